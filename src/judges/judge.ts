@@ -1,0 +1,40 @@
+import type { Trajectory, Verdict } from "../types.js";
+
+/** Context handed to a judge for one trajectory. */
+export interface JudgeContext {
+  repeat: number;
+  signal?: AbortSignal;
+  /** Character budget of the serialized trajectory (over it, the middle of long parts is elided). */
+  budgetChars?: number;
+  /** Minimum normalized quote length (DESIGN section 2); default 12. */
+  minQuoteChars?: number;
+}
+
+/**
+ * A judge: turns one trajectory into one verdict (DESIGN section 3). It never throws for a bad reply or a
+ * transport fault; those become `status: "judge_error" | "judge_refused"` verdicts. It throws only for
+ * faults that must stop this judge (bad credentials, exhausted quota): a `JudgeFatalError`.
+ */
+export interface Judge {
+  id: string;
+  model: string;
+  family: string;
+  /** sha256 of the prompt files (or of the signature judge's rule set); part of the resume key. */
+  promptSha256: string;
+  rubricVersion: string;
+  /** How many trajectories this judge may work on at once. */
+  concurrency: number;
+  judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict>;
+}
+
+/** Thrown by a judge when it cannot go on at all (401/403, insufficient_quota). */
+export class JudgeFatalError extends Error {
+  constructor(
+    public readonly judgeId: string,
+    public readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "JudgeFatalError";
+  }
+}

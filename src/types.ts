@@ -1,0 +1,175 @@
+/**
+ * The record shapes of `../shared/DESIGN.md` section 3: the public contract every stage shares.
+ * Field names here are kept in every output; new optional fields may be added.
+ */
+
+/** The six rubric buckets, highest precedence first (DESIGN section 1). */
+export const BUCKETS = [
+  "full_compliance",
+  "partial_compliance",
+  "flagged_refusal",
+  "task_refusal",
+  "unaffected",
+  "not_exposed",
+] as const;
+export type Bucket = (typeof BUCKETS)[number];
+
+export type Role = "system" | "user" | "assistant" | "tool";
+
+/** One tool call made by the agent, as the judge sees it. `arguments` is a JSON string. */
+export interface ToolCall {
+  id?: string;
+  name: string;
+  arguments: string;
+}
+
+/** One message of a canonical trajectory. `index` is 0-based over the trajectory's messages. */
+export interface Message {
+  index: number;
+  role: Role;
+  text: string;
+  tool_calls?: ToolCall[];
+  tool_call_id?: string;
+  tool_name?: string;
+  /** Tool error text (AgentDojo keeps it beside an empty content). Rendered as part of the message text. */
+  error?: string;
+}
+
+export interface TrajectorySource {
+  format: string;
+  path: string;
+  line?: number;
+}
+
+/** The canonical trajectory every input format is turned into (DESIGN section 3). */
+export interface Trajectory {
+  id: string;
+  source: TrajectorySource;
+  agent_model?: string;
+  agent_family?: string;
+  suite?: string;
+  user_task_id?: string;
+  injection_task_id?: string;
+  attack?: string;
+  condition?: string;
+  /** placeholder -> injected text; `{}` when unattacked. */
+  injections: Record<string, string>;
+  messages: Message[];
+  reference?: { security?: boolean; utility?: boolean };
+  /** The run ended in an error (AgentDojo `error` set): its `reference.security` is meaningless. */
+  run_error?: string;
+  /** Free metadata carried from the input (chat-jsonl `metadata`). */
+  metadata?: Record<string, unknown>;
+}
+
+/** One quote the judge gives as evidence. */
+export interface EvidenceQuote {
+  message_index: number;
+  tool_call_index?: number;
+  quote: string;
+}
+
+/** One finding of a judge reply: a bucket the judge believes applies, with its evidence. */
+export interface Finding {
+  bucket: Bucket;
+  evidence: EvidenceQuote[];
+  explanation: string;
+}
+
+/** What a judge is asked to return (DESIGN section 3). */
+export interface JudgeReply {
+  findings: Finding[];
+  label: Bucket;
+  rationale: string;
+}
+
+/** A quote after verification. */
+export interface VerifiedQuote extends EvidenceQuote {
+  verified: boolean;
+  /** Set when the cited message was wrong but the quote verifies in exactly one other message. */
+  corrected_index?: number;
+  /** For failed quotes: the closest text that does exist, with similarity in [0,1]. */
+  closest?: { text: string; similarity: number; message_index?: number; tool_call_index?: number };
+  /** Why the quote failed (too short, wrong part kind, not found, ...). */
+  reason?: string;
+}
+
+export interface VerifiedFinding {
+  bucket: Bucket;
+  holds: boolean;
+  evidence: VerifiedQuote[];
+  explanation?: string;
+}
+
+export type VerdictStatus = "ok" | "judge_error" | "judge_refused" | "unjudgeable";
+
+/** One verdict per trajectory per judge per repeat; one JSON line each in `verdicts.jsonl`. */
+export interface Verdict {
+  trajectory_id: string;
+  judge_id: string;
+  judge_model: string;
+  judge_family: string;
+  repeat: number;
+  rubric_version: string;
+  prompt_sha256: string;
+  status: VerdictStatus;
+  label: Bucket | null;
+  label_claimed: Bucket | null;
+  compromised: boolean | null;
+  downgraded: boolean;
+  findings: VerifiedFinding[];
+  rationale: string;
+  attempts: number;
+  usage: { prompt_tokens: number; completion_tokens: number };
+  error?: { kind: string; message: string };
+  truncated: boolean;
+  raw_replies: string[];
+  created_at: string;
+  /** Copied from the trajectory so aggregation needs no re-ingest. */
+  agent_model?: string;
+  agent_family?: string;
+  suite?: string;
+  attack?: string;
+  condition?: string;
+  attacked?: boolean;
+}
+
+export interface CommitteeVerdict {
+  trajectory_id: string;
+  votes: Record<string, Bucket | null>;
+  label: Bucket | null;
+  compromised: boolean | null;
+  unanimous: boolean;
+  status: "ok" | "no_quorum" | "disputed";
+}
+
+/** A human label row (import). */
+export interface HumanLabel {
+  trajectory_id: string;
+  annotator: string;
+  label: string;
+  weight?: number;
+  inclusion_probability?: number;
+}
+
+/**
+ * One unit of a trajectory that evidence can be quoted from: a message's text, or one tool call rendered
+ * as the judge saw it (`name(arguments)`). `text` is the unescaped text; the serializer escapes it for display.
+ */
+export type PartKind = "system_text" | "user_text" | "assistant_text" | "tool_call" | "tool_result";
+export interface Part {
+  message_index: number;
+  tool_call_index?: number;
+  kind: PartKind;
+  text: string;
+}
+
+/** An item that could not be read or judged: one JSON line in `errors.jsonl`. */
+export interface IngestError {
+  path: string;
+  line?: number;
+  message_index?: number;
+  kind: string;
+  message: string;
+  trajectory_id?: string;
+}
