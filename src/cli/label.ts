@@ -1,0 +1,90 @@
+import path from "node:path";
+import type { Command } from "commander";
+import { labelRun } from "../run/label.js";
+import { formatSummary } from "../run/summary.js";
+import { resolveJudges } from "../judges/index.js";
+import { progressReporter } from "./progress.js";
+import { EXIT, UsageError } from "./errors.js";
+import { intOption, printJson } from "./util.js";
+
+/** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
+export function registerLabel(program: Command): void {
+  program
+    .command("label")
+    .description(
+      "Label trajectories (AgentDojo run logs, chat JSONL) with judges into labels/<run>/; re-running the same command resumes and judges nothing twice.",
+    )
+    .argument("<path...>", "files or directories of trajectories")
+    .option("--judge <name>", "built-in judge to use: signature (offline, deterministic)", undefined)
+    .option("--judges <file>", "judge config JSON (LLM judges over OpenAI-compatible APIs); see prompts/judges.example.json")
+    .option("--run <name>", "run name: output goes to <labels-dir>/<name>/", "default")
+    .option("--labels-dir <dir>", "where runs are stored", "labels")
+    .option("--format <format>", "input format: agentdojo | chat-jsonl (default: detected per file)")
+    .option("--concurrency <n>", "requests in flight per judge (overrides the config)")
+    .option("--repeats <k>", "independent repeats per judge, for test-retest", "1")
+    .option("--limit <n>", "label at most this many trajectories")
+    .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
+    .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
+    .option("--strict", "stop at the first bad input item instead of recording it in errors.jsonl")
+    .option("--json", "print the summary as one JSON object")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  ipi-judge label samples/agentdojo --run samples
+  ipi-judge label runs/ --judges prompts/judges.example.json --run committee --concurrency 8
+Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
+Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or config error, 130 interrupted.`,
+    )
+    .action(async (paths: string[], o) => {
+      if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
+      if (o.format && !["agentdojo", "chat-jsonl"].includes(o.format)) {
+        throw new UsageError(`--format must be agentdojo or chat-jsonl, not "${o.format}"`);
+      }
+      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges });
+      const ac = new AbortController();
+      let interrupts = 0;
+      const onSigint = () => {
+        interrupts++;
+        if (interrupts > 1) process.exit(EXIT.interrupted);
+        process.stderr.write("\nstopping: finishing the requests in flight and saving (Ctrl-C again to quit at once)\n");
+        ac.abort();
+      };
+      process.on("SIGINT", onSigint);
+      process.on("SIGTERM", onSigint);
+      const progress = progressReporter(!o.json && process.stderr.isTTY === true);
+      try {
+        const res = await labelRun({
+          inputs: paths,
+          run: o.run,
+          labelsDir: path.resolve(o.labelsDir),
+          judges,
+          format: o.format,
+          repeats: intOption(o.repeats, "--repeats", 1),
+          concurrency: o.concurrency === undefined ? undefined : intOption(o.concurrency, "--concurrency", 1),
+          limit: o.limit === undefined ? undefined : intOption(o.limit, "--limit", 0),
+          budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
+          minQuoteChars: common.minQuoteChars,
+          strict: !!o.strict,
+          retryErrors: !!o.retryErrors,
+          signal: ac.signal,
+          onProgress: progress.update,
+          onJudgeStopped: (id, msg) => process.stderr.write(`\njudge ${id} stopped: ${msg}\n`),
+        });
+        progress.stop();
+        if (o.json) printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress });
+        else {
+          process.stdout.write(formatSummary(res.summary) + "\n");
+          process.stdout.write(
+            `\nthis invocation: ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors\n` +
+              `stored in ${path.relative(process.cwd(), res.runDir) || res.runDir}/\n`,
+          );
+        }
+        if (res.interrupted) process.exitCode = EXIT.interrupted;
+      } finally {
+        progress.stop();
+        process.off("SIGINT", onSigint);
+        process.off("SIGTERM", onSigint);
+      }
+    });
+}

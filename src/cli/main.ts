@@ -1,0 +1,60 @@
+#!/usr/bin/env node
+import fs from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Command, CommanderError } from "commander";
+import { registerLabel } from "./label.js";
+import { registerAgree } from "./agree.js";
+import { EXIT, UsageError } from "./errors.js";
+import { RunLockedError } from "../store/lock.js";
+
+/**
+ * The ipi-judge command line: a thin shell over the library. Every command is a library call.
+ * @returns the process exit code (0 ok, 1 fatal, 2 usage/config).
+ */
+export async function main(argv: string[]): Promise<number> {
+  const program = new Command();
+  program
+    .name("ipi-judge")
+    .description(
+      "Label LLM-agent trajectories for indirect prompt injection with LLM judges, verify their evidence, and measure how far the labels can be trusted.",
+    )
+    .version("0.1.0")
+    .exitOverride()
+    .showHelpAfterError("(run with --help for usage)");
+  registerLabel(program);
+  registerAgree(program);
+  for (const c of program.commands) c.exitOverride();
+  try {
+    await program.parseAsync(argv, { from: "user" });
+    return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
+      return EXIT.usage;
+    }
+    if (e instanceof UsageError || ["ConfigError", "JudgesConfigError"].includes((e as Error)?.name)) {
+      process.stderr.write(`ipi-judge: ${(e as Error).message}\n`);
+      return EXIT.usage;
+    }
+    if (e instanceof RunLockedError) {
+      process.stderr.write(`ipi-judge: ${e.message}\n`);
+      return EXIT.fatal;
+    }
+    process.stderr.write(`ipi-judge: ${(e as Error)?.message ?? String(e)}\n`);
+    if (process.env.IPI_JUDGE_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
+    return EXIT.fatal;
+  }
+}
+
+function isEntry(): boolean {
+  try {
+    return !!process.argv[1] && fs.realpathSync(process.argv[1]) === fileURLToPath(import.meta.url);
+  } catch {
+    return false;
+  }
+}
+if (isEntry()) {
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

@@ -1,0 +1,26 @@
+import type { Judge } from "./judge.js";
+import { createSignatureJudge } from "./signature.js";
+import { loadJudgesConfig } from "./config.js";
+import { createOpenAIJudge } from "./openai.js";
+import { UsageError } from "../cli/errors.js";
+
+export interface ResolvedJudges {
+  judges: Judge[];
+  common: { retries: number; minQuoteChars: number; budgetChars?: number };
+}
+
+/**
+ * Build the judges of a label run: the built-in `signature` judge (the default), or the LLM judges of a
+ * config file (`--judges FILE`).
+ * @throws UsageError for an unknown built-in judge; JudgesConfigError for a bad config file or a missing key.
+ */
+export async function resolveJudges(o: { judge?: string; judgesFile?: string }): Promise<ResolvedJudges> {
+  if (o.judgesFile) {
+    const cfg = loadJudgesConfig(o.judgesFile);
+    const common = { retries: cfg.retries, minQuoteChars: cfg.min_quote_chars };
+    return { judges: cfg.judges.map((j) => createOpenAIJudge(j, common)), common };
+  }
+  const name = o.judge ?? "signature";
+  if (name !== "signature") throw new UsageError(`unknown built-in judge "${name}" (available: signature); LLM judges come from --judges FILE`);
+  return { judges: [createSignatureJudge()], common: { retries: 0, minQuoteChars: 12 } };
+}

@@ -1,0 +1,219 @@
+import crypto from "node:crypto";
+import pLimit from "p-limit";
+import type { Judge } from "../judges/judge.js";
+import { JudgeFatalError } from "../judges/judge.js";
+import { countInputs, readTrajectories } from "../ingest/index.js";
+import type { Trajectory, Verdict } from "../types.js";
+import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import { summarizeRun, type RunSummary } from "./summary.js";
+
+/** Progress of a label run, reported after every stored verdict or error. */
+export interface LabelProgress {
+  /** Trajectories read so far (including ones already judged). */
+  read: number;
+  /** Expected number of input items (files + lines), from a cheap pre-count; 0 while unknown. */
+  total: number;
+  /** Verdicts stored by this process. */
+  judged: number;
+  /** Verdicts skipped because they were already stored (resume). */
+  skipped: number;
+  errors: number;
+  inFlight: number;
+}
+
+export interface LabelOptions {
+  inputs: string[];
+  run: string;
+  labelsDir: string;
+  judges: Judge[];
+  format?: "agentdojo" | "chat-jsonl";
+  /** Independent repeats per judge (test-retest); default 1. */
+  repeats?: number;
+  /** Overrides every judge's own concurrency. */
+  concurrency?: number;
+  /** Stop after this many trajectories. */
+  limit?: number;
+  /** The first bad input item is fatal. */
+  strict?: boolean;
+  /** Judge again the items whose stored verdict is `judge_error`. */
+  retryErrors?: boolean;
+  budgetChars?: number;
+  minQuoteChars?: number;
+  signal?: AbortSignal;
+  onProgress?: (p: LabelProgress) => void;
+  /** Called when a judge is stopped by a fatal error (bad key, no quota). */
+  onJudgeStopped?: (judgeId: string, message: string) => void;
+}
+
+export interface LabelResult {
+  summary: RunSummary;
+  runDir: string;
+  /** True when the run was stopped (Ctrl-C) before reading all its input. */
+  interrupted: boolean;
+  progress: LabelProgress;
+  stoppedJudges: Record<string, string>;
+}
+
+/** sha256 over a trajectory's messages and injections (its content, not its id or path). */
+export function contentSha256(t: Trajectory): string {
+  return crypto
+    .createHash("sha256")
+    .update(JSON.stringify({ m: t.messages, i: t.injections }))
+    .digest("hex");
+}
+
+function indexRow(t: Trajectory): TrajectoryIndexRow {
+  return {
+    id: t.id,
+    source: t.source,
+    agent_model: t.agent_model,
+    agent_family: t.agent_family,
+    suite: t.suite,
+    user_task_id: t.user_task_id,
+    injection_task_id: t.injection_task_id,
+    attack: t.attack,
+    condition: t.condition,
+    attacked: Object.keys(t.injections ?? {}).length > 0 || (t.attack !== undefined && t.attack !== null && t.attack !== "none"),
+    reference: t.reference,
+    run_error: t.run_error,
+    n_messages: t.messages.length,
+    content_sha256: contentSha256(t),
+    metadata: t.metadata,
+  };
+}
+
+/**
+ * Label trajectories with judges into a run store (`<labelsDir>/<run>/`), resumably: every verdict whose
+ * key (trajectory id, judge id, repeat, prompt hash) is already stored is skipped; each verdict is appended to
+ * `verdicts.jsonl` as soon as it exists, so a killed run loses at most the verdicts in flight. Bad input items
+ * go to `errors.jsonl` and the run goes on (unless `strict`). A judge that throws `JudgeFatalError` is stopped;
+ * the other judges go on.
+ * @throws RunLockedError when another process has the run open; StoreWriteError when the store cannot be written
+ *   (what was stored stays); IngestFatalError in strict mode.
+ */
+export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
+  const repeats = Math.max(1, opts.repeats ?? 1);
+  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs });
+  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, inFlight: 0 };
+  const stopped: Record<string, string> = {};
+  let interrupted = false;
+  let fatal: unknown = null;
+  try {
+    store.snapshot.judges = opts.judges.map((j) => ({
+      id: j.id,
+      model: j.model,
+      family: j.family,
+      prompt_sha256: j.promptSha256,
+      rubric_version: j.rubricVersion,
+    }));
+    void countInputs(opts.inputs, { format: opts.format })
+      .then((n) => {
+        progress.total = n;
+        opts.onProgress?.({ ...progress });
+      })
+      .catch(() => undefined);
+
+    const limits = new Map(opts.judges.map((j) => [j.id, pLimit(Math.max(1, opts.concurrency ?? j.concurrency ?? 1))]));
+    const totalConcurrency = [...limits.values()].reduce((a, l) => a + l.concurrency, 0);
+    const maxPending = Math.max(8, totalConcurrency * 4);
+    const pending = new Set<Promise<void>>();
+    const report = () => opts.onProgress?.({ ...progress, inFlight: pending.size });
+
+    const schedule = (t: Trajectory, judge: Judge, repeat: number) => {
+      const limit = limits.get(judge.id)!;
+      const p: Promise<void> = limit(async () => {
+        if (stopped[judge.id] || opts.signal?.aborted || fatal) return;
+        let v: Verdict;
+        try {
+          v = await judge.judge(t, {
+            repeat,
+            signal: opts.signal,
+            budgetChars: opts.budgetChars,
+            minQuoteChars: opts.minQuoteChars,
+          });
+        } catch (e) {
+          if (e instanceof JudgeFatalError) {
+            if (!stopped[judge.id]) {
+              stopped[judge.id] = e.message;
+              store.snapshot.stopped_judges[judge.id] = e.message;
+              limit.clearQueue();
+              opts.onJudgeStopped?.(judge.id, e.message);
+            }
+            return;
+          }
+          if (opts.signal?.aborted) return;
+          store.addError({
+            path: t.source.path,
+            line: t.source.line,
+            trajectory_id: t.id,
+            kind: "judge_crash",
+            message: `judge ${judge.id} failed on ${t.id}: ${(e as Error)?.message ?? String(e)}`,
+          });
+          progress.errors++;
+          report();
+          return;
+        }
+        // A request cut short by Ctrl-C is not a verdict: the item is judged again on resume.
+        if (opts.signal?.aborted && v.status !== "ok") return;
+        try {
+          store.addVerdict(v);
+        } catch (e) {
+          fatal ??= e;
+          return;
+        }
+        progress.judged++;
+        report();
+      }).finally(() => pending.delete(p));
+      pending.add(p);
+    };
+
+    let taken = 0;
+    for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict })) {
+      if (opts.signal?.aborted || fatal) {
+        interrupted = !fatal;
+        break;
+      }
+      if (item.kind === "error") {
+        if (store.addError(item.error)) progress.errors++;
+        report();
+        continue;
+      }
+      const t = item.trajectory;
+      if (opts.limit !== undefined && taken >= opts.limit) break;
+      taken++;
+      progress.read++;
+      store.addTrajectory(indexRow(t));
+      for (const judge of opts.judges) {
+        if (stopped[judge.id]) continue;
+        for (let r = 0; r < repeats; r++) {
+          const key = verdictKey({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
+          if (store.has(key, opts.retryErrors)) {
+            progress.skipped++;
+            continue;
+          }
+          schedule(t, judge, r);
+        }
+      }
+      report();
+      while (pending.size >= maxPending) await Promise.race(pending);
+      if (opts.judges.every((j) => stopped[j.id])) break;
+    }
+    await Promise.all(pending);
+    if (opts.signal?.aborted) interrupted = true;
+    if (fatal) throw fatal;
+  } finally {
+    await store.close();
+  }
+  const [verdicts, index, errors] = await Promise.all([
+    readVerdicts(store.dir),
+    readTrajectoryIndex(store.dir),
+    readErrors(store.dir),
+  ]);
+  return {
+    summary: summarizeRun(opts.run, verdicts, index, errors, stopped),
+    runDir: store.dir,
+    interrupted,
+    progress,
+    stoppedJudges: stopped,
+  };
+}

@@ -1,0 +1,113 @@
+import fs from "node:fs";
+import readline from "node:readline";
+
+/** Thrown when the store cannot write; what was written before stays on disk. */
+export class StoreWriteError extends Error {
+  constructor(
+    public readonly file: string,
+    cause: NodeJS.ErrnoException,
+  ) {
+    const why =
+      cause.code === "ENOSPC"
+        ? "no space left on device"
+        : cause.code === "EACCES" || cause.code === "EPERM"
+          ? "permission denied"
+          : cause.code === "EROFS"
+            ? "read-only file system"
+            : cause.message;
+    super(`cannot write ${file}: ${why}. Everything stored before this point is kept; fix it and run the same command again to resume.`);
+    this.name = "StoreWriteError";
+  }
+}
+
+/**
+ * An append-only JSON Lines file. Each record is written with one `write(2)` of a whole line, so a killed
+ * process leaves at most one partial last line, which `open` cuts off before appending again.
+ */
+export class Journal<T> {
+  private fd: number;
+  private constructor(
+    public readonly file: string,
+    fd: number,
+  ) {
+    this.fd = fd;
+  }
+
+  /**
+   * Open (creating if needed) a journal; a partial last line left by a killed writer is removed.
+   * @throws StoreWriteError when the file cannot be opened for appending.
+   */
+  static open<T>(file: string): Journal<T> {
+    try {
+      if (fs.existsSync(file)) repairTail(file);
+      return new Journal<T>(file, fs.openSync(file, "a"));
+    } catch (e) {
+      throw new StoreWriteError(file, e as NodeJS.ErrnoException);
+    }
+  }
+
+  /** Append one record. @throws StoreWriteError (disk full, permissions). */
+  append(rec: T): void {
+    const buf = Buffer.from(JSON.stringify(rec) + "\n", "utf8");
+    try {
+      let off = 0;
+      while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+    } catch (e) {
+      throw new StoreWriteError(this.file, e as NodeJS.ErrnoException);
+    }
+  }
+
+  /** Flush to disk (fsync). */
+  sync(): void {
+    try {
+      fs.fsyncSync(this.fd);
+    } catch {
+      /* fsync is best-effort (some file systems refuse it) */
+    }
+  }
+
+  close(): void {
+    try {
+      fs.closeSync(this.fd);
+    } catch {
+      /* already closed */
+    }
+  }
+}
+
+/** Cut a trailing partial line (no final newline, or not valid JSON) left by a killed writer. */
+function repairTail(file: string): void {
+  const size = fs.statSync(file).size;
+  if (size === 0) return;
+  const fd = fs.openSync(file, "r+");
+  try {
+    const chunk = Math.min(size, 1 << 20);
+    const buf = Buffer.alloc(chunk);
+    fs.readSync(fd, buf, 0, chunk, size - chunk);
+    if (buf[chunk - 1] === 0x0a) return;
+    const nl = buf.lastIndexOf(0x0a);
+    const keep = nl < 0 ? (chunk === size ? 0 : size - chunk) : size - chunk + nl + 1;
+    fs.ftruncateSync(fd, keep);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Stream the records of a JSON Lines file; unparseable lines are reported to `onBad` and skipped.
+ * A missing file yields nothing.
+ */
+export async function* readJsonl<T>(file: string, onBad?: (line: number, text: string) => void): AsyncGenerator<T> {
+  if (!fs.existsSync(file)) return;
+  const rl = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of rl) {
+    n++;
+    if (!line.trim()) continue;
+    try {
+      yield JSON.parse(line) as T;
+    } catch {
+      onBad?.(n, line);
+    }
+  }
+}

@@ -1,0 +1,255 @@
+import fs from "node:fs";
+import path from "node:path";
+import { Low } from "lowdb";
+import { JSONFile } from "lowdb/node";
+import type { IngestError, Trajectory, Verdict } from "../types.js";
+import { acquireRunLock } from "./lock.js";
+import { Journal, StoreWriteError, readJsonl } from "./journal.js";
+
+/** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
+export interface TrajectoryIndexRow {
+  id: string;
+  source: Trajectory["source"];
+  agent_model?: string;
+  agent_family?: string;
+  suite?: string;
+  user_task_id?: string;
+  injection_task_id?: string;
+  attack?: string;
+  condition?: string;
+  attacked: boolean;
+  reference?: Trajectory["reference"];
+  run_error?: string;
+  n_messages: number;
+  /** sha256 of the trajectory's messages and injections, for deduplication by content. */
+  content_sha256: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
+export interface RunSnapshot {
+  version: 1;
+  run: string;
+  created_at: string;
+  updated_at: string;
+  inputs: string[];
+  judges: Array<{ id: string; model: string; family: string; prompt_sha256: string; rubric_version: string }>;
+  counts: { trajectories: number; verdicts: number; errors: number };
+  /** Judges stopped by a fatal error (bad key, no quota), with the message. */
+  stopped_judges: Record<string, string>;
+  /** Free space for later stages (batch ids, committee settings, ...). */
+  extra: Record<string, unknown>;
+}
+
+/** The resume key of a verdict: trajectory, judge, repeat, prompt hash. */
+export function verdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat" | "prompt_sha256">): string {
+  return `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}`;
+}
+
+function errorKey(e: IngestError): string {
+  return `${e.path}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
+}
+
+/**
+ * The store of one run under `<labelsDir>/<run>/`: `verdicts.jsonl`, `errors.jsonl` and `trajectories.jsonl`
+ * (append-only journals, one record per line) and `store.json` (a lowdb snapshot of run metadata, written in
+ * batches, never once per verdict). Opening takes the run's lock and reads the journals to know what is done.
+ */
+export class RunStore {
+  readonly dir: string;
+  private verdicts!: Journal<Verdict>;
+  private errors!: Journal<IngestError>;
+  private trajectories!: Journal<TrajectoryIndexRow>;
+  private doneKeys = new Map<string, Verdict["status"]>();
+  private errorKeys = new Set<string>();
+  private trajectoryIds = new Set<string>();
+  private db!: Low<RunSnapshot>;
+  private release: () => void = () => {};
+  private dirty = 0;
+  private lastWrite = 0;
+  /** Verdicts and errors found in the journals when the run was opened. */
+  resumed = { verdicts: 0, errors: 0, trajectories: 0 };
+
+  private constructor(dir: string) {
+    this.dir = dir;
+  }
+
+  /**
+   * Open or create a run folder, take its lock and load what is done.
+   * @throws RunLockedError when another live process has the run open; StoreWriteError when the folder is not writable.
+   */
+  static async open(labelsDir: string, run: string, opts: { inputs?: string[] } = {}): Promise<RunStore> {
+    if (!/^[A-Za-z0-9._-]+$/.test(run) || run === "." || run === "..") {
+      throw new Error(`invalid run name "${run}": use letters, digits, '.', '_' and '-'`);
+    }
+    const dir = path.join(labelsDir, run);
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+    } catch (e) {
+      throw new StoreWriteError(dir, e as NodeJS.ErrnoException);
+    }
+    const s = new RunStore(dir);
+    try {
+      s.release = acquireRunLock(dir);
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err.code) throw new StoreWriteError(path.join(dir, ".lock"), err);
+      throw e;
+    }
+    try {
+      await s.load(run, opts.inputs ?? []);
+    } catch (e) {
+      s.release();
+      throw e;
+    }
+    return s;
+  }
+
+  private async load(run: string, inputs: string[]): Promise<void> {
+    const now = new Date().toISOString();
+    this.db = new Low<RunSnapshot>(new JSONFile<RunSnapshot>(path.join(this.dir, "store.json")), {
+      version: 1,
+      run,
+      created_at: now,
+      updated_at: now,
+      inputs,
+      judges: [],
+      counts: { trajectories: 0, verdicts: 0, errors: 0 },
+      stopped_judges: {},
+      extra: {},
+    });
+    try {
+      await this.db.read();
+    } catch {
+      /* a corrupt snapshot is rebuilt from the journals below */
+    }
+    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"))) {
+      this.doneKeys.set(verdictKey(v), v.status);
+      this.resumed.verdicts++;
+    }
+    for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"))) {
+      this.errorKeys.add(errorKey(e));
+      this.resumed.errors++;
+    }
+    for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"))) {
+      this.trajectoryIds.add(t.id);
+      this.resumed.trajectories++;
+    }
+    this.verdicts = Journal.open(this.file("verdicts.jsonl"));
+    this.errors = Journal.open(this.file("errors.jsonl"));
+    this.trajectories = Journal.open(this.file("trajectories.jsonl"));
+    if (inputs.length) this.db.data.inputs = [...new Set([...this.db.data.inputs, ...inputs])];
+    this.db.data.counts = {
+      trajectories: this.trajectoryIds.size,
+      verdicts: this.doneKeys.size,
+      errors: this.errorKeys.size,
+    };
+    this.db.data.stopped_judges = {};
+    await this.writeSnapshot();
+  }
+
+  /** Path of a file in the run folder. */
+  file(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  get snapshot(): RunSnapshot {
+    return this.db.data;
+  }
+
+  /** True when a verdict with this key is stored. With `retryErrors`, a stored `judge_error` does not count. */
+  has(key: string, retryErrors = false): boolean {
+    const st = this.doneKeys.get(key);
+    if (st === undefined) return false;
+    return !(retryErrors && st === "judge_error");
+  }
+
+  hasTrajectory(id: string): boolean {
+    return this.trajectoryIds.has(id);
+  }
+
+  /** Record a trajectory's index row once. */
+  addTrajectory(row: TrajectoryIndexRow): void {
+    if (this.trajectoryIds.has(row.id)) return;
+    this.trajectories.append(row);
+    this.trajectoryIds.add(row.id);
+    this.db.data.counts.trajectories = this.trajectoryIds.size;
+    this.touch();
+  }
+
+  /** Append a verdict (durable once this returns). @throws StoreWriteError. */
+  addVerdict(v: Verdict): void {
+    this.verdicts.append(v);
+    this.doneKeys.set(verdictKey(v), v.status);
+    this.db.data.counts.verdicts = this.doneKeys.size;
+    this.touch();
+  }
+
+  /** Append an ingest or judge error, once per distinct error across resumes. @returns false when already recorded. */
+  addError(e: IngestError): boolean {
+    const k = errorKey(e);
+    if (this.errorKeys.has(k)) return false;
+    this.errors.append(e);
+    this.errorKeys.add(k);
+    this.db.data.counts.errors = this.errorKeys.size;
+    this.touch();
+    return true;
+  }
+
+  private touch(): void {
+    this.dirty++;
+    const now = Date.now();
+    if (this.dirty >= 1000 || now - this.lastWrite > 5000) void this.writeSnapshot();
+  }
+
+  /** Write the lowdb snapshot now (lowdb writes atomically: temp file + rename). */
+  async writeSnapshot(): Promise<void> {
+    this.dirty = 0;
+    this.lastWrite = Date.now();
+    this.db.data.updated_at = new Date().toISOString();
+    try {
+      await this.db.write();
+    } catch (e) {
+      throw new StoreWriteError(this.file("store.json"), e as NodeJS.ErrnoException);
+    }
+  }
+
+  /** Flush journals to disk, write the snapshot and release the lock. Safe to call twice. */
+  async close(): Promise<void> {
+    try {
+      this.verdicts?.sync();
+      this.errors?.sync();
+      this.trajectories?.sync();
+      await this.writeSnapshot().catch(() => undefined);
+    } finally {
+      this.verdicts?.close();
+      this.errors?.close();
+      this.trajectories?.close();
+      this.release();
+    }
+  }
+}
+
+/**
+ * Read a run's verdicts, keeping the last one per key (a re-judged error supersedes the error).
+ * @param runDir the run folder (`<labelsDir>/<run>`).
+ */
+export async function readVerdicts(runDir: string): Promise<Verdict[]> {
+  const byKey = new Map<string, Verdict>();
+  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"))) byKey.set(verdictKey(v), v);
+  return [...byKey.values()];
+}
+
+/** Read a run's trajectory index rows, by id. */
+export async function readTrajectoryIndex(runDir: string): Promise<Map<string, TrajectoryIndexRow>> {
+  const m = new Map<string, TrajectoryIndexRow>();
+  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"))) m.set(t.id, t);
+  return m;
+}
+
+/** Read a run's errors. */
+export async function readErrors(runDir: string): Promise<IngestError[]> {
+  const out: IngestError[] = [];
+  for await (const e of readJsonl<IngestError>(path.join(runDir, "errors.jsonl"))) out.push(e);
+  return out;
+}
