@@ -1,0 +1,121 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RunStore, readVerdicts, verdictKey } from "../../src/store/run-store.js";
+import { Journal, StoreWriteError } from "../../src/store/journal.js";
+import { RunLockedError } from "../../src/store/lock.js";
+import type { Verdict } from "../../src/types.js";
+
+function verdict(id: string, over: Partial<Verdict> = {}): Verdict {
+  return {
+    trajectory_id: id,
+    judge_id: "j",
+    judge_model: "m",
+    judge_family: "f",
+    repeat: 0,
+    rubric_version: "v1",
+    prompt_sha256: "abc",
+    status: "ok",
+    label: "unaffected",
+    label_claimed: "unaffected",
+    compromised: false,
+    downgraded: false,
+    findings: [],
+    rationale: "",
+    attempts: 1,
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    truncated: false,
+    raw_replies: [],
+    created_at: new Date().toISOString(),
+    ...over,
+  };
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-store-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("RunStore", () => {
+  it("stores verdicts, resumes with their keys, and supersedes a retried error", async () => {
+    const s = await RunStore.open(dir, "r1");
+    s.addVerdict(verdict("a"));
+    s.addVerdict(verdict("b", { status: "judge_error", label: null }));
+    await s.close();
+    const s2 = await RunStore.open(dir, "r1");
+    expect(s2.resumed.verdicts).toBe(2);
+    const ka = verdictKey(verdict("a"));
+    const kb = verdictKey(verdict("b"));
+    expect(s2.has(ka)).toBe(true);
+    expect(s2.has(kb)).toBe(true);
+    expect(s2.has(kb, true)).toBe(false); // --retry-errors judges it again
+    s2.addVerdict(verdict("b", { label: "full_compliance" }));
+    await s2.close();
+    const all = await readVerdicts(path.join(dir, "r1"));
+    expect(all).toHaveLength(2);
+    expect(all.find((v) => v.trajectory_id === "b")?.label).toBe("full_compliance");
+    const snap = JSON.parse(fs.readFileSync(path.join(dir, "r1", "store.json"), "utf8"));
+    expect(snap.counts.verdicts).toBe(2);
+  });
+
+  it("cuts a partial last line left by a killed writer", async () => {
+    const s = await RunStore.open(dir, "r");
+    s.addVerdict(verdict("a"));
+    await s.close();
+    fs.appendFileSync(path.join(dir, "r", "verdicts.jsonl"), '{"trajectory_id":"b","jud');
+    const s2 = await RunStore.open(dir, "r");
+    expect(s2.resumed.verdicts).toBe(1);
+    s2.addVerdict(verdict("c"));
+    await s2.close();
+    const lines = fs.readFileSync(path.join(dir, "r", "verdicts.jsonl"), "utf8").trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).trajectory_id)).toEqual(["a", "c"]);
+  });
+
+  it("records each distinct error once across resumes", async () => {
+    const e = { path: "x.json", kind: "invalid_json", message: "bad" };
+    const s = await RunStore.open(dir, "r");
+    expect(s.addError(e)).toBe(true);
+    expect(s.addError(e)).toBe(false);
+    await s.close();
+    const s2 = await RunStore.open(dir, "r");
+    expect(s2.addError(e)).toBe(false);
+    await s2.close();
+  });
+
+  it("refuses a second live process and takes over a dead one's lock", async () => {
+    const child = spawn(process.execPath, ["-e", "setTimeout(()=>{}, 20000)"]);
+    try {
+      fs.mkdirSync(path.join(dir, "r"));
+      fs.writeFileSync(path.join(dir, "r", ".lock"), JSON.stringify({ pid: child.pid, since: "then" }));
+      await expect(RunStore.open(dir, "r")).rejects.toBeInstanceOf(RunLockedError);
+      await expect(RunStore.open(dir, "r")).rejects.toThrow(/in use by process/);
+    } finally {
+      child.kill("SIGKILL");
+    }
+    fs.writeFileSync(path.join(dir, "r", ".lock"), JSON.stringify({ pid: 2 ** 22 + 12345, since: "then" }));
+    const s = await RunStore.open(dir, "r");
+    await s.close();
+    expect(fs.existsSync(path.join(dir, "r", ".lock"))).toBe(false);
+  });
+
+  it("rejects run names that would escape the labels folder", async () => {
+    await expect(RunStore.open(dir, "../x")).rejects.toThrow(/invalid run name/);
+  });
+
+  it("gives a clear error for an unwritable labels folder", async () => {
+    const file = path.join(dir, "not-a-dir");
+    fs.writeFileSync(file, "");
+    await expect(RunStore.open(file, "r")).rejects.toBeInstanceOf(StoreWriteError);
+    await expect(RunStore.open(file, "r")).rejects.toThrow(/cannot write .*not-a-dir/);
+  });
+
+  it("turns a full disk into a clear error that keeps what was written", () => {
+    if (!fs.existsSync("/dev/full")) return;
+    const j = Journal.open<{ a: number }>("/dev/full");
+    expect(() => j.append({ a: 1 })).toThrow(/no space left on device.*kept/);
+    j.close();
+  });
+});
