@@ -1,0 +1,205 @@
+/**
+ * The judges configuration file: which OpenAI-compatible judges to call and how.
+ * Shape and defaults: `schemas/judges.schema.json` (published with the package); validated with ajv.
+ * API keys are never in the file: each judge names the environment variable that holds its key.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv, type ErrorObject } from "ajv";
+
+/** How the judge is asked for JSON: strict JSON Schema, JSON mode, or plain text. */
+export type OutputMode = "json_schema" | "json_object" | "text";
+export const OUTPUT_MODES: readonly OutputMode[] = ["json_schema", "json_object", "text"];
+
+/** One judge of the configuration file (see `schemas/judges.schema.json` for each field). */
+export interface JudgeConfig {
+  id: string;
+  model: string;
+  /** Base URL of the OpenAI-compatible API; undefined = the OpenAI API. */
+  base_url?: string;
+  /** Environment variable that holds the API key; undefined = a keyless local server. */
+  api_key_env?: string;
+  family: string;
+  /** Sampling temperature; default 0. */
+  temperature?: number;
+  max_tokens?: number;
+  /** Default `json_schema`. */
+  output_mode?: OutputMode;
+  /** Trajectories this judge works on at once; default 4. */
+  concurrency?: number;
+  /** Per-request timeout in seconds; default 120. */
+  timeout_s?: number;
+  extra_body?: Record<string, unknown>;
+  /** Requests per minute; unset = unlimited. */
+  rpm?: number;
+  /** Estimated tokens per minute; unset = unlimited. */
+  tpm?: number;
+}
+
+/** The whole configuration file, defaults applied. */
+export interface JudgesConfig {
+  judges: JudgeConfig[];
+  /** Feedback turns per verdict; default 2. */
+  retries: number;
+  /** Minimum normalized quote length; default 12. */
+  min_quote_chars: number;
+  /** Model-name pattern -> family; default `{}`. */
+  families: Record<string, string>;
+}
+
+/** Defaults of the optional fields (mirrors the `default`s of the JSON Schema; a test keeps them in sync). */
+export const JUDGE_DEFAULTS = {
+  temperature: 0,
+  output_mode: "json_schema" as OutputMode,
+  concurrency: 4,
+  timeout_s: 120,
+  retries: 2,
+  min_quote_chars: 12,
+};
+
+/** The key sent to servers that need none (Ollama, vLLM without `--api-key`) when `api_key_env` is not given. */
+export const NO_KEY = "not-needed";
+
+/** A configuration file that cannot be used. The message names the file and the bad field; it never holds a key. */
+export class JudgesConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JudgesConfigError";
+  }
+}
+
+/** Absolute path of `schemas/judges.schema.json` (works from `src/judges` and from `dist/judges`). */
+export const JUDGES_SCHEMA_PATH = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  "../../schemas/judges.schema.json",
+);
+
+let validator: ReturnType<Ajv["compile"]> | undefined;
+function validate(raw: unknown): ErrorObject[] {
+  if (!validator) {
+    const schema = JSON.parse(readFileSync(JUDGES_SCHEMA_PATH, "utf8"));
+    validator = new Ajv({ allErrors: true, strict: false }).compile(schema);
+  }
+  return validator(raw) ? [] : (validator.errors ?? []);
+}
+
+/** `/judges/1/temperature` -> `judges[1] ("id").temperature`: the bad field, named the way a user finds it. */
+function fieldName(instancePath: string, raw: unknown): string {
+  const segs = instancePath.split("/").slice(1).map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let out = "";
+  let node: unknown = raw;
+  for (const s of segs) {
+    if (Array.isArray(node) && /^\d+$/.test(s)) {
+      node = node[Number(s)];
+      const id = node && typeof node === "object" ? (node as { id?: unknown }).id : undefined;
+      out += `[${s}]` + (typeof id === "string" ? ` (id "${id}")` : "");
+    } else {
+      node = node && typeof node === "object" ? (node as Record<string, unknown>)[s] : undefined;
+      out += (out ? "." : "") + s;
+    }
+  }
+  return out || "(top level)";
+}
+
+function describe(e: ErrorObject, raw: unknown): string {
+  const at = fieldName(e.instancePath, raw);
+  const p = e.params as Record<string, unknown>;
+  if (e.keyword === "additionalProperties") return `${at}: unknown field "${String(p.additionalProperty)}"`;
+  if (e.keyword === "required") return `${at}: missing required field "${String(p.missingProperty)}"`;
+  if (e.keyword === "enum") return `${at} ${e.message}: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+  return `${at} ${e.message ?? "is invalid"}`;
+}
+
+/**
+ * Validate a parsed configuration object against `schemas/judges.schema.json` and apply the file-level
+ * defaults (`retries` 2, `min_quote_chars` 12, `families` {}). Per-judge defaults stay unset here and are
+ * applied by the judge (see `JUDGE_DEFAULTS`).
+ * @param raw the parsed JSON.
+ * @param source a name for messages (the file path).
+ * @throws JudgesConfigError listing every bad field (`judges[0] ("gpt").temperature must be <= 2`), or a
+ *   duplicate judge id.
+ */
+export function parseJudgesConfig(raw: unknown, source = "judges config"): JudgesConfig {
+  const errors = validate(raw);
+  if (errors.length) {
+    // ajv reports the same field once per failing keyword; keep each message once.
+    const msgs = [...new Set(errors.map((e) => describe(e, raw)))];
+    throw new JudgesConfigError(`${source}: invalid judges configuration:\n  - ${msgs.join("\n  - ")}`);
+  }
+  const obj = raw as { judges: JudgeConfig[]; retries?: number; min_quote_chars?: number; families?: Record<string, string> };
+  const seen = new Set<string>();
+  for (const [i, j] of obj.judges.entries()) {
+    if (seen.has(j.id)) throw new JudgesConfigError(`${source}: judges[${i}].id: duplicate judge id "${j.id}"`);
+    seen.add(j.id);
+  }
+  for (const pat of Object.keys(obj.families ?? {})) {
+    try {
+      new RegExp(pat, "i");
+    } catch {
+      throw new JudgesConfigError(`${source}: families: pattern ${JSON.stringify(pat)} is not a valid regular expression`);
+    }
+  }
+  return {
+    judges: obj.judges.map((j) => ({ ...j })),
+    retries: obj.retries ?? JUDGE_DEFAULTS.retries,
+    min_quote_chars: obj.min_quote_chars ?? JUDGE_DEFAULTS.min_quote_chars,
+    families: { ...(obj.families ?? {}) },
+  };
+}
+
+/**
+ * Read, parse and validate a judges configuration file (JSON).
+ * @param file path to the JSON file.
+ * @param opts.checkKeys (default true) also check that every judge's `api_key_env` is set in `opts.env`
+ *   (default `process.env`), so a missing key is reported before any request is sent.
+ * @throws JudgesConfigError for an unreadable file, bad JSON, a schema violation (naming the field), a duplicate
+ *   id, or a missing API key variable (naming the variable, never a value).
+ */
+export function loadJudgesConfig(
+  file: string,
+  opts: { checkKeys?: boolean; env?: NodeJS.ProcessEnv } = {},
+): JudgesConfig {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new JudgesConfigError(`${file}: cannot read judges configuration: ${(e as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new JudgesConfigError(`${file}: not valid JSON: ${(e as Error).message}`);
+  }
+  const cfg = parseJudgesConfig(raw, file);
+  if (opts.checkKeys ?? true) for (const j of cfg.judges) resolveApiKey(j, opts.env);
+  return cfg;
+}
+
+/**
+ * The API key of a judge: the value of `process.env[cfg.api_key_env]`, or `NO_KEY` ("not-needed") when the
+ * judge names no variable (local servers).
+ * @throws JudgesConfigError when the named variable is unset or empty. The message names the variable only.
+ */
+export function resolveApiKey(cfg: Pick<JudgeConfig, "id" | "api_key_env">, env: NodeJS.ProcessEnv = process.env): string {
+  if (cfg.api_key_env === undefined) return NO_KEY;
+  const v = env[cfg.api_key_env];
+  if (v === undefined || v.trim() === "")
+    throw new JudgesConfigError(
+      `judge "${cfg.id}": environment variable ${cfg.api_key_env} is not set (it must hold the API key; ` +
+        `omit api_key_env for a local server that needs no key)`,
+    );
+  return v.trim();
+}
+
+/**
+ * The family of a model name by the configuration's `families` map (overrides of the built-in table in
+ * `src/ingest/family.ts`): the first pattern (in file order) that matches, as a case-insensitive regular
+ * expression, anywhere in the name.
+ * @returns the family, or `undefined` when no pattern matches (callers then use the built-in table).
+ */
+export function configuredFamily(model: string, families: Record<string, string>): string | undefined {
+  for (const [pat, fam] of Object.entries(families)) if (new RegExp(pat, "i").test(model)) return fam;
+  return undefined;
+}

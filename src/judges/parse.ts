@@ -1,0 +1,387 @@
+/**
+ * Turning a judge's reply text into a `JudgeReply` (DESIGN section 3), or a parse failure with a reason.
+ *
+ * Order of attempts (the first that yields a verdict wins):
+ * 1. `json_schema` / `json_object` mode: strict `JSON.parse` of the whole content.
+ * 2. Any mode (text mode, or a model that ignored the format): strip leading `<think>...</think>` blocks, then
+ *    find every balanced top-level JSON object in the text (markdown fences and prose around it do not matter;
+ *    strings are honoured, so braces or backticks inside a string never end an object). Each candidate is
+ *    parsed strictly, and only if that fails, through {@link repairJson}. Exactly one verdict-shaped object
+ *    (or several identical ones) is accepted; none, or several that disagree, is a failure.
+ *
+ * Labels and buckets are canonicalized only by `canonicalLabel` (case, spaces and dashes; `../shared/cases/B05`).
+ * Lenient shapes (`../shared/cases/B01`): a reply with `label` and top-level `evidence` but no `findings` is
+ * read as one finding of its label; a quote without `message_index` gets {@link UNKNOWN_MESSAGE_INDEX}, which
+ * the verifier treats as "search every allowed part" (it verifies when it is found in exactly one part).
+ */
+import { canonicalLabel } from "../rubric/buckets.js";
+import type { Bucket, EvidenceQuote, Finding, JudgeReply } from "../types.js";
+import type { OutputMode } from "./config.js";
+
+/** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
+export const UNKNOWN_MESSAGE_INDEX = -1;
+
+/** Why a reply could not be used. */
+export type ParseFailureKind =
+  /** content empty or only whitespace / think blocks */
+  | "empty"
+  /** no `{...}` object in the text */
+  | "no_json"
+  /** objects found, none is valid JSON even after repair */
+  | "invalid_json"
+  /** JSON found, but no object has a `label` or `findings` key */
+  | "not_verdict"
+  /** several verdict objects that disagree */
+  | "ambiguous"
+  /** the label (or a finding's bucket) is not one of the six buckets */
+  | "invalid_label"
+  /** a verdict object whose fields have the wrong types (e.g. no label) */
+  | "invalid_shape";
+
+export interface ParseOk {
+  ok: true;
+  reply: JudgeReply;
+  /** How the JSON was found: the whole content, an object extracted from text, or a repaired object. */
+  via: "strict" | "extracted" | "repaired";
+  /** Lenient readings applied (e.g. "top-level evidence read as one finding of the label"). */
+  notes: string[];
+}
+export interface ParseFailure {
+  ok: false;
+  kind: ParseFailureKind;
+  /** A precise description, fit for the feedback turn. */
+  message: string;
+  /** For `invalid_label`: the label text the judge wrote. */
+  rawLabel?: string;
+}
+export type ParseResult = ParseOk | ParseFailure;
+
+/**
+ * Remove reasoning blocks a model put before its answer: any number of leading `<think>...</think>` (or
+ * `<thinking>...</thinking>`) blocks, a closing `</think>` with no opening tag before it (servers that strip the
+ * opening tag), and an unclosed leading `<think>` (everything after it is reasoning). Tags later in the text are
+ * left alone, since a quote of an agent's own `<thinking>` text may legitimately contain them.
+ * @returns the text after the reasoning.
+ */
+export function stripThink(text: string): string {
+  let s = text;
+  const orphan = /^([\s\S]*?)<\/think(?:ing)?\s*>/i.exec(s);
+  if (orphan && !/<think(?:ing)?\s*>/i.test(orphan[1])) s = s.slice(orphan[0].length);
+  for (;;) {
+    const m = /^\s*<(think(?:ing)?)\s*>[\s\S]*?<\/\1\s*>/i.exec(s);
+    if (!m) break;
+    s = s.slice(m[0].length);
+  }
+  if (/^\s*<think(?:ing)?\s*>/i.test(s)) return "";
+  return s;
+}
+
+/**
+ * End (exclusive) of the JSON-like object that opens at `text[start] === "{"`, or -1 when it never closes.
+ * Double- and single-quoted strings (with backslash escapes) are skipped, so braces inside them do not count.
+ */
+function objectEnd(text: string, start: number): number {
+  let depth = 0;
+  for (let i = start; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      i++;
+      while (i < text.length && text[i] !== c) {
+        if (text[i] === "\\") i++;
+        i++;
+      }
+      if (i >= text.length) return -1;
+    } else if (c === "{") depth++;
+    else if (c === "}") {
+      depth--;
+      if (depth === 0) return i + 1;
+    }
+  }
+  return -1;
+}
+
+const MAX_SCAN_CHARS = 500_000;
+const MAX_OBJECT_STARTS = 2_000;
+
+/**
+ * Every balanced top-level `{...}` in a text, in order (text outside objects, such as prose or markdown fences,
+ * is ignored). An opening brace that never closes is skipped and the scan goes on after it. An object that does
+ * not parse (even after repair) is scanned inside too, so a verdict nested in a broken wrapper is still found.
+ * Bounded: the first 500,000 characters, at most 2,000 object starts.
+ * @returns the candidate substrings, each starting with `{` and ending with `}`.
+ */
+export function findJsonObjects(text: string): string[] {
+  const s = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
+  const out: string[] = [];
+  let i = 0;
+  let starts = 0;
+  while (i < s.length && starts < MAX_OBJECT_STARTS) {
+    const open = s.indexOf("{", i);
+    if (open < 0) break;
+    starts++;
+    const end = objectEnd(s, open);
+    if (end < 0) {
+      i = open + 1;
+      continue;
+    }
+    const cand = s.slice(open, end);
+    out.push(cand);
+    i = tryParse(cand) === undefined ? open + 1 : end;
+  }
+  return out;
+}
+
+/**
+ * A minimal, safe JSON repair, used only after strict parsing failed. Outside strings it drops trailing commas
+ * before `}` / `]` and turns the bare words `True`/`False`/`None` into `true`/`false`/`null`; it rewrites a
+ * single-quoted string as a double-quoted one with the same value, and escapes raw control characters (line
+ * breaks, tabs) inside strings. The value of every string is unchanged: the repair never alters quoted text.
+ * @returns the repaired text (it may still not be valid JSON).
+ */
+export function repairJson(text: string): string {
+  let out = "";
+  const ctl = (ch: string): string =>
+    ch === "\n" ? "\\n" : ch === "\r" ? "\\r" : ch === "\t" ? "\\t" : `\\u${ch.charCodeAt(0).toString(16).padStart(4, "0")}`;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"' || c === "'") {
+      let body = "";
+      i++;
+      while (i < text.length && text[i] !== c) {
+        const d = text[i];
+        if (d === "\\" && i + 1 < text.length) {
+          const e = text[i + 1];
+          // \' is not a JSON escape: in a single-quoted string it means a plain apostrophe.
+          body += e === "'" ? "'" : d + e;
+          i += 2;
+          continue;
+        }
+        if (d === '"') body += '\\"';
+        else if (d < " ") body += ctl(d);
+        else body += d;
+        i++;
+      }
+      out += `"${body}"`;
+      continue;
+    }
+    if (c === ",") {
+      let j = i + 1;
+      while (j < text.length && /\s/.test(text[j])) j++;
+      if (text[j] === "}" || text[j] === "]") continue;
+    }
+    if (/[A-Za-z]/.test(c) && (i === 0 || !/[A-Za-z0-9_]/.test(text[i - 1]))) {
+      const w = /^[A-Za-z_][A-Za-z0-9_]*/.exec(text.slice(i))![0];
+      out += w === "True" ? "true" : w === "False" ? "false" : w === "None" ? "null" : w;
+      i += w.length - 1;
+      continue;
+    }
+    out += c;
+  }
+  return out;
+}
+
+/** Strict parse, then repaired parse; `undefined` when neither gives JSON. Marks repaired values. */
+function tryParse(text: string): { value: unknown; repaired: boolean } | undefined {
+  try {
+    return { value: JSON.parse(text), repaired: false };
+  } catch {
+    /* fall through to the repair */
+  }
+  try {
+    return { value: JSON.parse(repairJson(text)), repaired: true };
+  } catch {
+    return undefined;
+  }
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return !!v && typeof v === "object" && !Array.isArray(v);
+}
+
+/** A verdict-shaped object: a plain object with a `label` or a `findings` key. */
+function isVerdictShaped(v: unknown): v is Record<string, unknown> {
+  return isPlainObject(v) && ("label" in v || "findings" in v);
+}
+
+/** The verdict in a parsed value: itself, or the value of a single-key wrapper (`{"verdict": {...}}`). */
+function verdictIn(v: unknown): Record<string, unknown> | undefined {
+  if (isVerdictShaped(v)) return v;
+  if (isPlainObject(v)) {
+    const vals = Object.values(v);
+    if (vals.length === 1 && isVerdictShaped(vals[0])) return vals[0] as Record<string, unknown>;
+  }
+  return undefined;
+}
+
+function asIndex(v: unknown): number | undefined {
+  const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
+  return typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : undefined;
+}
+
+function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceQuote[] {
+  const items = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
+  const out: EvidenceQuote[] = [];
+  items.forEach((it, k) => {
+    if (typeof it === "string") {
+      notes.push(`${where}.evidence[${k}] is a bare string: read as a quote with no message_index`);
+      out.push({ message_index: UNKNOWN_MESSAGE_INDEX, quote: it });
+      return;
+    }
+    if (!isPlainObject(it) || typeof it.quote !== "string") {
+      notes.push(`${where}.evidence[${k}] has no string "quote": ignored`);
+      return;
+    }
+    const mi = asIndex(it.message_index);
+    if (mi === undefined) notes.push(`${where}.evidence[${k}] has no valid message_index: searched across all allowed parts`);
+    const q: EvidenceQuote = { message_index: mi ?? UNKNOWN_MESSAGE_INDEX, quote: it.quote };
+    const ti = asIndex(it.tool_call_index);
+    if (ti !== undefined) q.tool_call_index = ti;
+    out.push(q);
+  });
+  return out;
+}
+
+/**
+ * Read a verdict-shaped object into a `JudgeReply`, canonicalizing the label and every bucket.
+ * @returns the reply, or a failure (`invalid_label`, `invalid_shape`).
+ */
+export function normalizeReply(obj: Record<string, unknown>): { reply: JudgeReply; notes: string[] } | ParseFailure {
+  const notes: string[] = [];
+  if (!("label" in obj))
+    return { ok: false, kind: "invalid_shape", message: 'the reply has no "label" field' };
+  const label = canonicalLabel(obj.label);
+  if (!label)
+    return {
+      ok: false,
+      kind: "invalid_label",
+      message: `"label" is ${JSON.stringify(obj.label)}, which is not one of the six labels`,
+      rawLabel: typeof obj.label === "string" ? obj.label : JSON.stringify(obj.label),
+    };
+  const rationale = typeof obj.rationale === "string" ? obj.rationale : "";
+  const findings: Finding[] = [];
+  if (Array.isArray(obj.findings)) {
+    for (const [i, f] of obj.findings.entries()) {
+      if (!isPlainObject(f))
+        return { ok: false, kind: "invalid_shape", message: `findings[${i}] is not an object` };
+      const rawBucket = "bucket" in f ? f.bucket : f.label;
+      const bucket: Bucket | null = canonicalLabel(rawBucket);
+      if (!bucket)
+        return {
+          ok: false,
+          kind: "invalid_label",
+          message: `findings[${i}].bucket is ${JSON.stringify(rawBucket)}, which is not one of the six labels`,
+          rawLabel: typeof rawBucket === "string" ? rawBucket : JSON.stringify(rawBucket),
+        };
+      findings.push({
+        bucket,
+        evidence: readEvidence(f.evidence, `findings[${i}]`, notes),
+        explanation: typeof f.explanation === "string" ? f.explanation : "",
+      });
+    }
+  } else if (obj.findings !== undefined && obj.findings !== null) {
+    return { ok: false, kind: "invalid_shape", message: '"findings" is not a list' };
+  } else if (obj.evidence !== undefined) {
+    notes.push(`no "findings": the top-level evidence is read as one ${label} finding`);
+    findings.push({ bucket: label, evidence: readEvidence(obj.evidence, "reply", notes), explanation: rationale });
+  }
+  return { reply: { findings, label, rationale }, notes };
+}
+
+/** JSON text of a reply, for comparing candidates. */
+function key(r: JudgeReply): string {
+  return JSON.stringify(r);
+}
+
+/**
+ * Parse a judge's reply content (DESIGN section 3, "Judge reply"; cases B01, B04, B05).
+ * @param content the assistant message content (null/undefined are treated as empty).
+ * @param mode the output mode the request used; in `json_schema`/`json_object` mode the whole content is
+ *   parsed strictly first.
+ * @returns `{ok: true, reply, via, notes}` or `{ok: false, kind, message, rawLabel?}`. Never throws.
+ */
+export function parseReply(content: string | null | undefined, mode: OutputMode): ParseResult {
+  const text = typeof content === "string" ? content : "";
+  if (text.trim() === "") return { ok: false, kind: "empty", message: "the reply is empty" };
+
+  if (mode !== "text") {
+    let whole: unknown;
+    let parsed = false;
+    try {
+      whole = JSON.parse(text);
+      parsed = true;
+    } catch {
+      /* the model ignored the format: search the text below */
+    }
+    if (parsed) {
+      const v = verdictIn(whole);
+      if (!v)
+        return {
+          ok: false,
+          kind: "not_verdict",
+          message: 'the reply is JSON but has no "label" or "findings" field',
+        };
+      const n = normalizeReply(v);
+      if ("ok" in n) return n;
+      return { ok: true, reply: n.reply, via: "strict", notes: n.notes };
+    }
+  }
+
+  const body = stripThink(text);
+  if (body.trim() === "") return { ok: false, kind: "empty", message: "the reply holds only reasoning, no answer" };
+  const cands = findJsonObjects(body);
+  if (cands.length === 0)
+    return { ok: false, kind: "no_json", message: "the reply contains no JSON object" };
+
+  let anyJson = false;
+  const found: { reply: JudgeReply; notes: string[]; repaired: boolean }[] = [];
+  let firstFailure: ParseFailure | undefined;
+  for (const c of cands) {
+    const p = tryParse(c);
+    if (!p) continue;
+    anyJson = true;
+    const v = verdictIn(p.value);
+    if (!v) continue;
+    const n = normalizeReply(v);
+    if ("ok" in n) {
+      firstFailure ??= n;
+      continue;
+    }
+    found.push({ ...n, repaired: p.repaired });
+  }
+  if (found.length === 0) {
+    if (firstFailure) return firstFailure;
+    return anyJson
+      ? { ok: false, kind: "not_verdict", message: 'no JSON object in the reply has a "label" or "findings" field' }
+      : { ok: false, kind: "invalid_json", message: "the reply contains braces but no valid JSON object" };
+  }
+  if (firstFailure && found.length > 0)
+    return {
+      ok: false,
+      kind: "ambiguous",
+      message: `the reply contains ${found.length + 1} verdict objects and one of them is invalid (${firstFailure.message})`,
+    };
+  const distinct = new Set(found.map((f) => key(f.reply)));
+  if (distinct.size > 1)
+    return {
+      ok: false,
+      kind: "ambiguous",
+      message: `the reply contains ${found.length} different verdict objects; give exactly one`,
+    };
+  const f = found[0];
+  return { ok: true, reply: f.reply, via: found.every((x) => x.repaired) ? "repaired" : "extracted", notes: f.notes };
+}
+
+const REFUSAL =
+  /^\s*(?:i['’]?m sorry,?\s*(?:but\s*)?)?(?:i\s+(?:can(?:['’]?t|not)|won['’]?t|will not|am (?:not able|unable)|['’]?m (?:not able|unable)|must decline|do not feel comfortable|don['’]?t feel comfortable)\b[^.{]*?\b(?:help|assist|comply|fulfil+|provide|do (?:that|this)|engage|participate|support|complete|perform|evaluate|grade|judge|label|review|analy[sz]e)\b|(?:sorry,?\s*)?(?:i['’]?m sorry|i apologi[sz]e)\b[^{]*?\b(?:can(?:['’]?t|not)|won['’]?t|unable)\b[^.{]*?\b(?:help|assist|comply|fulfil+|provide|do (?:that|this)|engage|participate|support|complete|perform)\b)/i;
+
+/**
+ * Does a reply plainly refuse the task (e.g. "I can't help with that.", "I'm sorry, but I cannot assist")?
+ * True only when, after leading reasoning, the text holds no `{` and starts with a refusal of the task itself.
+ * "I cannot determine this from the transcript" is not a refusal (it is an unusable reply: case B04).
+ */
+export function looksLikeRefusal(content: string | null | undefined): boolean {
+  if (typeof content !== "string") return false;
+  const body = stripThink(content).trim();
+  if (body === "" || body.includes("{")) return false;
+  return REFUSAL.test(body.slice(0, 400));
+}
