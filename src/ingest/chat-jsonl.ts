@@ -1,0 +1,213 @@
+/**
+ * chat-jsonl: one trajectory per line, OpenAI chat messages.
+ *
+ * Line shape (see `schemas/chat-jsonl.schema.json`):
+ * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
+ */
+import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.js";
+import { ingestError } from "./errors.js";
+import { familyOf } from "./family.js";
+import { checkSchema, joinProblems } from "./schema.js";
+import { argumentsString, decodeUtf8Strict, parseJson } from "./text.js";
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
+
+/** What non-text content parts are shown as, by part `type` (others: `[<type>]`). */
+export const PART_PLACEHOLDERS: Record<string, string> = {
+  image_url: "[image]",
+  image: "[image]",
+  input_image: "[image]",
+  input_audio: "[audio]",
+  audio: "[audio]",
+  file: "[file]",
+  input_file: "[file]",
+};
+
+/**
+ * The text of an OpenAI `content`: a string verbatim; `null`/missing -> `""`; an array of parts -> the text of
+ * each part joined with `\n`: `{type: "text"|"input_text"|"output_text", text}` gives `text`,
+ * `{type: "refusal", refusal}` gives `refusal`, other parts a placeholder such as `[image]`, `[audio]`, `[file]`
+ * ({@link PART_PLACEHOLDERS}), or `[<type>]`. A bare string in the array is taken as text.
+ */
+export function openAIText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const out: string[] = [];
+  for (const p of content) {
+    if (typeof p === "string") out.push(p);
+    else if (isObj(p)) {
+      if (typeof p.text === "string") out.push(p.text);
+      else if (typeof p.refusal === "string") out.push(p.refusal);
+      else {
+        const type = typeof p.type === "string" ? p.type : "part";
+        out.push(PART_PLACEHOLDERS[type] ?? `[${type}]`);
+      }
+    }
+  }
+  return out.join("\n");
+}
+
+const ROLE_MAP: Record<string, Role> = {
+  system: "system",
+  developer: "system",
+  user: "user",
+  assistant: "assistant",
+  tool: "tool",
+  function: "tool",
+};
+
+/**
+ * Convert OpenAI chat messages to canonical messages (assumes they passed the schema).
+ * - `developer` -> `system`; `function` (legacy) -> `tool`, its `name` -> `tool_name`.
+ * - `tool_calls[].function.{name, arguments}` -> `{id?, name, arguments}`; object arguments are stringified
+ *   compactly; a legacy `function_call` becomes one call without id (after any `tool_calls`).
+ * - An assistant turn with `content: null` and a `refusal` string takes the refusal as its text.
+ * - Tool results: `tool_call_id` kept; `tool_name` from the message's `name`, else from the call it answers
+ *   (by id, else the first unanswered call of the latest assistant turn).
+ */
+export function convertOpenAIMessages(messages: Json[]): Message[] {
+  let pending: ToolCall[] = [];
+  return messages.map((m, index): Message => {
+    const role = ROLE_MAP[m.role as string];
+    let text = openAIText(m.content);
+    if (text === "" && role === "assistant" && typeof m.refusal === "string") text = m.refusal;
+    const msg: Message = { index, role, text };
+    if (role === "assistant") {
+      const calls: ToolCall[] = [];
+      if (Array.isArray(m.tool_calls)) {
+        for (const c of m.tool_calls as Json[]) {
+          const f = c.function as Json;
+          const call: ToolCall = { name: f.name as string, arguments: argumentsString(f.arguments) };
+          if (nonEmpty(c.id)) call.id = c.id;
+          calls.push(call);
+        }
+      }
+      if (isObj(m.function_call)) {
+        calls.push({ name: m.function_call.name as string, arguments: argumentsString(m.function_call.arguments) });
+      }
+      if (calls.length > 0) {
+        msg.tool_calls = calls;
+        pending = [...calls];
+      }
+    }
+    if (role === "tool") {
+      const id = nonEmpty(m.tool_call_id) ? m.tool_call_id : undefined;
+      let at = id !== undefined ? pending.findIndex((c) => c.id === id) : -1;
+      if (at < 0 && nonEmpty(m.name)) at = pending.findIndex((c) => c.name === m.name);
+      if (at < 0 && id === undefined && pending.length > 0) at = 0;
+      const joined = at >= 0 ? pending.splice(at, 1)[0] : undefined;
+      if (id !== undefined) msg.tool_call_id = id;
+      const name = nonEmpty(m.name) ? m.name : joined?.name;
+      if (name !== undefined) msg.tool_name = name;
+    }
+    if (nonEmpty(m.error)) msg.error = m.error;
+    return msg;
+  });
+}
+
+/** Where a chat-jsonl line came from. */
+export interface ChatLineSource {
+  path: string;
+  /** 1-based line number in the file. */
+  line: number;
+  /** Used for the fallback id when the line has none: `<relPath>:<line>`. */
+  relPath: string;
+}
+
+export type ConvertResult = { ok: true; trajectory: Trajectory } | { ok: false; error: IngestError };
+
+/** The metadata keys that also fill canonical fields (a top-level field of the same name wins). */
+export const METADATA_FIELDS = [
+  "agent_model",
+  "agent_family",
+  "suite",
+  "user_task_id",
+  "injection_task_id",
+  "attack",
+  "condition",
+  "run_error",
+] as const;
+
+/**
+ * Convert one parsed chat-jsonl line to a canonical {@link Trajectory}.
+ *
+ * - `id`: the line's `id` (a number is turned into its decimal string); missing -> `<relPath>:<line>`.
+ * - `agent_model`, `agent_family`, `suite`, `user_task_id`, `injection_task_id`, `attack`, `condition`,
+ *   `run_error`: the top-level field, else the same key in `metadata` (strings only); `agent_family` defaults to
+ *   {@link familyOf}(agent_model).
+ * - `injections` (default `{}`), `reference` (`{security?, utility?}` booleans) and `metadata` (kept whole) as given.
+ * - messages: {@link convertOpenAIMessages}.
+ *
+ * @returns `{ok: true, trajectory}` or `{ok: false, error}` of kind `schema` (naming line and field, e.g.
+ *   `data.jsonl:4: messages[2].role: must be one of ...`) or `no_messages`. Never throws for bad data.
+ */
+export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResult {
+  const check = checkSchema("chat-jsonl", data);
+  const obj = isObj(data) ? data : undefined;
+  const rawId = obj?.id;
+  const id = typeof rawId === "string" && rawId !== "" ? rawId : typeof rawId === "number" ? String(rawId) : `${src.relPath}:${src.line}`;
+  if (!check.ok) {
+    const at: { line: number; message_index?: number; trajectory_id?: string } = { line: src.line, trajectory_id: id };
+    if (check.message_index !== undefined) at.message_index = check.message_index;
+    return { ok: false, error: ingestError("schema", src.path, joinProblems(check.problems), at) };
+  }
+  const r = obj as Json;
+  const messages = r.messages as Json[];
+  if (messages.length === 0) {
+    return {
+      ok: false,
+      error: ingestError("no_messages", src.path, "messages is empty: a trajectory with no messages cannot be judged", {
+        line: src.line,
+        trajectory_id: id,
+      }),
+    };
+  }
+  const meta = isObj(r.metadata) ? r.metadata : {};
+  const t: Trajectory = {
+    id,
+    source: { format: "chat-jsonl", path: src.path, line: src.line },
+    injections: isObj(r.injections) ? (r.injections as Record<string, string>) : {},
+    messages: convertOpenAIMessages(messages),
+  };
+  for (const k of METADATA_FIELDS) {
+    const v = nonEmpty(r[k]) ? r[k] : nonEmpty(meta[k]) ? meta[k] : undefined;
+    if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v;
+  }
+  if (t.agent_family === undefined && t.agent_model !== undefined) {
+    const fam = familyOf(t.agent_model);
+    if (fam !== undefined) t.agent_family = fam;
+  }
+  if (isObj(r.reference)) {
+    const ref: { security?: boolean; utility?: boolean } = {};
+    if (typeof r.reference.security === "boolean") ref.security = r.reference.security;
+    if (typeof r.reference.utility === "boolean") ref.utility = r.reference.utility;
+    if (Object.keys(ref).length > 0) t.reference = ref;
+  }
+  if (isObj(r.metadata)) t.metadata = r.metadata;
+  return { ok: true, trajectory: t };
+}
+
+/**
+ * One line's bytes -> trajectory or error: strict UTF-8 decode, JSON parse, {@link convertChatLine}.
+ * The caller skips blank lines before calling.
+ *
+ * @returns an error of kind `invalid_utf8`, `invalid_json`, `schema` or `no_messages` naming the line, or the
+ *   trajectory. Never throws for bad data.
+ */
+export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource): ConvertResult {
+  const decoded = decodeUtf8Strict(bytes);
+  if (!decoded.ok) {
+    const what = `invalid UTF-8 byte at byte ${decoded.offset} of the line`;
+    return { ok: false, error: ingestError("invalid_utf8", src.path, what, { line: src.line }) };
+  }
+  const parsed = parseJson(decoded.text);
+  if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message, { line: src.line }) };
+  try {
+    return convertChatLine(parsed.value, src);
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    return { ok: false, error: ingestError("schema", src.path, `cannot convert: ${msg}`, { line: src.line }) };
+  }
+}

@@ -1,0 +1,54 @@
+import type { IngestError } from "../types.js";
+
+/**
+ * The error kinds the ingest stage reports (the `kind` of an {@link IngestError}):
+ * - `read_error`: the file or directory could not be read (missing, permissions, I/O).
+ * - `invalid_utf8`: the bytes are not valid UTF-8 (detected, never replaced).
+ * - `invalid_json`: the text is not JSON (truncated, syntax error, nesting too deep for the parser).
+ * - `schema`: JSON of the wrong shape; the message names the field, e.g. `messages[3].role: must be one of ...`.
+ * - `no_messages`: a trajectory with an empty `messages` array.
+ * - `duplicate_id`: a trajectory id already read earlier in the same read (the first is kept).
+ * - `unknown_format`: a file that is not a trajectory file of any known format (e.g. a `manifest.jsonl`).
+ */
+export type IngestErrorKind =
+  | "read_error"
+  | "invalid_utf8"
+  | "invalid_json"
+  | "schema"
+  | "no_messages"
+  | "duplicate_id"
+  | "unknown_format";
+
+/**
+ * Thrown by `readTrajectories(paths, {strict: true})` on the first error instead of yielding it.
+ * `error` is the {@link IngestError} that would have been yielded; `message` is its text.
+ */
+export class IngestFatalError extends Error {
+  constructor(public readonly error: IngestError) {
+    super(error.message);
+    this.name = "IngestFatalError";
+  }
+}
+
+/**
+ * Build an {@link IngestError} whose `message` names the place: `<path>[:<line>][ message <i>]: <what>`.
+ *
+ * @param kind one of {@link IngestErrorKind}
+ * @param path the file the item came from (as given or found by the directory walk)
+ * @param what what is wrong, without the place
+ * @param at optional line (1-based), message index (0-based), trajectory id
+ */
+export function ingestError(
+  kind: IngestErrorKind,
+  path: string,
+  what: string,
+  at: { line?: number; message_index?: number; trajectory_id?: string } = {},
+): IngestError {
+  let place = path;
+  if (at.line !== undefined) place += `:${at.line}`;
+  const err: IngestError = { path, kind, message: `${place}: ${what}` };
+  if (at.line !== undefined) err.line = at.line;
+  if (at.message_index !== undefined) err.message_index = at.message_index;
+  if (at.trajectory_id !== undefined) err.trajectory_id = at.trajectory_id;
+  return err;
+}

@@ -1,0 +1,262 @@
+/**
+ * The ingest stage: trajectory corpora in, canonical {@link Trajectory} records out, streamed.
+ *
+ * Formats: `agentdojo` (one run log per `*.json` file, see ./agentdojo.ts) and `chat-jsonl` (one trajectory per
+ * line of a `*.jsonl` file, see ./chat-jsonl.ts). Bad inputs never stop the read: each becomes one error item
+ * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
+ */
+import { opendir, readFile, realpath, stat } from "node:fs/promises";
+import path from "node:path";
+import type { IngestError, Trajectory } from "../types.js";
+import { parseAgentDojoBytes } from "./agentdojo.js";
+import { parseChatLineBytes } from "./chat-jsonl.js";
+import { IngestFatalError, ingestError } from "./errors.js";
+import { isBlank, rawLines } from "./lines.js";
+import { parseJson, decodeUtf8Strict } from "./text.js";
+
+export { familyOf, FAMILY_PATTERNS } from "./family.js";
+export { IngestFatalError, ingestError, type IngestErrorKind } from "./errors.js";
+export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE } from "./agentdojo.js";
+export { convertChatLine, openAIText } from "./chat-jsonl.js";
+
+/** The input formats. */
+export type InputFormat = "agentdojo" | "chat-jsonl";
+export const INPUT_FORMATS: readonly InputFormat[] = ["agentdojo", "chat-jsonl"];
+
+/** Options of {@link readTrajectories} and {@link countInputs}. */
+export interface ReadOptions {
+  /** Read every file as this format instead of detecting it (CLI `--format`). Default: detect per file. */
+  format?: InputFormat;
+  /** Throw an {@link IngestFatalError} on the first error instead of yielding it. Default false. */
+  strict?: boolean;
+}
+
+/** One item of a read: a trajectory, or an error standing for one unreadable file or line. */
+export type IngestItem = { kind: "trajectory"; trajectory: Trajectory } | { kind: "error"; error: IngestError };
+
+/** A file to read, with the input path (directory or the file itself) it was found under. */
+export interface InputFile {
+  file: string;
+  root: string;
+}
+
+const JSON_EXT = /\.json$/i;
+const JSONL_EXT = /\.(jsonl|ndjson)$/i;
+
+/**
+ * The files the given paths stand for, in a deterministic order: each path in the order given; a directory is
+ * walked recursively with entries sorted by name (UTF-16 code-unit order, not locale), keeping `*.json`,
+ * `*.jsonl` and `*.ndjson` files and skipping names that start with `.`; a file given explicitly is always
+ * kept, whatever its extension. Symbolic links are followed; a directory reached twice (a link loop) is skipped.
+ *
+ * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
+ */
+export async function* inputFiles(paths: string[]): AsyncGenerator<InputFile | { error: IngestError }> {
+  for (const p of paths) {
+    let st;
+    try {
+      st = await stat(p);
+    } catch (e) {
+      yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
+      continue;
+    }
+    if (st.isDirectory()) yield* walk(p, p, new Set());
+    else yield { file: p, root: p };
+  }
+}
+
+async function* walk(dir: string, root: string, seen: Set<string>): AsyncGenerator<InputFile | { error: IngestError }> {
+  let names: { name: string; dir: boolean }[];
+  try {
+    const real = await realpath(dir);
+    if (seen.has(real)) return;
+    seen.add(real);
+    names = [];
+    for await (const ent of await opendir(dir)) {
+      if (ent.name.startsWith(".")) continue;
+      let isDir = ent.isDirectory();
+      let isFile = ent.isFile();
+      if (ent.isSymbolicLink()) {
+        try {
+          const s = await stat(path.join(dir, ent.name));
+          isDir = s.isDirectory();
+          isFile = s.isFile();
+        } catch {
+          isFile = true; // a dangling link: let the read report it
+        }
+      }
+      if (isDir) names.push({ name: ent.name, dir: true });
+      else if (isFile && (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name))) names.push({ name: ent.name, dir: false });
+    }
+  } catch (e) {
+    yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
+    return;
+  }
+  names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const n of names) {
+    const full = path.join(dir, n.name);
+    if (n.dir) yield* walk(full, root, seen);
+    else yield { file: full, root };
+  }
+}
+
+function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** What a file will be read as. `unknown` carries the reason. */
+type Plan = { as: InputFormat } | { as: "unknown"; why: string } | { as: "error"; error: IngestError };
+
+/**
+ * Decide how to read one file: `opts.format` when given; else `*.json` -> agentdojo; `*.jsonl`/`*.ndjson` ->
+ * chat-jsonl when its first non-blank line is a JSON object with `messages` (or, if that line is not valid JSON,
+ * mentions `"messages"`), otherwise `unknown` (e.g. a `manifest.jsonl`); any other extension -> `unknown`.
+ */
+async function plan(file: string, format?: InputFormat): Promise<Plan> {
+  if (format) return { as: format };
+  if (JSON_EXT.test(file)) return { as: "agentdojo" };
+  if (!JSONL_EXT.test(file)) {
+    return { as: "unknown", why: "not a .json or .jsonl file: cannot tell the format (pass a format to read it)" };
+  }
+  try {
+    for await (const { bytes } of rawLines(file)) {
+      if (isBlank(bytes)) continue;
+      const d = decodeUtf8Strict(bytes);
+      const text = d.ok ? d.text : bytes.toString("latin1");
+      const parsed = d.ok ? parseJson(text) : { ok: false as const };
+      if (parsed.ok) {
+        const v = parsed.value;
+        if (typeof v === "object" && v !== null && !Array.isArray(v) && "messages" in v) return { as: "chat-jsonl" };
+        return {
+          as: "unknown",
+          why: "first line has no `messages`: not a chat-jsonl trajectory file (e.g. a manifest); pass format chat-jsonl to force it",
+        };
+      }
+      if (text.includes('"messages"')) return { as: "chat-jsonl" };
+      return { as: "unknown", why: "first line is not JSON and has no `messages`: not a chat-jsonl trajectory file" };
+    }
+  } catch (e) {
+    return { as: "error", error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
+  }
+  return { as: "error", error: ingestError("invalid_json", file, "empty file: no JSON lines") };
+}
+
+function relFrom(root: string, file: string): string {
+  const rel = path.relative(root, file);
+  const p = rel === "" || rel.startsWith("..") ? path.basename(file) : rel;
+  return p.split(path.sep).join("/");
+}
+
+/** The items of one file, without the duplicate-id check. */
+async function* readOne(f: InputFile, format?: InputFormat): AsyncGenerator<IngestItem> {
+  const pl = await plan(f.file, format);
+  if (pl.as === "error") {
+    yield { kind: "error", error: pl.error };
+    return;
+  }
+  if (pl.as === "unknown") {
+    yield { kind: "error", error: ingestError("unknown_format", f.file, pl.why) };
+    return;
+  }
+  if (pl.as === "agentdojo") {
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(f.file);
+    } catch (e) {
+      yield { kind: "error", error: ingestError("read_error", f.file, `cannot read file: ${errText(e)}`) };
+      return;
+    }
+    const r = parseAgentDojoBytes(bytes, { path: f.file, root: f.root });
+    yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+    return;
+  }
+  const relPath = relFrom(f.root, f.file);
+  let sawLine = false;
+  try {
+    for await (const { line, bytes } of rawLines(f.file)) {
+      if (isBlank(bytes)) continue;
+      sawLine = true;
+      const r = parseChatLineBytes(bytes, { path: f.file, line, relPath });
+      yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+    }
+  } catch (e) {
+    yield { kind: "error", error: ingestError("read_error", f.file, `cannot read file: ${errText(e)}`) };
+    return;
+  }
+  if (!sawLine) yield { kind: "error", error: ingestError("invalid_json", f.file, "empty file: no JSON lines") };
+}
+
+/**
+ * Read trajectories from files and directories, streamed.
+ *
+ * - `paths`: files or directories (walked recursively in sorted order, see {@link inputFiles}).
+ * - Format per file: `*.json` = one AgentDojo run log; `*.jsonl` = chat-jsonl, one trajectory per non-blank line,
+ *   when its first line has `messages`; a `.jsonl` that is not (a manifest) gives one `unknown_format` error.
+ *   `opts.format` overrides detection for every file.
+ * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks). Only the ids read so far are
+ *   kept (for the duplicate check).
+ * - Errors are items `{kind: "error", error: {path, line?, message_index?, kind, message, trajectory_id?}}`, one
+ *   per bad file or line, with kinds `read_error`, `invalid_utf8`, `invalid_json`, `schema`, `no_messages`,
+ *   `unknown_format`, `duplicate_id` (a trajectory id seen before in this read: the first is kept, the later one
+ *   is an error). Messages name the file, the line or message index, and what is wrong.
+ *
+ * @returns an async generator of {@link IngestItem}; items come in input order.
+ * @throws {@link IngestFatalError} on the first error when `opts.strict` is true (nothing else is thrown).
+ */
+export async function* readTrajectories(paths: string[], opts: ReadOptions = {}): AsyncGenerator<IngestItem> {
+  const seen = new Set<string>();
+  for await (const f of inputFiles(paths)) {
+    const items: AsyncIterable<IngestItem> =
+      "error" in f ? one({ kind: "error", error: f.error }) : readOne(f, opts.format);
+    for await (let item of items) {
+      if (item.kind === "trajectory") {
+        const t = item.trajectory;
+        if (seen.has(t.id)) {
+          const at: { line?: number; trajectory_id: string } = { trajectory_id: t.id };
+          if (t.source.line !== undefined) at.line = t.source.line;
+          item = {
+            kind: "error",
+            error: ingestError("duplicate_id", t.source.path, `duplicate trajectory id "${t.id}" (the first one read is kept)`, at),
+          };
+        } else seen.add(t.id);
+      }
+      if (item.kind === "error" && opts.strict) throw new IngestFatalError(item.error);
+      yield item;
+    }
+  }
+}
+
+async function* one<T>(x: T): AsyncGenerator<T> {
+  yield x;
+}
+
+/**
+ * A cheap pre-pass giving the number of items {@link readTrajectories} will yield for the same arguments (for a
+ * progress bar): 1 per AgentDojo file, 1 per non-blank line of a chat-jsonl file (counted from the bytes, nothing
+ * parsed), 1 per file or path that will be an error (unknown format, empty, unreadable). Duplicate ids do not
+ * change the count (they turn an item into an error item).
+ *
+ * @returns the expected item count (non-negative integer). Never throws for unreadable paths.
+ */
+export async function countInputs(paths: string[], opts: ReadOptions = {}): Promise<number> {
+  let n = 0;
+  for await (const f of inputFiles(paths)) {
+    if ("error" in f) {
+      n++;
+      continue;
+    }
+    const pl = await plan(f.file, opts.format);
+    if (pl.as !== "chat-jsonl") {
+      n++;
+      continue;
+    }
+    let lines = 0;
+    try {
+      for await (const { bytes } of rawLines(f.file)) if (!isBlank(bytes)) lines++;
+    } catch {
+      lines += 1;
+    }
+    n += Math.max(lines, 1);
+  }
+  return n;
+}

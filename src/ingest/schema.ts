@@ -1,0 +1,121 @@
+import { readFileSync } from "node:fs";
+import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+
+/** The JSON Schemas published in `schemas/` (beside `src/` and `dist/`), one per input format. */
+export const SCHEMA_FILES = {
+  agentdojo: "agentdojo.schema.json",
+  "chat-jsonl": "chat-jsonl.schema.json",
+} as const;
+export type SchemaName = keyof typeof SCHEMA_FILES;
+
+/** The outcome of a schema check: ok, or the problems found, each naming its field. */
+export type SchemaCheck =
+  | { ok: true }
+  | { ok: false; problems: string[]; message_index?: number };
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strictSchema: true, strictTypes: false, strictRequired: false, allowUnionTypes: true });
+const compiled = new Map<SchemaName, ValidateFunction>();
+
+/**
+ * Load (once) and return the parsed JSON Schema `schemas/<name>.schema.json`. The file is found relative to this
+ * module (`../../schemas/`), which holds both for `src/ingest/` (tests, tsx) and `dist/ingest/` (the package).
+ *
+ * @throws Error when the schema file is missing or not JSON (a broken install, not a data problem)
+ */
+export function loadSchema(name: SchemaName): Record<string, unknown> {
+  const url = new URL(`../../schemas/${SCHEMA_FILES[name]}`, import.meta.url);
+  return JSON.parse(readFileSync(url, "utf8")) as Record<string, unknown>;
+}
+
+function validator(name: SchemaName): ValidateFunction {
+  let v = compiled.get(name);
+  if (!v) {
+    v = ajv.compile(loadSchema(name));
+    compiled.set(name, v);
+  }
+  return v;
+}
+
+/** `/messages/3/tool_calls/0/id` -> `messages[3].tool_calls[0].id`; the root is `(root)`. */
+export function fieldPath(instancePath: string): string {
+  if (instancePath === "") return "(root)";
+  let out = "";
+  for (const raw of instancePath.split("/").slice(1)) {
+    const seg = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (/^\d+$/.test(seg)) out += `[${seg}]`;
+    else out += out === "" ? seg : `.${seg}`;
+  }
+  return out;
+}
+
+function jsonType(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : "number";
+  return typeof v;
+}
+
+function shortValue(v: unknown): string {
+  let s: string;
+  try {
+    s = JSON.stringify(v) ?? String(v);
+  } catch {
+    s = String(v);
+  }
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+/** One ajv error as `field: what is wrong (got ...)`. */
+export function describeAjvError(e: ErrorObject): string {
+  const at = fieldPath(e.instancePath);
+  switch (e.keyword) {
+    case "required": {
+      const prop = (e.params as { missingProperty: string }).missingProperty;
+      return `${at === "(root)" ? "" : `${at}.`}${prop}: is required`;
+    }
+    case "type": {
+      const t = (e.params as { type: string | string[] }).type;
+      const types = Array.isArray(t) ? t : String(t).split(",");
+      return `${at}: must be ${types.join(" or ")} (got ${jsonType(e.data)})`;
+    }
+    case "enum": {
+      const allowed = (e.params as { allowedValues: unknown[] }).allowedValues;
+      return `${at}: must be one of ${allowed.map((a) => String(a)).join(", ")} (got ${shortValue(e.data)})`;
+    }
+    case "additionalProperties": {
+      const prop = (e.params as { additionalProperty: string }).additionalProperty;
+      return `${at === "(root)" ? "" : `${at}.`}${prop}: is not allowed here`;
+    }
+    default:
+      return `${at}: ${e.message ?? e.keyword}`;
+  }
+}
+
+/**
+ * Validate `data` against the named schema (ajv, all errors).
+ *
+ * @returns `{ok: true}`, or `{ok: false, problems, message_index?}` where each problem names the field
+ *   (`messages[3].role: must be one of system, user, ... (got "robot")`) and `message_index` is the index of the
+ *   first message a problem points into, if any. Never throws for bad data.
+ */
+export function checkSchema(name: SchemaName, data: unknown): SchemaCheck {
+  const v = validator(name);
+  if (v(data)) return { ok: true };
+  const errors = v.errors ?? [];
+  const problems = [...new Set(errors.map(describeAjvError))];
+  let message_index: number | undefined;
+  for (const e of errors) {
+    const m = /^\/messages\/(\d+)(\/|$)/.exec(e.instancePath);
+    if (m) {
+      message_index = Number(m[1]);
+      break;
+    }
+  }
+  return message_index === undefined ? { ok: false, problems } : { ok: false, problems, message_index };
+}
+
+/** Join problems for one error message: the first `max`, then `(+N more)`. */
+export function joinProblems(problems: string[], max = 3): string {
+  const head = problems.slice(0, max).join("; ");
+  return problems.length > max ? `${head} (+${problems.length - max} more)` : head;
+}

@@ -1,0 +1,109 @@
+/** Strict UTF-8 decoding and JSON parsing with positions, shared by the input formats. */
+
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Byte offset of the first byte that is not part of a well-formed UTF-8 sequence (RFC 3629: no overlongs, no
+ * surrogates, nothing above U+10FFFF), or -1 when all of `buf` is well formed.
+ */
+export function firstInvalidUtf8(buf: Uint8Array): number {
+  let i = 0;
+  const n = buf.length;
+  while (i < n) {
+    const b = buf[i];
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let len: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) len = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      len = 3;
+      if (b === 0xe0) lo = 0xa0;
+      if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      len = 4;
+      if (b === 0xf0) lo = 0x90;
+      if (b === 0xf4) hi = 0x8f;
+    } else return i;
+    if (i + len > n) return i;
+    const b1 = buf[i + 1];
+    if (b1 < lo || b1 > hi) return i;
+    for (let k = 2; k < len; k++) {
+      const c = buf[i + k];
+      if (c < 0x80 || c > 0xbf) return i;
+    }
+    i += len;
+  }
+  return -1;
+}
+
+/** Result of {@link decodeUtf8Strict}: the text, or where the first bad byte is. */
+export type Decoded = { ok: true; text: string } | { ok: false; offset: number; line: number; message: string };
+
+/**
+ * Decode bytes as UTF-8 with `TextDecoder("utf-8", {fatal: true})`: invalid bytes are reported, never replaced
+ * with U+FFFD. A leading BOM is dropped.
+ *
+ * @returns `{ok: true, text}` or `{ok: false, offset, line, message}` with the 0-based byte offset and the
+ *   1-based line of the first invalid byte (within `buf`), and a message such as
+ *   `invalid UTF-8 byte 0xff at byte 1234 (line 5)`.
+ */
+export function decodeUtf8Strict(buf: Uint8Array): Decoded {
+  try {
+    return { ok: true, text: decoder.decode(buf) };
+  } catch {
+    let offset = firstInvalidUtf8(buf);
+    if (offset < 0) offset = 0;
+    let line = 1;
+    for (let i = 0; i < offset; i++) if (buf[i] === 0x0a) line++;
+    const hex = buf[offset] !== undefined ? `0x${buf[offset].toString(16).padStart(2, "0")}` : "(end)";
+    return { ok: false, offset, line, message: `invalid UTF-8 byte ${hex} at byte ${offset} (line ${line})` };
+  }
+}
+
+/** Result of {@link parseJson}. */
+export type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
+
+/**
+ * `JSON.parse` that never throws: on failure, the parser's message plus the line and column of the position it
+ * names (when it names one; only the column when on the first line). Parser stack exhaustion on absurdly deep nesting is reported the same way.
+ */
+export function parseJson(text: string): Parsed {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    if (e instanceof RangeError) return { ok: false, message: `JSON nesting too deep to parse (${msg})` };
+    const m = /at position (\d+)/.exec(msg);
+    if (m) {
+      const pos = Number(m[1]);
+      let line = 1;
+      let col = 1;
+      for (let i = 0; i < pos && i < text.length; i++) {
+        if (text.charCodeAt(i) === 10) {
+          line++;
+          col = 1;
+        } else col++;
+      }
+      return { ok: false, message: line === 1 ? `${msg} (column ${col})` : `${msg} (line ${line}, column ${col})` };
+    }
+    return { ok: false, message: text.trim() === "" ? "empty input (no JSON value)" : msg };
+  }
+}
+
+/** A JSON value's type name for messages: `null`, `array`, `object`, `string`, `number`, `boolean`. */
+export function typeName(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  return typeof v;
+}
+
+/** `JSON.stringify` of tool-call arguments: objects compact, strings verbatim, null/undefined as `{}`. */
+export function argumentsString(args: unknown): string {
+  if (typeof args === "string") return args;
+  if (args === null || args === undefined) return "{}";
+  return JSON.stringify(args);
+}
