@@ -1,0 +1,157 @@
+/**
+ * Text normalization for evidence matching (../shared/DESIGN.md section 2), applied to both the quote and the
+ * trajectory text:
+ *
+ * 1. fold typographic quotes, primes and dashes to ASCII ({@link FOLD}: `‘ ’ ‚ ‛ ′ ‵ ʼ` -> `'`,
+ *    `“ ” „ ‟ ″ ‶` -> `"`, `‐ ‑ ‒ – — ― − ﹘ ﹣ －` -> `-`), before and again after NFKC (so `″` is one `"`,
+ *    not NFKC's `′′`, and characters NFKC produces are folded too);
+ * 2. Unicode NFKC (`String.prototype.normalize("NFKC")`), applied per segment: a segment is a base character
+ *    with the combining characters that follow it (so offsets can be mapped back); this equals whole-string
+ *    NFKC for all text we know of (property-tested against it);
+ * 3. drop zero-width characters U+200B-U+200D, U+2060, BOM U+FEFF and soft hyphen U+00AD;
+ * 4. collapse every run of whitespace (JS `\s`, which includes NBSP U+00A0, U+2000-U+200A, U+3000, line and
+ *    paragraph separators, plus NEL U+0085) to one ASCII space, and trim both ends;
+ * 5. case-fold with `toLowerCase()` applied per code point (simple lowercase mapping, no locale, no final-sigma
+ *    context: `Σ` is always `σ`; `ß` stays `ß`, it is not folded to `ss`).
+ *
+ * `…` becomes `...` under NFKC; it is a literal, never a wildcard.
+ */
+
+/** Characters folded to ASCII before and after NFKC. */
+export const FOLD: ReadonlyMap<number, string> = new Map<number, string>([
+  [0x2018, "'"], [0x2019, "'"], [0x201a, "'"], [0x201b, "'"], [0x2032, "'"], [0x2035, "'"], [0x02bc, "'"],
+  [0x201c, '"'], [0x201d, '"'], [0x201e, '"'], [0x201f, '"'], [0x2033, '"'], [0x2036, '"'],
+  [0x2010, "-"], [0x2011, "-"], [0x2012, "-"], [0x2013, "-"], [0x2014, "-"], [0x2015, "-"], [0x2212, "-"],
+  [0xfe58, "-"], [0xfe63, "-"], [0xff0d, "-"],
+]);
+
+/** Characters dropped: zero-width space/non-joiner/joiner, word joiner, BOM, soft hyphen. */
+export const DROPPED: ReadonlySet<number> = new Set([0x200b, 0x200c, 0x200d, 0x2060, 0xfeff, 0x00ad]);
+
+/** A normalized text with, per UTF-16 unit of `norm`, the original span it comes from. */
+export interface NormalizedText {
+  /** The normalized text (same as `normalize(s)`). */
+  norm: string;
+  /** `map[i]`: offset in the original string (UTF-16 units) where the source of `norm[i]` starts. */
+  map: number[];
+  /**
+   * `ends[i]`: offset just past the source of `norm[i]`. The original text of `norm.slice(a, b)` (b > a) is
+   * `s.slice(map[a], ends[b - 1])`. A collapsed space maps to the whole whitespace run.
+   */
+  ends: number[];
+}
+
+const WS_RE = /\s/;
+const MARK_RE = /\p{M}/u;
+
+function isWhitespace(cp: number): boolean {
+  if (cp < 0x80) return cp === 0x20 || (cp >= 0x09 && cp <= 0x0d);
+  return cp === 0x85 || WS_RE.test(String.fromCodePoint(cp));
+}
+
+/**
+ * Whether a code point may combine with what precedes it under NFKC (so it must stay in the previous
+ * segment): combining marks, Hangul medial/final jamo, halfwidth katakana voiced sound marks.
+ */
+function continuesSegment(cp: number): boolean {
+  if (cp < 0x300) return false;
+  if ((cp >= 0x1160 && cp <= 0x11ff) || (cp >= 0xd7b0 && cp <= 0xd7ff) || cp === 0xff9e || cp === 0xff9f) return true;
+  return MARK_RE.test(String.fromCodePoint(cp));
+}
+
+function foldString(s: string): string {
+  let out = "";
+  for (const ch of s) out += FOLD.get(ch.codePointAt(0)!) ?? ch;
+  return out;
+}
+
+function run(s: string, withMap: boolean): NormalizedText {
+  let norm = "";
+  const map: number[] = [];
+  const ends: number[] = [];
+  let pending = false;
+  let wsStart = 0;
+  let wsEnd = 0;
+
+  const emitChar = (ch: string, cp: number, a: number, b: number): void => {
+    if (DROPPED.has(cp)) return;
+    if (isWhitespace(cp)) {
+      if (!pending) {
+        pending = true;
+        wsStart = a;
+      }
+      wsEnd = b;
+      return;
+    }
+    if (pending) {
+      if (norm.length > 0) {
+        norm += " ";
+        if (withMap) {
+          map.push(wsStart);
+          ends.push(wsEnd);
+        }
+      }
+      pending = false;
+    }
+    const lower = cp < 0x80 ? (cp >= 0x41 && cp <= 0x5a ? String.fromCharCode(cp + 32) : ch) : ch.toLowerCase();
+    norm += lower;
+    if (withMap) {
+      for (let k = 0; k < lower.length; k++) {
+        map.push(a);
+        ends.push(b);
+      }
+    }
+  };
+
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    const c0 = s.charCodeAt(i);
+    // Fast path: an ASCII character not followed by a combining character is its own segment and NFKC-stable.
+    if (c0 < 0x80 && (i + 1 >= n || s.charCodeAt(i + 1) < 0x300)) {
+      emitChar(s[i], c0, i, i + 1);
+      i++;
+      continue;
+    }
+    // General path: one segment = this code point plus the code points that continue it.
+    let j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
+    while (j < n) {
+      const cp = s.codePointAt(j)!;
+      if (!continuesSegment(cp)) break;
+      j += cp > 0xffff ? 2 : 1;
+    }
+    const seg = foldString(foldString(s.slice(i, j)).normalize("NFKC"));
+    for (const ch of seg) emitChar(ch, ch.codePointAt(0)!, i, j);
+    i = j;
+  }
+  return { norm, map, ends };
+}
+
+/**
+ * Normalize a text for evidence matching (module docstring: fold, NFKC, drop zero-width, collapse whitespace,
+ * trim, case-fold). Idempotent: `normalize(normalize(s)) === normalize(s)`.
+ * @param s any string.
+ * @returns the normalized string (possibly empty); never throws.
+ */
+export function normalize(s: string): string {
+  return run(s, false).norm;
+}
+
+/**
+ * {@link normalize} with a map from each normalized UTF-16 unit back to its source span in `s`, for showing the
+ * original text of a normalized match (closest-match text, in-place highlighting).
+ * @returns `{norm, map, ends}`, `map.length === ends.length === norm.length`; see {@link NormalizedText}.
+ */
+export function normalizeWithMap(s: string): NormalizedText {
+  return run(s, true);
+}
+
+/**
+ * The original text behind a normalized range `[a, b)` of `normalizeWithMap(s)`; `""` for an empty range.
+ * @throws RangeError when `0 <= a <= b <= norm.length` does not hold.
+ */
+export function originalSlice(s: string, nt: NormalizedText, a: number, b: number): string {
+  if (!(0 <= a && a <= b && b <= nt.norm.length)) throw new RangeError(`bad normalized range [${a}, ${b})`);
+  if (a === b) return "";
+  return s.slice(nt.map[a], nt.ends[b - 1]);
+}

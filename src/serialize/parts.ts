@@ -1,0 +1,65 @@
+/**
+ * Parts: the units of a trajectory that evidence can be quoted from (docs/ARCHITECTURE.md, "Part").
+ *
+ * One message gives:
+ * - one text part whose kind follows the role (`system_text`, `user_text`, `assistant_text`, `tool_result`),
+ *   with text {@link messageText}; a system/user/assistant message whose text is empty or only whitespace gives
+ *   no text part (nothing in it could be quoted); a tool message always gives its `tool_result` part, even when
+ *   empty, so every tool message has exactly one part;
+ * - for an assistant message, one `tool_call` part per call, in order, with `tool_call_index` (0-based position
+ *   in `tool_calls`) and text {@link renderToolCall}.
+ *
+ * Part texts are the unescaped texts; the judge sees them neutralized (`./untrusted.ts`) and the renderer
+ * (`./render.ts`) displays exactly these texts, so a quote of what the judge saw verifies after un-escaping.
+ */
+import type { Message, Part, PartKind, ToolCall, Trajectory } from "../types.js";
+
+/** The part kind of a message's text, by role. */
+export const TEXT_KIND: Record<Message["role"], PartKind> = {
+  system: "system_text",
+  user: "user_text",
+  assistant: "assistant_text",
+  tool: "tool_result",
+};
+
+/**
+ * A tool call as the judge sees it: `name(arguments)`, where `arguments` is the compact JSON string exactly as
+ * stored on the call (no re-serialization). Example: `send_email({"to":"a@b.c"})`.
+ */
+export function renderToolCall(c: ToolCall): string {
+  return `${c.name ?? ""}(${c.arguments ?? ""})`;
+}
+
+/**
+ * The text of a message as the judge sees it (before neutralizing).
+ * A message with an `error` (AgentDojo tool errors keep an empty content beside the error) shows the error on
+ * its own line: `text + "\nError: " + error` when the text is non-empty, `"Error: " + error` when it is empty.
+ * An empty-string `error` is ignored. Never returns `undefined`/`null` text.
+ */
+export function messageText(m: Message): string {
+  const text = typeof m.text === "string" ? m.text : "";
+  const error = typeof m.error === "string" ? m.error : "";
+  if (error === "") return text;
+  return text === "" ? `Error: ${error}` : `${text}\nError: ${error}`;
+}
+
+/**
+ * All parts of a trajectory, in message order; within a message the text part first, then its tool calls.
+ * @param t canonical trajectory; `message_index` of a part is the message's position in `t.messages`
+ *   (which equals `Message.index` for well-formed trajectories).
+ * @returns parts as described in the module docstring; never throws.
+ */
+export function trajectoryParts(t: Trajectory): Part[] {
+  const parts: Part[] = [];
+  t.messages.forEach((m, i) => {
+    const kind = TEXT_KIND[m.role] ?? "user_text";
+    const text = messageText(m);
+    if (kind === "tool_result" || text.trim() !== "") parts.push({ message_index: i, kind, text });
+    if (m.role === "assistant" && Array.isArray(m.tool_calls)) {
+      m.tool_calls.forEach((c, j) => {
+        parts.push({ message_index: i, tool_call_index: j, kind: "tool_call", text: renderToolCall(c) });
+      });
+    }
+  });
+  return parts;
+}

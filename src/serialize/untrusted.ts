@@ -1,0 +1,105 @@
+/**
+ * Neutralizing untrusted text (trajectory contents, tool names, injected text) before it is placed inside the
+ * judge prompt's nonce-tagged blocks.
+ *
+ * Two reversible escapes, both in the `&...;` entity family so that they stay visible to the judge (the payload
+ * is shown, never deleted) but inert:
+ *
+ * 1. **Tag-like sequences.** Every `<` followed by optional whitespace, an optional `/`, optional whitespace and
+ *    a name that starts (case-insensitively) with one of {@link TAG_NAMES} becomes `&lt;`. So
+ *    `</untrusted_trajectory>`, `</UNTRUSTED_TRAJECTORY >`, `</ untrusted_trajectory>`, `<judge_instructions>`
+ *    and `< /Message_x>` become `&lt;/untrusted_trajectory>` etc. To keep the escape exactly reversible, text
+ *    that already looks like an escape, `&` + k×`amp;` + `lt;` before such a name (k ≥ 0, case-insensitive), gets
+ *    one more `amp;` (`&lt;system` -> `&amp;lt;system`). Other `<` (`<INFORMATION>`, `a < b`) are left alone.
+ * 2. **The nonce.** When a nonce is given, every case-insensitive occurrence of it becomes
+ *    `&#x<hex code of its first char>;<rest>` (nonce `3fa9...` -> `&#x33;fa9...`), and existing text of that
+ *    shape (`&` + k×`amp;` + `#x..;` + rest) gets one more `amp;`. Limitation: a caller-chosen nonce that
+ *    overlaps itself (`aaaa...`) can reappear after escaping; {@link newNonce} is random hex, where this has
+ *    probability ~16^-11 per position, and `renderForJudge` redraws a nonce that occurs in the content.
+ *
+ * `unneutralize(neutralize(s, n), n) === s` for every string `s` (property-tested).
+ */
+import { randomBytes } from "node:crypto";
+
+/**
+ * Name prefixes of the prompt's scaffolding tags (matched case-insensitively as prefixes: `tool` covers
+ * `tool_call`, `tool_result`, `tools`; `inject` covers `injected`, `injection`; `instruction` covers
+ * `instructions`). Prompt authors: every tag the judge prompt uses must start with one of these.
+ */
+export const TAG_NAMES = [
+  "untrusted",
+  "message",
+  "msg",
+  "tool",
+  "inject",
+  "judge",
+  "system",
+  "instruction",
+  "rubric",
+  "user",
+  "assistant",
+  "prompt",
+] as const;
+
+const NAMES = TAG_NAMES.join("|");
+const TAG_RE = new RegExp(`(?:<|&(?:amp;)*lt;)(?=\\s*\\/?\\s*(?:${NAMES}))`, "gi");
+const UNTAG_RE = new RegExp(`&(?:amp;)*lt;(?=\\s*\\/?\\s*(?:${NAMES}))`, "gi");
+
+/**
+ * A fresh random nonce for one judge prompt: 12 lowercase hex characters from `crypto.randomBytes` (48 bits).
+ */
+export function newNonce(): string {
+  return randomBytes(6).toString("hex");
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Regex matching a literal nonce occurrence or an already-escaped one (`&(amp;)*#x..;rest`). */
+function nonceRegex(nonce: string): RegExp {
+  if (!/^[A-Za-z0-9]{6,64}$/.test(nonce)) throw new Error(`invalid nonce ${JSON.stringify(nonce)}: need 6-64 ASCII letters/digits`);
+  const rest = escapeRegExp(nonce.slice(1));
+  return new RegExp(`(?:${escapeRegExp(nonce[0])}${rest}|&((?:amp;)*)#x([0-9a-f]{1,6});${rest})`, "gi");
+}
+
+function sameChar(code: number, c: string): boolean {
+  return String.fromCodePoint(code).toLowerCase() === c.toLowerCase();
+}
+
+/**
+ * Neutralize untrusted text (see module docstring for the exact escapes).
+ * @param text any string (may be empty).
+ * @param nonce optional nonce of the prompt the text goes into; its occurrences are escaped too.
+ * @throws Error when `nonce` is given but is not 6-64 ASCII letters/digits.
+ * @returns the escaped text; the identity on text with no tag-like sequence and no nonce.
+ */
+export function neutralize(text: string, nonce?: string): string {
+  let out = text.replace(TAG_RE, (m) => (m === "<" ? "&lt;" : `&amp;${m.slice(1)}`));
+  if (nonce) {
+    out = out.replace(nonceRegex(nonce), (m, _amps: string | undefined, hex: string | undefined) => {
+      if (hex === undefined) return `&#x${m.charCodeAt(0).toString(16)};${m.slice(1)}`;
+      if (!sameChar(parseInt(hex, 16), nonce[0])) return m;
+      return `&amp;${m.slice(1)}`;
+    });
+  }
+  return out;
+}
+
+/**
+ * Undo {@link neutralize} exactly: `unneutralize(neutralize(s, n), n) === s`. Used on judge quotes so that a
+ * quote of the escaped text the judge saw matches the unescaped part text.
+ * @param text escaped text (or a fragment of it, e.g. a quote).
+ * @param nonce the nonce given to `neutralize`, if any.
+ */
+export function unneutralize(text: string, nonce?: string): string {
+  let out = text;
+  if (nonce) {
+    out = out.replace(nonceRegex(nonce), (m, amps: string | undefined, hex: string | undefined) => {
+      if (hex === undefined || !sameChar(parseInt(hex, 16), nonce[0])) return m;
+      if (amps) return `&${m.slice(5)}`;
+      return String.fromCodePoint(parseInt(hex, 16)) + m.slice(m.indexOf(";") + 1);
+    });
+  }
+  return out.replace(UNTAG_RE, (m) => (/^&lt;$/i.test(m) ? "<" : `&${m.slice(5)}`));
+}

@@ -1,0 +1,60 @@
+/**
+ * Test helper: turn an OpenAI-style chat `trajectory` array (as in ../shared/cases) into a canonical
+ * `Trajectory`. Deliberately small and independent of src/ingest (the real ingester): string content as is,
+ * `null` content as "", list content as its text parts joined with "\n"; tool calls keep the `arguments`
+ * string exactly as stored (objects are JSON.stringify'd compactly).
+ */
+import type { Message, Role, Trajectory } from "../../src/types.js";
+
+export interface OpenAIMessage {
+  role: string;
+  content?: unknown;
+  tool_calls?: Array<{ id?: string; type?: string; function: { name: string; arguments: unknown } }>;
+  tool_call_id?: string;
+  name?: string;
+  error?: string;
+}
+
+function contentText(c: unknown): string {
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) {
+    return c
+      .map((p) => (typeof p === "string" ? p : p && typeof p === "object" && typeof p.text === "string" ? p.text : ""))
+      .filter((s) => s !== "")
+      .join("\n");
+  }
+  return "";
+}
+
+/** Convert OpenAI-style messages to a canonical trajectory with the given id and injections. */
+export function fromOpenAI(
+  messages: OpenAIMessage[],
+  opts: { id?: string; injections?: Record<string, string>; attack?: string } = {},
+): Trajectory {
+  const callNames = new Map<string, string>();
+  const out: Message[] = messages.map((m, index) => {
+    const msg: Message = { index, role: m.role as Role, text: contentText(m.content) };
+    if (m.tool_calls && m.tool_calls.length > 0) {
+      msg.tool_calls = m.tool_calls.map((c) => {
+        const args = typeof c.function.arguments === "string" ? c.function.arguments : JSON.stringify(c.function.arguments ?? {});
+        if (c.id) callNames.set(c.id, c.function.name);
+        return c.id ? { id: c.id, name: c.function.name, arguments: args } : { name: c.function.name, arguments: args };
+      });
+    }
+    if (m.tool_call_id) {
+      msg.tool_call_id = m.tool_call_id;
+      const name = m.name ?? callNames.get(m.tool_call_id);
+      if (name) msg.tool_name = name;
+    }
+    if (m.error) msg.error = m.error;
+    return msg;
+  });
+  const t: Trajectory = {
+    id: opts.id ?? "t",
+    source: { format: "openai-test", path: "test" },
+    injections: opts.injections ?? {},
+    messages: out,
+  };
+  if (opts.attack) t.attack = opts.attack;
+  return t;
+}
