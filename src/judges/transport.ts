@@ -1,0 +1,392 @@
+/**
+ * Sending one chat request to an OpenAI-compatible API with an exact fault policy (`../shared/cases/B13`, `B15`).
+ * Every fault becomes a wait, a status, or a `JudgeFatalError`; never a label.
+ *
+ * | fault | action |
+ * |---|---|
+ * | 429 with `retry-after-ms` / `retry-after` (seconds or HTTP date) | wait at least that long plus jitter, retry |
+ * | 429 without a header | exponential backoff with jitter, retry |
+ * | 429 `insufficient_quota` | `JudgeFatalError` kind `insufficient_quota` |
+ * | 401 / 403 | `JudgeFatalError` kind `auth` |
+ * | 400 (and other 4xx except 408/409/429) | no retry: error `bad_request` (`http_<status>`) with the provider's message and request id |
+ * | 408, 409, 5xx, timeout, connection reset | exponential backoff with jitter, retry; then error `server_error` / `timeout` / `connection` |
+ * | `finish_reason: "length"`, or empty/null content | resend once with a larger `max_tokens` (double, or 4096 when unset); then error `truncated` / `empty_response` |
+ * | `message.refusal` set, or `finish_reason: "content_filter"` | refused |
+ *
+ * Retries for these faults (at most `maxTransportRetries`, default 6, per call) never use the feedback budget
+ * of the judge. Backoff: `min(maxBackoffMs, baseBackoffMs * 2^k)` scaled by a uniform factor in [0.5, 1]
+ * ("equal jitter", AWS Architecture Blog, "Exponential Backoff and Jitter", 2015). All waits go through an
+ * injectable `sleep` and are multiplied by `timeScale`, so tests stay fast. API keys are removed from every
+ * message this module produces ({@link redact}).
+ */
+import OpenAI from "openai";
+import { JudgeFatalError } from "./judge.js";
+
+/** Tunables of the fault policy; every field has a default. */
+export interface TransportOptions {
+  /** Wait `ms` milliseconds (default: a timer that an abort signal cancels). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Multiplier applied to every wait (backoff, retry-after, rate gate); default 1. */
+  timeScale?: number;
+  /** Transport retries per call (429, 5xx, timeouts, connection faults together); default 6. */
+  maxTransportRetries?: number;
+  /** First backoff step in ms; default 1000. */
+  baseBackoffMs?: number;
+  /** Largest backoff step in ms; default 30000. */
+  maxBackoffMs?: number;
+  /** A `retry-after` longer than this (ms, before scaling) is not waited for: error `rate_limited`; default 300000. */
+  maxRetryAfterMs?: number;
+  /** Uniform [0,1) random source for jitter; default Math.random. */
+  random?: () => number;
+}
+
+/** The defaults of {@link TransportOptions}. */
+export const TRANSPORT_DEFAULTS = {
+  timeScale: 1,
+  maxTransportRetries: 6,
+  baseBackoffMs: 1000,
+  maxBackoffMs: 30_000,
+  maxRetryAfterMs: 300_000,
+};
+
+/** max_tokens of the one resend after a truncated or empty reply when the judge set none. */
+export const TRUNCATION_RETRY_MAX_TOKENS = 4096;
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** The fields of one chat completions request that the judge controls. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  max_tokens?: number;
+  response_format?: Record<string, unknown>;
+  /** Merged into the request body last (provider-specific fields). */
+  extra_body?: Record<string, unknown>;
+}
+
+export interface Usage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** What one call came to. */
+export type SendOutcome =
+  | { kind: "reply"; content: string; finishReason: string | null }
+  | { kind: "refused"; message: string }
+  | { kind: "error"; error: { kind: string; message: string } };
+
+export interface SendResult {
+  outcome: SendOutcome;
+  /** HTTP requests sent (each counts as an attempt). */
+  requests: number;
+  /** Token usage summed over the responses received. */
+  usage: Usage;
+  /** The content of every response received, in order (a null content is recorded as the message's JSON). */
+  raw: string[];
+  /** Every wait taken, in ms after scaling (for tests and logs). */
+  waitsMs: number[];
+  /** `max_tokens` in force at the end (raised after a truncated reply); keep it for later turns. */
+  maxTokens?: number;
+  /** The token-limit parameter name the server accepted (`max_completion_tokens` after a server asked for it). */
+  tokenParam: "max_tokens" | "max_completion_tokens";
+}
+
+/** Per-call context. */
+export interface SendContext {
+  judgeId: string;
+  /** Per-request timeout (ms). */
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Strings that must never appear in any message (the API key). */
+  secrets: string[];
+  gate?: RateGate;
+  tokenParam?: "max_tokens" | "max_completion_tokens";
+  options?: TransportOptions;
+}
+
+/**
+ * Remove secrets from a text: every occurrence of a secret (4+ characters), and every run of 8+ key-like
+ * characters (`[A-Za-z0-9_.-]`) that is a piece of a secret (providers echo keys partly masked: `sk-proj-****abcd`).
+ * @returns the text with each such piece replaced by `[redacted]`.
+ */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text;
+  for (const s of secrets) {
+    if (s.length < 4) continue;
+    out = out.split(s).join("[redacted]");
+    out = out.replace(/[A-Za-z0-9_.-]{8,}/g, (run) => (s.includes(run) ? "[redacted]" : run));
+  }
+  return out;
+}
+
+/** A timer that rejects when the signal aborts. */
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason ?? new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * The wait a 429 asks for, in ms: `retry-after-ms` (milliseconds) wins, else `retry-after` as seconds
+ * (fractions allowed) or as an HTTP date (RFC 9110 section 10.2.3).
+ * @returns ms >= 0, or `undefined` when neither header is present or readable.
+ */
+export function retryAfterMs(headers: Headers | Record<string, string> | undefined, now = Date.now()): number | undefined {
+  if (!headers) return undefined;
+  const get = (k: string): string | null | undefined =>
+    headers instanceof Headers ? headers.get(k) : (headers as Record<string, string>)[k];
+  const ms = get("retry-after-ms");
+  if (ms != null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ra = get("retry-after");
+  if (ra == null || ra.trim() === "") return undefined;
+  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
+  const d = Date.parse(ra);
+  return Number.isNaN(d) ? undefined : Math.max(0, d - now);
+}
+
+/**
+ * A per-judge requests-per-minute and tokens-per-minute gate over a sliding 60 s window. Callers `acquire`
+ * before each request; calls are served in order. Unset limits are unlimited. A single request larger than
+ * `tpm` is let through alone once the window is empty.
+ */
+export class RateGate {
+  private events: { t: number; tokens: number }[] = [];
+  private chain: Promise<void> = Promise.resolve();
+  constructor(
+    private readonly rpm: number | undefined,
+    private readonly tpm: number | undefined,
+    private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void> = defaultSleep,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Wait until a request of `tokens` estimated tokens may start, then record it. Rejects when `signal` aborts. */
+  acquire(tokens: number, signal?: AbortSignal): Promise<void> {
+    const run = async () => {
+      for (;;) {
+        const now = this.now();
+        this.events = this.events.filter((e) => e.t > now - 60_000);
+        const used = this.events.reduce((a, e) => a + e.tokens, 0);
+        const rpmFull = this.rpm !== undefined && this.events.length >= this.rpm;
+        const tpmFull = this.tpm !== undefined && this.events.length > 0 && used + tokens > this.tpm;
+        if (!rpmFull && !tpmFull) {
+          this.events.push({ t: now, tokens });
+          return;
+        }
+        await this.sleep(Math.max(1, this.events[0].t + 60_000 - now), signal);
+      }
+    };
+    const p = this.chain.then(run);
+    this.chain = p.catch(() => undefined);
+    return p;
+  }
+}
+
+/** Rough token estimate of a request: characters / 4 of the messages plus the completion allowance. */
+export function estimateTokens(req: ChatRequest): number {
+  const chars = req.messages.reduce((a, m) => a + m.content.length, 0);
+  return Math.ceil(chars / 4) + (req.max_tokens ?? 1024);
+}
+
+function isQuota(e: InstanceType<typeof OpenAI.APIError>): boolean {
+  const body = e.error as { code?: unknown; type?: unknown } | undefined;
+  return (
+    e.code === "insufficient_quota" ||
+    e.type === "insufficient_quota" ||
+    body?.code === "insufficient_quota" ||
+    body?.type === "insufficient_quota" ||
+    /insufficient_quota|exceeded your current quota/i.test(e.message)
+  );
+}
+
+/** The provider's error message, with the request id when the server gave one. */
+function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
+  const id = e.requestID ?? e.headers?.get?.("x-request-id") ?? undefined;
+  return e.message + (id ? ` (request id ${id})` : "");
+}
+
+/**
+ * Send one chat request under the fault policy of the module docstring.
+ * @param client an `openai` v6 client built with `maxRetries: 0` (this function does the retries).
+ * @param req the request; not mutated.
+ * @param ctx judge id, per-request timeout, abort signal, secrets to redact, rate gate, options.
+ * @returns the outcome (a reply, a refusal, or an error with kind and message), the number of requests sent,
+ *   usage summed over responses, raw contents, waits, and the `max_tokens` and token parameter now in force.
+ * @throws JudgeFatalError for 401/403 (`auth`) and 429 `insufficient_quota`; its message names the judge,
+ *   the status and the provider's message, never the key.
+ */
+export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContext): Promise<SendResult> {
+  const o = { ...TRANSPORT_DEFAULTS, ...(ctx.options ?? {}) };
+  const sleep = ctx.options?.sleep ?? defaultSleep;
+  const random = ctx.options?.random ?? Math.random;
+  const res: SendResult = {
+    outcome: { kind: "error", error: { kind: "transport", message: "no request sent" } },
+    requests: 0,
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    raw: [],
+    waitsMs: [],
+    maxTokens: req.max_tokens,
+    tokenParam: ctx.tokenParam ?? "max_tokens",
+  };
+  const clean = (s: string) => redact(s, ctx.secrets);
+  const fail = (kind: string, message: string): SendResult => {
+    res.outcome = { kind: "error", error: { kind, message: clean(message) } };
+    return res;
+  };
+  const wait = async (ms: number) => {
+    const scaled = ms * o.timeScale;
+    res.waitsMs.push(scaled);
+    await sleep(scaled, ctx.signal);
+  };
+  const backoff = (k: number) => Math.min(o.maxBackoffMs, o.baseBackoffMs * 2 ** k) * (0.5 + 0.5 * random());
+
+  let transportRetries = 0;
+  let lengthRetried = false;
+  let paramSwitched = false;
+  for (;;) {
+    if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
+    const body: Record<string, unknown> = { model: req.model, messages: req.messages };
+    if (req.temperature !== undefined) body.temperature = req.temperature;
+    if (res.maxTokens !== undefined) body[res.tokenParam] = res.maxTokens;
+    if (req.response_format) body.response_format = req.response_format;
+    Object.assign(body, req.extra_body ?? {});
+    try {
+      if (ctx.gate) await ctx.gate.acquire(estimateTokens({ ...req, max_tokens: res.maxTokens }), ctx.signal);
+    } catch {
+      return fail("aborted", "the run was stopped");
+    }
+
+    res.requests++;
+    let completion: OpenAI.Chat.Completions.ChatCompletion;
+    try {
+      completion = (await client.chat.completions.create(
+        body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
+        { timeout: ctx.timeoutMs, maxRetries: 0, signal: ctx.signal },
+      )) as OpenAI.Chat.Completions.ChatCompletion;
+    } catch (err) {
+      const retry = async (kind: string, message: string, ms?: number): Promise<SendResult | undefined> => {
+        if (transportRetries >= o.maxTransportRetries)
+          return fail(kind, `${message} (gave up after ${res.requests} requests)`);
+        const w = ms ?? backoff(transportRetries);
+        transportRetries++;
+        try {
+          await wait(w);
+        } catch {
+          return fail("aborted", "the run was stopped");
+        }
+        return undefined;
+      };
+      if (err instanceof OpenAI.APIUserAbortError || ctx.signal?.aborted) return fail("aborted", "the run was stopped");
+      if (err instanceof OpenAI.APIConnectionTimeoutError) {
+        const r = await retry("timeout", `no answer within ${ctx.timeoutMs / 1000} s`);
+        if (r) return r;
+        continue;
+      }
+      if (err instanceof OpenAI.APIConnectionError) {
+        const cause = (err as { cause?: { message?: string; code?: string } }).cause;
+        const r = await retry("connection", `connection failed: ${cause?.code ?? cause?.message ?? err.message}`);
+        if (r) return r;
+        continue;
+      }
+      if (err instanceof OpenAI.APIError && typeof err.status === "number") {
+        const st = err.status;
+        const msg = providerMessage(err);
+        if (st === 401 || st === 403)
+          throw new JudgeFatalError(
+            ctx.judgeId,
+            "auth",
+            clean(`judge "${ctx.judgeId}": the API refused the credentials (HTTP ${st}): ${msg}. Check the key in the judge's api_key_env.`),
+          );
+        if (st === 429) {
+          if (isQuota(err))
+            throw new JudgeFatalError(
+              ctx.judgeId,
+              "insufficient_quota",
+              clean(`judge "${ctx.judgeId}": the account has no quota left (HTTP 429 insufficient_quota): ${msg}`),
+            );
+          const ra = retryAfterMs(err.headers);
+          if (ra !== undefined && ra > o.maxRetryAfterMs)
+            return fail("rate_limited", `rate limited; the server asked to wait ${Math.round(ra / 1000)} s, longer than allowed: ${msg}`);
+          // at least the asked wait, plus up to 25% (and 50-250 ms) of jitter
+          const w = ra !== undefined ? ra + ra * 0.25 * random() + 50 + 200 * random() : undefined;
+          const r = await retry("rate_limited", `rate limited: ${msg}`, w);
+          if (r) return r;
+          continue;
+        }
+        if (st === 408 || st === 409 || st >= 500) {
+          const r = await retry(st >= 500 ? "server_error" : `http_${st}`, `HTTP ${st}: ${msg}`);
+          if (r) return r;
+          continue;
+        }
+        if (
+          st === 400 &&
+          !paramSwitched &&
+          res.tokenParam === "max_tokens" &&
+          res.maxTokens !== undefined &&
+          /max_completion_tokens/.test(err.message)
+        ) {
+          // Newer OpenAI models reject `max_tokens` and name the replacement: switch once.
+          paramSwitched = true;
+          res.tokenParam = "max_completion_tokens";
+          continue;
+        }
+        return fail(st === 400 ? "bad_request" : `http_${st}`, `HTTP ${st}: ${msg}`);
+      }
+      return fail("transport", `request failed: ${(err as Error)?.message ?? String(err)}`);
+    }
+
+    const u = completion?.usage;
+    if (u) {
+      res.usage.prompt_tokens += u.prompt_tokens ?? 0;
+      res.usage.completion_tokens += u.completion_tokens ?? 0;
+    }
+    const choice = completion?.choices?.[0];
+    if (!choice || !choice.message) {
+      res.raw.push(clean(JSON.stringify(completion ?? null)));
+      const r = await (async () => {
+        if (transportRetries >= o.maxTransportRetries) return fail("invalid_response", "the response has no choices");
+        transportRetries++;
+        await wait(backoff(transportRetries - 1)).catch(() => undefined);
+        return undefined;
+      })();
+      if (r) return r;
+      continue;
+    }
+    const msg = choice.message as { content?: string | null; refusal?: string | null };
+    const content = typeof msg.content === "string" ? msg.content : null;
+    res.raw.push(content ?? clean(JSON.stringify(choice.message)));
+    if (typeof msg.refusal === "string" && msg.refusal.trim() !== "") {
+      res.outcome = { kind: "refused", message: clean(msg.refusal) };
+      return res;
+    }
+    if (choice.finish_reason === "content_filter") {
+      res.outcome = { kind: "refused", message: "the provider's content filter stopped the reply" };
+      return res;
+    }
+    const truncated = choice.finish_reason === "length";
+    if (truncated || content === null || content.trim() === "") {
+      if (!lengthRetried) {
+        lengthRetried = true;
+        res.maxTokens = res.maxTokens !== undefined ? res.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
+        continue;
+      }
+      return truncated
+        ? fail("truncated", `the reply was cut at the token limit (finish_reason "length", max_tokens ${res.maxTokens ?? "unset"})`)
+        : fail("empty_response", `the reply content was empty (finish_reason ${JSON.stringify(choice.finish_reason)})`);
+    }
+    res.outcome = { kind: "reply", content, finishReason: choice.finish_reason ?? null };
+    return res;
+  }
+}
