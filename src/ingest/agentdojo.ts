@@ -299,7 +299,7 @@ export function parseAgentDojoBytes(bytes: Uint8Array, src: AgentDojoSource): Co
     return convertAgentDojo(parsed.value, src);
   } catch (e) {
     // Only pathological values get here (e.g. arguments nested too deep for JSON.stringify).
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = e instanceof RangeError ? `a value is nested too deep to convert (${e.message})` : e instanceof Error ? e.message : String(e);
     return { ok: false, error: ingestError("schema", src.path, `cannot convert: ${msg}`) };
   }
 }

@@ -130,6 +130,21 @@ export const METADATA_FIELDS = [
   "run_error",
 ] as const;
 
+/** How deep `metadata` (kept whole on the trajectory) may nest. */
+export const MAX_METADATA_DEPTH = 64;
+
+/** True when `v` nests objects/arrays more than `limit` levels deep (iterative: safe on any depth). */
+function tooDeep(v: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[v, 1]];
+  while (stack.length > 0) {
+    const [x, d] = stack.pop()!;
+    if (typeof x !== "object" || x === null) continue;
+    if (d > limit) return true;
+    for (const c of Array.isArray(x) ? x : Object.values(x)) if (typeof c === "object" && c !== null) stack.push([c, d + 1]);
+  }
+  return false;
+}
+
 /**
  * Convert one parsed chat-jsonl line to a canonical {@link Trajectory}.
  *
@@ -141,7 +156,8 @@ export const METADATA_FIELDS = [
  * - messages: {@link convertOpenAIMessages}.
  *
  * @returns `{ok: true, trajectory}` or `{ok: false, error}` of kind `schema` (naming line and field, e.g.
- *   `data.jsonl:4: messages[2].role: must be one of ...`) or `no_messages`. Never throws for bad data.
+ *   `data.jsonl:4: messages[2].role: must be one of ...`; also `metadata` nested deeper than
+ *   {@link MAX_METADATA_DEPTH}) or `no_messages`. Never throws for bad data.
  */
 export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResult {
   const check = checkSchema("chat-jsonl", data);
@@ -163,6 +179,10 @@ export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResu
         trajectory_id: id,
       }),
     };
+  }
+  if (isObj(r.metadata) && tooDeep(r.metadata, MAX_METADATA_DEPTH)) {
+    const what = `metadata: nested deeper than ${MAX_METADATA_DEPTH} levels (later stages could not write it)`;
+    return { ok: false, error: ingestError("schema", src.path, what, { line: src.line, trajectory_id: id }) };
   }
   const meta = isObj(r.metadata) ? r.metadata : {};
   const t: Trajectory = {
@@ -207,7 +227,7 @@ export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource): Conv
   try {
     return convertChatLine(parsed.value, src);
   } catch (e) {
-    const msg = e instanceof Error ? e.message : String(e);
+    const msg = e instanceof RangeError ? `a value is nested too deep to convert (${e.message})` : e instanceof Error ? e.message : String(e);
     return { ok: false, error: ingestError("schema", src.path, `cannot convert: ${msg}`, { line: src.line }) };
   }
 }

@@ -1,0 +1,247 @@
+import { createWriteStream, readFileSync } from "node:fs";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  countInputs,
+  IngestFatalError,
+  inputFiles,
+  readTrajectories,
+  type IngestItem,
+  type ReadOptions,
+} from "../../src/ingest/index.js";
+import { CORPUS } from "../helpers/paths.js";
+
+const REAL = path.join(
+  CORPUS,
+  "runs/gpt-4o-2024-05-13/workspace/user_task_13/important_instructions/injection_task_3.json",
+);
+const realText = readFileSync(REAL, "utf8");
+const realRun = JSON.parse(realText);
+/** The line of byte 100 of the real file (where e-utf8.json gets its bad bytes). */
+const utf8Line = realText.slice(0, 100).split("\n").length;
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "ingest-index-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function readAll(paths: string[], opts: ReadOptions = {}): Promise<IngestItem[]> {
+  const out: IngestItem[] = [];
+  for await (const it of readTrajectories(paths, opts)) out.push(it);
+  return out;
+}
+const summary = (items: IngestItem[]) =>
+  items.map((i) => (i.kind === "trajectory" ? `ok ${i.trajectory.id}` : `${i.error.kind} ${path.basename(i.error.path)}${i.error.line ? `:${i.error.line}` : ""}`));
+
+const line = (id: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ id, messages: [{ role: "user", content: `hello ${id}` }], ...extra });
+
+async function put(rel: string, data: string | Buffer): Promise<string> {
+  const p = path.join(dir, rel);
+  await mkdir(path.dirname(p), { recursive: true });
+  await writeFile(p, data);
+  return p;
+}
+
+describe("a directory with mixed good and bad files", () => {
+  let mixed: string;
+  beforeAll(async () => {
+    mixed = path.join(dir, "mixed");
+    await put("mixed/a-good.json", realText);
+    await put("mixed/b-truncated.json", realText.slice(0, realText.length / 2));
+    await put("mixed/c-empty.json", "");
+    await put("mixed/d-wrongtypes.json", JSON.stringify({ ...realRun, messages: [{ role: 7, content: [1] }] }));
+    await put("mixed/e-utf8.json", Buffer.concat([Buffer.from(realText.slice(0, 100)), Buffer.from([0xff, 0xfe]), Buffer.from(realText.slice(100))]));
+    // Line 7 holds raw invalid UTF-8 bytes (an overlong encoding of "/").
+    const badUtf8 = Buffer.concat([Buffer.from('{"id":"L7","messages":[{"role":"user","content":"'), Buffer.from([0xc0, 0xaf]), Buffer.from('"}]}')]);
+    const lines: Array<string | Buffer> = [
+      line("L1"),
+      "",
+      "   ",
+      '{"id": "L4", "messages": [{"role": "user", "content": "trunc',
+      line("L5", { messages: [{ role: "wizard", content: "x" }] }),
+      line("L1"),
+      badUtf8,
+      line("L8", { messages: [] }),
+      line("L9"),
+    ];
+    await put("mixed/f-lines.jsonl", Buffer.concat(lines.flatMap((l) => [Buffer.from(l), Buffer.from("\n")])));
+    await put("mixed/g-manifest.jsonl", '{"path": "runs/x.json", "n_messages": 3}\n{"path": "runs/y.json"}\n');
+    await put("mixed/h-empty.jsonl", "\n\n");
+    await put("mixed/notes.txt", "not read: directories keep only .json/.jsonl");
+    await put("mixed/.hidden.json", "{");
+    await put("mixed/sub/z-good.jsonl", line("Z1") + "\r\n" + line("Z2") + "\r\n");
+  });
+
+  it("every bad file or line is one error with its kind; the good items still come out, in sorted order", async () => {
+    const items = await readAll([mixed]);
+    expect(summary(items)).toEqual([
+      "ok a-good",
+      "invalid_json b-truncated.json",
+      "invalid_json c-empty.json",
+      "schema d-wrongtypes.json",
+      `invalid_utf8 e-utf8.json:${utf8Line}`,
+      "ok L1",
+      "invalid_json f-lines.jsonl:4",
+      "schema f-lines.jsonl:5",
+      "duplicate_id f-lines.jsonl:6",
+      "invalid_utf8 f-lines.jsonl:7",
+      "no_messages f-lines.jsonl:8",
+      "ok L9",
+      "unknown_format g-manifest.jsonl",
+      "invalid_json h-empty.jsonl",
+      "ok Z1",
+      "ok Z2",
+    ]);
+  });
+
+  it("error messages name the file, the line or message index, and what is wrong", async () => {
+    const items = await readAll([mixed]);
+    const errs = items.flatMap((i) => (i.kind === "error" ? [i.error] : []));
+    const by = (name: string, ln?: number) => errs.find((e) => path.basename(e.path) === name && e.line === ln)!;
+    expect(by("c-empty.json").message).toMatch(/c-empty\.json: empty input/);
+    expect(by("d-wrongtypes.json").message).toContain("messages[0].role: must be one of");
+    expect(by("d-wrongtypes.json").message_index).toBe(0);
+    expect(by("e-utf8.json", utf8Line).message).toContain(`invalid UTF-8 byte 0xff at byte 100 (line ${utf8Line})`);
+    expect(by("f-lines.jsonl", 5).message).toMatch(/f-lines\.jsonl:5: messages\[0\]\.role: must be one of .*\(got "wizard"\)/);
+    expect(by("f-lines.jsonl", 5).message_index).toBe(0);
+    expect(by("f-lines.jsonl", 6).message).toContain('duplicate trajectory id "L1"');
+    expect(by("f-lines.jsonl", 6).trajectory_id).toBe("L1");
+    expect(by("f-lines.jsonl", 7).message).toContain("f-lines.jsonl:7: invalid UTF-8");
+    expect(by("g-manifest.jsonl").message).toContain("first line has no `messages`");
+    for (const e of errs) expect(e.message.startsWith(e.path)).toBe(true);
+  });
+
+  it("CRLF line endings are read; the line number is kept on the trajectory", async () => {
+    const items = await readAll([path.join(mixed, "sub", "z-good.jsonl")]);
+    const t = items[1].kind === "trajectory" ? items[1].trajectory : undefined;
+    expect(t?.source.line).toBe(2);
+    expect(t?.messages[0].text).toBe("hello Z2");
+  });
+
+  it("countInputs predicts the number of items", async () => {
+    const items = await readAll([mixed]);
+    expect(await countInputs([mixed])).toBe(items.length);
+  });
+
+  it("strict: the first error throws IngestFatalError carrying the error; items before it were yielded", async () => {
+    const seen: string[] = [];
+    let thrown: unknown;
+    try {
+      for await (const it of readTrajectories([mixed], { strict: true })) seen.push(it.kind);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(seen).toEqual(["trajectory"]);
+    expect(thrown).toBeInstanceOf(IngestFatalError);
+    expect((thrown as IngestFatalError).error.kind).toBe("invalid_json");
+    expect((thrown as IngestFatalError).message).toContain("b-truncated.json");
+  });
+
+  it("format override: a manifest read as chat-jsonl gives one schema error per line", async () => {
+    const p = path.join(mixed, "g-manifest.jsonl");
+    const items = await readAll([p], { format: "chat-jsonl" });
+    expect(summary(items)).toEqual(["schema g-manifest.jsonl:1", "schema g-manifest.jsonl:2"]);
+    expect(items[0].kind === "error" && items[0].error.message).toContain("messages: is required");
+    expect(await countInputs([p], { format: "chat-jsonl" })).toBe(2);
+  });
+});
+
+describe("paths", () => {
+  it("a missing path is a read_error item, not a throw; the other paths are still read", async () => {
+    const good = await put("paths/one.jsonl", line("P1") + "\n");
+    const items = await readAll([path.join(dir, "nope"), good]);
+    expect(summary(items)).toEqual(["read_error nope", "ok P1"]);
+    expect(await countInputs([path.join(dir, "nope"), good])).toBe(2);
+  });
+
+  it("an explicit file with another extension is unknown_format unless a format is given", async () => {
+    const p = await put("paths/data.txt", line("T1") + "\n");
+    expect(summary(await readAll([p]))).toEqual(["unknown_format data.txt"]);
+    expect(summary(await readAll([p], { format: "chat-jsonl" }))).toEqual(["ok T1"]);
+  });
+
+  it("duplicate ids across files: the first is kept, the second is an error", async () => {
+    const a = await put("dups/a.jsonl", line("D") + "\n");
+    const b = await put("dups/b.jsonl", line("D") + "\n" + line("E") + "\n");
+    expect(summary(await readAll([path.join(dir, "dups")]))).toEqual(["ok D", "duplicate_id b.jsonl:1", "ok E"]);
+    // the same file given twice: every id of the second read is a duplicate
+    expect(summary(await readAll([a, a]))).toEqual(["ok D", "duplicate_id a.jsonl:1"]);
+    void b;
+  });
+
+  it("an AgentDojo run given as a file keeps its layout id; walking is sorted and follows links without looping", async () => {
+    const loop = path.join(dir, "loop");
+    await mkdir(loop, { recursive: true });
+    await put("loop/b.jsonl", line("B") + "\n");
+    await put("loop/a.jsonl", line("A") + "\n");
+    await put("loop/B.jsonl", line("BB") + "\n");
+    await symlink(loop, path.join(loop, "self"));
+    const files = [];
+    for await (const f of inputFiles([loop])) if ("file" in f) files.push(path.basename(f.file));
+    expect(files).toEqual(["B.jsonl", "a.jsonl", "b.jsonl"]);
+    const items = await readAll([REAL]);
+    expect(summary(items)).toEqual(["ok gpt-4o-2024-05-13/workspace/user_task_13/important_instructions/injection_task_3"]);
+  });
+
+  it("deeply nested JSON is read or reported, never crashes the read", async () => {
+    const n = 200_000;
+    const deep = "[".repeat(n) + "]".repeat(n);
+    const a = await put("deep/a.json", `{"messages":[{"role":"user","content":"hi"}],"extra":${deep}}`);
+    const b = await put(
+      "deep/b.json",
+      `{"messages":[{"role":"assistant","content":null,"tool_calls":[{"function":"f","args":{"x":${deep}},"id":"1"}]}]}`,
+    );
+    const c = await put("deep/c.jsonl", JSON.stringify({ id: "C", messages: [{ role: "user", content: "x" }] }).slice(0, -1) + `,"metadata":{"x":${deep}}}\n` + line("C2") + "\n");
+    const items = await readAll([a, b, c]);
+    expect(summary(items)).toEqual(["ok a", "schema b.json", "schema c.jsonl:1", "ok C2"]);
+    expect(items[1].kind === "error" && items[1].error.message).toContain("nested too deep");
+    expect(items[2].kind === "error" && items[2].error.message).toContain("metadata: nested deeper than");
+  });
+});
+
+describe("streaming", () => {
+  it("reads a 50,000-line generated chat-jsonl file item by item", async () => {
+    const p = path.join(dir, "big.jsonl");
+    const out = createWriteStream(p);
+    for (let i = 0; i < 50_000; i++) {
+      out.write(
+        JSON.stringify({
+          id: `big-${i}`,
+          messages: [
+            { role: "user", content: `task ${i}` },
+            { role: "assistant", content: null, tool_calls: [{ id: `c${i}`, type: "function", function: { name: "f", arguments: `{"i":${i}}` } }] },
+            { role: "tool", tool_call_id: `c${i}`, content: "x".repeat(200) },
+          ],
+        }) + "\n",
+      );
+    }
+    await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    expect(await countInputs([p])).toBe(50_000);
+    let n = 0;
+    let last = "";
+    for await (const it of readTrajectories([p])) {
+      if (it.kind !== "trajectory") throw new Error(it.error.message);
+      n++;
+      last = it.trajectory.id;
+    }
+    expect(n).toBe(50_000);
+    expect(last).toBe("big-49999");
+    // Stopping early is fine too (the file is closed by the generator's return).
+    for await (const it of readTrajectories([p])) {
+      expect(it.kind).toBe("trajectory");
+      break;
+    }
+  });
+});
+
+describe("the real corpus through countInputs", () => {
+  it("516 runs + the manifest = 517 items", async () => {
+    expect(await countInputs([CORPUS])).toBe(517);
+  });
+});
