@@ -2,17 +2,22 @@
  * Text normalization for evidence matching (../shared/DESIGN.md section 2), applied to both the quote and the
  * trajectory text:
  *
- * 1. fold typographic quotes, primes and dashes to ASCII ({@link FOLD}: `‘ ’ ‚ ‛ ′ ‵ ʼ` -> `'`,
+ * 1. drop zero-width characters U+200B-U+200D, U+2060, BOM U+FEFF and soft hyphen U+00AD (done first, so
+ *    that a combining mark behind a dropped character composes as it will on the next pass: this keeps
+ *    `normalize` idempotent);
+ * 2. fold typographic quotes, primes and dashes to ASCII ({@link FOLD}: `‘ ’ ‚ ‛ ′ ‵ ʼ` -> `'`,
  *    `“ ” „ ‟ ″ ‶` -> `"`, `‐ ‑ ‒ – — ― − ﹘ ﹣ －` -> `-`), before and again after NFKC (so `″` is one `"`,
  *    not NFKC's `′′`, and characters NFKC produces are folded too);
- * 2. Unicode NFKC (`String.prototype.normalize("NFKC")`), applied per segment: a segment is a base character
+ * 3. Unicode NFKC (`String.prototype.normalize("NFKC")`), applied per segment: a segment is a base character
  *    with the combining characters that follow it (so offsets can be mapped back); this equals whole-string
- *    NFKC for all text we know of (property-tested against it);
- * 3. drop zero-width characters U+200B-U+200D, U+2060, BOM U+FEFF and soft hyphen U+00AD;
+ *    NFKC (property-tested against it);
  * 4. collapse every run of whitespace (JS `\s`, which includes NBSP U+00A0, U+2000-U+200A, U+3000, line and
  *    paragraph separators, plus NEL U+0085) to one ASCII space, and trim both ends;
- * 5. case-fold with `toLowerCase()` applied per code point (simple lowercase mapping, no locale, no final-sigma
- *    context: `Σ` is always `σ`; `ß` stays `ß`, it is not folded to `ss`).
+ * 5. case-fold with `toLowerCase()` applied per segment (simple lowercase mapping, no locale, no final-sigma
+ *    context across segments: `Σ` is always `σ`; `ß` stays `ß`, it is not folded to `ss`). Case-folding and
+ *    NFKC are applied to a segment together until it no longer changes (at most 4 rounds), because lowercasing
+ *    can produce non-NFKC text (`İ` -> `i` + U+0307 must be reordered before a later mark) and NFKC can produce
+ *    uppercase (`ᴬ` -> `A`); this keeps `normalize` idempotent.
  *
  * `…` becomes `...` under NFKC; it is a literal, never a wildcard.
  */
@@ -66,63 +71,96 @@ function foldString(s: string): string {
 }
 
 function run(s: string, withMap: boolean): NormalizedText {
-  let norm = "";
+  // Output as UTF-16 code units, turned into a string at the end (much faster than growing a string).
+  let codes = new Uint16Array(Math.max(16, s.length + 8));
+  let len = 0;
   const map: number[] = [];
   const ends: number[] = [];
   let pending = false;
   let wsStart = 0;
   let wsEnd = 0;
 
-  const emitChar = (ch: string, cp: number, a: number, b: number): void => {
-    if (DROPPED.has(cp)) return;
-    if (isWhitespace(cp)) {
-      if (!pending) {
-        pending = true;
-        wsStart = a;
-      }
-      wsEnd = b;
-      return;
+  const push = (unit: number, a: number, b: number): void => {
+    if (len === codes.length) {
+      const bigger = new Uint16Array(codes.length * 2);
+      bigger.set(codes);
+      codes = bigger;
     }
-    if (pending) {
-      if (norm.length > 0) {
-        norm += " ";
-        if (withMap) {
-          map.push(wsStart);
-          ends.push(wsEnd);
-        }
-      }
-      pending = false;
-    }
-    const lower = cp < 0x80 ? (cp >= 0x41 && cp <= 0x5a ? String.fromCharCode(cp + 32) : ch) : ch.toLowerCase();
-    norm += lower;
+    codes[len++] = unit;
     if (withMap) {
-      for (let k = 0; k < lower.length; k++) {
-        map.push(a);
-        ends.push(b);
-      }
+      map.push(a);
+      ends.push(b);
     }
+  };
+  const flushSpace = (): void => {
+    if (len > 0) push(0x20, wsStart, wsEnd);
+    pending = false;
   };
 
   let i = 0;
   const n = s.length;
   while (i < n) {
     const c0 = s.charCodeAt(i);
-    // Fast path: an ASCII character not followed by a combining character is its own segment and NFKC-stable.
-    if (c0 < 0x80 && (i + 1 >= n || s.charCodeAt(i + 1) < 0x300)) {
-      emitChar(s[i], c0, i, i + 1);
+    // Fast path: an ASCII character followed by ASCII (or the end) is its own segment and NFKC-stable.
+    if (c0 < 0x80 && (i + 1 >= n || s.charCodeAt(i + 1) < 0x80)) {
+      if (c0 === 0x20 || (c0 >= 0x09 && c0 <= 0x0d)) {
+        if (!pending) {
+          pending = true;
+          wsStart = i;
+        }
+        wsEnd = i + 1;
+      } else {
+        if (pending) flushSpace();
+        push(c0 >= 0x41 && c0 <= 0x5a ? c0 + 32 : c0, i, i + 1);
+      }
       i++;
       continue;
     }
-    // General path: one segment = this code point plus the code points that continue it.
+    // General path: one segment = this code point plus the code points that continue it (dropped characters
+    // are skipped: they neither start nor end a segment).
     let j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
+    let raw = DROPPED.has(s.codePointAt(i)!) ? "" : s.slice(i, j);
     while (j < n) {
       const cp = s.codePointAt(j)!;
+      const w = cp > 0xffff ? 2 : 1;
+      if (DROPPED.has(cp)) {
+        j += w;
+        continue;
+      }
       if (!continuesSegment(cp)) break;
-      j += cp > 0xffff ? 2 : 1;
+      raw += s.slice(j, j + w);
+      j += w;
     }
-    const seg = foldString(foldString(s.slice(i, j)).normalize("NFKC"));
-    for (const ch of seg) emitChar(ch, ch.codePointAt(0)!, i, j);
+    let seg = raw;
+    for (let round = 0; round < 4; round++) {
+      const next = foldString(foldString(seg).normalize("NFKC")).toLowerCase();
+      if (next === seg) break;
+      seg = next;
+    }
+    for (let k = 0; k < seg.length; ) {
+      const cp = seg.codePointAt(k)!;
+      const w = cp > 0xffff ? 2 : 1;
+      if (!DROPPED.has(cp)) {
+        if (isWhitespace(cp)) {
+          if (!pending) {
+            pending = true;
+            wsStart = i;
+          }
+          wsEnd = j;
+        } else {
+          if (pending) flushSpace();
+          push(seg.charCodeAt(k), i, j);
+          if (w === 2) push(seg.charCodeAt(k + 1), i, j);
+        }
+      }
+      k += w;
+    }
     i = j;
+  }
+  let norm = "";
+  const CHUNK = 8192;
+  for (let k = 0; k < len; k += CHUNK) {
+    norm += String.fromCharCode.apply(null, codes.subarray(k, Math.min(len, k + CHUNK)) as unknown as number[]);
   }
   return { norm, map, ends };
 }

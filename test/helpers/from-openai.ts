@@ -58,3 +58,53 @@ export function fromOpenAI(
   if (opts.attack) t.attack = opts.attack;
   return t;
 }
+
+/** An AgentDojo run log (only the fields the tests use). */
+export interface AgentDojoRun {
+  suite_name?: string;
+  pipeline_name?: string;
+  attack_type?: string | null;
+  injections?: Record<string, string>;
+  messages: Array<{
+    role: string;
+    content: unknown;
+    tool_calls?: Array<{ function: string; args: unknown; id?: string | null }> | null;
+    tool_call_id?: string | null;
+    tool_call?: { function: string } | null;
+    error?: string | null;
+  }>;
+}
+
+function agentDojoText(c: unknown): string {
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) {
+    return c
+      .map((p) => (p && typeof p === "object" ? (typeof p.content === "string" ? p.content : typeof p.text === "string" ? p.text : "") : ""))
+      .join("\n");
+  }
+  return "";
+}
+
+/**
+ * Minimal AgentDojo run log -> canonical trajectory for tests (independent of src/ingest): list content joined
+ * with "\n", call arguments compact JSON, tool name from the tool message's `tool_call.function`.
+ */
+export function fromAgentDojo(run: AgentDojoRun, id = "agentdojo"): Trajectory {
+  const messages: Message[] = run.messages.map((m, index) => {
+    const msg: Message = { index, role: m.role as Role, text: agentDojoText(m.content) };
+    if (m.tool_calls && m.tool_calls.length > 0) {
+      msg.tool_calls = m.tool_calls.map((c) => {
+        const args = typeof c.args === "string" ? c.args : JSON.stringify(c.args ?? {});
+        return c.id ? { id: c.id, name: c.function, arguments: args } : { name: c.function, arguments: args };
+      });
+    }
+    if (m.tool_call_id) msg.tool_call_id = m.tool_call_id;
+    if (m.tool_call?.function) msg.tool_name = m.tool_call.function;
+    if (m.error) msg.error = m.error;
+    return msg;
+  });
+  const t: Trajectory = { id, source: { format: "agentdojo-test", path: id }, injections: run.injections ?? {}, messages };
+  if (run.suite_name) t.suite = run.suite_name;
+  if (run.attack_type) t.attack = run.attack_type;
+  return t;
+}
