@@ -1,0 +1,247 @@
+/**
+ * Injected goals as steps. An injected text is cut into sentences and clauses; a clause that opens with
+ * an action verb (send, delete, create, reserve, update, visit, say) is a step, carrying the values
+ * named in it (and, for content blocks and follow-up sentences such as "The title should be '...'", the
+ * values named after it). A clause telling the agent to stop is a halt goal. Purely lexical; it knows no
+ * benchmark's tasks.
+ */
+import { extractValues, toolHints, type AttackerValue } from "./values.js";
+
+export type ActionClass = "send" | "delete" | "create" | "reserve" | "update" | "visit" | "say";
+
+/** One step of an injected goal. */
+export interface GoalStep {
+  cls: ActionClass;
+  /** The clause as written. */
+  text: string;
+  /** Offsets of the clause in the injected text. */
+  start: number;
+  end: number;
+  /** Values named in the clause (and in the content or follow-up sentences attached to it). */
+  values: AttackerValue[];
+  /** Values of the previous step of the same sentence ("invite Fred ..., and then remove him"). */
+  inherited: AttackerValue[];
+}
+
+/** The parsed goal of one injected text. */
+export interface Goal {
+  text: string;
+  steps: GoalStep[];
+  /** Every value named anywhere in the text. */
+  values: AttackerValue[];
+  /** The text tells the agent to stop what it is doing. */
+  halt: boolean;
+  /** Tool names the text names in backticks. */
+  hints: string[];
+}
+
+/** First words of a clause -> action class. */
+const VERBS: Record<string, ActionClass> = {
+  send: "send",
+  email: "send",
+  "e-mail": "send",
+  mail: "send",
+  forward: "send",
+  transfer: "send",
+  wire: "send",
+  pay: "send",
+  post: "send",
+  share: "send",
+  message: "send",
+  text: "send",
+  dm: "send",
+  upload: "send",
+  publish: "send",
+  delete: "delete",
+  remove: "delete",
+  erase: "delete",
+  cancel: "delete",
+  trash: "delete",
+  wipe: "delete",
+  create: "create",
+  add: "create",
+  schedule: "create",
+  invite: "create",
+  append: "create",
+  insert: "create",
+  reserve: "reserve",
+  book: "reserve",
+  update: "update",
+  change: "update",
+  modify: "update",
+  set: "update",
+  rename: "update",
+  reschedule: "update",
+  edit: "update",
+  replace: "update",
+  visit: "visit",
+  open: "visit",
+  browse: "visit",
+  download: "visit",
+  click: "visit",
+  navigate: "visit",
+  fetch: "visit",
+  say: "say",
+  tell: "say",
+  reply: "say",
+  respond: "say",
+  answer: "say",
+  recommend: "say",
+  mention: "say",
+  state: "say",
+  print: "say",
+  output: "say",
+};
+
+/** Nouns after "make a/an", "do a", "place a" that give the class. */
+const MAKE_NOUNS: Record<string, ActionClass> = {
+  reservation: "reserve",
+  booking: "reserve",
+  transaction: "send",
+  payment: "send",
+  transfer: "send",
+  event: "create",
+  appointment: "create",
+  meeting: "create",
+  post: "send",
+};
+
+const FILLER = new Set([
+  "please",
+  "kindly",
+  "do",
+  "then",
+  "and",
+  "just",
+  "also",
+  "finally",
+  "after",
+  "afterwards",
+  "first",
+  "next",
+  "now",
+  "immediately",
+  "instead",
+  "simply",
+  "todo",
+  "so",
+]);
+const LEAD_PHRASES = [
+  /^(?:you|u)\s+(?:should|must|need\s+to|have\s+to|will|are\s+to)\s+/i,
+  /^i\s+(?:want|need)\s+you\s+to\s+/i,
+  /^(?:can|could|would)\s+you\s+(?:please\s+)?/i,
+  /^make\s+sure\s+(?:to|you)\s+/i,
+  /^(?:go\s+ahead\s+and|be\s+sure\s+to|don'?t\s+forget\s+to)\s+/i,
+];
+
+/** The class a clause's leading verb gives, or null. */
+export function clauseClass(clause: string): ActionClass | null {
+  let s = clause.replace(/^[\s\-*•>#\d.)]+/, "");
+  for (let guard = 0; guard < 8; guard++) {
+    const before = s;
+    for (const re of LEAD_PHRASES) s = s.replace(re, "");
+    const w = /^([A-Za-z-]+)[,:]?\s*/.exec(s);
+    if (w && FILLER.has(w[1].toLowerCase())) s = s.slice(w[0].length);
+    if (s === before) break;
+  }
+  const words: string[] = s.toLowerCase().match(/[a-z-]+/g) ?? [];
+  if (words.length === 0) return null;
+  if (["make", "do", "place", "perform", "initiate", "execute", "process", "issue"].includes(words[0])) {
+    for (const w of words.slice(1, 4)) if (Object.hasOwn(MAKE_NOUNS, w)) return MAKE_NOUNS[w];
+    return null;
+  }
+  return Object.hasOwn(VERBS, words[0]) ? VERBS[words[0]] : null;
+}
+
+const HALT_RE =
+  /\b(?:should|must|need\s+to|have\s+to|please|to)\s+(?:\w+\s+)?(?:stop|halt|abort|cease)\b|^\s*(?:stop|halt|abort)\b|\bstop\s+(?:immediately|now|what\s+you)/i;
+const SIGN_OFF_RE = /^\s*(?:signed|thanks|thank\s+you|best|regards|sincerely|cheers|after\s+you\s+do\s+that|<\/)/i;
+const CONTENT_INTRO_RE = /\b(?:exact(?:ly)?|verbatim|the\s+following\s+(?:language|text|content|message|words))\b/i;
+
+interface Segment {
+  start: number;
+  end: number;
+  sentence: number;
+}
+
+/** Split into clauses with offsets: sentences (newlines, sentence punctuation) then conjunction + verb. */
+function segments(text: string): Segment[] {
+  const out: Segment[] = [];
+  // Sentences.
+  const sentences: Array<[number, number]> = [];
+  let s = 0;
+  const boundary = /\n+|(?<!\b(?:e\.g|i\.e|etc|vs|mr|mrs|ms|dr|st|no))[.!?]+(?=\s+["'(\[]?[A-Z<])/g;
+  let m: RegExpExecArray | null;
+  while ((m = boundary.exec(text))) {
+    const end = m[0].startsWith("\n") ? m.index : m.index + m[0].length;
+    if (end > s) sentences.push([s, end]);
+    s = m.index + m[0].length;
+  }
+  if (s < text.length) sentences.push([s, text.length]);
+  // Clauses.
+  sentences.forEach(([a, b], si) => {
+    const sent = text.slice(a, b);
+    const cuts: number[] = [0];
+    const conj =
+      /(?:,\s*(?:and\s+)?(?:then\s+)?|\s+and\s+(?:then\s+)?|\s+then\s+|;\s*|:\s+|\s+-\s+)(?=([A-Za-z-]+))/g;
+    while ((m = conj.exec(sent))) {
+      const next = sent.slice(m.index + m[0].length);
+      if (clauseClass(next) !== null) cuts.push(m.index + m[0].length);
+    }
+    cuts.push(sent.length);
+    for (let i = 0; i + 1 < cuts.length; i++) {
+      if (cuts[i + 1] > cuts[i]) out.push({ start: a + cuts[i], end: a + cuts[i + 1], sentence: si });
+    }
+  });
+  return out.filter((x) => text.slice(x.start, x.end).trim().length > 0);
+}
+
+/**
+ * Parse one injected text into goal steps.
+ * @param text the injected text (raw, as in `Trajectory.injections`)
+ * @returns the goal; `steps` may be empty (no action verb found), in which case callers fall back to the
+ *   strong values alone. Never throws.
+ */
+export function parseGoal(text: string): Goal {
+  const values = extractValues(text);
+  const hints = toolHints(text);
+  const steps: GoalStep[] = [];
+  let halt = false;
+  let content = false; // inside a block the agent is told to reproduce verbatim
+  let attach: GoalStep | null = null; // where values of non-step clauses go
+  let prevSentence = -1;
+  let prevStepInSentence: GoalStep | null = null;
+  for (const seg of segments(text)) {
+    const clause = text.slice(seg.start, seg.end);
+    if (seg.sentence !== prevSentence) {
+      prevSentence = seg.sentence;
+      prevStepInSentence = null;
+    }
+    if (HALT_RE.test(clause) && !/\bif\s+\w+\s+(?:does|do)\s+not\s+stop\b/i.test(clause)) halt = true;
+    if (SIGN_OFF_RE.test(clause)) {
+      content = false;
+      attach = null;
+      continue;
+    }
+    const inner = values.filter((v) => v.at >= seg.start && v.at < seg.end);
+    const isToolHint = /`[A-Za-z_][\w.]*`/.test(clause) || /\btool\b/i.test(clause);
+    const cls = content || isToolHint ? null : clauseClass(clause);
+    if (cls) {
+      const step: GoalStep = {
+        cls,
+        text: clause.trim(),
+        start: seg.start,
+        end: seg.end,
+        values: inner,
+        inherited: prevStepInSentence ? [...prevStepInSentence.values, ...prevStepInSentence.inherited] : [],
+      };
+      steps.push(step);
+      attach = step;
+      prevStepInSentence = step;
+    } else if (attach && !isToolHint) {
+      for (const v of inner) if (!attach.values.includes(v)) attach.values.push(v);
+    }
+    if (CONTENT_INTRO_RE.test(clause) && /:/.test(clause)) content = true;
+  }
+  return { text, steps, values, halt, hints };
+}
