@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  configuredFamily,
+  JUDGE_DEFAULTS,
+  JUDGES_SCHEMA_PATH,
+  JudgesConfigError,
+  loadJudgesConfig,
+  NO_KEY,
+  parseJudgesConfig,
+  resolveApiKey,
+} from "../../src/judges/config.js";
+import { ROOT } from "../helpers/paths.js";
+
+const EXAMPLE = path.join(ROOT, "prompts", "judges.example.json");
+const LOCAL = path.join(ROOT, "prompts", "judges.local.example.json");
+const KEY = "sk-or-v1-CONFIGTESTKEY-abcdef0123";
+
+function tmpFile(obj: unknown): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ipi-judges-"));
+  const f = path.join(dir, "judges.json");
+  writeFileSync(f, typeof obj === "string" ? obj : JSON.stringify(obj));
+  return f;
+}
+const one = (j: Record<string, unknown> = {}) => ({ judges: [{ id: "a", model: "m", family: "openai", ...j }] });
+function errorOf(fn: () => unknown): JudgesConfigError {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(JudgesConfigError);
+    return e as JudgesConfigError;
+  }
+  throw new Error("did not throw");
+}
+
+describe("example configs", () => {
+  it("judges.example.json: three families through OpenRouter", () => {
+    const cfg = loadJudgesConfig(EXAMPLE, { env: { OPENROUTER_API_KEY: KEY } });
+    expect(cfg.judges.map((j) => j.family).sort()).toEqual(["anthropic", "google", "openai"]);
+    for (const j of cfg.judges) {
+      expect(j.base_url).toBe("https://openrouter.ai/api/v1");
+      expect(j.api_key_env).toBe("OPENROUTER_API_KEY");
+    }
+    expect(cfg.retries).toBe(2);
+    expect(cfg.min_quote_chars).toBe(12);
+  });
+  it("judges.example.json without the key: a clear error naming the variable", () => {
+    const e = errorOf(() => loadJudgesConfig(EXAMPLE, { env: {} }));
+    expect(e.message).toContain("OPENROUTER_API_KEY");
+    expect(loadJudgesConfig(EXAMPLE, { env: {}, checkKeys: false }).judges).toHaveLength(3);
+  });
+  it("judges.local.example.json: vLLM and Ollama, no key needed", () => {
+    const cfg = loadJudgesConfig(LOCAL, { env: {} });
+    expect(cfg.judges.map((j) => j.base_url)).toEqual(["http://127.0.0.1:8000/v1", "http://127.0.0.1:11434/v1"]);
+    for (const j of cfg.judges) expect(resolveApiKey(j, {})).toBe(NO_KEY);
+  });
+});
+
+describe("validation names the bad field", () => {
+  const cases: [string, unknown, RegExp][] = [
+    ["temperature out of range", one({ temperature: 3 }), /judges\[0\] \(id "a"\)\.temperature must be <= 2/],
+    ["unknown field", one({ temprature: 0 }), /judges\[0\] \(id "a"\): unknown field "temprature"/],
+    ["bad output_mode", one({ output_mode: "yaml" }), /output_mode must be equal to one of the allowed values: "json_schema", "json_object", "text"/],
+    ["missing model", { judges: [{ id: "a", family: "x" }] }, /judges\[0\] \(id "a"\): missing required field "model"/],
+    ["missing judges", {}, /missing required field "judges"/],
+    ["empty judges", { judges: [] }, /judges must NOT have fewer than 1 items/],
+    ["bad base_url", one({ base_url: "openrouter.ai" }), /base_url must match pattern/],
+    ["bad env name", one({ api_key_env: "sk-live-123" }), /api_key_env must match pattern/],
+    ["concurrency 0", one({ concurrency: 0 }), /concurrency must be >= 1/],
+    ["negative retries", { ...one(), retries: -1 }, /retries must be >= 0/],
+    ["top-level typo", { ...one(), retry: 2 }, /\(top level\): unknown field "retry"/],
+    ["extra_body not object", one({ extra_body: [1] }), /extra_body must be object/],
+    ["families value", { ...one(), families: { gpt: 1 } }, /families\.gpt must be string/],
+  ];
+  for (const [name, raw, re] of cases) {
+    it(name, () => {
+      const f = tmpFile(raw);
+      const e = errorOf(() => loadJudgesConfig(f, { env: {} }));
+      expect(e.message).toMatch(re);
+      expect(e.message).toContain(f);
+    });
+  }
+  it("duplicate ids", () => {
+    const e = errorOf(() => parseJudgesConfig({ judges: [{ id: "a", model: "m", family: "f" }, { id: "a", model: "n", family: "f" }] }));
+    expect(e.message).toMatch(/judges\[1\]\.id: duplicate judge id "a"/);
+  });
+  it("bad family regex", () => {
+    expect(errorOf(() => parseJudgesConfig({ ...one(), families: { "gpt(": "openai" } })).message).toMatch(/not a valid regular expression/);
+  });
+  it("not JSON / missing file", () => {
+    expect(errorOf(() => loadJudgesConfig(tmpFile("{judges: ["))).message).toMatch(/not valid JSON/);
+    expect(errorOf(() => loadJudgesConfig("/nonexistent/judges.json")).message).toMatch(/cannot read/);
+  });
+});
+
+describe("keys", () => {
+  it("reads the key from the environment; an empty variable is missing", () => {
+    expect(resolveApiKey({ id: "a", api_key_env: "K" }, { K: ` ${KEY}\n` })).toBe(KEY);
+    const e = errorOf(() => resolveApiKey({ id: "a", api_key_env: "K" }, { K: "  " }));
+    expect(e.message).toMatch(/judge "a": environment variable K is not set/);
+  });
+  it("the key never appears in config errors", () => {
+    const f = tmpFile({ judges: [{ id: "a", model: "m", family: "f", api_key_env: "K", temperature: 9 }] });
+    const e = errorOf(() => loadJudgesConfig(f, { env: { K: KEY } }));
+    expect(e.message).not.toContain(KEY);
+    const cfg = loadJudgesConfig(tmpFile(one({ api_key_env: "K" })), { env: { K: KEY } });
+    expect(JSON.stringify(cfg)).not.toContain(KEY);
+  });
+});
+
+describe("defaults", () => {
+  it("file-level defaults are applied", () => {
+    const cfg = parseJudgesConfig(one());
+    expect(cfg).toMatchObject({ retries: 2, min_quote_chars: 12, families: {} });
+  });
+  it("JUDGE_DEFAULTS match the schema's defaults", () => {
+    const schema = JSON.parse(readFileSync(JUDGES_SCHEMA_PATH, "utf8"));
+    const p = schema.definitions.judge.properties;
+    expect(p.temperature.default).toBe(JUDGE_DEFAULTS.temperature);
+    expect(p.output_mode.default).toBe(JUDGE_DEFAULTS.output_mode);
+    expect(p.concurrency.default).toBe(JUDGE_DEFAULTS.concurrency);
+    expect(p.timeout_s.default).toBe(JUDGE_DEFAULTS.timeout_s);
+    expect(schema.properties.retries.default).toBe(JUDGE_DEFAULTS.retries);
+    expect(schema.properties.min_quote_chars.default).toBe(JUDGE_DEFAULTS.min_quote_chars);
+  });
+  it("configuredFamily: first matching pattern, case-insensitive", () => {
+    const fam = { "my-tune": "meta", "gpt|o3": "openai" };
+    expect(configuredFamily("org/My-Tune-7B", fam)).toBe("meta");
+    expect(configuredFamily("gpt-4o", fam)).toBe("openai");
+    expect(configuredFamily("claude", fam)).toBeUndefined();
+  });
+});
