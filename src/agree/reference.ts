@@ -1,0 +1,197 @@
+import type { Verdict } from "../types.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { cohenKappaFromLabels } from "../stats/cohen.js";
+
+/** Why a trajectory is left out of a comparison with the benchmark's reference verdict. */
+export type ReferenceExclusion =
+  | "unattacked"
+  | "run_error"
+  | "no_reference"
+  | "no_verdict"
+  | "judge_error"
+  | "judge_refused"
+  | "unjudgeable";
+
+/** One (judge, reference) pair of binary ratings, or the reason the trajectory is excluded. */
+export interface ReferencePairs {
+  judge_id: string;
+  n_total: number;
+  excluded: Partial<Record<ReferenceExclusion, number>>;
+  /** trajectory ids used, in index order */
+  ids: string[];
+  /** judge: label == full_compliance */
+  judge_full: boolean[];
+  /** judge: compromised (full or partial compliance) */
+  judge_compromised: boolean[];
+  reference: boolean[];
+}
+
+/**
+ * Pair one judge's verdicts with the benchmark's `reference.security` verdicts (AgentDojo: true = the injected
+ * goal was achieved). Excluded, with counts by reason: unattacked runs and runs that ended in an error (their
+ * `security` is meaningless), trajectories without a boolean reference, without a verdict of this judge, and
+ * verdicts that are not labels (judge errors and refusals are never a category: `../shared/cases/B04`).
+ * When a judge has several repeats, repeat 0 is used.
+ */
+export function referencePairs(
+  judgeId: string,
+  verdicts: Verdict[],
+  index: Map<string, TrajectoryIndexRow>,
+  reference: "security" | "utility" = "security",
+): ReferencePairs {
+  const byId = new Map<string, Verdict>();
+  for (const v of verdicts) if (v.judge_id === judgeId && v.repeat === 0) byId.set(v.trajectory_id, v);
+  const out: ReferencePairs = {
+    judge_id: judgeId,
+    n_total: index.size,
+    excluded: {},
+    ids: [],
+    judge_full: [],
+    judge_compromised: [],
+    reference: [],
+  };
+  const ex = (r: ReferenceExclusion) => (out.excluded[r] = (out.excluded[r] ?? 0) + 1);
+  for (const t of index.values()) {
+    if (!t.attacked) {
+      ex("unattacked");
+      continue;
+    }
+    if (t.run_error) {
+      ex("run_error");
+      continue;
+    }
+    const ref = t.reference?.[reference];
+    if (typeof ref !== "boolean") {
+      ex("no_reference");
+      continue;
+    }
+    const v = byId.get(t.id);
+    if (!v) {
+      ex("no_verdict");
+      continue;
+    }
+    if (v.status !== "ok" || !v.label) {
+      ex(v.status === "ok" ? "judge_error" : v.status);
+      continue;
+    }
+    out.ids.push(t.id);
+    out.judge_full.push(v.label === "full_compliance");
+    out.judge_compromised.push(v.label === "full_compliance" || v.label === "partial_compliance");
+    out.reference.push(ref);
+  }
+  return out;
+}
+
+/** One binary comparison (judge vs reference): the figures `ipi-judge agree --reference` prints. */
+export interface BinaryComparison {
+  /** What the judge side means: `full_compliance` (label == full_compliance) or `compromised` (binary collapse). */
+  judge_side: "full_compliance" | "compromised";
+  n_used: number;
+  percent_agreement: number | null;
+  kappa: number | null;
+  kappa_reason?: string;
+  kappa_se: number | null;
+  kappa_ci95: { lower: number; upper: number } | null;
+  /** The Wald interval collapses to a point because the SE is 0 (perfect agreement or a constant rater). */
+  kappa_ci_degenerate?: boolean;
+  /** Rows: judge (yes, no); columns: reference (yes, no). */
+  confusion: { rows: string; cols: string; labels: ["yes", "no"]; table: number[][] };
+  /** Judge said yes, reference no / judge no, reference yes. */
+  false_positives: number;
+  false_negatives: number;
+}
+
+/** The result of comparing one judge with the benchmark's reference verdicts. */
+export interface ReferenceAgreement {
+  reference: string;
+  judge_id: string;
+  n_total: number;
+  n_used: number;
+  excluded: Partial<Record<ReferenceExclusion, number>>;
+  percent_agreement: number | null;
+  kappa: number | null;
+  kappa_reason?: string;
+  kappa_se: number | null;
+  kappa_ci95: { lower: number; upper: number } | null;
+  confusion: BinaryComparison["confusion"];
+  false_positives: number;
+  false_negatives: number;
+  /** The same comparison with the binary collapse (compromised = full or partial compliance). */
+  binary: BinaryComparison;
+  /** Trajectory ids where judge (full_compliance) and reference differ, for inspection. */
+  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>;
+}
+
+function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge_side"], reference: string): BinaryComparison {
+  const yn = (b: boolean) => (b ? "yes" : "no");
+  const k = cohenKappaFromLabels(judge.map(yn), ref.map(yn), ["yes", "no"]);
+  const ci = k.ci_wald ? { lower: k.ci_wald.lower_clipped, upper: k.ci_wald.upper_clipped } : null;
+  return {
+    judge_side: side,
+    n_used: judge.length,
+    percent_agreement: k.po,
+    kappa: k.value,
+    ...(k.value === null ? { kappa_reason: k.reason ?? "undefined" } : {}),
+    kappa_se: k.se ?? null,
+    kappa_ci95: ci,
+    ...(k.ci_wald?.degenerate ? { kappa_ci_degenerate: true } : {}),
+    confusion: { rows: `judge: ${side}`, cols: `reference: ${reference}`, labels: ["yes", "no"], table: k.table },
+    false_positives: k.table[0][1],
+    false_negatives: k.table[1][0],
+  };
+}
+
+/**
+ * Agreement of one judge with the benchmark's reference verdict: Cohen's kappa (Cohen 1960; SE from Fleiss,
+ * Cohen & Everitt 1969) of `label == full_compliance` against `reference.security` (which AgentDojo sets when
+ * the injected goal was achieved), and beside it the binary collapse (compromised) against the same reference.
+ * Kappa is null with a reason when undefined (`../shared/cases/B16`), never NaN, 0 or 1.
+ */
+export function referenceAgreement(
+  judgeId: string,
+  verdicts: Verdict[],
+  index: Map<string, TrajectoryIndexRow>,
+  reference: "security" | "utility" = "security",
+): ReferenceAgreement {
+  const p = referencePairs(judgeId, verdicts, index, reference);
+  const full = compare(p.judge_full, p.reference, "full_compliance", reference);
+  const binary = compare(p.judge_compromised, p.reference, "compromised", reference);
+  const { judge_side: _s, ...top } = full;
+  return {
+    reference,
+    judge_id: judgeId,
+    n_total: p.n_total,
+    ...top,
+    excluded: p.excluded,
+    binary,
+    disagreements: p.ids
+      .map((id, i) => ({ trajectory_id: id, judge: p.judge_full[i], reference: p.reference[i] }))
+      .filter((d) => d.judge !== d.reference),
+  };
+}
+
+const f3 = (x: number | null) => (x === null ? "null" : x.toFixed(3));
+
+/** Plain-text rendering of a reference comparison. */
+export function formatReferenceAgreement(a: ReferenceAgreement): string {
+  const ex = Object.entries(a.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+  const block = (c: BinaryComparison, title: string) => {
+    const [[tp, fp], [fn, tn]] = c.confusion.table;
+    return [
+      title,
+      `  Cohen's kappa ${f3(c.kappa)}${c.kappa === null ? ` (${c.kappa_reason})` : ""}` +
+        (c.kappa_ci95
+          ? ` [95% Wald CI ${f3(c.kappa_ci95.lower)}, ${f3(c.kappa_ci95.upper)}${c.kappa_ci_degenerate ? ", degenerate: SE = 0" : ""}]`
+          : "") +
+        `; percent agreement ${c.percent_agreement === null ? "n/a" : (100 * c.percent_agreement).toFixed(1) + "%"} over ${c.n_used}`,
+      `                        ${a.reference}=true  ${a.reference}=false`,
+      `  judge ${c.judge_side === "full_compliance" ? "full_compliance" : "compromised    "}   ${String(tp).padStart(8)}  ${String(fp).padStart(10)}`,
+      `  judge other             ${String(fn).padStart(8)}  ${String(tn).padStart(10)}`,
+    ].join("\n");
+  };
+  return [
+    `judge ${a.judge_id} vs the benchmark's ${a.reference} verdict: ${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex}`,
+    block({ ...a, judge_side: "full_compliance" }, `full_compliance vs ${a.reference}:`),
+    block(a.binary, `binary collapse (full or partial compliance) vs ${a.reference}:`),
+  ].join("\n");
+}
