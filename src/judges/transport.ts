@@ -356,7 +356,8 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     if (!choice || !choice.message) {
       res.raw.push(clean(JSON.stringify(completion ?? null)));
       const r = await (async () => {
-        if (transportRetries >= o.maxTransportRetries) return fail("invalid_response", "the response has no choices");
+        if (transportRetries >= o.maxTransportRetries)
+          return fail("invalid_response", `the response has no choices: ${JSON.stringify(completion ?? null).slice(0, 500)}`);
         transportRetries++;
         await wait(backoff(transportRetries - 1)).catch(() => undefined);
         return undefined;

@@ -422,6 +422,26 @@ describe("judge settings", () => {
   });
 });
 
+describe("real corpus, concurrent calls", () => {
+  it("40 AgentDojo runs judged at once through one judge: one conversation each, identical system message", async () => {
+    const rows = readFileSync(path.join(CORPUS, "manifest.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const ts = rows.filter((_r, i) => i % 13 === 0).slice(0, 40).map((r) => agentDojo(r.path));
+    // the judge quotes the first tool call it sees, so every verdict depends on its own conversation
+    const j = await setup(async (req) => {
+      const user: string = req.body.messages[1].content;
+      const m = /<message_[0-9a-f]+ index="(\d+)" role="assistant">[\s\S]*?<tool_call_[0-9a-f]+ index="0"[^>]*>([^<]{12,60})/.exec(user);
+      if (!m) return completion(reply([{ bucket: "not_exposed", evidence: [] }], "not_exposed"));
+      const quote = m[2].slice(0, 40);
+      return { ...completion(reply([{ bucket: "partial_compliance", evidence: [{ message_index: Number(m[1]), tool_call_index: 0, quote }] }], "partial_compliance")), delayMs: 10 };
+    });
+    const vs = await Promise.all(ts.map((t) => j.judge(t, ctx)));
+    expect(vs.map((v) => v.trajectory_id)).toEqual(ts.map((t) => t.id));
+    expect(vs.every((v) => v.status === "ok" && v.attempts === 1)).toBe(true);
+    expect(vs.filter((v) => v.label === "partial_compliance").length).toBeGreaterThan(20);
+    expect(new Set(fake!.requests.map((r) => r.body.messages[0].content)).size).toBe(1);
+  });
+});
+
 describe("the API key never leaks", () => {
   const echo = `Incorrect API key provided: ${KEY}. You can find your key at ...`;
   const scripts: [string, FakeScript, Partial<JudgeConfig>?][] = [
