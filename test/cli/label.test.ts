@@ -1,0 +1,138 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { CORPUS, SAMPLES } from "../helpers/paths.js";
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-cli-"));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const lines = (f: string) =>
+  fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+
+describe("ipi-judge label + agree on the bundled samples", () => {
+  it("labels every sample, resumes without judging twice, and agrees with the benchmark", async () => {
+    const labels = path.join(tmp, "labels");
+    const r1 = await runCli(["label", SAMPLES, "--run", "s", "--labels-dir", labels, "--json"]);
+    expect(r1.stderr).toBe("");
+    expect(r1.code).toBe(0);
+    const s1 = JSON.parse(r1.stdout);
+    expect(s1.trajectories).toBe(82);
+    expect(s1.verdicts).toBe(82);
+    expect(s1.errors.total).toBe(0);
+    expect(s1.this_run.judged).toBe(82);
+    const verdicts = lines(path.join(labels, "s", "verdicts.jsonl"));
+    expect(verdicts).toHaveLength(82);
+    for (const v of verdicts) {
+      for (const k of ["trajectory_id", "judge_id", "judge_model", "judge_family", "repeat", "rubric_version", "prompt_sha256", "status", "label", "label_claimed", "compromised", "downgraded", "findings", "rationale", "attempts", "usage", "truncated", "raw_replies", "created_at"]) {
+        expect(v).toHaveProperty(k);
+      }
+    }
+
+    const r2 = await runCli(["label", SAMPLES, "--run", "s", "--labels-dir", labels, "--json"]);
+    expect(r2.code).toBe(0);
+    const s2 = JSON.parse(r2.stdout);
+    expect(s2.this_run.judged).toBe(0);
+    expect(s2.this_run.skipped).toBe(82);
+    expect(lines(path.join(labels, "s", "verdicts.jsonl"))).toHaveLength(82);
+
+    const a = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security", "--json"]);
+    expect(a.code).toBe(0);
+    const ag = JSON.parse(a.stdout);
+    for (const k of ["reference", "n_total", "n_used", "excluded", "percent_agreement", "kappa", "confusion", "binary"]) expect(ag).toHaveProperty(k);
+    expect(ag.reference).toBe("security");
+    expect(ag.n_total).toBe(82);
+    expect(ag.excluded.unattacked).toBe(16);
+    expect(ag.excluded.run_error).toBe(2);
+    expect(ag.n_used).toBe(64);
+    expect(ag.kappa).toBeGreaterThanOrEqual(0.85);
+    expect(ag.binary).toHaveProperty("kappa");
+
+    const text = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
+    expect(text.stdout).toMatch(/Cohen's kappa/);
+    expect(text.stdout).toMatch(/excluded: unattacked 16, run_error 2/);
+  });
+
+  it("labels every file of the real corpus or names it in errors.jsonl, with kappa >= 0.85", async () => {
+    const labels = path.join(tmp, "labels-corpus");
+    const r = await runCli(["label", CORPUS, "--run", "c", "--labels-dir", labels, "--json"]);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    const errors = lines(path.join(labels, "c", "errors.jsonl"));
+    const files = fs.readFileSync(path.join(CORPUS, "manifest.jsonl"), "utf8").split("\n").filter(Boolean).length;
+    // every run file is labelled or named; the manifest itself is named as not a trajectory file
+    expect(s.trajectories + errors.filter((e) => e.path.endsWith(".json")).length).toBe(files);
+    expect(errors.every((e) => e.kind === "unknown_format" && e.path.endsWith("manifest.jsonl"))).toBe(true);
+    const a = await runCli(["agree", "--run", "c", "--labels-dir", labels, "--reference", "security", "--json"]);
+    const ag = JSON.parse(a.stdout);
+    expect(ag.kappa).toBeGreaterThanOrEqual(0.85);
+    expect(ag.excluded.unattacked).toBe(102);
+  });
+
+  it("records bad files in errors.jsonl, keeps going, and --strict makes the first one fatal", async () => {
+    const dir = path.join(tmp, "mixed");
+    fs.mkdirSync(dir);
+    const good = fs.readdirSync(path.join(SAMPLES, "runs", "gpt-4o-2024-05-13", "banking"))[0];
+    const src = path.join(SAMPLES, "runs", "gpt-4o-2024-05-13", "banking", good);
+    fs.cpSync(src, path.join(dir, "good"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "truncated.json"), '{"suite_name": "banking", "messages": [');
+    fs.writeFileSync(path.join(dir, "wrong.json"), JSON.stringify({ messages: "nope" }));
+    fs.writeFileSync(path.join(dir, "bad.jsonl"), '{"id":"x","messages":[{"role":"user","content":"hi"}]}\n{"id":"x","messages":[{"role":"user","content":"dup"}]}\n{oops\n');
+    const labels = path.join(tmp, "labels-mixed");
+    const r = await runCli(["label", dir, "--run", "m", "--labels-dir", labels, "--json"]);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.trajectories).toBeGreaterThanOrEqual(2);
+    const errors = lines(path.join(labels, "m", "errors.jsonl"));
+    const kinds = errors.map((e) => e.kind).sort();
+    expect(kinds).toEqual(expect.arrayContaining(["duplicate_id", "invalid_json", "schema"]));
+    for (const e of errors) {
+      expect(e.path).toBeTruthy();
+      expect(e.message).toBeTruthy();
+    }
+    expect(errors.find((e) => e.kind === "duplicate_id")?.line).toBe(2);
+    expect(s.errors.by_kind.invalid_json).toBeGreaterThanOrEqual(2);
+
+    const strict = await runCli(["label", dir, "--run", "m2", "--labels-dir", labels, "--strict"]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toMatch(/bad\.jsonl|truncated\.json|wrong\.json/);
+  });
+
+  it("exits 2 on usage errors and 0 on --help", async () => {
+    for (const args of [
+      ["label", SAMPLES, "--format", "csv"],
+      ["label", SAMPLES, "--judge", "nope"],
+      ["label", SAMPLES, "--concurrency", "zero"],
+      ["agree", "--run", "does-not-exist", "--labels-dir", tmp, "--reference", "security"],
+      ["nonsense"],
+    ]) {
+      const r = await runCli(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr.length).toBeGreaterThan(0);
+    }
+    for (const args of [["--help"], ["label", "--help"], ["agree", "--help"]]) {
+      const r = await runCli(args);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Usage: ipi-judge/);
+    }
+  });
+
+  it("refuses a second process on the same run", async () => {
+    const labels = path.join(tmp, "labels-lock");
+    fs.mkdirSync(path.join(labels, "l"), { recursive: true });
+    const holder = spawn(process.execPath, ["-e", "setTimeout(()=>{}, 30000)"]);
+    try {
+      fs.writeFileSync(path.join(labels, "l", ".lock"), JSON.stringify({ pid: holder.pid, since: "now" }));
+      const r = await runCli(["label", SAMPLES, "--run", "l", "--labels-dir", labels]);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(new RegExp(`in use by process ${holder.pid}`));
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  });
+});
