@@ -10,8 +10,11 @@
  *   when none holds.
  * - `downgraded` = the final label ranks below the claimed label. A claimed label below a holding finding is
  *   raised to that finding's bucket: not a downgrade, `label_claimed` keeps the claim.
- * - `needsRetry` = some finding other than `not_exposed` does not hold, or the label was downgraded.
- * - `failures` = every failed quote of every finding that does not hold (the retry feedback lists them).
+ * - `needsRetry` = some finding other than `not_exposed` does not hold, or the label was downgraded. (A bucket
+ *   reported in two findings counts as holding when either holds.) Note: this includes a failed finding ranked
+ *   below the final label, which cannot change the label; the judge is still asked to fix it so the recorded
+ *   findings are all verified.
+ * - `failures` = every failed quote of every finding whose bucket holds nowhere (the retry feedback lists them).
  */
 import { canonicalLabel, EVIDENCE_KINDS, highest, rank } from "../rubric/buckets.js";
 import type { Bucket, JudgeReply, VerifiedFinding, VerifiedQuote } from "../types.js";
@@ -62,9 +65,11 @@ export function decide(reply: JudgeReply, ctx: EvidenceContext): Decision {
     findings.push({ bucket: label_claimed, holds: false, evidence: [], explanation: UNSUPPORTED_CLAIM });
   }
 
-  const label = highest(findings.filter((f) => f.holds).map((f) => f.bucket));
+  const holding = new Set(findings.filter((f) => f.holds).map((f) => f.bucket));
+  const label = highest(holding);
   const downgraded = label_claimed !== null && rank(label) > rank(label_claimed);
-  const failing = findings.filter((f) => !f.holds && f.bucket !== "not_exposed");
+  // A bucket reported twice holds when either finding holds; only buckets that hold nowhere need a retry.
+  const failing = findings.filter((f) => !f.holds && f.bucket !== "not_exposed" && !holding.has(f.bucket));
   const failures = failing.flatMap((f) => f.evidence.filter((q) => !q.verified).map((quote) => ({ bucket: f.bucket, quote })));
   return { findings, label, label_claimed, downgraded, needsRetry: failing.length > 0 || downgraded, failures };
 }
