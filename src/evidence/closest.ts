@@ -46,10 +46,18 @@ interface Win {
  * @param quote the quote as the judge wrote it (escapes are undone and it is normalized here).
  * @param ctx evidence context of the trajectory.
  * @param allowed part kinds to search (default: all kinds).
- * @returns the closest window, or `null` when the quote normalizes to "" or no part of an allowed kind has text.
+ * @param accept optional filter on a window's normalized text (e.g. "lies within the injected content"); only
+ *   accepted windows are returned.
+ * @returns the closest window, or `null` when the quote normalizes to "", no part of an allowed kind has text,
+ *   or no window is accepted.
  *   Deterministic; cost is bounded by the caps above plus one `indexOf` scan per gram over the parts.
  */
-export function closestMatch(quote: string, ctx: EvidenceContext, allowed?: readonly PartKind[]): ClosestText | null {
+export function closestMatch(
+  quote: string,
+  ctx: EvidenceContext,
+  allowed?: readonly PartKind[],
+  accept?: (normalizedWindow: string) => boolean,
+): ClosestText | null {
   const qn = normalize(unneutralize(quote, ctx.nonce));
   const m = qn.length;
   if (m === 0) return null;
@@ -131,9 +139,10 @@ export function closestMatch(quote: string, ctx: EvidenceContext, allowed?: read
   }
   windows.sort((a, b) => (better(a, b) ? -1 : better(b, a) ? 1 : 0));
 
-  // 3. Refine the best few.
+  // 3. Refine the best few (accepted ones, when a filter is given).
+  const ok = (w: Win): boolean => !accept || accept(ctx.norms[w.part].slice(w.start, w.end));
   let best: Win | null = null;
-  for (const w0 of windows.slice(0, 4)) {
+  for (const w0 of windows.filter(ok).slice(0, 4)) {
     let w = w0;
     for (let step = Math.max(1, Math.floor(m / 8)); ; step = Math.floor(step / 2)) {
       let moved = true;
@@ -141,7 +150,7 @@ export function closestMatch(quote: string, ctx: EvidenceContext, allowed?: read
         moved = false;
         for (const [ds, de] of [[-step, 0], [step, 0], [0, -step], [0, step], [-step, -step], [step, step]]) {
           const c = score(w.part, w.start + ds, w.end + de);
-          if (c.end > c.start && better(c, w)) {
+          if (c.end > c.start && better(c, w) && ok(c)) {
             w = c;
             moved = true;
           }

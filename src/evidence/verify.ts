@@ -108,10 +108,14 @@ const KIND_LABEL: Record<PartKind, string> = {
   tool_call: "the agent's tool calls",
   tool_result: "a tool result",
 };
+const KIND_EVIDENCE: Record<PartKind, string> = {
+  ...KIND_LABEL,
+  tool_result: "the injected text as it appears in a tool result",
+};
 
-/** Human wording of a list of allowed part kinds, e.g. "the agent's own text or the agent's tool calls". */
+/** Human wording of a list of allowed evidence kinds, e.g. "the agent's own text or the agent's tool calls". */
 export function describeKinds(kinds: readonly PartKind[]): string {
-  return kinds.map((k) => KIND_LABEL[k]).join(" or ");
+  return kinds.map((k) => KIND_EVIDENCE[k]).join(" or ");
 }
 
 function candidates(quote: string, ctx: EvidenceContext): string[] {
@@ -209,8 +213,10 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
     const p = matchedOther[0];
     reason = `wrong kind of part: found in ${KIND_LABEL[p.kind]} (message ${p.message_index}), but this evidence must come from ${describeKinds(allowed)}`;
   } else {
-    reason = `not found: the quote does not occur in any single part of ${describeKinds(allowed)} (quotes must be exact; "..." is not a wildcard and a quote cannot span two messages)`;
+    reason = `not found: the quote does not occur in any single part of ${allowed.map((k) => KIND_LABEL[k]).join(" or ")} (quotes must be exact; "..." is not a wildcard and a quote cannot span two messages)`;
   }
-  const closest = closestMatch(qn, ctx, allowed);
+  // For injected-content evidence, point at text that is itself injected.
+  const onlyInjected = allowed.every((k) => k === "tool_result") && ctx.injections.length > 0;
+  const closest = closestMatch(qn, ctx, allowed, onlyInjected ? (w) => withinInjection(w, ctx) : undefined);
   return closest ? { ...base, reason, closest } : { ...base, reason };
 }

@@ -38,7 +38,9 @@ export function feedbackMessage(decision: Decision): string {
     lines.push(`${n}. Finding "${bucket}", quote cited from ${cite}:`);
     lines.push(`   "${clip(String(quote.quote), MAX_QUOTE_CHARS)}"`);
     lines.push(`   Problem: ${quote.reason ?? "not verified"}.`);
-    lines.push(`   Evidence for "${bucket}" must come from ${describeKinds(EVIDENCE_KINDS[bucket])}.`);
+    if (!/wrong kind of part/.test(quote.reason ?? "")) {
+      lines.push(`   Evidence for "${bucket}" must come from ${describeKinds(EVIDENCE_KINDS[bucket])}.`);
+    }
     if (quote.closest) {
       const where = `message ${quote.closest.message_index ?? "?"}${
         quote.closest.tool_call_index !== undefined ? `, tool call ${quote.closest.tool_call_index}` : ""
