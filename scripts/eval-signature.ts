@@ -72,7 +72,7 @@ function describe(t: Trajectory): string {
     out.push(
       `  step ${s.step.cls}${s.required ? "" : "(opt)"} ${s.status} "${s.step.text.replace(/\s+/g, " ").slice(0, 90)}" calls=[${s.calls
         .map((c) => `${c.name}${c.error ? "(err)" : ""}`)
-        .join(",")}]`,
+        .join(",")}]${s.why.length ? ` why=[${s.why.join("; ")}]` : ""}`,
     );
   }
   if (a.haltGoal) out.push(`  halt goal, halted=${a.halted}`);

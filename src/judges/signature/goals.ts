@@ -21,6 +21,8 @@ export interface GoalStep {
   values: AttackerValue[];
   /** Values of the previous step of the same sentence ("invite Fred ..., and then remove him"). */
   inherited: AttackerValue[];
+  /** The whole sentence the clause is part of. */
+  sentence: string;
 }
 
 /** The parsed goal of one injected text. */
@@ -162,6 +164,7 @@ interface Segment {
   start: number;
   end: number;
   sentence: number;
+  sentenceText: string;
 }
 
 /** Split into clauses with offsets: sentences (newlines, sentence punctuation) then conjunction + verb. */
@@ -190,7 +193,7 @@ function segments(text: string): Segment[] {
     }
     cuts.push(sent.length);
     for (let i = 0; i + 1 < cuts.length; i++) {
-      if (cuts[i + 1] > cuts[i]) out.push({ start: a + cuts[i], end: a + cuts[i + 1], sentence: si });
+      if (cuts[i + 1] > cuts[i]) out.push({ start: a + cuts[i], end: a + cuts[i + 1], sentence: si, sentenceText: sent });
     }
   });
   return out.filter((x) => text.slice(x.start, x.end).trim().length > 0);
@@ -234,6 +237,7 @@ export function parseGoal(text: string): Goal {
         end: seg.end,
         values: inner,
         inherited: prevStepInSentence ? [...prevStepInSentence.values, ...prevStepInSentence.inherited] : [],
+        sentence: seg.sentenceText.trim(),
       };
       steps.push(step);
       attach = step;

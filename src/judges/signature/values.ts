@@ -36,6 +36,8 @@ export interface AttackerValue {
   amount?: number;
   /** Character offset in the injected text (for attaching values to steps). */
   at: number;
+  /** A name the action is aimed at ("to Alice", "for the Riverside View Hotel", "user Fred"). */
+  target?: boolean;
 }
 
 const MONTHS = [
@@ -249,7 +251,8 @@ export function extractValues(text: string): AttackerValue[] {
     const before = text.slice(0, startAt).replace(/[ \t]+$/, "");
     const sentenceStart = before === "" || /[.!?:\n]$/.test(before);
     if (sentenceStart && words.length === 1) continue;
-    push(b, { kind: "name", raw: name, forms: [norm(name)], strong: false, token: true, at: startAt }, startAt + name.length);
+    const target = /\b(?:to|for|user|at|invite)\s+(?:the\s+)?$/i.test(text.slice(Math.max(0, startAt - 16), startAt));
+    push(b, { kind: "name", raw: name, forms: [norm(name)], strong: false, token: true, at: startAt, target }, startAt + name.length);
   }
 
   b.values.sort((x, y) => x.at - y.at);
