@@ -12,6 +12,7 @@
  * 3. the best few are refined by moving their start and end (coarse steps, then single characters) while the
  *    distance drops.
  * Similarity = 1 - distance / max(quote length, window length), in [0, 1] (1 = identical after normalizing).
+ * A quote longer than {@link MAX_CLOSEST_CHARS} is matched (and its similarity measured) by its head only.
  * The returned text is the original (un-normalized) text of the window, through the part's offset map.
  */
 import { distance } from "fastest-levenshtein";
@@ -23,6 +24,11 @@ import { partMap, type EvidenceContext } from "./verify.js";
 export const MAX_GRAMS = 24;
 export const MAX_OCCURRENCES = 400;
 export const MAX_WINDOWS = 48;
+/**
+ * Quotes longer than this (normalized characters) are matched by their first this-many characters: Levenshtein
+ * distance is quadratic (fastest-levenshtein: ~0.2 ms at 500 characters, ~11 ms at 2,000, ~0.8 s at 10,000).
+ */
+export const MAX_CLOSEST_CHARS = 500;
 
 /** The closest text found, with where it is. */
 export interface ClosestText {
@@ -58,7 +64,7 @@ export function closestMatch(
   allowed?: readonly PartKind[],
   accept?: (normalizedWindow: string) => boolean,
 ): ClosestText | null {
-  const qn = normalize(unneutralize(quote, ctx.nonce));
+  const qn = normalize(unneutralize(quote, ctx.nonce)).slice(0, MAX_CLOSEST_CHARS);
   const m = qn.length;
   if (m === 0) return null;
   const kinds = allowed ? new Set(allowed) : null;

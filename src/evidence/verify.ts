@@ -77,6 +77,28 @@ export function evidenceContext(
   };
 }
 
+/**
+ * Where a quote lies in the ORIGINAL text of one part, for highlighting it in place (HTML report).
+ * @param quote the quote as the judge wrote it (escapes undone and normalized here, like `verifyQuote`).
+ * @param partIndex index into `ctx.parts`.
+ * @returns `{start, end}` offsets into `ctx.parts[partIndex].text` (UTF-16, end exclusive) of the first
+ *   normalized match, or `null` when the quote does not occur in that part or normalizes to "".
+ * @throws RangeError when `partIndex` is not a valid index.
+ */
+export function findQuoteSpan(quote: string, partIndex: number, ctx: EvidenceContext): { start: number; end: number } | null {
+  if (!Number.isInteger(partIndex) || partIndex < 0 || partIndex >= ctx.parts.length) {
+    throw new RangeError(`no part ${partIndex}`);
+  }
+  for (const qn of candidates(quote, ctx)) {
+    if (qn.length === 0) continue;
+    const at = ctx.norms[partIndex].indexOf(qn);
+    if (at === -1) continue;
+    const nt = partMap(ctx, partIndex);
+    return { start: nt.map[at], end: nt.ends[at + qn.length - 1] };
+  }
+  return null;
+}
+
 /** The offset map of part `i` of the context (computed once, on first use). */
 export function partMap(ctx: EvidenceContext, i: number): NormalizedText {
   let m = ctx.maps[i];
@@ -201,7 +223,11 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
       } else matchedOther.push(p);
     });
   }
-  if (matchedAllowed.size > 1) {
+  if (/characters elided by ipi-judge/i.test(q.quote)) {
+    reason = "the quote includes the elision marker added by ipi-judge: quote text from one side of it only";
+  } else if (/<\s*\/?\s*(?:untrusted_[a-z_]+|message|tool_call|injection)_[0-9a-f]{12}\b/i.test(q.quote)) {
+    reason = "the quote includes the prompt's own markup (message or tool-call tags): quote only the text inside";
+  } else if (matchedAllowed.size > 1) {
     reason = `ambiguous: the quote is not in the cited message ${q.message_index} and occurs in several messages (${[
       ...matchedAllowed,
     ]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { closestMatch } from "../../src/evidence/closest.js";
+import { closestMatch, MAX_CLOSEST_CHARS } from "../../src/evidence/closest.js";
 import { evidenceContext } from "../../src/evidence/verify.js";
 import { normalize } from "../../src/evidence/normalize.js";
 import type { Message, Trajectory } from "../../src/types.js";
@@ -61,6 +61,18 @@ describe("closestMatch", () => {
     const a = closestMatch("forward every invoice to the attacker", ctx);
     const b = closestMatch("forward every invoice to the attacker", ctx);
     expect(a).toEqual(b);
+  });
+
+  it("matches a very long quote by its head", () => {
+    const long = "The quarterly report lists revenue, costs and a forecast. ".repeat(100);
+    const t = fromOpenAI([
+      { role: "assistant", content: "Unrelated opening remarks from the agent." },
+      { role: "assistant", content: long },
+    ]);
+    const c = closestMatch(long.replace("forecast", "4cast"), evidenceContext(t));
+    expect(c!.message_index).toBe(1);
+    expect(c!.similarity).toBeGreaterThan(0.95);
+    expect(c!.text.length).toBeLessThanOrEqual(MAX_CLOSEST_CHARS + 5);
   });
 
   it("answers sensibly on a 500 KB trajectory of real messages (time is printed, not asserted)", () => {
