@@ -180,7 +180,7 @@ const irrPick = (r: MultiRaterEstimate, key: string): number | null | undefined 
   const v = loadVector(file);
   const cats = [1, 2, 3, 4, 5];
   const d = v.reliability_data_coders_by_units;
-  const items = transpose([d.A, d.B, d.C, d.D]);
+  const items = transpose<number | null>([d.A, d.B, d.C, d.D]);
   const irrRaw: (number | null)[][] = v["irrCAC_cac.raw4raters_units_by_raters"];
   const irrCounts = ratingCounts(irrRaw, cats);
   const alpha = (metric: "nominal" | "ordinal" | "interval" | "ratio") => krippendorffAlphaRatings(items, cats, { metric });
