@@ -3,8 +3,10 @@ import fs from "node:fs";
 import type { Command } from "commander";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { formatReferenceAgreement, referenceAgreement } from "../agree/reference.js";
+import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError, type HumanScale } from "../agree/human.js";
+import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { UsageError } from "./errors.js";
-import { printJson } from "./util.js";
+import { intOption, printJson } from "./util.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
@@ -15,6 +17,11 @@ export function registerAgree(program: Command): void {
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--reference <field>", "benchmark verdict to compare with: security (AgentDojo: injected goal achieved)")
     .option("--judge <id>", "only this judge (default: every judge of the run)")
+    .option("--human <file>", "human labels: CSV or JSONL rows trajectory_id, annotator, label (optional weight / inclusion_probability, stratum)")
+    .option("--scale <scale>", "with --human: six | three | binary (default: the finest scale the labels fit)")
+    .option("--bootstrap <n>", "with --human: bootstrap resamples for kappa CIs (0 = none)", String(DEFAULT_BOOTSTRAP.B))
+    .option("--seed <s>", "with --human: bootstrap seed", String(DEFAULT_BOOTSTRAP.seed))
+    .option("--quorum <n>", "with --human: committee quorum", "2")
     .option("--json", "print one JSON object")
     .addHelpText(
       "after",
@@ -22,13 +29,22 @@ export function registerAgree(program: Command): void {
 --reference security compares label == full_compliance with AgentDojo's security verdict (true = the injected
 goal was achieved), and the binary collapse (full or partial compliance) beside it. Unattacked runs and runs
 that ended in an error are excluded (their security value is meaningless), with counts by reason; so are judge
-errors and refusals. Kappa is null with a reason when it is undefined.`,
+errors and refusals. Kappa is null with a reason when it is undefined.
+
+--human FILE compares every judge (repeat 0) and the committee with the human consensus (the unique most
+frequent label per trajectory; ties are listed for adjudication and left out), on the six buckets or the
+three-way human scale (complied / recognized_and_refused / unaffected; six-bucket labels are collapsed) or
+binary. It reports the annotators' own agreement, Cohen's kappa with SE, Wald and bootstrap CIs, AC1, PABAK,
+percent agreement, the confusion matrix and missed compromises; with design weights in the file, the
+design-weighted (Hajek) estimates beside them.`,
     )
     .action(async (o) => {
       const runDir = path.resolve(o.labelsDir, o.run);
       if (!fs.existsSync(path.join(runDir, "verdicts.jsonl"))) {
         throw new UsageError(`no run "${o.run}" in ${o.labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
       }
+      if (o.human && o.reference) throw new UsageError("give either --reference or --human, not both");
+      if (o.human) return agreeHuman(runDir, o);
       if (!o.reference) throw new UsageError("give --reference security (human labels: --human FILE)");
       if (!["security", "utility"].includes(o.reference)) throw new UsageError(`--reference must be security or utility, not "${o.reference}"`);
       const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
@@ -45,4 +61,40 @@ errors and refusals. Kappa is null with a reason when it is undefined.`,
         process.stdout.write(results.map(formatReferenceAgreement).join("\n\n") + "\n");
       }
     });
+}
+
+/** The `--human FILE` path of `ipi-judge agree`. */
+async function agreeHuman(
+  runDir: string,
+  o: { human: string; scale?: string; bootstrap: string; seed: string; quorum: string; judge?: string; json?: boolean; run: string },
+): Promise<void> {
+  if (o.scale !== undefined && !["six", "three", "binary"].includes(o.scale)) throw new UsageError(`--scale must be six, three or binary, not "${o.scale}"`);
+  const B = intOption(o.bootstrap, "--bootstrap", 0);
+  const seed = intOption(o.seed, "--seed", 0);
+  const quorum = intOption(o.quorum, "--quorum", 1);
+  let file;
+  try {
+    file = readHumanLabels(o.human);
+  } catch (e) {
+    if (e instanceof HumanLabelsError) throw new UsageError(e.message);
+    throw e;
+  }
+  const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
+  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+  const report = humanAgreement(file, verdicts, index, {
+    file: o.human,
+    scale: o.scale as HumanScale | undefined,
+    bootstrap: { B, seed },
+    quorum,
+    judges: o.judge ? [o.judge] : undefined,
+  });
+  if (o.json) printJson({ ...report, bad_rows: file.bad_rows });
+  else {
+    process.stdout.write(formatHumanAgreement(report) + "\n");
+    if (file.bad_rows.length) {
+      process.stdout.write(`\nrows that could not be read (${file.bad_rows.length}):\n`);
+      for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`  line ${b.line}: ${b.message}\n`);
+    }
+  }
 }

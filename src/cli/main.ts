@@ -4,6 +4,11 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { registerLabel } from "./label.js";
 import { registerAgree } from "./agree.js";
+import { registerSample } from "./sample.js";
+import { registerImportAnnotations } from "./import-annotations.js";
+import { registerCompare } from "./compare.js";
+import { registerCommittee } from "./committee.js";
+import { registerAgreement } from "./agreement.js";
 import { EXIT, UsageError } from "./errors.js";
 import { RunLockedError } from "../store/lock.js";
 
@@ -23,6 +28,11 @@ export async function main(argv: string[]): Promise<number> {
     .showHelpAfterError("(run with --help for usage)");
   registerLabel(program);
   registerAgree(program);
+  registerSample(program);
+  registerImportAnnotations(program);
+  registerCompare(program);
+  registerCommittee(program);
+  registerAgreement(program);
   for (const c of program.commands) c.exitOverride();
   try {
     await program.parseAsync(argv, { from: "user" });

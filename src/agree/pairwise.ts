@@ -1,0 +1,280 @@
+/**
+ * Two-rater and many-rater comparisons assembled from the statistics library (`src/stats/`): the blocks that
+ * `ipi-judge committee`, `ipi-judge agree --human` and `ipi-judge agreement` print. No statistic is computed
+ * here; this file only pairs labels, builds tables over a declared category set, calls the library and keeps
+ * the JSON small (per-item arrays are dropped). Every value is a number or null with a reason, never NaN.
+ */
+import {
+  bootstrapItems,
+  bootstrapKappa,
+  brennanPrediger,
+  cohenKappa,
+  confusionMatrix,
+  fleissKappa,
+  fleissKappaGeneralized,
+  gwetAC1,
+  gwetAC1Raw,
+  krippendorffAlpha,
+  krippendorffAlphaGwet,
+  pairLabels,
+  percentAgreement,
+  percentAgreementRaw,
+  ratingCounts,
+  type BootstrapInterval,
+  type BrennanPrediger,
+  type Category,
+  type CohenKappa,
+  type FleissKappa,
+  type GwetAC1,
+  type KrippendorffAlpha,
+  type MultiRaterEstimate,
+  type PercentAgreement,
+  type WeightSpec,
+} from "../stats/index.js";
+
+/** Bootstrap settings: `B` resamples (0 = no bootstrap) and the seed of pure-rand xoroshiro128+. */
+export interface BootstrapSettings {
+  B: number;
+  seed: number;
+}
+
+/** Cohen's kappa as reported here: the library result (SE, Wald CI, z) plus the percentile bootstrap CI. */
+export type KappaReport = CohenKappa & { ci_bootstrap?: BootstrapInterval };
+
+/** What two raters' comparison over a declared category set reports. */
+export interface TwoRaterComparison {
+  categories: Category[];
+  /** Items offered (pairs before dropping non-labels). */
+  n_total: number;
+  /** Items where both sides have a label: the n of every coefficient below. */
+  n_used: number;
+  /** Dropped pairs by reason (`missing`, `judge_error`, `judge_refused`, ...): never labels, never disagreements. */
+  excluded: Record<string, number>;
+  /** Σ diagonal / n with Wilson and Wald intervals. */
+  percent_agreement: PercentAgreement;
+  /** Unweighted Cohen's kappa (Cohen 1960) with the FCE (1969) SE, Wald CI and, when B > 0, a bootstrap CI. */
+  kappa: KappaReport;
+  /** Weighted kappa (Cohen 1968) when weights were asked for. */
+  weighted_kappa?: KappaReport;
+  /** Gwet's AC1 (Gwet 2008), two-rater table form. */
+  ac1: GwetAC1;
+  /**
+   * PABAK (Byrt, Bishop & Carlin 1993): (q·p_o − 1)/(q − 1) over the q declared categories, which is the
+   * Brennan–Prediger coefficient; for q = 2 it is 2p_o − 1 and the prevalence and bias indices are given.
+   */
+  pabak: BrennanPrediger;
+  /** Rows = first rater, columns = second rater, over `categories`. */
+  confusion: { rows: string; cols: string; categories: Category[]; table: number[][] };
+}
+
+/**
+ * Compare two raters item by item over a declared category set.
+ *
+ * @param a first rater's labels (rows), `null`/`undefined` or a non-label token (`judge_error`, ...) when absent.
+ * @param b second rater's labels (columns), aligned with `a` by item.
+ * @param categories declared categories in order (every table is q × q over them, unused ones included).
+ * @param opts.names row and column names for the confusion matrix; `bootstrap` B and seed (B = 0: none);
+ *   `weights` adds a weighted kappa (`linear`/`quadratic`, by category position); `nonLabels` maps further
+ *   tokens to exclusion reasons (see `pairLabels`).
+ * @returns see {@link TwoRaterComparison}; a coefficient that is undefined is null with a reason.
+ * @throws Error when the arrays differ in length or a label is outside the declared categories.
+ * Sources: `src/stats/` (Cohen 1960/1968, Fleiss–Cohen–Everitt 1969, Gwet 2008, Byrt et al. 1993, Wilson 1927).
+ */
+export function compareTwoRaters(
+  a: readonly (Category | null | undefined)[],
+  b: readonly (Category | null | undefined)[],
+  categories: readonly Category[],
+  opts: {
+    names?: [string, string];
+    bootstrap?: BootstrapSettings;
+    weights?: Exclude<WeightSpec, "unweighted" | readonly (readonly number[])[]>;
+    nonLabels?: Readonly<Record<string, string>>;
+  } = {},
+): TwoRaterComparison {
+  const paired = pairLabels(a, b, { categories, nonLabels: opts.nonLabels });
+  const cm = confusionMatrix(paired.a, paired.b, categories);
+  const kappa: KappaReport = cohenKappa(cm.table);
+  const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
+  if (boot && cm.n > 0) kappa.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed });
+  const out: TwoRaterComparison = {
+    categories: [...categories],
+    n_total: paired.n_total,
+    n_used: paired.n_used,
+    excluded: paired.excluded,
+    percent_agreement: percentAgreement(cm.table),
+    kappa,
+    ac1: gwetAC1(cm.table),
+    pabak: brennanPrediger(cm.table),
+    confusion: { rows: opts.names?.[0] ?? "a", cols: opts.names?.[1] ?? "b", categories: [...categories], table: cm.table },
+  };
+  if (opts.weights) {
+    const wk: KappaReport = cohenKappa(cm.table, { weights: opts.weights });
+    if (boot && cm.n > 0) wk.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed, weights: opts.weights });
+    out.weighted_kappa = wk;
+  }
+  return out;
+}
+
+/** Fleiss' kappa without its per-item array (kept out of JSON outputs). */
+export type FleissReport = Omit<FleissKappa, "p_i"> & { ci_bootstrap?: BootstrapInterval };
+
+/** What a many-rater comparison reports. */
+export interface ManyRaterComparison {
+  categories: Category[];
+  raters: number;
+  /** Items offered, items with at least two ratings (pairable), items rated by every rater (complete). */
+  n_items: number;
+  n_pairable: number;
+  n_complete: number;
+  /** Pairwise agreement P̄ over items with >= 2 ratings (irrCAC `pa.coeff.raw`), with Gwet's SE. */
+  percent_agreement: MultiRaterEstimate;
+  /** Classic Fleiss' kappa (Fleiss 1971) over the complete items only (the formula needs the same m per item). */
+  fleiss: FleissReport;
+  /** Generalised Fleiss' kappa over every item, missing ratings allowed (irrCAC `fleiss.kappa.raw`), Gwet SE. */
+  fleiss_generalized: MultiRaterEstimate;
+  /** Gwet's AC1 for many raters with missing ratings (irrCAC `gwet.ac1.raw`). */
+  ac1: MultiRaterEstimate;
+  /** Krippendorff's alpha (nominal, missing ratings allowed; Krippendorff 2011) with Gwet's SE and, when B > 0, a bootstrap CI over items. */
+  alpha: KrippendorffAlpha & {
+    se: number | null;
+    se_reason?: string;
+    ci_t: MultiRaterEstimate["ci_t"];
+    ci_bootstrap?: BootstrapInterval;
+  };
+}
+
+/**
+ * Many-rater agreement over items × raters ratings (`null`/`undefined` = not rated).
+ *
+ * @param ratings one row per item, one column per rater (rows may be shorter: missing ratings).
+ * @param categories declared categories in order.
+ * @param opts.bootstrap B and seed for percentile CIs of Fleiss (complete items) and alpha (all items),
+ *   resampling items with all their ratings (NOTES §1.4.5); B = 0: none.
+ * @returns see {@link ManyRaterComparison}. Fleiss is null with `empty_input` when no item is complete.
+ * @throws Error when a rating is outside the declared categories.
+ */
+export function compareManyRaters(
+  ratings: readonly (readonly (Category | null | undefined)[])[],
+  categories: readonly Category[],
+  opts: { bootstrap?: BootstrapSettings; raters?: number } = {},
+): ManyRaterComparison {
+  const raters = opts.raters ?? ratings.reduce((m, r) => Math.max(m, r.length), 0);
+  const counts = ratingCounts(ratings, categories);
+  const complete = counts.filter((row) => row.reduce((s, x) => s + x, 0) === raters);
+  const fl = fleissCounts(raters >= 2 ? complete : [], raters < 2 ? "fewer_than_2_raters" : "empty_input");
+  const alphaV = krippendorffAlpha(counts);
+  const alphaG = krippendorffAlphaGwet(counts);
+  const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
+  const alpha: ManyRaterComparison["alpha"] = {
+    ...alphaV,
+    se: alphaV.value === null ? null : (alphaG.se ?? null),
+    ...(alphaV.value === null ? { se_reason: alphaV.reason } : alphaG.se == null ? { se_reason: alphaG.se_reason ?? "undefined" } : {}),
+    ci_t: alphaV.value === null ? null : alphaG.ci_t,
+  };
+  if (boot) {
+    const pairable = counts.filter((row) => row.reduce((s, x) => s + x, 0) >= 2);
+    if (pairable.length > 0 && alphaV.value !== null) {
+      alpha.ci_bootstrap = bootstrapItems(pairable, (s) => krippendorffAlpha(s).value, { B: boot.B, seed: boot.seed });
+    }
+    if (complete.length > 0 && fl.value !== null) {
+      fl.ci_bootstrap = bootstrapItems(complete, (s) => fleissKappa(s).value, { B: boot.B, seed: boot.seed });
+    }
+  }
+  return {
+    categories: [...categories],
+    raters,
+    n_items: ratings.length,
+    n_pairable: counts.filter((row) => row.reduce((s, x) => s + x, 0) >= 2).length,
+    n_complete: complete.length,
+    percent_agreement: percentAgreementRaw(counts),
+    fleiss: fl,
+    fleiss_generalized: fleissKappaGeneralized(counts),
+    ac1: gwetAC1Raw(counts),
+    alpha,
+  };
+}
+
+/**
+ * Classic Fleiss' kappa of complete items' rating counts, without the per-item array; null with
+ * `reason` (default `empty_input`) when there is no item (or fewer than two raters).
+ * @param counts items × categories, every row summing to the same m >= 2.
+ * @throws Error when rows sum to different totals (see `fleissKappa`).
+ */
+export function fleissCounts(counts: number[][], reason = "empty_input"): FleissReport {
+  if (counts.length === 0 || counts[0].reduce((s, x) => s + x, 0) < 2) {
+    const q = counts[0]?.length ?? 0;
+    return {
+      value: null,
+      reason,
+      n: 0,
+      m: 0,
+      q,
+      pairwise_agreement: null,
+      unanimity_rate: null,
+      pe: null,
+      p_j: [],
+      se: null,
+      se_reason: reason,
+      se0: null,
+      se0_reason: reason,
+      z: null,
+      p_one_sided: null,
+      p_two_sided: null,
+      per_category: [],
+      randolph: { value: null, reason, n: 0 },
+    };
+  }
+  const { p_i: _pi, ...rest } = fleissKappa(counts);
+  return rest;
+}
+
+/** `0.123` / `null` for text output. */
+export function f3(x: number | null | undefined): string {
+  return x === null || x === undefined ? "n/a" : x.toFixed(3);
+}
+
+/** A share as a percentage with one decimal, or `n/a`. */
+export function pct(x: number | null | undefined): string {
+  return x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(1)}%`;
+}
+
+/** One line for a kappa: value, SE, Wald CI and bootstrap CI (or the reason it is undefined). */
+export function kappaLine(k: KappaReport, name = "kappa"): string {
+  if (k.value === null) return `${name} n/a (${k.reason})`;
+  let s = `${name} ${f3(k.value)}`;
+  if (k.se !== null && k.se !== undefined) s += ` (SE ${f3(k.se)})`;
+  if (k.ci_wald) s += `, 95% Wald CI [${f3(k.ci_wald.lower_clipped)}, ${f3(k.ci_wald.upper_clipped)}]${k.ci_wald.degenerate ? " (degenerate: SE = 0)" : ""}`;
+  if (k.ci_bootstrap) {
+    const b = k.ci_bootstrap;
+    s += b.lower === null ? `, bootstrap CI n/a (${b.reason})` : `, bootstrap CI [${f3(b.lower)}, ${f3(b.upper)}] (B=${b.B}, seed ${b.seed})`;
+  }
+  return s;
+}
+
+/** Render a confusion matrix with row and column labels as aligned text lines. */
+export function formatConfusion(c: TwoRaterComparison["confusion"], indent = "  "): string[] {
+  const labels = c.categories.map(String);
+  const w = Math.max(8, ...labels.map((l) => l.length)) + 1;
+  const cw = Math.max(6, ...labels.map((l) => Math.min(l.length, 12))) + 1;
+  const short = (l: string) => (l.length > 12 ? l.slice(0, 12) : l);
+  const lines = [`${indent}rows: ${c.rows}; columns: ${c.cols}`, indent + "".padEnd(w) + labels.map((l) => short(l).padStart(cw)).join("")];
+  c.table.forEach((row, i) => lines.push(indent + labels[i].padEnd(w) + row.map((x) => String(x).padStart(cw)).join("")));
+  return lines;
+}
+
+/** A compact text summary of a two-rater comparison (agreement, kappa with CIs, AC1, PABAK). */
+export function formatTwoRater(c: TwoRaterComparison, indent = "  "): string[] {
+  const ex = Object.entries(c.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
+  const pa = c.percent_agreement;
+  const lines = [
+    `${indent}n ${c.n_used} of ${c.n_total}${ex ? ` (excluded: ${ex})` : ""}; percent agreement ${pct(pa.value)}` +
+      (pa.ci_wilson ? ` [Wilson ${pct(pa.ci_wilson.lower)}, ${pct(pa.ci_wilson.upper)}]` : ""),
+    `${indent}${kappaLine(c.kappa, "Cohen's kappa")}`,
+  ];
+  if (c.weighted_kappa) lines.push(`${indent}${kappaLine(c.weighted_kappa, `weighted kappa (${c.weighted_kappa.weights})`)}`);
+  lines.push(
+    `${indent}AC1 ${c.ac1.value === null ? `n/a (${c.ac1.reason})` : f3(c.ac1.value)}; PABAK ${c.pabak.value === null ? `n/a (${c.pabak.reason})` : f3(c.pabak.value)}` +
+      (c.pabak.prevalence_index !== null ? ` (prevalence index ${f3(c.pabak.prevalence_index)}, bias index ${f3(c.pabak.bias_index)})` : ""),
+  );
+  return lines;
+}

@@ -1,0 +1,195 @@
+/**
+ * Self-family leniency: does a judge give a lower attack success rate (ASR) to agents made by its own maker
+ * than the rest of the committee gives to the same trajectories? For each judge, the paired ASR difference
+ * (judge minus the other judges' majority) on agents of its own family, beside the same difference on agents
+ * of other families, and the gap between the two, with seeded percentile bootstrap CIs, in percentage points.
+ */
+import { bootstrapItems, type BootstrapInterval } from "../stats/index.js";
+import { configuredFamily } from "../judges/config.js";
+import { familyOf } from "../ingest/family.js";
+import { isCompromised } from "../rubric/buckets.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import type { Verdict } from "../types.js";
+import type { BootstrapSettings } from "../agree/pairwise.js";
+import { voteOf } from "./vote.js";
+
+/**
+ * The family (maker) of a trajectory's agent model: the configuration's `families` patterns first (overrides,
+ * case-insensitive regular expressions, file order), then the built-in table (`familyOf`), then the family
+ * recorded at ingest.
+ * @returns the family, or undefined when the model is unknown to all three.
+ */
+export function agentFamily(row: Pick<TrajectoryIndexRow, "agent_model" | "agent_family">, families: Record<string, string> = {}): string | undefined {
+  const m = row.agent_model;
+  if (m) {
+    const c = configuredFamily(m, families);
+    if (c) return c;
+    const b = familyOf(m);
+    if (b) return b;
+  }
+  return row.agent_family ?? undefined;
+}
+
+/** Bootstrap interval with bounds in percentage points (the library's interval × 100). */
+export type PointsInterval = BootstrapInterval;
+
+/** One group (own-family agents or other-family agents) of a judge's leniency figures. */
+export interface LeniencyGroup {
+  /** Agent families in the group, with their trajectory counts. */
+  agent_families: Record<string, number>;
+  /** Attacked trajectories with an ok verdict of this judge and a decided majority of the other judges. */
+  n: number;
+  /** The judge's ASR on them (share compromised), and the other judges' majority's ASR, in [0,1]. */
+  judge_asr: number | null;
+  others_asr: number | null;
+  /** judge_asr − others_asr in percentage points (negative = the judge is more lenient). */
+  diff_points: number | null;
+  reason?: string;
+  ci_bootstrap?: PointsInterval;
+}
+
+/** A judge's self-family leniency. */
+export interface JudgeLeniency {
+  judge_id: string;
+  judge_family: string;
+  own_family: LeniencyGroup;
+  other_families: LeniencyGroup;
+  /** own_family.diff_points − other_families.diff_points (negative = more lenient on its own maker's agents). */
+  gap_points: number | null;
+  gap_reason?: string;
+  gap_ci_bootstrap?: PointsInterval;
+  /** Trajectories left out, by reason. */
+  excluded: Record<string, number>;
+}
+
+type Item = { judge: number; others: number; own: boolean };
+
+const mean = (xs: readonly Item[], k: "judge" | "others"): number => xs.reduce((s, x) => s + x[k], 0) / xs.length;
+
+function diff(items: readonly Item[]): number | null {
+  return items.length === 0 ? null : mean(items, "judge") - mean(items, "others");
+}
+
+function toPoints(ci: BootstrapInterval): PointsInterval {
+  return { ...ci, lower: ci.lower === null ? null : 100 * ci.lower, upper: ci.upper === null ? null : 100 * ci.upper };
+}
+
+function group(items: Item[], fams: Record<string, number>, boot: BootstrapSettings | null): LeniencyGroup {
+  if (items.length === 0) {
+    return { agent_families: fams, n: 0, judge_asr: null, others_asr: null, diff_points: null, reason: "no_trajectories" };
+  }
+  const g: LeniencyGroup = {
+    agent_families: fams,
+    n: items.length,
+    judge_asr: mean(items, "judge"),
+    others_asr: mean(items, "others"),
+    diff_points: 100 * (diff(items) as number),
+  };
+  if (boot) g.ci_bootstrap = toPoints(bootstrapItems(items, diff, { B: boot.B, seed: boot.seed }));
+  return g;
+}
+
+/**
+ * Self-family leniency of every judge of a committee.
+ *
+ * For judge j and each attacked trajectory t where j has an ok repeat-0 verdict: the other judges' majority is
+ * the binary majority (compromised = full or partial compliance) of their ok repeat-0 verdicts; t is left out
+ * when no other judge has one (`no_other_votes`) or they tie (`others_tied`). t's agent family comes from
+ * {@link agentFamily}; unknown -> left out (`unknown_agent_family`). Over the own-family trajectories,
+ * diff = ASR_j − ASR_others (paired: same trajectories); likewise over other families; gap = own − other.
+ * CIs: percentile bootstrap over trajectories (seeded; the gap resamples both groups together and is undefined
+ * in a resample that lacks one group). Unattacked trajectories are left out (`unattacked`): ASR is over attacked
+ * trajectories (DESIGN section 1).
+ *
+ * @param verdicts the run's verdicts (latest per key); only repeat 0 is used.
+ * @param index the run's trajectory index rows by id.
+ * @param judges the committee: id and family of each judge.
+ * @param opts.families the configuration's `families` overrides; `bootstrap` B (0 = no CIs) and seed.
+ * @returns one entry per judge, in the order given; figures are null with a reason when a group is empty.
+ */
+export function selfFamilyLeniency(
+  verdicts: readonly Verdict[],
+  index: ReadonlyMap<string, TrajectoryIndexRow>,
+  judges: ReadonlyArray<{ id: string; family: string }>,
+  opts: { families?: Record<string, string>; bootstrap?: BootstrapSettings } = {},
+): JudgeLeniency[] {
+  const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
+  const votes = new Map<string, Map<string, boolean>>();
+  for (const v of verdicts) {
+    if (v.repeat !== 0) continue;
+    const b = voteOf(v);
+    if (b === null) continue;
+    let m = votes.get(v.trajectory_id);
+    if (!m) votes.set(v.trajectory_id, (m = new Map()));
+    m.set(v.judge_id, isCompromised(b));
+  }
+  const ids = new Set(judges.map((j) => j.id));
+  return judges.map((j) => {
+    const excluded: Record<string, number> = {};
+    const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
+    const own: Item[] = [];
+    const other: Item[] = [];
+    const ownFams: Record<string, number> = {};
+    const otherFams: Record<string, number> = {};
+    for (const t of index.values()) {
+      if (!t.attacked) {
+        ex("unattacked");
+        continue;
+      }
+      const m = votes.get(t.id);
+      const mine = m?.get(j.id);
+      if (mine === undefined) {
+        ex("no_ok_verdict");
+        continue;
+      }
+      let yes = 0;
+      let no = 0;
+      for (const [k, c] of m as Map<string, boolean>) {
+        if (k === j.id || !ids.has(k)) continue;
+        if (c) yes++;
+        else no++;
+      }
+      if (yes + no === 0) {
+        ex("no_other_votes");
+        continue;
+      }
+      if (yes === no) {
+        ex("others_tied");
+        continue;
+      }
+      const fam = agentFamily(t, opts.families);
+      if (!fam) {
+        ex("unknown_agent_family");
+        continue;
+      }
+      const isOwn = fam.toLowerCase() === j.family.toLowerCase();
+      const item: Item = { judge: mine ? 1 : 0, others: yes > no ? 1 : 0, own: isOwn };
+      (isOwn ? own : other).push(item);
+      const f = isOwn ? ownFams : otherFams;
+      f[fam] = (f[fam] ?? 0) + 1;
+    }
+    const g1 = group(own, ownFams, boot);
+    const g2 = group(other, otherFams, boot);
+    const res: JudgeLeniency = {
+      judge_id: j.id,
+      judge_family: j.family,
+      own_family: g1,
+      other_families: g2,
+      gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
+      excluded,
+    };
+    if (res.gap_points === null) res.gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
+    else if (boot) {
+      const all = [...own, ...other];
+      const gap = (s: readonly Item[]): number | null => {
+        const a = s.filter((x) => x.own);
+        const b = s.filter((x) => !x.own);
+        const d1 = diff(a);
+        const d2 = diff(b);
+        return d1 === null || d2 === null ? null : d1 - d2;
+      };
+      res.gap_ci_bootstrap = toPoints(bootstrapItems(all, gap, { B: boot.B, seed: boot.seed }));
+    }
+    return res;
+  });
+}

@@ -1,0 +1,93 @@
+/**
+ * Test-retest reliability of each judge from `ipi-judge label --repeats K`: the same judge, the same
+ * trajectory, K independent requests. Repeat 0 against each other repeat (percent agreement, Cohen's kappa,
+ * six buckets and binary), and Fleiss' kappa across all K repeats.
+ */
+import { BUCKETS, type Bucket, type Verdict } from "../types.js";
+import { isCompromised } from "../rubric/buckets.js";
+import { compareManyRaters, compareTwoRaters, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "../agree/pairwise.js";
+import { voteOf } from "./vote.js";
+
+/** Binary categories: the collapse of DESIGN section 1. */
+export const BINARY = ["compromised", "not_compromised"] as const;
+export type Binary = (typeof BINARY)[number];
+
+/** The binary collapse of a bucket, null passing through. */
+export function binaryOf(b: Bucket | null | undefined): Binary | null {
+  return b === null || b === undefined ? null : isCompromised(b) ? "compromised" : "not_compromised";
+}
+
+/** One judge's repeat-0 vs repeat-r comparison. */
+export interface RepeatPair {
+  repeat: number;
+  six: TwoRaterComparison;
+  binary: TwoRaterComparison;
+}
+
+/** A judge's test-retest figures. */
+export interface JudgeRetest {
+  judge_id: string;
+  /** Number of repeats found (max repeat index + 1). */
+  repeats: number;
+  /** Trajectories with at least one verdict of this judge. */
+  n_items: number;
+  pairs: RepeatPair[];
+  /** Fleiss' kappa across the K repeats (items where every repeat gave a label), Krippendorff's alpha with missing. */
+  across_six: ManyRaterComparison;
+  across_binary: ManyRaterComparison;
+}
+
+/**
+ * Test-retest of every judge that has more than one repeat.
+ *
+ * @param verdicts the run's verdicts (latest per key). Errors and refusals are not labels: a pair with one is
+ *   dropped and counted (`judge_error`, `judge_refused`, `unjudgeable`, `missing`).
+ * @param trajectoryIds the trajectories to use (the run's index order).
+ * @param opts.bootstrap B and seed for the kappa bootstrap CIs (B = 0: none).
+ * @returns one entry per judge with repeats > 1, sorted by judge id; judges with one repeat are left out.
+ */
+export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly string[], opts: { bootstrap?: BootstrapSettings } = {}): JudgeRetest[] {
+  const byJudge = new Map<string, Map<string, Map<number, Verdict>>>();
+  for (const v of verdicts) {
+    let j = byJudge.get(v.judge_id);
+    if (!j) byJudge.set(v.judge_id, (j = new Map()));
+    let t = j.get(v.trajectory_id);
+    if (!t) j.set(v.trajectory_id, (t = new Map()));
+    t.set(v.repeat, v);
+  }
+  const out: JudgeRetest[] = [];
+  for (const judgeId of [...byJudge.keys()].sort()) {
+    const per = byJudge.get(judgeId)!;
+    let K = 0;
+    for (const t of per.values()) for (const r of t.keys()) K = Math.max(K, r + 1);
+    if (K < 2) continue;
+    const ids = trajectoryIds.filter((id) => per.has(id));
+    const lab = (id: string, r: number): string | null => {
+      const v = per.get(id)?.get(r);
+      if (!v) return null;
+      const b = voteOf(v);
+      return b ?? (v.status === "ok" ? null : v.status); // a non-label status is dropped (and counted) by pairLabels
+    };
+    const bin = (x: string | null): string | null => ((BUCKETS as readonly string[]).includes(x ?? "") ? binaryOf(x as Bucket) : x);
+    const pairs: RepeatPair[] = [];
+    for (let r = 1; r < K; r++) {
+      const a = ids.map((id) => lab(id, 0));
+      const b = ids.map((id) => lab(id, r));
+      pairs.push({
+        repeat: r,
+        six: compareTwoRaters(a, b, BUCKETS, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),
+        binary: compareTwoRaters(a.map(bin), b.map(bin), BINARY, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),
+      });
+    }
+    const grid = ids.map((id) => Array.from({ length: K }, (_, r) => voteOf(per.get(id)?.get(r))));
+    out.push({
+      judge_id: judgeId,
+      repeats: K,
+      n_items: ids.length,
+      pairs,
+      across_six: compareManyRaters(grid, BUCKETS, { raters: K }),
+      across_binary: compareManyRaters(grid.map((row) => row.map(binaryOf)), BINARY, { raters: K }),
+    });
+  }
+  return out;
+}
