@@ -18,7 +18,7 @@
  * Reference: Efron B, Tibshirani RJ (1993) An Introduction to the Bootstrap, ch. 13.
  */
 import prand from "pure-rand";
-import { type WeightSpec, resolveWeights } from "./cohen.js";
+import { type WeightSpec, resolveWeights } from "./weights.js";
 import { type BootstrapInterval, type Table, checkTable } from "./types.js";
 
 type Rng = ReturnType<typeof prand.xoroshiro128plus>;

@@ -9,6 +9,8 @@
  * Scott WA (1955) Public Opinion Quarterly 19:321–325. Formulas as written in vectors/NOTES.md §1.
  */
 import { normalUpperTail } from "./distributions.js";
+import { type BootstrapOptions, bootstrapKappa } from "./bootstrap.js";
+import { type WeightSpec, resolveWeights } from "./weights.js";
 import { confusionMatrix } from "./confusion.js";
 import { type PairLabelsOptions, pairLabels } from "./labels.js";
 import {
@@ -22,62 +24,6 @@ import {
   studentTInterval,
   waldInterval,
 } from "./types.js";
-
-/** Agreement weights: a named scheme or a q × q matrix with w_ii = 1 and 0 <= w_ij <= 1. */
-export type WeightSpec = "unweighted" | "linear" | "quadratic" | readonly (readonly number[])[];
-
-/**
- * Agreement weight matrix over q categories in declared order (NOTES §0).
- * - unweighted: w_ij = δ_ij
- * - linear (Cicchetti–Allison): w_ij = 1 − |i−j|/(q−1)
- * - quadratic (Fleiss–Cohen): w_ij = 1 − (i−j)²/(q−1)²
- * @throws Error when q < 1, or q < 2 for linear/quadratic (division by q − 1 = 0).
- */
-export function agreementWeights(q: number, kind: "unweighted" | "linear" | "quadratic"): number[][] {
-  if (!Number.isInteger(q) || q < 1) throw new Error(`agreementWeights: q must be a positive integer, got ${q}`);
-  if (kind !== "unweighted" && q < 2) throw new Error(`agreementWeights: ${kind} weights need at least 2 categories (divide by q - 1)`);
-  const w: number[][] = [];
-  for (let i = 0; i < q; i++) {
-    const row: number[] = [];
-    for (let j = 0; j < q; j++) {
-      if (kind === "unweighted") row.push(i === j ? 1 : 0);
-      else if (kind === "linear") row.push(1 - Math.abs(i - j) / (q - 1));
-      else row.push(1 - ((i - j) * (i - j)) / ((q - 1) * (q - 1)));
-    }
-    w.push(row);
-  }
-  return w;
-}
-
-/**
- * R `irr::kappa2` numeric weights: a vector v of disagreement scores indexed by |i − j| (so v[0] is the
- * diagonal), rescaled to agreement weights w_ij = 1 − (v[|i−j|] − min v)/(max v − min v) (NOTES §9.1).
- * @param v disagreement scores, length q (the number of table levels).
- * @throws Error when v is empty, not finite, or constant (max = min).
- */
-export function weightsFromDistances(v: readonly number[]): number[][] {
-  if (v.length === 0) throw new Error("weightsFromDistances: empty vector");
-  if (!v.every(Number.isFinite)) throw new Error("weightsFromDistances: non-finite value");
-  const lo = Math.min(...v);
-  const hi = Math.max(...v);
-  if (hi === lo) throw new Error("weightsFromDistances: constant vector gives no agreement scale");
-  const q = v.length;
-  return Array.from({ length: q }, (_, i) => Array.from({ length: q }, (_, j) => 1 - (v[Math.abs(i - j)] - lo) / (hi - lo)));
-}
-
-/** Resolve a weight spec to a validated q × q matrix. @throws Error on a bad matrix or q < 2 with named non-identity weights. */
-export function resolveWeights(spec: WeightSpec | undefined, q: number): number[][] {
-  if (spec === undefined || typeof spec === "string") return agreementWeights(q, spec ?? "unweighted");
-  if (spec.length !== q || spec.some((r) => r.length !== q)) throw new Error(`weights: expected a ${q} x ${q} matrix`);
-  for (let i = 0; i < q; i++) {
-    for (let j = 0; j < q; j++) {
-      const x = spec[i][j];
-      if (!Number.isFinite(x) || x < 0 || x > 1) throw new Error(`weights: w[${i}][${j}] = ${x} is outside [0, 1]`);
-      if (i === j && x !== 1) throw new Error(`weights: diagonal w[${i}][${i}] must be 1, got ${x}`);
-    }
-  }
-  return spec.map((r) => [...r]);
-}
 
 function weightName(spec: WeightSpec | undefined): string {
   return spec === undefined ? "unweighted" : typeof spec === "string" ? spec : "custom";
@@ -192,9 +138,23 @@ export function kappaVariances(table: Table, weights?: WeightSpec): KappaVarianc
  *   When ASE = 0 the Wald CI is degenerate: `ci_wald.degenerate` and flag `degenerate_ci`. When ASE₀ = 0,
  *   z is null with `se_zero` (e.g. one rater constant: κ = 0 and z = 0/0). `ci_t` is the irrCAC variant
  *   (`kappa2.table`): κ ± t_{0.975, n−1}·ASE, irrCAC capping only the upper end at 1 (`upper_clipped`).
+ * @param opts.bootstrap when given ({B, seed, resampling}), also a percentile bootstrap CI over items in
+ *   `ci_bootstrap` (see `bootstrapKappa`: seed recorded, undefined resamples counted, type-1 quantiles).
  * @throws Error on a ragged/non-square/negative table or invalid weights.
  */
-export function cohenKappa(table: Table, opts: { weights?: WeightSpec; level?: number } = {}): CohenKappa {
+export function cohenKappa(
+  table: Table,
+  opts: { weights?: WeightSpec; level?: number; bootstrap?: Omit<BootstrapOptions, "level"> } = {},
+): CohenKappa {
+  const res = cohenKappaCore(table, opts);
+  if (opts.bootstrap && res.reason !== REASONS.qLt2) {
+    const { replicates: _omit, ...ci } = bootstrapKappa(table, { ...opts.bootstrap, weights: opts.weights, level: opts.level });
+    res.ci_bootstrap = ci;
+  }
+  return res;
+}
+
+function cohenKappaCore(table: Table, opts: { weights?: WeightSpec; level?: number }): CohenKappa {
   const level = opts.level ?? 0.95;
   const q = checkTable(table);
   const name = weightName(opts.weights);
@@ -291,7 +251,7 @@ export function cohenKappaFromLabels(
   a: readonly (Category | null | undefined)[],
   b: readonly (Category | null | undefined)[],
   categories: readonly Category[],
-  opts: { weights?: WeightSpec; level?: number } & Omit<PairLabelsOptions, "categories"> = {},
+  opts: { weights?: WeightSpec; level?: number; bootstrap?: Omit<BootstrapOptions, "level"> } & Omit<PairLabelsOptions, "categories"> = {},
 ): CohenKappaFromLabels {
   const paired = pairLabels(a, b, { ...opts, categories });
   const cm = confusionMatrix(paired.a, paired.b, categories);

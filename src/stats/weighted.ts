@@ -12,7 +12,7 @@
  * Never apply the FCE (1969) variance to weighted data, and never report unweighted sample statistics as
  * population values: the over-sampled disagreement stratum biases them (NOTES §7.4).
  */
-import { type WeightSpec, resolveWeights } from "./cohen.js";
+import { type WeightSpec, resolveWeights } from "./weights.js";
 import { encodeLabels } from "./labels.js";
 import { type Category, type Estimate, REASONS, waldInterval } from "./types.js";
 

@@ -262,6 +262,26 @@ describe("bootstrapKappa / bootstrapTable behaviour", () => {
   });
 });
 
+describe("cohenKappa({ bootstrap }) attaches ci_bootstrap to the one result shape", () => {
+  it("defined kappa: same interval as bootstrapKappa, replicates not embedded, JSON-clean", () => {
+    const t = [
+      [12, 3],
+      [2, 8],
+    ];
+    const r = cohenKappa(t, { bootstrap: { B: 3000, seed: 42 } });
+    const direct = bootstrapKappa(t, { B: 3000, seed: 42 });
+    expect(r.ci_bootstrap).toEqual(direct);
+    expect(r.ci_bootstrap).not.toHaveProperty("replicates");
+    expect(r.ci_bootstrap).toMatchObject({ B: 3000, seed: 42, level: 0.95 });
+    expect(JSON.parse(JSON.stringify(r))).toEqual(r);
+  });
+  it("undefined kappa: the bootstrap reports every resample undefined", () => {
+    const r = cohenKappa([[6, 0], [0, 0]], { bootstrap: { B: 200, seed: 1 } });
+    expect(r.value).toBeNull();
+    expect(r.ci_bootstrap).toMatchObject({ lower: null, upper: null, reason: "all_resamples_undefined", undefined_resamples: 200 });
+  });
+});
+
 describe("quantileType1 (inverse empirical CDF)", () => {
   it("returns the ceil(p·m)-th smallest, robust to p·m rounding", () => {
     const xs = Float64Array.from({ length: 10_000 }, (_, i) => i + 1);
