@@ -1,0 +1,499 @@
+/**
+ * Importing human annotations of a sample (`ipi-judge import-annotations`): parsing the annotation files,
+ * checking every row against the private manifest (src/sample/export.ts) and the study's label scale, and
+ * building the human-label rows `agree --human` reads.
+ *
+ * Accepted files:
+ * - CSV (`.csv`): a header row with `item_id` or `trajectory_id`, `label`, and optionally `annotator`; other
+ *   columns (e.g. `trajectory` in our `tasks.csv`) are ignored. RFC 4180 quoting; a UTF-8 BOM is ignored.
+ * - JSONL (`.jsonl`, `.ndjson`): one object per line with the same fields.
+ * - JSON (`.json`): Label Studio's JSON export (an array of tasks with `data.item_id` and
+ *   `annotations[].result[].value.choices`, annotator from `completed_by`; cancelled annotations are skipped; the
+ *   legacy key `completions` is read like `annotations`), or an array of row objects (Label Studio's JSON-MIN
+ *   export gives `{item_id, label, annotator, ...}`).
+ * A row with no label is not a label (a blank line of `tasks.csv`): it is counted as unlabelled, not imported.
+ *
+ * Checks (every problem names its file and row; all are reported together): unknown item or trajectory ids,
+ * item_id and trajectory_id that disagree, a missing annotator, labels outside the scale (spelling is
+ * canonicalized like the judges' labels: case, spaces and dashes only, `../shared/cases/B05`), and an annotator
+ * labelling one item twice with different labels (the same label twice is kept once and counted).
+ */
+import path from "node:path";
+import { kishEffectiveN } from "../stats/weighted.js";
+import type { ManifestHeader, ManifestRow } from "./export.js";
+import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "./scale.js";
+
+/** One human-label row of the output file (DESIGN "Human label", with the design fields of the item). */
+export interface HumanLabelRow {
+  trajectory_id: string;
+  annotator: string;
+  label: string;
+  item_id: string;
+  stratum: string;
+  phase: 1 | 2;
+  inclusion_probability: number;
+  weight: number;
+  sampling_stratum: string;
+  committee_stratum: ManifestRow["committee_stratum"];
+  /** N_h of `stratum` in the population, for post-stratified weights N_h/n_h (NOTES §7.2). */
+  stratum_size: number;
+  scale: Scale;
+}
+
+/** One annotation as read from a file, before checking. `where` names the file and row for messages. */
+export interface AnnotationRecord {
+  where: string;
+  item_id?: string;
+  trajectory_id?: string;
+  annotator?: string;
+  label?: string;
+}
+
+/** The result of parsing one annotation file. */
+export interface ParsedAnnotations {
+  format: "csv" | "jsonl" | "label-studio" | "json-rows";
+  records: AnnotationRecord[];
+  /** Rows or annotations that carry no label (blank template rows, cancelled or empty Label Studio annotations). */
+  skipped: Array<{ where: string; reason: string }>;
+}
+
+/** An annotation file or manifest that cannot be imported: `problems` lists every problem, each naming its row. */
+export class AnnotationImportError extends Error {
+  readonly problems: string[];
+  constructor(summary: string, problems: string[]) {
+    const shown = problems.slice(0, 50).map((p) => `  ${p}`);
+    if (problems.length > 50) shown.push(`  ... and ${problems.length - 50} more`);
+    super(problems.length ? `${summary}:\n${shown.join("\n")}` : summary);
+    this.name = "AnnotationImportError";
+    this.problems = problems;
+  }
+}
+
+/**
+ * Parse CSV text (RFC 4180: `"` quotes, `""` inside quotes, quoted fields may hold commas and line breaks; CRLF or
+ * LF row ends; a leading UTF-8 BOM is dropped).
+ * @returns rows of fields, each with the 1-based line number where the row starts; blank lines are skipped.
+ * @throws AnnotationImportError on an unterminated quote.
+ */
+export function parseCsv(text: string, file = "CSV"): Array<{ line: number; fields: string[] }> {
+  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const rows: Array<{ line: number; fields: string[] }> = [];
+  let fields: string[] = [];
+  let field = "";
+  let inQuotes = false;
+  let line = 1;
+  let rowLine = 1;
+  let fieldStarted = false;
+  const endRow = () => {
+    fields.push(field);
+    if (!(fields.length === 1 && fields[0] === "" && !fieldStarted)) rows.push({ line: rowLine, fields });
+    fields = [];
+    field = "";
+    fieldStarted = false;
+  };
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i];
+    if (inQuotes) {
+      if (c === '"') {
+        if (s[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else inQuotes = false;
+      } else {
+        if (c === "\n") line++;
+        field += c;
+      }
+      continue;
+    }
+    if (c === '"' && field === "") {
+      inQuotes = true;
+      fieldStarted = true;
+    } else if (c === ",") {
+      fields.push(field);
+      field = "";
+      fieldStarted = true;
+    } else if (c === "\r" && s[i + 1] === "\n") {
+      continue;
+    } else if (c === "\n") {
+      endRow();
+      line++;
+      rowLine = line;
+    } else {
+      field += c;
+      fieldStarted = true;
+    }
+  }
+  if (inQuotes) throw new AnnotationImportError(`${file}: cannot read the CSV`, [`${file} line ${rowLine}: a quoted field is never closed`]);
+  if (field !== "" || fields.length > 0 || fieldStarted) endRow();
+  return rows;
+}
+
+const str = (v: unknown): string | undefined =>
+  typeof v === "string" ? v : typeof v === "number" && Number.isFinite(v) ? String(v) : undefined;
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** A label value of a row object: a string, or Label Studio JSON-MIN's `{choices: [one]}`. */
+function labelOf(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (isObj(v) && Array.isArray(v.choices)) return v.choices.length === 1 ? str(v.choices[0]) : JSON.stringify(v.choices);
+  if (Array.isArray(v)) return v.length === 1 ? str(v[0]) : JSON.stringify(v);
+  return undefined;
+}
+
+function annotatorOf(v: unknown): string | undefined {
+  if (isObj(v)) return str(v.email) ?? str(v.username) ?? str(v.id);
+  return str(v);
+}
+
+function rowRecord(o: Record<string, unknown>, where: string): AnnotationRecord {
+  const lower: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) lower[k.trim().toLowerCase()] = v;
+  return {
+    where,
+    item_id: str(lower.item_id),
+    trajectory_id: str(lower.trajectory_id),
+    annotator: annotatorOf(lower.annotator ?? lower.completed_by),
+    label: labelOf(lower.label),
+  };
+}
+
+function fromLabelStudio(tasks: unknown[], file: string, out: ParsedAnnotations, problems: string[]): void {
+  tasks.forEach((task, ti) => {
+    const tw = `${file} task ${ti + 1}`;
+    if (!isObj(task)) {
+      problems.push(`${tw}: not a Label Studio task object`);
+      return;
+    }
+    const data = isObj(task.data) ? task.data : {};
+    const item_id = str(data.item_id);
+    const trajectory_id = str(data.trajectory_id);
+    const where0 = `${tw} (item ${item_id ?? trajectory_id ?? "?"})`;
+    const anns = [...(Array.isArray(task.annotations) ? task.annotations : []), ...(Array.isArray(task.completions) ? task.completions : [])];
+    if (anns.length === 0) {
+      out.skipped.push({ where: where0, reason: "no annotations" });
+      return;
+    }
+    anns.forEach((a, ai) => {
+      const where = `${where0} annotation ${ai + 1}`;
+      if (!isObj(a)) {
+        problems.push(`${where}: not an annotation object`);
+        return;
+      }
+      if (a.was_cancelled === true) {
+        out.skipped.push({ where, reason: "cancelled (skipped) in Label Studio" });
+        return;
+      }
+      const results = Array.isArray(a.result) ? a.result.filter(isObj) : [];
+      const choices = results.filter((r) => r.type === "choices" || (isObj(r.value) && Array.isArray(r.value.choices)));
+      const named = choices.filter((r) => r.from_name === "label");
+      const use = named.length > 0 ? named : choices;
+      if (use.length === 0) {
+        out.skipped.push({ where, reason: "no choice selected" });
+        return;
+      }
+      if (use.length > 1) {
+        problems.push(`${where}: ${use.length} choice results; expected one (from_name "label")`);
+        return;
+      }
+      const value = isObj(use[0].value) ? use[0].value : {};
+      const ch = Array.isArray(value.choices) ? value.choices : [];
+      if (ch.length !== 1) {
+        problems.push(`${where}: ${ch.length} choices selected (${JSON.stringify(ch)}); exactly one label per item`);
+        return;
+      }
+      out.records.push({ where, item_id, trajectory_id, annotator: annotatorOf(a.completed_by), label: str(ch[0]) });
+    });
+  });
+}
+
+/**
+ * Parse one annotation file's text (formats in the module docstring), by extension, or by content when the
+ * extension says nothing (`[` JSON, `{` JSONL, else CSV).
+ * @param text file contents; @param file name used in messages and for the extension.
+ * @throws AnnotationImportError for unreadable JSON/JSONL lines, a CSV without the needed columns, or malformed
+ *   Label Studio tasks (all problems listed).
+ */
+export function parseAnnotationText(text: string, file: string): ParsedAnnotations {
+  const ext = path.extname(file).toLowerCase();
+  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const head = body.trimStart()[0];
+  const kind = ext === ".csv" ? "csv" : ext === ".jsonl" || ext === ".ndjson" ? "jsonl" : ext === ".json" ? "json" : head === "[" ? "json" : head === "{" ? "jsonl" : "csv";
+  const problems: string[] = [];
+  const name = path.basename(file);
+  if (kind === "csv") {
+    const out: ParsedAnnotations = { format: "csv", records: [], skipped: [] };
+    const rows = parseCsv(body, name);
+    if (rows.length === 0) throw new AnnotationImportError(`${name}: empty CSV`, []);
+    const header = rows[0].fields.map((h) => h.trim().toLowerCase());
+    const col = (n: string) => header.indexOf(n);
+    const [ci, ct, ca, cl] = [col("item_id"), col("trajectory_id"), col("annotator"), col("label")];
+    if ((ci < 0 && ct < 0) || cl < 0) {
+      throw new AnnotationImportError(`${name}: cannot read the CSV`, [
+        `${name} line ${rows[0].line}: the header needs item_id (or trajectory_id) and label columns; it has ${JSON.stringify(rows[0].fields)}`,
+      ]);
+    }
+    rows.slice(1).forEach((r, i) => {
+      const where = `${name} row ${i + 1} (line ${r.line})`;
+      const get = (c: number) => (c >= 0 && c < r.fields.length ? r.fields[c] : undefined);
+      const rec: AnnotationRecord = { where, item_id: get(ci), trajectory_id: get(ct), annotator: get(ca), label: get(cl) };
+      out.records.push(rec);
+    });
+    return out;
+  }
+  if (kind === "jsonl") {
+    const out: ParsedAnnotations = { format: "jsonl", records: [], skipped: [] };
+    body.split(/\r?\n/).forEach((line, i) => {
+      if (line.trim() === "") return;
+      const where = `${name} line ${i + 1}`;
+      let v: unknown;
+      try {
+        v = JSON.parse(line);
+      } catch (e) {
+        problems.push(`${where}: not valid JSON (${(e as Error).message})`);
+        return;
+      }
+      if (!isObj(v)) {
+        problems.push(`${where}: expected a JSON object with item_id (or trajectory_id), annotator, label`);
+        return;
+      }
+      out.records.push(rowRecord(v, where));
+    });
+    if (problems.length) throw new AnnotationImportError(`${name}: cannot read the JSONL`, problems);
+    return out;
+  }
+  let v: unknown;
+  try {
+    v = JSON.parse(body);
+  } catch (e) {
+    throw new AnnotationImportError(`${name}: cannot read the JSON`, [`${name}: not valid JSON (${(e as Error).message})`]);
+  }
+  if (!Array.isArray(v)) {
+    throw new AnnotationImportError(`${name}: cannot read the JSON`, [
+      `${name}: expected an array (Label Studio JSON export, or rows with item_id, annotator, label)`,
+    ]);
+  }
+  const isLs = v.some((t) => isObj(t) && (isObj(t.data) || Array.isArray(t.annotations) || Array.isArray(t.completions)));
+  if (isLs) {
+    const out: ParsedAnnotations = { format: "label-studio", records: [], skipped: [] };
+    fromLabelStudio(v, name, out, problems);
+    if (problems.length) throw new AnnotationImportError(`${name}: cannot read the Label Studio export`, problems);
+    return out;
+  }
+  const out: ParsedAnnotations = { format: "json-rows", records: [], skipped: [] };
+  v.forEach((o, i) => {
+    const where = `${name} row ${i + 1}`;
+    if (!isObj(o)) problems.push(`${where}: expected an object with item_id (or trajectory_id), annotator, label`);
+    else out.records.push(rowRecord(o, where));
+  });
+  if (problems.length) throw new AnnotationImportError(`${name}: cannot read the JSON`, problems);
+  return out;
+}
+
+/** A parsed manifest: the header and the item rows. */
+export interface Manifest {
+  header: ManifestHeader;
+  rows: ManifestRow[];
+}
+
+/**
+ * Parse `manifest.jsonl` (src/sample/export.ts): the header line, then one row per item.
+ * @throws AnnotationImportError when the first line is not an ipi-judge manifest header, a row is malformed,
+ *   or item ids repeat.
+ */
+export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
+  const name = path.basename(file);
+  const lines = text.split(/\r?\n/);
+  const problems: string[] = [];
+  let header: ManifestHeader | null = null;
+  const rows: ManifestRow[] = [];
+  const seen = new Set<string>();
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      problems.push(`${name} line ${i + 1}: not valid JSON`);
+      return;
+    }
+    if (!header) {
+      if (!isObj(v) || v.ipi_judge_manifest !== 1) {
+        problems.push(`${name} line ${i + 1}: not an ipi-judge sample manifest (the first line must be its header; pass DIR/manifest.jsonl written by ipi-judge sample)`);
+        header = {} as ManifestHeader;
+        return;
+      }
+      if (!(SCALES as readonly string[]).includes(v.scale as string)) problems.push(`${name} line ${i + 1}: unknown scale ${JSON.stringify(v.scale)}`);
+      header = v as unknown as ManifestHeader;
+      return;
+    }
+    const r = v as ManifestRow;
+    if (
+      !isObj(v) ||
+      typeof r.item_id !== "string" ||
+      typeof r.trajectory_id !== "string" ||
+      typeof r.stratum !== "string" ||
+      (r.phase !== 1 && r.phase !== 2) ||
+      !(typeof r.inclusion_probability === "number" && r.inclusion_probability > 0 && r.inclusion_probability <= 1) ||
+      !(typeof r.weight === "number" && r.weight >= 1)
+    ) {
+      problems.push(`${name} line ${i + 1}: not a manifest item row (item_id, trajectory_id, stratum, phase 1|2, inclusion_probability in (0,1], weight >= 1)`);
+      return;
+    }
+    if (seen.has(r.item_id)) problems.push(`${name} line ${i + 1}: item_id ${r.item_id} appears twice`);
+    seen.add(r.item_id);
+    rows.push(r);
+  });
+  if (!header) problems.push(`${name}: empty manifest`);
+  if (problems.length) throw new AnnotationImportError(`${name}: cannot read the manifest`, problems);
+  return { header: header as unknown as ManifestHeader, rows };
+}
+
+/** What {@link checkAnnotations} reports beside the rows. */
+export interface ImportSummary {
+  scale: Scale;
+  records_read: number;
+  labels: number;
+  /** (annotator, item) pairs given twice with the same label (kept once). */
+  repeated_identical: number;
+  /** Rows or annotations without a label (not imported). */
+  unlabelled: number;
+  items_in_manifest: number;
+  items_labelled: number;
+  items_unlabelled: number;
+  labelled_by_phase: { "1": number; "2": number };
+  annotators: Record<string, number>;
+  /** Kish effective sample size (Σw)²/Σw² of the labelled items (src/stats/weighted.ts). */
+  kish_n_eff: number | null;
+  /**
+   * Design-weighted (Hájek, w = 1/π) share of each label in the population: each labelled item counts with its
+   * weight, split evenly among its annotators' labels. Null when no item is labelled.
+   */
+  weighted_label_shares: Record<string, number> | null;
+}
+
+/**
+ * Check annotation records against a manifest and build the human-label rows.
+ * @param records records of one or more files (in file and row order).
+ * @param opts.annotator annotator name for records without one (a single annotator's file).
+ * @param opts.skipped records already known to carry no label (counted as unlabelled).
+ * @returns rows sorted by item id, then annotator; the summary.
+ * @throws AnnotationImportError listing every problem (module docstring), each naming its row.
+ */
+export function checkAnnotations(
+  records: readonly AnnotationRecord[],
+  manifest: Manifest,
+  opts: { annotator?: string; skipped?: number } = {},
+): { rows: HumanLabelRow[]; summary: ImportSummary } {
+  const scale = manifest.header.scale;
+  const byItem = new Map(manifest.rows.map((r) => [r.item_id, r]));
+  const byTrajectory = new Map(manifest.rows.map((r) => [r.trajectory_id, r]));
+  const problems: string[] = [];
+  const taken = new Map<string, { label: string; where: string }>();
+  const out: HumanLabelRow[] = [];
+  let unlabelled = opts.skipped ?? 0;
+  let repeated = 0;
+  const allowed = scaleValues(scale).join(", ");
+  const fallback = opts.annotator?.trim() || undefined;
+  for (const rec of records) {
+    const itemId = rec.item_id?.trim() || undefined;
+    const trajId = rec.trajectory_id?.trim() || undefined;
+    const rawLabel = rec.label?.trim() ?? "";
+    const annotator = rec.annotator?.trim() || fallback;
+    if (rawLabel === "") {
+      unlabelled++;
+      continue;
+    }
+    let m: ManifestRow | undefined;
+    if (itemId !== undefined) {
+      m = byItem.get(itemId);
+      if (!m) {
+        problems.push(`${rec.where}: unknown item_id "${itemId}" (not in this sample's manifest)`);
+        continue;
+      }
+      if (trajId !== undefined && trajId !== m.trajectory_id) {
+        problems.push(`${rec.where}: item_id "${itemId}" and trajectory_id "${trajId}" name different items`);
+        continue;
+      }
+    } else if (trajId !== undefined) {
+      m = byTrajectory.get(trajId);
+      if (!m) {
+        problems.push(`${rec.where}: unknown trajectory_id "${trajId}" (not in this sample)`);
+        continue;
+      }
+    } else {
+      problems.push(`${rec.where}: no item_id or trajectory_id`);
+      continue;
+    }
+    if (!annotator) {
+      problems.push(`${rec.where}: no annotator (add an annotator column, or pass --annotator NAME for a one-person file)`);
+      continue;
+    }
+    const label = canonicalScaleLabel(rawLabel, scale);
+    if (label === null) {
+      problems.push(`${rec.where}: label "${rawLabel}" is not on the ${scale} scale (allowed: ${allowed})`);
+      continue;
+    }
+    const key = `${annotator}\u0000${m.item_id}`;
+    const prev = taken.get(key);
+    if (prev) {
+      if (prev.label !== label) {
+        problems.push(`${rec.where}: annotator "${annotator}" labelled item ${m.item_id} "${label}" here and "${prev.label}" at ${prev.where}`);
+      } else repeated++;
+      continue;
+    }
+    taken.set(key, { label, where: rec.where });
+    out.push({
+      trajectory_id: m.trajectory_id,
+      annotator,
+      label,
+      item_id: m.item_id,
+      stratum: m.stratum,
+      phase: m.phase,
+      inclusion_probability: m.inclusion_probability,
+      weight: m.weight,
+      sampling_stratum: m.sampling_stratum,
+      committee_stratum: m.committee_stratum,
+      stratum_size: m.stratum_size,
+      scale,
+    });
+  }
+  if (problems.length) {
+    throw new AnnotationImportError(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the annotations; nothing was written`, problems);
+  }
+  out.sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : a.annotator < b.annotator ? -1 : a.annotator > b.annotator ? 1 : 0));
+
+  const perItem = new Map<string, HumanLabelRow[]>();
+  for (const r of out) {
+    const g = perItem.get(r.item_id);
+    if (g) g.push(r);
+    else perItem.set(r.item_id, [r]);
+  }
+  const annotators: Record<string, number> = {};
+  for (const r of out) annotators[r.annotator] = (annotators[r.annotator] ?? 0) + 1;
+  const byPhase = { "1": 0, "2": 0 };
+  const weights: number[] = [];
+  const shares: Record<string, number> = Object.fromEntries(scaleValues(scale).map((v) => [v, 0]));
+  let sw = 0;
+  for (const rows of perItem.values()) {
+    const w = rows[0].weight;
+    byPhase[String(rows[0].phase) as "1" | "2"]++;
+    weights.push(w);
+    sw += w;
+    for (const r of rows) shares[r.label] += w / rows.length;
+  }
+  const summary: ImportSummary = {
+    scale,
+    records_read: records.length + (opts.skipped ?? 0),
+    labels: out.length,
+    repeated_identical: repeated,
+    unlabelled,
+    items_in_manifest: manifest.rows.length,
+    items_labelled: perItem.size,
+    items_unlabelled: manifest.rows.length - perItem.size,
+    labelled_by_phase: byPhase,
+    annotators,
+    kish_n_eff: kishEffectiveN(weights),
+    weighted_label_shares: sw > 0 ? Object.fromEntries(Object.entries(shares).map(([k, v]) => [k, v / sw])) : null,
+  };
+  return { rows: out, summary };
+}

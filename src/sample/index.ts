@@ -1,0 +1,152 @@
+/**
+ * Human annotation samples: the two-phase sample of a run (`ipi-judge sample`), its blinded export, and the
+ * import of the annotations (`ipi-judge import-annotations`). The pure parts live in design.ts (allocation,
+ * inclusion probabilities), draw.ts (seeded draws), population.ts, sample.ts, export.ts (blinded files),
+ * import.ts (parsing and checks), scale.ts (labels from the rubric); this file wires them to the run store and
+ * the file system.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { readJsonl } from "../store/journal.js";
+import { readTrajectoryIndex } from "../store/run-store.js";
+import { assignItemIds, buildExportFiles, EXPORT_FILES, PRIVATE_FILES, SHARED_FILES, writeExportFiles, type BlindItem } from "./export.js";
+import {
+  AnnotationImportError,
+  checkAnnotations,
+  parseAnnotationText,
+  parseManifest,
+  type AnnotationRecord,
+  type HumanLabelRow,
+  type ImportSummary,
+} from "./import.js";
+import { buildPopulation, parseStrataFields, type CommitteeRow } from "./population.js";
+import { drawSample, SampleError, type SampleDesign } from "./sample.js";
+import type { Scale } from "./scale.js";
+import { loadSampledTrajectories } from "./source.js";
+
+export * from "./design.js";
+export * from "./draw.js";
+export * from "./population.js";
+export * from "./sample.js";
+export * from "./export.js";
+export * from "./import.js";
+export * from "./scale.js";
+export * from "./source.js";
+
+/** Name of the committee verdict file in a run folder (written by the committee stage). */
+export const COMMITTEE_FILE = "committee.jsonl";
+
+/**
+ * Read a run's committee verdicts (`<runDir>/committee.jsonl`).
+ * @returns the rows, or null when the file does not exist.
+ * @throws SampleError naming the lines that are not JSON.
+ */
+export async function readCommittee(runDir: string): Promise<CommitteeRow[] | null> {
+  const file = path.join(runDir, COMMITTEE_FILE);
+  if (!fs.existsSync(file)) return null;
+  const bad: number[] = [];
+  const rows: CommitteeRow[] = [];
+  for await (const r of readJsonl<CommitteeRow>(file, (line) => bad.push(line))) rows.push(r);
+  if (bad.length) throw new SampleError(`${file}: line${bad.length > 1 ? "s" : ""} ${bad.slice(0, 10).join(", ")} are not JSON`);
+  return rows;
+}
+
+/** Options of {@link createSample}. */
+export interface CreateSampleOptions {
+  /** The run folder (`<labels-dir>/<run>`). */
+  runDir: string;
+  run: string;
+  random: number;
+  disagreement: number;
+  seed: number;
+  strata?: string[];
+  scale?: Scale;
+  allowShort?: boolean;
+  outDir: string;
+  force?: boolean;
+  /** Where relative `source.path`s are resolved from (default: the current directory). */
+  sourceRoot?: string;
+}
+
+/** What {@link createSample} did. */
+export interface CreateSampleResult {
+  outDir: string;
+  files: string[];
+  shared_files: string[];
+  private_files: string[];
+  items: BlindItem[];
+  design: SampleDesign;
+}
+
+/**
+ * Draw a two-phase sample of a run and write its blinded export (src/sample/export.ts).
+ * @throws SampleError for impossible requests (see `drawSample`), a run without trajectories, or unknown strata
+ *   fields; SourceError when a sampled trajectory cannot be re-read; ExportExistsError when `outDir` holds another
+ *   sample (without `force`).
+ */
+export async function createSample(o: CreateSampleOptions): Promise<CreateSampleResult> {
+  const index = await readTrajectoryIndex(o.runDir);
+  if (index.size === 0) throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
+  let fields;
+  try {
+    fields = parseStrataFields(o.strata ?? []);
+  } catch (e) {
+    throw new SampleError((e as Error).message);
+  }
+  const committee = await readCommittee(o.runDir);
+  const pop = buildPopulation(index.values(), committee, fields);
+  const { items, design } = drawSample(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
+  const blind = assignItemIds(items, o.seed);
+  const rows = blind.map((b) => index.get(b.trajectory_id)!);
+  const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot });
+  const files = buildExportFiles({
+    run: o.run,
+    scale: o.scale ?? "six",
+    design,
+    items: blind,
+    trajectories,
+    contentHashes: new Map(rows.map((r) => [r.id, r.content_sha256])),
+  });
+  const written = writeExportFiles(o.outDir, files, { force: o.force });
+  return { outDir: o.outDir, files: written, shared_files: SHARED_FILES, private_files: PRIVATE_FILES, items: blind, design };
+}
+
+/** Options of {@link importAnnotations}. */
+export interface ImportAnnotationsOptions {
+  files: string[];
+  manifest: string;
+  out: string;
+  /** Annotator name for rows without one. */
+  annotator?: string;
+}
+
+/**
+ * Read annotation files, check them against the manifest, and write the human-label JSONL (one
+ * {@link HumanLabelRow} per line, sorted by item id then annotator; written atomically, only when every row is
+ * good).
+ * @throws AnnotationImportError listing every problem (nothing is written then); Node errors for unreadable files.
+ */
+export async function importAnnotations(o: ImportAnnotationsOptions): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string> }> {
+  if (!fs.existsSync(o.manifest)) {
+    throw new AnnotationImportError(`manifest ${o.manifest} not found (it is DIR/${EXPORT_FILES.manifest} of ipi-judge sample --out DIR)`, []);
+  }
+  const manifest = parseManifest(fs.readFileSync(o.manifest, "utf8"), o.manifest);
+  const records: AnnotationRecord[] = [];
+  const formats: Record<string, string> = {};
+  let skipped = 0;
+  for (const f of o.files) {
+    if (!fs.existsSync(f)) throw new AnnotationImportError(`annotation file ${f} not found`, []);
+    const parsed = parseAnnotationText(fs.readFileSync(f, "utf8"), f);
+    formats[f] = parsed.format;
+    records.push(...parsed.records);
+    skipped += parsed.skipped.length;
+  }
+  const { rows, summary } = checkAnnotations(records, manifest, { annotator: o.annotator, skipped });
+  const text = rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
+  const dir = path.dirname(path.resolve(o.out));
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = `${o.out}.tmp-${process.pid}`;
+  fs.writeFileSync(tmp, text, "utf8");
+  fs.renameSync(tmp, o.out);
+  return { rows, summary, formats };
+}

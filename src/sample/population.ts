@@ -1,0 +1,176 @@
+/**
+ * The population the annotation sample is drawn from: a run's trajectories (its `trajectories.jsonl` index),
+ * deduplicated by id and by content hash, each with its sampling stratum (the values of the `--strata` fields)
+ * and its committee stratum (DESIGN "Committee verdict": `A` = the committee was unanimous, `D` = it was not,
+ * `U` = the committee file has no verdict for it; `null` when the run has no committee file).
+ */
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { compareCodeUnits } from "./draw.js";
+
+/** Index fields a sample can be stratified by. */
+export const STRATUM_FIELDS = [
+  "agent_model",
+  "agent_family",
+  "suite",
+  "attack",
+  "condition",
+  "attacked",
+  "user_task_id",
+  "injection_task_id",
+] as const;
+export type StratumField = (typeof STRATUM_FIELDS)[number];
+
+/** The sampling stratum of every trajectory when no `--strata` are given. */
+export const ALL_STRATUM = "all";
+/** How a missing field value shows in a stratum key. */
+export const MISSING_VALUE = "(none)";
+
+export type CommitteeStratum = "A" | "D" | "U";
+
+/** The fields of a committee verdict this module reads (DESIGN section 3; other fields are ignored). */
+export interface CommitteeRow {
+  trajectory_id: string;
+  unanimous: boolean;
+}
+
+/** One trajectory of the population. */
+export interface PopulationUnit {
+  id: string;
+  content_sha256: string;
+  sampling_stratum: string;
+  committee_stratum: CommitteeStratum | null;
+}
+
+/** A trajectory left out as a duplicate of another. */
+export interface DroppedDuplicate {
+  id: string;
+  duplicate_of: string;
+  reason: "same_id" | "same_content";
+}
+
+export interface Population {
+  /** Units sorted by id (code-unit order). */
+  units: PopulationUnit[];
+  dropped: DroppedDuplicate[];
+  /** True when the run has committee verdicts. */
+  committee: boolean;
+  /** Trajectories of the population with no committee verdict (`U`). */
+  committee_missing: number;
+  /** Committee verdicts whose trajectory is not in the population (ignored). */
+  committee_unmatched: number;
+  strata_fields: StratumField[];
+}
+
+/**
+ * Check `--strata` field names.
+ * @returns the fields, in the order given, without repeats.
+ * @throws Error naming the unknown field and the allowed ones.
+ */
+export function parseStrataFields(fields: readonly string[]): StratumField[] {
+  const out: StratumField[] = [];
+  for (const raw of fields) {
+    const f = raw.trim();
+    if (f === "") continue;
+    if (!(STRATUM_FIELDS as readonly string[]).includes(f)) {
+      throw new Error(`unknown stratum field "${f}" (allowed: ${STRATUM_FIELDS.join(", ")})`);
+    }
+    if (!out.includes(f as StratumField)) out.push(f as StratumField);
+  }
+  return out;
+}
+
+/**
+ * The sampling stratum of an index row: `field=value` pairs joined with `,` in the order of `fields`
+ * (`(none)` for a missing value), or `all` when `fields` is empty.
+ */
+export function stratumKey(row: TrajectoryIndexRow, fields: readonly StratumField[]): string {
+  if (fields.length === 0) return ALL_STRATUM;
+  return fields
+    .map((f) => {
+      const v = row[f];
+      return `${f}=${v === undefined || v === null || v === "" ? MISSING_VALUE : String(v)}`;
+    })
+    .join(",");
+}
+
+/**
+ * Build the population: one unit per distinct trajectory.
+ * - Same id twice: the row with the smaller `content_sha256` is kept (independent of input order).
+ * - Same content (`content_sha256`) under several ids: the smallest id is kept, the others are dropped with
+ *   `duplicate_of`.
+ * - Committee stratum from `committee` (last row per trajectory wins): `A` unanimous, `D` not unanimous, `U`
+ *   no row; every unit is `null` when `committee` is null.
+ * @throws Error when a committee row has no string `trajectory_id` or no boolean `unanimous`.
+ */
+export function buildPopulation(
+  rows: Iterable<TrajectoryIndexRow>,
+  committee: readonly CommitteeRow[] | null,
+  fields: readonly StratumField[],
+): Population {
+  const dropped: DroppedDuplicate[] = [];
+  const byId = new Map<string, TrajectoryIndexRow>();
+  for (const r of rows) {
+    const prev = byId.get(r.id);
+    if (!prev) byId.set(r.id, r);
+    else if (prev.content_sha256 !== r.content_sha256) {
+      const keep = compareCodeUnits(prev.content_sha256, r.content_sha256) <= 0 ? prev : r;
+      byId.set(r.id, keep);
+      dropped.push({ id: r.id, duplicate_of: r.id, reason: "same_id" });
+    }
+  }
+  const ids = [...byId.keys()].sort(compareCodeUnits);
+  const byContent = new Map<string, string>();
+  const kept: TrajectoryIndexRow[] = [];
+  for (const id of ids) {
+    const r = byId.get(id)!;
+    const first = byContent.get(r.content_sha256);
+    if (first !== undefined) {
+      dropped.push({ id, duplicate_of: first, reason: "same_content" });
+      continue;
+    }
+    byContent.set(r.content_sha256, id);
+    kept.push(r);
+  }
+  let status: Map<string, boolean> | null = null;
+  if (committee) {
+    status = new Map();
+    committee.forEach((c, i) => {
+      if (typeof c?.trajectory_id !== "string" || typeof c?.unanimous !== "boolean") {
+        throw new Error(`committee verdict ${i + 1}: needs a string trajectory_id and a boolean unanimous`);
+      }
+      status!.set(c.trajectory_id, c.unanimous);
+    });
+  }
+  let missing = 0;
+  const units = kept.map((r): PopulationUnit => {
+    let cs: CommitteeStratum | null = null;
+    if (status) {
+      const u = status.get(r.id);
+      cs = u === undefined ? "U" : u ? "A" : "D";
+      if (u === undefined) missing++;
+    }
+    return { id: r.id, content_sha256: r.content_sha256, sampling_stratum: stratumKey(r, fields), committee_stratum: cs };
+  });
+  let unmatched = 0;
+  if (status) for (const id of status.keys()) if (!byId.has(id)) unmatched++;
+  dropped.sort((a, b) => compareCodeUnits(a.id, b.id));
+  return {
+    units,
+    dropped,
+    committee: status !== null,
+    committee_missing: missing,
+    committee_unmatched: unmatched,
+    strata_fields: [...fields],
+  };
+}
+
+/**
+ * The post-stratification cell of a unit (what the human-label file calls `stratum`): the committee stratum
+ * crossed with the sampling stratum, `A`/`D`/`U` alone when there are no `--strata`, `D|suite=banking` with
+ * strata, and the sampling stratum alone when the run has no committee. Within a cell the design treats every
+ * trajectory alike, so N_h/n_h weights within cells are valid (NOTES §7.2).
+ */
+export function cellKey(samplingStratum: string, committee: CommitteeStratum | null): string {
+  if (committee === null) return samplingStratum;
+  return samplingStratum === ALL_STRATUM ? committee : `${committee}|${samplingStratum}`;
+}

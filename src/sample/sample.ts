@@ -1,0 +1,244 @@
+/**
+ * Drawing the two-phase annotation sample from a population (src/sample/population.ts) with the design of
+ * src/sample/design.ts: phase 1 proportional stratified SRS, phase 2 SRS from the committee-disagreement pool
+ * minus phase 1's draws, the exact inclusion probability and weight of every sampled trajectory, and the design
+ * record that is kept with the sample.
+ *
+ * Reproducibility: units are sorted by id before any draw; phase 1 draws stratum by stratum (strata in key
+ * order) from the seed's `phase1` stream, phase 2 from its `phase2` stream (src/sample/draw.ts), so the same
+ * population, request and seed give the same sample.
+ */
+import { designWeight, largestRemainderAllocation, twoPhaseInclusion } from "./design.js";
+import { compareCodeUnits, drawWithoutReplacement, seededRng } from "./draw.js";
+import { cellKey, type CommitteeStratum, type Population, type PopulationUnit } from "./population.js";
+
+/** What to draw. */
+export interface SampleRequest {
+  /** Phase-1 (proportional random) size n1. */
+  random: number;
+  /** Phase-2 (committee disagreement) size n2. */
+  disagreement: number;
+  seed: number;
+  /** Take all when a request exceeds what the population or the pool holds, instead of failing. */
+  allowShort?: boolean;
+}
+
+/** One sampled trajectory with its place in the design. */
+export interface SampledItem {
+  trajectory_id: string;
+  /** Post-stratification cell ({@link cellKey}): committee stratum × sampling stratum. */
+  stratum: string;
+  sampling_stratum: string;
+  committee_stratum: CommitteeStratum | null;
+  /** N_h of the cell `stratum` (population size, after deduplication). */
+  stratum_size: number;
+  phase: 1 | 2;
+  /** Exact first-order inclusion probability under the design (src/sample/design.ts). */
+  inclusion_probability: number;
+  /** Horvitz–Thompson weight 1/π. */
+  weight: number;
+}
+
+/** The record of a drawn sample's design (written to `design.json` and the manifest header). */
+export interface SampleDesign {
+  seed: number;
+  request: { random: number; disagreement: number; allow_short: boolean; strata: string[] };
+  population: {
+    N: number;
+    /** Size of the disagreement pool D (null without committee verdicts). */
+    N_D: number | null;
+    committee: boolean;
+    committee_missing: number;
+    committee_unmatched: number;
+    duplicates_dropped: Population["dropped"];
+  };
+  phase1: {
+    n: number;
+    method: string;
+    allocation: Array<{ sampling_stratum: string; N: number; N_D: number | null; n: number; pi: number; pi_disagreement: number | null }>;
+  };
+  phase2: {
+    n_requested: number;
+    n: number;
+    pool: number | null;
+    pool_after_phase1: number | null;
+    method: string;
+  };
+  /** Every post-stratification cell: population size, sampled count, inclusion probability. */
+  cells: Array<{ stratum: string; sampling_stratum: string; committee_stratum: CommitteeStratum | null; N: number; n: number; inclusion_probability: number }>;
+  /** Requests that were cut to what was available (`--allow-short`). */
+  short: string[];
+  formulas: string;
+}
+
+/** A request the population cannot satisfy (too many draws, no committee for phase 2, ...). */
+export class SampleError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SampleError";
+  }
+}
+
+const FORMULAS =
+  "phase 1: largest-remainder proportional allocation n_h, SRS within strata, pi = n_h/N_h; " +
+  "phase 2: SRS of min(n2, |D\\S1|) from D\\S1; a D member i of stratum h has " +
+  "pi_i = n_h/N_h + (1 - n_h/N_h) E[min(1, n2/(N_D - X'_h))], X'_h = other D members drawn in phase 1 " +
+  "(convolution of hypergeometric laws); equals n1/N + n2/N_D with one stratum (vectors/NOTES.md section 7.1); " +
+  "weight = 1/pi (Horvitz-Thompson). Source: src/sample/design.ts.";
+
+/**
+ * Draw the sample.
+ * @returns the sampled items sorted by trajectory id, and the design record.
+ * @throws SampleError when n1 exceeds the population, n2 > 0 without committee verdicts, or n2 exceeds the
+ *   disagreement pool (before or after removing phase 1's draws), unless `allowShort` (then all available
+ *   trajectories are taken and `design.short` says so); RangeError on non-integer or negative sizes or seed.
+ */
+export function drawSample(pop: Population, req: SampleRequest): { items: SampledItem[]; design: SampleDesign } {
+  for (const [k, v] of Object.entries({ random: req.random, disagreement: req.disagreement, seed: req.seed })) {
+    if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${k} must be a non-negative integer, got ${v}`);
+  }
+  const allowShort = !!req.allowShort;
+  const short: string[] = [];
+  const N = pop.units.length;
+  let n1 = req.random;
+  if (n1 > N) {
+    if (!allowShort) {
+      throw new SampleError(
+        `--random ${n1} asks for more trajectories than the run holds (${N} after deduplication); lower it or pass --allow-short to take all`,
+      );
+    }
+    short.push(`phase 1: asked for ${n1}, the run holds ${N}: took all ${N}`);
+    n1 = N;
+  }
+  const inD = (u: PopulationUnit) => u.committee_stratum === "D";
+  const ND = pop.committee ? pop.units.filter(inD).length : null;
+  let n2req = req.disagreement;
+  if (n2req > 0 && !pop.committee) {
+    throw new SampleError(
+      `--disagreement ${n2req} needs committee verdicts (labels/<run>/committee.jsonl), and this run has none; run the committee first, or use --disagreement 0`,
+    );
+  }
+  if (ND !== null && n2req > ND) {
+    if (!allowShort) {
+      throw new SampleError(
+        `--disagreement ${n2req} asks for more than the disagreement pool holds (${ND} trajectories where the committee was not unanimous); lower it or pass --allow-short to take all`,
+      );
+    }
+    short.push(`phase 2: asked for ${n2req}, the disagreement pool holds ${ND}: took at most ${ND}`);
+    n2req = ND;
+  }
+
+  // Strata, sorted by key.
+  const strata = new Map<string, PopulationUnit[]>();
+  for (const u of pop.units) {
+    const g = strata.get(u.sampling_stratum);
+    if (g) g.push(u);
+    else strata.set(u.sampling_stratum, [u]);
+  }
+  const keys = [...strata.keys()].sort(compareCodeUnits);
+  for (const k of keys) strata.get(k)!.sort((a, b) => compareCodeUnits(a.id, b.id));
+  const alloc = largestRemainderAllocation(
+    keys.map((k) => ({ key: k, N: strata.get(k)!.length })),
+    n1,
+  );
+  const designStrata = keys.map((k) => {
+    const us = strata.get(k)!;
+    return { key: k, N: us.length, N_D: us.filter(inD).length, n1: alloc.get(k)! };
+  });
+  const incl = new Map(twoPhaseInclusion(designStrata, n2req).map((s) => [s.key, s]));
+
+  // Phase 1.
+  const rng1 = seededRng(req.seed, "phase1");
+  const phase1 = new Set<string>();
+  for (const k of keys) {
+    for (const u of drawWithoutReplacement(rng1, strata.get(k)!, alloc.get(k)!)) phase1.add(u.id);
+  }
+  // Phase 2.
+  const pool = pop.units.filter((u) => inD(u) && !phase1.has(u.id)); // units are sorted by id
+  let n2 = n2req;
+  if (n2 > pool.length) {
+    if (!allowShort) {
+      throw new SampleError(
+        `--disagreement ${n2} is more than the disagreement pool holds once phase 1's draws are removed ` +
+          `(${ND} in the pool, ${ND! - pool.length} drawn in phase 1, ${pool.length} left); lower it or pass --allow-short to take all`,
+      );
+    }
+    short.push(`phase 2: asked for ${n2}, ${pool.length} left in the pool after phase 1: took all ${pool.length}`);
+    n2 = pool.length;
+  }
+  const phase2 = new Set(drawWithoutReplacement(seededRng(req.seed, "phase2"), pool, n2).map((u) => u.id));
+
+  // Cells.
+  const cellSize = new Map<string, number>();
+  const cellN = new Map<string, number>();
+  const cellInfo = new Map<string, { sampling_stratum: string; committee_stratum: CommitteeStratum | null; pi: number }>();
+  const piOf = (u: PopulationUnit): number => {
+    const s = incl.get(u.sampling_stratum)!;
+    return inD(u) ? (s.pi_disagreement as number) : s.pi_other;
+  };
+  for (const u of pop.units) {
+    const c = cellKey(u.sampling_stratum, u.committee_stratum);
+    cellSize.set(c, (cellSize.get(c) ?? 0) + 1);
+    if (!cellInfo.has(c)) cellInfo.set(c, { sampling_stratum: u.sampling_stratum, committee_stratum: u.committee_stratum, pi: piOf(u) });
+  }
+  const items: SampledItem[] = [];
+  for (const u of pop.units) {
+    const phase = phase1.has(u.id) ? 1 : phase2.has(u.id) ? 2 : 0;
+    if (phase === 0) continue;
+    const c = cellKey(u.sampling_stratum, u.committee_stratum);
+    cellN.set(c, (cellN.get(c) ?? 0) + 1);
+    const pi = piOf(u);
+    items.push({
+      trajectory_id: u.id,
+      stratum: c,
+      sampling_stratum: u.sampling_stratum,
+      committee_stratum: u.committee_stratum,
+      stratum_size: cellSize.get(c)!,
+      phase: phase as 1 | 2,
+      inclusion_probability: pi,
+      weight: designWeight(pi),
+    });
+  }
+  const design: SampleDesign = {
+    seed: req.seed,
+    request: { random: req.random, disagreement: req.disagreement, allow_short: allowShort, strata: [...pop.strata_fields] },
+    population: {
+      N,
+      N_D: ND,
+      committee: pop.committee,
+      committee_missing: pop.committee_missing,
+      committee_unmatched: pop.committee_unmatched,
+      duplicates_dropped: pop.dropped,
+    },
+    phase1: {
+      n: phase1.size,
+      method: "largest-remainder proportional allocation; SRS without replacement within each sampling stratum",
+      allocation: designStrata.map((s) => ({
+        sampling_stratum: s.key,
+        N: s.N,
+        N_D: pop.committee ? s.N_D : null,
+        n: s.n1,
+        pi: incl.get(s.key)!.pi_other,
+        pi_disagreement: incl.get(s.key)!.pi_disagreement,
+      })),
+    },
+    phase2: {
+      n_requested: req.disagreement,
+      n: phase2.size,
+      pool: ND,
+      pool_after_phase1: ND === null ? null : pool.length,
+      method: "SRS without replacement from the disagreement pool minus phase 1's draws",
+    },
+    cells: [...cellSize.keys()].sort(compareCodeUnits).map((c) => ({
+      stratum: c,
+      sampling_stratum: cellInfo.get(c)!.sampling_stratum,
+      committee_stratum: cellInfo.get(c)!.committee_stratum,
+      N: cellSize.get(c)!,
+      n: cellN.get(c) ?? 0,
+      inclusion_probability: cellInfo.get(c)!.pi,
+    })),
+    short,
+    formulas: FORMULAS,
+  };
+  return { items, design };
+}

@@ -1,0 +1,91 @@
+/**
+ * Re-reading sampled trajectories from their source files (the run index keeps `source.path`, `source.line`
+ * and `content_sha256`, not the messages), for rendering them to annotators.
+ *
+ * Each source file is read once (src/ingest `readTrajectories`, forced to the recorded format). A trajectory is
+ * matched by its line (chat-jsonl) or, in a one-trajectory file (AgentDojo), by being the file's trajectory; the
+ * match must have the recorded `content_sha256` (src/run/label.ts `contentSha256`), so a file edited since the
+ * run was labelled is an error rather than a silently different trajectory.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { readTrajectories, type InputFormat, INPUT_FORMATS } from "../ingest/index.js";
+import { contentSha256 } from "../run/label.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import type { Trajectory } from "../types.js";
+
+/** A sampled trajectory that cannot be re-read (missing file, changed content, unknown format). */
+export class SourceError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SourceError";
+  }
+}
+
+/**
+ * Load the trajectories of the given index rows from their sources.
+ * @param rows index rows of the sampled trajectories.
+ * @param opts.sourceRoot folder that relative `source.path`s are resolved from (default: the current directory,
+ *   i.e. where `ipi-judge label` ran).
+ * @returns trajectory id -> trajectory (with the index row's id, whatever id re-reading gives it).
+ * @throws SourceError listing every trajectory that could not be loaded (up to 20 named).
+ */
+export async function loadSampledTrajectories(
+  rows: readonly TrajectoryIndexRow[],
+  opts: { sourceRoot?: string } = {},
+): Promise<Map<string, Trajectory>> {
+  const root = opts.sourceRoot ?? process.cwd();
+  const byFile = new Map<string, { format: string; rows: TrajectoryIndexRow[] }>();
+  const problems: string[] = [];
+  for (const r of rows) {
+    const file = path.resolve(root, r.source.path);
+    const g = byFile.get(file);
+    if (g) g.rows.push(r);
+    else byFile.set(file, { format: r.source.format, rows: [r] });
+  }
+  const out = new Map<string, Trajectory>();
+  for (const [file, g] of [...byFile.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!fs.existsSync(file)) {
+      for (const r of g.rows) {
+        problems.push(`${r.id}: source file ${file} not found (relative paths are resolved from ${root}; pass --source-root)`);
+      }
+      continue;
+    }
+    if (!(INPUT_FORMATS as readonly string[]).includes(g.format)) {
+      for (const r of g.rows) problems.push(`${r.id}: unknown source format "${g.format}"`);
+      continue;
+    }
+    const found: Trajectory[] = [];
+    const errors: string[] = [];
+    for await (const item of readTrajectories([file], { format: g.format as InputFormat })) {
+      if (item.kind === "error") {
+        errors.push(item.error.message);
+        continue;
+      }
+      found.push(item.trajectory);
+    }
+    for (const r of g.rows) {
+      let t: Trajectory | undefined;
+      if (r.source.line !== undefined) t = found.find((x) => x.source.line === r.source.line);
+      else t = found.length === 1 ? found[0] : found.find((x) => x.id === r.id);
+      if (!t) {
+        const at = r.source.line !== undefined ? ` line ${r.source.line}` : "";
+        const why = errors.length ? `: ${errors[0]}` : "";
+        problems.push(`${r.id}: no trajectory at ${file}${at}${why}`);
+        continue;
+      }
+      const sha = contentSha256(t);
+      if (sha !== r.content_sha256) {
+        problems.push(`${r.id}: ${file} has changed since the run was labelled (content hash ${sha.slice(0, 12)}…, run has ${r.content_sha256.slice(0, 12)}…)`);
+        continue;
+      }
+      out.set(r.id, { ...t, id: r.id });
+    }
+  }
+  if (problems.length) {
+    const shown = problems.slice(0, 20).map((p) => `  ${p}`);
+    if (problems.length > 20) shown.push(`  ... and ${problems.length - 20} more`);
+    throw new SourceError(`cannot re-read ${problems.length} sampled trajector${problems.length === 1 ? "y" : "ies"} for rendering:\n${shown.join("\n")}`);
+  }
+  return out;
+}
