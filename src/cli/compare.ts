@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
+import { readJsonl } from "../store/journal.js";
+import { buildObservations, compareConditions, formatCompare, type LabelSource } from "../compare/index.js";
+import type { CommitteeVerdict } from "../types.js";
+import { UsageError } from "./errors.js";
+import { intOption, printJson } from "./util.js";
+
+/** Read `committee.jsonl` of a run folder, or undefined when the run has none. */
+export async function readCommitteeFile(runDir: string): Promise<CommitteeVerdict[] | undefined> {
+  const f = path.join(runDir, "committee.jsonl");
+  if (!fs.existsSync(f)) return undefined;
+  const out: CommitteeVerdict[] = [];
+  for await (const c of readJsonl<CommitteeVerdict>(f)) out.push(c);
+  return out;
+}
+
+/** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
+export function registerCompare(program: Command): void {
+  program
+    .command("compare")
+    .description("Attack success across conditions (attack, defense, injection surface): ASR per model/suite/condition, ranking reversals, worst-condition risk, leave-one-suite-out selection, model x condition interaction test.")
+    .requiredOption("--run <name>", "the run to read (labels/<run>/)")
+    .option("--labels-dir <dir>", "where runs are stored", "labels")
+    .option("--by <field>", "the trajectory field that is the condition: condition (defense; chat-jsonl condition), attack, or metadata.<key>", "condition")
+    .option("--condition-from <field>", "same as --by (takes precedence)")
+    .option("--baseline <value>", "baseline condition (default: no_defense when present, else the condition observed for the most models)")
+    .option("--judge <id>", "labels of this judge")
+    .option("--committee", "labels of the committee (committee.jsonl; the default when it exists)")
+    .option("--bootstrap <n>", "bootstrap resamples for the intervals (0: none)", "2000")
+    .option("--seed <s>", "bootstrap seed", "1")
+    .option("--json", "print one JSON object")
+    .addHelpText(
+      "after",
+      `
+Labels: --committee uses committee.jsonl (status ok only); --judge ID a judge's repeat-0 verdicts. Without either,
+the committee is used when committee.jsonl exists, else the run's only judge.
+Only attacked trajectories count; not_exposed counts as not compromised. Reversal intervals resample tasks
+(suite/user task/injection task), the same tasks for every model and condition; the worst-condition interval
+resamples models.
+Examples:
+  ipi-judge compare --run adscale --by attack
+  ipi-judge compare --run defenses --by condition --baseline no_defense --committee --json`,
+    )
+    .action(async (o) => {
+      const runDir = path.resolve(o.labelsDir, o.run);
+      if (!fs.existsSync(path.join(runDir, "verdicts.jsonl"))) {
+        throw new UsageError(`no run "${o.run}" in ${o.labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
+      }
+      if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
+      const field: string = o.conditionFrom ?? o.by;
+      if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(field)) throw new UsageError(`--by must be a field name such as condition, attack or metadata.surface, not "${field}"`);
+      const B = intOption(o.bootstrap, "--bootstrap", 0);
+      const seed = intOption(o.seed, "--seed", 0);
+      const [verdicts, index, committee] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+      const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+      let source: LabelSource;
+      if (o.judge) {
+        if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+        source = { kind: "judge", judge_id: o.judge };
+      } else if (o.committee || committee) {
+        if (!committee) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
+        source = { kind: "committee" };
+      } else if (judges.length === 1) {
+        source = { kind: "judge", judge_id: judges[0] };
+      } else {
+        throw new UsageError(`run ${o.run} has ${judges.length} judges and no committee.jsonl: give --judge ID (judges: ${judges.join(", ")})`);
+      }
+      const obs = buildObservations(index, { verdicts, committee }, source, field);
+      if (obs.observations.length === 0) {
+        const ex = Object.entries(obs.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
+        throw new UsageError(`no labelled attacked trajectory has a "${field}" value in run ${o.run} (excluded: ${ex || "none"})`);
+      }
+      let result;
+      try {
+        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run });
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      if (o.json) printJson(result);
+      else process.stdout.write(formatCompare(result) + "\n");
+    });
+}

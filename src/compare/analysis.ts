@@ -1,0 +1,478 @@
+/**
+ * Cross-condition analysis of attack success: how far a safety ranking of agent models, and a model's
+ * measured risk, depend on the condition it was measured under (where the payload was placed, the attack, or
+ * the defense). Pure functions over {@link Observation}s.
+ *
+ * Conventions:
+ * - ASR of a cell = compromised / labelled attacked trajectories in the cell (DESIGN section 1), with a 95%
+ *   Wilson score interval (`wilsonInterval` of src/stats). A cell with no trajectory has no ASR (null).
+ * - "Overall" figures pool the trajectories of every suite (suite `(all)`).
+ * - Two ASRs are tied when they differ by less than 1e-12.
+ * - Bootstrap intervals are percentile intervals (type-1 quantiles) from `bootstrapItems` of src/stats
+ *   (seeded pure-rand xoroshiro128plus), Efron & Tibshirani (1993) ch. 13.
+ */
+import { bootstrapItems, type TableBootstrapResult } from "../stats/bootstrap.js";
+import { wilsonInterval } from "../stats/confusion.js";
+import type { Observation } from "./data.js";
+
+/** Suite name of figures pooled over all suites. */
+export const ALL_SUITES = "(all)";
+const TIE = 1e-12;
+
+/** ASR of one (model, suite, condition) cell. */
+export interface AsrCell {
+  model: string;
+  /** A suite, or `(all)` for the pooled figure. */
+  suite: string;
+  condition: string;
+  n: number;
+  compromised: number;
+  asr: number | null;
+  asr_reason?: string;
+  ci95: { lower: number; upper: number; method: "wilson" } | null;
+}
+
+/** A compact percentile bootstrap interval. */
+export interface BootCI {
+  lower: number | null;
+  upper: number | null;
+  reason?: string;
+  level: number;
+  B: number;
+  /** Resamples where the statistic was defined. */
+  defined: number;
+  seed: number;
+  resampling: string;
+}
+
+function bootCI(r: TableBootstrapResult, resampling: string): BootCI {
+  return {
+    lower: r.lower,
+    upper: r.upper,
+    ...(r.reason ? { reason: r.reason } : {}),
+    level: r.level,
+    B: r.B,
+    defined: r.defined,
+    seed: r.seed,
+    resampling,
+  };
+}
+
+/** Bootstrap settings. */
+export interface BootstrapSettings {
+  B: number;
+  seed: number;
+}
+
+const key = (...parts: string[]) => parts.join("\u0000");
+const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
+
+/**
+ * ASR per (agent model, suite, condition), plus the pooled (model, `(all)`, condition) cells, each with a
+ * Wilson 95% interval. Only cells with at least one trajectory are listed.
+ * @returns cells sorted by model, suite (`(all)` last), condition.
+ */
+export function asrTable(obs: readonly Observation[]): AsrCell[] {
+  const counts = new Map<string, { model: string; suite: string; condition: string; n: number; k: number }>();
+  const add = (model: string, suite: string, condition: string, y: boolean) => {
+    const kk = key(model, suite, condition);
+    let c = counts.get(kk);
+    if (!c) counts.set(kk, (c = { model, suite, condition, n: 0, k: 0 }));
+    c.n++;
+    if (y) c.k++;
+  };
+  for (const o of obs) {
+    add(o.model, o.suite, o.condition, o.compromised);
+    add(o.model, ALL_SUITES, o.condition, o.compromised);
+  }
+  const cells = [...counts.values()].map((c): AsrCell => {
+    const asr = c.n > 0 ? c.k / c.n : null;
+    const ci = asr === null ? null : wilsonInterval(asr, c.n);
+    return {
+      model: c.model,
+      suite: c.suite,
+      condition: c.condition,
+      n: c.n,
+      compromised: c.k,
+      asr,
+      ...(asr === null ? { asr_reason: "empty_cell" } : {}),
+      ci95: ci ? { lower: ci.lower, upper: ci.upper, method: "wilson" } : null,
+    };
+  });
+  const suiteOrder = (s: string) => (s === ALL_SUITES ? "\uffff" : s);
+  return cells.sort(
+    (a, b) => a.model.localeCompare(b.model) || suiteOrder(a.suite).localeCompare(suiteOrder(b.suite)) || a.condition.localeCompare(b.condition),
+  );
+}
+
+/** ASR lookup `model -> condition -> asr` for one suite (or `(all)`). */
+export type AsrMap = Map<string, Map<string, number>>;
+
+/** The ASRs of one suite (or pooled) as a nested map, from {@link asrTable} cells. */
+export function asrMap(cells: readonly AsrCell[], suite: string = ALL_SUITES): AsrMap {
+  const m: AsrMap = new Map();
+  for (const c of cells) {
+    if (c.suite !== suite || c.asr === null) continue;
+    if (!m.has(c.model)) m.set(c.model, new Map());
+    m.get(c.model)!.set(c.condition, c.asr);
+  }
+  return m;
+}
+
+const sign = (d: number) => (Math.abs(d) < TIE ? 0 : d > 0 ? 1 : -1);
+
+/** Ordering reversals between two conditions over the model pairs observed under both. */
+export interface ReversalCount {
+  /** Model pairs with an ASR under both conditions for both models. */
+  pairs: number;
+  reversals: number;
+  /** Pairs tied (equal ASR) under at least one of the two conditions: never a reversal. */
+  ties: number;
+  share: number | null;
+  reason?: string;
+  /** The reversing pairs: [model i, model j] with i < j. */
+  reversed: Array<[string, string]>;
+}
+
+/**
+ * Count the agent-model pairs whose safety ordering reverses between conditions `a` and `b`: models i < j both
+ * observed under both conditions; the pair reverses when sign(ASR_i,a − ASR_j,a) · sign(ASR_i,b − ASR_j,b) < 0
+ * (a tie under either condition is not a reversal). share = reversals / pairs (13 models give 78 pairs).
+ * @returns share null with reason `no_model_pairs` when fewer than two models have both conditions.
+ */
+export function countReversals(asr: AsrMap, a: string, b: string): ReversalCount {
+  const models = sorted([...asr.keys()].filter((m) => asr.get(m)!.has(a) && asr.get(m)!.has(b)));
+  let pairs = 0;
+  let reversals = 0;
+  let ties = 0;
+  const reversed: Array<[string, string]> = [];
+  for (let i = 0; i < models.length; i++) {
+    for (let j = i + 1; j < models.length; j++) {
+      const mi = asr.get(models[i])!;
+      const mj = asr.get(models[j])!;
+      const sa = sign(mi.get(a)! - mj.get(a)!);
+      const sb = sign(mi.get(b)! - mj.get(b)!);
+      pairs++;
+      if (sa === 0 || sb === 0) ties++;
+      else if (sa !== sb) {
+        reversals++;
+        reversed.push([models[i], models[j]]);
+      }
+    }
+  }
+  return pairs === 0
+    ? { pairs, reversals, ties, share: null, reason: "no_model_pairs", reversed }
+    : { pairs, reversals, ties, share: reversals / pairs, reversed };
+}
+
+/** Reversal share between two conditions in one scope, with its paired bootstrap interval. */
+export interface ReversalResult extends ReversalCount {
+  condition_a: string;
+  condition_b: string;
+  /** `(all)` (suites pooled) or one suite. */
+  suite: string;
+  ci95: BootCI | null;
+}
+
+interface Unit {
+  /** per (model index, condition slot) counts */
+  cells: Array<{ m: number; c: number; k: number; n: number }>;
+}
+
+/**
+ * Paired bootstrap of the reversal share: resample the pairing units (the same task for every model and both
+ * conditions, {@link Observation.unit}) with replacement, recompute each model's ASR under both conditions from
+ * the resampled units, and the share over the model pairs defined in that resample.
+ */
+function reversalBootstrap(obs: readonly Observation[], a: string, b: string, models: string[], boot: BootstrapSettings): BootCI {
+  const mIndex = new Map(models.map((m, i) => [m, i]));
+  const units = new Map<string, Map<string, { m: number; c: number; k: number; n: number }>>();
+  for (const o of obs) {
+    const mi = mIndex.get(o.model);
+    if (mi === undefined || (o.condition !== a && o.condition !== b)) continue;
+    const c = o.condition === a ? 0 : 1;
+    let u = units.get(o.unit);
+    if (!u) units.set(o.unit, (u = new Map()));
+    const kk = `${mi}:${c}`;
+    let cell = u.get(kk);
+    if (!cell) u.set(kk, (cell = { m: mi, c, k: 0, n: 0 }));
+    cell.n++;
+    if (o.compromised) cell.k++;
+  }
+  const items: Unit[] = [...units.keys()].sort().map((k) => ({ cells: [...units.get(k)!.values()] }));
+  const M = models.length;
+  const K = new Float64Array(M * 2);
+  const N = new Float64Array(M * 2);
+  const stat = (sample: readonly Unit[]): number | null => {
+    K.fill(0);
+    N.fill(0);
+    for (const u of sample) {
+      for (const c of u.cells) {
+        K[c.m * 2 + c.c] += c.k;
+        N[c.m * 2 + c.c] += c.n;
+      }
+    }
+    let pairs = 0;
+    let rev = 0;
+    for (let i = 0; i < M; i++) {
+      if (N[i * 2] === 0 || N[i * 2 + 1] === 0) continue;
+      for (let j = i + 1; j < M; j++) {
+        if (N[j * 2] === 0 || N[j * 2 + 1] === 0) continue;
+        pairs++;
+        const sa = sign(K[i * 2] / N[i * 2] - K[j * 2] / N[j * 2]);
+        const sb = sign(K[i * 2 + 1] / N[i * 2 + 1] - K[j * 2 + 1] / N[j * 2 + 1]);
+        if (sa !== 0 && sb !== 0 && sa !== sb) rev++;
+      }
+    }
+    return pairs === 0 ? null : rev / pairs;
+  };
+  return bootCI(bootstrapItems(items, stat, { B: boot.B, seed: boot.seed }), "units (paired across models and conditions)");
+}
+
+/**
+ * For every pair of conditions (a < b), the share of agent-model pairs whose safety ordering reverses, overall
+ * (suites pooled) and per suite, each with a paired bootstrap 95% interval (units resampled within the scope;
+ * the same seed for every scope, so scopes share random numbers). Pairs of conditions with no model pair in a
+ * scope are listed with share null and no interval.
+ * @param boot B resamples (0 skips the intervals) and the seed.
+ */
+export function reversalAnalysis(obs: readonly Observation[], cells: readonly AsrCell[], boot: BootstrapSettings): ReversalResult[] {
+  const conditions = sorted(obs.map((o) => o.condition));
+  const suites = [ALL_SUITES, ...sorted(obs.map((o) => o.suite))];
+  const out: ReversalResult[] = [];
+  for (const suite of suites) {
+    const map = asrMap(cells, suite);
+    const scoped = suite === ALL_SUITES ? obs : obs.filter((o) => o.suite === suite);
+    for (let i = 0; i < conditions.length; i++) {
+      for (let j = i + 1; j < conditions.length; j++) {
+        const a = conditions[i];
+        const b = conditions[j];
+        const r = countReversals(map, a, b);
+        if (suite !== ALL_SUITES && r.pairs === 0) continue;
+        const models = sorted([...map.keys()].filter((m) => map.get(m)!.has(a) && map.get(m)!.has(b)));
+        const ci = r.pairs > 0 && boot.B > 0 ? reversalBootstrap(scoped, a, b, models, boot) : null;
+        out.push({ condition_a: a, condition_b: b, suite, ...r, ci95: ci });
+      }
+    }
+  }
+  return out;
+}
+
+/** One model's worst condition and the baseline's shortfall. */
+export interface WorstConditionRow {
+  model: string;
+  conditions: number;
+  worst_condition: string;
+  worst_asr: number;
+  baseline_asr: number | null;
+  /** worst_asr − baseline_asr (>= 0): how much measuring under the baseline alone underestimates the risk. */
+  underestimate: number | null;
+  reason?: string;
+}
+
+/** Summary of the baseline's underestimate over models. */
+export interface WorstConditionSummary {
+  baseline: string;
+  per_model: WorstConditionRow[];
+  /** Models with a baseline ASR. */
+  n_models: number;
+  mean: number | null;
+  median: number | null;
+  max: number | null;
+  /** Model whose underestimate is the largest (first by name on ties). */
+  max_model: string | null;
+  reason?: string;
+  /** Model-level cluster bootstrap of the mean (models resampled with all their trajectories). */
+  mean_ci95: BootCI | null;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const h = s.length >> 1;
+  return s.length % 2 ? s[h] : (s[h - 1] + s[h]) / 2;
+}
+
+/**
+ * Worst-condition risk per model (the highest pooled ASR over the conditions it was observed under; ties go to
+ * the first condition by name) and how much the baseline condition underestimates it: worst − baseline, with
+ * its mean, median and maximum over the models observed under the baseline, and a cluster bootstrap interval of
+ * the mean that resamples models (the clusters) with replacement, keeping each model's figure whole.
+ * @returns mean/median/max null with reason `no_model_with_baseline` when no model has the baseline.
+ */
+export function worstCondition(cells: readonly AsrCell[], baseline: string, boot: BootstrapSettings): WorstConditionSummary {
+  const map = asrMap(cells, ALL_SUITES);
+  const per_model: WorstConditionRow[] = [];
+  for (const model of sorted(map.keys())) {
+    const byC = map.get(model)!;
+    let worst = "";
+    let worstAsr = -1;
+    for (const c of sorted(byC.keys())) {
+      if (byC.get(c)! > worstAsr + TIE) {
+        worst = c;
+        worstAsr = byC.get(c)!;
+      }
+    }
+    const base = byC.get(baseline);
+    per_model.push({
+      model,
+      conditions: byC.size,
+      worst_condition: worst,
+      worst_asr: worstAsr,
+      baseline_asr: base ?? null,
+      underestimate: base === undefined ? null : worstAsr - base,
+      ...(base === undefined ? { reason: "baseline_not_observed" } : {}),
+    });
+  }
+  const gaps = per_model.filter((r) => r.underestimate !== null);
+  const vals = gaps.map((r) => r.underestimate!);
+  if (vals.length === 0) {
+    return { baseline, per_model, n_models: 0, mean: null, median: null, max: null, max_model: null, reason: "no_model_with_baseline", mean_ci95: null };
+  }
+  const mean = vals.reduce((s, x) => s + x, 0) / vals.length;
+  const max = Math.max(...vals);
+  const ci =
+    boot.B > 0
+      ? bootCI(
+          bootstrapItems(vals, (s) => s.reduce((t, x) => t + x, 0) / s.length, { B: boot.B, seed: boot.seed }),
+          "models (cluster bootstrap)",
+        )
+      : null;
+  return {
+    baseline,
+    per_model,
+    n_models: vals.length,
+    mean,
+    median: median(vals),
+    max,
+    max_model: gaps.find((r) => r.underestimate === max)!.model,
+    mean_ci95: ci,
+  };
+}
+
+/** One leave-one-suite-out fold: a model and a held-out suite. */
+export interface LosoFold {
+  model: string;
+  held_out: string;
+  /** Condition with the highest ASR on the model's other suites (pooled). */
+  selected: string;
+  /** Conditions with the highest ASR on the held-out suite (several on ties). */
+  oracle: string[];
+  correct: boolean;
+  realized_asr: number;
+  baseline_asr: number;
+  oracle_asr: number;
+}
+
+/** Leave-one-suite-out condition selection. */
+export interface LosoSummary {
+  baseline: string;
+  folds: LosoFold[];
+  /** (model, suite) pairs skipped, with the reason. */
+  skipped: Array<{ model: string; held_out: string; reason: string }>;
+  n_folds: number;
+  /** Share of folds whose selected condition is an oracle condition of the held-out suite. */
+  selection_accuracy: number | null;
+  mean_realized_asr: number | null;
+  mean_baseline_asr: number | null;
+  mean_oracle_asr: number | null;
+  /** mean(realized − baseline). */
+  gain_over_baseline: number | null;
+  /** mean(oracle − realized). */
+  gap_to_oracle: number | null;
+  /** Σ(realized − baseline) / Σ(oracle − baseline); null with a reason when the oracle gains nothing. */
+  oracle_gain_recovered: number | null;
+  reason?: string;
+}
+
+/**
+ * Leave-one-suite-out condition selection. For each model and each suite s it was observed on: the candidate
+ * conditions are those observed for the model both on s and on its other suites; the selected condition is the
+ * one with the highest pooled ASR on the other suites (ties: first by name); it is evaluated on s. A fold needs
+ * the baseline among the candidates (else it is skipped with `baseline_not_observed`), and at least one other
+ * suite (`no_training_suite`). Figures are means over folds (one fold = one model x held-out suite);
+ * oracle = the highest ASR on s; the share of the oracle gain recovered is Σ(realized − baseline) /
+ * Σ(oracle − baseline).
+ */
+export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string): LosoSummary {
+  const counts = new Map<string, { k: number; n: number }>();
+  for (const o of obs) {
+    const kk = key(o.model, o.suite, o.condition);
+    let c = counts.get(kk);
+    if (!c) counts.set(kk, (c = { k: 0, n: 0 }));
+    c.n++;
+    if (o.compromised) c.k++;
+  }
+  const folds: LosoFold[] = [];
+  const skipped: LosoSummary["skipped"] = [];
+  for (const model of sorted(obs.map((o) => o.model))) {
+    const mine = obs.filter((o) => o.model === model);
+    const suites = sorted(mine.map((o) => o.suite));
+    for (const s of suites) {
+      const others = suites.filter((x) => x !== s);
+      if (others.length === 0) {
+        skipped.push({ model, held_out: s, reason: "no_training_suite" });
+        continue;
+      }
+      const condsHere = new Set(mine.filter((o) => o.suite === s).map((o) => o.condition));
+      const train = new Map<string, { k: number; n: number }>();
+      for (const o of mine) {
+        if (o.suite === s) continue;
+        let c = train.get(o.condition);
+        if (!c) train.set(o.condition, (c = { k: 0, n: 0 }));
+        c.n++;
+        if (o.compromised) c.k++;
+      }
+      const candidates = sorted([...condsHere].filter((c) => train.has(c)));
+      if (!candidates.includes(baseline)) {
+        skipped.push({ model, held_out: s, reason: candidates.length === 0 ? "no_common_condition" : "baseline_not_observed" });
+        continue;
+      }
+      let selected = candidates[0];
+      let best = -1;
+      for (const c of candidates) {
+        const t = train.get(c)!;
+        const r = t.k / t.n;
+        if (r > best + TIE) {
+          best = r;
+          selected = c;
+        }
+      }
+      const here = (c: string) => {
+        const x = counts.get(key(model, s, c))!;
+        return x.k / x.n;
+      };
+      const oracleAsr = Math.max(...candidates.map(here));
+      const oracle = candidates.filter((c) => here(c) >= oracleAsr - TIE);
+      const realized = here(selected);
+      folds.push({
+        model,
+        held_out: s,
+        selected,
+        oracle,
+        correct: oracle.includes(selected),
+        realized_asr: realized,
+        baseline_asr: here(baseline),
+        oracle_asr: oracleAsr,
+      });
+    }
+  }
+  const n = folds.length;
+  const mean = (f: (x: LosoFold) => number) => (n === 0 ? null : folds.reduce((s, x) => s + f(x), 0) / n);
+  const num = folds.reduce((s, f) => s + (f.realized_asr - f.baseline_asr), 0);
+  const den = folds.reduce((s, f) => s + (f.oracle_asr - f.baseline_asr), 0);
+  const recovered = n === 0 || Math.abs(den) < TIE ? null : num / den;
+  return {
+    baseline,
+    folds,
+    skipped,
+    n_folds: n,
+    selection_accuracy: mean((f) => (f.correct ? 1 : 0)),
+    mean_realized_asr: mean((f) => f.realized_asr),
+    mean_baseline_asr: mean((f) => f.baseline_asr),
+    mean_oracle_asr: mean((f) => f.oracle_asr),
+    gain_over_baseline: mean((f) => f.realized_asr - f.baseline_asr),
+    gap_to_oracle: mean((f) => f.oracle_asr - f.realized_asr),
+    oracle_gain_recovered: recovered,
+    ...(n === 0 ? { reason: "no_folds" } : recovered === null ? { reason: "no_oracle_gain" } : {}),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The observations of a cross-condition analysis: one per attacked trajectory with a label, carrying the agent
+ * model, suite, condition, injection task and pairing unit, and whether the label is compromised (DESIGN
+ * section 1: full or partial compliance).
+ */
+import type { CommitteeVerdict, Verdict } from "../types.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+
+/** One labelled attacked trajectory. */
+export interface Observation {
+  trajectory_id: string;
+  model: string;
+  suite: string;
+  condition: string;
+  /** Injection task qualified by suite (`suite/injection_task`), or the trajectory id when unknown. */
+  injection_task: string;
+  /**
+   * Pairing unit: the same task under every model and condition (`suite/user_task/injection_task`), so a
+   * bootstrap that resamples units resamples the same tasks for every model and condition. Falls back to the
+   * trajectory id (no pairing) when the task ids are missing.
+   */
+  unit: string;
+  compromised: boolean;
+}
+
+/** Where the labels come from. */
+export type LabelSource = { kind: "judge"; judge_id: string } | { kind: "committee" };
+
+/** Why a trajectory is not an observation. */
+export type ObservationExclusion =
+  | "unattacked"
+  | "no_condition"
+  | "no_agent_model"
+  | "no_verdict"
+  | "judge_error"
+  | "judge_refused"
+  | "unjudgeable"
+  | "committee_no_quorum"
+  | "committee_disputed";
+
+/**
+ * The value of a condition field on a trajectory index row: a top-level field (`condition`, `attack`,
+ * `suite`, `agent_family`, ...) or a path into the row's metadata (`metadata.surface`, `metadata.a.b`).
+ * Strings are kept as they are; numbers and booleans are turned into strings; anything else (missing, null,
+ * objects, empty strings) gives undefined.
+ */
+export function conditionValue(row: TrajectoryIndexRow, field: string): string | undefined {
+  const path = field.split(".");
+  let cur: unknown = row;
+  for (const k of path) {
+    if (cur === null || typeof cur !== "object" || Array.isArray(cur)) return undefined;
+    if (!Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  if (typeof cur === "string") return cur === "" ? undefined : cur;
+  if (typeof cur === "number" || typeof cur === "boolean") return String(cur);
+  return undefined;
+}
+
+/** The result of {@link buildObservations}. */
+export interface Observations {
+  source: LabelSource;
+  condition_field: string;
+  observations: Observation[];
+  n_total: number;
+  excluded: Partial<Record<ObservationExclusion, number>>;
+}
+
+/**
+ * Turn a run's labels into observations for a cross-condition analysis.
+ *
+ * Only attacked trajectories count (ASR is over attacked trajectories, DESIGN section 1; `not_exposed` counts
+ * as not compromised). Left out, with counts by reason: unattacked runs, trajectories without a value of the
+ * condition field or without an agent model, without a label (no verdict; judge errors, refusals and
+ * unjudgeable verdicts, which are never labels), and committee verdicts without a quorum or disputed.
+ * A judge's labels come from its repeat-0 verdicts. Suites default to `(none)` when missing.
+ *
+ * @param index trajectory index rows by id (`readTrajectoryIndex`).
+ * @param labels the run's verdicts (for a judge) and committee verdicts (for the committee).
+ * @param conditionField see {@link conditionValue}.
+ */
+export function buildObservations(
+  index: Map<string, TrajectoryIndexRow>,
+  labels: { verdicts?: readonly Verdict[]; committee?: readonly CommitteeVerdict[] },
+  source: LabelSource,
+  conditionField: string,
+): Observations {
+  const byId = new Map<string, { compromised: boolean | null; reason?: ObservationExclusion }>();
+  if (source.kind === "judge") {
+    for (const v of labels.verdicts ?? []) {
+      if (v.judge_id !== source.judge_id || v.repeat !== 0) continue;
+      if (v.status !== "ok" || !v.label) byId.set(v.trajectory_id, { compromised: null, reason: v.status === "ok" ? "judge_error" : v.status });
+      else byId.set(v.trajectory_id, { compromised: v.label === "full_compliance" || v.label === "partial_compliance" });
+    }
+  } else {
+    for (const c of labels.committee ?? []) {
+      if (c.status === "ok" && c.compromised !== null) byId.set(c.trajectory_id, { compromised: c.compromised });
+      else byId.set(c.trajectory_id, { compromised: null, reason: c.status === "disputed" ? "committee_disputed" : "committee_no_quorum" });
+    }
+  }
+  const out: Observations = { source, condition_field: conditionField, observations: [], n_total: index.size, excluded: {} };
+  const ex = (r: ObservationExclusion) => (out.excluded[r] = (out.excluded[r] ?? 0) + 1);
+  for (const t of index.values()) {
+    if (!t.attacked) {
+      ex("unattacked");
+      continue;
+    }
+    const condition = conditionValue(t, conditionField);
+    if (condition === undefined) {
+      ex("no_condition");
+      continue;
+    }
+    if (!t.agent_model) {
+      ex("no_agent_model");
+      continue;
+    }
+    const l = byId.get(t.id);
+    if (!l) {
+      ex("no_verdict");
+      continue;
+    }
+    if (l.compromised === null) {
+      ex(l.reason ?? "no_verdict");
+      continue;
+    }
+    const suite = t.suite ?? "(none)";
+    const hasTask = t.user_task_id !== undefined && t.injection_task_id !== undefined;
+    out.observations.push({
+      trajectory_id: t.id,
+      model: t.agent_model,
+      suite,
+      condition,
+      injection_task: t.injection_task_id !== undefined ? `${suite}/${t.injection_task_id}` : t.id,
+      unit: hasTask ? `${suite}/${t.user_task_id}/${t.injection_task_id}` : t.id,
+      compromised: l.compromised,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,194 @@
+/**
+ * Cross-condition analysis (`ipi-judge compare`): ASR per (agent model, suite, condition), safety-ordering
+ * reversals between conditions, worst-condition risk against a baseline, leave-one-suite-out condition
+ * selection, and the logistic-regression test of the model x condition interaction.
+ */
+import type { Observation, Observations } from "./data.js";
+import {
+  ALL_SUITES,
+  asrTable,
+  leaveOneSuiteOut,
+  reversalAnalysis,
+  worstCondition,
+  type AsrCell,
+  type BootstrapSettings,
+  type LosoSummary,
+  type ReversalResult,
+  type WorstConditionSummary,
+} from "./analysis.js";
+import { interactionLRT, type InteractionTest } from "./logistic.js";
+
+export * from "./data.js";
+export * from "./analysis.js";
+export * from "./logistic.js";
+
+/** How the baseline condition was chosen. */
+export type BaselineChoice = "option" | "no_defense" | "most_models";
+
+/**
+ * The baseline condition: the given one; else `no_defense` when it is observed (AgentDojo defense runs);
+ * else the condition observed for the most models (ties: the most trajectories, then the first by name).
+ * @throws Error when a given baseline is not among the observed conditions, or there is no observation.
+ */
+export function chooseBaseline(obs: readonly Observation[], given?: string): { baseline: string; chosen_by: BaselineChoice } {
+  const conds = new Map<string, { models: Set<string>; n: number }>();
+  for (const o of obs) {
+    let c = conds.get(o.condition);
+    if (!c) conds.set(o.condition, (c = { models: new Set(), n: 0 }));
+    c.models.add(o.model);
+    c.n++;
+  }
+  if (conds.size === 0) throw new Error("no labelled attacked trajectory with a condition: nothing to compare");
+  if (given !== undefined) {
+    if (!conds.has(given)) throw new Error(`baseline "${given}" is not an observed condition (conditions: ${[...conds.keys()].sort().join(", ")})`);
+    return { baseline: given, chosen_by: "option" };
+  }
+  if (conds.has("no_defense")) return { baseline: "no_defense", chosen_by: "no_defense" };
+  const best = [...conds.entries()].sort(
+    ([a, x], [b, y]) => y.models.size - x.models.size || y.n - x.n || a.localeCompare(b),
+  )[0][0];
+  return { baseline: best, chosen_by: "most_models" };
+}
+
+/** The whole cross-condition analysis. */
+export interface CompareResult {
+  run?: string;
+  source: Observations["source"];
+  condition_field: string;
+  baseline: string;
+  baseline_chosen_by: BaselineChoice;
+  n_total: number;
+  n_observations: number;
+  excluded: Observations["excluded"];
+  models: string[];
+  suites: string[];
+  conditions: string[];
+  /** Conditions observed per model. */
+  conditions_per_model: Record<string, string[]>;
+  asr: AsrCell[];
+  reversals: ReversalResult[];
+  worst_condition: WorstConditionSummary;
+  leave_one_suite_out: LosoSummary;
+  interaction: InteractionTest;
+  bootstrap: BootstrapSettings;
+}
+
+/**
+ * Run every part of the cross-condition analysis on a run's observations.
+ * @param o from `buildObservations`.
+ * @param opts baseline (see {@link chooseBaseline}), bootstrap B (>= 0; 0 skips the intervals) and seed.
+ * @throws Error as {@link chooseBaseline}.
+ */
+export function compareConditions(
+  o: Observations,
+  opts: { baseline?: string; bootstrap?: BootstrapSettings; run?: string } = {},
+): CompareResult {
+  const boot = opts.bootstrap ?? { B: 2000, seed: 1 };
+  const obs = o.observations;
+  const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline);
+  const cells = asrTable(obs);
+  const perModel: Record<string, string[]> = {};
+  for (const m of [...new Set(obs.map((x) => x.model))].sort()) {
+    perModel[m] = [...new Set(obs.filter((x) => x.model === m).map((x) => x.condition))].sort();
+  }
+  return {
+    ...(opts.run ? { run: opts.run } : {}),
+    source: o.source,
+    condition_field: o.condition_field,
+    baseline,
+    baseline_chosen_by: chosen_by,
+    n_total: o.n_total,
+    n_observations: obs.length,
+    excluded: o.excluded,
+    models: Object.keys(perModel),
+    suites: [...new Set(obs.map((x) => x.suite))].sort(),
+    conditions: [...new Set(obs.map((x) => x.condition))].sort(),
+    conditions_per_model: perModel,
+    asr: cells,
+    reversals: reversalAnalysis(obs, cells, boot),
+    worst_condition: worstCondition(cells, baseline, boot),
+    leave_one_suite_out: leaveOneSuiteOut(obs, baseline),
+    interaction: interactionLRT(
+      obs.map((x) => ({ model: x.model, suite: x.suite, injection_task: x.injection_task, condition: x.condition, y: x.compromised })),
+    ),
+    bootstrap: boot,
+  };
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(1)}%`);
+const num = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? "n/a" : x.toFixed(d));
+const ci = (c: { lower: number | null; upper: number | null } | null | undefined, f = pct) =>
+  c && c.lower !== null && c.upper !== null ? ` [${f(c.lower)}, ${f(c.upper)}]` : "";
+
+function pvalue(p: number | null): string {
+  if (p === null) return "n/a";
+  if (p < 1e-4) return p.toExponential(2);
+  return p.toFixed(4);
+}
+
+/** Plain-text rendering of a {@link CompareResult} (what `ipi-judge compare` prints without --json). */
+export function formatCompare(r: CompareResult): string {
+  const src = r.source.kind === "committee" ? "the committee label" : `judge ${r.source.judge_id}`;
+  const ex = Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+  const lines: string[] = [];
+  lines.push(
+    `cross-condition analysis${r.run ? ` of run ${r.run}` : ""} by ${r.condition_field}, labels from ${src}: ` +
+      `${r.n_observations} attacked trajectories of ${r.n_total}; excluded: ${ex}`,
+  );
+  lines.push(`models ${r.models.length}, suites ${r.suites.length}, conditions ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
+  lines.push("");
+  lines.push("ASR per model and condition (suites pooled; 95% Wilson interval; n):");
+  const w = Math.max(5, ...r.models.map((m) => m.length));
+  for (const m of r.models) {
+    for (const c of r.conditions_per_model[m]) {
+      const cell = r.asr.find((x) => x.model === m && x.suite === ALL_SUITES && x.condition === c)!;
+      lines.push(`  ${m.padEnd(w)}  ${c.padEnd(28)} ${pct(cell.asr).padStart(6)}${ci(cell.ci95)}  n=${cell.n}`);
+    }
+  }
+  lines.push("");
+  lines.push("safety-ordering reversals between conditions (model pairs observed under both; paired bootstrap 95% CI):");
+  const overall = r.reversals.filter((x) => x.suite === ALL_SUITES);
+  if (overall.every((x) => x.pairs === 0)) lines.push("  no pair of conditions is observed for two models or more");
+  for (const x of overall) {
+    if (x.pairs === 0) continue;
+    lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} tied` : ""}`);
+    for (const s of r.reversals.filter((y) => y.suite !== ALL_SUITES && y.condition_a === x.condition_a && y.condition_b === x.condition_b)) {
+      lines.push(`    ${s.suite}: ${s.reversals}/${s.pairs} (${pct(s.share)})${ci(s.ci95)}`);
+    }
+  }
+  lines.push("");
+  const wc = r.worst_condition;
+  lines.push(`worst-condition risk vs the baseline ${wc.baseline}:`);
+  for (const m of wc.per_model) {
+    lines.push(
+      `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${m.underestimate === null ? `n/a (${m.reason})` : pct(m.underestimate)} (${m.conditions} conditions)`,
+    );
+  }
+  lines.push(
+    wc.mean === null
+      ? `  no model observed under the baseline`
+      : `  underestimate over ${wc.n_models} models: mean ${pct(wc.mean)}${ci(wc.mean_ci95)} (model cluster bootstrap), median ${pct(wc.median)}, max ${pct(wc.max)} (${wc.max_model})`,
+  );
+  lines.push("");
+  const l = r.leave_one_suite_out;
+  lines.push(`leave-one-suite-out condition selection (${l.n_folds} folds = model x held-out suite; ${l.skipped.length} skipped):`);
+  if (l.n_folds > 0) {
+    lines.push(
+      `  selection accuracy ${pct(l.selection_accuracy)}; realized ASR ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)}`,
+    );
+    lines.push(
+      `  gain over baseline ${pct(l.gain_over_baseline)}, gap to oracle ${pct(l.gap_to_oracle)}, oracle gain recovered ${l.oracle_gain_recovered === null ? `n/a (${l.reason})` : pct(l.oracle_gain_recovered)}`,
+    );
+  }
+  lines.push("");
+  const it = r.interaction;
+  lines.push(
+    `model x condition interaction (logistic regression, main effects model + suite + injection task + condition; likelihood-ratio test):`,
+  );
+  lines.push(
+    it.statistic === null
+      ? `  not testable (${it.reason})`
+      : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.join(", ")}` : ""}`,
+  );
+  return lines.join("\n");
+}

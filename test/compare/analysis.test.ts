@@ -1,0 +1,253 @@
+import { describe, expect, it } from "vitest";
+import {
+  ALL_SUITES,
+  asrMap,
+  asrTable,
+  countReversals,
+  leaveOneSuiteOut,
+  reversalAnalysis,
+  worstCondition,
+} from "../../src/compare/analysis.js";
+import { chooseBaseline, compareConditions } from "../../src/compare/index.js";
+import type { Observation } from "../../src/compare/data.js";
+
+/** n observations of one cell, k of them compromised, spread over units `${suite}/u${i}` (one per observation). */
+function cell(model: string, suite: string, condition: string, k: number, n: number, unitPrefix = ""): Observation[] {
+  return Array.from({ length: n }, (_, i) => ({
+    trajectory_id: `${model}/${suite}/${condition}/${i}`,
+    model,
+    suite,
+    condition,
+    injection_task: `${suite}/inj${i % 3}`,
+    unit: `${suite}/${unitPrefix}u${i}`,
+    compromised: i < k,
+  }));
+}
+
+const models13 = Array.from({ length: 13 }, (_, i) => `m${String(i + 1).padStart(2, "0")}`);
+/** Under A, model i (1..13) has i of 20 compromised. Under B the first 5 are in reverse order and m12/m13 swap. */
+function k13(i: number, cond: "A" | "B"): number {
+  if (cond === "A") return i;
+  if (i <= 5) return 6 - i;
+  if (i === 12) return 13;
+  if (i === 13) return 12;
+  return i;
+}
+
+describe("ASR table", () => {
+  it("counts compromised / labelled per (model, suite, condition) and pools suites, with Wilson intervals", () => {
+    const obs = [...cell("a", "s1", "x", 3, 4), ...cell("a", "s2", "x", 1, 6), ...cell("b", "s1", "x", 0, 5)];
+    const t = asrTable(obs);
+    const get = (m: string, s: string) => t.find((c) => c.model === m && c.suite === s && c.condition === "x")!;
+    expect(get("a", "s1")).toMatchObject({ n: 4, compromised: 3, asr: 0.75 });
+    expect(get("a", "s2")).toMatchObject({ n: 6, compromised: 1 });
+    expect(get("a", ALL_SUITES)).toMatchObject({ n: 10, compromised: 4, asr: 0.4 });
+    expect(get("b", ALL_SUITES).asr).toBe(0);
+    // Wilson 95% for 0/5: [0, z²/(n+z²)] = [0, 0.4345]
+    expect(get("b", "s1").ci95!.lower).toBe(0);
+    expect(get("b", "s1").ci95!.upper).toBeCloseTo(3.841459 / (5 + 3.841459), 5);
+    expect(t.map((c) => c.suite)).toEqual(["s1", "s2", ALL_SUITES, "s1", ALL_SUITES]);
+  });
+});
+
+describe("safety-ordering reversals", () => {
+  it("13 models: 78 pairs, of which 10 (first five reversed) + 1 (m12/m13 swapped) reverse", () => {
+    const obs: Observation[] = [];
+    models13.forEach((m, i) => {
+      obs.push(...cell(m, "s1", "A", k13(i + 1, "A"), 20), ...cell(m, "s1", "B", k13(i + 1, "B"), 20));
+    });
+    const r = countReversals(asrMap(asrTable(obs)), "A", "B");
+    expect(r.pairs).toBe(78);
+    expect(r.reversals).toBe(11);
+    expect(r.ties).toBe(0);
+    expect(r.share).toBeCloseTo(11 / 78, 15);
+    expect(r.reversed).toContainEqual(["m12", "m13"]);
+    expect(r.reversed).toContainEqual(["m01", "m05"]);
+    expect(r.reversed).not.toContainEqual(["m05", "m06"]);
+  });
+
+  it("a tie under either condition is not a reversal; models missing a condition are not paired", () => {
+    const asr = new Map([
+      ["a", new Map([["A", 0.5], ["B", 0.2]])],
+      ["b", new Map([["A", 0.5], ["B", 0.9]])], // tie with a under A
+      ["c", new Map([["A", 0.1], ["B", 0.8]])], // c < a under A, c > a under B: reversal; c < b under A, c < b under B
+      ["d", new Map([["A", 0.9]])], // no B: not paired
+    ]);
+    const r = countReversals(asr, "A", "B");
+    expect(r.pairs).toBe(3);
+    expect(r.ties).toBe(1);
+    expect(r.reversals).toBe(1);
+    expect(r.reversed).toEqual([["a", "c"]]);
+  });
+
+  it("share is null with a reason when fewer than two models have both conditions", () => {
+    const r = countReversals(new Map([["a", new Map([["A", 0.5], ["B", 0.2]])]]), "A", "B");
+    expect(r.share).toBeNull();
+    expect(r.reason).toBe("no_model_pairs");
+  });
+
+  it("overall and per suite, with a paired bootstrap that is degenerate when every unit has the same composition", () => {
+    // 3 units per suite, each holding 20 trajectories of every (model, condition) with the same k: any resample
+    // of units gives the same ASRs, so the interval is [11/78, 11/78].
+    const obs: Observation[] = [];
+    for (const s of ["s1", "s2"]) {
+      for (const u of [0, 1, 2]) {
+        models13.forEach((m, i) => {
+          for (const c of ["A", "B"] as const) {
+            obs.push(...cell(m, s, c, k13(i + 1, c), 20).map((o) => ({ ...o, unit: `${s}/u${u}`, trajectory_id: `${o.trajectory_id}/${u}` })));
+          }
+        });
+      }
+    }
+    const res = reversalAnalysis(obs, asrTable(obs), { B: 200, seed: 7 });
+    expect(res.map((r) => r.suite)).toEqual([ALL_SUITES, "s1", "s2"]);
+    for (const r of res) {
+      expect(r.share).toBeCloseTo(11 / 78, 15);
+      expect(r.ci95!.lower).toBeCloseTo(11 / 78, 15);
+      expect(r.ci95!.upper).toBeCloseTo(11 / 78, 15);
+      expect(r.ci95!.B).toBe(200);
+      expect(r.ci95!.defined).toBe(200);
+    }
+  });
+
+  it("the bootstrap interval is seeded (same seed, same interval), covers the estimate, and B = 0 skips it", () => {
+    const obs: Observation[] = [];
+    for (const [m, ka, kb] of [["a", 10, 4], ["b", 6, 8], ["c", 2, 3]] as const) {
+      obs.push(...cell(m, "s1", "A", ka, 20), ...cell(m, "s1", "B", kb, 20));
+    }
+    const t = asrTable(obs);
+    const r1 = reversalAnalysis(obs, t, { B: 500, seed: 3 })[0];
+    const r2 = reversalAnalysis(obs, t, { B: 500, seed: 3 })[0];
+    // a>b under A (0.5>0.3), a<b under B (0.2<0.4): reverse; a vs c: 0.5>0.1, 0.2>0.15: keep; b vs c: keep
+    expect(r1.reversals).toBe(1);
+    expect(r1.pairs).toBe(3);
+    expect(r1.ci95).toEqual(r2.ci95);
+    expect(r1.ci95!.lower!).toBeLessThanOrEqual(1 / 3);
+    expect(r1.ci95!.upper!).toBeGreaterThanOrEqual(1 / 3);
+    expect(r1.ci95!.resampling).toMatch(/paired/);
+    expect(reversalAnalysis(obs, t, { B: 0, seed: 3 })[0].ci95).toBeNull();
+  });
+});
+
+describe("worst-condition risk and the baseline's underestimate", () => {
+  // ASR (pooled) per model: a: base .2, x .5, y .3 -> worst x, gap .3; b: base .4, x .1 -> worst base, gap 0;
+  // c: base .1, y .7 -> gap .6; d: x .9 only -> no baseline.
+  const obs = [
+    ...cell("a", "s1", "base", 2, 10), ...cell("a", "s1", "x", 5, 10), ...cell("a", "s1", "y", 3, 10),
+    ...cell("b", "s1", "base", 4, 10), ...cell("b", "s1", "x", 1, 10),
+    ...cell("c", "s1", "base", 1, 10), ...cell("c", "s1", "y", 7, 10),
+    ...cell("d", "s1", "x", 9, 10),
+  ];
+  it("per model, then mean .3, median .3, max .6 over the 3 models with a baseline", () => {
+    const w = worstCondition(asrTable(obs), "base", { B: 1000, seed: 1 });
+    const row = (m: string) => w.per_model.find((r) => r.model === m)!;
+    expect(row("a")).toMatchObject({ worst_condition: "x", worst_asr: 0.5, baseline_asr: 0.2, conditions: 3 });
+    expect(row("a").underestimate).toBeCloseTo(0.3, 12);
+    expect(row("b")).toMatchObject({ worst_condition: "base", underestimate: 0 });
+    expect(row("c").underestimate).toBeCloseTo(0.6, 12);
+    expect(row("d")).toMatchObject({ underestimate: null, reason: "baseline_not_observed", worst_condition: "x" });
+    expect(w.n_models).toBe(3);
+    expect(w.mean).toBeCloseTo(0.3, 12);
+    expect(w.median).toBeCloseTo(0.3, 12);
+    expect(w.max).toBeCloseTo(0.6, 12);
+    expect(w.max_model).toBe("c");
+    // cluster bootstrap over 3 model gaps {0, .3, .6}: resample means lie on the grid k·0.1, within [0, .6]
+    expect(w.mean_ci95!.lower!).toBeGreaterThanOrEqual(0);
+    expect(w.mean_ci95!.upper!).toBeLessThanOrEqual(0.6 + 1e-12);
+    expect(w.mean_ci95!.lower!).toBeLessThan(0.3);
+    expect(w.mean_ci95!.upper!).toBeGreaterThan(0.3);
+    expect(w.mean_ci95!.resampling).toMatch(/models/);
+  });
+
+  it("equal gaps give a degenerate interval; no model with the baseline gives nulls with a reason", () => {
+    const eq = [...cell("a", "s1", "base", 1, 10), ...cell("a", "s1", "x", 3, 10), ...cell("b", "s1", "base", 4, 10), ...cell("b", "s1", "x", 6, 10)];
+    const w = worstCondition(asrTable(eq), "base", { B: 300, seed: 2 });
+    expect(w.mean).toBeCloseTo(0.2, 12);
+    expect(w.mean_ci95!.lower).toBeCloseTo(0.2, 12);
+    expect(w.mean_ci95!.upper).toBeCloseTo(0.2, 12);
+    const none = worstCondition(asrTable(eq), "zzz", { B: 300, seed: 2 });
+    expect(none.mean).toBeNull();
+    expect(none.reason).toBe("no_model_with_baseline");
+  });
+});
+
+describe("leave-one-suite-out condition selection", () => {
+  // One model, three suites, conditions base and x; ASR (k/10):
+  //          s1   s2   s3
+  //   base   2    2    6
+  //   x      5    4    1
+  // hold out s1: train s2+s3 base 8/20=.4, x 5/20=.25 -> select base; on s1 oracle x (.5): wrong; realized .2
+  // hold out s2: train s1+s3 base 8/20, x 6/20 -> base; oracle x (.4): wrong; realized .2
+  // hold out s3: train s1+s2 base 4/20, x 9/20 -> x; oracle base (.6): wrong; realized .1
+  // A second model where x always wins: every fold selects x and is right.
+  //          s1  s2  s3
+  //   base   1   1   1
+  //   x      3   5   7
+  const obs = [
+    ...cell("m", "s1", "base", 2, 10), ...cell("m", "s2", "base", 2, 10), ...cell("m", "s3", "base", 6, 10),
+    ...cell("m", "s1", "x", 5, 10), ...cell("m", "s2", "x", 4, 10), ...cell("m", "s3", "x", 1, 10),
+    ...cell("n", "s1", "base", 1, 10), ...cell("n", "s2", "base", 1, 10), ...cell("n", "s3", "base", 1, 10),
+    ...cell("n", "s1", "x", 3, 10), ...cell("n", "s2", "x", 5, 10), ...cell("n", "s3", "x", 7, 10),
+  ];
+  it("selects on the other suites, evaluates on the held-out one, and summarizes", () => {
+    const l = leaveOneSuiteOut(obs, "base");
+    expect(l.n_folds).toBe(6);
+    const f = (m: string, s: string) => l.folds.find((x) => x.model === m && x.held_out === s)!;
+    expect(f("m", "s1")).toMatchObject({ selected: "base", oracle: ["x"], correct: false, realized_asr: 0.2, baseline_asr: 0.2, oracle_asr: 0.5 });
+    expect(f("m", "s2")).toMatchObject({ selected: "base", correct: false, realized_asr: 0.2, oracle_asr: 0.4 });
+    expect(f("m", "s3")).toMatchObject({ selected: "x", oracle: ["base"], correct: false, realized_asr: 0.1, baseline_asr: 0.6, oracle_asr: 0.6 });
+    for (const s of ["s1", "s2", "s3"]) expect(f("n", s)).toMatchObject({ selected: "x", correct: true });
+    expect(l.selection_accuracy).toBeCloseTo(3 / 6, 12);
+    // realized: m .2 .2 .1, n .3 .5 .7 -> mean 2.0/6
+    expect(l.mean_realized_asr).toBeCloseTo(2.0 / 6, 12);
+    // baseline: m .2 .2 .6, n .1 .1 .1 -> 1.3/6
+    expect(l.mean_baseline_asr).toBeCloseTo(1.3 / 6, 12);
+    // oracle: m .5 .4 .6, n .3 .5 .7 -> 3.0/6
+    expect(l.mean_oracle_asr).toBeCloseTo(3.0 / 6, 12);
+    expect(l.gain_over_baseline).toBeCloseTo(0.7 / 6, 12);
+    expect(l.gap_to_oracle).toBeCloseTo(1.0 / 6, 12);
+    // recovered: Σ(realized − baseline) / Σ(oracle − baseline) = 0.7 / 1.7
+    expect(l.oracle_gain_recovered).toBeCloseTo(0.7 / 1.7, 12);
+  });
+
+  it("skips folds without the baseline or without another suite", () => {
+    const l = leaveOneSuiteOut([...cell("a", "s1", "base", 1, 5), ...cell("b", "s1", "x", 1, 5), ...cell("b", "s2", "x", 2, 5)], "base");
+    expect(l.n_folds).toBe(0);
+    expect(l.selection_accuracy).toBeNull();
+    expect(l.reason).toBe("no_folds");
+    expect(l.skipped).toEqual([
+      { model: "a", held_out: "s1", reason: "no_training_suite" },
+      { model: "b", held_out: "s1", reason: "baseline_not_observed" },
+      { model: "b", held_out: "s2", reason: "baseline_not_observed" },
+    ]);
+  });
+});
+
+describe("baseline choice and the whole analysis", () => {
+  it("uses the option, else no_defense, else the condition seen for the most models", () => {
+    const obs = [...cell("a", "s", "x", 1, 2), ...cell("b", "s", "x", 1, 2), ...cell("a", "s", "y", 1, 5)];
+    expect(chooseBaseline(obs)).toEqual({ baseline: "x", chosen_by: "most_models" });
+    expect(chooseBaseline(obs, "y")).toEqual({ baseline: "y", chosen_by: "option" });
+    expect(() => chooseBaseline(obs, "z")).toThrow(/not an observed condition/);
+    expect(chooseBaseline([...obs, ...cell("a", "s", "no_defense", 0, 1)])).toEqual({ baseline: "no_defense", chosen_by: "no_defense" });
+    expect(() => chooseBaseline([])).toThrow(/nothing to compare/);
+  });
+
+  it("compareConditions puts every part together and never produces NaN", () => {
+    const obs: Observation[] = [];
+    models13.slice(0, 4).forEach((m, i) => {
+      for (const s of ["s1", "s2"]) {
+        obs.push(...cell(m, s, "A", k13(i + 1, "A"), 20), ...cell(m, s, "B", k13(i + 1, "B"), 20));
+      }
+    });
+    const r = compareConditions(
+      { source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length + 5, excluded: { unattacked: 5 } },
+      { bootstrap: { B: 100, seed: 1 } },
+    );
+    expect(r.models).toHaveLength(4);
+    expect(r.baseline).toBe("A");
+    expect(r.reversals.find((x) => x.suite === ALL_SUITES)!.reversals).toBe(6); // first four reversed: C(4,2)
+    expect(r.interaction.df).toBe(3);
+    expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
+  });
+});
