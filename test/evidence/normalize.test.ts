@@ -65,22 +65,19 @@ describe("normalize: properties on random hostile strings", () => {
   const cases = Array.from({ length: 3000 }, () => randomText(r, r.int(0, 40)));
 
   it("is idempotent", () => {
-    for (const s of cases) expect(normalize(normalize(s)), JSON.stringify(s)).toBe(normalize(s));
+    expect(cases.filter((s) => normalize(normalize(s)) !== normalize(s))).toEqual([]);
   });
   it("equals the whole-string reference pipeline", () => {
-    for (const s of cases) expect(normalize(s), JSON.stringify(s)).toBe(reference(s));
+    expect(cases.filter((s) => normalize(s) !== reference(s))).toEqual([]);
   });
   it("has no leading/trailing space, no double space, no dropped or folded characters, no uppercase ASCII", () => {
+    const bad: string[] = [];
     for (const s of cases) {
       const n = normalize(s);
-      expect(n).toBe(n.trim());
-      expect(n).not.toMatch(/\s\s|[\t\n\r\u00a0]/);
-      for (const c of n) {
-        expect(DROPPED.has(c.codePointAt(0)!)).toBe(false);
-        expect(FOLD.has(c.codePointAt(0)!)).toBe(false);
-      }
-      expect(n).not.toMatch(/[A-Z]/);
+      const chars = [...n].map((c) => c.codePointAt(0)!);
+      if (n !== n.trim() || /\s\s|[\t\n\r\u00a0]|[A-Z]/.test(n) || chars.some((c) => DROPPED.has(c) || FOLD.has(c))) bad.push(s);
     }
+    expect(bad).toEqual([]);
   });
   it("maps whitespace, quote and dash variants of the same text to the same normal form", () => {
     const words = ["Don't", "reply", "-", "just", "forward", '"the"', "invoices"];
@@ -103,18 +100,17 @@ describe("normalize: properties on random hostile strings", () => {
 describe("normalizeWithMap", () => {
   it("gives the same text as normalize, and one map entry per UTF-16 unit", () => {
     const r = new Rand(7);
+    const bad: string[] = [];
     for (let i = 0; i < 2000; i++) {
       const s = randomText(r, r.int(0, 30));
       const nt = normalizeWithMap(s);
-      expect(nt.norm).toBe(normalize(s));
-      expect(nt.map.length).toBe(nt.norm.length);
-      expect(nt.ends.length).toBe(nt.norm.length);
-      for (let k = 0; k < nt.map.length; k++) {
-        expect(nt.map[k]).toBeLessThan(nt.ends[k]);
-        expect(nt.ends[k]).toBeLessThanOrEqual(s.length);
-        if (k > 0) expect(nt.map[k]).toBeGreaterThanOrEqual(nt.map[k - 1]);
+      let ok = nt.norm === normalize(s) && nt.map.length === nt.norm.length && nt.ends.length === nt.norm.length;
+      for (let k = 0; ok && k < nt.map.length; k++) {
+        ok = nt.map[k] < nt.ends[k] && nt.ends[k] <= s.length && (k === 0 || nt.map[k] >= nt.map[k - 1]);
       }
+      if (!ok) bad.push(s);
     }
+    expect(bad).toEqual([]);
   });
   it("maps every normalized range back to original text that normalizes to (a superset of) it", () => {
     const r = new Rand(11);

@@ -57,7 +57,7 @@ function expectFaithful(t: Trajectory, r: RenderedTrajectory): void {
 
 function expectOnlyOurTags(r: RenderedTrajectory): void {
   for (const block of [r.trajectoryBlock, r.injectionsBlock]) {
-    for (const tag of liveTags(block)) expect(tag.name.endsWith(`_${r.nonce}`), `${tag.name} in ${block.slice(0, 200)}`).toBe(true);
+    expect(liveTags(block).filter((tag) => !tag.name.endsWith(`_${r.nonce}`))).toEqual([]);
   }
   const count = (s: string, re: RegExp) => [...s.matchAll(re)].length;
   expect(count(r.trajectoryBlock, /<\s*untrusted_trajectory/gi)).toBe(1);

@@ -55,27 +55,38 @@ describe("decide: every precedence combination", () => {
 
   it(`matches the oracle on all ${all.length * BUCKETS.length} combinations (3^5 finding states x 6 claimed labels)`, () => {
     expect(all).toHaveLength(243);
+    const mismatches: string[] = [];
     for (const states of all) {
       for (const claimed of BUCKETS) {
         const d = decide(reply(states, claimed), ctx);
         const o = oracle(states, claimed);
-        const tag = `${JSON.stringify(states)} claimed=${claimed}`;
-        expect(d.label, tag).toBe(o.label);
-        expect(d.label_claimed, tag).toBe(claimed);
-        expect(d.downgraded, tag).toBe(o.downgraded);
-        expect(d.needsRetry, tag).toBe(o.needsRetry);
-        // Failures: exactly the failed quotes of the findings that do not hold.
-        expect(new Set(d.failures.map((f) => f.bucket)), tag).toEqual(new Set([...o.failing].filter((b) => states[b] === "fails")));
-        for (const f of d.failures) expect(f.quote.verified).toBe(false);
-        for (const f of d.findings) {
-          if (f.bucket === "not_exposed") continue;
-          expect(f.holds, tag).toBe(states[f.bucket] === "holds");
-        }
-        // The claim without a finding is recorded as an unsupported claim.
-        const synthetic = d.findings.filter((f) => f.explanation === UNSUPPORTED_CLAIM);
-        expect(synthetic.map((f) => f.bucket), tag).toEqual(claimed !== "not_exposed" && states[claimed] === "absent" ? [claimed] : []);
+        const synthetic = d.findings.filter((f) => f.explanation === UNSUPPORTED_CLAIM).map((f) => f.bucket);
+        const got = {
+          label: d.label,
+          label_claimed: d.label_claimed,
+          downgraded: d.downgraded,
+          needsRetry: d.needsRetry,
+          failures: [...new Set(d.failures.map((f) => f.bucket))].sort(),
+          failuresVerified: d.failures.some((f) => f.quote.verified),
+          holds: d.findings.filter((f) => f.explanation !== UNSUPPORTED_CLAIM).map((f) => [f.bucket, f.holds]),
+          synthetic,
+        };
+        const want = {
+          label: o.label,
+          label_claimed: claimed,
+          downgraded: o.downgraded,
+          needsRetry: o.needsRetry,
+          // Failures: exactly the failed quotes of the findings that do not hold.
+          failures: [...o.failing].filter((b) => states[b] === "fails").sort(),
+          failuresVerified: false,
+          holds: EVIDENCED.filter((b) => states[b] !== "absent").map((b) => [b, states[b] === "holds"]),
+          // The claim without a finding is recorded as an unsupported claim.
+          synthetic: claimed !== "not_exposed" && states[claimed] === "absent" ? [claimed] : [],
+        };
+        if (JSON.stringify(got) !== JSON.stringify(want)) mismatches.push(`${JSON.stringify(states)} claimed=${claimed}: ${JSON.stringify(got)} != ${JSON.stringify(want)}`);
       }
     }
+    expect(mismatches).toEqual([]);
   });
 });
 
