@@ -188,6 +188,27 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   return { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated, parts };
 }
 
+/** Loose comparison form for spotting injected text in a message: escapes undone, whitespace collapsed, lowercase. */
+function loose(s: string): string {
+  return s
+    .replace(/\\[nrt]/g, " ")
+    .replace(/\\/g, "")
+    .replace(/''/g, "'")
+    .replace(/\s+/g, " ")
+    .trim()
+    .toLowerCase();
+}
+
+/** Whether `text` carries `injection`: verbatim, or (re-encoded, e.g. YAML) one of its lines of 20+ characters. */
+function carries(text: string, injection: string): boolean {
+  if (text.includes(injection.trim())) return true;
+  const lt = loose(text);
+  return injection
+    .split(/\n+/)
+    .map(loose)
+    .some((line) => line.length >= 20 && lt.includes(line));
+}
+
 function fence(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const f = "`".repeat(Math.max(3, longest + 1));
@@ -198,7 +219,9 @@ function fence(text: string): string {
  * Render a trajectory as plain markdown for people (annotation export): a heading per message with its index
  * and role (tool name and call id for tool results), the text in a code fence, each tool call as
  * `name(arguments)`. When the trajectory has injections, they are listed first, and a message whose text
- * contains an injected text verbatim is marked `**contains injected content: <placeholder>**`.
+ * carries an injected text (verbatim, or one of its lines of 20+ characters after undoing string escapes and
+ * collapsing whitespace, as in AgentDojo's YAML tool outputs) is marked
+ * `**contains injected content: <placeholder>**`.
  * @param opts.showInjections list and mark injected content (default true).
  */
 export function renderForHuman(t: Trajectory, opts: { showInjections?: boolean } = {}): string {
@@ -219,7 +242,7 @@ export function renderForHuman(t: Trajectory, opts: { showInjections?: boolean }
     out.push(head, "");
     const text = messageText(m);
     if (show) {
-      const hits = injections.filter(([, v]) => text.includes(v.trim())).map(([k]) => k);
+      const hits = injections.filter(([, v]) => carries(text, v)).map(([k]) => k);
       if (hits.length > 0) out.push(`**contains injected content: ${hits.join(", ")}**`, "");
     }
     if (text !== "" || m.role === "tool") out.push(fence(text), "");

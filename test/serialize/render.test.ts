@@ -288,3 +288,19 @@ describe("renderForHuman", () => {
     expect(renderForHuman(t)).toContain("`````\n```\ncode\n````\n`````");
   });
 });
+
+describe("renderForHuman on real runs", () => {
+  it("marks the tool results that carry the injection (YAML-encoded in AgentDojo)", () => {
+    let marked = 0;
+    let attacked = 0;
+    for (const row of corpusRows().filter((x) => x.attack_type && x.security)) {
+      const t = corpusTrajectory(row);
+      attacked++;
+      const h = renderForHuman(t);
+      expect(h).not.toMatch(/\[object Object\]/);
+      if (h.includes("**contains injected content:")) marked++;
+    }
+    // Successful attacks read the injection, so nearly all should be marked.
+    expect(marked / attacked).toBeGreaterThan(0.9);
+  });
+});
