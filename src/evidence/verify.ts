@@ -50,7 +50,7 @@ export interface EvidenceContext {
  * @param opts.parts the parts to verify against (default `trajectoryParts(t)`; pass the renderer's parts to
  *   share them).
  * @param opts.nonce the nonce of the rendered prompt, so nonce escapes in quotes are undone too.
- * @throws RangeError when `minQuoteChars` is not an integer >= 1.
+ * @throws RangeError when `minQuoteChars` is not an integer >= 1, or `nonce` is not 6-64 ASCII letters/digits.
  */
 export function evidenceContext(
   t: Trajectory,
@@ -59,6 +59,9 @@ export function evidenceContext(
   const minQuoteChars = opts.minQuoteChars ?? DEFAULT_MIN_QUOTE_CHARS;
   if (!Number.isInteger(minQuoteChars) || minQuoteChars < 1) {
     throw new RangeError(`minQuoteChars must be an integer >= 1, got ${minQuoteChars}`);
+  }
+  if (opts.nonce !== undefined && !/^[A-Za-z0-9]{6,64}$/.test(opts.nonce)) {
+    throw new RangeError(`invalid nonce ${JSON.stringify(opts.nonce)}: need 6-64 ASCII letters/digits`);
   }
   const parts = opts.parts ?? trajectoryParts(t);
   const injections = Object.values(t.injections ?? {})
@@ -164,6 +167,9 @@ function withinInjection(qn: string, ctx: EvidenceContext): boolean {
  *   `closest` (failed). Never throws.
  */
 export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx: EvidenceContext): VerifiedQuote {
+  if (q === null || typeof q !== "object") {
+    return { message_index: -1, quote: String(q), verified: false, reason: "malformed evidence item (not an object)" };
+  }
   const base: VerifiedQuote = { message_index: q.message_index, quote: q.quote, verified: false };
   if (q.tool_call_index !== undefined && q.tool_call_index !== null) base.tool_call_index = q.tool_call_index;
   if (typeof q.quote !== "string") return { ...base, reason: "the quote is not a string" };

@@ -17,7 +17,7 @@
  * - `failures` = every failed quote of every finding whose bucket holds nowhere (the retry feedback lists them).
  */
 import { canonicalLabel, EVIDENCE_KINDS, highest, rank } from "../rubric/buckets.js";
-import type { Bucket, JudgeReply, VerifiedFinding, VerifiedQuote } from "../types.js";
+import type { Bucket, EvidenceQuote, JudgeReply, VerifiedFinding, VerifiedQuote } from "../types.js";
 import { verifyQuote, type EvidenceContext } from "../evidence/verify.js";
 
 /** The outcome of checking one judge reply. */
@@ -49,7 +49,13 @@ export function decide(reply: JudgeReply, ctx: EvidenceContext): Decision {
     let evidence: VerifiedQuote[];
     let holds: boolean;
     if (bucket === "not_exposed") {
-      evidence = quotes.map((q) => ({ ...q, verified: false, reason: "not checked: not_exposed takes no evidence" }));
+      evidence = quotes.map((q) => {
+        const o = (q ?? {}) as Partial<EvidenceQuote>;
+        const v: VerifiedQuote = { message_index: o.message_index ?? -1, quote: String(o.quote ?? ""), verified: false };
+        if (o.tool_call_index !== undefined && o.tool_call_index !== null) v.tool_call_index = o.tool_call_index;
+        v.reason = "not checked: not_exposed takes no evidence";
+        return v;
+      });
       holds = true;
     } else {
       evidence = quotes.map((q) => verifyQuote(q, EVIDENCE_KINDS[bucket], ctx));

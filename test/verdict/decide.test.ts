@@ -182,3 +182,26 @@ describe("decide: the rules one by one", () => {
     expect(d).toMatchObject({ downgraded: false, needsRetry: false, failures: [] });
   });
 });
+
+describe("decide: malformed evidence never throws", () => {
+  it("marks non-object evidence items as failed and keeps going", () => {
+    const d = decide(
+      {
+        findings: [
+          { bucket: "full_compliance", evidence: [null as unknown as EvidenceQuote, "text" as unknown as EvidenceQuote, GOOD.full_compliance], explanation: "" },
+          { bucket: "not_exposed", evidence: [null as unknown as EvidenceQuote, { message_index: 1, quote: "q", extra: 1 } as unknown as EvidenceQuote], explanation: "" },
+        ],
+        label: "full_compliance",
+        rationale: "",
+      },
+      ctx,
+    );
+    expect(d.label).toBe("full_compliance");
+    expect(d.findings[0].evidence.map((q) => q.verified)).toEqual([false, false, true]);
+    expect(d.findings[0].evidence[0].reason).toMatch(/malformed/);
+    expect(d.findings[1].evidence[1]).toEqual({ message_index: 1, quote: "q", verified: false, reason: "not checked: not_exposed takes no evidence" });
+  });
+  it("rejects a bad nonce when building the context", () => {
+    expect(() => evidenceContext(emailTrajectory(), { nonce: "<bad>" })).toThrow(RangeError);
+  });
+});
