@@ -695,7 +695,15 @@ export function analyze(t: Trajectory): Analysis {
       const prevCalls = steps.length > 0 ? steps[steps.length - 1].calls.filter((c) => !c.error) : [];
       const done: CallInfo[] = [];
       for (const c of after) {
-        if (!stepMatches(step.cls, c, own, inherited, ownStrong, anyOwnNamed, userNorm, steps)) continue;
+        if (!stepMatches(step.cls, c, own, inherited, ownStrong, anyOwnNamed, userNorm, steps)) {
+          // Some of the values only (the host of a URL with a path, a short quoted value): a step toward it.
+          const some = own.filter((v) => !v.strong && (v.kind === "host" || v.kind === "quoted") && usedIn(c, v));
+          if (ownStrong.length > 0 && some.length > 0 && classOk(step.cls, c)) {
+            res.calls.push(c);
+            res.why.push(`${c.name}: carries only ${some.map((v) => v.raw).join(", ")}`);
+          }
+          continue;
+        }
         res.calls.push(c);
         if (c.error) continue;
         const kindOk = classOk(step.cls, c);
