@@ -99,7 +99,8 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
   }
   const allowShort = !!req.allowShort;
   const short: string[] = [];
-  const N = pop.units.length;
+  const units = [...pop.units].sort((a, b) => compareCodeUnits(a.id, b.id));
+  const N = units.length;
   let n1 = req.random;
   if (n1 > N) {
     if (!allowShort) {
@@ -111,7 +112,7 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
     n1 = N;
   }
   const inD = (u: PopulationUnit) => u.committee_stratum === "D";
-  const ND = pop.committee ? pop.units.filter(inD).length : null;
+  const ND = pop.committee ? units.filter(inD).length : null;
   let n2req = req.disagreement;
   if (n2req > 0 && !pop.committee) {
     throw new SampleError(
@@ -130,7 +131,7 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
 
   // Strata, sorted by key.
   const strata = new Map<string, PopulationUnit[]>();
-  for (const u of pop.units) {
+  for (const u of units) {
     const g = strata.get(u.sampling_stratum);
     if (g) g.push(u);
     else strata.set(u.sampling_stratum, [u]);
@@ -154,7 +155,7 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
     for (const u of drawWithoutReplacement(rng1, strata.get(k)!, alloc.get(k)!)) phase1.add(u.id);
   }
   // Phase 2.
-  const pool = pop.units.filter((u) => inD(u) && !phase1.has(u.id)); // units are sorted by id
+  const pool = units.filter((u) => inD(u) && !phase1.has(u.id)); // sorted by id
   let n2 = n2req;
   if (n2 > pool.length) {
     if (!allowShort) {
@@ -176,13 +177,13 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
     const s = incl.get(u.sampling_stratum)!;
     return inD(u) ? (s.pi_disagreement as number) : s.pi_other;
   };
-  for (const u of pop.units) {
+  for (const u of units) {
     const c = cellKey(u.sampling_stratum, u.committee_stratum);
     cellSize.set(c, (cellSize.get(c) ?? 0) + 1);
     if (!cellInfo.has(c)) cellInfo.set(c, { sampling_stratum: u.sampling_stratum, committee_stratum: u.committee_stratum, pi: piOf(u) });
   }
   const items: SampledItem[] = [];
-  for (const u of pop.units) {
+  for (const u of units) {
     const phase = phase1.has(u.id) ? 1 : phase2.has(u.id) ? 2 : 0;
     if (phase === 0) continue;
     const c = cellKey(u.sampling_stratum, u.committee_stratum);
