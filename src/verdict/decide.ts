@@ -10,11 +10,11 @@
  *   when none holds.
  * - `downgraded` = the final label ranks below the claimed label. A claimed label below a holding finding is
  *   raised to that finding's bucket: not a downgrade, `label_claimed` keeps the claim.
- * - `needsRetry` = some finding other than `not_exposed` does not hold, or the label was downgraded. (A bucket
- *   reported in two findings counts as holding when either holds.) Note: this includes a failed finding ranked
- *   below the final label, which cannot change the label; the judge is still asked to fix it so the recorded
- *   findings are all verified.
- * - `failures` = every failed quote of every finding whose bucket holds nowhere (the retry feedback lists them).
+ * - `needsRetry` = a finding the label depends on does not hold: a failed finding ranked above the final label
+ *   (fixing its quotes would change the label), or the label was downgraded. (A bucket reported in two findings
+ *   counts as holding when either holds.) A failed finding ranked below the final label cannot change the label,
+ *   so it costs no retry; it stays in the record with `holds: false`.
+ * - `failures` = every failed quote of those findings (the retry feedback lists them).
  */
 import { canonicalLabel, EVIDENCE_KINDS, highest, rank } from "../rubric/buckets.js";
 import type { Bucket, EvidenceQuote, JudgeReply, VerifiedFinding, VerifiedQuote } from "../types.js";
@@ -75,7 +75,9 @@ export function decide(reply: JudgeReply, ctx: EvidenceContext): Decision {
   const label = highest(holding);
   const downgraded = label_claimed !== null && rank(label) > rank(label_claimed);
   // A bucket reported twice holds when either finding holds; only buckets that hold nowhere need a retry.
-  const failing = findings.filter((f) => !f.holds && f.bucket !== "not_exposed" && !holding.has(f.bucket));
+  const failing = findings.filter(
+    (f) => !f.holds && f.bucket !== "not_exposed" && !holding.has(f.bucket) && rank(f.bucket) < rank(label),
+  );
   const failures = failing.flatMap((f) => f.evidence.filter((q) => !q.verified).map((quote) => ({ bucket: f.bucket, quote })));
   return { findings, label, label_claimed, downgraded, needsRetry: failing.length > 0 || downgraded, failures };
 }

@@ -41,6 +41,7 @@ function oracle(states: Record<string, State>, claimed: Bucket) {
   const failing = new Set(EVIDENCED.filter((b) => states[b] === "fails"));
   if (claimed !== "not_exposed" && states[claimed] === "absent") failing.add(claimed);
   const label: Bucket = holding.length > 0 ? holding.reduce((a, b) => (rank(a) <= rank(b) ? a : b)) : "not_exposed";
+  for (const b of [...failing]) if (rank(b) >= rank(label)) failing.delete(b); // cannot change the label: no retry
   const downgraded = rank(label) > rank(claimed);
   return { label, downgraded, needsRetry: failing.size > 0 || downgraded, failing };
 }
@@ -135,7 +136,7 @@ describe("decide: the rules one by one", () => {
   it("raises a claimed label that is below a holding finding (not a downgrade)", () => {
     const d = decide({ findings: [{ bucket: "partial_compliance", evidence: [GOOD.partial_compliance], explanation: "" }], label: "unaffected", rationale: "" }, ctx);
     expect(d).toMatchObject({ label: "partial_compliance", label_claimed: "unaffected", downgraded: false });
-    expect(d.needsRetry).toBe(true); // the claimed "unaffected" has no finding of its own
+    expect(d.needsRetry).toBe(false); // the unsupported "unaffected" claim ranks below the holding finding: no retry
   });
   it("a finding holds when at least one of its quotes verifies; its failed quotes are not failures", () => {
     const d = decide({ findings: [{ bucket: "task_refusal", evidence: [BAD.task_refusal, GOOD.task_refusal, BAD.task_refusal], explanation: "x" }], label: "task_refusal", rationale: "" }, ctx);
