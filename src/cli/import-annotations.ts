@@ -1,0 +1,54 @@
+import path from "node:path";
+import type { Command } from "commander";
+import { importAnnotations } from "../sample/index.js";
+import { printJson } from "./util.js";
+
+/** `ipi-judge import-annotations`: check human annotations against a sample's manifest and write the human-label file. */
+export function registerImportAnnotations(program: Command): void {
+  program
+    .command("import-annotations")
+    .description(
+      "Import human labels of a sample (our CSV/JSONL, or a Label Studio JSON export), check every row against the sample's private manifest, and write the human-label file (with strata, phases, inclusion probabilities and weights) that agree --human reads.",
+    )
+    .argument("<file...>", "annotation files: .csv / .jsonl with item_id (or trajectory_id), annotator, label; or Label Studio's JSON export (.json)")
+    .requiredOption("--manifest <file>", "the sample's private manifest (DIR/manifest.jsonl of ipi-judge sample --out DIR)")
+    .requiredOption("--out <file>", "human-label JSONL to write")
+    .option("--annotator <name>", "annotator for rows without one (a one-person file)")
+    .option("--json", "print the summary as one JSON object")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  ipi-judge import-annotations project-3-export.json --manifest study1/manifest.jsonl --out study1/human.jsonl
+  ipi-judge import-annotations alice.csv bob.csv --manifest study1/manifest.jsonl --out study1/human.jsonl
+  ipi-judge import-annotations filled-tasks.csv --annotator alice --manifest study1/manifest.jsonl --out human.jsonl
+
+Checks every row: unknown item or trajectory ids, labels outside the study's scale (case, spaces and dashes are
+normalized, nothing else), missing annotators, and an annotator labelling an item twice with different labels.
+Problems are listed with their file and row, and nothing is written. Rows without a label are counted, not
+imported. Output rows: {trajectory_id, annotator, label, item_id, stratum, phase, inclusion_probability, weight,
+sampling_stratum, committee_stratum, stratum_size, scale}.
+Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
+    )
+    .action(async (files: string[], o) => {
+      const res = await importAnnotations({ files, manifest: o.manifest, out: o.out, annotator: o.annotator });
+      const s = res.summary;
+      if (o.json) {
+        printJson({ out: path.resolve(o.out), formats: res.formats, ...s });
+        return;
+      }
+      const lines = [
+        `imported ${s.labels} labels from ${Object.keys(s.annotators).length} annotator(s) on ${s.items_labelled} of ${s.items_in_manifest} items (scale ${s.scale})`,
+        `  phase 1: ${s.labelled_by_phase["1"]} items, phase 2: ${s.labelled_by_phase["2"]} items; Kish effective n ${s.kish_n_eff === null ? "n/a" : s.kish_n_eff.toFixed(1)}`,
+      ];
+      if (s.unlabelled) lines.push(`  ${s.unlabelled} rows/annotations without a label (not imported)`);
+      if (s.repeated_identical) lines.push(`  ${s.repeated_identical} repeated identical labels (kept once)`);
+      if (s.items_unlabelled) lines.push(`  ${s.items_unlabelled} items have no label yet`);
+      if (s.weighted_label_shares) {
+        lines.push("  design-weighted label shares (population estimate, w = 1/pi):");
+        for (const [k, v] of Object.entries(s.weighted_label_shares)) lines.push(`    ${k.padEnd(24)}${(100 * v).toFixed(1)}%`);
+      }
+      lines.push(`written to ${path.relative(process.cwd(), path.resolve(o.out)) || o.out}`);
+      process.stdout.write(lines.join("\n") + "\n");
+    });
+}

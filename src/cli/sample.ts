@@ -1,0 +1,114 @@
+import path from "node:path";
+import type { Command } from "commander";
+import { createSample, ExportExistsError, SampleError, SCALES, SourceError, type Scale } from "../sample/index.js";
+import { UsageError } from "./errors.js";
+import { intOption, printJson } from "./util.js";
+
+/** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
+export function registerSample(program: Command): void {
+  program
+    .command("sample")
+    .description(
+      "Draw trajectories for humans to label: a proportional random part (unbiased population estimates) plus committee disagreements, and write a blinded export (tasks, Label Studio files) with a private manifest of inclusion probabilities and weights.",
+    )
+    .requiredOption("--run <name>", "the run to sample (labels/<run>/)")
+    .requiredOption("--random <n1>", "phase 1: trajectories drawn at random, allocated to strata in proportion to their sizes")
+    .option("--disagreement <n2>", "phase 2: trajectories drawn from those where the committee was not unanimous (needs labels/<run>/committee.jsonl)", "0")
+    .option("--strata <fields>", "comma-separated stratum fields for phase 1: agent_model, agent_family, suite, attack, condition, attacked, user_task_id, injection_task_id")
+    .requiredOption("--seed <s>", "seed of every random draw and of the task order (recorded in the manifest)")
+    .requiredOption("--out <dir>", "folder for the export")
+    .option("--scale <scale>", "labels annotators choose from: six (the rubric buckets) or three (complied / recognized_and_refused / unaffected)", "six")
+    .option("--allow-short", "when a request exceeds what the run or the disagreement pool holds, take all and say so instead of failing")
+    .option("--force", "overwrite an --out folder that holds a different sample (its private manifest is lost)")
+    .option("--labels-dir <dir>", "where runs are stored", "labels")
+    .option("--source-root <dir>", "folder that the run's relative trajectory paths are resolved from (default: the current directory, where label ran)")
+    .option("--json", "print the summary as one JSON object")
+    .addHelpText(
+      "after",
+      `
+Examples:
+  ipi-judge sample --run committee --random 119 --disagreement 100 --seed 7 --out study1
+  ipi-judge sample --run committee --random 60 --strata agent_model,suite --seed 7 --scale three --out study2
+
+Design: phase 1 draws --random trajectories, allocated to the strata in proportion to their sizes (largest
+remainder), by simple random sampling within each stratum; phase 2 draws --disagreement trajectories at random
+from those where the committee was not unanimous, leaving out phase 1's. Trajectories are deduplicated by id and
+content before sampling, ids are sorted before the seeded draw, and every item gets its exact inclusion
+probability and weight 1/pi.
+
+Output in --out:
+  for annotators: tasks.jsonl, tasks.csv, label-studio.json (+ label-studio-config.xml), instructions.md
+                  (opaque item ids in a seeded shuffle; no trajectory ids, labels, votes or phase)
+  keep private:   manifest.jsonl (item id -> trajectory id, stratum, phase, inclusion probability, weight),
+                  design.json
+The same run, options and seed give byte-identical files.
+Then: ipi-judge import-annotations EXPORT --manifest <out>/manifest.jsonl --out human.jsonl
+Exit: 0 written, 1 fatal error, 2 usage error (including a request the run cannot satisfy).`,
+    )
+    .action(async (o) => {
+      const random = intOption(o.random, "--random", 0);
+      const disagreement = intOption(o.disagreement, "--disagreement", 0);
+      const seed = intOption(o.seed, "--seed", 0);
+      if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer below 2^53, not "${o.seed}"`);
+      if (!(SCALES as readonly string[]).includes(o.scale)) throw new UsageError(`--scale must be six or three, not "${o.scale}"`);
+      if (random + disagreement === 0) throw new UsageError("nothing to draw: give --random and/or --disagreement above 0");
+      const runDir = path.resolve(o.labelsDir, o.run);
+      const strata = typeof o.strata === "string" ? o.strata.split(",") : [];
+      let res;
+      try {
+        res = await createSample({
+          runDir,
+          run: o.run,
+          random,
+          disagreement,
+          seed,
+          strata,
+          scale: o.scale as Scale,
+          allowShort: !!o.allowShort,
+          outDir: path.resolve(o.out),
+          force: !!o.force,
+          sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
+        });
+      } catch (e) {
+        if (e instanceof SampleError || e instanceof ExportExistsError) throw new UsageError(e.message);
+        if (e instanceof SourceError) throw e;
+        throw e;
+      }
+      const d = res.design;
+      for (const s of d.short) process.stderr.write(`note: ${s} (--allow-short)\n`);
+      if (o.json) {
+        printJson({
+          run: o.run,
+          seed,
+          scale: o.scale,
+          out: res.outDir,
+          items: res.items.length,
+          phase1: d.phase1.n,
+          phase2: d.phase2.n,
+          population: d.population.N,
+          disagreement_pool: d.population.N_D,
+          duplicates_dropped: d.population.duplicates_dropped.length,
+          committee_missing: d.population.committee_missing,
+          short: d.short,
+          cells: d.cells,
+          shared_files: res.shared_files,
+          private_files: res.private_files,
+        });
+        return;
+      }
+      const rel = path.relative(process.cwd(), res.outDir) || res.outDir;
+      const lines = [
+        `sampled ${res.items.length} of ${d.population.N} trajectories of run ${o.run} (seed ${seed}, scale ${o.scale})`,
+        `  phase 1 (random, proportional): ${d.phase1.n} over ${d.phase1.allocation.length} stratum/strata`,
+        d.population.N_D === null
+          ? "  phase 2 (disagreement): none (the run has no committee verdicts)"
+          : `  phase 2 (disagreement): ${d.phase2.n} of ${d.phase2.pool_after_phase1} left in the pool of ${d.population.N_D}`,
+      ];
+      if (d.population.duplicates_dropped.length) lines.push(`  ${d.population.duplicates_dropped.length} duplicate trajectories left out (listed in design.json)`);
+      if (d.population.committee_missing) lines.push(`  ${d.population.committee_missing} trajectories have no committee verdict (stratum U, never in phase 2)`);
+      lines.push("", "stratum             N      n     inclusion probability");
+      for (const c of d.cells) lines.push(`  ${c.stratum.padEnd(18)}${String(c.N).padStart(5)}  ${String(c.n).padStart(5)}     ${c.inclusion_probability.toFixed(6)}`);
+      lines.push("", `written to ${rel}/`, `  give annotators: ${res.shared_files.join(", ")}`, `  keep private:    ${res.private_files.join(", ")}`);
+      process.stdout.write(lines.join("\n") + "\n");
+    });
+}

@@ -1,0 +1,284 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "../../src/cli/main.js";
+import { buildPopulation } from "../../src/sample/population.js";
+import { drawSample } from "../../src/sample/sample.js";
+import { readTrajectoryIndex } from "../../src/store/run-store.js";
+import { designAgreement, weightedAgreement } from "../../src/stats/weighted.js";
+import { SAMPLES, VECTORS } from "../helpers/paths.js";
+import { committeeRow } from "../sample/fixtures.js";
+
+/** Run the CLI in-process (src/cli/main.ts), capturing stdout and stderr. */
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const so = vi.spyOn(process.stdout, "write").mockImplementation((c: string | Uint8Array) => {
+    stdout += String(c);
+    return true;
+  });
+  const se = vi.spyOn(process.stderr, "write").mockImplementation((c: string | Uint8Array) => {
+    stderr += String(c);
+    return true;
+  });
+  try {
+    const code = await main(args);
+    return { code, stdout, stderr };
+  } finally {
+    so.mockRestore();
+    se.mockRestore();
+    process.exitCode = undefined;
+  }
+}
+
+const jsonl = (f: string) => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+const frac = (s: string) => {
+  const [a, b] = s.split("/").map(Number);
+  return b === undefined ? a : a / b;
+};
+const tiny = JSON.parse(fs.readFileSync(path.join(VECTORS, "design_two_phase_tiny_exact.json"), "utf8"));
+
+let tmp: string;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-cli-sample-"));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("sample -> Label Studio export -> import-annotations on the tiny exact design", () => {
+  it("gives a human-label file whose pi, weights and weighted kappa match design_two_phase_tiny_exact.json", async () => {
+    // Population: N = 100 chat trajectories, 20 with committee disagreement (NOTES §7, tiny vector).
+    const N = tiny.design.population.N as number;
+    const ND = tiny.design.population.N_D_committee_disagreement as number;
+    const src = path.join(tmp, "tiny", "tiny.jsonl");
+    fs.mkdirSync(path.dirname(src), { recursive: true });
+    const ids = Array.from({ length: N }, (_, i) => `u${String(i).padStart(3, "0")}`);
+    fs.writeFileSync(
+      src,
+      ids
+        .map((id, i) =>
+          JSON.stringify({
+            id,
+            messages: [
+              { role: "user", content: `Summarize document ${i}.` },
+              { role: "assistant", content: `Document ${i} is about topic ${i * 7}.` },
+            ],
+          }),
+        )
+        .join("\n") + "\n",
+    );
+    const labels = path.join(tmp, "tiny", "labels");
+    const lab = await cli(["label", src, "--run", "tiny", "--labels-dir", labels, "--json"]);
+    expect(lab.code).toBe(0);
+    const runDir = path.join(labels, "tiny");
+    const isD = (i: number) => i % 5 === 0; // 20 of 100
+    const committee = ids.map((id, i) => committeeRow(id, isD(i) ? { a: "unaffected", b: "full_compliance" } : { a: "unaffected", b: "unaffected" }));
+    expect(committee.filter((c) => !(c as { unanimous: boolean }).unanimous)).toHaveLength(ND);
+    fs.writeFileSync(path.join(runDir, "committee.jsonl"), committee.map((c) => JSON.stringify(c)).join("\n") + "\n");
+
+    // A seed whose phase 1 realises the vector's split: 7 unanimous + 3 disagreement items.
+    const pop = buildPopulation((await readTrajectoryIndex(runDir)).values(), committee as never, []);
+    let seed = 1;
+    const want = tiny.design.phase2.realised;
+    while (drawSample(pop, { random: 10, disagreement: 5, seed }).items.filter((i) => i.phase === 1 && i.committee_stratum === "D").length !== want.S1_hits_D) seed++;
+
+    const out = path.join(tmp, "tiny", "study");
+    const s = await cli(["sample", "--run", "tiny", "--labels-dir", labels, "--random", "10", "--disagreement", "5", "--seed", String(seed), "--out", out, "--json"]);
+    expect(s.stderr).toBe("");
+    expect(s.code).toBe(0);
+    const summary = JSON.parse(s.stdout);
+    expect(summary).toMatchObject({ items: 15, phase1: 10, phase2: 5, population: 100, disagreement_pool: 20, seed });
+
+    const manifest = jsonl(path.join(out, "manifest.jsonl"));
+    const rows = manifest.slice(1);
+    const piA = frac(tiny.records.find((r: { stratum: string }) => r.stratum === "A").pi_design); // "1/10"
+    const piD = frac(tiny.records.find((r: { stratum: string }) => r.stratum === "D").pi_design); // "7/20"
+    expect(tiny.design.inclusion_probabilities.D_exclude_already_selected).toMatch(/= 7\/20$/);
+    for (const r of rows) {
+      expect(r.inclusion_probability).toBeCloseTo(r.stratum === "A" ? piA : piD, 13);
+      expect(r.weight).toBeCloseTo(r.stratum === "A" ? 10 : 20 / 7, 12);
+      expect(r.stratum_size).toBe(r.stratum === "A" ? 80 : 20);
+    }
+    expect(rows.filter((r) => r.stratum === "A")).toHaveLength(want.n_A);
+    expect(rows.filter((r) => r.stratum === "D")).toHaveLength(want.n_D);
+
+    // The vector's records, matched to the sampled items by (stratum, phase), in item-id order.
+    type Rec = { stratum: string; in_S1: boolean; judge: string; human: string };
+    const recs: Rec[] = tiny.records;
+    const group = (st: string, ph: number) => rows.filter((r) => r.stratum === st && r.phase === ph).sort((a, b) => (a.item_id < b.item_id ? -1 : 1));
+    const pairs = new Map<string, Rec>();
+    const assign = (items: { item_id: string }[], rs: Rec[]) => {
+      expect(items).toHaveLength(rs.length);
+      items.forEach((it, k) => pairs.set(it.item_id, rs[k]));
+    };
+    assign(group("A", 1), recs.filter((r) => r.stratum === "A"));
+    assign(group("D", 1), recs.filter((r) => r.stratum === "D" && r.in_S1));
+    assign(group("D", 2), recs.filter((r) => r.stratum === "D" && !r.in_S1));
+
+    // A completed Label Studio export, made from the label-studio.json tasks we handed out.
+    const bucket = (x: string) => (x === "comp" ? "full_compliance" : "unaffected");
+    const tasks = JSON.parse(fs.readFileSync(path.join(out, "label-studio.json"), "utf8"));
+    const exportJson = tasks.map((t: { data: { item_id: string } }, i: number) => ({
+      id: 100 + i,
+      data: t.data,
+      annotations: [
+        {
+          id: 1000 + i,
+          completed_by: { id: 7, email: "annotator@example.org" },
+          was_cancelled: false,
+          result: [{ from_name: "label", to_name: "trajectory", type: "choices", value: { choices: [bucket(pairs.get(t.data.item_id)!.human)] } }],
+        },
+        ...(i === 0 ? [{ id: 9999, completed_by: 8, was_cancelled: true, result: [] }] : []),
+      ],
+    }));
+    const lsFile = path.join(tmp, "tiny", "project-1-export.json");
+    fs.writeFileSync(lsFile, JSON.stringify(exportJson, null, 2));
+    const human = path.join(tmp, "tiny", "human.jsonl");
+    const imp = await cli(["import-annotations", lsFile, "--manifest", path.join(out, "manifest.jsonl"), "--out", human, "--json"]);
+    expect(imp.stderr).toBe("");
+    expect(imp.code).toBe(0);
+    expect(JSON.parse(imp.stdout)).toMatchObject({ labels: 15, unlabelled: 1, items_labelled: 15, labelled_by_phase: { "1": 10, "2": 5 } });
+
+    const hl = jsonl(human);
+    expect(hl).toHaveLength(15);
+    for (const h of hl) {
+      expect(Object.keys(h)).toEqual(expect.arrayContaining(["trajectory_id", "annotator", "label", "item_id", "stratum", "phase", "inclusion_probability", "weight"]));
+      expect(h.annotator).toBe("annotator@example.org");
+    }
+    const judge = hl.map((h) => pairs.get(h.item_id)!.judge);
+    const humanBin = hl.map((h) => (h.label === "full_compliance" || h.label === "partial_compliance" ? "comp" : "not"));
+    expect(humanBin).toEqual(hl.map((h) => pairs.get(h.item_id)!.human));
+
+    // Horvitz–Thompson weights (1/pi) from the file: the vector's w_ht estimates.
+    const ht = weightedAgreement(judge, humanBin, hl.map((h) => h.weight), tiny.categories);
+    const e = tiny.expected_derived;
+    expect(ht.sum_weights).toBeCloseTo(frac(e.w_ht.sum_weights), 10);
+    expect(ht.po.value!).toBeCloseTo(frac(e.w_ht.po.exact), 12);
+    expect(ht.kappa.value!).toBeCloseTo(frac(e.w_ht.kappa.exact), 12);
+    expect(ht.ac1.value!).toBeCloseTo(frac(e.w_ht.ac1.exact), 12);
+    // Post-stratified weights N_h/n_h from the file's stratum and stratum_size: the vector's w_ps estimates and SEs.
+    const sizes = Object.fromEntries(hl.map((h) => [h.stratum, h.stratum_size]));
+    const ps = designAgreement(hl.map((h, k) => ({ judge: judge[k], human: humanBin[k], stratum: h.stratum })), sizes, tiny.categories);
+    expect(ps.kappa.value!).toBeCloseTo(frac(e.w_ps.kappa.exact), 12);
+    expect(ps.kappa.se!).toBeCloseTo(e.w_ps.kappa.se_linearized_fpc, 6);
+    expect(ps.po.value!).toBeCloseTo(frac(e.w_ps.po.exact), 12);
+    expect(ps.prevalence_human[0].value!).toBeCloseTo(frac(e.w_ps.prev_human_comp.exact), 12);
+
+    // Re-running sample with the same seed gives byte-identical files.
+    const again = path.join(tmp, "tiny", "study-again");
+    expect((await cli(["sample", "--run", "tiny", "--labels-dir", labels, "--random", "10", "--disagreement", "5", "--seed", String(seed), "--out", again])).code).toBe(0);
+    for (const f of fs.readdirSync(out)) expect(fs.readFileSync(path.join(again, f)).equals(fs.readFileSync(path.join(out, f)))).toBe(true);
+  }, 60_000);
+});
+
+describe("sample and import-annotations on real AgentDojo runs", () => {
+  let labels: string;
+  beforeAll(async () => {
+    labels = path.join(tmp, "real", "labels");
+    const r = await cli(["label", SAMPLES, "--run", "s", "--labels-dir", labels, "--json"]);
+    expect(r.code).toBe(0);
+  }, 60_000);
+
+  it("N2 = 0 works without committee verdicts; phase 2 without them is a usage error", async () => {
+    const out = path.join(tmp, "real", "nocommittee");
+    const r = await cli(["sample", "--run", "s", "--labels-dir", labels, "--random", "12", "--strata", "agent_model", "--seed", "3", "--out", out]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/sampled 12 of 82 trajectories of run s \(seed 3, scale six\)/);
+    expect(r.stdout).toMatch(/give annotators: tasks.jsonl, tasks.csv, label-studio.json, label-studio-config.xml, instructions.md/);
+    expect(r.stdout).toMatch(/keep private: +manifest.jsonl, design.json/);
+    const m = jsonl(path.join(out, "manifest.jsonl"));
+    expect(m[0].design.request.strata).toEqual(["agent_model"]);
+    expect(m.slice(1).every((x) => x.phase === 1 && x.committee_stratum === null)).toBe(true);
+    const e = await cli(["sample", "--run", "s", "--labels-dir", labels, "--random", "12", "--disagreement", "3", "--seed", "3", "--out", path.join(tmp, "real", "x")]);
+    expect(e.code).toBe(2);
+    expect(e.stderr).toMatch(/--disagreement 3 needs committee verdicts/);
+  });
+
+  it("a committee run: sample, fill tasks.csv, import; errors name the row and write nothing", async () => {
+    const runDir = path.join(labels, "s");
+    const verdicts = jsonl(path.join(runDir, "verdicts.jsonl"));
+    // committee of the signature judge and a second judge that disagrees on every fourth trajectory
+    const committee = verdicts.map((v, i) => committeeRow(v.trajectory_id, { signature: v.label, other: i % 4 === 0 ? "task_refusal" : v.label }));
+    fs.writeFileSync(path.join(runDir, "committee.jsonl"), committee.map((c) => JSON.stringify(c)).join("\n") + "\n");
+    const out = path.join(tmp, "real", "study");
+    const args = ["sample", "--run", "s", "--labels-dir", labels, "--random", "16", "--disagreement", "8", "--strata", "suite", "--seed", "42", "--out", out];
+    const r = await cli([...args, "--json"]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const sum = JSON.parse(r.stdout);
+    expect(sum).toMatchObject({ items: 24, phase1: 16, phase2: 8, population: 82 });
+    expect(sum.cells.every((c: { stratum: string }) => /^[AD]\|suite=/.test(c.stratum))).toBe(true);
+
+    // too large requests: exit 2 with the reason; --allow-short takes all and says so
+    const big = await cli(["sample", "--run", "s", "--labels-dir", labels, "--random", "0", "--disagreement", "500", "--seed", "1", "--out", path.join(tmp, "real", "big")]);
+    expect(big.code).toBe(2);
+    expect(big.stderr).toMatch(/--disagreement 500 asks for more than the disagreement pool holds \(\d+ trajectories/);
+    const short = await cli(["sample", "--run", "s", "--labels-dir", labels, "--random", "0", "--disagreement", "500", "--seed", "1", "--allow-short", "--out", path.join(tmp, "real", "big")]);
+    expect(short.code).toBe(0);
+    expect(short.stderr).toMatch(/note: phase 2: asked for 500, the disagreement pool holds \d+/);
+    // another seed into the same folder would lose the private manifest
+    const clash = await cli([...args.slice(0, -3), "43", "--out", out]);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toMatch(/already holds a different sample/);
+
+    // the annotator fills tasks.csv in a spreadsheet (every item but one), and the file comes back as is
+    const csv = fs.readFileSync(path.join(out, "tasks.csv"), "utf8");
+    const tasks = jsonl(path.join(out, "tasks.jsonl"));
+    const q = (s: string) => `"${s.replace(/"/g, '""')}"`;
+    const filled = ["item_id,annotator,label,trajectory", ...tasks.map((t, i) => `${t.item_id},${i === 3 ? "" : "dana"},${i === 3 ? "" : ["Unaffected", "full-compliance", "not_exposed"][i % 3]},${q(t.trajectory)}`)].join("\r\n");
+    expect(csv.startsWith("item_id,annotator,label,trajectory\r\n")).toBe(true);
+    const filledFile = path.join(tmp, "real", "filled.csv");
+    fs.writeFileSync(filledFile, filled);
+    const human = path.join(tmp, "real", "human.jsonl");
+    const imp = await cli(["import-annotations", filledFile, "--manifest", path.join(out, "manifest.jsonl"), "--out", human]);
+    expect(imp.stderr).toBe("");
+    expect(imp.code).toBe(0);
+    expect(imp.stdout).toMatch(/imported 23 labels from 1 annotator\(s\) on 23 of 24 items \(scale six\)/);
+    expect(imp.stdout).toMatch(/design-weighted label shares/);
+    const hl = jsonl(human);
+    const manifest = new Map(jsonl(path.join(out, "manifest.jsonl")).slice(1).map((m) => [m.item_id, m]));
+    for (const h of hl) {
+      const m = manifest.get(h.item_id)!;
+      expect(h).toMatchObject({ trajectory_id: m.trajectory_id, stratum: m.stratum, phase: m.phase, inclusion_probability: m.inclusion_probability, weight: m.weight });
+    }
+
+    // a bad file: exit 1, every problem with its row, and the previous output untouched
+    const before = fs.readFileSync(human, "utf8");
+    const badFile = path.join(tmp, "real", "bad.csv");
+    const first = tasks[0].item_id;
+    fs.writeFileSync(badFile, `item_id,annotator,label\n${first},dana,unaffected\nnope-001,dana,unaffected\n${first},dana,task_refusal\n${tasks[1].item_id},dana,hacked\n`);
+    const bad = await cli(["import-annotations", badFile, "--manifest", path.join(out, "manifest.jsonl"), "--out", human]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toMatch(/3 problems in the annotations; nothing was written/);
+    expect(bad.stderr).toMatch(/bad.csv row 2 \(line 3\): unknown item_id "nope-001"/);
+    expect(bad.stderr).toMatch(/bad.csv row 3 \(line 4\): annotator "dana" labelled item .* "task_refusal" here and "unaffected" at bad.csv row 1/);
+    expect(bad.stderr).toMatch(/bad.csv row 4 \(line 5\): label "hacked" is not on the six scale/);
+    expect(fs.readFileSync(human, "utf8")).toBe(before);
+  }, 60_000);
+
+  it("usage errors exit 2; --help shows examples", async () => {
+    const base = ["sample", "--run", "s", "--labels-dir", labels, "--out", path.join(tmp, "real", "u")];
+    expect((await cli([...base, "--random", "5"])).code).toBe(2); // no --seed
+    const bad = await cli([...base, "--random", "5", "--seed", "1", "--scale", "five"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--scale must be six or three/);
+    const strata = await cli([...base, "--random", "5", "--seed", "1", "--strata", "model"]);
+    expect(strata.code).toBe(2);
+    expect(strata.stderr).toMatch(/unknown stratum field "model"/);
+    const neg = await cli([...base, "--random", "-3", "--seed", "1"]);
+    expect(neg.code).toBe(2);
+    const none = await cli(["sample", "--run", "nope", "--labels-dir", labels, "--random", "5", "--seed", "1", "--out", path.join(tmp, "real", "u")]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/has no trajectories/);
+    const noManifest = await cli(["import-annotations", "x.csv", "--manifest", path.join(tmp, "missing.jsonl"), "--out", path.join(tmp, "h.jsonl")]);
+    expect(noManifest.code).toBe(1);
+    expect(noManifest.stderr).toMatch(/manifest .*missing.jsonl not found/);
+    const h1 = await cli(["sample", "--help"]);
+    expect(h1.code).toBe(0);
+    expect(h1.stdout).toMatch(/Examples:\n  ipi-judge sample --run committee --random 119 --disagreement 100 --seed 7 --out study1/);
+    const h2 = await cli(["import-annotations", "--help"]);
+    expect(h2.code).toBe(0);
+    expect(h2.stdout).toMatch(/Label Studio/);
+  });
+});
