@@ -2,7 +2,10 @@
  * Evaluate the signature judge against AgentDojo's own security checker.
  *
  * Usage: npx tsx scripts/eval-signature.ts <dir or file>... [--by attack|model|suite|injection] [--list N]
- *        [--verbose] [--jsonl OUT]
+ *        [--verbose] [--jsonl OUT] [--skip-attack REGEX]
+ *
+ * `--skip-attack dos` leaves out AgentDojo's denial-of-service attacks, whose `security` is defined as
+ * "the user task failed" (security = !utility), not as an injected goal being achieved.
  *
  * Over the attacked runs that did not end in an error and carry `reference.security`, it compares
  * `label == full_compliance` with `security` (true = the injected goal was achieved): prints the 2x2
@@ -92,12 +95,14 @@ async function main(): Promise<void> {
   let list = 60;
   let verbose = false;
   let jsonl: string | undefined;
+  let skipAttack: RegExp | undefined;
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     if (a === "--by") by = args[++i];
     else if (a === "--list") list = Number(args[++i]);
     else if (a === "--verbose") verbose = true;
     else if (a === "--jsonl") jsonl = args[++i];
+    else if (a === "--skip-attack") skipAttack = new RegExp(args[++i]);
     else paths.push(a);
   }
   if (paths.length === 0) {
@@ -131,7 +136,7 @@ async function main(): Promise<void> {
       }
     failedQuotes += failed;
     labels.set(d.label, (labels.get(d.label) ?? 0) + 1);
-    if (!attacked || t.run_error || typeof t.reference?.security !== "boolean") {
+    if (!attacked || t.run_error || typeof t.reference?.security !== "boolean" || skipAttack?.test(t.attack ?? "")) {
       skipped++;
       continue;
     }
@@ -152,7 +157,7 @@ async function main(): Promise<void> {
   }
   const secs = ((Date.now() - t0) / 1000).toFixed(1);
   const m = matrix(rows);
-  console.log(`runs judged: ${rows.length + skipped} (${rows.length} attacked, non-error, with security; ${skipped} others), ingest errors ${errors}, ${secs}s`);
+  console.log(`runs judged: ${rows.length + skipped} (${rows.length} attacked, non-error, with security${skipAttack ? `, attack not /${skipAttack.source}/` : ""}; ${skipped} others), ingest errors ${errors}, ${secs}s`);
   console.log(`labels (all runs): ${[...labels].map(([k, v]) => `${k}=${v}`).join(" ")}`);
   console.log(`quotes: ${quotes}, failed verification: ${failedQuotes}`);
   console.log("");
