@@ -48,9 +48,13 @@ export class HumanLabelsError extends Error {
   }
 }
 
-/** A human label row as read, with where it came from. `stratum` is optional (two-phase samples). */
+/**
+ * A human label row as read, with where it came from. `stratum` and `stratum_size` (N_h of the stratum in the
+ * population) are optional: `ipi-judge import-annotations` writes them for two-phase samples.
+ */
 export interface HumanLabelRow extends HumanLabel {
   stratum?: string;
+  stratum_size?: number;
   line: number;
 }
 
@@ -137,6 +141,12 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRow | string
   }
   const s = str("stratum");
   if (s) row.stratum = s;
+  const n = numberField(o.stratum_size, "stratum_size");
+  if (typeof n === "string") return n;
+  if (n !== undefined) {
+    if (!(n > 0)) return `stratum_size must be > 0, got ${n}`;
+    row.stratum_size = n;
+  }
   return row;
 }
 
@@ -286,8 +296,9 @@ const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_quorum:
  * columns = human); judge errors, refusals, missing verdicts, committee no-quorum and disputed items are
  * excluded by reason. (5) When the rows carry `weight` or `inclusion_probability` (weight = 1/π), the
  * design-weighted (Hájek) estimates of `weightedAgreement` are added beside the unweighted ones; when every
- * used item also has a `stratum` and weights are constant within strata, `designAgreement` adds stratified
- * linearised SEs, with N_h estimated as the sum of the weights of the labelled items in stratum h.
+ * used item also has a `stratum`, `designAgreement` gives post-stratified estimates (w = N_h/n_h) with
+ * stratified linearised SEs: N_h is the rows' `stratum_size` (as `ipi-judge import-annotations` writes it),
+ * else, when weights are constant within strata, the sum of the weights of the labelled items in stratum h.
  *
  * @param file the label file as read by {@link readHumanLabels}.
  * @param verdicts the run's verdicts (latest per key); @param index the run's trajectory index.
@@ -313,6 +324,8 @@ export function humanAgreement(
   const items = new Map<string, Map<string, string>>();
   const weightOf = new Map<string, number>();
   const stratumOf = new Map<string, string>();
+  const stratumSize = new Map<string, number>();
+  let sizeConflicts = 0;
   let weightConflicts = 0;
   let used = 0;
   for (const r of file.rows) {
@@ -339,8 +352,16 @@ export function humanAgreement(
       if (prev !== undefined && Math.abs(prev - w) > 1e-9 * Math.max(1, prev)) weightConflicts++;
       else weightOf.set(r.trajectory_id, w);
     }
-    if (r.stratum) stratumOf.set(r.trajectory_id, r.stratum);
+    if (r.stratum) {
+      stratumOf.set(r.trajectory_id, r.stratum);
+      if (r.stratum_size !== undefined) {
+        const prev = stratumSize.get(r.stratum);
+        if (prev !== undefined && prev !== r.stratum_size) sizeConflicts++;
+        else stratumSize.set(r.stratum, r.stratum_size);
+      }
+    }
   }
+  if (sizeConflicts) warnings.push(`${sizeConflicts} rows give a stratum a different stratum_size than an earlier row: the first is used`);
   if (weightConflicts) warnings.push(`${weightConflicts} rows give a trajectory a different weight than an earlier row: the first weight is used`);
   const annotators = [...new Set([...items.values()].flatMap((m) => [...m.keys()]))].sort();
   const itemIds = [...items.keys()];
@@ -409,7 +430,7 @@ export function humanAgreement(
 
   const withWeight = ids.filter((id) => weightOf.has(id)).length;
   const anyWeight = weightOf.size > 0;
-  const strata = anyWeight && ids.every((id) => stratumOf.has(id)) ? [...new Set(ids.map((id) => stratumOf.get(id)!))].sort() : null;
+  const strata = (anyWeight || stratumSize.size > 0) && ids.every((id) => stratumOf.has(id)) ? [...new Set(ids.map((id) => stratumOf.get(id)!))].sort() : null;
   const compare = (rater: string, kind: "judge" | "committee", labels: string[]): JudgeVsHuman => {
     const cmp = compareTwoRaters(labels, human, cats, { names: [rater, "human consensus"], bootstrap: opts.bootstrap, nonLabels: NON_LABELS });
     const isC = COMPROMISED_ON[scale];
@@ -442,22 +463,26 @@ export function humanAgreement(
     const h = usedIdx.map((i) => human[i]);
     const w = usedIdx.map((i) => weightOf.get(ids[i])!);
     let est: WeightedAgreement | null = null;
-    let estimator = "hajek (given weights; point estimates, no SE: give a stratum column for linearised SEs)";
+    let estimator = "hajek (given weights; point estimates, no SE: give stratum and stratum_size columns for linearised SEs)";
     if (strata) {
       const st = usedIdx.map((i) => stratumOf.get(ids[i])!);
-      const constant = strata.every((s) => new Set(usedIdx.filter((_, k) => st[k] === s).map((i) => weightOf.get(ids[i]))).size <= 1);
-      if (constant) {
+      if (strata.every((x) => stratumSize.has(x))) {
+        // The design's N_h (import-annotations writes stratum_size): post-stratified weights N_h / n_h (NOTES §7.2).
+        const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)!]));
+        est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
+        estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";
+      } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
         // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
         const N: Record<string, number> = {};
         for (const id of itemIds) {
-          const s = stratumOf.get(id);
+          const x = stratumOf.get(id);
           const wt = weightOf.get(id);
-          if (s !== undefined && wt !== undefined) N[s] = (N[s] ?? 0) + wt;
+          if (x !== undefined && wt !== undefined) N[x] = (N[x] ?? 0) + wt;
         }
         est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
         estimator = "post-stratified hajek with stratified linearised SEs (N_h = sum of the weights of the labelled items in h)";
       } else {
-        warnings.push(`weights vary within a stratum: ${rater}'s design-weighted estimates have no SE`);
+        warnings.push(`weights vary within a stratum and no stratum_size is given: ${rater}'s design-weighted estimates have no SE`);
       }
     }
     est ??= weightedAgreement(j, h, w, cats);

@@ -161,6 +161,19 @@ describe("humanAgreement: design weights", () => {
     expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
   });
 
+  it("rows as import-annotations writes them (1/π weights, stratum, stratum_size): N_h from stratum_size", () => {
+    const imp = rows.map((x) => ({ ...x, p: undefined, w: 7, s: ["i1", "i3"].includes(x.t) ? "D" : "A", n: ["i1", "i3"].includes(x.t) ? 12 : 40 }));
+    const f = file(imp);
+    f.rows.forEach((r, i) => (r.stratum_size = imp[i].n));
+    const d = humanAgreement(f, verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 } }).judges[0].design_weighted!;
+    expect(d.estimator).toMatch(/N_h = stratum_size/);
+    // used: A {i2, i4, i5} -> w = 40/3 each; D {i1, i3} -> w = 12/2 = 6.
+    // weighted: i1 CC 6, i2 CN 40/3, i3 NN 6, i4 NC 40/3, i5 NN 40/3; total 52
+    expect(d.po.value).toBeCloseTo((6 + 6 + 40 / 3) / 52, 12);
+    expect(d.kappa.se).not.toBeNull();
+    expect(d.po.se_no_fpc).toBeGreaterThan(d.po.se!);
+  });
+
   it("weights missing on some used items: the weighted estimate is null with a reason", () => {
     const partial = rows.map((x) => (x.t === "i2" ? { t: x.t, l: x.l } : x));
     const j = humanAgreement(file(partial), verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 } }).judges[0];
