@@ -99,15 +99,16 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       const rel = path.relative(process.cwd(), res.outDir) || res.outDir;
       const lines = [
         `sampled ${res.items.length} of ${d.population.N} trajectories of run ${o.run} (seed ${seed}, scale ${o.scale})`,
-        `  phase 1 (random, proportional): ${d.phase1.n} over ${d.phase1.allocation.length} stratum/strata`,
+        `  phase 1 (random, proportional): ${d.phase1.n} over ${d.phase1.allocation.length} ${d.phase1.allocation.length === 1 ? "stratum" : "strata"}`,
         d.population.N_D === null
           ? "  phase 2 (disagreement): none (the run has no committee verdicts)"
           : `  phase 2 (disagreement): ${d.phase2.n} of ${d.phase2.pool_after_phase1} left in the pool of ${d.population.N_D}`,
       ];
       if (d.population.duplicates_dropped.length) lines.push(`  ${d.population.duplicates_dropped.length} duplicate trajectories left out (listed in design.json)`);
       if (d.population.committee_missing) lines.push(`  ${d.population.committee_missing} trajectories have no committee verdict (stratum U, never in phase 2)`);
-      lines.push("", "stratum             N      n     inclusion probability");
-      for (const c of d.cells) lines.push(`  ${c.stratum.padEnd(18)}${String(c.N).padStart(5)}  ${String(c.n).padStart(5)}     ${c.inclusion_probability.toFixed(6)}`);
+      const w = Math.max(7, ...d.cells.map((c) => c.stratum.length));
+      lines.push("", `  ${"stratum".padEnd(w)}      N      n  inclusion probability`);
+      for (const c of d.cells) lines.push(`  ${c.stratum.padEnd(w)} ${String(c.N).padStart(6)} ${String(c.n).padStart(6)}  ${c.inclusion_probability.toFixed(6)}`);
       lines.push("", `written to ${rel}/`, `  give annotators: ${res.shared_files.join(", ")}`, `  keep private:    ${res.private_files.join(", ")}`);
       process.stdout.write(lines.join("\n") + "\n");
     });
