@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { Command } from "commander";
-import { createSample, ExportExistsError, SampleError, SCALES, SourceError, type Scale } from "../sample/index.js";
+import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
 import { UsageError } from "./errors.js";
 import { intOption, printJson } from "./util.js";
 
@@ -70,12 +70,18 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
         });
       } catch (e) {
+        // impossible requests and an --out folder holding another sample are usage errors (exit 2); unreadable
+        // sources (SourceError) and write failures are fatal (exit 1)
         if (e instanceof SampleError || e instanceof ExportExistsError) throw new UsageError(e.message);
-        if (e instanceof SourceError) throw e;
         throw e;
       }
       const d = res.design;
       for (const s of d.short) process.stderr.write(`note: ${s} (--allow-short)\n`);
+      if (res.long_tasks > 0) {
+        process.stderr.write(
+          `note: ${res.long_tasks} task(s) are longer than ${SPREADSHEET_CELL_LIMIT} characters, the cell limit of Excel and LibreOffice: label those in Label Studio or from tasks.jsonl, not by opening tasks.csv in a spreadsheet\n`,
+        );
+      }
       if (o.json) {
         printJson({
           run: o.run,
@@ -90,6 +96,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           duplicates_dropped: d.population.duplicates_dropped.length,
           committee_missing: d.population.committee_missing,
           short: d.short,
+          long_tasks: res.long_tasks,
           cells: d.cells,
           shared_files: res.shared_files,
           private_files: res.private_files,

@@ -76,7 +76,12 @@ export interface CreateSampleResult {
   private_files: string[];
   items: BlindItem[];
   design: SampleDesign;
+  /** Tasks whose rendering exceeds {@link SPREADSHEET_CELL_LIMIT} characters (spreadsheet apps cut such CSV cells). */
+  long_tasks: number;
 }
+
+/** The longest cell Excel and LibreOffice Calc keep (32,767 characters); longer CSV cells are cut on opening. */
+export const SPREADSHEET_CELL_LIMIT = 32_767;
 
 /**
  * Draw a two-phase sample of a run and write its blinded export (src/sample/export.ts).
@@ -108,7 +113,11 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
     contentHashes: new Map(rows.map((r) => [r.id, r.content_sha256])),
   });
   const written = writeExportFiles(o.outDir, files, { force: o.force });
-  return { outDir: o.outDir, files: written, shared_files: SHARED_FILES, private_files: PRIVATE_FILES, items: blind, design };
+  const long_tasks = files[EXPORT_FILES.tasksJsonl]
+    .split("\n")
+    .filter(Boolean)
+    .filter((l) => (JSON.parse(l) as { trajectory: string }).trajectory.length > SPREADSHEET_CELL_LIMIT).length;
+  return { outDir: o.outDir, files: written, shared_files: SHARED_FILES, private_files: PRIVATE_FILES, items: blind, design, long_tasks };
 }
 
 /** Options of {@link importAnnotations}. */

@@ -200,6 +200,30 @@ describe("export of real AgentDojo runs", () => {
   });
 });
 
+describe("re-reading sampled trajectories", () => {
+  it("resolves relative source paths from --source-root, and names moved or edited sources", async () => {
+    const dir = path.join(tmp, "moved");
+    const srcDir = path.join(dir, "corpus");
+    fs.mkdirSync(srcDir, { recursive: true });
+    const file = path.join(srcDir, "runs.jsonl");
+    const line = (i: number, extra = "") => JSON.stringify({ id: `r${i}`, messages: [{ role: "user", content: `task ${i}${extra}` }, { role: "assistant", content: "ok" }] });
+    fs.writeFileSync(file, [0, 1, 2, 3].map((i) => line(i)).join("\n") + "\n");
+    const ts = await readAll([file]);
+    const runDir = path.join(dir, "labels", "m");
+    // the run was labelled from `dir`, so its index holds paths relative to it
+    writeRun(runDir, ts.map((t) => ({ ...t, source: { ...t.source, path: path.relative(dir, t.source.path) } })));
+    const o = { runDir, run: "m", random: 4, disagreement: 0, seed: 1 };
+    await expect(createSample({ ...o, outDir: path.join(dir, "x1") })).rejects.toThrow(/r0: source file .*corpus\/runs.jsonl not found \(relative paths are resolved from .*; pass --source-root\)/);
+    const ok = await createSample({ ...o, outDir: path.join(dir, "x2"), sourceRoot: dir });
+    expect(ok.items).toHaveLength(4);
+    expect(ok.long_tasks).toBe(0);
+    fs.writeFileSync(file, [0, 1, 2, 3].map((i) => line(i, i === 2 ? " (edited)" : "")).join("\n") + "\n");
+    await expect(createSample({ ...o, outDir: path.join(dir, "x3"), sourceRoot: dir })).rejects.toThrow(
+      /cannot re-read 1 sampled trajectory for rendering:\n  r2: .*runs.jsonl has changed since the run was labelled/,
+    );
+  });
+});
+
 describe("rendering for annotators", () => {
   const t: Trajectory = {
     id: "gpt-4o/banking/user_task_1/important_instructions/injection_task_2",
