@@ -194,6 +194,40 @@ export class RateGate {
   }
 }
 
+/**
+ * A per-request signal that follows `parent` (aborts when it aborts) and whose link to `parent` is removed by
+ * `dispose()`. The `openai` client adds an `abort` listener to the signal it is given and never removes it, so
+ * passing one long-lived run signal to every request would pile up one listener (and its closure) per request:
+ * memory growing with the run and `addEventListener` getting slower with every request (a quadratic run).
+ */
+export function scopedSignal(parent: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (!parent) return { signal: undefined, dispose: () => {} };
+  const ac = new AbortController();
+  if (parent.aborted) {
+    ac.abort(parent.reason);
+    return { signal: ac.signal, dispose: () => {} };
+  }
+  // One listener per parent fans out to the live children (no MaxListenersExceededWarning at any concurrency).
+  let live = scopedChildren.get(parent);
+  if (!live) {
+    const set = new Set<AbortController>();
+    live = set;
+    scopedChildren.set(parent, set);
+    parent.addEventListener(
+      "abort",
+      () => {
+        for (const c of set) c.abort(parent.reason);
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  const set = live;
+  set.add(ac);
+  return { signal: ac.signal, dispose: () => set.delete(ac) };
+}
+const scopedChildren = new WeakMap<AbortSignal, Set<AbortController>>();
+
 /** Rough token estimate of a request: characters / 4 of the messages plus the completion allowance. */
 export function estimateTokens(req: ChatRequest): number {
   const chars = req.messages.reduce((a, m) => a + m.content.length, 0);
@@ -270,12 +304,15 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
 
     res.requests++;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
+    const scoped = scopedSignal(ctx.signal);
     try {
       completion = (await client.chat.completions.create(
         body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
-        { timeout: ctx.timeoutMs, maxRetries: 0, signal: ctx.signal },
+        { timeout: ctx.timeoutMs, maxRetries: 0, signal: scoped.signal },
       )) as OpenAI.Chat.Completions.ChatCompletion;
+      scoped.dispose();
     } catch (err) {
+      scoped.dispose();
       const retry = async (kind: string, message: string, ms?: number): Promise<SendResult | undefined> => {
         if (transportRetries >= o.maxTransportRetries)
           return fail(kind, `${message} (gave up after ${res.requests} requests)`);

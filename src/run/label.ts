@@ -1,10 +1,12 @@
 import crypto from "node:crypto";
+import path from "node:path";
 import pLimit from "p-limit";
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
 import { countInputs, readTrajectories } from "../ingest/index.js";
-import type { Trajectory, Verdict } from "../types.js";
-import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import type { IngestError, Trajectory, Verdict } from "../types.js";
+import { RunStore, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import { readJsonl } from "../store/journal.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 
 /** Progress of a label run, reported after every stored verdict or error. */
@@ -83,6 +85,37 @@ function indexRow(t: Trajectory): TrajectoryIndexRow {
 }
 
 /**
+ * What `summarizeRun` needs of a run, read in one streaming pass per journal and kept slim (no raw replies, no
+ * findings, no metadata), so the summary of a 40,000-verdict run costs a few MB instead of the whole journal
+ * in memory. The latest verdict per key wins, as in `readVerdicts`.
+ */
+async function readForSummary(dir: string): Promise<{ verdicts: Verdict[]; index: Map<string, TrajectoryIndexRow>; errors: IngestError[] }> {
+  const byKey = new Map<string, Verdict>();
+  for await (const v of readJsonl<Verdict>(path.join(dir, "verdicts.jsonl"))) {
+    const slim = {
+      trajectory_id: v.trajectory_id,
+      judge_id: v.judge_id,
+      judge_model: v.judge_model,
+      judge_family: v.judge_family,
+      repeat: v.repeat,
+      prompt_sha256: v.prompt_sha256,
+      status: v.status,
+      label: v.label,
+      downgraded: v.downgraded,
+      usage: v.usage,
+      attacked: v.attacked,
+    } as unknown as Verdict;
+    byKey.set(verdictKey(v), slim);
+  }
+  const index = new Map<string, TrajectoryIndexRow>();
+  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(dir, "trajectories.jsonl")))
+    index.set(t.id, { id: t.id, attacked: t.attacked } as TrajectoryIndexRow);
+  const errors: IngestError[] = [];
+  for await (const e of readJsonl<IngestError>(path.join(dir, "errors.jsonl"))) errors.push({ kind: e.kind } as IngestError);
+  return { verdicts: [...byKey.values()], index, errors };
+}
+
+/**
  * Label trajectories with judges into a run store (`<labelsDir>/<run>/`), resumably: every verdict whose
  * key (trajectory id, judge id, repeat, prompt hash) is already stored is skipped; each verdict is appended to
  * `verdicts.jsonl` as soon as it exists, so a killed run loses at most the verdicts in flight. Bad input items
@@ -106,12 +139,16 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       prompt_sha256: j.promptSha256,
       rubric_version: j.rubricVersion,
     }));
-    void countInputs(opts.inputs, { format: opts.format })
-      .then((n) => {
-        progress.total = n;
-        opts.onProgress?.({ ...progress });
-      })
-      .catch(() => undefined);
+    // The pre-count walks every input once more; with a limit, the limit is the total (a bar that ends early
+    // when the input is smaller than the limit is corrected by the reporter: total >= read).
+    if (opts.limit !== undefined) progress.total = opts.limit;
+    else
+      void countInputs(opts.inputs, { format: opts.format })
+        .then((n) => {
+          progress.total = n;
+          opts.onProgress?.({ ...progress });
+        })
+        .catch(() => undefined);
 
     const limits = new Map(opts.judges.map((j) => [j.id, pLimit(Math.max(1, opts.concurrency ?? j.concurrency ?? 1))]));
     const totalConcurrency = [...limits.values()].reduce((a, l) => a + l.concurrency, 0);
@@ -204,11 +241,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  const [verdicts, index, errors] = await Promise.all([
-    readVerdicts(store.dir),
-    readTrajectoryIndex(store.dir),
-    readErrors(store.dir),
-  ]);
+  const { verdicts, index, errors } = await readForSummary(store.dir);
   return {
     summary: summarizeRun(opts.run, verdicts, index, errors, stopped),
     runDir: store.dir,

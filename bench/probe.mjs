@@ -1,0 +1,21 @@
+/**
+ * Preloaded into the measured `ipi-judge` process (`node --import bench/probe.mjs ...`): at exit it writes
+ * `{maxRssBytes, peak: {rss, heapUsed, heapTotal, external, arrayBuffers}}` to the file named by
+ * `IPI_BENCH_PROBE`. `maxRssBytes` is `process.resourceUsage().maxRSS` (getrusage(2) ru_maxrss, kilobytes) x 1024,
+ * the peak resident set size; `peak` holds the largest of each `process.memoryUsage()` field sampled every 250 ms.
+ */
+import fs from "node:fs";
+
+const out = process.env.IPI_BENCH_PROBE;
+if (out) {
+  const peak = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    for (const k of Object.keys(peak)) peak[k] = Math.max(peak[k], m[k]);
+  };
+  setInterval(sample, 250).unref();
+  process.on("exit", () => {
+    sample();
+    fs.writeFileSync(out, JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024, peak }));
+  });
+}

@@ -1,0 +1,265 @@
+/**
+ * `npm run bench`: throughput, linearity and memory of `ipi-judge label` against a loopback OpenAI-compatible
+ * server that answers at once, beside a bare HTTP loop sending the same requests at the same concurrency.
+ *
+ * What is measured (one run, one machine):
+ * - server: `bench/server.ts` in a child process (its own event loop), verdicts that verify (unaffected
+ *   findings quoting the injected text where the tool result shows it, or not_exposed);
+ * - bare loop: in this process, run just before and just after each ipi-judge run (the mean of both counts), `fetch` POSTs of the exact request bodies ipi-judge sends (system rubric + the
+ *   rendered trajectory, pre-rendered before the clock starts), `concurrency` in flight, each response parsed;
+ * - ipi-judge: the real CLI (`node dist/cli/main.js label ... --judges cfg --json`) in a child process, with
+ *   evidence verification and the run store on; wall time from spawn to exit (start-up, pre-count and the
+ *   final summary included); peak RSS from getrusage via `bench/probe.ts`;
+ * - sizes 5,000 and 40,000 trajectories from `agentdojo-scale.tgz` (11,384 runs): the corpus is extracted
+ *   once, and distinct ids beyond 11,384 come from symbolic links named `<model>~r<k>` to the model folders
+ *   (the AgentDojo id is the path from the model folder on, so each link gives 11,384 new ids for free);
+ * - resume: the 40,000 command again (everything skipped), and `RunStore.open` of the 40,000-verdict run;
+ * - `bench/stats-bootstrap.ts` (10,000 bootstrap resamples of kappa over 40,000 items).
+ *
+ * Targets (printed as PASS/FAIL): ipi-judge >= 0.5x the bare loop's items/s at both sizes; time per item at
+ * 40,000 within 1.2x of time per item at 5,000; peak RSS < 300 MB at 40,000.
+ * Usage: `npm run bench [-- --sizes 5000,40000 --concurrency 16]`. Env IPI_BENCH_TGZ overrides the corpus path.
+ */
+import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { readTrajectories } from "../src/ingest/index.js";
+import { buildMessages } from "../src/rubric/prompt.js";
+import { renderForJudge } from "../src/serialize/render.js";
+import { responseFormat } from "../src/judges/openai-schema.js";
+import { RunStore } from "../src/store/run-store.js";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.resolve(HERE, "..");
+const CLI = path.join(ROOT, "dist", "cli", "main.js");
+const TGZ = process.env.IPI_BENCH_TGZ ?? path.resolve(ROOT, "../shared/corpus/agentdojo-scale.tgz");
+
+function arg(name: string, def: string): string {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1] : def;
+}
+const SIZES = arg("sizes", "5000,40000").split(",").map(Number);
+const CONCURRENCY = Number(arg("concurrency", "16"));
+const MB = 1024 * 1024;
+/** Extra node flags for the measured CLI (e.g. `IPI_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof"`). */
+const NODE_ARGS = (process.env.IPI_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+
+interface Figures {
+  items: number;
+  seconds: number;
+  perSec: number;
+  peakRssMB?: number;
+}
+
+function startServer(): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = fork(path.join(HERE, "server.ts"), ["--child"], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    child.once("message", (m: { port: number }) => resolve({ child, port: m.port }));
+    child.once("error", reject);
+    child.once("exit", (c) => reject(new Error(`bench server exited with ${c}`)));
+  });
+}
+
+/** The model folders of the extracted corpus, then `copies` sets of `<model>~r<k>` links to them. */
+function inputsFor(runsDir: string, linksDir: string, copies: number): string[] {
+  const models = fs.readdirSync(runsDir).sort();
+  const out = models.map((m) => path.join(runsDir, m));
+  for (let k = 1; k < copies; k++) {
+    const d = path.join(linksDir, `r${k}`);
+    fs.mkdirSync(d, { recursive: true });
+    for (const m of models) {
+      const link = path.join(d, `${m}~r${k}`);
+      if (!fs.existsSync(link)) fs.symlinkSync(path.join(runsDir, m), link, "dir");
+      out.push(link);
+    }
+  }
+  return out;
+}
+
+async function bareLoop(port: number, users: string[], n: number, concurrency: number): Promise<Figures> {
+  const url = `http://127.0.0.1:${port}/v1/chat/completions`;
+  const system = buildMessages({ trajectoryBlock: "", injectionsBlock: "", nonce: "" })[0].content;
+  const format = responseFormat("json_schema");
+  let next = 0;
+  let bad = 0;
+  const t0 = performance.now();
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= n) return;
+      const body = JSON.stringify({
+        model: "bench-model",
+        messages: [
+          { role: "system", content: system },
+          { role: "user", content: users[i % users.length] },
+        ],
+        temperature: 0,
+        response_format: format,
+      });
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer not-needed" },
+        body,
+      });
+      const j = (await res.json()) as { choices?: unknown[] };
+      if (!res.ok || !j.choices) bad++;
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - t0) / 1000;
+  if (bad) throw new Error(`bare loop: ${bad} bad responses`);
+  return { items: n, seconds, perSec: n / seconds };
+}
+
+function runCli(args: string[], probe: string): Promise<{ seconds: number; code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, [...NODE_ARGS, "--import", path.join(HERE, "probe.mjs"), CLI, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, IPI_BENCH_PROBE: probe },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout!.on("data", (d) => (stdout += d));
+    child.stderr!.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ seconds: (performance.now() - t0) / 1000, code, stdout, stderr }));
+  });
+}
+
+function countLines(file: string): number {
+  const buf = fs.readFileSync(file);
+  let n = 0;
+  for (let i = 0; i < buf.length; i++) if (buf[i] === 10) n++;
+  return n;
+}
+
+async function main() {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-bench-"));
+  const cleanup = () => fs.rmSync(tmp, { recursive: true, force: true });
+  process.on("exit", cleanup);
+  console.log(`ipi-judge benchmark — node ${process.version}, ${os.cpus().length} cores, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB`);
+  let t = performance.now();
+  execFileSync("tar", ["-xzf", TGZ, "-C", tmp]);
+  const runsDir = path.join(tmp, "runs");
+  const maxN = Math.max(...SIZES);
+  const perCopy = 11_384;
+  const inputs = inputsFor(runsDir, path.join(tmp, "links"), Math.ceil(maxN / perCopy));
+  console.log(`corpus extracted in ${((performance.now() - t) / 1000).toFixed(1)} s; ${inputs.length} input folders`);
+
+  // Pre-render the request bodies of the unique trajectories for the bare loop (not timed).
+  t = performance.now();
+  const users: string[] = [];
+  for await (const it of readTrajectories([runsDir])) {
+    if (it.kind !== "trajectory") continue;
+    users.push(buildMessages(renderForJudge(it.trajectory))[1].content);
+  }
+  console.log(`pre-rendered ${users.length} request bodies for the bare loop in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+
+  const { child: server, port } = await startServer();
+  const cfg = path.join(tmp, "judges.json");
+  fs.writeFileSync(
+    cfg,
+    JSON.stringify({
+      judges: [{ id: "bench", model: "bench-model", base_url: `http://127.0.0.1:${port}/v1`, family: "openai", concurrency: CONCURRENCY }],
+    }),
+  );
+  const labels = path.join(tmp, "labels");
+  const results: { n: number; bare: Figures; cli: Figures; verified: number; okShare: number }[] = [];
+  // warm-up of both sides (JIT, connections)
+  await bareLoop(port, users, 2000, CONCURRENCY);
+  for (const n of SIZES) {
+    // The bare loop runs just before and just after ipi-judge, and its figure is the mean of both, so a load
+    // change on the machine during the measurement touches both sides alike.
+    const bare1 = await bareLoop(port, users, n, CONCURRENCY);
+    global.gc?.();
+    const probe = path.join(tmp, `probe-${n}.json`);
+    const r = await runCli(["label", ...inputs, "--judges", cfg, "--run", `n${n}`, "--labels-dir", labels, "--limit", String(n), "--json"], probe);
+    if (r.code !== 0) throw new Error(`ipi-judge exited ${r.code}: ${r.stderr}`);
+    const summary = JSON.parse(r.stdout);
+    const p = JSON.parse(fs.readFileSync(probe, "utf8"));
+    const stored = countLines(path.join(labels, `n${n}`, "verdicts.jsonl"));
+    if (stored !== n || summary.this_run.judged !== n) throw new Error(`expected ${n} verdicts, got ${stored} (judged ${summary.this_run.judged})`);
+    const bare2 = await bareLoop(port, users, n, CONCURRENCY);
+    const bare: Figures = { items: 2 * n, seconds: bare1.seconds + bare2.seconds, perSec: (2 * n) / (bare1.seconds + bare2.seconds) };
+    const j = summary.judges[0];
+    const verified = j.by_label.unaffected as number;
+    const cli: Figures = { items: n, seconds: r.seconds, perSec: n / r.seconds, peakRssMB: p.maxRssBytes / MB };
+    console.log(`  ipi-judge peaks (MB): ${Object.entries(p.peak as Record<string, number>).map(([k, v]) => `${k} ${(v / MB).toFixed(0)}`).join(", ")}`);
+    results.push({ n, bare, cli, verified, okShare: (j.by_status.ok ?? 0) / n });
+    console.log(
+      `n=${n}: bare ${bare.perSec.toFixed(0)}/s (${bare1.perSec.toFixed(0)}/s before, ${bare2.perSec.toFixed(0)}/s after) | ipi-judge ${cli.perSec.toFixed(0)}/s (${cli.seconds.toFixed(2)} s), ` +
+        `ratio ${(cli.perSec / bare.perSec).toFixed(2)}, peak RSS ${cli.peakRssMB!.toFixed(0)} MB; ` +
+        `${verified} unaffected findings verified, ${j.downgrades} downgrades, ok ${(100 * (j.by_status.ok ?? 0) / n).toFixed(1)}%`,
+    );
+  }
+
+  // Resume: the largest run again (everything is skipped), then the store's own load time.
+  const big = Math.max(...SIZES);
+  const probe = path.join(tmp, "probe-resume.json");
+  const before = await new Promise<number>((ok) => {
+    server.once("message", (m: { requests: number }) => ok(m.requests));
+    server.send("count");
+  });
+  const rr = await runCli(["label", ...inputs, "--judges", cfg, "--run", `n${big}`, "--labels-dir", labels, "--limit", String(big), "--json"], probe);
+  const after = await new Promise<number>((ok) => {
+    server.once("message", (m: { requests: number }) => ok(m.requests));
+    server.send("count");
+  });
+  const rs = JSON.parse(rr.stdout);
+  const rp = JSON.parse(fs.readFileSync(probe, "utf8"));
+  t = performance.now();
+  const store = await RunStore.open(labels, `n${big}`);
+  const loadMs = performance.now() - t;
+  const loaded = store.resumed.verdicts;
+  await store.close();
+  console.log(
+    `resume n=${big}: ${rs.this_run.skipped} skipped, ${rs.this_run.judged} judged, ${after - before} requests, ` +
+      `${rr.seconds.toFixed(2)} s wall (re-reads the input), peak RSS ${(rp.maxRssBytes / MB).toFixed(0)} MB; ` +
+      `RunStore.open loads ${loaded} verdicts in ${loadMs.toFixed(0)} ms`,
+  );
+  server.send("stop");
+
+  // The statistics bootstrap benchmark, when present.
+  const boot = path.join(HERE, "stats-bootstrap.ts");
+  let bootLine = "";
+  if (fs.existsSync(boot)) {
+    const out = execFileSync(process.execPath, ["--import", "tsx", boot, "10000", "40000"], { encoding: "utf8" });
+    process.stdout.write(out);
+    const ms = [...out.matchAll(/B = \d+: (\d+) ms/g)].map((m) => Number(m[1]));
+    bootLine = `bootstrap 10,000 x 40,000: ${ms.join(" / ")} ms ${ms.every((x) => x < 2000) ? "PASS" : "FAIL"} (< 2000 ms)`;
+  }
+
+  console.log("\n== targets ==");
+  let allPass = true;
+  for (const r of results) {
+    const ratio = r.cli.perSec / r.bare.perSec;
+    const pass = ratio >= 0.5;
+    allPass &&= pass;
+    console.log(`throughput n=${r.n}: ipi-judge ${r.cli.perSec.toFixed(0)}/s vs bare ${r.bare.perSec.toFixed(0)}/s = ${ratio.toFixed(2)}x ${pass ? "PASS" : "FAIL"} (>= 0.5x)`);
+  }
+  const small = results.find((r) => r.n === Math.min(...SIZES))!;
+  const large = results.find((r) => r.n === big)!;
+  if (small !== large) {
+    const lin = large.cli.seconds / large.n / (small.cli.seconds / small.n);
+    const pass = lin <= 1.2;
+    allPass &&= pass;
+    console.log(
+      `linearity: ${((1000 * large.cli.seconds) / large.n).toFixed(3)} ms/item at ${large.n} vs ${((1000 * small.cli.seconds) / small.n).toFixed(3)} ms/item at ${small.n} = ${lin.toFixed(2)}x ${pass ? "PASS" : "FAIL"} (<= 1.2x)`,
+    );
+  }
+  const mem = large.cli.peakRssMB!;
+  allPass &&= mem < 300;
+  console.log(`memory: peak RSS ${mem.toFixed(0)} MB at ${large.n} ${mem < 300 ? "PASS" : "FAIL"} (< 300 MB)`);
+  if (bootLine) console.log(bootLine);
+  console.log(allPass ? "ALL TARGETS MET" : "SOME TARGETS MISSED");
+  process.exitCode = allPass ? 0 : 1;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
