@@ -55,7 +55,10 @@ export interface CommitteeAgreement {
   /** Trajectories with a quorum (status ok or disputed) and how many of them are not unanimous. */
   not_unanimous: { n: number; count: number; share: number | null; share_reason?: string };
   pairwise: JudgePair[];
-  /** Fleiss' kappa (complete items), generalised Fleiss, AC1 and Krippendorff's alpha (missing allowed). */
+  /**
+   * Fleiss' kappa (complete items), generalised Fleiss, AC1 and Krippendorff's alpha (missing allowed), with
+   * Gwet's analytic SEs and t intervals (irrCAC); no bootstrap.
+   */
   six: ManyRaterComparison;
   binary: ManyRaterComparison;
 }
@@ -189,8 +192,10 @@ export function committeeReport(
       ...(withQuorum.length > 0 ? {} : { share_reason: "no trajectory with a quorum" }),
     },
     pairwise,
-    six: compareManyRaters(grid, BUCKETS, { bootstrap, raters: judgeIds.length }),
-    binary: compareManyRaters(grid.map((r) => r.map(binaryOf)), BINARY, { bootstrap, raters: judgeIds.length }),
+    // Many-rater coefficients carry Gwet's analytic SEs; no bootstrap here (it is O(B·n) library calls and
+    // takes minutes on 10^4 trajectories; `ipi-judge agreement --bootstrap` does it on request).
+    six: compareManyRaters(grid, BUCKETS, { raters: judgeIds.length }),
+    binary: compareManyRaters(grid.map((r) => r.map(binaryOf)), BINARY, { raters: judgeIds.length }),
   };
 
   const report: CommitteeReport = {
@@ -217,11 +222,12 @@ function many(title: string, m: ManyRaterComparison): string[] {
   const fl = m.fleiss;
   const al = m.alpha;
   const b = (ci?: { lower: number | null; upper: number | null }) => (ci && ci.lower !== null ? ` [bootstrap ${f3(ci.lower)}, ${f3(ci.upper)}]` : "");
+  const t = (ci?: { lower_clipped: number; upper_clipped: number } | null) => (ci ? ` [95% CI ${f3(ci.lower_clipped)}, ${f3(ci.upper_clipped)}]` : "");
   return [
     `${title}: ${m.raters} raters, ${m.n_items} items (${m.n_complete} rated by all, ${m.n_pairable} by at least two)`,
     `  Fleiss' kappa (items rated by all) ${fl.value === null ? `n/a (${fl.reason})` : f3(fl.value)}${b(fl.ci_bootstrap)}; ` +
-      `generalised Fleiss (missing allowed) ${m.fleiss_generalized.value === null ? `n/a (${m.fleiss_generalized.reason})` : f3(m.fleiss_generalized.value)}`,
-    `  Krippendorff's alpha ${al.value === null ? `n/a (${al.reason})` : f3(al.value)}${b(al.ci_bootstrap)}; ` +
+      `generalised Fleiss (missing allowed) ${m.fleiss_generalized.value === null ? `n/a (${m.fleiss_generalized.reason})` : f3(m.fleiss_generalized.value) + t(m.fleiss_generalized.ci_t)}`,
+    `  Krippendorff's alpha ${al.value === null ? `n/a (${al.reason})` : f3(al.value)}${al.ci_bootstrap ? b(al.ci_bootstrap) : t(al.ci_t)}; ` +
       `AC1 ${m.ac1.value === null ? `n/a (${m.ac1.reason})` : f3(m.ac1.value)}; pairwise agreement ${pct(m.percent_agreement.value)}`,
   ];
 }
