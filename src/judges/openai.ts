@@ -14,9 +14,15 @@
  * Transport faults, truncation and refusals follow `./transport.ts` and never use the feedback budget.
  * `attempts` = HTTP requests sent for the verdict; `usage` sums all of them; `raw_replies` keeps every reply.
  * The API key is never written to a verdict, an error message or a log.
+ *
+ * The conversation is a state machine shared by both ways of sending: `begin(t, ctx)` renders the trajectory,
+ * `request(conv)` is the next chat request, and `step(conv, result)` reads what one send came to and returns
+ * the verdict or the next request. `judge` (online) loops send/step through `./transport.ts`; the Batch API path
+ * (`./batch.ts`) sends every conversation's next request in one batch and steps each with its result line.
+ * Rate limits: `rpm`/`tpm` are paced evenly and requests in flight adapt to 429s (`./rate.ts`).
  */
 import OpenAI from "openai";
-import { evidenceContext } from "../evidence/verify.js";
+import { evidenceContext, type EvidenceContext } from "../evidence/verify.js";
 import { buildMessages, promptSha256, RUBRIC_VERSION } from "../rubric/prompt.js";
 import { renderForJudge } from "../serialize/render.js";
 import type { Trajectory, Verdict, VerdictStatus } from "../types.js";
@@ -26,8 +32,18 @@ import { buildVerdict } from "../verdict/record.js";
 import { JUDGE_DEFAULTS, resolveApiKey, type JudgeConfig, type OutputMode } from "./config.js";
 import type { Judge, JudgeContext } from "./judge.js";
 import { responseFormat } from "./openai-schema.js";
+import { AimdLimiter, RatePacer } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
-import { defaultSleep, RateGate, redact, sendChat, type ChatMessage, type TransportOptions } from "./transport.js";
+import {
+  defaultSleep,
+  redact,
+  sendChat,
+  type ChatMessage,
+  type ChatRequest,
+  type SendResult,
+  type TransportOptions,
+  type Usage,
+} from "./transport.js";
 
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
@@ -45,9 +61,51 @@ export interface OpenAIJudgeCommon {
   now?: () => Date;
 }
 
-/** The judge, with its resolved configuration (defaults applied). */
+/**
+ * The state of one verdict's conversation (one trajectory, one repeat), shared by the online path
+ * (`judge`: send, step, send, ...) and the Batch API path (`./batch.ts`: one request per conversation per batch).
+ */
+export interface JudgeConversation {
+  readonly trajectory: Trajectory;
+  readonly repeat: number;
+  /** The messages so far (system, user, then assistant/feedback pairs). */
+  messages: ChatMessage[];
+  /** Feedback turns used so far. */
+  round: number;
+  /** HTTP requests (or batch lines) sent for this verdict. */
+  attempts: number;
+  usage: Usage;
+  /** Every reply received, in order. */
+  raw: string[];
+  /** `max_tokens` in force (raised after a truncated reply). */
+  maxTokens?: number;
+  /** The rendered trajectory was shortened to fit the budget. */
+  readonly truncated: boolean;
+  /** The last reply that could be decided. */
+  last?: { decision: Decision; rationale: string };
+  readonly evCtx: EvidenceContext;
+}
+
+/** What one send came to, as `step` reads it (a `SendResult` of `sendChat`, or one Batch API result line). */
+export type StepInput = Pick<SendResult, "outcome" | "requests" | "usage" | "raw" | "maxTokens">;
+
+/** The result of one step: a verdict, or the next request of the conversation. */
+export type StepOutcome = { done: true; verdict: Verdict } | { done: false; request: ChatRequest };
+
+/** The judge, with its resolved configuration (defaults applied) and its conversation steps. */
 export interface OpenAIJudge extends Judge {
   config: Required<Pick<JudgeConfig, "temperature" | "output_mode" | "concurrency" | "timeout_s">> & JudgeConfig;
+  /** Start one verdict's conversation (renders the trajectory; no request is sent). */
+  begin(t: Trajectory, ctx: JudgeContext): JudgeConversation;
+  /** The request the conversation sends next. */
+  request(conv: JudgeConversation): ChatRequest;
+  /**
+   * Account for one send's result and decide: `{done: true, verdict}` or `{done: false, request}` (a feedback
+   * turn was appended). Never throws for bad replies; the same rules as `judge` (module docstring).
+   */
+  step(conv: JudgeConversation, res: StepInput): StepOutcome;
+  /** The token-limit parameter name this judge's server accepts (learned from a 400). */
+  tokenParam(): "max_tokens" | "max_completion_tokens";
 }
 
 /**
@@ -73,10 +131,12 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   const secrets = apiKey === "not-needed" ? [] : [apiKey];
   const scale = common.transport?.timeScale ?? 1;
   const sleep = common.transport?.sleep ?? defaultSleep;
+  // Even spacing to rpm/tpm, and requests in flight adapted to 429s (AIMD, below the runner's concurrency): ./rate.ts
   const gate =
     cfg.rpm !== undefined || cfg.tpm !== undefined
-      ? new RateGate(cfg.rpm, cfg.tpm, (ms, signal) => sleep(ms * scale, signal))
+      ? new RatePacer(cfg.rpm, cfg.tpm, (ms, signal) => sleep(ms * scale, signal))
       : undefined;
+  const pacer = new AimdLimiter();
   const retries = common.retries ?? JUDGE_DEFAULTS.retries;
   const format = responseFormat(config.output_mode);
   // Learned once per judge: a server that rejects `max_tokens` keeps getting `max_completion_tokens`.
@@ -90,97 +150,131 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     promptSha256,
   };
 
-  async function judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict> {
+  /** Start the conversation of one verdict: render, evidence context, the two first messages. */
+  function begin(t: Trajectory, ctx: JudgeContext): JudgeConversation {
     const rendered = renderForJudge(t, { budgetChars: ctx.budgetChars ?? common.budgetChars });
     const evCtx = evidenceContext(t, {
       minQuoteChars: ctx.minQuoteChars ?? common.minQuoteChars ?? JUDGE_DEFAULTS.min_quote_chars,
       parts: rendered.parts,
       nonce: rendered.nonce,
     });
-    const messages: ChatMessage[] = buildMessages(rendered);
-    const usage = { prompt_tokens: 0, completion_tokens: 0 };
-    const raw: string[] = [];
-    let attempts = 0;
-    let maxTokens = cfg.max_tokens;
-    let last: { decision: Decision; rationale: string } | undefined;
+    return {
+      trajectory: t,
+      repeat: ctx.repeat,
+      messages: buildMessages(rendered),
+      round: 0,
+      attempts: 0,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+      raw: [],
+      maxTokens: cfg.max_tokens,
+      truncated: rendered.truncated,
+      evCtx,
+    };
+  }
+
+  /** The chat request the conversation sends next. */
+  function request(conv: JudgeConversation): ChatRequest {
+    return {
+      model: cfg.model,
+      messages: conv.messages,
+      temperature: config.temperature,
+      max_tokens: conv.maxTokens,
+      response_format: format,
+      extra_body: cfg.extra_body,
+    };
+  }
+
+  /**
+   * One step of the conversation: account for what one send came to (requests, usage, raw replies), then
+   * decide: a verdict (done), or the next request (a feedback turn was appended to `conv.messages`).
+   */
+  function step(conv: JudgeConversation, res: StepInput): StepOutcome {
+    const t = conv.trajectory;
+    conv.attempts += res.requests;
+    conv.usage.prompt_tokens += res.usage.prompt_tokens;
+    conv.usage.completion_tokens += res.usage.completion_tokens;
+    conv.raw.push(...res.raw);
+    conv.maxTokens = res.maxTokens;
+    const round = conv.round;
 
     const verdict = (
       status: VerdictStatus,
       decision: Decision | null,
       extra: { error?: { kind: string; message: string }; rationale?: string } = {},
-    ): Verdict =>
-      buildVerdict({
+    ): StepOutcome => ({
+      done: true,
+      verdict: buildVerdict({
         trajectory: t,
         judge: identity,
-        repeat: ctx.repeat,
+        repeat: conv.repeat,
         status,
         decision,
-        attempts,
-        usage,
-        raw_replies: raw.map((r) => redact(r, secrets)),
-        truncated: rendered.truncated,
+        attempts: conv.attempts,
+        usage: conv.usage,
+        raw_replies: conv.raw.map((r) => redact(r, secrets)),
+        truncated: conv.truncated,
         error: extra.error ? { kind: extra.error.kind, message: redact(extra.error.message, secrets) } : undefined,
         rationale: extra.rationale,
         now: common.now?.(),
-      });
+      }),
+    });
     /** Feedback turns are used up (or a later turn failed): the last decided reply stands, else an error. */
-    const fallBack = (error: { kind: string; message: string }): Verdict =>
-      last
-        ? verdict("ok", last.decision, { rationale: last.rationale, error: { kind: `retry_${error.kind}`, message: error.message } })
+    const fallBack = (error: { kind: string; message: string }): StepOutcome =>
+      conv.last
+        ? verdict("ok", conv.last.decision, {
+            rationale: conv.last.rationale,
+            error: { kind: `retry_${error.kind}`, message: error.message },
+          })
         : verdict("judge_error", null, { error });
+    const again = (content: string, feedback: string): StepOutcome => {
+      conv.messages.push({ role: "assistant", content });
+      conv.messages.push({ role: "user", content: feedback });
+      conv.round++;
+      return { done: false, request: request(conv) };
+    };
 
-    for (let round = 0; ; round++) {
-      const res = await sendChat(
-        client,
-        {
-          model: cfg.model,
-          messages,
-          temperature: config.temperature,
-          max_tokens: maxTokens,
-          response_format: format,
-          extra_body: cfg.extra_body,
-        },
-        { judgeId: cfg.id, timeoutMs, signal: ctx.signal, secrets, gate, tokenParam, options: common.transport },
-      );
-      attempts += res.requests;
-      usage.prompt_tokens += res.usage.prompt_tokens;
-      usage.completion_tokens += res.usage.completion_tokens;
-      raw.push(...res.raw);
-      maxTokens = res.maxTokens;
+    const out = res.outcome;
+    if (out.kind === "refused")
+      return conv.last
+        ? fallBack({ kind: "refused", message: out.message })
+        : verdict("judge_refused", null, { error: { kind: "refused", message: out.message } });
+    if (out.kind === "error") return fallBack(out.error);
+
+    const parsed = parseReply(out.content, config.output_mode);
+    if (!parsed.ok) {
+      if (looksLikeRefusal(out.content))
+        return conv.last
+          ? fallBack({ kind: "refused", message: out.content.slice(0, 500) })
+          : verdict("judge_refused", null, { error: { kind: "refused", message: out.content.trim().slice(0, 500) } });
+      if (round < retries)
+        return again(out.content, parsed.kind === "invalid_label" ? labelFeedback(parsed.rawLabel ?? "") : parseFeedback(parsed.message));
+      return fallBack({ kind: parsed.kind === "invalid_label" ? "invalid_label" : "unparseable", message: parsed.message });
+    }
+
+    const decision = decide(parsed.reply, conv.evCtx);
+    conv.last = { decision, rationale: parsed.reply.rationale };
+    if (decision.needsRetry && round < retries) return again(out.content, feedbackMessage(decision));
+    return verdict("ok", decision, { rationale: parsed.reply.rationale });
+  }
+
+  async function judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict> {
+    const conv = begin(t, ctx);
+    let req = request(conv);
+    for (;;) {
+      const res = await sendChat(client, req, {
+        judgeId: cfg.id,
+        timeoutMs,
+        signal: ctx.signal,
+        secrets,
+        gate,
+        tokenParam,
+        options: common.transport,
+        pacer,
+      });
       tokenParam = res.tokenParam;
-
-      const out = res.outcome;
-      if (out.kind === "refused")
-        return last
-          ? fallBack({ kind: "refused", message: out.message })
-          : verdict("judge_refused", null, { error: { kind: "refused", message: out.message } });
-      if (out.kind === "error") return fallBack(out.error);
-
-      const parsed = parseReply(out.content, config.output_mode);
-      if (!parsed.ok) {
-        if (looksLikeRefusal(out.content))
-          return last
-            ? fallBack({ kind: "refused", message: out.content.slice(0, 500) })
-            : verdict("judge_refused", null, { error: { kind: "refused", message: out.content.trim().slice(0, 500) } });
-        if (round < retries) {
-          messages.push({ role: "assistant", content: out.content });
-          messages.push({
-            role: "user",
-            content: parsed.kind === "invalid_label" ? labelFeedback(parsed.rawLabel ?? "") : parseFeedback(parsed.message),
-          });
-          continue;
-        }
-        return fallBack({ kind: parsed.kind === "invalid_label" ? "invalid_label" : "unparseable", message: parsed.message });
-      }
-
-      const decision = decide(parsed.reply, evCtx);
-      last = { decision, rationale: parsed.reply.rationale };
-      if (decision.needsRetry && round < retries) {
-        messages.push({ role: "assistant", content: out.content });
-        messages.push({ role: "user", content: feedbackMessage(decision) });
-        continue;
-      }
-      return verdict("ok", decision, { rationale: parsed.reply.rationale });
+      const next = step(conv, res);
+      if (next.done) return next.verdict;
+      req = next.request;
     }
   }
 
@@ -189,5 +283,9 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     concurrency: config.concurrency,
     config,
     judge,
+    begin,
+    request,
+    step,
+    tokenParam: () => tokenParam,
   };
 }

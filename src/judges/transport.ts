@@ -21,6 +21,7 @@
  */
 import OpenAI from "openai";
 import { JudgeFatalError } from "./judge.js";
+import type { Pacer, RequestGate, Slot } from "./rate.js";
 
 /** Tunables of the fault policy; every field has a default. */
 export interface TransportOptions {
@@ -103,7 +104,10 @@ export interface SendContext {
   signal?: AbortSignal;
   /** Strings that must never appear in any message (the API key). */
   secrets: string[];
-  gate?: RateGate;
+  /** Rate limits (rpm/tpm): a `RateGate` or an evenly spacing `RatePacer` (`./rate.ts`). */
+  gate?: RequestGate & { settle?: (estimatedTokens: number, actualTokens: number) => void };
+  /** Adaptive concurrency (AIMD on 429s, `./rate.ts`): a slot is held for each HTTP request. */
+  pacer?: Pacer;
   tokenParam?: "max_tokens" | "max_completion_tokens";
   options?: TransportOptions;
 }
@@ -228,6 +232,24 @@ export function scopedSignal(parent: AbortSignal | undefined): { signal: AbortSi
 }
 const scopedChildren = new WeakMap<AbortSignal, Set<AbortController>>();
 
+/**
+ * The JSON body of one chat completions request (the same for `sendChat` and the Batch API request file):
+ * `model`, `messages`, `temperature` when set, the token limit under `tokenParam` when set, `response_format`
+ * when set, then `extra_body` merged last.
+ */
+export function chatRequestBody(
+  req: ChatRequest,
+  maxTokens: number | undefined = req.max_tokens,
+  tokenParam: "max_tokens" | "max_completion_tokens" = "max_tokens",
+): Record<string, unknown> {
+  const body: Record<string, unknown> = { model: req.model, messages: req.messages };
+  if (req.temperature !== undefined) body.temperature = req.temperature;
+  if (maxTokens !== undefined) body[tokenParam] = maxTokens;
+  if (req.response_format) body.response_format = req.response_format;
+  Object.assign(body, req.extra_body ?? {});
+  return body;
+}
+
 /** Rough token estimate of a request: characters / 4 of the messages plus the completion allowance. */
 export function estimateTokens(req: ChatRequest): number {
   const chars = req.messages.reduce((a, m) => a + m.content.length, 0);
@@ -291,14 +313,14 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
   let paramSwitched = false;
   for (;;) {
     if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
-    const body: Record<string, unknown> = { model: req.model, messages: req.messages };
-    if (req.temperature !== undefined) body.temperature = req.temperature;
-    if (res.maxTokens !== undefined) body[res.tokenParam] = res.maxTokens;
-    if (req.response_format) body.response_format = req.response_format;
-    Object.assign(body, req.extra_body ?? {});
+    const body = chatRequestBody(req, res.maxTokens, res.tokenParam);
+    const estimated = estimateTokens({ ...req, max_tokens: res.maxTokens });
+    let slot: Slot | undefined;
     try {
-      if (ctx.gate) await ctx.gate.acquire(estimateTokens({ ...req, max_tokens: res.maxTokens }), ctx.signal);
+      if (ctx.pacer) slot = await ctx.pacer.acquire(ctx.signal);
+      if (ctx.gate) await ctx.gate.acquire(estimated, ctx.signal);
     } catch {
+      slot?.();
       return fail("aborted", "the run was stopped");
     }
 
@@ -311,8 +333,11 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         { timeout: ctx.timeoutMs, maxRetries: 0, signal: scoped.signal },
       )) as OpenAI.Chat.Completions.ChatCompletion;
       scoped.dispose();
+      slot?.();
     } catch (err) {
       scoped.dispose();
+      slot?.();
+      if (err instanceof OpenAI.APIError && err.status === 429 && slot && !isQuota(err)) ctx.pacer?.onRateLimited(slot.seq);
       const retry = async (kind: string, message: string, ms?: number): Promise<SendResult | undefined> => {
         if (transportRetries >= o.maxTransportRetries)
           return fail(kind, `${message} (gave up after ${res.requests} requests)`);
@@ -384,10 +409,12 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       return fail("transport", `request failed: ${(err as Error)?.message ?? String(err)}`);
     }
 
+    ctx.pacer?.onSuccess();
     const u = completion?.usage;
     if (u) {
       res.usage.prompt_tokens += u.prompt_tokens ?? 0;
       res.usage.completion_tokens += u.completion_tokens ?? 0;
+      ctx.gate?.settle?.(estimated, (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0));
     }
     const choice = completion?.choices?.[0];
     if (!choice || !choice.message) {
