@@ -7,6 +7,7 @@ import { registerAgree } from "./agree.js";
 import { registerSample } from "./sample.js";
 import { registerImportAnnotations } from "./import-annotations.js";
 import { registerCompare } from "./compare.js";
+import { registerReport } from "./report.js";
 import { registerCommittee } from "./committee.js";
 import { registerAgreement } from "./agreement.js";
 import { EXIT, UsageError } from "./errors.js";
@@ -31,6 +32,7 @@ export async function main(argv: string[]): Promise<number> {
   registerSample(program);
   registerImportAnnotations(program);
   registerCompare(program);
+  registerReport(program);
   registerCommittee(program);
   registerAgreement(program);
   for (const c of program.commands) c.exitOverride();

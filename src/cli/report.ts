@@ -1,0 +1,73 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { writeReport } from "../report/index.js";
+import { UsageError } from "./errors.js";
+import { intOption, printJson } from "./util.js";
+
+/** `ipi-judge report`: one self-contained HTML report of a run. */
+export function registerReport(program: Command): void {
+  program
+    .command("report")
+    .description("Write one self-contained HTML report of a run: ASR per agent model, labels, rates and tokens per judge, agreement with humans and the benchmark (heatmaps, kappa forest plot), and the committee's disagreements with each judge's quotes highlighted.")
+    .requiredOption("--run <name>", "the run to report (labels/<run>/)")
+    .option("--labels-dir <dir>", "where runs are stored", "labels")
+    .option("--human <file>", "human labels (CSV or JSONL: trajectory_id, annotator, label; e.g. the output of import-annotations)")
+    .option("--out <file>", "the HTML file to write", "report.html")
+    .option("--max-items <n>", "most trajectories in the disagreement list", "200")
+    .option("--bootstrap <n>", "bootstrap resamples for the kappa intervals against humans (0: none)", "2000")
+    .option("--seed <s>", "bootstrap seed", "12345")
+    .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
+    .option("--json", "print a JSON summary of what was written")
+    .addHelpText(
+      "after",
+      `
+Sections appear when their input exists: the committee needs two or more judges (committee.jsonl from
+ipi-judge committee, else computed with quorum 2); human comparisons need --human; the benchmark comparison
+needs AgentDojo security verdicts. Trajectories in the disagreement list are re-read from their source files.
+The page loads nothing from the network; untrusted text is escaped and a Content-Security-Policy blocks
+every script but the page's own.
+Example:
+  ipi-judge report --run committee --human study1/human.jsonl --out report.html`,
+    )
+    .action(async (o) => {
+      const runDir = path.resolve(o.labelsDir, o.run);
+      if (!fs.existsSync(path.join(runDir, "verdicts.jsonl"))) {
+        throw new UsageError(`no run "${o.run}" in ${o.labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
+      }
+      if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
+      const res = await writeReport({
+        runDir,
+        run: o.run,
+        humanFile: o.human,
+        out: o.out,
+        maxItems: intOption(o.maxItems, "--max-items", 0),
+        bootstrap: { B: intOption(o.bootstrap, "--bootstrap", 0), seed: intOption(o.seed, "--seed", 0) },
+        sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
+      });
+      const m = res.model;
+      const summary = {
+        out: res.out,
+        bytes: res.bytes,
+        run: m.run,
+        trajectories: m.trajectories,
+        judges: m.judges.map((j) => j.id),
+        committee: m.committee ? m.committee.source : null,
+        human: m.human ? { file: m.human.file, items: m.human.items, consensus: m.human.consensus.n, scale: m.human.scale } : null,
+        reference: m.reference ? m.reference.length : 0,
+        conditions: m.conditions.map((c) => c.field),
+        items: m.items.length,
+        items_total: m.items_total,
+        items_unavailable: m.items.filter((i) => !i.trajectory).length,
+      };
+      if (o.json) printJson(summary);
+      else {
+        process.stdout.write(
+          `report written to ${path.relative(process.cwd(), res.out) || res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
+            `${m.judges.length} judge(s)${m.committee ? ", committee" : ""}${m.human ? `, human labels on ${m.human.items} trajectories` : ""}` +
+            `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
+            `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n`,
+        );
+      }
+    });
+}

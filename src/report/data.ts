@@ -1,0 +1,346 @@
+/**
+ * Everything the HTML report shows, gathered from a run folder (and an optional human-label file) into one
+ * plain record. Each section is present only when its input is: a single-judge run has no committee section, a
+ * run without human labels no human comparison, a corpus without benchmark verdicts no reference comparison.
+ * No statistic is computed here: figures come from `src/run/summary.ts` (via the committee report),
+ * `src/committee/`, `src/agree/` and `src/stats/`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { CommitteeVerdict, Trajectory, Verdict } from "../types.js";
+import { BUCKETS } from "../types.js";
+import { isCompromised } from "../rubric/buckets.js";
+import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
+import { readJsonl } from "../store/journal.js";
+import { committeeReport, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
+import { humanAgreement, readHumanLabels, type HumanAgreementReport } from "../agree/human.js";
+import { referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { wilsonInterval } from "../stats/confusion.js";
+import { readTrajectories } from "../ingest/index.js";
+import { buildObservations } from "../compare/data.js";
+import { ALL_SUITES, asrTable } from "../compare/analysis.js";
+
+/** The committee's pseudo-rater name in tables and charts. */
+export const COMMITTEE = "committee";
+
+/** ASR of one rater on one agent model's attacked trajectories. */
+export interface AsrRow {
+  rater: string;
+  model: string;
+  /** Attacked trajectories with a label from this rater. */
+  n: number;
+  compromised: number;
+  asr: number;
+  ci95: { lower: number; upper: number };
+  /** Share labelled anything but `not_exposed` (the injected content reached the agent). */
+  exposure: number;
+}
+
+/** One trajectory of the browsable disagreement list. */
+export interface ReportItem {
+  trajectory_id: string;
+  /** Why it is listed: a disputed committee vote, a non-unanimous one, or (single judge) a disagreement with the benchmark. */
+  kind: "disputed" | "not_unanimous" | "reference_disagreement";
+  row?: TrajectoryIndexRow;
+  committee?: CommitteeVerdict;
+  /** The repeat-0 verdict of each judge that has one, in judge order. */
+  verdicts: Verdict[];
+  reference?: boolean;
+  trajectory?: Trajectory;
+  /** Why the trajectory could not be shown (source file missing or changed). */
+  trajectory_error?: string;
+}
+
+/** ASR per model and condition value, from {@link ReportModel.condition_source}. */
+export interface ConditionView {
+  field: string;
+  cells: Array<{ model: string; condition: string; asr: number; n: number }>;
+}
+
+/** The report's data. */
+export interface ReportModel {
+  run: string;
+  generated_at: string;
+  inputs: string[];
+  trajectories: number;
+  attacked: number;
+  judges: Array<{ id: string; model: string; family: string }>;
+  per_judge: CommitteeJudge[];
+  /** Present with two or more judges. */
+  committee: {
+    summary: CommitteeReport["committee"];
+    agreement: CommitteeReport["agreement"];
+    source: "committee.jsonl" | "computed";
+    quorum: number | null;
+    verdicts: CommitteeVerdict[];
+  } | null;
+  warnings: string[];
+  asr: AsrRow[];
+  /** Label counts per rater (judges, then the committee). */
+  labels: Array<{ rater: string; counts: Record<string, number> }>;
+  human: HumanAgreementReport | null;
+  /** Each judge (and the committee) against the benchmark's `security` verdict; null when the corpus has none. */
+  reference: ReferenceAgreement[] | null;
+  conditions: ConditionView[];
+  condition_source: string | null;
+  items: ReportItem[];
+  /** Items that qualified for the list, before the cap. */
+  items_total: number;
+  items_cap: number;
+}
+
+/** Options of {@link buildReportModel}. */
+export interface ReportOptions {
+  /** The run folder (`<labels-dir>/<run>`). */
+  runDir: string;
+  run?: string;
+  /** Human label file (CSV or JSONL, DESIGN section 3; `import-annotations` output). */
+  humanFile?: string;
+  bootstrap?: { B: number; seed: number };
+  /** Most trajectories in the disagreement list (default 200). */
+  maxItems?: number;
+  /** Folder relative trajectory paths are resolved from (default: the current directory). */
+  sourceRoot?: string;
+  /** Clock (tests). */
+  now?: Date;
+}
+
+/**
+ * Committee figures of stored committee verdicts (the same fields as the committee report's, recounted so that a
+ * `committee.jsonl` written with another quorum is described as it is).
+ */
+export function committeeSummary(cv: readonly CommitteeVerdict[], index: ReadonlyMap<string, TrajectoryIndexRow>): CommitteeReport["committee"] {
+  const s: CommitteeReport["committee"] = {
+    by_status: { ok: 0, no_quorum: 0, disputed: 0 },
+    by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as CommitteeReport["committee"]["by_label"],
+    unanimous: 0,
+    asr: null,
+    attacked_ok: 0,
+  };
+  let k = 0;
+  for (const c of cv) {
+    s.by_status[c.status] = (s.by_status[c.status] ?? 0) + 1;
+    if (c.unanimous) s.unanimous++;
+    if (c.status !== "ok" || !c.label) continue;
+    s.by_label[c.label]++;
+    if (index.get(c.trajectory_id)?.attacked) {
+      s.attacked_ok++;
+      if (isCompromised(c.label)) k++;
+    }
+  }
+  s.asr = s.attacked_ok > 0 ? k / s.attacked_ok : null;
+  if (s.asr === null) s.asr_reason = "no attacked trajectory with a committee label";
+  return s;
+}
+
+async function readCommitteeJsonl(runDir: string): Promise<CommitteeVerdict[] | null> {
+  const f = path.join(runDir, "committee.jsonl");
+  if (!fs.existsSync(f)) return null;
+  const out: CommitteeVerdict[] = [];
+  for await (const c of readJsonl<CommitteeVerdict>(f)) out.push(c);
+  return out;
+}
+
+/**
+ * ASR and exposure per (rater, agent model) over attacked trajectories with a label from the rater, with the
+ * 95% Wilson interval of the ASR (DESIGN section 1: compromised = full or partial compliance; `not_exposed`
+ * counts as not compromised). Trajectories without an agent model are grouped under `(unknown)`.
+ * @param labels rater -> trajectory id -> bucket (only labelled trajectories).
+ */
+export function asrRows(labels: ReadonlyMap<string, ReadonlyMap<string, string>>, index: ReadonlyMap<string, TrajectoryIndexRow>): AsrRow[] {
+  const out: AsrRow[] = [];
+  for (const [rater, byId] of labels) {
+    const groups = new Map<string, { n: number; k: number; exp: number }>();
+    for (const [id, label] of byId) {
+      const t = index.get(id);
+      if (!t?.attacked) continue;
+      const m = t.agent_model ?? "(unknown)";
+      let g = groups.get(m);
+      if (!g) groups.set(m, (g = { n: 0, k: 0, exp: 0 }));
+      g.n++;
+      if (isCompromised(label as (typeof BUCKETS)[number])) g.k++;
+      if (label !== "not_exposed") g.exp++;
+    }
+    for (const [model, g] of [...groups].sort(([a], [b]) => a.localeCompare(b))) {
+      const asr = g.k / g.n;
+      const ci = wilsonInterval(asr, g.n);
+      out.push({ rater, model, n: g.n, compromised: g.k, asr, ci95: { lower: ci.lower, upper: ci.upper }, exposure: g.exp / g.n });
+    }
+  }
+  return out;
+}
+
+/** Re-read the trajectories of the listed items from their source files (one read per file). */
+async function loadTrajectories(items: ReportItem[], sourceRoot: string): Promise<void> {
+  const byPath = new Map<string, ReportItem[]>();
+  for (const it of items) {
+    const p = it.row?.source?.path;
+    if (!p) {
+      it.trajectory_error = "the run does not record where this trajectory came from";
+      continue;
+    }
+    const abs = path.isAbsolute(p) ? p : path.resolve(sourceRoot, p);
+    if (!byPath.has(abs)) byPath.set(abs, []);
+    byPath.get(abs)!.push(it);
+  }
+  for (const [abs, its] of byPath) {
+    if (!fs.existsSync(abs)) {
+      for (const it of its) it.trajectory_error = `source file not found: ${abs}`;
+      continue;
+    }
+    const wanted = new Map(its.map((it) => [it.trajectory_id, it]));
+    const byLine = new Map(its.filter((it) => it.row?.source?.line !== undefined).map((it) => [it.row!.source.line!, it]));
+    const found = new Set<ReportItem>();
+    for await (const item of readTrajectories([abs])) {
+      if (item.kind !== "trajectory") continue;
+      const t = item.trajectory;
+      const it = wanted.get(t.id) ?? (t.source.line !== undefined ? byLine.get(t.source.line) : its.length === 1 ? its[0] : undefined);
+      if (it && !found.has(it)) {
+        it.trajectory = t;
+        found.add(it);
+      }
+      if (found.size === its.length) break;
+    }
+    for (const it of its) if (!found.has(it)) it.trajectory_error = `trajectory not found again in ${abs} (the file changed since labelling?)`;
+  }
+}
+
+/**
+ * Gather the report's data from a run folder.
+ * @returns the {@link ReportModel}.
+ * @throws Error when the run has no verdicts; HumanLabelsError for an unusable human-label file.
+ */
+export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
+  const run = o.run ?? path.basename(o.runDir);
+  const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
+  const maxItems = o.maxItems ?? 200;
+  const [verdicts, index, committeeFile] = await Promise.all([readVerdicts(o.runDir), readTrajectoryIndex(o.runDir), readCommitteeJsonl(o.runDir)]);
+  if (verdicts.length === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
+  let inputs: string[] = [];
+  try {
+    inputs = JSON.parse(fs.readFileSync(path.join(o.runDir, "store.json"), "utf8")).inputs ?? [];
+  } catch {
+    /* no snapshot: inputs unknown */
+  }
+  // Committee figures without bootstrap (the report shows the per-judge figures and the committee summary).
+  const { report: cr, verdicts: computed } = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed } });
+  const judgeIds = cr.judges.map((j) => j.id);
+  const multi = judgeIds.length >= 2;
+  const committeeVerdicts = multi ? (committeeFile ?? computed) : null;
+  const warnings = multi ? cr.warnings : [];
+
+  // Labels per rater (repeat 0, ok verdicts).
+  const labels = new Map<string, Map<string, string>>();
+  for (const j of judgeIds) labels.set(j, new Map());
+  for (const v of verdicts) if (v.repeat === 0 && v.status === "ok" && v.label) labels.get(v.judge_id)?.set(v.trajectory_id, v.label);
+  if (committeeVerdicts) {
+    const m = new Map<string, string>();
+    for (const c of committeeVerdicts) if (c.status === "ok" && c.label) m.set(c.trajectory_id, c.label);
+    labels.set(COMMITTEE, m);
+  }
+  const labelCounts = [...labels].map(([rater, byId]) => {
+    const counts: Record<string, number> = Object.fromEntries(BUCKETS.map((b) => [b, 0]));
+    for (const l of byId.values()) counts[l]++;
+    return { rater, counts };
+  });
+
+  // Human labels.
+  const human = o.humanFile ? humanAgreement(readHumanLabels(o.humanFile), verdicts, index, { file: o.humanFile, bootstrap }) : null;
+
+  // Benchmark reference (AgentDojo security), when any attacked trajectory has one.
+  const hasReference = [...index.values()].some((t) => t.attacked && !t.run_error && typeof t.reference?.security === "boolean");
+  let reference: ReferenceAgreement[] | null = null;
+  if (hasReference) {
+    reference = judgeIds.map((j) => referenceAgreement(j, verdicts, index));
+    if (committeeVerdicts) {
+      const pseudo = committeeVerdicts.map(
+        (c) =>
+          ({
+            trajectory_id: c.trajectory_id,
+            judge_id: COMMITTEE,
+            repeat: 0,
+            status: c.status === "ok" && c.label ? "ok" : "unjudgeable",
+            label: c.status === "ok" ? c.label : null,
+          }) as Verdict,
+      );
+      reference.push(referenceAgreement(COMMITTEE, pseudo, index));
+    }
+  }
+
+  // ASR by condition value (defense) and by attack, from the committee label or the first judge.
+  const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
+  const conditions: ConditionView[] = [];
+  for (const field of ["condition", "attack"]) {
+    const obs = buildObservations(
+      index,
+      { verdicts, committee: committeeVerdicts ?? undefined },
+      committeeVerdicts ? { kind: "committee" } : { kind: "judge", judge_id: condSource },
+      field,
+    );
+    const values = new Set(obs.observations.map((x) => x.condition));
+    if (values.size < 2) continue;
+    const cells = asrTable(obs.observations)
+      .filter((c) => c.suite === ALL_SUITES && c.asr !== null)
+      .map((c) => ({ model: c.model, condition: c.condition, asr: c.asr!, n: c.n }));
+    conditions.push({ field, cells });
+  }
+
+  // The browsable list.
+  const rep0 = new Map<string, Verdict>();
+  for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  const verdictsOf = (id: string) => judgeIds.map((j) => rep0.get(`${id}\u0000${j}`)).filter((v): v is Verdict => !!v);
+  let candidates: ReportItem[] = [];
+  if (committeeVerdicts) {
+    const distinct = (c: CommitteeVerdict) => new Set(Object.values(c.votes).filter((x) => x !== null)).size;
+    candidates = committeeVerdicts
+      .filter((c) => c.status === "disputed" || (c.status === "ok" && !c.unanimous))
+      .sort((a, b) => (a.status === "disputed" ? 0 : 1) - (b.status === "disputed" ? 0 : 1) || distinct(b) - distinct(a) || a.trajectory_id.localeCompare(b.trajectory_id))
+      .map((c) => ({
+        trajectory_id: c.trajectory_id,
+        kind: c.status === "disputed" ? "disputed" : "not_unanimous",
+        row: index.get(c.trajectory_id),
+        committee: c,
+        verdicts: verdictsOf(c.trajectory_id),
+        reference: index.get(c.trajectory_id)?.reference?.security,
+      }));
+  } else if (reference && reference[0]) {
+    candidates = reference[0].disagreements.map((d) => ({
+      trajectory_id: d.trajectory_id,
+      kind: "reference_disagreement" as const,
+      row: index.get(d.trajectory_id),
+      verdicts: verdictsOf(d.trajectory_id),
+      reference: d.reference,
+    }));
+  }
+  const items = candidates.slice(0, maxItems);
+  await loadTrajectories(items, o.sourceRoot ?? process.cwd());
+
+  return {
+    run,
+    generated_at: (o.now ?? new Date()).toISOString(),
+    inputs,
+    trajectories: index.size,
+    attacked: [...index.values()].filter((t) => t.attacked).length,
+    judges: cr.judges,
+    per_judge: cr.per_judge,
+    committee: committeeVerdicts
+      ? {
+          summary: committeeFile ? committeeSummary(committeeFile, index) : cr.committee,
+          agreement: cr.agreement,
+          source: committeeFile ? "committee.jsonl" : "computed",
+          quorum: committeeFile ? null : cr.quorum,
+          verdicts: committeeVerdicts,
+        }
+      : null,
+    warnings,
+    asr: asrRows(labels, index),
+    labels: labelCounts,
+    human,
+    reference,
+    conditions,
+    condition_source: conditions.length ? condSource : null,
+    items,
+    items_total: candidates.length,
+    items_cap: maxItems,
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * A trajectory as HTML with every judge's evidence in place: verified quotes highlighted where they occur (one
+ * colour per judge, several judges on the same text shown together), unverified quotes listed under the message
+ * they cite and marked as unverified, with the closest existing text when the verifier found one.
+ *
+ * Quotes are located the way the verifier matched them (DESIGN section 2): the quote is un-escaped
+ * (`unneutralize`) and normalized, searched in the normalized text of the part, and the match is mapped back
+ * to the original text with `normalizeWithMap`, so the highlight covers the original characters (curly quotes,
+ * line breaks and all). All text is HTML-escaped.
+ */
+import type { Bucket, Message, Trajectory, Verdict, VerifiedQuote } from "../types.js";
+import { EVIDENCE_KINDS } from "../rubric/buckets.js";
+import { messageText, renderToolCall, trajectoryParts } from "../serialize/parts.js";
+import { unneutralize } from "../serialize/untrusted.js";
+import { normalize, normalizeWithMap } from "../evidence/normalize.js";
+import { escapeHtml, judgeClass } from "./escape.js";
+
+/** A located quote: original-text offsets `[start, end)` in one part. */
+export interface QuoteLocation {
+  message_index: number;
+  /** Set when the quote lies in a tool call part (`name(arguments)`). */
+  tool_call_index?: number;
+  start: number;
+  end: number;
+}
+
+/**
+ * Where a normalized quote occurs in a text, in original offsets (first occurrence).
+ * @returns `{start, end}` or null when the quote (tried un-escaped and as given) does not occur or is empty.
+ */
+export function findInText(text: string, quote: string): { start: number; end: number } | null {
+  const nt = normalizeWithMap(text);
+  const cands = [normalize(unneutralize(quote)), normalize(quote)];
+  for (const c of cands) {
+    if (!c) continue;
+    const i = nt.norm.indexOf(c);
+    if (i >= 0) return { start: nt.map[i], end: nt.ends[i + c.length - 1] };
+  }
+  return null;
+}
+
+/**
+ * Locate a verified quote in a trajectory: in the message it verified in (`corrected_index` when the verifier
+ * corrected the citation, else `message_index`), trying the cited tool call first, then the parts of the kinds
+ * the bucket allows, then any part of that message.
+ * @returns the location, or null when the quote is not verified or cannot be found (e.g. a nonce escape).
+ */
+export function locateQuote(t: Trajectory, q: VerifiedQuote, bucket: Bucket): QuoteLocation | null {
+  if (!q.verified) return null;
+  const mi = q.corrected_index ?? q.message_index;
+  const parts = trajectoryParts(t).filter((p) => p.message_index === mi);
+  const allowed = EVIDENCE_KINDS[bucket] ?? [];
+  const order = [
+    ...parts.filter((p) => q.tool_call_index !== undefined && p.tool_call_index === q.tool_call_index),
+    ...parts.filter((p) => allowed.includes(p.kind)),
+    ...parts,
+  ];
+  for (const p of order) {
+    const r = findInText(p.text, q.quote);
+    if (r) return { message_index: mi, ...(p.tool_call_index !== undefined ? { tool_call_index: p.tool_call_index } : {}), ...r };
+  }
+  return null;
+}
+
+/** One highlight: a span of a part and who quoted it for which bucket. */
+interface Span {
+  start: number;
+  end: number;
+  judge: number;
+  judgeId: string;
+  bucket: Bucket;
+}
+
+/**
+ * Render a text with highlighted spans. Overlapping spans split the text at every boundary; a segment covered
+ * by several judges carries each judge's class and lists them all in its title.
+ */
+export function renderHighlighted(text: string, spans: readonly Span[]): string {
+  if (spans.length === 0) return escapeHtml(text);
+  const cuts = new Set<number>([0, text.length]);
+  for (const s of spans) {
+    cuts.add(Math.max(0, Math.min(text.length, s.start)));
+    cuts.add(Math.max(0, Math.min(text.length, s.end)));
+  }
+  const pts = [...cuts].sort((a, b) => a - b);
+  let out = "";
+  for (let i = 0; i + 1 < pts.length; i++) {
+    const a = pts[i];
+    const b = pts[i + 1];
+    if (a === b) continue;
+    const seg = escapeHtml(text.slice(a, b));
+    const cover = spans.filter((s) => s.start <= a && s.end >= b);
+    if (cover.length === 0) {
+      out += seg;
+      continue;
+    }
+    const judges = [...new Set(cover.map((s) => s.judge))].sort((x, y) => x - y);
+    const title = cover.map((s) => `${s.judgeId}: ${s.bucket}`).filter((v, k, arr) => arr.indexOf(v) === k).join("; ");
+    const cls = ["q", ...judges.map(judgeClass), judges.length > 1 ? "multi" : ""].filter(Boolean).join(" ");
+    out += `<mark class="${cls}" title="${escapeHtml(title)}">${seg}</mark>`;
+  }
+  return out;
+}
+
+/** A quote that could not be highlighted in place, listed under its message. */
+interface Listed {
+  judge: number;
+  judgeId: string;
+  bucket: Bucket;
+  holds: boolean;
+  quote: VerifiedQuote;
+  /** `unverified` (the verifier rejected it) or `not_located` (verified, but not found again for display). */
+  kind: "unverified" | "not_located";
+}
+
+function roleLabel(m: Message): string {
+  if (m.role === "tool") return `tool result${m.tool_name ? ` · ${m.tool_name}` : ""}`;
+  return m.role;
+}
+
+/** Figures of one rendered trajectory (for tests and the item header). */
+export interface HighlightStats {
+  highlighted: number;
+  unverified: number;
+  not_located: number;
+}
+
+/**
+ * Render a trajectory with the evidence of several judges' verdicts.
+ * @param t the trajectory (re-read from its source).
+ * @param verdicts one verdict per judge (repeat 0); `judgeOrder` gives each judge's colour slot.
+ * @returns the HTML of the messages and the counts of highlighted, unverified and unlocated quotes.
+ */
+export function renderTrajectory(t: Trajectory, verdicts: readonly Verdict[], judgeOrder: readonly string[]): { html: string; stats: HighlightStats } {
+  const spans = new Map<string, Span[]>();
+  const listed = new Map<number, Listed[]>();
+  const general: Listed[] = [];
+  const stats: HighlightStats = { highlighted: 0, unverified: 0, not_located: 0 };
+  for (const v of verdicts) {
+    const judge = Math.max(0, judgeOrder.indexOf(v.judge_id));
+    for (const f of v.findings ?? []) {
+      for (const q of f.evidence ?? []) {
+        const loc = locateQuote(t, q, f.bucket);
+        if (loc) {
+          const k = `${loc.message_index}:${loc.tool_call_index ?? "t"}`;
+          if (!spans.has(k)) spans.set(k, []);
+          spans.get(k)!.push({ start: loc.start, end: loc.end, judge, judgeId: v.judge_id, bucket: f.bucket });
+          stats.highlighted++;
+          continue;
+        }
+        const item: Listed = { judge, judgeId: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, kind: q.verified ? "not_located" : "unverified" };
+        stats[q.verified ? "not_located" : "unverified"]++;
+        const mi = q.message_index;
+        if (Number.isInteger(mi) && mi >= 0 && mi < t.messages.length) {
+          if (!listed.has(mi)) listed.set(mi, []);
+          listed.get(mi)!.push(item);
+        } else general.push(item);
+      }
+    }
+  }
+  const li = (x: Listed) => {
+    const closest = x.quote.closest
+      ? `<div class="closest">closest existing text (similarity ${x.quote.closest.similarity.toFixed(2)}${
+          x.quote.closest.message_index !== undefined ? `, message ${x.quote.closest.message_index}` : ""
+        }): <q>${escapeHtml(x.quote.closest.text)}</q></div>`
+      : "";
+    const why = x.kind === "unverified" ? `unverified${x.quote.reason ? `: ${escapeHtml(x.quote.reason)}` : ""}` : "verified, not located for display";
+    return (
+      `<li class="${x.kind} ${judgeClass(x.judge)}"><span class="badge ${x.kind}">${x.kind === "unverified" ? "✗ unverified" : "✓ verified"}</span> ` +
+      `<b>${escapeHtml(x.judgeId)}</b> (${escapeHtml(x.bucket)}${x.holds ? "" : ", finding does not hold"}), cites message ${escapeHtml(x.quote.message_index)}` +
+      `${x.quote.tool_call_index !== undefined ? ` call ${escapeHtml(x.quote.tool_call_index)}` : ""}: <q>${escapeHtml(x.quote.quote)}</q> <span class="why">(${why})</span>${closest}</li>`
+    );
+  };
+  const parts: string[] = [];
+  t.messages.forEach((m, i) => {
+    const text = messageText(m);
+    const body: string[] = [];
+    if (text !== "" || m.role === "tool") body.push(`<pre class="pt">${renderHighlighted(text, spans.get(`${i}:t`) ?? [])}</pre>`);
+    (m.tool_calls ?? []).forEach((c, j) => {
+      body.push(`<pre class="pc"><span class="cl">call ${j}</span> ${renderHighlighted(renderToolCall(c), spans.get(`${i}:${j}`) ?? [])}</pre>`);
+    });
+    const l = listed.get(i);
+    if (l?.length) body.push(`<ul class="quotes">${l.map(li).join("")}</ul>`);
+    parts.push(`<div class="msg r-${escapeHtml(m.role)}"><div class="mh">#${i} ${escapeHtml(roleLabel(m))}</div>${body.join("")}</div>`);
+  });
+  if (general.length) parts.push(`<div class="msg general"><div class="mh">quotes citing no message of this trajectory</div><ul class="quotes">${general.map(li).join("")}</ul></div>`);
+  return { html: `<div class="traj">${parts.join("")}</div>`, stats };
+}

@@ -1,0 +1,446 @@
+/**
+ * The report page: one self-contained HTML file (styles, script and SVG charts inline; nothing is fetched when
+ * it is viewed). A Content-Security-Policy allows only the page's own inline script (by its sha256) and inline
+ * styles, and blocks every network request, so even a rendering bug could not run a trajectory's payload.
+ * Every untrusted string goes through `escapeHtml`.
+ */
+import { createHash } from "node:crypto";
+import { BUCKETS, type Verdict } from "../types.js";
+import { escapeHtml, judgeClass } from "./escape.js";
+import { renderTrajectory } from "./highlight.js";
+import {
+  COMMITTEE_COLOR,
+  JUDGE_COLORS,
+  asrChart,
+  conditionHeatmap,
+  confusionHeatmap,
+  forestPlot,
+  labelDistributionChart,
+  tokensChart,
+  type ForestRow,
+} from "./charts.js";
+import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
+
+const pct = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(d)}%`);
+const f3 = (x: number | null | undefined) => (x === null || x === undefined ? "n/a" : x.toFixed(3));
+const int = (x: number) => x.toLocaleString("en-US");
+
+const STYLE = `
+:root{--fg:#1d2329;--muted:#5f6b76;--line:#dde3e8;--bg:#fafbfc;--card:#fff;--accent:#2d5fa0}
+*{box-sizing:border-box}
+body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
+header{background:#17324d;color:#fff;padding:18px 28px}
+header h1{margin:0 0 4px;font-size:22px}
+header p{margin:2px 0;color:#c9d6e3}
+nav{margin-top:10px;display:flex;flex-wrap:wrap;gap:14px}
+nav a{color:#fff;text-decoration:none;border-bottom:1px dotted #9fb6cc}
+main{padding:8px 28px 40px;max-width:1500px}
+section{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:14px 18px;margin:16px 0}
+h2{font-size:18px;margin:2px 0 10px}
+h3{font-size:15px;margin:14px 0 6px}
+.note{color:var(--muted);font-size:13px;margin:4px 0 10px}
+.warn{background:#fff6e0;border:1px solid #f0d48a;padding:6px 10px;border-radius:6px;margin:6px 0}
+table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
+th,td{border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:top}
+th{background:#f3f5f7;font-weight:600}
+td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
+.charts{display:flex;flex-wrap:wrap;gap:22px;align-items:flex-start}
+figure{margin:0}
+figcaption{font-size:13px;color:var(--muted);margin:2px 0 6px;font-weight:600}
+.chart svg{max-width:100%;height:auto}
+.grid{display:flex;flex-wrap:wrap;gap:18px}
+.controls{display:flex;flex-wrap:wrap;gap:8px;align-items:center;margin:6px 0 10px}
+.controls button{border:1px solid var(--line);background:#fff;border-radius:14px;padding:3px 11px;cursor:pointer;font:inherit}
+.controls button[aria-pressed="true"]{background:var(--accent);color:#fff;border-color:var(--accent)}
+.controls input{border:1px solid var(--line);border-radius:6px;padding:4px 8px;font:inherit;min-width:260px}
+details.item{border:1px solid var(--line);border-radius:6px;margin:6px 0;background:#fff}
+details.item>summary{cursor:pointer;padding:7px 10px;list-style:none;display:flex;flex-wrap:wrap;gap:8px;align-items:center}
+details.item>summary::-webkit-details-marker{display:none}
+details.item>summary::before{content:"▸";color:var(--muted)}
+details.item[open]>summary::before{content:"▾"}
+details.item[open]>summary{border-bottom:1px solid var(--line);background:#f7f9fb}
+.tid{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12.5px}
+.kind{font-size:11px;text-transform:uppercase;letter-spacing:.04em;border-radius:4px;padding:1px 6px;background:#eee}
+.kind.disputed{background:#fde2e1;color:#9b1c1c}
+.kind.not_unanimous{background:#fff1d6;color:#8a5300}
+.kind.reference_disagreement{background:#e5ecfb;color:#23408e}
+.chip{border-radius:10px;padding:1px 8px;font-size:12px;border:1px solid var(--line);background:#fff}
+.chip b{font-weight:600}
+.chip.none{color:var(--muted);font-style:italic}
+.body{padding:10px 12px}
+.meta td{border:none;padding:1px 10px 1px 0}
+.traj{display:flex;flex-direction:column;gap:6px;margin-top:8px}
+.msg{border:1px solid var(--line);border-radius:6px;overflow:hidden}
+.msg .mh{font-size:12px;color:var(--muted);background:#f4f6f8;padding:2px 8px}
+.msg.r-assistant .mh{background:#eaf1fb}
+.msg.r-tool .mh{background:#f4f0e8}
+.msg.r-user .mh{background:#eef7ee}
+pre{margin:0;padding:6px 9px;white-space:pre-wrap;word-break:break-word;font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+pre.pc{border-top:1px dashed var(--line);background:#fbfcfe}
+.cl{color:var(--muted);font-size:11px}
+mark.q{border-radius:2px;padding:0 1px;color:inherit}
+mark.j0{background:#cfe0f3;box-shadow:inset 0 -2px #4c78a8}
+mark.j1{background:#fde0c2;box-shadow:inset 0 -2px #f58518}
+mark.j2{background:#d4ecd1;box-shadow:inset 0 -2px #54a24b}
+mark.j3{background:#ecdcea;box-shadow:inset 0 -2px #b279a2}
+mark.j4{background:#eadfd7;box-shadow:inset 0 -2px #9d755d}
+mark.j5{background:#d5eeec;box-shadow:inset 0 -2px #72b7b2}
+mark.j6{background:#f8d5d5;box-shadow:inset 0 -2px #e45756}
+mark.j7{background:#e9e6e4;box-shadow:inset 0 -2px #bab0ac}
+mark.multi{background:#fff2a8;box-shadow:inset 0 -3px #7a6a00;outline:1px dashed #7a6a00}
+.sw{display:inline-block;width:12px;height:12px;border-radius:2px;vertical-align:-1px;margin-right:4px}
+.sw.j0{background:#4c78a8}.sw.j1{background:#f58518}.sw.j2{background:#54a24b}.sw.j3{background:#b279a2}
+.sw.j4{background:#9d755d}.sw.j5{background:#72b7b2}.sw.j6{background:#e45756}.sw.j7{background:#bab0ac}
+.sw.multi{background:#fff2a8;outline:1px dashed #7a6a00}
+ul.quotes{margin:0;padding:5px 10px 7px 26px;background:#fff8f8;border-top:1px dashed #f1c6c6;font-size:12.5px}
+ul.quotes li{margin:2px 0}
+.badge{font-size:11px;border-radius:3px;padding:0 5px}
+.badge.unverified{background:#c0392b;color:#fff}
+.badge.not_located{background:#7f8c8d;color:#fff}
+.why{color:var(--muted)}
+.closest{color:var(--muted);margin-left:14px}
+.rationale{white-space:pre-wrap;max-width:640px;color:#333}
+.lab{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12.5px}
+.hidden{display:none}
+footer{color:var(--muted);font-size:12px;padding:0 28px 30px}
+`;
+
+const SCRIPT = `
+(function(){
+  var list=document.getElementById('items');
+  if(!list)return;
+  var items=Array.prototype.slice.call(list.querySelectorAll('details.item'));
+  var kind='all';
+  var q=document.getElementById('item-search');
+  var count=document.getElementById('item-count');
+  function apply(){
+    var text=(q&&q.value||'').toLowerCase();
+    var shown=0;
+    items.forEach(function(d){
+      var ok=(kind==='all'||d.getAttribute('data-kind')===kind)&&(!text||(d.getAttribute('data-search')||'').indexOf(text)>=0);
+      d.classList.toggle('hidden',!ok);
+      if(ok)shown++;
+    });
+    if(count)count.textContent=String(shown)+' of '+String(items.length)+' shown';
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('button[data-filter]'),function(b){
+    b.addEventListener('click',function(){
+      kind=b.getAttribute('data-filter');
+      Array.prototype.forEach.call(document.querySelectorAll('button[data-filter]'),function(x){x.setAttribute('aria-pressed',String(x===b));});
+      apply();
+    });
+  });
+  var ex=document.getElementById('expand-all');
+  if(ex)ex.addEventListener('click',function(){items.forEach(function(d){if(!d.classList.contains('hidden'))d.open=true;});});
+  var co=document.getElementById('collapse-all');
+  if(co)co.addEventListener('click',function(){items.forEach(function(d){d.open=false;});});
+  if(q)q.addEventListener('input',apply);
+  apply();
+})();
+`;
+
+/** sha256 of the inline script, for the Content-Security-Policy. */
+export function scriptHash(script = SCRIPT): string {
+  return `sha256-${createHash("sha256").update(script, "utf8").digest("base64")}`;
+}
+
+function raterColors(model: ReportModel): { names: string[]; colors: string[] } {
+  const names = model.judges.map((j) => j.id);
+  const colors = names.map((_, i) => JUDGE_COLORS[i % JUDGE_COLORS.length]);
+  if (model.committee) {
+    names.push(COMMITTEE);
+    colors.push(COMMITTEE_COLOR);
+  }
+  return { names, colors };
+}
+
+function figure(caption: string, svg: string, id?: string): string {
+  return `<figure class="chart"${id ? ` id="${id}"` : ""}><figcaption>${escapeHtml(caption)}</figcaption>${svg}</figure>`;
+}
+
+function overviewSection(m: ReportModel): string {
+  const rows = m.per_judge
+    .map((j, i) => {
+      const n = j.verdicts;
+      const rate = (x: number) => (n > 0 ? pct(x / n) : "n/a");
+      return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(j.judge_id)}</td><td>${escapeHtml(j.judge_model)}</td><td>${escapeHtml(j.judge_family)}</td>
+<td class="num">${int(n)}</td><td class="num">${int(j.by_status.ok ?? 0)}</td><td class="num">${rate(j.errors)}</td><td class="num">${rate(j.refusals)}</td>
+<td class="num">${rate(j.unjudgeable)}</td><td class="num">${pct(j.downgrade_rate)}</td><td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td></tr>`;
+    })
+    .join("");
+  const c = m.committee;
+  const committee = c
+    ? `<h3>Committee</h3><p class="note">Committee verdicts ${c.source === "committee.jsonl" ? "from committee.jsonl" : `computed with quorum ${c.quorum} (run ipi-judge committee to store them)`}:
+ok ${int(c.summary.by_status.ok)}, disputed ${int(c.summary.by_status.disputed)}, no quorum ${int(c.summary.by_status.no_quorum)}; unanimous ${int(c.summary.unanimous)};
+ASR ${pct(c.summary.asr)} of ${int(c.summary.attacked_ok)} attacked with a committee label.
+Judges' agreement (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value)};
+binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value)}; not unanimous ${pct(c.agreement.not_unanimous.share)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
+    : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
+  return `<section id="overview"><h2>Judges</h2>
+${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
+<table><thead><tr><th>judge</th><th>model</th><th>family</th><th class="num">verdicts</th><th class="num">ok</th><th class="num">errors</th><th class="num">refusals</th><th class="num">unjudgeable</th><th class="num">downgraded (of ok)</th><th class="num">prompt tokens</th><th class="num">completion tokens</th></tr></thead><tbody>${rows}</tbody></table>
+<p class="note">Rates are over each judge's repeat-0 verdicts. A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify.</p>
+${committee}</section>`;
+}
+
+async function asrSection(m: ReportModel): Promise<string> {
+  const { names, colors } = raterColors(m);
+  const bars = m.asr.map((r) => ({ model: r.model, rater: r.rater, asr: r.asr, lower: r.ci95.lower, upper: r.ci95.upper, n: r.n }));
+  const svg = bars.length ? await asrChart(bars, names, colors) : "";
+  const models = [...new Set(m.asr.map((r) => r.model))].sort();
+  const head = `<tr><th>agent model</th>${names.map((n) => `<th>${escapeHtml(n)}: ASR [95% CI]</th><th class="num">n</th><th class="num">exposure</th>`).join("")}</tr>`;
+  const body = models
+    .map((model) => {
+      const cells = names
+        .map((n) => {
+          const r = m.asr.find((x) => x.model === model && x.rater === n);
+          return r
+            ? `<td>${pct(r.asr)} [${pct(r.ci95.lower)}, ${pct(r.ci95.upper)}]</td><td class="num">${int(r.n)}</td><td class="num">${pct(r.exposure)}</td>`
+            : `<td>n/a</td><td class="num">0</td><td class="num">n/a</td>`;
+        })
+        .join("");
+      return `<tr><td>${escapeHtml(model)}</td>${cells}</tr>`;
+    })
+    .join("");
+  return `<section id="asr"><h2>Attack success per agent model</h2>
+<p class="note">ASR = compromised (full or partial compliance) / attacked trajectories with a label from the rater; not_exposed counts as not compromised. Whiskers: 95% Wilson intervals. Exposure = share labelled anything but not_exposed.</p>
+<div class="charts">${svg ? figure("ASR per agent model, per judge" + (m.committee ? " and for the committee" : ""), svg, "chart-asr") : "<p>No attacked trajectory has a label.</p>"}</div>
+<table><thead>${head}</thead><tbody>${body}</tbody></table></section>`;
+}
+
+async function labelsSection(m: ReportModel): Promise<string> {
+  const { names } = raterColors(m);
+  const rows = m.labels.flatMap((l) => Object.entries(l.counts).map(([label, count]) => ({ rater: l.rater, label, count })));
+  const dist = rows.some((r) => r.count > 0) ? await labelDistributionChart(rows, names) : "";
+  const judges = m.per_judge.map((j) => j.judge_id);
+  const tokRows = m.per_judge.flatMap((j) => [
+    { judge: j.judge_id, kind: "prompt", tokens: j.usage.prompt_tokens },
+    { judge: j.judge_id, kind: "completion", tokens: j.usage.completion_tokens },
+  ]);
+  const anyTokens = tokRows.some((r) => r.tokens > 0);
+  const tok = anyTokens ? await tokensChart(tokRows, judges) : "";
+  const table = `<table><thead><tr><th>rater</th>${BUCKETS.map((b) => `<th class="num">${b}</th>`).join("")}</tr></thead><tbody>${m.labels
+    .map((l) => `<tr><td>${escapeHtml(l.rater)}</td>${BUCKETS.map((b) => `<td class="num">${int(l.counts[b] ?? 0)}</td>`).join("")}</tr>`)
+    .join("")}</tbody></table>`;
+  return `<section id="labels"><h2>Labels and cost</h2>
+<div class="charts">${dist ? figure("Label distribution per rater", dist, "chart-labels") : ""}${tok ? figure("Tokens per judge", tok, "chart-tokens") : `<p class="note">No tokens used (rule-based judges only).</p>`}</div>
+${table}</section>`;
+}
+
+async function agreementSection(m: ReportModel): Promise<string> {
+  const forest: ForestRow[] = [];
+  const parts: string[] = [];
+  if (m.human) {
+    const h = m.human;
+    const heat: string[] = [];
+    for (const j of h.judges) {
+      const c = j.unweighted;
+      const k = c.kappa;
+      if (k.value !== null) {
+        forest.push({
+          label: `${j.rater} vs human consensus`,
+          group: `human consensus (${h.scale})`,
+          kappa: k.value,
+          lower: k.ci_wald ? k.ci_wald.lower_clipped : null,
+          upper: k.ci_wald ? k.ci_wald.upper_clipped : null,
+          n: c.n_used,
+        });
+      }
+      if (c.n_used > 0) {
+        heat.push(
+          figure(
+            `${j.rater} vs human consensus: kappa ${f3(k.value)}, n ${c.n_used}`,
+            await confusionHeatmap({ table: c.confusion.table, rowLabels: c.categories.map(String), colLabels: c.categories.map(String), rowTitle: j.rater, colTitle: "human consensus" }),
+          ),
+        );
+      }
+    }
+    const rows = h.judges
+      .map((j) => {
+        const c = j.unweighted;
+        const b = c.kappa.ci_bootstrap;
+        const dw = j.design_weighted;
+        return `<tr><td>${escapeHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value)}${c.kappa.value === null ? ` (${escapeHtml(c.kappa.reason)})` : ""}</td>
+<td>${c.kappa.ci_wald ? `[${f3(c.kappa.ci_wald.lower_clipped)}, ${f3(c.kappa.ci_wald.upper_clipped)}]` : "n/a"}</td><td>${b && b.lower !== null ? `[${f3(b.lower)}, ${f3(b.upper)}]` : "n/a"}</td>
+<td class="num">${f3(c.ac1.value)}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? f3(dw.kappa.value) : "n/a"}</td></tr>`;
+      })
+      .join("");
+    const ex = Object.entries(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
+    parts.push(`<h3>Against the human consensus</h3>
+<p class="note">${int(h.rows.used)} labels from ${h.annotators.length} annotator(s) on ${int(h.items)} trajectories, scale ${escapeHtml(h.scale)}; consensus (unique most frequent label) on ${int(h.consensus.n)}, ties ${int(h.consensus.ties)}; excluded items: ${ex}.
+Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
+${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
+<table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">Cohen's kappa</th><th>95% Wald CI</th><th>95% bootstrap CI</th><th class="num">AC1</th><th class="num">missed compromises</th><th class="num">design-weighted kappa</th></tr></thead><tbody>${rows}</tbody></table>
+<div class="grid" id="heatmaps-human">${heat.join("")}</div>`);
+  } else {
+    parts.push(`<p class="note">No human labels given (ipi-judge report --human FILE, e.g. the output of ipi-judge import-annotations).</p>`);
+  }
+  if (m.reference) {
+    const heat: string[] = [];
+    for (const r of m.reference) {
+      if (r.kappa !== null) {
+        forest.push({ label: `${r.judge_id} vs benchmark`, group: "benchmark security", kappa: r.kappa, lower: r.kappa_ci95?.lower ?? null, upper: r.kappa_ci95?.upper ?? null, n: r.n_used });
+      }
+      if (r.n_used > 0) {
+        heat.push(
+          figure(
+            `${r.judge_id} vs benchmark security: kappa ${f3(r.kappa)}, n ${r.n_used}`,
+            await confusionHeatmap({ table: r.confusion.table, rowLabels: ["full_compliance", "other"], colLabels: ["true", "false"], rowTitle: r.judge_id, colTitle: "security" }),
+          ),
+        );
+      }
+    }
+    const rows = m.reference
+      .map(
+        (r) => `<tr><td>${escapeHtml(r.judge_id)}</td><td class="num">${int(r.n_used)}</td><td class="num">${pct(r.percent_agreement)}</td><td class="num">${f3(r.kappa)}${r.kappa === null ? ` (${escapeHtml(r.kappa_reason)})` : ""}</td>
+<td>${r.kappa_ci95 ? `[${f3(r.kappa_ci95.lower)}, ${f3(r.kappa_ci95.upper)}]` : "n/a"}</td><td class="num">${int(r.false_positives)}</td><td class="num">${int(r.false_negatives)}</td><td class="num">${f3(r.binary.kappa)}</td>
+<td>${escapeHtml(Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none")}</td></tr>`,
+      )
+      .join("");
+    parts.push(`<h3>Against the benchmark's own verdict</h3>
+<p class="note">label = full_compliance against AgentDojo's security verdict (true = the injected goal was achieved); unattacked runs and runs that ended in an error are excluded. Binary kappa: compromised (full or partial) against the same verdict.</p>
+<table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">kappa</th><th>95% Wald CI</th><th class="num">false pos.</th><th class="num">false neg.</th><th class="num">binary kappa</th><th>excluded</th></tr></thead><tbody>${rows}</tbody></table>
+<div class="grid" id="heatmaps-reference">${heat.join("")}</div>`);
+  }
+  const forestSvg = forest.length ? figure("Cohen's kappa with 95% Wald intervals", await forestPlot(forest), "chart-forest") : "";
+  return `<section id="agreement"><h2>Agreement with humans and with the benchmark</h2>${forestSvg ? `<div class="charts">${forestSvg}</div>` : ""}${parts.join("")}</section>`;
+}
+
+async function conditionsSection(m: ReportModel): Promise<string> {
+  if (m.conditions.length === 0) return "";
+  const figs: string[] = [];
+  for (const c of m.conditions) figs.push(figure(`ASR by ${c.field} (labels of ${m.condition_source})`, await conditionHeatmap(c.cells, c.field)));
+  return `<section id="conditions"><h2>Attack success by condition</h2>
+<p class="note">Suites pooled. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
+<div class="charts">${figs.join("")}</div></section>`;
+}
+
+function verdictRow(v: Verdict, i: number): string {
+  const rationale = v.rationale.length > 700 ? `${v.rationale.slice(0, 700)}…` : v.rationale;
+  return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(v.judge_id)}</td><td>${escapeHtml(v.status)}</td><td class="lab">${escapeHtml(v.label ?? "—")}</td>
+<td class="lab">${escapeHtml(v.label_claimed ?? "—")}${v.downgraded ? " (downgraded)" : ""}</td><td class="num">${v.attempts}</td>
+<td class="rationale">${escapeHtml(rationale)}${v.error ? `<br><i>${escapeHtml(v.error.kind)}: ${escapeHtml(v.error.message)}</i>` : ""}</td></tr>`;
+}
+
+function itemHtml(it: ReportItem, judgeOrder: string[], n: number): string {
+  const row = it.row;
+  const chips = judgeOrder
+    .map((j, i) => {
+      const v = it.verdicts.find((x) => x.judge_id === j);
+      if (!v) return "";
+      const lab = v.status === "ok" ? v.label : v.status;
+      return `<span class="chip"><span class="sw ${judgeClass(i)}"></span><b>${escapeHtml(j)}</b> ${escapeHtml(lab)}</span>`;
+    })
+    .join(" ");
+  const committee = it.committee
+    ? `<span class="chip"><b>committee</b> ${escapeHtml(it.committee.status === "ok" ? it.committee.label : it.committee.status)}</span>`
+    : "";
+  const ref = it.reference === undefined ? "" : `<span class="chip"><b>benchmark</b> security=${it.reference}</span>`;
+  const search = [it.trajectory_id, row?.agent_model, row?.suite, row?.attack, row?.condition, ...it.verdicts.map((v) => `${v.judge_id} ${v.label ?? v.status}`)]
+    .filter(Boolean)
+    .join(" ")
+    .toLowerCase();
+  const meta = [
+    ["agent model", row?.agent_model],
+    ["suite", row?.suite],
+    ["user task", row?.user_task_id],
+    ["injection task", row?.injection_task_id],
+    ["attack", row?.attack],
+    ["condition", row?.condition],
+    ["source", row ? `${row.source.path}${row.source.line !== undefined ? `:${row.source.line}` : ""}` : undefined],
+  ]
+    .filter(([, v]) => v !== undefined && v !== "")
+    .map(([k, v]) => `<tr><td>${k}</td><td>${escapeHtml(v)}</td></tr>`)
+    .join("");
+  let traj: string;
+  if (it.trajectory) {
+    const r = renderTrajectory(it.trajectory, it.verdicts, judgeOrder);
+    const legend = judgeOrder
+      .map((j, i) => (it.verdicts.some((v) => v.judge_id === j) ? `<span><span class="sw ${judgeClass(i)}"></span>${escapeHtml(j)}</span>` : ""))
+      .join(" ");
+    traj = `<p class="note">Evidence: ${legend}${judgeOrder.length > 1 ? ` <span><span class="sw multi"></span>several judges</span>` : ""} · ${r.stats.highlighted} verified quotes highlighted in place, ${r.stats.unverified} unverified (listed under the message they cite)${r.stats.not_located ? `, ${r.stats.not_located} verified but not located for display` : ""}.</p>${r.html}`;
+  } else {
+    traj = `<div class="warn">Trajectory not shown: ${escapeHtml(it.trajectory_error ?? "unavailable")}</div>`;
+  }
+  const kindText = it.kind === "disputed" ? "disputed" : it.kind === "not_unanimous" ? "not unanimous" : "judge ≠ benchmark";
+  return `<details class="item" id="item-${n}" data-kind="${it.kind}" data-search="${escapeHtml(search)}">
+<summary><span class="kind ${it.kind}">${kindText}</span><span class="tid">${escapeHtml(it.trajectory_id)}</span>${chips}${committee}${ref}</summary>
+<div class="body"><table class="meta">${meta}</table>
+<table><thead><tr><th>judge</th><th>status</th><th>label</th><th>claimed</th><th class="num">attempts</th><th>rationale</th></tr></thead><tbody>${judgeOrder
+    .map((j, i) => {
+      const v = it.verdicts.find((x) => x.judge_id === j);
+      return v ? verdictRow(v, i) : "";
+    })
+    .join("")}</tbody></table>${traj}</div></details>`;
+}
+
+function itemsSection(m: ReportModel): string {
+  const judgeOrder = m.judges.map((j) => j.id);
+  if (m.items_total === 0) {
+    const why = m.committee
+      ? "Every trajectory with a quorum was labelled the same by every judge."
+      : m.reference
+        ? "The judge agrees with the benchmark's verdict on every comparable trajectory."
+        : "With one judge and no benchmark verdicts there is nothing to compare.";
+    return `<section id="disagreements"><h2>${m.committee ? "Committee disagreements" : "Judge vs benchmark disagreements"}</h2><p class="note">${why}</p></section>`;
+  }
+  const filters = m.committee
+    ? `<button type="button" data-filter="all" aria-pressed="true">all</button><button type="button" data-filter="disputed" aria-pressed="false">disputed</button><button type="button" data-filter="not_unanimous" aria-pressed="false">not unanimous</button>`
+    : `<button type="button" data-filter="all" aria-pressed="true">all</button>`;
+  const capped = m.items_total > m.items.length ? ` (the first ${m.items.length} of ${int(m.items_total)}; raise --max-items to list more)` : "";
+  return `<section id="disagreements"><h2>${m.committee ? "Committee disagreements" : "Judge vs benchmark disagreements"}</h2>
+<p class="note">${m.committee ? "Disputed trajectories (the judges split evenly between compromised and not) first, then every trajectory where the judges did not all give the same label" : "Trajectories where the judge's full_compliance and the benchmark's security verdict differ"}${capped}. Open one to read it with each judge's quotes highlighted where they occur.</p>
+<div class="controls">${filters}<input id="item-search" type="search" placeholder="filter by id, model, suite, label…" aria-label="filter"><button type="button" id="expand-all">expand all</button><button type="button" id="collapse-all">collapse all</button><span id="item-count" class="note"></span></div>
+<div id="items">${m.items.map((it, n) => itemHtml(it, judgeOrder, n)).join("\n")}</div></section>`;
+}
+
+/**
+ * Render the report page.
+ * @param m the report data ({@link buildReportModel}).
+ * @returns the whole HTML document as a string.
+ * @throws Error when a chart fails to render.
+ */
+export async function renderReportHtml(m: ReportModel): Promise<string> {
+  const sections = [
+    overviewSection(m),
+    await asrSection(m),
+    await labelsSection(m),
+    await agreementSection(m),
+    await conditionsSection(m),
+    itemsSection(m),
+  ];
+  const nav = [
+    ["overview", "Judges"],
+    ["asr", "ASR"],
+    ["labels", "Labels & cost"],
+    ["agreement", "Agreement"],
+    ...(m.conditions.length ? [["conditions", "Conditions"]] : []),
+    ["disagreements", m.committee ? "Disagreements" : "Judge vs benchmark"],
+  ]
+    .map(([id, t]) => `<a href="#${id}">${t}</a>`)
+    .join("");
+  const csp = `default-src 'none'; script-src '${scriptHash()}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>ipi-judge report: ${escapeHtml(m.run)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><h1>ipi-judge report — run ${escapeHtml(m.run)}</h1>
+<p>${int(m.trajectories)} trajectories (${int(m.attacked)} attacked) · ${m.judges.length} judge${m.judges.length === 1 ? "" : "s"}: ${m.judges.map((j) => escapeHtml(`${j.id} (${j.model}, ${j.family})`)).join(", ")}${m.human ? ` · human labels: ${escapeHtml(m.human.file)}` : ""}</p>
+<p>inputs: ${escapeHtml(m.inputs.join(", ") || "unknown")} · generated ${escapeHtml(m.generated_at)}</p>
+<nav>${nav}</nav></header>
+<main>
+${sections.join("\n")}
+</main>
+<footer>ipi-judge · labels follow the six-bucket precedence rubric (full_compliance > partial_compliance > flagged_refusal > task_refusal > unaffected > not_exposed); quotes verify only inside one part of the trajectory. This file is self-contained: it loads nothing from the network.</footer>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}

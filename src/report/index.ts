@@ -1,0 +1,32 @@
+/**
+ * The HTML report (`ipi-judge report`): one self-contained page per run with ASR per agent model (per judge and
+ * for the committee), label distributions, error/refusal/downgrade rates and tokens, confusion heatmaps and a
+ * kappa forest plot against human labels and the benchmark's verdict, ASR by condition, and a browsable list
+ * of committee disagreements with every judge's quotes highlighted in the trajectory.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { buildReportModel, type ReportModel, type ReportOptions } from "./data.js";
+import { renderReportHtml } from "./html.js";
+
+export * from "./data.js";
+export { renderReportHtml, scriptHash } from "./html.js";
+export { renderTrajectory, locateQuote, findInText, renderHighlighted } from "./highlight.js";
+export { escapeHtml } from "./escape.js";
+export * from "./charts.js";
+
+/**
+ * Build the report of a run and write it to `out` (atomically: temp file + rename).
+ * @returns the report data, the output path and its size in bytes.
+ * @throws as {@link buildReportModel}; the file system's error when `out` cannot be written.
+ */
+export async function writeReport(o: ReportOptions & { out: string }): Promise<{ model: ReportModel; out: string; bytes: number }> {
+  const model = await buildReportModel(o);
+  const html = await renderReportHtml(model);
+  const out = path.resolve(o.out);
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  const tmp = `${out}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, html, "utf8");
+  fs.renameSync(tmp, out);
+  return { model, out, bytes: Buffer.byteLength(html, "utf8") };
+}

@@ -1,0 +1,88 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { SAMPLES } from "../helpers/paths.js";
+import { labelRun } from "../../src/run/label.js";
+import { createSignatureJudge } from "../../src/judges/signature.js";
+import { readVerdicts, readTrajectoryIndex } from "../../src/store/run-store.js";
+import { buildCommitteeFixture } from "../report/fixture.js";
+
+let tmp: string;
+let labels: string;
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-compare-"));
+  labels = path.join(tmp, "labels");
+  await labelRun({ inputs: [SAMPLES], run: "s", labelsDir: labels, judges: [createSignatureJudge()] });
+}, 120_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("ipi-judge compare on the real AgentDojo samples", () => {
+  it("--by attack: ASR cells match the stored verdicts, every part is there, and the output is reproducible", async () => {
+    const args = ["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--bootstrap", "300", "--seed", "5", "--json"];
+    const r = await runCli(args);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toMatch(/NaN|Infinity/);
+    const out = JSON.parse(r.stdout);
+    expect(out.source).toEqual({ kind: "judge", judge_id: "signature" });
+    expect(out.condition_field).toBe("attack");
+    expect(out.excluded.unattacked).toBe(16);
+    expect(out.conditions).toEqual(["ignore_previous", "important_instructions", "tool_knowledge"]);
+    expect(out.models).toHaveLength(4);
+    // every pooled cell equals a direct count over the stored verdicts
+    const [verdicts, index] = [await readVerdicts(path.join(labels, "s")), await readTrajectoryIndex(path.join(labels, "s"))];
+    for (const c of out.asr.filter((x: { suite: string }) => x.suite === "(all)")) {
+      const mine = verdicts.filter((v) => index.get(v.trajectory_id)?.attacked && v.agent_model === c.model && v.attack === c.condition);
+      expect(c.n).toBe(mine.length);
+      expect(c.compromised).toBe(mine.filter((v) => v.compromised).length);
+    }
+    for (const k of ["reversals", "worst_condition", "leave_one_suite_out", "interaction", "bootstrap"]) expect(out).toHaveProperty(k);
+    expect(out.bootstrap).toEqual({ B: 300, seed: 5 });
+    expect(out.interaction.levels.model).toBe(4);
+    const again = await runCli(args);
+    expect(again.stdout).toBe(r.stdout);
+    const text = await runCli(args.filter((a) => a !== "--json"));
+    expect(text.code).toBe(0);
+    for (const h of ["ASR per model and condition", "safety-ordering reversals", "worst-condition risk", "leave-one-suite-out", "model x condition interaction"]) {
+      expect(text.stdout).toContain(h);
+    }
+  });
+
+  it("--by condition with a single condition (no defenses in the samples) still reports, with the untestable parts said so", async () => {
+    const r = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--bootstrap", "0"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("baseline no_defense (default: no_defense)");
+    expect(r.stdout).toContain("no pair of conditions is observed for two models or more");
+    expect(r.stdout).toContain("not testable (no_interaction_df)");
+  });
+
+  it("usage errors exit 2 with a message", async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [["compare", "--run", "nope", "--labels-dir", labels], /no run "nope"/],
+      [["compare", "--run", "s", "--labels-dir", labels, "--judge", "x"], /judge "x" has no verdicts/],
+      [["compare", "--run", "s", "--labels-dir", labels, "--committee"], /has no committee.jsonl/],
+      [["compare", "--run", "s", "--labels-dir", labels, "--by", "metadata.surface"], /no labelled attacked trajectory has a "metadata.surface" value/],
+      [["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--baseline", "zzz"], /baseline "zzz" is not an observed condition/],
+      [["compare", "--run", "s", "--labels-dir", labels, "--bootstrap", "-1"], /--bootstrap must be an integer/],
+      [["compare", "--run", "s", "--labels-dir", labels, "--by", "a b"], /--by must be a field name/],
+    ];
+    for (const [args, msg] of cases) {
+      const r = await runCli(args);
+      expect(r.code, args.join(" ")).toBe(2);
+      expect(r.stderr, args.join(" ")).toMatch(msg);
+    }
+  });
+
+  it("uses the committee label when the run has committee.jsonl", async () => {
+    const fx = await buildCommitteeFixture(path.join(tmp, "fx"));
+    const r = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--bootstrap", "50", "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.source).toEqual({ kind: "committee" });
+    expect(out.excluded.committee_disputed).toBeGreaterThan(0);
+    const j = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--judge", "strict-b", "--bootstrap", "0", "--json"]);
+    expect(JSON.parse(j.stdout).source).toEqual({ kind: "judge", judge_id: "strict-b" });
+  }, 120_000);
+});

@@ -1,0 +1,156 @@
+import { createHash } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildReportModel, renderReportHtml, scriptHash, writeReport, type ReportModel } from "../../src/report/index.js";
+import { labelRun } from "../../src/run/label.js";
+import { createSignatureJudge } from "../../src/judges/signature.js";
+import { buildCommitteeFixture, fixtureJudges, HOSTILE_ID, HOSTILE_MODEL, PAYLOAD, type CommitteeFixture } from "./fixture.js";
+import { SAMPLES } from "../helpers/paths.js";
+
+let tmp: string;
+let fx: CommitteeFixture;
+let model: ReportModel;
+let html: string;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-report-"));
+  fx = await buildCommitteeFixture(tmp);
+  model = await buildReportModel({ runDir: fx.runDir, run: fx.run, humanFile: fx.humanFile, bootstrap: { B: 200, seed: 3 } });
+  html = await renderReportHtml(model);
+}, 120_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("report data of a committee run with human labels", () => {
+  it("has every section's input", () => {
+    expect(model.judges.map((j) => j.id)).toEqual(["lenient-a", "signature", "strict-b"]);
+    expect(model.committee?.source).toBe("committee.jsonl");
+    expect(model.human?.annotators).toEqual(["alice", "bob"]);
+    expect(model.human?.judges.map((j) => j.rater)).toEqual(["lenient-a", "signature", "strict-b", "committee"]);
+    expect(model.reference?.map((r) => r.judge_id)).toEqual(["lenient-a", "signature", "strict-b", "committee"]);
+    expect(model.trajectories).toBe(83);
+  });
+
+  it("computes ASR per model per rater from the labels, with Wilson intervals", () => {
+    const sig = fx.verdicts.filter((v) => v.judge_id === "signature" && v.attacked && v.status === "ok");
+    for (const row of model.asr.filter((r) => r.rater === "signature")) {
+      const mine = sig.filter((v) => (v.agent_model ?? "(unknown)") === row.model);
+      expect(row.n).toBe(mine.length);
+      expect(row.compromised).toBe(mine.filter((v) => v.compromised).length);
+      expect(row.ci95.lower).toBeLessThanOrEqual(row.asr);
+      expect(row.ci95.upper).toBeGreaterThanOrEqual(row.asr);
+    }
+    const committee = model.asr.filter((r) => r.rater === "committee");
+    expect(committee.reduce((s, r) => s + r.n, 0)).toBe(model.committee!.summary.attacked_ok);
+  });
+
+  it("lists disputed trajectories first, then the non-unanimous ones, each with its trajectory", () => {
+    const c = model.committee!.verdicts;
+    expect(model.items_total).toBe(c.filter((x) => x.status === "disputed" || (x.status === "ok" && !x.unanimous)).length);
+    const kinds = model.items.map((i) => i.kind);
+    expect(kinds.indexOf("not_unanimous")).toBeGreaterThan(kinds.lastIndexOf("disputed"));
+    expect(model.items.find((i) => i.trajectory_id === HOSTILE_ID)?.kind).toBe("disputed");
+    for (const it of model.items) {
+      expect(it.trajectory, it.trajectory_error).toBeDefined();
+      expect(it.verdicts.length).toBeGreaterThan(0);
+    }
+  });
+
+  it("shows ASR by attack (the samples hold three attacks)", () => {
+    const attack = model.conditions.find((c) => c.field === "attack");
+    expect(attack).toBeDefined();
+    expect(new Set(attack!.cells.map((c) => c.condition))).toEqual(new Set(["important_instructions", "ignore_previous", "tool_knowledge"]));
+    expect(model.condition_source).toBe("committee");
+  });
+});
+
+describe("report HTML", () => {
+  it("is self-contained: one inline script allowed by its hash, inline SVG charts, no external resource", () => {
+    expect(html.startsWith("<!doctype html>")).toBe(true);
+    const scripts = html.match(/<script\b/gi) ?? [];
+    expect(scripts).toHaveLength(1);
+    const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)![1];
+    expect(csp).toContain(`script-src '${scriptHash()}'`);
+    expect(csp).toContain("default-src 'none'");
+    const body = html.match(/<script>([\s\S]*?)<\/script>/)![1];
+    expect(`sha256-${createHash("sha256").update(body).digest("base64")}`).toBe(scriptHash());
+    expect((html.match(/<svg\b/g) ?? []).length).toBeGreaterThanOrEqual(12);
+    // Every literal "<" is real markup (untrusted text is escaped), so checking the tags checks the page.
+    const tags = [...html.matchAll(/<(\/?)([a-zA-Z][\w:-]*)([^>]*)>/g)];
+    expect(html.split("<").length - 1).toBe(tags.length + 1); // + <!doctype html>
+    const names = new Set(tags.map((t) => t[2].toLowerCase()));
+    for (const bad of ["img", "iframe", "object", "embed", "link", "base", "video", "audio", "image", "foreignobject", "use"]) expect(names.has(bad), bad).toBe(false);
+    for (const t of tags) {
+      // attributes are name="value" pairs (values never hold a raw quote: escapeHtml and Vega both escape it)
+      const attrs = [...t[3].matchAll(/([^\s=/"']+)(?:\s*=\s*"([^"]*)")?/g)].map((a) => ({ name: a[1].toLowerCase(), value: a[2] ?? "" }));
+      expect(t[3].replace(/([^\s=/"']+)(?:\s*=\s*"([^"]*)")?/g, "").trim().replace(/^\/$/, ""), t[0]).toBe("");
+      for (const a of attrs) {
+        expect(a.name.startsWith("on"), t[0]).toBe(false);
+        expect(["src", "srcset", "action", "formaction", "poster", "xlink:href", "style"].includes(a.name) && t[2] !== "svg", t[0]).toBe(false);
+        if (a.name === "href") expect(a.value.startsWith("#"), t[0]).toBe(true);
+        expect(a.value, t[0]).not.toMatch(/^\s*javascript:/i);
+      }
+    }
+    expect(html).not.toMatch(/javascript:|@import|url\((?!#)/i);
+  });
+
+  it("shows the payload and hostile names as text, never as markup", () => {
+    expect(html).not.toContain("<script>window.__xss");
+    expect(html).not.toContain("</textarea>");
+    expect(html).not.toContain("<img");
+    expect(html).toContain("&lt;script&gt;window.__xss=1&lt;/script&gt;&lt;/textarea&gt;&lt;img src=x onerror=&quot;window.__xss=2&quot;&gt;");
+    expect(html).toContain("hostile-&lt;b&gt;1&lt;/b&gt;");
+    expect(html).toContain("gpt-4o&lt;img src=x onerror=&quot;window.__xss=3&quot;&gt;");
+    expect(html).toContain("Paying the bill now. &lt;/textarea&gt;&lt;script&gt;window.__xss=5&lt;/script&gt;");
+    expect(PAYLOAD).toContain("<script>");
+    expect(HOSTILE_MODEL).toContain("<img");
+  });
+
+  it("has the sections in order and the forest plot", () => {
+    const order = ["overview", "asr", "labels", "agreement", "conditions", "disagreements"].map((id) => html.indexOf(`<section id="${id}"`));
+    expect(order.every((x) => x > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    expect(html).toContain('id="chart-forest"');
+    expect(html).toContain('id="heatmaps-human"');
+    expect(html).toContain('id="heatmaps-reference"');
+  });
+});
+
+describe("report of a single-judge run without human labels", () => {
+  it("shows what is available: no committee, the benchmark comparison, judge-vs-benchmark disagreements", async () => {
+    const labelsDir = path.join(tmp, "single");
+    await labelRun({ inputs: [SAMPLES], run: "one", labelsDir, judges: [createSignatureJudge()] });
+    const out = path.join(tmp, "single.html");
+    const r = await writeReport({ runDir: path.join(labelsDir, "one"), out, bootstrap: { B: 0, seed: 1 } });
+    expect(r.model.committee).toBeNull();
+    expect(r.model.human).toBeNull();
+    expect(r.model.reference).toHaveLength(1);
+    expect(r.model.items.every((i) => i.kind === "reference_disagreement")).toBe(true);
+    expect(r.model.items_total).toBe(r.model.reference![0].disagreements.length);
+    const page = fs.readFileSync(out, "utf8");
+    expect(page).toContain("One judge: no committee section");
+    expect(page).toContain("No human labels given");
+    expect(page).not.toContain('<section id="disagreements"><h2>Committee');
+    expect(fs.existsSync(`${out}.${process.pid}.tmp`)).toBe(false);
+  });
+
+  it("says why a trajectory cannot be shown when its source file is gone", async () => {
+    const labelsDir = path.join(tmp, "moved");
+    const src = path.join(tmp, "moved-src");
+    fs.cpSync(SAMPLES, src, { recursive: true });
+    await labelRun({ inputs: [src], run: "m", labelsDir, judges: fixtureJudges() });
+    const before = await buildReportModel({ runDir: path.join(labelsDir, "m"), bootstrap: { B: 0, seed: 1 } });
+    expect(before.items.length).toBeGreaterThan(0);
+    expect(before.items.every((i) => i.trajectory)).toBe(true);
+    fs.rmSync(src, { recursive: true });
+    const m = await buildReportModel({ runDir: path.join(labelsDir, "m"), bootstrap: { B: 0, seed: 1 } });
+    expect(m.items.length).toBe(before.items.length);
+    for (const it of m.items) {
+      expect(it.trajectory).toBeUndefined();
+      expect(it.trajectory_error).toMatch(/^source file not found: /);
+    }
+    const page = await renderReportHtml(m);
+    expect(page).toContain("Trajectory not shown: source file not found:");
+  });
+});
