@@ -549,7 +549,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   }
   for (const j of r.judges) {
     L.push("");
-    L.push(`${j.kind} ${j.rater} vs the human consensus (unweighted, over the labelled sample):`);
+    L.push(`${j.kind === "committee" ? `the committee (quorum ${r.quorum})` : `judge ${j.rater}`} vs the human consensus (unweighted, over the labelled sample):`);
     L.push(...formatTwoRater(j.unweighted, "  "));
     L.push(...formatConfusion(j.unweighted.confusion, "  "));
     L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}`);

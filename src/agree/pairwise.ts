@@ -255,8 +255,10 @@ export function kappaLine(k: KappaReport, name = "kappa"): string {
 export function formatConfusion(c: TwoRaterComparison["confusion"], indent = "  "): string[] {
   const labels = c.categories.map(String);
   const w = Math.max(8, ...labels.map((l) => l.length)) + 1;
-  const cw = Math.max(6, ...labels.map((l) => Math.min(l.length, 12))) + 1;
-  const short = (l: string) => (l.length > 12 ? l.slice(0, 12) : l);
+  // Column headers are cut to 12 characters when there are more than three categories (six buckets fit 80 columns).
+  const cut = labels.length > 3 ? 12 : Infinity;
+  const cw = Math.max(6, ...labels.map((l) => Math.min(l.length, cut))) + 1;
+  const short = (l: string) => (l.length > cut ? l.slice(0, cut) : l);
   const lines = [`${indent}rows: ${c.rows}; columns: ${c.cols}`, indent + "".padEnd(w) + labels.map((l) => short(l).padStart(cw)).join("")];
   c.table.forEach((row, i) => lines.push(indent + labels[i].padEnd(w) + row.map((x) => String(x).padStart(cw)).join("")));
   return lines;

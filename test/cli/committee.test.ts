@@ -309,7 +309,7 @@ describe("ipi-judge agree --human on a label file made for the samples", () => {
     expect(a).toEqual(b);
     const t = await runCli(["agree", "--run", "c", "--labels-dir", labels, "--human", HUMAN, "--scale", "three"]);
     expect(t.code).toBe(0);
-    for (const s of ["annotators' agreement", "human consensus (majority): 12", "ties for adjudication (1)", "judge gpt-a vs the human consensus", "Cohen's kappa 0.571", "missed by gpt-b: 2", "committee committee vs the human consensus"]) {
+    for (const s of ["annotators' agreement", "human consensus (majority): 12", "ties for adjudication (1)", "judge gpt-a vs the human consensus", "Cohen's kappa 0.571", "missed by gpt-b: 2", "the committee (quorum 2) vs the human consensus"]) {
       expect(t.stdout).toContain(s);
     }
   });
