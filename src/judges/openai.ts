@@ -106,6 +106,8 @@ export interface OpenAIJudge extends Judge {
   step(conv: JudgeConversation, res: StepInput): StepOutcome;
   /** The token-limit parameter name this judge's server accepts (learned from a 400). */
   tokenParam(): "max_tokens" | "max_completion_tokens";
+  /** This judge's requests in flight, adapted to 429s (read it for progress and tests). */
+  limiter: AimdLimiter;
 }
 
 /**
@@ -287,5 +289,6 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     request,
     step,
     tokenParam: () => tokenParam,
+    limiter: pacer,
   };
 }
