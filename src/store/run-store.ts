@@ -231,12 +231,18 @@ export class RunStore {
 }
 
 /**
- * Read a run's verdicts, keeping the last one per key (a re-judged error supersedes the error).
+ * Read a run's current verdicts: the last one stored per (trajectory, judge, repeat). A re-judged error
+ * supersedes the error, and a verdict made with a newer prompt supersedes one made with an older prompt (both
+ * stay in `verdicts.jsonl` for audit; `{ allPrompts: true }` returns every prompt's verdicts).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
-export async function readVerdicts(runDir: string): Promise<Verdict[]> {
+export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean } = {}): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
-  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"))) byKey.set(verdictKey(v), v);
+  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"))) {
+    const k = opts.allPrompts ? verdictKey(v) : `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+    byKey.delete(k); // keep file order = storage order
+    byKey.set(k, v);
+  }
   return [...byKey.values()];
 }
 

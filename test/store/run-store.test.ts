@@ -61,6 +61,20 @@ describe("RunStore", () => {
     expect(snap.counts.verdicts).toBe(2);
   });
 
+  it("reads the newest prompt's verdict as current, keeping the older one for audit", async () => {
+    const s = await RunStore.open(dir, "p");
+    s.addVerdict(verdict("a", { prompt_sha256: "old", label: "unaffected" }));
+    s.addVerdict(verdict("a", { prompt_sha256: "new", label: "full_compliance" }));
+    s.addVerdict(verdict("a", { prompt_sha256: "new", repeat: 1, label: "unaffected" }));
+    await s.close();
+    const cur = await readVerdicts(path.join(dir, "p"));
+    expect(cur.map((v) => [v.repeat, v.label])).toEqual([
+      [0, "full_compliance"],
+      [1, "unaffected"],
+    ]);
+    expect(await readVerdicts(path.join(dir, "p"), { allPrompts: true })).toHaveLength(3);
+  });
+
   it("cuts a partial last line left by a killed writer", async () => {
     const s = await RunStore.open(dir, "r");
     s.addVerdict(verdict("a"));
