@@ -29,6 +29,7 @@ export function registerCompare(program: Command): void {
     .option("--baseline <value>", "baseline condition (default: no_defense when present, else the condition observed for the most models)")
     .option("--judge <id>", "labels of this judge")
     .option("--committee", "labels of the committee (committee.jsonl; the default when it exists)")
+    .option("--common-tasks", "only tasks (suite/user task/injection task) observed for every model, so models are compared on the same tasks")
     .option("--bootstrap <n>", "bootstrap resamples for the intervals (0: none)", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
     .option("--json", "print one JSON object")
@@ -75,11 +76,14 @@ Examples:
       }
       let result;
       try {
-        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run });
+        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks });
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
-      if (o.json) printJson(result);
+      if (o.json) {
+        for (const w of result.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+        printJson(result);
+      }
       else process.stdout.write(formatCompare(result) + "\n");
     });
 }

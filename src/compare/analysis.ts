@@ -388,8 +388,8 @@ export interface LosoSummary {
  * Leave-one-suite-out condition selection. For each model and each suite s it was observed on: the candidate
  * conditions are those observed for the model both on s and on its other suites; the selected condition is the
  * one with the highest pooled ASR on the other suites (ties: first by name); it is evaluated on s. A fold needs
- * the baseline among the candidates (else it is skipped with `baseline_not_observed`), and at least one other
- * suite (`no_training_suite`). Figures are means over folds (one fold = one model x held-out suite);
+ * at least one other suite (else it is skipped with `no_training_suite`), two candidate conditions or more
+ * (`single_condition`: there is nothing to select) and the baseline among them (`baseline_not_observed`). Figures are means over folds (one fold = one model x held-out suite);
  * oracle = the highest ASR on s; the share of the oracle gain recovered is Σ(realized − baseline) /
  * Σ(oracle − baseline).
  */
@@ -423,6 +423,10 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string):
         if (o.compromised) c.k++;
       }
       const candidates = sorted([...condsHere].filter((c) => train.has(c)));
+      if (candidates.length === 1) {
+        skipped.push({ model, held_out: s, reason: "single_condition" });
+        continue;
+      }
       if (!candidates.includes(baseline)) {
         skipped.push({ model, held_out: s, reason: candidates.length === 0 ? "no_common_condition" : "baseline_not_observed" });
         continue;

@@ -50,6 +50,43 @@ export function chooseBaseline(obs: readonly Observation[], given?: string): { b
   return { baseline: best, chosen_by: "most_models" };
 }
 
+/** What {@link commonTaskFilter} kept. */
+export interface CommonTasks {
+  applied: boolean;
+  /** Distinct pairing units (suite/user task/injection task) per model before filtering. */
+  units_per_model: Record<string, number>;
+  /** Units observed for every model. */
+  common_units: number;
+  /** Observations dropped because their unit is not shared by every model (0 when not applied). */
+  dropped: number;
+}
+
+/**
+ * Keep only the observations whose pairing unit (suite/user task/injection task) was observed for every agent
+ * model (under any condition), so that models are compared on the same tasks (AgentDojo runs of different
+ * benchmark versions hold different task sets).
+ * @param apply when false, nothing is dropped and only the counts are returned.
+ */
+export function commonTaskFilter(obs: readonly Observation[], apply: boolean): { observations: Observation[]; common: CommonTasks } {
+  const byModel = new Map<string, Set<string>>();
+  for (const o of obs) {
+    if (!byModel.has(o.model)) byModel.set(o.model, new Set());
+    byModel.get(o.model)!.add(o.unit);
+  }
+  const sets = [...byModel.values()];
+  const common = new Set(sets.length ? [...sets[0]].filter((u) => sets.every((s) => s.has(u))) : []);
+  const kept = apply ? obs.filter((o) => common.has(o.unit)) : [...obs];
+  return {
+    observations: kept,
+    common: {
+      applied: apply,
+      units_per_model: Object.fromEntries([...byModel].sort(([a], [b]) => a.localeCompare(b)).map(([m, s]) => [m, s.size])),
+      common_units: common.size,
+      dropped: obs.length - kept.length,
+    },
+  };
+}
+
 /** The whole cross-condition analysis. */
 export interface CompareResult {
   run?: string;
@@ -60,6 +97,9 @@ export interface CompareResult {
   n_total: number;
   n_observations: number;
   excluded: Observations["excluded"];
+  common_tasks: CommonTasks;
+  /** Things the reader must know (e.g. models run on different task sets). */
+  warnings: string[];
   models: string[];
   suites: string[];
   conditions: string[];
@@ -81,10 +121,19 @@ export interface CompareResult {
  */
 export function compareConditions(
   o: Observations,
-  opts: { baseline?: string; bootstrap?: BootstrapSettings; run?: string } = {},
+  opts: { baseline?: string; bootstrap?: BootstrapSettings; run?: string; commonTasks?: boolean } = {},
 ): CompareResult {
   const boot = opts.bootstrap ?? { B: 2000, seed: 1 };
-  const obs = o.observations;
+  const { observations: obs, common } = commonTaskFilter(o.observations, !!opts.commonTasks);
+  const warnings: string[] = [];
+  const sizes = Object.values(common.units_per_model);
+  if (!common.applied && sizes.some((n) => n !== common.common_units)) {
+    warnings.push(
+      `the models were run on different task sets (${Object.entries(common.units_per_model).map(([m, n]) => `${m} ${n}`).join(", ")} tasks; ${common.common_units} shared): ` +
+        `pooled ASRs mix different tasks; --common-tasks compares on the shared ones only`,
+    );
+  }
+  if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline);
   const cells = asrTable(obs);
   const perModel: Record<string, string[]> = {};
@@ -100,6 +149,8 @@ export function compareConditions(
     n_total: o.n_total,
     n_observations: obs.length,
     excluded: o.excluded,
+    common_tasks: common,
+    warnings,
     models: Object.keys(perModel),
     suites: [...new Set(obs.map((x) => x.suite))].sort(),
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),
@@ -133,8 +184,10 @@ export function formatCompare(r: CompareResult): string {
   const lines: string[] = [];
   lines.push(
     `cross-condition analysis${r.run ? ` of run ${r.run}` : ""} by ${r.condition_field}, labels from ${src}: ` +
-      `${r.n_observations} attacked trajectories of ${r.n_total}; excluded: ${ex}`,
+      `${r.n_observations + r.common_tasks.dropped} attacked trajectories of ${r.n_total}; excluded: ${ex}`,
   );
+  if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
+  for (const w of r.warnings) lines.push(`WARNING: ${w}`);
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, conditions ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
   lines.push("");
   lines.push("ASR per model and condition (suites pooled; 95% Wilson interval; n):");

@@ -22,7 +22,8 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
   it("--by attack: ASR cells match the stored verdicts, every part is there, and the output is reproducible", async () => {
     const args = ["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--bootstrap", "300", "--seed", "5", "--json"];
     const r = await runCli(args);
-    expect(r.stderr).toBe("");
+    // the samples are a selection: each model was run on other tasks, and compare says so
+    expect(r.stderr).toMatch(/^ipi-judge: warning: the models were run on different task sets/);
     expect(r.code).toBe(0);
     expect(r.stdout).not.toMatch(/NaN|Infinity/);
     const out = JSON.parse(r.stdout);
@@ -31,6 +32,8 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(out.excluded.unattacked).toBe(16);
     expect(out.conditions).toEqual(["ignore_previous", "important_instructions", "tool_knowledge"]);
     expect(out.models).toHaveLength(4);
+    expect(out.warnings).toHaveLength(1);
+    expect(out.common_tasks.applied).toBe(false);
     // every pooled cell equals a direct count over the stored verdicts
     const [verdicts, index] = [await readVerdicts(path.join(labels, "s")), await readTrajectoryIndex(path.join(labels, "s"))];
     for (const c of out.asr.filter((x: { suite: string }) => x.suite === "(all)")) {

@@ -8,7 +8,7 @@ import {
   reversalAnalysis,
   worstCondition,
 } from "../../src/compare/analysis.js";
-import { chooseBaseline, compareConditions } from "../../src/compare/index.js";
+import { chooseBaseline, commonTaskFilter, compareConditions } from "../../src/compare/index.js";
 import type { Observation } from "../../src/compare/data.js";
 
 /** n observations of one cell, k of them compromised, spread over units `${suite}/u${i}` (one per observation). */
@@ -210,8 +210,15 @@ describe("leave-one-suite-out condition selection", () => {
     expect(l.oracle_gain_recovered).toBeCloseTo(0.7 / 1.7, 12);
   });
 
-  it("skips folds without the baseline or without another suite", () => {
-    const l = leaveOneSuiteOut([...cell("a", "s1", "base", 1, 5), ...cell("b", "s1", "x", 1, 5), ...cell("b", "s2", "x", 2, 5)], "base");
+  it("skips folds without another suite, with one condition only, or without the baseline", () => {
+    const l = leaveOneSuiteOut(
+      [
+        ...cell("a", "s1", "base", 1, 5),
+        ...cell("b", "s1", "x", 1, 5), ...cell("b", "s2", "x", 2, 5), ...cell("b", "s1", "y", 1, 5), ...cell("b", "s2", "y", 2, 5),
+        ...cell("c", "s1", "base", 1, 5), ...cell("c", "s2", "base", 2, 5),
+      ],
+      "base",
+    );
     expect(l.n_folds).toBe(0);
     expect(l.selection_accuracy).toBeNull();
     expect(l.reason).toBe("no_folds");
@@ -219,6 +226,8 @@ describe("leave-one-suite-out condition selection", () => {
       { model: "a", held_out: "s1", reason: "no_training_suite" },
       { model: "b", held_out: "s1", reason: "baseline_not_observed" },
       { model: "b", held_out: "s2", reason: "baseline_not_observed" },
+      { model: "c", held_out: "s1", reason: "single_condition" },
+      { model: "c", held_out: "s2", reason: "single_condition" },
     ]);
   });
 });
@@ -249,5 +258,22 @@ describe("baseline choice and the whole analysis", () => {
     expect(r.reversals.find((x) => x.suite === ALL_SUITES)!.reversals).toBe(6); // first four reversed: C(4,2)
     expect(r.interaction.df).toBe(3);
     expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
+  });
+
+  it("--common-tasks keeps only the tasks every model was run on, and a warning says when the sets differ", () => {
+    // model a: units s/u0..u3; model b: s/u0..u5 (a newer benchmark version with two more tasks)
+    const obs = [...cell("a", "s", "A", 2, 4), ...cell("a", "s", "B", 1, 4), ...cell("b", "s", "A", 3, 6), ...cell("b", "s", "B", 6, 6)];
+    const f = commonTaskFilter(obs, true);
+    expect(f.common).toEqual({ applied: true, units_per_model: { a: 4, b: 6 }, common_units: 4, dropped: 4 });
+    expect(f.observations.every((o) => ["s/u0", "s/u1", "s/u2", "s/u3"].includes(o.unit))).toBe(true);
+    const base = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} };
+    const all = compareConditions(base, { bootstrap: { B: 0, seed: 1 } });
+    expect(all.warnings[0]).toMatch(/different task sets \(a 4, b 6 tasks; 4 shared\)/);
+    expect(all.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.n).toBe(6);
+    const common = compareConditions(base, { bootstrap: { B: 0, seed: 1 }, commonTasks: true });
+    expect(common.warnings).toEqual([]);
+    // b on u0..u3 under A: k = 3 of the first 4 (cell marks the first k compromised)
+    expect(common.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")).toMatchObject({ n: 4, compromised: 3 });
+    expect(() => compareConditions({ ...base, observations: [...cell("a", "s", "A", 1, 2), ...cell("b", "t", "A", 1, 2)] }, { commonTasks: true })).toThrow(/no task is shared/);
   });
 });

@@ -142,15 +142,17 @@ export interface CommitteeFixture {
 
 /**
  * Build the committee run with human labels under `dir` (takes a few seconds).
+ * @param opts.hostile include the hostile trajectory (default true).
  * @returns paths of the run and the human-label file, and the stored verdicts.
  */
-export async function buildCommitteeFixture(dir: string): Promise<CommitteeFixture> {
+export async function buildCommitteeFixture(dir: string, opts: { hostile?: boolean } = {}): Promise<CommitteeFixture> {
   const labelsDir = path.join(dir, "labels");
   const run = "committee";
   fs.mkdirSync(dir, { recursive: true });
   const hostileFile = path.join(dir, "hostile.jsonl");
   fs.writeFileSync(hostileFile, hostileLine() + "\n");
-  await labelRun({ inputs: [SAMPLES, hostileFile], run, labelsDir, judges: fixtureJudges() });
+  const inputs = opts.hostile === false ? [SAMPLES] : [SAMPLES, hostileFile];
+  await labelRun({ inputs, run, labelsDir, judges: fixtureJudges() });
   const runDir = path.join(labelsDir, run);
   const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
   const { verdicts: cv } = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: 1 } });
