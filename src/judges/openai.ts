@@ -25,7 +25,7 @@ import OpenAI from "openai";
 import { evidenceContext, type EvidenceContext } from "../evidence/verify.js";
 import { buildMessages, promptSha256, RUBRIC_VERSION } from "../rubric/prompt.js";
 import { renderForJudge } from "../serialize/render.js";
-import type { Trajectory, Verdict, VerdictStatus } from "../types.js";
+import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { buildVerdict } from "../verdict/record.js";
@@ -83,8 +83,16 @@ export interface JudgeConversation {
   readonly truncated: boolean;
   /** The last reply that could be decided. */
   last?: { decision: Decision; rationale: string };
+  /** The nonce of the rendered trajectory (rendering again with it gives the same messages). */
+  readonly nonce: string;
+  readonly budgetChars?: number;
+  readonly minQuoteChars: number;
+  /** The evidence context (computed on first use). */
   readonly evCtx: EvidenceContext;
 }
+
+/** A conversation as plain JSON (without the evidence context), to keep on disk between batch rounds. */
+export type ConversationState = Omit<JudgeConversation, "evCtx">;
 
 /** What one send came to, as `step` reads it (a `SendResult` of `sendChat`, or one Batch API result line). */
 export type StepInput = Pick<SendResult, "outcome" | "requests" | "usage" | "raw" | "maxTokens">;
@@ -97,6 +105,10 @@ export interface OpenAIJudge extends Judge {
   config: Required<Pick<JudgeConfig, "temperature" | "output_mode" | "concurrency" | "timeout_s">> & JudgeConfig;
   /** Start one verdict's conversation (renders the trajectory; no request is sent). */
   begin(t: Trajectory, ctx: JudgeContext): JudgeConversation;
+  /** A conversation again from its saved state (`freeze`), e.g. after a restart. */
+  resume(state: ConversationState): JudgeConversation;
+  /** The conversation's state as plain JSON. */
+  freeze(conv: JudgeConversation): ConversationState;
   /** The request the conversation sends next. */
   request(conv: JudgeConversation): ChatRequest;
   /**
@@ -152,26 +164,52 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     promptSha256,
   };
 
-  /** Start the conversation of one verdict: render, evidence context, the two first messages. */
+  /** Start the conversation of one verdict: render, the two first messages; the evidence context on first use. */
   function begin(t: Trajectory, ctx: JudgeContext): JudgeConversation {
-    const rendered = renderForJudge(t, { budgetChars: ctx.budgetChars ?? common.budgetChars });
-    const evCtx = evidenceContext(t, {
-      minQuoteChars: ctx.minQuoteChars ?? common.minQuoteChars ?? JUDGE_DEFAULTS.min_quote_chars,
-      parts: rendered.parts,
-      nonce: rendered.nonce,
-    });
-    return {
-      trajectory: t,
-      repeat: ctx.repeat,
-      messages: buildMessages(rendered),
-      round: 0,
-      attempts: 0,
-      usage: { prompt_tokens: 0, completion_tokens: 0 },
-      raw: [],
-      maxTokens: cfg.max_tokens,
-      truncated: rendered.truncated,
-      evCtx,
-    };
+    const budgetChars = ctx.budgetChars ?? common.budgetChars;
+    const rendered = renderForJudge(t, { budgetChars });
+    return withEvidence(
+      {
+        trajectory: t,
+        repeat: ctx.repeat,
+        messages: buildMessages(rendered),
+        round: 0,
+        attempts: 0,
+        usage: { prompt_tokens: 0, completion_tokens: 0 },
+        raw: [],
+        maxTokens: cfg.max_tokens,
+        truncated: rendered.truncated,
+        nonce: rendered.nonce,
+        budgetChars,
+        minQuoteChars: ctx.minQuoteChars ?? common.minQuoteChars ?? JUDGE_DEFAULTS.min_quote_chars,
+      },
+      rendered.parts,
+    );
+  }
+
+  /** Add the lazily computed evidence context to a conversation state. */
+  function withEvidence(state: ConversationState, parts?: Part[]): JudgeConversation {
+    let ev: EvidenceContext | undefined;
+    return Object.defineProperty(state, "evCtx", {
+      enumerable: false,
+      get(): EvidenceContext {
+        ev ??= evidenceContext(state.trajectory, {
+          minQuoteChars: state.minQuoteChars,
+          parts: parts ?? renderForJudge(state.trajectory, { nonce: state.nonce, budgetChars: state.budgetChars }).parts,
+          nonce: state.nonce,
+        });
+        return ev;
+      },
+    }) as JudgeConversation;
+  }
+
+  function resume(state: ConversationState): JudgeConversation {
+    return withEvidence({ ...state });
+  }
+
+  function freeze(conv: JudgeConversation): ConversationState {
+    // evCtx is not enumerable: a spread leaves it out without computing it
+    return { ...conv } as ConversationState;
   }
 
   /** The chat request the conversation sends next. */
@@ -286,6 +324,8 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     config,
     judge,
     begin,
+    resume,
+    freeze,
     request,
     step,
     tokenParam: () => tokenParam,
