@@ -26,6 +26,8 @@ export function registerLabel(program: Command): void {
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
     .option("--strict", "stop at the first bad input item instead of recording it in errors.jsonl")
+    .option("--batch", "send batch judges' requests through the OpenAI Batch API (judges with batch: true, or on api.openai.com); killed runs resume polling")
+    .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
     .option("--json", "print the summary as one JSON object")
     .addHelpText(
       "after",
@@ -33,6 +35,7 @@ export function registerLabel(program: Command): void {
 Examples:
   ipi-judge label samples/agentdojo --run samples
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --concurrency 8
+  ipi-judge label runs/ --judges prompts/judges.example.json --run committee --batch   (then the same command again to resume)
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or config error, 130 interrupted.`,
     )
@@ -53,6 +56,9 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or conf
       process.on("SIGINT", onSigint);
       process.on("SIGTERM", onSigint);
       const progress = progressReporter(!o.json && process.stderr.isTTY === true);
+      const pollS = Number(o.batchPoll);
+      if (!Number.isFinite(pollS) || pollS <= 0) throw new UsageError(`--batch-poll must be a number of seconds > 0, not "${o.batchPoll}"`);
+      const batchStatus = new Map<string, string>();
       try {
         const res = await labelRun({
           inputs: paths,
@@ -70,6 +76,17 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or conf
           signal: ac.signal,
           onProgress: progress.update,
           onJudgeStopped: (id, msg) => process.stderr.write(`\njudge ${id} stopped: ${msg}\n`),
+          batch: o.batch
+            ? {
+                pollMs: pollS * 1000,
+                onProgress: (b) => {
+                  const line = `batch ${b.batch_id ?? "(not sent)"} of judge ${b.judge_id}, round ${b.round}: ${b.status} ${b.completed}/${b.total}${b.failed ? `, ${b.failed} failed` : ""}`;
+                  if (batchStatus.get(b.key) === b.status && !process.stderr.isTTY) return;
+                  batchStatus.set(b.key, b.status);
+                  process.stderr.write(line + "\n");
+                },
+              }
+            : undefined,
         });
         progress.stop();
         if (o.json) printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress });

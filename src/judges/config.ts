@@ -35,6 +35,11 @@ export interface JudgeConfig {
   rpm?: number;
   /** Estimated tokens per minute; unset = unlimited. */
   tpm?: number;
+  /**
+   * Send this judge's requests through the OpenAI Batch API under `label --batch`. Unset: true for the OpenAI API
+   * itself (no `base_url`, or api.openai.com), false otherwise. See `./batch.ts`.
+   */
+  batch?: boolean;
 }
 
 /** The whole configuration file, defaults applied. */

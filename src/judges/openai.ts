@@ -120,6 +120,8 @@ export interface OpenAIJudge extends Judge {
   tokenParam(): "max_tokens" | "max_completion_tokens";
   /** This judge's requests in flight, adapted to 429s (read it for progress and tests). */
   limiter: AimdLimiter;
+  /** The `openai` client of this judge (the Batch API path sends files and batches with it). */
+  client: OpenAI;
 }
 
 /**
@@ -318,7 +320,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     }
   }
 
-  return {
+  const out = {
     ...identity,
     concurrency: config.concurrency,
     config,
@@ -330,5 +332,8 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     step,
     tokenParam: () => tokenParam,
     limiter: pacer,
-  };
+  } as Omit<OpenAIJudge, "client">;
+  // not enumerable: the client holds the API key, and a judge may be logged or serialized
+  return Object.defineProperty(out, "client", { value: client, enumerable: false }) as OpenAIJudge;
+
 }

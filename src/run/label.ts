@@ -8,6 +8,8 @@ import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { RunStore, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { readJsonl } from "../store/journal.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
+import { BatchJudgeRun, batchCapable, type BatchSettings } from "../judges/batch.js";
+import type { OpenAIJudge } from "../judges/openai.js";
 
 /** Progress of a label run, reported after every stored verdict or error. */
 export interface LabelProgress {
@@ -45,6 +47,11 @@ export interface LabelOptions {
   onProgress?: (p: LabelProgress) => void;
   /** Called when a judge is stopped by a fatal error (bad key, no quota). */
   onJudgeStopped?: (judgeId: string, message: string) => void;
+  /**
+   * Send the requests of batch-capable judges (`batchCapable(config)`) through the OpenAI Batch API
+   * (`../judges/batch.ts`) instead of one by one; other judges stay online. Resumes sent batches.
+   */
+  batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "maxRequests" | "maxBytes" | "sleep">;
 }
 
 export interface LabelResult {
@@ -150,6 +157,17 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         })
         .catch(() => undefined);
 
+    // Batch API judges (--batch): their items go into request files instead of being sent one by one.
+    const batchers = new Map<string, BatchJudgeRun>();
+    if (opts.batch)
+      for (const j of opts.judges) {
+        const oj = j as Partial<OpenAIJudge>;
+        if (!oj.begin || !oj.config || !batchCapable(oj.config)) continue;
+        const b = new BatchJudgeRun(store, j as OpenAIJudge, { ...opts.batch, signal: opts.signal });
+        await b.open();
+        batchers.set(j.id, b);
+      }
+
     const limits = new Map(opts.judges.map((j) => [j.id, pLimit(Math.max(1, opts.concurrency ?? j.concurrency ?? 1))]));
     const totalConcurrency = [...limits.values()].reduce((a, l) => a + l.concurrency, 0);
     const maxPending = Math.max(8, totalConcurrency * 4);
@@ -228,6 +246,13 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
             progress.skipped++;
             continue;
           }
+          const batcher = batchers.get(judge.id);
+          if (batcher) {
+            // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
+            if (!batcher.inBatch(key))
+              batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
+            continue;
+          }
           schedule(t, judge, r);
         }
       }
@@ -236,6 +261,15 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       if (opts.judges.every((j) => stopped[j.id])) break;
     }
     await Promise.all(pending);
+    for (const [id, b] of batchers) {
+      if (fatal || opts.signal?.aborted || stopped[id]) break;
+      const done = await b.finish((v) => {
+        store.addVerdict(v);
+        progress.judged++;
+        report();
+      });
+      if (!done) interrupted = true;
+    }
     if (opts.signal?.aborted) interrupted = true;
     if (fatal) throw fatal;
   } finally {

@@ -1,0 +1,500 @@
+/**
+ * Judging through the OpenAI Batch API (`ipi-judge label --batch`): half the price of online requests, results
+ * within the batch's completion window (24 h), no rate limits to pace.
+ *
+ * One round = one batch per judge (split in chunks of at most `maxRequests` lines / `maxBytes` bytes, the API's
+ * limits being 50,000 requests and 200 MB per file):
+ * 1. every pending conversation's next request becomes one line `{custom_id, method: "POST", url:
+ *    "/v1/chat/completions", body}` of a request file (body as `chatRequestBody`, the same as online);
+ * 2. the file is uploaded (files API, purpose `batch`) and a batch is created (`completion_window: "24h"`,
+ *    `metadata.ipi_batch_key` = the chunk's key);
+ * 3. the batch is polled every `pollMs` until it ends (progress: `request_counts`);
+ * 4. its output and error files are downloaded; each result line is mapped back by `custom_id` and given to the
+ *    judge's conversation `step` (the same parse/verify/decide logic as online, `./openai.ts`): a verdict is
+ *    stored at once; a conversation that needs another turn (feedback after unverified evidence, an unparseable
+ *    reply) or a resend (a truncated reply: larger `max_tokens` once; a transient error line — 408/409/429/5xx,
+ *    or a request the batch did not run because it expired or was cancelled: at most `maxResends` times) goes
+ *    into the next round's batch.
+ *
+ * Crash safety: the run folder holds each chunk's request file and its state file (one line per conversation:
+ * the trajectory and the conversation so far), and `store.snapshot.extra.batches` lists every chunk with its
+ * file id, batch id and status, written (awaited) before and after each API call that costs money. A process
+ * killed at any point resumes: a chunk whose batch id is stored is polled, not sent again; a chunk whose batch
+ * creation was attempted but whose id was not stored is found again by its metadata key (`batches.list`); a
+ * completed chunk whose processing was cut short is processed again, skipping verdicts already stored; the next
+ * round's file is rewritten whole before it is listed. Verdicts of a round are never requested twice.
+ *
+ * Which judges: `batch: true` in the judge's config, or, when `batch` is not given, judges on the OpenAI API
+ * itself (no `base_url`, or `https://api.openai.com/...`). `batch: false` keeps a judge online; judges that are
+ * not batch judges stay online in the same run.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import type OpenAI from "openai";
+import { toFile } from "openai";
+import type { Trajectory, Verdict } from "../types.js";
+import type { RunStore } from "../store/run-store.js";
+import { readJsonl } from "../store/journal.js";
+import { verdictKey } from "../store/run-store.js";
+import type { JudgeConfig } from "./config.js";
+import type { JudgeContext } from "./judge.js";
+import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "./openai.js";
+import { chatRequestBody, defaultSleep, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "./transport.js";
+
+/** The Batch API's endpoint for chat completions. */
+export const BATCH_URL = "/v1/chat/completions";
+
+/**
+ * Whether a judge goes through the Batch API under `--batch`: its config's `batch` when set, else true for the
+ * OpenAI API itself (no `base_url`, or a `base_url` on api.openai.com).
+ */
+export function batchCapable(cfg: Pick<JudgeConfig, "batch" | "base_url">): boolean {
+  if (cfg.batch !== undefined) return cfg.batch;
+  return cfg.base_url === undefined || /^https:\/\/api\.openai\.com(\/|$)/i.test(cfg.base_url);
+}
+
+/** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
+export interface BatchEntry {
+  /** Unique key, also the file names' stem and the batch's `metadata.ipi_batch_key`. */
+  key: string;
+  judge_id: string;
+  round: number;
+  /** Request lines in the chunk. */
+  requests: number;
+  /** `pending`: file written, not sent; `creating`: batch creation attempted; `submitted`: batch id known;
+   * `processed`: results stored and follow-ups written. */
+  status: "pending" | "creating" | "submitted" | "processed";
+  input_file_id?: string;
+  batch_id?: string;
+  /** The batch's own status when last polled. */
+  batch_status?: string;
+  output_file_id?: string | null;
+  error_file_id?: string | null;
+  created_at: string;
+}
+
+/** Progress of the batch path, reported on every poll and state change. */
+export interface BatchProgress {
+  judge_id: string;
+  key: string;
+  batch_id?: string;
+  round: number;
+  status: string;
+  total: number;
+  completed: number;
+  failed: number;
+}
+
+/** Settings of the batch path. */
+export interface BatchSettings {
+  /** Poll interval in ms; default 30,000. */
+  pollMs?: number;
+  /** Lines per chunk; default 50,000 (the API's limit). */
+  maxRequests?: number;
+  /** Bytes per request file; default 190 MB (the API allows 200 MB). */
+  maxBytes?: number;
+  /** Resends of one request after transient error lines or an expired batch; default 3. */
+  maxResends?: number;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+  onProgress?: (p: BatchProgress) => void;
+}
+
+/** One line of a chunk's state file. */
+interface StateLine {
+  custom_id: string;
+  conv: ConversationState;
+  /** A truncated or empty reply was already resent with a larger max_tokens. */
+  lengthRetried?: boolean;
+  /** Resends after transient errors. */
+  resends?: number;
+}
+
+/** A result line, kept slim: the status and the parts of the body `step` reads. */
+interface ResultLine {
+  status: number;
+  body?: {
+    choices?: Array<{ finish_reason?: string | null; message?: { content?: string | null; refusal?: string | null } | null }>;
+    usage?: { prompt_tokens?: number; completion_tokens?: number };
+    error?: { message?: string; code?: string | null; type?: string | null };
+  };
+  error?: { code?: string; message?: string } | null;
+}
+
+const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
+const TRANSIENT_STATUS = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
+
+function safeName(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]/g, "_");
+}
+
+/** The entries list in the store's snapshot (created when missing). */
+function entriesOf(store: RunStore): BatchEntry[] {
+  const extra = store.snapshot.extra as { batches?: BatchEntry[] };
+  extra.batches ??= [];
+  return extra.batches;
+}
+
+/** A writer of one chunk's request and state files. */
+class ChunkWriter {
+  requests = 0;
+  bytes = 0;
+  private reqFd: number;
+  private stateFd: number;
+  constructor(
+    readonly dir: string,
+    readonly key: string,
+    readonly round: number,
+  ) {
+    fs.mkdirSync(dir, { recursive: true });
+    this.reqFd = fs.openSync(path.join(dir, `${key}.requests.jsonl`), "w");
+    this.stateFd = fs.openSync(path.join(dir, `${key}.state.jsonl`), "w");
+  }
+  add(line: StateLine, body: Record<string, unknown>): void {
+    const req = Buffer.from(JSON.stringify({ custom_id: line.custom_id, method: "POST", url: BATCH_URL, body }) + "\n");
+    const st = Buffer.from(JSON.stringify(line) + "\n");
+    writeAll(this.reqFd, req);
+    writeAll(this.stateFd, st);
+    this.requests++;
+    this.bytes += req.length;
+  }
+  close(): void {
+    fs.fsyncSync(this.reqFd);
+    fs.fsyncSync(this.stateFd);
+    fs.closeSync(this.reqFd);
+    fs.closeSync(this.stateFd);
+  }
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  let off = 0;
+  while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+}
+
+/**
+ * The batch path of one judge in one run (module docstring). Use: `open()`, then `add()` for every
+ * (trajectory, repeat) not stored and not `inBatch()`, then `finish()`.
+ */
+export class BatchJudgeRun {
+  private readonly dir: string;
+  private readonly entries: BatchEntry[];
+  private readonly inFlight = new Set<string>();
+  private current: ChunkWriter | undefined;
+  private readonly pollMs: number;
+  private readonly maxRequests: number;
+  private readonly maxBytes: number;
+  private readonly maxResends: number;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  /**
+   * @param store the open run store (entries live in `store.snapshot.extra.batches`, files under
+   *   `<run>/batches/<judge id>/`).
+   * @param judge an OpenAI-compatible judge (`createOpenAIJudge`); its client sends the files and batches.
+   */
+  constructor(
+    private readonly store: RunStore,
+    private readonly judge: OpenAIJudge,
+    private readonly settings: BatchSettings = {},
+  ) {
+    this.dir = store.file(path.join("batches", safeName(judge.id)));
+    this.entries = entriesOf(store);
+    this.pollMs = settings.pollMs ?? 30_000;
+    this.maxRequests = settings.maxRequests ?? 50_000;
+    this.maxBytes = settings.maxBytes ?? 190 * 1024 * 1024;
+    this.maxResends = settings.maxResends ?? 3;
+    this.sleep = settings.sleep ?? defaultSleep;
+  }
+
+  private get client(): OpenAI {
+    return this.judge.client;
+  }
+
+  private mine(): BatchEntry[] {
+    return this.entries.filter((e) => e.judge_id === this.judge.id);
+  }
+
+  /** Load the keys of the conversations in this judge's unprocessed chunks (they are not added again). */
+  async open(): Promise<void> {
+    for (const e of this.mine()) {
+      if (e.status === "processed") continue;
+      for await (const l of readJsonl<StateLine>(this.stateFile(e.key))) this.inFlight.add(this.keyOf(l.conv));
+    }
+  }
+
+  private keyOf(c: Pick<ConversationState, "trajectory" | "repeat">): string {
+    return verdictKey({ trajectory_id: c.trajectory.id, judge_id: this.judge.id, repeat: c.repeat, prompt_sha256: this.judge.promptSha256 });
+  }
+
+  /** True when this verdict key is in a chunk sent earlier and not yet processed (resume: wait for it). */
+  inBatch(key: string): boolean {
+    return this.inFlight.has(key);
+  }
+
+  /** Queue one (trajectory, repeat) for this round's batch: its first request goes into the request file. */
+  add(t: Trajectory, ctx: JudgeContext): void {
+    const conv = this.judge.begin(t, ctx);
+    this.write({ custom_id: "", conv: this.judge.freeze(conv) }, this.judge.request(conv), 0);
+  }
+
+  private stateFile(key: string): string {
+    return path.join(this.dir, `${key}.state.jsonl`);
+  }
+
+  private write(line: StateLine, req: ChatRequest, round: number): void {
+    if (this.current && (this.current.requests >= this.maxRequests || this.current.bytes >= this.maxBytes)) this.seal();
+    this.current ??= new ChunkWriter(this.dir, this.newKey(round), round);
+    line.custom_id = `${this.current.key}-${this.current.requests}`;
+    this.current.add(line, chatRequestBody(req, req.max_tokens, this.judge.tokenParam()));
+    this.inFlight.add(this.keyOf(line.conv));
+  }
+
+  private sealed: { key: string; requests: number; round: number }[] = [];
+
+  private newKey(round: number): string {
+    const n = this.mine().length + this.sealed.length;
+    return `r${round}-${Date.now().toString(36)}-${n}`;
+  }
+
+  private seal(): void {
+    if (!this.current) return;
+    this.current.close();
+    this.sealed.push({ key: this.current.key, requests: this.current.requests, round: this.current.round });
+    this.current = undefined;
+  }
+
+  /** List the sealed chunks as `pending` entries (one snapshot write). */
+  private async listSealed(extra?: (entries: BatchEntry[]) => void): Promise<void> {
+    this.seal();
+    const now = new Date().toISOString();
+    for (const s of this.sealed) {
+      if (s.requests === 0) continue;
+      this.entries.push({ key: s.key, judge_id: this.judge.id, round: s.round, requests: s.requests, status: "pending", created_at: now });
+    }
+    this.sealed = [];
+    extra?.(this.entries);
+    await this.store.writeSnapshot();
+  }
+
+  private report(e: BatchEntry, counts?: { total?: number; completed?: number; failed?: number }): void {
+    this.settings.onProgress?.({
+      judge_id: this.judge.id,
+      key: e.key,
+      batch_id: e.batch_id,
+      round: e.round,
+      status: e.batch_status ?? e.status,
+      total: counts?.total ?? e.requests,
+      completed: counts?.completed ?? 0,
+      failed: counts?.failed ?? 0,
+    });
+  }
+
+  /** Upload the file and create the batch of a pending entry (resuming a half-done creation). */
+  private async submit(e: BatchEntry): Promise<void> {
+    if (!e.input_file_id) {
+      const file = path.join(this.dir, `${e.key}.requests.jsonl`);
+      const f = await this.client.files.create({ file: await toFile(fs.createReadStream(file), `${e.key}.jsonl`), purpose: "batch" });
+      e.input_file_id = f.id;
+      await this.store.writeSnapshot();
+    }
+    if (e.status === "creating") {
+      // A creation may have reached the server before the process died: find it by its metadata key.
+      for await (const b of this.client.batches.list({ limit: 100 })) {
+        if ((b.metadata as Record<string, string> | null)?.ipi_batch_key === e.key) {
+          e.batch_id = b.id;
+          break;
+        }
+        if (Date.parse(e.created_at) / 1000 - 3600 > b.created_at) break; // older than the entry: stop paging
+      }
+    }
+    if (!e.batch_id) {
+      e.status = "creating";
+      await this.store.writeSnapshot();
+      const b = await this.client.batches.create({
+        input_file_id: e.input_file_id,
+        endpoint: BATCH_URL,
+        completion_window: "24h",
+        metadata: { ipi_batch_key: e.key, ipi_judge: this.judge.id.slice(0, 500) },
+      });
+      e.batch_id = b.id;
+      e.batch_status = b.status;
+    }
+    e.status = "submitted";
+    await this.store.writeSnapshot();
+    this.report(e);
+  }
+
+  /**
+   * Send what was added, poll until every chunk of this judge has ended, store the verdicts (`onVerdict`), and
+   * send follow-up rounds until every conversation has its verdict.
+   * @returns false when stopped by the signal (state kept for resume), true when all is done.
+   * @throws errors of the files/batches API other than the ones a retry fixes (bad key: 401; no quota).
+   */
+  async finish(onVerdict: (v: Verdict) => void): Promise<boolean> {
+    const signal = this.settings.signal;
+    await this.listSealed();
+    for (;;) {
+      if (signal?.aborted) return false;
+      const open = this.mine().filter((e) => e.status !== "processed");
+      if (open.length === 0) return true;
+      for (const e of open) if (e.status === "pending" || e.status === "creating") await this.submit(e);
+      let progressed = false;
+      for (const e of open) {
+        if (signal?.aborted) return false;
+        const b = await this.client.batches.retrieve(e.batch_id!);
+        e.batch_status = b.status;
+        this.report(e, b.request_counts ?? undefined);
+        if (!TERMINAL.has(b.status)) continue;
+        e.output_file_id = b.output_file_id ?? null;
+        e.error_file_id = b.error_file_id ?? null;
+        const failure = b.status === "failed" ? (b.errors?.data ?? []).map((x) => x.message).join("; ") || "the batch failed" : undefined;
+        await this.process(e, onVerdict, failure);
+        progressed = true;
+      }
+      if (!progressed) {
+        try {
+          await this.sleep(this.pollMs, signal);
+        } catch {
+          return false;
+        }
+      }
+    }
+  }
+
+  /** Download a file of the Files API to disk (skipped when already there). */
+  private async download(fileId: string, to: string): Promise<void> {
+    if (fs.existsSync(to)) return;
+    const res = await this.client.files.content(fileId);
+    const tmp = `${to}.part`;
+    if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
+    else fs.writeFileSync(tmp, await res.text());
+    fs.renameSync(tmp, to);
+  }
+
+  /** Store the verdicts of an ended chunk and write its follow-ups (module docstring, step 4). */
+  private async process(e: BatchEntry, onVerdict: (v: Verdict) => void, failure?: string): Promise<void> {
+    const results = new Map<string, ResultLine>();
+    for (const [id, kind] of [
+      [e.output_file_id, "output"],
+      [e.error_file_id, "errors"],
+    ] as const) {
+      if (!id) continue;
+      const file = path.join(this.dir, `${e.key}.${kind}.jsonl`);
+      await this.download(id, file);
+      for await (const l of readJsonl<{ custom_id?: string; response?: { status_code?: number; body?: ResultLine["body"] } | null; error?: ResultLine["error"] }>(file)) {
+        if (typeof l.custom_id !== "string") continue;
+        const status = l.response?.status_code ?? 0;
+        const body = l.response?.body;
+        const slim: ResultLine = { status, error: l.error ?? null };
+        if (body && typeof body === "object") {
+          slim.body = {
+            choices: Array.isArray(body.choices) ? body.choices.slice(0, 1) : undefined,
+            usage: body.usage,
+            error: body.error,
+          };
+        }
+        results.set(l.custom_id, slim);
+      }
+    }
+    // the follow-up chunk of this entry has a fixed key, so processing again after a crash rewrites it whole
+    this.current = new ChunkWriter(this.dir, `${e.key}-f`, e.round + 1);
+    for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
+      const key = this.keyOf(line.conv);
+      if (this.store.has(key)) {
+        this.inFlight.delete(key);
+        continue;
+      }
+      const conv = this.judge.resume(line.conv);
+      const r = results.get(line.custom_id);
+      const next = this.interpret(conv, line, r, failure);
+      if (next.kind === "verdict") {
+        onVerdict(next.verdict);
+        this.inFlight.delete(key);
+      } else this.write({ custom_id: "", conv: this.judge.freeze(conv), lengthRetried: line.lengthRetried, resends: line.resends }, next.request, e.round + 1);
+    }
+    // the follow-up chunk(s) and this entry's end are listed in one snapshot write
+    await this.listSealed(() => {
+      e.status = "processed";
+    });
+    this.report(e, { total: e.requests, completed: e.requests });
+  }
+
+  /** What one result line means for its conversation: a verdict, or the next request. */
+  private interpret(
+    conv: JudgeConversation,
+    line: StateLine,
+    r: ResultLine | undefined,
+    failure: string | undefined,
+  ): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } {
+    const resend = (why: string): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } => {
+      line.resends = (line.resends ?? 0) + 1;
+      if (line.resends > this.maxResends) return this.stepped(conv, { kind: "error", error: { kind: "batch_error", message: `${why} (gave up after ${line.resends} batch rounds)` } }, r);
+      return { kind: "request", request: this.judge.request(conv) };
+    };
+    if (!r) {
+      if (failure) return this.stepped(conv, { kind: "error", error: { kind: "batch_failed", message: failure } }, undefined, 0);
+      return resend("the batch ended without a result for this request (expired or cancelled)");
+    }
+    const status = r.status;
+    if (status !== 200 || r.error) {
+      const msg = r.body?.error?.message ?? r.error?.message ?? `HTTP ${status}`;
+      if (TRANSIENT_STATUS(status) || r.error?.code === "batch_expired" || r.error?.code === "batch_cancelled")
+        return this.account(conv, r), resend(`HTTP ${status}: ${msg}`);
+      const kind = status === 400 ? "bad_request" : status ? `http_${status}` : (r.error?.code ?? "batch_error");
+      return this.stepped(conv, { kind: "error", error: { kind, message: `HTTP ${status}: ${msg}` } }, r);
+    }
+    const choice = r.body?.choices?.[0];
+    if (!choice || !choice.message) return this.account(conv, r), resend(`the response has no choices`);
+    const content = typeof choice.message.content === "string" ? choice.message.content : null;
+    if (typeof choice.message.refusal === "string" && choice.message.refusal.trim() !== "")
+      return this.stepped(conv, { kind: "refused", message: choice.message.refusal }, r);
+    if (choice.finish_reason === "content_filter")
+      return this.stepped(conv, { kind: "refused", message: "the provider's content filter stopped the reply" }, r);
+    const truncated = choice.finish_reason === "length";
+    if (truncated || content === null || content.trim() === "") {
+      if (!line.lengthRetried) {
+        line.lengthRetried = true;
+        this.account(conv, r);
+        conv.maxTokens = conv.maxTokens !== undefined ? conv.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
+        return { kind: "request", request: this.judge.request(conv) };
+      }
+      return this.stepped(
+        conv,
+        truncated
+          ? { kind: "error", error: { kind: "truncated", message: `the reply was cut at the token limit (finish_reason "length", max_tokens ${conv.maxTokens ?? "unset"})` } }
+          : { kind: "error", error: { kind: "empty_response", message: `the reply content was empty (finish_reason ${JSON.stringify(choice.finish_reason)})` } },
+        r,
+      );
+    }
+    return this.stepped(conv, { kind: "reply", content, finishReason: choice.finish_reason ?? null }, r);
+  }
+
+  /** Count a result line that is not stepped (a resend): one request, its usage and reply. */
+  private account(conv: JudgeConversation, r: ResultLine): void {
+    conv.attempts += 1;
+    conv.usage.prompt_tokens += r.body?.usage?.prompt_tokens ?? 0;
+    conv.usage.completion_tokens += r.body?.usage?.completion_tokens ?? 0;
+    const c = r.body?.choices?.[0]?.message;
+    if (c) conv.raw.push(typeof c.content === "string" ? c.content : JSON.stringify(c));
+  }
+
+  /** Step the conversation with one outcome; a verdict, or the next request (a feedback turn). */
+  private stepped(
+    conv: JudgeConversation,
+    outcome: StepInput["outcome"],
+    r: ResultLine | undefined,
+    requests = 1,
+  ): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } {
+    const c = r?.body?.choices?.[0]?.message;
+    const input: StepInput = {
+      outcome,
+      requests,
+      usage: { prompt_tokens: r?.body?.usage?.prompt_tokens ?? 0, completion_tokens: r?.body?.usage?.completion_tokens ?? 0 },
+      raw: c ? [typeof c.content === "string" ? c.content : JSON.stringify(c)] : [],
+      maxTokens: conv.maxTokens,
+    };
+    const out = this.judge.step(conv, input);
+    return out.done ? { kind: "verdict", verdict: out.verdict } : { kind: "request", request: out.request };
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The OpenAI Batch API path (`label --batch`, src/judges/batch.ts) against a loopback Batch API
+ * (test/helpers/fake-batch.ts) on real AgentDojo runs: request file shape, results mapped back by custom_id,
+ * the same parse/verify/decide logic as online (feedback turns go into a follow-up batch), resends (truncation,
+ * transient error lines, an expired batch), resume after a stop or a SIGKILL without paying twice.
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { benchReply } from "../../bench/server.js";
+import { batchCapable } from "../../src/judges/batch.js";
+import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { labelRun } from "../../src/run/label.js";
+import { CLI, runCli } from "../helpers/cli.js";
+import { completion } from "../helpers/fake-openai.js";
+import { startFakeBatch, type FakeBatchAnswer, type FakeBatchServer } from "../helpers/fake-batch.js";
+import { ROOT, SAMPLES } from "../helpers/paths.js";
+
+let tmp: string;
+let fake: FakeBatchServer | undefined;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-batch-"));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const lines = (f: string) =>
+  fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+const userOf = (body: any): string => body.messages.find((m: { role: string }) => m.role === "user").content;
+const nonceOf = (body: any): string => /<untrusted_trajectory_([0-9a-f]+)>/.exec(userOf(body))![1];
+const lineNo = (customId: string) => Number(customId.split("-").pop());
+/** A verifying reply for the request (unaffected quoting the injection where the tool result shows it, or not_exposed). */
+const good = (body: any): FakeBatchAnswer => ({ status: 200, body: completion(benchReply(userOf(body))).body });
+
+function judgeFor(url: string, extra: Record<string, unknown> = {}) {
+  return createOpenAIJudge(
+    { id: "gpt-batch", model: "gpt-4o-mini", family: "openai", base_url: url, batch: true, max_tokens: 1000, ...extra },
+    { retries: 2, minQuoteChars: 12 },
+  );
+}
+
+describe("batchCapable", () => {
+  it("defaults to the OpenAI API itself; the config flag wins", () => {
+    expect(batchCapable({})).toBe(true);
+    expect(batchCapable({ base_url: "https://api.openai.com/v1" })).toBe(true);
+    expect(batchCapable({ base_url: "https://openrouter.ai/api/v1" })).toBe(false);
+    expect(batchCapable({ base_url: "http://127.0.0.1:8000/v1", batch: true })).toBe(true);
+    expect(batchCapable({ batch: false })).toBe(false);
+  });
+});
+
+describe("label with the Batch API", () => {
+  it("builds the request file, maps results back, sends feedback turns and resends as a follow-up batch", async () => {
+    fake = await startFakeBatch((body, id) => {
+      const n = id.includes("-f") ? -1 : lineNo(id); // the special cases are lines of round 0
+      const first = body.messages.length === 2;
+      // line 1: a quote that does not verify -> feedback turn in round 1, then a good reply
+      if (n === 1 && first)
+        return {
+          status: 200,
+          body: completion(
+            JSON.stringify({
+              findings: [{ bucket: "full_compliance", evidence: [{ message_index: 2, tool_call_index: null, quote: "this text is nowhere in the run" }], explanation: "x" }],
+              label: "full_compliance",
+              rationale: "r",
+            }),
+          ).body,
+        };
+      // line 2: a transient error line -> resent as is
+      if (n === 2) return { status: 500, body: { error: { message: "server error", type: "server_error" } } };
+      // line 3: a truncated reply -> resent with max_tokens doubled
+      if (n === 3) return { status: 200, body: completion('{"findings": [', { finish_reason: "length" }).body };
+      // line 4: not JSON -> parse feedback turn
+      if (n === 4 && first) return { status: 200, body: completion("I think it is fine.").body };
+      return good(body);
+    });
+    const judge = judgeFor(fake.url);
+    const res = await labelRun({ inputs: [SAMPLES], run: "b1", labelsDir: tmp, judges: [judge], limit: 12, batch: { pollMs: 5 } });
+    const dir = path.join(tmp, "b1");
+    const verdicts = lines(path.join(dir, "verdicts.jsonl"));
+    expect(verdicts).toHaveLength(12);
+    expect(new Set(verdicts.map((v) => v.trajectory_id)).size).toBe(12);
+    expect(verdicts.every((v) => v.status === "ok" && !v.downgraded)).toBe(true);
+    expect(res.interrupted).toBe(false);
+
+    // one file upload and batch per round: round 0, then one follow-up with the 4 special lines
+    expect(fake.batches).toHaveLength(2);
+    const round0 = fake.files.get(fake.batches[0].input_file_id)!.content.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(round0).toHaveLength(12);
+    for (const l of round0) {
+      expect(Object.keys(l).sort()).toEqual(["body", "custom_id", "method", "url"]);
+      expect(l.method).toBe("POST");
+      expect(l.url).toBe("/v1/chat/completions");
+      expect(l.body.model).toBe("gpt-4o-mini");
+      expect(l.body.messages).toHaveLength(2);
+      expect(l.body.response_format.type).toBe("json_schema");
+    }
+    expect(fake.batches[0].metadata?.ipi_batch_key).toBeTruthy();
+    const round1 = fake.files.get(fake.batches[1].input_file_id)!.content.split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(round1).toHaveLength(4);
+    const byOrigin = new Map(round0.map((l) => [nonceOf(l.body), l]));
+    for (const l of round1) {
+      const origin = byOrigin.get(nonceOf(l.body))!; // same rendering (same nonce) as the first request
+      expect(origin).toBeDefined();
+      const n = lineNo(origin.custom_id);
+      if (n === 1 || n === 4) {
+        expect(l.body.messages).toHaveLength(4); // assistant reply + feedback turn
+        expect(l.body.messages[2].role).toBe("assistant");
+        expect(l.body.messages[3].role).toBe("user");
+      } else {
+        expect(l.body.messages).toEqual(origin.body.messages); // resent as is
+      }
+      if (n === 3) expect(l.body.max_tokens).toBe(2000);
+      else expect(l.body.max_tokens).toBe(1000);
+    }
+    const byTraj = new Map(verdicts.map((v) => [v.trajectory_id, v]));
+    const attempts = [...byTraj.values()].map((v) => v.attempts).sort();
+    expect(attempts.filter((a) => a === 2)).toHaveLength(4);
+    // every reply is kept: two for the feedback turns and the truncated one; the 500 line had no reply
+    expect(verdicts.filter((v) => v.raw_replies.length === 2)).toHaveLength(3);
+    expect(verdicts.filter((v) => v.raw_replies.length === 1)).toHaveLength(9);
+    const snap = JSON.parse(fs.readFileSync(path.join(dir, "store.json"), "utf8"));
+    expect(snap.extra.batches.map((e: { status: string }) => e.status)).toEqual(["processed", "processed"]);
+    expect(snap.extra.batches.map((e: { batch_id: string }) => e.batch_id)).toEqual(["batch_1", "batch_2"]);
+  });
+
+  it("a stopped run resumes polling the same batch (never sends it twice), and a re-run judges nothing", async () => {
+    fake = await startFakeBatch((body) => good(body));
+    fake.hold = true;
+    const ac = new AbortController();
+    const p1 = labelRun({ inputs: [SAMPLES], run: "b2", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 10, signal: ac.signal, batch: { pollMs: 5 } });
+    while (fake.batches.length === 0 || fake.log.filter((l) => l.method === "GET").length < 3) await new Promise((r) => setTimeout(r, 5));
+    ac.abort();
+    const r1 = await p1;
+    expect(r1.interrupted).toBe(true);
+    const snap = JSON.parse(fs.readFileSync(path.join(tmp, "b2", "store.json"), "utf8"));
+    expect(snap.extra.batches[0].batch_id).toBe("batch_1");
+    expect(snap.extra.batches[0].status).toBe("submitted");
+    expect(lines(path.join(tmp, "b2", "verdicts.jsonl"))).toHaveLength(0);
+
+    fake.hold = false;
+    const r2 = await labelRun({ inputs: [SAMPLES], run: "b2", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 10, batch: { pollMs: 5 } });
+    expect(r2.interrupted).toBe(false);
+    expect(fake.batches).toHaveLength(1);
+    expect(fake.log.filter((l) => l.method === "POST" && l.path === "/files")).toHaveLength(1);
+    expect(lines(path.join(tmp, "b2", "verdicts.jsonl"))).toHaveLength(10);
+    expect(fake.answered).toHaveLength(10);
+
+    const r3 = await labelRun({ inputs: [SAMPLES], run: "b2", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 10, batch: { pollMs: 5 } });
+    expect(r3.progress.skipped).toBe(10);
+    expect(fake.batches).toHaveLength(1);
+  });
+
+  it("a batch created but not recorded (killed in between) is found again by its metadata key", async () => {
+    fake = await startFakeBatch((body) => good(body));
+    fake.hold = true;
+    const ac = new AbortController();
+    const p1 = labelRun({ inputs: [SAMPLES], run: "b3", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 5, signal: ac.signal, batch: { pollMs: 5 } });
+    while (fake.batches.length === 0) await new Promise((r) => setTimeout(r, 5));
+    ac.abort();
+    await p1;
+    // as if the process died after `batches.create` reached the server and before the id was written
+    const file = path.join(tmp, "b3", "store.json");
+    const snap = JSON.parse(fs.readFileSync(file, "utf8"));
+    delete snap.extra.batches[0].batch_id;
+    snap.extra.batches[0].status = "creating";
+    fs.writeFileSync(file, JSON.stringify(snap));
+    fake.hold = false;
+    await labelRun({ inputs: [SAMPLES], run: "b3", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 5, batch: { pollMs: 5 } });
+    expect(fake.batches).toHaveLength(1);
+    expect(lines(path.join(tmp, "b3", "verdicts.jsonl"))).toHaveLength(5);
+  });
+
+  it("an expired batch: the requests it did not run go into the next round; a 400 line is a judge error", async () => {
+    fake = await startFakeBatch((body, id) => (lineNo(id) === 0 && !id.includes("-f") ? { status: 400, body: { error: { message: "bad request: context too long", type: "invalid_request_error" } } } : good(body)));
+    fake.expireAfter = 4;
+    const judge = judgeFor(fake.url);
+    const p = labelRun({ inputs: [SAMPLES], run: "b4", labelsDir: tmp, judges: [judge], limit: 8, batch: { pollMs: 5 } });
+    while (fake.batches.length === 0 || fake.batches[0].status !== "expired") await new Promise((r) => setTimeout(r, 5));
+    fake.expireAfter = undefined;
+    await p;
+    const verdicts = lines(path.join(tmp, "b4", "verdicts.jsonl"));
+    expect(verdicts).toHaveLength(8);
+    const errs = verdicts.filter((v) => v.status === "judge_error");
+    expect(errs).toHaveLength(1);
+    expect(errs[0].error.kind).toBe("bad_request");
+    expect(errs[0].error.message).toMatch(/context too long/);
+    expect(fake.batches[0].status).toBe("expired");
+    const round1 = fake.files.get(fake.batches[1].input_file_id)!.content.split("\n").filter(Boolean);
+    expect(round1).toHaveLength(4);
+    expect(fake.answered).toHaveLength(8);
+  });
+
+  it("CLI: --batch killed with SIGKILL while the batch runs resumes polling it, pays once, labels everything", async () => {
+    fake = await startFakeBatch((body) => good(body));
+    fake.hold = true;
+    const cfg = path.join(tmp, "judges-batch.json");
+    fs.writeFileSync(
+      cfg,
+      JSON.stringify({ judges: [{ id: "gpt-batch", model: "gpt-4o-mini", family: "openai", base_url: fake.url, batch: true }] }),
+    );
+    const labels = path.join(tmp, "labels-cli");
+    const args = ["label", SAMPLES, "--judges", cfg, "--run", "k", "--labels-dir", labels, "--batch", "--batch-poll", "0.02", "--json"];
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let err = "";
+    child.stderr.on("data", (d) => (err += d));
+    while (fake.batches.length === 0 || fake.batches[0].polls < 3) await new Promise((r) => setTimeout(r, 10));
+    child.kill("SIGKILL");
+    await new Promise((r) => child.on("close", r));
+    expect(err).toMatch(/batch batch_1 of judge gpt-batch, round 0: in_progress/);
+    fake.hold = false;
+    const r = await runCli(args);
+    expect(r.code).toBe(0);
+    const s = JSON.parse(r.stdout);
+    expect(s.verdicts).toBe(82);
+    expect(fake.batches).toHaveLength(1);
+    expect(fake.answered).toHaveLength(82);
+    expect(lines(path.join(labels, "k", "verdicts.jsonl"))).toHaveLength(82);
+    expect(fs.existsSync(path.join(labels, "k", ".lock"))).toBe(false);
+  });
+});
