@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 
 /** Thrown when another live process holds a run's lock. */
@@ -16,6 +17,12 @@ export class RunLockedError extends Error {
   }
 }
 
+interface LockBody {
+  pid?: number;
+  since?: string;
+  host?: string;
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -25,46 +32,91 @@ function alive(pid: number): boolean {
   }
 }
 
+function readBody(file: string): { raw: string; body: LockBody } | null {
+  try {
+    const raw = fs.readFileSync(file, "utf8");
+    try {
+      return { raw, body: JSON.parse(raw) as LockBody };
+    } catch {
+      return { raw, body: {} };
+    }
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+
 /**
- * Take the exclusive lock of a run folder: `<runDir>/.lock` holding `{pid, since}`, created with O_EXCL.
- * A lock left by a dead process (killed run) is taken over.
+ * Take the exclusive lock of a run folder: `<runDir>/.lock` holding `{pid, since, host}`.
+ *
+ * The lock file is written in full to a private temporary file and then hard-linked into place, so it never
+ * exists half-written and `link(2)` fails atomically when a lock is already there. A lock left by a dead process
+ * (a killed run) is taken over under a second lock, `.lock.takeover` (created with O_EXCL), so that two processes
+ * that both see the same stale lock cannot both take it: the second one to get `.lock.takeover` finds the first
+ * one's live lock and is refused.
  * @returns a function that releases the lock (idempotent).
  * @throws RunLockedError when a live process holds the lock.
  */
 export function acquireRunLock(runDir: string): () => void {
   const file = path.join(runDir, ".lock");
-  const body = JSON.stringify({ pid: process.pid, since: new Date().toISOString() });
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      fs.writeFileSync(file, body, { flag: "wx" });
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
+  const takeover = path.join(runDir, ".lock.takeover");
+  const tmp = path.join(runDir, `.lock.${process.pid}.${Date.now()}.tmp`);
+  const body = JSON.stringify({ pid: process.pid, since: new Date().toISOString(), host: os.hostname() });
+  fs.writeFileSync(tmp, body);
+  const release = () => {
+    const cur = readBody(file);
+    if (cur && cur.body.pid === process.pid) fs.rmSync(file, { force: true });
+  };
+  try {
+    for (let attempt = 0; attempt < 200; attempt++) {
+      try {
+        fs.linkSync(tmp, file);
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          try {
+            release();
+          } catch {
+            /* already gone */
+          }
+        };
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      }
+      const holder = readBody(file);
+      if (!holder) continue; // released in between: try again
+      const { pid, since } = holder.body;
+      if (typeof pid === "number" && pid !== process.pid && alive(pid)) throw new RunLockedError(runDir, pid, since ?? "unknown");
+      // Stale (dead holder, or unreadable body: locks are never written half-way, so it is not a live writer's).
+      let gotTakeover = false;
+      try {
+        fs.writeFileSync(takeover, String(process.pid), { flag: "wx" });
+        gotTakeover = true;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
         try {
-          const cur = JSON.parse(fs.readFileSync(file, "utf8"));
-          if (cur.pid === process.pid) fs.unlinkSync(file);
+          // A taker that died mid-takeover leaves this behind; it is never held for more than a moment.
+          if (Date.now() - fs.statSync(takeover).mtimeMs > 10_000) fs.rmSync(takeover, { force: true });
         } catch {
-          /* already gone */
+          /* gone */
         }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      let holder: { pid?: number; since?: string } = {};
-      try {
-        holder = JSON.parse(fs.readFileSync(file, "utf8"));
-      } catch {
-        /* half-written lock: treat as stale */
       }
-      if (typeof holder.pid === "number" && holder.pid !== process.pid && alive(holder.pid)) {
-        throw new RunLockedError(runDir, holder.pid, holder.since ?? "unknown");
-      }
-      try {
-        fs.unlinkSync(file);
-      } catch {
-        /* raced with another taker */
+      if (gotTakeover) {
+        try {
+          const again = readBody(file);
+          if (again && again.raw === holder.raw) fs.rmSync(file, { force: true });
+        } finally {
+          fs.rmSync(takeover, { force: true });
+        }
+      } else {
+        sleepSync(10 + Math.floor(Math.random() * 20));
       }
     }
+    throw new Error(`could not take the lock ${file}: too much contention`);
+  } finally {
+    fs.rmSync(tmp, { force: true });
   }
-  throw new Error(`could not take the lock ${file}`);
 }

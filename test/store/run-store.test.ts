@@ -7,6 +7,7 @@ import { RunStore, readVerdicts, verdictKey } from "../../src/store/run-store.js
 import { Journal, StoreWriteError } from "../../src/store/journal.js";
 import { RunLockedError } from "../../src/store/lock.js";
 import type { Verdict } from "../../src/types.js";
+import { ROOT } from "../helpers/paths.js";
 
 function verdict(id: string, over: Partial<Verdict> = {}): Verdict {
   return {
@@ -113,6 +114,34 @@ describe("RunStore", () => {
     const s = await RunStore.open(dir, "r");
     await s.close();
     expect(fs.existsSync(path.join(dir, "r", ".lock"))).toBe(false);
+  });
+
+  it("lets exactly one of several processes racing for a stale lock take it", async () => {
+    const lockJs = path.join(ROOT, "dist", "store", "lock.js");
+    const script = `
+      const { acquireRunLock } = await import(${JSON.stringify("file://" + lockJs)});
+      const start = Number(process.argv[1]);
+      while (Date.now() < start) {}
+      try { const rel = acquireRunLock(process.argv[2]); console.log("got"); setTimeout(() => { rel(); }, 400); }
+      catch (e) { console.log(e.name); }`;
+    for (let trial = 0; trial < 5; trial++) {
+      const runDir = path.join(dir, `race${trial}`);
+      fs.mkdirSync(runDir);
+      fs.writeFileSync(path.join(runDir, ".lock"), trial % 2 ? "" : JSON.stringify({ pid: 2 ** 22 + 4321, since: "then" }));
+      const start = Date.now() + 400;
+      const outs = await Promise.all(
+        Array.from({ length: 6 }, () =>
+          new Promise<string>((resolve) => {
+            const c = spawn(process.execPath, ["--input-type=module", "-e", script, String(start), runDir]);
+            let out = "";
+            c.stdout.on("data", (d) => (out += d));
+            c.on("close", () => resolve(out.trim()));
+          }),
+        ),
+      );
+      expect(outs.filter((o) => o === "got"), outs.join(",")).toHaveLength(1);
+      expect(outs.filter((o) => o === "RunLockedError")).toHaveLength(5);
+    }
   });
 
   it("rejects run names that would escape the labels folder", async () => {
