@@ -8,10 +8,10 @@
  */
 import path from "node:path";
 import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.js";
-import { ingestError } from "./errors.js";
+import { ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
-import { argumentsString, decodeUtf8Strict, parseJson } from "./text.js";
+import { argumentsString, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
 
 /**
  * The defenses AgentDojo names its defended run folders after (`<model>-<defense>`; agentdojo
@@ -72,8 +72,8 @@ export function agentDojoLayout(file: string, run?: Record<string, unknown>): Ag
     const ut = str("user_task_id");
     if (suiteName !== undefined && suiteName !== suite) return undefined;
     if (ut !== undefined && ut !== userTask) return undefined;
-    if ("attack_type" in run && (str("attack_type") ?? "none") !== attack) return undefined;
-    if ("injection_task_id" in run && (str("injection_task_id") ?? "none") !== injectionTask) return undefined;
+    if (Object.hasOwn(run, "attack_type") && (str("attack_type") ?? "none") !== attack) return undefined;
+    if (Object.hasOwn(run, "injection_task_id") && (str("injection_task_id") ?? "none") !== injectionTask) return undefined;
   }
   return {
     modelDir,
@@ -145,7 +145,8 @@ interface PendingCall {
 export function convertAgentDojoMessages(messages: Json[]): Message[] {
   let pending: PendingCall[] = [];
   return messages.map((m, index): Message => {
-    const role = ROLE_MAP[m.role as string];
+    const role = ownValue(ROLE_MAP, m.role);
+    if (role === undefined) throw new ConvertError(`messages[${index}].role`, index, `unknown role ${JSON.stringify(String(m.role))}`);
     const msg: Message = { index, role, text: agentDojoText(m.content) };
     if (role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
       const calls: ToolCall[] = [];

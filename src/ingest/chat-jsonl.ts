@@ -5,10 +5,10 @@
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
 import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.js";
-import { ingestError } from "./errors.js";
+import { ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
-import { argumentsString, decodeUtf8Strict, parseJson } from "./text.js";
+import { argumentsString, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -42,7 +42,7 @@ export function openAIText(content: unknown): string {
       else if (typeof p.refusal === "string") out.push(p.refusal);
       else {
         const type = typeof p.type === "string" ? p.type : "part";
-        out.push(PART_PLACEHOLDERS[type] ?? `[${type}]`);
+        out.push(ownValue(PART_PLACEHOLDERS, type) ?? `[${type}]`);
       }
     }
   }
@@ -70,7 +70,8 @@ const ROLE_MAP: Record<string, Role> = {
 export function convertOpenAIMessages(messages: Json[]): Message[] {
   let pending: ToolCall[] = [];
   return messages.map((m, index): Message => {
-    const role = ROLE_MAP[m.role as string];
+    const role = ownValue(ROLE_MAP, m.role);
+    if (role === undefined) throw new ConvertError(`messages[${index}].role`, index, `unknown role ${JSON.stringify(String(m.role))}`);
     let text = openAIText(m.content);
     if (text === "" && role === "assistant" && typeof m.refusal === "string") text = m.refusal;
     const msg: Message = { index, role, text };

@@ -20,6 +20,25 @@ export type IngestErrorKind =
   | "unknown_format";
 
 /**
+ * Thrown by the message converters (`convertOpenAIMessages`, `convertAgentDojoMessages`) when one message cannot
+ * be converted (a value nested too deep or too long for `JSON.stringify`, a role the schema would have refused).
+ * The readers turn it into a `schema` error carrying `message_index`; `message` is `<field>: <what>`, e.g.
+ * `messages[3].tool_calls[0].function.arguments: nested too deep to convert`.
+ */
+export class ConvertError extends Error {
+  constructor(
+    /** The field, as the schema errors name fields: `messages[3].tool_calls[0].function.arguments`. */
+    public readonly field: string,
+    /** 0-based index of the message, when the field is inside one. */
+    public readonly message_index: number | undefined,
+    what: string,
+  ) {
+    super(`${field}: ${what}`);
+    this.name = "ConvertError";
+  }
+}
+
+/**
  * Thrown by `readTrajectories(paths, {strict: true})` on the first error instead of yielding it.
  * `error` is the {@link IngestError} that would have been yielded; `message` is its text.
  */

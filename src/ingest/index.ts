@@ -126,7 +126,7 @@ async function plan(file: string, format?: InputFormat): Promise<Plan> {
       const parsed = d.ok ? parseJson(text) : { ok: false as const };
       if (parsed.ok) {
         const v = parsed.value;
-        if (typeof v === "object" && v !== null && !Array.isArray(v) && "messages" in v) return { as: "chat-jsonl" };
+        if (typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, "messages")) return { as: "chat-jsonl" };
         return {
           as: "unknown",
           why: "first line has no `messages`: not a chat-jsonl trajectory file (e.g. a manifest); pass format chat-jsonl to force it",

@@ -101,6 +101,15 @@ export function typeName(v: unknown): string {
   return typeof v;
 }
 
+/**
+ * `table[key]` when `key` is a string naming an OWN property of `table`, else `undefined`. Use this for every
+ * lookup keyed by untrusted text: a plain `table[key]` would return inherited members for keys such as
+ * `constructor`, `toString` or `__proto__` (a function or `Object.prototype` instead of "not found").
+ */
+export function ownValue<T>(table: Readonly<Record<string, T>>, key: unknown): T | undefined {
+  return typeof key === "string" && Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
 /** `JSON.stringify` of tool-call arguments: objects compact, strings verbatim, null/undefined as `{}`. */
 export function argumentsString(args: unknown): string {
   if (typeof args === "string") return args;

@@ -7,6 +7,7 @@ import {
   agentDojoLayout,
   agentDojoText,
   convertAgentDojo,
+  convertAgentDojoMessages,
   parseAgentDojoBytes,
   splitDefense,
 } from "../../src/ingest/agentdojo.js";
@@ -324,6 +325,9 @@ describe("AgentDojo quirks absent from the corpus (made from a real file)", () =
   it("blocks with a `text` key, and non-text blocks, are read", () => {
     expect(agentDojoText([{ type: "text", text: "a" }, { type: "text", content: "b" }, { type: "image" }])).toBe("a\nb\n[image]");
     expect(agentDojoText(null)).toBe("");
+    // Block types named like Object members stay plain placeholders.
+    expect(agentDojoText([{ type: "constructor" }, { type: "__proto__" }, { type: "toString" }])).toBe("[constructor]\n[__proto__]\n[toString]");
+    expect(() => convertAgentDojoMessages([{ role: "toString", content: "x" }])).toThrow(expect.objectContaining({ name: "ConvertError", message_index: 0 }));
     expect(agentDojoText(undefined)).toBe("");
   });
 

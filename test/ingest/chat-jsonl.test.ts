@@ -81,6 +81,22 @@ describe("OpenAI messages", () => {
     expect(openAIText("")).toBe("");
   });
 
+  it("part types named like Object members are placeholders, never JS internals (own-property lookups)", async () => {
+    const odd = ["constructor", "__proto__", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf"];
+    const want = odd.map((t) => `[${t}]`).join("\n");
+    expect(openAIText(odd.map((type) => ({ type })))).toBe(want);
+    // The same through a real read (JSON.parse makes `__proto__` an own key, not the prototype).
+    const file = path.join(dir, "odd-types.jsonl");
+    const content = "[" + odd.map((t) => `{"type":"${t}"}`).join(",") + "]";
+    await writeFile(file, `{"id":"odd","messages":[{"role":"tool","content":${content}}]}\n`);
+    const items = await readAll([file]);
+    expect(items[0].kind === "trajectory" && items[0].trajectory.messages[0].text).toBe(want);
+    // Roles are looked up the same way: a role the schema would refuse is a ConvertError naming the message.
+    expect(() => convertOpenAIMessages([{ role: "user", content: "x" }, { role: "constructor", content: "y" }])).toThrow(
+      expect.objectContaining({ name: "ConvertError", message_index: 1, field: "messages[1].role" }),
+    );
+  });
+
   it("legacy function_call and role function -> a call and a tool result with tool_name", () => {
     const m = convertOpenAIMessages([
       { role: "user", content: "hi" },
