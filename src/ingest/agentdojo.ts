@@ -8,10 +8,10 @@
  */
 import path from "node:path";
 import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.js";
-import { ConvertError, ingestError } from "./errors.js";
+import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
-import { argumentsString, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
+import { argumentsAt, atMessage, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
 
 /**
  * The defenses AgentDojo names its defended run folders after (`<model>-<defense>`; agentdojo
@@ -144,15 +144,16 @@ interface PendingCall {
  */
 export function convertAgentDojoMessages(messages: Json[]): Message[] {
   let pending: PendingCall[] = [];
-  return messages.map((m, index): Message => {
+  return messages.map((m, index): Message => atMessage(index, () => {
     const role = ownValue(ROLE_MAP, m.role);
     if (role === undefined) throw new ConvertError(`messages[${index}].role`, index, `unknown role ${JSON.stringify(String(m.role))}`);
     const msg: Message = { index, role, text: agentDojoText(m.content) };
     if (role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
       const calls: ToolCall[] = [];
       pending = [];
-      for (const c of m.tool_calls as Json[]) {
-        const call: ToolCall = { name: c.function as string, arguments: argumentsString(c.args) };
+      for (const [j, c] of (m.tool_calls as Json[]).entries()) {
+        const field = `messages[${index}].tool_calls[${j}].args`;
+        const call: ToolCall = { name: c.function as string, arguments: argumentsAt(c.args, field, index) };
         if (nonEmpty(c.id)) call.id = c.id;
         calls.push(call);
         pending.push({ name: call.name, args: call.arguments, id: call.id });
@@ -165,7 +166,7 @@ export function convertAgentDojoMessages(messages: Json[]): Message[] {
       let at = -1;
       if (id !== undefined) at = pending.findIndex((p) => p.id === id);
       if (at < 0 && copy && typeof copy.function === "string") {
-        const args = argumentsString(copy.args);
+        const args = argumentsAt(copy.args, `messages[${index}].tool_call.args`, index);
         at = pending.findIndex((p) => p.name === copy.function && p.args === args);
         if (at < 0) at = pending.findIndex((p) => p.name === copy.function);
       }
@@ -179,7 +180,7 @@ export function convertAgentDojoMessages(messages: Json[]): Message[] {
     }
     if (nonEmpty(m.error)) msg.error = m.error;
     return msg;
-  });
+  }));
 }
 
 /**
@@ -207,7 +208,9 @@ export function convertAgentDojoMessages(messages: Json[]): Message[] {
  *   compact `JSON.stringify` strings; a tool's `error` is kept on the message.
  *
  * @returns `{ok: true, trajectory}`, or `{ok: false, error}` with kind `schema` (the message names the field:
- *   `messages[3].role: must be one of ...`) or `no_messages` (`messages: []`). Never throws for bad data.
+ *   `messages[3].role: must be one of ...`; a message that cannot be converted, e.g. `args` nested too deep for
+ *   `JSON.stringify`: `messages[3].tool_calls[0].args: nested too deep to convert`, with `message_index`) or
+ *   `no_messages` (`messages: []`). Never throws for bad data.
  */
 export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertResult {
   const check = checkSchema("agentdojo", data);
@@ -237,11 +240,17 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   const model = fromPipeline?.model ?? fromFolder?.model;
   const defense = fromFolder?.defense ?? fromPipeline?.defense;
 
+  let converted: Message[];
+  try {
+    converted = convertAgentDojoMessages(messages);
+  } catch (e) {
+    return { ok: false, error: conversionError(e, src.path, { trajectory_id: id }) };
+  }
   const t: Trajectory = {
     id,
     source: { format: "agentdojo", path: src.path },
     injections: isObj(r.injections) ? (r.injections as Record<string, string>) : {},
-    messages: convertAgentDojoMessages(messages),
+    messages: converted,
   };
   if (model !== undefined) {
     t.agent_model = model;
@@ -299,8 +308,7 @@ export function parseAgentDojoBytes(bytes: Uint8Array, src: AgentDojoSource): Co
   try {
     return convertAgentDojo(parsed.value, src);
   } catch (e) {
-    // Only pathological values get here (e.g. arguments nested too deep for JSON.stringify).
-    const msg = e instanceof RangeError ? `a value is nested too deep to convert (${e.message})` : e instanceof Error ? e.message : String(e);
-    return { ok: false, error: ingestError("schema", src.path, `cannot convert: ${msg}`) };
+    // A safety net: convertAgentDojo reports conversion failures itself.
+    return { ok: false, error: conversionError(e, src.path) };
   }
 }

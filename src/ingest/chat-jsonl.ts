@@ -5,10 +5,10 @@
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
 import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.js";
-import { ConvertError, ingestError } from "./errors.js";
+import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
-import { argumentsString, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
+import { argumentsAt, atMessage, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -69,7 +69,7 @@ const ROLE_MAP: Record<string, Role> = {
  */
 export function convertOpenAIMessages(messages: Json[]): Message[] {
   let pending: ToolCall[] = [];
-  return messages.map((m, index): Message => {
+  return messages.map((m, index): Message => atMessage(index, () => {
     const role = ownValue(ROLE_MAP, m.role);
     if (role === undefined) throw new ConvertError(`messages[${index}].role`, index, `unknown role ${JSON.stringify(String(m.role))}`);
     let text = openAIText(m.content);
@@ -78,15 +78,16 @@ export function convertOpenAIMessages(messages: Json[]): Message[] {
     if (role === "assistant") {
       const calls: ToolCall[] = [];
       if (Array.isArray(m.tool_calls)) {
-        for (const c of m.tool_calls as Json[]) {
+        for (const [j, c] of (m.tool_calls as Json[]).entries()) {
           const f = c.function as Json;
-          const call: ToolCall = { name: f.name as string, arguments: argumentsString(f.arguments) };
+          const field = `messages[${index}].tool_calls[${j}].function.arguments`;
+          const call: ToolCall = { name: f.name as string, arguments: argumentsAt(f.arguments, field, index) };
           if (nonEmpty(c.id)) call.id = c.id;
           calls.push(call);
         }
       }
       if (isObj(m.function_call)) {
-        calls.push({ name: m.function_call.name as string, arguments: argumentsString(m.function_call.arguments) });
+        calls.push({ name: m.function_call.name as string, arguments: argumentsAt(m.function_call.arguments, `messages[${index}].function_call.arguments`, index) });
       }
       if (calls.length > 0) {
         msg.tool_calls = calls;
@@ -105,7 +106,7 @@ export function convertOpenAIMessages(messages: Json[]): Message[] {
     }
     if (nonEmpty(m.error)) msg.error = m.error;
     return msg;
-  });
+  }));
 }
 
 /** Where a chat-jsonl line came from. */
@@ -158,7 +159,9 @@ function tooDeep(v: unknown, limit: number): boolean {
  *
  * @returns `{ok: true, trajectory}` or `{ok: false, error}` of kind `schema` (naming line and field, e.g.
  *   `data.jsonl:4: messages[2].role: must be one of ...`; also `metadata` nested deeper than
- *   {@link MAX_METADATA_DEPTH}) or `no_messages`. Never throws for bad data.
+ *   {@link MAX_METADATA_DEPTH}; a message that cannot be converted, e.g. tool-call arguments nested too deep for
+ *   `JSON.stringify`: `messages[3].tool_calls[0].function.arguments: nested too deep to convert`, with
+ *   `message_index`) or `no_messages`. Never throws for bad data.
  */
 export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResult {
   const check = checkSchema("chat-jsonl", data);
@@ -186,11 +189,17 @@ export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResu
     return { ok: false, error: ingestError("schema", src.path, what, { line: src.line, trajectory_id: id }) };
   }
   const meta = isObj(r.metadata) ? r.metadata : {};
+  let converted: Message[];
+  try {
+    converted = convertOpenAIMessages(messages);
+  } catch (e) {
+    return { ok: false, error: conversionError(e, src.path, { line: src.line, trajectory_id: id }) };
+  }
   const t: Trajectory = {
     id,
     source: { format: "chat-jsonl", path: src.path, line: src.line },
     injections: isObj(r.injections) ? (r.injections as Record<string, string>) : {},
-    messages: convertOpenAIMessages(messages),
+    messages: converted,
   };
   for (const k of METADATA_FIELDS) {
     const v = nonEmpty(r[k]) ? r[k] : nonEmpty(meta[k]) ? meta[k] : undefined;
@@ -228,7 +237,6 @@ export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource): Conv
   try {
     return convertChatLine(parsed.value, src);
   } catch (e) {
-    const msg = e instanceof RangeError ? `a value is nested too deep to convert (${e.message})` : e instanceof Error ? e.message : String(e);
-    return { ok: false, error: ingestError("schema", src.path, `cannot convert: ${msg}`, { line: src.line }) };
+    return { ok: false, error: conversionError(e, src.path, { line: src.line }) };
   }
 }

@@ -20,6 +20,18 @@ export type IngestErrorKind =
   | "unknown_format";
 
 /**
+ * What went wrong in a conversion step, for an error message: a `RangeError` from the call stack is "nested too
+ * deep to convert", one from string building ("Invalid string length") is "too long to convert"; anything else
+ * is its own message. Never throws.
+ */
+export function failureText(e: unknown): string {
+  const msg = e instanceof Error ? e.message : String(e);
+  if (e instanceof RangeError && /call stack/i.test(msg)) return `nested too deep to convert (${msg})`;
+  if (e instanceof RangeError && /string length|too long/i.test(msg)) return `too long to convert (${msg})`;
+  return msg;
+}
+
+/**
  * Thrown by the message converters (`convertOpenAIMessages`, `convertAgentDojoMessages`) when one message cannot
  * be converted (a value nested too deep or too long for `JSON.stringify`, a role the schema would have refused).
  * The readers turn it into a `schema` error carrying `message_index`; `message` is `<field>: <what>`, e.g.
@@ -50,7 +62,9 @@ export class IngestFatalError extends Error {
 }
 
 /**
- * Build an {@link IngestError} whose `message` names the place: `<path>[:<line>][ message <i>]: <what>`.
+ * Build an {@link IngestError} whose `message` names the place: `<path>[:<line>]: <what>`. The message index, when
+ * known, is in the `message_index` field and, for errors inside a message, in `what`'s field path
+ * (`messages[3].role: ...`).
  *
  * @param kind one of {@link IngestErrorKind}
  * @param path the file the item came from (as given or found by the directory walk)
@@ -70,4 +84,22 @@ export function ingestError(
   if (at.message_index !== undefined) err.message_index = at.message_index;
   if (at.trajectory_id !== undefined) err.trajectory_id = at.trajectory_id;
   return err;
+}
+
+/**
+ * The `schema` error for a conversion failure: a {@link ConvertError} gives its field and `message_index`
+ * (`<path>[:<line>]: messages[3].tool_calls[0].function.arguments: nested too deep to convert (...)`); anything
+ * else gives `cannot convert: <what>` (see `failureText`).
+ */
+export function conversionError(
+  e: unknown,
+  path: string,
+  at: { line?: number; trajectory_id?: string } = {},
+): IngestError {
+  if (e instanceof ConvertError) {
+    const where: { line?: number; message_index?: number; trajectory_id?: string } = { ...at };
+    if (e.message_index !== undefined) where.message_index = e.message_index;
+    return ingestError("schema", path, e.message, where);
+  }
+  return ingestError("schema", path, `cannot convert: ${failureText(e)}`, at);
 }

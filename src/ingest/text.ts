@@ -1,4 +1,5 @@
 /** Strict UTF-8 decoding and JSON parsing with positions, shared by the input formats. */
+import { ConvertError, failureText } from "./errors.js";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -115,4 +116,33 @@ export function argumentsString(args: unknown): string {
   if (typeof args === "string") return args;
   if (args === null || args === undefined) return "{}";
   return JSON.stringify(args);
+}
+
+/**
+ * {@link argumentsString} of the arguments at `field` of message `index`.
+ *
+ * @throws ConvertError naming the field and the message when they cannot be stringified (nested too deep for
+ *   `JSON.stringify`, too long for one string).
+ */
+export function argumentsAt(args: unknown, field: string, index: number): string {
+  try {
+    return argumentsString(args);
+  } catch (e) {
+    throw new ConvertError(field, index, failureText(e));
+  }
+}
+
+/**
+ * Run the conversion of message `index`; any failure that is not already a {@link ConvertError} becomes one
+ * naming `messages[index]`.
+ *
+ * @throws ConvertError
+ */
+export function atMessage<T>(index: number, convert: () => T): T {
+  try {
+    return convert();
+  } catch (e) {
+    if (e instanceof ConvertError) throw e;
+    throw new ConvertError(`messages[${index}]`, index, failureText(e));
+  }
 }

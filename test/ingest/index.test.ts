@@ -198,10 +198,17 @@ describe("paths", () => {
       `{"messages":[{"role":"assistant","content":null,"tool_calls":[{"function":"f","args":{"x":${deep}},"id":"1"}]}]}`,
     );
     const c = await put("deep/c.jsonl", JSON.stringify({ id: "C", messages: [{ role: "user", content: "x" }] }).slice(0, -1) + `,"metadata":{"x":${deep}}}\n` + line("C2") + "\n");
-    const items = await readAll([a, b, c]);
-    expect(summary(items)).toEqual(["ok a", "schema b.json", "schema c.jsonl:1", "ok C2"]);
-    expect(items[1].kind === "error" && items[1].error.message).toContain("nested too deep");
-    expect(items[2].kind === "error" && items[2].error.message).toContain("metadata: nested deeper than");
+    // Deep arguments in the third message of a chat-jsonl line (after a good line).
+    const msgs = `[{"role":"user","content":"u"},{"role":"assistant","content":"a"},{"role":"assistant","content":null,"tool_calls":[{"id":"1","type":"function","function":{"name":"f","arguments":{"x":${deep}}}}]}]`;
+    const d = await put("deep/d.jsonl", line("D1") + "\n" + `{"id":"D2","messages":${msgs}}\n`);
+    const items = await readAll([a, b, c, d]);
+    expect(summary(items)).toEqual(["ok a", "schema b.json", "schema c.jsonl:1", "ok C2", "ok D1", "schema d.jsonl:2"]);
+    const err = (i: number) => (items[i].kind === "error" ? items[i].error : undefined);
+    expect(err(1)?.message).toContain("b.json: messages[0].tool_calls[0].args: nested too deep to convert");
+    expect(err(1)?.message_index).toBe(0);
+    expect(err(2)?.message).toContain("metadata: nested deeper than");
+    expect(err(5)?.message).toContain("d.jsonl:2: messages[2].tool_calls[0].function.arguments: nested too deep to convert");
+    expect(err(5)).toMatchObject({ line: 2, message_index: 2, trajectory_id: "D2" });
   });
 });
 
