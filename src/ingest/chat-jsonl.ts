@@ -132,6 +132,9 @@ export const METADATA_FIELDS = [
   "run_error",
 ] as const;
 
+/** The schema problem of a numeric `id` beyond `Number.MAX_SAFE_INTEGER` (it cannot be kept exactly). */
+export const UNSAFE_ID = "id: number too large to keep exactly; write it as a string";
+
 /** How deep `metadata` (kept whole on the trajectory) may nest. */
 export const MAX_METADATA_DEPTH = 64;
 
@@ -150,7 +153,8 @@ function tooDeep(v: unknown, limit: number): boolean {
 /**
  * Convert one parsed chat-jsonl line to a canonical {@link Trajectory}.
  *
- * - `id`: the line's `id` (a number is turned into its decimal string); missing -> `<relPath>:<line>`.
+ * - `id`: the line's `id` (an integer is turned into its decimal string; one beyond `Number.MAX_SAFE_INTEGER`,
+ *   which `JSON.parse` has already rounded, is a `schema` error {@link UNSAFE_ID}); missing -> `<relPath>:<line>`.
  * - `agent_model`, `agent_family`, `suite`, `user_task_id`, `injection_task_id`, `attack`, `condition`,
  *   `run_error`: the top-level field, else the same key in `metadata` (strings only); `agent_family` defaults to
  *   {@link familyOf}(agent_model).
@@ -168,10 +172,15 @@ export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResu
   const obj = isObj(data) ? data : undefined;
   const rawId = obj?.id;
   const id = typeof rawId === "string" && rawId !== "" ? rawId : typeof rawId === "number" ? String(rawId) : `${src.relPath}:${src.line}`;
-  if (!check.ok) {
-    const at: { line: number; message_index?: number; trajectory_id?: string } = { line: src.line, trajectory_id: id };
-    if (check.message_index !== undefined) at.message_index = check.message_index;
-    return { ok: false, error: ingestError("schema", src.path, joinProblems(check.problems), at) };
+  // JSON.parse rounds integers beyond 2^53 - 1: 12345678901234567890 and ...891 would both become
+  // "12345678901234567000" (one a false duplicate of the other). Refuse rather than keep a wrong id.
+  const unsafeId = typeof rawId === "number" && Number.isInteger(rawId) && !Number.isSafeInteger(rawId);
+  if (!check.ok || unsafeId) {
+    const problems = [...(unsafeId ? [UNSAFE_ID] : []), ...(check.ok ? [] : check.problems)];
+    const at: { line: number; message_index?: number; trajectory_id?: string } = { line: src.line };
+    if (!unsafeId) at.trajectory_id = id;
+    if (!check.ok && check.message_index !== undefined) at.message_index = check.message_index;
+    return { ok: false, error: ingestError("schema", src.path, joinProblems(problems), at) };
   }
   const r = obj as Json;
   const messages = r.messages as Json[];

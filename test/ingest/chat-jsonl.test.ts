@@ -170,6 +170,29 @@ describe("convertChatLine", () => {
     expect(b.ok && b.trajectory.id).toBe("17");
   });
 
+  it("numeric ids beyond 2^53 - 1 are refused (JSON.parse rounds them), not turned into a false duplicate", async () => {
+    const file = path.join(dir, "big-ids.jsonl");
+    const msg = '"messages":[{"role":"user","content":"x"}]';
+    await writeFile(
+      file,
+      [`{"id":12345678901234567890,${msg}}`, `{"id":12345678901234567891,${msg}}`, `{"id":9007199254740991,${msg}}`, `{"id":-9007199254740992,${msg}}`, `{"id":"12345678901234567891",${msg}}`].join("\n") + "\n",
+    );
+    const items = await readAll([file]);
+    expect(items.map((i) => (i.kind === "trajectory" ? `ok ${i.trajectory.id}` : `${i.error.kind}:${i.error.line}`))).toEqual([
+      "schema:1",
+      "schema:2",
+      "ok 9007199254740991",
+      "schema:4",
+      "ok 12345678901234567891",
+    ]);
+    const e = items[1].kind === "error" ? items[1].error : undefined;
+    expect(e?.message).toBe(`${file}:2: id: number too large to keep exactly; write it as a string`);
+    expect(e?.trajectory_id).toBeUndefined();
+    // With other problems too, all are named.
+    const r = convertChatLine({ id: 2 ** 64, messages: [{ role: "robot" }] }, src);
+    expect(!r.ok && r.error.message).toMatch(/id: number too large .*; messages\[0\]\.role: must be one of/);
+  });
+
   it("schema errors name the line and the field", () => {
     const cases: Array<[unknown, string, number | undefined]> = [
       [{ id: "a", messages: [{ role: "user", content: "x" }, { role: "robot", content: "y" }] }, "messages[1].role: must be one of", 1],
