@@ -180,18 +180,29 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     return [
       title,
       `  Cohen's kappa ${f3(c.kappa)}${c.kappa === null ? ` (${c.kappa_reason})` : ""}` +
-        (c.kappa_ci95
-          ? ` [95% Wald CI ${f3(c.kappa_ci95.lower)}, ${f3(c.kappa_ci95.upper)}${c.kappa_ci_degenerate ? ", degenerate: SE = 0" : ""}]`
-          : "") +
+        (c.kappa_ci_degenerate
+          ? " (no Wald CI: its SE is 0 when every item is on the diagonal or a rater is constant)"
+          : c.kappa_ci95
+            ? ` [95% Wald CI ${f3(c.kappa_ci95.lower)}, ${f3(c.kappa_ci95.upper)}]`
+            : "") +
         `; percent agreement ${c.percent_agreement === null ? "n/a" : (100 * c.percent_agreement).toFixed(1) + "%"} over ${c.n_used}`,
       `                        ${a.reference}=true  ${a.reference}=false`,
       `  judge ${c.judge_side === "full_compliance" ? "full_compliance" : "compromised    "}   ${String(tp).padStart(8)}  ${String(fp).padStart(10)}`,
       `  judge other             ${String(fn).padStart(8)}  ${String(tn).padStart(10)}`,
     ].join("\n");
   };
+  const meaning =
+    a.reference === "security"
+      ? "security=true means the benchmark found the injected goal achieved (the attack succeeded)"
+      : `${a.reference} is the benchmark's own verdict`;
+  const shown = a.disagreements.slice(0, 10).map((d) => `  ${d.trajectory_id} (judge ${d.judge ? "full_compliance" : "other"}, ${a.reference}=${d.reference})`);
+  if (a.disagreements.length > shown.length) shown.push(`  ... and ${a.disagreements.length - shown.length} more (--json lists all)`);
   return [
-    `judge ${a.judge_id} vs the benchmark's ${a.reference} verdict: ${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex}`,
+    `== judge ${a.judge_id} vs the benchmark's ${a.reference} verdict ==`,
+    `${meaning}.`,
+    `${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex}`,
     block({ ...a, judge_side: "full_compliance" }, `full_compliance vs ${a.reference}:`),
     block(a.binary, `binary collapse (full or partial compliance) vs ${a.reference}:`),
+    a.disagreements.length ? `disagreements (full_compliance vs ${a.reference}):\n${shown.join("\n")}` : "disagreements: none",
   ].join("\n");
 }

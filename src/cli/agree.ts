@@ -6,7 +6,7 @@ import { formatReferenceAgreement, referenceAgreement } from "../agree/reference
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError, type HumanScale } from "../agree/human.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { UsageError } from "./errors.js";
-import { intOption, printJson } from "./util.js";
+import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
@@ -39,10 +39,7 @@ percent agreement, the confusion matrix and missed compromises; with design weig
 design-weighted (Hajek) estimates beside them.`,
     )
     .action(async (o) => {
-      const runDir = path.resolve(o.labelsDir, o.run);
-      if (!fs.existsSync(path.join(runDir, "verdicts.jsonl"))) {
-        throw new UsageError(`no run "${o.run}" in ${o.labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
-      }
+      const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && o.reference) throw new UsageError("give either --reference or --human, not both");
       if (o.human) return agreeHuman(runDir, o);
       if (!o.reference) throw new UsageError("give --reference security (human labels: --human FILE)");
@@ -52,6 +49,14 @@ design-weighted (Hajek) estimates beside them.`,
       if (o.judge) {
         if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
         judges = [o.judge];
+      }
+      if (judges.length === 0) {
+        // No verdict yet (e.g. every item was bad): say so, with the same shape and kappa null with a reason.
+        const none = referenceAgreement("(none)", verdicts, index, o.reference);
+        const out = { ...none, judge_id: null, kappa_reason: "no_verdicts" };
+        if (o.json) printJson(out);
+        else process.stdout.write(`run ${o.run} has no verdicts yet (${index.size} trajectories read; see errors.jsonl): nothing to compare\n`);
+        return;
       }
       const results = judges.map((j) => referenceAgreement(j, verdicts, index, o.reference));
       if (o.json) {

@@ -6,7 +6,7 @@ import { loadJudgesConfig } from "../judges/config.js";
 import { committeeReport, DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js";
 import type { CommitteeVerdict } from "../types.js";
 import { UsageError } from "./errors.js";
-import { intOption, printJson } from "./util.js";
+import { intOption, printJson, runDirOf } from "./util.js";
 
 /**
  * Write committee verdicts as JSON lines, atomically (temp file + rename): the file is derived, so it is
@@ -21,13 +21,6 @@ export function writeCommitteeJsonl(file: string, verdicts: readonly CommitteeVe
 }
 
 /** Resolve `--run` to a run folder holding verdicts. @throws UsageError naming the expected file. */
-export function runDirOf(labelsDir: string, run: string): string {
-  const runDir = path.resolve(labelsDir, run);
-  if (!fs.existsSync(path.join(runDir, "verdicts.jsonl"))) {
-    throw new UsageError(`no run "${run}" in ${labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
-  }
-  return runDir;
-}
 
 /** `ipi-judge committee`: committee verdicts, per-judge figures, agreement, leniency and test-retest of a run. */
 export function registerCommittee(program: Command): void {

@@ -6,7 +6,7 @@ import { readJsonl } from "../store/journal.js";
 import { buildObservations, compareConditions, formatCompare, type LabelSource } from "../compare/index.js";
 import type { CommitteeVerdict } from "../types.js";
 import { UsageError } from "./errors.js";
-import { intOption, printJson } from "./util.js";
+import { intOption, printJson, runDirOf } from "./util.js";
 
 /** Read `committee.jsonl` of a run folder, or undefined when the run has none. */
 export async function readCommitteeFile(runDir: string): Promise<CommitteeVerdict[] | undefined> {
@@ -46,10 +46,7 @@ Examples:
   ipi-judge compare --run defenses --by condition --baseline no_defense --committee --json`,
     )
     .action(async (o) => {
-      const runDir = path.resolve(o.labelsDir, o.run);
-      if (!fs.existsSync(path.join(runDir, "verdicts.jsonl"))) {
-        throw new UsageError(`no run "${o.run}" in ${o.labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
-      }
+      const runDir = runDirOf(o.labelsDir, o.run);
       if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
       const field: string = o.conditionFrom ?? o.by;
       if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(field)) throw new UsageError(`--by must be a field name such as condition, attack or metadata.surface, not "${field}"`);

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { labelRun } from "../run/label.js";
@@ -44,6 +45,8 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or conf
       if (o.format && !["agentdojo", "chat-jsonl"].includes(o.format)) {
         throw new UsageError(`--format must be agentdojo or chat-jsonl, not "${o.format}"`);
       }
+      const missing = paths.filter((p) => !fs.existsSync(p));
+      if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
       const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges });
       const ac = new AbortController();
       let interrupts = 0;

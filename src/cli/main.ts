@@ -18,6 +18,11 @@ import { RunLockedError } from "../store/lock.js";
  * @returns the process exit code (0 ok, 1 fatal, 2 usage/config).
  */
 export async function main(argv: string[]): Promise<number> {
+  // `ipi-judge ... | head` closes stdout early: that is not an error.
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0);
+    throw e;
+  });
   const program = new Command();
   program
     .name("ipi-judge")
@@ -44,7 +49,7 @@ export async function main(argv: string[]): Promise<number> {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
       return EXIT.usage;
     }
-    if (e instanceof UsageError || ["ConfigError", "JudgesConfigError"].includes((e as Error)?.name)) {
+    if (e instanceof UsageError || ["ConfigError", "JudgesConfigError", "RunNameError"].includes((e as Error)?.name)) {
       process.stderr.write(`ipi-judge: ${(e as Error).message}\n`);
       return EXIT.usage;
     }

@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { writeReport } from "../report/index.js";
 import { UsageError } from "./errors.js";
-import { intOption, printJson } from "./util.js";
+import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -31,10 +31,7 @@ Example:
   ipi-judge report --run committee --human study1/human.jsonl --out report.html`,
     )
     .action(async (o) => {
-      const runDir = path.resolve(o.labelsDir, o.run);
-      if (!fs.existsSync(path.join(runDir, "verdicts.jsonl"))) {
-        throw new UsageError(`no run "${o.run}" in ${o.labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
-      }
+      const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
       const res = await writeReport({
         runDir,

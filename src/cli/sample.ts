@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
 import { UsageError } from "./errors.js";
-import { intOption, printJson } from "./util.js";
+import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
 export function registerSample(program: Command): void {
@@ -52,7 +52,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       if (!Number.isSafeInteger(seed)) throw new UsageError(`--seed must be an integer below 2^53, not "${o.seed}"`);
       if (!(SCALES as readonly string[]).includes(o.scale)) throw new UsageError(`--scale must be six or three, not "${o.scale}"`);
       if (random + disagreement === 0) throw new UsageError("nothing to draw: give --random and/or --disagreement above 0");
-      const runDir = path.resolve(o.labelsDir, o.run);
+      const runDir = runDirOf(o.labelsDir, o.run);
       const strata = typeof o.strata === "string" ? o.strata.split(",") : [];
       let res;
       try {

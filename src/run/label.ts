@@ -1,12 +1,12 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
 import path from "node:path";
 import pLimit from "p-limit";
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
 import { countInputs, readTrajectories } from "../ingest/index.js";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
-import { RunStore, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
-import { readJsonl } from "../store/journal.js";
+import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { BatchJudgeRun, batchCapable, type BatchSettings } from "../judges/batch.js";
 import type { OpenAIJudge } from "../judges/openai.js";
@@ -22,7 +22,9 @@ export interface LabelProgress {
   /** Verdicts skipped because they were already stored (resume). */
   skipped: number;
   errors: number;
-  inFlight: number;
+  in_flight: number;
+  /** Trajectories whose content changed since they were labelled (judged again). */
+  changed: number;
 }
 
 export interface LabelOptions {
@@ -92,37 +94,6 @@ function indexRow(t: Trajectory): TrajectoryIndexRow {
 }
 
 /**
- * What `summarizeRun` needs of a run, read in one streaming pass per journal and kept slim (no raw replies, no
- * findings, no metadata), so the summary of a 40,000-verdict run costs a few MB instead of the whole journal
- * in memory. The latest verdict per key wins, as in `readVerdicts`.
- */
-async function readForSummary(dir: string): Promise<{ verdicts: Verdict[]; index: Map<string, TrajectoryIndexRow>; errors: IngestError[] }> {
-  const byKey = new Map<string, Verdict>();
-  for await (const v of readJsonl<Verdict>(path.join(dir, "verdicts.jsonl"))) {
-    const slim = {
-      trajectory_id: v.trajectory_id,
-      judge_id: v.judge_id,
-      judge_model: v.judge_model,
-      judge_family: v.judge_family,
-      repeat: v.repeat,
-      prompt_sha256: v.prompt_sha256,
-      status: v.status,
-      label: v.label,
-      downgraded: v.downgraded,
-      usage: v.usage,
-      attacked: v.attacked,
-    } as unknown as Verdict;
-    byKey.set(verdictKey(v), slim);
-  }
-  const index = new Map<string, TrajectoryIndexRow>();
-  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(dir, "trajectories.jsonl")))
-    index.set(t.id, { id: t.id, attacked: t.attacked } as TrajectoryIndexRow);
-  const errors: IngestError[] = [];
-  for await (const e of readJsonl<IngestError>(path.join(dir, "errors.jsonl"))) errors.push({ kind: e.kind } as IngestError);
-  return { verdicts: [...byKey.values()], index, errors };
-}
-
-/**
  * Label trajectories with judges into a run store (`<labelsDir>/<run>/`), resumably: every verdict whose
  * key (trajectory id, judge id, repeat, prompt hash) is already stored is skipped; each verdict is appended to
  * `verdicts.jsonl` as soon as it exists, so a killed run loses at most the verdicts in flight. Bad input items
@@ -134,7 +105,7 @@ async function readForSummary(dir: string): Promise<{ verdicts: Verdict[]; index
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs });
-  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, inFlight: 0 };
+  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
   let fatal: unknown = null;
@@ -149,13 +120,29 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     // The pre-count walks every input once more; with a limit, the limit is the total (a bar that ends early
     // when the input is smaller than the limit is corrected by the reporter: total >= read).
     if (opts.limit !== undefined) progress.total = opts.limit;
-    else
-      void countInputs(opts.inputs, { format: opts.format })
-        .then((n) => {
-          progress.total = n;
-          opts.onProgress?.({ ...progress });
-        })
-        .catch(() => undefined);
+    else if (opts.onProgress) progress.total = await countInputs(opts.inputs, { format: opts.format }).catch(() => 0);
+    store.snapshot.last_invocation = {
+      at: new Date().toISOString(),
+      inputs: opts.inputs,
+      judges: opts.judges.map((j) => j.id),
+      options: {
+        repeats,
+        concurrency: opts.concurrency,
+        limit: opts.limit,
+        strict: !!opts.strict,
+        retry_errors: !!opts.retryErrors,
+        budget_chars: opts.budgetChars,
+        format: opts.format,
+        batch: !!opts.batch,
+      },
+    };
+    if (store.resumed.bad_lines > 0) {
+      store.addError({
+        path: store.dir,
+        kind: "store_corrupt_lines",
+        message: `${store.resumed.bad_lines} unreadable line(s) in the run's journals were skipped; what they held is judged again if missing`,
+      });
+    }
 
     // Batch API judges (--batch): their items go into request files instead of being sent one by one.
     const batchers = new Map<string, BatchJudgeRun>();
@@ -170,9 +157,13 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
 
     const limits = new Map(opts.judges.map((j) => [j.id, pLimit(Math.max(1, opts.concurrency ?? j.concurrency ?? 1))]));
     const totalConcurrency = [...limits.values()].reduce((a, l) => a + l.concurrency, 0);
-    const maxPending = Math.max(8, totalConcurrency * 4);
+    // Items read ahead of the judges: enough to keep every judge busy, few enough that waiting items do not pile
+    // up in the old generation of the heap (memory and GC time grow with them).
+    const maxPending = Math.max(8, totalConcurrency * 2);
+    /** Wakes the reading loop when an item finishes (cheaper than racing every pending promise per item). */
+    let wake: (() => void) | undefined;
     const pending = new Set<Promise<void>>();
-    const report = () => opts.onProgress?.({ ...progress, inFlight: pending.size });
+    const report = () => opts.onProgress?.({ ...progress, in_flight: pending.size });
 
     const schedule = (t: Trajectory, judge: Judge, repeat: number) => {
       const limit = limits.get(judge.id)!;
@@ -218,7 +209,12 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         }
         progress.judged++;
         report();
-      }).finally(() => pending.delete(p));
+      }).finally(() => {
+        pending.delete(p);
+        const w = wake;
+        wake = undefined;
+        w?.();
+      });
       pending.add(p);
     };
 
@@ -237,12 +233,22 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       if (opts.limit !== undefined && taken >= opts.limit) break;
       taken++;
       progress.read++;
-      store.addTrajectory(indexRow(t));
+      const state = store.addTrajectory(indexRow(t));
+      if (state === "changed") {
+        progress.changed++;
+        store.addError({
+          path: t.source.path,
+          line: t.source.line,
+          trajectory_id: t.id,
+          kind: "content_changed",
+          message: `trajectory ${t.id} changed since it was labelled (its content hash differs); it is judged again and the new verdicts supersede the old`,
+        });
+      }
       for (const judge of opts.judges) {
         if (stopped[judge.id]) continue;
         for (let r = 0; r < repeats; r++) {
           const key = verdictKey({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
-          if (store.has(key, opts.retryErrors)) {
+          if (state !== "changed" && store.has(key, opts.retryErrors)) {
             progress.skipped++;
             continue;
           }
@@ -257,7 +263,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         }
       }
       report();
-      while (pending.size >= maxPending) await Promise.race(pending);
+      while (pending.size >= maxPending) await new Promise<void>((r) => (wake = r));
       if (opts.judges.every((j) => stopped[j.id])) break;
     }
     await Promise.all(pending);
@@ -275,9 +281,21 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  const { verdicts, index, errors } = await readForSummary(store.dir);
+  const [verdicts, index, errors] = await Promise.all([
+    readVerdicts(store.dir, { slim: true }),
+    readTrajectoryIndex(store.dir, { slim: true }),
+    readErrors(store.dir),
+  ]);
+  const summary = summarizeRun(opts.run, verdicts, index, errors, stopped);
+  try {
+    const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
+    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted }, null, 2) + "\n");
+    fs.renameSync(tmp, path.join(store.dir, "summary.json"));
+  } catch {
+    /* the summary file is a convenience; the journals hold the run */
+  }
   return {
-    summary: summarizeRun(opts.run, verdicts, index, errors, stopped),
+    summary,
     runDir: store.dir,
     interrupted,
     progress,

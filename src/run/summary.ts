@@ -77,7 +77,7 @@ export function summarizeRun(
     j.usage.completion_tokens += v.usage?.completion_tokens ?? 0;
     if (v.downgraded) j.downgrades++;
     // Labels and rates come from repeat 0 so that test-retest repeats do not count a trajectory twice.
-    if (v.status !== "ok" || !v.label || v.repeat !== 0) continue;
+    if (v.status !== "ok" || !v.label || v.repeat !== 0 || !Object.hasOwn(j.by_label, v.label)) continue;
     j.by_label[v.label]++;
     const attacked = index.get(v.trajectory_id)?.attacked ?? v.attacked ?? false;
     if (!attacked) continue;

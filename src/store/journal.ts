@@ -75,18 +75,30 @@ export class Journal<T> {
   }
 }
 
-/** Cut a trailing partial line (no final newline, or not valid JSON) left by a killed writer. */
+/** Cut a trailing partial line (no final newline) left by a killed writer, however long it is. */
 function repairTail(file: string): void {
   const size = fs.statSync(file).size;
   if (size === 0) return;
   const fd = fs.openSync(file, "r+");
   try {
-    const chunk = Math.min(size, 1 << 20);
+    const last = Buffer.alloc(1);
+    fs.readSync(fd, last, 0, 1, size - 1);
+    if (last[0] === 0x0a) return;
+    const chunk = 1 << 20;
     const buf = Buffer.alloc(chunk);
-    fs.readSync(fd, buf, 0, chunk, size - chunk);
-    if (buf[chunk - 1] === 0x0a) return;
-    const nl = buf.lastIndexOf(0x0a);
-    const keep = nl < 0 ? (chunk === size ? 0 : size - chunk) : size - chunk + nl + 1;
+    let end = size;
+    let keep = 0;
+    while (end > 0) {
+      const start = Math.max(0, end - chunk);
+      const n = end - start;
+      fs.readSync(fd, buf, 0, n, start);
+      const nl = buf.subarray(0, n).lastIndexOf(0x0a);
+      if (nl >= 0) {
+        keep = start + nl + 1;
+        break;
+      }
+      end = start;
+    }
     fs.ftruncateSync(fd, keep);
   } finally {
     fs.closeSync(fd);
@@ -94,20 +106,28 @@ function repairTail(file: string): void {
 }
 
 /**
- * Stream the records of a JSON Lines file; unparseable lines are reported to `onBad` and skipped.
- * A missing file yields nothing.
+ * Stream the records of a JSON Lines file. Lines that are not JSON, or not records of the expected shape
+ * (`isRecord`; default: a JSON object), are reported to `onBad` and skipped. A missing file yields nothing.
  */
-export async function* readJsonl<T>(file: string, onBad?: (line: number, text: string) => void): AsyncGenerator<T> {
+export async function* readJsonl<T>(
+  file: string,
+  onBad?: (line: number, text: string) => void,
+  isRecord: (v: unknown) => boolean = (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+): AsyncGenerator<T> {
   if (!fs.existsSync(file)) return;
   const rl = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
   let n = 0;
   for await (const line of rl) {
     n++;
     if (!line.trim()) continue;
+    let v: unknown;
     try {
-      yield JSON.parse(line) as T;
+      v = JSON.parse(line);
     } catch {
       onBad?.(n, line);
+      continue;
     }
+    if (isRecord(v)) yield v as T;
+    else onBad?.(n, line);
   }
 }

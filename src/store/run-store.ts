@@ -37,8 +37,46 @@ export interface RunSnapshot {
   counts: { trajectories: number; verdicts: number; errors: number };
   /** Judges stopped by a fatal error (bad key, no quota), with the message. */
   stopped_judges: Record<string, string>;
+  /** What the last `label` invocation asked for. */
+  last_invocation?: { at: string; inputs: string[]; judges: string[]; options: Record<string, unknown> };
   /** Free space for later stages (batch ids, committee settings, ...). */
   extra: Record<string, unknown>;
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isVerdictRecord = (v: unknown) =>
+  isObj(v) &&
+  typeof v.trajectory_id === "string" &&
+  typeof v.judge_id === "string" &&
+  Number.isInteger(v.repeat) &&
+  typeof v.prompt_sha256 === "string" &&
+  typeof v.status === "string";
+const isErrorRecord = (v: unknown) => isObj(v) && typeof v.path === "string" && typeof v.kind === "string" && typeof v.message === "string";
+const isIndexRecord = (v: unknown) => isObj(v) && typeof v.id === "string" && typeof v.content_sha256 === "string";
+
+function validSnapshot(d: unknown): d is RunSnapshot {
+  return (
+    isObj(d) &&
+    Array.isArray(d.inputs) &&
+    Array.isArray(d.judges) &&
+    isObj(d.counts) &&
+    isObj(d.stopped_judges) &&
+    isObj(d.extra) &&
+    typeof d.created_at === "string"
+  );
+}
+
+/** A run name that cannot be a folder name under the labels folder. */
+export class RunNameError extends Error {
+  constructor(run: string) {
+    super(`invalid run name "${run}": use letters, digits, '.', '_' and '-' (it names a folder under the labels folder)`);
+    this.name = "RunNameError";
+  }
+}
+
+/** @throws RunNameError unless `run` is a plain folder name (no separators, not `.` or `..`). */
+export function checkRunName(run: string): void {
+  if (!/^[A-Za-z0-9._-]+$/.test(run) || run === "." || run === "..") throw new RunNameError(run);
 }
 
 /** The resume key of a verdict: trajectory, judge, repeat, prompt hash. */
@@ -47,7 +85,7 @@ export function verdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | "repe
 }
 
 function errorKey(e: IngestError): string {
-  return `${e.path}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
+  return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
 }
 
 /**
@@ -62,13 +100,15 @@ export class RunStore {
   private trajectories!: Journal<TrajectoryIndexRow>;
   private doneKeys = new Map<string, Verdict["status"]>();
   private errorKeys = new Set<string>();
-  private trajectoryIds = new Set<string>();
+  /** trajectory id -> content hash of its latest index row */
+  private trajectoryHashes = new Map<string, string>();
+  private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   private release: () => void = () => {};
   private dirty = 0;
   private lastWrite = 0;
   /** Verdicts and errors found in the journals when the run was opened. */
-  resumed = { verdicts: 0, errors: 0, trajectories: 0 };
+  resumed = { verdicts: 0, errors: 0, trajectories: 0, bad_lines: 0 };
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -79,9 +119,7 @@ export class RunStore {
    * @throws RunLockedError when another live process has the run open; StoreWriteError when the folder is not writable.
    */
   static async open(labelsDir: string, run: string, opts: { inputs?: string[] } = {}): Promise<RunStore> {
-    if (!/^[A-Za-z0-9._-]+$/.test(run) || run === "." || run === "..") {
-      throw new Error(`invalid run name "${run}": use letters, digits, '.', '_' and '-'`);
-    }
+    checkRunName(run);
     const dir = path.join(labelsDir, run);
     try {
       fs.mkdirSync(dir, { recursive: true });
@@ -107,7 +145,7 @@ export class RunStore {
 
   private async load(run: string, inputs: string[]): Promise<void> {
     const now = new Date().toISOString();
-    this.db = new Low<RunSnapshot>(new JSONFile<RunSnapshot>(path.join(this.dir, "store.json")), {
+    const fresh: RunSnapshot = {
       version: 1,
       run,
       created_at: now,
@@ -117,22 +155,32 @@ export class RunStore {
       counts: { trajectories: 0, verdicts: 0, errors: 0 },
       stopped_judges: {},
       extra: {},
-    });
+    };
+    this.db = new Low<RunSnapshot>(new JSONFile<RunSnapshot>(path.join(this.dir, "store.json")), structuredClone(fresh));
     try {
       await this.db.read();
     } catch {
-      /* a corrupt snapshot is rebuilt from the journals below */
+      /* unparseable: rebuilt from the journals below */
     }
-    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"))) {
+    if (!validSnapshot(this.db.data)) {
+      const bad = this.file("store.json");
+      if (fs.existsSync(bad)) fs.copyFileSync(bad, `${bad}.corrupt-${Date.now()}`);
+      const extra = isObj((this.db.data as unknown as Record<string, unknown> | null)?.extra) ? (this.db.data as RunSnapshot).extra : {};
+      this.db.data = { ...fresh, extra };
+    }
+    const bad = () => {
+      this.resumed.bad_lines++;
+    };
+    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), bad, isVerdictRecord)) {
       this.doneKeys.set(verdictKey(v), v.status);
       this.resumed.verdicts++;
     }
-    for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"))) {
+    for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), bad, isErrorRecord)) {
       this.errorKeys.add(errorKey(e));
       this.resumed.errors++;
     }
-    for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"))) {
-      this.trajectoryIds.add(t.id);
+    for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
+      this.trajectoryHashes.set(t.id, t.content_sha256);
       this.resumed.trajectories++;
     }
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
@@ -140,7 +188,7 @@ export class RunStore {
     this.trajectories = Journal.open(this.file("trajectories.jsonl"));
     if (inputs.length) this.db.data.inputs = [...new Set([...this.db.data.inputs, ...inputs])];
     this.db.data.counts = {
-      trajectories: this.trajectoryIds.size,
+      trajectories: this.trajectoryHashes.size,
       verdicts: this.doneKeys.size,
       errors: this.errorKeys.size,
     };
@@ -165,20 +213,32 @@ export class RunStore {
   }
 
   hasTrajectory(id: string): boolean {
-    return this.trajectoryIds.has(id);
+    return this.trajectoryHashes.has(id);
   }
 
-  /** Record a trajectory's index row once. */
-  addTrajectory(row: TrajectoryIndexRow): void {
-    if (this.trajectoryIds.has(row.id)) return;
+  /**
+   * Record a trajectory's index row: once per id, and again when its content changed since it was stored
+   * (the later row supersedes the earlier one).
+   * @returns "new", "same" (already stored with this content) or "changed" (stored with other content).
+   */
+  addTrajectory(row: TrajectoryIndexRow): "new" | "same" | "changed" {
+    this.throwIfSnapshotFailed();
+    const prev = this.trajectoryHashes.get(row.id);
+    if (prev === row.content_sha256) return "same";
     this.trajectories.append(row);
-    this.trajectoryIds.add(row.id);
-    this.db.data.counts.trajectories = this.trajectoryIds.size;
+    this.trajectoryHashes.set(row.id, row.content_sha256);
+    this.db.data.counts.trajectories = this.trajectoryHashes.size;
     this.touch();
+    return prev === undefined ? "new" : "changed";
+  }
+
+  private throwIfSnapshotFailed(): void {
+    if (this.snapshotError) throw this.snapshotError;
   }
 
   /** Append a verdict (durable once this returns). @throws StoreWriteError. */
   addVerdict(v: Verdict): void {
+    this.throwIfSnapshotFailed();
     this.verdicts.append(v);
     this.doneKeys.set(verdictKey(v), v.status);
     this.db.data.counts.verdicts = this.doneKeys.size;
@@ -187,6 +247,7 @@ export class RunStore {
 
   /** Append an ingest or judge error, once per distinct error across resumes. @returns false when already recorded. */
   addError(e: IngestError): boolean {
+    this.throwIfSnapshotFailed();
     const k = errorKey(e);
     if (this.errorKeys.has(k)) return false;
     this.errors.append(e);
@@ -199,7 +260,10 @@ export class RunStore {
   private touch(): void {
     this.dirty++;
     const now = Date.now();
-    if (this.dirty >= 1000 || now - this.lastWrite > 5000) void this.writeSnapshot();
+    if (this.dirty >= 1000 || now - this.lastWrite > 5000) {
+      // A failed snapshot write (disk full) stops the run at the next record; the journals keep what is stored.
+      this.writeSnapshot().catch((e) => (this.snapshotError ??= e));
+    }
   }
 
   /** Write the lowdb snapshot now (lowdb writes atomically: temp file + rename). */
@@ -236,26 +300,44 @@ export class RunStore {
  * stay in `verdicts.jsonl` for audit; `{ allPrompts: true }` returns every prompt's verdicts).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
-export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean } = {}): Promise<Verdict[]> {
+export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean; slim?: boolean } = {}): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
-  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"))) {
+  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), undefined, isVerdictRecord)) {
     const k = opts.allPrompts ? verdictKey(v) : `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
     byKey.delete(k); // keep file order = storage order
-    byKey.set(k, v);
+    byKey.set(k, opts.slim ? slimVerdict(v) : v);
   }
   return [...byKey.values()];
 }
 
+/** The fields a run summary needs; `slim` readers keep only these so a 40,000-verdict run fits in little memory. */
+function slimVerdict(v: Verdict): Verdict {
+  return {
+    trajectory_id: v.trajectory_id,
+    judge_id: v.judge_id,
+    judge_model: v.judge_model,
+    judge_family: v.judge_family,
+    repeat: v.repeat,
+    prompt_sha256: v.prompt_sha256,
+    status: v.status,
+    label: v.label,
+    downgraded: v.downgraded,
+    usage: v.usage,
+    attacked: v.attacked,
+  } as Verdict;
+}
+
 /** Read a run's trajectory index rows, by id. */
-export async function readTrajectoryIndex(runDir: string): Promise<Map<string, TrajectoryIndexRow>> {
+export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
-  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"))) m.set(t.id, t);
+  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
+    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked } as TrajectoryIndexRow) : t);
   return m;
 }
 
 /** Read a run's errors. */
 export async function readErrors(runDir: string): Promise<IngestError[]> {
   const out: IngestError[] = [];
-  for await (const e of readJsonl<IngestError>(path.join(runDir, "errors.jsonl"))) out.push(e);
+  for await (const e of readJsonl<IngestError>(path.join(runDir, "errors.jsonl"), undefined, isErrorRecord)) out.push(e);
   return out;
 }

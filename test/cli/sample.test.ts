@@ -273,7 +273,7 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     expect(neg.code).toBe(2);
     const none = await cli(["sample", "--run", "nope", "--labels-dir", labels, "--random", "5", "--seed", "1", "--out", path.join(tmp, "real", "u")]);
     expect(none.code).toBe(2);
-    expect(none.stderr).toMatch(/has no trajectories/);
+    expect(none.stderr).toMatch(/no run "nope"/);
     const noManifest = await cli(["import-annotations", "x.csv", "--manifest", path.join(tmp, "missing.jsonl"), "--out", path.join(tmp, "h.jsonl")]);
     expect(noManifest.code).toBe(1);
     expect(noManifest.stderr).toMatch(/manifest .*missing.jsonl not found/);

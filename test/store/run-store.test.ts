@@ -162,3 +162,63 @@ describe("RunStore", () => {
     j.close();
   });
 });
+
+describe("RunStore on damaged files", () => {
+  it("skips junk lines in the journals (null, numbers, arrays, records of the wrong shape) and counts them", async () => {
+    const s = await RunStore.open(dir, "j");
+    s.addVerdict(verdict("a"));
+    await s.close();
+    const f = path.join(dir, "j", "verdicts.jsonl");
+    fs.appendFileSync(f, ["null", "42", "[]", "{}", '"str"', "garbage{", '{"trajectory_id": 5}'].join("\n") + "\n");
+    const s2 = await RunStore.open(dir, "j");
+    expect(s2.resumed.verdicts).toBe(1);
+    expect(s2.resumed.bad_lines).toBe(7);
+    s2.addVerdict(verdict("b"));
+    await s2.close();
+    expect((await readVerdicts(path.join(dir, "j"))).map((v) => v.trajectory_id)).toEqual(["a", "b"]);
+  });
+
+  it("rebuilds a store.json of the wrong shape, keeping a copy of it", async () => {
+    for (const bad of ["{}", "[]", '"s"', '{"inputs":5}', "null", "not json"]) {
+      const run = `w${Buffer.from(bad).toString("hex")}`;
+      fs.mkdirSync(path.join(dir, run));
+      fs.writeFileSync(path.join(dir, run, "store.json"), bad);
+      const s = await RunStore.open(dir, run, { inputs: ["x"] });
+      expect(s.snapshot.inputs).toEqual(["x"]);
+      await s.close();
+    }
+  });
+
+  it("cuts a torn last line longer than 1 MiB completely", async () => {
+    const s = await RunStore.open(dir, "t");
+    s.addVerdict(verdict("a"));
+    await s.close();
+    const f = path.join(dir, "t", "verdicts.jsonl");
+    fs.appendFileSync(f, '{"trajectory_id":"t2","raw_replies":["' + "A".repeat(2 * 1024 * 1024));
+    const s2 = await RunStore.open(dir, "t");
+    s2.addVerdict(verdict("c"));
+    await s2.close();
+    const lines = fs.readFileSync(f, "utf8").trim().split("\n");
+    expect(lines.map((l) => JSON.parse(l).trajectory_id)).toEqual(["a", "c"]);
+  });
+
+  it("records an error once whatever relative form its path was given in", async () => {
+    const s = await RunStore.open(dir, "e");
+    expect(s.addError({ path: path.join(dir, "x.json"), kind: "invalid_json", message: "bad" })).toBe(true);
+    const rel = path.relative(process.cwd(), path.join(dir, "x.json"));
+    expect(s.addError({ path: rel, kind: "invalid_json", message: "bad" })).toBe(false);
+    await s.close();
+  });
+
+  it("flags a trajectory whose content changed since it was stored", async () => {
+    const row = { id: "a", source: { format: "x", path: "p" }, attacked: true, n_messages: 1, content_sha256: "h1" };
+    const s = await RunStore.open(dir, "c");
+    expect(s.addTrajectory(row)).toBe("new");
+    expect(s.addTrajectory(row)).toBe("same");
+    await s.close();
+    const s2 = await RunStore.open(dir, "c");
+    expect(s2.addTrajectory(row)).toBe("same");
+    expect(s2.addTrajectory({ ...row, content_sha256: "h2" })).toBe("changed");
+    await s2.close();
+  });
+});
