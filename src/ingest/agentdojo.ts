@@ -11,7 +11,7 @@ import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
-import { argumentsAt, atMessage, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
+import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
 
 /**
  * The defenses AgentDojo names its defended run folders after (`<model>-<defense>`; agentdojo
@@ -295,14 +295,13 @@ function fallbackId(src: AgentDojoSource): string {
  * Read-side entry point for one AgentDojo file's bytes: strict UTF-8 decode, JSON parse, then
  * {@link convertAgentDojo}.
  *
- * @returns a trajectory, or an error of kind `invalid_utf8` (byte offset and line), `invalid_json` (the parser's
- *   message with line and column), `schema` or `no_messages`. Never throws for bad data.
+ * @returns a trajectory, or an error of kind `invalid_utf8` (byte offset and line), `too_large` (text too long
+ *   for one string; the reader checks the file size against its limit before this), `invalid_json` (the
+ *   parser's message with line and column), `schema` or `no_messages`. Never throws for bad data.
  */
 export function parseAgentDojoBytes(bytes: Uint8Array, src: AgentDojoSource): ConvertResult {
   const decoded = decodeUtf8Strict(bytes);
-  if (!decoded.ok) {
-    return { ok: false, error: ingestError("invalid_utf8", src.path, decoded.message, { line: decoded.line }) };
-  }
+  if (!decoded.ok) return { ok: false, error: decodeFailure(decoded, src.path) };
   const parsed = parseJson(decoded.text);
   if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message) };
   try {

@@ -8,7 +8,7 @@ import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
-import { argumentsAt, atMessage, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
+import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -232,14 +232,14 @@ export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResu
  * One line's bytes -> trajectory or error: strict UTF-8 decode, JSON parse, {@link convertChatLine}.
  * The caller skips blank lines before calling.
  *
- * @returns an error of kind `invalid_utf8`, `invalid_json`, `schema` or `no_messages` naming the line, or the
- *   trajectory. Never throws for bad data.
+ * @returns an error of kind `invalid_utf8`, `too_large` (text too long for one string), `invalid_json`,
+ *   `schema` or `no_messages` naming the line, or the trajectory. Never throws for bad data.
  */
 export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource): ConvertResult {
   const decoded = decodeUtf8Strict(bytes);
   if (!decoded.ok) {
-    const what = `invalid UTF-8 byte at byte ${decoded.offset} of the line`;
-    return { ok: false, error: ingestError("invalid_utf8", src.path, what, { line: src.line }) };
+    const where = (d: { offset: number }) => `invalid UTF-8 byte at byte ${d.offset} of the line`;
+    return { ok: false, error: decodeFailure(decoded, src.path, { line: src.line }, where) };
   }
   const parsed = parseJson(decoded.text);
   if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message, { line: src.line }) };

@@ -9,6 +9,8 @@ import type { IngestError } from "../types.js";
  * - `no_messages`: a trajectory with an empty `messages` array.
  * - `duplicate_id`: a trajectory id already read earlier in the same read (the first is kept).
  * - `unknown_format`: a file that is not a trajectory file of any known format (e.g. a `manifest.jsonl`).
+ * - `too_large`: an AgentDojo file or a chat-jsonl line over the per-item byte limit (`maxItemBytes`), or text too
+ *   long for one JavaScript string; reported from the size, before the item is read whole.
  */
 export type IngestErrorKind =
   | "read_error"
@@ -17,7 +19,8 @@ export type IngestErrorKind =
   | "schema"
   | "no_messages"
   | "duplicate_id"
-  | "unknown_format";
+  | "unknown_format"
+  | "too_large";
 
 /**
  * What went wrong in a conversion step, for an error message: a `RangeError` from the call stack is "nested too
@@ -102,4 +105,30 @@ export function conversionError(
     return ingestError("schema", path, e.message, where);
   }
   return ingestError("schema", path, `cannot convert: ${failureText(e)}`, at);
+}
+
+/** `67108864` -> `67,108,864 bytes (64.0 MiB)`. */
+export function formatBytes(n: number): string {
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  let v = n;
+  let u = -1;
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  const human = u < 0 ? "" : ` (${v.toFixed(1)} ${units[u]})`;
+  return `${n.toLocaleString("en-US")} bytes${human}`;
+}
+
+/**
+ * The `too_large` error of an item over the per-item limit, naming its size and the limit:
+ * `<path>[:<line>]: line is 70,000,000 bytes (66.8 MiB), over the limit of 67,108,864 bytes (64.0 MiB) per
+ * item (the maxItemBytes read option)`.
+ *
+ * @param what `file` (an AgentDojo run) or `line` (a chat-jsonl line)
+ * @param size the item's size in bytes; `limit` the limit in bytes
+ */
+export function tooLargeError(path: string, what: "file" | "line", size: number, limit: number, at: { line?: number } = {}): IngestError {
+  const text = `${what} is ${formatBytes(size)}, over the limit of ${formatBytes(limit)} per item (the maxItemBytes read option)`;
+  return ingestError("too_large", path, text, at);
 }

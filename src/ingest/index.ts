@@ -10,8 +10,8 @@ import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { parseAgentDojoBytes } from "./agentdojo.js";
 import { parseChatLineBytes } from "./chat-jsonl.js";
-import { IngestFatalError, ingestError } from "./errors.js";
-import { isBlank, rawLines } from "./lines.js";
+import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
+import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
 import { parseJson, decodeUtf8Strict } from "./text.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
@@ -29,6 +29,26 @@ export interface ReadOptions {
   format?: InputFormat;
   /** Throw an {@link IngestFatalError} on the first error instead of yielding it. Default false. */
   strict?: boolean;
+  /**
+   * The largest item read, in bytes: an AgentDojo file (from its size, before reading it) or a chat-jsonl line
+   * (while streaming it: never more than this plus one chunk in memory). A larger item is one `too_large` error
+   * naming its size and the limit. Bounds the memory one trajectory can take here and in the judges (a 100 MB
+   * tool result is an error, not an out-of-memory crash). Default {@link DEFAULT_MAX_ITEM_BYTES} (64 MiB);
+   * `Infinity` for no limit (text beyond one JavaScript string, ~512 Mi UTF-16 units, is still `too_large`).
+   */
+  maxItemBytes?: number;
+}
+
+/** The default {@link ReadOptions.maxItemBytes}: 64 MiB (the largest real AgentDojo run log is under 1 MB). */
+export const DEFAULT_MAX_ITEM_BYTES = 64 * 1024 * 1024;
+
+/** `opts.maxItemBytes`, checked. @throws RangeError when it is not a positive number */
+function maxItemBytes(opts: ReadOptions): number {
+  const m = opts.maxItemBytes ?? DEFAULT_MAX_ITEM_BYTES;
+  if (typeof m !== "number" || Number.isNaN(m) || m <= 0) {
+    throw new RangeError(`maxItemBytes must be a positive number of bytes (or Infinity), not ${String(m)}`);
+  }
+  return m;
 }
 
 /** One item of a read: a trajectory, or an error standing for one unreadable file or line. */
@@ -112,14 +132,14 @@ type Plan = { as: InputFormat } | { as: "unknown"; why: string } | { as: "error"
  * chat-jsonl when its first non-blank line is a JSON object with `messages` (or, if that line is not valid JSON,
  * mentions `"messages"`), otherwise `unknown` (e.g. a `manifest.jsonl`); any other extension -> `unknown`.
  */
-async function plan(file: string, format?: InputFormat): Promise<Plan> {
+async function plan(file: string, format: InputFormat | undefined, max: number): Promise<Plan> {
   if (format) return { as: format };
   if (JSON_EXT.test(file)) return { as: "agentdojo" };
   if (!JSONL_EXT.test(file)) {
     return { as: "unknown", why: "not a .json or .jsonl file: cannot tell the format (pass a format to read it)" };
   }
   try {
-    for await (const { bytes } of rawLines(file)) {
+    for await (const { bytes } of rawLines(file, { maxLineBytes: max })) {
       if (isBlank(bytes)) continue;
       const d = decodeUtf8Strict(bytes);
       const text = d.ok ? d.text : bytes.toString("latin1");
@@ -148,8 +168,8 @@ function relFrom(root: string, file: string): string {
 }
 
 /** The items of one file, without the duplicate-id check. */
-async function* readOne(f: InputFile, format?: InputFormat): AsyncGenerator<IngestItem> {
-  const pl = await plan(f.file, format);
+async function* readOne(f: InputFile, format: InputFormat | undefined, max: number): AsyncGenerator<IngestItem> {
+  const pl = await plan(f.file, format, max);
   if (pl.as === "error") {
     yield { kind: "error", error: pl.error };
     return;
@@ -161,9 +181,19 @@ async function* readOne(f: InputFile, format?: InputFormat): AsyncGenerator<Inge
   if (pl.as === "agentdojo") {
     let bytes: Buffer;
     try {
+      const size = (await stat(f.file)).size;
+      if (size > max) {
+        yield { kind: "error", error: tooLargeError(f.file, "file", size, max) };
+        return;
+      }
       bytes = await readFile(f.file);
     } catch (e) {
       yield { kind: "error", error: ingestError("read_error", f.file, `cannot read file: ${errText(e)}`) };
+      return;
+    }
+    if (bytes.length > max) {
+      // grew between stat and read
+      yield { kind: "error", error: tooLargeError(f.file, "file", bytes.length, max) };
       return;
     }
     const r = parseAgentDojoBytes(bytes, { path: f.file, root: f.root });
@@ -173,7 +203,12 @@ async function* readOne(f: InputFile, format?: InputFormat): AsyncGenerator<Inge
   const relPath = relFrom(f.root, f.file);
   let sawLine = false;
   try {
-    for await (const { line, bytes } of rawLines(f.file)) {
+    for await (const { line, bytes, tooLong } of rawLines(f.file, { maxLineBytes: max })) {
+      if (tooLong !== undefined) {
+        sawLine = true;
+        yield { kind: "error", error: tooLargeError(f.file, "line", tooLong, max, { line }) };
+        continue;
+      }
       if (isBlank(bytes)) continue;
       sawLine = true;
       const r = parseChatLineBytes(bytes, { path: f.file, line, relPath });
@@ -193,21 +228,26 @@ async function* readOne(f: InputFile, format?: InputFormat): AsyncGenerator<Inge
  * - Format per file: `*.json` = one AgentDojo run log; `*.jsonl` = chat-jsonl, one trajectory per non-blank line,
  *   when its first line has `messages`; a `.jsonl` that is not (a manifest) gives one `unknown_format` error.
  *   `opts.format` overrides detection for every file.
- * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks). Only the ids read so far are
+ * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each bounded by the limit. Only the ids read so far are
  *   kept (for the duplicate check).
  * - Errors are items `{kind: "error", error: {path, line?, message_index?, kind, message, trajectory_id?}}`, one
  *   per bad file or line, with kinds `read_error`, `invalid_utf8`, `invalid_json`, `schema`, `no_messages`,
- *   `unknown_format`, `duplicate_id` (a trajectory id seen before in this read: the first is kept, the later one
+ *   `unknown_format`, `too_large`, `duplicate_id` (a trajectory id seen before in this read: the first is kept, the later one
  *   is an error). Messages name the file, the line or message index, and what is wrong.
  *
+ * - Size: an AgentDojo file or a chat-jsonl line over `opts.maxItemBytes` (default 64 MiB) is one `too_large`
+ *   error naming its size and the limit, found before the item is read whole.
+ *
  * @returns an async generator of {@link IngestItem}; items come in input order.
- * @throws {@link IngestFatalError} on the first error when `opts.strict` is true (nothing else is thrown).
+ * @throws {@link IngestFatalError} on the first error when `opts.strict` is true; RangeError (before anything is
+ *   read) when `opts.maxItemBytes` is not a positive number. Nothing else is thrown.
  */
 export async function* readTrajectories(paths: string[], opts: ReadOptions = {}): AsyncGenerator<IngestItem> {
+  const max = maxItemBytes(opts);
   const seen = new Set<string>();
   for await (const f of inputFiles(paths)) {
     const items: AsyncIterable<IngestItem> =
-      "error" in f ? one({ kind: "error", error: f.error }) : readOne(f, opts.format);
+      "error" in f ? one({ kind: "error", error: f.error }) : readOne(f, opts.format, max);
     for await (let item of items) {
       if (item.kind === "trajectory") {
         const t = item.trajectory;
@@ -237,24 +277,26 @@ async function* one<T>(x: T): AsyncGenerator<T> {
  * change the count (they turn an item into an error item).
  *
  * @returns the expected item count (non-negative integer). Never throws for unreadable paths.
+ * @throws RangeError when `opts.maxItemBytes` is not a positive number
  */
 export async function countInputs(paths: string[], opts: ReadOptions = {}): Promise<number> {
+  const max = maxItemBytes(opts);
   let n = 0;
   for await (const f of inputFiles(paths)) {
     if ("error" in f) {
       n++;
       continue;
     }
-    const pl = await plan(f.file, opts.format);
+    const pl = await plan(f.file, opts.format, max);
     if (pl.as !== "chat-jsonl") {
       n++;
       continue;
     }
-    let lines = 0;
+    let lines: number;
     try {
-      for await (const { bytes } of rawLines(f.file)) if (!isBlank(bytes)) lines++;
+      lines = await countNonBlankLines(f.file);
     } catch {
-      lines += 1;
+      lines = 1;
     }
     n += Math.max(lines, 1);
   }

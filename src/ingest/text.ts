@@ -1,5 +1,6 @@
 /** Strict UTF-8 decoding and JSON parsing with positions, shared by the input formats. */
-import { ConvertError, failureText } from "./errors.js";
+import type { IngestError } from "../types.js";
+import { ConvertError, failureText, ingestError } from "./errors.js";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
@@ -41,28 +42,61 @@ export function firstInvalidUtf8(buf: Uint8Array): number {
   return -1;
 }
 
-/** Result of {@link decodeUtf8Strict}: the text, or where the first bad byte is. */
-export type Decoded = { ok: true; text: string } | { ok: false; offset: number; line: number; message: string };
+/**
+ * Result of {@link decodeUtf8Strict}: the text, or why not: `invalid_utf8` with where the first bad byte is;
+ * `too_large` when the text is longer than one JavaScript string can be (`ERR_STRING_TOO_LONG`, about 512 Mi
+ * UTF-16 units); `decode_error` for any other decoder failure (never reported as invalid UTF-8).
+ */
+export type Decoded =
+  | { ok: true; text: string }
+  | { ok: false; kind: "invalid_utf8"; offset: number; line: number; message: string }
+  | { ok: false; kind: "too_large" | "decode_error"; message: string };
 
 /**
  * Decode bytes as UTF-8 with `TextDecoder("utf-8", {fatal: true})`: invalid bytes are reported, never replaced
  * with U+FFFD. A leading BOM is dropped.
  *
- * @returns `{ok: true, text}` or `{ok: false, offset, line, message}` with the 0-based byte offset and the
- *   1-based line of the first invalid byte (within `buf`), and a message such as
- *   `invalid UTF-8 byte 0xff at byte 1234 (line 5)`.
+ * @returns `{ok: true, text}`; or `{ok: false, kind: "invalid_utf8", offset, line, message}` with the 0-based
+ *   byte offset and the 1-based line of the first invalid byte (within `buf`), and a message such as
+ *   `invalid UTF-8 byte 0xff at byte 1234 (line 5)` (only when such a byte exists); or `{ok: false, kind:
+ *   "too_large" | "decode_error", message}` when the decoder failed for another reason (the bytes are valid but
+ *   too long for one string, ...). Never throws.
  */
 export function decodeUtf8Strict(buf: Uint8Array): Decoded {
   try {
     return { ok: true, text: decoder.decode(buf) };
-  } catch {
-    let offset = firstInvalidUtf8(buf);
-    if (offset < 0) offset = 0;
+  } catch (e) {
+    const offset = firstInvalidUtf8(buf);
+    if (offset < 0) {
+      const code = (e as { code?: unknown } | null)?.code;
+      const msg = e instanceof Error ? e.message : String(e);
+      if (code === "ERR_STRING_TOO_LONG") {
+        return { ok: false, kind: "too_large", message: `${buf.length} bytes of text are too long for one string (${msg})` };
+      }
+      return { ok: false, kind: "decode_error", message: `cannot decode the text: ${msg}` };
+    }
     let line = 1;
     for (let i = 0; i < offset; i++) if (buf[i] === 0x0a) line++;
-    const hex = buf[offset] !== undefined ? `0x${buf[offset].toString(16).padStart(2, "0")}` : "(end)";
-    return { ok: false, offset, line, message: `invalid UTF-8 byte ${hex} at byte ${offset} (line ${line})` };
+    const hex = `0x${buf[offset].toString(16).padStart(2, "0")}`;
+    return { ok: false, kind: "invalid_utf8", offset, line, message: `invalid UTF-8 byte ${hex} at byte ${offset} (line ${line})` };
   }
+}
+
+/**
+ * The {@link IngestError} for a failed {@link decodeUtf8Strict}: kind `invalid_utf8` (message as given by `where`,
+ * default the decoder's message, and its line within the bytes when `at.line` is not given), `too_large`, or
+ * `read_error` for any other decoder failure.
+ *
+ * @param where turns the failure into the message text (lets a line reader say "of the line")
+ */
+export function decodeFailure(
+  d: Exclude<Decoded, { ok: true }>,
+  path: string,
+  at: { line?: number } = {},
+  where: (d: Extract<Decoded, { kind: "invalid_utf8" }>) => string = (x) => x.message,
+): IngestError {
+  if (d.kind === "invalid_utf8") return ingestError("invalid_utf8", path, where(d), at.line !== undefined ? at : { line: d.line });
+  return ingestError(d.kind === "too_large" ? "too_large" : "read_error", path, d.message, at);
 }
 
 /** Result of {@link parseJson}. */
@@ -77,7 +111,8 @@ export function parseJson(text: string): Parsed {
     return { ok: true, value: JSON.parse(text) };
   } catch (e) {
     const msg = e instanceof Error ? e.message : String(e);
-    if (e instanceof RangeError) return { ok: false, message: `JSON nesting too deep to parse (${msg})` };
+    if (e instanceof RangeError && /call stack/i.test(msg)) return { ok: false, message: `JSON nesting too deep to parse (${msg})` };
+    if (!(e instanceof SyntaxError)) return { ok: false, message: `cannot parse the JSON: ${msg}` };
     const m = /at position (\d+)/.exec(msg);
     if (m) {
       const pos = Number(m[1]);

@@ -212,6 +212,49 @@ describe("paths", () => {
   });
 });
 
+describe("size limit per item (maxItemBytes)", () => {
+  it("a chat-jsonl line slightly over the limit is one too_large error naming size and limit; the other lines are read", async () => {
+    const limit = 4096;
+    const big = JSON.stringify({
+      id: "BIG",
+      messages: [
+        { role: "user", content: "read the log" },
+        { role: "tool", content: "x".repeat(limit) }, // a huge tool result
+      ],
+    });
+    const p = await put("size/lines.jsonl", `${line("S1")}\n${big}\n${line("S3")}\n`);
+    const items = await readAll([p], { maxItemBytes: limit });
+    expect(summary(items)).toEqual(["ok S1", "too_large lines.jsonl:2", "ok S3"]);
+    const e = items[1].kind === "error" ? items[1].error : undefined;
+    expect(e?.message).toBe(
+      `${p}:2: line is ${Buffer.byteLength(big).toLocaleString("en-US")} bytes (${(Buffer.byteLength(big) / 1024).toFixed(1)} KiB), over the limit of 4,096 bytes (4.0 KiB) per item (the maxItemBytes read option)`,
+    );
+    expect(await countInputs([p], { maxItemBytes: limit })).toBe(3);
+    // The default limit (64 MiB) reads it.
+    expect(summary(await readAll([p]))).toEqual(["ok S1", "ok BIG", "ok S3"]);
+    // A file whose FIRST line is too large is still recognised as chat-jsonl (from the line's first bytes).
+    const q = await put("size/first.jsonl", `${big}\n${line("F2")}\n`);
+    expect(summary(await readAll([q], { maxItemBytes: limit }))).toEqual(["too_large first.jsonl:1", "ok F2"]);
+  });
+
+  it("an AgentDojo file over the limit is too_large from its size, before it is read; at the limit it is read", async () => {
+    const size = Buffer.byteLength(realText);
+    const items = await readAll([REAL], { maxItemBytes: size - 1 });
+    expect(items).toHaveLength(1);
+    expect(items[0].kind === "error" && items[0].error).toMatchObject({ kind: "too_large", path: REAL });
+    expect(items[0].kind === "error" && items[0].error.message).toContain(
+      `file is ${size.toLocaleString("en-US")} bytes (${(size / 1024).toFixed(1)} KiB), over the limit of ${(size - 1).toLocaleString("en-US")} bytes`,
+    );
+    expect(summary(await readAll([REAL], { maxItemBytes: size }))[0]).toMatch(/^ok /);
+    expect(await countInputs([REAL], { maxItemBytes: size - 1 })).toBe(1);
+  });
+
+  it("a limit that is not a positive number is refused", async () => {
+    for (const bad of [0, -1, Number.NaN]) await expect(readAll([REAL], { maxItemBytes: bad })).rejects.toThrow(RangeError);
+    expect(summary(await readAll([REAL], { maxItemBytes: Infinity }))[0]).toMatch(/^ok /);
+  });
+});
+
 describe("streaming", () => {
   it("reads a 50,000-line generated chat-jsonl file item by item", async () => {
     const p = path.join(dir, "big.jsonl");
