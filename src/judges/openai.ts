@@ -7,7 +7,8 @@
  * 2. user message: the trajectory and injected content in nonce-tagged untrusted blocks (`renderForJudge`);
  * 3. on a reply that cannot be parsed, has an invalid label, or whose findings do not verify
  *    (`decide(...).needsRetry`): the assistant's reply and a user feedback turn (`parseFeedback`,
- *    `labelFeedback`, `feedbackMessage`), at most `retries` times.
+ *    `labelFeedback`, `feedbackMessage`, given the conversation's nonce: quoted and trajectory text in them is
+ *    neutralized inside nonce-tagged elements), at most `retries` times.
  *
  * When the feedback turns run out: a reply never parsed -> `judge_error` (label null); a parsed reply whose
  * findings do not verify keeps its decision (label = highest holding finding, `downgraded`, `label_claimed`).
@@ -289,13 +290,13 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
           ? fallBack({ kind: "refused", message: out.content.slice(0, 500) })
           : verdict("judge_refused", null, { error: { kind: "refused", message: out.content.trim().slice(0, 500) } });
       if (round < retries)
-        return again(out.content, parsed.kind === "invalid_label" ? labelFeedback(parsed.rawLabel ?? "") : parseFeedback(parsed.message));
+        return again(out.content, parsed.kind === "invalid_label" ? labelFeedback(parsed.rawLabel ?? "", conv.nonce) : parseFeedback(parsed.message, conv.nonce));
       return fallBack({ kind: parsed.kind === "invalid_label" ? "invalid_label" : "unparseable", message: parsed.message });
     }
 
     const decision = decide(parsed.reply, conv.evCtx);
     conv.last = { decision, rationale: parsed.reply.rationale };
-    if (decision.needsRetry && round < retries) return again(out.content, feedbackMessage(decision));
+    if (decision.needsRetry && round < retries) return again(out.content, feedbackMessage(decision, conv.nonce));
     return verdict("ok", decision, { rationale: parsed.reply.rationale });
   }
 
