@@ -25,11 +25,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { readTrajectories } from "../src/ingest/index.js";
-import { buildMessages } from "../src/rubric/prompt.js";
-import { renderForJudge } from "../src/serialize/render.js";
-import { responseFormat } from "../src/judges/openai-schema.js";
-import { RunStore } from "../src/store/run-store.js";
+import { readTrajectories } from "../dist/ingest/index.js";
+import { buildMessages } from "../dist/rubric/prompt.js";
+import { renderForJudge } from "../dist/serialize/render.js";
+import { responseFormat } from "../dist/judges/openai-schema.js";
+import { RunStore } from "../dist/store/run-store.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..");
