@@ -127,38 +127,63 @@ function errText(e: unknown): string {
 /** What a file will be read as. `unknown` carries the reason. */
 type Plan = { as: InputFormat } | { as: "unknown"; why: string } | { as: "error"; error: IngestError };
 
+/** How many non-blank lines of a `.jsonl` file {@link plan} looks at to tell whether it holds trajectories. */
+export const DETECT_SAMPLE_LINES = 20;
+
+/**
+ * True when one line (its bytes; `partial` when only the first bytes of a line over the size limit) looks like a
+ * chat-jsonl trajectory: a JSON object with an own `messages` key or, when the line is not valid JSON (truncated,
+ * bad UTF-8, partial), when its text mentions `"messages"`.
+ */
+function hasMessages(bytes: Buffer, partial: boolean): boolean {
+  const d = decodeUtf8Strict(bytes);
+  const text = d.ok ? d.text : bytes.toString("latin1");
+  if (d.ok && !partial) {
+    const parsed = parseJson(text);
+    if (parsed.ok) {
+      const v = parsed.value;
+      return typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, "messages");
+    }
+  }
+  return text.includes('"messages"');
+}
+
 /**
  * Decide how to read one file: `opts.format` when given; else `*.json` -> agentdojo; `*.jsonl`/`*.ndjson` ->
- * chat-jsonl when its first non-blank line is a JSON object with `messages` (or, if that line is not valid JSON,
- * mentions `"messages"`), otherwise `unknown` (e.g. a `manifest.jsonl`); any other extension -> `unknown`.
+ * chat-jsonl when ANY of its first {@link DETECT_SAMPLE_LINES} non-blank lines has `messages` (see
+ * {@link hasMessages}), so that a bad first line is one error of its own and the good lines are still read;
+ * otherwise `unknown` (e.g. a `manifest.jsonl`: objects without `messages` on every line), one error for the whole
+ * file; any other extension -> `unknown`. The reasons name the CLI option `--format` that overrides detection.
  */
 async function plan(file: string, format: InputFormat | undefined, max: number): Promise<Plan> {
   if (format) return { as: format };
   if (JSON_EXT.test(file)) return { as: "agentdojo" };
   if (!JSONL_EXT.test(file)) {
-    return { as: "unknown", why: "not a .json or .jsonl file: cannot tell the format (pass a format to read it)" };
+    return {
+      as: "unknown",
+      why: "not a .json, .jsonl or .ndjson file: cannot tell the format (pass `--format agentdojo` or `--format chat-jsonl` to read it)",
+    };
   }
+  let sampled = 0;
   try {
-    for await (const { bytes } of rawLines(file, { maxLineBytes: max })) {
-      if (isBlank(bytes)) continue;
-      const d = decodeUtf8Strict(bytes);
-      const text = d.ok ? d.text : bytes.toString("latin1");
-      const parsed = d.ok ? parseJson(text) : { ok: false as const };
-      if (parsed.ok) {
-        const v = parsed.value;
-        if (typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, "messages")) return { as: "chat-jsonl" };
-        return {
-          as: "unknown",
-          why: "first line has no `messages`: not a chat-jsonl trajectory file (e.g. a manifest); pass format chat-jsonl to force it",
-        };
-      }
-      if (text.includes('"messages"')) return { as: "chat-jsonl" };
-      return { as: "unknown", why: "first line is not JSON and has no `messages`: not a chat-jsonl trajectory file" };
+    for await (const { bytes, tooLong } of rawLines(file, { maxLineBytes: max })) {
+      if (tooLong === undefined && isBlank(bytes)) continue;
+      sampled++;
+      if (hasMessages(bytes, tooLong !== undefined)) return { as: "chat-jsonl" };
+      if (sampled >= DETECT_SAMPLE_LINES) break;
     }
   } catch (e) {
     return { as: "error", error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
   }
-  return { as: "error", error: ingestError("invalid_json", file, "empty file: no JSON lines") };
+  if (sampled === 0) return { as: "error", error: ingestError("invalid_json", file, "empty file: no JSON lines") };
+  const which =
+    sampled === 1
+      ? "its only non-blank line has no `messages`"
+      : `none of its ${sampled < DETECT_SAMPLE_LINES ? "" : "first "}${sampled} non-blank lines has \`messages\``;
+  return {
+    as: "unknown",
+    why: `${which}: not a chat-jsonl trajectory file (e.g. a manifest); pass \`--format chat-jsonl\` to force it`,
+  };
 }
 
 function relFrom(root: string, file: string): string {
@@ -226,7 +251,8 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *
  * - `paths`: files or directories (walked recursively in sorted order, see {@link inputFiles}).
  * - Format per file: `*.json` = one AgentDojo run log; `*.jsonl` = chat-jsonl, one trajectory per non-blank line,
- *   when its first line has `messages`; a `.jsonl` that is not (a manifest) gives one `unknown_format` error.
+ *   when any of its first {@link DETECT_SAMPLE_LINES} non-blank lines has `messages` (a bad line among them is an
+ *   error of its own); a `.jsonl` where none has (a manifest) gives one `unknown_format` error.
  *   `opts.format` overrides detection for every file.
  * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each bounded by the limit. Only the ids read so far are
  *   kept (for the duplicate check).

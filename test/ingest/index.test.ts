@@ -113,7 +113,9 @@ describe("a directory with mixed good and bad files", () => {
     expect(by("f-lines.jsonl", 6).message).toContain('duplicate trajectory id "L1"');
     expect(by("f-lines.jsonl", 6).trajectory_id).toBe("L1");
     expect(by("f-lines.jsonl", 7).message).toContain("f-lines.jsonl:7: invalid UTF-8");
-    expect(by("g-manifest.jsonl").message).toContain("first line has no `messages`");
+    expect(by("g-manifest.jsonl").message).toContain(
+      "none of its 2 non-blank lines has `messages`: not a chat-jsonl trajectory file (e.g. a manifest); pass `--format chat-jsonl` to force it",
+    );
     for (const e of errs) expect(e.message.startsWith(e.path)).toBe(true);
   });
 
@@ -149,6 +151,50 @@ describe("a directory with mixed good and bad files", () => {
     expect(summary(items)).toEqual(["schema g-manifest.jsonl:1", "schema g-manifest.jsonl:2"]);
     expect(items[0].kind === "error" && items[0].error.message).toContain("messages: is required");
     expect(await countInputs([p], { format: "chat-jsonl" })).toBe(2);
+  });
+});
+
+describe("format detection from a sample of lines", () => {
+  it("a bad FIRST line is its own error naming the line; the later lines are still read", async () => {
+    const a = await put("detect/bad-first.jsonl", `{"id":"bad1","msgs":[]}\n${line("V2")}\n`);
+    const b = await put("detect/trunc-first.jsonl", `{"id":"b1","mess\n\n${line("V3")}\n`);
+    const items = await readAll([a, b]);
+    expect(summary(items)).toEqual(["schema bad-first.jsonl:1", "ok V2", "invalid_json trunc-first.jsonl:1", "ok V3"]);
+    expect(items[0].kind === "error" && items[0].error.message).toBe(`${a}:1: messages: is required`);
+    expect(items[0].kind === "error" && items[0].error.trajectory_id).toBe("bad1");
+    expect(items[2].kind === "error" && items[2].error.message.startsWith(`${b}:1: `)).toBe(true);
+    expect(await countInputs([a, b])).toBe(items.length);
+  });
+
+  it("the real AgentDojo manifest.jsonl is ONE unknown_format error naming `--format chat-jsonl`, not one per line", async () => {
+    const manifest = path.join(CORPUS, "manifest.jsonl");
+    const items = await readAll([manifest]);
+    expect(summary(items)).toEqual(["unknown_format manifest.jsonl"]);
+    expect(items[0].kind === "error" && items[0].error.message).toBe(
+      `${manifest}: none of its first 20 non-blank lines has \`messages\`: not a chat-jsonl trajectory file (e.g. a manifest); pass \`--format chat-jsonl\` to force it`,
+    );
+    expect(await countInputs([manifest])).toBe(1);
+  });
+
+  it("the sample is the first 20 non-blank lines: `messages` on line 20 makes it chat-jsonl, on line 21 it does not", async () => {
+    const rows = (n: number) => Array.from({ length: n }, (_, i) => JSON.stringify({ path: `runs/${i}.json` }) + "\n\n").join("");
+    const at20 = await put("detect/at20.jsonl", rows(19) + line("M20") + "\n");
+    const at21 = await put("detect/at21.jsonl", rows(20) + line("M21") + "\n");
+    const s20 = summary(await readAll([at20]));
+    expect(s20).toHaveLength(20);
+    expect(s20.slice(0, 2)).toEqual(["schema at20.jsonl:1", "schema at20.jsonl:3"]);
+    expect(s20[19]).toBe("ok M20");
+    expect(summary(await readAll([at21]))).toEqual(["unknown_format at21.jsonl"]);
+    // one line only, without messages: one unknown_format
+    const one1 = await put("detect/one.jsonl", '{"path": "x"}\n');
+    const r = await readAll([one1]);
+    expect(r[0].kind === "error" && r[0].error.message).toContain("its only non-blank line has no `messages`");
+  });
+
+  it("a file of another extension names the --format option", async () => {
+    const p = await put("detect/data.txt", line("T") + "\n");
+    const items = await readAll([p]);
+    expect(items[0].kind === "error" && items[0].error.message).toContain("pass `--format agentdojo` or `--format chat-jsonl`");
   });
 });
 
