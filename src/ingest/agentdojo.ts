@@ -85,11 +85,15 @@ export function agentDojoLayout(file: string, run?: Record<string, unknown>): Ag
   };
 }
 
-/** Where a run came from: the file, and the input root it was found under (the id falls back to the path from it). */
+/** Where a run came from: the file, and the folder a fallback id is relative to. */
 export interface AgentDojoSource {
   /** The file path as the reader found it (kept in `source.path` and in errors). */
   path: string;
-  /** The input path given by the caller that led to this file: a directory, or the file itself. */
+  /**
+   * What the fallback id (outside the AgentDojo layout) is relative to: a folder, or the file itself (the id is
+   * then its name). `readTrajectories` passes the common ancestor of all its inputs (`fallbackIdRoot`), so that
+   * files of the same name in different input folders get different ids.
+   */
   root: string;
 }
 
@@ -189,8 +193,8 @@ export function convertAgentDojoMessages(messages: Json[]): Message[] {
  * Conventions (the canonical fields this sets):
  * - `id`: the path from the model folder on, without `.json`
  *   (`gpt-4o-2024-05-13/banking/user_task_10/important_instructions/injection_task_4`) when the path has the
- *   AgentDojo layout ({@link agentDojoLayout}); otherwise the path relative to `source.root` without `.json`
- *   (`/`-separated; the file name when the root is the file itself).
+ *   AgentDojo layout ({@link agentDojoLayout}); otherwise the path relative to `src.root` without `.json`
+ *   (`/`-separated; the file name when the root is the file itself; the resolved path when not under it).
  * - `agent_model`: `pipeline_name`, except when it is `"local"`, empty or missing: then the model folder name
  *   (kept verbatim, e.g. `meta-llama_Llama-3.3-70B-Instruct`). A known defense suffix ({@link KNOWN_DEFENSES})
  *   is stripped from it. `agent_family` = {@link familyOf}(agent_model).
@@ -287,7 +291,7 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
 
 function fallbackId(src: AgentDojoSource): string {
   const rel = path.relative(src.root, src.path);
-  const p = rel === "" || rel.startsWith("..") ? path.basename(src.path) : rel;
+  const p = rel === "" ? path.basename(src.path) : rel.startsWith("..") || path.isAbsolute(rel) ? path.resolve(src.path) : rel;
   return p.split(path.sep).join("/").replace(/\.json$/i, "");
 }
 

@@ -186,14 +186,51 @@ async function plan(file: string, format: InputFormat | undefined, max: number):
   };
 }
 
-function relFrom(root: string, file: string): string {
+/**
+ * The folder that fallback ids (of trajectories without an id of their own) are relative to: the deepest common
+ * ancestor of all the input paths, where a directory input stands for itself and a file input for the folder
+ * holding it (paths are resolved against the current directory, links are not followed). So one folder or one
+ * file read alone keeps the short ids it always had (`sub/a.jsonl:3`, `data.jsonl:1`), and inputs in different
+ * folders get ids that differ by those folders (`x/data.jsonl:1`, `y/data.jsonl:1`) instead of colliding.
+ * Paths that cannot be read are left out.
+ *
+ * @returns an absolute path, or `undefined` when no path can be read.
+ */
+export async function fallbackIdRoot(paths: string[]): Promise<string | undefined> {
+  let common: string[] | undefined;
+  for (const p of paths) {
+    let dir: string;
+    try {
+      const abs = path.resolve(p);
+      dir = (await stat(abs)).isDirectory() ? abs : path.dirname(abs);
+    } catch {
+      continue;
+    }
+    const parts = dir.split(path.sep);
+    if (common === undefined) common = parts;
+    else {
+      let n = 0;
+      while (n < common.length && n < parts.length && common[n] === parts[n]) n++;
+      common = common.slice(0, n);
+    }
+  }
+  if (common === undefined) return undefined;
+  const joined = common.join(path.sep);
+  return joined === "" ? path.parse(path.resolve(paths[0] ?? ".")).root : joined;
+}
+
+/**
+ * A file's path for a fallback id: relative to `root` (`/`-separated); the file name when `root` is the file
+ * itself; the whole resolved path when the file is not under `root`.
+ */
+export function idPath(root: string, file: string): string {
   const rel = path.relative(root, file);
-  const p = rel === "" || rel.startsWith("..") ? path.basename(file) : rel;
+  const p = rel === "" ? path.basename(file) : rel.startsWith("..") || path.isAbsolute(rel) ? path.resolve(file) : rel;
   return p.split(path.sep).join("/");
 }
 
 /** The items of one file, without the duplicate-id check. */
-async function* readOne(f: InputFile, format: InputFormat | undefined, max: number): AsyncGenerator<IngestItem> {
+async function* readOne(f: InputFile, format: InputFormat | undefined, max: number, idRoot: string): AsyncGenerator<IngestItem> {
   const pl = await plan(f.file, format, max);
   if (pl.as === "error") {
     yield { kind: "error", error: pl.error };
@@ -221,11 +258,11 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
       yield { kind: "error", error: tooLargeError(f.file, "file", bytes.length, max) };
       return;
     }
-    const r = parseAgentDojoBytes(bytes, { path: f.file, root: f.root });
+    const r = parseAgentDojoBytes(bytes, { path: f.file, root: idRoot });
     yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
     return;
   }
-  const relPath = relFrom(f.root, f.file);
+  const relPath = idPath(idRoot, f.file);
   let sawLine = false;
   try {
     for await (const { line, bytes, tooLong } of rawLines(f.file, { maxLineBytes: max })) {
@@ -261,6 +298,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   `unknown_format`, `too_large`, `duplicate_id` (a trajectory id seen before in this read: the first is kept, the later one
  *   is an error). Messages name the file, the line or message index, and what is wrong.
  *
+ * - Ids: a trajectory's own id (chat-jsonl `id`; AgentDojo: the layout path `<model>/<suite>/<user_task>/<attack>/
+ *   <injection_task>`); without one, a fallback from the file's path relative to {@link fallbackIdRoot}(paths)
+ *   (the common ancestor of all inputs): `<path>:<line>` (chat-jsonl) or `<path>` without `.json` (AgentDojo).
  * - Size: an AgentDojo file or a chat-jsonl line over `opts.maxItemBytes` (default 64 MiB) is one `too_large`
  *   error naming its size and the limit, found before the item is read whole.
  *
@@ -270,10 +310,11 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  */
 export async function* readTrajectories(paths: string[], opts: ReadOptions = {}): AsyncGenerator<IngestItem> {
   const max = maxItemBytes(opts);
+  const idRoot = await fallbackIdRoot(paths);
   const seen = new Set<string>();
   for await (const f of inputFiles(paths)) {
     const items: AsyncIterable<IngestItem> =
-      "error" in f ? one({ kind: "error", error: f.error }) : readOne(f, opts.format, max);
+      "error" in f ? one({ kind: "error", error: f.error }) : readOne(f, opts.format, max, idRoot ?? f.root);
     for await (let item of items) {
       if (item.kind === "trajectory") {
         const t = item.trajectory;

@@ -221,6 +221,30 @@ describe("paths", () => {
     void b;
   });
 
+  it("fallback ids (no id of their own) are unique across inputs: relative to the common ancestor of all inputs", async () => {
+    const noId = JSON.stringify({ messages: [{ role: "user", content: "hi" }] });
+    const x = await put("fb/x/data.jsonl", noId + "\n" + noId + "\n");
+    const y = await put("fb/y/data.jsonl", noId + "\n");
+    const ids = async (paths: string[]) => summary(await readAll(paths));
+    // each file its own input, same name in different folders: no false duplicate
+    expect(await ids([x, y])).toEqual(["ok x/data.jsonl:1", "ok x/data.jsonl:2", "ok y/data.jsonl:1"]);
+    // each folder its own input
+    expect(await ids([path.dirname(x), path.dirname(y)])).toEqual(["ok x/data.jsonl:1", "ok x/data.jsonl:2", "ok y/data.jsonl:1"]);
+    // one file or one folder alone keeps the short ids
+    expect(await ids([x])).toEqual(["ok data.jsonl:1", "ok data.jsonl:2"]);
+    expect(await ids([path.join(dir, "fb")])).toEqual(["ok x/data.jsonl:1", "ok x/data.jsonl:2", "ok y/data.jsonl:1"]);
+    // AgentDojo files outside the layout (their folders do not match their suite_name etc.) likewise
+    const run = realText;
+    const ax = await put("fb/x/run.json", run);
+    const ay = await put("fb/y/deeper/run.json", run);
+    expect(await ids([ax, ay])).toEqual(["ok x/run", "ok y/deeper/run"]);
+    // an AgentDojo layout id does not depend on the other inputs (the loose file's id is now relative to the
+    // common ancestor of the shared corpus and the temp folder)
+    const got = await ids([REAL, ax]);
+    expect(got[0]).toBe("ok gpt-4o-2024-05-13/workspace/user_task_13/important_instructions/injection_task_3");
+    expect(got[1]).toMatch(/^ok [^/.][^.]*\/fb\/x\/run$/);
+  });
+
   it("an AgentDojo run given as a file keeps its layout id; walking is sorted and follows links without looping", async () => {
     const loop = path.join(dir, "loop");
     await mkdir(loop, { recursive: true });
