@@ -25,13 +25,27 @@
  * `<untrusted_injected_content_N>` holding one `<injection_N placeholder="...">text</injection_N>` per
  * placeholder, in key order.
  *
- * Budget: when the two blocks together exceed `budgetChars`, the middle of the longest texts (parts and
- * injected texts) is elided, water-filling style (the longest is cut down to the next longest, and so on),
- * keeping a head and a tail around `[... 12,345 characters elided by ipi-judge ...]` (count of original
- * characters removed), and `truncated` is true. A text keeps at least {@link MIN_KEEP_CHARS} characters, so a
- * trajectory with very many parts can stay above the budget (still `truncated: true`). Never cut silently.
+ * Budget: when the two blocks together exceed `budgetChars`, two steps, the second only when the first is not
+ * enough:
+ * 1. the middle of the longest texts (parts and injected texts) is elided, water-filling style (the longest is
+ *    cut down to the next longest, and so on), keeping a head and a tail around
+ *    `[... 12,345 characters elided by ipi-judge ...]` (count of original characters removed). A text keeps at
+ *    least {@link MIN_KEEP_CHARS} characters, so with very many messages the tags and these minimums alone can
+ *    stay above the budget; then
+ * 2. whole messages in the middle are left out, behind one line between the kept messages:
+ *    `[... 1,191 messages elided by ipi-judge: index 5 to 1195 ...]` ({@link messageElisionMarker}). Kept, in
+ *    this order while they fit at their minimum size: message 0, the last message, the messages up to and
+ *    including the first user message (system prompt and the user's request), then alternately one more from
+ *    the end and one more from the start. The kept texts then get the remaining budget (step 1 again over
+ *    them only). `elidedMessages` names the range.
+ * `truncated` is true whenever anything was elided. Only the scaffolding itself (the block tags, the injections
+ * block at its minimum) can keep the output above a very small budget (still `truncated: true`). Never cut
+ * silently. Cost is linear in the trajectory's size (sizes are computed, the blocks are built once).
+ *
+ * Quotes are verified against the full parts (`parts`), so a quote of an elided message or of an elided middle
+ * still verifies; the judge just did not see it.
  */
-import type { Message, Part, Trajectory } from "../types.js";
+import type { Part, Trajectory } from "../types.js";
 import { messageText, renderToolCall, trajectoryParts } from "./parts.js";
 import { neutralize, newNonce } from "./untrusted.js";
 
@@ -47,15 +61,32 @@ export interface RenderedTrajectory {
   /** `<untrusted_injected_content_N>` ... or `""` when the trajectory has no injections. */
   injectionsBlock: string;
   nonce: string;
-  /** Some text was elided to fit the budget. */
+  /** Some text was elided to fit the budget (inside texts, or whole messages). */
   truncated: boolean;
   /** The parts (full, unelided texts) quotes are verified against. */
   parts: Part[];
+  /** Whole messages left out (indices `from`..`to`, inclusive; `count = to - from + 1`); absent when none. */
+  elidedMessages?: { from: number; to: number; count: number };
 }
 
 /** The elision marker for `n` removed characters, e.g. `[... 12,345 characters elided by ipi-judge ...]`. */
 export function elisionMarker(n: number): string {
-  return `[... ${n.toLocaleString("en-US")} characters elided by ipi-judge ...]`;
+  return `[... ${thousands(n)} characters elided by ipi-judge ...]`;
+}
+
+/** `n` with en-US thousands separators (`12345` -> `12,345`), as `toLocaleString("en-US")` for integers, faster. */
+function thousands(n: number): string {
+  return Number.isInteger(n) ? String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",") : n.toLocaleString("en-US");
+}
+
+/**
+ * The line standing for whole messages `from`..`to` (0-based message indices, inclusive) left out of the
+ * judge's view, e.g. `[... 1,191 messages elided by ipi-judge: index 5 to 1195 ...]` (count with thousands
+ * separators, indices as in the `index` attributes). Without the trailing newline.
+ */
+export function messageElisionMarker(from: number, to: number): string {
+  const n = to - from + 1;
+  return `[... ${thousands(n)} message${n === 1 ? "" : "s"} elided by ipi-judge: index ${from} to ${to} ...]`;
 }
 
 function xmlAttr(v: string, nonce: string): string {
@@ -94,6 +125,7 @@ function containsCI(haystacks: string[], needle: string): boolean {
  * @param t canonical trajectory.
  * @param opts.nonce the nonce to use (default: a fresh {@link newNonce}, redrawn while it occurs in the content).
  * @param opts.budgetChars character budget of both blocks together (default {@link DEFAULT_BUDGET_CHARS}).
+ * @returns the blocks, the nonce, `truncated`, the full parts, and `elidedMessages` when whole messages were left out.
  * @throws RangeError when `budgetChars` is not a positive number; Error for an invalid nonce (see `neutralize`).
  */
 export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChars?: number } = {}): RenderedTrajectory {
@@ -101,13 +133,15 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   if (!(budget > 0)) throw new RangeError(`budgetChars must be > 0, got ${budget}`);
   const parts = trajectoryParts(t);
   const injections = Object.entries(t.injections ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : ""] as const);
+  const messages = t.messages;
+  const M = messages.length;
 
   let nonce = opts.nonce;
   if (nonce === undefined) {
     const texts = [
       ...parts.map((p) => p.text),
       ...injections.flat(),
-      ...t.messages.flatMap((m) => [m.tool_name ?? "", m.tool_call_id ?? "", ...(m.tool_calls ?? []).map((c) => c.id ?? "")]),
+      ...messages.flatMap((m) => [m.tool_name ?? "", m.tool_call_id ?? "", ...(m.tool_calls ?? []).map((c) => c.id ?? "")]),
     ];
     do nonce = newNonce();
     while (containsCI(texts, nonce));
@@ -115,77 +149,210 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const N = nonce;
 
   // Units that may be elided: parts (by index) then injected texts.
+  const P = parts.length;
   const unitTexts = [...parts.map((p) => p.text), ...injections.map(([, v]) => v)];
+  const U = unitTexts.length;
   const full = unitTexts.map((s) => neutralize(s, N));
 
-  const partIndex = new Map<string, number>();
-  parts.forEach((p, i) => partIndex.set(`${p.message_index}:${p.tool_call_index ?? ""}`, i));
+  // The fixed text around each unit and each message (everything but the displayed texts).
+  // Parts come in message order, so message i owns the parts [first[i], first[i + 1]).
+  const first = new Int32Array(M + 1);
+  for (let i = 0, u = 0; i <= M; i++) {
+    while (u < P && parts[u].message_index < i) u++;
+    first[i] = u;
+  }
+  const unitOpen: string[] = new Array(U);
+  const unitClose: string[] = new Array(U);
+  for (let u = 0; u < P; u++) {
+    const p = parts[u];
+    if (p.tool_call_index === undefined) {
+      unitOpen[u] = "";
+      unitClose[u] = "\n";
+    } else {
+      const c = messages[p.message_index].tool_calls![p.tool_call_index];
+      const id = c.id ? ` id="${xmlAttr(c.id, N)}"` : "";
+      unitOpen[u] = `<tool_call_${N} index="${p.tool_call_index}"${id}>`;
+      unitClose[u] = `</tool_call_${N}>\n`;
+    }
+  }
+  injections.forEach(([k], j) => {
+    unitOpen[P + j] = `<injection_${N} placeholder="${xmlAttr(k, N)}">\n`;
+    unitClose[P + j] = `\n</injection_${N}>\n`;
+  });
+  const msgOpen = messages.map((m, i) => {
+    let attrs = ` index="${i}" role="${xmlAttr(String(m.role), N)}"`;
+    if (m.tool_call_id) attrs += ` tool_call_id="${xmlAttr(m.tool_call_id, N)}"`;
+    if (m.tool_name) attrs += ` tool_name="${xmlAttr(m.tool_name, N)}"`;
+    return `<message_${N}${attrs}>\n`;
+  });
+  const msgClose = `</message_${N}>\n`;
+  const trajOpen = `<untrusted_trajectory_${N}>\n`;
+  const trajClose = `</untrusted_trajectory_${N}>`;
+  const injOpen = `<untrusted_injected_content_${N}>\n`;
+  const injClose = `</untrusted_injected_content_${N}>`;
+  const msgFixed = new Float64Array(M);
+  for (let i = 0; i < M; i++) {
+    let f = msgOpen[i].length + msgClose.length;
+    for (let u = first[i]; u < first[i + 1]; u++) f += unitOpen[u].length + unitClose[u].length;
+    msgFixed[i] = f;
+  }
+  let injFixed = 0;
+  if (injections.length > 0) {
+    injFixed = injOpen.length + injClose.length;
+    for (let u = P; u < U; u++) injFixed += unitOpen[u].length + unitClose[u].length;
+  }
+  const injUnits: number[] = [];
+  for (let u = P; u < U; u++) injUnits.push(u);
 
-  const build = (display: string[]): { traj: string; inj: string } => {
-    const out: string[] = [`<untrusted_trajectory_${N}>\n`];
-    t.messages.forEach((m: Message, i) => {
-      let attrs = ` index="${i}" role="${xmlAttr(String(m.role), N)}"`;
-      if (m.tool_call_id) attrs += ` tool_call_id="${xmlAttr(m.tool_call_id, N)}"`;
-      if (m.tool_name) attrs += ` tool_name="${xmlAttr(m.tool_name, N)}"`;
-      out.push(`<message_${N}${attrs}>\n`);
-      const ti = partIndex.get(`${i}:`);
-      if (ti !== undefined) out.push(`${display[ti]}\n`);
-      if (m.role === "assistant" && Array.isArray(m.tool_calls)) {
-        m.tool_calls.forEach((c, j) => {
-          const ci = partIndex.get(`${i}:${j}`)!;
-          const id = c.id ? ` id="${xmlAttr(c.id, N)}"` : "";
-          out.push(`<tool_call_${N} index="${j}"${id}>${display[ci]}</tool_call_${N}>\n`);
-        });
+  /** Both blocks from displayed texts; messages `gap` (inclusive range) replaced by the marker line. */
+  const build = (display: string[], gap?: { from: number; to: number }): { traj: string; inj: string } => {
+    const out: string[] = [trajOpen];
+    for (let i = 0; i < M; i++) {
+      if (gap && i >= gap.from && i <= gap.to) {
+        if (i === gap.from) out.push(`${messageElisionMarker(gap.from, gap.to)}\n`);
+        continue;
       }
-      out.push(`</message_${N}>\n`);
-    });
-    out.push(`</untrusted_trajectory_${N}>`);
+      out.push(msgOpen[i]);
+      for (let u = first[i]; u < first[i + 1]; u++) out.push(unitOpen[u], display[u], unitClose[u]);
+      out.push(msgClose);
+    }
+    out.push(trajClose);
     let inj = "";
     if (injections.length > 0) {
-      const o: string[] = [`<untrusted_injected_content_${N}>\n`];
-      injections.forEach(([k], j) => {
-        o.push(`<injection_${N} placeholder="${xmlAttr(k, N)}">\n${display[parts.length + j]}\n</injection_${N}>\n`);
-      });
-      o.push(`</untrusted_injected_content_${N}>`);
+      const o: string[] = [injOpen];
+      for (let u = P; u < U; u++) o.push(unitOpen[u], display[u], unitClose[u]);
+      o.push(injClose);
       inj = o.join("");
     }
     return { traj: out.join(""), inj };
   };
+  const done = (display: string[], truncated: boolean, gap?: { from: number; to: number }): RenderedTrajectory => {
+    const blocks = build(display, gap);
+    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated, parts };
+    if (gap) r.elidedMessages = { from: gap.from, to: gap.to, count: gap.to - gap.from + 1 };
+    return r;
+  };
 
-  let blocks = build(full);
-  let total = blocks.traj.length + blocks.inj.length;
-  if (total <= budget) {
-    return { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated: false, parts };
-  }
+  let fixedAll = trajOpen.length + trajClose.length + injFixed;
+  for (let i = 0; i < M; i++) fixedAll += msgFixed[i];
+  let textAll = 0;
+  for (let u = 0; u < U; u++) textAll += full[u].length;
+  if (fixedAll + textAll <= budget) return done(full, false);
 
-  // Water-filling: find the cap C on each text's displayed length that brings the total under the budget.
-  const fixed = total - full.reduce((s, d) => s + d.length, 0);
-  let available = budget - fixed;
-  let display = full;
-  for (let round = 0; round < 8; round++) {
-    const lens = full.map((d) => d.length);
-    let lo = 0;
-    let hi = Math.max(...lens);
-    while (lo < hi) {
-      const mid = Math.ceil((lo + hi) / 2);
-      const sum = lens.reduce((s, l) => s + Math.min(l, mid), 0);
-      if (sum <= available) lo = mid;
-      else hi = mid - 1;
+  /** The shortest display of unit `u`: whole when short, else {@link MIN_KEEP_CHARS} around a marker. */
+  const minDisplay = (u: number): string =>
+    MIN_KEEP_CHARS >= unitTexts[u].length ? full[u] : elide(unitTexts[u], MIN_KEEP_CHARS, N);
+
+  /**
+   * Water-filling over `units`: the cap C on each displayed length that brings their sum within `available`;
+   * texts longer than C are elided (at least MIN_KEEP_CHARS kept). Escapes in the kept head and tail can make the
+   * estimate short, so the cap is tightened by the overshoot and sought again (at most 8 rounds).
+   * Writes into `display`; returns the sum of the displayed lengths of `units`.
+   */
+  const waterFill = (units: ArrayLike<number>, available: number, display: string[]): number => {
+    let maxLen = 0;
+    for (let k = 0; k < units.length; k++) maxLen = Math.max(maxLen, full[units[k]].length);
+    let sum = 0;
+    for (let round = 0; round < 8; round++) {
+      let lo = 0;
+      let hi = maxLen;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        let s = 0;
+        for (let k = 0; k < units.length; k++) s += Math.min(full[units[k]].length, mid);
+        if (s <= available) lo = mid;
+        else hi = mid - 1;
+      }
+      const cap = lo;
+      sum = 0;
+      for (let k = 0; k < units.length; k++) {
+        const u = units[k];
+        let d = full[u];
+        if (d.length > cap) {
+          const text = unitTexts[u];
+          const keep = Math.max(MIN_KEEP_CHARS, cap - elisionMarker(text.length).length);
+          if (keep < text.length) d = elide(text, keep, N);
+        }
+        display[u] = d;
+        sum += d.length;
+      }
+      if (sum <= available || cap === 0) break;
+      available -= sum - available; // escapes made the estimate short: tighten and retry
     }
-    const cap = lo;
-    display = unitTexts.map((text, u) => {
-      if (full[u].length <= cap) return full[u];
-      const keep = Math.max(MIN_KEEP_CHARS, cap - elisionMarker(text.length).length);
-      if (keep >= text.length) return full[u];
-      return elide(text, keep, N);
-    });
-    blocks = build(display);
-    total = blocks.traj.length + blocks.inj.length;
-    if (total <= budget || cap === 0) break;
-    available -= total - budget; // escapes made the estimate short: tighten and retry
+    return sum;
+  };
+
+  // Sizes at their minimum: when even they do not fit, step 1 is skipped (it could not reach the budget).
+  const minLen = new Float64Array(U);
+  let minAll = 0;
+  for (let u = 0; u < U; u++) minAll += minLen[u] = minDisplay(u).length;
+
+  // Step 1: elide inside texts.
+  if (fixedAll + minAll <= budget || M < 3) {
+    const allUnits = new Int32Array(U);
+    for (let u = 0; u < U; u++) allUnits[u] = u;
+    const display1 = full.slice();
+    const sum1 = waterFill(allUnits, budget - fixedAll, display1);
+    if (fixedAll + sum1 <= budget || M < 3) return done(display1, display1.some((d, u) => d !== full[u]));
   }
-  const truncated = display.some((d, u) => d !== full[u]);
-  return { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated, parts };
+
+  // Step 2: leave out whole messages in the middle. Sizes at their minimum decide which messages are kept.
+  const msgMin = (i: number): number => {
+    let s = msgFixed[i];
+    for (let u = first[i]; u < first[i + 1]; u++) s += minLen[u];
+    return s;
+  };
+  let injMin = injFixed;
+  for (const u of injUnits) injMin += minLen[u];
+  const markerMax = messageElisionMarker(0, M - 1).length + 1;
+  let room = budget - trajOpen.length - trajClose.length - injMin - markerMax;
+  let head = 0; // messages [0, head) are kept
+  let tail = M; // messages [tail, M) are kept
+  const takeHead = (): boolean => {
+    if (head >= tail) return false;
+    const need = msgMin(head);
+    if (need > room) return false;
+    room -= need;
+    head++;
+    return true;
+  };
+  const takeTail = (): boolean => {
+    if (tail <= head) return false;
+    const need = msgMin(tail - 1);
+    if (need > room) return false;
+    room -= need;
+    tail--;
+    return true;
+  };
+  if (takeHead()) {
+    takeTail();
+    const firstUser = messages.findIndex((m) => m.role === "user");
+    while (head <= firstUser && takeHead());
+    let headOpen = head > firstUser;
+    let tailOpen = true;
+    while (headOpen || tailOpen) {
+      if (tailOpen) tailOpen = takeTail();
+      if (headOpen) headOpen = takeHead();
+    }
+  }
+  if (head >= tail) {
+    // Every message fits at its minimum after all (step 1's estimate fell short): the minimum displays.
+    return done(full.map((_d, u) => minDisplay(u)), true);
+  }
+  const gap = { from: head, to: tail - 1 };
+
+  // The kept texts share what is left of the budget.
+  const kept: number[] = [];
+  let fixedKept = trajOpen.length + trajClose.length + injFixed + messageElisionMarker(gap.from, gap.to).length + 1;
+  for (let i = 0; i < M; i++) {
+    if (i >= gap.from && i <= gap.to) continue;
+    fixedKept += msgFixed[i];
+    for (let u = first[i]; u < first[i + 1]; u++) kept.push(u);
+  }
+  kept.push(...injUnits);
+  const display2 = full.slice();
+  waterFill(kept, budget - fixedKept, display2);
+  return done(display2, true, gap);
 }
 
 /** Loose comparison form for spotting injected text in a message: escapes undone, whitespace collapsed, lowercase. */

@@ -56,11 +56,19 @@ function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** Regex matching a literal nonce occurrence or an already-escaped one (`&(amp;)*#x..;rest`). */
+let lastNonce: { nonce: string; re: RegExp } | undefined;
+
+/**
+ * Regex matching a literal nonce occurrence or an already-escaped one (`&(amp;)*#x..;rest`). The last one built
+ * is reused (a trajectory's texts are all escaped with one nonce; `String.prototype.replace` resets `lastIndex`).
+ */
 function nonceRegex(nonce: string): RegExp {
+  if (lastNonce?.nonce === nonce) return lastNonce.re;
   if (!/^[A-Za-z0-9]{6,64}$/.test(nonce)) throw new Error(`invalid nonce ${JSON.stringify(nonce)}: need 6-64 ASCII letters/digits`);
   const rest = escapeRegExp(nonce.slice(1));
-  return new RegExp(`(?:${escapeRegExp(nonce[0])}${rest}|&((?:amp;)*)#x([0-9a-f]{1,6});${rest})`, "gi");
+  const re = new RegExp(`(?:${escapeRegExp(nonce[0])}${rest}|&((?:amp;)*)#x([0-9a-f]{1,6});${rest})`, "gi");
+  lastNonce = { nonce, re };
+  return re;
 }
 
 function sameChar(code: number, c: string): boolean {
