@@ -291,12 +291,13 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   when any of its first {@link DETECT_SAMPLE_LINES} non-blank lines has `messages` (a bad line among them is an
  *   error of its own); a `.jsonl` where none has (a manifest) gives one `unknown_format` error.
  *   `opts.format` overrides detection for every file.
- * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each bounded by the limit. Only the ids read so far are
- *   kept (for the duplicate check).
+ * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each line bounded by the
+ *   limit. Only the ids read so far are kept (for the duplicate check).
  * - Errors are items `{kind: "error", error: {path, line?, message_index?, kind, message, trajectory_id?}}`, one
  *   per bad file or line, with kinds `read_error`, `invalid_utf8`, `invalid_json`, `schema`, `no_messages`,
- *   `unknown_format`, `too_large`, `duplicate_id` (a trajectory id seen before in this read: the first is kept, the later one
- *   is an error). Messages name the file, the line or message index, and what is wrong.
+ *   `unknown_format`, `too_large`, `duplicate_id` (a trajectory id seen before in this read: the first is kept,
+ *   the later one is an error). Messages name the file, the line, the field (`messages[3]...`, with
+ *   `message_index`), and what is wrong.
  *
  * - Ids: a trajectory's own id (chat-jsonl `id`; AgentDojo: the layout path `<model>/<suite>/<user_task>/<attack>/
  *   <injection_task>`); without one, a fallback from the file's path relative to {@link fallbackIdRoot}(paths)
