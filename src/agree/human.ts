@@ -203,7 +203,7 @@ export function readHumanLabels(file: string): HumanLabelFile {
       if (!cols.includes(need)) throw new HumanLabelsError(`${file}: the header has no "${need}" column (found: ${header.join(", ")})`);
     }
     rows.forEach((cells, i) => {
-      const o: Record<string, unknown> = {};
+      const o: Record<string, unknown> = Object.create(null); // header names come from the file
       cols.forEach((c, k) => (o[c] = cells[k]));
       const r = toRow(o, parsed.lines[i + 1]);
       if (typeof r === "string") out.bad_rows.push({ line: parsed.lines[i + 1], message: r });
@@ -473,7 +473,7 @@ export function humanAgreement(
         estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";
       } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
         // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
-        const N: Record<string, number> = {};
+        const N: Record<string, number> = Object.create(null);
         for (const id of itemIds) {
           const x = stratumOf.get(id);
           const wt = weightOf.get(id);

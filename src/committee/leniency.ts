@@ -152,8 +152,8 @@ export function selfFamilyLeniency(
     const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
     const own: Item[] = [];
     const other: Item[] = [];
-    const ownFams: Record<string, number> = {};
-    const otherFams: Record<string, number> = {};
+    const ownFams: Record<string, number> = Object.create(null); // keyed by agent families from the input
+    const otherFams: Record<string, number> = Object.create(null);
     for (const t of index.values()) {
       if (!t.attacked) {
         ex("unattacked");

@@ -146,7 +146,7 @@ function annotatorOf(v: unknown): string | undefined {
 }
 
 function rowRecord(o: Record<string, unknown>, where: string): AnnotationRecord {
-  const lower: Record<string, unknown> = {};
+  const lower: Record<string, unknown> = Object.create(null); // keys come from the file: no prototype
   for (const [k, v] of Object.entries(o)) lower[k.trim().toLowerCase()] = v;
   return {
     where,
@@ -468,7 +468,7 @@ export function checkAnnotations(
     if (g) g.push(r);
     else perItem.set(r.item_id, [r]);
   }
-  const annotators: Record<string, number> = {};
+  const annotators: Record<string, number> = Object.create(null);
   for (const r of out) annotators[r.annotator] = (annotators[r.annotator] ?? 0) + 1;
   const byPhase = { "1": 0, "2": 0 };
   const weights: number[] = [];
