@@ -8,6 +8,12 @@ import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "./errors.js";
 import { intOption, printJson } from "./util.js";
 
+/** A path relative to the working directory when it lies below it, else absolute. */
+function displayPath(p: string): string {
+  const rel = path.relative(process.cwd(), p);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
+}
+
 /** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
 export function registerLabel(program: Command): void {
   program
@@ -27,6 +33,7 @@ export function registerLabel(program: Command): void {
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
     .option("--strict", "stop at the first bad input item instead of recording it in errors.jsonl")
+    .option("--max-item-mb <n>", "largest input item (an AgentDojo file or a JSONL line) to read, in MiB; larger ones are recorded as too_large", "64")
     .option("--batch", "send batch judges' requests through the OpenAI Batch API (judges with batch: true, or on api.openai.com); killed runs resume polling")
     .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
     .option("--json", "print the summary as one JSON object")
@@ -75,6 +82,7 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or conf
           budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
           minQuoteChars: common.minQuoteChars,
           strict: !!o.strict,
+          maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
           retryErrors: !!o.retryErrors,
           signal: ac.signal,
           onProgress: progress.update,
@@ -97,7 +105,7 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or conf
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
             `\nthis invocation: ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors\n` +
-              `stored in ${path.relative(process.cwd(), res.runDir) || res.runDir}/\n`,
+              `stored in ${displayPath(res.runDir)}/\n`,
           );
         }
         if (res.interrupted) process.exitCode = EXIT.interrupted;

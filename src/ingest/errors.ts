@@ -129,6 +129,6 @@ export function formatBytes(n: number): string {
  * @param size the item's size in bytes; `limit` the limit in bytes
  */
 export function tooLargeError(path: string, what: "file" | "line", size: number, limit: number, at: { line?: number } = {}): IngestError {
-  const text = `${what} is ${formatBytes(size)}, over the limit of ${formatBytes(limit)} per item (the maxItemBytes read option)`;
+  const text = `${what} is ${formatBytes(size)}, over the limit of ${formatBytes(limit)} per item (raise it with --max-item-mb, or the maxItemBytes read option)`;
   return ingestError("too_large", path, text, at);
 }

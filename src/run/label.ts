@@ -33,6 +33,8 @@ export interface LabelOptions {
   labelsDir: string;
   judges: Judge[];
   format?: "agentdojo" | "chat-jsonl";
+  /** Largest input item (AgentDojo file or JSONL line) read, in bytes; larger ones are `too_large` errors. */
+  maxItemBytes?: number;
   /** Independent repeats per judge (test-retest); default 1. */
   repeats?: number;
   /** Overrides every judge's own concurrency. */
@@ -120,7 +122,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     // The pre-count walks every input once more; with a limit, the limit is the total (a bar that ends early
     // when the input is smaller than the limit is corrected by the reporter: total >= read).
     if (opts.limit !== undefined) progress.total = opts.limit;
-    else if (opts.onProgress) progress.total = await countInputs(opts.inputs, { format: opts.format }).catch(() => 0);
+    else if (opts.onProgress) progress.total = await countInputs(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes }).catch(() => 0);
     store.snapshot.last_invocation = {
       at: new Date().toISOString(),
       inputs: opts.inputs,
@@ -219,7 +221,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     };
 
     let taken = 0;
-    for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict })) {
+    for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes })) {
       if (opts.signal?.aborted || fatal) {
         interrupted = !fatal;
         break;

@@ -297,7 +297,7 @@ describe("size limit per item (maxItemBytes)", () => {
     expect(summary(items)).toEqual(["ok S1", "too_large lines.jsonl:2", "ok S3"]);
     const e = items[1].kind === "error" ? items[1].error : undefined;
     expect(e?.message).toBe(
-      `${p}:2: line is ${Buffer.byteLength(big).toLocaleString("en-US")} bytes (${(Buffer.byteLength(big) / 1024).toFixed(1)} KiB), over the limit of 4,096 bytes (4.0 KiB) per item (the maxItemBytes read option)`,
+      `${p}:2: line is ${Buffer.byteLength(big).toLocaleString("en-US")} bytes (${(Buffer.byteLength(big) / 1024).toFixed(1)} KiB), over the limit of 4,096 bytes (4.0 KiB) per item (raise it with --max-item-mb, or the maxItemBytes read option)`,
     );
     expect(await countInputs([p], { maxItemBytes: limit })).toBe(3);
     // The default limit (64 MiB) reads it.
