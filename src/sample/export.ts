@@ -29,7 +29,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { messageText, renderToolCall } from "../serialize/parts.js";
+import { renderForHuman } from "../serialize/render.js";
 import type { Message, Trajectory } from "../types.js";
 import { compareCodeUnits, seededRng, seededShuffle } from "./draw.js";
 import type { SampleDesign, SampledItem } from "./sample.js";
@@ -108,12 +108,6 @@ export function blindTrajectory(t: Trajectory, itemId: string): Trajectory {
   return { id: itemId, source: { format: "annotation", path: itemId }, injections: { ...(t.injections ?? {}) }, messages };
 }
 
-function fence(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  const f = "`".repeat(Math.max(3, longest + 1));
-  return `${f}\n${text}\n${f}`;
-}
-
 /** Shortest loose form (characters) an injected text needs before a loose match counts. */
 export const MIN_LOOSE_INJECTION_CHARS = 24;
 
@@ -155,30 +149,7 @@ export function injectionsIn(text: string, injections: ReadonlyArray<readonly [s
  * ({@link injectionsIn}), which is how AgentDojo tool results carry it.
  */
 export function renderTask(t: Trajectory, itemId: string): string {
-  const b = blindTrajectory(t, itemId);
-  const injections = Object.entries(b.injections).filter(([, v]) => typeof v === "string" && v.trim() !== "") as Array<[string, string]>;
-  const out: string[] = [`# Item ${itemId}`, ""];
-  if (injections.length > 0) {
-    out.push("## Injected content", "");
-    for (const [k, v] of injections) out.push(`**${k}**`, "", fence(v), "");
-  }
-  out.push("## Messages", "");
-  b.messages.forEach((m, i) => {
-    let head = `### [${i}] ${m.role}`;
-    if (m.role === "tool") {
-      if (m.tool_name) head += ` \`${m.tool_name}\``;
-      if (m.tool_call_id) head += ` (call ${m.tool_call_id})`;
-    }
-    out.push(head, "");
-    const text = messageText(m);
-    const hits = injectionsIn(text, injections);
-    if (hits.length > 0) out.push(`**contains injected content: ${hits.join(", ")}**`, "");
-    if (text !== "" || m.role === "tool") out.push(fence(text), "");
-    (m.role === "assistant" ? (m.tool_calls ?? []) : []).forEach((c, j) => {
-      out.push(`Tool call ${j}${c.id ? ` (id ${c.id})` : ""}:`, "", fence(renderToolCall(c)), "");
-    });
-  });
-  return out.join("\n");
+  return renderForHuman(blindTrajectory(t, itemId), { title: `Item ${itemId}`, injectedIn: injectionsIn });
 }
 
 function csvField(s: string): string {

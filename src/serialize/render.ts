@@ -391,10 +391,20 @@ function fence(text: string): string {
  * `**contains injected content: <placeholder>**`.
  * @param opts.showInjections list and mark injected content (default true).
  */
-export function renderForHuman(t: Trajectory, opts: { showInjections?: boolean } = {}): string {
+export function renderForHuman(
+  t: Trajectory,
+  opts: {
+    showInjections?: boolean;
+    /** The first line's text (default `Trajectory <id>`; the annotation export uses an opaque item id). */
+    title?: string;
+    /** Which injections (placeholder, text) a message's text carries (default: verbatim or line-wise loose match). */
+    injectedIn?: (text: string, injections: ReadonlyArray<readonly [string, string]>) => string[];
+  } = {},
+): string {
   const show = opts.showInjections ?? true;
   const injections = Object.entries(t.injections ?? {}).filter(([, v]) => typeof v === "string" && v.trim() !== "");
-  const out: string[] = [`# Trajectory ${t.id}`, ""];
+  const injectedIn = opts.injectedIn ?? ((text, inj) => inj.filter(([, v]) => carries(text, v)).map(([k]) => k));
+  const out: string[] = [`# ${opts.title ?? `Trajectory ${t.id}`}`, ""];
   if (show && injections.length > 0) {
     out.push("## Injected content", "");
     for (const [k, v] of injections) out.push(`**${k}**`, "", fence(v), "");
@@ -409,7 +419,7 @@ export function renderForHuman(t: Trajectory, opts: { showInjections?: boolean }
     out.push(head, "");
     const text = messageText(m);
     if (show) {
-      const hits = injections.filter(([, v]) => carries(text, v)).map(([k]) => k);
+      const hits = injectedIn(text, injections);
       if (hits.length > 0) out.push(`**contains injected content: ${hits.join(", ")}**`, "");
     }
     if (text !== "" || m.role === "tool") out.push(fence(text), "");
