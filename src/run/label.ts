@@ -75,7 +75,8 @@ export function contentSha256(t: Trajectory): string {
     .digest("hex");
 }
 
-function indexRow(t: Trajectory): TrajectoryIndexRow {
+/** The run-index row `label` stores for a trajectory (one line of `trajectories.jsonl`). */
+export function indexRow(t: Trajectory): TrajectoryIndexRow {
   return {
     id: t.id,
     source: t.source,

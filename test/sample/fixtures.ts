@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { readTrajectories } from "../../src/ingest/index.js";
-import { contentSha256 } from "../../src/run/label.js";
+import { indexRow } from "../../src/run/label.js";
 import type { Trajectory } from "../../src/types.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
@@ -18,22 +18,7 @@ export function row(id: string, extra: Partial<TrajectoryIndexRow> = {}): Trajec
 }
 
 /** The run-index row `ipi-judge label` writes for a trajectory (the fields sampling reads). */
-export function indexRowOf(t: Trajectory): TrajectoryIndexRow {
-  return {
-    id: t.id,
-    source: t.source,
-    agent_model: t.agent_model,
-    agent_family: t.agent_family,
-    suite: t.suite,
-    user_task_id: t.user_task_id,
-    injection_task_id: t.injection_task_id,
-    attack: t.attack,
-    condition: t.condition,
-    attacked: Object.keys(t.injections ?? {}).length > 0,
-    n_messages: t.messages.length,
-    content_sha256: contentSha256(t),
-  };
-}
+export const indexRowOf = (t: Trajectory): TrajectoryIndexRow => indexRow(t);
 
 /** Read trajectories from paths (files or folders). */
 export async function readAll(paths: string[]): Promise<Trajectory[]> {
