@@ -2,6 +2,11 @@
  * Text helpers of the signature judge: the DESIGN section 2 normalization with a map back to the raw
  * text, a looser alphanumeric-only form for finding injected content that a tool re-formatted (YAML
  * folding, quote doubling, escaping), and maximal common chunks between two strings.
+ *
+ * Everything here is linear (or, for `commonChunks` on adversarially repetitive input, capped), because tool
+ * results can be tens of MB: grams are found with Rabin-Karp rolling hashes (no substring per position), long
+ * texts are masked in one pass (`commonMask` + `applyMask`), and raw offsets of a normalized range are found
+ * without an offset map of the whole text (`rawSpan`).
  */
 
 import { normalize, normalizeWithMap, originalSlice, type NormalizedText } from "../../evidence/normalize.js";
@@ -21,27 +26,60 @@ export function norm(raw: string): string {
   return normalize(raw);
 }
 
+/** Whether UTF-16 unit `c` (with its string, for non-ASCII) is a letter or digit. */
+const ALNUM_RE = /[\p{L}\p{N}]/u;
+
 /**
  * The loose form: normalized, then only letters and digits kept (every other character dropped). Used
  * to find injected text inside tool output that re-formatted it (YAML `''`, escaped `\n`, indentation);
- * the letter of a backslash escape (`\n`, `\r`, `\t`) is dropped too.
+ * the letter of a backslash escape (`\n`, `\r`, `\t`) is dropped too. Linear; ASCII is classified without a
+ * regex, and the result is built from char codes (no string growing one character at a time).
+ * @returns the loose text (no offset map: {@link looseMapped} has one)
+ */
+export function loose(raw: string): string {
+  return looseOf(norm(raw), null).norm;
+}
+
+/** {@link loose} of a text already passed through {@link norm} (saves normalizing a long text twice). */
+export function looseFromNorm(normalized: string): string {
+  return looseOf(normalized, null).norm;
+}
+
+/**
+ * {@link loose} with the offset map into the raw string.
  * @returns `{norm: looseText, map: index into the raw string}`
  */
 export function looseMapped(raw: string): MappedText {
   const n = normalizeMapped(raw);
-  let out = "";
+  return looseOf(n.norm, n);
+}
+
+function looseOf(s: string, mapped: MappedText | null): MappedText {
+  const codes = new Uint16Array(s.length);
+  let len = 0;
   const map: number[] = [];
   const ends: number[] = [];
-  for (let i = 0; i < n.norm.length; i++) {
-    const c = n.norm[i];
-    if (i > 0 && n.norm[i - 1] === "\\" && (c === "n" || c === "r" || c === "t")) continue; // escaped newline/tab
-    if (/[\p{L}\p{N}]/u.test(c)) {
-      out += c;
-      map.push(n.map[i]);
-      ends.push(n.ends[i]);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (i > 0 && s.charCodeAt(i - 1) === 0x5c && (c === 0x6e || c === 0x72 || c === 0x74)) continue; // escaped \n \r \t
+    let keep: boolean;
+    if (c < 0x80) keep = (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+    else keep = ALNUM_RE.test(s[i]);
+    if (!keep) continue;
+    codes[len++] = c;
+    if (mapped) {
+      map.push(mapped.map[i]);
+      ends.push(mapped.ends[i]);
     }
   }
-  return { norm: out, map, ends };
+  return { norm: fromCodes(codes, len), map, ends };
+}
+
+/** A string from the first `len` UTF-16 units of `codes` (in chunks, to stay within argument limits). */
+function fromCodes(codes: Uint16Array, len: number): string {
+  const parts: string[] = [];
+  for (let k = 0; k < len; k += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(k, Math.min(len, k + 8192)) as unknown as number[]));
+  return parts.join("");
 }
 
 /** One maximal common chunk: `a.slice(aStart, aStart+length) === b.slice(bStart, bStart+length)`. */
@@ -51,35 +89,244 @@ export interface Chunk {
   length: number;
 }
 
+/** Multiplier of the rolling hash (an odd 32-bit constant); arithmetic is mod 2^32 with `Math.imul`. */
+const HASH_BASE = 0x01000193;
+
+/** `HASH_BASE^(m-1) mod 2^32`, to remove the unit leaving a window of `m` units. */
+function topPower(m: number): number {
+  let p = 1;
+  for (let k = 1; k < m; k++) p = Math.imul(p, HASH_BASE);
+  return p;
+}
+
+/**
+ * Rolling hashes of every `m`-unit window of `s` (Rabin-Karp, mod 2^32): `h[j]` for `s.slice(j, j + m)`,
+ * `j = 0 .. s.length - m`. Linear in `s.length`.
+ */
+function windowHashes(s: string, m: number): Int32Array {
+  const n = s.length - m + 1;
+  const out = new Int32Array(Math.max(0, n));
+  if (n <= 0) return out;
+  const top = topPower(m);
+  let h = 0;
+  for (let k = 0; k < m; k++) h = (Math.imul(h, HASH_BASE) + s.charCodeAt(k)) | 0;
+  out[0] = h;
+  for (let j = 1; j < n; j++) {
+    h = (h - Math.imul(s.charCodeAt(j - 1), top)) | 0;
+    h = (Math.imul(h, HASH_BASE) + s.charCodeAt(j + m - 1)) | 0;
+    out[j] = h;
+  }
+  return out;
+}
+
+function sameWindow(a: string, i: number, b: string, j: number, m: number): boolean {
+  for (let k = 0; k < m; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;
+  return true;
+}
+
+/** Where each `m`-gram hash of `a` starts in `a` (first occurrence kept in `first`, the others chained in `next`). */
+interface GramIndex {
+  first: Map<number, number>;
+  next: Int32Array;
+  filter: Uint32Array;
+}
+
+function gramIndex(a: string, m: number): GramIndex {
+  const ha = windowHashes(a, m);
+  const first = new Map<number, number>();
+  const next = new Int32Array(ha.length).fill(-1);
+  // Chain from the end so each chain lists positions in increasing order.
+  for (let i = ha.length - 1; i >= 0; i--) {
+    const f = first.get(ha[i]);
+    if (f !== undefined) next[i] = f;
+    first.set(ha[i], i);
+  }
+  return { first, next, filter: hashFilter(ha) };
+}
+
+/**
+ * A bit table over the low 20 bits of a set of hashes (128 KiB): a clear bit proves a hash is absent, so most
+ * windows of a long text are rejected without a `Map` lookup.
+ */
+function hashFilter(hashes: Int32Array): Uint32Array {
+  const f = new Uint32Array(1 << 15);
+  for (let i = 0; i < hashes.length; i++) f[(hashes[i] >>> 5) & 0x7fff] |= 1 << (hashes[i] & 31);
+  return f;
+}
+
+function mayHave(f: Uint32Array, h: number): boolean {
+  return ((f[(h >>> 5) & 0x7fff] >>> (h & 31)) & 1) === 1;
+}
+
+/** One position per distinct `m`-gram of `a`, by hash (grams whose hashes collide share a short list). */
+interface DistinctGrams {
+  byHash: Map<number, number[]>;
+  filter: Uint32Array;
+}
+
+function distinctGrams(a: string, m: number): DistinctGrams {
+  const ha = windowHashes(a, m);
+  const byHash = new Map<number, number[]>();
+  for (let i = 0; i < ha.length; i++) {
+    const list = byHash.get(ha[i]);
+    if (!list) byHash.set(ha[i], [i]);
+    else if (!list.some((p) => sameWindow(a, p, a, i, m))) list.push(i);
+  }
+  return { byHash, filter: hashFilter(ha) };
+}
+
+/**
+ * Call `visit(j, h)` with the rolling hash `h` of every `m`-unit window `b.slice(j, j + m)`, in order of `j`
+ * (no array of hashes is kept: `b` may be a very long tool result). Stops early when `visit` returns true.
+ */
+function rollWindows(b: string, m: number, visit: (j: number, h: number) => boolean | void): void {
+  const n = b.length - m + 1;
+  if (n <= 0) return;
+  const top = topPower(m);
+  let h = 0;
+  for (let k = 0; k < m; k++) h = (Math.imul(h, HASH_BASE) + b.charCodeAt(k)) | 0;
+  if (visit(0, h)) return;
+  for (let j = 1; j < n; j++) {
+    h = (h - Math.imul(b.charCodeAt(j - 1), top)) | 0;
+    h = (Math.imul(h, HASH_BASE) + b.charCodeAt(j + m - 1)) | 0;
+    if (visit(j, h)) return;
+  }
+}
+
+/** Whether the `m`-gram of `b` at `j` (hash `h`) is one of `grams` (of `a`). */
+function hasGram(grams: DistinctGrams, h: number, a: string, b: string, j: number, m: number): boolean {
+  if (!mayHave(grams.filter, h)) return false;
+  const list = grams.byHash.get(h);
+  return list !== undefined && list.some((i) => sameWindow(a, i, b, j, m));
+}
+
+/**
+ * Whether `a` and `b` share a substring of at least `m` units (an `m`-gram of `a` occurs in `b`). Linear in
+ * `|a| + |b|` (rolling hashes, hits confirmed character by character).
+ */
+export function shareRun(a: string, b: string, m: number): boolean {
+  if (m < 1 || a.length < m || b.length < m) return false;
+  const grams = distinctGrams(a, m);
+  let found = false;
+  rollWindows(b, m, (j, h) => (found = hasGram(grams, h, a, b, j, m)));
+  return found;
+}
+
+/**
+ * The positions of `b` covered by a common substring of at least `m` units with `a`: exactly the union of
+ * the `b`-side spans of {@link commonChunks}`(a, b, m)` (every such chunk is covered by its `m`-grams, and every
+ * common `m`-gram lies in one), computed in time linear in `|a| + |b|` whatever the chunks' number.
+ * @returns a mask over `b`: 1 where covered.
+ */
+export function commonMask(a: string, b: string, m: number): Uint8Array {
+  const mask = new Uint8Array(b.length);
+  if (m < 1 || a.length < m || b.length < m) return mask;
+  const grams = distinctGrams(a, m);
+  let coveredTo = 0; // mask[.. coveredTo) already set by the last window
+  rollWindows(b, m, (j, h) => {
+    if (!hasGram(grams, h, a, b, j, m)) return;
+    mask.fill(1, Math.max(j, coveredTo), j + m);
+    coveredTo = j + m;
+  });
+  return mask;
+}
+
+/**
+ * `b` with every position set in `mask` replaced by U+0000, built in one pass.
+ */
+export function applyMask(b: string, mask: Uint8Array): string {
+  let any = false;
+  for (let k = 0; k < mask.length && !any; k++) any = mask[k] === 1;
+  if (!any) return b;
+  const codes = new Uint16Array(b.length);
+  for (let k = 0; k < b.length; k++) codes[k] = mask[k] ? 0 : b.charCodeAt(k);
+  return fromCodes(codes, b.length);
+}
+
+/** Default cap on the work of one {@link commonChunks} call, as a multiple of `|a| + |b|` (see there). */
+export const CHUNK_WORK_FACTOR = 64;
+
 /**
  * Maximal common chunks of at least `minLen` characters between `a` and `b` (seeded by `minLen`-grams of
- * `a`, extended to the right; only left-maximal seeds are used, so each diagonal run is reported once).
- * Cost is about O(|a| + |b| + total matched length).
+ * `a`, found in `b` with rolling hashes, extended to the right; only left-maximal seeds are used, so each
+ * diagonal run is reported once).
+ * Cost is about O(|a| + |b| + total matched length). Highly repetitive inputs (a gram occurring many times in
+ * both strings, e.g. `"abab..."` against `"abab..."`) can have a quadratic number of seed pairs and of matched
+ * characters: the work (seed pairs looked at + characters compared) is capped at
+ * `CHUNK_WORK_FACTOR * (|a| + |b|) + 1e6`; past it the search stops and the chunks found so far are returned,
+ * so on such inputs the result may miss chunks (never reports a false one).
  * @param minLen minimum chunk length, >= 1
  * @returns chunks sorted by decreasing length
  */
 export function commonChunks(a: string, b: string, minLen: number): Chunk[] {
   const out: Chunk[] = [];
-  if (a.length < minLen || b.length < minLen) return out;
-  const grams = new Map<string, number[]>();
-  for (let i = 0; i + minLen <= a.length; i++) {
-    const g = a.slice(i, i + minLen);
-    const list = grams.get(g);
-    if (list) list.push(i);
-    else grams.set(g, [i]);
-  }
-  for (let j = 0; j + minLen <= b.length; j++) {
-    const list = grams.get(b.slice(j, j + minLen));
-    if (!list) continue;
-    for (const i of list) {
-      if (i > 0 && j > 0 && a[i - 1] === b[j - 1]) continue; // not left-maximal
+  if (minLen < 1 || a.length < minLen || b.length < minLen) return out;
+  const idx = gramIndex(a, minLen);
+  let work = CHUNK_WORK_FACTOR * (a.length + b.length) + 1e6;
+  rollWindows(b, minLen, (j, h) => {
+    if (!mayHave(idx.filter, h)) return false;
+    const f = idx.first.get(h);
+    if (f === undefined) return false;
+    const prevB = j > 0 ? b.charCodeAt(j - 1) : -1;
+    for (let i = f; i !== -1; i = idx.next[i]) {
+      if (--work < 0) return true; // stop: see the docstring
+      if (i > 0 && j > 0 && a.charCodeAt(i - 1) === prevB) continue; // not left-maximal
+      if (!sameWindow(a, i, b, j, minLen)) continue; // hash collision
       let len = minLen;
-      while (i + len < a.length && j + len < b.length && a[i + len] === b[j + len]) len++;
+      while (i + len < a.length && j + len < b.length && a.charCodeAt(i + len) === b.charCodeAt(j + len)) len++;
+      work -= len;
       out.push({ aStart: i, bStart: j, length: len });
     }
-  }
+    return false;
+  });
   out.sort((x, y) => y.length - x.length);
   return out;
+}
+
+/** Whether a UTF-16 unit is printable ASCII other than space: normalization never joins across two of them. */
+function asciiSolid(c: number): boolean {
+  return c > 0x20 && c < 0x7f;
+}
+
+/** Block size (UTF-16 units) for {@link rawSpan}. */
+const SPAN_BLOCK = 1 << 16;
+
+/**
+ * The raw span behind the normalized range `[a, b)` of `norm(raw)`: `raw.slice(start, end)` is what
+ * `originalSlice(raw, normalizeMapped(raw), a, b)` returns, but without an offset map of the whole text (two
+ * numbers per character: hundreds of MB for a tool result of tens of MB). The text is cut into blocks of about
+ * 64 Ki units where normalization is local (between two printable non-space ASCII characters:
+ * `norm(x + y) === norm(x) + norm(y)` there); blocks before the range are only normalized, the blocks holding
+ * it are mapped.
+ * @param a, b normalized offsets, `0 <= a < b <= norm(raw).length`.
+ * @returns raw offsets `{start, end}`, or `null` when the range is out of bounds.
+ */
+export function rawSpan(raw: string, a: number, b: number): { start: number; end: number } | null {
+  if (!(0 <= a && a < b)) return null;
+  let s = 0;
+  let normPos = 0;
+  while (s < raw.length) {
+    let e = Math.min(raw.length, s + SPAN_BLOCK);
+    while (e < raw.length && !(asciiSolid(raw.charCodeAt(e - 1)) && asciiSolid(raw.charCodeAt(e)))) e++;
+    const nb = norm(raw.slice(s, e)).length;
+    if (normPos + nb > a) {
+      // The range starts in this block: map from here until the block that holds its end.
+      let e2 = e;
+      let span = normPos + nb;
+      while (span < b && e2 < raw.length) {
+        const s2 = e2;
+        e2 = Math.min(raw.length, s2 + SPAN_BLOCK);
+        while (e2 < raw.length && !(asciiSolid(raw.charCodeAt(e2 - 1)) && asciiSolid(raw.charCodeAt(e2)))) e2++;
+        span += norm(raw.slice(s2, e2)).length;
+      }
+      const mapped = normalizeMapped(raw.slice(s, e2));
+      if (b - normPos > mapped.norm.length) return null;
+      return { start: s + mapped.map[a - normPos], end: s + mapped.ends[b - 1 - normPos] };
+    }
+    normPos += nb;
+    s = e;
+  }
+  return null;
 }
 
 /** Escape a string for use inside a RegExp. */
