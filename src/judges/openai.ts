@@ -41,6 +41,7 @@ import {
   sendChat,
   type ChatMessage,
   type ChatRequest,
+  type JudgeHealth,
   type SendResult,
   type TransportOptions,
   type Usage,
@@ -131,7 +132,8 @@ export interface OpenAIJudge extends Judge {
  * @param common `retries`, `minQuoteChars`, optional `budgetChars` and test hooks.
  * @returns a `Judge` whose `judge(t, ctx)` always resolves to a verdict (`ok`, `judge_error`, `judge_refused`)
  *   and rejects only with a `JudgeFatalError` (401/403: kind `auth`; 429 insufficient_quota: kind
- *   `insufficient_quota`). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
+ *   `insufficient_quota`; connection refused / unknown host / certificate error before any successful
+ *   response: kind `unreachable`, after a short bounded retry). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable (before any request).
  */
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {
@@ -154,6 +156,8 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
       ? new RatePacer(cfg.rpm, cfg.tpm, (ms, signal) => sleep(ms * scale, signal))
       : undefined;
   const pacer = new AimdLimiter();
+  // Until one response succeeds, an address that cannot be reached stops this judge (./transport.ts).
+  const health: JudgeHealth = { succeeded: false };
   const retries = common.retries ?? JUDGE_DEFAULTS.retries;
   const format = responseFormat(config.output_mode);
   // Learned once per judge: a server that rejects `max_tokens` keeps getting `max_completion_tokens`.
@@ -313,6 +317,8 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
         tokenParam,
         options: common.transport,
         pacer,
+        health,
+        baseURL: cfg.base_url,
       });
       tokenParam = res.tokenParam;
       const next = step(conv, res);

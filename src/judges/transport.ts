@@ -9,7 +9,9 @@
  * | 429 `insufficient_quota` | `JudgeFatalError` kind `insufficient_quota` |
  * | 401 / 403 | `JudgeFatalError` kind `auth` |
  * | 400 (and other 4xx except 408/409/429) | no retry: error `bad_request` (`http_<status>`) with the provider's message and request id |
- * | 408, 409, 5xx, timeout, connection reset | exponential backoff with jitter, retry; then error `server_error` / `timeout` / `connection` |
+ * | 501 (and 404 / 405, as above): a server that is not an OpenAI-compatible API (e.g. `python -m http.server`) | no retry: error `http_<status>` |
+ * | connection refused, unknown host (`ENOTFOUND`, `EAI_AGAIN`), unreachable network, certificate error, a port fetch blocks — on a judge that has never had a successful response | `unreachableTries` requests (default 2, a short wait between), then `JudgeFatalError` kind `unreachable` naming the base URL's host and the system error |
+ * | 408, 409, 5xx, timeout, connection reset (and every connection fault once the judge has had a success) | exponential backoff with jitter, retry; then error `server_error` / `timeout` / `connection` |
  * | `finish_reason: "length"`, or empty/null content | resend once with a larger `max_tokens` (double, or 4096 when unset); then error `truncated` / `empty_response` |
  * | `message.refusal` set, or `finish_reason: "content_filter"` | refused |
  *
@@ -17,7 +19,9 @@
  * of the judge. Backoff: `min(maxBackoffMs, baseBackoffMs * 2^k)` scaled by a uniform factor in [0.5, 1]
  * ("equal jitter", AWS Architecture Blog, "Exponential Backoff and Jitter", 2015). All waits go through an
  * injectable `sleep` and are multiplied by `timeScale`, so tests stay fast. API keys are removed from every
- * message this module produces ({@link redact}).
+ * message this module produces ({@link redact}), and the provider's own text in an error message is cut to
+ * {@link MAX_PROVIDER_MESSAGE_CHARS} characters (a server that answers with an HTML page would otherwise put the
+ * whole page into every verdict).
  */
 import OpenAI from "openai";
 import { JudgeFatalError } from "./judge.js";
@@ -39,6 +43,11 @@ export interface TransportOptions {
   maxRetryAfterMs?: number;
   /** Uniform [0,1) random source for jitter; default Math.random. */
   random?: () => number;
+  /**
+   * Requests sent before an unreachable server (see the module docstring) stops a judge that has never had a
+   * successful response; default 2.
+   */
+  unreachableTries?: number;
 }
 
 /** The defaults of {@link TransportOptions}. */
@@ -48,7 +57,25 @@ export const TRANSPORT_DEFAULTS = {
   baseBackoffMs: 1000,
   maxBackoffMs: 30_000,
   maxRetryAfterMs: 300_000,
+  unreachableTries: 2,
 };
+
+/** Longest provider text kept in an error message (characters); the rest is cut with a note of its length. */
+export const MAX_PROVIDER_MESSAGE_CHARS = 500;
+
+/** `s` cut to `max` characters with a note of how many were left out. */
+export function clipMessage(s: string, max = MAX_PROVIDER_MESSAGE_CHARS): string {
+  if (s.length <= max) return s;
+  let cut = max;
+  const c = s.charCodeAt(cut);
+  if (c >= 0xdc00 && c <= 0xdfff) cut--;
+  return `${s.slice(0, cut)}[... ${s.length - cut} more characters]`;
+}
+
+/** Whether a judge has had a successful response yet (shared by all its requests; `sendChat` sets it). */
+export interface JudgeHealth {
+  succeeded: boolean;
+}
 
 /** max_tokens of the one resend after a truncated or empty reply when the judge set none. */
 export const TRUNCATION_RETRY_MAX_TOKENS = 4096;
@@ -110,6 +137,62 @@ export interface SendContext {
   pacer?: Pacer;
   tokenParam?: "max_tokens" | "max_completion_tokens";
   options?: TransportOptions;
+  /**
+   * The judge's success state. When given and not yet `succeeded`, a connection failure that means the server
+   * cannot be reached stops the judge (`JudgeFatalError` kind `unreachable`) after `unreachableTries` requests;
+   * a successful response sets `succeeded`, after which connection failures are retried like other faults.
+   * Without it, every connection failure is retried.
+   */
+  health?: JudgeHealth;
+  /** The API's base URL, named (without credentials, query or fragment) in `unreachable` errors. */
+  baseURL?: string;
+}
+
+/** The system error behind a failed connection: the first `code` along the `cause` chain (and inside an
+ * `AggregateError`'s `errors`), with its message; else the innermost message. */
+export function connectionCause(err: unknown): { code?: string; message: string } {
+  let innermost = "";
+  const seen = new Set<unknown>();
+  const visit = (e: unknown, depth: number): { code?: string; message: string } | undefined => {
+    if (!e || typeof e !== "object" || seen.has(e) || depth > 8) return undefined;
+    seen.add(e);
+    const o = e as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    const message = typeof o.message === "string" ? o.message : "";
+    if (message) innermost = message;
+    if (typeof o.code === "string" && o.code !== "" && !o.code.startsWith("UND_ERR_SOCKET")) return { code: o.code, message };
+    if (Array.isArray(o.errors)) for (const x of o.errors) {
+      const r = visit(x, depth + 1);
+      if (r) return r;
+    }
+    return visit(o.cause, depth + 1);
+  };
+  return visit(err, 0) ?? { message: innermost || String(err) };
+}
+
+const UNREACHABLE_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EHOSTUNREACH", "ENETUNREACH", "EADDRNOTAVAIL"]);
+
+/**
+ * Whether a connection failure means the server cannot be reached at this address at all: refused, unknown
+ * host or failed DNS lookup, no route, a TLS certificate that does not verify (`CERT_*`, `*_SELF_SIGNED_*`,
+ * `UNABLE_TO_*`, `ERR_TLS_CERT_ALTNAME_INVALID`), or a port that fetch refuses to use ("bad port", e.g. 9).
+ * Resets and timeouts are not (they can pass).
+ */
+export function isUnreachable(cause: { code?: string; message: string }): boolean {
+  const code = cause.code ?? "";
+  if (UNREACHABLE_CODES.has(code)) return true;
+  if (/CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT/.test(code)) return true;
+  return code === "" && /^bad port$/i.test(cause.message.trim());
+}
+
+/** A base URL without credentials, query or fragment (`https://api.example.com/v1`), or `fallback`. */
+function safeBase(url: string | undefined, fallback: string): string {
+  if (!url) return fallback;
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/$/, "")}`;
+  } catch {
+    return fallback;
+  }
 }
 
 /**
@@ -267,10 +350,10 @@ function isQuota(e: InstanceType<typeof OpenAI.APIError>): boolean {
   );
 }
 
-/** The provider's error message, with the request id when the server gave one. */
+/** The provider's error message (cut to {@link MAX_PROVIDER_MESSAGE_CHARS}), with the request id when the server gave one. */
 function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
   const id = e.requestID ?? e.headers?.get?.("x-request-id") ?? undefined;
-  return e.message + (id ? ` (request id ${id})` : "");
+  return clipMessage(e.message) + (id ? ` (request id ${clipMessage(String(id), 100)})` : "");
 }
 
 /**
@@ -280,8 +363,9 @@ function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
  * @param ctx judge id, per-request timeout, abort signal, secrets to redact, rate gate, options.
  * @returns the outcome (a reply, a refusal, or an error with kind and message), the number of requests sent,
  *   usage summed over responses, raw contents, waits, and the `max_tokens` and token parameter now in force.
- * @throws JudgeFatalError for 401/403 (`auth`) and 429 `insufficient_quota`; its message names the judge,
- *   the status and the provider's message, never the key.
+ * @throws JudgeFatalError for 401/403 (`auth`), 429 `insufficient_quota`, and (with `ctx.health` not yet
+ *   succeeded) a server that cannot be reached (`unreachable`: "cannot reach <host> (<base url>): <system error>");
+ *   its message names the judge or the host, the status or system error and the provider's message, never the key.
  */
 export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContext): Promise<SendResult> {
   const o = { ...TRANSPORT_DEFAULTS, ...(ctx.options ?? {}) };
@@ -309,6 +393,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
   const backoff = (k: number) => Math.min(o.maxBackoffMs, o.baseBackoffMs * 2 ** k) * (0.5 + 0.5 * random());
 
   let transportRetries = 0;
+  let unreachableFailures = 0;
   let lengthRetried = false;
   let paramSwitched = false;
   for (;;) {
@@ -357,8 +442,37 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         continue;
       }
       if (err instanceof OpenAI.APIConnectionError) {
-        const cause = (err as { cause?: { message?: string; code?: string } }).cause;
-        const r = await retry("connection", `connection failed: ${cause?.code ?? cause?.message ?? err.message}`);
+        const cause = connectionCause(err);
+        const what = clipMessage(cause.code ? `${cause.code} (${cause.message})` : cause.message || err.message, 300);
+        if (ctx.health && !ctx.health.succeeded && isUnreachable(cause)) {
+          // Never answered yet and the address itself fails: a short bounded retry, then stop this judge.
+          unreachableFailures++;
+          if (unreachableFailures >= Math.max(1, o.unreachableTries)) {
+            const base = safeBase(ctx.baseURL, "https://api.openai.com/v1");
+            const host = (() => {
+              try {
+                return new URL(base).host;
+              } catch {
+                return base;
+              }
+            })();
+            throw new JudgeFatalError(
+              ctx.judgeId,
+              "unreachable",
+              clean(
+                `cannot reach ${host} (base_url ${base}): ${what}; ${unreachableFailures} request(s) failed and judge ` +
+                  `"${ctx.judgeId}" never had an answer. Its remaining items stay un-judged: fix base_url or start the server, then run again to resume.`,
+              ),
+            );
+          }
+          try {
+            await wait(Math.min(o.baseBackoffMs, 1000) * (0.5 + 0.5 * random()));
+          } catch {
+            return fail("aborted", "the run was stopped");
+          }
+          continue;
+        }
+        const r = await retry("connection", `connection failed: ${what}`);
         if (r) return r;
         continue;
       }
@@ -387,7 +501,8 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
           if (r) return r;
           continue;
         }
-        if (st === 408 || st === 409 || st >= 500) {
+        // 501 Not Implemented: the server is not an OpenAI-compatible API; retrying cannot help (nor can 404/405).
+        if (st === 408 || st === 409 || (st >= 500 && st !== 501)) {
           const r = await retry(st >= 500 ? "server_error" : `http_${st}`, `HTTP ${st}: ${msg}`);
           if (r) return r;
           continue;
@@ -406,10 +521,11 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         }
         return fail(st === 400 ? "bad_request" : `http_${st}`, `HTTP ${st}: ${msg}`);
       }
-      return fail("transport", `request failed: ${(err as Error)?.message ?? String(err)}`);
+      return fail("transport", `request failed: ${clipMessage(String((err as Error)?.message ?? err))}`);
     }
 
     ctx.pacer?.onSuccess();
+    if (ctx.health) ctx.health.succeeded = true;
     const u = completion?.usage;
     if (u) {
       res.usage.prompt_tokens += u.prompt_tokens ?? 0;

@@ -1,9 +1,23 @@
 import { readFileSync } from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { JudgeFatalError } from "../../src/judges/judge.js";
-import { RateGate, redact, retryAfterMs, sendChat, type ChatRequest, type SendContext } from "../../src/judges/transport.js";
+import {
+  clipMessage,
+  connectionCause,
+  isUnreachable,
+  MAX_PROVIDER_MESSAGE_CHARS,
+  RateGate,
+  redact,
+  retryAfterMs,
+  sendChat,
+  type ChatRequest,
+  type SendContext,
+} from "../../src/judges/transport.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
 import { CASES } from "../helpers/paths.js";
 
@@ -231,5 +245,159 @@ describe("helpers", () => {
     expect(slept).toEqual([60_000]);
     await gate.acquire(901); // 100 in window (t=60000) + 901 > 1000 -> waits
     expect(slept.length).toBe(2);
+  });
+});
+
+/** A port on 127.0.0.1 where nothing listens (a server is opened and closed on it). */
+async function closedPort(): Promise<number> {
+  const srv = http.createServer();
+  await new Promise<void>((ok) => srv.listen(0, "127.0.0.1", ok));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise<void>((ok) => srv.close(() => ok()));
+  return port;
+}
+
+// A self-signed certificate for localhost / 127.0.0.1 (test only; valid until 2126).
+const TLS_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgy/vUPZrBIx+CAzc4
+9eKMShHcaGVwG50bEp2afmJOS/yhRANCAAQmG3zKw52HW93azaVs/zEftPcaQwHE
+HfzGroK7wSiEwVOinHPcDfs6wlBB/emlSMEpv/+I8o+i0OJUyt74dl7o
+-----END PRIVATE KEY-----`;
+const TLS_CERT = `-----BEGIN CERTIFICATE-----
+MIIBmzCCAUGgAwIBAgIUSprbp6DruriP1xGNZwsOxeqJBjcwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEyOTE2MDUzNVoYDzIxMjYxMTA1
+MTYwNTM1WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAQmG3zKw52HW93azaVs/zEftPcaQwHEHfzGroK7wSiEwVOinHPcDfs6
+wlBB/emlSMEpv/+I8o+i0OJUyt74dl7oo28wbTAdBgNVHQ4EFgQUu2Zvulz6o4Ht
+DAIvZCEOuXmCiKAwHwYDVR0jBBgwFoAUu2Zvulz6o4HtDAIvZCEOuXmCiKAwDwYD
+VR0TAQH/BAUwAwEB/zAaBgNVHREEEzARgglsb2NhbGhvc3SHBH8AAAEwCgYIKoZI
+zj0EAwIDSAAwRQIhAP3+k+jiSXow8mna0VqZIF1y1ONRojuZocY4RY7OCQfTAiAV
+0K7jDLkLx+rxpqnr+seD8K17hMgFSkz49rQED/TcpA==
+-----END CERTIFICATE-----`;
+
+describe("an unreachable endpoint stops a judge that never had an answer", () => {
+  const client = (baseURL: string) => new OpenAI({ apiKey: KEY, baseURL, maxRetries: 0, timeout: 2000 });
+
+  async function fatal(p: Promise<unknown>): Promise<JudgeFatalError> {
+    const e = await p.then(
+      () => null,
+      (x: unknown) => x,
+    );
+    expect(e).toBeInstanceOf(JudgeFatalError);
+    return e as JudgeFatalError;
+  }
+
+  it("connection refused: 2 requests with one short wait, then JudgeFatalError 'unreachable' naming host and system error, never the key", async () => {
+    const port = await closedPort();
+    const base = `http://127.0.0.1:${port}/v1`;
+    const ctx = fastCtx({ health: { succeeded: false }, baseURL: base });
+    const t0 = performance.now();
+    const e = await fatal(sendChat(client(base), REQ, ctx));
+    expect(performance.now() - t0).toBeLessThan(3000);
+    expect(e.kind).toBe("unreachable");
+    expect(e.judgeId).toBe("j1");
+    expect(e.message).toMatch(new RegExp(`^cannot reach 127\\.0\\.0\\.1:${port} \\(base_url ${base.replace(/\./g, "\\.")}\\): ECONNREFUSED`));
+    expect(e.message).toContain("run again to resume");
+    expect(e.message).not.toContain(KEY);
+    expect(ctx.waits).toHaveLength(1);
+    expect(ctx.waits[0]).toBeLessThanOrEqual(1000);
+  });
+
+  it("a port fetch refuses (the report's 127.0.0.1:9) and a base_url with credentials: stopped, credentials not shown", async () => {
+    const e = await fatal(sendChat(client("http://127.0.0.1:9/v1"), REQ, fastCtx({ health: { succeeded: false }, baseURL: `http://user:${KEY}@127.0.0.1:9/v1?key=${KEY}` })));
+    expect(e.kind).toBe("unreachable");
+    expect(e.message).toMatch(/^cannot reach 127\.0\.0\.1:9 \(base_url http:\/\/127\.0\.0\.1:9\/v1\): bad port/);
+    expect(e.message).not.toContain(KEY);
+    expect(e.message).not.toContain("user");
+  });
+
+  it("a certificate that does not verify (self-signed HTTPS server): stopped", async () => {
+    const srv = https.createServer({ key: TLS_KEY, cert: TLS_CERT }, (_q, r) => r.end("{}"));
+    await new Promise<void>((ok) => srv.listen(0, "127.0.0.1", ok));
+    try {
+      const base = `https://127.0.0.1:${(srv.address() as AddressInfo).port}/v1`;
+      const e = await fatal(sendChat(client(base), REQ, fastCtx({ health: { succeeded: false }, baseURL: base })));
+      expect(e.kind).toBe("unreachable");
+      expect(e.message).toMatch(/CERT|SELF_SIGNED/);
+    } finally {
+      srv.closeAllConnections();
+      await new Promise<void>((ok) => srv.close(() => ok()));
+    }
+  });
+
+  it("after one successful response, connection failures keep the backoff-then-error behaviour", async () => {
+    const c = await setup([completion("hello")]);
+    const health = { succeeded: false };
+    const ok = await sendChat(c, REQ, fastCtx({ health, baseURL: fake!.url }));
+    expect(ok.outcome).toMatchObject({ kind: "reply", content: "hello" });
+    expect(health.succeeded).toBe(true);
+    await fake!.close();
+    fake = undefined;
+    const ctx = fastCtx({ health, options: { maxTransportRetries: 3 } });
+    const r = await sendChat(c, REQ, ctx);
+    expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "connection" } });
+    expect((r.outcome as { error: { message: string } }).error.message).toMatch(/connection failed: ECONNREFUSED \(connect ECONNREFUSED 127\.0\.0\.1:\d+\) \(gave up after 4 requests\)/);
+    expect(r.requests).toBe(4);
+    expect(ctx.waits).toEqual([1000, 2000, 4000].map((w) => w * 0.75)); // the usual backoff
+  });
+
+  it("without a health record (callers that do not opt in), connection failures are retried as before", async () => {
+    const port = await closedPort();
+    const r = await sendChat(client(`http://127.0.0.1:${port}/v1`), REQ, fastCtx({ options: { maxTransportRetries: 1 } }));
+    expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "connection" } });
+    expect(r.requests).toBe(2);
+  });
+
+  it("classifies system errors along the cause chain", () => {
+    const wrap = (inner: object) => Object.assign(new Error("Connection error."), { cause: Object.assign(new TypeError("fetch failed"), { cause: inner }) });
+    const sys = (code: string, message: string) => Object.assign(new Error(message), { code });
+    const cases: Array<[object, string | undefined, boolean]> = [
+      [sys("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:1"), "ECONNREFUSED", true],
+      [sys("ENOTFOUND", "getaddrinfo ENOTFOUND api.exmaple.com"), "ENOTFOUND", true],
+      [sys("EAI_AGAIN", "getaddrinfo EAI_AGAIN api.openai.com"), "EAI_AGAIN", true],
+      [sys("CERT_HAS_EXPIRED", "certificate has expired"), "CERT_HAS_EXPIRED", true],
+      [sys("UNABLE_TO_VERIFY_LEAF_SIGNATURE", "unable to verify the first certificate"), "UNABLE_TO_VERIFY_LEAF_SIGNATURE", true],
+      [sys("ERR_TLS_CERT_ALTNAME_INVALID", "Hostname/IP does not match certificate's altnames"), "ERR_TLS_CERT_ALTNAME_INVALID", true],
+      [Object.assign(new AggregateError([sys("ECONNREFUSED", "connect ECONNREFUSED ::1:8000"), sys("ECONNREFUSED", "connect ECONNREFUSED 127.0.0.1:8000")]), {}), "ECONNREFUSED", true],
+      [new Error("bad port"), undefined, true],
+      [sys("ECONNRESET", "read ECONNRESET"), "ECONNRESET", false],
+      [sys("ETIMEDOUT", "connect ETIMEDOUT"), "ETIMEDOUT", false],
+      [sys("UND_ERR_SOCKET", "other side closed"), undefined, false],
+    ];
+    for (const [inner, code, unreachable] of cases) {
+      const c = connectionCause(wrap(inner));
+      expect(c.code).toBe(code);
+      expect(isUnreachable(c), JSON.stringify(c)).toBe(unreachable);
+    }
+  });
+});
+
+describe("servers that are not an OpenAI-compatible API", () => {
+  const page = `<!DOCTYPE HTML><html><head><title>Error response</title></head><body><h1>Error response</h1><p>Error code: 501</p>${"<p>Message: Unsupported method ('POST').</p>".repeat(200)}</body></html>`;
+  for (const status of [501, 404, 405]) {
+    it(`HTTP ${status} with an HTML page: one request, no retry, the page cut to ${MAX_PROVIDER_MESSAGE_CHARS} characters`, async () => {
+      const c = await setup([{ status, rawBody: page, headers: { "content-type": "text/html" } }, completion("never")]);
+      const ctx = fastCtx({ health: { succeeded: false } });
+      const r = await sendChat(c, REQ, ctx);
+      expect(r.requests).toBe(1);
+      expect(ctx.waits).toEqual([]);
+      expect(r.outcome).toMatchObject({ kind: "error", error: { kind: `http_${status}` } });
+      const msg = (r.outcome as { error: { message: string } }).error.message;
+      expect(msg.length).toBeLessThan(MAX_PROVIDER_MESSAGE_CHARS + 100);
+      expect(msg).toMatch(/more characters\]/);
+      expect(msg).toContain(`HTTP ${status}`);
+    });
+  }
+  it("other 5xx are still retried", async () => {
+    const c = await setup([{ status: 502, rawBody: "bad gateway" }, completion("hello")]);
+    const r = await sendChat(c, REQ, fastCtx());
+    expect(r.outcome).toMatchObject({ kind: "reply", content: "hello" });
+    expect(r.requests).toBe(2);
+  });
+  it("clipMessage keeps short texts and cuts long ones with a count", () => {
+    expect(clipMessage("short")).toBe("short");
+    const long = "x".repeat(1200);
+    expect(clipMessage(long)).toBe(`${"x".repeat(500)}[... 700 more characters]`);
+    expect(clipMessage(`${"a".repeat(9)}\ud83d\ude00`, 10)).toBe(`${"a".repeat(9)}[... 2 more characters]`);
   });
 });

@@ -2,7 +2,10 @@
  * The OpenAI-compatible judge end to end: the real `openai` client against the fake server
  * (test/helpers/fake-openai.ts), on real AgentDojo runs and the shared cases.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JudgesConfigError, type JudgeConfig } from "../../src/judges/config.js";
@@ -13,7 +16,8 @@ import { convertChatLine } from "../../src/ingest/chat-jsonl.js";
 import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../../src/rubric/prompt.js";
 import type { Trajectory, Verdict } from "../../src/types.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
-import { CASES, CORPUS } from "../helpers/paths.js";
+import { CASES, CORPUS, SAMPLES } from "../helpers/paths.js";
+import { labelRun } from "../../src/run/label.js";
 
 const KEY = "sk-or-v1-IPITESTKEY0123456789abcdef";
 const ENV = { IPI_TEST_KEY: KEY };
@@ -446,6 +450,69 @@ describe("judge settings", () => {
     const v = await j.judge(ATTACKED, ctx);
     expect(v.truncated).toBe(true);
     expect(msgs(0)[1].content).toContain("characters elided by ipi-judge");
+  });
+});
+
+describe("an unreachable endpoint (connection refused) stops the judge; the items stay un-judged", () => {
+  async function closedUrl(): Promise<string> {
+    const srv = http.createServer();
+    await new Promise<void>((ok) => srv.listen(0, "127.0.0.1", ok));
+    const port = (srv.address() as AddressInfo).port;
+    await new Promise<void>((ok) => srv.close(() => ok()));
+    return `http://127.0.0.1:${port}/v1`;
+  }
+  const judgeAt = (base_url: string) =>
+    createOpenAIJudge(
+      { id: "judge-down", model: "fake-model", family: "openai", base_url, api_key_env: "IPI_TEST_KEY", concurrency: 4 },
+      { retries: 2, minQuoteChars: 12, env: ENV, transport: { sleep: async (ms) => void waits.push(ms), random: () => 0.5 } },
+    );
+
+  it("judge(): JudgeFatalError kind unreachable after 2 requests, message names the host, not the key", async () => {
+    const url = await closedUrl();
+    const e = await judgeAt(url)
+      .judge(ATTACKED, ctx)
+      .then(
+        () => null,
+        (x: unknown) => x,
+      );
+    expect(e).toBeInstanceOf(JudgeFatalError);
+    expect((e as JudgeFatalError).kind).toBe("unreachable");
+    expect((e as JudgeFatalError).message).toMatch(new RegExp(`^cannot reach ${new URL(url).host.replace(/\./g, "\\.")} .*ECONNREFUSED`));
+    expect((e as JudgeFatalError).message).not.toContain(KEY);
+    expect(waits).toHaveLength(1);
+  });
+
+  it("after one success the same judge turns connection failures into judge_error verdicts (backoff, no stop)", async () => {
+    const j = await setup([completion(GOOD)], {}, { transport: { sleep: async (ms) => void waits.push(ms), random: () => 0.5, maxTransportRetries: 2 } });
+    expect((await j.judge(ATTACKED, ctx)).status).toBe("ok");
+    await fake!.close();
+    fake = undefined;
+    const v = await j.judge(ATTACKED2, ctx);
+    expect(v).toMatchObject({ status: "judge_error", label: null, attempts: 3, error: { kind: "connection" } });
+    expect(v.error!.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it("labelRun: 4 trajectories, the judge is reported stopped with 'cannot reach ...', no verdict stored; a later run resumes them", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "ipi-unreachable-"));
+    try {
+      const stopped: string[] = [];
+      const t0 = performance.now();
+      const r1 = await labelRun({ inputs: [SAMPLES], run: "u", labelsDir: tmp, judges: [judgeAt(await closedUrl())], limit: 4, onJudgeStopped: (id, msg) => stopped.push(`judge ${id} stopped: ${msg}`) });
+      expect(performance.now() - t0).toBeLessThan(10_000);
+      expect(stopped).toHaveLength(1);
+      expect(stopped[0]).toMatch(/^judge judge-down stopped: cannot reach 127\.0\.0\.1:\d+ \(base_url http:\/\/127\.0\.0\.1:\d+\/v1\): ECONNREFUSED/);
+      expect(r1.stoppedJudges["judge-down"]).toMatch(/^cannot reach/);
+      const verdicts = path.join(tmp, "u", "verdicts.jsonl");
+      const stored = () => (existsSync(verdicts) ? readFileSync(verdicts, "utf8").split("\n").filter(Boolean).length : 0);
+      expect(stored()).toBe(0);
+      // The server comes up: the same run picks the 4 items up.
+      fake = await startFakeOpenAI(() => completion(reply([{ bucket: "not_exposed", evidence: [] }], "not_exposed")));
+      const r2 = await labelRun({ inputs: [SAMPLES], run: "u", labelsDir: tmp, judges: [judgeAt(fake.url)], limit: 4 });
+      expect(r2.stoppedJudges).toEqual({});
+      expect(stored()).toBe(4);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
   });
 });
 
