@@ -36,6 +36,7 @@ import { responseFormat } from "./openai-schema.js";
 import { AimdLimiter, RatePacer } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
 import {
+  clipMessage,
   defaultSleep,
   redact,
   sendChat,
@@ -260,7 +261,9 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
         usage: conv.usage,
         raw_replies: conv.raw.map((r) => redact(r, secrets)),
         truncated: conv.truncated,
-        error: extra.error ? { kind: extra.error.kind, message: redact(extra.error.message, secrets) } : undefined,
+        // Transport messages already cut the provider's text to 500 characters; this bounds every other kind too
+        // (a parse error quoting a huge label, a refusal).
+        error: extra.error ? { kind: extra.error.kind, message: clipMessage(redact(extra.error.message, secrets), 800) } : undefined,
         rationale: extra.rationale,
         now: common.now?.(),
       }),
