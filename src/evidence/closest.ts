@@ -18,7 +18,7 @@
 import { distance } from "fastest-levenshtein";
 import type { PartKind } from "../types.js";
 import { unneutralize } from "../serialize/untrusted.js";
-import { normalize, originalSlice } from "./normalize.js";
+import { normalize, originalSlice, originalSpan } from "./normalize.js";
 import { partMap, type EvidenceContext } from "./verify.js";
 
 export const MAX_GRAMS = 24;
@@ -29,6 +29,11 @@ export const MAX_WINDOWS = 48;
  * distance is quadratic (fastest-levenshtein: ~0.2 ms at 500 characters, ~11 ms at 2,000, ~0.8 s at 10,000).
  */
 export const MAX_CLOSEST_CHARS = 500;
+/**
+ * Parts longer than this (UTF-16 units) get no full offset map for the returned text (`originalSpan` maps only
+ * the blocks around the window): a map costs two JS numbers per character, ~1 GB for a 30 MB tool result.
+ */
+export const LONG_PART_CHARS = 1 << 20;
 
 /** The closest text found, with where it is. */
 export interface ClosestText {
@@ -168,7 +173,13 @@ export function closestMatch(
   }
   if (!best) return null;
   const p = ctx.parts[best.part];
-  const text = originalSlice(p.text, partMap(ctx, best.part), best.start, best.end);
+  // A long part (a tool result of MB) is not given a full offset map: only the blocks around the window are mapped.
+  let text: string;
+  if (p.text.length <= LONG_PART_CHARS || ctx.maps[best.part]) text = originalSlice(p.text, partMap(ctx, best.part), best.start, best.end);
+  else {
+    const span = best.end > best.start ? originalSpan(p.text, best.start, best.end) : null;
+    text = span ? p.text.slice(span.start, span.end) : "";
+  }
   const out: ClosestText = { text, similarity: Math.max(0, Math.min(1, sim(best))), message_index: p.message_index };
   if (p.tool_call_index !== undefined) out.tool_call_index = p.tool_call_index;
   return out;

@@ -193,3 +193,57 @@ export function originalSlice(s: string, nt: NormalizedText, a: number, b: numbe
   if (a === b) return "";
   return s.slice(nt.map[a], nt.ends[b - 1]);
 }
+
+/** Whether a UTF-16 unit is printable ASCII other than space: normalization never joins across two of them. */
+function asciiSolid(c: number): boolean {
+  return c > 0x20 && c < 0x7f;
+}
+
+/** Block size (UTF-16 units) of {@link originalSpan}. */
+const SPAN_BLOCK = 1 << 16;
+
+/** End of the block of `s` that starts at `from`: about SPAN_BLOCK units, cut between two printable ASCII characters. */
+function blockEnd(s: string, from: number): number {
+  let e = Math.min(s.length, from + SPAN_BLOCK);
+  while (e < s.length && !(asciiSolid(s.charCodeAt(e - 1)) && asciiSolid(s.charCodeAt(e)))) e++;
+  return e;
+}
+
+/**
+ * The original span behind the normalized range `[a, b)` of `normalize(s)`, without an offset map of the whole
+ * text: `s.slice(start, end) === originalSlice(s, normalizeWithMap(s), a, b)`. A full map costs two JS numbers
+ * per character (hundreds of MB for a tool result of tens of MB); here the text is cut into blocks of about
+ * 64 Ki units where normalization is local (between two printable non-space ASCII characters:
+ * `normalize(x + y) === normalize(x) + normalize(y)` there, since such a character is its own segment and no
+ * whitespace run crosses the cut), blocks before the range are only normalized, and the blocks holding it are
+ * mapped. Linear time; memory proportional to the blocks mapped.
+ * @param a normalized start offset, `0 <= a < b`.
+ * @param b normalized end offset (exclusive), `b <= normalize(s).length`.
+ * @returns original offsets `{start, end}` (UTF-16, end exclusive), or `null` when the range is empty or out of
+ *   bounds.
+ */
+export function originalSpan(s: string, a: number, b: number): { start: number; end: number } | null {
+  if (!(Number.isInteger(a) && Number.isInteger(b) && 0 <= a && a < b)) return null;
+  let from = 0;
+  let normPos = 0;
+  while (from < s.length) {
+    const e = blockEnd(s, from);
+    const nb = run(s.slice(from, e), false).norm.length;
+    if (normPos + nb > a) {
+      // The range starts in this block: map from here through the block that holds its end.
+      let e2 = e;
+      let reach = normPos + nb;
+      while (reach < b && e2 < s.length) {
+        const next = blockEnd(s, e2);
+        reach += run(s.slice(e2, next), false).norm.length;
+        e2 = next;
+      }
+      const mapped = run(s.slice(from, e2), true);
+      if (b - normPos > mapped.norm.length) return null;
+      return { start: from + mapped.map[a - normPos], end: from + mapped.ends[b - 1 - normPos] };
+    }
+    normPos += nb;
+    from = e;
+  }
+  return null;
+}

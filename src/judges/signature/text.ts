@@ -9,7 +9,7 @@
  * without an offset map of the whole text (`rawSpan`).
  */
 
-import { normalize, normalizeWithMap, originalSlice, type NormalizedText } from "../../evidence/normalize.js";
+import { normalize, normalizeWithMap, originalSlice, originalSpan, type NormalizedText } from "../../evidence/normalize.js";
 
 export { originalSlice };
 
@@ -283,50 +283,13 @@ export function commonChunks(a: string, b: string, minLen: number): Chunk[] {
   return out;
 }
 
-/** Whether a UTF-16 unit is printable ASCII other than space: normalization never joins across two of them. */
-function asciiSolid(c: number): boolean {
-  return c > 0x20 && c < 0x7f;
-}
-
-/** Block size (UTF-16 units) for {@link rawSpan}. */
-const SPAN_BLOCK = 1 << 16;
-
 /**
- * The raw span behind the normalized range `[a, b)` of `norm(raw)`: `raw.slice(start, end)` is what
- * `originalSlice(raw, normalizeMapped(raw), a, b)` returns, but without an offset map of the whole text (two
- * numbers per character: hundreds of MB for a tool result of tens of MB). The text is cut into blocks of about
- * 64 Ki units where normalization is local (between two printable non-space ASCII characters:
- * `norm(x + y) === norm(x) + norm(y)` there); blocks before the range are only normalized, the blocks holding
- * it are mapped.
- * @param a, b normalized offsets, `0 <= a < b <= norm(raw).length`.
- * @returns raw offsets `{start, end}`, or `null` when the range is out of bounds.
+ * The raw span behind the normalized range `[a, b)` of `norm(raw)`, without an offset map of the whole text
+ * (the evidence stage's `originalSpan`: blocks before the range are only normalized).
+ * @returns raw offsets `{start, end}`, or `null` when the range is empty or out of bounds.
  */
 export function rawSpan(raw: string, a: number, b: number): { start: number; end: number } | null {
-  if (!(0 <= a && a < b)) return null;
-  let s = 0;
-  let normPos = 0;
-  while (s < raw.length) {
-    let e = Math.min(raw.length, s + SPAN_BLOCK);
-    while (e < raw.length && !(asciiSolid(raw.charCodeAt(e - 1)) && asciiSolid(raw.charCodeAt(e)))) e++;
-    const nb = norm(raw.slice(s, e)).length;
-    if (normPos + nb > a) {
-      // The range starts in this block: map from here until the block that holds its end.
-      let e2 = e;
-      let span = normPos + nb;
-      while (span < b && e2 < raw.length) {
-        const s2 = e2;
-        e2 = Math.min(raw.length, s2 + SPAN_BLOCK);
-        while (e2 < raw.length && !(asciiSolid(raw.charCodeAt(e2 - 1)) && asciiSolid(raw.charCodeAt(e2)))) e2++;
-        span += norm(raw.slice(s2, e2)).length;
-      }
-      const mapped = normalizeMapped(raw.slice(s, e2));
-      if (b - normPos > mapped.norm.length) return null;
-      return { start: s + mapped.map[a - normPos], end: s + mapped.ends[b - 1 - normPos] };
-    }
-    normPos += nb;
-    s = e;
-  }
-  return null;
+  return originalSpan(raw, a, b);
 }
 
 /** Escape a string for use inside a RegExp. */
