@@ -38,10 +38,10 @@ import type { Trajectory, Verdict } from "../types.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../store/journal.js";
 import { verdictKey } from "../store/run-store.js";
-import type { JudgeConfig } from "./config.js";
-import type { JudgeContext } from "./judge.js";
+import { NO_KEY, resolveApiKey, type JudgeConfig } from "./config.js";
+import { JudgeFatalError, type JudgeContext } from "./judge.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "./openai.js";
-import { chatRequestBody, defaultSleep, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "./transport.js";
+import { chatRequestBody, defaultSleep, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "./transport.js";
 
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
@@ -290,32 +290,41 @@ export class BatchJudgeRun {
     });
   }
 
+  /** The id of the batch created for an entry (by its `metadata.ipi_batch_key`), newest first; undefined if none. */
+  private async findByKey(e: BatchEntry): Promise<string | undefined> {
+    for await (const b of this.client.batches.list({ limit: 100 })) {
+      if ((b.metadata as Record<string, string> | null)?.ipi_batch_key === e.key) return b.id;
+      if (Date.parse(e.created_at) / 1000 - 3600 > b.created_at) return undefined; // older than the entry
+    }
+    return undefined;
+  }
+
   /** Upload the file and create the batch of a pending entry (resuming a half-done creation). */
   private async submit(e: BatchEntry): Promise<void> {
     if (!e.input_file_id) {
       const file = path.join(this.dir, `${e.key}.requests.jsonl`);
-      const f = await this.client.files.create({ file: await toFile(fs.createReadStream(file), `${e.key}.jsonl`), purpose: "batch" });
+      const f = await this.api("upload the request file", async () =>
+        this.client.files.create({ file: await toFile(fs.createReadStream(file), `${e.key}.jsonl`), purpose: "batch" }),
+      );
       e.input_file_id = f.id;
       await this.store.writeSnapshot();
     }
-    if (e.status === "creating") {
-      // A creation may have reached the server before the process died: find it by its metadata key.
-      for await (const b of this.client.batches.list({ limit: 100 })) {
-        if ((b.metadata as Record<string, string> | null)?.ipi_batch_key === e.key) {
-          e.batch_id = b.id;
-          break;
-        }
-        if (Date.parse(e.created_at) / 1000 - 3600 > b.created_at) break; // older than the entry: stop paging
-      }
-    }
+    // A creation may have reached the server before the process died: find it by its metadata key.
+    if (e.status === "creating") e.batch_id = await this.api("list batches", () => this.findByKey(e));
     if (!e.batch_id) {
       e.status = "creating";
       await this.store.writeSnapshot();
-      const b = await this.client.batches.create({
-        input_file_id: e.input_file_id,
-        endpoint: BATCH_URL,
-        completion_window: "24h",
-        metadata: { ipi_batch_key: e.key, ipi_judge: this.judge.id.slice(0, 500) },
+      const input = e.input_file_id;
+      const b = await this.api("create the batch", async (attempt) => {
+        // a retried creation (timeout, 5xx) may have created the batch: look before creating again
+        const found = attempt > 0 ? await this.findByKey(e) : undefined;
+        if (found) return this.client.batches.retrieve(found);
+        return this.client.batches.create({
+          input_file_id: input,
+          endpoint: BATCH_URL,
+          completion_window: "24h",
+          metadata: { ipi_batch_key: e.key, ipi_judge: this.judge.id.slice(0, 500) },
+        });
       });
       e.batch_id = b.id;
       e.batch_status = b.status;
@@ -329,7 +338,8 @@ export class BatchJudgeRun {
    * Send what was added, poll until every chunk of this judge has ended, store the verdicts (`onVerdict`), and
    * send follow-up rounds until every conversation has its verdict.
    * @returns false when stopped by the signal (state kept for resume), true when all is done.
-   * @throws errors of the files/batches API other than the ones a retry fixes (bad key: 401; no quota).
+   * @throws JudgeFatalError (401/403, no quota: this judge stops); Error for a files/batches API call that fails
+   *   after its retries (naming the judge and the call). The state stays on disk: the same command resumes.
    */
   async finish(onVerdict: (v: Verdict) => void): Promise<boolean> {
     const signal = this.settings.signal;
@@ -342,7 +352,7 @@ export class BatchJudgeRun {
       let progressed = false;
       for (const e of open) {
         if (signal?.aborted) return false;
-        const b = await this.client.batches.retrieve(e.batch_id!);
+        const b = await this.api("poll the batch", () => this.client.batches.retrieve(e.batch_id!));
         e.batch_status = b.status;
         this.report(e, b.request_counts ?? undefined);
         if (!TERMINAL.has(b.status)) continue;
@@ -362,10 +372,42 @@ export class BatchJudgeRun {
     }
   }
 
+  /**
+   * One files/batches API call under the transport's fault policy: 408/409/429/5xx and connection faults are
+   * retried (exponential backoff from 1 s, at most 5 times); 401/403 and `insufficient_quota` stop this judge
+   * (`JudgeFatalError`); anything else is an error naming the judge and the call. The key is never in a message.
+   */
+  private async api<T>(what: string, call: (attempt: number) => Promise<T>): Promise<T> {
+    let secret: string[] = [];
+    try {
+      const k = resolveApiKey(this.judge.config);
+      if (k !== NO_KEY) secret = [k];
+    } catch {
+      /* no key variable: nothing to redact */
+    }
+    for (let k = 0; ; k++) {
+      try {
+        return await call(k);
+      } catch (e) {
+        const err = e as { status?: number; message?: string; code?: string; name?: string };
+        const msg = redact(`${err.message ?? String(e)}`, secret);
+        const st = err.status;
+        if (st === 401 || st === 403)
+          throw new JudgeFatalError(this.judge.id, "auth", `judge "${this.judge.id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
+        if (st === 429 && /insufficient_quota|exceeded your current quota/i.test(`${err.code ?? ""} ${msg}`))
+          throw new JudgeFatalError(this.judge.id, "insufficient_quota", `judge "${this.judge.id}": no quota left (HTTP 429) when trying to ${what}: ${msg}`);
+        const transient = st === undefined ? /Connection|Timeout/i.test(err.name ?? "") : st === 408 || st === 409 || st === 429 || st >= 500;
+        if (!transient || k >= 5 || this.settings.signal?.aborted)
+          throw new Error(`judge "${this.judge.id}": could not ${what} (Batch API${st ? `, HTTP ${st}` : ""}): ${msg}`);
+        await this.sleep(Math.min(30_000, 1000 * 2 ** k), this.settings.signal);
+      }
+    }
+  }
+
   /** Download a file of the Files API to disk (skipped when already there). */
   private async download(fileId: string, to: string): Promise<void> {
     if (fs.existsSync(to)) return;
-    const res = await this.client.files.content(fileId);
+    const res = await this.api("download a result file", () => this.client.files.content(fileId));
     const tmp = `${to}.part`;
     if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
     else fs.writeFileSync(tmp, await res.text());

@@ -272,11 +272,19 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     await Promise.all(pending);
     for (const [id, b] of batchers) {
       if (fatal || opts.signal?.aborted || stopped[id]) break;
-      const done = await b.finish((v) => {
-        store.addVerdict(v);
-        progress.judged++;
-        report();
-      });
+      let done = true;
+      try {
+        done = await b.finish((v) => {
+          store.addVerdict(v);
+          progress.judged++;
+          report();
+        });
+      } catch (e) {
+        if (!(e instanceof JudgeFatalError)) throw e;
+        stopped[id] = e.message;
+        store.snapshot.stopped_judges[id] = e.message;
+        opts.onJudgeStopped?.(id, e.message);
+      }
       if (!done) interrupted = true;
     }
     if (opts.signal?.aborted) interrupted = true;

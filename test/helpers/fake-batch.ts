@@ -47,6 +47,12 @@ export interface FakeBatchServer {
   pollsToComplete: number;
   /** When set, batches end `expired` with only this many lines answered. */
   expireAfter?: number;
+  /**
+   * Fault injection: called for every HTTP request before it is served; a returned response is sent instead.
+   * `after: true` serves the request first (e.g. the batch is created) and then sends the fault instead of the
+   * real answer (a creation whose answer is lost).
+   */
+  fault?: (method: string, path: string) => { status: number; body: unknown; after?: boolean } | undefined;
   close(): Promise<void>;
 }
 
@@ -135,12 +141,19 @@ export async function startFakeBatch(
       const url = new URL(req.url ?? "/", "http://x");
       const p = url.pathname.replace(/^\/v1/, "");
       state.log.push({ method: req.method ?? "", path: p });
-      const send = (status: number, body: unknown, type = "application/json") => {
+      let send = (status: number, body: unknown, type = "application/json") => {
         const payload = typeof body === "string" ? body : JSON.stringify(body);
         res.writeHead(status, { "content-type": type });
         res.end(payload);
       };
       const raw = Buffer.concat(chunks);
+      const f = state.fault?.(req.method ?? "", p);
+      if (f && !f.after) return send(f.status, f.body);
+      if (f?.after) {
+        // serve the request, then answer with the fault instead
+        const real = send;
+        send = () => real(f.status, f.body);
+      }
       try {
         if (req.method === "POST" && p === "/files") {
           const parts = multipart(raw, req.headers["content-type"] ?? "");

@@ -224,3 +224,46 @@ describe("label with the Batch API", () => {
     expect(fs.existsSync(path.join(labels, "k", ".lock"))).toBe(false);
   });
 });
+
+describe("Batch API faults", () => {
+  const KEY = "sk-proj-BATCHTESTKEY0123456789abcdef";
+  it("401 on upload stops the judge with a message naming the call, never the key; state kept", async () => {
+    fake = await startFakeBatch((body) => good(body));
+    fake.fault = (m, p) => (m === "POST" && p === "/files" ? { status: 401, body: { error: { message: `Incorrect API key provided: ${KEY}.`, code: "invalid_api_key" } } } : undefined);
+    process.env.IPI_BATCH_TEST_KEY = KEY;
+    try {
+      const judge = judgeFor(fake.url, { api_key_env: "IPI_BATCH_TEST_KEY" });
+      const res = await labelRun({ inputs: [SAMPLES], run: "f1", labelsDir: tmp, judges: [judge], limit: 3, batch: { pollMs: 5 } });
+      const msg = res.stoppedJudges["gpt-batch"];
+      expect(msg).toMatch(/HTTP 401.*upload the request file/);
+      expect(msg).not.toContain(KEY);
+      expect(JSON.stringify(res)).not.toContain(KEY);
+      const snap = JSON.parse(fs.readFileSync(path.join(tmp, "f1", "store.json"), "utf8"));
+      expect(snap.extra.batches[0].status).toBe("pending");
+      // fixed key: the same command sends the kept file
+      fake.fault = undefined;
+      const r2 = await labelRun({ inputs: [SAMPLES], run: "f1", labelsDir: tmp, judges: [judgeFor(fake.url, { api_key_env: "IPI_BATCH_TEST_KEY" })], limit: 3, batch: { pollMs: 5 } });
+      expect(r2.summary.verdicts).toBe(3);
+      expect(fake.batches).toHaveLength(1);
+    } finally {
+      delete process.env.IPI_BATCH_TEST_KEY;
+    }
+  });
+
+  it("a creation whose answer is lost (HTTP 500 after the batch was made) is found again, not made twice", async () => {
+    fake = await startFakeBatch((body) => good(body));
+    let failed = false;
+    fake.fault = (m, p) => {
+      if (m === "POST" && p === "/batches" && !failed) {
+        failed = true;
+        return { status: 500, body: { error: { message: "upstream timeout" } }, after: true };
+      }
+      return undefined;
+    };
+    const judge = judgeFor(fake.url);
+    const res = await labelRun({ inputs: [SAMPLES], run: "f2", labelsDir: tmp, judges: [judge], limit: 4, batch: { pollMs: 5, sleep: async () => {} } });
+    expect(res.summary.verdicts).toBe(4);
+    expect(fake.batches).toHaveLength(1);
+    expect(fake.answered).toHaveLength(4);
+  });
+});
