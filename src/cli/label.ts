@@ -65,7 +65,8 @@ Examples:
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --concurrency 8
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --batch   (then the same command again to resume)
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
-Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or config error, 130 interrupted.`,
+Exit: 0 done (bad items are recorded, not fatal), 1 fatal error or a judge stopped (bad key, no quota,
+unreachable), 2 usage or config error, 130 interrupted.`,
     )
     .action(async (paths: string[], o) => {
       if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
@@ -137,6 +138,13 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, 2 usage or conf
           );
         }
         if (res.interrupted) process.exitCode = EXIT.interrupted;
+        else if (Object.keys(res.stoppedJudges).length > 0) {
+          // A judge that could not go on (bad key, no quota, unreachable) left its items un-judged: not a success.
+          process.stderr.write(
+            `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped; their remaining items are un-judged and the same command resumes them once fixed\n`,
+          );
+          process.exitCode = EXIT.fatal;
+        }
       } finally {
         progress.stop();
         process.off("SIGINT", onSigint);

@@ -170,4 +170,15 @@ describe("ipi-judge label + agree on the bundled samples", () => {
     expect(a.code).toBe(0);
     expect(JSON.parse(a.stdout)).toMatchObject({ kappa: null, kappa_reason: "no_verdicts", n_used: 0 });
   });
+
+  it("exits 1 and says so when a judge cannot be reached, keeping its items for a resume", async () => {
+    const cfg = path.join(tmp, "down.json");
+    fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "down", model: "m", family: "openai", base_url: "http://127.0.0.1:9/v1" }] }));
+    const labels = path.join(tmp, "labels-down");
+    const r = await runCli(["label", SAMPLES, "--judges", cfg, "--run", "d", "--labels-dir", labels, "--limit", "3"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/judge down stopped: cannot reach 127\.0\.0\.1:9/);
+    expect(r.stderr).toMatch(/resumes them/);
+    expect(lines(path.join(labels, "d", "verdicts.jsonl"))).toHaveLength(0);
+  });
 });
