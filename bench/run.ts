@@ -42,6 +42,8 @@ function arg(name: string, def: string): string {
 }
 const SIZES = arg("sizes", "5000,40000").split(",").map(Number);
 const CONCURRENCY = Number(arg("concurrency", "16"));
+/** `--cli-only`: skip the bare loop (profiling and memory work; the ratio targets are then not judged). */
+const CLI_ONLY = process.argv.includes("--cli-only");
 const MB = 1024 * 1024;
 /** Extra node flags for the measured CLI (e.g. `IPI_BENCH_NODE_ARGS="--cpu-prof --cpu-prof-dir=prof"`). */
 const NODE_ARGS = (process.env.IPI_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -154,6 +156,7 @@ async function main() {
   t = performance.now();
   const users: string[] = [];
   for await (const it of readTrajectories([runsDir])) {
+    if (CLI_ONLY) break;
     if (it.kind !== "trajectory") continue;
     users.push(buildMessages(renderForJudge(it.trajectory))[1].content);
   }
@@ -170,11 +173,12 @@ async function main() {
   const labels = path.join(tmp, "labels");
   const results: { n: number; bare: Figures; cli: Figures; verified: number; okShare: number }[] = [];
   // warm-up of both sides (JIT, connections)
-  await bareLoop(port, users, 2000, CONCURRENCY);
+  if (!CLI_ONLY) await bareLoop(port, users, 2000, CONCURRENCY);
+  const noBare: Figures = { items: 0, seconds: 0, perSec: NaN };
   for (const n of SIZES) {
     // The bare loop runs just before and just after ipi-judge, and its figure is the mean of both, so a load
     // change on the machine during the measurement touches both sides alike.
-    const bare1 = await bareLoop(port, users, n, CONCURRENCY);
+    const bare1 = CLI_ONLY ? noBare : await bareLoop(port, users, n, CONCURRENCY);
     global.gc?.();
     const probe = path.join(tmp, `probe-${n}.json`);
     const r = await runCli(["label", ...inputs, "--judges", cfg, "--run", `n${n}`, "--labels-dir", labels, "--limit", String(n), "--json"], probe);
@@ -183,7 +187,7 @@ async function main() {
     const p = JSON.parse(fs.readFileSync(probe, "utf8"));
     const stored = countLines(path.join(labels, `n${n}`, "verdicts.jsonl"));
     if (stored !== n || summary.this_run.judged !== n) throw new Error(`expected ${n} verdicts, got ${stored} (judged ${summary.this_run.judged})`);
-    const bare2 = await bareLoop(port, users, n, CONCURRENCY);
+    const bare2 = CLI_ONLY ? noBare : await bareLoop(port, users, n, CONCURRENCY);
     const bare: Figures = { items: 2 * n, seconds: bare1.seconds + bare2.seconds, perSec: (2 * n) / (bare1.seconds + bare2.seconds) };
     const j = summary.judges[0];
     const verified = j.by_label.unaffected as number;
@@ -191,8 +195,8 @@ async function main() {
     console.log(`  ipi-judge peaks (MB): ${Object.entries(p.peak as Record<string, number>).map(([k, v]) => `${k} ${(v / MB).toFixed(0)}`).join(", ")}`);
     results.push({ n, bare, cli, verified, okShare: (j.by_status.ok ?? 0) / n });
     console.log(
-      `n=${n}: bare ${bare.perSec.toFixed(0)}/s (${bare1.perSec.toFixed(0)}/s before, ${bare2.perSec.toFixed(0)}/s after) | ipi-judge ${cli.perSec.toFixed(0)}/s (${cli.seconds.toFixed(2)} s), ` +
-        `ratio ${(cli.perSec / bare.perSec).toFixed(2)}, peak RSS ${cli.peakRssMB!.toFixed(0)} MB; ` +
+      `n=${n}: ${CLI_ONLY ? "bare skipped" : `bare ${bare.perSec.toFixed(0)}/s (${bare1.perSec.toFixed(0)}/s before, ${bare2.perSec.toFixed(0)}/s after)`} | ipi-judge ${cli.perSec.toFixed(0)}/s (${cli.seconds.toFixed(2)} s), ` +
+        `ratio ${CLI_ONLY ? "n/a" : (cli.perSec / bare.perSec).toFixed(2)}, peak RSS ${cli.peakRssMB!.toFixed(0)} MB; ` +
         `${verified} unaffected findings verified, ${j.downgrades} downgrades, ok ${(100 * (j.by_status.ok ?? 0) / n).toFixed(1)}%`,
     );
   }
@@ -238,6 +242,7 @@ async function main() {
   for (const r of results) {
     const ratio = r.cli.perSec / r.bare.perSec;
     const pass = ratio >= 0.5;
+    if (CLI_ONLY) continue;
     allPass &&= pass;
     console.log(`throughput n=${r.n}: ipi-judge ${r.cli.perSec.toFixed(0)}/s vs bare ${r.bare.perSec.toFixed(0)}/s = ${ratio.toFixed(2)}x ${pass ? "PASS" : "FAIL"} (>= 0.5x)`);
   }

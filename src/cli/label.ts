@@ -20,7 +20,8 @@ function displayPath(p: string): string {
  * A full garbage collection function, or undefined where the runtime refuses it. V8 grows its old generation
  * lazily: on a run of tens of thousands of items the garbage of items that were in flight piles up to hundreds
  * of MB before a full collection. A full collection every {@link GC_EVERY} stored verdicts (tens of ms each with
- * a live heap of ~40 MB) keeps the peak resident memory flat whatever the run's length.
+ * a live heap of ~40 MB) keeps the peak resident memory flat whatever the run's length (40,000 items: 350 MB peak RSS without, 286 MB
+ * every 1,000, 223 MB every 500).
  */
 function fullGc(): (() => void) | undefined {
   try {
@@ -32,7 +33,7 @@ function fullGc(): (() => void) | undefined {
   }
 }
 /** Verdicts stored between two full collections (see {@link fullGc}). */
-export const GC_EVERY = 1000;
+export const GC_EVERY = 500;
 
 /** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
 export function registerLabel(program: Command): void {
