@@ -471,7 +471,9 @@ export class BatchJudgeRun {
   ): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } {
     const resend = (why: string): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } => {
       line.resends = (line.resends ?? 0) + 1;
-      if (line.resends > this.maxResends) return this.stepped(conv, { kind: "error", error: { kind: "batch_error", message: `${why} (gave up after ${line.resends} batch rounds)` } }, r);
+      // (the result line, if any, was already counted by `account`)
+      if (line.resends > this.maxResends)
+        return this.stepped(conv, { kind: "error", error: { kind: "batch_error", message: `${why} (gave up after ${line.resends} batch rounds)` } }, undefined, 0);
       return { kind: "request", request: this.judge.request(conv) };
     };
     if (!r) {
@@ -481,8 +483,9 @@ export class BatchJudgeRun {
     const status = r.status;
     if (status !== 200 || r.error) {
       const msg = r.body?.error?.message ?? r.error?.message ?? `HTTP ${status}`;
-      if (TRANSIENT_STATUS(status) || r.error?.code === "batch_expired" || r.error?.code === "batch_cancelled")
-        return this.account(conv, r), resend(`HTTP ${status}: ${msg}`);
+      // not run before the batch expired or was cancelled: no attempt was made
+      if (r.error?.code === "batch_expired" || r.error?.code === "batch_cancelled") return resend(msg);
+      if (TRANSIENT_STATUS(status)) return this.account(conv, r), resend(`HTTP ${status}: ${msg}`);
       const kind = status === 400 ? "bad_request" : status ? `http_${status}` : (r.error?.code ?? "batch_error");
       return this.stepped(conv, { kind: "error", error: { kind, message: `HTTP ${status}: ${msg}` } }, r);
     }

@@ -191,6 +191,8 @@ describe("label with the Batch API", () => {
     expect(errs[0].error.kind).toBe("bad_request");
     expect(errs[0].error.message).toMatch(/context too long/);
     expect(fake.batches[0].status).toBe("expired");
+    // a request the expired batch never ran is not an attempt
+    expect(verdicts.filter((v) => v.status === "ok").every((v) => v.attempts === 1)).toBe(true);
     const round1 = fake.files.get(fake.batches[1].input_file_id)!.content.split("\n").filter(Boolean);
     expect(round1).toHaveLength(4);
     expect(fake.answered).toHaveLength(8);
