@@ -185,7 +185,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
             if (!stopped[judge.id]) {
               stopped[judge.id] = e.message;
               store.snapshot.stopped_judges[judge.id] = e.message;
-              limit.clearQueue();
               opts.onJudgeStopped?.(judge.id, e.message);
             }
             return;

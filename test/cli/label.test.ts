@@ -4,6 +4,7 @@ import path from "node:path";
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { apiError, completion, startFakeOpenAI } from "../helpers/fake-openai.js";
 import { CORPUS, SAMPLES } from "../helpers/paths.js";
 
 let tmp: string;
@@ -180,5 +181,33 @@ describe("ipi-judge label + agree on the bundled samples", () => {
     expect(r.stderr).toMatch(/judge down stopped: cannot reach 127\.0\.0\.1:9/);
     expect(r.stderr).toMatch(/resumes them/);
     expect(lines(path.join(labels, "d", "verdicts.jsonl"))).toHaveLength(0);
+  });
+
+  it("a judge stopped while items wait in its queue still ends the run with a summary, exit 1 and no stale lock", async () => {
+    const fake = await startFakeOpenAI(() => ({ ...apiError(401, "bad key"), delayMs: 300 }));
+    const good = await startFakeOpenAI(() => completion(JSON.stringify({ findings: [], label: "not_exposed", rationale: "none" })));
+    try {
+      const cfg = path.join(tmp, "slow401.json");
+      fs.writeFileSync(
+        cfg,
+        JSON.stringify({
+          judges: [
+            { id: "bad", model: "m", family: "openai", base_url: fake.url, concurrency: 2 },
+            { id: "good", model: "m", family: "google", base_url: good.url, concurrency: 2 },
+          ],
+        }),
+      );
+      const labels = path.join(tmp, "labels-slow401");
+      const r = await runCli(["label", SAMPLES, "--judges", cfg, "--run", "s4", "--labels-dir", labels, "--limit", "12", "--json"]);
+      expect(r.code).toBe(1);
+      const s = JSON.parse(r.stdout);
+      expect(Object.keys(s.stopped_judges)).toEqual(["bad"]);
+      expect(s.judges.find((j: { judge_id: string }) => j.judge_id === "good").verdicts).toBe(12);
+      expect(fs.existsSync(path.join(labels, "s4", ".lock"))).toBe(false);
+      expect(fs.existsSync(path.join(labels, "s4", "summary.json"))).toBe(true);
+    } finally {
+      await fake.close();
+      await good.close();
+    }
   });
 });
