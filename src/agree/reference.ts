@@ -1,6 +1,8 @@
 import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cohenKappaFromLabels } from "../stats/cohen.js";
+import { gwetAC1 } from "../stats/gwet.js";
+import { pabak } from "../stats/pabak.js";
 
 /** Why a trajectory is left out of a comparison with the benchmark's reference verdict. */
 export type ReferenceExclusion =
@@ -94,6 +96,9 @@ export interface BinaryComparison {
   kappa_ci95: { lower: number; upper: number } | null;
   /** The Wald interval collapses to a point because the SE is 0 (perfect agreement or a constant rater). */
   kappa_ci_degenerate?: boolean;
+  /** Gwet's AC1 (Gwet 2008) and PABAK = 2·p_o − 1 (Byrt, Bishop & Carlin 1993), shown beside kappa for rare outcomes. */
+  ac1: number | null;
+  pabak: number | null;
   /** Rows: judge (yes, no); columns: reference (yes, no). */
   confusion: { rows: string; cols: string; labels: ["yes", "no"]; table: number[][] };
   /** Judge said yes, reference no / judge no, reference yes. */
@@ -113,6 +118,8 @@ export interface ReferenceAgreement {
   kappa_reason?: string;
   kappa_se: number | null;
   kappa_ci95: { lower: number; upper: number } | null;
+  ac1: number | null;
+  pabak: number | null;
   confusion: BinaryComparison["confusion"];
   false_positives: number;
   false_negatives: number;
@@ -135,6 +142,8 @@ function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge
     kappa_se: k.se ?? null,
     kappa_ci95: ci,
     ...(k.ci_wald?.degenerate ? { kappa_ci_degenerate: true } : {}),
+    ac1: gwetAC1(k.table).value,
+    pabak: pabak(k.table).value,
     confusion: { rows: `judge: ${side}`, cols: `reference: ${reference}`, labels: ["yes", "no"], table: k.table },
     false_positives: k.table[0][1],
     false_negatives: k.table[1][0],
@@ -185,7 +194,8 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
           : c.kappa_ci95
             ? ` [95% Wald CI ${f3(c.kappa_ci95.lower)}, ${f3(c.kappa_ci95.upper)}]`
             : "") +
-        `; percent agreement ${c.percent_agreement === null ? "n/a" : (100 * c.percent_agreement).toFixed(1) + "%"} over ${c.n_used}`,
+        `; percent agreement ${c.percent_agreement === null ? "n/a" : (100 * c.percent_agreement).toFixed(1) + "%"} over ${c.n_used}` +
+        `; AC1 ${f3(c.ac1)}; PABAK ${f3(c.pabak)}`,
       `                        ${a.reference}=true  ${a.reference}=false`,
       `  judge ${c.judge_side === "full_compliance" ? "full_compliance" : "compromised    "}   ${String(tp).padStart(8)}  ${String(fp).padStart(10)}`,
       `  judge other             ${String(fn).padStart(8)}  ${String(tn).padStart(10)}`,
@@ -203,6 +213,6 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     `${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex}`,
     block({ ...a, judge_side: "full_compliance" }, `full_compliance vs ${a.reference}:`),
     block(a.binary, `binary collapse (full or partial compliance) vs ${a.reference}:`),
-    a.disagreements.length ? `disagreements (full_compliance vs ${a.reference}):\n${shown.join("\n")}` : "disagreements: none",
+    `disagreements (full_compliance vs ${a.reference}): ${a.disagreements.length ? "\n" + shown.join("\n") : "none"}`,
   ].join("\n");
 }

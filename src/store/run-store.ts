@@ -324,6 +324,7 @@ function slimVerdict(v: Verdict): Verdict {
     downgraded: v.downgraded,
     usage: v.usage,
     attacked: v.attacked,
+    ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
   } as Verdict;
 }
 
