@@ -26,12 +26,21 @@ import { closestMatch } from "./closest.js";
 /** Default minimum length of a normalized quote (DESIGN section 2). */
 export const DEFAULT_MIN_QUOTE_CHARS = 12;
 
-/** Precomputed normalized texts of one trajectory, shared by all quotes of all judge replies on it. */
+/**
+ * Normalized texts of one trajectory, shared by all quotes of all judge replies on it. A part is normalized on
+ * first use ({@link partNorm}), not when the context is built: most quotes are checked against the parts of one
+ * message, so most parts are never normalized.
+ */
 export interface EvidenceContext {
   trajectory: Trajectory;
   parts: Part[];
-  /** `norms[i] = normalize(parts[i].text)`. */
-  norms: string[];
+  /**
+   * `norms[i] = normalize(parts[i].text)`, every part. Reading this property normalizes all parts not done yet
+   * (then returns the cached array); verification code reads one part through {@link partNorm} instead.
+   */
+  readonly norms: string[];
+  /** The per-part cache behind {@link partNorm} and `norms` (`undefined` = not normalized yet). */
+  normCache: (string | undefined)[];
   /** Normalized injected texts (`[]` when `injections` is empty). */
   injections: string[];
   /** {@link looseInjectionForm} of each entry of `injections`. */
@@ -68,10 +77,15 @@ export function evidenceContext(
     .filter((s): s is string => typeof s === "string")
     .map(normalize)
     .filter((s) => s.length > 0);
+  const normCache: (string | undefined)[] = new Array(parts.length).fill(undefined);
   return {
     trajectory: t,
     parts,
-    norms: parts.map((p) => normalize(p.text)),
+    get norms(): string[] {
+      for (let i = 0; i < parts.length; i++) if (normCache[i] === undefined) normCache[i] = normalize(parts[i].text);
+      return normCache as string[];
+    },
+    normCache,
     injections,
     looseInjections: injections.map(looseInjectionForm),
     minQuoteChars,
@@ -94,12 +108,26 @@ export function findQuoteSpan(quote: string, partIndex: number, ctx: EvidenceCon
   }
   for (const qn of candidates(quote, ctx)) {
     if (qn.length === 0) continue;
-    const at = ctx.norms[partIndex].indexOf(qn);
+    const at = partNorm(ctx, partIndex).indexOf(qn);
     if (at === -1) continue;
     const nt = partMap(ctx, partIndex);
     return { start: nt.map[at], end: nt.ends[at + qn.length - 1] };
   }
   return null;
+}
+
+/**
+ * `normalize(ctx.parts[i].text)`, computed on first use and cached in the context.
+ * @param ctx from {@link evidenceContext}.
+ * @param i index into `ctx.parts` (not checked: an index out of range throws a TypeError).
+ */
+export function partNorm(ctx: EvidenceContext, i: number): string {
+  let n = ctx.normCache[i];
+  if (n === undefined) {
+    n = normalize(ctx.parts[i].text);
+    ctx.normCache[i] = n;
+  }
+  return n;
 }
 
 /** The offset map of part `i` of the context (computed once, on first use). */
@@ -187,7 +215,7 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   const allowedSet = new Set(allowed);
   const okIn = (i: number, qn: string): boolean => {
     const p = ctx.parts[i];
-    if (!allowedSet.has(p.kind) || !ctx.norms[i].includes(qn)) return false;
+    if (!allowedSet.has(p.kind) || !partNorm(ctx, i).includes(qn)) return false;
     return p.kind !== "tool_result" || withinInjection(qn, ctx);
   };
 
@@ -222,7 +250,7 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   let outsideInjection = false;
   for (const cand of longEnough) {
     ctx.parts.forEach((p, i) => {
-      if (!ctx.norms[i].includes(cand)) return;
+      if (!partNorm(ctx, i).includes(cand)) return;
       if (allowedSet.has(p.kind)) {
         if (p.kind === "tool_result" && !withinInjection(cand, ctx)) outsideInjection = true;
         else matchedAllowed.add(p.message_index);
