@@ -5,7 +5,8 @@
  * line of a `*.jsonl` file, see ./chat-jsonl.ts). Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { opendir, readFile, realpath, stat } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { parseAgentDojoBytes } from "./agentdojo.js";
@@ -85,28 +86,36 @@ export async function* inputFiles(paths: string[]): AsyncGenerator<InputFile | {
   }
 }
 
-async function* walk(dir: string, root: string, seen: Set<string>): AsyncGenerator<InputFile | { error: IngestError }> {
-  let names: { name: string; dir: boolean }[];
+/**
+ * Walk one directory. `real` is its real path when known (a plain sub-directory of a directory whose real path
+ * is known has real path `real(parent)/name`, so only the root and directories reached through a symbolic link
+ * cost a `realpath`); `seen` holds the real paths walked so far (link-loop safety). Directory reads are
+ * synchronous (`readdirSync`): one directory listing is far cheaper than a promise round trip per entry.
+ */
+async function* walk(dir: string, root: string, seen: Set<string>, real?: string): AsyncGenerator<InputFile | { error: IngestError }> {
+  let names: { name: string; dir: boolean; link: boolean }[];
+  let realDir: string;
   try {
-    const real = await realpath(dir);
-    if (seen.has(real)) return;
-    seen.add(real);
+    realDir = real ?? realpathSync(dir);
+    if (seen.has(realDir)) return;
+    seen.add(realDir);
     names = [];
-    for await (const ent of await opendir(dir)) {
+    for (const ent of readdirSync(dir, { withFileTypes: true })) {
       if (ent.name.startsWith(".")) continue;
       let isDir = ent.isDirectory();
       let isFile = ent.isFile();
-      if (ent.isSymbolicLink()) {
+      const link = ent.isSymbolicLink();
+      if (link) {
         try {
-          const s = await stat(path.join(dir, ent.name));
+          const s = statSync(path.join(dir, ent.name));
           isDir = s.isDirectory();
           isFile = s.isFile();
         } catch {
           isFile = true; // a dangling link: let the read report it
         }
       }
-      if (isDir) names.push({ name: ent.name, dir: true });
-      else if (isFile && (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name))) names.push({ name: ent.name, dir: false });
+      if (isDir) names.push({ name: ent.name, dir: true, link });
+      else if (isFile && (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name))) names.push({ name: ent.name, dir: false, link });
     }
   } catch (e) {
     yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
@@ -115,7 +124,7 @@ async function* walk(dir: string, root: string, seen: Set<string>): AsyncGenerat
   names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const n of names) {
     const full = path.join(dir, n.name);
-    if (n.dir) yield* walk(full, root, seen);
+    if (n.dir) yield* walk(full, root, seen, n.link ? undefined : path.join(realDir, n.name));
     else yield { file: full, root };
   }
 }
@@ -229,6 +238,36 @@ export function idPath(root: string, file: string): string {
   return p.split(path.sep).join("/");
 }
 
+/**
+ * Read and convert one AgentDojo file: one item. The read is synchronous (open, fstat, read, close without a
+ * promise each: these files are small, under 1 MB, and the page cache serves them), and the size is taken from
+ * the open file, so a file that grows between the size check and the read is still caught.
+ */
+function readAgentDojoFile(file: string, max: number, idRoot: string): IngestItem {
+  let bytes: Buffer;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const size = fstatSync(fd).size;
+    if (size > max) return { kind: "error", error: tooLargeError(file, "file", size, max) };
+    bytes = readFileSync(fd);
+  } catch (e) {
+    return { kind: "error", error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
+  } finally {
+    if (fd !== undefined) {
+      try {
+        closeSync(fd);
+      } catch {
+        // the bytes are read; a failed close changes nothing for the caller
+      }
+    }
+  }
+  // grew between fstat and read
+  if (bytes.length > max) return { kind: "error", error: tooLargeError(file, "file", bytes.length, max) };
+  const r = parseAgentDojoBytes(bytes, { path: file, root: idRoot });
+  return r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+}
+
 /** The items of one file, without the duplicate-id check. */
 async function* readOne(f: InputFile, format: InputFormat | undefined, max: number, idRoot: string): AsyncGenerator<IngestItem> {
   const pl = await plan(f.file, format, max);
@@ -241,25 +280,7 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
     return;
   }
   if (pl.as === "agentdojo") {
-    let bytes: Buffer;
-    try {
-      const size = (await stat(f.file)).size;
-      if (size > max) {
-        yield { kind: "error", error: tooLargeError(f.file, "file", size, max) };
-        return;
-      }
-      bytes = await readFile(f.file);
-    } catch (e) {
-      yield { kind: "error", error: ingestError("read_error", f.file, `cannot read file: ${errText(e)}`) };
-      return;
-    }
-    if (bytes.length > max) {
-      // grew between stat and read
-      yield { kind: "error", error: tooLargeError(f.file, "file", bytes.length, max) };
-      return;
-    }
-    const r = parseAgentDojoBytes(bytes, { path: f.file, root: idRoot });
-    yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+    yield readAgentDojoFile(f.file, max, idRoot);
     return;
   }
   const relPath = idPath(idRoot, f.file);
@@ -314,8 +335,15 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
   const idRoot = await fallbackIdRoot(paths);
   const seen = new Set<string>();
   for await (const f of inputFiles(paths)) {
-    const items: AsyncIterable<IngestItem> =
-      "error" in f ? one({ kind: "error", error: f.error }) : readOne(f, opts.format, max, idRoot ?? f.root);
+    // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
+    // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
+    // read did, instead of reading a whole read-ahead in one block.
+    let items: AsyncIterable<IngestItem> | IngestItem[];
+    if ("error" in f) items = [{ kind: "error", error: f.error }];
+    else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
+      await new Promise<void>((r) => setImmediate(r));
+      items = [readAgentDojoFile(f.file, max, idRoot ?? f.root)];
+    } else items = readOne(f, opts.format, max, idRoot ?? f.root);
     for await (let item of items) {
       if (item.kind === "trajectory") {
         const t = item.trajectory;
@@ -332,10 +360,6 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
       yield item;
     }
   }
-}
-
-async function* one<T>(x: T): AsyncGenerator<T> {
-  yield x;
 }
 
 /**
