@@ -52,23 +52,67 @@ export function newNonce(): string {
   return randomBytes(6).toString("hex");
 }
 
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-let lastNonce: { nonce: string; re: RegExp } | undefined;
+const NONCE_OK = /^[A-Za-z0-9]{6,64}$/;
 
 /**
- * Regex matching a literal nonce occurrence or an already-escaped one (`&(amp;)*#x..;rest`). The last one built
- * is reused (a trajectory's texts are all escaped with one nonce; `String.prototype.replace` resets `lastIndex`).
+ * Per first character of a nonce (lower-cased ASCII letter or digit: at most 36 regexes, compiled once and kept):
+ * a regex finding that character (either case) or an already-escaped nonce head `&(amp;)*#x<hex>;`. The rest
+ * of the nonce is compared by hand ({@link restAt}), so a fresh nonce per prompt compiles no regex.
  */
-function nonceRegex(nonce: string): RegExp {
-  if (lastNonce?.nonce === nonce) return lastNonce.re;
-  if (!/^[A-Za-z0-9]{6,64}$/.test(nonce)) throw new Error(`invalid nonce ${JSON.stringify(nonce)}: need 6-64 ASCII letters/digits`);
-  const rest = escapeRegExp(nonce.slice(1));
-  const re = new RegExp(`(?:${escapeRegExp(nonce[0])}${rest}|&((?:amp;)*)#x([0-9a-f]{1,6});${rest})`, "gi");
-  lastNonce = { nonce, re };
+const HEADS = new Map<string, RegExp>();
+
+function headRegex(c: string): RegExp {
+  const k = c.toLowerCase();
+  let re = HEADS.get(k);
+  if (!re) {
+    re = new RegExp(`${k}|&((?:amp;)*)#x([0-9a-f]{1,6});`, "gi");
+    HEADS.set(k, re);
+  }
   return re;
+}
+
+/**
+ * True when `text` holds `rest` at `at`, ASCII letters compared case-insensitively (what a non-unicode `/i`
+ * regex does for an ASCII pattern: no non-ASCII character folds to an ASCII one).
+ */
+function restAt(text: string, at: number, rest: string): boolean {
+  if (at + rest.length > text.length) return false;
+  for (let j = 0; j < rest.length; j++) {
+    const a = text.charCodeAt(at + j);
+    const b = rest.charCodeAt(j);
+    if (a === b) continue;
+    const la = a | 32;
+    if (la !== (b | 32) || la < 97 || la > 122) return false;
+  }
+  return true;
+}
+
+/**
+ * `text.replace(re, fn)` for the regex `(?:<nonce>|&((?:amp;)*)#x([0-9a-f]{1,6});<rest>)` with flags `gi`
+ * (`rest` = the nonce without its first character): every literal nonce occurrence (any case) or escaped one,
+ * left to right, without overlaps; `fn(match, amps, hex)` gets `amps`/`hex` only for an escaped one.
+ * @throws Error when `nonce` is not 6-64 ASCII letters/digits.
+ */
+function replaceNonce(text: string, nonce: string, fn: (m: string, amps: string | undefined, hex: string | undefined) => string): string {
+  if (!NONCE_OK.test(nonce)) throw new Error(`invalid nonce ${JSON.stringify(nonce)}: need 6-64 ASCII letters/digits`);
+  const re = headRegex(nonce[0]);
+  const rest = nonce.slice(1);
+  let out = "";
+  let last = 0;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    const at = m.index;
+    const end = at + m[0].length;
+    if (!restAt(text, end, rest)) {
+      re.lastIndex = at + 1; // no match here: the regex would go on at the next character
+      continue;
+    }
+    const whole = text.slice(at, end + rest.length);
+    out += text.slice(last, at) + fn(whole, m[1], m[2]);
+    last = end + rest.length;
+    re.lastIndex = last;
+  }
+  return last === 0 ? text : out + text.slice(last);
 }
 
 function sameChar(code: number, c: string): boolean {
@@ -85,7 +129,7 @@ function sameChar(code: number, c: string): boolean {
 export function neutralize(text: string, nonce?: string): string {
   let out = text.replace(TAG_RE, (m) => (m === "<" ? "&lt;" : `&amp;${m.slice(1)}`));
   if (nonce) {
-    out = out.replace(nonceRegex(nonce), (m, _amps: string | undefined, hex: string | undefined) => {
+    out = replaceNonce(out, nonce, (m, _amps, hex) => {
       if (hex === undefined) return `&#x${m.charCodeAt(0).toString(16)};${m.slice(1)}`;
       if (!sameChar(parseInt(hex, 16), nonce[0])) return m;
       return `&amp;${m.slice(1)}`;
@@ -103,7 +147,7 @@ export function neutralize(text: string, nonce?: string): string {
 export function unneutralize(text: string, nonce?: string): string {
   let out = text;
   if (nonce) {
-    out = out.replace(nonceRegex(nonce), (m, amps: string | undefined, hex: string | undefined) => {
+    out = replaceNonce(out, nonce, (m, amps, hex) => {
       if (hex === undefined || !sameChar(parseInt(hex, 16), nonce[0])) return m;
       if (amps) return `&${m.slice(5)}`;
       return String.fromCodePoint(parseInt(hex, 16)) + m.slice(m.indexOf(";") + 1);
