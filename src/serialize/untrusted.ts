@@ -55,17 +55,18 @@ export function newNonce(): string {
 const NONCE_OK = /^[A-Za-z0-9]{6,64}$/;
 
 /**
- * Per first character of a nonce (lower-cased ASCII letter or digit: at most 36 regexes, compiled once and kept):
- * a regex finding that character (either case) or an already-escaped nonce head `&(amp;)*#x<hex>;`. The rest
- * of the nonce is compared by hand ({@link restAt}), so a fresh nonce per prompt compiles no regex.
+ * Per first two characters of a nonce (lower-cased ASCII letters/digits: at most 36 x 36 regexes, compiled once
+ * and kept): a regex finding those two (either case) or an already-escaped nonce head `&(amp;)*#x<hex>;` and the
+ * second character. The rest of the nonce is compared by hand ({@link restAt}), so a fresh nonce per prompt
+ * rarely compiles a regex, and two characters make candidates rare in ordinary text.
  */
 const HEADS = new Map<string, RegExp>();
 
-function headRegex(c: string): RegExp {
-  const k = c.toLowerCase();
+function headRegex(nonce: string): RegExp {
+  const k = nonce.slice(0, 2).toLowerCase();
   let re = HEADS.get(k);
   if (!re) {
-    re = new RegExp(`${k}|&((?:amp;)*)#x([0-9a-f]{1,6});`, "gi");
+    re = new RegExp(`${k}|&((?:amp;)*)#x([0-9a-f]{1,6});${k[1]}`, "gi");
     HEADS.set(k, re);
   }
   return re;
@@ -89,14 +90,15 @@ function restAt(text: string, at: number, rest: string): boolean {
 
 /**
  * `text.replace(re, fn)` for the regex `(?:<nonce>|&((?:amp;)*)#x([0-9a-f]{1,6});<rest>)` with flags `gi`
- * (`rest` = the nonce without its first character): every literal nonce occurrence (any case) or escaped one,
- * left to right, without overlaps; `fn(match, amps, hex)` gets `amps`/`hex` only for an escaped one.
+ * (`rest` = the nonce without its first character; {@link headRegex} matches up to its second one): every
+ * literal nonce occurrence (any case) or escaped one, left to right, without overlaps; `fn(match, amps, hex)`
+ * gets `amps`/`hex` only for an escaped one.
  * @throws Error when `nonce` is not 6-64 ASCII letters/digits.
  */
 function replaceNonce(text: string, nonce: string, fn: (m: string, amps: string | undefined, hex: string | undefined) => string): string {
   if (!NONCE_OK.test(nonce)) throw new Error(`invalid nonce ${JSON.stringify(nonce)}: need 6-64 ASCII letters/digits`);
-  const re = headRegex(nonce[0]);
-  const rest = nonce.slice(1);
+  const re = headRegex(nonce);
+  const rest = nonce.slice(2);
   let out = "";
   let last = 0;
   re.lastIndex = 0;
@@ -127,7 +129,11 @@ function sameChar(code: number, c: string): boolean {
  * @returns the escaped text; the identity on text with no tag-like sequence and no nonce.
  */
 export function neutralize(text: string, nonce?: string): string {
-  let out = text.replace(TAG_RE, (m) => (m === "<" ? "&lt;" : `&amp;${m.slice(1)}`));
+  // TAG_RE can only match at `<` or `&`: most texts have neither, and two indexOf scans are far cheaper.
+  let out =
+    text.indexOf("<") === -1 && text.indexOf("&") === -1
+      ? text
+      : text.replace(TAG_RE, (m) => (m === "<" ? "&lt;" : `&amp;${m.slice(1)}`));
   if (nonce) {
     out = replaceNonce(out, nonce, (m, _amps, hex) => {
       if (hex === undefined) return `&#x${m.charCodeAt(0).toString(16)};${m.slice(1)}`;
