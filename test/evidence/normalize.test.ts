@@ -148,3 +148,13 @@ describe("normalizeWithMap", () => {
     expect(HOSTILE_PIECES.length).toBeGreaterThan(50);
   });
 });
+
+describe("invisible characters an attacker can hide in evidence", () => {
+  it("drops bidi marks, overrides, isolates, invisible operators, CGJ and tag characters", () => {
+    const hidden = ["\u200e", "\u200f", "\u061c", "\u202a", "\u202e", "\u2066", "\u2069", "\u2062", "\u034f", "\u180e", "\u{E0041}", "\u{E007F}"];
+    for (const h of hidden) {
+      expect(normalize(`US12${h}34567890`), JSON.stringify(h)).toBe("us1234567890");
+      expect(normalizeWithMap(`US12${h}34567890`).norm).toBe("us1234567890");
+    }
+  });
+});
