@@ -17,6 +17,7 @@ import { humanAgreement, readHumanLabels, type HumanAgreementReport } from "../a
 import { referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
+import { contentSha256 } from "../run/label.js";
 import { buildObservations } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
 
@@ -47,8 +48,13 @@ export interface ReportItem {
   verdicts: Verdict[];
   reference?: boolean;
   trajectory?: Trajectory;
-  /** Why the trajectory could not be shown (source file missing or changed). */
+  /** Why the trajectory could not be shown (source file missing, or the trajectory no longer in it). */
   trajectory_error?: string;
+  /**
+   * Set when `trajectory` was found by its id but its content hash differs from the run's `content_sha256`
+   * (the file was edited since labelling): the warning to show. Quotes are then not highlighted in it.
+   */
+  source_changed?: string;
 }
 
 /** ASR per model and condition value, from {@link ReportModel.condition_source}. */
@@ -170,8 +176,20 @@ export function asrRows(labels: ReadonlyMap<string, ReadonlyMap<string, string>>
   return out;
 }
 
-/** Re-read the trajectories of the listed items from their source files (one read per file). */
-async function loadTrajectories(items: ReportItem[], sourceRoot: string): Promise<void> {
+/**
+ * Re-read the trajectories of the listed items from their source files (one read per file) and check that each
+ * is still what the judges saw.
+ *
+ * A trajectory is matched by its id, never by its line alone: a re-read trajectory with another id is taken only
+ * when it sits where the run recorded it (same line, or the only trajectory of a one-trajectory file) and its
+ * content hash (`contentSha256`, src/run/label.ts) equals the recorded `content_sha256` (a fallback id such as
+ * `<path>:<line>` changes with the folder the file is read from; the content is then still what was judged).
+ * A match by id whose content hash differs is shown with {@link ReportItem.source_changed} set (the report
+ * warns and does not highlight quotes in it); anything else is a `trajectory_error`.
+ * @param items the listed items (mutated: `trajectory`, `source_changed`, `trajectory_error`).
+ * @param sourceRoot folder relative `source.path`s are resolved from.
+ */
+export async function loadTrajectories(items: ReportItem[], sourceRoot: string): Promise<void> {
   const byPath = new Map<string, ReportItem[]>();
   for (const it of items) {
     const p = it.row?.source?.path;
@@ -189,19 +207,39 @@ async function loadTrajectories(items: ReportItem[], sourceRoot: string): Promis
       continue;
     }
     const wanted = new Map(its.map((it) => [it.trajectory_id, it]));
-    const byLine = new Map(its.filter((it) => it.row?.source?.line !== undefined).map((it) => [it.row!.source.line!, it]));
     const found = new Set<ReportItem>();
+    const all: Trajectory[] = [];
     for await (const item of readTrajectories([abs])) {
       if (item.kind !== "trajectory") continue;
       const t = item.trajectory;
-      const it = wanted.get(t.id) ?? (t.source.line !== undefined ? byLine.get(t.source.line) : its.length === 1 ? its[0] : undefined);
+      all.push(t);
+      const it = wanted.get(t.id);
       if (it && !found.has(it)) {
-        it.trajectory = t;
         found.add(it);
+        it.trajectory = t;
+        const sha = contentSha256(t);
+        if (it.row?.content_sha256 && sha !== it.row.content_sha256) {
+          it.source_changed = `the source changed since it was labelled; the text below is not what the judges saw (content hash ${sha.slice(0, 12)}…, the run recorded ${it.row.content_sha256.slice(0, 12)}…)`;
+        } else if (!it.row?.content_sha256) {
+          it.source_changed = "the run records no content hash for this trajectory, so the text below cannot be checked against what the judges saw";
+        }
       }
       if (found.size === its.length) break;
     }
-    for (const it of its) if (!found.has(it)) it.trajectory_error = `trajectory not found again in ${abs} (the file changed since labelling?)`;
+    for (const it of its) {
+      if (found.has(it)) continue;
+      const line = it.row?.source?.line;
+      const at = line !== undefined ? all.filter((t) => t.source.line === line) : all.length === 1 ? all : [];
+      const same = at.find((t) => !!it.row?.content_sha256 && contentSha256(t) === it.row.content_sha256);
+      if (same) {
+        it.trajectory = { ...same, id: it.trajectory_id };
+        found.add(it);
+      } else {
+        it.trajectory_error = `trajectory ${it.trajectory_id} not found again in ${abs}${
+          at.length ? ` (${line !== undefined ? `line ${line}` : "the file"} now holds ${at.map((t) => t.id).join(", ")} with other content)` : ""
+        }: the file changed since labelling`;
+      }
+    }
   }
 }
 

@@ -109,8 +109,11 @@ interface Listed {
   bucket: Bucket;
   holds: boolean;
   quote: VerifiedQuote;
-  /** `unverified` (the verifier rejected it) or `not_located` (verified, but not found again for display). */
-  kind: "unverified" | "not_located";
+  /**
+   * `unverified` (the verifier rejected it), `not_located` (verified, but not found again for display) or
+   * `not_checked` (the source changed since labelling: the quote is not looked for in the new text).
+   */
+  kind: "unverified" | "not_located" | "not_checked";
 }
 
 function roleLabel(m: Message): string {
@@ -123,24 +126,35 @@ export interface HighlightStats {
   highlighted: number;
   unverified: number;
   not_located: number;
+  /** Quotes listed without being looked for (`{ locate: false }`). */
+  not_checked: number;
 }
 
 /**
  * Render a trajectory with the evidence of several judges' verdicts.
  * @param t the trajectory (re-read from its source).
  * @param verdicts one verdict per judge (repeat 0); `judgeOrder` gives each judge's colour slot.
- * @returns the HTML of the messages and the counts of highlighted, unverified and unlocated quotes.
+ * @param opts.locate false when the trajectory is not the text the judges saw (its source changed since
+ *   labelling): no quote is highlighted or called verified; each is listed under the message it cites as
+ *   "not checked against this text". Default true.
+ * @returns the HTML of the messages and the counts of highlighted, unverified, unlocated and unchecked quotes.
  */
-export function renderTrajectory(t: Trajectory, verdicts: readonly Verdict[], judgeOrder: readonly string[]): { html: string; stats: HighlightStats } {
+export function renderTrajectory(
+  t: Trajectory,
+  verdicts: readonly Verdict[],
+  judgeOrder: readonly string[],
+  opts: { locate?: boolean } = {},
+): { html: string; stats: HighlightStats } {
+  const locate = opts.locate !== false;
   const spans = new Map<string, Span[]>();
   const listed = new Map<number, Listed[]>();
   const general: Listed[] = [];
-  const stats: HighlightStats = { highlighted: 0, unverified: 0, not_located: 0 };
+  const stats: HighlightStats = { highlighted: 0, unverified: 0, not_located: 0, not_checked: 0 };
   for (const v of verdicts) {
     const judge = Math.max(0, judgeOrder.indexOf(v.judge_id));
     for (const f of v.findings ?? []) {
       for (const q of f.evidence ?? []) {
-        const loc = locateQuote(t, q, f.bucket);
+        const loc = locate ? locateQuote(t, q, f.bucket) : null;
         if (loc) {
           const k = `${loc.message_index}:${loc.tool_call_index ?? "t"}`;
           if (!spans.has(k)) spans.set(k, []);
@@ -148,8 +162,9 @@ export function renderTrajectory(t: Trajectory, verdicts: readonly Verdict[], ju
           stats.highlighted++;
           continue;
         }
-        const item: Listed = { judge, judgeId: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, kind: q.verified ? "not_located" : "unverified" };
-        stats[q.verified ? "not_located" : "unverified"]++;
+        const kind: Listed["kind"] = !locate ? "not_checked" : q.verified ? "not_located" : "unverified";
+        const item: Listed = { judge, judgeId: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, kind };
+        stats[kind]++;
         const mi = q.message_index;
         if (Number.isInteger(mi) && mi >= 0 && mi < t.messages.length) {
           if (!listed.has(mi)) listed.set(mi, []);
@@ -164,9 +179,15 @@ export function renderTrajectory(t: Trajectory, verdicts: readonly Verdict[], ju
           x.quote.closest.message_index !== undefined ? `, message ${x.quote.closest.message_index}` : ""
         }): <q>${escapeHtml(x.quote.closest.text)}</q></div>`
       : "";
-    const why = x.kind === "unverified" ? `unverified${x.quote.reason ? `: ${escapeHtml(x.quote.reason)}` : ""}` : "verified, not located for display";
+    const why =
+      x.kind === "unverified"
+        ? `unverified${x.quote.reason ? `: ${escapeHtml(x.quote.reason)}` : ""}`
+        : x.kind === "not_checked"
+          ? "not checked against this text: the source changed since labelling"
+          : "verified, not located for display";
+    const badge = x.kind === "unverified" ? "✗ unverified" : x.kind === "not_checked" ? "? source changed" : "✓ verified";
     return (
-      `<li class="${x.kind} ${judgeClass(x.judge)}"><span class="badge ${x.kind}">${x.kind === "unverified" ? "✗ unverified" : "✓ verified"}</span> ` +
+      `<li class="${x.kind} ${judgeClass(x.judge)}"><span class="badge ${x.kind}">${badge}</span> ` +
       `<b>${escapeHtml(x.judgeId)}</b> (${escapeHtml(x.bucket)}${x.holds ? "" : ", finding does not hold"}), cites message ${escapeHtml(x.quote.message_index)}` +
       `${x.quote.tool_call_index !== undefined ? ` call ${escapeHtml(x.quote.tool_call_index)}` : ""}: <q>${escapeHtml(x.quote.quote)}</q> <span class="why">(${why})</span>${closest}</li>`
     );

@@ -97,6 +97,8 @@ ul.quotes li{margin:2px 0}
 .badge{font-size:11px;border-radius:3px;padding:0 5px}
 .badge.unverified{background:#c0392b;color:#fff}
 .badge.not_located{background:#7f8c8d;color:#fff}
+.badge.not_checked{background:#b9770e;color:#fff}
+.warn.stale{background:#fde2e1;border-color:#e4a3a0}
 .why{color:var(--muted)}
 .closest{color:var(--muted);margin-left:14px}
 .rationale{white-space:pre-wrap;max-width:640px;color:#333}
@@ -353,7 +355,10 @@ function itemHtml(it: ReportItem, judgeOrder: string[], n: number): string {
     .map(([k, v]) => `<tr><td>${k}</td><td>${escapeHtml(v)}</td></tr>`)
     .join("");
   let traj: string;
-  if (it.trajectory) {
+  if (it.trajectory && it.source_changed) {
+    const r = renderTrajectory(it.trajectory, it.verdicts, judgeOrder, { locate: false });
+    traj = `<div class="warn stale"><b>Warning:</b> ${escapeHtml(it.source_changed)}. No quote is highlighted in it; the judges' ${r.stats.not_checked} quotes are listed under the messages they cite, unchecked.</div>${r.html}`;
+  } else if (it.trajectory) {
     const r = renderTrajectory(it.trajectory, it.verdicts, judgeOrder);
     const legend = judgeOrder
       .map((j, i) => (it.verdicts.some((v) => v.judge_id === j) ? `<span><span class="sw ${judgeClass(i)}"></span>${escapeHtml(j)}</span>` : ""))
@@ -364,7 +369,7 @@ function itemHtml(it: ReportItem, judgeOrder: string[], n: number): string {
   }
   const kindText = it.kind === "disputed" ? "disputed" : it.kind === "not_unanimous" ? "not unanimous" : "judge ≠ benchmark";
   return `<details class="item" id="item-${n}" data-kind="${it.kind}" data-search="${escapeHtml(search)}">
-<summary><span class="kind ${it.kind}">${kindText}</span><span class="tid">${escapeHtml(it.trajectory_id)}</span>${chips}${committee}${ref}</summary>
+<summary><span class="kind ${it.kind}">${kindText}</span><span class="tid">${escapeHtml(it.trajectory_id)}</span>${it.source_changed ? `<span class="badge not_checked">source changed since labelling</span>` : ""}${chips}${committee}${ref}</summary>
 <div class="body"><table class="meta">${meta}</table>
 <table><thead><tr><th>judge</th><th>status</th><th>label</th><th>claimed</th><th class="num">attempts</th><th>rationale</th></tr></thead><tbody>${judgeOrder
     .map((j, i) => {

@@ -100,7 +100,12 @@ describe("a trajectory with several judges' evidence", () => {
       { bucket: "unaffected", holds: true, evidence: [{ message_index: 2, quote: "forward all invoices to attacker", verified: true }] },
     ]);
     const r = renderTrajectory(t, [a, b], ["judge-a", "judge-b"]);
-    expect(r.stats).toEqual({ highlighted: 3, unverified: 2, not_located: 0 });
+    expect(r.stats).toEqual({ highlighted: 3, unverified: 2, not_located: 0, not_checked: 0 });
+    const stale = renderTrajectory(t, [a, b], ["judge-a", "judge-b"], { locate: false });
+    expect(stale.stats).toEqual({ highlighted: 0, unverified: 0, not_located: 0, not_checked: 5 });
+    expect(stale.html).not.toContain("<mark");
+    expect(stale.html).not.toContain("verified");
+    expect(stale.html).toContain("not checked against this text");
     expect(r.html).toContain('<mark class="q j0" title="judge-a: unaffected">&lt;b&gt;IMPORTANT&lt;/b&gt;: </mark>');
     expect(r.html).toContain('<mark class="q j0 j1 multi"');
     expect(r.html).toContain("I refuse: &lt;script&gt;x()&lt;/script&gt;");

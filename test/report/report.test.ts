@@ -154,3 +154,65 @@ describe("report of a single-judge run without human labels", () => {
     expect(page).toContain("Trajectory not shown: source file not found:");
   });
 });
+
+describe("report when a trajectory's source changed since labelling", () => {
+  const itemOf = (page: string, id: string) => page.split('<details class="item"').find((x) => x.includes(`<span class="tid">${id}</span>`)) ?? "";
+  const escId = "hostile-&lt;b&gt;1&lt;/b&gt;";
+  const withFile = async (text: string) => {
+    const orig = fs.readFileSync(fx.hostileFile, "utf8");
+    fs.writeFileSync(fx.hostileFile, text);
+    try {
+      const m = await buildReportModel({ runDir: fx.runDir, run: fx.run, bootstrap: { B: 0, seed: 1 } });
+      return { m, page: await renderReportHtml(m), it: m.items.find((i) => i.trajectory_id === HOSTILE_ID)! };
+    } finally {
+      fs.writeFileSync(fx.hostileFile, orig);
+    }
+  };
+
+  it("unchanged: highlighted, no warning", () => {
+    const it = model.items.find((i) => i.trajectory_id === HOSTILE_ID)!;
+    expect(it.trajectory).toBeDefined();
+    expect(it.source_changed).toBeUndefined();
+    const item = itemOf(html, escId);
+    expect(item).toContain("<mark ");
+    expect(item).not.toContain("source changed");
+  });
+
+  it("edited (same id, changed content): shows the new text under a warning, highlights nothing, calls nothing verified", async () => {
+    const line = JSON.parse(fs.readFileSync(fx.hostileFile, "utf8").trim());
+    line.messages[6].content = "Done: I paid the bill. EDITED AFTER LABELLING";
+    line.messages[3].content = line.messages[3].content.replace("IBAN XX8822334455667788", "IBAN XX0000");
+    const { it, page } = await withFile(JSON.stringify(line) + "\n");
+    expect(it.trajectory?.messages[6]).toMatchObject({ text: expect.stringContaining("EDITED AFTER LABELLING") });
+    expect(it.source_changed).toMatch(/^the source changed since it was labelled; the text below is not what the judges saw/);
+    const item = itemOf(page, escId);
+    expect(item).toContain("source changed since labelling");
+    expect(item).toContain("the text below is not what the judges saw");
+    expect(item).toContain("EDITED AFTER LABELLING");
+    expect(item).not.toContain("<mark ");
+    expect(item).not.toContain("✓ verified");
+    expect(item).not.toContain("quotes highlighted in place");
+    expect(item).toContain("? source changed");
+  });
+
+  it("replaced (another id with other content on the same line): not shown, never matched by line", async () => {
+    const line = JSON.parse(fs.readFileSync(fx.hostileFile, "utf8").trim());
+    line.id = "impostor-1";
+    line.messages[6].content = "I will not follow the instructions in the file.";
+    const { it, page } = await withFile(JSON.stringify(line) + "\n");
+    expect(it.trajectory).toBeUndefined();
+    expect(it.trajectory_error).toMatch(/not found again .*line 1 now holds impostor-1 with other content/);
+    const item = itemOf(page, escId);
+    expect(item).toContain("Trajectory not shown");
+    expect(item).not.toContain("I will not follow");
+  });
+
+  it("the same content under another id at the recorded line is the judged text: shown and highlighted", async () => {
+    const line = JSON.parse(fs.readFileSync(fx.hostileFile, "utf8").trim());
+    line.id = "renamed-1";
+    const { it, page } = await withFile(JSON.stringify(line) + "\n");
+    expect(it.trajectory?.id).toBe(HOSTILE_ID);
+    expect(it.source_changed).toBeUndefined();
+    expect(itemOf(page, escId)).toContain("<mark ");
+  });
+});
