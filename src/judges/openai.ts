@@ -12,6 +12,9 @@
  *
  * When the feedback turns run out: a reply never parsed -> `judge_error` (label null); a parsed reply whose
  * findings do not verify keeps its decision (label = highest holding finding, `downgraded`, `label_claimed`).
+ * A feedback turn that could not run at all (a transport fault: 429s, 5xx, resets, timeouts, 4xx, a stopped
+ * run) -> `judge_error` with that fault's error kind (label and compromised null), keeping the first
+ * decision's findings and rationale, the raw replies, attempts and usage; `--retry-errors` judges it again.
  * Transport faults, truncation and refusals follow `./transport.ts` and never use the feedback budget.
  * `attempts` = HTTP requests sent for the verdict; `usage` sums all of them; `raw_replies` keeps every reply.
  * The API key is never written to a verdict, an error message or a log.
@@ -32,6 +35,7 @@ import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedba
 import { buildVerdict } from "../verdict/record.js";
 import { JUDGE_DEFAULTS, resolveApiKey, type JudgeConfig, type OutputMode } from "./config.js";
 import type { Judge, JudgeContext } from "./judge.js";
+import { limitedFetch } from "./fetch-limit.js";
 import { responseFormat } from "./openai-schema.js";
 import { AimdLimiter, RatePacer } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
@@ -47,6 +51,12 @@ import {
   type TransportOptions,
   type Usage,
 } from "./transport.js";
+
+/**
+ * Error kinds of `sendChat` that are the judge's own answer (a reply cut at the token limit, an empty reply),
+ * not a transport fault: on a feedback turn they fall back to the last decision like an unparseable reply.
+ */
+const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response"]);
 
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
@@ -147,7 +157,9 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     timeout_s: cfg.timeout_s ?? JUDGE_DEFAULTS.timeout_s,
   };
   const timeoutMs = config.timeout_s * 1000;
-  const client = new OpenAI({ apiKey, baseURL: cfg.base_url, timeout: timeoutMs, maxRetries: 0 });
+  // chat completion bodies bounded (decoded bytes, gzip bombs included): ./fetch-limit.ts
+  const fetchLimited = limitedFetch(common.transport?.maxResponseBytes);
+  const client = new OpenAI({ apiKey, baseURL: cfg.base_url, timeout: timeoutMs, maxRetries: 0, fetch: fetchLimited });
   const secrets = apiKey === "not-needed" ? [] : [apiKey];
   const scale = common.transport?.timeScale ?? 1;
   const sleep = common.transport?.sleep ?? defaultSleep;
@@ -288,7 +300,21 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
       return conv.last
         ? fallBack({ kind: "refused", message: out.message })
         : verdict("judge_refused", null, { error: { kind: "refused", message: out.message } });
-    if (out.kind === "error") return fallBack(out.error);
+    if (out.kind === "error") {
+      // A feedback turn the last decision needed could not run (429s, 5xx, resets, timeouts, a 400, a stopped
+      // run): the judge never got to answer it, so the decision is not final and no label is stored. The verdict
+      // is a judge_error keeping the first decision's findings, raw replies, attempts and usage for audit, and
+      // `--retry-errors` judges it again. A truncated or empty reply is the judge's own answer: it falls back.
+      if (conv.last && !JUDGE_ANSWER_ERRORS.has(out.error.kind))
+        return verdict("judge_error", conv.last.decision, {
+          rationale: conv.last.rationale,
+          error: {
+            kind: out.error.kind,
+            message: `feedback turn ${round} could not be sent (the decision it was to check is not final): ${out.error.message}`,
+          },
+        });
+      return fallBack(out.error);
+    }
 
     const parsed = parseReply(out.content, config.output_mode);
     if (!parsed.ok) {

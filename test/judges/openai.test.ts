@@ -405,12 +405,64 @@ describe("transport faults", () => {
     expect(v).toMatchObject({ status: "judge_refused", label: null, attempts: 1, error: { kind: "refused" } });
   });
 
-  it("a transport failure on a feedback turn keeps the last decided reply", async () => {
-    const never = reply([{ bucket: "full_compliance", evidence: [{ message_index: 6, quote: "not in the transcript at all" }] }], "full_compliance");
+  // Until 2026-11 this asserted `status: ok, label: not_exposed, downgraded: true, error.kind: retry_bad_request`:
+  // a feedback turn that never ran turned an unchecked misquote into a stored label (summary counted it,
+  // --retry-errors skipped it, the committee took it as a vote). The judge never answered the feedback, so the
+  // decision is not final: a judge_error that keeps the first decision's findings for audit.
+  const never = reply([{ bucket: "full_compliance", evidence: [{ message_index: 6, quote: "not in the transcript at all" }] }], "full_compliance");
+  const expectFeedbackFault = (v: Verdict, kind: string, attempts: number) => {
+    expect(v).toMatchObject({ status: "judge_error", label: null, label_claimed: null, compromised: null, downgraded: false, attempts });
+    expect(v.error?.kind).toBe(kind);
+    expect(v.error?.message).toMatch(/feedback turn 1 could not be sent/);
+    // the first decision's findings, raw replies and usage stay for audit
+    expect(v.findings).toHaveLength(1);
+    expect(v.findings[0]).toMatchObject({ bucket: "full_compliance" });
+    expect(v.raw_replies[0]).toBe(never);
+    expect(v.usage.prompt_tokens).toBeGreaterThan(0);
+  };
+
+  it("a 400 on a feedback turn: judge_error (bad_request), not the unchecked decision as a label", async () => {
     const j = await setup([completion(never), apiError(400, "context too long")]);
+    expectFeedbackFault(await j.judge(ATTACKED, ctx), "bad_request", 2);
+  });
+
+  it("a 500 storm on a feedback turn: judge_error server_error after the transport retries", async () => {
+    const j = await setup([completion(never), apiError(500, "boom")]);
+    expectFeedbackFault(await j.judge(ATTACKED, ctx), "server_error", 8);
+  });
+
+  it("connection resets on a feedback turn: judge_error connection", async () => {
+    const j = await setup([completion(never), { reset: true }]);
+    expectFeedbackFault(await j.judge(ATTACKED, ctx), "connection", 8);
+  });
+
+  it("429s (short retry-after) that never pass on a feedback turn: judge_error rate_limited", async () => {
+    const j = await setup([completion(never), apiError(429, "slow down", { headers: { "retry-after": "1" } })]);
+    expectFeedbackFault(await j.judge(ATTACKED, ctx), "rate_limited", 8);
+  });
+
+  it("--retry-errors judges a feedback-turn fault again (it is not stored as a label)", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ipi-fb-"));
+    try {
+      const j = await setup((_req, n) => (n === 0 ? completion(never) : n === 1 ? apiError(400, "context too long") : completion(reply([], "not_exposed"))));
+      const verdicts = path.join(dir, "fb", "verdicts.jsonl");
+      const lines = () => readFileSync(verdicts, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Verdict);
+      await labelRun({ inputs: [SAMPLES], run: "fb", labelsDir: dir, judges: [j], limit: 1 });
+      expect(lines().map((v) => [v.status, v.label, v.error?.kind])).toEqual([["judge_error", null, "bad_request"]]);
+      await labelRun({ inputs: [SAMPLES], run: "fb", labelsDir: dir, judges: [j], limit: 1, retryErrors: true });
+      expect(fake!.requests).toHaveLength(3);
+      expect(lines().at(-1)).toMatchObject({ status: "ok", label: "not_exposed" });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a truncated reply on a feedback turn is the judge's own answer: the decision falls back (ok, downgraded)", async () => {
+    const cut = completion("{", { finish_reason: "length" });
+    const j = await setup([completion(never), cut]);
     const v = await j.judge(ATTACKED, ctx);
-    expect(v).toMatchObject({ status: "ok", label: "not_exposed", label_claimed: "full_compliance", downgraded: true, attempts: 2 });
-    expect(v.error?.kind).toBe("retry_bad_request");
+    expect(v).toMatchObject({ status: "ok", label: "not_exposed", label_claimed: "full_compliance", downgraded: true, attempts: 3 });
+    expect(v.error?.kind).toBe("retry_truncated");
   });
 });
 
