@@ -12,6 +12,9 @@
  * | 501 (and 404 / 405, as above): a server that is not an OpenAI-compatible API (e.g. `python -m http.server`) | no retry: error `http_<status>` |
  * | connection refused, unknown host (`ENOTFOUND`, `EAI_AGAIN`), unreachable network, certificate error, a port fetch blocks — on a judge that has never had a successful response | `unreachableTries` requests (default 2, a short wait between), then `JudgeFatalError` kind `unreachable` naming the base URL's host and the system error |
  * | 408, 409, 5xx, timeout, connection reset (and every connection fault once the judge has had a success) | exponential backoff with jitter, retry; then error `server_error` / `timeout` / `connection` |
+ * | no complete response within `timeoutMs` (headers and body: a slow-drip body counts) | a `timeout`, as above |
+ * | the connection reset while the body is read (undici "terminated") | a connection reset, as above |
+ * | a chat completion body larger than `maxResponseBytes` (decoded; `./fetch-limit.ts`) | no retry: error `response_too_large` |
  * | `finish_reason: "length"`, or empty/null content | resend once with a larger `max_tokens` (double, or 4096 when unset); then error `truncated` / `empty_response` |
  * | `message.refusal` set, or `finish_reason: "content_filter"` | refused |
  *
@@ -24,6 +27,7 @@
  * whole page into every verdict).
  */
 import OpenAI from "openai";
+import { ResponseTooLargeError } from "./fetch-limit.js";
 import { JudgeFatalError } from "./judge.js";
 import type { Pacer, RequestGate, Slot } from "./rate.js";
 
@@ -48,6 +52,12 @@ export interface TransportOptions {
    * successful response; default 2.
    */
   unreachableTries?: number;
+  /**
+   * Largest chat completion response body in decoded bytes (default `MAX_RESPONSE_BYTES` of `./fetch-limit.ts`,
+   * 4 MiB); read by `createOpenAIJudge` when it builds the client's `fetch` (`limitedFetch`). A larger reply is
+   * error kind `response_too_large`, not retried.
+   */
+  maxResponseBytes?: number;
 }
 
 /** The defaults of {@link TransportOptions}. */
@@ -205,9 +215,96 @@ export function redact(text: string, secrets: readonly string[]): string {
   for (const s of secrets) {
     if (s.length < 4) continue;
     out = out.split(s).join("[redacted]");
-    out = out.replace(/[A-Za-z0-9_.-]{8,}/g, (run) => (s.includes(run) ? "[redacted]" : run));
+    out = redactPieces(out, s);
   }
   return out;
+}
+
+/** Whether a UTF-16 code unit is one of `[A-Za-z0-9_.-]`. */
+function keyLike(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+}
+
+/**
+ * Every run of 8+ key-like characters of `text` that is a substring of `secret` replaced by `[redacted]`; a
+ * linear scan (no regex: a regex replace over a run of ~10M key-like characters overflowed the stack), and a run
+ * longer than the secret is never a piece of it, so it is not compared.
+ */
+function redactPieces(text: string, secret: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (!keyLike(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let j = i + 1;
+    while (j < n && keyLike(text.charCodeAt(j))) j++;
+    const len = j - i;
+    if (len >= 8 && len <= secret.length && secret.includes(text.slice(i, j))) {
+      parts.push(text.slice(last, i), "[redacted]");
+      last = j;
+    }
+    i = j;
+  }
+  if (last === 0) return text;
+  parts.push(text.slice(last));
+  return parts.join("");
+}
+
+/**
+ * A token count from a reply's `usage` as a finite non-negative integer: a number >= 0 (floored), else 0
+ * (strings such as "1e9", negatives, NaN, Infinity, null and missing fields all count 0).
+ */
+export function tokenCount(x: unknown): number {
+  return typeof x === "number" && Number.isFinite(x) && x >= 0 ? Math.floor(x) : 0;
+}
+
+/** Whether an error is a connection reset while the response body was read (undici `TypeError: terminated`,
+ * `ECONNRESET`, `EPIPE` or an `UND_ERR_SOCKET` along the cause chain). */
+export function isBodyReset(err: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let e: unknown = err, d = 0; e && typeof e === "object" && !seen.has(e) && d < 8; d++) {
+    seen.add(e);
+    const o = e as { code?: unknown; message?: unknown; cause?: unknown };
+    if (o.message === "terminated") return true;
+    if (typeof o.code === "string" && (o.code === "ECONNRESET" || o.code === "EPIPE" || o.code.startsWith("UND_ERR_SOCKET")))
+      return true;
+    e = o.cause;
+  }
+  return false;
+}
+
+/**
+ * The signal of one request: aborts when `parent` aborts (through {@link scopedSignal}, so no listener piles up
+ * on the run's signal) or after `timeoutMs` (reason a `TimeoutError`). Unlike the client's own timeout, which
+ * stops when the headers arrive, this one bounds the whole request, body included. `dispose()` clears the timer.
+ */
+export function requestSignal(
+  parent: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+  const scoped = scopedSignal(parent);
+  const ac = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ac.abort(new DOMException(`no complete answer within ${timeoutMs} ms`, "TimeoutError"));
+  }, Math.max(1, timeoutMs));
+  const onParent = () => ac.abort(scoped.signal?.reason);
+  if (scoped.signal?.aborted) onParent();
+  else scoped.signal?.addEventListener("abort", onParent, { once: true });
+  return {
+    signal: ac.signal,
+    timedOut: () => timedOut && !parent?.aborted,
+    dispose: () => {
+      clearTimeout(timer);
+      scoped.signal?.removeEventListener("abort", onParent);
+      scoped.dispose();
+    },
+  };
 }
 
 /** A timer that rejects when the signal aborts. */
@@ -411,7 +508,8 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
 
     res.requests++;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
-    const scoped = scopedSignal(ctx.signal);
+    // the client's own timeout stops at the headers; this one also bounds the body (a slow drip)
+    const scoped = requestSignal(ctx.signal, ctx.timeoutMs);
     try {
       completion = (await client.chat.completions.create(
         body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
@@ -435,9 +533,17 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         }
         return undefined;
       };
-      if (err instanceof OpenAI.APIUserAbortError || ctx.signal?.aborted) return fail("aborted", "the run was stopped");
-      if (err instanceof OpenAI.APIConnectionTimeoutError) {
+      if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
+      if (err instanceof ResponseTooLargeError) return fail("response_too_large", err.message);
+      if (err instanceof OpenAI.APIConnectionTimeoutError || scoped.timedOut()) {
         const r = await retry("timeout", `no answer within ${ctx.timeoutMs / 1000} s`);
+        if (r) return r;
+        continue;
+      }
+      if (err instanceof OpenAI.APIUserAbortError) return fail("aborted", "the run was stopped");
+      if (!(err instanceof OpenAI.APIError) && isBodyReset(err)) {
+        // the connection dropped while the body was read: a reset like any other (never "unreachable": it answered)
+        const r = await retry("connection", `connection reset while reading the response: ${clipMessage(connectionCause(err).message, 300)}`);
         if (r) return r;
         continue;
       }
@@ -526,11 +632,14 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
 
     ctx.pacer?.onSuccess();
     if (ctx.health) ctx.health.succeeded = true;
-    const u = completion?.usage;
-    if (u) {
-      res.usage.prompt_tokens += u.prompt_tokens ?? 0;
-      res.usage.completion_tokens += u.completion_tokens ?? 0;
-      ctx.gate?.settle?.(estimated, (u.prompt_tokens ?? 0) + (u.completion_tokens ?? 0));
+    const u = completion?.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
+    if (u && typeof u === "object") {
+      // providers send strings, negatives, floats: only finite non-negative integers are counted
+      const pt = tokenCount(u.prompt_tokens);
+      const ct = tokenCount(u.completion_tokens);
+      res.usage.prompt_tokens += pt;
+      res.usage.completion_tokens += ct;
+      ctx.gate?.settle?.(estimated, pt + ct);
     }
     const choice = completion?.choices?.[0];
     if (!choice || !choice.message) {

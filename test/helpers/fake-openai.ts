@@ -7,6 +7,7 @@
  * function `(req, n) => response` where `n` is the 0-based request count.
  */
 import http from "node:http";
+import zlib from "node:zlib";
 import type { AddressInfo } from "node:net";
 
 /** One recorded request. */
@@ -33,6 +34,13 @@ export interface FakeResponse {
   hang?: boolean;
   /** Destroy the socket without an answer (a connection reset). */
   reset?: boolean;
+  /** Send the body gzip-compressed (`content-encoding: gzip`); `payload` compresses well, e.g. a run of zeros. */
+  gzip?: boolean;
+  /** Send the body in pieces of `dripChars` characters (default 1), one every `dripMs` ms (a slow-drip body). */
+  dripMs?: number;
+  dripChars?: number;
+  /** Send the headers and the first half of the body, then destroy the socket (a reset mid-body). */
+  resetMidBody?: boolean;
 }
 
 export type FakeScript = FakeResponse[] | ((req: FakeRequest, n: number) => FakeResponse | Promise<FakeResponse>);
@@ -79,7 +87,28 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
         return;
       }
       const payload = r.rawBody ?? JSON.stringify(r.body ?? {});
-      res.writeHead(r.status ?? 200, { "content-type": "application/json", ...(r.headers ?? {}) });
+      const head = { "content-type": "application/json", ...(r.headers ?? {}) };
+      if (r.gzip) {
+        res.writeHead(r.status ?? 200, { ...head, "content-encoding": "gzip" });
+        res.end(zlib.gzipSync(payload));
+        return;
+      }
+      if (r.resetMidBody) {
+        res.writeHead(r.status ?? 200, { ...head, "content-length": String(Buffer.byteLength(payload)) });
+        res.write(payload.slice(0, Math.floor(payload.length / 2)), () => setTimeout(() => req.socket.destroy(), 20));
+        return;
+      }
+      if (r.dripMs) {
+        res.writeHead(r.status ?? 200, head);
+        const step = Math.max(1, r.dripChars ?? 1);
+        for (let i = 0; i < payload.length && !res.destroyed; i += step) {
+          res.write(payload.slice(i, i + step));
+          await new Promise((ok) => setTimeout(ok, r.dripMs));
+        }
+        if (!res.destroyed) res.end();
+        return;
+      }
+      res.writeHead(r.status ?? 200, head);
       res.end(payload);
     });
   });
