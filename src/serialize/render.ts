@@ -376,10 +376,54 @@ function carries(text: string, injection: string): boolean {
     .some((line) => line.length >= 20 && lt.includes(line));
 }
 
+/**
+ * Bidirectional-text control characters: embeddings and overrides U+202A-202E, isolates U+2066-2069, the
+ * marks U+200E/U+200F and the Arabic letter mark U+061C (Unicode UAX #9, "Explicit Directional Formatting
+ * Characters" and "Implicit Directional Marks").
+ */
+export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/**
+ * `text` with every bidi control ({@link BIDI_CONTROLS}) shown as a visible, inert marker such as `⟨U+202E⟩`, so
+ * an untrusted text cannot reorder what follows it or hide what it says. Other characters are unchanged.
+ */
+export function showBidiControls(text: string): string {
+  return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+}
+
 function fence(text: string): string {
-  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const shown = showBidiControls(text);
+  const longest = Math.max(0, ...[...shown.matchAll(/`+/g)].map((m) => m[0].length));
   const f = "`".repeat(Math.max(3, longest + 1));
-  return `${f}\n${text}\n${f}`;
+  return `${f}\n${shown}\n${f}`;
+}
+
+/** Line terminators (CommonMark's and Unicode's), collapsed to a visible `⏎` in one-line values. */
+const LINE_BREAKS = /\r\n|[\r\n\u000b\u000c\u0085\u2028\u2029]/g;
+
+/**
+ * An untrusted one-line value (tool name, call id, placeholder key, role, id) as an inert markdown code span:
+ * line breaks become `⏎`, bidi controls visible markers, and the span's backtick fence is longer than any
+ * backtick run in the value (padded with one space on each side, which CommonMark strips, when the value
+ * starts or ends with a backtick or a space), so nothing in the
+ * value can end the span, start a heading, a fence, emphasis, a link or HTML. `""` gives `(empty)`.
+ */
+export function mdCode(value: string): string {
+  const v = showBidiControls(String(value).replace(LINE_BREAKS, "⏎"));
+  if (v === "") return "(empty)";
+  const longest = Math.max(0, ...[...v.matchAll(/`+/g)].map((m) => m[0].length));
+  const f = "`".repeat(longest + 1);
+  const pad = /^[` ]|[` ]$/.test(v) ? " " : "";
+  return `${f}${pad}${v}${pad}${f}`;
+}
+
+/**
+ * An untrusted one-line value as plain text when it is a simple name (letters and digits, with single `_ . : -`
+ * between them: no markdown metacharacter can act there), else as {@link mdCode}.
+ */
+export function mdInline(value: string): string {
+  const v = String(value);
+  return /^[A-Za-z0-9]+(?:[_.:-][A-Za-z0-9]+)*$/.test(v) ? v : mdCode(v);
 }
 
 /**
@@ -389,13 +433,19 @@ function fence(text: string): string {
  * carries an injected text (verbatim, or one of its lines of 20+ characters after undoing string escapes and
  * collapsing whitespace, as in AgentDojo's YAML tool outputs) is marked
  * `**contains injected content: <placeholder>**`.
+ *
+ * Only the fenced bodies carry free text (fence longer than any backtick run in it). Every untrusted value in
+ * the markdown structure (the id in the default title, roles, tool names, tool call ids, placeholder keys) goes
+ * through {@link mdInline} / {@link mdCode} (tool names always as a code span), so a hostile name cannot close
+ * its span, break the line or forge a heading: there is exactly one `### [` heading per message. Bidi controls
+ * everywhere show as visible markers ({@link showBidiControls}).
  * @param opts.showInjections list and mark injected content (default true).
  */
 export function renderForHuman(
   t: Trajectory,
   opts: {
     showInjections?: boolean;
-    /** The first line's text (default `Trajectory <id>`; the annotation export uses an opaque item id). */
+    /** The first line's text, trusted (default `Trajectory <id>`; the annotation export uses an opaque item id). */
     title?: string;
     /** Which injections (placeholder, text) a message's text carries (default: verbatim or line-wise loose match). */
     injectedIn?: (text: string, injections: ReadonlyArray<readonly [string, string]>) => string[];
@@ -404,27 +454,27 @@ export function renderForHuman(
   const show = opts.showInjections ?? true;
   const injections = Object.entries(t.injections ?? {}).filter(([, v]) => typeof v === "string" && v.trim() !== "");
   const injectedIn = opts.injectedIn ?? ((text, inj) => inj.filter(([, v]) => carries(text, v)).map(([k]) => k));
-  const out: string[] = [`# ${opts.title ?? `Trajectory ${t.id}`}`, ""];
+  const out: string[] = [`# ${opts.title ?? `Trajectory ${mdInline(t.id)}`}`, ""];
   if (show && injections.length > 0) {
     out.push("## Injected content", "");
-    for (const [k, v] of injections) out.push(`**${k}**`, "", fence(v), "");
+    for (const [k, v] of injections) out.push(`**${mdInline(k)}**`, "", fence(v), "");
   }
   out.push("## Messages", "");
   t.messages.forEach((m, i) => {
-    let head = `### [${i}] ${m.role}`;
+    let head = `### [${i}] ${mdInline(String(m.role))}`;
     if (m.role === "tool") {
-      if (m.tool_name) head += ` \`${m.tool_name}\``;
-      if (m.tool_call_id) head += ` (call ${m.tool_call_id})`;
+      if (m.tool_name) head += ` ${mdCode(m.tool_name)}`;
+      if (m.tool_call_id) head += ` (call ${mdInline(m.tool_call_id)})`;
     }
     out.push(head, "");
     const text = messageText(m);
     if (show) {
       const hits = injectedIn(text, injections);
-      if (hits.length > 0) out.push(`**contains injected content: ${hits.join(", ")}**`, "");
+      if (hits.length > 0) out.push(`**contains injected content: ${hits.map(mdInline).join(", ")}**`, "");
     }
     if (text !== "" || m.role === "tool") out.push(fence(text), "");
     (m.role === "assistant" ? (m.tool_calls ?? []) : []).forEach((c, j) => {
-      out.push(`Tool call ${j}${c.id ? ` (id ${c.id})` : ""}:`, "", fence(renderToolCall(c)), "");
+      out.push(`Tool call ${j}${c.id ? ` (id ${mdInline(c.id)})` : ""}:`, "", fence(renderToolCall(c)), "");
     });
   });
   return out.join("\n");
