@@ -7,6 +7,7 @@
  * | 429 with `retry-after-ms` / `retry-after` (seconds or HTTP date) | wait at least that long plus jitter, retry |
  * | 429 without a header | exponential backoff with jitter, retry |
  * | 429 `insufficient_quota` | `JudgeFatalError` kind `insufficient_quota` |
+ * | 429 with a `retry-after` over `maxRetryAfterMs` (default 300 s) | `JudgeFatalError` kind `rate_limited` ("the provider asks to wait N s; ... run again later to resume") |
  * | 401 / 403 | `JudgeFatalError` kind `auth` |
  * | 400 (and other 4xx except 408/409/429) | no retry: error `bad_request` (`http_<status>`) with the provider's message and request id |
  * | 501 (and 404 / 405, as above): a server that is not an OpenAI-compatible API (e.g. `python -m http.server`) | no retry: error `http_<status>` |
@@ -43,7 +44,7 @@ export interface TransportOptions {
   baseBackoffMs?: number;
   /** Largest backoff step in ms; default 30000. */
   maxBackoffMs?: number;
-  /** A `retry-after` longer than this (ms, before scaling) is not waited for: error `rate_limited`; default 300000. */
+  /** A `retry-after` longer than this (ms, before scaling) is not waited for: `JudgeFatalError` kind `rate_limited`; default 300000. */
   maxRetryAfterMs?: number;
   /** Uniform [0,1) random source for jitter; default Math.random. */
   random?: () => number;
@@ -460,7 +461,8 @@ function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
  * @param ctx judge id, per-request timeout, abort signal, secrets to redact, rate gate, options.
  * @returns the outcome (a reply, a refusal, or an error with kind and message), the number of requests sent,
  *   usage summed over responses, raw contents, waits, and the `max_tokens` and token parameter now in force.
- * @throws JudgeFatalError for 401/403 (`auth`), 429 `insufficient_quota`, and (with `ctx.health` not yet
+ * @throws JudgeFatalError for 401/403 (`auth`), 429 `insufficient_quota`, 429 with a retry-after over
+ *   `maxRetryAfterMs` (`rate_limited`), and (with `ctx.health` not yet
  *   succeeded) a server that cannot be reached (`unreachable`: "cannot reach <host> (<base url>): <system error>");
  *   its message names the judge or the host, the status or system error and the provider's message, never the key.
  */
@@ -600,7 +602,16 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
             );
           const ra = retryAfterMs(err.headers);
           if (ra !== undefined && ra > o.maxRetryAfterMs)
-            return fail("rate_limited", `rate limited; the server asked to wait ${Math.round(ra / 1000)} s, longer than allowed: ${msg}`);
+            // Every other item would get the same answer within seconds (a corpus of judge_error verdicts, exit 0):
+            // stop this judge so its items stay un-judged for a later run.
+            throw new JudgeFatalError(
+              ctx.judgeId,
+              "rate_limited",
+              clean(
+                `judge "${ctx.judgeId}": the provider asks to wait ${Math.round(ra / 1000)} s (HTTP 429 retry-after, over the ` +
+                  `${Math.round(o.maxRetryAfterMs / 1000)} s this run waits): ${msg}. Its remaining items stay un-judged; run again later to resume.`,
+              ),
+            );
           // at least the asked wait, plus up to 25% (and 50-250 ms) of jitter
           const w = ra !== undefined ? ra + ra * 0.25 * random() + 50 + 200 * random() : undefined;
           const r = await retry("rate_limited", `rate limited: ${msg}`, w);

@@ -122,15 +122,28 @@ describe("B15: HTTP faults", () => {
     expect(r.waitsMs[0]).toBeGreaterThanOrEqual(1000);
   });
 
-  it("retry-after-ms wins; a retry-after beyond the limit is an error, not a shorter wait", async () => {
+  // Until 2026-11 a retry-after beyond the limit was an error outcome (a judge_error verdict per item): a whole
+  // corpus became judge_error verdicts in seconds with exit 0. It now stops the judge so its items stay un-judged.
+  it("retry-after-ms wins; a retry-after beyond the limit stops the judge (JudgeFatalError rate_limited), not a shorter wait", async () => {
     expect(retryAfterMs({ "retry-after-ms": "250", "retry-after": "9" })).toBe(250);
     expect(retryAfterMs({ "retry-after": "1.5" })).toBe(1500);
     expect(retryAfterMs({ "retry-after": new Date(Date.now() + 3000).toUTCString() }, Date.now())).toBeGreaterThan(1000);
     expect(retryAfterMs({})).toBeUndefined();
-    const client = await setup([apiError(429, "later", { headers: { "retry-after": "3600" } }), ok]);
-    const r = await sendChat(client, REQ, fastCtx());
-    expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "rate_limited" } });
-    expect(r.requests).toBe(1);
+    const client = await setup([apiError(429, `later ${KEY}`, { headers: { "retry-after": "3600" } }), ok]);
+    const ctx = fastCtx();
+    const err = await sendChat(client, REQ, ctx).catch((e) => e);
+    expect(err).toBeInstanceOf(JudgeFatalError);
+    expect((err as JudgeFatalError).kind).toBe("rate_limited");
+    expect((err as JudgeFatalError).judgeId).toBe("j1");
+    expect((err as JudgeFatalError).message).toMatch(/the provider asks to wait 3600 s .*run again later to resume/);
+    expect((err as JudgeFatalError).message).not.toContain(KEY);
+    expect(fake!.requests).toHaveLength(1);
+    expect(ctx.waits).toEqual([]);
+    // within the limit it is still waited for
+    await fake!.close();
+    const c2 = await setup([apiError(429, "later", { headers: { "retry-after": "300" } }), ok]);
+    const r = await sendChat(c2, REQ, fastCtx());
+    expect(r.outcome.kind).toBe("reply");
   });
 
   it("401 and 403 are fatal, with no key in the message even when the server echoes it", async () => {

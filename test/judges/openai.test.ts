@@ -576,6 +576,30 @@ describe("an unreachable endpoint (connection refused) stops the judge; the item
   });
 });
 
+describe("429 with a retry-after over the limit", () => {
+  it("labelRun: the judge stops (rate_limited, 'asks to wait 3600 s'), no verdict stored, exit-worthy; a later run resumes", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "ipi-ra-"));
+    try {
+      const j = await setup([apiError(429, "Rate limit reached", { headers: { "retry-after": "3600" } })]);
+      const stopped: string[] = [];
+      const r1 = await labelRun({ inputs: [SAMPLES], run: "ra", labelsDir: tmp, judges: [j], limit: 4, onJudgeStopped: (_id, msg) => stopped.push(msg) });
+      expect(stopped).toHaveLength(1);
+      expect(stopped[0]).toMatch(/the provider asks to wait 3600 s/);
+      expect(r1.stoppedJudges["judge-a"]).toMatch(/run again later to resume/);
+      const verdicts = path.join(tmp, "ra", "verdicts.jsonl");
+      const stored = () => (existsSync(verdicts) ? readFileSync(verdicts, "utf8").split("\n").filter(Boolean).length : 0);
+      expect(stored()).toBe(0);
+      expect(fake!.requests.length).toBeLessThanOrEqual(4);
+      fake!.setScript([completion(reply([], "not_exposed"))]);
+      const r2 = await labelRun({ inputs: [SAMPLES], run: "ra", labelsDir: tmp, judges: [j], limit: 4 });
+      expect(r2.stoppedJudges).toEqual({});
+      expect(stored()).toBe(4);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("real corpus, concurrent calls", () => {
   it("40 AgentDojo runs judged at once through one judge: one conversation each, identical system message", async () => {
     const rows = readFileSync(path.join(CORPUS, "manifest.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
