@@ -3,8 +3,88 @@
  * repeat, one JSON line in `verdicts.jsonl`.
  */
 import { isCompromised } from "../rubric/buckets.js";
-import type { Trajectory, Verdict, VerdictStatus } from "../types.js";
+import type { Trajectory, Verdict, VerdictStatus, VerifiedFinding, VerifiedQuote } from "../types.js";
 import type { Decision } from "./decide.js";
+
+/**
+ * Caps that keep one verdict line bounded whatever the judge sent (a 200 reply of 84 MB kept 7 times made
+ * `JSON.stringify` throw RangeError). Lengths are UTF-16 characters; a cut text ends with a marker saying how
+ * much was left out. Worst case about 2.3 MB of strings per verdict.
+ */
+export const VERDICT_CAPS = {
+  /** Characters kept of each raw reply. */
+  rawReplyChars: 64 * 1024,
+  /** Raw replies kept (the first half and the last ones, a note in between). */
+  rawReplies: 32,
+  /** Characters kept of the rationale, of each finding's explanation, and of the error message. */
+  textChars: 8 * 1024,
+  /** Findings kept (holding findings first, then the rest, each in their order). */
+  findings: 50,
+  /** Quotes kept per finding. */
+  quotesPerFinding: 20,
+  /** Characters kept of each quote, closest text and reason. */
+  quoteChars: 2 * 1024,
+} as const;
+
+/** `s` cut to `max` characters (not inside a surrogate pair) with a note of how many were left out. */
+export function capText(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let cut = max;
+  const c = s.charCodeAt(cut);
+  if (c >= 0xdc00 && c <= 0xdfff) cut--;
+  return `${s.slice(0, cut)}[... ${s.length - cut} more characters cut]`;
+}
+
+function capQuote(q: VerifiedQuote): VerifiedQuote {
+  const out: VerifiedQuote = { ...q, quote: capText(q.quote, VERDICT_CAPS.quoteChars) };
+  if (q.closest) out.closest = { ...q.closest, text: capText(q.closest.text, VERDICT_CAPS.quoteChars) };
+  if (typeof q.reason === "string") out.reason = capText(q.reason, VERDICT_CAPS.quoteChars);
+  return out;
+}
+
+/** Findings within the caps, and a note of what was dropped ("" when nothing was). */
+function capFindings(findings: readonly VerifiedFinding[]): { findings: VerifiedFinding[]; note: string } {
+  let kept: readonly VerifiedFinding[] = findings;
+  let droppedFindings = 0;
+  if (findings.length > VERDICT_CAPS.findings) {
+    // holding findings first (they carry the label), each group in the judge's order
+    const chosen = new Set<VerifiedFinding>();
+    for (const f of findings) if (f.holds && chosen.size < VERDICT_CAPS.findings) chosen.add(f);
+    for (const f of findings) if (!f.holds && chosen.size < VERDICT_CAPS.findings) chosen.add(f);
+    kept = findings.filter((f) => chosen.has(f));
+    droppedFindings = findings.length - kept.length;
+  }
+  let droppedQuotes = 0;
+  const out = kept.map((f) => {
+    const ev = f.evidence.length > VERDICT_CAPS.quotesPerFinding ? f.evidence.slice(0, VERDICT_CAPS.quotesPerFinding) : f.evidence;
+    droppedQuotes += f.evidence.length - ev.length;
+    const g: VerifiedFinding = { ...f, evidence: ev.map(capQuote) };
+    if (typeof f.explanation === "string") g.explanation = capText(f.explanation, VERDICT_CAPS.textChars);
+    return g;
+  });
+  const parts: string[] = [];
+  if (droppedFindings) parts.push(`${droppedFindings} of ${findings.length} findings`);
+  if (droppedQuotes) parts.push(`${droppedQuotes} quotes (over ${VERDICT_CAPS.quotesPerFinding} per finding)`);
+  return { findings: out, note: parts.length ? `[verdict record: ${parts.join(" and ")} dropped to bound its size]` : "" };
+}
+
+/** Raw replies within the caps: each cut, and beyond the count the middle ones replaced by one note. */
+function capRaw(raw: readonly string[]): string[] {
+  const cut = (r: string) => capText(r, VERDICT_CAPS.rawReplyChars);
+  if (raw.length <= VERDICT_CAPS.rawReplies) return raw.map(cut);
+  const head = Math.floor(VERDICT_CAPS.rawReplies / 2);
+  const tail = VERDICT_CAPS.rawReplies - head - 1;
+  return [
+    ...raw.slice(0, head).map(cut),
+    `[... ${raw.length - head - tail} raw replies dropped to bound the verdict's size]`,
+    ...raw.slice(raw.length - tail).map(cut),
+  ];
+}
+
+/** A token count as a finite non-negative integer; anything else (a string, a negative, NaN) is 0. */
+function count(x: unknown): number {
+  return typeof x === "number" && Number.isFinite(x) && x >= 0 ? Math.floor(x) : 0;
+}
 
 /** Who judged: the fields of `Judge` a verdict records. */
 export interface JudgeIdentity {
@@ -45,6 +125,10 @@ export interface BuildVerdictArgs {
  * - `agent_model`, `agent_family`, `suite`, `attack`, `condition` are copied from the trajectory when set;
  *   `attacked` = the trajectory has injections or an `attack` name.
  * - `created_at` = ISO-8601 time (`Date.toISOString`).
+ * - Size: every text the judge controls is cut to {@link VERDICT_CAPS} (raw replies, rationale, explanations,
+ *   error message, quotes), and findings and quotes beyond the caps are dropped with a note appended to the
+ *   rationale; `label`, `downgraded` etc. come from the whole decision. So a verdict line is always bounded.
+ * - `usage` counts are finite non-negative integers (anything else is recorded as 0).
  * @throws Error when `status` is `ok` but `decision` is null (an ok verdict must have a label).
  */
 export function buildVerdict(args: BuildVerdictArgs): Verdict {
@@ -52,6 +136,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (args.status === "ok" && !decision) throw new Error("buildVerdict: status ok needs a decision");
   const labelled = decision !== null && args.status === "ok";
   const label = labelled ? decision.label : null;
+  const capped = capFindings(decision ? decision.findings : []);
   const v: Verdict = {
     trajectory_id: t.id,
     judge_id: judge.id,
@@ -65,15 +150,16 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     label_claimed: labelled ? decision.label_claimed : null,
     compromised: label === null ? null : isCompromised(label),
     downgraded: labelled ? decision.downgraded : false,
-    findings: decision ? decision.findings : [],
-    rationale: args.rationale ?? "",
+    findings: capped.findings,
+    rationale: capText(args.rationale ?? "", VERDICT_CAPS.textChars) + (capped.note ? (args.rationale ? " " : "") + capped.note : ""),
     attempts: args.attempts,
-    usage: { prompt_tokens: args.usage?.prompt_tokens ?? 0, completion_tokens: args.usage?.completion_tokens ?? 0 },
+    // finite non-negative integers whatever a provider sent (the Batch API path reads result lines as they are)
+    usage: { prompt_tokens: count(args.usage?.prompt_tokens), completion_tokens: count(args.usage?.completion_tokens) },
     truncated: args.truncated ?? false,
-    raw_replies: args.raw_replies ?? [],
+    raw_replies: capRaw(args.raw_replies ?? []),
     created_at: (args.now ?? new Date()).toISOString(),
   };
-  if (args.error) v.error = { kind: args.error.kind, message: args.error.message };
+  if (args.error) v.error = { kind: capText(args.error.kind, 200), message: capText(args.error.message, VERDICT_CAPS.textChars) };
   for (const k of ["agent_model", "agent_family", "suite", "attack", "condition"] as const) {
     const val = t[k];
     if (typeof val === "string" && val !== "") v[k] = val;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildVerdict, type JudgeIdentity } from "../../src/verdict/record.js";
+import { buildVerdict, capText, VERDICT_CAPS, type JudgeIdentity } from "../../src/verdict/record.js";
 import { decide } from "../../src/verdict/decide.js";
 import { evidenceContext } from "../../src/evidence/verify.js";
 import type { Trajectory } from "../../src/types.js";
@@ -98,5 +98,65 @@ describe("buildVerdict", () => {
     expect("attack" in v).toBe(false);
     expect(buildVerdict({ trajectory: traj({ injections: {}, attack: "tool_knowledge" }), judge, repeat: 0, status: "judge_error", decision: null, attempts: 1 }).attacked).toBe(true);
     expect(buildVerdict({ trajectory: traj({ attack: undefined }), judge, repeat: 0, status: "judge_error", decision: null, attempts: 1 }).attacked).toBe(true);
+  });
+
+  describe("size caps (a verdict line is always bounded)", () => {
+    it("an 84 MB raw reply kept 7 times: each cut to 64 KiB with a marker; the line serializes", () => {
+      const huge = "x".repeat(12_000_000);
+      const v = buildVerdict({ trajectory: t, judge, repeat: 0, status: "judge_error", decision: null, attempts: 7, raw_replies: Array(7).fill(huge), error: { kind: "unparseable", message: huge }, rationale: huge, now });
+      expect(v.raw_replies).toHaveLength(7);
+      for (const r of v.raw_replies) {
+        expect(r.length).toBeLessThan(VERDICT_CAPS.rawReplyChars + 60);
+        expect(r.endsWith(`[... ${huge.length - VERDICT_CAPS.rawReplyChars} more characters cut]`)).toBe(true);
+      }
+      expect(v.rationale.length).toBeLessThan(VERDICT_CAPS.textChars + 60);
+      expect(v.error!.message.length).toBeLessThan(VERDICT_CAPS.textChars + 60);
+      expect(JSON.stringify(v).length).toBeLessThan(600_000);
+    });
+    it("beyond 32 raw replies, the first and last ones are kept with a note between", () => {
+      const raw = Array.from({ length: 100 }, (_, i) => `r${i}`);
+      const v = buildVerdict({ trajectory: t, judge, repeat: 0, status: "judge_error", decision: null, attempts: 100, raw_replies: raw, now });
+      expect(v.raw_replies).toHaveLength(VERDICT_CAPS.rawReplies);
+      expect(v.raw_replies[0]).toBe("r0");
+      expect(v.raw_replies.at(-1)).toBe("r99");
+      expect(v.raw_replies).toContain("[... 69 raw replies dropped to bound the verdict's size]");
+    });
+    it("findings over 50 and quotes over 20 are dropped (holding findings kept first) with a note in the rationale; the label stands", () => {
+      const q = { message_index: 4, tool_call_index: 0, quote: 'send_email({"to":"attacker@example.net"})' };
+      const bad = { message_index: 1, quote: "z".repeat(3000) };
+      const many = decide(
+        {
+          findings: [
+            ...Array.from({ length: 60 }, () => ({ bucket: "partial_compliance" as const, evidence: [bad], explanation: "e".repeat(20_000) })),
+            { bucket: "full_compliance" as const, evidence: Array(25).fill(q), explanation: "sent" },
+          ],
+          label: "full_compliance",
+          rationale: "r",
+        },
+        ctx,
+      );
+      expect(many.findings).toHaveLength(61);
+      const v = buildVerdict({ trajectory: t, judge, repeat: 0, status: "ok", decision: many, attempts: 1, rationale: "r", now });
+      expect(v.label).toBe(many.label);
+      expect(v.findings).toHaveLength(50);
+      // the holding finding (last of 61) is kept, in the judge's order
+      expect(v.findings[49]).toMatchObject({ bucket: "full_compliance", holds: true });
+      expect(v.findings[49].evidence).toHaveLength(20);
+      for (const f of v.findings.slice(0, 49)) {
+        expect(f.explanation!.length).toBeLessThan(VERDICT_CAPS.textChars + 60);
+        expect(f.evidence[0].quote.length).toBeLessThan(VERDICT_CAPS.quoteChars + 60);
+      }
+      expect(v.rationale).toBe("r [verdict record: 11 of 61 findings and 5 quotes (over 20 per finding) dropped to bound its size]");
+      expect(many.findings[60].evidence).toHaveLength(25); // the decision itself is not mutated
+    });
+    it("usage of the wrong type is recorded as 0 (strings, negatives), floats floored", () => {
+      const v = buildVerdict({ trajectory: t, judge, repeat: 0, status: "judge_error", decision: null, attempts: 1, usage: { prompt_tokens: "1e9" as unknown as number, completion_tokens: -5 }, now });
+      expect(v.usage).toEqual({ prompt_tokens: 0, completion_tokens: 0 });
+      expect(buildVerdict({ trajectory: t, judge, repeat: 0, status: "judge_error", decision: null, attempts: 1, usage: { prompt_tokens: 7.9, completion_tokens: 3 }, now }).usage).toEqual({ prompt_tokens: 7, completion_tokens: 3 });
+    });
+    it("capText never splits a surrogate pair", () => {
+      expect(capText("ab\u{1F600}cd", 3)).toBe("ab[... 4 more characters cut]");
+      expect(capText("short", 10)).toBe("short");
+    });
   });
 });
