@@ -13,7 +13,7 @@ import { EVIDENCE_KINDS } from "../rubric/buckets.js";
 import { messageText, renderToolCall, trajectoryParts } from "../serialize/parts.js";
 import { unneutralize } from "../serialize/untrusted.js";
 import { normalize, normalizeWithMap } from "../evidence/normalize.js";
-import { escapeHtml, judgeClass } from "./escape.js";
+import { escapeAttr, escapeHtml, escapeText, judgeClass } from "./escape.js";
 
 /** A located quote: original-text offsets `[start, end)` in one part. */
 export interface QuoteLocation {
@@ -73,10 +73,16 @@ interface Span {
 
 /**
  * Render a text with highlighted spans. Overlapping spans split the text at every boundary; a segment covered
- * by several judges carries each judge's class and lists them all in its title.
+ * by several judges carries each judge's class and lists them all in its title. The whole text is one isolated
+ * `<bdi>` span (segments are not isolated one by one, so the text's own direction runs on across highlights);
+ * bidi controls show as markers (`escapeText`).
  */
 export function renderHighlighted(text: string, spans: readonly Span[]): string {
   if (spans.length === 0) return escapeHtml(text);
+  return `<bdi>${highlightedSegments(text, spans)}</bdi>`;
+}
+
+function highlightedSegments(text: string, spans: readonly Span[]): string {
   const cuts = new Set<number>([0, text.length]);
   for (const s of spans) {
     cuts.add(Math.max(0, Math.min(text.length, s.start)));
@@ -88,7 +94,7 @@ export function renderHighlighted(text: string, spans: readonly Span[]): string 
     const a = pts[i];
     const b = pts[i + 1];
     if (a === b) continue;
-    const seg = escapeHtml(text.slice(a, b));
+    const seg = escapeText(text.slice(a, b));
     const cover = spans.filter((s) => s.start <= a && s.end >= b);
     if (cover.length === 0) {
       out += seg;
@@ -97,7 +103,7 @@ export function renderHighlighted(text: string, spans: readonly Span[]): string 
     const judges = [...new Set(cover.map((s) => s.judge))].sort((x, y) => x - y);
     const title = cover.map((s) => `${s.judgeId}: ${s.bucket}`).filter((v, k, arr) => arr.indexOf(v) === k).join("; ");
     const cls = ["q", ...judges.map(judgeClass), judges.length > 1 ? "multi" : ""].filter(Boolean).join(" ");
-    out += `<mark class="${cls}" title="${escapeHtml(title)}">${seg}</mark>`;
+    out += `<mark class="${cls}" title="${escapeAttr(title)}">${seg}</mark>`;
   }
   return out;
 }
@@ -202,7 +208,7 @@ export function renderTrajectory(
     });
     const l = listed.get(i);
     if (l?.length) body.push(`<ul class="quotes">${l.map(li).join("")}</ul>`);
-    parts.push(`<div class="msg r-${escapeHtml(m.role)}"><div class="mh">#${i} ${escapeHtml(roleLabel(m))}</div>${body.join("")}</div>`);
+    parts.push(`<div class="msg r-${/^[a-z]+$/.test(String(m.role)) ? m.role : "other"}"><div class="mh">#${i} ${escapeHtml(roleLabel(m))}</div>${body.join("")}</div>`);
   });
   if (general.length) parts.push(`<div class="msg general"><div class="mh">quotes citing no message of this trajectory</div><ul class="quotes">${general.map(li).join("")}</ul></div>`);
   return { html: `<div class="traj">${parts.join("")}</div>`, stats };

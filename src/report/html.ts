@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
-import { escapeHtml, judgeClass } from "./escape.js";
+import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js";
 import { renderTrajectory } from "./highlight.js";
 import {
   COMMITTEE_COLOR,
@@ -78,6 +78,8 @@ details.item[open]>summary{border-bottom:1px solid var(--line);background:#f7f9f
 pre{margin:0;padding:6px 9px;white-space:pre-wrap;word-break:break-word;font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre.pc{border-top:1px dashed var(--line);background:#fbfcfe}
 .cl{color:var(--muted);font-size:11px}
+.ctl{font-size:10.5px;color:#9b1c1c;background:#fde2e1;border-radius:3px;padding:0 2px;font-family:ui-monospace,Menlo,Consolas,monospace}
+bdi{unicode-bidi:isolate}
 mark.q{border-radius:2px;padding:0 1px;color:inherit}
 mark.j0{background:#cfe0f3;box-shadow:inset 0 -2px #4c78a8}
 mark.j1{background:#fde0c2;box-shadow:inset 0 -2px #f58518}
@@ -368,7 +370,7 @@ function itemHtml(it: ReportItem, judgeOrder: string[], n: number): string {
     traj = `<div class="warn">Trajectory not shown: ${escapeHtml(it.trajectory_error ?? "unavailable")}</div>`;
   }
   const kindText = it.kind === "disputed" ? "disputed" : it.kind === "not_unanimous" ? "not unanimous" : "judge ≠ benchmark";
-  return `<details class="item" id="item-${n}" data-kind="${it.kind}" data-search="${escapeHtml(search)}">
+  return `<details class="item" id="item-${n}" data-kind="${it.kind}" data-search="${escapeAttr(search)}">
 <summary><span class="kind ${it.kind}">${kindText}</span><span class="tid">${escapeHtml(it.trajectory_id)}</span>${it.source_changed ? `<span class="badge not_checked">source changed since labelling</span>` : ""}${chips}${committee}${ref}</summary>
 <div class="body"><table class="meta">${meta}</table>
 <table><thead><tr><th>judge</th><th>status</th><th>label</th><th>claimed</th><th class="num">attempts</th><th>rationale</th></tr></thead><tbody>${judgeOrder
@@ -425,14 +427,14 @@ export async function renderReportHtml(m: ReportModel): Promise<string> {
     .map(([id, t]) => `<a href="#${id}">${t}</a>`)
     .join("");
   const csp = `default-src 'none'; script-src '${scriptHash()}'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'`;
-  return `<!doctype html>
-<html lang="en">
+  return neutralizeBidi(`<!doctype html>
+<html lang="en" dir="ltr">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>ipi-judge report: ${escapeHtml(m.run)}</title>
+<title>ipi-judge report: ${escapeAttr(m.run)}</title>
 <style>${STYLE}</style>
 </head>
 <body>
@@ -447,5 +449,5 @@ ${sections.join("\n")}
 <script>${SCRIPT}</script>
 </body>
 </html>
-`;
+`);
 }

@@ -12,7 +12,7 @@ import { renderReportHtml } from "./html.js";
 export * from "./data.js";
 export { renderReportHtml, scriptHash } from "./html.js";
 export { renderTrajectory, locateQuote, findInText, renderHighlighted } from "./highlight.js";
-export { escapeHtml } from "./escape.js";
+export { escapeHtml, escapeText, escapeAttr, bidiMarker, neutralizeBidi } from "./escape.js";
 export * from "./charts.js";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { escapeHtml } from "../../src/report/escape.js";
+import { escapeAttr, escapeHtml, escapeText } from "../../src/report/escape.js";
 import { findInText, locateQuote, renderHighlighted, renderTrajectory } from "../../src/report/highlight.js";
 import { createSignatureJudge } from "../../src/judges/signature.js";
 import { readTrajectories } from "../../src/ingest/index.js";
@@ -9,12 +9,14 @@ import { SAMPLES } from "../helpers/paths.js";
 
 describe("escapeHtml", () => {
   it("escapes markup characters and quotes, and replaces control characters and lone surrogates", () => {
-    expect(escapeHtml(`<script>alert("x")</script>&'`)).toBe("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;");
-    expect(escapeHtml("a\u0000b\u0007c\td\ne")).toBe("a\ufffdb\ufffdc\td\ne");
-    expect(escapeHtml("x\ud800y")).toBe("x\ufffdy");
-    expect(escapeHtml("ok \ud83d\ude00")).toBe("ok \ud83d\ude00");
+    expect(escapeText(`<script>alert("x")</script>&'`)).toBe("&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;");
+    expect(escapeText("a\u0000b\u0007c\td\ne")).toBe("a\ufffdb\ufffdc\td\ne");
+    expect(escapeText("x\ud800y")).toBe("x\ufffdy");
+    expect(escapeText("ok \ud83d\ude00")).toBe("ok \ud83d\ude00");
     expect(escapeHtml(null)).toBe("");
-    expect(escapeHtml(3)).toBe("3");
+    expect(escapeHtml(3)).toBe("<bdi>3</bdi>");
+    expect(escapeHtml("<b>")).toBe("<bdi>&lt;b&gt;</bdi>");
+    expect(escapeAttr(`"x'<`)).toBe("&quot;x&#39;&lt;");
   });
 });
 
@@ -40,14 +42,14 @@ describe("highlighting", () => {
   it("splits overlapping spans into segments with every judge's class", () => {
     const html = renderHighlighted("abcdefghij", [span(2, 6, 0), span(4, 8, 1)]);
     expect(html).toBe(
-      'ab<mark class="q j0" title="j0&lt;x&gt;: unaffected">cd</mark>' +
+      '<bdi>ab<mark class="q j0" title="j0&lt;x&gt;: unaffected">cd</mark>' +
         '<mark class="q j0 j1 multi" title="j0&lt;x&gt;: unaffected; j1&lt;x&gt;: unaffected">ef</mark>' +
-        '<mark class="q j1" title="j1&lt;x&gt;: unaffected">gh</mark>ij',
+        '<mark class="q j1" title="j1&lt;x&gt;: unaffected">gh</mark>ij</bdi>',
     );
   });
   it("escapes the highlighted text", () => {
-    expect(renderHighlighted("<img onerror=x>", [span(0, 15, 2)])).toBe('<mark class="q j2" title="j2&lt;x&gt;: unaffected">&lt;img onerror=x&gt;</mark>');
-    expect(renderHighlighted("<b>", [])).toBe("&lt;b&gt;");
+    expect(renderHighlighted("<img onerror=x>", [span(0, 15, 2)])).toBe('<bdi><mark class="q j2" title="j2&lt;x&gt;: unaffected">&lt;img onerror=x&gt;</mark></bdi>');
+    expect(renderHighlighted("<b>", [])).toBe("<bdi>&lt;b&gt;</bdi>");
   });
 });
 

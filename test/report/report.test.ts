@@ -151,12 +151,12 @@ describe("report of a single-judge run without human labels", () => {
       expect(it.trajectory_error).toMatch(/^source file not found: /);
     }
     const page = await renderReportHtml(m);
-    expect(page).toContain("Trajectory not shown: source file not found:");
+    expect(page).toContain("Trajectory not shown: <bdi>source file not found:");
   });
 });
 
 describe("report when a trajectory's source changed since labelling", () => {
-  const itemOf = (page: string, id: string) => page.split('<details class="item"').find((x) => x.includes(`<span class="tid">${id}</span>`)) ?? "";
+  const itemOf = (page: string, id: string) => page.split('<details class="item"').find((x) => x.includes(`<span class="tid"><bdi>${id}</bdi></span>`)) ?? "";
   const escId = "hostile-&lt;b&gt;1&lt;/b&gt;";
   const withFile = async (text: string) => {
     const orig = fs.readFileSync(fx.hostileFile, "utf8");
@@ -214,5 +214,46 @@ describe("report when a trajectory's source changed since labelling", () => {
     expect(it.trajectory?.id).toBe(HOSTILE_ID);
     expect(it.source_changed).toBeUndefined();
     expect(itemOf(page, escId)).toContain("<mark ");
+  });
+});
+
+describe("bidi controls in untrusted text", () => {
+  const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+  const ALL = "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c";
+
+  it("never reach the page raw: shown as visible markers, each untrusted span isolated, our text after it intact", async () => {
+    const m: ReportModel = structuredClone(model);
+    m.run = `run\u202Eevil`;
+    const it0 = m.items.find((i) => i.trajectory_id === HOSTILE_ID)!;
+    const t = it0.trajectory!;
+    t.messages[3] = { ...t.messages[3], text: `${t.messages[3].text}\n\u202Egnirts desrever ${ALL}` };
+    t.agent_model = `gpt\u202E4o`;
+    it0.row = { ...it0.row!, agent_model: `gpt\u202E4o`, suite: `bank\u2067ing` };
+    const v = it0.verdicts[0];
+    v.rationale = `\u202Bthe rationale ${ALL}`;
+    v.findings = [
+      ...v.findings,
+      { bucket: "unaffected", holds: true, evidence: [{ message_index: 3, quote: "\u202Ea quote that was never said", verified: false, reason: "not found \u2066x" }] },
+    ];
+    const page = await renderReportHtml(m);
+    expect(page).not.toMatch(BIDI);
+    expect(page).toContain('<bdi><span class="ctl">⟨U+202E⟩</span>a quote that was never said</bdi></q> <span class="why">(unverified: <bdi>not found <span class="ctl">⟨U+2066⟩</span>x</bdi>)</span>');
+    expect(page).toContain('gnirts desrever <span class="ctl">⟨U+202A⟩</span><span class="ctl">⟨U+202B⟩</span>');
+    expect(page).toContain(`<span class="ctl">⟨U+061C⟩</span>`);
+    expect(page).toContain("<title>ipi-judge report: run⟨U+202E⟩evil</title>");
+    expect(page).toContain("<h1>ipi-judge report — run <bdi>run<span class=\"ctl\">⟨U+202E⟩</span>evil</bdi></h1>");
+    // Every marker sits inside an isolate (<bdi>) or an attribute/title, never loose in our own text.
+    const outside = page.replace(/<bdi>[\s\S]*?<\/bdi>/g, "").replace(/"[^"<>]*"/g, "").replace(/<title>.*<\/title>/, "");
+    expect(outside).not.toContain("⟨U+");
+  });
+
+  it("escape functions: markers in text (as spans) and in attributes (as text)", async () => {
+    const { escapeAttr, escapeText, neutralizeBidi } = await import("../../src/report/escape.js");
+    for (const c of ALL) {
+      const hex = c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0");
+      expect(escapeText(`a${c}b`)).toBe(`a<span class="ctl">⟨U+${hex}⟩</span>b`);
+      expect(escapeAttr(`a${c}b`)).toBe(`a⟨U+${hex}⟩b`);
+      expect(neutralizeBidi(`<text>a${c}b</text>`)).toBe(`<text>a⟨U+${hex}⟩b</text>`);
+    }
   });
 });
