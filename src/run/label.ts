@@ -6,6 +6,7 @@ import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
 import { countInputs, readTrajectories } from "../ingest/index.js";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
+import { StoreWriteError } from "../store/journal.js";
 import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { BatchJudgeRun, batchCapable, type BatchSettings } from "../judges/batch.js";
@@ -206,7 +207,26 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         try {
           store.addVerdict(v);
         } catch (e) {
-          fatal ??= e;
+          // Only a store that cannot be written stops the run. A verdict that cannot be serialized (a RangeError
+          // from JSON.stringify, nothing written) is this item's error: judged again on resume, the run goes on.
+          if (e instanceof StoreWriteError) {
+            fatal ??= e;
+            return;
+          }
+          try {
+            store.addError({
+              path: t.source.path,
+              line: t.source.line,
+              trajectory_id: t.id,
+              kind: "judge_crash",
+              message: `judge ${judge.id} on ${t.id}: the verdict could not be stored: ${String((e as Error)?.message ?? e).slice(0, 500)}`,
+            });
+          } catch (e2) {
+            fatal ??= e2;
+            return;
+          }
+          progress.errors++;
+          report();
           return;
         }
         progress.judged++;
