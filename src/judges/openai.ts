@@ -143,8 +143,10 @@ export interface OpenAIJudge extends Judge {
  * @param common `retries`, `minQuoteChars`, optional `budgetChars` and test hooks.
  * @returns a `Judge` whose `judge(t, ctx)` always resolves to a verdict (`ok`, `judge_error`, `judge_refused`)
  *   and rejects only with a `JudgeFatalError` (401/403: kind `auth`; 429 insufficient_quota: kind
- *   `insufficient_quota`; connection refused / unknown host / certificate error before any successful
- *   response: kind `unreachable`, after a short bounded retry). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
+ *   `insufficient_quota`; 429 with a retry-after over the transport's `maxRetryAfterMs`: kind `rate_limited`;
+ *   connection refused / unknown host / certificate error before any successful response: kind `unreachable`,
+ *   after a short bounded retry; 3 responses that are not chat completions (an HTML page) before any valid
+ *   one: kind `not_openai_compatible`). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable (before any request).
  */
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {

@@ -16,6 +16,7 @@
  * | no complete response within `timeoutMs` (headers and body: a slow-drip body counts) | a `timeout`, as above |
  * | the connection reset while the body is read (undici "terminated") | a connection reset, as above |
  * | a chat completion body larger than `maxResponseBytes` (decoded; `./fetch-limit.ts`) | no retry: error `response_too_large` |
+ * | a 200 whose body is not a chat completion (not JSON, e.g. an HTML page, whatever its content type; or JSON without `choices[0].message`) | one retry, then error `invalid_response`; it is not a successful answer (see `health`). A judge that never had a valid completion stops at its `notCompatibleTries`-th such response (default 3): `JudgeFatalError` kind `not_openai_compatible` naming the base URL's host |
  * | `finish_reason: "length"`, or empty/null content | resend once with a larger `max_tokens` (double, or 4096 when unset); then error `truncated` / `empty_response` |
  * | `message.refusal` set, or `finish_reason: "content_filter"` | refused |
  *
@@ -46,6 +47,11 @@ export interface TransportOptions {
   maxBackoffMs?: number;
   /** A `retry-after` longer than this (ms, before scaling) is not waited for: `JudgeFatalError` kind `rate_limited`; default 300000. */
   maxRetryAfterMs?: number;
+  /**
+   * Responses that are not chat completions (`invalid_response`) a judge that never had a valid completion
+   * may get before it stops with `JudgeFatalError` kind `not_openai_compatible`; default 3.
+   */
+  notCompatibleTries?: number;
   /** Uniform [0,1) random source for jitter; default Math.random. */
   random?: () => number;
   /**
@@ -69,6 +75,7 @@ export const TRANSPORT_DEFAULTS = {
   maxBackoffMs: 30_000,
   maxRetryAfterMs: 300_000,
   unreachableTries: 2,
+  notCompatibleTries: 3,
 };
 
 /** Longest provider text kept in an error message (characters); the rest is cut with a note of its length. */
@@ -86,6 +93,8 @@ export function clipMessage(s: string, max = MAX_PROVIDER_MESSAGE_CHARS): string
 /** Whether a judge has had a successful response yet (shared by all its requests; `sendChat` sets it). */
 export interface JudgeHealth {
   succeeded: boolean;
+  /** Responses that were not chat completions while `succeeded` was false (`sendChat` counts them). */
+  invalidResponses?: number;
 }
 
 /** max_tokens of the one resend after a truncated or empty reply when the judge set none. */
@@ -462,7 +471,8 @@ function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
  * @returns the outcome (a reply, a refusal, or an error with kind and message), the number of requests sent,
  *   usage summed over responses, raw contents, waits, and the `max_tokens` and token parameter now in force.
  * @throws JudgeFatalError for 401/403 (`auth`), 429 `insufficient_quota`, 429 with a retry-after over
- *   `maxRetryAfterMs` (`rate_limited`), and (with `ctx.health` not yet
+ *   `maxRetryAfterMs` (`rate_limited`), `notCompatibleTries` responses that are not chat completions on a judge
+ *   that never had one (`not_openai_compatible`), and (with `ctx.health` not yet
  *   succeeded) a server that cannot be reached (`unreachable`: "cannot reach <host> (<base url>): <system error>");
  *   its message names the judge or the host, the status or system error and the provider's message, never the key.
  */
@@ -494,6 +504,42 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
   let transportRetries = 0;
   let unreachableFailures = 0;
   let lengthRetried = false;
+  let invalidRetried = false;
+  /**
+   * A 200 that is not a chat completion: counted against a judge that never had a valid one (stop at
+   * `notCompatibleTries`), retried once per call, then error `invalid_response`.
+   */
+  const invalidResponse = async (detail: string): Promise<SendResult | undefined> => {
+    if (ctx.health && !ctx.health.succeeded) {
+      const n = (ctx.health.invalidResponses = (ctx.health.invalidResponses ?? 0) + 1);
+      if (n >= Math.max(1, o.notCompatibleTries)) {
+        const base = safeBase(ctx.baseURL, "https://api.openai.com/v1");
+        let host = base;
+        try {
+          host = new URL(base).host;
+        } catch {
+          /* keep the base */
+        }
+        throw new JudgeFatalError(
+          ctx.judgeId,
+          "not_openai_compatible",
+          clean(
+            `${host} (base_url ${base}) does not answer like an OpenAI-compatible chat completions API: ${n} response(s) ` +
+              `were not chat completions and judge "${ctx.judgeId}" never had a valid one; the last: ${detail}. Its remaining ` +
+              `items stay un-judged: fix base_url (it usually ends in /v1) and run again to resume.`,
+          ),
+        );
+      }
+    }
+    if (invalidRetried) return fail("invalid_response", detail);
+    invalidRetried = true;
+    try {
+      await wait(backoff(0));
+    } catch {
+      return fail("aborted", "the run was stopped");
+    }
+    return undefined;
+  };
   let paramSwitched = false;
   for (;;) {
     if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
@@ -638,11 +684,16 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         }
         return fail(st === 400 ? "bad_request" : `http_${st}`, `HTTP ${st}: ${msg}`);
       }
+      if (err instanceof SyntaxError) {
+        // a 200 with a JSON content type whose body is not JSON (the client's parse failed)
+        const r = await invalidResponse(`HTTP 200 with a JSON content type but a body that is not JSON (${clipMessage(err.message, 200)})`);
+        if (r) return r;
+        continue;
+      }
       return fail("transport", `request failed: ${clipMessage(String((err as Error)?.message ?? err))}`);
     }
 
     ctx.pacer?.onSuccess();
-    if (ctx.health) ctx.health.succeeded = true;
     const u = completion?.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
     if (u && typeof u === "object") {
       // providers send strings, negatives, floats: only finite non-negative integers are counted
@@ -652,19 +703,19 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       res.usage.completion_tokens += ct;
       ctx.gate?.settle?.(estimated, pt + ct);
     }
-    const choice = completion?.choices?.[0];
-    if (!choice || !choice.message) {
-      res.raw.push(clean(JSON.stringify(completion ?? null)));
-      const r = await (async () => {
-        if (transportRetries >= o.maxTransportRetries)
-          return fail("invalid_response", `the response has no choices: ${JSON.stringify(completion ?? null).slice(0, 500)}`);
-        transportRetries++;
-        await wait(backoff(transportRetries - 1)).catch(() => undefined);
-        return undefined;
-      })();
+    // a non-JSON body (an HTML page) comes back from the client as a string
+    const choice = completion !== null && typeof completion === "object" ? completion.choices?.[0] : undefined;
+    if (!choice || typeof choice !== "object" || !choice.message || typeof choice.message !== "object") {
+      const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
+      res.raw.push(clipMessage(clean(text)));
+      const r = await invalidResponse(
+        `HTTP 200 but the body is not a chat completion (${typeof completion === "string" ? "not JSON" : "no choices[0].message"}): ${clipMessage(text)}`,
+      );
       if (r) return r;
       continue;
     }
+    // only a completion-shaped answer counts as the judge having answered (`unreachable`, `not_openai_compatible`)
+    if (ctx.health) ctx.health.succeeded = true;
     const msg = choice.message as { content?: string | null; refusal?: string | null };
     const content = typeof msg.content === "string" ? msg.content : null;
     res.raw.push(content ?? clean(JSON.stringify(choice.message)));

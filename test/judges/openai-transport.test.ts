@@ -401,6 +401,56 @@ describe("servers that are not an OpenAI-compatible API", () => {
       expect(msg).toContain(`HTTP ${status}`);
     });
   }
+  // A 200 that is not a chat completion: before 2026-11 a text/html page was retried 7 times with backoff
+  // (~55 s an item) and marked the judge as having answered; a JSON content type with a non-JSON body failed at once.
+  const html200 = { status: 200, rawBody: page, headers: { "content-type": "text/html; charset=utf-8" } };
+  const bad200s: [string, object][] = [
+    ["an HTML page (text/html)", html200],
+    ["a JSON content type with a non-JSON body", { status: 200, rawBody: page }],
+    ["JSON that is not a completion", { status: 200, body: { status: "ok", data: [] } }],
+  ];
+  for (const [what, resp] of bad200s) {
+    it(`200 with ${what}: invalid_response after one retry, not an answer (health stays unset)`, async () => {
+      const c = await setup([resp, resp, completion("never")]);
+      const health = { succeeded: false };
+      const ctx = fastCtx({ health, options: { notCompatibleTries: 10 } });
+      const r = await sendChat(c, REQ, ctx);
+      expect(r.requests).toBe(2);
+      expect(ctx.waits).toHaveLength(1);
+      expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "invalid_response" } });
+      expect((r.outcome as { error: { message: string } }).error.message.length).toBeLessThan(1000);
+      expect(health).toEqual({ succeeded: false, invalidResponses: 2 });
+    });
+  }
+  it("a 200 that is not a completion, then a valid one: the reply, and the judge counts as answered", async () => {
+    const c = await setup([html200, completion("hello")]);
+    const health = { succeeded: false };
+    const r = await sendChat(c, REQ, fastCtx({ health }));
+    expect(r.outcome).toMatchObject({ kind: "reply", content: "hello" });
+    expect(r.requests).toBe(2);
+    expect(health.succeeded).toBe(true);
+  });
+  it("a judge whose first 3 responses are not completions stops: JudgeFatalError not_openai_compatible naming the host, never the key", async () => {
+    const c = await setup([html200]);
+    const health = { succeeded: false };
+    const ctx = fastCtx({ health, baseURL: `${fake!.url}?key=${KEY}` });
+    const first = await sendChat(c, REQ, ctx);
+    expect(first.outcome).toMatchObject({ kind: "error", error: { kind: "invalid_response" } });
+    const err = await sendChat(c, REQ, ctx).catch((e) => e);
+    expect(err).toBeInstanceOf(JudgeFatalError);
+    expect((err as JudgeFatalError).kind).toBe("not_openai_compatible");
+    const host = new URL(fake!.url).host;
+    expect((err as JudgeFatalError).message.startsWith(`${host} (base_url ${fake!.url}) does not answer like an OpenAI-compatible`)).toBe(true);
+    expect((err as JudgeFatalError).message).not.toContain(KEY);
+    expect(fake!.requests).toHaveLength(3);
+  });
+  it("after a valid completion, a 200 that is not one is an invalid_response, never a stop", async () => {
+    const c = await setup([completion("hello"), html200]);
+    const health = { succeeded: false };
+    const ctx = fastCtx({ health, options: { notCompatibleTries: 1 } });
+    expect((await sendChat(c, REQ, ctx)).outcome.kind).toBe("reply");
+    for (let i = 0; i < 3; i++) expect((await sendChat(c, REQ, ctx)).outcome).toMatchObject({ kind: "error", error: { kind: "invalid_response" } });
+  });
   it("other 5xx are still retried", async () => {
     const c = await setup([{ status: 502, rawBody: "bad gateway" }, completion("hello")]);
     const r = await sendChat(c, REQ, fastCtx());

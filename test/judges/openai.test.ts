@@ -600,6 +600,28 @@ describe("429 with a retry-after over the limit", () => {
   });
 });
 
+describe("a base_url that is not an OpenAI-compatible API (200 with an HTML page)", () => {
+  it("labelRun: the judge stops after 3 such responses (not_openai_compatible, naming the host), the CLI's exit-1 path", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "ipi-html-"));
+    try {
+      const page = "<!DOCTYPE html><html><body><h1>Welcome to nginx!</h1></body></html>";
+      const j = await setup([{ status: 200, rawBody: page, headers: { "content-type": "text/html" } }], { concurrency: 1 });
+      const stopped: string[] = [];
+      const r = await labelRun({ inputs: [SAMPLES], run: "h", labelsDir: tmp, judges: [j], limit: 4, onJudgeStopped: (_id, msg) => stopped.push(msg) });
+      expect(stopped).toHaveLength(1);
+      expect(stopped[0]).toMatch(/^127\.0\.0\.1:\d+ \(base_url http:\/\/127\.0\.0\.1:\d+\/v1\) does not answer like an OpenAI-compatible/);
+      expect(stopped[0]).not.toContain(KEY);
+      expect(r.stoppedJudges["judge-a"]).toBeDefined();
+      // 3 requests in all (the first item: one request and one retry, a judge_error; the second: the stop), not 7 an item
+      expect(fake!.requests).toHaveLength(3);
+      const verdicts = readFileSync(path.join(tmp, "h", "verdicts.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Verdict);
+      expect(verdicts.map((v) => [v.status, v.error?.kind])).toEqual([["judge_error", "invalid_response"]]);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("real corpus, concurrent calls", () => {
   it("40 AgentDojo runs judged at once through one judge: one conversation each, identical system message", async () => {
     const rows = readFileSync(path.join(CORPUS, "manifest.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
