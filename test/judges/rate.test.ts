@@ -150,8 +150,12 @@ describe("end to end against a server that enforces a rate", () => {
     const tau = 50;
     let tat = 0;
     let rejected = 0;
+    let first = 0;
+    let last = 0;
     fake.setScript((req) => {
       const t = performance.now();
+      if (first === 0) first = t;
+      last = t;
       if (tat !== 0 && t < tat - tau) {
         rejected++;
         return apiError(429, "Rate limit reached for requests", { headers: { "retry-after-ms": String(Math.ceil(tat - tau - t)) } });
@@ -175,7 +179,11 @@ describe("end to end against a server that enforces a rate", () => {
     // one on time) can draw a 429, which is retried after its retry-after: no item fails.
     expect(rejected).toBeLessThanOrEqual(3);
     expect(wall).toBeGreaterThanOrEqual(min - 50);
-    expect(wall).toBeLessThanOrEqual(1.1 * 6000);
+    // The limit governs the span of the requests (first to last): within 1.1x of the minimum it allows. The whole
+    // call adds the run's own start-up and summary (store, reading files), which a loaded CI machine can stretch,
+    // so it gets a fixed allowance on top rather than a share of the paced time.
+    expect(last - first).toBeLessThanOrEqual(1.1 * min);
+    expect(wall).toBeLessThanOrEqual(1.1 * min + 1500);
   }, 30_000);
 
   it("a server that allows 3 requests in flight: concurrency adapts down on 429s, every item is judged", async () => {
