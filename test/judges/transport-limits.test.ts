@@ -5,8 +5,12 @@
  */
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
+import { createOpenAIJudge } from "../../src/judges/openai.js";
 import { limitedFetch, MAX_RESPONSE_BYTES, ResponseTooLargeError } from "../../src/judges/fetch-limit.js";
 import { isBodyReset, redact, sendChat, tokenCount, type ChatRequest, type SendContext } from "../../src/judges/transport.js";
+import { SAMPLES } from "../helpers/paths.js";
+import { readTrajectories } from "../../src/ingest/index.js";
+import type { Trajectory } from "../../src/types.js";
 import { completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
 
 const KEY = "sk-test-SECRETKEY-9f8e7d6c5b4a";
@@ -154,5 +158,35 @@ describe("redact over huge text", () => {
     const old = (text: string, s: string) => text.split(s).join("[redacted]").replace(/[A-Za-z0-9_.-]{8,}/g, (run) => (s.includes(run) ? "[redacted]" : run));
     for (const t of [`key ${KEY} and SECRETKEY-9f8e and short sk-t, SECRETKE!`, "no secret here at all", "SECRETKEY-9f8e7d6c5b4a-but-longer-than-the-key-itself-xx"])
       expect(redact(t, [KEY])).toBe(old(t, KEY));
+  });
+});
+
+describe("through createOpenAIJudge (the client's fetch is the limited one)", () => {
+  async function firstSample(): Promise<Trajectory> {
+    for await (const it of readTrajectories([SAMPLES], {})) if (it.kind === "trajectory") return it.trajectory;
+    throw new Error("no sample");
+  }
+  const judgeAt = (url: string, common: Record<string, unknown> = {}, timeout_s?: number) =>
+    createOpenAIJudge(
+      { id: "j", model: "fake-model", family: "openai", base_url: url, api_key_env: "IPI_T_KEY", ...(timeout_s ? { timeout_s } : {}) },
+      { retries: 2, minQuoteChars: 12, env: { IPI_T_KEY: KEY }, ...common },
+    );
+
+  it("maxResponseBytes set low: a huge non-JSON 200 is a bounded judge_error 'response larger than N bytes'", async () => {
+    fake = await startFakeOpenAI([{ status: 200, headers: { "content-type": "text/html" }, rawBody: "<p>".repeat(300_000) }]);
+    const j = judgeAt(fake.url, { transport: { maxResponseBytes: 50_000, sleep: async () => {} } });
+    const v = await j.judge(await firstSample(), { repeat: 0 });
+    expect(v).toMatchObject({ status: "judge_error", label: null, error: { kind: "response_too_large", message: "response larger than 50000 bytes" }, attempts: 1 });
+    expect(JSON.stringify(v).length).toBeLessThan(10_000);
+  });
+
+  it("timeout_s 1 bounds a slow-drip body: judge_error timeout after the transport retries, in seconds not minutes", async () => {
+    const body = JSON.stringify(completion("hello").body);
+    fake = await startFakeOpenAI([{ status: 200, rawBody: body, dripMs: 100 }]);
+    const j = judgeAt(fake.url, { transport: { maxTransportRetries: 1, sleep: async () => {} } }, 1);
+    const t0 = Date.now();
+    const v = await j.judge(await firstSample(), { repeat: 0 });
+    expect(v).toMatchObject({ status: "judge_error", error: { kind: "timeout" }, attempts: 2 });
+    expect(Date.now() - t0).toBeLessThan(4000);
   });
 });
