@@ -20,8 +20,6 @@ export function writeCommitteeJsonl(file: string, verdicts: readonly CommitteeVe
   fs.renameSync(tmp, file);
 }
 
-/** Resolve `--run` to a run folder holding verdicts. @throws UsageError naming the expected file. */
-
 /** `ipi-judge committee`: committee verdicts, per-judge figures, agreement, leniency and test-retest of a run. */
 export function registerCommittee(program: Command): void {
   program

@@ -300,18 +300,7 @@ export function bootstrapTable(
       if (v !== null) values[defined++] = v;
     }
   }
-  out.defined = defined;
-  out.undefined_resamples = B - defined;
-  out.undefined_fraction = (B - defined) / B;
-  if (defined === 0) {
-    out.reason = "all_resamples_undefined";
-    return out;
-  }
-  const sorted = values.subarray(0, defined).sort();
-  out.lower = quantileType1(sorted, (1 - level) / 2);
-  out.upper = quantileType1(sorted, (1 + level) / 2);
-  if (opts.keepReplicates) out.replicates = Array.from(sorted);
-  return out;
+  return percentileInterval(out, values, defined, B, level, opts.keepReplicates);
 }
 
 /**
@@ -411,6 +400,23 @@ export function bootstrapItems<T>(
     const v = stat(sample);
     if (v !== null) values[defined++] = v;
   }
+  return percentileInterval(out, values, defined, B, level, opts.keepReplicates);
+}
+
+/**
+ * Fill a bootstrap result from its replicates: counts of defined and undefined resamples, and the percentile
+ * interval [q_{(1−level)/2}, q_{(1+level)/2}] (type 1 quantiles) over the defined ones (NOTES §1.4), or
+ * `reason: "all_resamples_undefined"` when none is defined.
+ * @param values the first `defined` entries are the defined replicates (sorted in place).
+ */
+function percentileInterval(
+  out: TableBootstrapResult,
+  values: Float64Array,
+  defined: number,
+  B: number,
+  level: number,
+  keepReplicates?: boolean,
+): TableBootstrapResult {
   out.defined = defined;
   out.undefined_resamples = B - defined;
   out.undefined_fraction = (B - defined) / B;
@@ -421,6 +427,6 @@ export function bootstrapItems<T>(
   const sorted = values.subarray(0, defined).sort();
   out.lower = quantileType1(sorted, (1 - level) / 2);
   out.upper = quantileType1(sorted, (1 + level) / 2);
-  if (opts.keepReplicates) out.replicates = Array.from(sorted);
+  if (keepReplicates) out.replicates = Array.from(sorted);
   return out;
 }
