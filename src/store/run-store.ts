@@ -7,23 +7,26 @@ import { acquireRunLock } from "./lock.js";
 import { Journal, StoreWriteError, readJsonl } from "./journal.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
-export interface TrajectoryIndexRow {
-  id: string;
-  source: Trajectory["source"];
-  agent_model?: string;
-  agent_family?: string;
-  suite?: string;
-  user_task_id?: string;
-  injection_task_id?: string;
-  attack?: string;
-  condition?: string;
+export interface TrajectoryIndexRow
+  extends Pick<
+    Trajectory,
+    | "id"
+    | "source"
+    | "agent_model"
+    | "agent_family"
+    | "suite"
+    | "user_task_id"
+    | "injection_task_id"
+    | "attack"
+    | "condition"
+    | "reference"
+    | "run_error"
+    | "metadata"
+  > {
   attacked: boolean;
-  reference?: Trajectory["reference"];
-  run_error?: string;
   n_messages: number;
   /** sha256 of the trajectory's messages and injections, for deduplication by content. */
   content_sha256: string;
-  metadata?: Record<string, unknown>;
 }
 
 /** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
