@@ -11,7 +11,7 @@ import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
-import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
+import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 
 /**
  * The defenses AgentDojo names its defended run folders after (`<model>-<defense>`; agentdojo
@@ -123,15 +123,6 @@ export function agentDojoText(content: unknown): string {
   }
   return "";
 }
-
-const ROLE_MAP: Record<string, Role> = {
-  system: "system",
-  developer: "system",
-  user: "user",
-  assistant: "assistant",
-  tool: "tool",
-  function: "tool",
-};
 
 interface PendingCall {
   name: string;

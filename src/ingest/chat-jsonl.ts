@@ -8,7 +8,7 @@ import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
-import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson } from "./text.js";
+import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -48,15 +48,6 @@ export function openAIText(content: unknown): string {
   }
   return out.join("\n");
 }
-
-const ROLE_MAP: Record<string, Role> = {
-  system: "system",
-  developer: "system",
-  user: "user",
-  assistant: "assistant",
-  tool: "tool",
-  function: "tool",
-};
 
 /**
  * Convert OpenAI chat messages to canonical messages (assumes they passed the schema).

@@ -1,5 +1,5 @@
 /** Strict UTF-8 decoding and JSON parsing with positions, shared by the input formats. */
-import type { IngestError } from "../types.js";
+import type { IngestError, Role } from "../types.js";
 import { ConvertError, failureText, ingestError } from "./errors.js";
 
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
@@ -181,3 +181,13 @@ export function atMessage<T>(index: number, convert: () => T): T {
     throw new ConvertError(`messages[${index}]`, index, failureText(e));
   }
 }
+
+/** Chat roles of both input formats -> canonical roles (`developer` is a system message, `function` a tool result). */
+export const ROLE_MAP: Readonly<Record<string, Role>> = {
+  system: "system",
+  developer: "system",
+  user: "user",
+  assistant: "assistant",
+  tool: "tool",
+  function: "tool",
+};

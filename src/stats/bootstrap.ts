@@ -252,19 +252,7 @@ export function bootstrapTable(
       n += v;
     }
   }
-  const out: TableBootstrapResult = {
-    lower: null,
-    upper: null,
-    level,
-    B,
-    defined: 0,
-    undefined_resamples: 0,
-    undefined_fraction: 0,
-    seed: opts.seed,
-    generator: "pure-rand/xoroshiro128plus",
-    resampling,
-    quantile_rule: "type1",
-  };
+  const out = emptyBootstrap(level, B, opts.seed, resampling);
   if (n === 0) {
     out.reason = "empty_input";
     return out;
@@ -374,19 +362,7 @@ export function bootstrapItems<T>(
   const n = items.length;
   if (n >= 2 ** 21) throw new Error("bootstrapItems: n must be < 2^21");
   const level = opts.level ?? 0.95;
-  const out: TableBootstrapResult = {
-    lower: null,
-    upper: null,
-    level,
-    B,
-    defined: 0,
-    undefined_resamples: 0,
-    undefined_fraction: 0,
-    seed: opts.seed,
-    generator: "pure-rand/xoroshiro128plus",
-    resampling: "items",
-    quantile_rule: "type1",
-  };
+  const out = emptyBootstrap(level, B, opts.seed, "items");
   if (n === 0) {
     out.reason = "empty_input";
     return out;
@@ -429,4 +405,21 @@ function percentileInterval(
   out.upper = quantileType1(sorted, (1 + level) / 2);
   if (keepReplicates) out.replicates = Array.from(sorted);
   return out;
+}
+
+/** A bootstrap result with no replicate yet (the interval is filled by {@link percentileInterval}). */
+function emptyBootstrap(level: number, B: number, seed: number, resampling: "multinomial" | "items"): TableBootstrapResult {
+  return {
+    lower: null,
+    upper: null,
+    level,
+    B,
+    defined: 0,
+    undefined_resamples: 0,
+    undefined_fraction: 0,
+    seed,
+    generator: "pure-rand/xoroshiro128plus",
+    resampling,
+    quantile_rule: "type1",
+  };
 }
