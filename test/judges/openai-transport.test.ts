@@ -21,7 +21,9 @@ import {
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
 import { CASES } from "../helpers/paths.js";
 
-const KEY = "sk-test-SECRETKEY-9f8e7d6c5b4a";
+import { fastCtx, TEST_KEY } from "../helpers/transport-ctx.js";
+
+const KEY = TEST_KEY;
 const readCase = (name: string) => JSON.parse(readFileSync(path.join(CASES, name), "utf8"));
 
 let fake: FakeOpenAI | undefined;
@@ -39,18 +41,6 @@ const REQ: ChatRequest = {
   temperature: 0,
 };
 
-/** Records waits instead of sleeping. */
-function fastCtx(extra: Partial<SendContext> = {}): SendContext & { waits: number[] } {
-  const waits: number[] = [];
-  return {
-    judgeId: "j1",
-    timeoutMs: 2000,
-    secrets: [KEY],
-    ...extra,
-    waits,
-    options: { sleep: async (ms: number) => void waits.push(ms), random: () => 0.5, ...(extra.options ?? {}) },
-  } as SendContext & { waits: number[] };
-}
 
 async function setup(script: FakeScript) {
   fake = await startFakeOpenAI(script);

@@ -13,7 +13,9 @@ import { readTrajectories } from "../../src/ingest/index.js";
 import type { Trajectory } from "../../src/types.js";
 import { completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
 
-const KEY = "sk-test-SECRETKEY-9f8e7d6c5b4a";
+import { fastCtx, TEST_KEY } from "../helpers/transport-ctx.js";
+
+const KEY = TEST_KEY;
 let fake: FakeOpenAI | undefined;
 afterEach(async () => {
   await fake?.close();
@@ -22,17 +24,6 @@ afterEach(async () => {
 
 const REQ: ChatRequest = { model: "fake-model", messages: [{ role: "user", content: "trajectory" }], temperature: 0 };
 
-function fastCtx(extra: Partial<SendContext> = {}): SendContext & { waits: number[] } {
-  const waits: number[] = [];
-  return {
-    judgeId: "j1",
-    timeoutMs: 2000,
-    secrets: [KEY],
-    ...extra,
-    waits,
-    options: { sleep: async (ms: number) => void waits.push(ms), random: () => 0.5, ...(extra.options ?? {}) },
-  } as SendContext & { waits: number[] };
-}
 
 async function setup(script: FakeScript, limit = 16 * 1024) {
   fake = await startFakeOpenAI(script);
