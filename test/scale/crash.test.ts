@@ -30,8 +30,17 @@ function fingerprint(user: string): string {
   return crypto.createHash("sha256").update(nonce ? block.split(nonce).join("N") : block).digest("hex");
 }
 
-const lines = (f: string) =>
-  fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
+/**
+ * The complete records of a journal. It is read while a CLI writes it (or right after a SIGKILL), so the text
+ * after the last newline may be a line still being written or torn by the kill: the store cuts that on its next
+ * open, and so does this reader.
+ */
+const lines = (f: string) => {
+  if (!fs.existsSync(f)) return [];
+  const parts = fs.readFileSync(f, "utf8").split("\n");
+  parts.pop(); // "" after a final newline, or the unfinished last line
+  return parts.filter(Boolean).map((l) => JSON.parse(l));
+};
 
 /** Where the server checks, for every request, that the trajectory's verdict is not stored yet. */
 let watchedRun = "";
