@@ -76,7 +76,7 @@ unreachable), 2 usage or config error, 130 interrupted.`,
       }
       const missing = paths.filter((p) => !fs.existsSync(p));
       if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
-      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges });
+      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, worker: process.env.IPI_NO_WORKER !== "1" });
       const ac = new AbortController();
       let interrupts = 0;
       const onSigint = () => {

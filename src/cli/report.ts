@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { writeReport } from "../report/index.js";
 import { UsageError } from "./errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 
@@ -33,6 +32,9 @@ Example:
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
+      // loaded here, not at start-up: the chart libraries (vega) take ~0.3 s to load, which every other command
+      // would pay
+      const { writeReport } = await import("../report/index.js");
       const res = await writeReport({
         runDir,
         run: o.run,

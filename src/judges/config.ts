@@ -6,7 +6,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Ajv, type ErrorObject } from "ajv";
+import { createRequire } from "node:module";
+import type { Ajv as AjvClass, ErrorObject } from "ajv";
 
 /** How the judge is asked for JSON: strict JSON Schema, JSON mode, or plain text. */
 export type OutputMode = "json_schema" | "json_object" | "text";
@@ -80,9 +81,11 @@ export const JUDGES_SCHEMA_PATH = path.resolve(
   "../../schemas/judges.schema.json",
 );
 
-let validator: ReturnType<Ajv["compile"]> | undefined;
+let validator: ReturnType<AjvClass["compile"]> | undefined;
 function validate(raw: unknown): ErrorObject[] {
   if (!validator) {
+    // ajv loaded on first use: the transport worker imports this module for `resolveApiKey` and never validates
+    const { Ajv } = createRequire(import.meta.url)("ajv") as { Ajv: typeof AjvClass };
     const schema = JSON.parse(readFileSync(JUDGES_SCHEMA_PATH, "utf8"));
     validator = new Ajv({ allErrors: true, strict: false }).compile(schema);
   }

@@ -2,6 +2,7 @@ import type { Judge } from "./judge.js";
 import { createSignatureJudge } from "./signature.js";
 import { loadJudgesConfig } from "./config.js";
 import { createOpenAIJudge } from "./openai.js";
+import { TransportWorker } from "./transport-worker.js";
 import { UsageError } from "../cli/errors.js";
 
 export interface ResolvedJudges {
@@ -12,13 +13,17 @@ export interface ResolvedJudges {
 /**
  * Build the judges of a label run: the built-in `signature` judge (the default), or the LLM judges of a
  * config file (`--judges FILE`).
+ * @param o.worker send the LLM judges' chat requests from a transport worker thread (`./transport-worker.ts`;
+ *   the CLI's default; needs the compiled `dist/` build).
  * @throws UsageError for an unknown built-in judge; JudgesConfigError for a bad config file or a missing key.
  */
-export async function resolveJudges(o: { judge?: string; judgesFile?: string }): Promise<ResolvedJudges> {
+export async function resolveJudges(o: { judge?: string; judgesFile?: string; worker?: boolean }): Promise<ResolvedJudges> {
   if (o.judgesFile) {
     const cfg = loadJudgesConfig(o.judgesFile);
     const common = { retries: cfg.retries, minQuoteChars: cfg.min_quote_chars };
-    return { judges: cfg.judges.map((j) => createOpenAIJudge(j, common)), common };
+    const remote = o.worker ? new TransportWorker({ judges: cfg.judges }) : undefined;
+    remote?.warm();
+    return { judges: cfg.judges.map((j) => createOpenAIJudge(j, { ...common, remote })), common };
   }
   const name = o.judge ?? "signature";
   if (name !== "signature") throw new UsageError(`unknown built-in judge "${name}" (available: signature); LLM judges come from --judges FILE`);

@@ -34,19 +34,16 @@ import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { buildVerdict } from "../verdict/record.js";
 import { JUDGE_DEFAULTS, resolveApiKey, type JudgeConfig, type OutputMode } from "./config.js";
+import { createChatSender, type ChatSender, type RemoteTransport } from "./sender.js";
 import type { Judge, JudgeContext } from "./judge.js";
-import { limitedFetch } from "./fetch-limit.js";
 import { responseFormat } from "./openai-schema.js";
-import { AimdLimiter, RatePacer } from "./rate.js";
+import type { AimdLimiter } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
 import {
   clipMessage,
-  defaultSleep,
   redact,
-  sendChat,
   type ChatMessage,
   type ChatRequest,
-  type JudgeHealth,
   type SendResult,
   type TransportOptions,
   type Usage,
@@ -70,6 +67,11 @@ export interface OpenAIJudgeCommon {
   transport?: TransportOptions;
   /** Environment the key is read from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Send chat requests from another thread (the CLI's transport worker, `./transport-worker.ts`): rendering,
+   * verification and the store stay on this thread, the HTTP client work goes to the other core.
+   */
+  remote?: RemoteTransport;
   /** Clock for `created_at` (tests). */
   now?: () => Date;
 }
@@ -137,6 +139,17 @@ export interface OpenAIJudge extends Judge {
   client: OpenAI;
 }
 
+/** A judge config with its defaults applied. */
+function resolvedConfig(cfg: JudgeConfig): OpenAIJudge["config"] {
+  return {
+    ...cfg,
+    temperature: cfg.temperature ?? JUDGE_DEFAULTS.temperature,
+    output_mode: (cfg.output_mode ?? JUDGE_DEFAULTS.output_mode) as OutputMode,
+    concurrency: cfg.concurrency ?? JUDGE_DEFAULTS.concurrency,
+    timeout_s: cfg.timeout_s ?? JUDGE_DEFAULTS.timeout_s,
+  };
+}
+
 /**
  * Create an OpenAI-compatible judge.
  * @param cfg one judge of the configuration file (`loadJudgesConfig`).
@@ -151,28 +164,14 @@ export interface OpenAIJudge extends Judge {
  */
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {
   const apiKey = resolveApiKey(cfg, common.env);
-  const config = {
-    ...cfg,
-    temperature: cfg.temperature ?? JUDGE_DEFAULTS.temperature,
-    output_mode: (cfg.output_mode ?? JUDGE_DEFAULTS.output_mode) as OutputMode,
-    concurrency: cfg.concurrency ?? JUDGE_DEFAULTS.concurrency,
-    timeout_s: cfg.timeout_s ?? JUDGE_DEFAULTS.timeout_s,
-  };
-  const timeoutMs = config.timeout_s * 1000;
-  // chat completion bodies bounded (decoded bytes, gzip bombs included): ./fetch-limit.ts
-  const fetchLimited = limitedFetch(common.transport?.maxResponseBytes);
-  const client = new OpenAI({ apiKey, baseURL: cfg.base_url, timeout: timeoutMs, maxRetries: 0, fetch: fetchLimited });
+  const config = resolvedConfig(cfg);
   const secrets = apiKey === "not-needed" ? [] : [apiKey];
-  const scale = common.transport?.timeScale ?? 1;
-  const sleep = common.transport?.sleep ?? defaultSleep;
-  // Even spacing to rpm/tpm, and requests in flight adapted to 429s (AIMD, below the runner's concurrency): ./rate.ts
-  const gate =
-    cfg.rpm !== undefined || cfg.tpm !== undefined
-      ? new RatePacer(cfg.rpm, cfg.tpm, (ms, signal) => sleep(ms * scale, signal))
-      : undefined;
-  const pacer = new AimdLimiter();
-  // Until one response succeeds, an address that cannot be reached stops this judge (./transport.ts).
-  const health: JudgeHealth = { succeeded: false };
+  // The client of this process: the Batch API path (./batch.ts) sends files and batches with it; chat requests go
+  // through it too unless a transport worker sends them (`common.remote`, ./transport-worker.ts).
+  const local = createChatSender(cfg, common);
+  const client = local.client;
+  const sender: ChatSender = common.remote ? common.remote.sender(cfg) : local;
+  const pacer = local.limiter;
   const retries = common.retries ?? JUDGE_DEFAULTS.retries;
   const format = responseFormat(config.output_mode);
   // Learned once per judge: a server that rejects `max_tokens` keeps getting `max_completion_tokens`.
@@ -339,18 +338,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     const conv = begin(t, ctx);
     let req = request(conv);
     for (;;) {
-      const res = await sendChat(client, req, {
-        judgeId: cfg.id,
-        timeoutMs,
-        signal: ctx.signal,
-        secrets,
-        gate,
-        tokenParam,
-        options: common.transport,
-        pacer,
-        health,
-        baseURL: cfg.base_url,
-      });
+      const res = await sender.send(req, { signal: ctx.signal, tokenParam });
       tokenParam = res.tokenParam;
       const next = step(conv, res);
       if (next.done) return next.verdict;

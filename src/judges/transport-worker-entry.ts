@@ -1,0 +1,57 @@
+/**
+ * The transport worker's thread (started by `TransportWorker`, `./transport-worker.ts`): it holds one chat
+ * sender per judge of the run (`createChatSender`: the `openai` client, rate pacing, AIMD limiter, health) and
+ * sends the chat requests the main thread posts, so the HTTP client's work runs on another core than reading,
+ * rendering, verification and the store.
+ *
+ * Messages in: `{t: "send", id, judge, req, tokenParam}`, `{t: "abort", id}` (the run was stopped).
+ * Messages out: `{t: "done", id, res}` (a `SendResult`), `{t: "fatal", id, judgeId, kind, message}` (a
+ * `JudgeFatalError`), `{t: "crash", id, message}` (anything else thrown). The API keys are read from this
+ * thread's environment (a copy of the process's) and never posted.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import type { JudgeConfig } from "./config.js";
+import { JudgeFatalError } from "./judge.js";
+import { createChatSender, type ChatSender } from "./sender.js";
+import type { ChatRequest, TransportOptions } from "./transport.js";
+
+/** What the worker is started with. */
+export interface TransportWorkerData {
+  judges: JudgeConfig[];
+  /** Transport settings without functions (functions cannot cross threads). */
+  transport?: Omit<TransportOptions, "sleep" | "random">;
+}
+
+/** A message from the main thread. */
+export type ToWorker =
+  | { t: "send"; id: number; judge: string; req: ChatRequest; tokenParam: "max_tokens" | "max_completion_tokens" }
+  | { t: "abort"; id: number };
+
+const port = parentPort;
+if (port) {
+  const data = workerData as TransportWorkerData;
+  const senders = new Map<string, ChatSender>();
+  for (const cfg of data.judges) senders.set(cfg.id, createChatSender(cfg, { transport: data.transport }));
+  const inflight = new Map<number, AbortController>();
+  port.on("message", (m: ToWorker) => {
+    if (m.t === "abort") {
+      inflight.get(m.id)?.abort();
+      return;
+    }
+    const ac = new AbortController();
+    inflight.set(m.id, ac);
+    const sender = senders.get(m.judge);
+    const p = sender
+      ? sender.send(m.req, { signal: ac.signal, tokenParam: m.tokenParam })
+      : Promise.reject(new Error(`transport worker: no judge "${m.judge}"`));
+    p.then(
+      (res) => port.postMessage({ t: "done", id: m.id, res }),
+      (e: unknown) =>
+        port.postMessage(
+          e instanceof JudgeFatalError
+            ? { t: "fatal", id: m.id, judgeId: e.judgeId, kind: e.kind, message: e.message }
+            : { t: "crash", id: m.id, message: String((e as Error)?.message ?? e) },
+        ),
+    ).finally(() => inflight.delete(m.id));
+  });
+}

@@ -1,0 +1,120 @@
+/**
+ * `TransportWorker`: sends the chat requests of a run's LLM judges from a `worker_threads` worker
+ * (`./transport-worker-entry.ts`), so the `openai` client and HTTP work (about 1 ms of CPU per request, the
+ * largest part of a label run's main-thread time on a fast server) run on a second core while the main thread
+ * reads, renders, verifies and stores. Judges get it as `common.remote` (`createOpenAIJudge`); the CLI uses it
+ * unless `IPI_NO_WORKER=1`.
+ *
+ * Semantics are those of sending in this thread (`createChatSender`): the worker holds each judge's client, rate
+ * pacing, AIMD limiter and health record, so a judge's limits hold across all its requests. A `JudgeFatalError`
+ * in the worker rejects the send with a `JudgeFatalError` here; the run's signal aborts the request there. The
+ * worker is started by `warm()` or the first send and does not keep the process alive while no request is in flight. If
+ * it dies, the sends in flight reject (the runner records them as `judge_crash`, judged again on resume) and
+ * the next send starts a new one.
+ */
+import { Worker } from "node:worker_threads";
+import type { JudgeConfig } from "./config.js";
+import { JudgeFatalError } from "./judge.js";
+import type { ChatSender, RemoteTransport, SendOptions } from "./sender.js";
+import type { ChatRequest, SendResult } from "./transport.js";
+import type { TransportWorkerData } from "./transport-worker-entry.js";
+
+/** A message from the worker. */
+type FromWorker =
+  | { t: "done"; id: number; res: SendResult }
+  | { t: "fatal"; id: number; judgeId: string; kind: string; message: string }
+  | { t: "crash"; id: number; message: string };
+
+interface Pending {
+  resolve: (r: SendResult) => void;
+  reject: (e: Error) => void;
+  cleanup: () => void;
+}
+
+/** The default worker script: the compiled entry beside this module. */
+const DEFAULT_ENTRY = new URL("./transport-worker-entry.js", import.meta.url);
+
+export class TransportWorker implements RemoteTransport {
+  private worker: Worker | undefined;
+  private next = 1;
+  private readonly pending = new Map<number, Pending>();
+
+  /**
+   * @param data the judges (configs; keys are read in the worker from the environment) and plain transport settings.
+   * @param entry the worker script (default: `transport-worker-entry.js` beside this module, i.e. in `dist/`).
+   */
+  constructor(
+    private readonly data: TransportWorkerData,
+    private readonly entry: URL | string = DEFAULT_ENTRY,
+  ) {}
+
+  /** The sender of one judge of `data.judges`. */
+  sender(cfg: JudgeConfig): ChatSender {
+    return { send: (req, opts) => this.send(cfg.id, req, opts) };
+  }
+
+  /** Requests in flight. */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /**
+   * Start the worker now (it loads its modules, ~0.3 s, while this thread reads the first items) instead of on
+   * the first send. Does not keep the process alive.
+   */
+  warm(): void {
+    this.worker ??= this.start();
+  }
+
+  private start(): Worker {
+    const w = new Worker(this.entry, { workerData: this.data });
+    w.on("message", (m: FromWorker) => {
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.settle(m.id, p);
+      if (m.t === "done") p.resolve(m.res);
+      else if (m.t === "fatal") p.reject(new JudgeFatalError(m.judgeId, m.kind, m.message));
+      else p.reject(new Error(m.message));
+    });
+    const lost = (why: string) => {
+      if (this.worker !== w) return;
+      this.worker = undefined;
+      for (const [id, p] of [...this.pending]) {
+        this.settle(id, p);
+        p.reject(new Error(`the transport worker ${why}; the request is judged again on resume`));
+      }
+    };
+    w.on("error", (e) => lost(`failed: ${e.message}`));
+    w.on("exit", (code) => lost(`exited (code ${code})`));
+    w.unref();
+    this.worker = w;
+    return w;
+  }
+
+  private settle(id: number, p: Pending) {
+    this.pending.delete(id);
+    p.cleanup();
+    if (this.pending.size === 0) this.worker?.unref();
+  }
+
+  /** Send one chat request of judge `judgeId` through the worker (see the module docstring). */
+  send(judgeId: string, req: ChatRequest, opts: SendOptions): Promise<SendResult> {
+    const w = this.worker ?? this.start();
+    const id = this.next++;
+    if (this.pending.size === 0) w.ref();
+    return new Promise<SendResult>((resolve, reject) => {
+      const signal = opts.signal;
+      const onAbort = () => this.worker?.postMessage({ t: "abort", id });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      this.pending.set(id, { resolve, reject, cleanup: () => signal?.removeEventListener("abort", onAbort) });
+      w.postMessage({ t: "send", id, judge: judgeId, req, tokenParam: opts.tokenParam });
+      if (signal?.aborted) onAbort();
+    });
+  }
+
+  /** Stop the worker (requests in flight reject). */
+  async close(): Promise<void> {
+    const w = this.worker;
+    if (w) await w.terminate();
+  }
+}
