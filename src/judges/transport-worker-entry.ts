@@ -33,13 +33,7 @@ if (port) {
   const senders = new Map<string, ChatSender>();
   for (const cfg of data.judges) senders.set(cfg.id, createChatSender(cfg, { transport: data.transport }));
   const inflight = new Map<number, AbortController>();
-  port.on("message", (m: ToWorker) => {
-    if (m.t === "abort") {
-      inflight.get(m.id)?.abort();
-      return;
-    }
-    const ac = new AbortController();
-    inflight.set(m.id, ac);
+  const start = (m: Extract<ToWorker, { t: "send" }>, ac: AbortController) => {
     const sender = senders.get(m.judge);
     const p = sender
       ? sender.send(m.req, { signal: ac.signal, tokenParam: m.tokenParam })
@@ -53,5 +47,29 @@ if (port) {
             : { t: "crash", id: m.id, message: String((e as Error)?.message ?? e) },
         ),
     ).finally(() => inflight.delete(m.id));
+  };
+  // Sends start one per event-loop turn, so answers that arrived in between (a 429 that cuts the AIMD limit) are
+  // read before the next request leaves: messages queued while the worker was busy (or still loading) would
+  // otherwise all leave in one burst, where sending from the main thread interleaves them with reading files.
+  const queue: [Extract<ToWorker, { t: "send" }>, AbortController][] = [];
+  let draining = false;
+  const drain = () => {
+    const next = queue.shift();
+    if (next) start(...next);
+    if (queue.length > 0) setImmediate(drain);
+    else draining = false;
+  };
+  port.on("message", (m: ToWorker) => {
+    if (m.t === "abort") {
+      inflight.get(m.id)?.abort();
+      return;
+    }
+    const ac = new AbortController();
+    inflight.set(m.id, ac);
+    queue.push([m, ac]);
+    if (!draining) {
+      draining = true;
+      setImmediate(drain);
+    }
   });
 }

@@ -28,7 +28,7 @@ type FromWorker =
 interface Pending {
   resolve: (r: SendResult) => void;
   reject: (e: Error) => void;
-  cleanup: () => void;
+  signal?: AbortSignal;
 }
 
 /** The default worker script: the compiled entry beside this module. */
@@ -38,6 +38,11 @@ export class TransportWorker implements RemoteTransport {
   private worker: Worker | undefined;
   private next = 1;
   private readonly pending = new Map<number, Pending>();
+  /**
+   * Signals already listened to: one `abort` listener per signal (the run's one signal), which aborts every
+   * request in flight under it, not one listener per request (16 in flight drew a MaxListenersExceededWarning).
+   */
+  private readonly watched = new WeakSet<AbortSignal>();
 
   /**
    * @param data the judges (configs; keys are read in the worker from the environment) and plain transport settings.
@@ -71,7 +76,7 @@ export class TransportWorker implements RemoteTransport {
     w.on("message", (m: FromWorker) => {
       const p = this.pending.get(m.id);
       if (!p) return;
-      this.settle(m.id, p);
+      this.settle(m.id);
       if (m.t === "done") p.resolve(m.res);
       else if (m.t === "fatal") p.reject(new JudgeFatalError(m.judgeId, m.kind, m.message));
       else p.reject(new Error(m.message));
@@ -80,7 +85,7 @@ export class TransportWorker implements RemoteTransport {
       if (this.worker !== w) return;
       this.worker = undefined;
       for (const [id, p] of [...this.pending]) {
-        this.settle(id, p);
+        this.settle(id);
         p.reject(new Error(`the transport worker ${why}; the request is judged again on resume`));
       }
     };
@@ -91,9 +96,8 @@ export class TransportWorker implements RemoteTransport {
     return w;
   }
 
-  private settle(id: number, p: Pending) {
+  private settle(id: number) {
     this.pending.delete(id);
-    p.cleanup();
     if (this.pending.size === 0) this.worker?.unref();
   }
 
@@ -102,13 +106,21 @@ export class TransportWorker implements RemoteTransport {
     const w = this.worker ?? this.start();
     const id = this.next++;
     if (this.pending.size === 0) w.ref();
+    const signal = opts.signal;
+    if (signal && !this.watched.has(signal)) {
+      this.watched.add(signal);
+      signal.addEventListener(
+        "abort",
+        () => {
+          for (const [pid, p] of this.pending) if (p.signal === signal) this.worker?.postMessage({ t: "abort", id: pid });
+        },
+        { once: true },
+      );
+    }
     return new Promise<SendResult>((resolve, reject) => {
-      const signal = opts.signal;
-      const onAbort = () => this.worker?.postMessage({ t: "abort", id });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      this.pending.set(id, { resolve, reject, cleanup: () => signal?.removeEventListener("abort", onAbort) });
+      this.pending.set(id, { resolve, reject, signal });
       w.postMessage({ t: "send", id, judge: judgeId, req, tokenParam: opts.tokenParam });
-      if (signal?.aborted) onAbort();
+      if (signal?.aborted) w.postMessage({ t: "abort", id });
     });
   }
 

@@ -9,3 +9,5 @@ export const CASES = path.join(SHARED, "cases");
 export const VECTORS = path.join(SHARED, "vectors");
 export const CORPUS = path.join(SHARED, "corpus", "agentdojo");
 export const SAMPLES = path.join(ROOT, "samples", "agentdojo");
+/** The compiled transport worker script (tests that start a `TransportWorker` need the `dist/` build: `npm test` builds first). */
+export const WORKER_ENTRY = path.join(ROOT, "dist", "judges", "transport-worker-entry.js");

@@ -21,6 +21,7 @@ import {
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
 import { CASES } from "../helpers/paths.js";
 
+import { TLS_CERT, TLS_KEY } from "../helpers/tls.js";
 import { fastCtx, TEST_KEY } from "../helpers/transport-ctx.js";
 
 const KEY = TEST_KEY;
@@ -259,24 +260,6 @@ async function closedPort(): Promise<number> {
   await new Promise<void>((ok) => srv.close(() => ok()));
   return port;
 }
-
-// A self-signed certificate for localhost / 127.0.0.1 (test only; valid until 2126).
-const TLS_KEY = `-----BEGIN PRIVATE KEY-----
-MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgy/vUPZrBIx+CAzc4
-9eKMShHcaGVwG50bEp2afmJOS/yhRANCAAQmG3zKw52HW93azaVs/zEftPcaQwHE
-HfzGroK7wSiEwVOinHPcDfs6wlBB/emlSMEpv/+I8o+i0OJUyt74dl7o
------END PRIVATE KEY-----`;
-const TLS_CERT = `-----BEGIN CERTIFICATE-----
-MIIBmzCCAUGgAwIBAgIUSprbp6DruriP1xGNZwsOxeqJBjcwCgYIKoZIzj0EAwIw
-FDESMBAGA1UEAwwJbG9jYWxob3N0MCAXDTI2MTEyOTE2MDUzNVoYDzIxMjYxMTA1
-MTYwNTM1WjAUMRIwEAYDVQQDDAlsb2NhbGhvc3QwWTATBgcqhkjOPQIBBggqhkjO
-PQMBBwNCAAQmG3zKw52HW93azaVs/zEftPcaQwHEHfzGroK7wSiEwVOinHPcDfs6
-wlBB/emlSMEpv/+I8o+i0OJUyt74dl7oo28wbTAdBgNVHQ4EFgQUu2Zvulz6o4Ht
-DAIvZCEOuXmCiKAwHwYDVR0jBBgwFoAUu2Zvulz6o4HtDAIvZCEOuXmCiKAwDwYD
-VR0TAQH/BAUwAwEB/zAaBgNVHREEEzARgglsb2NhbGhvc3SHBH8AAAEwCgYIKoZI
-zj0EAwIDSAAwRQIhAP3+k+jiSXow8mna0VqZIF1y1ONRojuZocY4RY7OCQfTAiAV
-0K7jDLkLx+rxpqnr+seD8K17hMgFSkz49rQED/TcpA==
------END CERTIFICATE-----`;
 
 describe("an unreachable endpoint stops a judge that never had an answer", () => {
   const client = (baseURL: string) => new OpenAI({ apiKey: KEY, baseURL, maxRetries: 0, timeout: 2000 });

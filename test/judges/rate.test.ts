@@ -10,8 +10,10 @@ import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
 import { AimdLimiter, RatePacer } from "../../src/judges/rate.js";
 import { labelRun } from "../../src/run/label.js";
+import type { JudgeConfig } from "../../src/judges/config.js";
+import { TransportWorker } from "../../src/judges/transport-worker.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeRequest, type FakeResponse } from "../helpers/fake-openai.js";
-import { SAMPLES } from "../helpers/paths.js";
+import { SAMPLES, WORKER_ENTRY } from "../helpers/paths.js";
 
 /** A virtual clock whose sleep advances time. */
 function virtualTime() {
@@ -132,17 +134,29 @@ function verdictFor(req: FakeRequest): FakeResponse {
   return completion(benchReply(user));
 }
 
-describe("end to end against a server that enforces a rate", () => {
+// Both ways of sending: in this thread, and from the transport worker the CLI uses (pacing and the AIMD limiter
+// then live in the worker, one per judge).
+describe.each(["this thread", "the transport worker"])("end to end against a server that enforces a rate, sending from %s", (mode) => {
   let fake: FakeOpenAI;
   let tmp: string;
+  const workers: TransportWorker[] = [];
   beforeAll(async () => {
     fake = await startFakeOpenAI([]);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-rate-"));
   });
   afterAll(async () => {
+    await Promise.all(workers.map((w) => w.close()));
     await fake.close();
     fs.rmSync(tmp, { recursive: true, force: true });
   });
+  const makeJudge = (cfg: JudgeConfig) => {
+    let remote: TransportWorker | undefined;
+    if (mode === "the transport worker") {
+      remote = new TransportWorker({ judges: [cfg] }, WORKER_ENTRY);
+      workers.push(remote);
+    }
+    return createOpenAIJudge(cfg, { retries: 0, minQuoteChars: 12, remote });
+  };
 
   it("rpm 600 over 60 real runs: paced to the limit (wall within 1.1x of the minimum), no failed item", async () => {
     // The server's limit: GCRA at 10 requests/s with a 50 ms tolerance; early requests get 429 + retry-after-ms.
@@ -163,15 +177,12 @@ describe("end to end against a server that enforces a rate", () => {
       tat = Math.max(t, tat) + T;
       return verdictFor(req);
     });
-    const judge = createOpenAIJudge(
-      { id: "paced", model: "m", family: "openai", base_url: fake.url, rpm: 600, concurrency: 8 },
-      { retries: 0, minQuoteChars: 12 },
-    );
+    const judge = makeJudge({ id: "paced", model: "m", family: "openai", base_url: fake.url, rpm: 600, concurrency: 8 });
     const t0 = performance.now();
-    const res = await labelRun({ inputs: [SAMPLES], run: "rpm", labelsDir: tmp, judges: [judge], limit: 60 });
+    const res = await labelRun({ inputs: [SAMPLES], run: `rpm-${mode.length}`, labelsDir: tmp, judges: [judge], limit: 60 });
     const wall = performance.now() - t0;
     const min = 59 * T; // 60 request starts 100 ms apart
-    const verdicts = fs.readFileSync(path.join(tmp, "rpm", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const verdicts = fs.readFileSync(path.join(tmp, `rpm-${mode.length}`, "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(verdicts).toHaveLength(60);
     expect(verdicts.every((v) => v.status === "ok")).toBe(true);
     expect(res.summary.judges[0].downgrades).toBe(0);
@@ -201,12 +212,9 @@ describe("end to end against a server that enforces a rate", () => {
       inFlight--;
       return verdictFor(req);
     });
-    const judge = createOpenAIJudge(
-      { id: "aimd", model: "m", family: "openai", base_url: fake.url, concurrency: 12 },
-      { retries: 0, minQuoteChars: 12 },
-    );
-    const res = await labelRun({ inputs: [SAMPLES], run: "aimd", labelsDir: tmp, judges: [judge], limit: 60 });
-    const verdicts = fs.readFileSync(path.join(tmp, "aimd", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const judge = makeJudge({ id: "aimd", model: "m", family: "openai", base_url: fake.url, concurrency: 12 });
+    const res = await labelRun({ inputs: [SAMPLES], run: `aimd-${mode.length}`, labelsDir: tmp, judges: [judge], limit: 60 });
+    const verdicts = fs.readFileSync(path.join(tmp, `aimd-${mode.length}`, "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(verdicts).toHaveLength(60);
     expect(verdicts.every((v) => v.status === "ok")).toBe(true);
     expect(res.progress.errors).toBe(0);
@@ -214,7 +222,9 @@ describe("end to end against a server that enforces a rate", () => {
     // Without adaptation 12 workers against 3 slots keep drawing 429s (each then waits its retry-after plus
     // jitter); halving what is in flight keeps them to a few per climb back.
     expect(rejected).toBeLessThanOrEqual(20); // without the limiter: about 30 on this script
-    expect(judge.limiter.decreases).toBeGreaterThanOrEqual(1);
-    expect(judge.limiter.limit).toBeLessThan(12);
+    if (mode === "this thread") {
+      expect(judge.limiter.decreases).toBeGreaterThanOrEqual(1);
+      expect(judge.limiter.limit).toBeLessThan(12);
+    }
   }, 30_000);
 });
