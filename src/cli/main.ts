@@ -2,22 +2,38 @@
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
-import { registerLabel } from "./label.js";
-import { registerAgree } from "./agree.js";
-import { registerSample } from "./sample.js";
-import { registerImportAnnotations } from "./import-annotations.js";
-import { registerCompare } from "./compare.js";
-import { registerReport } from "./report.js";
-import { registerCommittee } from "./committee.js";
-import { registerAgreement } from "./agreement.js";
 import { EXIT, UsageError } from "./errors.js";
 import { RunLockedError } from "../store/lock.js";
+import { preloadTransportWorker } from "../judges/transport-worker.js";
 
 /**
  * The ipi-judge command line: a thin shell over the library. Every command is a library call.
  * @returns the process exit code (0 ok, 1 fatal, 2 usage/config).
  */
 export async function main(argv: string[]): Promise<number> {
+  // `label --judges`: the transport worker (../judges/transport-worker.ts) starts loading on the other core now,
+  // while this thread loads the commands below (loaded here, after it, for that reason).
+  if (argv[0] === "label" && argv.some((a) => a === "--judges" || a.startsWith("--judges=")) && process.env.IPI_NO_WORKER !== "1")
+    preloadTransportWorker();
+  const [
+    { registerLabel },
+    { registerAgree },
+    { registerSample },
+    { registerImportAnnotations },
+    { registerCompare },
+    { registerReport },
+    { registerCommittee },
+    { registerAgreement },
+  ] = await Promise.all([
+    import("./label.js"),
+    import("./agree.js"),
+    import("./sample.js"),
+    import("./import-annotations.js"),
+    import("./compare.js"),
+    import("./report.js"),
+    import("./committee.js"),
+    import("./agreement.js"),
+  ]);
   // `ipi-judge ... | head` closes stdout early: that is not an error.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(0);

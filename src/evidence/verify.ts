@@ -259,7 +259,7 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   }
   if (/characters elided by ipi-judge/i.test(q.quote)) {
     reason = "the quote includes the elision marker added by ipi-judge: quote text from one side of it only";
-  } else if (/<\s*\/?\s*(?:untrusted_[a-z_]+|message|tool_call|injection)_[0-9a-f]{12}\b/i.test(q.quote)) {
+  } else if (/<\s*\/?\s*(?:untrusted_[a-z_]+|message|tool_call|injection)_[0-9a-f]{6,64}\b/i.test(q.quote)) {
     reason = "the quote includes the prompt's own markup (message or tool-call tags): quote only the text inside";
   } else if (matchedAllowed.size > 1) {
     reason = `ambiguous: the quote is not in the cited message ${q.message_index} and occurs in several messages (${[

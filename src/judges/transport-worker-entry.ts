@@ -4,18 +4,20 @@
  * sends the chat requests the main thread posts, so the HTTP client's work runs on another core than reading,
  * rendering, verification and the store.
  *
- * Messages in: `{t: "send", id, judge, req, tokenParam}`, `{t: "abort", id}` (the run was stopped).
+ * Messages in: `{t: "init", judges, transport}` (first, once), `{t: "send", id, judge, req, tokenParam}`,
+ * `{t: "abort", id}` (the run was stopped). The judges come in a message, not as `workerData`, so the worker can be
+ * started (and load its modules on the other core) before the CLI has read the judges config.
  * Messages out: `{t: "done", id, res}` (a `SendResult`), `{t: "fatal", id, judgeId, kind, message}` (a
  * `JudgeFatalError`), `{t: "crash", id, message}` (anything else thrown). The API keys are read from this
  * thread's environment (a copy of the process's) and never posted.
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort } from "node:worker_threads";
 import type { JudgeConfig } from "./config.js";
 import { JudgeFatalError } from "./judge.js";
 import { createChatSender, type ChatSender } from "./sender.js";
 import type { ChatRequest, TransportOptions } from "./transport.js";
 
-/** What the worker is started with. */
+/** What the worker is initialized with (its first message). */
 export interface TransportWorkerData {
   judges: JudgeConfig[];
   /** Transport settings without functions (functions cannot cross threads). */
@@ -24,14 +26,13 @@ export interface TransportWorkerData {
 
 /** A message from the main thread. */
 export type ToWorker =
+  | ({ t: "init" } & TransportWorkerData)
   | { t: "send"; id: number; judge: string; req: ChatRequest; tokenParam: "max_tokens" | "max_completion_tokens" }
   | { t: "abort"; id: number };
 
 const port = parentPort;
 if (port) {
-  const data = workerData as TransportWorkerData;
   const senders = new Map<string, ChatSender>();
-  for (const cfg of data.judges) senders.set(cfg.id, createChatSender(cfg, { transport: data.transport }));
   const inflight = new Map<number, AbortController>();
   const start = (m: Extract<ToWorker, { t: "send" }>, ac: AbortController) => {
     const sender = senders.get(m.judge);
@@ -60,6 +61,10 @@ if (port) {
     else draining = false;
   };
   port.on("message", (m: ToWorker) => {
+    if (m.t === "init") {
+      for (const cfg of m.judges) senders.set(cfg.id, createChatSender(cfg, { transport: m.transport }));
+      return;
+    }
     if (m.t === "abort") {
       inflight.get(m.id)?.abort();
       return;

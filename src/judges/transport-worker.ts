@@ -34,6 +34,22 @@ interface Pending {
 /** The default worker script: the compiled entry beside this module. */
 const DEFAULT_ENTRY = new URL("./transport-worker-entry.js", import.meta.url);
 
+/** A worker started ahead of time by {@link preloadTransportWorker}, taken by the first `TransportWorker`. */
+let preloaded: { worker: Worker; entry: string } | undefined;
+
+/**
+ * Start the transport worker now, before the judges are known: it loads its modules (the `openai` client, ~0.2 s)
+ * on the other core while this thread loads the rest of the CLI. The first `TransportWorker` started with the
+ * same entry takes it. Does not keep the process alive; harmless when never taken.
+ */
+export function preloadTransportWorker(entry: URL | string = DEFAULT_ENTRY): void {
+  if (preloaded) return;
+  const worker = new Worker(entry);
+  worker.unref();
+  worker.on("error", () => undefined); // reported to the TransportWorker that takes it, if any
+  preloaded = { worker, entry: String(entry) };
+}
+
 export class TransportWorker implements RemoteTransport {
   private worker: Worker | undefined;
   private next = 1;
@@ -72,7 +88,12 @@ export class TransportWorker implements RemoteTransport {
   }
 
   private start(): Worker {
-    const w = new Worker(this.entry, { workerData: this.data });
+    let w: Worker;
+    if (preloaded && preloaded.entry === String(this.entry)) {
+      w = preloaded.worker;
+      preloaded = undefined;
+    } else w = new Worker(this.entry);
+    w.postMessage({ t: "init", ...this.data });
     w.on("message", (m: FromWorker) => {
       const p = this.pending.get(m.id);
       if (!p) return;

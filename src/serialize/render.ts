@@ -89,14 +89,23 @@ export function messageElisionMarker(from: number, to: number): string {
   return `[... ${thousands(n)} message${n === 1 ? "" : "s"} elided by ipi-judge: index ${from} to ${to} ...]`;
 }
 
-function xmlAttr(v: string, nonce: string): string {
-  return neutralize(v, nonce)
+function xmlAttr(v: string, nonce: string, seen?: { nonce: number }): string {
+  return neutralize(v, nonce, seen)
     .replace(/&/g, "&amp;")
     .replace(/"/g, "&quot;")
     .replace(/</g, "&lt;")
     .replace(/>/g, "&gt;")
     .replace(/\r/g, "&#13;")
     .replace(/\n/g, "&#10;");
+}
+
+/**
+ * A bound on the length of the {@link messageElisionMarker} of any gap in `M` messages (at most 2 characters
+ * above the longest): the largest count (`M`) and both indices with as many digits as `M - 1`. (`messageElisionMarker(0, M - 1)` is not it: `index 0 to 73` is
+ * shorter than `index 20 to 54`, and budgeting with it overshot the budget by one character.)
+ */
+export function maxMessageElisionMarkerLength(M: number): number {
+  return messageElisionMarker(0, M - 1).length - 1 + String(M - 1).length;
 }
 
 /** Cut position near `i` that does not split a surrogate pair. */
@@ -115,15 +124,11 @@ function elide(text: string, keep: number, nonce: string): string {
   return `${neutralize(text.slice(0, head), nonce)}${elisionMarker(tailStart - head)}${neutralize(text.slice(tailStart), nonce)}`;
 }
 
-function containsCI(haystacks: string[], needle: string): boolean {
-  const n = needle.toLowerCase();
-  return haystacks.some((h) => h.toLowerCase().includes(n));
-}
-
 /**
  * Render a trajectory for a judge (module docstring).
  * @param t canonical trajectory.
- * @param opts.nonce the nonce to use (default: a fresh {@link newNonce}, redrawn while it occurs in the content).
+ * @param opts.nonce the nonce to use (default: a fresh {@link newNonce}, drawn again while it occurs, in any case,
+ *   in the content).
  * @param opts.budgetChars character budget of both blocks together (default {@link DEFAULT_BUDGET_CHARS}).
  * @returns the blocks, the nonce, `truncated`, the full parts, and `elidedMessages` when whole messages were left out.
  * @throws RangeError when `budgetChars` is not a positive number; Error for an invalid nonce (see `neutralize`).
@@ -136,23 +141,17 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const messages = t.messages;
   const M = messages.length;
 
-  let nonce = opts.nonce;
-  if (nonce === undefined) {
-    const texts = [
-      ...parts.map((p) => p.text),
-      ...injections.flat(),
-      ...messages.flatMap((m) => [m.tool_name ?? "", m.tool_call_id ?? "", ...(m.tool_calls ?? []).map((c) => c.id ?? "")]),
-    ];
-    do nonce = newNonce();
-    while (containsCI(texts, nonce));
-  }
-  const N = nonce;
+  // A drawn nonce must not occur in the content: the texts are neutralized with it, which counts its occurrences
+  // (`seen`), and the trajectory is rendered again with a new one when there were any (never, in practice, for
+  // 48 random bits; the escape would keep them inert anyway). A caller's nonce is used as given.
+  const N = opts.nonce ?? newNonce();
+  const seen = { nonce: 0 };
 
   // Units that may be elided: parts (by index) then injected texts.
   const P = parts.length;
   const unitTexts = [...parts.map((p) => p.text), ...injections.map(([, v]) => v)];
   const U = unitTexts.length;
-  const full = unitTexts.map((s) => neutralize(s, N));
+  const full = unitTexts.map((s) => neutralize(s, N, seen));
 
   // The fixed text around each unit and each message (everything but the displayed texts).
   // Parts come in message order, so message i owns the parts [first[i], first[i + 1]).
@@ -170,21 +169,22 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
       unitClose[u] = "\n";
     } else {
       const c = messages[p.message_index].tool_calls![p.tool_call_index];
-      const id = c.id ? ` id="${xmlAttr(c.id, N)}"` : "";
+      const id = c.id ? ` id="${xmlAttr(c.id, N, seen)}"` : "";
       unitOpen[u] = `<tool_call_${N} index="${p.tool_call_index}"${id}>`;
       unitClose[u] = `</tool_call_${N}>\n`;
     }
   }
   injections.forEach(([k], j) => {
-    unitOpen[P + j] = `<injection_${N} placeholder="${xmlAttr(k, N)}">\n`;
+    unitOpen[P + j] = `<injection_${N} placeholder="${xmlAttr(k, N, seen)}">\n`;
     unitClose[P + j] = `\n</injection_${N}>\n`;
   });
   const msgOpen = messages.map((m, i) => {
-    let attrs = ` index="${i}" role="${xmlAttr(String(m.role), N)}"`;
-    if (m.tool_call_id) attrs += ` tool_call_id="${xmlAttr(m.tool_call_id, N)}"`;
-    if (m.tool_name) attrs += ` tool_name="${xmlAttr(m.tool_name, N)}"`;
+    let attrs = ` index="${i}" role="${xmlAttr(String(m.role), N, seen)}"`;
+    if (m.tool_call_id) attrs += ` tool_call_id="${xmlAttr(m.tool_call_id, N, seen)}"`;
+    if (m.tool_name) attrs += ` tool_name="${xmlAttr(m.tool_name, N, seen)}"`;
     return `<message_${N}${attrs}>\n`;
   });
+  if (seen.nonce > 0 && opts.nonce === undefined) return renderForJudge(t, opts);
   const msgClose = `</message_${N}>\n`;
   const trajOpen = `<untrusted_trajectory_${N}>\n`;
   const trajClose = `</untrusted_trajectory_${N}>`;
@@ -304,7 +304,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   };
   let injMin = injFixed;
   for (const u of injUnits) injMin += minLen[u];
-  const markerMax = messageElisionMarker(0, M - 1).length + 1;
+  const markerMax = maxMessageElisionMarkerLength(M) + 1;
   let room = budget - trajOpen.length - trajClose.length - injMin - markerMax;
   let head = 0; // messages [0, head) are kept
   let tail = M; // messages [tail, M) are kept

@@ -268,7 +268,7 @@ describe("feedback turns", () => {
     const v = await j.judge(t, ctx);
     expect(v).toMatchObject({ status: "ok", label: "unaffected", attempts: 3 });
     const user0 = msgs(0)[1].content;
-    const nonce = /<untrusted_trajectory_([0-9a-f]{12})>/.exec(user0)![1];
+    const nonce = /<untrusted_trajectory_([0-9a-f]{13})>/.exec(user0)![1];
     const live = /<\s*\/?\s*(untrusted|judge|system|message|tool|instruction)[A-Za-z0-9_]*/gi;
     for (const fb of [msgs(1)[3].content, msgs(2)[5].content]) {
       const foreign = [...fb.matchAll(live)].map((m) => m[0].replace(/^<\s*\/?\s*/, "")).filter((n) => n !== `untrusted_text_${nonce}`);

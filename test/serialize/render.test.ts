@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BUDGET_CHARS, elisionMarker, messageElisionMarker, MIN_KEEP_CHARS, mdCode, renderForHuman, renderForJudge, showBidiControls, type RenderedTrajectory } from "../../src/serialize/render.js";
+import { DEFAULT_BUDGET_CHARS, elisionMarker, maxMessageElisionMarkerLength, messageElisionMarker, MIN_KEEP_CHARS, mdCode, renderForHuman, renderForJudge, showBidiControls, type RenderedTrajectory } from "../../src/serialize/render.js";
 import { FORGERS, structuralLines } from "./markdown.js";
 import { TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
@@ -211,7 +211,7 @@ describe("renderForJudge: hostile trajectories", () => {
     const t = fromOpenAI([{ role: "user", content: "hello" }]);
     for (let i = 0; i < 50; i++) {
       const r = renderForJudge(t);
-      expect(r.nonce).toMatch(/^[0-9a-f]{12}$/);
+      expect(r.nonce).toMatch(/^[0-9a-f]{13}$/);
     }
     expect(renderForJudge(t).nonce).not.toBe(renderForJudge(t).nonce);
   });
@@ -375,9 +375,31 @@ describe("renderForJudge: many short messages (the budget holds, whole messages 
     expect(tBig / Math.max(tSmall, 5)).toBeLessThan(40); // 10x the messages: about 10x the time, not 100x
   });
 
+  it("maxMessageElisionMarkerLength bounds the marker of every gap (every gap of 1..300 messages, and larger M sampled)", () => {
+    for (let M = 1; M <= 300; M++) {
+      const bound = maxMessageElisionMarkerLength(M);
+      let longest = 0;
+      for (let from = 0; from < M; from++) for (let to = from; to < M; to++) longest = Math.max(longest, messageElisionMarker(from, to).length);
+      expect(bound).toBeGreaterThanOrEqual(longest);
+      expect(bound).toBeLessThanOrEqual(longest + 2); // a safe bound, a character or two above the longest at most
+    }
+    const rnd = new Rand(7);
+    for (const M of [999, 1000, 1001, 10_000, 123_457]) {
+      const bound = maxMessageElisionMarkerLength(M);
+      expect(messageElisionMarker(0, M - 1).length).toBeLessThanOrEqual(bound);
+      for (let k = 0; k < 2000; k++) {
+        const from = rnd.int(0, M - 1);
+        expect(messageElisionMarker(from, rnd.int(from, M - 1)).length).toBeLessThanOrEqual(bound);
+      }
+    }
+  });
+
   it("random trajectories and budgets: the budget holds whenever the scaffolding fits, truncated exactly when something is elided", () => {
+    // 600 cases with nonces of 6, 12 and 13 characters: with 150 cases and one nonce length, a budget overshoot of
+    // one character (the message-elision marker's length was under-estimated for gaps not starting at 0) went unseen
     const rnd = new Rand(4242);
-    for (let k = 0; k < 150; k++) {
+    const nonces = ["abcdef", "abcdef123456", "9fabcdef12345"];
+    for (let k = 0; k < 600; k++) {
       const n = rnd.int(1, 400);
       const messages: Message[] = Array.from({ length: n }, (_, index) => {
         const role = index === 0 ? "system" : index === 1 ? "user" : rnd.pick(["assistant", "tool"] as const);
@@ -389,7 +411,7 @@ describe("renderForJudge: many short messages (the budget holds, whole messages 
       });
       const t: Trajectory = { id: "r", source: { format: "t", path: "t" }, injections: rnd.bool() ? { p: randomText(rnd, rnd.int(1, 30)) } : {}, messages };
       const budget = rnd.int(1500, 40_000);
-      const full = renderForJudge(t, { budgetChars: 1e9 });
+      const full = renderForJudge(t, { budgetChars: 1e9, nonce: nonces[k % 3] });
       const r = renderForJudge(t, { budgetChars: budget, nonce: full.nonce });
       const size = r.trajectoryBlock.length + r.injectionsBlock.length;
       expect(size).toBeLessThanOrEqual(budget);

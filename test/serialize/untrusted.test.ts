@@ -79,13 +79,21 @@ describe("neutralize", () => {
 });
 
 describe("newNonce", () => {
-  it("is 12 lowercase hex characters and fresh each time", () => {
+  it("is 13 lowercase hex characters, one of 16 digit-letter pairs first, and fresh each time", () => {
     const seen = new Set<string>();
-    for (let i = 0; i < 1000; i++) {
+    const heads = new Map<string, number>();
+    const tailChars = new Set<string>();
+    for (let i = 0; i < 20_000; i++) {
       const n = newNonce();
-      expect(n).toMatch(/^[0-9a-f]{12}$/);
+      expect(n).toMatch(/^[0-9][a-f][0-9a-f]{11}$/);
       seen.add(n);
+      heads.set(n.slice(0, 2), (heads.get(n.slice(0, 2)) ?? 0) + 1);
+      for (const c of n.slice(2)) tailChars.add(c);
     }
-    expect(seen.size).toBe(1000);
+    expect(seen.size).toBe(20_000);
+    // 4 random bits pick the head: all 16, each about 1/16 of the time (1,250 expected; 5 sigma ~ 170)
+    expect(heads.size).toBe(16);
+    for (const c of heads.values()) expect(Math.abs(c - 1250)).toBeLessThan(200);
+    expect(tailChars.size).toBe(16);
   });
 });
