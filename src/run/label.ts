@@ -70,11 +70,11 @@ export interface LabelResult {
 
 /** sha256 over a trajectory's messages and injections (its content, not its id or path). */
 export function contentSha256(t: Trajectory): string {
-  return crypto
-    .createHash("sha256")
-    .update(JSON.stringify({ m: t.messages, i: t.injections }))
-    .digest("hex");
+  const text = JSON.stringify({ m: t.messages, i: t.injections });
+  // the one-shot hash (Node >= 20.12) skips the Hash object a createHash call builds; same digest
+  return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
+const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: "hex") => string }).hash;
 
 /** The run-index row `label` stores for a trajectory (one line of `trajectories.jsonl`). */
 export function indexRow(t: Trajectory): TrajectoryIndexRow {
