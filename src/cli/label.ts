@@ -67,7 +67,9 @@ Examples:
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --batch   (then the same command again to resume)
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error or a judge stopped (bad key, no quota,
-unreachable), 2 usage or config error, 130 interrupted.`,
+unreachable), 2 usage or config error, 130 interrupted.
+Environment: API keys from the variables the config names (api_key_env). LLM judges' requests are sent from a
+worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
     )
     .action(async (paths: string[], o) => {
       if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
