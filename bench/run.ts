@@ -22,6 +22,7 @@
  */
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -80,10 +81,23 @@ function inputsFor(runsDir: string, linksDir: string, copies: number): string[] 
   return out;
 }
 
+/** The JSON body ipi-judge sends for one rendered user message (rubric system message, json_schema output). */
+function requestBody(user: string): string {
+  return JSON.stringify({
+    model: "bench-model",
+    messages: [
+      { role: "system", content: SYSTEM },
+      { role: "user", content: user },
+    ],
+    temperature: 0,
+    response_format: RESPONSE_FORMAT,
+  });
+}
+const RESPONSE_FORMAT = responseFormat("json_schema");
+const SYSTEM = buildMessages({ trajectoryBlock: "", injectionsBlock: "", nonce: "" })[0].content;
+
 async function bareLoop(port: number, users: string[], n: number, concurrency: number): Promise<Figures> {
   const url = `http://127.0.0.1:${port}/v1/chat/completions`;
-  const system = buildMessages({ trajectoryBlock: "", injectionsBlock: "", nonce: "" })[0].content;
-  const format = responseFormat("json_schema");
   let next = 0;
   let bad = 0;
   const t0 = performance.now();
@@ -91,15 +105,7 @@ async function bareLoop(port: number, users: string[], n: number, concurrency: n
     for (;;) {
       const i = next++;
       if (i >= n) return;
-      const body = JSON.stringify({
-        model: "bench-model",
-        messages: [
-          { role: "system", content: system },
-          { role: "user", content: users[i % users.length] },
-        ],
-        temperature: 0,
-        response_format: format,
-      });
+      const body = requestBody(users[i % users.length]);
       const res = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: "Bearer not-needed" },
@@ -112,6 +118,48 @@ async function bareLoop(port: number, users: string[], n: number, concurrency: n
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - t0) / 1000;
   if (bad) throw new Error(`bare loop: ${bad} bad responses`);
+  return { items: n, seconds, perSec: n / seconds };
+}
+
+/**
+ * For reference only (not a target): the same loop over `node:http` with a keep-alive agent, the transport
+ * ipi-judge's chat requests use (`src/judges/fetch-limit.ts`) without the `openai` client on top. Faster than
+ * `fetch`; it shows how far ipi-judge is from the raw socket work, not from a typical HTTP client.
+ */
+async function rawHttpLoop(port: number, users: string[], n: number, concurrency: number): Promise<Figures> {
+  const agent = new http.Agent({ keepAlive: true });
+  let next = 0;
+  let bad = 0;
+  const t0 = performance.now();
+  const one = (body: string) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        { host: "127.0.0.1", port, path: "/v1/chat/completions", method: "POST", agent, headers: { "content-type": "application/json", authorization: "Bearer not-needed", "content-length": Buffer.byteLength(body) } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => {
+            const j = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { choices?: unknown[] };
+            if (res.statusCode !== 200 || !j.choices) bad++;
+            resolve();
+          });
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  const worker = async () => {
+    for (;;) {
+      const i = next++;
+      if (i >= n) return;
+      await one(requestBody(users[i % users.length]));
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  const seconds = (performance.now() - t0) / 1000;
+  agent.destroy();
+  if (bad) throw new Error(`raw http loop: ${bad} bad responses`);
   return { items: n, seconds, perSec: n / seconds };
 }
 
@@ -199,6 +247,13 @@ async function main() {
         `ratio ${CLI_ONLY ? "n/a" : (cli.perSec / bare.perSec).toFixed(2)}, peak RSS ${cli.peakRssMB!.toFixed(0)} MB; ` +
         `${verified} unaffected findings verified, ${j.downgrades} downgrades, ok ${(100 * (j.by_status.ok ?? 0) / n).toFixed(1)}%`,
     );
+    if (!CLI_ONLY && n === Math.min(...SIZES)) {
+      const raw = await rawHttpLoop(port, users, n, CONCURRENCY);
+      console.log(
+        `  for reference (no target): raw node:http loop, same bodies and concurrency, no HTTP client library: ${raw.perSec.toFixed(0)}/s; ` +
+          `ipi-judge / raw = ${(cli.perSec / raw.perSec).toFixed(2)}x, bare fetch / raw = ${(bare.perSec / raw.perSec).toFixed(2)}x`,
+      );
+    }
   }
 
   // Resume: the largest run again (everything is skipped), then the store's own load time.

@@ -60,6 +60,13 @@ function viaWorker(cfg: JudgeConfig) {
   return { remote, judge: createOpenAIJudge(cfg, { retries: 1, minQuoteChars: 12, remote }) };
 }
 
+/** What `p` rejects with (null when it resolves). */
+const rejection = (p: Promise<unknown>): Promise<unknown> =>
+  p.then(
+    () => null,
+    (x: unknown) => x,
+  );
+
 /** A verdict without its clock field. */
 const comparable = (v: Verdict) => ({ ...v, created_at: undefined });
 
@@ -114,10 +121,7 @@ describe("TransportWorker", () => {
   it("a 401 rejects with a JudgeFatalError (kind auth) here, without the key", async () => {
     fake = await startFakeOpenAI([apiError(401, `Incorrect API key provided: ${TEST_KEY}`)]);
     const { judge } = viaWorker(judgeCfg());
-    const e = await judge.judge(runs[0], { repeat: 0 }).then(
-      () => null,
-      (x: unknown) => x,
-    );
+    const e = await rejection(judge.judge(runs[0], { repeat: 0 }));
     expect(e).toBeInstanceOf(JudgeFatalError);
     expect((e as JudgeFatalError).kind).toBe("auth");
     expect((e as JudgeFatalError).judgeId).toBe("w");
@@ -132,10 +136,7 @@ describe("TransportWorker", () => {
     fake = { url: `http://127.0.0.1:${port}/v1` } as FakeOpenAI;
     const { judge } = viaWorker(judgeCfg());
     fake = undefined;
-    const e = await judge.judge(runs[0], { repeat: 0 }).then(
-      () => null,
-      (x: unknown) => x,
-    );
+    const e = await rejection(judge.judge(runs[0], { repeat: 0 }));
     expect(e).toBeInstanceOf(JudgeFatalError);
     expect((e as JudgeFatalError).kind).toBe("unreachable");
     expect((e as Error).message).toContain("ECONNREFUSED");
@@ -160,10 +161,7 @@ describe("TransportWorker", () => {
     let n = 0;
     fake = await startFakeOpenAI((req) => (++n === 1 ? { hang: true } : answer(req)));
     const { judge, remote } = viaWorker(judgeCfg({ timeout_s: 30 }));
-    const p = judge.judge(runs[0], { repeat: 0 }).then(
-      () => null,
-      (x: unknown) => x as Error,
-    );
+    const p = rejection(judge.judge(runs[0], { repeat: 0 })) as Promise<Error | null>;
     while (fake.requests.length === 0) await new Promise((r) => setTimeout(r, 20));
     await remote.close();
     const e = await p;
@@ -210,10 +208,7 @@ describe("limitedFetch: chat completions over node:http(s)", () => {
         { id: "tls", model: "m", family: "openai", base_url: base },
         { retries: 0, minQuoteChars: 12, transport: { timeScale: 0.01 } },
       );
-      const e = await judge.judge(runs[0], { repeat: 0 }).then(
-        () => null,
-        (x: unknown) => x,
-      );
+      const e = await rejection(judge.judge(runs[0], { repeat: 0 }));
       expect(e).toBeInstanceOf(JudgeFatalError);
       expect((e as JudgeFatalError).kind).toBe("unreachable");
       expect((e as Error).message).toMatch(/CERT|SELF_SIGNED/);
