@@ -87,7 +87,17 @@ function isEntry(): boolean {
   }
 }
 if (isEntry()) {
+  let finished = false;
+  // Safety net: if the event loop ever drains while a command still awaits something that can no longer happen,
+  // Node would exit 0 with nothing said; that is a failure (exit 1) with a message instead.
+  process.on("beforeExit", () => {
+    if (finished) return;
+    finished = true;
+    process.stderr.write("ipi-judge: internal error: the command stopped with work pending (nothing left to wait for); what was stored is kept\n");
+    process.exitCode = EXIT.fatal;
+  });
   main(process.argv.slice(2)).then((code) => {
+    finished = true;
     process.exitCode = code;
   });
 }

@@ -22,7 +22,6 @@
  */
 import http from "node:http";
 import https from "node:https";
-import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 
 /** Default limit of one chat completion response body: 4 MiB of decoded bytes. */
@@ -45,6 +44,18 @@ function isChatCompletion(url: URL | null, input: string | URL | Request, init?:
 
 /** Statuses whose `Response` must have a null body. */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * A chat completion body that cannot be decoded (a `content-encoding` the bytes do not follow) or a response that
+ * is not valid HTTP (a parser error, `HPE_*`). `sendChat` (`./transport.ts`) counts it like a reply that is not a
+ * chat completion (`invalid_response`): the same answer would come back on a retry.
+ */
+export class ResponseDecodeError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ResponseDecodeError";
+  }
+}
 
 /** An `AbortError` as `fetch` rejects with (the `openai` client tells timeouts and user aborts by its name). */
 function abortError(signal: AbortSignal): Error {
@@ -70,10 +81,46 @@ function failingBody(err: Error, status: number, headers: Headers): Response {
 }
 
 /**
- * One chat completion over `node:http(s)`: the whole body read (decoded, at most `limit` bytes) before the
- * promise resolves. Rejects with the system error of a failed connection or a reset mid-body, or an `AbortError`.
+ * `bytes` decoded by the codings of a `content-encoding` header, last applied first, as `fetch` does: gzip and
+ * x-gzip, deflate (zlib-wrapped or raw, told by the first byte), br; identity and unknown codings pass as they are.
+ * @throws ResponseTooLargeError past `limit` decoded bytes; ResponseDecodeError when the bytes do not follow a coding.
  */
-function nodeRequest(url: URL, init: RequestInit, body: string | Uint8Array | undefined, limit: number, agent: http.Agent): Promise<Response> {
+export function decodeBody(bytes: Buffer, contentEncoding: string, limit: number): Buffer {
+  const codings = contentEncoding
+    .toLowerCase()
+    .split(",")
+    .map((c) => c.trim())
+    .filter((c) => c !== "" && c !== "identity");
+  let out = bytes;
+  for (let i = codings.length - 1; i >= 0; i--) {
+    const c = codings[i];
+    const opts = { maxOutputLength: limit + 1 };
+    try {
+      if (c === "gzip" || c === "x-gzip") out = zlib.gunzipSync(out, opts);
+      else if (c === "deflate") out = out.length > 0 && (out[0] & 0x0f) === 0x08 ? zlib.inflateSync(out, opts) : zlib.inflateRawSync(out, opts);
+      else if (c === "br") out = zlib.brotliDecompressSync(out, opts);
+      else continue; // an unknown coding: the bytes are passed on as they are (fetch does the same)
+    } catch (e) {
+      const err = e as NodeJS.ErrnoException;
+      if (err instanceof RangeError || err.code === "ERR_BUFFER_TOO_LARGE") throw new ResponseTooLargeError(limit);
+      throw new ResponseDecodeError(`the response body is not valid ${c} (content-encoding "${contentEncoding}"): ${err.code ?? err.message}`);
+    }
+    if (out.length > limit) throw new ResponseTooLargeError(limit);
+  }
+  return out;
+}
+
+/** Error codes of a request on a reused keep-alive socket that the server had closed (sent again at once). */
+const STALE_SOCKET = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
+
+/**
+ * One chat completion over `node:http(s)`: the whole body read (decoded, at most `limit` bytes) before the
+ * promise resolves. Rejects with the system error of a failed connection or a reset mid-body, or an `AbortError`;
+ * a response that is not valid HTTP or whose body cannot be decoded resolves with a body that rejects with a
+ * {@link ResponseDecodeError} (status 200 when none was read). A request whose reused keep-alive socket turns out
+ * closed before any response byte is sent again once, on a new connection, at once.
+ */
+function nodeRequest(url: URL, init: RequestInit, body: string | Uint8Array | undefined, limit: number, agent: http.Agent, fresh = false): Promise<Response> {
   return new Promise<Response>((resolve, reject) => {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return reject(abortError(signal));
@@ -81,7 +128,8 @@ function nodeRequest(url: URL, init: RequestInit, body: string | Uint8Array | un
     headers["accept-encoding"] ??= "gzip, deflate, br";
     if (body !== undefined) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
     let settled = false;
-    let source: Readable | undefined;
+    let responded = false;
+    let res: http.IncomingMessage | undefined;
     const done = (f: () => void) => {
       if (settled) return;
       settled = true;
@@ -89,16 +137,26 @@ function nodeRequest(url: URL, init: RequestInit, body: string | Uint8Array | un
       f();
     };
     const fail = (e: Error) => {
-      done(() => reject(e));
+      const c = (e as { code?: unknown }).code; // a DOMException's code is a number
+      const code = typeof c === "string" ? c : "";
+      if (!settled && !responded && !fresh && req.reusedSocket && STALE_SOCKET.has(code)) {
+        // the server closed this idle keep-alive connection as the request went out: once more, on a new one
+        done(() => resolve(nodeRequest(url, init, body, limit, agent, true)));
+      } else if (!settled && code.startsWith("HPE_")) {
+        // not valid HTTP (a bad status line, a header too large or malformed): an answer, not a connection fault
+        done(() => resolve(failingBody(new ResponseDecodeError(`the response is not valid HTTP: ${code} (${e.message})`), 200, new Headers())));
+      } else done(() => reject(e));
       req.destroy();
-      source?.destroy();
+      res?.destroy();
     };
     const onAbort = () => fail(abortError(signal!));
     const lib = url.protocol === "https:" ? https : http;
-    const req = lib.request(url, { method: (init.method ?? "POST").toUpperCase(), headers, agent }, (res) => {
-      const status = res.statusCode ?? 0;
+    const req = lib.request(url, { method: (init.method ?? "POST").toUpperCase(), headers, agent }, (r) => {
+      res = r;
+      responded = true;
+      const status = r.statusCode ?? 0;
       const h = new Headers();
-      const raw = res.rawHeaders;
+      const raw = r.rawHeaders;
       for (let i = 0; i + 1 < raw.length; i += 2) {
         try {
           h.append(raw[i], raw[i + 1]);
@@ -108,46 +166,47 @@ function nodeRequest(url: URL, init: RequestInit, body: string | Uint8Array | un
       }
       if (status < 200 || status > 599) return fail(new Error(`unexpected HTTP status ${status}`));
       if (NULL_BODY.has(status)) {
-        res.resume();
-        return done(() => resolve(new Response(null, { status, headers: h })));
+        done(() => resolve(new Response(null, { status, headers: h })));
+        // a 205 may still be followed by body bytes the parser waits for: this connection is not reused
+        req.destroy();
+        r.destroy();
+        return;
       }
-      const enc = (res.headers["content-encoding"] ?? "").trim().toLowerCase();
-      const decoder =
-        enc === "gzip" || enc === "x-gzip"
-          ? zlib.createGunzip()
-          : enc === "deflate"
-            ? zlib.createInflate()
-            : enc === "br"
-              ? zlib.createBrotliDecompress()
-              : undefined;
-      source = decoder ? res.pipe(decoder) : res;
-      if (decoder) {
-        res.on("error", (e) => fail(e));
-        // decoded bodies lose the encoding and length headers, as with fetch
-        h.delete("content-encoding");
-        h.delete("content-length");
-      }
+      const enc = (r.headers["content-encoding"] ?? "").trim();
       const chunks: Buffer[] = [];
       let seen = 0;
-      source.on("data", (c: Buffer) => {
+      // encoded bytes are bounded too: a body larger than the limit plus some slack cannot decode to within it
+      const rawLimit = enc ? limit + 64 * 1024 : limit;
+      r.on("data", (c: Buffer) => {
         seen += c.length;
-        if (seen > limit) {
+        if (seen > rawLimit) {
           done(() => resolve(failingBody(new ResponseTooLargeError(limit), status, h)));
           req.destroy();
-          source?.destroy();
+          r.destroy();
           return;
         }
         chunks.push(c);
       });
-      source.on("end", () => {
+      r.on("end", () => {
         const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        const bytes = new Uint8Array(all.buffer as ArrayBuffer, all.byteOffset, all.byteLength);
+        let decoded: Buffer;
+        try {
+          decoded = enc ? decodeBody(all, enc, limit) : all;
+        } catch (e) {
+          return done(() => resolve(failingBody(e as Error, status, h)));
+        }
+        if (enc && decoded !== all) {
+          // decoded bodies lose the encoding and length headers, as with fetch
+          h.delete("content-encoding");
+          h.delete("content-length");
+        }
+        const bytes = new Uint8Array(decoded.buffer as ArrayBuffer, decoded.byteOffset, decoded.byteLength);
         done(() => resolve(new Response(bytes, { status, headers: h })));
       });
-      source.on("error", (e) => fail(e));
+      r.on("error", (e) => fail(e));
       // the connection closed before the whole body arrived (a reset mid-body): a connection fault, as with fetch
-      res.on("close", () => {
-        if (!res.complete) fail(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+      r.on("close", () => {
+        if (!r.complete) fail(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
       });
     });
     req.on("error", (e) => fail(e));

@@ -272,11 +272,13 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
         decision,
         attempts: conv.attempts,
         usage: conv.usage,
-        raw_replies: conv.raw.map((r) => redact(r, secrets)),
+        raw_replies: conv.raw,
+        // the key, should a server echo it into a reply, is removed from every text the judge wrote
+        redact: (text) => redact(text, secrets),
         truncated: conv.truncated,
         // Transport messages already cut the provider's text to 500 characters; this bounds every other kind too
         // (a parse error quoting a huge label, a refusal).
-        error: extra.error ? { kind: extra.error.kind, message: clipMessage(redact(extra.error.message, secrets), 800) } : undefined,
+        error: extra.error ? { kind: extra.error.kind, message: clipMessage(extra.error.message, 800) } : undefined,
         rationale: extra.rationale,
         now: common.now?.(),
       }),

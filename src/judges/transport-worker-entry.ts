@@ -7,7 +7,7 @@
  * Messages in: `{t: "init", judges, transport}` (first, once), `{t: "send", id, judge, req, tokenParam}`,
  * `{t: "abort", id}` (the run was stopped). The judges come in a message, not as `workerData`, so the worker can be
  * started (and load its modules on the other core) before the CLI has read the judges config.
- * Messages out: `{t: "done", id, res}` (a `SendResult`), `{t: "fatal", id, judgeId, kind, message}` (a
+ * Messages out: `{t: "ready"}` (after `init`), `{t: "done", id, res}` (a `SendResult`), `{t: "fatal", id, judgeId, kind, message}` (a
  * `JudgeFatalError`), `{t: "crash", id, message}` (anything else thrown). The API keys are read from this
  * thread's environment (a copy of the process's) and never posted.
  */
@@ -63,6 +63,7 @@ if (port) {
   port.on("message", (m: ToWorker) => {
     if (m.t === "init") {
       for (const cfg of m.judges) senders.set(cfg.id, createChatSender(cfg, { transport: m.transport }));
+      port.postMessage({ t: "ready" });
       return;
     }
     if (m.t === "abort") {

@@ -9,8 +9,9 @@
  * pacing, AIMD limiter and health record, so a judge's limits hold across all its requests. A `JudgeFatalError`
  * in the worker rejects the send with a `JudgeFatalError` here; the run's signal aborts the request there. The
  * worker is started by `warm()` or the first send and does not keep the process alive while no request is in flight. If
- * it dies, the sends in flight reject (the runner records them as `judge_crash`, judged again on resume) and
- * the next send starts a new one.
+ * it dies after it got ready, the sends in flight reject (the runner records them as `judge_crash`, judged again on
+ * resume) and the next send starts a new one. If it dies before (a missing or broken file, a crash while loading),
+ * every send rejects with a `JudgeFatalError` of kind `transport_worker`: the judges stop, the run exits 1.
  */
 import { Worker } from "node:worker_threads";
 import type { JudgeConfig } from "./config.js";
@@ -21,11 +22,13 @@ import type { TransportWorkerData } from "./transport-worker-entry.js";
 
 /** A message from the worker. */
 type FromWorker =
+  | { t: "ready"; id?: undefined }
   | { t: "done"; id: number; res: SendResult }
   | { t: "fatal"; id: number; judgeId: string; kind: string; message: string }
   | { t: "crash"; id: number; message: string };
 
 interface Pending {
+  judgeId: string;
   resolve: (r: SendResult) => void;
   reject: (e: Error) => void;
   signal?: AbortSignal;
@@ -35,7 +38,13 @@ interface Pending {
 const DEFAULT_ENTRY = new URL("./transport-worker-entry.js", import.meta.url);
 
 /** A worker started ahead of time by {@link preloadTransportWorker}, taken by the first `TransportWorker`. */
-let preloaded: { worker: Worker; entry: string } | undefined;
+interface Preloaded {
+  worker: Worker;
+  entry: string;
+  /** Why it died before being taken. */
+  dead?: string;
+}
+let preloaded: Preloaded | undefined;
 
 /**
  * Start the transport worker now, before the judges are known: it loads its modules (the `openai` client, ~0.2 s)
@@ -46,12 +55,19 @@ export function preloadTransportWorker(entry: URL | string = DEFAULT_ENTRY): voi
   if (preloaded) return;
   const worker = new Worker(entry);
   worker.unref();
-  worker.on("error", () => undefined); // reported to the TransportWorker that takes it, if any
-  preloaded = { worker, entry: String(entry) };
+  const p: Preloaded = { worker, entry: String(entry) };
+  // a preloaded worker that died (a broken install, a crash while loading) is not taken: a new one is started
+  worker.on("error", (e) => (p.dead ??= e.message));
+  worker.on("exit", (code) => (p.dead ??= `exited (code ${code})`));
+  preloaded = p;
 }
 
 export class TransportWorker implements RemoteTransport {
   private worker: Worker | undefined;
+  /** The current worker answered `init` (it loaded its modules and holds the judges). */
+  private ready = false;
+  /** Why a worker could not start: every send then fails at once with a `JudgeFatalError` (no restart loop). */
+  private broken: string | undefined;
   private next = 1;
   private readonly pending = new Map<number, Pending>();
   /**
@@ -89,12 +105,21 @@ export class TransportWorker implements RemoteTransport {
 
   private start(): Worker {
     let w: Worker;
-    if (preloaded && preloaded.entry === String(this.entry)) {
-      w = preloaded.worker;
+    const pre = preloaded;
+    if (pre && pre.entry === String(this.entry) && !pre.dead) {
+      w = pre.worker;
       preloaded = undefined;
-    } else w = new Worker(this.entry);
+    } else {
+      if (pre && pre.entry === String(this.entry)) preloaded = undefined;
+      w = new Worker(this.entry);
+    }
+    this.ready = false;
     w.postMessage({ t: "init", ...this.data });
     w.on("message", (m: FromWorker) => {
+      if (m.t === "ready") {
+        if (this.worker === w) this.ready = true;
+        return;
+      }
       const p = this.pending.get(m.id);
       if (!p) return;
       this.settle(m.id);
@@ -105,9 +130,12 @@ export class TransportWorker implements RemoteTransport {
     const lost = (why: string) => {
       if (this.worker !== w) return;
       this.worker = undefined;
+      // A worker that never got ready will not get ready on a retry either (a missing or broken file, a crash
+      // while loading): the judges stop with a clear message instead of every item failing the same way.
+      if (!this.ready) this.broken = why;
       for (const [id, p] of [...this.pending]) {
         this.settle(id);
-        p.reject(new Error(`the transport worker ${why}; the request is judged again on resume`));
+        p.reject(this.broken !== undefined ? this.startFailure(p.judgeId) : new Error(`the transport worker ${why}; the request is judged again on resume`));
       }
     };
     w.on("error", (e) => lost(`failed: ${e.message}`));
@@ -117,6 +145,15 @@ export class TransportWorker implements RemoteTransport {
     return w;
   }
 
+  /** The error of a send when no worker could start. */
+  private startFailure(judgeId: string): JudgeFatalError {
+    return new JudgeFatalError(
+      judgeId,
+      "transport_worker",
+      `the transport worker could not start (${this.broken}); its requests were not sent. Set IPI_NO_WORKER=1 to send from the main thread, and report the problem.`,
+    );
+  }
+
   private settle(id: number) {
     this.pending.delete(id);
     if (this.pending.size === 0) this.worker?.unref();
@@ -124,6 +161,7 @@ export class TransportWorker implements RemoteTransport {
 
   /** Send one chat request of judge `judgeId` through the worker (see the module docstring). */
   send(judgeId: string, req: ChatRequest, opts: SendOptions): Promise<SendResult> {
+    if (this.broken !== undefined) return Promise.reject(this.startFailure(judgeId));
     const w = this.worker ?? this.start();
     const id = this.next++;
     if (this.pending.size === 0) w.ref();
@@ -139,7 +177,7 @@ export class TransportWorker implements RemoteTransport {
       );
     }
     return new Promise<SendResult>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, signal });
+      this.pending.set(id, { judgeId, resolve, reject, signal });
       w.postMessage({ t: "send", id, judge: judgeId, req, tokenParam: opts.tokenParam });
       if (signal?.aborted) w.postMessage({ t: "abort", id });
     });

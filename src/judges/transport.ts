@@ -29,7 +29,7 @@
  * whole page into every verdict).
  */
 import OpenAI from "openai";
-import { ResponseTooLargeError } from "./fetch-limit.js";
+import { ResponseDecodeError, ResponseTooLargeError } from "./fetch-limit.js";
 import { JudgeFatalError } from "./judge.js";
 import type { Pacer, RequestGate, Slot } from "./rate.js";
 
@@ -497,7 +497,13 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
   const wait = async (ms: number) => {
     const scaled = ms * o.timeScale;
     res.waitsMs.push(scaled);
-    await sleep(scaled, ctx.signal);
+    // on a signal of its own linked to the run's (one listener on the run's signal for all waiting requests)
+    const scoped = scopedSignal(ctx.signal);
+    try {
+      await sleep(scaled, scoped.signal);
+    } finally {
+      scoped.dispose();
+    }
   };
   const backoff = (k: number) => Math.min(o.maxBackoffMs, o.baseBackoffMs * 2 ** k) * (0.5 + 0.5 * random());
 
@@ -546,12 +552,17 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     const body = chatRequestBody(req, res.maxTokens, res.tokenParam);
     const estimated = estimateTokens({ ...req, max_tokens: res.maxTokens });
     let slot: Slot | undefined;
+    // waiting for a slot listens on a signal of its own, linked to the run's by one shared listener: one listener
+    // per waiting request on the run's signal drew a MaxListenersExceededWarning at concurrency 16
+    const waiting = scopedSignal(ctx.signal);
     try {
-      if (ctx.pacer) slot = await ctx.pacer.acquire(ctx.signal);
-      if (ctx.gate) await ctx.gate.acquire(estimated, ctx.signal);
+      if (ctx.pacer) slot = await ctx.pacer.acquire(waiting.signal);
+      if (ctx.gate) await ctx.gate.acquire(estimated, waiting.signal);
     } catch {
       slot?.();
       return fail("aborted", "the run was stopped");
+    } finally {
+      waiting.dispose();
     }
 
     res.requests++;
@@ -583,6 +594,12 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       };
       if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
       if (err instanceof ResponseTooLargeError) return fail("response_too_large", err.message);
+      if (err instanceof ResponseDecodeError) {
+        // a body that does not follow its content-encoding, or a reply that is not valid HTTP: the same would come back
+        const r = await invalidResponse(clipMessage(err.message, 300));
+        if (r) return r;
+        continue;
+      }
       if (err instanceof OpenAI.APIConnectionTimeoutError || scoped.timedOut()) {
         const r = await retry("timeout", `no answer within ${ctx.timeoutMs / 1000} s`);
         if (r) return r;

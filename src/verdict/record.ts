@@ -35,15 +35,15 @@ export function capText(s: string, max: number): string {
   return `${s.slice(0, cut)}[... ${s.length - cut} more characters cut]`;
 }
 
-function capQuote(q: VerifiedQuote): VerifiedQuote {
-  const out: VerifiedQuote = { ...q, quote: capText(q.quote, VERDICT_CAPS.quoteChars) };
+function capQuote(q: VerifiedQuote, scrub: (s: string) => string): VerifiedQuote {
+  const out: VerifiedQuote = { ...q, quote: capText(scrub(q.quote), VERDICT_CAPS.quoteChars) };
   if (q.closest) out.closest = { ...q.closest, text: capText(q.closest.text, VERDICT_CAPS.quoteChars) };
   if (typeof q.reason === "string") out.reason = capText(q.reason, VERDICT_CAPS.quoteChars);
   return out;
 }
 
 /** Findings within the caps, and a note of what was dropped ("" when nothing was). */
-function capFindings(findings: readonly VerifiedFinding[]): { findings: VerifiedFinding[]; note: string } {
+function capFindings(findings: readonly VerifiedFinding[], scrub: (s: string) => string): { findings: VerifiedFinding[]; note: string } {
   let kept: readonly VerifiedFinding[] = findings;
   let droppedFindings = 0;
   if (findings.length > VERDICT_CAPS.findings) {
@@ -58,8 +58,8 @@ function capFindings(findings: readonly VerifiedFinding[]): { findings: Verified
   const out = kept.map((f) => {
     const ev = f.evidence.length > VERDICT_CAPS.quotesPerFinding ? f.evidence.slice(0, VERDICT_CAPS.quotesPerFinding) : f.evidence;
     droppedQuotes += f.evidence.length - ev.length;
-    const g: VerifiedFinding = { ...f, evidence: ev.map(capQuote) };
-    if (typeof f.explanation === "string") g.explanation = capText(f.explanation, VERDICT_CAPS.textChars);
+    const g: VerifiedFinding = { ...f, evidence: ev.map((q) => capQuote(q, scrub)) };
+    if (typeof f.explanation === "string") g.explanation = capText(scrub(f.explanation), VERDICT_CAPS.textChars);
     return g;
   });
   const parts: string[] = [];
@@ -111,6 +111,11 @@ export interface BuildVerdictArgs {
   truncated?: boolean;
   error?: { kind: string; message: string };
   rationale?: string;
+  /**
+   * Applied to every text the judge wrote before it is stored (rationale, explanations, quotes, raw replies, the
+   * error message): the OpenAI judge removes its API key with it, should a server echo the key into a reply.
+   */
+  redact?: (text: string) => string;
   /** Clock for `created_at` (tests); default `new Date()`. */
   now?: Date;
 }
@@ -136,7 +141,8 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (args.status === "ok" && !decision) throw new Error("buildVerdict: status ok needs a decision");
   const labelled = decision !== null && args.status === "ok";
   const label = labelled ? decision.label : null;
-  const capped = capFindings(decision ? decision.findings : []);
+  const scrub = args.redact ?? ((x: string) => x);
+  const capped = capFindings(decision ? decision.findings : [], scrub);
   const v: Verdict = {
     trajectory_id: t.id,
     judge_id: judge.id,
@@ -151,15 +157,15 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     compromised: label === null ? null : isCompromised(label),
     downgraded: labelled ? decision.downgraded : false,
     findings: capped.findings,
-    rationale: capText(args.rationale ?? "", VERDICT_CAPS.textChars) + (capped.note ? (args.rationale ? " " : "") + capped.note : ""),
+    rationale: capText(scrub(args.rationale ?? ""), VERDICT_CAPS.textChars) + (capped.note ? (args.rationale ? " " : "") + capped.note : ""),
     attempts: args.attempts,
     // finite non-negative integers whatever a provider sent (the Batch API path reads result lines as they are)
     usage: { prompt_tokens: count(args.usage?.prompt_tokens), completion_tokens: count(args.usage?.completion_tokens) },
     truncated: args.truncated ?? false,
-    raw_replies: capRaw(args.raw_replies ?? []),
+    raw_replies: capRaw((args.raw_replies ?? []).map(scrub)),
     created_at: (args.now ?? new Date()).toISOString(),
   };
-  if (args.error) v.error = { kind: capText(args.error.kind, 200), message: capText(args.error.message, VERDICT_CAPS.textChars) };
+  if (args.error) v.error = { kind: capText(args.error.kind, 200), message: capText(scrub(args.error.message), VERDICT_CAPS.textChars) };
   for (const k of ["agent_model", "agent_family", "suite", "attack", "condition"] as const) {
     const val = t[k];
     if (typeof val === "string" && val !== "") v[k] = val;

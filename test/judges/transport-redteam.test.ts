@@ -1,0 +1,211 @@
+/**
+ * Findings of the red-team pass on the transport worker and the node:http chat path, each as a test: a worker
+ * that cannot start, a 205 that kept a socket (and the process) alive, the API key echoed into a valid reply,
+ * listener warnings when sending from the main thread, decodings `fetch` handled (raw deflate, several codings),
+ * answers that are not valid HTTP or not decodable (an answer, not a connection fault to retry for a minute), and
+ * a keep-alive socket the server closed (sent again at once, not after a backoff).
+ */
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import zlib from "node:zlib";
+import OpenAI from "openai";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { benchReply } from "../../bench/server.js";
+import { decodeBody, limitedFetch, ResponseDecodeError, ResponseTooLargeError } from "../../src/judges/fetch-limit.js";
+import { JudgeFatalError } from "../../src/judges/judge.js";
+import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { preloadTransportWorker, TransportWorker } from "../../src/judges/transport-worker.js";
+import { sendChat, type ChatRequest } from "../../src/judges/transport.js";
+import { readTrajectories } from "../../src/ingest/index.js";
+import type { Trajectory } from "../../src/types.js";
+import { runCli } from "../helpers/cli.js";
+import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from "../helpers/fake-openai.js";
+import { SAMPLES } from "../helpers/paths.js";
+import { fastCtx, TEST_KEY } from "../helpers/transport-ctx.js";
+
+const REQ: ChatRequest = { model: "m", messages: [{ role: "user", content: "x" }], temperature: 0 };
+let fake: FakeOpenAI | undefined;
+let run: Trajectory;
+const closers: (() => Promise<void> | void)[] = [];
+beforeAll(async () => {
+  for await (const it of readTrajectories([SAMPLES])) {
+    if (it.kind === "trajectory" && Object.keys(it.trajectory.injections).length > 0) {
+      run = it.trajectory;
+      break;
+    }
+  }
+});
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  for (const c of closers.splice(0)) await c();
+});
+
+/** A raw TCP server on 127.0.0.1: `onData(socket, n)` is called once per connection's first request bytes. */
+async function rawServer(onRequest: (s: net.Socket, n: number) => void): Promise<{ url: string; connections: () => number }> {
+  let n = 0;
+  let conns = 0;
+  const sockets = new Set<net.Socket>();
+  const srv = net.createServer((s) => {
+    conns++;
+    sockets.add(s);
+    s.on("close", () => sockets.delete(s));
+    let buf = "";
+    s.on("data", (d) => {
+      buf += d.toString("latin1");
+      const end = buf.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      const len = Number(/content-length: (\d+)/i.exec(buf.slice(0, end))?.[1] ?? 0);
+      if (buf.length < end + 4 + len) return;
+      buf = buf.slice(end + 4 + len);
+      onRequest(s, ++n);
+    });
+    s.on("error", () => undefined);
+  });
+  await new Promise<void>((ok) => srv.listen(0, "127.0.0.1", ok));
+  closers.push(
+    () =>
+      new Promise<void>((ok) => {
+        for (const s of sockets) s.destroy();
+        srv.close(() => ok());
+      }),
+  );
+  return { url: `http://127.0.0.1:${(srv.address() as net.AddressInfo).port}/v1`, connections: () => conns };
+}
+
+const okBody = JSON.stringify(completion("hello").body);
+const http200 = (body: string | Buffer, extra = "") =>
+  Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n`), Buffer.from(body)]);
+
+describe("a transport worker that cannot start", () => {
+  const cfg = { id: "w", model: "m", family: "openai", base_url: "http://127.0.0.1:9/v1" };
+  it("every send rejects with a JudgeFatalError (kind transport_worker) naming IPI_NO_WORKER; no restart loop", async () => {
+    const remote = new TransportWorker({ judges: [cfg] }, path.join(os.tmpdir(), "ipi-no-such-worker-entry.js"));
+    closers.push(() => remote.close());
+    const judge = createOpenAIJudge(cfg, { retries: 0, minQuoteChars: 12, remote });
+    const e = await judge.judge(run, { repeat: 0 }).then(() => null, (x: unknown) => x);
+    expect(e).toBeInstanceOf(JudgeFatalError);
+    expect((e as JudgeFatalError).kind).toBe("transport_worker");
+    expect((e as Error).message).toMatch(/IPI_NO_WORKER=1/);
+    const t0 = performance.now();
+    await expect(judge.judge(run, { repeat: 0 })).rejects.toBeInstanceOf(JudgeFatalError);
+    expect(performance.now() - t0).toBeLessThan(100); // at once: no new worker per send
+  });
+
+  it("a preloaded worker that died is not taken (the sends fail as above instead of never settling)", async () => {
+    const bad = path.join(os.tmpdir(), `ipi-broken-entry-${process.pid}.mjs`);
+    fs.writeFileSync(bad, "throw new Error('broken install');\n");
+    closers.push(() => fs.rmSync(bad, { force: true }));
+    preloadTransportWorker(bad);
+    await new Promise((r) => setTimeout(r, 500)); // it dies while loading
+    const remote = new TransportWorker({ judges: [cfg] }, bad);
+    closers.push(() => remote.close());
+    const judge = createOpenAIJudge(cfg, { retries: 0, minQuoteChars: 12, remote });
+    const e = await judge.judge(run, { repeat: 0 }).then(() => null, (x: unknown) => x);
+    expect((e as JudgeFatalError).kind).toBe("transport_worker");
+    expect((e as Error).message).toMatch(/broken install/);
+  });
+});
+
+describe("the node:http chat path", () => {
+  it("a 205 whose connection stays open is answered and the socket is closed (the process could not exit)", async () => {
+    let closed = false;
+    const srv = await rawServer((s) => {
+      s.on("close", () => (closed = true));
+      s.write("HTTP/1.1 205 Reset Content\r\n\r\n");
+    });
+    const res = await limitedFetch()(`${srv.url}/chat/completions`, { method: "POST", body: "{}" });
+    expect(res.status).toBe(205);
+    for (let i = 0; i < 50 && !closed; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(closed).toBe(true);
+  });
+
+  it("decodes as fetch does: zlib and raw deflate, 'gzip, br' (last applied first), unknown codings as they are", () => {
+    const text = Buffer.from(okBody);
+    expect(decodeBody(zlib.deflateSync(text), "deflate", 1 << 20).toString()).toBe(okBody);
+    expect(decodeBody(zlib.deflateRawSync(text), "deflate", 1 << 20).toString()).toBe(okBody);
+    expect(decodeBody(zlib.brotliCompressSync(zlib.gzipSync(text)), "gzip, br", 1 << 20).toString()).toBe(okBody);
+    expect(decodeBody(zlib.gzipSync(text), "x-gzip, identity", 1 << 20).toString()).toBe(okBody);
+    expect(decodeBody(text, "compress-nobody-uses", 1 << 20)).toBe(text);
+    expect(() => decodeBody(text, "gzip", 1 << 20)).toThrow(ResponseDecodeError);
+    expect(() => decodeBody(zlib.gzipSync(Buffer.alloc(1 << 20)), "gzip", 1000)).toThrow(ResponseTooLargeError);
+    expect(() => decodeBody(zlib.brotliCompressSync(Buffer.alloc(1 << 20)), "br", 1000)).toThrow(ResponseTooLargeError);
+  });
+
+  for (const [what, answer] of [
+    ["a body that lies about its gzip encoding", http200("not gzip at all", "content-encoding: gzip\r\n")],
+    ["a malformed status line", Buffer.from("HTTP/1.1 2OO OK\r\ncontent-length: 2\r\n\r\n{}")],
+    ["a header value with a control character", Buffer.from("HTTP/1.1 200 OK\r\nx-odd: a\u0001b\r\ncontent-length: 2\r\n\r\n{}")],
+  ] as const) {
+    it(`${what}: an invalid_response (not a connection fault retried for a minute); three stop a judge that never answered`, async () => {
+      const srv = await rawServer((s) => s.end(answer));
+      const client = new OpenAI({ apiKey: TEST_KEY, baseURL: srv.url, maxRetries: 0, timeout: 2000, fetch: limitedFetch() });
+      const one = await sendChat(client, REQ, fastCtx({ options: { notCompatibleTries: 10 }, health: { succeeded: false } }));
+      expect(one.outcome).toMatchObject({ kind: "error", error: { kind: "invalid_response" } });
+      const health = { succeeded: false };
+      let e: unknown = null;
+      for (let i = 0; i < 3 && e === null; i++) e = await sendChat(client, REQ, fastCtx({ health, baseURL: srv.url })).then(() => null, (x: unknown) => x);
+      expect(e).toBeInstanceOf(JudgeFatalError);
+      expect((e as JudgeFatalError).kind).toBe("not_openai_compatible");
+    });
+  }
+
+  it("a keep-alive socket the server closed after answering: the next request goes again at once on a new connection", async () => {
+    const srv = await rawServer((s) => {
+      s.write(http200(okBody, "connection: keep-alive\r\n"));
+      setTimeout(() => s.destroy(), 5); // closes right after answering, while the client keeps the socket
+    });
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: srv.url, maxRetries: 0, timeout: 2000, fetch: limitedFetch() });
+    for (let i = 0; i < 8; i++) {
+      const ctx = fastCtx();
+      const r = await sendChat(client, REQ, ctx);
+      expect(r.outcome).toMatchObject({ kind: "reply", content: "hello" });
+      expect(ctx.waits).toEqual([]); // no backoff
+      await new Promise((res) => setTimeout(res, 10 + (i % 3) * 5));
+    }
+    expect(srv.connections()).toBeGreaterThan(1);
+  });
+});
+
+describe("the API key never reaches the store, even inside a valid reply", () => {
+  it("a server that echoes the key into the rationale and a finding's explanation: redacted in the verdict", async () => {
+    const keyEnv = "IPI_REDTEAM_TEST_KEY";
+    process.env[keyEnv] = TEST_KEY;
+    closers.push(() => void delete process.env[keyEnv]);
+    fake = await startFakeOpenAI((req: FakeRequest) => {
+      const user = (req.body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
+      const reply = JSON.parse(benchReply(user));
+      reply.rationale = `your key is ${TEST_KEY}`;
+      reply.findings[0].explanation = `Bearer ${TEST_KEY}`;
+      return completion(JSON.stringify(reply));
+    });
+    const judge = createOpenAIJudge({ id: "k", model: "m", family: "openai", base_url: fake.url, api_key_env: keyEnv }, { retries: 0, minQuoteChars: 12 });
+    const v = await judge.judge(run, { repeat: 0 });
+    expect(v.status).toBe("ok");
+    expect(JSON.stringify(v)).not.toContain(TEST_KEY);
+    expect(JSON.stringify(v)).not.toContain("SECRETKEY");
+    expect(v.rationale).toContain("[redacted]");
+  });
+});
+
+describe("no listener warnings when sending from the main thread", () => {
+  it("IPI_NO_WORKER=1 at concurrency 16 against a server answering 429 at first: nothing on stderr, every item ok", async () => {
+    fake = await startFakeOpenAI((req: FakeRequest, n: number) =>
+      n <= 40
+        ? apiError(429, "Too many requests", { headers: { "retry-after-ms": "5" } })
+        : completion(benchReply((req.body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content)),
+    );
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-rt-"));
+    closers.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
+    const cfg = path.join(tmp, "judges.json");
+    fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "w", model: "m", family: "openai", base_url: fake.url, concurrency: 16 }] }));
+    const r = await runCli(["label", SAMPLES, "--judges", cfg, "--run", "n", "--labels-dir", tmp, "--limit", "40", "--json"], {
+      env: { ...process.env, IPI_NO_WORKER: "1" },
+    });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).this_run.judged).toBe(40);
+  }, 60_000);
+});
