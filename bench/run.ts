@@ -187,6 +187,26 @@ function countLines(file: string): number {
   return n;
 }
 
+/**
+ * The labelling phase of a run, from its verdicts' `created_at` (ms): first to last verdict, without process
+ * start-up, module loading and the final summary. Reported beside the end-to-end figure (which the target uses).
+ */
+function labellingPhase(file: string): { seconds: number; perSec: number } {
+  let first = Infinity;
+  let last = -Infinity;
+  let n = 0;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    const m = /"created_at":"([^"]+)"/.exec(line);
+    if (!m) continue;
+    const t = Date.parse(m[1]);
+    first = Math.min(first, t);
+    last = Math.max(last, t);
+    n++;
+  }
+  const seconds = (last - first) / 1000;
+  return { seconds, perSec: (n - 1) / seconds };
+}
+
 async function main() {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-bench-"));
   const cleanup = () => fs.rmSync(tmp, { recursive: true, force: true });
@@ -246,6 +266,11 @@ async function main() {
       `n=${n}: ${CLI_ONLY ? "bare skipped" : `bare ${bare.perSec.toFixed(0)}/s (${bare1.perSec.toFixed(0)}/s before, ${bare2.perSec.toFixed(0)}/s after)`} | ipi-judge ${cli.perSec.toFixed(0)}/s (${cli.seconds.toFixed(2)} s), ` +
         `ratio ${CLI_ONLY ? "n/a" : (cli.perSec / bare.perSec).toFixed(2)}, peak RSS ${cli.peakRssMB!.toFixed(0)} MB; ` +
         `${verified} unaffected findings verified, ${j.downgrades} downgrades, ok ${(100 * (j.by_status.ok ?? 0) / n).toFixed(1)}%`,
+    );
+    const phase = labellingPhase(path.join(labels, `n${n}`, "verdicts.jsonl"));
+    console.log(
+      `  ipi-judge from its first verdict to its last (no start-up, no summary; no target): ${phase.perSec.toFixed(0)}/s over ${phase.seconds.toFixed(2)} s` +
+        (CLI_ONLY ? "" : `, ${(phase.perSec / bare.perSec).toFixed(2)}x the bare loop`),
     );
     if (!CLI_ONLY && n === Math.min(...SIZES)) {
       const raw = await rawHttpLoop(port, users, n, CONCURRENCY);
