@@ -6,34 +6,31 @@ import { EXIT, UsageError } from "./errors.js";
 import { RunLockedError } from "../store/lock.js";
 import { preloadTransportWorker } from "../judges/transport-worker.js";
 
+/** The commands, in the order `--help` lists them: each loads its module on demand. */
+const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
+  label: () => import("./label.js").then((m) => m.registerLabel),
+  agree: () => import("./agree.js").then((m) => m.registerAgree),
+  sample: () => import("./sample.js").then((m) => m.registerSample),
+  "import-annotations": () => import("./import-annotations.js").then((m) => m.registerImportAnnotations),
+  compare: () => import("./compare.js").then((m) => m.registerCompare),
+  report: () => import("./report.js").then((m) => m.registerReport),
+  committee: () => import("./committee.js").then((m) => m.registerCommittee),
+  agreement: () => import("./agreement.js").then((m) => m.registerAgreement),
+};
+
 /**
  * The ipi-judge command line: a thin shell over the library. Every command is a library call.
  * @returns the process exit code (0 ok, 1 fatal, 2 usage/config).
  */
 export async function main(argv: string[]): Promise<number> {
   // `label --judges`: the transport worker (../judges/transport-worker.ts) starts loading on the other core now,
-  // while this thread loads the commands below (loaded here, after it, for that reason).
+  // while this thread loads the command below (loaded here, after it, for that reason).
   if (argv[0] === "label" && argv.some((a) => a === "--judges" || a.startsWith("--judges=")) && process.env.IPI_NO_WORKER !== "1")
     preloadTransportWorker();
-  const [
-    { registerLabel },
-    { registerAgree },
-    { registerSample },
-    { registerImportAnnotations },
-    { registerCompare },
-    { registerReport },
-    { registerCommittee },
-    { registerAgreement },
-  ] = await Promise.all([
-    import("./label.js"),
-    import("./agree.js"),
-    import("./sample.js"),
-    import("./import-annotations.js"),
-    import("./compare.js"),
-    import("./report.js"),
-    import("./committee.js"),
-    import("./agreement.js"),
-  ]);
+  // Only the command being run is loaded (each pulls its own libraries); help and unknown commands load them all.
+  const name = argv[0];
+  const chosen = name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);
+  const registers = await Promise.all(chosen.map((c) => COMMANDS[c]()));
   // `ipi-judge ... | head` closes stdout early: that is not an error.
   process.stdout.on("error", (e: NodeJS.ErrnoException) => {
     if (e.code === "EPIPE") process.exit(0);
@@ -48,14 +45,7 @@ export async function main(argv: string[]): Promise<number> {
     .version("0.1.0")
     .exitOverride()
     .showHelpAfterError("(run with --help for usage)");
-  registerLabel(program);
-  registerAgree(program);
-  registerSample(program);
-  registerImportAnnotations(program);
-  registerCompare(program);
-  registerReport(program);
-  registerCommittee(program);
-  registerAgreement(program);
+  for (const register of registers) register(program);
   for (const c of program.commands) c.exitOverride();
   try {
     await program.parseAsync(argv, { from: "user" });

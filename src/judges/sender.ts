@@ -7,7 +7,7 @@ import OpenAI from "openai";
 import { JUDGE_DEFAULTS, resolveApiKey, type JudgeConfig } from "./config.js";
 import { limitedFetch } from "./fetch-limit.js";
 import { AimdLimiter, RatePacer } from "./rate.js";
-import { defaultSleep, sendChat, type ChatRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./transport.js";
+import { defaultSleep, sendChat, type ChatRequest, type EncodedRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./transport.js";
 
 /** One chat request's send options: the run's signal and the token-limit parameter name in force. */
 export interface SendOptions {
@@ -20,8 +20,11 @@ export interface SendOptions {
  * AIMD limiter and health record. Local (`createChatSender`) or in a transport worker (`common.remote`).
  */
 export interface ChatSender {
-  /** Resolves to what the send came to; rejects only with a `JudgeFatalError` (or a crash of the sender). */
-  send(req: ChatRequest, opts: SendOptions): Promise<SendResult>;
+  /**
+   * Resolves to what the send came to; rejects only with a `JudgeFatalError` (or a crash of the sender). An
+   * `EncodedRequest` (the transport worker's input) carries its token parameter; `opts.tokenParam` is then unused.
+   */
+  send(req: ChatRequest | EncodedRequest, opts: SendOptions): Promise<SendResult>;
 }
 
 /** Sends chat requests for judges from another thread (`./transport-worker.ts`). */
@@ -52,7 +55,7 @@ export function createChatSender(cfg: JudgeConfig, common: { transport?: Transpo
   const limiter = new AimdLimiter();
   // Until one response succeeds, an address that cannot be reached stops this judge (./transport.ts).
   const health: JudgeHealth = { succeeded: false };
-  const send = (req: ChatRequest, opts: SendOptions) =>
+  const send = (req: ChatRequest | EncodedRequest, opts: SendOptions) =>
     sendChat(client, req, {
       judgeId: cfg.id,
       timeoutMs,

@@ -4,7 +4,8 @@
  * sends the chat requests the main thread posts, so the HTTP client's work runs on another core than reading,
  * rendering, verification and the store.
  *
- * Messages in: `{t: "init", judges, transport}` (first, once), `{t: "send", id, judge, req, tokenParam}`,
+ * Messages in: `{t: "init", judges, transport}` (first, once), `{t: "send", id, judge, req}` (`req` an
+ * `EncodedRequest`: the body already serialized by the main thread, its buffer transferred, not copied),
  * `{t: "abort", id}` (the run was stopped). The judges come in a message, not as `workerData`, so the worker can be
  * started (and load its modules on the other core) before the CLI has read the judges config.
  * Messages out: `{t: "ready"}` (after `init`), `{t: "done", id, res}` (a `SendResult`), `{t: "fatal", id, judgeId, kind, message}` (a
@@ -15,7 +16,7 @@ import { parentPort } from "node:worker_threads";
 import type { JudgeConfig } from "./config.js";
 import { JudgeFatalError } from "./judge.js";
 import { createChatSender, type ChatSender } from "./sender.js";
-import type { ChatRequest, TransportOptions } from "./transport.js";
+import type { EncodedRequest, TransportOptions } from "./transport.js";
 
 /** What the worker is initialized with (its first message). */
 export interface TransportWorkerData {
@@ -27,7 +28,7 @@ export interface TransportWorkerData {
 /** A message from the main thread. */
 export type ToWorker =
   | ({ t: "init" } & TransportWorkerData)
-  | { t: "send"; id: number; judge: string; req: ChatRequest; tokenParam: "max_tokens" | "max_completion_tokens" }
+  | { t: "send"; id: number; judge: string; req: EncodedRequest }
   | { t: "abort"; id: number };
 
 const port = parentPort;
@@ -37,7 +38,7 @@ if (port) {
   const start = (m: Extract<ToWorker, { t: "send" }>, ac: AbortController) => {
     const sender = senders.get(m.judge);
     const p = sender
-      ? sender.send(m.req, { signal: ac.signal, tokenParam: m.tokenParam })
+      ? sender.send(m.req, { signal: ac.signal, tokenParam: m.req.tokenParam })
       : Promise.reject(new Error(`transport worker: no judge "${m.judge}"`));
     p.then(
       (res) => port.postMessage({ t: "done", id: m.id, res }),

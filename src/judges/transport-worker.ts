@@ -17,6 +17,7 @@ import { Worker } from "node:worker_threads";
 import type { JudgeConfig } from "./config.js";
 import { JudgeFatalError } from "./judge.js";
 import type { ChatSender, RemoteTransport, SendOptions } from "./sender.js";
+import { encodeRequest, type EncodedRequest } from "./request-body.js";
 import type { ChatRequest, SendResult } from "./transport.js";
 import type { TransportWorkerData } from "./transport-worker-entry.js";
 
@@ -160,7 +161,7 @@ export class TransportWorker implements RemoteTransport {
   }
 
   /** Send one chat request of judge `judgeId` through the worker (see the module docstring). */
-  send(judgeId: string, req: ChatRequest, opts: SendOptions): Promise<SendResult> {
+  send(judgeId: string, req: ChatRequest | EncodedRequest, opts: SendOptions): Promise<SendResult> {
     if (this.broken !== undefined) return Promise.reject(this.startFailure(judgeId));
     const w = this.worker ?? this.start();
     const id = this.next++;
@@ -178,7 +179,9 @@ export class TransportWorker implements RemoteTransport {
     }
     return new Promise<SendResult>((resolve, reject) => {
       this.pending.set(id, { judgeId, resolve, reject, signal });
-      w.postMessage({ t: "send", id, judge: judgeId, req, tokenParam: opts.tokenParam });
+      // serialized here (this thread has time to spare; the worker is the busier one) and moved, not copied
+      const encoded = "encoded" in req ? { ...req, encoded: req.encoded.slice() } : encodeRequest(req, opts.tokenParam);
+      w.postMessage({ t: "send", id, judge: judgeId, req: encoded }, [encoded.encoded.buffer as ArrayBuffer]);
       if (signal?.aborted) w.postMessage({ t: "abort", id });
     });
   }

@@ -30,6 +30,8 @@
  */
 import OpenAI from "openai";
 import { ResponseDecodeError, ResponseTooLargeError } from "./fetch-limit.js";
+import { chatRequestBody, estimateTokens, reencode, type EncodedRequest } from "./request-body.js";
+export { chatRequestBody, encodeRequest, estimateTokens, type EncodedRequest } from "./request-body.js";
 import { JudgeFatalError } from "./judge.js";
 import type { Pacer, RequestGate, Slot } from "./rate.js";
 
@@ -422,30 +424,6 @@ export function scopedSignal(parent: AbortSignal | undefined): { signal: AbortSi
 }
 const scopedChildren = new WeakMap<AbortSignal, Set<AbortController>>();
 
-/**
- * The JSON body of one chat completions request (the same for `sendChat` and the Batch API request file):
- * `model`, `messages`, `temperature` when set, the token limit under `tokenParam` when set, `response_format`
- * when set, then `extra_body` merged last.
- */
-export function chatRequestBody(
-  req: ChatRequest,
-  maxTokens: number | undefined = req.max_tokens,
-  tokenParam: "max_tokens" | "max_completion_tokens" = "max_tokens",
-): Record<string, unknown> {
-  const body: Record<string, unknown> = { model: req.model, messages: req.messages };
-  if (req.temperature !== undefined) body.temperature = req.temperature;
-  if (maxTokens !== undefined) body[tokenParam] = maxTokens;
-  if (req.response_format) body.response_format = req.response_format;
-  Object.assign(body, req.extra_body ?? {});
-  return body;
-}
-
-/** Rough token estimate of a request: characters / 4 of the messages plus the completion allowance. */
-export function estimateTokens(req: ChatRequest): number {
-  const chars = req.messages.reduce((a, m) => a + m.content.length, 0);
-  return Math.ceil(chars / 4) + (req.max_tokens ?? 1024);
-}
-
 function isQuota(e: InstanceType<typeof OpenAI.APIError>): boolean {
   const body = e.error as { code?: unknown; type?: unknown } | undefined;
   return (
@@ -476,7 +454,9 @@ function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
  *   succeeded) a server that cannot be reached (`unreachable`: "cannot reach <host> (<base url>): <system error>");
  *   its message names the judge or the host, the status or system error and the provider's message, never the key.
  */
-export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContext): Promise<SendResult> {
+export async function sendChat(client: OpenAI, input: ChatRequest | EncodedRequest, ctx: SendContext): Promise<SendResult> {
+  const pre = "encoded" in input ? input : undefined;
+  const req = pre ? undefined : (input as ChatRequest);
   const o = { ...TRANSPORT_DEFAULTS, ...(ctx.options ?? {}) };
   const sleep = ctx.options?.sleep ?? defaultSleep;
   const random = ctx.options?.random ?? Math.random;
@@ -486,8 +466,8 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     usage: { prompt_tokens: 0, completion_tokens: 0 },
     raw: [],
     waitsMs: [],
-    maxTokens: req.max_tokens,
-    tokenParam: ctx.tokenParam ?? "max_tokens",
+    maxTokens: pre ? pre.maxTokens : req!.max_tokens,
+    tokenParam: pre ? pre.tokenParam : (ctx.tokenParam ?? "max_tokens"),
   };
   const clean = (s: string) => redact(s, ctx.secrets);
   const fail = (kind: string, message: string): SendResult => {
@@ -549,8 +529,12 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
   let paramSwitched = false;
   for (;;) {
     if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
-    const body = chatRequestBody(req, res.maxTokens, res.tokenParam);
-    const estimated = estimateTokens({ ...req, max_tokens: res.maxTokens });
+    // the encoded bytes as they are while the token settings are those they were made with, else an object body
+    const raw = pre && res.maxTokens === pre.maxTokens && res.tokenParam === pre.tokenParam ? pre.encoded : undefined;
+    const body = raw ? undefined : pre ? reencode(pre, res.maxTokens, res.tokenParam) : chatRequestBody(req!, res.maxTokens, res.tokenParam);
+    const estimated = pre
+      ? pre.estimate - (pre.baseMaxTokens ?? 1024) + (res.maxTokens ?? 1024)
+      : estimateTokens({ ...req!, max_tokens: res.maxTokens });
     let slot: Slot | undefined;
     // waiting for a slot listens on a signal of its own, linked to the run's by one shared listener: one listener
     // per waiting request on the run's signal drew a MaxListenersExceededWarning at concurrency 16
@@ -570,10 +554,21 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     // the client's own timeout stops at the headers; this one also bounds the body (a slow drip)
     const scoped = requestSignal(ctx.signal, ctx.timeoutMs);
     try {
-      completion = (await client.chat.completions.create(
-        body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming,
-        { timeout: ctx.timeoutMs, maxRetries: 0, signal: scoped.signal },
-      )) as OpenAI.Chat.Completions.ChatCompletion;
+      completion = (
+        raw
+          ? await client.post("/chat/completions", {
+              body: raw,
+              headers: { "content-type": "application/json" },
+              timeout: ctx.timeoutMs,
+              maxRetries: 0,
+              signal: scoped.signal,
+            })
+          : await client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
+              timeout: ctx.timeoutMs,
+              maxRetries: 0,
+              signal: scoped.signal,
+            })
+      ) as OpenAI.Chat.Completions.ChatCompletion;
       scoped.dispose();
       slot?.();
     } catch (err) {

@@ -17,6 +17,9 @@ import { limitedFetch } from "../../src/judges/fetch-limit.js";
 import { JudgeFatalError } from "../../src/judges/judge.js";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
 import { TransportWorker } from "../../src/judges/transport-worker.js";
+import { chatRequestBody, encodeRequest, estimateTokens, sendChat, type ChatRequest } from "../../src/judges/transport.js";
+import OpenAI from "openai";
+import { fastCtx } from "../helpers/transport-ctx.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import type { Trajectory, Verdict } from "../../src/types.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from "../helpers/fake-openai.js";
@@ -170,6 +173,50 @@ describe("TransportWorker", () => {
     expect(e!.message).toMatch(/transport worker exited/);
     const v = await judge.judge(runs[1], { repeat: 0 });
     expect(v.status).toBe("ok");
+  });
+});
+
+describe("an encoded request (what the worker receives: the body serialized by the main thread)", () => {
+  const REQ: ChatRequest = {
+    model: "m",
+    messages: [
+      { role: "system", content: "rubric" },
+      { role: "user", content: "tr\u00e9s \ud83d\ude00 lone \ud800 <x> \"q\"" },
+    ],
+    temperature: 0,
+    max_tokens: 100,
+    response_format: { type: "json_object" },
+    extra_body: { provider: { order: ["a"] } },
+  };
+  const client = () => new OpenAI({ apiKey: TEST_KEY, baseURL: fake!.url, maxRetries: 0, timeout: 2000 });
+
+  it("is sent byte for byte as the object path sends it, with the same headers that matter", async () => {
+    fake = await startFakeOpenAI([completion("a"), completion("b")]);
+    const a = await sendChat(client(), REQ, fastCtx());
+    const b = await sendChat(client(), encodeRequest(REQ, "max_tokens"), fastCtx());
+    expect([a.outcome, b.outcome]).toMatchObject([{ kind: "reply", content: "a" }, { kind: "reply", content: "b" }]);
+    const [x, y] = fake.requests;
+    expect(y.body).toEqual(x.body);
+    expect(y.body).toEqual(JSON.parse(JSON.stringify(chatRequestBody(REQ))));
+    for (const h of ["content-type", "authorization", "content-length"]) expect(y.headers[h]).toBe(x.headers[h]);
+    expect(encodeRequest(REQ, "max_tokens").estimate).toBe(estimateTokens(REQ));
+  });
+
+  it("a truncated reply is sent again with a larger max_tokens; a server asking for max_completion_tokens gets it", async () => {
+    fake = await startFakeOpenAI([
+      completion("cut", { finish_reason: "length" }),
+      apiError(400, "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead."),
+      completion("ok"),
+    ]);
+    const r = await sendChat(client(), encodeRequest(REQ, "max_tokens"), fastCtx());
+    expect(r.outcome).toMatchObject({ kind: "reply", content: "ok" });
+    expect(r.tokenParam).toBe("max_completion_tokens");
+    const [first, second, third] = fake.requests.map((q) => q.body);
+    expect(first.max_tokens).toBe(100);
+    expect(second.max_tokens).toBe(200);
+    expect(third.max_completion_tokens).toBe(200);
+    expect(third.max_tokens).toBeUndefined();
+    expect({ ...third, max_completion_tokens: undefined }).toEqual({ ...first, max_tokens: undefined });
   });
 });
 
