@@ -140,7 +140,8 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
             `\nthis invocation: ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors\n` +
-              `stored in ${displayPath(res.runDir)}/\n`,
+              `stored in ${displayPath(res.runDir)}/\n` +
+              (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : ""),
           );
         }
         if (res.interrupted) process.exitCode = EXIT.interrupted;
