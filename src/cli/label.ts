@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { labelRun } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
 import { resolveJudges } from "../judges/index.js";
+import { transportWorkerEnabled } from "../judges/transport-worker.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "./errors.js";
 import { intOption, printJson } from "./util.js";
@@ -81,7 +82,7 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
       }
       const missing = paths.filter((p) => !fs.existsSync(p));
       if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
-      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, worker: process.env.IPI_NO_WORKER !== "1" });
+      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, worker: transportWorkerEnabled() });
       const ac = new AbortController();
       let interrupts = 0;
       const onSigint = () => {

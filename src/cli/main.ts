@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "./errors.js";
 import { RunLockedError } from "../store/lock.js";
-import { preloadTransportWorker } from "../judges/transport-worker.js";
+import { preloadTransportWorker, transportWorkerEnabled } from "../judges/transport-worker.js";
 
 /** The commands, in the order `--help` lists them: each loads its module on demand. */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -25,7 +25,7 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
 export async function main(argv: string[]): Promise<number> {
   // `label --judges`: the transport worker (../judges/transport-worker.ts) starts loading on the other core now,
   // while this thread loads the command below (loaded here, after it, for that reason).
-  if (argv[0] === "label" && argv.some((a) => a === "--judges" || a.startsWith("--judges=")) && process.env.IPI_NO_WORKER !== "1")
+  if (argv[0] === "label" && argv.some((a) => a === "--judges" || a.startsWith("--judges=")) && transportWorkerEnabled())
     preloadTransportWorker();
   // Only the command being run is loaded (each pulls its own libraries); help and unknown commands load them all.
   const name = argv[0];

@@ -65,6 +65,22 @@ export const JUDGE_DEFAULTS = {
 };
 
 /** The key sent to servers that need none (Ollama, vLLM without `--api-key`) when `api_key_env` is not given. */
+/**
+ * A judge config with the per-judge defaults of {@link JUDGE_DEFAULTS} applied (temperature, output mode,
+ * concurrency, timeout). Used by the judge and by the sending side (`./sender.ts`), so both read one timeout.
+ */
+export function withJudgeDefaults(
+  cfg: JudgeConfig,
+): JudgeConfig & { temperature: number; output_mode: OutputMode; concurrency: number; timeout_s: number } {
+  return {
+    ...cfg,
+    temperature: cfg.temperature ?? JUDGE_DEFAULTS.temperature,
+    output_mode: (cfg.output_mode ?? JUDGE_DEFAULTS.output_mode) as OutputMode,
+    concurrency: cfg.concurrency ?? JUDGE_DEFAULTS.concurrency,
+    timeout_s: cfg.timeout_s ?? JUDGE_DEFAULTS.timeout_s,
+  };
+}
+
 export const NO_KEY = "not-needed";
 
 /** A configuration file that cannot be used. The message names the file and the bad field; it never holds a key. */

@@ -33,7 +33,7 @@ import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { buildVerdict } from "../verdict/record.js";
-import { JUDGE_DEFAULTS, resolveApiKey, type JudgeConfig, type OutputMode } from "./config.js";
+import { JUDGE_DEFAULTS, resolveApiKey, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { createChatSender, type ChatSender, type RemoteTransport } from "./sender.js";
 import type { Judge, JudgeContext } from "./judge.js";
 import { responseFormat } from "./openai-schema.js";
@@ -133,21 +133,13 @@ export interface OpenAIJudge extends Judge {
   step(conv: JudgeConversation, res: StepInput): StepOutcome;
   /** The token-limit parameter name this judge's server accepts (learned from a 400). */
   tokenParam(): "max_tokens" | "max_completion_tokens";
-  /** This judge's requests in flight, adapted to 429s (read it for progress and tests). */
+  /**
+   * This judge's requests in flight, adapted to 429s (read it for progress and tests), when it sends from this
+   * thread; with `common.remote` the limiter that counts is the transport worker's, and this one stays idle.
+   */
   limiter: AimdLimiter;
   /** The `openai` client of this judge (the Batch API path sends files and batches with it). */
   client: OpenAI;
-}
-
-/** A judge config with its defaults applied. */
-function resolvedConfig(cfg: JudgeConfig): OpenAIJudge["config"] {
-  return {
-    ...cfg,
-    temperature: cfg.temperature ?? JUDGE_DEFAULTS.temperature,
-    output_mode: (cfg.output_mode ?? JUDGE_DEFAULTS.output_mode) as OutputMode,
-    concurrency: cfg.concurrency ?? JUDGE_DEFAULTS.concurrency,
-    timeout_s: cfg.timeout_s ?? JUDGE_DEFAULTS.timeout_s,
-  };
 }
 
 /**
@@ -164,7 +156,7 @@ function resolvedConfig(cfg: JudgeConfig): OpenAIJudge["config"] {
  */
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {
   const apiKey = resolveApiKey(cfg, common.env);
-  const config = resolvedConfig(cfg);
+  const config = withJudgeDefaults(cfg);
   const secrets = apiKey === "not-needed" ? [] : [apiKey];
   // The client of this process: the Batch API path (./batch.ts) sends files and batches with it; chat requests go
   // through it too unless a transport worker sends them (`common.remote`, ./transport-worker.ts).

@@ -4,7 +4,7 @@
  * the verdict) so the transport worker (`./transport-worker-entry.ts`) loads only what sending needs.
  */
 import OpenAI from "openai";
-import { JUDGE_DEFAULTS, resolveApiKey, type JudgeConfig } from "./config.js";
+import { resolveApiKey, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { limitedFetch } from "./fetch-limit.js";
 import { AimdLimiter, RatePacer } from "./rate.js";
 import { defaultSleep, sendChat, type ChatRequest, type EncodedRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./transport.js";
@@ -40,7 +40,7 @@ export interface RemoteTransport {
  */
 export function createChatSender(cfg: JudgeConfig, common: { transport?: TransportOptions; env?: NodeJS.ProcessEnv }): ChatSender & { client: OpenAI; limiter: AimdLimiter } {
   const apiKey = resolveApiKey(cfg, common.env);
-  const timeoutMs = (cfg.timeout_s ?? JUDGE_DEFAULTS.timeout_s) * 1000;
+  const timeoutMs = withJudgeDefaults(cfg).timeout_s * 1000;
   // chat completion bodies bounded (decoded bytes, gzip bombs included): ./fetch-limit.ts
   const fetchLimited = limitedFetch(common.transport?.maxResponseBytes);
   const client = new OpenAI({ apiKey, baseURL: cfg.base_url, timeout: timeoutMs, maxRetries: 0, fetch: fetchLimited });

@@ -38,6 +38,11 @@ interface Pending {
 /** The default worker script: the compiled entry beside this module. */
 const DEFAULT_ENTRY = new URL("./transport-worker-entry.js", import.meta.url);
 
+/** Whether the CLI sends chat requests from the transport worker: yes, unless `IPI_NO_WORKER=1`. */
+export function transportWorkerEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env.IPI_NO_WORKER !== "1";
+}
+
 /** A worker started ahead of time by {@link preloadTransportWorker}, taken by the first `TransportWorker`. */
 interface Preloaded {
   worker: Worker;
