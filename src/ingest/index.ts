@@ -68,7 +68,8 @@ const JSONL_EXT = /\.(jsonl|ndjson)$/i;
  * The files the given paths stand for, in a deterministic order: each path in the order given; a directory is
  * walked recursively with entries sorted by name (UTF-16 code-unit order, not locale), keeping `*.json`,
  * `*.jsonl` and `*.ndjson` files and skipping names that start with `.`; a file given explicitly is always
- * kept, whatever its extension. Symbolic links are followed; a directory reached twice (a link loop) is skipped.
+ * kept, whatever its extension. Symbolic links are followed; a directory reached twice (a link loop) is skipped. A
+ * FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a `read_error`, never opened.
  *
  * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
  */
@@ -82,8 +83,17 @@ export async function* inputFiles(paths: string[]): AsyncGenerator<InputFile | {
       continue;
     }
     if (st.isDirectory()) yield* walk(p, p, new Set());
-    else yield { file: p, root: p };
+    else if (st.isFile()) yield { file: p, root: p };
+    else yield { error: notRegular(p) };
   }
+}
+
+/**
+ * The error for a FIFO, socket or device where a trajectory file was expected: it is not opened (opening a FIFO
+ * with no writer blocks the thread for good, and no signal handler can run then).
+ */
+function notRegular(p: string): IngestError {
+  return ingestError("read_error", p, "not a regular file (a FIFO, socket or device): not read");
 }
 
 /**
@@ -93,7 +103,7 @@ export async function* inputFiles(paths: string[]): AsyncGenerator<InputFile | {
  * synchronous (`readdirSync`): one directory listing is far cheaper than a promise round trip per entry.
  */
 async function* walk(dir: string, root: string, seen: Set<string>, real?: string): AsyncGenerator<InputFile | { error: IngestError }> {
-  let names: { name: string; dir: boolean; link: boolean }[];
+  let names: { name: string; dir: boolean; link: boolean; special?: boolean }[];
   let realDir: string;
   try {
     realDir = real ?? realpathSync(dir);
@@ -115,7 +125,7 @@ async function* walk(dir: string, root: string, seen: Set<string>, real?: string
         }
       }
       if (isDir) names.push({ name: ent.name, dir: true, link });
-      else if (isFile && (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name))) names.push({ name: ent.name, dir: false, link });
+      else if (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name)) names.push({ name: ent.name, dir: false, link, special: !isFile });
     }
   } catch (e) {
     yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
@@ -125,6 +135,7 @@ async function* walk(dir: string, root: string, seen: Set<string>, real?: string
   for (const n of names) {
     const full = path.join(dir, n.name);
     if (n.dir) yield* walk(full, root, seen, n.link ? undefined : path.join(realDir, n.name));
+    else if (n.special) yield { error: notRegular(full) };
     else yield { file: full, root };
   }
 }

@@ -138,6 +138,8 @@ function replaceNonce(text: string, nonce: string, fn: (m: string, amps: string 
 }
 
 function sameChar(code: number, c: string): boolean {
+  // `&#x110000;` and above name no character: not an escape of the nonce's head (fromCodePoint would throw)
+  if (!(code <= 0x10ffff)) return false;
   return String.fromCodePoint(code).toLowerCase() === c.toLowerCase();
 }
 

@@ -97,3 +97,15 @@ describe("newNonce", () => {
     expect(tailChars.size).toBe(16);
   });
 });
+
+describe("escapes naming no character", () => {
+  it("&#x110000; and above followed by the rest of the nonce are plain text, not an escaped nonce (they used to throw RangeError)", () => {
+    for (const nonce of ["9fabcdef01234", "abcdef"]) {
+      for (const s of [`&#x110000;${nonce.slice(1)}`, `&#xffffff;${nonce.slice(1)}`, `&amp;#xffffff;${nonce.slice(1)}`, `x &#x10ffff;${nonce.slice(1)} y`]) {
+        const n = neutralize(s, nonce);
+        expect(unneutralize(n, nonce)).toBe(s);
+        expect(unneutralize(s, nonce)).toBe(s);
+      }
+    }
+  });
+});
