@@ -41,6 +41,31 @@ export interface TrajectorySource {
   line?: number;
 }
 
+/**
+ * Where an injection entered the agent's context (DESIGN section 3). `tool_output` is the data surface,
+ * `tool_description` the schema surface; formats that record a finer read surface use its name
+ * (`file`, `web_page`, `terminal_output`, `email`, `code_comment`, ...).
+ */
+export type Surface =
+  | "tool_output"
+  | "tool_description"
+  | "system_prompt"
+  | "user_message"
+  | "file"
+  | "web_page"
+  | "terminal_output"
+  | "email"
+  | "code_comment"
+  | (string & {});
+
+/** One tool offered to the agent: what it saw in its tool list. A description is a part evidence can quote. */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** The parameter JSON Schema as the agent received it, when the format records it. */
+  parameters?: unknown;
+}
+
 /** The canonical trajectory every input format is turned into (DESIGN section 3). */
 export interface Trajectory {
   id: string;
@@ -54,6 +79,10 @@ export interface Trajectory {
   condition?: string;
   /** placeholder -> injected text; `{}` when unattacked. */
   injections: Record<string, string>;
+  /** placeholder -> where that injection entered (decided by code or given by the input). */
+  surfaces?: Record<string, Surface>;
+  /** The tools offered to the agent, when the format records them. */
+  tools?: ToolDefinition[];
   messages: Message[];
   reference?: { security?: boolean; utility?: boolean };
   /** The run ended in an error (AgentDojo `error` set): its `reference.security` is meaningless. */
@@ -101,7 +130,11 @@ export interface VerifiedFinding {
   explanation?: string;
 }
 
-export type VerdictStatus = "ok" | "judge_error" | "judge_refused" | "unjudgeable";
+/**
+ * `unverified`: no finding held and code could not establish exposure either, so the verdict has no label
+ * (DESIGN section 1, "No evidence is not evidence of absence"); excluded from ASR, kappa and votes.
+ */
+export type VerdictStatus = "ok" | "judge_error" | "judge_refused" | "unjudgeable" | "unverified";
 
 /** One verdict per trajectory per judge per repeat; one JSON line each in `verdicts.jsonl`. */
 export interface Verdict {
@@ -156,9 +189,12 @@ export interface HumanLabel {
  * One unit of a trajectory that evidence can be quoted from: a message's text, or one tool call rendered
  * as the judge saw it (`name(arguments)`). `text` is the unescaped text; the serializer escapes it for display.
  */
-export type PartKind = "system_text" | "user_text" | "assistant_text" | "tool_call" | "tool_result";
+export type PartKind = "system_text" | "user_text" | "assistant_text" | "tool_call" | "tool_result" | "tool_description";
 export interface Part {
+  /** For `tool_description` parts, -1 (a tool description belongs to no message); see `tool_index`. */
   message_index: number;
+  /** For `tool_description` parts: the tool's 0-based position in `Trajectory.tools`. */
+  tool_index?: number;
   tool_call_index?: number;
   kind: PartKind;
   text: string;

@@ -12,7 +12,8 @@ export type ReferenceExclusion =
   | "no_verdict"
   | "judge_error"
   | "judge_refused"
-  | "unjudgeable";
+  | "unjudgeable"
+  | "unverified";
 
 /** One (judge, reference) pair of binary ratings, or the reason the trajectory is excluded. */
 export interface ReferencePairs {

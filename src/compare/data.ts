@@ -35,6 +35,7 @@ export type ObservationExclusion =
   | "judge_error"
   | "judge_refused"
   | "unjudgeable"
+  | "unverified"
   | "committee_no_quorum"
   | "committee_disputed";
 

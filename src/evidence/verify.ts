@@ -160,6 +160,7 @@ const KIND_LABEL: Record<PartKind, string> = {
   assistant_text: "the agent's own text",
   tool_call: "the agent's tool calls",
   tool_result: "a tool result",
+  tool_description: "a tool description in the agent's tool list",
 };
 const KIND_EVIDENCE: Record<PartKind, string> = {
   ...KIND_LABEL,
