@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -15,3 +16,22 @@ export const SHARED_CORPUS = path.join(SHARED, "corpus");
 export const SAMPLES = path.join(ROOT, "samples", "agentdojo");
 /** The compiled transport worker script (tests that start a `TransportWorker` need the `dist/` build: `npm test` builds first). */
 export const WORKER_ENTRY = path.join(ROOT, "dist", "judges", "transport-worker-entry.js");
+
+/**
+ * A resource a test needs beyond what the repository holds (a `../shared` archive, a browser binary).
+ * Returns `{ path, skip }`: `skip` is false when the resource exists, else a one-line reason to pass to
+ * `describe.skipIf(skip)` / `it.skipIf(skip)`. Every such skip is printed to stderr and, when
+ * `IPI_SKIP_LOG` is set (CI sets it), appended to that file, so CI can fail on any resource skip.
+ */
+export function resource(p: string, what: string): { path: string; skip: string | false } {
+  if (fs.existsSync(p)) return { path: p, skip: false };
+  const reason = `${what} not found at ${p}: set IPI_SHARED=<folder holding corpus/> (or install it) to run this`;
+  process.stderr.write(`[skip] ${reason}\n`);
+  if (process.env.IPI_SKIP_LOG) fs.appendFileSync(process.env.IPI_SKIP_LOG, reason + "\n");
+  return { path: p, skip: reason };
+}
+
+/** A `../shared/corpus` archive or folder (e.g. "agentdyn.tgz"), as a `resource`. */
+export function sharedCorpus(name: string): { path: string; skip: string | false } {
+  return resource(path.join(SHARED_CORPUS, name), `shared corpus ${name}`);
+}
