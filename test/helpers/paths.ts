@@ -20,12 +20,17 @@ export const WORKER_ENTRY = path.join(ROOT, "dist", "judges", "transport-worker-
 /**
  * A resource a test needs beyond what the repository holds (a `../shared` archive, a browser binary).
  * Returns `{ path, skip }`: `skip` is false when the resource exists, else a one-line reason to pass to
- * `describe.skipIf(skip)` / `it.skipIf(skip)`. Every such skip is printed to stderr and, when
- * `IPI_SKIP_LOG` is set (CI sets it), appended to that file, so CI can fail on any resource skip.
+ * `describe.skipIf(skip)` / `it.skipIf(skip)` (and to guard any `beforeAll` that would use it). Every such
+ * skip is printed to stderr and, when `IPI_SKIP_LOG` is set (`.ci/run` sets it), appended to that file, so CI
+ * can fail on any resource skip. `hint` says how to provide it (default: point IPI_SHARED at a shared folder).
  */
-export function resource(p: string, what: string): { path: string; skip: string | false } {
+export function resource(
+  p: string,
+  what: string,
+  hint = "set IPI_SHARED=<folder holding corpus/> to run this",
+): { path: string; skip: string | false } {
   if (fs.existsSync(p)) return { path: p, skip: false };
-  const reason = `${what} not found at ${p}: set IPI_SHARED=<folder holding corpus/> (or install it) to run this`;
+  const reason = `${what} not found at ${p}: ${hint}`;
   process.stderr.write(`[skip] ${reason}\n`);
   if (process.env.IPI_SKIP_LOG) fs.appendFileSync(process.env.IPI_SKIP_LOG, reason + "\n");
   return { path: p, skip: reason };
