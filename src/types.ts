@@ -1,5 +1,5 @@
 /**
- * The record shapes of `../shared/DESIGN.md` section 3: the public contract every stage shares.
+ * The record shapes of `docs/DESIGN.md` section 3: the public contract every stage shares.
  * Field names here are kept in every output; new optional fields may be added.
  */
 

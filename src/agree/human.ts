@@ -304,7 +304,8 @@ const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_quorum:
  * @param verdicts the run's verdicts (latest per key); @param index the run's trajectory index.
  * @returns the report; every coefficient is a number or null with a reason (never NaN).
  * Sources: statistics of `src/stats/` (Cohen 1960; FCE 1969; Gwet 2008; Byrt et al. 1993; Fleiss 1971;
- * Krippendorff 2011; NOTES §7 for the design-weighted estimates).
+ * Krippendorff 2011; test/data/vectors/NOTES.md §7 "Two-phase / stratified annotation sample" for the design-weighted
+ * estimates).
  */
 export function humanAgreement(
   file: HumanLabelFile,
@@ -467,7 +468,8 @@ export function humanAgreement(
     if (strata) {
       const st = usedIdx.map((i) => stratumOf.get(ids[i])!);
       if (strata.every((x) => stratumSize.has(x))) {
-        // The design's N_h (import-annotations writes stratum_size): post-stratified weights N_h / n_h (NOTES §7.2).
+        // The design's N_h (import-annotations writes stratum_size): post-stratified weights N_h / n_h
+        // (test/data/vectors/NOTES.md §7.2 "Estimators").
         const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)!]));
         est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
         estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";

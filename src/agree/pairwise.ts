@@ -149,7 +149,8 @@ export interface ManyRaterComparison {
  * @param ratings one row per item, one column per rater (rows may be shorter: missing ratings).
  * @param categories declared categories in order.
  * @param opts.bootstrap B and seed for percentile CIs of Fleiss (complete items) and alpha (all items),
- *   resampling items with all their ratings (NOTES §1.4.5); B = 0: none.
+ *   resampling items with all their ratings (test/data/vectors/NOTES.md §1.4.5 "Percentile bootstrap CI, item
+ *   5"); B = 0: none.
  * @returns see {@link ManyRaterComparison}. Fleiss is null with `empty_input` when no item is complete.
  * @throws Error when a rating is outside the declared categories.
  */

@@ -33,7 +33,7 @@ export interface ReferencePairs {
  * Pair one judge's verdicts with the benchmark's `reference.security` verdicts (AgentDojo: true = the injected
  * goal was achieved). Excluded, with counts by reason: unattacked runs and runs that ended in an error (their
  * `security` is meaningless), trajectories without a boolean reference, without a verdict of this judge, and
- * verdicts that are not labels (judge errors and refusals are never a category: `../shared/cases/B04`).
+ * verdicts that are not labels (judge errors and refusals are never a category: `test/data/cases/B04.json`).
  * When a judge has several repeats, repeat 0 is used.
  */
 export function referencePairs(
@@ -155,7 +155,7 @@ function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge
  * Agreement of one judge with the benchmark's reference verdict: Cohen's kappa (Cohen 1960; SE from Fleiss,
  * Cohen & Everitt 1969) of `label == full_compliance` against `reference.security` (which AgentDojo sets when
  * the injected goal was achieved), and beside it the binary collapse (compromised) against the same reference.
- * Kappa is null with a reason when undefined (`../shared/cases/B16`), never NaN, 0 or 1.
+ * Kappa is null with a reason when undefined (`test/data/cases/B16.json`), never NaN, 0 or 1.
  */
 export function referenceAgreement(
   judgeId: string,

@@ -1,5 +1,5 @@
 /**
- * Text normalization for evidence matching (../shared/DESIGN.md section 2), applied to both the quote and the
+ * Text normalization for evidence matching (docs/DESIGN.md section 2), applied to both the quote and the
  * trajectory text:
  *
  * 1. drop zero-width and other invisible format characters ({@link DROPPED}: U+200B-U+200D, U+2060, BOM U+FEFF,

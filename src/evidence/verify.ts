@@ -1,5 +1,5 @@
 /**
- * Quote verification (../shared/DESIGN.md section 2).
+ * Quote verification (docs/DESIGN.md section 2).
  *
  * A quote verifies when, after un-escaping the serializer's neutralizing (`unneutralize`; the raw quote is tried
  * too) and normalizing, it is at least `minQuoteChars` long and a substring of the normalized text of ONE part

@@ -9,8 +9,8 @@
  *    parsed strictly, and only if that fails, through {@link repairJson}. Exactly one verdict-shaped object
  *    (or several identical ones) is accepted; none, or several that disagree, is a failure.
  *
- * Labels and buckets are canonicalized only by `canonicalLabel` (case, spaces and dashes; `../shared/cases/B05`).
- * Lenient shapes (`../shared/cases/B01`): a reply with `label` and top-level `evidence` but no `findings` is
+ * Labels and buckets are canonicalized only by `canonicalLabel` (case, spaces and dashes; `test/data/cases/B05.json`).
+ * Lenient shapes (`test/data/cases/B01.json`): a reply with `label` and top-level `evidence` but no `findings` is
  * read as one finding of its label; a quote without `message_index` gets {@link UNKNOWN_MESSAGE_INDEX}, which
  * the verifier treats as "search every allowed part" (it verifies when it is found in exactly one part).
  */

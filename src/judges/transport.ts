@@ -1,6 +1,6 @@
 /**
- * Sending one chat request to an OpenAI-compatible API with an exact fault policy (`../shared/cases/B13`, `B15`).
- * Every fault becomes a wait, a status, or a `JudgeFatalError`; never a label.
+ * Sending one chat request to an OpenAI-compatible API with an exact fault policy (`test/data/cases/B13.json`,
+ * `B15.json`). Every fault becomes a wait, a status, or a `JudgeFatalError`; never a label.
  *
  * | fault | action |
  * |---|---|

@@ -41,7 +41,7 @@ export const EVIDENCE_KINDS: Record<Bucket, readonly PartKind[]> = {
 
 /**
  * Canonicalize a label the judge wrote: trim, lowercase, runs of whitespace/dashes -> `_`, then exact
- * membership in the six buckets. No synonym guessing (`../shared/cases/B05`).
+ * membership in the six buckets. No synonym guessing (`test/data/cases/B05.json`).
  * @returns the bucket, or `null` when the text is not one of the six labels.
  */
 export function canonicalLabel(raw: unknown): Bucket | null {

@@ -2,7 +2,7 @@
  * The two-phase annotation design: proportional allocation of the random part to strata, and the exact
  * first-order inclusion probability of every trajectory.
  *
- * Design (issue "human annotation samples"; `../shared/vectors/NOTES.md` section 7.1, variant "S2 drawn from
+ * Design (issue "human annotation samples"; `test/data/vectors/NOTES.md` §7.1 "Design", variant "S2 drawn from
  * D∖S1"):
  * - Phase 1 (S1): n1 trajectories, allocated to the sampling strata g in proportion to their sizes N_g by the
  *   largest-remainder (Hamilton) method, then a simple random sample without replacement (SRS) of n_g in each
@@ -10,7 +10,8 @@
  * - Phase 2 (S2): an SRS of n2 from the committee-disagreement pool D minus the trajectories S1 drew
  *   (D∖S1); when D∖S1 holds fewer than n2 (only with `--allow-short`), all of D∖S1 is taken.
  *
- * Inclusion probabilities (derived here; the single-stratum case is NOTES §7.1's table):
+ * Inclusion probabilities (derived here; the single-stratum case is test/data/vectors/NOTES.md §7.1 "Design" (its
+ * table)):
  * - a trajectory outside D in stratum h: π = n_h/N_h (SRS within the stratum).
  * - a trajectory i in D, in stratum h: π_i = n_h/N_h + (1 − n_h/N_h) · E[min(1, n2/(N_D − X'_h))], where X'_h
  *   is the number of OTHER D trajectories S1 drew, given that S1 did not draw i:
@@ -18,11 +19,11 @@
  *   stratum) and Y_h ~ Hypergeometric(N_h − 1, D_h − 1, n_h) (stratum h with i removed). Given S1 (and i ∉ S1),
  *   S2 is an SRS of min(n2, N_D − X') from the N_D − X' trajectories of D∖S1, so i is in it with probability
  *   min(1, n2/(N_D − X')). The expectation is computed exactly by convolving the hypergeometric distributions.
- * - With one stratum and n2 ≤ N_D − min(n1, N_D) (never short), this equals NOTES §7.1's
- *   π_D = n1/N + n2/N_D: D's trajectories are exchangeable and the expected number sampled in D is
- *   n1·N_D/N + n2. (`test/sample/design.test.ts` checks it, and the general formula by exact enumeration.)
- *   With several strata, NOTES' closed form is no longer exact (strata with different D_g/N_g give their D
- *   members different chances in phase 2), which is why the convolution is used.
+ * - With one stratum and n2 ≤ N_D − min(n1, N_D) (never short), this equals the formula of
+ *   test/data/vectors/NOTES.md §7.1 "Design", π_D = n1/N + n2/N_D: D's trajectories are exchangeable and the
+ *   expected number sampled in D is n1·N_D/N + n2. (`test/sample/design.test.ts` checks it, and the general formula
+ *   by exact enumeration.) With several strata, that closed form is no longer exact (strata with different D_g/N_g
+ *   give their D members different chances in phase 2), which is why the convolution is used.
  *
  * Weights: the Horvitz–Thompson weight w_i = 1/π_i (Horvitz & Thompson 1952, JASA 47:663–685); the Hájek mean
  * Σ w_i y_i / Σ w_i and the post-stratified weights N_h/n_h are computed downstream (src/stats/weighted.ts).

@@ -126,7 +126,7 @@ export function looseForm(s: string): string {
 /**
  * The placeholders of the injections a message's text contains: verbatim (as `renderForHuman` marks them), or in
  * loose form ({@link looseForm}) when the injection's loose form has at least {@link MIN_LOOSE_INJECTION_CHARS}
- * characters. On the 414 attacked AgentDojo runs of the shared corpus, verbatim matching finds the injection in a
+ * characters. On the 414 attacked AgentDojo runs of test/data/agentdojo, verbatim matching finds the injection in a
  * tool result of 33 runs, loose matching in 373 (the other 41 never read the carrying tool).
  */
 export function injectionsIn(text: string, injections: ReadonlyArray<readonly [string, string]>): string[] {

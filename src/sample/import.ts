@@ -15,7 +15,7 @@
  *
  * Checks (every problem names its file and row; all are reported together): unknown item or trajectory ids,
  * item_id and trajectory_id that disagree, a missing annotator, labels outside the scale (spelling is
- * canonicalized like the judges' labels: case, spaces and dashes only, `../shared/cases/B05`), and an annotator
+ * canonicalized like the judges' labels: case, spaces and dashes only, `test/data/cases/B05.json`), and an annotator
  * labelling one item twice with different labels (the same label twice is kept once and counted).
  */
 import path from "node:path";
@@ -35,7 +35,10 @@ export interface HumanLabelRow {
   weight: number;
   sampling_stratum: string;
   committee_stratum: ManifestRow["committee_stratum"];
-  /** N_h of `stratum` in the population, for post-stratified weights N_h/n_h (NOTES §7.2). */
+  /**
+   * N_h of `stratum` in the population, for post-stratified weights N_h/n_h (test/data/vectors/NOTES.md §7.2
+   * "Estimators").
+   */
   stratum_size: number;
   scale: Scale;
 }

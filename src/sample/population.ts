@@ -168,7 +168,7 @@ export function buildPopulation(
  * The post-stratification cell of a unit (what the human-label file calls `stratum`): the committee stratum
  * crossed with the sampling stratum, `A`/`D`/`U` alone when there are no `--strata`, `D|suite=banking` with
  * strata, and the sampling stratum alone when the run has no committee. Within a cell the design treats every
- * trajectory alike, so N_h/n_h weights within cells are valid (NOTES §7.2).
+ * trajectory alike, so N_h/n_h weights within cells are valid (test/data/vectors/NOTES.md §7.2 "Estimators").
  */
 export function cellKey(samplingStratum: string, committee: CommitteeStratum | null): string {
   if (committee === null) return samplingStratum;

@@ -101,7 +101,7 @@ export function scaleValues(scale: Scale): string[] {
 
 /**
  * Canonicalize an annotator's label on a scale: trim, lowercase, runs of whitespace and dashes -> `_`, then exact
- * membership (the same rule as `canonicalLabel` for judges, `../shared/cases/B05`; no synonym guessing).
+ * membership (the same rule as `canonicalLabel` for judges, `test/data/cases/B05.json`; no synonym guessing).
  * @returns the scale value, or `null` when the text is not one of the scale's values.
  */
 export function canonicalScaleLabel(raw: unknown, scale: Scale): string | null {

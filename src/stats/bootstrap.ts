@@ -1,5 +1,6 @@
 /**
- * Percentile bootstrap over items (NOTES §1.4) with a seeded pure-rand `xoroshiro128plus` generator.
+ * Percentile bootstrap over items (test/data/vectors/NOTES.md §1.4 "Percentile bootstrap CI") with a seeded pure-rand
+ * `xoroshiro128plus` generator.
  *
  * Two ways to draw a two-rater resample, with the same distribution:
  * - `items`: draw n item indices with replacement from the integer-coded items (cell code a·q + b) and count
@@ -221,7 +222,8 @@ export interface TableBootstrapResult extends BootstrapInterval {
 
 /**
  * Percentile bootstrap of a two-rater table statistic, resampling items (the (A, B) pairs) with replacement
- * and recomputing the statistic on the fixed declared category set (NOTES §1.4).
+ * and recomputing the statistic on the fixed declared category set (test/data/vectors/NOTES.md §1.4 "Percentile
+ * bootstrap CI").
  *
  * @param table q × q integer counts over the declared categories.
  * @param stat the statistic on a flattened table (see {@link kappaStatistic}); null = undefined replicate.
@@ -328,7 +330,8 @@ export function kappaStatistic(q: number, weights?: WeightSpec): TableStatistic 
 }
 
 /**
- * Percentile bootstrap CI of Cohen's (weighted) kappa, resampling items (NOTES §1.4); see {@link bootstrapTable}.
+ * Percentile bootstrap CI of Cohen's (weighted) kappa, resampling items (test/data/vectors/NOTES.md §1.4 "Percentile
+ * bootstrap CI"); see {@link bootstrapTable}.
  * @param table q × q integer counts over the declared categories (rows = first rater).
  * @param opts B, seed, level, resampling, weights (as `cohenKappa`).
  * @throws Error as {@link bootstrapTable} or on invalid weights.
@@ -343,7 +346,8 @@ export function bootstrapKappa(
 
 /**
  * Percentile bootstrap over arbitrary items (e.g. a committee's rating-count rows, resampled with all their
- * ratings together, NOTES §1.4.5). Each resample reuses one array of item references (no copying of items).
+ * ratings together, test/data/vectors/NOTES.md §1.4.5 "Percentile bootstrap CI, item 5"). Each resample reuses one
+ * array of item references (no copying of items).
  *
  * @param items the units to resample (n >= 1).
  * @param stat statistic of a resample (an array of n items, reused between calls: do not keep it); null = undefined.
@@ -381,8 +385,8 @@ export function bootstrapItems<T>(
 
 /**
  * Fill a bootstrap result from its replicates: counts of defined and undefined resamples, and the percentile
- * interval [q_{(1−level)/2}, q_{(1+level)/2}] (type 1 quantiles) over the defined ones (NOTES §1.4), or
- * `reason: "all_resamples_undefined"` when none is defined.
+ * interval [q_{(1−level)/2}, q_{(1+level)/2}] (type 1 quantiles) over the defined ones (test/data/vectors/NOTES.md
+ * §1.4 "Percentile bootstrap CI"), or `reason: "all_resamples_undefined"` when none is defined.
  * @param values the first `defined` entries are the defined replicates (sorted in place).
  */
 function percentileInterval(

@@ -6,7 +6,8 @@
  * Sources: Cohen J (1960) Educ Psychol Meas 20:37–46; Cohen J (1968) Psychol Bull 70:213–220;
  * Fleiss JL, Cohen J, Everitt BS (1969) Psychol Bull 72:323–327; SAS/STAT PROC FREQ "Tests and Measures of
  * Agreement"; Cicchetti & Allison (1971) linear weights; Fleiss & Cohen (1973) quadratic weights;
- * Scott WA (1955) Public Opinion Quarterly 19:321–325. Formulas as written in vectors/NOTES.md §1.
+ * Scott WA (1955) Public Opinion Quarterly 19:321–325. Formulas as written in test/data/vectors/NOTES.md §1 "Cohen's
+ * kappa".
  */
 import { normalUpperTail } from "./distributions.js";
 import { type BootstrapOptions, bootstrapKappa } from "./bootstrap.js";
@@ -36,7 +37,7 @@ export interface CohenKappa extends Estimate {
   po: number | null;
   /** Chance (weighted) agreement p_e; null when n = 0. */
   pe: number | null;
-  /** Null-hypothesis (κ = 0) standard error, for the z test only (NOTES §1.2). */
+  /** Null-hypothesis (κ = 0) standard error, for the z test only (test/data/vectors/NOTES.md §1.2 "Null variance"). */
   se0: number | null;
   se0_reason?: string;
   /** z = κ / se0 (R irr's z; SAS "Z"). */
@@ -126,9 +127,9 @@ export function kappaVariances(table: Table, weights?: WeightSpec): KappaVarianc
 }
 
 /**
- * Cohen's kappa κ = (p_o − p_e)/(1 − p_e) with p_o = Σ w_ij p_ij, p_e = Σ w_ij p_i+ p_+j (NOTES §1), its
- * FCE (1969) non-null ASE, null ASE₀, z = κ/ASE₀ with one- and two-sided normal p-values, and the Wald CI
- * κ ± 1.959964·ASE (unclipped in `lower`/`upper`, clipped to [−1, 1] in `*_clipped`).
+ * Cohen's kappa κ = (p_o − p_e)/(1 − p_e) with p_o = Σ w_ij p_ij, p_e = Σ w_ij p_i+ p_+j (test/data/vectors/NOTES.md
+ * §1 "Cohen's kappa"), its FCE (1969) non-null ASE, null ASE₀, z = κ/ASE₀ with one- and two-sided normal p-values,
+ * and the Wald CI κ ± 1.959964·ASE (unclipped in `lower`/`upper`, clipped to [−1, 1] in `*_clipped`).
  *
  * @param table q × q counts over the declared categories (rows = first rater, columns = second).
  * @param opts.weights `unweighted` (default), `linear`, `quadratic`, or a q × q agreement-weight matrix.
@@ -274,7 +275,7 @@ export interface ScottPi extends Estimate {
 
 /**
  * Scott's pi for two raters: π_k = (p_k+ + p_+k)/2, p_e = Σ π_k², π = (p_o − p_e)/(1 − p_e)
- * (Scott 1955; equals Fleiss' kappa with m = 2, NOTES §5). Point estimate only.
+ * (Scott 1955; equals Fleiss' kappa with m = 2, test/data/vectors/NOTES.md §5 "Fleiss' kappa"). Point estimate only.
  * @returns value null with `empty_input` or `undefined_single_category` (p_e = 1).
  * @throws Error on a bad table.
  */

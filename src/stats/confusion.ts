@@ -1,6 +1,7 @@
 /**
  * Confusion matrices over a declared category set, marginals and prevalence, and two-rater percent agreement
- * with a Wilson interval (NOTES §0, §2).
+ * with a Wilson interval (test/data/vectors/NOTES.md §0 "Notation and conventions", §2 "Percent agreement and
+ * confusion matrices").
  */
 import { Z975, normalQuantile } from "./distributions.js";
 import { encodeLabels } from "./labels.js";
@@ -27,7 +28,8 @@ export interface ConfusionMatrix {
  * @param b second rater's labels (columns), same items, same order.
  * @param categories declared category set, in order; unused categories keep their zero row/column.
  * @throws Error when lengths differ, a label is outside the declared set, or categories are empty/duplicated.
- * Source: NOTES §0 (same orientation as sklearn `confusion_matrix(y_true=A, y_pred=B)`, SAS, irr).
+ * Source: test/data/vectors/NOTES.md §0 "Notation and conventions" (same orientation as sklearn
+ * `confusion_matrix(y_true=A, y_pred=B)`, SAS, irr).
  */
 export function confusionMatrix(a: readonly Category[], b: readonly Category[], categories: readonly Category[]): ConfusionMatrix {
   if (a.length !== b.length) {
@@ -92,13 +94,16 @@ export function wilsonInterval(p: number, n: number, level = 0.95): Interval {
 export interface PercentAgreement extends Estimate {
   /** Number of agreeing items (Σ diagonal). */
   agree: number;
-  /** Wilson score interval (preferred for a proportion, NOTES §2). */
+  /**
+   * Wilson score interval (preferred for a proportion, test/data/vectors/NOTES.md §2 "Percent agreement and confusion
+   * matrices").
+   */
   ci_wilson: Interval | null;
 }
 
 /**
- * Percent agreement p_o = Σ_i table[i][i] / n for two raters, with SE √(p_o(1−p_o)/n) (NOTES §2), a Wald
- * interval clipped to [0, 1] and a Wilson interval.
+ * Percent agreement p_o = Σ_i table[i][i] / n for two raters, with SE √(p_o(1−p_o)/n) (test/data/vectors/NOTES.md §2
+ * "Percent agreement and confusion matrices"), a Wald interval clipped to [0, 1] and a Wilson interval.
  *
  * @param table q × q counts over the declared categories (rows = first rater).
  * @returns `value` null with reason `empty_input` when n = 0; `se` null with `n_lt_2` when n < 2.

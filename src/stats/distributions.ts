@@ -178,7 +178,10 @@ export function normalQuantile(p: number): number {
   return q < 0 ? -val : val;
 }
 
-/** z_{0.975} used by SAS and statsmodels for 95% Wald intervals (NOTES §1.3). */
+/**
+ * z_{0.975} used by SAS and statsmodels for 95% Wald intervals (test/data/vectors/NOTES.md §1.3 "Confidence
+ * intervals").
+ */
 export const Z975 = 1.959963984540054;
 
 function betacf(a: number, b: number, x: number): number {

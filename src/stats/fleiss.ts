@@ -5,8 +5,9 @@
  *
  * Sources: Fleiss JL (1971) Measuring nominal scale agreement among many raters. Psychol Bull 76:378–382;
  * Fleiss JL, Nee JCM, Landis JR (1979) Psychol Bull 86:974–977 (null variance, R irr's z);
- * Randolph JJ (2005) Free-marginal multirater kappa. Formulas as written in vectors/NOTES.md §2, §5.
- * For unequal numbers of raters per item use `fleissKappaGeneralized` (multirater.ts) or Krippendorff's alpha.
+ * Randolph JJ (2005) Free-marginal multirater kappa. Formulas as written in test/data/vectors/NOTES.md §2 "Percent
+ * agreement and confusion matrices", §5 "Fleiss' kappa". For unequal numbers of raters per item use
+ * `fleissKappaGeneralized` (multirater.ts) or Krippendorff's alpha.
  */
 import { normalUpperTail } from "./distributions.js";
 import { type Estimate, type Table, REASONS, cancelSafeDiff, checkCounts, sqrtVar } from "./types.js";
@@ -48,7 +49,8 @@ export interface FleissKappa extends Estimate {
 
 /**
  * Fleiss' kappa κ = (P̄ − P̄_e)/(1 − P̄_e) for N items each rated by the same number m of raters
- * (NOTES §5), with per-category κ_j = 1 − Σ_i n_ij(m − n_ij)/(N m(m − 1) p_j q_j), the null variance
+ * (test/data/vectors/NOTES.md §5 "Fleiss' kappa"), with per-category
+ * κ_j = 1 − Σ_i n_ij(m − n_ij)/(N m(m − 1) p_j q_j), the null variance
  * Var0 = 2/(N m(m−1)(Σ p_j q_j)²)·[(Σ p_j q_j)² − Σ p_j q_j(q_j − p_j)], z and p-values, Randolph's
  * free-marginal kappa, the pairwise agreement P̄ and the unanimity rate.
  *
@@ -58,8 +60,8 @@ export interface FleissKappa extends Estimate {
  * @param counts items × DECLARED categories: counts[i][j] = raters who put item i in category j. Counts may be
  *   non-integer (statsmodels' Randolph tables use 6.99/0.01), but every row must sum to the same m >= 2.
  * @returns value null with `empty_input` (no items) or `undefined_single_category` (P̄_e = 1).
- * @throws Error when rows sum to different totals (the classic formula is invalid: NOTES §5), when m < 2,
- *   or on a ragged/negative matrix.
+ * @throws Error when rows sum to different totals (the classic formula is invalid: test/data/vectors/NOTES.md §5
+ *   "Fleiss' kappa"), when m < 2, or on a ragged/negative matrix.
  */
 export function fleissKappa(counts: Table): FleissKappa {
   const q = checkCounts(counts);

@@ -4,7 +4,7 @@
  *
  * Source: Gwet KL (2008) Computing inter-rater reliability and its variance in the presence of high
  * agreement. Br J Math Stat Psychol 61:29–48; Gwet KL (2014) Handbook of Inter-Rater Reliability, 4th ed.;
- * github kgwet/irrCAC R/agree.coeff2.r. Formulas as written in vectors/NOTES.md §4.
+ * github kgwet/irrCAC R/agree.coeff2.r. Formulas as written in test/data/vectors/NOTES.md §4 "Gwet's AC1".
  */
 import { type Estimate, type Table, REASONS, cancelSafeDiff, checkTable, sqrtVar, studentTInterval, waldInterval } from "./types.js";
 

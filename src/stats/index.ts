@@ -1,6 +1,6 @@
 /**
  * Agreement statistics for LLM-judge vs human labels and judge committees: pure functions over arrays and
- * tables with a declared category set. Formulas, conventions and test vectors: `../shared/vectors/NOTES.md`.
+ * tables with a declared category set. Formulas, conventions and test vectors: `test/data/vectors/NOTES.md`.
  *
  * ## Conventions
  * - **Declared categories.** Every table is built over a declared category list, in a fixed order,

@@ -3,8 +3,8 @@
  * need; ordinal, interval and ratio differ only in δ² and are provided for the published checks.
  *
  * Source: Krippendorff K (2011) Computing Krippendorff's Alpha-Reliability, Univ. of Pennsylvania ASC papers
- * 43 (repository.upenn.edu/asc_papers/43). Formulas as written in vectors/NOTES.md §6. For Gwet's analytic
- * SE of alpha see `krippendorffAlphaGwet` (multirater.ts); otherwise bootstrap over units.
+ * 43 (repository.upenn.edu/asc_papers/43). Formulas as written in test/data/vectors/NOTES.md §6 "Krippendorff's α".
+ * For Gwet's analytic SE of alpha see `krippendorffAlphaGwet` (multirater.ts); otherwise bootstrap over units.
  */
 import { ratingCounts } from "./labels.js";
 import { type Category, type Estimate, type Table, REASONS, checkCounts } from "./types.js";

@@ -2,10 +2,10 @@
  * From labels to integer codes over a declared category set: pairing two raters' labels with listwise
  * deletion of non-labels (missing, judge errors, refusals), encoding, and items × categories rating counts.
  *
- * Conventions (NOTES §0, §8): the category set is declared, in a fixed order, and every table is built over
- * it (including categories nobody used). Labels outside the set throw unless the caller asks to drop them,
- * in which case the drops are counted. Raters are paired by position: callers must align items by id first;
- * arrays of different lengths throw (never zip-truncate).
+ * Conventions (test/data/vectors/NOTES.md §0 "Notation and conventions", §8 "Edge cases"): the category set is
+ * declared, in a fixed order, and every table is built over it (including categories nobody used). Labels outside the
+ * set throw unless the caller asks to drop them, in which case the drops are counted. Raters are paired by position:
+ * callers must align items by id first; arrays of different lengths throw (never zip-truncate).
  */
 import type { Category } from "./types.js";
 
@@ -36,8 +36,9 @@ export function categoryIndex(categories: readonly Category[]): Map<Category, nu
 
 /**
  * Explicit label normalisation for free-text labels: trim, lower-case, collapse internal whitespace to one
- * space (NOTES §8 "label spelling/case/whitespace"). Apply it on purpose, before counting; nothing in this
- * library normalises silently. Rubric labels should go through `canonicalLabel` (src/rubric) instead.
+ * space (test/data/vectors/NOTES.md §8 "Edge cases", item "label spelling/case/whitespace"). Apply it on purpose,
+ * before counting; nothing in this library normalises silently. Rubric labels should go through `canonicalLabel`
+ * (src/rubric) instead.
  */
 export function normalizeLabel(s: string): string {
   return s.trim().toLowerCase().replace(/\s+/g, " ");
@@ -69,7 +70,8 @@ export interface PairedLabels<T extends Category = Category> {
 
 /**
  * Pair two raters' labels item by item and drop every pair in which either side is not a label (listwise
- * deletion, NOTES §8; `../shared/cases/B04`: a judge error is never a label and never a disagreement).
+ * deletion, test/data/vectors/NOTES.md §8 "Edge cases"; `test/data/cases/B04.json`: a judge error is never a label
+ * and never a disagreement).
  *
  * @param a first rater's labels (e.g. the judge), one per item; `null`/`undefined` = missing.
  * @param b second rater's labels (e.g. the human), same items in the same order.

@@ -11,7 +11,7 @@
  * Meas 41:687–699; Conger AJ (1980) Psychol Bull 88:322–328; Krippendorff K (2011) Computing Krippendorff's
  * alpha-reliability. Code: github kgwet/irrCAC R/agree.coeff3.raw.r (`pa.coeff.raw`, `gwet.ac1.raw`,
  * `fleiss.kappa.raw`, `bp.coeff.raw`, `krippen.alpha.raw`, `conger.kappa.raw`) and R/agree.coeff3.dist.r
- * (`krippen.alpha.dist`). Formulas as written in vectors/NOTES.md §4.
+ * (`krippen.alpha.dist`). Formulas as written in test/data/vectors/NOTES.md §4 "Gwet's AC1".
  *
  * Inference as irrCAC: SE from the linearised per-item values, Var = (1 − f)/(n(n − 1)) Σ (x_i − θ)² with
  * f = n/N (N = ∞ by default); t interval θ ± t_{0.975, n−1}·SE with the upper end capped at 1
@@ -213,8 +213,9 @@ export function percentAgreementRaw(counts: Table, opts: MultiRaterOptions = {})
 }
 
 /**
- * Gwet's AC1 for any number of raters with missing ratings (irrCAC `gwet.ac1.raw`; NOTES §4):
- * p_e = Σ π_k(1 − π_k)/(q − 1), π_k = (1/n) Σ_i r_ik/r_i; SE from AC1*_i = AC1_i − 2(1 − AC1)(p_e|i − p_e)/(1 − p_e).
+ * Gwet's AC1 for any number of raters with missing ratings (irrCAC `gwet.ac1.raw`; test/data/vectors/NOTES.md §4
+ * "Gwet's AC1"): p_e = Σ π_k(1 − π_k)/(q − 1), π_k = (1/n) Σ_i r_ik/r_i;
+ * SE from AC1*_i = AC1_i − 2(1 − AC1)(p_e|i − p_e)/(1 − p_e).
  * @param counts items × DECLARED categories rating counts (q = number of columns enters p_e).
  * @returns value null with `empty_input`, `no_pairable_units` or `fewer_than_2_declared_categories`.
  * @throws Error on a ragged or negative matrix.

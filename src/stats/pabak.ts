@@ -3,7 +3,8 @@
  * categories, and Byrt, Bishop & Carlin's prevalence and bias indices (two raters, table form).
  *
  * Sources: Byrt T, Bishop J, Carlin JB (1993) J Clin Epidemiol 46:423–429; Brennan RL, Prediger DJ (1981)
- * Educ Psychol Meas 41:687–699; variance as irrCAC `bp2.table` (Gwet 2014, Handbook 4th ed.). NOTES §3.
+ * Educ Psychol Meas 41:687–699; variance as irrCAC `bp2.table` (Gwet 2014, Handbook 4th ed.).
+ * test/data/vectors/NOTES.md §3 "PABAK and Brennan–Prediger".
  */
 import { type Estimate, type Table, REASONS, checkTable, studentTInterval, waldInterval } from "./types.js";
 
@@ -26,7 +27,7 @@ export interface BrennanPrediger extends Estimate {
  * reported (a, b, c, d = cells [0][0], [0][1], [1][0], [1][1]).
  *
  * @param table q × q counts over the DECLARED categories (q enters the chance term, so unused declared
- *   categories change the value, NOTES §0).
+ *   categories change the value, test/data/vectors/NOTES.md §0 "Notation and conventions").
  * @param opts.N population size for the finite-population factor (1 − n/N) (default ∞, as irrCAC).
  * @returns `ci_wald` (normal) and `ci_t` (irrCAC, t with n − 1 df, upper capped at 1 in `upper_clipped`).
  *   value null with `fewer_than_2_declared_categories` when q < 2, `empty_input` when n = 0; se null when n < 2.

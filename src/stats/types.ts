@@ -13,7 +13,8 @@ export type Table = readonly (readonly number[])[];
 /**
  * A confidence interval. `lower`/`upper` are the raw (unclipped) bounds; `*_clipped` are the bounds clipped
  * to the coefficient's range for display ([-1, 1] for agreement coefficients, [0, 1] for proportions).
- * `degenerate` is true when the standard error is 0 so the interval collapses to a point (NOTES §1.3).
+ * `degenerate` is true when the standard error is 0 so the interval collapses to a point (test/data/vectors/NOTES.md
+ * §1.3 "Confidence intervals").
  */
 export interface Interval {
   lower: number;
@@ -27,7 +28,10 @@ export interface Interval {
   degenerate: boolean;
 }
 
-/** Percentile bootstrap interval (NOTES §1.4). `lower`/`upper` are null (with `reason`) when undefined. */
+/**
+ * Percentile bootstrap interval (test/data/vectors/NOTES.md §1.4 "Percentile bootstrap CI"). `lower`/`upper` are null
+ * (with `reason`) when undefined.
+ */
 export interface BootstrapInterval {
   lower: number | null;
   upper: number | null;
@@ -113,8 +117,8 @@ function clip(x: number, lo: number, hi: number): number {
 }
 
 /**
- * Normal (Wald) interval θ ± z_{(1+level)/2}·se (NOTES §1.3). Bounds are kept unclipped in `lower`/`upper` and
- * clipped to [clipLo, clipHi] in `*_clipped`. `degenerate` when se = 0.
+ * Normal (Wald) interval θ ± z_{(1+level)/2}·se (test/data/vectors/NOTES.md §1.3 "Confidence intervals"). Bounds are
+ * kept unclipped in `lower`/`upper` and clipped to [clipLo, clipHi] in `*_clipped`. `degenerate` when se = 0.
  */
 export function waldInterval(value: number, se: number, level = 0.95, clipLo = -1, clipHi = 1): Interval {
   const z = level === 0.95 ? Z975 : normalQuantile((1 + level) / 2);
@@ -132,8 +136,9 @@ export function waldInterval(value: number, se: number, level = 0.95, clipLo = -
 }
 
 /**
- * irrCAC interval θ ± t_{(1+level)/2, df}·se (NOTES §1.3, §9.2). irrCAC caps only the upper end at 1; here
- * `upper_clipped` = min(1, upper) reproduces irrCAC and `lower_clipped` = max(clipLo, lower) is for display.
+ * irrCAC interval θ ± t_{(1+level)/2, df}·se (test/data/vectors/NOTES.md §1.3 "Confidence intervals", §9.2
+ * "Library-semantics differences, item 2"). irrCAC caps only the upper end at 1; here `upper_clipped` = min(1, upper)
+ * reproduces irrCAC and `lower_clipped` = max(clipLo, lower) is for display.
  */
 export function studentTInterval(value: number, se: number, df: number, level = 0.95, clipLo = -1, clipHi = 1): Interval {
   const t = studentTQuantile((1 + level) / 2, df);

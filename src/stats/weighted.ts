@@ -1,22 +1,28 @@
 /**
- * Design-weighted (Hájek / post-stratified) agreement for the two-phase annotation sample (NOTES §7):
- * inclusion probabilities of the design, Horvitz–Thompson and post-stratified weights, the weighted confusion
- * proportions P̂_kl, and plug-in p_o, p_e, κ, AC1, PABAK and prevalences, with Taylor-linearised standard
- * errors from influence values, stratified, with and without the finite-population correction.
+ * Design-weighted (Hájek / post-stratified) agreement for the two-phase annotation sample (test/data/vectors/NOTES.md
+ * §7 "Two-phase / stratified annotation sample"): inclusion probabilities of the design, Horvitz–Thompson and
+ * post-stratified weights, the weighted confusion proportions P̂_kl, and plug-in p_o, p_e, κ, AC1, PABAK and
+ * prevalences, with Taylor-linearised standard errors from influence values, stratified, with and without the
+ * finite-population correction.
  *
  * Sources: Horvitz DG, Thompson DJ (1952) JASA 47:663–685; Hájek J (1971); Särndal, Swensson & Wretman
  * (1992) Model Assisted Survey Sampling (ratio estimators, post-stratification, Taylor linearisation);
  * SAS/STAT PROC SURVEYFREQ "Kappa Coefficients" (design-weighted κ from weighted proportions);
- * Kish L (1965) Survey Sampling (effective sample size). Formulas as written in vectors/NOTES.md §7.
+ * Kish L (1965) Survey Sampling (effective sample size). Formulas as written in test/data/vectors/NOTES.md §7
+ * "Two-phase / stratified annotation sample".
  *
  * Never apply the FCE (1969) variance to weighted data, and never report unweighted sample statistics as
- * population values: the over-sampled disagreement stratum biases them (NOTES §7.4).
+ * population values: the over-sampled disagreement stratum biases them (test/data/vectors/NOTES.md §7.4 "Linearised
+ * (Taylor) variance").
  */
 import { type WeightSpec, resolveWeights } from "./weights.js";
 import { encodeLabels } from "./labels.js";
 import { type Category, type Estimate, REASONS, waldInterval } from "./types.js";
 
-/** Phase-2 design of NOTES §7.1: S1 = SRS of n1 from all N; S2 = SRS of n2 from the disagreement stratum D. */
+/**
+ * Phase-2 design of test/data/vectors/NOTES.md §7.1 "Design": S1 = SRS of n1 from all N; S2 = SRS of n2 from the
+ * disagreement stratum D.
+ */
 export interface TwoPhaseDesign {
   /** Population size N and size N_D of the committee-disagreement stratum D (N_A = N − N_D). */
   N: number;
@@ -28,7 +34,7 @@ export interface TwoPhaseDesign {
 }
 
 /**
- * First-order inclusion probabilities of the two-phase design (NOTES §7.1):
+ * First-order inclusion probabilities of the two-phase design (test/data/vectors/NOTES.md §7.1 "Design"):
  * π_A = n1/N; π_D = n1/N + n2/N_D (S2 from D∖S1) or 1 − (1 − n1/N)(1 − n2/N_D) (independent draws).
  * @returns `{A, D}`.
  * @throws Error when sizes are not positive integers, n1 > N, or n2 > N_D (or n2 > N_D − E[hits] is not checked).
@@ -58,7 +64,7 @@ export function horvitzThompsonWeights(pi: readonly number[]): number[] {
 
 /**
  * Post-stratified (stratified Hájek) weights w_i = N_h/n_h, n_h = realised sample count in stratum h
- * (NOTES §7.2, the recommended estimator).
+ * (test/data/vectors/NOTES.md §7.2 "Estimators", the recommended estimator).
  * @param strata stratum of each sampled item.
  * @param populationSizes N_h for every stratum (from phase 1).
  * @throws Error when an item's stratum has no N_h, or n_h > N_h.
@@ -74,7 +80,10 @@ export function postStratifiedWeights(strata: readonly string[], populationSizes
   return strata.map((h) => populationSizes[h] / (nh.get(h) as number));
 }
 
-/** Kish effective sample size (Σw)²/Σw² (NOTES §7.2). Null when there are no weights or Σw² = 0. */
+/**
+ * Kish effective sample size (Σw)²/Σw² (test/data/vectors/NOTES.md §7.2 "Estimators"). Null when there are no weights
+ * or Σw² = 0.
+ */
 export function kishEffectiveN(weights: readonly number[]): number | null {
   let s = 0;
   let s2 = 0;
@@ -109,7 +118,8 @@ function checkInputs(a: readonly Category[], b: readonly Category[], w: readonly
 }
 
 /**
- * Weighted confusion proportions (NOTES §7.3; SAS SURVEYFREQ).
+ * Weighted confusion proportions (test/data/vectors/NOTES.md §7.3 "Weighted agreement, kappa, AC1, PABAK"; SAS
+ * SURVEYFREQ).
  * @param judge first rater (rows), human second rater (columns), aligned by item; weights w_i >= 0.
  * @param categories declared category set.
  * @returns P̂ (null-free; all zeros and sum_weights 0 when Σw = 0), raw counts, marginals.
@@ -221,8 +231,8 @@ function plugIn(judge: readonly Category[], human: readonly Category[], weights:
 
 /**
  * Design-weighted point estimates from given weights (HT, post-stratified, or unit weights): P̂, p_o, p_e,
- * κ (optionally with agreement weights), AC1, PABAK, prevalences (NOTES §7.3). No standard errors: use
- * {@link designAgreement} for the stratified linearised SEs.
+ * κ (optionally with agreement weights), AC1, PABAK, prevalences (test/data/vectors/NOTES.md §7.3 "Weighted
+ * agreement, kappa, AC1, PABAK"). No standard errors: use {@link designAgreement} for the stratified linearised SEs.
  *
  * @param judge, human labels aligned by item (non-labels already removed, see `pairLabels`).
  * @param weights survey weights w_i >= 0 (not all 0).
@@ -262,7 +272,10 @@ export function weightedAgreement(
   };
 }
 
-/** Influence values z_i of every statistic at the weighted estimates (NOTES §7.4). */
+/**
+ * Influence values z_i of every statistic at the weighted estimates (test/data/vectors/NOTES.md §7.4 "Linearised
+ * (Taylor) variance").
+ */
 export interface InfluenceValues {
   po: number[];
   kappa: number[] | null;
@@ -274,7 +287,8 @@ export interface InfluenceValues {
 
 /**
  * Analytic influence values (linearisation) of p̂_o, κ̂ (with agreement weights), AC1, PABAK and the
- * prevalences at the weighted estimates (NOTES §7.4, generalised to agreement weights W for κ:
+ * prevalences at the weighted estimates (test/data/vectors/NOTES.md §7.4 "Linearised (Taylor) variance", generalised
+ * to agreement weights W for κ:
  * z_i = (W[a_i][b_i] − p_o)/(1 − p_e) − (Σ_l W[a_i][l] P_+l + Σ_k W[k][b_i] P_k+ − 2p_e)(1 − p_o)/(1 − p_e)²).
  * @throws as {@link weightedAgreement}.
  */
@@ -320,7 +334,8 @@ function influenceFromPlug(p: Plug): InfluenceValues {
 
 /**
  * Stratified linearised variance V̂ = Σ_h (N_h/N)²(1 − f_h) s²_{z,h}/n_h with s²_{z,h} the sample variance of
- * z in stratum h and f_h = n_h/N_h (`fpc: false` drops (1 − f_h)) (NOTES §7.4).
+ * z in stratum h and f_h = n_h/N_h (`fpc: false` drops (1 − f_h)) (test/data/vectors/NOTES.md §7.4 "Linearised
+ * (Taylor) variance").
  * @returns the variance, or null when some stratum has fewer than 2 sampled items.
  * @throws Error when a stratum has no population size.
  */
@@ -364,7 +379,8 @@ export interface DesignRecord {
 /**
  * Population estimates from the two-phase annotation sample with post-stratified weights w_i = N_h/n_h,
  * stratified linearised SEs with the fpc (`se`) and without (`se_no_fpc`), and 95% Wald intervals
- * θ̂ ± 1.96·SE (NOTES §7.2–7.5). Kish n_eff reported.
+ * θ̂ ± 1.96·SE (test/data/vectors/NOTES.md §7.2 "Estimators" to §7.5 "Wald CI for design estimates"). Kish n_eff
+ * reported.
  *
  * @param records annotated items (judge label, human label, stratum), non-labels already removed.
  * @param populationSizes N_h for every stratum (phase 1 knows them).

@@ -1,5 +1,6 @@
 /**
- * Agreement weights for weighted kappa over the declared category order (NOTES §0, §9.1).
+ * Agreement weights for weighted kappa over the declared category order (test/data/vectors/NOTES.md §0 "Notation and
+ * conventions", §9.1 "Library-semantics differences, item 1").
  *
  * Sources: Cohen J (1968) Psychol Bull 70:213–220 (weighted kappa); Cicchetti DV, Allison T (1971)
  * Am J EEG Technol 11:101–109 (linear weights); Fleiss JL, Cohen J (1973) Educ Psychol Meas 33:613–619
@@ -10,7 +11,8 @@
 export type WeightSpec = "unweighted" | "linear" | "quadratic" | readonly (readonly number[])[];
 
 /**
- * Agreement weight matrix over q categories in declared order (NOTES §0).
+ * Agreement weight matrix over q categories in declared order (test/data/vectors/NOTES.md §0 "Notation and
+ * conventions").
  * - unweighted: w_ij = δ_ij
  * - linear (Cicchetti–Allison): w_ij = 1 − |i−j|/(q−1)
  * - quadratic (Fleiss–Cohen): w_ij = 1 − (i−j)²/(q−1)²
@@ -34,7 +36,8 @@ export function agreementWeights(q: number, kind: "unweighted" | "linear" | "qua
 
 /**
  * R `irr::kappa2` numeric weights: a vector v of disagreement scores indexed by |i − j| (so v[0] is the
- * diagonal), rescaled to agreement weights w_ij = 1 − (v[|i−j|] − min v)/(max v − min v) (NOTES §9.1).
+ * diagonal), rescaled to agreement weights w_ij = 1 − (v[|i−j|] − min v)/(max v − min v) (test/data/vectors/NOTES.md
+ * §9.1 "Library-semantics differences, item 1").
  * @param v disagreement scores, length q (the number of table levels).
  * @throws Error when v is empty, not finite, or constant (max = min).
  */

@@ -1,5 +1,5 @@
 /**
- * From a judge reply to a label (../shared/DESIGN.md section 1, "Evidence decides" and "Retry, then downgrade").
+ * From a judge reply to a label (docs/DESIGN.md section 1, "Evidence decides" and "Retry, then downgrade").
  *
  * - Every finding's quotes are verified against `EVIDENCE_KINDS[bucket]` (`verifyQuote`). A finding holds when
  *   at least one quote verifies; a `not_exposed` finding holds with no evidence (its quotes, if any, are kept

@@ -1,5 +1,5 @@
 /**
- * Follow-up user turns for a judge retry (../shared/DESIGN.md section 1, "Retry, then downgrade"): which
+ * Follow-up user turns for a judge retry (docs/DESIGN.md section 1, "Retry, then downgrade"): which
  * quotes failed and why, the closest text that does exist, and a request for the full reply again.
  *
  * Untrusted text never reaches the judge raw through these turns. Every piece of text that comes from the

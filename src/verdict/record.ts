@@ -1,5 +1,5 @@
 /**
- * The verdict record builder (../shared/DESIGN.md section 3, "Verdict"): one per trajectory per judge per
+ * The verdict record builder (docs/DESIGN.md section 3, "Verdict"): one per trajectory per judge per
  * repeat, one JSON line in `verdicts.jsonl`.
  */
 import { isCompromised } from "../rubric/buckets.js";

@@ -108,7 +108,7 @@ describe("humanAgreement: design weights", () => {
   //   i5    N      N      1
   // Unweighted [[1,1],[1,2]]: p_o = 3/5, p_e = (2·2 + 3·3)/25 = 13/25, kappa = (15 − 13)/(25 − 13) = 1/6.
   // Hajek-weighted [[2,1],[1,4]]/8: p_o = 6/8, p_e = (3·3 + 5·5)/64 = 34/64, kappa = (48 − 34)/(64 − 34) = 7/15
-  //   (= the kappa of the data with each item repeated w_i times: NOTES §7.3 invariance).
+  //   (= the kappa of the data with each item repeated w_i times: test/data/vectors/NOTES.md §7.3 invariance).
   const index = new Map(["i1", "i2", "i3", "i4", "i5", "i6"].map((id) => [id, row(id)]));
   const verdicts = [
     v("i1", "j", "full_compliance"),

@@ -1,5 +1,5 @@
 /**
- * `ipi-judge agreement FILE` through the built CLI on published data sets from ../shared/vectors: R irr's
+ * `ipi-judge agreement FILE` through the built CLI on published data sets from test/data/vectors: R irr's
  * `anxiety` (two raters, Cohen and weighted kappa), Krippendorff's canonical 4 coders × 12 units with missing
  * values (alpha, irrCAC AC1 and agreement), Fleiss (1971) diagnoses (6 raters, Fleiss' kappa).
  */

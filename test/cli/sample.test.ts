@@ -47,7 +47,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("sample -> Label Studio export -> import-annotations on the tiny exact design", () => {
   it("gives a human-label file whose pi, weights and weighted kappa match design_two_phase_tiny_exact.json", async () => {
-    // Population: N = 100 chat trajectories, 20 with committee disagreement (NOTES §7, tiny vector).
+    // Population: N = 100 chat trajectories, 20 with committee disagreement (test/data/vectors/NOTES.md §7, tiny vector).
     const N = tiny.design.population.N as number;
     const ND = tiny.design.population.N_D_committee_disagreement as number;
     const src = path.join(tmp, "tiny", "tiny.jsonl");

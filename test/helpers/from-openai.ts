@@ -1,5 +1,5 @@
 /**
- * Test helper: turn an OpenAI-style chat `trajectory` array (as in ../shared/cases) into a canonical
+ * Test helper: turn an OpenAI-style chat `trajectory` array (as in test/data/cases) into a canonical
  * `Trajectory`. Deliberately small and independent of src/ingest (the real ingester): string content as is,
  * `null` content as "", list content as its text parts joined with "\n"; tool calls keep the `arguments`
  * string exactly as stored (objects are JSON.stringify'd compactly).

@@ -36,7 +36,7 @@ let ATTACKED: Trajectory;
 let ATTACKED2: Trajectory;
 /** Unattacked run. */
 let CLEAN: Trajectory;
-/** ../shared/cases/B01's trajectory (OpenAI chat messages). */
+/** test/data/cases/B01.json's trajectory (OpenAI chat messages). */
 let B01: Trajectory;
 
 beforeAll(() => {

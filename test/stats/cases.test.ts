@@ -1,5 +1,5 @@
 /**
- * Cases from public bug reports (../shared/cases): B16 (every rating in one category) and B04 (judge errors
+ * Cases from public bug reports (test/data/cases): B16 (every rating in one category) and B04 (judge errors
  * are never labels and never counted in kappa).
  */
 import fs from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Every vector file in ../shared/vectors must have a suite here; a new file (e.g. one NOTES.md §10 lists but
+ * Every vector file in test/data/vectors must have a suite here; a new file (e.g. one NOTES.md §10 lists but
  * this checkout lacks: two_rater_tables_irrcac.json, krippendorff_wikipedia_and_strings.json,
  * multirater_missing_irrcac_raw.json, design_two_phase_realistic.json, bootstrap_exact_kappa.json) fails here
  * until it is wired up, instead of being skipped silently.

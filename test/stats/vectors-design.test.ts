@@ -1,5 +1,5 @@
 /**
- * vectors/design_two_phase_tiny_exact.json (NOTES §7): inclusion probabilities, HT and post-stratified
+ * vectors/design_two_phase_tiny_exact.json (test/data/vectors/NOTES.md §7): inclusion probabilities, HT and post-stratified
  * weights, weighted confusion proportions, p_o, p_e, κ, AC1, PABAK, prevalences, linearised SEs (with and
  * without fpc), exact fractions, and the two documented checks (replication invariance, one-stratum identity).
  */

@@ -1,5 +1,5 @@
 /**
- * vectors/edge_cases.json (NOTES §8): every expected behaviour and every numeric cross-check.
+ * vectors/edge_cases.json (test/data/vectors/NOTES.md §8 "Edge cases"): every expected behaviour and every numeric cross-check.
  */
 import { expect } from "vitest";
 import {
