@@ -30,10 +30,19 @@ export function resource(
   hint = "set IPI_SHARED=<folder holding corpus/> to run this",
 ): { path: string; skip: string | false } {
   if (fs.existsSync(p)) return { path: p, skip: false };
-  const reason = `${what} not found at ${p}: ${hint}`;
+  const reason = `${callerTestFile() ?? "a test"}: ${what} not found at ${p}: ${hint}`;
   process.stderr.write(`[skip] ${reason}\n`);
   if (process.env.IPI_SKIP_LOG) fs.appendFileSync(process.env.IPI_SKIP_LOG, reason + "\n");
   return { path: p, skip: reason };
+}
+
+/** The test file (relative to the repository) that called into this module, from the stack; undefined if none. */
+function callerTestFile(): string | undefined {
+  for (const line of (new Error().stack ?? "").split("\n").slice(1)) {
+    const m = /(?:file:\/\/)?(\/[^():]+\.test\.ts)/.exec(line);
+    if (m) return path.relative(ROOT, m[1]);
+  }
+  return undefined;
 }
 
 /** A `../shared/corpus` archive or folder (e.g. "agentdyn.tgz"), as a `resource`. */
