@@ -112,6 +112,8 @@ describe("TransportWorker", () => {
     workers.push(remote);
     const a = createOpenAIJudge(cfgA, { retries: 1, minQuoteChars: 12, remote });
     const b = createOpenAIJudge(cfgB, { retries: 1, minQuoteChars: 12, remote });
+    // the worker thread's start-up (seconds on a loaded machine) is not what is timed: one request first
+    expect((await a.judge(runs[0], { repeat: 1 })).status).toBe("ok");
     const t0 = performance.now();
     const vs = await Promise.all(runs.flatMap((t) => [a.judge(t, { repeat: 0 }), b.judge(t, { repeat: 0 })]));
     expect(vs.every((v) => v.status === "ok")).toBe(true);
@@ -149,9 +151,11 @@ describe("TransportWorker", () => {
     fake = await startFakeOpenAI([{ hang: true }]);
     const { judge, remote } = viaWorker(judgeCfg({ timeout_s: 30 }));
     const ac = new AbortController();
-    const t0 = performance.now();
     const p = judge.judge(runs[0], { repeat: 0, signal: ac.signal });
-    setTimeout(() => ac.abort(), 300);
+    // abort once the request hangs at the server (a fixed delay raced the worker's start-up on a loaded machine)
+    await expect.poll(() => fake!.requests.length, { timeout: 60_000, interval: 20 }).toBe(1);
+    const t0 = performance.now();
+    ac.abort();
     const v = await p;
     expect(performance.now() - t0).toBeLessThan(3000);
     expect(v.status).toBe("judge_error");
