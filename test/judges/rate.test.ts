@@ -187,8 +187,9 @@ describe.each(["this thread", "the transport worker"])("end to end against a ser
     expect(verdicts.every((v) => v.status === "ok")).toBe(true);
     expect(res.summary.judges[0].downgrades).toBe(0);
     // Paced requests arrive 100 ms apart; only a request held up by a busy machine (> 50 ms late, then the next
-    // one on time) can draw a 429, which is retried after its retry-after: no item fails.
-    expect(rejected).toBeLessThanOrEqual(3);
+    // one on time) can draw a 429, which is retried after its retry-after: no item fails. Unpaced, most of the 60
+    // would be early; a loaded machine (8 processes on 2 cores) gave 7-9, an idle one at most 3.
+    expect(rejected).toBeLessThanOrEqual(12);
     expect(wall).toBeGreaterThanOrEqual(min - 50);
     // The limit governs the span of the requests (first to last): within 1.1x of the minimum it allows. The whole
     // call adds the run's own start-up and summary (store, reading files), which a loaded CI machine can stretch,
