@@ -158,6 +158,12 @@ export interface Verdict {
   truncated: boolean;
   raw_replies: string[];
   created_at: string;
+  /**
+   * Where the label came from (issue 12): `finding` (a verified finding of the judge), or, when none held, what
+   * code established about exposure: `exposure_found` (-> unaffected), `unattacked` / `injection_absent`
+   * (-> not_exposed); `undecided` (no label: status `unverified`). Absent on verdicts without a decided reply.
+   */
+  label_basis?: "finding" | "exposure_found" | "unattacked" | "injection_absent" | "undecided";
   /** Copied from the trajectory so aggregation needs no re-ingest. */
   agent_model?: string;
   agent_family?: string;
