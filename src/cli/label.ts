@@ -146,6 +146,7 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
             : undefined,
         });
         progress.stop();
+        for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
         if (o.json) printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress });
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
@@ -159,7 +160,8 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
         else if (Object.keys(res.stoppedJudges).length > 0) {
           // A judge that could not go on (bad key, no quota, unreachable) left its items un-judged: not a success.
           process.stderr.write(
-            `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped; their remaining items are un-judged and the same command resumes them once fixed\n`,
+            `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped (${Object.entries(res.stoppedJudges).map(([id, m]) => `${id}: ${m}`).join("; ")}); ` +
+              "their items are un-judged or have no usable label; fix the judge, then the same command resumes (--retry-errors judges errors again)\n",
           );
           process.exitCode = EXIT.fatal;
         }

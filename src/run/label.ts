@@ -9,6 +9,7 @@ import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { StoreWriteError } from "../store/journal.js";
 import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, looseVerdictKey, verdictKey, type RunSnapshot, type TrajectoryIndexRow } from "../store/run-store.js";
 import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
+import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { BatchJudgeRun, batchCapable, type BatchSettings } from "../judges/batch.js";
 import type { OpenAIJudge } from "../judges/openai.js";
@@ -187,6 +188,22 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   let interrupted = false;
   let fatal: unknown = null;
   const onChange = opts.onConfigChange ?? "refuse";
+  // Running health of each judge over this invocation's verdicts: a judge that looks broken is named on the way
+  // (after HEALTH_THRESHOLDS.minVerdicts verdicts), so a user can stop before paying for the rest.
+  const tallies = new Map<string, JudgeHealth>();
+  const warned = new Set<string>();
+  const track = (v: Verdict) => {
+    let h = tallies.get(v.judge_id);
+    if (!h) tallies.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
+    addVerdict(h, v);
+    if (h.verdicts < HEALTH_THRESHOLDS.minVerdicts) return;
+    for (const f of withFlags(h).flags) {
+      const k = `${v.judge_id}\u0000${f.code}`;
+      if (warned.has(k)) continue;
+      warned.add(k);
+      opts.onWarning?.(`judge ${v.judge_id} (${v.judge_model}) looks broken (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
+    }
+  };
   const current = new Map(opts.judges.map((j) => [j.id, runJudgeConfig(j, opts)]));
   try {
     // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
@@ -322,6 +339,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
           return;
         }
         progress.judged++;
+        track(v);
         report();
       }).finally(() => {
         pending.delete(p);
@@ -392,6 +410,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
           v.judge_config_sha256 = current.get(id)!.sha;
           store.addVerdict(v);
           progress.judged++;
+          track(v);
           report();
         });
       } catch (e) {
@@ -413,6 +432,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     readErrors(store.dir),
   ]);
   const summary = summarizeRun(opts.run, verdicts, index, errors, stopped);
+  // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
+  for (const j of summary.judges) {
+    if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
+    stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
+  }
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
     fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted }, null, 2) + "\n");
