@@ -161,7 +161,7 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
           // A judge that could not go on (bad key, no quota, unreachable) left its items un-judged: not a success.
           process.stderr.write(
             `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped (${Object.entries(res.stoppedJudges).map(([id, m]) => `${id}: ${m}`).join("; ")}); ` +
-              "their items are un-judged or have no usable label; fix the judge, then the same command resumes (--retry-errors judges errors again)\n",
+              "their items are un-judged or have no usable label; fix the judge, then the same command resumes them (--retry-errors judges errors again)\n",
           );
           process.exitCode = EXIT.fatal;
         }
