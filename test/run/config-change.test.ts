@@ -13,6 +13,7 @@ import { JudgeConfigChangedError, labelRun, type LabelOptions } from "../../src/
 import { readVerdicts } from "../../src/store/run-store.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { runCli } from "../helpers/cli.js";
 
 const REPLY = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing happened" });
 
@@ -116,5 +117,28 @@ describe("issue 12.5: the resume key covers the judge's configuration", () => {
     expect(re.progress).toMatchObject({ judged: 3 });
     // now every current verdict has the hash: a plain resume judges nothing
     expect((await run(judge())).progress).toMatchObject({ judged: 0, skipped: 3 });
+  });
+
+  it("--on-config-change keep: the summary warns that the judge's verdicts name several models", async () => {
+    await run(judge());
+    const res = await run(judge({ model: "model-B" }), { onConfigChange: "keep", limit: 5 });
+    expect(res.progress).toMatchObject({ judged: 2, skipped: 3 });
+    expect(res.summary.warnings.join("\n")).toMatch(/judge j: its verdicts name 2 models \(model-A, model-B\)/);
+  });
+
+  it("the CLI refuses a changed judge with exit 2 and the message; --on-config-change rejudge proceeds", async () => {
+    const cfg = (model: string) => {
+      const f = path.join(dir, `${model}.json`);
+      fs.writeFileSync(f, JSON.stringify({ retries: 0, judges: [{ id: "j", model, family: "openai", base_url: fake.url }] }));
+      return f;
+    };
+    const args = (model: string) => ["label", SAMPLES, "--judges", cfg(model), "--run", "c", "--labels-dir", dir, "--limit", "2"];
+    expect((await runCli(args("model-A"))).code).toBe(0);
+    const r = await runCli(args("model-B"));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/judge "j": 2 verdict\(s\).*model: "model-A" -> "model-B".*--on-config-change rejudge/s);
+    const ok = await runCli([...args("model-B"), "--on-config-change", "rejudge"]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stderr).toMatch(/judged again under the new configuration/);
   });
 });
