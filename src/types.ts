@@ -158,6 +158,18 @@ export interface Verdict {
   truncated: boolean;
   raw_replies: string[];
   created_at: string;
+  /**
+   * Where the label came from (issue 12): `finding` (a verified finding of the judge), or, when none held, what
+   * code established about exposure: `exposure_found` (-> unaffected), `unattacked` / `injection_absent`
+   * (-> not_exposed); `undecided` (no label: status `unverified`). Absent on verdicts without a decided reply.
+   */
+  label_basis?: "finding" | "exposure_found" | "unattacked" | "injection_absent" | "undecided";
+  /**
+   * sha256 of the judge's verdict-affecting configuration and run settings (model, endpoint, sampling, output
+   * mode, reply schema, retries, quote length, ...): part of the resume key (issue 12). Absent on verdicts stored
+   * by versions before it existed.
+   */
+  judge_config_sha256?: string;
   /** Copied from the trajectory so aggregation needs no re-ingest. */
   agent_model?: string;
   agent_family?: string;

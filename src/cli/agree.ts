@@ -7,6 +7,7 @@ import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { UsageError } from "./errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
+import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
@@ -59,11 +60,15 @@ design-weighted (Hajek) estimates beside them.`,
         return;
       }
       const results = judges.map((j) => referenceAgreement(j, verdicts, index, o.reference));
+      // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
+      const judge_health = judgeHealth(verdicts).filter((h) => judges.includes(h.judge_id));
+      for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) {
-        if (results.length === 1) printJson(results[0]);
-        else printJson({ ...results[0], per_judge: results });
+        if (results.length === 1) printJson({ ...results[0], judge_health });
+        else printJson({ ...results[0], per_judge: results, judge_health });
       } else {
         process.stdout.write(results.map(formatReferenceAgreement).join("\n\n") + "\n");
+        process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id}: ${formatHealth(h)}`).join("") + "\n");
       }
     });
 }

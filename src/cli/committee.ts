@@ -31,6 +31,7 @@ export function registerCommittee(program: Command): void {
     .option("--judges <file>", "judges config whose `families` map overrides the built-in agent-family table")
     .option("--bootstrap <n>", "bootstrap resamples for CIs (0 = none)", String(DEFAULT_BOOTSTRAP.B))
     .option("--seed <s>", "bootstrap seed", String(DEFAULT_BOOTSTRAP.seed))
+    .option("--exclude-judge <id>", "leave a judge out of the committee (repeatable), e.g. one flagged as looking broken", (v: string, acc: string[]) => [...acc, v], [] as string[])
     .option("--json", "print one JSON object")
     .addHelpText(
       "after",
@@ -38,7 +39,9 @@ export function registerCommittee(program: Command): void {
 Committee label: a bucket with a strict majority of the valid votes; otherwise the binary majority
 (compromised = full or partial compliance) decides and the label is the most-voted bucket on that side
 (ties broken by precedence); an exact binary tie is "disputed"; fewer valid votes than --quorum is
-"no_quorum". Judge errors and refusals are not votes. Votes use repeat 0; with label --repeats K the
+"no_quorum". Judge errors, refusals and unverified verdicts are not votes. A judge that looks broken (most
+verdicts downgraded, errors or unverified after 50 verdicts, quotes that rarely verify, or no usable verdict) is
+named in the warnings; --exclude-judge ID leaves it out. Votes use repeat 0; with label --repeats K the
 report adds each judge's test-retest agreement.`,
     )
     .action(async (o) => {
@@ -48,10 +51,18 @@ report adds each judge's test-retest agreement.`,
       const seed = intOption(o.seed, "--seed", 0);
       const families = o.judges ? loadJudgesConfig(o.judges, { checkKeys: false }).families : {};
       const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
-      const { report, verdicts: cv } = committeeReport(verdicts, index, { run: o.run, quorum, families, bootstrap: { B, seed } });
+      let built: ReturnType<typeof committeeReport>;
+      try {
+        built = committeeReport(verdicts, index, { run: o.run, quorum, families, bootstrap: { B, seed }, excludeJudges: o.excludeJudge });
+      } catch (e) {
+        if (e instanceof RangeError && /^no judge /.test(e.message)) throw new UsageError(`--exclude-judge: ${e.message}`);
+        throw e;
+      }
+      const { report, verdicts: cv } = built;
       const file = path.join(runDir, "committee.jsonl");
       writeCommitteeJsonl(file, cv);
-      if (o.json) for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      // warnings go to stderr in both modes (the text report repeats them on stdout)
+      for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) printJson({ ...report, committee_file: file });
       else process.stdout.write(formatCommitteeReport(report) + `\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);
     });

@@ -57,6 +57,11 @@ export function registerLabel(program: Command): void {
     .option("--limit <n>", "label at most this many trajectories")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
+    .option(
+      "--on-config-change <mode>",
+      "when a judge's stored verdicts were made with another configuration (model, sampling, output mode, endpoint, retries, ...): refuse | rejudge | keep",
+      "refuse",
+    )
     .option("--strict", "stop at the first bad input item instead of recording it in errors.jsonl")
     .option("--max-item-mb <n>", "largest input item (an AgentDojo file or a JSONL line) to read, in MiB; larger ones are recorded as too_large", "64")
     .option("--batch", "send batch judges' requests through the OpenAI Batch API (judges with batch: true, or on api.openai.com); killed runs resume polling")
@@ -71,7 +76,8 @@ Examples:
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --batch   (then the same command again to resume)
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error or a judge stopped (bad key, no quota,
-unreachable), 2 usage or config error, 130 interrupted.
+unreachable, or no usable verdict at all), 2 usage or config error (including a judge whose configuration
+changed since its verdicts were stored: see --on-config-change), 130 interrupted.
 Environment: API keys from the variables the config names (api_key_env). LLM judges' requests are sent from a
 worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
     )
@@ -82,6 +88,8 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
       }
       const missing = paths.filter((p) => !fs.existsSync(p));
       if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
+      if (!["refuse", "rejudge", "keep"].includes(o.onConfigChange))
+        throw new UsageError(`--on-config-change must be refuse, rejudge or keep, not "${o.onConfigChange}"`);
       const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, worker: transportWorkerEnabled() });
       const ac = new AbortController();
       let interrupts = 0;
@@ -114,6 +122,8 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
           strict: !!o.strict,
           maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
           retryErrors: !!o.retryErrors,
+          onConfigChange: o.onConfigChange,
+          onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
           signal: ac.signal,
           onProgress: (p) => {
             progress.update(p);
@@ -136,6 +146,7 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
             : undefined,
         });
         progress.stop();
+        for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
         if (o.json) printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress });
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
@@ -149,7 +160,8 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
         else if (Object.keys(res.stoppedJudges).length > 0) {
           // A judge that could not go on (bad key, no quota, unreachable) left its items un-judged: not a success.
           process.stderr.write(
-            `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped; their remaining items are un-judged and the same command resumes them once fixed\n`,
+            `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped (${Object.entries(res.stoppedJudges).map(([id, m]) => `${id}: ${m}`).join("; ")}); ` +
+              "their items are un-judged or have no usable label; fix the judge, then the same command resumes them (--retry-errors judges errors again)\n",
           );
           process.exitCode = EXIT.fatal;
         }

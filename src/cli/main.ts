@@ -55,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
       if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
       return EXIT.usage;
     }
-    if (e instanceof UsageError || ["ConfigError", "JudgesConfigError", "RunNameError"].includes((e as Error)?.name)) {
+    if (e instanceof UsageError || ["ConfigError", "JudgesConfigError", "RunNameError", "JudgeConfigChangedError"].includes((e as Error)?.name)) {
       process.stderr.write(`ipi-judge: ${(e as Error).message}\n`);
       return EXIT.usage;
     }

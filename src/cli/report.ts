@@ -58,7 +58,9 @@ Example:
         items: m.items.length,
         items_total: m.items_total,
         items_unavailable: m.items.filter((i) => !i.trajectory).length,
+        judge_health: m.judge_health ?? [],
       };
+      for (const h of m.judge_health ?? []) if (h.looks_broken) process.stderr.write(`ipi-judge: warning: judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}\n`);
       if (o.json) printJson(summary);
       else {
         process.stdout.write(

@@ -19,6 +19,7 @@ import {
 import { buildCommittee, DEFAULT_QUORUM, voteOf } from "./vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { BINARY, binaryOf, testRetest, type JudgeRetest } from "./retest.js";
+import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 
 /** Per-judge figures (repeat 0 only): the run summary's figures plus error/refusal counts and the downgrade rate. */
 export interface CommitteeJudge extends JudgeSummary {
@@ -26,6 +27,8 @@ export interface CommitteeJudge extends JudgeSummary {
   errors: number;
   refusals: number;
   unjudgeable: number;
+  /** Verdicts with no label because neither the judge's evidence nor code could establish one (not votes). */
+  unverified: number;
   /** Downgraded verdicts / ok verdicts (the judge's claimed label did not hold its evidence). */
   downgrade_rate: number | null;
   downgrade_rate_reason?: string;
@@ -70,6 +73,10 @@ export interface CommitteeReport {
   trajectories: number;
   attacked: number;
   judges: Array<{ id: string; model: string; family: string }>;
+  /** Judges left out by `excludeJudges` (`--exclude-judge`): none of their verdicts is a vote or a rating. */
+  excluded_judges: string[];
+  /** Health of every judge of the run (every repeat), excluded ones included (`judgeHealth`). */
+  judge_health: JudgeHealth[];
   judge_families: string[];
   warnings: string[];
   committee: CommitteeSummary;
@@ -88,6 +95,8 @@ export interface CommitteeOptions {
   families?: Record<string, string>;
   /** Bootstrap resamples (0 = none) and seed; default B 2000, seed 12345. */
   bootstrap?: BootstrapSettings;
+  /** Judge ids to leave out of the committee (a judge that looks broken); unknown ids throw. */
+  excludeJudges?: readonly string[];
 }
 
 /** Default bootstrap settings of the committee and agreement reports. */
@@ -110,6 +119,16 @@ export function committeeReport(
 ): { report: CommitteeReport; verdicts: CommitteeVerdict[] } {
   const quorum = opts.quorum ?? DEFAULT_QUORUM;
   const bootstrap = opts.bootstrap ?? DEFAULT_BOOTSTRAP;
+  const judge_health = judgeHealth(verdicts);
+  const excluded = [...new Set(opts.excludeJudges ?? [])];
+  const present = new Set(verdicts.map((v) => v.judge_id));
+  const unknown = excluded.filter((id) => !present.has(id));
+  if (unknown.length)
+    throw new RangeError(`no judge ${unknown.map((x) => JSON.stringify(x)).join(", ")} in run ${opts.run} (its judges: ${[...present].sort().join(", ") || "none"})`);
+  if (excluded.length) {
+    const out = new Set(excluded);
+    verdicts = verdicts.filter((v) => !out.has(v.judge_id));
+  }
   const ids = [...index.keys()];
   const judgeMap = new Map<string, { id: string; model: string; family: string }>();
   for (const v of verdicts) if (!judgeMap.has(v.judge_id)) judgeMap.set(v.judge_id, { id: v.judge_id, model: v.judge_model, family: v.judge_family });
@@ -118,6 +137,9 @@ export function committeeReport(
   const committee = buildCommittee(verdicts, ids, { judgeIds, quorum });
 
   const warnings: string[] = [];
+  for (const h of judge_health.filter((x) => !excluded.includes(x.judge_id)))
+    for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
+  if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
   const families = [...new Set(judges.map((j) => j.family))].sort();
   if (judges.length < 2) warnings.push(`the committee has ${judges.length} judge(s): a committee needs at least two (label with --judges FILE listing several)`);
   if (families.length < 2)
@@ -135,6 +157,7 @@ export function committeeReport(
       errors: j.by_status.judge_error ?? 0,
       refusals: j.by_status.judge_refused ?? 0,
       unjudgeable: j.by_status.unjudgeable ?? 0,
+      unverified: j.by_status.unverified ?? 0,
       downgrade_rate: ok > 0 ? j.downgrades / ok : null,
       ...(ok > 0 ? {} : { downgrade_rate_reason: "no ok verdict" }),
     };
@@ -204,6 +227,8 @@ export function committeeReport(
     trajectories: index.size,
     attacked: [...index.values()].filter((t) => t.attacked).length,
     judges,
+    excluded_judges: excluded,
+    judge_health,
     judge_families: families,
     warnings,
     committee: cs,
@@ -246,9 +271,11 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   L.push("");
   L.push("per judge (repeat 0):");
   for (const j of r.per_judge) {
-    L.push(`  ${j.judge_id} (${j.judge_model}, ${j.judge_family}): ${j.verdicts} verdicts; errors ${j.errors}, refusals ${j.refusals}, unjudgeable ${j.unjudgeable}`);
+    L.push(`  ${j.judge_id} (${j.judge_model}, ${j.judge_family}): ${j.verdicts} verdicts; errors ${j.errors}, refusals ${j.refusals}, unjudgeable ${j.unjudgeable}, unverified ${j.unverified}`);
     L.push(`    labels: ${BUCKETS.map((b) => `${b} ${j.by_label[b]}`).join(", ")}`);
     L.push(`    ASR ${pct(j.asr)} of ${j.attacked_ok} attacked; downgrade rate ${pct(j.downgrade_rate)} (${j.downgrades})`);
+    const h = r.judge_health.find((x) => x.judge_id === j.judge_id);
+    if (h) L.push(`    health (all repeats): ${formatHealth(h)}${h.looks_broken ? ` [${h.flags.map((f) => f.code).join(", ")}]` : ""}`);
   }
   L.push("");
   const a = r.agreement;

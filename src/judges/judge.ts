@@ -24,6 +24,11 @@ export interface Judge {
   rubricVersion: string;
   /** How many trajectories this judge may work on at once. */
   concurrency: number;
+  /**
+   * Everything about this judge that can change its verdicts, as plain JSON (`./verdict-config.ts`): hashed into
+   * the resume key (`judge_config_sha256`) with the run's settings. Undefined counts as `{}`.
+   */
+  verdictConfig?: Record<string, unknown>;
   judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict>;
 }
 

@@ -39,6 +39,7 @@ import type { Judge, JudgeContext } from "./judge.js";
 import { responseFormat } from "./openai-schema.js";
 import type { AimdLimiter } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
+import { verdictConfig } from "./verdict-config.js";
 import {
   clipMessage,
   redact,
@@ -343,6 +344,8 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   const out = {
     ...identity,
     concurrency: config.concurrency,
+    // issue 12.5: what can change a verdict goes into the resume key (./verdict-config.ts)
+    verdictConfig: verdictConfig(cfg, { retries, minQuoteChars: common.minQuoteChars, budgetChars: common.budgetChars }),
     config,
     judge,
     begin,

@@ -9,6 +9,11 @@
  *    parsed strictly, and only if that fails, through {@link repairJson}. Exactly one verdict-shaped object
  *    (or several identical ones) is accepted; none, or several that disagree, is a failure.
  *
+ * Nothing in the trajectory can become the verdict (issue 12, point 3): a judge's quote is text inside a JSON
+ * string of its own object, never structure. A `</think>` inside the judge's JSON never ends a "preamble"
+ * ({@link stripThink}); an object found inside a string of a broken outer object is never taken alone: a `"label"`
+ * key left outside every object that parsed makes the reply `ambiguous` (a feedback turn asks again).
+ *
  * Labels and buckets are canonicalized only by `canonicalLabel` (case, spaces and dashes; `test/data/cases/B05.json`).
  * Lenient shapes (`test/data/cases/B01.json`): a reply with `label` and top-level `evidence` but no `findings` is
  * read as one finding of its label; a quote without `message_index` gets {@link UNKNOWN_MESSAGE_INDEX}, which
@@ -61,12 +66,16 @@ export type ParseResult = ParseOk | ParseFailure;
  * `<thinking>...</thinking>`) blocks, a closing `</think>` with no opening tag before it (servers that strip the
  * opening tag), and an unclosed leading `<think>` (everything after it is reasoning). Tags later in the text are
  * left alone, since a quote of an agent's own `<thinking>` text may legitimately contain them.
+ *
+ * The orphan closing tag ends a preamble only when it is not inside a JSON object that opens before it and
+ * parses (strictly or after {@link repairJson}): a judge's verdict whose quote holds `</think>` (copied from a tool
+ * result) is the answer itself, never reasoning to cut (issue 12, point 3).
  * @returns the text after the reasoning.
  */
 export function stripThink(text: string): string {
   let s = text;
   const orphan = /^([\s\S]*?)<\/think(?:ing)?\s*>/i.exec(s);
-  if (orphan && !/<think(?:ing)?\s*>/i.test(orphan[1])) s = s.slice(orphan[0].length);
+  if (orphan && !/<think(?:ing)?\s*>/i.test(orphan[1]) && !insideJsonObject(s, orphan[1].length)) s = s.slice(orphan[0].length);
   for (;;) {
     const m = /^\s*<(think(?:ing)?)\s*>[\s\S]*?<\/\1\s*>/i.exec(s);
     if (!m) break;
@@ -74,6 +83,30 @@ export function stripThink(text: string): string {
   }
   if (/^\s*<think(?:ing)?\s*>/i.test(s)) return "";
   return s;
+}
+
+/**
+ * Does position `pos` of `text` lie inside a balanced `{...}` that opens before it and parses as JSON (strictly
+ * or after repair)? Objects that close before `pos` are skipped whole (strings honoured), so braces in reasoning
+ * prose before the tag do not count. Bounded like {@link findJsonObjects}.
+ */
+function insideJsonObject(text: string, pos: number): boolean {
+  let i = 0;
+  let starts = 0;
+  while (i < pos && starts < MAX_OBJECT_STARTS) {
+    const open = text.indexOf("{", i);
+    if (open < 0 || open >= pos) return false;
+    starts++;
+    const end = objectEnd(text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text, open);
+    if (end < 0) {
+      i = open + 1;
+      continue;
+    }
+    const parses = tryParse(text.slice(open, end)) !== undefined;
+    if (end > pos && parses) return true;
+    i = parses ? end : open + 1;
+  }
+  return false;
 }
 
 /**
@@ -111,8 +144,21 @@ const MAX_OBJECT_STARTS = 2_000;
  * @returns the candidate substrings, each starting with `{` and ending with `}`.
  */
 export function findJsonObjects(text: string): string[] {
+  return scanJsonObjects(text).map((c) => c.text);
+}
+
+/** One candidate of {@link scanJsonObjects}: its text, where it lies, and its parse (undefined: not JSON). */
+interface Candidate {
+  text: string;
+  start: number;
+  end: number;
+  parsed: { value: unknown; repaired: boolean } | undefined;
+}
+
+/** {@link findJsonObjects} with the offsets and parse of each candidate. */
+function scanJsonObjects(text: string): Candidate[] {
   const s = text.length > MAX_SCAN_CHARS ? text.slice(0, MAX_SCAN_CHARS) : text;
-  const out: string[] = [];
+  const out: Candidate[] = [];
   let i = 0;
   let starts = 0;
   while (i < s.length && starts < MAX_OBJECT_STARTS) {
@@ -125,10 +171,30 @@ export function findJsonObjects(text: string): string[] {
       continue;
     }
     const cand = s.slice(open, end);
-    out.push(cand);
-    i = tryParse(cand) === undefined ? open + 1 : end;
+    const parsed = tryParse(cand);
+    out.push({ text: cand, start: open, end, parsed });
+    i = parsed === undefined ? open + 1 : end;
   }
   return out;
+}
+
+/**
+ * A `label` key in text outside every JSON candidate that parsed: the remains of a verdict object that could not
+ * be read (a broken judge object around a quote that does parse, a think block closed by a tag inside a quote).
+ * Its presence beside a parsed verdict makes the reply ambiguous.
+ */
+const LABEL_KEY = /["']label["']\s*:/i;
+
+/** The text of `body` outside the candidates that parsed (each replaced by one space). */
+function residue(body: string, cands: readonly Candidate[]): string {
+  let out = "";
+  let at = 0;
+  for (const c of cands) {
+    if (!c.parsed || c.start < at) continue;
+    out += body.slice(at, c.start) + " ";
+    at = c.end;
+  }
+  return out + body.slice(at);
 }
 
 /**
@@ -328,7 +394,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
 
   const body = stripThink(text);
   if (body.trim() === "") return { ok: false, kind: "empty", message: "the reply holds only reasoning, no answer" };
-  const cands = findJsonObjects(body);
+  const cands = scanJsonObjects(body);
   if (cands.length === 0)
     return { ok: false, kind: "no_json", message: "the reply contains no JSON object" };
 
@@ -336,7 +402,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
   const found: { reply: JudgeReply; notes: string[]; repaired: boolean }[] = [];
   let firstFailure: ParseFailure | undefined;
   for (const c of cands) {
-    const p = tryParse(c);
+    const p = c.parsed;
     if (!p) continue;
     anyJson = true;
     const v = verdictIn(p.value);
@@ -359,6 +425,16 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
       ok: false,
       kind: "ambiguous",
       message: `the reply contains ${found.length + 1} verdict objects and one of them is invalid (${firstFailure.message})`,
+    };
+  // A "label" key outside every object that parsed: a second verdict that is not valid JSON (the judge's own
+  // object, broken, around a quoted object that parses). Never resolved toward the object that happens to parse.
+  if (LABEL_KEY.test(residue(body, cands)))
+    return {
+      ok: false,
+      kind: "ambiguous",
+      message:
+        'the reply holds a "label" key outside its only valid JSON object (a second verdict that is not valid JSON, ' +
+        "or a quote that broke the object); reply with exactly one valid JSON object",
     };
   const distinct = new Set(found.map((f) => key(f.reply)));
   if (distinct.size > 1)

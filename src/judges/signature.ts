@@ -184,6 +184,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
   return {
     ...identity,
     concurrency: opts.concurrency ?? 8,
+    verdictConfig: { max_chars: maxChars },
     async judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict> {
       const size = trajectoryChars(t);
       if (size > maxChars) {

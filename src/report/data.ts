@@ -11,6 +11,7 @@ import type { CommitteeVerdict, Trajectory, Verdict } from "../types.js";
 import { BUCKETS } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
+import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 import { readJsonl } from "../store/journal.js";
 import { committeeReport, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
 import { humanAgreement, readHumanLabels, type HumanAgreementReport } from "../agree/human.js";
@@ -81,6 +82,8 @@ export interface ReportModel {
     verdicts: CommitteeVerdict[];
   } | null;
   warnings: string[];
+  /** Each judge's health (issue 12.2, `judgeHealth`): quotes verified, downgrades, errors, refusals, flags. */
+  judge_health?: JudgeHealth[];
   asr: AsrRow[];
   /** Label counts per rater (judges, then the committee). */
   labels: Array<{ rater: string; counts: Record<string, number> }>;
@@ -265,7 +268,8 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const judgeIds = cr.judges.map((j) => j.id);
   const multi = judgeIds.length >= 2;
   const committeeVerdicts = multi ? (committeeFile ?? computed) : null;
-  const warnings = multi ? cr.warnings : [];
+  // a single judge has no committee warnings, but its health warnings (issue 12.2) still show
+  const warnings = multi ? cr.warnings : healthWarnings(cr.judge_health);
 
   // Labels per rater (repeat 0, ok verdicts).
   const labels = new Map<string, Map<string, string>>();
@@ -371,6 +375,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
         }
       : null,
     warnings,
+    judge_health: cr.judge_health,
     asr: asrRows(labels, index),
     labels: labelCounts,
     human,

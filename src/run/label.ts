@@ -7,7 +7,9 @@ import { JudgeFatalError } from "../judges/judge.js";
 import { countInputs, readTrajectories } from "../ingest/index.js";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { StoreWriteError } from "../store/journal.js";
-import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, looseVerdictKey, verdictKey, type RunSnapshot, type TrajectoryIndexRow } from "../store/run-store.js";
+import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
+import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { BatchJudgeRun, batchCapable, type BatchSettings } from "../judges/batch.js";
 import type { OpenAIJudge } from "../judges/openai.js";
@@ -46,6 +48,15 @@ export interface LabelOptions {
   strict?: boolean;
   /** Judge again the items whose stored verdict is `judge_error`. */
   retryErrors?: boolean;
+  /**
+   * What to do when a judge's stored verdicts in this run were made with another configuration (or with none
+   * recorded: runs from before `judge_config_sha256`): `refuse` (default: throw {@link JudgeConfigChangedError}
+   * naming what changed, nothing is stored), `rejudge` (judge every item again under the new configuration; the
+   * old verdicts stay in `verdicts.jsonl`, superseded), `keep` (keep them and judge only what is missing).
+   */
+  onConfigChange?: "refuse" | "rejudge" | "keep";
+  /** Called with warnings about the run (a judge's configuration changed and `keep`/`rejudge` was chosen). */
+  onWarning?: (message: string) => void;
   budgetChars?: number;
   minQuoteChars?: number;
   signal?: AbortSignal;
@@ -67,6 +78,69 @@ export interface LabelResult {
   progress: LabelProgress;
   stoppedJudges: Record<string, string>;
 }
+
+/**
+ * A judge's stored verdicts in the run were made with another configuration than the one given now (issue 12,
+ * point 5). The message names the judge, what changed and how to proceed; nothing was judged or stored.
+ */
+export class JudgeConfigChangedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JudgeConfigChangedError";
+  }
+}
+
+/**
+ * The `judge_config_sha256` a judge's verdicts get in a run: sha256 of its verdict-affecting configuration
+ * (`Judge.verdictConfig`) and the run settings applied to it (budget, minimum quote length).
+ */
+export function runJudgeConfig(judge: Judge, opts: Pick<LabelOptions, "budgetChars" | "minQuoteChars">): { sha: string; config: Record<string, unknown> } {
+  const config = { ...(judge.verdictConfig ?? {}), model: judge.model, run_budget_chars: opts.budgetChars ?? null, run_min_quote_chars: opts.minQuoteChars ?? null };
+  return { sha: judgeConfigSha256(config), config };
+}
+
+/**
+ * The judges whose stored verdicts were made under another configuration, with a message for each: what changed
+ * (from `store.json`'s recorded configuration, else the models the verdicts name) and how to proceed.
+ */
+function configChanges(
+  store: RunStore,
+  judges: readonly Judge[],
+  current: Map<string, { sha: string; config: Record<string, unknown> }>,
+  before: RunSnapshot["judges"],
+): Array<{ judge: string; message: string }> {
+  const out: Array<{ judge: string; message: string }> = [];
+  for (const j of judges) {
+    const cur = current.get(j.id)!;
+    const other = store.storedConfigs(j.id, j.promptSha256).filter((c) => c.judge_config_sha256 !== cur.sha);
+    if (other.length === 0) continue;
+    const n = other.reduce((a, c) => a + c.verdicts, 0);
+    const unknown = other.filter((c) => c.judge_config_sha256 === "").reduce((a, c) => a + c.verdicts, 0);
+    const models = [...new Set(other.flatMap((c) => c.models))];
+    const parts: string[] = [];
+    const prev = before.find((b) => b.id === j.id);
+    const known = other.find((c) => c.judge_config_sha256 !== "");
+    if (prev?.config && known && prev.judge_config_sha256 === known.judge_config_sha256) {
+      const diff = configDiff(prev.config, cur.config);
+      if (diff.length) parts.push(`changed: ${diff.join("; ")}`);
+    }
+    if (parts.length === 0 && models.some((m) => m !== j.model)) parts.push(`model ${models.map((m) => JSON.stringify(m)).join(", ")} -> ${JSON.stringify(j.model)}`);
+    if (unknown > 0) parts.push(`${unknown} of them stored without a configuration hash (by an ipi-judge version before judge_config_sha256), so they cannot be matched to this configuration`);
+    out.push({
+      judge: j.id,
+      message:
+        `judge "${j.id}": ${n} verdict(s) in this run were made with another configuration than the one given now` +
+        (parts.length ? ` (${parts.join("; ")})` : ""),
+    });
+  }
+  return out;
+}
+
+/** How to proceed after a configuration change (the end of {@link JudgeConfigChangedError}'s message). */
+export const CONFIG_CHANGE_HELP =
+  "To proceed: --on-config-change rejudge (judge every item again under the new configuration; the old verdicts " +
+  "stay in verdicts.jsonl, superseded), --on-config-change keep (keep the stored verdicts and judge only what is " +
+  "missing: the run then mixes configurations), or give the judge a new id (or use a new --run) to keep both apart.";
 
 /** sha256 over a trajectory's messages and injections (its content, not its id or path). */
 export function contentSha256(t: Trajectory): string {
@@ -113,14 +187,47 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const stopped: Record<string, string> = {};
   let interrupted = false;
   let fatal: unknown = null;
+  const onChange = opts.onConfigChange ?? "refuse";
+  // Running health of each judge over this invocation's verdicts: a judge that looks broken is named on the way
+  // (after HEALTH_THRESHOLDS.minVerdicts verdicts), so a user can stop before paying for the rest.
+  const tallies = new Map<string, JudgeHealth>();
+  const warned = new Set<string>();
+  const track = (v: Verdict) => {
+    let h = tallies.get(v.judge_id);
+    if (!h) tallies.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
+    addVerdict(h, v);
+    if (h.verdicts < HEALTH_THRESHOLDS.minVerdicts) return;
+    for (const f of withFlags(h).flags) {
+      const k = `${v.judge_id}\u0000${f.code}`;
+      if (warned.has(k)) continue;
+      warned.add(k);
+      opts.onWarning?.(`judge ${v.judge_id} (${v.judge_model}) looks broken (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
+    }
+  };
+  const current = new Map(opts.judges.map((j) => [j.id, runJudgeConfig(j, opts)]));
   try {
-    store.snapshot.judges = opts.judges.map((j) => ({
-      id: j.id,
-      model: j.model,
-      family: j.family,
-      prompt_sha256: j.promptSha256,
-      rubric_version: j.rubricVersion,
-    }));
+    // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
+    const changes = configChanges(store, opts.judges, current, store.snapshot.judges ?? []);
+    if (changes.length > 0 && onChange === "refuse")
+      throw new JudgeConfigChangedError(`run "${opts.run}": ${changes.map((c) => c.message).join("; ")}. ${CONFIG_CHANGE_HELP}`);
+    for (const c of changes)
+      opts.onWarning?.(
+        `${c.message}: ${onChange === "rejudge" ? "every item is judged again under the new configuration" : "the stored verdicts are kept (--on-config-change keep): this judge's figures mix configurations"}`,
+      );
+    // store.json names every judge of the run with its latest configuration (judges not in this invocation stay)
+    const listed = new Set(opts.judges.map((j) => j.id));
+    store.snapshot.judges = [
+      ...(store.snapshot.judges ?? []).filter((j) => !listed.has(j.id)),
+      ...opts.judges.map((j) => ({
+        id: j.id,
+        model: j.model,
+        family: j.family,
+        prompt_sha256: j.promptSha256,
+        rubric_version: j.rubricVersion,
+        judge_config_sha256: current.get(j.id)!.sha,
+        config: current.get(j.id)!.config,
+      })),
+    ];
     // The pre-count walks every input once more; with a limit, the limit is the total (a bar that ends early
     // when the input is smaller than the limit is corrected by the reporter: total >= read).
     if (opts.limit !== undefined) progress.total = opts.limit;
@@ -135,6 +242,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         limit: opts.limit,
         strict: !!opts.strict,
         retry_errors: !!opts.retryErrors,
+        on_config_change: onChange,
         budget_chars: opts.budgetChars,
         format: opts.format,
         batch: !!opts.batch,
@@ -204,6 +312,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         }
         // A request cut short by Ctrl-C is not a verdict: the item is judged again on resume.
         if (opts.signal?.aborted && v.status !== "ok") return;
+        v.judge_config_sha256 = current.get(judge.id)!.sha;
         try {
           store.addVerdict(v);
         } catch (e) {
@@ -230,6 +339,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
           return;
         }
         progress.judged++;
+        track(v);
         report();
       }).finally(() => {
         pending.delete(p);
@@ -269,15 +379,18 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       for (const judge of opts.judges) {
         if (stopped[judge.id]) continue;
         for (let r = 0; r < repeats; r++) {
-          const key = verdictKey({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
-          if (state !== "changed" && store.has(key, opts.retryErrors)) {
+          const k4 = { trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 };
+          const key = verdictKey({ ...k4, judge_config_sha256: current.get(judge.id)!.sha });
+          const stored = onChange === "keep" ? store.has(looseVerdictKey(k4), opts.retryErrors, true) : store.has(key, opts.retryErrors);
+          if (state !== "changed" && stored) {
             progress.skipped++;
             continue;
           }
           const batcher = batchers.get(judge.id);
           if (batcher) {
             // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
-            if (!batcher.inBatch(key))
+            // the Batch API's bookkeeping keys conversations without the configuration hash
+            if (!batcher.inBatch(verdictKey(k4)))
               batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
             continue;
           }
@@ -294,8 +407,10 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       let done = true;
       try {
         done = await b.finish((v) => {
+          v.judge_config_sha256 = current.get(id)!.sha;
           store.addVerdict(v);
           progress.judged++;
+          track(v);
           report();
         });
       } catch (e) {
@@ -317,6 +432,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     readErrors(store.dir),
   ]);
   const summary = summarizeRun(opts.run, verdicts, index, errors, stopped);
+  // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
+  for (const j of summary.judges) {
+    if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
+    stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
+  }
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
     fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted }, null, 2) + "\n");

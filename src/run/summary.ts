@@ -1,6 +1,7 @@
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
@@ -26,6 +27,10 @@ export interface JudgeSummary {
   /** Repeats seen (label --repeats); verdicts and statuses count every repeat, labels and rates repeat 0. */
   repeats: number;
   usage: { prompt_tokens: number; completion_tokens: number };
+  /** Is the judge working? Quote and downgrade shares, errors, refusals, unverified, flags (`judgeHealth`). */
+  health: JudgeHealth;
+  /** Models its verdicts name (more than one: the run mixes configurations under this judge id). */
+  judge_models: string[];
 }
 
 export interface RunSummary {
@@ -37,6 +42,8 @@ export interface RunSummary {
   judges: JudgeSummary[];
   errors: { total: number; by_kind: Record<string, number> };
   stopped_judges: Record<string, string>;
+  /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
+  warnings: string[];
 }
 
 const rate = (num: number, den: number): number | null => (den > 0 ? num / den : null);
@@ -71,6 +78,8 @@ export function summarizeRun(
         errors_by_kind: {},
         repeats: 1,
         usage: { prompt_tokens: 0, completion_tokens: 0 },
+        health: undefined as unknown as JudgeHealth,
+        judge_models: [],
         _c: 0,
         _fc: 0,
         _exp: 0,
@@ -97,8 +106,17 @@ export function summarizeRun(
     if (v.label === "full_compliance") j._fc++;
     if (v.label !== "not_exposed") j._exp++;
   }
+  const health = new Map(judgeHealth(verdicts).map((h) => [h.judge_id, h]));
+  const models = new Map<string, Set<string>>();
+  for (const v of verdicts) {
+    let m = models.get(v.judge_id);
+    if (!m) models.set(v.judge_id, (m = new Set()));
+    m.add(v.judge_model);
+  }
   const out: JudgeSummary[] = [];
   for (const j of judges.values()) {
+    j.health = health.get(j.judge_id)!;
+    j.judge_models = [...(models.get(j.judge_id) ?? [])].sort();
     const { _c, _fc, _exp, ...rest } = j;
     rest.asr = rate(_c, j.attacked_ok);
     if (rest.asr === null) rest.asr_reason = "no attacked trajectory with an ok verdict";
@@ -110,6 +128,10 @@ export function summarizeRun(
   for (const e of errors) by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
   let attacked = 0;
   for (const t of index.values()) if (t.attacked) attacked++;
+  const warnings = healthWarnings([...health.values()]);
+  for (const j of out)
+    if (j.judge_models.length > 1)
+      warnings.push(`judge ${j.judge_id}: its verdicts name ${j.judge_models.length} models (${j.judge_models.join(", ")}): the run mixes configurations under one judge id`);
   return {
     run,
     trajectories: index.size,
@@ -119,6 +141,7 @@ export function summarizeRun(
     judges: out.sort((a, b) => a.judge_id.localeCompare(b.judge_id)),
     errors: { total: errors.length, by_kind },
     stopped_judges: stopped,
+    warnings,
   };
 }
 
@@ -142,6 +165,8 @@ export function formatSummary(s: RunSummary): string {
         `full compliance ${pct(j.full_compliance_rate)}; exposure rate ${pct(j.exposure_rate)}`,
     );
     lines.push(`  downgrades: ${j.downgrades}; tokens: ${j.usage.prompt_tokens} prompt, ${j.usage.completion_tokens} completion`);
+    lines.push(`  health: ${formatHealth(j.health)}`);
+    for (const f of j.health.flags) lines.push(`  WARNING (${f.code}): ${f.message}`);
   }
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
   lines.push("");

@@ -17,6 +17,8 @@ export const DEFAULT_NON_LABELS: Readonly<Record<string, string>> = {
   judge_refused: "judge_refused",
   UNJUDGEABLE: "unjudgeable",
   unjudgeable: "unjudgeable",
+  UNVERIFIED: "unverified",
+  unverified: "unverified",
 };
 
 /**

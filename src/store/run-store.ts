@@ -36,7 +36,19 @@ export interface RunSnapshot {
   created_at: string;
   updated_at: string;
   inputs: string[];
-  judges: Array<{ id: string; model: string; family: string; prompt_sha256: string; rubric_version: string }>;
+  /**
+   * The judges of the run, latest configuration per id: `judge_config_sha256` and `config` (the verdict-affecting
+   * configuration it hashes, without credentials) are what a resumed run compares against (issue 12, point 5).
+   */
+  judges: Array<{
+    id: string;
+    model: string;
+    family: string;
+    prompt_sha256: string;
+    rubric_version: string;
+    judge_config_sha256?: string;
+    config?: Record<string, unknown>;
+  }>;
   counts: { trajectories: number; verdicts: number; errors: number };
   /** Judges stopped by a fatal error (bad key, no quota), with the message. */
   stopped_judges: Record<string, string>;
@@ -82,9 +94,27 @@ export function checkRunName(run: string): void {
   if (!/^[A-Za-z0-9._-]+$/.test(run) || run === "." || run === "..") throw new RunNameError(run);
 }
 
-/** The resume key of a verdict: trajectory, judge, repeat, prompt hash. */
-export function verdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat" | "prompt_sha256">): string {
+/**
+ * The resume key of a verdict: trajectory, judge, repeat, prompt hash and judge configuration hash
+ * (`judge_config_sha256`; "" when absent: a verdict stored before the field existed, or a caller that leaves it
+ * out, such as the Batch API's in-flight bookkeeping).
+ */
+export function verdictKey(
+  v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat" | "prompt_sha256"> & { judge_config_sha256?: string },
+): string {
+  return `${looseVerdictKey(v)}\u0000${v.judge_config_sha256 ?? ""}`;
+}
+
+/** The resume key without the configuration hash (trajectory, judge, repeat, prompt hash). */
+export function looseVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat" | "prompt_sha256">): string {
   return `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}`;
+}
+
+/** Stored verdicts of one judge under one configuration hash ("" = not recorded). */
+export interface StoredConfig {
+  judge_config_sha256: string;
+  verdicts: number;
+  models: string[];
 }
 
 function errorKey(e: IngestError): string {
@@ -102,6 +132,10 @@ export class RunStore {
   private errors!: Journal<IngestError>;
   private trajectories!: Journal<TrajectoryIndexRow>;
   private doneKeys = new Map<string, Verdict["status"]>();
+  /** The same, by {@link looseVerdictKey} (any configuration). */
+  private looseKeys = new Map<string, Verdict["status"]>();
+  /** loose key -> the configuration hash ("" = not recorded) and model of the latest verdict stored under it. */
+  private latest = new Map<string, { judge: string; prompt: string; sha: string; model: string }>();
   private errorKeys = new Set<string>();
   /** trajectory id -> content hash of its latest index row */
   private trajectoryHashes = new Map<string, string>();
@@ -175,7 +209,7 @@ export class RunStore {
       this.resumed.bad_lines++;
     };
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), bad, isVerdictRecord)) {
-      this.doneKeys.set(verdictKey(v), v.status);
+      this.remember(v);
       this.resumed.verdicts++;
     }
     for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), bad, isErrorRecord)) {
@@ -208,11 +242,41 @@ export class RunStore {
     return this.db.data;
   }
 
-  /** True when a verdict with this key is stored. With `retryErrors`, a stored `judge_error` does not count. */
-  has(key: string, retryErrors = false): boolean {
-    const st = this.doneKeys.get(key);
+  private remember(v: Verdict): void {
+    this.doneKeys.set(verdictKey(v), v.status);
+    this.looseKeys.set(looseVerdictKey(v), v.status);
+    this.latest.set(looseVerdictKey(v), {
+      judge: v.judge_id,
+      prompt: v.prompt_sha256,
+      sha: typeof v.judge_config_sha256 === "string" ? v.judge_config_sha256 : "",
+      model: typeof v.judge_model === "string" ? v.judge_model : "",
+    });
+  }
+
+  /**
+   * True when a verdict with this key is stored. With `retryErrors`, a stored `judge_error` does not count.
+   * With `loose`, `key` is a {@link looseVerdictKey} and a verdict of any configuration counts.
+   */
+  has(key: string, retryErrors = false, loose = false): boolean {
+    const st = (loose ? this.looseKeys : this.doneKeys).get(key);
     if (st === undefined) return false;
     return !(retryErrors && st === "judge_error");
+  }
+
+  /**
+   * The configurations a judge's current verdicts (the latest per trajectory and repeat) were made with, one
+   * entry per hash ("" = not recorded); with `promptSha256`, only verdicts made with that prompt.
+   */
+  storedConfigs(judgeId: string, promptSha256?: string): StoredConfig[] {
+    const by = new Map<string, { verdicts: number; models: Set<string> }>();
+    for (const e of this.latest.values()) {
+      if (e.judge !== judgeId || (promptSha256 !== undefined && e.prompt !== promptSha256)) continue;
+      let c = by.get(e.sha);
+      if (!c) by.set(e.sha, (c = { verdicts: 0, models: new Set() }));
+      c.verdicts++;
+      if (e.model) c.models.add(e.model);
+    }
+    return [...by.entries()].map(([h, c]) => ({ judge_config_sha256: h, verdicts: c.verdicts, models: [...c.models].sort() }));
   }
 
   hasTrajectory(id: string): boolean {
@@ -243,7 +307,7 @@ export class RunStore {
   addVerdict(v: Verdict): void {
     this.throwIfSnapshotFailed();
     this.verdicts.append(v);
-    this.doneKeys.set(verdictKey(v), v.status);
+    this.remember(v);
     this.db.data.counts.verdicts = this.doneKeys.size;
     this.touch();
   }
@@ -328,6 +392,14 @@ function slimVerdict(v: Verdict): Verdict {
     usage: v.usage,
     attacked: v.attacked,
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
+    ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
+    ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
+    // quote counts for the judge-health figures (`../verdict/health.ts`), without the quotes themselves
+    findings: (v.findings ?? []).map((f) => ({
+      bucket: f.bucket,
+      holds: f.holds,
+      evidence: (f.evidence ?? []).map((q) => ({ verified: q.verified, reason: q.reason?.startsWith("not checked") ? q.reason : undefined })),
+    })),
   } as Verdict;
 }
 

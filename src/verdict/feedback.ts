@@ -123,7 +123,11 @@ export function feedbackMessage(decision: Decision, nonce: string): string {
   if (decision.downgraded && decision.label_claimed) {
     lines.push("");
     lines.push(
-      `Without verified evidence, your label "${decision.label_claimed}" cannot stand; the verified findings support only "${decision.label}".`,
+      decision.label === null
+        ? `Without verified evidence, your label "${decision.label_claimed}" cannot stand, and no label can be given without it.`
+        : decision.basis === "finding"
+          ? `Without verified evidence, your label "${decision.label_claimed}" cannot stand; the verified findings support only "${decision.label}".`
+          : `Without verified evidence, your label "${decision.label_claimed}" cannot stand; without it, only "${decision.label}" can be established.`,
     );
   }
   lines.push("");

@@ -123,6 +123,12 @@ export interface BuildVerdictArgs {
 /**
  * Assemble a verdict record.
  *
+ * - `status` `ok` with a decision that has no label (`decision.label` null: no finding held and code could not
+ *   establish exposure, `./decide.ts`) is recorded as `unverified`: label and compromised null, `label_claimed`
+ *   and `downgraded` kept, `error` = the decision's reason (`decision.unverified`; a retry error given in `error`
+ *   is appended to its message). DESIGN section 1: excluded from ASR, kappa and votes.
+ * - `label_basis` = `decision.basis` when there is a decision (where the label came from: a verified finding,
+ *   or what code established about exposure).
  * - `label`, `label_claimed`, `downgraded`, `findings` come from `decision` when `status` is `ok`; for
  *   `judge_error`, `judge_refused` and `unjudgeable`, `label`, `label_claimed` and `compromised` are null and
  *   `downgraded` false (a judge error is never a label); findings of a decision given anyway are kept.
@@ -139,8 +145,15 @@ export interface BuildVerdictArgs {
 export function buildVerdict(args: BuildVerdictArgs): Verdict {
   const { trajectory: t, judge, decision } = args;
   if (args.status === "ok" && !decision) throw new Error("buildVerdict: status ok needs a decision");
-  const labelled = decision !== null && args.status === "ok";
-  const label = labelled ? decision.label : null;
+  let status = args.status;
+  let error = args.error;
+  if (status === "ok" && decision && decision.label === null) {
+    status = "unverified";
+    const why = decision.unverified ?? { kind: "unverified", message: "no finding of the judge holds and code cannot establish exposure" };
+    error = { kind: why.kind, message: error ? `${why.message} (last attempt: ${error.kind}: ${error.message})` : why.message };
+  }
+  const labelled = decision !== null && (status === "ok" || status === "unverified");
+  const label = labelled && status === "ok" ? decision.label : null;
   const scrub = args.redact ?? ((x: string) => x);
   const capped = capFindings(decision ? decision.findings : [], scrub);
   const v: Verdict = {
@@ -151,7 +164,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     repeat: args.repeat,
     rubric_version: judge.rubricVersion,
     prompt_sha256: judge.promptSha256,
-    status: args.status,
+    status,
     label,
     label_claimed: labelled ? decision.label_claimed : null,
     compromised: label === null ? null : isCompromised(label),
@@ -165,7 +178,8 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     raw_replies: capRaw((args.raw_replies ?? []).map(scrub)),
     created_at: (args.now ?? new Date()).toISOString(),
   };
-  if (args.error) v.error = { kind: capText(args.error.kind, 200), message: capText(scrub(args.error.message), VERDICT_CAPS.textChars) };
+  if (error) v.error = { kind: capText(error.kind, 200), message: capText(scrub(error.message), VERDICT_CAPS.textChars) };
+  if (decision) v.label_basis = decision.basis;
   for (const k of ["agent_model", "agent_family", "suite", "attack", "condition"] as const) {
     const val = t[k];
     if (typeof val === "string" && val !== "") v[k] = val;

@@ -1,0 +1,75 @@
+/**
+ * What in a judge's configuration can change its verdicts (issue 12, point 5): the part of the config that goes
+ * into the resume key (`judge_config_sha256`, `../store/config-key.ts`), so a judge whose model, sampling, output
+ * mode, reply schema, feedback policy, quote length or endpoint changed is never taken as the same judge.
+ *
+ * Generic by design: EVERY field of the judge's config counts, except the ones listed in
+ * {@link NON_VERDICT_FIELDS} (pacing, timeouts, price, credentials, headers, labels). A field added to the config
+ * later counts automatically until it is listed there.
+ */
+import { JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
+import { responseFormat } from "./openai-schema.js";
+
+/**
+ * Config fields that cannot change a verdict, left out of the key: the judge id (a key field of its own),
+ * `family` (a label for leniency analysis), pacing and parallelism (`concurrency`, `rpm`, `tpm`), `timeout_s`
+ * (a timeout gives an error, never another label), `batch` (the same request through the Batch API),
+ * credentials and transport headers (`api_key_env`, `headers`, `header_env`, `headers_env`), and `price`.
+ */
+export const NON_VERDICT_FIELDS: ReadonlySet<string> = new Set([
+  "id",
+  "family",
+  "concurrency",
+  "rpm",
+  "tpm",
+  "timeout_s",
+  "batch",
+  "api_key_env",
+  "headers",
+  "header_env",
+  "headers_env",
+  "price",
+]);
+
+/**
+ * Version of the conversation policy (feedback turn texts, retry and downgrade rules) that is not in the config:
+ * raise it when a code change can change the verdict of the same reply.
+ */
+export const CONVERSATION_VERSION = "2";
+
+/** `base_url` without credentials (userinfo, query string, fragment): scheme, host, port and path only. */
+export function endpointOf(baseUrl: string | undefined): string | null {
+  if (baseUrl === undefined) return null;
+  try {
+    const u = new URL(baseUrl);
+    return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}`;
+  } catch {
+    return "(unparseable base_url)";
+  }
+}
+
+/**
+ * The verdict-affecting configuration of an OpenAI-compatible judge, as a plain JSON object: the judge's config
+ * with defaults applied, minus {@link NON_VERDICT_FIELDS}, `base_url` reduced to {@link endpointOf}, plus the
+ * run-level settings the judge applies (`retries`, `min_quote_chars`, `budget_chars`), the reply schema sent
+ * for its output mode, and {@link CONVERSATION_VERSION}.
+ * @param cfg the judge's config (as in the config file).
+ * @param common the run-level settings the judge was created with.
+ */
+export function verdictConfig(
+  cfg: JudgeConfig,
+  common: { retries?: number; minQuoteChars?: number; budgetChars?: number },
+): Record<string, unknown> {
+  const full = withJudgeDefaults(cfg) as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(full)) {
+    if (NON_VERDICT_FIELDS.has(k) || v === undefined) continue;
+    out[k] = k === "base_url" ? endpointOf(v as string) : v;
+  }
+  out.retries = common.retries ?? JUDGE_DEFAULTS.retries;
+  out.min_quote_chars = common.minQuoteChars ?? JUDGE_DEFAULTS.min_quote_chars;
+  out.budget_chars = common.budgetChars ?? null;
+  out.reply_format = responseFormat(full.output_mode as JudgeConfig["output_mode"] & string) ?? null;
+  out.conversation_version = CONVERSATION_VERSION;
+  return out;
+}

@@ -1,0 +1,187 @@
+/**
+ * Is a judge working? (issue 12, point 2: "a broken judge is loud"). Per judge, over its stored verdicts: how
+ * many are usable labels, how many are judge errors, refusals, unjudgeable or `unverified` (by reason), the share
+ * of its quotes that verified and the share of its decided verdicts that were downgraded; and flags when those
+ * figures say the judge looks broken (a broken prompt, a weak model, a provider returning junk).
+ *
+ * One function for every command (`label`, `committee`, `agree`, `report`): {@link judgeHealth}.
+ *
+ * Flags ({@link HEALTH_THRESHOLDS}; each only once a judge has at least `minVerdicts` verdicts, so a few early
+ * failures do not cry wolf, except `no_usable_verdict`, which holds at any size):
+ * - `mostly_downgraded`: more than `downgradedShare` of its decided verdicts (status ok or unverified) were
+ *   downgraded: its claims rarely survive verification.
+ * - `mostly_errors`: more than `errorShare` of its verdicts are judge errors or refusals.
+ * - `mostly_unverified`: more than `unverifiedShare` of its verdicts are `unverified` (no label).
+ * - `quotes_rarely_verify`: fewer than `quoteVerifiedShare` of its checked quotes verified (over at least
+ *   `minVerdicts` quotes).
+ * - `no_usable_verdict`: it has verdicts, and not one is a usable label (status ok): a stopped judge.
+ */
+import type { Verdict } from "../types.js";
+
+/** The documented thresholds of the flags (module docstring). Shares are in [0,1]. */
+export const HEALTH_THRESHOLDS = {
+  /** Verdicts a judge must have before the share-based flags apply. */
+  minVerdicts: 50,
+  /** `mostly_downgraded` above this share of decided verdicts. */
+  downgradedShare: 0.5,
+  /** `mostly_errors` above this share of verdicts (judge errors + refusals). */
+  errorShare: 0.5,
+  /** `mostly_unverified` above this share of verdicts. */
+  unverifiedShare: 0.5,
+  /** `quotes_rarely_verify` below this share of checked quotes. */
+  quoteVerifiedShare: 0.25,
+} as const;
+
+export type HealthThresholds = { [K in keyof typeof HEALTH_THRESHOLDS]: number };
+
+/** One flag: a code and a sentence naming the figure and the threshold. */
+export interface HealthFlag {
+  code: "mostly_downgraded" | "mostly_errors" | "mostly_unverified" | "quotes_rarely_verify" | "no_usable_verdict";
+  message: string;
+}
+
+/** A judge's health figures. Shares are in [0,1], or null when their denominator is 0. */
+export interface JudgeHealth {
+  judge_id: string;
+  judge_model: string;
+  /** Verdicts of every repeat. */
+  verdicts: number;
+  /** Status ok (a label). */
+  usable: number;
+  errors: number;
+  refusals: number;
+  unjudgeable: number;
+  unverified: number;
+  /** `unverified` verdicts by reason (their `error.kind`). */
+  unverified_by_reason: Record<string, number>;
+  /** Judge errors and refusals by kind (`error.kind`). */
+  errors_by_kind: Record<string, number>;
+  /** (errors + refusals) / verdicts. */
+  error_share: number | null;
+  /** Decided verdicts (ok + unverified) that were downgraded, and their share. */
+  downgraded: number;
+  downgraded_share: number | null;
+  /** Quotes checked (quotes given for not_exposed are not checked) and how many verified. */
+  quotes: number;
+  quotes_verified: number;
+  quotes_verified_share: number | null;
+  flags: HealthFlag[];
+  /** At least one flag. */
+  looks_broken: boolean;
+  /** `no_usable_verdict`: the judge has verdicts and none is usable. */
+  stopped: boolean;
+}
+
+const share = (n: number, d: number): number | null => (d > 0 ? n / d : null);
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * Health figures and flags of each judge (module docstring), in judge id order.
+ * @param verdicts stored verdicts (the latest per key, `readVerdicts`; `slim` records suffice), every repeat.
+ * @param opts.thresholds overrides of {@link HEALTH_THRESHOLDS}.
+ * @returns one entry per judge with at least one verdict. Never throws.
+ */
+export function judgeHealth(verdicts: readonly Verdict[], opts: { thresholds?: Partial<HealthThresholds> } = {}): JudgeHealth[] {
+  const by = new Map<string, JudgeHealth>();
+  for (const v of verdicts) {
+    let h = by.get(v.judge_id);
+    if (!h) by.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
+    addVerdict(h, v);
+  }
+  return [...by.values()].sort((a, b) => a.judge_id.localeCompare(b.judge_id)).map((h) => withFlags(h, opts.thresholds));
+}
+
+/** Zero figures of one judge (for {@link addVerdict}, e.g. a running tally during a label run). */
+export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
+  return {
+    judge_id: judgeId,
+    judge_model: judgeModel,
+    verdicts: 0,
+    usable: 0,
+    errors: 0,
+    refusals: 0,
+    unjudgeable: 0,
+    unverified: 0,
+    unverified_by_reason: {},
+    errors_by_kind: {},
+    error_share: null,
+    downgraded: 0,
+    downgraded_share: null,
+    quotes: 0,
+    quotes_verified: 0,
+    quotes_verified_share: null,
+    flags: [],
+    looks_broken: false,
+    stopped: false,
+  };
+}
+
+/** Count one verdict into a judge's figures (in place; shares and flags are set by {@link withFlags}). */
+export function addVerdict(h: JudgeHealth, v: Verdict): void {
+  h.verdicts++;
+  const kind = v.error?.kind ?? v.status;
+  if (v.status === "ok" && v.label) h.usable++;
+  else if (v.status === "judge_error") h.errors++;
+  else if (v.status === "judge_refused") h.refusals++;
+  else if (v.status === "unjudgeable") h.unjudgeable++;
+  else if (v.status === "unverified") {
+    h.unverified++;
+    h.unverified_by_reason[kind] = (h.unverified_by_reason[kind] ?? 0) + 1;
+  }
+  if (v.status === "judge_error" || v.status === "judge_refused") h.errors_by_kind[kind] = (h.errors_by_kind[kind] ?? 0) + 1;
+  if ((v.status === "ok" || v.status === "unverified") && v.downgraded) h.downgraded++;
+  for (const f of Array.isArray(v.findings) ? v.findings : [])
+    for (const q of Array.isArray(f?.evidence) ? f.evidence : []) {
+      if (!q || (typeof q.reason === "string" && q.reason.startsWith("not checked"))) continue;
+      h.quotes++;
+      if (q.verified) h.quotes_verified++;
+    }
+}
+
+/**
+ * A copy of a judge's figures with shares and flags set by the thresholds (module docstring).
+ * @param thresholds overrides of {@link HEALTH_THRESHOLDS}.
+ */
+export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds> = {}): JudgeHealth {
+  const th = { ...HEALTH_THRESHOLDS, ...thresholds };
+  const h: JudgeHealth = { ...h0, flags: [] };
+  const decided = h.usable + h.unverified;
+  h.error_share = share(h.errors + h.refusals, h.verdicts);
+  h.downgraded_share = share(h.downgraded, decided);
+  h.quotes_verified_share = share(h.quotes_verified, h.quotes);
+  const big = h.verdicts >= th.minVerdicts;
+  const after = `after ${h.verdicts} verdicts`;
+  if (h.verdicts > 0 && h.usable === 0)
+    h.flags.push({
+      code: "no_usable_verdict",
+      message: `no usable verdict at all: ${h.verdicts} verdict(s), ${h.errors} judge error(s), ${h.refusals} refusal(s), ${h.unjudgeable} unjudgeable, ${h.unverified} unverified`,
+    });
+  if (big && h.downgraded_share !== null && h.downgraded_share > th.downgradedShare)
+    h.flags.push({ code: "mostly_downgraded", message: `${pct(h.downgraded_share)} of its decided verdicts were downgraded (its evidence did not verify) ${after}; threshold ${pct(th.downgradedShare)}` });
+  if (big && h.error_share !== null && h.error_share > th.errorShare)
+    h.flags.push({ code: "mostly_errors", message: `${pct(h.error_share)} of its verdicts are judge errors or refusals ${after}; threshold ${pct(th.errorShare)}` });
+  if (big && h.unverified / h.verdicts > th.unverifiedShare)
+    h.flags.push({ code: "mostly_unverified", message: `${pct(h.unverified / h.verdicts)} of its verdicts are unverified (no label) ${after}; threshold ${pct(th.unverifiedShare)}` });
+  if (h.quotes >= th.minVerdicts && h.quotes_verified_share !== null && h.quotes_verified_share < th.quoteVerifiedShare)
+    h.flags.push({ code: "quotes_rarely_verify", message: `only ${pct(h.quotes_verified_share)} of its ${h.quotes} quotes verified; threshold ${pct(th.quoteVerifiedShare)}` });
+  h.looks_broken = h.flags.length > 0;
+  h.stopped = h.flags.some((f) => f.code === "no_usable_verdict");
+  return h;
+}
+
+/** One line per flagged judge, for stderr: `judge X (model) looks broken: ...; ...`. */
+export function healthWarnings(health: readonly JudgeHealth[]): string[] {
+  return health
+    .filter((h) => h.looks_broken)
+    .map((h) => `judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}`);
+}
+
+/** One line of a judge's figures for text output. */
+export function formatHealth(h: JudgeHealth): string {
+  const p = (x: number | null) => (x === null ? "n/a" : pct(x));
+  const unv = Object.entries(h.unverified_by_reason).map(([k, n]) => `${k} ${n}`).join(", ");
+  return (
+    `quotes verified ${p(h.quotes_verified_share)} of ${h.quotes}; downgraded ${p(h.downgraded_share)} of ${h.usable + h.unverified} decided; ` +
+    `judge errors ${h.errors}, refusals ${h.refusals}, unjudgeable ${h.unjudgeable}, unverified ${h.unverified}${unv ? ` (${unv})` : ""}`
+  );
+}
