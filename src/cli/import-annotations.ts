@@ -33,8 +33,9 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
     .action(async (files: string[], o) => {
       const res = await importAnnotations({ files, manifest: o.manifest, out: o.out, annotator: o.annotator });
       const s = res.summary;
+      for (const w of res.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) {
-        printJson({ out: path.resolve(o.out), formats: res.formats, ...s });
+        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, ...s });
         return;
       }
       const lines = [

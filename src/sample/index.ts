@@ -135,7 +135,9 @@ export interface ImportAnnotationsOptions {
  * good).
  * @throws AnnotationImportError listing every problem (nothing is written then); Node errors for unreadable files.
  */
-export async function importAnnotations(o: ImportAnnotationsOptions): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string> }> {
+export async function importAnnotations(
+  o: ImportAnnotationsOptions,
+): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string>; warnings: string[] }> {
   if (!fs.existsSync(o.manifest)) {
     throw new AnnotationImportError(`manifest ${o.manifest} not found (it is DIR/${EXPORT_FILES.manifest} of ipi-judge sample --out DIR)`, []);
   }
@@ -143,12 +145,14 @@ export async function importAnnotations(o: ImportAnnotationsOptions): Promise<{ 
   const records: AnnotationRecord[] = [];
   const formats: Record<string, string> = {};
   let skipped = 0;
+  const warnings: string[] = [];
   for (const f of o.files) {
     if (!fs.existsSync(f)) throw new AnnotationImportError(`annotation file ${f} not found`, []);
     const parsed = parseAnnotationText(fs.readFileSync(f, "utf8"), f);
     formats[f] = parsed.format;
     records.push(...parsed.records);
     skipped += parsed.skipped.length;
+    warnings.push(...(parsed.warnings ?? []));
   }
   const { rows, summary } = checkAnnotations(records, manifest, { annotator: o.annotator, skipped });
   const text = rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
@@ -157,5 +161,5 @@ export async function importAnnotations(o: ImportAnnotationsOptions): Promise<{ 
   const tmp = `${o.out}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, text, "utf8");
   fs.renameSync(tmp, o.out);
-  return { rows, summary, formats };
+  return { rows, summary, formats, warnings };
 }
