@@ -22,6 +22,7 @@ import {
   type TwoRaterComparison,
 } from "./pairwise.js";
 import { CsvError, parseCsv } from "../io/csv.js";
+import { estimateText, undefinedText } from "./format.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 
 /** The scale labels are compared on: the six buckets, the three-way human scale, or the binary collapse. */
@@ -557,8 +558,8 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   const a = r.annotator_agreement.all;
   if (a) {
     L.push(
-      `  all annotators: Fleiss' kappa ${a.fleiss.value === null ? `n/a (${a.fleiss.reason})` : f3(a.fleiss.value)} over ${a.n_complete} items rated by all; ` +
-        `generalised Fleiss ${f3(a.fleiss_generalized.value)}; Krippendorff's alpha (missing ratings allowed) ${a.alpha.value === null ? `n/a (${a.alpha.reason})` : f3(a.alpha.value)} over ${a.n_pairable} items`,
+      `  all annotators: Fleiss' kappa ${f3(a.fleiss.value, a.fleiss.reason)} over ${a.n_complete} items rated by all; ` +
+        `generalised Fleiss ${f3(a.fleiss_generalized.value, a.fleiss_generalized.reason)}; Krippendorff's alpha (missing ratings allowed) ${f3(a.alpha.value, a.alpha.reason)} over ${a.n_pairable} items`,
     );
   } else L.push(`  (${r.annotator_agreement.all_reason})`);
   L.push("");
@@ -576,11 +577,10 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}`);
     if (j.design_weighted) {
       const d = j.design_weighted;
-      const e = (x: { value: number | null; reason?: string; se?: number | null }) =>
-        x.value === null ? `n/a (${x.reason})` : `${f3(x.value)}${x.se !== undefined && x.se !== null ? ` (SE ${f3(x.se)})` : ""}`;
+      const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
       L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff ${f3(d.kish_n_eff)}`);
     } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
-      L.push(`  design-weighted: n/a (${j.design_weighted_reason})`);
+      L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }
   }
   L.push("");

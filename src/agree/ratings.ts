@@ -6,6 +6,7 @@ import fs from "node:fs";
 import type { WeightSpec } from "../stats/index.js";
 import { CsvError, parseCsvTable } from "../io/csv.js";
 import { describeLabelStudioJsonMin } from "../io/label-studio.js";
+import { ciText, estimateText } from "./format.js";
 import { compareManyRaters, compareTwoRaters, f3, formatTwoRater, pct, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "./pairwise.js";
 
 /** A ratings table: items × raters, `null` = missing. Values are strings (numbers in JSON are written as strings). */
@@ -313,15 +314,13 @@ export function formatRatingsAgreement(r: RatingsAgreement): string {
     L.push(...formatTwoRater(r.two_raters, "  "));
   }
   const m = r.many_raters;
-  const v = (x: { value: number | null; reason?: string; se?: number | null }) =>
-    x.value === null ? `n/a (${x.reason})` : `${f3(x.value)}${x.se !== undefined && x.se !== null ? ` (SE ${f3(x.se)})` : ""}`;
-  const b = (ci?: { lower: number | null; upper: number | null; reason?: string }) =>
-    ci ? (ci.lower === null ? `, bootstrap CI n/a (${ci.reason})` : `, bootstrap CI [${f3(ci.lower)}, ${f3(ci.upper)}]`) : "";
+  const v = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
+  const b = (ci?: { lower: number | null; upper: number | null; reason?: string }) => (ci ? `, bootstrap CI ${ciText(ci, ci.reason)}` : "");
   L.push(`${r.raters.length === 2 ? "as many raters" : "many raters"}: ${m.n_items} items, ${m.n_complete} rated by all, ${m.n_pairable} by at least two`);
   L.push(`  Krippendorff's alpha (nominal) ${v(m.alpha)}${b(m.alpha.ci_bootstrap)}`);
   if (r.raters.length > 2) {
     L.push(`  Fleiss' kappa (items rated by all) ${v(m.fleiss)}${b(m.fleiss.ci_bootstrap)}; generalised Fleiss (missing allowed) ${v(m.fleiss_generalized)}`);
-    L.push(`  Gwet's AC1 ${v(m.ac1)}; pairwise percent agreement ${pct(m.percent_agreement.value)}`);
+    L.push(`  Gwet's AC1 ${v(m.ac1)}; pairwise percent agreement ${pct(m.percent_agreement.value, m.percent_agreement.reason)}`);
   }
   for (const n of r.notes) L.push(`note: ${n}`);
   if (r.bootstrap.B > 0) L.push(`bootstrap: B ${r.bootstrap.B}, seed ${r.bootstrap.seed}`);

@@ -4,21 +4,10 @@ import type { Command } from "commander";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { loadJudgesConfig } from "../judges/config.js";
 import { committeeReport, DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js";
-import type { CommitteeVerdict } from "../types.js";
+import { writeCommitteeFile } from "../committee/file.js";
+import { readRunState } from "../store/run-state.js";
 import { UsageError } from "./errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
-
-/**
- * Write committee verdicts as JSON lines, atomically (temp file + rename): the file is derived, so it is
- * rewritten whole on every run of the command.
- * @param file destination (`labels/<run>/committee.jsonl`).
- * @throws the file system's error when the folder is not writable.
- */
-export function writeCommitteeJsonl(file: string, verdicts: readonly CommitteeVerdict[]): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, verdicts.map((v) => JSON.stringify(v)).join("\n") + (verdicts.length ? "\n" : ""));
-  fs.renameSync(tmp, file);
-}
 
 /** `ipi-judge committee`: committee verdicts, per-judge figures, agreement, leniency and test-retest of a run. */
 export function registerCommittee(program: Command): void {
@@ -48,9 +37,9 @@ report adds each judge's test-retest agreement.`,
       const seed = intOption(o.seed, "--seed", 0);
       const families = o.judges ? loadJudgesConfig(o.judges, { checkKeys: false }).families : {};
       const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
-      const { report, verdicts: cv } = committeeReport(verdicts, index, { run: o.run, quorum, families, bootstrap: { B, seed } });
+      const { report, verdicts: cv } = committeeReport(verdicts, index, { run: o.run, quorum, families, bootstrap: { B, seed }, runState: readRunState(runDir) });
       const file = path.join(runDir, "committee.jsonl");
-      writeCommitteeJsonl(file, cv);
+      writeCommitteeFile(file, cv, { judges: report.judges.map((j) => j.id), runJudges: [...new Set(verdicts.map((v) => v.judge_id))], quorum });
       if (o.json) for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) printJson({ ...report, committee_file: file });
       else process.stdout.write(formatCommitteeReport(report) + `\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);

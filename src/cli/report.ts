@@ -58,7 +58,10 @@ Example:
         items: m.items.length,
         items_total: m.items_total,
         items_unavailable: m.items.filter((i) => !i.trajectory).length,
+        run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message },
+        warnings: m.warnings,
       };
+      if (m.run_state.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${m.run_state.message}\n`);
       if (o.json) printJson(summary);
       else {
         process.stdout.write(
