@@ -77,6 +77,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       }
       const d = res.design;
       for (const s of d.short) process.stderr.write(`note: ${s} (--allow-short)\n`);
+      for (const w of res.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (res.long_tasks > 0) {
         process.stderr.write(
           `note: ${res.long_tasks} task(s) are longer than ${SPREADSHEET_CELL_LIMIT} characters, the cell limit of Excel and LibreOffice: label those in Label Studio or from tasks.jsonl, not by opening tasks.csv in a spreadsheet\n`,
@@ -98,6 +99,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           committee_no_quorum: d.population.committee_no_quorum,
           short: d.short,
           long_tasks: res.long_tasks,
+          warnings: res.warnings,
           cells: d.cells,
           shared_files: res.shared_files,
           private_files: res.private_files,

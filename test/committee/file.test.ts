@@ -16,6 +16,7 @@ import { readRunState } from "../../src/store/run-state.js";
 import { readTrajectoryIndex, readVerdicts } from "../../src/store/run-store.js";
 import { buildReportModel, benchmarkSecurity } from "../../src/report/data.js";
 import { committeeReport } from "../../src/committee/report.js";
+import { createSample } from "../../src/sample/index.js";
 
 let tmp: string;
 let fx: CommitteeFixture;
@@ -67,6 +68,9 @@ describe("committee.jsonl records its judge set; compare checks it", () => {
     const c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0"]);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/votes changed on 3 trajectories/);
+    // sample draws its disagreement pool from committee.jsonl: a stale file is said so
+    const smp = await createSample({ runDir: fx.runDir, run: fx.run, random: 5, disagreement: 3, seed: 1, outDir: path.join(tmp, "st") });
+    expect(smp.warnings.join("\n")).toMatch(/committee\.jsonl is stale \(judge signature's votes changed on 3 trajectories/);
     const m = await buildReportModel({ runDir: fx.runDir, run: fx.run, bootstrap: { B: 0, seed: 1 } });
     expect(m.committee?.source).toBe("computed");
     expect(m.warnings.join("\n")).toMatch(/committee\.jsonl is not used: judge signature's votes changed/);
