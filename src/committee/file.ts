@@ -114,9 +114,9 @@ export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict
       if ((c.votes?.[j] ?? null) !== now) changed.set(j, (changed.get(j) ?? 0) + 1);
     }
   }
-  for (const [j, n] of changed) stale.push(`judge ${j}'s votes changed on ${n} trajectories since ${name} was written (relabelled or resumed)`);
+  for (const [j, n] of changed) stale.push(`judge ${j}'s votes changed on ${n} ${n === 1 ? "trajectory" : "trajectories"} since ${name} was written (relabelled or resumed)`);
   const labelledIds = new Set(verdicts.filter((v) => v.repeat === 0 && cf.judges.includes(v.judge_id)).map((v) => v.trajectory_id));
   const missing = [...labelledIds].filter((id) => !inFile.has(id)).length;
-  if (missing) stale.push(`${missing} trajectories labelled by the committee's judges are not in ${name} (labelled after it was written)`);
+  if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);
   return { stale, notes };
 }
