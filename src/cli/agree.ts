@@ -31,7 +31,8 @@ export function registerAgree(program: Command): void {
 --reference security compares label == full_compliance with AgentDojo's security verdict (true = the injected
 goal was achieved), and the binary collapse (full or partial compliance) beside it. Unattacked runs and runs
 that ended in an error are excluded (their security value is meaningless), with counts by reason; so are judge
-errors and refusals. Kappa is null with a reason when it is undefined.
+errors and refusals. Kappa is null with a reason when it is undefined. With an up-to-date committee.jsonl the
+committee is reported beside each judge. A run whose last label did not finish is flagged first.
 
 --human FILE compares every judge (repeat 0) and the committee with the human consensus (the unique most
 frequent label per trajectory; ties are listed for adjudication and left out), on the six buckets or the
