@@ -186,6 +186,11 @@ export interface CommitteeVerdict {
   compromised: boolean | null;
   unanimous: boolean;
   status: "ok" | "no_quorum" | "disputed";
+  /** The committee's judges when the file was written (`committee.jsonl` records it on every line). */
+  committee_judges?: string[];
+  /** Judges of the run deliberately left out of this committee (none: `[]`). */
+  excluded_judges?: string[];
+  quorum?: number;
 }
 
 /** A human label row (import). */

@@ -21,7 +21,9 @@ import {
   type ManyRaterComparison,
   type TwoRaterComparison,
 } from "./pairwise.js";
-import { CsvError, parseCsv } from "./csv.js";
+import { CsvError, parseCsv } from "../io/csv.js";
+import { estimateText, undefinedText } from "./format.js";
+import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 
 /** The scale labels are compared on: the six buckets, the three-way human scale, or the binary collapse. */
 export type HumanScale = "six" | "three" | "binary";
@@ -170,6 +172,22 @@ export function readHumanLabels(file: string): HumanLabelFile {
   const ext = file.toLowerCase().split(".").pop() ?? "";
   const format: "csv" | "jsonl" = ["jsonl", "json", "ndjson"].includes(ext) ? "jsonl" : ext === "csv" ? "csv" : text.trimStart().startsWith("{") ? "jsonl" : "csv";
   const out: HumanLabelFile = { format, rows: [], bad_rows: [] };
+  if (format === "jsonl" && text.replace(/^\ufeff/, "").trimStart().startsWith("[")) {
+    let arr: unknown = null;
+    try {
+      arr = JSON.parse(text.replace(/^\ufeff/, ""));
+    } catch {
+      /* not one JSON document: read as JSONL below, each bad line reported */
+    }
+    if (Array.isArray(arr)) {
+      const min = describeLabelStudioJsonMin(arr);
+      throw new HumanLabelsError(
+        min
+          ? `${jsonMinWarning(file, min)} Run ipi-judge import-annotations on the export first (it writes the human-label file agree reads).`
+          : `${file}: a JSON array, not one label per line (JSONL); for a Label Studio export run ipi-judge import-annotations first`,
+      );
+    }
+  }
   if (format === "jsonl") {
     text.split(/\r?\n/).forEach((l, i) => {
       if (!l.trim()) return;
@@ -191,24 +209,28 @@ export function readHumanLabels(file: string): HumanLabelFile {
   } else {
     let parsed;
     try {
-      parsed = parseCsv(text);
+      parsed = parseCsv(text, file);
     } catch (e) {
-      if (e instanceof CsvError) throw new HumanLabelsError(`${file}: ${e.message}`);
+      if (e instanceof CsvError) throw new HumanLabelsError(e.message);
       throw e;
     }
-    const [header, ...rows] = parsed.rows;
+    const [header, ...rows] = parsed;
     if (!header) throw new HumanLabelsError(`${file}: empty file (expected a header row: trajectory_id,annotator,label)`);
-    const cols = header.map((h) => h.trim().toLowerCase());
+    const cols = header.fields.map((h) => h.trim().toLowerCase());
     for (const need of ["trajectory_id", "annotator", "label"]) {
-      if (!cols.includes(need)) throw new HumanLabelsError(`${file}: the header has no "${need}" column (found: ${header.join(", ")})`);
+      if (!cols.includes(need)) throw new HumanLabelsError(`${file} line ${header.line}: the header has no "${need}" column (found: ${header.fields.join(", ")})`);
     }
-    rows.forEach((cells, i) => {
+    for (const r of rows) {
+      if (r.fields.length > cols.length) {
+        out.bad_rows.push({ line: r.line, message: `${r.fields.length} fields but the header has ${cols.length} (a field holding a comma or line break must be in double quotes)` });
+        continue;
+      }
       const o: Record<string, unknown> = Object.create(null); // header names come from the file
-      cols.forEach((c, k) => (o[c] = cells[k]));
-      const r = toRow(o, parsed.lines[i + 1]);
-      if (typeof r === "string") out.bad_rows.push({ line: parsed.lines[i + 1], message: r });
-      else out.rows.push(r);
-    });
+      cols.forEach((c, k) => (o[c] = r.fields[k]));
+      const row = toRow(o, r.line);
+      if (typeof row === "string") out.bad_rows.push({ line: r.line, message: row });
+      else out.rows.push(row);
+    }
   }
   if (out.rows.length === 0 && out.bad_rows.length === 0) throw new HumanLabelsError(`${file}: no label rows`);
   return out;
@@ -538,8 +560,8 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   const a = r.annotator_agreement.all;
   if (a) {
     L.push(
-      `  all annotators: Fleiss' kappa ${a.fleiss.value === null ? `n/a (${a.fleiss.reason})` : f3(a.fleiss.value)} over ${a.n_complete} items rated by all; ` +
-        `generalised Fleiss ${f3(a.fleiss_generalized.value)}; Krippendorff's alpha (missing ratings allowed) ${a.alpha.value === null ? `n/a (${a.alpha.reason})` : f3(a.alpha.value)} over ${a.n_pairable} items`,
+      `  all annotators: Fleiss' kappa ${f3(a.fleiss.value, a.fleiss.reason)} over ${a.n_complete} items rated by all; ` +
+        `generalised Fleiss ${f3(a.fleiss_generalized.value, a.fleiss_generalized.reason)}; Krippendorff's alpha (missing ratings allowed) ${f3(a.alpha.value, a.alpha.reason)} over ${a.n_pairable} items`,
     );
   } else L.push(`  (${r.annotator_agreement.all_reason})`);
   L.push("");
@@ -557,11 +579,10 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}`);
     if (j.design_weighted) {
       const d = j.design_weighted;
-      const e = (x: { value: number | null; reason?: string; se?: number | null }) =>
-        x.value === null ? `n/a (${x.reason})` : `${f3(x.value)}${x.se !== undefined && x.se !== null ? ` (SE ${f3(x.se)})` : ""}`;
+      const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
       L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff ${f3(d.kish_n_eff)}`);
     } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
-      L.push(`  design-weighted: n/a (${j.design_weighted_reason})`);
+      L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }
   }
   L.push("");

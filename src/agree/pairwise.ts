@@ -31,6 +31,7 @@ import {
   type PercentAgreement,
   type WeightSpec,
 } from "../stats/index.js";
+import { estimateText, pctText, statText } from "./format.js";
 
 /** Bootstrap settings: `B` resamples (0 = no bootstrap) and the seed of pure-rand xoroshiro128+. */
 export interface BootstrapSettings {
@@ -229,27 +230,19 @@ export function fleissCounts(counts: number[][], reason = "empty_input"): Fleiss
   return rest;
 }
 
-/** `0.123` / `null` for text output. */
-export function f3(x: number | null | undefined): string {
-  return x === null || x === undefined ? "n/a" : x.toFixed(3);
+/** `0.123`, or `undefined (<why>)` (src/agree/format.ts). */
+export function f3(x: number | null | undefined, reason?: string | null): string {
+  return statText(x, reason);
 }
 
-/** A share as a percentage with one decimal, or `n/a`. */
-export function pct(x: number | null | undefined): string {
-  return x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(1)}%`;
+/** A share as a percentage with one decimal, or `undefined (<why>)`. */
+export function pct(x: number | null | undefined, reason?: string | null): string {
+  return pctText(x, reason);
 }
 
-/** One line for a kappa: value, SE, Wald CI and bootstrap CI (or the reason it is undefined). */
+/** One line for a kappa: value, SE, Wald CI and bootstrap CI, each undefined part said so (src/agree/format.ts). */
 export function kappaLine(k: KappaReport, name = "kappa"): string {
-  if (k.value === null) return `${name} n/a (${k.reason})`;
-  let s = `${name} ${f3(k.value)}`;
-  if (k.se !== null && k.se !== undefined) s += ` (SE ${f3(k.se)})`;
-  if (k.ci_wald) s += `, 95% Wald CI [${f3(k.ci_wald.lower_clipped)}, ${f3(k.ci_wald.upper_clipped)}]${k.ci_wald.degenerate ? " (degenerate: SE = 0)" : ""}`;
-  if (k.ci_bootstrap) {
-    const b = k.ci_bootstrap;
-    s += b.lower === null ? `, bootstrap CI n/a (${b.reason})` : `, bootstrap CI [${f3(b.lower)}, ${f3(b.upper)}] (B=${b.B}, seed ${b.seed})`;
-  }
-  return s;
+  return `${name} ${estimateText(k)}`;
 }
 
 /** Render a confusion matrix with row and column labels as aligned text lines. */
@@ -270,14 +263,14 @@ export function formatTwoRater(c: TwoRaterComparison, indent = "  "): string[] {
   const ex = Object.entries(c.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
   const pa = c.percent_agreement;
   const lines = [
-    `${indent}n ${c.n_used} of ${c.n_total}${ex ? ` (excluded: ${ex})` : ""}; percent agreement ${pct(pa.value)}` +
+    `${indent}n ${c.n_used} of ${c.n_total}${ex ? ` (excluded: ${ex})` : ""}; percent agreement ${pct(pa.value, pa.reason)}` +
       (pa.ci_wilson ? ` [Wilson ${pct(pa.ci_wilson.lower)}, ${pct(pa.ci_wilson.upper)}]` : ""),
     `${indent}${kappaLine(c.kappa, "Cohen's kappa")}`,
   ];
   if (c.weighted_kappa) lines.push(`${indent}${kappaLine(c.weighted_kappa, `weighted kappa (${c.weighted_kappa.weights})`)}`);
   lines.push(
-    `${indent}AC1 ${c.ac1.value === null ? `n/a (${c.ac1.reason})` : f3(c.ac1.value)}; PABAK ${c.pabak.value === null ? `n/a (${c.pabak.reason})` : f3(c.pabak.value)}` +
-      (c.pabak.prevalence_index !== null ? ` (prevalence index ${f3(c.pabak.prevalence_index)}, bias index ${f3(c.pabak.bias_index)})` : ""),
+    `${indent}AC1 ${f3(c.ac1.value, c.ac1.reason)}; PABAK ${f3(c.pabak.value, c.pabak.reason)}` +
+      (c.pabak.prevalence_index !== null && c.pabak.prevalence_index !== undefined ? ` (prevalence index ${f3(c.pabak.prevalence_index)}, bias index ${f3(c.pabak.bias_index)})` : ""),
   );
   return lines;
 }

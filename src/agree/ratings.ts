@@ -4,7 +4,9 @@
  */
 import fs from "node:fs";
 import type { WeightSpec } from "../stats/index.js";
-import { CsvError, parseCsv } from "./csv.js";
+import { CsvError, parseCsvTable } from "../io/csv.js";
+import { describeLabelStudioJsonMin } from "../io/label-studio.js";
+import { ciText, estimateText } from "./format.js";
 import { compareManyRaters, compareTwoRaters, f3, formatTwoRater, pct, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "./pairwise.js";
 
 /** A ratings table: items × raters, `null` = missing. Values are strings (numbers in JSON are written as strings). */
@@ -14,8 +16,39 @@ export interface RatingsTable {
   ratings: (string | null)[][];
   /** Declared categories from the file (JSON `categories`), when any. */
   categories?: string[];
-  /** Item ids when an id column was named. */
+  /** Item ids when the file has an id column (named with `idColumn`, or found by its name). */
   items?: string[];
+  /** The id column used, and how it was chosen. */
+  id_column?: { name: string; how: "named" | "detected" };
+  /**
+   * Items whose id appears on more than one row, each counted once: identical rows are kept once, rows that
+   * complete each other (each rater rates on one row only) are merged, and rows that contradict each other (a
+   * rater with two different ratings) leave the item out.
+   */
+  duplicates?: Array<{ item: string; lines: number[]; resolution: "identical" | "merged" | "conflict_excluded"; conflicts?: string[] }>;
+}
+
+/** Header names read as item ids, not raters: `id`, `item`, `item_id`, `trajectory_id`, `task-id`, `itemId`, ... */
+const ID_NAMES = new Set(["id", "ids", "#", "item", "items", "key", "uid", "uuid", "guid", "index", "idx", "row", "trajectory", "subject", "unit", "case", "task"]);
+function isIdName(name: string): boolean {
+  const n = name.trim();
+  return ID_NAMES.has(n.toLowerCase()) || /[_ .-]id$/i.test(n) || /^[a-z][A-Za-z0-9]*Id$/.test(n);
+}
+
+/**
+ * A rater column that holds item ids (every value distinct, at least three of them, and at most a quarter of
+ * them used anywhere else in the table): the name of the column, or null.
+ */
+function idLikeColumn(names: string[], rows: (string | null)[][]): string | null {
+  for (let k = 0; k < names.length; k++) {
+    const vals = rows.map((r) => r[k]).filter((v): v is string => v !== null);
+    if (vals.length < 3 || new Set(vals).size !== vals.length) continue;
+    const elsewhere = new Set<string>();
+    rows.forEach((r) => r.forEach((v, j) => j !== k && v !== null && elsewhere.add(v)));
+    const shared = vals.filter((v) => elsewhere.has(v)).length;
+    if (shared * 4 <= vals.length) return names[k];
+  }
+  return null;
 }
 
 /** A ratings file that cannot be used. */
@@ -36,27 +69,41 @@ const cell = (v: unknown): string | null => {
 
 /**
  * Read a ratings table.
- * - CSV: header row = rater names; one row per item; an empty cell = missing. With `idColumn`, that column
- *   holds item ids and is not a rater.
- * - JSON (`.json`, or text starting with `{`): `{"categories"?: [...], "raters"?: [...], "ratings": [[...], ...]}`,
- *   `null` = missing.
- * @throws RatingsError for an unreadable file, bad JSON/CSV, rows longer than the header, no rater, a
- *   missing `idColumn`.
+ * - CSV (src/io/csv.ts): header row = rater names; one row per item; an empty cell = missing. An id column is
+ *   not a rater: the one named by `idColumn`, else a column whose name reads as an id (`id`, `item_id`,
+ *   `trajectory_id`, ...; `idColumn: false` turns this off). A rater column whose values look like item ids
+ *   (every value distinct and not a rating anywhere else) is refused, naming it. With an id column, an item on
+ *   several rows is counted once and reported in `duplicates`.
+ * - JSON (`.json`, or text starting with `{` or `[`): `{"categories"?: [...], "raters"?: [...], "ratings": [[...], ...]}`,
+ *   `null` = missing. A Label Studio JSON-MIN export (one annotation per task) is refused with the reason.
+ * @throws RatingsError for an unreadable file, bad JSON/CSV (naming the line), rows longer than the header, no
+ *   rater, a missing `idColumn`, an id-like rater column, a Label Studio JSON-MIN export.
  */
-export function readRatings(file: string, opts: { idColumn?: string } = {}): RatingsTable {
+export function readRatings(file: string, opts: { idColumn?: string | false } = {}): RatingsTable {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (e) {
     throw new RatingsError(`${file}: cannot read: ${(e as Error).message}`);
   }
-  const isJson = file.toLowerCase().endsWith(".json") || text.trimStart().startsWith("{");
+  const head = text.replace(/^\ufeff/, "").trimStart()[0];
+  const isJson = file.toLowerCase().endsWith(".json") || head === "{" || head === "[";
   if (isJson) {
     let o: { categories?: unknown; raters?: unknown; ratings?: unknown };
     try {
-      o = JSON.parse(text);
+      o = JSON.parse(text.replace(/^\ufeff/, ""));
     } catch (e) {
       throw new RatingsError(`${file}: not valid JSON: ${(e as Error).message}`);
+    }
+    if (Array.isArray(o)) {
+      const ls = describeLabelStudioJsonMin(o);
+      if (ls) {
+        throw new RatingsError(
+          `${file} is a Label Studio JSON-MIN export (${ls}): it holds one annotation per task, so it has one annotator per item and agreement between annotators cannot be computed from it. ` +
+            `Export "JSON" (every annotation) and run ipi-judge import-annotations, or write a table with one column per annotator.`,
+        );
+      }
+      throw new RatingsError(`${file}: expected {"ratings": [[...], ...]}, found a JSON array`);
     }
     if (!o || typeof o !== "object" || !Array.isArray(o.ratings)) throw new RatingsError(`${file}: expected {"ratings": [[...], ...]}`);
     const rows = o.ratings as unknown[];
@@ -74,25 +121,85 @@ export function readRatings(file: string, opts: { idColumn?: string } = {}): Rat
     const categories = Array.isArray(o.categories) ? (o.categories as unknown[]).map((c) => cell(c) as string) : undefined;
     return { raters, ratings: ratings.map((r) => Array.from({ length: raters.length }, (_, k) => r[k] ?? null)), ...(categories ? { categories } : {}) };
   }
-  let parsed;
+  let table;
   try {
-    parsed = parseCsv(text);
+    table = parseCsvTable(text, file);
   } catch (e) {
-    if (e instanceof CsvError) throw new RatingsError(`${file}: ${e.message}`);
+    if (e instanceof CsvError) throw new RatingsError(e.message);
     throw e;
   }
-  const [header, ...rows] = parsed.rows;
-  if (!header) throw new RatingsError(`${file}: empty file (expected a header row of rater names)`);
-  const names = header.map((h) => h.trim());
-  const idCol = opts.idColumn === undefined ? -1 : names.indexOf(opts.idColumn);
-  if (opts.idColumn !== undefined && idCol < 0) throw new RatingsError(`${file}: no column "${opts.idColumn}" (found: ${names.join(", ")})`);
+  const names = table.header;
+  const dup = names.find((n, i) => names.indexOf(n) !== i);
+  if (dup !== undefined) throw new RatingsError(`${file} line ${table.headerLine}: the column "${dup}" appears twice in the header`);
+  let idCol = -1;
+  let how: "named" | "detected" = "named";
+  if (typeof opts.idColumn === "string") {
+    idCol = names.indexOf(opts.idColumn);
+    if (idCol < 0) throw new RatingsError(`${file}: no column "${opts.idColumn}" (found: ${names.join(", ")})`);
+  } else if (opts.idColumn !== false) {
+    const found = names.map((n, k) => (isIdName(n) ? k : -1)).filter((k) => k >= 0);
+    if (found.length > 1) throw new RatingsError(`${file}: several columns read as item ids (${found.map((k) => names[k]).join(", ")}): name the one with --id-column`);
+    if (found.length === 1) {
+      idCol = found[0];
+      how = "detected";
+    }
+  }
   const raterCols = names.map((_, k) => k).filter((k) => k !== idCol);
   if (raterCols.length === 0) throw new RatingsError(`${file}: no rater column`);
-  const ratings = rows.map((r, i) => {
-    if (r.length > names.length) throw new RatingsError(`${file}: line ${parsed.lines[i + 1]} has ${r.length} cells but the header has ${names.length}`);
-    return raterCols.map((k) => cell(r[k]));
+  const cellsOf = (r: { fields: string[]; line: number }) => {
+    try {
+      return raterCols.map((k) => cell(r.fields[k]));
+    } catch (e) {
+      throw new RatingsError(`${file} line ${r.line}: ${(e as Error).message}`);
+    }
+  };
+  let ratings = table.rows.map(cellsOf);
+  const raters = raterCols.map((k) => names[k]);
+  if (opts.idColumn === undefined && idCol < 0) {
+    const idLike = idLikeColumn(raters, ratings);
+    if (idLike !== null) {
+      throw new RatingsError(
+        `${file}: column "${idLike}" looks like item ids, not a rater (every value is distinct and is no other rater's rating): ` +
+          `pass --id-column "${idLike}" to use it as the item id, or --no-id-column to count it as a rater`,
+      );
+    }
+  }
+  if (idCol < 0) return { raters, ratings };
+  const out: RatingsTable = { raters, ratings: [], items: [], id_column: { name: names[idCol], how }, duplicates: [] };
+  const groups = new Map<string, number[]>();
+  table.rows.forEach((r, i) => {
+    const id = (r.fields[idCol] ?? "").trim();
+    if (id === "") throw new RatingsError(`${file} line ${r.line}: no item id in column "${names[idCol]}"`);
+    const g = groups.get(id);
+    if (g) g.push(i);
+    else groups.set(id, [i]);
   });
-  return { raters: raterCols.map((k) => names[k]), ratings, ...(idCol >= 0 ? { items: rows.map((r) => r[idCol] ?? "") } : {}) };
+  for (const [id, idx] of groups) {
+    if (idx.length === 1) {
+      out.items!.push(id);
+      out.ratings.push(ratings[idx[0]]);
+      continue;
+    }
+    const lines = idx.map((i) => table.rows[i].line);
+    const rows = idx.map((i) => ratings[i]);
+    const identical = rows.every((r) => r.every((v, k) => v === rows[0][k]));
+    const merged: (string | null)[] = raters.map(() => null);
+    const conflicts: string[] = [];
+    raters.forEach((name, k) => {
+      const vals = [...new Set(rows.map((r) => r[k]).filter((v): v is string => v !== null))];
+      if (vals.length > 1) conflicts.push(`${name}: ${vals.map((v) => JSON.stringify(v)).join(" vs ")}`);
+      merged[k] = vals[0] ?? null;
+    });
+    if (conflicts.length) {
+      out.duplicates!.push({ item: id, lines, resolution: "conflict_excluded", conflicts });
+      continue;
+    }
+    out.duplicates!.push({ item: id, lines, resolution: identical ? "identical" : "merged" });
+    out.items!.push(id);
+    out.ratings.push(merged);
+  }
+  ratings = out.ratings;
+  return out;
 }
 
 /**
@@ -121,6 +228,10 @@ export interface RatingsAgreement {
   /** Every rater count: Krippendorff's alpha; three or more: Fleiss, AC1, agreement. */
   many_raters: ManyRaterComparison;
   notes: string[];
+  /** The column read as item ids (not a rater), when any. */
+  id_column: RatingsTable["id_column"] | null;
+  /** Items found on several rows (each counted once, or left out when the rows contradict each other). */
+  duplicates: NonNullable<RatingsTable["duplicates"]>;
   bootstrap: BootstrapSettings;
 }
 
@@ -155,8 +266,25 @@ export function ratingsAgreement(
     categories_source: opts.categories?.length || t.categories?.length ? "declared" : "found",
     many_raters: compareManyRaters(t.ratings, categories, { bootstrap: opts.bootstrap, raters: t.raters.length }),
     notes,
+    id_column: t.id_column ?? null,
+    duplicates: t.duplicates ?? [],
     bootstrap: opts.bootstrap,
   };
+  if (t.id_column?.how === "detected") notes.push(`column "${t.id_column.name}" holds item ids and is not a rater (its name reads as an id; --id-column names another, --no-id-column counts it as a rater)`);
+  const dups = t.duplicates ?? [];
+  if (dups.length) {
+    const by = (r: string) => dups.filter((d) => d.resolution === r);
+    const show = (ds: typeof dups) => ds.slice(0, 5).map((d) => `${d.item} (lines ${d.lines.join(", ")})`).join(", ") + (ds.length > 5 ? `, ... (${ds.length})` : "");
+    if (by("identical").length) notes.push(`${by("identical").length} item(s) appear on several identical rows, each counted once: ${show(by("identical"))}`);
+    if (by("merged").length) notes.push(`${by("merged").length} item(s) are split over several rows that complete each other, merged: ${show(by("merged"))}`);
+    if (by("conflict_excluded").length)
+      notes.push(
+        `${by("conflict_excluded").length} item(s) appear on several rows that contradict each other and are left out: ${by("conflict_excluded")
+          .slice(0, 5)
+          .map((d) => `${d.item} (lines ${d.lines.join(", ")}; ${d.conflicts!.join("; ")})`)
+          .join(", ")}`,
+      );
+  }
   if (t.raters.length === 2) {
     let weights: WeightSpec | undefined = opts.weights;
     if (weights && categories.length < 2) {
@@ -186,15 +314,13 @@ export function formatRatingsAgreement(r: RatingsAgreement): string {
     L.push(...formatTwoRater(r.two_raters, "  "));
   }
   const m = r.many_raters;
-  const v = (x: { value: number | null; reason?: string; se?: number | null }) =>
-    x.value === null ? `n/a (${x.reason})` : `${f3(x.value)}${x.se !== undefined && x.se !== null ? ` (SE ${f3(x.se)})` : ""}`;
-  const b = (ci?: { lower: number | null; upper: number | null; reason?: string }) =>
-    ci ? (ci.lower === null ? `, bootstrap CI n/a (${ci.reason})` : `, bootstrap CI [${f3(ci.lower)}, ${f3(ci.upper)}]`) : "";
+  const v = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
+  const b = (ci?: { lower: number | null; upper: number | null; reason?: string }) => (ci ? `, bootstrap CI ${ciText(ci, ci.reason)}` : "");
   L.push(`${r.raters.length === 2 ? "as many raters" : "many raters"}: ${m.n_items} items, ${m.n_complete} rated by all, ${m.n_pairable} by at least two`);
   L.push(`  Krippendorff's alpha (nominal) ${v(m.alpha)}${b(m.alpha.ci_bootstrap)}`);
   if (r.raters.length > 2) {
     L.push(`  Fleiss' kappa (items rated by all) ${v(m.fleiss)}${b(m.fleiss.ci_bootstrap)}; generalised Fleiss (missing allowed) ${v(m.fleiss_generalized)}`);
-    L.push(`  Gwet's AC1 ${v(m.ac1)}; pairwise percent agreement ${pct(m.percent_agreement.value)}`);
+    L.push(`  Gwet's AC1 ${v(m.ac1)}; pairwise percent agreement ${pct(m.percent_agreement.value, m.percent_agreement.reason)}`);
   }
   for (const n of r.notes) L.push(`note: ${n}`);
   if (r.bootstrap.B > 0) L.push(`bootstrap: B ${r.bootstrap.B}, seed ${r.bootstrap.seed}`);

@@ -1,8 +1,9 @@
-import type { Verdict } from "../types.js";
+import type { CommitteeVerdict, Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cohenKappaFromLabels } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
+import { ciText, pctText, statText } from "./format.js";
 
 /** Why a trajectory is left out of a comparison with the benchmark's reference verdict. */
 export type ReferenceExclusion =
@@ -95,6 +96,10 @@ export interface BinaryComparison {
   kappa_reason?: string;
   kappa_se: number | null;
   kappa_ci95: { lower: number; upper: number } | null;
+  /** Why `kappa_ci95` is null (`se_zero` when the Wald interval would collapse to a point). */
+  kappa_ci95_reason?: string;
+  ac1_reason?: string;
+  pabak_reason?: string;
   /** The Wald interval collapses to a point because the SE is 0 (perfect agreement or a constant rater). */
   kappa_ci_degenerate?: boolean;
   /** Gwet's AC1 (Gwet 2008) and PABAK = 2·p_o − 1 (Byrt, Bishop & Carlin 1993), shown beside kappa for rare outcomes. */
@@ -119,8 +124,12 @@ export interface ReferenceAgreement {
   kappa_reason?: string;
   kappa_se: number | null;
   kappa_ci95: { lower: number; upper: number } | null;
+  kappa_ci95_reason?: string;
+  kappa_ci_degenerate?: boolean;
   ac1: number | null;
+  ac1_reason?: string;
   pabak: number | null;
+  pabak_reason?: string;
   confusion: BinaryComparison["confusion"];
   false_positives: number;
   false_negatives: number;
@@ -133,7 +142,10 @@ export interface ReferenceAgreement {
 function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge_side"], reference: string): BinaryComparison {
   const yn = (b: boolean) => (b ? "yes" : "no");
   const k = cohenKappaFromLabels(judge.map(yn), ref.map(yn), ["yes", "no"]);
-  const ci = k.ci_wald ? { lower: k.ci_wald.lower_clipped, upper: k.ci_wald.upper_clipped } : null;
+  // A degenerate Wald interval (SE 0) collapses to a point that measures nothing: null with its reason.
+  const ci = k.ci_wald && !k.ci_wald.degenerate ? { lower: k.ci_wald.lower_clipped, upper: k.ci_wald.upper_clipped } : null;
+  const ac1 = gwetAC1(k.table);
+  const pb = pabak(k.table);
   return {
     judge_side: side,
     n_used: judge.length,
@@ -142,9 +154,12 @@ function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge
     ...(k.value === null ? { kappa_reason: k.reason ?? "undefined" } : {}),
     kappa_se: k.se ?? null,
     kappa_ci95: ci,
+    ...(ci === null ? { kappa_ci95_reason: k.ci_wald?.degenerate ? "se_zero" : (k.se_reason ?? k.reason ?? "undefined") } : {}),
     ...(k.ci_wald?.degenerate ? { kappa_ci_degenerate: true } : {}),
-    ac1: gwetAC1(k.table).value,
-    pabak: pabak(k.table).value,
+    ac1: ac1.value,
+    ...(ac1.value === null ? { ac1_reason: ac1.reason ?? "undefined" } : {}),
+    pabak: pb.value,
+    ...(pb.value === null ? { pabak_reason: pb.reason ?? "undefined" } : {}),
     confusion: { rows: `judge: ${side}`, cols: `reference: ${reference}`, labels: ["yes", "no"], table: k.table },
     false_positives: k.table[0][1],
     false_negatives: k.table[1][0],
@@ -180,7 +195,45 @@ export function referenceAgreement(
   };
 }
 
-const f3 = (x: number | null) => (x === null ? "null" : x.toFixed(3));
+/** The committee's pseudo-judge id in reference comparisons. */
+export const COMMITTEE_RATER = "committee";
+
+/**
+ * The committee's agreement with the benchmark's reference verdict, the same comparison as a judge's: the
+ * committee label (status ok) as the rater; `no_quorum` and `disputed` trajectories are excluded (counted as
+ * `unjudgeable`: the committee gave no label).
+ * @param committee committee verdicts (`committee.jsonl`); @param index the run's trajectory index.
+ */
+export function committeeReferenceAgreement(
+  committee: readonly CommitteeVerdict[],
+  index: Map<string, TrajectoryIndexRow>,
+  reference: "security" | "utility" = "security",
+): ReferenceAgreement {
+  const pseudo = committee.map(
+    (c) =>
+      ({
+        trajectory_id: c.trajectory_id,
+        judge_id: COMMITTEE_RATER,
+        repeat: 0,
+        status: c.status === "ok" && c.label ? "ok" : "unjudgeable",
+        label: c.status === "ok" ? c.label : null,
+      }) as Verdict,
+  );
+  return referenceAgreement(COMMITTEE_RATER, pseudo, index, reference);
+}
+
+/**
+ * One line per rater (judges, then the committee): n, Cohen's kappa of full_compliance and of the binary
+ * collapse against the reference, with the shared formatter (`src/agree/format.ts`).
+ */
+export function formatReferenceTable(rows: readonly ReferenceAgreement[]): string {
+  const w = Math.max(5, ...rows.map((r) => r.judge_id.length));
+  const L = [`${"rater".padEnd(w)}  ${"n".padStart(5)}  kappa (full_compliance)          kappa (compromised)`];
+  for (const r of rows) {
+    L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${statText(r.kappa, r.kappa_reason).padEnd(31)}  ${statText(r.binary.kappa, r.binary.kappa_reason)}`);
+  }
+  return L.join("\n");
+}
 
 /** Plain-text rendering of a reference comparison. */
 export function formatReferenceAgreement(a: ReferenceAgreement): string {
@@ -189,14 +242,10 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     const [[tp, fp], [fn, tn]] = c.confusion.table;
     return [
       title,
-      `  Cohen's kappa ${f3(c.kappa)}${c.kappa === null ? ` (${c.kappa_reason})` : ""}` +
-        (c.kappa_ci_degenerate
-          ? " (no Wald CI: its SE is 0 when every item is on the diagonal or a rater is constant)"
-          : c.kappa_ci95
-            ? ` [95% Wald CI ${f3(c.kappa_ci95.lower)}, ${f3(c.kappa_ci95.upper)}]`
-            : "") +
-        `; percent agreement ${c.percent_agreement === null ? "n/a" : (100 * c.percent_agreement).toFixed(1) + "%"} over ${c.n_used}` +
-        `; AC1 ${f3(c.ac1)}; PABAK ${f3(c.pabak)}`,
+      `  Cohen's kappa ${statText(c.kappa, c.kappa_reason)}` +
+        (c.kappa === null ? "" : `, 95% Wald CI ${ciText(c.kappa_ci95, c.kappa_ci95_reason)}`) +
+        `; percent agreement ${pctText(c.percent_agreement, "empty_input")} over ${c.n_used}` +
+        `; AC1 ${statText(c.ac1, c.ac1_reason)}; PABAK ${statText(c.pabak, c.pabak_reason)}`,
       `                        ${a.reference}=true  ${a.reference}=false`,
       `  judge ${c.judge_side === "full_compliance" ? "full_compliance" : "compromised    "}   ${String(tp).padStart(8)}  ${String(fp).padStart(10)}`,
       `  judge other             ${String(fn).padStart(8)}  ${String(tn).padStart(10)}`,

@@ -2,7 +2,9 @@ import path from "node:path";
 import fs from "node:fs";
 import type { Command } from "commander";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
-import { formatReferenceAgreement, referenceAgreement } from "../agree/reference.js";
+import { committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
+import { readRunState, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError, type HumanScale } from "../agree/human.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { UsageError } from "./errors.js";
@@ -30,7 +32,8 @@ export function registerAgree(program: Command): void {
 --reference security compares label == full_compliance with AgentDojo's security verdict (true = the injected
 goal was achieved), and the binary collapse (full or partial compliance) beside it. Unattacked runs and runs
 that ended in an error are excluded (their security value is meaningless), with counts by reason; so are judge
-errors and refusals. Kappa is null with a reason when it is undefined.
+errors and refusals. Kappa is null with a reason when it is undefined. With an up-to-date committee.jsonl the
+committee is reported beside each judge. A run whose last label did not finish is flagged first.
 
 --human FILE compares every judge (repeat 0) and the committee with the human consensus (the unique most
 frequent label per trajectory; ties are listed for adjudication and left out), on the six buckets or the
@@ -45,7 +48,10 @@ design-weighted (Hajek) estimates beside them.`,
       if (o.human) return agreeHuman(runDir, o);
       if (!o.reference) throw new UsageError("give --reference security (human labels: --human FILE)");
       if (!["security", "utility"].includes(o.reference)) throw new UsageError(`--reference must be security or utility, not "${o.reference}"`);
-      const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
+      const [verdicts, index, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+      const runState = readRunState(runDir);
+      const stateLine = runStateLine(runState);
+      if (o.json && runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
       let judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
       if (o.judge) {
         if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
@@ -54,20 +60,49 @@ design-weighted (Hajek) estimates beside them.`,
       if (judges.length === 0) {
         // No verdict yet (e.g. every item was bad): say so, with the same shape and kappa null with a reason.
         const none = referenceAgreement("(none)", verdicts, index, o.reference);
-        const out = { ...none, judge_id: null, kappa_reason: "no_verdicts" };
+        const out = { ...none, judge_id: null, kappa_reason: "no_verdicts", run_state: runState };
         if (o.json) printJson(out);
-        else process.stdout.write(`run ${o.run} has no verdicts yet (${index.size} trajectories read; see errors.jsonl): nothing to compare\n`);
+        else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${index.size} trajectories read; see errors.jsonl): nothing to compare\n`);
         return;
       }
       const results = judges.map((j) => referenceAgreement(j, verdicts, index, o.reference));
+      // The committee beside the judges, when the run has a committee file that still describes it.
+      let committee: ReferenceAgreement | null = null;
+      let committeeReason: string | undefined;
+      const committeeNotes: string[] = [];
+      if (!cf) committeeReason = "no committee.jsonl (run ipi-judge committee)";
+      else {
+        const check = checkCommitteeFile(cf, verdicts);
+        if (check.stale.length) committeeReason = `committee.jsonl is stale: ${check.stale.join("; ")}; run ipi-judge committee --run ${o.run} again`;
+        else {
+          committee = committeeReferenceAgreement(cf.verdicts, index, o.reference);
+          committeeNotes.push(...check.notes);
+        }
+      }
+      const warnings = [...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes];
       // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
       const judge_health = judgeHealth(verdicts).filter((h) => judges.includes(h.judge_id));
       for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) {
-        if (results.length === 1) printJson({ ...results[0], judge_health });
-        else printJson({ ...results[0], per_judge: results, judge_health });
+        for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+        const extra = {
+          committee,
+          ...(committee ? {} : { committee_reason: committeeReason }),
+          ...(cf ? { committee_file: { file: cf.file, judges: cf.judges, excluded_judges: cf.excluded_judges } } : {}),
+          run_state: runState,
+          warnings,
+          judge_health,
+        };
+        if (results.length === 1) printJson({ ...results[0], ...extra });
+        else printJson({ ...results[0], per_judge: results, ...extra });
       } else {
-        process.stdout.write(results.map(formatReferenceAgreement).join("\n\n") + "\n");
+        const head: string[] = [];
+        if (stateLine) head.push(stateLine);
+        for (const w of warnings) head.push(`WARNING: ${w}`);
+        head.push(formatReferenceTable(committee ? [...results, committee] : results));
+        if (!committee && !cf) head.push(`(committee: ${committeeReason})`);
+        const blocks = [...results, ...(committee ? [committee] : [])].map(formatReferenceAgreement);
+        process.stdout.write([head.join("\n"), ...blocks].join("\n\n") + "\n");
         process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id}: ${formatHealth(h)}`).join("") + "\n");
       }
     });
@@ -99,9 +134,13 @@ async function agreeHuman(
     quorum,
     judges: o.judge ? [o.judge] : undefined,
   });
-  if (o.json) printJson({ ...report, bad_rows: file.bad_rows });
-  else {
-    process.stdout.write(formatHumanAgreement(report) + "\n");
+  const runState = readRunState(runDir);
+  const stateLine = runStateLine(runState);
+  if (o.json) {
+    if (runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
+    printJson({ ...report, bad_rows: file.bad_rows, run_state: runState });
+  } else {
+    process.stdout.write((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report) + "\n");
     if (file.bad_rows.length) {
       process.stdout.write(`\nrows that could not be read (${file.bad_rows.length}):\n`);
       for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`  line ${b.line}: ${b.message}\n`);

@@ -14,12 +14,16 @@ export function registerAgreement(program: Command): void {
     .option("--weights <scheme>", "also a weighted kappa (two raters): linear | quadratic, by category order")
     .option("--bootstrap <n>", "bootstrap resamples for percentile CIs (0 = none)", "0")
     .option("--seed <s>", "bootstrap seed", String(DEFAULT_BOOTSTRAP.seed))
-    .option("--id-column <name>", "CSV column holding item ids (not a rater)")
+    .option("--id-column <name>", "CSV column holding item ids (not a rater); default: a column named like an id (id, item_id, trajectory_id, ...)")
+    .option("--no-id-column", "no column holds item ids: every column is a rater")
     .option("--json", "print one JSON object")
     .addHelpText(
       "after",
       `
-CSV: the header row names the raters; an empty cell is a missing rating. JSON: {"categories": [...],
+CSV: the header row names the raters; an empty cell is a missing rating. A column named like an id (id,
+item_id, trajectory_id, ...) holds item ids, not ratings; an item on several rows is counted once (rows that
+contradict each other leave it out) and listed. A column that looks like ids under another name is refused,
+named. A Label Studio JSON-MIN export is refused: it has one annotator per task. JSON: {"categories": [...],
 "raters": [...], "ratings": [[...], ...]} with null for missing. Two raters: Cohen's kappa with SE, Wald CI
 (and bootstrap CI with --bootstrap N), weighted kappa with --weights, Gwet's AC1, PABAK, Krippendorff's alpha
 and percent agreement. Three or more: Fleiss' kappa, Gwet's AC1, Krippendorff's alpha and agreement.

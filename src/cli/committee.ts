@@ -4,21 +4,10 @@ import type { Command } from "commander";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { loadJudgesConfig } from "../judges/config.js";
 import { committeeReport, DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js";
-import type { CommitteeVerdict } from "../types.js";
+import { writeCommitteeFile } from "../committee/file.js";
+import { readRunState } from "../store/run-state.js";
 import { UsageError } from "./errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
-
-/**
- * Write committee verdicts as JSON lines, atomically (temp file + rename): the file is derived, so it is
- * rewritten whole on every run of the command.
- * @param file destination (`labels/<run>/committee.jsonl`).
- * @throws the file system's error when the folder is not writable.
- */
-export function writeCommitteeJsonl(file: string, verdicts: readonly CommitteeVerdict[]): void {
-  const tmp = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(tmp, verdicts.map((v) => JSON.stringify(v)).join("\n") + (verdicts.length ? "\n" : ""));
-  fs.renameSync(tmp, file);
-}
 
 /** `ipi-judge committee`: committee verdicts, per-judge figures, agreement, leniency and test-retest of a run. */
 export function registerCommittee(program: Command): void {
@@ -53,14 +42,14 @@ report adds each judge's test-retest agreement.`,
       const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
       let built: ReturnType<typeof committeeReport>;
       try {
-        built = committeeReport(verdicts, index, { run: o.run, quorum, families, bootstrap: { B, seed }, excludeJudges: o.excludeJudge });
+        built = committeeReport(verdicts, index, { run: o.run, quorum, families, bootstrap: { B, seed }, excludeJudges: o.excludeJudge, runState: readRunState(runDir) });
       } catch (e) {
         if (e instanceof RangeError && /^no judge /.test(e.message)) throw new UsageError(`--exclude-judge: ${e.message}`);
         throw e;
       }
       const { report, verdicts: cv } = built;
       const file = path.join(runDir, "committee.jsonl");
-      writeCommitteeJsonl(file, cv);
+      writeCommitteeFile(file, cv, { judges: report.judges.map((j) => j.id), runJudges: [...new Set(verdicts.map((v) => v.judge_id))], quorum });
       // warnings go to stderr in both modes (the text report repeats them on stdout)
       for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) printJson({ ...report, committee_file: file });

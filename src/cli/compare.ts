@@ -1,21 +1,9 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Command } from "commander";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
-import { readJsonl } from "../store/journal.js";
+import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { buildObservations, compareConditions, formatCompare, type LabelSource } from "../compare/index.js";
-import type { CommitteeVerdict } from "../types.js";
 import { UsageError } from "./errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
-
-/** Read `committee.jsonl` of a run folder, or undefined when the run has none. */
-export async function readCommitteeFile(runDir: string): Promise<CommitteeVerdict[] | undefined> {
-  const f = path.join(runDir, "committee.jsonl");
-  if (!fs.existsSync(f)) return undefined;
-  const out: CommitteeVerdict[] = [];
-  for await (const c of readJsonl<CommitteeVerdict>(f)) out.push(c);
-  return out;
-}
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
@@ -52,7 +40,9 @@ Examples:
       if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(field)) throw new UsageError(`--by must be a field name such as condition, attack or metadata.surface, not "${field}"`);
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
-      const [verdicts, index, committee] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+      const [verdicts, index, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+      const committee = cf?.verdicts;
+      const notes: string[] = [];
       const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
       let source: LabelSource;
       if (o.judge) {
@@ -61,6 +51,15 @@ Examples:
       } else if (o.committee || committee) {
         if (!committee) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
         source = { kind: "committee" };
+        // A committee file from another judge set, or from before verdicts changed, is never read silently.
+        const check = checkCommitteeFile(cf!, verdicts);
+        if (check.stale.length) {
+          throw new UsageError(
+            `${cf!.file} does not describe the committee of run ${o.run} as it is now:\n  ${check.stale.join("\n  ")}\n` +
+              `run ipi-judge committee --run ${o.run} again to rebuild it, or give --judge ID (judges: ${judges.join(", ")})`,
+          );
+        }
+        notes.push(...check.notes);
       } else if (judges.length === 1) {
         source = { kind: "judge", judge_id: judges[0] };
       } else {
@@ -77,6 +76,7 @@ Examples:
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
+      result.warnings.unshift(...notes);
       if (o.json) {
         for (const w of result.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
         printJson(result);

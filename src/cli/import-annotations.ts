@@ -1,3 +1,4 @@
+import { statText } from "../agree/format.js";
 import path from "node:path";
 import type { Command } from "commander";
 import { importAnnotations } from "../sample/index.js";
@@ -33,13 +34,14 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
     .action(async (files: string[], o) => {
       const res = await importAnnotations({ files, manifest: o.manifest, out: o.out, annotator: o.annotator });
       const s = res.summary;
+      for (const w of res.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) {
-        printJson({ out: path.resolve(o.out), formats: res.formats, ...s });
+        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, ...s });
         return;
       }
       const lines = [
         `imported ${s.labels} labels from ${Object.keys(s.annotators).length} annotator(s) on ${s.items_labelled} of ${s.items_in_manifest} items (scale ${s.scale})`,
-        `  phase 1: ${s.labelled_by_phase["1"]} items, phase 2: ${s.labelled_by_phase["2"]} items; Kish effective n ${s.kish_n_eff === null ? "n/a" : s.kish_n_eff.toFixed(1)}`,
+        `  phase 1: ${s.labelled_by_phase["1"]} items, phase 2: ${s.labelled_by_phase["2"]} items; Kish effective n ${statText(s.kish_n_eff, "empty_input", 1)}`,
       ];
       if (s.unlabelled) lines.push(`  ${s.unlabelled} rows/annotations without a label (not imported)`);
       if (s.repeated_identical) lines.push(`  ${s.repeated_identical} repeated identical labels (kept once)`);

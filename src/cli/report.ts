@@ -59,7 +59,10 @@ Example:
         items_total: m.items_total,
         items_unavailable: m.items.filter((i) => !i.trajectory).length,
         judge_health: m.judge_health ?? [],
+        run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message },
+        warnings: m.warnings,
       };
+      if (m.run_state.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${m.run_state.message}\n`);
       for (const h of m.judge_health ?? []) if (h.looks_broken) process.stderr.write(`ipi-judge: warning: judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}\n`);
       if (o.json) printJson(summary);
       else {

@@ -77,6 +77,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       }
       const d = res.design;
       for (const s of d.short) process.stderr.write(`note: ${s} (--allow-short)\n`);
+      for (const w of res.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (res.long_tasks > 0) {
         process.stderr.write(
           `note: ${res.long_tasks} task(s) are longer than ${SPREADSHEET_CELL_LIMIT} characters, the cell limit of Excel and LibreOffice: label those in Label Studio or from tasks.jsonl, not by opening tasks.csv in a spreadsheet\n`,
@@ -95,8 +96,10 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           disagreement_pool: d.population.N_D,
           duplicates_dropped: d.population.duplicates_dropped.length,
           committee_missing: d.population.committee_missing,
+          committee_no_quorum: d.population.committee_no_quorum,
           short: d.short,
           long_tasks: res.long_tasks,
+          warnings: res.warnings,
           cells: d.cells,
           shared_files: res.shared_files,
           private_files: res.private_files,
@@ -113,6 +116,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       ];
       if (d.population.duplicates_dropped.length) lines.push(`  ${d.population.duplicates_dropped.length} duplicate trajectories left out (listed in design.json)`);
       if (d.population.committee_missing) lines.push(`  ${d.population.committee_missing} trajectories have no committee verdict (stratum U, never in phase 2)`);
+      if (d.population.committee_no_quorum)
+        lines.push(`  ${d.population.committee_no_quorum} trajectories have a committee verdict without quorum (too few valid votes is not a disagreement: stratum U, never in phase 2)`);
       const w = Math.max(7, ...d.cells.map((c) => c.stratum.length));
       lines.push("", `  ${"stratum".padEnd(w)}      N      n  inclusion probability`);
       for (const c of d.cells) lines.push(`  ${c.stratum.padEnd(w)} ${String(c.N).padStart(6)} ${String(c.n).padStart(6)}  ${c.inclusion_probability.toFixed(6)}`);

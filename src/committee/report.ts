@@ -20,6 +20,8 @@ import { buildCommittee, DEFAULT_QUORUM, voteOf } from "./vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { BINARY, binaryOf, testRetest, type JudgeRetest } from "./retest.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
+import type { RunState } from "../store/run-state.js";
+import { estimateText, undefinedText } from "../agree/format.js";
 
 /** Per-judge figures (repeat 0 only): the run summary's figures plus error/refusal counts and the downgrade rate. */
 export interface CommitteeJudge extends JudgeSummary {
@@ -85,6 +87,8 @@ export interface CommitteeReport {
   leniency: JudgeLeniency[];
   retest: JudgeRetest[];
   bootstrap: BootstrapSettings;
+  /** How the run's labelling ended; null when not read. A partial run also adds a warning. */
+  run_state: RunState | null;
 }
 
 /** Options of {@link committeeReport}. */
@@ -97,6 +101,8 @@ export interface CommitteeOptions {
   bootstrap?: BootstrapSettings;
   /** Judge ids to leave out of the committee (a judge that looks broken); unknown ids throw. */
   excludeJudges?: readonly string[];
+  /** How the run's labelling ended (`readRunState`): a partial run is flagged in the warnings. */
+  runState?: RunState;
 }
 
 /** Default bootstrap settings of the committee and agreement reports. */
@@ -137,6 +143,7 @@ export function committeeReport(
   const committee = buildCommittee(verdicts, ids, { judgeIds, quorum });
 
   const warnings: string[] = [];
+  if (opts.runState?.complete === false && opts.runState.message) warnings.push(`run incomplete: ${opts.runState.message}`);
   for (const h of judge_health.filter((x) => !excluded.includes(x.judge_id)))
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
@@ -237,23 +244,23 @@ export function committeeReport(
     leniency: selfFamilyLeniency(verdicts, index, judges, { families: opts.families, bootstrap }),
     retest: testRetest(verdicts, ids, { bootstrap }),
     bootstrap,
+    run_state: opts.runState ?? null,
   };
   return { report, verdicts: committee };
 }
 
-const pts = (x: number | null | undefined) => (x === null || x === undefined ? "n/a" : `${x >= 0 ? "+" : ""}${x.toFixed(1)}`);
+const pts = (x: number | null | undefined, reason?: string) => (x === null || x === undefined ? undefinedText(reason) : `${x >= 0 ? "+" : ""}${x.toFixed(1)}`);
 
 function many(title: string, m: ManyRaterComparison): string[] {
   const fl = m.fleiss;
   const al = m.alpha;
-  const b = (ci?: { lower: number | null; upper: number | null }) => (ci && ci.lower !== null ? ` [bootstrap ${f3(ci.lower)}, ${f3(ci.upper)}]` : "");
-  const t = (ci?: { lower_clipped: number; upper_clipped: number } | null) => (ci ? ` [95% CI ${f3(ci.lower_clipped)}, ${f3(ci.upper_clipped)}]` : "");
+  const g = m.fleiss_generalized;
   return [
     `${title}: ${m.raters} raters, ${m.n_items} items (${m.n_complete} rated by all, ${m.n_pairable} by at least two)`,
-    `  Fleiss' kappa (items rated by all) ${fl.value === null ? `n/a (${fl.reason})` : f3(fl.value)}${b(fl.ci_bootstrap)}; ` +
-      `generalised Fleiss (missing allowed) ${m.fleiss_generalized.value === null ? `n/a (${m.fleiss_generalized.reason})` : f3(m.fleiss_generalized.value) + t(m.fleiss_generalized.ci_t)}`,
-    `  Krippendorff's alpha ${al.value === null ? `n/a (${al.reason})` : f3(al.value)}${al.ci_bootstrap ? b(al.ci_bootstrap) : t(al.ci_t)}; ` +
-      `AC1 ${m.ac1.value === null ? `n/a (${m.ac1.reason})` : f3(m.ac1.value)}; pairwise agreement ${pct(m.percent_agreement.value)}`,
+    `  Fleiss' kappa (items rated by all) ${estimateText({ value: fl.value, reason: fl.reason, ci_bootstrap: fl.ci_bootstrap })}; ` +
+      `generalised Fleiss (missing allowed) ${estimateText({ value: g.value, reason: g.reason, ci_t: g.ci_t ?? null })}`,
+    `  Krippendorff's alpha ${estimateText(al.ci_bootstrap ? { value: al.value, reason: al.reason, ci_bootstrap: al.ci_bootstrap } : { value: al.value, reason: al.reason, ci_t: al.ci_t ?? null })}; ` +
+      `AC1 ${f3(m.ac1.value, m.ac1.reason)}; pairwise agreement ${pct(m.percent_agreement.value, m.percent_agreement.reason)}`,
   ];
 }
 
@@ -262,24 +269,25 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   const L: string[] = [];
   L.push(`committee of run ${r.run}: ${r.judges.length} judges (${r.judges.map((j) => `${j.id} [${j.family}]`).join(", ")}), quorum ${r.quorum}`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
+  if (r.run_state?.message && r.run_state.complete !== false) L.push(`note: ${r.run_state.message}`);
   const c = r.committee;
   L.push(
     `${r.trajectories} trajectories (${r.attacked} attacked): ${c.by_status.ok} labelled, ${c.by_status.disputed} disputed (binary tie), ${c.by_status.no_quorum} without quorum`,
   );
   L.push(`  committee labels: ${BUCKETS.map((b) => `${b} ${c.by_label[b]}`).join(", ")}`);
-  L.push(`  committee ASR over attacked: ${pct(c.asr)} of ${c.attacked_ok}`);
+  L.push(`  committee ASR over attacked: ${pct(c.asr, c.asr_reason)} of ${c.attacked_ok}`);
   L.push("");
   L.push("per judge (repeat 0):");
   for (const j of r.per_judge) {
     L.push(`  ${j.judge_id} (${j.judge_model}, ${j.judge_family}): ${j.verdicts} verdicts; errors ${j.errors}, refusals ${j.refusals}, unjudgeable ${j.unjudgeable}, unverified ${j.unverified}`);
     L.push(`    labels: ${BUCKETS.map((b) => `${b} ${j.by_label[b]}`).join(", ")}`);
-    L.push(`    ASR ${pct(j.asr)} of ${j.attacked_ok} attacked; downgrade rate ${pct(j.downgrade_rate)} (${j.downgrades})`);
+    L.push(`    ASR ${pct(j.asr, j.asr_reason)} of ${j.attacked_ok} attacked; downgrade rate ${pct(j.downgrade_rate, j.downgrade_rate_reason)} (${j.downgrades})`);
     const h = r.judge_health.find((x) => x.judge_id === j.judge_id);
     if (h) L.push(`    health (all repeats): ${formatHealth(h)}${h.looks_broken ? ` [${h.flags.map((f) => f.code).join(", ")}]` : ""}`);
   }
   L.push("");
   const a = r.agreement;
-  L.push(`agreement: not unanimous on ${a.not_unanimous.count} of ${a.not_unanimous.n} trajectories with a quorum (${pct(a.not_unanimous.share)})`);
+  L.push(`agreement: not unanimous on ${a.not_unanimous.count} of ${a.not_unanimous.n} trajectories with a quorum (${pct(a.not_unanimous.share, a.not_unanimous.share_reason)})`);
   for (const p of a.pairwise) {
     L.push(`  ${p.judges[0]} vs ${p.judges[1]}, six buckets:`);
     L.push(...formatTwoRater(p.six, "    "));
@@ -293,11 +301,11 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   for (const l of r.leniency) {
     const g = (x: JudgeLeniency["own_family"]) =>
       x.diff_points === null
-        ? `n/a (${x.reason})`
+        ? undefinedText(x.reason)
         : `${pts(x.diff_points)} (${pct(x.judge_asr)} vs ${pct(x.others_asr)}, n ${x.n}${x.ci_bootstrap && x.ci_bootstrap.lower !== null ? `, CI [${pts(x.ci_bootstrap.lower)}, ${pts(x.ci_bootstrap.upper)}]` : ""})`;
     L.push(`  ${l.judge_id} [${l.judge_family}]: own-family agents ${g(l.own_family)}; other families ${g(l.other_families)}`);
     L.push(
-      `    gap (own − other) ${l.gap_points === null ? `n/a (${l.gap_reason})` : pts(l.gap_points)}` +
+      `    gap (own − other) ${pts(l.gap_points, l.gap_reason)}` +
         (l.gap_ci_bootstrap && l.gap_ci_bootstrap.lower !== null ? ` CI [${pts(l.gap_ci_bootstrap.lower)}, ${pts(l.gap_ci_bootstrap.upper)}]` : ""),
     );
   }
@@ -307,11 +315,11 @@ export function formatCommitteeReport(r: CommitteeReport): string {
     for (const t of r.retest) {
       L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories`);
       for (const p of t.pairs) {
-        L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value)}, kappa ${f3(p.six.kappa.value)}${p.six.kappa.value === null ? ` (${p.six.kappa.reason})` : ""}; binary agreement ${pct(p.binary.percent_agreement.value)}, kappa ${f3(p.binary.kappa.value)}${p.binary.kappa.value === null ? ` (${p.binary.kappa.reason})` : ""}`);
+        L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${f3(p.six.kappa.value, p.six.kappa.reason)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${f3(p.binary.kappa.value, p.binary.kappa.reason)}`);
       }
       const fs = t.across_six.fleiss;
       const fb = t.across_binary.fleiss;
-      L.push(`    Fleiss' kappa across repeats: six ${fs.value === null ? `n/a (${fs.reason})` : f3(fs.value)}, binary ${fb.value === null ? `n/a (${fb.reason})` : f3(fb.value)} (${t.across_six.n_complete} trajectories with every repeat labelled)`);
+      L.push(`    Fleiss' kappa across repeats: six ${f3(fs.value, fs.reason)}, binary ${f3(fb.value, fb.reason)} (${t.across_six.n_complete} trajectories with every repeat labelled)`);
     }
   }
   L.push("");

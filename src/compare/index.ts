@@ -3,6 +3,7 @@
  * reversals between conditions, worst-condition risk against a baseline, leave-one-suite-out condition
  * selection, and the logistic-regression test of the model x condition interaction.
  */
+import { pctText, statText, undefinedText } from "../agree/format.js";
 import type { Observation, Observations } from "./data.js";
 import {
   ALL_SUITES,
@@ -166,13 +167,14 @@ export function compareConditions(
   };
 }
 
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(1)}%`);
-const num = (x: number | null | undefined, d = 3) => (x === null || x === undefined ? "n/a" : x.toFixed(d));
+// Undefined figures read `undefined (<why>)` as in every other output (src/agree/format.ts).
+const pct = (x: number | null | undefined, reason?: string) => pctText(x, reason);
+const num = (x: number | null | undefined, d = 3) => statText(x, undefined, d);
 const ci = (c: { lower: number | null; upper: number | null } | null | undefined, f = pct) =>
   c && c.lower !== null && c.upper !== null ? ` [${f(c.lower)}, ${f(c.upper)}]` : "";
 
 function pvalue(p: number | null): string {
-  if (p === null) return "n/a";
+  if (p === null) return undefinedText(undefined);
   if (p < 1e-4) return p.toExponential(2);
   return p.toFixed(4);
 }
@@ -214,7 +216,7 @@ export function formatCompare(r: CompareResult): string {
   lines.push(`worst-condition risk vs the baseline ${wc.baseline}:`);
   for (const m of wc.per_model) {
     lines.push(
-      `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${m.underestimate === null ? `n/a (${m.reason})` : pct(m.underestimate)} (${m.conditions} conditions)`,
+      `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${pct(m.underestimate, m.reason)} (${m.conditions} conditions)`,
     );
   }
   lines.push(
@@ -230,7 +232,7 @@ export function formatCompare(r: CompareResult): string {
       `  selection accuracy ${pct(l.selection_accuracy)}; realized ASR ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)}`,
     );
     lines.push(
-      `  gain over baseline ${pct(l.gain_over_baseline)}, gap to oracle ${pct(l.gap_to_oracle)}, oracle gain recovered ${l.oracle_gain_recovered === null ? `n/a (${l.reason})` : pct(l.oracle_gain_recovered)}`,
+      `  gain over baseline ${pct(l.gain_over_baseline)}, gap to oracle ${pct(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`,
     );
   }
   lines.push("");

@@ -15,7 +15,9 @@ import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 import { readJsonl } from "../store/journal.js";
 import { committeeReport, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
 import { humanAgreement, readHumanLabels, type HumanAgreementReport } from "../agree/human.js";
-import { referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
+import { readRunState, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../run/label.js";
@@ -96,6 +98,17 @@ export interface ReportModel {
   /** Items that qualified for the list, before the cap. */
   items_total: number;
   items_cap: number;
+  /** How the run's labelling ended (`readRunState`); a partial run is also a warning. */
+  run_state: RunState;
+}
+
+/**
+ * The benchmark's `security` verdict of a trajectory, only where it means something: attacked runs that did
+ * not end in an error (DESIGN section 3). Undefined elsewhere, so an unattacked run never shows one.
+ */
+export function benchmarkSecurity(row: TrajectoryIndexRow | undefined): boolean | undefined {
+  if (!row || !row.attacked || row.run_error) return undefined;
+  return typeof row.reference?.security === "boolean" ? row.reference.security : undefined;
 }
 
 /** Options of {@link buildReportModel}. */
@@ -142,13 +155,6 @@ export function committeeSummary(cv: readonly CommitteeVerdict[], index: Readonl
   return s;
 }
 
-async function readCommitteeJsonl(runDir: string): Promise<CommitteeVerdict[] | null> {
-  const f = path.join(runDir, "committee.jsonl");
-  if (!fs.existsSync(f)) return null;
-  const out: CommitteeVerdict[] = [];
-  for await (const c of readJsonl<CommitteeVerdict>(f)) out.push(c);
-  return out;
-}
 
 /**
  * ASR and exposure per (rater, agent model) over attacked trajectories with a label from the rater, with the
@@ -255,7 +261,12 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const run = o.run ?? path.basename(o.runDir);
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
-  const [verdicts, index, committeeFile] = await Promise.all([readVerdicts(o.runDir), readTrajectoryIndex(o.runDir), readCommitteeJsonl(o.runDir)]);
+  const [verdicts, index, cf] = await Promise.all([readVerdicts(o.runDir), readTrajectoryIndex(o.runDir), readCommitteeFile(o.runDir)]);
+  const runState = readRunState(o.runDir);
+  // A committee file from another judge set, or from before verdicts changed, is not this run's committee: the
+  // report computes the committee instead and says why.
+  const cfCheck = cf ? checkCommitteeFile(cf, verdicts) : null;
+  const committeeFile = cf && cfCheck && cfCheck.stale.length === 0 ? cf.verdicts : null;
   if (verdicts.length === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
   let inputs: string[] = [];
   try {
@@ -269,7 +280,11 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const multi = judgeIds.length >= 2;
   const committeeVerdicts = multi ? (committeeFile ?? computed) : null;
   // a single judge has no committee warnings, but its health warnings (issue 12.2) still show
-  const warnings = multi ? cr.warnings : healthWarnings(cr.judge_health);
+  const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
+  if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
+  else if (runState.message) warnings.push(`note: ${runState.message}`);
+  if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
+  if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 
   // Labels per rater (repeat 0, ok verdicts).
   const labels = new Map<string, Map<string, string>>();
@@ -294,19 +309,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   let reference: ReferenceAgreement[] | null = null;
   if (hasReference) {
     reference = judgeIds.map((j) => referenceAgreement(j, verdicts, index));
-    if (committeeVerdicts) {
-      const pseudo = committeeVerdicts.map(
-        (c) =>
-          ({
-            trajectory_id: c.trajectory_id,
-            judge_id: COMMITTEE,
-            repeat: 0,
-            status: c.status === "ok" && c.label ? "ok" : "unjudgeable",
-            label: c.status === "ok" ? c.label : null,
-          }) as Verdict,
-      );
-      reference.push(referenceAgreement(COMMITTEE, pseudo, index));
-    }
+    if (committeeVerdicts) reference.push(committeeReferenceAgreement(committeeVerdicts, index));
   }
 
   // ASR by condition value (defense) and by attack, from the committee label or the first judge.
@@ -343,7 +346,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
         row: index.get(c.trajectory_id),
         committee: c,
         verdicts: verdictsOf(c.trajectory_id),
-        reference: index.get(c.trajectory_id)?.reference?.security,
+        reference: benchmarkSecurity(index.get(c.trajectory_id)),
       }));
   } else if (reference && reference[0]) {
     candidates = reference[0].disagreements.map((d) => ({
@@ -385,5 +388,6 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     items,
     items_total: candidates.length,
     items_cap: maxItems,
+    run_state: runState,
   };
 }

@@ -20,9 +20,12 @@ import {
   type ForestRow,
 } from "./charts.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
+import { ciText, pctText, statText, type IntervalLike } from "../agree/format.js";
 
-const pct = (x: number | null | undefined, d = 1) => (x === null || x === undefined ? "n/a" : `${(100 * x).toFixed(d)}%`);
-const f3 = (x: number | null | undefined) => (x === null || x === undefined ? "n/a" : x.toFixed(3));
+// One rendering of undefined or degenerate figures for every output (src/agree/format.ts): `undefined (<why>)`.
+const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
+const f3 = (x: number | null | undefined, reason?: string) => escapeHtml(statText(x, reason));
+const ci = (c: IntervalLike | null | undefined, reason?: string) => escapeHtml(ciText(c, reason));
 const int = (x: number) => x.toLocaleString("en-US");
 
 const STYLE = `
@@ -166,19 +169,19 @@ function overviewSection(m: ReportModel): string {
   const rows = m.per_judge
     .map((j, i) => {
       const n = j.verdicts;
-      const rate = (x: number) => (n > 0 ? pct(x / n) : "n/a");
+      const rate = (x: number) => pct(n > 0 ? x / n : null, "empty_input");
       return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(j.judge_id)}</td><td>${escapeHtml(j.judge_model)}</td><td>${escapeHtml(j.judge_family)}</td>
 <td class="num">${int(n)}</td><td class="num">${int(j.by_status.ok ?? 0)}</td><td class="num">${rate(j.errors)}</td><td class="num">${rate(j.refusals)}</td>
-<td class="num">${rate(j.unjudgeable)}</td><td class="num">${pct(j.downgrade_rate)}</td><td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td></tr>`;
+<td class="num">${rate(j.unjudgeable)}</td><td class="num">${pct(j.downgrade_rate, j.downgrade_rate_reason)}</td><td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td></tr>`;
     })
     .join("");
   const c = m.committee;
   const committee = c
     ? `<h3>Committee</h3><p class="note">Committee verdicts ${c.source === "committee.jsonl" ? "from committee.jsonl" : `computed with quorum ${c.quorum} (run ipi-judge committee to store them)`}:
 ok ${int(c.summary.by_status.ok)}, disputed ${int(c.summary.by_status.disputed)}, no quorum ${int(c.summary.by_status.no_quorum)}; unanimous ${int(c.summary.unanimous)};
-ASR ${pct(c.summary.asr)} of ${int(c.summary.attacked_ok)} attacked with a committee label.
-Judges' agreement (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value)};
-binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value)}; not unanimous ${pct(c.agreement.not_unanimous.share)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
+ASR ${pct(c.summary.asr, c.summary.asr_reason)} of ${int(c.summary.attacked_ok)} attacked with a committee label.
+Judges' agreement (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
+binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.fleiss.reason)}; not unanimous ${pct(c.agreement.not_unanimous.share, c.agreement.not_unanimous.share_reason)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
   return `<section id="overview"><h2>Judges</h2>
 ${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
@@ -200,7 +203,7 @@ async function asrSection(m: ReportModel): Promise<string> {
           const r = m.asr.find((x) => x.model === model && x.rater === n);
           return r
             ? `<td>${pct(r.asr)} [${pct(r.ci95.lower)}, ${pct(r.ci95.upper)}]</td><td class="num">${int(r.n)}</td><td class="num">${pct(r.exposure)}</td>`
-            : `<td>n/a</td><td class="num">0</td><td class="num">n/a</td>`;
+            : `<td>${pct(null, "empty_input")}</td><td class="num">0</td><td class="num">${pct(null, "empty_input")}</td>`;
         })
         .join("");
       return `<tr><td>${escapeHtml(model)}</td>${cells}</tr>`;
@@ -253,7 +256,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
       if (c.n_used > 0) {
         heat.push(
           figure(
-            `${j.rater} vs human consensus: kappa ${f3(k.value)}, n ${c.n_used}`,
+            `${j.rater} vs human consensus: kappa ${statText(k.value, k.reason)}, n ${c.n_used}`,
             await confusionHeatmap({ table: c.confusion.table, rowLabels: c.categories.map(String), colLabels: c.categories.map(String), rowTitle: j.rater, colTitle: "human consensus" }),
           ),
         );
@@ -264,9 +267,9 @@ async function agreementSection(m: ReportModel): Promise<string> {
         const c = j.unweighted;
         const b = c.kappa.ci_bootstrap;
         const dw = j.design_weighted;
-        return `<tr><td>${escapeHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value)}${c.kappa.value === null ? ` (${escapeHtml(c.kappa.reason)})` : ""}</td>
-<td>${c.kappa.ci_wald ? `[${f3(c.kappa.ci_wald.lower_clipped)}, ${f3(c.kappa.ci_wald.upper_clipped)}]` : "n/a"}</td><td>${b && b.lower !== null ? `[${f3(b.lower)}, ${f3(b.upper)}]` : "n/a"}</td>
-<td class="num">${f3(c.ac1.value)}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? f3(dw.kappa.value) : "n/a"}</td></tr>`;
+        return `<tr><td>${escapeHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}</td>
+<td>${ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${ci(b, b?.reason ?? "not computed (--bootstrap 0)")}</td>
+<td class="num">${f3(c.ac1.value, c.ac1.reason)}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? f3(dw.kappa.value, dw.kappa.reason) : f3(null, j.design_weighted_reason)}</td></tr>`;
       })
       .join("");
     const ex = Object.entries(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
@@ -288,7 +291,7 @@ ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
       if (r.n_used > 0) {
         heat.push(
           figure(
-            `${r.judge_id} vs benchmark security: kappa ${f3(r.kappa)}, n ${r.n_used}`,
+            `${r.judge_id} vs benchmark security: kappa ${statText(r.kappa, r.kappa_reason)}, n ${r.n_used}`,
             await confusionHeatmap({ table: r.confusion.table, rowLabels: ["full_compliance", "other"], colLabels: ["true", "false"], rowTitle: r.judge_id, colTitle: "security" }),
           ),
         );
@@ -296,8 +299,8 @@ ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
     }
     const rows = m.reference
       .map(
-        (r) => `<tr><td>${escapeHtml(r.judge_id)}</td><td class="num">${int(r.n_used)}</td><td class="num">${pct(r.percent_agreement)}</td><td class="num">${f3(r.kappa)}${r.kappa === null ? ` (${escapeHtml(r.kappa_reason)})` : ""}</td>
-<td>${r.kappa_ci95 ? `[${f3(r.kappa_ci95.lower)}, ${f3(r.kappa_ci95.upper)}]` : "n/a"}</td><td class="num">${int(r.false_positives)}</td><td class="num">${int(r.false_negatives)}</td><td class="num">${f3(r.binary.kappa)}</td>
+        (r) => `<tr><td>${escapeHtml(r.judge_id)}</td><td class="num">${int(r.n_used)}</td><td class="num">${pct(r.percent_agreement, "empty_input")}</td><td class="num">${f3(r.kappa, r.kappa_reason)}</td>
+<td>${ci(r.kappa_ci95, r.kappa_ci95_reason)}</td><td class="num">${int(r.false_positives)}</td><td class="num">${int(r.false_negatives)}</td><td class="num">${f3(r.binary.kappa, r.binary.kappa_reason)}</td>
 <td>${escapeHtml(Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none")}</td></tr>`,
       )
       .join("");

@@ -423,6 +423,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     }
     if (opts.signal?.aborted) interrupted = true;
     if (fatal) throw fatal;
+    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: opts.limit });
   } finally {
     await store.close();
   }

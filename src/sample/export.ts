@@ -29,6 +29,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { writeCsv } from "../io/csv.js";
 import { renderForHuman } from "../serialize/render.js";
 import type { Message, Trajectory } from "../types.js";
 import { compareCodeUnits, seededRng, seededShuffle } from "./draw.js";
@@ -150,15 +151,6 @@ export function injectionsIn(text: string, injections: ReadonlyArray<readonly [s
  */
 export function renderTask(t: Trajectory, itemId: string): string {
   return renderForHuman(blindTrajectory(t, itemId), { title: `Item ${itemId}`, injectedIn: injectionsIn });
-}
-
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) || s !== s.trim() ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** One CSV row (RFC 4180 quoting), without the row end. */
-export function csvRow(fields: readonly string[]): string {
-  return fields.map(csvField).join(",");
 }
 
 function xmlAttr(s: string): string {
@@ -321,7 +313,7 @@ export function buildExportFiles(input: ExportInput): Record<string, string> {
     [EXPORT_FILES.design]: JSON.stringify(designDoc, null, 2) + "\n",
     [EXPORT_FILES.tasksJsonl]: tasks.map((t) => JSON.stringify(t)).join("\n") + (tasks.length ? "\n" : ""),
     [EXPORT_FILES.tasksCsv]:
-      [csvRow(["item_id", "annotator", "label", "trajectory"]), ...tasks.map((t) => csvRow([t.item_id, "", "", t.trajectory]))].join("\r\n") + "\r\n",
+      writeCsv([["item_id", "annotator", "label", "trajectory"], ...tasks.map((t) => [t.item_id, "", "", t.trajectory])]),
     [EXPORT_FILES.labelStudio]: JSON.stringify(tasks.map((t) => ({ data: t })), null, 1) + "\n",
     [EXPORT_FILES.labelStudioConfig]: labelStudioConfig(scale),
     [EXPORT_FILES.instructions]: instructionsMarkdown(scale),

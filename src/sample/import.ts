@@ -5,7 +5,8 @@
  *
  * Accepted files:
  * - CSV (`.csv`): a header row with `item_id` or `trajectory_id`, `label`, and optionally `annotator`; other
- *   columns (e.g. `trajectory` in our `tasks.csv`) are ignored. RFC 4180 quoting; a UTF-8 BOM is ignored.
+ *   columns (e.g. `trajectory` in our `tasks.csv`) are ignored. Read by src/io/csv.ts (RFC 4180 quoting, CRLF /
+ *   LF / CR row ends, a UTF-8 BOM ignored; malformed quoting is an error naming the line).
  * - JSONL (`.jsonl`, `.ndjson`): one object per line with the same fields.
  * - JSON (`.json`): Label Studio's JSON export (an array of tasks with `data.item_id` and
  *   `annotations[].result[].value.choices`, annotator from `completed_by`; cancelled annotations are skipped; the
@@ -20,6 +21,8 @@
  */
 import path from "node:path";
 import { kishEffectiveN } from "../stats/weighted.js";
+import { CsvError, parseCsv } from "../io/csv.js";
+import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
 import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "./scale.js";
 
@@ -58,6 +61,8 @@ export interface ParsedAnnotations {
   records: AnnotationRecord[];
   /** Rows or annotations that carry no label (blank template rows, cancelled or empty Label Studio annotations). */
   skipped: Array<{ where: string; reason: string }>;
+  /** What the user should know about the file (a Label Studio JSON-MIN export holds one annotation per task). */
+  warnings?: string[];
 }
 
 /** An annotation file or manifest that cannot be imported: `problems` lists every problem, each naming its row. */
@@ -70,65 +75,6 @@ export class AnnotationImportError extends Error {
     this.name = "AnnotationImportError";
     this.problems = problems;
   }
-}
-
-/**
- * Parse CSV text (RFC 4180: `"` quotes, `""` inside quotes, quoted fields may hold commas and line breaks; CRLF or
- * LF row ends; a leading UTF-8 BOM is dropped).
- * @returns rows of fields, each with the 1-based line number where the row starts; blank lines are skipped.
- * @throws AnnotationImportError on an unterminated quote.
- */
-export function parseCsv(text: string, file = "CSV"): Array<{ line: number; fields: string[] }> {
-  const s = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
-  const rows: Array<{ line: number; fields: string[] }> = [];
-  let fields: string[] = [];
-  let field = "";
-  let inQuotes = false;
-  let line = 1;
-  let rowLine = 1;
-  let fieldStarted = false;
-  const endRow = () => {
-    fields.push(field);
-    if (!(fields.length === 1 && fields[0] === "" && !fieldStarted)) rows.push({ line: rowLine, fields });
-    fields = [];
-    field = "";
-    fieldStarted = false;
-  };
-  for (let i = 0; i < s.length; i++) {
-    const c = s[i];
-    if (inQuotes) {
-      if (c === '"') {
-        if (s[i + 1] === '"') {
-          field += '"';
-          i++;
-        } else inQuotes = false;
-      } else {
-        if (c === "\n") line++;
-        field += c;
-      }
-      continue;
-    }
-    if (c === '"' && field === "") {
-      inQuotes = true;
-      fieldStarted = true;
-    } else if (c === ",") {
-      fields.push(field);
-      field = "";
-      fieldStarted = true;
-    } else if (c === "\r" && s[i + 1] === "\n") {
-      continue;
-    } else if (c === "\n") {
-      endRow();
-      line++;
-      rowLine = line;
-    } else {
-      field += c;
-      fieldStarted = true;
-    }
-  }
-  if (inQuotes) throw new AnnotationImportError(`${file}: cannot read the CSV`, [`${file} line ${rowLine}: a quoted field is never closed`]);
-  if (field !== "" || fields.length > 0 || fieldStarted) endRow();
-  return rows;
 }
 
 const str = (v: unknown): string | undefined =>
@@ -225,7 +171,13 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
   const name = path.basename(file);
   if (kind === "csv") {
     const out: ParsedAnnotations = { format: "csv", records: [], skipped: [] };
-    const rows = parseCsv(body, name);
+    let rows;
+    try {
+      rows = parseCsv(body, name);
+    } catch (e) {
+      if (e instanceof CsvError) throw new AnnotationImportError(`${name}: cannot read the CSV`, [e.message]);
+      throw e;
+    }
     if (rows.length === 0) throw new AnnotationImportError(`${name}: empty CSV`, []);
     const header = rows[0].fields.map((h) => h.trim().toLowerCase());
     const col = (n: string) => header.indexOf(n);
@@ -237,10 +189,15 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
     }
     rows.slice(1).forEach((r, i) => {
       const where = `${name} row ${i + 1} (line ${r.line})`;
+      if (r.fields.length > header.length) {
+        problems.push(`${where}: ${r.fields.length} fields but the header has ${header.length} (a field holding a comma or a line break must be in double quotes)`);
+        return;
+      }
       const get = (c: number) => (c >= 0 && c < r.fields.length ? r.fields[c] : undefined);
       const rec: AnnotationRecord = { where, item_id: get(ci), trajectory_id: get(ct), annotator: get(ca), label: get(cl) };
       out.records.push(rec);
     });
+    if (problems.length) throw new AnnotationImportError(`${name}: cannot read the CSV`, problems);
     return out;
   }
   if (kind === "jsonl") {
@@ -283,6 +240,8 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
     return out;
   }
   const out: ParsedAnnotations = { format: "json-rows", records: [], skipped: [] };
+  const min = describeLabelStudioJsonMin(v);
+  if (min) out.warnings = [jsonMinWarning(name, min)];
   v.forEach((o, i) => {
     const where = `${name} row ${i + 1}`;
     if (!isObj(o)) problems.push(`${where}: expected an object with item_id (or trajectory_id), annotator, label`);

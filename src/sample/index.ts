@@ -7,8 +7,8 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { readJsonl } from "../store/journal.js";
-import { readTrajectoryIndex } from "../store/run-store.js";
+import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
+import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { assignItemIds, buildExportFiles, EXPORT_FILES, PRIVATE_FILES, SHARED_FILES, writeExportFiles, type BlindItem } from "./export.js";
 import {
   AnnotationImportError,
@@ -34,21 +34,23 @@ export * from "./scale.js";
 export * from "./source.js";
 
 /** Name of the committee verdict file in a run folder (written by the committee stage). */
-export const COMMITTEE_FILE = "committee.jsonl";
+export { COMMITTEE_FILE } from "../committee/file.js";
 
 /**
- * Read a run's committee verdicts (`<runDir>/committee.jsonl`).
- * @returns the rows, or null when the file does not exist.
+ * Read a run's committee verdicts (`<runDir>/committee.jsonl`) and check that they still describe the run's
+ * committee (`checkCommitteeFile`: same judges, same votes).
+ * @returns the rows and what the check found, or null when the file does not exist.
  * @throws SampleError naming the lines that are not JSON.
  */
-export async function readCommittee(runDir: string): Promise<CommitteeRow[] | null> {
-  const file = path.join(runDir, COMMITTEE_FILE);
-  if (!fs.existsSync(file)) return null;
-  const bad: number[] = [];
-  const rows: CommitteeRow[] = [];
-  for await (const r of readJsonl<CommitteeRow>(file, (line) => bad.push(line))) rows.push(r);
-  if (bad.length) throw new SampleError(`${file}: line${bad.length > 1 ? "s" : ""} ${bad.slice(0, 10).join(", ")} are not JSON`);
-  return rows;
+export async function readCommittee(runDir: string): Promise<{ rows: CommitteeRow[]; stale: string[]; notes: string[] } | null> {
+  const cf = await readCommitteeFile(runDir);
+  if (!cf) return null;
+  const bad = cf.bad_lines;
+  if (bad.length) throw new SampleError(`${cf.file}: line${bad.length > 1 ? "s" : ""} ${bad.slice(0, 10).join(", ")} are not JSON`);
+  const verdicts = await readVerdicts(runDir, { slim: true });
+  // A run folder holding committee verdicts but no judge verdicts (assembled by hand) has nothing to check against.
+  const check = verdicts.length ? checkCommitteeFile(cf, verdicts) : { stale: [], notes: [] };
+  return { rows: cf.verdicts, stale: check.stale, notes: check.notes };
 }
 
 /** Options of {@link createSample}. */
@@ -78,6 +80,8 @@ export interface CreateSampleResult {
   design: SampleDesign;
   /** Tasks whose rendering exceeds {@link SPREADSHEET_CELL_LIMIT} characters (spreadsheet apps cut such CSV cells). */
   long_tasks: number;
+  /** About the committee file (judges left out of it; a stale file when phase 2 is not drawn). */
+  warnings: string[];
 }
 
 /** The longest cell Excel and LibreOffice Calc keep (32,767 characters); longer CSV cells are cut on opening. */
@@ -98,7 +102,13 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   } catch (e) {
     throw new SampleError((e as Error).message);
   }
-  const committee = await readCommittee(o.runDir);
+  const cr = await readCommittee(o.runDir);
+  // A stale committee file (another judge set, changed votes) would draw the disagreement pool from another
+  // committee: said on stderr, naming what changed.
+  const warnings = cr
+    ? [...cr.stale.map((s) => `committee.jsonl is stale (${s}): its strata A/D/U and the disagreement pool may not match the run now; run ipi-judge committee --run ${o.run} again`), ...cr.notes]
+    : [];
+  const committee = cr?.rows ?? null;
   const pop = buildPopulation(index.values(), committee, fields);
   const { items, design } = drawSample(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
   const blind = assignItemIds(items, o.seed);
@@ -117,7 +127,7 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
     .split("\n")
     .filter(Boolean)
     .filter((l) => (JSON.parse(l) as { trajectory: string }).trajectory.length > SPREADSHEET_CELL_LIMIT).length;
-  return { outDir: o.outDir, files: written, shared_files: SHARED_FILES, private_files: PRIVATE_FILES, items: blind, design, long_tasks };
+  return { outDir: o.outDir, files: written, shared_files: SHARED_FILES, private_files: PRIVATE_FILES, items: blind, design, long_tasks, warnings };
 }
 
 /** Options of {@link importAnnotations}. */
@@ -135,7 +145,9 @@ export interface ImportAnnotationsOptions {
  * good).
  * @throws AnnotationImportError listing every problem (nothing is written then); Node errors for unreadable files.
  */
-export async function importAnnotations(o: ImportAnnotationsOptions): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string> }> {
+export async function importAnnotations(
+  o: ImportAnnotationsOptions,
+): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string>; warnings: string[] }> {
   if (!fs.existsSync(o.manifest)) {
     throw new AnnotationImportError(`manifest ${o.manifest} not found (it is DIR/${EXPORT_FILES.manifest} of ipi-judge sample --out DIR)`, []);
   }
@@ -143,12 +155,14 @@ export async function importAnnotations(o: ImportAnnotationsOptions): Promise<{ 
   const records: AnnotationRecord[] = [];
   const formats: Record<string, string> = {};
   let skipped = 0;
+  const warnings: string[] = [];
   for (const f of o.files) {
     if (!fs.existsSync(f)) throw new AnnotationImportError(`annotation file ${f} not found`, []);
     const parsed = parseAnnotationText(fs.readFileSync(f, "utf8"), f);
     formats[f] = parsed.format;
     records.push(...parsed.records);
     skipped += parsed.skipped.length;
+    warnings.push(...(parsed.warnings ?? []));
   }
   const { rows, summary } = checkAnnotations(records, manifest, { annotator: o.annotator, skipped });
   const text = rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
@@ -157,5 +171,5 @@ export async function importAnnotations(o: ImportAnnotationsOptions): Promise<{ 
   const tmp = `${o.out}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, text, "utf8");
   fs.renameSync(tmp, o.out);
-  return { rows, summary, formats };
+  return { rows, summary, formats, warnings };
 }

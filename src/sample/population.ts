@@ -31,6 +31,8 @@ export type CommitteeStratum = "A" | "D" | "U";
 export interface CommitteeRow {
   trajectory_id: string;
   unanimous: boolean;
+  /** `no_quorum` rows have no committee verdict (too few valid votes): stratum `U`, never the disagreement pool. */
+  status?: string;
 }
 
 /** One trajectory of the population. */
@@ -58,6 +60,8 @@ export interface Population {
   committee_missing: number;
   /** Committee verdicts whose trajectory is not in the population (ignored). */
   committee_unmatched: number;
+  /** Trajectories whose committee verdict is `no_quorum` (stratum `U`, not the disagreement pool). */
+  committee_no_quorum: number;
   strata_fields: StratumField[];
 }
 
@@ -98,8 +102,10 @@ export function stratumKey(row: TrajectoryIndexRow, fields: readonly StratumFiel
  * - Same id twice: the row with the smaller `content_sha256` is kept (independent of input order).
  * - Same content (`content_sha256`) under several ids: the smallest id is kept, the others are dropped with
  *   `duplicate_of`.
- * - Committee stratum from `committee` (last row per trajectory wins): `A` unanimous, `D` not unanimous, `U`
- *   no row; every unit is `null` when `committee` is null.
+ * - Committee stratum from `committee` (last row per trajectory wins): `A` unanimous, `D` not unanimous (the
+ *   judges with a vote disagree, or split evenly: `disputed`), `U` no committee verdict (no row, or `no_quorum`:
+ *   too few valid votes is not a disagreement, so it never enters the disagreement pool); every unit is `null`
+ *   when `committee` is null.
  * @throws Error when a committee row has no string `trajectory_id` or no boolean `unanimous`.
  */
 export function buildPopulation(
@@ -131,23 +137,25 @@ export function buildPopulation(
     byContent.set(r.content_sha256, id);
     kept.push(r);
   }
-  let status: Map<string, boolean> | null = null;
+  let status: Map<string, boolean | "no_quorum"> | null = null;
   if (committee) {
     status = new Map();
     committee.forEach((c, i) => {
       if (typeof c?.trajectory_id !== "string" || typeof c?.unanimous !== "boolean") {
         throw new Error(`committee verdict ${i + 1}: needs a string trajectory_id and a boolean unanimous`);
       }
-      status!.set(c.trajectory_id, c.unanimous);
+      status!.set(c.trajectory_id, c.status === "no_quorum" ? "no_quorum" : c.unanimous);
     });
   }
   let missing = 0;
+  let noQuorum = 0;
   const units = kept.map((r): PopulationUnit => {
     let cs: CommitteeStratum | null = null;
     if (status) {
       const u = status.get(r.id);
-      cs = u === undefined ? "U" : u ? "A" : "D";
+      cs = u === undefined || u === "no_quorum" ? "U" : u ? "A" : "D";
       if (u === undefined) missing++;
+      if (u === "no_quorum") noQuorum++;
     }
     return { id: r.id, content_sha256: r.content_sha256, sampling_stratum: stratumKey(r, fields), committee_stratum: cs };
   });
@@ -159,6 +167,7 @@ export function buildPopulation(
     dropped,
     committee: status !== null,
     committee_missing: missing,
+    committee_no_quorum: noQuorum,
     committee_unmatched: unmatched,
     strata_fields: [...fields],
   };

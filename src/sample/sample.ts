@@ -49,6 +49,8 @@ export interface SampleDesign {
     N_D: number | null;
     committee: boolean;
     committee_missing: number;
+    /** Committee verdicts with no quorum (stratum U: too few votes is not a disagreement). */
+    committee_no_quorum: number;
     committee_unmatched: number;
     duplicates_dropped: Population["dropped"];
   };
@@ -208,6 +210,7 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
       N_D: ND,
       committee: pop.committee,
       committee_missing: pop.committee_missing,
+      committee_no_quorum: pop.committee_no_quorum,
       committee_unmatched: pop.committee_unmatched,
       duplicates_dropped: pop.dropped,
     },

@@ -2,16 +2,20 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-/** Thrown when another live process holds a run's lock. */
+/** Thrown when another live process holds a run's lock, or a process on another host does (its state is unknowable here). */
 export class RunLockedError extends Error {
   constructor(
     public readonly runDir: string,
     public readonly pid: number,
     since: string,
+    public readonly host?: string,
   ) {
     super(
-      `run ${runDir} is in use by process ${pid} (since ${since}); wait for it to finish or stop it first. ` +
-        `If no such process exists, delete ${path.join(runDir, ".lock")}.`,
+      host
+        ? `run ${runDir} is locked by process ${pid} on host ${host} (since ${since}); this host (${os.hostname()}) cannot tell whether it still runs, ` +
+            `so the lock is never taken over from here (a labels folder on a shared drive). Wait for it to finish, or, once you know that process is gone, delete ${path.join(runDir, ".lock")}.`
+        : `run ${runDir} is in use by process ${pid} (since ${since}); wait for it to finish or stop it first. ` +
+            `If no such process exists, delete ${path.join(runDir, ".lock")}.`,
     );
     this.name = "RunLockedError";
   }
@@ -51,13 +55,17 @@ const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuf
 /**
  * Take the exclusive lock of a run folder: `<runDir>/.lock` holding `{pid, since, host}`.
  *
+ * A lock written on another host (`host` differs from `os.hostname()`: a labels folder on a network drive) is
+ * never taken over, whatever its pid: that pid cannot be checked from here. A lock from this host whose process
+ * is dead is stale and taken over as below.
+ *
  * The lock file is written in full to a private temporary file and then hard-linked into place, so it never
  * exists half-written and `link(2)` fails atomically when a lock is already there. A lock left by a dead process
  * (a killed run) is taken over under a second lock, `.lock.takeover` (created with O_EXCL), so that two processes
  * that both see the same stale lock cannot both take it: the second one to get `.lock.takeover` finds the first
  * one's live lock and is refused.
  * @returns a function that releases the lock (idempotent).
- * @throws RunLockedError when a live process holds the lock.
+ * @throws RunLockedError when a live process of this host, or any process of another host, holds the lock.
  */
 export function acquireRunLock(runDir: string): () => void {
   const file = path.join(runDir, ".lock");
@@ -88,7 +96,9 @@ export function acquireRunLock(runDir: string): () => void {
       }
       const holder = readBody(file);
       if (!holder) continue; // released in between: try again
-      const { pid, since } = holder.body;
+      const { pid, since, host } = holder.body;
+      // A pid means nothing on another host: a lock written there is never stale from here.
+      if (typeof host === "string" && host !== os.hostname()) throw new RunLockedError(runDir, typeof pid === "number" ? pid : -1, since ?? "unknown", host);
       if (typeof pid === "number" && pid !== process.pid && alive(pid)) throw new RunLockedError(runDir, pid, since ?? "unknown");
       // Stale (dead holder, or unreadable body: locks are never written half-way, so it is not a live writer's).
       let gotTakeover = false;
@@ -119,4 +129,31 @@ export function acquireRunLock(runDir: string): () => void {
   } finally {
     fs.rmSync(tmp, { force: true });
   }
+}
+
+/** Who holds a run's lock: `null` when unlocked. `alive` is null when the holder is on another host (unknowable). */
+export interface LockHolder {
+  pid: number | null;
+  host: string | null;
+  since: string | null;
+  alive: boolean | null;
+  this_host: boolean;
+}
+
+/**
+ * Read a run folder's lock without taking it.
+ * @returns the holder, or null when the run is not locked.
+ */
+export function readRunLock(runDir: string): LockHolder | null {
+  const cur = readBody(path.join(runDir, ".lock"));
+  if (!cur) return null;
+  const { pid, since, host } = cur.body;
+  const thisHost = typeof host !== "string" || host === os.hostname();
+  return {
+    pid: typeof pid === "number" ? pid : null,
+    host: typeof host === "string" ? host : null,
+    since: typeof since === "string" ? since : null,
+    alive: !thisHost ? null : typeof pid === "number" ? alive(pid) : false,
+    this_host: thisHost,
+  };
 }

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { Low } from "lowdb";
 import { JSONFile } from "lowdb/node";
@@ -56,6 +57,25 @@ export interface RunSnapshot {
   last_invocation?: { at: string; inputs: string[]; judges: string[]; options: Record<string, unknown> };
   /** Free space for later stages (batch ids, committee settings, ...). */
   extra: Record<string, unknown>;
+  /**
+   * How the last `label` invocation ended: `running` while it runs (and left so by a process that was killed),
+   * `complete`, `interrupted` (Ctrl-C / SIGTERM), `stopped_judges` (a judge stopped by a fatal error), `failed`
+   * (the process ended without finishing: a store write error, a crash). Read with `readRunState`.
+   */
+  label_state?: LabelState;
+}
+
+/** The state of a run's last `label` invocation, kept in `store.json`. */
+export interface LabelState {
+  state: "running" | "complete" | "interrupted" | "stopped_judges" | "failed";
+  started_at: string;
+  finished_at?: string;
+  pid: number;
+  host: string;
+  /** Judges stopped by a fatal error in that invocation. */
+  stopped_judges?: string[];
+  /** `--limit N` of that invocation: only the first N trajectories of the inputs were read. */
+  limit?: number;
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -230,7 +250,21 @@ export class RunStore {
       errors: this.errorKeys.size,
     };
     this.db.data.stopped_judges = {};
+    this.db.data.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname() };
     await this.writeSnapshot();
+  }
+
+  /**
+   * Record how this invocation ended (`store.json` `label_state`); written by {@link close}. A store closed
+   * without it records `failed`; a process killed before closing leaves `running` behind (with its lock).
+   */
+  finish(outcome: { interrupted: boolean; stoppedJudges?: string[]; limit?: number }): void {
+    const st = this.db.data.label_state;
+    if (!st) return;
+    const stopped = outcome.stoppedJudges ?? [];
+    st.state = outcome.interrupted ? "interrupted" : stopped.length ? "stopped_judges" : "complete";
+    if (stopped.length) st.stopped_judges = stopped;
+    if (outcome.limit !== undefined) st.limit = outcome.limit;
   }
 
   /** Path of a file in the run folder. */
@@ -351,6 +385,11 @@ export class RunStore {
       this.verdicts?.sync();
       this.errors?.sync();
       this.trajectories?.sync();
+      const st = this.db?.data?.label_state;
+      if (st && st.pid === process.pid && !st.finished_at) {
+        if (st.state === "running") st.state = "failed";
+        st.finished_at = new Date().toISOString();
+      }
       await this.writeSnapshot().catch(() => undefined);
     } finally {
       this.verdicts?.close();

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CsvError, parseCsv } from "../../src/agree/csv.js";
+import { CsvError, parseCsv } from "../../src/io/csv.js";
 import { categoriesOf, ratingsAgreement, readRatings, RatingsError } from "../../src/agree/ratings.js";
 import { compareManyRaters, compareTwoRaters } from "../../src/agree/pairwise.js";
 import { VECTORS } from "../helpers/paths.js";
@@ -21,8 +21,8 @@ const write = (name: string, text: string) => {
 describe("parseCsv", () => {
   it("quotes, doubled quotes, line breaks in quotes, CRLF, BOM, blank lines, a last line without newline", () => {
     const r = parseCsv('\ufeffa,b\r\n"x, y","say ""hi"""\n\n"multi\nline",\n,last');
-    expect(r.rows).toEqual([["a", "b"], ["x, y", 'say "hi"'], ["multi\nline", ""], ["", "last"]]);
-    expect(r.lines).toEqual([1, 2, 4, 6]);
+    expect(r.map((x) => x.fields)).toEqual([["a", "b"], ["x, y", 'say "hi"'], ["multi\nline", ""], ["", "last"]]);
+    expect(r.map((x) => x.line)).toEqual([1, 2, 4, 6]);
   });
   it("rejects an unterminated quote and text after a closing quote", () => {
     expect(() => parseCsv('a\n"open')).toThrow(CsvError);
@@ -34,12 +34,12 @@ describe("readRatings and categoriesOf", () => {
   it("CSV: empty cells are missing; an id column is not a rater; numeric categories sort numerically", () => {
     const f = write("r.csv", "id,ann1,ann2\nx,10,2\ny,,10\nz,2,9\n");
     const t = readRatings(f, { idColumn: "id" });
-    expect(t).toEqual({ raters: ["ann1", "ann2"], ratings: [["10", "2"], [null, "10"], ["2", "9"]], items: ["x", "y", "z"] });
+    expect(t).toMatchObject({ raters: ["ann1", "ann2"], ratings: [["10", "2"], [null, "10"], ["2", "9"]], items: ["x", "y", "z"], duplicates: [] });
     expect(categoriesOf(t)).toEqual(["2", "9", "10"]);
     expect(categoriesOf({ raters: ["a"], ratings: [["b"], ["a"]] })).toEqual(["b", "a"]);
     expect(categoriesOf(t, ["10", "9", "2"])).toEqual(["10", "9", "2"]);
     expect(() => readRatings(f, { idColumn: "nope" })).toThrow(/no column "nope"/);
-    expect(() => readRatings(write("long.csv", "a,b\n1,2,3\n"))).toThrow(/3 cells but the header has 2/);
+    expect(() => readRatings(write("long.csv", "a,b\n1,2,3\n"))).toThrow(/line 2: 3 fields but the header \(line 1\) has 2/);
   });
   it("JSON: categories, raters, null and short rows are missing", () => {
     const f = write("r.json", JSON.stringify({ categories: ["yes", "no"], raters: ["p", "q", "r"], ratings: [["yes", null, "no"], ["no"]] }));

@@ -88,7 +88,7 @@ describe("readHumanLabels", () => {
     expect(() => readHumanLabels(write("nolabel.csv", "trajectory_id,annotator\nt1,a\n"))).toThrow(/no "label" column/);
     expect(() => readHumanLabels(write("empty.csv", ""))).toThrow(/empty file/);
     expect(() => readHumanLabels(write("empty.jsonl", "\n\n"))).toThrow(/no label rows/);
-    expect(() => readHumanLabels(write("q.csv", 'trajectory_id,annotator,label\nt1,a,"open\n'))).toThrow(/unterminated/);
+    expect(() => readHumanLabels(write("q.csv", 'trajectory_id,annotator,label\nt1,a,"open\n'))).toThrow(/q\.csv line 2: a quoted field is never closed/);
   });
 });
 

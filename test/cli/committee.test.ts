@@ -79,7 +79,9 @@ describe("ipi-judge committee", () => {
     const cv = lines(path.join(labels, "c", "committee.jsonl"));
     expect(cv).toHaveLength(82);
     for (const c of cv) {
-      expect(Object.keys(c).sort()).toEqual(["compromised", "label", "status", "trajectory_id", "unanimous", "votes"]);
+      // the DESIGN fields, and the judge set the file was built from (so a stale file is never read silently)
+      expect(Object.keys(c).sort()).toEqual(["committee_judges", "compromised", "excluded_judges", "label", "quorum", "status", "trajectory_id", "unanimous", "votes"]);
+      expect([c.committee_judges, c.excluded_judges, c.quorum]).toEqual([["claude", "gpt-a", "gpt-b"], [], 2]);
       expect(Object.keys(c.votes).sort()).toEqual(["claude", "gpt-a", "gpt-b"]);
     }
     const byId = new Map(cv.map((c: any) => [c.trajectory_id, c]));

@@ -15,7 +15,8 @@ import {
   looseForm,
   renderTask,
 } from "../../src/sample/export.js";
-import { parseCsv, parseManifest } from "../../src/sample/import.js";
+import { parseManifest } from "../../src/sample/import.js";
+import { parseCsv } from "../../src/io/csv.js";
 import type { Trajectory } from "../../src/types.js";
 import { CASES, SAMPLES } from "../helpers/paths.js";
 import { FORGERS, structuralLines } from "../serialize/markdown.js";

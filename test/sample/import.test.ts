@@ -7,11 +7,11 @@ import {
   AnnotationImportError,
   checkAnnotations,
   parseAnnotationText,
-  parseCsv,
   parseManifest,
   type Manifest,
 } from "../../src/sample/import.js";
 import type { ManifestRow } from "../../src/sample/export.js";
+import { parseCsv } from "../../src/io/csv.js";
 
 let tmp: string;
 beforeAll(() => {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { buildPopulation, cellKey, parseStrataFields, stratumKey } from "../../src/sample/population.js";
 import { row } from "./fixtures.js";
+import { committeeVote } from "../../src/committee/vote.js";
+import { drawSample } from "../../src/sample/sample.js";
+import type { Bucket } from "../../src/types.js";
 
 describe("population", () => {
   it("deduplicates by content hash (smallest id kept) and by id, whatever the input order", () => {
@@ -35,6 +38,24 @@ describe("population", () => {
     expect(p.committee_unmatched).toBe(1);
     expect(() => buildPopulation([row("a")], [{ trajectory_id: "a" } as never], [])).toThrow(/boolean unanimous/);
     expect(buildPopulation([row("a")], null, []).units[0].committee_stratum).toBeNull();
+  });
+  it("a committee verdict without quorum is never in the disagreement pool (U), a disputed one is (D)", () => {
+    // Real committee verdicts: two judges, quorum 2; one judge errs on b and c (no quorum), they split on d.
+    const votes: Record<string, Record<string, Bucket | null>> = {
+      a: { j1: "unaffected", j2: "unaffected" },
+      b: { j1: "full_compliance", j2: null },
+      c: { j1: null, j2: null },
+      d: { j1: "full_compliance", j2: "unaffected" },
+    };
+    const cv = Object.entries(votes).map(([id, v]) => committeeVote(id, v, 2));
+    expect(cv.map((c) => c.status)).toEqual(["ok", "no_quorum", "no_quorum", "disputed"]);
+    const p = buildPopulation(["a", "b", "c", "d"].map((id) => row(id)), cv, []);
+    expect(p.units.map((u) => u.committee_stratum)).toEqual(["A", "U", "U", "D"]);
+    expect(p.committee_no_quorum).toBe(2);
+    expect(p.committee_missing).toBe(0);
+    const d = drawSample(p, { random: 0, disagreement: 5, seed: 1, allowShort: true });
+    expect(d.design.population.N_D).toBe(1);
+    expect(d.items.map((i) => i.trajectory_id)).toEqual(["d"]);
   });
   it("names post-stratification cells", () => {
     expect(cellKey("all", "D")).toBe("D");

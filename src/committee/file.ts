@@ -1,0 +1,122 @@
+/**
+ * The committee file of a run, `<run>/committee.jsonl`: one committee verdict per line (DESIGN section 3), each
+ * also recording the judge set it was built from (`committee_judges`, `excluded_judges`, `quorum`), so a file
+ * made from another judge set, or before some verdicts changed, is never read silently as the committee of the
+ * run as it is now (`compare`, `report`, `agree`, `sample` check it with {@link checkCommitteeFile}).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { CommitteeVerdict, Verdict } from "../types.js";
+import { readJsonl } from "../store/journal.js";
+import { voteOf } from "./vote.js";
+
+/** Name of the committee file in a run folder. */
+export const COMMITTEE_FILE = "committee.jsonl";
+
+/** A run's committee file as read. */
+export interface CommitteeFile {
+  file: string;
+  verdicts: CommitteeVerdict[];
+  /** The committee's judges: recorded, or (files written before it was recorded) the keys of the votes. */
+  judges: string[];
+  /** Judges deliberately left out when it was built; null when the file does not say (older files). */
+  excluded_judges: string[] | null;
+  quorum: number | null;
+  /** 1-based lines that are not JSON (skipped). */
+  bad_lines: number[];
+}
+
+/**
+ * Write committee verdicts as JSON lines, atomically (temp file + rename), each recording the judge set.
+ * @param file destination (`labels/<run>/committee.jsonl`).
+ * @param meta.judges the committee's judges; `runJudges` every judge with verdicts in the run (those not in
+ *   the committee are recorded as `excluded_judges`); `quorum`.
+ * @throws the file system's error when the folder is not writable.
+ */
+export function writeCommitteeFile(
+  file: string,
+  verdicts: readonly CommitteeVerdict[],
+  meta: { judges: readonly string[]; runJudges: readonly string[]; quorum: number },
+): void {
+  const judges = [...meta.judges].sort();
+  const excluded = meta.runJudges.filter((j) => !judges.includes(j)).sort();
+  const tmp = `${file}.${process.pid}.tmp`;
+  const lines = verdicts.map((v) => JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }));
+  fs.writeFileSync(tmp, lines.join("\n") + (lines.length ? "\n" : ""));
+  fs.renameSync(tmp, file);
+}
+
+/**
+ * Read a run's committee file.
+ * @param runDir the run folder.
+ * @returns the file, or null when the run has none.
+ */
+export async function readCommitteeFile(runDir: string): Promise<CommitteeFile | null> {
+  const file = path.join(runDir, COMMITTEE_FILE);
+  if (!fs.existsSync(file)) return null;
+  const bad: number[] = [];
+  const verdicts: CommitteeVerdict[] = [];
+  for await (const c of readJsonl<CommitteeVerdict>(file, (line) => bad.push(line))) verdicts.push(c);
+  const first = verdicts.find((v) => Array.isArray(v.committee_judges));
+  const judges = first ? [...first.committee_judges!] : [...new Set(verdicts.flatMap((v) => Object.keys(v.votes ?? {})))].sort();
+  return {
+    file,
+    verdicts,
+    judges,
+    excluded_judges: first && Array.isArray(first.excluded_judges) ? [...first.excluded_judges] : null,
+    quorum: first && typeof first.quorum === "number" ? first.quorum : null,
+    bad_lines: bad,
+  };
+}
+
+/** What {@link checkCommitteeFile} finds. */
+export interface CommitteeFileCheck {
+  /** The file no longer describes the run's committee (another judge set, changed votes): never read silently. */
+  stale: string[];
+  /** Worth a warning, not a refusal (judges deliberately left out). */
+  notes: string[];
+}
+
+/**
+ * Check a committee file against the run's current verdicts: the same judges (any judge of the run not in the
+ * file must be recorded as deliberately excluded), the same repeat-0 votes, and every labelled trajectory.
+ * @param cf the file; @param verdicts the run's current verdicts (`readVerdicts`).
+ * @returns problems that make the file stale (naming judges and counts) and notes.
+ */
+export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict[]): CommitteeFileCheck {
+  const stale: string[] = [];
+  const notes: string[] = [];
+  const name = path.basename(cf.file);
+  const runJudges = [...new Set(verdicts.filter((v) => v.repeat === 0).map((v) => v.judge_id))].sort();
+  const judgeList = cf.judges.join(", ") || "none";
+  const gone = cf.judges.filter((j) => !runJudges.includes(j));
+  if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
+  const excluded = cf.excluded_judges ?? [];
+  const added = runJudges.filter((j) => !cf.judges.includes(j) && !excluded.includes(j));
+  if (added.length) {
+    stale.push(
+      cf.excluded_judges === null
+        ? `the run has judge(s) ${added.join(", ")} that ${name} (the committee of ${judgeList}) does not include, and the file does not record why (written by an older version)`
+        : `judge(s) ${added.join(", ")} labelled the run after ${name} was written (the committee of ${judgeList})`,
+    );
+  }
+  const left = excluded.filter((j) => runJudges.includes(j));
+  if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
+  const rep0 = new Map<string, Verdict>();
+  for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  const changed = new Map<string, number>();
+  const inFile = new Set<string>();
+  for (const c of cf.verdicts) {
+    inFile.add(c.trajectory_id);
+    for (const j of cf.judges) {
+      if (gone.includes(j)) continue;
+      const now = voteOf(rep0.get(`${c.trajectory_id}\u0000${j}`));
+      if ((c.votes?.[j] ?? null) !== now) changed.set(j, (changed.get(j) ?? 0) + 1);
+    }
+  }
+  for (const [j, n] of changed) stale.push(`judge ${j}'s votes changed on ${n} ${n === 1 ? "trajectory" : "trajectories"} since ${name} was written (relabelled or resumed)`);
+  const labelledIds = new Set(verdicts.filter((v) => v.repeat === 0 && cf.judges.includes(v.judge_id)).map((v) => v.trajectory_id));
+  const missing = [...labelledIds].filter((id) => !inFile.has(id)).length;
+  if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);
+  return { stale, notes };
+}

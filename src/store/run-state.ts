@@ -1,0 +1,101 @@
+/**
+ * Whether a run's labelling finished, read from the run folder without taking its lock: `store.json`'s
+ * `label_state` (written by every `label` invocation: `running` at the start, its outcome at the end), the lock
+ * file (a killed process leaves its lock behind) and, for runs written by older versions, `summary.json`.
+ * `agree`, `committee` and `report` show it so that figures of a killed or partial run are never read as the
+ * whole corpus.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { readRunLock, type LockHolder } from "./lock.js";
+import type { LabelState } from "./run-store.js";
+
+/** The labelling state of a run. */
+export interface RunState {
+  /**
+   * `complete`; `limited` (complete, with `--limit N`); `running` (a label process holds the run now, here or on
+   * another host); `killed` (the last label process ended without finishing and without closing the store:
+   * killed, or the machine stopped); `interrupted` (Ctrl-C / SIGTERM); `stopped_judges` (judges stopped by a
+   * fatal error: bad key, no quota); `failed` (ended on an error); `unknown` (no record of how it ended).
+   */
+  status: "complete" | "limited" | "running" | "killed" | "interrupted" | "stopped_judges" | "failed" | "unknown";
+  /** True when the last labelling finished; false when the figures cover only part of it; null when unknown. */
+  complete: boolean | null;
+  /** What to tell the user (null when there is nothing to say). */
+  message: string | null;
+  label_state: LabelState | null;
+  lock: LockHolder | null;
+}
+
+function readJson(file: string): Record<string, unknown> | null {
+  try {
+    const v = JSON.parse(fs.readFileSync(file, "utf8"));
+    return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const RESUME = "run the same label command again to finish it (nothing stored is judged again)";
+
+/**
+ * Read how a run's last `label` invocation ended.
+ * @param runDir the run folder (`<labels-dir>/<run>`).
+ * @returns the state, never throws (an unreadable store gives `unknown`).
+ */
+export function readRunState(runDir: string): RunState {
+  const lock = readRunLock(runDir);
+  const store = readJson(path.join(runDir, "store.json"));
+  const st = (store?.label_state ?? null) as LabelState | null;
+  const out = (status: RunState["status"], complete: boolean | null, message: string | null): RunState => ({ status, complete, message, label_state: st, lock });
+  const otherHost = lock && !lock.this_host;
+  if (otherHost) {
+    return out(
+      "running",
+      false,
+      `the run is locked by process ${lock.pid ?? "?"} on host ${lock.host} (since ${lock.since ?? "?"}): labelling may still be going on there, so these figures may cover only part of the run`,
+    );
+  }
+  if (lock && lock.alive) {
+    return out("running", false, `labelling is in progress (process ${lock.pid}, since ${lock.since ?? "?"}): these figures cover only the verdicts stored so far`);
+  }
+  if (st && typeof st.state === "string") {
+    const when = st.finished_at ?? st.started_at;
+    switch (st.state) {
+      case "running":
+        return out("killed", false, `the last label run (started ${st.started_at}, process ${st.pid}) ended without finishing (killed or crashed): these figures cover only the verdicts stored before it stopped; ${RESUME}`);
+      case "interrupted":
+        return out("interrupted", false, `the last label run was interrupted (${when}): these figures cover only the verdicts stored before it stopped; ${RESUME}`);
+      case "stopped_judges":
+        return out(
+          "stopped_judges",
+          false,
+          `in the last label run (${when}) judge(s) ${(st.stopped_judges ?? []).join(", ")} were stopped by a fatal error (bad key, no quota, unreachable): their verdicts cover only part of the run; fix the cause and ${RESUME}`,
+        );
+      case "failed":
+        return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);
+      case "complete":
+        return st.limit !== undefined
+          ? out("limited", true, `the last label run was limited to the first ${st.limit} trajectories of its inputs (--limit): figures cover those only`)
+          : out("complete", true, null);
+    }
+  }
+  if (lock && lock.alive === false) {
+    return out("killed", false, `a label process (${lock.pid ?? "?"}, since ${lock.since ?? "?"}) left its lock behind: it was killed or crashed, so these figures may cover only part of the run; ${RESUME}`);
+  }
+  // Older runs: summary.json is written when a label invocation ends.
+  const summary = readJson(path.join(runDir, "summary.json"));
+  if (summary) {
+    if (summary.interrupted === true) return out("interrupted", false, `the last label run was interrupted: these figures cover only the verdicts stored before it stopped; ${RESUME}`);
+    const stopped = summary.stopped_judges && typeof summary.stopped_judges === "object" ? Object.keys(summary.stopped_judges) : [];
+    if (stopped.length) return out("stopped_judges", false, `judge(s) ${stopped.join(", ")} were stopped by a fatal error in the last label run: their verdicts cover only part of the run`);
+    return out("complete", true, null);
+  }
+  return out("unknown", null, store ? "the run does not record whether its labelling finished (store.json from an older version, no summary.json)" : "the run folder has no store.json: whether its labelling finished is unknown");
+}
+
+/** The line to print for a run state: `WARNING: ...` for a partial run, `note: ...` otherwise; null when complete. */
+export function runStateLine(s: RunState): string | null {
+  if (!s.message) return null;
+  return `${s.complete === false ? "WARNING: run incomplete: " : "note: "}${s.message}`;
+}

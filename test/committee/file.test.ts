@@ -1,0 +1,148 @@
+/**
+ * Reports say what they cover (issue 12 point 7), end to end on the committee fixture (three judges over the
+ * bundled AgentDojo samples): committee.jsonl records its judge set and `compare` never silently reads a
+ * committee of another judge set or of older verdicts; `agree --reference` reports the committee beside each
+ * judge; a killed or partial run is flagged by agree, committee and report; unattacked runs never show a
+ * benchmark security value in the report.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { buildCommitteeFixture, type CommitteeFixture } from "../report/fixture.js";
+import { checkCommitteeFile, readCommitteeFile, writeCommitteeFile } from "../../src/committee/file.js";
+import { readRunState } from "../../src/store/run-state.js";
+import { readTrajectoryIndex, readVerdicts } from "../../src/store/run-store.js";
+import { buildReportModel, benchmarkSecurity } from "../../src/report/data.js";
+import { committeeReport } from "../../src/committee/report.js";
+import { createSample } from "../../src/sample/index.js";
+
+let tmp: string;
+let fx: CommitteeFixture;
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-cover-"));
+  fx = await buildCommitteeFixture(path.join(tmp, "fx"), { hostile: false });
+}, 120_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const cli = (args: string[]) => runCli([...args, "--labels-dir", fx.labelsDir]);
+const cfPath = () => path.join(fx.runDir, "committee.jsonl");
+
+describe("committee.jsonl records its judge set; compare checks it", () => {
+  it("the committee command writes the judge set on every line and compare reads it", async () => {
+    const r = await cli(["committee", "--run", fx.run, "--bootstrap", "0", "--json"]);
+    expect(r.code).toBe(0);
+    const lines = fs.readFileSync(cfPath(), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    for (const l of lines) expect(l).toMatchObject({ committee_judges: ["lenient-a", "signature", "strict-b"], excluded_judges: [], quorum: 2 });
+    const c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--json"]);
+    expect(c.code).toBe(0);
+    expect(JSON.parse(c.stdout).source).toEqual({ kind: "committee" });
+  });
+  it("a committee of another judge set is refused by name (older file without a record) or warned about (judges left out on purpose)", async () => {
+    const [verdicts, index] = await Promise.all([readVerdicts(fx.runDir), readTrajectoryIndex(fx.runDir)]);
+    const two = verdicts.filter((v) => v.judge_id !== "strict-b");
+    const { verdicts: cv } = committeeReport(two, index, { run: fx.run, bootstrap: { B: 0, seed: 1 } });
+    // an older file: no record of the judge set, and a judge of the run missing from its votes
+    fs.writeFileSync(cfPath(), cv.map((c) => JSON.stringify(c)).join("\n") + "\n");
+    let c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0"]);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/strict-b that committee\.jsonl \(the committee of lenient-a, signature\) does not include/);
+    expect(c.stderr).toMatch(/run ipi-judge committee --run committee again/);
+    // the same committee written with the judge left out on record: read, with a warning naming it
+    writeCommitteeFile(cfPath(), cv, { judges: ["lenient-a", "signature"], runJudges: ["lenient-a", "signature", "strict-b"], quorum: 2 });
+    c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--json"]);
+    expect(c.code).toBe(0);
+    expect(c.stderr).toMatch(/judge\(s\) strict-b of the run were left out when it was built/);
+    // --judge never reads the committee file
+    c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--judge", "strict-b", "--json"]);
+    expect(c.code).toBe(0);
+  });
+  it("votes that changed since the file was written make it stale (compare refuses; report computes the committee instead)", async () => {
+    const [verdicts, index] = await Promise.all([readVerdicts(fx.runDir), readTrajectoryIndex(fx.runDir)]);
+    const { verdicts: cv } = committeeReport(verdicts, index, { run: fx.run, bootstrap: { B: 0, seed: 1 } });
+    const flipped = cv.map((c, i) => (i < 3 ? { ...c, votes: { ...c.votes, signature: c.votes.signature === "full_compliance" ? "unaffected" : "full_compliance" } } : c));
+    writeCommitteeFile(cfPath(), flipped as typeof cv, { judges: ["lenient-a", "signature", "strict-b"], runJudges: ["lenient-a", "signature", "strict-b"], quorum: 2 });
+    const cf = (await readCommitteeFile(fx.runDir))!;
+    expect(checkCommitteeFile(cf, verdicts).stale).toEqual(["judge signature's votes changed on 3 trajectories since committee.jsonl was written (relabelled or resumed)"]);
+    const c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0"]);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/votes changed on 3 trajectories/);
+    // sample draws its disagreement pool from committee.jsonl: a stale file is said so
+    const smp = await createSample({ runDir: fx.runDir, run: fx.run, random: 5, disagreement: 3, seed: 1, outDir: path.join(tmp, "st") });
+    expect(smp.warnings.join("\n")).toMatch(/committee\.jsonl is stale \(judge signature's votes changed on 3 trajectories/);
+    const m = await buildReportModel({ runDir: fx.runDir, run: fx.run, bootstrap: { B: 0, seed: 1 } });
+    expect(m.committee?.source).toBe("computed");
+    expect(m.warnings.join("\n")).toMatch(/committee\.jsonl is not used: judge signature's votes changed/);
+  });
+});
+
+describe("agree --reference reports the committee beside each judge", () => {
+  it("one row per judge and one for the committee, in text and JSON", async () => {
+    await cli(["committee", "--run", fx.run, "--bootstrap", "0", "--json"]);
+    const t = await cli(["agree", "--run", fx.run, "--reference", "security"]);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/^rater\s+n\s+kappa \(full_compliance\)/m);
+    for (const j of ["lenient-a", "signature", "strict-b", "committee"]) expect(t.stdout).toMatch(new RegExp(`^${j}\\s+\\d+\\s`, "m"));
+    expect(t.stdout).toContain("== judge committee vs the benchmark's security verdict ==");
+    const j = JSON.parse((await cli(["agree", "--run", fx.run, "--reference", "security", "--json"])).stdout);
+    expect(j.committee.judge_id).toBe("committee");
+    expect(j.committee.n_used).toBeGreaterThan(0);
+    expect(j.per_judge).toHaveLength(3);
+    expect(j.run_state.status).toBe("complete");
+  });
+});
+
+describe("a killed or partial run is flagged", () => {
+  it("label records its outcome; a run left 'running' by a dead process reads as killed in agree, committee and report", async () => {
+    expect(readRunState(fx.runDir)).toMatchObject({ status: "complete", complete: true, message: null });
+    const store = path.join(fx.runDir, "store.json");
+    const saved = fs.readFileSync(store, "utf8");
+    try {
+      const s = JSON.parse(saved);
+      s.label_state = { state: "running", started_at: "2026-01-01T00:00:00.000Z", pid: 2 ** 22 + 99, host: os.hostname() };
+      fs.writeFileSync(store, JSON.stringify(s));
+      expect(readRunState(fx.runDir).status).toBe("killed");
+      const a = await cli(["agree", "--run", fx.run, "--reference", "security"]);
+      expect(a.stdout).toMatch(/^WARNING: run incomplete: the last label run \(started 2026-01-01T00:00:00.000Z, process \d+\) ended without finishing \(killed or crashed\)/);
+      const c = await cli(["committee", "--run", fx.run, "--bootstrap", "0"]);
+      expect(c.stdout).toMatch(/WARNING: run incomplete: the last label run/);
+      const cj = await cli(["committee", "--run", fx.run, "--bootstrap", "0", "--json"]);
+      expect(cj.stderr).toMatch(/warning: run incomplete/);
+      expect(JSON.parse(cj.stdout).run_state.status).toBe("killed");
+      const m = await buildReportModel({ runDir: fx.runDir, run: fx.run, bootstrap: { B: 0, seed: 1 } });
+      expect(m.warnings[0]).toMatch(/^run incomplete: the last label run/);
+      for (const [state, re] of [
+        ["interrupted", /interrupted/],
+        ["stopped_judges", /judge\(s\) x were stopped/],
+        ["failed", /failed/],
+      ] as const) {
+        s.label_state = { state, started_at: "t", finished_at: "u", pid: 1, host: os.hostname(), stopped_judges: ["x"] };
+        fs.writeFileSync(store, JSON.stringify(s));
+        expect(readRunState(fx.runDir)).toMatchObject({ status: state, complete: false });
+        expect(readRunState(fx.runDir).message).toMatch(re);
+      }
+      s.label_state = { state: "complete", started_at: "t", finished_at: "u", pid: 1, host: os.hostname(), limit: 10 };
+      fs.writeFileSync(store, JSON.stringify(s));
+      expect(readRunState(fx.runDir)).toMatchObject({ status: "limited", complete: true });
+      // a lock left by a process on another host: labelling may still go on there
+      fs.writeFileSync(path.join(fx.runDir, ".lock"), JSON.stringify({ pid: 1, since: "t", host: "elsewhere" }));
+      expect(readRunState(fx.runDir)).toMatchObject({ status: "running", complete: false });
+    } finally {
+      fs.writeFileSync(store, saved);
+      fs.rmSync(path.join(fx.runDir, ".lock"), { force: true });
+    }
+  });
+});
+
+describe("unattacked runs never show a benchmark security value", () => {
+  it("the report's items carry security only for attacked runs without a run error", async () => {
+    const index = await readTrajectoryIndex(fx.runDir);
+    const unattacked = [...index.values()].filter((t) => !t.attacked);
+    expect(unattacked.length).toBeGreaterThan(0);
+    expect(unattacked.some((t) => typeof t.reference?.security === "boolean")).toBe(true); // AgentDojo writes one
+    for (const t of unattacked) expect(benchmarkSecurity(t)).toBeUndefined();
+    const m = await buildReportModel({ runDir: fx.runDir, run: fx.run, bootstrap: { B: 0, seed: 1 }, maxItems: 1000 });
+    for (const it of m.items) if (!it.row?.attacked) expect(it.reference).toBeUndefined();
+  });
+});

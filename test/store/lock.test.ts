@@ -1,0 +1,50 @@
+/**
+ * The run lock records its host and never takes over a lock written by another host (a labels folder on a
+ * network drive: the other host's pid cannot be checked here, and a dead-looking pid there may be a live run).
+ * Before, any lock whose pid was not alive on this host was taken over as stale.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { acquireRunLock, readRunLock, RunLockedError } from "../../src/store/lock.js";
+import { RunStore } from "../../src/store/run-store.js";
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-lock-"));
+});
+afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+const DEAD = 2 ** 22 + 12345;
+
+describe("run lock and hosts", () => {
+  it("records pid, host and start time", () => {
+    const release = acquireRunLock(dir);
+    const body = JSON.parse(fs.readFileSync(path.join(dir, ".lock"), "utf8"));
+    expect(body).toMatchObject({ pid: process.pid, host: os.hostname() });
+    expect(readRunLock(dir)).toMatchObject({ pid: process.pid, host: os.hostname(), alive: true, this_host: true });
+    release();
+    expect(readRunLock(dir)).toBeNull();
+  });
+  it("never takes over a lock written by another host, whatever its pid; the message names the host and the lock file", async () => {
+    for (const pid of [DEAD, process.pid, 1]) {
+      fs.writeFileSync(path.join(dir, ".lock"), JSON.stringify({ pid, since: "2026-01-01T00:00:00Z", host: "nas-client-7" }));
+      expect(() => acquireRunLock(dir)).toThrow(RunLockedError);
+      expect(() => acquireRunLock(dir)).toThrow(/process \d+ on host nas-client-7 .*never taken over.*\.lock/);
+      expect(JSON.parse(fs.readFileSync(path.join(dir, ".lock"), "utf8")).host).toBe("nas-client-7");
+    }
+    expect(readRunLock(dir)).toMatchObject({ host: "nas-client-7", alive: null, this_host: false });
+    fs.mkdirSync(path.join(dir, "labels", "r"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "labels", "r", ".lock"), JSON.stringify({ pid: DEAD, since: "then", host: "other" }));
+    await expect(RunStore.open(path.join(dir, "labels"), "r")).rejects.toThrow(/on host other/);
+  });
+  it("a stale lock of this host (dead pid), or one without a host (older versions), is still taken over", () => {
+    for (const body of [{ pid: DEAD, since: "then", host: os.hostname() }, { pid: DEAD, since: "then" }]) {
+      fs.writeFileSync(path.join(dir, ".lock"), JSON.stringify(body));
+      expect(readRunLock(dir)?.alive).toBe(false);
+      const release = acquireRunLock(dir);
+      expect(JSON.parse(fs.readFileSync(path.join(dir, ".lock"), "utf8")).pid).toBe(process.pid);
+      release();
+    }
+  });
+});
