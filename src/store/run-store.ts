@@ -22,8 +22,11 @@ export interface TrajectoryIndexRow
     | "reference"
     | "run_error"
     | "metadata"
+    | "surfaces"
   > {
   attacked: boolean;
+  /** The trajectory's surface for grouping (`trajectorySurface`): one surface, or several joined by `+`; absent when none. */
+  surface?: string;
   n_messages: number;
   /** sha256 of the trajectory's messages and injections, for deduplication by content. */
   content_sha256: string;
