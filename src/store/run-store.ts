@@ -330,6 +330,7 @@ function slimVerdict(v: Verdict): Verdict {
     downgraded: v.downgraded,
     usage: v.usage,
     attacked: v.attacked,
+    ...(v.surface !== undefined ? { surface: v.surface } : {}),
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
   } as Verdict;
 }
@@ -338,7 +339,7 @@ function slimVerdict(v: Verdict): Verdict {
 export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
-    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked } as TrajectoryIndexRow) : t);
+    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow) : t);
   return m;
 }
 
