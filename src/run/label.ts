@@ -6,7 +6,7 @@ import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
 import { countInputs, readTrajectories } from "../ingest/index.js";
 import type { IngestError, Surface, Trajectory, Verdict } from "../types.js";
-import { decideSurfaces, trajectorySurface } from "../serialize/surface.js";
+import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { StoreWriteError } from "../store/journal.js";
 import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
@@ -83,10 +83,10 @@ const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: 
 /**
  * The run-index row `label` stores for a trajectory (one line of `trajectories.jsonl`).
  * @param surfaces the trajectory's surfaces by placeholder (default: `decideSurfaces(t).surfaces`, input-given
- *   surfaces kept); the row carries them and their one-value summary `surface` (`trajectorySurface`).
+ *   surfaces kept); the row carries them and their one-value summary `surface` (`surfaceOfTrajectory`).
  */
 export function indexRow(t: Trajectory, surfaces: Record<string, Surface> = decideSurfaces(t).surfaces): TrajectoryIndexRow {
-  const surface = trajectorySurface(surfaces);
+  const surface = surfaceOfTrajectory(t, surfaces);
   return {
     id: t.id,
     source: t.source,

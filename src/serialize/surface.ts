@@ -179,6 +179,20 @@ export function trajectorySurface(surfaces: Record<string, Surface> | undefined)
 }
 
 /**
+ * The one-value surface of a trajectory (as {@link trajectorySurface} of its surfaces); for an attacked
+ * trajectory whose injected texts are not recorded at all (no placeholder: AgentDojo-based DRIFT logs have no
+ * `injections`), the format's surface ({@link FORMAT_SURFACES}) when the format places every injection on one.
+ * @param surfaces the trajectory's surfaces by placeholder (default `decideSurfaces(t).surfaces`).
+ */
+export function surfaceOfTrajectory(t: Trajectory, surfaces: Record<string, Surface> = decideSurfaces(t).surfaces): string | undefined {
+  const s = trajectorySurface(surfaces);
+  if (s !== undefined) return s;
+  const attacked = typeof t.attack === "string" && t.attack !== "" && t.attack !== "none";
+  const placeholders = Object.keys(t.injections ?? {}).length + Object.keys(t.surfaces ?? {}).length;
+  return attacked && placeholders === 0 ? FORMAT_SURFACES[t.source?.format ?? ""] : undefined;
+}
+
+/**
  * The trajectory with `surfaces` filled in by {@link decideSurfaces} (input-given surfaces kept), for readers and
  * the run index. Returns the same object when nothing changes. The warnings are returned beside it.
  */

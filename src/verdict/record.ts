@@ -2,7 +2,7 @@
  * The verdict record builder (../shared/DESIGN.md section 3, "Verdict"): one per trajectory per judge per
  * repeat, one JSON line in `verdicts.jsonl`.
  */
-import { trajectorySurface } from "../serialize/surface.js";
+import { surfaceOfTrajectory } from "../serialize/surface.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { Trajectory, Verdict, VerdictStatus, VerifiedFinding, VerifiedQuote } from "../types.js";
 import type { Decision } from "./decide.js";
@@ -129,7 +129,7 @@ export interface BuildVerdictArgs {
  *   `downgraded` false (a judge error is never a label); findings of a decision given anyway are kept.
  * - `compromised` = `isCompromised(label)` when the label is set, else null.
  * - `agent_model`, `agent_family`, `suite`, `attack`, `condition` are copied from the trajectory when set, and
- *   `surface` = `trajectorySurface(t.surfaces)` when the trajectory has surfaces (as the run's `label` sets them);
+ *   `surface` = `surfaceOfTrajectory(t, t.surfaces)` when there is one (the run's `label` sets `t.surfaces`);
  *   `attacked` = the trajectory has injections or an `attack` name.
  * - `created_at` = ISO-8601 time (`Date.toISOString`).
  * - Size: every text the judge controls is cut to {@link VERDICT_CAPS} (raw replies, rationale, explanations,
@@ -172,7 +172,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     const val = t[k];
     if (typeof val === "string" && val !== "") v[k] = val;
   }
-  const surface = trajectorySurface(t.surfaces);
+  const surface = surfaceOfTrajectory(t, t.surfaces ?? {});
   if (surface !== undefined) v.surface = surface;
   v.attacked = Object.keys(t.injections ?? {}).length > 0 || (typeof t.attack === "string" && t.attack !== "");
   return v;

@@ -139,3 +139,15 @@ describe("surfaces on real runs", () => {
     expect(located).toBeGreaterThan(0.85 * attacked);
   });
 });
+
+describe("surfaceOfTrajectory", () => {
+  it("an attacked run with no recorded injection takes the format's surface; an unattacked one has none", async () => {
+    const { surfaceOfTrajectory } = await import("../../src/serialize/surface.js");
+    const base: Trajectory = { id: "d", source: { format: "agentdojo", path: "drift.json" }, injections: {}, messages: [{ index: 0, role: "user", text: "x" }] };
+    expect(surfaceOfTrajectory({ ...base, attack: "important_instructions" })).toBe("tool_output");
+    expect(surfaceOfTrajectory(base)).toBeUndefined();
+    expect(surfaceOfTrajectory({ ...base, attack: "none" })).toBeUndefined();
+    expect(surfaceOfTrajectory({ ...base, attack: "x", source: { format: "chat-jsonl", path: "x" } })).toBeUndefined();
+    expect(surfaceOfTrajectory({ ...base, attack: "x", surfaces: { p: "web_page" } })).toBe("web_page");
+  });
+});
