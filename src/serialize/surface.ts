@@ -11,10 +11,11 @@
  * `tool_description` -> `tool_description`. A format may name a finer read surface of a tool result
  * (`file`, `web_page`, `terminal_output`, ...) through `opts.toolOutputSurface`.
  *
- * "Carries" is a normalized match (`normalize` of ../evidence/normalize.ts, DESIGN section 2) of the injected
- * text in the part, then, for injections re-encoded by the tool (AgentDojo YAML: `\n` escapes, `''` for `'`),
- * the same on both sides' "loose" forms (`looseInjectionForm`), then any line of the injected text of at least
- * {@link MIN_LINE_CHARS} loose characters.
+ * "Carries" is a match of the injected text in the part verbatim, or on both sides' matching forms
+ * ({@link surfaceForm}: NFKC, lowercase, letters and digits only, so whitespace, quoting and the string escapes of a
+ * tool's JSON or YAML re-encoding do not matter), or of one of its lines of at least {@link MIN_LINE_CHARS}
+ * matching characters (a tool that shows only part of a long injected text), looked for only when the whole
+ * text is in no part.
  *
  * Given by the input: `Trajectory.surfaces[placeholder]` wins. When code located the injection on another
  * surface, a warning names both (a finer read surface such as `file` is a refinement of `tool_output`, not a
@@ -25,11 +26,9 @@
  * agent and nothing says where it was placed).
  */
 import type { Message, Part, Surface, Trajectory } from "../types.js";
-import { looseInjectionForm } from "../evidence/verify.js";
-import { normalize } from "../evidence/normalize.js";
 import { trajectoryParts } from "./parts.js";
 
-/** Lines of an injected text this long (loose normalized characters) or longer locate it on their own. */
+/** Lines of an injected text this long ({@link surfaceForm} characters) or longer locate it on their own. */
 export const MIN_LINE_CHARS = 20;
 
 /** The four surfaces every trajectory can tell apart; any other surface is a finer read surface of a tool output. */
@@ -75,20 +74,31 @@ export interface SurfaceOptions {
   parts?: Part[];
 }
 
-/** The injected text's normalized, loose and line forms, computed once per placeholder. */
+/**
+ * The matching form of a text: string escapes `\n`, `\r`, `\t` (as a tool's JSON or YAML re-encoding writes them)
+ * dropped, Unicode NFKC, lowercase, and every character that is not a letter or a digit dropped (whitespace,
+ * punctuation, quoting, zero-width characters). One regex pass over the text: cheap enough for every tool result.
+ */
+export function surfaceForm(text: string): string {
+  const t = text.replace(/\\[nrt]/g, " ");
+  // ASCII text (most tool output): NFKC is the identity and letters/digits are [a-z0-9] once lowercased.
+  if (!/[^\x00-\x7f]/.test(t)) return t.toLowerCase().replace(/[^a-z0-9]+/g, "");
+  return t.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+}
+
+/** The injected text's matching form and the forms of its long lines, computed once per placeholder. */
 interface Needle {
-  norm: string;
-  loose: string;
+  form: string;
   lines: string[];
 }
 
 function needle(text: string): Needle {
-  const norm = normalize(text);
+  const form = surfaceForm(text);
   const lines = text
     .split(/\r?\n|\\n/)
-    .map((l) => looseInjectionForm(normalize(l)))
-    .filter((l) => l.length >= MIN_LINE_CHARS);
-  return { norm, loose: looseInjectionForm(norm), lines };
+    .map(surfaceForm)
+    .filter((l) => l.length >= MIN_LINE_CHARS && l !== form);
+  return { form, lines };
 }
 
 /**
@@ -100,7 +110,7 @@ function needle(text: string): Needle {
 export function decideSurfaces(t: Trajectory, opts: SurfaceOptions = {}): SurfaceDecision {
   const out: SurfaceDecision = { surfaces: {}, located: {}, how: {}, warnings: [] };
   const injections = Object.entries(t.injections ?? {}).filter(
-    ([, v]) => typeof v === "string" && normalize(v).length > 0,
+    ([, v]) => typeof v === "string" && v.trim() !== "",
   ) as Array<[string, string]>;
   if (injections.length > 0) {
     const parts = opts.parts ?? trajectoryParts(t);
@@ -112,34 +122,27 @@ export function decideSurfaces(t: Trajectory, opts: SurfaceOptions = {}): Surfac
       ...received.filter((p) => p.kind === "tool_description"),
       ...received.filter((p) => p.kind !== "tool_description" && p.message_index >= cut),
     ];
-    const norms = new Map<Part, { norm: string; loose?: string }>();
-    const formsOf = (p: Part) => {
-      let f = norms.get(p);
-      if (!f) norms.set(p, (f = { norm: normalize(p.text) }));
+    const forms = new Map<Part, string>();
+    const formOf = (p: Part): string => {
+      let f = forms.get(p);
+      if (f === undefined) forms.set(p, (f = surfaceForm(p.text)));
       return f;
     };
     for (const [placeholder, text] of injections) {
       const n = needle(text);
       const raw = text.trim();
-      for (const p of ordered) {
-        let hit = raw.length > 0 && p.text.includes(raw);
-        if (!hit) {
-          const f = formsOf(p);
-          hit = f.norm.includes(n.norm);
-          if (!hit) {
-            f.loose ??= looseInjectionForm(f.norm);
-            hit = (n.loose.length > 0 && f.loose.includes(n.loose)) || n.lines.some((l) => f.loose!.includes(l));
-          }
-        }
-        if (!hit) continue;
-        let surface = KIND_SURFACE[p.kind]!;
-        if (p.kind === "tool_result" && opts.toolOutputSurface) {
-          const m = t.messages[p.message_index];
-          surface = (m && opts.toolOutputSurface(m)) || surface;
-        }
-        out.located[placeholder] = { surface, message_index: p.message_index, ...(p.tool_index !== undefined ? { tool_index: p.tool_index } : {}) };
-        break;
+      // The whole text first (verbatim, then its matching form); its long lines only when it is nowhere whole.
+      const whole = (p: Part) => p.text.includes(raw) || (n.form.length > 0 && formOf(p).includes(n.form));
+      const aLine = (p: Part) => n.lines.some((l) => formOf(p).includes(l));
+      let found = ordered.find(whole);
+      if (!found && n.lines.length > 0) found = ordered.find(aLine);
+      if (!found) continue;
+      let surface = KIND_SURFACE[found.kind]!;
+      if (found.kind === "tool_result" && opts.toolOutputSurface) {
+        const m = t.messages[found.message_index];
+        surface = (m && opts.toolOutputSurface(m)) || surface;
       }
+      out.located[placeholder] = { surface, message_index: found.message_index, ...(found.tool_index !== undefined ? { tool_index: found.tool_index } : {}) };
     }
   }
   const given = t.surfaces && typeof t.surfaces === "object" ? t.surfaces : {};
