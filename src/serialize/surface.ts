@@ -28,7 +28,10 @@
 import type { Message, Part, Surface, Trajectory } from "../types.js";
 import { trajectoryParts } from "./parts.js";
 
-/** Lines of an injected text this long ({@link surfaceForm} characters) or longer locate it on their own. */
+/**
+ * Lines of an injected text this long ({@link surfaceForm} characters) or longer locate it on their own; a shorter
+ * injected text is located only verbatim (a few letters would match anywhere).
+ */
 export const MIN_LINE_CHARS = 20;
 
 /** The four surfaces every trajectory can tell apart; any other surface is a finer read surface of a tool output. */
@@ -36,11 +39,12 @@ export const BASE_SURFACES = ["tool_output", "tool_description", "system_prompt"
 
 /**
  * The surface every injection of a format is placed on, when the format says so (used for injections that never
- * reached the agent, so that an unexposed run is still grouped by where it was attacked):
- * AgentDojo places injections in tool outputs (its injection vectors are fields of the environment that tools
- * return).
+ * reached the agent, and for attacked runs that record no injected text, so that they are still grouped by where
+ * they were attacked), by `source.format`: AgentDojo places injections in tool outputs (its injection vectors are
+ * fields of the environment that tools return); VIGIL in the agent's tool list (malicious tool descriptions).
+ * A reader whose format records a surface per run sets `Trajectory.surfaces` instead.
  */
-export const FORMAT_SURFACES: Readonly<Record<string, Surface>> = { agentdojo: "tool_output" };
+export const FORMAT_SURFACES: Readonly<Record<string, Surface>> = { agentdojo: "tool_output", vigil: "tool_description" };
 
 /** The base surface of a surface: itself for the four base ones, `tool_output` for a finer read surface. */
 export function baseSurface(s: Surface): (typeof BASE_SURFACES)[number] {
@@ -132,7 +136,7 @@ export function decideSurfaces(t: Trajectory, opts: SurfaceOptions = {}): Surfac
       const n = needle(text);
       const raw = text.trim();
       // The whole text first (verbatim, then its matching form); its long lines only when it is nowhere whole.
-      const whole = (p: Part) => p.text.includes(raw) || (n.form.length > 0 && formOf(p).includes(n.form));
+      const whole = (p: Part) => p.text.includes(raw) || (n.form.length >= MIN_LINE_CHARS && formOf(p).includes(n.form));
       const aLine = (p: Part) => n.lines.some((l) => formOf(p).includes(l));
       let found = ordered.find(whole);
       if (!found && n.lines.length > 0) found = ordered.find(aLine);

@@ -166,3 +166,11 @@ describe("surfaceForm", () => {
     expect(decideSurfaces(t).located.p).toEqual({ surface: "tool_output", message_index: 2 });
   });
 });
+
+describe("the format's surface", () => {
+  it("a VIGIL run that records neither the poisoned description nor a surface is still on the schema surface", async () => {
+    const { surfaceOfTrajectory } = await import("../../src/serialize/surface.js");
+    const failed = vigilTrajectory(VIGIL_FAILED);
+    expect(surfaceOfTrajectory({ ...failed, surfaces: undefined })).toBe("tool_description");
+  });
+});
