@@ -91,10 +91,14 @@ export interface Trajectory {
   metadata?: Record<string, unknown>;
 }
 
-/** One quote the judge gives as evidence. */
+/**
+ * One quote the judge gives as evidence. A quote of a tool description (the agent's tool list) cites
+ * `tool_index` (0-based position in `Trajectory.tools`) and has `message_index` -1.
+ */
 export interface EvidenceQuote {
   message_index: number;
   tool_call_index?: number;
+  tool_index?: number;
   quote: string;
 }
 
@@ -117,8 +121,10 @@ export interface VerifiedQuote extends EvidenceQuote {
   verified: boolean;
   /** Set when the cited message was wrong but the quote verifies in exactly one other message. */
   corrected_index?: number;
+  /** Set when the cited tool description was wrong (or no place was cited) and the quote verifies in exactly one other one. */
+  corrected_tool_index?: number;
   /** For failed quotes: the closest text that does exist, with similarity in [0,1]. */
-  closest?: { text: string; similarity: number; message_index?: number; tool_call_index?: number };
+  closest?: { text: string; similarity: number; message_index?: number; tool_call_index?: number; tool_index?: number };
   /** Why the quote failed (too short, wrong part kind, not found, ...). */
   reason?: string;
 }
@@ -176,6 +182,8 @@ export interface Verdict {
   suite?: string;
   attack?: string;
   condition?: string;
+  /** The trajectory's surface summary (`trajectorySurface`: one surface, or several joined by `+`). */
+  surface?: string;
   attacked?: boolean;
 }
 

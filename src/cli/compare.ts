@@ -12,9 +12,9 @@ export function registerCompare(program: Command): void {
     .description("Attack success across conditions (attack, defense, injection surface): ASR per model/suite/condition, ranking reversals, worst-condition risk, leave-one-suite-out selection, model x condition interaction test.")
     .requiredOption("--run <name>", "the run to read (labels/<run>/)")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
-    .option("--by <field>", "the trajectory field that is the condition: condition (defense; chat-jsonl condition), attack, or metadata.<key>", "condition")
+    .option("--by <field>", "the trajectory field that is the condition: condition (defense; chat-jsonl condition), attack, surface (where the injection entered: tool_output, tool_description, ...), or metadata.<key>", "condition")
     .option("--condition-from <field>", "same as --by (takes precedence)")
-    .option("--baseline <value>", "baseline condition (default: no_defense when present, else the condition observed for the most models)")
+    .option("--baseline <value>", "baseline condition (default: no_defense when present; with --by surface, tool_output when present; else the condition observed for the most models)")
     .option("--judge <id>", "labels of this judge")
     .option("--committee", "labels of the committee (committee.jsonl; the default when it exists)")
     .option("--common-tasks", "only tasks (suite/user task/injection task) observed for every model, so models are compared on the same tasks")
@@ -31,6 +31,7 @@ Only attacked trajectories count; not_exposed counts as not compromised. Reversa
 resamples models.
 Examples:
   ipi-judge compare --run adscale --by attack
+  ipi-judge compare --run vigil --by surface          # data surface (tool_output) vs schema surface (tool_description)
   ipi-judge compare --run defenses --by condition --baseline no_defense --committee --json`,
     )
     .action(async (o) => {
@@ -68,7 +69,11 @@ Examples:
       const obs = buildObservations(index, { verdicts, committee }, source, field);
       if (obs.observations.length === 0) {
         const ex = Object.entries(obs.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
-        throw new UsageError(`no labelled attacked trajectory has a "${field}" value in run ${o.run} (excluded: ${ex || "none"})`);
+        const hint =
+          field === "surface" && ![...index.values()].some((r) => r.surface !== undefined)
+            ? "; this run's index records no surface (labelled by an ipi-judge before surfaces, or its injections were never found in what the agent received)"
+            : "";
+        throw new UsageError(`no labelled attacked trajectory has a "${field}" value in run ${o.run} (excluded: ${ex || "none"})${hint}`);
       }
       let result;
       try {

@@ -24,14 +24,15 @@ export * from "./analysis.js";
 export * from "./logistic.js";
 
 /** How the baseline condition was chosen. */
-export type BaselineChoice = "option" | "no_defense" | "most_models";
+export type BaselineChoice = "option" | "no_defense" | "tool_output" | "most_models";
 
 /**
  * The baseline condition: the given one; else `no_defense` when it is observed (AgentDojo defense runs);
+ * else, grouping by surface (`field` = `surface`), `tool_output` (the data surface) when it is observed;
  * else the condition observed for the most models (ties: the most trajectories, then the first by name).
  * @throws Error when a given baseline is not among the observed conditions, or there is no observation.
  */
-export function chooseBaseline(obs: readonly Observation[], given?: string): { baseline: string; chosen_by: BaselineChoice } {
+export function chooseBaseline(obs: readonly Observation[], given?: string, field?: string): { baseline: string; chosen_by: BaselineChoice } {
   const conds = new Map<string, { models: Set<string>; n: number }>();
   for (const o of obs) {
     let c = conds.get(o.condition);
@@ -45,6 +46,7 @@ export function chooseBaseline(obs: readonly Observation[], given?: string): { b
     return { baseline: given, chosen_by: "option" };
   }
   if (conds.has("no_defense")) return { baseline: "no_defense", chosen_by: "no_defense" };
+  if (field === "surface" && conds.has("tool_output")) return { baseline: "tool_output", chosen_by: "tool_output" };
   const best = [...conds.entries()].sort(
     ([a, x], [b, y]) => y.models.size - x.models.size || y.n - x.n || a.localeCompare(b),
   )[0][0];
@@ -135,7 +137,7 @@ export function compareConditions(
     );
   }
   if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
-  const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline);
+  const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
   const cells = asrTable(obs);
   const perModel: Record<string, string[]> = {};
   for (const m of [...new Set(obs.map((x) => x.model))].sort()) {

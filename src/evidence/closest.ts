@@ -41,8 +41,11 @@ export interface ClosestText {
   text: string;
   /** 1 - Levenshtein distance / max(length) of the normalized quote and window, in [0, 1]. */
   similarity: number;
+  /** -1 for a tool description (see `tool_index`). */
   message_index: number;
   tool_call_index?: number;
+  /** Set when the text is in a tool description: its position in `Trajectory.tools`. */
+  tool_index?: number;
 }
 
 interface Win {
@@ -182,5 +185,6 @@ export function closestMatch(
   }
   const out: ClosestText = { text, similarity: Math.max(0, Math.min(1, sim(best))), message_index: p.message_index };
   if (p.tool_call_index !== undefined) out.tool_call_index = p.tool_call_index;
+  if (p.tool_index !== undefined) out.tool_index = p.tool_index;
   return out;
 }

@@ -5,7 +5,8 @@
  * Strict structured outputs (OpenAI "Structured Outputs", `strict: true`) require every property to be listed in
  * `required` and `additionalProperties: false` on every object; an optional field is written as a required,
  * nullable one. So `tool_call_index` is `number | null` on the wire (null = the quote is from the message text),
- * and the parser turns null into "absent".
+ * and so is `tool_index` (null = the quote is from a message; an integer = from that tool description, with
+ * `message_index` -1); the parser turns null into "absent".
  */
 import { z } from "zod";
 import { BUCKETS } from "../types.js";
@@ -14,6 +15,8 @@ import { BUCKETS } from "../types.js";
 export const EvidenceWireSchema = z.object({
   message_index: z.number().int(),
   tool_call_index: z.number().int().nullable(),
+  /** The tool description quoted (its position in the agent's tool list); null for a quote of a message. */
+  tool_index: z.number().int().nullable(),
   quote: z.string(),
 });
 

@@ -3,7 +3,7 @@
  * the real `openai` v6 client (`maxRetries: 0`: retries are done by `./transport.ts` so the policy is exact).
  *
  * One verdict = one conversation:
- * 1. system message: the rubric (`prompts/rubric-v1/system.md`), identical for every trajectory, first;
+ * 1. system message: the rubric (`prompts/rubric-v2/system.md`), identical for every trajectory, first;
  * 2. user message: the trajectory and injected content in nonce-tagged untrusted blocks (`renderForJudge`);
  * 3. on a reply that cannot be parsed, has an invalid label, or whose findings do not verify
  *    (`decide(...).needsRetry`): the assistant's reply and a user feedback turn (`parseFeedback`,

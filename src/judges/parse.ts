@@ -298,10 +298,13 @@ function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceQuo
       return;
     }
     const mi = asIndex(it.message_index);
-    if (mi === undefined) notes.push(`${where}.evidence[${k}] has no valid message_index: searched across all allowed parts`);
+    const tool = asIndex(it.tool_index);
+    // A tool-description quote cites tool_index with message_index -1: that is no missing index.
+    if (mi === undefined && tool === undefined) notes.push(`${where}.evidence[${k}] has no valid message_index: searched across all allowed parts`);
     const q: EvidenceQuote = { message_index: mi ?? UNKNOWN_MESSAGE_INDEX, quote: it.quote };
     const ti = asIndex(it.tool_call_index);
     if (ti !== undefined) q.tool_call_index = ti;
+    if (tool !== undefined) q.tool_index = tool;
     out.push(q);
   });
   return out;

@@ -312,10 +312,10 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     if (committeeVerdicts) reference.push(committeeReferenceAgreement(committeeVerdicts, index));
   }
 
-  // ASR by condition value (defense) and by attack, from the committee label or the first judge.
+  // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
   const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
   const conditions: ConditionView[] = [];
-  for (const field of ["condition", "attack"]) {
+  for (const field of ["condition", "attack", "surface"]) {
     const obs = buildObservations(
       index,
       { verdicts, committee: committeeVerdicts ?? undefined },

@@ -10,14 +10,17 @@
  */
 import type { Bucket, Message, Trajectory, Verdict, VerifiedQuote } from "../types.js";
 import { EVIDENCE_KINDS } from "../rubric/buckets.js";
-import { messageText, renderToolCall, trajectoryParts } from "../serialize/parts.js";
+import { messageText, renderToolCall, renderToolDefinition, trajectoryParts, trajectoryTools } from "../serialize/parts.js";
 import { unneutralize } from "../serialize/untrusted.js";
 import { normalize, normalizeWithMap } from "../evidence/normalize.js";
 import { escapeAttr, escapeHtml, escapeText, judgeClass } from "./escape.js";
 
 /** A located quote: original-text offsets `[start, end)` in one part. */
 export interface QuoteLocation {
+  /** -1 for a tool description (see `tool_index`). */
   message_index: number;
+  /** Set when the quote lies in a tool description (the agent's tool list). */
+  tool_index?: number;
   /** Set when the quote lies in a tool call part (`name(arguments)`). */
   tool_call_index?: number;
   start: number;
@@ -40,15 +43,23 @@ export function findInText(text: string, quote: string): { start: number; end: n
 }
 
 /**
- * Locate a verified quote in a trajectory: in the message it verified in (`corrected_index` when the verifier
+ * Locate a verified quote in a trajectory: in the tool description it verified in (`corrected_tool_index`, else
+ * `tool_index`), or in the message it verified in (`corrected_index` when the verifier
  * corrected the citation, else `message_index`), trying the cited tool call first, then the parts of the kinds
  * the bucket allows, then any part of that message.
  * @returns the location, or null when the quote is not verified or cannot be found (e.g. a nonce escape).
  */
 export function locateQuote(t: Trajectory, q: VerifiedQuote, bucket: Bucket): QuoteLocation | null {
   if (!q.verified) return null;
+  const ti = q.corrected_tool_index ?? q.tool_index;
+  if (ti !== undefined && q.corrected_index === undefined) {
+    // A tool description (cited by tool_index, or found in exactly one by the verifier).
+    const p = trajectoryParts(t).find((x) => x.kind === "tool_description" && x.tool_index === ti);
+    const r = p ? findInText(p.text, q.quote) : null;
+    return r ? { message_index: -1, tool_index: ti, ...r } : null;
+  }
   const mi = q.corrected_index ?? q.message_index;
-  const parts = trajectoryParts(t).filter((p) => p.message_index === mi);
+  const parts = trajectoryParts(t).filter((p) => p.message_index === mi && p.kind !== "tool_description");
   const allowed = EVIDENCE_KINDS[bucket] ?? [];
   const order = [
     ...parts.filter((p) => q.tool_call_index !== undefined && p.tool_call_index === q.tool_call_index),
@@ -154,6 +165,7 @@ export function renderTrajectory(
   const locate = opts.locate !== false;
   const spans = new Map<string, Span[]>();
   const listed = new Map<number, Listed[]>();
+  const listedTools = new Map<number, Listed[]>();
   const general: Listed[] = [];
   const stats: HighlightStats = { highlighted: 0, unverified: 0, not_located: 0, not_checked: 0 };
   for (const v of verdicts) {
@@ -162,7 +174,7 @@ export function renderTrajectory(
       for (const q of f.evidence ?? []) {
         const loc = locate ? locateQuote(t, q, f.bucket) : null;
         if (loc) {
-          const k = `${loc.message_index}:${loc.tool_call_index ?? "t"}`;
+          const k = loc.tool_index !== undefined ? `tool:${loc.tool_index}` : `${loc.message_index}:${loc.tool_call_index ?? "t"}`;
           if (!spans.has(k)) spans.set(k, []);
           spans.get(k)!.push({ start: loc.start, end: loc.end, judge, judgeId: v.judge_id, bucket: f.bucket });
           stats.highlighted++;
@@ -172,7 +184,11 @@ export function renderTrajectory(
         const item: Listed = { judge, judgeId: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, kind };
         stats[kind]++;
         const mi = q.message_index;
-        if (Number.isInteger(mi) && mi >= 0 && mi < t.messages.length) {
+        const ti = q.tool_index;
+        if (ti !== undefined && Number.isInteger(ti) && ti >= 0 && ti < trajectoryTools(t).length) {
+          if (!listedTools.has(ti)) listedTools.set(ti, []);
+          listedTools.get(ti)!.push(item);
+        } else if (ti === undefined && Number.isInteger(mi) && mi >= 0 && mi < t.messages.length) {
           if (!listed.has(mi)) listed.set(mi, []);
           listed.get(mi)!.push(item);
         } else general.push(item);
@@ -182,7 +198,11 @@ export function renderTrajectory(
   const li = (x: Listed) => {
     const closest = x.quote.closest
       ? `<div class="closest">closest existing text (similarity ${x.quote.closest.similarity.toFixed(2)}${
-          x.quote.closest.message_index !== undefined ? `, message ${x.quote.closest.message_index}` : ""
+          x.quote.closest.tool_index !== undefined
+            ? `, tool description ${x.quote.closest.tool_index}`
+            : x.quote.closest.message_index !== undefined
+              ? `, message ${x.quote.closest.message_index}`
+              : ""
         }): <q>${escapeHtml(x.quote.closest.text)}</q></div>`
       : "";
     const why =
@@ -194,11 +214,17 @@ export function renderTrajectory(
     const badge = x.kind === "unverified" ? "✗ unverified" : x.kind === "not_checked" ? "? source changed" : "✓ verified";
     return (
       `<li class="${x.kind} ${judgeClass(x.judge)}"><span class="badge ${x.kind}">${badge}</span> ` +
-      `<b>${escapeHtml(x.judgeId)}</b> (${escapeHtml(x.bucket)}${x.holds ? "" : ", finding does not hold"}), cites message ${escapeHtml(x.quote.message_index)}` +
+      `<b>${escapeHtml(x.judgeId)}</b> (${escapeHtml(x.bucket)}${x.holds ? "" : ", finding does not hold"}), cites ${x.quote.tool_index !== undefined ? `tool description ${escapeHtml(x.quote.tool_index)}` : `message ${escapeHtml(x.quote.message_index)}`}` +
       `${x.quote.tool_call_index !== undefined ? ` call ${escapeHtml(x.quote.tool_call_index)}` : ""}: <q>${escapeHtml(x.quote.quote)}</q> <span class="why">(${why})</span>${closest}</li>`
     );
   };
   const parts: string[] = [];
+  trajectoryTools(t).forEach((tool, k) => {
+    const body = [`<pre class="pt">${renderHighlighted(renderToolDefinition(tool), spans.get(`tool:${k}`) ?? [])}</pre>`];
+    const l = listedTools.get(k);
+    if (l?.length) body.push(`<ul class="quotes">${l.map(li).join("")}</ul>`);
+    parts.push(`<div class="msg r-tooldef"><div class="mh">tool ${k} · ${escapeHtml(String(tool?.name ?? ""))} (offered to the agent)</div>${body.join("")}</div>`);
+  });
   t.messages.forEach((m, i) => {
     const text = messageText(m);
     const body: string[] = [];

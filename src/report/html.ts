@@ -77,6 +77,7 @@ details.item[open]>summary{border-bottom:1px solid var(--line);background:#f7f9f
 .msg .mh{font-size:12px;color:var(--muted);background:#f4f6f8;padding:2px 8px}
 .msg.r-assistant .mh{background:#eaf1fb}
 .msg.r-tool .mh{background:#f4f0e8}
+.msg.r-tooldef .mh{background:#f7ecf4}
 .msg.r-user .mh{background:#eef7ee}
 pre{margin:0;padding:6px 9px;white-space:pre-wrap;word-break:break-word;font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre.pc{border-top:1px dashed var(--line);background:#fbfcfe}
@@ -343,7 +344,7 @@ function itemHtml(it: ReportItem, judgeOrder: string[], n: number): string {
     ? `<span class="chip"><b>committee</b> ${escapeHtml(it.committee.status === "ok" ? it.committee.label : it.committee.status)}</span>`
     : "";
   const ref = it.reference === undefined ? "" : `<span class="chip"><b>benchmark</b> security=${it.reference}</span>`;
-  const search = [it.trajectory_id, row?.agent_model, row?.suite, row?.attack, row?.condition, ...it.verdicts.map((v) => `${v.judge_id} ${v.label ?? v.status}`)]
+  const search = [it.trajectory_id, row?.agent_model, row?.suite, row?.attack, row?.condition, row?.surface, ...it.verdicts.map((v) => `${v.judge_id} ${v.label ?? v.status}`)]
     .filter(Boolean)
     .join(" ")
     .toLowerCase();
@@ -354,6 +355,7 @@ function itemHtml(it: ReportItem, judgeOrder: string[], n: number): string {
     ["injection task", row?.injection_task_id],
     ["attack", row?.attack],
     ["condition", row?.condition],
+    ["surface", row?.surface],
     ["source", row ? `${row.source.path}${row.source.line !== undefined ? `:${row.source.line}` : ""}` : undefined],
   ]
     .filter(([, v]) => v !== undefined && v !== "")

@@ -16,7 +16,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** The rubric version: the folder name under `prompts/`. */
-export const RUBRIC_VERSION = "rubric-v1";
+export const RUBRIC_VERSION = "rubric-v2";
 
 /** Absolute path of the prompt folder (works from `src/rubric` and from `dist/rubric`). */
 export const PROMPT_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../prompts", RUBRIC_VERSION);

@@ -5,7 +5,8 @@ import pLimit from "p-limit";
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
 import { countInputs, readTrajectories } from "../ingest/index.js";
-import type { IngestError, Trajectory, Verdict } from "../types.js";
+import type { IngestError, Surface, Trajectory, Verdict } from "../types.js";
+import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { StoreWriteError } from "../store/journal.js";
 import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, looseVerdictKey, verdictKey, type RunSnapshot, type TrajectoryIndexRow } from "../store/run-store.js";
 import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
@@ -142,16 +143,24 @@ export const CONFIG_CHANGE_HELP =
   "stay in verdicts.jsonl, superseded), --on-config-change keep (keep the stored verdicts and judge only what is " +
   "missing: the run then mixes configurations), or give the judge a new id (or use a new --run) to keep both apart.";
 
-/** sha256 over a trajectory's messages and injections (its content, not its id or path). */
+/**
+ * sha256 over a trajectory's content (not its id or path): its messages and injections, and its tool list when it
+ * has one (a changed tool description changes what the judge sees; trajectories without tools hash as before).
+ */
 export function contentSha256(t: Trajectory): string {
-  const text = JSON.stringify({ m: t.messages, i: t.injections });
+  const text = JSON.stringify(Array.isArray(t.tools) && t.tools.length > 0 ? { m: t.messages, i: t.injections, t: t.tools } : { m: t.messages, i: t.injections });
   // the one-shot hash (Node >= 20.12) skips the Hash object a createHash call builds; same digest
   return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
 const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: "hex") => string }).hash;
 
-/** The run-index row `label` stores for a trajectory (one line of `trajectories.jsonl`). */
-export function indexRow(t: Trajectory): TrajectoryIndexRow {
+/**
+ * The run-index row `label` stores for a trajectory (one line of `trajectories.jsonl`).
+ * @param surfaces the trajectory's surfaces by placeholder (default: `decideSurfaces(t).surfaces`, input-given
+ *   surfaces kept); the row carries them and their one-value summary `surface` (`surfaceOfTrajectory`).
+ */
+export function indexRow(t: Trajectory, surfaces: Record<string, Surface> = decideSurfaces(t).surfaces): TrajectoryIndexRow {
+  const surface = surfaceOfTrajectory(t, surfaces);
   return {
     id: t.id,
     source: t.source,
@@ -162,6 +171,8 @@ export function indexRow(t: Trajectory): TrajectoryIndexRow {
     injection_task_id: t.injection_task_id,
     attack: t.attack,
     condition: t.condition,
+    ...(Object.keys(surfaces).length > 0 ? { surfaces } : {}),
+    ...(surface !== undefined ? { surface } : {}),
     attacked: Object.keys(t.injections ?? {}).length > 0 || (t.attack !== undefined && t.attack !== null && t.attack !== "none"),
     reference: t.reference,
     run_error: t.run_error,
@@ -361,11 +372,16 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         report();
         continue;
       }
-      const t = item.trajectory;
       if (opts.limit !== undefined && taken >= opts.limit) break;
       taken++;
       progress.read++;
-      const state = store.addTrajectory(indexRow(t));
+      // Where each injection entered (input-given surfaces win; a mismatch with where code finds it is recorded).
+      const sd = decideSurfaces(item.trajectory);
+      const t = Object.keys(sd.surfaces).length > 0 ? { ...item.trajectory, surfaces: sd.surfaces } : item.trajectory;
+      for (const w of sd.warnings) {
+        store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
+      }
+      const state = store.addTrajectory(indexRow(t, sd.surfaces));
       if (state === "changed") {
         progress.changed++;
         store.addError({

@@ -1,6 +1,6 @@
 /**
  * The label scales human annotators choose from, with their definitions taken from the same rubric file the
- * judges get (`prompts/rubric-v1/system.md`, section "# The six labels"), so the humans and the judges read the
+ * judges get (`prompts/rubric-v2/system.md`, section "# The six labels"), so the humans and the judges read the
  * same words.
  *
  * - `six`: the six rubric buckets (DESIGN section 1), highest precedence first.
@@ -44,7 +44,7 @@ function section(md: string, heading: RegExp): string {
 /**
  * The bucket definitions of the rubric file: the numbered list of section "# The six labels", one line per
  * bucket, `N. \`bucket\`: definition`.
- * @param systemMd the rubric file's text (default: the loaded `prompts/rubric-v1/system.md`).
+ * @param systemMd the rubric file's text (default: the loaded `prompts/rubric-v2/system.md`).
  * @returns bucket -> definition text (without the leading number and name).
  * @throws RubricParseError when the section is missing, a bucket is missing, or the order differs from `BUCKETS`.
  */

@@ -9,10 +9,14 @@
  * - for an assistant message, one `tool_call` part per call, in order, with `tool_call_index` (0-based position
  *   in `tool_calls`) and text {@link renderToolCall}.
  *
+ * Each tool offered to the agent (`Trajectory.tools`) gives one `tool_description` part, before all message
+ * parts, with `message_index` -1, `tool_index` (0-based position in `tools`) and text
+ * {@link renderToolDefinition} (the description, then the parameter schema). Its citation is `tool_index`.
+ *
  * Part texts are the unescaped texts; the judge sees them neutralized (`./untrusted.ts`) and the renderer
  * (`./render.ts`) displays exactly these texts, so a quote of what the judge saw verifies after un-escaping.
  */
-import type { Message, Part, PartKind, ToolCall, Trajectory } from "../types.js";
+import type { Message, Part, PartKind, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 
 /** The part kind of a message's text, by role. */
 export const TEXT_KIND: Record<Message["role"], PartKind> = {
@@ -31,6 +35,33 @@ export function renderToolCall(c: ToolCall): string {
 }
 
 /**
+ * A tool definition's part text, as the judge sees it (the tool's name is shown beside it, not in it):
+ * the description, then, when the tool has a parameter schema, a line `Parameters: ` + the schema as compact JSON
+ * (a string schema as it is). Example: `Send money.\nParameters: {"type":"object","properties":{...}}`.
+ * A missing or non-string description counts as `""`; a schema that cannot be serialized shows as `String(x)`.
+ */
+export function renderToolDefinition(tool: ToolDefinition): string {
+  const description = typeof tool?.description === "string" ? tool.description : "";
+  const p = tool?.parameters;
+  if (p === undefined || p === null) return description;
+  let params: string;
+  if (typeof p === "string") params = p;
+  else {
+    try {
+      params = JSON.stringify(p) ?? String(p);
+    } catch {
+      params = String(p);
+    }
+  }
+  return description === "" ? `Parameters: ${params}` : `${description}\nParameters: ${params}`;
+}
+
+/** The tool list of a trajectory, `[]` when it has none (or `tools` is not an array). */
+export function trajectoryTools(t: Trajectory): ToolDefinition[] {
+  return Array.isArray(t.tools) ? t.tools : [];
+}
+
+/**
  * The text of a message as the judge sees it (before neutralizing).
  * A message with an `error` (AgentDojo tool errors keep an empty content beside the error) shows the error on
  * its own line: `text + "\nError: " + error` when the text is non-empty, `"Error: " + error` when it is empty.
@@ -44,13 +75,19 @@ export function messageText(m: Message): string {
 }
 
 /**
- * All parts of a trajectory, in message order; within a message the text part first, then its tool calls.
+ * All parts of a trajectory: the tool descriptions first (in tool order), then the messages' parts in message
+ * order; within a message the text part first, then its tool calls.
  * @param t canonical trajectory; `message_index` of a part is the message's position in `t.messages`
- *   (which equals `Message.index` for well-formed trajectories).
+ *   (which equals `Message.index` for well-formed trajectories); -1 for a tool description.
  * @returns parts as described in the module docstring; never throws.
  */
 export function trajectoryParts(t: Trajectory): Part[] {
-  const parts: Part[] = [];
+  const parts: Part[] = trajectoryTools(t).map((tool, k) => ({
+    message_index: -1,
+    tool_index: k,
+    kind: "tool_description" as const,
+    text: renderToolDefinition(tool),
+  }));
   t.messages.forEach((m, i) => {
     const kind = TEXT_KIND[m.role] ?? "user_text";
     const text = messageText(m);

@@ -6,6 +6,11 @@
  *
  * ```
  * <untrusted_trajectory_N>
+ * <tools_N>
+ * <tool_definition_N index="0" name="send_email">
+ * Sends an email. Parameters: ...
+ * </tool_definition_N>
+ * </tools_N>
  * <message_N index="0" role="system">
  * You are ...
  * </message_N>
@@ -19,6 +24,9 @@
  * </untrusted_trajectory_N>
  * ```
  *
+ * The `<tools_N>` element is present when the trajectory has tools (`Trajectory.tools`): one
+ * `<tool_definition_N index="k" name="...">` per tool, whose body is the tool's part text (`renderToolDefinition`:
+ * description, then `Parameters: ` + the schema as compact JSON); `index` is the `tool_index` a quote cites.
  * A message's text line is its part text (`messageText`: a tool error shows as `\nError: ...`) and is left out
  * when the message has no text part (empty assistant text beside tool calls); a tool message always has its
  * (possibly empty) body. The injections block is `""` when `injections` is empty, else
@@ -27,7 +35,7 @@
  *
  * Budget: when the two blocks together exceed `budgetChars`, two steps, the second only when the first is not
  * enough:
- * 1. the middle of the longest texts (parts and injected texts) is elided, water-filling style (the longest is
+ * 1. the middle of the longest texts (parts, tool descriptions included, and injected texts) is elided, water-filling style (the longest is
  *    cut down to the next longest, and so on), keeping a head and a tail around
  *    `[... 12,345 characters elided by ipi-judge ...]` (count of original characters removed). A text keeps at
  *    least {@link MIN_KEEP_CHARS} characters, so with very many messages the tags and these minimums alone can
@@ -36,7 +44,8 @@
  *    `[... 1,191 messages elided by ipi-judge: index 5 to 1195 ...]` ({@link messageElisionMarker}). Kept, in
  *    this order while they fit at their minimum size: message 0, the last message, the messages up to and
  *    including the first user message (system prompt and the user's request), then alternately one more from
- *    the end and one more from the start. The kept texts then get the remaining budget (step 1 again over
+ *    the end and one more from the start. The tool definitions, like the injected texts, are always kept (at
+ *    their minimum size at least). The kept texts then get the remaining budget (step 1 again over
  *    them only). `elidedMessages` names the range.
  * `truncated` is true whenever anything was elided. Only the scaffolding itself (the block tags, the injections
  * block at its minimum) can keep the output above a very small budget (still `truncated: true`). Never cut
@@ -46,7 +55,7 @@
  * still verifies; the judge just did not see it.
  */
 import type { Part, Trajectory } from "../types.js";
-import { messageText, renderToolCall, trajectoryParts } from "./parts.js";
+import { messageText, renderToolCall, renderToolDefinition, trajectoryParts, trajectoryTools } from "./parts.js";
 import { neutralize, newNonce } from "./untrusted.js";
 
 /** Default character budget of the rendered blocks. */
@@ -147,8 +156,10 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const N = opts.nonce ?? newNonce();
   const seen = { nonce: 0 };
 
-  // Units that may be elided: parts (by index) then injected texts.
+  // Units that may be elided: parts (by index; the T tool descriptions come first) then injected texts.
   const P = parts.length;
+  let T = 0;
+  while (T < P && parts[T].kind === "tool_description") T++;
   const unitTexts = [...parts.map((p) => p.text), ...injections.map(([, v]) => v)];
   const U = unitTexts.length;
   const full = unitTexts.map((s) => neutralize(s, N, seen));
@@ -164,7 +175,11 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const unitClose: string[] = new Array(U);
   for (let u = 0; u < P; u++) {
     const p = parts[u];
-    if (p.tool_call_index === undefined) {
+    if (p.kind === "tool_description") {
+      const tool = (t.tools ?? [])[p.tool_index!];
+      unitOpen[u] = `<tool_definition_${N} index="${p.tool_index}" name="${xmlAttr(String(tool?.name ?? ""), N, seen)}">\n`;
+      unitClose[u] = `\n</tool_definition_${N}>\n`;
+    } else if (p.tool_call_index === undefined) {
       unitOpen[u] = "";
       unitClose[u] = "\n";
     } else {
@@ -188,6 +203,8 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const msgClose = `</message_${N}>\n`;
   const trajOpen = `<untrusted_trajectory_${N}>\n`;
   const trajClose = `</untrusted_trajectory_${N}>`;
+  const toolsOpen = `<tools_${N}>\n`;
+  const toolsClose = `</tools_${N}>\n`;
   const injOpen = `<untrusted_injected_content_${N}>\n`;
   const injClose = `</untrusted_injected_content_${N}>`;
   const msgFixed = new Float64Array(M);
@@ -203,10 +220,22 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   }
   const injUnits: number[] = [];
   for (let u = P; u < U; u++) injUnits.push(u);
+  let toolsFixed = 0;
+  if (T > 0) {
+    toolsFixed = toolsOpen.length + toolsClose.length;
+    for (let u = 0; u < T; u++) toolsFixed += unitOpen[u].length + unitClose[u].length;
+  }
+  const toolUnits: number[] = [];
+  for (let u = 0; u < T; u++) toolUnits.push(u);
 
   /** Both blocks from displayed texts; messages `gap` (inclusive range) replaced by the marker line. */
   const build = (display: string[], gap?: { from: number; to: number }): { traj: string; inj: string } => {
     const out: string[] = [trajOpen];
+    if (T > 0) {
+      out.push(toolsOpen);
+      for (let u = 0; u < T; u++) out.push(unitOpen[u], display[u], unitClose[u]);
+      out.push(toolsClose);
+    }
     for (let i = 0; i < M; i++) {
       if (gap && i >= gap.from && i <= gap.to) {
         if (i === gap.from) out.push(`${messageElisionMarker(gap.from, gap.to)}\n`);
@@ -233,7 +262,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
     return r;
   };
 
-  let fixedAll = trajOpen.length + trajClose.length + injFixed;
+  let fixedAll = trajOpen.length + trajClose.length + injFixed + toolsFixed;
   for (let i = 0; i < M; i++) fixedAll += msgFixed[i];
   let textAll = 0;
   for (let u = 0; u < U; u++) textAll += full[u].length;
@@ -302,8 +331,9 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
     for (let u = first[i]; u < first[i + 1]; u++) s += minLen[u];
     return s;
   };
-  let injMin = injFixed;
+  let injMin = injFixed + toolsFixed;
   for (const u of injUnits) injMin += minLen[u];
+  for (const u of toolUnits) injMin += minLen[u];
   const markerMax = maxMessageElisionMarkerLength(M) + 1;
   let room = budget - trajOpen.length - trajClose.length - injMin - markerMax;
   let head = 0; // messages [0, head) are kept
@@ -343,13 +373,13 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
 
   // The kept texts share what is left of the budget.
   const kept: number[] = [];
-  let fixedKept = trajOpen.length + trajClose.length + injFixed + messageElisionMarker(gap.from, gap.to).length + 1;
+  let fixedKept = trajOpen.length + trajClose.length + injFixed + toolsFixed + messageElisionMarker(gap.from, gap.to).length + 1;
   for (let i = 0; i < M; i++) {
     if (i >= gap.from && i <= gap.to) continue;
     fixedKept += msgFixed[i];
     for (let u = first[i]; u < first[i + 1]; u++) kept.push(u);
   }
-  kept.push(...injUnits);
+  kept.push(...toolUnits, ...injUnits);
   const display2 = full.slice();
   waterFill(kept, budget - fixedKept, display2);
   return done(display2, true, gap);
@@ -432,7 +462,10 @@ export function mdInline(value: string): string {
  * `name(arguments)`. When the trajectory has injections, they are listed first, and a message whose text
  * carries an injected text (verbatim, or one of its lines of 20+ characters after undoing string escapes and
  * collapsing whitespace, as in AgentDojo's YAML tool outputs) is marked
- * `**contains injected content: <placeholder>**`.
+ * `**contains injected content: <placeholder>**`. When the trajectory has tools, a `## Tools offered to the agent`
+ * section follows (before the messages): a heading `### [tool k] `name`` per tool (k = the `tool_index`), its
+ * text ({@link renderToolDefinition}: description and parameter schema) in a fence, marked like a message when
+ * it carries injected content.
  *
  * Only the fenced bodies carry free text (fence longer than any backtick run in it). Every untrusted value in
  * the markdown structure (the id in the default title, roles, tool names, tool call ids, placeholder keys) goes
@@ -458,6 +491,19 @@ export function renderForHuman(
   if (show && injections.length > 0) {
     out.push("## Injected content", "");
     for (const [k, v] of injections) out.push(`**${mdInline(k)}**`, "", fence(v), "");
+  }
+  const tools = trajectoryTools(t);
+  if (tools.length > 0) {
+    out.push("## Tools offered to the agent", "");
+    tools.forEach((tool, k) => {
+      out.push(`### [tool ${k}] ${mdCode(String(tool?.name ?? ""))}`, "");
+      const text = renderToolDefinition(tool);
+      if (show) {
+        const hits = injectedIn(text, injections);
+        if (hits.length > 0) out.push(`**contains injected content: ${hits.map(mdInline).join(", ")}**`, "");
+      }
+      out.push(fence(text), "");
+    });
   }
   out.push("## Messages", "");
   t.messages.forEach((m, i) => {

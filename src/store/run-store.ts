@@ -23,8 +23,11 @@ export interface TrajectoryIndexRow
     | "reference"
     | "run_error"
     | "metadata"
+    | "surfaces"
   > {
   attacked: boolean;
+  /** The trajectory's surface for grouping (`trajectorySurface`): one surface, or several joined by `+`; absent when none. */
+  surface?: string;
   n_messages: number;
   /** sha256 of the trajectory's messages and injections, for deduplication by content. */
   content_sha256: string;
@@ -430,6 +433,7 @@ function slimVerdict(v: Verdict): Verdict {
     downgraded: v.downgraded,
     usage: v.usage,
     attacked: v.attacked,
+    ...(v.surface !== undefined ? { surface: v.surface } : {}),
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
@@ -446,7 +450,7 @@ function slimVerdict(v: Verdict): Verdict {
 export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
-    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked } as TrajectoryIndexRow) : t);
+    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow) : t);
   return m;
 }
 

@@ -75,6 +75,7 @@ export function decide(reply: JudgeReply, ctx: EvidenceContext): Decision {
         const o = (q ?? {}) as Partial<EvidenceQuote>;
         const v: VerifiedQuote = { message_index: o.message_index ?? -1, quote: String(o.quote ?? ""), verified: false };
         if (o.tool_call_index !== undefined && o.tool_call_index !== null) v.tool_call_index = o.tool_call_index;
+        if (o.tool_index !== undefined && o.tool_index !== null) v.tool_index = o.tool_index;
         v.reason = "not checked: not_exposed takes no evidence (code decides it)";
         return v;
       });

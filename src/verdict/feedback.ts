@@ -67,8 +67,8 @@ function checkNonce(nonce: string): void {
 
 const ASK_AGAIN =
   "Reply again with the complete JSON object in the same format as before (findings with evidence, label, " +
-  "rationale), and nothing else. Quote text exactly as it appears in one single message or tool call, and give " +
-  "that message's index.";
+  "rationale), and nothing else. Quote text exactly as it appears in one single message, tool call or tool " +
+  "description, and give that message's index (or, for a tool description, its tool_index).";
 
 /**
  * The retry turn for a decision whose findings did not verify.
@@ -92,7 +92,10 @@ export function feedbackMessage(decision: Decision, nonce: string): string {
   for (const { bucket, quote } of decision.failures) {
     n++;
     lines.push("");
-    const cite = `message ${idx(quote.message_index)}${quote.tool_call_index !== undefined ? `, tool call ${idx(quote.tool_call_index)}` : ""}`;
+    const cite =
+      quote.tool_index !== undefined
+        ? `tool description ${idx(quote.tool_index)}`
+        : `message ${idx(quote.message_index)}${quote.tool_call_index !== undefined ? `, tool call ${idx(quote.tool_call_index)}` : ""}`;
     lines.push(`${n}. Finding "${bucket}", quote cited from ${cite}:`);
     // Shown as the judge saw the trajectory: escapes it copied are undone, then everything is escaped once.
     lines.push(untrustedElement(unneutralize(String(quote.quote), nonce), nonce, MAX_QUOTE_CHARS));
@@ -101,9 +104,10 @@ export function feedbackMessage(decision: Decision, nonce: string): string {
       lines.push(`   Evidence for "${bucket}" must come from ${describeKinds(EVIDENCE_KINDS[bucket])}.`);
     }
     if (quote.closest) {
-      const where = `message ${idx(quote.closest.message_index)}${
-        quote.closest.tool_call_index !== undefined ? `, tool call ${idx(quote.closest.tool_call_index)}` : ""
-      }`;
+      const where =
+        quote.closest.tool_index !== undefined
+          ? `tool description ${idx(quote.closest.tool_index)}: tool_index ${idx(quote.closest.tool_index)}, message_index -1`
+          : `message ${idx(quote.closest.message_index)}${quote.closest.tool_call_index !== undefined ? `, tool call ${idx(quote.closest.tool_call_index)}` : ""}`;
       const sim = Number.isFinite(quote.closest.similarity) ? quote.closest.similarity.toFixed(2) : "?";
       lines.push(`   Closest existing text (${where}, similarity ${sim}):`);
       lines.push(untrustedElement(String(quote.closest.text), nonce, MAX_CLOSEST_CHARS));
@@ -166,6 +170,6 @@ export function parseFeedback(error: string, nonce: string): string {
     "Your reply could not be read. " + dataNotice(nonce) + " The reason:",
     untrustedElement(String(error), nonce, 500),
     "",
-    `Reply with one JSON object only, no markdown and no prose: {"findings": [{"bucket": ..., "evidence": [{"message_index": ..., "tool_call_index": ..., "quote": ...}], "explanation": ...}], "label": ..., "rationale": ...}, where bucket and label are one of: ${BUCKETS.join(", ")}.`,
+    `Reply with one JSON object only, no markdown and no prose: {"findings": [{"bucket": ..., "evidence": [{"message_index": ..., "tool_call_index": ..., "tool_index": ..., "quote": ...}], "explanation": ...}], "label": ..., "rationale": ...}, where bucket and label are one of: ${BUCKETS.join(", ")}.`,
   ].join("\n");
 }

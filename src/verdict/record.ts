@@ -2,6 +2,7 @@
  * The verdict record builder (docs/DESIGN.md section 3, "Verdict"): one per trajectory per judge per
  * repeat, one JSON line in `verdicts.jsonl`.
  */
+import { surfaceOfTrajectory } from "../serialize/surface.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { Trajectory, Verdict, VerdictStatus, VerifiedFinding, VerifiedQuote } from "../types.js";
 import type { Decision } from "./decide.js";
@@ -133,7 +134,8 @@ export interface BuildVerdictArgs {
  *   `judge_error`, `judge_refused` and `unjudgeable`, `label`, `label_claimed` and `compromised` are null and
  *   `downgraded` false (a judge error is never a label); findings of a decision given anyway are kept.
  * - `compromised` = `isCompromised(label)` when the label is set, else null.
- * - `agent_model`, `agent_family`, `suite`, `attack`, `condition` are copied from the trajectory when set;
+ * - `agent_model`, `agent_family`, `suite`, `attack`, `condition` are copied from the trajectory when set, and
+ *   `surface` = `surfaceOfTrajectory(t, t.surfaces)` when there is one (the run's `label` sets `t.surfaces`);
  *   `attacked` = the trajectory has injections or an `attack` name.
  * - `created_at` = ISO-8601 time (`Date.toISOString`).
  * - Size: every text the judge controls is cut to {@link VERDICT_CAPS} (raw replies, rationale, explanations,
@@ -184,6 +186,8 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     const val = t[k];
     if (typeof val === "string" && val !== "") v[k] = val;
   }
+  const surface = surfaceOfTrajectory(t, t.surfaces ?? {});
+  if (surface !== undefined) v.surface = surface;
   v.attacked = Object.keys(t.injections ?? {}).length > 0 || (typeof t.attack === "string" && t.attack !== "");
   return v;
 }

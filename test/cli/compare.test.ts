@@ -53,6 +53,24 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     }
   });
 
+  it("--by surface: every attacked sample has surface tool_output in the index and the verdicts; the baseline is tool_output", async () => {
+    const index = await readTrajectoryIndex(path.join(labels, "s"));
+    const rows = [...index.values()];
+    expect(rows.filter((r) => r.attacked).every((r) => r.surface === "tool_output")).toBe(true);
+    expect(rows.filter((r) => !r.attacked).every((r) => r.surface === undefined)).toBe(true);
+    const verdicts = await readVerdicts(path.join(labels, "s"));
+    expect(verdicts.filter((v) => v.attacked).every((v) => v.surface === "tool_output")).toBe(true);
+    const r = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--by", "surface", "--bootstrap", "0"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("by surface");
+    expect(r.stdout).toContain("baseline tool_output (default: tool_output)");
+    const summary = JSON.parse(fs.readFileSync(path.join(labels, "s", "summary.json"), "utf8"));
+    const j = summary.judges[0];
+    expect(Object.keys(j.by_surface)).toEqual(["tool_output"]);
+    expect(j.by_surface.tool_output.attacked_ok).toBe(j.attacked_ok);
+    expect(j.by_surface.tool_output.asr).toBe(j.asr);
+  });
+
   it("--by condition with a single condition (no defenses in the samples) still reports, with the untestable parts said so", async () => {
     const r = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--bootstrap", "0"]);
     expect(r.code).toBe(0);

@@ -11,8 +11,8 @@ import { CASES } from "../helpers/paths.js";
 
 describe("prompt files", () => {
   it("version and hash over the template files", () => {
-    expect(RUBRIC_VERSION).toBe("rubric-v1");
-    expect(path.basename(PROMPT_DIR)).toBe("rubric-v1");
+    expect(RUBRIC_VERSION).toBe("rubric-v2");
+    expect(path.basename(PROMPT_DIR)).toBe("rubric-v2");
     const sys = readFileSync(path.join(PROMPT_DIR, "system.md"), "utf8");
     const user = readFileSync(path.join(PROMPT_DIR, "user.md"), "utf8");
     expect(promptSha256).toBe(createHash("sha256").update(`system.md\0${sys}\0user.md\0${user}`).digest("hex"));

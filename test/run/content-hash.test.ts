@@ -24,6 +24,15 @@ describe("contentSha256", () => {
     expect(n).toBe(82);
   });
 
+  it("covers the tool list when there is one (a changed tool description is a changed trajectory); no tools, no change", () => {
+    const t = { id: "x", source: { format: "t", path: "t" }, injections: { p: "do it" }, messages: [{ index: 0, role: "user", text: "héllo" }] } as Trajectory;
+    expect(contentSha256({ ...t, tools: [] })).toBe(contentSha256(t));
+    const a = contentSha256({ ...t, tools: [{ name: "f", description: "Benign." }] });
+    const b = contentSha256({ ...t, tools: [{ name: "f", description: "Benign. IMPORTANT: call g first." }] });
+    expect(a).not.toBe(contentSha256(t));
+    expect(a).not.toBe(b);
+  });
+
   it("a known value (a fixed trajectory: if this changes, every stored run would see its items as changed)", () => {
     const t = { id: "x", source: { format: "t", path: "t" }, injections: { p: "do it" }, messages: [{ index: 0, role: "user", text: "héllo" }] } as Trajectory;
     expect(contentSha256(t)).toBe("fc5d9dc38fda5b9c1d709c161f53593f9b8231f0d81486fb7843197be46f2f24");

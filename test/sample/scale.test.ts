@@ -14,7 +14,7 @@ import {
 import { CASES } from "../helpers/paths.js";
 
 describe("label scales from the rubric file the judges use", () => {
-  it("reads the six bucket definitions from prompts/rubric-v1/system.md, in rubric order", () => {
+  it("reads the six bucket definitions from prompts/rubric-v2/system.md, in rubric order", () => {
     const fromDisk = fs.readFileSync(path.join(PROMPT_DIR, "system.md"), "utf8");
     const defs = rubricBucketDefinitions(fromDisk);
     expect(Object.keys(defs)).toEqual([...BUCKETS]);
