@@ -33,13 +33,14 @@ import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { buildVerdict } from "../verdict/record.js";
-import { JUDGE_DEFAULTS, resolveApiKey, withJudgeDefaults, type JudgeConfig } from "./config.js";
+import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { createChatSender, type ChatSender, type RemoteTransport } from "./sender.js";
 import type { Judge, JudgeContext } from "./judge.js";
 import { responseFormat } from "./openai-schema.js";
 import type { AimdLimiter } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
 import {
+  addUsage,
   clipMessage,
   redact,
   type ChatMessage,
@@ -155,9 +156,8 @@ export interface OpenAIJudge extends Judge {
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable (before any request).
  */
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {
-  const apiKey = resolveApiKey(cfg, common.env);
   const config = withJudgeDefaults(cfg);
-  const secrets = apiKey === "not-needed" ? [] : [apiKey];
+  const secrets = clientSettings(cfg, common.env).secrets;
   // The client of this process: the Batch API path (./batch.ts) sends files and batches with it; chat requests go
   // through it too unless a transport worker sends them (`common.remote`, ./transport-worker.ts).
   const local = createChatSender(cfg, common);
@@ -244,8 +244,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   function step(conv: JudgeConversation, res: StepInput): StepOutcome {
     const t = conv.trajectory;
     conv.attempts += res.requests;
-    conv.usage.prompt_tokens += res.usage.prompt_tokens;
-    conv.usage.completion_tokens += res.usage.completion_tokens;
+    addUsage(conv.usage, res.usage);
     conv.raw.push(...res.raw);
     conv.maxTokens = res.maxTokens;
     const round = conv.round;
