@@ -33,6 +33,7 @@ import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { buildVerdict } from "../verdict/record.js";
+import { usageCost } from "../providers/cost.js";
 import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { createChatSender, type ChatSender, type RemoteTransport } from "./sender.js";
 import type { Judge, JudgeContext } from "./judge.js";
@@ -255,7 +256,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
       extra: { error?: { kind: string; message: string }; rationale?: string } = {},
     ): StepOutcome => ({
       done: true,
-      verdict: buildVerdict({
+      verdict: withCost(conv, buildVerdict({
         trajectory: t,
         judge: identity,
         repeat: conv.repeat,
@@ -272,7 +273,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
         error: extra.error ? { kind: extra.error.kind, message: clipMessage(extra.error.message, 800) } : undefined,
         rationale: extra.rationale,
         now: common.now?.(),
-      }),
+      })),
     });
     /** Feedback turns are used up (or a later turn failed): the last decided reply stands, else an error. */
     const fallBack = (error: { kind: string; message: string }): StepOutcome =>
@@ -325,6 +326,19 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     conv.last = { decision, rationale: parsed.reply.rationale };
     if (decision.needsRetry && round < retries) return again(out.content, feedbackMessage(decision, conv.nonce));
     return verdict("ok", decision, { rationale: parsed.reply.rationale });
+  }
+
+  /** The verdict with the usage details (cached, reasoning tokens, responses without usage) and its cost. */
+  function withCost(conv: JudgeConversation, v: Verdict): Verdict {
+    const u = conv.usage;
+    v.usage = {
+      ...v.usage,
+      cached_tokens: u.cached_tokens ?? 0,
+      reasoning_tokens: u.reasoning_tokens ?? 0,
+      ...(u.missing ? { responses_without_usage: u.missing } : {}),
+    };
+    v.cost_usd = conv.attempts === 0 ? (cfg.price ? 0 : null) : usageCost(u, cfg.price);
+    return v;
   }
 
   async function judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict> {

@@ -326,6 +326,7 @@ function slimVerdict(v: Verdict): Verdict {
     label: v.label,
     downgraded: v.downgraded,
     usage: v.usage,
+    cost_usd: v.cost_usd,
     attacked: v.attacked,
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
   } as Verdict;
