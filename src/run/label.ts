@@ -11,6 +11,8 @@ import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, ty
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { BatchJudgeRun, batchCapable, type BatchSettings } from "../judges/batch.js";
 import type { OpenAIJudge } from "../judges/openai.js";
+import { SYSTEM_TEMPLATE } from "../rubric/prompt.js";
+import { tokensCost } from "../providers/cost.js";
 
 /** Progress of a label run, reported after every stored verdict or error. */
 export interface LabelProgress {
@@ -57,6 +59,23 @@ export interface LabelOptions {
    * (`../judges/batch.ts`) instead of one by one; other judges stay online. Resumes sent batches.
    */
   batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "maxRequests" | "maxBytes" | "sleep">;
+  /**
+   * Stop sending when the run's cost (USD: every stored verdict of the run, earlier invocations included, plus an
+   * estimate reserved for each verdict in flight) would pass this cap. What is in flight finishes and is stored;
+   * the result says `cost_cap`; a later run with a higher cap resumes. Every LLM judge needs a `price`.
+   */
+  maxCostUsd?: number;
+}
+
+/** Where a run stopped at its cost cap (`LabelOptions.maxCostUsd`). */
+export interface CostCapState {
+  cap_usd: number;
+  /** Cost of the run's stored verdicts (USD; a verdict with an unknown cost counts its reserved estimate). */
+  spent_usd: number;
+  /** True when a request was held back because it would have passed the cap. */
+  reached: boolean;
+  /** Verdicts of this invocation whose cost was unknown (counted at their estimate). */
+  unknown_cost_verdicts: number;
 }
 
 export interface LabelResult {
@@ -66,6 +85,25 @@ export interface LabelResult {
   interrupted: boolean;
   progress: LabelProgress;
   stoppedJudges: Record<string, string>;
+  /** Set when `maxCostUsd` was given. */
+  costCap?: CostCapState;
+}
+
+/**
+ * A cautious cost estimate of one verdict's first request, for the cost cap's reservation: prompt tokens as the
+ * rendered characters / 3 (the rubric plus the trajectory's texts; / 3 is above the ~4 characters per token of
+ * English text, so the estimate errs high), no cache discount, and the judge's `max_tokens` (or 600) output tokens.
+ */
+export function reserveCostUsd(t: Trajectory, judge: Judge): number {
+  const cfg = (judge as Partial<OpenAIJudge>).config;
+  if (!cfg?.price) return 0;
+  let chars = SYSTEM_TEMPLATE.length + 2000;
+  for (const m of t.messages) {
+    chars += m.text.length + 40;
+    for (const c of m.tool_calls ?? []) chars += c.name.length + JSON.stringify(c.arguments ?? "").length;
+  }
+  for (const v of Object.values(t.injections ?? {})) chars += v.length;
+  return tokensCost(Math.ceil(chars / 3), 0, cfg.max_tokens ?? 600, cfg.price);
 }
 
 /** sha256 over a trajectory's messages and injections (its content, not its id or path). */
@@ -97,6 +135,22 @@ export function indexRow(t: Trajectory): TrajectoryIndexRow {
   };
 }
 
+/** The resume key of one verdict a judge would make on a trajectory (what `RunStore.has` looks up). */
+export function resumeKey(t: Trajectory, judge: Judge, repeat: number): string {
+  return verdictKey({ trajectory_id: t.id, judge_id: judge.id, repeat, prompt_sha256: judge.promptSha256 });
+}
+
+/**
+ * The repeats of a trajectory a judge still has to judge: every repeat whose resume key is not stored (`has`),
+ * or all of them when the trajectory's content changed since it was labelled. Shared by `labelRun` and
+ * `label --dry-run` (`./dry-run.ts`), so both skip the same verdicts.
+ */
+export function pendingRepeats(t: Trajectory, judge: Judge, repeats: number, changed: boolean, has: (key: string) => boolean): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < repeats; r++) if (changed || !has(resumeKey(t, judge, r))) out.push(r);
+  return out;
+}
+
 /**
  * Label trajectories with judges into a run store (`<labelsDir>/<run>/`), resumably: every verdict whose
  * key (trajectory id, judge id, repeat, prompt hash) is already stored is skipped; each verdict is appended to
@@ -113,7 +167,16 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const stopped: Record<string, string> = {};
   let interrupted = false;
   let fatal: unknown = null;
+  let costCap: CostCapState | undefined;
+  /** USD reserved for verdicts in flight (cost cap). */
+  let reserved = 0;
   try {
+    if (opts.maxCostUsd !== undefined) {
+      costCap = { cap_usd: opts.maxCostUsd, spent_usd: 0, reached: false, unknown_cost_verdicts: 0 };
+      // the cap is on the run's cost: what earlier invocations stored counts
+      for (const v of await readVerdicts(store.dir, { slim: true })) costCap.spent_usd += typeof v.cost_usd === "number" ? v.cost_usd : 0;
+      if (costCap.spent_usd >= costCap.cap_usd) costCap.reached = true;
+    }
     store.snapshot.judges = opts.judges.map((j) => ({
       id: j.id,
       model: j.model,
@@ -173,6 +236,17 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       const limit = limits.get(judge.id)!;
       const p: Promise<void> = limit(async () => {
         if (stopped[judge.id] || opts.signal?.aborted || fatal) return;
+        // cost cap: reserve this verdict's estimate, or hold it back (un-judged: a run with a higher cap resumes it)
+        let reservation = 0;
+        if (costCap) {
+          if (costCap.reached) return;
+          reservation = reserveCostUsd(t, judge);
+          if (costCap.spent_usd + reserved + reservation > costCap.cap_usd) {
+            costCap.reached = true;
+            return;
+          }
+          reserved += reservation;
+        }
         let v: Verdict;
         try {
           v = await judge.judge(t, {
@@ -182,6 +256,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
             minQuoteChars: opts.minQuoteChars,
           });
         } catch (e) {
+          reserved -= reservation;
           if (e instanceof JudgeFatalError) {
             if (!stopped[judge.id]) {
               stopped[judge.id] = e.message;
@@ -201,6 +276,15 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
           progress.errors++;
           report();
           return;
+        }
+        if (costCap) {
+          reserved -= reservation;
+          // a verdict whose cost is unknown (a response without usage) counts its estimate: the cap errs early
+          if (typeof v.cost_usd === "number") costCap.spent_usd += v.cost_usd;
+          else {
+            costCap.spent_usd += reservation;
+            costCap.unknown_cost_verdicts++;
+          }
         }
         // A request cut short by Ctrl-C is not a verdict: the item is judged again on resume.
         if (opts.signal?.aborted && v.status !== "ok") return;
@@ -246,6 +330,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         interrupted = !fatal;
         break;
       }
+      if (costCap?.reached) break;
       if (item.kind === "error") {
         if (store.addError(item.error)) progress.errors++;
         report();
@@ -268,12 +353,10 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       }
       for (const judge of opts.judges) {
         if (stopped[judge.id]) continue;
-        for (let r = 0; r < repeats; r++) {
-          const key = verdictKey({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
-          if (state !== "changed" && store.has(key, opts.retryErrors)) {
-            progress.skipped++;
-            continue;
-          }
+        const todo = pendingRepeats(t, judge, repeats, state === "changed", (key) => store.has(key, opts.retryErrors));
+        progress.skipped += repeats - todo.length;
+        for (const r of todo) {
+          const key = resumeKey(t, judge, r);
           const batcher = batchers.get(judge.id);
           if (batcher) {
             // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
@@ -319,7 +402,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const summary = summarizeRun(opts.run, verdicts, index, errors, stopped);
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted }, null, 2) + "\n");
+    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
     fs.renameSync(tmp, path.join(store.dir, "summary.json"));
   } catch {
     /* the summary file is a convenience; the journals hold the run */
@@ -330,5 +413,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     interrupted,
     progress,
     stoppedJudges: stopped,
+    ...(costCap ? { costCap } : {}),
   };
 }
