@@ -189,6 +189,8 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
               (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : ""),
           );
         }
+        for (const [id, what] of Object.entries(res.adaptations ?? {}))
+          process.stderr.write(`judge ${id} adapted to its server (recorded in store.json): ${what.join("; ")}\n`);
         const cap = res.costCap;
         if (cap && !o.json)
           process.stdout.write(

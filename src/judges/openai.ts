@@ -27,8 +27,8 @@
  */
 import OpenAI from "openai";
 import { evidenceContext, type EvidenceContext } from "../evidence/verify.js";
-import { buildMessages, promptSha256, RUBRIC_VERSION } from "../rubric/prompt.js";
-import { renderForJudge } from "../serialize/render.js";
+import { buildMessages, promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
+import { DEFAULT_BUDGET_CHARS, renderForJudge } from "../serialize/render.js";
 import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
@@ -36,7 +36,7 @@ import { buildVerdict } from "../verdict/record.js";
 import { usageCost } from "../providers/cost.js";
 import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { createChatSender, type ChatSender, type RemoteTransport } from "./sender.js";
-import type { Judge, JudgeContext } from "./judge.js";
+import { JudgeFatalError, type Judge, type JudgeContext } from "./judge.js";
 import { responseFormat } from "./openai-schema.js";
 import type { AimdLimiter } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
@@ -55,7 +55,10 @@ import {
  * Error kinds of `sendChat` that are the judge's own answer (a reply cut at the token limit, an empty reply),
  * not a transport fault: on a feedback turn they fall back to the last decision like an unparseable reply.
  */
-const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response"]);
+const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response", "reasoning_only"]);
+
+/** Replies with the answer only in the reasoning field, with no reply in content, after which a judge is stopped. */
+export const REASONING_ONLY_STOP = 3;
 
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
@@ -98,6 +101,8 @@ export interface JudgeConversation {
   maxTokens?: number;
   /** The rendered trajectory was shortened to fit the budget. */
   readonly truncated: boolean;
+  /** Re-renderings after the provider said the prompt exceeds the model's context. */
+  contextShrinks?: number;
   /** The last reply that could be decided. */
   last?: { decision: Decision; rationale: string };
   /** The nonce of the rendered trajectory (rendering again with it gives the same messages). */
@@ -136,6 +141,11 @@ export interface OpenAIJudge extends Judge {
   /** The token-limit parameter name this judge's server accepts (learned from a 400). */
   tokenParam(): "max_tokens" | "max_completion_tokens";
   /**
+   * The request settings in force: the temperature sent (null = none: a reasoning model), the token-limit
+   * parameter, and what was adapted to the server's answers (recorded by `label` in store.json, shown by `report`).
+   */
+  requestParams(): { temperature: number | null; token_param: string; adapted: string[] };
+  /**
    * This judge's requests in flight, adapted to 429s (read it for progress and tests), when it sends from this
    * thread; with `common.remote` the limiter that counts is the transport worker's, and this one stays idle.
    */
@@ -167,8 +177,21 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   const pacer = local.limiter;
   const retries = common.retries ?? JUDGE_DEFAULTS.retries;
   const format = responseFormat(config.output_mode);
-  // Learned once per judge: a server that rejects `max_tokens` keeps getting `max_completion_tokens`.
-  let tokenParam: "max_tokens" | "max_completion_tokens" = "max_tokens";
+  // Learned once per judge (or configured up front with `reasoning: true`): a server that rejects `max_tokens`
+  // keeps getting `max_completion_tokens`; one that rejects `temperature` gets none.
+  let tokenParam: "max_tokens" | "max_completion_tokens" = cfg.reasoning ? "max_completion_tokens" : "max_tokens";
+  let omitTemperature = cfg.reasoning === true;
+  /** What this judge changed after its server's answers (recorded in the run's store.json). */
+  const adapted: string[] = [];
+  /** Replies whose answer was only in the reasoning field, and replies with content (the stop rule below). */
+  let reasoningOnly = 0;
+  let contentReplies = 0;
+  // The character budget that fits `context_tokens` with room for the rubric and the reply: ~3 characters per
+  // token (below the ~4 of English text, so the budget errs short).
+  const contextBudget =
+    cfg.context_tokens !== undefined
+      ? Math.max(1000, (cfg.context_tokens - Math.ceil(SYSTEM_TEMPLATE.length / 3) - (cfg.max_tokens ?? 1024) - 500) * 3)
+      : undefined;
 
   const identity = {
     id: cfg.id,
@@ -180,7 +203,8 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
 
   /** Start the conversation of one verdict: render, the two first messages; the evidence context on first use. */
   function begin(t: Trajectory, ctx: JudgeContext): JudgeConversation {
-    const budgetChars = ctx.budgetChars ?? common.budgetChars;
+    let budgetChars = ctx.budgetChars ?? common.budgetChars;
+    if (contextBudget !== undefined) budgetChars = Math.min(budgetChars ?? DEFAULT_BUDGET_CHARS, contextBudget);
     const rendered = renderForJudge(t, { budgetChars });
     return withEvidence(
       {
@@ -206,6 +230,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     let ev: EvidenceContext | undefined;
     return Object.defineProperty(state, "evCtx", {
       enumerable: false,
+      configurable: true,
       get(): EvidenceContext {
         ev ??= evidenceContext(state.trajectory, {
           minQuoteChars: state.minQuoteChars,
@@ -226,12 +251,26 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     return { ...conv } as ConversationState;
   }
 
+  /**
+   * Render the conversation's trajectory again under a smaller budget (the provider said the prompt exceeds the
+   * model's context): new nonce, messages and evidence parts; only before any reply was decided.
+   */
+  function shrink(conv: JudgeConversation, budgetChars: number): void {
+    const rendered = renderForJudge(conv.trajectory, { budgetChars });
+    const c = conv as { -readonly [K in keyof JudgeConversation]: JudgeConversation[K] };
+    c.messages = buildMessages(rendered);
+    c.truncated = rendered.truncated;
+    c.nonce = rendered.nonce;
+    c.budgetChars = budgetChars;
+    withEvidence(conv, rendered.parts);
+  }
+
   /** The chat request the conversation sends next. */
   function request(conv: JudgeConversation): ChatRequest {
     return {
       model: cfg.model,
       messages: conv.messages,
-      temperature: config.temperature,
+      temperature: omitTemperature ? undefined : config.temperature,
       max_tokens: conv.maxTokens,
       response_format: format,
       extra_body: cfg.extra_body,
@@ -295,6 +334,22 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
       return conv.last
         ? fallBack({ kind: "refused", message: out.message })
         : verdict("judge_refused", null, { error: { kind: "refused", message: out.message } });
+    if (out.kind === "error" && out.error.kind === "context_length" && round === 0 && !conv.last) {
+      // The provider says the prompt exceeds the model's context: elide the trajectory further (explicit marker,
+      // the verdict says truncated) and send again, at most 3 times; then the item is unjudgeable `too_long`.
+      const shrinks = (conv.contextShrinks = (conv.contextShrinks ?? 0) + 1);
+      const current = conv.messages.reduce((a, m) => a + m.content.length, 0) - SYSTEM_TEMPLATE.length;
+      if (shrinks <= 3 && current > 2000) {
+        shrink(conv, Math.max(1000, Math.floor(current * 0.6)));
+        return { done: false, request: request(conv) };
+      }
+      return verdict("unjudgeable", null, {
+        error: {
+          kind: "too_long",
+          message: `the trajectory does not fit the model's context even elided to ${current} characters (${shrinks - 1} elision(s)); set context_tokens or a smaller --budget-chars. Provider: ${out.error.message}`,
+        },
+      });
+    }
     if (out.kind === "error") {
       // A feedback turn the last decision needed could not run (429s, 5xx, resets, timeouts, a 400, a stopped
       // run): the judge never got to answer it, so the decision is not final and no label is stored. The verdict
@@ -346,7 +401,22 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     let req = request(conv);
     for (;;) {
       const res = await sender.send(req, { signal: ctx.signal, tokenParam });
+      if (res.tokenParam !== tokenParam) adapted.push(`the server rejected max_tokens: sends ${res.tokenParam}`);
       tokenParam = res.tokenParam;
+      if (res.temperatureDropped && !omitTemperature) {
+        omitTemperature = true;
+        adapted.push(`the server rejected temperature ${config.temperature}: sends none (the model's default)`);
+      }
+      if (res.outcome.kind === "reply") contentReplies++;
+      else if (res.outcome.kind === "error" && res.outcome.error.kind === "reasoning_only" && ++reasoningOnly >= REASONING_ONLY_STOP && contentReplies === 0)
+        throw new JudgeFatalError(
+          cfg.id,
+          "reasoning_only",
+          `judge "${cfg.id}": ${reasoningOnly} replies had content null and the answer in the reasoning field ` +
+            `(reasoning_content / reasoning), none had content. Change: use a reasoning parser that returns the final answer in ` +
+            `content (vLLM --reasoning-parser, Ollama's think setting), turn thinking off in extra_body (e.g. ` +
+            `{"chat_template_kwargs": {"enable_thinking": false}}), or use output_mode json_object / text. Its remaining items stay un-judged; run again to resume.`,
+        );
       const next = step(conv, res);
       if (next.done) return next.verdict;
       req = next.request;
@@ -364,6 +434,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     request,
     step,
     tokenParam: () => tokenParam,
+    requestParams: () => ({ temperature: omitTemperature ? null : config.temperature, token_param: tokenParam, adapted: [...adapted] }),
     limiter: pacer,
   } as Omit<OpenAIJudge, "client">;
   // not enumerable: the client holds the API key, and a judge may be logged or serialized

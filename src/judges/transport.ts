@@ -19,6 +19,9 @@
  * | a 200 whose body is not a chat completion (not JSON, e.g. an HTML page, whatever its content type; or JSON without `choices[0].message`) | one retry, then error `invalid_response`; it is not a successful answer (see `health`). A judge that never had a valid completion stops at its `notCompatibleTries`-th such response (default 3): `JudgeFatalError` kind `not_openai_compatible` naming the base URL's host |
  * | `finish_reason: "length"`, or empty/null content | resend once with a larger `max_tokens` (double, or 4096 when unset); then error `truncated` / `empty_response` |
  * | `message.refusal` set, or `finish_reason: "content_filter"` | refused |
+ * | 400 rejecting `temperature` (reasoning models) | resent once without it (`temperatureDropped`); the judge sends none from then on |
+ * | 400 saying the prompt exceeds the model's context | no retry: error `context_length` (the judge elides the trajectory to fit, or the item is unjudgeable `too_long`) |
+ * | content null or empty with the text in `reasoning_content` / `reasoning` (not cut at the limit) | no resend: error `reasoning_only` (a judge that keeps doing it is stopped) |
  * | a 200 carrying a provider failure: a top-level `error` (beside or instead of `choices`), a choice with `finish_reason: "error"` or its own `error` (a 429 there too) | backoff and retry like a 5xx (a 429 also cuts the AIMD limit), then error `provider_error` with the provider's code and message; never a label, never `not_openai_compatible` |
  *
  * Retries for these faults (at most `maxTransportRetries`, default 6, per call) never use the feedback budget
@@ -154,6 +157,8 @@ export interface SendResult {
   maxTokens?: number;
   /** The token-limit parameter name the server accepted (`max_completion_tokens` after a server asked for it). */
   tokenParam: "max_tokens" | "max_completion_tokens";
+  /** The server rejected `temperature` (a reasoning model): this call was resent without it. */
+  temperatureDropped?: boolean;
 }
 
 /** Per-call context. */
@@ -319,6 +324,32 @@ export function readUsage(raw: unknown): Usage {
     cached_tokens: Math.min(pt, tokenCount(u.prompt_tokens_details?.cached_tokens)),
     reasoning_tokens: tokenCount(u.completion_tokens_details?.reasoning_tokens),
   };
+}
+
+/**
+ * Whether a 400's message says the model takes no `temperature` (OpenAI: "Unsupported parameter: 'temperature' is
+ * not supported with this model." / "Unsupported value: 'temperature' does not support 0 with this model. Only the
+ * default (1) value is supported."; other servers word it alike).
+ */
+export function rejectsTemperature(message: string): boolean {
+  return /temperature/i.test(message) && /unsupported|not supported|does not support|only the default|not allowed/i.test(message);
+}
+
+/**
+ * Whether a 400's message says the prompt is longer than the model's context (OpenAI `context_length_exceeded`
+ * "This model's maximum context length is N tokens", vLLM, Ollama, llama.cpp, Anthropic/Gemini compatibility layers).
+ */
+export function isContextLength(message: string): boolean {
+  return /context[_ ]length|maximum context|context window|exceeds? the (model'?s? )?(maximum|max)|prompt is too long|too many (input )?tokens|input is too long|reduce the length of the (messages|prompt)/i.test(
+    message,
+  );
+}
+
+/** The text of a message's reasoning field (`reasoning_content`: DeepSeek, vLLM, Qwen; `reasoning`: OpenRouter, Ollama), if non-empty. */
+export function reasoningText(message: unknown): string | undefined {
+  const m = message as { reasoning_content?: unknown; reasoning?: unknown } | null;
+  for (const x of [m?.reasoning_content, m?.reasoning]) if (typeof x === "string" && x.trim() !== "") return x;
+  return undefined;
 }
 
 /** Whether a `usage` field is a count a provider actually gave (a finite number >= 0). */
@@ -618,8 +649,9 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
   for (;;) {
     if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
     // the encoded bytes as they are while the token settings are those they were made with, else an object body
-    const raw = pre && res.maxTokens === pre.maxTokens && res.tokenParam === pre.tokenParam ? pre.encoded : undefined;
+    const raw = pre && res.maxTokens === pre.maxTokens && res.tokenParam === pre.tokenParam && !res.temperatureDropped ? pre.encoded : undefined;
     const body = raw ? undefined : pre ? reencode(pre, res.maxTokens, res.tokenParam) : chatRequestBody(req!, res.maxTokens, res.tokenParam);
+    if (body && res.temperatureDropped) delete body.temperature;
     const estimated = pre
       ? pre.estimate - (pre.baseMaxTokens ?? 1024) + (res.maxTokens ?? 1024)
       : estimateTokens({ ...req!, max_tokens: res.maxTokens });
@@ -770,6 +802,15 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
           if (r) return r;
           continue;
         }
+        if (st === 400 && !res.temperatureDropped && rejectsTemperature(err.message) && (raw ? true : body?.temperature !== undefined)) {
+          // Reasoning models (OpenAI o-series, gpt-5) accept no temperature: send without it, once; the judge keeps
+          // that for its later requests (`temperatureDropped`), so no item pays this 400 again.
+          res.temperatureDropped = true;
+          continue;
+        }
+        if (st === 400 && isContextLength(err.message))
+          // the prompt does not fit the model's context: the judge elides the trajectory to fit, or the item is too_long
+          return fail("context_length", `HTTP 400: ${msg}`);
         if (
           st === 400 &&
           !paramSwitched &&
@@ -845,6 +886,15 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
       return res;
     }
     const truncated = choice.finish_reason === "length";
+    const reasoning = reasoningText(choice.message);
+    if (!truncated && (content === null || content.trim() === "") && reasoning !== undefined)
+      // the answer landed in the reasoning field and content is null: a named error (resending unchanged gives the
+      // same); the judge stops when it keeps doing this (`./openai.ts`)
+      return fail(
+        "reasoning_only",
+        `the reply's content is empty and its text (${reasoning.length} characters) is in the message's reasoning field: ` +
+          `the model answered in its reasoning; ${clipMessage(clean(reasoning), 200)}`,
+      );
     if (truncated || content === null || content.trim() === "") {
       if (!lengthRetried) {
         lengthRetried = true;

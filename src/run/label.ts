@@ -87,6 +87,8 @@ export interface LabelResult {
   stoppedJudges: Record<string, string>;
   /** Set when `maxCostUsd` was given. */
   costCap?: CostCapState;
+  /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
+  adaptations: Record<string, string[]>;
 }
 
 /**
@@ -168,6 +170,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   let interrupted = false;
   let fatal: unknown = null;
   let costCap: CostCapState | undefined;
+  const adaptations: Record<string, string[]> = {};
   /** USD reserved for verdicts in flight (cost cap). */
   let reserved = 0;
   try {
@@ -390,6 +393,15 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       if (!done) interrupted = true;
     }
     if (opts.signal?.aborted) interrupted = true;
+    // the request settings each judge actually used (temperature, token parameter, what it adapted to its server)
+    for (const j of opts.judges) {
+      const p = (j as Partial<OpenAIJudge>).requestParams?.();
+      const row = store.snapshot.judges.find((x) => x.id === j.id) as (Record<string, unknown> & { id: string }) | undefined;
+      if (p && row) {
+        row.request_params = p;
+        if (p.adapted.length) adaptations[j.id] = p.adapted;
+      }
+    }
     if (fatal) throw fatal;
   } finally {
     await store.close();
@@ -414,5 +426,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     progress,
     stoppedJudges: stopped,
     ...(costCap ? { costCap } : {}),
+    adaptations,
   };
 }
