@@ -33,7 +33,7 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import type OpenAI from "openai";
-import { toFile } from "openai";
+import { APIConnectionError, toFile } from "openai";
 import type { Trajectory, Verdict } from "../types.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../store/journal.js";
@@ -41,7 +41,7 @@ import { verdictKey } from "../store/run-store.js";
 import { clientSettings, type JudgeConfig } from "./config.js";
 import { JudgeFatalError, type JudgeContext } from "./judge.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "./openai.js";
-import { addUsage, chatRequestBody, clipMessage, defaultSleep, providerFault, readUsage, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "./transport.js";
+import { addUsage, chatRequestBody, clipMessage, connectionCause, defaultSleep, isBodyReset, providerFault, readUsage, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "./transport.js";
 
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
@@ -395,7 +395,12 @@ export class BatchJudgeRun {
           throw new JudgeFatalError(this.judge.id, "auth", `judge "${this.judge.id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
         if (st === 429 && /insufficient_quota|exceeded your current quota/i.test(`${err.code ?? ""} ${msg}`))
           throw new JudgeFatalError(this.judge.id, "insufficient_quota", `judge "${this.judge.id}": no quota left (HTTP 429) when trying to ${what}: ${msg}`);
-        const transient = st === undefined ? /Connection|Timeout/i.test(err.name ?? "") : st === 408 || st === 409 || st === 429 || st >= 500;
+        // connection faults (the client's APIConnectionError and its timeout, a reset while a result file streams)
+        // are retried like the chat requests' (src/judges/transport.ts), as are 408/409/429/5xx
+        const transient =
+          st === undefined
+            ? e instanceof APIConnectionError || /Connection|Timeout/i.test(err.name ?? "") || isBodyReset(e) || /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN)$/.test(connectionCause(e).code ?? "")
+            : st === 408 || st === 409 || st === 429 || st >= 500;
         if (!transient || k >= 5 || this.settings.signal?.aborted)
           throw new Error(`judge "${this.judge.id}": could not ${what} (Batch API${st ? `, HTTP ${st}` : ""}): ${msg}`);
         await this.sleep(Math.min(30_000, 1000 * 2 ** k), this.settings.signal);
