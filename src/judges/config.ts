@@ -55,6 +55,12 @@ export interface JudgeConfig {
    * written into `base_url` itself is refused when the config is read; non-secret ones (`api-version`) are sent.
    */
   query_env?: Record<string, string>;
+  /**
+   * The structured-output schema dialect of the server under `output_mode: "json_schema"`: `openai` (strict),
+   * `gemini`, `vllm`, `ollama` (see `./openai-schema.ts`). Unset: `gemini` for Google's host, `ollama` for port
+   * 11434, else `openai`.
+   */
+  schema_dialect?: "openai" | "gemini" | "vllm" | "ollama";
   /** Prices in USD per million tokens, for the cost of each verdict, judge and run (see `src/judges/cost.ts`). */
   price?: JudgePrice;
   /**

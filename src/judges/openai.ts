@@ -37,7 +37,7 @@ import { usageCost } from "../providers/cost.js";
 import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { createChatSender, type ChatSender, type RemoteTransport } from "./sender.js";
 import { JudgeFatalError, type Judge, type JudgeContext } from "./judge.js";
-import { responseFormat } from "./openai-schema.js";
+import { defaultDialect, responseFormat } from "./openai-schema.js";
 import type { AimdLimiter } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
 import {
@@ -176,7 +176,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   const sender: ChatSender = common.remote ? common.remote.sender(cfg) : local;
   const pacer = local.limiter;
   const retries = common.retries ?? JUDGE_DEFAULTS.retries;
-  const format = responseFormat(config.output_mode);
+  const format = responseFormat(config.output_mode, cfg.schema_dialect ?? defaultDialect(cfg.base_url));
   // Learned once per judge (or configured up front with `reasoning: true`): a server that rejects `max_tokens`
   // keeps getting `max_completion_tokens`; one that rejects `temperature` gets none.
   let tokenParam: "max_tokens" | "max_completion_tokens" = cfg.reasoning ? "max_completion_tokens" : "max_tokens";

@@ -145,3 +145,32 @@ describe("a prompt longer than the context", () => {
     expect(res.summary.judges[0].by_status).toEqual({ ok: 1 });
   });
 });
+
+describe("structured-output schema dialects", () => {
+  it.each([
+    ["openai", undefined, true],
+    ["gemini", "gemini", false],
+    ["vllm", "vllm", false],
+    ["ollama", "ollama", false],
+  ] as const)("%s: the response_format the server accepts; the reply still parsed and checked locally", async (_n, dialect, strict) => {
+    const j = await judgeOn(() => completion(OK), dialect ? { schema_dialect: dialect } : {});
+    const v = await j.judge(JSON.parse('{"id":"x","source":{"format":"chat-jsonl","path":"p"},"injections":{},"messages":[{"index":0,"role":"user","text":"hi"}]}'), { repeat: 0 });
+    expect(v.status).toBe("ok");
+    const rf = fake!.requests[0].body.response_format;
+    expect(rf.type).toBe("json_schema");
+    expect(rf.json_schema.strict === true).toBe(strict);
+    const text = JSON.stringify(rf.json_schema.schema);
+    if (dialect === "gemini") {
+      expect(text).not.toContain("additionalProperties");
+      expect(text).not.toContain('"null"');
+      expect(text).toContain('"nullable":true');
+    } else expect(text).toContain("additionalProperties");
+  });
+
+  it("a reply the server let through that breaks the schema is not a label (checked locally)", async () => {
+    const j = await judgeOn(() => completion(JSON.stringify({ findings: [], label: "totally_fine", rationale: "x" })), { schema_dialect: "vllm" });
+    const v = await j.judge(JSON.parse('{"id":"x","source":{"format":"chat-jsonl","path":"p"},"injections":{},"messages":[{"index":0,"role":"user","text":"hi"}]}'), { repeat: 0 });
+    expect(v.status).toBe("judge_error");
+    expect(v.label).toBeNull();
+  });
+});
