@@ -181,6 +181,10 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   // keeps getting `max_completion_tokens`; one that rejects `temperature` gets none.
   let tokenParam: "max_tokens" | "max_completion_tokens" = cfg.reasoning ? "max_completion_tokens" : "max_tokens";
   let omitTemperature = cfg.reasoning === true;
+  /** The first send of the judge is in flight (`probe`) or has come back (`learned`); see `judge`. */
+  let learned = false;
+  let probe: Promise<void> | undefined;
+  let endProbe: (() => void) | undefined;
   /** What this judge changed after its server's answers (recorded in the run's store.json). */
   const adapted: string[] = [];
   /** Replies whose answer was only in the reasoning field, and replies with content (the stop rule below). */
@@ -400,7 +404,24 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     const conv = begin(t, ctx);
     let req = request(conv);
     for (;;) {
-      const res = await sender.send(req, { signal: ctx.signal, tokenParam });
+      // Until this judge's first send has come back, the others wait for it (one request's latency, once per
+      // run): what it learns (no temperature, max_completion_tokens) then holds for all, so a server rejecting a
+      // parameter answers one 400, not one per request in flight.
+      if (!learned) {
+        if (probe) {
+          await probe;
+          req = request(conv);
+        } else probe = new Promise<void>((r) => (endProbe = r));
+      }
+      let res: SendResult;
+      try {
+        res = await sender.send(req, { signal: ctx.signal, tokenParam });
+      } finally {
+        if (!learned && endProbe) {
+          learned = true;
+          endProbe();
+        }
+      }
       if (res.tokenParam !== tokenParam) adapted.push(`the server rejected max_tokens: sends ${res.tokenParam}`);
       tokenParam = res.tokenParam;
       if (res.temperatureDropped && !omitTemperature) {

@@ -65,6 +65,13 @@ describe("an endpoint rejecting temperature and max_tokens", () => {
     expect(res.adaptations.r.join(" ")).toMatch(/temperature/);
   });
 
+  it("with 6 requests in flight, still two 400s in all: the judge's first send is a probe the others wait for", async () => {
+    const j = await judgeOn(O_SERIES, { max_tokens: 800, concurrency: 6 });
+    const res = await labelRun({ inputs: [input(12)], run: "o", labelsDir: dir!, judges: [j] });
+    expect(res.summary.judges[0].by_status).toEqual({ ok: 12 });
+    expect(fake!.requests).toHaveLength(12 + 2);
+  });
+
   it("reasoning: true sends neither from the first request (no 400 at all)", async () => {
     const j = await judgeOn(O_SERIES, { max_tokens: 800, reasoning: true });
     const res = await labelRun({ inputs: [input(3)], run: "o", labelsDir: dir!, judges: [j] });
