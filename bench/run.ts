@@ -16,7 +16,9 @@
  * - resume: the 40,000 command again (everything skipped), and `RunStore.open` of the 40,000-verdict run;
  * - `bench/stats-bootstrap.ts` (10,000 bootstrap resamples of kappa over 40,000 items).
  *
- * Targets (printed as PASS/FAIL): ipi-judge >= 0.5x the bare loop's items/s at both sizes; time per item at
+ * First, the realistic-latency mode (`realistic` below; 300 ms / 64 and 1 s / 256 on 3,000 trajectories, label with
+ * and without its transport worker beside a bare fetch loop; target >= 0.95x at 300 ms / 64); then the zero-latency
+ * runs, kept as a regression guard. Targets (printed as PASS/FAIL): ipi-judge >= 0.5x the bare loop's items/s at both sizes; time per item at
  * 40,000 within 1.2x of time per item at 5,000; peak RSS < 300 MB at 40,000.
  * Usage: `npm run bench [-- --sizes 5000,40000 --concurrency 16]`. Env IPI_BENCH_TGZ overrides the corpus path.
  */
