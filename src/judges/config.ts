@@ -84,8 +84,8 @@ export interface JudgePrice {
 }
 
 /**
- * Fields of a judge's configuration that cannot change a verdict (pricing, pacing, time limits, transport
- * credentials and routing, batch mode). The resume key of a verdict hashes the judge configuration without these
+ * Fields of a judge's configuration that cannot change a verdict (pricing, pacing, time limits, credentials,
+ * batch mode). `base_url` is not one of them: another server may serve another model under the same name. The resume key of a verdict hashes the judge configuration without these
  * (`src/store/`): changing them never judges anything again. Every other field (model, temperature, output mode,
  * max_tokens, extra_body, reasoning, context_tokens, ...) is part of the key.
  */
@@ -100,7 +100,6 @@ export const NON_VERDICT_FIELDS: readonly (keyof JudgeConfig)[] = [
   "headers_env",
   "headers",
   "query_env",
-  "base_url",
 ];
 
 /** The whole configuration file, defaults applied. */
