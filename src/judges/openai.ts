@@ -57,6 +57,9 @@ import {
  */
 const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response", "reasoning_only"]);
 
+/** Longest wait (ms) of a judge's other requests for its first one to come back (see `judge`). */
+export const PROBE_WAIT_MS = 10_000;
+
 /** Replies with the answer only in the reasoning field, with no reply in content, after which a judge is stopped. */
 export const REASONING_ONLY_STOP = 3;
 
@@ -409,7 +412,10 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
       // parameter answers one 400, not one per request in flight.
       if (!learned) {
         if (probe) {
-          await probe;
+          // bounded: a first request that hangs does not hold the judge's other items for its whole timeout
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([probe, new Promise<void>((r) => (timer = setTimeout(r, PROBE_WAIT_MS)))]);
+          clearTimeout(timer);
           req = request(conv);
         } else probe = new Promise<void>((r) => (endProbe = r));
       }
