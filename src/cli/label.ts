@@ -72,9 +72,11 @@ Examples:
   ipi-judge label samples/agentdojo --run samples
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --concurrency 8
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --batch   (then the same command again to resume)
+  ipi-judge label runs/ --judges prompts/judges.example.json --run committee --dry-run   (requests, tokens, estimated cost; sends nothing)
+  ipi-judge label runs/ --judges prompts/judges.example.json --run committee --max-cost 20   (exit 1 at the cap; a higher cap resumes)
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
-Exit: 0 done (bad items are recorded, not fatal), 1 fatal error or a judge stopped (bad key, no quota,
-unreachable), 2 usage or config error, 130 interrupted.
+Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
+unreachable) or the --max-cost cap reached, 2 usage or config error, 130 interrupted.
 Environment: API keys from the variables the config names (api_key_env). LLM judges' requests are sent from a
 worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
     )
