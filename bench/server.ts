@@ -71,7 +71,7 @@ function completionBody(content: string): string {
 }
 
 /** Start the server on 127.0.0.1 (port 0). @returns the server and its port. */
-export async function startBenchServer(): Promise<{ server: http.Server; port: number; count: () => number }> {
+export async function startBenchServer(delayMs = 0): Promise<{ server: http.Server; port: number; count: () => number }> {
   let requests = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -89,8 +89,13 @@ export async function startBenchServer(): Promise<{ server: http.Server; port: n
         return;
       }
       const payload = completionBody(content);
-      res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
-      res.end(payload);
+      const send = () => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
+        res.end(payload);
+      };
+      // realistic-latency mode: every answer after `delayMs` (a provider's time to first byte and generation)
+      if (delayMs > 0) setTimeout(send, delayMs);
+      else send();
     });
   });
   server.keepAliveTimeout = 60_000;
@@ -99,7 +104,8 @@ export async function startBenchServer(): Promise<{ server: http.Server; port: n
 }
 
 if (process.send && process.argv.includes("--child")) {
-  const { server, port, count } = await startBenchServer();
+  const di = process.argv.indexOf("--delay-ms");
+  const { server, port, count } = await startBenchServer(di >= 0 ? Number(process.argv[di + 1]) : 0);
   process.send({ port });
   process.on("message", (m) => {
     if (m === "count") process.send!({ requests: count() });

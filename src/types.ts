@@ -159,7 +159,14 @@ export interface Verdict {
   findings: VerifiedFinding[];
   rationale: string;
   attempts: number;
-  usage: { prompt_tokens: number; completion_tokens: number };
+  /**
+   * Tokens over every request of the verdict. `cached_tokens`: prompt tokens served from the provider's cache;
+   * `reasoning_tokens`: part of `completion_tokens`; `responses_without_usage`: responses that reported no usage
+   * (then the counts are a lower bound and `cost_usd` is null).
+   */
+  usage: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number; reasoning_tokens?: number; responses_without_usage?: number };
+  /** USD cost of the verdict's requests at the judge's `price`; null = unknown (no price, or missing usage). */
+  cost_usd?: number | null;
   error?: { kind: string; message: string };
   truncated: boolean;
   raw_replies: string[];

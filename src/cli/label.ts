@@ -66,6 +66,9 @@ export function registerLabel(program: Command): void {
     .option("--max-item-mb <n>", "largest input item (an AgentDojo file or a JSONL line) to read, in MiB; larger ones are recorded as too_large", "64")
     .option("--batch", "send batch judges' requests through the OpenAI Batch API (judges with batch: true, or on api.openai.com); killed runs resume polling")
     .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
+    .option("--dry-run", "render every request the run would send (same input, same resume) and print requests, prompt tokens and estimated cost per judge; sends nothing, stores nothing, needs no API key")
+    .option("--assume-output-tokens <n>", "with --dry-run: output tokens per request for the cost estimate (default: the judge's max_tokens or 600, whichever is lower)")
+    .option("--max-cost <usd>", "stop sending when the run's cost (stored verdicts, earlier invocations included, plus what is in flight) would pass this many USD; in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price")
     .option("--json", "print the summary as one JSON object")
     .addHelpText(
       "after",
@@ -74,10 +77,12 @@ Examples:
   ipi-judge label samples/agentdojo --run samples
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --concurrency 8
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --batch   (then the same command again to resume)
+  ipi-judge label runs/ --judges prompts/judges.example.json --run committee --dry-run   (requests, tokens, estimated cost; sends nothing)
+  ipi-judge label runs/ --judges prompts/judges.example.json --run committee --max-cost 20   (exit 1 at the cap; a higher cap resumes)
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
-Exit: 0 done (bad items are recorded, not fatal), 1 fatal error or a judge stopped (bad key, no quota,
-unreachable, or no usable verdict at all), 2 usage or config error (including a judge whose configuration
-changed since its verdicts were stored: see --on-config-change), 130 interrupted.
+Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
+unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
+judge whose configuration changed since its verdicts were stored: see --on-config-change), 130 interrupted.
 Environment: API keys from the variables the config names (api_key_env). LLM judges' requests are sent from a
 worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
     )
@@ -90,7 +95,46 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
       if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
       if (!["refuse", "rejudge", "keep"].includes(o.onConfigChange))
         throw new UsageError(`--on-config-change must be refuse, rejudge or keep, not "${o.onConfigChange}"`);
-      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, worker: transportWorkerEnabled() });
+      let maxCostUsd: number | undefined;
+      if (o.maxCost !== undefined) {
+        maxCostUsd = Number(o.maxCost);
+        if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0) throw new UsageError(`--max-cost must be a number of USD > 0, not "${o.maxCost}"`);
+        if (o.dryRun) throw new UsageError("--max-cost has no effect with --dry-run (nothing is sent); the dry run prints estimated_cost_usd");
+        if (o.batch) throw new UsageError("--max-cost does not apply to the Batch API (--batch): a batch's cost is committed when it is sent");
+      }
+      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, worker: !o.dryRun && transportWorkerEnabled(), dryRun: !!o.dryRun });
+      if (maxCostUsd !== undefined) {
+        const unpriced = judges.filter((j) => {
+          const cfg = (j as unknown as { config?: { price?: unknown } }).config;
+          return cfg !== undefined && !cfg.price;
+        });
+        if (unpriced.length)
+          throw new UsageError(
+            `--max-cost needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
+          );
+      }
+      if (o.dryRun) {
+        const { dryRun, formatDryRun } = await import("../run/dry-run.js");
+        const r = await dryRun(
+          {
+            inputs: paths,
+            run: o.run,
+            labelsDir: path.resolve(o.labelsDir),
+            judges,
+            format: o.format,
+            repeats: intOption(o.repeats, "--repeats", 1),
+            limit: o.limit === undefined ? undefined : intOption(o.limit, "--limit", 0),
+            budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
+            minQuoteChars: common.minQuoteChars,
+            maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
+            retryErrors: !!o.retryErrors,
+          },
+          o.assumeOutputTokens === undefined ? undefined : intOption(o.assumeOutputTokens, "--assume-output-tokens", 1),
+        );
+        if (o.json) printJson(r);
+        else process.stdout.write(formatDryRun(r) + "\n");
+        return;
+      }
       const ac = new AbortController();
       let interrupts = 0;
       const onSigint = () => {
@@ -124,6 +168,7 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
           retryErrors: !!o.retryErrors,
           onConfigChange: o.onConfigChange,
           onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
+          maxCostUsd,
           signal: ac.signal,
           onProgress: (p) => {
             progress.update(p);
@@ -147,7 +192,8 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
         });
         progress.stop();
         for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
-        if (o.json) printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress });
+        if (o.json)
+          printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress, ...(res.costCap ? { cost_cap: res.costCap } : {}) });
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
@@ -156,8 +202,24 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
               (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : ""),
           );
         }
+        for (const [id, what] of Object.entries(res.adaptations ?? {}))
+          process.stderr.write(`judge ${id} adapted to its server (recorded in store.json): ${what.join("; ")}\n`);
+        const cap = res.costCap;
+        if (cap && !o.json)
+          process.stdout.write(
+            `cost cap: $${cap.spent_usd.toFixed(4)} of $${cap.cap_usd} spent by the run` +
+              (cap.unknown_cost_verdicts ? ` (${cap.unknown_cost_verdicts} verdict(s) without usage counted at their estimate)` : "") +
+              "\n",
+          );
         if (res.interrupted) process.exitCode = EXIT.interrupted;
-        else if (Object.keys(res.stoppedJudges).length > 0) {
+        else if (cap?.reached) {
+          process.stderr.write(
+            `ipi-judge: the cost cap was reached: the run has spent $${cap.spent_usd.toFixed(4)} of --max-cost $${cap.cap_usd} and the next request would pass it; ` +
+              `what was in flight is stored, the remaining items are un-judged; run again with a higher --max-cost to resume\n`,
+          );
+          process.exitCode = EXIT.fatal;
+        }
+        if (!res.interrupted && Object.keys(res.stoppedJudges).length > 0) {
           // A judge that could not go on (bad key, no quota, unreachable) left its items un-judged: not a success.
           process.stderr.write(
             `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped (${Object.entries(res.stoppedJudges).map(([id, m]) => `${id}: ${m}`).join("; ")}); ` +

@@ -33,15 +33,15 @@ import path from "node:path";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import type OpenAI from "openai";
-import { toFile } from "openai";
+import { APIConnectionError, toFile } from "openai";
 import type { Trajectory, Verdict } from "../types.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../store/journal.js";
 import { verdictKey } from "../store/run-store.js";
-import { NO_KEY, resolveApiKey, type JudgeConfig } from "./config.js";
+import { clientSettings, type JudgeConfig } from "./config.js";
 import { JudgeFatalError, type JudgeContext } from "./judge.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "./openai.js";
-import { chatRequestBody, defaultSleep, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "./transport.js";
+import { addUsage, chatRequestBody, clipMessage, connectionCause, defaultSleep, isBodyReset, providerFault, readUsage, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "./transport.js";
 
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
@@ -380,8 +380,7 @@ export class BatchJudgeRun {
   private async api<T>(what: string, call: (attempt: number) => Promise<T>): Promise<T> {
     let secret: string[] = [];
     try {
-      const k = resolveApiKey(this.judge.config);
-      if (k !== NO_KEY) secret = [k];
+      secret = clientSettings(this.judge.config).secrets;
     } catch {
       /* no key variable: nothing to redact */
     }
@@ -396,7 +395,12 @@ export class BatchJudgeRun {
           throw new JudgeFatalError(this.judge.id, "auth", `judge "${this.judge.id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
         if (st === 429 && /insufficient_quota|exceeded your current quota/i.test(`${err.code ?? ""} ${msg}`))
           throw new JudgeFatalError(this.judge.id, "insufficient_quota", `judge "${this.judge.id}": no quota left (HTTP 429) when trying to ${what}: ${msg}`);
-        const transient = st === undefined ? /Connection|Timeout/i.test(err.name ?? "") : st === 408 || st === 409 || st === 429 || st >= 500;
+        // connection faults (the client's APIConnectionError and its timeout, a reset while a result file streams)
+        // are retried like the chat requests' (src/judges/transport.ts), as are 408/409/429/5xx
+        const transient =
+          st === undefined
+            ? e instanceof APIConnectionError || /Connection|Timeout/i.test(err.name ?? "") || isBodyReset(e) || /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN)$/.test(connectionCause(e).code ?? "")
+            : st === 408 || st === 409 || st === 429 || st >= 500;
         if (!transient || k >= 5 || this.settings.signal?.aborted)
           throw new Error(`judge "${this.judge.id}": could not ${what} (Batch API${st ? `, HTTP ${st}` : ""}): ${msg}`);
         await this.sleep(Math.min(30_000, 1000 * 2 ** k), this.settings.signal);
@@ -489,6 +493,11 @@ export class BatchJudgeRun {
       const kind = status === 400 ? "bad_request" : status ? `http_${status}` : (r.error?.code ?? "batch_error");
       return this.stepped(conv, { kind: "error", error: { kind, message: `HTTP ${status}: ${msg}` } }, r);
     }
+    // a provider failure inside the 200 (top-level error, a choice with finish_reason "error"): transient, resent
+    // in the next round like a 5xx (never a label); after `maxResends` rounds an error with the provider's message
+    const inBand = providerFault(r.body);
+    if (inBand)
+      return this.account(conv, r), resend(`provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(inBand.message)}`);
     const choice = r.body?.choices?.[0];
     if (!choice || !choice.message) return this.account(conv, r), resend(`the response has no choices`);
     const content = typeof choice.message.content === "string" ? choice.message.content : null;
@@ -518,8 +527,7 @@ export class BatchJudgeRun {
   /** Count a result line that is not stepped (a resend): one request, its usage and reply. */
   private account(conv: JudgeConversation, r: ResultLine): void {
     conv.attempts += 1;
-    conv.usage.prompt_tokens += r.body?.usage?.prompt_tokens ?? 0;
-    conv.usage.completion_tokens += r.body?.usage?.completion_tokens ?? 0;
+    addUsage(conv.usage, readUsage(r.body?.usage));
     const c = r.body?.choices?.[0]?.message;
     if (c) conv.raw.push(typeof c.content === "string" ? c.content : JSON.stringify(c));
   }
@@ -535,7 +543,7 @@ export class BatchJudgeRun {
     const input: StepInput = {
       outcome,
       requests,
-      usage: { prompt_tokens: r?.body?.usage?.prompt_tokens ?? 0, completion_tokens: r?.body?.usage?.completion_tokens ?? 0 },
+      usage: r?.body ? readUsage(r.body.usage) : { prompt_tokens: 0, completion_tokens: 0 },
       raw: c ? [typeof c.content === "string" ? c.content : JSON.stringify(c)] : [],
       maxTokens: conv.maxTokens,
     };

@@ -41,7 +41,66 @@ export interface JudgeConfig {
    * itself (no `base_url`, or api.openai.com), false otherwise. See `./batch.ts`.
    */
   batch?: boolean;
+  /**
+   * Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g.
+   * `{"api-key": "AZURE_OPENAI_KEY"}`, `{"Proxy-Authorization": "PROXY_AUTH"}`). Values are secrets: redacted
+   * from every text the judge writes.
+   */
+  headers_env?: Record<string, string>;
+  /** Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's `HTTP-Referer`, `X-Title`). */
+  headers?: Record<string, string>;
+  /**
+   * Query-string parameters whose values come from environment variables: parameter -> variable name (e.g.
+   * `{"key": "GEMINI_API_KEY"}`). Sent on every request; values redacted like keys. A secret-looking parameter
+   * written into `base_url` itself is refused when the config is read; non-secret ones (`api-version`) are sent.
+   */
+  query_env?: Record<string, string>;
+  /**
+   * The structured-output schema dialect of the server under `output_mode: "json_schema"`: `openai` (strict),
+   * `gemini`, `vllm`, `ollama` (see `./openai-schema.ts`). Unset: `gemini` for Google's host, `ollama` for port
+   * 11434, else `openai`.
+   */
+  schema_dialect?: "openai" | "gemini" | "vllm" | "ollama";
+  /** Prices in USD per million tokens, for the cost of each verdict, judge and run (see `src/judges/cost.ts`). */
+  price?: JudgePrice;
+  /**
+   * A reasoning model (OpenAI o-series, gpt-5 family, ...): sent without `temperature` and with
+   * `max_completion_tokens` from the first request. Unset: learned once from the server's first 400 that
+   * rejects either parameter.
+   */
+  reasoning?: boolean;
+  /**
+   * The model's context window in tokens. The rendered trajectory is elided (with the explicit marker) to fit it
+   * with room for the reply; a trajectory that cannot fit is `unjudgeable` (`too_long`).
+   */
+  context_tokens?: number;
 }
+
+/** A judge's prices, USD per million tokens. `cached_input_per_mtok` defaults to `input_per_mtok`. */
+export interface JudgePrice {
+  input_per_mtok: number;
+  cached_input_per_mtok?: number;
+  output_per_mtok: number;
+}
+
+/**
+ * Fields of a judge's configuration that cannot change a verdict (pricing, pacing, time limits, credentials,
+ * batch mode). `base_url` is not one of them: another server may serve another model under the same name. The resume key of a verdict hashes the judge configuration without these
+ * (`src/store/`): changing them never judges anything again. Every other field (model, temperature, output mode,
+ * max_tokens, extra_body, reasoning, context_tokens, ...) is part of the key.
+ */
+export const NON_VERDICT_FIELDS: readonly (keyof JudgeConfig)[] = [
+  "price",
+  "concurrency",
+  "rpm",
+  "tpm",
+  "timeout_s",
+  "batch",
+  "api_key_env",
+  "headers_env",
+  "headers",
+  "query_env",
+];
 
 /** The whole configuration file, defaults applied. */
 export interface JudgesConfig {
@@ -156,6 +215,12 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
   for (const [i, j] of obj.judges.entries()) {
     if (seen.has(j.id)) throw new JudgesConfigError(`${source}: judges[${i}].id: duplicate judge id "${j.id}"`);
     seen.add(j.id);
+    checkCredentials(j, i, source);
+    if (j.extra_body && "n" in j.extra_body && j.extra_body.n !== 1)
+      throw new JudgesConfigError(
+        `${source}: judges[${i}] ("${j.id}").extra_body.n: several choices per request are not used (some servers reject n > 1, ` +
+          `some answer with one choice); use label --repeats for independent repeats`,
+      );
   }
   for (const pat of Object.keys(obj.families ?? {})) {
     try {
@@ -170,6 +235,104 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
     min_quote_chars: obj.min_quote_chars ?? JUDGE_DEFAULTS.min_quote_chars,
     families: { ...(obj.families ?? {}) },
   };
+}
+
+/** Query parameters and header names whose values are credentials (a key, a token, a signature, a password). */
+const SECRET_NAME = /key|token|secret|passw|sig|auth|credential|session|cookie/i;
+
+/**
+ * Credentials a judge's configuration must not hold in plain text, checked when the config is read: userinfo in
+ * `base_url` (`https://user:pass@host`), a secret-looking query parameter in `base_url` (`?key=...`), and a
+ * secret-looking literal header. Each names the judge and the field, never the value, and says what to use.
+ */
+function checkCredentials(j: JudgeConfig, i: number, source: string): void {
+  const at = `${source}: judges[${i}] ("${j.id}")`;
+  if (j.base_url !== undefined) {
+    let u: URL;
+    try {
+      u = new URL(j.base_url);
+    } catch {
+      throw new JudgesConfigError(`${at}.base_url is not a valid URL`);
+    }
+    if (u.username || u.password)
+      throw new JudgesConfigError(
+        `${at}.base_url holds credentials (user:password@host); they are refused so they never reach a verdict, error or log. ` +
+          `Put the API key in the variable api_key_env names, or other credentials in headers_env (e.g. {"Authorization": "MY_BASIC_AUTH"}).`,
+      );
+    for (const name of u.searchParams.keys())
+      if (SECRET_NAME.test(name))
+        throw new JudgesConfigError(
+          `${at}.base_url has a credential in its query string (parameter "${name}"); it is refused so it never reaches a verdict, ` +
+            `error or log. Use query_env instead: {"${name}": "<ENV_VAR holding it>"}; it is sent on every request.`,
+        );
+  }
+  for (const name of Object.keys(j.headers ?? {}))
+    if (/^authorization$|^proxy-authorization$|^cookie$/i.test(name) || SECRET_NAME.test(name))
+      throw new JudgesConfigError(
+        `${at}.headers["${name}"] looks like a credential; literal credentials are refused. Use headers_env: {"${name}": "<ENV_VAR holding it>"}.`,
+      );
+}
+
+/** How to build a judge's `openai` client, credentials resolved from the environment, and what to redact. */
+export interface ClientSettings {
+  apiKey: string;
+  /** `base_url` without credentials, query or fragment; undefined = the OpenAI API. */
+  baseURL?: string;
+  defaultQuery?: Record<string, string>;
+  defaultHeaders?: Record<string, string>;
+  /** Every credential value (API key, userinfo, secret query values, `headers_env` values): never written anywhere. */
+  secrets: string[];
+}
+
+/**
+ * The client settings of a judge: the API key (`resolveApiKey`), `base_url` split into its path and its query
+ * (sent as `defaultQuery`: the client appends paths to the base URL, so a query left in it would corrupt every
+ * path), `query_env` and `headers_env` values from the environment, literal `headers`. Userinfo in `base_url` (only
+ * reachable from code: `loadJudgesConfig` refuses it) is dropped from the URL and redacted, never sent.
+ * @throws JudgesConfigError naming a variable that is unset (never a value).
+ */
+export function clientSettings(cfg: JudgeConfig, env: NodeJS.ProcessEnv = process.env): ClientSettings {
+  const apiKey = resolveApiKey(cfg, env);
+  const secrets: string[] = apiKey === NO_KEY ? [] : [apiKey];
+  const out: ClientSettings = { apiKey, secrets };
+  if (cfg.base_url !== undefined) {
+    let u: URL | undefined;
+    try {
+      u = new URL(cfg.base_url);
+    } catch {
+      out.baseURL = cfg.base_url;
+    }
+    if (u) {
+      // the password always; a user name only when long enough to be a token (a short one, "user", would blank
+      // that word in every rationale)
+      if (u.password) secrets.push(u.password, decodeURIComponent(u.password));
+      if (u.username.length >= 8) secrets.push(u.username, decodeURIComponent(u.username));
+      const q: Record<string, string> = {};
+      for (const [k, v] of u.searchParams) {
+        q[k] = v;
+        if (SECRET_NAME.test(k) && v) secrets.push(v);
+      }
+      if (Object.keys(q).length) out.defaultQuery = q;
+      out.baseURL = `${u.protocol}//${u.host}${u.pathname.replace(/\/$/, "")}`;
+    }
+  }
+  const fromEnv = (map: Record<string, string> | undefined, what: string): Record<string, string> => {
+    const r: Record<string, string> = {};
+    for (const [name, variable] of Object.entries(map ?? {})) {
+      const v = env[variable];
+      if (v === undefined || v.trim() === "")
+        throw new JudgesConfigError(`judge "${cfg.id}": environment variable ${variable} (${what} "${name}") is not set`);
+      r[name] = v.trim();
+      secrets.push(v.trim());
+    }
+    return r;
+  };
+  const query = fromEnv(cfg.query_env, "query_env parameter");
+  if (Object.keys(query).length) out.defaultQuery = { ...(out.defaultQuery ?? {}), ...query };
+  const headers = { ...(cfg.headers ?? {}), ...fromEnv(cfg.headers_env, "headers_env header") };
+  if (Object.keys(headers).length) out.defaultHeaders = headers;
+  out.secrets = [...new Set(secrets.filter((x) => x.length >= 4))];
+  return out;
 }
 
 /**
@@ -197,7 +360,7 @@ export function loadJudgesConfig(
     throw new JudgesConfigError(`${file}: not valid JSON: ${(e as Error).message}`);
   }
   const cfg = parseJudgesConfig(raw, file);
-  if (opts.checkKeys ?? true) for (const j of cfg.judges) resolveApiKey(j, opts.env);
+  if (opts.checkKeys ?? true) for (const j of cfg.judges) clientSettings(j, opts.env);
   return cfg;
 }
 

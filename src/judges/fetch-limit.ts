@@ -244,6 +244,53 @@ export function limitedFetch(limit: number = MAX_RESPONSE_BYTES, base: typeof fe
       url.password === "" &&
       (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array);
     if (!plain || !isChatCompletion(url, input, init)) return base(input, init);
-    return nodeRequest(url!, init!, (body ?? undefined) as string | Uint8Array | undefined, limit, agents[url!.protocol as "http:" | "https:"]);
+    return followRedirects(url!, init!, (body ?? undefined) as string | Uint8Array | undefined, (u, i, b) =>
+      nodeRequest(u, i, b, limit, agents[u.protocol as "http:" | "https:"]),
+    );
   }) as typeof fetch;
+}
+
+/** Redirect statuses followed, and the most hops followed for one request. */
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+export const MAX_REDIRECTS = 5;
+/** Headers that carry credentials: not sent on to another origin (as fetch does for `authorization`). */
+const CREDENTIAL_HEADERS = /^(authorization|proxy-authorization|cookie|api-key|x-api-key|x-goog-api-key)$/i;
+
+/**
+ * Follow HTTP redirects as `fetch` does (a moved endpoint, `http` to `https`), at most {@link MAX_REDIRECTS} hops:
+ * 301/302/307/308 repeat the request (method and body, as an API client must: `fetch` would turn a 301/302 POST
+ * into a GET), 303 becomes a GET without a body. Credential headers are dropped when the origin changes. A
+ * `Location` that is missing or not http(s), or one hop too many, returns the redirect response itself (the
+ * fault policy reads it as the status it is).
+ */
+async function followRedirects(
+  url: URL,
+  init: RequestInit,
+  body: string | Uint8Array | undefined,
+  send: (url: URL, init: RequestInit, body: string | Uint8Array | undefined) => Promise<Response>,
+): Promise<Response> {
+  let cur = url;
+  let curInit = init;
+  let curBody = body;
+  for (let hop = 0; ; hop++) {
+    const res = await send(cur, curInit, curBody);
+    if (!REDIRECTS.has(res.status) || hop >= MAX_REDIRECTS) return res;
+    const loc = res.headers.get("location");
+    let next: URL;
+    try {
+      next = new URL(loc ?? "", cur);
+    } catch {
+      return res;
+    }
+    if (!loc || (next.protocol !== "http:" && next.protocol !== "https:") || next.username || next.password) return res;
+    const headers = headerRecord(curInit.headers);
+    if (next.origin !== cur.origin) for (const k of Object.keys(headers)) if (CREDENTIAL_HEADERS.test(k)) delete headers[k];
+    if (res.status === 303) {
+      curInit = { ...curInit, method: "GET", headers };
+      curBody = undefined;
+      delete headers["content-type"];
+      delete headers["content-length"];
+    } else curInit = { ...curInit, headers };
+    cur = next;
+  }
 }

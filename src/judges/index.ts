@@ -17,10 +17,18 @@ export interface ResolvedJudges {
  *   the CLI's default; needs the compiled `dist/` build).
  * @throws UsageError for an unknown built-in judge; JudgesConfigError for a bad config file or a missing key.
  */
-export async function resolveJudges(o: { judge?: string; judgesFile?: string; worker?: boolean }): Promise<ResolvedJudges> {
+export async function resolveJudges(o: { judge?: string; judgesFile?: string; worker?: boolean; dryRun?: boolean }): Promise<ResolvedJudges> {
   if (o.judgesFile) {
-    const cfg = loadJudgesConfig(o.judgesFile);
+    // a dry run sends nothing: it needs no API key (unset variables get a placeholder that is never sent)
+    const cfg = loadJudgesConfig(o.judgesFile, { checkKeys: !o.dryRun });
     const common = { retries: cfg.retries, minQuoteChars: cfg.min_quote_chars };
+    if (o.dryRun) {
+      const env: NodeJS.ProcessEnv = { ...process.env };
+      for (const j of cfg.judges)
+        for (const v of [j.api_key_env, ...Object.values(j.headers_env ?? {}), ...Object.values(j.query_env ?? {})])
+          if (v !== undefined && !env[v]) env[v] = "dry-run-sends-nothing";
+      return { judges: cfg.judges.map((j) => createOpenAIJudge(j, { ...common, env })), common };
+    }
     const remote = o.worker ? new TransportWorker({ judges: cfg.judges }) : undefined;
     remote?.warm();
     return { judges: cfg.judges.map((j) => createOpenAIJudge(j, { ...common, remote })), common };

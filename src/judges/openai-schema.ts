@@ -66,15 +66,55 @@ export function replyJsonSchema(): Record<string, unknown> {
   return structuredClone(cached);
 }
 
-/** The `response_format` of a request in each output mode (`text` sends none). */
+/**
+ * The JSON Schema dialect a server's structured output accepts:
+ * - `openai`: OpenAI Structured Outputs, `strict: true` (every property required, `additionalProperties: false`);
+ * - `gemini`: Gemini's OpenAI-compatible endpoint (an OpenAPI 3.0 schema subset: no `additionalProperties`, a
+ *   nullable field as `nullable: true` instead of `anyOf` with `null`; no `strict`);
+ * - `vllm`, `ollama`: guided decoding from the schema as given (`response_format` json_schema without `strict`,
+ *   which some versions refuse).
+ * Whatever the server enforces, the reply is parsed and checked locally (`./parse.ts`).
+ */
+export type SchemaDialect = "openai" | "gemini" | "vllm" | "ollama";
+export const SCHEMA_DIALECTS: readonly SchemaDialect[] = ["openai", "gemini", "vllm", "ollama"];
+
+/** The dialect of a server when the config names none: Gemini's host, Ollama's port 11434, else OpenAI's. */
+export function defaultDialect(baseUrl: string | undefined): SchemaDialect {
+  if (!baseUrl) return "openai";
+  if (/generativelanguage\.googleapis\.com/i.test(baseUrl)) return "gemini";
+  if (/:11434(\/|$)/.test(baseUrl)) return "ollama";
+  return "openai";
+}
+
+/** The reply schema rewritten for Gemini's OpenAPI subset (see {@link SchemaDialect}). */
+export function geminiSchema(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(geminiSchema);
+  if (!node || typeof node !== "object") return node;
+  const o = node as Record<string, unknown>;
+  const any = o.anyOf as Record<string, unknown>[] | undefined;
+  if (Array.isArray(any) && any.length === 2 && any.some((x) => x?.type === "null")) {
+    const other = any.find((x) => x?.type !== "null")!;
+    const { anyOf: _drop, ...rest } = o;
+    return { ...(geminiSchema(rest) as object), ...(geminiSchema(other) as object), nullable: true };
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (k !== "additionalProperties") out[k] = geminiSchema(v);
+  return out;
+}
+
+/** The `response_format` of a request in each output mode (`text` sends none), in a server's schema dialect. */
 export function responseFormat(
   mode: "json_schema" | "json_object" | "text",
+  dialect: SchemaDialect = "openai",
 ):
-  | { type: "json_schema"; json_schema: { name: string; strict: true; schema: Record<string, unknown> } }
+  | { type: "json_schema"; json_schema: { name: string; strict?: true; schema: Record<string, unknown> } }
   | { type: "json_object" }
   | undefined {
-  if (mode === "json_schema")
-    return { type: "json_schema", json_schema: { name: REPLY_SCHEMA_NAME, strict: true, schema: replyJsonSchema() } };
+  if (mode === "json_schema") {
+    if (dialect === "openai") return { type: "json_schema", json_schema: { name: REPLY_SCHEMA_NAME, strict: true, schema: replyJsonSchema() } };
+    const schema = dialect === "gemini" ? (geminiSchema(replyJsonSchema()) as Record<string, unknown>) : replyJsonSchema();
+    return { type: "json_schema", json_schema: { name: REPLY_SCHEMA_NAME, schema } };
+  }
   if (mode === "json_object") return { type: "json_object" };
   return undefined;
 }

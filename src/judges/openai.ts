@@ -27,20 +27,22 @@
  */
 import OpenAI from "openai";
 import { evidenceContext, type EvidenceContext } from "../evidence/verify.js";
-import { buildMessages, promptSha256, RUBRIC_VERSION } from "../rubric/prompt.js";
-import { renderForJudge } from "../serialize/render.js";
+import { buildMessages, promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
+import { DEFAULT_BUDGET_CHARS, renderForJudge } from "../serialize/render.js";
 import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { buildVerdict } from "../verdict/record.js";
-import { JUDGE_DEFAULTS, resolveApiKey, withJudgeDefaults, type JudgeConfig } from "./config.js";
+import { usageCost } from "../providers/cost.js";
+import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { createChatSender, type ChatSender, type RemoteTransport } from "./sender.js";
-import type { Judge, JudgeContext } from "./judge.js";
-import { responseFormat } from "./openai-schema.js";
+import { JudgeFatalError, type Judge, type JudgeContext } from "./judge.js";
+import { defaultDialect, responseFormat } from "./openai-schema.js";
 import type { AimdLimiter } from "./rate.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
 import { verdictConfig } from "./verdict-config.js";
 import {
+  addUsage,
   clipMessage,
   redact,
   type ChatMessage,
@@ -54,7 +56,13 @@ import {
  * Error kinds of `sendChat` that are the judge's own answer (a reply cut at the token limit, an empty reply),
  * not a transport fault: on a feedback turn they fall back to the last decision like an unparseable reply.
  */
-const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response"]);
+const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response", "reasoning_only"]);
+
+/** Longest wait (ms) of a judge's other requests for its first one to come back (see `judge`). */
+export const PROBE_WAIT_MS = 10_000;
+
+/** Replies with the answer only in the reasoning field, with no reply in content, after which a judge is stopped. */
+export const REASONING_ONLY_STOP = 3;
 
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
@@ -97,6 +105,8 @@ export interface JudgeConversation {
   maxTokens?: number;
   /** The rendered trajectory was shortened to fit the budget. */
   readonly truncated: boolean;
+  /** Re-renderings after the provider said the prompt exceeds the model's context. */
+  contextShrinks?: number;
   /** The last reply that could be decided. */
   last?: { decision: Decision; rationale: string };
   /** The nonce of the rendered trajectory (rendering again with it gives the same messages). */
@@ -135,6 +145,11 @@ export interface OpenAIJudge extends Judge {
   /** The token-limit parameter name this judge's server accepts (learned from a 400). */
   tokenParam(): "max_tokens" | "max_completion_tokens";
   /**
+   * The request settings in force: the temperature sent (null = none: a reasoning model), the token-limit
+   * parameter, and what was adapted to the server's answers (recorded by `label` in store.json, shown by `report`).
+   */
+  requestParams(): { temperature: number | null; token_param: string; adapted: string[] };
+  /**
    * This judge's requests in flight, adapted to 429s (read it for progress and tests), when it sends from this
    * thread; with `common.remote` the limiter that counts is the transport worker's, and this one stays idle.
    */
@@ -156,9 +171,8 @@ export interface OpenAIJudge extends Judge {
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable (before any request).
  */
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {
-  const apiKey = resolveApiKey(cfg, common.env);
   const config = withJudgeDefaults(cfg);
-  const secrets = apiKey === "not-needed" ? [] : [apiKey];
+  const secrets = clientSettings(cfg, common.env).secrets;
   // The client of this process: the Batch API path (./batch.ts) sends files and batches with it; chat requests go
   // through it too unless a transport worker sends them (`common.remote`, ./transport-worker.ts).
   const local = createChatSender(cfg, common);
@@ -166,9 +180,26 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   const sender: ChatSender = common.remote ? common.remote.sender(cfg) : local;
   const pacer = local.limiter;
   const retries = common.retries ?? JUDGE_DEFAULTS.retries;
-  const format = responseFormat(config.output_mode);
-  // Learned once per judge: a server that rejects `max_tokens` keeps getting `max_completion_tokens`.
-  let tokenParam: "max_tokens" | "max_completion_tokens" = "max_tokens";
+  const format = responseFormat(config.output_mode, cfg.schema_dialect ?? defaultDialect(cfg.base_url));
+  // Learned once per judge (or configured up front with `reasoning: true`): a server that rejects `max_tokens`
+  // keeps getting `max_completion_tokens`; one that rejects `temperature` gets none.
+  let tokenParam: "max_tokens" | "max_completion_tokens" = cfg.reasoning ? "max_completion_tokens" : "max_tokens";
+  let omitTemperature = cfg.reasoning === true;
+  /** The first send of the judge is in flight (`probe`) or has come back (`learned`); see `judge`. */
+  let learned = false;
+  let probe: Promise<void> | undefined;
+  let endProbe: (() => void) | undefined;
+  /** What this judge changed after its server's answers (recorded in the run's store.json). */
+  const adapted: string[] = [];
+  /** Replies whose answer was only in the reasoning field, and replies with content (the stop rule below). */
+  let reasoningOnly = 0;
+  let contentReplies = 0;
+  // The character budget that fits `context_tokens` with room for the rubric and the reply: ~3 characters per
+  // token (below the ~4 of English text, so the budget errs short).
+  const contextBudget =
+    cfg.context_tokens !== undefined
+      ? Math.max(1000, (cfg.context_tokens - Math.ceil(SYSTEM_TEMPLATE.length / 3) - (cfg.max_tokens ?? 1024) - 500) * 3)
+      : undefined;
 
   const identity = {
     id: cfg.id,
@@ -180,7 +211,8 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
 
   /** Start the conversation of one verdict: render, the two first messages; the evidence context on first use. */
   function begin(t: Trajectory, ctx: JudgeContext): JudgeConversation {
-    const budgetChars = ctx.budgetChars ?? common.budgetChars;
+    let budgetChars = ctx.budgetChars ?? common.budgetChars;
+    if (contextBudget !== undefined) budgetChars = Math.min(budgetChars ?? DEFAULT_BUDGET_CHARS, contextBudget);
     const rendered = renderForJudge(t, { budgetChars });
     return withEvidence(
       {
@@ -206,6 +238,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     let ev: EvidenceContext | undefined;
     return Object.defineProperty(state, "evCtx", {
       enumerable: false,
+      configurable: true,
       get(): EvidenceContext {
         ev ??= evidenceContext(state.trajectory, {
           minQuoteChars: state.minQuoteChars,
@@ -226,12 +259,26 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     return { ...conv } as ConversationState;
   }
 
+  /**
+   * Render the conversation's trajectory again under a smaller budget (the provider said the prompt exceeds the
+   * model's context): new nonce, messages and evidence parts; only before any reply was decided.
+   */
+  function shrink(conv: JudgeConversation, budgetChars: number): void {
+    const rendered = renderForJudge(conv.trajectory, { budgetChars });
+    const c = conv as { -readonly [K in keyof JudgeConversation]: JudgeConversation[K] };
+    c.messages = buildMessages(rendered);
+    c.truncated = rendered.truncated;
+    c.nonce = rendered.nonce;
+    c.budgetChars = budgetChars;
+    withEvidence(conv, rendered.parts);
+  }
+
   /** The chat request the conversation sends next. */
   function request(conv: JudgeConversation): ChatRequest {
     return {
       model: cfg.model,
       messages: conv.messages,
-      temperature: config.temperature,
+      temperature: omitTemperature ? undefined : config.temperature,
       max_tokens: conv.maxTokens,
       response_format: format,
       extra_body: cfg.extra_body,
@@ -245,8 +292,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   function step(conv: JudgeConversation, res: StepInput): StepOutcome {
     const t = conv.trajectory;
     conv.attempts += res.requests;
-    conv.usage.prompt_tokens += res.usage.prompt_tokens;
-    conv.usage.completion_tokens += res.usage.completion_tokens;
+    addUsage(conv.usage, res.usage);
     conv.raw.push(...res.raw);
     conv.maxTokens = res.maxTokens;
     const round = conv.round;
@@ -257,7 +303,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
       extra: { error?: { kind: string; message: string }; rationale?: string } = {},
     ): StepOutcome => ({
       done: true,
-      verdict: buildVerdict({
+      verdict: withCost(conv, buildVerdict({
         trajectory: t,
         judge: identity,
         repeat: conv.repeat,
@@ -274,7 +320,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
         error: extra.error ? { kind: extra.error.kind, message: clipMessage(extra.error.message, 800) } : undefined,
         rationale: extra.rationale,
         now: common.now?.(),
-      }),
+      })),
     });
     /** Feedback turns are used up (or a later turn failed): the last decided reply stands, else an error. */
     const fallBack = (error: { kind: string; message: string }): StepOutcome =>
@@ -296,6 +342,22 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
       return conv.last
         ? fallBack({ kind: "refused", message: out.message })
         : verdict("judge_refused", null, { error: { kind: "refused", message: out.message } });
+    if (out.kind === "error" && out.error.kind === "context_length" && round === 0 && !conv.last) {
+      // The provider says the prompt exceeds the model's context: elide the trajectory further (explicit marker,
+      // the verdict says truncated) and send again, at most 3 times; then the item is unjudgeable `too_long`.
+      const shrinks = (conv.contextShrinks = (conv.contextShrinks ?? 0) + 1);
+      const current = conv.messages.reduce((a, m) => a + m.content.length, 0) - SYSTEM_TEMPLATE.length;
+      if (shrinks <= 3 && current > 2000) {
+        shrink(conv, Math.max(1000, Math.floor(current * 0.6)));
+        return { done: false, request: request(conv) };
+      }
+      return verdict("unjudgeable", null, {
+        error: {
+          kind: "too_long",
+          message: `the trajectory does not fit the model's context even elided to ${current} characters (${shrinks - 1} elision(s)); set context_tokens or a smaller --budget-chars. Provider: ${out.error.message}`,
+        },
+      });
+    }
     if (out.kind === "error") {
       // A feedback turn the last decision needed could not run (429s, 5xx, resets, timeouts, a 400, a stopped
       // run): the judge never got to answer it, so the decision is not final and no label is stored. The verdict
@@ -329,12 +391,60 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     return verdict("ok", decision, { rationale: parsed.reply.rationale });
   }
 
+  /** The verdict with the usage details (cached, reasoning tokens, responses without usage) and its cost. */
+  function withCost(conv: JudgeConversation, v: Verdict): Verdict {
+    const u = conv.usage;
+    v.usage = {
+      ...v.usage,
+      cached_tokens: u.cached_tokens ?? 0,
+      reasoning_tokens: u.reasoning_tokens ?? 0,
+      ...(u.missing ? { responses_without_usage: u.missing } : {}),
+    };
+    v.cost_usd = conv.attempts === 0 ? (cfg.price ? 0 : null) : usageCost(u, cfg.price);
+    return v;
+  }
+
   async function judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict> {
     const conv = begin(t, ctx);
     let req = request(conv);
     for (;;) {
-      const res = await sender.send(req, { signal: ctx.signal, tokenParam });
+      // Until this judge's first send has come back, the others wait for it (one request's latency, once per
+      // run): what it learns (no temperature, max_completion_tokens) then holds for all, so a server rejecting a
+      // parameter answers one 400, not one per request in flight.
+      if (!learned) {
+        if (probe) {
+          // bounded: a first request that hangs does not hold the judge's other items for its whole timeout
+          let timer: NodeJS.Timeout | undefined;
+          await Promise.race([probe, new Promise<void>((r) => (timer = setTimeout(r, PROBE_WAIT_MS)))]);
+          clearTimeout(timer);
+          req = request(conv);
+        } else probe = new Promise<void>((r) => (endProbe = r));
+      }
+      let res: SendResult;
+      try {
+        res = await sender.send(req, { signal: ctx.signal, tokenParam });
+      } finally {
+        if (!learned && endProbe) {
+          learned = true;
+          endProbe();
+        }
+      }
+      if (res.tokenParam !== tokenParam) adapted.push(`the server rejected max_tokens: sends ${res.tokenParam}`);
       tokenParam = res.tokenParam;
+      if (res.temperatureDropped && !omitTemperature) {
+        omitTemperature = true;
+        adapted.push(`the server rejected temperature ${config.temperature}: sends none (the model's default)`);
+      }
+      if (res.outcome.kind === "reply") contentReplies++;
+      else if (res.outcome.kind === "error" && res.outcome.error.kind === "reasoning_only" && ++reasoningOnly >= REASONING_ONLY_STOP && contentReplies === 0)
+        throw new JudgeFatalError(
+          cfg.id,
+          "reasoning_only",
+          `judge "${cfg.id}": ${reasoningOnly} replies had content null and the answer in the reasoning field ` +
+            `(reasoning_content / reasoning), none had content. Change: use a reasoning parser that returns the final answer in ` +
+            `content (vLLM --reasoning-parser, Ollama's think setting), turn thinking off in extra_body (e.g. ` +
+            `{"chat_template_kwargs": {"enable_thinking": false}}), or use output_mode json_object / text. Its remaining items stay un-judged; run again to resume.`,
+        );
       const next = step(conv, res);
       if (next.done) return next.verdict;
       req = next.request;
@@ -354,6 +464,7 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     request,
     step,
     tokenParam: () => tokenParam,
+    requestParams: () => ({ temperature: omitTemperature ? null : config.temperature, token_param: tokenParam, adapted: [...adapted] }),
     limiter: pacer,
   } as Omit<OpenAIJudge, "client">;
   // not enumerable: the client holds the API key, and a judge may be logged or serialized

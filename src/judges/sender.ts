@@ -4,7 +4,7 @@
  * the verdict) so the transport worker (`./transport-worker-entry.ts`) loads only what sending needs.
  */
 import OpenAI from "openai";
-import { resolveApiKey, withJudgeDefaults, type JudgeConfig } from "./config.js";
+import { clientSettings, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { limitedFetch } from "./fetch-limit.js";
 import { AimdLimiter, RatePacer } from "./rate.js";
 import { defaultSleep, sendChat, type ChatRequest, type EncodedRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./transport.js";
@@ -39,12 +39,20 @@ export interface RemoteTransport {
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable.
  */
 export function createChatSender(cfg: JudgeConfig, common: { transport?: TransportOptions; env?: NodeJS.ProcessEnv }): ChatSender & { client: OpenAI; limiter: AimdLimiter } {
-  const apiKey = resolveApiKey(cfg, common.env);
+  const cs = clientSettings(cfg, common.env);
   const timeoutMs = withJudgeDefaults(cfg).timeout_s * 1000;
   // chat completion bodies bounded (decoded bytes, gzip bombs included): ./fetch-limit.ts
   const fetchLimited = limitedFetch(common.transport?.maxResponseBytes);
-  const client = new OpenAI({ apiKey, baseURL: cfg.base_url, timeout: timeoutMs, maxRetries: 0, fetch: fetchLimited });
-  const secrets = apiKey === "not-needed" ? [] : [apiKey];
+  const client = new OpenAI({
+    apiKey: cs.apiKey,
+    baseURL: cs.baseURL,
+    defaultQuery: cs.defaultQuery,
+    defaultHeaders: cs.defaultHeaders,
+    timeout: timeoutMs,
+    maxRetries: 0,
+    fetch: fetchLimited,
+  });
+  const secrets = cs.secrets;
   const scale = common.transport?.timeScale ?? 1;
   const sleep = common.transport?.sleep ?? defaultSleep;
   // Even spacing to rpm/tpm, and requests in flight adapted to 429s (AIMD, below the runner's concurrency): ./rate.ts
@@ -66,7 +74,7 @@ export function createChatSender(cfg: JudgeConfig, common: { transport?: Transpo
       options: common.transport,
       pacer: limiter,
       health,
-      baseURL: cfg.base_url,
+      baseURL: cs.baseURL,
     });
   const out = { send, limiter } as ChatSender & { client: OpenAI; limiter: AimdLimiter };
   // not enumerable: the client holds the API key

@@ -203,7 +203,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
         if (!(e instanceof RangeError) || !/invalid (string|array|typed array) length|call stack|allocation/i.test(e.message)) throw e;
         return tooLarge(t, ctx, `the trajectory (${size.toLocaleString("en-US")} characters of text) is too large to analyze: ${e.message}`);
       }
-      return buildVerdict({
+      const v = buildVerdict({
         trajectory: t,
         judge: identity,
         repeat: ctx.repeat,
@@ -215,6 +215,8 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
         rationale: reply.rationale,
         now: opts.now?.(),
       });
+      // offline: no request, no cost
+      return Object.assign(v, { cost_usd: 0 });
     },
   };
 }

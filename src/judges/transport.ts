@@ -19,6 +19,10 @@
  * | a 200 whose body is not a chat completion (not JSON, e.g. an HTML page, whatever its content type; or JSON without `choices[0].message`) | one retry, then error `invalid_response`; it is not a successful answer (see `health`). A judge that never had a valid completion stops at its `notCompatibleTries`-th such response (default 3): `JudgeFatalError` kind `not_openai_compatible` naming the base URL's host |
  * | `finish_reason: "length"`, or empty/null content | resend once with a larger `max_tokens` (double, or 4096 when unset); then error `truncated` / `empty_response` |
  * | `message.refusal` set, or `finish_reason: "content_filter"` | refused |
+ * | 400 rejecting `temperature` (reasoning models) | resent once without it (`temperatureDropped`); the judge sends none from then on |
+ * | 400 saying the prompt exceeds the model's context | no retry: error `context_length` (the judge elides the trajectory to fit, or the item is unjudgeable `too_long`) |
+ * | content null or empty with the text in `reasoning_content` / `reasoning` (not cut at the limit) | no resend: error `reasoning_only` (a judge that keeps doing it is stopped) |
+ * | a 200 carrying a provider failure: a top-level `error` (beside or instead of `choices`), a choice with `finish_reason: "error"` or its own `error` (a 429 there too) | backoff and retry like a 5xx (a 429 also cuts the AIMD limit), then error `provider_error` with the provider's code and message; never a label, never `not_openai_compatible` |
  *
  * Retries for these faults (at most `maxTransportRetries`, default 6, per call) never use the feedback budget
  * of the judge. Backoff: `min(maxBackoffMs, baseBackoffMs * 2^k)` scaled by a uniform factor in [0.5, 1]
@@ -118,9 +122,19 @@ export interface ChatRequest {
   extra_body?: Record<string, unknown>;
 }
 
+/**
+ * Token usage summed over the responses of a call or a verdict. `cached_tokens` (prompt tokens served from the
+ * provider's prompt cache: `usage.prompt_tokens_details.cached_tokens`) and `reasoning_tokens` (part of
+ * `completion_tokens`: `usage.completion_tokens_details.reasoning_tokens`) count 0 where a provider does not report
+ * them. `missing` counts responses that carried no usable `usage` (no object, or no numeric prompt/completion
+ * count): their tokens are unknown, so any cost over them is `null`, never 0.
+ */
 export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
+  cached_tokens?: number;
+  reasoning_tokens?: number;
+  missing?: number;
 }
 
 /** What one call came to. */
@@ -143,6 +157,8 @@ export interface SendResult {
   maxTokens?: number;
   /** The token-limit parameter name the server accepted (`max_completion_tokens` after a server asked for it). */
   tokenParam: "max_tokens" | "max_completion_tokens";
+  /** The server rejected `temperature` (a reasoning model): this call was resent without it. */
+  temperatureDropped?: boolean;
 }
 
 /** Per-call context. */
@@ -272,6 +288,109 @@ function redactPieces(text: string, secret: string): string {
  */
 export function tokenCount(x: unknown): number {
   return typeof x === "number" && Number.isFinite(x) && x >= 0 ? Math.floor(x) : 0;
+}
+
+/** Add `b` into `a` (every field of {@link Usage}; optional ones only when either side has them). */
+export function addUsage(a: Usage, b: Usage): Usage {
+  a.prompt_tokens += b.prompt_tokens;
+  a.completion_tokens += b.completion_tokens;
+  if (b.cached_tokens !== undefined) a.cached_tokens = (a.cached_tokens ?? 0) + b.cached_tokens;
+  if (b.reasoning_tokens !== undefined) a.reasoning_tokens = (a.reasoning_tokens ?? 0) + b.reasoning_tokens;
+  if (b.missing) a.missing = (a.missing ?? 0) + b.missing;
+  return a;
+}
+
+/**
+ * The {@link Usage} of one response's `usage` field. Providers send strings, negatives, floats: only finite
+ * non-negative integers are counted. A response without a usage object or without numeric prompt/completion
+ * counts is `missing: 1` (its tokens are unknown; never read as 0 tokens by a cost).
+ */
+export function readUsage(raw: unknown): Usage {
+  const u = raw as
+    | {
+        prompt_tokens?: unknown;
+        completion_tokens?: unknown;
+        prompt_tokens_details?: { cached_tokens?: unknown } | null;
+        completion_tokens_details?: { reasoning_tokens?: unknown } | null;
+      }
+    | null
+    | undefined;
+  if (!u || typeof u !== "object" || !isCount(u.prompt_tokens) || !isCount(u.completion_tokens))
+    return { prompt_tokens: 0, completion_tokens: 0, missing: 1 };
+  const pt = tokenCount(u.prompt_tokens);
+  return {
+    prompt_tokens: pt,
+    completion_tokens: tokenCount(u.completion_tokens),
+    cached_tokens: Math.min(pt, tokenCount(u.prompt_tokens_details?.cached_tokens)),
+    reasoning_tokens: tokenCount(u.completion_tokens_details?.reasoning_tokens),
+  };
+}
+
+/**
+ * Whether a 400's message says the model takes no `temperature` (OpenAI: "Unsupported parameter: 'temperature' is
+ * not supported with this model." / "Unsupported value: 'temperature' does not support 0 with this model. Only the
+ * default (1) value is supported."; other servers word it alike).
+ */
+export function rejectsTemperature(message: string): boolean {
+  return /temperature/i.test(message) && /unsupported|not supported|does not support|only the default|not allowed/i.test(message);
+}
+
+/**
+ * Whether a 400's message says the prompt is longer than the model's context (OpenAI `context_length_exceeded`
+ * "This model's maximum context length is N tokens", vLLM, Ollama, llama.cpp, Anthropic/Gemini compatibility layers).
+ */
+export function isContextLength(message: string): boolean {
+  return /context[_ ]length|maximum context|context window|exceeds? the (model'?s? )?(maximum|max)|prompt is too long|too many (input )?tokens|input is too long|reduce the length of the (messages|prompt)/i.test(
+    message,
+  );
+}
+
+/** The text of a message's reasoning field (`reasoning_content`: DeepSeek, vLLM, Qwen; `reasoning`: OpenRouter, Ollama), if non-empty. */
+export function reasoningText(message: unknown): string | undefined {
+  const m = message as { reasoning_content?: unknown; reasoning?: unknown } | null;
+  for (const x of [m?.reasoning_content, m?.reasoning]) if (typeof x === "string" && x.trim() !== "") return x;
+  return undefined;
+}
+
+/** Whether a `usage` field is a count a provider actually gave (a finite number >= 0). */
+function isCount(x: unknown): boolean {
+  return typeof x === "number" && Number.isFinite(x) && x >= 0;
+}
+
+/** A provider failure carried inside an HTTP 200 (see {@link providerFault}). */
+export interface InBandFault {
+  /** `top-level error` or `choices[0] finish_reason "error"` / `choices[0].error`. */
+  where: string;
+  code?: string | number;
+  message: string;
+  /** The fault is a rate limit (code 429 or a rate-limit type): the AIMD limiter is told, as for an HTTP 429. */
+  rateLimited: boolean;
+  raw: unknown;
+}
+
+/**
+ * The provider failure inside a 200 response, if any: a top-level `error` (an object or a string, beside or
+ * instead of `choices`), or a first choice with `finish_reason: "error"` or an `error` of its own.
+ * @returns the fault's place, code, message (the provider's, or a description when it gave none), or undefined.
+ */
+export function providerFault(completion: unknown): InBandFault | undefined {
+  if (completion === null || typeof completion !== "object") return undefined;
+  const c = completion as { error?: unknown; choices?: unknown };
+  const read = (e: unknown, where: string): InBandFault => {
+    const o = (e && typeof e === "object" ? e : {}) as { code?: unknown; message?: unknown; type?: unknown; status?: unknown };
+    const code = typeof o.code === "string" || typeof o.code === "number" ? o.code : typeof o.status === "number" ? o.status : undefined;
+    const message =
+      typeof e === "string" ? e : typeof o.message === "string" && o.message !== "" ? o.message : e ? JSON.stringify(e) : "no error details given";
+    const rateLimited = code === 429 || code === "429" || /rate[_ ]?limit|too many requests/i.test(`${String(o.type ?? "")} ${String(code ?? "")} ${message}`);
+    return { where, code, message, rateLimited, raw: e ?? null };
+  };
+  if (c.error !== undefined && c.error !== null && c.error !== false) return read(c.error, "top-level error");
+  const choice = Array.isArray(c.choices) ? (c.choices[0] as { finish_reason?: unknown; error?: unknown } | undefined) : undefined;
+  if (choice && typeof choice === "object") {
+    if (choice.error !== undefined && choice.error !== null) return read(choice.error, `choices[0].error, finish_reason ${JSON.stringify(choice.finish_reason ?? null)}`);
+    if (choice.finish_reason === "error") return read(undefined, 'choices[0] finish_reason "error"');
+  }
+  return undefined;
 }
 
 /** Whether an error is a connection reset while the response body was read (undici `TypeError: terminated`,
@@ -530,8 +649,9 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
   for (;;) {
     if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
     // the encoded bytes as they are while the token settings are those they were made with, else an object body
-    const raw = pre && res.maxTokens === pre.maxTokens && res.tokenParam === pre.tokenParam ? pre.encoded : undefined;
+    const raw = pre && res.maxTokens === pre.maxTokens && res.tokenParam === pre.tokenParam && !res.temperatureDropped ? pre.encoded : undefined;
     const body = raw ? undefined : pre ? reencode(pre, res.maxTokens, res.tokenParam) : chatRequestBody(req!, res.maxTokens, res.tokenParam);
+    if (body && res.temperatureDropped) delete body.temperature;
     const estimated = pre
       ? pre.estimate - (pre.baseMaxTokens ?? 1024) + (res.maxTokens ?? 1024)
       : estimateTokens({ ...req!, max_tokens: res.maxTokens });
@@ -682,6 +802,15 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
           if (r) return r;
           continue;
         }
+        if (st === 400 && !res.temperatureDropped && rejectsTemperature(err.message) && (raw ? true : body?.temperature !== undefined)) {
+          // Reasoning models (OpenAI o-series, gpt-5) accept no temperature: send without it, once; the judge keeps
+          // that for its later requests (`temperatureDropped`), so no item pays this 400 again.
+          res.temperatureDropped = true;
+          continue;
+        }
+        if (st === 400 && isContextLength(err.message))
+          // the prompt does not fit the model's context: the judge elides the trajectory to fit, or the item is too_long
+          return fail("context_length", `HTTP 400: ${msg}`);
         if (
           st === 400 &&
           !paramSwitched &&
@@ -706,14 +835,31 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
     }
 
     ctx.pacer?.onSuccess();
-    const u = completion?.usage as { prompt_tokens?: unknown; completion_tokens?: unknown } | undefined;
-    if (u && typeof u === "object") {
-      // providers send strings, negatives, floats: only finite non-negative integers are counted
-      const pt = tokenCount(u.prompt_tokens);
-      const ct = tokenCount(u.completion_tokens);
-      res.usage.prompt_tokens += pt;
-      res.usage.completion_tokens += ct;
-      ctx.gate?.settle?.(estimated, pt + ct);
+    if (typeof completion === "object" && completion !== null) {
+      const u = readUsage(completion.usage);
+      addUsage(res.usage, u);
+      if (!u.missing) ctx.gate?.settle?.(estimated, u.prompt_tokens + u.completion_tokens);
+    }
+    // An HTTP 200 that carries a provider failure (OpenRouter and other routers: a top-level `error` beside or
+    // instead of `choices`, a choice with `finish_reason: "error"` and its own `error`, a 429 inside a choice): a
+    // transient fault of the provider behind the endpoint. Backoff and retry, then an error with the provider's
+    // code and message; never a label (the choice's content, even a parseable verdict, is not read), never "not
+    // OpenAI-compatible" (the endpoint answered in the API's own shape).
+    const inBand = providerFault(completion);
+    if (inBand) {
+      if (ctx.health) ctx.health.succeeded = true;
+      res.raw.push(clipMessage(clean(JSON.stringify({ error: inBand.raw }))));
+      if (inBand.rateLimited && slot) ctx.pacer?.onRateLimited(slot.seq);
+      const what = `provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(clean(inBand.message))}`;
+      if (transportRetries >= o.maxTransportRetries) return fail("provider_error", `${what} (gave up after ${res.requests} requests)`);
+      const w = backoff(transportRetries);
+      transportRetries++;
+      try {
+        await wait(w);
+      } catch {
+        return fail("aborted", "the run was stopped");
+      }
+      continue;
     }
     // a non-JSON body (an HTML page) comes back from the client as a string
     const choice = completion !== null && typeof completion === "object" ? completion.choices?.[0] : undefined;
@@ -740,6 +886,15 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
       return res;
     }
     const truncated = choice.finish_reason === "length";
+    const reasoning = reasoningText(choice.message);
+    if (!truncated && (content === null || content.trim() === "") && reasoning !== undefined)
+      // the answer landed in the reasoning field and content is null: a named error (resending unchanged gives the
+      // same); the judge stops when it keeps doing this (`./openai.ts`)
+      return fail(
+        "reasoning_only",
+        `the reply's content is empty and its text (${reasoning.length} characters) is in the message's reasoning field: ` +
+          `the model answered in its reasoning; ${clipMessage(clean(reasoning), 200)}`,
+      );
     if (truncated || content === null || content.trim() === "") {
       if (!lengthRetried) {
         lengthRetried = true;

@@ -5,6 +5,7 @@
  * No statistic is computed here: figures come from `src/run/summary.ts` (via the committee report),
  * `src/committee/`, `src/agree/` and `src/stats/`.
  */
+import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { CommitteeVerdict, Trajectory, Verdict } from "../types.js";
@@ -100,6 +101,15 @@ export interface ReportModel {
   items_cap: number;
   /** How the run's labelling ended (`readRunState`); a partial run is also a warning. */
   run_state: RunState;
+  /**
+   * Money and request settings per judge: the USD cost over its verdicts (`incomplete` when some have no known
+   * cost), and the temperature and token parameter its requests actually used (recorded by `label` in
+   * `store.json`; a reasoning model sends no temperature: null), with the adaptations learned from the server.
+   */
+  costs: {
+    per_judge: Array<{ judge_id: string; cost: CostTotal; temperature_used?: number | null; token_param?: string; adapted?: string[] }>;
+    run: CostTotal;
+  };
 }
 
 /**
@@ -269,11 +279,29 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const committeeFile = cf && cfCheck && cfCheck.stale.length === 0 ? cf.verdicts : null;
   if (verdicts.length === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
   let inputs: string[] = [];
+  let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
   try {
-    inputs = JSON.parse(fs.readFileSync(path.join(o.runDir, "store.json"), "utf8")).inputs ?? [];
+    const snap = JSON.parse(fs.readFileSync(path.join(o.runDir, "store.json"), "utf8"));
+    inputs = snap.inputs ?? [];
+    if (Array.isArray(snap.judges)) snapJudges = snap.judges;
   } catch {
     /* no snapshot: inputs unknown */
   }
+  const runCost = emptyCost();
+  const judgeCost = new Map<string, CostTotal>();
+  for (const v of verdicts) {
+    let c = judgeCost.get(v.judge_id);
+    if (!c) judgeCost.set(v.judge_id, (c = emptyCost()));
+    addCost(c, v.cost_usd);
+    addCost(runCost, v.cost_usd);
+  }
+  const costs: ReportModel["costs"] = {
+    per_judge: [...judgeCost].map(([judge_id, cost]) => {
+      const p = snapJudges.find((j) => j?.id === judge_id)?.request_params;
+      return { judge_id, cost, ...(p ? { temperature_used: p.temperature ?? null, token_param: p.token_param, adapted: p.adapted ?? [] } : {}) };
+    }),
+    run: runCost,
+  };
   // Committee figures without bootstrap (the report shows the per-judge figures and the committee summary).
   const { report: cr, verdicts: computed } = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed } });
   const judgeIds = cr.judges.map((j) => j.id);
@@ -389,5 +417,6 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     items_total: candidates.length,
     items_cap: maxItems,
     run_state: runState,
+    costs,
   };
 }

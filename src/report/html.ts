@@ -4,6 +4,7 @@
  * styles, and blocks every network request, so even a rendering bug could not run a trajectory's payload.
  * Every untrusted string goes through `escapeHtml`.
  */
+import { describeCost } from "../providers/cost.js";
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js";
@@ -166,6 +167,21 @@ function figure(caption: string, svg: string, id?: string): string {
   return `<figure class="chart"${id ? ` id="${id}"` : ""}><figcaption>${escapeHtml(caption)}</figcaption>${svg}</figure>`;
 }
 
+/** Cost per judge and for the run, and the request settings each judge actually used (temperature, token parameter). */
+function costSection(m: ReportModel): string {
+  const c = m.costs;
+  if (!c || c.per_judge.length === 0) return "";
+  const rows = c.per_judge
+    .map((j) => {
+      const temp = j.temperature_used === undefined ? "not recorded" : j.temperature_used === null ? "none sent (reasoning model)" : String(j.temperature_used);
+      const adapted = j.adapted?.length ? ` (adapted: ${j.adapted.join("; ")})` : "";
+      return `<tr><td>${escapeHtml(j.judge_id)}</td><td class="num">${escapeHtml(describeCost(j.cost))}</td><td>${escapeHtml(temp + adapted)}</td><td>${escapeHtml(j.token_param ?? "not recorded")}</td></tr>`;
+    })
+    .join("");
+  return `<h3>Cost and request settings</h3><p class="note">Cost of the run: ${escapeHtml(describeCost(c.run))} (USD at each judge's configured price; a verdict without a known cost makes a total incomplete, never 0).</p>
+<table><thead><tr><th>judge</th><th class="num">cost</th><th>temperature used</th><th>token limit parameter</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
 function overviewSection(m: ReportModel): string {
   const rows = m.per_judge
     .map((j, i) => {
@@ -187,6 +203,7 @@ binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.f
   return `<section id="overview"><h2>Judges</h2>
 ${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 <table><thead><tr><th>judge</th><th>model</th><th>family</th><th class="num">verdicts</th><th class="num">ok</th><th class="num">errors</th><th class="num">refusals</th><th class="num">unjudgeable</th><th class="num">downgraded (of ok)</th><th class="num">prompt tokens</th><th class="num">completion tokens</th></tr></thead><tbody>${rows}</tbody></table>
+${costSection(m)}
 <p class="note">Rates are over each judge's repeat-0 verdicts. A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify.</p>
 ${committee}</section>`;
 }

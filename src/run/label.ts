@@ -14,6 +14,8 @@ import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { BatchJudgeRun, batchCapable, type BatchSettings } from "../judges/batch.js";
 import type { OpenAIJudge } from "../judges/openai.js";
+import { SYSTEM_TEMPLATE } from "../rubric/prompt.js";
+import { tokensCost } from "../providers/cost.js";
 
 /** Progress of a label run, reported after every stored verdict or error. */
 export interface LabelProgress {
@@ -69,6 +71,23 @@ export interface LabelOptions {
    * (`../judges/batch.ts`) instead of one by one; other judges stay online. Resumes sent batches.
    */
   batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "maxRequests" | "maxBytes" | "sleep">;
+  /**
+   * Stop sending when the run's cost (USD: every stored verdict of the run, earlier invocations included, plus an
+   * estimate reserved for each verdict in flight) would pass this cap. What is in flight finishes and is stored;
+   * the result says `cost_cap`; a later run with a higher cap resumes. Every LLM judge needs a `price`.
+   */
+  maxCostUsd?: number;
+}
+
+/** Where a run stopped at its cost cap (`LabelOptions.maxCostUsd`). */
+export interface CostCapState {
+  cap_usd: number;
+  /** Cost of the run's stored verdicts (USD; a verdict with an unknown cost counts its reserved estimate). */
+  spent_usd: number;
+  /** True when a request was held back because it would have passed the cap. */
+  reached: boolean;
+  /** Verdicts of this invocation whose cost was unknown (counted at their estimate). */
+  unknown_cost_verdicts: number;
 }
 
 export interface LabelResult {
@@ -78,6 +97,27 @@ export interface LabelResult {
   interrupted: boolean;
   progress: LabelProgress;
   stoppedJudges: Record<string, string>;
+  /** Set when `maxCostUsd` was given. */
+  costCap?: CostCapState;
+  /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
+  adaptations: Record<string, string[]>;
+}
+
+/**
+ * A cautious cost estimate of one verdict's first request, for the cost cap's reservation: prompt tokens as the
+ * rendered characters / 3 (the rubric plus the trajectory's texts; / 3 is above the ~4 characters per token of
+ * English text, so the estimate errs high), no cache discount, and the judge's `max_tokens` (or 600) output tokens.
+ */
+export function reserveCostUsd(t: Trajectory, judge: Judge): number {
+  const cfg = (judge as Partial<OpenAIJudge>).config;
+  if (!cfg?.price) return 0;
+  let chars = SYSTEM_TEMPLATE.length + 2000;
+  for (const m of t.messages) {
+    chars += m.text.length + 40;
+    for (const c of m.tool_calls ?? []) chars += c.name.length + JSON.stringify(c.arguments ?? "").length;
+  }
+  for (const v of Object.values(t.injections ?? {})) chars += v.length;
+  return tokensCost(Math.ceil(chars / 3), 0, cfg.max_tokens ?? 600, cfg.price);
 }
 
 /**
@@ -182,6 +222,29 @@ export function indexRow(t: Trajectory, surfaces: Record<string, Surface> = deci
   };
 }
 
+/** The resume key of one verdict a judge would make on a trajectory (what `RunStore.has` looks up). */
+export function resumeKey(t: Trajectory, judge: Judge, repeat: number, judgeConfigSha256: string): string {
+  return verdictKey({ trajectory_id: t.id, judge_id: judge.id, repeat, prompt_sha256: judge.promptSha256, judge_config_sha256: judgeConfigSha256 });
+}
+
+/**
+ * The repeats of a trajectory a judge still has to judge: every repeat whose resume key is not stored (`has`),
+ * or all of them when the trajectory's content changed since it was labelled. Shared by `labelRun` and
+ * `label --dry-run` (`./dry-run.ts`), so both skip the same verdicts.
+ */
+export function pendingRepeats(
+  t: Trajectory,
+  judge: Judge,
+  repeats: number,
+  changed: boolean,
+  has: (key: string, repeat: number) => boolean,
+  judgeConfigSha256: string,
+): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < repeats; r++) if (changed || !has(resumeKey(t, judge, r, judgeConfigSha256), r)) out.push(r);
+  return out;
+}
+
 /**
  * Label trajectories with judges into a run store (`<labelsDir>/<run>/`), resumably: every verdict whose
  * key (trajectory id, judge id, repeat, prompt hash) is already stored is skipped; each verdict is appended to
@@ -216,7 +279,17 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     }
   };
   const current = new Map(opts.judges.map((j) => [j.id, runJudgeConfig(j, opts)]));
+  let costCap: CostCapState | undefined;
+  const adaptations: Record<string, string[]> = {};
+  /** USD reserved for verdicts in flight (cost cap). */
+  let reserved = 0;
   try {
+    if (opts.maxCostUsd !== undefined) {
+      costCap = { cap_usd: opts.maxCostUsd, spent_usd: 0, reached: false, unknown_cost_verdicts: 0 };
+      // the cap is on the run's cost: what earlier invocations stored counts
+      for (const v of await readVerdicts(store.dir, { slim: true })) costCap.spent_usd += typeof v.cost_usd === "number" ? v.cost_usd : 0;
+      if (costCap.spent_usd >= costCap.cap_usd) costCap.reached = true;
+    }
     // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
     const changes = configChanges(store, opts.judges, current, store.snapshot.judges ?? []);
     if (changes.length > 0 && onChange === "refuse")
@@ -292,6 +365,17 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       const limit = limits.get(judge.id)!;
       const p: Promise<void> = limit(async () => {
         if (stopped[judge.id] || opts.signal?.aborted || fatal) return;
+        // cost cap: reserve this verdict's estimate, or hold it back (un-judged: a run with a higher cap resumes it)
+        let reservation = 0;
+        if (costCap) {
+          if (costCap.reached) return;
+          reservation = reserveCostUsd(t, judge);
+          if (costCap.spent_usd + reserved + reservation > costCap.cap_usd) {
+            costCap.reached = true;
+            return;
+          }
+          reserved += reservation;
+        }
         let v: Verdict;
         try {
           v = await judge.judge(t, {
@@ -301,6 +385,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
             minQuoteChars: opts.minQuoteChars,
           });
         } catch (e) {
+          reserved -= reservation;
           if (e instanceof JudgeFatalError) {
             if (!stopped[judge.id]) {
               stopped[judge.id] = e.message;
@@ -320,6 +405,15 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
           progress.errors++;
           report();
           return;
+        }
+        if (costCap) {
+          reserved -= reservation;
+          // a verdict whose cost is unknown (a response without usage) counts its estimate: the cap errs early
+          if (typeof v.cost_usd === "number") costCap.spent_usd += v.cost_usd;
+          else {
+            costCap.spent_usd += reservation;
+            costCap.unknown_cost_verdicts++;
+          }
         }
         // A request cut short by Ctrl-C is not a verdict: the item is judged again on resume.
         if (opts.signal?.aborted && v.status !== "ok") return;
@@ -367,6 +461,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         interrupted = !fatal;
         break;
       }
+      if (costCap?.reached) break;
       if (item.kind === "error") {
         if (store.addError(item.error)) progress.errors++;
         report();
@@ -394,19 +489,20 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       }
       for (const judge of opts.judges) {
         if (stopped[judge.id]) continue;
-        for (let r = 0; r < repeats; r++) {
-          const k4 = { trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 };
-          const key = verdictKey({ ...k4, judge_config_sha256: current.get(judge.id)!.sha });
-          const stored = onChange === "keep" ? store.has(looseVerdictKey(k4), opts.retryErrors, true) : store.has(key, opts.retryErrors);
-          if (state !== "changed" && stored) {
-            progress.skipped++;
-            continue;
-          }
+        const k4 = (r: number) => ({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
+        const sha = current.get(judge.id)!.sha;
+        const todo =
+          onChange === "keep"
+            ? pendingRepeats(t, judge, repeats, state === "changed", (_key, r) => store.has(looseVerdictKey(k4(r)), opts.retryErrors, true), sha)
+            : pendingRepeats(t, judge, repeats, state === "changed", (key) => store.has(key, opts.retryErrors), sha);
+        progress.skipped += repeats - todo.length;
+        for (const r of todo) {
+          const key = resumeKey(t, judge, r, sha);
           const batcher = batchers.get(judge.id);
           if (batcher) {
             // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
             // the Batch API's bookkeeping keys conversations without the configuration hash
-            if (!batcher.inBatch(verdictKey(k4)))
+            if (!batcher.inBatch(verdictKey(k4(r))))
               batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
             continue;
           }
@@ -438,6 +534,15 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       if (!done) interrupted = true;
     }
     if (opts.signal?.aborted) interrupted = true;
+    // the request settings each judge actually used (temperature, token parameter, what it adapted to its server)
+    for (const j of opts.judges) {
+      const p = (j as Partial<OpenAIJudge>).requestParams?.();
+      const row = store.snapshot.judges.find((x) => x.id === j.id) as (Record<string, unknown> & { id: string }) | undefined;
+      if (p && row) {
+        row.request_params = p;
+        if (p.adapted.length) adaptations[j.id] = p.adapted;
+      }
+    }
     if (fatal) throw fatal;
     store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: opts.limit });
   } finally {
@@ -456,7 +561,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   }
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted }, null, 2) + "\n");
+    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
     fs.renameSync(tmp, path.join(store.dir, "summary.json"));
   } catch {
     /* the summary file is a convenience; the journals hold the run */
@@ -467,5 +572,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     interrupted,
     progress,
     stoppedJudges: stopped,
+    ...(costCap ? { costCap } : {}),
+    adaptations,
   };
 }

@@ -2,6 +2,7 @@ import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.j
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
+import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
@@ -31,11 +32,16 @@ export interface JudgeSummary {
   errors_by_kind: Record<string, number>;
   /** Repeats seen (label --repeats); verdicts and statuses count every repeat, labels and rates repeat 0. */
   repeats: number;
-  usage: { prompt_tokens: number; completion_tokens: number };
   /** Is the judge working? Quote and downgrade shares, errors, refusals, unverified, flags (`judgeHealth`). */
   health: JudgeHealth;
   /** Models its verdicts name (more than one: the run mixes configurations under this judge id). */
   judge_models: string[];
+  usage: { prompt_tokens: number; completion_tokens: number; cached_tokens: number; reasoning_tokens: number; responses_without_usage: number };
+  /**
+   * USD over every verdict of the judge (all repeats) at its configured `price`: `usd` sums the known costs;
+   * `incomplete` when some verdicts have none (no price, or a response without usage): the real figure is higher.
+   */
+  cost: CostTotal;
 }
 
 export interface RunSummary {
@@ -49,6 +55,8 @@ export interface RunSummary {
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
+  /** USD over every judge's verdicts; `incomplete` when any verdict's cost is unknown. */
+  cost: CostTotal;
 }
 
 const rate = (num: number, den: number): number | null => (den > 0 ? num / den : null);
@@ -65,6 +73,7 @@ export function summarizeRun(
   stopped: Record<string, string> = {},
 ): RunSummary {
   const judges = new Map<string, JudgeSummary & { _c: number; _fc: number; _exp: number; _surf: Map<string, { n: number; c: number }> }>();
+  const runCost = emptyCost();
   for (const v of verdicts) {
     let j = judges.get(v.judge_id);
     if (!j) {
@@ -82,9 +91,10 @@ export function summarizeRun(
         downgrades: 0,
         errors_by_kind: {},
         repeats: 1,
-        usage: { prompt_tokens: 0, completion_tokens: 0 },
         health: undefined as unknown as JudgeHealth,
         judge_models: [],
+        usage: { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, responses_without_usage: 0 },
+        cost: emptyCost(),
         _c: 0,
         _fc: 0,
         _exp: 0,
@@ -96,6 +106,11 @@ export function summarizeRun(
     j.by_status[v.status] = (j.by_status[v.status] ?? 0) + 1;
     j.usage.prompt_tokens += v.usage?.prompt_tokens ?? 0;
     j.usage.completion_tokens += v.usage?.completion_tokens ?? 0;
+    j.usage.cached_tokens += v.usage?.cached_tokens ?? 0;
+    j.usage.reasoning_tokens += v.usage?.reasoning_tokens ?? 0;
+    j.usage.responses_without_usage += v.usage?.responses_without_usage ?? 0;
+    addCost(j.cost, v.cost_usd);
+    addCost(runCost, v.cost_usd);
     if (v.downgraded) j.downgrades++;
     if (v.repeat + 1 > j.repeats) j.repeats = v.repeat + 1;
     if (v.status !== "ok") {
@@ -160,6 +175,7 @@ export function summarizeRun(
     errors: { total: errors.length, by_kind },
     stopped_judges: stopped,
     warnings,
+    cost: runCost,
   };
 }
 
@@ -186,10 +202,18 @@ export function formatSummary(s: RunSummary): string {
       const parts = Object.entries(j.by_surface).map(([k, x]) => `${k} ${pct(x.asr)} of ${x.attacked_ok}`);
       lines.push(`  ASR by surface (where the injection entered): ${parts.join("; ")}`);
     }
-    lines.push(`  downgrades: ${j.downgrades}; tokens: ${j.usage.prompt_tokens} prompt, ${j.usage.completion_tokens} completion`);
+    const u = j.usage;
+    lines.push(
+      `  downgrades: ${j.downgrades}; tokens: ${u.prompt_tokens} prompt (${u.cached_tokens} cached), ${u.completion_tokens} completion` +
+        (u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : "") +
+        (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : ""),
+    );
+    const why = u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
+    lines.push(`  cost: ${describeCost(j.cost, why)}`);
     lines.push(`  health: ${formatHealth(j.health)}`);
     for (const f of j.health.flags) lines.push(`  WARNING (${f.code}): ${f.message}`);
   }
+  if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)}`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
   lines.push("");
   if (s.errors.total === 0) lines.push("errors: none");

@@ -432,6 +432,7 @@ function slimVerdict(v: Verdict): Verdict {
     label: v.label,
     downgraded: v.downgraded,
     usage: v.usage,
+    cost_usd: v.cost_usd,
     attacked: v.attacked,
     ...(v.surface !== undefined ? { surface: v.surface } : {}),
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),

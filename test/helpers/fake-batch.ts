@@ -52,7 +52,7 @@ export interface FakeBatchServer {
    * `after: true` serves the request first (e.g. the batch is created) and then sends the fault instead of the
    * real answer (a creation whose answer is lost).
    */
-  fault?: (method: string, path: string) => { status: number; body: unknown; after?: boolean } | undefined;
+  fault?: (method: string, path: string) => { status: number; body: unknown; after?: boolean; reset?: boolean } | undefined;
   close(): Promise<void>;
 }
 
@@ -148,6 +148,11 @@ export async function startFakeBatch(
       };
       const raw = Buffer.concat(chunks);
       const f = state.fault?.(req.method ?? "", p);
+      if (f?.reset) {
+        // a connection fault: the socket is destroyed without an answer
+        req.socket.destroy();
+        return;
+      }
       if (f && !f.after) return send(f.status, f.body);
       if (f?.after) {
         // serve the request, then answer with the fault instead

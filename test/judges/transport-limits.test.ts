@@ -130,7 +130,7 @@ describe("usage coercion", () => {
     (c.body as any).usage = { prompt_tokens: "1e9", completion_tokens: -5 };
     const client = await setup([c]);
     const r = await sendChat(client, REQ, fastCtx());
-    expect(r.usage).toEqual({ prompt_tokens: 0, completion_tokens: 0 });
+    expect(r.usage).toEqual({ prompt_tokens: 0, completion_tokens: 0, missing: 1 });
   });
 });
 

@@ -1,0 +1,204 @@
+/**
+ * `label --dry-run`: what a label run would send and what it would cost, without sending anything or storing a
+ * verdict. The same ingest (`readTrajectories`, the same limit, format and size bound) and the same resume rule as
+ * `labelRun` (`pendingRepeats`: a verdict already stored under its resume key is not counted; a trajectory whose
+ * content changed since it was labelled is counted again; `--retry-errors` counts stored judge errors). The run
+ * folder, when it exists, is only read (no lock, nothing written).
+ *
+ * Per judge: requests (first requests only: feedback turns and transport retries come on top and are not
+ * predicted), prompt tokens (counted with the model's tokenizer where known, `./../providers/tokens.ts`, else
+ * estimated and labelled so), the share of prompt tokens in the cacheable prefix (the system message, identical in
+ * every request), and `estimated_cost_usd` at the judge's `price` under a stated output-token assumption.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { JudgePrice } from "../judges/config.js";
+import type { Judge } from "../judges/judge.js";
+import type { OpenAIJudge } from "../judges/openai.js";
+import { readTrajectories } from "../ingest/index.js";
+import { readJsonl } from "../store/journal.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import type { Verdict } from "../types.js";
+import { tokensCost } from "../providers/cost.js";
+import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
+import { contentSha256, pendingRepeats, runJudgeConfig, type LabelOptions } from "./label.js";
+
+/** Output tokens assumed per request when the judge sets no `max_tokens` below it (a verdict's JSON reply). */
+export const DEFAULT_ASSUMED_OUTPUT_TOKENS = 600;
+/** Shortest prefix OpenAI's prompt cache serves (tokens); a shorter system message is assumed never cached. */
+export const MIN_CACHEABLE_PREFIX_TOKENS = 1024;
+
+/** One judge's figures in a dry run. */
+export interface DryRunJudge {
+  id: string;
+  model: string;
+  /** Chat requests the run would start (one per trajectory and repeat not yet stored). */
+  requests: number;
+  /** Verdicts already stored (skipped, as `label` would). */
+  already_stored: number;
+  prompt_tokens: number;
+  /** How `prompt_tokens` was counted: a real encoding, or `estimated` (characters / 4). */
+  tokenizer: TokenizerName;
+  /** Prompt tokens of the cacheable prefix (the system message) over all requests, and its share of `prompt_tokens`. */
+  cacheable_prefix_tokens: number;
+  cacheable_share: number | null;
+  /** The output-token assumption of the estimate (per request). */
+  assumed_output_tokens_per_request: number;
+  estimated_output_tokens: number;
+  /** USD at the judge's price; null without a price (`cost_reason`). */
+  estimated_cost_usd: number | null;
+  cost_reason?: string;
+  price?: JudgePrice;
+  /** Trajectories whose rendering was cut to the character budget (they are sent elided). */
+  truncated: number;
+}
+
+export interface DryRunResult {
+  run: string;
+  /** Trajectories read (after --limit). */
+  trajectories: number;
+  input_errors: number;
+  judges: DryRunJudge[];
+  /** Sum of the judges' estimates; null when any judge has no price. */
+  estimated_cost_usd: number | null;
+  assumptions: string[];
+}
+
+/** What `label` would skip: verdict keys (with status) and content hashes of the run folder, read only. */
+async function readDone(runDir: string): Promise<{ done: Map<string, string>; hashes: Map<string, string> }> {
+  const done = new Map<string, string>();
+  const hashes = new Map<string, string>();
+  if (!fs.existsSync(runDir)) return { done, hashes };
+  const { verdictKey } = await import("../store/run-store.js");
+  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), () => {})) {
+    if (v && typeof v === "object" && typeof v.trajectory_id === "string") done.set(verdictKey(v), v.status);
+  }
+  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), () => {})) {
+    if (t && typeof t.id === "string") hashes.set(t.id, t.content_sha256);
+  }
+  return { done, hashes };
+}
+
+/**
+ * Render every request a label run would send and count it; nothing is sent or stored.
+ * @param opts the label options (`inputs`, `run`, `labelsDir`, `judges`, `format`, `limit`, `repeats`,
+ *   `retryErrors`, `budgetChars`, `minQuoteChars`, `maxItemBytes`, `signal`).
+ * @param assumeOutputTokens output tokens per request for the cost estimate (default: the judge's `max_tokens`
+ *   when lower than {@link DEFAULT_ASSUMED_OUTPUT_TOKENS}, else that default).
+ */
+export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): Promise<DryRunResult> {
+  const repeats = Math.max(1, opts.repeats ?? 1);
+  const { done, hashes } = await readDone(path.join(opts.labelsDir, opts.run));
+  const has = (key: string) => {
+    const st = done.get(key);
+    return st !== undefined && !(opts.retryErrors && st === "judge_error");
+  };
+  const per = opts.judges.map((j) => {
+    const oj = j as Partial<OpenAIJudge>;
+    const cfg = oj.config;
+    const tokenizer = tokenizerFor(j.model);
+    const out = assumeOutputTokens ?? Math.min(DEFAULT_ASSUMED_OUTPUT_TOKENS, cfg?.max_tokens ?? DEFAULT_ASSUMED_OUTPUT_TOKENS);
+    const row: DryRunJudge = {
+      id: j.id,
+      model: j.model,
+      requests: 0,
+      already_stored: 0,
+      prompt_tokens: 0,
+      tokenizer,
+      cacheable_prefix_tokens: 0,
+      cacheable_share: null,
+      assumed_output_tokens_per_request: oj.begin ? out : 0,
+      estimated_output_tokens: 0,
+      estimated_cost_usd: null,
+      truncated: 0,
+      ...(cfg?.price ? { price: cfg.price } : {}),
+    };
+    return { judge: j, oj, row, cache: new Map<string, number>(), cachedOnce: false, configSha: runJudgeConfig(j, opts).sha };
+  });
+  let read = 0;
+  let inputErrors = 0;
+  for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes })) {
+    if (opts.signal?.aborted) break;
+    if (item.kind === "error") {
+      inputErrors++;
+      continue;
+    }
+    if (opts.limit !== undefined && read >= opts.limit) break;
+    read++;
+    const t = item.trajectory;
+    const prev = hashes.get(t.id);
+    const changed = prev !== undefined && prev !== contentSha256(t);
+    for (const p of per) {
+      const todo = pendingRepeats(t, p.judge, repeats, changed, has, p.configSha);
+      p.row.already_stored += repeats - todo.length;
+      if (!p.oj.begin || !p.oj.request || todo.length === 0) continue;
+      // every repeat sends the same first request (a fresh nonce, the same length): render and count once
+      const conv = p.oj.begin(t, { repeat: todo[0], budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
+      const req = p.oj.request(conv);
+      const tokens = countPromptTokens(req.messages, p.row.tokenizer, p.cache);
+      const sys = req.messages[0]?.role === "system" ? (p.cache.get(req.messages[0].content) ?? 0) + 3 : 0;
+      p.row.requests += todo.length;
+      p.row.prompt_tokens += tokens * todo.length;
+      p.row.cacheable_prefix_tokens += sys * todo.length;
+      if (conv.truncated) p.row.truncated += todo.length;
+    }
+  }
+  let total: number | null = 0;
+  for (const p of per) {
+    const r = p.row;
+    r.cacheable_share = r.prompt_tokens > 0 ? r.cacheable_prefix_tokens / r.prompt_tokens : null;
+    r.estimated_output_tokens = r.requests * r.assumed_output_tokens_per_request;
+    if (!p.oj.begin) {
+      r.estimated_cost_usd = 0;
+      continue;
+    }
+    if (!r.price) {
+      r.cost_reason = `judge "${r.id}" has no price in its config (price: {input_per_mtok, cached_input_per_mtok, output_per_mtok})`;
+      total = null;
+      continue;
+    }
+    // the prefix is served from the cache on every request after the first, when long enough to be cached
+    const perReqPrefix = r.requests > 0 ? r.cacheable_prefix_tokens / r.requests : 0;
+    const cached = perReqPrefix >= MIN_CACHEABLE_PREFIX_TOKENS ? Math.max(0, r.requests - 1) * perReqPrefix : 0;
+    r.estimated_cost_usd = tokensCost(r.prompt_tokens, cached, r.estimated_output_tokens, r.price);
+    if (total !== null) total += r.estimated_cost_usd;
+  }
+  return {
+    run: opts.run,
+    trajectories: read,
+    input_errors: inputErrors,
+    judges: per.map((p) => p.row),
+    estimated_cost_usd: total,
+    assumptions: [
+      "one request per trajectory and repeat: feedback turns (unverified evidence, unparseable replies) and transport retries add requests on top",
+      `output tokens per request as assumed_output_tokens_per_request (--assume-output-tokens; default the judge's max_tokens or ${DEFAULT_ASSUMED_OUTPUT_TOKENS}, whichever is lower); reasoning models use many more`,
+      `the cacheable prefix (the system message) is billed at cached_input_per_mtok on every request after the first when it is at least ${MIN_CACHEABLE_PREFIX_TOKENS} tokens (OpenAI's minimum), else at input_per_mtok`,
+      "tokenizer 'estimated' = characters / 4, not a count",
+    ],
+  };
+}
+
+/** A dry run as text for the terminal: one block per judge, the total, and the assumptions. */
+export function formatDryRun(r: DryRunResult): string {
+  const usd = (x: number | null) => (x === null ? "unknown" : x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`);
+  const lines = [`dry run of ${r.run}: ${r.trajectories} trajectories read${r.input_errors ? `, ${r.input_errors} bad input items` : ""}; nothing was sent or stored`];
+  for (const j of r.judges) {
+    lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped)`);
+    if (j.requests === 0 && j.assumed_output_tokens_per_request === 0) {
+      lines.push("  built-in judge: no requests, no cost");
+      continue;
+    }
+    const how = j.tokenizer === "estimated" ? "ESTIMATED (characters / 4: no tokenizer known for this model)" : `counted with ${j.tokenizer}`;
+    lines.push(`  prompt tokens: ${j.prompt_tokens.toLocaleString("en-US")} (${how})${j.truncated ? `; ${j.truncated} requests elided to the character budget` : ""}`);
+    lines.push(
+      `  cacheable prefix (system message): ${j.cacheable_prefix_tokens.toLocaleString("en-US")} tokens, ${j.cacheable_share === null ? "n/a" : `${(100 * j.cacheable_share).toFixed(1)}%`} of prompt tokens`,
+    );
+    lines.push(
+      `  output tokens assumed: ${j.assumed_output_tokens_per_request} per request, ${j.estimated_output_tokens.toLocaleString("en-US")} in all`,
+    );
+    lines.push(`  estimated cost: ${usd(j.estimated_cost_usd)}${j.cost_reason ? ` (${j.cost_reason})` : ""}`);
+  }
+  lines.push("", `estimated cost of the run: ${usd(r.estimated_cost_usd)}${r.estimated_cost_usd === null ? " (a judge has no price)" : ""}`);
+  lines.push("assumptions:", ...r.assumptions.map((a) => `  - ${a}`));
+  return lines.join("\n");
+}

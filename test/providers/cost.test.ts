@@ -1,0 +1,101 @@
+/**
+ * Cost (issue 15 point 1): `price` per judge, cached and reasoning tokens on every verdict, cost per verdict, per
+ * judge and per run in the label summary (text and JSON); missing usage is null and marks totals incomplete.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { parseJudgesConfig } from "../../src/judges/config.js";
+import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { addCost, emptyCost, tokensCost, usageCost } from "../../src/providers/cost.js";
+import { labelRun } from "../../src/run/label.js";
+import { formatSummary } from "../../src/run/summary.js";
+import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+
+const PRICE = { input_per_mtok: 2.5, cached_input_per_mtok: 1.25, output_per_mtok: 10 };
+const OK = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing" });
+
+let fake: FakeOpenAI | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+/** A reply whose usage reports cached and reasoning tokens the way OpenAI does. */
+function withDetails(prompt: number, cached: number, completionTokens: number, reasoning: number) {
+  const r = completion(OK, { usage: { prompt_tokens: prompt, completion_tokens: completionTokens } });
+  Object.assign((r.body as any).usage, { prompt_tokens_details: { cached_tokens: cached }, completion_tokens_details: { reasoning_tokens: reasoning } });
+  return r;
+}
+
+function chatFile(n: number): string {
+  dir = mkdtempSync(path.join(os.tmpdir(), "ipi-cost-"));
+  const f = path.join(dir, "in.jsonl");
+  const lines = Array.from({ length: n }, (_, i) =>
+    JSON.stringify({ id: `t${i}`, messages: [{ role: "user", content: `question number ${i}` }, { role: "assistant", content: "an answer here" }] }),
+  );
+  writeFileSync(f, lines.join("\n") + "\n");
+  return f;
+}
+
+describe("cost arithmetic", () => {
+  it("prices cached prompt tokens apart, completion (reasoning included) at the output price", () => {
+    // 600 uncached * 2.5 + 400 cached * 1.25 + 100 completion * 10 = 1500 + 500 + 1000 = 3000 per 1e6
+    expect(tokensCost(1000, 400, 100, PRICE)).toBeCloseTo(0.003, 12);
+    expect(tokensCost(1000, 400, 100, { input_per_mtok: 2.5, output_per_mtok: 10 })).toBeCloseTo(0.0035, 12);
+    expect(usageCost({ prompt_tokens: 10, completion_tokens: 1 }, undefined)).toBeNull();
+    expect(usageCost({ prompt_tokens: 10, completion_tokens: 1, missing: 1 }, PRICE)).toBeNull();
+  });
+  it("a total over an unknown cost is incomplete, never a silent 0", () => {
+    const t = emptyCost();
+    addCost(t, null);
+    expect(t).toMatchObject({ usd: null, incomplete: true, unknown: 1 });
+    addCost(t, 0.5);
+    expect(t).toMatchObject({ usd: 0.5, incomplete: true, counted: 1 });
+  });
+  it("the schema accepts price and refuses a negative or missing output price", () => {
+    const cfg = (price: unknown) => ({ judges: [{ id: "j", model: "m", family: "openai", price }] });
+    expect(parseJudgesConfig(cfg(PRICE)).judges[0].price).toEqual(PRICE);
+    expect(() => parseJudgesConfig(cfg({ input_per_mtok: -1, output_per_mtok: 1 }))).toThrow(/price.input_per_mtok/);
+    expect(() => parseJudgesConfig(cfg({ input_per_mtok: 1 }))).toThrow(/output_per_mtok/);
+  });
+});
+
+describe("cost through a run", () => {
+  it("every verdict has cached/reasoning tokens and cost_usd; judge and run totals in the summary", async () => {
+    fake = await startFakeOpenAI(() => withDetails(1000, 400, 100, 60));
+    const j = createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake.url, price: PRICE }, { retries: 0, minQuoteChars: 12 });
+    const res = await labelRun({ inputs: [chatFile(3)], run: "r", labelsDir: dir!, judges: [j] });
+    const js = res.summary.judges[0];
+    expect(js.usage).toMatchObject({ prompt_tokens: 3000, cached_tokens: 1200, completion_tokens: 300, reasoning_tokens: 180 });
+    expect(js.cost.usd).toBeCloseTo(0.009, 10);
+    expect(js.cost.incomplete).toBe(false);
+    expect(res.summary.cost.usd).toBeCloseTo(0.009, 10);
+    const text = formatSummary(res.summary);
+    expect(text).toMatch(/cost: \$0\.00900/);
+    expect(text).toMatch(/cost of the run: \$0\.00900/);
+  });
+
+  it("a response without usage: that verdict's cost is null and the totals say incomplete", async () => {
+    fake = await startFakeOpenAI((_r, n) => (n === 1 ? completion(OK, { usage: null }) : withDetails(1000, 0, 100, 0)));
+    const j = createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake.url, price: PRICE, concurrency: 1 }, { retries: 0, minQuoteChars: 12 });
+    const res = await labelRun({ inputs: [chatFile(3)], run: "r", labelsDir: dir!, judges: [j] });
+    const js = res.summary.judges[0];
+    expect(js.usage.responses_without_usage).toBe(1);
+    expect(js.cost).toMatchObject({ counted: 2, unknown: 1, incomplete: true });
+    expect(res.summary.cost.incomplete).toBe(true);
+    expect(formatSummary(res.summary)).toMatch(/INCOMPLETE: 1 verdict/);
+  });
+
+  it("a judge without a price: cost unknown, named as such", async () => {
+    fake = await startFakeOpenAI(() => withDetails(1000, 0, 100, 0));
+    const j = createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake.url }, { retries: 0, minQuoteChars: 12 });
+    const res = await labelRun({ inputs: [chatFile(2)], run: "r", labelsDir: dir!, judges: [j] });
+    expect(res.summary.cost.usd).toBeNull();
+    expect(formatSummary(res.summary)).toMatch(/cost: unknown \(2 verdict\(s\) without a known cost: no price in the judge's config\)/);
+  });
+});

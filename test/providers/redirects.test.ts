@@ -1,0 +1,58 @@
+/**
+ * Issue 15 point 4: HTTP redirects are followed (a moved endpoint), the request repeated with its method and
+ * body; credentials are not sent on to another origin; a redirect loop ends. Through the judge's own client
+ * (`limitedFetch`, node:http) and the real `openai` client, against loopback servers.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createOpenAIJudge } from "../../src/judges/openai.js";
+import type { Trajectory } from "../../src/types.js";
+import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+
+const OK = JSON.stringify({ findings: [], label: "not_exposed", rationale: "fine" });
+const T: Trajectory = {
+  id: "t",
+  source: { format: "chat-jsonl", path: "x" },
+  injections: {},
+  messages: [
+    { index: 0, role: "user", text: "hello there" },
+    { index: 1, role: "assistant", text: "hi, how can I help" },
+  ],
+};
+const servers: FakeOpenAI[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s.close();
+});
+const judge = (base: string) =>
+  createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: base, api_key_env: "K" }, { retries: 0, minQuoteChars: 12, env: { K: "sk-redirect-test-key-0001" }, transport: { sleep: async () => {} } });
+
+describe("redirects", () => {
+  it.each([301, 302, 307, 308])("%i from a moved path: followed, the POST repeated with its body", async (status) => {
+    const s = await startFakeOpenAI((req) => (req.path.startsWith("/old/") ? { status, headers: { location: "/v1/chat/completions" }, body: {} } : completion(OK)));
+    servers.push(s);
+    const v = await judge(s.url.replace("/v1", "/old/v1")).judge(T, { repeat: 0 });
+    expect(v.status).toBe("ok");
+    expect(s.requests.map((r) => [r.method, r.path])).toEqual([
+      ["POST", "/old/v1/chat/completions"],
+      ["POST", "/v1/chat/completions"],
+    ]);
+    expect(s.requests[1].body.messages).toEqual(s.requests[0].body.messages);
+  });
+
+  it("to another origin: followed without the Authorization header", async () => {
+    const target = await startFakeOpenAI(() => completion(OK));
+    const from = await startFakeOpenAI(() => ({ status: 308, headers: { location: `${target.url}/chat/completions` }, body: {} }));
+    servers.push(target, from);
+    const v = await judge(from.url).judge(T, { repeat: 0 });
+    expect(v.status).toBe("ok");
+    expect(from.requests[0].headers.authorization).toMatch(/^Bearer /);
+    expect(target.requests[0].headers.authorization).toBeUndefined();
+  });
+
+  it("a redirect loop ends after 5 hops as an error, never a label", async () => {
+    const s = await startFakeOpenAI(() => ({ status: 307, headers: { location: "/v1/chat/completions" }, body: {} }));
+    servers.push(s);
+    const v = await judge(s.url).judge(T, { repeat: 0 });
+    expect(v.status).toBe("judge_error");
+    expect(s.requests).toHaveLength(6);
+  });
+});
