@@ -10,7 +10,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { parseAgentDojoBytes } from "./agentdojo.js";
-import { parseChatLineBytes } from "./chat-jsonl.js";
+import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
 import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
 import { parseJson, decodeUtf8Strict } from "./text.js";
@@ -21,7 +21,7 @@ export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { IngestFatalError, ingestError, type IngestErrorKind } from "./errors.js";
 export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE, attributeRun } from "./agentdojo.js";
 export { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
-export { convertChatLine, openAIText } from "./chat-jsonl.js";
+export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
 
 /** The input formats. */
 export type InputFormat = "agentdojo" | "chat-jsonl";
@@ -52,6 +52,12 @@ export interface ReadOptions {
    * `agent_model`. The value read is kept in `metadata.original_<field>` when it differs.
    */
   overrides?: { agent_model?: string; condition?: string; attack?: string };
+  /**
+   * chat-jsonl: input key (top-level or in `metadata`) -> canonical field (`agent_model`, `condition`, `attack`,
+   * `security`, ...; CLI `--field key=field`, parsed by `parseFieldMap`), tried before the common spellings
+   * (`FIELD_ALIASES`).
+   */
+  fieldMap?: Readonly<Record<string, MappableField>>;
 }
 
 /** The default {@link ReadOptions.maxItemBytes}: 64 MiB (the largest real AgentDojo run log is under 1 MB). */
@@ -337,7 +343,7 @@ function applyOverrides(t: Trajectory, o: NonNullable<ReadOptions["overrides"]>)
 }
 
 /** The items of one file, without the duplicate-id check. */
-async function* readOne(f: InputFile, format: InputFormat | undefined, max: number, idRoot: string, ctx?: ReadContext): AsyncGenerator<IngestItem> {
+async function* readOne(f: InputFile, format: InputFormat | undefined, max: number, idRoot: string, ctx?: ReadContext, opts: ReadOptions = {}): AsyncGenerator<IngestItem> {
   const pl = await plan(f.file, format, max);
   if (pl.as === "error") {
     yield { kind: "error", error: pl.error };
@@ -353,6 +359,7 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
   }
   const relPath = idPath(idRoot, f.file);
   let sawLine = false;
+  let rows = 0;
   try {
     for await (const { line, bytes, tooLong } of rawLines(f.file, { maxLineBytes: max })) {
       if (tooLong !== undefined) {
@@ -362,7 +369,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
       }
       if (isBlank(bytes)) continue;
       sawLine = true;
-      const r = parseChatLineBytes(bytes, { path: f.file, line, relPath });
+      rows++;
+      const r = parseChatLineBytes(bytes, { path: f.file, line, relPath }, { fieldMap: opts.fieldMap });
+      if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
       yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
     }
   } catch (e) {
@@ -370,6 +379,7 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
     return;
   }
   if (!sawLine) yield { kind: "error", error: ingestError("invalid_json", f.file, "empty file: no JSON lines") };
+  else ctx?.warnings.total(f.file, rows);
 }
 
 /**
@@ -420,7 +430,7 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
       else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
         await new Promise<void>((r) => setImmediate(r));
         items = [readAgentDojoFile(f.file, max, idRoot ?? f.root, ctx)];
-      } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx);
+      } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
       for await (let item of items) {
         if (item.kind === "trajectory") {
           const t = item.trajectory;

@@ -31,6 +31,12 @@ export interface ItemWarning {
 /** Aggregates {@link ItemWarning}s by kind and scope. */
 export class WarningCollector {
   private readonly byKey = new Map<string, { w: ItemWarning; count: number }>();
+  private readonly totals = new Map<string, number>();
+
+  /** How many items a scope (a file) held in all: the aggregated message then says `N of TOTAL items`. */
+  total(scope: string, n: number): void {
+    this.totals.set(scope, n);
+  }
 
   add(w: ItemWarning, n = 1): void {
     const key = `${w.kind}\u0000${w.scope}`;
@@ -44,9 +50,13 @@ export class WarningCollector {
     const out: IngestWarning[] = [];
     for (const { w, count } of this.byKey.values()) {
       const eg = w.item !== undefined && count > 1 ? `, e.g. ${w.item}` : w.item !== undefined ? `: ${w.item}` : "";
-      out.push({ kind: w.kind, path: w.scope, message: `${w.message} (${count} item${count === 1 ? "" : "s"}${eg})`, count });
+      const total = this.totals.get(w.scope);
+      const of = total !== undefined ? ` of ${total}` : "";
+      const items = total !== undefined ? (total === 1 ? "item" : "items") : count === 1 ? "item" : "items";
+      out.push({ kind: w.kind, path: w.scope, message: `${w.message} (${count}${of} ${items}${eg})`, count });
     }
     this.byKey.clear();
+    this.totals.clear();
     return out;
   }
 }
