@@ -291,6 +291,16 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   const attack = str("attack_type");
   if (attack !== undefined) t.attack = attack;
   t.condition = defense ?? NO_DEFENSE;
+  if (!Object.hasOwn(r, "injections") && attack !== undefined) {
+    // DRIFT logs: no injections key. The undefended twin's injections are NOT this run's text: DRIFT's injection
+    // isolation rewrites tool results (in AgentDyn's DRIFT runs the injected goal is cut out), so nothing is borrowed.
+    warnings.push({
+      kind: "no_injections",
+      scope,
+      message: `${scope}: attacked runs whose logs record no injections (DRIFT's schema): the injected text is unknown, so code cannot locate exposure; a judge's quotes are still verified against the messages`,
+      item: src.path,
+    });
+  }
   const placeholders = Object.keys(t.injections);
   if (placeholders.length > 0) t.surfaces = Object.fromEntries(placeholders.map((k) => [k, "tool_output"]));
 
