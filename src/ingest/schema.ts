@@ -6,6 +6,7 @@ export const SCHEMA_FILES = {
   agentdojo: "agentdojo.schema.json",
   "chat-jsonl": "chat-jsonl.schema.json",
   "inspect-sample": "inspect-sample.schema.json",
+  "shell-trajectory": "shell-trajectory.schema.json",
 } as const;
 export type SchemaName = keyof typeof SCHEMA_FILES;
 

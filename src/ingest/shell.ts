@@ -20,6 +20,7 @@ import type { Message, Surface, ToolCall, Trajectory } from "../types.js";
 import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { convertOpenAIMessages } from "./chat-jsonl.js";
+import { checkSchema, joinProblems } from "./schema.js";
 import type { ConvertResult } from "./agentdojo.js";
 import type { ItemWarning } from "./warnings.js";
 
@@ -167,6 +168,12 @@ export function convertShell(data: unknown, src: { path: string; idPath: string 
   const d = data as Json;
   const info = isObj(d.info) ? d.info : {};
   const id = src.idPath;
+  const check = checkSchema("shell-trajectory", d);
+  if (!check.ok) {
+    const at: { message_index?: number; trajectory_id?: string } = { trajectory_id: id };
+    if (check.message_index !== undefined) at.message_index = check.message_index;
+    return { ok: false, error: ingestError("schema", src.path, joinProblems(check.problems), at) };
+  }
   let messages: Message[];
   let exit: Json | undefined;
   let format: string;
