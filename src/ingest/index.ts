@@ -484,8 +484,8 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
   const max = maxItemBytes(opts);
   const idRoot = await fallbackIdRoot(paths);
   const seen = new Set<string>();
-  /** AgentDojo files read so far (resolved paths): the same file given twice is a duplicate, not an id collision. */
-  const seenFiles = new Set<string>();
+  /** AgentDojo layout id -> the file that first had it (resolved): a different run with the same id is renamed. */
+  const firstFile = new Map<string, string>();
   const ctx = readContext();
   try {
     yield* readAll();
@@ -508,11 +508,13 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
           const t = item.trajectory;
           if (opts.overrides) applyOverrides(t, opts.overrides);
           const file = path.resolve(t.source.path);
-          const again = t.source.format === "agentdojo" && seenFiles.has(file);
-          if (t.source.format === "agentdojo") seenFiles.add(file);
-          if (seen.has(t.id) && !again && t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined) {
-            // Two different files with the same layout id (VIGIL's debug_run/<model>/... and
+          const layoutRun = t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined;
+          const first = layoutRun ? firstFile.get(t.id) : undefined;
+          if (layoutRun && first === undefined) firstFile.set(t.id, file);
+          if (first !== undefined && first !== file && !sameBytes(first, file)) {
+            // Two different runs with the same layout id (VIGIL's debug_run/<model>/... and
             // debug_run/travel/type_ii_a/<model>/...): the later one gets its path from the input folder as its id.
+            // The same file given twice, or a byte-identical copy, stays a duplicate.
             const longer = idPath(idRoot ?? path.dirname(file), t.source.path).replace(/\.json$/i, "");
             if (longer !== t.id && !seen.has(longer)) {
               ctx.warnings.add(idCollision(t.source.path, t.id, longer));
@@ -532,6 +534,15 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
         yield item;
       }
     }
+  }
+}
+
+/** True when two files hold the same bytes (a copy of a run is the same run); false when either cannot be read. */
+function sameBytes(a: string, b: string): boolean {
+  try {
+    return readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false;
   }
 }
 
