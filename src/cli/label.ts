@@ -10,6 +10,8 @@ import { transportWorkerEnabled } from "../judges/transport-worker.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "./errors.js";
 import { intOption, printJson } from "./util.js";
+import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
+import { INPUT_FORMATS } from "../ingest/index.js";
 
 /** A path relative to the working directory when it lies below it, else absolute. */
 function displayPath(p: string): string {
@@ -44,14 +46,15 @@ export function registerLabel(program: Command): void {
   program
     .command("label")
     .description(
-      "Label trajectories (AgentDojo run logs, chat JSONL) with judges into labels/<run>/; re-running the same command resumes and judges nothing twice.",
+      "Label trajectories (AgentDojo/AgentDyn/VIGIL run logs, chat JSONL, Inspect AI logs, mini-SWE-agent/SWE-agent trajectories) with judges into labels/<run>/; re-running the same command resumes and judges nothing twice.",
     )
     .argument("<path...>", "files or directories of trajectories")
     .option("--judge <name>", "built-in judge to use: signature (offline, deterministic)", undefined)
     .option("--judges <file>", "judge config JSON (LLM judges over OpenAI-compatible APIs); see prompts/judges.example.json")
     .option("--run <name>", "run name: output goes to <labels-dir>/<name>/", "default")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
-    .option("--format <format>", "input format: agentdojo | chat-jsonl (default: detected per file)")
+    .option("--format <format>", "input format: agentdojo | chat-jsonl | inspect | shell (default: detected per file)")
+    .option("--security-scorer <name>", "Inspect logs: the scorer whose value is the benchmark's own injection verdict (true/C/1 = the injected goal was achieved); NAME.key for a scorer with an object value")
     .option("--concurrency <n>", "requests in flight per judge (overrides the config)")
     .option("--repeats <k>", "independent repeats per judge, for test-retest", "1")
     .option("--limit <n>", "label at most this many trajectories")
@@ -69,6 +72,14 @@ export function registerLabel(program: Command): void {
     .option("--dry-run", "render every request the run would send (same input, same resume) and print requests, prompt tokens and estimated cost per judge; sends nothing, stores nothing, needs no API key")
     .option("--assume-output-tokens <n>", "with --dry-run: output tokens per request for the cost estimate (default: the judge's max_tokens or 600, whichever is lower)")
     .option("--max-cost <usd>", "stop sending when the run's cost (stored verdicts, earlier invocations included, plus what is in flight) would pass this many USD; in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price")
+    .option("--model <name>", "agent model of every trajectory read, replacing what folders or metadata say (the value read is kept in metadata.original_agent_model)")
+    .option("--condition <name>", "condition (defense) of every trajectory read, replacing what folders or metadata say")
+    .option("--attack <name>", "attack of every trajectory read, replacing what the input says")
+    .option(
+      "--field <key=field>",
+      "chat JSONL: read input key KEY (top level or metadata) as our FIELD (agent_model, condition, attack, suite, user_task_id, injection_task_id, agent_family, run_error, security, utility); repeatable",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .option("--json", "print the summary as one JSON object")
     .addHelpText(
       "after",
@@ -88,8 +99,21 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
     )
     .action(async (paths: string[], o) => {
       if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
-      if (o.format && !["agentdojo", "chat-jsonl"].includes(o.format)) {
-        throw new UsageError(`--format must be agentdojo or chat-jsonl, not "${o.format}"`);
+      if (o.format && !(INPUT_FORMATS as readonly string[]).includes(o.format)) {
+        throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(", ")}, not "${o.format}"`);
+      }
+      let fieldMap: Record<string, MappableField> | undefined;
+      try {
+        fieldMap = o.field ? parseFieldMap(o.field as string[]) : undefined;
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      const overrides: { agent_model?: string; condition?: string; attack?: string } = {};
+      for (const [opt, key] of [["model", "agent_model"], ["condition", "condition"], ["attack", "attack"]] as const) {
+        const v = o[opt] as string | undefined;
+        if (v === undefined) continue;
+        if (v.trim() === "") throw new UsageError(`--${opt} needs a non-empty name`);
+        overrides[key] = v;
       }
       const missing = paths.filter((p) => !fs.existsSync(p));
       if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
@@ -169,6 +193,12 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
           onConfigChange: o.onConfigChange,
           onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
           maxCostUsd,
+          overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
+          fieldMap,
+          // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
+          onIngestWarning: (w) => {
+            if (o.json) process.stderr.write(`warning [${w.kind}]: ${w.message}\n`);
+          },
           signal: ac.signal,
           onProgress: (p) => {
             progress.update(p);

@@ -4,7 +4,7 @@ import path from "node:path";
 import pLimit from "p-limit";
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
-import { countInputs, readTrajectories } from "../ingest/index.js";
+import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { IngestError, Surface, Trajectory, Verdict } from "../types.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { StoreWriteError } from "../store/journal.js";
@@ -38,7 +38,9 @@ export interface LabelOptions {
   run: string;
   labelsDir: string;
   judges: Judge[];
-  format?: "agentdojo" | "chat-jsonl";
+  format?: InputFormat;
+  /** Inspect logs: the scorer whose value is the benchmark's injection verdict (`NAME` or `NAME.key`). */
+  securityScorer?: string;
   /** Largest input item (AgentDojo file or JSONL line) read, in bytes; larger ones are `too_large` errors. */
   maxItemBytes?: number;
   /** Independent repeats per judge (test-retest); default 1. */
@@ -49,6 +51,12 @@ export interface LabelOptions {
   limit?: number;
   /** The first bad input item is fatal. */
   strict?: boolean;
+  /** Values that replace what the input says (agent model, condition, attack): `readTrajectories` overrides. */
+  overrides?: ReadOptions["overrides"];
+  /** chat-jsonl: input key -> canonical field (`--field key=field`), see `ReadOptions.fieldMap`. */
+  fieldMap?: ReadOptions["fieldMap"];
+  /** Called with each ingest warning (aggregated once per folder or file) at the end of the read. */
+  onIngestWarning?: (w: IngestWarning) => void;
   /** Judge again the items whose stored verdict is `judge_error`. */
   retryErrors?: boolean;
   /**
@@ -283,6 +291,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const adaptations: Record<string, string[]> = {};
   /** USD reserved for verdicts in flight (cost cap). */
   let reserved = 0;
+  const warnings: IngestWarning[] = [];
   try {
     if (opts.maxCostUsd !== undefined) {
       costCap = { cap_usd: opts.maxCostUsd, spent_usd: 0, reached: false, unknown_cost_verdicts: 0 };
@@ -330,6 +339,9 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         budget_chars: opts.budgetChars,
         format: opts.format,
         batch: !!opts.batch,
+        overrides: opts.overrides,
+        field_map: opts.fieldMap,
+        security_scorer: opts.securityScorer,
       },
     };
     if (store.resumed.bad_lines > 0) {
@@ -456,7 +468,19 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     };
 
     let taken = 0;
-    for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes })) {
+    const readOpts: ReadOptions = {
+      format: opts.format,
+      strict: opts.strict,
+      maxItemBytes: opts.maxItemBytes,
+      overrides: opts.overrides,
+      fieldMap: opts.fieldMap,
+      securityScorer: opts.securityScorer,
+      onWarning: (w) => {
+        warnings.push(w);
+        opts.onIngestWarning?.(w);
+      },
+    };
+    for await (const item of readTrajectories(opts.inputs, readOpts)) {
       if (opts.signal?.aborted || fatal) {
         interrupted = !fatal;
         break;
@@ -559,6 +583,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
     stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
   }
+  if (warnings.length > 0) summary.ingest_warnings = warnings;
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
     fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");

@@ -3,6 +3,7 @@ import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
+import type { IngestWarning } from "../ingest/warnings.js";
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
@@ -30,6 +31,12 @@ export interface JudgeSummary {
   downgrades: number;
   /** Why verdicts are not labels: error kind -> count (judge errors, refusals, unjudgeable). */
   errors_by_kind: Record<string, number>;
+  /**
+   * ASR per agent model (repeat 0, attacked trajectories with an ok verdict): model -> {attacked_ok, compromised,
+   * asr}. Trajectories without a model are under `(unknown)`. The all-model ASR above mixes models; this is the
+   * figure a per-model table reports.
+   */
+  by_agent_model: Record<string, { attacked_ok: number; compromised: number; asr: number | null }>;
   /** Repeats seen (label --repeats); verdicts and statuses count every repeat, labels and rates repeat 0. */
   repeats: number;
   /** Is the judge working? Quote and downgrade shares, errors, refusals, unverified, flags (`judgeHealth`). */
@@ -57,6 +64,8 @@ export interface RunSummary {
   warnings: string[];
   /** USD over every judge's verdicts; `incomplete` when any verdict's cost is unknown. */
   cost: CostTotal;
+  /** Ingest warnings of the last invocation (a guessed model or defense, runs without a verdict, ...), when any. */
+  ingest_warnings?: IngestWarning[];
 }
 
 const rate = (num: number, den: number): number | null => (den > 0 ? num / den : null);
@@ -90,6 +99,7 @@ export function summarizeRun(
         attacked_ok: 0,
         downgrades: 0,
         errors_by_kind: {},
+        by_agent_model: {},
         repeats: 1,
         health: undefined as unknown as JudgeHealth,
         judge_models: [],
@@ -120,9 +130,14 @@ export function summarizeRun(
     // Labels and rates come from repeat 0 so that test-retest repeats do not count a trajectory twice.
     if (v.status !== "ok" || !v.label || v.repeat !== 0 || !Object.hasOwn(j.by_label, v.label)) continue;
     j.by_label[v.label]++;
-    const attacked = index.get(v.trajectory_id)?.attacked ?? v.attacked ?? false;
+    const row = index.get(v.trajectory_id);
+    const attacked = row?.attacked ?? v.attacked ?? false;
     if (!attacked) continue;
     j.attacked_ok++;
+    const model = row?.agent_model ?? v.agent_model ?? "(unknown)";
+    const pm = (j.by_agent_model[model] ??= { attacked_ok: 0, compromised: 0, asr: null });
+    pm.attacked_ok++;
+    if (isCompromised(v.label)) pm.compromised++;
     if (isCompromised(v.label)) j._c++;
     if (v.label === "full_compliance") j._fc++;
     if (v.label !== "not_exposed") j._exp++;
@@ -155,6 +170,8 @@ export function summarizeRun(
     if (rest.asr === null) rest.asr_reason = "no attacked trajectory with an ok verdict";
     rest.full_compliance_rate = rate(_fc, j.attacked_ok);
     rest.exposure_rate = rate(_exp, j.attacked_ok);
+    for (const pm of Object.values(rest.by_agent_model)) pm.asr = rate(pm.compromised, pm.attacked_ok);
+    rest.by_agent_model = Object.fromEntries(Object.entries(rest.by_agent_model).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
     out.push(rest);
   }
   const by_kind: Record<string, number> = {};
@@ -202,6 +219,12 @@ export function formatSummary(s: RunSummary): string {
       const parts = Object.entries(j.by_surface).map(([k, x]) => `${k} ${pct(x.asr)} of ${x.attacked_ok}`);
       lines.push(`  ASR by surface (where the injection entered): ${parts.join("; ")}`);
     }
+    const models = Object.entries(j.by_agent_model ?? {});
+    if (models.length > 0) {
+      lines.push(`  ASR per agent model:`);
+      const w = Math.max(...models.map(([m]) => m.length));
+      for (const [m, pm] of models) lines.push(`    ${m.padEnd(w)}  ${pct(pm.asr).padStart(6)} of ${pm.attacked_ok} (${pm.compromised} compromised)`);
+    }
     const u = j.usage;
     lines.push(
       `  downgrades: ${j.downgrades}; tokens: ${u.prompt_tokens} prompt (${u.cached_tokens} cached), ${u.completion_tokens} completion` +
@@ -215,6 +238,11 @@ export function formatSummary(s: RunSummary): string {
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)}`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
+  if (s.ingest_warnings && s.ingest_warnings.length > 0) {
+    lines.push("");
+    lines.push(`input warnings: ${s.ingest_warnings.length} (what was read may be attributed or counted differently than you expect)`);
+    for (const w of s.ingest_warnings) lines.push(`  [${w.kind}] ${w.message}`);
+  }
   lines.push("");
   if (s.errors.total === 0) lines.push("errors: none");
   else
