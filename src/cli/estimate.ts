@@ -1,5 +1,8 @@
 import type { Command } from "commander";
-import { estimateRun, EstimateError, formatEstimate } from "../estimate/index.js";
+import fs from "node:fs";
+import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
+import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
+import { readHumanLabels } from "../agree/human.js";
 import { HumanLabelsError } from "../agree/human.js";
 import { UsageError } from "./errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
@@ -19,6 +22,10 @@ export function registerEstimate(program: Command): void {
     .option("--quorum <n>", "with --committee: votes needed", "2")
     .option("--by <fields>", "group by these trajectory fields (comma-separated; crossed): agent_model, condition, suite, attack, surface (= metadata.surface), agent_family, metadata.<key>")
     .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", "10")
+    .option("--table", "the paper table per agent model: judge ASR, heuristic ASR, refusal rate, utility, utility under attack (+ calibrated ASR with --human)")
+    .option("--heuristic <id>", "with --table: the heuristic judge", "signature")
+    .option("--csv <file>", "with --table: write the table as CSV")
+    .option("--latex <file>", "with --table: write the table as a LaTeX booktabs tabular")
     .option("--json", "print one JSON object")
     .addHelpText(
       "after",
@@ -34,20 +41,26 @@ Both intervals use the stratified linearised variance with the finite-population
 with the design degrees of freedom. Trajectories without a usable verdict stay in the population: left out of
 the judge ASR (counted), predicted at the group's judge ASR in the calibrated estimate and corrected by the
 human sample. A group with too few labelled trajectories gets null with a reason, never 0.
+--table: per agent model, with 95% Wilson intervals: the judge's ASR and refusal rate (flagged or task refusal)
+over attacked trajectories with a usable verdict, the heuristic judge's ASR (--heuristic, default signature),
+utility without attack and under attack (the benchmark's utility check), and with --human the calibrated ASR.
 Examples:
+  ipi-judge estimate --run study --table --judge gpt --csv table.csv --latex table.tex
   ipi-judge estimate --run study --human human.jsonl --judge gpt --by agent_model
   ipi-judge estimate --run study --human human.jsonl --committee --by agent_model,condition --json`,
     )
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
-      if (!o.human) throw new UsageError("give --human FILE (the human labels of the run's annotation sample)");
+      const table = !!(o.table || o.csv || o.latex);
+      if (!o.human && !table) throw new UsageError("give --human FILE (the human labels of the run's annotation sample), or --table");
       const minSampled = intOption(o.minSampled, "--min-sampled", 2);
       const quorum = intOption(o.quorum, "--quorum", 1);
       const by = typeof o.by === "string" ? o.by.split(",").map((s: string) => s.trim()).filter(Boolean) : [];
       for (const f of by) {
         if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(f)) throw new UsageError(`--by: "${f}" is not a field name (agent_model, condition, suite, attack, surface, metadata.<key>)`);
       }
+      if (table) return writeTable(runDir, o, by, minSampled, quorum);
       let report;
       try {
         report = await estimateRun({
@@ -67,4 +80,31 @@ Examples:
         printJson(report);
       } else process.stdout.write(formatEstimate(report) + "\n");
     });
+}
+
+/** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */
+async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, quorum: number): Promise<void> {
+  if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model: drop --by");
+  const [index, verdicts] = await Promise.all([readTrajectoryIndex(runDir), readVerdicts(runDir)]);
+  const req = o.committee ? ({ kind: "committee", quorum } as const) : ({ kind: "judge", judge_id: o.judge as string | undefined } as const);
+  let source;
+  let calibrated;
+  try {
+    source = resolveSource(verdicts, req, o.run as string);
+    if (o.human) {
+      calibrated = estimateFromData(index, verdicts, readHumanLabels(o.human as string), { run: o.run as string, humanFile: o.human as string, source: req, by: ["agent_model"], minSampled });
+      for (const w of calibrated.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    }
+  } catch (e) {
+    if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
+    throw e;
+  }
+  const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated });
+  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t));
+  if (typeof o.latex === "string") fs.writeFileSync(o.latex, tableLatex(t));
+  if (o.json) printJson(t);
+  else {
+    process.stdout.write(formatTable(t) + "\n");
+    for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
+  }
 }

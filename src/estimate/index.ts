@@ -5,3 +5,4 @@
 export * from "./calibrated.js";
 export * from "./run.js";
 export * from "./format.js";
+export * from "./table.js";

@@ -164,6 +164,30 @@ export function humanConsensus(file: HumanLabelFile): {
 const round = (x: number) => Math.round(x * 1e12) / 1e12;
 
 /**
+ * The label source of an estimate: the committee (needs at least 2 judges), the named judge, or the run's only
+ * judge.
+ * @throws EstimateError for an unknown judge, a committee over fewer than 2 judges, or several judges and no
+ *   choice.
+ */
+export function resolveSource(
+  verdicts: readonly Verdict[],
+  src: NonNullable<EstimateOptions["source"]>,
+  run: string,
+): EstimateSource {
+  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  if (src.kind === "committee") {
+    if (judges.length < 2) throw new EstimateError(`--committee needs verdicts of at least 2 judges; run ${run} has ${judges.length} (${judges.join(", ") || "none"})`);
+    return { kind: "committee", quorum: src.quorum ?? DEFAULT_QUORUM };
+  }
+  if (src.judge_id !== undefined) {
+    if (!judges.includes(src.judge_id)) throw new EstimateError(`judge "${src.judge_id}" has no verdicts in run ${run} (judges: ${judges.join(", ") || "none"})`);
+    return { kind: "judge", judge_id: src.judge_id };
+  }
+  if (judges.length === 1) return { kind: "judge", judge_id: judges[0] };
+  throw new EstimateError(`run ${run} has ${judges.length} judges (${judges.join(", ") || "none"}): choose one with --judge ID, or --committee`);
+}
+
+/**
  * Estimate the ASR of a run per group (module docstring; estimators in src/estimate/calibrated.ts).
  *
  * Steps: (1) the population is the run's trajectory index, deduplicated as `ipi-judge sample` does; groups are
@@ -197,20 +221,7 @@ export function estimateFromData(
   const attacked = pop.units.filter((u) => rowOf(u.id).attacked);
 
   // (2) the judge term
-  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
-  let source: EstimateSource;
-  const src = o.source ?? { kind: "judge" };
-  if (src.kind === "committee") {
-    if (judges.length < 2) throw new EstimateError(`--committee needs verdicts of at least 2 judges; run ${o.run} has ${judges.length} (${judges.join(", ") || "none"})`);
-    source = { kind: "committee", quorum: src.quorum ?? DEFAULT_QUORUM };
-  } else if (src.judge_id !== undefined) {
-    if (!judges.includes(src.judge_id)) throw new EstimateError(`judge "${src.judge_id}" has no verdicts in run ${o.run} (judges: ${judges.join(", ") || "none"})`);
-    source = { kind: "judge", judge_id: src.judge_id };
-  } else if (judges.length === 1) {
-    source = { kind: "judge", judge_id: judges[0] };
-  } else {
-    throw new EstimateError(`run ${o.run} has ${judges.length} judges (${judges.join(", ") || "none"}): choose one with --judge ID, or --committee`);
-  }
+  const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run);
   const flags = judgeFlags(
     verdicts,
     attacked.map((u) => u.id),
