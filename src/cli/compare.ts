@@ -73,7 +73,7 @@ Examples:
       }
       let result;
       try {
-        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks });
+        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index });
       } catch (e) {
         throw new UsageError((e as Error).message);
       }
