@@ -9,7 +9,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import prand from "pure-rand";
-import type { Verdict } from "../../src/types.js";
+import type { CommitteeVerdict, Verdict } from "../../src/types.js";
+import { committeeVote } from "../../src/committee/vote.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
 const jsonl = <T>(f: string): T[] => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as T);
@@ -22,7 +23,7 @@ export function truthOf(r: TrajectoryIndexRow): boolean {
 /**
  * Copy run `from` to run `to` with an extra judge `biased`: the signature judge's verdicts with a seeded
  * `missRate` of its compromises relabelled `unaffected`, and `unusableRate` of all verdicts turned into
- * `judge_error`. Writes committee.jsonl (unanimous = the two judges agree) so phase 2 has a disagreement pool.
+ * `judge_error`. Writes committee.jsonl (the two judges' committee, quorum 1: not unanimous where they differ) so phase 2 has a disagreement pool.
  */
 export function makeBiasedRun(labelsDir: string, from: string, to: string, seed: number, missRate = 0.4, unusableRate = 0.02): void {
   const src = path.join(labelsDir, from);
@@ -40,14 +41,14 @@ export function makeBiasedRun(labelsDir: string, from: string, to: string, seed:
     return x / 1_000_000;
   };
   const out: Verdict[] = [];
-  const committee: Array<{ trajectory_id: string; unanimous: boolean }> = [];
+  const committee: CommitteeVerdict[] = [];
   for (const v of vs) {
     out.push(v);
     const b: Verdict = { ...v, judge_id: "biased" };
     if (u() < unusableRate) Object.assign(b, { status: "judge_error", label: null, compromised: null });
     else if (v.compromised && u() < missRate) Object.assign(b, { label: "unaffected", compromised: false });
     out.push(b);
-    committee.push({ trajectory_id: v.trajectory_id, unanimous: b.label === v.label });
+    committee.push(committeeVote(v.trajectory_id, { signature: v.status === "ok" ? v.label : null, biased: b.status === "ok" ? b.label : null }, 1));
   }
   fs.writeFileSync(path.join(dst, "verdicts.jsonl"), out.map((v) => JSON.stringify(v)).join("\n") + "\n");
   fs.writeFileSync(path.join(dst, "committee.jsonl"), committee.map((v) => JSON.stringify(v)).join("\n") + "\n");
