@@ -72,11 +72,22 @@ export class EstimateError extends Error {
   }
 }
 
-/** `surface` is an alias of the index row's `metadata.surface`. */
-const FIELD_ALIASES: Record<string, string> = { surface: "metadata.surface", model: "agent_model" };
+/** `model` is an alias of `agent_model`. */
+const FIELD_ALIASES: Record<string, string> = { model: "agent_model" };
 
-/** The value of a `--by` field on a row (`(none)` when missing). */
+/**
+ * The value of a `--by` field on a row (`(none)` when missing). `surface`: the distinct surfaces of the row's
+ * `surfaces` map (DESIGN section 3: placeholder -> surface) joined with `+`, else `metadata.surface`.
+ */
 export function groupValue(row: TrajectoryIndexRow, field: string): string {
+  if (field === "surface") {
+    const s = (row as { surfaces?: unknown }).surfaces;
+    if (s && typeof s === "object" && !Array.isArray(s)) {
+      const vals = [...new Set(Object.values(s as Record<string, unknown>).filter((v): v is string => typeof v === "string" && v !== ""))].sort();
+      if (vals.length) return vals.join("+");
+    }
+    return conditionValue(row, "metadata.surface") ?? "(none)";
+  }
   return conditionValue(row, FIELD_ALIASES[field] ?? field) ?? "(none)";
 }
 

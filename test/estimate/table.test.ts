@@ -126,3 +126,13 @@ describe("estimateFromData", () => {
     expect(c.excluded).toEqual({ consensus_tie: 1, unknown_label: 1 });
   });
 });
+
+describe("groupValue", () => {
+  it("surface comes from the row's surfaces map, else metadata.surface; missing is (none)", async () => {
+    const { groupValue } = await import("../../src/estimate/run.js");
+    expect(groupValue({ surfaces: { a: "tool_output", b: "email", c: "tool_output" } } as never, "surface")).toBe("email+tool_output");
+    expect(groupValue({ metadata: { surface: "web" } } as never, "surface")).toBe("web");
+    expect(groupValue({} as never, "surface")).toBe("(none)");
+    expect(groupValue({ agent_model: "x" } as never, "model")).toBe("x");
+  });
+});
