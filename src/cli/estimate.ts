@@ -20,7 +20,7 @@ export function registerEstimate(program: Command): void {
     .option("--judge <id>", "the judge whose labels are corrected (default: the run's only judge)")
     .option("--committee", "use the committee of every judge (majority with quorum) instead of one judge")
     .option("--quorum <n>", "with --committee: votes needed", "2")
-    .option("--by <fields>", "group by these trajectory fields (comma-separated; crossed): agent_model, condition, suite, attack, surface (= metadata.surface), agent_family, metadata.<key>")
+    .option("--by <fields>", "group by these trajectory fields (comma-separated; crossed): agent_model, condition, suite, attack, surface, agent_family, metadata.<key>")
     .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", "10")
     .option("--table", "the paper table per agent model: judge ASR, heuristic ASR, refusal rate, utility, utility under attack (+ calibrated ASR with --human)")
     .option("--heuristic <id>", "with --table: the heuristic judge", "signature")

@@ -95,4 +95,19 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     expect(sec).toMatch(/<th>biased: ASR<\/th><th>calibrated ASR<\/th><th>signature \(heuristic\): ASR<\/th><th>refusal rate<\/th><th>utility<\/th><th>utility under attack<\/th>/);
     expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\]<\/td>/);
   }, 120_000);
+
+  it("usage errors exit 2 with a message naming what is wrong", async () => {
+    const base = ["estimate", "--run", "adb", "--labels-dir", labels];
+    const noHuman = await runCli(base);
+    expect(noHuman.code).toBe(2);
+    expect(noHuman.stderr).toMatch(/give --human FILE/);
+    const both = await runCli([...base, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--committee"]);
+    expect(both.code).toBe(2);
+    const several = await runCli([...base, "--human", path.join(sample, "human.jsonl")]);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toMatch(/has 2 judges \(biased, signature\): choose one with --judge ID, or --committee/);
+    const missing = await runCli([...base, "--human", path.join(tmp, "nope.jsonl"), "--judge", "biased"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.jsonl: cannot read human labels/);
+  }, 120_000);
 });
