@@ -27,6 +27,7 @@
  *   differences on the sampled items of the domain). It is design-consistent whatever the judge does: a biased
  *   judge shifts the first term and the second term removes the shift. Its variance is that of the correction
  *   only (the first term is a population constant), so it is small when the judge agrees with the humans.
+ *   The reported estimate is clipped to [0, 1] (`correction` keeps the unclipped design-weighted mean of d).
  * - Trajectories whose judge verdict is not usable (judge error, refusal, unjudgeable, unverified, no verdict,
  *   committee without quorum) are part of the domain like any other: their prediction m_i is the judge's ASR
  *   over the usable trajectories of the domain (a fixed function of phase-1 data, so the estimator stays
