@@ -5,7 +5,7 @@
  * AgentDojo's own truth (`security` on attacked runs without a run error); `import-annotations` and `estimate`
  * run as a user would. The true per-model ASR must lie in the calibrated 95% CI for every model, and the
  * calibrated CIs must be narrower on average than the human-only ones. (On 25 seeds the truth was inside for
- * 92 of 100 model-seed pairs, mean width 0.158 vs 0.370; on the 11,384-run archive 37 of 40, 0.106 vs 0.205:
+ * 94 of 100 model-seed pairs, mean width 0.153 vs 0.374; on the 11,384-run archive 36 of 40, 0.097 vs 0.203:
  * README, "Calibrated ASR".)
  */
 import fs from "node:fs";
