@@ -7,6 +7,7 @@ import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError, type HumanScale } from "../agree/human.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
+import { formatJudgeConcordance, judgeConcordance } from "../agree/pairwise.js";
 import { UsageError } from "./errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
@@ -20,6 +21,7 @@ export function registerAgree(program: Command): void {
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--reference <field>", "benchmark verdict to compare with: security (AgentDojo: injected goal achieved)")
     .option("--judge <id>", "only this judge (default: every judge of the run)")
+    .option("--judges <a,b>", "concordance of two judges (e.g. an LLM judge and the signature heuristic) on attacked trajectories: kappa and the split of disagreements")
     .option("--human <file>", "human labels: CSV or JSONL rows trajectory_id, annotator, label (optional weight / inclusion_probability, stratum)")
     .option("--scale <scale>", "with --human: six | three | binary (default: the finest scale the labels fit)")
     .option("--bootstrap <n>", "with --human: bootstrap resamples for kappa CIs (0 = none)", String(DEFAULT_BOOTSTRAP.B))
@@ -45,6 +47,7 @@ design-weighted (Hajek) estimates beside them.`,
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && o.reference) throw new UsageError("give either --reference or --human, not both");
+      if (o.judges) return agreeJudges(runDir, o);
       if (o.human) return agreeHuman(runDir, o);
       if (!o.reference) throw new UsageError("give --reference security (human labels: --human FILE)");
       if (!["security", "utility"].includes(o.reference)) throw new UsageError(`--reference must be security or utility, not "${o.reference}"`);
@@ -106,6 +109,21 @@ design-weighted (Hajek) estimates beside them.`,
         process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id}: ${formatHealth(h)}`).join("") + "\n");
       }
     });
+}
+
+/** The `--judges A,B` path of `ipi-judge agree`: two judges' concordance on the binary collapse. */
+async function agreeJudges(runDir: string, o: { judges: string; bootstrap: string; seed: string; json?: boolean; run: string }): Promise<void> {
+  const pair = o.judges.split(",").map((s) => s.trim()).filter(Boolean);
+  if (pair.length !== 2 || pair[0] === pair[1]) throw new UsageError(`--judges takes two different judge ids, e.g. --judges gpt,signature (got "${o.judges}")`);
+  const B = intOption(o.bootstrap, "--bootstrap", 0);
+  const seed = intOption(o.seed, "--seed", 0);
+  const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
+  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+  const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
+  const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
+  if (o.json) printJson(c);
+  else process.stdout.write(formatJudgeConcordance(c) + "\n");
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */

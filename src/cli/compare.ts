@@ -26,7 +26,8 @@ export function registerCompare(program: Command): void {
       `
 Labels: --committee uses committee.jsonl (status ok only); --judge ID a judge's repeat-0 verdicts. Without either,
 the committee is used when committee.jsonl exists, else the run's only judge.
-Only attacked trajectories count; not_exposed counts as not compromised. Reversal intervals resample tasks
+Only attacked trajectories count; not_exposed counts as not compromised. Utility under attack and without attack
+(the benchmark's utility check, 95% Wilson intervals) is shown beside each model x condition when the input has it. Reversal intervals resample tasks
 (suite/user task/injection task), the same tasks for every model and condition; the worst-condition interval
 resamples models.
 Examples:
@@ -77,7 +78,7 @@ Examples:
       }
       let result;
       try {
-        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks });
+        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index });
       } catch (e) {
         throw new UsageError((e as Error).message);
       }

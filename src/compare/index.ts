@@ -18,10 +18,13 @@ import {
   type WorstConditionSummary,
 } from "./analysis.js";
 import { interactionLRT, type InteractionTest } from "./logistic.js";
+import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
 
 export * from "./data.js";
 export * from "./analysis.js";
 export * from "./logistic.js";
+export * from "./utility.js";
 
 /** How the baseline condition was chosen. */
 export type BaselineChoice = "option" | "no_defense" | "tool_output" | "most_models";
@@ -109,6 +112,11 @@ export interface CompareResult {
   /** Conditions observed per model. */
   conditions_per_model: Record<string, string[]>;
   asr: AsrCell[];
+  /**
+   * Utility per (model, condition), under attack and without attack, with Wilson intervals (the benchmark's
+   * utility check; src/compare/utility.ts); `[]` when the input has no utility verdicts or no index was given.
+   */
+  utility: UtilityCell[];
   reversals: ReversalResult[];
   worst_condition: WorstConditionSummary;
   leave_one_suite_out: LosoSummary;
@@ -119,12 +127,14 @@ export interface CompareResult {
 /**
  * Run every part of the cross-condition analysis on a run's observations.
  * @param o from `buildObservations`.
- * @param opts baseline (see {@link chooseBaseline}), bootstrap B (>= 0; 0 skips the intervals) and seed.
+ * @param opts baseline (see {@link chooseBaseline}), bootstrap B (>= 0; 0 skips the intervals) and seed; `index`
+ *   (the run's trajectory index) adds utility beside ASR (the models compared; with `commonTasks`, their
+ *   shared tasks only).
  * @throws Error as {@link chooseBaseline}.
  */
 export function compareConditions(
   o: Observations,
-  opts: { baseline?: string; bootstrap?: BootstrapSettings; run?: string; commonTasks?: boolean } = {},
+  opts: { baseline?: string; bootstrap?: BootstrapSettings; run?: string; commonTasks?: boolean; index?: ReadonlyMap<string, TrajectoryIndexRow> } = {},
 ): CompareResult {
   const boot = opts.bootstrap ?? { B: 2000, seed: 1 };
   const { observations: obs, common } = commonTaskFilter(o.observations, !!opts.commonTasks);
@@ -159,6 +169,7 @@ export function compareConditions(
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),
     conditions_per_model: perModel,
     asr: cells,
+    utility: opts.index ? utilityOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null) : [],
     reversals: reversalAnalysis(obs, cells, boot),
     worst_condition: worstCondition(cells, baseline, boot),
     leave_one_suite_out: leaveOneSuiteOut(obs, baseline),
@@ -167,6 +178,16 @@ export function compareConditions(
     ),
     bootstrap: boot,
   };
+}
+
+/** Utility cells of the compared models (restricted to the shared tasks with --common-tasks). */
+function utilityOf(index: ReadonlyMap<string, TrajectoryIndexRow>, field: string, models: Set<string>, units: Set<string> | null): UtilityCell[] {
+  const rows = [...index.values()].filter((r) => {
+    if (!r.agent_model || !models.has(r.agent_model)) return false;
+    if (!units || !r.attacked) return true;
+    return units.has(`${r.suite ?? "(none)"}/${r.user_task_id}/${r.injection_task_id}`);
+  });
+  return utilityTable(rows, field);
 }
 
 // Undefined figures read `undefined (<why>)` as in every other output (src/agree/format.ts).
@@ -199,9 +220,15 @@ export function formatCompare(r: CompareResult): string {
   for (const m of r.models) {
     for (const c of r.conditions_per_model[m]) {
       const cell = r.asr.find((x) => x.model === m && x.suite === ALL_SUITES && x.condition === c)!;
-      lines.push(`  ${m.padEnd(w)}  ${c.padEnd(28)} ${pct(cell.asr).padStart(6)}${ci(cell.ci95)}  n=${cell.n}`);
+      const u = r.utility.find((x) => x.model === m && x.condition === c);
+      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" ? `, without attack ${formatUtilityRate(u.without_attack)}` : "";
+      const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}` : "";
+      lines.push(`  ${m.padEnd(w)}  ${c.padEnd(28)} ${pct(cell.asr).padStart(6)}${ci(cell.ci95)}  n=${cell.n}${util}`);
     }
   }
+  const noAttack = r.utility.filter((u) => u.condition === "(none)" && u.under_attack.n === 0 && u.without_attack.rate !== null);
+  for (const u of noAttack) lines.push(`  ${u.model.padEnd(w)}  ${"(no attack)".padEnd(28)} utility ${formatUtilityRate(u.without_attack)}`);
+  if (r.utility.length) lines.push("  (utility: the benchmark's utility check, 95% Wilson interval; ASR and utility are read together: defenses trade one for the other)");
   lines.push("");
   lines.push("safety-ordering reversals between conditions (model pairs observed under both; paired bootstrap 95% CI):");
   const overall = r.reversals.filter((x) => x.suite === ALL_SUITES);

@@ -24,6 +24,9 @@ import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../run/label.js";
 import { buildObservations } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
+import { utilityTable, type UtilityCell } from "../compare/utility.js";
+import { paperTable, type PaperTable } from "../estimate/table.js";
+import { estimateFromData, type EstimateReport } from "../estimate/run.js";
 
 /** The committee's pseudo-rater name in tables and charts. */
 export const COMMITTEE = "committee";
@@ -95,6 +98,14 @@ export interface ReportModel {
   reference: ReferenceAgreement[] | null;
   conditions: ConditionView[];
   condition_source: string | null;
+  /**
+   * The paper table (src/estimate/table.ts): per model judge ASR, heuristic (signature) ASR, refusal rate,
+   * utility and utility under attack, and the calibrated ASR when human labels with design fields are given.
+   * Judge: the run's only judge, else its first judge that is not the heuristic.
+   */
+  paper_table: PaperTable;
+  /** Utility under attack and without attack per (model, condition) for `condition` (defense); `[]` without utility. */
+  utility: UtilityCell[];
   items: ReportItem[];
   /** Items that qualified for the list, before the cap. */
   items_total: number;
@@ -358,6 +369,25 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     conditions.push({ field, cells });
   }
 
+  // The paper table and utility beside ASR.
+  const tableJudge = judgeIds.find((j) => j !== "signature") ?? judgeIds[0];
+  let calibrated: EstimateReport | undefined;
+  if (o.humanFile) {
+    try {
+      calibrated = estimateFromData(index, verdicts, readHumanLabels(o.humanFile), {
+        run,
+        humanFile: o.humanFile,
+        source: { kind: "judge", judge_id: tableJudge },
+        by: ["agent_model"],
+      });
+      for (const w of calibrated.warnings) warnings.push(`calibrated ASR: ${w}`);
+    } catch (e) {
+      warnings.push(`calibrated ASR not shown: ${(e as Error).message}`);
+    }
+  }
+  const paper_table = paperTable(run, index, verdicts, { kind: "judge", judge_id: tableJudge }, { calibrated });
+  const utility = utilityTable(index.values(), "condition");
+
   // The browsable list.
   const rep0 = new Map<string, Verdict>();
   for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
@@ -413,6 +443,8 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     reference,
     conditions,
     condition_source: conditions.length ? condSource : null,
+    paper_table,
+    utility,
     items,
     items_total: candidates.length,
     items_cap: maxItems,

@@ -423,6 +423,39 @@ function itemsSection(m: ReportModel): string {
 <div id="items">${m.items.map((it, n) => itemHtml(it, judgeOrder, n)).join("\n")}</div></section>`;
 }
 
+/** A proportion cell of the paper table: `31.9% [27.0%, 37.2%]`, or `n/a (reason)`. */
+function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null } | null): string {
+  if (!p) return "";
+  if (p.value === null) return `n/a (${escapeHtml(p.reason ?? "undefined")})`;
+  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : pct(p.value);
+}
+
+/** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside ASR per model x condition. */
+function paperTableSection(m: ReportModel): string {
+  const t = m.paper_table;
+  const cal = t.rows.some((r) => r.calibrated_asr);
+  const head = `<tr><th>agent model</th><th>${escapeHtml(t.judge)}: ASR</th>${cal ? "<th>calibrated ASR</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): ASR</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
+  const body = t.rows
+    .map(
+      (r) =>
+        `<tr><td>${escapeHtml(r.agent_model)}</td><td>${propCell(r.judge_asr)}</td>${cal ? `<td>${propCell(r.calibrated_asr)}</td>` : ""}<td>${propCell(r.heuristic_asr)}</td><td>${propCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}</td></tr>`,
+    )
+    .join("");
+  const conds = new Set(m.utility.map((u) => u.condition));
+  const util =
+    m.utility.length && conds.size > 1
+      ? `<h3>Utility beside ASR per condition</h3><table><thead><tr><th>agent model</th><th>condition</th><th>utility under attack</th><th>utility without attack</th></tr></thead><tbody>${m.utility
+          .map(
+            (u) =>
+              `<tr><td>${escapeHtml(u.model)}</td><td>${escapeHtml(u.condition)}</td><td>${propCell({ value: u.under_attack.rate, reason: u.under_attack.reason, ci95: u.under_attack.ci95 })}</td><td>${propCell({ value: u.without_attack.rate, reason: u.without_attack.reason, ci95: u.without_attack.ci95 })}</td></tr>`,
+          )
+          .join("")}</tbody></table>`
+      : "";
+  return `<section id="paper-table"><h2>The table of a paper</h2>
+<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ipi-judge estimate --run ${escapeHtml(m.run)} --table --csv table.csv --latex table.tex.</p>
+<table><thead>${head}</thead><tbody>${body}</tbody></table>${util}</section>`;
+}
+
 /**
  * Render the report page.
  * @param m the report data ({@link buildReportModel}).
@@ -436,6 +469,7 @@ export async function renderReportHtml(m: ReportModel): Promise<string> {
     await labelsSection(m),
     await agreementSection(m),
     await conditionsSection(m),
+    paperTableSection(m),
     itemsSection(m),
   ];
   const nav = [
@@ -444,6 +478,7 @@ export async function renderReportHtml(m: ReportModel): Promise<string> {
     ["labels", "Labels & cost"],
     ["agreement", "Agreement"],
     ...(m.conditions.length ? [["conditions", "Conditions"]] : []),
+    ["paper-table", "Table"],
     ["disagreements", m.committee ? "Disagreements" : "Judge vs benchmark"],
   ]
     .map(([id, t]) => `<a href="#${id}">${t}</a>`)

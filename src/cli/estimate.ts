@@ -1,0 +1,110 @@
+import type { Command } from "commander";
+import fs from "node:fs";
+import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
+import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
+import { readHumanLabels } from "../agree/human.js";
+import { HumanLabelsError } from "../agree/human.js";
+import { UsageError } from "./errors.js";
+import { intOption, printJson, runDirOf } from "./util.js";
+
+/** `ipi-judge estimate`: judge, human-only and calibrated ASR per group, from a run and its human sample. */
+export function registerEstimate(program: Command): void {
+  program
+    .command("estimate")
+    .description(
+      "Attack-success rates a paper can print: the judge's ASR over the whole run, the human sample's design-weighted ASR, and the calibrated ASR that corrects the judge with the human sample (95% CIs), per group.",
+    )
+    .requiredOption("--run <name>", "the run to read (labels/<run>/)")
+    .option("--labels-dir <dir>", "where runs are stored", "labels")
+    .option("--human <file>", "human labels of the annotation sample, as ipi-judge import-annotations writes them (JSONL or CSV with stratum, stratum_size)")
+    .option("--judge <id>", "the judge whose labels are corrected (default: the run's only judge)")
+    .option("--committee", "use the committee of every judge (majority with quorum) instead of one judge")
+    .option("--quorum <n>", "with --committee: votes needed", "2")
+    .option("--by <fields>", "group by these trajectory fields (comma-separated; crossed): agent_model, condition, suite, attack, surface, agent_family, metadata.<key>")
+    .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", "10")
+    .option("--table", "the paper table per agent model: judge ASR, heuristic ASR, refusal rate, utility, utility under attack (+ calibrated ASR with --human)")
+    .option("--heuristic <id>", "with --table: the heuristic judge", "signature")
+    .option("--csv <file>", "with --table: write the table as CSV")
+    .option("--latex <file>", "with --table: write the table as a LaTeX booktabs tabular")
+    .option("--json", "print one JSON object")
+    .addHelpText(
+      "after",
+      `
+Estimators (attacked trajectories; compromised = full or partial compliance, human labels mapped as agree --human
+maps them):
+  judge       the judge's (or committee's) ASR over every trajectory of the group with a usable verdict
+  human       Hajek domain mean of the human consensus with weights N_c/n_c over the sample's strata
+  calibrated  two-phase difference estimator (Sarndal, Swensson & Wretman 1992, sec. 9.7; prediction-powered
+              inference with design weights, Angelopoulos et al. 2023): judge ASR over the whole group plus the
+              design-weighted mean of (human - judge) over the group's labelled trajectories
+Both intervals use the stratified linearised variance with the finite-population correction and a t quantile
+with the design degrees of freedom. Trajectories without a usable verdict stay in the population: left out of
+the judge ASR (counted), predicted at the group's judge ASR in the calibrated estimate and corrected by the
+human sample. A group with too few labelled trajectories gets null with a reason, never 0.
+--table: per agent model, with 95% Wilson intervals: the judge's ASR and refusal rate (flagged or task refusal)
+over attacked trajectories with a usable verdict, the heuristic judge's ASR (--heuristic, default signature),
+utility without attack and under attack (the benchmark's utility check), and with --human the calibrated ASR.
+Examples:
+  ipi-judge estimate --run study --table --judge gpt --csv table.csv --latex table.tex
+  ipi-judge estimate --run study --human human.jsonl --judge gpt --by agent_model
+  ipi-judge estimate --run study --human human.jsonl --committee --by agent_model,condition --json`,
+    )
+    .action(async (o) => {
+      const runDir = runDirOf(o.labelsDir, o.run);
+      if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
+      const table = !!(o.table || o.csv || o.latex);
+      if (!o.human && !table) throw new UsageError("give --human FILE (the human labels of the run's annotation sample), or --table");
+      const minSampled = intOption(o.minSampled, "--min-sampled", 2);
+      const quorum = intOption(o.quorum, "--quorum", 1);
+      const by = typeof o.by === "string" ? o.by.split(",").map((s: string) => s.trim()).filter(Boolean) : [];
+      for (const f of by) {
+        if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(f)) throw new UsageError(`--by: "${f}" is not a field name (agent_model, condition, suite, attack, surface, metadata.<key>)`);
+      }
+      if (table) return writeTable(runDir, o, by, minSampled, quorum);
+      let report;
+      try {
+        report = await estimateRun({
+          runDir,
+          run: o.run,
+          humanFile: o.human,
+          source: o.committee ? { kind: "committee", quorum } : { kind: "judge", judge_id: o.judge },
+          by,
+          minSampled,
+        });
+      } catch (e) {
+        if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);
+        throw e;
+      }
+      if (o.json) {
+        for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+        printJson(report);
+      } else process.stdout.write(formatEstimate(report) + "\n");
+    });
+}
+
+/** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */
+async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, quorum: number): Promise<void> {
+  if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model: drop --by");
+  const [index, verdicts] = await Promise.all([readTrajectoryIndex(runDir), readVerdicts(runDir)]);
+  const req = o.committee ? ({ kind: "committee", quorum } as const) : ({ kind: "judge", judge_id: o.judge as string | undefined } as const);
+  let source;
+  let calibrated;
+  try {
+    source = resolveSource(verdicts, req, o.run as string);
+    if (o.human) {
+      calibrated = estimateFromData(index, verdicts, readHumanLabels(o.human as string), { run: o.run as string, humanFile: o.human as string, source: req, by: ["agent_model"], minSampled });
+      for (const w of calibrated.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    }
+  } catch (e) {
+    if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
+    throw e;
+  }
+  const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated });
+  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t));
+  if (typeof o.latex === "string") fs.writeFileSync(o.latex, tableLatex(t));
+  if (o.json) printJson(t);
+  else {
+    process.stdout.write(formatTable(t) + "\n");
+    for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
+  }
+}

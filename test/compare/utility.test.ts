@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { formatUtilityRate, utilityTable } from "../../src/compare/utility.js";
+import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
+
+const row = (id: string, model: string, condition: string, attacked: boolean, utility?: boolean) =>
+  ({ id, agent_model: model, condition, attacked, ...(attacked ? { attack: "ii" } : {}), ...(utility === undefined ? {} : { reference: { utility } }) }) as unknown as TrajectoryIndexRow;
+
+describe("utility beside ASR", () => {
+  const rows = [
+    row("1", "m", "no_defense", true, true),
+    row("2", "m", "no_defense", true, false),
+    row("3", "m", "no_defense", false, true),
+    row("4", "m", "tool_filter", true, false),
+    row("5", "m", "tool_filter", true),
+    row("6", "m", "tool_filter", false, true),
+  ];
+  it("per model x condition, under attack and without attack, Wilson intervals, missing counted", () => {
+    const u = utilityTable(rows, "condition");
+    expect(u.map((c) => c.condition)).toEqual(["no_defense", "tool_filter"]);
+    expect(u[0].under_attack).toMatchObject({ rate: 0.5, passed: 1, n: 2, missing: 0 });
+    expect(u[0].without_attack).toMatchObject({ rate: 1, n: 1 });
+    expect(u[1].under_attack).toMatchObject({ rate: 0, n: 1, missing: 1 });
+    expect(u[1].under_attack.ci95!.upper).toBeGreaterThan(0.5); // Wilson, not a zero-width Wald interval
+    expect(formatUtilityRate(u[0].under_attack)).toMatch(/^50\.0% \[\d+\.\d%, \d+\.\d%\] n=2$/);
+  });
+  it("by attack: unattacked runs fall in (none); no utility at all gives []", () => {
+    const u = utilityTable(rows, "attack");
+    expect(u.find((c) => c.condition === "(none)")!.without_attack.n).toBe(2);
+    expect(u.find((c) => c.condition === "ii")!.without_attack).toMatchObject({ rate: null, reason: "no_unattacked_trajectories" });
+    expect(utilityTable([row("9", "m", "x", true)], "condition")).toEqual([]);
+  });
+});

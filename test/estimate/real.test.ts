@@ -1,0 +1,113 @@
+/**
+ * Issue 14's "done when" on the vendored real AgentDojo runs, end to end through the built CLI: the signature
+ * judge labels the 516 runs; a biased judge misses 40% of its compromises (seeded); the real `sample` draws 100
+ * trajectories stratified by agent model plus 40 where the two judges disagree; the items are "annotated" with
+ * AgentDojo's own truth (`security` on attacked runs without a run error); `import-annotations` and `estimate`
+ * run as a user would. The true per-model ASR must lie in the calibrated 95% CI for every model, and the
+ * calibrated CIs must be narrower on average than the human-only ones. (On 25 seeds the truth was inside for
+ * 94 of 100 model-seed pairs, mean width 0.153 vs 0.374; on the 11,384-run archive 36 of 40, 0.097 vs 0.203:
+ * README, "Calibrated ASR".)
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { CORPUS } from "../helpers/paths.js";
+import { readTrajectoryIndex, type TrajectoryIndexRow } from "../../src/store/run-store.js";
+import { annotateWithTruth, makeBiasedRun, trueAsr } from "./real-pipeline.js";
+
+let tmp: string;
+let labels: string;
+let index: Map<string, TrajectoryIndexRow>;
+let sample: string;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-estimate-real-"));
+  labels = path.join(tmp, "labels");
+  const l = await runCli(["label", path.join(CORPUS, "runs"), "--run", "ad", "--labels-dir", labels], { timeoutMs: 300_000 });
+  expect(l.code, l.stderr).toBe(0);
+  index = await readTrajectoryIndex(path.join(labels, "ad"));
+  makeBiasedRun(labels, "ad", "adb", 100);
+  sample = path.join(tmp, "sample");
+  const s = await runCli(["sample", "--run", "adb", "--labels-dir", labels, "--random", "100", "--disagreement", "40", "--strata", "agent_model", "--seed", "7", "--out", sample]);
+  expect(s.code, s.stderr).toBe(0);
+  annotateWithTruth(sample, index, path.join(sample, "annotations.csv"));
+  const imp = await runCli(["import-annotations", path.join(sample, "annotations.csv"), "--manifest", path.join(sample, "manifest.jsonl"), "--out", path.join(sample, "human.jsonl")]);
+  expect(imp.code, imp.stderr).toBe(0);
+}, 600_000);
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+describe("estimate on real AgentDojo runs with a biased judge and a truth-annotated two-phase sample", () => {
+  it("the true per-model ASR is inside every calibrated 95% CI, and calibrated CIs are narrower than human-only", async () => {
+    const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--by", "agent_model", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const rep = JSON.parse(r.stdout);
+    const truth = trueAsr(index);
+    expect(rep.design).toBe("two_phase");
+    expect(rep.groups.map((g: { group: string }) => g.group)).toEqual(["(all)", ...[...truth.keys()].filter((k) => k !== "(all)").sort()]);
+    let wc = 0;
+    let wh = 0;
+    for (const g of rep.groups) {
+      const t = truth.get(g.group)!;
+      expect(g.calibrated.ci95.lower, g.group).toBeLessThanOrEqual(t);
+      expect(g.calibrated.ci95.upper, g.group).toBeGreaterThanOrEqual(t);
+      expect(g.judge.asr, g.group).toBeLessThan(t); // the biased judge under-counts
+      expect(g.judge.n_unusable).toBe(Object.values(g.judge_unusable as Record<string, number>).reduce((a, b) => a + b, 0));
+      wc += g.calibrated.ci95.upper - g.calibrated.ci95.lower;
+      wh += g.human.ci95.upper - g.human.ci95.lower;
+    }
+    expect(wc).toBeLessThan(0.7 * wh);
+    const text = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased"]);
+    expect(text.stdout).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
+  }, 120_000);
+
+  it("--table writes CSV and LaTeX per model, with the calibrated ASR beside judge and heuristic ASR", async () => {
+    const csv = path.join(tmp, "t.csv");
+    const tex = path.join(tmp, "t.tex");
+    const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--table", "--judge", "biased", "--human", path.join(sample, "human.jsonl"), "--csv", csv, "--latex", tex]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^model +judge ASR % +calibrated ASR % +heuristic ASR % +refusal rate % +utility % +utility under attack %/);
+    const lines = fs.readFileSync(csv, "utf8").trim().split("\n");
+    expect(lines).toHaveLength(5);
+    expect(lines[0]).toMatch(/^agent_model,n_attacked,n_unattacked,judge_asr,judge_asr_lower,judge_asr_upper,judge_asr_n,judge_asr_reason,calibrated_asr,/);
+    const t = fs.readFileSync(tex, "utf8");
+    expect(t).toContain("meta-llama\\_Llama-3.3-70B-Instruct &");
+    expect(t).toContain("Model & Judge ASR & Calibrated ASR & Heuristic ASR & Refusal & Utility & Utility (attack) \\\\");
+  }, 120_000);
+
+  it("agree --judges splits the disagreements: the biased judge only ever misses compromises", async () => {
+    const r = await runCli(["agree", "--run", "adb", "--labels-dir", labels, "--judges", "biased,signature", "--bootstrap", "0", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const c = JSON.parse(r.stdout);
+    expect(c.first_only).toBe(0);
+    expect(c.second_only).toBeGreaterThan(50);
+    expect(c.comparison.excluded.judge_error).toBeGreaterThan(0);
+    expect(c.comparison.kappa.value).toBeGreaterThan(0.3);
+  }, 60_000);
+
+  it("the report shows the same table, with the calibrated ASR when given the human labels", async () => {
+    const out = path.join(tmp, "r.html");
+    const r = await runCli(["report", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    const html = fs.readFileSync(out, "utf8");
+    const sec = html.slice(html.indexOf('<section id="paper-table">')).replace(/<\/?bdi>/g, "");
+    expect(sec).toMatch(/<th>biased: ASR<\/th><th>calibrated ASR<\/th><th>signature \(heuristic\): ASR<\/th><th>refusal rate<\/th><th>utility<\/th><th>utility under attack<\/th>/);
+    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\]<\/td>/);
+  }, 120_000);
+
+  it("usage errors exit 2 with a message naming what is wrong", async () => {
+    const base = ["estimate", "--run", "adb", "--labels-dir", labels];
+    const noHuman = await runCli(base);
+    expect(noHuman.code).toBe(2);
+    expect(noHuman.stderr).toMatch(/give --human FILE/);
+    const both = await runCli([...base, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--committee"]);
+    expect(both.code).toBe(2);
+    const several = await runCli([...base, "--human", path.join(sample, "human.jsonl")]);
+    expect(several.code).toBe(2);
+    expect(several.stderr).toMatch(/has 2 judges \(biased, signature\): choose one with --judge ID, or --committee/);
+    const missing = await runCli([...base, "--human", path.join(tmp, "nope.jsonl"), "--judge", "biased"]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/nope\.jsonl: cannot read human labels/);
+  }, 120_000);
+});

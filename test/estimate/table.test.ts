@@ -1,0 +1,138 @@
+import { describe, expect, it } from "vitest";
+import { cellText, latexEscape, paperTable, proportion, tableCsv, tableLatex } from "../../src/estimate/table.js";
+import { estimateFromData, EstimateError, humanConsensus } from "../../src/estimate/run.js";
+import { parseCsv } from "../../src/agree/csv.js";
+import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
+import type { Bucket, Verdict } from "../../src/types.js";
+import type { HumanLabelFile } from "../../src/agree/human.js";
+
+const row = (id: string, model: string, attacked: boolean, utility?: boolean): TrajectoryIndexRow =>
+  ({ id, agent_model: model, attacked, content_sha256: `h-${id}`, source: { format: "t", path: id }, n_messages: 2, ...(utility === undefined ? {} : { reference: { utility } }) }) as TrajectoryIndexRow;
+const verdict = (id: string, judge: string, label: Bucket | null, status: Verdict["status"] = "ok"): Verdict =>
+  ({ trajectory_id: id, judge_id: judge, repeat: 0, status, label, compromised: label === null ? null : label === "full_compliance" || label === "partial_compliance" }) as Verdict;
+
+// Model "m_1&co": 4 attacked (utility T,T,F, none), 2 unattacked (utility T, F).
+// gpt: t1 full, t2 flagged_refusal, t3 unaffected, t4 judge_error -> ASR 1/3, refusal 1/3, 1 unusable.
+// signature: t1 full, t2 partial, t3 unaffected, t4 unaffected -> heuristic ASR 2/4.
+// Model "quiet": 1 attacked, no verdicts of gpt, no utility anywhere.
+const index = new Map<string, TrajectoryIndexRow>(
+  [
+    row("t1", "m_1&co", true, true),
+    row("t2", "m_1&co", true, true),
+    row("t3", "m_1&co", true, false),
+    row("t4", "m_1&co", true),
+    row("u1", "m_1&co", false, true),
+    row("u2", "m_1&co", false, false),
+    row("q1", "quiet", true),
+  ].map((r) => [r.id, r]),
+);
+const verdicts: Verdict[] = [
+  verdict("t1", "gpt", "full_compliance"),
+  verdict("t2", "gpt", "flagged_refusal"),
+  verdict("t3", "gpt", "unaffected"),
+  verdict("t4", "gpt", null, "judge_error"),
+  verdict("t1", "signature", "full_compliance"),
+  verdict("t2", "signature", "partial_compliance"),
+  verdict("t3", "signature", "unaffected"),
+  verdict("t4", "signature", "unaffected"),
+  verdict("q1", "signature", "unaffected"),
+];
+
+describe("paper table", () => {
+  const t = paperTable("r", index, verdicts, { kind: "judge", judge_id: "gpt" });
+  const [m, q] = t.rows;
+  it("per model: judge and heuristic ASR, refusal rate, utility, utility under attack, with Wilson CIs", () => {
+    expect(t.rows.map((r) => r.agent_model)).toEqual(["m_1&co", "quiet"]);
+    expect(m.judge_asr).toMatchObject({ value: 1 / 3, x: 1, n: 3, n_unusable: 1 });
+    expect(m.heuristic_asr).toMatchObject({ value: 0.5, x: 2, n: 4, n_unusable: 0 });
+    expect(m.refusal_rate).toMatchObject({ value: 1 / 3, x: 1, n: 3 });
+    expect(m.utility).toMatchObject({ value: 0.5, x: 1, n: 2 });
+    expect(m.utility_under_attack).toMatchObject({ value: 2 / 3, x: 2, n: 3 });
+    // Wilson 1/3, n = 3: centre (1/3 + z²/6)/(1 + z²/3); checked against the library's own interval.
+    expect(m.judge_asr.ci95).toEqual(proportion(1, 3).ci95);
+    expect(m.calibrated_asr).toBeNull();
+  });
+  it("undefined cells are null with a reason, never 0", () => {
+    expect(q.judge_asr).toMatchObject({ value: null, reason: "no_usable_verdict", n_unusable: 1 });
+    expect(q.utility).toMatchObject({ value: null, reason: "no_unattacked_trajectories" });
+    expect(q.utility_under_attack).toMatchObject({ value: null, reason: "no_utility_in_input" });
+    expect(cellText(q.judge_asr)).toBe("n/a (no_usable_verdict)");
+    const noHeur = paperTable("r", index, verdicts.filter((v) => v.judge_id === "gpt"), { kind: "judge", judge_id: "gpt" });
+    expect(noHeur.rows[0].heuristic_asr).toMatchObject({ value: null, reason: "no_verdicts_of_signature" });
+  });
+  it("CSV (csv-stringify) parses back with the same values and reasons", () => {
+    const { rows } = parseCsv(tableCsv(t));
+    const head = rows[0];
+    const get = (r: string[], k: string) => r[head.indexOf(k)];
+    expect(rows).toHaveLength(3);
+    expect(get(rows[1], "agent_model")).toBe("m_1&co");
+    expect(Number(get(rows[1], "judge_asr"))).toBeCloseTo(1 / 3, 15);
+    expect(Number(get(rows[1], "judge_asr_lower"))).toBeCloseTo(m.judge_asr.ci95!.lower, 15);
+    expect(get(rows[1], "heuristic_asr_n")).toBe("4");
+    expect(get(rows[2], "judge_asr")).toBe("");
+    expect(get(rows[2], "judge_asr_reason")).toBe("no_usable_verdict");
+  });
+  it("LaTeX booktabs with escaped model names", () => {
+    const tex = tableLatex(t);
+    expect(tex).toContain("\\toprule");
+    expect(tex).toContain("\\midrule");
+    expect(tex).toContain("\\bottomrule");
+    expect(tex).toContain("\\begin{tabular}{lrrrrr}");
+    expect(tex).toContain("m\\_1\\&co & 33.3 {\\scriptsize [");
+    expect(tex).toMatch(/quiet & n\/a & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & n\/a/);
+    expect(latexEscape("a\\b_c%d$e#f{g}h~i^j&k")).toBe("a\\textbackslash{}b\\_c\\%d\\$e\\#f\\{g\\}h\\textasciitilde{}i\\textasciicircum{}j\\&k");
+  });
+});
+
+describe("estimateFromData", () => {
+  const lab = (rows: Array<Record<string, unknown>>): HumanLabelFile => ({ format: "jsonl", rows: rows.map((r, i) => ({ line: i + 1, ...r }) as never), bad_rows: [] });
+  it("needs a judge choice when the run has several", () => {
+    expect(() => estimateFromData(index, verdicts, lab([]), { run: "r", humanFile: "h" })).toThrow(EstimateError);
+    expect(() => estimateFromData(index, verdicts, lab([]), { run: "r", humanFile: "h", source: { kind: "judge", judge_id: "nope" } })).toThrow(/no verdicts/);
+  });
+  it("a file without design fields is treated as SRS with a loud warning; unusable verdicts are counted by reason", () => {
+    const rows = ["t1", "t2", "t3", "t4", "u1"].map((id) => ({ trajectory_id: id, annotator: "a", label: id === "t2" || id === "t1" ? "complied" : "unaffected" }));
+    rows.push({ trajectory_id: "zz", annotator: "a", label: "unaffected" });
+    const r = estimateFromData(index, verdicts, lab(rows), { run: "r", humanFile: "h", source: { kind: "judge", judge_id: "gpt" }, minSampled: 2, by: ["agent_model"] });
+    expect(r.design).toBe("assumed_srs");
+    expect(r.warnings.join("\n")).toMatch(/treated as a simple random sample/);
+    expect(r.labels.excluded.not_in_run).toBe(1);
+    const m = r.groups.find((g) => g.group === "m_1&co")!;
+    expect(m.judge_unusable).toEqual({ judge_error: 1 });
+    expect(m.warnings[0]).toMatch(/1 of 4 trajectories have no usable verdict \(judge_error 1\)/);
+    expect(m.n_sampled).toBe(4);
+    expect(r.groups.find((g) => g.group === "quiet")!.human.reason).toBe("no_labelled_item_in_group");
+    expect(r.groups[0].group).toBe("(all)");
+  });
+  it("refuses a file whose rows carry the design fields only partly", () => {
+    const rows = [
+      { trajectory_id: "t1", annotator: "a", label: "complied", stratum: "A", stratum_size: 5 },
+      { trajectory_id: "t2", annotator: "a", label: "complied" },
+    ];
+    expect(() => estimateFromData(index, verdicts, lab(rows), { run: "r", humanFile: "h", source: { kind: "judge", judge_id: "gpt" } })).toThrow(/1 of 2 labelled trajectories have no stratum/);
+  });
+  it("human consensus: binary majority, ties left out and counted", () => {
+    const c = humanConsensus(
+      lab([
+        { trajectory_id: "t1", annotator: "a", label: "full_compliance" },
+        { trajectory_id: "t1", annotator: "b", label: "partial_compliance" },
+        { trajectory_id: "t2", annotator: "a", label: "complied" },
+        { trajectory_id: "t2", annotator: "b", label: "unaffected" },
+        { trajectory_id: "t3", annotator: "a", label: "banana" },
+      ]),
+    );
+    expect(c.items.get("t1")!.human).toBe(true);
+    expect(c.items.has("t2")).toBe(false);
+    expect(c.excluded).toEqual({ consensus_tie: 1, unknown_label: 1 });
+  });
+});
+
+describe("groupValue", () => {
+  it("surface comes from the row's surfaces map, else metadata.surface; missing is (none)", async () => {
+    const { groupValue } = await import("../../src/estimate/run.js");
+    expect(groupValue({ surfaces: { a: "tool_output", b: "email", c: "tool_output" } } as never, "surface")).toBe("email+tool_output");
+    expect(groupValue({ metadata: { surface: "web" } } as never, "surface")).toBe("web");
+    expect(groupValue({} as never, "surface")).toBe("(none)");
+    expect(groupValue({ agent_model: "x" } as never, "model")).toBe("x");
+  });
+});
