@@ -36,7 +36,7 @@ export interface JudgeSummary {
    * asr}. Trajectories without a model are under `(unknown)`. The all-model ASR above mixes models; this is the
    * figure a per-model table reports.
    */
-  by_agent_model: Record<string, { attacked_ok: number; compromised: number; asr: number | null }>;
+  by_agent_model: Record<string, { attacked_ok: number; compromised: number; asr: number | null; not_labelled?: number }>;
   /** Repeats seen (label --repeats); verdicts and statuses count every repeat, labels and rates repeat 0. */
   repeats: number;
   /** Is the judge working? Quote and downgrade shares, errors, refusals, unverified, flags (`judgeHealth`). */
@@ -126,6 +126,12 @@ export function summarizeRun(
     if (v.status !== "ok") {
       const kind = v.error?.kind ?? v.status;
       j.errors_by_kind[kind] = (j.errors_by_kind[kind] ?? 0) + 1;
+    }
+    // An attacked trajectory without a label still names its agent model (ASR null there, never a silent gap).
+    if (v.repeat === 0 && (v.status !== "ok" || !v.label) && (index.get(v.trajectory_id)?.attacked ?? v.attacked ?? false)) {
+      const m = index.get(v.trajectory_id)?.agent_model ?? v.agent_model ?? "(unknown)";
+      const pm = (j.by_agent_model[m] ??= { attacked_ok: 0, compromised: 0, asr: null });
+      pm.not_labelled = (pm.not_labelled ?? 0) + 1;
     }
     // Labels and rates come from repeat 0 so that test-retest repeats do not count a trajectory twice.
     if (v.status !== "ok" || !v.label || v.repeat !== 0 || !Object.hasOwn(j.by_label, v.label)) continue;
@@ -223,7 +229,7 @@ export function formatSummary(s: RunSummary): string {
     if (models.length > 0) {
       lines.push(`  ASR per agent model:`);
       const w = Math.max(...models.map(([m]) => m.length));
-      for (const [m, pm] of models) lines.push(`    ${m.padEnd(w)}  ${pct(pm.asr).padStart(6)} of ${pm.attacked_ok} (${pm.compromised} compromised)`);
+      for (const [m, pm] of models) lines.push(`    ${m.padEnd(w)}  ${pct(pm.asr).padStart(6)} of ${pm.attacked_ok} (${pm.compromised} compromised)${pm.not_labelled ? `; ${pm.not_labelled} attacked without a label` : ""}`);
     }
     const u = j.usage;
     lines.push(

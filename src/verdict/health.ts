@@ -15,6 +15,8 @@
  * - `quotes_rarely_verify`: fewer than `quoteVerifiedShare` of its checked quotes verified (over at least
  *   `minVerdicts` quotes).
  * - `no_usable_verdict`: it has verdicts, and not one is a usable label (status ok): a stopped judge.
+ * - `no_label_input`: the same, but every verdict is `unverified` because the input records no injected text
+ *   (`injection_text_unknown`): loud, but the input's fault, not the judge's, so not a stopped judge.
  */
 import type { Verdict } from "../types.js";
 
@@ -36,7 +38,7 @@ export type HealthThresholds = { [K in keyof typeof HEALTH_THRESHOLDS]: number }
 
 /** One flag: a code and a sentence naming the figure and the threshold. */
 export interface HealthFlag {
-  code: "mostly_downgraded" | "mostly_errors" | "mostly_unverified" | "quotes_rarely_verify" | "no_usable_verdict";
+  code: "mostly_downgraded" | "mostly_errors" | "mostly_unverified" | "quotes_rarely_verify" | "no_usable_verdict" | "no_label_input";
   message: string;
 }
 
@@ -151,7 +153,15 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
   h.quotes_verified_share = share(h.quotes_verified, h.quotes);
   const big = h.verdicts >= th.minVerdicts;
   const after = `after ${h.verdicts} verdicts`;
-  if (h.verdicts > 0 && h.usable === 0)
+  // Unverified because the INPUT records no injected text (attacked runs without `injections`, e.g. DRIFT logs or
+  // chat files with an attack field only): not the judge's fault, so loud but not a stopped judge.
+  const inputCaused = h.unverified_by_reason["injection_text_unknown"] ?? 0;
+  if (h.verdicts > 0 && h.usable === 0 && inputCaused === h.verdicts)
+    h.flags.push({
+      code: "no_label_input",
+      message: `no usable verdict: all ${h.verdicts} trajectories are attacked but record no injected text (injection_text_unknown), so neither exposure nor compliance can be verified; give the injected text (an injections field) or label only runs that record it`,
+    });
+  else if (h.verdicts > 0 && h.usable === 0)
     h.flags.push({
       code: "no_usable_verdict",
       message: `no usable verdict at all: ${h.verdicts} verdict(s), ${h.errors} judge error(s), ${h.refusals} refusal(s), ${h.unjudgeable} unjudgeable, ${h.unverified} unverified`,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cellText, latexEscape, paperTable, proportion, tableCsv, tableLatex } from "../../src/estimate/table.js";
 import { estimateFromData, EstimateError, humanConsensus } from "../../src/estimate/run.js";
-import { parseCsv } from "../../src/agree/csv.js";
+import { parseCsv } from "../../src/io/csv.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 import type { HumanLabelFile } from "../../src/agree/human.js";
@@ -61,7 +61,7 @@ describe("paper table", () => {
     expect(noHeur.rows[0].heuristic_asr).toMatchObject({ value: null, reason: "no_verdicts_of_signature" });
   });
   it("CSV (csv-stringify) parses back with the same values and reasons", () => {
-    const { rows } = parseCsv(tableCsv(t));
+    const rows = parseCsv(tableCsv(t)).map((r) => r.fields);
     const head = rows[0];
     const get = (r: string[], k: string) => r[head.indexOf(k)];
     expect(rows).toHaveLength(3);
