@@ -10,6 +10,7 @@ import { transportWorkerEnabled } from "../judges/transport-worker.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "./errors.js";
 import { intOption, printJson } from "./util.js";
+import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 
 /** A path relative to the working directory when it lies below it, else absolute. */
 function displayPath(p: string): string {
@@ -61,6 +62,14 @@ export function registerLabel(program: Command): void {
     .option("--max-item-mb <n>", "largest input item (an AgentDojo file or a JSONL line) to read, in MiB; larger ones are recorded as too_large", "64")
     .option("--batch", "send batch judges' requests through the OpenAI Batch API (judges with batch: true, or on api.openai.com); killed runs resume polling")
     .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
+    .option("--model <name>", "agent model of every trajectory read, replacing what folders or metadata say (the value read is kept in metadata.original_agent_model)")
+    .option("--condition <name>", "condition (defense) of every trajectory read, replacing what folders or metadata say")
+    .option("--attack <name>", "attack of every trajectory read, replacing what the input says")
+    .option(
+      "--field <key=field>",
+      "chat JSONL: read input key KEY (top level or metadata) as our FIELD (agent_model, condition, attack, suite, user_task_id, injection_task_id, agent_family, run_error, security, utility); repeatable",
+      (v: string, prev: string[] = []) => [...prev, v],
+    )
     .option("--json", "print the summary as one JSON object")
     .addHelpText(
       "after",
@@ -79,6 +88,19 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
       if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
       if (o.format && !["agentdojo", "chat-jsonl"].includes(o.format)) {
         throw new UsageError(`--format must be agentdojo or chat-jsonl, not "${o.format}"`);
+      }
+      let fieldMap: Record<string, MappableField> | undefined;
+      try {
+        fieldMap = o.field ? parseFieldMap(o.field as string[]) : undefined;
+      } catch (e) {
+        throw new UsageError((e as Error).message);
+      }
+      const overrides: { agent_model?: string; condition?: string; attack?: string } = {};
+      for (const [opt, key] of [["model", "agent_model"], ["condition", "condition"], ["attack", "attack"]] as const) {
+        const v = o[opt] as string | undefined;
+        if (v === undefined) continue;
+        if (v.trim() === "") throw new UsageError(`--${opt} needs a non-empty name`);
+        overrides[key] = v;
       }
       const missing = paths.filter((p) => !fs.existsSync(p));
       if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
@@ -114,6 +136,12 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
           strict: !!o.strict,
           maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
           retryErrors: !!o.retryErrors,
+          overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
+          fieldMap,
+          // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
+          onWarning: (w) => {
+            if (o.json) process.stderr.write(`warning [${w.kind}]: ${w.message}\n`);
+          },
           signal: ac.signal,
           onProgress: (p) => {
             progress.update(p);

@@ -8,40 +8,15 @@
  */
 import path from "node:path";
 import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.js";
+import { attributeRun, NO_DEFENSE } from "./attribution.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
+import type { ItemWarning } from "./warnings.js";
+import { isVigilRun, vigilFields } from "./vigil.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 
-/**
- * The defenses AgentDojo names its defended run folders after (`<model>-<defense>`; agentdojo
- * `agent_pipeline.DEFENSES`). Longest first so that no defense is cut at a shorter one's suffix.
- */
-export const KNOWN_DEFENSES: readonly string[] = [
-  "spotlighting_with_delimiting",
-  "transformers_pi_detector",
-  "repeat_user_prompt",
-  "tool_filter",
-];
-
-/** The `condition` of a run without a defense. */
-export const NO_DEFENSE = "no_defense";
-
-/**
- * Split a model folder (or pipeline) name into the model and the defense suffix, if any.
- *
- * @example splitDefense("gpt-4o-2024-05-13-tool_filter") -> {model: "gpt-4o-2024-05-13", defense: "tool_filter"}
- * @example splitDefense("meta-llama_Llama-3.3-70B-Instruct") -> {model: "meta-llama_Llama-3.3-70B-Instruct"}
- */
-export function splitDefense(name: string): { model: string; defense?: string } {
-  for (const d of KNOWN_DEFENSES) {
-    const suffix = `-${d}`;
-    if (name.length > suffix.length && name.endsWith(suffix)) {
-      return { model: name.slice(0, -suffix.length), defense: d };
-    }
-  }
-  return { model: name };
-}
+export { KNOWN_DEFENSES, NO_DEFENSE, splitDefense, attributeRun, type Attribution } from "./attribution.js";
 
 /** The five path parts of a run file laid out as AgentDojo writes them. */
 export interface AgentDojoLayout {
@@ -95,10 +70,19 @@ export interface AgentDojoSource {
    * files of the same name in different input folders get different ids.
    */
   root: string;
+  /**
+   * The names of the folders beside the run's model folder (the corpus's other model folders), used to split
+   * `<model>-<defense>` folder names whose defense no list knows ({@link attributeRun}). The reader lists them
+   * once per parent folder. Default: none.
+   */
+  siblings?: readonly string[];
 }
 
-/** Outcome of converting one run. */
-export type ConvertResult = { ok: true; trajectory: Trajectory } | { ok: false; error: IngestError };
+/**
+ * Outcome of converting one run. `warnings` (on success) are aggregated by the reader per model folder: a guessed
+ * model or defense, a missing verdict, a stale VIGIL tool record.
+ */
+export type ConvertResult = { ok: true; trajectory: Trajectory; warnings?: ItemWarning[] } | { ok: false; error: IngestError };
 
 type Json = Record<string, unknown>;
 
@@ -178,34 +162,68 @@ export function convertAgentDojoMessages(messages: Json[]): Message[] {
   }));
 }
 
+/** The text a detector defense leaves in place of a flagged tool output (AgentDojo `PromptInjectionDetector`). */
+export const DETECTOR_PLACEHOLDER = "<Data omitted because a prompt injection was detected>";
+
+/** Top-level fields only DRIFT's logs have (AgentDyn `-drift` folders). */
+const DRIFT_FIELDS = ["build_constraints", "injection_isolation", "dynamic_validation", "adaptive_attack", "tool_permission", "initial_trajectory", "initial_checklist"];
+
 /**
- * Convert one parsed AgentDojo run (the JSON value of a file) to a canonical {@link Trajectory}.
+ * Counts of what defenses and models left in the messages (kept in `metadata`, each only when non-zero):
+ * `detector_omitted_outputs` (tool results replaced by {@link DETECTOR_PLACEHOLDER}), `blocked_calls` (tool results
+ * with empty content and an `error` saying the tool or call is not allowed: Progent's policy), `unparsed_tool_calls`
+ * (assistant text holding a raw `<function=...>` or DRIFT `<function_call>[...]</function_call>` call while the
+ * message has no structured tool call: the call was written but never executed).
+ */
+export function defenseTraces(messages: Message[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  const inc = (k: string) => (out[k] = (out[k] ?? 0) + 1);
+  for (const m of messages) {
+    if (m.role === "tool") {
+      if (m.text.trim() === DETECTOR_PLACEHOLDER) inc("detector_omitted_outputs");
+      else if (m.text.trim() === "" && m.error !== undefined && /\bnot allowed\b/i.test(m.error)) inc("blocked_calls");
+    } else if (m.role === "assistant" && (m.tool_calls?.length ?? 0) === 0) {
+      if (/<function=[^>]*>/.test(m.text) || /<function_call>\s*\[\s*\S[\s\S]*?\]\s*<\/function_call>/.test(m.text)) inc("unparsed_tool_calls");
+    }
+  }
+  return out;
+}
+
+/**
+ * Convert one parsed AgentDojo run (the JSON value of a file) to a canonical {@link Trajectory}. Also reads the
+ * AgentDojo-based benchmarks: AgentDyn (content blocks, DRIFT's and Progent's logs) and VIGIL (./vigil.ts).
  *
  * Conventions (the canonical fields this sets):
  * - `id`: the path from the model folder on, without `.json`
  *   (`gpt-4o-2024-05-13/banking/user_task_10/important_instructions/injection_task_4`) when the path has the
  *   AgentDojo layout ({@link agentDojoLayout}); otherwise the path relative to `src.root` without `.json`
  *   (`/`-separated; the file name when the root is the file itself; the resolved path when not under it).
- * - `agent_model`: `pipeline_name`, except when it is `"local"`, empty or missing: then the model folder name
- *   (kept verbatim, e.g. `meta-llama_Llama-3.3-70B-Instruct`). A known defense suffix ({@link KNOWN_DEFENSES})
- *   is stripped from it. `agent_family` = {@link familyOf}(agent_model).
- * - `condition`: the defense of the run (`tool_filter`, ... from the folder's or the pipeline's suffix), or
- *   `"no_defense"` ({@link NO_DEFENSE}). The defense is also `metadata.defense`. The attack is not part of the
- *   condition: it has its own field.
- * - `attack`: `attack_type`; absent on unattacked runs (`attack_type: null`). `injection_task_id` likewise.
- * - `injections`: the file's `injections` (`{}` when null or missing).
- * - `reference`: `{security, utility}`, each only when the file has it as a boolean; absent when neither is.
+ * - `agent_model` and `condition` (the defense, or `"no_defense"` {@link NO_DEFENSE}): from the model folder and
+ *   `pipeline_name` together ({@link attributeRun}: `local`/`local-<defense>` pipelines, `<pipeline>-<defense>`
+ *   folders, sibling model folders, known defenses); a guess or a disagreement is an `attribution` warning.
+ *   The defense is also `metadata.defense`, the rule `metadata.attribution`. `agent_family` = {@link familyOf}.
+ * - `attack`: `attack_type`; absent on unattacked runs (`attack_type: null`, also `injection_task_N/none/none.json`
+ *   runs of AgentDyn, which run an injection task as the user's task). `injection_task_id` likewise.
+ * - `injections`: the file's `injections` (`{}` when null or missing, as in DRIFT logs); `surfaces`: each
+ *   injection placeholder -> `tool_output` (AgentDojo places injections in what tools return). VIGIL: see
+ *   {@link vigilFields} (`tools`, `tool_description` surfaces).
+ * - `reference`: `{security, utility}`, each only when the file has it as a boolean; absent when neither is (a
+ *   `no_verdict` warning).
  * - `run_error`: the file's `error` when set; `reference.security` is then kept as in the file (meaningless).
- * - `metadata`: `pipeline_name`, `model_dir`, `defense`, `benchmark_version`, `agentdojo_package_version`,
- *   `evaluation_timestamp`, `duration`, each when present.
+ * - `metadata`: `pipeline_name`, `model_dir`, `defense`, `attribution`, `benchmark_version`,
+ *   `agentdojo_package_version`, `evaluation_timestamp`, `duration`, each when present; `log_schema: "drift"` and
+ *   DRIFT's flags for DRIFT logs; the counts of {@link defenseTraces}.
  * - messages: see {@link convertAgentDojoMessages}; `text` is always a string (`""` for null/empty content),
- *   `<thinking>` and `<function=...>` markup in assistant text is kept verbatim; tool-call `args` objects become
- *   compact `JSON.stringify` strings; a tool's `error` is kept on the message.
+ *   `<thinking>`, `<function=...>` and DRIFT's `<function_thought>`/`<function_call>`/`<final_answer>` markup in
+ *   assistant text is kept verbatim (it is what the agent wrote); tool-call `args` objects become compact
+ *   `JSON.stringify` strings; a tool's `error` is kept on the message (Progent's blocked calls: empty content
+ *   plus the error).
  *
- * @returns `{ok: true, trajectory}`, or `{ok: false, error}` with kind `schema` (the message names the field:
- *   `messages[3].role: must be one of ...`; a message that cannot be converted, e.g. `args` nested too deep for
- *   `JSON.stringify`: `messages[3].tool_calls[0].args: nested too deep to convert`, with `message_index`) or
- *   `no_messages` (`messages: []`). Never throws for bad data.
+ * @returns `{ok: true, trajectory, warnings?}`, or `{ok: false, error}` with kind `schema` (the message names the
+ *   field: `messages[3].role: must be one of ...`; a message that cannot be converted, e.g. `args` nested too deep
+ *   for `JSON.stringify`: `messages[3].tool_calls[0].args: nested too deep to convert`, with `message_index`),
+ *   `empty_placeholder` (`messages: []` and no verdict: a file a benchmark wrote for a combination it never ran,
+ *   as VIGIL's 8,023) or `no_messages` (`messages: []` with a verdict). Never throws for bad data.
  */
 export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertResult {
   const check = checkSchema("agentdojo", data);
@@ -219,7 +237,16 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   }
   const r = run as Json;
   const messages = r.messages as Json[];
+  const hasVerdict = typeof r.security === "boolean" || typeof r.utility === "boolean";
   if (messages.length === 0) {
+    if (!hasVerdict) {
+      return {
+        ok: false,
+        error: ingestError("empty_placeholder", src.path, "an empty placeholder (no messages, no verdict): a combination the benchmark did not run; nothing to judge", {
+          trajectory_id: id,
+        }),
+      };
+    }
     return {
       ok: false,
       error: ingestError("no_messages", src.path, "messages is empty: a run with no messages cannot be judged", {
@@ -228,12 +255,15 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
     };
   }
   const str = (k: string) => (nonEmpty(r[k]) ? (r[k] as string) : undefined);
+  const warnings: ItemWarning[] = [];
+  // the model folder: four levels above the file (<model>/<suite>/<user_task>/<attack>/<file>.json)
+  const scope = layout ? path.dirname(path.dirname(path.dirname(path.dirname(src.path)))) : src.path;
 
   const pipeline = str("pipeline_name");
-  const fromPipeline = pipeline !== undefined && pipeline !== "local" ? splitDefense(pipeline) : undefined;
-  const fromFolder = layout ? splitDefense(layout.modelDir) : undefined;
-  const model = fromPipeline?.model ?? fromFolder?.model;
-  const defense = fromFolder?.defense ?? fromPipeline?.defense;
+  const who = attributeRun(layout?.modelDir, pipeline, src.siblings ?? []);
+  if (who.warning !== undefined) warnings.push({ kind: "attribution", scope, message: who.warning, item: src.path });
+  const model = who.model;
+  const defense = who.defense;
 
   let converted: Message[];
   try {
@@ -261,11 +291,31 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   const attack = str("attack_type");
   if (attack !== undefined) t.attack = attack;
   t.condition = defense ?? NO_DEFENSE;
+  if (!Object.hasOwn(r, "injections") && attack !== undefined) {
+    // DRIFT logs: no injections key. The undefended twin's injections are NOT this run's text: DRIFT's injection
+    // isolation rewrites tool results (in AgentDyn's DRIFT runs the injected goal is cut out), so nothing is borrowed.
+    warnings.push({
+      kind: "no_injections",
+      scope,
+      message: `${scope}: attacked runs whose logs record no injections (DRIFT's schema): the injected text is unknown, so code cannot locate exposure; a judge's quotes are still verified against the messages`,
+      item: src.path,
+    });
+  }
+  const placeholders = Object.keys(t.injections);
+  if (placeholders.length > 0) t.surfaces = Object.fromEntries(placeholders.map((k) => [k, "tool_output"]));
 
   const reference: { security?: boolean; utility?: boolean } = {};
   if (typeof r.security === "boolean") reference.security = r.security;
   if (typeof r.utility === "boolean") reference.utility = r.utility;
   if (Object.keys(reference).length > 0) t.reference = reference;
+  else {
+    warnings.push({
+      kind: "no_verdict",
+      scope,
+      message: `${scope}: runs without a benchmark verdict (no utility/security): ingested with no reference, so they are left out of any comparison with the benchmark`,
+      item: src.path,
+    });
+  }
   const runError = str("error");
   if (runError !== undefined) t.run_error = runError;
 
@@ -273,11 +323,34 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   if (pipeline !== undefined) metadata.pipeline_name = pipeline;
   if (layout) metadata.model_dir = layout.modelDir;
   if (defense !== undefined) metadata.defense = defense;
+  metadata.attribution = who.rule;
   for (const k of ["benchmark_version", "agentdojo_package_version", "evaluation_timestamp", "duration"]) {
     if (r[k] !== undefined && r[k] !== null) metadata[k] = r[k];
   }
+  if (DRIFT_FIELDS.some((k) => Object.hasOwn(r, k))) {
+    metadata.log_schema = "drift";
+    for (const k of ["build_constraints", "injection_isolation", "dynamic_validation", "adaptive_attack"]) {
+      if (typeof r[k] === "boolean") metadata[`drift_${k}`] = r[k];
+    }
+  }
+  Object.assign(metadata, defenseTraces(converted));
+  if (isVigilRun(r)) {
+    const v = vigilFields(r, converted, attack);
+    Object.assign(metadata, v.metadata);
+    if (v.tools) t.tools = v.tools;
+    Object.assign(t.injections, v.injections);
+    if (Object.keys(v.surfaces).length > 0) t.surfaces = { ...(t.surfaces ?? {}), ...v.surfaces };
+    if (v.stale) {
+      warnings.push({
+        kind: "stale_tool_record",
+        scope,
+        message: `${scope}: runs whose recorded malicious_tool_name/malicious_tool_docstring name a tool the agent never called (a stale record): the description is not used as the tool's (metadata.malicious_tool_recorded keeps the name)`,
+        item: src.path,
+      });
+    }
+  }
   t.metadata = metadata;
-  return { ok: true, trajectory: t };
+  return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
 }
 
 function fallbackId(src: AgentDojoSource): string {

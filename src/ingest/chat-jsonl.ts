@@ -4,7 +4,8 @@
  * Line shape (see `schemas/chat-jsonl.schema.json`):
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
-import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.js";
+import type { IngestError, Message, Role, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
+import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
@@ -109,7 +110,7 @@ export interface ChatLineSource {
   relPath: string;
 }
 
-export type ConvertResult = { ok: true; trajectory: Trajectory } | { ok: false; error: IngestError };
+export type ConvertResult = { ok: true; trajectory: Trajectory; warnings?: ItemWarning[] } | { ok: false; error: IngestError };
 
 /** The metadata keys that also fill canonical fields (a top-level field of the same name wins). */
 export const METADATA_FIELDS = [
@@ -122,6 +123,95 @@ export const METADATA_FIELDS = [
   "condition",
   "run_error",
 ] as const;
+
+/** The canonical fields `--field key=field` can fill: {@link METADATA_FIELDS} and the benchmark's verdicts. */
+export const MAPPABLE_FIELDS = [...METADATA_FIELDS, "security", "utility"] as const;
+export type MappableField = (typeof MAPPABLE_FIELDS)[number];
+
+/**
+ * Common spellings of each canonical field in evaluation outputs, tried in this order (top-level key, then the
+ * same key in `metadata`) after the keys the user maps with `--field`. The first key present with a usable value
+ * (a non-empty string or a number for text fields; a boolean or 0/1 for `security`/`utility`) wins.
+ */
+export const FIELD_ALIASES: Readonly<Record<MappableField, readonly string[]>> = {
+  agent_model: ["agent_model", "model", "agent", "model_name", "agent_model_name", "target_model", "policy_model"],
+  agent_family: ["agent_family", "model_family"],
+  suite: ["suite", "suite_name", "environment", "env"],
+  user_task_id: ["user_task_id", "user_task", "task_id"],
+  injection_task_id: ["injection_task_id", "injection_task", "injection_id"],
+  attack: ["attack", "attack_type", "attack_name", "injection_type", "attack_method"],
+  condition: ["condition", "defense", "defence", "defense_name", "defense_method", "mitigation"],
+  run_error: ["run_error", "error"],
+  security: ["security", "attack_success", "attack_successful", "injection_success", "injection_successful"],
+  utility: ["utility", "task_success", "user_task_success", "utility_success"],
+};
+
+/**
+ * Parse `--field key=field` specs into a map input key -> canonical field.
+ *
+ * @param specs e.g. `["agent_name=agent_model", "scenario.defense=condition"]` (a key is a top-level or `metadata` key)
+ * @throws Error naming the spec when it is not `key=field` or the field is not one of {@link MAPPABLE_FIELDS}
+ */
+export function parseFieldMap(specs: readonly string[]): Record<string, MappableField> {
+  const out: Record<string, MappableField> = {};
+  for (const spec of specs) {
+    const eq = spec.lastIndexOf("=");
+    const key = eq > 0 ? spec.slice(0, eq).trim() : "";
+    const field = eq > 0 ? spec.slice(eq + 1).trim() : "";
+    if (key === "" || field === "") throw new Error(`--field "${spec}": expected KEY=FIELD, e.g. agent_name=agent_model`);
+    if (!(MAPPABLE_FIELDS as readonly string[]).includes(field)) {
+      throw new Error(`--field "${spec}": "${field}" is not a field it can fill; one of ${MAPPABLE_FIELDS.join(", ")}`);
+    }
+    out[key] = field as MappableField;
+  }
+  return out;
+}
+
+/** Options of {@link convertChatLine}. */
+export interface ChatLineOptions {
+  /** Input key -> canonical field (`--field`); tried before {@link FIELD_ALIASES}. */
+  fieldMap?: Readonly<Record<string, MappableField>>;
+}
+
+/** The value of `key` at the top level of the line, else in its metadata. */
+function lookup(r: Json, meta: Json, key: string): unknown {
+  if (Object.hasOwn(r, key) && r[key] !== null && r[key] !== undefined) return r[key];
+  if (Object.hasOwn(meta, key) && meta[key] !== null && meta[key] !== undefined) return meta[key];
+  return undefined;
+}
+
+/** The first usable value of a canonical field and the key it came from. */
+function fieldValue(r: Json, meta: Json, field: MappableField, map: Readonly<Record<string, MappableField>>): { key: string; value: string | boolean } | undefined {
+  const keys = [...Object.keys(map).filter((k) => map[k] === field), ...FIELD_ALIASES[field]];
+  for (const key of keys) {
+    const v = lookup(r, meta, key);
+    if (field === "security" || field === "utility") {
+      if (typeof v === "boolean") return { key, value: v };
+      if (v === 0 || v === 1) return { key, value: v === 1 };
+    } else if (nonEmpty(v)) return { key, value: v };
+    else if (typeof v === "number" && Number.isFinite(v) && field !== "run_error") return { key, value: String(v) };
+  }
+  return undefined;
+}
+
+/**
+ * The tools of a line's `tools` array: OpenAI function tools `{type: "function", function: {name, description?,
+ * parameters?}}`, flat `{name, description?, parameters?}` or Anthropic `{name, description?, input_schema?}`.
+ * A missing description is `""`. Entries without a name are skipped.
+ */
+export function chatTools(tools: unknown[]): ToolDefinition[] {
+  const out: ToolDefinition[] = [];
+  for (const t of tools) {
+    if (!isObj(t)) continue;
+    const f = isObj(t.function) ? t.function : t;
+    if (!nonEmpty(f.name)) continue;
+    const def: ToolDefinition = { name: f.name, description: typeof f.description === "string" ? f.description : "" };
+    const params = f.parameters ?? f.input_schema;
+    if (params !== undefined && params !== null) def.parameters = params;
+    out.push(def);
+  }
+  return out;
+}
 
 /** The schema problem of a numeric `id` beyond `Number.MAX_SAFE_INTEGER` (it cannot be kept exactly). */
 export const UNSAFE_ID = "id: number too large to keep exactly; write it as a string";
@@ -158,7 +248,7 @@ function tooDeep(v: unknown, limit: number): boolean {
  *   `JSON.stringify`: `messages[3].tool_calls[0].function.arguments: nested too deep to convert`, with
  *   `message_index`) or `no_messages`. Never throws for bad data.
  */
-export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResult {
+export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLineOptions = {}): ConvertResult {
   const check = checkSchema("chat-jsonl", data);
   const obj = isObj(data) ? data : undefined;
   const rawId = obj?.id;
@@ -201,22 +291,50 @@ export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResu
     injections: isObj(r.injections) ? (r.injections as Record<string, string>) : {},
     messages: converted,
   };
+  const map = opts.fieldMap ?? {};
   for (const k of METADATA_FIELDS) {
-    const v = nonEmpty(r[k]) ? r[k] : nonEmpty(meta[k]) ? meta[k] : undefined;
-    if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v;
+    const v = fieldValue(r, meta, k, map);
+    if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
   }
   if (t.agent_family === undefined && t.agent_model !== undefined) {
     const fam = familyOf(t.agent_model);
     if (fam !== undefined) t.agent_family = fam;
   }
+  const ref: { security?: boolean; utility?: boolean } = {};
   if (isObj(r.reference)) {
-    const ref: { security?: boolean; utility?: boolean } = {};
     if (typeof r.reference.security === "boolean") ref.security = r.reference.security;
     if (typeof r.reference.utility === "boolean") ref.utility = r.reference.utility;
-    if (Object.keys(ref).length > 0) t.reference = ref;
+  }
+  for (const k of ["security", "utility"] as const) {
+    if (ref[k] !== undefined) continue;
+    const v = fieldValue(r, meta, k, map);
+    if (v !== undefined) ref[k] = v.value as boolean;
+  }
+  if (Object.keys(ref).length > 0) t.reference = ref;
+  if (Array.isArray(r.tools)) {
+    const tools = chatTools(r.tools);
+    if (tools.length > 0) t.tools = tools;
+  }
+  if (isObj(r.surfaces)) {
+    const surfaces: Record<string, Surface> = {};
+    for (const [k, v] of Object.entries(r.surfaces)) if (nonEmpty(v)) surfaces[k] = v;
+    if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
   }
   if (isObj(r.metadata)) t.metadata = r.metadata;
-  return { ok: true, trajectory: t };
+  const warnings: ItemWarning[] = [];
+  const attacked = Object.keys(t.injections).length > 0 || (t.attack !== undefined && t.attack !== "none");
+  if (!attacked && ref.security !== undefined) {
+    const hints = [...new Set([...Object.keys(r), ...Object.keys(meta)])].filter((k) => /attack|inject|adversar|threat/i.test(k));
+    warnings.push({
+      kind: "verdict_on_unattacked",
+      scope: src.path,
+      message: `${src.path}: rows carry a benchmark verdict (security) but count as unattacked (no injections, no attack field): they are left out of ASR${
+        hints.length > 0 ? `; keys that may name the attack: ${hints.join(", ")}` : ""
+      }. If they are attacked, map the key naming the attack: --field KEY=attack`,
+      item: `line ${src.line}`,
+    });
+  }
+  return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
 }
 
 /**
@@ -226,7 +344,7 @@ export function convertChatLine(data: unknown, src: ChatLineSource): ConvertResu
  * @returns an error of kind `invalid_utf8`, `too_large` (text too long for one string), `invalid_json`,
  *   `schema` or `no_messages` naming the line, or the trajectory. Never throws for bad data.
  */
-export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource): ConvertResult {
+export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource, opts: ChatLineOptions = {}): ConvertResult {
   const decoded = decodeUtf8Strict(bytes);
   if (!decoded.ok) {
     const where = (d: { offset: number }) => `invalid UTF-8 byte at byte ${d.offset} of the line`;
@@ -235,7 +353,7 @@ export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource): Conv
   const parsed = parseJson(decoded.text);
   if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message, { line: src.line }) };
   try {
-    return convertChatLine(parsed.value, src);
+    return convertChatLine(parsed.value, src, opts);
   } catch (e) {
     return { ok: false, error: conversionError(e, src.path, { line: src.line }) };
   }

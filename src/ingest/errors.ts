@@ -11,6 +11,8 @@ import type { IngestError } from "../types.js";
  * - `unknown_format`: a file that is not a trajectory file of any known format (e.g. a `manifest.jsonl`).
  * - `too_large`: an AgentDojo file or a chat-jsonl line over the per-item byte limit (`maxItemBytes`), or text too
  *   long for one JavaScript string; reported from the size, before the item is read whole.
+ * - `empty_placeholder`: an AgentDojo-layout file with no messages and no verdict, written by a benchmark for a
+ *   combination it never ran (VIGIL has 8,023); one kind, counted in the run summary.
  */
 export type IngestErrorKind =
   | "read_error"
@@ -20,7 +22,8 @@ export type IngestErrorKind =
   | "no_messages"
   | "duplicate_id"
   | "unknown_format"
-  | "too_large";
+  | "too_large"
+  | "empty_placeholder";
 
 /**
  * What went wrong in a conversion step, for an error message: a `RangeError` from the call stack is "nested too

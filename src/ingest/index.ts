@@ -10,15 +10,18 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { parseAgentDojoBytes } from "./agentdojo.js";
-import { parseChatLineBytes } from "./chat-jsonl.js";
+import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
 import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
 import { parseJson, decodeUtf8Strict } from "./text.js";
+import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
+import { familyOf } from "./family.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { IngestFatalError, ingestError, type IngestErrorKind } from "./errors.js";
-export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE } from "./agentdojo.js";
-export { convertChatLine, openAIText } from "./chat-jsonl.js";
+export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE, attributeRun } from "./agentdojo.js";
+export { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
+export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
 
 /** The input formats. */
 export type InputFormat = "agentdojo" | "chat-jsonl";
@@ -38,6 +41,23 @@ export interface ReadOptions {
    * `Infinity` for no limit (text beyond one JavaScript string, ~512 Mi UTF-16 units, is still `too_large`).
    */
   maxItemBytes?: number;
+  /**
+   * Called at the end of the read with each aggregated warning (a guessed model or defense, runs without a
+   * verdict, ...): one per kind and folder or file, with the count of items it concerns (./warnings.ts).
+   */
+  onWarning?: (w: IngestWarning) => void;
+  /**
+   * Values that replace what the input says, for every trajectory read (CLI `label --model`, `--condition`,
+   * `--attack`): for corpora whose folders or metadata name them wrongly or not at all. `agent_family` follows
+   * `agent_model`. The value read is kept in `metadata.original_<field>` when it differs.
+   */
+  overrides?: { agent_model?: string; condition?: string; attack?: string };
+  /**
+   * chat-jsonl: input key (top-level or in `metadata`) -> canonical field (`agent_model`, `condition`, `attack`,
+   * `security`, ...; CLI `--field key=field`, parsed by `parseFieldMap`), tried before the common spellings
+   * (`FIELD_ALIASES`).
+   */
+  fieldMap?: Readonly<Record<string, MappableField>>;
 }
 
 /** The default {@link ReadOptions.maxItemBytes}: 64 MiB (the largest real AgentDojo run log is under 1 MB). */
@@ -254,7 +274,7 @@ export function idPath(root: string, file: string): string {
  * promise each: these files are small, under 1 MB, and the page cache serves them), and the size is taken from
  * the open file, so a file that grows between the size check and the read is still caught.
  */
-function readAgentDojoFile(file: string, max: number, idRoot: string): IngestItem {
+function readAgentDojoFile(file: string, max: number, idRoot: string, ctx?: ReadContext): IngestItem {
   let bytes: Buffer;
   let fd: number | undefined;
   try {
@@ -275,12 +295,55 @@ function readAgentDojoFile(file: string, max: number, idRoot: string): IngestIte
   }
   // grew between fstat and read
   if (bytes.length > max) return { kind: "error", error: tooLargeError(file, "file", bytes.length, max) };
-  const r = parseAgentDojoBytes(bytes, { path: file, root: idRoot });
+  const r = parseAgentDojoBytes(bytes, { path: file, root: idRoot, siblings: ctx?.siblings(file) ?? [] });
+  if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
   return r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
 }
 
+/** What one read shares across files: the warning collector and a cache of model-folder listings. */
+interface ReadContext {
+  warnings: WarningCollector;
+  /** The folder names beside the model folder of an AgentDojo-layout file (`<model>/<suite>/<task>/<attack>/<file>`). */
+  siblings(file: string): readonly string[];
+}
+
+function readContext(): ReadContext {
+  const listings = new Map<string, readonly string[]>();
+  return {
+    warnings: new WarningCollector(),
+    siblings(file: string) {
+      const parent = path.dirname(path.dirname(path.dirname(path.dirname(path.dirname(path.resolve(file))))));
+      let names = listings.get(parent);
+      if (names === undefined) {
+        try {
+          names = readdirSync(parent, { withFileTypes: true }).filter((e) => e.isDirectory() || e.isSymbolicLink()).map((e) => e.name);
+        } catch {
+          names = [];
+        }
+        listings.set(parent, names);
+      }
+      return names;
+    },
+  };
+}
+
+/** Apply {@link ReadOptions.overrides} to one trajectory (in place). */
+function applyOverrides(t: Trajectory, o: NonNullable<ReadOptions["overrides"]>): void {
+  for (const k of ["agent_model", "condition", "attack"] as const) {
+    const v = o[k];
+    if (v === undefined) continue;
+    if (t[k] !== undefined && t[k] !== v) (t.metadata ??= {})[`original_${k}`] = t[k];
+    t[k] = v;
+  }
+  if (o.agent_model !== undefined) {
+    const fam = familyOf(o.agent_model);
+    if (fam !== undefined) t.agent_family = fam;
+    else delete t.agent_family;
+  }
+}
+
 /** The items of one file, without the duplicate-id check. */
-async function* readOne(f: InputFile, format: InputFormat | undefined, max: number, idRoot: string): AsyncGenerator<IngestItem> {
+async function* readOne(f: InputFile, format: InputFormat | undefined, max: number, idRoot: string, ctx?: ReadContext, opts: ReadOptions = {}): AsyncGenerator<IngestItem> {
   const pl = await plan(f.file, format, max);
   if (pl.as === "error") {
     yield { kind: "error", error: pl.error };
@@ -291,11 +354,12 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
     return;
   }
   if (pl.as === "agentdojo") {
-    yield readAgentDojoFile(f.file, max, idRoot);
+    yield readAgentDojoFile(f.file, max, idRoot, ctx);
     return;
   }
   const relPath = idPath(idRoot, f.file);
   let sawLine = false;
+  let rows = 0;
   try {
     for await (const { line, bytes, tooLong } of rawLines(f.file, { maxLineBytes: max })) {
       if (tooLong !== undefined) {
@@ -305,7 +369,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
       }
       if (isBlank(bytes)) continue;
       sawLine = true;
-      const r = parseChatLineBytes(bytes, { path: f.file, line, relPath });
+      rows++;
+      const r = parseChatLineBytes(bytes, { path: f.file, line, relPath }, { fieldMap: opts.fieldMap });
+      if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
       yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
     }
   } catch (e) {
@@ -313,6 +379,7 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
     return;
   }
   if (!sawLine) yield { kind: "error", error: ingestError("invalid_json", f.file, "empty file: no JSON lines") };
+  else ctx?.warnings.total(f.file, rows);
 }
 
 /**
@@ -345,32 +412,66 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
   const max = maxItemBytes(opts);
   const idRoot = await fallbackIdRoot(paths);
   const seen = new Set<string>();
-  for await (const f of inputFiles(paths)) {
-    // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
-    // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
-    // read did, instead of reading a whole read-ahead in one block.
-    let items: AsyncIterable<IngestItem> | IngestItem[];
-    if ("error" in f) items = [{ kind: "error", error: f.error }];
-    else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
-      await new Promise<void>((r) => setImmediate(r));
-      items = [readAgentDojoFile(f.file, max, idRoot ?? f.root)];
-    } else items = readOne(f, opts.format, max, idRoot ?? f.root);
-    for await (let item of items) {
-      if (item.kind === "trajectory") {
-        const t = item.trajectory;
-        if (seen.has(t.id)) {
-          const at: { line?: number; trajectory_id: string } = { trajectory_id: t.id };
-          if (t.source.line !== undefined) at.line = t.source.line;
-          item = {
-            kind: "error",
-            error: ingestError("duplicate_id", t.source.path, `duplicate trajectory id "${t.id}" (the first one read is kept)`, at),
-          };
-        } else seen.add(t.id);
+  /** AgentDojo files read so far (resolved paths): the same file given twice is a duplicate, not an id collision. */
+  const seenFiles = new Set<string>();
+  const ctx = readContext();
+  try {
+    yield* readAll();
+  } finally {
+    for (const w of ctx.warnings.drain()) opts.onWarning?.(w);
+  }
+  async function* readAll(): AsyncGenerator<IngestItem> {
+    for await (const f of inputFiles(paths)) {
+      // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
+      // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
+      // read did, instead of reading a whole read-ahead in one block.
+      let items: AsyncIterable<IngestItem> | IngestItem[];
+      if ("error" in f) items = [{ kind: "error", error: f.error }];
+      else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
+        await new Promise<void>((r) => setImmediate(r));
+        items = [readAgentDojoFile(f.file, max, idRoot ?? f.root, ctx)];
+      } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
+      for await (let item of items) {
+        if (item.kind === "trajectory") {
+          const t = item.trajectory;
+          if (opts.overrides) applyOverrides(t, opts.overrides);
+          const file = path.resolve(t.source.path);
+          const again = t.source.format === "agentdojo" && seenFiles.has(file);
+          if (t.source.format === "agentdojo") seenFiles.add(file);
+          if (seen.has(t.id) && !again && t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined) {
+            // Two different files with the same layout id (VIGIL's debug_run/<model>/... and
+            // debug_run/travel/type_ii_a/<model>/...): the later one gets its path from the input folder as its id.
+            const longer = idPath(idRoot ?? path.dirname(file), t.source.path).replace(/\.json$/i, "");
+            if (longer !== t.id && !seen.has(longer)) {
+              ctx.warnings.add(idCollision(t.source.path, t.id, longer));
+              t.id = longer;
+            }
+          }
+          if (seen.has(t.id)) {
+            const at: { line?: number; trajectory_id: string } = { trajectory_id: t.id };
+            if (t.source.line !== undefined) at.line = t.source.line;
+            item = {
+              kind: "error",
+              error: ingestError("duplicate_id", t.source.path, `duplicate trajectory id "${t.id}" (the first one read is kept)`, at),
+            };
+          } else seen.add(t.id);
+        }
+        if (item.kind === "error" && opts.strict) throw new IngestFatalError(item.error);
+        yield item;
       }
-      if (item.kind === "error" && opts.strict) throw new IngestFatalError(item.error);
-      yield item;
     }
   }
+}
+
+/** The warning for a layout id already taken by another file: scoped to the file's model folder. */
+function idCollision(file: string, id: string, longer: string): ItemWarning {
+  const scope = path.dirname(path.dirname(path.dirname(path.dirname(file))));
+  return {
+    kind: "id_collision",
+    scope,
+    message: `${scope}: runs whose id <model>/<suite>/<user_task>/<attack>/<file> was already taken by another file of this read (e.g. "${id}") get their path from the input folder as id (e.g. "${longer}"); the first file read keeps the short id`,
+    item: file,
+  };
 }
 
 /**

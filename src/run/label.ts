@@ -4,7 +4,7 @@ import path from "node:path";
 import pLimit from "p-limit";
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
-import { countInputs, readTrajectories } from "../ingest/index.js";
+import { countInputs, readTrajectories, type IngestWarning, type ReadOptions } from "../ingest/index.js";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { StoreWriteError } from "../store/journal.js";
 import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
@@ -44,6 +44,12 @@ export interface LabelOptions {
   limit?: number;
   /** The first bad input item is fatal. */
   strict?: boolean;
+  /** Values that replace what the input says (agent model, condition, attack): `readTrajectories` overrides. */
+  overrides?: ReadOptions["overrides"];
+  /** chat-jsonl: input key -> canonical field (`--field key=field`), see `ReadOptions.fieldMap`. */
+  fieldMap?: ReadOptions["fieldMap"];
+  /** Called with each ingest warning (aggregated once per folder or file) at the end of the read. */
+  onWarning?: (w: IngestWarning) => void;
   /** Judge again the items whose stored verdict is `judge_error`. */
   retryErrors?: boolean;
   budgetChars?: number;
@@ -113,6 +119,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const stopped: Record<string, string> = {};
   let interrupted = false;
   let fatal: unknown = null;
+  const warnings: IngestWarning[] = [];
   try {
     store.snapshot.judges = opts.judges.map((j) => ({
       id: j.id,
@@ -138,6 +145,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         budget_chars: opts.budgetChars,
         format: opts.format,
         batch: !!opts.batch,
+        overrides: opts.overrides,
+        field_map: opts.fieldMap,
       },
     };
     if (store.resumed.bad_lines > 0) {
@@ -241,7 +250,18 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     };
 
     let taken = 0;
-    for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes })) {
+    const readOpts: ReadOptions = {
+      format: opts.format,
+      strict: opts.strict,
+      maxItemBytes: opts.maxItemBytes,
+      overrides: opts.overrides,
+      fieldMap: opts.fieldMap,
+      onWarning: (w) => {
+        warnings.push(w);
+        opts.onWarning?.(w);
+      },
+    };
+    for await (const item of readTrajectories(opts.inputs, readOpts)) {
       if (opts.signal?.aborted || fatal) {
         interrupted = !fatal;
         break;
@@ -317,6 +337,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     readErrors(store.dir),
   ]);
   const summary = summarizeRun(opts.run, verdicts, index, errors, stopped);
+  if (warnings.length > 0) summary.ingest_warnings = warnings;
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
     fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted }, null, 2) + "\n");

@@ -335,7 +335,7 @@ function slimVerdict(v: Verdict): Verdict {
 export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
-    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked } as TrajectoryIndexRow) : t);
+    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked, agent_model: t.agent_model } as TrajectoryIndexRow) : t);
   return m;
 }
 

@@ -1,0 +1,62 @@
+/**
+ * Ingest warnings: things read that are not errors (the item is kept) but that a user must know because they can
+ * change a number (a guessed model or defense, a run without a benchmark verdict, a benchmark verdict on a row
+ * that counts as unattacked). A warning names a scope (a model folder, a file) and is reported ONCE per scope and
+ * kind with the count of items it concerns, never once per item.
+ */
+
+/** One aggregated warning, as the reader reports it at the end of a read (`ReadOptions.onWarning`). */
+export interface IngestWarning {
+  /** What kind of problem: `attribution`, `no_verdict`, `verdict_on_unattacked`, `id_collision`, `stale_tool_record`, ... */
+  kind: string;
+  /** The folder or file the warning is about. */
+  path: string;
+  /** The text, naming the scope, the count and how to act on it. */
+  message: string;
+  /** How many items (files, lines, samples) it concerns. */
+  count: number;
+}
+
+/** A warning raised by one item's conversion, before aggregation. */
+export interface ItemWarning {
+  kind: string;
+  /** The scope it is aggregated under (a model folder, a file). */
+  scope: string;
+  /** The text without the count: aggregated items with the same kind and scope keep the first item's text. */
+  message: string;
+  /** The item it was raised for (a file or `file:line`), named in the aggregated message as the first example. */
+  item?: string;
+}
+
+/** Aggregates {@link ItemWarning}s by kind and scope. */
+export class WarningCollector {
+  private readonly byKey = new Map<string, { w: ItemWarning; count: number }>();
+  private readonly totals = new Map<string, number>();
+
+  /** How many items a scope (a file) held in all: the aggregated message then says `N of TOTAL items`. */
+  total(scope: string, n: number): void {
+    this.totals.set(scope, n);
+  }
+
+  add(w: ItemWarning, n = 1): void {
+    const key = `${w.kind}\u0000${w.scope}`;
+    const cur = this.byKey.get(key);
+    if (cur) cur.count += n;
+    else this.byKey.set(key, { w, count: n });
+  }
+
+  /** The aggregated warnings in first-seen order: `<message> (<count> item(s), e.g. <first item>)`. */
+  drain(): IngestWarning[] {
+    const out: IngestWarning[] = [];
+    for (const { w, count } of this.byKey.values()) {
+      const eg = w.item !== undefined && count > 1 ? `, e.g. ${w.item}` : w.item !== undefined ? `: ${w.item}` : "";
+      const total = this.totals.get(w.scope);
+      const of = total !== undefined ? ` of ${total}` : "";
+      const items = total !== undefined ? (total === 1 ? "item" : "items") : count === 1 ? "item" : "items";
+      out.push({ kind: w.kind, path: w.scope, message: `${w.message} (${count}${of} ${items}${eg})`, count });
+    }
+    this.byKey.clear();
+    this.totals.clear();
+    return out;
+  }
+}
