@@ -18,6 +18,8 @@
  *   sit in AgentDojo suites but another attack surface) are held out.
  * - `--split model`: a fixed half of the agent models, drawn by seed SPLIT_SEED from the sorted list of base
  *   model names, is held out (printed on each run).
+ * - `--split suite+model` (the second round, once the suite split had been measured): the held-out part is the
+ *   non-dev suites for the SPLIT_SEED half of the models; the non-dev suites of the other models join the dev part.
  * `--cache FILE` keeps the ingested trajectories as JSONL (read back when the file exists), so rule changes are
  * measured without re-reading 10,000 files; delete it when ingest changes.
  */
@@ -194,11 +196,18 @@ async function main(): Promise<void> {
     pending.push({ t, a, label: d.label ?? "null", failed });
   }
   const models = [...new Set(pending.map((p) => baseModel(p.t)))];
-  const heldModels = split === "model" ? heldOutModels(models) : new Set<string>();
+  const heldModels = split === "model" || split === "suite+model" ? heldOutModels(models) : new Set<string>();
   for (const { t, a, label, failed } of pending) {
     const model = baseModel(t);
     const suite = t.suite ?? "?";
-    const isHeld = split === "suite" ? !DEV_SUITES.has(suite) : split === "model" ? heldModels.has(model) : false;
+    const isHeld =
+      split === "suite"
+        ? !DEV_SUITES.has(suite)
+        : split === "model"
+          ? heldModels.has(model)
+          : split === "suite+model"
+            ? !DEV_SUITES.has(suite) && heldModels.has(model)
+            : false;
     const security = t.reference!.security!;
     const row: Row = {
       id: t.id,
@@ -224,7 +233,7 @@ async function main(): Promise<void> {
   console.log(`runs judged: ${judged}; compared (attacked, no run error, boolean security): ${rows.length}; ${secs}s`);
   console.log(`labels: ${[...labels].map(([k, v]) => `${k}=${v}`).join(" ")}; quotes failing verification: ${failedQuotes}`);
   console.log(`overall: tp=${m.tp} fp=${m.fp} fn=${m.fn} tn=${m.tn} kappa=${fmtK(m.k)}`);
-  if (split === "model") console.log(`held-out models (seed ${SPLIT_SEED}): ${[...heldModels].sort().join(", ")}`);
+  if (heldModels.size > 0) console.log(`held-out models (seed ${SPLIT_SEED}): ${[...heldModels].sort().join(", ")}`);
   table("part", rows, (r) => r.part);
   table("suite", rows, (r) => r.suite);
   table("model", rows, (r) => r.model);
