@@ -211,10 +211,15 @@ function scalarsOf(v: unknown, out: string[]): void {
 
 const ERROR_TEXT = /^\s*(?:error\b|exception\b|traceback\b|[A-Za-z]*Error:|failed\b)/i;
 
+/** A short result whose words say the action did not happen ("Repository does not exist", "Transaction failed"). */
+const FAILED_SHORT_RE =
+  /\b(?:does not exist|doesn't exist|not found|no such|failed|not allowed|permission denied|access denied|insufficient|unauthori[sz]ed|invalid|incorrect)\b/i;
+
 function isErrorResult(m: Message | undefined): boolean {
   if (!m) return false;
   if (typeof m.error === "string" && m.error.trim() !== "") return true;
-  return ERROR_TEXT.test(m.text ?? "");
+  const text = m.text ?? "";
+  return ERROR_TEXT.test(text) || (text.length <= 200 && FAILED_SHORT_RE.test(text));
 }
 
 /**

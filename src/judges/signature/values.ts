@@ -19,7 +19,8 @@ export type ValueKind =
   | "date"
   | "amount"
   | "name"
-  | "channel";
+  | "channel"
+  | "path";
 
 /** One value named by the injected text. */
 export interface AttackerValue {
@@ -129,6 +130,17 @@ export function extractValues(text: string): AttackerValue[] {
     const host = canon.split(/[/?#]/)[0];
     push(b, { kind: "url", raw: rawUrl, forms: [canon], strong: true, token: true, at: start }, end);
     if (host !== canon) push(b, { kind: "host", raw: host, forms: [host], strong: false, token: true, at: start }, end, false);
+  }
+
+  // Paths and slugs with no known top-level domain ("www.auto_completion/oauth/keys", "/system/.ssh/id_rsa",
+  // "owner/repository"): letters on both sides of a slash, >= 8 characters.
+  const pathRe = /(?<![\w@.\/-])(?:www\.|\/)?[A-Za-z0-9_.-]*[A-Za-z][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_.-]*[A-Za-z0-9_][A-Za-z0-9_.-]*)+\/?/g;
+  while ((m = pathRe.exec(text))) {
+    const raw = m[0].replace(/[.,;:!?]+$/, "");
+    if (raw.length < 8 || !/[A-Za-z0-9_]\/|\/[A-Za-z0-9_.]/.test(raw) || overlaps(b, m.index, m.index + raw.length)) continue;
+    if (!raw.startsWith("/") && !raw.includes("/")) continue;
+    const canon = norm(raw).replace(/^www\./, "").replace(/\/$/, "");
+    push(b, { kind: "path", raw, forms: [canon], strong: true, token: true, at: m.index }, m.index + raw.length);
   }
 
   // IBANs.
