@@ -95,6 +95,7 @@ export interface Trajectory {
 export interface EvidenceQuote {
   message_index: number;
   tool_call_index?: number;
+  tool_index?: number;
   quote: string;
 }
 
