@@ -11,6 +11,7 @@ import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "./errors.js";
 import { intOption, printJson } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
+import { INPUT_FORMATS } from "../ingest/index.js";
 
 /** A path relative to the working directory when it lies below it, else absolute. */
 function displayPath(p: string): string {
@@ -45,14 +46,15 @@ export function registerLabel(program: Command): void {
   program
     .command("label")
     .description(
-      "Label trajectories (AgentDojo run logs, chat JSONL) with judges into labels/<run>/; re-running the same command resumes and judges nothing twice.",
+      "Label trajectories (AgentDojo/AgentDyn/VIGIL run logs, chat JSONL, Inspect AI logs, mini-SWE-agent/SWE-agent trajectories) with judges into labels/<run>/; re-running the same command resumes and judges nothing twice.",
     )
     .argument("<path...>", "files or directories of trajectories")
     .option("--judge <name>", "built-in judge to use: signature (offline, deterministic)", undefined)
     .option("--judges <file>", "judge config JSON (LLM judges over OpenAI-compatible APIs); see prompts/judges.example.json")
     .option("--run <name>", "run name: output goes to <labels-dir>/<name>/", "default")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
-    .option("--format <format>", "input format: agentdojo | chat-jsonl (default: detected per file)")
+    .option("--format <format>", "input format: agentdojo | chat-jsonl | inspect | shell (default: detected per file)")
+    .option("--security-scorer <name>", "Inspect logs: the scorer whose value is the benchmark's own injection verdict (true/C/1 = the injected goal was achieved); NAME.key for a scorer with an object value")
     .option("--concurrency <n>", "requests in flight per judge (overrides the config)")
     .option("--repeats <k>", "independent repeats per judge, for test-retest", "1")
     .option("--limit <n>", "label at most this many trajectories")
@@ -86,8 +88,8 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
     )
     .action(async (paths: string[], o) => {
       if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
-      if (o.format && !["agentdojo", "chat-jsonl"].includes(o.format)) {
-        throw new UsageError(`--format must be agentdojo or chat-jsonl, not "${o.format}"`);
+      if (o.format && !(INPUT_FORMATS as readonly string[]).includes(o.format)) {
+        throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(", ")}, not "${o.format}"`);
       }
       let fieldMap: Record<string, MappableField> | undefined;
       try {

@@ -181,7 +181,7 @@ function lookup(r: Json, meta: Json, key: string): unknown {
 }
 
 /** The first usable value of a canonical field and the key it came from. */
-function fieldValue(r: Json, meta: Json, field: MappableField, map: Readonly<Record<string, MappableField>>): { key: string; value: string | boolean } | undefined {
+export function fieldValue(r: Json, meta: Json, field: MappableField, map: Readonly<Record<string, MappableField>>): { key: string; value: string | boolean } | undefined {
   const keys = [...Object.keys(map).filter((k) => map[k] === field), ...FIELD_ALIASES[field]];
   for (const key of keys) {
     const v = lookup(r, meta, key);

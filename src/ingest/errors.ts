@@ -13,6 +13,8 @@ import type { IngestError } from "../types.js";
  *   long for one JavaScript string; reported from the size, before the item is read whole.
  * - `empty_placeholder`: an AgentDojo-layout file with no messages and no verdict, written by a benchmark for a
  *   combination it never ran (VIGIL has 8,023); one kind, counted in the run summary.
+ * - `unresolved_attachment`: an Inspect sample with an `attachment://` reference that its `attachments` do not
+ *   hold: the text is unknown, so the sample is never judged (the message names the reference).
  */
 export type IngestErrorKind =
   | "read_error"
@@ -23,7 +25,8 @@ export type IngestErrorKind =
   | "duplicate_id"
   | "unknown_format"
   | "too_large"
-  | "empty_placeholder";
+  | "empty_placeholder"
+  | "unresolved_attachment";
 
 /**
  * What went wrong in a conversion step, for an error message: a `RangeError` from the call stack is "nested too

@@ -1,19 +1,25 @@
 /**
  * The ingest stage: trajectory corpora in, canonical {@link Trajectory} records out, streamed.
  *
- * Formats: `agentdojo` (one run log per `*.json` file, see ./agentdojo.ts) and `chat-jsonl` (one trajectory per
- * line of a `*.jsonl` file, see ./chat-jsonl.ts). Bad inputs never stop the read: each becomes one error item
+ * Formats: `agentdojo` (one run log per `*.json` file, see ./agentdojo.ts; also AgentDyn and VIGIL), `chat-jsonl`
+ * (one trajectory per line of a `*.jsonl` file, see ./chat-jsonl.ts), `inspect` (Inspect AI `.eval` zips and
+ * `.json` logs, one trajectory per sample and epoch, see ./inspect.ts) and `shell` (mini-SWE-agent / SWE-agent
+ * trajectories, `.traj` and `.json`, see ./shell.ts). A `.json` file's content tells which of agentdojo, inspect
+ * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
 import { closeSync, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
-import { parseAgentDojoBytes } from "./agentdojo.js";
+import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
+import { convertInspectLog, countEvalSamples, isInspectLog, readInspectEval } from "./inspect-read.js";
+import type { InspectOptions } from "./inspect.js";
+import { convertShell, isShellTrajectory } from "./shell.js";
 import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
 import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
-import { parseJson, decodeUtf8Strict } from "./text.js";
+import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
 
@@ -24,8 +30,8 @@ export { WarningCollector, type IngestWarning, type ItemWarning } from "./warnin
 export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
 
 /** The input formats. */
-export type InputFormat = "agentdojo" | "chat-jsonl";
-export const INPUT_FORMATS: readonly InputFormat[] = ["agentdojo", "chat-jsonl"];
+export type InputFormat = "agentdojo" | "chat-jsonl" | "inspect" | "shell";
+export const INPUT_FORMATS: readonly InputFormat[] = ["agentdojo", "chat-jsonl", "inspect", "shell"];
 
 /** Options of {@link readTrajectories} and {@link countInputs}. */
 export interface ReadOptions {
@@ -58,6 +64,8 @@ export interface ReadOptions {
    * (`FIELD_ALIASES`).
    */
   fieldMap?: Readonly<Record<string, MappableField>>;
+  /** Inspect logs: the scorer whose value is the benchmark's injection verdict (`--security-scorer NAME[.key]`). */
+  securityScorer?: string;
 }
 
 /** The default {@link ReadOptions.maxItemBytes}: 64 MiB (the largest real AgentDojo run log is under 1 MB). */
@@ -83,6 +91,10 @@ export interface InputFile {
 
 const JSON_EXT = /\.json$/i;
 const JSONL_EXT = /\.(jsonl|ndjson)$/i;
+/** Inspect AI's zip log. */
+const EVAL_EXT = /\.eval$/i;
+/** SWE-agent's trajectory file. */
+const TRAJ_EXT = /\.traj$/i;
 
 /**
  * The files the given paths stand for, in a deterministic order: each path in the order given; a directory is
@@ -145,7 +157,7 @@ async function* walk(dir: string, root: string, seen: Set<string>, real?: string
         }
       }
       if (isDir) names.push({ name: ent.name, dir: true, link });
-      else if (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name)) names.push({ name: ent.name, dir: false, link, special: !isFile });
+      else if (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name) || EVAL_EXT.test(ent.name) || TRAJ_EXT.test(ent.name)) names.push({ name: ent.name, dir: false, link, special: !isFile });
     }
   } catch (e) {
     yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
@@ -198,10 +210,12 @@ function hasMessages(bytes: Buffer, partial: boolean): boolean {
 async function plan(file: string, format: InputFormat | undefined, max: number): Promise<Plan> {
   if (format) return { as: format };
   if (JSON_EXT.test(file)) return { as: "agentdojo" };
+  if (EVAL_EXT.test(file)) return { as: "inspect" };
+  if (TRAJ_EXT.test(file)) return { as: "shell" };
   if (!JSONL_EXT.test(file)) {
     return {
       as: "unknown",
-      why: "not a .json, .jsonl or .ndjson file: cannot tell the format (pass `--format agentdojo` or `--format chat-jsonl` to read it)",
+      why: "not a .json, .jsonl, .ndjson, .eval or .traj file: cannot tell the format (pass `--format agentdojo|chat-jsonl|inspect|shell` to read it)",
     };
   }
   let sampled = 0;
@@ -270,20 +284,20 @@ export function idPath(root: string, file: string): string {
 }
 
 /**
- * Read and convert one AgentDojo file: one item. The read is synchronous (open, fstat, read, close without a
- * promise each: these files are small, under 1 MB, and the page cache serves them), and the size is taken from
- * the open file, so a file that grows between the size check and the read is still caught.
+ * Read one JSON file whole: the bytes (size checked against `max` from the open file, so a file that grows between
+ * the check and the read is still caught). The read is synchronous (these files are small and the page cache
+ * serves them: no promise per file).
  */
-function readAgentDojoFile(file: string, max: number, idRoot: string, ctx?: ReadContext): IngestItem {
+function readJsonBytes(file: string, max: number): { bytes: Buffer } | { error: IngestError } {
   let bytes: Buffer;
   let fd: number | undefined;
   try {
     fd = openSync(file, "r");
     const size = fstatSync(fd).size;
-    if (size > max) return { kind: "error", error: tooLargeError(file, "file", size, max) };
+    if (size > max) return { error: tooLargeError(file, "file", size, max) };
     bytes = readFileSync(fd);
   } catch (e) {
-    return { kind: "error", error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
+    return { error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
   } finally {
     if (fd !== undefined) {
       try {
@@ -294,10 +308,62 @@ function readAgentDojoFile(file: string, max: number, idRoot: string, ctx?: Read
     }
   }
   // grew between fstat and read
-  if (bytes.length > max) return { kind: "error", error: tooLargeError(file, "file", bytes.length, max) };
-  const r = parseAgentDojoBytes(bytes, { path: file, root: idRoot, siblings: ctx?.siblings(file) ?? [] });
+  if (bytes.length > max) return { error: tooLargeError(file, "file", bytes.length, max) };
+  return { bytes };
+}
+
+/** A conversion result as read items, its warnings collected. */
+function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
   if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
   return r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+}
+
+/**
+ * Read and convert one `.json` file (or any file forced to `agentdojo`, `inspect` or `shell`). Without a forced
+ * format the content decides: an Inspect `EvalLog` (`eval.task` and `samples`/`status`) gives one item per
+ * sample, a mini-SWE-agent/SWE-agent trajectory one item, anything else is read as one AgentDojo run.
+ */
+function readJsonFile(file: string, max: number, idRoot: string, ctx?: ReadContext, opts: ReadOptions = {}): IngestItem[] {
+  const read = readJsonBytes(file, max);
+  if ("error" in read) return [{ kind: "error", error: read.error }];
+  const format = opts.format;
+  if (format === undefined || format === "agentdojo") {
+    if (format === undefined) {
+      // sniff: parse once, dispatch by shape
+      const decoded = decodeUtf8Strict(read.bytes);
+      if (decoded.ok) {
+        const parsed = parseJson(decoded.text);
+        if (parsed.ok && isInspectLog(parsed.value)) {
+          return convertInspectLog(decoded.text, parsed.value as Record<string, unknown>, file, idPath(idRoot, file).replace(/\.json$/i, ""), inspectOpts(opts)).map((r) => itemOf(r, ctx));
+        }
+        if (parsed.ok && isShellTrajectory(parsed.value)) {
+          return [itemOf(convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?\.json$/i, "") }), ctx)];
+        }
+        if (parsed.ok) return [itemOf(convertAgentDojo(parsed.value, agentDojoSource(file, idRoot, ctx)), ctx)];
+      }
+    }
+    return [itemOf(parseAgentDojoBytes(read.bytes, agentDojoSource(file, idRoot, ctx)), ctx)];
+  }
+  const decoded = decodeUtf8Strict(read.bytes);
+  if (!decoded.ok) return [{ kind: "error", error: decodeFailure(decoded, file) }];
+  const parsed = parseJson(decoded.text);
+  if (!parsed.ok) return [{ kind: "error", error: ingestError("invalid_json", file, parsed.message) }];
+  if (format === "inspect") {
+    if (!isInspectLog(parsed.value)) return [{ kind: "error", error: ingestError("schema", file, "not an Inspect log: needs an `eval` object with `task`, and `samples` or `status`") }];
+    return convertInspectLog(decoded.text, parsed.value as Record<string, unknown>, file, idPath(idRoot, file).replace(/\.json$/i, ""), inspectOpts(opts)).map((r) => itemOf(r, ctx));
+  }
+  return [itemOf(convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?(\.json)?$/i, "") }), ctx)];
+}
+
+function agentDojoSource(file: string, idRoot: string, ctx?: ReadContext) {
+  return { path: file, root: idRoot, siblings: ctx?.siblings(file) ?? [] };
+}
+
+function inspectOpts(opts: ReadOptions): InspectOptions {
+  const o: InspectOptions = {};
+  if (opts.securityScorer !== undefined) o.securityScorer = opts.securityScorer;
+  if (opts.fieldMap !== undefined) o.fieldMap = opts.fieldMap;
+  return o;
 }
 
 /** What one read shares across files: the warning collector and a cache of model-folder listings. */
@@ -353,8 +419,12 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
     yield { kind: "error", error: ingestError("unknown_format", f.file, pl.why) };
     return;
   }
-  if (pl.as === "agentdojo") {
-    yield readAgentDojoFile(f.file, max, idRoot, ctx);
+  if (pl.as === "inspect" && EVAL_EXT.test(f.file)) {
+    for await (const r of readInspectEval(f.file, idPath(idRoot, f.file).replace(/\.eval$/i, ""), max, inspectOpts(opts))) yield itemOf(r, ctx);
+    return;
+  }
+  if (pl.as === "agentdojo" || pl.as === "inspect" || pl.as === "shell") {
+    yield* readJsonFile(f.file, max, idRoot, ctx, { ...opts, format: pl.as === "agentdojo" && opts.format === undefined ? undefined : pl.as });
     return;
   }
   const relPath = idPath(idRoot, f.file);
@@ -386,7 +456,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  * Read trajectories from files and directories, streamed.
  *
  * - `paths`: files or directories (walked recursively in sorted order, see {@link inputFiles}).
- * - Format per file: `*.json` = one AgentDojo run log; `*.jsonl` = chat-jsonl, one trajectory per non-blank line,
+ * - Format per file: `*.json` = an Inspect log (`eval.task` + `samples`), a shell-agent trajectory
+ *   (`trajectory_format` / `info` + `messages` / `trajectory` + `history`) or else one AgentDojo run log;
+ *   `*.eval` = Inspect zip (streamed, one sample in memory at a time); `*.traj` = SWE-agent; `*.jsonl` = chat-jsonl, one trajectory per non-blank line,
  *   when any of its first {@link DETECT_SAMPLE_LINES} non-blank lines has `messages` (a bad line among them is an
  *   error of its own); a `.jsonl` where none has (a manifest) gives one `unknown_format` error.
  *   `opts.format` overrides detection for every file.
@@ -412,8 +484,8 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
   const max = maxItemBytes(opts);
   const idRoot = await fallbackIdRoot(paths);
   const seen = new Set<string>();
-  /** AgentDojo files read so far (resolved paths): the same file given twice is a duplicate, not an id collision. */
-  const seenFiles = new Set<string>();
+  /** AgentDojo layout id -> the file that first had it (resolved): a different run with the same id is renamed. */
+  const firstFile = new Map<string, string>();
   const ctx = readContext();
   try {
     yield* readAll();
@@ -429,18 +501,20 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
       if ("error" in f) items = [{ kind: "error", error: f.error }];
       else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
         await new Promise<void>((r) => setImmediate(r));
-        items = [readAgentDojoFile(f.file, max, idRoot ?? f.root, ctx)];
+        items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
       } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
       for await (let item of items) {
         if (item.kind === "trajectory") {
           const t = item.trajectory;
           if (opts.overrides) applyOverrides(t, opts.overrides);
           const file = path.resolve(t.source.path);
-          const again = t.source.format === "agentdojo" && seenFiles.has(file);
-          if (t.source.format === "agentdojo") seenFiles.add(file);
-          if (seen.has(t.id) && !again && t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined) {
-            // Two different files with the same layout id (VIGIL's debug_run/<model>/... and
+          const layoutRun = t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined;
+          const first = layoutRun ? firstFile.get(t.id) : undefined;
+          if (layoutRun && first === undefined) firstFile.set(t.id, file);
+          if (first !== undefined && first !== file && !sameBytes(first, file)) {
+            // Two different runs with the same layout id (VIGIL's debug_run/<model>/... and
             // debug_run/travel/type_ii_a/<model>/...): the later one gets its path from the input folder as its id.
+            // The same file given twice, or a byte-identical copy, stays a duplicate.
             const longer = idPath(idRoot ?? path.dirname(file), t.source.path).replace(/\.json$/i, "");
             if (longer !== t.id && !seen.has(longer)) {
               ctx.warnings.add(idCollision(t.source.path, t.id, longer));
@@ -460,6 +534,15 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
         yield item;
       }
     }
+  }
+}
+
+/** True when two files hold the same bytes (a copy of a run is the same run); false when either cannot be read. */
+function sameBytes(a: string, b: string): boolean {
+  try {
+    return readFileSync(a).equals(readFileSync(b));
+  } catch {
+    return false;
   }
 }
 
@@ -492,6 +575,10 @@ export async function countInputs(paths: string[], opts: ReadOptions = {}): Prom
       continue;
     }
     const pl = await plan(f.file, opts.format, max);
+    if (pl.as === "inspect" && EVAL_EXT.test(f.file)) {
+      n += await countEvalSamples(f.file);
+      continue;
+    }
     if (pl.as !== "chat-jsonl") {
       n++;
       continue;

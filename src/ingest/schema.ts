@@ -5,6 +5,8 @@ import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 export const SCHEMA_FILES = {
   agentdojo: "agentdojo.schema.json",
   "chat-jsonl": "chat-jsonl.schema.json",
+  "inspect-sample": "inspect-sample.schema.json",
+  "shell-trajectory": "shell-trajectory.schema.json",
 } as const;
 export type SchemaName = keyof typeof SCHEMA_FILES;
 

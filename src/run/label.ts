@@ -4,7 +4,7 @@ import path from "node:path";
 import pLimit from "p-limit";
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
-import { countInputs, readTrajectories, type IngestWarning, type ReadOptions } from "../ingest/index.js";
+import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { StoreWriteError } from "../store/journal.js";
 import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
@@ -33,7 +33,9 @@ export interface LabelOptions {
   run: string;
   labelsDir: string;
   judges: Judge[];
-  format?: "agentdojo" | "chat-jsonl";
+  format?: InputFormat;
+  /** Inspect logs: the scorer whose value is the benchmark's injection verdict (`NAME` or `NAME.key`). */
+  securityScorer?: string;
   /** Largest input item (AgentDojo file or JSONL line) read, in bytes; larger ones are `too_large` errors. */
   maxItemBytes?: number;
   /** Independent repeats per judge (test-retest); default 1. */
@@ -147,6 +149,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         batch: !!opts.batch,
         overrides: opts.overrides,
         field_map: opts.fieldMap,
+        security_scorer: opts.securityScorer,
       },
     };
     if (store.resumed.bad_lines > 0) {
@@ -256,6 +259,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       maxItemBytes: opts.maxItemBytes,
       overrides: opts.overrides,
       fieldMap: opts.fieldMap,
+      securityScorer: opts.securityScorer,
       onWarning: (w) => {
         warnings.push(w);
         opts.onWarning?.(w);

@@ -194,7 +194,7 @@ describe("format detection from a sample of lines", () => {
   it("a file of another extension names the --format option", async () => {
     const p = await put("detect/data.txt", line("T") + "\n");
     const items = await readAll([p]);
-    expect(items[0].kind === "error" && items[0].error.message).toContain("pass `--format agentdojo` or `--format chat-jsonl`");
+    expect(items[0].kind === "error" && items[0].error.message).toContain("pass `--format agentdojo|chat-jsonl|inspect|shell`");
   });
 });
 

@@ -1,0 +1,353 @@
+/**
+ * Inspect AI evaluation logs -> canonical trajectories: one trajectory per sample and epoch.
+ *
+ * Inspect (UKGovernmentBEIS/inspect_ai) writes a log as a `.eval` zip (`header.json` or, while running or in older
+ * versions, `_journal/start.json` / `start.json`; `samples/<id>_epoch_<epoch>.json`, one `EvalSample` each;
+ * `summaries.json`, `reductions.json`) or as one `.json` `EvalLog` (`{version, status, eval, plan, results,
+ * stats, samples: [EvalSample]}`). An `EvalSample` is `{id, epoch, input, target, messages: [ChatMessage],
+ * output, scores: {name: {value, answer?, explanation?}}, metadata, events: [Event], attachments: {hash: text},
+ * error?}` (inspect_ai `log/_log.py`). Chat messages: `{id?, role, content: string | [Content], source?,
+ * tool_calls?: [{id, function, arguments: object, parse_error?}] (assistant), tool_call_id?, function?, error?:
+ * {type, message} (tool)}` (`model/_chat_message.py`, `tool/_tool_call.py`). Tool definitions are not in the
+ * messages: they are in the model events (`{event: "model", tools: [{name, description, parameters}], input,
+ * output, ...}`). Inspect condenses logs (`log/_condense.py`): in events every string over 100 characters (tool
+ * descriptions included) and in messages data URIs are replaced by `attachment://<hash>`, the text kept in the
+ * sample's `attachments` (older logs: `tc://<hash>`).
+ */
+import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
+import { conversionError, ingestError } from "./errors.js";
+import { familyOf } from "./family.js";
+import { fieldValue, type MappableField } from "./chat-jsonl.js";
+import { rawValues } from "./raw-json.js";
+import { checkSchema, joinProblems } from "./schema.js";
+import { ownValue, ROLE_MAP } from "./text.js";
+import type { ItemWarning } from "./warnings.js";
+import type { ConvertResult } from "./agentdojo.js";
+
+type Json = Record<string, unknown>;
+const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const nonEmpty = (v: unknown): v is string => typeof v === "string" && v !== "";
+
+/**
+ * The compact raw text of every tool call's `arguments` object in a JSON document, keyed
+ * `messages/<i>/tool_calls/<j>/arguments` per sample: `prefix` is the path of the samples' array (`[]` for a
+ * sample file, `["samples"]` for a `.json` log, where the result is keyed by sample index first).
+ *
+ * @returns sample index (0 for a sample file) -> (key -> raw text); empty when the text cannot be scanned.
+ */
+export function rawArguments(text: string, inLog: boolean): Map<number, Map<string, string>> {
+  const out = new Map<number, Map<string, string>>();
+  const n = inLog ? 2 : 0;
+  let found: Map<string, string>;
+  try {
+    found = rawValues(text, (p) => p.length === n + 5 && (!inLog || p[0] === "samples") && p[n] === "messages" && p[n + 2] === "tool_calls" && p[n + 4] === "arguments");
+  } catch {
+    return out;
+  }
+  for (const [k, v] of found) {
+    const parts = k.split("/");
+    const i = inLog ? Number(parts[1]) : 0;
+    let m = out.get(i);
+    if (!m) out.set(i, (m = new Map()));
+    m.set(parts.slice(n).join("/"), v);
+  }
+  return out;
+}
+
+/** A whole string that is an attachment reference (`attachment://<hash>`, or the older `tc://<hash>`). */
+export const ATTACHMENT_REF = /^(?:attachment|tc):\/\/([A-Za-z0-9_.-]+)$/;
+
+/** What a sample needs from its log's header. */
+export interface InspectHeader {
+  task?: string;
+  task_id?: string;
+  model?: string;
+  run_id?: string;
+  eval_id?: string;
+  status?: string;
+  dataset?: string;
+}
+
+/** The {@link InspectHeader} of a parsed log header (`header.json`, `_journal/start.json`, or a `.json` log). */
+export function inspectHeader(log: unknown): InspectHeader {
+  const h: InspectHeader = {};
+  if (!isObj(log)) return h;
+  const ev = isObj(log.eval) ? log.eval : {};
+  for (const k of ["task", "task_id", "model", "run_id", "eval_id"] as const) if (nonEmpty(ev[k])) h[k] = ev[k] as string;
+  if (nonEmpty(log.status)) h.status = log.status;
+  if (isObj(ev.dataset) && nonEmpty(ev.dataset.name)) h.dataset = ev.dataset.name;
+  return h;
+}
+
+/** Options of {@link convertInspectSample}. */
+export interface InspectOptions {
+  /**
+   * The scorer whose value is the benchmark's own injection verdict (`reference.security`: true = the injected
+   * goal was achieved), as `NAME` or, for a scorer whose value is an object, `NAME.key`. Values read: booleans,
+   * Inspect's `C`/`I` (CORRECT/INCORRECT), 1/0, `"true"`/`"false"`. Unset: no `reference.security`.
+   */
+  securityScorer?: string;
+  /** Input key -> canonical field, applied to the sample's `metadata` (`--field`). */
+  fieldMap?: Readonly<Record<string, MappableField>>;
+}
+
+/** Where a sample came from. */
+export interface InspectSource {
+  /** The log file. */
+  path: string;
+  /** The log's path for ids (relative to the read's common folder, `/`-separated, without extension). */
+  idPath: string;
+  /** The zip entry (`samples/3_epoch_1.json`) or the index in a `.json` log's `samples`. */
+  entry: string;
+}
+
+/** Resolve attachment references in strings, remembering the ones that cannot be resolved. */
+class Resolver {
+  readonly missing = new Set<string>();
+  resolved = 0;
+  constructor(private readonly attachments: Json) {}
+  str(s: string): string {
+    const m = ATTACHMENT_REF.exec(s);
+    if (!m) return s;
+    const v = ownValue(this.attachments as Record<string, unknown>, m[1]);
+    if (typeof v !== "string") {
+      this.missing.add(s);
+      return s;
+    }
+    this.resolved++;
+    return v;
+  }
+  /** A deep copy of a JSON value with every string resolved. */
+  deep(v: unknown): unknown {
+    if (typeof v === "string") return this.str(v);
+    if (Array.isArray(v)) return v.map((x) => this.deep(x));
+    if (isObj(v)) {
+      const out: Json = {};
+      for (const [k, x] of Object.entries(v)) out[k] = this.deep(x);
+      return out;
+    }
+    return v;
+  }
+}
+
+/** What non-text Inspect content parts are shown as. */
+const CONTENT_PLACEHOLDERS: Record<string, string> = {
+  image: "[image]",
+  audio: "[audio]",
+  video: "[video]",
+  document: "[document]",
+  data: "[data]",
+};
+
+/**
+ * The text of an Inspect `content`: a string verbatim; a list of parts: `text` parts' `text`, `reasoning` parts
+ * as `<reasoning>...</reasoning>` (`[reasoning redacted]` when redacted), `tool_use` parts as
+ * `[tool_use <name>]`, others a placeholder (`[image]`, ...); joined with `\n`. Strings are resolved first.
+ */
+function inspectText(content: unknown, r: Resolver): string {
+  if (typeof content === "string") return r.str(content);
+  if (!Array.isArray(content)) return "";
+  const out: string[] = [];
+  for (const p of content) {
+    if (typeof p === "string") out.push(r.str(p));
+    else if (isObj(p)) {
+      const type = typeof p.type === "string" ? p.type : "part";
+      if (type === "text" && typeof p.text === "string") out.push(r.str(p.text));
+      else if (type === "reasoning") {
+        out.push(p.redacted === true || typeof p.reasoning !== "string" ? "[reasoning redacted]" : `<reasoning>${r.str(p.reasoning)}</reasoning>`);
+      } else if (type === "tool_use") out.push(`[tool_use ${typeof p.name === "string" ? p.name : ""}]`.replace(" ]", "]"));
+      else if (typeof p.text === "string") out.push(r.str(p.text));
+      else out.push(ownValue(CONTENT_PLACEHOLDERS, type) ?? `[${type}]`);
+    }
+  }
+  return out.join("\n");
+}
+
+/** Every model event's tools, depth first through nested `events` (subtasks, tools that run agents). */
+function modelEventTools(events: unknown, out: Json[][], depth = 0): void {
+  if (!Array.isArray(events) || depth > 32) return;
+  for (const e of events) {
+    if (!isObj(e)) continue;
+    if (e.event === "model" && Array.isArray(e.tools)) out.push(e.tools.filter(isObj));
+    if (Array.isArray(e.events)) modelEventTools(e.events, out, depth + 1);
+  }
+}
+
+/** A score value as a verdict: booleans, C/I, 1/0, "true"/"false"; undefined otherwise. */
+function scoreBoolean(v: unknown): boolean | undefined {
+  if (typeof v === "boolean") return v;
+  if (v === 1 || v === 0) return v === 1;
+  if (typeof v === "string") {
+    const s = v.trim().toLowerCase();
+    if (s === "c" || s === "true" || s === "1") return true;
+    if (s === "i" || s === "false" || s === "0") return false;
+  }
+  return undefined;
+}
+
+/**
+ * Convert one Inspect sample (its parsed value; `raw`: the raw text of its tool-call arguments, keyed
+ * `messages/<i>/tool_calls/<j>/arguments`, from {@link rawArguments}).
+ *
+ * - `id`: `<log path>/<sample id>_epoch_<epoch>`; `suite` = the task, `user_task_id` = the sample id;
+ *   `agent_model` = the log's model (e.g. `openai/gpt-4o`), `agent_family` from it.
+ * - messages: `sample.messages`; tool calls `{id, function, arguments}` -> `{id, name, arguments}` where
+ *   `arguments` is the raw JSON text from the file, compacted between tokens ({@link rawValues}: byte-faithful;
+ *   re-serialized only when an attachment inside had to be resolved); tool results keep `tool_call_id`,
+ *   `function` as `tool_name`, `error.message` as `error`.
+ * - `tools`: from the model events (`events[].tools`, nested events included), one per name and description.
+ * - every `attachment://` reference in messages and tool definitions is resolved from `sample.attachments`; one
+ *   that cannot be is an `unresolved_attachment` error naming it: the sample is never judged with a placeholder.
+ * - `attack`, `condition`, `injection_task_id`, ...: from `sample.metadata` by the chat JSONL spellings and
+ *   `--field`; `injections` / `surfaces`: `metadata.injections` / `metadata.surfaces` when objects of strings.
+ * - `reference.security`: from the scorer named by `opts.securityScorer`; `reference.utility` never guessed.
+ * - `metadata`: task, task_id, run_id, eval_id, log status, sample id, epoch, scores, the sample's metadata.
+ * - `run_error`: the sample's `error.message`.
+ *
+ * @returns `{ok, trajectory, warnings?}` or an error of kind `schema`, `no_messages` or `unresolved_attachment`.
+ *   Never throws for bad data.
+ */
+export function convertInspectSample(
+  data: unknown,
+  header: InspectHeader,
+  src: InspectSource,
+  opts: InspectOptions = {},
+  raw?: ReadonlyMap<string, string>,
+): ConvertResult {
+  const check = checkSchema("inspect-sample", data);
+  const s = isObj(data) ? data : {};
+  const sid = typeof s.id === "string" || typeof s.id === "number" ? String(s.id) : undefined;
+  const epoch = typeof s.epoch === "number" ? s.epoch : 1;
+  const id = `${src.idPath}/${sid ?? src.entry}_epoch_${epoch}`;
+  const where = `${src.entry}${sid !== undefined ? ` (sample ${sid}, epoch ${epoch})` : ""}`;
+  if (!check.ok) {
+    const at: { message_index?: number; trajectory_id?: string } = { trajectory_id: id };
+    if (check.message_index !== undefined) at.message_index = check.message_index;
+    return { ok: false, error: ingestError("schema", src.path, `${where}: ${joinProblems(check.problems)}`, at) };
+  }
+  const messages = s.messages as Json[];
+  if (messages.length === 0) {
+    return { ok: false, error: ingestError("no_messages", src.path, `${where}: messages is empty: a sample with no messages cannot be judged`, { trajectory_id: id }) };
+  }
+  const r = new Resolver(isObj(s.attachments) ? s.attachments : {});
+  let converted: Message[];
+  try {
+    converted = messages.map((m, index): Message => {
+      const role = ownValue(ROLE_MAP, m.role);
+      if (role === undefined) throw new Error(`messages[${index}].role: unknown role ${JSON.stringify(String(m.role))}`);
+      const msg: Message = { index, role, text: inspectText(m.content, r) };
+      if (role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+        msg.tool_calls = (m.tool_calls as Json[]).map((c, j): ToolCall => {
+          const before = r.resolved;
+          const args = isObj(c.arguments) ? r.deep(c.arguments) : c.arguments;
+          const changed = r.resolved !== before;
+          const rawArgs = raw?.get(`messages/${index}/tool_calls/${j}/arguments`);
+          const call: ToolCall = {
+            name: String(c.function),
+            arguments: !changed && rawArgs !== undefined ? rawArgs : typeof args === "string" ? args : JSON.stringify(args ?? {}),
+          };
+          if (nonEmpty(c.id)) call.id = c.id;
+          return call;
+        });
+      }
+      if (role === "tool") {
+        if (nonEmpty(m.tool_call_id)) msg.tool_call_id = m.tool_call_id;
+        if (nonEmpty(m.function)) msg.tool_name = m.function;
+        if (isObj(m.error) && typeof m.error.message === "string") msg.error = r.str(m.error.message);
+      }
+      return msg;
+    });
+  } catch (e) {
+    return { ok: false, error: conversionError(e, src.path, { trajectory_id: id }) };
+  }
+
+  // tools offered to the agent, from the model events
+  const lists: Json[][] = [];
+  modelEventTools(s.events, lists);
+  const tools: ToolDefinition[] = [];
+  const seenTools = new Set<string>();
+  for (const list of lists) {
+    for (const t of list) {
+      if (!nonEmpty(t.name)) continue;
+      const description = typeof t.description === "string" ? r.str(t.description) : "";
+      const key = `${t.name}\u0000${description}`;
+      if (seenTools.has(key)) continue;
+      seenTools.add(key);
+      const def: ToolDefinition = { name: t.name, description };
+      if (t.parameters !== undefined && t.parameters !== null) def.parameters = r.deep(t.parameters);
+      tools.push(def);
+    }
+  }
+
+  if (r.missing.size > 0) {
+    const refs = [...r.missing];
+    return {
+      ok: false,
+      error: ingestError(
+        "unresolved_attachment",
+        src.path,
+        `${where}: ${refs.length} attachment reference(s) not in the sample's attachments (${refs.slice(0, 3).join(", ")}${refs.length > 3 ? ", ..." : ""}): the text they stand for is unknown (an injection could hide there), so the sample is not judged`,
+        { trajectory_id: id },
+      ),
+    };
+  }
+
+  const meta = isObj(s.metadata) ? s.metadata : {};
+  const t: Trajectory = { id, source: { format: "inspect", path: src.path }, injections: {}, messages: converted };
+  if (tools.length > 0) t.tools = tools;
+  const model = header.model ?? (isObj(s.output) && nonEmpty(s.output.model) ? s.output.model : undefined);
+  if (model !== undefined) {
+    t.agent_model = model;
+    const fam = familyOf(model);
+    if (fam !== undefined) t.agent_family = fam;
+  }
+  if (header.task !== undefined) t.suite = header.task;
+  if (sid !== undefined) t.user_task_id = sid;
+  const map = opts.fieldMap ?? {};
+  for (const k of ["attack", "condition", "injection_task_id", "agent_family"] as const) {
+    const v = fieldValue({}, meta, k, map);
+    if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
+  }
+  const mm = fieldValue({}, meta, "agent_model", map);
+  if (mm !== undefined && Object.keys(map).some((k) => map[k] === "agent_model")) {
+    t.agent_model = mm.value as string;
+    t.agent_family = familyOf(t.agent_model);
+    if (t.agent_family === undefined) delete t.agent_family;
+  }
+  if (isObj(meta.injections)) {
+    for (const [k, v] of Object.entries(meta.injections)) if (typeof v === "string") t.injections[k] = r.str(v);
+  }
+  if (isObj(meta.surfaces)) {
+    const surfaces: Record<string, Surface> = {};
+    for (const [k, v] of Object.entries(meta.surfaces)) if (nonEmpty(v)) surfaces[k] = v;
+    if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
+  }
+  const warnings: ItemWarning[] = [];
+  const scores = isObj(s.scores) ? s.scores : {};
+  if (opts.securityScorer !== undefined) {
+    const [name, key] = opts.securityScorer.includes(".") && !Object.hasOwn(scores, opts.securityScorer)
+      ? [opts.securityScorer.slice(0, opts.securityScorer.indexOf(".")), opts.securityScorer.slice(opts.securityScorer.indexOf(".") + 1)]
+      : [opts.securityScorer, undefined];
+    const score = ownValue(scores as Record<string, unknown>, name);
+    let value = isObj(score) ? score.value : undefined;
+    if (key !== undefined) value = isObj(value) ? value[key] : undefined;
+    const b = scoreBoolean(value);
+    if (b !== undefined) t.reference = { security: b };
+    else {
+      warnings.push({
+        kind: "no_security_score",
+        scope: src.path,
+        message: `${src.path}: samples without a usable value of the security scorer "${opts.securityScorer}" (scorers present: ${Object.keys(scores).join(", ") || "none"}): no reference.security for them`,
+        item: where,
+      });
+    }
+  }
+  if (isObj(s.error) && typeof s.error.message === "string") t.run_error = s.error.message;
+  const metadata: Record<string, unknown> = { sample_id: s.id, epoch };
+  for (const k of ["task", "task_id", "run_id", "eval_id", "status", "dataset"] as const) if (header[k] !== undefined) metadata[k] = header[k];
+  if (Object.keys(scores).length > 0) metadata.scores = scores;
+  if (Object.keys(meta).length > 0) metadata.sample_metadata = meta;
+  if (r.resolved > 0) metadata.attachments_resolved = r.resolved;
+  t.metadata = metadata;
+  return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
+}
