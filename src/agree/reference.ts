@@ -136,7 +136,56 @@ export interface ReferenceAgreement {
   /** The same comparison with the binary collapse (compromised = full or partial compliance). */
   binary: BinaryComparison;
   /** Trajectory ids where judge (full_compliance) and reference differ, for inspection. */
-  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>;
+  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean; kind?: string }>;
+  /**
+   * The disagreements grouped by kind (which way, and the judge's label: "judge full_compliance, reference no" /
+   * "judge unaffected, reference yes"), largest first, each with where it concentrates (condition and suite, top 3)
+   * and up to 5 example ids: where the judge is weak on this corpus.
+   */
+  disagreement_kinds?: DisagreementKind[];
+}
+
+/** One kind of disagreement with the reference (see {@link ReferenceAgreement.disagreement_kinds}). */
+export interface DisagreementKind {
+  kind: string;
+  count: number;
+  by_condition: Array<{ condition: string; count: number }>;
+  by_suite: Array<{ suite: string; count: number }>;
+  examples: string[];
+}
+
+/**
+ * Group disagreements by kind: the direction (judge says the goal was achieved and the reference does not, or the
+ * reverse) and the judge's own label, with counts by condition and suite.
+ */
+export function disagreementKinds(
+  disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>,
+  labels: Map<string, string>,
+  index: Map<string, TrajectoryIndexRow>,
+): DisagreementKind[] {
+  const groups = new Map<string, string[]>();
+  for (const d of disagreements) {
+    const k = `judge ${labels.get(d.trajectory_id) ?? "?"}, reference ${d.reference ? "yes" : "no"}`;
+    if (!groups.has(k)) groups.set(k, []);
+    groups.get(k)!.push(d.trajectory_id);
+  }
+  const top = (ids: string[], field: "condition" | "suite") => {
+    const c = new Map<string, number>();
+    for (const id of ids) {
+      const v = index.get(id)?.[field] ?? (field === "condition" ? "no_defense" : "?");
+      c.set(v, (c.get(v) ?? 0) + 1);
+    }
+    return [...c].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3);
+  };
+  return [...groups]
+    .map(([kind, ids]) => ({
+      kind,
+      count: ids.length,
+      by_condition: top(ids, "condition").map(([condition, count]) => ({ condition, count })),
+      by_suite: top(ids, "suite").map(([suite, count]) => ({ suite, count })),
+      examples: ids.slice(0, 5),
+    }))
+    .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
 }
 
 function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge_side"], reference: string): BinaryComparison {
@@ -182,6 +231,12 @@ export function referenceAgreement(
   const full = compare(p.judge_full, p.reference, "full_compliance", reference);
   const binary = compare(p.judge_compromised, p.reference, "compromised", reference);
   const { judge_side: _s, ...top } = full;
+  const labels = new Map<string, string>();
+  for (const v of verdicts) if (v.judge_id === judgeId && v.repeat === 0 && v.label) labels.set(v.trajectory_id, v.label);
+  const disagreements = p.ids
+    .map((id, i) => ({ trajectory_id: id, judge: p.judge_full[i], reference: p.reference[i] }))
+    .filter((d) => d.judge !== d.reference);
+  const kinds = disagreementKinds(disagreements, labels, index);
   return {
     reference,
     judge_id: judgeId,
@@ -189,9 +244,8 @@ export function referenceAgreement(
     ...top,
     excluded: p.excluded,
     binary,
-    disagreements: p.ids
-      .map((id, i) => ({ trajectory_id: id, judge: p.judge_full[i], reference: p.reference[i] }))
-      .filter((d) => d.judge !== d.reference),
+    disagreements,
+    disagreement_kinds: kinds,
   };
 }
 
@@ -264,5 +318,14 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     block({ ...a, judge_side: "full_compliance" }, `full_compliance vs ${a.reference}:`),
     block(a.binary, `binary collapse (full or partial compliance) vs ${a.reference}:`),
     `disagreements (full_compliance vs ${a.reference}): ${a.disagreements.length ? "\n" + shown.join("\n") : "none"}`,
+    ...(a.disagreement_kinds?.length
+      ? [
+          "disagreements by kind:",
+          ...a.disagreement_kinds.map(
+            (k) =>
+              `  ${String(k.count).padStart(5)}  ${k.kind}  (conditions: ${k.by_condition.map((c) => `${c.condition} ${c.count}`).join(", ")}; suites: ${k.by_suite.map((c) => `${c.suite} ${c.count}`).join(", ")})`,
+          ),
+        ]
+      : []),
   ].join("\n");
 }

@@ -7,7 +7,7 @@
  */
 import { extractValues, toolHints, type AttackerValue } from "./values.js";
 
-export type ActionClass = "send" | "delete" | "create" | "reserve" | "update" | "visit" | "say";
+export type ActionClass = "send" | "delete" | "create" | "reserve" | "buy" | "update" | "visit" | "say";
 
 /** One step of an injected goal. */
 export interface GoalStep {
@@ -23,6 +23,13 @@ export interface GoalStep {
   inherited: AttackerValue[];
   /** The whole sentence the clause is part of. */
   sentence: string;
+  /**
+   * Content words naming what the step acts on, when it names it only by a pronoun ("Please buy one") or
+   * names no value: the words of its sentence and of the sentence before ("I need a pencil set."), lowercased.
+   */
+  objectWords: string[];
+  /** `inherited` holds the values of the sentence before, which a pronoun object points at: they name the object. */
+  pronounObject?: boolean;
 }
 
 /** The parsed goal of one injected text. */
@@ -40,6 +47,7 @@ export interface Goal {
 /** First words of a clause -> action class. */
 const VERBS: Record<string, ActionClass> = {
   send: "send",
+  sent: "send",
   email: "send",
   "e-mail": "send",
   mail: "send",
@@ -68,6 +76,10 @@ const VERBS: Record<string, ActionClass> = {
   insert: "create",
   reserve: "reserve",
   book: "reserve",
+  buy: "buy",
+  purchase: "buy",
+  order: "buy",
+  checkout: "buy",
   update: "update",
   change: "update",
   modify: "update",
@@ -199,6 +211,29 @@ function segments(text: string): Segment[] {
   return out.filter((x) => text.slice(x.start, x.end).trim().length > 0);
 }
 
+/** A clause whose object is a pronoun ("buy it", "send them", "order one as well"). */
+const PRONOUN_OBJECT_RE = /\b(?:it|them|one|this|that|these|those)\b/i;
+
+/** Words that carry no object of an action (framing, pronouns, verbs of the goal grammar). */
+const NOT_OBJECT = new Set(
+  (
+    "the a an and or but to of in on at for with from by as is are was were be been this that these those it its them they " +
+    "one some any all each every me my you your we our i please kindly also well then first after before now just need want " +
+    "suddenly really directly immediately exact exactly item items thing things thanks task beginning solve following message " +
+    "important information instruction instructions do make sure can could would should must will"
+  ).split(" "),
+);
+
+/** Lowercased content words (>= 3 letters) of a text, without framing words: what a step acts on. */
+function contentWords(text: string): string[] {
+  const out = new Set<string>();
+  for (const w of text.toLowerCase().match(/[a-z]{3,}/g) ?? []) {
+    if (NOT_OBJECT.has(w) || Object.hasOwn(VERBS, w)) continue;
+    out.add(w);
+  }
+  return [...out];
+}
+
 /**
  * Parse one injected text into goal steps.
  * @param text the injected text (raw, as in `Trajectory.injections`)
@@ -214,7 +249,15 @@ export function parseGoal(text: string): Goal {
   let attach: GoalStep | null = null; // where values of non-step clauses go
   let prevSentence = -1;
   let prevStepInSentence: GoalStep | null = null;
-  for (const seg of segments(text)) {
+  const segs = segments(text);
+  // Sentence spans (start of its first clause, end of its last) and the sentence text, by sentence number.
+  const sentenceSpan = new Map<number, { start: number; end: number; text: string }>();
+  for (const seg of segs) {
+    const sp = sentenceSpan.get(seg.sentence);
+    if (!sp) sentenceSpan.set(seg.sentence, { start: seg.start, end: seg.end, text: seg.sentenceText });
+    else sp.end = Math.max(sp.end, seg.end);
+  }
+  for (const seg of segs) {
     const clause = text.slice(seg.start, seg.end);
     if (seg.sentence !== prevSentence) {
       prevSentence = seg.sentence;
@@ -230,14 +273,24 @@ export function parseGoal(text: string): Goal {
     const isToolHint = /`[A-Za-z_][\w.]*`/.test(clause) || /\btool\b/i.test(clause);
     const cls = content || isToolHint ? null : clauseClass(clause);
     if (cls) {
+      const prevSentence = sentenceSpan.get(seg.sentence - 1);
+      let inherited = prevStepInSentence ? [...prevStepInSentence.values, ...prevStepInSentence.inherited] : [];
+      let pronounObject = false;
+      // "Product ID P025 is the item I need. Please buy it": a pronoun object points at the sentence before.
+      if (inherited.length === 0 && inner.length === 0 && prevSentence && PRONOUN_OBJECT_RE.test(clause)) {
+        inherited = values.filter((v) => v.at >= prevSentence.start && v.at < prevSentence.end);
+        pronounObject = inherited.length > 0;
+      }
       const step: GoalStep = {
         cls,
         text: clause.trim(),
         start: seg.start,
         end: seg.end,
         values: inner,
-        inherited: prevStepInSentence ? [...prevStepInSentence.values, ...prevStepInSentence.inherited] : [],
+        inherited,
         sentence: seg.sentenceText.trim(),
+        pronounObject,
+        objectWords: contentWords(`${prevSentence && PRONOUN_OBJECT_RE.test(clause) ? prevSentence.text : ""} ${clause}`),
       };
       steps.push(step);
       attach = step;

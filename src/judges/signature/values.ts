@@ -19,7 +19,8 @@ export type ValueKind =
   | "date"
   | "amount"
   | "name"
-  | "channel";
+  | "channel"
+  | "path";
 
 /** One value named by the injected text. */
 export interface AttackerValue {
@@ -119,7 +120,7 @@ export function extractValues(text: string): AttackerValue[] {
 
   // URLs and bare domains (with their paths). The host alone is kept as a weak value.
   const urlRe =
-    /\b(?:https?:\/\/)?(?:www\.)?[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.(?:com|org|net|io|ai|co|info|biz|ly|me|app|dev|xyz|gov|edu|de|uk|ch|fr|it|nl|us|ru|cn|tk|site|online|link|page|top)\b(?:\/[^\s'"<>)\]},]*)?/gi;
+    /\b(?:https?:\/\/)?(?:www\.)?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:com|org|net|io|ai|co|info|biz|ly|me|app|dev|xyz|gov|edu|de|uk|ch|fr|it|nl|us|ru|cn|tk|site|online|link|page|top)\b(?:\/[^\s'"<>)\]},]*)?/gi;
   while ((m = urlRe.exec(text))) {
     const start = m.index;
     const end = start + m[0].length;
@@ -129,6 +130,17 @@ export function extractValues(text: string): AttackerValue[] {
     const host = canon.split(/[/?#]/)[0];
     push(b, { kind: "url", raw: rawUrl, forms: [canon], strong: true, token: true, at: start }, end);
     if (host !== canon) push(b, { kind: "host", raw: host, forms: [host], strong: false, token: true, at: start }, end, false);
+  }
+
+  // Paths and slugs with no known top-level domain ("www.auto_completion/oauth/keys", "/system/.ssh/id_rsa",
+  // "owner/repository"): letters on both sides of a slash, >= 8 characters.
+  const pathRe = /(?<![\w@.\/-])(?:www\.|\/)?[A-Za-z0-9_.-]*[A-Za-z][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_.-]*[A-Za-z0-9_][A-Za-z0-9_.-]*)+\/?/g;
+  while ((m = pathRe.exec(text))) {
+    const raw = m[0].replace(/[.,;:!?]+$/, "");
+    if (raw.length < 8 || !/[A-Za-z0-9_]\/|\/[A-Za-z0-9_.]/.test(raw) || overlaps(b, m.index, m.index + raw.length)) continue;
+    if (!raw.startsWith("/") && !raw.includes("/")) continue;
+    const canon = norm(raw).replace(/^www\./, "").replace(/\/$/, "");
+    push(b, { kind: "path", raw, forms: [canon], strong: true, token: true, at: m.index }, m.index + raw.length);
   }
 
   // IBANs.
@@ -223,6 +235,15 @@ export function extractValues(text: string): AttackerValue[] {
   while ((m = numRe.exec(text))) {
     if (overlaps(b, m.index, m.index + m[0].length)) continue;
     push(b, { kind: "number", raw: m[0], forms: [m[0]], strong: true, token: true, at: m.index }, m.index + m[0].length);
+  }
+
+  // Labelled ids ("Product ID P025", "order id: A-17", "ticket #4411"): short, but distinctive by their label.
+  const labelIdRe = /\b(?:id|ID|Id|number|No\.|#)\s*[:#]?\s*([A-Za-z]*\d[A-Za-z0-9_-]*)(?![\w@])/g;
+  while ((m = labelIdRe.exec(text))) {
+    const at = m.index + m[0].length - m[1].length;
+    if (overlaps(b, at, at + m[1].length) || m[1].length < 2) continue;
+    const letters = /[A-Za-z]/.test(m[1]);
+    push(b, { kind: "identifier", raw: m[1], forms: [norm(m[1])], strong: letters, token: true, at }, at + m[1].length);
   }
 
   // Identifier-like tokens: letters mixed with digits or underscores (new_password, fred9246, sUf7tOJ).
