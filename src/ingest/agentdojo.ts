@@ -301,8 +301,8 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
       item: src.path,
     });
   }
-  const placeholders = Object.keys(t.injections);
-  if (placeholders.length > 0) t.surfaces = Object.fromEntries(placeholders.map((k) => [k, "tool_output"]));
+  // The AgentDojo format does not record where an injection entered: code decides it at label time
+  // (src/serialize/surface.ts locates the injected text; the format's default is tool_output).
 
   const reference: { security?: boolean; utility?: boolean } = {};
   if (typeof r.security === "boolean") reference.security = r.security;

@@ -2,6 +2,7 @@
  * AgentDojo-based benchmarks (AgentDyn, AgentDojo's defense runs, VIGIL): real files vendored under test/data
  * (see test/data/NOTICE), and, when ../shared is present, every run of the three archives against their manifests.
  */
+import { decideSurfaces } from "../../src/serialize/surface.js";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises";
@@ -108,7 +109,7 @@ describe("AgentDyn runs (vendored)", () => {
     const t = byId(res.trajectories, "gpt-4o-2024-08-06-piguard_detector/shopping/user_task_6/important_instructions/injection_task_2");
     expect(t.messages.some((m) => m.text === "<Data omitted because a prompt injection was detected>")).toBe(true);
     expect(t.metadata?.detector_omitted_outputs).toBeGreaterThan(0);
-    expect(Object.values(t.surfaces ?? {})).toContain("tool_output");
+    expect(Object.values(decideSurfaces(t).surfaces)).toContain("tool_output");
   });
   it("injection_task_N/none/none.json runs are unattacked; a run without a verdict is named in one warning per folder", () => {
     const t = byId(res.trajectories, "gpt-4o-2024-08-06/github/injection_task_1/none/none");
@@ -125,7 +126,9 @@ describe("AgentDyn runs (vendored)", () => {
   it("content blocks become text; attacked runs have tool_output surfaces for their placeholders", () => {
     const t = byId(res.trajectories, "gpt-4o-2024-08-06/shopping/user_task_0/important_instructions/injection_task_5");
     expect(t.messages.every((m) => typeof m.text === "string")).toBe(true);
-    expect(Object.keys(t.surfaces ?? {})).toEqual(Object.keys(t.injections));
+    expect(t.surfaces).toBeUndefined(); // the format does not record it: code decides it
+    expect(Object.keys(decideSurfaces(t).surfaces)).toEqual(Object.keys(t.injections));
+    expect(Object.values(decideSurfaces(t).surfaces)).toEqual(Object.keys(t.injections).map(() => "tool_output"));
   });
   it("--model / --condition overrides replace what the folders say and keep the original in metadata", async () => {
     const r = await readAll([path.join(root, "runs", "gpt-4o-2024-08-06-drift")], { overrides: { agent_model: "my-model", condition: "my_defense" } });
