@@ -150,3 +150,6 @@ export {
   type CompareResult,
   type Observation,
 } from "./compare/index.js";
+
+// Where each injection entered the agent's context (DESIGN section 3: surfaces).
+export { decideSurfaces, withSurfaces, surfaceOfTrajectory, FORMAT_SURFACES } from "./serialize/surface.js";

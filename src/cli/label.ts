@@ -195,6 +195,7 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
           maxCostUsd,
           overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
           fieldMap,
+          securityScorer: o.securityScorer,
           // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
           onIngestWarning: (w) => {
             if (o.json) process.stderr.write(`warning [${w.kind}]: ${w.message}\n`);

@@ -181,6 +181,9 @@ function lookup(r: Json, meta: Json, key: string): unknown {
 }
 
 /** The first usable value of a canonical field and the key it came from. */
+/** Attack-field values that mean "not attacked" (case-insensitive). */
+const NO_ATTACK = /^(|none|null|nil|n\/?a|no|false|no[_ -]?attack|benign|clean|baseline)$/i;
+
 export function fieldValue(r: Json, meta: Json, field: MappableField, map: Readonly<Record<string, MappableField>>): { key: string; value: string | boolean } | undefined {
   const keys = [...Object.keys(map).filter((k) => map[k] === field), ...FIELD_ALIASES[field]];
   for (const key of keys) {
@@ -296,6 +299,12 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     const v = fieldValue(r, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
   }
+  // An attack field that says "no attack" in a common spelling (Python's str(None), "null", "N/A", "benign",
+  // "no_attack", ...) is no attack: the row is unattacked, as every later stage reads it; the value is kept.
+  if (typeof t.attack === "string" && NO_ATTACK.test(t.attack.trim())) {
+    t.metadata = { ...(t.metadata ?? {}), original_attack: t.attack };
+    delete t.attack;
+  }
   if (t.agent_family === undefined && t.agent_model !== undefined) {
     const fam = familyOf(t.agent_model);
     if (fam !== undefined) t.agent_family = fam;
@@ -320,7 +329,7 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     for (const [k, v] of Object.entries(r.surfaces)) if (nonEmpty(v)) surfaces[k] = v;
     if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
   }
-  if (isObj(r.metadata)) t.metadata = r.metadata;
+  if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
   const warnings: ItemWarning[] = [];
   const attacked = Object.keys(t.injections).length > 0 || (t.attack !== undefined && t.attack !== "none");
   if (!attacked && ref.security !== undefined) {

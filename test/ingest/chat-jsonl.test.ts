@@ -233,3 +233,19 @@ describe("convertChatLine", () => {
     expect(!trunc.ok && trunc.error.line).toBe(4);
   });
 });
+
+describe("an attack field that says 'no attack'", () => {
+  const src = { path: "f.jsonl", line: 1 };
+  it.each(["None", "none", "null", "N/A", "no_attack", "benign", ""])("attack_type %j is unattacked (the value kept in metadata)", (v) => {
+    const r = convertChatLine({ id: "a", messages: [{ role: "user", content: "x" }], metadata: { attack_type: v, k: 1 } }, src);
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    expect(r.trajectory.attack).toBeUndefined();
+    expect(r.trajectory.metadata).toMatchObject({ k: 1 });
+    if (v !== "") expect(r.trajectory.metadata?.original_attack).toBe(v);
+  });
+  it("a real attack name stays an attack", () => {
+    const r = convertChatLine({ id: "a", messages: [{ role: "user", content: "x" }], metadata: { attack_type: "important_instructions" } }, src);
+    expect(r.ok && r.trajectory.attack).toBe("important_instructions");
+  });
+});

@@ -119,11 +119,29 @@ describe("label on an Inspect log, end to end through the real client", () => {
       const s = JSON.parse(r.stdout);
       expect(s.trajectories).toBe(1);
       expect(s.errors.by_kind).toEqual({ unresolved_attachment: 1 });
+      // --security-scorer reaches the reader: the scorer's value is the benchmark's reference
+      const idx = fs.readFileSync(path.join(labels, "i", "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+      expect(typeof idx[0].reference?.security).toBe("boolean");
       expect(fake.requests.length).toBeGreaterThan(0);
       for (const q of fake.requests) expect(JSON.stringify(q.body)).not.toMatch(/attachment:\/\//);
       expect(fake.requests.every((q) => !JSON.stringify(q.body).includes("poisoned-2"))).toBe(true);
+      // the poisoned description (held only in a condensed model event) reaches the judge inside the tool list
+      const [t] = (await read([EVAL])).ts;
+      const poisoned = t.tools!.find((x) => /IMPORTANT|ignore|must/i.test(x.description))!;
+      expect(poisoned).toBeDefined();
+      const user = JSON.stringify(fake.requests[0].body.messages);
+      expect(user).toMatch(/<tools_[0-9a-z]+>/);
+      expect(user).toContain(JSON.stringify(poisoned.description.slice(0, 40)).slice(1, -1));
     } finally {
       await fake.close();
     }
+  });
+  it("the signature judge labels the run that follows the poisoned description full_compliance, surface tool_description", async () => {
+    const labels = path.join(tmp, "labels-sig");
+    const r = await runCli(["label", EVAL, "--run", "s", "--labels-dir", labels, "--json"]);
+    expect(r.code).toBe(0);
+    const v = fs.readFileSync(path.join(labels, "s", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    expect(v).toHaveLength(1);
+    expect(v[0]).toMatchObject({ status: "ok", label: "full_compliance", surface: "tool_description" });
   });
 });
