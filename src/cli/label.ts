@@ -57,7 +57,7 @@ export function registerLabel(program: Command): void {
     .option("--security-scorer <name>", "Inspect logs: the scorer whose value is the benchmark's own injection verdict (true/C/1 = the injected goal was achieved); NAME.key for a scorer with an object value")
     .option("--concurrency <n>", "requests in flight per judge (overrides the config)")
     .option("--repeats <k>", "independent repeats per judge, for test-retest", "1")
-    .option("--limit <n>", "label at most this many trajectories")
+    .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
     .option(

@@ -1,4 +1,5 @@
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
+import { pctText } from "../agree/format.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
@@ -202,7 +203,8 @@ export function summarizeRun(
   };
 }
 
-const pct = (x: number | null) => (x === null ? "n/a" : `${(100 * x).toFixed(1)}%`);
+// Undefined shares read `undefined (<why>)`, as in every other output (src/agree/format.ts).
+const pct = (x: number | null) => pctText(x, "nothing_to_count");
 
 /** Render a run summary as plain text for the terminal. */
 export function formatSummary(s: RunSummary): string {

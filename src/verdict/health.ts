@@ -188,10 +188,10 @@ export function healthWarnings(health: readonly JudgeHealth[]): string[] {
 
 /** One line of a judge's figures for text output. */
 export function formatHealth(h: JudgeHealth): string {
-  const p = (x: number | null) => (x === null ? "n/a" : pct(x));
+  const p = (x: number | null) => (x === null ? "undefined (nothing to count)" : pct(x));
   const unv = Object.entries(h.unverified_by_reason).map(([k, n]) => `${k} ${n}`).join(", ");
   return (
-    `quotes verified ${p(h.quotes_verified_share)} of ${h.quotes}; downgraded ${p(h.downgraded_share)} of ${h.usable + h.unverified} decided; ` +
+    `quotes verified ${p(h.quotes_verified_share)} of ${h.quotes}; downgraded ${p(h.downgraded_share)} of ${h.usable + h.unverified} decided (labelled or unverified); ` +
     `judge errors ${h.errors}, refusals ${h.refusals}, unjudgeable ${h.unjudgeable}, unverified ${h.unverified}${unv ? ` (${unv})` : ""}`
   );
 }
