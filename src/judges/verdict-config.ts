@@ -7,29 +7,17 @@
  * {@link NON_VERDICT_FIELDS} (pacing, timeouts, price, credentials, headers, labels). A field added to the config
  * later counts automatically until it is listed there.
  */
-import { JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
+import { JUDGE_DEFAULTS, NON_VERDICT_FIELDS as CONFIG_NON_VERDICT_FIELDS, withJudgeDefaults, type JudgeConfig } from "./config.js";
 import { responseFormat } from "./openai-schema.js";
 
 /**
  * Config fields that cannot change a verdict, left out of the key: the judge id (a key field of its own),
  * `family` (a label for leniency analysis), pacing and parallelism (`concurrency`, `rpm`, `tpm`), `timeout_s`
  * (a timeout gives an error, never another label), `batch` (the same request through the Batch API),
- * credentials and transport headers (`api_key_env`, `headers`, `header_env`, `headers_env`), and `price`.
+ * credentials and transport headers (`api_key_env`, `headers`, `header_env`, `headers_env`, `query_env`), and
+ * `price`: the judge's own list ({@link CONFIG_NON_VERDICT_FIELDS}, `./config.ts`) plus the id and the labels.
  */
-export const NON_VERDICT_FIELDS: ReadonlySet<string> = new Set([
-  "id",
-  "family",
-  "concurrency",
-  "rpm",
-  "tpm",
-  "timeout_s",
-  "batch",
-  "api_key_env",
-  "headers",
-  "header_env",
-  "headers_env",
-  "price",
-]);
+export const NON_VERDICT_FIELDS: ReadonlySet<string> = new Set<string>(["id", "family", "header_env", ...CONFIG_NON_VERDICT_FIELDS]);
 
 /**
  * Version of the conversation policy (feedback turn texts, retry and downgrade rules) that is not in the config:
