@@ -36,8 +36,11 @@ function isIdName(name: string): boolean {
 }
 
 /**
- * A rater column that holds item ids (every value distinct, at least three of them, and at most a quarter of
- * them used anywhere else in the table): the name of the column, or null.
+ * A rater column that holds item ids: the name of the column, or null. Either any column whose values are all
+ * distinct (at least three) with at most a quarter of them used anywhere else in the table; or the FIRST column
+ * when it has a value on every row, all distinct, and more rows than the other columns have distinct values
+ * (categories): a numeric id column 1..n overlaps ratings 1..k, but no rater gives every item its own rating
+ * when there are fewer categories than items.
  */
 function idLikeColumn(names: string[], rows: (string | null)[][]): string | null {
   for (let k = 0; k < names.length; k++) {
@@ -47,9 +50,13 @@ function idLikeColumn(names: string[], rows: (string | null)[][]): string | null
     rows.forEach((r) => r.forEach((v, j) => j !== k && v !== null && elsewhere.add(v)));
     const shared = vals.filter((v) => elsewhere.has(v)).length;
     if (shared * 4 <= vals.length) return names[k];
+    if (k === 0 && names.length > 1 && vals.length === rows.length && rows.length > elsewhere.size) return names[k];
   }
   return null;
 }
+
+/** Cell texts read as missing, not as a category (case-insensitive): `NA`, `N/A`, `n.a.`, ... */
+const MISSING_TEXTS = new Set(["na", "n/a", "n.a.", "n.a"]);
 
 /** A ratings file that cannot be used. */
 export class RatingsError extends Error {
@@ -64,7 +71,7 @@ const cell = (v: unknown): string | null => {
   if (typeof v === "number" || typeof v === "boolean") return String(v);
   if (typeof v !== "string") throw new RatingsError(`rating ${JSON.stringify(v)} is not a string or number`);
   const t = v.trim();
-  return t === "" ? null : t;
+  return t === "" || MISSING_TEXTS.has(t.toLowerCase()) ? null : t;
 };
 
 /**
@@ -72,8 +79,10 @@ const cell = (v: unknown): string | null => {
  * - CSV (src/io/csv.ts): header row = rater names; one row per item; an empty cell = missing. An id column is
  *   not a rater: the one named by `idColumn`, else a column whose name reads as an id (`id`, `item_id`,
  *   `trajectory_id`, ...; `idColumn: false` turns this off). A rater column whose values look like item ids
- *   (every value distinct and not a rating anywhere else) is refused, naming it. With an id column, an item on
- *   several rows is counted once and reported in `duplicates`.
+ *   (every value distinct and not a rating anywhere else; or the first column, distinct on every row, with more
+ *   rows than the other columns have categories, e.g. ids 1..6 beside ratings 1..3) is refused, naming it. With
+ *   an id column, an item on several rows is counted once and reported in `duplicates`. A cell `NA`, `N/A`,
+ *   `n.a.` (any case) is missing, like an empty cell, in CSV and JSON.
  * - JSON (`.json`, or text starting with `{` or `[`): `{"categories"?: [...], "raters"?: [...], "ratings": [[...], ...]}`,
  *   `null` = missing. A Label Studio JSON-MIN export (one annotation per task) is refused with the reason.
  * @throws RatingsError for an unreadable file, bad JSON/CSV (naming the line), rows longer than the header, no
@@ -159,7 +168,7 @@ export function readRatings(file: string, opts: { idColumn?: string | false } = 
     const idLike = idLikeColumn(raters, ratings);
     if (idLike !== null) {
       throw new RatingsError(
-        `${file}: column "${idLike}" looks like item ids, not a rater (every value is distinct and is no other rater's rating): ` +
+        `${file}: column "${idLike}" looks like item ids, not a rater (every value is distinct: ${idLike === raters[0] ? "one per row, more than the categories the other columns use" : "and is no other rater's rating"}): ` +
           `pass --id-column "${idLike}" to use it as the item id, or --no-id-column to count it as a rater`,
       );
     }

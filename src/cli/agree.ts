@@ -1,3 +1,4 @@
+import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import path from "node:path";
 import fs from "node:fs";
 import type { Command } from "commander";
@@ -82,7 +83,9 @@ design-weighted (Hajek) estimates beside them.`,
           committeeNotes.push(...check.notes);
         }
       }
-      const warnings = [...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes];
+      // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's.
+      const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked), judges);
+      const warnings = [...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference")];
       // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
       const judge_health = judgeHealth(verdicts).filter((h) => judges.includes(h.judge_id));
       for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
@@ -95,6 +98,7 @@ design-weighted (Hajek) estimates beside them.`,
           run_state: runState,
           warnings,
           judge_health,
+          code_established,
         };
         if (results.length === 1) printJson({ ...results[0], ...extra });
         else printJson({ ...results[0], per_judge: results, ...extra });
@@ -107,6 +111,7 @@ design-weighted (Hajek) estimates beside them.`,
         const blocks = [...results, ...(committee ? [committee] : [])].map(formatReferenceAgreement);
         process.stdout.write([head.join("\n"), ...blocks].join("\n\n") + "\n");
         process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id}: ${formatHealth(h)}`).join("") + "\n");
+        process.stdout.write(code_established.map((c) => `labels established by code: ${formatCodeEstablished(c)}\n`).join(""));
       }
     });
 }
@@ -122,8 +127,12 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
   const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
-  if (o.json) printJson(c);
-  else process.stdout.write(formatJudgeConcordance(c) + "\n");
+  const attackedSet = new Set(attacked);
+  const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && attackedSet.has(v.trajectory_id)), pair);
+  const warnings = codeEstablishedWarnings(code_established, "the judges' concordance");
+  for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  if (o.json) printJson({ ...c, code_established, warnings });
+  else process.stdout.write(formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */
@@ -154,11 +163,21 @@ async function agreeHuman(
   });
   const runState = readRunState(runDir);
   const stateLine = runStateLine(runState);
+  // Only the trajectories the humans labelled are compared.
+  const humanIds = new Set(file.rows.map((r) => r.trajectory_id));
+  const code_established = codeEstablishedByJudge(
+    verdicts.filter((v) => v.repeat === 0 && humanIds.has(v.trajectory_id) && index.get(v.trajectory_id)?.attacked),
+    o.judge ? [o.judge] : judges,
+  );
+  const codeWarnings = codeEstablishedWarnings(code_established, "agreement with the human labels");
+  report.warnings.push(...codeWarnings);
   if (o.json) {
     if (runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
-    printJson({ ...report, bad_rows: file.bad_rows, run_state: runState });
+    for (const w of codeWarnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    printJson({ ...report, bad_rows: file.bad_rows, run_state: runState, code_established });
   } else {
     process.stdout.write((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report) + "\n");
+    process.stdout.write(code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
     if (file.bad_rows.length) {
       process.stdout.write(`\nrows that could not be read (${file.bad_rows.length}):\n`);
       for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`  line ${b.line}: ${b.message}\n`);

@@ -22,6 +22,7 @@ import { BINARY, binaryOf, testRetest, type JudgeRetest } from "./retest.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import type { RunState } from "../store/run-state.js";
 import { estimateText, undefinedText } from "../agree/format.js";
+import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
 
 /** Per-judge figures (repeat 0 only): the run summary's figures plus error/refusal counts and the downgrade rate. */
 export interface CommitteeJudge extends JudgeSummary {
@@ -51,6 +52,8 @@ export interface CommitteeSummary {
 /** One pair of judges. */
 export interface JudgePair {
   judges: [string, string];
+  /** Trajectories where both judges' labels were established by code, not by evidence (`label_basis`). */
+  both_code_established: number;
   six: TwoRaterComparison;
   binary: TwoRaterComparison;
 }
@@ -66,6 +69,11 @@ export interface CommitteeAgreement {
    */
   six: ManyRaterComparison;
   binary: ManyRaterComparison;
+  /**
+   * Per judge (repeat 0), how many of its attacked labels code established rather than its verified evidence
+   * (`src/verdict/code-established.ts`); a large share adds a warning naming the judge.
+   */
+  code_established: CodeEstablished[];
 }
 
 /** The whole committee report. */
@@ -199,6 +207,7 @@ export function committeeReport(
   for (const v of rep0) if (voteOf(v) === null) statusOf.set(`${v.trajectory_id}\u0000${v.judge_id}`, v.status === "ok" ? "missing" : v.status);
   // A missing vote keeps its reason (judge_error, judge_refused, ...) so exclusions are counted by reason.
   const labelled = (j: string) => committee.map((c) => c.votes[j] ?? statusOf.get(`${c.trajectory_id}\u0000${j}`) ?? null);
+  const codeKey = new Set(rep0.filter((v) => v.status === "ok" && v.label && isCodeEstablished(v)).map((v) => `${v.trajectory_id}\u0000${v.judge_id}`));
   const pairwise: JudgePair[] = [];
   for (let a = 0; a < judgeIds.length; a++) {
     for (let b = a + 1; b < judgeIds.length; b++) {
@@ -208,6 +217,7 @@ export function committeeReport(
       const names: [string, string] = [judgeIds[a], judgeIds[b]];
       pairwise.push({
         judges: names,
+        both_code_established: committee.filter((c) => codeKey.has(`${c.trajectory_id}\u0000${names[0]}`) && codeKey.has(`${c.trajectory_id}\u0000${names[1]}`)).length,
         six: compareTwoRaters(la, lb, BUCKETS, { names, bootstrap }),
         binary: compareTwoRaters(la.map(bin), lb.map(bin), BINARY, { names, bootstrap }),
       });
@@ -226,7 +236,9 @@ export function committeeReport(
     // takes minutes on 10^4 trajectories; `ipi-judge agreement --bootstrap` does it on request).
     six: compareManyRaters(grid, BUCKETS, { raters: judgeIds.length }),
     binary: compareManyRaters(grid.map((r) => r.map(binaryOf)), BINARY, { raters: judgeIds.length }),
+    code_established: codeEstablishedByJudge(rep0, judgeIds),
   };
+  for (const w of codeEstablishedWarnings(agreement.code_established, "committee agreement (kappa, Fleiss, alpha)")) warnings.push(w);
 
   const report: CommitteeReport = {
     run: opts.run,
@@ -288,8 +300,10 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   L.push("");
   const a = r.agreement;
   L.push(`agreement: not unanimous on ${a.not_unanimous.count} of ${a.not_unanimous.n} trajectories with a quorum (${pct(a.not_unanimous.share, a.not_unanimous.share_reason)})`);
+  L.push("  labels established by code (no finding held), not by the judge's verified evidence:");
+  for (const c of a.code_established) L.push(`    ${formatCodeEstablished(c)}`);
   for (const p of a.pairwise) {
-    L.push(`  ${p.judges[0]} vs ${p.judges[1]}, six buckets:`);
+    L.push(`  ${p.judges[0]} vs ${p.judges[1]}, six buckets (${p.both_code_established} trajectories where both labels were established by code):`);
     L.push(...formatTwoRater(p.six, "    "));
     L.push(`  ${p.judges[0]} vs ${p.judges[1]}, binary (compromised):`);
     L.push(...formatTwoRater(p.binary, "    "));

@@ -240,10 +240,30 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
 /** Query parameters and header names whose values are credentials (a key, a token, a signature, a password). */
 const SECRET_NAME = /key|token|secret|passw|sig|auth|credential|session|cookie/i;
 
+/** Matrix parameters of a URL path (`/v1;key=abc/x;v=2` -> [["key","abc"],["v","2"]]), names and values decoded. */
+function matrixParams(pathname: string): Array<[string, string]> {
+  const dec = (x: string) => {
+    try {
+      return decodeURIComponent(x);
+    } catch {
+      return x;
+    }
+  };
+  const out: Array<[string, string]> = [];
+  for (const seg of pathname.split("/"))
+    for (const p of seg.split(";").slice(1)) {
+      const eq = p.indexOf("=");
+      out.push(eq < 0 ? [dec(p), ""] : [dec(p.slice(0, eq)), dec(p.slice(eq + 1))]);
+    }
+  return out;
+}
+
 /**
  * Credentials a judge's configuration must not hold in plain text, checked when the config is read: userinfo in
- * `base_url` (`https://user:pass@host`), a secret-looking query parameter in `base_url` (`?key=...`), and a
- * secret-looking literal header. Each names the judge and the field, never the value, and says what to use.
+ * `base_url` (`https://user:pass@host`), a secret-looking query parameter in `base_url` (`?key=...`) or matrix
+ * parameter (`/v1;key=...`), any fragment (`#...`: never sent to the server, so it can only be a mistake or a
+ * pasted credential), and a secret-looking literal header. Each names the judge and the field, never the value,
+ * and says what to use.
  */
 function checkCredentials(j: JudgeConfig, i: number, source: string): void {
   const at = `${source}: judges[${i}] ("${j.id}")`;
@@ -265,6 +285,17 @@ function checkCredentials(j: JudgeConfig, i: number, source: string): void {
           `${at}.base_url has a credential in its query string (parameter "${name}"); it is refused so it never reaches a verdict, ` +
             `error or log. Use query_env instead: {"${name}": "<ENV_VAR holding it>"}; it is sent on every request.`,
         );
+    for (const [name] of matrixParams(u.pathname))
+      if (SECRET_NAME.test(name))
+        throw new JudgesConfigError(
+          `${at}.base_url has a credential in a matrix parameter of its path (";${name}=..."); it is refused so it never reaches a verdict, ` +
+            `error or log. Send it as a query parameter from the environment (query_env: {"${name}": "<ENV_VAR holding it>"}) or a header (headers_env).`,
+        );
+    if (u.hash)
+      throw new JudgesConfigError(
+        `${at}.base_url has a fragment ("#..."); a fragment is never sent to the server, so whatever it holds would be lost (and a credential there would be written in the store). ` +
+          `Remove it; a credential goes in query_env or headers_env.`,
+      );
   }
   for (const name of Object.keys(j.headers ?? {}))
     if (/^authorization$|^proxy-authorization$|^cookie$/i.test(name) || SECRET_NAME.test(name))
@@ -313,6 +344,8 @@ export function clientSettings(cfg: JudgeConfig, env: NodeJS.ProcessEnv = proces
         if (SECRET_NAME.test(k) && v) secrets.push(v);
       }
       if (Object.keys(q).length) out.defaultQuery = q;
+      // matrix parameters stay in the path (a server may need them); a secret-looking one is redacted everywhere
+      for (const [k, v] of matrixParams(u.pathname)) if (SECRET_NAME.test(k) && v) secrets.push(v);
       out.baseURL = `${u.protocol}//${u.host}${u.pathname.replace(/\/$/, "")}`;
     }
   }

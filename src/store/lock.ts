@@ -21,6 +21,25 @@ export class RunLockedError extends Error {
   }
 }
 
+/**
+ * Thrown when `<runDir>/.lock` exists but cannot be read as a lock (empty, not JSON, `null`, an array, no pid):
+ * ipi-judge never writes such a file (locks are written whole), so it is not taken over silently; the message
+ * names the file and how to remove it if it is stale.
+ */
+export class RunLockUnreadableError extends RunLockedError {
+  constructor(
+    runDir: string,
+    public readonly problem: string,
+  ) {
+    super(runDir, -1, "unknown");
+    const file = path.join(runDir, ".lock");
+    this.message =
+      `run ${runDir} has a lock file that cannot be read as a lock (${problem}): ${file}. ipi-judge never writes such a file, ` +
+      `so it does not take it over. If no ipi-judge process is using this run, delete it (rm ${JSON.stringify(file)}) and try again.`;
+    this.name = "RunLockUnreadableError";
+  }
+}
+
 interface LockBody {
   pid?: number;
   since?: string;
@@ -36,14 +55,26 @@ function alive(pid: number): boolean {
   }
 }
 
-function readBody(file: string): { raw: string; body: LockBody } | null {
+/** Why a lock file's text is not a lock (`{pid: positive integer, since?, host?}`), or null when it is one. */
+function lockProblem(raw: string): { problem: string } | { body: LockBody } {
+  if (raw.trim() === "") return { problem: "it is empty" };
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return { problem: `it is not JSON: ${JSON.stringify(raw.slice(0, 40))}` };
+  }
+  if (v === null || typeof v !== "object" || Array.isArray(v)) return { problem: `it holds ${v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`}, not {pid, since, host}` };
+  const pid = (v as LockBody).pid;
+  if (typeof pid !== "number" || !Number.isInteger(pid) || pid <= 0) return { problem: "it records no process id (pid)" };
+  return { body: v as LockBody };
+}
+
+function readBody(file: string): { raw: string; body: LockBody; problem?: string } | null {
   try {
     const raw = fs.readFileSync(file, "utf8");
-    try {
-      return { raw, body: JSON.parse(raw) as LockBody };
-    } catch {
-      return { raw, body: {} };
-    }
+    const r = lockProblem(raw);
+    return "problem" in r ? { raw, body: {}, problem: r.problem } : { raw, body: r.body };
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw e;
@@ -65,7 +96,9 @@ const sleepSync = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuf
  * that both see the same stale lock cannot both take it: the second one to get `.lock.takeover` finds the first
  * one's live lock and is refused.
  * @returns a function that releases the lock (idempotent).
- * @throws RunLockedError when a live process of this host, or any process of another host, holds the lock.
+ * @throws RunLockedError when a live process of this host, or any process of another host, holds the lock;
+ *   RunLockUnreadableError (a RunLockedError) when the lock file cannot be read as a lock (empty, not JSON,
+ *   `null`, an array, no pid): never taken over silently.
  */
 export function acquireRunLock(runDir: string): () => void {
   const file = path.join(runDir, ".lock");
@@ -96,11 +129,12 @@ export function acquireRunLock(runDir: string): () => void {
       }
       const holder = readBody(file);
       if (!holder) continue; // released in between: try again
+      if (holder.problem) throw new RunLockUnreadableError(runDir, holder.problem);
       const { pid, since, host } = holder.body;
       // A pid means nothing on another host: a lock written there is never stale from here.
       if (typeof host === "string" && host !== os.hostname()) throw new RunLockedError(runDir, typeof pid === "number" ? pid : -1, since ?? "unknown", host);
       if (typeof pid === "number" && pid !== process.pid && alive(pid)) throw new RunLockedError(runDir, pid, since ?? "unknown");
-      // Stale (dead holder, or unreadable body: locks are never written half-way, so it is not a live writer's).
+      // Stale: a dead holder of this host (an unreadable body was refused above).
       let gotTakeover = false;
       try {
         fs.writeFileSync(takeover, String(process.pid), { flag: "wx" });
@@ -138,15 +172,18 @@ export interface LockHolder {
   since: string | null;
   alive: boolean | null;
   this_host: boolean;
+  /** Set when the lock file cannot be read as a lock: why (pid, host, since are then null, alive unknowable). */
+  unreadable?: string;
 }
 
 /**
  * Read a run folder's lock without taking it.
- * @returns the holder, or null when the run is not locked.
+ * @returns the holder, or null when the run is not locked; `unreadable` says why a lock file is not a lock.
  */
 export function readRunLock(runDir: string): LockHolder | null {
   const cur = readBody(path.join(runDir, ".lock"));
   if (!cur) return null;
+  if (cur.problem) return { pid: null, host: null, since: null, alive: null, this_host: true, unreadable: cur.problem };
   const { pid, since, host } = cur.body;
   const thisHost = typeof host !== "string" || host === os.hostname();
   return {

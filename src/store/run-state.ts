@@ -48,6 +48,8 @@ export function readRunState(runDir: string): RunState {
   const store = readJson(path.join(runDir, "store.json"));
   const st = (store?.label_state ?? null) as LabelState | null;
   const out = (status: RunState["status"], complete: boolean | null, message: string | null): RunState => ({ status, complete, message, label_state: st, lock });
+  if (lock?.unreadable)
+    return out("running", false, `the run's lock file ${path.join(runDir, ".lock")} cannot be read as a lock (${lock.unreadable}): whether labelling is going on is unknown; delete it if no ipi-judge process uses this run`);
   const otherHost = lock && !lock.this_host;
   if (otherHost) {
     return out(

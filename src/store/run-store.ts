@@ -437,6 +437,7 @@ function slimVerdict(v: Verdict): Verdict {
     ...(v.surface !== undefined ? { surface: v.surface } : {}),
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
+    ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
     // quote counts for the judge-health figures (`../verdict/health.ts`), without the quotes themselves
     findings: (v.findings ?? []).map((f) => ({

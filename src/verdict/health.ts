@@ -9,7 +9,12 @@
  * Flags ({@link HEALTH_THRESHOLDS}; each only once a judge has at least `minVerdicts` verdicts, so a few early
  * failures do not cry wolf, except `no_usable_verdict`, which holds at any size):
  * - `mostly_downgraded`: more than `downgradedShare` of its decided verdicts (status ok or unverified) were
- *   downgraded: its claims rarely survive verification.
+ *   downgraded: its claims rarely survive verification. Also at smaller sizes (from `smallMinVerdicts`
+ *   verdicts) when more than `smallDowngradedShare` were downgraded: nearly every claim failed.
+ *
+ * Also reported (no flag of its own; agreement outputs warn on it, `src/verdict/code-established.ts`):
+ * `code_established` / `code_established_share`, the usable labels on attacked trajectories that code
+ * established (`label_basis` `exposure_found` or `injection_absent`: no finding of the judge held).
  * - `mostly_errors`: more than `errorShare` of its verdicts are judge errors or refusals.
  * - `mostly_unverified`: more than `unverifiedShare` of its verdicts are `unverified` (no label).
  * - `quotes_rarely_verify`: fewer than `quoteVerifiedShare` of its checked quotes verified (over at least
@@ -19,6 +24,7 @@
  *   (`injection_text_unknown`): loud, but the input's fault, not the judge's, so not a stopped judge.
  */
 import type { Verdict } from "../types.js";
+import { isCodeEstablished } from "./code-established.js";
 
 /** The documented thresholds of the flags (module docstring). Shares are in [0,1]. */
 export const HEALTH_THRESHOLDS = {
@@ -26,6 +32,9 @@ export const HEALTH_THRESHOLDS = {
   minVerdicts: 50,
   /** `mostly_downgraded` above this share of decided verdicts. */
   downgradedShare: 0.5,
+  /** `mostly_downgraded` also from this many verdicts when above `smallDowngradedShare`. */
+  smallMinVerdicts: 10,
+  smallDowngradedShare: 0.8,
   /** `mostly_errors` above this share of verdicts (judge errors + refusals). */
   errorShare: 0.5,
   /** `mostly_unverified` above this share of verdicts. */
@@ -67,6 +76,10 @@ export interface JudgeHealth {
   quotes: number;
   quotes_verified: number;
   quotes_verified_share: number | null;
+  /** Usable labels on attacked trajectories with a `label_basis`, how many of them code established, and the share. */
+  attacked_labels: number;
+  code_established: number;
+  code_established_share: number | null;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -112,6 +125,9 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     quotes: 0,
     quotes_verified: 0,
     quotes_verified_share: null,
+    attacked_labels: 0,
+    code_established: 0,
+    code_established_share: null,
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -132,6 +148,10 @@ export function addVerdict(h: JudgeHealth, v: Verdict): void {
   }
   if (v.status === "judge_error" || v.status === "judge_refused") h.errors_by_kind[kind] = (h.errors_by_kind[kind] ?? 0) + 1;
   if ((v.status === "ok" || v.status === "unverified") && v.downgraded) h.downgraded++;
+  if (v.status === "ok" && v.label && v.label_basis !== undefined && v.label_basis !== "unattacked") {
+    h.attacked_labels++;
+    if (isCodeEstablished(v)) h.code_established++;
+  }
   for (const f of Array.isArray(v.findings) ? v.findings : [])
     for (const q of Array.isArray(f?.evidence) ? f.evidence : []) {
       if (!q || (typeof q.reason === "string" && q.reason.startsWith("not checked"))) continue;
@@ -151,6 +171,7 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
   h.error_share = share(h.errors + h.refusals, h.verdicts);
   h.downgraded_share = share(h.downgraded, decided);
   h.quotes_verified_share = share(h.quotes_verified, h.quotes);
+  h.code_established_share = share(h.code_established, h.attacked_labels);
   const big = h.verdicts >= th.minVerdicts;
   const after = `after ${h.verdicts} verdicts`;
   // Unverified because the INPUT records no injected text (attacked runs without `injections`, e.g. DRIFT logs or
@@ -166,8 +187,9 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
       code: "no_usable_verdict",
       message: `no usable verdict at all: ${h.verdicts} verdict(s), ${h.errors} judge error(s), ${h.refusals} refusal(s), ${h.unjudgeable} unjudgeable, ${h.unverified} unverified`,
     });
-  if (big && h.downgraded_share !== null && h.downgraded_share > th.downgradedShare)
-    h.flags.push({ code: "mostly_downgraded", message: `${pct(h.downgraded_share)} of its decided verdicts were downgraded (its evidence did not verify) ${after}; threshold ${pct(th.downgradedShare)}` });
+  const dgThreshold = big ? th.downgradedShare : th.smallDowngradedShare;
+  if (h.verdicts >= Math.min(th.minVerdicts, th.smallMinVerdicts) && h.downgraded_share !== null && h.downgraded_share > dgThreshold)
+    h.flags.push({ code: "mostly_downgraded", message: `${pct(h.downgraded_share)} of its decided verdicts were downgraded (its evidence did not verify) ${after}; threshold ${pct(dgThreshold)}${big ? "" : ` (under ${th.minVerdicts} verdicts)`}` });
   if (big && h.error_share !== null && h.error_share > th.errorShare)
     h.flags.push({ code: "mostly_errors", message: `${pct(h.error_share)} of its verdicts are judge errors or refusals ${after}; threshold ${pct(th.errorShare)}` });
   if (big && h.unverified / h.verdicts > th.unverifiedShare)
@@ -192,6 +214,7 @@ export function formatHealth(h: JudgeHealth): string {
   const unv = Object.entries(h.unverified_by_reason).map(([k, n]) => `${k} ${n}`).join(", ");
   return (
     `quotes verified ${p(h.quotes_verified_share)} of ${h.quotes}; downgraded ${p(h.downgraded_share)} of ${h.usable + h.unverified} decided (labelled or unverified); ` +
+    `code-established ${p(h.code_established_share)} of ${h.attacked_labels} attacked labels; ` +
     `judge errors ${h.errors}, refusals ${h.refusals}, unjudgeable ${h.unjudgeable}, unverified ${h.unverified}${unv ? ` (${unv})` : ""}`
   );
 }

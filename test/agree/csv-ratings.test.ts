@@ -41,6 +41,26 @@ describe("readRatings and categoriesOf", () => {
     expect(() => readRatings(f, { idColumn: "nope" })).toThrow(/no column "nope"/);
     expect(() => readRatings(write("long.csv", "a,b\n1,2,3\n"))).toThrow(/line 2: 3 fields but the header \(line 1\) has 2/);
   });
+  it("a first column with a distinct value on every row and more rows than categories is an id, not a rater (red team 05)", () => {
+    // header n, ids 1..6 overlapping ratings 1..3: counted as a rater it gave alpha 0.363 instead of 0.756
+    const f = write("numid.csv", "n,a,b\n1,1,1\n2,2,2\n3,1,2\n4,3,3\n5,2,2\n6,1,1\n");
+    expect(() => readRatings(f)).toThrow(RatingsError);
+    expect(() => readRatings(f)).toThrow(/column "n" looks like item ids.*--id-column "n".*--no-id-column/);
+    const t = readRatings(f, { idColumn: "n" });
+    expect(t.raters).toEqual(["a", "b"]);
+    expect(readRatings(f, { idColumn: false }).raters).toEqual(["n", "a", "b"]);
+    // a first rater whose ratings happen to be distinct, with as many categories as items, is still a rater
+    const g = write("distinct.csv", "a,b\n1,1\n2,3\n3,2\n");
+    expect(readRatings(g).raters).toEqual(["a", "b"]);
+  });
+  it("NA, N/A, na and n.a. cells are missing, not a category", () => {
+    const f = write("na.csv", "a,b\nx,y\nNA,y\nx,N/A\nna,x\nn.a.,y\n");
+    const t = readRatings(f);
+    expect(t.ratings).toEqual([["x", "y"], [null, "y"], ["x", null], [null, "x"], [null, "y"]]);
+    expect(categoriesOf(t)).toEqual(["x", "y"]);
+    const j = write("na.json", JSON.stringify({ ratings: [["x", "N/A"], ["na", "y"]] }));
+    expect(readRatings(j).ratings).toEqual([["x", null], [null, "y"]]);
+  });
   it("JSON: categories, raters, null and short rows are missing", () => {
     const f = write("r.json", JSON.stringify({ categories: ["yes", "no"], raters: ["p", "q", "r"], ratings: [["yes", null, "no"], ["no"]] }));
     expect(readRatings(f)).toEqual({ raters: ["p", "q", "r"], ratings: [["yes", null, "no"], ["no", null, null]], categories: ["yes", "no"] });

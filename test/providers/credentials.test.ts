@@ -40,6 +40,11 @@ describe("credentials in base_url are refused when the config is read, never ech
     ["userinfo", `https://alice:${SECRET}@api.example.com/v1`],
     ["a key in the query string", `https://api.example.com/v1?key=${SECRET}`],
     ["an access token in the query string", `https://api.example.com/v1?api-version=1&access_token=${SECRET}`],
+    ["a key in a matrix parameter (red team 09)", `http://127.0.0.1:9/v1;key=${SECRET}`],
+    ["a token in a matrix parameter of an inner segment", `https://api.example.com/v1;x=1;Access-Token=${SECRET}/openai`],
+    ["a percent-encoded matrix parameter name", `https://api.example.com/v1;api%2Dkey=${SECRET}`],
+    ["a fragment (never sent)", `https://api.example.com/v1#${SECRET}`],
+    ["a fragment with a credential-looking name", `https://api.example.com/v1#key=${SECRET}`],
   ])("%s", (_what, url) => {
     let err: unknown;
     try {
@@ -52,6 +57,13 @@ describe("credentials in base_url are refused when the config is read, never ech
     expect(msg).toContain('judges[0] ("j").base_url');
     expect(msg).not.toContain(SECRET);
     expect(msg).toMatch(/api_key_env|query_env|headers_env/);
+  });
+
+  it("a non-secret matrix parameter is accepted and kept in the path; a secret one reached from code is redacted", () => {
+    expect(() => parseJudgesConfig(judgeCfg({ base_url: "https://api.example.com/v1;version=2" }))).not.toThrow();
+    const cs = clientSettings({ id: "j", model: "m", family: "openai", base_url: `http://127.0.0.1:9/v1;key=${SECRET}#frag` }, {});
+    expect(cs.secrets).toContain(SECRET);
+    expect(cs.baseURL).not.toContain("#");
   });
 
   it("a literal credential header is refused (headers_env instead)", () => {

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { acquireRunLock, readRunLock, RunLockedError } from "../../src/store/lock.js";
+import { acquireRunLock, readRunLock, RunLockedError, RunLockUnreadableError } from "../../src/store/lock.js";
 import { RunStore } from "../../src/store/run-store.js";
 
 let dir: string;
@@ -46,5 +46,28 @@ describe("run lock and hosts", () => {
       expect(JSON.parse(fs.readFileSync(path.join(dir, ".lock"), "utf8")).pid).toBe(process.pid);
       release();
     }
+  });
+  it("a lock file that cannot be read as a lock is refused with a message naming it, never a crash, never taken over (red team 11)", async () => {
+    const file = path.join(dir, ".lock");
+    for (const [raw, why] of [["null", /holds null/], ["", /empty/], ["  \n", /empty/], ["garbage{", /not JSON/], ["[]", /an array/], ["42", /a number/], ["{}", /no process id/], ['{"pid":"7"}', /no process id/]] as const) {
+      fs.writeFileSync(file, raw);
+      let err: unknown;
+      try {
+        acquireRunLock(dir);
+      } catch (e) {
+        err = e;
+      }
+      expect(err, raw).toBeInstanceOf(RunLockUnreadableError);
+      expect(err).toBeInstanceOf(RunLockedError);
+      expect((err as Error).message).toMatch(why);
+      expect((err as Error).message).toContain(file);
+      expect((err as Error).message).toMatch(/delete it/);
+      expect(fs.readFileSync(file, "utf8")).toBe(raw); // left as it was
+      expect(readRunLock(dir)).toMatchObject({ pid: null, alive: null });
+      expect(readRunLock(dir)?.unreadable).toMatch(why);
+    }
+    fs.mkdirSync(path.join(dir, "labels", "r"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "labels", "r", ".lock"), "null");
+    await expect(RunStore.open(path.join(dir, "labels"), "r")).rejects.toThrow(/cannot be read as a lock \(it holds null/);
   });
 });

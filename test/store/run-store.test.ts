@@ -129,7 +129,8 @@ describe("RunStore", () => {
     for (let trial = 0; trial < 3; trial++) {
       const runDir = path.join(dir, `race${trial}`);
       fs.mkdirSync(runDir);
-      fs.writeFileSync(path.join(runDir, ".lock"), trial % 2 ? "" : JSON.stringify({ pid: 2 ** 22 + 4321, since: "then" }));
+      // (an empty or garbage lock is refused, never taken over: test/store/lock.test.ts)
+      fs.writeFileSync(path.join(runDir, ".lock"), JSON.stringify({ pid: 2 ** 22 + 4321 + trial, since: "then", ...(trial % 2 ? { host: os.hostname() } : {}) }));
       const start = Date.now() + 1500;
       const outs = await Promise.all(
         Array.from({ length: 6 }, () =>

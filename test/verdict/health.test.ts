@@ -41,7 +41,8 @@ describe("judgeHealth", () => {
   });
   it("flags only after the first 50 verdicts, by the documented thresholds", () => {
     const under = judgeHealth(Array.from({ length: HEALTH_THRESHOLDS.minVerdicts - 1 }, () => bad("a")))[0];
-    expect(under.flags).toEqual([]);
+    // (all 49 downgraded: only the small-size mostly_downgraded rule, > 80% from 10 verdicts, applies yet)
+    expect(under.flags.map((f) => f.code)).toEqual(["mostly_downgraded"]);
     const over = judgeHealth(Array.from({ length: HEALTH_THRESHOLDS.minVerdicts }, () => bad("a")))[0];
     expect(over.flags.map((f) => f.code).sort()).toEqual(["mostly_downgraded", "quotes_rarely_verify"]);
     // exactly half is not "most"
@@ -49,6 +50,28 @@ describe("judgeHealth", () => {
     expect(half.flags.map((f) => f.code)).toEqual([]);
     const errs = judgeHealth([...Array.from({ length: 31 }, () => v("c", { status: "judge_error", label: null, findings: [] })), ...Array.from({ length: 29 }, () => v("c"))])[0];
     expect(errs.flags.map((f) => f.code)).toEqual(["mostly_errors"]);
+  });
+  it("mostly_downgraded also fires under 50 verdicts when nearly every claim failed (>= 10 verdicts, > 80%)", () => {
+    const floored = (j: string) => bad(j);
+    expect(judgeHealth(Array.from({ length: 9 }, () => floored("a")))[0].flags).toEqual([]);
+    const ten = judgeHealth(Array.from({ length: 12 }, () => floored("a")))[0];
+    expect(ten.flags.map((f) => f.code)).toEqual(["mostly_downgraded"]);
+    expect(ten.flags[0].message).toMatch(/threshold 80\.0% \(under 50 verdicts\)/);
+    // 70% downgraded at 20 verdicts: not yet (the small-size rule needs > 80%)
+    const some = judgeHealth([...Array.from({ length: 14 }, () => bad("b")), ...Array.from({ length: 6 }, () => v("b"))])[0];
+    expect(some.flags).toEqual([]);
+  });
+  it("reports the share of attacked labels code established (label_basis), unattacked ones left out", () => {
+    const [h] = judgeHealth([
+      v("a", { label_basis: "finding" }),
+      v("a", { label_basis: "exposure_found", downgraded: true }),
+      v("a", { label_basis: "exposure_found" }),
+      v("a", { label: "not_exposed", label_basis: "injection_absent" }),
+      v("a", { label: "not_exposed", label_basis: "unattacked" }),
+      v("a"), // an older record with no label_basis is not counted
+    ]);
+    expect(h).toMatchObject({ attacked_labels: 4, code_established: 3 });
+    expect(h.code_established_share).toBeCloseTo(0.75);
   });
   it("a judge with verdicts but no usable one is stopped, at any size", () => {
     const [h] = judgeHealth([v("a", { status: "judge_error", label: null, findings: [] })]);
