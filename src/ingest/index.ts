@@ -483,8 +483,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   `message_index`), and what is wrong.
  *
  * - Ids: a trajectory's own id (chat-jsonl `id`; AgentDojo: the layout path `<model>/<suite>/<user_task>/<attack>/
- *   <injection_task>`); without one, a fallback from the file's path relative to {@link fallbackIdRoot}(paths)
- *   (the common ancestor of all inputs): `<path>:<line>` (chat-jsonl) or `<path>` without `.json` (AgentDojo).
+ *   <injection_task>`); without one, a fallback from the file's path: chat-jsonl `<path>:<line>` with the path
+ *   from the current directory ({@link chatFallbackIdPath}: the same whatever else is read); AgentDojo `<path>`
+ *   without `.json`, relative to {@link fallbackIdRoot}(paths) (the common ancestor of all inputs).
  * - Size: an AgentDojo file or a chat-jsonl line over `opts.maxItemBytes` (default 64 MiB) is one `too_large`
  *   error naming its size and the limit, found before the item is read whole.
  *
