@@ -32,9 +32,10 @@ Examples:
 
 Design: phase 1 draws --random trajectories, allocated to the strata in proportion to their sizes (largest
 remainder), by simple random sampling within each stratum; phase 2 draws --disagreement trajectories at random
-from those where the committee was not unanimous, leaving out phase 1's. Trajectories are deduplicated by id and
-content before sampling, ids are sorted before the seeded draw, and every item gets its exact inclusion
-probability and weight 1/pi.
+from those where the committee was not unanimous, leaving out phase 1's. Each trajectory id is one unit (runs with
+identical content stay distinct units), ids are sorted before the seeded draw, and every item gets its exact
+inclusion probability and weight 1/pi. A stratum that gets no draw is named in a warning (probability 0: no
+weighted estimate covers it).
 
 Output in --out:
   for annotators: tasks.jsonl, tasks.csv, label-studio.json (+ label-studio-config.xml), instructions.md
@@ -95,6 +96,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           population: d.population.N,
           disagreement_pool: d.population.N_D,
           duplicates_dropped: d.population.duplicates_dropped.length,
+          content_twins: d.population.content_twins,
+          uncovered: d.uncovered,
           committee_missing: d.population.committee_missing,
           committee_no_quorum: d.population.committee_no_quorum,
           short: d.short,
@@ -114,7 +117,9 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           ? "  phase 2 (disagreement): none (the run has no committee verdicts)"
           : `  phase 2 (disagreement): ${d.phase2.n} of ${d.phase2.pool_after_phase1} left in the pool of ${d.population.N_D}`,
       ];
-      if (d.population.duplicates_dropped.length) lines.push(`  ${d.population.duplicates_dropped.length} duplicate trajectories left out (listed in design.json)`);
+      if (d.population.duplicates_dropped.length) lines.push(`  ${d.population.duplicates_dropped.length} repeated trajectory ids left out (listed in design.json)`);
+      if (d.population.content_twins)
+        lines.push(`  ${d.population.content_twins} trajectories have the same content as another run (kept: distinct runs are distinct units)`);
       if (d.population.committee_missing) lines.push(`  ${d.population.committee_missing} trajectories have no committee verdict (stratum U, never in phase 2)`);
       if (d.population.committee_no_quorum)
         lines.push(`  ${d.population.committee_no_quorum} trajectories have a committee verdict without quorum (too few valid votes is not a disagreement: stratum U, never in phase 2)`);

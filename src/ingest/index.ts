@@ -241,7 +241,8 @@ async function plan(file: string, format: InputFormat | undefined, max: number):
 }
 
 /**
- * The folder that fallback ids (of trajectories without an id of their own) are relative to: the deepest common
+ * The folder that fallback ids of AgentDojo files outside the layout, Inspect logs and shell trajectories are
+ * relative to (chat-JSONL fallback ids use {@link chatFallbackIdPath} instead): the deepest common
  * ancestor of all the input paths, where a directory input stands for itself and a file input for the folder
  * holding it (paths are resolved against the current directory, links are not followed). So one folder or one
  * file read alone keeps the short ids it always had (`sub/a.jsonl:3`, `data.jsonl:1`), and inputs in different
@@ -281,6 +282,17 @@ export function idPath(root: string, file: string): string {
   const rel = path.relative(root, file);
   const p = rel === "" ? path.basename(file) : rel.startsWith("..") || path.isAbsolute(rel) ? path.resolve(file) : rel;
   return p.split(path.sep).join("/");
+}
+
+/**
+ * The file part of a chat-JSONL fallback id (`<file>:<line>` for a line without an `id`): the file's path relative
+ * to the current directory (`/`-separated), or its resolved path when it is not under the current directory. It
+ * depends on the file alone, never on the other inputs of the same read, so `label x/data.jsonl` and
+ * `label x/data.jsonl y/data.jsonl` give x's rows the same ids (`x/data.jsonl:1`), and a resumed run never judges
+ * them again under new names.
+ */
+export function chatFallbackIdPath(file: string): string {
+  return idPath(process.cwd(), path.resolve(file));
 }
 
 /**
@@ -427,7 +439,7 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
     yield* readJsonFile(f.file, max, idRoot, ctx, { ...opts, format: pl.as === "agentdojo" && opts.format === undefined ? undefined : pl.as });
     return;
   }
-  const relPath = idPath(idRoot, f.file);
+  const relPath = chatFallbackIdPath(f.file);
   let sawLine = false;
   let rows = 0;
   try {
@@ -471,8 +483,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   `message_index`), and what is wrong.
  *
  * - Ids: a trajectory's own id (chat-jsonl `id`; AgentDojo: the layout path `<model>/<suite>/<user_task>/<attack>/
- *   <injection_task>`); without one, a fallback from the file's path relative to {@link fallbackIdRoot}(paths)
- *   (the common ancestor of all inputs): `<path>:<line>` (chat-jsonl) or `<path>` without `.json` (AgentDojo).
+ *   <injection_task>`); without one, a fallback from the file's path: chat-jsonl `<path>:<line>` with the path
+ *   from the current directory ({@link chatFallbackIdPath}: the same whatever else is read); AgentDojo `<path>`
+ *   without `.json`, relative to {@link fallbackIdRoot}(paths) (the common ancestor of all inputs).
  * - Size: an AgentDojo file or a chat-jsonl line over `opts.maxItemBytes` (default 64 MiB) is one `too_large`
  *   error naming its size and the limit, found before the item is read whole.
  *

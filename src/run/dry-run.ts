@@ -21,7 +21,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
-import { contentSha256, pendingRepeats, runJudgeConfig, type LabelOptions } from "./label.js";
+import { contentSha256, keepStoredChatId, pendingRepeats, runJudgeConfig, storedChatFallbackIds, type LabelOptions } from "./label.js";
 
 /** Output tokens assumed per request when the judge sets no `max_tokens` below it (a verdict's JSON reply). */
 export const DEFAULT_ASSUMED_OUTPUT_TOKENS = 600;
@@ -117,6 +117,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   });
   let read = 0;
   let inputErrors = 0;
+  // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
+  const oldIds = await storedChatFallbackIds(path.join(opts.labelsDir, opts.run));
   for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes })) {
     if (opts.signal?.aborted) break;
     if (item.kind === "error") {
@@ -126,6 +128,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     if (opts.limit !== undefined && read >= opts.limit) break;
     read++;
     const t = item.trajectory;
+    const kept = oldIds.byLine.size > 0 ? keepStoredChatId(t, oldIds) : undefined;
+    if (kept !== undefined) t.id = kept;
     const prev = hashes.get(t.id);
     const changed = prev !== undefined && prev !== contentSha256(t);
     for (const p of per) {

@@ -4,7 +4,7 @@ import path from "node:path";
 import pLimit from "p-limit";
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../judges/judge.js";
-import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
+import { chatFallbackIdPath, countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { IngestError, Surface, Trajectory, Verdict } from "../types.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { StoreWriteError } from "../store/journal.js";
@@ -201,6 +201,44 @@ export function contentSha256(t: Trajectory): string {
   return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
 }
 const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: "hex") => string }).hash;
+
+/** Chat-JSONL fallback ids (`<file>:<line>`) a run stored, by resolved file and line; and every stored id. */
+export interface StoredChatIds {
+  byLine: Map<string, string>;
+  ids: Set<string>;
+}
+
+/**
+ * Read the chat-JSONL fallback ids a run stored (any id rule, old or new), for {@link keepStoredChatId}. Stored
+ * `source.path`s are resolved against the current directory.
+ * @returns empty maps when the run has no index yet.
+ */
+export async function storedChatFallbackIds(runDir: string): Promise<StoredChatIds> {
+  const out: StoredChatIds = { byLine: new Map(), ids: new Set() };
+  if (!fs.existsSync(path.join(runDir, "trajectories.jsonl"))) return out;
+  for (const r of (await readTrajectoryIndex(runDir)).values()) {
+    out.ids.add(r.id);
+    const src = r.source as { format?: string; path?: unknown; line?: unknown } | undefined;
+    if (src?.format === "chat-jsonl" && typeof src.path === "string" && typeof src.line === "number" && r.id.endsWith(`:${src.line}`))
+      out.byLine.set(`${path.resolve(src.path)}\0${src.line}`, r.id);
+  }
+  return out;
+}
+
+/**
+ * The id a run already stored for a chat-JSONL line without an id of its own, when it differs from the id the
+ * current rule gives (`chatFallbackIdPath`: relative to the current directory; the older rule made it relative to
+ * the folder common to all inputs, so `data.jsonl:1` became `x/data.jsonl:1` when another input was added). Using
+ * the stored id keeps a resumed run from judging, paying for and counting the same line twice.
+ * @returns the stored id, or undefined (the line has its own id, is stored under the current id, or is new).
+ */
+export function keepStoredChatId(t: Trajectory, stored: StoredChatIds): string | undefined {
+  if (t.source.format !== "chat-jsonl" || t.source.line === undefined) return undefined;
+  if (t.id !== `${chatFallbackIdPath(t.source.path)}:${t.source.line}`) return undefined;
+  if (stored.ids.has(t.id)) return undefined;
+  const prev = stored.byLine.get(`${path.resolve(t.source.path)}\0${t.source.line}`);
+  return prev !== undefined && prev !== t.id ? prev : undefined;
+}
 
 /**
  * The run-index row `label` stores for a trajectory (one line of `trajectories.jsonl`).
@@ -480,7 +518,16 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         opts.onIngestWarning?.(w);
       },
     };
+    const oldIds = await storedChatFallbackIds(store.dir);
+    const remapped: Array<{ from: string; to: string; path: string }> = [];
     for await (const item of readTrajectories(opts.inputs, readOpts)) {
+      if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
+        const to = keepStoredChatId(item.trajectory, oldIds);
+        if (to !== undefined) {
+          remapped.push({ from: item.trajectory.id, to, path: item.trajectory.source.path });
+          item.trajectory.id = to;
+        }
+      }
       if (opts.signal?.aborted || fatal) {
         interrupted = !fatal;
         break;
@@ -566,6 +613,19 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         row.request_params = p;
         if (p.adapted.length) adaptations[j.id] = p.adapted;
       }
+    }
+    if (remapped.length > 0) {
+      const w: IngestWarning = {
+        kind: "id_rule_changed",
+        path: store.dir,
+        count: remapped.length,
+        message:
+          `${remapped.length} chat-JSONL line(s) without an id keep the id this run stored for them under the older id rule ` +
+          `(e.g. ${remapped[0].path} line ${remapped[0].from.slice(remapped[0].from.lastIndexOf(":") + 1)}: "${remapped[0].to}", now "${remapped[0].from}" for a new run): ` +
+          `not judged or counted twice`,
+      };
+      warnings.push(w);
+      opts.onIngestWarning?.(w);
     }
     if (fatal) throw fatal;
     store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: opts.limit });

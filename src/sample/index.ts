@@ -80,7 +80,7 @@ export interface CreateSampleResult {
   design: SampleDesign;
   /** Tasks whose rendering exceeds {@link SPREADSHEET_CELL_LIMIT} characters (spreadsheet apps cut such CSV cells). */
   long_tasks: number;
-  /** About the committee file (judges left out of it; a stale file when phase 2 is not drawn). */
+  /** About the committee file (judges left out of it; a stale file when phase 2 is not drawn) and the design (strata with no draw). */
   warnings: string[];
 }
 
@@ -111,6 +111,7 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   const committee = cr?.rows ?? null;
   const pop = buildPopulation(index.values(), committee, fields);
   const { items, design } = drawSample(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
+  warnings.push(...design.warnings);
   const blind = assignItemIds(items, o.seed);
   const rows = blind.map((b) => index.get(b.trajectory_id)!);
   const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot });

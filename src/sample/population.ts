@@ -1,6 +1,8 @@
 /**
  * The population the annotation sample is drawn from: a run's trajectories (its `trajectories.jsonl` index),
- * deduplicated by id and by content hash, each with its sampling stratum (the values of the `--strata` fields)
+ * one unit per trajectory id (two rows are the same unit only when they are the same run, i.e. the same id;
+ * distinct runs with identical content, e.g. the same task under two defences that never fired, stay distinct
+ * units, so stratum sizes and inclusion probabilities count every run), each with its sampling stratum (the values of the `--strata` fields)
  * and its committee stratum (DESIGN "Committee verdict": `A` = the committee was unanimous, `D` = it was not,
  * `U` = the committee file has no verdict for it; `null` when the run has no committee file).
  */
@@ -43,17 +45,29 @@ export interface PopulationUnit {
   committee_stratum: CommitteeStratum | null;
 }
 
-/** A trajectory left out as a duplicate of another. */
+/** A row left out because its id was already read (the same run twice). */
 export interface DroppedDuplicate {
   id: string;
   duplicate_of: string;
-  reason: "same_id" | "same_content";
+  reason: "same_id";
+}
+
+/** A unit whose content hash equals an earlier unit's (smaller id): kept in the population, noted for information. */
+export interface ContentTwin {
+  id: string;
+  same_content_as: string;
 }
 
 export interface Population {
   /** Units sorted by id (code-unit order). */
   units: PopulationUnit[];
   dropped: DroppedDuplicate[];
+  /**
+   * Units with the same `content_sha256` as a unit of smaller id. They are distinct runs and stay in the
+   * population (never dropped: that would change N_h and every weight); listed so annotators' effort can be
+   * planned. Sorted by id.
+   */
+  content_twins: ContentTwin[];
   /** True when the run has committee verdicts. */
   committee: boolean;
   /** Trajectories of the population with no committee verdict (`U`). */
@@ -98,10 +112,10 @@ export function stratumKey(row: TrajectoryIndexRow, fields: readonly StratumFiel
 }
 
 /**
- * Build the population: one unit per distinct trajectory.
+ * Build the population: one unit per trajectory id.
  * - Same id twice: the row with the smaller `content_sha256` is kept (independent of input order).
- * - Same content (`content_sha256`) under several ids: the smallest id is kept, the others are dropped with
- *   `duplicate_of`.
+ * - Same content (`content_sha256`) under several ids: every id is kept (distinct runs are distinct units);
+ *   the later ids are listed in `content_twins` with the smallest id of their content.
  * - Committee stratum from `committee` (last row per trajectory wins): `A` unanimous, `D` not unanimous (the
  *   judges with a vote disagree, or split evenly: `disputed`), `U` no committee verdict (no row, or `no_quorum`:
  *   too few valid votes is not a disagreement, so it never enters the disagreement pool); every unit is `null`
@@ -126,15 +140,13 @@ export function buildPopulation(
   }
   const ids = [...byId.keys()].sort(compareCodeUnits);
   const byContent = new Map<string, string>();
+  const contentTwins: ContentTwin[] = [];
   const kept: TrajectoryIndexRow[] = [];
   for (const id of ids) {
     const r = byId.get(id)!;
     const first = byContent.get(r.content_sha256);
-    if (first !== undefined) {
-      dropped.push({ id, duplicate_of: first, reason: "same_content" });
-      continue;
-    }
-    byContent.set(r.content_sha256, id);
+    if (first !== undefined) contentTwins.push({ id, same_content_as: first });
+    else byContent.set(r.content_sha256, id);
     kept.push(r);
   }
   let status: Map<string, boolean | "no_quorum"> | null = null;
@@ -165,6 +177,7 @@ export function buildPopulation(
   return {
     units,
     dropped,
+    content_twins: contentTwins,
     committee: status !== null,
     committee_missing: missing,
     committee_no_quorum: noQuorum,

@@ -53,6 +53,8 @@ export interface SampleDesign {
     committee_no_quorum: number;
     committee_unmatched: number;
     duplicates_dropped: Population["dropped"];
+    /** Distinct runs with the same content as a run of smaller id (kept in the population; for information). */
+    content_twins: number;
   };
   phase1: {
     n: number;
@@ -70,6 +72,13 @@ export interface SampleDesign {
   cells: Array<{ stratum: string; sampling_stratum: string; committee_stratum: CommitteeStratum | null; N: number; n: number; inclusion_probability: number }>;
   /** Requests that were cut to what was available (`--allow-short`). */
   short: string[];
+  /**
+   * Cells with trajectories but inclusion probability 0 (their sampling stratum got no phase-1 draw and they
+   * cannot enter phase 2): no Horvitz–Thompson estimate covers them.
+   */
+  uncovered: Array<{ stratum: string; N: number }>;
+  /** Design problems said in words (one per uncovered cell, naming it); the CLI prints them as warnings. */
+  warnings: string[];
   formulas: string;
 }
 
@@ -202,6 +211,16 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
       weight: designWeight(pi),
     });
   }
+  // A cell whose trajectories cannot be drawn (π = 0) is outside every weighted estimate: said by name.
+  const uncovered = [...cellSize.keys()]
+    .sort(compareCodeUnits)
+    .filter((c) => cellInfo.get(c)!.pi === 0)
+    .map((c) => ({ stratum: c, N: cellSize.get(c)! }));
+  const designWarnings = uncovered.map(
+    (c) =>
+      `stratum ${c.stratum}: ${c.N} trajectories, none drawn (inclusion probability 0): no Horvitz-Thompson estimate covers them; ` +
+      `raise --random (proportional allocation gave this stratum 0 of ${n1}) or use coarser --strata`,
+  );
   const design: SampleDesign = {
     seed: req.seed,
     request: { random: req.random, disagreement: req.disagreement, allow_short: allowShort, strata: [...pop.strata_fields] },
@@ -213,6 +232,7 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
       committee_no_quorum: pop.committee_no_quorum,
       committee_unmatched: pop.committee_unmatched,
       duplicates_dropped: pop.dropped,
+      content_twins: pop.content_twins.length,
     },
     phase1: {
       n: phase1.size,
@@ -242,6 +262,8 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
       inclusion_probability: cellInfo.get(c)!.pi,
     })),
     short,
+    uncovered,
+    warnings: designWarnings,
     formulas: FORMULAS,
   };
   return { items, design };

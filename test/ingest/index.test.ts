@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  chatFallbackIdPath,
   countInputs,
   IngestFatalError,
   inputFiles,
@@ -221,18 +222,30 @@ describe("paths", () => {
     void b;
   });
 
-  it("fallback ids (no id of their own) are unique across inputs: relative to the common ancestor of all inputs", async () => {
+  it("chat-JSONL fallback ids depend on the file alone (path from the current directory), never on the other inputs", async () => {
+    // (this test used to assert that x's rows were "data.jsonl:N" read alone and "x/data.jsonl:N" beside y: the same
+    // rows under two names, judged and counted twice on resume)
     const noId = JSON.stringify({ messages: [{ role: "user", content: "hi" }] });
     const x = await put("fb/x/data.jsonl", noId + "\n" + noId + "\n");
     const y = await put("fb/y/data.jsonl", noId + "\n");
     const ids = async (paths: string[]) => summary(await readAll(paths));
-    // each file its own input, same name in different folders: no false duplicate
-    expect(await ids([x, y])).toEqual(["ok x/data.jsonl:1", "ok x/data.jsonl:2", "ok y/data.jsonl:1"]);
-    // each folder its own input
-    expect(await ids([path.dirname(x), path.dirname(y)])).toEqual(["ok x/data.jsonl:1", "ok x/data.jsonl:2", "ok y/data.jsonl:1"]);
-    // one file or one folder alone keeps the short ids
-    expect(await ids([x])).toEqual(["ok data.jsonl:1", "ok data.jsonl:2"]);
-    expect(await ids([path.join(dir, "fb")])).toEqual(["ok x/data.jsonl:1", "ok x/data.jsonl:2", "ok y/data.jsonl:1"]);
+    const X = chatFallbackIdPath(x);
+    const Y = chatFallbackIdPath(y);
+    expect(X).not.toBe(Y);
+    const both = [`ok ${X}:1`, `ok ${X}:2`, `ok ${Y}:1`];
+    expect(await ids([x, y])).toEqual(both);
+    expect(await ids([path.dirname(x), path.dirname(y)])).toEqual(both);
+    expect(await ids([x])).toEqual([`ok ${X}:1`, `ok ${X}:2`]);
+    expect(await ids([path.join(dir, "fb")])).toEqual(both);
+    expect(await ids([y, path.join(dir, "fb", "x")])).toEqual([`ok ${Y}:1`, `ok ${X}:1`, `ok ${X}:2`]);
+    // under the current directory: the relative path; elsewhere: the resolved path
+    expect(chatFallbackIdPath(path.join(process.cwd(), "sub", "data.jsonl"))).toBe("sub/data.jsonl");
+    expect(chatFallbackIdPath("sub/data.jsonl")).toBe("sub/data.jsonl");
+    expect(X).toBe(path.relative(process.cwd(), x).startsWith("..") ? path.resolve(x).split(path.sep).join("/") : path.relative(process.cwd(), x).split(path.sep).join("/"));
+  });
+
+  it("fallback ids of AgentDojo files outside the layout are unique across inputs", async () => {
+    const ids = async (paths: string[]) => summary(await readAll(paths));
     // AgentDojo files outside the layout (their folders do not match their suite_name etc.) likewise
     const run = realText;
     const ax = await put("fb/x/run.json", run);

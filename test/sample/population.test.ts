@@ -6,17 +6,31 @@ import { drawSample } from "../../src/sample/sample.js";
 import type { Bucket } from "../../src/types.js";
 
 describe("population", () => {
-  it("deduplicates by content hash (smallest id kept) and by id, whatever the input order", () => {
+  it("one unit per id: the same id twice is one run (smaller hash kept); the same content under two ids is two runs", () => {
+    // (this test used to assert that "c" was dropped as a content duplicate of "a": distinct runs are distinct units)
     const rows = [row("c", { content_sha256: "same" }), row("a", { content_sha256: "same" }), row("b"), row("b", { content_sha256: "other" })];
     const p1 = buildPopulation(rows, null, []);
     const p2 = buildPopulation([...rows].reverse(), null, []);
-    expect(p1.units.map((u) => u.id)).toEqual(["a", "b"]);
+    expect(p1.units.map((u) => u.id)).toEqual(["a", "b", "c"]);
     expect(p2.units).toEqual(p1.units);
-    expect(p1.dropped).toEqual([
-      { id: "b", duplicate_of: "b", reason: "same_id" },
-      { id: "c", duplicate_of: "a", reason: "same_content" },
-    ]);
+    expect(p1.dropped).toEqual([{ id: "b", duplicate_of: "b", reason: "same_id" }]);
+    expect(p1.content_twins).toEqual([{ id: "c", same_content_as: "a" }]);
     expect(p1.units.find((u) => u.id === "b")!.content_sha256).toBe("other"); // the smaller hash
+  });
+  it("identical content never changes stratum sizes or inclusion probabilities (AgentDyn: a no_defense run and its repeat_user_prompt twin)", () => {
+    const rows = [
+      row("gemini/no_defense/t1", { content_sha256: "h1", condition: "no_defense" }),
+      row("gemini/repeat_user_prompt/t1", { content_sha256: "h1", condition: "repeat_user_prompt" }),
+      row("gemini/repeat_user_prompt/t2", { content_sha256: "h2", condition: "repeat_user_prompt" }),
+    ];
+    const pop = buildPopulation(rows, null, ["condition"]);
+    const { design } = drawSample(pop, { random: 2, disagreement: 0, seed: 7 });
+    expect(design.population.N).toBe(3);
+    expect(design.population.content_twins).toBe(1);
+    expect(design.phase1.allocation.map((a) => [a.sampling_stratum, a.N])).toEqual([
+      ["condition=no_defense", 1],
+      ["condition=repeat_user_prompt", 2],
+    ]);
   });
   it("builds stratum keys from the given fields, with (none) for missing values", () => {
     const f = parseStrataFields(["agent_model", " suite", "agent_model", ""]);

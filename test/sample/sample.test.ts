@@ -30,6 +30,24 @@ describe("drawSample", () => {
     expect(design.cells.reduce((s, c) => s + c.n, 0)).toBe(13);
     expect(items.map((i) => i.trajectory_id)).toEqual(items.map((i) => i.trajectory_id).sort());
   });
+  it("a stratum with trajectories but no draw is named (inclusion probability 0: no Horvitz-Thompson estimate covers it)", () => {
+    // AgentDyn: 50 draws over strata of very different sizes leave gpt-5-mini/tool_filter (N=4) with n=0
+    const rows = [
+      ...Array.from({ length: 96 }, (_, i) => row(`big${String(i).padStart(3, "0")}`, { agent_model: "gemini", condition: "no_defense" })),
+      ...Array.from({ length: 4 }, (_, i) => row(`small${i}`, { agent_model: "gpt-5-mini", condition: "tool_filter" })),
+    ];
+    const pop = buildPopulation(rows, null, ["agent_model", "condition"]);
+    const { design } = drawSample(pop, { random: 10, disagreement: 0, seed: 7 });
+    const small = "agent_model=gpt-5-mini,condition=tool_filter";
+    expect(design.phase1.allocation.find((a) => a.sampling_stratum === small)).toMatchObject({ N: 4, n: 0, pi: 0 });
+    expect(design.uncovered).toEqual([{ stratum: small, N: 4 }]);
+    expect(design.warnings).toHaveLength(1);
+    expect(design.warnings[0]).toContain(`stratum ${small}: 4 trajectories, none drawn (inclusion probability 0)`);
+    // every stratum drawn: no warning
+    const all = drawSample(pop, { random: 50, disagreement: 0, seed: 7 }).design;
+    expect(all.uncovered).toEqual([]);
+    expect(all.warnings).toEqual([]);
+  });
   it("does not depend on input order; the same seed gives the same sample", () => {
     const pop = population();
     const rev = { ...pop, units: [...pop.units].reverse() };
