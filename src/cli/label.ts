@@ -71,7 +71,7 @@ export function registerLabel(program: Command): void {
     .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
     .option("--dry-run", "render every request the run would send (same input, same resume) and print requests, prompt tokens and estimated cost per judge; sends nothing, stores nothing, needs no API key")
     .option("--assume-output-tokens <n>", "with --dry-run: output tokens per request for the cost estimate (default: the judge's max_tokens or 600, whichever is lower)")
-    .option("--max-cost <usd>", "stop sending when the run's cost (stored verdicts, earlier invocations included, plus what is in flight) would pass this many USD; in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price")
+    .option("--max-cost <usd>", "stop sending when what the run has paid (every stored verdict, earlier invocations included) plus the worst case of each conversation in flight (feedback turns included) would pass this many USD (decimal); in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price")
     .option("--model <name>", "agent model of every trajectory read, replacing what folders or metadata say (the value read is kept in metadata.original_agent_model)")
     .option("--condition <name>", "condition (defense) of every trajectory read, replacing what folders or metadata say")
     .option("--attack <name>", "attack of every trajectory read, replacing what the input says")
