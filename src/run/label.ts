@@ -328,7 +328,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       // (re-judged errors, verdicts of an older configuration or prompt) included: they were paid for too
       for await (const v of readJsonl<Verdict>(store.file("verdicts.jsonl")))
         if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd)) costCap.spent_usd += v.cost_usd;
-      if (costCap.spent_usd >= costCap.cap_usd) costCap.reached = true;
+      // a cap already spent is "reached" only when a request is held back: a run with nothing left stays complete
     }
     // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
     const changes = configChanges(store, opts.judges, current, store.snapshot.judges ?? []);

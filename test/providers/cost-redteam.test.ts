@@ -177,3 +177,17 @@ describe("label --dry-run after a configuration change", () => {
     expect(JSON.parse(rejudge.stdout).judges[0]).toMatchObject({ requests: 6, already_stored: 0 });
   });
 });
+
+describe("label --max-cost on a finished run", () => {
+  it("a rerun with the cap already spent and nothing left to judge stays complete (exit 0)", async () => {
+    await serve(sized(NE));
+    const input = chatInput(3);
+    const args = ["label", input, "--judges", config(), "--run", "done", "--labels-dir", labels()];
+    const a = await runCli([...args, "--max-cost", "100"], { env });
+    expect(a.code, a.stderr).toBe(0);
+    const spent = verdictLines("done").reduce((x, v) => x + (v.cost_usd as number), 0);
+    const b = await runCli([...args, "--max-cost", String(Math.round(spent * 100) / 200)], { env });
+    expect(b.code, b.stderr).toBe(0);
+    expect(readRunState(path.join(labels(), "done")).status).toBe("complete");
+  });
+});
