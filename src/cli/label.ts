@@ -3,7 +3,7 @@ import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 import type { Command } from "commander";
-import { labelRun } from "../run/label.js";
+import { CONFIG_CHANGE_HELP, labelRun } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
 import { resolveJudges } from "../judges/index.js";
 import { transportWorkerEnabled } from "../judges/transport-worker.js";
@@ -71,7 +71,7 @@ export function registerLabel(program: Command): void {
     .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
     .option("--dry-run", "render every request the run would send (same input, same resume) and print requests, prompt tokens and estimated cost per judge; sends nothing, stores nothing, needs no API key")
     .option("--assume-output-tokens <n>", "with --dry-run: output tokens per request for the cost estimate (default: the judge's max_tokens or 600, whichever is lower)")
-    .option("--max-cost <usd>", "stop sending when the run's cost (stored verdicts, earlier invocations included, plus what is in flight) would pass this many USD; in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price")
+    .option("--max-cost <usd>", "stop sending when what the run has paid (every stored verdict, earlier invocations included) plus the worst case of each conversation in flight (feedback turns included) would pass this many USD (decimal); in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price")
     .option("--model <name>", "agent model of every trajectory read, replacing what folders or metadata say (the value read is kept in metadata.original_agent_model)")
     .option("--condition <name>", "condition (defense) of every trajectory read, replacing what folders or metadata say")
     .option("--attack <name>", "attack of every trajectory read, replacing what the input says")
@@ -121,8 +121,11 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
         throw new UsageError(`--on-config-change must be refuse, rejudge or keep, not "${o.onConfigChange}"`);
       let maxCostUsd: number | undefined;
       if (o.maxCost !== undefined) {
-        maxCostUsd = Number(o.maxCost);
-        if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0) throw new UsageError(`--max-cost must be a number of USD > 0, not "${o.maxCost}"`);
+        // decimal only: Number() would also take "0x10" (16), "1e3", "0b1" and " 5 "
+        const text = String(o.maxCost);
+        maxCostUsd = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+        if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0)
+          throw new UsageError(`--max-cost must be a decimal number of USD > 0 (such as 5 or 2.50), not "${o.maxCost}"`);
         if (o.dryRun) throw new UsageError("--max-cost has no effect with --dry-run (nothing is sent); the dry run prints estimated_cost_usd");
         if (o.batch) throw new UsageError("--max-cost does not apply to the Batch API (--batch): a batch's cost is committed when it is sent");
       }
@@ -152,11 +155,19 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
             minQuoteChars: common.minQuoteChars,
             maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
             retryErrors: !!o.retryErrors,
+            onConfigChange: o.onConfigChange,
           },
           o.assumeOutputTokens === undefined ? undefined : intOption(o.assumeOutputTokens, "--assume-output-tokens", 1),
         );
         if (o.json) printJson(r);
         else process.stdout.write(formatDryRun(r) + "\n");
+        // the same rule as label: a changed judge configuration without --on-config-change is refused (exit 2)
+        if (r.label_would_refuse) {
+          process.stderr.write(
+            `ipi-judge: label would refuse this run: ${r.config_changes.filter((c) => c.on_config_change === "refuse").map((c) => c.message.split(":")[0]).join(", ")} changed configuration since its verdicts were stored. ${CONFIG_CHANGE_HELP}\n`,
+          );
+          process.exitCode = EXIT.usage;
+        }
         return;
       }
       const ac = new AbortController();
@@ -238,7 +249,7 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
         const cap = res.costCap;
         if (cap && !o.json)
           process.stdout.write(
-            `cost cap: $${cap.spent_usd.toFixed(4)} of $${cap.cap_usd} spent by the run` +
+            `cost cap: $${cap.spent_usd.toFixed(4)} of $${cap.cap_usd} spent by the run (everything it has paid: every stored verdict, superseded ones included)` +
               (cap.unknown_cost_verdicts ? ` (${cap.unknown_cost_verdicts} verdict(s) without usage counted at their estimate)` : "") +
               "\n",
           );

@@ -303,7 +303,9 @@ export function addUsage(a: Usage, b: Usage): Usage {
 /**
  * The {@link Usage} of one response's `usage` field. Providers send strings, negatives, floats: only finite
  * non-negative integers are counted. A response without a usage object or without numeric prompt/completion
- * counts is `missing: 1` (its tokens are unknown; never read as 0 tokens by a cost).
+ * counts is `missing: 1` (its tokens are unknown; never read as 0 tokens by a cost). So is one that reports 0 prompt
+ * tokens: every request a judge sends has a non-empty prompt, so a 0 there is a server that does not count tokens
+ * (some OpenAI-compatible servers send `{prompt_tokens: 0, completion_tokens: 0}`), not a free request.
  */
 export function readUsage(raw: unknown): Usage {
   const u = raw as
@@ -318,6 +320,7 @@ export function readUsage(raw: unknown): Usage {
   if (!u || typeof u !== "object" || !isCount(u.prompt_tokens) || !isCount(u.completion_tokens))
     return { prompt_tokens: 0, completion_tokens: 0, missing: 1 };
   const pt = tokenCount(u.prompt_tokens);
+  if (pt === 0) return { prompt_tokens: 0, completion_tokens: 0, missing: 1 };
   return {
     prompt_tokens: pt,
     completion_tokens: tokenCount(u.completion_tokens),

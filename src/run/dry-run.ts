@@ -2,7 +2,9 @@
  * `label --dry-run`: what a label run would send and what it would cost, without sending anything or storing a
  * verdict. The same ingest (`readTrajectories`, the same limit, format and size bound) and the same resume rule as
  * `labelRun` (`pendingRepeats`: a verdict already stored under its resume key is not counted; a trajectory whose
- * content changed since it was labelled is counted again; `--retry-errors` counts stored judge errors). The run
+ * content changed since it was labelled is counted again; `--retry-errors` counts stored judge errors) and the same
+ * configuration-change rule (`--on-config-change`: a judge whose stored verdicts were made under another
+ * configuration makes `label` refuse, which the result says, or is counted as `rejudge`/`keep` would). The run
  * folder, when it exists, is only read (no lock, nothing written).
  *
  * Per judge: requests (first requests only: feedback turns and transport retries come on top and are not
@@ -17,7 +19,7 @@ import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/openai.js";
 import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../store/journal.js";
-import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
@@ -53,8 +55,21 @@ export interface DryRunJudge {
   truncated: number;
 }
 
+/** A judge whose stored verdicts were made under another configuration, and what `label` would do about it. */
+export interface DryRunConfigChange {
+  judge: string;
+  /** Current verdicts of the judge made under another configuration hash. */
+  verdicts: number;
+  on_config_change: "refuse" | "rejudge" | "keep";
+  message: string;
+}
+
 export interface DryRunResult {
   run: string;
+  /** Judges whose configuration changed since their verdicts were stored (empty when none). */
+  config_changes: DryRunConfigChange[];
+  /** True when the real `label` with these options would refuse the run (exit 2): a change under `refuse`. */
+  label_would_refuse: boolean;
   /** Trajectories read (after --limit). */
   trajectories: number;
   input_errors: number;
@@ -64,19 +79,40 @@ export interface DryRunResult {
   assumptions: string[];
 }
 
-/** What `label` would skip: verdict keys (with status) and content hashes of the run folder, read only. */
-async function readDone(runDir: string): Promise<{ done: Map<string, string>; hashes: Map<string, string> }> {
+/**
+ * What `label` would skip: verdict keys (with status), the same without the configuration hash (`loose`, latest
+ * per key: what `--on-config-change keep` skips), content hashes, and per judge and prompt hash how many of the
+ * current verdicts (the latest per trajectory and repeat) each configuration hash made (`RunStore.storedConfigs`).
+ */
+async function readDone(runDir: string): Promise<{
+  done: Map<string, string>;
+  loose: Map<string, string>;
+  hashes: Map<string, string>;
+  configs: Map<string, Map<string, number>>;
+}> {
   const done = new Map<string, string>();
+  const loose = new Map<string, string>();
   const hashes = new Map<string, string>();
-  if (!fs.existsSync(runDir)) return { done, hashes };
-  const { verdictKey } = await import("../store/run-store.js");
+  const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
+  const configs = new Map<string, Map<string, number>>();
+  if (!fs.existsSync(runDir)) return { done, loose, hashes, configs };
+  const { verdictKey, looseVerdictKey } = await import("../store/run-store.js");
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), () => {})) {
-    if (v && typeof v === "object" && typeof v.trajectory_id === "string") done.set(verdictKey(v), v.status);
+    if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string") continue;
+    done.set(verdictKey(v), v.status);
+    loose.set(looseVerdictKey(v), v.status);
+    latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, { judge: v.judge_id, prompt: v.prompt_sha256, sha: v.judge_config_sha256 ?? "" });
+  }
+  for (const e of latest.values()) {
+    const k = `${e.judge}\u0000${e.prompt}`;
+    let m = configs.get(k);
+    if (!m) configs.set(k, (m = new Map()));
+    m.set(e.sha, (m.get(e.sha) ?? 0) + 1);
   }
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), () => {})) {
     if (t && typeof t.id === "string") hashes.set(t.id, t.content_sha256);
   }
-  return { done, hashes };
+  return { done, loose, hashes, configs };
 }
 
 /**
@@ -88,11 +124,19 @@ async function readDone(runDir: string): Promise<{ done: Map<string, string>; ha
  */
 export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): Promise<DryRunResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
-  const { done, hashes } = await readDone(path.join(opts.labelsDir, opts.run));
+  const { done, loose, hashes, configs } = await readDone(path.join(opts.labelsDir, opts.run));
+  const onChange = opts.onConfigChange ?? "refuse";
   const has = (key: string) => {
     const st = done.get(key);
     return st !== undefined && !(opts.retryErrors && st === "judge_error");
   };
+  const hasLoose = (key: string) => {
+    const st = loose.get(key);
+    return st !== undefined && !(opts.retryErrors && st === "judge_error");
+  };
+  // label's configuration-change rule (issue 12.5): verdicts of a judge made under another configuration make
+  // label refuse (default), judge every item again (rejudge) or keep them and judge what is missing (keep)
+  const configChanges: DryRunConfigChange[] = [];
   const per = opts.judges.map((j) => {
     const oj = j as Partial<OpenAIJudge>;
     const cfg = oj.config;
@@ -113,7 +157,19 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       truncated: 0,
       ...(cfg?.price ? { price: cfg.price } : {}),
     };
-    return { judge: j, oj, row, cache: new Map<string, number>(), cachedOnce: false, configSha: runJudgeConfig(j, opts).sha };
+    const configSha = runJudgeConfig(j, opts).sha;
+    let other = 0;
+    for (const [sha, n] of configs.get(`${j.id}\u0000${j.promptSha256}`) ?? []) if (sha !== configSha) other += n;
+    if (other > 0) {
+      const what =
+        onChange === "refuse"
+          ? "label would REFUSE this run (exit 2) unless given --on-config-change rejudge or keep (or a new judge id or --run); the counts below are what --on-config-change rejudge would send"
+          : onChange === "rejudge"
+            ? "--on-config-change rejudge: every item is counted again under the new configuration"
+            : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes configurations)";
+      configChanges.push({ judge: j.id, verdicts: other, on_config_change: onChange, message: `judge "${j.id}": ${other} verdict(s) in this run were made with another configuration than the one given now: ${what}` });
+    }
+    return { judge: j, oj, row, cache: new Map<string, number>(), cachedOnce: false, configSha };
   });
   let read = 0;
   let inputErrors = 0;
@@ -133,7 +189,10 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     const prev = hashes.get(t.id);
     const changed = prev !== undefined && prev !== contentSha256(t);
     for (const p of per) {
-      const todo = pendingRepeats(t, p.judge, repeats, changed, has, p.configSha);
+      const todo =
+        onChange === "keep"
+          ? pendingRepeats(t, p.judge, repeats, changed, (_key, r) => hasLoose(looseVerdictKey({ trajectory_id: t.id, judge_id: p.judge.id, repeat: r, prompt_sha256: p.judge.promptSha256 })), p.configSha)
+          : pendingRepeats(t, p.judge, repeats, changed, has, p.configSha);
       p.row.already_stored += repeats - todo.length;
       if (!p.oj.begin || !p.oj.request || todo.length === 0) continue;
       // every repeat sends the same first request (a fresh nonce, the same length): render and count once
@@ -169,6 +228,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   }
   return {
     run: opts.run,
+    config_changes: configChanges,
+    label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse"),
     trajectories: read,
     input_errors: inputErrors,
     judges: per.map((p) => p.row),
@@ -186,6 +247,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
 export function formatDryRun(r: DryRunResult): string {
   const usd = (x: number | null) => (x === null ? "unknown" : x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`);
   const lines = [`dry run of ${r.run}: ${r.trajectories} trajectories read${r.input_errors ? `, ${r.input_errors} bad input items` : ""}; nothing was sent or stored`];
+  for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   for (const j of r.judges) {
     lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped)`);
     if (j.requests === 0 && j.assumed_output_tokens_per_request === 0) {

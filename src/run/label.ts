@@ -7,7 +7,7 @@ import { JudgeFatalError } from "../judges/judge.js";
 import { chatFallbackIdPath, countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { IngestError, Surface, Trajectory, Verdict } from "../types.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
-import { StoreWriteError } from "../store/journal.js";
+import { readJsonl, StoreWriteError } from "../store/journal.js";
 import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, looseVerdictKey, verdictKey, type RunSnapshot, type TrajectoryIndexRow } from "../store/run-store.js";
 import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
@@ -80,8 +80,9 @@ export interface LabelOptions {
    */
   batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "maxRequests" | "maxBytes" | "sleep">;
   /**
-   * Stop sending when the run's cost (USD: every stored verdict of the run, earlier invocations included, plus an
-   * estimate reserved for each verdict in flight) would pass this cap. What is in flight finishes and is stored;
+   * Stop sending when the run's cost (USD: every stored verdict of the run, earlier invocations included, plus the
+   * worst case of each verdict's conversation in flight, feedback turns included: {@link reserveCostUsd}) would
+   * pass this cap. What is in flight finishes and is stored;
    * the result says `cost_cap`; a later run with a higher cap resumes. Every LLM judge needs a `price`.
    */
   maxCostUsd?: number;
@@ -90,7 +91,11 @@ export interface LabelOptions {
 /** Where a run stopped at its cost cap (`LabelOptions.maxCostUsd`). */
 export interface CostCapState {
   cap_usd: number;
-  /** Cost of the run's stored verdicts (USD; a verdict with an unknown cost counts its reserved estimate). */
+  /**
+   * What the run has paid (USD): every verdict in `verdicts.jsonl`, superseded ones (re-judged errors, verdicts of an
+   * older configuration) included; a verdict of this invocation with an unknown cost counts its reserved estimate.
+   * It can be above the summary's `cost` (the verdicts in use only).
+   */
   spent_usd: number;
   /** True when a request was held back because it would have passed the cap. */
   reached: boolean;
@@ -111,21 +116,45 @@ export interface LabelResult {
   adaptations: Record<string, string[]>;
 }
 
+/** Feedback text assumed per feedback turn (characters) in {@link reserveCostUsd}: the verdict feedback quotes findings. */
+export const RESERVE_FEEDBACK_CHARS = 1500;
+
 /**
- * A cautious cost estimate of one verdict's first request, for the cost cap's reservation: prompt tokens as the
- * rendered characters / 3 (the rubric plus the trajectory's texts; / 3 is above the ~4 characters per token of
- * English text, so the estimate errs high), no cache discount, and the judge's `max_tokens` (or 600) output tokens.
+ * A cautious cost estimate (USD) of one verdict's whole conversation, for the cost cap's reservation: the worst case
+ * of the first request plus every configured feedback turn (`retries`, default 2). Each turn resends the whole
+ * conversation so far, so with a first prompt of P tokens, O output tokens per reply (the judge's `max_tokens`, or
+ * 600) and F tokens of feedback per turn, R turns cost (R+1)·P + R(R+1)/2·(O+F) prompt tokens and (R+1)·O output
+ * tokens. P is the request the judge would send (`begin`/`request`: the rubric, the rendered trajectory and its
+ * tool list, as `label --dry-run` renders it) in characters / 3, else the trajectory's texts, tool calls, tools and
+ * injections in characters / 3; / 3 is above the ~4 characters per token of English text, so the estimate errs
+ * high. No cache discount. Returns 0 for a judge without a price (a built-in judge).
  */
-export function reserveCostUsd(t: Trajectory, judge: Judge): number {
-  const cfg = (judge as Partial<OpenAIJudge>).config;
+export function reserveCostUsd(t: Trajectory, judge: Judge, ctx: { budgetChars?: number; minQuoteChars?: number } = {}): number {
+  const oj = judge as Partial<OpenAIJudge>;
+  const cfg = oj.config;
   if (!cfg?.price) return 0;
-  let chars = SYSTEM_TEMPLATE.length + 2000;
-  for (const m of t.messages) {
-    chars += m.text.length + 40;
-    for (const c of m.tool_calls ?? []) chars += c.name.length + JSON.stringify(c.arguments ?? "").length;
+  let chars = 0;
+  try {
+    if (oj.begin && oj.request) chars = JSON.stringify(oj.request(oj.begin(t, { repeat: 0, budgetChars: ctx.budgetChars, minQuoteChars: ctx.minQuoteChars })).messages).length;
+  } catch {
+    chars = 0;
   }
-  for (const v of Object.values(t.injections ?? {})) chars += v.length;
-  return tokensCost(Math.ceil(chars / 3), 0, cfg.max_tokens ?? 600, cfg.price);
+  if (chars === 0) {
+    chars = SYSTEM_TEMPLATE.length + 2000;
+    for (const m of t.messages) {
+      chars += m.text.length + 40;
+      for (const c of m.tool_calls ?? []) chars += c.name.length + JSON.stringify(c.arguments ?? "").length;
+    }
+    for (const v of Object.values(t.injections ?? {})) chars += v.length;
+    if (Array.isArray(t.tools) && t.tools.length > 0) chars += JSON.stringify(t.tools).length;
+  }
+  const retriesRaw = (judge.verdictConfig as { retries?: unknown } | undefined)?.retries;
+  const retries = typeof retriesRaw === "number" && Number.isInteger(retriesRaw) && retriesRaw >= 0 ? retriesRaw : 2;
+  const p = Math.ceil(chars / 3);
+  const o = cfg.max_tokens ?? 600;
+  const f = Math.ceil(RESERVE_FEEDBACK_CHARS / 3);
+  const prompt = (retries + 1) * p + ((retries * (retries + 1)) / 2) * (o + f);
+  return tokensCost(prompt, 0, (retries + 1) * o, cfg.price);
 }
 
 /**
@@ -333,9 +362,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   try {
     if (opts.maxCostUsd !== undefined) {
       costCap = { cap_usd: opts.maxCostUsd, spent_usd: 0, reached: false, unknown_cost_verdicts: 0 };
-      // the cap is on the run's cost: what earlier invocations stored counts
-      for (const v of await readVerdicts(store.dir, { slim: true })) costCap.spent_usd += typeof v.cost_usd === "number" ? v.cost_usd : 0;
-      if (costCap.spent_usd >= costCap.cap_usd) costCap.reached = true;
+      // the cap is on what the run has paid: every verdict earlier invocations stored counts, superseded ones
+      // (re-judged errors, verdicts of an older configuration or prompt) included: they were paid for too
+      for await (const v of readJsonl<Verdict>(store.file("verdicts.jsonl")))
+        if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd)) costCap.spent_usd += v.cost_usd;
+      // a cap already spent is "reached" only when a request is held back: a run with nothing left stays complete
     }
     // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
     const changes = configChanges(store, opts.judges, current, store.snapshot.judges ?? []);
@@ -419,7 +450,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         let reservation = 0;
         if (costCap) {
           if (costCap.reached) return;
-          reservation = reserveCostUsd(t, judge);
+          reservation = reserveCostUsd(t, judge, { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
           if (costCap.spent_usd + reserved + reservation > costCap.cap_usd) {
             costCap.reached = true;
             return;
@@ -628,7 +659,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       opts.onIngestWarning?.(w);
     }
     if (fatal) throw fatal;
-    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: opts.limit });
+    // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
+    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: opts.limit, ...(costCap?.reached ? { costCap } : {}) });
   } finally {
     await store.close();
   }

@@ -84,6 +84,8 @@ export function summarizeRun(
 ): RunSummary {
   const judges = new Map<string, JudgeSummary & { _c: number; _fc: number; _exp: number; _surf: Map<string, { n: number; c: number }> }>();
   const runCost = emptyCost();
+  /** Per judge: verdicts in use per `judge_config_sha256` ("" = none recorded). */
+  const configsOf = new Map<string, Map<string, number>>();
   for (const v of verdicts) {
     let j = judges.get(v.judge_id);
     if (!j) {
@@ -114,6 +116,9 @@ export function summarizeRun(
       judges.set(v.judge_id, j);
     }
     j.verdicts++;
+    let shas = configsOf.get(v.judge_id);
+    if (!shas) configsOf.set(v.judge_id, (shas = new Map()));
+    shas.set(v.judge_config_sha256 ?? "", (shas.get(v.judge_config_sha256 ?? "") ?? 0) + 1);
     j.by_status[v.status] = (j.by_status[v.status] ?? 0) + 1;
     j.usage.prompt_tokens += v.usage?.prompt_tokens ?? 0;
     j.usage.completion_tokens += v.usage?.completion_tokens ?? 0;
@@ -189,6 +194,16 @@ export function summarizeRun(
   for (const j of out)
     if (j.judge_models.length > 1)
       warnings.push(`judge ${j.judge_id}: its verdicts name ${j.judge_models.length} models (${j.judge_models.join(", ")}): the run mixes configurations under one judge id`);
+  // verdicts in use made under different configurations of one judge (a --on-config-change rejudge stopped before
+  // it finished, by the cost cap or Ctrl-C, or --on-config-change keep): its figures mix configurations
+  for (const [id, shas] of configsOf) {
+    if (shas.size < 2) continue;
+    const parts = [...shas].sort((a, b) => b[1] - a[1]).map(([sha, n]) => `${n} under ${sha ? `configuration ${sha.slice(0, 12)}` : "no recorded configuration"}`);
+    warnings.push(
+      `judge ${id}: its verdicts in use were made under ${shas.size} different configurations (${parts.join(", ")}): its figures mix old- and new-configuration verdicts; ` +
+        "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
+    );
+  }
   return {
     run,
     trajectories: index.size,
@@ -244,7 +259,7 @@ export function formatSummary(s: RunSummary): string {
     lines.push(`  health: ${formatHealth(j.health)}`);
     for (const f of j.health.flags) lines.push(`  WARNING (${f.code}): ${f.message}`);
   }
-  if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)}`);
+  if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
   if (s.ingest_warnings && s.ingest_warnings.length > 0) {
     lines.push("");

@@ -16,9 +16,10 @@ export interface RunState {
    * `complete`; `limited` (complete, with `--limit N`); `running` (a label process holds the run now, here or on
    * another host); `killed` (the last label process ended without finishing and without closing the store:
    * killed, or the machine stopped); `interrupted` (Ctrl-C / SIGTERM); `stopped_judges` (judges stopped by a
-   * fatal error: bad key, no quota); `failed` (ended on an error); `unknown` (no record of how it ended).
+   * fatal error: bad key, no quota); `cost_cap` (stopped by
+   * `label --max-cost` with items un-judged); `failed` (ended on an error); `unknown` (no record of how it ended).
    */
-  status: "complete" | "limited" | "running" | "killed" | "interrupted" | "stopped_judges" | "failed" | "unknown";
+  status: "complete" | "limited" | "running" | "killed" | "interrupted" | "stopped_judges" | "cost_cap" | "failed" | "unknown";
   /** True when the last labelling finished; false when the figures cover only part of it; null when unknown. */
   complete: boolean | null;
   /** What to tell the user (null when there is nothing to say). */
@@ -73,6 +74,12 @@ export function readRunState(runDir: string): RunState {
           "stopped_judges",
           false,
           `in the last label run (${when}) judge(s) ${(st.stopped_judges ?? []).join(", ")} were stopped by a fatal error (bad key, no quota, unreachable): their verdicts cover only part of the run; fix the cause and ${RESUME}`,
+        );
+      case "cost_cap":
+        return out(
+          "cost_cap",
+          false,
+          `the last label run (${when}) was stopped by its cost cap (--max-cost $${st.cost_cap?.cap_usd ?? "?"}; $${st.cost_cap ? st.cost_cap.spent_usd.toFixed(4) : "?"} spent by the run): items were left un-judged, so these figures cover only part of the run; run label again with a higher --max-cost to finish it`,
         );
       case "failed":
         return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);

@@ -62,7 +62,8 @@ export interface RunSnapshot {
   extra: Record<string, unknown>;
   /**
    * How the last `label` invocation ended: `running` while it runs (and left so by a process that was killed),
-   * `complete`, `interrupted` (Ctrl-C / SIGTERM), `stopped_judges` (a judge stopped by a fatal error), `failed`
+   * `complete`, `interrupted` (Ctrl-C / SIGTERM), `stopped_judges` (a judge stopped by a fatal error), `cost_cap`
+   * (stopped by `--max-cost` with items left un-judged), `failed`
    * (the process ended without finishing: a store write error, a crash). Read with `readRunState`.
    */
   label_state?: LabelState;
@@ -70,13 +71,15 @@ export interface RunSnapshot {
 
 /** The state of a run's last `label` invocation, kept in `store.json`. */
 export interface LabelState {
-  state: "running" | "complete" | "interrupted" | "stopped_judges" | "failed";
+  state: "running" | "complete" | "interrupted" | "stopped_judges" | "cost_cap" | "failed";
   started_at: string;
   finished_at?: string;
   pid: number;
   host: string;
   /** Judges stopped by a fatal error in that invocation. */
   stopped_judges?: string[];
+  /** `--max-cost` cap that stopped that invocation (state `cost_cap`): the cap and the run's spend (USD) then. */
+  cost_cap?: { cap_usd: number; spent_usd: number };
   /** `--limit N` of that invocation: only the first N trajectories of the inputs were read. */
   limit?: number;
 }
@@ -261,12 +264,13 @@ export class RunStore {
    * Record how this invocation ended (`store.json` `label_state`); written by {@link close}. A store closed
    * without it records `failed`; a process killed before closing leaves `running` behind (with its lock).
    */
-  finish(outcome: { interrupted: boolean; stoppedJudges?: string[]; limit?: number }): void {
+  finish(outcome: { interrupted: boolean; stoppedJudges?: string[]; limit?: number; costCap?: { cap_usd: number; spent_usd: number } }): void {
     const st = this.db.data.label_state;
     if (!st) return;
     const stopped = outcome.stoppedJudges ?? [];
-    st.state = outcome.interrupted ? "interrupted" : stopped.length ? "stopped_judges" : "complete";
+    st.state = outcome.interrupted ? "interrupted" : stopped.length ? "stopped_judges" : outcome.costCap ? "cost_cap" : "complete";
     if (stopped.length) st.stopped_judges = stopped;
+    if (outcome.costCap) st.cost_cap = { cap_usd: outcome.costCap.cap_usd, spent_usd: outcome.costCap.spent_usd };
     if (outcome.limit !== undefined) st.limit = outcome.limit;
   }
 
