@@ -140,23 +140,29 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
             `--max-cost needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
           );
       }
+      // The options `label` and `--dry-run` share: the same input, the same resume rule.
+      const shared = {
+        inputs: paths,
+        run: o.run,
+        labelsDir: path.resolve(o.labelsDir),
+        judges,
+        format: o.format,
+        repeats: intOption(o.repeats, "--repeats", 1),
+        limit: o.limit === undefined ? undefined : intOption(o.limit, "--limit", 0),
+        budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
+        minQuoteChars: common.minQuoteChars,
+        strict: !!o.strict,
+        maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
+        retryErrors: !!o.retryErrors,
+        onConfigChange: o.onConfigChange,
+        overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
+        fieldMap,
+        securityScorer: o.securityScorer,
+      };
       if (o.dryRun) {
         const { dryRun, formatDryRun } = await import("../run/dry-run.js");
         const r = await dryRun(
-          {
-            inputs: paths,
-            run: o.run,
-            labelsDir: path.resolve(o.labelsDir),
-            judges,
-            format: o.format,
-            repeats: intOption(o.repeats, "--repeats", 1),
-            limit: o.limit === undefined ? undefined : intOption(o.limit, "--limit", 0),
-            budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
-            minQuoteChars: common.minQuoteChars,
-            maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
-            retryErrors: !!o.retryErrors,
-            onConfigChange: o.onConfigChange,
-          },
+          shared,
           o.assumeOutputTokens === undefined ? undefined : intOption(o.assumeOutputTokens, "--assume-output-tokens", 1),
         );
         if (o.json) printJson(r);
@@ -188,25 +194,10 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
       let nextGc = GC_CHECK_EVERY;
       try {
         const res = await labelRun({
-          inputs: paths,
-          run: o.run,
-          labelsDir: path.resolve(o.labelsDir),
-          judges,
-          format: o.format,
-          repeats: intOption(o.repeats, "--repeats", 1),
+          ...shared,
           concurrency: o.concurrency === undefined ? undefined : intOption(o.concurrency, "--concurrency", 1),
-          limit: o.limit === undefined ? undefined : intOption(o.limit, "--limit", 0),
-          budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
-          minQuoteChars: common.minQuoteChars,
-          strict: !!o.strict,
-          maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
-          retryErrors: !!o.retryErrors,
-          onConfigChange: o.onConfigChange,
           onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
           maxCostUsd,
-          overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
-          fieldMap,
-          securityScorer: o.securityScorer,
           // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
           onIngestWarning: (w) => {
             if (o.json) process.stderr.write(`warning [${w.kind}]: ${w.message}\n`);
