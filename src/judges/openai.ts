@@ -58,9 +58,6 @@ import {
  */
 const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response", "reasoning_only"]);
 
-/** Longest wait (ms) of a judge's other requests for its first one to come back (see `judge`). */
-export const PROBE_WAIT_MS = 10_000;
-
 /** Replies with the answer only in the reasoning field, with no reply in content, after which a judge is stopped. */
 export const REASONING_ONLY_STOP = 3;
 
@@ -185,10 +182,6 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
   // keeps getting `max_completion_tokens`; one that rejects `temperature` gets none.
   let tokenParam: "max_tokens" | "max_completion_tokens" = cfg.reasoning ? "max_completion_tokens" : "max_tokens";
   let omitTemperature = cfg.reasoning === true;
-  /** The first send of the judge is in flight (`probe`) or has come back (`learned`); see `judge`. */
-  let learned = false;
-  let probe: Promise<void> | undefined;
-  let endProbe: (() => void) | undefined;
   /** What this judge changed after its server's answers (recorded in the run's store.json). */
   const adapted: string[] = [];
   /** Replies whose answer was only in the reasoning field, and replies with content (the stop rule below). */
@@ -408,27 +401,10 @@ export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): 
     const conv = begin(t, ctx);
     let req = request(conv);
     for (;;) {
-      // Until this judge's first send has come back, the others wait for it (one request's latency, once per
-      // run): what it learns (no temperature, max_completion_tokens) then holds for all, so a server rejecting a
-      // parameter answers one 400, not one per request in flight.
-      if (!learned) {
-        if (probe) {
-          // bounded: a first request that hangs does not hold the judge's other items for its whole timeout
-          let timer: NodeJS.Timeout | undefined;
-          await Promise.race([probe, new Promise<void>((r) => (timer = setTimeout(r, PROBE_WAIT_MS)))]);
-          clearTimeout(timer);
-          req = request(conv);
-        } else probe = new Promise<void>((r) => (endProbe = r));
-      }
-      let res: SendResult;
-      try {
-        res = await sender.send(req, { signal: ctx.signal, tokenParam });
-      } finally {
-        if (!learned && endProbe) {
-          learned = true;
-          endProbe();
-        }
-      }
+      // No probe: every request goes at once. A server that rejects `temperature` or `max_tokens` answers the
+      // requests already in flight with a 400 each (at most the judge's concurrency, once per run); each is resent
+      // adapted (`./transport.ts`) and the judge learns it here, so later requests are built without it.
+      const res = await sender.send(req, { signal: ctx.signal, tokenParam });
       if (res.tokenParam !== tokenParam) adapted.push(`the server rejected max_tokens: sends ${res.tokenParam}`);
       tokenParam = res.tokenParam;
       if (res.temperatureDropped && !omitTemperature) {
