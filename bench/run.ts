@@ -31,7 +31,7 @@ import { fileURLToPath } from "node:url";
 import { readTrajectories } from "../dist/ingest/index.js";
 import { buildMessages } from "../dist/rubric/prompt.js";
 import { renderForJudge } from "../dist/serialize/render.js";
-import { responseFormat } from "../dist/judges/openai-schema.js";
+import { responseFormat } from "../dist/providers/schema-dialects.js";
 import { RunStore } from "../dist/store/run-store.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
@@ -125,7 +125,7 @@ async function bareLoop(port: number, users: string[], n: number, concurrency: n
 
 /**
  * For reference only (not a target): the same loop over `node:http` with a keep-alive agent, the transport
- * ipi-judge's chat requests use (`src/judges/fetch-limit.ts`) without the `openai` client on top. Faster than
+ * ipi-judge's chat requests use (`src/providers/fetch.ts`) without the `openai` client on top. Faster than
  * `fetch`; it shows how far ipi-judge is from the raw socket work, not from a typical HTTP client.
  */
 async function rawHttpLoop(port: number, users: string[], n: number, concurrency: number): Promise<Figures> {

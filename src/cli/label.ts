@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import { CONFIG_CHANGE_HELP, labelRun } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
 import { resolveJudges } from "../judges/index.js";
-import { transportWorkerEnabled } from "../judges/transport-worker.js";
+import { transportWorkerEnabled } from "../providers/transport-worker.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "./errors.js";
 import { intOption, printJson } from "./util.js";

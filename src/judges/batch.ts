@@ -41,7 +41,7 @@ import { verdictKey } from "../store/run-store.js";
 import { clientSettings, type JudgeConfig } from "./config.js";
 import { JudgeFatalError, type JudgeContext } from "./judge.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "./openai.js";
-import { addUsage, chatRequestBody, clipMessage, connectionCause, defaultSleep, isBodyReset, providerFault, readUsage, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "./transport.js";
+import { addUsage, chatRequestBody, clipMessage, connectionCause, defaultSleep, isBodyReset, providerFault, readUsage, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
 
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
@@ -396,7 +396,7 @@ export class BatchJudgeRun {
         if (st === 429 && /insufficient_quota|exceeded your current quota/i.test(`${err.code ?? ""} ${msg}`))
           throw new JudgeFatalError(this.judge.id, "insufficient_quota", `judge "${this.judge.id}": no quota left (HTTP 429) when trying to ${what}: ${msg}`);
         // connection faults (the client's APIConnectionError and its timeout, a reset while a result file streams)
-        // are retried like the chat requests' (src/judges/transport.ts), as are 408/409/429/5xx
+        // are retried like the chat requests' (src/providers/send.ts), as are 408/409/429/5xx
         const transient =
           st === undefined
             ? e instanceof APIConnectionError || /Connection|Timeout/i.test(err.name ?? "") || isBodyReset(e) || /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN)$/.test(connectionCause(e).code ?? "")

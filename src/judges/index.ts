@@ -2,7 +2,7 @@ import type { Judge } from "./judge.js";
 import { createSignatureJudge } from "./signature.js";
 import { loadJudgesConfig } from "./config.js";
 import { createOpenAIJudge } from "./openai.js";
-import { TransportWorker } from "./transport-worker.js";
+import { TransportWorker } from "../providers/transport-worker.js";
 import { UsageError } from "../cli/errors.js";
 
 export interface ResolvedJudges {

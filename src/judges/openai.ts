@@ -35,10 +35,10 @@ import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedba
 import { buildVerdict } from "../verdict/record.js";
 import { usageCost } from "../providers/cost.js";
 import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
-import { createChatSender, type ChatSender, type RemoteTransport } from "./sender.js";
+import { createChatSender, type ChatSender, type RemoteTransport } from "../providers/sender.js";
 import { JudgeFatalError, type Judge, type JudgeContext } from "./judge.js";
-import { defaultDialect, responseFormat } from "./openai-schema.js";
-import type { AimdLimiter } from "./rate.js";
+import { defaultDialect, responseFormat } from "../providers/schema-dialects.js";
+import type { AimdLimiter } from "../providers/pacing.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
 import { verdictConfig } from "./verdict-config.js";
 import {
@@ -50,7 +50,7 @@ import {
   type SendResult,
   type TransportOptions,
   type Usage,
-} from "./transport.js";
+} from "../providers/send.js";
 
 /**
  * Error kinds of `sendChat` that are the judge's own answer (a reply cut at the token limit, an empty reply),

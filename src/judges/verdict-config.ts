@@ -8,7 +8,7 @@
  * later counts automatically until it is listed there.
  */
 import { JUDGE_DEFAULTS, NON_VERDICT_FIELDS as CONFIG_NON_VERDICT_FIELDS, withJudgeDefaults, type JudgeConfig } from "./config.js";
-import { responseFormat } from "./openai-schema.js";
+import { responseFormat } from "../providers/schema-dialects.js";
 
 /**
  * Config fields that cannot change a verdict, left out of the key: the judge id (a key field of its own),

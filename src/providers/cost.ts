@@ -10,7 +10,7 @@
  */
 import type { JudgePrice } from "../judges/config.js";
 
-/** Token usage as a verdict records it (see `Usage` in `src/judges/transport.ts`). */
+/** Token usage as a verdict records it (see `Usage` in `src/providers/send.ts`). */
 export interface PricedUsage {
   prompt_tokens: number;
   completion_tokens: number;

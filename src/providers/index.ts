@@ -19,9 +19,9 @@
  * - rejects only with a `JudgeFatalError` (kinds `auth`, `insufficient_quota`, `rate_limited` (retry-after over the
  *   limit), `unreachable`, `not_openai_compatible`): the judge is stopped, its items stay un-judged for a resume.
  * - behind it, per judge: the `openai` v6 client (credentials from the environment: `clientSettings`), the fault
- *   policy and its retries (`src/judges/transport.ts`, table in its docstring), rpm/tpm pacing and AIMD concurrency
- *   (`src/judges/rate.ts`), the size-limited body reader (`src/judges/fetch-limit.ts`), and optionally the transport
- *   worker thread (`src/judges/transport-worker.ts`; `IPI_NO_WORKER=1` sends from the main thread). The Batch API
+ *   policy and its retries (`src/providers/send.ts`, table in its docstring), rpm/tpm pacing and AIMD concurrency
+ *   (`src/providers/pacing.ts`), the size-limited body reader (`src/providers/fetch.ts`), and optionally the transport
+ *   worker thread (`src/providers/transport-worker.ts`; `IPI_NO_WORKER=1` sends from the main thread). The Batch API
  *   path (`src/judges/batch.ts`) drives the same conversation with result lines instead of sends.
  *
  * Money and token counting live here too: `./cost.ts` (price -> USD, totals that know what they could not count),
@@ -30,10 +30,10 @@
  * The implementations still live under `src/judges/` (moving them here is a follow-up of issue 15 point 5; the
  * realistic-latency benchmark in README-bench.md decides whether the worker thread stays).
  */
-export type { ChatSender, SendOptions, RemoteTransport } from "../judges/sender.js";
-export { createChatSender } from "../judges/sender.js";
-export type { ChatMessage, ChatRequest, SendOutcome, SendResult, Usage } from "../judges/transport.js";
-export { addUsage, providerFault, readUsage, reasoningText, rejectsTemperature, isContextLength } from "../judges/transport.js";
+export type { ChatSender, SendOptions, RemoteTransport } from "./sender.js";
+export { createChatSender } from "./sender.js";
+export type { ChatMessage, ChatRequest, SendOutcome, SendResult, Usage } from "./send.js";
+export { addUsage, providerFault, readUsage, reasoningText, rejectsTemperature, isContextLength } from "./send.js";
 export { clientSettings, NON_VERDICT_FIELDS, type ClientSettings, type JudgePrice } from "../judges/config.js";
 export { addCost, describeCost, emptyCost, formatUsd, tokensCost, usageCost, type CostTotal } from "./cost.js";
 export { countPromptTokens, tokenizerFor, tokenCounter, type TokenizerName } from "./tokens.js";

@@ -1,4 +1,4 @@
-import type { SendContext } from "../../src/judges/transport.js";
+import type { SendContext } from "../../src/providers/send.js";
 
 /** A fake API key that the transport tests check never leaks. */
 export const TEST_KEY = "sk-test-SECRETKEY-9f8e7d6c5b4a";

@@ -3,7 +3,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Ajv } from "ajv";
 import { describe, expect, it } from "vitest";
-import { JudgeReplyWireSchema, replyJsonSchema, responseFormat, REPLY_SCHEMA_NAME } from "../../src/judges/openai-schema.js";
+import { JudgeReplyWireSchema, replyJsonSchema, responseFormat, REPLY_SCHEMA_NAME } from "../../src/providers/schema-dialects.js";
 import { parseReply } from "../../src/judges/parse.js";
 import { BUCKETS } from "../../src/types.js";
 

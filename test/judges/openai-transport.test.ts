@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { limitedFetch } from "../../src/judges/fetch-limit.js";
+import { limitedFetch } from "../../src/providers/fetch.js";
 import { JudgeFatalError } from "../../src/judges/judge.js";
 import {
   clipMessage,
@@ -18,7 +18,7 @@ import {
   sendChat,
   type ChatRequest,
   type SendContext,
-} from "../../src/judges/transport.js";
+} from "../../src/providers/send.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
 import { CASES } from "../helpers/paths.js";
 

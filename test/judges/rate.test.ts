@@ -8,10 +8,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
-import { AimdLimiter, RatePacer } from "../../src/judges/rate.js";
+import { AimdLimiter, RatePacer } from "../../src/providers/pacing.js";
 import { labelRun } from "../../src/run/label.js";
 import type { JudgeConfig } from "../../src/judges/config.js";
-import { TransportWorker } from "../../src/judges/transport-worker.js";
+import { TransportWorker } from "../../src/providers/transport-worker.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeRequest, type FakeResponse } from "../helpers/fake-openai.js";
 import { SAMPLES, WORKER_ENTRY } from "../helpers/paths.js";
 

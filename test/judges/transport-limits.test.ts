@@ -6,8 +6,8 @@
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
-import { limitedFetch, MAX_RESPONSE_BYTES, ResponseTooLargeError } from "../../src/judges/fetch-limit.js";
-import { isBodyReset, redact, sendChat, tokenCount, type ChatRequest, type SendContext } from "../../src/judges/transport.js";
+import { limitedFetch, MAX_RESPONSE_BYTES, ResponseTooLargeError } from "../../src/providers/fetch.js";
+import { isBodyReset, redact, sendChat, tokenCount, type ChatRequest, type SendContext } from "../../src/providers/send.js";
 import { SAMPLES } from "../helpers/paths.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import type { Trajectory } from "../../src/types.js";

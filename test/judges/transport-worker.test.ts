@@ -1,6 +1,6 @@
 /**
- * The transport worker (`src/judges/transport-worker.ts`) and the node:http chat path of `limitedFetch`
- * (`src/judges/fetch-limit.ts`): the same verdicts as sending from this thread, fatal errors, aborts and a dying
+ * The transport worker (`src/providers/transport-worker.ts`) and the node:http chat path of `limitedFetch`
+ * (`src/providers/fetch.ts`): the same verdicts as sending from this thread, fatal errors, aborts and a dying
  * worker, and the fetch semantics the `openai` client and `./transport.ts` rely on. Real `openai` client, loopback
  * servers only. The worker runs the compiled entry (`dist/`; `npm test` builds first).
  */
@@ -13,11 +13,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import type { JudgeConfig } from "../../src/judges/config.js";
-import { limitedFetch } from "../../src/judges/fetch-limit.js";
+import { limitedFetch } from "../../src/providers/fetch.js";
 import { JudgeFatalError } from "../../src/judges/judge.js";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
-import { TransportWorker } from "../../src/judges/transport-worker.js";
-import { chatRequestBody, encodeRequest, estimateTokens, sendChat, type ChatRequest } from "../../src/judges/transport.js";
+import { TransportWorker } from "../../src/providers/transport-worker.js";
+import { chatRequestBody, encodeRequest, estimateTokens, sendChat, type ChatRequest } from "../../src/providers/send.js";
 import OpenAI from "openai";
 import { fastCtx } from "../helpers/transport-ctx.js";
 import { readTrajectories } from "../../src/ingest/index.js";

@@ -8,7 +8,7 @@ import path from "node:path";
 import OpenAI from "openai";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
-import { providerFault, sendChat, type ChatRequest } from "../../src/judges/transport.js";
+import { providerFault, sendChat, type ChatRequest } from "../../src/providers/send.js";
 import { convertAgentDojo } from "../../src/ingest/agentdojo.js";
 import type { Trajectory } from "../../src/types.js";
 import { completion, startFakeOpenAI, type FakeOpenAI, type FakeResponse, type FakeScript } from "../helpers/fake-openai.js";

@@ -4,10 +4,10 @@
  * the verdict) so the transport worker (`./transport-worker-entry.ts`) loads only what sending needs.
  */
 import OpenAI from "openai";
-import { clientSettings, withJudgeDefaults, type JudgeConfig } from "./config.js";
-import { limitedFetch } from "./fetch-limit.js";
-import { AimdLimiter, RatePacer } from "./rate.js";
-import { defaultSleep, sendChat, type ChatRequest, type EncodedRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./transport.js";
+import { clientSettings, withJudgeDefaults, type JudgeConfig } from "../judges/config.js";
+import { limitedFetch } from "./fetch.js";
+import { AimdLimiter, RatePacer } from "./pacing.js";
+import { defaultSleep, sendChat, type ChatRequest, type EncodedRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./send.js";
 
 /** One chat request's send options: the run's signal and the token-limit parameter name in force. */
 export interface SendOptions {

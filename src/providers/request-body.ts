@@ -3,7 +3,7 @@
  * thread (`encodeRequest`), and the token estimate used for tpm pacing. Kept apart from `./transport.ts` (which
  * loads the `openai` client) so the main thread's side of the transport worker stays light at start-up.
  */
-import type { ChatRequest } from "./transport.js";
+import type { ChatRequest } from "./send.js";
 
 /**
  * The JSON body of one chat completions request (the same for `sendChat` and the Batch API request file):

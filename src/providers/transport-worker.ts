@@ -14,11 +14,11 @@
  * every send rejects with a `JudgeFatalError` of kind `transport_worker`: the judges stop, the run exits 1.
  */
 import { Worker } from "node:worker_threads";
-import type { JudgeConfig } from "./config.js";
-import { JudgeFatalError } from "./judge.js";
+import type { JudgeConfig } from "../judges/config.js";
+import { JudgeFatalError } from "../judges/judge.js";
 import type { ChatSender, RemoteTransport, SendOptions } from "./sender.js";
 import { encodeRequest, type EncodedRequest } from "./request-body.js";
-import type { ChatRequest, SendResult } from "./transport.js";
+import type { ChatRequest, SendResult } from "./send.js";
 import type { TransportWorkerData } from "./transport-worker-entry.js";
 
 /** A message from the worker. */

@@ -33,11 +33,11 @@
  * whole page into every verdict).
  */
 import OpenAI from "openai";
-import { ResponseDecodeError, ResponseTooLargeError } from "./fetch-limit.js";
+import { ResponseDecodeError, ResponseTooLargeError } from "./fetch.js";
 import { chatRequestBody, estimateTokens, reencode, type EncodedRequest } from "./request-body.js";
 export { chatRequestBody, encodeRequest, estimateTokens, type EncodedRequest } from "./request-body.js";
-import { JudgeFatalError } from "./judge.js";
-import type { Pacer, RequestGate, Slot } from "./rate.js";
+import { JudgeFatalError } from "../judges/judge.js";
+import type { Pacer, RequestGate, Slot } from "./pacing.js";
 
 /** Tunables of the fault policy; every field has a default. */
 export interface TransportOptions {

@@ -13,10 +13,10 @@
  * thread's environment (a copy of the process's) and never posted.
  */
 import { parentPort } from "node:worker_threads";
-import type { JudgeConfig } from "./config.js";
-import { JudgeFatalError } from "./judge.js";
+import type { JudgeConfig } from "../judges/config.js";
+import { JudgeFatalError } from "../judges/judge.js";
 import { createChatSender, type ChatSender } from "./sender.js";
-import type { EncodedRequest, TransportOptions } from "./transport.js";
+import type { EncodedRequest, TransportOptions } from "./send.js";
 
 /** What the worker is initialized with (its first message). */
 export interface TransportWorkerData {
