@@ -9,7 +9,7 @@ import { readRunState, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError, type HumanScale } from "../agree/human.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { formatJudgeConcordance, judgeConcordance } from "../agree/pairwise.js";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
 

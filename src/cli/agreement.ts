@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { formatRatingsAgreement, ratingsAgreement, readRatings, RatingsError } from "../agree/ratings.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 import { intOption, printJson } from "./util.js";
 
 /** `ipi-judge agreement FILE`: every agreement coefficient that applies to a ratings table. */

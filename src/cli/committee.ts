@@ -6,7 +6,7 @@ import { loadJudgesConfig } from "../judges/config.js";
 import { committeeReport, DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js";
 import { writeCommitteeFile } from "../committee/file.js";
 import { readRunState } from "../store/run-state.js";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge committee`: committee verdicts, per-judge figures, agreement, leniency and test-retest of a run. */

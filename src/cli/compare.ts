@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { buildObservations, compareConditions, formatCompare, type LabelSource } from "../compare/index.js";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */

@@ -4,7 +4,7 @@ import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTab
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { readHumanLabels } from "../agree/human.js";
 import { HumanLabelsError } from "../agree/human.js";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge estimate`: judge, human-only and calibrated ASR per group, from a run and its human sample. */

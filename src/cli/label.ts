@@ -8,7 +8,7 @@ import { formatSummary } from "../run/summary.js";
 import { resolveJudges } from "../judges/index.js";
 import { transportWorkerEnabled } from "../providers/transport-worker.js";
 import { progressReporter } from "./progress.js";
-import { EXIT, UsageError } from "./errors.js";
+import { EXIT, UsageError } from "../errors.js";
 import { intOption, printJson } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";

@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
-import { EXIT, UsageError } from "./errors.js";
+import { EXIT, UsageError } from "../errors.js";
 import { RunLockedError } from "../store/lock.js";
 import { preloadTransportWorker, transportWorkerEnabled } from "../providers/transport-worker.js";
 

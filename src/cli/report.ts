@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */

@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { Command } from "commander";
 import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */

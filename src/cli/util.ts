@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { UsageError } from "./errors.js";
+import { UsageError } from "../errors.js";
 import { checkRunName } from "../store/run-store.js";
 
 /** Parse an integer option, or throw a UsageError naming it. */

@@ -39,7 +39,8 @@ import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../store/journal.js";
 import { verdictKey } from "../store/run-store.js";
 import { clientSettings, type JudgeConfig } from "./config.js";
-import { JudgeFatalError, type JudgeContext } from "./judge.js";
+import { type JudgeContext } from "./judge.js";
+import { JudgeFatalError } from "../errors.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "./openai.js";
 import { addUsage, chatRequestBody, clipMessage, connectionCause, defaultSleep, isBodyReset, providerFault, readUsage, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
 

@@ -3,7 +3,7 @@ import { createSignatureJudge } from "./signature.js";
 import { loadJudgesConfig } from "./config.js";
 import { createOpenAIJudge } from "./openai.js";
 import { TransportWorker } from "../providers/transport-worker.js";
-import { UsageError } from "../cli/errors.js";
+import { UsageError } from "../errors.js";
 
 export interface ResolvedJudges {
   judges: Judge[];

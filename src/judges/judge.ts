@@ -31,15 +31,3 @@ export interface Judge {
   verdictConfig?: Record<string, unknown>;
   judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict>;
 }
-
-/** Thrown by a judge when it cannot go on at all (401/403, insufficient_quota). */
-export class JudgeFatalError extends Error {
-  constructor(
-    public readonly judgeId: string,
-    public readonly kind: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "JudgeFatalError";
-  }
-}

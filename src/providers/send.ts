@@ -36,7 +36,7 @@ import OpenAI from "openai";
 import { ResponseDecodeError, ResponseTooLargeError } from "./fetch.js";
 import { chatRequestBody, estimateTokens, reencode, type EncodedRequest } from "./request-body.js";
 export { chatRequestBody, encodeRequest, estimateTokens, type EncodedRequest } from "./request-body.js";
-import { JudgeFatalError } from "../judges/judge.js";
+import { JudgeFatalError } from "../errors.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 
 /** Tunables of the fault policy; every field has a default. */

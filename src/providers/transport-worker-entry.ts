@@ -14,7 +14,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import type { JudgeConfig } from "../judges/config.js";
-import { JudgeFatalError } from "../judges/judge.js";
+import { JudgeFatalError } from "../errors.js";
 import { createChatSender, type ChatSender } from "./sender.js";
 import type { EncodedRequest, TransportOptions } from "./send.js";
 

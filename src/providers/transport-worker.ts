@@ -15,7 +15,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { JudgeConfig } from "../judges/config.js";
-import { JudgeFatalError } from "../judges/judge.js";
+import { JudgeFatalError } from "../errors.js";
 import type { ChatSender, RemoteTransport, SendOptions } from "./sender.js";
 import { encodeRequest, type EncodedRequest } from "./request-body.js";
 import type { ChatRequest, SendResult } from "./send.js";

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import pLimit from "p-limit";
 import type { Judge } from "../judges/judge.js";
-import { JudgeFatalError } from "../judges/judge.js";
+import { JudgeFatalError } from "../errors.js";
 import { chatFallbackIdPath, countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { IngestError, Surface, Trajectory, Verdict } from "../types.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";

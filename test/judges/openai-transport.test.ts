@@ -6,7 +6,7 @@ import path from "node:path";
 import OpenAI from "openai";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { limitedFetch } from "../../src/providers/fetch.js";
-import { JudgeFatalError } from "../../src/judges/judge.js";
+import { JudgeFatalError } from "../../src/errors.js";
 import {
   clipMessage,
   connectionCause,

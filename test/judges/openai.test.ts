@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JudgesConfigError, type JudgeConfig } from "../../src/judges/config.js";
-import { JudgeFatalError } from "../../src/judges/judge.js";
+import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge, type OpenAIJudgeCommon } from "../../src/judges/openai.js";
 import { convertAgentDojo } from "../../src/ingest/agentdojo.js";
 import { convertChatLine } from "../../src/ingest/chat-jsonl.js";

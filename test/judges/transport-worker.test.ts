@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import type { JudgeConfig } from "../../src/judges/config.js";
 import { limitedFetch } from "../../src/providers/fetch.js";
-import { JudgeFatalError } from "../../src/judges/judge.js";
+import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
 import { TransportWorker } from "../../src/providers/transport-worker.js";
 import { chatRequestBody, encodeRequest, estimateTokens, sendChat, type ChatRequest } from "../../src/providers/send.js";

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { clientSettings, JudgesConfigError, loadJudgesConfig, parseJudgesConfig } from "../../src/judges/config.js";
-import { JudgeFatalError } from "../../src/judges/judge.js";
+import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
 import { labelRun } from "../../src/run/label.js";
 import type { Trajectory } from "../../src/types.js";

@@ -1,0 +1,29 @@
+/**
+ * Errors that several layers throw and the CLI maps to exit codes: a usage or configuration error (exit 2) and a judge
+ * that must stop (its items stay un-judged for a resume). Kept outside `cli/` so no library module imports the CLI.
+ */
+/** A usage or configuration error: the CLI prints it and exits 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+/** Exit codes: 0 success (including runs where some items failed and were recorded), 1 fatal, 2 usage/config. */
+export const EXIT = { ok: 0, fatal: 1, usage: 2, interrupted: 130 } as const;
+
+/**
+ * Thrown by a judge or its provider when it cannot go on at all (401/403, insufficient_quota, an unreachable or
+ * incompatible server, a persistent reasoning-only reply): `kind` names the cause; the runner stops this judge.
+ */
+export class JudgeFatalError extends Error {
+  constructor(
+    public readonly judgeId: string,
+    public readonly kind: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "JudgeFatalError";
+  }
+}
