@@ -8,8 +8,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
-import { stat } from "node:fs/promises";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -19,11 +18,17 @@ import { convertShell, isShellTrajectory } from "./shell.js";
 import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
 import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
+import { plan } from "./detect.js";
+import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
+import { errText, EVAL_EXT, inputFiles, JSON_EXT, type InputFile } from "./walk.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
+export { inputFiles, type InputFile } from "./walk.js";
+export { DETECT_SAMPLE_LINES } from "./detect.js";
+export { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
 export { IngestFatalError, ingestError, type IngestErrorKind } from "./errors.js";
 export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE, attributeRun } from "./agentdojo.js";
 export { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
@@ -83,217 +88,6 @@ function maxItemBytes(opts: ReadOptions): number {
 /** One item of a read: a trajectory, or an error standing for one unreadable file or line. */
 export type IngestItem = { kind: "trajectory"; trajectory: Trajectory } | { kind: "error"; error: IngestError };
 
-/** A file to read, with the input path (directory or the file itself) it was found under. */
-export interface InputFile {
-  file: string;
-  root: string;
-}
-
-const JSON_EXT = /\.json$/i;
-const JSONL_EXT = /\.(jsonl|ndjson)$/i;
-/** Inspect AI's zip log. */
-const EVAL_EXT = /\.eval$/i;
-/** SWE-agent's trajectory file. */
-const TRAJ_EXT = /\.traj$/i;
-
-/**
- * The files the given paths stand for, in a deterministic order: each path in the order given; a directory is
- * walked recursively with entries sorted by name (UTF-16 code-unit order, not locale), keeping `*.json`,
- * `*.jsonl` and `*.ndjson` files and skipping names that start with `.`; a file given explicitly is always
- * kept, whatever its extension. Symbolic links are followed; a directory reached twice (a link loop) is skipped. A
- * FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a `read_error`, never opened.
- *
- * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
- */
-export async function* inputFiles(paths: string[]): AsyncGenerator<InputFile | { error: IngestError }> {
-  for (const p of paths) {
-    let st;
-    try {
-      st = await stat(p);
-    } catch (e) {
-      yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
-      continue;
-    }
-    if (st.isDirectory()) yield* walk(p, p, new Set());
-    else if (st.isFile()) yield { file: p, root: p };
-    else yield { error: notRegular(p) };
-  }
-}
-
-/**
- * The error for a FIFO, socket or device where a trajectory file was expected: it is not opened (opening a FIFO
- * with no writer blocks the thread for good, and no signal handler can run then).
- */
-function notRegular(p: string): IngestError {
-  return ingestError("read_error", p, "not a regular file (a FIFO, socket or device): not read");
-}
-
-/**
- * Walk one directory. `real` is its real path when known (a plain sub-directory of a directory whose real path
- * is known has real path `real(parent)/name`, so only the root and directories reached through a symbolic link
- * cost a `realpath`); `seen` holds the real paths walked so far (link-loop safety). Directory reads are
- * synchronous (`readdirSync`): one directory listing is far cheaper than a promise round trip per entry.
- */
-async function* walk(dir: string, root: string, seen: Set<string>, real?: string): AsyncGenerator<InputFile | { error: IngestError }> {
-  let names: { name: string; dir: boolean; link: boolean; special?: boolean }[];
-  let realDir: string;
-  try {
-    realDir = real ?? realpathSync(dir);
-    if (seen.has(realDir)) return;
-    seen.add(realDir);
-    names = [];
-    for (const ent of readdirSync(dir, { withFileTypes: true })) {
-      if (ent.name.startsWith(".")) continue;
-      let isDir = ent.isDirectory();
-      let isFile = ent.isFile();
-      const link = ent.isSymbolicLink();
-      if (link) {
-        try {
-          const s = statSync(path.join(dir, ent.name));
-          isDir = s.isDirectory();
-          isFile = s.isFile();
-        } catch {
-          isFile = true; // a dangling link: let the read report it
-        }
-      }
-      if (isDir) names.push({ name: ent.name, dir: true, link });
-      else if (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name) || EVAL_EXT.test(ent.name) || TRAJ_EXT.test(ent.name)) names.push({ name: ent.name, dir: false, link, special: !isFile });
-    }
-  } catch (e) {
-    yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
-    return;
-  }
-  names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  for (const n of names) {
-    const full = path.join(dir, n.name);
-    if (n.dir) yield* walk(full, root, seen, n.link ? undefined : path.join(realDir, n.name));
-    else if (n.special) yield { error: notRegular(full) };
-    else yield { file: full, root };
-  }
-}
-
-function errText(e: unknown): string {
-  return e instanceof Error ? e.message : String(e);
-}
-
-/** What a file will be read as. `unknown` carries the reason. */
-type Plan = { as: InputFormat } | { as: "unknown"; why: string } | { as: "error"; error: IngestError };
-
-/** How many non-blank lines of a `.jsonl` file {@link plan} looks at to tell whether it holds trajectories. */
-export const DETECT_SAMPLE_LINES = 20;
-
-/**
- * True when one line (its bytes; `partial` when only the first bytes of a line over the size limit) looks like a
- * chat-jsonl trajectory: a JSON object with an own `messages` key or, when the line is not valid JSON (truncated,
- * bad UTF-8, partial), when its text mentions `"messages"`.
- */
-function hasMessages(bytes: Buffer, partial: boolean): boolean {
-  const d = decodeUtf8Strict(bytes);
-  const text = d.ok ? d.text : bytes.toString("latin1");
-  if (d.ok && !partial) {
-    const parsed = parseJson(text);
-    if (parsed.ok) {
-      const v = parsed.value;
-      return typeof v === "object" && v !== null && !Array.isArray(v) && Object.hasOwn(v, "messages");
-    }
-  }
-  return text.includes('"messages"');
-}
-
-/**
- * Decide how to read one file: `opts.format` when given; else `*.json` -> agentdojo; `*.jsonl`/`*.ndjson` ->
- * chat-jsonl when ANY of its first {@link DETECT_SAMPLE_LINES} non-blank lines has `messages` (see
- * {@link hasMessages}), so that a bad first line is one error of its own and the good lines are still read;
- * otherwise `unknown` (e.g. a `manifest.jsonl`: objects without `messages` on every line), one error for the whole
- * file; any other extension -> `unknown`. The reasons name the CLI option `--format` that overrides detection.
- */
-async function plan(file: string, format: InputFormat | undefined, max: number): Promise<Plan> {
-  if (format) return { as: format };
-  if (JSON_EXT.test(file)) return { as: "agentdojo" };
-  if (EVAL_EXT.test(file)) return { as: "inspect" };
-  if (TRAJ_EXT.test(file)) return { as: "shell" };
-  if (!JSONL_EXT.test(file)) {
-    return {
-      as: "unknown",
-      why: "not a .json, .jsonl, .ndjson, .eval or .traj file: cannot tell the format (pass `--format agentdojo|chat-jsonl|inspect|shell` to read it)",
-    };
-  }
-  let sampled = 0;
-  try {
-    for await (const { bytes, tooLong } of rawLines(file, { maxLineBytes: max })) {
-      if (tooLong === undefined && isBlank(bytes)) continue;
-      sampled++;
-      if (hasMessages(bytes, tooLong !== undefined)) return { as: "chat-jsonl" };
-      if (sampled >= DETECT_SAMPLE_LINES) break;
-    }
-  } catch (e) {
-    return { as: "error", error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
-  }
-  if (sampled === 0) return { as: "error", error: ingestError("invalid_json", file, "empty file: no JSON lines") };
-  const which =
-    sampled === 1
-      ? "its only non-blank line has no `messages`"
-      : `none of its ${sampled < DETECT_SAMPLE_LINES ? "" : "first "}${sampled} non-blank lines has \`messages\``;
-  return {
-    as: "unknown",
-    why: `${which}: not a chat-jsonl trajectory file (e.g. a manifest); pass \`--format chat-jsonl\` to force it`,
-  };
-}
-
-/**
- * The folder that fallback ids of AgentDojo files outside the layout, Inspect logs and shell trajectories are
- * relative to (chat-JSONL fallback ids use {@link chatFallbackIdPath} instead): the deepest common
- * ancestor of all the input paths, where a directory input stands for itself and a file input for the folder
- * holding it (paths are resolved against the current directory, links are not followed). So one folder or one
- * file read alone keeps the short ids it always had (`sub/a.jsonl:3`, `data.jsonl:1`), and inputs in different
- * folders get ids that differ by those folders (`x/data.jsonl:1`, `y/data.jsonl:1`) instead of colliding.
- * Paths that cannot be read are left out.
- *
- * @returns an absolute path, or `undefined` when no path can be read.
- */
-export async function fallbackIdRoot(paths: string[]): Promise<string | undefined> {
-  let common: string[] | undefined;
-  for (const p of paths) {
-    let dir: string;
-    try {
-      const abs = path.resolve(p);
-      dir = (await stat(abs)).isDirectory() ? abs : path.dirname(abs);
-    } catch {
-      continue;
-    }
-    const parts = dir.split(path.sep);
-    if (common === undefined) common = parts;
-    else {
-      let n = 0;
-      while (n < common.length && n < parts.length && common[n] === parts[n]) n++;
-      common = common.slice(0, n);
-    }
-  }
-  if (common === undefined) return undefined;
-  const joined = common.join(path.sep);
-  return joined === "" ? path.parse(path.resolve(paths[0] ?? ".")).root : joined;
-}
-
-/**
- * A file's path for a fallback id: relative to `root` (`/`-separated); the file name when `root` is the file
- * itself; the whole resolved path when the file is not under `root`.
- */
-export function idPath(root: string, file: string): string {
-  const rel = path.relative(root, file);
-  const p = rel === "" ? path.basename(file) : rel.startsWith("..") || path.isAbsolute(rel) ? path.resolve(file) : rel;
-  return p.split(path.sep).join("/");
-}
-
-/**
- * The file part of a chat-JSONL fallback id (`<file>:<line>` for a line without an `id`): the file's path relative
- * to the current directory (`/`-separated), or its resolved path when it is not under the current directory. It
- * depends on the file alone, never on the other inputs of the same read, so `label x/data.jsonl` and
- * `label x/data.jsonl y/data.jsonl` give x's rows the same ids (`x/data.jsonl:1`), and a resumed run never judges
- * them again under new names.
- */
-export function chatFallbackIdPath(file: string): string {
-  return idPath(process.cwd(), path.resolve(file));
-}
 
 /**
  * Read one JSON file whole: the bytes (size checked against `max` from the open file, so a file that grows between

@@ -162,7 +162,9 @@ function validate(raw: unknown): ErrorObject[] {
     // ajv loaded on first use: the transport worker imports this module for `resolveApiKey` and never validates
     const { Ajv } = createRequire(import.meta.url)("ajv") as { Ajv: typeof AjvClass };
     const schema = JSON.parse(readFileSync(JUDGES_SCHEMA_PATH, "utf8"));
-    validator = new Ajv({ allErrors: true, strict: false }).compile(schema);
+    // validateSchema off: the meta-schema compile cost ~60-200 ms before the first request; test/schemas.test.ts
+    // checks the published schema against the meta-schema once
+    validator = new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(schema);
   }
   return validator(raw) ? [] : (validator.errors ?? []);
 }

@@ -1,0 +1,103 @@
+/**
+ * Which files the input paths stand for: directories walked recursively in a deterministic order, symbolic links
+ * followed with loop safety, FIFOs and devices reported and never opened. Used by `./index.ts` (reading) and the
+ * progress pre-count.
+ */
+import { readdirSync, realpathSync, statSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { IngestError } from "../types.js";
+import { ingestError } from "./errors.js";
+
+/** A file to read, with the input path (directory or the file itself) it was found under. */
+export interface InputFile {
+  file: string;
+  root: string;
+}
+
+export const JSON_EXT = /\.json$/i;
+export const JSONL_EXT = /\.(jsonl|ndjson)$/i;
+/** Inspect AI's zip log. */
+export const EVAL_EXT = /\.eval$/i;
+/** SWE-agent's trajectory file. */
+export const TRAJ_EXT = /\.traj$/i;
+
+/**
+ * The files the given paths stand for, in a deterministic order: each path in the order given; a directory is
+ * walked recursively with entries sorted by name (UTF-16 code-unit order, not locale), keeping `*.json`,
+ * `*.jsonl` and `*.ndjson` files and skipping names that start with `.`; a file given explicitly is always
+ * kept, whatever its extension. Symbolic links are followed; a directory reached twice (a link loop) is skipped. A
+ * FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a `read_error`, never opened.
+ *
+ * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
+ */
+export async function* inputFiles(paths: string[]): AsyncGenerator<InputFile | { error: IngestError }> {
+  for (const p of paths) {
+    let st;
+    try {
+      st = await stat(p);
+    } catch (e) {
+      yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
+      continue;
+    }
+    if (st.isDirectory()) yield* walk(p, p, new Set());
+    else if (st.isFile()) yield { file: p, root: p };
+    else yield { error: notRegular(p) };
+  }
+}
+
+/**
+ * The error for a FIFO, socket or device where a trajectory file was expected: it is not opened (opening a FIFO
+ * with no writer blocks the thread for good, and no signal handler can run then).
+ */
+export function notRegular(p: string): IngestError {
+  return ingestError("read_error", p, "not a regular file (a FIFO, socket or device): not read");
+}
+
+/**
+ * Walk one directory. `real` is its real path when known (a plain sub-directory of a directory whose real path
+ * is known has real path `real(parent)/name`, so only the root and directories reached through a symbolic link
+ * cost a `realpath`); `seen` holds the real paths walked so far (link-loop safety). Directory reads are
+ * synchronous (`readdirSync`): one directory listing is far cheaper than a promise round trip per entry.
+ */
+async function* walk(dir: string, root: string, seen: Set<string>, real?: string): AsyncGenerator<InputFile | { error: IngestError }> {
+  let names: { name: string; dir: boolean; link: boolean; special?: boolean }[];
+  let realDir: string;
+  try {
+    realDir = real ?? realpathSync(dir);
+    if (seen.has(realDir)) return;
+    seen.add(realDir);
+    names = [];
+    for (const ent of readdirSync(dir, { withFileTypes: true })) {
+      if (ent.name.startsWith(".")) continue;
+      let isDir = ent.isDirectory();
+      let isFile = ent.isFile();
+      const link = ent.isSymbolicLink();
+      if (link) {
+        try {
+          const s = statSync(path.join(dir, ent.name));
+          isDir = s.isDirectory();
+          isFile = s.isFile();
+        } catch {
+          isFile = true; // a dangling link: let the read report it
+        }
+      }
+      if (isDir) names.push({ name: ent.name, dir: true, link });
+      else if (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name) || EVAL_EXT.test(ent.name) || TRAJ_EXT.test(ent.name)) names.push({ name: ent.name, dir: false, link, special: !isFile });
+    }
+  } catch (e) {
+    yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
+    return;
+  }
+  names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const n of names) {
+    const full = path.join(dir, n.name);
+    if (n.dir) yield* walk(full, root, seen, n.link ? undefined : path.join(realDir, n.name));
+    else if (n.special) yield { error: notRegular(full) };
+    else yield { file: full, root };
+  }
+}
+
+export function errText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
