@@ -1,5 +1,5 @@
 import type { Judge } from "./judge.js";
-import { createSignatureJudge } from "./signature.js";
+import { createSignatureJudge } from "./signature/index.js";
 import { loadJudgesConfig } from "./config.js";
 import { createOpenAIJudge } from "./openai.js";
 import { TransportWorker } from "../providers/transport-worker.js";
