@@ -38,7 +38,7 @@ export interface JudgeConfig {
   tpm?: number;
   /**
    * Send this judge's requests through the OpenAI Batch API under `label --batch`. Unset: true for the OpenAI API
-   * itself (no `base_url`, or api.openai.com), false otherwise. See `./batch.ts`.
+   * itself (no `base_url`, or api.openai.com), false otherwise. See `../run/batch.ts`.
    */
   batch?: boolean;
   /**

@@ -12,7 +12,7 @@ import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, looseVerdictKe
 import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
-import { BatchJudgeRun, batchCapable, type BatchSettings } from "../judges/batch.js";
+import { BatchJudgeRun, batchCapable, type BatchSettings } from "./batch.js";
 import type { OpenAIJudge } from "../judges/openai.js";
 import { SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import { tokensCost } from "../providers/cost.js";
@@ -76,7 +76,7 @@ export interface LabelOptions {
   onJudgeStopped?: (judgeId: string, message: string) => void;
   /**
    * Send the requests of batch-capable judges (`batchCapable(config)`) through the OpenAI Batch API
-   * (`../judges/batch.ts`) instead of one by one; other judges stay online. Resumes sent batches.
+   * (`./batch.ts`) instead of one by one; other judges stay online. Resumes sent batches.
    */
   batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "maxRequests" | "maxBytes" | "sleep">;
   /**
