@@ -60,7 +60,7 @@ export { buildVerdict } from "./verdict/record.js";
 export { type Judge, type JudgeContext } from "./judges/judge.js";
 export { JudgeFatalError, UsageError } from "./errors.js";
 export { createSignatureJudge, signatureReply, SIGNATURE_RULES_VERSION, type SignatureJudgeOptions } from "./judges/signature/index.js";
-export { createOpenAIJudge, type OpenAIJudge, type OpenAIJudgeCommon } from "./judges/openai.js";
+export { createOpenAIJudge, type OpenAIJudge, type OpenAIJudgeCommon } from "./judges/llm-judge.js";
 export {
   loadJudgesConfig,
   parseJudgesConfig,

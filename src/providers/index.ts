@@ -2,7 +2,7 @@
  * The provider layer: everything the judge conversation needs from an endpoint, behind one small contract.
  *
  * ## The contract
- * A judge conversation (`src/judges/openai.ts`: render, parse, verify, feedback, downgrade) talks to a provider
+ * A judge conversation (`src/judges/conversation.ts`: render, parse, verify, feedback, downgrade) talks to a provider
  * only through a {@link ChatSender}:
  *
  * ```ts

@@ -12,7 +12,7 @@
  *    `metadata.ipi_batch_key` = the chunk's key);
  * 3. the batch is polled every `pollMs` until it ends (progress: `request_counts`);
  * 4. its output and error files are downloaded; each result line is mapped back by `custom_id` and given to the
- *    judge's conversation `step` (the same parse/verify/decide logic as online, `../judges/openai.ts`): a verdict is
+ *    judge's conversation `step` (the same parse/verify/decide logic as online, `../judges/conversation.ts`): a verdict is
  *    stored at once; a conversation that needs another turn (feedback after unverified evidence, an unparseable
  *    reply) or a resend (a truncated reply: larger `max_tokens` once; a transient error line — 408/409/429/5xx,
  *    or a request the batch did not run because it expired or was cancelled: at most `maxResends` times) goes
@@ -38,7 +38,7 @@ import { readJsonl } from "../store/journal.js";
 import { verdictKey } from "../store/run-store.js";
 import { clientSettings } from "../judges/config.js";
 import { type JudgeContext } from "../judges/judge.js";
-import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/openai.js";
+import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, providerFault, readUsage, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
 import { BATCH_URL, BatchApi, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
 

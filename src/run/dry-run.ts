@@ -16,7 +16,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { JudgePrice } from "../judges/config.js";
 import type { Judge } from "../judges/judge.js";
-import type { OpenAIJudge } from "../judges/openai.js";
+import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../store/journal.js";
 import { looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";

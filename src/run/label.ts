@@ -13,7 +13,7 @@ import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { BatchJudgeRun, batchCapable, type BatchSettings } from "./batch.js";
-import type { OpenAIJudge } from "../judges/openai.js";
+import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import { tokensCost } from "../providers/cost.js";
 
