@@ -26,6 +26,9 @@
  * completed chunk whose processing was cut short is processed again, skipping verdicts already stored; the next
  * round's file is rewritten whole before it is listed. Verdicts of a round are never requested twice.
  *
+ * In a label run: `openBatchPaths` (before the items are read; `labelRun` queues each item of a batch judge with
+ * `add`) and `finishBatchPaths` (after the online path is done).
+ *
  * Which judges: `batch: true` in the judge's config, or, when `batch` is not given, judges on the OpenAI API
  * itself (no `base_url`, or `https://api.openai.com/...`). `batch: false` keeps a judge online; judges that are
  * not batch judges stay online in the same run.
@@ -37,10 +40,12 @@ import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../store/journal.js";
 import { verdictKey } from "../store/run-store.js";
 import { clientSettings } from "../judges/config.js";
-import { type JudgeContext } from "../judges/judge.js";
+import type { Judge, JudgeContext } from "../judges/judge.js";
+import { JudgeFatalError } from "../errors.js";
+import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, providerFault, readUsage, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
-import { BATCH_URL, BatchApi, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
+import { BATCH_URL, BatchApi, batchCapable, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
 
 // (re-exported: `label --batch` callers and tests found them here)
 export { BATCH_URL, batchCapable } from "../providers/batch-api.js";
@@ -452,4 +457,56 @@ export class BatchJudgeRun {
     const out = this.judge.step(conv, input);
     return out.done ? { kind: "verdict", verdict: out.verdict } : { kind: "request", request: out.request };
   }
+}
+
+/**
+ * The batch path of a label run: one {@link BatchJudgeRun} per batch-capable LLM judge (`batchCapable(config)`;
+ * other judges stay online), opened (the conversations of chunks sent by an earlier process are loaded, so they
+ * are awaited, not paid twice).
+ * @returns judge id -> its batch run; empty when `settings` is undefined (no `--batch`).
+ */
+export async function openBatchPaths(
+  run: LabelRunState,
+  judges: readonly Judge[],
+  settings: Omit<BatchSettings, "signal"> | undefined,
+): Promise<Map<string, BatchJudgeRun>> {
+  const batchers = new Map<string, BatchJudgeRun>();
+  if (settings)
+    for (const j of judges) {
+      const oj = j as Partial<OpenAIJudge>;
+      if (!oj.begin || !oj.config || !batchCapable(oj.config)) continue;
+      const b = new BatchJudgeRun(run.store, j as OpenAIJudge, { ...settings, signal: run.signal });
+      await b.open();
+      batchers.set(j.id, b);
+    }
+  return batchers;
+}
+
+/**
+ * Send, poll and store every batch judge's verdicts (after the online path is done), judge by judge; a
+ * `JudgeFatalError` stops that judge and the next goes on. Stops early when the store failed, the run was
+ * aborted or the judge was stopped.
+ * @returns true when a batch run was stopped before all its verdicts were stored (the run is interrupted).
+ * @throws what `BatchJudgeRun.finish` throws besides `JudgeFatalError` (a files/batches call that kept failing).
+ */
+export async function finishBatchPaths(run: LabelRunState, batchers: Map<string, BatchJudgeRun>): Promise<boolean> {
+  let interrupted = false;
+  for (const [id, b] of batchers) {
+    if (run.fatal || run.signal?.aborted || run.stopped[id]) break;
+    let done = true;
+    try {
+      done = await b.finish((v) => {
+        v.judge_config_sha256 = run.configs.get(id)!.sha;
+        run.store.addVerdict(v);
+        run.progress.judged++;
+        run.track(v);
+        run.report();
+      });
+    } catch (e) {
+      if (!(e instanceof JudgeFatalError)) throw e;
+      run.stopJudge(id, e.message);
+    }
+    if (!done) interrupted = true;
+  }
+  return interrupted;
 }

@@ -23,7 +23,9 @@ import { looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js"
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
-import { contentSha256, keepStoredChatId, pendingRepeats, runJudgeConfig, storedChatFallbackIds, type LabelOptions } from "./label.js";
+import { contentSha256, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
+import { runJudgeConfig } from "./config-change.js";
+import type { LabelOptions } from "./label.js";
 
 /** Output tokens assumed per request when the judge sets no `max_tokens` below it (a verdict's JSON reply). */
 export const DEFAULT_ASSUMED_OUTPUT_TOKENS = 600;
