@@ -60,7 +60,8 @@ export { buildVerdict } from "./verdict/record.js";
 export { type Judge, type JudgeContext } from "./judges/judge.js";
 export { JudgeFatalError, UsageError } from "./errors.js";
 export { createSignatureJudge, signatureReply, SIGNATURE_RULES_VERSION, type SignatureJudgeOptions } from "./judges/signature/index.js";
-export { createOpenAIJudge, type OpenAIJudge, type OpenAIJudgeCommon } from "./judges/llm-judge.js";
+export { createOpenAIJudge, LlmJudge, type OpenAIJudge, type OpenAIJudgeCommon } from "./judges/llm-judge.js";
+export { JudgeConversations, type JudgeConversation, type ConversationSettings, type StepInput, type StepOutcome } from "./judges/conversation.js";
 export {
   loadJudgesConfig,
   parseJudgesConfig,
