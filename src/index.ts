@@ -59,8 +59,9 @@ export { buildVerdict } from "./verdict/record.js";
 // Judges: the Judge interface, the offline signature judge, LLM judges over any OpenAI-compatible API.
 export { type Judge, type JudgeContext } from "./judges/judge.js";
 export { JudgeFatalError, UsageError } from "./errors.js";
-export { createSignatureJudge, signatureReply, SIGNATURE_RULES_VERSION, type SignatureJudgeOptions } from "./judges/signature.js";
-export { createOpenAIJudge, type OpenAIJudge, type OpenAIJudgeCommon } from "./judges/openai.js";
+export { createSignatureJudge, signatureReply, SIGNATURE_RULES_VERSION, type SignatureJudgeOptions } from "./judges/signature/index.js";
+export { createOpenAIJudge, LlmJudge, type OpenAIJudge, type OpenAIJudgeCommon } from "./judges/llm-judge.js";
+export { JudgeConversations, type JudgeConversation, type ConversationSettings, type StepInput, type StepOutcome } from "./judges/conversation.js";
 export {
   loadJudgesConfig,
   parseJudgesConfig,

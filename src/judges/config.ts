@@ -38,7 +38,7 @@ export interface JudgeConfig {
   tpm?: number;
   /**
    * Send this judge's requests through the OpenAI Batch API under `label --batch`. Unset: true for the OpenAI API
-   * itself (no `base_url`, or api.openai.com), false otherwise. See `./batch.ts`.
+   * itself (no `base_url`, or api.openai.com), false otherwise. See `../run/batch.ts`.
    */
   batch?: boolean;
   /**
@@ -57,7 +57,7 @@ export interface JudgeConfig {
   query_env?: Record<string, string>;
   /**
    * The structured-output schema dialect of the server under `output_mode: "json_schema"`: `openai` (strict),
-   * `gemini`, `vllm`, `ollama` (see `./openai-schema.ts`). Unset: `gemini` for Google's host, `ollama` for port
+   * `gemini`, `vllm`, `ollama` (see `../providers/schema-dialects.ts`). Unset: `gemini` for Google's host, `ollama` for port
    * 11434, else `openai`.
    */
   schema_dialect?: "openai" | "gemini" | "vllm" | "ollama";

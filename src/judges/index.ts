@@ -1,7 +1,7 @@
 import type { Judge } from "./judge.js";
-import { createSignatureJudge } from "./signature.js";
+import { createSignatureJudge } from "./signature/index.js";
 import { loadJudgesConfig } from "./config.js";
-import { createOpenAIJudge } from "./openai.js";
+import { createOpenAIJudge } from "./llm-judge.js";
 import { TransportWorker } from "../providers/transport-worker.js";
 import { UsageError } from "../errors.js";
 

@@ -2,7 +2,7 @@
  * The provider layer: everything the judge conversation needs from an endpoint, behind one small contract.
  *
  * ## The contract
- * A judge conversation (`src/judges/openai.ts`: render, parse, verify, feedback, downgrade) talks to a provider
+ * A judge conversation (`src/judges/conversation.ts`: render, parse, verify, feedback, downgrade) talks to a provider
  * only through a {@link ChatSender}:
  *
  * ```ts
@@ -22,7 +22,7 @@
  *   policy and its retries (`src/providers/send.ts`, table in its docstring), rpm/tpm pacing and AIMD concurrency
  *   (`src/providers/pacing.ts`), the size-limited body reader (`src/providers/fetch.ts`), and optionally the transport
  *   worker thread (`src/providers/transport-worker.ts`; `IPI_NO_WORKER=1` sends from the main thread). The Batch API
- *   path (`src/judges/batch.ts`) drives the same conversation with result lines instead of sends.
+ *   path (`src/run/batch.ts`, over `src/providers/batch-api.ts`) drives the same conversation with result lines.
  *
  * Money and token counting live here too: `./cost.ts` (price -> USD, totals that know what they could not count),
  * `./tokens.ts` (real tokenizers for OpenAI models, labelled estimates otherwise).

@@ -16,14 +16,16 @@ import fs from "node:fs";
 import path from "node:path";
 import type { JudgePrice } from "../judges/config.js";
 import type { Judge } from "../judges/judge.js";
-import type { OpenAIJudge } from "../judges/openai.js";
+import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../store/journal.js";
 import { looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
-import { contentSha256, keepStoredChatId, pendingRepeats, runJudgeConfig, storedChatFallbackIds, type LabelOptions } from "./label.js";
+import { contentSha256, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
+import { runJudgeConfig } from "./config-change.js";
+import type { LabelOptions } from "./label.js";
 
 /** Output tokens assumed per request when the judge sets no `max_tokens` below it (a verdict's JSON reply). */
 export const DEFAULT_ASSUMED_OUTPUT_TOKENS = 600;

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { SAMPLES } from "../helpers/paths.js";
 import { labelRun } from "../../src/run/label.js";
-import { createSignatureJudge } from "../../src/judges/signature.js";
+import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { readVerdicts, readTrajectoryIndex } from "../../src/store/run-store.js";
 import { buildCommitteeFixture } from "../report/fixture.js";
 

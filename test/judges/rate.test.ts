@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { AimdLimiter, RatePacer } from "../../src/providers/pacing.js";
 import { labelRun } from "../../src/run/label.js";
 import type { JudgeConfig } from "../../src/judges/config.js";

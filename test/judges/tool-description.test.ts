@@ -5,7 +5,7 @@
  * the retry turn points at the tool description.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
 import { vigilTrajectory, VIGIL_SUCCESS } from "../helpers/vigil-tools.js";
 

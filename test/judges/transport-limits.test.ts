@@ -5,7 +5,7 @@
  */
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { limitedFetch, MAX_RESPONSE_BYTES, ResponseTooLargeError } from "../../src/providers/fetch.js";
 import { isBodyReset, redact, sendChat, tokenCount, type ChatRequest, type SendContext } from "../../src/providers/send.js";
 import { SAMPLES } from "../helpers/paths.js";

@@ -15,7 +15,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { decodeBody, limitedFetch, ResponseDecodeError, ResponseTooLargeError } from "../../src/providers/fetch.js";
 import { JudgeFatalError } from "../../src/errors.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { preloadTransportWorker, TransportWorker } from "../../src/providers/transport-worker.js";
 import { sendChat, type ChatRequest } from "../../src/providers/send.js";
 import { readTrajectories } from "../../src/ingest/index.js";

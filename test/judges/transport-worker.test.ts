@@ -15,7 +15,7 @@ import { benchReply } from "../../bench/server.js";
 import type { JudgeConfig } from "../../src/judges/config.js";
 import { limitedFetch } from "../../src/providers/fetch.js";
 import { JudgeFatalError } from "../../src/errors.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { TransportWorker } from "../../src/providers/transport-worker.js";
 import { chatRequestBody, encodeRequest, estimateTokens, sendChat, type ChatRequest } from "../../src/providers/send.js";
 import OpenAI from "openai";

@@ -10,8 +10,8 @@ import { completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from ".
 import { runCli } from "../helpers/cli.js";
 import { readRunState, runStateLine } from "../../src/store/run-state.js";
 import { formatSummary, summarizeRun } from "../../src/run/summary.js";
-import { reserveCostUsd } from "../../src/run/label.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { reserveCostUsd } from "../../src/run/cost-cap.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Trajectory, Verdict } from "../../src/types.js";
 

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseJudgesConfig } from "../../src/judges/config.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { addCost, emptyCost, tokensCost, usageCost } from "../../src/providers/cost.js";
 import { labelRun } from "../../src/run/label.js";
 import { formatSummary } from "../../src/run/summary.js";

@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { clientSettings, JudgesConfigError, loadJudgesConfig, parseJudgesConfig } from "../../src/judges/config.js";
 import { JudgeFatalError } from "../../src/errors.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
 import type { Trajectory } from "../../src/types.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";

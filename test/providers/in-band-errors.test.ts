@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import OpenAI from "openai";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { providerFault, sendChat, type ChatRequest } from "../../src/providers/send.js";
 import { convertAgentDojo } from "../../src/ingest/agentdojo.js";
 import type { Trajectory } from "../../src/types.js";

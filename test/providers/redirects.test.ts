@@ -4,7 +4,7 @@
  * (`limitedFetch`, node:http) and the real `openai` client, against loopback servers.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import type { Trajectory } from "../../src/types.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { buildReportModel } from "../../src/report/data.js";
 import { renderReportHtml } from "../../src/report/html.js";
 import { labelRun } from "../../src/run/label.js";

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { labelRun } from "../../src/run/label.js";
-import { signatureReply, createSignatureJudge } from "../../src/judges/signature.js";
+import { signatureReply, createSignatureJudge } from "../../src/judges/signature/index.js";
 import type { Judge } from "../../src/judges/judge.js";
 import { decide } from "../../src/verdict/decide.js";
 import { buildVerdict } from "../../src/verdict/record.js";

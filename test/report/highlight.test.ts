@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { escapeAttr, escapeHtml, escapeText } from "../../src/report/escape.js";
 import { findInText, locateQuote, renderHighlighted, renderTrajectory } from "../../src/report/highlight.js";
-import { createSignatureJudge } from "../../src/judges/signature.js";
+import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import type { Trajectory, Verdict } from "../../src/types.js";
 import { fromOpenAI } from "../helpers/from-openai.js";

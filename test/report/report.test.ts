@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildReportModel, renderReportHtml, scriptHash, writeReport, type ReportModel } from "../../src/report/index.js";
 import { labelRun } from "../../src/run/label.js";
-import { createSignatureJudge } from "../../src/judges/signature.js";
+import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { buildCommitteeFixture, fixtureJudges, HOSTILE_ID, HOSTILE_MODEL, PAYLOAD, type CommitteeFixture } from "./fixture.js";
 import { SAMPLES } from "../helpers/paths.js";
 

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSignatureJudge } from "../../src/judges/signature.js";
+import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
 import { readTrajectoryIndex, readVerdicts } from "../../src/store/run-store.js";
 

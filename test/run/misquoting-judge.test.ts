@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { normalize } from "../../src/evidence/normalize.js";
 import { labelRun } from "../../src/run/label.js";
 import { readVerdicts } from "../../src/store/run-store.js";

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { convertAgentDojo } from "../../../src/ingest/agentdojo.js";
-import { createSignatureJudge, SIGNATURE_MAX_CHARS, trajectoryChars } from "../../../src/judges/signature.js";
+import { createSignatureJudge, SIGNATURE_MAX_CHARS, trajectoryChars } from "../../../src/judges/signature/index.js";
 import type { Trajectory } from "../../../src/types.js";
 import { CORPUS } from "../../helpers/paths.js";
 

@@ -1,5 +1,5 @@
 /**
- * The OpenAI Batch API path (`label --batch`, src/judges/batch.ts) against a loopback Batch API
+ * The OpenAI Batch API path (`label --batch`, src/run/batch.ts over src/providers/batch-api.ts) against a loopback Batch API
  * (test/helpers/fake-batch.ts) on real AgentDojo runs: request file shape, results mapped back by custom_id,
  * the same parse/verify/decide logic as online (feedback turns go into a follow-up batch), resends (truncation,
  * transient error lines, an expired batch), resume after a stop or a SIGKILL without paying twice.
@@ -10,8 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
-import { batchCapable } from "../../src/judges/batch.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { completion } from "../helpers/fake-openai.js";
@@ -43,16 +42,6 @@ function judgeFor(url: string, extra: Record<string, unknown> = {}) {
     { retries: 2, minQuoteChars: 12 },
   );
 }
-
-describe("batchCapable", () => {
-  it("defaults to the OpenAI API itself; the config flag wins", () => {
-    expect(batchCapable({})).toBe(true);
-    expect(batchCapable({ base_url: "https://api.openai.com/v1" })).toBe(true);
-    expect(batchCapable({ base_url: "https://openrouter.ai/api/v1" })).toBe(false);
-    expect(batchCapable({ base_url: "http://127.0.0.1:8000/v1", batch: true })).toBe(true);
-    expect(batchCapable({ batch: false })).toBe(false);
-  });
-});
 
 describe("label with the Batch API", () => {
   it("builds the request file, maps results back, sends feedback turns and resends as a follow-up batch", async () => {

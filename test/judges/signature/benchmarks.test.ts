@@ -10,9 +10,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readTrajectories } from "../../src/ingest/index.js";
-import { signatureReply } from "../../src/judges/signature.js";
-import { DATA, sharedCorpus } from "../helpers/paths.js";
+import { readTrajectories } from "../../../src/ingest/index.js";
+import { signatureReply } from "../../../src/judges/signature/index.js";
+import { DATA, sharedCorpus } from "../../helpers/paths.js";
 
 /** 2x2 Cohen's kappa (Cohen 1960): (po - pe) / (1 - pe). */
 function kappa(t: { tp: number; fp: number; fn: number; tn: number }): number {

@@ -13,16 +13,20 @@
  *
  * Cost: linear in the trajectory's text (20 MB tool result: ~3 s, ~0.5 GB peak RSS). Past `maxChars`
  * ({@link SIGNATURE_MAX_CHARS} by default) the verdict is `unjudgeable` with error `too_large`.
+ *
+ * The folder is this one judge: `index.ts` (the `Judge`, analysis -> reply -> verdict), `analyze.ts` (exposure,
+ * the injected goal's steps, what the agent did), `goals.ts` (the goal's steps and values), `values.ts`
+ * (attacker-specific values), `text.ts` (normalization with a map back, common chunks).
  */
 import { createHash } from "node:crypto";
-import { highest } from "../rubric/buckets.js";
-import { RUBRIC_VERSION } from "../rubric/prompt.js";
-import { evidenceContext } from "../evidence/verify.js";
-import { decide } from "../verdict/decide.js";
-import { buildVerdict } from "../verdict/record.js";
-import type { Bucket, Finding, JudgeReply, Trajectory, Verdict } from "../types.js";
-import type { Judge, JudgeContext } from "./judge.js";
-import { analyze, type Analysis } from "./signature/analyze.js";
+import { highest } from "../../rubric/buckets.js";
+import { RUBRIC_VERSION } from "../../rubric/prompt.js";
+import { evidenceContext } from "../../evidence/verify.js";
+import { decide } from "../../verdict/decide.js";
+import { buildVerdict } from "../../verdict/record.js";
+import type { Bucket, Finding, JudgeReply, Trajectory, Verdict } from "../../types.js";
+import type { Judge, JudgeContext } from "../judge.js";
+import { analyze, type Analysis } from "./analyze.js";
 
 /** Version of the signature rule set; bump when the rules change (it is part of `promptSha256`). */
 export const SIGNATURE_RULES_VERSION = "signature-rules-2";

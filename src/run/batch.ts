@@ -1,6 +1,8 @@
 /**
- * Judging through the OpenAI Batch API (`ipi-judge label --batch`): half the price of online requests, results
- * within the batch's completion window (24 h), no rate limits to pace.
+ * The batch path of a label run (`ipi-judge label --batch`): judging through the OpenAI Batch API, half the price
+ * of online requests, results within the batch's completion window (24 h), no rate limits to pace. This module
+ * drives the judges' conversations and writes into the run store; the files and batches calls themselves (and
+ * their fault policy) are `../providers/batch-api.ts`.
  *
  * One round = one batch per judge (split in chunks of at most `maxRequests` lines / `maxBytes` bytes, the API's
  * limits being 50,000 requests and 200 MB per file):
@@ -10,7 +12,7 @@
  *    `metadata.ipi_batch_key` = the chunk's key);
  * 3. the batch is polled every `pollMs` until it ends (progress: `request_counts`);
  * 4. its output and error files are downloaded; each result line is mapped back by `custom_id` and given to the
- *    judge's conversation `step` (the same parse/verify/decide logic as online, `./openai.ts`): a verdict is
+ *    judge's conversation `step` (the same parse/verify/decide logic as online, `../judges/conversation.ts`): a verdict is
  *    stored at once; a conversation that needs another turn (feedback after unverified evidence, an unparseable
  *    reply) or a resend (a truncated reply: larger `max_tokens` once; a transient error line — 408/409/429/5xx,
  *    or a request the batch did not run because it expired or was cancelled: at most `maxResends` times) goes
@@ -24,37 +26,29 @@
  * completed chunk whose processing was cut short is processed again, skipping verdicts already stored; the next
  * round's file is rewritten whole before it is listed. Verdicts of a round are never requested twice.
  *
+ * In a label run: `openBatchPaths` (before the items are read; `labelRun` queues each item of a batch judge with
+ * `add`) and `finishBatchPaths` (after the online path is done).
+ *
  * Which judges: `batch: true` in the judge's config, or, when `batch` is not given, judges on the OpenAI API
  * itself (no `base_url`, or `https://api.openai.com/...`). `batch: false` keeps a judge online; judges that are
  * not batch judges stay online in the same run.
  */
 import fs from "node:fs";
 import path from "node:path";
-import { pipeline } from "node:stream/promises";
-import { Readable } from "node:stream";
-import type OpenAI from "openai";
-import { APIConnectionError, toFile } from "openai";
 import type { Trajectory, Verdict } from "../types.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../store/journal.js";
 import { verdictKey } from "../store/run-store.js";
-import { clientSettings, type JudgeConfig } from "./config.js";
-import { type JudgeContext } from "./judge.js";
+import { clientSettings } from "../judges/config.js";
+import type { Judge, JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
-import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "./openai.js";
-import { addUsage, chatRequestBody, clipMessage, connectionCause, defaultSleep, isBodyReset, providerFault, readUsage, redact, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
+import type { LabelRunState } from "./label-core.js";
+import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
+import { addUsage, chatRequestBody, clipMessage, defaultSleep, providerFault, readUsage, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
+import { BATCH_URL, BatchApi, batchCapable, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
 
-/** The Batch API's endpoint for chat completions. */
-export const BATCH_URL = "/v1/chat/completions";
-
-/**
- * Whether a judge goes through the Batch API under `--batch`: its config's `batch` when set, else true for the
- * OpenAI API itself (no `base_url`, or a `base_url` on api.openai.com).
- */
-export function batchCapable(cfg: Pick<JudgeConfig, "batch" | "base_url">): boolean {
-  if (cfg.batch !== undefined) return cfg.batch;
-  return cfg.base_url === undefined || /^https:\/\/api\.openai\.com(\/|$)/i.test(cfg.base_url);
-}
+// (re-exported: `label --batch` callers and tests found them here)
+export { BATCH_URL, batchCapable } from "../providers/batch-api.js";
 
 /** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
 export interface BatchEntry {
@@ -113,18 +107,8 @@ interface StateLine {
   resends?: number;
 }
 
-/** A result line, kept slim: the status and the parts of the body `step` reads. */
-interface ResultLine {
-  status: number;
-  body?: {
-    choices?: Array<{ finish_reason?: string | null; message?: { content?: string | null; refusal?: string | null } | null }>;
-    usage?: { prompt_tokens?: number; completion_tokens?: number };
-    error?: { message?: string; code?: string | null; type?: string | null };
-  };
-  error?: { code?: string; message?: string } | null;
-}
+type ResultLine = BatchResultLine;
 
-const TERMINAL = new Set(["completed", "failed", "expired", "cancelled"]);
 const TRANSIENT_STATUS = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
 
 function safeName(s: string): string {
@@ -188,6 +172,8 @@ export class BatchJudgeRun {
   private readonly maxBytes: number;
   private readonly maxResends: number;
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The provider side: files and batches calls under their fault policy. */
+  private readonly api: BatchApi;
 
   /**
    * @param store the open run store (entries live in `store.snapshot.extra.batches`, files under
@@ -206,10 +192,13 @@ export class BatchJudgeRun {
     this.maxBytes = settings.maxBytes ?? 190 * 1024 * 1024;
     this.maxResends = settings.maxResends ?? 3;
     this.sleep = settings.sleep ?? defaultSleep;
-  }
-
-  private get client(): OpenAI {
-    return this.judge.client;
+    let secrets: string[] = [];
+    try {
+      secrets = clientSettings(judge.config).secrets;
+    } catch {
+      /* no key variable: nothing to redact */
+    }
+    this.api = new BatchApi(judge.client, { judgeId: judge.id, secrets, sleep: this.sleep, signal: settings.signal });
   }
 
   private mine(): BatchEntry[] {
@@ -291,42 +280,18 @@ export class BatchJudgeRun {
     });
   }
 
-  /** The id of the batch created for an entry (by its `metadata.ipi_batch_key`), newest first; undefined if none. */
-  private async findByKey(e: BatchEntry): Promise<string | undefined> {
-    for await (const b of this.client.batches.list({ limit: 100 })) {
-      if ((b.metadata as Record<string, string> | null)?.ipi_batch_key === e.key) return b.id;
-      if (Date.parse(e.created_at) / 1000 - 3600 > b.created_at) return undefined; // older than the entry
-    }
-    return undefined;
-  }
-
   /** Upload the file and create the batch of a pending entry (resuming a half-done creation). */
   private async submit(e: BatchEntry): Promise<void> {
     if (!e.input_file_id) {
-      const file = path.join(this.dir, `${e.key}.requests.jsonl`);
-      const f = await this.api("upload the request file", async () =>
-        this.client.files.create({ file: await toFile(fs.createReadStream(file), `${e.key}.jsonl`), purpose: "batch" }),
-      );
-      e.input_file_id = f.id;
+      e.input_file_id = await this.api.upload(path.join(this.dir, `${e.key}.requests.jsonl`), `${e.key}.jsonl`);
       await this.store.writeSnapshot();
     }
     // A creation may have reached the server before the process died: find it by its metadata key.
-    if (e.status === "creating") e.batch_id = await this.api("list batches", () => this.findByKey(e));
+    if (e.status === "creating") e.batch_id = await this.api.call("list batches", () => this.api.findByKey(e.key, e.created_at));
     if (!e.batch_id) {
       e.status = "creating";
       await this.store.writeSnapshot();
-      const input = e.input_file_id;
-      const b = await this.api("create the batch", async (attempt) => {
-        // a retried creation (timeout, 5xx) may have created the batch: look before creating again
-        const found = attempt > 0 ? await this.findByKey(e) : undefined;
-        if (found) return this.client.batches.retrieve(found);
-        return this.client.batches.create({
-          input_file_id: input,
-          endpoint: BATCH_URL,
-          completion_window: "24h",
-          metadata: { ipi_batch_key: e.key, ipi_judge: this.judge.id.slice(0, 500) },
-        });
-      });
+      const b = await this.api.create(e.input_file_id, e.key, e.created_at);
       e.batch_id = b.id;
       e.batch_status = b.status;
     }
@@ -353,10 +318,10 @@ export class BatchJudgeRun {
       let progressed = false;
       for (const e of open) {
         if (signal?.aborted) return false;
-        const b = await this.api("poll the batch", () => this.client.batches.retrieve(e.batch_id!));
+        const b = await this.api.retrieve(e.batch_id!);
         e.batch_status = b.status;
         this.report(e, b.request_counts ?? undefined);
-        if (!TERMINAL.has(b.status)) continue;
+        if (!TERMINAL_BATCH_STATUS.has(b.status)) continue;
         e.output_file_id = b.output_file_id ?? null;
         e.error_file_id = b.error_file_id ?? null;
         const failure = b.status === "failed" ? (b.errors?.data ?? []).map((x) => x.message).join("; ") || "the batch failed" : undefined;
@@ -373,52 +338,6 @@ export class BatchJudgeRun {
     }
   }
 
-  /**
-   * One files/batches API call under the transport's fault policy: 408/409/429/5xx and connection faults are
-   * retried (exponential backoff from 1 s, at most 5 times); 401/403 and `insufficient_quota` stop this judge
-   * (`JudgeFatalError`); anything else is an error naming the judge and the call. The key is never in a message.
-   */
-  private async api<T>(what: string, call: (attempt: number) => Promise<T>): Promise<T> {
-    let secret: string[] = [];
-    try {
-      secret = clientSettings(this.judge.config).secrets;
-    } catch {
-      /* no key variable: nothing to redact */
-    }
-    for (let k = 0; ; k++) {
-      try {
-        return await call(k);
-      } catch (e) {
-        const err = e as { status?: number; message?: string; code?: string; name?: string };
-        const msg = redact(`${err.message ?? String(e)}`, secret);
-        const st = err.status;
-        if (st === 401 || st === 403)
-          throw new JudgeFatalError(this.judge.id, "auth", `judge "${this.judge.id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
-        if (st === 429 && /insufficient_quota|exceeded your current quota/i.test(`${err.code ?? ""} ${msg}`))
-          throw new JudgeFatalError(this.judge.id, "insufficient_quota", `judge "${this.judge.id}": no quota left (HTTP 429) when trying to ${what}: ${msg}`);
-        // connection faults (the client's APIConnectionError and its timeout, a reset while a result file streams)
-        // are retried like the chat requests' (src/providers/send.ts), as are 408/409/429/5xx
-        const transient =
-          st === undefined
-            ? e instanceof APIConnectionError || /Connection|Timeout/i.test(err.name ?? "") || isBodyReset(e) || /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN)$/.test(connectionCause(e).code ?? "")
-            : st === 408 || st === 409 || st === 429 || st >= 500;
-        if (!transient || k >= 5 || this.settings.signal?.aborted)
-          throw new Error(`judge "${this.judge.id}": could not ${what} (Batch API${st ? `, HTTP ${st}` : ""}): ${msg}`);
-        await this.sleep(Math.min(30_000, 1000 * 2 ** k), this.settings.signal);
-      }
-    }
-  }
-
-  /** Download a file of the Files API to disk (skipped when already there). */
-  private async download(fileId: string, to: string): Promise<void> {
-    if (fs.existsSync(to)) return;
-    const res = await this.api("download a result file", () => this.client.files.content(fileId));
-    const tmp = `${to}.part`;
-    if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
-    else fs.writeFileSync(tmp, await res.text());
-    fs.renameSync(tmp, to);
-  }
-
   /** Store the verdicts of an ended chunk and write its follow-ups (module docstring, step 4). */
   private async process(e: BatchEntry, onVerdict: (v: Verdict) => void, failure?: string): Promise<void> {
     const results = new Map<string, ResultLine>();
@@ -428,21 +347,8 @@ export class BatchJudgeRun {
     ] as const) {
       if (!id) continue;
       const file = path.join(this.dir, `${e.key}.${kind}.jsonl`);
-      await this.download(id, file);
-      for await (const l of readJsonl<{ custom_id?: string; response?: { status_code?: number; body?: ResultLine["body"] } | null; error?: ResultLine["error"] }>(file)) {
-        if (typeof l.custom_id !== "string") continue;
-        const status = l.response?.status_code ?? 0;
-        const body = l.response?.body;
-        const slim: ResultLine = { status, error: l.error ?? null };
-        if (body && typeof body === "object") {
-          slim.body = {
-            choices: Array.isArray(body.choices) ? body.choices.slice(0, 1) : undefined,
-            usage: body.usage,
-            error: body.error,
-          };
-        }
-        results.set(l.custom_id, slim);
-      }
+      await this.api.download(id, file);
+      await readBatchResults(file, results);
     }
     // the follow-up chunk of this entry has a fixed key, so processing again after a crash rewrites it whole
     this.current = new ChunkWriter(this.dir, `${e.key}-f`, e.round + 1);
@@ -551,4 +457,56 @@ export class BatchJudgeRun {
     const out = this.judge.step(conv, input);
     return out.done ? { kind: "verdict", verdict: out.verdict } : { kind: "request", request: out.request };
   }
+}
+
+/**
+ * The batch path of a label run: one {@link BatchJudgeRun} per batch-capable LLM judge (`batchCapable(config)`;
+ * other judges stay online), opened (the conversations of chunks sent by an earlier process are loaded, so they
+ * are awaited, not paid twice).
+ * @returns judge id -> its batch run; empty when `settings` is undefined (no `--batch`).
+ */
+export async function openBatchPaths(
+  run: LabelRunState,
+  judges: readonly Judge[],
+  settings: Omit<BatchSettings, "signal"> | undefined,
+): Promise<Map<string, BatchJudgeRun>> {
+  const batchers = new Map<string, BatchJudgeRun>();
+  if (settings)
+    for (const j of judges) {
+      const oj = j as Partial<OpenAIJudge>;
+      if (!oj.begin || !oj.config || !batchCapable(oj.config)) continue;
+      const b = new BatchJudgeRun(run.store, j as OpenAIJudge, { ...settings, signal: run.signal });
+      await b.open();
+      batchers.set(j.id, b);
+    }
+  return batchers;
+}
+
+/**
+ * Send, poll and store every batch judge's verdicts (after the online path is done), judge by judge; a
+ * `JudgeFatalError` stops that judge and the next goes on. Stops early when the store failed, the run was
+ * aborted or the judge was stopped.
+ * @returns true when a batch run was stopped before all its verdicts were stored (the run is interrupted).
+ * @throws what `BatchJudgeRun.finish` throws besides `JudgeFatalError` (a files/batches call that kept failing).
+ */
+export async function finishBatchPaths(run: LabelRunState, batchers: Map<string, BatchJudgeRun>): Promise<boolean> {
+  let interrupted = false;
+  for (const [id, b] of batchers) {
+    if (run.fatal || run.signal?.aborted || run.stopped[id]) break;
+    let done = true;
+    try {
+      done = await b.finish((v) => {
+        v.judge_config_sha256 = run.configs.get(id)!.sha;
+        run.store.addVerdict(v);
+        run.progress.judged++;
+        run.track(v);
+        run.report();
+      });
+    } catch (e) {
+      if (!(e instanceof JudgeFatalError)) throw e;
+      run.stopJudge(id, e.message);
+    }
+    if (!done) interrupted = true;
+  }
+  return interrupted;
 }

@@ -1,11 +1,11 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readTrajectories } from "../../src/ingest/index.js";
-import { signatureReply } from "../../src/judges/signature.js";
-import { evidenceContext } from "../../src/evidence/verify.js";
-import { decide } from "../../src/verdict/decide.js";
-import { CORPUS, SAMPLES } from "../helpers/paths.js";
+import { readTrajectories } from "../../../src/ingest/index.js";
+import { signatureReply } from "../../../src/judges/signature/index.js";
+import { evidenceContext } from "../../../src/evidence/verify.js";
+import { decide } from "../../../src/verdict/decide.js";
+import { CORPUS, SAMPLES } from "../../helpers/paths.js";
 
 /** 2x2 Cohen's kappa (Cohen 1960): (po - pe) / (1 - pe). */
 function kappa(tp: number, fp: number, fn: number, tn: number): number {

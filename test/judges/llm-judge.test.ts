@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JudgesConfigError, type JudgeConfig } from "../../src/judges/config.js";
 import { JudgeFatalError } from "../../src/errors.js";
-import { createOpenAIJudge, type OpenAIJudgeCommon } from "../../src/judges/openai.js";
+import { createOpenAIJudge, type OpenAIJudgeCommon } from "../../src/judges/llm-judge.js";
 import { convertAgentDojo } from "../../src/ingest/agentdojo.js";
 import { convertChatLine } from "../../src/ingest/chat-jsonl.js";
 import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../../src/rubric/prompt.js";

@@ -1,0 +1,257 @@
+/**
+ * The LLM judge: a `Judge` over any OpenAI-compatible chat completions API (OpenAI, OpenRouter, vLLM, Ollama, ...)
+ * that runs one judge conversation (`./conversation.ts`: prompt, parse, verify, feedback, downgrade) per verdict
+ * over a `ChatSender` (`src/providers/`: the real `openai` v6 client, its fault policy, pacing).
+ *
+ * What it adds to the conversation: the sending loop (`judge`: send, step, send, ...); what it learns from its
+ * server and keeps for the rest of the run (a server that rejects `max_tokens` keeps getting
+ * `max_completion_tokens`, one that rejects `temperature` gets none: `requestParams().adapted`); the verdict's
+ * cost (`price`, cached and reasoning tokens); and the reasoning-only stop rule ({@link REASONING_ONLY_STOP}).
+ * Transport faults, truncation and refusals follow `src/providers/send.ts` and never use the feedback budget.
+ * The API key is never written to a verdict, an error message or a log.
+ *
+ * The Batch API path (`../run/batch.ts`) drives the same conversations through the same public methods
+ * (`begin`, `request`, `step`, `freeze`, `resume`) and sends files and batches with `client`.
+ * Rate limits: `rpm`/`tpm` are paced evenly and requests in flight adapt to 429s (`src/providers/pacing.ts`).
+ */
+import type OpenAI from "openai";
+import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
+import type { Trajectory, Verdict } from "../types.js";
+import { usageCost } from "../providers/cost.js";
+import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
+import { createChatSender, type ChatSender, type RemoteTransport } from "../providers/sender.js";
+import { type Judge, type JudgeContext } from "./judge.js";
+import { JudgeFatalError } from "../errors.js";
+import { defaultDialect, responseFormat } from "../providers/schema-dialects.js";
+import type { AimdLimiter } from "../providers/pacing.js";
+import { verdictConfig } from "./verdict-config.js";
+import { JudgeConversations, type ConversationState, type JudgeConversation, type StepInput, type StepOutcome } from "./conversation.js";
+import { redact, type ChatRequest, type SendResult, type TransportOptions } from "../providers/send.js";
+
+export type { ConversationState, JudgeConversation, StepInput, StepOutcome } from "./conversation.js";
+
+/** Replies with the answer only in the reasoning field, with no reply in content, after which a judge is stopped. */
+export const REASONING_ONLY_STOP = 3;
+
+/** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
+export interface OpenAIJudgeCommon {
+  /** Feedback turns per verdict (default 2). */
+  retries: number;
+  /** Minimum normalized quote length (default 12); `JudgeContext.minQuoteChars` wins when set. */
+  minQuoteChars: number;
+  /** Character budget of the rendered trajectory; `JudgeContext.budgetChars` wins when set. */
+  budgetChars?: number;
+  /** Fault-policy tunables (injectable sleep, time scale, retry bounds) for tests. */
+  transport?: TransportOptions;
+  /** Environment the key is read from (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /**
+   * Send chat requests from another thread (the CLI's transport worker, `src/providers/transport-worker.ts`):
+   * rendering, verification and the store stay on this thread, the HTTP client work goes to the other core.
+   */
+  remote?: RemoteTransport;
+  /** Clock for `created_at` (tests). */
+  now?: () => Date;
+}
+
+/** The resolved configuration of an LLM judge (defaults applied). */
+export type LlmJudgeConfig = Required<Pick<JudgeConfig, "temperature" | "output_mode" | "concurrency" | "timeout_s">> & JudgeConfig;
+
+/**
+ * An LLM judge: `judge(t, ctx)` (online), and the conversation steps the Batch API path drives. Every member is
+ * a named field or method; `client` is a getter (not an own property: it holds the API key, and a judge may be
+ * logged or serialized).
+ */
+export class LlmJudge implements Judge {
+  readonly id: string;
+  readonly model: string;
+  readonly family: string;
+  readonly rubricVersion = RUBRIC_VERSION;
+  readonly promptSha256 = promptSha256;
+  /** How many trajectories this judge may work on at once (`cfg.concurrency`, default 4). */
+  readonly concurrency: number;
+  /** What can change a verdict, for the resume key (issue 12.5, `./verdict-config.ts`). */
+  readonly verdictConfig: Record<string, unknown>;
+  /** The judge's configuration with defaults applied. */
+  readonly config: LlmJudgeConfig;
+  /**
+   * This judge's requests in flight, adapted to 429s (read it for progress and tests), when it sends from this
+   * thread; with `common.remote` the limiter that counts is the transport worker's, and this one stays idle.
+   */
+  readonly limiter: AimdLimiter;
+  /** The rules of this judge's conversations (`./conversation.ts`). */
+  private readonly conversations: JudgeConversations;
+  readonly #client: OpenAI;
+  readonly #sender: ChatSender;
+  /** The token-limit parameter the server accepts (learned from a 400, or `reasoning: true` up front). */
+  #tokenParam: "max_tokens" | "max_completion_tokens";
+  /** What this judge changed after its server's answers (recorded in the run's store.json). */
+  readonly #adapted: string[] = [];
+  /** Replies whose answer was only in the reasoning field, and replies with content (the stop rule). */
+  #reasoningOnly = 0;
+  #contentReplies = 0;
+
+  constructor(
+    private readonly cfg: JudgeConfig,
+    common: OpenAIJudgeCommon,
+  ) {
+    const config = withJudgeDefaults(cfg);
+    const secrets = clientSettings(cfg, common.env).secrets;
+    // The client of this process: the Batch API path (../run/batch.ts) sends files and batches with it; chat
+    // requests go through it too unless a transport worker sends them (`common.remote`).
+    const local = createChatSender(cfg, common);
+    this.#client = local.client;
+    this.#sender = common.remote ? common.remote.sender(cfg) : local;
+    this.limiter = local.limiter;
+    this.id = cfg.id;
+    this.model = cfg.model;
+    this.family = cfg.family;
+    this.config = config;
+    this.concurrency = config.concurrency;
+    const retries = common.retries ?? JUDGE_DEFAULTS.retries;
+    this.verdictConfig = verdictConfig(cfg, { retries, minQuoteChars: common.minQuoteChars, budgetChars: common.budgetChars });
+    // Learned once per judge (or configured up front with `reasoning: true`): a server that rejects `max_tokens`
+    // keeps getting `max_completion_tokens`; one that rejects `temperature` gets none.
+    this.#tokenParam = cfg.reasoning ? "max_completion_tokens" : "max_tokens";
+    this.conversations = new JudgeConversations({
+      identity: { id: cfg.id, model: cfg.model, family: cfg.family, rubricVersion: RUBRIC_VERSION, promptSha256 },
+      model: cfg.model,
+      temperature: cfg.reasoning === true ? undefined : config.temperature,
+      maxTokens: cfg.max_tokens,
+      responseFormat: responseFormat(config.output_mode, cfg.schema_dialect ?? defaultDialect(cfg.base_url)),
+      extraBody: cfg.extra_body,
+      outputMode: config.output_mode,
+      retries,
+      minQuoteChars: common.minQuoteChars ?? JUDGE_DEFAULTS.min_quote_chars,
+      budgetChars: common.budgetChars,
+      // The character budget that fits `context_tokens` with room for the rubric and the reply: ~3 characters per
+      // token (below the ~4 of English text, so the budget errs short).
+      contextBudget:
+        cfg.context_tokens !== undefined
+          ? Math.max(1000, (cfg.context_tokens - Math.ceil(SYSTEM_TEMPLATE.length / 3) - (cfg.max_tokens ?? 1024) - 500) * 3)
+          : undefined,
+      redact: (text) => redact(text, secrets),
+      now: common.now,
+    });
+  }
+
+  /** The `openai` client of this judge (the Batch API path sends files and batches with it). */
+  get client(): OpenAI {
+    return this.#client;
+  }
+
+  /** Start one verdict's conversation (renders the trajectory; no request is sent). */
+  begin(t: Trajectory, ctx: JudgeContext): JudgeConversation {
+    return this.conversations.begin(t, ctx);
+  }
+
+  /** A conversation again from its saved state (`freeze`), e.g. after a restart. */
+  resume(state: ConversationState): JudgeConversation {
+    return this.conversations.resume(state);
+  }
+
+  /** The conversation's state as plain JSON. */
+  freeze(conv: JudgeConversation): ConversationState {
+    return this.conversations.freeze(conv);
+  }
+
+  /** The request the conversation sends next (with the settings this judge learned from its server). */
+  request(conv: JudgeConversation): ChatRequest {
+    return this.conversations.request(conv);
+  }
+
+  /**
+   * Account for one send's result and decide: `{done: true, verdict}` (with its cost) or `{done: false, request}`
+   * (a feedback turn was appended). Never throws for bad replies; the rules are `./conversation.ts`'s.
+   */
+  step(conv: JudgeConversation, res: StepInput): StepOutcome {
+    const out = this.conversations.step(conv, res);
+    return out.done ? { done: true, verdict: this.withCost(conv, out.verdict) } : out;
+  }
+
+  /** The token-limit parameter name this judge's server accepts (learned from a 400). */
+  tokenParam(): "max_tokens" | "max_completion_tokens" {
+    return this.#tokenParam;
+  }
+
+  /**
+   * The request settings in force: the temperature sent (null = none: a reasoning model), the token-limit
+   * parameter, and what was adapted to the server's answers (recorded by `label` in store.json, shown by `report`).
+   */
+  requestParams(): { temperature: number | null; token_param: string; adapted: string[] } {
+    return { temperature: this.conversations.temperature ?? null, token_param: this.#tokenParam, adapted: [...this.#adapted] };
+  }
+
+  /**
+   * Judge one trajectory: one conversation, sent request by request over the `ChatSender`.
+   * @returns a verdict (`ok`, `judge_error`, `judge_refused`, `unjudgeable`); see {@link createOpenAIJudge}.
+   * @throws JudgeFatalError (from the sender, or kind `reasoning_only` after {@link REASONING_ONLY_STOP} replies
+   *   with the answer only in the reasoning field and none with content).
+   */
+  async judge(t: Trajectory, ctx: JudgeContext): Promise<Verdict> {
+    const conv = this.begin(t, ctx);
+    let req = this.request(conv);
+    for (;;) {
+      // No probe: every request goes at once. A server that rejects `temperature` or `max_tokens` answers the
+      // requests already in flight with a 400 each (at most the judge's concurrency, once per run); each is resent
+      // adapted (`src/providers/send.ts`) and the judge learns it here, so later requests are built without it.
+      const res = await this.#sender.send(req, { signal: ctx.signal, tokenParam: this.#tokenParam });
+      this.learn(res);
+      const next = this.step(conv, res);
+      if (next.done) return next.verdict;
+      req = next.request;
+    }
+  }
+
+  /** Keep what one send taught about the server (token parameter, temperature); apply the reasoning-only stop rule. */
+  private learn(res: SendResult): void {
+    if (res.tokenParam !== this.#tokenParam) this.#adapted.push(`the server rejected max_tokens: sends ${res.tokenParam}`);
+    this.#tokenParam = res.tokenParam;
+    if (res.temperatureDropped && this.conversations.temperature !== undefined) {
+      this.conversations.temperature = undefined;
+      this.#adapted.push(`the server rejected temperature ${this.config.temperature}: sends none (the model's default)`);
+    }
+    if (res.outcome.kind === "reply") this.#contentReplies++;
+    else if (res.outcome.kind === "error" && res.outcome.error.kind === "reasoning_only" && ++this.#reasoningOnly >= REASONING_ONLY_STOP && this.#contentReplies === 0)
+      throw new JudgeFatalError(
+        this.cfg.id,
+        "reasoning_only",
+        `judge "${this.cfg.id}": ${this.#reasoningOnly} replies had content null and the answer in the reasoning field ` +
+          `(reasoning_content / reasoning), none had content. Change: use a reasoning parser that returns the final answer in ` +
+          `content (vLLM --reasoning-parser, Ollama's think setting), turn thinking off in extra_body (e.g. ` +
+          `{"chat_template_kwargs": {"enable_thinking": false}}), or use output_mode json_object / text. Its remaining items stay un-judged; run again to resume.`,
+      );
+  }
+
+  /** The verdict with the usage details (cached, reasoning tokens, responses without usage) and its cost. */
+  private withCost(conv: JudgeConversation, v: Verdict): Verdict {
+    const u = conv.usage;
+    v.usage = {
+      ...v.usage,
+      cached_tokens: u.cached_tokens ?? 0,
+      reasoning_tokens: u.reasoning_tokens ?? 0,
+      ...(u.missing ? { responses_without_usage: u.missing } : {}),
+    };
+    v.cost_usd = conv.attempts === 0 ? (this.cfg.price ? 0 : null) : usageCost(u, this.cfg.price);
+    return v;
+  }
+}
+
+/** The LLM judge type under its public name. */
+export type OpenAIJudge = LlmJudge;
+
+/**
+ * Create an OpenAI-compatible judge.
+ * @param cfg one judge of the configuration file (`loadJudgesConfig`).
+ * @param common `retries`, `minQuoteChars`, optional `budgetChars` and test hooks.
+ * @returns a `Judge` whose `judge(t, ctx)` always resolves to a verdict (`ok`, `judge_error`, `judge_refused`)
+ *   and rejects only with a `JudgeFatalError` (401/403: kind `auth`; 429 insufficient_quota: kind
+ *   `insufficient_quota`; 429 with a retry-after over the transport's `maxRetryAfterMs`: kind `rate_limited`;
+ *   connection refused / unknown host / certificate error before any successful response: kind `unreachable`,
+ *   after a short bounded retry; 3 responses that are not chat completions (an HTML page) before any valid
+ *   one: kind `not_openai_compatible`). `concurrency` is `cfg.concurrency` (default 4): the runner limits in-flight calls.
+ * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable (before any request).
+ */
+export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {
+  return new LlmJudge(cfg, common);
+}

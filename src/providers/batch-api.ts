@@ -1,0 +1,172 @@
+/**
+ * The OpenAI Batch API endpoint, as the batch path of a label run (`../run/batch.ts`) uses it: which judges go
+ * through it (`batchCapable`), the request line's URL, and one {@link BatchApi} per judge that uploads a request
+ * file, creates a batch (finding one created before a crash by its `metadata.ipi_batch_key`), polls it, downloads
+ * its result files and reads their lines. Every call runs under the fault policy of {@link BatchApi.call}. It talks
+ * to the provider only: no run store, no conversation.
+ */
+import fs from "node:fs";
+import { pipeline } from "node:stream/promises";
+import { Readable } from "node:stream";
+import type OpenAI from "openai";
+import { APIConnectionError, toFile } from "openai";
+import { JudgeFatalError } from "../errors.js";
+import { readJsonl } from "../store/journal.js";
+import type { JudgeConfig } from "../judges/config.js";
+import { connectionCause, defaultSleep, isBodyReset, redact } from "./send.js";
+
+/** The Batch API's endpoint for chat completions. */
+export const BATCH_URL = "/v1/chat/completions";
+
+/** Batch statuses after which a batch does not change any more. */
+export const TERMINAL_BATCH_STATUS = new Set(["completed", "failed", "expired", "cancelled"]);
+
+/**
+ * Whether a judge goes through the Batch API under `--batch`: its config's `batch` when set, else true for the
+ * OpenAI API itself (no `base_url`, or a `base_url` on api.openai.com).
+ */
+export function batchCapable(cfg: Pick<JudgeConfig, "batch" | "base_url">): boolean {
+  if (cfg.batch !== undefined) return cfg.batch;
+  return cfg.base_url === undefined || /^https:\/\/api\.openai\.com(\/|$)/i.test(cfg.base_url);
+}
+
+/** A result line, kept slim: the status and the parts of the body the conversation step reads. */
+export interface BatchResultLine {
+  status: number;
+  body?: {
+    choices?: Array<{ finish_reason?: string | null; message?: { content?: string | null; refusal?: string | null } | null }>;
+    usage?: { prompt_tokens?: number; completion_tokens?: number };
+    error?: { message?: string; code?: string | null; type?: string | null };
+  };
+  error?: { code?: string; message?: string } | null;
+}
+
+/** What {@link BatchApi} needs besides the client. */
+export interface BatchApiOptions {
+  /** The judge's id: named in every error and in the batch's `metadata.ipi_judge`. */
+  judgeId: string;
+  /** Texts removed from every error message (the API key: `clientSettings(cfg).secrets`). */
+  secrets: readonly string[];
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+/** The files and batches calls of one judge's Batch API path, each under the fault policy of {@link call}. */
+export class BatchApi {
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+
+  /** @param client the judge's `openai` client (`LlmJudge.client`). */
+  constructor(
+    private readonly client: OpenAI,
+    private readonly o: BatchApiOptions,
+  ) {
+    this.sleep = o.sleep ?? defaultSleep;
+  }
+
+  /**
+   * One files/batches API call under the transport's fault policy: 408/409/429/5xx and connection faults are
+   * retried (exponential backoff from 1 s, at most 5 times); 401/403 and `insufficient_quota` stop this judge
+   * (`JudgeFatalError`); anything else is an error naming the judge and the call. The key is never in a message.
+   * @param what the call in words ("upload the request file"), for the error message.
+   * @param call the call; `attempt` counts from 0 (a retried creation looks before creating again).
+   */
+  async call<T>(what: string, call: (attempt: number) => Promise<T>): Promise<T> {
+    const id = this.o.judgeId;
+    for (let k = 0; ; k++) {
+      try {
+        return await call(k);
+      } catch (e) {
+        const err = e as { status?: number; message?: string; code?: string; name?: string };
+        const msg = redact(`${err.message ?? String(e)}`, this.o.secrets);
+        const st = err.status;
+        if (st === 401 || st === 403)
+          throw new JudgeFatalError(id, "auth", `judge "${id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
+        if (st === 429 && /insufficient_quota|exceeded your current quota/i.test(`${err.code ?? ""} ${msg}`))
+          throw new JudgeFatalError(id, "insufficient_quota", `judge "${id}": no quota left (HTTP 429) when trying to ${what}: ${msg}`);
+        // connection faults (the client's APIConnectionError and its timeout, a reset while a result file streams)
+        // are retried like the chat requests' (src/providers/send.ts), as are 408/409/429/5xx
+        const transient =
+          st === undefined
+            ? e instanceof APIConnectionError || /Connection|Timeout/i.test(err.name ?? "") || isBodyReset(e) || /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN)$/.test(connectionCause(e).code ?? "")
+            : st === 408 || st === 409 || st === 429 || st >= 500;
+        if (!transient || k >= 5 || this.o.signal?.aborted)
+          throw new Error(`judge "${id}": could not ${what} (Batch API${st ? `, HTTP ${st}` : ""}): ${msg}`);
+        await this.sleep(Math.min(30_000, 1000 * 2 ** k), this.o.signal);
+      }
+    }
+  }
+
+  /** Upload a request file (files API, purpose `batch`) under the name `name`; returns the file id. */
+  async upload(file: string, name: string): Promise<string> {
+    const f = await this.call("upload the request file", async () =>
+      this.client.files.create({ file: await toFile(fs.createReadStream(file), name), purpose: "batch" }),
+    );
+    return f.id;
+  }
+
+  /**
+   * The id of the batch created with `metadata.ipi_batch_key` = `key` (newest first), not looking at batches
+   * created over an hour before `createdAt` (ISO time); undefined if none. Not under the fault policy (wrap it in
+   * {@link call}).
+   */
+  async findByKey(key: string, createdAt: string): Promise<string | undefined> {
+    for await (const b of this.client.batches.list({ limit: 100 })) {
+      if ((b.metadata as Record<string, string> | null)?.ipi_batch_key === key) return b.id;
+      if (Date.parse(createdAt) / 1000 - 3600 > b.created_at) return undefined; // older than the entry
+    }
+    return undefined;
+  }
+
+  /**
+   * Create the batch of an uploaded request file (`completion_window: "24h"`, `metadata.ipi_batch_key` = `key`);
+   * a retried creation (timeout, 5xx) may have created it: it looks for it by its key before creating again.
+   */
+  async create(inputFileId: string, key: string, createdAt: string): Promise<OpenAI.Batches.Batch> {
+    return this.call("create the batch", async (attempt) => {
+      const found = attempt > 0 ? await this.findByKey(key, createdAt) : undefined;
+      if (found) return this.client.batches.retrieve(found);
+      return this.client.batches.create({
+        input_file_id: inputFileId,
+        endpoint: BATCH_URL,
+        completion_window: "24h",
+        metadata: { ipi_batch_key: key, ipi_judge: this.o.judgeId.slice(0, 500) },
+      });
+    });
+  }
+
+  /** The batch as it is now (poll). */
+  async retrieve(batchId: string): Promise<OpenAI.Batches.Batch> {
+    return this.call("poll the batch", () => this.client.batches.retrieve(batchId));
+  }
+
+  /** Download a file of the Files API to disk (skipped when already there; written to `<to>.part`, then renamed). */
+  async download(fileId: string, to: string): Promise<void> {
+    if (fs.existsSync(to)) return;
+    const res = await this.call("download a result file", () => this.client.files.content(fileId));
+    const tmp = `${to}.part`;
+    if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
+    else fs.writeFileSync(tmp, await res.text());
+    fs.renameSync(tmp, to);
+  }
+}
+
+/**
+ * Read a downloaded output or error file into `into`: `custom_id` -> the line's status, error and the slim body
+ * (first choice, usage, error). Lines without a string `custom_id` are skipped.
+ */
+export async function readBatchResults(file: string, into: Map<string, BatchResultLine>): Promise<void> {
+  for await (const l of readJsonl<{ custom_id?: string; response?: { status_code?: number; body?: BatchResultLine["body"] } | null; error?: BatchResultLine["error"] }>(file)) {
+    if (typeof l.custom_id !== "string") continue;
+    const status = l.response?.status_code ?? 0;
+    const body = l.response?.body;
+    const slim: BatchResultLine = { status, error: l.error ?? null };
+    if (body && typeof body === "object") {
+      slim.body = {
+        choices: Array.isArray(body.choices) ? body.choices.slice(0, 1) : undefined,
+        usage: body.usage,
+        error: body.error,
+      };
+    }
+    into.set(l.custom_id, slim);
+  }
+}

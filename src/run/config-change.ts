@@ -1,0 +1,71 @@
+/**
+ * A judge's configuration in a run (issue 12, point 5): the `judge_config_sha256` its verdicts get, and the judges
+ * whose stored verdicts were made under another configuration than the one given now (refused, re-judged or kept
+ * by `--on-config-change`).
+ */
+import type { Judge } from "../judges/judge.js";
+import type { RunSnapshot, RunStore } from "../store/run-store.js";
+import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
+
+/**
+ * A judge's stored verdicts in the run were made with another configuration than the one given now (issue 12,
+ * point 5). The message names the judge, what changed and how to proceed; nothing was judged or stored.
+ */
+export class JudgeConfigChangedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "JudgeConfigChangedError";
+  }
+}
+
+/**
+ * The `judge_config_sha256` a judge's verdicts get in a run: sha256 of its verdict-affecting configuration
+ * (`Judge.verdictConfig`) and the run settings applied to it (budget, minimum quote length).
+ */
+export function runJudgeConfig(judge: Judge, opts: { budgetChars?: number; minQuoteChars?: number }): { sha: string; config: Record<string, unknown> } {
+  const config = { ...(judge.verdictConfig ?? {}), model: judge.model, run_budget_chars: opts.budgetChars ?? null, run_min_quote_chars: opts.minQuoteChars ?? null };
+  return { sha: judgeConfigSha256(config), config };
+}
+
+/**
+ * The judges whose stored verdicts were made under another configuration, with a message for each: what changed
+ * (from `store.json`'s recorded configuration, else the models the verdicts name) and how to proceed.
+ */
+export function configChanges(
+  store: RunStore,
+  judges: readonly Judge[],
+  current: Map<string, { sha: string; config: Record<string, unknown> }>,
+  before: RunSnapshot["judges"],
+): Array<{ judge: string; message: string }> {
+  const out: Array<{ judge: string; message: string }> = [];
+  for (const j of judges) {
+    const cur = current.get(j.id)!;
+    const other = store.storedConfigs(j.id, j.promptSha256).filter((c) => c.judge_config_sha256 !== cur.sha);
+    if (other.length === 0) continue;
+    const n = other.reduce((a, c) => a + c.verdicts, 0);
+    const unknown = other.filter((c) => c.judge_config_sha256 === "").reduce((a, c) => a + c.verdicts, 0);
+    const models = [...new Set(other.flatMap((c) => c.models))];
+    const parts: string[] = [];
+    const prev = before.find((b) => b.id === j.id);
+    const known = other.find((c) => c.judge_config_sha256 !== "");
+    if (prev?.config && known && prev.judge_config_sha256 === known.judge_config_sha256) {
+      const diff = configDiff(prev.config, cur.config);
+      if (diff.length) parts.push(`changed: ${diff.join("; ")}`);
+    }
+    if (parts.length === 0 && models.some((m) => m !== j.model)) parts.push(`model ${models.map((m) => JSON.stringify(m)).join(", ")} -> ${JSON.stringify(j.model)}`);
+    if (unknown > 0) parts.push(`${unknown} of them stored without a configuration hash (by an ipi-judge version before judge_config_sha256), so they cannot be matched to this configuration`);
+    out.push({
+      judge: j.id,
+      message:
+        `judge "${j.id}": ${n} verdict(s) in this run were made with another configuration than the one given now` +
+        (parts.length ? ` (${parts.join("; ")})` : ""),
+    });
+  }
+  return out;
+}
+
+/** How to proceed after a configuration change (the end of {@link JudgeConfigChangedError}'s message). */
+export const CONFIG_CHANGE_HELP =
+  "To proceed: --on-config-change rejudge (judge every item again under the new configuration; the old verdicts " +
+  "stay in verdicts.jsonl, superseded), --on-config-change keep (keep the stored verdicts and judge only what is " +
+  "missing: the run then mixes configurations), or give the judge a new id (or use a new --run) to keep both apart.";

@@ -1,0 +1,65 @@
+/**
+ * The label run's cost cap (`label --max-cost-usd`): where a run stopped at it ({@link CostCapState}) and the
+ * cautious estimate of one verdict's conversation each request in flight reserves ({@link reserveCostUsd}).
+ */
+import type { Judge } from "../judges/judge.js";
+import type { OpenAIJudge } from "../judges/llm-judge.js";
+import type { Trajectory } from "../types.js";
+import { SYSTEM_TEMPLATE } from "../rubric/prompt.js";
+import { tokensCost } from "../providers/cost.js";
+
+/** Where a run stopped at its cost cap (`LabelOptions.maxCostUsd`). */
+export interface CostCapState {
+  cap_usd: number;
+  /**
+   * What the run has paid (USD): every verdict in `verdicts.jsonl`, superseded ones (re-judged errors, verdicts of an
+   * older configuration) included; a verdict of this invocation with an unknown cost counts its reserved estimate.
+   * It can be above the summary's `cost` (the verdicts in use only).
+   */
+  spent_usd: number;
+  /** True when a request was held back because it would have passed the cap. */
+  reached: boolean;
+  /** Verdicts of this invocation whose cost was unknown (counted at their estimate). */
+  unknown_cost_verdicts: number;
+}
+
+/** Feedback text assumed per feedback turn (characters) in {@link reserveCostUsd}: the verdict feedback quotes findings. */
+export const RESERVE_FEEDBACK_CHARS = 1500;
+
+/**
+ * A cautious cost estimate (USD) of one verdict's whole conversation, for the cost cap's reservation: the worst case
+ * of the first request plus every configured feedback turn (`retries`, default 2). Each turn resends the whole
+ * conversation so far, so with a first prompt of P tokens, O output tokens per reply (the judge's `max_tokens`, or
+ * 600) and F tokens of feedback per turn, R turns cost (R+1)·P + R(R+1)/2·(O+F) prompt tokens and (R+1)·O output
+ * tokens. P is the request the judge would send (`begin`/`request`: the rubric, the rendered trajectory and its
+ * tool list, as `label --dry-run` renders it) in characters / 3, else the trajectory's texts, tool calls, tools and
+ * injections in characters / 3; / 3 is above the ~4 characters per token of English text, so the estimate errs
+ * high. No cache discount. Returns 0 for a judge without a price (a built-in judge).
+ */
+export function reserveCostUsd(t: Trajectory, judge: Judge, ctx: { budgetChars?: number; minQuoteChars?: number } = {}): number {
+  const oj = judge as Partial<OpenAIJudge>;
+  const cfg = oj.config;
+  if (!cfg?.price) return 0;
+  let chars = 0;
+  try {
+    if (oj.begin && oj.request) chars = JSON.stringify(oj.request(oj.begin(t, { repeat: 0, budgetChars: ctx.budgetChars, minQuoteChars: ctx.minQuoteChars })).messages).length;
+  } catch {
+    chars = 0;
+  }
+  if (chars === 0) {
+    chars = SYSTEM_TEMPLATE.length + 2000;
+    for (const m of t.messages) {
+      chars += m.text.length + 40;
+      for (const c of m.tool_calls ?? []) chars += c.name.length + JSON.stringify(c.arguments ?? "").length;
+    }
+    for (const v of Object.values(t.injections ?? {})) chars += v.length;
+    if (Array.isArray(t.tools) && t.tools.length > 0) chars += JSON.stringify(t.tools).length;
+  }
+  const retriesRaw = (judge.verdictConfig as { retries?: unknown } | undefined)?.retries;
+  const retries = typeof retriesRaw === "number" && Number.isInteger(retriesRaw) && retriesRaw >= 0 ? retriesRaw : 2;
+  const p = Math.ceil(chars / 3);
+  const o = cfg.max_tokens ?? 600;
+  const f = Math.ceil(RESERVE_FEEDBACK_CHARS / 3);
+  const prompt = (retries + 1) * p + ((retries * (retries + 1)) / 2) * (o + f);
+  return tokensCost(prompt, 0, (retries + 1) * o, cfg.price);
+}

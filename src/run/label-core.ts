@@ -1,0 +1,54 @@
+/**
+ * The shared core of a label run, as its two paths see it: the progress record, and the state the online path
+ * (`./online.ts`) and the batch path (`./batch.ts`) both write into (the run store, what was stopped, the cost
+ * cap, the configuration hash each verdict gets, progress reports and running judge health). `labelRun`
+ * (`./label.ts`) builds it, reads and schedules the items, and ends the run.
+ */
+import type { RunStore } from "../store/run-store.js";
+import type { Verdict } from "../types.js";
+import type { CostCapState } from "./cost-cap.js";
+
+/** Progress of a label run, reported after every stored verdict or error. */
+export interface LabelProgress {
+  /** Trajectories read so far (including ones already judged). */
+  read: number;
+  /** Expected number of input items (files + lines), from a cheap pre-count; 0 while unknown. */
+  total: number;
+  /** Verdicts stored by this process. */
+  judged: number;
+  /** Verdicts skipped because they were already stored (resume). */
+  skipped: number;
+  errors: number;
+  in_flight: number;
+  /** Trajectories whose content changed since they were labelled (judged again). */
+  changed: number;
+}
+
+/** The state of one label run shared by the reading loop, the online path and the batch path. */
+export interface LabelRunState {
+  readonly store: RunStore;
+  readonly progress: LabelProgress;
+  /** Judges stopped by a fatal error (bad key, no quota), with the message: their items stay un-judged. */
+  readonly stopped: Record<string, string>;
+  /** Set when `maxCostUsd` was given: what the run has paid, and whether a request was held back. */
+  readonly costCap: CostCapState | undefined;
+  /** USD reserved for verdicts in flight (cost cap). */
+  reserved: number;
+  /** A store that cannot be written (the run stops and rethrows it at the end). */
+  fatal: unknown;
+  /** Per judge: the `judge_config_sha256` its verdicts get, and the configuration hashed (`runJudgeConfig`). */
+  readonly configs: Map<string, { sha: string; config: Record<string, unknown> }>;
+  /** The run's settings every judge gets per item. */
+  readonly judgeCtx: { budgetChars?: number; minQuoteChars?: number };
+  readonly signal: AbortSignal | undefined;
+  /** Online verdicts in flight (the reading loop waits when there are too many). */
+  readonly pending: Set<Promise<void>>;
+  /** Wakes the reading loop when an item finishes (cheaper than racing every pending promise per item). */
+  wake: (() => void) | undefined;
+  /** Report progress (`LabelOptions.onProgress`) with the verdicts in flight. */
+  report(): void;
+  /** Count a stored verdict into its judge's running health, warning once per flag. */
+  track(v: Verdict): void;
+  /** Stop a judge after a `JudgeFatalError` (recorded in the store's snapshot; `onJudgeStopped` is called once). */
+  stopJudge(judgeId: string, message: string): void;
+}

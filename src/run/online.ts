@@ -1,0 +1,129 @@
+/**
+ * The online path of a label run: each (trajectory, judge, repeat) is one `judge.judge(t, ctx)` call, at most
+ * `concurrency` per judge at once (p-limit), under the cost cap's reservation; its verdict (or its error) goes into
+ * the run store as soon as it exists. The reading loop and the batch path are `./label.ts` and `./batch.ts`.
+ */
+import pLimit, { type LimitFunction } from "p-limit";
+import type { Judge } from "../judges/judge.js";
+import { JudgeFatalError } from "../errors.js";
+import type { Trajectory, Verdict } from "../types.js";
+import { StoreWriteError } from "../store/journal.js";
+import { reserveCostUsd } from "./cost-cap.js";
+import type { LabelRunState } from "./label-core.js";
+
+/** The online path of one run: `schedule` an item for a judge; the items in flight are `run.pending`. */
+export class OnlinePath {
+  private readonly limits: Map<string, LimitFunction>;
+  /**
+   * Items read ahead of the judges: enough to keep every judge busy, few enough that waiting items do not pile up
+   * in the old generation of the heap (memory and GC time grow with them).
+   */
+  readonly maxPending: number;
+
+  /** @param concurrency overrides every judge's own `concurrency`. */
+  constructor(
+    private readonly run: LabelRunState,
+    judges: readonly Judge[],
+    concurrency: number | undefined,
+  ) {
+    this.limits = new Map(judges.map((j) => [j.id, pLimit(Math.max(1, concurrency ?? j.concurrency ?? 1))]));
+    const totalConcurrency = [...this.limits.values()].reduce((a, l) => a + l.concurrency, 0);
+    this.maxPending = Math.max(8, totalConcurrency * 2);
+  }
+
+  /**
+   * Judge one repeat of a trajectory when the judge's limit lets it: skipped when the judge was stopped, the run
+   * aborted or the store failed, or (held back, un-judged) when its reservation would pass the cost cap. A
+   * `JudgeFatalError` stops the judge; another throw is a `judge_crash` error of the item; the verdict is stored.
+   */
+  schedule(t: Trajectory, judge: Judge, repeat: number): void {
+    const run = this.run;
+    const limit = this.limits.get(judge.id)!;
+    const p: Promise<void> = limit(async () => {
+      if (run.stopped[judge.id] || run.signal?.aborted || run.fatal) return;
+      // cost cap: reserve this verdict's estimate, or hold it back (un-judged: a run with a higher cap resumes it)
+      let reservation = 0;
+      if (run.costCap) {
+        if (run.costCap.reached) return;
+        reservation = reserveCostUsd(t, judge, { budgetChars: run.judgeCtx.budgetChars, minQuoteChars: run.judgeCtx.minQuoteChars });
+        if (run.costCap.spent_usd + run.reserved + reservation > run.costCap.cap_usd) {
+          run.costCap.reached = true;
+          return;
+        }
+        run.reserved += reservation;
+      }
+      let v: Verdict;
+      try {
+        v = await judge.judge(t, {
+          repeat,
+          signal: run.signal,
+          budgetChars: run.judgeCtx.budgetChars,
+          minQuoteChars: run.judgeCtx.minQuoteChars,
+        });
+      } catch (e) {
+        run.reserved -= reservation;
+        if (e instanceof JudgeFatalError) {
+          run.stopJudge(judge.id, e.message);
+          return;
+        }
+        if (run.signal?.aborted) return;
+        run.store.addError({
+          path: t.source.path,
+          line: t.source.line,
+          trajectory_id: t.id,
+          kind: "judge_crash",
+          message: `judge ${judge.id} failed on ${t.id}: ${(e as Error)?.message ?? String(e)}`,
+        });
+        run.progress.errors++;
+        run.report();
+        return;
+      }
+      if (run.costCap) {
+        run.reserved -= reservation;
+        // a verdict whose cost is unknown (a response without usage) counts its estimate: the cap errs early
+        if (typeof v.cost_usd === "number") run.costCap.spent_usd += v.cost_usd;
+        else {
+          run.costCap.spent_usd += reservation;
+          run.costCap.unknown_cost_verdicts++;
+        }
+      }
+      // A request cut short by Ctrl-C is not a verdict: the item is judged again on resume.
+      if (run.signal?.aborted && v.status !== "ok") return;
+      v.judge_config_sha256 = run.configs.get(judge.id)!.sha;
+      try {
+        run.store.addVerdict(v);
+      } catch (e) {
+        // Only a store that cannot be written stops the run. A verdict that cannot be serialized (a RangeError
+        // from JSON.stringify, nothing written) is this item's error: judged again on resume, the run goes on.
+        if (e instanceof StoreWriteError) {
+          run.fatal ??= e;
+          return;
+        }
+        try {
+          run.store.addError({
+            path: t.source.path,
+            line: t.source.line,
+            trajectory_id: t.id,
+            kind: "judge_crash",
+            message: `judge ${judge.id} on ${t.id}: the verdict could not be stored: ${String((e as Error)?.message ?? e).slice(0, 500)}`,
+          });
+        } catch (e2) {
+          run.fatal ??= e2;
+          return;
+        }
+        run.progress.errors++;
+        run.report();
+        return;
+      }
+      run.progress.judged++;
+      run.track(v);
+      run.report();
+    }).finally(() => {
+      run.pending.delete(p);
+      const w = run.wake;
+      run.wake = undefined;
+      w?.();
+    });
+    run.pending.add(p);
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * What makes a label run resumable: the content hash of a trajectory, its row in the run's index
+ * (`trajectories.jsonl`), the resume key of each verdict and the repeats still to judge, and the chat-JSONL ids a
+ * run stored under an older id rule. Shared by `labelRun` (`./label.ts`) and `label --dry-run` (`./dry-run.ts`).
+ */
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import type { Judge } from "../judges/judge.js";
+import { chatFallbackIdPath } from "../ingest/index.js";
+import type { Surface, Trajectory } from "../types.js";
+import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
+import { readTrajectoryIndex, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+
+/**
+ * sha256 over a trajectory's content (not its id or path): its messages and injections, and its tool list when it
+ * has one (a changed tool description changes what the judge sees; trajectories without tools hash as before).
+ */
+export function contentSha256(t: Trajectory): string {
+  const text = JSON.stringify(Array.isArray(t.tools) && t.tools.length > 0 ? { m: t.messages, i: t.injections, t: t.tools } : { m: t.messages, i: t.injections });
+  // the one-shot hash (Node >= 20.12) skips the Hash object a createHash call builds; same digest
+  return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
+}
+const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: "hex") => string }).hash;
+
+/** Chat-JSONL fallback ids (`<file>:<line>`) a run stored, by resolved file and line; and every stored id. */
+export interface StoredChatIds {
+  byLine: Map<string, string>;
+  ids: Set<string>;
+}
+
+/**
+ * Read the chat-JSONL fallback ids a run stored (any id rule, old or new), for {@link keepStoredChatId}. Stored
+ * `source.path`s are resolved against the current directory.
+ * @returns empty maps when the run has no index yet.
+ */
+export async function storedChatFallbackIds(runDir: string): Promise<StoredChatIds> {
+  const out: StoredChatIds = { byLine: new Map(), ids: new Set() };
+  if (!fs.existsSync(path.join(runDir, "trajectories.jsonl"))) return out;
+  for (const r of (await readTrajectoryIndex(runDir)).values()) {
+    out.ids.add(r.id);
+    const src = r.source as { format?: string; path?: unknown; line?: unknown } | undefined;
+    if (src?.format === "chat-jsonl" && typeof src.path === "string" && typeof src.line === "number" && r.id.endsWith(`:${src.line}`))
+      out.byLine.set(`${path.resolve(src.path)}\0${src.line}`, r.id);
+  }
+  return out;
+}
+
+/**
+ * The id a run already stored for a chat-JSONL line without an id of its own, when it differs from the id the
+ * current rule gives (`chatFallbackIdPath`: relative to the current directory; the older rule made it relative to
+ * the folder common to all inputs, so `data.jsonl:1` became `x/data.jsonl:1` when another input was added). Using
+ * the stored id keeps a resumed run from judging, paying for and counting the same line twice.
+ * @returns the stored id, or undefined (the line has its own id, is stored under the current id, or is new).
+ */
+export function keepStoredChatId(t: Trajectory, stored: StoredChatIds): string | undefined {
+  if (t.source.format !== "chat-jsonl" || t.source.line === undefined) return undefined;
+  if (t.id !== `${chatFallbackIdPath(t.source.path)}:${t.source.line}`) return undefined;
+  if (stored.ids.has(t.id)) return undefined;
+  const prev = stored.byLine.get(`${path.resolve(t.source.path)}\0${t.source.line}`);
+  return prev !== undefined && prev !== t.id ? prev : undefined;
+}
+
+/**
+ * The run-index row `label` stores for a trajectory (one line of `trajectories.jsonl`).
+ * @param surfaces the trajectory's surfaces by placeholder (default: `decideSurfaces(t).surfaces`, input-given
+ *   surfaces kept); the row carries them and their one-value summary `surface` (`surfaceOfTrajectory`).
+ */
+export function indexRow(t: Trajectory, surfaces: Record<string, Surface> = decideSurfaces(t).surfaces): TrajectoryIndexRow {
+  const surface = surfaceOfTrajectory(t, surfaces);
+  return {
+    id: t.id,
+    source: t.source,
+    agent_model: t.agent_model,
+    agent_family: t.agent_family,
+    suite: t.suite,
+    user_task_id: t.user_task_id,
+    injection_task_id: t.injection_task_id,
+    attack: t.attack,
+    condition: t.condition,
+    ...(Object.keys(surfaces).length > 0 ? { surfaces } : {}),
+    ...(surface !== undefined ? { surface } : {}),
+    attacked: Object.keys(t.injections ?? {}).length > 0 || (t.attack !== undefined && t.attack !== null && t.attack !== "none"),
+    reference: t.reference,
+    run_error: t.run_error,
+    n_messages: t.messages.length,
+    content_sha256: contentSha256(t),
+    metadata: t.metadata,
+  };
+}
+
+/** The resume key of one verdict a judge would make on a trajectory (what `RunStore.has` looks up). */
+export function resumeKey(t: Trajectory, judge: Judge, repeat: number, judgeConfigSha256: string): string {
+  return verdictKey({ trajectory_id: t.id, judge_id: judge.id, repeat, prompt_sha256: judge.promptSha256, judge_config_sha256: judgeConfigSha256 });
+}
+
+/**
+ * The repeats of a trajectory a judge still has to judge: every repeat whose resume key is not stored (`has`),
+ * or all of them when the trajectory's content changed since it was labelled. Shared by `labelRun` and
+ * `label --dry-run` (`./dry-run.ts`), so both skip the same verdicts.
+ */
+export function pendingRepeats(
+  t: Trajectory,
+  judge: Judge,
+  repeats: number,
+  changed: boolean,
+  has: (key: string, repeat: number) => boolean,
+  judgeConfigSha256: string,
+): number[] {
+  const out: number[] = [];
+  for (let r = 0; r < repeats; r++) if (changed || !has(resumeKey(t, judge, r, judgeConfigSha256), r)) out.push(r);
+  return out;
+}
