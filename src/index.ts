@@ -51,7 +51,8 @@ export { RUBRIC_VERSION, promptSha256, buildMessages } from "./rubric/prompt.js"
 
 // Evidence verification: normalization, quote verification against one part, closest existing text.
 export { normalize } from "./evidence/normalize.js";
-export { evidenceContext, verifyQuote, DEFAULT_MIN_QUOTE_CHARS, type EvidenceContext } from "./evidence/verify.js";
+export { evidenceContext, DEFAULT_MIN_QUOTE_CHARS, type EvidenceContext } from "./evidence/context.js";
+export { verifyQuote } from "./evidence/verify.js";
 export { closestMatch } from "./evidence/closest.js";
 export { decide, type Decision } from "./verdict/decide.js";
 export { buildVerdict } from "./verdict/record.js";

@@ -26,7 +26,7 @@
  * Rate limits: `rpm`/`tpm` are paced evenly and requests in flight adapt to 429s (`./rate.ts`).
  */
 import OpenAI from "openai";
-import { evidenceContext, type EvidenceContext } from "../evidence/verify.js";
+import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { buildMessages, promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import { DEFAULT_BUDGET_CHARS, renderForJudge } from "../serialize/render.js";
 import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";

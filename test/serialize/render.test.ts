@@ -3,7 +3,8 @@ import { DEFAULT_BUDGET_CHARS, elisionMarker, maxMessageElisionMarkerLength, mes
 import { FORGERS, structuralLines } from "./markdown.js";
 import { TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
-import { evidenceContext, verifyQuote } from "../../src/evidence/verify.js";
+import { evidenceContext } from "../../src/evidence/context.js";
+import { verifyQuote } from "../../src/evidence/verify.js";
 import type { Message, Trajectory } from "../../src/types.js";
 import { fromOpenAI, type OpenAIMessage } from "../helpers/from-openai.js";
 import { HOSTILE_PIECES, Rand, randomText } from "../helpers/rand.js";
