@@ -109,12 +109,11 @@ export {
   humanAgreement,
   formatHumanAgreement,
   HumanLabelsError,
-  SCALE_CATEGORIES,
-  type HumanScale,
   type HumanLabelFile,
   type HumanAgreementReport,
   type HumanAgreementOptions,
 } from "./agree/human.js";
+export { SCALE_CATEGORIES, type HumanScale } from "./rubric/scale.js";
 export { readRatings, ratingsAgreement, formatRatingsAgreement, RatingsError, type RatingsTable } from "./agree/ratings.js";
 export { compareTwoRaters, compareManyRaters, type TwoRaterComparison, type ManyRaterComparison } from "./agree/pairwise.js";
 

@@ -6,3 +6,4 @@ export * from "./vote.js";
 export * from "./report.js";
 export * from "./leniency.js";
 export * from "./retest.js";
+export { BINARY, binaryOf, type Binary } from "../rubric/buckets.js";

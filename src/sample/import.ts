@@ -24,7 +24,7 @@ import { kishEffectiveN } from "../stats/weighted.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
-import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "./scale.js";
+import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "../rubric/scale.js";
 
 /** One human-label row of the output file (DESIGN "Human label", with the design fields of the item). */
 export interface HumanLabelRow {

@@ -21,7 +21,7 @@ import {
 } from "./import.js";
 import { buildPopulation, parseStrataFields, type CommitteeRow } from "./population.js";
 import { drawSample, SampleError, type SampleDesign } from "./sample.js";
-import type { Scale } from "./scale.js";
+import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
 
 export * from "./design.js";
@@ -30,7 +30,7 @@ export * from "./population.js";
 export * from "./sample.js";
 export * from "./export.js";
 export * from "./import.js";
-export * from "./scale.js";
+export * from "../rubric/scale.js";
 export * from "./source.js";
 
 /** Name of the committee verdict file in a run folder (written by the committee stage). */
