@@ -6,6 +6,7 @@
  */
 import fs from "node:fs";
 import type { HumanLabel, Verdict } from "../types.js";
+import type { HumanLabelRow } from "../sample/import.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, voteOf } from "../committee/vote.js";
@@ -40,19 +41,17 @@ export class HumanLabelsError extends Error {
 }
 
 /**
- * A human label row as read, with where it came from. `stratum` and `stratum_size` (N_h of the stratum in the
- * population) are optional: `ipi-judge import-annotations` writes them for two-phase samples.
+ * A row of the human-label file (src/sample/import.ts `HumanLabelRow`, DESIGN "Human label") as read, with its
+ * line. Only the DESIGN fields are required: `weight`, `inclusion_probability`, `stratum` and `stratum_size` (N_h
+ * of the stratum in the population) are set when the file has them (`ipi-judge import-annotations` writes them for
+ * two-phase samples); other columns are not read.
  */
-export interface HumanLabelRow extends HumanLabel {
-  stratum?: string;
-  stratum_size?: number;
-  line: number;
-}
+export type HumanLabelRead = HumanLabel & Partial<Pick<HumanLabelRow, "stratum" | "stratum_size">> & { line: number };
 
 /** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
 export interface HumanLabelFile {
   format: "csv" | "jsonl";
-  rows: HumanLabelRow[];
+  rows: HumanLabelRead[];
   bad_rows: Array<{ line: number; message: string }>;
 }
 
@@ -63,13 +62,13 @@ function numberField(v: unknown, name: string): number | undefined | string {
   return n;
 }
 
-function toRow(o: Record<string, unknown>, line: number): HumanLabelRow | string {
+function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | string {
   const str = (k: string) => (o[k] === undefined || o[k] === null ? "" : String(o[k]).trim());
   const id = str("trajectory_id");
   const annotator = str("annotator");
   if (!id) return "missing trajectory_id";
   if (!annotator) return "missing annotator";
-  const row: HumanLabelRow = { trajectory_id: id, annotator, label: str("label"), line };
+  const row: HumanLabelRead = { trajectory_id: id, annotator, label: str("label"), line };
   const w = numberField(o.weight, "weight");
   const p = numberField(o.inclusion_probability, "inclusion_probability");
   if (typeof w === "string") return w;

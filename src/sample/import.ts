@@ -20,17 +20,19 @@
  * labelling one item twice with different labels (the same label twice is kept once and counted).
  */
 import path from "node:path";
+import type { HumanLabel } from "../types.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
 import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "../rubric/scale.js";
 
-/** One human-label row of the output file (DESIGN "Human label", with the design fields of the item). */
-export interface HumanLabelRow {
-  trajectory_id: string;
-  annotator: string;
-  label: string;
+/**
+ * One row of the human-label file (DESIGN "Human label", with the design fields of the item): what
+ * `import-annotations` writes, every field set. `agree --human` and `estimate` read the same rows back
+ * (`HumanLabelRead` in src/agree/human.ts: the DESIGN fields, `stratum` and `stratum_size` when present).
+ */
+export interface HumanLabelRow extends HumanLabel {
   item_id: string;
   stratum: string;
   phase: 1 | 2;
