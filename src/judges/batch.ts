@@ -36,7 +36,7 @@ import type OpenAI from "openai";
 import { APIConnectionError, toFile } from "openai";
 import type { Trajectory, Verdict } from "../types.js";
 import type { RunStore } from "../store/run-store.js";
-import { readJsonl } from "../store/journal.js";
+import { readJsonl } from "../io/jsonl.js";
 import { verdictKey } from "../store/run-store.js";
 import { clientSettings, type JudgeConfig } from "./config.js";
 import { type JudgeContext } from "./judge.js";
