@@ -2,8 +2,8 @@
  * Human annotation samples: the two-phase sample of a run (`ipi-judge sample`), its blinded export, and the
  * import of the annotations (`ipi-judge import-annotations`). The pure parts live in design.ts (allocation,
  * inclusion probabilities), draw.ts (seeded draws), population.ts, sample.ts, export.ts (blinded files),
- * import.ts (parsing and checks), scale.ts (labels from the rubric); this file wires them to the run store and
- * the file system.
+ * import.ts (parsing and checks); the label scales are src/rubric/scale.ts; this file wires them to the run
+ * store and the file system.
  */
 import fs from "node:fs";
 import path from "node:path";
