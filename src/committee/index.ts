@@ -1,3 +1,5 @@
+// src/committee/: judge committees: majority vote with quorum, the committee report (agreement between judges),
+// self-family leniency and test-retest reliability across repeats.
 /**
  * Committee aggregation (`committeeVote`, `buildCommittee`), the committee report (`committeeReport`),
  * self-family leniency (`selfFamilyLeniency`, `agentFamily`) and test-retest (`testRetest`).

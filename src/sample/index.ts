@@ -1,3 +1,5 @@
+// src/sample/: human annotation samples: the two-phase design and its seeded draw, the blinded export for
+// annotators and the import of their labels (`ipi-judge sample`, `ipi-judge import-annotations`).
 /**
  * Human annotation samples: the two-phase sample of a run (`ipi-judge sample`), its blinded export, and the
  * import of the annotations (`ipi-judge import-annotations`). The pure parts live in design.ts (allocation,
