@@ -22,6 +22,7 @@ import {
   type TwoRaterComparison,
 } from "./pairwise.js";
 import { CsvError, parseCsv } from "../io/csv.js";
+import { jsonLines } from "../io/jsonl.js";
 import { estimateText, undefinedText } from "./format.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 
@@ -129,15 +130,13 @@ export function readHumanLabels(file: string): HumanLabelFile {
     }
   }
   if (format === "jsonl") {
-    text.split(/\r?\n/).forEach((l, i) => {
-      if (!l.trim()) return;
-      let o: unknown;
-      try {
-        o = JSON.parse(l);
-      } catch (e) {
-        out.bad_rows.push({ line: i + 1, message: `not JSON: ${(e as Error).message}` });
+    jsonLines(text).forEach((l) => {
+      const i = l.line - 1;
+      if (l.error !== undefined) {
+        out.bad_rows.push({ line: i + 1, message: `not JSON: ${l.error}` });
         return;
       }
+      const o = l.value;
       if (!o || typeof o !== "object" || Array.isArray(o)) {
         out.bad_rows.push({ line: i + 1, message: "not a JSON object" });
         return;
