@@ -51,7 +51,8 @@ export { RUBRIC_VERSION, promptSha256, buildMessages } from "./rubric/prompt.js"
 
 // Evidence verification: normalization, quote verification against one part, closest existing text.
 export { normalize } from "./evidence/normalize.js";
-export { evidenceContext, verifyQuote, DEFAULT_MIN_QUOTE_CHARS, type EvidenceContext } from "./evidence/verify.js";
+export { evidenceContext, DEFAULT_MIN_QUOTE_CHARS, type EvidenceContext } from "./evidence/context.js";
+export { verifyQuote } from "./evidence/verify.js";
 export { closestMatch } from "./evidence/closest.js";
 export { decide, type Decision } from "./verdict/decide.js";
 export { buildVerdict } from "./verdict/record.js";
@@ -109,12 +110,11 @@ export {
   humanAgreement,
   formatHumanAgreement,
   HumanLabelsError,
-  SCALE_CATEGORIES,
-  type HumanScale,
   type HumanLabelFile,
   type HumanAgreementReport,
   type HumanAgreementOptions,
 } from "./agree/human.js";
+export { SCALE_CATEGORIES, type HumanScale } from "./rubric/scale.js";
 export { readRatings, ratingsAgreement, formatRatingsAgreement, RatingsError, type RatingsTable } from "./agree/ratings.js";
 export { compareTwoRaters, compareManyRaters, type TwoRaterComparison, type ManyRaterComparison } from "./agree/pairwise.js";
 

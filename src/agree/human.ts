@@ -5,12 +5,12 @@
  * unweighted and, when the rows carry design weights, design-weighted (Hájek).
  */
 import fs from "node:fs";
-import { BUCKETS, type Bucket, type HumanLabel, type Verdict } from "../types.js";
-import { canonicalLabel, isCompromised, THREE_WAY, toThreeWay } from "../rubric/buckets.js";
+import type { HumanLabel, Verdict } from "../types.js";
+import type { HumanLabelRow } from "../sample/import.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, voteOf } from "../committee/vote.js";
-import { BINARY } from "../committee/retest.js";
+import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
   compareTwoRaters,
@@ -22,18 +22,9 @@ import {
   type TwoRaterComparison,
 } from "./pairwise.js";
 import { CsvError, parseCsv } from "../io/csv.js";
+import { jsonLines } from "../io/jsonl.js";
 import { estimateText, undefinedText } from "./format.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
-
-/** The scale labels are compared on: the six buckets, the three-way human scale, or the binary collapse. */
-export type HumanScale = "six" | "three" | "binary";
-
-/** Declared categories of each scale, in order (DESIGN section 1). */
-export const SCALE_CATEGORIES: Readonly<Record<HumanScale, readonly string[]>> = {
-  six: BUCKETS,
-  three: THREE_WAY,
-  binary: BINARY,
-};
 
 /** The category that means "compromised" on each scale (for counting missed compromises). */
 const COMPROMISED_ON: Record<HumanScale, (x: string) => boolean> = {
@@ -51,68 +42,18 @@ export class HumanLabelsError extends Error {
 }
 
 /**
- * A human label row as read, with where it came from. `stratum` and `stratum_size` (N_h of the stratum in the
- * population) are optional: `ipi-judge import-annotations` writes them for two-phase samples.
+ * A row of the human-label file (src/sample/import.ts `HumanLabelRow`, DESIGN "Human label") as read, with its
+ * line. Only the DESIGN fields are required: `weight`, `inclusion_probability`, `stratum` and `stratum_size` (N_h
+ * of the stratum in the population) are set when the file has them (`ipi-judge import-annotations` writes them for
+ * two-phase samples); other columns are not read.
  */
-export interface HumanLabelRow extends HumanLabel {
-  stratum?: string;
-  stratum_size?: number;
-  line: number;
-}
+export type HumanLabelRead = HumanLabel & Partial<Pick<HumanLabelRow, "stratum" | "stratum_size">> & { line: number };
 
 /** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
 export interface HumanLabelFile {
   format: "csv" | "jsonl";
-  rows: HumanLabelRow[];
+  rows: HumanLabelRead[];
   bad_rows: Array<{ line: number; message: string }>;
-}
-
-const canon = (s: string) => s.trim().toLowerCase().replace(/[\s-]+/g, "_");
-
-/**
- * Map a human label to a scale. Six-bucket labels are collapsed to the three-way scale (DESIGN section 1:
- * complied = buckets 1-2, recognized_and_refused = 3, unaffected = 4-6) or to binary; three-way labels collapse
- * to binary (complied = compromised); binary labels are `compromised` / `not_compromised`. No synonym guessing.
- * @param raw the label as written (case, spaces and dashes are normalized: `Full compliance` = `full_compliance`).
- * @returns the category on `scale`, or `{reason}`: `unknown_label` (not a bucket, three-way or binary value) or
- *   `not_on_scale` (a coarser label than the scale, e.g. `complied` with `six`).
- */
-export function labelOnScale(raw: string, scale: HumanScale): { label: string } | { reason: "unknown_label" | "not_on_scale" } {
-  const b = canonicalLabel(raw);
-  const c = canon(raw);
-  if (b) {
-    if (scale === "six") return { label: b };
-    if (scale === "three") return { label: toThreeWay(b) };
-    return { label: isCompromised(b) ? "compromised" : "not_compromised" };
-  }
-  if ((THREE_WAY as readonly string[]).includes(c)) {
-    if (scale === "six") return { reason: "not_on_scale" };
-    if (scale === "three") return { label: c };
-    return { label: c === "complied" ? "compromised" : "not_compromised" };
-  }
-  if ((BINARY as readonly string[]).includes(c)) return scale === "binary" ? { label: c } : { reason: "not_on_scale" };
-  return { reason: "unknown_label" };
-}
-
-/** The judge's bucket on a scale. */
-export function bucketOnScale(b: Bucket, scale: HumanScale): string {
-  return scale === "six" ? b : scale === "three" ? toThreeWay(b) : isCompromised(b) ? "compromised" : "not_compromised";
-}
-
-/**
- * The finest scale all labels fit: `six` when every recognized label is a bucket, `three` when they are buckets
- * or three-way values, else `binary`.
- */
-export function detectScale(labels: readonly string[]): HumanScale {
-  let scale: HumanScale = "six";
-  for (const l of labels) {
-    if (canonicalLabel(l)) continue;
-    const c = canon(l);
-    if ((THREE_WAY as readonly string[]).includes(c)) {
-      if (scale === "six") scale = "three";
-    } else if ((BINARY as readonly string[]).includes(c)) scale = "binary";
-  }
-  return scale;
 }
 
 function numberField(v: unknown, name: string): number | undefined | string {
@@ -122,13 +63,13 @@ function numberField(v: unknown, name: string): number | undefined | string {
   return n;
 }
 
-function toRow(o: Record<string, unknown>, line: number): HumanLabelRow | string {
+function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | string {
   const str = (k: string) => (o[k] === undefined || o[k] === null ? "" : String(o[k]).trim());
   const id = str("trajectory_id");
   const annotator = str("annotator");
   if (!id) return "missing trajectory_id";
   if (!annotator) return "missing annotator";
-  const row: HumanLabelRow = { trajectory_id: id, annotator, label: str("label"), line };
+  const row: HumanLabelRead = { trajectory_id: id, annotator, label: str("label"), line };
   const w = numberField(o.weight, "weight");
   const p = numberField(o.inclusion_probability, "inclusion_probability");
   if (typeof w === "string") return w;
@@ -189,15 +130,13 @@ export function readHumanLabels(file: string): HumanLabelFile {
     }
   }
   if (format === "jsonl") {
-    text.split(/\r?\n/).forEach((l, i) => {
-      if (!l.trim()) return;
-      let o: unknown;
-      try {
-        o = JSON.parse(l);
-      } catch (e) {
-        out.bad_rows.push({ line: i + 1, message: `not JSON: ${(e as Error).message}` });
+    jsonLines(text).forEach((l) => {
+      const i = l.line - 1;
+      if (l.error !== undefined) {
+        out.bad_rows.push({ line: i + 1, message: `not JSON: ${l.error}` });
         return;
       }
+      const o = l.value;
       if (!o || typeof o !== "object" || Array.isArray(o)) {
         out.bad_rows.push({ line: i + 1, message: "not a JSON object" });
         return;

@@ -10,6 +10,7 @@ import {
   brennanPrediger,
   cohenKappa,
   confusionMatrix,
+  emptyFleissKappa,
   fleissKappa,
   fleissKappaGeneralized,
   gwetAC1,
@@ -205,26 +206,8 @@ export function compareManyRaters(
 export function fleissCounts(counts: number[][], reason = "empty_input"): FleissReport {
   if (counts.length === 0 || counts[0].reduce((s, x) => s + x, 0) < 2) {
     const q = counts[0]?.length ?? 0;
-    return {
-      value: null,
-      reason,
-      n: 0,
-      m: 0,
-      q,
-      pairwise_agreement: null,
-      unanimity_rate: null,
-      pe: null,
-      p_j: [],
-      se: null,
-      se_reason: reason,
-      se0: null,
-      se0_reason: reason,
-      z: null,
-      p_one_sided: null,
-      p_two_sided: null,
-      per_category: [],
-      randolph: { value: null, reason, n: 0 },
-    };
+    const { p_i: _, ...rest } = emptyFleissKappa(reason, 0, q);
+    return rest;
   }
   const { p_i: _pi, ...rest } = fleissKappa(counts);
   return rest;

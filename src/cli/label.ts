@@ -26,6 +26,13 @@ function displayPath(p: string): string {
  * resident memory and runs a full collection when it is above {@link GC_ABOVE_BYTES} (each takes 20-35 ms of the
  * main thread, so a collection every 500 verdicts cost ~4% of a run's time; 40,000 items: 350 MB peak RSS with
  * none, ~230 MB with this rule, and a 5,000-item run, which stays near the threshold, needs 2-4 instead of 10).
+ *
+ * Why it stays (measured 2026-12-01, 40,000 items, zero-latency bench server, README-bench.md "The forced
+ * collection"): without it the peak RSS is 466 MB (target < 300 MB); `--max-semi-space-size=64` makes it worse
+ * (632 MB); `--max-old-space-size=512` reaches 295 MB but caps the heap, so a run holding one very large
+ * trajectory (tens of MB of tool output) would die with "heap out of memory" where it now completes, and a node
+ * flag cannot be set for the `ipi-judge` bin without NODE_OPTIONS or a second process. `--expose-gc` is switched
+ * on here, at start, before any collection is needed; where the runtime refuses it, the CLI runs without it.
  */
 function fullGc(): (() => void) | undefined {
   try {

@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
-import { readJsonl } from "../store/journal.js";
+import { readJsonl } from "../io/jsonl.js";
 import { voteOf } from "./vote.js";
 
 /** Name of the committee file in a run folder. */

@@ -1,3 +1,5 @@
+// src/committee/: judge committees: majority vote with quorum, the committee report (agreement between judges),
+// self-family leniency and test-retest reliability across repeats.
 /**
  * Committee aggregation (`committeeVote`, `buildCommittee`), the committee report (`committeeReport`),
  * self-family leniency (`selfFamilyLeniency`, `agentFamily`) and test-retest (`testRetest`).
@@ -6,3 +8,4 @@ export * from "./vote.js";
 export * from "./report.js";
 export * from "./leniency.js";
 export * from "./retest.js";
+export { BINARY, binaryOf, type Binary } from "../rubric/buckets.js";

@@ -18,7 +18,8 @@ import {
 } from "../agree/pairwise.js";
 import { buildCommittee, DEFAULT_QUORUM, voteOf } from "./vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
-import { BINARY, binaryOf, testRetest, type JudgeRetest } from "./retest.js";
+import { testRetest, type JudgeRetest } from "./retest.js";
+import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import type { RunState } from "../store/run-state.js";
 import { estimateText, undefinedText } from "../agree/format.js";

@@ -4,18 +4,9 @@
  * six buckets and binary), and Fleiss' kappa across all K repeats.
  */
 import { BUCKETS, type Bucket, type Verdict } from "../types.js";
-import { isCompromised } from "../rubric/buckets.js";
+import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { compareManyRaters, compareTwoRaters, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "../agree/pairwise.js";
 import { voteOf } from "./vote.js";
-
-/** Binary categories: the collapse of DESIGN section 1. */
-export const BINARY = ["compromised", "not_compromised"] as const;
-export type Binary = (typeof BINARY)[number];
-
-/** The binary collapse of a bucket, null passing through. */
-export function binaryOf(b: Bucket | null | undefined): Binary | null {
-  return b === null || b === undefined ? null : isCompromised(b) ? "compromised" : "not_compromised";
-}
 
 /** One judge's repeat-0 vs repeat-r comparison. */
 export interface RepeatPair {

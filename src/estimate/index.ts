@@ -1,3 +1,5 @@
+// src/estimate/: estimates a paper prints: calibrated ASR from the two-phase human sample and the per-model table
+// (judge ASR, heuristic ASR, refusals, utility) as text, CSV and LaTeX.
 /**
  * Estimates a paper can print: calibrated ASR (judge labels on every trajectory corrected by a two-phase human
  * sample) and the per-model table of judge ASR, heuristic ASR, refusal rate and utility.

@@ -11,7 +11,8 @@ import type { Verdict } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { buildCommittee, DEFAULT_QUORUM } from "../committee/vote.js";
 import { buildPopulation } from "../sample/population.js";
-import { labelOnScale, readHumanLabels, type HumanLabelFile } from "../agree/human.js";
+import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
+import { labelOnScale } from "../rubric/scale.js";
 import { conditionValue } from "../compare/data.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 

@@ -2,7 +2,7 @@
  * The table of a paper (`ipi-judge estimate --table`): per agent model, the judge's ASR, the heuristic
  * (signature judge) ASR, the refusal rate, utility without attack and utility under attack, each with a 95%
  * Wilson interval, and, when human labels are given, the calibrated ASR of src/estimate/calibrated.ts. Written as
- * CSV (csv-stringify) and as a LaTeX `booktabs` table; the HTML report shows the same rows.
+ * CSV (src/io/csv.ts) and as a LaTeX `booktabs` table; the HTML report shows the same rows.
  *
  * Definitions (attacked = the trajectory carried an injection; DESIGN section 1):
  * - judge ASR, heuristic ASR: share of attacked trajectories with a usable verdict labelled full or partial
@@ -14,7 +14,7 @@
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
-import { stringify } from "csv-stringify/sync";
+import { writeCsv } from "../io/csv.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import { wilsonInterval } from "../stats/confusion.js";
@@ -178,7 +178,7 @@ export function cellText(p: { value: number | null; reason?: string; ci95: { low
 }
 
 /**
- * The table as CSV (RFC 4180, csv-stringify): one row per model; per column the value, the CI bounds (as
+ * The table as CSV (RFC 4180, src/io/csv.ts `writeCsv`, rows ending with LF): one row per model; per column the value, the CI bounds (as
  * proportions in [0, 1]) and n; empty cells for undefined values, with the reason in `<col>_reason`.
  */
 export function tableCsv(t: PaperTable): string {
@@ -195,7 +195,7 @@ export function tableCsv(t: PaperTable): string {
     }
     return out;
   });
-  return stringify([header, ...rows], { record_delimiter: "\n" });
+  return writeCsv([header, ...rows], { rowEnd: "\n" });
 }
 
 /** Escape LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`). */

@@ -19,7 +19,7 @@ import { distance } from "fastest-levenshtein";
 import type { PartKind } from "../types.js";
 import { unneutralize } from "../serialize/untrusted.js";
 import { normalize, originalSlice, originalSpan } from "./normalize.js";
-import { partMap, type EvidenceContext } from "./verify.js";
+import { partMap, type EvidenceContext } from "./context.js";
 
 export const MAX_GRAMS = 24;
 export const MAX_OCCURRENCES = 400;

@@ -1,3 +1,5 @@
+// src/ingest/: input formats in, canonical Trajectory records out: one file per format, format detection,
+// the streaming reader with its line framing (lines.ts), and the formats' warnings and errors.
 /**
  * The ingest stage: trajectory corpora in, canonical {@link Trajectory} records out, streamed.
  *

@@ -144,11 +144,12 @@ export function parseCsvTable(text: string | Buffer, file = "CSV"): CsvTable {
  * Write rows as CSV (RFC 4180): every field holding a comma, a double quote, CR or LF, or leading/trailing
  * spaces is quoted with inner quotes doubled; rows end with CRLF (what spreadsheet apps expect), including the
  * last.
- * @param rows rows of string fields (the first is usually the header).
+ * @param rows rows of fields (the first is usually the header); numbers are written as `String(n)`.
+ * @param opts.rowEnd the row end: `"\r\n"` (default) or `"\n"` (the `estimate --table --csv` file).
  */
-export function writeCsv(rows: readonly (readonly string[])[]): string {
-  return stringify(rows as string[][], {
-    record_delimiter: "\r\n",
+export function writeCsv(rows: readonly (readonly (string | number)[])[], opts: { rowEnd?: "\r\n" | "\n" } = {}): string {
+  return stringify(rows as (string | number)[][], {
+    record_delimiter: opts.rowEnd ?? "\r\n",
     quoted_match: [/[",\r\n]/, /^\s|\s$/],
   });
 }

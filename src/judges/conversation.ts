@@ -23,7 +23,7 @@
  * Use: `begin(t, ctx)` -> `request(conv)` -> send it -> `step(conv, result)` -> `{done: false, request}` (send
  * that) or `{done: true, verdict}`. `freeze`/`resume` keep a conversation as plain JSON between Batch API rounds.
  */
-import { evidenceContext, type EvidenceContext } from "../evidence/verify.js";
+import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { buildMessages, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import { DEFAULT_BUDGET_CHARS, renderForJudge } from "../serialize/render.js";
 import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";

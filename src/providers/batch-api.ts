@@ -11,7 +11,7 @@ import { Readable } from "node:stream";
 import type OpenAI from "openai";
 import { APIConnectionError, toFile } from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { readJsonl } from "../store/journal.js";
+import { readJsonl } from "../io/jsonl.js";
 import type { JudgeConfig } from "../judges/config.js";
 import { connectionCause, defaultSleep, isBodyReset, redact } from "./send.js";
 

@@ -13,7 +13,7 @@ import { BUCKETS } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
-import { readJsonl } from "../store/journal.js";
+import { readJsonl } from "../io/jsonl.js";
 import { committeeReport, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
 import { humanAgreement, readHumanLabels, type HumanAgreementReport } from "../agree/human.js";
 import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";

@@ -1,3 +1,5 @@
+// src/report/: the HTML report (`ipi-judge report`): the report model gathered from a run (data.ts), charts,
+// escaping of untrusted text, quote highlighting and the page itself.
 /**
  * The HTML report (`ipi-judge report`): one self-contained page per run with ASR per agent model (per judge and
  * for the committee), label distributions, error/refusal/downgrade rates and tokens, confusion heatmaps and a

@@ -37,7 +37,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Trajectory, Verdict } from "../types.js";
 import type { RunStore } from "../store/run-store.js";
-import { readJsonl } from "../store/journal.js";
+import { readJsonl } from "../io/jsonl.js";
 import { verdictKey } from "../store/run-store.js";
 import { clientSettings } from "../judges/config.js";
 import type { Judge, JudgeContext } from "../judges/judge.js";

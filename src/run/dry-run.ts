@@ -18,7 +18,7 @@ import type { JudgePrice } from "../judges/config.js";
 import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
-import { readJsonl } from "../store/journal.js";
+import { readJsonl } from "../io/jsonl.js";
 import { looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";

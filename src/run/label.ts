@@ -10,7 +10,7 @@ import type { Judge } from "../judges/judge.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
-import { readJsonl } from "../store/journal.js";
+import { readJsonl } from "../io/jsonl.js";
 import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, looseVerdictKey, verdictKey } from "../store/run-store.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";

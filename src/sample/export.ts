@@ -13,7 +13,7 @@
  * - `label-studio-config.xml`: the labeling configuration: the trajectory, then one single choice named
  *   `label` over the chosen scale, each choice with its rubric definition as hint.
  * - `instructions.md`: the scale's labels with their definitions and the precedence rule, from the rubric file
- *   the judges use (src/sample/scale.ts).
+ *   the judges use (src/rubric/scale.ts).
  * Private files (for the person running the study):
  * - `manifest.jsonl`: a header line `{ipi_judge_manifest: 1, run, scale, labels, seed, design}`, then one line per
  *   item `{item_id, trajectory_id, stratum, sampling_stratum, committee_stratum, stratum_size, phase,
@@ -34,7 +34,7 @@ import { renderForHuman } from "../serialize/render.js";
 import type { Message, ToolDefinition, Trajectory } from "../types.js";
 import { compareCodeUnits, seededRng, seededShuffle } from "./draw.js";
 import type { SampleDesign, SampledItem } from "./sample.js";
-import { rubricPrecedenceText, scaleLabels, scaleValues, type Scale } from "./scale.js";
+import { rubricPrecedenceText, scaleLabels, scaleValues, type Scale } from "../rubric/scale.js";
 
 /** A sampled item with its opaque id. */
 export interface BlindItem extends SampledItem {

@@ -20,17 +20,20 @@
  * labelling one item twice with different labels (the same label twice is kept once and counted).
  */
 import path from "node:path";
+import type { HumanLabel } from "../types.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 import { CsvError, parseCsv } from "../io/csv.js";
+import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
-import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "./scale.js";
+import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "../rubric/scale.js";
 
-/** One human-label row of the output file (DESIGN "Human label", with the design fields of the item). */
-export interface HumanLabelRow {
-  trajectory_id: string;
-  annotator: string;
-  label: string;
+/**
+ * One row of the human-label file (DESIGN "Human label", with the design fields of the item): what
+ * `import-annotations` writes, every field set. `agree --human` and `estimate` read the same rows back
+ * (`HumanLabelRead` in src/agree/human.ts: the DESIGN fields, `stratum` and `stratum_size` when present).
+ */
+export interface HumanLabelRow extends HumanLabel {
   item_id: string;
   stratum: string;
   phase: 1 | 2;
@@ -202,22 +205,19 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
   }
   if (kind === "jsonl") {
     const out: ParsedAnnotations = { format: "jsonl", records: [], skipped: [] };
-    body.split(/\r?\n/).forEach((line, i) => {
-      if (line.trim() === "") return;
-      const where = `${name} line ${i + 1}`;
-      let v: unknown;
-      try {
-        v = JSON.parse(line);
-      } catch (e) {
-        problems.push(`${where}: not valid JSON (${(e as Error).message})`);
-        return;
+    for (const l of jsonLines(body)) {
+      const where = `${name} line ${l.line}`;
+      if (l.error !== undefined) {
+        problems.push(`${where}: not valid JSON (${l.error})`);
+        continue;
       }
+      const v = l.value;
       if (!isObj(v)) {
         problems.push(`${where}: expected a JSON object with item_id (or trajectory_id), annotator, label`);
-        return;
+        continue;
       }
       out.records.push(rowRecord(v, where));
-    });
+    }
     if (problems.length) throw new AnnotationImportError(`${name}: cannot read the JSONL`, problems);
     return out;
   }
@@ -264,20 +264,17 @@ export interface Manifest {
  */
 export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
   const name = path.basename(file);
-  const lines = text.split(/\r?\n/);
   const problems: string[] = [];
   let header: ManifestHeader | null = null;
   const rows: ManifestRow[] = [];
   const seen = new Set<string>();
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
-    let v: unknown;
-    try {
-      v = JSON.parse(line);
-    } catch {
+  jsonLines(text).forEach((l) => {
+    const i = l.line - 1;
+    if (l.error !== undefined) {
       problems.push(`${name} line ${i + 1}: not valid JSON`);
       return;
     }
+    const v = l.value;
     if (!header) {
       if (!isObj(v) || v.ipi_judge_manifest !== 1) {
         problems.push(`${name} line ${i + 1}: not an ipi-judge sample manifest (the first line must be its header; pass DIR/manifest.jsonl written by ipi-judge sample)`);

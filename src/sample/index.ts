@@ -1,9 +1,11 @@
+// src/sample/: human annotation samples: the two-phase design and its seeded draw, the blinded export for
+// annotators and the import of their labels (`ipi-judge sample`, `ipi-judge import-annotations`).
 /**
  * Human annotation samples: the two-phase sample of a run (`ipi-judge sample`), its blinded export, and the
  * import of the annotations (`ipi-judge import-annotations`). The pure parts live in design.ts (allocation,
  * inclusion probabilities), draw.ts (seeded draws), population.ts, sample.ts, export.ts (blinded files),
- * import.ts (parsing and checks), scale.ts (labels from the rubric); this file wires them to the run store and
- * the file system.
+ * import.ts (parsing and checks); the label scales are src/rubric/scale.ts; this file wires them to the run
+ * store and the file system.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -21,7 +23,7 @@ import {
 } from "./import.js";
 import { buildPopulation, parseStrataFields, type CommitteeRow } from "./population.js";
 import { drawSample, SampleError, type SampleDesign } from "./sample.js";
-import type { Scale } from "./scale.js";
+import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
 
 export * from "./design.js";
@@ -30,7 +32,7 @@ export * from "./population.js";
 export * from "./sample.js";
 export * from "./export.js";
 export * from "./import.js";
-export * from "./scale.js";
+export * from "../rubric/scale.js";
 export * from "./source.js";
 
 /** Name of the committee verdict file in a run folder (written by the committee stage). */

@@ -57,6 +57,7 @@
 import type { Part, Trajectory } from "../types.js";
 import { messageText, renderToolCall, renderToolDefinition, trajectoryParts, trajectoryTools } from "./parts.js";
 import { neutralize, newNonce } from "./untrusted.js";
+import { showBidiControls } from "./bidi.js";
 
 /** Default character budget of the rendered blocks. */
 export const DEFAULT_BUDGET_CHARS = 120_000;
@@ -404,21 +405,6 @@ function carries(text: string, injection: string): boolean {
     .split(/\n+/)
     .map(loose)
     .some((line) => line.length >= 20 && lt.includes(line));
-}
-
-/**
- * Bidirectional-text control characters: embeddings and overrides U+202A-202E, isolates U+2066-2069, the
- * marks U+200E/U+200F and the Arabic letter mark U+061C (Unicode UAX #9, "Explicit Directional Formatting
- * Characters" and "Implicit Directional Marks").
- */
-export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
-
-/**
- * `text` with every bidi control ({@link BIDI_CONTROLS}) shown as a visible, inert marker such as `⟨U+202E⟩`, so
- * an untrusted text cannot reorder what follows it or hide what it says. Other characters are unchanged.
- */
-export function showBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
 }
 
 function fence(text: string): string {

@@ -48,6 +48,35 @@ export interface FleissKappa extends Estimate {
 }
 
 /**
+ * The result of a Fleiss' kappa that is not defined: every figure null (or empty) with `reason`.
+ * @param reason why (a `REASONS` value, e.g. `empty_input`).
+ * @param n items; @param q declared categories.
+ */
+export function emptyFleissKappa(reason: string, n: number, q: number): FleissKappa {
+  return {
+    value: null,
+    reason,
+    n,
+    m: 0,
+    q,
+    pairwise_agreement: null,
+    unanimity_rate: null,
+    pe: null,
+    p_i: [],
+    p_j: [],
+    se: null,
+    se_reason: reason,
+    se0: null,
+    se0_reason: reason,
+    z: null,
+    p_one_sided: null,
+    p_two_sided: null,
+    per_category: [],
+    randolph: { value: null, reason, n },
+  };
+}
+
+/**
  * Fleiss' kappa κ = (P̄ − P̄_e)/(1 − P̄_e) for N items each rated by the same number m of raters
  * (test/data/vectors/NOTES.md §5 "Fleiss' kappa"), with per-category
  * κ_j = 1 − Σ_i n_ij(m − n_ij)/(N m(m − 1) p_j q_j), the null variance
@@ -66,27 +95,7 @@ export interface FleissKappa extends Estimate {
 export function fleissKappa(counts: Table): FleissKappa {
   const q = checkCounts(counts);
   const N = counts.length;
-  const empty = (reason: string): FleissKappa => ({
-    value: null,
-    reason,
-    n: N,
-    m: 0,
-    q,
-    pairwise_agreement: null,
-    unanimity_rate: null,
-    pe: null,
-    p_i: [],
-    p_j: [],
-    se: null,
-    se_reason: reason,
-    se0: null,
-    se0_reason: reason,
-    z: null,
-    p_one_sided: null,
-    p_two_sided: null,
-    per_category: [],
-    randolph: { value: null, reason, n: N },
-  });
+  const empty = (reason: string): FleissKappa => emptyFleissKappa(reason, N, q);
   if (N === 0 || q === 0) return empty(REASONS.empty);
   const m = counts[0].reduce((s, x) => s + x, 0);
   for (let i = 1; i < N; i++) {

@@ -5,7 +5,8 @@ import { Low } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { acquireRunLock } from "./lock.js";
-import { Journal, StoreWriteError, readJsonl } from "./journal.js";
+import { Journal, StoreWriteError } from "./journal.js";
+import { readJsonl } from "../io/jsonl.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow

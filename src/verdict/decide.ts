@@ -26,7 +26,8 @@
  */
 import { canonicalLabel, EVIDENCE_KINDS, highest, rank } from "../rubric/buckets.js";
 import type { Bucket, EvidenceQuote, JudgeReply, VerifiedFinding, VerifiedQuote } from "../types.js";
-import { verifyQuote, type EvidenceContext } from "../evidence/verify.js";
+import type { EvidenceContext } from "../evidence/context.js";
+import { verifyQuote } from "../evidence/verify.js";
 import { injectionExposure, type Exposure } from "./exposure.js";
 
 /**

@@ -24,7 +24,7 @@
  * transaction, 36 characters, must not count). A shorter injected skeleton must occur whole.
  */
 import { normalize } from "../evidence/normalize.js";
-import { looseInjectionForm, partNorm, type EvidenceContext } from "../evidence/verify.js";
+import { looseInjectionForm, partNorm, type EvidenceContext } from "../evidence/context.js";
 import type { PartKind } from "../types.js";
 
 /** Length (letters and digits) of the windows an injected text is located by. */

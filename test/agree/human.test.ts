@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { detectScale, humanAgreement, HumanLabelsError, labelOnScale, readHumanLabels, formatHumanAgreement, type HumanLabelFile } from "../../src/agree/human.js";
+import { humanAgreement, HumanLabelsError, readHumanLabels, formatHumanAgreement, type HumanLabelFile } from "../../src/agree/human.js";
+import { detectScale, labelOnScale } from "../../src/rubric/scale.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 

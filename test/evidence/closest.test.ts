@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { closestMatch, MAX_CLOSEST_CHARS } from "../../src/evidence/closest.js";
-import { evidenceContext } from "../../src/evidence/verify.js";
+import { evidenceContext } from "../../src/evidence/context.js";
 import { normalize } from "../../src/evidence/normalize.js";
 import type { Message, Trajectory } from "../../src/types.js";
 import { fromOpenAI } from "../helpers/from-openai.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evidenceContext, partNorm, verifyQuote } from "../../src/evidence/verify.js";
+import { evidenceContext, partNorm } from "../../src/evidence/context.js";
+import { verifyQuote } from "../../src/evidence/verify.js";
 import { normalize } from "../../src/evidence/normalize.js";
 import { EVIDENCE_KINDS } from "../../src/rubric/buckets.js";
 import { corpusRows, corpusTrajectory, emailTrajectory, INJECTION } from "./fixtures.js";

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { closestMatch, LONG_PART_CHARS } from "../../src/evidence/closest.js";
 import { normalizeWithMap, originalSlice, originalSpan } from "../../src/evidence/normalize.js";
-import { evidenceContext, verifyQuote } from "../../src/evidence/verify.js";
+import { evidenceContext } from "../../src/evidence/context.js";
+import { verifyQuote } from "../../src/evidence/verify.js";
 import type { Trajectory } from "../../src/types.js";
 import { HOSTILE_PIECES, Rand, randomText } from "../helpers/rand.js";
 

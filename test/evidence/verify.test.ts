@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { evidenceContext, findQuoteSpan, looseInjectionForm, verifyQuote } from "../../src/evidence/verify.js";
+import { evidenceContext, looseInjectionForm } from "../../src/evidence/context.js";
+import { findQuoteSpan, verifyQuote } from "../../src/evidence/verify.js";
 import { normalize } from "../../src/evidence/normalize.js";
 import { EVIDENCE_KINDS } from "../../src/rubric/buckets.js";
 import { neutralize } from "../../src/serialize/untrusted.js";

@@ -18,7 +18,7 @@ import { signatureReply, createSignatureJudge } from "../../src/judges/signature
 import type { Judge } from "../../src/judges/judge.js";
 import { decide } from "../../src/verdict/decide.js";
 import { buildVerdict } from "../../src/verdict/record.js";
-import { evidenceContext } from "../../src/evidence/verify.js";
+import { evidenceContext } from "../../src/evidence/context.js";
 import { committeeReport } from "../../src/committee/report.js";
 import { createSample, importAnnotations } from "../../src/sample/index.js";
 import { readTrajectoryIndex, readVerdicts } from "../../src/store/run-store.js";

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_BUDGET_CHARS, elisionMarker, maxMessageElisionMarkerLength, messageElisionMarker, MIN_KEEP_CHARS, mdCode, renderForHuman, renderForJudge, showBidiControls, type RenderedTrajectory } from "../../src/serialize/render.js";
+import { DEFAULT_BUDGET_CHARS, elisionMarker, maxMessageElisionMarkerLength, messageElisionMarker, MIN_KEEP_CHARS, mdCode, renderForHuman, renderForJudge, type RenderedTrajectory } from "../../src/serialize/render.js";
+import { showBidiControls } from "../../src/serialize/bidi.js";
 import { FORGERS, structuralLines } from "./markdown.js";
 import { TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
-import { evidenceContext, verifyQuote } from "../../src/evidence/verify.js";
+import { evidenceContext } from "../../src/evidence/context.js";
+import { verifyQuote } from "../../src/evidence/verify.js";
 import type { Message, Trajectory } from "../../src/types.js";
 import { fromOpenAI, type OpenAIMessage } from "../helpers/from-openai.js";
 import { HOSTILE_PIECES, Rand, randomText } from "../helpers/rand.js";

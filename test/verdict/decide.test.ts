@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decide, UNSUPPORTED_CLAIM } from "../../src/verdict/decide.js";
-import { evidenceContext } from "../../src/evidence/verify.js";
+import { evidenceContext } from "../../src/evidence/context.js";
 import { BUCKETS, rank } from "../../src/rubric/buckets.js";
 import type { Bucket, EvidenceQuote, Finding, JudgeReply } from "../../src/types.js";
 import { emailTrajectory } from "../evidence/fixtures.js";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../../src/verdict/feedback.js";
 import { decide } from "../../src/verdict/decide.js";
-import { evidenceContext, verifyQuote } from "../../src/evidence/verify.js";
+import { evidenceContext } from "../../src/evidence/context.js";
+import { verifyQuote } from "../../src/evidence/verify.js";
 import { BUCKETS } from "../../src/rubric/buckets.js";
 import { TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
 import { renderForJudge } from "../../src/serialize/render.js";

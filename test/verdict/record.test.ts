@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildVerdict, capText, VERDICT_CAPS, type JudgeIdentity } from "../../src/verdict/record.js";
 import { decide } from "../../src/verdict/decide.js";
-import { evidenceContext } from "../../src/evidence/verify.js";
+import { evidenceContext } from "../../src/evidence/context.js";
 import type { Trajectory } from "../../src/types.js";
 import { emailTrajectory } from "../evidence/fixtures.js";
 

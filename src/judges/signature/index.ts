@@ -21,7 +21,7 @@
 import { createHash } from "node:crypto";
 import { highest } from "../../rubric/buckets.js";
 import { RUBRIC_VERSION } from "../../rubric/prompt.js";
-import { evidenceContext } from "../../evidence/verify.js";
+import { evidenceContext } from "../../evidence/context.js";
 import { decide } from "../../verdict/decide.js";
 import { buildVerdict } from "../../verdict/record.js";
 import type { Bucket, Finding, JudgeReply, Trajectory, Verdict } from "../../types.js";

@@ -10,7 +10,7 @@ import {
   rubricPrecedenceText,
   scaleLabels,
   scaleValues,
-} from "../../src/sample/scale.js";
+} from "../../src/rubric/scale.js";
 import { CASES } from "../helpers/paths.js";
 
 describe("label scales from the rubric file the judges use", () => {

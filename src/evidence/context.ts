@@ -1,0 +1,118 @@
+/**
+ * The evidence context of one trajectory: its parts, their normalized texts (computed on first use) and offset
+ * maps, the normalized injected texts, the minimum quote length and the prompt's nonce. Shared by quote
+ * verification (`./verify.ts`), the closest-text search (`./closest.ts`) and injection exposure
+ * (`../verdict/exposure.ts`); it lives here so that those modules import it without importing each other.
+ */
+import { trajectoryParts } from "../serialize/parts.js";
+import type { Part, Trajectory } from "../types.js";
+import { normalize, normalizeWithMap, type NormalizedText } from "./normalize.js";
+
+/** Default minimum length of a normalized quote (DESIGN section 2). */
+export const DEFAULT_MIN_QUOTE_CHARS = 12;
+
+/**
+ * Normalized texts of one trajectory, shared by all quotes of all judge replies on it. A part is normalized on
+ * first use ({@link partNorm}), not when the context is built: most quotes are checked against the parts of one
+ * message, so most parts are never normalized.
+ */
+export interface EvidenceContext {
+  trajectory: Trajectory;
+  parts: Part[];
+  /**
+   * `norms[i] = normalize(parts[i].text)`, every part. Reading this property normalizes all parts not done yet
+   * (then returns the cached array); verification code reads one part through {@link partNorm} instead.
+   */
+  readonly norms: string[];
+  /** The per-part cache behind {@link partNorm} and `norms` (`undefined` = not normalized yet). */
+  normCache: (string | undefined)[];
+  /** Normalized injected texts (`[]` when `injections` is empty). */
+  injections: string[];
+  /** {@link looseInjectionForm} of each entry of `injections`. */
+  looseInjections: string[];
+  minQuoteChars: number;
+  /** Nonce of the prompt the judge saw, when its escape must be undone in quotes (`neutralize(text, nonce)`). */
+  nonce?: string;
+  /** Offset maps of the parts, computed on first use by {@link partMap}. */
+  maps: (NormalizedText | undefined)[];
+}
+
+/**
+ * Build the evidence context of a trajectory.
+ * @param t the canonical trajectory.
+ * @param opts.minQuoteChars minimum normalized quote length (default 12, must be >= 1).
+ * @param opts.parts the parts to verify against (default `trajectoryParts(t)`; pass the renderer's parts to
+ *   share them).
+ * @param opts.nonce the nonce of the rendered prompt, so nonce escapes in quotes are undone too.
+ * @throws RangeError when `minQuoteChars` is not an integer >= 1, or `nonce` is not 6-64 ASCII letters/digits.
+ */
+export function evidenceContext(
+  t: Trajectory,
+  opts: { minQuoteChars?: number; parts?: Part[]; nonce?: string } = {},
+): EvidenceContext {
+  const minQuoteChars = opts.minQuoteChars ?? DEFAULT_MIN_QUOTE_CHARS;
+  if (!Number.isInteger(minQuoteChars) || minQuoteChars < 1) {
+    throw new RangeError(`minQuoteChars must be an integer >= 1, got ${minQuoteChars}`);
+  }
+  if (opts.nonce !== undefined && !/^[A-Za-z0-9]{6,64}$/.test(opts.nonce)) {
+    throw new RangeError(`invalid nonce ${JSON.stringify(opts.nonce)}: need 6-64 ASCII letters/digits`);
+  }
+  const parts = opts.parts ?? trajectoryParts(t);
+  const injections = Object.values(t.injections ?? {})
+    .filter((s): s is string => typeof s === "string")
+    .map(normalize)
+    .filter((s) => s.length > 0);
+  const normCache: (string | undefined)[] = new Array(parts.length).fill(undefined);
+  return {
+    trajectory: t,
+    parts,
+    get norms(): string[] {
+      for (let i = 0; i < parts.length; i++) if (normCache[i] === undefined) normCache[i] = normalize(parts[i].text);
+      return normCache as string[];
+    },
+    normCache,
+    injections,
+    looseInjections: injections.map(looseInjectionForm),
+    minQuoteChars,
+    nonce: opts.nonce,
+    maps: new Array(parts.length).fill(undefined),
+  };
+}
+
+/**
+ * `normalize(ctx.parts[i].text)`, computed on first use and cached in the context.
+ * @param ctx from {@link evidenceContext}.
+ * @param i index into `ctx.parts` (not checked: an index out of range throws a TypeError).
+ */
+export function partNorm(ctx: EvidenceContext, i: number): string {
+  let n = ctx.normCache[i];
+  if (n === undefined) {
+    n = normalize(ctx.parts[i].text);
+    ctx.normCache[i] = n;
+  }
+  return n;
+}
+
+/** The offset map of part `i` of the context (computed once, on first use). */
+export function partMap(ctx: EvidenceContext, i: number): NormalizedText {
+  let m = ctx.maps[i];
+  if (!m) {
+    m = normalizeWithMap(ctx.parts[i].text);
+    ctx.maps[i] = m;
+  }
+  return m;
+}
+
+/**
+ * A looser form of normalized text used only for the "within the injected content" check: string escapes
+ * `\n`, `\r`, `\t` become spaces, other backslashes are removed, YAML's doubled `''` becomes `'`, whitespace
+ * is collapsed again. Applied to both the quote and the injected text.
+ */
+export function looseInjectionForm(norm: string): string {
+  return norm
+    .replace(/\\[nrt]/g, " ")
+    .replace(/\\/g, "")
+    .replace(/''/g, "'")
+    .replace(/\s+/g, " ")
+    .trim();
+}
