@@ -29,7 +29,7 @@ import { xoroshiro128plus, unsafeUniformIntDistribution } from "pure-rand";
 import { readTrajectories } from "../src/ingest/index.js";
 import { analyze, type Analysis } from "../src/judges/signature/analyze.js";
 import { replyFromAnalysis } from "../src/judges/signature/index.js";
-import { evidenceContext } from "../src/evidence/verify.js";
+import { evidenceContext } from "../src/evidence/context.js";
 import { decide } from "../src/verdict/decide.js";
 import type { Trajectory } from "../src/types.js";
 

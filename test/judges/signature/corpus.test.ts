@@ -3,7 +3,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readTrajectories } from "../../../src/ingest/index.js";
 import { signatureReply } from "../../../src/judges/signature/index.js";
-import { evidenceContext } from "../../../src/evidence/verify.js";
+import { evidenceContext } from "../../../src/evidence/context.js";
 import { decide } from "../../../src/verdict/decide.js";
 import { CORPUS, SAMPLES } from "../../helpers/paths.js";
 
