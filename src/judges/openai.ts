@@ -35,7 +35,7 @@ import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedba
 import { buildVerdict } from "../verdict/record.js";
 import { usageCost } from "../providers/cost.js";
 import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
-import { createChatSender, type ChatSender, type RemoteTransport } from "../providers/sender.js";
+import { createChatSender, type ChatSender } from "../providers/sender.js";
 import { type Judge, type JudgeContext } from "./judge.js";
 import { JudgeFatalError } from "../errors.js";
 import { defaultDialect, responseFormat } from "../providers/schema-dialects.js";
@@ -74,11 +74,6 @@ export interface OpenAIJudgeCommon {
   transport?: TransportOptions;
   /** Environment the key is read from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
-  /**
-   * Send chat requests from another thread (the CLI's transport worker, `./transport-worker.ts`): rendering,
-   * verification and the store stay on this thread, the HTTP client work goes to the other core.
-   */
-  remote?: RemoteTransport;
   /** Clock for `created_at` (tests). */
   now?: () => Date;
 }
@@ -148,8 +143,7 @@ export interface OpenAIJudge extends Judge {
    */
   requestParams(): { temperature: number | null; token_param: string; adapted: string[] };
   /**
-   * This judge's requests in flight, adapted to 429s (read it for progress and tests), when it sends from this
-   * thread; with `common.remote` the limiter that counts is the transport worker's, and this one stays idle.
+   * This judge's requests in flight, adapted to 429s (read it for progress and tests).
    */
   limiter: AimdLimiter;
   /** The `openai` client of this judge (the Batch API path sends files and batches with it). */
@@ -171,11 +165,10 @@ export interface OpenAIJudge extends Judge {
 export function createOpenAIJudge(cfg: JudgeConfig, common: OpenAIJudgeCommon): OpenAIJudge {
   const config = withJudgeDefaults(cfg);
   const secrets = clientSettings(cfg, common.env).secrets;
-  // The client of this process: the Batch API path (./batch.ts) sends files and batches with it; chat requests go
-  // through it too unless a transport worker sends them (`common.remote`, ./transport-worker.ts).
+  // The judge's client: chat requests go through it, and the Batch API path (./batch.ts) sends files and batches with it.
   const local = createChatSender(cfg, common);
   const client = local.client;
-  const sender: ChatSender = common.remote ? common.remote.sender(cfg) : local;
+  const sender: ChatSender = local;
   const pacer = local.limiter;
   const retries = common.retries ?? JUDGE_DEFAULTS.retries;
   const format = responseFormat(config.output_mode, cfg.schema_dialect ?? defaultDialect(cfg.base_url));

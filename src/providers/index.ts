@@ -30,7 +30,7 @@
  * The implementations still live under `src/judges/` (moving them here is a follow-up of issue 15 point 5; the
  * realistic-latency benchmark in README-bench.md decides whether the worker thread stays).
  */
-export type { ChatSender, SendOptions, RemoteTransport } from "./sender.js";
+export type { ChatSender, SendOptions } from "./sender.js";
 export { createChatSender } from "./sender.js";
 export type { ChatMessage, ChatRequest, SendOutcome, SendResult, Usage } from "./send.js";
 export { addUsage, providerFault, readUsage, reasoningText, rejectsTemperature, isContextLength } from "./send.js";

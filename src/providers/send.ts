@@ -34,8 +34,8 @@
  */
 import OpenAI from "openai";
 import { ResponseDecodeError, ResponseTooLargeError } from "./fetch.js";
-import { chatRequestBody, estimateTokens, reencode, type EncodedRequest } from "./request-body.js";
-export { chatRequestBody, encodeRequest, estimateTokens, type EncodedRequest } from "./request-body.js";
+import { chatRequestBody, estimateTokens } from "./request-body.js";
+export { chatRequestBody, estimateTokens } from "./request-body.js";
 import { JudgeFatalError } from "../errors.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 
@@ -43,6 +43,8 @@ import type { Pacer, RequestGate, Slot } from "./pacing.js";
 export interface TransportOptions {
   /** Wait `ms` milliseconds (default: a timer that an abort signal cancels). */
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** Clock of the rpm/tpm pacer in ms (default `Date.now`; tests pair it with `sleep` for virtual time). */
+  now?: () => number;
   /** Multiplier applied to every wait (backoff, retry-after, rate gate); default 1. */
   timeScale?: number;
   /** Transport retries per call (429, 5xx, timeouts, connection faults together); default 6. */
@@ -576,9 +578,7 @@ function providerMessage(e: InstanceType<typeof OpenAI.APIError>): string {
  *   succeeded) a server that cannot be reached (`unreachable`: "cannot reach <host> (<base url>): <system error>");
  *   its message names the judge or the host, the status or system error and the provider's message, never the key.
  */
-export async function sendChat(client: OpenAI, input: ChatRequest | EncodedRequest, ctx: SendContext): Promise<SendResult> {
-  const pre = "encoded" in input ? input : undefined;
-  const req = pre ? undefined : (input as ChatRequest);
+export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContext): Promise<SendResult> {
   const o = { ...TRANSPORT_DEFAULTS, ...(ctx.options ?? {}) };
   const sleep = ctx.options?.sleep ?? defaultSleep;
   const random = ctx.options?.random ?? Math.random;
@@ -588,8 +588,8 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
     usage: { prompt_tokens: 0, completion_tokens: 0 },
     raw: [],
     waitsMs: [],
-    maxTokens: pre ? pre.maxTokens : req!.max_tokens,
-    tokenParam: pre ? pre.tokenParam : (ctx.tokenParam ?? "max_tokens"),
+    maxTokens: req.max_tokens,
+    tokenParam: ctx.tokenParam ?? "max_tokens",
   };
   const clean = (s: string) => redact(s, ctx.secrets);
   const fail = (kind: string, message: string): SendResult => {
@@ -651,13 +651,9 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
   let paramSwitched = false;
   for (;;) {
     if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
-    // the encoded bytes as they are while the token settings are those they were made with, else an object body
-    const raw = pre && res.maxTokens === pre.maxTokens && res.tokenParam === pre.tokenParam && !res.temperatureDropped ? pre.encoded : undefined;
-    const body = raw ? undefined : pre ? reencode(pre, res.maxTokens, res.tokenParam) : chatRequestBody(req!, res.maxTokens, res.tokenParam);
-    if (body && res.temperatureDropped) delete body.temperature;
-    const estimated = pre
-      ? pre.estimate - (pre.baseMaxTokens ?? 1024) + (res.maxTokens ?? 1024)
-      : estimateTokens({ ...req!, max_tokens: res.maxTokens });
+    const body = chatRequestBody(req, res.maxTokens, res.tokenParam);
+    if (res.temperatureDropped) delete body.temperature;
+    const estimated = estimateTokens({ ...req, max_tokens: res.maxTokens });
     let slot: Slot | undefined;
     // waiting for a slot listens on a signal of its own, linked to the run's by one shared listener: one listener
     // per waiting request on the run's signal drew a MaxListenersExceededWarning at concurrency 16
@@ -677,21 +673,11 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
     // the client's own timeout stops at the headers; this one also bounds the body (a slow drip)
     const scoped = requestSignal(ctx.signal, ctx.timeoutMs);
     try {
-      completion = (
-        raw
-          ? await client.post("/chat/completions", {
-              body: raw,
-              headers: { "content-type": "application/json" },
-              timeout: ctx.timeoutMs,
-              maxRetries: 0,
-              signal: scoped.signal,
-            })
-          : await client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
-              timeout: ctx.timeoutMs,
-              maxRetries: 0,
-              signal: scoped.signal,
-            })
-      ) as OpenAI.Chat.Completions.ChatCompletion;
+      completion = (await client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
+        timeout: ctx.timeoutMs,
+        maxRetries: 0,
+        signal: scoped.signal,
+      })) as OpenAI.Chat.Completions.ChatCompletion;
       scoped.dispose();
       slot?.();
     } catch (err) {
@@ -805,7 +791,7 @@ export async function sendChat(client: OpenAI, input: ChatRequest | EncodedReque
           if (r) return r;
           continue;
         }
-        if (st === 400 && !res.temperatureDropped && rejectsTemperature(err.message) && (raw ? true : body?.temperature !== undefined)) {
+        if (st === 400 && !res.temperatureDropped && rejectsTemperature(err.message) && body.temperature !== undefined) {
           // Reasoning models (OpenAI o-series, gpt-5) accept no temperature: send without it, once; the judge keeps
           // that for its later requests (`temperatureDropped`), so no item pays this 400 again.
           res.temperatureDropped = true;

@@ -1,7 +1,6 @@
 /**
- * Findings of the red-team pass on the transport worker and the node:http chat path, each as a test: a worker
- * that cannot start, a 205 that kept a socket (and the process) alive, the API key echoed into a valid reply,
- * listener warnings when sending from the main thread, decodings `fetch` handled (raw deflate, several codings),
+ * Findings of the red-team pass on the sending path, each as a test: a 205 that kept a socket (and the process)
+ * alive, the API key echoed into a valid reply, listener warnings at concurrency 16, decodings (raw deflate, several codings),
  * answers that are not valid HTTP or not decodable (an answer, not a connection fault to retry for a minute), and
  * a keep-alive socket the server closed (sent again at once, not after a backoff).
  */
@@ -16,7 +15,6 @@ import { benchReply } from "../../bench/server.js";
 import { decodeBody, limitedFetch, ResponseDecodeError, ResponseTooLargeError } from "../../src/providers/fetch.js";
 import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/openai.js";
-import { preloadTransportWorker, TransportWorker } from "../../src/providers/transport-worker.js";
 import { sendChat, type ChatRequest } from "../../src/providers/send.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import type { Trajectory } from "../../src/types.js";
@@ -78,36 +76,6 @@ async function rawServer(onRequest: (s: net.Socket, n: number) => void): Promise
 const okBody = JSON.stringify(completion("hello").body);
 const http200 = (body: string | Buffer, extra = "") =>
   Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n${extra}\r\n`), Buffer.from(body)]);
-
-describe("a transport worker that cannot start", () => {
-  const cfg = { id: "w", model: "m", family: "openai", base_url: "http://127.0.0.1:9/v1" };
-  it("every send rejects with a JudgeFatalError (kind transport_worker) naming IPI_NO_WORKER; no restart loop", async () => {
-    const remote = new TransportWorker({ judges: [cfg] }, path.join(os.tmpdir(), "ipi-no-such-worker-entry.js"));
-    closers.push(() => remote.close());
-    const judge = createOpenAIJudge(cfg, { retries: 0, minQuoteChars: 12, remote });
-    const e = await judge.judge(run, { repeat: 0 }).then(() => null, (x: unknown) => x);
-    expect(e).toBeInstanceOf(JudgeFatalError);
-    expect((e as JudgeFatalError).kind).toBe("transport_worker");
-    expect((e as Error).message).toMatch(/IPI_NO_WORKER=1/);
-    const t0 = performance.now();
-    await expect(judge.judge(run, { repeat: 0 })).rejects.toBeInstanceOf(JudgeFatalError);
-    expect(performance.now() - t0).toBeLessThan(100); // at once: no new worker per send
-  });
-
-  it("a preloaded worker that died is not taken (the sends fail as above instead of never settling)", async () => {
-    const bad = path.join(os.tmpdir(), `ipi-broken-entry-${process.pid}.mjs`);
-    fs.writeFileSync(bad, "throw new Error('broken install');\n");
-    closers.push(() => fs.rmSync(bad, { force: true }));
-    preloadTransportWorker(bad);
-    await new Promise((r) => setTimeout(r, 500)); // it dies while loading
-    const remote = new TransportWorker({ judges: [cfg] }, bad);
-    closers.push(() => remote.close());
-    const judge = createOpenAIJudge(cfg, { retries: 0, minQuoteChars: 12, remote });
-    const e = await judge.judge(run, { repeat: 0 }).then(() => null, (x: unknown) => x);
-    expect((e as JudgeFatalError).kind).toBe("transport_worker");
-    expect((e as Error).message).toMatch(/broken install/);
-  });
-});
 
 describe("the node:http chat path", () => {
   it("a 205 whose connection stays open is answered and the socket is closed (the process could not exit)", async () => {
@@ -190,8 +158,8 @@ describe("the API key never reaches the store, even inside a valid reply", () =>
   });
 });
 
-describe("no listener warnings when sending from the main thread", () => {
-  it("IPI_NO_WORKER=1 at concurrency 16 against a server answering 429 at first: nothing on stderr, every item ok", async () => {
+describe("no listener warnings", () => {
+  it("at concurrency 16 against a server answering 429 at first: nothing on stderr, every item ok", async () => {
     fake = await startFakeOpenAI((req: FakeRequest, n: number) =>
       n <= 40
         ? apiError(429, "Too many requests", { headers: { "retry-after-ms": "5" } })
@@ -202,7 +170,7 @@ describe("no listener warnings when sending from the main thread", () => {
     const cfg = path.join(tmp, "judges.json");
     fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "w", model: "m", family: "openai", base_url: fake.url, concurrency: 16 }] }));
     const r = await runCli(["label", SAMPLES, "--judges", cfg, "--run", "n", "--labels-dir", tmp, "--limit", "40", "--json"], {
-      env: { ...process.env, IPI_NO_WORKER: "1" },
+      env: process.env,
     });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
