@@ -35,7 +35,7 @@ const rejection = (p: Promise<unknown>): Promise<unknown> =>
     (x: unknown) => x,
   );
 
-describe("limitedFetch: chat completions over node:http(s)", () => {
+describe("limitedFetch: chat completions over the platform fetch", () => {
   it("a certificate that does not verify stops a judge that never had an answer (kind unreachable)", async () => {
     const srv = https.createServer({ key: TLS_KEY, cert: TLS_CERT }, (_q, r) => r.end("{}"));
     await new Promise<void>((ok) => srv.listen(0, "127.0.0.1", ok));
@@ -103,7 +103,8 @@ describe("limitedFetch: chat completions over node:http(s)", () => {
       const f = limitedFetch();
       const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1/chat/completions`;
       for (let i = 0; i < 20; i++) expect((await f(url, { method: "POST", body: "{}" })).status).toBe(200);
-      expect(ports.size).toBe(1);
+      // keep-alive: without it, 20 connections; undici's own fetch opens a second one on this loop (measured: 2)
+      expect(ports.size).toBeLessThanOrEqual(2);
     } finally {
       srv.closeAllConnections();
       await new Promise<void>((ok) => srv.close(() => ok()));
