@@ -134,7 +134,6 @@ function verdictFor(req: FakeRequest): FakeResponse {
 }
 
 describe("end to end against a server that enforces a rate", () => {
-  const mode = "this thread";
   let fake: FakeOpenAI;
   let tmp: string;
   beforeAll(async () => {
@@ -161,9 +160,9 @@ describe("end to end against a server that enforces a rate", () => {
       return verdictFor(req);
     });
     const judge = makeJudge({ id: "paced", model: "m", family: "openai", base_url: fake.url, rpm: 600, concurrency: 8 }, vt);
-    const res = await labelRun({ inputs: [SAMPLES], run: `rpm-${mode.length}`, labelsDir: tmp, judges: [judge], limit: 60 });
+    const res = await labelRun({ inputs: [SAMPLES], run: "rpm", labelsDir: tmp, judges: [judge], limit: 60 });
     const min = 59 * T; // 60 request starts 100 ms apart
-    const verdicts = fs.readFileSync(path.join(tmp, `rpm-${mode.length}`, "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const verdicts = fs.readFileSync(path.join(tmp, "rpm", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(verdicts).toHaveLength(60);
     expect(verdicts.every((v) => v.status === "ok")).toBe(true);
     expect(res.summary.judges[0].downgrades).toBe(0);
@@ -193,8 +192,8 @@ describe("end to end against a server that enforces a rate", () => {
       return verdictFor(req);
     });
     const judge = makeJudge({ id: "aimd", model: "m", family: "openai", base_url: fake.url, concurrency: 12 });
-    const res = await labelRun({ inputs: [SAMPLES], run: `aimd-${mode.length}`, labelsDir: tmp, judges: [judge], limit: 60 });
-    const verdicts = fs.readFileSync(path.join(tmp, `aimd-${mode.length}`, "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    const res = await labelRun({ inputs: [SAMPLES], run: "aimd", labelsDir: tmp, judges: [judge], limit: 60 });
+    const verdicts = fs.readFileSync(path.join(tmp, "aimd", "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(verdicts).toHaveLength(60);
     expect(verdicts.every((v) => v.status === "ok")).toBe(true);
     expect(res.progress.errors).toBe(0);

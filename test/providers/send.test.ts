@@ -44,12 +44,12 @@ const REQ: ChatRequest = {
 
 
 /**
- * The client's fetch in the fault tests: the platform's `fetch`, and `limitedFetch` (`node:http`), which every
+ * The client's fetch in the fault tests: the platform's `fetch`, and `limitedFetch` (the same with a bounded reader), which every
  * judge uses; each case runs over both, so a fault is handled the same whichever carries it.
  */
 const VIA = {
   fetch: undefined,
-  "node:http (limitedFetch, what judges use)": limitedFetch(),
+  "limitedFetch (what judges use)": limitedFetch(),
 } as const;
 let via: typeof fetch | undefined;
 
