@@ -6,7 +6,6 @@ import type { Command } from "commander";
 import { CONFIG_CHANGE_HELP, labelRun } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
 import { resolveJudges } from "../judges/index.js";
-import { transportWorkerEnabled } from "../providers/transport-worker.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "../errors.js";
 import { intOption, printJson } from "./util.js";
@@ -101,8 +100,7 @@ Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, 
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
 judge whose configuration changed since its verdicts were stored: see --on-config-change), 130 interrupted.
-Environment: API keys from the variables the config names (api_key_env). LLM judges' requests are sent from a
-worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
+Environment: API keys from the variables the config names (api_key_env).`,
     )
     .action(async (paths: string[], o) => {
       if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
@@ -136,7 +134,7 @@ worker thread; IPI_NO_WORKER=1 sends them from the main thread.`,
         if (o.dryRun) throw new UsageError("--max-cost has no effect with --dry-run (nothing is sent); the dry run prints estimated_cost_usd");
         if (o.batch) throw new UsageError("--max-cost does not apply to the Batch API (--batch): a batch's cost is committed when it is sent");
       }
-      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, worker: !o.dryRun && transportWorkerEnabled(), dryRun: !!o.dryRun });
+      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun });
       if (maxCostUsd !== undefined) {
         const unpriced = judges.filter((j) => {
           const cfg = (j as unknown as { config?: { price?: unknown } }).config;

@@ -4,7 +4,6 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "../errors.js";
 import { RunLockedError } from "../store/lock.js";
-import { preloadTransportWorker, transportWorkerEnabled } from "../providers/transport-worker.js";
 
 /** The commands, in the order `--help` lists them: each loads its module on demand. */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -24,10 +23,6 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
  * @returns the process exit code (0 ok, 1 fatal, 2 usage/config).
  */
 export async function main(argv: string[]): Promise<number> {
-  // `label --judges`: the transport worker (../providers/transport-worker.ts) starts loading on the other core now,
-  // while this thread loads the command below (loaded here, after it, for that reason).
-  if (argv[0] === "label" && argv.some((a) => a === "--judges" || a.startsWith("--judges=")) && transportWorkerEnabled())
-    preloadTransportWorker();
   // Only the command being run is loaded (each pulls its own libraries); help and unknown commands load them all.
   const name = argv[0];
   const chosen = name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);

@@ -2,7 +2,6 @@ import type { Judge } from "./judge.js";
 import { createSignatureJudge } from "./signature/index.js";
 import { loadJudgesConfig } from "./config.js";
 import { createOpenAIJudge } from "./llm-judge.js";
-import { TransportWorker } from "../providers/transport-worker.js";
 import { UsageError } from "../errors.js";
 
 export interface ResolvedJudges {
@@ -13,11 +12,9 @@ export interface ResolvedJudges {
 /**
  * Build the judges of a label run: the built-in `signature` judge (the default), or the LLM judges of a
  * config file (`--judges FILE`).
- * @param o.worker send the LLM judges' chat requests from a transport worker thread (`./transport-worker.ts`;
- *   the CLI's default; needs the compiled `dist/` build).
  * @throws UsageError for an unknown built-in judge; JudgesConfigError for a bad config file or a missing key.
  */
-export async function resolveJudges(o: { judge?: string; judgesFile?: string; worker?: boolean; dryRun?: boolean }): Promise<ResolvedJudges> {
+export async function resolveJudges(o: { judge?: string; judgesFile?: string; dryRun?: boolean }): Promise<ResolvedJudges> {
   if (o.judgesFile) {
     // a dry run sends nothing: it needs no API key (unset variables get a placeholder that is never sent)
     const cfg = loadJudgesConfig(o.judgesFile, { checkKeys: !o.dryRun });
@@ -29,9 +26,7 @@ export async function resolveJudges(o: { judge?: string; judgesFile?: string; wo
           if (v !== undefined && !env[v]) env[v] = "dry-run-sends-nothing";
       return { judges: cfg.judges.map((j) => createOpenAIJudge(j, { ...common, env })), common };
     }
-    const remote = o.worker ? new TransportWorker({ judges: cfg.judges }) : undefined;
-    remote?.warm();
-    return { judges: cfg.judges.map((j) => createOpenAIJudge(j, { ...common, remote })), common };
+    return { judges: cfg.judges.map((j) => createOpenAIJudge(j, common)), common };
   }
   const name = o.judge ?? "signature";
   if (name !== "signature") throw new UsageError(`unknown built-in judge "${name}" (available: signature); LLM judges come from --judges FILE`);

@@ -19,7 +19,7 @@ import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.
 import type { Trajectory, Verdict } from "../types.js";
 import { usageCost } from "../providers/cost.js";
 import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
-import { createChatSender, type ChatSender, type RemoteTransport } from "../providers/sender.js";
+import { createChatSender, type ChatSender } from "../providers/sender.js";
 import { type Judge, type JudgeContext } from "./judge.js";
 import { JudgeFatalError } from "../errors.js";
 import { defaultDialect, responseFormat } from "../providers/schema-dialects.js";
@@ -45,11 +45,6 @@ export interface OpenAIJudgeCommon {
   transport?: TransportOptions;
   /** Environment the key is read from (default `process.env`). */
   env?: NodeJS.ProcessEnv;
-  /**
-   * Send chat requests from another thread (the CLI's transport worker, `src/providers/transport-worker.ts`):
-   * rendering, verification and the store stay on this thread, the HTTP client work goes to the other core.
-   */
-  remote?: RemoteTransport;
   /** Clock for `created_at` (tests). */
   now?: () => Date;
 }
@@ -74,10 +69,7 @@ export class LlmJudge implements Judge {
   readonly verdictConfig: Record<string, unknown>;
   /** The judge's configuration with defaults applied. */
   readonly config: LlmJudgeConfig;
-  /**
-   * This judge's requests in flight, adapted to 429s (read it for progress and tests), when it sends from this
-   * thread; with `common.remote` the limiter that counts is the transport worker's, and this one stays idle.
-   */
+  /** This judge's requests in flight, adapted to 429s (read it for progress and tests). */
   readonly limiter: AimdLimiter;
   /** The rules of this judge's conversations (`./conversation.ts`). */
   private readonly conversations: JudgeConversations;
@@ -97,11 +89,11 @@ export class LlmJudge implements Judge {
   ) {
     const config = withJudgeDefaults(cfg);
     const secrets = clientSettings(cfg, common.env).secrets;
-    // The client of this process: the Batch API path (../run/batch.ts) sends files and batches with it; chat
-    // requests go through it too unless a transport worker sends them (`common.remote`).
+    // The judge's client: chat requests go through it, and the Batch API path (../run/batch.ts) sends files and
+    // batches with it.
     const local = createChatSender(cfg, common);
     this.#client = local.client;
-    this.#sender = common.remote ? common.remote.sender(cfg) : local;
+    this.#sender = local;
     this.limiter = local.limiter;
     this.id = cfg.id;
     this.model = cfg.model;

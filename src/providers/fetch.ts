@@ -1,33 +1,44 @@
 /**
- * The `fetch` of the `openai` v6 client (its `fetch` option) for every judge: chat completions go over Node's own
- * `http`/`https` with a keep-alive agent, their response body bounded in size; every other request (the Batch
- * API's files and batches) goes to `globalThis.fetch` as is.
+ * The `fetch` of the `openai` v6 client (its `fetch` option) for every judge: the platform `fetch` (undici), which
+ * connects, keeps connections alive and decodes `content-encoding` (gzip, x-gzip, deflate zlib or raw, br, several
+ * codings), with a small reader on top for chat completions that bounds the decoded body and keeps the fault
+ * shapes the fault policy (`./faults.ts`, `./send.ts`) reads. Every other request (the Batch API's files and
+ * batches) goes to `fetch` as is.
  *
  * Why a bound: without it a 200 reply of 84 MB is read whole (and kept in every raw reply of the verdict), and a
- * 2 MB gzip body that expands to 2 GB is decompressed whole (2.1 GB RSS). The body is decoded here
- * (`content-encoding` gzip, deflate, br) and the limit counts decoded bytes, so a decompression bomb stops at the
- * limit too. Batch result files are legitimately large and are not limited.
- *
- * Why not `fetch` (undici) for chat completions: the `openai` client over `fetch` cost 1.3-1.7 ms of CPU per
- * request on the benchmark's loopback server, over this path 0.6-0.85 ms (`README-bench.md`): the WHATWG
- * streams of a fetch body (and the stream that counted its bytes) were most of it. A chat completion body is
- * small and read whole anyway, so it is read here into one buffer and handed to the client as a `Response`.
+ * 2 MB gzip body that expands to 2 GB is decompressed whole (2.1 GB RSS). The reader counts decoded bytes as the
+ * stream yields them and cancels the stream past the limit, so a decompression bomb stops at the limit too. Batch
+ * result files are legitimately large and are not limited.
  *
  * What the client sees is what `fetch` gives it: a `Response` with status and headers; connection faults reject
- * with the system error (`ECONNREFUSED`, `ECONNRESET`, certificate codes: `./transport.ts` reads `code` along the
- * cause chain); an abort (the client's timeout, the run's Ctrl-C) rejects with an `AbortError`. A body past the
- * limit does not reject the fetch (the client would take that for a connection failure): the `Response` is
- * returned with a body whose reading rejects with {@link ResponseTooLargeError}. Requests this path does not
- * handle exactly like `fetch` (credentials in the URL, a non-string body, other protocols) go to `fetch`.
+ * with `fetch`'s `TypeError("fetch failed")` whose `cause` is the system error (`ECONNREFUSED`, `ECONNRESET`,
+ * certificate codes: `./faults.ts` reads `code` along the cause chain); an abort (the client's timeout, the run's
+ * Ctrl-C) rejects with an `AbortError`. Three answers are reshaped, because the fault policy treats them as answers
+ * and not as connection faults to retry:
+ * - a body past the limit: the `Response` is returned with a body whose reading rejects with
+ *   {@link ResponseTooLargeError} (a rejected fetch would read as a connection failure);
+ * - a body that does not follow its `content-encoding` (undici: `TypeError("terminated")` with a zlib `Z_*` cause)
+ *   and a response that is not valid HTTP (`fetch` rejects with an `HPE_*` parser error): a body that rejects with
+ *   {@link ResponseDecodeError} (status 200 when none was read).
+ *
+ * Three behaviours `fetch` does not have are kept here by the smallest means (red-team findings, each a test):
+ * - redirects are followed by {@link followRedirects} (`redirect: "manual"`), because `fetch` turns a 301/302 POST
+ *   into a GET without a body (Fetch standard, HTTP-redirect fetch step 12), which no chat completions endpoint
+ *   answers, and drops only `authorization` on another origin (not `api-key`, `x-api-key`, `x-goog-api-key`);
+ * - a response with a null-body status (204, 205, ...) aborts its request once read: undici keeps waiting on a 205's
+ *   connection for body bytes, which kept the socket (and the process) alive;
+ * - a request whose reused keep-alive connection the server had closed is sent again once, at once
+ *   ({@link staleSocket}): `fetch` rejects it ("other side closed") and the fault policy would back off a second.
+ *
+ * One decoding differs from the former hand-written client, on purpose: a `content-encoding` that lists a coding
+ * undici does not know (`identity` included, which RFC 9110 section 8.4.1 reserves for `Accept-Encoding`) is passed
+ * on undecoded as a whole, so `gzip, identity` reaches the client as gzip bytes: not JSON, an `invalid_response`.
  */
-import http from "node:http";
-import https from "node:https";
-import zlib from "node:zlib";
 
 /** Default limit of one chat completion response body: 4 MiB of decoded bytes. */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
-/** A response body passed the limit; `sendChat` (`./transport.ts`) turns it into error kind `response_too_large`. */
+/** A response body passed the limit; `sendChat` (`./send.ts`) turns it into error kind `response_too_large`. */
 export class ResponseTooLargeError extends Error {
   constructor(public readonly limit: number) {
     super(`response larger than ${limit} bytes`);
@@ -35,19 +46,9 @@ export class ResponseTooLargeError extends Error {
   }
 }
 
-/** Whether a request is a chat completion (`POST` to a path ending in `/chat/completions`). */
-function isChatCompletion(url: URL | null, input: string | URL | Request, init?: RequestInit): boolean {
-  const method = (init?.method ?? (typeof input === "object" && "method" in input ? input.method : "GET")).toUpperCase();
-  const path = url ? url.pathname : String(input);
-  return method === "POST" && /\/chat\/completions\/?$/.test(path);
-}
-
-/** Statuses whose `Response` must have a null body. */
-const NULL_BODY = new Set([101, 103, 204, 205, 304]);
-
 /**
  * A chat completion body that cannot be decoded (a `content-encoding` the bytes do not follow) or a response that
- * is not valid HTTP (a parser error, `HPE_*`). `sendChat` (`./transport.ts`) counts it like a reply that is not a
+ * is not valid HTTP (a parser error, `HPE_*`). `sendChat` (`./send.ts`) counts it like a reply that is not a
  * chat completion (`invalid_response`): the same answer would come back on a retry.
  */
 export class ResponseDecodeError extends Error {
@@ -57,11 +58,39 @@ export class ResponseDecodeError extends Error {
   }
 }
 
+/** Statuses whose `Response` must have a null body. */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** Whether a request is a chat completion (`POST` to a path ending in `/chat/completions`). */
+function isChatCompletion(url: URL, init?: RequestInit): boolean {
+  return (init?.method ?? "GET").toUpperCase() === "POST" && /\/chat\/completions\/?$/.test(url.pathname);
+}
+
 /** An `AbortError` as `fetch` rejects with (the `openai` client tells timeouts and user aborts by its name). */
 function abortError(signal: AbortSignal): Error {
   const reason = signal.reason as unknown;
   const e = new DOMException(reason instanceof Error ? reason.message : "This operation was aborted", "AbortError");
   return Object.assign(e, { cause: reason });
+}
+
+/** The first string `code` along an error's `cause` chain, or "". */
+function causeCode(err: unknown): string {
+  for (let e: unknown = err, d = 0; e && typeof e === "object" && d < 8; d++) {
+    const c = (e as { code?: unknown }).code;
+    if (typeof c === "string" && c !== "") return c;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return "";
+}
+
+/**
+ * Whether `fetch` failed because the server had closed a reused keep-alive connection before answering: undici's
+ * `SocketError` "other side closed" on a socket that had already read bytes (an earlier response; a new connection
+ * has read none). `fetch` does not resend a POST there itself; {@link fetchOne} sends it again once, at once.
+ */
+function staleSocket(err: unknown): boolean {
+  const c = (err as { cause?: { code?: unknown; socket?: { bytesRead?: unknown } } } | null)?.cause;
+  return c?.code === "UND_ERR_SOCKET" && typeof c.socket?.bytesRead === "number" && c.socket.bytesRead > 0;
 }
 
 /** The request headers as a plain object (`init.headers` may be a `Headers`, an array of pairs or a record). */
@@ -81,199 +110,143 @@ function failingBody(err: Error, status: number, headers: Headers): Response {
 }
 
 /**
- * `bytes` decoded by the codings of a `content-encoding` header, last applied first, as `fetch` does: gzip and
- * x-gzip, deflate (zlib-wrapped or raw, told by the first byte), br; identity and unknown codings pass as they are.
- * @throws ResponseTooLargeError past `limit` decoded bytes; ResponseDecodeError when the bytes do not follow a coding.
+ * A response body read whole, at most `limit` bytes (the stream's bytes: decoded, when `fetch` decoded them).
+ * @throws ResponseTooLargeError past `limit` (the stream is cancelled, so a decompression bomb stops there);
+ *   whatever reading the stream rejects with otherwise.
  */
-export function decodeBody(bytes: Buffer, contentEncoding: string, limit: number): Buffer {
-  const codings = contentEncoding
-    .toLowerCase()
-    .split(",")
-    .map((c) => c.trim())
-    .filter((c) => c !== "" && c !== "identity");
-  let out = bytes;
-  for (let i = codings.length - 1; i >= 0; i--) {
-    const c = codings[i];
-    const opts = { maxOutputLength: limit + 1 };
-    try {
-      if (c === "gzip" || c === "x-gzip") out = zlib.gunzipSync(out, opts);
-      else if (c === "deflate") out = out.length > 0 && (out[0] & 0x0f) === 0x08 ? zlib.inflateSync(out, opts) : zlib.inflateRawSync(out, opts);
-      else if (c === "br") out = zlib.brotliDecompressSync(out, opts);
-      else continue; // an unknown coding: the bytes are passed on as they are (fetch does the same)
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException;
-      if (err instanceof RangeError || err.code === "ERR_BUFFER_TOO_LARGE") throw new ResponseTooLargeError(limit);
-      throw new ResponseDecodeError(`the response body is not valid ${c} (content-encoding "${contentEncoding}"): ${err.code ?? err.message}`);
+export async function readLimited(body: ReadableStream<Uint8Array>, limit: number): Promise<Uint8Array> {
+  const reader = body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new ResponseTooLargeError(limit);
     }
-    if (out.length > limit) throw new ResponseTooLargeError(limit);
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.byteLength;
   }
   return out;
 }
 
-/** Error codes of a request on a reused keep-alive socket that the server had closed (sent again at once). */
-const STALE_SOCKET = new Set(["ECONNRESET", "EPIPE", "ECONNABORTED"]);
-
 /**
- * One chat completion over `node:http(s)`: the whole body read (decoded, at most `limit` bytes) before the
- * promise resolves. Rejects with the system error of a failed connection or a reset mid-body, or an `AbortError`;
- * a response that is not valid HTTP or whose body cannot be decoded resolves with a body that rejects with a
- * {@link ResponseDecodeError} (status 200 when none was read). A request whose reused keep-alive socket turns out
- * closed before any response byte is sent again once, on a new connection, at once.
+ * One chat completion through `base` (`redirect: "manual"`), its body read whole within `limit` decoded bytes
+ * before the promise resolves (the module docstring says what is reshaped).
  */
-function nodeRequest(url: URL, init: RequestInit, body: string | Uint8Array | undefined, limit: number, agent: http.Agent, fresh = false): Promise<Response> {
-  return new Promise<Response>((resolve, reject) => {
-    const signal = init.signal ?? undefined;
-    if (signal?.aborted) return reject(abortError(signal));
-    const headers = headerRecord(init.headers);
-    headers["accept-encoding"] ??= "gzip, deflate, br";
-    if (body !== undefined) headers["content-length"] = String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
-    let settled = false;
-    let responded = false;
-    let res: http.IncomingMessage | undefined;
-    const done = (f: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener("abort", onAbort);
-      f();
-    };
-    const fail = (e: Error) => {
-      const c = (e as { code?: unknown }).code; // a DOMException's code is a number
-      const code = typeof c === "string" ? c : "";
-      if (!settled && !responded && !fresh && req.reusedSocket && STALE_SOCKET.has(code)) {
-        // the server closed this idle keep-alive connection as the request went out: once more, on a new one
-        done(() => resolve(nodeRequest(url, init, body, limit, agent, true)));
-      } else if (!settled && code.startsWith("HPE_")) {
-        // not valid HTTP (a bad status line, a header too large or malformed): an answer, not a connection fault
-        done(() => resolve(failingBody(new ResponseDecodeError(`the response is not valid HTTP: ${code} (${e.message})`), 200, new Headers())));
-      } else done(() => reject(e));
-      req.destroy();
-      res?.destroy();
-    };
-    const onAbort = () => fail(abortError(signal!));
-    const lib = url.protocol === "https:" ? https : http;
-    const req = lib.request(url, { method: (init.method ?? "POST").toUpperCase(), headers, agent }, (r) => {
-      res = r;
-      responded = true;
-      const status = r.statusCode ?? 0;
-      const h = new Headers();
-      const raw = r.rawHeaders;
-      for (let i = 0; i + 1 < raw.length; i += 2) {
-        try {
-          h.append(raw[i], raw[i + 1]);
-        } catch {
-          /* a header value fetch would not accept either: left out */
-        }
+async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: number): Promise<Response> {
+  const parent = init.signal ?? undefined;
+  if (parent?.aborted) throw abortError(parent);
+  // a signal of this request's own: aborting it drops the connection (a null-body status, a body past the limit)
+  const ac = new AbortController();
+  const onAbort = () => ac.abort(parent!.reason);
+  parent?.addEventListener("abort", onAbort, { once: true });
+  try {
+    let res: Response;
+    try {
+      try {
+        res = await base(url, { ...init, signal: ac.signal, redirect: "manual" });
+      } catch (e) {
+        if (parent?.aborted || !staleSocket(e)) throw e;
+        // the server closed this idle keep-alive connection as the request went out: once more, at once
+        res = await base(url, { ...init, signal: ac.signal, redirect: "manual" });
       }
-      if (status < 200 || status > 599) return fail(new Error(`unexpected HTTP status ${status}`));
-      if (NULL_BODY.has(status)) {
-        done(() => resolve(new Response(null, { status, headers: h })));
-        // a 205 may still be followed by body bytes the parser waits for: this connection is not reused
-        req.destroy();
-        r.destroy();
-        return;
+    } catch (e) {
+      if (parent?.aborted) throw abortError(parent);
+      const code = causeCode(e);
+      // not valid HTTP (a bad status line, a header too large or malformed): an answer, not a connection fault
+      if (code.startsWith("HPE_"))
+        return failingBody(new ResponseDecodeError(`the response is not valid HTTP: ${code} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`), 200, new Headers());
+      throw e;
+    }
+    if (NULL_BODY.has(res.status) || res.body === null) {
+      // a 205 may still be followed by body bytes undici waits for: this connection is not reused
+      ac.abort();
+      return new Response(null, { status: res.status, headers: res.headers });
+    }
+    let bytes: Uint8Array;
+    try {
+      bytes = await readLimited(res.body, limit);
+    } catch (e) {
+      if (e instanceof ResponseTooLargeError) {
+        ac.abort();
+        return failingBody(e, res.status, res.headers);
       }
-      const enc = (r.headers["content-encoding"] ?? "").trim();
-      const chunks: Buffer[] = [];
-      let seen = 0;
-      // encoded bytes are bounded too: a body larger than the limit plus some slack cannot decode to within it
-      const rawLimit = enc ? limit + 64 * 1024 : limit;
-      r.on("data", (c: Buffer) => {
-        seen += c.length;
-        if (seen > rawLimit) {
-          done(() => resolve(failingBody(new ResponseTooLargeError(limit), status, h)));
-          req.destroy();
-          r.destroy();
-          return;
-        }
-        chunks.push(c);
-      });
-      r.on("end", () => {
-        const all = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
-        let decoded: Buffer;
-        try {
-          decoded = enc ? decodeBody(all, enc, limit) : all;
-        } catch (e) {
-          return done(() => resolve(failingBody(e as Error, status, h)));
-        }
-        if (enc && decoded !== all) {
-          // decoded bodies lose the encoding and length headers, as with fetch
-          h.delete("content-encoding");
-          h.delete("content-length");
-        }
-        const bytes = new Uint8Array(decoded.buffer as ArrayBuffer, decoded.byteOffset, decoded.byteLength);
-        done(() => resolve(new Response(bytes, { status, headers: h })));
-      });
-      r.on("error", (e) => fail(e));
-      // the connection closed before the whole body arrived (a reset mid-body): a connection fault, as with fetch
-      r.on("close", () => {
-        if (!r.complete) fail(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
-      });
-    });
-    req.on("error", (e) => fail(e));
-    signal?.addEventListener("abort", onAbort, { once: true });
-    req.end(body);
-  });
+      if (parent?.aborted) throw abortError(parent);
+      const code = causeCode(e);
+      if (/^Z_|BROTLI|ZLIB/.test(code)) {
+        const enc = res.headers.get("content-encoding") ?? "";
+        return failingBody(new ResponseDecodeError(`the response body is not valid ${enc} (content-encoding "${enc}"): ${code}`), res.status, res.headers);
+      }
+      throw e;
+    }
+    const headers = new Headers(res.headers);
+    if (headers.has("content-encoding")) {
+      // decoded bodies lose the encoding and length headers
+      headers.delete("content-encoding");
+      headers.delete("content-length");
+    }
+    return new Response(bytes as Uint8Array<ArrayBuffer>, { status: res.status, statusText: res.statusText, headers });
+  } finally {
+    parent?.removeEventListener("abort", onAbort);
+  }
 }
 
 /**
- * The client's `fetch`: chat completions over `node:http(s)` (keep-alive agents of this fetch's own), their
- * bodies limited to `limit` decoded bytes; other requests to `base` unchanged. Reading the body of a chat
- * completion past the limit rejects with a {@link ResponseTooLargeError} (the fetch itself resolves: the
+ * The client's `fetch`: chat completions through `base` with their bodies limited to `limit` decoded bytes and
+ * their redirects followed by {@link followRedirects}; other requests to `base` unchanged. Reading the body of a
+ * chat completion past the limit rejects with a {@link ResponseTooLargeError} (the fetch itself resolves: the
  * client would take a rejection for a connection failure). Status and headers are as received.
  * @param limit bytes (default {@link MAX_RESPONSE_BYTES}); must be > 0.
- * @param base the fetch for everything else (default `globalThis.fetch`).
+ * @param base the platform fetch (default `globalThis.fetch`).
  */
 export function limitedFetch(limit: number = MAX_RESPONSE_BYTES, base: typeof fetch = globalThis.fetch): typeof fetch {
-  const agents = {
-    "http:": new http.Agent({ keepAlive: true }),
-    "https:": new https.Agent({ keepAlive: true }),
-  } as const;
   return (async (input: string | URL | Request, init?: RequestInit) => {
     let url: URL | null = null;
     try {
-      url = new URL(typeof input === "string" ? input : input instanceof URL ? input.href : input.url);
+      url = input instanceof Request ? null : new URL(typeof input === "string" ? input : input.href);
     } catch {
       url = null;
     }
     const body = init?.body;
     const plain =
       url !== null &&
-      !(input instanceof Request) &&
       (url.protocol === "http:" || url.protocol === "https:") &&
       url.username === "" &&
       url.password === "" &&
       (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array);
-    if (!plain || !isChatCompletion(url, input, init)) return base(input, init);
-    return followRedirects(url!, init!, (body ?? undefined) as string | Uint8Array | undefined, (u, i, b) =>
-      nodeRequest(u, i, b, limit, agents[u.protocol as "http:" | "https:"]),
-    );
+    // a request this path would not repeat on a redirect exactly (a stream body, credentials in the URL) goes to fetch
+    if (!plain || !isChatCompletion(url!, init)) return base(input, init);
+    return followRedirects(url!, init!, (u, i) => fetchOne(base, u, i, limit));
   }) as typeof fetch;
 }
 
 /** Redirect statuses followed, and the most hops followed for one request. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export const MAX_REDIRECTS = 5;
-/** Headers that carry credentials: not sent on to another origin (as fetch does for `authorization`). */
+/** Headers that carry credentials: not sent on to another origin (`fetch` drops only `authorization`). */
 const CREDENTIAL_HEADERS = /^(authorization|proxy-authorization|cookie|api-key|x-api-key|x-goog-api-key)$/i;
 
 /**
- * Follow HTTP redirects as `fetch` does (a moved endpoint, `http` to `https`), at most {@link MAX_REDIRECTS} hops:
- * 301/302/307/308 repeat the request (method and body, as an API client must: `fetch` would turn a 301/302 POST
- * into a GET), 303 becomes a GET without a body. Credential headers are dropped when the origin changes. A
- * `Location` that is missing or not http(s), or one hop too many, returns the redirect response itself (the
- * fault policy reads it as the status it is).
+ * Follow HTTP redirects (a moved endpoint, `http` to `https`), at most {@link MAX_REDIRECTS} hops: 301/302/307/308
+ * repeat the request (method and body, as an API client must: `fetch` would turn a 301/302 POST into a GET), 303
+ * becomes a GET without a body. Credential headers are dropped when the origin changes. A `Location` that is
+ * missing or not http(s), or one hop too many, returns the redirect response itself (the fault policy reads it as
+ * the status it is).
  */
-async function followRedirects(
-  url: URL,
-  init: RequestInit,
-  body: string | Uint8Array | undefined,
-  send: (url: URL, init: RequestInit, body: string | Uint8Array | undefined) => Promise<Response>,
-): Promise<Response> {
+async function followRedirects(url: URL, init: RequestInit, send: (url: URL, init: RequestInit) => Promise<Response>): Promise<Response> {
   let cur = url;
   let curInit = init;
-  let curBody = body;
   for (let hop = 0; ; hop++) {
-    const res = await send(cur, curInit, curBody);
+    const res = await send(cur, curInit);
     if (!REDIRECTS.has(res.status) || hop >= MAX_REDIRECTS) return res;
     const loc = res.headers.get("location");
     let next: URL;
@@ -286,10 +259,9 @@ async function followRedirects(
     const headers = headerRecord(curInit.headers);
     if (next.origin !== cur.origin) for (const k of Object.keys(headers)) if (CREDENTIAL_HEADERS.test(k)) delete headers[k];
     if (res.status === 303) {
-      curInit = { ...curInit, method: "GET", headers };
-      curBody = undefined;
       delete headers["content-type"];
       delete headers["content-length"];
+      curInit = { ...curInit, method: "GET", headers, body: undefined };
     } else curInit = { ...curInit, headers };
     cur = next;
   }

@@ -6,7 +6,7 @@
  * only through a {@link ChatSender}:
  *
  * ```ts
- * send(request: ChatRequest | EncodedRequest, { signal, tokenParam }): Promise<SendResult>
+ * send(request: ChatRequest, { signal, tokenParam }): Promise<SendResult>
  * ```
  * - `request`: `{model, messages: [{role, content}], temperature?, max_tokens?, response_format?, extra_body?}`
  *   (a `temperature` left undefined is not sent: reasoning models).
@@ -18,22 +18,25 @@
  *   usage). It never resolves to a label and never throws for a fault of one request.
  * - rejects only with a `JudgeFatalError` (kinds `auth`, `insufficient_quota`, `rate_limited` (retry-after over the
  *   limit), `unreachable`, `not_openai_compatible`): the judge is stopped, its items stay un-judged for a resume.
- * - behind it, per judge: the `openai` v6 client (credentials from the environment: `clientSettings`), the fault
- *   policy and its retries (`src/providers/send.ts`, table in its docstring), rpm/tpm pacing and AIMD concurrency
- *   (`src/providers/pacing.ts`), the size-limited body reader (`src/providers/fetch.ts`), and optionally the transport
- *   worker thread (`src/providers/transport-worker.ts`; `IPI_NO_WORKER=1` sends from the main thread). The Batch API
- *   path (`src/run/batch.ts`, over `src/providers/batch-api.ts`) drives the same conversation with result lines.
+ * - behind it, per judge (`createChatSender`, `./sender.ts`): the `openai` v6 client (credentials from the
+ *   environment: `clientSettings`, still in `src/judges/config.ts` beside the config checks that share its rules)
+ *   over the platform `fetch` with a reader that bounds the decoded body (`./fetch.ts`); the fault policy as data
+ *   (`./faults.ts`: status and error tables -> retry with backoff, wait the retry-after, resend adapted, error kind,
+ *   fatal kind) carried out by the send loop (`./send.ts`); rpm/tpm pacing and AIMD concurrency (`./pacing.ts`).
+ *   The SDK gives the mechanism where it can (its `APIError` classes, status, error body, headers, request id); its
+ *   own retries are off (`maxRetries: 0`) because the policy needs what they do not do: the AIMD cut on a 429,
+ *   stopping a judge whose address cannot be reached, `insufficient_quota` as fatal, a cap on `retry-after`,
+ *   resends adapted to the server, every wait recorded. The Batch API path (`src/run/batch.ts`, over `./batch-api.ts`)
+ *   drives the same conversation with result lines instead of sends.
  *
  * Money and token counting live here too: `./cost.ts` (price -> USD, totals that know what they could not count),
  * `./tokens.ts` (real tokenizers for OpenAI models, labelled estimates otherwise).
- *
- * The implementations still live under `src/judges/` (moving them here is a follow-up of issue 15 point 5; the
- * realistic-latency benchmark in README-bench.md decides whether the worker thread stays).
  */
-export type { ChatSender, SendOptions, RemoteTransport } from "./sender.js";
+export type { ChatSender, SendOptions } from "./sender.js";
 export { createChatSender } from "./sender.js";
 export type { ChatMessage, ChatRequest, SendOutcome, SendResult, Usage } from "./send.js";
 export { addUsage, providerFault, readUsage, reasoningText, rejectsTemperature, isContextLength } from "./send.js";
 export { clientSettings, NON_VERDICT_FIELDS, type ClientSettings, type JudgePrice } from "../judges/config.js";
 export { addCost, describeCost, emptyCost, formatUsd, tokensCost, usageCost, type CostTotal } from "./cost.js";
 export { countPromptTokens, tokenizerFor, tokenCounter, type TokenizerName } from "./tokens.js";
+export { classifyError, cutsConcurrency, ERROR_FAULTS, HTTP_FAULTS, type Fault, type FaultState } from "./faults.js";

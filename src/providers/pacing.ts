@@ -16,7 +16,7 @@
  *
  * Both take an injectable `sleep` and clock so tests run on virtual time.
  */
-import { defaultSleep } from "./send.js";
+import { defaultSleep } from "./signals.js";
 
 /** What `sendChat` needs of a rate gate: wait until a request of `tokens` estimated tokens may start. */
 export interface RequestGate {

@@ -14,8 +14,6 @@ export const CORPUS = path.join(DATA, "agentdojo");
 /** The larger archives (scale, defenses, AgentDyn, VIGIL) live only in `../shared/corpus`. */
 export const SHARED_CORPUS = path.join(SHARED, "corpus");
 export const SAMPLES = path.join(ROOT, "samples", "agentdojo");
-/** The compiled transport worker script (tests that start a `TransportWorker` need the `dist/` build: `npm test` builds first). */
-export const WORKER_ENTRY = path.join(ROOT, "dist", "providers", "transport-worker-entry.js");
 
 /**
  * A resource a test needs beyond what the repository holds (a `../shared` archive, a browser binary).

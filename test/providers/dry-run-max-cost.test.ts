@@ -63,7 +63,7 @@ describe("label --dry-run", () => {
   it("follows resume: after 5 stored verdicts, 5 are skipped; an unknown model's tokens are labelled estimated", async () => {
     const input = chatInput(12);
     const cfg = config({ model: "some-local-model" });
-    const env = { IPI_DRY_KEY: "sk-dry-test-key-123456", IPI_NO_WORKER: "1" };
+    const env = { IPI_DRY_KEY: "sk-dry-test-key-123456" };
     const first = await runCli(["label", input, "--judges", cfg, "--run", "d", "--labels-dir", path.join(dir, "labels"), "--limit", "5", "--json"], { env });
     expect(first.code, first.stderr).toBe(0);
     const sent = fake.requests.length;

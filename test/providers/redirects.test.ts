@@ -1,7 +1,7 @@
 /**
  * Issue 15 point 4: HTTP redirects are followed (a moved endpoint), the request repeated with its method and
  * body; credentials are not sent on to another origin; a redirect loop ends. Through the judge's own client
- * (`limitedFetch`, node:http) and the real `openai` client, against loopback servers.
+ * (`limitedFetch` over the platform fetch) and the real `openai` client, against loopback servers.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";

@@ -30,7 +30,7 @@ async function setup(script: FakeScript, limit = 16 * 1024) {
   return new OpenAI({ apiKey: KEY, baseURL: fake.url, maxRetries: 0, timeout: 2000, fetch: limitedFetch(limit) });
 }
 
-describe("response size limit (fetch-limit.ts)", () => {
+describe("response size limit (fetch.ts)", () => {
   it("defaults to 4 MiB", () => expect(MAX_RESPONSE_BYTES).toBe(4 * 1024 * 1024));
 
   it("a 200 reply larger than the limit (non-JSON) is error response_too_large, one request, no retry", async () => {

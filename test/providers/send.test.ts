@@ -12,7 +12,6 @@ import {
   connectionCause,
   isUnreachable,
   MAX_PROVIDER_MESSAGE_CHARS,
-  RateGate,
   redact,
   retryAfterMs,
   sendChat,
@@ -45,12 +44,12 @@ const REQ: ChatRequest = {
 
 
 /**
- * The client's fetch in the fault tests: the platform's `fetch`, and `limitedFetch` (`node:http`), which every
+ * The client's fetch in the fault tests: the platform's `fetch`, and `limitedFetch` (the same with a bounded reader), which every
  * judge uses; each case runs over both, so a fault is handled the same whichever carries it.
  */
 const VIA = {
   fetch: undefined,
-  "node:http (limitedFetch, what judges use)": limitedFetch(),
+  "limitedFetch (what judges use)": limitedFetch(),
 } as const;
 let via: typeof fetch | undefined;
 
@@ -251,20 +250,6 @@ describe("helpers", () => {
   it("redact removes the key and pieces of it", () => {
     expect(redact(`key ${KEY} and sk-test-SECRETK***`, [KEY])).toBe("key [redacted] and [redacted]***");
     expect(redact("nothing here", [KEY])).toBe("nothing here");
-  });
-  it("RateGate spaces requests to rpm and tpm", async () => {
-    let now = 0;
-    const slept: number[] = [];
-    const gate = new RateGate(2, 1000, async (ms) => {
-      slept.push(ms);
-      now += ms;
-    }, () => now);
-    await gate.acquire(100);
-    await gate.acquire(100);
-    await gate.acquire(100); // rpm 2 full -> waits for the window
-    expect(slept).toEqual([60_000]);
-    await gate.acquire(901); // 100 in window (t=60000) + 901 > 1000 -> waits
-    expect(slept.length).toBe(2);
   });
 });
 

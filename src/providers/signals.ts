@@ -1,0 +1,85 @@
+/**
+ * Abort signals and waits of one request: a per-request signal bounded by a timeout, a child signal that does not
+ * pile listeners on the run's signal, and a timer that an abort cancels.
+ */
+
+/**
+ * The signal of one request: aborts when `parent` aborts (through {@link scopedSignal}, so no listener piles up
+ * on the run's signal) or after `timeoutMs` (reason a `TimeoutError`). Unlike the client's own timeout, which
+ * stops when the headers arrive, this one bounds the whole request, body included. `dispose()` clears the timer.
+ */
+export function requestSignal(
+  parent: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
+  const scoped = scopedSignal(parent);
+  const ac = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ac.abort(new DOMException(`no complete answer within ${timeoutMs} ms`, "TimeoutError"));
+  }, Math.max(1, timeoutMs));
+  const onParent = () => ac.abort(scoped.signal?.reason);
+  if (scoped.signal?.aborted) onParent();
+  else scoped.signal?.addEventListener("abort", onParent, { once: true });
+  return {
+    signal: ac.signal,
+    timedOut: () => timedOut && !parent?.aborted,
+    dispose: () => {
+      clearTimeout(timer);
+      scoped.signal?.removeEventListener("abort", onParent);
+      scoped.dispose();
+    },
+  };
+}
+
+/** A timer that rejects when the signal aborts. */
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
+    const t = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(signal?.reason ?? new Error("aborted"));
+    };
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}
+
+/**
+ * A per-request signal that follows `parent` (aborts when it aborts) and whose link to `parent` is removed by
+ * `dispose()`. The `openai` client adds an `abort` listener to the signal it is given and never removes it, so
+ * passing one long-lived run signal to every request would pile up one listener (and its closure) per request:
+ * memory growing with the run and `addEventListener` getting slower with every request (a quadratic run).
+ */
+export function scopedSignal(parent: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
+  if (!parent) return { signal: undefined, dispose: () => {} };
+  const ac = new AbortController();
+  if (parent.aborted) {
+    ac.abort(parent.reason);
+    return { signal: ac.signal, dispose: () => {} };
+  }
+  // One listener per parent fans out to the live children (no MaxListenersExceededWarning at any concurrency).
+  let live = scopedChildren.get(parent);
+  if (!live) {
+    const set = new Set<AbortController>();
+    live = set;
+    scopedChildren.set(parent, set);
+    parent.addEventListener(
+      "abort",
+      () => {
+        for (const c of set) c.abort(parent.reason);
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  const set = live;
+  set.add(ac);
+  return { signal: ac.signal, dispose: () => set.delete(ac) };
+}
+
+const scopedChildren = new WeakMap<AbortSignal, Set<AbortController>>();
