@@ -418,7 +418,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     const reasoning = reasoningText(choice.message);
     if (!truncated && (content === null || content.trim() === "") && reasoning !== undefined)
       // the answer landed in the reasoning field and content is null: a named error (resending unchanged gives the
-      // same); the judge stops when it keeps doing this (`./openai.ts`)
+      // same); the judge stops when it keeps doing this (`src/judges/llm-judge.ts`)
       return fail(
         "reasoning_only",
         `the reply's content is empty and its text (${reasoning.length} characters) is in the message's reasoning field: ` +

@@ -1,6 +1,6 @@
 /**
  * The sending side of a judge: one chat request through `sendChat` (`./send.ts`) with the judge's `openai`
- * client, rate pacing, AIMD limiter and health record. Kept apart from `src/judges/openai.ts` (rendering,
+ * client, rate pacing, AIMD limiter and health record. Kept apart from `src/judges/llm-judge.ts` (rendering,
  * verification, the verdict): the judge conversation sees only {@link ChatSender}.
  */
 import OpenAI from "openai";

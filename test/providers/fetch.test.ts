@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { limitedFetch } from "../../src/providers/fetch.js";
 import { JudgeFatalError } from "../../src/errors.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import type { Trajectory } from "../../src/types.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import type { JudgeConfig } from "../../src/judges/config.js";
 import { JudgeFatalError } from "../../src/errors.js";
-import { createOpenAIJudge } from "../../src/judges/openai.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { sendChat, type ChatRequest } from "../../src/providers/send.js";
 import OpenAI from "openai";
 import { fastCtx } from "../helpers/transport-ctx.js";
