@@ -4,10 +4,13 @@
  */
 import type { IngestError } from "../types.js";
 import { ingestError } from "./errors.js";
-import type { InputFormat } from "./index.js";
 import { isBlank, rawLines } from "./lines.js";
 import { decodeUtf8Strict, parseJson } from "./text.js";
 import { errText, EVAL_EXT, JSON_EXT, JSONL_EXT, TRAJ_EXT } from "./walk.js";
+
+/** The input formats (`--format`). */
+export type InputFormat = "agentdojo" | "chat-jsonl" | "inspect" | "shell";
+export const INPUT_FORMATS: readonly InputFormat[] = ["agentdojo", "chat-jsonl", "inspect", "shell"];
 
 /** What a file will be read as. `unknown` carries the reason. */
 export type Plan = { as: InputFormat } | { as: "unknown"; why: string } | { as: "error"; error: IngestError };

@@ -20,7 +20,8 @@ import { convertShell, isShellTrajectory } from "./shell.js";
 import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
 import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
-import { plan } from "./detect.js";
+import { plan, type InputFormat } from "./detect.js";
+export { INPUT_FORMATS, type InputFormat } from "./detect.js";
 import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
 import { errText, EVAL_EXT, inputFiles, JSON_EXT, type InputFile } from "./walk.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
@@ -37,8 +38,6 @@ export { WarningCollector, type IngestWarning, type ItemWarning } from "./warnin
 export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
 
 /** The input formats. */
-export type InputFormat = "agentdojo" | "chat-jsonl" | "inspect" | "shell";
-export const INPUT_FORMATS: readonly InputFormat[] = ["agentdojo", "chat-jsonl", "inspect", "shell"];
 
 /** Options of {@link readTrajectories} and {@link countInputs}. */
 export interface ReadOptions {

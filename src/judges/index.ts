@@ -1,3 +1,5 @@
+// src/judges/: the judges: the judge conversation (prompt, parse, verify, feedback, downgrade) and the LLM judge that
+// runs it over a provider; the signature judge (rules, no model); the judges config.
 import type { Judge } from "./judge.js";
 import { createSignatureJudge } from "./signature/index.js";
 import { loadJudgesConfig } from "./config.js";

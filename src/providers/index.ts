@@ -1,3 +1,5 @@
+// src/providers/: everything that talks to an endpoint, behind one contract (ChatSender.send): client over fetch,
+// fault policy as data, send loop, pacing, Batch API endpoint; money and token counting.
 /**
  * The provider layer: everything the judge conversation needs from an endpoint, behind one small contract.
  *

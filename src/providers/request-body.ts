@@ -1,8 +1,23 @@
 /**
- * The body of a chat completions request (`chatRequestBody`, shared by `sendChat` and the Batch API request
- * file) and the token estimate used for tpm pacing.
+ * One chat completions request: its shape (`ChatRequest`, what the judge controls), its body (`chatRequestBody`,
+ * shared by `sendChat` and the Batch API request file) and the token estimate used for tpm pacing.
  */
-import type { ChatRequest } from "./send.js";
+/** One message of a chat request. */
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** The fields of one chat completions request that the judge controls. */
+export interface ChatRequest {
+  model: string;
+  messages: ChatMessage[];
+  temperature?: number;
+  max_tokens?: number;
+  response_format?: Record<string, unknown>;
+  /** Merged into the request body last (provider-specific fields). */
+  extra_body?: Record<string, unknown>;
+}
 
 /**
  * The JSON body of one chat completions request (the same for `sendChat` and the Batch API request file):

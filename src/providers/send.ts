@@ -18,11 +18,11 @@ import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
 import { classifyError, cutsConcurrency, providerFault, reasoningText, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
-import { chatRequestBody, estimateTokens } from "./request-body.js";
+import { chatRequestBody, estimateTokens, type ChatRequest } from "./request-body.js";
 import { clipMessage, redact } from "./redact.js";
 import { defaultSleep, requestSignal, scopedSignal } from "./signals.js";
 import { addUsage, readUsage, type Usage } from "./usage.js";
-export { chatRequestBody, estimateTokens } from "./request-body.js";
+export { chatRequestBody, estimateTokens, type ChatMessage, type ChatRequest } from "./request-body.js";
 export {
   connectionCause,
   isBodyReset,
@@ -95,21 +95,7 @@ export interface JudgeHealth {
 /** max_tokens of the one resend after a truncated or empty reply when the judge set none. */
 export const TRUNCATION_RETRY_MAX_TOKENS = 4096;
 
-export interface ChatMessage {
-  role: "system" | "user" | "assistant";
-  content: string;
-}
 
-/** The fields of one chat completions request that the judge controls. */
-export interface ChatRequest {
-  model: string;
-  messages: ChatMessage[];
-  temperature?: number;
-  max_tokens?: number;
-  response_format?: Record<string, unknown>;
-  /** Merged into the request body last (provider-specific fields). */
-  extra_body?: Record<string, unknown>;
-}
 
 /** What one call came to. */
 export type SendOutcome =
