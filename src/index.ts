@@ -32,7 +32,8 @@ export {
 } from "./ingest/index.js";
 
 // Serialization: untrusted blocks with nonce tags, neutralizing, rendering for judges and for people.
-export { renderForJudge, renderForHuman, DEFAULT_BUDGET_CHARS, type RenderedTrajectory } from "./serialize/render.js";
+export { renderForJudge, DEFAULT_BUDGET_CHARS, type RenderedTrajectory } from "./serialize/render.js";
+export { renderForHuman } from "./serialize/render-human.js";
 export { newNonce, neutralize, unneutralize } from "./serialize/untrusted.js";
 export { trajectoryParts, messageText } from "./serialize/parts.js";
 

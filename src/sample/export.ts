@@ -5,7 +5,7 @@
  * in the content, the file names or the order; no trajectory id, source path, model, attack or tool-call id
  * that names the agent's vendor):
  * - `tasks.jsonl`: `{item_id, trajectory}` per line, `trajectory` = the markdown rendering for people
- *   ({@link renderTask}, the layout of src/serialize/render.ts `renderForHuman`: roles, tool calls and results,
+ *   ({@link renderTask}, the layout of src/serialize/render-human.ts `renderForHuman`: roles, tool calls and results,
  *   injected content listed first and marked where the agent received it).
  * - `tasks.csv`: columns `item_id, annotator, label, trajectory` (fill in the two middle columns and import it
  *   back as is). RFC 4180 quoting, CRLF row ends.
@@ -30,7 +30,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { writeCsv } from "../io/csv.js";
-import { renderForHuman } from "../serialize/render.js";
+import { renderForHuman } from "../serialize/render-human.js";
 import type { Message, ToolDefinition, Trajectory } from "../types.js";
 import { compareCodeUnits, seededRng, seededShuffle } from "./draw.js";
 import type { SampleDesign, SampledItem } from "./sample.js";
@@ -152,7 +152,7 @@ export function injectionsIn(text: string, injections: ReadonlyArray<readonly [s
 
 /**
  * The markdown an annotator reads for one item ({@link blindTrajectory} first). The layout is
- * src/serialize/render.ts `renderForHuman`'s (injected content listed first, a heading per message with its
+ * src/serialize/render-human.ts `renderForHuman`'s (injected content listed first, a heading per message with its
  * index and role, tool name and call id for tool results, texts in code fences, each tool call as
  * `name(arguments)`, the tools offered to the agent in their own section), with two differences: the title is `# Item <item id>`, and a message is marked
  * `**contains injected content: <placeholder>**` also when it holds the injected text re-encoded

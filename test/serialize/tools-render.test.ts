@@ -3,7 +3,8 @@
  * neutralized, cited by tool_index, within the budget; and their quotes verify as tool descriptions.
  */
 import { describe, expect, it } from "vitest";
-import { renderForHuman, renderForJudge, type RenderedTrajectory } from "../../src/serialize/render.js";
+import { renderForJudge, type RenderedTrajectory } from "../../src/serialize/render.js";
+import { renderForHuman } from "../../src/serialize/render-human.js";
 import { renderToolDefinition, trajectoryParts } from "../../src/serialize/parts.js";
 import { TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
 import { evidenceContext } from "../../src/evidence/context.js";
