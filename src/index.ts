@@ -74,7 +74,7 @@ export {
   type JudgeConfig,
   type JudgesConfig,
   type OutputMode,
-} from "./judges/config.js";
+} from "./config/judges.js";
 export { resolveJudges, type ResolvedJudges } from "./judges/index.js";
 
 // The run store and the label runner (resumable; `labels/<run>/`).

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
-import { loadJudgesConfig } from "../judges/config.js";
+import { loadJudgesConfig } from "../config/judges.js";
 import { committeeReport, DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js";
 import { writeCommitteeFile } from "../committee/file.js";
 import { readRunState } from "../store/run-state.js";

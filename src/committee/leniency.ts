@@ -5,7 +5,7 @@
  * of other families, and the gap between the two, with seeded percentile bootstrap CIs, in percentage points.
  */
 import { bootstrapItems, type BootstrapInterval } from "../stats/index.js";
-import { configuredFamily } from "../judges/config.js";
+import { configuredFamily } from "../config/judges.js";
 import { familyOf } from "../ingest/family.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";

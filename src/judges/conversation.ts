@@ -32,7 +32,7 @@ import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedba
 import { buildVerdict, type JudgeIdentity } from "../verdict/record.js";
 import type { JudgeContext } from "./judge.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
-import type { OutputMode } from "./config.js";
+import type { OutputMode } from "../config/judges.js";
 import { addUsage, clipMessage, type ChatMessage, type ChatRequest, type SendResult, type Usage } from "../providers/send.js";
 
 /**

@@ -2,7 +2,7 @@
 // runs it over a provider; the signature judge (rules, no model); the judges config.
 import type { Judge } from "./judge.js";
 import { createSignatureJudge } from "./signature/index.js";
-import { loadJudgesConfig } from "./config.js";
+import { loadJudgesConfig } from "../config/judges.js";
 import { createOpenAIJudge } from "./llm-judge.js";
 import { UsageError } from "../errors.js";
 

@@ -18,7 +18,7 @@ import type OpenAI from "openai";
 import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { usageCost } from "../providers/cost.js";
-import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "./config.js";
+import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "../config/judges.js";
 import { createChatSender, type ChatSender } from "../providers/sender.js";
 import { type Judge, type JudgeContext } from "./judge.js";
 import { JudgeFatalError } from "../errors.js";

@@ -21,7 +21,7 @@
  */
 import { canonicalLabel } from "../rubric/buckets.js";
 import type { Bucket, EvidenceQuote, Finding, JudgeReply } from "../types.js";
-import type { OutputMode } from "./config.js";
+import type { OutputMode } from "../config/judges.js";
 
 /** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
 export const UNKNOWN_MESSAGE_INDEX = -1;

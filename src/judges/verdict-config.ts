@@ -7,7 +7,7 @@
  * {@link NON_VERDICT_FIELDS} (pacing, timeouts, price, credentials, headers, labels). A field added to the config
  * later counts automatically until it is listed there.
  */
-import { JUDGE_DEFAULTS, NON_VERDICT_FIELDS as CONFIG_NON_VERDICT_FIELDS, withJudgeDefaults, type JudgeConfig } from "./config.js";
+import { JUDGE_DEFAULTS, NON_VERDICT_FIELDS as CONFIG_NON_VERDICT_FIELDS, withJudgeDefaults, type JudgeConfig } from "../config/judges.js";
 import { responseFormat } from "../providers/schema-dialects.js";
 
 /**

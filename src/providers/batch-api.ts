@@ -12,7 +12,7 @@ import type OpenAI from "openai";
 import { APIConnectionError, toFile } from "openai";
 import { JudgeFatalError } from "../errors.js";
 import { readJsonl } from "../io/jsonl.js";
-import type { JudgeConfig } from "../judges/config.js";
+import type { JudgeConfig } from "../config/judges.js";
 import { connectionCause, defaultSleep, isBodyReset, redact } from "./send.js";
 
 /** The Batch API's endpoint for chat completions. */

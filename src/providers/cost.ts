@@ -8,7 +8,7 @@
  * other prompt tokens at `input_per_mtok`, completion tokens (reasoning tokens included: they are part of
  * `completion_tokens`) at `output_per_mtok`.
  */
-import type { JudgePrice } from "../judges/config.js";
+import type { JudgePrice } from "../config/judges.js";
 
 /** Token usage as a verdict records it (see `Usage` in `src/providers/send.ts`). */
 export interface PricedUsage {

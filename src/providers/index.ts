@@ -21,7 +21,7 @@
  * - rejects only with a `JudgeFatalError` (kinds `auth`, `insufficient_quota`, `rate_limited` (retry-after over the
  *   limit), `unreachable`, `not_openai_compatible`): the judge is stopped, its items stay un-judged for a resume.
  * - behind it, per judge (`createChatSender`, `./sender.ts`): the `openai` v6 client (credentials from the
- *   environment: `clientSettings`, still in `src/judges/config.ts` beside the config checks that share its rules)
+ *   environment: `clientSettings`, in `src/config/judges.ts` beside the config checks that share its rules)
  *   over the platform `fetch` with a reader that bounds the decoded body (`./fetch.ts`); the fault policy as data
  *   (`./faults.ts`: status and error tables -> retry with backoff, wait the retry-after, resend adapted, error kind,
  *   fatal kind) carried out by the send loop (`./send.ts`); rpm/tpm pacing and AIMD concurrency (`./pacing.ts`).
@@ -38,7 +38,7 @@ export type { ChatSender, SendOptions } from "./sender.js";
 export { createChatSender } from "./sender.js";
 export type { ChatMessage, ChatRequest, SendOutcome, SendResult, Usage } from "./send.js";
 export { addUsage, providerFault, readUsage, reasoningText, rejectsTemperature, isContextLength } from "./send.js";
-export { clientSettings, NON_VERDICT_FIELDS, type ClientSettings, type JudgePrice } from "../judges/config.js";
+export { clientSettings, NON_VERDICT_FIELDS, type ClientSettings, type JudgePrice } from "../config/judges.js";
 export { addCost, describeCost, emptyCost, formatUsd, tokensCost, usageCost, type CostTotal } from "./cost.js";
 export { countPromptTokens, tokenizerFor, tokenCounter, type TokenizerName } from "./tokens.js";
 export { classifyError, cutsConcurrency, ERROR_FAULTS, HTTP_FAULTS, type Fault, type FaultState } from "./faults.js";

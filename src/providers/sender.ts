@@ -4,7 +4,7 @@
  * verification, the verdict): the judge conversation sees only {@link ChatSender}.
  */
 import OpenAI from "openai";
-import { clientSettings, withJudgeDefaults, type JudgeConfig } from "../judges/config.js";
+import { clientSettings, withJudgeDefaults, type JudgeConfig } from "../config/judges.js";
 import { limitedFetch } from "./fetch.js";
 import { AimdLimiter, RatePacer } from "./pacing.js";
 import { defaultSleep, sendChat, type ChatRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./send.js";

@@ -39,7 +39,7 @@ import type { Trajectory, Verdict } from "../types.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../io/jsonl.js";
 import { verdictKey } from "../store/run-store.js";
-import { clientSettings } from "../judges/config.js";
+import { clientSettings } from "../config/judges.js";
 import type { Judge, JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { JudgesConfigError, type JudgeConfig } from "../../src/judges/config.js";
+import { JudgesConfigError, type JudgeConfig } from "../../src/config/judges.js";
 import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge, type OpenAIJudgeCommon } from "../../src/judges/llm-judge.js";
 import { convertAgentDojo } from "../../src/ingest/agentdojo.js";

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseJudgesConfig } from "../../src/judges/config.js";
+import { parseJudgesConfig } from "../../src/config/judges.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { addCost, emptyCost, tokensCost, usageCost } from "../../src/providers/cost.js";
 import { labelRun } from "../../src/run/label.js";

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { clientSettings, JudgesConfigError, loadJudgesConfig, parseJudgesConfig } from "../../src/judges/config.js";
+import { clientSettings, JudgesConfigError, loadJudgesConfig, parseJudgesConfig } from "../../src/config/judges.js";
 import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";

@@ -10,7 +10,7 @@ import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { AimdLimiter, RatePacer } from "../../src/providers/pacing.js";
 import { labelRun } from "../../src/run/label.js";
-import type { JudgeConfig } from "../../src/judges/config.js";
+import type { JudgeConfig } from "../../src/config/judges.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeRequest, type FakeResponse } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
 

@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
-import type { JudgeConfig } from "../../src/judges/config.js";
+import type { JudgeConfig } from "../../src/config/judges.js";
 import { labelRun } from "../../src/run/label.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from "../helpers/fake-openai.js";
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
-import type { JudgeConfig } from "../../src/judges/config.js";
+import type { JudgeConfig } from "../../src/config/judges.js";
 import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { sendChat, type ChatRequest } from "../../src/providers/send.js";

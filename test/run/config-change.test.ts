@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { JudgeConfig } from "../../src/judges/config.js";
+import type { JudgeConfig } from "../../src/config/judges.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { JudgeConfigChangedError, labelRun, type LabelOptions } from "../../src/run/label.js";
 import { readVerdicts } from "../../src/store/run-store.js";

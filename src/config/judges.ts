@@ -1,3 +1,5 @@
+// src/config/: the judges configuration file (schemas/judges.schema.json): loading, checks, defaults, credentials
+// (clientSettings) and model families; read by judges/, providers/, committee/ and the CLI.
 /**
  * The judges configuration file: which OpenAI-compatible judges to call and how.
  * Shape and defaults: `schemas/judges.schema.json` (published with the package); validated with ajv.
@@ -150,7 +152,7 @@ export class JudgesConfigError extends Error {
   }
 }
 
-/** Absolute path of `schemas/judges.schema.json` (works from `src/judges` and from `dist/judges`). */
+/** Absolute path of `schemas/judges.schema.json` (works from `src/config` and from `dist/config`). */
 export const JUDGES_SCHEMA_PATH = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
   "../../schemas/judges.schema.json",
@@ -159,7 +161,7 @@ export const JUDGES_SCHEMA_PATH = path.resolve(
 let validator: ReturnType<AjvClass["compile"]> | undefined;
 function validate(raw: unknown): ErrorObject[] {
   if (!validator) {
-    // ajv loaded on first use: the transport worker imports this module for `resolveApiKey` and never validates
+    // ajv loaded on first use: modules that only read credentials or defaults from here never load it
     const { Ajv } = createRequire(import.meta.url)("ajv") as { Ajv: typeof AjvClass };
     const schema = JSON.parse(readFileSync(JUDGES_SCHEMA_PATH, "utf8"));
     // validateSchema off: the meta-schema compile cost ~60-200 ms before the first request; test/schemas.test.ts

@@ -11,7 +11,7 @@ import {
   NO_KEY,
   parseJudgesConfig,
   resolveApiKey,
-} from "../../src/judges/config.js";
+} from "../../src/config/judges.js";
 import { ROOT } from "../helpers/paths.js";
 
 const EXAMPLE = path.join(ROOT, "prompts", "judges.example.json");
