@@ -59,7 +59,7 @@ export function registerLabel(program: Command): void {
     .option("--judges <file>", "judge config JSON (LLM judges over OpenAI-compatible APIs); see prompts/judges.example.json")
     .option("--run <name>", "run name: output goes to <labels-dir>/<name>/", "default")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
-    .option("--format <format>", "input format: agentdojo | chat-jsonl | inspect | shell (default: detected per file)")
+    .option("--format <format>", `input format: ${INPUT_FORMATS.join(" | ")} (default: detected per file)`)
     .option("--security-scorer <name>", "Inspect logs: the scorer whose value is the benchmark's own injection verdict (true/C/1 = the injected goal was achieved); NAME.key for a scorer with an object value")
     .option("--concurrency <n>", "requests in flight per judge (overrides the config)")
     .option("--repeats <k>", "independent repeats per judge, for test-retest", "1")

@@ -6,8 +6,9 @@
  * `user_task_id`, `injection_task_id`, `attack_type`, `injections`, `messages`, `error`, `utility`, `security`, ...
  * (see `schemas/agentdojo.schema.json`).
  */
+import type { ConvertResult } from "./warnings.js";
 import path from "node:path";
-import type { IngestError, Message, Role, ToolCall, Trajectory } from "../types.js";
+import type { Message, ToolCall, Trajectory } from "../types.js";
 import { attributeRun, NO_DEFENSE } from "./attribution.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
@@ -78,11 +79,7 @@ export interface AgentDojoSource {
   siblings?: readonly string[];
 }
 
-/**
- * Outcome of converting one run. `warnings` (on success) are aggregated by the reader per model folder: a guessed
- * model or defense, a missing verdict, a stale VIGIL tool record.
- */
-export type ConvertResult = { ok: true; trajectory: Trajectory; warnings?: ItemWarning[] } | { ok: false; error: IngestError };
+export type { ConvertResult } from "./warnings.js";
 
 type Json = Record<string, unknown>;
 

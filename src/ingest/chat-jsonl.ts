@@ -4,7 +4,8 @@
  * Line shape (see `schemas/chat-jsonl.schema.json`):
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
-import type { IngestError, Message, Role, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
+import type { ConvertResult } from "./warnings.js";
+import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
@@ -110,7 +111,7 @@ export interface ChatLineSource {
   relPath: string;
 }
 
-export type ConvertResult = { ok: true; trajectory: Trajectory; warnings?: ItemWarning[] } | { ok: false; error: IngestError };
+export type { ConvertResult } from "./warnings.js";
 
 /** The metadata keys that also fill canonical fields (a top-level field of the same name wins). */
 export const METADATA_FIELDS = [

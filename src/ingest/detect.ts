@@ -51,7 +51,7 @@ export async function plan(file: string, format: InputFormat | undefined, max: n
   if (!JSONL_EXT.test(file)) {
     return {
       as: "unknown",
-      why: "not a .json, .jsonl, .ndjson, .eval or .traj file: cannot tell the format (pass `--format agentdojo|chat-jsonl|inspect|shell` to read it)",
+      why: `not a .json, .jsonl, .ndjson, .eval or .traj file: cannot tell the format (pass \`--format ${INPUT_FORMATS.join("|")}\` to read it)`,
     };
   }
   let sampled = 0;

@@ -4,6 +4,7 @@
  * that counts as unattacked). A warning names a scope (a model folder, a file) and is reported ONCE per scope and
  * kind with the count of items it concerns, never once per item.
  */
+import type { IngestError, Trajectory } from "../types.js";
 
 /** One aggregated warning, as the reader reports it at the end of a read (`ReadOptions.onWarning`). */
 export interface IngestWarning {
@@ -60,3 +61,10 @@ export class WarningCollector {
     return out;
   }
 }
+
+/**
+ * Outcome of converting one item (a run log, a JSONL line, a sample) by any format's converter: the trajectory
+ * with its warnings (aggregated by the reader, e.g. per model folder: a guessed model or defense, a missing
+ * verdict, a stale VIGIL tool record), or the error naming the file, line or message index.
+ */
+export type ConvertResult = { ok: true; trajectory: Trajectory; warnings?: ItemWarning[] } | { ok: false; error: IngestError };

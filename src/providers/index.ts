@@ -42,3 +42,6 @@ export { clientSettings, NON_VERDICT_FIELDS, type ClientSettings, type JudgePric
 export { addCost, describeCost, emptyCost, formatUsd, tokensCost, usageCost, type CostTotal } from "./cost.js";
 export { countPromptTokens, tokenizerFor, tokenCounter, type TokenizerName } from "./tokens.js";
 export { classifyError, cutsConcurrency, ERROR_FAULTS, HTTP_FAULTS, type Fault, type FaultState } from "./faults.js";
+export { sendChat, type TransportOptions } from "./send.js";
+export { AimdLimiter, RatePacer } from "./pacing.js";
+export { BatchApi, batchCapable, BATCH_URL } from "./batch-api.js";

@@ -1,5 +1,5 @@
 // src/stats/: agreement statistics as pure functions over arrays and tables, one file per coefficient family,
-// each with its published source; reference values in test/stats/.
+// each with its published source; reference values vendored in test/data/vectors/, checked in test/stats/.
 /**
  * Agreement statistics for LLM-judge vs human labels and judge committees: pure functions over arrays and
  * tables with a declared category set. Formulas, conventions and test vectors: `test/data/vectors/NOTES.md`.

@@ -1,3 +1,5 @@
+// src/judges/signature/: the built-in signature judge (rules, no model): find the injection, list the attacker's goal
+// steps and what the agent did about them (analyze.ts with goals, values, text), then answer as a judge would.
 /**
  * The built-in signature judge: offline, deterministic, no model. It reads a canonical trajectory the way
  * a careful person would with a highlighter: find the injected text in the tool results (exposure), list
