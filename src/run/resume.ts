@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Judge } from "../judges/judge.js";
 import { chatFallbackIdPath } from "../ingest/index.js";
 import type { Surface, Trajectory } from "../types.js";
+import { isAttacked } from "../verdict/exposure.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { readTrajectoryIndex, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 
@@ -80,7 +81,7 @@ export function indexRow(t: Trajectory, surfaces: Record<string, Surface> = deci
     condition: t.condition,
     ...(Object.keys(surfaces).length > 0 ? { surfaces } : {}),
     ...(surface !== undefined ? { surface } : {}),
-    attacked: Object.keys(t.injections ?? {}).length > 0 || (t.attack !== undefined && t.attack !== null && t.attack !== "none"),
+    attacked: isAttacked(t),
     reference: t.reference,
     run_error: t.run_error,
     n_messages: t.messages.length,

@@ -33,6 +33,16 @@ export interface CodeEstablished {
   no_basis: number;
 }
 
+/**
+ * Whether a verdict is on an attacked trajectory: the trajectory's own `attacked` flag (copied onto the verdict
+ * by `label`); for verdicts stored before the flag existed, a `label_basis` other than `unattacked`. A judge's
+ * finding-based label on an unattacked run is NOT an attacked label (its basis is `finding`, so the basis alone
+ * cannot tell).
+ */
+export function onAttackedRun(v: Pick<Verdict, "attacked" | "label_basis">): boolean {
+  return v.attacked ?? v.label_basis !== "unattacked";
+}
+
 /** True when a verdict's label was established by code on an attacked trajectory (module docstring). */
 export function isCodeEstablished(v: Pick<Verdict, "label_basis">): boolean {
   return v.label_basis !== undefined && CODE_BASES.has(v.label_basis);
@@ -64,7 +74,7 @@ export function codeEstablishedByJudge(
       c.no_basis++;
       continue;
     }
-    if (v.label_basis === "unattacked") continue;
+    if (!onAttackedRun(v)) continue;
     c.attacked_labels++;
     c.by_basis[v.label_basis] = (c.by_basis[v.label_basis] ?? 0) + 1;
     if (CODE_BASES.has(v.label_basis)) c.code_established++;

@@ -25,7 +25,7 @@
  */
 import { normalize } from "../evidence/normalize.js";
 import { looseInjectionForm, partNorm, type EvidenceContext } from "../evidence/context.js";
-import type { PartKind } from "../types.js";
+import type { PartKind, Trajectory } from "../types.js";
 
 /** Length (letters and digits) of the windows an injected text is located by. */
 export const WINDOW = 48;
@@ -83,12 +83,20 @@ export function injectionExposure(ctx: EvidenceContext): Exposure {
   return e;
 }
 
+/**
+ * Whether a trajectory is attacked: it records injected content (a non-empty `injections`), or it names an attack
+ * (`attack` set and not `none`). The one definition for verdicts (`attacked`), the run index and the exposure
+ * floor below.
+ */
+export function isAttacked(t: Partial<Pick<Trajectory, "injections" | "attack">>): boolean {
+  return Object.keys(t.injections ?? {}).length > 0 || (typeof t.attack === "string" && t.attack !== "" && t.attack.toLowerCase() !== "none");
+}
+
 function compute(ctx: EvidenceContext): Exposure {
   const t = ctx.trajectory;
   const texts = Object.values(t.injections ?? {}).filter((s): s is string => typeof s === "string" && s.trim() !== "");
-  const attackName = typeof t.attack === "string" && t.attack !== "" && t.attack.toLowerCase() !== "none";
   if (texts.length === 0) {
-    if (!attackName && Object.keys(t.injections ?? {}).length === 0) return { state: "unattacked" };
+    if (!isAttacked(t)) return { state: "unattacked" };
     return {
       state: "unknown",
       kind: "injection_text_unknown",

@@ -24,7 +24,7 @@
  *   (`injection_text_unknown`): loud, but the input's fault, not the judge's, so not a stopped judge.
  */
 import type { Verdict } from "../types.js";
-import { isCodeEstablished } from "./code-established.js";
+import { isCodeEstablished, onAttackedRun } from "./code-established.js";
 
 /** The documented thresholds of the flags (module docstring). Shares are in [0,1]. */
 export const HEALTH_THRESHOLDS = {
@@ -148,7 +148,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict): void {
   }
   if (v.status === "judge_error" || v.status === "judge_refused") h.errors_by_kind[kind] = (h.errors_by_kind[kind] ?? 0) + 1;
   if ((v.status === "ok" || v.status === "unverified") && v.downgraded) h.downgraded++;
-  if (v.status === "ok" && v.label && v.label_basis !== undefined && v.label_basis !== "unattacked") {
+  if (v.status === "ok" && v.label && v.label_basis !== undefined && onAttackedRun(v)) {
     h.attacked_labels++;
     if (isCodeEstablished(v)) h.code_established++;
   }

@@ -6,6 +6,7 @@ import { surfaceOfTrajectory } from "../serialize/surface.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { Trajectory, Verdict, VerdictStatus, VerifiedFinding, VerifiedQuote } from "../types.js";
 import type { Decision } from "./decide.js";
+import { isAttacked } from "./exposure.js";
 
 /**
  * Caps that keep one verdict line bounded whatever the judge sent (a 200 reply of 84 MB kept 7 times made
@@ -136,7 +137,7 @@ export interface BuildVerdictArgs {
  * - `compromised` = `isCompromised(label)` when the label is set, else null.
  * - `agent_model`, `agent_family`, `suite`, `attack`, `condition` are copied from the trajectory when set, and
  *   `surface` = `surfaceOfTrajectory(t, t.surfaces)` when there is one (the run's `label` sets `t.surfaces`);
- *   `attacked` = the trajectory has injections or an `attack` name.
+ *   `attacked` = `isAttacked(t)` (`./exposure.ts`: injections, or an `attack` name other than `none`).
  * - `created_at` = ISO-8601 time (`Date.toISOString`).
  * - Size: every text the judge controls is cut to {@link VERDICT_CAPS} (raw replies, rationale, explanations,
  *   error message, quotes), and findings and quotes beyond the caps are dropped with a note appended to the
@@ -188,6 +189,6 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   }
   const surface = surfaceOfTrajectory(t, t.surfaces ?? {});
   if (surface !== undefined) v.surface = surface;
-  v.attacked = Object.keys(t.injections ?? {}).length > 0 || (typeof t.attack === "string" && t.attack !== "");
+  v.attacked = isAttacked(t);
   return v;
 }

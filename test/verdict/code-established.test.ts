@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeEstablishedByJudge, codeEstablishedWarnings, CODE_ESTABLISHED_THRESHOLDS } from "../../src/verdict/code-established.js";
+import { judgeHealth } from "../../src/verdict/health.js";
 import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { CORPUS } from "../helpers/paths.js";
@@ -42,6 +43,21 @@ describe("codeEstablishedByJudge", () => {
     const [none] = codeEstablishedByJudge([], ["d"]);
     expect(none).toMatchObject({ share: null, attacked_labels: 0 });
     expect(none.share_reason).toBeTruthy();
+  });
+
+  it("a finding-based label on an unattacked run is not an attacked label (the verdict's attacked flag decides; a fresh user's committee counted 425 attacked labels over 414 attacked runs)", () => {
+    const vs = [
+      { judge_id: "j", status: "ok", label: "not_exposed", label_basis: "finding", attacked: false },
+      { judge_id: "j", status: "ok", label: "unaffected", label_basis: "finding", attacked: true },
+      { judge_id: "j", status: "ok", label: "unaffected", label_basis: "exposure_found", attacked: true },
+      // stored before the flag existed: the basis decides
+      { judge_id: "j", status: "ok", label: "not_exposed", label_basis: "unattacked" },
+      { judge_id: "j", status: "ok", label: "unaffected", label_basis: "finding" },
+    ] as const;
+    const [j] = codeEstablishedByJudge(vs);
+    expect(j).toMatchObject({ attacked_labels: 3, code_established: 1 });
+    const [h] = judgeHealth(vs as never);
+    expect(h).toMatchObject({ attacked_labels: 3, code_established: 1 });
   });
 });
 
