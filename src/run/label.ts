@@ -166,8 +166,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     }
     // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
     const changes = configChanges(store, opts.judges, current, store.snapshot.judges ?? []);
-    if (changes.length > 0 && onChange === "refuse")
+    if (changes.length > 0 && onChange === "refuse") {
+      // refused before anything was judged: the run stays as the last invocation left it
+      store.abandon();
       throw new JudgeConfigChangedError(`run "${opts.run}": ${changes.map((c) => c.message).join("; ")}. ${CONFIG_CHANGE_HELP}`);
+    }
     for (const c of changes)
       opts.onWarning?.(
         `${c.message}: ${onChange === "rejudge" ? "every item is judged again under the new configuration" : "the stored verdicts are kept (--on-config-change keep): this judge's figures mix configurations"}`,

@@ -168,6 +168,8 @@ export class RunStore {
   private trajectoryHashes = new Map<string, string>();
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
+  /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
+  private before?: { inputs: RunSnapshot["inputs"]; stopped_judges: RunSnapshot["stopped_judges"]; label_state: RunSnapshot["label_state"] };
   private release: () => void = () => {};
   private dirty = 0;
   private lastWrite = 0;
@@ -250,6 +252,7 @@ export class RunStore {
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
     this.errors = Journal.open(this.file("errors.jsonl"));
     this.trajectories = Journal.open(this.file("trajectories.jsonl"));
+    this.before = { inputs: this.db.data.inputs, stopped_judges: this.db.data.stopped_judges, label_state: this.db.data.label_state };
     if (inputs.length) this.db.data.inputs = [...new Set([...this.db.data.inputs, ...inputs])];
     this.db.data.counts = {
       trajectories: this.trajectoryHashes.size,
@@ -385,6 +388,20 @@ export class RunStore {
     } catch (e) {
       throw new StoreWriteError(this.file("store.json"), e as NodeJS.ErrnoException);
     }
+  }
+
+  /**
+   * This invocation was refused before it judged or stored anything (e.g. a changed judge configuration under
+   * `--on-config-change refuse`): put back the snapshot's inputs, stopped judges and `label_state` as they were
+   * when the store was opened, so a complete run stays complete instead of reading as `failed`. Call before
+   * {@link close}.
+   */
+  abandon(): void {
+    if (!this.db?.data || !this.before) return;
+    this.db.data.inputs = this.before.inputs;
+    this.db.data.stopped_judges = this.before.stopped_judges;
+    if (this.before.label_state === undefined) delete this.db.data.label_state;
+    else this.db.data.label_state = this.before.label_state;
   }
 
   /** Flush journals to disk, write the snapshot and release the lock. Safe to call twice. */

@@ -11,6 +11,7 @@ import type { JudgeConfig } from "../../src/config/judges.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { JudgeConfigChangedError, labelRun, type LabelOptions } from "../../src/run/label.js";
 import { readVerdicts } from "../../src/store/run-store.js";
+import { readRunState } from "../../src/store/run-state.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
 import { runCli } from "../helpers/cli.js";
@@ -50,6 +51,10 @@ describe("issue 12.5: the resume key covers the judge's configuration", () => {
     expect(err.message).toMatch(/--on-config-change rejudge/);
     expect(fake.requests.length).toBe(sent);
     expect(storeJudges()).toEqual([expect.objectContaining({ id: "j", model: "model-A" })]);
+    // the refused invocation leaves the run as it was (a fresh user saw a complete run turn "failed")
+    const st = JSON.parse(fs.readFileSync(path.join(dir, "r", "store.json"), "utf8")).label_state;
+    expect(["complete", "limited"]).toContain(st.state);
+    expect(readRunState(path.join(dir, "r")).status).not.toBe("failed");
   });
 
   it("--on-config-change rejudge judges every item again; verdicts and store.json agree on the model", async () => {
