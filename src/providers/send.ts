@@ -334,7 +334,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
               ctx.judgeId,
               "unreachable",
               clean(
-                `cannot reach ${host} (base_url ${base}): ${fault.message}; ${unreachableFailures} request(s) failed and judge ` +
+                `cannot reach ${host} (base_url ${base}${ctx.baseURL ? "" : ": the config gives no base_url, so the OpenAI API is called"}): ${fault.message}; ${unreachableFailures} request(s) failed and judge ` +
                   `"${ctx.judgeId}" never had an answer. Its remaining items stay un-judged: fix base_url or start the server, then run again to resume.`,
               ),
             );

@@ -232,7 +232,13 @@ export function formatSummary(s: RunSummary): string {
     const rep = j.repeats > 1 ? ` (all ${j.repeats} repeats; labels and rates below are repeat 0)` : "";
     lines.push(`  status: ${st}${rep}`);
     const ek = Object.entries(j.errors_by_kind);
-    if (ek.length) lines.push(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (details in verdicts.jsonl; --retry-errors judges errors again)`);
+    if (ek.length) {
+      // what can help: --retry-errors re-judges judge_error verdicts only; an unverified one needs other input
+      const hints = ["details in verdicts.jsonl"];
+      if ((j.by_status.judge_error ?? 0) > 0) hints.push("--retry-errors judges the judge_error items again");
+      if ((j.by_status.unverified ?? 0) > 0) hints.push("unverified items stay so on a rerun: their reason is in the input (e.g. no injected text recorded), not in the judge");
+      lines.push(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (${hints.join("; ")})`);
+    }
     for (const b of BUCKETS) lines.push(`  ${b.padEnd(20)} ${String(j.by_label[b]).padStart(6)}`);
     lines.push(
       `  ASR over attacked (compromised = full or partial compliance): ${pct(j.asr)} of ${j.attacked_ok}; ` +
@@ -256,7 +262,7 @@ export function formatSummary(s: RunSummary): string {
     );
     const why = u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
     lines.push(`  cost: ${describeCost(j.cost, why)}`);
-    lines.push(`  health: ${formatHealth(j.health)}`);
+    lines.push(`  health${j.repeats > 1 ? ` (all ${j.repeats} repeats)` : ""}: ${formatHealth(j.health)}`);
     for (const f of j.health.flags) lines.push(`  WARNING (${f.code}): ${f.message}`);
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
