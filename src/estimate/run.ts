@@ -14,6 +14,7 @@ import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumF
 import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
 import { labelOnScale } from "../rubric/scale.js";
 import { conditionValue } from "../compare/data.js";
+import { reasonText } from "../agree/format.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
 /** Whose labels the judge term uses. */
@@ -367,7 +368,7 @@ export function estimateFromData(
     const gw: string[] = [];
     if (est.judge.n_unusable > 0) {
       gw.push(
-        `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${k} ${v}`).join(", ")}): left out of the judge ASR; in the calibrated estimate they are predicted at the judge ASR and corrected by the human sample`,
+        `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge ASR; in the calibrated estimate they are predicted at the judge ASR and corrected by the human sample`,
       );
     }
     if (est.calibrated.degenerate) gw.push("every labelled item of the group has the same human-minus-judge difference: the calibrated interval has zero width, which is not certainty (label more items)");
