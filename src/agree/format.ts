@@ -24,12 +24,54 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   all_resamples_undefined: "undefined on every bootstrap resample",
   no_verdicts: "the run has no verdicts",
   no_weights_in_label_file: "the label file carries no design weights",
+  // design-based estimates (`estimate`, `agree --human`, the paper table)
+  stratum_n_lt_2:
+    "a stratum holding items of this estimate has fewer than 2 labelled items, so its variance cannot be estimated: draw the sample with coarser --strata (fewer fields), or a larger --random / --disagreement so every stratum gets 2 or more",
+  too_few_labelled_items: "too few labelled trajectories in the group (raise the sample, or lower --min-sampled)",
+  no_labelled_item_in_group: "no labelled trajectory in the group",
+  empty_group: "the group has no trajectory",
+  no_usable_judge_verdict: "no usable judge verdict in the group",
+  no_usable_verdict: "no usable judge verdict",
+  no_attacked_trajectories: "no attacked trajectory",
+  no_trajectories: "no trajectory",
+  no_utility_in_input: "the input records no utility",
+  // why a verdict or a label is not used
+  no_verdict: "no verdict",
+  judge_error: "judge error",
+  judge_refused: "the judge refused",
+  unjudgeable: "unjudgeable",
+  unverified: "evidence not verified",
+  committee_no_quorum: "committee without quorum",
+  committee_disputed: "committee split evenly",
+  consensus_tie: "annotators tied",
+  not_in_run: "not in the run",
+  missing_label: "no label",
+  duplicate_superseded: "superseded by the annotator's later label",
+  bad_row: "unreadable row",
 };
 
-/** The explanation of a reason code (the code itself, spaced, when it has none). */
+/** Reason codes with a variable part: `no_verdicts_of_<judge>`, `no_<kind>_trajectories`. */
+const REASON_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
+  [/^no_verdicts_of_(.+)$/s, (m) => `the run has no verdicts of judge ${m[1]}`],
+  [/^no_([a-z]+)_trajectories$/, (m) => `no ${m[1]} trajectory`],
+];
+
+/**
+ * The explanation of a reason code. A reason `code (detail)` (e.g. `stratum_n_lt_2 (stratum "D|suite=travel"
+ * has 1 labelled item of 4 ...)`) reads `<explanation>; <detail>`; text that is not a code is returned as it is;
+ * a code with no explanation here is shown spaced (add it to {@link REASON_TEXT}).
+ */
 export function reasonText(reason: string | undefined | null): string {
   if (!reason) return "no value";
-  return REASON_TEXT[reason] ?? reason.replace(/_/g, " ");
+  for (const [re, f] of REASON_PATTERNS) {
+    const p = re.exec(reason);
+    if (p) return f(p);
+  }
+  const m = /^([a-z0-9_]+)(?: \((.*)\))?$/s.exec(reason);
+  if (!m) return reason;
+  const [, code, detail] = m;
+  const text = REASON_TEXT[code] ?? code.replace(/_/g, " ");
+  return detail ? `${text}; ${detail}` : text;
 }
 
 /** `undefined (<why>)`: how every output shows a statistic without a value. */

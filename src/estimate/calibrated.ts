@@ -40,8 +40,10 @@
  *   design degrees of freedom df = labelled items of the domain − cells they fall in (Korn & Graubard 1999,
  *   Analysis of Health Surveys, §5.2; NOTES §7.5 gives the normal quantile, which small domains under-cover).
  *
- * Undefined is null with a reason, never 0: a domain with fewer labelled items than `minSampled`, a cell with
- * one labelled item out of several (no within-cell variance), or no labelled item at all.
+ * Undefined is null with a reason, never 0: a domain with fewer labelled items than `minSampled`, a cell that
+ * may hold trajectories of the domain with one labelled item out of several (no within-cell variance:
+ * `stratum_n_lt_2`), or no labelled item at all. A cell that holds no trajectory of the domain adds 0 to the
+ * domain's variance whatever its size (Särndal et al. 1992 §10.3: the domain variable is 0 on all its units).
  */
 import { studentTQuantile } from "../stats/distributions.js";
 
@@ -87,6 +89,13 @@ export interface DomainAsrOptions {
   minSampled?: number;
   /** Confidence level (default 0.95). */
   level?: number;
+  /**
+   * Whether a cell may hold trajectories of the domain in the population (not only among its labelled items):
+   * false only when it certainly holds none (e.g. the cell's sampling stratum fixes an agent model other than
+   * the group's). A cell that holds none adds 0 to the domain's variance whatever its labelled count
+   * ({@link stratifiedVariance}). Default: every cell may (a one-item cell then leaves the CI undefined).
+   */
+  cellHoldsDomain?: (cell: string) => boolean;
 }
 
 /** The estimates of one domain. */
@@ -109,10 +118,26 @@ export const CALIBRATED_ESTIMATOR =
 
 /**
  * Stratified-SRS variance of a linearised total: V̂ = Σ_c N_c² (1 − n_c/N_c) s²_{z,c}/n_c.
+ *
+ * Domains (Särndal, Swensson & Wretman 1992, Model Assisted Survey Sampling, §10.3, domain estimation under
+ * STSI, eq. 10.3.7 ff.): the domain total is the total of the domain variable z_k = y_k·1[k in d], and its variance
+ * is Σ_c N_c²(1 − f_c) S²_{z,U_c}/n_c. A cell that holds no unit of the domain in the population has z
+ * identically 0, so S²_{z,U_c} = 0 and the cell adds exactly 0, whatever its sample size n_c (even n_c = 1,
+ * where s²_{z,c} cannot be computed). Such cells are named in `emptyCells`. Every other cell with N_c > n_c
+ * needs n_c >= 2: a cell with domain members in the population but one labelled item leaves the variance
+ * unknown, even when that item is outside the domain (its s² = 0 would be a guess, not an estimate).
+ *
  * @param z influence value per labelled item; @param cells cell of each item; @param N population size per cell.
- * @returns the variance, or `{reason}` when a cell with N_c > n_c has fewer than 2 labelled items.
+ * @param emptyCells cells known to hold no unit of the domain in the population (their z is 0 on every unit).
+ * @returns the variance, or `{reason, stratum}` (reason code `stratum_n_lt_2`) when a cell with N_c > n_c that may
+ *   hold domain members has fewer than 2 labelled items.
  */
-export function stratifiedVariance(z: readonly number[], cells: readonly string[], N: ReadonlyMap<string, number>): number | { reason: string } {
+export function stratifiedVariance(
+  z: readonly number[],
+  cells: readonly string[],
+  N: ReadonlyMap<string, number>,
+  emptyCells: ReadonlySet<string> = new Set(),
+): number | { reason: "stratum_n_lt_2"; stratum: string; n: number; N: number } {
   const by = new Map<string, number[]>();
   cells.forEach((c, i) => {
     const g = by.get(c);
@@ -120,11 +145,15 @@ export function stratifiedVariance(z: readonly number[], cells: readonly string[
     else by.set(c, [z[i]]);
   });
   let v = 0;
-  for (const [c, zs] of by) {
+  for (const [c, zs] of [...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const Nc = N.get(c)!;
     const n = zs.length;
     if (n >= Nc) continue; // a census of the cell: no sampling variance
-    if (n < 2) return { reason: `stratum "${c}" has ${n} labelled item of ${Nc}: no within-stratum variance` };
+    if (emptyCells.has(c)) {
+      if (zs.some((x) => x !== 0)) throw new Error(`stratifiedVariance: cell ${JSON.stringify(c)} is named empty of the domain but has a non-zero z`);
+      continue; // z ≡ 0 on the cell's population: zero variance (Särndal et al. 1992 §10.3)
+    }
+    if (n < 2) return { reason: "stratum_n_lt_2", stratum: c, n, N: Nc };
     const mean = zs.reduce((s, x) => s + x, 0) / n;
     const s2 = zs.reduce((s, x) => s + (x - mean) * (x - mean), 0) / (n - 1);
     v += Nc * Nc * (1 - n / Nc) * (s2 / n);
@@ -209,6 +238,9 @@ export function domainAsr(
     return out;
   }
 
+  // Cells certainly without a domain member in the population: z ≡ 0 there, zero variance (§10.3).
+  const emptyCells = new Set<string>();
+  if (opts.cellHoldsDomain) for (const c of nc.keys()) if (!(byStratum.get(c) ?? 0) && !opts.cellHoldsDomain(c)) emptyCells.add(c);
   // A Hájek domain mean of u with its linearised variance.
   const hajek = (u: (it: LabelledItem, unit: DomainUnit) => number): { mean: number; se: number | null; reason?: string } => {
     let num = 0;
@@ -225,8 +257,12 @@ export function domainAsr(
       zs,
       labelled.map((it) => it.cell),
       cellSizes,
+      emptyCells,
     );
-    if (typeof v !== "number") return { mean, se: null, reason: v.reason };
+    if (typeof v !== "number") {
+      const holds = (byStratum.get(v.stratum) ?? 0) > 0 ? "holds labelled trajectories of the group" : "may hold trajectories of the group";
+      return { mean, se: null, reason: `${v.reason} (stratum "${v.stratum}" has ${v.n} labelled item of ${v.N} and ${holds})` };
+    }
     return { mean, se: Math.sqrt(Math.max(0, v)) };
   };
   const clip = (x: number) => Math.min(1, Math.max(0, x));

@@ -1,15 +1,17 @@
 /**
  * Plain-text rendering of an estimate report (`ipi-judge estimate` without `--json`): one line per group with
- * the judge, human and calibrated ASR and their 95% intervals; undefined values show as `n/a (reason)`.
+ * the judge, human and calibrated ASR and their 95% intervals; undefined values show as `undefined (<why>)`,
+ * through the one formatter of every text output (src/agree/format.ts).
  */
+import { reasonText, undefinedText } from "../agree/format.js";
 import type { DesignAsr } from "./calibrated.js";
 import type { EstimateReport } from "./run.js";
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
 function design(e: DesignAsr): string {
-  if (e.asr === null) return `n/a (${e.reason})`;
-  const ci = e.ci95 ? `[${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}]` : `CI n/a (${e.ci_reason})`;
+  if (e.asr === null) return undefinedText(e.reason);
+  const ci = e.ci95 ? `[${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}]` : `CI ${undefinedText(e.ci_reason)}`;
   return `${pct(e.asr)}% ${ci}${e.degenerate ? " (zero width)" : ""}`;
 }
 
@@ -18,13 +20,13 @@ export function formatEstimate(r: EstimateReport): string {
   const L: string[] = [];
   const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `committee (quorum ${r.source.quorum})`;
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
-  const ex = Object.entries(r.labels.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
+  const ex = Object.entries(r.labels.excluded).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ");
   L.push(`human labels ${r.human_file}: ${r.labels.items} labelled trajectories used, ${r.labels.annotators} annotators${ex ? ` (left out: ${ex})` : ""}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
   L.push("");
   L.push("ASR over attacked trajectories, 95% CIs (judge: no human input; human: design-weighted human labels only; calibrated: judge corrected by the human sample)");
   for (const g of r.groups) {
-    const j = g.judge.asr === null ? `n/a (${g.judge.reason})` : `${pct(g.judge.asr)}%`;
+    const j = g.judge.asr === null ? undefinedText(g.judge.reason) : `${pct(g.judge.asr)}%`;
     L.push(`${g.group}: N ${g.n_population}, labelled ${g.n_sampled}`);
     L.push(`  judge      ${j}${g.judge.n_unusable ? ` (${g.judge.n_unusable} without a usable verdict)` : ""}`);
     L.push(`  human      ${design(g.human)}`);

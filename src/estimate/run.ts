@@ -10,10 +10,11 @@ import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../s
 import type { Verdict } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { buildCommittee, DEFAULT_QUORUM } from "../committee/vote.js";
-import { buildPopulation } from "../sample/population.js";
+import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumField } from "../sample/population.js";
 import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
 import { labelOnScale } from "../rubric/scale.js";
 import { conditionValue } from "../compare/data.js";
+import { reasonText } from "../agree/format.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
 /** Whose labels the judge term uses. */
@@ -173,6 +174,41 @@ export function humanConsensus(file: HumanLabelFile): {
   return { items, excluded, annotators: annotators.size, conflicts };
 }
 
+/**
+ * The sampling-stratum fields a design cell names (`D|agent_model=x,suite=y` -> agent_model, suite; `A` or `all`
+ * -> none), or null when the cell is not a key `ipi-judge sample` writes (then nothing is known about it).
+ */
+function cellFields(cell: string): { sampling: string; fields: StratumField[] } | null {
+  const sampling = /^[ADU](\|.*)?$/.test(cell) ? (cell.length === 1 ? ALL_STRATUM : cell.slice(2)) : cell;
+  if (sampling === ALL_STRATUM) return { sampling, fields: [] };
+  const found: Array<{ f: StratumField; at: number }> = [];
+  for (const f of STRATUM_FIELDS) {
+    const m = new RegExp(`(?:^|,)${f}=`).exec(sampling);
+    if (m) found.push({ f, at: m.index });
+  }
+  if (found.length === 0) return null;
+  return { sampling, fields: found.sort((a, b) => a.at - b.at).map((x) => x.f) };
+}
+
+/**
+ * A test "may cell c hold a trajectory of the group in the population?" for {@link domainAsr}: false only when
+ * the cell's sampling stratum (its `--strata` field values, as `ipi-judge sample` keys it) differs from that of
+ * every trajectory of the group; true for a cell of unknown form, or one without `--strata` (the committee part
+ * of a cell is not recomputed, so A and D cells of the same sampling stratum both may).
+ */
+export function cellHoldsRows(rows: readonly TrajectoryIndexRow[]): (cell: string) => boolean {
+  const keysByFields = new Map<string, Set<string>>();
+  return (cell) => {
+    const cf = cellFields(cell);
+    if (!cf) return true;
+    if (cf.fields.length === 0) return rows.length > 0;
+    const sig = cf.fields.join(",");
+    let keys = keysByFields.get(sig);
+    if (!keys) keysByFields.set(sig, (keys = new Set(rows.map((r) => stratumKey(r, cf.fields)))));
+    return keys.has(cf.sampling);
+  };
+}
+
 const round = (x: number) => Math.round(x * 1e12) / 1e12;
 
 /**
@@ -325,11 +361,14 @@ export function estimateFromData(
       const f = flags.get(id)!;
       if (typeof f === "string") unusable[f] = (unusable[f] ?? 0) + 1;
     }
-    const est = domainAsr(domain, labelled, cellSizes, { minSampled });
+    const est = domainAsr(domain, labelled, cellSizes, {
+      minSampled,
+      cellHoldsDomain: design === "two_phase" ? cellHoldsRows(g.ids.map(rowOf)) : undefined,
+    });
     const gw: string[] = [];
     if (est.judge.n_unusable > 0) {
       gw.push(
-        `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${k} ${v}`).join(", ")}): left out of the judge ASR; in the calibrated estimate they are predicted at the judge ASR and corrected by the human sample`,
+        `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge ASR; in the calibrated estimate they are predicted at the judge ASR and corrected by the human sample`,
       );
     }
     if (est.calibrated.degenerate) gw.push("every labelled item of the group has the same human-minus-judge difference: the calibrated interval has zero width, which is not certainty (label more items)");

@@ -14,6 +14,7 @@
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
+import { undefinedText } from "../agree/format.js";
 import { writeCsv } from "../io/csv.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
@@ -41,7 +42,7 @@ export interface TableRow {
   utility: Proportion;
   utility_under_attack: Proportion;
   /** The calibrated ASR (estimate with human labels), or null with a reason. */
-  calibrated_asr: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null } | null;
+  calibrated_asr: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string } | null;
 }
 
 /** The paper table. */
@@ -142,7 +143,12 @@ export function paperTable(
       utility_under_attack: util(att, "attacked"),
       calibrated_asr: opts.calibrated
         ? c
-          ? { value: c.calibrated.asr, ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}), ci95: c.calibrated.ci95 }
+          ? {
+              value: c.calibrated.asr,
+              ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}),
+              ci95: c.calibrated.ci95,
+              ...(c.calibrated.asr !== null && c.calibrated.ci95 === null ? { ci_reason: c.calibrated.ci_reason } : {}),
+            }
           : { value: null, reason: "no_attacked_trajectories", ci95: null }
         : null,
     });
@@ -170,11 +176,14 @@ function columns(t: PaperTable): Col[] {
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
-/** A cell as text: `31.9 [27.0, 37.2]` (percent), or `n/a (reason)`. */
-export function cellText(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null } | null): string {
+/**
+ * A cell as text: `31.9 [27.0, 37.2]` (percent), `31.9 CI undefined (<why>)` when the value has no interval
+ * and says why, or `undefined (<why>)` (src/agree/format.ts, the one formatter of text outputs).
+ */
+export function cellText(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string } | null): string {
   if (!p) return "";
-  if (p.value === null) return `n/a (${p.reason})`;
-  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : `${pct(p.value)}`;
+  if (p.value === null) return undefinedText(p.reason);
+  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`;
 }
 
 /**

@@ -21,7 +21,7 @@ import {
   type ForestRow,
 } from "./charts.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
-import { ciText, pctText, statText, type IntervalLike } from "../agree/format.js";
+import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../agree/format.js";
 
 // One rendering of undefined or degenerate figures for every output (src/agree/format.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -423,11 +423,14 @@ function itemsSection(m: ReportModel): string {
 <div id="items">${m.items.map((it, n) => itemHtml(it, judgeOrder, n)).join("\n")}</div></section>`;
 }
 
-/** A proportion cell of the paper table: `31.9% [27.0%, 37.2%]`, or `n/a (reason)`. */
-function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null } | null): string {
+/**
+ * A proportion cell of the paper table: `31.9% [27.0%, 37.2%]`, `31.9% CI undefined (<why>)`, or
+ * `undefined (<why>)` (src/agree/format.ts).
+ */
+function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string } | null): string {
   if (!p) return "";
-  if (p.value === null) return `n/a (${escapeHtml(p.reason ?? "undefined")})`;
-  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : pct(p.value);
+  if (p.value === null) return escapeHtml(undefinedText(p.reason));
+  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${pct(p.value)} CI ${escapeHtml(undefinedText(p.ci_reason))}` : pct(p.value);
 }
 
 /** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside ASR per model x condition. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { domainAsr, stratifiedVariance, type DomainUnit, type LabelledItem } from "../../src/estimate/calibrated.js";
 import { studentTQuantile } from "../../src/stats/distributions.js";
+import { cellHoldsRows } from "../../src/estimate/run.js";
+import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import { domainOf, simulate, type SimSettings } from "./simulate.js";
 
 describe("domainAsr: a hand-worked example pins the arithmetic", () => {
@@ -164,4 +166,135 @@ describe("seeded simulation with the real two-phase sampling code", () => {
     },
     120_000,
   );
+});
+
+describe("domainAsr: a stratum holding none of the group's trajectories adds 0 to its variance (SSW 1992 §10.3)", () => {
+  // The hand-worked example above (cells A, D) plus a cell E of another group: 5 trajectories, 1 labelled.
+  const judge: Record<string, boolean | null> = { a1: true, a2: true, d1: true, d2: true, d6: null };
+  const ids = [..."12345678"].map((i) => `a${i}`).concat([..."123456"].map((i) => `d${i}`));
+  const domain: DomainUnit[] = ids.map((id) => ({ id, judge: id in judge ? judge[id] : false }));
+  const base: LabelledItem[] = [
+    { id: "a1", cell: "A", human: true },
+    { id: "a3", cell: "A", human: true },
+    { id: "a5", cell: "A", human: false },
+    { id: "a7", cell: "A", human: false },
+    { id: "d1", cell: "D", human: true },
+    { id: "d6", cell: "D", human: true },
+  ];
+  const withE = [...base, { id: "e1", cell: "E", human: true }];
+  const sizes = new Map([
+    ["A", 8],
+    ["D", 6],
+    ["E", 5],
+  ]);
+  const without = domainAsr(domain, base, sizes, { minSampled: 2 });
+
+  it("E certainly holds none of the group: the CI is the one computed without E", () => {
+    const r = domainAsr(domain, withE, sizes, { minSampled: 2, cellHoldsDomain: (c) => c !== "E" });
+    expect(r.human.se).toBeCloseTo(Math.sqrt(2 / 147), 14); // the hand-worked values
+    expect(r.calibrated.se).toBeCloseTo(Math.sqrt(206) / 91, 14);
+    expect(r.human.ci95).toEqual(without.human.ci95);
+    expect(r.calibrated.ci95).toEqual(without.calibrated.ci95);
+    expect(r.calibrated.asr).toBe(without.calibrated.asr);
+    expect(r.human.df).toBe(4);
+  });
+  it("E may hold trajectories of the group (none labelled): the variance is unknown, the stratum is named", () => {
+    for (const opts of [{}, { cellHoldsDomain: () => true }]) {
+      const r = domainAsr(domain, withE, sizes, { minSampled: 2, ...opts });
+      expect(r.human.asr).toBeCloseTo(5 / 7, 14);
+      expect(r.human.ci95).toBeNull();
+      expect(r.human.se).toBeNull();
+      expect(r.calibrated.ci95).toBeNull();
+      expect(r.calibrated.ci_reason).toBe('stratum_n_lt_2 (stratum "E" has 1 labelled item of 5 and may hold trajectories of the group)');
+    }
+  });
+  it("a one-item cell holding a labelled item of the group stays undefined even if the caller says it holds none", () => {
+    const lab: LabelledItem[] = [...base, { id: "d2", cell: "E", human: true }];
+    const r = domainAsr(domain, lab, sizes, { minSampled: 2, cellHoldsDomain: (c) => c !== "E" });
+    expect(r.human.ci95).toBeNull();
+    expect(r.human.ci_reason).toMatch(/^stratum_n_lt_2 \(stratum "E" has 1 labelled item of 5 and holds labelled trajectories of the group\)$/);
+  });
+  it("stratifiedVariance: an empty cell adds exactly 0, and refuses a non-zero z there", () => {
+    const N = new Map([
+      ["h", 10],
+      ["e", 7],
+    ]);
+    const v = stratifiedVariance([1, 0, 0], ["h", "h", "e"], N, new Set(["e"]));
+    expect(v).toBe(stratifiedVariance([1, 0], ["h", "h"], N));
+    expect(stratifiedVariance([1, 0, 0], ["h", "h", "e"], N)).toEqual({ reason: "stratum_n_lt_2", stratum: "e", n: 1, N: 7 });
+    expect(() => stratifiedVariance([1, 0, 2], ["h", "h", "e"], N, new Set(["e"]))).toThrow(/non-zero z/);
+  });
+});
+
+describe("seeded simulation: per-model groups with a thin stratum of another model", () => {
+  // Four models, one tiny (d: ~2% of trajectories), sample stratified by agent model: d's strata often hold one
+  // labelled item (about 1 seed in 7). 300 + 60 labelled: ~100 per group (with ~35 per group the per-group
+  // calibrated CIs cover ~90% with or without model d: small-domain under-coverage of the Wald-t interval). Groups a, b, c must still get an interval, and it must cover ~95%.
+  const S: SimSettings = {
+    N: 1000,
+    models: [
+      { name: "a", asr: 0.15, share: 0.4 },
+      { name: "b", asr: 0.3, share: 0.33 },
+      { name: "c", asr: 0.5, share: 0.25 },
+      { name: "d", asr: 0.4, share: 0.02 },
+    ],
+    unattacked: 0.1,
+    sensitivity: 0.6,
+    falsePositive: 0.03,
+    unusable: 0.03,
+    disagreeWrong: 0.6,
+    disagreeRight: 0.08,
+    n1: 300,
+    n2: 60,
+    strata: ["agent_model"],
+  };
+  const R = 300;
+  it(
+    "calibrated CIs of a, b, c defined on every seed and covering 92-98%; without the rule many would be undefined",
+    () => {
+      let cov = 0;
+      let covH = 0;
+      let n = 0;
+      let thin = 0;
+      for (let rep = 0; rep < R; rep++) {
+        const p = simulate(S, 9000 + rep);
+        for (const m of ["a", "b", "c"]) {
+          const { domain, truth } = domainOf(p, m);
+          const rows = p.units.filter((u) => u.model === m).map((u) => ({ id: u.id, agent_model: u.model, attacked: u.attacked }) as unknown as TrajectoryIndexRow);
+          const e = domainAsr(domain, p.labelled, p.cellSizes, { cellHoldsDomain: cellHoldsRows(rows) });
+          const c = e.calibrated.ci95!;
+          const h = e.human.ci95!;
+          expect(c, `seed ${9000 + rep} model ${m}: ${e.calibrated.ci_reason}`).not.toBeNull();
+          n++;
+          cov += c.lower <= truth && truth <= c.upper ? 1 : 0;
+          covH += h.lower <= truth && truth <= h.upper ? 1 : 0;
+          if (domainAsr(domain, p.labelled, p.cellSizes).calibrated.ci95 === null) thin++;
+        }
+      }
+      expect(cov / n).toBeGreaterThanOrEqual(0.92);
+      expect(cov / n).toBeLessThanOrEqual(0.98);
+      expect(covH / n).toBeGreaterThanOrEqual(0.92);
+      expect(thin / n).toBeGreaterThan(0.1); // the case of the report is common, not contrived
+    },
+    120_000,
+  );
+});
+
+describe("cellHoldsRows: which design cells may hold a group's trajectories", () => {
+  const row = (agent_model: string, suite: string) => ({ id: `${agent_model}-${suite}`, agent_model, suite, attacked: true }) as unknown as TrajectoryIndexRow;
+  const holds = cellHoldsRows([row("gpt-4o", "slack"), row("gpt-4o", "travel")]);
+  it("reads the sampling stratum of `sample`'s cell keys, with or without the committee part", () => {
+    expect(holds("A|agent_model=gpt-4o,suite=slack")).toBe(true);
+    expect(holds("D|agent_model=gpt-4o,suite=travel")).toBe(true);
+    expect(holds("A|agent_model=claude-3-5-sonnet-20240620,suite=slack")).toBe(false);
+    expect(holds("A|agent_model=gpt-4o,suite=banking")).toBe(false);
+    expect(holds("suite=slack")).toBe(true);
+    expect(holds("suite=workspace")).toBe(false);
+  });
+  it("a cell without --strata or of unknown form may hold any trajectory", () => {
+    expect(holds("A")).toBe(true);
+    expect(holds("all")).toBe(true);
+    expect(holds("custom-cell")).toBe(true);
+    expect(cellHoldsRows([])("A")).toBe(false);
+  });
 });

@@ -56,7 +56,7 @@ describe("paper table", () => {
     expect(q.judge_asr).toMatchObject({ value: null, reason: "no_usable_verdict", n_unusable: 1 });
     expect(q.utility).toMatchObject({ value: null, reason: "no_unattacked_trajectories" });
     expect(q.utility_under_attack).toMatchObject({ value: null, reason: "no_utility_in_input" });
-    expect(cellText(q.judge_asr)).toBe("n/a (no_usable_verdict)");
+    expect(cellText(q.judge_asr)).toBe("undefined (no usable judge verdict)");
     const noHeur = paperTable("r", index, verdicts.filter((v) => v.judge_id === "gpt"), { kind: "judge", judge_id: "gpt" });
     expect(noHeur.rows[0].heuristic_asr).toMatchObject({ value: null, reason: "no_verdicts_of_signature" });
   });
@@ -99,7 +99,7 @@ describe("estimateFromData", () => {
     expect(r.labels.excluded.not_in_run).toBe(1);
     const m = r.groups.find((g) => g.group === "m_1&co")!;
     expect(m.judge_unusable).toEqual({ judge_error: 1 });
-    expect(m.warnings[0]).toMatch(/1 of 4 trajectories have no usable verdict \(judge_error 1\)/);
+    expect(m.warnings[0]).toMatch(/1 of 4 trajectories have no usable verdict \(judge error 1\)/);
     expect(m.n_sampled).toBe(4);
     expect(r.groups.find((g) => g.group === "quiet")!.human.reason).toBe("no_labelled_item_in_group");
     expect(r.groups[0].group).toBe("(all)");

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { formatEstimate } from "../../src/estimate/format.js";
+import { domainAsr, type DomainUnit, type LabelledItem } from "../../src/estimate/calibrated.js";
+import type { EstimateReport } from "../../src/estimate/run.js";
+import { REASON_TEXT, reasonText } from "../../src/agree/format.js";
+
+describe("estimate text output: undefined values in words, through src/agree/format.ts", () => {
+  // Group of 4 trajectories in cell c1 (2 labelled) and c2 (1 labelled of 4): the CI is undefined (stratum_n_lt_2).
+  const domain: DomainUnit[] = ["x", "y", "z", "w"].map((id) => ({ id, judge: id === "x" ? true : id === "w" ? null : false }));
+  const lab: LabelledItem[] = [
+    { id: "x", cell: "c1", human: true },
+    { id: "y", cell: "c1", human: false },
+    { id: "z", cell: "c2", human: true },
+  ];
+  const est = domainAsr(domain, lab, new Map([["c1", 5], ["c2", 4]]), { minSampled: 2 });
+  const few = domainAsr(domain, lab.slice(0, 1), new Map([["c1", 5]]), { minSampled: 2 });
+  const report = {
+    run: "r",
+    source: { kind: "judge", judge_id: "j" },
+    human_file: "h.jsonl",
+    by: [],
+    population: { N: 4, attacked: 4, duplicates_dropped: 0 },
+    labels: { rows: 3, bad_rows: 0, items: 3, excluded: { consensus_tie: 1 }, annotators: 1 },
+    cells: [],
+    design: "two_phase",
+    estimators: { judge: "", human: "", calibrated: "c", unusable_verdicts: "", nonresponse: "" },
+    min_sampled: 2,
+    groups: [
+      { group: "(all)", fields: {}, judge_unusable: {}, warnings: [], ...est },
+      { group: "few", fields: {}, judge_unusable: {}, warnings: [], ...few },
+    ],
+    warnings: [],
+  } as unknown as EstimateReport;
+  const text = formatEstimate(report);
+
+  it("a CI undefined by a thin stratum says why in words, names the stratum and what to do", () => {
+    expect(est.calibrated.ci_reason).toMatch(/^stratum_n_lt_2 \(/); // JSON keeps the code
+    expect(text).toContain(`CI undefined (${reasonText("stratum_n_lt_2")}; stratum "c2" has 1 labelled item of 4 and holds labelled trajectories of the group)`);
+    expect(text).toMatch(/coarser --strata/);
+    expect(text).toMatch(/--random/);
+  });
+  it("no n/a, no raw reason code, no code with its underscores turned into spaces", () => {
+    expect(text).not.toMatch(/n\/a/);
+    expect(text).not.toMatch(/stratum_n_lt_2|too_few_labelled_items|consensus_tie/);
+    expect(text).not.toMatch(/stratum n lt 2|too few labelled items \(|consensus tie/);
+    expect(text).toContain("undefined (too few labelled trajectories in the group (raise the sample, or lower --min-sampled); 1 < 2; --min-sampled)");
+    expect(text).toContain("left out: annotators tied 1");
+  });
+  it("every reason code estimate emits has words of its own", () => {
+    for (const code of ["stratum_n_lt_2", "too_few_labelled_items", "no_labelled_item_in_group", "empty_group", "no_usable_judge_verdict", "no_usable_verdict", "committee_disputed", "committee_no_quorum", "judge_error", "no_verdict"]) {
+      expect(REASON_TEXT[code], code).toBeTruthy();
+    }
+    expect(reasonText("no_verdicts_of_gpt-4o")).toBe("the run has no verdicts of judge gpt-4o");
+  });
+});
