@@ -18,7 +18,8 @@
  * - a body past the limit: the `Response` is returned with a body whose reading rejects with
  *   {@link ResponseTooLargeError} (a rejected fetch would read as a connection failure);
  * - a body that does not follow its `content-encoding` (undici: `TypeError("terminated")` with a zlib `Z_*` cause)
- *   and a response that is not valid HTTP (`fetch` rejects with an `HPE_*` parser error): a body that rejects with
+ *   and a response that is not valid HTTP (an `HPE_*` parser error, before or after the headers, or
+ *   `UND_ERR_HEADERS_OVERFLOW`): a body that rejects with
  *   {@link ResponseDecodeError} (status 200 when none was read).
  *
  * Three behaviours `fetch` does not have are kept here by the smallest means (red-team findings, each a test):
@@ -93,6 +94,15 @@ function staleSocket(err: unknown): boolean {
   return c?.code === "UND_ERR_SOCKET" && typeof c.socket?.bytesRead === "number" && c.socket.bytesRead > 0;
 }
 
+/**
+ * Whether a `fetch` or body-read failure says the response is not valid HTTP: llhttp's `HPE_*` codes (in the status
+ * line, the headers, or later in a chunked body) and undici's own `UND_ERR_HEADERS_OVERFLOW` (headers past its size
+ * limit). An answer that the same request would get again, not a connection fault to retry.
+ */
+function notHttp(code: string): boolean {
+  return code.startsWith("HPE_") || code === "UND_ERR_HEADERS_OVERFLOW";
+}
+
 /** The request headers as a plain object (`init.headers` may be a `Headers`, an array of pairs or a record). */
 function headerRecord(h: RequestInit["headers"]): Record<string, string> {
   const out: Record<string, string> = {};
@@ -163,7 +173,7 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
       if (parent?.aborted) throw abortError(parent);
       const code = causeCode(e);
       // not valid HTTP (a bad status line, a header too large or malformed): an answer, not a connection fault
-      if (code.startsWith("HPE_"))
+      if (notHttp(code))
         return failingBody(new ResponseDecodeError(`the response is not valid HTTP: ${code} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`), 200, new Headers());
       throw e;
     }
@@ -185,6 +195,10 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
       if (/^Z_|BROTLI|ZLIB/.test(code)) {
         const enc = res.headers.get("content-encoding") ?? "";
         return failingBody(new ResponseDecodeError(`the response body is not valid ${enc} (content-encoding "${enc}"): ${code}`), res.status, res.headers);
+      }
+      if (notHttp(code)) {
+        ac.abort();
+        return failingBody(new ResponseDecodeError(`the response body is not valid HTTP: ${code}`), res.status, res.headers);
       }
       throw e;
     }
