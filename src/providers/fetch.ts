@@ -18,13 +18,15 @@
  * - a body past the limit: the `Response` is returned with a body whose reading rejects with
  *   {@link ResponseTooLargeError} (a rejected fetch would read as a connection failure);
  * - a body that does not follow its `content-encoding` (undici: `TypeError("terminated")` with a zlib `Z_*` cause)
- *   and a response that is not valid HTTP (`fetch` rejects with an `HPE_*` parser error): a body that rejects with
+ *   and a response that is not valid HTTP (an `HPE_*` parser error, before or after the headers, or
+ *   `UND_ERR_HEADERS_OVERFLOW`): a body that rejects with
  *   {@link ResponseDecodeError} (status 200 when none was read).
  *
  * Three behaviours `fetch` does not have are kept here by the smallest means (red-team findings, each a test):
  * - redirects are followed by {@link followRedirects} (`redirect: "manual"`), because `fetch` turns a 301/302 POST
  *   into a GET without a body (Fetch standard, HTTP-redirect fetch step 12), which no chat completions endpoint
- *   answers, and drops only `authorization` on another origin (not `api-key`, `x-api-key`, `x-goog-api-key`);
+ *   answers, and drops only `authorization` on another origin (not `api-key`, `x-api-key`, nor a `headers_env`
+ *   header of any name): on another origin only the client's own non-secret headers are sent;
  * - a response with a null-body status (204, 205, ...) aborts its request once read: undici keeps waiting on a 205's
  *   connection for body bytes, which kept the socket (and the process) alive;
  * - a request whose reused keep-alive connection the server had closed is sent again once, at once
@@ -91,6 +93,15 @@ function causeCode(err: unknown): string {
 function staleSocket(err: unknown): boolean {
   const c = (err as { cause?: { code?: unknown; socket?: { bytesRead?: unknown } } } | null)?.cause;
   return c?.code === "UND_ERR_SOCKET" && typeof c.socket?.bytesRead === "number" && c.socket.bytesRead > 0;
+}
+
+/**
+ * Whether a `fetch` or body-read failure says the response is not valid HTTP: llhttp's `HPE_*` codes (in the status
+ * line, the headers, or later in a chunked body) and undici's own `UND_ERR_HEADERS_OVERFLOW` (headers past its size
+ * limit). An answer that the same request would get again, not a connection fault to retry.
+ */
+function notHttp(code: string): boolean {
+  return code.startsWith("HPE_") || code === "UND_ERR_HEADERS_OVERFLOW";
 }
 
 /** The request headers as a plain object (`init.headers` may be a `Headers`, an array of pairs or a record). */
@@ -163,7 +174,7 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
       if (parent?.aborted) throw abortError(parent);
       const code = causeCode(e);
       // not valid HTTP (a bad status line, a header too large or malformed): an answer, not a connection fault
-      if (code.startsWith("HPE_"))
+      if (notHttp(code))
         return failingBody(new ResponseDecodeError(`the response is not valid HTTP: ${code} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`), 200, new Headers());
       throw e;
     }
@@ -185,6 +196,10 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
       if (/^Z_|BROTLI|ZLIB/.test(code)) {
         const enc = res.headers.get("content-encoding") ?? "";
         return failingBody(new ResponseDecodeError(`the response body is not valid ${enc} (content-encoding "${enc}"): ${code}`), res.status, res.headers);
+      }
+      if (notHttp(code)) {
+        ac.abort();
+        return failingBody(new ResponseDecodeError(`the response body is not valid HTTP: ${code}`), res.status, res.headers);
       }
       throw e;
     }
@@ -232,13 +247,19 @@ export function limitedFetch(limit: number = MAX_RESPONSE_BYTES, base: typeof fe
 /** Redirect statuses followed, and the most hops followed for one request. */
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export const MAX_REDIRECTS = 5;
-/** Headers that carry credentials: not sent on to another origin (`fetch` drops only `authorization`). */
-const CREDENTIAL_HEADERS = /^(authorization|proxy-authorization|cookie|api-key|x-api-key|x-goog-api-key)$/i;
+/**
+ * The only headers sent on to another origin: the `openai` client's own non-secret ones. Every other header may be a
+ * credential (`authorization`, `api-key`, and any name a judge's `headers_env` gives, e.g. `X-Auth-Token` or
+ * `Ocp-Apim-Subscription-Key`), so it stays with the origin it was configured for (`fetch` drops only
+ * `authorization`).
+ */
+const CROSS_ORIGIN_HEADERS = /^(accept|accept-language|accept-encoding|content-type|content-length|user-agent|x-stainless-[a-z-]+)$/i;
 
 /**
  * Follow HTTP redirects (a moved endpoint, `http` to `https`), at most {@link MAX_REDIRECTS} hops: 301/302/307/308
  * repeat the request (method and body, as an API client must: `fetch` would turn a 301/302 POST into a GET), 303
- * becomes a GET without a body. Credential headers are dropped when the origin changes. A `Location` that is
+ * becomes a GET without a body. When the origin changes only the client's own non-secret headers go on
+ * (`CROSS_ORIGIN_HEADERS`): any other header may be a credential. A `Location` that is
  * missing or not http(s), or one hop too many, returns the redirect response itself (the fault policy reads it as
  * the status it is).
  */
@@ -257,7 +278,7 @@ async function followRedirects(url: URL, init: RequestInit, send: (url: URL, ini
     }
     if (!loc || (next.protocol !== "http:" && next.protocol !== "https:") || next.username || next.password) return res;
     const headers = headerRecord(curInit.headers);
-    if (next.origin !== cur.origin) for (const k of Object.keys(headers)) if (CREDENTIAL_HEADERS.test(k)) delete headers[k];
+    if (next.origin !== cur.origin) for (const k of Object.keys(headers)) if (!CROSS_ORIGIN_HEADERS.test(k)) delete headers[k];
     if (res.status === 303) {
       delete headers["content-type"];
       delete headers["content-length"];

@@ -44,7 +44,7 @@ import type { Judge, JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
-import { addUsage, chatRequestBody, clipMessage, defaultSleep, providerFault, readUsage, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
+import { addUsage, chatRequestBody, clipMessage, defaultSleep, providerFault, readUsage, reasoningText, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
 import { BATCH_URL, BatchApi, batchCapable, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
 
 // (re-exported: `label --batch` callers and tests found them here)
@@ -413,6 +413,23 @@ export class BatchJudgeRun {
     if (choice.finish_reason === "content_filter")
       return this.stepped(conv, { kind: "refused", message: "the provider's content filter stopped the reply" }, r);
     const truncated = choice.finish_reason === "length";
+    const reasoning = reasoningText(choice.message);
+    if (!truncated && (content === null || content.trim() === "") && reasoning !== undefined)
+      // the answer landed in the reasoning field: a named error at once, as online (`src/providers/send.ts`); a
+      // resend with a larger max_tokens would get the same answer
+      return this.stepped(
+        conv,
+        {
+          kind: "error",
+          error: {
+            kind: "reasoning_only",
+            message:
+              `the reply's content is empty and its text (${reasoning.length} characters) is in the message's reasoning field: ` +
+              `the model answered in its reasoning; ${clipMessage(reasoning, 200)}`,
+          },
+        },
+        r,
+      );
     if (truncated || content === null || content.trim() === "") {
       if (!line.lengthRetried) {
         line.lengthRetried = true;

@@ -48,6 +48,22 @@ describe("redirects", () => {
     expect(target.requests[0].headers.authorization).toBeUndefined();
   });
 
+  it("to another origin: no headers_env credential of any name goes on either (red team: X-Auth-Token, Ocp-Apim-Subscription-Key leaked)", async () => {
+    const target = await startFakeOpenAI(() => completion(OK));
+    const from = await startFakeOpenAI(() => ({ status: 307, headers: { location: `${target.url}/chat/completions` }, body: {} }));
+    servers.push(target, from);
+    const env = { K: "sk-redirect-test-key-0001", TOK: "tok-redirect-secret-0002", APIM: "apim-redirect-secret-0003" };
+    const j = createOpenAIJudge(
+      { id: "j", model: "m", family: "openai", base_url: from.url, api_key_env: "K", headers_env: { "X-Auth-Token": "TOK", "Ocp-Apim-Subscription-Key": "APIM" } },
+      { retries: 0, minQuoteChars: 12, env, transport: { sleep: async () => {} } },
+    );
+    expect((await j.judge(T, { repeat: 0 })).status).toBe("ok");
+    expect(from.requests[0].headers["x-auth-token"]).toBe(env.TOK);
+    const sent = JSON.stringify(target.requests[0].headers);
+    for (const secret of Object.values(env)) expect(sent).not.toContain(secret);
+    expect(target.requests[0].headers["content-type"]).toBe("application/json");
+  });
+
   it("a redirect loop ends after 5 hops as an error, never a label", async () => {
     const s = await startFakeOpenAI(() => ({ status: 307, headers: { location: "/v1/chat/completions" }, body: {} }));
     servers.push(s);

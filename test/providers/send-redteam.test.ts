@@ -112,6 +112,10 @@ describe("the chat path (limitedFetch over fetch)", () => {
     ["a body that lies about its gzip encoding", http200("not gzip at all", "content-encoding: gzip\r\n")],
     ["a malformed status line", Buffer.from("HTTP/1.1 2OO OK\r\ncontent-length: 2\r\n\r\n{}")],
     ["a header value with a control character", Buffer.from("HTTP/1.1 200 OK\r\nx-odd: a\u0001b\r\ncontent-length: 2\r\n\r\n{}")],
+    // red team, second pass: undici names these UND_ERR_HEADERS_OVERFLOW and (in the body) HPE_*; both were retried
+    // as connection faults, 7 requests per item
+    ["headers past undici's size limit", Buffer.from(`HTTP/1.1 200 OK\r\nx-big: ${"a".repeat(100_000)}\r\ncontent-length: 2\r\n\r\n{}`)],
+    ["a chunked body with an invalid chunk size", Buffer.from("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\nZZZ\r\nabc\r\n")],
   ] as const) {
     it(`${what}: an invalid_response (not a connection fault retried for a minute); three stop a judge that never answered`, async () => {
       const srv = await rawServer((s) => s.end(answer));

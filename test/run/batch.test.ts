@@ -187,6 +187,22 @@ describe("label with the Batch API", () => {
     expect(fake.answered).toHaveLength(8);
   });
 
+  it("a reply whose answer is only in the reasoning field: error reasoning_only at once, as online (red team: was resent, then empty_response)", async () => {
+    fake = await startFakeBatch((body) => {
+      const m = completion(benchReply(userOf(body))).body as any;
+      m.choices[0].message = { role: "assistant", content: null, reasoning_content: m.choices[0].message.content };
+      return { status: 200, body: m };
+    });
+    await labelRun({ inputs: [SAMPLES], run: "b-reason", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 2, batch: { pollMs: 5 } });
+    const verdicts = lines(path.join(tmp, "b-reason", "verdicts.jsonl"));
+    expect(verdicts).toHaveLength(2);
+    expect(verdicts.map((v) => [v.status, v.label, v.error?.kind])).toEqual([
+      ["judge_error", null, "reasoning_only"],
+      ["judge_error", null, "reasoning_only"],
+    ]);
+    expect(fake.batches).toHaveLength(1); // not resent with a larger max_tokens: the same answer would come back
+  });
+
   it("CLI: --batch killed with SIGKILL while the batch runs resumes polling it, pays once, labels everything", async () => {
     fake = await startFakeBatch((body) => good(body));
     fake.hold = true;
