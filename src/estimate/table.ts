@@ -41,7 +41,8 @@ export interface TableRow {
   utility: Proportion;
   utility_under_attack: Proportion;
   /** The calibrated ASR (estimate with human labels), or null with a reason. */
-  calibrated_asr: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null } | null;
+  /** `ci_reason`: why a value has no interval (e.g. a stratum with one labelled trajectory). */
+  calibrated_asr: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string } | null;
 }
 
 /** The paper table. */
@@ -142,7 +143,7 @@ export function paperTable(
       utility_under_attack: util(att, "attacked"),
       calibrated_asr: opts.calibrated
         ? c
-          ? { value: c.calibrated.asr, ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}), ci95: c.calibrated.ci95 }
+          ? { value: c.calibrated.asr, ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}), ci95: c.calibrated.ci95, ...(c.calibrated.asr !== null && !c.calibrated.ci95 && c.calibrated.ci_reason ? { ci_reason: c.calibrated.ci_reason } : {}) }
           : { value: null, reason: "no_attacked_trajectories", ci95: null }
         : null,
     });
@@ -171,10 +172,10 @@ function columns(t: PaperTable): Col[] {
 const pct = (x: number) => (100 * x).toFixed(1);
 
 /** A cell as text: `31.9 [27.0, 37.2]` (percent), or `n/a (reason)`. */
-export function cellText(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null } | null): string {
+export function cellText(p: { value: number | null; reason?: string; ci_reason?: string; ci95: { lower: number; upper: number } | null } | null): string {
   if (!p) return "";
   if (p.value === null) return `n/a (${p.reason})`;
-  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : `${pct(p.value)}`;
+  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : `${pct(p.value)}${p.ci_reason ? ` (CI n/a: ${p.ci_reason})` : ""}`;
 }
 
 /**
@@ -191,7 +192,7 @@ export function tableCsv(t: PaperTable): string {
       const p = c.get(r);
       out.push(p?.value ?? "", p?.ci95?.lower ?? "", p?.ci95?.upper ?? "");
       if (c.key !== "calibrated_asr") out.push((p as Proportion).n);
-      out.push(p?.value === null ? (p.reason ?? "") : "");
+      out.push(p?.value === null ? (p.reason ?? "") : ((p as TableRow["calibrated_asr"])?.ci_reason ?? ""));
     }
     return out;
   });

@@ -424,15 +424,18 @@ function itemsSection(m: ReportModel): string {
 }
 
 /** A proportion cell of the paper table: `31.9% [27.0%, 37.2%]`, or `n/a (reason)`. */
-function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null } | null): string {
+function propCell(p: { value: number | null; reason?: string; ci_reason?: string; ci95: { lower: number; upper: number } | null } | null): string {
   if (!p) return "";
   if (p.value === null) return `n/a (${escapeHtml(p.reason ?? "undefined")})`;
-  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : pct(p.value);
+  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : `${pct(p.value)}${p.ci_reason ? ` (CI n/a: ${escapeHtml(p.ci_reason)})` : ""}`;
 }
 
 /** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside ASR per model x condition. */
 function paperTableSection(m: ReportModel): string {
   const t = m.paper_table;
+  if (!t)
+    return `<section id="paper-table"><h2>The table of a paper</h2>
+<p class="note warn">Not shown: ${escapeHtml(m.paper_table_reason ?? "no judge chosen")}. Choose with ipi-judge report --run ${escapeHtml(m.run)} --judge ID (or --committee).</p></section>`;
   const cal = t.rows.some((r) => r.calibrated_asr);
   const head = `<tr><th>agent model</th><th>${escapeHtml(t.judge)}: ASR</th>${cal ? "<th>calibrated ASR</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): ASR</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
@@ -451,8 +454,8 @@ function paperTableSection(m: ReportModel): string {
           )
           .join("")}</tbody></table>`
       : "";
-  return `<section id="paper-table"><h2>The table of a paper</h2>
-<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ipi-judge estimate --run ${escapeHtml(m.run)} --table --csv table.csv --latex table.tex.</p>
+  return `<section id="paper-table"><h2>The table of a paper — ${escapeHtml(t.judge)}</h2>
+<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ipi-judge estimate --run ${escapeHtml(m.run)} --table ${escapeHtml(t.judge.startsWith("committee") ? "--committee" : `--judge ${t.judge}`)} --csv table.csv --latex table.tex.</p>
 <table><thead>${head}</thead><tbody>${body}</tbody></table>${util}</section>`;
 }
 
