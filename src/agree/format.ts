@@ -24,6 +24,9 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   all_resamples_undefined: "undefined on every bootstrap resample",
   no_verdicts: "the run has no verdicts",
   no_weights_in_label_file: "the label file carries no design weights",
+  fewer_than_2_conditions: "fewer than 2 conditions observed, so no condition can be worse than the baseline",
+  baseline_not_observed: "the baseline condition is not observed",
+  no_model_with_baseline: "no model is observed under the baseline",
 };
 
 /** The explanation of a reason code (the code itself, spaced, when it has none). */
