@@ -22,7 +22,7 @@ import { readRunState, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../run/label.js";
-import { buildObservations } from "../compare/data.js";
+import { buildObservations, type ExcludedGroup } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
@@ -68,6 +68,8 @@ export interface ReportItem {
 export interface ConditionView {
   field: string;
   cells: Array<{ model: string; condition: string; asr: number; n: number }>;
+  /** Values of `field` with attacked trajectories but no usable label (absent from `cells`, named here). */
+  excluded_groups: ExcludedGroup[];
 }
 
 /** The report's data. */
@@ -376,7 +378,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     const cells = asrTable(obs.observations)
       .filter((c) => c.suite === ALL_SUITES && c.asr !== null)
       .map((c) => ({ model: c.model, condition: c.condition, asr: c.asr!, n: c.n }));
-    conditions.push({ field, cells });
+    conditions.push({ field, cells, excluded_groups: obs.excluded_groups.filter((g) => g.field === field) });
   }
 
   // The paper table and utility beside ASR: the judge or committee chosen as estimate chooses it (resolveSource);

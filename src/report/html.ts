@@ -335,7 +335,13 @@ async function conditionsSection(m: ReportModel): Promise<string> {
   if (m.conditions.length === 0) return "";
   const figs: string[] = [];
   for (const c of m.conditions) figs.push(figure(`ASR by ${c.field} (labels of ${m.condition_source})`, await conditionHeatmap(c.cells, c.field)));
-  return `<section id="conditions"><h2>Attack success by condition</h2>
+  const left = m.conditions.flatMap((c) => c.excluded_groups ?? []);
+  const leftOut = left.length
+    ? `<div class="warn">Left out, no usable label: ${left
+        .map((g) => `${escapeHtml(g.field)} ${escapeHtml(g.group)} (${g.items} attacked: ${Object.entries(g.excluded).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ")})`)
+        .join("; ")}.</div>`
+    : "";
+  return `<section id="conditions"><h2>Attack success by condition</h2>${leftOut}
 <p class="note">Suites pooled. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
 <div class="charts">${figs.join("")}</div></section>`;
 }
