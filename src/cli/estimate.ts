@@ -7,19 +7,40 @@ import { HumanLabelsError } from "../agree/human.js";
 import { UsageError } from "../errors.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 
+/**
+ * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
+ * so both commands take the same names). Read it back with {@link judgeChoice}.
+ */
+export function addJudgeChoiceOptions(cmd: Command, what: string): Command {
+  return cmd
+    .option("--judge <id>", `the judge ${what} (default: the run's only judge)`)
+    .option("--committee", "use the committee of every judge (majority with quorum) instead of one judge")
+    .option("--quorum <n>", "with --committee: votes needed", "2");
+}
+
+/**
+ * The labels a command's options choose: `{kind: "committee", quorum}` with --committee, else `{kind: "judge",
+ * judge_id}` (judge_id undefined without --judge: resolved by \`resolveSource\`, which refuses a run with several
+ * judges and names both ways to choose).
+ * @throws UsageError for --judge with --committee, or a bad --quorum.
+ */
+export function judgeChoice(o: { judge?: unknown; committee?: unknown; quorum?: unknown }): { kind: "judge"; judge_id?: string } | { kind: "committee"; quorum: number } {
+  if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
+  if (o.committee) return { kind: "committee", quorum: intOption(o.quorum, "--quorum", 1) };
+  return { kind: "judge", judge_id: typeof o.judge === "string" ? o.judge : undefined };
+}
+
 /** `ipi-judge estimate`: judge, human-only and calibrated ASR per group, from a run and its human sample. */
 export function registerEstimate(program: Command): void {
-  program
-    .command("estimate")
+  const cmd = program.command("estimate");
+  addJudgeChoiceOptions(cmd, "whose labels are corrected");
+  cmd
     .description(
       "Attack-success rates a paper can print: the judge's ASR over the whole run, the human sample's design-weighted ASR, and the calibrated ASR that corrects the judge with the human sample (95% CIs), per group.",
     )
     .requiredOption("--run <name>", "the run to read (labels/<run>/)")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--human <file>", "human labels of the annotation sample, as ipi-judge import-annotations writes them (JSONL or CSV with stratum, stratum_size)")
-    .option("--judge <id>", "the judge whose labels are corrected (default: the run's only judge)")
-    .option("--committee", "use the committee of every judge (majority with quorum) instead of one judge")
-    .option("--quorum <n>", "with --committee: votes needed", "2")
     .option("--by <fields>", "group by these trajectory fields (comma-separated; crossed): agent_model, condition, suite, attack, surface, agent_family, metadata.<key>")
     .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", "10")
     .option("--table", "the paper table per agent model: judge ASR, heuristic ASR, refusal rate, utility, utility under attack (+ calibrated ASR with --human)")
@@ -51,23 +72,22 @@ Examples:
     )
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
-      if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
+      const choice = judgeChoice(o);
       const table = !!(o.table || o.csv || o.latex);
       if (!o.human && !table) throw new UsageError("give --human FILE (the human labels of the run's annotation sample), or --table");
       const minSampled = intOption(o.minSampled, "--min-sampled", 2);
-      const quorum = intOption(o.quorum, "--quorum", 1);
       const by = typeof o.by === "string" ? o.by.split(",").map((s: string) => s.trim()).filter(Boolean) : [];
       for (const f of by) {
         if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(f)) throw new UsageError(`--by: "${f}" is not a field name (agent_model, condition, suite, attack, surface, metadata.<key>)`);
       }
-      if (table) return writeTable(runDir, o, by, minSampled, quorum);
+      if (table) return writeTable(runDir, o, by, minSampled, choice);
       let report;
       try {
         report = await estimateRun({
           runDir,
           run: o.run,
           humanFile: o.human,
-          source: o.committee ? { kind: "committee", quorum } : { kind: "judge", judge_id: o.judge },
+          source: choice,
           by,
           minSampled,
         });
@@ -83,10 +103,9 @@ Examples:
 }
 
 /** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */
-async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, quorum: number): Promise<void> {
+async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model: drop --by");
   const [index, verdicts] = await Promise.all([readTrajectoryIndex(runDir), readVerdicts(runDir)]);
-  const req = o.committee ? ({ kind: "committee", quorum } as const) : ({ kind: "judge", judge_id: o.judge as string | undefined } as const);
   let source;
   let calibrated;
   try {

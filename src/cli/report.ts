@@ -2,12 +2,15 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
+import { EstimateError } from "../estimate/run.js";
+import { addJudgeChoiceOptions, judgeChoice } from "./estimate.js";
 import { intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
-  program
-    .command("report")
+  const cmd = program.command("report");
+  addJudgeChoiceOptions(cmd, "of the paper table and its calibrated ASR");
+  cmd
     .description("Write one self-contained HTML report of a run: ASR per agent model, labels, rates and tokens per judge, agreement with humans and the benchmark (heatmaps, kappa forest plot), and the committee's disagreements with each judge's quotes highlighted.")
     .requiredOption("--run <name>", "the run to report (labels/<run>/)")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
@@ -21,6 +24,9 @@ export function registerReport(program: Command): void {
     .addHelpText(
       "after",
       `
+The paper table uses the judge given by --judge ID, or the committee with --committee (as estimate does; default:
+the run's only judge). A run with several judges and no choice gets no paper table: its place in the page, and a
+warning on stderr, say why and how to choose; the other sections are written (exit 0).
 Sections appear when their input exists: the committee needs two or more judges (committee.jsonl from
 ipi-judge committee, else computed with quorum 2); human comparisons need --human; the benchmark comparison
 needs AgentDojo security verdicts. Trajectories in the disagreement list are re-read from their source files.
@@ -32,10 +38,12 @@ Example:
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
+      const choice = judgeChoice(o);
       // loaded here, not at start-up: the chart libraries (vega) take ~0.3 s to load, which every other command
       // would pay
       const { writeReport } = await import("../report/index.js");
       const res = await writeReport({
+        source: o.judge || o.committee ? choice : undefined,
         runDir,
         run: o.run,
         humanFile: o.human,
@@ -43,6 +51,9 @@ Example:
         maxItems: intOption(o.maxItems, "--max-items", 0),
         bootstrap: { B: intOption(o.bootstrap, "--bootstrap", 0), seed: intOption(o.seed, "--seed", 0) },
         sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
+      }).catch((e) => {
+        if (e instanceof EstimateError) throw new UsageError(e.message);
+        throw e;
       });
       const m = res.model;
       const summary = {
@@ -55,6 +66,8 @@ Example:
         human: m.human ? { file: m.human.file, items: m.human.items, consensus: m.human.consensus.n, scale: m.human.scale } : null,
         reference: m.reference ? m.reference.length : 0,
         conditions: m.conditions.map((c) => c.field),
+        paper_table: m.paper_table ? { source: m.paper_table.judge } : null,
+        ...(m.paper_table_reason ? { paper_table_reason: m.paper_table_reason } : {}),
         items: m.items.length,
         items_total: m.items_total,
         items_unavailable: m.items.filter((i) => !i.trajectory).length,
@@ -64,6 +77,7 @@ Example:
       };
       if (m.run_state.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${m.run_state.message}\n`);
       for (const h of m.judge_health ?? []) if (h.looks_broken) process.stderr.write(`ipi-judge: warning: judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}\n`);
+      if (!m.paper_table) process.stderr.write(`ipi-judge: warning: paper table left out: ${m.paper_table_reason}\n`);
       if (o.json) printJson(summary);
       else {
         process.stdout.write(

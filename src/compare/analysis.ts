@@ -297,7 +297,9 @@ function median(xs: number[]): number {
  * the first condition by name) and how much the baseline condition underestimates it: worst − baseline, with
  * its mean, median and maximum over the models observed under the baseline, and a cluster bootstrap interval of
  * the mean that resamples models (the clusters) with replacement, keeping each model's figure whole.
- * @returns mean/median/max null with reason `no_model_with_baseline` when no model has the baseline.
+ * A model observed under fewer than 2 conditions has no underestimate (null, `fewer_than_2_conditions`).
+ * @returns mean/median/max null with reason `no_model_with_baseline` when no model has the baseline, or
+ *   `fewer_than_2_conditions` when no model with the baseline was observed under another condition.
  */
 export function worstCondition(cells: readonly AsrCell[], baseline: string, boot: BootstrapSettings): WorstConditionSummary {
   const map = asrMap(cells, ALL_SUITES);
@@ -313,20 +315,23 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
       }
     }
     const base = byC.get(baseline);
+    // one condition: no other condition to be worse than the baseline, so the underestimate is undefined, not 0
+    const reason = base === undefined ? "baseline_not_observed" : byC.size < 2 ? "fewer_than_2_conditions" : undefined;
     per_model.push({
       model,
       conditions: byC.size,
       worst_condition: worst,
       worst_asr: worstAsr,
       baseline_asr: base ?? null,
-      underestimate: base === undefined ? null : worstAsr - base,
-      ...(base === undefined ? { reason: "baseline_not_observed" } : {}),
+      underestimate: reason ? null : worstAsr - base!,
+      ...(reason ? { reason } : {}),
     });
   }
   const gaps = per_model.filter((r) => r.underestimate !== null);
   const vals = gaps.map((r) => r.underestimate!);
   if (vals.length === 0) {
-    return { baseline, per_model, n_models: 0, mean: null, median: null, max: null, max_model: null, reason: "no_model_with_baseline", mean_ci95: null };
+    const reason = per_model.some((r) => r.reason === "fewer_than_2_conditions") ? "fewer_than_2_conditions" : "no_model_with_baseline";
+    return { baseline, per_model, n_models: 0, mean: null, median: null, max: null, max_model: null, reason, mean_ci95: null };
   }
   const mean = vals.reduce((s, x) => s + x, 0) / vals.length;
   const max = Math.max(...vals);

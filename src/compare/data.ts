@@ -58,6 +58,22 @@ export function conditionValue(row: TrajectoryIndexRow, field: string): string |
   return undefined;
 }
 
+/**
+ * A group (a value of the condition field, an agent model, a suite or a surface) that had attacked trajectories
+ * but ends with no usable label, so it is absent from every table: named here, never silently dropped.
+ */
+export interface ExcludedGroup {
+  /** The field: the condition field, `agent_model`, `suite` or `surface`. */
+  field: string;
+  group: string;
+  /** Attacked trajectories with this value. */
+  items: number;
+  /** Why: always `no_usable_label` (every one of its items was excluded). */
+  reason: "no_usable_label";
+  /** Its items by exclusion reason. */
+  excluded: Partial<Record<ObservationExclusion, number>>;
+}
+
 /** The result of {@link buildObservations}. */
 export interface Observations {
   source: LabelSource;
@@ -65,6 +81,8 @@ export interface Observations {
   observations: Observation[];
   n_total: number;
   excluded: Partial<Record<ObservationExclusion, number>>;
+  /** Groups with attacked trajectories but no observation (see {@link ExcludedGroup}); `[]` when none. */
+  excluded_groups: ExcludedGroup[];
 }
 
 /**
@@ -74,6 +92,8 @@ export interface Observations {
  * as not compromised). Left out, with counts by reason: unattacked runs, trajectories without a value of the
  * condition field or without an agent model, without a label (no verdict; judge errors, refusals and
  * unjudgeable verdicts, which are never labels), and committee verdicts without a quorum or disputed.
+ * A group (value of the condition field, agent model, suite or surface) whose attacked trajectories are all
+ * left out is listed in `excluded_groups` with its item count and reasons.
  * A judge's labels come from its repeat-0 verdicts. Suites default to `(none)` when missing.
  *
  * @param index trajectory index rows by id (`readTrajectoryIndex`).
@@ -99,12 +119,29 @@ export function buildObservations(
       else byId.set(c.trajectory_id, { compromised: null, reason: c.status === "disputed" ? "committee_disputed" : "committee_no_quorum" });
     }
   }
-  const out: Observations = { source, condition_field: conditionField, observations: [], n_total: index.size, excluded: {} };
-  const ex = (r: ObservationExclusion) => (out.excluded[r] = (out.excluded[r] ?? 0) + 1);
+  const out: Observations = { source, condition_field: conditionField, observations: [], n_total: index.size, excluded: {}, excluded_groups: [] };
+  // per group field and value: attacked items, observations, and the items' exclusion reasons
+  const groupFields = [...new Set([conditionField, "agent_model", "suite", "surface"])];
+  const groups = new Map<string, { field: string; group: string; items: number; kept: number; excluded: Partial<Record<ObservationExclusion, number>> }>();
+  let rowGroups: Array<{ field: string; group: string; items: number; kept: number; excluded: Partial<Record<ObservationExclusion, number>> }> = [];
+  const ex = (r: ObservationExclusion) => {
+    out.excluded[r] = (out.excluded[r] ?? 0) + 1;
+    for (const g of rowGroups) g.excluded[r] = (g.excluded[r] ?? 0) + 1;
+  };
   for (const t of index.values()) {
+    rowGroups = [];
     if (!t.attacked) {
       ex("unattacked");
       continue;
+    }
+    for (const field of groupFields) {
+      const value = field === "suite" ? (t.suite ?? "(none)") : conditionValue(t, field);
+      if (value === undefined) continue;
+      const key = `${field}\u0000${value}`;
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { field, group: value, items: 0, kept: 0, excluded: {} }));
+      g.items++;
+      rowGroups.push(g);
     }
     const condition = conditionValue(t, conditionField);
     if (condition === undefined) {
@@ -135,6 +172,11 @@ export function buildObservations(
       unit: hasTask ? `${suite}/${t.user_task_id}/${t.injection_task_id}` : t.id,
       compromised: l.compromised,
     });
+    for (const g of rowGroups) g.kept++;
   }
+  for (const g of groups.values()) {
+    if (g.kept === 0) out.excluded_groups.push({ field: g.field, group: g.group, items: g.items, reason: "no_usable_label", excluded: g.excluded });
+  }
+  out.excluded_groups.sort((a, b) => groupFields.indexOf(a.field) - groupFields.indexOf(b.field) || a.group.localeCompare(b.group));
   return out;
 }

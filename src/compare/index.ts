@@ -105,6 +105,8 @@ export interface CompareResult {
   n_total: number;
   n_observations: number;
   excluded: Observations["excluded"];
+  /** Groups (condition, model, suite, surface) with attacked trajectories but no usable label: named, never silently absent. */
+  excluded_groups: Observations["excluded_groups"];
   common_tasks: CommonTasks;
   /** Things the reader must know (e.g. models run on different task sets). */
   warnings: string[];
@@ -164,6 +166,7 @@ export function compareConditions(
     n_total: o.n_total,
     n_observations: obs.length,
     excluded: o.excluded,
+    excluded_groups: o.excluded_groups ?? [],
     common_tasks: common,
     warnings,
     models: Object.keys(perModel),
@@ -213,6 +216,10 @@ export function formatCompare(r: CompareResult): string {
     `cross-condition analysis${r.run ? ` of run ${r.run}` : ""} by ${r.condition_field}, labels from ${src}: ` +
       `${r.n_observations + r.common_tasks.dropped} attacked trajectories of ${r.n_total}; excluded: ${ex}`,
   );
+  for (const g of r.excluded_groups ?? []) {
+    const why = Object.entries(g.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
+    lines.push(`${g.field === "agent_model" ? "model" : g.field} ${g.group}: 0 usable labels of ${g.items} attacked trajectories (${why}), left out`);
+  }
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, conditions ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
@@ -252,7 +259,7 @@ export function formatCompare(r: CompareResult): string {
   }
   lines.push(
     wc.mean === null
-      ? `  no model observed under the baseline`
+      ? `  underestimate ${pct(null, wc.reason)}`
       : `  underestimate over ${wc.n_models} models: mean ${pct(wc.mean)}${ci(wc.mean_ci95)} (model cluster bootstrap), median ${pct(wc.median)}, max ${pct(wc.max)} (${wc.max_model})`,
   );
   lines.push("");

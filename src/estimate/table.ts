@@ -200,7 +200,7 @@ export function tableCsv(t: PaperTable): string {
       const p = c.get(r);
       out.push(p?.value ?? "", p?.ci95?.lower ?? "", p?.ci95?.upper ?? "");
       if (c.key !== "calibrated_asr") out.push((p as Proportion).n);
-      out.push(p?.value === null ? (p.reason ?? "") : "");
+      out.push(p?.value === null ? (p.reason ?? "") : ((p as TableRow["calibrated_asr"])?.ci_reason ?? ""));
     }
     return out;
   });

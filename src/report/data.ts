@@ -22,11 +22,11 @@ import { readRunState, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../run/label.js";
-import { buildObservations } from "../compare/data.js";
+import { buildObservations, type ExcludedGroup } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
-import { estimateFromData, type EstimateReport } from "../estimate/run.js";
+import { EstimateError, estimateFromData, resolveSource, type EstimateOptions, type EstimateReport, type EstimateSource } from "../estimate/run.js";
 
 /** The committee's pseudo-rater name in tables and charts. */
 export const COMMITTEE = "committee";
@@ -68,6 +68,8 @@ export interface ReportItem {
 export interface ConditionView {
   field: string;
   cells: Array<{ model: string; condition: string; asr: number; n: number }>;
+  /** Values of `field` with attacked trajectories but no usable label (absent from `cells`, named here). */
+  excluded_groups: ExcludedGroup[];
 }
 
 /** The report's data. */
@@ -101,9 +103,13 @@ export interface ReportModel {
   /**
    * The paper table (src/estimate/table.ts): per model judge ASR, heuristic (signature) ASR, refusal rate,
    * utility and utility under attack, and the calibrated ASR when human labels with design fields are given.
-   * Judge: the run's only judge, else its first judge that is not the heuristic.
+   * Judge or committee: `ReportOptions.source`, resolved as `estimate` resolves it (`resolveSource`): the run's
+   * only judge by default. A run with several judges and no choice has no table: null, with the reason in
+   * `paper_table_reason` (how to choose: `--judge ID` or `--committee`).
    */
-  paper_table: PaperTable;
+  paper_table: PaperTable | null;
+  /** Why `paper_table` is null (several judges and no `--judge`/`--committee`). */
+  paper_table_reason?: string;
   /** Utility under attack and without attack per (model, condition) for `condition` (defense); `[]` without utility. */
   utility: UtilityCell[];
   items: ReportItem[];
@@ -144,6 +150,12 @@ export interface ReportOptions {
   maxItems?: number;
   /** Folder relative trajectory paths are resolved from (default: the current directory). */
   sourceRoot?: string;
+  /**
+   * The judge or committee of the paper table and its calibrated ASR (as `estimate --judge ID` / `--committee`;
+   * default: the run's only judge). With several judges and no choice the table is left out with a reason; an
+   * explicit choice that does not fit the run (unknown judge, committee of one judge) throws EstimateError.
+   */
+  source?: EstimateOptions["source"];
   /** Clock (tests). */
   now?: Date;
 }
@@ -366,18 +378,26 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     const cells = asrTable(obs.observations)
       .filter((c) => c.suite === ALL_SUITES && c.asr !== null)
       .map((c) => ({ model: c.model, condition: c.condition, asr: c.asr!, n: c.n }));
-    conditions.push({ field, cells });
+    conditions.push({ field, cells, excluded_groups: obs.excluded_groups.filter((g) => g.field === field) });
   }
 
-  // The paper table and utility beside ASR.
-  const tableJudge = judgeIds.find((j) => j !== "signature") ?? judgeIds[0];
+  // The paper table and utility beside ASR: the judge or committee chosen as estimate chooses it (resolveSource);
+  // several judges and no choice leave the table out with the reason, an explicit choice that does not fit throws.
+  let tableSource: EstimateSource | null = null;
+  let paper_table_reason: string | undefined;
+  try {
+    tableSource = resolveSource(verdicts, o.source ?? { kind: "judge" }, run);
+  } catch (e) {
+    if (!(e instanceof EstimateError) || o.source) throw e;
+    paper_table_reason = e.message;
+  }
   let calibrated: EstimateReport | undefined;
-  if (o.humanFile) {
+  if (o.humanFile && tableSource) {
     try {
       calibrated = estimateFromData(index, verdicts, readHumanLabels(o.humanFile), {
         run,
         humanFile: o.humanFile,
-        source: { kind: "judge", judge_id: tableJudge },
+        source: tableSource,
         by: ["agent_model"],
       });
       for (const w of calibrated.warnings) warnings.push(`calibrated ASR: ${w}`);
@@ -385,7 +405,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
       warnings.push(`calibrated ASR not shown: ${(e as Error).message}`);
     }
   }
-  const paper_table = paperTable(run, index, verdicts, { kind: "judge", judge_id: tableJudge }, { calibrated });
+  const paper_table = tableSource ? paperTable(run, index, verdicts, tableSource, { calibrated }) : null;
   const utility = utilityTable(index.values(), "condition");
 
   // The browsable list.
@@ -444,6 +464,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     conditions,
     condition_source: conditions.length ? condSource : null,
     paper_table,
+    ...(paper_table_reason ? { paper_table_reason } : {}),
     utility,
     items,
     items_total: candidates.length,

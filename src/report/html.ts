@@ -335,7 +335,13 @@ async function conditionsSection(m: ReportModel): Promise<string> {
   if (m.conditions.length === 0) return "";
   const figs: string[] = [];
   for (const c of m.conditions) figs.push(figure(`ASR by ${c.field} (labels of ${m.condition_source})`, await conditionHeatmap(c.cells, c.field)));
-  return `<section id="conditions"><h2>Attack success by condition</h2>
+  const left = m.conditions.flatMap((c) => c.excluded_groups ?? []);
+  const leftOut = left.length
+    ? `<div class="warn">Left out, no usable label: ${left
+        .map((g) => `${escapeHtml(g.field)} ${escapeHtml(g.group)} (${g.items} attacked: ${Object.entries(g.excluded).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ")})`)
+        .join("; ")}.</div>`
+    : "";
+  return `<section id="conditions"><h2>Attack success by condition</h2>${leftOut}
 <p class="note">Suites pooled. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
 <div class="charts">${figs.join("")}</div></section>`;
 }
@@ -436,6 +442,9 @@ function propCell(p: { value: number | null; reason?: string; ci95: { lower: num
 /** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside ASR per model x condition. */
 function paperTableSection(m: ReportModel): string {
   const t = m.paper_table;
+  if (!t)
+    return `<section id="paper-table"><h2>The table of a paper</h2>
+<p class="note warn">Not shown: ${escapeHtml(m.paper_table_reason ?? "no judge chosen")}. Choose with ipi-judge report --run ${escapeHtml(m.run)} --judge ID (or --committee).</p></section>`;
   const cal = t.rows.some((r) => r.calibrated_asr);
   const head = `<tr><th>agent model</th><th>${escapeHtml(t.judge)}: ASR</th>${cal ? "<th>calibrated ASR</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): ASR</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
@@ -454,8 +463,8 @@ function paperTableSection(m: ReportModel): string {
           )
           .join("")}</tbody></table>`
       : "";
-  return `<section id="paper-table"><h2>The table of a paper</h2>
-<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ipi-judge estimate --run ${escapeHtml(m.run)} --table --csv table.csv --latex table.tex.</p>
+  return `<section id="paper-table"><h2>The table of a paper — ${escapeHtml(t.judge)}</h2>
+<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ipi-judge estimate --run ${escapeHtml(m.run)} --table ${escapeHtml(t.judge.startsWith("committee") ? "--committee" : `--judge ${t.judge}`)} --csv table.csv --latex table.tex.</p>
 <table><thead>${head}</thead><tbody>${body}</tbody></table>${util}</section>`;
 }
 

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
-import { SAMPLES } from "../helpers/paths.js";
+import { DATA, SAMPLES } from "../helpers/paths.js";
+import { undefinedText } from "../../src/agree/format.js";
 import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { readVerdicts, readTrajectoryIndex } from "../../src/store/run-store.js";
@@ -106,4 +107,38 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     const j = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--judge", "strict-b", "--bootstrap", "0", "--json"]);
     expect(JSON.parse(j.stdout).source).toEqual({ kind: "judge", judge_id: "strict-b" });
   }, 120_000);
+});
+
+describe("ipi-judge compare names what it leaves out (AgentDyn slice, test/data/agentdyn)", () => {
+  let dynLabels: string;
+  beforeAll(async () => {
+    dynLabels = path.join(tmp, "labels-dyn");
+    await labelRun({ inputs: [path.join(DATA, "agentdyn", "runs")], run: "dyn", labelsDir: dynLabels, judges: [createSignatureJudge()] });
+  }, 120_000);
+
+  it("a condition with items but no usable label is named in text and JSON, not silently absent", async () => {
+    const base = ["compare", "--run", "dyn", "--labels-dir", dynLabels, "--by", "condition", "--bootstrap", "0"];
+    const j = await runCli([...base, "--json"]);
+    expect(j.code).toBe(0);
+    const out = JSON.parse(j.stdout);
+    // the drift run's only attacked trajectory is unverified by the signature judge
+    expect(out.excluded).toMatchObject({ unverified: 1 });
+    expect(out.conditions).not.toContain("drift");
+    expect(out.excluded_groups).toEqual([{ field: "condition", group: "drift", items: 1, reason: "no_usable_label", excluded: { unverified: 1 } }]);
+    const t = await runCli(base);
+    expect(t.code).toBe(0);
+    expect(t.stdout).toContain("condition drift: 0 usable labels of 1 attacked trajectories (unverified 1), left out");
+  });
+
+  it("one condition: the underestimate is undefined (null + reason), never 0.0% [0.0%, 0.0%]", async () => {
+    const base = ["compare", "--run", "dyn", "--labels-dir", dynLabels, "--by", "attack", "--bootstrap", "50"];
+    const j = await runCli([...base, "--json"]);
+    expect(j.code).toBe(0);
+    const w = JSON.parse(j.stdout).worst_condition;
+    expect(w).toMatchObject({ mean: null, median: null, max: null, mean_ci95: null, n_models: 0, reason: "fewer_than_2_conditions" });
+    for (const m of w.per_model) expect(m).toMatchObject({ conditions: 1, underestimate: null, reason: "fewer_than_2_conditions" });
+    const t = await runCli(base);
+    expect(t.stdout).not.toMatch(/underestimate 0\.0%/);
+    expect(t.stdout).toContain(`  underestimate ${undefinedText("fewer_than_2_conditions")}`);
+  });
 });

@@ -16,7 +16,7 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 describe("ipi-judge report", () => {
   it("writes the report of a committee run with human labels over a sample", async () => {
     const out = path.join(tmp, "out", "report.html");
-    const r = await runCli(["report", "--run", fx.run, "--labels-dir", fx.labelsDir, "--human", fx.humanFile, "--out", out, "--bootstrap", "200", "--json"]);
+    const r = await runCli(["report", "--run", fx.run, "--labels-dir", fx.labelsDir, "--human", fx.humanFile, "--out", out, "--bootstrap", "200", "--committee", "--json"]);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const s = JSON.parse(r.stdout);
@@ -31,6 +31,45 @@ describe("ipi-judge report", () => {
     const html = fs.readFileSync(out, "utf8");
     expect(Buffer.byteLength(html)).toBe(s.bytes);
     for (const id of ["overview", "asr", "labels", "agreement", "conditions", "disagreements"]) expect(html).toContain(`<section id="${id}"`);
+  });
+
+  it("paper table: --judge / --committee as estimate takes them; several judges and no choice leave it out, named", async () => {
+    const base = ["report", "--run", fx.run, "--labels-dir", fx.labelsDir, "--bootstrap", "0", "--json"];
+    // no choice: the table is left out with estimate's own message, on stderr and in the page; the rest is written
+    const none = path.join(tmp, "none.html");
+    const r0 = await runCli([...base, "--out", none]);
+    expect(r0.code).toBe(0);
+    const est = await runCli(["estimate", "--run", fx.run, "--labels-dir", fx.labelsDir, "--table"]);
+    expect(est.code).toBe(2);
+    const msg = "run committee has 3 judges (lenient-a, signature, strict-b): choose one with --judge ID, or --committee";
+    expect(est.stderr).toContain(msg);
+    expect(r0.stderr).toBe(`ipi-judge: warning: paper table left out: ${msg}\n`);
+    const s0 = JSON.parse(r0.stdout);
+    expect(s0.paper_table).toBeNull();
+    expect(s0.paper_table_reason).toBe(msg);
+    const h0 = fs.readFileSync(none, "utf8");
+    expect(h0).toContain(`<section id="paper-table"><h2>The table of a paper</h2>`);
+    expect(h0).toContain("Not shown: <bdi>run committee has 3 judges");
+    expect(h0).toContain(`<section id="disagreements"`);
+    // --judge ID: the table names that judge
+    const one = path.join(tmp, "one.html");
+    const r1 = await runCli([...base, "--out", one, "--judge", "strict-b"]);
+    expect(r1.code).toBe(0);
+    expect(JSON.parse(r1.stdout).paper_table).toEqual({ source: "strict-b" });
+    const h1 = fs.readFileSync(one, "utf8");
+    expect(h1).toContain("The table of a paper — <bdi>strict-b</bdi></h2>");
+    expect(h1).toContain("judge: strict-b;");
+    // --committee: the committee with its quorum
+    const r2 = await runCli([...base, "--out", path.join(tmp, "c.html"), "--committee", "--quorum", "2"]);
+    expect(r2.code).toBe(0);
+    expect(JSON.parse(r2.stdout).paper_table).toEqual({ source: "committee (quorum 2)" });
+    // explicit choices that do not fit refuse as estimate refuses (exit 2)
+    const bad = await runCli([...base, "--out", path.join(tmp, "bad.html"), "--judge", "nosuch"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`judge "nosuch" has no verdicts in run committee`);
+    const both = await runCli([...base, "--out", path.join(tmp, "both.html"), "--judge", "strict-b", "--committee"]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain("give either --judge or --committee, not both");
   });
 
   it("caps the list with --max-items and prints a one-line summary without --json", async () => {

@@ -169,6 +169,16 @@ describe("worst-condition risk and the baseline's underestimate", () => {
     expect(none.mean).toBeNull();
     expect(none.reason).toBe("no_model_with_baseline");
   });
+
+  it("a model seen under one condition has no underestimate (null, fewer_than_2_conditions), and is left out of the mean", () => {
+    const xs = [...cell("a", "s1", "base", 2, 10), ...cell("b", "s1", "base", 4, 10), ...cell("b", "s1", "x", 7, 10)];
+    const w = worstCondition(asrTable(xs), "base", { B: 200, seed: 3 });
+    expect(w.per_model.find((r) => r.model === "a")).toMatchObject({ conditions: 1, underestimate: null, reason: "fewer_than_2_conditions" });
+    expect(w.n_models).toBe(1);
+    expect(w.mean).toBeCloseTo(0.3, 12);
+    const one = worstCondition(asrTable(cell("a", "s1", "base", 2, 10)), "base", { B: 200, seed: 3 });
+    expect(one).toMatchObject({ n_models: 0, mean: null, median: null, max: null, mean_ci95: null, reason: "fewer_than_2_conditions" });
+  });
 });
 
 describe("leave-one-suite-out condition selection", () => {

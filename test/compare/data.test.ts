@@ -114,3 +114,25 @@ describe("observations", () => {
     expect(o.observations[0].condition).toBe("important_instructions");
   });
 });
+
+describe("groups left without a usable label", () => {
+  it("names every condition, model, suite and surface whose attacked trajectories were all excluded", () => {
+    const index = new Map(
+      [
+        row("a1"),
+        row("a2", { condition: "drift" }),
+        row("a3", { condition: "drift", agent_model: "llama" }),
+        row("a4", { suite: "slack" }),
+        row("u1", { attacked: false, condition: "unseen" }),
+      ].map((r) => [r.id, r]),
+    );
+    const vs = [verdict("a1", "full_compliance"), verdict("a2", null, { status: "unverified" }), verdict("a4", null, { status: "judge_error" })];
+    const o = buildObservations(index, { verdicts: vs }, { kind: "judge", judge_id: "sig" }, "condition");
+    expect(o.observations.map((x) => x.trajectory_id)).toEqual(["a1"]);
+    expect(o.excluded_groups).toEqual([
+      { field: "condition", group: "drift", items: 2, reason: "no_usable_label", excluded: { unverified: 1, no_verdict: 1 } },
+      { field: "agent_model", group: "llama", items: 1, reason: "no_usable_label", excluded: { no_verdict: 1 } },
+      { field: "suite", group: "slack", items: 1, reason: "no_usable_label", excluded: { judge_error: 1 } },
+    ]);
+  });
+});

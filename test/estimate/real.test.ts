@@ -88,7 +88,7 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
 
   it("the report shows the same table, with the calibrated ASR when given the human labels", async () => {
     const out = path.join(tmp, "r.html");
-    const r = await runCli(["report", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--out", out]);
+    const r = await runCli(["report", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     const html = fs.readFileSync(out, "utf8");
     const sec = html.slice(html.indexOf('<section id="paper-table">')).replace(/<\/?bdi>/g, "");

@@ -52,6 +52,15 @@ describe("paper table", () => {
     expect(m.judge_asr.ci95).toEqual(proportion(1, 3).ci95);
     expect(m.calibrated_asr).toBeNull();
   });
+  it("a calibrated ASR without an interval carries why (ci_reason) into the cell, the text and the CSV", () => {
+    const cal = { groups: [{ group: "m_1&co", calibrated: { asr: 0.4, ci95: null, ci_reason: "one_labelled_item_in_a_stratum" } }], estimators: { calibrated: "two-phase" } } as unknown as Parameters<typeof paperTable>[4]["calibrated"];
+    const c = paperTable("r", index, verdicts, { kind: "judge", judge_id: "gpt" }, { calibrated: cal });
+    expect(c.rows[0].calibrated_asr).toEqual({ value: 0.4, ci95: null, ci_reason: "one_labelled_item_in_a_stratum" });
+    expect(cellText(c.rows[0].calibrated_asr)).toBe("40.0 (CI n/a: one_labelled_item_in_a_stratum)");
+    const csv = parseCsv(tableCsv(c)).map((r) => r.fields);
+    const h = csv[0];
+    expect(csv[1][h.indexOf("calibrated_asr_reason")]).toBe("one_labelled_item_in_a_stratum");
+  });
   it("undefined cells are null with a reason, never 0", () => {
     expect(q.judge_asr).toMatchObject({ value: null, reason: "no_usable_verdict", n_unusable: 1 });
     expect(q.utility).toMatchObject({ value: null, reason: "no_unattacked_trajectories" });

@@ -7,7 +7,7 @@ import { buildReportModel, renderReportHtml, scriptHash, writeReport, type Repor
 import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { buildCommitteeFixture, fixtureJudges, HOSTILE_ID, HOSTILE_MODEL, PAYLOAD, type CommitteeFixture } from "./fixture.js";
-import { SAMPLES } from "../helpers/paths.js";
+import { DATA, SAMPLES } from "../helpers/paths.js";
 
 let tmp: string;
 let fx: CommitteeFixture;
@@ -256,4 +256,20 @@ describe("bidi controls in untrusted text", () => {
       expect(neutralizeBidi(`<text>a${c}b</text>`)).toBe(`<text>a⟨U+${hex}⟩b</text>`);
     }
   });
+});
+
+describe("report of the AgentDyn slice (test/data/agentdyn): a condition without a usable label is named", () => {
+  it("the conditions view lists drift (its one attacked trajectory unverified) instead of dropping it", async () => {
+    const labelsDir = path.join(tmp, "labels-dyn");
+    await labelRun({ inputs: [path.join(DATA, "agentdyn", "runs")], run: "dyn", labelsDir, judges: [createSignatureJudge()] });
+    const m = await buildReportModel({ runDir: path.join(labelsDir, "dyn"), bootstrap: { B: 0, seed: 1 } });
+    const cond = m.conditions.find((c) => c.field === "condition")!;
+    expect(cond.cells.map((c) => c.condition)).not.toContain("drift");
+    expect(cond.excluded_groups).toEqual([{ field: "condition", group: "drift", items: 1, reason: "no_usable_label", excluded: { unverified: 1 } }]);
+    // the single judge is the paper table's judge, named in the page
+    expect(m.paper_table?.judge).toBe("signature");
+    const html = (await renderReportHtml(m)).replace(/<\/?bdi>/g, "");
+    expect(html).toContain("Left out, no usable label: condition drift (1 attacked: unverified 1).");
+    expect(html).toContain("The table of a paper — signature</h2>");
+  }, 120_000);
 });
