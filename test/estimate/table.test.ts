@@ -56,7 +56,7 @@ describe("paper table", () => {
     const cal = { groups: [{ group: "m_1&co", calibrated: { asr: 0.4, ci95: null, ci_reason: "one_labelled_item_in_a_stratum" } }], estimators: { calibrated: "two-phase" } } as unknown as Parameters<typeof paperTable>[4]["calibrated"];
     const c = paperTable("r", index, verdicts, { kind: "judge", judge_id: "gpt" }, { calibrated: cal });
     expect(c.rows[0].calibrated_asr).toEqual({ value: 0.4, ci95: null, ci_reason: "one_labelled_item_in_a_stratum" });
-    expect(cellText(c.rows[0].calibrated_asr)).toBe("40.0 (CI n/a: one_labelled_item_in_a_stratum)");
+    expect(cellText(c.rows[0].calibrated_asr)).toBe("40.0 CI undefined (one labelled item in a stratum)");
     const csv = parseCsv(tableCsv(c)).map((r) => r.fields);
     const h = csv[0];
     expect(csv[1][h.indexOf("calibrated_asr_reason")]).toBe("one_labelled_item_in_a_stratum");
