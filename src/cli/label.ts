@@ -181,11 +181,17 @@ Environment: API keys from the variables the config names (api_key_env).`,
         }
         return;
       }
+      // First Ctrl-C: nothing new starts, the requests in flight finish (they are paid for) and their verdicts are
+      // stored. Second: quit at once (what was in flight is judged again on resume).
       const ac = new AbortController();
+      const hard = new AbortController();
       let interrupts = 0;
       const onSigint = () => {
         interrupts++;
-        if (interrupts > 1) process.exit(EXIT.interrupted);
+        if (interrupts > 1) {
+          hard.abort();
+          process.exit(EXIT.interrupted);
+        }
         process.stderr.write("\nstopping: finishing the requests in flight and saving (Ctrl-C again to quit at once)\n");
         ac.abort();
       };
@@ -208,6 +214,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
             if (o.json) process.stderr.write(`warning [${w.kind}]: ${w.message}\n`);
           },
           signal: ac.signal,
+          abortSignal: hard.signal,
           onProgress: (p) => {
             progress.update(p);
             if (gc && p.judged >= nextGc) {

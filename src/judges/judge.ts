@@ -3,7 +3,13 @@ import type { Trajectory, Verdict } from "../types.js";
 /** Context handed to a judge for one trajectory. */
 export interface JudgeContext {
   repeat: number;
+  /** Stops the judge: no new request starts (waits for a slot, pacing and backoff end), the verdict is `aborted`. */
   signal?: AbortSignal;
+  /**
+   * Aborts the requests already sent, too (default: `signal` does). The CLI's first Ctrl-C stops new requests but
+   * lets the ones in flight finish (they are paid for), so their verdicts are stored; only a second Ctrl-C quits.
+   */
+  abortSignal?: AbortSignal;
   /** Character budget of the serialized trajectory (over it, the middle of long parts is elided). */
   budgetChars?: number;
   /** Minimum normalized quote length (DESIGN section 2); default 12. */

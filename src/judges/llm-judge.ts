@@ -187,7 +187,7 @@ export class LlmJudge implements Judge {
       // No probe: every request goes at once. A server that rejects `temperature` or `max_tokens` answers the
       // requests already in flight with a 400 each (at most the judge's concurrency, once per run); each is resent
       // adapted (`src/providers/send.ts`) and the judge learns it here, so later requests are built without it.
-      const res = await this.#sender.send(req, { signal: ctx.signal, tokenParam: this.#tokenParam });
+      const res = await this.#sender.send(req, { signal: ctx.signal, requestSignal: ctx.abortSignal, tokenParam: this.#tokenParam });
       this.learn(res);
       const next = this.step(conv, res);
       if (next.done) return next.verdict;

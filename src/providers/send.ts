@@ -127,6 +127,8 @@ export interface SendContext {
   /** Per-request timeout (ms). */
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Aborts a request already sent (default: `signal`, which otherwise only ends waits and stops further requests). */
+  requestSignal?: AbortSignal;
   /** Strings that must never appear in any message (the API key). */
   secrets: string[];
   /** Rate limits (rpm/tpm): an evenly spacing `RatePacer` (`./pacing.ts`). */
@@ -252,7 +254,8 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     res.requests++;
     let completion: OpenAI.Chat.Completions.ChatCompletion;
     // the client's own timeout stops at the headers; this one also bounds the body (a slow drip)
-    const scoped = requestSignal(ctx.signal, ctx.timeoutMs);
+    const inFlight = ctx.requestSignal ?? ctx.signal;
+    const scoped = requestSignal(inFlight, ctx.timeoutMs);
     try {
       completion = (await client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
         timeout: ctx.timeoutMs,
@@ -270,7 +273,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         judgeId: ctx.judgeId,
         timeoutMs: ctx.timeoutMs,
         timedOut: scoped.timedOut(),
-        aborted: ctx.signal?.aborted === true,
+        aborted: inFlight?.aborted === true,
         canDropTemperature: !res.temperatureDropped && body.temperature !== undefined,
         canSwitchTokenParam: !paramSwitched && res.tokenParam === "max_tokens" && res.maxTokens !== undefined,
         neverAnswered: ctx.health !== undefined && !ctx.health.succeeded,

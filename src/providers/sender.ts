@@ -11,7 +11,10 @@ import { defaultSleep, sendChat, type ChatRequest, type JudgeHealth, type SendRe
 
 /** One chat request's send options: the run's signal and the token-limit parameter name in force. */
 export interface SendOptions {
+  /** Stops the send: waits (a slot, pacing, backoff) end and no further request starts. */
   signal?: AbortSignal;
+  /** Aborts a request already sent (default: `signal`); see `JudgeContext.abortSignal`. */
+  requestSignal?: AbortSignal;
   tokenParam: "max_tokens" | "max_completion_tokens";
 }
 
@@ -59,6 +62,7 @@ export function createChatSender(cfg: JudgeConfig, common: { transport?: Transpo
       judgeId: cfg.id,
       timeoutMs,
       signal: opts.signal,
+      requestSignal: opts.requestSignal,
       secrets,
       gate,
       tokenParam: opts.tokenParam,

@@ -39,7 +39,7 @@ export interface LabelRunState {
   /** Per judge: the `judge_config_sha256` its verdicts get, and the configuration hashed (`runJudgeConfig`). */
   readonly configs: Map<string, { sha: string; config: Record<string, unknown> }>;
   /** The run's settings every judge gets per item. */
-  readonly judgeCtx: { budgetChars?: number; minQuoteChars?: number };
+  readonly judgeCtx: { budgetChars?: number; minQuoteChars?: number; abortSignal?: AbortSignal };
   readonly signal: AbortSignal | undefined;
   /** Online verdicts in flight (the reading loop waits when there are too many). */
   readonly pending: Set<Promise<void>>;

@@ -65,7 +65,13 @@ export interface LabelOptions {
   onWarning?: (message: string) => void;
   budgetChars?: number;
   minQuoteChars?: number;
+  /** Stops the run: nothing new is read or sent; the run ends `interrupted` and a rerun resumes it. */
   signal?: AbortSignal;
+  /**
+   * Aborts the requests already sent (default: `signal` does). The CLI passes one that only its second Ctrl-C
+   * aborts, so its first Ctrl-C lets paid requests finish and stores their verdicts.
+   */
+  abortSignal?: AbortSignal;
   onProgress?: (p: LabelProgress) => void;
   /** Called when a judge is stopped by a fatal error (bad key, no quota). */
   onJudgeStopped?: (judgeId: string, message: string) => void;
@@ -142,7 +148,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     reserved: 0,
     fatal: null,
     configs: current,
-    judgeCtx: { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars },
+    judgeCtx: { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars, abortSignal: opts.abortSignal },
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
     wake: undefined,

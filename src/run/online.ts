@@ -57,6 +57,7 @@ export class OnlinePath {
         v = await judge.judge(t, {
           repeat,
           signal: run.signal,
+          abortSignal: run.judgeCtx.abortSignal,
           budgetChars: run.judgeCtx.budgetChars,
           minQuoteChars: run.judgeCtx.minQuoteChars,
         });

@@ -1,0 +1,60 @@
+/**
+ * Ctrl-C finishes the requests in flight (README, the CLI's own message): they are paid for, so their verdicts
+ * are stored and a resume does not send them again. Found by the red team: the run's stop signal aborted the
+ * requests already sent, so 16 paid requests were lost and sent twice. Now `signal` stops what has not started and
+ * `abortSignal` (the CLI's second Ctrl-C) aborts what is in flight. Real `openai` client against a loopback server.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
+import { labelRun } from "../../src/run/label.js";
+import { readVerdicts } from "../../src/store/run-store.js";
+import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { SAMPLES } from "../helpers/paths.js";
+
+const REPLY = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing reached the agent" });
+let fake: FakeOpenAI | undefined;
+let dir: string | undefined;
+afterEach(async () => {
+  await fake?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function interrupted(withAbortSignal: boolean) {
+  fake = await startFakeOpenAI(() => ({ ...completion(REPLY), delayMs: 300 }));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-intr-"));
+  const judge = createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake.url, concurrency: 8 }, { retries: 0, minQuoteChars: 12 });
+  const stop = new AbortController();
+  const hard = new AbortController();
+  // stop once the first 8 requests are at the server (all in flight, none answered yet)
+  const timer = setInterval(() => {
+    if (fake!.requests.length >= 8) {
+      stop.abort();
+      clearInterval(timer);
+    }
+  }, 5);
+  const res = await labelRun({ inputs: [SAMPLES], run: "r", labelsDir: dir, judges: [judge], signal: stop.signal, ...(withAbortSignal ? { abortSignal: hard.signal } : {}) });
+  clearInterval(timer);
+  const verdicts = await readVerdicts(path.join(dir, "r"));
+  return { res, sent: fake.requests.length, verdicts };
+}
+
+describe("Ctrl-C with requests in flight", () => {
+  it("the first stop lets the requests in flight finish: every request sent has its stored verdict, and nothing more is sent", async () => {
+    const { res, sent, verdicts } = await interrupted(true);
+    expect(res.interrupted).toBe(true);
+    expect(sent).toBeGreaterThanOrEqual(8);
+    expect(sent).toBeLessThan(82);
+    expect(verdicts.length).toBe(sent);
+    expect(verdicts.every((v) => v.status === "ok")).toBe(true);
+  });
+
+  it("without a separate abort signal (library default), the stop signal also aborts what is in flight: nothing half-done is stored", async () => {
+    const { res, sent, verdicts } = await interrupted(false);
+    expect(res.interrupted).toBe(true);
+    expect(verdicts.length).toBeLessThan(sent);
+    expect(verdicts.every((v) => v.status === "ok")).toBe(true);
+  });
+});
