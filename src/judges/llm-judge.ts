@@ -195,6 +195,25 @@ export class LlmJudge implements Judge {
     }
   }
 
+  /**
+   * Adapt to a server that rejected a request parameter in a Batch API result line (the online path learns it from
+   * the send instead): `drop_temperature` sends no temperature from now on, `max_completion_tokens` sends the token
+   * limit under that name. Recorded once, like the online adaptation.
+   * @returns whether anything changed (false: already adapted, so a resend would get the same 400).
+   */
+  adapt(what: "drop_temperature" | "max_completion_tokens"): boolean {
+    if (what === "drop_temperature") {
+      if (this.conversations.temperature === undefined) return false;
+      this.conversations.temperature = undefined;
+      this.#adapted.push(`the server rejected temperature ${this.config.temperature}: sends none (the model's default)`);
+      return true;
+    }
+    if (this.#tokenParam === "max_completion_tokens") return false;
+    this.#tokenParam = "max_completion_tokens";
+    this.#adapted.push(`the server rejected max_tokens: sends max_completion_tokens`);
+    return true;
+  }
+
   /** Keep what one send taught about the server (token parameter, temperature); apply the reasoning-only stop rule. */
   private learn(res: SendResult): void {
     if (res.tokenParam !== this.#tokenParam) this.#adapted.push(`the server rejected max_tokens: sends ${res.tokenParam}`);

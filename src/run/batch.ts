@@ -45,6 +45,7 @@ import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, providerFault, readUsage, reasoningText, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
+import { rejectsTemperature } from "../providers/faults.js";
 import { BATCH_URL, BatchApi, batchCapable, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
 
 // (re-exported: `label --batch` callers and tests found them here)
@@ -105,6 +106,8 @@ interface StateLine {
   lengthRetried?: boolean;
   /** Resends after transient errors. */
   resends?: number;
+  /** Parameters the server rejected for this line and the judge adapted to (resent once per kind). */
+  adaptedFor?: ("drop_temperature" | "max_completion_tokens")[];
 }
 
 type ResultLine = BatchResultLine;
@@ -364,7 +367,7 @@ export class BatchJudgeRun {
       if (next.kind === "verdict") {
         onVerdict(next.verdict);
         this.inFlight.delete(key);
-      } else this.write({ custom_id: "", conv: this.judge.freeze(conv), lengthRetried: line.lengthRetried, resends: line.resends }, next.request, e.round + 1);
+      } else this.write({ custom_id: "", conv: this.judge.freeze(conv), lengthRetried: line.lengthRetried, resends: line.resends, adaptedFor: line.adaptedFor }, next.request, e.round + 1);
     }
     // the follow-up chunk(s) and this entry's end are listed in one snapshot write
     await this.listSealed(() => {
@@ -397,6 +400,18 @@ export class BatchJudgeRun {
       // not run before the batch expired or was cancelled: no attempt was made
       if (r.error?.code === "batch_expired" || r.error?.code === "batch_cancelled") return resend(msg);
       if (TRANSIENT_STATUS(status)) return this.account(conv, r), resend(`HTTP ${status}: ${msg}`);
+      // a server rejecting temperature or max_tokens (reasoning models): adapt the judge and resend in the next
+      // round, as the online path resends at once (`src/providers/faults.ts`); never a bad_request per item
+      if (status === 400) {
+        const adapt = rejectsTemperature(msg) ? "drop_temperature" : /max_completion_tokens/.test(msg) ? "max_completion_tokens" : undefined;
+        // once per line and kind: the judge adapts (recorded once); a line built before it learned is resent too;
+        // a server that still rejects after the change gets its bad_request below
+        if (adapt !== undefined && !line.adaptedFor?.includes(adapt)) {
+          this.judge.adapt(adapt);
+          line.adaptedFor = [...(line.adaptedFor ?? []), adapt];
+          return this.account(conv, r), resend(`HTTP 400, adapted (${adapt}): ${msg}`);
+        }
+      }
       const kind = status === 400 ? "bad_request" : status ? `http_${status}` : (r.error?.code ?? "batch_error");
       return this.stepped(conv, { kind: "error", error: { kind, message: `HTTP ${status}: ${msg}` } }, r);
     }

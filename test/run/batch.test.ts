@@ -203,6 +203,45 @@ describe("label with the Batch API", () => {
     expect(fake.batches).toHaveLength(1); // not resent with a larger max_tokens: the same answer would come back
   });
 
+  it("a server rejecting temperature and max_tokens (o-series, gpt-5) is adapted to as online: every item gets its verdict, recorded once (red team: 5 x bad_request)", async () => {
+    const requests: any[] = [];
+    fake = await startFakeBatch((body) => {
+      requests.push(body);
+      if (body.max_tokens !== undefined)
+        return { status: 400, body: { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead.", type: "invalid_request_error", code: "unsupported_parameter" } } };
+      if (body.temperature !== undefined)
+        return { status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0 with this model. Only the default (1) value is supported.", type: "invalid_request_error", code: "unsupported_value" } } };
+      return good(body);
+    });
+    const judge = judgeFor(fake.url);
+    const res = await labelRun({ inputs: [SAMPLES], run: "b-adapt", labelsDir: tmp, judges: [judge], limit: 5, batch: { pollMs: 5 } });
+    const verdicts = lines(path.join(tmp, "b-adapt", "verdicts.jsonl"));
+    expect(verdicts).toHaveLength(5);
+    expect(verdicts.every((v) => v.status === "ok")).toBe(true);
+    // round 0: max_tokens rejected; round 1: temperature rejected; round 2: accepted
+    expect(fake.batches).toHaveLength(3);
+    const last = requests.slice(-5);
+    for (const b of last) {
+      expect(b.temperature).toBeUndefined();
+      expect(b.max_tokens).toBeUndefined();
+      expect(b.max_completion_tokens).toBe(1000);
+    }
+    expect(judge.requestParams()).toMatchObject({ temperature: null, token_param: "max_completion_tokens" });
+    expect(judge.requestParams().adapted).toHaveLength(2);
+    expect(res.adaptations["gpt-batch"]).toHaveLength(2);
+  });
+
+  it("a server that still rejects after the adaptation: bad_request, not resent forever", async () => {
+    fake = await startFakeBatch(() => ({ status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0 with this model.", type: "invalid_request_error" } } }));
+    await labelRun({ inputs: [SAMPLES], run: "b-adapt2", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 2, batch: { pollMs: 5 } });
+    const verdicts = lines(path.join(tmp, "b-adapt2", "verdicts.jsonl"));
+    expect(verdicts.map((v) => [v.status, v.error?.kind])).toEqual([
+      ["judge_error", "bad_request"],
+      ["judge_error", "bad_request"],
+    ]);
+    expect(fake.batches).toHaveLength(2);
+  });
+
   it("CLI: --batch killed with SIGKILL while the batch runs resumes polling it, pays once, labels everything", async () => {
     fake = await startFakeBatch((body) => good(body));
     fake.hold = true;
