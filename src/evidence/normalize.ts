@@ -18,10 +18,15 @@
  *    context across segments: `Σ` is always `σ`; `ß` stays `ß`, it is not folded to `ss`). Case-folding and
  *    NFKC are applied to a segment together until it no longer changes (at most 4 rounds), because lowercasing
  *    can produce non-NFKC text (`İ` -> `i` + U+0307 must be reordered before a later mark) and NFKC can produce
- *    uppercase (`ᴬ` -> `A`); this keeps `normalize` idempotent.
+ *    uppercase (`ᴬ` -> `A`); this keeps `normalize` idempotent. The combining dot above that lowercasing leaves
+ *    after `i` (`İ` U+0130 -> `i` + U+0307) is dropped, so `İLETİN` and a lowercased `iletin` match
+ *    (test/data/cases/D11).
  *
  * `…` becomes `...` under NFKC; it is a literal, never a wildcard.
  */
+
+/** `i` followed by a combining dot above (what `toLowerCase` makes of `İ` U+0130). */
+const DOTTED_I = /i\u0307/g;
 
 /** Characters folded to ASCII before and after NFKC. */
 export const FOLD: ReadonlyMap<number, string> = new Map<number, string>([
@@ -146,7 +151,8 @@ function run(s: string, withMap: boolean): NormalizedText {
     }
     let seg = raw;
     for (let round = 0; round < 4; round++) {
-      const next = foldString(foldString(seg).normalize("NFKC")).toLowerCase();
+      // `İ` (U+0130) lowercases to `i` + U+0307: the dot is dropped, so a judge's lowercased "iletin" finds "İLETİN"
+      const next = foldString(foldString(seg).normalize("NFKC")).toLowerCase().replace(DOTTED_I, "i");
       if (next === seg) break;
       seg = next;
     }

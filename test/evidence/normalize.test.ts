@@ -20,7 +20,8 @@ function referenceOnce(s: string): string {
   let t = [...s].filter((c) => !DROPPED.has(c.codePointAt(0)!)).join("");
   t = fold(fold(t).normalize("NFKC"));
   t = t.replace(/[\s\u0085]+/g, " ").trim();
-  return [...t].map((c) => c.toLowerCase()).join("");
+  // U+0130 lowercases to i + U+0307; the dot is dropped (test/data/cases/D11)
+  return [...t].map((c) => c.toLowerCase()).join("").replace(/i\u0307/g, "i");
 }
 
 describe("normalize: DESIGN section 2 steps", () => {
