@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createRequire } from "node:module";
-import type { Ajv as AjvClass, ErrorObject } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { judges as judgesValidator } from "./judges-validator.generated.js";
 
 /** How the judge is asked for JSON: strict JSON Schema, JSON mode, or plain text. */
 export type OutputMode = "json_schema" | "json_object" | "text";
@@ -158,17 +158,14 @@ export const JUDGES_SCHEMA_PATH = path.resolve(
   "../../schemas/judges.schema.json",
 );
 
-let validator: ReturnType<AjvClass["compile"]> | undefined;
+/**
+ * The configuration's validator, compiled ahead of time from the schema by ajv's standalone mode
+ * (`scripts/gen-validators.mjs`; compiling it at start cost ~50 ms before the first request). test/schemas.test.ts
+ * checks the generated file is what the schema gives.
+ */
 function validate(raw: unknown): ErrorObject[] {
-  if (!validator) {
-    // ajv loaded on first use: modules that only read credentials or defaults from here never load it
-    const { Ajv } = createRequire(import.meta.url)("ajv") as { Ajv: typeof AjvClass };
-    const schema = JSON.parse(readFileSync(JUDGES_SCHEMA_PATH, "utf8"));
-    // validateSchema off: the meta-schema compile cost ~60-200 ms before the first request; test/schemas.test.ts
-    // checks the published schema against the meta-schema once
-    validator = new Ajv({ allErrors: true, strict: false, validateSchema: false }).compile(schema);
-  }
-  return validator(raw) ? [] : (validator.errors ?? []);
+  const v = judgesValidator as ValidateFunction;
+  return v(raw) ? [] : (v.errors ?? []);
 }
 
 /** `/judges/1/temperature` -> `judges[1] ("id").temperature`: the bad field, named the way a user finds it. */

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
-import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
+import type { ErrorObject, ValidateFunction } from "ajv";
+import * as generated from "./schema-validators.generated.js";
 
 /** The JSON Schemas published in `schemas/` (beside `src/` and `dist/`), one per input format. */
 export const SCHEMA_FILES = {
@@ -15,10 +16,17 @@ export type SchemaCheck =
   | { ok: true }
   | { ok: false; problems: string[]; message_index?: number };
 
-// validateSchema off: checking our own schemas against the draft-07 meta-schema compiled that meta-schema in every
-// process (~60-200 ms before the first item); test/schemas.test.ts checks every published schema against it once.
-const ajv = new Ajv({ allErrors: true, verbose: true, strictSchema: true, strictTypes: false, strictRequired: false, allowUnionTypes: true, validateSchema: false });
-const compiled = new Map<SchemaName, ValidateFunction>();
+/**
+ * The validators, compiled ahead of time from `schemas/` by ajv's standalone mode (`scripts/gen-validators.mjs`,
+ * options: all errors, verbose, strict schema): compiling them at start cost ~50 ms before the first request.
+ * test/schemas.test.ts checks the generated file is what the schemas give.
+ */
+const VALIDATORS: Record<SchemaName, ValidateFunction> = {
+  agentdojo: generated.agentdojo as ValidateFunction,
+  "chat-jsonl": generated.chatJsonl as ValidateFunction,
+  "inspect-sample": generated.inspectSample as ValidateFunction,
+  "shell-trajectory": generated.shellTrajectory as ValidateFunction,
+};
 
 /**
  * Load (once) and return the parsed JSON Schema `schemas/<name>.schema.json`. The file is found relative to this
@@ -29,15 +37,6 @@ const compiled = new Map<SchemaName, ValidateFunction>();
 export function loadSchema(name: SchemaName): Record<string, unknown> {
   const url = new URL(`../../schemas/${SCHEMA_FILES[name]}`, import.meta.url);
   return JSON.parse(readFileSync(url, "utf8")) as Record<string, unknown>;
-}
-
-function validator(name: SchemaName): ValidateFunction {
-  let v = compiled.get(name);
-  if (!v) {
-    v = ajv.compile(loadSchema(name));
-    compiled.set(name, v);
-  }
-  return v;
 }
 
 /** `/messages/3/tool_calls/0/id` -> `messages[3].tool_calls[0].id`; the root is `(root)`. */
@@ -103,7 +102,7 @@ export function describeAjvError(e: ErrorObject): string {
  *   first message a problem points into, if any. Never throws for bad data.
  */
 export function checkSchema(name: SchemaName, data: unknown): SchemaCheck {
-  const v = validator(name);
+  const v = VALIDATORS[name];
   if (v(data)) return { ok: true };
   const errors = v.errors ?? [];
   const problems = [...new Set(errors.map(describeAjvError))];
