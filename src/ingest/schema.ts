@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import * as generated from "./schema-validators.generated.js";
 
@@ -27,17 +26,6 @@ const VALIDATORS: Record<SchemaName, ValidateFunction> = {
   "inspect-sample": generated.inspectSample as ValidateFunction,
   "shell-trajectory": generated.shellTrajectory as ValidateFunction,
 };
-
-/**
- * Load (once) and return the parsed JSON Schema `schemas/<name>.schema.json`. The file is found relative to this
- * module (`../../schemas/`), which holds both for `src/ingest/` (tests, tsx) and `dist/ingest/` (the package).
- *
- * @throws Error when the schema file is missing or not JSON (a broken install, not a data problem)
- */
-export function loadSchema(name: SchemaName): Record<string, unknown> {
-  const url = new URL(`../../schemas/${SCHEMA_FILES[name]}`, import.meta.url);
-  return JSON.parse(readFileSync(url, "utf8")) as Record<string, unknown>;
-}
 
 /** `/messages/3/tool_calls/0/id` -> `messages[3].tool_calls[0].id`; the root is `(root)`. */
 export function fieldPath(instancePath: string): string {
