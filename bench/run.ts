@@ -7,7 +7,7 @@
  *   findings quoting the injected text where the tool result shows it, or not_exposed);
  * - bare loop: in this process, run just before and just after each ipi-judge run (the mean of both counts), `fetch` POSTs of the exact request bodies ipi-judge sends (system rubric + the
  *   rendered trajectory, pre-rendered before the clock starts), `concurrency` in flight, each response parsed;
- * - ipi-judge: the real CLI (`node dist/cli/main.js label ... --judges cfg --json`) in a child process, with
+ * - ipi-judge: the real CLI (`node dist/bin/ipi-judge.js label ... --judges cfg --json`) in a child process, with
  *   evidence verification and the run store on; wall time from spawn to exit (start-up, pre-count and the
  *   final summary included); peak RSS from getrusage via `bench/probe.ts`;
  * - sizes 5,000 and 40,000 trajectories from `agentdojo-scale.tgz` (11,384 runs): the corpus is extracted
@@ -44,7 +44,7 @@ const GUARD_RATIO = 0.2;
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..");
-const CLI = path.join(ROOT, "dist", "cli", "main.js");
+const CLI = path.join(ROOT, "dist", "bin", "ipi-judge.js");
 const TGZ = process.env.IPI_BENCH_TGZ ?? path.resolve(ROOT, "../shared/corpus/agentdojo-scale.tgz");
 
 function arg(name: string, def: string): string {

@@ -50,7 +50,7 @@ async function inProject(script: string): Promise<unknown> {
 
 describe("the npm package", () => {
   it("holds the compiled library with its types, prompts and schemas, and no tests or build state", () => {
-    for (const f of ["dist/index.js", "dist/index.d.ts", "dist/cli/main.js", "prompts/rubric-v1/system.md", "schemas/judges.schema.json", "package.json", "README.md"]) {
+    for (const f of ["dist/index.js", "dist/index.d.ts", "dist/bin/ipi-judge.js", "prompts/rubric-v1/system.md", "schemas/judges.schema.json", "package.json", "README.md"]) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("src/") || f.endsWith(".tsbuildinfo"))).toEqual([]);
@@ -92,5 +92,16 @@ describe("the npm package", () => {
     const bin = path.join(project, "node_modules", ".bin", "ipi-judge");
     const r = await run(bin, ["--help"], { cwd: project });
     expect(r.stdout).toMatch(/label/);
+    // the installed command is the bundle: it finds the prompts beside it and judges, and its tokenizer (loaded by name)
+    const labels = path.join(project, "labels");
+    const lab = await run(bin, ["label", TASK_DIR, "--judge", "signature", "--run", "r", "--labels-dir", labels, "--json"], { cwd: project });
+    const summary = JSON.parse(lab.stdout) as { judges: { judge_id: string; verdicts: number }[] };
+    expect(summary.judges[0].verdicts).toBeGreaterThan(0);
+    const cfg = path.join(project, "judges.json");
+    fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "j", model: "gpt-4o", family: "openai", base_url: "http://127.0.0.1:9/v1" }] }));
+    const dry = await run(bin, ["label", TASK_DIR, "--judges", cfg, "--run", "d", "--labels-dir", labels, "--dry-run", "--json"], { cwd: project });
+    const plan = JSON.parse(dry.stdout) as { judges: { id: string; requests: number; tokenizer?: string }[] };
+    expect(plan.judges[0].requests).toBeGreaterThan(0);
+    expect(plan.judges[0].tokenizer).toBe("o200k_base");
   }, 60_000);
 });

@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import path from "node:path";
 import { ROOT } from "./paths.js";
 
-/** Path of the built CLI (`npm test` builds it first in `pretest`). */
-export const CLI = path.join(ROOT, "dist", "cli", "main.js");
+/** The `ipi-judge` command as shipped (`bin` in package.json): the bundle `npm run build` writes (`npm test` builds it first, in `pretest`). */
+export const CLI = path.join(ROOT, "dist", "bin", "ipi-judge.js");
 
 export interface CliResult {
   code: number | null;
