@@ -144,6 +144,16 @@ export interface StoredConfig {
   models: string[];
 }
 
+/** What a run's summary is built from (`RunStore.summaryInputs`, or the three readers on a closed run). */
+export interface SummaryInputs {
+  /** The current verdict per (trajectory, judge, repeat), storage order, slim (`slimVerdict`). */
+  verdicts: Verdict[];
+  /** Trajectory index rows by id, slim (`slimIndexRow`). */
+  index: Map<string, TrajectoryIndexRow>;
+  /** Every stored error, in order. */
+  errors: IngestError[];
+}
+
 function errorKey(e: IngestError): string {
   return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
 }
@@ -166,6 +176,14 @@ export class RunStore {
   private errorKeys = new Set<string>();
   /** trajectory id -> content hash of its latest index row */
   private trajectoryHashes = new Map<string, string>();
+  /**
+   * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
+   * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order, the index row
+   * per trajectory id, every error line in order; verdicts and rows slim ({@link slimVerdict}, {@link slimIndexRow}).
+   */
+  private current = new Map<string, Verdict>();
+  private indexRows = new Map<string, TrajectoryIndexRow>();
+  private errorList: IngestError[] = [];
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -239,14 +257,17 @@ export class RunStore {
     };
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), bad, isVerdictRecord)) {
       this.remember(v);
+      this.keepCurrent(slimVerdict(v));
       this.resumed.verdicts++;
     }
     for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), bad, isErrorRecord)) {
       this.errorKeys.add(errorKey(e));
+      this.errorList.push(e);
       this.resumed.errors++;
     }
     for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
       this.trajectoryHashes.set(t.id, t.content_sha256);
+      this.indexRows.set(t.id, slimIndexRow(t));
       this.resumed.trajectories++;
     }
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
@@ -337,7 +358,10 @@ export class RunStore {
     this.throwIfSnapshotFailed();
     const prev = this.trajectoryHashes.get(row.id);
     if (prev === row.content_sha256) return "same";
+    // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
+    const slim = isIndexRecord(row) ? slimIndexRow(jsonCopy(slimIndexRow(row))) : undefined;
     this.trajectories.append(row);
+    if (slim) this.indexRows.set(row.id, slim);
     this.trajectoryHashes.set(row.id, row.content_sha256);
     this.db.data.counts.trajectories = this.trajectoryHashes.size;
     this.touch();
@@ -351,7 +375,11 @@ export class RunStore {
   /** Append a verdict (durable once this returns). @throws StoreWriteError. */
   addVerdict(v: Verdict): void {
     this.throwIfSnapshotFailed();
+    // The slim copy as `readVerdicts(dir, {slim: true})` will read the line back: JSON values (undefined dropped,
+    // NaN -> null), no object shared with the caller's verdict. Made before the write: if it throws, nothing is written.
+    const back = jsonCopy(slimVerdict(v));
     this.verdicts.append(v);
+    if (isVerdictRecord(back)) this.keepCurrent(slimVerdict(back));
     this.remember(v);
     this.db.data.counts.verdicts = this.doneKeys.size;
     this.touch();
@@ -362,11 +390,32 @@ export class RunStore {
     this.throwIfSnapshotFailed();
     const k = errorKey(e);
     if (this.errorKeys.has(k)) return false;
+    const back = jsonCopy(e); // as `readErrors` will read the line back
     this.errors.append(e);
+    if (isErrorRecord(back)) this.errorList.push(back);
     this.errorKeys.add(k);
     this.db.data.counts.errors = this.errorKeys.size;
     this.touch();
     return true;
+  }
+
+  /** Latest verdict per (trajectory, judge, repeat) in storage order: a superseded one leaves its place (as `readVerdicts`). */
+  private keepCurrent(slim: Verdict): void {
+    const k = currentVerdictKey(slim);
+    this.current.delete(k);
+    this.current.set(k, slim);
+  }
+
+  /**
+   * What the run's summary (`summarizeRun`) is built from, held in memory since the store was opened, so the end
+   * of a label run needs no re-read of its journals. Equal (deep, strict) to what
+   * `readVerdicts(dir, { slim: true })`, `readTrajectoryIndex(dir, { slim: true })` and `readErrors(dir)` return
+   * from disk after {@link close}: the current verdict per (trajectory, judge, repeat) in storage order, slim; the
+   * latest index row per trajectory id (in first-stored order), slim; every stored error in order. Callable after
+   * `close`. The containers are the caller's; the records are shared with the store (do not modify them).
+   */
+  summaryInputs(): SummaryInputs {
+    return { verdicts: [...this.current.values()], index: new Map(this.indexRows), errors: [...this.errorList] };
   }
 
   private touch(): void {
@@ -434,15 +483,31 @@ export class RunStore {
 export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean; slim?: boolean } = {}): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), undefined, isVerdictRecord)) {
-    const k = opts.allPrompts ? verdictKey(v) : `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+    const k = opts.allPrompts ? verdictKey(v) : currentVerdictKey(v);
     byKey.delete(k); // keep file order = storage order
     byKey.set(k, opts.slim ? slimVerdict(v) : v);
   }
   return [...byKey.values()];
 }
 
-/** The fields a run summary needs; `slim` readers keep only these so a 40,000-verdict run fits in little memory. */
-function slimVerdict(v: Verdict): Verdict {
+/**
+ * The key under which a newer verdict supersedes an older one in `readVerdicts` (without `allPrompts`) and
+ * {@link RunStore.summaryInputs}: trajectory, judge and repeat (a re-judged error, a newer prompt or configuration).
+ */
+function currentVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat">): string {
+  return `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+}
+
+/** A value as JSON stores it (what a journal line reads back as): undefined fields dropped, NaN and Infinity null. */
+function jsonCopy<T>(x: T): T {
+  return JSON.parse(JSON.stringify(x)) as T;
+}
+
+/**
+ * The fields a run summary needs; `slim` readers (and {@link RunStore.summaryInputs}) keep only these so a
+ * 40,000-verdict run fits in little memory.
+ */
+export function slimVerdict(v: Verdict): Verdict {
   return {
     trajectory_id: v.trajectory_id,
     judge_id: v.judge_id,
@@ -474,8 +539,13 @@ function slimVerdict(v: Verdict): Verdict {
 export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
-    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked, agent_model: t.agent_model, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow) : t);
+    m.set(t.id, opts.slim ? slimIndexRow(t) : t);
   return m;
+}
+
+/** The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`). */
+export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
+  return { id: t.id, attacked: t.attacked, agent_model: t.agent_model, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow;
 }
 
 /** Read a run's errors. */
