@@ -144,6 +144,20 @@ export interface StoredConfig {
   models: string[];
 }
 
+/** Most distinct values a store shares (`RunStore.one`, `RunStore.onePart`); past it, values are kept unshared. */
+const SHARED_MAX = 10_000;
+/** The string fields of a slim verdict that repeat across verdicts (a run has few judges, prompts, statuses, labels). */
+const SHARED_VERDICT_FIELDS = ["judge_id", "judge_model", "judge_family", "prompt_sha256", "judge_config_sha256", "status", "label", "label_claimed", "label_basis", "surface"];
+/** The findings of a slim verdict without findings (shared, frozen). */
+const NO_FINDINGS: Verdict["findings"] = Object.freeze([]) as unknown as Verdict["findings"];
+
+/** Freeze a JSON value and everything in it (a shared part must not be changed through one of its holders). */
+function deepFreeze(x: unknown): void {
+  if (typeof x !== "object" || x === null || Object.isFrozen(x)) return;
+  Object.freeze(x);
+  for (const v of Object.values(x)) deepFreeze(v);
+}
+
 /** What a run's summary is built from (`RunStore.summaryInputs`, or the three readers on a closed run). */
 export interface SummaryInputs {
   /** The current verdict per (trajectory, judge, repeat), storage order, slim (`slimVerdict`). */
@@ -184,6 +198,13 @@ export class RunStore {
   private current = new Map<string, Verdict>();
   private indexRows = new Map<string, TrajectoryIndexRow>();
   private errorList: IngestError[] = [];
+  /**
+   * One copy of each repeated value the in-memory records hold (a model, a hash, a status), and of each distinct
+   * quote-free findings list or error of a slim verdict (frozen: shared by many verdicts), so 40,000 verdicts hold
+   * each once. At most {@link SHARED_MAX} entries each; past that, values are kept as they are.
+   */
+  private sharedStrings = new Map<string, string>();
+  private sharedParts = new Map<string, unknown>();
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -257,7 +278,7 @@ export class RunStore {
     };
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), bad, isVerdictRecord)) {
       this.remember(v);
-      this.keepCurrent(slimVerdict(v));
+      this.keepCurrent(this.compact(slimVerdict(v)));
       this.resumed.verdicts++;
     }
     for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), bad, isErrorRecord)) {
@@ -267,7 +288,7 @@ export class RunStore {
     }
     for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
       this.trajectoryHashes.set(t.id, t.content_sha256);
-      this.indexRows.set(t.id, slimIndexRow(t));
+      this.indexRows.set(t.id, this.compactRow(slimIndexRow(t)));
       this.resumed.trajectories++;
     }
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
@@ -309,14 +330,50 @@ export class RunStore {
   }
 
   private remember(v: Verdict): void {
+    const loose = looseVerdictKey(v);
     this.doneKeys.set(verdictKey(v), v.status);
-    this.looseKeys.set(looseVerdictKey(v), v.status);
-    this.latest.set(looseVerdictKey(v), {
-      judge: v.judge_id,
-      prompt: v.prompt_sha256,
-      sha: typeof v.judge_config_sha256 === "string" ? v.judge_config_sha256 : "",
-      model: typeof v.judge_model === "string" ? v.judge_model : "",
+    this.looseKeys.set(loose, v.status);
+    this.latest.set(loose, {
+      judge: this.one(v.judge_id),
+      prompt: this.one(v.prompt_sha256),
+      sha: typeof v.judge_config_sha256 === "string" ? this.one(v.judge_config_sha256) : "",
+      model: typeof v.judge_model === "string" ? this.one(v.judge_model) : "",
     });
+  }
+
+  /** The store's one copy of a string (see {@link sharedStrings}); other values as they are. */
+  private one<T>(x: T): T {
+    if (typeof x !== "string") return x;
+    const got = this.sharedStrings.get(x);
+    if (got !== undefined) return got as T;
+    if (this.sharedStrings.size < SHARED_MAX) this.sharedStrings.set(x, x);
+    return x;
+  }
+
+  /** The store's one frozen copy of a JSON value equal to `x` (see {@link sharedParts}). */
+  private onePart<T>(tag: string, x: T): T {
+    const k = tag + JSON.stringify(x);
+    const got = this.sharedParts.get(k);
+    if (got !== undefined) return got as T;
+    deepFreeze(x);
+    if (this.sharedParts.size < SHARED_MAX) this.sharedParts.set(k, x);
+    return x;
+  }
+
+  /** A slim verdict (fresh from `slimVerdict`, JSON values) with its repeated parts shared; same fields and values. */
+  private compact(s: Verdict): Verdict {
+    const w = s as unknown as Record<string, unknown>;
+    for (const f of SHARED_VERDICT_FIELDS) if (f in w) w[f] = this.one(w[f]);
+    s.findings = s.findings.length === 0 ? NO_FINDINGS : this.onePart("f", s.findings);
+    if (s.error) s.error = this.onePart("e", s.error);
+    return s;
+  }
+
+  /** A slim index row with its repeated strings shared; same fields and values. */
+  private compactRow(r: TrajectoryIndexRow): TrajectoryIndexRow {
+    r.agent_model = this.one(r.agent_model);
+    if (r.surface !== undefined) r.surface = this.one(r.surface);
+    return r;
   }
 
   /**
@@ -359,7 +416,7 @@ export class RunStore {
     const prev = this.trajectoryHashes.get(row.id);
     if (prev === row.content_sha256) return "same";
     // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
-    const slim = isIndexRecord(row) ? slimIndexRow(jsonCopy(slimIndexRow(row))) : undefined;
+    const slim = isIndexRecord(row) ? this.compactRow(slimIndexRow(jsonCopy(slimIndexRow(row)))) : undefined;
     this.trajectories.append(row);
     if (slim) this.indexRows.set(row.id, slim);
     this.trajectoryHashes.set(row.id, row.content_sha256);
@@ -379,7 +436,7 @@ export class RunStore {
     // NaN -> null), no object shared with the caller's verdict. Made before the write: if it throws, nothing is written.
     const back = jsonCopy(slimVerdict(v));
     this.verdicts.append(v);
-    if (isVerdictRecord(back)) this.keepCurrent(slimVerdict(back));
+    if (isVerdictRecord(back)) this.keepCurrent(this.compact(slimVerdict(back)));
     this.remember(v);
     this.db.data.counts.verdicts = this.doneKeys.size;
     this.touch();

@@ -216,6 +216,31 @@ describe("RunStore.summaryInputs equals the slim readers on disk", () => {
     expect(mem.verdicts.map((v) => v.trajectory_id)).toEqual(["a", "c", "d"]);
   });
 
+  it("verdicts share their repeated parts without mixing different ones up; a shared part cannot be changed", async () => {
+    const s = await RunStore.open(dir, "r");
+    const f = (holds: boolean, reason?: string) => [{ bucket: "partial_compliance", holds, explanation: "x", evidence: [{ message_index: 1, tool_call_index: null, quote: "q", verified: false, ...(reason ? { reason } : {}) }] }];
+    s.addVerdict(verdict("a", { findings: f(true) as Verdict["findings"] }));
+    s.addVerdict(verdict("b", { findings: f(false) as Verdict["findings"] }));
+    s.addVerdict(verdict("c", { findings: f(true, "not checked: no injected text") as Verdict["findings"] }));
+    s.addVerdict(verdict("d", { findings: f(true) as Verdict["findings"], status: "judge_error", error: { kind: "timeout", message: "m1" } }));
+    s.addVerdict(verdict("e", { findings: [], status: "judge_error", error: { kind: "bad_json", message: "m2" } }));
+    s.addVerdict(verdict("f", { findings: [], status: "judge_error", error: { kind: "timeout", message: "m3" } }));
+    await s.close();
+    const s2 = await RunStore.open(dir, "r"); // loaded ones share with new ones
+    s2.addVerdict(verdict("g", { findings: f(false) as Verdict["findings"] }));
+    const mem = await closeAndCompare(s2);
+    const by = Object.fromEntries(mem.verdicts.map((v) => [v.trajectory_id, v]));
+    expect(by.a.findings).toBe(by.d.findings);
+    expect(by.b.findings).toBe(by.g.findings);
+    expect(by.a.findings).not.toEqual(by.b.findings);
+    expect(by.a.findings).not.toEqual(by.c.findings);
+    expect(by.d.error).toBe(by.f.error);
+    expect(by.e.error).toStrictEqual({ kind: "bad_json", message: "" });
+    expect(() => {
+      (by.a.findings[0] as { holds: boolean }).holds = false;
+    }).toThrow(TypeError);
+  });
+
   it("summaryInputs hands out its own containers", async () => {
     const s = await RunStore.open(dir, "r");
     s.addVerdict(verdict("a"));
