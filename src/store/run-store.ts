@@ -469,7 +469,8 @@ export class RunStore {
    * `readVerdicts(dir, { slim: true })`, `readTrajectoryIndex(dir, { slim: true })` and `readErrors(dir)` return
    * from disk after {@link close}: the current verdict per (trajectory, judge, repeat) in storage order, slim; the
    * latest index row per trajectory id (in first-stored order), slim; every stored error in order. Callable after
-   * `close`. The containers are the caller's; the records are shared with the store (do not modify them).
+   * `close`. The containers are the caller's; the records are the store's, read-only (the findings and errors
+   * several verdicts share are frozen: changing one throws).
    */
   summaryInputs(): SummaryInputs {
     return { verdicts: [...this.current.values()], index: new Map(this.indexRows), errors: [...this.errorList] };
