@@ -88,6 +88,7 @@ export {
   RunNameError,
   type TrajectoryIndexRow,
   type RunSnapshot,
+  type SummaryInputs,
 } from "./store/run-store.js";
 export { RunLockedError } from "./store/lock.js";
 export { StoreWriteError } from "./store/journal.js";

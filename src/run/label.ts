@@ -11,7 +11,7 @@ import { countInputs, readTrajectories, type IngestWarning, type InputFormat, ty
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
 import { readJsonl } from "../io/jsonl.js";
-import { RunStore, readErrors, readTrajectoryIndex, readVerdicts, looseVerdictKey, verdictKey } from "../store/run-store.js";
+import { RunStore, looseVerdictKey, verdictKey } from "../store/run-store.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths, type BatchSettings } from "./batch.js";
@@ -341,11 +341,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  const [verdicts, index, errors] = await Promise.all([
-    readVerdicts(store.dir, { slim: true }),
-    readTrajectoryIndex(store.dir, { slim: true }),
-    readErrors(store.dir),
-  ]);
+  // what the three readers would read back from the journals, kept in memory as they were written (no re-read)
+  const { verdicts, index, errors } = store.summaryInputs();
   const summary = summarizeRun(opts.run, verdicts, index, errors, stopped);
   // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
   for (const j of summary.judges) {

@@ -144,6 +144,30 @@ export interface StoredConfig {
   models: string[];
 }
 
+/** Most distinct values a store shares (`RunStore.one`, `RunStore.onePart`); past it, values are kept unshared. */
+const SHARED_MAX = 10_000;
+/** The string fields of a slim verdict that repeat across verdicts (a run has few judges, prompts, statuses, labels). */
+const SHARED_VERDICT_FIELDS = ["judge_id", "judge_model", "judge_family", "prompt_sha256", "judge_config_sha256", "status", "label", "label_claimed", "label_basis", "surface"];
+/** The findings of a slim verdict without findings (shared, frozen). */
+const NO_FINDINGS: Verdict["findings"] = Object.freeze([]) as unknown as Verdict["findings"];
+
+/** Freeze a JSON value and everything in it (a shared part must not be changed through one of its holders). */
+function deepFreeze(x: unknown): void {
+  if (typeof x !== "object" || x === null || Object.isFrozen(x)) return;
+  Object.freeze(x);
+  for (const v of Object.values(x)) deepFreeze(v);
+}
+
+/** What a run's summary is built from (`RunStore.summaryInputs`, or the three readers on a closed run). */
+export interface SummaryInputs {
+  /** The current verdict per (trajectory, judge, repeat), storage order, slim (`slimVerdict`). */
+  verdicts: Verdict[];
+  /** Trajectory index rows by id, slim (`slimIndexRow`). */
+  index: Map<string, TrajectoryIndexRow>;
+  /** Every stored error, in order. */
+  errors: IngestError[];
+}
+
 function errorKey(e: IngestError): string {
   return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
 }
@@ -166,6 +190,21 @@ export class RunStore {
   private errorKeys = new Set<string>();
   /** trajectory id -> content hash of its latest index row */
   private trajectoryHashes = new Map<string, string>();
+  /**
+   * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
+   * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order, the index row
+   * per trajectory id, every error line in order; verdicts and rows slim ({@link slimVerdict}, {@link slimIndexRow}).
+   */
+  private current = new Map<string, Verdict>();
+  private indexRows = new Map<string, TrajectoryIndexRow>();
+  private errorList: IngestError[] = [];
+  /**
+   * One copy of each repeated value the in-memory records hold (a model, a hash, a status), and of each distinct
+   * quote-free findings list or error of a slim verdict (frozen: shared by many verdicts), so 40,000 verdicts hold
+   * each once. At most {@link SHARED_MAX} entries each; past that, values are kept as they are.
+   */
+  private sharedStrings = new Map<string, string>();
+  private sharedParts = new Map<string, unknown>();
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -239,14 +278,17 @@ export class RunStore {
     };
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), bad, isVerdictRecord)) {
       this.remember(v);
+      this.keepCurrent(this.compact(slimVerdict(v)));
       this.resumed.verdicts++;
     }
     for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), bad, isErrorRecord)) {
       this.errorKeys.add(errorKey(e));
+      this.errorList.push(e);
       this.resumed.errors++;
     }
     for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
       this.trajectoryHashes.set(t.id, t.content_sha256);
+      this.indexRows.set(t.id, this.compactRow(slimIndexRow(t)));
       this.resumed.trajectories++;
     }
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
@@ -288,14 +330,50 @@ export class RunStore {
   }
 
   private remember(v: Verdict): void {
+    const loose = looseVerdictKey(v);
     this.doneKeys.set(verdictKey(v), v.status);
-    this.looseKeys.set(looseVerdictKey(v), v.status);
-    this.latest.set(looseVerdictKey(v), {
-      judge: v.judge_id,
-      prompt: v.prompt_sha256,
-      sha: typeof v.judge_config_sha256 === "string" ? v.judge_config_sha256 : "",
-      model: typeof v.judge_model === "string" ? v.judge_model : "",
+    this.looseKeys.set(loose, v.status);
+    this.latest.set(loose, {
+      judge: this.one(v.judge_id),
+      prompt: this.one(v.prompt_sha256),
+      sha: typeof v.judge_config_sha256 === "string" ? this.one(v.judge_config_sha256) : "",
+      model: typeof v.judge_model === "string" ? this.one(v.judge_model) : "",
     });
+  }
+
+  /** The store's one copy of a string (see {@link sharedStrings}); other values as they are. */
+  private one<T>(x: T): T {
+    if (typeof x !== "string") return x;
+    const got = this.sharedStrings.get(x);
+    if (got !== undefined) return got as T;
+    if (this.sharedStrings.size < SHARED_MAX) this.sharedStrings.set(x, x);
+    return x;
+  }
+
+  /** The store's one frozen copy of a JSON value equal to `x` (see {@link sharedParts}). */
+  private onePart<T>(tag: string, x: T): T {
+    const k = tag + JSON.stringify(x);
+    const got = this.sharedParts.get(k);
+    if (got !== undefined) return got as T;
+    deepFreeze(x);
+    if (this.sharedParts.size < SHARED_MAX) this.sharedParts.set(k, x);
+    return x;
+  }
+
+  /** A slim verdict (fresh from `slimVerdict`, JSON values) with its repeated parts shared; same fields and values. */
+  private compact(s: Verdict): Verdict {
+    const w = s as unknown as Record<string, unknown>;
+    for (const f of SHARED_VERDICT_FIELDS) if (f in w) w[f] = this.one(w[f]);
+    s.findings = s.findings.length === 0 ? NO_FINDINGS : this.onePart("f", s.findings);
+    if (s.error) s.error = this.onePart("e", s.error);
+    return s;
+  }
+
+  /** A slim index row with its repeated strings shared; same fields and values. */
+  private compactRow(r: TrajectoryIndexRow): TrajectoryIndexRow {
+    r.agent_model = this.one(r.agent_model);
+    if (r.surface !== undefined) r.surface = this.one(r.surface);
+    return r;
   }
 
   /**
@@ -337,7 +415,10 @@ export class RunStore {
     this.throwIfSnapshotFailed();
     const prev = this.trajectoryHashes.get(row.id);
     if (prev === row.content_sha256) return "same";
+    // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
+    const slim = isIndexRecord(row) ? this.compactRow(slimIndexRow(jsonCopy(slimIndexRow(row)))) : undefined;
     this.trajectories.append(row);
+    if (slim) this.indexRows.set(row.id, slim);
     this.trajectoryHashes.set(row.id, row.content_sha256);
     this.db.data.counts.trajectories = this.trajectoryHashes.size;
     this.touch();
@@ -351,7 +432,11 @@ export class RunStore {
   /** Append a verdict (durable once this returns). @throws StoreWriteError. */
   addVerdict(v: Verdict): void {
     this.throwIfSnapshotFailed();
+    // The slim copy as `readVerdicts(dir, {slim: true})` will read the line back: JSON values (undefined dropped,
+    // NaN -> null), no object shared with the caller's verdict. Made before the write: if it throws, nothing is written.
+    const back = jsonCopy(slimVerdict(v));
     this.verdicts.append(v);
+    if (isVerdictRecord(back)) this.keepCurrent(this.compact(slimVerdict(back)));
     this.remember(v);
     this.db.data.counts.verdicts = this.doneKeys.size;
     this.touch();
@@ -362,11 +447,33 @@ export class RunStore {
     this.throwIfSnapshotFailed();
     const k = errorKey(e);
     if (this.errorKeys.has(k)) return false;
+    const back = jsonCopy(e); // as `readErrors` will read the line back
     this.errors.append(e);
+    if (isErrorRecord(back)) this.errorList.push(back);
     this.errorKeys.add(k);
     this.db.data.counts.errors = this.errorKeys.size;
     this.touch();
     return true;
+  }
+
+  /** Latest verdict per (trajectory, judge, repeat) in storage order: a superseded one leaves its place (as `readVerdicts`). */
+  private keepCurrent(slim: Verdict): void {
+    const k = currentVerdictKey(slim);
+    this.current.delete(k);
+    this.current.set(k, slim);
+  }
+
+  /**
+   * What the run's summary (`summarizeRun`) is built from, held in memory since the store was opened, so the end
+   * of a label run needs no re-read of its journals. Equal (deep, strict) to what
+   * `readVerdicts(dir, { slim: true })`, `readTrajectoryIndex(dir, { slim: true })` and `readErrors(dir)` return
+   * from disk after {@link close}: the current verdict per (trajectory, judge, repeat) in storage order, slim; the
+   * latest index row per trajectory id (in first-stored order), slim; every stored error in order. Callable after
+   * `close`. The containers are the caller's; the records are the store's, read-only (the findings and errors
+   * several verdicts share are frozen: changing one throws).
+   */
+  summaryInputs(): SummaryInputs {
+    return { verdicts: [...this.current.values()], index: new Map(this.indexRows), errors: [...this.errorList] };
   }
 
   private touch(): void {
@@ -434,15 +541,31 @@ export class RunStore {
 export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean; slim?: boolean } = {}): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), undefined, isVerdictRecord)) {
-    const k = opts.allPrompts ? verdictKey(v) : `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+    const k = opts.allPrompts ? verdictKey(v) : currentVerdictKey(v);
     byKey.delete(k); // keep file order = storage order
     byKey.set(k, opts.slim ? slimVerdict(v) : v);
   }
   return [...byKey.values()];
 }
 
-/** The fields a run summary needs; `slim` readers keep only these so a 40,000-verdict run fits in little memory. */
-function slimVerdict(v: Verdict): Verdict {
+/**
+ * The key under which a newer verdict supersedes an older one in `readVerdicts` (without `allPrompts`) and
+ * {@link RunStore.summaryInputs}: trajectory, judge and repeat (a re-judged error, a newer prompt or configuration).
+ */
+function currentVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat">): string {
+  return `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+}
+
+/** A value as JSON stores it (what a journal line reads back as): undefined fields dropped, NaN and Infinity null. */
+function jsonCopy<T>(x: T): T {
+  return JSON.parse(JSON.stringify(x)) as T;
+}
+
+/**
+ * The fields a run summary needs; `slim` readers (and {@link RunStore.summaryInputs}) keep only these so a
+ * 40,000-verdict run fits in little memory.
+ */
+export function slimVerdict(v: Verdict): Verdict {
   return {
     trajectory_id: v.trajectory_id,
     judge_id: v.judge_id,
@@ -474,8 +597,13 @@ function slimVerdict(v: Verdict): Verdict {
 export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
-    m.set(t.id, opts.slim ? ({ id: t.id, attacked: t.attacked, agent_model: t.agent_model, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow) : t);
+    m.set(t.id, opts.slim ? slimIndexRow(t) : t);
   return m;
+}
+
+/** The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`). */
+export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
+  return { id: t.id, attacked: t.attacked, agent_model: t.agent_model, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow;
 }
 
 /** Read a run's errors. */
