@@ -242,9 +242,13 @@ Environment: API keys from the variables the config names (api_key_env).`,
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
-            `\nthis invocation: ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors\n` +
+            `\nthis invocation: ${res.progress.read} trajectories read, ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors\n` +
               `stored in ${displayPath(res.runDir)}/\n` +
-              (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : ""),
+              (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +
+              // the headline counts the trajectories the run has stored, not those read: say what the cap left out
+              (!res.interrupted && res.costCap?.reached
+                ? "COST CAP REACHED: the run is not complete (the figures above cover only what was judged before the cap); a higher --max-cost resumes it\n"
+                : ""),
           );
         }
         for (const [id, what] of Object.entries(res.adaptations ?? {}))

@@ -87,6 +87,9 @@ describe("label --max-cost", () => {
     expect(a.code).toBe(1);
     expect(a.stderr).toMatch(/cost cap was reached/);
     expect(a.stderr).toMatch(/higher --max-cost/);
+    // the headline counts what the run stored before the cap (reading stops there): stdout says the run is not complete
+    expect(a.stdout).toMatch(/COST CAP REACHED: the run is not complete/);
+    expect(a.stdout).toMatch(/this invocation: \d+ trajectories read, \d+ verdicts stored/);
     const n1 = verdictLines("c").length;
     expect(n1).toBeGreaterThanOrEqual(3);
     expect(n1).toBeLessThanOrEqual(6);
@@ -109,6 +112,7 @@ describe("label --max-cost", () => {
 
     const c = await runCli([...args, "--max-cost", "10"], { env });
     expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).not.toMatch(/COST CAP REACHED/);
     const all = verdictLines("c");
     expect(all).toHaveLength(30);
     expect(new Set(all.map((v) => v.trajectory_id)).size).toBe(30);
