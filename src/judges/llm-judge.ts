@@ -75,6 +75,8 @@ export class LlmJudge implements Judge {
   private readonly conversations: JudgeConversations;
   readonly #client: OpenAI;
   readonly #sender: ChatSender;
+  /** The first redirect this judge's requests followed to another origin (`../providers/sender.ts`). */
+  readonly #crossOrigin: () => { from: string; to: string } | undefined;
   /** The token-limit parameter the server accepts (learned from a 400, or `reasoning: true` up front). */
   #tokenParam: "max_tokens" | "max_completion_tokens";
   /** What this judge changed after its server's answers (recorded in the run's store.json). */
@@ -94,6 +96,7 @@ export class LlmJudge implements Judge {
     const local = createChatSender(cfg, common);
     this.#client = local.client;
     this.#sender = local;
+    this.#crossOrigin = local.crossOrigin;
     this.limiter = local.limiter;
     this.id = cfg.id;
     this.model = cfg.model;
@@ -168,10 +171,15 @@ export class LlmJudge implements Judge {
 
   /**
    * The request settings in force: the temperature sent (null = none: a reasoning model), the token-limit
-   * parameter, and what was adapted to the server's answers (recorded by `label` in store.json, shown by `report`).
+   * parameter, and what was adapted to the server's answers (recorded by `label` in store.json, shown by `report`),
+   * including a redirect followed to another origin.
    */
   requestParams(): { temperature: number | null; token_param: string; adapted: string[] } {
-    return { temperature: this.conversations.temperature ?? null, token_param: this.#tokenParam, adapted: [...this.#adapted] };
+    const adapted = [...this.#adapted];
+    // the verdicts record the configured base_url: say when another origin answered
+    const x = this.#crossOrigin();
+    if (x) adapted.push(`requests to ${x.from} were redirected to another origin, ${x.to}, which answered them (no credential header was sent there)`);
+    return { temperature: this.conversations.temperature ?? null, token_param: this.#tokenParam, adapted };
   }
 
   /**

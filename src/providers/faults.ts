@@ -72,6 +72,8 @@ export interface FaultState {
   canSwitchTokenParam: boolean;
   /** The judge never had a completion-shaped answer. */
   neverAnswered: boolean;
+  /** A redirect this judge's requests followed to another origin (no credential header is sent there). */
+  crossOrigin?: { from: string; to: string };
   /** `retry-after` over this (ms) is not waited for. */
   maxRetryAfterMs: number;
   /** Uniform [0,1) for jitter. */
@@ -99,7 +101,12 @@ export const HTTP_FAULTS: readonly HttpFaultRow[] = [
     fault: (e, msg, s) => ({
       action: "fatal",
       kind: "auth",
-      message: `judge "${s.judgeId}": the API refused the credentials (HTTP ${e.status}): ${msg}. Check the key in the judge's api_key_env.`,
+      message:
+        `judge "${s.judgeId}": the API refused the credentials (HTTP ${e.status}): ${msg}. ` +
+        (s.crossOrigin
+          ? `The requests were redirected from ${s.crossOrigin.from} to another origin, ${s.crossOrigin.to}, where no credential is sent ` +
+            `(a key goes only to the server it was configured for): if ${s.crossOrigin.to} is the endpoint, set base_url to it.`
+          : `Check the key in the judge's api_key_env.`),
     }),
   },
   {

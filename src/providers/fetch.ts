@@ -222,8 +222,14 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
  * client would take a rejection for a connection failure). Status and headers are as received.
  * @param limit bytes (default {@link MAX_RESPONSE_BYTES}); must be > 0.
  * @param base the platform fetch (default `globalThis.fetch`).
+ * @param onCrossOrigin called with the two origins (`scheme://host:port`, never a path or query, which may hold a
+ *   key) each time a redirect of a chat completion is followed to another origin.
  */
-export function limitedFetch(limit: number = MAX_RESPONSE_BYTES, base: typeof fetch = globalThis.fetch): typeof fetch {
+export function limitedFetch(
+  limit: number = MAX_RESPONSE_BYTES,
+  base: typeof fetch = globalThis.fetch,
+  onCrossOrigin?: (from: string, to: string) => void,
+): typeof fetch {
   return (async (input: string | URL | Request, init?: RequestInit) => {
     let url: URL | null = null;
     try {
@@ -240,7 +246,7 @@ export function limitedFetch(limit: number = MAX_RESPONSE_BYTES, base: typeof fe
       (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array);
     // a request this path would not repeat on a redirect exactly (a stream body, credentials in the URL) goes to fetch
     if (!plain || !isChatCompletion(url!, init)) return base(input, init);
-    return followRedirects(url!, init!, (u, i) => fetchOne(base, u, i, limit));
+    return followRedirects(url!, init!, (u, i) => fetchOne(base, u, i, limit), onCrossOrigin);
   }) as typeof fetch;
 }
 
@@ -263,7 +269,12 @@ const CROSS_ORIGIN_HEADERS = /^(accept|accept-language|accept-encoding|content-t
  * missing or not http(s), or one hop too many, returns the redirect response itself (the fault policy reads it as
  * the status it is).
  */
-async function followRedirects(url: URL, init: RequestInit, send: (url: URL, init: RequestInit) => Promise<Response>): Promise<Response> {
+async function followRedirects(
+  url: URL,
+  init: RequestInit,
+  send: (url: URL, init: RequestInit) => Promise<Response>,
+  onCrossOrigin?: (from: string, to: string) => void,
+): Promise<Response> {
   let cur = url;
   let curInit = init;
   for (let hop = 0; ; hop++) {
@@ -278,7 +289,10 @@ async function followRedirects(url: URL, init: RequestInit, send: (url: URL, ini
     }
     if (!loc || (next.protocol !== "http:" && next.protocol !== "https:") || next.username || next.password) return res;
     const headers = headerRecord(curInit.headers);
-    if (next.origin !== cur.origin) for (const k of Object.keys(headers)) if (!CROSS_ORIGIN_HEADERS.test(k)) delete headers[k];
+    if (next.origin !== cur.origin) {
+      for (const k of Object.keys(headers)) if (!CROSS_ORIGIN_HEADERS.test(k)) delete headers[k];
+      onCrossOrigin?.(cur.origin, next.origin);
+    }
     if (res.status === 303) {
       delete headers["content-type"];
       delete headers["content-length"];

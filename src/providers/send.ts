@@ -90,6 +90,8 @@ export interface JudgeHealth {
   succeeded: boolean;
   /** Responses that were not chat completions while `succeeded` was false (`sendChat` counts them). */
   invalidResponses?: number;
+  /** The first redirect followed to another origin (origins only), where no credential header was sent. */
+  crossOrigin?: { from: string; to: string };
 }
 
 /** max_tokens of the one resend after a truncated or empty reply when the judge set none. */
@@ -277,6 +279,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         canDropTemperature: !res.temperatureDropped && body.temperature !== undefined,
         canSwitchTokenParam: !paramSwitched && res.tokenParam === "max_tokens" && res.maxTokens !== undefined,
         neverAnswered: ctx.health !== undefined && !ctx.health.succeeded,
+        crossOrigin: ctx.health?.crossOrigin,
         maxRetryAfterMs: o.maxRetryAfterMs,
         random,
       });

@@ -32,11 +32,19 @@ export interface ChatSender {
  * the rpm/tpm pacer and the AIMD limiter (`./pacing.ts`), and the judge's health record. Used by `createOpenAIJudge`.
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable.
  */
-export function createChatSender(cfg: JudgeConfig, common: { transport?: TransportOptions; env?: NodeJS.ProcessEnv }): ChatSender & { client: OpenAI; limiter: AimdLimiter } {
+export function createChatSender(
+  cfg: JudgeConfig,
+  common: { transport?: TransportOptions; env?: NodeJS.ProcessEnv },
+): ChatSender & { client: OpenAI; limiter: AimdLimiter; crossOrigin: () => JudgeHealth["crossOrigin"] } {
   const cs = clientSettings(cfg, common.env);
   const timeoutMs = withJudgeDefaults(cfg).timeout_s * 1000;
   // chat completion bodies bounded (decoded bytes, gzip bombs included): ./fetch.ts
-  const fetchLimited = limitedFetch(common.transport?.maxResponseBytes);
+  // Until one response succeeds, an address that cannot be reached stops this judge (./send.ts).
+  const health: JudgeHealth = { succeeded: false };
+  // a redirect to another origin is followed without credentials: remembered for the judge's record and the auth fault
+  const fetchLimited = limitedFetch(common.transport?.maxResponseBytes, undefined, (from, to) => {
+    health.crossOrigin ??= { from, to };
+  });
   const client = new OpenAI({
     apiKey: cs.apiKey,
     baseURL: cs.baseURL,
@@ -55,8 +63,6 @@ export function createChatSender(cfg: JudgeConfig, common: { transport?: Transpo
       ? new RatePacer(cfg.rpm, cfg.tpm, (ms, signal) => sleep(ms * scale, signal), common.transport?.now)
       : undefined;
   const limiter = new AimdLimiter();
-  // Until one response succeeds, an address that cannot be reached stops this judge (./send.ts).
-  const health: JudgeHealth = { succeeded: false };
   const send = (req: ChatRequest, opts: SendOptions) =>
     sendChat(client, req, {
       judgeId: cfg.id,
@@ -71,7 +77,7 @@ export function createChatSender(cfg: JudgeConfig, common: { transport?: Transpo
       health,
       baseURL: cs.baseURL,
     });
-  const out = { send, limiter } as ChatSender & { client: OpenAI; limiter: AimdLimiter };
+  const out = { send, limiter, crossOrigin: () => health.crossOrigin } as ChatSender & { client: OpenAI; limiter: AimdLimiter; crossOrigin: () => JudgeHealth["crossOrigin"] };
   // not enumerable: the client holds the API key
   return Object.defineProperty(out, "client", { value: client, enumerable: false });
 }

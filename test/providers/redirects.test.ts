@@ -4,7 +4,8 @@
  * (`limitedFetch` over the platform fetch) and the real `openai` client, against loopback servers.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
+import { JudgeFatalError } from "../../src/errors.js";
+import { createOpenAIJudge, type OpenAIJudge } from "../../src/judges/llm-judge.js";
 import type { Trajectory } from "../../src/types.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 
@@ -70,5 +71,48 @@ describe("redirects", () => {
     const v = await judge(s.url).judge(T, { repeat: 0 });
     expect(v.status).toBe("judge_error");
     expect(s.requests).toHaveLength(6);
+  });
+
+  it("to another origin: said in the judge's record (the verdicts name the configured base_url); a same-origin move is not", async () => {
+    const target = await startFakeOpenAI(() => completion(OK));
+    const from = await startFakeOpenAI((req) =>
+      req.path.startsWith("/old/") ? { status: 308, headers: { location: "/v1/chat/completions" }, body: {} } : { status: 307, headers: { location: `${target.url}/chat/completions?key=never-shown` }, body: {} },
+    );
+    servers.push(target, from);
+    const moved = judge(from.url.replace("/v1", "/old/v1")) as OpenAIJudge;
+    const away = judge(from.url) as OpenAIJudge;
+    // /old/ -> /v1 (same origin) -> the target (another origin)
+    expect((await moved.judge(T, { repeat: 0 })).status).toBe("ok");
+    expect((await away.judge(T, { repeat: 0 })).status).toBe("ok");
+    const origin = (u: string) => new URL(u).origin;
+    for (const j of [moved, away]) {
+      const adapted = j.requestParams().adapted;
+      expect(adapted).toHaveLength(1);
+      expect(adapted[0]).toContain(`requests to ${origin(from.url)} were redirected to another origin, ${origin(target.url)}`);
+      expect(adapted[0]).not.toContain("never-shown"); // origins only: a query may hold a key
+    }
+    const same = await startFakeOpenAI((req) => (req.path.startsWith("/old/") ? { status: 301, headers: { location: "/v1/chat/completions" }, body: {} } : completion(OK)));
+    servers.push(same);
+    const j = judge(same.url.replace("/v1", "/old/v1")) as OpenAIJudge;
+    expect((await j.judge(T, { repeat: 0 })).status).toBe("ok");
+    expect(j.requestParams().adapted).toEqual([]);
+  });
+
+  it("to another origin that wants the key (http -> https on the same host is one): the auth stop says why and what to set", async () => {
+    const target = await startFakeOpenAI((req) => (req.headers.authorization ? completion(OK) : { status: 401, body: { error: { message: "Missing bearer token" } } }));
+    const from = await startFakeOpenAI(() => ({ status: 301, headers: { location: `${target.url}/chat/completions` }, body: {} }));
+    servers.push(target, from);
+    const err = await judge(from.url)
+      .judge(T, { repeat: 0 })
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+    expect(err).toBeInstanceOf(JudgeFatalError);
+    expect((err as JudgeFatalError).kind).toBe("auth");
+    const to = new URL(target.url).origin;
+    expect((err as Error).message).toContain(`redirected from ${new URL(from.url).origin} to another origin, ${to}, where no credential is sent`);
+    expect((err as Error).message).toContain(`set base_url to it`);
+    expect((err as Error).message).not.toContain("sk-redirect-test-key-0001");
   });
 });
