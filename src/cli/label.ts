@@ -242,7 +242,10 @@ Environment: API keys from the variables the config names (api_key_env).`,
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
-            `\nthis invocation: ${res.progress.read} trajectories read, ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors\n` +
+            `\nthis invocation: ${res.progress.read} trajectories read, ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
+              // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
+              (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
+              `\n` +
               `stored in ${displayPath(res.runDir)}/\n` +
               (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +
               // the headline counts the trajectories the run has stored, not those read: say what the cap left out

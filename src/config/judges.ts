@@ -389,7 +389,8 @@ export function loadJudgesConfig(
   }
   let raw: unknown;
   try {
-    raw = JSON.parse(text);
+    // a leading byte order mark (Windows editors write one) is not content; JSON.parse would show it as a bad token
+    raw = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (e) {
     throw new JudgesConfigError(`${file}: not valid JSON: ${(e as Error).message}`);
   }

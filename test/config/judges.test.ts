@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -51,6 +51,16 @@ describe("example configs", () => {
     expect(e.message).toContain("OPENROUTER_API_KEY");
     expect(loadJudgesConfig(EXAMPLE, { env: {}, checkKeys: false }).judges).toHaveLength(3);
   });
+  it("a leading byte order mark (Windows editors) is not content: the file reads", () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ipi-bom-"));
+    const f = path.join(dir, "judges.json");
+    writeFileSync(f, "\uFEFF" + readFileSync(LOCAL, "utf8"));
+    expect(loadJudgesConfig(f, { env: {} }).judges.length).toBeGreaterThan(0);
+    writeFileSync(f, "\uFEFF{nope");
+    expect(() => loadJudgesConfig(f, { env: {} })).toThrow(/judges.json: not valid JSON/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
   it("judges.local.example.json: vLLM and Ollama, no key needed", () => {
     const cfg = loadJudgesConfig(LOCAL, { env: {} });
     expect(cfg.judges.map((j) => j.base_url)).toEqual(["http://127.0.0.1:8000/v1", "http://127.0.0.1:11434/v1"]);
