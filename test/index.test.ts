@@ -54,6 +54,9 @@ describe("the npm package", () => {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("src/") || f.endsWith(".tsbuildinfo"))).toEqual([]);
+    // the bundle copies dependency code: their licences ship beside it
+    const notices = fs.readFileSync(path.join(project, "node_modules", "ipi-judge", "dist", "bin", "THIRD-PARTY-NOTICES.txt"), "utf8");
+    for (const dep of ["openai", "zod", "commander", "vega"]) expect(notices).toMatch(new RegExp(`^${dep} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
     const pkg = JSON.parse(fs.readFileSync(path.join(project, "node_modules", "ipi-judge", "package.json"), "utf8"));
     for (const p of [pkg.main, pkg.types, pkg.exports["."].import, pkg.exports["."].types, pkg.bin["ipi-judge"]]) {
       expect(fs.existsSync(path.join(project, "node_modules", "ipi-judge", p)), p).toBe(true);
