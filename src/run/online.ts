@@ -88,8 +88,10 @@ export class OnlinePath {
           run.costCap.unknown_cost_verdicts++;
         }
       }
-      // A request cut short by Ctrl-C is not a verdict: the item is judged again on resume.
-      if (run.signal?.aborted && v.status !== "ok") return;
+      // A conversation cut short by Ctrl-C (error kind "aborted") is not a verdict: the item is judged again on
+      // resume. Every other verdict finished after the first Ctrl-C (refused, unjudgeable, an unparseable reply) is
+      // paid for and kept.
+      if (v.status === "judge_error" && v.error?.kind === "aborted") return;
       v.judge_config_sha256 = run.configs.get(judge.id)!.sha;
       try {
         run.store.addVerdict(v);

@@ -22,8 +22,8 @@ afterEach(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-async function interrupted(withAbortSignal: boolean) {
-  fake = await startFakeOpenAI(() => ({ ...completion(REPLY), delayMs: 300 }));
+async function interrupted(withAbortSignal: boolean, reply = REPLY) {
+  fake = await startFakeOpenAI(() => ({ ...completion(reply), delayMs: 300 }));
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-intr-"));
   const judge = createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake.url, concurrency: 8 }, { retries: 0, minQuoteChars: 12 });
   const stop = new AbortController();
@@ -56,5 +56,12 @@ describe("Ctrl-C with requests in flight", () => {
     expect(res.interrupted).toBe(true);
     expect(verdicts.length).toBeLessThan(sent);
     expect(verdicts.every((v) => v.status === "ok")).toBe(true);
+  });
+
+  it("a verdict that is not ok but finished (an unparseable reply, paid for) is kept too; only what the stop cut short is not (review)", async () => {
+    const { res, sent, verdicts } = await interrupted(true, "I would rather not answer in JSON today.");
+    expect(res.interrupted).toBe(true);
+    expect(verdicts.length).toBe(sent);
+    expect(verdicts.every((v) => v.status === "judge_error" && v.error?.kind !== "aborted")).toBe(true);
   });
 });
