@@ -146,8 +146,14 @@ export function paperTable(
           ? {
               value: c.calibrated.asr,
               ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}),
-              ci95: c.calibrated.ci95,
-              ...(c.calibrated.asr !== null && c.calibrated.ci95 === null ? { ci_reason: c.calibrated.ci_reason } : {}),
+              // a zero-width interval (every labelled item agrees) is not certainty: no interval, said why, as
+              // `estimate`'s text and src/agree/format.ts `ciText` say it
+              ci95: c.calibrated.degenerate ? null : c.calibrated.ci95,
+              ...(c.calibrated.asr !== null && c.calibrated.degenerate
+                ? { ci_reason: "se_zero" }
+                : c.calibrated.asr !== null && c.calibrated.ci95 === null
+                  ? { ci_reason: c.calibrated.ci_reason }
+                  : {}),
             }
           : { value: null, reason: "no_attacked_trajectories", ci95: null }
         : null,
@@ -216,12 +222,16 @@ export function latexEscape(s: string): string {
 
 /**
  * The table as a LaTeX `booktabs` tabular (needs `\usepackage{booktabs}`): percentages with 95% intervals,
- * `n/a` for undefined cells (reasons in the CSV), model names escaped.
+ * `n/a` for undefined cells and `[CI n/a]` for a value without an interval (reasons in the CSV), model names escaped.
  */
 export function tableLatex(t: PaperTable): string {
   const cols = columns(t);
   const cell = (p: ReturnType<Col["get"]>) =>
-    !p || p.value === null ? "n/a" : p.ci95 ? `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}` : pct(p.value);
+    !p || p.value === null
+      ? "n/a"
+      : p.ci95
+        ? `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}`
+        : `${pct(p.value)} {\\scriptsize [CI n/a]}`; // a bare number would read as certain (the reason is in the CSV)
   const L: string[] = [];
   L.push(`% ipi-judge estimate --table, run ${t.run.replace(/[\r\n]/g, " ")}: ${t.notes[0].replace(/[\r\n]/g, " ")}`);
   L.push(`\\begin{tabular}{l${"r".repeat(cols.length)}}`);

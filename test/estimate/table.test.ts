@@ -61,6 +61,15 @@ describe("paper table", () => {
     const h = csv[0];
     expect(csv[1][h.indexOf("calibrated_asr_reason")]).toBe("one_labelled_item_in_a_stratum");
   });
+  it("a zero-width calibrated interval is no interval, said why, in the cell, the text, the CSV and LaTeX (review)", () => {
+    const cal = { groups: [{ group: "m_1&co", calibrated: { asr: 0.4, ci95: { lower: 0.4, upper: 0.4 }, degenerate: true } }], estimators: { calibrated: "two-phase" } } as unknown as Parameters<typeof paperTable>[4]["calibrated"];
+    const c = paperTable("r", index, verdicts, { kind: "judge", judge_id: "gpt" }, { calibrated: cal });
+    expect(c.rows[0].calibrated_asr).toEqual({ value: 0.4, ci95: null, ci_reason: "se_zero" });
+    expect(cellText(c.rows[0].calibrated_asr)).toMatch(/^40\.0 CI undefined \(/);
+    const csv = parseCsv(tableCsv(c)).map((r) => r.fields);
+    expect(csv[1][csv[0].indexOf("calibrated_asr_reason")]).toBe("se_zero");
+    expect(tableLatex(c)).toContain("40.0 {\\scriptsize [CI n/a]}");
+  });
   it("undefined cells are null with a reason, never 0", () => {
     expect(q.judge_asr).toMatchObject({ value: null, reason: "no_usable_verdict", n_unusable: 1 });
     expect(q.utility).toMatchObject({ value: null, reason: "no_unattacked_trajectories" });
