@@ -75,6 +75,8 @@ export class LlmJudge implements Judge {
   private readonly conversations: JudgeConversations;
   readonly #client: OpenAI;
   readonly #sender: ChatSender;
+  /** The credential values of this judge (from its env), removed from every text it stores or reports. */
+  readonly #secrets: readonly string[];
   /** The first redirect this judge's requests followed to another origin (`../providers/sender.ts`). */
   readonly #crossOrigin: () => { from: string; to: string } | undefined;
   /** The token-limit parameter the server accepts (learned from a 400, or `reasoning: true` up front). */
@@ -91,6 +93,7 @@ export class LlmJudge implements Judge {
   ) {
     const config = withJudgeDefaults(cfg);
     const secrets = clientSettings(cfg, common.env).secrets;
+    this.#secrets = secrets;
     // The judge's client: chat requests go through it, and the Batch API path (../run/batch.ts) sends files and
     // batches with it.
     const local = createChatSender(cfg, common);
@@ -128,6 +131,11 @@ export class LlmJudge implements Judge {
       redact: (text) => redact(text, secrets),
       now: common.now,
     });
+  }
+
+  /** The credential values of this judge's config, read from the environment it was made with (for redaction). */
+  get secrets(): readonly string[] {
+    return this.#secrets;
   }
 
   /** The `openai` client of this judge (the Batch API path sends files and batches with it). */

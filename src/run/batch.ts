@@ -39,17 +39,13 @@ import type { Trajectory, Verdict } from "../types.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../io/jsonl.js";
 import { verdictKey } from "../store/run-store.js";
-import { clientSettings } from "../config/judges.js";
 import type { Judge, JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
-import { addUsage, chatRequestBody, clipMessage, defaultSleep, providerFault, readUsage, reasoningText, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest } from "../providers/send.js";
+import { addUsage, chatRequestBody, clipMessage, defaultSleep, isContextLength, providerFault, readUsage, reasoningText, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
 import { rejectsTemperature } from "../providers/faults.js";
 import { BATCH_URL, BatchApi, batchCapable, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
-
-// (re-exported: `label --batch` callers and tests found them here)
-export { BATCH_URL, batchCapable } from "../providers/batch-api.js";
 
 /** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
 export interface BatchEntry {
@@ -111,6 +107,15 @@ interface StateLine {
 }
 
 type ResultLine = BatchResultLine;
+
+/**
+ * The tokens of a result line, counted as the online path counts them (`src/providers/send.ts`): only an HTTP 200
+ * response carries usage; an error line (4xx, 5xx, expired) adds none and is not a response "without usage"
+ * (which would make the verdict's cost unknown).
+ */
+function lineUsage(r: ResultLine | undefined): Usage {
+  return r?.body && r.status === 200 && !r.error ? readUsage(r.body.usage) : { prompt_tokens: 0, completion_tokens: 0 };
+}
 
 const TRANSIENT_STATUS = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
 
@@ -195,13 +200,8 @@ export class BatchJudgeRun {
     this.maxBytes = settings.maxBytes ?? 190 * 1024 * 1024;
     this.maxResends = settings.maxResends ?? 3;
     this.sleep = settings.sleep ?? defaultSleep;
-    let secrets: string[] = [];
-    try {
-      secrets = clientSettings(judge.config).secrets;
-    } catch {
-      /* no key variable: nothing to redact */
-    }
-    this.api = new BatchApi(judge.client, { judgeId: judge.id, secrets, sleep: this.sleep, signal: settings.signal });
+    // the judge's own credentials, read from the environment it was made with (not process.env)
+    this.api = new BatchApi(judge.client, { judgeId: judge.id, secrets: judge.secrets, sleep: this.sleep, signal: settings.signal });
   }
 
   private mine(): BatchEntry[] {
@@ -412,7 +412,8 @@ export class BatchJudgeRun {
           return this.account(conv, r), resend(`HTTP 400, adapted (${adapt}): ${msg}`);
         }
       }
-      const kind = status === 400 ? "bad_request" : status ? `http_${status}` : (r.error?.code ?? "batch_error");
+      // a prompt over the model's context is the conversation's to elide and resend, as online (`../judges/conversation.ts`)
+      const kind = status === 400 ? (isContextLength(msg) ? "context_length" : "bad_request") : status ? `http_${status}` : (r.error?.code ?? "batch_error");
       return this.stepped(conv, { kind: "error", error: { kind, message: `HTTP ${status}: ${msg}` } }, r);
     }
     // a provider failure inside the 200 (top-level error, a choice with finish_reason "error"): transient, resent
@@ -466,7 +467,7 @@ export class BatchJudgeRun {
   /** Count a result line that is not stepped (a resend): one request, its usage and reply. */
   private account(conv: JudgeConversation, r: ResultLine): void {
     conv.attempts += 1;
-    addUsage(conv.usage, readUsage(r.body?.usage));
+    addUsage(conv.usage, lineUsage(r));
     const c = r.body?.choices?.[0]?.message;
     if (c) conv.raw.push(typeof c.content === "string" ? c.content : JSON.stringify(c));
   }
@@ -482,7 +483,7 @@ export class BatchJudgeRun {
     const input: StepInput = {
       outcome,
       requests,
-      usage: r?.body ? readUsage(r.body.usage) : { prompt_tokens: 0, completion_tokens: 0 },
+      usage: lineUsage(r),
       raw: c ? [typeof c.content === "string" ? c.content : JSON.stringify(c)] : [],
       maxTokens: conv.maxTokens,
     };

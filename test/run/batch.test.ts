@@ -231,6 +231,34 @@ describe("label with the Batch API", () => {
     expect(res.adaptations["gpt-batch"]).toHaveLength(2);
   });
 
+  it("a prompt over the model's context (a 400 saying so) is elided and sent again in the next round, as online; not a bad_request (review)", async () => {
+    const LIMIT = 6000;
+    fake = await startFakeBatch((body) =>
+      JSON.stringify(body.messages).length > LIMIT
+        ? { status: 400, body: { error: { message: "This model's maximum context length is 2048 tokens. However, your messages resulted in 4000 tokens.", type: "invalid_request_error", code: "context_length_exceeded" } } }
+        : good(body),
+    );
+    await labelRun({ inputs: [SAMPLES], run: "b-ctx", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 2, batch: { pollMs: 5 } });
+    const verdicts = lines(path.join(tmp, "b-ctx", "verdicts.jsonl"));
+    expect(verdicts).toHaveLength(2);
+    for (const v of verdicts) expect(v.error?.kind).not.toBe("bad_request");
+    expect(verdicts.some((v) => v.status === "unjudgeable" && v.error?.kind === "too_long") || verdicts.some((v) => v.truncated)).toBe(true);
+    expect(fake.batches.length).toBeGreaterThan(1);
+  });
+
+  it("an error line (a 500) is not a response without usage: the verdict's cost stays known (review)", async () => {
+    let n = 0;
+    fake = await startFakeBatch((body) => (n++ === 0 ? { status: 500, body: { error: { message: "upstream hiccup" } } } : good(body)));
+    const judge = judgeFor(fake.url, { price: { input_per_mtok: 1, output_per_mtok: 2 } });
+    await labelRun({ inputs: [SAMPLES], run: "b-cost", labelsDir: tmp, judges: [judge], limit: 2, batch: { pollMs: 5 } });
+    const verdicts = lines(path.join(tmp, "b-cost", "verdicts.jsonl"));
+    expect(verdicts.map((v) => v.status)).toEqual(["ok", "ok"]);
+    for (const v of verdicts) {
+      expect(typeof v.cost_usd).toBe("number");
+      expect(v.usage?.responses_without_usage ?? 0).toBe(0);
+    }
+  });
+
   it("a server that still rejects after the adaptation: bad_request, not resent forever", async () => {
     fake = await startFakeBatch(() => ({ status: 400, body: { error: { message: "Unsupported value: 'temperature' does not support 0 with this model.", type: "invalid_request_error" } } }));
     await labelRun({ inputs: [SAMPLES], run: "b-adapt2", labelsDir: tmp, judges: [judgeFor(fake.url)], limit: 2, batch: { pollMs: 5 } });
