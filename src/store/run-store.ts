@@ -147,7 +147,7 @@ export interface StoredConfig {
 /** Most distinct values a store shares (`RunStore.one`, `RunStore.onePart`); past it, values are kept unshared. */
 const SHARED_MAX = 10_000;
 /** The string fields of a slim verdict that repeat across verdicts (a run has few judges, prompts, statuses, labels). */
-const SHARED_VERDICT_FIELDS = ["judge_id", "judge_model", "judge_family", "prompt_sha256", "judge_config_sha256", "status", "label", "label_claimed", "label_basis", "surface"];
+const SHARED_VERDICT_FIELDS = ["judge_id", "judge_model", "judge_family", "prompt_sha256", "judge_config_sha256", "status", "label", "label_claimed", "label_basis", "surface", "agent_model"];
 /** The findings of a slim verdict without findings (shared, frozen). */
 const NO_FINDINGS: Verdict["findings"] = Object.freeze([]) as unknown as Verdict["findings"];
 
@@ -580,6 +580,8 @@ export function slimVerdict(v: Verdict): Verdict {
     cost_usd: v.cost_usd,
     attacked: v.attacked,
     ...(v.surface !== undefined ? { surface: v.surface } : {}),
+    // the summary's fallback when a verdict's trajectory has no index row (a damaged trajectories.jsonl line)
+    ...(v.agent_model !== undefined ? { agent_model: v.agent_model } : {}),
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
     ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { formatSummary, summarizeRun } from "../../src/run/summary.js";
-import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
+import { slimVerdict, type TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 
 const verdict = (id: string, label: Bucket): Verdict =>
@@ -24,5 +24,10 @@ describe("label summary: ASR per agent model", () => {
     const text = formatSummary(s);
     expect(text).toMatch(/ASR per agent model:\n.*\(unknown\)\s+0\.0% of 1/);
     expect(text).toMatch(/gpt-4o\s+50\.0% of 2 \(1 compromised\)/);
+  });
+
+  it("a verdict whose trajectory has no index row (a damaged line) is counted under the model the verdict names, slim or not (review)", () => {
+    const v = { ...verdict("x1", "full_compliance"), attacked: true, agent_model: "claude" } as Verdict;
+    for (const w of [v, slimVerdict(v)]) expect(summarizeRun("r", [w], new Map(), []).judges[0].by_agent_model).toEqual({ claude: { attacked_ok: 1, compromised: 1, asr: 1 } });
   });
 });
