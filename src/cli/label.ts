@@ -261,7 +261,11 @@ Environment: API keys from the variables the config names (api_key_env).`,
           process.stdout.write(
             `cost cap: $${cap.spent_usd.toFixed(4)} of $${cap.cap_usd} spent by the run (everything it has paid: every stored verdict, superseded ones included)` +
               (cap.unknown_cost_verdicts ? ` (${cap.unknown_cost_verdicts} verdict(s) without usage counted at their estimate)` : "") +
-              (cap.spent_usd > cap.cap_usd ? ` (already over the cap: earlier invocations spent more than --max-cost $${cap.cap_usd}; nothing new was sent)` : "") +
+              (cap.spent_before_usd > cap.cap_usd
+                ? ` (already over the cap: earlier invocations spent $${cap.spent_before_usd.toFixed(4)}, more than --max-cost $${cap.cap_usd}; nothing new was sent)`
+                : cap.spent_usd > cap.cap_usd
+                  ? ` (over the cap by $${(cap.spent_usd - cap.cap_usd).toFixed(4)}: the verdicts in flight cost more than their estimates)`
+                  : "") +
               "\n",
           );
         if (res.interrupted) process.exitCode = EXIT.interrupted;

@@ -17,6 +17,8 @@ export interface CostCapState {
    * It can be above the summary's `cost` (the verdicts in use only).
    */
   spent_usd: number;
+  /** What the run had paid when this invocation started (part of `spent_usd`). */
+  spent_before_usd: number;
   /** True when a request was held back because it would have passed the cap. */
   reached: boolean;
   /** Verdicts of this invocation whose cost was unknown (counted at their estimate). */

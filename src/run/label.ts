@@ -10,7 +10,6 @@ import type { Judge } from "../judges/judge.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
-import { readJsonl } from "../io/jsonl.js";
 import { RunStore, looseVerdictKey, verdictKey } from "../store/run-store.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
@@ -136,7 +135,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   };
   const current = new Map(opts.judges.map((j) => [j.id, runJudgeConfig(j, opts)]));
   const costCap: CostCapState | undefined =
-    opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
+    opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -166,8 +165,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     if (costCap) {
       // the cap is on what the run has paid: every verdict earlier invocations stored counts, superseded ones
       // (re-judged errors, verdicts of an older configuration or prompt) included: they were paid for too
-      for await (const v of readJsonl<Verdict>(store.file("verdicts.jsonl")))
-        if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd)) costCap.spent_usd += v.cost_usd;
+      // (summed by the store as it loaded the journal)
+      costCap.spent_usd = costCap.spent_before_usd = store.paidUsd;
       // a cap already spent is "reached" only when a request is held back: a run with nothing left stays complete
     }
     // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same

@@ -205,6 +205,8 @@ export class RunStore {
    */
   private sharedStrings = new Map<string, string>();
   private sharedParts = new Map<string, unknown>();
+  /** USD of every verdict stored, superseded ones included (they were paid for too); unknown costs add nothing. */
+  private paid = 0;
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -330,6 +332,7 @@ export class RunStore {
   }
 
   private remember(v: Verdict): void {
+    if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd)) this.paid += v.cost_usd;
     const loose = looseVerdictKey(v);
     this.doneKeys.set(verdictKey(v), v.status);
     this.looseKeys.set(loose, v.status);
@@ -454,6 +457,14 @@ export class RunStore {
     this.db.data.counts.errors = this.errorKeys.size;
     this.touch();
     return true;
+  }
+
+  /**
+   * What the run has paid (USD): the sum of `cost_usd` over every verdict in `verdicts.jsonl`, superseded ones
+   * (re-judged errors, verdicts of an older configuration or prompt) included; a verdict of unknown cost adds nothing.
+   */
+  get paidUsd(): number {
+    return this.paid;
   }
 
   /** Latest verdict per (trajectory, judge, repeat) in storage order: a superseded one leaves its place (as `readVerdicts`). */

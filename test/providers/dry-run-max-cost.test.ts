@@ -117,6 +117,14 @@ describe("label --max-cost", () => {
     expect(all).toHaveLength(30);
     expect(new Set(all.map((v) => v.trajectory_id)).size).toBe(30);
     expect(fake.requests.length).toBe(30);
+
+    // a cap below what earlier invocations paid: said as theirs (summed as the store loads), nothing sent (review)
+    const over = await runCli([...args, "--max-cost", "0.1"], { env });
+    expect(over.stdout).toMatch(/already over the cap: earlier invocations spent \$0\.3000, more than --max-cost \$0\.1; nothing new was sent/);
+    expect(fake.requests.length).toBe(30);
+    const j = JSON.parse((await runCli([...args, "--max-cost", "0.1", "--json"], { env })).stdout);
+    expect(j.cost_cap.spent_before_usd).toBeCloseTo(0.3, 8);
+    expect(j.cost_cap.spent_usd).toBeCloseTo(0.3, 8);
   });
 
   it("refuses a judge without a price", async () => {
