@@ -232,12 +232,10 @@ export class LlmJudge implements Judge {
 
   /** Keep what one send taught about the server (token parameter, temperature); apply the reasoning-only stop rule. */
   private learn(res: SendResult): void {
-    if (res.tokenParam !== this.#tokenParam) this.#adapted.push(`the server rejected max_tokens: sends ${res.tokenParam}`);
-    this.#tokenParam = res.tokenParam;
-    if (res.temperatureDropped && this.conversations.temperature !== undefined) {
-      this.conversations.temperature = undefined;
-      this.#adapted.push(`the server rejected temperature ${this.config.temperature}: sends none (the model's default)`);
-    }
+    // the send only ever switches max_tokens -> max_completion_tokens and drops temperature: the same adaptations
+    // as a Batch API result line's, recorded once
+    if (res.tokenParam === "max_completion_tokens") this.adapt("max_completion_tokens");
+    if (res.temperatureDropped) this.adapt("drop_temperature");
     if (res.outcome.kind === "reply") this.#contentReplies++;
     else if (res.outcome.kind === "error" && res.outcome.error.kind === "reasoning_only" && ++this.#reasoningOnly >= REASONING_ONLY_STOP && this.#contentReplies === 0)
       throw new JudgeFatalError(

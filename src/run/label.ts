@@ -17,7 +17,7 @@ import { openBatchPaths, finishBatchPaths, type BatchSettings } from "./batch.js
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import type { CostCapState } from "./cost-cap.js";
 import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, runJudgeConfig } from "./config-change.js";
-import { indexRow, keepStoredChatId, pendingRepeats, resumeKey, storedChatFallbackIds } from "./resume.js";
+import { indexRow, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 
@@ -293,7 +293,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
             : pendingRepeats(t, judge, repeats, state === "changed", (key) => store.has(key, opts.retryErrors), sha);
         progress.skipped += repeats - todo.length;
         for (const r of todo) {
-          const key = resumeKey(t, judge, r, sha);
           const batcher = batchers.get(judge.id);
           if (batcher) {
             // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
