@@ -14,6 +14,7 @@ import { JudgeFatalError } from "../errors.js";
 import { readJsonl } from "../io/jsonl.js";
 import type { JudgeConfig } from "../config/judges.js";
 import { connectionCause, defaultSleep, isBodyReset, redact } from "./send.js";
+import { isTransientStatus, QUOTA_TEXT } from "./faults.js";
 
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
@@ -81,14 +82,14 @@ export class BatchApi {
         const st = err.status;
         if (st === 401 || st === 403)
           throw new JudgeFatalError(id, "auth", `judge "${id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
-        if (st === 429 && /insufficient_quota|exceeded your current quota/i.test(`${err.code ?? ""} ${msg}`))
+        if (st === 429 && QUOTA_TEXT.test(`${err.code ?? ""} ${msg}`))
           throw new JudgeFatalError(id, "insufficient_quota", `judge "${id}": no quota left (HTTP 429) when trying to ${what}: ${msg}`);
         // connection faults (the client's APIConnectionError and its timeout, a reset while a result file streams)
         // are retried like the chat requests' (src/providers/send.ts), as are 408/409/429/5xx
         const transient =
           st === undefined
             ? e instanceof APIConnectionError || /Connection|Timeout/i.test(err.name ?? "") || isBodyReset(e) || /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN)$/.test(connectionCause(e).code ?? "")
-            : st === 408 || st === 409 || st === 429 || st >= 500;
+            : isTransientStatus(st);
         if (!transient || k >= 5 || this.o.signal?.aborted)
           throw new Error(`judge "${id}": could not ${what} (Batch API${st ? `, HTTP ${st}` : ""}): ${msg}`);
         await this.sleep(Math.min(30_000, 1000 * 2 ** k), this.o.signal);

@@ -136,9 +136,8 @@ export const HTTP_FAULTS: readonly HttpFaultRow[] = [
       return { action: "retry", kind: "rate_limited", message: `rate limited: ${msg}`, waitMs };
     },
   },
-  // 501 Not Implemented: the server is not an OpenAI-compatible API; retrying cannot help (nor can 404/405).
-  { statuses: (st) => st === 408 || st === 409, fault: (e, msg) => ({ action: "retry", kind: `http_${e.status}`, message: `HTTP ${e.status}: ${msg}` }) },
-  { statuses: (st) => st >= 500 && st !== 501, fault: (e, msg) => ({ action: "retry", kind: "server_error", message: `HTTP ${e.status}: ${msg}` }) },
+  { statuses: is(408, 409), fault: (e, msg) => ({ action: "retry", kind: `http_${e.status}`, message: `HTTP ${e.status}: ${msg}` }) },
+  { statuses: (st) => st >= 500 && isTransientStatus(st), fault: (e, msg) => ({ action: "retry", kind: "server_error", message: `HTTP ${e.status}: ${msg}` }) },
   {
     // Reasoning models (OpenAI o-series, gpt-5) accept no temperature: send without it, once; the judge keeps
     // that for its later requests (`temperatureDropped`), so no item pays this 400 again.
@@ -377,6 +376,19 @@ export function retryAfterMs(headers: Headers | Record<string, string> | undefin
   return Number.isNaN(d) ? undefined : Math.max(0, d - now);
 }
 
+/**
+ * Statuses worth sending again after a wait, on every path (chat requests, Batch API calls, batch result lines):
+ * 408, 409, 429 (unless the quota is gone: {@link isQuota}) and 5xx except 501 Not Implemented (the server is not an
+ * OpenAI-compatible API; retrying cannot help, nor can 404/405).
+ */
+export function isTransientStatus(st: number): boolean {
+  return st === 408 || st === 409 || st === 429 || (st >= 500 && st !== 501);
+}
+
+/** The text that says an account's quota is used up (OpenAI `insufficient_quota`), in a code, type or message. */
+export const QUOTA_TEXT = /insufficient_quota|exceeded your current quota/i;
+
+/** Whether a 429 says the quota is used up (fatal: waiting cannot help), not a rate limit. */
 export function isQuota(e: InstanceType<typeof OpenAI.APIError>): boolean {
   const body = e.error as { code?: unknown; type?: unknown } | undefined;
   return (
@@ -384,7 +396,7 @@ export function isQuota(e: InstanceType<typeof OpenAI.APIError>): boolean {
     e.type === "insufficient_quota" ||
     body?.code === "insufficient_quota" ||
     body?.type === "insufficient_quota" ||
-    /insufficient_quota|exceeded your current quota/i.test(e.message)
+    QUOTA_TEXT.test(e.message)
   );
 }
 

@@ -44,7 +44,7 @@ import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, isContextLength, providerFault, readUsage, reasoningText, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
-import { rejectsTemperature } from "../providers/faults.js";
+import { isTransientStatus, rejectsTemperature } from "../providers/faults.js";
 import { BATCH_URL, BatchApi, batchCapable, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
 
 /** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
@@ -116,8 +116,6 @@ type ResultLine = BatchResultLine;
 function lineUsage(r: ResultLine | undefined): Usage {
   return r?.body && r.status === 200 && !r.error ? readUsage(r.body.usage) : { prompt_tokens: 0, completion_tokens: 0 };
 }
-
-const TRANSIENT_STATUS = (s: number) => s === 408 || s === 409 || s === 429 || s >= 500;
 
 function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]/g, "_");
@@ -399,7 +397,7 @@ export class BatchJudgeRun {
       const msg = r.body?.error?.message ?? r.error?.message ?? `HTTP ${status}`;
       // not run before the batch expired or was cancelled: no attempt was made
       if (r.error?.code === "batch_expired" || r.error?.code === "batch_cancelled") return resend(msg);
-      if (TRANSIENT_STATUS(status)) return this.account(conv, r), resend(`HTTP ${status}: ${msg}`);
+      if (isTransientStatus(status)) return this.account(conv, r), resend(`HTTP ${status}: ${msg}`);
       // a server rejecting temperature or max_tokens (reasoning models): adapt the judge and resend in the next
       // round, as the online path resends at once (`src/providers/faults.ts`); never a bad_request per item
       if (status === 400) {
