@@ -253,8 +253,9 @@ export class LlmJudge implements Judge {
     const u = conv.usage;
     v.usage = {
       ...v.usage,
-      cached_tokens: u.cached_tokens ?? 0,
-      reasoning_tokens: u.reasoning_tokens ?? 0,
+      // absent when no response reported them (unknown, not 0)
+      ...(u.cached_tokens !== undefined ? { cached_tokens: u.cached_tokens } : {}),
+      ...(u.reasoning_tokens !== undefined ? { reasoning_tokens: u.reasoning_tokens } : {}),
       ...(u.missing ? { responses_without_usage: u.missing } : {}),
     };
     v.cost_usd = conv.attempts === 0 ? (this.cfg.price ? 0 : null) : usageCost(u, this.cfg.price);

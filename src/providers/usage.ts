@@ -6,8 +6,8 @@
 /**
  * Token usage summed over the responses of a call or a verdict. `cached_tokens` (prompt tokens served from the
  * provider's prompt cache: `usage.prompt_tokens_details.cached_tokens`) and `reasoning_tokens` (part of
- * `completion_tokens`: `usage.completion_tokens_details.reasoning_tokens`) count 0 where a provider does not report
- * them. `missing` counts responses that carried no usable `usage` (no object, or no numeric prompt/completion
+ * `completion_tokens`: `usage.completion_tokens_details.reasoning_tokens`) are absent where a provider does not
+ * report them (unknown, not 0; a cost then bills every prompt token at the uncached price, an upper bound). `missing` counts responses that carried no usable `usage` (no object, or no numeric prompt/completion
  * count): their tokens are unknown, so any cost over them is `null`, never 0.
  */
 export interface Usage {
@@ -57,11 +57,14 @@ export function readUsage(raw: unknown): Usage {
     return { prompt_tokens: 0, completion_tokens: 0, missing: 1 };
   const pt = tokenCount(u.prompt_tokens);
   if (pt === 0) return { prompt_tokens: 0, completion_tokens: 0, missing: 1 };
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  const reasoning = u.completion_tokens_details?.reasoning_tokens;
+  // a figure the provider did not report stays absent (unknown), never 0
   return {
     prompt_tokens: pt,
     completion_tokens: tokenCount(u.completion_tokens),
-    cached_tokens: Math.min(pt, tokenCount(u.prompt_tokens_details?.cached_tokens)),
-    reasoning_tokens: tokenCount(u.completion_tokens_details?.reasoning_tokens),
+    ...(isCount(cached) ? { cached_tokens: Math.min(pt, tokenCount(cached)) } : {}),
+    ...(isCount(reasoning) ? { reasoning_tokens: tokenCount(reasoning) } : {}),
   };
 }
 

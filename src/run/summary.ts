@@ -44,7 +44,11 @@ export interface JudgeSummary {
   health: JudgeHealth;
   /** Models its verdicts name (more than one: the run mixes configurations under this judge id). */
   judge_models: string[];
-  usage: { prompt_tokens: number; completion_tokens: number; cached_tokens: number; reasoning_tokens: number; responses_without_usage: number };
+  /**
+   * Tokens summed over the verdicts. `cached_tokens` sums the verdicts whose provider reported a cached figure;
+   * `verdicts_without_cached_figure` counts the verdicts with tokens but no cached figure (not reported: unknown).
+   */
+  usage: { prompt_tokens: number; completion_tokens: number; cached_tokens: number; reasoning_tokens: number; responses_without_usage: number; verdicts_without_cached_figure: number };
   /**
    * USD over every verdict of the judge (all repeats) at its configured `price`: `usd` sums the known costs;
    * `incomplete` when some verdicts have none (no price, or a response without usage): the real figure is higher.
@@ -106,7 +110,7 @@ export function summarizeRun(
         repeats: 1,
         health: undefined as unknown as JudgeHealth,
         judge_models: [],
-        usage: { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, responses_without_usage: 0 },
+        usage: { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, responses_without_usage: 0, verdicts_without_cached_figure: 0 },
         cost: emptyCost(),
         _c: 0,
         _fc: 0,
@@ -123,6 +127,7 @@ export function summarizeRun(
     j.usage.prompt_tokens += v.usage?.prompt_tokens ?? 0;
     j.usage.completion_tokens += v.usage?.completion_tokens ?? 0;
     j.usage.cached_tokens += v.usage?.cached_tokens ?? 0;
+    if ((v.usage?.prompt_tokens ?? 0) > 0 && v.usage?.cached_tokens === undefined) j.usage.verdicts_without_cached_figure++;
     j.usage.reasoning_tokens += v.usage?.reasoning_tokens ?? 0;
     j.usage.responses_without_usage += v.usage?.responses_without_usage ?? 0;
     addCost(j.cost, v.cost_usd);
@@ -221,6 +226,12 @@ export function summarizeRun(
 // Undefined shares read `undefined (<why>)`, as in every other output (src/agree/format.ts).
 const pct = (x: number | null) => pctText(x, "nothing_to_count");
 
+/** The cached share of the prompt tokens in words: a figure no provider response reported is unknown, not 0. */
+function cachedText(u: JudgeSummary["usage"]): string {
+  if (u.prompt_tokens > 0 && u.verdicts_without_cached_figure > 0 && u.cached_tokens === 0) return "cached: not reported by the provider";
+  return u.verdicts_without_cached_figure > 0 ? `${u.cached_tokens} cached; ${u.verdicts_without_cached_figure} verdict(s) without a cached figure` : `${u.cached_tokens} cached`;
+}
+
 /** Render a run summary as plain text for the terminal. */
 export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
@@ -256,7 +267,7 @@ export function formatSummary(s: RunSummary): string {
     }
     const u = j.usage;
     lines.push(
-      `  downgrades: ${j.downgrades}; tokens: ${u.prompt_tokens} prompt (${u.cached_tokens} cached), ${u.completion_tokens} completion` +
+      `  downgrades: ${j.downgrades}; tokens: ${u.prompt_tokens} prompt (${cachedText(u)}), ${u.completion_tokens} completion` +
         (u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : "") +
         (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : ""),
     );

@@ -30,4 +30,14 @@ describe("label summary: ASR per agent model", () => {
     const v = { ...verdict("x1", "full_compliance"), attacked: true, agent_model: "claude" } as Verdict;
     for (const w of [v, slimVerdict(v)]) expect(summarizeRun("r", [w], new Map(), []).judges[0].by_agent_model).toEqual({ claude: { attacked_ok: 1, compromised: 1, asr: 1 } });
   });
+
+  it("cached tokens no provider reported are unknown, not '0 cached' (review)", () => {
+    const index = new Map<string, TrajectoryIndexRow>([["a1", { id: "a1", attacked: true, agent_model: "m" } as TrajectoryIndexRow]]);
+    const withUsage = (u: Verdict["usage"]) => ({ ...verdict("a1", "unaffected"), usage: u }) as Verdict;
+    const none = summarizeRun("r", [withUsage({ prompt_tokens: 1000, completion_tokens: 50 })], index, []);
+    expect(none.judges[0].usage).toMatchObject({ cached_tokens: 0, verdicts_without_cached_figure: 1 });
+    expect(formatSummary(none)).toMatch(/1000 prompt \(cached: not reported by the provider\)/);
+    const some = summarizeRun("r", [withUsage({ prompt_tokens: 1000, completion_tokens: 50, cached_tokens: 0 })], index, []);
+    expect(formatSummary(some)).toMatch(/1000 prompt \(0 cached\)/);
+  });
 });
