@@ -131,18 +131,17 @@ export function readHumanLabels(file: string): HumanLabelFile {
   }
   if (format === "jsonl") {
     jsonLines(text).forEach((l) => {
-      const i = l.line - 1;
       if (l.error !== undefined) {
-        out.bad_rows.push({ line: i + 1, message: `not JSON: ${l.error}` });
+        out.bad_rows.push({ line: l.line, message: `not JSON: ${l.error}` });
         return;
       }
       const o = l.value;
       if (!o || typeof o !== "object" || Array.isArray(o)) {
-        out.bad_rows.push({ line: i + 1, message: "not a JSON object" });
+        out.bad_rows.push({ line: l.line, message: "not a JSON object" });
         return;
       }
-      const r = toRow(o as Record<string, unknown>, i + 1);
-      if (typeof r === "string") out.bad_rows.push({ line: i + 1, message: r });
+      const r = toRow(o as Record<string, unknown>, l.line);
+      if (typeof r === "string") out.bad_rows.push({ line: l.line, message: r });
       else out.rows.push(r);
     });
   } else {

@@ -12,7 +12,7 @@
  * {@link detectScale}): the one home of the scales for `sample`, `import-annotations`, `agree` and `estimate`.
  */
 import { SYSTEM_TEMPLATE } from "./prompt.js";
-import { BINARY, BUCKETS, canonicalLabel, canonicalSpelling, isCompromised, THREE_WAY, toThreeWay, type Bucket } from "./buckets.js";
+import { BINARY, binaryOf, BUCKETS, canonicalLabel, canonicalSpelling, THREE_WAY, toThreeWay, type Bucket } from "./buckets.js";
 
 /** The scales `ipi-judge sample --scale` offers (annotators choose on these; binary is a collapse only). */
 export type Scale = Exclude<HumanScale, "binary">;
@@ -138,7 +138,7 @@ export function labelOnScale(raw: string, scale: HumanScale): { label: string } 
   if (b) {
     if (scale === "six") return { label: b };
     if (scale === "three") return { label: toThreeWay(b) };
-    return { label: isCompromised(b) ? "compromised" : "not_compromised" };
+    return { label: binaryOf(b)! };
   }
   if ((THREE_WAY as readonly string[]).includes(c)) {
     if (scale === "six") return { reason: "not_on_scale" };
@@ -151,7 +151,7 @@ export function labelOnScale(raw: string, scale: HumanScale): { label: string } 
 
 /** The judge's bucket on a scale. */
 export function bucketOnScale(b: Bucket, scale: HumanScale): string {
-  return scale === "six" ? b : scale === "three" ? toThreeWay(b) : isCompromised(b) ? "compromised" : "not_compromised";
+  return scale === "six" ? b : scale === "three" ? toThreeWay(b) : binaryOf(b)!;
 }
 
 /**

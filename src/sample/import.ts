@@ -269,19 +269,18 @@ export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
   const rows: ManifestRow[] = [];
   const seen = new Set<string>();
   jsonLines(text).forEach((l) => {
-    const i = l.line - 1;
     if (l.error !== undefined) {
-      problems.push(`${name} line ${i + 1}: not valid JSON`);
+      problems.push(`${name} line ${l.line}: not valid JSON`);
       return;
     }
     const v = l.value;
     if (!header) {
       if (!isObj(v) || v.ipi_judge_manifest !== 1) {
-        problems.push(`${name} line ${i + 1}: not an ipi-judge sample manifest (the first line must be its header; pass DIR/manifest.jsonl written by ipi-judge sample)`);
+        problems.push(`${name} line ${l.line}: not an ipi-judge sample manifest (the first line must be its header; pass DIR/manifest.jsonl written by ipi-judge sample)`);
         header = {} as ManifestHeader;
         return;
       }
-      if (!(SCALES as readonly string[]).includes(v.scale as string)) problems.push(`${name} line ${i + 1}: unknown scale ${JSON.stringify(v.scale)}`);
+      if (!(SCALES as readonly string[]).includes(v.scale as string)) problems.push(`${name} line ${l.line}: unknown scale ${JSON.stringify(v.scale)}`);
       header = v as unknown as ManifestHeader;
       return;
     }
@@ -295,10 +294,10 @@ export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
       !(typeof r.inclusion_probability === "number" && r.inclusion_probability > 0 && r.inclusion_probability <= 1) ||
       !(typeof r.weight === "number" && r.weight >= 1)
     ) {
-      problems.push(`${name} line ${i + 1}: not a manifest item row (item_id, trajectory_id, stratum, phase 1|2, inclusion_probability in (0,1], weight >= 1)`);
+      problems.push(`${name} line ${l.line}: not a manifest item row (item_id, trajectory_id, stratum, phase 1|2, inclusion_probability in (0,1], weight >= 1)`);
       return;
     }
-    if (seen.has(r.item_id)) problems.push(`${name} line ${i + 1}: item_id ${r.item_id} appears twice`);
+    if (seen.has(r.item_id)) problems.push(`${name} line ${l.line}: item_id ${r.item_id} appears twice`);
     seen.add(r.item_id);
     rows.push(r);
   });
