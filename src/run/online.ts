@@ -63,6 +63,13 @@ export class OnlinePath {
         });
       } catch (e) {
         run.reserved -= reservation;
+        // A judge stopped for replying only in its reasoning field, or one that crashed, had its requests answered
+        // (paid, cost unknown): the cap counts its estimate, as for a verdict without usage. Stops whose requests
+        // were refused or never arrived (auth, quota, rate limit, unreachable) paid nothing.
+        if (run.costCap && !run.signal?.aborted && (!(e instanceof JudgeFatalError) || e.kind === "reasoning_only")) {
+          run.costCap.spent_usd += reservation;
+          run.costCap.unknown_cost_verdicts++;
+        }
         if (e instanceof JudgeFatalError) {
           run.stopJudge(judge.id, e.message);
           return;

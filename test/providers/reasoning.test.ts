@@ -118,6 +118,14 @@ describe("a verdict in the reasoning field", () => {
     expect(res.summary.judges[0].by_status).toEqual({ judge_error: 2 });
   });
 
+  it("the stop's paid requests count toward --max-cost at their estimate, never as nothing (review)", async () => {
+    const j = await judgeOn(() => inReasoning("reasoning_content"), { price: { input_per_mtok: 1, output_per_mtok: 1 } });
+    const res = await labelRun({ inputs: [input(8)], run: "sc", labelsDir: dir!, judges: [j], maxCostUsd: 100 });
+    expect(res.stoppedJudges.r).toMatch(/reasoning field/);
+    expect(res.costCap!.unknown_cost_verdicts).toBeGreaterThanOrEqual(1);
+    expect(res.costCap!.spent_usd).toBeGreaterThan(0);
+  });
+
   it("a feedback turn never sends the reasoning back (only role and content)", async () => {
     const j = await judgeOn([completion("not json at all", { message: { reasoning_content: "secret chain of thought" } }), completion(OK)]);
     const v = await j.judge(JSON.parse('{"id":"x","source":{"format":"chat-jsonl","path":"p"},"injections":{},"messages":[{"index":0,"role":"user","text":"hi"}]}'), { repeat: 0 });
