@@ -63,7 +63,7 @@ export interface JudgeConfig {
    * 11434, else `openai`.
    */
   schema_dialect?: "openai" | "gemini" | "vllm" | "ollama";
-  /** Prices in USD per million tokens, for the cost of each verdict, judge and run (see `src/judges/cost.ts`). */
+  /** Prices in USD per million tokens, for the cost of each verdict, judge and run (see `src/providers/cost.ts`). */
   price?: JudgePrice;
   /**
    * A reasoning model (OpenAI o-series, gpt-5 family, ...): sent without `temperature` and with
@@ -125,10 +125,9 @@ export const JUDGE_DEFAULTS = {
   min_quote_chars: 12,
 };
 
-/** The key sent to servers that need none (Ollama, vLLM without `--api-key`) when `api_key_env` is not given. */
 /**
  * A judge config with the per-judge defaults of {@link JUDGE_DEFAULTS} applied (temperature, output mode,
- * concurrency, timeout). Used by the judge and by the sending side (`./sender.ts`), so both read one timeout.
+ * concurrency, timeout). Used by the judge and by the sending side (`../providers/sender.ts`), so both read one timeout.
  */
 export function withJudgeDefaults(
   cfg: JudgeConfig,
@@ -142,6 +141,7 @@ export function withJudgeDefaults(
   };
 }
 
+/** The key sent to servers that need none (Ollama, vLLM without `--api-key`) when `api_key_env` is not given. */
 export const NO_KEY = "not-needed";
 
 /** A configuration file that cannot be used. The message names the file and the bad field; it never holds a key. */
