@@ -19,7 +19,7 @@ import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../io/jsonl.js";
-import { looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import { isJudged, looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
@@ -98,11 +98,11 @@ async function readDone(runDir: string): Promise<{
   const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
   const configs = new Map<string, Map<string, number>>();
   if (!fs.existsSync(runDir)) return { done, loose, hashes, configs };
-  const { verdictKey, looseVerdictKey } = await import("../store/run-store.js");
+  const { verdictKey, looseVerdictKey, resumeStatus } = await import("../store/run-store.js");
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), () => {})) {
     if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string") continue;
-    done.set(verdictKey(v), v.status);
-    loose.set(looseVerdictKey(v), v.status);
+    done.set(verdictKey(v), resumeStatus(v));
+    loose.set(looseVerdictKey(v), resumeStatus(v));
     latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, { judge: v.judge_id, prompt: v.prompt_sha256, sha: v.judge_config_sha256 ?? "" });
   }
   for (const e of latest.values()) {
@@ -129,12 +129,10 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   const { done, loose, hashes, configs } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";
   const has = (key: string) => {
-    const st = done.get(key);
-    return st !== undefined && !(opts.retryErrors && st === "judge_error");
+    return isJudged(done.get(key), !!opts.retryErrors);
   };
   const hasLoose = (key: string) => {
-    const st = loose.get(key);
-    return st !== undefined && !(opts.retryErrors && st === "judge_error");
+    return isJudged(loose.get(key), !!opts.retryErrors);
   };
   // label's configuration-change rule (issue 12.5): verdicts of a judge made under another configuration make
   // label refuse (default), judge every item again (rejudge) or keep them and judge what is missing (keep)

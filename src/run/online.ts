@@ -95,10 +95,10 @@ export class OnlinePath {
           run.costCap.unknown_cost_verdicts++;
         }
       }
-      // A conversation cut short by Ctrl-C (error kind "aborted") is not a verdict: the item is judged again on
-      // resume. Every other verdict finished after the first Ctrl-C (refused, unjudgeable, an unparseable reply) is
-      // paid for and kept.
-      if (v.status === "judge_error" && v.error?.kind === "aborted") return;
+      // A conversation cut short by Ctrl-C (error kind "aborted") is not a verdict: the same command judges the item
+      // again (the store's resumeStatus). It is stored when replies had come back (paid: its usage and cost count,
+      // for --max-cost too); one with no reply is not. Every other verdict finished after the first Ctrl-C is kept.
+      if (v.status === "judge_error" && v.error?.kind === "aborted" && v.raw_replies.length === 0 && v.usage.prompt_tokens === 0) return;
       v.judge_config_sha256 = run.configs.get(judge.id)!.sha;
       try {
         run.store.addVerdict(v);

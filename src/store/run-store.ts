@@ -168,6 +168,21 @@ export interface SummaryInputs {
   errors: IngestError[];
 }
 
+/**
+ * What a stored verdict is for resuming. A conversation the run's stop cut short after some of its replies came
+ * back (judge_error kind "aborted", replies kept) is stored as the record of what was paid, but it is not done:
+ * the same command judges the item again (`interrupted`). Every other verdict is done; a judge_error only without
+ * `--retry-errors`.
+ */
+export function resumeStatus(v: Pick<Verdict, "status" | "error">): Verdict["status"] | "interrupted" {
+  return v.status === "judge_error" && v.error?.kind === "aborted" ? "interrupted" : v.status;
+}
+
+/** Whether a key's {@link resumeStatus} counts as judged (so a resume skips it). */
+export function isJudged(st: string | undefined, retryErrors: boolean): boolean {
+  return st !== undefined && st !== "interrupted" && !(retryErrors && st === "judge_error");
+}
+
 function errorKey(e: IngestError): string {
   return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
 }
@@ -182,9 +197,9 @@ export class RunStore {
   private verdicts!: Journal<Verdict>;
   private errors!: Journal<IngestError>;
   private trajectories!: Journal<TrajectoryIndexRow>;
-  private doneKeys = new Map<string, Verdict["status"]>();
+  private doneKeys = new Map<string, ReturnType<typeof resumeStatus>>();
   /** The same, by {@link looseVerdictKey} (any configuration). */
-  private looseKeys = new Map<string, Verdict["status"]>();
+  private looseKeys = new Map<string, ReturnType<typeof resumeStatus>>();
   /** loose key -> the configuration hash ("" = not recorded) and model of the latest verdict stored under it. */
   private latest = new Map<string, { judge: string; prompt: string; sha: string; model: string }>();
   private errorKeys = new Set<string>();
@@ -334,8 +349,9 @@ export class RunStore {
   private remember(v: Verdict): void {
     if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd)) this.paid += v.cost_usd;
     const loose = looseVerdictKey(v);
-    this.doneKeys.set(verdictKey(v), v.status);
-    this.looseKeys.set(loose, v.status);
+    const st = resumeStatus(v);
+    this.doneKeys.set(verdictKey(v), st);
+    this.looseKeys.set(loose, st);
     this.latest.set(loose, {
       judge: this.one(v.judge_id),
       prompt: this.one(v.prompt_sha256),
@@ -384,9 +400,7 @@ export class RunStore {
    * With `loose`, `key` is a {@link looseVerdictKey} and a verdict of any configuration counts.
    */
   has(key: string, retryErrors = false, loose = false): boolean {
-    const st = (loose ? this.looseKeys : this.doneKeys).get(key);
-    if (st === undefined) return false;
-    return !(retryErrors && st === "judge_error");
+    return isJudged((loose ? this.looseKeys : this.doneKeys).get(key), retryErrors);
   }
 
   /**

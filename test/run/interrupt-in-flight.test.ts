@@ -64,4 +64,38 @@ describe("Ctrl-C with requests in flight", () => {
     expect(verdicts.length).toBe(sent);
     expect(verdicts.every((v) => v.status === "judge_error" && v.error?.kind !== "aborted")).toBe(true);
   });
+
+  it("a conversation the stop cut short after replies came back is stored (paid: usage, cost) but not judged: the same command judges it again (red team: 8 paid requests lost)", async () => {
+    fake = await startFakeOpenAI(() => ({ ...completion("still not JSON"), delayMs: 150 }));
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-intr-"));
+    const mk = () => createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake!.url, concurrency: 4, price: { input_per_mtok: 1, output_per_mtok: 1 } }, { retries: 2, minQuoteChars: 12 });
+    const stop = new AbortController();
+    // stop while the 4 feedback turns (requests 5-8) are in flight: they finish, the third turns are never sent
+    const timer = setInterval(() => {
+      if (fake!.requests.length >= 8) {
+        stop.abort();
+        clearInterval(timer);
+      }
+    }, 5);
+    const first = await labelRun({ inputs: [SAMPLES], run: "m", labelsDir: dir, judges: [mk()], limit: 4, signal: stop.signal, abortSignal: new AbortController().signal, maxCostUsd: 100 });
+    clearInterval(timer);
+    expect(first.interrupted).toBe(true);
+    expect(fake.requests).toHaveLength(8);
+    const cut = await readVerdicts(path.join(dir, "m"));
+    expect(cut).toHaveLength(4);
+    for (const v of cut) {
+      expect(v.error?.kind).toBe("aborted");
+      expect(v.raw_replies).toHaveLength(2);
+      expect(v.cost_usd).toBeGreaterThan(0);
+    }
+    expect(first.costCap!.spent_usd).toBeCloseTo(cut.reduce((a, v) => a + v.cost_usd!, 0), 10);
+    // the same command: judged again (nothing aborted is current), the paid record stays in the journal
+    const again = await labelRun({ inputs: [SAMPLES], run: "m", labelsDir: dir, judges: [mk()], limit: 4, maxCostUsd: 100 });
+    expect(again.interrupted).toBe(false);
+    expect(again.costCap!.spent_before_usd).toBeCloseTo(first.costCap!.spent_usd, 10);
+    const now = await readVerdicts(path.join(dir, "m"));
+    expect(now).toHaveLength(4);
+    expect(now.every((v) => v.error?.kind !== "aborted")).toBe(true);
+    expect(fs.readFileSync(path.join(dir, "m", "verdicts.jsonl"), "utf8").trim().split("\n")).toHaveLength(8);
+  });
 });
