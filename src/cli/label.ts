@@ -5,6 +5,7 @@ import vm from "node:vm";
 import type { Command } from "commander";
 import { CONFIG_CHANGE_HELP, labelRun } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
+import { overCap } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "../errors.js";
@@ -261,9 +262,12 @@ Environment: API keys from the variables the config names (api_key_env).`,
           process.stdout.write(
             `cost cap: $${cap.spent_usd.toFixed(4)} of $${cap.cap_usd} spent by the run (everything it has paid: every stored verdict, superseded ones included)` +
               (cap.unknown_cost_verdicts ? ` (${cap.unknown_cost_verdicts} verdict(s) without usage counted at their estimate)` : "") +
-              (cap.spent_before_usd > cap.cap_usd
+              (cap.unknown_cost_before
+                ? ` (${cap.unknown_cost_before} verdict(s) of earlier invocations have an unknown cost, not in this total: the cap cannot bound them)`
+                : "") +
+              (overCap(cap.spent_before_usd, cap)
                 ? ` (already over the cap: earlier invocations spent $${cap.spent_before_usd.toFixed(4)}, more than --max-cost $${cap.cap_usd}; nothing new was sent)`
-                : cap.spent_usd > cap.cap_usd
+                : overCap(cap.spent_usd, cap)
                   ? ` (over the cap by $${(cap.spent_usd - cap.cap_usd).toFixed(4)}: the verdicts in flight cost more than their estimates)`
                   : "") +
               "\n",
@@ -271,7 +275,8 @@ Environment: API keys from the variables the config names (api_key_env).`,
         if (res.interrupted) process.exitCode = EXIT.interrupted;
         else if (cap?.reached) {
           process.stderr.write(
-            `ipi-judge: the cost cap was reached: the run has spent $${cap.spent_usd.toFixed(4)} of --max-cost $${cap.cap_usd} and the next request would pass it; ` +
+            `ipi-judge: the cost cap was reached: the run has spent $${cap.spent_usd.toFixed(4)} of --max-cost $${cap.cap_usd}` +
+              (overCap(cap.spent_before_usd, cap) ? ` (already before this invocation: nothing was sent); ` : ` and the next request would pass it; `) +
               `what was in flight is stored, the remaining items are un-judged; run again with a higher --max-cost to resume\n`,
           );
           process.exitCode = EXIT.fatal;

@@ -186,7 +186,7 @@ export class LlmJudge implements Judge {
     const adapted = [...this.#adapted];
     // the verdicts record the configured base_url: say when another origin answered
     const x = this.#crossOrigin();
-    if (x) adapted.push(`requests to ${x.from} were redirected to another origin, ${x.to}, which answered them (no credential header was sent there)`);
+    if (x) adapted.push(`requests to ${x.from} were redirected to another origin, ${x.to}, and sent there without any credential header`);
     return { temperature: this.conversations.temperature ?? null, token_param: this.#tokenParam, adapted };
   }
 

@@ -19,10 +19,20 @@ export interface CostCapState {
   spent_usd: number;
   /** What the run had paid when this invocation started (part of `spent_usd`). */
   spent_before_usd: number;
+  /** Verdicts stored by earlier invocations whose cost is unknown (no usage): not in `spent_usd`, which cannot bound them. */
+  unknown_cost_before: number;
   /** True when a request was held back because it would have passed the cap. */
   reached: boolean;
   /** Verdicts of this invocation whose cost was unknown (counted at their estimate). */
   unknown_cost_verdicts: number;
+}
+
+/**
+ * Whether `usd` passes the cap, with a tolerance of a millionth of a cent: sums of prices are binary fractions
+ * (0.1 + 0.2 > 0.3), and a run exactly at its cap is not over it.
+ */
+export function overCap(usd: number, cap: CostCapState): boolean {
+  return usd > cap.cap_usd + 1e-8;
 }
 
 /** Feedback text assumed per feedback turn (characters) in {@link reserveCostUsd}: the verdict feedback quotes findings. */

@@ -135,7 +135,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   };
   const current = new Map(opts.judges.map((j) => [j.id, runJudgeConfig(j, opts)]));
   const costCap: CostCapState | undefined =
-    opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
+    opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -167,6 +167,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       // (re-judged errors, verdicts of an older configuration or prompt) included: they were paid for too
       // (summed by the store as it loaded the journal)
       costCap.spent_usd = costCap.spent_before_usd = store.paidUsd;
+      costCap.unknown_cost_before = store.unknownCostVerdicts;
       // a cap already spent is "reached" only when a request is held back: a run with nothing left stays complete
     }
     // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same

@@ -8,7 +8,7 @@ import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { StoreWriteError } from "../store/journal.js";
-import { reserveCostUsd } from "./cost-cap.js";
+import { overCap, reserveCostUsd } from "./cost-cap.js";
 import type { LabelRunState } from "./label-core.js";
 
 /** The online path of one run: `schedule` an item for a judge; the items in flight are `run.pending`. */
@@ -46,7 +46,7 @@ export class OnlinePath {
       if (run.costCap) {
         if (run.costCap.reached) return;
         reservation = reserveCostUsd(t, judge, { budgetChars: run.judgeCtx.budgetChars, minQuoteChars: run.judgeCtx.minQuoteChars });
-        if (run.costCap.spent_usd + run.reserved + reservation > run.costCap.cap_usd) {
+        if (overCap(run.costCap.spent_usd + run.reserved + reservation, run.costCap)) {
           run.costCap.reached = true;
           return;
         }

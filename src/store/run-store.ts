@@ -222,6 +222,8 @@ export class RunStore {
   private sharedParts = new Map<string, unknown>();
   /** USD of every verdict stored, superseded ones included (they were paid for too); unknown costs add nothing. */
   private paid = 0;
+  /** Verdicts stored with requests sent but an unknown cost (no usage, or no price). */
+  private paidUnknown = 0;
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -348,6 +350,7 @@ export class RunStore {
 
   private remember(v: Verdict): void {
     if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd)) this.paid += v.cost_usd;
+    else if (v.attempts > 0) this.paidUnknown++;
     const loose = looseVerdictKey(v);
     const st = resumeStatus(v);
     this.doneKeys.set(verdictKey(v), st);
@@ -479,6 +482,11 @@ export class RunStore {
    */
   get paidUsd(): number {
     return this.paid;
+  }
+
+  /** Stored verdicts whose requests were sent but whose cost is unknown (not in {@link paidUsd}). */
+  get unknownCostVerdicts(): number {
+    return this.paidUnknown;
   }
 
   /** Latest verdict per (trajectory, judge, repeat) in storage order: a superseded one leaves its place (as `readVerdicts`). */

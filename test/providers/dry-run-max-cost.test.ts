@@ -125,6 +125,21 @@ describe("label --max-cost", () => {
     const j = JSON.parse((await runCli([...args, "--max-cost", "0.1", "--json"], { env })).stdout);
     expect(j.cost_cap.spent_before_usd).toBeCloseTo(0.3, 8);
     expect(j.cost_cap.spent_usd).toBeCloseTo(0.3, 8);
+    // exactly at the cap (30 x $0.01 sums to 0.30000000000000004): not "over" (red team)
+    const at = await runCli([...args, "--max-cost", "0.3"], { env });
+    expect(at.code).toBe(0);
+    expect(at.stdout).not.toMatch(/over the cap/);
+  });
+
+  it("stored verdicts of unknown cost (no usage) are said, not counted as $0 in silence, by a later invocation (red team)", async () => {
+    await fake.close();
+    fake = await startFakeOpenAI(() => completion(JSON.stringify({ findings: [], label: "not_exposed", rationale: "x" }), { usage: null }));
+    const env = { IPI_DRY_KEY: "sk-dry-test-key-123456" };
+    const args = ["label", chatInput(3), "--judges", config(), "--run", "u", "--labels-dir", path.join(dir, "labels"), "--max-cost", "5"];
+    const first = JSON.parse((await runCli([...args, "--json"], { env })).stdout);
+    expect(first.cost_cap.unknown_cost_verdicts).toBe(3);
+    const again = await runCli(args, { env });
+    expect(again.stdout).toMatch(/3 verdict\(s\) of earlier invocations have an unknown cost, not in this total: the cap cannot bound them/);
   });
 
   it("refuses a judge without a price", async () => {
