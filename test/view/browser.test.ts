@@ -16,7 +16,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS } from "../report/chromium.js";
-import { resource, ROOT, sharedCorpus } from "../helpers/paths.js";
+import { DATA, resource, ROOT, sharedCorpus } from "../helpers/paths.js";
 import { CLI, runCli } from "../helpers/cli.js";
 import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
@@ -123,98 +123,114 @@ describe.skipIf(browser.skip)("a hostile trajectory in the view", () => {
   });
 });
 
-describe.skipIf(browser.skip || dyn.skip)("the whole loop on AgentDyn in Chromium", () => {
-  const SLICE = "agentdyn/runs/gpt-4o-2024-08-06/shopping";
-  let tmp: string;
-  let child: ChildProcess | undefined;
-  let url = "";
-  let opened: Awaited<ReturnType<typeof openPage>>;
-  const labels = () => path.join(tmp, "labels");
-  const study = () => path.join(tmp, "study");
+/**
+ * The whole loop on AgentDyn runs: `prepare` puts the runs in a folder and returns it; `n` is the sample size.
+ */
+function describeLoop(name: string, skip: string | false, prepare: (tmp: string) => string, n: number): void {
+  describe.skipIf(skip)(name, () => {
+    let tmp: string;
+    let child: ChildProcess | undefined;
+    let url = "";
+    let opened: Awaited<ReturnType<typeof openPage>>;
+    const labels = () => path.join(tmp, "labels");
+    const study = () => path.join(tmp, "study");
 
-  beforeAll(async () => {
-    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-dyn-"));
-    execFileSync("tar", ["-xzf", dyn.path, "-C", tmp, SLICE]);
-    const l = await runCli(["label", path.join(tmp, SLICE), "--run", "dyn", "--labels-dir", labels()]);
-    expect(l.code, l.stderr).toBe(0);
-    const s = await runCli(["sample", "--run", "dyn", "--labels-dir", labels(), "--random", "12", "--disagreement", "0", "--seed", "7", "--out", study()]);
-    expect(s.code, s.stderr).toBe(0);
-    child = spawn(process.execPath, [CLI, "view", "--run", "dyn", "--labels-dir", labels(), "--sample", study(), "--no-open", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    url = await new Promise<string>((resolve, reject) => {
-      let out = "";
-      child!.stdout!.on("data", (d) => {
-        out += d;
-        if (out.includes("\n")) resolve(out.split("\n")[0]);
+    beforeAll(async () => {
+      tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-dyn-"));
+      const runs = prepare(tmp);
+      const l = await runCli(["label", runs, "--run", "dyn", "--labels-dir", labels()]);
+      expect(l.code, l.stderr).toBe(0);
+      const s = await runCli(["sample", "--run", "dyn", "--labels-dir", labels(), "--random", String(n), "--disagreement", "0", "--seed", "7", "--out", study()]);
+      expect(s.code, s.stderr).toBe(0);
+      child = spawn(process.execPath, [CLI, "view", "--run", "dyn", "--labels-dir", labels(), "--sample", study(), "--no-open", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+      url = await new Promise<string>((resolve, reject) => {
+        let out = "";
+        child!.stdout!.on("data", (d) => {
+          out += d;
+          if (out.includes("\n")) resolve(out.split("\n")[0]);
+        });
+        child!.on("exit", (code) => reject(new Error(`view exited ${code}`)));
       });
-      child!.on("exit", (code) => reject(new Error(`view exited ${code}`)));
+      opened = await openPage(url.replace(/\/\?token=.*/, ""));
+    }, 300_000);
+
+    afterAll(async () => {
+      await opened?.context.close();
+      if (child && child.exitCode === null) child.kill("SIGTERM");
+      if (opened) fs.rmSync(opened.profile, { recursive: true, force: true });
+      if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
     });
-    opened = await openPage(url.replace(/\/\?token=.*/, ""));
-  }, 300_000);
 
-  afterAll(async () => {
-    await opened?.context.close();
-    if (child && child.exitCode === null) child.kill("SIGTERM");
-    if (opened) fs.rmSync(opened.profile, { recursive: true, force: true });
-    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+    it("prints the URL with its token as the first line of stdout; without the token: 403", async () => {
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
+      expect((await fetch(url.replace(/\?token=.*/, "api/meta"))).status).toBe(403);
+      expect((await fetch(url.replace(/\?token=.*/, "api/meta?token=") + "x")).status).toBe(403);
+    });
+
+    it("browses, filters, opens a trajectory with a verified quote highlighted, annotates by keyboard, keeps it over a reload", async () => {
+      const { page } = opened;
+      // what the filter must find, recomputed from the stored verdicts
+      const verdicts = fs.readFileSync(path.join(labels(), "dyn", "verdicts.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      type Q = { quote: string; verified: boolean };
+      const withQuote = verdicts.find((v) => v.label !== "not_exposed" && v.findings.some((f: { evidence: Q[] }) => f.evidence.some((q) => q.verified)));
+      const same = verdicts.filter((v) => v.label === withQuote.label).length;
+      await page.goto(url);
+      await expect.poll(() => page.locator("#count").textContent()).toBe(`${verdicts.length} of ${verdicts.length} trajectories`);
+      await page.selectOption('select[name="label.signature"]', withQuote.label);
+      await expect.poll(() => page.locator("#count").textContent()).toBe(`${same} of ${verdicts.length} trajectories`);
+      await page.fill('input[name="q"]', withQuote.trajectory_id);
+      await page.press('input[name="q"]', "Enter");
+      await expect.poll(() => page.locator("#count").textContent()).toBe(`1 of ${verdicts.length} trajectories`);
+      await page.locator(".row a.id").first().click();
+      await page.locator("mark.q").first().waitFor();
+      expect(decodeURIComponent(new URL(page.url()).hash.slice(4))).toBe(withQuote.trajectory_id);
+      const quotes: string[] = withQuote.findings.flatMap((f: { evidence: Q[] }) => f.evidence.filter((q) => q.verified).map((q) => q.quote));
+      const marked = (await page.locator("mark.q").allTextContents()).join("");
+      expect(quotes.some((q) => marked.includes(q.slice(0, 20)))).toBe(true);
+      expect(await page.locator(".quote.verified").count()).toBeGreaterThan(0);
+      fs.mkdirSync(ARTIFACTS, { recursive: true });
+      await page.screenshot({ path: path.join(ARTIFACTS, "view-item.png") });
+
+      // annotate three items by keyboard
+      await page.goto(url.replace(/\?token=.*/, "#/annotate"));
+      await page.fill("input[name=annotator]", "dana");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(".labels button");
+      for (const key of ["1", "5", "6"]) {
+        await page.keyboard.press(key);
+        await expect.poll(() => page.locator("#saved").textContent()).toMatch(/^saved /);
+        await page.keyboard.press("n");
+        await expect.poll(() => page.locator("#saved").textContent()).toBe("");
+      }
+      await expect.poll(() => page.locator("#progress").textContent()).toMatch(new RegExp(`^dana: 3 of ${n} labelled`));
+      await page.reload();
+      await expect.poll(() => page.locator("#progress").textContent()).toMatch(new RegExp(`^dana: 3 of ${n} labelled · item 4 of ${n}`));
+      await page.keyboard.press("p");
+      await expect.poll(() => page.locator(".labels button.on").textContent()).toBe("6 not_exposed");
+      expect(opened.blocked).toEqual([]);
+      expect(opened.errors).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, "view-annotate.png") });
+    });
+
+    it("import-annotations and agree --human use the saved labels", async () => {
+      const file = path.join(study(), "annotations", "dana.jsonl");
+      const saved = fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+      expect(saved.map((r) => r.label)).toEqual(["full_compliance", "unaffected", "not_exposed"]);
+      const human = path.join(study(), "human.jsonl");
+      const imp = await runCli(["import-annotations", file, "--manifest", path.join(study(), "manifest.jsonl"), "--out", human, "--json"]);
+      expect(imp.code, imp.stderr).toBe(0);
+      expect(JSON.parse(imp.stdout).labels).toBe(3);
+      const agree = await runCli(["agree", "--run", "dyn", "--labels-dir", labels(), "--human", human, "--json"]);
+      expect(agree.code, agree.stderr).toBe(0);
+      expect(agree.stdout).toContain("dana");
+    });
   });
+}
 
-  it("prints the URL with its token as the first line of stdout; without the token: 403", async () => {
-    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/\?token=[A-Za-z0-9_-]{32}$/);
-    expect((await fetch(url.replace(/\?token=.*/, "api/meta"))).status).toBe(403);
-    expect((await fetch(url.replace(/\?token=.*/, "api/meta?token=") + "x")).status).toBe(403);
-  });
-
-  it("browses, filters, opens a trajectory with a verified quote highlighted, annotates by keyboard, keeps it over a reload", async () => {
-    const { page } = opened;
-    // what the filter must find, recomputed from the stored verdicts
-    const verdicts = fs.readFileSync(path.join(labels(), "dyn", "verdicts.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    const full = verdicts.filter((v) => v.label === "full_compliance").length;
-    await page.goto(url);
-    await expect.poll(() => page.locator("#count").textContent()).toBe(`${verdicts.length} of ${verdicts.length} trajectories`);
-    await page.selectOption('select[name="label.signature"]', "full_compliance");
-    await expect.poll(() => page.locator("#count").textContent()).toBe(`${full} of ${verdicts.length} trajectories`);
-    await page.locator(".row a.id").first().click();
-    const mark = page.locator("mark.q").first();
-    await mark.waitFor();
-    const id = decodeURIComponent(new URL(page.url()).hash.slice(4));
-    const v = verdicts.find((x) => x.trajectory_id === id);
-    const quotes: string[] = v.findings.flatMap((f: { evidence: Array<{ quote: string; verified: boolean }> }) => f.evidence.filter((q) => q.verified).map((q) => q.quote));
-    const marked = (await page.locator("mark.q").allTextContents()).join("");
-    expect(quotes.some((q) => marked.includes(q.slice(0, 20)))).toBe(true);
-    expect(await page.locator(".quote.verified").count()).toBeGreaterThan(0);
-    await page.screenshot({ path: path.join(ARTIFACTS, "view-item.png") });
-
-    // annotate three items by keyboard
-    await page.goto(url.replace(/\?token=.*/, "#/annotate"));
-    await page.fill("input[name=annotator]", "dana");
-    await page.keyboard.press("Enter");
-    await page.waitForSelector(".labels button");
-    for (const key of ["1", "5", "6"]) {
-      await page.keyboard.press(key);
-      await expect.poll(() => page.locator("#saved").textContent()).toMatch(/^saved /);
-      await page.keyboard.press("n");
-      await expect.poll(() => page.locator("#saved").textContent()).toBe("");
-    }
-    await expect.poll(() => page.locator("#progress").textContent()).toMatch(/^dana: 3 of 12 labelled/);
-    await page.reload();
-    await expect.poll(() => page.locator("#progress").textContent()).toMatch(/^dana: 3 of 12 labelled · item 4 of 12/);
-    await page.keyboard.press("p");
-    await expect.poll(() => page.locator(".labels button.on").textContent()).toBe("6 not_exposed");
-    expect(opened.blocked).toEqual([]);
-    expect(opened.errors).toEqual([]);
-    await page.screenshot({ path: path.join(ARTIFACTS, "view-annotate.png") });
-  });
-
-  it("import-annotations and agree --human use the saved labels", async () => {
-    const file = path.join(study(), "annotations", "dana.jsonl");
-    const saved = fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    expect(saved.map((r) => r.label)).toEqual(["full_compliance", "unaffected", "not_exposed"]);
-    const human = path.join(study(), "human.jsonl");
-    const imp = await runCli(["import-annotations", file, "--manifest", path.join(study(), "manifest.jsonl"), "--out", human, "--json"]);
-    expect(imp.code, imp.stderr).toBe(0);
-    expect(JSON.parse(imp.stdout).labels).toBe(3);
-    const agree = await runCli(["agree", "--run", "dyn", "--labels-dir", labels(), "--human", human, "--json"]);
-    expect(agree.code, agree.stderr).toBe(0);
-    expect(agree.stdout).toContain("dana");
-  });
-});
+// One suite of one model of the shared archive (209 runs), and the 9 AgentDyn runs vendored in test/data (a clone).
+const SLICE = "agentdyn/runs/gpt-4o-2024-08-06/shopping";
+describeLoop("the whole loop on an AgentDyn suite (shared corpus) in Chromium", browser.skip || dyn.skip, (tmp) => {
+  execFileSync("tar", ["-xzf", dyn.path, "-C", tmp, SLICE]);
+  return path.join(tmp, SLICE);
+}, 12);
+describeLoop("the whole loop on the vendored AgentDyn runs in Chromium", browser.skip, () => path.join(DATA, "agentdyn-view"), 6);
