@@ -7,7 +7,7 @@ import type { AnnotationRow, AdjudicationRow } from "../annotations.js";
 import type { TrajectoryDoc } from "../document.js";
 import { clear, getJson, h, postJson } from "./dom.js";
 import { renderDoc } from "./doc.js";
-import type { Meta } from "./app.js";
+import type { Meta } from "./meta.js";
 
 const NAME_KEY = "ipi-view-annotator";
 

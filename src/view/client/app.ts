@@ -7,22 +7,7 @@ import { clear, getJson, h } from "./dom.js";
 import { renderList } from "./list.js";
 import { renderItem } from "./item.js";
 import { detachKeys, renderAdjudicate, renderAnnotate } from "./annotate.js";
-import type { ScaleLabel } from "../../rubric/scale.js";
-
-/** GET /api/meta (src/view/server.ts). */
-export interface Meta {
-  mode: "full" | "blind";
-  run?: string;
-  trajectories?: number;
-  judges?: string[];
-  committee?: { source: string | null; reason?: string };
-  fields?: string[];
-  facets?: Record<string, Record<string, number>>;
-  humans?: boolean;
-  other?: { run: string; judges: string[] } | null;
-  sample: { scale: string; labels: ScaleLabel[]; items: string[]; precedence: string; annotators: string[] } | null;
-  warnings: string[];
-}
+import type { Meta } from "./meta.js";
 
 function nav(meta: Meta): HTMLElement {
   const links: HTMLElement[] = [];

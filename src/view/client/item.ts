@@ -5,7 +5,7 @@
 import type { ItemView } from "../item.js";
 import { clear, getJson, h } from "./dom.js";
 import { judgeClass, quoteLine, renderDoc } from "./doc.js";
-import type { Meta } from "./app.js";
+import type { Meta } from "./meta.js";
 
 function field(k: string, v: string | undefined): HTMLElement | null {
   return v === undefined || v === "" ? null : h("tr", {}, h("th", {}, k), h("td", {}, v));

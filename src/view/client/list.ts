@@ -5,7 +5,7 @@
  */
 import { clear, getJson, h } from "./dom.js";
 import type { ListItem } from "../query.js";
-import type { Meta } from "./app.js";
+import type { Meta } from "./meta.js";
 
 const ROW_H = 30;
 const PAGE = 200;
