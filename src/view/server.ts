@@ -128,7 +128,14 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
 /** The API's answer to GET /api/meta: what the page needs to draw its menus. */
 function meta(o: ViewServerOptions): unknown {
   const sample = o.sample
-    ? { scale: o.sample.scale, labels: o.sample.labels, items: o.sample.itemIds(), precedence: rubricPrecedenceText().replace(/^Report every label that applies\.\s*/, ""), annotators: o.sample.annotators() }
+    ? {
+        scale: o.sample.scale,
+        labels: o.sample.labels,
+        items: o.sample.itemIds(),
+        precedence: rubricPrecedenceText().replace(/^Report every label that applies\.\s*/, ""),
+        // annotators stay blind to each other's work in --blind mode
+        annotators: o.blind ? [] : o.sample.annotators(),
+      }
     : null;
   if (o.blind) return { mode: "blind", sample, warnings: o.sample?.warnings ?? [] };
   return {
@@ -164,6 +171,9 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
     if (!s) return json(res, 404, { error: "no sample: start the view with --sample DIR" });
     if (req.method === "GET" && p === "/api/sample/item") return json(res, 200, { item_id: sp.get("item_id"), doc: await s.itemDoc(sp.get("item_id") ?? "") });
     if (req.method === "GET" && p === "/api/sample/annotations") return json(res, 200, { rows: s.rowsOf(sp.get("annotator") ?? "") });
+    if (o.blind && (p === "/api/sample/disagreements" || p === "/api/sample/adjudicate")) {
+      return json(res, 403, { error: "this view is blind (--blind): adjudication shows the annotators' labels; start the view without --blind to adjudicate" });
+    }
     if (req.method === "GET" && p === "/api/sample/disagreements") {
       const ds = await Promise.all(s.disagreements().map(async (d) => ({ ...d })));
       return json(res, 200, { items: ds });

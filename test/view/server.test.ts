@@ -284,6 +284,7 @@ describe("blind mode", () => {
       expect(meta.mode).toBe("blind");
       expect(JSON.stringify(meta)).not.toMatch(/signature|lenient|gpt-4o/);
       expect((await get(`/api/sample/item?item_id=${manifest().rows[0].item_id}`)).status).toBe(200);
+      expect((await get("/api/sample/disagreements")).status).toBe(403); // adjudication shows the annotators' labels
     } finally {
       await b.server.close();
     }

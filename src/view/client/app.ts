@@ -12,7 +12,8 @@ import type { Meta } from "./meta.js";
 function nav(meta: Meta): HTMLElement {
   const links: HTMLElement[] = [];
   if (meta.mode === "full") links.push(h("a", { href: "#/" }, `run ${meta.run}`));
-  if (meta.sample) links.push(h("a", { href: "#/annotate" }, "annotate"), h("a", { href: "#/adjudicate" }, "adjudicate"));
+  if (meta.sample) links.push(h("a", { href: "#/annotate" }, "annotate"));
+  if (meta.sample && meta.mode === "full") links.push(h("a", { href: "#/adjudicate" }, "adjudicate"));
   return h("nav", {}, h("b", {}, "ipi-judge view"), ...links);
 }
 
