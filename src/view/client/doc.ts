@@ -53,9 +53,10 @@ export function renderDoc(doc: TrajectoryDoc, judges: readonly string[] = []): H
   const root = h("div", { class: "doc" });
   const inj = Object.entries(doc.injections);
   if (inj.length) {
-    const sec = h("section", { class: "injections" }, h("h3", {}, "Injected content"));
-    for (const [k, v] of inj) sec.appendChild(h("div", { class: "msg r-inj" }, h("div", { class: "mh" }, k), h("pre", { class: "part" }, v)));
-    root.appendChild(sec);
+    // closed by default: the messages that carry it are marked, and the trajectory comes first
+    const box = h("details", { class: "injbox" }, h("summary", {}, h("h3", {}, `Injected content (${inj.length})`)));
+    for (const [k, v] of inj) box.appendChild(h("div", { class: "msg r-inj" }, h("div", { class: "mh" }, k), h("pre", { class: "part" }, v)));
+    root.appendChild(h("section", { class: "injections" }, box));
   }
   if (doc.tools.length) {
     const sec = h("section", { class: "tools" }, h("h3", {}, "Tools offered to the agent"));
