@@ -28,7 +28,8 @@ import { rubricPrecedenceText } from "../rubric/scale.js";
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const COOKIE = "ipi_view_token";
+/** The cookie's name carries the port: cookies are not kept apart by port, two servers must not share one. */
+const cookieName = (port: number) => `ipi_view_token_${port}`;
 const MAX_BODY = 256 * 1024;
 
 /** What the server serves. */
@@ -77,10 +78,10 @@ function sameToken(given: string | null | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieToken(req: http.IncomingMessage): string | undefined {
+function cookieToken(req: http.IncomingMessage, port: number): string | undefined {
   for (const c of (req.headers.cookie ?? "").split(";")) {
     const [k, ...v] = c.trim().split("=");
-    if (k === COOKIE) return v.join("=");
+    if (k === cookieName(port)) return v.join("=");
   }
   return undefined;
 }
@@ -221,11 +222,11 @@ export async function startViewServer(o: ViewServerOptions): Promise<ViewServer>
       return send(res, 400, "bad request\n", "text/plain; charset=utf-8");
     }
     const viaQuery = sameToken(url.searchParams.get("token"), token);
-    if (!viaQuery && !sameToken(cookieToken(req), token)) return send(res, 403, "forbidden: this server needs the token it printed when it started\n", "text/plain; charset=utf-8");
+    if (!viaQuery && !sameToken(cookieToken(req, port), token)) return send(res, 403, "forbidden: this server needs the token it printed when it started\n", "text/plain; charset=utf-8");
     if (req.method === "POST" && (req.headers["x-ipi-view"] !== "1" || !String(req.headers["content-type"] ?? "").startsWith("application/json"))) {
       return send(res, 403, "forbidden: POST needs the x-ipi-view header and a JSON body\n", "text/plain; charset=utf-8");
     }
-    const cookie = viaQuery ? { "set-cookie": `${COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/` } : undefined;
+    const cookie = viaQuery ? { "set-cookie": `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/` } : undefined;
     if (req.method === "GET" && url.pathname === "/") return send(res, 200, PAGE, "text/html; charset=utf-8", cookie);
     if (url.pathname === "/favicon.ico") return send(res, 204, "", "text/plain; charset=utf-8");
     const asset = assets[url.pathname];

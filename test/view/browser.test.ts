@@ -207,6 +207,9 @@ function describeLoop(name: string, skip: string | false, prepare: (tmp: string)
       await expect.poll(() => page.locator("#progress").textContent()).toMatch(new RegExp(`^dana: 3 of ${n} labelled · item 4 of ${n}`));
       await page.keyboard.press("p");
       await expect.poll(() => page.locator(".labels button.on").textContent()).toBe("6 not_exposed");
+      // a note is saved as it is typed, without leaving the field
+      await page.locator("textarea[name=note]").pressSequentially("tool result only");
+      await expect.poll(() => fs.readFileSync(path.join(study(), "annotations", "dana.jsonl"), "utf8"), { timeout: 10_000 }).toContain('"note":"tool result only"');
       expect(opened.blocked).toEqual([]);
       expect(opened.errors).toEqual([]);
       await page.screenshot({ path: path.join(ARTIFACTS, "view-annotate.png") });

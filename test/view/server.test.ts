@@ -74,7 +74,7 @@ describe("access", () => {
       expect(r.status, p).toBe(403);
       expect(r.body).not.toContain(PAYLOAD.slice(0, 20));
     }
-    expect((await raw("/api/meta", { headers: { cookie: "ipi_view_token=nope" } })).status).toBe(403);
+    expect((await raw("/api/meta", { headers: { cookie: `ipi_view_token_${server.port}=nope` } })).status).toBe(403);
   });
 
   it("takes the token as a query parameter or as the cookie the first page load sets", async () => {
@@ -270,6 +270,23 @@ describe("the sample", () => {
     const tid = manifest().rows[0].trajectory_id;
     const page = await getJson<{ rows: Array<{ id: string; humans?: Record<string, string> }> }>(`/api/list?q=${encodeURIComponent(tid)}`);
     expect(page.rows.find((r) => r.id === tid)?.humans?.dana).toBe("full_compliance");
+  });
+});
+
+describe("another run side by side", () => {
+  it("compares a judge of this run with a judge of the other run, by trajectory id", async () => {
+    const b = await openView({ runDir: fx.runDir, otherDir: fx.runDir });
+    try {
+      const get = async (q: string) => (await fetch(`${b.server.url}&${q}`.replace("/?", "/api/list?"))).json();
+      const across = await get("diff=j:signature,o:lenient-a&limit=500");
+      const within = await get("diff=j:signature,j:lenient-a&limit=500");
+      expect(across.total).toBe(within.total);
+      expect(across.total).toBeGreaterThan(0);
+      const meta = await (await fetch(b.server.url.replace("/?", "/api/meta?"))).json();
+      expect(meta.other.judges).toEqual(["lenient-a", "signature", "strict-b"]);
+    } finally {
+      await b.server.close();
+    }
   });
 });
 

@@ -98,7 +98,16 @@ export async function renderAnnotate(root: HTMLElement, meta: Meta, n: number): 
   };
   const note = h("textarea", { name: "note", rows: 2, placeholder: "note (optional)" }) as HTMLTextAreaElement;
   note.value = mine?.note ?? "";
-  note.addEventListener("change", () => void save({ note: note.value }));
+  // saved as typed (a second after the last key) and when the field is left: closing the tab loses nothing
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  note.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => void save({ note: note.value }), 1000);
+  });
+  note.addEventListener("change", () => {
+    clearTimeout(timer);
+    void save({ note: note.value });
+  });
   const go = (k: number) => (location.hash = `#/annotate/${Math.max(0, Math.min(items.length - 1, k))}`);
   const nextUnlabelled = () => {
     for (let k = 1; k <= items.length; k++) {
