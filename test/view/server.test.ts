@@ -302,6 +302,9 @@ describe("blind mode", () => {
       expect(JSON.stringify(meta)).not.toMatch(/signature|lenient|gpt-4o/);
       expect((await get(`/api/sample/item?item_id=${manifest().rows[0].item_id}`)).status).toBe(200);
       expect((await get("/api/sample/disagreements")).status).toBe(403); // adjudication shows the annotators' labels
+      // a new server reads the files the first one wrote: nothing given is lost when the server stops
+      const kept = await (await get(`/api/sample/annotations?annotator=dana`)).json();
+      expect(kept.rows.map((r: { label: string }) => r.label)).toEqual(["full_compliance", "not_exposed"]);
     } finally {
       await b.server.close();
     }
