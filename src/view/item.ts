@@ -8,7 +8,7 @@ import path from "node:path";
 import type { Trajectory, Verdict } from "../types.js";
 import { loadSampledTrajectories } from "../sample/source.js";
 import { readLine, type ViewRow, type ViewRun } from "./run-data.js";
-import { trajectoryDoc, type TrajectoryDoc } from "./document.js";
+import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js";
 
 /** A verdict as the detail page shows it (raw replies are sent too; the page shows them on demand). */
 export type ItemVerdict = Pick<
@@ -22,6 +22,8 @@ export interface ItemView {
   /** The other run's labels of the same trajectory id, when the view has one. */
   other?: { run: string; labels: Record<string, string | null> };
   verdicts: ItemVerdict[];
+  /** Every quote of the verdicts, numbered as `findings[].quotes` refer to them (in the document's, when it loaded). */
+  quotes: DocQuote[];
   doc: TrajectoryDoc | null;
   /** Why the trajectory itself cannot be shown (source missing or changed). */
   error?: string;
@@ -85,7 +87,15 @@ export async function itemView(run: ViewRun, id: string, sourceRoot: string, oth
     })),
   }));
   const { refs: _r, search: _s, ...plain } = row;
-  const out: ItemView = { row: plain, verdicts: shown, doc };
+  // without the trajectory the quotes are still listed, each saying why it is not shown in place
+  const quotes: DocQuote[] =
+    doc?.quotes ??
+    verdicts.flatMap((v) =>
+      (Array.isArray(v.findings) ? v.findings : []).flatMap((f) =>
+        (Array.isArray(f.evidence) ? f.evidence : []).map((q) => ({ n: 0, judge_id: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, part: null, why: "the trajectory cannot be shown" })),
+      ),
+    ).map((q, i) => ({ ...q, n: i }));
+  const out: ItemView = { row: plain, verdicts: shown, quotes, doc };
   if ("error" in loaded) out.error = loaded.error;
   const o = other?.byId.get(id);
   if (other && o) out.other = { run: other.name, labels: o.labels };

@@ -10,7 +10,9 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCommitteeFixture, HOSTILE_ID, PAYLOAD, type CommitteeFixture } from "../report/fixture.js";
+import { buildCommitteeFixture, hostileLine, HOSTILE_ID, PAYLOAD, type CommitteeFixture } from "../report/fixture.js";
+import { labelRun } from "../../src/run/label.js";
+import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { openView, type ViewServer } from "../../src/view/index.js";
 import { CSP } from "../../src/view/server.js";
 import { parseAnnotationText, parseManifest, checkAnnotations } from "../../src/sample/import.js";
@@ -270,6 +272,28 @@ describe("the sample", () => {
     const tid = manifest().rows[0].trajectory_id;
     const page = await getJson<{ rows: Array<{ id: string; humans?: Record<string, string> }> }>(`/api/list?q=${encodeURIComponent(tid)}`);
     expect(page.rows.find((r) => r.id === tid)?.humans?.dana).toBe("full_compliance");
+  });
+});
+
+describe("a trajectory whose source is gone", () => {
+  it("says why it cannot be shown and still lists the verdicts' quotes", async () => {
+    const dir = path.join(tmp, "gone");
+    fs.mkdirSync(dir, { recursive: true });
+    const file = path.join(dir, "one.jsonl");
+    fs.writeFileSync(file, hostileLine() + "\n");
+    await labelRun({ inputs: [file], run: "gone", labelsDir: dir, judges: [createSignatureJudge()] });
+    fs.rmSync(file);
+    const b = await openView({ runDir: path.join(dir, "gone") });
+    try {
+      const r = await fetch(b.server.url.replace("/?", `/api/item?id=${encodeURIComponent(HOSTILE_ID)}&`));
+      const item = await r.json();
+      expect(item.doc).toBeNull();
+      expect(item.error).toMatch(/not found/);
+      expect(item.quotes.length).toBeGreaterThan(0);
+      expect(item.quotes.every((q: { part: null; why: string }) => q.part === null && q.why === "the trajectory cannot be shown")).toBe(true);
+    } finally {
+      await b.server.close();
+    }
   });
 });
 

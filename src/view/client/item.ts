@@ -12,7 +12,7 @@ function field(k: string, v: string | undefined): HTMLElement | null {
 }
 
 function verdictCard(v: ItemView["verdicts"][number], item: ItemView, judges: readonly string[]): HTMLElement {
-  const quotes = item.doc?.quotes ?? [];
+  const quotes = item.quotes;
   const card = h("div", { class: `verdict ${judgeClass(judges, v.judge_id)}` });
   const label = v.label ?? "no label";
   card.appendChild(
