@@ -157,3 +157,6 @@ export {
 
 // Where each injection entered the agent's context (DESIGN section 3: surfaces).
 export { decideSurfaces, withSurfaces, surfaceOfTrajectory, FORMAT_SURFACES } from "./serialize/surface.js";
+
+// ipi-judge view: the local browser workspace over a run and a sample.
+export { openView, startViewServer, loadViewRun, SampleStore, type OpenViewOptions, type ViewServer } from "./view/index.js";

@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
   committee: () => import("./committee.js").then((m) => m.registerCommittee),
   agreement: () => import("./agreement.js").then((m) => m.registerAgreement),
   estimate: () => import("./estimate.js").then((m) => m.registerEstimate),
+  view: () => import("./view.js").then((m) => m.registerView),
 };
 
 /**

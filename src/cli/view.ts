@@ -1,0 +1,80 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import type { Command } from "commander";
+import { UsageError } from "../errors.js";
+import { intOption, runDirOf } from "./util.js";
+
+/** Open a URL in the desktop's browser (best effort: nothing happens where there is none). */
+function openBrowser(url: string): void {
+  const cmd = process.platform === "darwin" ? "open" : process.platform === "win32" ? "explorer.exe" : "xdg-open";
+  try {
+    const child = spawn(cmd, [url], { stdio: "ignore", detached: true });
+    child.on("error", () => process.stderr.write(`ipi-judge: could not start a browser (${cmd}); open the URL above\n`));
+    child.unref();
+  } catch {
+    process.stderr.write(`ipi-judge: could not start a browser (${cmd}); open the URL above\n`);
+  }
+}
+
+/** `ipi-judge view`: a local browser workspace over a run and a sample. */
+export function registerView(program: Command): void {
+  program
+    .command("view")
+    .description("Browse a run in the browser (every trajectory, filters, verified quotes in place, two judges or runs side by side) and label a sample (--sample): a local server on 127.0.0.1 with a random token.")
+    .requiredOption("--run <name>", "the run to show (labels/<run>/)")
+    .option("--labels-dir <dir>", "where runs are stored", "labels")
+    .option("--sample <dir>", "a sample folder written by ipi-judge sample --out: annotate it (blinded) and adjudicate")
+    .option("--other <run>", "a second run of the same trajectories (same labels dir), for side by side")
+    .option("--human <file>", "human labels (CSV or JSONL: trajectory_id, annotator, label) to show and filter on")
+    .option("--blind", "serve only the blinded annotation pages (give this URL to annotators)")
+    .option("--port <n>", "port to listen on (0: any free port)", "0")
+    .option("--host <addr>", "address to listen on; anything but the loopback exposes the run to the network", "127.0.0.1")
+    .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
+    .option("--no-open", "do not open a browser")
+    .addHelpText(
+      "after",
+      `
+The first line of stdout is the URL, with its token; every request without it gets 403. The server reads the run
+folder, the sample folder and the source files the run records, and writes only into the sample folder:
+annotations/<annotator>.jsonl (one file per annotator, read by import-annotations) and adjudication.jsonl.
+Stop it with Ctrl-C.
+Example:
+  ipi-judge view --run study --sample study1
+  ipi-judge import-annotations study1/annotations/*.jsonl --manifest study1/manifest.jsonl --out study1/human.jsonl`,
+    )
+    .action(async (o) => {
+      const runDir = runDirOf(o.labelsDir, o.run);
+      const otherDir = o.other ? runDirOf(o.labelsDir, o.other) : undefined;
+      if (o.sample && !fs.existsSync(path.join(o.sample, "manifest.jsonl"))) throw new UsageError(`${o.sample} holds no manifest.jsonl: --sample takes a folder written by ipi-judge sample --out`);
+      if (o.blind && !o.sample) throw new UsageError("--blind serves the annotation pages only: give --sample DIR");
+      if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
+      const port = intOption(o.port, "--port", 0);
+      if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
+      const { openView } = await import("../view/index.js");
+      const { server, warnings } = await openView({
+        runDir,
+        otherDir,
+        sampleDir: o.sample ? path.resolve(o.sample) : undefined,
+        humanFile: o.human,
+        blind: !!o.blind,
+        sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
+        host: o.host,
+        port,
+      });
+      process.stdout.write(`${server.url}\n`);
+      if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run\n`);
+      for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      process.stderr.write(`serving run ${o.run}${o.sample ? ` and sample ${o.sample}` : ""}; Ctrl-C to stop\n`);
+      if (o.open !== false) openBrowser(server.url);
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          server.close().then(resolve);
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+    });
+}

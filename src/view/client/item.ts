@@ -1,0 +1,85 @@
+/**
+ * One trajectory's page (`#/t/<id>`): its fields, the benchmark's verdict, human labels, each judge's verdict
+ * with findings and quotes (raw replies on demand), and the trajectory with every located quote highlighted.
+ */
+import type { ItemView } from "../item.js";
+import { clear, getJson, h } from "./dom.js";
+import { judgeClass, quoteLine, renderDoc } from "./doc.js";
+import type { Meta } from "./meta.js";
+
+function field(k: string, v: string | undefined): HTMLElement | null {
+  return v === undefined || v === "" ? null : h("tr", {}, h("th", {}, k), h("td", {}, v));
+}
+
+function verdictCard(v: ItemView["verdicts"][number], item: ItemView, judges: readonly string[]): HTMLElement {
+  const quotes = item.quotes;
+  const card = h("div", { class: `verdict ${judgeClass(judges, v.judge_id)}` });
+  const label = v.label ?? "no label";
+  card.appendChild(
+    h(
+      "div",
+      { class: "vh" },
+      h("b", {}, v.judge_id),
+      ` (${v.judge_model}${v.repeat ? `, repeat ${v.repeat}` : ""}): `,
+      h("span", { class: `chip b-${v.label ?? "none"}` }, label),
+      v.status !== "ok" ? h("span", { class: "status" }, ` status ${v.status}`) : null,
+      v.downgraded ? h("span", { class: "down" }, ` downgraded from ${v.label_claimed ?? "?"}`) : null,
+      v.label_basis ? h("span", { class: "basis" }, ` (basis: ${v.label_basis})`) : null,
+    ),
+  );
+  if (v.error) card.appendChild(h("div", { class: "err" }, `error ${v.error.kind}: ${v.error.message}`));
+  if (v.rationale) card.appendChild(h("p", { class: "rationale" }, v.rationale));
+  for (const f of v.findings) {
+    const ul = h("ul", { class: "quotes" });
+    for (const n of f.quotes) if (quotes[n]) ul.appendChild(quoteLine(quotes[n], judges));
+    card.appendChild(h("div", { class: "finding" }, h("span", { class: `chip b-${f.bucket}` }, f.bucket), f.holds ? " holds" : " does not hold", f.explanation ? `: ${f.explanation}` : "", ul));
+  }
+  if (v.raw_replies?.length) {
+    const d = h("details", { class: "raw" }, h("summary", {}, `raw replies (${v.raw_replies.length}), attempts ${v.attempts}`));
+    v.raw_replies.forEach((r, i) => d.appendChild(h("pre", { class: "part" }, `[${i}] ${r}`)));
+    card.appendChild(d);
+  }
+  return card;
+}
+
+/** Draw the page of trajectory `id` into `root`. */
+export async function renderItem(root: HTMLElement, meta: Meta, id: string): Promise<void> {
+  clear(root);
+  root.appendChild(h("p", {}, "Loading…"));
+  let item: ItemView;
+  try {
+    item = await getJson<ItemView>(`/api/item?id=${encodeURIComponent(id)}`);
+  } catch (e) {
+    clear(root);
+    root.appendChild(h("p", { class: "err" }, (e as Error).message));
+    return;
+  }
+  clear(root);
+  const r = item.row;
+  const judges = meta.judges ?? [];
+  root.appendChild(h("p", {}, h("a", { href: "#/" }, "← all trajectories")));
+  root.appendChild(h("h2", { class: "tid" }, r.id));
+  const table = h("table", { class: "fields" });
+  for (const [k, v] of [
+    ["agent model", r.agent_model],
+    ["suite", r.suite],
+    ["condition", r.condition],
+    ["attack", r.attack],
+    ["surface", r.surface],
+    ["user task", r.user_task_id],
+    ["injection task", r.injection_task_id],
+    ["benchmark", r.reference === undefined ? (r.attacked ? "no usable security verdict" : "unattacked") : r.reference ? "security true: the injected goal was achieved" : "security false: goal not achieved"],
+    ["committee", r.committee ? `${r.committee.label ?? "no label"} (${r.committee.status})` : undefined],
+    ["humans", r.humans ? Object.entries(r.humans).map(([a, l]) => `${a}: ${l}`).join(", ") : undefined],
+    ["other run", item.other ? `${item.other.run}: ${Object.entries(item.other.labels).map(([j, l]) => `${j} ${l ?? "no label"}`).join(", ")}` : undefined],
+  ] as Array<[string, string | undefined]>) {
+    const tr = field(k, v);
+    if (tr) table.appendChild(tr);
+  }
+  root.appendChild(table);
+  const verdicts = h("section", { class: "verdicts" }, h("h3", {}, "Verdicts"));
+  for (const v of item.verdicts) verdicts.appendChild(verdictCard(v, item, judges));
+  root.appendChild(verdicts);
+  if (item.error) root.appendChild(h("p", { class: "err" }, `The trajectory cannot be shown: ${item.error}`));
+  if (item.doc) root.appendChild(renderDoc(item.doc, judges));
+}

@@ -1,0 +1,157 @@
+/**
+ * The run's list: filter menus (from the server's facet counts), text search, the side-by-side choice, and a
+ * virtualized list: only the rows in view exist in the DOM, fetched from the server a page at a time as the list
+ * scrolls (a 40,000-trajectory run never sends its rows at once).
+ */
+import { clear, getJson, h } from "./dom.js";
+import type { ListItem } from "../query.js";
+import type { Meta } from "./meta.js";
+
+const ROW_H = 30;
+const PAGE = 200;
+
+/** The list's filters live in the hash (`#/?suite=x&label.j=...`), so a filtered list has a URL too. */
+export function listParams(): URLSearchParams {
+  const hash = location.hash.replace(/^#\/?/, "");
+  return new URLSearchParams(hash.startsWith("?") ? hash.slice(1) : "");
+}
+
+function setParam(k: string, v: string): void {
+  const sp = listParams();
+  if (v) sp.set(k, v);
+  else sp.delete(k);
+  location.hash = `#/?${sp.toString()}`;
+}
+
+function select(name: string, label: string, options: Array<[string, string]>, current: string): HTMLElement {
+  const s = h("select", { name, "aria-label": label, onchange: (e: Event) => setParam(name, (e.target as HTMLSelectElement).value) }) as HTMLSelectElement;
+  s.appendChild(h("option", { value: "" }, `${label}: any`));
+  for (const [v, text] of options) s.appendChild(h("option", { value: v, selected: v === current }, text));
+  return h("label", { class: "f" }, s);
+}
+
+function facetOptions(meta: Meta, key: string): Array<[string, string]> {
+  const f = meta.facets?.[key] ?? {};
+  return Object.keys(f)
+    .sort()
+    .map((v) => [v, `${v} (${f[v]})`]);
+}
+
+function raters(meta: Meta): Array<[string, string]> {
+  const out: Array<[string, string]> = (meta.judges ?? []).map((j) => [`j:${j}`, `judge ${j}`]);
+  if (meta.committee?.source) out.push(["committee", "committee"]);
+  for (const j of meta.other?.judges ?? []) out.push([`o:${j}`, `${meta.other!.run}: judge ${j}`]);
+  return out;
+}
+
+function chip(label: string | null | undefined, title: string): HTMLElement {
+  const l = label === undefined ? "–" : label === null ? "no label" : label;
+  return h("span", { class: `chip b-${label ?? "none"}`, title }, l);
+}
+
+function rowEl(r: ListItem, meta: Meta, top: number, diff: boolean): HTMLElement {
+  const cells: HTMLElement[] = [
+    h("a", { class: "id", href: `#/t/${encodeURIComponent(r.id)}`, title: r.id }, r.id),
+    h("span", { class: "c" }, r.agent_model ?? ""),
+    h("span", { class: "c" }, r.condition ?? ""),
+  ];
+  if (diff && r.diff) {
+    cells.push(chip(r.diff[0], "A"), h("span", { class: "vs" }, "≠"), chip(r.diff[1], "B"));
+  } else {
+    for (const j of meta.judges ?? []) cells.push(chip(r.labels[j], `judge ${j}${r.status[j] && r.status[j] !== "ok" ? ` (${r.status[j]})` : ""}`));
+    if (meta.committee?.source) cells.push(chip(r.committee?.label, `committee (${r.committee?.status ?? "none"})`));
+  }
+  cells.push(h("span", { class: "ref", title: "benchmark's security verdict" }, r.reference === undefined ? "" : r.reference ? "bench: goal met" : "bench: not met"));
+  if (r.humans) cells.push(h("span", { class: "hum", title: "human labels" }, Object.entries(r.humans).map(([a, l]) => `${a}: ${l}`).join(", ")));
+  const row = h("div", { class: "row", "data-id": r.id }, ...cells);
+  row.style.top = `${top}px`; // CSSOM, which the CSP allows (a style attribute it would refuse)
+  return row;
+}
+
+/** Draw the list view into `root`. */
+export function renderList(root: HTMLElement, meta: Meta): void {
+  const sp = listParams();
+  const bar = h("div", { class: "filters" });
+  for (const f of meta.fields ?? []) bar.appendChild(select(f, f.replace("_", " "), facetOptions(meta, f), sp.get(f) ?? ""));
+  for (const j of meta.judges ?? []) bar.appendChild(select(`label.${j}`, `judge ${j}`, facetOptions(meta, `label.${j}`), sp.get(`label.${j}`) ?? ""));
+  if (meta.committee?.source) bar.appendChild(select("committee", "committee", facetOptions(meta, "committee"), sp.get("committee") ?? ""));
+  const dis: Array<[string, string]> = [["reference", "with the benchmark"], ["judges", "among judges"]];
+  if (meta.humans) dis.push(["human", "with the humans"]);
+  bar.appendChild(select("disagree", "disagreement", dis, sp.get("disagree") ?? ""));
+  bar.appendChild(select("vs", "rater compared", raters(meta).filter(([v]) => !v.startsWith("o:")), sp.get("vs") ?? ""));
+  bar.appendChild(
+    select("status", "status", [["unverified", "unverified verdict"], ["errors", "judge errors, refusals"], ["downgraded", "downgraded"], ["unverified_quotes", "unverified quotes"]], sp.get("status") ?? ""),
+  );
+  const search = h("input", { type: "search", name: "q", placeholder: "search ids, tasks, rationales", value: sp.get("q") ?? "" }) as HTMLInputElement;
+  search.addEventListener("change", () => setParam("q", search.value.trim()));
+  bar.appendChild(h("label", { class: "f" }, search));
+  const side = h("div", { class: "filters side" }, h("span", {}, "side by side: "));
+  const [a, b] = (sp.get("diff") ?? ",").split(",");
+  const pick = (which: 0 | 1, cur: string) => {
+    const s = h("select", { name: `diff${which}`, "aria-label": which ? "B" : "A" }) as HTMLSelectElement;
+    s.appendChild(h("option", { value: "" }, which ? "B: choose" : "A: choose"));
+    for (const [v, t] of raters(meta)) s.appendChild(h("option", { value: v, selected: v === cur }, t));
+    s.addEventListener("change", () => {
+      const cur2 = (listParams().get("diff") ?? ",").split(",");
+      cur2[which] = s.value;
+      setParam("diff", cur2[0] && cur2[1] ? cur2.join(",") : cur2[0] || cur2[1] ? cur2.join(",") : "");
+    });
+    return s;
+  };
+  const bin = h("input", { type: "checkbox", name: "binary", checked: sp.get("binary") === "1" }) as HTMLInputElement;
+  bin.addEventListener("change", () => setParam("binary", bin.checked ? "1" : ""));
+  side.append(pick(0, a), pick(1, b), h("label", {}, bin, " compare compromised / not only"));
+  const count = h("div", { id: "count", class: "count" }, "…");
+  const viewport = h("div", { id: "list", class: "list", tabindex: 0 });
+  const spacer = h("div", { class: "spacer" });
+  viewport.appendChild(spacer);
+  clear(root);
+  root.append(bar, side, count, viewport);
+  const diff = !!(a && b);
+  const query = new URLSearchParams(sp);
+  if (!diff) query.delete("diff");
+  const pages = new Map<number, Promise<{ total: number; rows: ListItem[] }>>();
+  const page = (n: number) => {
+    let p = pages.get(n);
+    if (!p) {
+      const q = new URLSearchParams(query);
+      q.set("offset", String(n * PAGE));
+      q.set("limit", String(PAGE));
+      p = getJson(`/api/list?${q.toString()}`);
+      pages.set(n, p);
+    }
+    return p;
+  };
+  let total = 0;
+  const draw = async () => {
+    const first = Math.max(0, Math.floor(viewport.scrollTop / ROW_H) - 10);
+    const last = Math.min(total, first + Math.ceil(viewport.clientHeight / ROW_H) + 20);
+    const wanted = new Set<number>();
+    for (let n = Math.floor(first / PAGE); n * PAGE < last; n++) wanted.add(n);
+    const loaded = await Promise.all([...wanted].map((n) => page(n).then((p) => [n, p] as const)));
+    for (const el of [...viewport.querySelectorAll(".row")]) el.remove();
+    for (const [n, p] of loaded) {
+      p.rows.forEach((r, k) => {
+        const i = n * PAGE + k;
+        if (i >= first && i < last) viewport.appendChild(rowEl(r, meta, i * ROW_H, diff));
+      });
+    }
+  };
+  page(0)
+    .then((p) => {
+      total = p.total;
+      spacer.style.height = `${total * ROW_H}px`;
+      count.textContent = `${total} of ${meta.trajectories} trajectories${diff ? ` where ${a} and ${b} differ` : ""}`;
+      return draw();
+    })
+    .catch((e: Error) => (count.textContent = `error: ${e.message}`));
+  let pending = false;
+  viewport.addEventListener("scroll", () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      void draw();
+    });
+  });
+}

@@ -1,0 +1,17 @@
+/** What the page knows about the server's run and sample (GET /api/meta). */
+import type { ScaleLabel } from "../../rubric/scale.js";
+
+/** GET /api/meta (src/view/server.ts). */
+export interface Meta {
+  mode: "full" | "blind";
+  run?: string;
+  trajectories?: number;
+  judges?: string[];
+  committee?: { source: string | null; reason?: string };
+  fields?: string[];
+  facets?: Record<string, Record<string, number>>;
+  humans?: boolean;
+  other?: { run: string; judges: string[] } | null;
+  sample: { scale: string; labels: ScaleLabel[]; items: string[]; precedence: string; annotators: string[] } | null;
+  warnings: string[];
+}

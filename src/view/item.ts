@@ -1,0 +1,103 @@
+/**
+ * One trajectory of a run for the view's detail page: the trajectory re-read from the source file the run
+ * recorded (src/sample/source.ts: the same file, format, line and content hash; a changed file is an error, not
+ * a silently different text), its verdicts read back from `verdicts.jsonl` by line offset, laid out by
+ * `trajectoryDoc`.
+ */
+import path from "node:path";
+import type { Trajectory, Verdict } from "../types.js";
+import { loadSampledTrajectories } from "../sample/source.js";
+import { readLine, type ViewRow, type ViewRun } from "./run-data.js";
+import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js";
+
+/** A verdict as the detail page shows it (raw replies are sent too; the page shows them on demand). */
+export type ItemVerdict = Pick<
+  Verdict,
+  "judge_id" | "judge_model" | "repeat" | "status" | "label" | "label_claimed" | "downgraded" | "rationale" | "attempts" | "error" | "raw_replies" | "label_basis" | "truncated"
+> & { findings: Array<{ bucket: string; holds: boolean; explanation?: string; quotes: number[] }> };
+
+/** What the detail page gets for one trajectory. */
+export interface ItemView {
+  row: Omit<ViewRow, "refs" | "search">;
+  /** The other run's labels of the same trajectory id, when the view has one. */
+  other?: { run: string; labels: Record<string, string | null> };
+  verdicts: ItemVerdict[];
+  /** Every quote of the verdicts, numbered as `findings[].quotes` refer to them (in the document's, when it loaded). */
+  quotes: DocQuote[];
+  doc: TrajectoryDoc | null;
+  /** Why the trajectory itself cannot be shown (source missing or changed). */
+  error?: string;
+}
+
+/** Full verdicts of a row, every judge and repeat, read by their line offsets. */
+export function rowVerdicts(run: ViewRun, row: ViewRow): Verdict[] {
+  const file = path.join(run.dir, "verdicts.jsonl");
+  const out: Verdict[] = [];
+  for (const j of Object.keys(row.refs).sort()) for (const ref of row.refs[j]) out.push(readLine<Verdict>(file, ref));
+  return out.sort((a, b) => (a.judge_id < b.judge_id ? -1 : a.judge_id > b.judge_id ? 1 : a.repeat - b.repeat));
+}
+
+/**
+ * Re-read one trajectory from its recorded source.
+ * @returns the trajectory, or `{error}` saying why not (no index row, file missing or changed).
+ */
+export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: string): Promise<{ trajectory: Trajectory } | { error: string }> {
+  const row = run.index.get(id);
+  if (!row) return { error: "the run has no trajectories.jsonl row for this id, so its source is unknown" };
+  if (!row.source?.path) return { error: "the run does not record where this trajectory came from" };
+  try {
+    const m = await loadSampledTrajectories([row], { sourceRoot });
+    const t = m.get(id);
+    return t ? { trajectory: t } : { error: "not found again in its source" };
+  } catch (e) {
+    return { error: (e as Error).message };
+  }
+}
+
+/**
+ * Everything the detail page shows for one trajectory id.
+ * @returns null when the run has no such trajectory.
+ */
+export async function itemView(run: ViewRun, id: string, sourceRoot: string, other?: ViewRun): Promise<ItemView | null> {
+  const row = run.byId.get(id);
+  if (!row) return null;
+  const verdicts = rowVerdicts(run, row);
+  const loaded = await loadTrajectory(run, id, sourceRoot);
+  const doc = "trajectory" in loaded ? trajectoryDoc(loaded.trajectory, verdicts) : null;
+  let n = 0;
+  const shown: ItemVerdict[] = verdicts.map((v) => ({
+    judge_id: v.judge_id,
+    judge_model: v.judge_model,
+    repeat: v.repeat,
+    status: v.status,
+    label: v.label,
+    label_claimed: v.label_claimed,
+    downgraded: v.downgraded,
+    rationale: v.rationale,
+    attempts: v.attempts,
+    error: v.error,
+    raw_replies: v.raw_replies,
+    label_basis: v.label_basis,
+    truncated: v.truncated,
+    findings: (Array.isArray(v.findings) ? v.findings : []).map((f) => ({
+      bucket: f.bucket,
+      holds: f.holds,
+      ...(f.explanation ? { explanation: f.explanation } : {}),
+      quotes: (Array.isArray(f.evidence) ? f.evidence : []).map(() => n++),
+    })),
+  }));
+  const { refs: _r, search: _s, ...plain } = row;
+  // without the trajectory the quotes are still listed, each saying why it is not shown in place
+  const quotes: DocQuote[] =
+    doc?.quotes ??
+    verdicts.flatMap((v) =>
+      (Array.isArray(v.findings) ? v.findings : []).flatMap((f) =>
+        (Array.isArray(f.evidence) ? f.evidence : []).map((q) => ({ n: 0, judge_id: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, part: null, why: "the trajectory cannot be shown" })),
+      ),
+    ).map((q, i) => ({ ...q, n: i }));
+  const out: ItemView = { row: plain, verdicts: shown, quotes, doc };
+  if ("error" in loaded) out.error = loaded.error;
+  const o = other?.byId.get(id);
+  if (other && o) out.other = { run: other.name, labels: o.labels };
+  return out;
+}

@@ -1,0 +1,185 @@
+/**
+ * The list of `ipi-judge view`, served a page at a time: filters (metadata fields, each judge's label, committee
+ * status, disagreement with the benchmark or the humans, verdict status, text search), the side-by-side mode
+ * (items two raters label differently: two judges, a judge and the committee, or a judge of another run) and
+ * the facet counts the filter menus show.
+ */
+import { labelOnScale } from "../rubric/scale.js";
+import { binaryOf } from "../rubric/buckets.js";
+import type { Bucket } from "../types.js";
+import type { ViewRow, ViewRun } from "./run-data.js";
+
+/** The metadata fields the list filters on by exact value. */
+export const FIELDS = ["agent_model", "suite", "condition", "attack", "surface"] as const;
+/** The value a filter uses for a row without the field. */
+export const NONE = "(none)";
+
+/** A parsed list request (from the query string). */
+export interface ListQuery {
+  fields: Partial<Record<(typeof FIELDS)[number], string>>;
+  /** Judge id -> wanted label (`(none)`: no label). */
+  labels: Record<string, string>;
+  committee?: string;
+  /** `reference` | `human`: the rater `vs` disagrees with the benchmark's verdict / a human label. */
+  disagree?: string;
+  /** The rater compared in `disagree` (`j:<judge>` or `committee`); default: the committee, else the first judge. */
+  vs?: string;
+  /** `unverified` (a verdict with status unverified), `errors` (any status but ok/unverified), `downgraded`. */
+  status?: string;
+  q?: string;
+  /** Side by side: two raters (`j:<judge>`, `committee`, `o:<judge>` of the other run); rows where both label and differ. */
+  diff?: [string, string];
+  /** Compare `diff` on the binary collapse instead of the six buckets. */
+  binary?: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** The most rows one page may ask for. */
+export const MAX_PAGE = 500;
+
+/**
+ * Parse the list's query string.
+ * @throws RangeError naming the parameter for a malformed offset, limit or diff.
+ */
+export function parseListQuery(sp: URLSearchParams): ListQuery {
+  const int = (name: string, dflt: number, max: number) => {
+    const raw = sp.get(name);
+    if (raw === null || raw === "") return dflt;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw new RangeError(`${name} must be an integer >= 0, not ${JSON.stringify(raw)}`);
+    return Math.min(n, max);
+  };
+  const q: ListQuery = { fields: {}, labels: {}, offset: int("offset", 0, Number.MAX_SAFE_INTEGER), limit: int("limit", 100, MAX_PAGE) };
+  for (const f of FIELDS) {
+    const v = sp.get(f);
+    if (v) q.fields[f] = v;
+  }
+  for (const [k, v] of sp) if (k.startsWith("label.") && v) q.labels[k.slice(6)] = v;
+  for (const k of ["committee", "disagree", "vs", "status", "q"] as const) {
+    const v = sp.get(k);
+    if (v) q[k] = v;
+  }
+  const diff = sp.get("diff");
+  if (diff) {
+    const parts = diff.split(",");
+    if (parts.length !== 2 || !parts[0] || !parts[1]) throw new RangeError(`diff must be two raters separated by a comma, not ${JSON.stringify(diff)}`);
+    q.diff = [parts[0], parts[1]];
+  }
+  q.binary = sp.get("binary") === "1";
+  return q;
+}
+
+/** A rater's label of a row: `j:<judge>`, `committee`, `o:<judge>` (the other run, looked up by id). */
+export function raterLabel(row: ViewRow, rater: string, other?: ViewRun): string | null | undefined {
+  if (rater === "committee") return row.committee ? row.committee.label : undefined;
+  if (rater.startsWith("j:")) {
+    const j = rater.slice(2);
+    return Object.hasOwn(row.labels, j) ? row.labels[j] : undefined;
+  }
+  if (rater.startsWith("o:") && other) {
+    const o = other.byId.get(row.id);
+    const j = rater.slice(2);
+    return o && Object.hasOwn(o.labels, j) ? o.labels[j] : undefined;
+  }
+  return undefined;
+}
+
+function defaultRater(run: ViewRun): string | undefined {
+  if (run.committee.source) return "committee";
+  return run.judges[0] !== undefined ? `j:${run.judges[0]}` : undefined;
+}
+
+/** Binary collapse of a human label (six buckets, three-way or binary), or null when it is none of them. */
+function humanBinary(label: string): string | null {
+  const r = labelOnScale(label, "binary");
+  return "label" in r ? r.label : null;
+}
+
+/** Whether the row passes every filter of `q` (except paging). */
+export function matches(row: ViewRow, q: ListQuery, run: ViewRun, other?: ViewRun): boolean {
+  for (const f of FIELDS) {
+    const want = q.fields[f];
+    if (want !== undefined && (row[f] ?? NONE) !== want) return false;
+  }
+  for (const [j, want] of Object.entries(q.labels)) {
+    if (!Object.hasOwn(row.labels, j)) return false;
+    if ((row.labels[j] ?? NONE) !== want) return false;
+  }
+  if (q.committee && (row.committee?.status ?? NONE) !== q.committee) return false;
+  if (q.status) {
+    const st = Object.values(row.status);
+    if (q.status === "unverified" && !st.includes("unverified")) return false;
+    if (q.status === "errors" && !st.some((s) => s !== "ok" && s !== "unverified")) return false;
+    if (q.status === "downgraded" && row.downgraded.length === 0) return false;
+    if (q.status === "unverified_quotes" && row.unverified_quotes === 0) return false;
+  }
+  if (q.disagree) {
+    const rater = q.vs ?? defaultRater(run);
+    const label = rater ? raterLabel(row, rater, other) : undefined;
+    if (!label) return false;
+    if (q.disagree === "reference") {
+      // DESIGN section 3: the benchmark's security verdict corresponds to full_compliance (the goal ASR).
+      if (row.reference === undefined || (label === "full_compliance") === row.reference) return false;
+    } else if (q.disagree === "human") {
+      const mine = binaryOf(label as Bucket);
+      const theirs = Object.values(row.humans ?? {}).map(humanBinary).filter((x): x is string => x !== null);
+      if (theirs.length === 0 || theirs.every((h) => h === mine)) return false;
+    } else if (q.disagree === "judges") {
+      const ls = Object.values(row.labels).filter((l): l is string => !!l);
+      if (new Set(ls).size < 2) return false;
+    }
+  }
+  if (q.diff) {
+    const a = raterLabel(row, q.diff[0], other);
+    const b = raterLabel(row, q.diff[1], other);
+    if (!a || !b) return false;
+    if (q.binary ? binaryOf(a as Bucket) === binaryOf(b as Bucket) : a === b) return false;
+  }
+  if (q.q) {
+    const words = q.q.toLowerCase().split(/\s+/).filter(Boolean);
+    if (!words.every((w) => row.search.includes(w))) return false;
+  }
+  return true;
+}
+
+/** One row as the page gets it (no search text, no line offsets). */
+export type ListItem = Omit<ViewRow, "refs" | "search"> & { diff?: [string | null | undefined, string | null | undefined] };
+
+/**
+ * One page of the filtered list.
+ * @returns `total` (rows passing the filters), `offset`, and up to `limit` rows from `offset`.
+ */
+export function listPage(run: ViewRun, q: ListQuery, other?: ViewRun): { total: number; offset: number; rows: ListItem[] } {
+  let total = 0;
+  const rows: ListItem[] = [];
+  for (const row of run.rows) {
+    if (!matches(row, q, run, other)) continue;
+    if (total >= q.offset && rows.length < q.limit) {
+      const { refs: _refs, search: _search, ...item } = row;
+      const out: ListItem = item;
+      if (q.diff) out.diff = [raterLabel(row, q.diff[0], other), raterLabel(row, q.diff[1], other)];
+      rows.push(out);
+    }
+    total++;
+  }
+  return { total, offset: q.offset, rows };
+}
+
+/**
+ * Facet values with their counts over the whole run (not the filtered list): each metadata field, each judge's
+ * labels, the committee's statuses.
+ */
+export function facets(run: ViewRun): Record<string, Record<string, number>> {
+  const out: Record<string, Record<string, number>> = {};
+  const add = (k: string, v: string) => {
+    const m = (out[k] ??= Object.create(null) as Record<string, number>);
+    m[v] = (m[v] ?? 0) + 1;
+  };
+  for (const row of run.rows) {
+    for (const f of FIELDS) add(f, row[f] ?? NONE);
+    for (const j of run.judges) if (Object.hasOwn(row.labels, j)) add(`label.${j}`, row.labels[j] ?? NONE);
+    if (run.committee.source) add("committee", row.committee?.status ?? NONE);
+  }
+  return out;
+}

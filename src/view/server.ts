@@ -1,0 +1,259 @@
+/**
+ * The local web server of `ipi-judge view` (node:http, no framework): the page, its script and style, and a JSON
+ * API over the loaded run (src/view/run-data.ts, query.ts, item.ts) and sample (annotations.ts).
+ *
+ * Safety (trajectory text is attacker-written):
+ * - binds 127.0.0.1 by default; every request needs the random token, as `?token=` or as the cookie the first
+ *   tokened page load sets (HttpOnly, SameSite=Strict); without it: 403. A Host header other than the address
+ *   it listens on is refused (403), so a web page cannot reach it through DNS rebinding;
+ * - POST requests also need the header `x-ipi-view: 1` and a JSON body (a cross-site form cannot send either);
+ * - the page is static; data comes as JSON and the script puts it in the DOM as text only; every response has a
+ *   Content-Security-Policy allowing only the server's own script, style and fetches (no inline script, no
+ *   external request), `nosniff`, no referrer, no caching;
+ * - a request names trajectories and items by id only; the files read are the run folder, the sample folder and
+ *   the source files the run's index records (no path from a request is ever opened).
+ */
+import { randomBytes, timingSafeEqual } from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { ViewRun } from "./run-data.js";
+import { facets, FIELDS, listPage, parseListQuery } from "./query.js";
+import { itemView } from "./item.js";
+import { AnnotationInputError, type SampleStore } from "./annotations.js";
+import { rubricPrecedenceText } from "../rubric/scale.js";
+
+/** The Content-Security-Policy of every response. */
+export const CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/** The cookie's name carries the port: cookies are not kept apart by port, two servers must not share one. */
+const cookieName = (port: number) => `ipi_view_token_${port}`;
+const MAX_BODY = 256 * 1024;
+
+/** What the server serves. */
+export interface ViewServerOptions {
+  run: ViewRun;
+  other?: ViewRun;
+  sample?: SampleStore;
+  /** Serve only the annotation pages (no judge labels, no run browsing): for annotators. */
+  blind?: boolean;
+  sourceRoot: string;
+  host?: string;
+  /** 0 = any free port. */
+  port?: number;
+  /** Fixed token (tests); default 24 random bytes, base64url. */
+  token?: string;
+}
+
+/** A started server. */
+export interface ViewServer {
+  /** The URL to open, with the token. */
+  url: string;
+  token: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** The folder holding the built page assets (`app.js`, `app.css`), from dist/ or, under tests, from src/. */
+export function assetsDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const tries = [path.resolve(here, "../view/assets"), path.resolve(here, "../../dist/view/assets")];
+  const found = tries.find((d) => fs.existsSync(path.join(d, "app.js")));
+  if (!found) throw new Error(`the view's page is not built (looked in ${tries.join(", ")}): run npm run build`);
+  return found;
+}
+
+const PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>ipi-judge view</title><link rel="stylesheet" href="/assets/app.css"><script src="/assets/app.js" defer></script></head>
+<body><div id="app"><p>Loading…</p></div></body></html>
+`;
+
+function sameToken(given: string | null | undefined, token: string): boolean {
+  if (!given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function cookieToken(req: http.IncomingMessage, port: number): string | undefined {
+  for (const c of (req.headers.cookie ?? "").split(";")) {
+    const [k, ...v] = c.trim().split("=");
+    if (k === cookieName(port)) return v.join("=");
+  }
+  return undefined;
+}
+
+function send(res: http.ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
+  res.writeHead(status, {
+    "content-type": type,
+    "content-security-policy": CSP,
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+    "cache-control": "no-store",
+    "cross-origin-resource-policy": "same-origin",
+    "x-frame-options": "DENY",
+    ...extra,
+  });
+  res.end(body);
+}
+
+function json(res: http.ServerResponse, status: number, v: unknown): void {
+  send(res, status, JSON.stringify(v), "application/json; charset=utf-8");
+}
+
+function readBody(req: http.IncomingMessage): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    let size = 0;
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => {
+      size += c.length;
+      if (size > MAX_BODY) {
+        reject(new AnnotationInputError(`request body over ${MAX_BODY} bytes`));
+        req.destroy();
+      } else chunks.push(c);
+    });
+    req.on("end", () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      } catch {
+        reject(new AnnotationInputError("the request body is not JSON"));
+      }
+    });
+    req.on("error", reject);
+  });
+}
+
+/** The API's answer to GET /api/meta: what the page needs to draw its menus. */
+function meta(o: ViewServerOptions): unknown {
+  const sample = o.sample
+    ? {
+        scale: o.sample.scale,
+        labels: o.sample.labels,
+        items: o.sample.itemIds(),
+        precedence: rubricPrecedenceText().replace(/^Report every label that applies\.\s*/, ""),
+        // annotators stay blind to each other's work in --blind mode
+        annotators: o.blind ? [] : o.sample.annotators(),
+      }
+    : null;
+  if (o.blind) return { mode: "blind", sample, warnings: o.sample?.warnings ?? [] };
+  return {
+    mode: "full",
+    run: o.run.name,
+    trajectories: o.run.rows.length,
+    judges: o.run.judges,
+    committee: o.run.committee,
+    fields: FIELDS,
+    facets: facets(o.run),
+    humans: o.run.rows.some((r) => r.humans && Object.keys(r.humans).length > 0),
+    other: o.other ? { run: o.other.name, judges: o.other.judges } : null,
+    sample,
+    warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...(o.sample?.warnings ?? [])],
+  };
+}
+
+/** Copy the sample's annotator labels into the run's rows (the list's human column and filter). */
+function refreshHumans(o: ViewServerOptions): void {
+  if (!o.sample) return;
+  for (const [tid, labels] of o.sample.humanLabels()) {
+    const row = o.run.byId.get(tid);
+    if (row) row.humans = { ...(row.humans ?? {}), ...labels };
+  }
+}
+
+async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
+  const p = url.pathname;
+  const sp = url.searchParams;
+  if (req.method === "GET" && p === "/api/meta") return json(res, 200, meta(o));
+  if (p.startsWith("/api/sample")) {
+    const s = o.sample;
+    if (!s) return json(res, 404, { error: "no sample: start the view with --sample DIR" });
+    if (req.method === "GET" && p === "/api/sample/item") return json(res, 200, { item_id: sp.get("item_id"), doc: await s.itemDoc(sp.get("item_id") ?? "") });
+    if (req.method === "GET" && p === "/api/sample/annotations") return json(res, 200, { rows: s.rowsOf(sp.get("annotator") ?? "") });
+    if (o.blind && (p === "/api/sample/disagreements" || p === "/api/sample/adjudicate")) {
+      return json(res, 403, { error: "this view is blind (--blind): adjudication shows the annotators' labels; start the view without --blind to adjudicate" });
+    }
+    if (req.method === "GET" && p === "/api/sample/disagreements") {
+      const ds = await Promise.all(s.disagreements().map(async (d) => ({ ...d })));
+      return json(res, 200, { items: ds });
+    }
+    if (req.method === "POST" && p === "/api/sample/annotate") {
+      const row = await s.change((await readBody(req)) as never);
+      refreshHumans(o);
+      return json(res, 200, { row });
+    }
+    if (req.method === "POST" && p === "/api/sample/adjudicate") return json(res, 200, { row: s.adjudicate((await readBody(req)) as never) });
+    return json(res, 404, { error: "no such API" });
+  }
+  if (o.blind) return json(res, 403, { error: "this view is blind (--blind): only the annotation pages are served" });
+  if (req.method === "GET" && p === "/api/list") return json(res, 200, listPage(o.run, parseListQuery(sp), o.other));
+  if (req.method === "GET" && p === "/api/item") {
+    const v = await itemView(o.run, sp.get("id") ?? "", o.sourceRoot, o.other);
+    return v ? json(res, 200, v) : json(res, 404, { error: `no trajectory ${JSON.stringify(sp.get("id"))} in run ${o.run.name}` });
+  }
+  return json(res, 404, { error: "no such API" });
+}
+
+/**
+ * Start the server.
+ * @returns the URL with its token, and `close()`.
+ * @throws Error when the page assets are not built, or the port cannot be bound (the listen error).
+ */
+export async function startViewServer(o: ViewServerOptions): Promise<ViewServer> {
+  const token = o.token ?? randomBytes(24).toString("base64url");
+  const host = o.host ?? "127.0.0.1";
+  const dir = assetsDir();
+  const assets: Record<string, { body: Buffer; type: string }> = {
+    "/assets/app.js": { body: fs.readFileSync(path.join(dir, "app.js")), type: "text/javascript; charset=utf-8" },
+    "/assets/app.css": { body: fs.readFileSync(path.join(dir, "app.css")), type: "text/css; charset=utf-8" },
+  };
+  refreshHumans(o);
+  let port = 0;
+  const server = http.createServer((req, res) => {
+    const hostHeader = req.headers.host ?? "";
+    const okHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`, host.includes(":") ? `[${host}]:${port}` : ""];
+    if (!okHosts.includes(hostHeader)) return send(res, 403, "forbidden: unexpected Host header\n", "text/plain; charset=utf-8");
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
+    } catch {
+      return send(res, 400, "bad request\n", "text/plain; charset=utf-8");
+    }
+    const viaQuery = sameToken(url.searchParams.get("token"), token);
+    if (!viaQuery && !sameToken(cookieToken(req, port), token)) return send(res, 403, "forbidden: this server needs the token it printed when it started\n", "text/plain; charset=utf-8");
+    if (req.method === "POST" && (req.headers["x-ipi-view"] !== "1" || !String(req.headers["content-type"] ?? "").startsWith("application/json"))) {
+      return send(res, 403, "forbidden: POST needs the x-ipi-view header and a JSON body\n", "text/plain; charset=utf-8");
+    }
+    const cookie = viaQuery ? { "set-cookie": `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/` } : undefined;
+    if (req.method === "GET" && url.pathname === "/") return send(res, 200, PAGE, "text/html; charset=utf-8", cookie);
+    if (url.pathname === "/favicon.ico") return send(res, 204, "", "text/plain; charset=utf-8");
+    const asset = assets[url.pathname];
+    if (req.method === "GET" && asset) return send(res, 200, asset.body, asset.type, cookie);
+    if (url.pathname.startsWith("/api/")) {
+      api(o, req, res, url).catch((e: Error) => {
+        if (e instanceof AnnotationInputError || e instanceof RangeError) json(res, 400, { error: e.message });
+        else json(res, 500, { error: e.message });
+      });
+      return;
+    }
+    return send(res, 404, "not found\n", "text/plain; charset=utf-8");
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(o.port ?? 0, host, () => resolve());
+  });
+  port = (server.address() as { port: number }).port;
+  const shownHost = host.includes(":") ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}/?token=${token}`,
+    token,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections?.();
+        server.close(() => resolve());
+      }),
+  };
+}

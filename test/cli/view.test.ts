@@ -1,0 +1,28 @@
+/** `ipi-judge view`'s command line: usage errors exit 2 with a message, before any server starts. */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+
+describe("ipi-judge view (usage)", () => {
+  it("refuses an unknown run, --blind without --sample, a sample folder without a manifest, a bad port", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-cli-"));
+    fs.mkdirSync(path.join(dir, "labels", "r"), { recursive: true });
+    fs.writeFileSync(path.join(dir, "labels", "r", "verdicts.jsonl"), "");
+    const base = ["view", "--labels-dir", path.join(dir, "labels"), "--no-open"];
+    const cases: Array<[string[], RegExp]> = [
+      [["--run", "nope"], /no run "nope"/],
+      [["--run", "r", "--blind"], /--blind .*--sample/],
+      [["--run", "r", "--sample", dir], /holds no manifest\.jsonl/],
+      [["--run", "r", "--port", "70000"], /--port/],
+    ];
+    for (const [args, msg] of cases) {
+      const r = await runCli([...base, ...args]);
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(msg);
+      expect(r.stdout).toBe("");
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
