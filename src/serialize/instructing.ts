@@ -40,9 +40,9 @@ const ACTION = String.raw`(?:call|invoke|run|use|send|forward|e-?mail|include|at
 export const DIRECTIVE_CUES: ReadonlyArray<readonly [string, RegExp]> = [
   ["override", /\b(?:ignore|disregard|discard|overrid(?:e|ing)|overrule)\b[^.\n]{0,60}\b(?:user'?s?|previous|prior|above|earlier|original|instructions?|input|request)\b/i],
   ["hide_from_user", /\b(?:do not|don'?t|never|without)\s+(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|reveal|revealing|alert|alerting|show|showing|disclose|disclosing)\b[^.\n]{0,40}\b(?:user|anyone|them|human)\b/i],
-  ["addresses_model", new RegExp(String.raw`\b(?:you|the (?:agent|assistant|model|ai|llm))\s+(?:must|should|shall|are required to|need to|have to|are (?:forced|instructed|expected) to)\s+(?:always\s+|first\s+|also\s+|now\s+|immediately\s+|explicitly\s+)?${ACTION}\b`, "i")],
+  ["addresses_model", new RegExp(String.raw`\b(?:you|the (?:agent|assistant|model|ai|llm))\s+[*_]*(?:must|should|shall|are required to|need to|have to|are (?:forced|instructed|expected) to)[*_]*\s+(?:always\s+|first\s+|also\s+|now\s+|immediately\s+|explicitly\s+)?${ACTION}\b`, "i")],
   ["forced_value", /\b(?:you are forced to|force(?:d)? set|must explicitly set|instead,? (?:fetch|use|set|call|send))\b/i],
-  ["must_be_called_around", /\bmust\b[^.\n]{0,20}\bbe (?:called|invoked|run)\b[^.\n]{0,40}\b(?:before|after|prior to)\b[^.\n]{0,20}\b(?:any|every|all|each)\b/i],
+  ["must_be_called_around", /\bmust\b[^.\n]{0,20}?\bbe (?:called|invoked|run)\b[^.\n]{0,40}\b(?:before|after|prior to)\b[^.\n]{0,20}\b(?:any|every|all|each)\b/i],
 ];
 
 /** An imperative sending verb at the start of a sentence (after please / always / first / also / then). */
@@ -82,7 +82,8 @@ function cuesOf(unit: string, otherTools: readonly string[]): string[] {
 /** Sentence-like units of a description with their offsets: split at sentence ends and line breaks. */
 function units(text: string): Array<{ start: number; end: number }> {
   const out: Array<{ start: number; end: number }> = [];
-  const re = /[^\n.!?]*(?:[.!?]+(?=\s|$)|\n|$)/g;
+  // a dot not followed by a space ("e.g.", "v2.0", "AES-256") does not end a sentence
+  const re = /(?:[^\n.!?]|[.!?]+(?![\s]|$))*(?:[.!?]+(?=\s|$)|\n|$)/g;
   let m: RegExpExecArray | null;
   while ((m = re.exec(text)) !== null) {
     if (m[0].length === 0) {
