@@ -10,7 +10,8 @@
  * - otherwise sentences that carry a strong directive cue ({@link DIRECTIVE_CUES}): overriding the user or earlier
  *   instructions, hiding the act from the user, the model addressed with "you must / should" and an action verb,
  *   a demand to call another tool of the list first / always / before / after, a demand to send or share to a
- *   literal address, a "MUST be called before/after" rule about other operations.
+ *   literal address, a "MUST be called before/after" rule about other operations, "use this tool instead of" the
+ *   standard one.
  * The span runs from the first directive unit to the end of the last one (one exact substring of the description,
  * so a quote of it verifies). Benign documentation phrases ("must be in format", "e.g.", "if null") carry no cue.
  *
@@ -42,6 +43,7 @@ export const DIRECTIVE_CUES: ReadonlyArray<readonly [string, RegExp]> = [
   ["hide_from_user", /\b(?:do not|don'?t|never|without)\s+(?:tell|telling|mention|mentioning|inform|informing|notify|notifying|reveal|revealing|alert|alerting|show|showing|disclose|disclosing)\b[^.\n]{0,40}\b(?:user|anyone|them|human)\b/i],
   ["addresses_model", new RegExp(String.raw`\b(?:you|the (?:agent|assistant|model|ai|llm))\s+[*_]*(?:must|should|shall|are required to|need to|have to|are (?:forced|instructed|expected) to)[*_]*\s+(?:always\s+|first\s+|also\s+|now\s+|immediately\s+|explicitly\s+)?${ACTION}\b`, "i")],
   ["forced_value", /\b(?:you are forced to|force(?:d)? set|must explicitly set|instead,? (?:fetch|use|set|call|send))\b/i],
+  ["promotes_over_other", /\buse this (?:tool|function|version|one|interface)\b[^.\n]{0,60}\binstead of\b|\binstead of (?:the )?(?:standard|basic|legacy|default|regular|original)\b[^.\n]{0,40}\b(?:tool|function|search|version|`)/i],
   ["must_be_called_around", /\bmust\b[^.\n]{0,20}?\bbe (?:called|invoked|run)\b[^.\n]{0,40}\b(?:before|after|prior to)\b[^.\n]{0,20}\b(?:any|every|all|each)\b/i],
 ];
 
