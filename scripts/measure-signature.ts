@@ -199,8 +199,8 @@ async function main(): Promise<void> {
       model: baseModel,
       condition: (r) => r.condition ?? "no_defense",
       attack: (r) => r.attack ?? "(none)",
-      // AgentDojo's *_dos attacks: there `security` = not utility, not an injected goal
-      dos: (r) => (/_dos$/.test(r.attack ?? "") ? "*_dos attacks" : "other attacks"),
+      // AgentDojo's dos and *_dos attacks: there `security` = not utility, not an injected goal
+      dos: (r) => (/(?:^|_)dos$/.test(r.attack ?? "") ? "dos and *_dos attacks" : "other attacks"),
       part,
     };
     for (const field of by) {
