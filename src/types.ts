@@ -92,8 +92,9 @@ export interface Trajectory {
   /**
    * Where `injections` came from when the input did not record them (issue 24): `tool_description` (instructing
    * spans of the tool descriptions, `serialize/instructing.ts`) or `sibling` (the text a run of the same suite, user
-   * task, injection task, attack and agent model records, `run/siblings.ts`); `from` names the tools or the sibling
-   * run. Absent when the input recorded them (or recorded none and nothing was recovered).
+   * task, injection task, attack and agent model records, `run/siblings.ts`) or `clean_run_diff` (what its tool
+   * results hold that the unattacked run of the same user task's did not, `run/clean-diff.ts`); `from` names the
+   * tools or the run. Absent when the input recorded them (or recorded none and nothing was recovered).
    */
   injection_source?: InjectionSource;
   /** Why no injected text could be recovered for an attacked run that records none (`run/siblings.ts`). */
@@ -102,8 +103,8 @@ export interface Trajectory {
 
 /** Where a trajectory's injected text came from (see {@link Trajectory.injection_source}). */
 export interface InjectionSource {
-  kind: "recorded" | "tool_description" | "sibling";
-  /** The tools whose descriptions instruct the agent, or the sibling run the text was taken from. */
+  kind: "recorded" | "tool_description" | "sibling" | "clean_run_diff";
+  /** The tools whose descriptions instruct the agent, the sibling run the text was taken from, or the clean run. */
   from?: string[];
 }
 

@@ -10,13 +10,15 @@
  *
  * Rules: the record must be the same (every placeholder, the same text) in every sibling that records one; two
  * different records are ambiguous and never guessed (`injection_unrecovered: ambiguous_sibling`); no sibling leaves
- * the run as it was with `injection_unrecovered: no_sibling`. A recovered run gets `injection_source: {kind:
- * "sibling", from: [sibling id]}`, which its verdicts carry.
+ * the run to the clean-run difference (`./clean-diff.ts`, when `buildSiblingIndex` attached one), else as it was with
+ * `injection_unrecovered: no_sibling`. A recovered run gets `injection_source: {kind: "sibling", from: [sibling id]}`
+ * (or `clean_run_diff`), which its verdicts carry.
  */
 import type { Trajectory } from "../types.js";
 import { readTrajectories, type ReadOptions } from "../ingest/index.js";
 import { isAttacked } from "../verdict/exposure.js";
 import { recordsInjection, withInstructingDescriptions } from "../serialize/instructing.js";
+import { CleanRunIndex, cleanKey } from "./clean-diff.js";
 
 /** The fields that make two runs siblings, joined; undefined when one is missing (such a run has no sibling). */
 export function siblingKey(t: Pick<Trajectory, "suite" | "user_task_id" | "injection_task_id" | "attack" | "agent_model">): string | undefined {
@@ -49,6 +51,13 @@ function canonical(injections: Record<string, string>): string {
 /** The injection records of sibling runs, by sibling key (module docstring). */
 export class SiblingIndex {
   private readonly byKey = new Map<string, Entry>();
+  /** The fallback for runs without a sibling (set by {@link buildSiblingIndex} when such runs exist). */
+  clean?: CleanRunIndex;
+
+  /** Whether a sibling key holds at least one record. */
+  has(key: string): boolean {
+    return (this.byKey.get(key)?.records.size ?? 0) > 0;
+  }
 
   /** Number of sibling keys held. */
   get size(): number {
@@ -78,7 +87,12 @@ export class SiblingIndex {
     const key = siblingKey(t);
     const e = key === undefined ? undefined : this.byKey.get(key);
     if (!e || e.records.size === 0) {
-      const missing = key === undefined ? "it lacks a suite, user task, injection task, attack or agent model to find siblings by" : "no run of the same suite, user task, injection task, attack and agent model records it";
+      let missing = key === undefined ? "it lacks a suite, user task, injection task, attack or agent model to find siblings by" : "no run of the same suite, user task, injection task, attack and agent model records it";
+      if (this.clean) {
+        const d = this.clean.recover(t);
+        if ("trajectory" in d) return d.trajectory;
+        missing += `, and ${d.reason}`;
+      }
       return { ...t, injection_unrecovered: { kind: "no_sibling", message: missing } };
     }
     if (e.records.size > 1) {
@@ -105,6 +119,26 @@ export class SiblingIndex {
 export async function buildSiblingIndex(inputs: string[], opts: ReadOptions): Promise<SiblingIndex> {
   const index = new SiblingIndex();
   const { onWarning: _w, strict: _s, ...quiet } = opts;
-  for await (const item of readTrajectories(inputs, quiet)) if (item.kind === "trajectory") index.add(item.trajectory);
+  // sibling key -> clean key of the runs that need a sibling
+  const needs = new Map<string, Set<string>>();
+  for await (const item of readTrajectories(inputs, quiet)) {
+    if (item.kind !== "trajectory") continue;
+    const t = item.trajectory;
+    index.add(t);
+    if (!needsSibling(t)) continue;
+    const sk = siblingKey(t);
+    const ck = cleanKey(t);
+    if (sk === undefined || ck === undefined) continue;
+    if (!needs.has(sk)) needs.set(sk, new Set());
+    needs.get(sk)!.add(ck);
+  }
+  // runs no sibling can serve: the clean-run difference, from one more read keeping only the clean runs they need
+  const wanted = new Set<string>();
+  for (const [sk, cks] of needs) if (!index.has(sk)) for (const ck of cks) wanted.add(ck);
+  if (wanted.size > 0) {
+    const clean = new CleanRunIndex(wanted);
+    for await (const item of readTrajectories(inputs, quiet)) if (item.kind === "trajectory") clean.add(item.trajectory);
+    index.clean = clean;
+  }
   return index;
 }
