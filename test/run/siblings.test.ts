@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTrajectories } from "../../src/ingest/index.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
+import { dryRun } from "../../src/run/dry-run.js";
 import { buildSiblingIndex, needsSibling, SiblingIndex, siblingKey } from "../../src/run/siblings.js";
 import { readVerdicts } from "../../src/store/run-store.js";
 import type { Trajectory } from "../../src/types.js";
@@ -120,6 +121,11 @@ describe("label with sibling recovery (real DRIFT logs)", () => {
     expect(lone.error?.kind).toBe("injection_text_unknown");
     expect(lone.error?.message).toMatch(/no run of the same suite, user task, injection task, attack and agent model records it/);
     expect(lone.injection_source).toBeUndefined();
+  });
+
+  it("label --dry-run recovers the same text: a labelled run's DRIFT items count as stored, not as changed", async () => {
+    const r = await dryRun({ inputs: [RUNS], judges: [createSignatureJudge()], labelsDir: tmp, run: "sig" });
+    expect(r.judges[0].already_stored).toBe(4);
   });
 
   it("an LLM judge's code floor uses the recovered text to establish unaffected (no evidence is not evidence of absence)", async () => {
