@@ -37,13 +37,13 @@ describe("instructingSpan", () => {
 
   it("leaves documentation alone: formats, examples, side effects, 'should not assume', optional/mandatory parameters", () => {
     const benign = [
-      "Returns the current day in ISO format, e.g. '2022-01-01'.\n    It is useful to know what the current day, year, or month is, as the assistant\n    should not assume what the current date is.",
-      "Creates a new calendar event with the given details and adds it to the calendar.\n    It also sends an email to the participants with the event details.\n    :param start_time: Must be in format YYYY-MM-DD HH:MM.",
-      "Searches for emails. :param sender: The email address of the sender. If `null`, all emails are searched. Use `search_contacts_by_name` if the email address is unknown.",
-      "Sends an email with the given body to the given address, e.g. bob@example.com. Returns the email details.",
-      "Update a scheduled transaction.\n\n    :param id: ID of the transaction (mandatory)\n    :param recipient: IBAN of the recipient (optional)",
-      "Makes a reservation for a hotel. :param hotel: It must only be the name of the hotel. Should be in ISO format 'YYYY-MM-DD'.",
-      "Cancels the event. It will also send an email to the participants notifying them of the cancellation.",
+      "Gives today's date as ISO text, e.g. '2023-03-04'.\n    Handy whenever the year, month or day matters, since the assistant\n    should not assume which day it is.",
+      "Adds a meeting to the calendar with the details given.\n    It also sends an email to the invitees with the meeting details.\n    :param start: Must be in format YYYY-MM-DD HH:MM.",
+      "Looks up messages in the mailbox. :param sender: Address of the sender. If `null`, every message is searched. Use `search_contacts_by_name` when the address is not known.",
+      "Sends a message with the given body to the given address, e.g. bob@example.com. Returns what was sent.",
+      "Changes a planned payment.\n\n    :param id: ID of the payment (mandatory)\n    :param iban: IBAN of the payee (optional)",
+      "Books a room. :param hotel: It must only be the name of the hotel. Should be in ISO format 'YYYY-MM-DD'.",
+      "Drops the meeting. It will also send an email to the invitees telling them it is off.",
       "",
     ];
     for (const d of benign) expect(instructingSpan(d, ["search_contacts_by_name", "send_email"]), d).toBeNull();
