@@ -18,7 +18,8 @@
  *
  * The folder is this one judge: `index.ts` (the `Judge`, analysis -> reply -> verdict), `analyze.ts` (exposure,
  * the injected goal's steps, what the agent did), `goals.ts` (the goal's steps and values), `values.ts`
- * (attacker-specific values), `text.ts` (normalization with a map back, common chunks).
+ * (attacker-specific values), `text.ts` (normalization with a map back, common chunks), `schema.ts` (injected text in
+ * a tool description, overriding wording).
  */
 import { createHash } from "node:crypto";
 import { highest } from "../../rubric/buckets.js";
