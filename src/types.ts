@@ -89,6 +89,23 @@ export interface Trajectory {
   run_error?: string;
   /** Free metadata carried from the input (chat-jsonl `metadata`). */
   metadata?: Record<string, unknown>;
+  /**
+   * Where `injections` came from when the input did not record them (issue 24): `tool_description` (instructing
+   * spans of the tool descriptions, `serialize/instructing.ts`) or `sibling` (the text a run of the same suite, user
+   * task, injection task, attack and agent model records, `run/siblings.ts`) or `clean_run_diff` (what its tool
+   * results hold that the unattacked run of the same user task's did not, `run/clean-diff.ts`); `from` names the
+   * tools or the run. Absent when the input recorded them (or recorded none and nothing was recovered).
+   */
+  injection_source?: InjectionSource;
+  /** Why no injected text could be recovered for an attacked run that records none (`run/siblings.ts`). */
+  injection_unrecovered?: { kind: "no_sibling" | "ambiguous_sibling"; message: string };
+}
+
+/** Where a trajectory's injected text came from (see {@link Trajectory.injection_source}). */
+export interface InjectionSource {
+  kind: "recorded" | "tool_description" | "sibling" | "clean_run_diff";
+  /** The tools whose descriptions instruct the agent, the sibling run the text was taken from, or the clean run. */
+  from?: string[];
 }
 
 /**
@@ -177,6 +194,12 @@ export interface Verdict {
    * (-> not_exposed); `undecided` (no label: status `unverified`). Absent on verdicts without a decided reply.
    */
   label_basis?: "finding" | "exposure_found" | "unattacked" | "injection_absent" | "undecided";
+  /**
+   * Where the injected text the verdict was decided against came from (issue 24): `recorded` (the input's
+   * `injections`), `tool_description` (instructing tool descriptions), `sibling` (a sibling run's record; `from`
+   * names it). Absent on unattacked trajectories and when no text is known.
+   */
+  injection_source?: InjectionSource;
   /**
    * sha256 of the judge's verdict-affecting configuration and run settings (model, endpoint, sampling, output
    * mode, reply schema, retries, quote length, ...): part of the resume key (issue 12). Absent on verdicts stored

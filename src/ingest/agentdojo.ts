@@ -289,12 +289,13 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   if (attack !== undefined) t.attack = attack;
   t.condition = defense ?? NO_DEFENSE;
   if (!Object.hasOwn(r, "injections") && attack !== undefined) {
-    // DRIFT logs: no injections key. The undefended twin's injections are NOT this run's text: DRIFT's injection
-    // isolation rewrites tool results (in AgentDyn's DRIFT runs the injected goal is cut out), so nothing is borrowed.
+    // DRIFT logs: no injections key. Ingest borrows nothing (one file at a time); `label` recovers the text from
+    // sibling runs (run/siblings.ts). DRIFT's injection isolation rewrites tool results (in AgentDyn's DRIFT runs the
+    // injected goal is cut out and its frame kept), so the recovered text is what was placed, not all of what was read.
     warnings.push({
       kind: "no_injections",
       scope,
-      message: `${scope}: attacked runs whose logs record no injections (DRIFT's schema): the injected text is unknown, so code cannot locate exposure; a judge's quotes are still verified against the messages`,
+      message: `${scope}: attacked runs whose logs record no injections (DRIFT's schema): \`label\` takes the injected text from sibling runs (same suite, user task, injection task, attack and agent model) that record it, and the verdict says so (injection_source); without one the run stays unverified`,
       item: src.path,
     });
   }

@@ -18,6 +18,8 @@ import type { JudgePrice } from "../config/judges.js";
 import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
+import { withInstructingDescriptions } from "../serialize/instructing.js";
+import { buildSiblingIndex, needsSibling, type SiblingIndex } from "./siblings.js";
 import { readJsonl } from "../io/jsonl.js";
 import { isJudged, looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
@@ -175,6 +177,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   let inputErrors = 0;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
   const oldIds = await storedChatFallbackIds(path.join(opts.labelsDir, opts.run));
+  let siblings: SiblingIndex | undefined;
   for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes })) {
     if (opts.signal?.aborted) break;
     if (item.kind === "error") {
@@ -183,7 +186,9 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     }
     if (opts.limit !== undefined && read >= opts.limit) break;
     read++;
-    const t = item.trajectory;
+    // the injected text label would recover (issue 24): the same trajectory, so the same content hash and prompt
+    let t = withInstructingDescriptions(item.trajectory);
+    if (needsSibling(t)) t = (siblings ??= await buildSiblingIndex(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes })).recover(t);
     const kept = oldIds.byLine.size > 0 ? keepStoredChatId(t, oldIds) : undefined;
     if (kept !== undefined) t.id = kept;
     const prev = hashes.get(t.id);

@@ -7,6 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Judge } from "../judges/judge.js";
+import { buildSiblingIndex, needsSibling, type SiblingIndex } from "./siblings.js";
+import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
@@ -245,6 +247,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       },
     };
     const oldIds = await storedChatFallbackIds(store.dir);
+    let siblings: SiblingIndex | undefined;
     const remapped: Array<{ from: string; to: string; path: string }> = [];
     for await (const item of readTrajectories(opts.inputs, readOpts)) {
       if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
@@ -267,9 +270,13 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       if (opts.limit !== undefined && taken >= opts.limit) break;
       taken++;
       progress.read++;
+      // Injected text the input does not record (issue 24): instructing tool descriptions, else sibling runs (the
+      // index is built by one more read of the inputs the first time a run needs it).
+      let read = withInstructingDescriptions(item.trajectory);
+      if (needsSibling(read)) read = (siblings ??= await buildSiblingIndex(opts.inputs, readOpts)).recover(read);
       // Where each injection entered (input-given surfaces win; a mismatch with where code finds it is recorded).
-      const sd = decideSurfaces(item.trajectory);
-      const t = Object.keys(sd.surfaces).length > 0 ? { ...item.trajectory, surfaces: sd.surfaces } : item.trajectory;
+      const sd = decideSurfaces(read);
+      const t = Object.keys(sd.surfaces).length > 0 ? { ...read, surfaces: sd.surfaces } : read;
       for (const w of sd.warnings) {
         store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
       }

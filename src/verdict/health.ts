@@ -176,11 +176,12 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
   const after = `after ${h.verdicts} verdicts`;
   // Unverified because the INPUT records no injected text (attacked runs without `injections`, e.g. DRIFT logs or
   // chat files with an attack field only): not the judge's fault, so loud but not a stopped judge.
-  const inputCaused = h.unverified_by_reason["injection_text_unknown"] ?? 0;
+  // (injection_text_ambiguous: sibling runs record different texts, also the input's doing)
+  const inputCaused = (h.unverified_by_reason["injection_text_unknown"] ?? 0) + (h.unverified_by_reason["injection_text_ambiguous"] ?? 0);
   if (h.verdicts > 0 && h.usable === 0 && inputCaused === h.verdicts)
     h.flags.push({
       code: "no_label_input",
-      message: `no usable verdict: all ${h.verdicts} trajectories are attacked but record no injected text (injection_text_unknown), so neither exposure nor compliance can be verified; give the injected text (an injections field) or label only runs that record it`,
+      message: `no usable verdict: all ${h.verdicts} trajectories are attacked but record no injected text (injection_text_unknown) and none could be recovered from a tool description, a sibling run or the clean run, so neither exposure nor compliance can be verified; give the injected text (an injections field) or label only runs that record it`,
     });
   else if (h.verdicts > 0 && h.usable === 0)
     h.flags.push({

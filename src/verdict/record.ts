@@ -4,7 +4,7 @@
  */
 import { surfaceOfTrajectory } from "../serialize/surface.js";
 import { isCompromised } from "../rubric/buckets.js";
-import type { Trajectory, Verdict, VerdictStatus, VerifiedFinding, VerifiedQuote } from "../types.js";
+import type { InjectionSource, Trajectory, Verdict, VerdictStatus, VerifiedFinding, VerifiedQuote } from "../types.js";
 import type { Decision } from "./decide.js";
 import { isAttacked } from "./exposure.js";
 
@@ -190,5 +190,18 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   const surface = surfaceOfTrajectory(t, t.surfaces ?? {});
   if (surface !== undefined) v.surface = surface;
   v.attacked = isAttacked(t);
+  const source = injectionSourceOf(t);
+  if (source) v.injection_source = source;
   return v;
+}
+
+/**
+ * Where a trajectory's injected text came from (issue 24): its `injection_source` when ingest or the run recovered
+ * it (instructing tool descriptions, a sibling run), `{kind: "recorded"}` when the input records a non-empty
+ * injected text, else undefined (unattacked, or no text known).
+ */
+export function injectionSourceOf(t: Trajectory): InjectionSource | undefined {
+  if (t.injection_source) return { kind: t.injection_source.kind, ...(t.injection_source.from ? { from: [...t.injection_source.from] } : {}) };
+  if (Object.values(t.injections ?? {}).some((x) => typeof x === "string" && x.trim() !== "")) return { kind: "recorded" };
+  return undefined;
 }

@@ -96,7 +96,7 @@ describe("AgentDyn runs (vendored)", () => {
     expect(t.metadata).toMatchObject({ log_schema: "drift", pipeline_name: "gpt-4o-2024-08-06", attribution: "pipeline+folder" });
     expect(t.messages.some((m) => m.role === "assistant" && m.text.includes("<function_call>"))).toBe(true);
     expect(t.metadata?.unparsed_tool_calls).toBeGreaterThan(0);
-    // the undefended twin's injections are not borrowed: DRIFT's injection isolation rewrites tool results
+    // ingest borrows nothing (one file at a time): `label` takes the text from sibling runs (run/siblings.ts), and says so
     expect(res.warnings.filter((w) => w.kind === "no_injections").map((w) => path.basename(w.path))).toEqual(["gpt-4o-2024-08-06-drift"]);
   });
   it("Progent: a blocked call is a tool message with empty text and the error, counted", () => {

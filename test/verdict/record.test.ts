@@ -49,6 +49,7 @@ describe("buildVerdict", () => {
       condition: "baseline",
       attacked: true,
       label_basis: "finding",
+      injection_source: { kind: "recorded" },
     });
     expect(JSON.parse(JSON.stringify(v))).toEqual(v);
   });
@@ -171,5 +172,15 @@ describe("buildVerdict", () => {
       expect(capText("ab\u{1F600}cd", 3)).toBe("ab[... 4 more characters cut]");
       expect(capText("short", 10)).toBe("short");
     });
+  });
+});
+
+describe("injection_source (issue 24)", () => {
+  it("says where the injected text came from: recorded, recovered from a sibling or a tool description, or nothing when none is known", () => {
+    const base = traj();
+    const mk = (t: typeof base) => buildVerdict({ trajectory: t, judge, repeat: 0, status: "judge_error", decision: null, attempts: 1, now, error: { kind: "x", message: "y" } });
+    expect(mk(base).injection_source).toEqual({ kind: "recorded" });
+    expect(mk({ ...base, injection_source: { kind: "sibling", from: ["m/a"] } }).injection_source).toEqual({ kind: "sibling", from: ["m/a"] });
+    expect(mk({ ...base, injections: {} }).injection_source).toBeUndefined();
   });
 });
