@@ -436,7 +436,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
         run,
         humanFile: o.humanFile,
         source: tableSource,
-        by: ["agent_model"],
+        by: [...index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"],
       });
       for (const w of calibrated.warnings) warnings.push(`calibrated ASR: ${w}`);
     } catch (e) {

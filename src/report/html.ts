@@ -21,6 +21,7 @@ import {
   type ForestRow,
 } from "./charts.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
+import type { TableRow } from "../estimate/table.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../agree/format.js";
 import { ratesText } from "../agree/rates-text.js";
 import { RATE_NAMES } from "../stats/rates.js";
@@ -463,24 +464,33 @@ function propCell(p: { value: number | null; reason?: string; ci95: { lower: num
   return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${pct(p.value)} CI ${escapeHtml(undefinedText(p.ci_reason))}` : pct(p.value);
 }
 
-/** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside ASR per model x condition. */
+/** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside the rates per model x condition. */
 function paperTableSection(m: ReportModel): string {
   const t = m.paper_table;
   if (!t)
     return `<section id="paper-table"><h2>The table of a paper</h2>
 <p class="note warn">Not shown: ${escapeHtml(m.paper_table_reason ?? "no judge chosen")}. Choose with ipi-judge report --run ${escapeHtml(m.run)} --judge ID (or --committee).</p></section>`;
-  const cal = t.rows.some((r) => r.calibrated_asr);
-  const head = `<tr><th>agent model</th><th>${escapeHtml(t.judge)}: ASR</th>${cal ? "<th>calibrated ASR</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): ASR</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
+  const cal = t.rows.some((r) => r.calibrated_asr_behaviour);
+  const byCondition = t.rows.some((r) => r.condition !== "(all)");
+  // a low-coverage rate: no number unless the table was built with allow_low_coverage, flagged either way
+  const rateCell = (p: TableRow["judge_asr_goal"]) =>
+    p.value !== null && p.coverage_low
+      ? t.allow_low_coverage
+        ? `${propCell(p)} <strong class="low">coverage_low</strong>`
+        : `<strong class="low">coverage_low</strong> (${pct(p.coverage)} labelled${p.coverage_low_reason ? `; most unlabelled: ${escapeHtml(p.coverage_low_reason)}` : ""})`
+      : propCell(p);
+  const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? (r.judge_partial_compliance ? "unknown" : "n/a") : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
+  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_behaviour</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td><td>${propCell(r.judge_asr)}</td>${cal ? `<td>${propCell(r.calibrated_asr)}</td>` : ""}<td>${propCell(r.heuristic_asr)}</td><td>${propCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}</td><td>${rateCell(r.judge_asr_behaviour)}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${propCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));
   const util =
     m.utility.length && conds.size > 1
-      ? `<h3>Utility beside ASR per condition</h3><table><thead><tr><th>agent model</th><th>condition</th><th>utility under attack</th><th>utility without attack</th></tr></thead><tbody>${m.utility
+      ? `<h3>Utility beside the attack-success rates per condition</h3><table><thead><tr><th>agent model</th><th>condition</th><th>utility under attack</th><th>utility without attack</th></tr></thead><tbody>${m.utility
           .map(
             (u) =>
               `<tr><td>${escapeHtml(u.model)}</td><td>${escapeHtml(u.condition)}</td><td>${propCell({ value: u.under_attack.rate, reason: u.under_attack.reason, ci95: u.under_attack.ci95 })}</td><td>${propCell({ value: u.without_attack.rate, reason: u.without_attack.reason, ci95: u.without_attack.ci95 })}</td></tr>`,
