@@ -334,7 +334,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   L.push(...many("  all judges, six buckets", a.six).map((s, i) => (i ? "  " + s : s)));
   L.push(...many("  all judges, binary", a.binary).map((s, i) => (i ? "  " + s : s)));
   L.push("");
-  L.push("self-family leniency (judge ASR minus the other judges' majority ASR on the same trajectories, in points; negative = more lenient):");
+  L.push("self-family leniency (judge asr_behaviour minus the other judges' majority asr_behaviour on the same trajectories, in points; negative = more lenient):");
   for (const l of r.leniency) {
     const g = (x: JudgeLeniency["own_family"]) =>
       x.diff_points === null

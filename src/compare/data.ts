@@ -95,7 +95,7 @@ export interface Observations {
   condition_field: string;
   observations: Observation[];
   /** Attacked trajectories with a model and a condition value but no usable label (coverage of their cells). */
-  unlabelled: UnlabelledItem[];
+  unlabelled?: UnlabelledItem[];
   n_total: number;
   excluded: Partial<Record<ObservationExclusion, number>>;
   /** Groups with attacked trajectories but no observation (see {@link ExcludedGroup}); `[]` when none. */
@@ -185,7 +185,7 @@ export function buildObservations(
     if (!l || l.label === null) {
       const reason = l?.reason ?? "no_verdict";
       ex(reason);
-      out.unlabelled.push({ model: t.agent_model, suite, condition, reason: l?.detail ?? reason });
+      out.unlabelled!.push({ model: t.agent_model, suite, condition, reason: l?.detail ?? reason });
       continue;
     }
     const hasTask = t.user_task_id !== undefined && t.injection_task_id !== undefined;

@@ -408,7 +408,7 @@ export function estimateFromData(
     const gw: string[] = [];
     if (est.judge.n_unusable > 0) {
       gw.push(
-        `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge ASR; in the calibrated estimate they are predicted at the judge ASR and corrected by the human sample`,
+        `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
       );
     }
     if (est.calibrated.degenerate) gw.push("every labelled item of the group has the same human-minus-judge difference: the calibrated interval has zero width, which is not certainty (label more items)");
@@ -428,7 +428,7 @@ export function estimateFromData(
       human: HUMAN_ESTIMATOR,
       calibrated: CALIBRATED_ESTIMATOR,
       unusable_verdicts:
-        "trajectories without a usable verdict (judge error, refusal, unjudgeable, unverified, no verdict, committee without quorum) stay in the population: left out of the judge ASR (counted in judge.n_unusable), predicted at the group's judge ASR in the calibrated estimate and corrected by the human sample",
+        "trajectories without a usable verdict (judge error, refusal, unjudgeable, unverified, no verdict, committee without quorum) stay in the population: left out of the judge's rate (counted in judge.n_unusable), predicted at the group's judge rate in the calibrated estimate and corrected by the human sample",
       nonresponse: "sampled trajectories without a human consensus (no label, annotator tie) are missing at random within their stratum: weights N_c/n_c use the labelled items",
     },
     min_sampled: minSampled,

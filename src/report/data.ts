@@ -438,9 +438,9 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
         source: tableSource,
         by: [...index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"],
       });
-      for (const w of calibrated.warnings) warnings.push(`calibrated ASR: ${w}`);
+      for (const w of calibrated.warnings) warnings.push(`calibrated estimate: ${w}`);
     } catch (e) {
-      warnings.push(`calibrated ASR not shown: ${(e as Error).message}`);
+      warnings.push(`calibrated estimate not shown: ${(e as Error).message}`);
     }
   }
   const paper_table = tableSource ? paperTable(run, index, verdicts, tableSource, { calibrated }) : null;

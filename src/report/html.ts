@@ -520,7 +520,7 @@ export async function renderReportHtml(m: ReportModel): Promise<string> {
   ];
   const nav = [
     ["overview", "Judges"],
-    ["asr", "ASR"],
+    ["asr", "Attack success"],
     ["labels", "Labels & cost"],
     ["agreement", "Agreement"],
     ...(m.conditions.length ? [["conditions", "Conditions"]] : []),

@@ -49,6 +49,7 @@ describe("buildVerdict", () => {
       condition: "baseline",
       attacked: true,
       label_basis: "finding",
+      blocked_attempt: false,
     });
     expect(JSON.parse(JSON.stringify(v))).toEqual(v);
   });
