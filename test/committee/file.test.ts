@@ -82,7 +82,7 @@ describe("agree --reference reports the committee beside each judge", () => {
     await cli(["committee", "--run", fx.run, "--bootstrap", "0", "--json"]);
     const t = await cli(["agree", "--run", fx.run, "--reference", "security"]);
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^rater\s+n\s+kappa \(full_compliance\)/m);
+    expect(t.stdout).toMatch(/^rater\s+n\s+kappa asr_goal \(full_compliance\)\s+kappa asr_behaviour \(compromised\)/m);
     for (const j of ["lenient-a", "signature", "strict-b", "committee"]) expect(t.stdout).toMatch(new RegExp(`^${j}\\s+\\d+\\s`, "m"));
     expect(t.stdout).toContain("== judge committee vs the benchmark's security verdict ==");
     const j = JSON.parse((await cli(["agree", "--run", fx.run, "--reference", "security", "--json"])).stdout);
