@@ -39,7 +39,8 @@ function formatOne(r: EstimateReport): string {
   for (const g of r.groups) {
     const j = g.judge.asr === null ? undefinedText(g.judge.reason) : `${pct(g.judge.asr)}%`;
     L.push(`${g.group}: N ${g.n_population}, labelled ${g.n_sampled}`);
-    L.push(`  judge      ${j}${g.judge.n_unusable ? ` (${g.judge.n_unusable} without a usable verdict)` : ""}`);
+    const cov = g.coverage === null || g.coverage === undefined ? "" : `; coverage ${pct(g.coverage)}%${g.coverage_low ? " LOW" : ""}`;
+    L.push(`  judge      ${j}${g.judge.n_unusable ? ` (${g.judge.n_unusable} without a usable verdict)` : ""}${cov}`);
     L.push(`  human      ${design(g.human)}`);
     L.push(`  calibrated ${design(g.calibrated)}`);
     for (const w of g.warnings) L.push(`  note: ${w}`);

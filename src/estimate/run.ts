@@ -8,7 +8,7 @@
  */
 import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Bucket, Verdict } from "../types.js";
-import type { RateName } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW, type RateName } from "../stats/rates.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { buildCommittee, DEFAULT_QUORUM } from "../committee/vote.js";
 import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumField } from "../sample/population.js";
@@ -29,6 +29,12 @@ export interface GroupEstimate extends DomainAsr {
   fields: Record<string, string>;
   /** Why the judge's verdicts of the group are not usable, by reason (counted in `judge.n_unusable`). */
   judge_unusable: Record<string, number>;
+  /** The judge's coverage of the group: usable verdicts / attacked trajectories; null when the group is empty. */
+  coverage: number | null;
+  /** coverage below 80%: the judge's rate speaks for a subset (the calibrated estimate still covers the group). */
+  coverage_low: boolean;
+  /** When `coverage_low`: the most common reason among the unusable verdicts. */
+  coverage_low_reason?: string;
   warnings: string[];
 }
 
@@ -293,7 +299,14 @@ export function estimateFromData(
     let goal: EstimateReport | { rate: "asr_goal"; reason: string };
     try {
       goal = estimateFromData(index, verdicts, file, { ...o, rate: "asr_goal" });
-      if (goal.labels.items === 0) goal = { rate: "asr_goal", reason: "no human label can tell full from partial compliance (label on the six-bucket scale)" };
+      const coarse = goal.labels.excluded.cannot_tell_full_from_partial ?? 0;
+      // leaving the coarse labels out would keep only the items humans called not compromised: biased, so none
+      if (coarse > 0) {
+        goal = {
+          rate: "asr_goal",
+          reason: `${coarse} human label rows say complied/compromised, which cannot tell full from partial compliance: an asr_goal estimate without them would be biased (label on the six-bucket scale)`,
+        };
+      } else if (goal.labels.items === 0) goal = { rate: "asr_goal", reason: "no human label can tell full from partial compliance (label on the six-bucket scale)" };
     } catch (e) {
       if (!(e instanceof EstimateError)) throw e;
       goal = { rate: "asr_goal", reason: e.message };
@@ -412,7 +425,11 @@ export function estimateFromData(
       );
     }
     if (est.calibrated.degenerate) gw.push("every labelled item of the group has the same human-minus-judge difference: the calibrated interval has zero width, which is not certainty (label more items)");
-    groups.push({ group, fields: g.fields, ...est, judge_unusable: unusable, warnings: gw });
+    const coverage = est.n_population > 0 ? (est.n_population - est.judge.n_unusable) / est.n_population : null;
+    const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
+    const top = Object.entries(unusable).sort(([a, x], [b, y]) => y - x || a.localeCompare(b))[0];
+    if (low) gw.push(`coverage_low: the judge labelled ${(100 * coverage!).toFixed(1)}% of the group (most unusable: ${top ? reasonText(top[0]) : "unknown"}): its judge-only rate speaks for a subset that may be biased`);
+    groups.push({ group, fields: g.fields, ...est, judge_unusable: unusable, coverage, coverage_low: low, ...(low && top ? { coverage_low_reason: top[0] } : {}), warnings: gw });
   }
   return {
     run: o.run,
