@@ -91,6 +91,14 @@ export function asrTable(obs: readonly Observation[], unlabelled: readonly Unlab
   );
 }
 
+/**
+ * The (model, condition) cells of one suite (or pooled) whose coverage is below 80% (`coverage_low`), as
+ * `model | condition` keys: the figures built on them are flagged wherever they are shown.
+ */
+export function lowCoverageCells(cells: readonly AsrCell[], suite: string = ALL_SUITES): Set<string> {
+  return new Set(cells.filter((c) => c.suite === suite && c.coverage_low).map((c) => `${c.model} | ${c.condition}`));
+}
+
 /** The observations with `compromised` set to the event of `rate` (full compliance for `asr_goal`). */
 export function forRate(obs: readonly Observation[], rate: RateName): readonly Observation[] {
   return rate === "asr_behaviour" ? obs : obs.map((o) => ({ ...o, compromised: o.goal }));
@@ -161,6 +169,8 @@ export function countReversals(asr: AsrMap, a: string, b: string): ReversalCount
 export interface ReversalResult extends ReversalCount {
   /** The rate the orderings are of. */
   rate: RateName;
+  /** Cells (`model | condition`) the comparison uses whose coverage is below 80%: its figures are flagged. */
+  coverage_low: string[];
   condition_a: string;
   condition_b: string;
   /** `(all)` (suites pooled) or one suite. */
@@ -252,7 +262,9 @@ export function reversalAnalysis(
         if (suite !== ALL_SUITES && r.pairs === 0) continue;
         const models = sorted([...map.keys()].filter((m) => map.get(m)!.has(a) && map.get(m)!.has(b)));
         const ci = r.pairs > 0 && boot.B > 0 ? reversalBootstrap(scoped, a, b, models, boot) : null;
-        out.push({ rate, condition_a: a, condition_b: b, suite, ...r, ci95: ci });
+        const low = lowCoverageCells(cells, suite);
+        const lowHere = models.flatMap((m) => [`${m} | ${a}`, `${m} | ${b}`]).filter((k) => low.has(k));
+        out.push({ rate, condition_a: a, condition_b: b, suite, ...r, coverage_low: lowHere, ci95: ci });
       }
     }
   }
@@ -269,6 +281,8 @@ export interface WorstConditionRow {
   /** worst_asr − baseline_asr (>= 0): how much measuring under the baseline alone underestimates the risk. */
   underestimate: number | null;
   reason?: string;
+  /** The model's conditions here (worst, baseline) whose coverage is below 80%: the figures are flagged. */
+  coverage_low: string[];
 }
 
 /** Summary of the baseline's underestimate over models. */
@@ -320,8 +334,10 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
     const base = byC.get(baseline);
     // one condition: no other condition to be worse than the baseline, so the underestimate is undefined, not 0
     const reason = base === undefined ? "baseline_not_observed" : byC.size < 2 ? "fewer_than_2_conditions" : undefined;
+    const low = lowCoverageCells(cells);
     per_model.push({
       model,
+      coverage_low: [...new Set([worst, baseline])].filter((c) => low.has(`${model} | ${c}`)),
       conditions: byC.size,
       worst_condition: worst,
       worst_asr: worstAsr,

@@ -219,6 +219,9 @@ const num = (x: number | null | undefined, d = 3) => statText(x, undefined, d);
 const ci = (c: { lower: number | null; upper: number | null } | null | undefined, f = pct) =>
   c && c.lower !== null && c.upper !== null ? ` [${f(c.lower)}, ${f(c.upper)}]` : "";
 
+/** ` [coverage_low: a | x, ...]` when a figure uses cells below 80% coverage, else "". */
+const lowText = (cells: readonly string[] | undefined) => (cells?.length ? ` [coverage_low: ${cells.join(", ")}]` : "");
+
 function pvalue(p: number | null): string {
   if (p === null) return undefinedText(undefined);
   if (p < 1e-4) return p.toExponential(2);
@@ -270,9 +273,9 @@ export function formatCompare(r: CompareResult): string {
     if (overall.every((x) => x.pairs === 0)) lines.push("  no pair of conditions is observed for two models or more");
     for (const x of overall) {
       if (x.pairs === 0) continue;
-      lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} tied` : ""}`);
+      lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} tied` : ""}${lowText(x.coverage_low)}`);
       for (const s of r.reversals.filter((y) => y.rate === rate && y.suite !== ALL_SUITES && y.condition_a === x.condition_a && y.condition_b === x.condition_b)) {
-        lines.push(`    ${s.suite}: ${s.reversals}/${s.pairs} (${pct(s.share)})${ci(s.ci95)}`);
+        lines.push(`    ${s.suite}: ${s.reversals}/${s.pairs} (${pct(s.share)})${ci(s.ci95)}${lowText(s.coverage_low)}`);
       }
     }
   }
@@ -282,7 +285,8 @@ export function formatCompare(r: CompareResult): string {
     lines.push(`worst condition by ${rate} vs the baseline ${wc.baseline}:`);
     for (const m of wc.per_model) {
       lines.push(
-        `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${pct(m.underestimate, m.reason)} (${m.conditions} conditions)`,
+        `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${pct(m.underestimate, m.reason)} (${m.conditions} conditions)` +
+          (m.coverage_low?.length ? ` [coverage_low: ${m.coverage_low.join(", ")}]` : ""),
       );
     }
     lines.push(
@@ -291,6 +295,7 @@ export function formatCompare(r: CompareResult): string {
         : `  underestimate over ${wc.n_models} models: mean ${pct(wc.mean)}${ci(wc.mean_ci95)} (model cluster bootstrap), median ${pct(wc.median)}, max ${pct(wc.max)} (${wc.max_model})`,
     );
   }
+  const lowAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.coverage_low).map((c) => `${c.model} | ${c.condition}`);
   for (const rate of RATE_NAMES) {
     lines.push("");
     const l = r.leave_one_suite_out[rate];
@@ -302,6 +307,7 @@ export function formatCompare(r: CompareResult): string {
       lines.push(
         `  gain over baseline ${pct(l.gain_over_baseline)}, gap to oracle ${pct(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`,
       );
+      if (lowAll.length) lines.push(`  built on cells with coverage_low (below 80%): ${lowAll.join(", ")}`);
     }
   }
   for (const rate of RATE_NAMES) {
@@ -313,7 +319,8 @@ export function formatCompare(r: CompareResult): string {
     lines.push(
       it.statistic === null
         ? `  not testable (${it.reason})`
-        : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.join(", ")}` : ""}`,
+        : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.join(", ")}` : ""}` +
+            (lowAll.length ? `; built on cells with coverage_low: ${lowAll.join(", ")}` : ""),
     );
   }
   return lines.join("\n");
