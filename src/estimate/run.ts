@@ -419,6 +419,11 @@ export function estimateFromData(
       cellHoldsDomain: design === "two_phase" ? cellHoldsRows(g.ids.map(rowOf)) : undefined,
     });
     const gw: string[] = [];
+    // a per-model figure over several conditions (defenses) pools them: said in words (issue 22.6)
+    if (by.length && !by.includes("condition")) {
+      const conds = [...new Set(g.ids.map((id) => rowOf(id).condition).filter((c): c is string => c !== undefined))].sort();
+      if (conds.length > 1) gw.push(`pooled over ${conds.length} conditions (${conds.join(", ")}): add condition to --by for one figure per condition`);
+    }
     if (est.judge.n_unusable > 0) {
       gw.push(
         `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,

@@ -179,3 +179,37 @@ describe("groupValue", () => {
     expect(groupValue({ agent_model: "x" } as never, "model")).toBe("x");
   });
 });
+
+describe("per (model, condition) where the run holds conditions (issue 22.6)", () => {
+  const withCond = new Map<string, TrajectoryIndexRow>(
+    [...index.values()].map((r) => [r.id, { ...r, condition: ["t1", "t2", "u1"].includes(r.id) ? "no_defense" : "progent" } as TrajectoryIndexRow]),
+  );
+  it("the paper table has one row per (model, condition), with the condition column in text, CSV and LaTeX", () => {
+    const t = paperTable("r", withCond, verdicts, { kind: "judge", judge_id: "signature" });
+    expect(t.rows.map((r) => [r.agent_model, r.condition])).toEqual([
+      ["m_1&co", "no_defense"],
+      ["m_1&co", "progent"],
+      ["quiet", "progent"],
+    ]);
+    // signature on m_1&co no_defense: t1 full, t2 partial -> asr_goal 1/2, asr_behaviour 2/2
+    expect(t.rows[0].judge_asr_goal).toMatchObject({ x: 1, n: 2 });
+    expect(t.rows[0].judge_asr_behaviour).toMatchObject({ x: 2, n: 2 });
+    expect(t.rows[0].judge_blocked_attempts).toBeNull(); // t2's verdict does not record it: unknown, not 0
+    expect(t.rows[0].judge_partial_compliance).toBe(1);
+    const csv = parseCsv(tableCsv(t)).map((r) => r.fields);
+    expect(csv[0].slice(0, 2)).toEqual(["agent_model", "condition"]);
+    expect(tableLatex(t)).toContain("Model & Condition & ");
+  });
+  it("an estimate per model says in words which conditions it pools", () => {
+    const rows = ["t1", "t2", "t3", "t4"].map((id) => ({ trajectory_id: id, annotator: "a", label: id === "t1" ? "full_compliance" : "unaffected" }));
+    const file: HumanLabelFile = { format: "jsonl", rows: rows.map((r, i) => ({ line: i + 1, ...r }) as never), bad_rows: [] };
+    const r = estimateFromData(withCond, verdicts, file, { run: "r", humanFile: "h", source: { kind: "judge", judge_id: "signature" }, minSampled: 1, by: ["agent_model"] });
+    const m = r.groups.find((g) => g.group === "m_1&co")!;
+    expect(m.warnings.join("\n")).toMatch(/pooled over 2 conditions \(no_defense, progent\)/);
+    const split = estimateFromData(withCond, verdicts, file, { run: "r", humanFile: "h", source: { kind: "judge", judge_id: "signature" }, minSampled: 1, by: ["agent_model", "condition"] });
+    expect(split.groups.map((g) => g.group)).toContain("m_1&co / progent");
+    expect(split.groups.every((g) => !g.warnings.some((w) => w.startsWith("pooled over")))).toBe(true);
+    // six-bucket human labels: asr_goal is estimated too
+    expect(r.asr_goal && "groups" in r.asr_goal ? r.asr_goal.rate : null).toBe("asr_goal");
+  });
+});
