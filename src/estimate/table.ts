@@ -90,6 +90,44 @@ export function proportion(x: number, n: number, reason = "no_trajectories"): Pr
 const sourceName = (s: EstimateSource) => (s.kind === "judge" ? s.judge_id : `committee (quorum ${s.quorum})`);
 
 /**
+ * One rate of a row: x/n over the attacked trajectories with a usable verdict (`flags`: true/false or why not),
+ * with its coverage (flagged below 80%, with the most common unusable reason: the verdict's error kind when
+ * `detail` has it for `judgeId`, else the flag's reason). No flags (the judge has no verdicts): null with reason.
+ */
+function rateCell(
+  att: readonly TrajectoryIndexRow[],
+  flags: Map<string, boolean | string> | null,
+  name: string,
+  judgeId: string | undefined,
+  detail: ReadonlyMap<string, string>,
+): RateCell {
+  if (!flags) return { ...proportion(0, 0, `no_verdicts_of_${name}`), n_unusable: att.length, coverage: att.length ? 0 : null, coverage_low: att.length > 0, ...(att.length ? { coverage_low_reason: `no_verdicts_of_${name}` } : {}) };
+  let x = 0;
+  let n = 0;
+  const why: Record<string, number> = {};
+  for (const r of att) {
+    const f = flags.get(r.id);
+    if (typeof f !== "boolean") {
+      const k = (judgeId !== undefined ? detail.get(`${judgeId}\u0000${r.id}`) : undefined) ?? (typeof f === "string" ? f : "no_verdict");
+      why[k] = (why[k] ?? 0) + 1;
+      continue;
+    }
+    n++;
+    if (f) x++;
+  }
+  const coverage = att.length ? n / att.length : null;
+  const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
+  const top = Object.entries(why).sort(([a, p], [b, q]) => q - p || a.localeCompare(b))[0];
+  return {
+    ...proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories"),
+    n_unusable: att.length - n,
+    coverage,
+    coverage_low: low,
+    ...(low && top ? { coverage_low_reason: top[0] } : {}),
+  };
+}
+
+/**
  * Build the table: one row per (agent model, condition) when the run's trajectories record a condition, else
  * one per agent model (condition `(all)`).
  * @param index the run's trajectory index; @param verdicts its verdicts.
@@ -142,32 +180,7 @@ export function paperTable(
   for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
     const att = rs.filter((r) => r.attacked);
     const un = rs.filter((r) => !r.attacked);
-    const rate = (flags: Map<string, boolean | string> | null, name: string, judgeId?: string): RateCell => {
-      if (!flags) return { ...proportion(0, 0, `no_verdicts_of_${name}`), n_unusable: att.length, coverage: att.length ? 0 : null, coverage_low: att.length > 0, ...(att.length ? { coverage_low_reason: `no_verdicts_of_${name}` } : {}) };
-      let x = 0;
-      let n = 0;
-      const why: Record<string, number> = {};
-      for (const r of att) {
-        const f = flags.get(r.id);
-        if (typeof f !== "boolean") {
-          const k = (judgeId !== undefined ? detail.get(`${judgeId}\u0000${r.id}`) : undefined) ?? (typeof f === "string" ? f : "no_verdict");
-          why[k] = (why[k] ?? 0) + 1;
-          continue;
-        }
-        n++;
-        if (f) x++;
-      }
-      const coverage = att.length ? n / att.length : null;
-      const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
-      const top = Object.entries(why).sort(([a, p], [b, q]) => q - p || a.localeCompare(b))[0];
-      return {
-        ...proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories"),
-        n_unusable: att.length - n,
-        coverage,
-        coverage_low: low,
-        ...(low && top ? { coverage_low_reason: top[0] } : {}),
-      };
-    };
+    const rate = (flags: Map<string, boolean | string> | null, name: string, judgeId?: string) => rateCell(att, flags, name, judgeId, detail);
     const jid = source.kind === "judge" ? source.judge_id : undefined;
     const jb = rate(judgeB, sourceName(source), jid);
     let refusal: Proportion;

@@ -224,6 +224,78 @@ export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>
 }
 
 /**
+ * The two rates by condition value (defense), by attack and by surface (fields with two values or more), one view
+ * per field and rate, from the committee label (`source` = {@link COMMITTEE}) or the judge `source`.
+ */
+function conditionViews(
+  index: Map<string, TrajectoryIndexRow>,
+  verdicts: Verdict[],
+  committeeVerdicts: CommitteeVerdict[] | null | undefined,
+  condSource: string,
+): ConditionView[] {
+  const conditions: ConditionView[] = [];
+  for (const field of ["condition", "attack", "surface"]) {
+    const obs = buildObservations(
+      index,
+      { verdicts, committee: committeeVerdicts ?? undefined },
+      committeeVerdicts ? { kind: "committee" } : { kind: "judge", judge_id: condSource },
+      field,
+    );
+    const values = new Set(obs.observations.map((x) => x.condition));
+    if (values.size < 2) continue;
+    const table = asrTable(obs.observations, obs.unlabelled).filter((c) => c.suite === ALL_SUITES);
+    for (const rate of RATE_NAMES) {
+      const cells = table
+        .filter((c) => c[rate].rate !== null)
+        .map((c) => ({
+          model: c.model,
+          condition: c.condition,
+          asr: c[rate].rate!,
+          n: c[rate].n,
+          coverage: c.coverage,
+          coverage_low: c.coverage_low,
+          ...(c.coverage_low_reason ? { coverage_low_reason: c.coverage_low_reason } : {}),
+        }));
+      conditions.push({ field, rate, cells, excluded_groups: obs.excluded_groups.filter((g) => g.field === field) });
+    }
+  }
+  return conditions;
+}
+
+/**
+ * What the rates are made of, per rater (each judge's repeat-0 verdicts, and the committee's labels when given):
+ * trajectory id -> its label and blocked attempt, or why it has none.
+ */
+export function rateItemsOf(
+  verdicts: readonly Verdict[],
+  judgeIds: readonly string[],
+  committeeVerdicts: readonly CommitteeVerdict[] | null | undefined,
+): Map<string, Map<string, RateItem>> {
+  const rateItems = new Map<string, Map<string, RateItem>>();
+  for (const j of judgeIds) rateItems.set(j, new Map());
+  for (const v of verdicts) {
+    if (v.repeat !== 0) continue;
+    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: v.error?.kind ?? v.status };
+    rateItems.get(v.judge_id)?.set(v.trajectory_id, item);
+  }
+  if (committeeVerdicts) {
+    const rep0 = new Map<string, Verdict[]>();
+    for (const v of verdicts) if (v.repeat === 0) (rep0.get(v.trajectory_id) ?? rep0.set(v.trajectory_id, []).get(v.trajectory_id)!).push(v);
+    const m = new Map<string, RateItem>();
+    for (const c of committeeVerdicts) {
+      m.set(
+        c.trajectory_id,
+        c.status === "ok" && c.label
+          ? { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, rep0.get(c.trajectory_id) ?? []) : false }
+          : { label: null, reason: c.status },
+      );
+    }
+    rateItems.set(COMMITTEE, m);
+  }
+  return rateItems;
+}
+
+/**
  * Re-read the trajectories of the listed items from their source files (one read per file) and check that each
  * is still what the judges saw.
  *
@@ -351,28 +423,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     for (const c of committeeVerdicts) if (c.status === "ok" && c.label) m.set(c.trajectory_id, c.label);
     labels.set(COMMITTEE, m);
   }
-  // What the rates are made of, per rater: attacked trajectories' labels (or why none) and blocked attempts.
-  const rateItems = new Map<string, Map<string, RateItem>>();
-  for (const j of judgeIds) rateItems.set(j, new Map());
-  for (const v of verdicts) {
-    if (v.repeat !== 0) continue;
-    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: v.error?.kind ?? v.status };
-    rateItems.get(v.judge_id)?.set(v.trajectory_id, item);
-  }
-  if (committeeVerdicts) {
-    const rep0 = new Map<string, Verdict[]>();
-    for (const v of verdicts) if (v.repeat === 0) (rep0.get(v.trajectory_id) ?? rep0.set(v.trajectory_id, []).get(v.trajectory_id)!).push(v);
-    const m = new Map<string, RateItem>();
-    for (const c of committeeVerdicts) {
-      m.set(
-        c.trajectory_id,
-        c.status === "ok" && c.label
-          ? { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, rep0.get(c.trajectory_id) ?? []) : false }
-          : { label: null, reason: c.status },
-      );
-    }
-    rateItems.set(COMMITTEE, m);
-  }
+  const rateItems = rateItemsOf(verdicts, judgeIds, committeeVerdicts);
   const labelCounts = [...labels].map(([rater, byId]) => {
     const counts: Record<string, number> = Object.fromEntries(BUCKETS.map((b) => [b, 0]));
     for (const l of byId.values()) counts[l]++;
@@ -392,32 +443,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
 
   // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
   const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
-  const conditions: ConditionView[] = [];
-  for (const field of ["condition", "attack", "surface"]) {
-    const obs = buildObservations(
-      index,
-      { verdicts, committee: committeeVerdicts ?? undefined },
-      committeeVerdicts ? { kind: "committee" } : { kind: "judge", judge_id: condSource },
-      field,
-    );
-    const values = new Set(obs.observations.map((x) => x.condition));
-    if (values.size < 2) continue;
-    const table = asrTable(obs.observations, obs.unlabelled).filter((c) => c.suite === ALL_SUITES);
-    for (const rate of RATE_NAMES) {
-      const cells = table
-        .filter((c) => c[rate].rate !== null)
-        .map((c) => ({
-          model: c.model,
-          condition: c.condition,
-          asr: c[rate].rate!,
-          n: c[rate].n,
-          coverage: c.coverage,
-          coverage_low: c.coverage_low,
-          ...(c.coverage_low_reason ? { coverage_low_reason: c.coverage_low_reason } : {}),
-        }));
-      conditions.push({ field, rate, cells, excluded_groups: obs.excluded_groups.filter((g) => g.field === field) });
-    }
-  }
+  const conditions = conditionViews(index, verdicts, committeeVerdicts, condSource);
 
   // The paper table and utility beside ASR: the judge or committee chosen as estimate chooses it (resolveSource);
   // several judges and no choice leave the table out with the reason, an explicit choice that does not fit throws.
