@@ -157,7 +157,7 @@ export function compareConditions(
   if (!common.applied && sizes.some((n) => n !== common.common_units)) {
     warnings.push(
       `the models were run on different task sets (${Object.entries(common.units_per_model).map(([m, n]) => `${m} ${n}`).join(", ")} tasks; ${common.common_units} shared): ` +
-        `pooled ASRs mix different tasks; --common-tasks compares on the shared ones only`,
+        `pooled rates mix different tasks; --common-tasks compares on the shared ones only`,
     );
   }
   if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
