@@ -1,12 +1,12 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { blockedAttempt, refusalOf, resultOf } from "../../src/verdict/blocked.js";
+import { blockedAttempt, committeeBlocked, refusalOf, resultOf } from "../../src/verdict/blocked.js";
 import { buildVerdict, type JudgeIdentity } from "../../src/verdict/record.js";
 import { decide } from "../../src/verdict/decide.js";
 import { evidenceContext } from "../../src/evidence/context.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
-import type { Trajectory } from "../../src/types.js";
+import type { CommitteeVerdict, Trajectory, Verdict } from "../../src/types.js";
 import { DATA } from "../helpers/paths.js";
 
 const PROGENT = path.join(DATA, "agentdyn-progent", "runs", "gpt-4o-2024-08-06-progent", "github");
@@ -72,5 +72,15 @@ describe("blocked attempts, decided by code from the call and its result (DESIGN
     expect(blockedAttempt(t, "full_compliance", findings)).toBeNull();
     expect(blockedAttempt(t, "partial_compliance", [{ ...findings[0], holds: false }])).toBeNull();
     expect(blockedAttempt(t, "partial_compliance", [{ ...findings[0], evidence: [{ ...findings[0].evidence[0], verified: false }] }])).toBeNull();
+  });
+
+  it("a committee's partial compliance is blocked when a judge voting partial says so; unknown when none records it", () => {
+    const c = { trajectory_id: "x", votes: { a: "partial_compliance", b: "partial_compliance", c: "unaffected" }, label: "partial_compliance", compromised: true, unanimous: false, status: "ok" } as CommitteeVerdict;
+    const v = (judge_id: string, label: Verdict["label"], blocked?: boolean) =>
+      ({ trajectory_id: "x", judge_id, repeat: 0, status: "ok", label, ...(blocked === undefined ? {} : { blocked_attempt: blocked }) }) as Verdict;
+    expect(committeeBlocked(c, [v("a", "partial_compliance", true), v("b", "partial_compliance", false), v("c", "unaffected", false)])).toBe(true);
+    expect(committeeBlocked(c, [v("a", "partial_compliance", false), v("b", "partial_compliance", false)])).toBe(false);
+    expect(committeeBlocked(c, [v("a", "partial_compliance"), v("b", "partial_compliance", false)])).toBeUndefined();
+    expect(committeeBlocked(c, [])).toBeUndefined();
   });
 });
