@@ -43,7 +43,7 @@ export function registerEstimate(program: Command): void {
     .option("--human <file>", "human labels of the annotation sample, as ipi-judge import-annotations writes them (JSONL or CSV with stratum, stratum_size)")
     .option("--by <fields>", "group by these trajectory fields (comma-separated; crossed): agent_model, condition, suite, attack, surface, agent_family, metadata.<key>")
     .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", "10")
-    .option("--table", "the paper table per agent model and condition: the judge's asr_goal and asr_behaviour with blocked attempts, the heuristic's, refusal rate, utility, utility under attack (+ calibrated asr_behaviour with --human)")
+    .option("--table", "the paper table per agent model and condition: the judge's asr_goal and asr_behaviour with blocked attempts, the heuristic's, refusal rate, utility, utility under attack (+ calibrated asr_goal and asr_behaviour with --human)")
     .option("--allow-low-coverage", "with --table: print the rates of rows whose coverage (labelled / attacked) is below 80%, marked LOW (by default no number is printed for them)")
     .option("--heuristic <id>", "with --table: the heuristic judge", "signature")
     .option("--csv <file>", "with --table: write the table as CSV")
@@ -68,7 +68,7 @@ human sample. A group with too few labelled trajectories gets null with a reason
 compliance) and asr_behaviour (full or partial compliance), its blocked attempts and refusal rate (flagged or
 task refusal) over attacked trajectories with a usable verdict, the heuristic judge's two rates (--heuristic,
 default signature), utility without attack and under attack (the benchmark's utility check), and with --human
-the calibrated asr_behaviour. A rate whose coverage (usable / attacked) is below 80% prints no number (the
+the calibrated asr_goal (or why not) and asr_behaviour. A rate whose coverage (usable / attacked) is below 80% prints no number (the
 reason instead) unless --allow-low-coverage.
 Examples:
   ipi-judge estimate --run study --table --judge gpt --csv table.csv --latex table.tex

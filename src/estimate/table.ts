@@ -48,6 +48,26 @@ export interface RateCell extends Proportion {
   coverage_low_reason?: string;
 }
 
+/** A calibrated estimate's cell: value and interval, or null with a reason (`ci_reason` when only the interval is missing). */
+export type CalibratedCell = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string };
+
+/** The cell of a calibrated group estimate (absent group: null with `no_attacked_trajectories`). */
+function calibratedCell(c: EstimateReport["groups"][number] | undefined): CalibratedCell {
+  if (!c) return { value: null, reason: "no_attacked_trajectories", ci95: null };
+  return {
+    value: c.calibrated.asr,
+    ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}),
+    // a zero-width interval (every labelled item agrees) is not certainty: no interval, said why, as
+    // `estimate`'s text and src/agree/format.ts `ciText` say it
+    ci95: c.calibrated.degenerate ? null : c.calibrated.ci95,
+    ...(c.calibrated.asr !== null && c.calibrated.degenerate
+      ? { ci_reason: "se_zero" }
+      : c.calibrated.asr !== null && c.calibrated.ci95 === null
+        ? { ci_reason: c.calibrated.ci_reason }
+        : {}),
+  };
+}
+
 /** One (agent model, condition) row. */
 export interface TableRow {
   agent_model: string;
@@ -66,7 +86,9 @@ export interface TableRow {
   utility: Proportion;
   utility_under_attack: Proportion;
   /** The calibrated asr_behaviour (estimate with human labels), or null with a reason. */
-  calibrated_asr_behaviour: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string } | null;
+  calibrated_asr_behaviour: CalibratedCell | null;
+  /** The calibrated asr_goal: value null with the reason when the human labels cannot tell full from partial. */
+  calibrated_asr_goal: CalibratedCell | null;
 }
 
 /** The paper table. */
@@ -176,6 +198,11 @@ export function paperTable(
     else byRow.set(k, { model, condition, rows: [r] });
   }
   const cal = new Map((opts.calibrated?.groups ?? []).map((g) => [g.group, g]));
+  // the asr_goal estimate the calibrated report carries, or why there is none (e.g. three-way human labels)
+  const goal = opts.calibrated?.asr_goal;
+  const goalReport = goal && "groups" in goal ? goal : null;
+  const goalReason = goal && !("groups" in goal) ? goal.reason : "no_asr_goal_estimate";
+  const goalCal = new Map((goalReport?.groups ?? []).map((g) => [g.group, g]));
   const rows: TableRow[] = [];
   for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
     const att = rs.filter((r) => r.attacked);
@@ -209,7 +236,8 @@ export function paperTable(
       const known = xs.filter((r) => typeof r.reference?.utility === "boolean");
       return proportion(known.filter((r) => r.reference!.utility).length, known.length, xs.length ? "no_utility_in_input" : `no_${what}_trajectories`);
     };
-    const c = cal.get(withConditions ? `${model} / ${condition}` : model);
+    const key = withConditions ? `${model} / ${condition}` : model;
+    const c = cal.get(key);
     rows.push({
       agent_model: model,
       condition,
@@ -224,22 +252,8 @@ export function paperTable(
       refusal_rate: refusal,
       utility: util(un, "unattacked"),
       utility_under_attack: util(att, "attacked"),
-      calibrated_asr_behaviour: opts.calibrated
-        ? c
-          ? {
-              value: c.calibrated.asr,
-              ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}),
-              // a zero-width interval (every labelled item agrees) is not certainty: no interval, said why, as
-              // `estimate`'s text and src/agree/format.ts `ciText` say it
-              ci95: c.calibrated.degenerate ? null : c.calibrated.ci95,
-              ...(c.calibrated.asr !== null && c.calibrated.degenerate
-                ? { ci_reason: "se_zero" }
-                : c.calibrated.asr !== null && c.calibrated.ci95 === null
-                  ? { ci_reason: c.calibrated.ci_reason }
-                  : {}),
-            }
-          : { value: null, reason: "no_attacked_trajectories", ci95: null }
-        : null,
+      calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
+      calibrated_asr_goal: opts.calibrated ? (goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
     });
   }
   const allow = !!opts.allowLowCoverage;
@@ -260,7 +274,10 @@ export function paperTable(
         (allow ? "printed anyway (--allow-low-coverage) and marked LOW" : "no number printed for them (--allow-low-coverage prints them, marked)"),
     );
   }
-  if (opts.calibrated) notes.push(`calibrated asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
+  if (opts.calibrated) {
+    notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
+    if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);
+  }
   return { run, judge: sourceName(source), heuristic, rows, allow_low_coverage: allow, notes };
 }
 
@@ -278,7 +295,12 @@ function columns(t: PaperTable): Col[] {
     { key: "utility_under_attack", title: "utility under attack", latex: "Utility (attack)", get: (r) => r.utility_under_attack },
   ];
   if (t.rows.some((r) => r.calibrated_asr_behaviour)) {
-    cols.splice(2, 0, { key: "calibrated_asr_behaviour", title: "calibrated asr_behaviour", latex: "Calibrated ASR (behaviour)", get: (r) => r.calibrated_asr_behaviour });
+    cols.splice(
+      2,
+      0,
+      { key: "calibrated_asr_goal", title: "calibrated asr_goal", latex: "Calibrated ASR (goal)", get: (r) => r.calibrated_asr_goal },
+      { key: "calibrated_asr_behaviour", title: "calibrated asr_behaviour", latex: "Calibrated ASR (behaviour)", get: (r) => r.calibrated_asr_behaviour },
+    );
   }
   return cols;
 }
