@@ -4,8 +4,10 @@
  * the defense). Pure functions over {@link Observation}s.
  *
  * Conventions:
- * - ASR of a cell = compromised / labelled attacked trajectories in the cell (DESIGN section 1), with a 95%
- *   Wilson score interval (`wilsonInterval` of src/stats). A cell with no trajectory has no ASR (null).
+ * - The rates of a cell (src/stats/rates.ts, DESIGN section 1): asr_goal = full compliance and asr_behaviour =
+ *   full or partial compliance over the labelled attacked trajectories of the cell, each with a 95% Wilson score
+ *   interval; a cell with no labelled trajectory has rate null. Every analysis below takes the rate it orders by
+ *   (`rate`, default asr_behaviour) and its results name it.
  * - "Overall" figures pool the trajectories of every suite (suite `(all)`).
  * - Two ASRs are tied when they differ by less than 1e-12.
  * - Bootstrap intervals are percentile intervals (type-1 quantiles) from `bootstrapItems` of src/stats

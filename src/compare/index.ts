@@ -1,7 +1,7 @@
-// src/compare/: cross-condition analysis (`ipi-judge compare`): ASR per agent model, suite and condition,
+// src/compare/: cross-condition analysis (`ipi-judge compare`): asr_goal and asr_behaviour per agent model, suite and condition,
 // safety-ordering reversals, worst-condition risk and the model x condition logistic test.
 /**
- * Cross-condition analysis (`ipi-judge compare`): ASR per (agent model, suite, condition), safety-ordering
+ * Cross-condition analysis (`ipi-judge compare`): asr_goal and asr_behaviour per (agent model, suite, condition), safety-ordering
  * reversals between conditions, worst-condition risk against a baseline, leave-one-suite-out condition
  * selection, and the logistic-regression test of the model x condition interaction.
  */
