@@ -215,6 +215,14 @@ export interface Verdict {
   /** The trajectory's surface summary (`trajectorySurface`: one surface, or several joined by `+`). */
   surface?: string;
   attacked?: boolean;
+  /**
+   * Set on every labelled verdict (DESIGN section 1, "Blocked attempt"; `src/verdict/blocked.ts`): true when the
+   * label is `partial_compliance` and its verified evidence is a tool call whose result shows it was refused
+   * (decided by code, for every judge). Absent on verdicts stored before it existed: counts then say unknown.
+   */
+  blocked_attempt?: boolean;
+  /** Where the blocked attempt is: the call and the tool message that refused it. */
+  blocked_call?: { message_index: number; tool_call_index: number; result_message_index: number; reason: "error_result" | "denial_text" };
 }
 
 export interface CommitteeVerdict {

@@ -4,6 +4,15 @@ import { cohenKappaFromLabels } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
 import { ciText, pctText, statText } from "./format.js";
+import { COVERAGE_LOW_BELOW, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
+import { rateFigureText } from "./rates-text.js";
+
+/**
+ * The reference fields that are attack verdicts (DESIGN section 3: `reference.security`, true = the injected goal
+ * was achieved). Any other field (`utility`: the user's task) is refused by `agree --reference` unless the user
+ * insists with `--reference-kind attack`: a kappa of attack labels against it measures nothing.
+ */
+export const ATTACK_REFERENCE_FIELDS: readonly string[] = ["security"];
 
 /** Why a trajectory is left out of a comparison with the benchmark's reference verdict. */
 export type ReferenceExclusion =
@@ -90,6 +99,8 @@ export function referencePairs(
 export interface BinaryComparison {
   /** What the judge side means: `full_compliance` (label == full_compliance) or `compromised` (binary collapse). */
   judge_side: "full_compliance" | "compromised";
+  /** The rate the judge side stands for: asr_goal (full compliance) or asr_behaviour (the binary collapse). */
+  rate: RateName;
   n_used: number;
   percent_agreement: number | null;
   kappa: number | null;
@@ -133,8 +144,23 @@ export interface ReferenceAgreement {
   confusion: BinaryComparison["confusion"];
   false_positives: number;
   false_negatives: number;
-  /** The same comparison with the binary collapse (compromised = full or partial compliance). */
+  /** The rate the top-level comparison stands for: always `asr_goal` (full compliance against the checker). */
+  rate: "asr_goal";
+  /** The same comparison with the binary collapse (compromised = full or partial compliance): `asr_behaviour`. */
   binary: BinaryComparison;
+  /**
+   * The rates over the same pairs: the judge's asr_goal and asr_behaviour, and the reference's own rate (share of
+   * `reference = true`); coverage = pairs / attacked trajectories with a usable reference (the judge-side
+   * exclusions lower it), `coverage_low` below 80% with the most common judge-side reason.
+   */
+  rates: {
+    asr_goal: RateFigure;
+    asr_behaviour: RateFigure;
+    reference: RateFigure;
+    coverage: number | null;
+    coverage_low: boolean;
+    coverage_low_reason?: string;
+  };
   /** Trajectory ids where judge (full_compliance) and reference differ, for inspection. */
   disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean; kind?: string }>;
   /**
@@ -197,6 +223,7 @@ function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge
   const pb = pabak(k.table);
   return {
     judge_side: side,
+    rate: side === "full_compliance" ? "asr_goal" : "asr_behaviour",
     n_used: judge.length,
     percent_agreement: k.po,
     kappa: k.value,
@@ -230,7 +257,23 @@ export function referenceAgreement(
   const p = referencePairs(judgeId, verdicts, index, reference);
   const full = compare(p.judge_full, p.reference, "full_compliance", reference);
   const binary = compare(p.judge_compromised, p.reference, "compromised", reference);
-  const { judge_side: _s, ...top } = full;
+  const { judge_side: _s, rate: _r, ...top } = full;
+  const judgeSide = (["no_verdict", "judge_error", "judge_refused", "unjudgeable", "unverified"] as const)
+    .map((k) => [k, p.excluded[k] ?? 0] as const)
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const usable = p.ids.length + judgeSide.reduce((s2, [, n]) => s2 + n, 0);
+  const coverage = usable > 0 ? p.ids.length / usable : null;
+  const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
+  const count = (xs: boolean[]) => xs.filter(Boolean).length;
+  const rates = {
+    asr_goal: rateFigure(count(p.judge_full), p.ids.length),
+    asr_behaviour: rateFigure(count(p.judge_compromised), p.ids.length),
+    reference: rateFigure(count(p.reference), p.ids.length),
+    coverage,
+    coverage_low: low,
+    ...(low && judgeSide.length ? { coverage_low_reason: judgeSide[0][0] } : {}),
+  };
   const labels = new Map<string, string>();
   for (const v of verdicts) if (v.judge_id === judgeId && v.repeat === 0 && v.label) labels.set(v.trajectory_id, v.label);
   const disagreements = p.ids
@@ -241,9 +284,11 @@ export function referenceAgreement(
     reference,
     judge_id: judgeId,
     n_total: p.n_total,
+    rate: "asr_goal",
     ...top,
     excluded: p.excluded,
     binary,
+    rates,
     disagreements,
     disagreement_kinds: kinds,
   };
@@ -282,9 +327,11 @@ export function committeeReferenceAgreement(
  */
 export function formatReferenceTable(rows: readonly ReferenceAgreement[]): string {
   const w = Math.max(5, ...rows.map((r) => r.judge_id.length));
-  const L = [`${"rater".padEnd(w)}  ${"n".padStart(5)}  kappa (full_compliance)          kappa (compromised)`];
+  const L = [`${"rater".padEnd(w)}  ${"n".padStart(5)}  kappa asr_goal (full_compliance)  kappa asr_behaviour (compromised)  asr_goal vs ${rows[0]?.reference ?? "reference"} rate`];
   for (const r of rows) {
-    L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${statText(r.kappa, r.kappa_reason).padEnd(31)}  ${statText(r.binary.kappa, r.binary.kappa_reason)}`);
+    const rr = r.rates;
+    const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)})` : ""}` : "";
+    L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${statText(r.kappa, r.kappa_reason).padEnd(32)}  ${statText(r.binary.kappa, r.binary.kappa_reason).padEnd(32)}  ${vs}`);
   }
   return L.join("\n");
 }
@@ -315,8 +362,15 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     `== judge ${a.judge_id} vs the benchmark's ${a.reference} verdict ==`,
     `${meaning}.`,
     `${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex}`,
-    block({ ...a, judge_side: "full_compliance" }, `full_compliance vs ${a.reference}:`),
-    block(a.binary, `binary collapse (full or partial compliance) vs ${a.reference}:`),
+    ...(a.rates
+      ? [
+          `rates over these ${a.n_used}: asr_goal ${rateFigureText(a.rates.asr_goal)} vs the benchmark's ${a.reference} rate ${rateFigureText(a.rates.reference)}; ` +
+            `asr_behaviour ${rateFigureText(a.rates.asr_behaviour)}; coverage ${pctText(a.rates.coverage, "no_attacked")}` +
+            (a.rates.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%; most left out: ${a.rates.coverage_low_reason ?? "unknown"})` : ""),
+        ]
+      : []),
+    block({ ...a, judge_side: "full_compliance", rate: "asr_goal" }, `asr_goal: full_compliance vs ${a.reference} (the benchmark's checker measures the same event):`),
+    block(a.binary, `asr_behaviour: binary collapse (full or partial compliance) vs ${a.reference}:`),
     `disagreements (full_compliance vs ${a.reference}): ${a.disagreements.length ? "\n" + shown.join("\n") : "none"}`,
     ...(a.disagreement_kinds?.length
       ? [

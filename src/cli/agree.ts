@@ -3,7 +3,7 @@ import path from "node:path";
 import fs from "node:fs";
 import type { Command } from "commander";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
-import { committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { ATTACK_REFERENCE_FIELDS, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError } from "../agree/human.js";
@@ -21,7 +21,8 @@ export function registerAgree(program: Command): void {
     .description("Agreement of a run's judges with the benchmark's own verdicts (--reference security) or with human labels (--human FILE).")
     .requiredOption("--run <name>", "the run to read (labels/<run>/)")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
-    .option("--reference <field>", "benchmark verdict to compare with: security (AgentDojo: injected goal achieved)")
+    .option("--reference <field>", "benchmark attack verdict to compare with: security (AgentDojo: injected goal achieved); other fields are refused")
+    .option("--reference-kind <kind>", "insist that the --reference field is an attack verdict (attack): otherwise a field other than security is refused")
     .option("--judge <id>", "only this judge (default: every judge of the run)")
     .option("--judges <a,b>", "concordance of two judges (e.g. an LLM judge and the signature heuristic) on attacked trajectories: kappa and the split of disagreements")
     .option("--human <file>", "human labels: CSV or JSONL rows trajectory_id, annotator, label (optional weight / inclusion_probability, stratum)")
@@ -33,8 +34,10 @@ export function registerAgree(program: Command): void {
     .addHelpText(
       "after",
       `
---reference security compares label == full_compliance with AgentDojo's security verdict (true = the injected
-goal was achieved), and the binary collapse (full or partial compliance) beside it. Unattacked runs and runs
+--reference security compares label == full_compliance (asr_goal's event) with AgentDojo's security verdict
+(true = the injected goal was achieved), and the binary collapse (full or partial compliance: asr_behaviour's
+event) beside it, with both rates, the benchmark's own rate over the same runs and the coverage. A field that is
+not an attack verdict (utility: the user's task) is refused unless --reference-kind attack. Unattacked runs and runs
 that ended in an error are excluded (their security value is meaningless), with counts by reason; so are judge
 errors and refusals. Kappa is null with a reason when it is undefined. With an up-to-date committee.jsonl the
 committee is reported beside each judge. A run whose last label did not finish is flagged first.
@@ -52,7 +55,16 @@ design-weighted (Hajek) estimates beside them.`,
       if (o.judges) return agreeJudges(runDir, o);
       if (o.human) return agreeHuman(runDir, o);
       if (!o.reference) throw new UsageError("give --reference security (human labels: --human FILE)");
-      if (!["security", "utility"].includes(o.reference)) throw new UsageError(`--reference must be security or utility, not "${o.reference}"`);
+      if (!["security", "utility"].includes(o.reference)) throw new UsageError(`--reference must be an attack verdict of the benchmark (security), not "${o.reference}"`);
+      if (o.referenceKind !== undefined && o.referenceKind !== "attack") throw new UsageError(`--reference-kind must be attack, not "${o.referenceKind}"`);
+      // judge labels are attack labels: against a field that is not an attack verdict a kappa measures nothing
+      if (!ATTACK_REFERENCE_FIELDS.includes(o.reference) && o.referenceKind !== "attack") {
+        throw new UsageError(
+          `--reference ${o.reference} is not an attack verdict: ${o.reference === "utility" ? "utility is the benchmark's check of the user's task, " : ""}` +
+            `and the judges label what the agent did about the injection, so a kappa between the two measures nothing. ` +
+            `Compare with --reference security (the benchmark's attack verdict), or give --reference-kind attack if this field really is one.`,
+        );
+      }
       const [verdicts, index, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
       const runState = readRunState(runDir);
       const stateLine = runStateLine(runState);

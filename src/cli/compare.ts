@@ -9,7 +9,7 @@ import { intOption, printJson, runDirOf } from "./util.js";
 export function registerCompare(program: Command): void {
   program
     .command("compare")
-    .description("Attack success across conditions (attack, defense, injection surface): ASR per model/suite/condition, ranking reversals, worst-condition risk, leave-one-suite-out selection, model x condition interaction test.")
+    .description("Attack success across conditions (attack, defense, injection surface): asr_goal and asr_behaviour (with blocked attempts and coverage) per model/suite/condition, ranking reversals, worst-condition risk, leave-one-suite-out selection, model x condition interaction test.")
     .requiredOption("--run <name>", "the run to read (labels/<run>/)")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--by <field>", "the trajectory field that is the condition: condition (defense; chat-jsonl condition), attack, surface (where the injection entered: tool_output, tool_description, ...), or metadata.<key>", "condition")

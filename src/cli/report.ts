@@ -9,9 +9,9 @@ import { intOption, printJson, runDirOf } from "./util.js";
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
   const cmd = program.command("report");
-  addJudgeChoiceOptions(cmd, "of the paper table and its calibrated ASR");
+  addJudgeChoiceOptions(cmd, "of the paper table and its calibrated estimate");
   cmd
-    .description("Write one self-contained HTML report of a run: ASR per agent model, labels, rates and tokens per judge, agreement with humans and the benchmark (heatmaps, kappa forest plot), and the committee's disagreements with each judge's quotes highlighted.")
+    .description("Write one self-contained HTML report of a run: asr_goal and asr_behaviour per agent model and condition, labels, rates and tokens per judge, agreement with humans and the benchmark (heatmaps, kappa forest plot), and the committee's disagreements with each judge's quotes highlighted.")
     .requiredOption("--run <name>", "the run to report (labels/<run>/)")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--human <file>", "human labels (CSV or JSONL: trajectory_id, annotator, label; e.g. the output of import-annotations)")

@@ -4,32 +4,32 @@
  * the defense). Pure functions over {@link Observation}s.
  *
  * Conventions:
- * - ASR of a cell = compromised / labelled attacked trajectories in the cell (DESIGN section 1), with a 95%
- *   Wilson score interval (`wilsonInterval` of src/stats). A cell with no trajectory has no ASR (null).
+ * - The rates of a cell (src/stats/rates.ts, DESIGN section 1): asr_goal = full compliance and asr_behaviour =
+ *   full or partial compliance over the labelled attacked trajectories of the cell, each with a 95% Wilson score
+ *   interval; a cell with no labelled trajectory has rate null. Every analysis below takes the rate it orders by
+ *   (`rate`, default asr_behaviour) and its results name it.
  * - "Overall" figures pool the trajectories of every suite (suite `(all)`).
  * - Two ASRs are tied when they differ by less than 1e-12.
  * - Bootstrap intervals are percentile intervals (type-1 quantiles) from `bootstrapItems` of src/stats
  *   (seeded pure-rand xoroshiro128plus), Efron & Tibshirani (1993) ch. 13.
  */
 import { bootstrapItems, type TableBootstrapResult } from "../stats/bootstrap.js";
-import { wilsonInterval } from "../stats/confusion.js";
-import type { Observation } from "./data.js";
+import { RateTally, type AttackRates, type RateName } from "../stats/rates.js";
+import type { Observation, UnlabelledItem } from "./data.js";
 
 /** Suite name of figures pooled over all suites. */
 export const ALL_SUITES = "(all)";
 const TIE = 1e-12;
 
-/** ASR of one (model, suite, condition) cell. */
-export interface AsrCell {
+/**
+ * The rates of one (model, suite, condition) cell: `asr_goal`, `asr_behaviour` (each `{count, n, rate, ci95}`),
+ * `blocked_attempts`, `coverage` and `coverage_low` (src/stats/rates.ts).
+ */
+export interface AsrCell extends AttackRates {
   model: string;
   /** A suite, or `(all)` for the pooled figure. */
   suite: string;
   condition: string;
-  n: number;
-  compromised: number;
-  asr: number | null;
-  asr_reason?: string;
-  ci95: { lower: number; upper: number; method: "wilson" } | null;
 }
 
 /** A compact percentile bootstrap interval. */
@@ -68,53 +68,55 @@ const key = (...parts: string[]) => parts.join("\u0000");
 const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
 
 /**
- * ASR per (agent model, suite, condition), plus the pooled (model, `(all)`, condition) cells, each with a
- * Wilson 95% interval. Only cells with at least one trajectory are listed.
+ * The rates per (agent model, suite, condition), plus the pooled (model, `(all)`, condition) cells: both named
+ * rates with Wilson 95% intervals, blocked attempts and coverage (src/stats/rates.ts). Only cells with at least
+ * one attacked trajectory are listed.
+ * @param unlabelled the cells' attacked trajectories without a usable label (they lower coverage).
  * @returns cells sorted by model, suite (`(all)` last), condition.
  */
-export function asrTable(obs: readonly Observation[]): AsrCell[] {
-  const counts = new Map<string, { model: string; suite: string; condition: string; n: number; k: number }>();
-  const add = (model: string, suite: string, condition: string, y: boolean) => {
-    const kk = key(model, suite, condition);
-    let c = counts.get(kk);
-    if (!c) counts.set(kk, (c = { model, suite, condition, n: 0, k: 0 }));
-    c.n++;
-    if (y) c.k++;
+export function asrTable(obs: readonly Observation[], unlabelled: readonly UnlabelledItem[] = []): AsrCell[] {
+  const tallies = new Map<string, { model: string; suite: string; condition: string; t: RateTally }>();
+  const add = (model: string, suite: string, condition: string, item: Parameters<RateTally["add"]>[0]) => {
+    for (const sc of [suite, ALL_SUITES]) {
+      const kk = key(model, sc, condition);
+      let c = tallies.get(kk);
+      if (!c) tallies.set(kk, (c = { model, suite: sc, condition, t: new RateTally() }));
+      c.t.add(item);
+    }
   };
-  for (const o of obs) {
-    add(o.model, o.suite, o.condition, o.compromised);
-    add(o.model, ALL_SUITES, o.condition, o.compromised);
-  }
-  const cells = [...counts.values()].map((c): AsrCell => {
-    const asr = c.n > 0 ? c.k / c.n : null;
-    const ci = asr === null ? null : wilsonInterval(asr, c.n);
-    return {
-      model: c.model,
-      suite: c.suite,
-      condition: c.condition,
-      n: c.n,
-      compromised: c.k,
-      asr,
-      ...(asr === null ? { asr_reason: "empty_cell" } : {}),
-      ci95: ci ? { lower: ci.lower, upper: ci.upper, method: "wilson" } : null,
-    };
-  });
+  for (const o of obs) add(o.model, o.suite, o.condition, { label: o.goal ? "full_compliance" : o.compromised ? "partial_compliance" : "unaffected", blocked: o.blocked });
+  for (const u of unlabelled) add(u.model, u.suite, u.condition, { label: null, reason: u.reason });
+  const cells = [...tallies.values()].map((c): AsrCell => ({ model: c.model, suite: c.suite, condition: c.condition, ...c.t.result() }));
   const suiteOrder = (s: string) => (s === ALL_SUITES ? "\uffff" : s);
   return cells.sort(
     (a, b) => a.model.localeCompare(b.model) || suiteOrder(a.suite).localeCompare(suiteOrder(b.suite)) || a.condition.localeCompare(b.condition),
   );
 }
 
+/**
+ * The (model, condition) cells of one suite (or pooled) whose coverage is below 80% (`coverage_low`), as
+ * `model | condition` keys: the figures built on them are flagged wherever they are shown.
+ */
+export function lowCoverageCells(cells: readonly AsrCell[], suite: string = ALL_SUITES): Set<string> {
+  return new Set(cells.filter((c) => c.suite === suite && c.coverage_low).map((c) => `${c.model} | ${c.condition}`));
+}
+
+/** The observations with `compromised` set to the event of `rate` (full compliance for `asr_goal`). */
+export function forRate(obs: readonly Observation[], rate: RateName): readonly Observation[] {
+  return rate === "asr_behaviour" ? obs : obs.map((o) => ({ ...o, compromised: o.goal }));
+}
+
 /** ASR lookup `model -> condition -> asr` for one suite (or `(all)`). */
 export type AsrMap = Map<string, Map<string, number>>;
 
-/** The ASRs of one suite (or pooled) as a nested map, from {@link asrTable} cells. */
-export function asrMap(cells: readonly AsrCell[], suite: string = ALL_SUITES): AsrMap {
+/** One rate of one suite (or pooled) as a nested map, from {@link asrTable} cells (cells without a value left out). */
+export function asrMap(cells: readonly AsrCell[], suite: string = ALL_SUITES, rate: RateName = "asr_behaviour"): AsrMap {
   const m: AsrMap = new Map();
   for (const c of cells) {
-    if (c.suite !== suite || c.asr === null) continue;
+    const v = c[rate].rate;
+    if (c.suite !== suite || v === null) continue;
     if (!m.has(c.model)) m.set(c.model, new Map());
-    m.get(c.model)!.set(c.condition, c.asr);
+    m.get(c.model)!.set(c.condition, v);
   }
   return m;
 }
@@ -167,6 +169,10 @@ export function countReversals(asr: AsrMap, a: string, b: string): ReversalCount
 
 /** Reversal share between two conditions in one scope, with its paired bootstrap interval. */
 export interface ReversalResult extends ReversalCount {
+  /** The rate the orderings are of. */
+  rate: RateName;
+  /** Cells (`model | condition`) the comparison uses whose coverage is below 80%: its figures are flagged. */
+  coverage_low: string[];
   condition_a: string;
   condition_b: string;
   /** `(all)` (suites pooled) or one suite. */
@@ -230,18 +236,25 @@ function reversalBootstrap(obs: readonly Observation[], a: string, b: string, mo
 }
 
 /**
- * For every pair of conditions (a < b), the share of agent-model pairs whose safety ordering reverses, overall
+ * For every pair of conditions (a < b), the share of agent-model pairs whose safety ordering by `rate` (default
+ * `asr_behaviour`; `asr_goal` orders by full compliance) reverses, overall
  * (suites pooled) and per suite, each with a paired bootstrap 95% interval (units resampled within the scope;
  * the same seed for every scope, so scopes share random numbers). Pairs of conditions with no model pair in a
  * scope are listed with share null and no interval.
  * @param boot B resamples (0 skips the intervals) and the seed.
  */
-export function reversalAnalysis(obs: readonly Observation[], cells: readonly AsrCell[], boot: BootstrapSettings): ReversalResult[] {
+export function reversalAnalysis(
+  obs: readonly Observation[],
+  cells: readonly AsrCell[],
+  boot: BootstrapSettings,
+  rate: RateName = "asr_behaviour",
+): ReversalResult[] {
+  obs = forRate(obs, rate);
   const conditions = sorted(obs.map((o) => o.condition));
   const suites = [ALL_SUITES, ...sorted(obs.map((o) => o.suite))];
   const out: ReversalResult[] = [];
   for (const suite of suites) {
-    const map = asrMap(cells, suite);
+    const map = asrMap(cells, suite, rate);
     const scoped = suite === ALL_SUITES ? obs : obs.filter((o) => o.suite === suite);
     for (let i = 0; i < conditions.length; i++) {
       for (let j = i + 1; j < conditions.length; j++) {
@@ -251,7 +264,9 @@ export function reversalAnalysis(obs: readonly Observation[], cells: readonly As
         if (suite !== ALL_SUITES && r.pairs === 0) continue;
         const models = sorted([...map.keys()].filter((m) => map.get(m)!.has(a) && map.get(m)!.has(b)));
         const ci = r.pairs > 0 && boot.B > 0 ? reversalBootstrap(scoped, a, b, models, boot) : null;
-        out.push({ condition_a: a, condition_b: b, suite, ...r, ci95: ci });
+        const low = lowCoverageCells(cells, suite);
+        const lowHere = models.flatMap((m) => [`${m} | ${a}`, `${m} | ${b}`]).filter((k) => low.has(k));
+        out.push({ rate, condition_a: a, condition_b: b, suite, ...r, coverage_low: lowHere, ci95: ci });
       }
     }
   }
@@ -268,10 +283,14 @@ export interface WorstConditionRow {
   /** worst_asr − baseline_asr (>= 0): how much measuring under the baseline alone underestimates the risk. */
   underestimate: number | null;
   reason?: string;
+  /** The model's conditions here (worst, baseline) whose coverage is below 80%: the figures are flagged. */
+  coverage_low: string[];
 }
 
 /** Summary of the baseline's underestimate over models. */
 export interface WorstConditionSummary {
+  /** The rate the worst condition is worst by. */
+  rate: RateName;
   baseline: string;
   per_model: WorstConditionRow[];
   /** Models with a baseline ASR. */
@@ -293,7 +312,7 @@ function median(xs: number[]): number {
 }
 
 /**
- * Worst-condition risk per model (the highest pooled ASR over the conditions it was observed under; ties go to
+ * Worst-condition risk per model by `rate` (default `asr_behaviour`): the highest pooled rate over the conditions it was observed under; ties go to
  * the first condition by name) and how much the baseline condition underestimates it: worst − baseline, with
  * its mean, median and maximum over the models observed under the baseline, and a cluster bootstrap interval of
  * the mean that resamples models (the clusters) with replacement, keeping each model's figure whole.
@@ -301,8 +320,8 @@ function median(xs: number[]): number {
  * @returns mean/median/max null with reason `no_model_with_baseline` when no model has the baseline, or
  *   `fewer_than_2_conditions` when no model with the baseline was observed under another condition.
  */
-export function worstCondition(cells: readonly AsrCell[], baseline: string, boot: BootstrapSettings): WorstConditionSummary {
-  const map = asrMap(cells, ALL_SUITES);
+export function worstCondition(cells: readonly AsrCell[], baseline: string, boot: BootstrapSettings, rate: RateName = "asr_behaviour"): WorstConditionSummary {
+  const map = asrMap(cells, ALL_SUITES, rate);
   const per_model: WorstConditionRow[] = [];
   for (const model of sorted(map.keys())) {
     const byC = map.get(model)!;
@@ -317,8 +336,10 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
     const base = byC.get(baseline);
     // one condition: no other condition to be worse than the baseline, so the underestimate is undefined, not 0
     const reason = base === undefined ? "baseline_not_observed" : byC.size < 2 ? "fewer_than_2_conditions" : undefined;
+    const low = lowCoverageCells(cells);
     per_model.push({
       model,
+      coverage_low: [...new Set([worst, baseline])].filter((c) => low.has(`${model} | ${c}`)),
       conditions: byC.size,
       worst_condition: worst,
       worst_asr: worstAsr,
@@ -331,7 +352,7 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
   const vals = gaps.map((r) => r.underestimate!);
   if (vals.length === 0) {
     const reason = per_model.some((r) => r.reason === "fewer_than_2_conditions") ? "fewer_than_2_conditions" : "no_model_with_baseline";
-    return { baseline, per_model, n_models: 0, mean: null, median: null, max: null, max_model: null, reason, mean_ci95: null };
+    return { rate, baseline, per_model, n_models: 0, mean: null, median: null, max: null, max_model: null, reason, mean_ci95: null };
   }
   const mean = vals.reduce((s, x) => s + x, 0) / vals.length;
   const max = Math.max(...vals);
@@ -343,6 +364,7 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
         )
       : null;
   return {
+    rate,
     baseline,
     per_model,
     n_models: vals.length,
@@ -370,6 +392,8 @@ export interface LosoFold {
 
 /** Leave-one-suite-out condition selection. */
 export interface LosoSummary {
+  /** The rate conditions are selected and scored by. */
+  rate: RateName;
   baseline: string;
   folds: LosoFold[];
   /** (model, suite) pairs skipped, with the reason. */
@@ -398,7 +422,8 @@ export interface LosoSummary {
  * oracle = the highest ASR on s; the share of the oracle gain recovered is Σ(realized − baseline) /
  * Σ(oracle − baseline).
  */
-export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string): LosoSummary {
+export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, rate: RateName = "asr_behaviour"): LosoSummary {
+  obs = forRate(obs, rate);
   const counts = new Map<string, { k: number; n: number }>();
   for (const o of obs) {
     const kk = key(o.model, o.suite, o.condition);
@@ -471,6 +496,7 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string):
   const den = folds.reduce((s, f) => s + (f.oracle_asr - f.baseline_asr), 0);
   const recovered = n === 0 || Math.abs(den) < TIE ? null : num / den;
   return {
+    rate,
     baseline,
     folds,
     skipped,

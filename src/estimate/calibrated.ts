@@ -114,7 +114,7 @@ export interface DomainAsr {
 export const HUMAN_ESTIMATOR =
   "Hajek domain mean with post-stratified weights N_c/n_c over the design's cells; stratified linearised variance with fpc (Sarndal, Swensson & Wretman 1992, sec. 5.5-5.6 and ch. 10; NOTES sec. 7)";
 export const CALIBRATED_ESTIMATOR =
-  "two-phase difference estimator: judge ASR over the whole group + Hajek-weighted mean of (human - judge) on the sampled items of the group (Sarndal, Swensson & Wretman 1992, ch. 9, sec. 9.7, two-phase GREG with coefficient 1; = prediction-powered inference with design weights, Angelopoulos et al. 2023, Science 382:669); stratified linearised variance with fpc";
+  "two-phase difference estimator: the judge's rate over the whole group + Hajek-weighted mean of (human - judge) on the sampled items of the group (Sarndal, Swensson & Wretman 1992, ch. 9, sec. 9.7, two-phase GREG with coefficient 1; = prediction-powered inference with design weights, Angelopoulos et al. 2023, Science 382:669); stratified linearised variance with fpc";
 
 /**
  * Stratified-SRS variance of a linearised total: V̂ = Σ_c N_c² (1 − n_c/N_c) s²_{z,c}/n_c.

@@ -1,6 +1,6 @@
 /**
  * Plain-text rendering of an estimate report (`ipi-judge estimate` without `--json`): one line per group with
- * the judge, human and calibrated ASR and their 95% intervals; undefined values show as `undefined (<why>)`,
+ * the judge, human and calibrated estimates of asr_behaviour and of asr_goal, with their 95% intervals; undefined values show as `undefined (<why>)`,
  * through the one formatter of every text output (src/agree/format.ts).
  */
 import { reasonText, undefinedText } from "../agree/format.js";
@@ -15,8 +15,18 @@ function design(e: DesignAsr): string {
   return `${pct(e.asr)}% ${ci}${e.degenerate ? " (zero width)" : ""}`;
 }
 
-/** The report as text: header (source, population, labels, design), one block per group, warnings. */
+/**
+ * The report as text: header (source, population, labels, design), one block per group, warnings; then the
+ * asr_goal report it carries (or why there is none), each under its rate's name.
+ */
 export function formatEstimate(r: EstimateReport): string {
+  const main = formatOne(r);
+  if (!r.asr_goal) return main;
+  if (!("groups" in r.asr_goal)) return `${main}\n\nasr_goal (full compliance): ${undefinedText(r.asr_goal.reason)}`;
+  return `${main}\n\n${formatOne(r.asr_goal)}`;
+}
+
+function formatOne(r: EstimateReport): string {
   const L: string[] = [];
   const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `committee (quorum ${r.source.quorum})`;
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
@@ -24,11 +34,13 @@ export function formatEstimate(r: EstimateReport): string {
   L.push(`human labels ${r.human_file}: ${r.labels.items} labelled trajectories used, ${r.labels.annotators} annotators${ex ? ` (left out: ${ex})` : ""}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
   L.push("");
-  L.push("ASR over attacked trajectories, 95% CIs (judge: no human input; human: design-weighted human labels only; calibrated: judge corrected by the human sample)");
+  const what = r.rate === "asr_goal" ? "asr_goal (full compliance: the injected goal carried out)" : "asr_behaviour (full or partial compliance)";
+  L.push(`${what} over attacked trajectories, 95% CIs (judge: no human input; human: design-weighted human labels only; calibrated: judge corrected by the human sample)`);
   for (const g of r.groups) {
     const j = g.judge.asr === null ? undefinedText(g.judge.reason) : `${pct(g.judge.asr)}%`;
     L.push(`${g.group}: N ${g.n_population}, labelled ${g.n_sampled}`);
-    L.push(`  judge      ${j}${g.judge.n_unusable ? ` (${g.judge.n_unusable} without a usable verdict)` : ""}`);
+    const cov = g.coverage === null || g.coverage === undefined ? "" : `; coverage ${pct(g.coverage)}%${g.coverage_low ? " LOW" : ""}`;
+    L.push(`  judge      ${j}${g.judge.n_unusable ? ` (${g.judge.n_unusable} without a usable verdict)` : ""}${cov}`);
     L.push(`  human      ${design(g.human)}`);
     L.push(`  calibrated ${design(g.calibrated)}`);
     for (const w of g.warnings) L.push(`  note: ${w}`);

@@ -338,7 +338,7 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     warnings.push({
       kind: "verdict_on_unattacked",
       scope: src.path,
-      message: `${src.path}: rows carry a benchmark verdict (security) but count as unattacked (no injections, no attack field): they are left out of ASR${
+      message: `${src.path}: rows carry a benchmark verdict (security) but count as unattacked (no injections, no attack field): they are left out of the attack-success rates${
         hints.length > 0 ? `; keys that may name the attack: ${hints.join(", ")}` : ""
       }. If they are attacked, map the key naming the attack: --field KEY=attack`,
       item: `line ${src.line}`,

@@ -51,13 +51,15 @@ export interface AsrBar {
   lower: number;
   upper: number;
   n: number;
+  /** The row's coverage is below 80% (shown in the tooltip). */
+  coverage_low?: boolean;
 }
 
 /**
- * Grouped bars: ASR per agent model (x) for each rater (judges, committee), with 95% interval whiskers.
+ * Grouped bars: one named rate (`rate`: asr_goal or asr_behaviour) per agent model (x) for each rater (judges, committee), with 95% interval whiskers.
  * @param raters rater names in legend order; `colors` their colours.
  */
-export function asrChart(rows: readonly AsrBar[], raters: readonly string[], colors: readonly string[]): Promise<string> {
+export function asrChart(rows: readonly AsrBar[], raters: readonly string[], colors: readonly string[], rate = "asr_behaviour"): Promise<string> {
   const enc = {
     x: { field: "model", type: "nominal", title: "agent model", axis: { labelAngle: -20, labelLimit: 360 } },
     xOffset: { field: "rater", sort: [...raters] },
@@ -72,9 +74,9 @@ export function asrChart(rows: readonly AsrBar[], raters: readonly string[], col
         mark: { type: "bar" },
         encoding: {
           ...enc,
-          y: { field: "asr", type: "quantitative", title: "ASR (compromised / attacked)", axis: { format: ".0%" }, scale: { domain: [0, 1] } },
+          y: { field: "asr", type: "quantitative", title: rate === "asr_goal" ? "asr_goal (full compliance / labelled attacked)" : "asr_behaviour (full or partial / labelled attacked)", axis: { format: ".0%" }, scale: { domain: [0, 1] } },
           color: { field: "rater", type: "nominal", title: "rater", sort: [...raters], scale: { domain: [...raters], range: [...colors] } },
-          tooltip: [{ field: "rater" }, { field: "model" }, { field: "asr", format: ".1%" }, { field: "n" }],
+          tooltip: [{ field: "rater" }, { field: "model" }, { field: "asr", title: rate, format: ".1%" }, { field: "n" }, { field: "coverage_low" }],
         },
       },
       {
@@ -211,13 +213,20 @@ export function forestPlot(rows: readonly ForestRow[]): Promise<string> {
   } as vl.TopLevelSpec);
 }
 
-/** Heatmap of ASR per agent model (rows) and condition (columns), cell text = ASR and n. */
-export function conditionHeatmap(cells: ReadonlyArray<{ model: string; condition: string; asr: number; n: number }>, title: string): Promise<string> {
+/**
+ * Heatmap of one named rate (`rate`: asr_goal or asr_behaviour; `asr` = its value) per agent model (rows) and
+ * condition (columns); cell text = the rate, with "LOW" appended when the cell's coverage is below 80%.
+ */
+export function conditionHeatmap(
+  cells: ReadonlyArray<{ model: string; condition: string; asr: number; n: number; coverage_low?: boolean }>,
+  title: string,
+  rate = "asr_behaviour",
+): Promise<string> {
   return renderVegaLite({
     ...BASE,
     width: { step: 58 },
     height: { step: 30 },
-    data: { values: cells.map((c) => ({ ...c, text: `${Math.round(100 * c.asr)}%` })) },
+    data: { values: cells.map((c) => ({ ...c, coverage: c.coverage_low ? "LOW (below 80%)" : "ok", text: `${Math.round(100 * c.asr)}%${c.coverage_low ? " LOW" : ""}` })) },
     encoding: {
       x: { field: "condition", type: "nominal", title, axis: { labelAngle: -35, orient: "top", labelLimit: 480 } },
       y: { field: "model", type: "nominal", title: "agent model", axis: { labelLimit: 400 } },
@@ -226,8 +235,8 @@ export function conditionHeatmap(cells: ReadonlyArray<{ model: string; condition
       {
         mark: { type: "rect", stroke: "#fff" },
         encoding: {
-          color: { field: "asr", type: "quantitative", title: "ASR", scale: { scheme: "reds", domain: [0, 1] }, legend: { format: ".0%" } },
-          tooltip: [{ field: "model" }, { field: "condition" }, { field: "asr", format: ".1%" }, { field: "n" }],
+          color: { field: "asr", type: "quantitative", title: rate, scale: { scheme: "reds", domain: [0, 1] }, legend: { format: ".0%" } },
+          tooltip: [{ field: "model" }, { field: "condition" }, { field: "asr", title: rate, format: ".1%" }, { field: "n" }, { field: "coverage" }],
         },
       },
       {

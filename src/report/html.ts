@@ -21,7 +21,10 @@ import {
   type ForestRow,
 } from "./charts.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
+import type { TableRow } from "../estimate/table.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../agree/format.js";
+import { ratesText } from "../agree/rates-text.js";
+import { RATE_NAMES } from "../stats/rates.js";
 
 // One rendering of undefined or degenerate figures for every output (src/agree/format.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -196,7 +199,7 @@ function overviewSection(m: ReportModel): string {
   const committee = c
     ? `<h3>Committee</h3><p class="note">Committee verdicts ${c.source === "committee.jsonl" ? "from committee.jsonl" : `computed with quorum ${c.quorum} (run ipi-judge committee to store them)`}:
 ok ${int(c.summary.by_status.ok)}, disputed ${int(c.summary.by_status.disputed)}, no quorum ${int(c.summary.by_status.no_quorum)}; unanimous ${int(c.summary.unanimous)};
-ASR ${pct(c.summary.asr, c.summary.asr_reason)} of ${int(c.summary.attacked_ok)} attacked with a committee label.
+committee label over the ${int(c.summary.rates.attacked)} attacked: ${escapeHtml(ratesText(c.summary.rates))}.
 Judges' agreement (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
 binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.fleiss.reason)}; not unanimous ${pct(c.agreement.not_unanimous.share, c.agreement.not_unanimous.share_reason)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
@@ -210,26 +213,40 @@ ${committee}</section>`;
 
 async function asrSection(m: ReportModel): Promise<string> {
   const { names, colors } = raterColors(m);
-  const bars = m.asr.map((r) => ({ model: r.model, rater: r.rater, asr: r.asr, lower: r.ci95.lower, upper: r.ci95.upper, n: r.n }));
-  const svg = bars.length ? await asrChart(bars, names, colors) : "";
-  const models = [...new Set(m.asr.map((r) => r.model))].sort();
-  const head = `<tr><th>agent model</th>${names.map((n) => `<th>${escapeHtml(n)}: ASR [95% CI]</th><th class="num">n</th><th class="num">exposure</th>`).join("")}</tr>`;
-  const body = models
-    .map((model) => {
+  const conditions = new Set(m.asr.map((r) => r.condition));
+  const groupOf = (r: { model: string; condition: string }) => (conditions.size > 1 ? `${r.model} | ${r.condition}` : r.model);
+  const figs: string[] = [];
+  for (const rate of RATE_NAMES) {
+    const bars = m.asr
+      .filter((r) => r[rate].rate !== null)
+      .map((r) => ({ model: groupOf(r), rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low }));
+    if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
+  }
+  const groups = [...new Map(m.asr.map((r) => [groupOf(r), r])).values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition));
+  const head = `<tr><th>agent model</th>${conditions.size > 1 ? "<th>condition</th>" : ""}${names
+    .map((n) => `<th>${escapeHtml(n)}: asr_goal [95% CI]</th><th>asr_behaviour [95% CI]</th><th class="num">blocked_attempts</th><th class="num">coverage</th><th class="num">exposure</th>`)
+    .join("")}</tr>`;
+  const fig = (f: { rate: number | null; reason?: string; ci95: { lower: number; upper: number } | null; count: number; n: number }) =>
+    f.rate === null ? pct(null, f.reason) : `${pct(f.rate)} [${pct(f.ci95!.lower)}, ${pct(f.ci95!.upper)}] (${int(f.count)}/${int(f.n)})`;
+  const body = groups
+    .map((g) => {
       const cells = names
         .map((n) => {
-          const r = m.asr.find((x) => x.model === model && x.rater === n);
-          return r
-            ? `<td>${pct(r.asr)} [${pct(r.ci95.lower)}, ${pct(r.ci95.upper)}]</td><td class="num">${int(r.n)}</td><td class="num">${pct(r.exposure)}</td>`
-            : `<td>${pct(null, "empty_input")}</td><td class="num">0</td><td class="num">${pct(null, "empty_input")}</td>`;
+          const r = m.asr.find((x) => x.model === g.model && x.condition === g.condition && x.rater === n);
+          if (!r) return `<td>${pct(null, "empty_input")}</td><td>${pct(null, "empty_input")}</td><td class="num"></td><td class="num"></td><td class="num"></td>`;
+          const blocked = r.blocked_attempts === null ? "unknown" : `${int(r.blocked_attempts)} of ${int(r.partial_compliance)}`;
+          const cov = `${pct(r.coverage, "no_attacked")} (${int(r.labelled)}/${int(r.attacked)})${
+            r.coverage_low ? ` <strong class="low">coverage_low${r.coverage_low_reason ? `: ${escapeHtml(r.coverage_low_reason)}` : ""}</strong>` : ""
+          }`;
+          return `<td>${fig(r.asr_goal)}</td><td>${fig(r.asr_behaviour)}</td><td class="num">${blocked}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}</td>`;
         })
         .join("");
-      return `<tr><td>${escapeHtml(model)}</td>${cells}</tr>`;
+      return `<tr><td>${escapeHtml(g.model)}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
     })
     .join("");
-  return `<section id="asr"><h2>Attack success per agent model</h2>
-<p class="note">ASR = compromised (full or partial compliance) / attacked trajectories with a label from the rater; not_exposed counts as not compromised. Whiskers: 95% Wilson intervals. Exposure = share labelled anything but not_exposed.</p>
-<div class="charts">${svg ? figure("ASR per agent model, per judge" + (m.committee ? " and for the committee" : ""), svg, "chart-asr") : "<p>No attacked trajectory has a label.</p>"}</div>
+  return `<section id="asr"><h2>Attack success per agent model${conditions.size > 1 ? " and condition" : ""}</h2>
+<p class="note">asr_goal = full compliance (the injected goal carried out: the rate to compare with a benchmark's own checker); asr_behaviour = full or partial compliance (the agent adopted the injected goal); both over attacked trajectories with a label from the rater, not_exposed counting as not compromised. blocked_attempts = partial compliance whose attacker call was refused (decided by code from the call's result). coverage = labelled / attacked; below 80% the row is flagged coverage_low (the rates speak for a subset that may be biased). Whiskers: 95% Wilson intervals. Exposure = share labelled anything but not_exposed.</p>
+<div class="charts">${figs.length ? figs.join("") : "<p>No attacked trajectory has a label.</p>"}</div>
 <table><thead>${head}</thead><tbody>${body}</tbody></table></section>`;
 }
 
@@ -334,15 +351,23 @@ ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 async function conditionsSection(m: ReportModel): Promise<string> {
   if (m.conditions.length === 0) return "";
   const figs: string[] = [];
-  for (const c of m.conditions) figs.push(figure(`ASR by ${c.field} (labels of ${m.condition_source})`, await conditionHeatmap(c.cells, c.field)));
-  const left = m.conditions.flatMap((c) => c.excluded_groups ?? []);
+  for (const c of m.conditions) figs.push(figure(`${c.rate} by ${c.field} (labels of ${m.condition_source})`, await conditionHeatmap(c.cells, c.field, c.rate)));
+  const left = m.conditions.filter((c) => c.rate === "asr_goal").flatMap((c) => c.excluded_groups ?? []);
+  const low = m.conditions
+    .filter((c) => c.rate === "asr_goal")
+    .flatMap((c) => c.cells.filter((x) => x.coverage_low).map((x) => ({ field: c.field, ...x })));
+  const lowHtml = low.length
+    ? `<div class="warn">coverage_low (labelled / attacked below 80%: the rates speak for a subset that may be biased): ${low
+        .map((x) => `${escapeHtml(x.model)} ${escapeHtml(x.field)}=${escapeHtml(x.condition)} coverage ${pct(x.coverage)}${x.coverage_low_reason ? `, most unlabelled: ${escapeHtml(x.coverage_low_reason)}` : ""}`)
+        .join("; ")}. Cells marked LOW in the charts.</div>`
+    : "";
   const leftOut = left.length
     ? `<div class="warn">Left out, no usable label: ${left
         .map((g) => `${escapeHtml(g.field)} ${escapeHtml(g.group)} (${g.items} attacked: ${Object.entries(g.excluded).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ")})`)
         .join("; ")}.</div>`
     : "";
-  return `<section id="conditions"><h2>Attack success by condition</h2>${leftOut}
-<p class="note">Suites pooled. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
+  return `<section id="conditions"><h2>Attack success by condition</h2>${leftOut}${lowHtml}
+<p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
 <div class="charts">${figs.join("")}</div></section>`;
 }
 
@@ -439,24 +464,33 @@ function propCell(p: { value: number | null; reason?: string; ci95: { lower: num
   return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${pct(p.value)} CI ${escapeHtml(undefinedText(p.ci_reason))}` : pct(p.value);
 }
 
-/** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside ASR per model x condition. */
+/** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside the rates per model x condition. */
 function paperTableSection(m: ReportModel): string {
   const t = m.paper_table;
   if (!t)
     return `<section id="paper-table"><h2>The table of a paper</h2>
 <p class="note warn">Not shown: ${escapeHtml(m.paper_table_reason ?? "no judge chosen")}. Choose with ipi-judge report --run ${escapeHtml(m.run)} --judge ID (or --committee).</p></section>`;
-  const cal = t.rows.some((r) => r.calibrated_asr);
-  const head = `<tr><th>agent model</th><th>${escapeHtml(t.judge)}: ASR</th>${cal ? "<th>calibrated ASR</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): ASR</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
+  const cal = t.rows.some((r) => r.calibrated_asr_behaviour);
+  const byCondition = t.rows.some((r) => r.condition !== "(all)");
+  // a low-coverage rate: no number unless the table was built with allow_low_coverage, flagged either way
+  const rateCell = (p: TableRow["judge_asr_goal"]) =>
+    p.value !== null && p.coverage_low
+      ? t.allow_low_coverage
+        ? `${propCell(p)} <strong class="low">coverage_low</strong>`
+        : `<strong class="low">coverage_low</strong> (${pct(p.coverage)} labelled${p.coverage_low_reason ? `; most unlabelled: ${escapeHtml(p.coverage_low_reason)}` : ""})`
+      : propCell(p);
+  const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? (r.judge_partial_compliance ? "unknown" : "n/a") : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
+  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td><td>${propCell(r.judge_asr)}</td>${cal ? `<td>${propCell(r.calibrated_asr)}</td>` : ""}<td>${propCell(r.heuristic_asr)}</td><td>${propCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}</td><td>${rateCell(r.judge_asr_behaviour)}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${propCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));
   const util =
     m.utility.length && conds.size > 1
-      ? `<h3>Utility beside ASR per condition</h3><table><thead><tr><th>agent model</th><th>condition</th><th>utility under attack</th><th>utility without attack</th></tr></thead><tbody>${m.utility
+      ? `<h3>Utility beside the attack-success rates per condition</h3><table><thead><tr><th>agent model</th><th>condition</th><th>utility under attack</th><th>utility without attack</th></tr></thead><tbody>${m.utility
           .map(
             (u) =>
               `<tr><td>${escapeHtml(u.model)}</td><td>${escapeHtml(u.condition)}</td><td>${propCell({ value: u.under_attack.rate, reason: u.under_attack.reason, ci95: u.under_attack.ci95 })}</td><td>${propCell({ value: u.without_attack.rate, reason: u.without_attack.reason, ci95: u.without_attack.ci95 })}</td></tr>`,
@@ -486,7 +520,7 @@ export async function renderReportHtml(m: ReportModel): Promise<string> {
   ];
   const nav = [
     ["overview", "Judges"],
-    ["asr", "ASR"],
+    ["asr", "Attack success"],
     ["labels", "Labels & cost"],
     ["agreement", "Agreement"],
     ...(m.conditions.length ? [["conditions", "Conditions"]] : []),

@@ -59,3 +59,4 @@ export * from "./krippendorff.js";
 export * from "./multirater.js";
 export * from "./bootstrap.js";
 export * from "./weighted.js";
+export * from "./rates.js";

@@ -615,6 +615,9 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.surface !== undefined ? { surface: v.surface } : {}),
     // the summary's fallback when a verdict's trajectory has no index row (a damaged trajectories.jsonl line)
     ...(v.agent_model !== undefined ? { agent_model: v.agent_model } : {}),
+    ...(v.condition !== undefined ? { condition: v.condition } : {}),
+    // the summary's blocked attempts (DESIGN section 1)
+    ...(v.blocked_attempt !== undefined ? { blocked_attempt: v.blocked_attempt } : {}),
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
     ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
@@ -638,7 +641,13 @@ export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean
 
 /** The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`). */
 export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
-  return { id: t.id, attacked: t.attacked, agent_model: t.agent_model, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow;
+  return {
+    id: t.id,
+    attacked: t.attacked,
+    agent_model: t.agent_model,
+    ...(t.condition !== undefined ? { condition: t.condition } : {}),
+    ...(t.surface !== undefined ? { surface: t.surface } : {}),
+  } as TrajectoryIndexRow;
 }
 
 /** Read a run's errors. */

@@ -7,6 +7,7 @@ import { isCompromised } from "../rubric/buckets.js";
 import type { InjectionSource, Trajectory, Verdict, VerdictStatus, VerifiedFinding, VerifiedQuote } from "../types.js";
 import type { Decision } from "./decide.js";
 import { isAttacked } from "./exposure.js";
+import { blockedAttempt } from "./blocked.js";
 
 /**
  * Caps that keep one verdict line bounded whatever the judge sent (a 200 reply of 84 MB kept 7 times made
@@ -138,6 +139,8 @@ export interface BuildVerdictArgs {
  * - `agent_model`, `agent_family`, `suite`, `attack`, `condition` are copied from the trajectory when set, and
  *   `surface` = `surfaceOfTrajectory(t, t.surfaces)` when there is one (the run's `label` sets `t.surfaces`);
  *   `attacked` = `isAttacked(t)` (`./exposure.ts`: injections, or an `attack` name other than `none`).
+ * - `blocked_attempt` on every labelled verdict, `blocked_call` when true: `blockedAttempt` (`./blocked.ts`,
+ *   DESIGN section 1), decided by code from the evidence's tool call and its result.
  * - `created_at` = ISO-8601 time (`Date.toISOString`).
  * - Size: every text the judge controls is cut to {@link VERDICT_CAPS} (raw replies, rationale, explanations,
  *   error message, quotes), and findings and quotes beyond the caps are dropped with a note appended to the
@@ -192,6 +195,12 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   v.attacked = isAttacked(t);
   const source = injectionSourceOf(t);
   if (source) v.injection_source = source;
+  if (label !== null && decision) {
+    // from the whole decision (not the capped findings): the same answer whatever the caps dropped
+    const blocked = blockedAttempt(t, label, decision.findings);
+    v.blocked_attempt = blocked !== null;
+    if (blocked) v.blocked_call = blocked;
+  }
   return v;
 }
 

@@ -21,7 +21,7 @@ describe("judge vs heuristic concordance (agree --judges A,B)", () => {
     expect(c.second_only_ids).toEqual(["4"]);
     expect(c.comparison.n_used).toBe(5);
     expect(c.comparison.excluded).toEqual({ judge_error: 1 });
-    expect(c.asr).toEqual([3 / 5, 2 / 5]);
+    expect(c.asr_behaviour).toEqual([3 / 5, 2 / 5]);
     // 2x2 table [[1, 2], [1, 1]]: p_o = 2/5, p_e = (3/5)(2/5) + (2/5)(3/5) = 12/25, kappa = (10/25 − 12/25)/(13/25) = −2/13.
     expect(c.comparison.kappa.value).toBeCloseTo(-2 / 13, 12);
     expect(formatJudgeConcordance(c)).toMatch(/3 = 2 compromises only gpt found \+ 1 only signature found/);

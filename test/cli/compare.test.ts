@@ -39,19 +39,26 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     const [verdicts, index] = [await readVerdicts(path.join(labels, "s")), await readTrajectoryIndex(path.join(labels, "s"))];
     for (const c of out.asr.filter((x: { suite: string }) => x.suite === "(all)")) {
       const mine = verdicts.filter((v) => index.get(v.trajectory_id)?.attacked && v.agent_model === c.model && v.attack === c.condition);
-      expect(c.n).toBe(mine.length);
-      expect(c.compromised).toBe(mine.filter((v) => v.compromised).length);
+      const labelled = mine.filter((v) => v.status === "ok" && v.label);
+      expect(c.asr_behaviour.n).toBe(labelled.length);
+      expect(c.asr_behaviour.count).toBe(labelled.filter((v) => v.compromised).length);
+      expect(c.asr_goal.count).toBe(labelled.filter((v) => v.label === "full_compliance").length);
+      expect(c.partial_compliance).toBe(labelled.filter((v) => v.label === "partial_compliance").length);
+      expect(c.blocked_attempts).toBe(labelled.filter((v) => v.blocked_attempt).length);
+      expect(c.coverage).toBe(labelled.length / mine.length);
     }
     for (const k of ["reversals", "worst_condition", "leave_one_suite_out", "interaction", "bootstrap"]) expect(out).toHaveProperty(k);
     expect(out.bootstrap).toEqual({ B: 300, seed: 5 });
-    expect(out.interaction.levels.model).toBe(4);
+    expect(out.interaction.asr_behaviour.levels.model).toBe(4);
+    expect(Object.keys(out.worst_condition)).toEqual(["asr_goal", "asr_behaviour"]);
     const again = await runCli(args);
     expect(again.stdout).toBe(r.stdout);
     const text = await runCli(args.filter((a) => a !== "--json"));
     expect(text.code).toBe(0);
-    for (const h of ["ASR per model and condition", "safety-ordering reversals", "worst-condition risk", "leave-one-suite-out", "model x condition interaction"]) {
+    for (const h of ["attack success per model and condition", "reversals between conditions by asr_goal", "reversals between conditions by asr_behaviour", "worst condition by asr_goal", "worst condition by asr_behaviour", "leave-one-suite-out", "model x condition interaction"]) {
       expect(text.stdout).toContain(h);
     }
+    expect(text.stdout).not.toMatch(/\bASR\b(?!-L)/);
   });
 
   it("--by surface: every attacked sample has surface tool_output in the index and the verdicts; the baseline is tool_output", async () => {
@@ -68,8 +75,9 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     const summary = JSON.parse(fs.readFileSync(path.join(labels, "s", "summary.json"), "utf8"));
     const j = summary.judges[0];
     expect(Object.keys(j.by_surface)).toEqual(["tool_output"]);
-    expect(j.by_surface.tool_output.attacked_ok).toBe(j.attacked_ok);
-    expect(j.by_surface.tool_output.asr).toBe(j.asr);
+    expect(j.by_surface.tool_output.labelled).toBe(j.attacked_ok);
+    expect(j.by_surface.tool_output.asr_goal).toEqual(j.rates.asr_goal);
+    expect(j.by_surface.tool_output.asr_behaviour).toEqual(j.rates.asr_behaviour);
   });
 
   it("--by condition with a single condition (no defenses in the samples) still reports, with the untestable parts said so", async () => {
@@ -134,9 +142,10 @@ describe("ipi-judge compare names what it leaves out (AgentDyn slice, test/data/
     const base = ["compare", "--run", "dyn", "--labels-dir", dynLabels, "--by", "attack", "--bootstrap", "50"];
     const j = await runCli([...base, "--json"]);
     expect(j.code).toBe(0);
-    const w = JSON.parse(j.stdout).worst_condition;
-    expect(w).toMatchObject({ mean: null, median: null, max: null, mean_ci95: null, n_models: 0, reason: "fewer_than_2_conditions" });
-    for (const m of w.per_model) expect(m).toMatchObject({ conditions: 1, underestimate: null, reason: "fewer_than_2_conditions" });
+    for (const w of Object.values(JSON.parse(j.stdout).worst_condition) as Array<{ per_model: unknown[] }>) {
+      expect(w).toMatchObject({ mean: null, median: null, max: null, mean_ci95: null, n_models: 0, reason: "fewer_than_2_conditions" });
+      for (const m of w.per_model) expect(m).toMatchObject({ conditions: 1, underestimate: null, reason: "fewer_than_2_conditions" });
+    }
     const t = await runCli(base);
     expect(t.stdout).not.toMatch(/underestimate 0\.0%/);
     expect(t.stdout).toContain(`  underestimate ${undefinedText("fewer_than_2_conditions")}`);

@@ -82,7 +82,7 @@ describe("agree --reference reports the committee beside each judge", () => {
     await cli(["committee", "--run", fx.run, "--bootstrap", "0", "--json"]);
     const t = await cli(["agree", "--run", fx.run, "--reference", "security"]);
     expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^rater\s+n\s+kappa \(full_compliance\)/m);
+    expect(t.stdout).toMatch(/^rater\s+n\s+kappa asr_goal \(full_compliance\)\s+kappa asr_behaviour \(compromised\)/m);
     for (const j of ["lenient-a", "signature", "strict-b", "committee"]) expect(t.stdout).toMatch(new RegExp(`^${j}\\s+\\d+\\s`, "m"));
     expect(t.stdout).toContain("== judge committee vs the benchmark's security verdict ==");
     const j = JSON.parse((await cli(["agree", "--run", fx.run, "--reference", "security", "--json"])).stdout);
@@ -90,6 +90,27 @@ describe("agree --reference reports the committee beside each judge", () => {
     expect(j.committee.n_used).toBeGreaterThan(0);
     expect(j.per_judge).toHaveLength(3);
     expect(j.run_state.status).toBe("complete");
+    // each comparison under the name of the rate it stands for, with the benchmark's own rate beside
+    expect(j.rate).toBe("asr_goal");
+    expect(j.binary.rate).toBe("asr_behaviour");
+    expect(j.rates.asr_goal.n).toBe(j.n_used);
+    expect(j.rates.reference.n).toBe(j.n_used);
+    expect(t.stdout).toContain("asr_goal: full_compliance vs security");
+    expect(t.stdout).toContain("asr_behaviour: binary collapse (full or partial compliance) vs security");
+    expect(t.stdout).toMatch(/rates over these \d+: asr_goal [\d.]+% .* vs the benchmark's security rate [\d.]+%/);
+  });
+
+  it("a reference that is not an attack verdict is refused, unless --reference-kind attack insists", async () => {
+    const u = await cli(["agree", "--run", fx.run, "--reference", "utility"]);
+    expect(u.code).toBe(2);
+    expect(u.stderr).toMatch(/--reference utility is not an attack verdict: utility is the benchmark's check of the user's task/);
+    expect(u.stdout).not.toMatch(/kappa/);
+    const bad = await cli(["agree", "--run", fx.run, "--reference", "stealth"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/must be an attack verdict of the benchmark \(security\)/);
+    const insisted = await cli(["agree", "--run", fx.run, "--reference", "utility", "--reference-kind", "attack", "--json"]);
+    expect(insisted.code).toBe(0);
+    expect(JSON.parse(insisted.stdout).reference).toBe("utility");
   });
 });
 

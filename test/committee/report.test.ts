@@ -36,7 +36,8 @@ describe("committeeReport", () => {
     expect(report.warnings).toHaveLength(1);
     expect(report.warnings[0]).toMatch(/spans 1 judge family \(openai\)/);
     expect(cv.map((c) => c.status)).toEqual(["ok", "no_quorum", "ok"]);
-    expect(report.committee).toMatchObject({ by_status: { ok: 2, no_quorum: 1, disputed: 0 }, attacked_ok: 1, asr: 1, unanimous: 2 });
+    expect(report.committee).toMatchObject({ by_status: { ok: 2, no_quorum: 1, disputed: 0 }, attacked_ok: 1, unanimous: 2 });
+    expect(report.committee.rates.asr_behaviour).toMatchObject({ count: 1, n: 1, rate: 1 });
     const b = report.per_judge.find((j) => j.judge_id === "b")!;
     expect(b).toMatchObject({ refusals: 1, errors: 0, downgrades: 1, downgrade_rate: 0.5 });
     expect(report.agreement.not_unanimous).toMatchObject({ n: 2, count: 0, share: 0 });
@@ -77,8 +78,9 @@ describe("committeeReport", () => {
 
   it("an empty run gives nulls with reasons, never NaN", () => {
     const { report } = committeeReport([], new Map(), { run: "empty", bootstrap: { B: 10, seed: 1 } });
-    expect(report.committee.asr).toBeNull();
-    expect(report.committee.asr_reason).toBeTruthy();
+    expect(report.committee.rates.asr_goal.rate).toBeNull();
+    expect(report.committee.rates.asr_behaviour.rate).toBeNull();
+    expect(report.committee.rates.asr_behaviour.reason).toBeTruthy();
     expect(report.agreement.not_unanimous.share).toBeNull();
     expect(report.agreement.six.fleiss.value).toBeNull();
     expect(report.warnings.length).toBe(2);

@@ -21,6 +21,7 @@ function cell(model: string, suite: string, condition: string, k: number, n: num
     injection_task: `${suite}/inj${i % 3}`,
     unit: `${suite}/${unitPrefix}u${i}`,
     compromised: i < k,
+    goal: false,
   }));
 }
 
@@ -39,13 +40,13 @@ describe("ASR table", () => {
     const obs = [...cell("a", "s1", "x", 3, 4), ...cell("a", "s2", "x", 1, 6), ...cell("b", "s1", "x", 0, 5)];
     const t = asrTable(obs);
     const get = (m: string, s: string) => t.find((c) => c.model === m && c.suite === s && c.condition === "x")!;
-    expect(get("a", "s1")).toMatchObject({ n: 4, compromised: 3, asr: 0.75 });
-    expect(get("a", "s2")).toMatchObject({ n: 6, compromised: 1 });
-    expect(get("a", ALL_SUITES)).toMatchObject({ n: 10, compromised: 4, asr: 0.4 });
-    expect(get("b", ALL_SUITES).asr).toBe(0);
+    expect(get("a", "s1").asr_behaviour).toMatchObject({ n: 4, count: 3, rate: 0.75 });
+    expect(get("a", "s2").asr_behaviour).toMatchObject({ n: 6, count: 1 });
+    expect(get("a", ALL_SUITES).asr_behaviour).toMatchObject({ n: 10, count: 4, rate: 0.4 });
+    expect(get("b", ALL_SUITES).asr_behaviour.rate).toBe(0);
     // Wilson 95% for 0/5: [0, z²/(n+z²)] = [0, 0.4345]
-    expect(get("b", "s1").ci95!.lower).toBe(0);
-    expect(get("b", "s1").ci95!.upper).toBeCloseTo(3.841459 / (5 + 3.841459), 5);
+    expect(get("b", "s1").asr_behaviour.ci95!.lower).toBe(0);
+    expect(get("b", "s1").asr_behaviour.ci95!.upper).toBeCloseTo(3.841459 / (5 + 3.841459), 5);
     expect(t.map((c) => c.suite)).toEqual(["s1", "s2", ALL_SUITES, "s1", ALL_SUITES]);
   });
 });
@@ -265,8 +266,10 @@ describe("baseline choice and the whole analysis", () => {
     );
     expect(r.models).toHaveLength(4);
     expect(r.baseline).toBe("A");
-    expect(r.reversals.find((x) => x.suite === ALL_SUITES)!.reversals).toBe(6); // first four reversed: C(4,2)
-    expect(r.interaction.df).toBe(3);
+    expect(r.reversals.find((x) => x.suite === ALL_SUITES && x.rate === "asr_behaviour")!.reversals).toBe(6); // first four reversed: C(4,2)
+    expect(r.interaction.asr_behaviour.df).toBe(3);
+    // no full compliance in these observations: every model ties at asr_goal 0, so nothing reverses by it
+    expect(r.reversals.find((x) => x.suite === ALL_SUITES && x.rate === "asr_goal")!.reversals).toBe(0);
     expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
   });
 
@@ -279,11 +282,11 @@ describe("baseline choice and the whole analysis", () => {
     const base = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} };
     const all = compareConditions(base, { bootstrap: { B: 0, seed: 1 } });
     expect(all.warnings[0]).toMatch(/different task sets \(a 4, b 6 tasks; 4 shared\)/);
-    expect(all.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.n).toBe(6);
+    expect(all.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.labelled).toBe(6);
     const common = compareConditions(base, { bootstrap: { B: 0, seed: 1 }, commonTasks: true });
     expect(common.warnings).toEqual([]);
     // b on u0..u3 under A: k = 3 of the first 4 (cell marks the first k compromised)
-    expect(common.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")).toMatchObject({ n: 4, compromised: 3 });
+    expect(common.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.asr_behaviour).toMatchObject({ n: 4, count: 3 });
     expect(() => compareConditions({ ...base, observations: [...cell("a", "s", "A", 1, 2), ...cell("b", "t", "A", 1, 2)] }, { commonTasks: true })).toThrow(/no task is shared/);
   });
 });

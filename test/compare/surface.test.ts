@@ -55,11 +55,15 @@ describe("surfaces in the index, the summary and compare", () => {
   it("the summary gives ASR by surface", () => {
     const { index, verdicts } = fixture();
     const s = summarizeRun("r", verdicts, index, []);
-    expect(s.judges[0].by_surface).toEqual({
-      tool_description: { attacked_ok: 20, compromised: 9, asr: 9 / 20 },
-      tool_output: { attacked_ok: 20, compromised: 9, asr: 9 / 20 },
-    });
-    expect(formatSummary(s)).toContain("ASR by surface (where the injection entered): tool_description 45.0% of 20; tool_output 45.0% of 20");
+    const bs = s.judges[0].by_surface!;
+    for (const k of ["tool_description", "tool_output"]) {
+      expect(bs[k]).toMatchObject({ attacked: 20, labelled: 20, coverage: 1, coverage_low: false });
+      expect(bs[k].asr_goal).toMatchObject({ count: 9, n: 20, rate: 9 / 20 });
+      expect(bs[k].asr_behaviour).toMatchObject({ count: 9, n: 20, rate: 9 / 20 });
+    }
+    const text = formatSummary(s);
+    expect(text).toContain("tool_description: asr_goal 45.0% [");
+    expect(text).not.toMatch(/\bASR\b/);
   });
   it("compare --by surface: the ordering of the two models reverses between the data and the schema surface", () => {
     const { index, verdicts } = fixture();
@@ -69,9 +73,9 @@ describe("surfaces in the index, the summary and compare", () => {
     expect(r.baseline).toBe("tool_output");
     expect(r.baseline_chosen_by).toBe("tool_output");
     expect(r.conditions).toEqual(["tool_description", "tool_output"]);
-    const overall = r.reversals.find((x) => x.suite === "(all)")!;
+    const overall = r.reversals.find((x) => x.suite === "(all)" && x.rate === "asr_behaviour")!;
     expect(overall).toMatchObject({ pairs: 1, reversals: 1 });
-    const wc = r.worst_condition.per_model.find((m) => m.model === "A")!;
+    const wc = r.worst_condition.asr_behaviour.per_model.find((m) => m.model === "A")!;
     expect(wc).toMatchObject({ worst_condition: "tool_description", baseline_asr: 0.1, worst_asr: 0.8 });
   });
 });

@@ -62,18 +62,21 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     expect(text.stdout).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
   }, 120_000);
 
-  it("--table writes CSV and LaTeX per model, with the calibrated ASR beside judge and heuristic ASR", async () => {
+  it("--table writes CSV and LaTeX per model and condition, with the calibrated asr_behaviour beside the judge's and heuristic's two rates", async () => {
     const csv = path.join(tmp, "t.csv");
     const tex = path.join(tmp, "t.tex");
     const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--table", "--judge", "biased", "--human", path.join(sample, "human.jsonl"), "--csv", csv, "--latex", tex]);
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/^model +judge ASR % +calibrated ASR % +heuristic ASR % +refusal rate % +utility % +utility under attack %/);
+    expect(r.stdout).toMatch(/^model +condition +asr_goal % +asr_behaviour % +calibrated asr_goal % +calibrated asr_behaviour % +signature asr_goal % +signature asr_behaviour % +refusal rate % +utility % +utility under attack % +blocked/);
+    expect(r.stdout).not.toMatch(/\bASR\b/);
     const lines = fs.readFileSync(csv, "utf8").trim().split("\n");
     expect(lines).toHaveLength(5);
-    expect(lines[0]).toMatch(/^agent_model,n_attacked,n_unattacked,judge_asr,judge_asr_lower,judge_asr_upper,judge_asr_n,judge_asr_reason,calibrated_asr,/);
+    expect(lines[0]).toMatch(
+      /^agent_model,condition,n_attacked,n_unattacked,judge_asr_goal,judge_asr_goal_lower,judge_asr_goal_upper,judge_asr_goal_n,judge_asr_goal_coverage,judge_asr_goal_coverage_low,judge_asr_goal_reason,judge_asr_behaviour,.*,calibrated_asr_goal,.*,calibrated_asr_behaviour,/,
+    );
     const t = fs.readFileSync(tex, "utf8");
     expect(t).toContain("meta-llama\\_Llama-3.3-70B-Instruct &");
-    expect(t).toContain("Model & Judge ASR & Calibrated ASR & Heuristic ASR & Refusal & Utility & Utility (attack) \\\\");
+    expect(t).toContain("Model & Condition & ASR (goal) & ASR (behaviour) & Calibrated ASR (goal) & Calibrated ASR (behaviour) & Heuristic ASR (goal) & Heuristic ASR (behaviour) & Refusal & Utility & Utility (attack) & Blocked \\\\");
   }, 120_000);
 
   it("agree --judges splits the disagreements: the biased judge only ever misses compromises", async () => {
@@ -86,14 +89,16 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     expect(c.comparison.kappa.value).toBeGreaterThan(0.3);
   }, 60_000);
 
-  it("the report shows the same table, with the calibrated ASR when given the human labels", async () => {
+  it("the report shows the same table, with the calibrated asr_behaviour when given the human labels", async () => {
     const out = path.join(tmp, "r.html");
     const r = await runCli(["report", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     const html = fs.readFileSync(out, "utf8");
     const sec = html.slice(html.indexOf('<section id="paper-table">')).replace(/<\/?bdi>/g, "");
-    expect(sec).toMatch(/<th>biased: ASR<\/th><th>calibrated ASR<\/th><th>signature \(heuristic\): ASR<\/th><th>refusal rate<\/th><th>utility<\/th><th>utility under attack<\/th>/);
-    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\]<\/td>/);
+    expect(sec).toMatch(
+      /<th>biased: asr_goal<\/th><th>asr_behaviour<\/th><th class="num">blocked attempts<\/th><th>calibrated asr_goal<\/th><th>calibrated asr_behaviour<\/th><th>signature \(heuristic\): asr_goal<\/th><th>asr_behaviour<\/th><th>refusal rate<\/th><th>utility<\/th><th>utility under attack<\/th>/,
+    );
+    expect(sec).toMatch(/<td>gpt-4o-2024-05-13<\/td><td>no_defense<\/td><td>\d+\.\d% \[\d+\.\d%, \d+\.\d%\]<\/td>/);
   }, 120_000);
 
   it("usage errors exit 2 with a message naming what is wrong", async () => {

@@ -49,15 +49,15 @@ describe.skipIf(browser.skip)("the report in headless Chromium", () => {
 
   it("shows the charts as rendered SVG", async () => {
     const { page } = opened;
-    for (const id of ["chart-asr", "chart-labels", "chart-tokens", "chart-forest"]) {
+    for (const id of ["chart-asr_goal", "chart-asr_behaviour", "chart-labels", "chart-tokens", "chart-forest"]) {
       const svg = page.locator(`#${id} svg`);
       await expect.poll(() => svg.count(), { message: id }).toBe(1);
       const box = await svg.boundingBox();
       expect(box!.width, id).toBeGreaterThan(100);
       expect(box!.height, id).toBeGreaterThan(50);
     }
-    // bars of the ASR chart: one per (rater, model) with a label, and heatmaps against humans and the benchmark
-    expect(await page.locator('#chart-asr svg [aria-roledescription="bar"]').count()).toBeGreaterThanOrEqual(16);
+    // bars of the asr_behaviour chart: one per (rater, model) with a label, and heatmaps against humans and the benchmark
+    expect(await page.locator('#chart-asr_behaviour svg [aria-roledescription="bar"]').count()).toBeGreaterThanOrEqual(16);
     expect(await page.locator("#heatmaps-human svg").count()).toBe(4);
     expect(await page.locator("#heatmaps-reference svg").count()).toBe(4);
     expect(await page.locator("#conditions svg").count()).toBeGreaterThanOrEqual(1);

@@ -32,17 +32,22 @@ describe("report data of a committee run with human labels", () => {
     expect(model.trajectories).toBe(83);
   });
 
-  it("computes ASR per model per rater from the labels, with Wilson intervals", () => {
-    const sig = fx.verdicts.filter((v) => v.judge_id === "signature" && v.attacked && v.status === "ok");
+  it("computes asr_goal and asr_behaviour per (model, condition) per rater from the labels, with Wilson intervals and coverage", () => {
+    const sig = fx.verdicts.filter((v) => v.judge_id === "signature" && v.attacked && v.repeat === 0);
     for (const row of model.asr.filter((r) => r.rater === "signature")) {
-      const mine = sig.filter((v) => (v.agent_model ?? "(unknown)") === row.model);
-      expect(row.n).toBe(mine.length);
-      expect(row.compromised).toBe(mine.filter((v) => v.compromised).length);
-      expect(row.ci95.lower).toBeLessThanOrEqual(row.asr);
-      expect(row.ci95.upper).toBeGreaterThanOrEqual(row.asr);
+      const mine = sig.filter((v) => (v.agent_model ?? "(unknown)") === row.model && (v.condition ?? "(none)") === row.condition);
+      const ok = mine.filter((v) => v.status === "ok");
+      expect(row.asr_behaviour.n).toBe(ok.length);
+      expect(row.asr_behaviour.count).toBe(ok.filter((v) => v.compromised).length);
+      expect(row.asr_goal.count).toBe(ok.filter((v) => v.label === "full_compliance").length);
+      expect(row.labelled).toBe(ok.length);
+      for (const f of [row.asr_goal, row.asr_behaviour]) {
+        expect(f.ci95!.lower).toBeLessThanOrEqual(f.rate!);
+        expect(f.ci95!.upper).toBeGreaterThanOrEqual(f.rate!);
+      }
     }
     const committee = model.asr.filter((r) => r.rater === "committee");
-    expect(committee.reduce((s, r) => s + r.n, 0)).toBe(model.committee!.summary.attacked_ok);
+    expect(committee.reduce((s, r) => s + r.labelled, 0)).toBe(model.committee!.summary.attacked_ok);
   });
 
   it("lists disputed trajectories first, then the non-unanimous ones, each with its trajectory", () => {
@@ -57,7 +62,8 @@ describe("report data of a committee run with human labels", () => {
     }
   });
 
-  it("shows ASR by attack (the samples hold three attacks)", () => {
+  it("shows asr_goal and asr_behaviour by attack (the samples hold three attacks)", () => {
+    expect(model.conditions.filter((c) => c.field === "attack").map((c) => c.rate)).toEqual(["asr_goal", "asr_behaviour"]);
     const attack = model.conditions.find((c) => c.field === "attack");
     expect(attack).toBeDefined();
     expect(new Set(attack!.cells.map((c) => c.condition))).toEqual(new Set(["important_instructions", "ignore_previous", "tool_knowledge"]));

@@ -78,7 +78,8 @@ describe("issue 12.1: a judge that always misquotes", () => {
     for (const v of un) expect(v).toMatchObject({ status: "ok", label: "not_exposed", label_basis: "unattacked" });
     // ASR 0% (nothing verified), but exposure 100% of the attacked runs: the judge's failure did not erase the attacks
     const j = res.summary.judges[0];
-    expect(j.asr).toBe(0);
+    expect(j.rates.asr_goal.rate).toBe(0);
+    expect(j.rates.asr_behaviour.rate).toBe(0);
     expect(j.exposure_rate).toBe(1);
   });
 
@@ -104,6 +105,9 @@ describe("issue 12.1: a judge that always misquotes", () => {
     expect(j.by_status).toMatchObject({ unverified: 2, ok: 1 });
     expect(j.errors_by_kind).toMatchObject({ injection_text_unknown: 2 });
     expect(j.attacked_ok).toBe(0);
-    expect(j.asr).toBeNull();
+    expect(j.rates.asr_goal.rate).toBeNull();
+    expect(j.rates.asr_behaviour.rate).toBeNull();
+    // both attacked runs unlabelled: coverage 0, flagged, with the reason
+    expect(j.rates).toMatchObject({ attacked: 2, labelled: 0, coverage: 0, coverage_low: true, coverage_low_reason: "injection_text_unknown" });
   });
 });

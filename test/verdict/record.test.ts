@@ -50,6 +50,7 @@ describe("buildVerdict", () => {
       attacked: true,
       label_basis: "finding",
       injection_source: { kind: "recorded" },
+      blocked_attempt: false,
     });
     expect(JSON.parse(JSON.stringify(v))).toEqual(v);
   });

@@ -1,0 +1,37 @@
+/**
+ * Text of the two named attack-success rates, the blocked attempts and the coverage of a group
+ * (`src/stats/rates.ts`): the one way every plain-text output shows them, so no figure reads as a bare "ASR"
+ * and a low coverage is flagged wherever the rates are.
+ */
+import { COVERAGE_LOW_BELOW, type AttackRates, type RateFigure } from "../stats/rates.js";
+import { pctText } from "./format.js";
+
+/** `12.5% [9.4, 16.4] (45/360)`, or `undefined (<why>)`. */
+export function rateFigureText(r: RateFigure): string {
+  if (r.rate === null) return pctText(null, r.reason);
+  const ci = r.ci95 ? ` [${(100 * r.ci95.lower).toFixed(1)}, ${(100 * r.ci95.upper).toFixed(1)}]` : "";
+  return `${pctText(r.rate)}${ci} (${r.count}/${r.n})`;
+}
+
+/** `blocked 79 of 80 partial_compliance`, or the reason it is unknown. */
+export function blockedText(r: AttackRates): string {
+  if (r.blocked_attempts === null) return `blocked attempts unknown (${r.blocked_attempts_reason ?? "not recorded"})`;
+  return `blocked_attempts ${r.blocked_attempts} of ${r.partial_compliance} partial_compliance`;
+}
+
+/**
+ * `coverage 100.0% (360/360)`; below the threshold `coverage 20.1% (87/433) LOW: the rates are over a subset
+ * (most unlabelled: injection_text_unknown 346)`.
+ */
+export function coverageText(r: AttackRates): string {
+  if (r.coverage === null) return "coverage undefined (no attacked trajectory)";
+  const base = `coverage ${pctText(r.coverage)} (${r.labelled}/${r.attacked})`;
+  if (!r.coverage_low) return base;
+  const why = r.coverage_low_reason ? `; most unlabelled: ${r.coverage_low_reason} ${r.unlabelled[r.coverage_low_reason]}` : "";
+  return `${base} LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates speak for a subset that may be biased${why})`;
+}
+
+/** The whole line: `asr_goal ...; asr_behaviour ...; blocked_attempts ...; coverage ...`. */
+export function ratesText(r: AttackRates): string {
+  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r)}`;
+}
