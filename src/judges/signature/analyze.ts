@@ -16,6 +16,7 @@
  */
 import { trajectoryParts } from "../../serialize/parts.js";
 import type { EvidenceQuote, Trajectory } from "../../types.js";
+import { isAttacked } from "../../ingest/attacked.js";
 import { clauseClass, parseGoal, type ActionClass, type Goal, type GoalStep } from "./goals.js";
 import { applyMask, commonChunks, containsToken, escapeRegExp, loose as looseText, norm, shareRun } from "./text.js";
 import { CallInfo, collectCalls, isReadOnly } from "./calls.js";
@@ -296,7 +297,7 @@ export function analyze(t: Trajectory): Analysis {
   const notes: string[] = [];
   const parts = trajectoryParts(t);
   let injections = [...new Set(Object.values(t.injections ?? {}).filter((s) => typeof s === "string" && s.trim() !== ""))];
-  if (injections.length === 0 && t.attack && Array.isArray(t.tools)) {
+  if (injections.length === 0 && isAttacked(t) && Array.isArray(t.tools)) {
     // An attacked run whose injected text is not recorded, with the tools known: descriptions that instruct the
     // agent are the candidates.
     injections = t.tools.map((x) => x?.description).filter((d): d is string => typeof d === "string" && INSTRUCTIVE_RE.test(d));
