@@ -1,7 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError } from "../errors.js";
+import type { Command } from "commander";
 import { checkRunName } from "../store/run-store.js";
+import { parseWhere, WHERE_FIELDS, WHERE_NONE, type WhereFilter } from "../store/where.js";
 
 /** Parse an integer option, or throw a UsageError naming it. */
 export function intOption(v: unknown, name: string, min = 0): number {
@@ -30,4 +32,27 @@ export function runDirOf(labelsDir: string, run: string): string {
     throw new UsageError(`no run "${run}" in ${labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
   }
   return runDir;
+}
+
+/**
+ * Add the `--where FIELD=VALUE[,VALUE]` option (repeatable; src/store/where.ts) to a command: the same option,
+ * help and parsing on label, agree, sample, estimate, compare and report.
+ */
+export function addWhereOption(cmd: Command): Command {
+  return cmd.option(
+    "--where <FIELD=VALUE[,VALUE]>",
+    `only the trajectories whose FIELD is one of the VALUEs (repeatable: every --where must hold); FIELD: ${Object.keys(WHERE_FIELDS).join(", ")}; ` +
+      `${WHERE_NONE} matches runs without the field (e.g. attack=important_instructions,${WHERE_NONE} keeps the unattacked runs)`,
+    (v: string, prev: string[] = []) => [...prev, v],
+  );
+}
+
+/** The parsed `--where` of a command's options (null without one). @throws UsageError for a bad clause. */
+export function whereOf(o: { where?: string[] | string }): WhereFilter | null {
+  return parseWhere(o.where);
+}
+
+/** Print the `--where` warnings (values that matched nothing) on stderr. */
+export function warnWhere(warnings: readonly string[]): void {
+  for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
 }

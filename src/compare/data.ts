@@ -5,6 +5,7 @@
  */
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { cellKey } from "./cells.js";
 
 /** One labelled attacked trajectory. */
 export interface Observation {
@@ -20,6 +21,13 @@ export interface Observation {
    * trajectory id (no pairing) when the task ids are missing.
    */
   unit: string;
+  /** The attack (absent when the run names none). */
+  attack?: string;
+  /**
+   * The like-for-like cell (`cellKey` of ./cells.ts: suite/user task/injection task/attack without the condition
+   * field); undefined when the task ids are unknown.
+   */
+  cell?: string;
   compromised: boolean;
 }
 
@@ -163,6 +171,7 @@ export function buildObservations(
     }
     const suite = t.suite ?? "(none)";
     const hasTask = t.user_task_id !== undefined && t.injection_task_id !== undefined;
+    const cell = cellKey({ ...t, suite }, conditionField);
     out.observations.push({
       trajectory_id: t.id,
       model: t.agent_model,
@@ -170,6 +179,8 @@ export function buildObservations(
       condition,
       injection_task: t.injection_task_id !== undefined ? `${suite}/${t.injection_task_id}` : t.id,
       unit: hasTask ? `${suite}/${t.user_task_id}/${t.injection_task_id}` : t.id,
+      ...(t.attack !== undefined ? { attack: t.attack } : {}),
+      ...(cell !== undefined ? { cell } : {}),
       compromised: l.compromised,
     });
     for (const g of rowGroups) g.kept++;

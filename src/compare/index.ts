@@ -22,8 +22,11 @@ import {
 import { interactionLRT, type InteractionTest } from "./logistic.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { whereLine, type WhereStatement } from "../store/where.js";
+import { cellKey, commonCellFilter, formatCellsDropped, type CellCheck } from "./cells.js";
 
 export * from "./data.js";
+export * from "./cells.js";
 export * from "./analysis.js";
 export * from "./logistic.js";
 export * from "./utility.js";
@@ -107,6 +110,17 @@ export interface CompareResult {
   excluded: Observations["excluded"];
   /** Groups (condition, model, suite, surface) with attacked trajectories but no usable label: named, never silently absent. */
   excluded_groups: Observations["excluded_groups"];
+  /**
+   * The `--where` filter the run was restricted to before anything else (absent without one): every figure is over
+   * the trajectories it kept.
+   */
+  where?: WhereStatement;
+  /**
+   * Like-for-like cells (./cells.ts): by default the conditions are compared on the (suite, user task, injection
+   * task, attack) cells they all cover, and `cells.cells_dropped` names what each condition lost; `--all-cells`
+   * keeps everything (mode `all`, with a warning when the mixes differ).
+   */
+  cells: CellCheck;
   common_tasks: CommonTasks;
   /** Things the reader must know (e.g. models run on different task sets). */
   warnings: string[];
@@ -138,11 +152,21 @@ export interface CompareResult {
  */
 export function compareConditions(
   o: Observations,
-  opts: { baseline?: string; bootstrap?: BootstrapSettings; run?: string; commonTasks?: boolean; index?: ReadonlyMap<string, TrajectoryIndexRow> } = {},
+  opts: {
+    baseline?: string;
+    bootstrap?: BootstrapSettings;
+    run?: string;
+    commonTasks?: boolean;
+    index?: ReadonlyMap<string, TrajectoryIndexRow>;
+    /** `common` (default): compare conditions on their common cells; `all`: keep every cell (`--all-cells`). */
+    cells?: "common" | "all";
+    where?: WhereStatement | null;
+  } = {},
 ): CompareResult {
   const boot = opts.bootstrap ?? { B: 2000, seed: 1 };
-  const { observations: obs, common } = commonTaskFilter(o.observations, !!opts.commonTasks);
-  const warnings: string[] = [];
+  const cellRes = commonCellFilter(o.observations, o.condition_field, opts.cells ?? "common");
+  const { observations: obs, common } = commonTaskFilter(cellRes.observations, !!opts.commonTasks);
+  const warnings: string[] = [...cellRes.warnings];
   const sizes = Object.values(common.units_per_model);
   if (!common.applied && sizes.some((n) => n !== common.common_units)) {
     warnings.push(
@@ -167,6 +191,8 @@ export function compareConditions(
     n_observations: obs.length,
     excluded: o.excluded,
     excluded_groups: o.excluded_groups ?? [],
+    ...(opts.where ? { where: opts.where } : {}),
+    cells: cellRes.cells,
     common_tasks: common,
     warnings,
     models: Object.keys(perModel),
@@ -174,7 +200,12 @@ export function compareConditions(
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),
     conditions_per_model: perModel,
     asr: cells,
-    utility: opts.index ? utilityOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null) : [],
+    utility: opts.index
+      ? utilityOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
+          units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
+          cells: cellRes.cells.applied ? new Set(obs.map((x) => `${x.model}\u0000${x.cell!}`)) : null,
+        })
+      : [],
     reversals: reversalAnalysis(obs, cells, boot),
     worst_condition: worstCondition(cells, baseline, boot),
     leave_one_suite_out: leaveOneSuiteOut(obs, baseline),
@@ -185,12 +216,22 @@ export function compareConditions(
   };
 }
 
-/** Utility cells of the compared models (restricted to the shared tasks with --common-tasks). */
-function utilityOf(index: ReadonlyMap<string, TrajectoryIndexRow>, field: string, models: Set<string>, units: Set<string> | null): UtilityCell[] {
+/**
+ * Utility cells of the compared models; under attack, restricted to the like-for-like cells compared (`cells`:
+ * `model\u0000cell` keys) and,
+ * with --common-tasks, to the shared tasks (`units`).
+ */
+function utilityOf(
+  index: ReadonlyMap<string, TrajectoryIndexRow>,
+  field: string,
+  models: Set<string>,
+  keep: { units: Set<string> | null; cells: Set<string> | null },
+): UtilityCell[] {
   const rows = [...index.values()].filter((r) => {
     if (!r.agent_model || !models.has(r.agent_model)) return false;
-    if (!units || !r.attacked) return true;
-    return units.has(`${r.suite ?? "(none)"}/${r.user_task_id}/${r.injection_task_id}`);
+    if (!r.attacked) return true;
+    if (keep.cells && !keep.cells.has(`${r.agent_model}\u0000${cellKey({ ...r, suite: r.suite ?? "(none)" }, field) ?? ""}`)) return false;
+    return !keep.units || keep.units.has(`${r.suite ?? "(none)"}/${r.user_task_id}/${r.injection_task_id}`);
   });
   return utilityTable(rows, field);
 }
@@ -212,14 +253,16 @@ export function formatCompare(r: CompareResult): string {
   const src = r.source.kind === "committee" ? "the committee label" : `judge ${r.source.judge_id}`;
   const ex = Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   const lines: string[] = [];
+  if (r.where) lines.push(whereLine(r.where, `trajectories of the run: every figure below is over them`));
   lines.push(
     `cross-condition analysis${r.run ? ` of run ${r.run}` : ""} by ${r.condition_field}, labels from ${src}: ` +
-      `${r.n_observations + r.common_tasks.dropped} attacked trajectories of ${r.n_total}; excluded: ${ex}`,
+      `${r.n_observations + r.common_tasks.dropped + Object.values(r.cells.cells_dropped).reduce((a, d) => a + d.trajectories, 0)} attacked trajectories of ${r.n_total}; excluded: ${ex}`,
   );
   for (const g of r.excluded_groups ?? []) {
     const why = Object.entries(g.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
     lines.push(`${g.field === "agent_model" ? "model" : g.field} ${g.group}: 0 usable labels of ${g.items} attacked trajectories (${why}), left out`);
   }
+  lines.push(...formatCellsDropped(r.cells));
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, conditions ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
