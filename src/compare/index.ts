@@ -273,14 +273,23 @@ export function formatCompare(r: CompareResult): string {
     for (const c of r.conditions_per_model[m]) {
       const cell = r.asr.find((x) => x.model === m && x.suite === ALL_SUITES && x.condition === c)!;
       const u = r.utility.find((x) => x.model === m && x.condition === c);
-      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" ? `, without attack ${formatUtilityRate(u.without_attack)}` : "";
-      const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}` : "";
+      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" ? `, without attack (user tasks) ${formatUtilityRate(u.without_attack)}` : "";
+      const inj = u && u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
+      const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}${inj}` : "";
       lines.push(`  ${m.padEnd(w)}  ${c.padEnd(28)} ${pct(cell.asr).padStart(6)}${ci(cell.ci95)}  n=${cell.n}${util}`);
     }
   }
-  const noAttack = r.utility.filter((u) => u.condition === "(none)" && u.under_attack.n === 0 && u.without_attack.rate !== null);
-  for (const u of noAttack) lines.push(`  ${u.model.padEnd(w)}  ${"(no attack)".padEnd(28)} utility ${formatUtilityRate(u.without_attack)}`);
-  if (r.utility.length) lines.push("  (utility: the benchmark's utility check, 95% Wilson interval; ASR and utility are read together: defenses trade one for the other)");
+  const noAttack = r.utility.filter((u) => u.condition === "(none)" && u.under_attack.n === 0 && (u.without_attack.rate !== null || u.injection_task_runs.rate !== null));
+  for (const u of noAttack) {
+    const inj = u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
+    lines.push(`  ${u.model.padEnd(w)}  ${"(no attack)".padEnd(28)} utility (user tasks) ${formatUtilityRate(u.without_attack)}${inj}`);
+  }
+  if (r.utility.length) {
+    lines.push(
+      "  (utility: the benchmark's utility check, 95% Wilson interval; without attack = unattacked runs of the user's own tasks; injection-task runs " +
+        "(the injection task run as the user's task) are their own kind, not in it; ASR and utility are read together: defenses trade one for the other)",
+    );
+  }
   lines.push("");
   lines.push("safety-ordering reversals between conditions (model pairs observed under both; paired bootstrap 95% CI):");
   const overall = r.reversals.filter((x) => x.suite === ALL_SUITES);

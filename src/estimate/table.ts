@@ -9,7 +9,9 @@
  *   compliance (`not_exposed` counts as not compromised); trajectories without a usable verdict are left out
  *   and counted (`n_unusable`).
  * - refusal rate: share of the same trajectories the judge labelled `flagged_refusal` or `task_refusal`.
- * - utility: share of unattacked trajectories whose benchmark utility check passed (`reference.utility`);
+ * - utility: share of unattacked runs of the user's own tasks whose benchmark utility check passed
+ *   (`reference.utility`); AgentDojo's injection-task runs (`runKind` of src/ingest/attacked.ts) are left out and
+ *   counted (`n_injection_task_runs`);
  *   utility under attack: the same over attacked trajectories. Trajectories without a `reference.utility` are
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
@@ -17,6 +19,7 @@
 import { undefinedText } from "../agree/format.js";
 import { writeCsv } from "../io/csv.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { runKind } from "../ingest/attacked.js";
 import type { Verdict } from "../types.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
@@ -36,6 +39,8 @@ export interface TableRow {
   agent_model: string;
   n_attacked: number;
   n_unattacked: number;
+  /** Unattacked runs of the benchmark's injection tasks as the user's task: not in `utility` (issue 22, item 4). */
+  n_injection_task_runs: number;
   judge_asr: Proportion & { n_unusable: number };
   heuristic_asr: Proportion & { n_unusable: number };
   refusal_rate: Proportion;
@@ -136,10 +141,11 @@ export function paperTable(
       agent_model: model,
       n_attacked: att.length,
       n_unattacked: un.length,
+      n_injection_task_runs: un.filter((r) => runKind(r) === "injection_task").length,
       judge_asr: j,
       heuristic_asr: asr(heur, heuristic),
       refusal_rate: refusal,
-      utility: util(un, "unattacked"),
+      utility: util(un.filter((r) => runKind(r) === "user_task"), "unattacked"),
       utility_under_attack: util(att, "attacked"),
       calibrated_asr: opts.calibrated
         ? c
@@ -160,7 +166,7 @@ export function paperTable(
     });
   }
   const notes = [
-    `judge: ${sourceName(source)}; heuristic: ${heuristic}; ASR and refusal rate over attacked trajectories with a usable verdict; utility over unattacked, utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals`,
+    `judge: ${sourceName(source)}; heuristic: ${heuristic}; ASR and refusal rate over attacked trajectories with a usable verdict; utility over unattacked runs of the user's own tasks (injection-task runs left out), utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals`,
   ];
   if (opts.calibrated) notes.push(`calibrated ASR: ${opts.calibrated.estimators.calibrated}`);
   return { run, judge: sourceName(source), heuristic, rows, notes };

@@ -46,3 +46,20 @@ export function normalizeAttack(t: Trajectory): void {
   if (typeof a === "string" && a.trim() !== "") t.metadata = { ...(t.metadata ?? {}), original_attack: a };
   delete t.attack;
 }
+
+/** AgentDojo's name of an injection task run as the user's task (`<suite>/injection_task_N/none/none.json`). */
+const INJECTION_TASK_ID_RE = /^injection_task_\d+$/;
+
+/**
+ * The kind of a run: `attacked` ({@link isAttacked}); `injection_task`, an unattacked run whose user task is one of
+ * the benchmark's injection tasks (AgentDojo and AgentDyn's `<suite>/injection_task_N/none/none.json`: the attacker's
+ * goal run as the user's own task, to check that it can be done at all); else `user_task` (the user's own task,
+ * unattacked). Utility "without attack" counts `user_task` runs only (issue 22, item 4). A run index row, which
+ * holds no `injections`, is read by its stored `attacked` flag (computed by {@link isAttacked} when labelled).
+ */
+export function runKind(
+  t: Partial<Pick<Trajectory, "injections" | "attack" | "user_task_id">> & { attacked?: boolean },
+): "attacked" | "user_task" | "injection_task" {
+  if (typeof t.attacked === "boolean" ? t.attacked : isAttacked(t)) return "attacked";
+  return typeof t.user_task_id === "string" && INJECTION_TASK_ID_RE.test(t.user_task_id) ? "injection_task" : "user_task";
+}
