@@ -2,8 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { UsageError } from "../errors.js";
 import type { Command } from "commander";
-import { checkRunName } from "../store/run-store.js";
-import { parseWhere, WHERE_FIELDS, WHERE_NONE, type WhereFilter } from "../store/where.js";
+import { checkRunName, readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
+import { parseWhere, restrictRun, WHERE_FIELDS, WHERE_NONE, type WhereFilter, type WhereStatement } from "../store/where.js";
+import { readCommitteeFile, type CommitteeFile } from "../committee/file.js";
+import type { Verdict } from "../types.js";
 
 /** Parse an integer option, or throw a UsageError naming it. */
 export function intOption(v: unknown, name: string, min = 0): number {
@@ -55,4 +57,21 @@ export function whereOf(o: { where?: string[] | string }): WhereFilter | null {
 /** Print the `--where` warnings (values that matched nothing) on stderr. */
 export function warnWhere(warnings: readonly string[]): void {
   for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+}
+
+/**
+ * Read a stored run restricted by the command's `--where` (`restrictRun` of src/store/where.ts, the one filter of
+ * every command): the index rows kept, their verdicts, and the committee file with its verdicts of those rows.
+ * The values that matched nothing are warned about on stderr.
+ * @throws UsageError for a bad `--where` or one that keeps nothing.
+ */
+export async function readRunWhere(
+  runDir: string,
+  o: { where?: string[] | string; run?: string },
+): Promise<{ verdicts: Verdict[]; index: Map<string, TrajectoryIndexRow>; cf: CommitteeFile | null; where: WhereStatement | null }> {
+  const f = whereOf(o);
+  const [verdicts, index, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+  const r = restrictRun({ index, verdicts, committee: cf?.verdicts }, f, o.run);
+  warnWhere(r.warnings);
+  return { verdicts: r.verdicts, index: r.index, cf: cf ? { ...cf, verdicts: r.committee ?? [] } : null, where: r.statement };
 }

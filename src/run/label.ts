@@ -11,6 +11,7 @@ import { countInputs, readTrajectories, type IngestWarning, type InputFormat, ty
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
 import { RunStore, looseVerdictKey, verdictKey } from "../store/run-store.js";
+import { WhereTally, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths, type BatchSettings } from "./batch.js";
@@ -62,6 +63,11 @@ export interface LabelOptions {
   onConfigChange?: "refuse" | "rejudge" | "keep";
   /** Called with warnings about the run (a judge's configuration changed and `keep`/`rejudge` was chosen). */
   onWarning?: (message: string) => void;
+  /**
+   * `--where` (src/store/where.ts): only the trajectories it keeps are stored and judged; the others are read and
+   * left out (counted in `LabelResult.where`), and the summary is over the run's trajectories it keeps.
+   */
+  where?: WhereFilter | null;
   budgetChars?: number;
   minQuoteChars?: number;
   /** Stops the run: nothing new is read or sent; the run ends `interrupted` and a rerun resumes it. */
@@ -99,6 +105,8 @@ export interface LabelResult {
   costCap?: CostCapState;
   /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
   adaptations: Record<string, string[]>;
+  /** With `where`: what it kept of this invocation's input (`kept` of `of` trajectories read) and its warnings. */
+  where?: { input: WhereStatement; warnings: string[] };
 }
 
 /**
@@ -112,6 +120,7 @@ export interface LabelResult {
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
+  const whereTally = opts.where ? new WhereTally(opts.where) : null;
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs });
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};
@@ -264,16 +273,19 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         report();
         continue;
       }
-      if (opts.limit !== undefined && taken >= opts.limit) break;
-      taken++;
-      progress.read++;
       // Where each injection entered (input-given surfaces win; a mismatch with where code finds it is recorded).
       const sd = decideSurfaces(item.trajectory);
       const t = Object.keys(sd.surfaces).length > 0 ? { ...item.trajectory, surfaces: sd.surfaces } : item.trajectory;
+      const row = indexRow(t, sd.surfaces);
+      // --where: a trajectory it does not keep is neither stored nor judged (nor counted by --limit)
+      if (whereTally && !whereTally.add(row)) continue;
+      if (opts.limit !== undefined && taken >= opts.limit) break;
+      taken++;
+      progress.read++;
       for (const w of sd.warnings) {
         store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
       }
-      const state = store.addTrajectory(indexRow(t, sd.surfaces));
+      const state = store.addTrajectory(row);
       if (state === "changed") {
         progress.changed++;
         store.addError({
@@ -341,8 +353,19 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     await store.close();
   }
   // what the three readers would read back from the journals, kept in memory as they were written (no re-read)
-  const { verdicts, index, errors } = store.summaryInputs();
-  const summary = summarizeRun(opts.run, verdicts, index, errors, stopped);
+  const inputs = store.summaryInputs();
+  // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
+  // and says so
+  let { index, verdicts } = inputs;
+  let runWhere: WhereStatement | undefined;
+  if (opts.where) {
+    const tally = new WhereTally(opts.where);
+    index = new Map([...inputs.index].filter(([, r]) => tally.add(r)));
+    verdicts = inputs.verdicts.filter((v) => index.has(v.trajectory_id));
+    runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
+  }
+  const summary = summarizeRun(opts.run, verdicts, index, inputs.errors, stopped);
+  if (runWhere) summary.where = runWhere;
   // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
   for (const j of summary.judges) {
     if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
@@ -364,5 +387,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     stoppedJudges: stopped,
     ...(costCap ? { costCap } : {}),
     adaptations,
+    ...(whereTally ? { where: { input: whereTally.statement("trajectories read").statement, warnings: whereTally.statement("trajectories read").warnings } } : {}),
   };
 }

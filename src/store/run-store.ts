@@ -394,7 +394,7 @@ export class RunStore {
   /** A slim index row with its repeated strings shared; same fields and values. */
   private compactRow(r: TrajectoryIndexRow): TrajectoryIndexRow {
     r.agent_model = this.one(r.agent_model);
-    if (r.surface !== undefined) r.surface = this.one(r.surface);
+    for (const k of ["surface", "suite", "condition", "attack", "user_task_id", "injection_task_id"] as const) if (r[k] !== undefined) r[k] = this.one(r[k]);
     return r;
   }
 
@@ -636,9 +636,14 @@ export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean
   return m;
 }
 
-/** The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`). */
+/**
+ * The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`), and those
+ * `label --where` filters the summary on (src/store/where.ts `WHERE_FIELDS`).
+ */
 export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
-  return { id: t.id, attacked: t.attacked, agent_model: t.agent_model, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow;
+  const row: Record<string, unknown> = { id: t.id, attacked: t.attacked, agent_model: t.agent_model };
+  for (const k of ["surface", "suite", "condition", "attack", "user_task_id", "injection_task_id"] as const) if (t[k] !== undefined) row[k] = t[k];
+  return row as unknown as TrajectoryIndexRow;
 }
 
 /** Read a run's errors. */

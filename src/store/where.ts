@@ -102,6 +102,54 @@ export interface WhereStatement {
 }
 
 /**
+ * A streaming count of what a filter keeps (for `label`, which reads its input once): `add` each record, then
+ * `statement` (the same statement and warnings as {@link applyWhere}, without throwing).
+ */
+export class WhereTally {
+  private readonly seen = new Map<WhereField, Map<string, number>>();
+  kept = 0;
+  of = 0;
+  constructor(readonly filter: WhereFilter) {
+    for (const c of filter.clauses) this.seen.set(c.field, new Map());
+  }
+  /** Count a record; true when the filter keeps it. */
+  add(r: WhereRecord): boolean {
+    this.of++;
+    for (const [field, m] of this.seen) {
+      const v = whereValue(r, field) ?? WHERE_NONE;
+      m.set(v, (m.get(v) ?? 0) + 1);
+    }
+    const keep = matchesWhere(r, this.filter);
+    if (keep) this.kept++;
+    return keep;
+  }
+  /** The statement so far, and one warning per value that matched nothing (naming the values that occur, up to 12). */
+  statement(what = "trajectories"): { statement: WhereStatement; warnings: string[] } {
+    const unmatched: WhereStatement["unmatched"] = [];
+    const warnings: string[] = [];
+    const occurring = (field: WhereField) => {
+      const vs = [...this.seen.get(field)!.keys()].sort();
+      return vs.length > 12 ? `${vs.slice(0, 12).join(", ")}, ... (${vs.length} values)` : vs.join(", ") || "none";
+    };
+    for (const c of this.filter.clauses) {
+      for (const v of c.values) {
+        if (this.seen.get(c.field)!.has(v)) continue;
+        unmatched.push({ field: c.field, value: v });
+        warnings.push(`--where ${c.field}=${v} matches none of the ${this.of} ${what} (${c.field} values: ${occurring(c.field)})`);
+      }
+    }
+    const statement: WhereStatement = {
+      filter: this.filter.text,
+      clauses: Object.fromEntries(this.filter.clauses.map((c) => [c.field, c.values])),
+      kept: this.kept,
+      of: this.of,
+      unmatched,
+    };
+    return { statement, warnings };
+  }
+}
+
+/**
  * Apply a filter to records, counting what it kept and naming the values that matched nothing.
  * @param what the records' name in messages (`trajectories of run X`).
  * @returns the kept records, the statement (null without a filter) and warnings (one per unmatched value, naming
@@ -113,43 +161,16 @@ export function applyWhere<T extends WhereRecord>(
   f: WhereFilter | null | undefined,
   what = "trajectories",
 ): { kept: T[]; statement: WhereStatement | null; warnings: string[] } {
-  const all = [...records];
-  if (!f) return { kept: all, statement: null, warnings: [] };
-  const seen = new Map<WhereField, Map<string, number>>();
-  for (const c of f.clauses) seen.set(c.field, new Map());
+  if (!f) return { kept: [...records], statement: null, warnings: [] };
+  const tally = new WhereTally(f);
   const kept: T[] = [];
-  for (const r of all) {
-    for (const [field, m] of seen) {
-      const v = whereValue(r, field) ?? WHERE_NONE;
-      m.set(v, (m.get(v) ?? 0) + 1);
-    }
-    if (matchesWhere(r, f)) kept.push(r);
-  }
-  const unmatched: WhereStatement["unmatched"] = [];
-  const warnings: string[] = [];
-  const occurring = (field: WhereField) => {
-    const vs = [...seen.get(field)!.keys()].sort();
-    return vs.length > 12 ? `${vs.slice(0, 12).join(", ")}, ... (${vs.length} values)` : vs.join(", ") || "none";
-  };
-  for (const c of f.clauses) {
-    for (const v of c.values) {
-      if (seen.get(c.field)!.has(v)) continue;
-      unmatched.push({ field: c.field, value: v });
-      warnings.push(`--where ${c.field}=${v} matches none of the ${all.length} ${what} (${c.field} values: ${occurring(c.field)})`);
-    }
-  }
+  for (const r of records) if (tally.add(r)) kept.push(r);
+  const { statement, warnings } = tally.statement(what);
   if (kept.length === 0) {
     throw new UsageError(
-      `--where ${f.text} keeps none of the ${all.length} ${what}` + (warnings.length ? `: ${warnings.join("; ")}` : ` (no ${what.replace(/ of .*/, "")} satisfies every clause together)`),
+      `--where ${f.text} keeps none of the ${statement.of} ${what}` + (warnings.length ? `: ${warnings.join("; ")}` : ` (no ${what.replace(/ of .*/, "")} satisfies every clause together)`),
     );
   }
-  const statement: WhereStatement = {
-    filter: f.text,
-    clauses: Object.fromEntries(f.clauses.map((c) => [c.field, c.values])),
-    kept: kept.length,
-    of: all.length,
-    unmatched,
-  };
   return { kept, statement, warnings };
 }
 
