@@ -210,7 +210,7 @@ export function formatCellsDropped(c: CellCheck): string[] {
     const pm = Object.entries(d.per_model).map(([m, x]) => `${m} ${x.trajectories} in ${x.cells} cells`);
     lines.push(
       `  ${cond}: ${d.trajectories} labelled attacked trajectories` +
-        (d.cells ? `; ${d.cells} cells no other condition covers` : "") +
+        (d.cells ? `; ${d.cells} cells some other condition lacks` : "") +
         (pm.length ? `; cells a model lacks under its other conditions: ${pm.join(", ")}` : "") +
         ` (attack: ${top(d.by_attack)}; suite: ${top(d.by_suite)})`,
     );

@@ -27,7 +27,7 @@ describe("commonCellFilter (pure)", () => {
     expect(r.cells.cells_dropped.base.per_model).toEqual({ n: { cells: 1, trajectories: 1, list: ["c2"] } });
     expect(r.cells.cells_dropped.def.list).toEqual(["c4"]);
     expect(r.observations.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(["m/base/c1", "m/base/c2", "m/def/c1", "m/def/c2", "n/base/c1", "n/def/c1"]);
-    expect(formatCellsDropped(r.cells).join("\n")).toMatch(/base: 2 labelled attacked trajectories; 1 cells no other condition covers; cells a model lacks under its other conditions: n 1 in 1 cells/);
+    expect(formatCellsDropped(r.cells).join("\n")).toMatch(/base: 2 labelled attacked trajectories; 1 cells some other condition lacks; cells a model lacks under its other conditions: n 1 in 1 cells/);
   });
   it("--all-cells keeps everything and warns that the mixes differ; no shared cell is refused in common mode", () => {
     const obs = [o("m", "base", "c1"), o("m", "def", "c2")];
@@ -106,7 +106,7 @@ describe("compare on the real slice", () => {
     }
     const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0"]);
     expect(text.stdout).toMatch(/like-for-like: conditions compared on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
-    expect(text.stdout).toMatch(/no_defense: 2 labelled attacked trajectories; 2 cells no other condition covers \(attack: ignore_previous 1, tool_knowledge 1; suite: slack 2\)/);
+    expect(text.stdout).toMatch(/no_defense: 2 labelled attacked trajectories; 2 cells some other condition lacks \(attack: ignore_previous 1, tool_knowledge 1; suite: slack 2\)/);
   }, 60_000);
 
   it("--all-cells keeps every cell with a warning; --where narrows the run first and is stated", async () => {
