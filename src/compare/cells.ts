@@ -10,7 +10,7 @@
  * reversals) are like for like too.
  *
  * A cell leaves out the condition field itself (with `--by attack` the attack is what is compared, so a cell is
- * (suite, user task, injection task)).
+ * (suite, user task, injection task); with `--by surface` the attack too, as the attack sets the surface).
  */
 /** What the filter reads of an observation (`Observation` of ./data.ts, which imports this file). */
 export interface CellObservation {
@@ -24,9 +24,13 @@ export interface CellObservation {
 /** The fields of a cell, in key order. */
 export const CELL_FIELDS = ["suite", "user_task_id", "injection_task_id", "attack"] as const;
 
-/** The cell fields for a condition field: all of {@link CELL_FIELDS} but the condition field itself. */
+/**
+ * The cell fields for a condition field: all of {@link CELL_FIELDS} but the condition field itself; with `surface`,
+ * also without `attack` (where the injection enters is set by the attack: VIGIL's `tool_attack` is the schema
+ * surface, `important_instructions` the data surface, so two surfaces never share an attack).
+ */
 export function cellFields(conditionField: string): string[] {
-  return CELL_FIELDS.filter((f) => f !== conditionField);
+  return CELL_FIELDS.filter((f) => f !== conditionField && !(conditionField === "surface" && f === "attack"));
 }
 
 /**

@@ -166,7 +166,7 @@ export function compareConditions(
   const boot = opts.bootstrap ?? { B: 2000, seed: 1 };
   const cellRes = commonCellFilter(o.observations, o.condition_field, opts.cells ?? "common");
   const { observations: obs, common } = commonTaskFilter(cellRes.observations, !!opts.commonTasks);
-  const warnings: string[] = [...cellRes.warnings];
+  const warnings: string[] = [];
   const sizes = Object.values(common.units_per_model);
   if (!common.applied && sizes.some((n) => n !== common.common_units)) {
     warnings.push(
@@ -174,6 +174,7 @@ export function compareConditions(
         `pooled ASRs mix different tasks; --common-tasks compares on the shared ones only`,
     );
   }
+  warnings.push(...cellRes.warnings);
   if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
   const cells = asrTable(obs);

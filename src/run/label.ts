@@ -10,7 +10,7 @@ import type { Judge } from "../judges/judge.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
-import { RunStore, looseVerdictKey, verdictKey } from "../store/run-store.js";
+import { RunStore, looseVerdictKey, readTrajectoryIndex, verdictKey } from "../store/run-store.js";
 import { WhereTally, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
@@ -359,8 +359,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   let { index, verdicts } = inputs;
   let runWhere: WhereStatement | undefined;
   if (opts.where) {
+    // the in-memory rows are slim (no suite, attack, ...): with a filter, the index is read back from the journal
+    const full = await readTrajectoryIndex(store.dir);
     const tally = new WhereTally(opts.where);
-    index = new Map([...inputs.index].filter(([, r]) => tally.add(r)));
+    const keep = new Set([...full.values()].filter((r) => tally.add(r)).map((r) => r.id));
+    index = new Map([...inputs.index].filter(([id]) => keep.has(id)));
     verdicts = inputs.verdicts.filter((v) => index.has(v.trajectory_id));
     runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
   }

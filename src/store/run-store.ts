@@ -394,7 +394,7 @@ export class RunStore {
   /** A slim index row with its repeated strings shared; same fields and values. */
   private compactRow(r: TrajectoryIndexRow): TrajectoryIndexRow {
     r.agent_model = this.one(r.agent_model);
-    for (const k of ["surface", "suite", "condition", "attack", "user_task_id", "injection_task_id"] as const) if (r[k] !== undefined) r[k] = this.one(r[k]);
+    if (r.surface !== undefined) r.surface = this.one(r.surface);
     return r;
   }
 
@@ -636,14 +636,9 @@ export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean
   return m;
 }
 
-/**
- * The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`), and those
- * `label --where` filters the summary on (src/store/where.ts `WHERE_FIELDS`).
- */
+/** The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`). */
 export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
-  const row: Record<string, unknown> = { id: t.id, attacked: t.attacked, agent_model: t.agent_model };
-  for (const k of ["surface", "suite", "condition", "attack", "user_task_id", "injection_task_id"] as const) if (t[k] !== undefined) row[k] = t[k];
-  return row as unknown as TrajectoryIndexRow;
+  return { id: t.id, attacked: t.attacked, agent_model: t.agent_model, ...(t.surface !== undefined ? { surface: t.surface } : {}) } as TrajectoryIndexRow;
 }
 
 /** Read a run's errors. */
