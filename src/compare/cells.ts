@@ -95,7 +95,8 @@ const count = (m: Record<string, number>, k: string) => {
  * @param conditionField the condition field (left out of the cell).
  * @param mode `common` (default of `compare`) or `all` (`--all-cells`).
  * @returns the kept observations, the check, and warnings for the reader.
- * @throws Error when, in `common` mode, the conditions share no cell (names the cells per condition).
+ * When, in `common` mode, the conditions share no cell at all, every cell is kept (`applied: false` with the
+ * reason) and a warning says that nothing is like for like.
  */
 export function commonCellFilter<T extends CellObservation>(
   obs: readonly T[],
@@ -184,10 +185,18 @@ export function commonCellFilter<T extends CellObservation>(
   base.applied = true;
   base.cells_dropped = dropped;
   if (conds.length > 1 && common.size === 0) {
-    throw new Error(
-      `the conditions share no (${fields.join(", ")}) cell (${conds.map((c) => `${c} ${cellsPer[c]} cells`).join(", ")}): nothing is like for like; ` +
-        `narrow them with --where (e.g. --where condition=A,B) or give --all-cells to compare the different mixes anyway`,
-    );
+    // Nothing is like for like: comparing on no cell is impossible, so every cell is kept and the reader is told.
+    base.applied = false;
+    base.cells_dropped = {};
+    base.reason = `the conditions share no (${fields.join(", ")}) cell (${conds.map((c) => `${c} ${cellsPer[c]}`).join(", ")})`;
+    return {
+      observations: [...obs],
+      cells: base,
+      warnings: [
+        `${base.reason}: nothing is like for like, so every cell is kept and the conditions' rates mix different tasks and attacks; ` +
+          `narrow them with --where to conditions run on the same cells`,
+      ],
+    };
   }
   return { observations: obs.filter(keep), cells: base, warnings: [] };
 }

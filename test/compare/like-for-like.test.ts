@@ -29,13 +29,17 @@ describe("commonCellFilter (pure)", () => {
     expect(r.observations.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(["m/base/c1", "m/base/c2", "m/def/c1", "m/def/c2", "n/base/c1", "n/def/c1"]);
     expect(formatCellsDropped(r.cells).join("\n")).toMatch(/base: 2 labelled attacked trajectories; 1 cells some other condition lacks; cells a model lacks under its other conditions: n 1 in 1 cells/);
   });
-  it("--all-cells keeps everything and warns that the mixes differ; no shared cell is refused in common mode", () => {
+  it("--all-cells keeps everything and warns that the mixes differ; conditions sharing no cell are kept whole, with a warning", () => {
     const obs = [o("m", "base", "c1"), o("m", "def", "c2")];
     const all = commonCellFilter(obs, "condition", "all");
     expect(all.observations).toHaveLength(2);
     expect(all.cells.mixes_differ).toBe(true);
     expect(all.warnings[0]).toMatch(/--all-cells: the conditions cover different .* not like for like/);
-    expect(() => commonCellFilter(obs, "condition", "common")).toThrow(/share no .* cell .*--where .*--all-cells/);
+    const none = commonCellFilter(obs, "condition", "common");
+    expect(none.observations).toHaveLength(2);
+    expect(none.cells).toMatchObject({ mode: "common", applied: false, common_cells: 0, cells_dropped: {}, mixes_differ: true });
+    expect(none.cells.reason).toMatch(/share no .* cell \(base 1, def 1\)/);
+    expect(none.warnings[0]).toMatch(/nothing is like for like.*--where/);
   });
   it("unknown task ids: the check is not made, and said", () => {
     const r = commonCellFilter([o("m", "base", undefined), o("m", "def", "c1")], "condition", "common");
