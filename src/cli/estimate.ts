@@ -127,7 +127,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated });
-  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t));
+  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, run.statement ? { where: run.statement.filter } : {}));
   const wl = whereLine(run.statement);
   if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));
   if (o.json) printJson(run.statement ? { ...t, where: run.statement } : t);

@@ -201,8 +201,9 @@ export function cellText(p: { value: number | null; reason?: string; ci95: { low
 /**
  * The table as CSV (RFC 4180, src/io/csv.ts `writeCsv`, rows ending with LF): one row per model; per column the value, the CI bounds (as
  * proportions in [0, 1]) and n; empty cells for undefined values, with the reason in `<col>_reason`.
+ * With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row.
  */
-export function tableCsv(t: PaperTable): string {
+export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
   const cols = columns(t);
   const header = ["agent_model", "n_attacked", "n_unattacked"];
   for (const c of cols) header.push(c.key, `${c.key}_lower`, `${c.key}_upper`, ...(c.key === "calibrated_asr" ? [] : [`${c.key}_n`]), `${c.key}_reason`);
@@ -214,8 +215,11 @@ export function tableCsv(t: PaperTable): string {
       if (c.key !== "calibrated_asr") out.push((p as Proportion).n);
       out.push(p?.value === null ? (p.reason ?? "") : ((p as TableRow["calibrated_asr"])?.ci_reason ?? ""));
     }
+    // `--where`: the filter the figures are over, as a last column on every row (absent without one)
+    if (opts.where !== undefined) out.push(opts.where);
     return out;
   });
+  if (opts.where !== undefined) header.push("where");
   return writeCsv([header, ...rows], { rowEnd: "\n" });
 }
 

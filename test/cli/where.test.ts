@@ -39,10 +39,13 @@ describe("--where in every command", () => {
     const agree = await runCli(["agree", "--run", "all", ...L(), ...WHERE, "--reference", "security", "--json"]);
     expect(agree.code, agree.stderr).toBe(0);
     expect(JSON.parse(agree.stdout).where).toMatchObject(expected);
-    const est = await runCli(["estimate", "--run", "all", ...L(), ...WHERE, "--table", "--json"]);
+    const est = await runCli(["estimate", "--run", "all", ...L(), ...WHERE, "--table", "--json", "--csv", path.join(dir, "t.csv")]);
     expect(est.code, est.stderr).toBe(0);
     const t = JSON.parse(est.stdout);
     expect(t.where).toMatchObject(expected);
+    const csv = fs.readFileSync(path.join(dir, "t.csv"), "utf8").trim().split("\n");
+    expect(csv[0]).toMatch(/,where$/);
+    expect(csv[1]).toMatch(/,"condition=tool_filter,no_defense user_task=user_task_0"$/);
     expect(t.rows.reduce((s: number, r: { n_attacked: number; n_unattacked: number }) => s + r.n_attacked + r.n_unattacked, 0)).toBe(KEPT);
     const rep = await runCli(["report", "--run", "all", ...L(), ...WHERE, "--out", path.join(dir, "r.html"), "--bootstrap", "0", "--json"]);
     expect(rep.code, rep.stderr).toBe(0);
