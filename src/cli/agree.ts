@@ -2,21 +2,21 @@ import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished 
 import path from "node:path";
 import fs from "node:fs";
 import type { Command } from "commander";
-import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { ATTACK_REFERENCE_FIELDS, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
-import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
+import { checkCommitteeFile } from "../committee/file.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError } from "../agree/human.js";
 import type { HumanScale } from "../rubric/scale.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { formatJudgeConcordance, judgeConcordance } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
-import { intOption, printJson, runDirOf } from "./util.js";
+import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
+import { whereLine } from "../store/where.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
-  program
+  const cmd = program
     .command("agree")
     .description("Agreement of a run's judges with the benchmark's own verdicts (--reference security) or with human labels (--human FILE).")
     .requiredOption("--run <name>", "the run to read (labels/<run>/)")
@@ -30,7 +30,8 @@ export function registerAgree(program: Command): void {
     .option("--bootstrap <n>", "with --human: bootstrap resamples for kappa CIs (0 = none)", String(DEFAULT_BOOTSTRAP.B))
     .option("--seed <s>", "with --human: bootstrap seed", String(DEFAULT_BOOTSTRAP.seed))
     .option("--quorum <n>", "with --human: committee quorum", "2")
-    .option("--json", "print one JSON object")
+    .option("--json", "print one JSON object");
+  addWhereOption(cmd)
     .addHelpText(
       "after",
       `
@@ -65,9 +66,9 @@ design-weighted (Hajek) estimates beside them.`,
             `Compare with --reference security (the benchmark's attack verdict), or give --reference-kind attack if this field really is one.`,
         );
       }
-      const [verdicts, index, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+      const { verdicts, index, cf, where } = await readRunWhere(runDir, o);
       const runState = readRunState(runDir);
-      const stateLine = runStateLine(runState);
+      const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
       if (o.json && runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
       let judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
       if (o.judge) {
@@ -77,7 +78,7 @@ design-weighted (Hajek) estimates beside them.`,
       if (judges.length === 0) {
         // No verdict yet (e.g. every item was bad): say so, with the same shape and kappa null with a reason.
         const none = referenceAgreement("(none)", verdicts, index, o.reference);
-        const out = { ...none, judge_id: null, kappa_reason: "no_verdicts", run_state: runState };
+        const out = { ...none, judge_id: null, kappa_reason: "no_verdicts", ...(where ? { where } : {}), run_state: runState };
         if (o.json) printJson(out);
         else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${index.size} trajectories read; see errors.jsonl): nothing to compare\n`);
         return;
@@ -108,6 +109,7 @@ design-weighted (Hajek) estimates beside them.`,
           committee,
           ...(committee ? {} : { committee_reason: committeeReason }),
           ...(cf ? { committee_file: { file: cf.file, judges: cf.judges, excluded_judges: cf.excluded_judges } } : {}),
+          ...(where ? { where } : {}),
           run_state: runState,
           warnings,
           judge_health,
@@ -130,12 +132,12 @@ design-weighted (Hajek) estimates beside them.`,
 }
 
 /** The `--judges A,B` path of `ipi-judge agree`: two judges' concordance on the binary collapse. */
-async function agreeJudges(runDir: string, o: { judges: string; bootstrap: string; seed: string; json?: boolean; run: string }): Promise<void> {
+async function agreeJudges(runDir: string, o: { judges: string; bootstrap: string; seed: string; json?: boolean; run: string; where?: string[] }): Promise<void> {
   const pair = o.judges.split(",").map((s) => s.trim()).filter(Boolean);
   if (pair.length !== 2 || pair[0] === pair[1]) throw new UsageError(`--judges takes two different judge ids, e.g. --judges gpt,signature (got "${o.judges}")`);
   const B = intOption(o.bootstrap, "--bootstrap", 0);
   const seed = intOption(o.seed, "--seed", 0);
-  const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
+  const { verdicts, index, where } = await readRunWhere(runDir, o);
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
   for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
@@ -144,14 +146,14 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && attackedSet.has(v.trajectory_id)), pair);
   const warnings = codeEstablishedWarnings(code_established, "the judges' concordance");
   for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
-  if (o.json) printJson({ ...c, code_established, warnings });
-  else process.stdout.write(formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
+  if (o.json) printJson({ ...c, ...(where ? { where } : {}), code_established, warnings });
+  else process.stdout.write((where ? whereLine(where) + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */
 async function agreeHuman(
   runDir: string,
-  o: { human: string; scale?: string; bootstrap: string; seed: string; quorum: string; judge?: string; json?: boolean; run: string },
+  o: { human: string; scale?: string; bootstrap: string; seed: string; quorum: string; judge?: string; json?: boolean; run: string; where?: string[] },
 ): Promise<void> {
   if (o.scale !== undefined && !["six", "three", "binary"].includes(o.scale)) throw new UsageError(`--scale must be six, three or binary, not "${o.scale}"`);
   const B = intOption(o.bootstrap, "--bootstrap", 0);
@@ -164,7 +166,7 @@ async function agreeHuman(
     if (e instanceof HumanLabelsError) throw new UsageError(e.message);
     throw e;
   }
-  const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
+  const { verdicts, index, where } = await readRunWhere(runDir, o);
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
   if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const report = humanAgreement(file, verdicts, index, {
@@ -175,7 +177,7 @@ async function agreeHuman(
     judges: o.judge ? [o.judge] : undefined,
   });
   const runState = readRunState(runDir);
-  const stateLine = runStateLine(runState);
+  const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
   // Only the trajectories the humans labelled are compared.
   const humanIds = new Set(file.rows.map((r) => r.trajectory_id));
   const code_established = codeEstablishedByJudge(
@@ -187,7 +189,7 @@ async function agreeHuman(
   if (o.json) {
     if (runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
     for (const w of codeWarnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
-    printJson({ ...report, bad_rows: file.bad_rows, run_state: runState, code_established });
+    printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });
   } else {
     process.stdout.write((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report) + "\n");
     process.stdout.write(code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));

@@ -3,11 +3,12 @@ import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { buildObservations, compareConditions, formatCompare, type LabelSource } from "../compare/index.js";
 import { UsageError } from "../errors.js";
-import { intOption, printJson, runDirOf } from "./util.js";
+import { restrictRun } from "../store/where.js";
+import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf } from "./util.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
-  program
+  const cmd = program
     .command("compare")
     .description("Attack success across conditions (attack, defense, injection surface): asr_goal and asr_behaviour (with blocked attempts and coverage) per model/suite/condition, ranking reversals, worst-condition risk, leave-one-suite-out selection, model x condition interaction test.")
     .requiredOption("--run <name>", "the run to read (labels/<run>/)")
@@ -18,12 +19,17 @@ export function registerCompare(program: Command): void {
     .option("--judge <id>", "labels of this judge")
     .option("--committee", "labels of the committee (committee.jsonl; the default when it exists)")
     .option("--common-tasks", "only tasks (suite/user task/injection task) observed for every model, so models are compared on the same tasks")
+    .option("--all-cells", "keep every (suite, user task, injection task, attack) cell, with a warning when the conditions cover different ones (default: the conditions are compared on the cells they all cover, and the dropped cells are named)")
     .option("--bootstrap <n>", "bootstrap resamples for the intervals (0: none)", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
     .option("--json", "print one JSON object")
+  addWhereOption(cmd)
     .addHelpText(
       "after",
       `
+Like for like: the conditions are compared on the (suite, user task, injection task, attack) cells they all cover
+(without the --by field); each condition's dropped cells are named (text: counts by attack and suite; --json:
+cells.cells_dropped.<condition>.list). --all-cells keeps every cell. --where narrows the run first.
 Labels: --committee uses committee.jsonl (status ok only); --judge ID a judge's repeat-0 verdicts. Without either,
 the committee is used when committee.jsonl exists, else the run's only judge.
 Only attacked trajectories count; not_exposed counts as not compromised. Utility under attack and without attack
@@ -33,7 +39,8 @@ resamples models.
 Examples:
   ipi-judge compare --run adscale --by attack
   ipi-judge compare --run vigil --by surface          # data surface (tool_output) vs schema surface (tool_description)
-  ipi-judge compare --run defenses --by condition --baseline no_defense --committee --json`,
+  ipi-judge compare --run defenses --by condition --baseline no_defense --committee --json
+  ipi-judge compare --run adscale --by condition --where attack=important_instructions,(none) --where model=gpt-4o-2024-05-13`,
     )
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
@@ -42,19 +49,20 @@ Examples:
       if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(field)) throw new UsageError(`--by must be a field name such as condition, attack or metadata.surface, not "${field}"`);
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
-      const [verdicts, index, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
-      const committee = cf?.verdicts;
+      const where = whereOf(o);
+      const [allVerdicts, fullIndex, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+      const verdicts = allVerdicts;
       const notes: string[] = [];
       const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
       let source: LabelSource;
       if (o.judge) {
         if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
         source = { kind: "judge", judge_id: o.judge };
-      } else if (o.committee || committee) {
-        if (!committee) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
+      } else if (o.committee || cf?.verdicts) {
+        if (!cf?.verdicts) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
         source = { kind: "committee" };
         // A committee file from another judge set, or from before verdicts changed, is never read silently.
-        const check = checkCommitteeFile(cf!, verdicts);
+        const check = checkCommitteeFile(cf!, allVerdicts);
         if (check.stale.length) {
           throw new UsageError(
             `${cf!.file} does not describe the committee of run ${o.run} as it is now:\n  ${check.stale.join("\n  ")}\n` +
@@ -67,7 +75,12 @@ Examples:
       } else {
         throw new UsageError(`run ${o.run} has ${judges.length} judges and no committee.jsonl: give --judge ID (judges: ${judges.join(", ")})`);
       }
-      const obs = buildObservations(index, { verdicts, committee }, source, field);
+      // --where: the one restriction every command applies (src/store/where.ts), before any figure.
+      const run = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf?.verdicts }, where, o.run);
+      warnWhere(run.warnings);
+      const index = run.index;
+      const committee = run.committee;
+      const obs = buildObservations(index, { verdicts: run.verdicts, committee }, source, field);
       if (obs.observations.length === 0) {
         const ex = Object.entries(obs.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
         const hint =
@@ -78,7 +91,7 @@ Examples:
       }
       let result;
       try {
-        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index });
+        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index, cells: o.allCells ? "all" : "common", where: run.statement });
       } catch (e) {
         throw new UsageError((e as Error).message);
       }

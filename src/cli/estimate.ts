@@ -5,7 +5,8 @@ import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { readHumanLabels } from "../agree/human.js";
 import { HumanLabelsError } from "../agree/human.js";
 import { UsageError } from "../errors.js";
-import { intOption, printJson, runDirOf } from "./util.js";
+import { restrictRun, whereLine } from "../store/where.js";
+import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf } from "./util.js";
 
 /**
  * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
@@ -48,7 +49,8 @@ export function registerEstimate(program: Command): void {
     .option("--heuristic <id>", "with --table: the heuristic judge", "signature")
     .option("--csv <file>", "with --table: write the table as CSV")
     .option("--latex <file>", "with --table: write the table as a LaTeX booktabs tabular")
-    .option("--json", "print one JSON object")
+    .option("--json", "print one JSON object");
+  addWhereOption(cmd)
     .addHelpText(
       "after",
       `
@@ -95,6 +97,7 @@ Examples:
           source: choice,
           by,
           minSampled,
+          where: whereOf(o),
         });
       } catch (e) {
         if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);
@@ -110,7 +113,12 @@ Examples:
 /** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */
 async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
-  const [index, verdicts] = await Promise.all([readTrajectoryIndex(runDir), readVerdicts(runDir)]);
+  const where = whereOf(o as { where?: string[] });
+  const [fullIndex, allVerdicts] = await Promise.all([readTrajectoryIndex(runDir), readVerdicts(runDir)]);
+  // --where: the table is over the kept trajectories; the calibrated estimate is their domain in the whole run's design
+  const run = restrictRun({ index: fullIndex, verdicts: allVerdicts }, where, o.run as string);
+  warnWhere(run.warnings);
+  const { index, verdicts } = run;
   // rows are per (model, condition) when the run records conditions: the calibrated estimate follows them
   const tableBy = [...index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"];
   let source;
@@ -118,7 +126,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   try {
     source = resolveSource(verdicts, req, o.run as string);
     if (o.human) {
-      calibrated = estimateFromData(index, verdicts, readHumanLabels(o.human as string), { run: o.run as string, humanFile: o.human as string, source: req, by: tableBy, minSampled });
+      calibrated = estimateFromData(fullIndex, allVerdicts, readHumanLabels(o.human as string), { run: o.run as string, humanFile: o.human as string, source: req, by: tableBy, minSampled, where });
       for (const w of calibrated.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
     }
   } catch (e) {
@@ -126,11 +134,12 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t));
-  if (typeof o.latex === "string") fs.writeFileSync(o.latex, tableLatex(t));
-  if (o.json) printJson(t);
+  if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, run.statement ? { where: run.statement.filter } : {}));
+  const wl = whereLine(run.statement);
+  if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));
+  if (o.json) printJson(run.statement ? { ...t, where: run.statement } : t);
   else {
-    process.stdout.write(formatTable(t) + "\n");
+    process.stdout.write((wl ? wl + "\n" : "") + formatTable(t) + "\n");
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
 }

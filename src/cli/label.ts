@@ -9,7 +9,7 @@ import { overCap } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "../errors.js";
-import { intOption, printJson } from "./util.js";
+import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";
 
@@ -50,7 +50,7 @@ export const GC_ABOVE_BYTES = 200 * 1024 * 1024;
 
 /** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
 export function registerLabel(program: Command): void {
-  program
+  const cmd = program
     .command("label")
     .description(
       "Label trajectories (AgentDojo/AgentDyn/VIGIL run logs, chat JSONL, Inspect AI logs, mini-SWE-agent/SWE-agent trajectories) with judges into labels/<run>/; re-running the same command resumes and judges nothing twice.",
@@ -87,7 +87,8 @@ export function registerLabel(program: Command): void {
       "chat JSONL: read input key KEY (top level or metadata) as our FIELD (agent_model, condition, attack, suite, user_task_id, injection_task_id, agent_family, run_error, security, utility); repeatable",
       (v: string, prev: string[] = []) => [...prev, v],
     )
-    .option("--json", "print the summary as one JSON object")
+    .option("--json", "print the summary as one JSON object");
+  addWhereOption(cmd)
     .addHelpText(
       "after",
       `
@@ -164,6 +165,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
         overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
         fieldMap,
         securityScorer: o.securityScorer,
+        where: whereOf(o),
       };
       if (o.dryRun) {
         const { dryRun, formatDryRun } = await import("../run/dry-run.js");
@@ -173,6 +175,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
         );
         if (o.json) printJson(r);
         else process.stdout.write(formatDryRun(r) + "\n");
+        if (r.where) warnWhere(r.where.unmatched.map((u) => `--where ${u.field}=${u.value} matches none of the ${r.where!.of} trajectories read`));
         // the same rule as label: a changed judge configuration without --on-config-change is refused (exit 2)
         if (r.label_would_refuse) {
           process.stderr.write(
@@ -238,12 +241,19 @@ Environment: API keys from the variables the config names (api_key_env).`,
         });
         progress.stop();
         for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+        warnWhere(res.where?.warnings ?? []);
         if (o.json)
-          printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress, ...(res.costCap ? { cost_cap: res.costCap } : {}) });
+          printJson({
+            ...res.summary,
+            run_dir: res.runDir,
+            interrupted: res.interrupted,
+            this_run: { ...res.progress, ...(res.where ? { where: res.where.input } : {}) },
+            ...(res.costCap ? { cost_cap: res.costCap } : {}),
+          });
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
-            `\nthis invocation: ${res.progress.read} trajectories read, ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
+            `\nthis invocation: ${res.where ? `${res.where.input.of} trajectories read, ${res.where.input.kept} kept by --where ${res.where.input.filter} (the others neither stored nor judged); ` : `${res.progress.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
               // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
               (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
               `\n` +

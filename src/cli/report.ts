@@ -4,7 +4,8 @@ import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { EstimateError } from "../estimate/run.js";
 import { addJudgeChoiceOptions, judgeChoice } from "./estimate.js";
-import { intOption, printJson, runDirOf } from "./util.js";
+import { whereLine } from "../store/where.js";
+import { addWhereOption, whereOf, intOption, printJson, runDirOf } from "./util.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -20,7 +21,8 @@ export function registerReport(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for the kappa intervals against humans (0: none)", "2000")
     .option("--seed <s>", "bootstrap seed", "12345")
     .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
-    .option("--json", "print a JSON summary of what was written")
+    .option("--json", "print a JSON summary of what was written");
+  addWhereOption(cmd)
     .addHelpText(
       "after",
       `
@@ -51,6 +53,7 @@ Example:
         maxItems: intOption(o.maxItems, "--max-items", 0),
         bootstrap: { B: intOption(o.bootstrap, "--bootstrap", 0), seed: intOption(o.seed, "--seed", 0) },
         sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
+        where: whereOf(o),
       }).catch((e) => {
         if (e instanceof EstimateError) throw new UsageError(e.message);
         throw e;
@@ -60,6 +63,7 @@ Example:
         out: res.out,
         bytes: res.bytes,
         run: m.run,
+        ...(m.where ? { where: m.where } : {}),
         trajectories: m.trajectories,
         judges: m.judges.map((j) => j.id),
         committee: m.committee ? m.committee.source : null,
@@ -81,6 +85,7 @@ Example:
       if (o.json) printJson(summary);
       else {
         process.stdout.write(
+          (m.where ? whereLine(m.where) + "\n" : "") +
           `report written to ${path.relative(process.cwd(), res.out) || res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
             `${m.judges.length} judge(s)${m.committee ? ", committee" : ""}${m.human ? `, human labels on ${m.human.items} trajectories` : ""}` +
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +

@@ -2,11 +2,12 @@ import path from "node:path";
 import type { Command } from "commander";
 import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
 import { UsageError } from "../errors.js";
-import { intOption, printJson, runDirOf } from "./util.js";
+import { addWhereOption, intOption, printJson, runDirOf, whereOf } from "./util.js";
+import { whereLine } from "../store/where.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
 export function registerSample(program: Command): void {
-  program
+  const cmd = program
     .command("sample")
     .description(
       "Draw trajectories for humans to label: a proportional random part (unbiased population estimates) plus committee disagreements, and write a blinded export (tasks, Label Studio files) with a private manifest of inclusion probabilities and weights.",
@@ -22,7 +23,8 @@ export function registerSample(program: Command): void {
     .option("--force", "overwrite an --out folder that holds a different sample (its private manifest is lost)")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--source-root <dir>", "folder that the run's relative trajectory paths are resolved from (default: the current directory, where label ran)")
-    .option("--json", "print the summary as one JSON object")
+    .option("--json", "print the summary as one JSON object");
+  addWhereOption(cmd)
     .addHelpText(
       "after",
       `
@@ -69,6 +71,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           outDir: path.resolve(o.out),
           force: !!o.force,
           sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
+          where: whereOf(o),
         });
       } catch (e) {
         // impossible requests and an --out folder holding another sample are usage errors (exit 2); unreadable
@@ -93,6 +96,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           items: res.items.length,
           phase1: d.phase1.n,
           phase2: d.phase2.n,
+          ...(d.where ? { where: d.where } : {}),
           population: d.population.N,
           disagreement_pool: d.population.N_D,
           duplicates_dropped: d.population.duplicates_dropped.length,
@@ -111,6 +115,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       }
       const rel = path.relative(process.cwd(), res.outDir) || res.outDir;
       const lines = [
+        ...(d.where ? [`${whereLine(d.where)}: the population sampled (recorded in design.json)`] : []),
         `sampled ${res.items.length} of ${d.population.N} trajectories of run ${o.run} (seed ${seed}, scale ${o.scale})`,
         `  phase 1 (random, proportional): ${d.phase1.n} over ${d.phase1.allocation.length} ${d.phase1.allocation.length === 1 ? "stratum" : "strata"}`,
         d.population.N_D === null

@@ -1,7 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { UsageError } from "../errors.js";
-import { checkRunName } from "../store/run-store.js";
+import type { Command } from "commander";
+import { checkRunName, readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
+import { parseWhere, restrictRun, WHERE_FIELDS, WHERE_NONE, type WhereFilter, type WhereStatement } from "../store/where.js";
+import { readCommitteeFile, type CommitteeFile } from "../committee/file.js";
+import type { Verdict } from "../types.js";
 
 /** Parse an integer option, or throw a UsageError naming it. */
 export function intOption(v: unknown, name: string, min = 0): number {
@@ -30,4 +34,44 @@ export function runDirOf(labelsDir: string, run: string): string {
     throw new UsageError(`no run "${run}" in ${labelsDir} (expected ${path.join(runDir, "verdicts.jsonl")}); run ipi-judge label first`);
   }
   return runDir;
+}
+
+/**
+ * Add the `--where FIELD=VALUE[,VALUE]` option (repeatable; src/store/where.ts) to a command: the same option,
+ * help and parsing on label, agree, sample, estimate, compare and report.
+ */
+export function addWhereOption(cmd: Command): Command {
+  return cmd.option(
+    "--where <FIELD=VALUE[,VALUE]>",
+    `only the trajectories whose FIELD is one of the VALUEs (repeatable: every --where must hold); FIELD: ${Object.keys(WHERE_FIELDS).join(", ")}; ` +
+      `${WHERE_NONE} matches runs without the field (e.g. attack=important_instructions,${WHERE_NONE} keeps the unattacked runs)`,
+    (v: string, prev: string[] = []) => [...prev, v],
+  );
+}
+
+/** The parsed `--where` of a command's options (null without one). @throws UsageError for a bad clause. */
+export function whereOf(o: { where?: string[] | string }): WhereFilter | null {
+  return parseWhere(o.where);
+}
+
+/** Print the `--where` warnings (values that matched nothing) on stderr. */
+export function warnWhere(warnings: readonly string[]): void {
+  for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+}
+
+/**
+ * Read a stored run restricted by the command's `--where` (`restrictRun` of src/store/where.ts, the one filter of
+ * every command): the index rows kept, their verdicts, and the committee file with its verdicts of those rows.
+ * The values that matched nothing are warned about on stderr.
+ * @throws UsageError for a bad `--where` or one that keeps nothing.
+ */
+export async function readRunWhere(
+  runDir: string,
+  o: { where?: string[] | string; run?: string },
+): Promise<{ verdicts: Verdict[]; index: Map<string, TrajectoryIndexRow>; cf: CommitteeFile | null; where: WhereStatement | null }> {
+  const f = whereOf(o);
+  const [verdicts, index, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+  const r = restrictRun({ index, verdicts, committee: cf?.verdicts }, f, o.run);
+  warnWhere(r.warnings);
+  return { verdicts: r.verdicts, index: r.index, cf: cf ? { ...cf, verdicts: r.committee ?? [] } : null, where: r.statement };
 }

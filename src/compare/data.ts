@@ -6,6 +6,7 @@
 import type { Bucket, CommitteeVerdict, Verdict } from "../types.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { cellKey } from "./cells.js";
 
 /** One labelled attacked trajectory. */
 export interface Observation {
@@ -21,6 +22,13 @@ export interface Observation {
    * trajectory id (no pairing) when the task ids are missing.
    */
   unit: string;
+  /** The attack (absent when the run names none). */
+  attack?: string;
+  /**
+   * The like-for-like cell (`cellKey` of ./cells.ts: suite/user task/injection task/attack without the condition
+   * field); undefined when the task ids are unknown.
+   */
+  cell?: string;
   /** Full or partial compliance (the event of `asr_behaviour`). */
   compromised: boolean;
   /** Full compliance (the event of `asr_goal`, DESIGN section 1). */
@@ -34,6 +42,10 @@ export interface UnlabelledItem {
   model: string;
   suite: string;
   condition: string;
+  /** The attack (absent when the run names none). */
+  attack?: string;
+  /** The like-for-like cell, as {@link Observation.cell}: unlabelled trajectories count in the cells compared. */
+  cell?: string;
   /** Why: the verdict's error kind when it has one (e.g. `injection_text_unknown`), else the exclusion reason. */
   reason: string;
 }
@@ -185,10 +197,19 @@ export function buildObservations(
     if (!l || l.label === null) {
       const reason = l?.reason ?? "no_verdict";
       ex(reason);
-      out.unlabelled!.push({ model: t.agent_model, suite, condition, reason: l?.detail ?? reason });
+      const uCell = cellKey({ ...t, suite }, conditionField);
+      out.unlabelled!.push({
+        model: t.agent_model,
+        suite,
+        condition,
+        ...(t.attack !== undefined ? { attack: t.attack } : {}),
+        ...(uCell !== undefined ? { cell: uCell } : {}),
+        reason: l?.detail ?? reason,
+      });
       continue;
     }
     const hasTask = t.user_task_id !== undefined && t.injection_task_id !== undefined;
+    const cell = cellKey({ ...t, suite }, conditionField);
     out.observations.push({
       trajectory_id: t.id,
       model: t.agent_model,
@@ -196,6 +217,8 @@ export function buildObservations(
       condition,
       injection_task: t.injection_task_id !== undefined ? `${suite}/${t.injection_task_id}` : t.id,
       unit: hasTask ? `${suite}/${t.user_task_id}/${t.injection_task_id}` : t.id,
+      ...(t.attack !== undefined ? { attack: t.attack } : {}),
+      ...(cell !== undefined ? { cell } : {}),
       compromised: l.label === "full_compliance" || l.label === "partial_compliance",
       goal: l.label === "full_compliance",
       ...(l.blocked !== undefined ? { blocked: l.blocked } : {}),

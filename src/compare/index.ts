@@ -6,7 +6,7 @@
  * selection, and the logistic-regression test of the model x condition interaction.
  */
 import { pctText, statText, undefinedText } from "../agree/format.js";
-import type { Observation, Observations } from "./data.js";
+import type { Observation, Observations, UnlabelledItem } from "./data.js";
 import {
   ALL_SUITES,
   asrTable,
@@ -25,8 +25,11 @@ import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { blockedText, coverageText, rateFigureText } from "../agree/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { whereLine, type WhereStatement } from "../store/where.js";
+import { cellKey, commonCellFilter, formatCellsDropped, type CellCheck } from "./cells.js";
 
 export * from "./data.js";
+export * from "./cells.js";
 export * from "./analysis.js";
 export * from "./logistic.js";
 export * from "./utility.js";
@@ -110,6 +113,17 @@ export interface CompareResult {
   excluded: Observations["excluded"];
   /** Groups (condition, model, suite, surface) with attacked trajectories but no usable label: named, never silently absent. */
   excluded_groups: Observations["excluded_groups"];
+  /**
+   * The `--where` filter the run was restricted to before anything else (absent without one): every figure is over
+   * the trajectories it kept.
+   */
+  where?: WhereStatement;
+  /**
+   * Like-for-like cells (./cells.ts): by default the conditions are compared on the (suite, user task, injection
+   * task, attack) cells they all cover, and `cells.cells_dropped` names what each condition lost; `--all-cells`
+   * keeps everything (mode `all`, with a warning when the mixes differ).
+   */
+  cells: CellCheck;
   common_tasks: CommonTasks;
   /** Things the reader must know (e.g. models run on different task sets). */
   warnings: string[];
@@ -148,10 +162,24 @@ export interface CompareResult {
  */
 export function compareConditions(
   o: Observations,
-  opts: { baseline?: string; bootstrap?: BootstrapSettings; run?: string; commonTasks?: boolean; index?: ReadonlyMap<string, TrajectoryIndexRow> } = {},
+  opts: {
+    baseline?: string;
+    bootstrap?: BootstrapSettings;
+    run?: string;
+    commonTasks?: boolean;
+    index?: ReadonlyMap<string, TrajectoryIndexRow>;
+    /** `common` (default): compare conditions on their common cells; `all`: keep every cell (`--all-cells`). */
+    cells?: "common" | "all";
+    where?: WhereStatement | null;
+  } = {},
 ): CompareResult {
   const boot = opts.bootstrap ?? { B: 2000, seed: 1 };
-  const { observations: obs, common } = commonTaskFilter(o.observations, !!opts.commonTasks);
+  // The cells compared are those of every attacked trajectory, labelled or not: an unlabelled one lowers its cell's
+  // coverage, so it is kept or dropped with its cell (never left to count against cells that were dropped).
+  const cellRes = commonCellFilter<Observation | UnlabelledItem>([...o.observations, ...(o.unlabelled ?? [])], o.condition_field, opts.cells ?? "common");
+  const isObs = (x: Observation | UnlabelledItem): x is Observation => "trajectory_id" in x;
+  const unlabelled = cellRes.observations.filter((x): x is UnlabelledItem => !isObs(x));
+  const { observations: obs, common } = commonTaskFilter(cellRes.observations.filter(isObs), !!opts.commonTasks);
   const warnings: string[] = [];
   const sizes = Object.values(common.units_per_model);
   if (!common.applied && sizes.some((n) => n !== common.common_units)) {
@@ -160,9 +188,10 @@ export function compareConditions(
         `pooled rates mix different tasks; --common-tasks compares on the shared ones only`,
     );
   }
+  warnings.push(...cellRes.warnings);
   if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
-  const cells = asrTable(obs, common.applied ? [] : o.unlabelled ?? []);
+  const cells = asrTable(obs, common.applied ? [] : unlabelled);
   for (const c of cells) {
     if (c.suite === ALL_SUITES && c.coverage_low) {
       warnings.push(
@@ -185,6 +214,8 @@ export function compareConditions(
     n_observations: obs.length,
     excluded: o.excluded,
     excluded_groups: o.excluded_groups ?? [],
+    ...(opts.where ? { where: opts.where } : {}),
+    cells: cellRes.cells,
     common_tasks: common,
     warnings,
     models: Object.keys(perModel),
@@ -192,7 +223,12 @@ export function compareConditions(
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),
     conditions_per_model: perModel,
     asr: cells,
-    utility: opts.index ? utilityOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null) : [],
+    utility: opts.index
+      ? utilityOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
+          units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
+          cells: cellRes.cells.applied ? new Set(obs.map((x) => `${x.model}\u0000${x.cell!}`)) : null,
+        })
+      : [],
     reversals: RATE_NAMES.flatMap((rate) => reversalAnalysis(obs, cells, boot, rate)),
     worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate)),
     leave_one_suite_out: byRate((rate) => leaveOneSuiteOut(obs, baseline, rate)),
@@ -203,12 +239,22 @@ export function compareConditions(
   };
 }
 
-/** Utility cells of the compared models (restricted to the shared tasks with --common-tasks). */
-function utilityOf(index: ReadonlyMap<string, TrajectoryIndexRow>, field: string, models: Set<string>, units: Set<string> | null): UtilityCell[] {
+/**
+ * Utility cells of the compared models; under attack, restricted to the like-for-like cells compared (`cells`:
+ * `model\u0000cell` keys) and,
+ * with --common-tasks, to the shared tasks (`units`).
+ */
+function utilityOf(
+  index: ReadonlyMap<string, TrajectoryIndexRow>,
+  field: string,
+  models: Set<string>,
+  keep: { units: Set<string> | null; cells: Set<string> | null },
+): UtilityCell[] {
   const rows = [...index.values()].filter((r) => {
     if (!r.agent_model || !models.has(r.agent_model)) return false;
-    if (!units || !r.attacked) return true;
-    return units.has(`${r.suite ?? "(none)"}/${r.user_task_id}/${r.injection_task_id}`);
+    if (!r.attacked) return true;
+    if (keep.cells && !keep.cells.has(`${r.agent_model}\u0000${cellKey({ ...r, suite: r.suite ?? "(none)" }, field) ?? ""}`)) return false;
+    return !keep.units || keep.units.has(`${r.suite ?? "(none)"}/${r.user_task_id}/${r.injection_task_id}`);
   });
   return utilityTable(rows, field);
 }
@@ -233,14 +279,16 @@ export function formatCompare(r: CompareResult): string {
   const src = r.source.kind === "committee" ? "the committee label" : `judge ${r.source.judge_id}`;
   const ex = Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   const lines: string[] = [];
+  if (r.where) lines.push(whereLine(r.where, `trajectories of the run: every figure below is over them`));
   lines.push(
     `cross-condition analysis${r.run ? ` of run ${r.run}` : ""} by ${r.condition_field}, labels from ${src}: ` +
-      `${r.n_observations + r.common_tasks.dropped} attacked trajectories of ${r.n_total}; excluded: ${ex}`,
+      `${r.n_observations} labelled attacked trajectories compared, of ${r.n_total} in the run; excluded: ${ex}`,
   );
   for (const g of r.excluded_groups ?? []) {
     const why = Object.entries(g.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
     lines.push(`${g.field === "agent_model" ? "model" : g.field} ${g.group}: 0 usable labels of ${g.items} attacked trajectories (${why}), left out`);
   }
+  lines.push(...formatCellsDropped(r.cells));
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, conditions ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
@@ -255,17 +303,26 @@ export function formatCompare(r: CompareResult): string {
     for (const c of r.conditions_per_model[m]) {
       const cell = r.asr.find((x) => x.model === m && x.suite === ALL_SUITES && x.condition === c)!;
       const u = r.utility.find((x) => x.model === m && x.condition === c);
-      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" ? `, without attack ${formatUtilityRate(u.without_attack)}` : "";
-      const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}` : "";
+      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" ? `, without attack (user tasks) ${formatUtilityRate(u.without_attack)}` : "";
+      const inj = u && u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
+      const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}${inj}` : "";
       lines.push(
         `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}; ` +
           `${blockedText(cell)}; ${coverageText(cell)}${util}`,
       );
     }
   }
-  const noAttack = r.utility.filter((u) => u.condition === "(none)" && u.under_attack.n === 0 && u.without_attack.rate !== null);
-  for (const u of noAttack) lines.push(`  ${u.model.padEnd(w)}  ${"(no attack)".padEnd(28)} utility ${formatUtilityRate(u.without_attack)}`);
-  if (r.utility.length) lines.push("  (utility: the benchmark's utility check, 95% Wilson interval; attack success and utility are read together: defenses trade one for the other)");
+  const noAttack = r.utility.filter((u) => u.condition === "(none)" && u.under_attack.n === 0 && (u.without_attack.rate !== null || u.injection_task_runs.rate !== null));
+  for (const u of noAttack) {
+    const inj = u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
+    lines.push(`  ${u.model.padEnd(w)}  ${"(no attack)".padEnd(28)} utility (user tasks) ${formatUtilityRate(u.without_attack)}${inj}`);
+  }
+  if (r.utility.length) {
+    lines.push(
+      "  (utility: the benchmark's utility check, 95% Wilson interval; without attack = unattacked runs of the user's own tasks; injection-task runs " +
+        "(the injection task run as the user's task) are their own kind, not in it; attack success and utility are read together: defenses trade one for the other)",
+    );
+  }
   for (const rate of RATE_NAMES) {
     lines.push("");
     lines.push(`safety-ordering reversals between conditions by ${rate} (model pairs observed under both; paired bootstrap 95% CI):`);

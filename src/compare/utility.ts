@@ -1,8 +1,12 @@
 /**
  * Utility beside ASR (issue 14, "security and utility together"): per (agent model, condition), the share of
  * trajectories whose benchmark utility check passed (`reference.utility`, AgentDojo: the user task was done),
- * under attack (attacked trajectories) and without attack (unattacked ones), each with a 95% Wilson interval
- * (Wilson 1927). Defenses trade one for the other, so the two are read together.
+ * under attack (attacked trajectories) and without attack (unattacked runs of the user's own tasks), each with a
+ * 95% Wilson interval (Wilson 1927). Defenses trade one for the other, so the two are read together.
+ * AgentDojo's injection-task runs (`injection_task_N/none`: the attacker's goal run as the user's task; `runKind`
+ * of src/ingest/attacked.ts) are their own kind: not in "without attack" (issue 22, item 4; they put gemini-2.5-flash
+ * at 15.5% (9/58) where its user tasks alone give 5.0% (2/40)), counted in `excluded.injection_task_runs` and
+ * rated apart (`injection_task_runs`).
  *
  * Trajectories without a boolean `reference.utility` are left out and counted; a cell with none is null with a
  * reason, never 0. Unattacked trajectories that have no value of the condition field (e.g. `--by attack`: an
@@ -11,6 +15,7 @@
 import { wilsonInterval } from "../stats/confusion.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { conditionValue } from "./data.js";
+import { runKind } from "../ingest/attacked.js";
 
 /** A utility rate: passed/n with a Wilson interval, or null with a reason when n = 0. */
 export interface UtilityRate {
@@ -28,7 +33,12 @@ export interface UtilityCell {
   model: string;
   condition: string;
   under_attack: UtilityRate;
+  /** Unattacked runs of the user's own tasks only. */
   without_attack: UtilityRate;
+  /** Unattacked runs of the benchmark's injection tasks as the user's task (their own kind; not in `without_attack`). */
+  injection_task_runs: UtilityRate;
+  /** Runs of this cell left out of `without_attack`, by kind. */
+  excluded: { injection_task_runs: number };
 }
 
 function rate(rows: readonly TrajectoryIndexRow[], none: string): UtilityRate {
@@ -46,7 +56,7 @@ function rate(rows: readonly TrajectoryIndexRow[], none: string): UtilityRate {
  * @returns cells sorted by model then condition; `[]` when no trajectory has a utility verdict.
  */
 export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField: string): UtilityCell[] {
-  const groups = new Map<string, { model: string; condition: string; att: TrajectoryIndexRow[]; un: TrajectoryIndexRow[] }>();
+  const groups = new Map<string, { model: string; condition: string; att: TrajectoryIndexRow[]; un: TrajectoryIndexRow[]; inj: TrajectoryIndexRow[] }>();
   let any = false;
   for (const r of index) {
     if (!r.agent_model) continue;
@@ -54,8 +64,9 @@ export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField
     const condition = conditionValue(r, conditionField) ?? "(none)";
     const k = `${r.agent_model}\u0000${condition}`;
     let g = groups.get(k);
-    if (!g) groups.set(k, (g = { model: r.agent_model, condition, att: [], un: [] }));
-    (r.attacked ? g.att : g.un).push(r);
+    if (!g) groups.set(k, (g = { model: r.agent_model, condition, att: [], un: [], inj: [] }));
+    const kind = runKind(r);
+    (kind === "attacked" ? g.att : kind === "injection_task" ? g.inj : g.un).push(r);
   }
   if (!any) return [];
   return [...groups.values()]
@@ -65,6 +76,8 @@ export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField
       condition: g.condition,
       under_attack: rate(g.att, "no_attacked_trajectories"),
       without_attack: rate(g.un, "no_unattacked_trajectories"),
+      injection_task_runs: rate(g.inj, "no_injection_task_runs"),
+      excluded: { injection_task_runs: g.inj.length },
     }));
 }
 

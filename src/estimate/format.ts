@@ -3,6 +3,7 @@
  * the judge, human and calibrated estimates of asr_behaviour and of asr_goal, with their 95% intervals; undefined values show as `undefined (<why>)`,
  * through the one formatter of every text output (src/agree/format.ts).
  */
+import { whereLine } from "../store/where.js";
 import { reasonText, undefinedText } from "../agree/format.js";
 import type { DesignAsr } from "./calibrated.js";
 import type { EstimateReport } from "./run.js";
@@ -29,6 +30,7 @@ export function formatEstimate(r: EstimateReport): string {
 function formatOne(r: EstimateReport): string {
   const L: string[] = [];
   const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `committee (quorum ${r.source.quorum})`;
+  if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of the whole run)`);
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
   const ex = Object.entries(r.labels.excluded).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ");
   L.push(`human labels ${r.human_file}: ${r.labels.items} labelled trajectories used, ${r.labels.annotators} annotators${ex ? ` (left out: ${ex})` : ""}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);

@@ -9,6 +9,7 @@
 import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Bucket, Verdict } from "../types.js";
 import { COVERAGE_LOW_BELOW, type RateName } from "../stats/rates.js";
+import { applyWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { buildCommittee, DEFAULT_QUORUM } from "../committee/vote.js";
 import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumField } from "../sample/population.js";
@@ -60,6 +61,11 @@ export interface EstimateReport {
   estimators: { judge: string; human: string; calibrated: string; unusable_verdicts: string; nonresponse: string };
   min_sampled: number;
   groups: GroupEstimate[];
+  /**
+   * The `--where` filter (absent without one): the groups are domains of the run's attacked trajectories it keeps;
+   * the design (strata, N_c) stays the whole run's, as for any domain estimate.
+   */
+  where?: WhereStatement;
   warnings: string[];
   /** The rate of `groups` (DESIGN section 1): asr_goal = full compliance, asr_behaviour = full or partial. */
   rate: RateName;
@@ -83,6 +89,8 @@ export interface EstimateOptions {
    * the asr_behaviour report carrying the asr_goal one in `asr_goal`.
    */
   rate?: RateName;
+  /** `--where` (src/store/where.ts): estimate over the trajectories it keeps, as a domain of the whole run. */
+  where?: WhereFilter | null;
 }
 
 /** A request the run or the label file cannot answer (unknown judge, no design fields, ...). */
@@ -355,6 +363,11 @@ export function estimateFromData(
   if (pop.units.length === 0) throw new EstimateError(`run ${o.run} has no trajectories`);
   const rowOf = (id: string) => index.get(id)!;
   const attacked = pop.units.filter((u) => rowOf(u.id).attacked);
+  // --where: the groups are domains of the kept trajectories; the population and design stay the run's
+  const filtered = o.where ? applyWhere(pop.units.map((u) => rowOf(u.id)), o.where, `trajectories of run ${o.run}`) : null;
+  if (filtered) warnings.push(...filtered.warnings);
+  const kept = filtered ? new Set(filtered.kept.map((r) => r.id)) : null;
+  const domain = kept ? attacked.filter((u) => kept.has(u.id)) : attacked;
 
   // (2) the judge term
   const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run);
@@ -423,10 +436,10 @@ export function estimateFromData(
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
   const groupsOf = new Map<string, { fields: Record<string, string>; ids: string[] }>();
-  groupsOf.set("(all)", { fields: {}, ids: attacked.map((u) => u.id) });
+  groupsOf.set("(all)", { fields: {}, ids: domain.map((u) => u.id) });
   if (by.length) {
     const keyed = new Map<string, { fields: Record<string, string>; ids: string[] }>();
-    for (const u of attacked) {
+    for (const u of domain) {
       const fields = Object.fromEntries(by.map((f) => [f, groupValue(rowOf(u.id), f)]));
       const key = by.map((f) => fields[f]).join(" / ");
       let g = keyed.get(key);
@@ -486,6 +499,7 @@ export function estimateFromData(
     },
     min_sampled: minSampled,
     groups,
+    ...(filtered?.statement ? { where: filtered.statement } : {}),
     warnings,
     rate,
   };

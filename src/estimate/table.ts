@@ -13,7 +13,9 @@
  * - coverage = usable / attacked; below 80% (`coverage_low`) the text, CSV, LaTeX and HTML tables print no
  *   number for the rate (the reason instead) unless `allowLowCoverage` (`--allow-low-coverage`), and then flag it.
  * - refusal rate: share of the same trajectories the judge labelled `flagged_refusal` or `task_refusal`.
- * - utility: share of unattacked trajectories whose benchmark utility check passed (`reference.utility`);
+ * - utility: share of unattacked runs of the user's own tasks whose benchmark utility check passed
+ *   (`reference.utility`); AgentDojo's injection-task runs (`runKind` of src/ingest/attacked.ts) are left out and
+ *   counted (`n_injection_task_runs`);
  *   utility under attack: the same over attacked trajectories. Trajectories without a `reference.utility` are
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
@@ -21,6 +23,7 @@
 import { undefinedText } from "../agree/format.js";
 import { writeCsv } from "../io/csv.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { runKind } from "../ingest/attacked.js";
 import type { Verdict } from "../types.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
@@ -75,6 +78,8 @@ export interface TableRow {
   condition: string;
   n_attacked: number;
   n_unattacked: number;
+  /** Unattacked runs of the benchmark's injection tasks as the user's task: not in `utility` (issue 22, item 4). */
+  n_injection_task_runs: number;
   judge_asr_goal: RateCell;
   judge_asr_behaviour: RateCell;
   /** The judge's partial_compliance labels that are blocked attempts (DESIGN section 1); null when unknown. */
@@ -243,6 +248,7 @@ export function paperTable(
       condition,
       n_attacked: att.length,
       n_unattacked: un.length,
+      n_injection_task_runs: un.filter((r) => runKind(r) === "injection_task").length,
       judge_asr_goal: rate(judgeG, sourceName(source), jid),
       judge_asr_behaviour: jb,
       judge_blocked_attempts: blocked,
@@ -250,7 +256,7 @@ export function paperTable(
       heuristic_asr_goal: rate(heurG, heuristic, heuristic),
       heuristic_asr_behaviour: rate(heurB, heuristic, heuristic),
       refusal_rate: refusal,
-      utility: util(un, "unattacked"),
+      utility: util(un.filter((r) => runKind(r) === "user_task"), "unattacked"),
       utility_under_attack: util(att, "attacked"),
       calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
       calibrated_asr_goal: opts.calibrated ? (goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
@@ -259,7 +265,7 @@ export function paperTable(
   const allow = !!opts.allowLowCoverage;
   const notes = [
     `judge: ${sourceName(source)}; heuristic: ${heuristic}; asr_goal = full compliance (compare it with a benchmark's own checker), asr_behaviour = full or partial compliance, and the refusal rate over attacked trajectories with a usable verdict; ` +
-      `blocked = partial compliance whose attacker call was refused; utility over unattacked, utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals` +
+      `blocked = partial compliance whose attacker call was refused; utility over unattacked runs of the user's own tasks (injection-task runs left out), utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals` +
       (withConditions ? "; one row per agent model and condition (defense)" : ""),
   ];
   const sameRater = source.kind === "judge" && source.judge_id === heuristic;
@@ -333,8 +339,9 @@ export function cellText(p: CellValue, allowLow = false): string {
  * column the value, the CI bounds (as proportions in [0, 1]) and n, and for the judge's and heuristic's rates
  * `<col>_coverage` and `<col>_coverage_low`; empty cells for undefined or withheld (low-coverage) values, with the
  * reason in `<col>_reason`; `blocked_attempts` and `partial_compliance` of the judge.
+ * With `opts.where` (the `--where` filter's text), a last column `where` holding it on every row.
  */
-export function tableCsv(t: PaperTable): string {
+export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
   const cols = columns(t);
   const rated = (k: string) => k.endsWith("asr_goal") || k.endsWith("asr_behaviour");
   const header = ["agent_model", "condition", "n_attacked", "n_unattacked"];
@@ -358,8 +365,11 @@ export function tableCsv(t: PaperTable): string {
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
     out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance);
+    // `--where`: the filter the figures are over, as a last column on every row (absent without one)
+    if (opts.where !== undefined) out.push(opts.where);
     return out;
   });
+  if (opts.where !== undefined) header.push("where");
   return writeCsv([header, ...rows], { rowEnd: "\n" });
 }
 

@@ -11,6 +11,7 @@ import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
+import { isAttacked, normalizeAttack } from "./attacked.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -182,9 +183,6 @@ function lookup(r: Json, meta: Json, key: string): unknown {
 }
 
 /** The first usable value of a canonical field and the key it came from. */
-/** Attack-field values that mean "not attacked" (case-insensitive). */
-const NO_ATTACK = /^(|none|null|nil|n\/?a|no|false|no[_ -]?attack|benign|clean|baseline)$/i;
-
 export function fieldValue(r: Json, meta: Json, field: MappableField, map: Readonly<Record<string, MappableField>>): { key: string; value: string | boolean } | undefined {
   const keys = [...Object.keys(map).filter((k) => map[k] === field), ...FIELD_ALIASES[field]];
   for (const key of keys) {
@@ -301,11 +299,8 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
   }
   // An attack field that says "no attack" in a common spelling (Python's str(None), "null", "N/A", "benign",
-  // "no_attack", ...) is no attack: the row is unattacked, as every later stage reads it; the value is kept.
-  if (typeof t.attack === "string" && NO_ATTACK.test(t.attack.trim())) {
-    t.metadata = { ...(t.metadata ?? {}), original_attack: t.attack };
-    delete t.attack;
-  }
+  // "no_attack", ...) is no attack: the one definition (./attacked.ts; readTrajectories applies it to every format).
+  normalizeAttack(t);
   if (t.agent_family === undefined && t.agent_model !== undefined) {
     const fam = familyOf(t.agent_model);
     if (fam !== undefined) t.agent_family = fam;
@@ -332,8 +327,7 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
   }
   if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
   const warnings: ItemWarning[] = [];
-  const attacked = Object.keys(t.injections).length > 0 || (t.attack !== undefined && t.attack !== "none");
-  if (!attacked && ref.security !== undefined) {
+  if (!isAttacked(t) && ref.security !== undefined) {
     const hints = [...new Set([...Object.keys(r), ...Object.keys(meta)])].filter((k) => /attack|inject|adversar|threat/i.test(k));
     warnings.push({
       kind: "verdict_on_unattacked",

@@ -12,6 +12,7 @@ import type { CommitteeVerdict, Trajectory, Verdict } from "../types.js";
 import { BUCKETS } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
+import { restrictRun, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 import { readJsonl } from "../io/jsonl.js";
 import { committeeRates, committeeReport, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
@@ -80,6 +81,8 @@ export interface ConditionView {
 /** The report's data. */
 export interface ReportModel {
   run: string;
+  /** The `--where` filter the report is restricted to (absent without one). */
+  where?: WhereStatement;
   generated_at: string;
   inputs: string[];
   trajectories: number;
@@ -161,6 +164,8 @@ export interface ReportOptions {
    * explicit choice that does not fit the run (unknown judge, committee of one judge) throws EstimateError.
    */
   source?: EstimateOptions["source"];
+  /** `--where` (src/store/where.ts): the report is over the trajectories it keeps (stated in the page). */
+  where?: WhereFilter | null;
   /** Clock (tests). */
   now?: Date;
 }
@@ -371,7 +376,11 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const run = o.run ?? path.basename(o.runDir);
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
-  const [verdicts, index, cf] = await Promise.all([readVerdicts(o.runDir), readTrajectoryIndex(o.runDir), readCommitteeFile(o.runDir)]);
+  const [allVerdicts, fullIndex, cf0] = await Promise.all([readVerdicts(o.runDir), readTrajectoryIndex(o.runDir), readCommitteeFile(o.runDir)]);
+  // --where: every section is over the kept trajectories (the calibrated ASR: their domain in the run's design)
+  const restricted = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf0?.verdicts }, o.where, run);
+  const { index, verdicts } = restricted;
+  const cf = cf0 ? { ...cf0, verdicts: restricted.committee ?? [] } : null;
   const runState = readRunState(o.runDir);
   // A committee file from another judge set, or from before verdicts changed, is not this run's committee: the
   // report computes the committee instead and says why.
@@ -411,6 +420,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
+  warnings.push(...restricted.warnings);
   if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
   if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 
@@ -458,11 +468,12 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   let calibrated: EstimateReport | undefined;
   if (o.humanFile && tableSource) {
     try {
-      calibrated = estimateFromData(index, verdicts, readHumanLabels(o.humanFile), {
+      calibrated = estimateFromData(fullIndex, allVerdicts, readHumanLabels(o.humanFile), {
         run,
         humanFile: o.humanFile,
         source: tableSource,
         by: [...index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"],
+        where: o.where,
       });
       for (const w of calibrated.warnings) warnings.push(`calibrated estimate: ${w}`);
     } catch (e) {
@@ -504,6 +515,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
 
   return {
     run,
+    ...(restricted.statement ? { where: restricted.statement } : {}),
     generated_at: (o.now ?? new Date()).toISOString(),
     inputs,
     trajectories: index.size,

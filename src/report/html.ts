@@ -4,6 +4,7 @@
  * styles, and blocks every network request, so even a rendering bug could not run a trajectory's payload.
  * Every untrusted string goes through `escapeHtml`.
  */
+import { whereLine } from "../store/where.js";
 import { describeCost } from "../providers/cost.js";
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
@@ -543,7 +544,7 @@ export async function renderReportHtml(m: ReportModel): Promise<string> {
 <body>
 <header><h1>ipi-judge report — run ${escapeHtml(m.run)}</h1>
 <p>${int(m.trajectories)} trajectories (${int(m.attacked)} attacked) · ${m.judges.length} judge${m.judges.length === 1 ? "" : "s"}: ${m.judges.map((j) => escapeHtml(`${j.id} (${j.model}, ${j.family})`)).join(", ")}${m.human ? ` · human labels: ${escapeHtml(m.human.file)}` : ""}</p>
-<p>inputs: ${escapeHtml(m.inputs.join(", ") || "unknown")} · generated ${escapeHtml(m.generated_at)}</p>
+${m.where ? `<p class="where"><strong>${escapeHtml(whereLine(m.where, "trajectories of the run"))}</strong>: every figure in this report is over them</p>\n` : ""}<p>inputs: ${escapeHtml(m.inputs.join(", ") || "unknown")} · generated ${escapeHtml(m.generated_at)}</p>
 <nav>${nav}</nav></header>
 <main>
 ${sections.join("\n")}

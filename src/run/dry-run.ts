@@ -27,6 +27,8 @@ import { tokensCost } from "../providers/cost.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { contentSha256, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
 import { runJudgeConfig } from "./config-change.js";
+import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
+import { surfaceOfTrajectory } from "../serialize/surface.js";
 import type { LabelOptions } from "./label.js";
 
 /** Output tokens assumed per request when the judge sets no `max_tokens` below it (a verdict's JSON reply). */
@@ -74,8 +76,10 @@ export interface DryRunResult {
   config_changes: DryRunConfigChange[];
   /** True when the real `label` with these options would refuse the run (exit 2): a change under `refuse`. */
   label_would_refuse: boolean;
-  /** Trajectories read (after --limit). */
+  /** Trajectories read (after --where and --limit). */
   trajectories: number;
+  /** `--where`: what it kept of the input (absent without one). */
+  where?: WhereStatement;
   input_errors: number;
   judges: DryRunJudge[];
   /** Sum of the judges' estimates; null when any judge has no price. */
@@ -175,6 +179,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   });
   let read = 0;
   let inputErrors = 0;
+  const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
   const oldIds = await storedChatFallbackIds(path.join(opts.labelsDir, opts.run));
   let siblings: SiblingIndex | undefined;
@@ -184,11 +189,13 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       inputErrors++;
       continue;
     }
-    if (opts.limit !== undefined && read >= opts.limit) break;
-    read++;
     // the injected text label would recover (issue 24): the same trajectory, so the same content hash and prompt
     let t = withInstructingDescriptions(item.trajectory);
     if (needsSibling(t)) t = (siblings ??= await buildSiblingIndex(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes })).recover(t);
+    // --where: as label, a trajectory it does not keep is not judged (nor counted by --limit)
+    if (whereTally && !whereTally.add({ ...t, surface: surfaceOfTrajectory(t) })) continue;
+    if (opts.limit !== undefined && read >= opts.limit) break;
+    read++;
     const kept = oldIds.byLine.size > 0 ? keepStoredChatId(t, oldIds) : undefined;
     if (kept !== undefined) t.id = kept;
     const prev = hashes.get(t.id);
@@ -236,6 +243,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     config_changes: configChanges,
     label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse"),
     trajectories: read,
+    ...(whereTally ? { where: whereTally.statement("trajectories read").statement } : {}),
     input_errors: inputErrors,
     judges: per.map((p) => p.row),
     estimated_cost_usd: total,
@@ -251,7 +259,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
 /** A dry run as text for the terminal: one block per judge, the total, and the assumptions. */
 export function formatDryRun(r: DryRunResult): string {
   const usd = (x: number | null) => (x === null ? "unknown" : x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`);
-  const lines = [`dry run of ${r.run}: ${r.trajectories} trajectories read${r.input_errors ? `, ${r.input_errors} bad input items` : ""}; nothing was sent or stored`];
+  const lines = [...(r.where ? [whereLine(r.where)] : []), `dry run of ${r.run}: ${r.trajectories} trajectories read${r.input_errors ? `, ${r.input_errors} bad input items` : ""}; nothing was sent or stored`];
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   for (const j of r.judges) {
     lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped)`);

@@ -12,7 +12,8 @@ import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
-import { RunStore, looseVerdictKey, verdictKey } from "../store/run-store.js";
+import { RunStore, looseVerdictKey, readTrajectoryIndex, verdictKey } from "../store/run-store.js";
+import { WhereTally, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths, type BatchSettings } from "./batch.js";
@@ -64,6 +65,11 @@ export interface LabelOptions {
   onConfigChange?: "refuse" | "rejudge" | "keep";
   /** Called with warnings about the run (a judge's configuration changed and `keep`/`rejudge` was chosen). */
   onWarning?: (message: string) => void;
+  /**
+   * `--where` (src/store/where.ts): only the trajectories it keeps are stored and judged; the others are read and
+   * left out (counted in `LabelResult.where`), and the summary is over the run's trajectories it keeps.
+   */
+  where?: WhereFilter | null;
   budgetChars?: number;
   minQuoteChars?: number;
   /** Stops the run: nothing new is read or sent; the run ends `interrupted` and a rerun resumes it. */
@@ -101,6 +107,8 @@ export interface LabelResult {
   costCap?: CostCapState;
   /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
   adaptations: Record<string, string[]>;
+  /** With `where`: what it kept of this invocation's input (`kept` of `of` trajectories read) and its warnings. */
+  where?: { input: WhereStatement; warnings: string[] };
 }
 
 /**
@@ -114,6 +122,7 @@ export interface LabelResult {
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
+  const whereTally = opts.where ? new WhereTally(opts.where) : null;
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs });
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};
@@ -267,9 +276,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         report();
         continue;
       }
-      if (opts.limit !== undefined && taken >= opts.limit) break;
-      taken++;
-      progress.read++;
       // Injected text the input does not record (issue 24): instructing tool descriptions, else sibling runs (the
       // index is built by one more read of the inputs the first time a run needs it).
       let read = withInstructingDescriptions(item.trajectory);
@@ -277,10 +283,16 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       // Where each injection entered (input-given surfaces win; a mismatch with where code finds it is recorded).
       const sd = decideSurfaces(read);
       const t = Object.keys(sd.surfaces).length > 0 ? { ...read, surfaces: sd.surfaces } : read;
+      const row = indexRow(t, sd.surfaces);
+      // --where: a trajectory it does not keep is neither stored nor judged (nor counted by --limit)
+      if (whereTally && !whereTally.add(row)) continue;
+      if (opts.limit !== undefined && taken >= opts.limit) break;
+      taken++;
+      progress.read++;
       for (const w of sd.warnings) {
         store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
       }
-      const state = store.addTrajectory(indexRow(t, sd.surfaces));
+      const state = store.addTrajectory(row);
       if (state === "changed") {
         progress.changed++;
         store.addError({
@@ -348,8 +360,22 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     await store.close();
   }
   // what the three readers would read back from the journals, kept in memory as they were written (no re-read)
-  const { verdicts, index, errors } = store.summaryInputs();
-  const summary = summarizeRun(opts.run, verdicts, index, errors, stopped);
+  const inputs = store.summaryInputs();
+  // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
+  // and says so
+  let { index, verdicts } = inputs;
+  let runWhere: WhereStatement | undefined;
+  if (opts.where) {
+    // the in-memory rows are slim (no suite, attack, ...): with a filter, the index is read back from the journal
+    const full = await readTrajectoryIndex(store.dir);
+    const tally = new WhereTally(opts.where);
+    const keep = new Set([...full.values()].filter((r) => tally.add(r)).map((r) => r.id));
+    index = new Map([...inputs.index].filter(([id]) => keep.has(id)));
+    verdicts = inputs.verdicts.filter((v) => index.has(v.trajectory_id));
+    runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
+  }
+  const summary = summarizeRun(opts.run, verdicts, index, inputs.errors, stopped);
+  if (runWhere) summary.where = runWhere;
   // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
   for (const j of summary.judges) {
     if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
@@ -371,5 +397,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     stoppedJudges: stopped,
     ...(costCap ? { costCap } : {}),
     adaptations,
+    ...(whereTally ? { where: { input: whereTally.statement("trajectories read").statement, warnings: whereTally.statement("trajectories read").warnings } } : {}),
   };
 }

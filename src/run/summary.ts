@@ -1,4 +1,5 @@
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
+import { whereLine, type WhereStatement } from "../store/where.js";
 import { pctText } from "../agree/format.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -62,6 +63,8 @@ export interface JudgeSummary {
 
 export interface RunSummary {
   run: string;
+  /** `label --where`: the summary is over the run's trajectories the filter keeps (absent without one). */
+  where?: WhereStatement;
   trajectories: number;
   attacked: number;
   unattacked: number;
@@ -273,6 +276,7 @@ function cachedText(u: JudgeSummary["usage"]): string {
 /** Render a run summary as plain text for the terminal. */
 export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
+  if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
   lines.push(`run ${s.run}: ${s.trajectories} trajectories (${s.attacked} attacked, ${s.unattacked} unattacked), ${s.verdicts} verdicts`);
   for (const j of s.judges) {
     lines.push("");

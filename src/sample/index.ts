@@ -9,6 +9,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { restrictRun, type WhereFilter } from "../store/where.js";
 import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { assignItemIds, buildExportFiles, EXPORT_FILES, PRIVATE_FILES, SHARED_FILES, writeExportFiles, type BlindItem } from "./export.js";
@@ -70,6 +71,8 @@ export interface CreateSampleOptions {
   force?: boolean;
   /** Where relative `source.path`s are resolved from (default: the current directory). */
   sourceRoot?: string;
+  /** `--where` (src/store/where.ts): the population is the run's trajectories it keeps (recorded in the design). */
+  where?: WhereFilter | null;
 }
 
 /** What {@link createSample} did. */
@@ -96,8 +99,11 @@ export const SPREADSHEET_CELL_LIMIT = 32_767;
  *   sample (without `force`).
  */
 export async function createSample(o: CreateSampleOptions): Promise<CreateSampleResult> {
-  const index = await readTrajectoryIndex(o.runDir);
-  if (index.size === 0) throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
+  const fullIndex = await readTrajectoryIndex(o.runDir);
+  if (fullIndex.size === 0) throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
+  // --where: the population is the kept trajectories (UsageError when it keeps none)
+  const restricted = restrictRun({ index: fullIndex }, o.where, o.run);
+  const index = restricted.index;
   let fields;
   try {
     fields = parseStrataFields(o.strata ?? []);
@@ -110,10 +116,11 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   const warnings = cr
     ? [...cr.stale.map((s) => `committee.jsonl is stale (${s}): its strata A/D/U and the disagreement pool may not match the run now; run ipi-judge committee --run ${o.run} again`), ...cr.notes]
     : [];
-  const committee = cr?.rows ?? null;
+  const committee = cr ? cr.rows.filter((r) => index.has(r.trajectory_id)) : null;
   const pop = buildPopulation(index.values(), committee, fields);
   const { items, design } = drawSample(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
-  warnings.push(...design.warnings);
+  if (restricted.statement) design.where = restricted.statement;
+  warnings.push(...restricted.warnings, ...design.warnings);
   const blind = assignItemIds(items, o.seed);
   const rows = blind.map((b) => index.get(b.trajectory_id)!);
   const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot });

@@ -8,6 +8,7 @@
  * order) from the seed's `phase1` stream, phase 2 from its `phase2` stream (src/sample/draw.ts), so the same
  * population, request and seed give the same sample.
  */
+import type { WhereStatement } from "../store/where.js";
 import { designWeight, largestRemainderAllocation, twoPhaseInclusion } from "./design.js";
 import { compareCodeUnits, drawWithoutReplacement, seededRng } from "./draw.js";
 import { cellKey, type CommitteeStratum, type Population, type PopulationUnit } from "./population.js";
@@ -42,6 +43,11 @@ export interface SampledItem {
 /** The record of a drawn sample's design (written to `design.json` and the manifest header). */
 export interface SampleDesign {
   seed: number;
+  /**
+   * The `--where` filter the population was restricted to (absent without one): N, strata and inclusion
+   * probabilities are those of the kept trajectories (src/store/where.ts).
+   */
+  where?: WhereStatement;
   request: { random: number; disagreement: number; allow_short: boolean; strata: string[] };
   population: {
     N: number;

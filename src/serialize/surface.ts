@@ -27,6 +27,7 @@
  */
 import type { Message, Part, Surface, Trajectory } from "../types.js";
 import { trajectoryParts } from "./parts.js";
+import { isAttacked } from "../ingest/attacked.js";
 
 /**
  * Lines of an injected text this long ({@link surfaceForm} characters) or longer locate it on their own; a shorter
@@ -194,7 +195,7 @@ export function trajectorySurface(surfaces: Record<string, Surface> | undefined)
 export function surfaceOfTrajectory(t: Trajectory, surfaces: Record<string, Surface> = decideSurfaces(t).surfaces): string | undefined {
   const s = trajectorySurface(surfaces);
   if (s !== undefined) return s;
-  const attacked = typeof t.attack === "string" && t.attack !== "" && t.attack !== "none";
+  const attacked = isAttacked(t);
   const placeholders = Object.keys(t.injections ?? {}).length + Object.keys(t.surfaces ?? {}).length;
   return attacked && placeholders === 0 ? FORMAT_SURFACES[t.source?.format ?? ""] : undefined;
 }

@@ -28,6 +28,7 @@ import { normalize } from "../evidence/normalize.js";
 import { looseInjectionForm, partNorm, type EvidenceContext } from "../evidence/context.js";
 import type { PartKind, Trajectory } from "../types.js";
 import { withInstructingDescriptions } from "../serialize/instructing.js";
+import { isAttacked } from "../ingest/attacked.js";
 
 /** Length (letters and digits) of the windows an injected text is located by. */
 export const WINDOW = 48;
@@ -85,14 +86,8 @@ export function injectionExposure(ctx: EvidenceContext): Exposure {
   return e;
 }
 
-/**
- * Whether a trajectory is attacked: it records injected content (a non-empty `injections`), or it names an attack
- * (`attack` set and not `none`). The one definition for verdicts (`attacked`), the run index and the exposure
- * floor below.
- */
-export function isAttacked(t: Partial<Pick<Trajectory, "injections" | "attack">>): boolean {
-  return Object.keys(t.injections ?? {}).length > 0 || (typeof t.attack === "string" && t.attack !== "" && t.attack.toLowerCase() !== "none");
-}
+/** The one definition of "attacked" (`src/ingest/attacked.ts`), re-exported for the verdict layer. */
+export { isAttacked };
 
 function compute(ctx: EvidenceContext): Exposure {
   // No injection recorded and the tools known: instructing tool descriptions are the injected text (issue 24)

@@ -33,7 +33,10 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(out.excluded.unattacked).toBe(16);
     expect(out.conditions).toEqual(["ignore_previous", "important_instructions", "tool_knowledge"]);
     expect(out.models).toHaveLength(4);
-    expect(out.warnings).toHaveLength(1);
+    // and the attacks share no (suite, user task, injection task) cell: every cell is kept, said so (like-for-like)
+    expect(out.warnings).toHaveLength(2);
+    expect(out.warnings[1]).toMatch(/the conditions share no \(suite, user_task_id, injection_task_id\) cell .*nothing is like for like/);
+    expect(out.cells).toMatchObject({ mode: "common", applied: false, common_cells: 0 });
     expect(out.common_tasks.applied).toBe(false);
     // every pooled cell equals a direct count over the stored verdicts
     const [verdicts, index] = [await readVerdicts(path.join(labels, "s")), await readTrajectoryIndex(path.join(labels, "s"))];

@@ -1,0 +1,233 @@
+/**
+ * Like-for-like conditions (issue 22, item 3): `compare` ranks conditions on the (suite, user task, injection
+ * task, attack) cells they all cover. Pooling a baseline run over 15 attacks against defenses run on one attack
+ * answers another question than "what does the defense change"; so by default every condition is restricted to
+ * the cells common to all conditions, and what each one lost is named (`cells_dropped`). `--all-cells` keeps
+ * everything and says that the mixes differ.
+ *
+ * Two steps: (1) the cells every condition covers (pooled over models); (2) per agent model, the cells of step 1
+ * it covers under every one of its own conditions, so that a model's conditions (its worst-condition risk, its
+ * reversals) are like for like too.
+ *
+ * A cell leaves out the condition field itself (with `--by attack` the attack is what is compared, so a cell is
+ * (suite, user task, injection task); with `--by surface` the attack too, as the attack sets the surface).
+ */
+/** What the filter reads of an observation (`Observation` of ./data.ts, which imports this file). */
+export interface CellObservation {
+  model: string;
+  condition: string;
+  suite: string;
+  attack?: string;
+  cell?: string;
+}
+
+/** The fields of a cell, in key order. */
+export const CELL_FIELDS = ["suite", "user_task_id", "injection_task_id", "attack"] as const;
+
+/**
+ * The cell fields for a condition field: all of {@link CELL_FIELDS} but the condition field itself; with `surface`,
+ * also without `attack` (where the injection enters is set by the attack: VIGIL's `tool_attack` is the schema
+ * surface, `important_instructions` the data surface, so two surfaces never share an attack).
+ */
+export function cellFields(conditionField: string): string[] {
+  return CELL_FIELDS.filter((f) => f !== conditionField && !(conditionField === "surface" && f === "attack"));
+}
+
+/**
+ * The cell key of a trajectory (`suite/user_task/injection_task/attack`, minus the condition field), or undefined
+ * when it has no user task or injection task id (its cell is unknown). A missing suite or attack reads `(none)`.
+ */
+export function cellKey(
+  r: { suite?: string; user_task_id?: string; injection_task_id?: string; attack?: string },
+  conditionField: string,
+): string | undefined {
+  if (r.user_task_id === undefined || r.injection_task_id === undefined) return undefined;
+  return cellFields(conditionField)
+    .map((f) => (r as Record<string, string | undefined>)[f] ?? "(none)")
+    .join("/");
+}
+
+/** What one condition lost to the common cells. */
+export interface CellsDropped {
+  /** Cells of this condition that some other condition lacks (step 1). */
+  cells: number;
+  /** Labelled attacked trajectories of this condition left out of every figure (both steps). */
+  trajectories: number;
+  /** Those trajectories by attack and by suite. */
+  by_attack: Record<string, number>;
+  by_suite: Record<string, number>;
+  /** The dropped cells, sorted (`suite/user_task/injection_task/attack`, as `cell_fields` says). */
+  list: string[];
+  /**
+   * Second step, per agent model: common cells this model lacks under another of its conditions, so its own
+   * conditions stay like for like (model -> the cells and trajectories dropped from this condition); `{}` when none.
+   */
+  per_model: Record<string, { cells: number; trajectories: number; list: string[] }>;
+}
+
+/** The result of {@link commonCellFilter}. */
+export interface CellCheck {
+  /** `common`: conditions compared on their common cells; `all` (`--all-cells`): nothing dropped. */
+  mode: "common" | "all";
+  /** False when the check could not be made (see `reason`) or with `--all-cells`. */
+  applied: boolean;
+  reason?: string;
+  /** What a cell is made of (`cellFields`). */
+  cell_fields: string[];
+  /** Distinct cells per condition before filtering. */
+  cells_per_condition: Record<string, number>;
+  /** Cells observed under every condition. */
+  common_cells: number;
+  /** Per condition that lost cells (absent when it lost none; `{}` when not applied). */
+  cells_dropped: Record<string, CellsDropped>;
+  /** True when the conditions cover different cells (with `--all-cells`, or when not applied, the mixes differ). */
+  mixes_differ: boolean;
+}
+
+const count = (m: Record<string, number>, k: string) => {
+  m[k] = (m[k] ?? 0) + 1;
+};
+
+/**
+ * Restrict observations to the cells every condition covers (or, with `all`, keep everything and report the
+ * difference).
+ * @param obs observations with `cell` set by `buildObservations` (undefined: unknown cell).
+ * @param conditionField the condition field (left out of the cell).
+ * @param mode `common` (default of `compare`) or `all` (`--all-cells`).
+ * @returns the kept observations, the check, and warnings for the reader.
+ * When, in `common` mode, the conditions share no cell at all, every cell is kept (`applied: false` with the
+ * reason) and a warning says that nothing is like for like.
+ */
+export function commonCellFilter<T extends CellObservation>(
+  obs: readonly T[],
+  conditionField: string,
+  mode: "common" | "all",
+): { observations: T[]; cells: CellCheck; warnings: string[] } {
+  const fields = cellFields(conditionField);
+  const byCond = new Map<string, Set<string>>();
+  let unknown = 0;
+  for (const o of obs) {
+    if (o.cell === undefined) {
+      unknown++;
+      continue;
+    }
+    if (!byCond.has(o.condition)) byCond.set(o.condition, new Set());
+    byCond.get(o.condition)!.add(o.cell);
+  }
+  const conds = [...new Set(obs.map((o) => o.condition))].sort();
+  const cellsPer = Object.fromEntries(conds.map((c) => [c, byCond.get(c)?.size ?? 0]));
+  const base: CellCheck = { mode, applied: false, cell_fields: fields, cells_per_condition: cellsPer, common_cells: 0, cells_dropped: {}, mixes_differ: false };
+  if (unknown > 0) {
+    base.reason = `${unknown} of ${obs.length} labelled attacked trajectories have no user task or injection task id, so their cells are unknown`;
+    const warnings =
+      conds.length > 1 ? [`the conditions could not be checked for like-for-like cells (${base.reason}): their task and attack mixes may differ`] : [];
+    return { observations: [...obs], cells: base, warnings };
+  }
+  const sets = conds.map((c) => byCond.get(c)!);
+  const common = new Set(sets.length ? [...sets[0]].filter((k) => sets.every((s) => s.has(k))) : []);
+  base.common_cells = common.size;
+  const dropped: Record<string, CellsDropped> = {};
+  for (const o of obs) {
+    if (common.has(o.cell!)) continue;
+    let d = dropped[o.condition];
+    if (!d) dropped[o.condition] = d = { cells: 0, trajectories: 0, by_attack: {}, by_suite: {}, list: [], per_model: {} };
+    d.trajectories++;
+    count(d.by_attack, o.attack ?? "(none)");
+    count(d.by_suite, o.suite);
+  }
+  for (const [c, d] of Object.entries(dropped)) {
+    d.list = [...byCond.get(c)!].filter((k) => !common.has(k)).sort();
+    d.cells = d.list.length;
+  }
+  // Step 2: per model, the common cells it covers under every one of its conditions.
+  const perModel = new Map<string, Map<string, Set<string>>>();
+  for (const o of obs) {
+    if (!common.has(o.cell!)) continue;
+    let m = perModel.get(o.model);
+    if (!m) perModel.set(o.model, (m = new Map()));
+    if (!m.has(o.condition)) m.set(o.condition, new Set());
+    m.get(o.condition)!.add(o.cell!);
+  }
+  const modelCommon = new Map<string, Set<string>>();
+  for (const [model, m] of perModel) {
+    const ss = [...m.values()];
+    modelCommon.set(model, new Set([...ss[0]].filter((k) => ss.every((x) => x.has(k)))));
+  }
+  const keep = (o: T) => common.has(o.cell!) && modelCommon.get(o.model)!.has(o.cell!);
+  for (const o of obs) {
+    if (!common.has(o.cell!) || keep(o)) continue;
+    let d = dropped[o.condition];
+    if (!d) dropped[o.condition] = d = { cells: 0, trajectories: 0, by_attack: {}, by_suite: {}, list: [], per_model: {} };
+    d.trajectories++;
+    count(d.by_attack, o.attack ?? "(none)");
+    count(d.by_suite, o.suite);
+    let pm = d.per_model[o.model];
+    if (!pm) d.per_model[o.model] = pm = { cells: 0, trajectories: 0, list: [] };
+    pm.trajectories++;
+  }
+  for (const [c, d] of Object.entries(dropped)) {
+    for (const [model, pm] of Object.entries(d.per_model)) {
+      pm.list = [...perModel.get(model)!.get(c)!].filter((k) => !modelCommon.get(model)!.has(k)).sort();
+      pm.cells = pm.list.length;
+    }
+  }
+  base.mixes_differ = Object.keys(dropped).length > 0;
+  if (mode === "all") {
+    base.cells_dropped = {};
+    const warnings = base.mixes_differ
+      ? [
+          `--all-cells: the conditions cover different (${fields.join(", ")}) cells (${conds.map((c) => `${c} ${cellsPer[c]}`).join(", ")}; ${common.size} common): ` +
+            `their rates mix different tasks and attacks and are not like for like (without --all-cells they are compared on the common cells)`,
+        ]
+      : [];
+    return { observations: [...obs], cells: base, warnings };
+  }
+  base.applied = true;
+  base.cells_dropped = dropped;
+  if (conds.length > 1 && common.size === 0) {
+    // Nothing is like for like: comparing on no cell is impossible, so every cell is kept and the reader is told.
+    base.applied = false;
+    base.cells_dropped = {};
+    base.reason = `the conditions share no (${fields.join(", ")}) cell (${conds.map((c) => `${c} ${cellsPer[c]}`).join(", ")})`;
+    return {
+      observations: [...obs],
+      cells: base,
+      warnings: [
+        `${base.reason}: nothing is like for like, so every cell is kept and the conditions' rates mix different tasks and attacks; ` +
+          `narrow them with --where to conditions run on the same cells`,
+      ],
+    };
+  }
+  return { observations: obs.filter(keep), cells: base, warnings: [] };
+}
+
+/** Text lines naming what each condition lost (empty when nothing was dropped or the check was not made). */
+export function formatCellsDropped(c: CellCheck): string[] {
+  const lines: string[] = [];
+  const top = (m: Record<string, number>) =>
+    Object.entries(m)
+      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ");
+  if (c.mode === "all") return lines;
+  if (!c.applied) return lines;
+  const entries = Object.entries(c.cells_dropped);
+  if (entries.length === 0) {
+    lines.push(`like-for-like: every condition covers the same ${c.common_cells} (${c.cell_fields.join(", ")}) cells; nothing dropped`);
+    return lines;
+  }
+  lines.push(
+    `like-for-like: conditions compared on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover (--all-cells keeps everything); dropped:`,
+  );
+  for (const [cond, d] of entries) {
+    const pm = Object.entries(d.per_model).map(([m, x]) => `${m} ${x.trajectories} in ${x.cells} cells`);
+    lines.push(
+      `  ${cond}: ${d.trajectories} labelled attacked trajectories` +
+        (d.cells ? `; ${d.cells} cells some other condition lacks` : "") +
+        (pm.length ? `; cells a model lacks under its other conditions: ${pm.join(", ")}` : "") +
+        ` (attack: ${top(d.by_attack)}; suite: ${top(d.by_suite)})`,
+    );
+  }
+  lines.push(`  (the dropped cells are listed in --json cells.cells_dropped.<condition>.list and .per_model.<model>.list)`);
+  return lines;
+}

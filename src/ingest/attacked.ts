@@ -1,0 +1,65 @@
+/**
+ * The one definition of "attacked" (issue 22, item 9). Every input format (AgentDojo and its variants, chat
+ * JSONL, Inspect logs, shell trajectories) goes through {@link normalizeAttack} in `readTrajectories`, so an attack
+ * value that means "no attack" (`benign`, `none`, `""`, `null`, ...) means it in every format, and every later
+ * stage (verdict `attacked`, the run index, exposure, surfaces, the signature judge) asks {@link isAttacked}.
+ * Before this, four copies disagreed: `attack: "benign"` was unattacked in chat JSONL and attacked in an Inspect
+ * log, so a denominator depended on the input format.
+ */
+import type { Trajectory } from "../types.js";
+
+/**
+ * Attack-field values that mean "not attacked", matched on the trimmed value, case-insensitively: the empty
+ * string, `none` (AgentDojo's folder name of unattacked runs), Python's `None` and `null`/`nil`, `n/a`/`na`,
+ * `no`/`false`, `no_attack` (`no-attack`, `no attack`, `noattack`), `benign`, `clean`, `baseline`.
+ */
+export const NO_ATTACK_RE = /^(|none|null|nil|n\/?a|no|false|no[_ -]?attack|benign|clean|baseline)$/i;
+
+/** True when an attack value means "no attack": undefined, null, or a string matching {@link NO_ATTACK_RE}. */
+export function meansNoAttack(attack: unknown): boolean {
+  if (attack === undefined || attack === null) return true;
+  return typeof attack === "string" && NO_ATTACK_RE.test(attack.trim());
+}
+
+/**
+ * Whether a trajectory is attacked: it records injected content (a non-empty `injections`), or it names an attack
+ * (`attack` a string that does not mean "no attack", {@link meansNoAttack}). The one definition, for verdicts
+ * (`attacked`), the run index, the exposure floor, surfaces and the signature judge; it gives the same answer on
+ * a trajectory before and after {@link normalizeAttack}.
+ */
+export function isAttacked(t: Partial<Pick<Trajectory, "injections" | "attack">>): boolean {
+  if (Object.keys(t.injections ?? {}).length > 0) return true;
+  return typeof t.attack === "string" && !meansNoAttack(t.attack);
+}
+
+/**
+ * Normalize a trajectory's `attack` at ingest, in place: a value that means "no attack" ({@link meansNoAttack}) is
+ * removed, so an unattacked run has no `attack` in every format (DESIGN section 3, docs/ARCHITECTURE.md "Trajectory
+ * fields from ingest"); a non-empty original value is kept as `metadata.original_attack`. A non-string `attack` (a
+ * library user's record) is left alone. Idempotent.
+ */
+export function normalizeAttack(t: Trajectory): void {
+  if (t.attack === undefined) return;
+  const a: unknown = t.attack;
+  if (a !== null && typeof a !== "string") return;
+  if (!meansNoAttack(a)) return;
+  if (typeof a === "string" && a.trim() !== "") t.metadata = { ...(t.metadata ?? {}), original_attack: a };
+  delete t.attack;
+}
+
+/** AgentDojo's name of an injection task run as the user's task (`<suite>/injection_task_N/none/none.json`). */
+const INJECTION_TASK_ID_RE = /^injection_task_\d+$/;
+
+/**
+ * The kind of a run: `attacked` ({@link isAttacked}); `injection_task`, an unattacked run whose user task is one of
+ * the benchmark's injection tasks (AgentDojo and AgentDyn's `<suite>/injection_task_N/none/none.json`: the attacker's
+ * goal run as the user's own task, to check that it can be done at all); else `user_task` (the user's own task,
+ * unattacked). Utility "without attack" counts `user_task` runs only (issue 22, item 4). A run index row, which
+ * holds no `injections`, is read by its stored `attacked` flag (computed by {@link isAttacked} when labelled).
+ */
+export function runKind(
+  t: Partial<Pick<Trajectory, "injections" | "attack" | "user_task_id">> & { attacked?: boolean },
+): "attacked" | "user_task" | "injection_task" {
+  if (typeof t.attacked === "boolean" ? t.attacked : isAttacked(t)) return "attacked";
+  return typeof t.user_task_id === "string" && INJECTION_TASK_ID_RE.test(t.user_task_id) ? "injection_task" : "user_task";
+}

@@ -1,0 +1,206 @@
+/**
+ * The `--where FIELD=VALUE[,VALUE]` filter (issue 22, item 3): the one selection of a run's trajectories that
+ * `label`, `agree`, `sample`, `estimate`, `compare` and `report` apply, identically, so a figure can be computed
+ * over one attack, one model, one defense, ... and says over which runs it is (`whereStatement`).
+ *
+ * Semantics: values of one field are alternatives (OR); several `--where` options must all hold (AND). A value
+ * matches a trajectory whose field equals it exactly; the value `(none)` matches trajectories without the field
+ * (e.g. `attack=important_instructions,(none)` keeps the unattacked runs for utility without attack).
+ */
+import { UsageError } from "../errors.js";
+
+/** The fields a filter can name: canonical name -> the record field it reads. */
+export const WHERE_FIELDS = {
+  model: "agent_model",
+  suite: "suite",
+  condition: "condition",
+  attack: "attack",
+  surface: "surface",
+  user_task: "user_task_id",
+  injection_task: "injection_task_id",
+} as const;
+
+/** A canonical filter field. */
+export type WhereField = keyof typeof WHERE_FIELDS;
+
+/** Other spellings accepted for a field (the record field names, and hyphens). */
+const ALIASES: Record<string, WhereField> = {
+  agent_model: "model",
+  "agent-model": "model",
+  user_task_id: "user_task",
+  "user-task": "user_task",
+  injection_task_id: "injection_task",
+  "injection-task": "injection_task",
+  defense: "condition",
+};
+
+/** The value that matches a trajectory without the field. */
+export const WHERE_NONE = "(none)";
+
+/** One clause: the field and the values it accepts. */
+export interface WhereClause {
+  field: WhereField;
+  values: string[];
+}
+
+/** A parsed filter: its clauses (all must hold) and its text as given back (`attack=a,b model=m`). */
+export interface WhereFilter {
+  clauses: WhereClause[];
+  text: string;
+}
+
+/** The fields a filter reads (a trajectory, or a run's index row, which has `surface`). */
+export type WhereRecord = Partial<Record<(typeof WHERE_FIELDS)[WhereField], unknown>>;
+
+/**
+ * Parse `--where` option values (`FIELD=VALUE[,VALUE]`, repeatable).
+ * @returns the filter, or null when none is given.
+ * @throws UsageError naming the option for a malformed clause, an unknown field (listing the fields), or an empty value.
+ */
+export function parseWhere(specs: readonly string[] | string | undefined): WhereFilter | null {
+  const list = specs === undefined ? [] : typeof specs === "string" ? [specs] : [...specs];
+  if (list.length === 0) return null;
+  const clauses: WhereClause[] = [];
+  for (const spec of list) {
+    const eq = spec.indexOf("=");
+    if (eq <= 0) throw new UsageError(`--where "${spec}": expected FIELD=VALUE[,VALUE] (fields: ${Object.keys(WHERE_FIELDS).join(", ")})`);
+    const name = spec.slice(0, eq).trim().toLowerCase();
+    const field = (Object.hasOwn(WHERE_FIELDS, name) ? name : ALIASES[name]) as WhereField | undefined;
+    if (!field) throw new UsageError(`--where "${spec}": unknown field "${spec.slice(0, eq).trim()}" (fields: ${Object.keys(WHERE_FIELDS).join(", ")})`);
+    const values = [...new Set(spec.slice(eq + 1).split(",").map((v) => v.trim()))];
+    if (values.some((v) => v === "")) throw new UsageError(`--where "${spec}": empty value (give ${field}=VALUE[,VALUE]; ${WHERE_NONE} matches runs without a ${field})`);
+    clauses.push({ field, values });
+  }
+  return { clauses, text: clauses.map((c) => `${c.field}=${c.values.join(",")}`).join(" ") };
+}
+
+/** The value of a filter field on a record: a non-empty string (numbers turned into strings), else undefined. */
+export function whereValue(r: WhereRecord, field: WhereField): string | undefined {
+  const v = r[WHERE_FIELDS[field]];
+  if (typeof v === "string") return v === "" ? undefined : v;
+  if (typeof v === "number") return String(v);
+  return undefined;
+}
+
+/** True when a record passes every clause of the filter (always true without a filter). */
+export function matchesWhere(r: WhereRecord, f: WhereFilter | null | undefined): boolean {
+  if (!f) return true;
+  return f.clauses.every((c) => c.values.includes(whereValue(r, c.field) ?? WHERE_NONE));
+}
+
+/** What a filter kept, for every output: the filter, the counts, and the values that matched nothing. */
+export interface WhereStatement {
+  /** The filter as given (`attack=important_instructions model=gpt-4o`). */
+  filter: string;
+  /** Field -> accepted values. */
+  clauses: Record<string, string[]>;
+  /** Trajectories kept, of how many. */
+  kept: number;
+  of: number;
+  /** Values that matched no trajectory of the input (each also a warning); `[]` when none. */
+  unmatched: Array<{ field: WhereField; value: string }>;
+}
+
+/**
+ * A streaming count of what a filter keeps (for `label`, which reads its input once): `add` each record, then
+ * `statement` (the same statement and warnings as {@link applyWhere}, without throwing).
+ */
+export class WhereTally {
+  private readonly seen = new Map<WhereField, Map<string, number>>();
+  kept = 0;
+  of = 0;
+  constructor(readonly filter: WhereFilter) {
+    for (const c of filter.clauses) this.seen.set(c.field, new Map());
+  }
+  /** Count a record; true when the filter keeps it. */
+  add(r: WhereRecord): boolean {
+    this.of++;
+    for (const [field, m] of this.seen) {
+      const v = whereValue(r, field) ?? WHERE_NONE;
+      m.set(v, (m.get(v) ?? 0) + 1);
+    }
+    const keep = matchesWhere(r, this.filter);
+    if (keep) this.kept++;
+    return keep;
+  }
+  /** The statement so far, and one warning per value that matched nothing (naming the values that occur, up to 12). */
+  statement(what = "trajectories"): { statement: WhereStatement; warnings: string[] } {
+    const unmatched: WhereStatement["unmatched"] = [];
+    const warnings: string[] = [];
+    const occurring = (field: WhereField) => {
+      const vs = [...this.seen.get(field)!.keys()].sort();
+      return vs.length > 12 ? `${vs.slice(0, 12).join(", ")}, ... (${vs.length} values)` : vs.join(", ") || "none";
+    };
+    for (const c of this.filter.clauses) {
+      for (const v of c.values) {
+        if (this.seen.get(c.field)!.has(v)) continue;
+        unmatched.push({ field: c.field, value: v });
+        warnings.push(`--where ${c.field}=${v} matches none of the ${this.of} ${what} (${c.field} values: ${occurring(c.field)})`);
+      }
+    }
+    const statement: WhereStatement = {
+      filter: this.filter.text,
+      clauses: Object.fromEntries(this.filter.clauses.map((c) => [c.field, c.values])),
+      kept: this.kept,
+      of: this.of,
+      unmatched,
+    };
+    return { statement, warnings };
+  }
+}
+
+/**
+ * Apply a filter to records, counting what it kept and naming the values that matched nothing.
+ * @param what the records' name in messages (`trajectories of run X`).
+ * @returns the kept records, the statement (null without a filter) and warnings (one per unmatched value, naming
+ *   the field's values that do occur, up to 12).
+ * @throws UsageError when a filter keeps nothing (naming each clause's unmatched values and what occurs).
+ */
+export function applyWhere<T extends WhereRecord>(
+  records: Iterable<T>,
+  f: WhereFilter | null | undefined,
+  what = "trajectories",
+): { kept: T[]; statement: WhereStatement | null; warnings: string[] } {
+  if (!f) return { kept: [...records], statement: null, warnings: [] };
+  const tally = new WhereTally(f);
+  const kept: T[] = [];
+  for (const r of records) if (tally.add(r)) kept.push(r);
+  const { statement, warnings } = tally.statement(what);
+  if (kept.length === 0) {
+    throw new UsageError(
+      `--where ${f.text} keeps none of the ${statement.of} ${what}` + (warnings.length ? `: ${warnings.join("; ")}` : ` (no ${what.replace(/ of .*/, "")} satisfies every clause together)`),
+    );
+  }
+  return { kept, statement, warnings };
+}
+
+/** One line for text outputs: `filter --where attack=x: 753 of 14,652 trajectories`. */
+export function whereLine(s: WhereStatement | null | undefined, what = "trajectories"): string {
+  if (!s) return "";
+  return `filter --where ${s.filter}: ${s.kept.toLocaleString("en-US")} of ${s.of.toLocaleString("en-US")} ${what}` +
+    (s.unmatched.length ? ` (matched nothing: ${s.unmatched.map((u) => `${u.field}=${u.value}`).join(", ")})` : "");
+}
+
+/**
+ * A run restricted to the trajectories a filter keeps: the index rows kept, and the verdicts and committee
+ * verdicts of those trajectories only. The one way every command that reads a stored run applies `--where`.
+ * @param index the run's trajectory index (`readTrajectoryIndex`); rows carry `surface`.
+ * @returns the same objects without a filter (statement null).
+ * @throws UsageError as {@link applyWhere}.
+ */
+export function restrictRun<R extends WhereRecord & { id: string }, V extends { trajectory_id: string }, C extends { trajectory_id: string }>(
+  run: { index: ReadonlyMap<string, R>; verdicts?: readonly V[]; committee?: readonly C[] },
+  f: WhereFilter | null | undefined,
+  runName?: string,
+): { index: Map<string, R>; verdicts: V[]; committee: C[] | undefined; statement: WhereStatement | null; warnings: string[] } {
+  if (!f) return { index: new Map(run.index), verdicts: [...(run.verdicts ?? [])], committee: run.committee ? [...run.committee] : undefined, statement: null, warnings: [] };
+  const { kept, statement, warnings } = applyWhere(run.index.values(), f, `trajectories${runName ? ` of run ${runName}` : ""}`);
+  const index = new Map(kept.map((r) => [r.id, r]));
+  return {
+    index,
+    verdicts: (run.verdicts ?? []).filter((v) => index.has(v.trajectory_id)),
+    committee: run.committee?.filter((c) => index.has(c.trajectory_id)),
+    statement,
+    warnings,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * `--where` is one filter applied identically by label, agree, sample, estimate, compare and report, and every
+ * output states it (issue 22 item 3). Real vendored slice: test/data/like-for-like (14 AgentDojo runs).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { DATA } from "../helpers/paths.js";
+
+const SLICE = path.join(DATA, "like-for-like", "runs");
+const WHERE = ["--where", "condition=tool_filter,no_defense", "--where", "user_task=user_task_0"];
+// recomputed from the slice's paths: tool_filter and undefended runs of user_task_0 (3 attacks + none; ii + none)
+const KEPT = 6;
+
+describe("--where in every command", () => {
+  let dir: string;
+  const L = () => ["--labels-dir", path.join(dir, "labels")];
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-where-"));
+    const r = await runCli(["label", SLICE, "--run", "all", ...L()]);
+    expect(r.code, r.stderr).toBe(0);
+  }, 120_000);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it("the slice holds what KEPT says (recomputed from the files)", () => {
+    const files: string[] = [];
+    const walk = (d: string) => fs.readdirSync(d, { withFileTypes: true }).forEach((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : files.push(path.relative(SLICE, path.join(d, e.name)))));
+    walk(SLICE);
+    const kept = files.filter((f) => /^gpt-4o-2024-05-13(-tool_filter)?\//.test(f) && JSON.parse(fs.readFileSync(path.join(SLICE, f), "utf8")).user_task_id === "user_task_0");
+    expect(kept.length).toBe(KEPT);
+  });
+
+  it("compare, agree, estimate --table, report and sample state the same filter and count in their JSON", async () => {
+    const expected = { filter: "condition=tool_filter,no_defense user_task=user_task_0", kept: KEPT, of: 14, unmatched: [] };
+    const cmp = JSON.parse((await runCli(["compare", "--run", "all", ...L(), ...WHERE, "--bootstrap", "0", "--json"])).stdout);
+    expect(cmp.where).toMatchObject(expected);
+    const agree = await runCli(["agree", "--run", "all", ...L(), ...WHERE, "--reference", "security", "--json"]);
+    expect(agree.code, agree.stderr).toBe(0);
+    expect(JSON.parse(agree.stdout).where).toMatchObject(expected);
+    const est = await runCli(["estimate", "--run", "all", ...L(), ...WHERE, "--table", "--json", "--csv", path.join(dir, "t.csv")]);
+    expect(est.code, est.stderr).toBe(0);
+    const t = JSON.parse(est.stdout);
+    expect(t.where).toMatchObject(expected);
+    const csv = fs.readFileSync(path.join(dir, "t.csv"), "utf8").trim().split("\n");
+    expect(csv[0]).toMatch(/,where$/);
+    expect(csv[1]).toMatch(/,"condition=tool_filter,no_defense user_task=user_task_0"$/);
+    expect(t.rows.reduce((s: number, r: { n_attacked: number; n_unattacked: number }) => s + r.n_attacked + r.n_unattacked, 0)).toBe(KEPT);
+    const rep = await runCli(["report", "--run", "all", ...L(), ...WHERE, "--out", path.join(dir, "r.html"), "--bootstrap", "0", "--json"]);
+    expect(rep.code, rep.stderr).toBe(0);
+    expect(JSON.parse(rep.stdout)).toMatchObject({ where: expected, trajectories: KEPT });
+    expect(fs.readFileSync(path.join(dir, "r.html"), "utf8")).toContain(`filter --where condition=tool_filter,no_defense user_task=user_task_0: ${KEPT} of 14 trajectories of the run`);
+    const smp = await runCli(["sample", "--run", "all", ...L(), ...WHERE, "--random", "3", "--seed", "1", "--out", path.join(dir, "s"), "--json"]);
+    expect(smp.code, smp.stderr).toBe(0);
+    expect(JSON.parse(smp.stdout)).toMatchObject({ where: expected, population: KEPT });
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "s", "design.json"), "utf8")).where).toMatchObject(expected);
+  }, 120_000);
+
+  it("label --where stores and judges only what it keeps, and says so; --dry-run counts the same", async () => {
+    const r = await runCli(["label", SLICE, "--run", "part", ...L(), ...WHERE, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j.trajectories).toBe(KEPT);
+    expect(j.where).toMatchObject({ kept: KEPT, of: KEPT });
+    expect(j.this_run.where).toMatchObject({ kept: KEPT, of: 14 });
+    const d = await runCli(["label", SLICE, "--run", "fresh", ...L(), ...WHERE, "--dry-run", "--json"]);
+    expect(JSON.parse(d.stdout)).toMatchObject({ trajectories: KEPT, where: { kept: KEPT, of: 14 } });
+    const text = await runCli(["label", SLICE, "--run", "part", ...L(), ...WHERE]);
+    expect(text.stdout).toMatch(new RegExp(`this invocation: 14 trajectories read, ${KEPT} kept by --where`));
+  }, 120_000);
+
+  it("an unknown field is refused (exit 2); a value that matches nothing is a warning naming it; nothing kept is refused", async () => {
+    const bad = await runCli(["compare", "--run", "all", ...L(), "--where", "defence=x"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown field "defence"/);
+    const miss = await runCli(["agree", "--run", "all", ...L(), "--reference", "security", "--where", "condition=tool_filter,tool_filtre"]);
+    expect(miss.code).toBe(0);
+    expect(miss.stderr).toMatch(/--where condition=tool_filtre matches none of the 14 trajectories of run all \(condition values: no_defense, repeat_user_prompt, tool_filter\)/);
+    expect(miss.stdout).toMatch(/filter --where condition=tool_filter,tool_filtre: 4 of 14 trajectories \(matched nothing: condition=tool_filtre\)/);
+    const none = await runCli(["estimate", "--run", "all", ...L(), "--table", "--where", "suite=travel"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/keeps none of the 14 trajectories of run all/);
+  }, 60_000);
+});

@@ -1,0 +1,142 @@
+/**
+ * compare's like-for-like cells and utility over the user's own tasks (issue 22, items 3 and 4), end to end on a
+ * real vendored slice (test/data/like-for-like: gpt-4o slack runs undefended over three attacks, and under two
+ * defenses run on important_instructions only), labelled with the signature judge through the CLI. Every figure
+ * asserted is recomputed here from the raw run files and the stored verdicts.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { DATA } from "../helpers/paths.js";
+import { commonCellFilter, cellKey, formatCellsDropped } from "../../src/compare/cells.js";
+
+const SLICE = path.join(DATA, "like-for-like", "runs");
+
+describe("commonCellFilter (pure)", () => {
+  const o = (model: string, condition: string, cell: string | undefined, attack = "a") => ({ model, condition, suite: "s", attack, cell });
+  it("keeps the cells every condition covers, then per model the cells it has under each of its conditions; names the rest", () => {
+    const obs = [o("m", "base", "c1"), o("m", "base", "c2"), o("m", "base", "c3", "b"), o("m", "def", "c1"), o("m", "def", "c2"), o("n", "base", "c1"), o("n", "base", "c2"), o("n", "def", "c1"), o("m", "def", "c4")];
+    const r = commonCellFilter(obs, "condition", "common");
+    expect(r.cells.applied).toBe(true);
+    expect(r.cells.common_cells).toBe(2);
+    expect(r.cells.cells_dropped.base.list).toEqual(["c3"]);
+    expect(r.cells.cells_dropped.base.by_attack).toEqual({ b: 1, a: 1 });
+    // step 2: model n has c2 under base but not under def
+    expect(r.cells.cells_dropped.base.per_model).toEqual({ n: { cells: 1, trajectories: 1, list: ["c2"] } });
+    expect(r.cells.cells_dropped.def.list).toEqual(["c4"]);
+    expect(r.observations.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(["m/base/c1", "m/base/c2", "m/def/c1", "m/def/c2", "n/base/c1", "n/def/c1"]);
+    expect(formatCellsDropped(r.cells).join("\n")).toMatch(/base: 2 labelled attacked trajectories; 1 cells some other condition lacks; cells a model lacks under its other conditions: n 1 in 1 cells/);
+  });
+  it("--all-cells keeps everything and warns that the mixes differ; conditions sharing no cell are kept whole, with a warning", () => {
+    const obs = [o("m", "base", "c1"), o("m", "def", "c2")];
+    const all = commonCellFilter(obs, "condition", "all");
+    expect(all.observations).toHaveLength(2);
+    expect(all.cells.mixes_differ).toBe(true);
+    expect(all.warnings[0]).toMatch(/--all-cells: the conditions cover different .* not like for like/);
+    const none = commonCellFilter(obs, "condition", "common");
+    expect(none.observations).toHaveLength(2);
+    expect(none.cells).toMatchObject({ mode: "common", applied: false, common_cells: 0, cells_dropped: {}, mixes_differ: true });
+    expect(none.cells.reason).toMatch(/share no .* cell \(base 1, def 1\)/);
+    expect(none.warnings[0]).toMatch(/nothing is like for like.*--where/);
+  });
+  it("unknown task ids: the check is not made, and said", () => {
+    const r = commonCellFilter([o("m", "base", undefined), o("m", "def", "c1")], "condition", "common");
+    expect(r.cells.applied).toBe(false);
+    expect(r.cells.reason).toMatch(/1 of 2 .* no user task or injection task id/);
+    expect(r.warnings[0]).toMatch(/could not be checked for like-for-like cells/);
+  });
+  it("a cell leaves out the condition field (by attack, the attack is what is compared)", () => {
+    const t = { suite: "s", user_task_id: "u", injection_task_id: "i", attack: "x" };
+    expect(cellKey(t, "condition")).toBe("s/u/i/x");
+    expect(cellKey(t, "attack")).toBe("s/u/i");
+    expect(cellKey({ suite: "s", user_task_id: "u" }, "condition")).toBeUndefined();
+  });
+});
+
+describe("compare on the real slice", () => {
+  let dir: string;
+  const labels = () => path.join(dir, "labels");
+  beforeAll(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-lfl-"));
+    const r = await runCli(["label", SLICE, "--run", "lfl", "--labels-dir", labels()]);
+    expect(r.code, r.stderr).toBe(0);
+  }, 120_000);
+  afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  /** The raw files: cell -> path, per (folder) condition; and the stored signature labels by trajectory id. */
+  function raw() {
+    const runs: Array<{ id: string; condition: string; cell: string | null; utility: boolean; userTask: string }> = [];
+    const walk = (d: string): string[] => fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(path.join(d, e.name)) : [path.join(d, e.name)]));
+    for (const f of walk(SLICE)) {
+      const j = JSON.parse(fs.readFileSync(f, "utf8"));
+      const rel = path.relative(SLICE, f).replace(/\.json$/, "");
+      const folder = rel.split("/")[0];
+      const condition = folder.startsWith("gpt-4o-2024-05-13-") ? folder.slice("gpt-4o-2024-05-13-".length) : "no_defense";
+      runs.push({ id: rel, condition, cell: j.attack_type ? `${j.suite_name}/${j.user_task_id}/${j.injection_task_id}/${j.attack_type}` : null, utility: j.utility, userTask: j.user_task_id });
+    }
+    const verdicts = fs
+      .readFileSync(path.join(labels(), "lfl", "verdicts.jsonl"), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+    const label = new Map(verdicts.map((v) => [v.trajectory_id, v.label]));
+    return { runs, label };
+  }
+
+  it("compares the baseline on the defenses' own cells and names the dropped cells (JSON and text)", async () => {
+    const r = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "condition", "--baseline", "no_defense", "--bootstrap", "0", "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    // recompute: the cells every condition covers, from the raw files
+    const { runs, label } = raw();
+    const byCond = new Map<string, Set<string>>();
+    for (const x of runs) if (x.cell) (byCond.get(x.condition) ?? byCond.set(x.condition, new Set()).get(x.condition)!).add(x.cell);
+    const sets = [...byCond.values()];
+    const common = [...sets[0]].filter((c) => sets.every((s) => s.has(c))).sort();
+    expect(common).toEqual(["slack/user_task_0/injection_task_1/important_instructions", "slack/user_task_1/injection_task_1/important_instructions"]);
+    expect(j.cells).toMatchObject({ mode: "common", applied: true, common_cells: common.length });
+    expect(j.cells.cells_dropped.no_defense.list).toEqual(["slack/user_task_0/injection_task_1/ignore_previous", "slack/user_task_0/injection_task_1/tool_knowledge"]);
+    expect(j.cells.cells_dropped.no_defense.by_attack).toEqual({ ignore_previous: 1, tool_knowledge: 1 });
+    expect(j.cells.cells_dropped.tool_filter.list).toEqual(["slack/user_task_2/injection_task_1/important_instructions"]);
+    // every ASR is over the common cells only, and equals the raw recomputation
+    for (const cond of ["no_defense", "tool_filter", "repeat_user_prompt"]) {
+      const mine = runs.filter((x) => x.condition === cond && x.cell && common.includes(x.cell));
+      const k = mine.filter((x) => ["full_compliance", "partial_compliance"].includes(label.get(x.id))).length;
+      const cell = j.asr.find((c: { suite: string; condition: string }) => c.suite === "(all)" && c.condition === cond);
+      expect(cell.n, cond).toBe(mine.length);
+      expect(cell.compromised, cond).toBe(k);
+    }
+    const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0"]);
+    expect(text.stdout).toMatch(/like-for-like: conditions compared on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
+    expect(text.stdout).toMatch(/no_defense: 2 labelled attacked trajectories; 2 cells some other condition lacks \(attack: ignore_previous 1, tool_knowledge 1; suite: slack 2\)/);
+  }, 60_000);
+
+  it("--all-cells keeps every cell with a warning; --where narrows the run first and is stated", async () => {
+    const all = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0", "--all-cells", "--json"]);
+    const j = JSON.parse(all.stdout);
+    expect(j.cells).toMatchObject({ mode: "all", applied: false, mixes_differ: true, cells_dropped: {} });
+    expect(j.warnings.join("\n")).toMatch(/--all-cells: the conditions cover different/);
+    expect(j.asr.find((c: { suite: string; condition: string }) => c.suite === "(all)" && c.condition === "no_defense").n).toBe(4);
+    const w = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0", "--where", "attack=important_instructions,(none)", "--json"]);
+    expect(w.code, w.stderr).toBe(0);
+    const jw = JSON.parse(w.stdout);
+    expect(jw.where).toEqual({ filter: "attack=important_instructions,(none)", clauses: { attack: ["important_instructions", "(none)"] }, kept: 12, of: 14, unmatched: [] });
+    expect(jw.cells.cells_dropped.no_defense).toBeUndefined();
+  }, 60_000);
+
+  it("utility without attack counts the user's own tasks; the injection-task run is its own kind", async () => {
+    const r = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0", "--json"]);
+    const u = JSON.parse(r.stdout).utility.find((x: { condition: string }) => x.condition === "no_defense");
+    const { runs } = raw();
+    const un = runs.filter((x) => x.condition === "no_defense" && !x.cell);
+    const user = un.filter((x) => !x.userTask.startsWith("injection_task_"));
+    const inj = un.filter((x) => x.userTask.startsWith("injection_task_"));
+    expect(user.length).toBe(1);
+    expect(inj.length).toBe(1);
+    expect(u.without_attack).toMatchObject({ n: user.length, passed: user.filter((x) => x.utility).length });
+    expect(u.injection_task_runs).toMatchObject({ n: inj.length, passed: inj.filter((x) => x.utility).length });
+    expect(u.excluded).toEqual({ injection_task_runs: 1 });
+  }, 60_000);
+});

@@ -1,0 +1,76 @@
+/** The one `--where` filter (src/store/where.ts, issue 22 item 3). */
+import { describe, expect, it } from "vitest";
+import { applyWhere, matchesWhere, parseWhere, restrictRun, WhereTally, whereLine } from "../../src/store/where.js";
+import { UsageError } from "../../src/errors.js";
+
+const rows = [
+  { id: "a", agent_model: "gpt-4o", suite: "slack", condition: "no_defense", attack: "important_instructions", surface: "tool_output", user_task_id: "user_task_0", injection_task_id: "injection_task_1" },
+  { id: "b", agent_model: "gpt-4o", suite: "slack", condition: "tool_filter", attack: "important_instructions", user_task_id: "user_task_1", injection_task_id: "injection_task_1" },
+  { id: "c", agent_model: "claude", suite: "banking", condition: "no_defense", user_task_id: "user_task_0" },
+];
+
+describe("parseWhere", () => {
+  it("FIELD=VALUE[,VALUE], repeatable; aliases; the text given back", () => {
+    const f = parseWhere(["attack=important_instructions,(none)", "agent_model=gpt-4o", "user_task_id=user_task_0", "injection-task=injection_task_1"])!;
+    expect(f.clauses).toEqual([
+      { field: "attack", values: ["important_instructions", "(none)"] },
+      { field: "model", values: ["gpt-4o"] },
+      { field: "user_task", values: ["user_task_0"] },
+      { field: "injection_task", values: ["injection_task_1"] },
+    ]);
+    expect(f.text).toBe("attack=important_instructions,(none) model=gpt-4o user_task=user_task_0 injection_task=injection_task_1");
+    expect(parseWhere(undefined)).toBeNull();
+    expect(parseWhere([])).toBeNull();
+    expect(parseWhere("suite=slack")!.clauses).toEqual([{ field: "suite", values: ["slack"] }]);
+  });
+  it("refuses an unknown field (naming it and the fields), a clause without =, an empty value", () => {
+    expect(() => parseWhere(["atack=x"])).toThrow(UsageError);
+    expect(() => parseWhere(["atack=x"])).toThrow(/unknown field "atack" \(fields: model, suite, condition, attack, surface, user_task, injection_task\)/);
+    expect(() => parseWhere(["attack"])).toThrow(/expected FIELD=VALUE/);
+    expect(() => parseWhere(["attack=a,"])).toThrow(/empty value/);
+  });
+});
+
+describe("matchesWhere / applyWhere / restrictRun", () => {
+  it("values of a field are alternatives, clauses must all hold, (none) matches a missing field", () => {
+    const f = parseWhere(["attack=important_instructions,(none)", "model=gpt-4o"])!;
+    expect(rows.filter((r) => matchesWhere(r, f)).map((r) => r.id)).toEqual(["a", "b"]);
+    expect(rows.filter((r) => matchesWhere(r, parseWhere(["attack=(none)"]))).map((r) => r.id)).toEqual(["c"]);
+    expect(rows.filter((r) => matchesWhere(r, parseWhere(["surface=tool_output"]))).map((r) => r.id)).toEqual(["a"]);
+    expect(matchesWhere(rows[0], null)).toBe(true);
+  });
+  it("states what it kept and warns about each value that matched nothing, naming the values that occur", () => {
+    const r = applyWhere(rows, parseWhere(["condition=tool_filter,tool_filtre"]));
+    expect(r.kept.map((x) => x.id)).toEqual(["b"]);
+    expect(r.statement).toEqual({ filter: "condition=tool_filter,tool_filtre", clauses: { condition: ["tool_filter", "tool_filtre"] }, kept: 1, of: 3, unmatched: [{ field: "condition", value: "tool_filtre" }] });
+    expect(r.warnings).toEqual(["--where condition=tool_filtre matches none of the 3 trajectories (condition values: no_defense, tool_filter)"]);
+    expect(whereLine(r.statement)).toBe("filter --where condition=tool_filter,tool_filtre: 1 of 3 trajectories (matched nothing: condition=tool_filtre)");
+  });
+  it("a filter that keeps nothing is refused, naming why", () => {
+    expect(() => applyWhere(rows, parseWhere(["suite=travel"]), "trajectories of run r")).toThrow(/keeps none of the 3 trajectories of run r: --where suite=travel matches none/);
+    // every value occurs, but no row has them together
+    expect(() => applyWhere(rows, parseWhere(["suite=banking", "condition=tool_filter"]))).toThrow(/no trajectories satisfies every clause together/);
+  });
+  it("restrictRun keeps the index rows, verdicts and committee verdicts of the kept trajectories; no filter keeps all", () => {
+    const index = new Map(rows.map((r) => [r.id, r]));
+    const verdicts = [{ trajectory_id: "a" }, { trajectory_id: "b" }, { trajectory_id: "c" }];
+    const committee = [{ trajectory_id: "c" }, { trajectory_id: "a" }];
+    const r = restrictRun({ index, verdicts, committee }, parseWhere(["model=gpt-4o"]), "r");
+    expect([...r.index.keys()]).toEqual(["a", "b"]);
+    expect(r.verdicts.map((v) => v.trajectory_id)).toEqual(["a", "b"]);
+    expect(r.committee!.map((v) => v.trajectory_id)).toEqual(["a"]);
+    expect(r.statement).toMatchObject({ kept: 2, of: 3 });
+    const none = restrictRun({ index, verdicts }, null);
+    expect(none.index.size).toBe(3);
+    expect(none.statement).toBeNull();
+    expect(none.committee).toBeUndefined();
+  });
+  it("WhereTally (label's streaming count) says what applyWhere says", () => {
+    const f = parseWhere(["attack=important_instructions,x"])!;
+    const t = new WhereTally(f);
+    const kept = rows.filter((r) => t.add(r));
+    const a = applyWhere(rows, f);
+    expect(kept).toEqual(a.kept);
+    expect(t.statement()).toEqual({ statement: a.statement, warnings: a.warnings });
+  });
+});
