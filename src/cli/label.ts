@@ -233,6 +233,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
                   batchStatus.set(b.key, b.status);
                   process.stderr.write(line + "\n");
                 },
+                onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
               }
             : undefined,
         });

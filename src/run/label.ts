@@ -78,7 +78,7 @@ export interface LabelOptions {
    * Send the requests of batch-capable judges (`batchCapable(config)`) through the OpenAI Batch API
    * (`./batch.ts`) instead of one by one; other judges stay online. Resumes sent batches.
    */
-  batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "maxRequests" | "maxBytes" | "sleep">;
+  batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "onWarning" | "maxRequests" | "maxBytes" | "sleep">;
   /**
    * Stop sending when the run's cost (USD: every stored verdict of the run, earlier invocations included, plus the
    * worst case of each verdict's conversation in flight, feedback turns included: {@link reserveCostUsd}) would
