@@ -217,12 +217,54 @@ export class LlmJudge implements Judge {
       // No probe: every request goes at once. A server that rejects `temperature` or `max_tokens` answers the
       // requests already in flight with a 400 each (at most the judge's concurrency, once per run); each is resent
       // adapted (`src/providers/send.ts`) and the judge learns it here, so later requests are built without it.
-      const res = await this.#sender.send(req, { signal: ctx.signal, requestSignal: ctx.abortSignal, tokenParam: this.#tokenParam, isComplete: this.#isComplete });
-      this.learn(res);
+      let res: SendResult;
+      try {
+        res = await this.#sender.send(req, { signal: ctx.signal, requestSignal: ctx.abortSignal, tokenParam: this.#tokenParam, isComplete: this.#isComplete });
+      } catch (e) {
+        // a fatal stop in the middle of a conversation (quota, revoked key): the turns already answered were paid
+        throw this.withPaid(e, conv, undefined);
+      }
+      try {
+        this.learn(res);
+      } catch (e) {
+        // the reasoning-only / empty stop: this reply was paid too
+        throw this.withPaid(e, conv, res);
+      }
       const next = this.step(conv, res);
       if (next.done) return next.verdict;
       req = next.request;
     }
+  }
+
+  /**
+   * A `JudgeFatalError` with the record of what its conversation had paid (`paid`: a `judge_error` verdict of kind
+   * `judge_stopped`, with attempts, usage, raw replies and cost; judged again by the next run), when any request of
+   * it was answered; other errors as they are. The runner stores `paid` and counts it in the cost cap (issue 23).
+   */
+  private withPaid(e: unknown, conv: JudgeConversation, last: SendResult | undefined): unknown {
+    if (!(e instanceof JudgeFatalError)) return e;
+    const answered = conv.attempts + (last?.requests ?? 0);
+    const paidTokens = conv.usage.prompt_tokens + (last?.usage.prompt_tokens ?? 0) + (conv.usage.missing ?? 0) + (last?.usage.missing ?? 0);
+    if (answered === 0 || paidTokens === 0) return e;
+    const out = this.step(conv, {
+      outcome: { kind: "error", error: { kind: "judge_stopped", message: `the judge was stopped in this conversation (${e.kind}): ${e.message}` } },
+      requests: last?.requests ?? 0,
+      usage: last?.usage ?? { prompt_tokens: 0, completion_tokens: 0 },
+      raw: last?.raw ?? [],
+      maxTokens: last?.maxTokens ?? conv.maxTokens,
+    });
+    if (out.done) {
+      const v = out.verdict;
+      // never a label from a stopped conversation
+      if (v.status !== "judge_error" || v.error?.kind !== "judge_stopped") {
+        v.status = "judge_error";
+        v.label = null;
+        v.compromised = null;
+        v.error = { kind: "judge_stopped", message: `the judge was stopped in this conversation (${e.kind}): ${e.message}` };
+      }
+      (e as JudgeFatalError & { paid?: Verdict }).paid = v;
+    }
+    return e;
   }
 
   /**
@@ -307,6 +349,11 @@ export class LlmJudge implements Judge {
       ...(u.missing ? { responses_without_usage: u.missing } : {}),
     };
     v.cost_usd = conv.attempts === 0 ? (this.cfg.price ? 0 : null) : usageCost(u, this.cfg.price);
+    if (u.inconsistent)
+      v.provider_notes = [
+        ...(v.provider_notes ?? []),
+        `usage of ${u.inconsistent} response(s) did not add up (reasoning or total tokens over the reported parts, cache hits + misses over prompt tokens): counted on the largest consistent reading`,
+      ];
     return v;
   }
 }

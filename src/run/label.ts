@@ -4,6 +4,7 @@
  * over one shared state (`./label-core.ts`: store, progress, stopped judges, cost cap `./cost-cap.ts`), refuses or
  * warns about changed judge configurations (`./config-change.ts`), and ends with the run's summary.
  */
+import { UsageError } from "../errors.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Judge } from "../judges/judge.js";
@@ -112,6 +113,18 @@ export interface LabelResult {
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
+  // the cap needs a price for every LLM judge: an unpriced one would reserve $0 per item and the cap never fire
+  // (checked here, not only in the CLI: a library caller gets the same refusal; issue 23)
+  if (opts.maxCostUsd !== undefined) {
+    const unpriced = opts.judges.filter((j) => {
+      const cfg = (j as unknown as { config?: { price?: unknown } }).config;
+      return cfg !== undefined && !cfg.price;
+    });
+    if (unpriced.length)
+      throw new UsageError(
+        `maxCostUsd needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
+      );
+  }
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs });
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};

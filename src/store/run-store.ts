@@ -175,7 +175,8 @@ export interface SummaryInputs {
  * `--retry-errors`.
  */
 export function resumeStatus(v: Pick<Verdict, "status" | "error">): Verdict["status"] | "interrupted" {
-  return v.status === "judge_error" && v.error?.kind === "aborted" ? "interrupted" : v.status;
+  // a conversation cut by Ctrl-C (`aborted`) or by its judge's fatal stop (`judge_stopped`: paid turns kept) is judged again
+  return v.status === "judge_error" && (v.error?.kind === "aborted" || v.error?.kind === "judge_stopped") ? "interrupted" : v.status;
 }
 
 /** Whether a key's {@link resumeStatus} counts as judged (so a resume skips it). */
