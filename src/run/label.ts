@@ -11,14 +11,14 @@ import type { Judge } from "../judges/judge.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
-import { RunStore, looseVerdictKey, verdictKey } from "../store/run-store.js";
+import { RunStore, looseVerdictKey, sourceKey, verdictKey } from "../store/run-store.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths, type BatchSettings } from "./batch.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import type { CostCapState } from "./cost-cap.js";
 import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, runJudgeConfig } from "./config-change.js";
-import { indexRow, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
+import { contentSha256, indexRow, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 
@@ -98,6 +98,8 @@ export interface LabelResult {
   stoppedJudges: Record<string, string>;
   /** Set when `maxCostUsd` was given. */
   costCap?: CostCapState;
+  /** Trajectory ids given twice with different inputs in this invocation (input errors `duplicate_id`; the later not judged). */
+  duplicateIds: number;
   /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
   adaptations: Record<string, string[]>;
 }
@@ -112,6 +114,7 @@ export interface LabelResult {
  *   (what was stored stays); IngestFatalError in strict mode.
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
+  let duplicateIds = 0;
   const repeats = Math.max(1, opts.repeats ?? 1);
   // the cap needs a price for every LLM judge: an unpriced one would reserve $0 per item and the cap never fire
   // (checked here, not only in the CLI: a library caller gets the same refusal; issue 23)
@@ -245,6 +248,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const online = new OnlinePath(runState, opts.judges, opts.concurrency);
 
     let taken = 0;
+    duplicateIds = 0;
     const readOpts: ReadOptions = {
       format: opts.format,
       strict: opts.strict,
@@ -273,6 +277,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       }
       if (costCap?.reached) break;
       if (item.kind === "error") {
+        if (item.error.kind === "duplicate_id") duplicateIds++;
         if (store.addError(item.error)) progress.errors++;
         report();
         continue;
@@ -285,6 +290,22 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       const t = Object.keys(sd.surfaces).length > 0 ? { ...item.trajectory, surfaces: sd.surfaces } : item.trajectory;
       for (const w of sd.warnings) {
         store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
+      }
+      // The same id from another input with other content is a duplicate, never "the trajectory changed": a later
+      // invocation given the other file would silently swap the judged trajectory (issue 23). Loud, not judged.
+      const storedFrom = store.trajectorySource(t.id);
+      if (storedFrom !== undefined && storedFrom !== "" && storedFrom !== sourceKey(t.source) && store.hasTrajectory(t.id) && !store.sameTrajectory(t.id, contentSha256(t))) {
+        store.addError({
+          path: t.source.path,
+          line: t.source.line,
+          trajectory_id: t.id,
+          kind: "duplicate_id",
+          message: `duplicate trajectory id "${t.id}": this run already holds a different trajectory under it, read from ${storedFrom}; this one is not judged (give each trajectory its own id, or label it in another --run)`,
+        });
+        progress.errors++;
+        duplicateIds++;
+        report();
+        continue;
       }
       const state = store.addTrajectory(indexRow(t, sd.surfaces));
       if (state === "changed") {
@@ -362,6 +383,10 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
   }
   if (warnings.length > 0) summary.ingest_warnings = warnings;
+  if (duplicateIds > 0)
+    summary.warnings.push(
+      `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
+    );
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
     fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
@@ -377,5 +402,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     stoppedJudges: stopped,
     ...(costCap ? { costCap } : {}),
     adaptations,
+    duplicateIds,
   };
 }
