@@ -158,7 +158,8 @@ export function batchLineError(status: number, body: unknown): InstanceType<type
 
 /**
  * An error body in OpenAI's envelope `{error: {message, type, code, ...}}`: an envelope as is; vLLM's
- * `{"object": "error", "message", "type", "code"}`, FastAPI's `{"detail": ...}`, a bare `{"message": ...}` wrapped;
+ * `{"object": "error", "message", "type", "code"}` (Mistral's too, with `message` an object), FastAPI's `{"detail": ...}`,
+ * a bare `{"message": ...}` wrapped;
  * a string error (`{"error": "model not found"}`, Ollama) as `{error: {message}}`.
  * @returns the envelope, or the body unchanged when it is not an object.
  */
@@ -171,7 +172,9 @@ export function errorEnvelope(body: unknown): unknown {
   const message =
     typeof o.message === "string"
       ? o.message
-      : typeof detail === "string"
+      : o.message !== undefined && o.message !== null
+        ? JSON.stringify(o.message)
+        : typeof detail === "string"
         ? detail
         : detail !== undefined
           ? JSON.stringify(detail)
