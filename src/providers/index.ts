@@ -29,7 +29,8 @@
  *   own retries are off (`maxRetries: 0`) because the policy needs what they do not do: the AIMD cut on a 429,
  *   stopping a judge whose address cannot be reached, `insufficient_quota` as fatal, a cap on `retry-after`,
  *   resends adapted to the server, every wait recorded. The Batch API path (`src/run/batch.ts`, over `./batch-api.ts`)
- *   drives the same conversation with result lines instead of sends.
+ *   drives the same conversation with result lines instead of sends, classified by the same rules: a reply by
+ *   `classifyCompletion` (`./classify.ts`), a failed line by the status table (`./batch-results.ts`).
  *
  * Money and token counting live here too: `./cost.ts` (price -> USD, totals that know what they could not count),
  * `./tokens.ts` (real tokenizers for OpenAI models, labelled estimates otherwise).
@@ -45,3 +46,5 @@ export { classifyError, cutsConcurrency, ERROR_FAULTS, HTTP_FAULTS, type Fault, 
 export { sendChat, type TransportOptions } from "./send.js";
 export { AimdLimiter, RatePacer } from "./pacing.js";
 export { BatchApi, batchCapable, BATCH_URL } from "./batch-api.js";
+export { classifyCompletion, contentText, errorEnvelope, promptTruncation, type ReplyClass, type ReplyContext } from "./classify.js";
+export { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine, type LineClass } from "./batch-results.js";
