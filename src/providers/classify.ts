@@ -19,6 +19,8 @@
  */
 import OpenAI from "openai";
 import { providerFault, reasoningText, type InBandFault } from "./faults.js";
+import { errorEnvelope } from "./error-body.js";
+export { errorEnvelope } from "./error-body.js";
 
 /** What the caller knows that the reply alone does not say. */
 export interface ReplyContext {
@@ -154,32 +156,4 @@ export function promptTruncation(usage: unknown, promptChars: number | undefined
  */
 export function batchLineError(status: number, body: unknown): InstanceType<typeof OpenAI.APIError> {
   return OpenAI.APIError.generate(status, errorEnvelope(body) as object, undefined, new Headers());
-}
-
-/**
- * An error body in OpenAI's envelope `{error: {message, type, code, ...}}`: an envelope as is; vLLM's
- * `{"object": "error", "message", "type", "code"}` (Mistral's too, with `message` an object), FastAPI's `{"detail": ...}`,
- * a bare `{"message": ...}` wrapped;
- * a string error (`{"error": "model not found"}`, Ollama) as `{error: {message}}`.
- * @returns the envelope, or the body unchanged when it is not an object.
- */
-export function errorEnvelope(body: unknown): unknown {
-  if (!body || typeof body !== "object" || Array.isArray(body)) return body;
-  const o = body as Record<string, unknown>;
-  if (typeof o.error === "string") return { ...o, error: { message: o.error } };
-  if (o.error && typeof o.error === "object") return body;
-  const detail = o.detail;
-  const message =
-    typeof o.message === "string"
-      ? o.message
-      : o.message !== undefined && o.message !== null
-        ? JSON.stringify(o.message)
-        : typeof detail === "string"
-        ? detail
-        : detail !== undefined
-          ? JSON.stringify(detail)
-          : undefined;
-  if (message === undefined) return body;
-  const { object: _object, ...rest } = o;
-  return { error: { ...rest, message } };
 }

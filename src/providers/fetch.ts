@@ -37,7 +37,7 @@
  * on undecoded as a whole, so `gzip, identity` reaches the client as gzip bytes: not JSON, an `invalid_response`.
  */
 
-import { errorEnvelope } from "./classify.js";
+import { errorEnvelope } from "./error-body.js";
 
 /** Default limit of one chat completion response body: 4 MiB of decoded bytes. */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
