@@ -306,6 +306,12 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   };
 }
 
+/**
+ * Output tokens per reply of the floor when the run holds no verdict of the judge: a short verdict (one finding, one
+ * quote, a sentence of rationale; replies on the shared corpus averaged ~47-60 tokens).
+ */
+export const FLOOR_OUTPUT_TOKENS = 40;
+
 /** Characters of one feedback turn assumed by the ceiling (as the cost cap's reservation: `RESERVE_FEEDBACK_CHARS`). */
 export const FEEDBACK_TOKENS_PER_TURN = Math.ceil(RESERVE_FEEDBACK_CHARS / 4);
 
@@ -321,7 +327,8 @@ function retriesOf(j: Judge): number {
  * t·P + t(t-1)/2·(O+F) prompt tokens (each turn resends the conversation so far) and t·O output tokens; the cached
  * system prefix (`prefix` tokens per request, 0 when too short to be cached) is billed at the cached price on every
  * request after the first. floor: t = 1, O = observed or assumed; ceiling: t = retries + 1, O = assumed;
- * observed: t and O observed in the run's stored verdicts of this judge.
+ * observed: t and O observed in the run's stored verdicts of this judge. The floor's O without an observation is
+ * {@link FLOOR_OUTPUT_TOKENS} (a short verdict), the ceiling's the assumption (600 or the judge's `max_tokens`).
  */
 function costRange(r: DryRunJudge, prefix: number): void {
   const price = r.price!;
@@ -339,7 +346,7 @@ function costRange(r: DryRunJudge, prefix: number): void {
   };
   const ob = r.observed;
   r.cost_range = {
-    floor_usd: at(1, ob ? ob.output_tokens_per_request : assumed),
+    floor_usd: at(1, ob ? ob.output_tokens_per_request : Math.min(assumed, FLOOR_OUTPUT_TOKENS)),
     ceiling_usd: at(r.retries + 1, assumed),
     observed_usd: ob ? at(ob.requests_per_verdict, ob.output_tokens_per_request) : null,
     ...(ob ? {} : { observed_reason: "this run holds no verdict of this judge with its usage yet" }),
