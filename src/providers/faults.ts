@@ -25,6 +25,17 @@
  * | 400 saying the prompt exceeds the model's context | no retry: error `context_length` (the judge elides the trajectory to fit, or the item is unjudgeable `too_long`) |
  * | content null or empty with the text in `reasoning_content` / `reasoning` (not cut at the limit) | no resend: error `reasoning_only` (a judge that keeps doing it is stopped) |
  * | a 200 carrying a provider failure: a top-level `error` (beside or instead of `choices`), a choice with `finish_reason: "error"` or its own `error` (a 429 there too) | backoff and retry like a 5xx (a 429 also cuts the AIMD limit), then error `provider_error` with the provider's code and message; never a label, never `not_openai_compatible` |
+ * | an error body without OpenAI's `error` envelope (vLLM < 0.10.1 `{"object":"error","message"}`, `{"detail"}`, a string error) | put in the envelope by the client's fetch (`./error-body.ts`), then classified by these rows with its reason |
+ * | 400/422 refusing the system role (o1-mini, Gemma templates) | resent once with the rubric in the first user message; the judge keeps it (`system_as_user`) |
+ * | 400/422 naming a completion limit below the `max_tokens` sent | resent once clipped to it; the judge keeps it (`lower_max_tokens`) |
+ * | 400/422 requiring the assistant's `reasoning_content` on a follow-up turn (DeepSeek thinking mode) | resent once with it; the judge keeps it (`pass_reasoning`) |
+ * | 400 `json_validate_failed` (Groq: the model's invalid JSON in `failed_generation`) | the model's output: the conversation treats it as an unparseable reply (a feedback turn, within `retries`) |
+ * | 400 `content_filter` (Azure: the prompt was filtered) | refused, with the provider's reason |
+ * | 400/422 rejecting `response_format` | resent once with the next dialect (no `strict`, then `json_object`, then none); the judge keeps it (`schema_fallback`) |
+ * | 404 (or 400) "model ... does not exist / not found" (vLLM, Ollama) | `JudgeFatalError` kind `model_not_found` |
+ *
+ * What a 200 reply is (refusal, chunks, truncation, reasoning only, a prompt the server cut) is `./classify.ts`'s,
+ * shared with the Batch path.
  *
  * The rows for a thrown error are {@link HTTP_FAULTS} (an HTTP status: first matching row wins) and
  * {@link ERROR_FAULTS} (everything else, in order); {@link classifyError} reads them and returns a {@link Fault},
