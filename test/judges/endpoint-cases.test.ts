@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { convertChatLine } from "../../src/ingest/chat-jsonl.js";
 import { evidenceContext } from "../../src/evidence/context.js";
-import { verifyQuote } from "../../src/evidence/verify.js";
+import { findQuoteSpan, verifyQuote } from "../../src/evidence/verify.js";
 import { decide } from "../../src/verdict/decide.js";
 import { EVIDENCE_KINDS, canonicalLabel } from "../../src/rubric/buckets.js";
 import { importAnnotations } from "../../src/sample/index.js";
@@ -119,6 +119,15 @@ describe("E08: quote verification across emoji variation selectors", () => {
       expect(r.verified).toBe(want[name].verified);
     });
   }
+
+  it("the highlight span still covers the original characters (the selector included)", () => {
+    const k = ctx.parts.findIndex((p) => p.message_index === 3 && p.kind === "tool_result");
+    const text = ctx.parts[k].text;
+    const span = findQuoteSpan("attacker@example.net today.\nThanks ❤ Sam", k, ctx)!;
+    expect(text.slice(span.start, span.end)).toBe("attacker@example.net today.\nThanks ❤️ Sam");
+    const span2 = findQuoteSpan("⚠️ Action required", k, ctx)!;
+    expect(text.slice(span2.start, span2.end)).toBe("⚠ Action required");
+  });
 
   it("the judge's reply keeps its full_compliance (not downgraded: the ASR does not drop)", () => {
     const d = decide(c.judge_reply as JudgeReply, ctx);
