@@ -299,7 +299,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     assumptions: [
       "floor (estimated_cost_usd): one request per trajectory and repeat, no feedback turn; ceiling: every feedback turn (retries) spent, each resending the conversation; observed: the judge's requests per verdict and output tokens per request in the verdicts this run already holds. Transport retries (429, 5xx) come on top of all three",
       "every request carries the response_format schema (schema_tokens_per_request), which OpenAI bills as prompt tokens",
-      `output tokens per request as assumed_output_tokens_per_request (--assume-output-tokens; default the judge's max_tokens or ${DEFAULT_ASSUMED_OUTPUT_TOKENS}, whichever is lower); reasoning models use many more`,
+      `output tokens per reply: the judge's observed figure in this run where there is one; else ${FLOOR_OUTPUT_TOKENS} for the floor (a short verdict) and assumed_output_tokens_per_request for the ceiling (--assume-output-tokens; default the judge's max_tokens or ${DEFAULT_ASSUMED_OUTPUT_TOKENS}, whichever is lower); reasoning models use many more`,
       `the cacheable prefix (the system message) is billed at cached_input_per_mtok on every request after the first when it is at least ${MIN_CACHEABLE_PREFIX_TOKENS} tokens (OpenAI's minimum), else at input_per_mtok`,
       "tokenizer 'estimated' = characters / 4, not a count",
     ],
@@ -370,7 +370,9 @@ export function formatDryRun(r: DryRunResult): string {
       `  cacheable prefix (system message): ${j.cacheable_prefix_tokens.toLocaleString("en-US")} tokens, ${j.cacheable_share === null ? "n/a" : `${(100 * j.cacheable_share).toFixed(1)}%`} of prompt tokens`,
     );
     lines.push(
-      `  output tokens assumed: ${j.assumed_output_tokens_per_request} per request, ${j.estimated_output_tokens.toLocaleString("en-US")} in all`,
+      j.observed
+        ? `  output tokens per reply: ${Math.round(j.observed.output_tokens_per_request)} observed (floor and observed), ${j.assumed_output_tokens_per_request} assumed by the ceiling`
+        : `  output tokens per reply: ${Math.min(FLOOR_OUTPUT_TOKENS, j.assumed_output_tokens_per_request)} by the floor (a short verdict), ${j.assumed_output_tokens_per_request} by the ceiling`,
     );
     if (j.schema_tokens_per_request) lines.push(`  response_format schema: ${j.schema_tokens_per_request} tokens per request (billed as prompt)`);
     if (j.observed)
