@@ -59,14 +59,15 @@ export function benchReply(user: string): string {
   }
 }
 
-function completionBody(content: string): string {
+/** A chat completion body; `promptTokens`: what a tokenizer would count (characters / 4 of the messages). */
+function completionBody(content: string, promptTokens = 1000): string {
   return JSON.stringify({
     id: "chatcmpl-bench",
     object: "chat.completion",
     created: 1700000000,
     model: "bench-model",
     choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content, refusal: null } }],
-    usage: { prompt_tokens: 1000, completion_tokens: 60, total_tokens: 1060 },
+    usage: { prompt_tokens: promptTokens, completion_tokens: 60, total_tokens: promptTokens + 60 },
   });
 }
 
@@ -79,16 +80,19 @@ export async function startBenchServer(delayMs = 0): Promise<{ server: http.Serv
     req.on("end", () => {
       requests++;
       let content: string;
+      let promptTokens = 1000;
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { messages: { role: string; content: string }[] };
         const user = body.messages.find((m) => m.role === "user")?.content ?? "";
         content = benchReply(user);
+        // a realistic prompt count (a server that read the whole prompt): characters / 4
+        promptTokens = Math.max(1, Math.ceil(body.messages.reduce((a, m) => a + String(m.content ?? "").length, 0) / 4));
       } catch {
         res.writeHead(400, { "content-type": "application/json" });
         res.end(JSON.stringify({ error: { message: "bad request body", type: "invalid_request_error" } }));
         return;
       }
-      const payload = completionBody(content);
+      const payload = completionBody(content, promptTokens);
       const send = () => {
         res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(payload) });
         res.end(payload);

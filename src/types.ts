@@ -185,6 +185,11 @@ export interface Verdict {
   /** USD cost of the verdict's requests at the judge's `price`; null = unknown (no price, or missing usage). */
   cost_usd?: number | null;
   error?: { kind: string; message: string };
+  /**
+   * What the provider's replies said that is worth keeping beside the label (issue 23): `finish_reason "length"` on a
+   * complete reply, usage whose parts did not add up (billed on the largest reading). Absent when none.
+   */
+  provider_notes?: string[];
   truncated: boolean;
   raw_replies: string[];
   created_at: string;

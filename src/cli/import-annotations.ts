@@ -43,7 +43,16 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
         `imported ${s.labels} labels from ${Object.keys(s.annotators).length} annotator(s) on ${s.items_labelled} of ${s.items_in_manifest} items (scale ${s.scale})`,
         `  phase 1: ${s.labelled_by_phase["1"]} items, phase 2: ${s.labelled_by_phase["2"]} items; Kish effective n ${statText(s.kish_n_eff, "empty_input", 1)}`,
       ];
-      if (s.unlabelled) lines.push(`  ${s.unlabelled} rows/annotations without a label (not imported)`);
+      if (s.unlabelled) {
+        const k = s.unlabelled_by_kind;
+        const parts = [
+          k.skipped ? `${k.skipped} skipped in Label Studio` : "",
+          k.empty ? `${k.empty} submitted empty (no choice)` : "",
+          k.pending ? `${k.pending} pending (task not annotated)` : "",
+          k.blank ? `${k.blank} rows without a label` : "",
+        ].filter(Boolean);
+        lines.push(`  ${s.unlabelled} rows/annotations without a label (not imported): ${parts.join(", ")}`);
+      }
       if (s.repeated_identical) lines.push(`  ${s.repeated_identical} repeated identical labels (kept once)`);
       if (s.items_unlabelled) lines.push(`  ${s.items_unlabelled} items have no label yet`);
       if (s.weighted_label_shares) {

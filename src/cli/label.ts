@@ -236,6 +236,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
                   batchStatus.set(b.key, b.status);
                   process.stderr.write(line + "\n");
                 },
+                onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
               }
             : undefined,
         });
@@ -282,6 +283,11 @@ Environment: API keys from the variables the config names (api_key_env).`,
                   : "") +
               "\n",
           );
+        if (res.duplicateIds > 0) {
+          // a duplicate id is an input error, never a silent swap (issue 23): said, and the exit is not 0
+          process.stderr.write(`ipi-judge: input error: ${res.duplicateIds} trajectory id(s) given twice with different inputs; the later ones were not judged (errors.jsonl, kind duplicate_id)\n`);
+          process.exitCode = EXIT.fatal;
+        }
         if (res.interrupted) process.exitCode = EXIT.interrupted;
         else if (cap?.reached) {
           process.stderr.write(

@@ -3,7 +3,7 @@
  * trajectory text:
  *
  * 1. drop zero-width and other invisible format characters ({@link DROPPED}: U+200B-U+200D, U+2060, BOM U+FEFF,
- *    soft hyphen U+00AD, bidi controls, tag characters, ...) (done first, so
+ *    soft hyphen U+00AD, bidi controls, tag characters, variation selectors U+FE0E/U+FE0F, ...) (done first, so
  *    that a combining mark behind a dropped character composes as it will on the next pass: this keeps
  *    `normalize` idempotent);
  * 2. fold typographic quotes, primes and dashes to ASCII ({@link FOLD}: `‘ ’ ‚ ‛ ′ ‵ ʼ` -> `'`,
@@ -41,7 +41,8 @@ export const FOLD: ReadonlyMap<number, string> = new Map<number, string>([
  * zero-width space/non-joiner/joiner (U+200B-200D), word joiner (U+2060), invisible operators (U+2061-2064),
  * BOM (U+FEFF), soft hyphen (U+00AD), combining grapheme joiner (U+034F), Mongolian vowel separator (U+180E),
  * the bidirectional marks, embeddings, overrides and isolates (U+200E, U+200F, U+061C, U+202A-202E,
- * U+2066-2069), and the tag characters (U+E0000-E007F, used to smuggle hidden text). DESIGN section 2 names
+ * U+2066-2069), the tag characters (U+E0000-E007F, used to smuggle hidden text), and the variation selectors
+ * (U+FE00-FE0F, U+E0100-E01EF: "⚠️" and "⚠" are one quote, issue 23). DESIGN section 2 names
  * the zero-width characters; the others are invisible in the same way, so an attacker could otherwise place one
  * inside an account number to make a faithful quote fail.
  */
@@ -49,6 +50,10 @@ export const DROPPED: ReadonlySet<number> = new Set([
   0x200b, 0x200c, 0x200d, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xfeff, 0x00ad, 0x034f, 0x180e,
   0x200e, 0x200f, 0x061c, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067, 0x2068, 0x2069,
   ...Array.from({ length: 0x80 }, (_, k) => 0xe0000 + k),
+  // variation selectors (U+FE00-FE0F: U+FE0E text and U+FE0F emoji presentation; models add or drop them when they
+  // copy an emoji, and the two forms look the same: test/data/cases/E08), and their supplement (U+E0100-E01EF)
+  ...Array.from({ length: 0x10 }, (_, k) => 0xfe00 + k),
+  ...Array.from({ length: 0xf0 }, (_, k) => 0xe0100 + k),
 ]);
 
 /** A normalized text with, per UTF-16 unit of `norm`, the original span it comes from. */

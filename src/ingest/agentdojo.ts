@@ -6,6 +6,7 @@
  * `user_task_id`, `injection_task_id`, `attack_type`, `injections`, `messages`, `error`, `utility`, `security`, ...
  * (see `schemas/agentdojo.schema.json`).
  */
+import { coerceBooleans } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import path from "node:path";
 import type { Message, ToolCall, Trajectory } from "../types.js";
@@ -223,6 +224,9 @@ export function defenseTraces(messages: Message[]): Record<string, number> {
  *   as VIGIL's 8,023) or `no_messages` (`messages: []` with a verdict). Never throws for bad data.
  */
 export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertResult {
+  // verdicts written as strings ("false", "yes") or 0/1: read where unambiguous, always said (./booleans.ts)
+  const coerced = isObj(data) ? coerceBooleans(data, ["security", "utility"], src.path, src.path) : undefined;
+  if (coerced) data = coerced.record;
   const check = checkSchema("agentdojo", data);
   const run = isObj(data) ? data : undefined;
   const layout = agentDojoLayout(src.path, run);
@@ -252,7 +256,7 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
     };
   }
   const str = (k: string) => (nonEmpty(r[k]) ? (r[k] as string) : undefined);
-  const warnings: ItemWarning[] = [];
+  const warnings: ItemWarning[] = [...(coerced?.warnings ?? [])];
   // the model folder: four levels above the file (<model>/<suite>/<user_task>/<attack>/<file>.json)
   const scope = layout ? path.dirname(path.dirname(path.dirname(path.dirname(src.path)))) : src.path;
 

@@ -4,6 +4,7 @@
  * Line shape (see `schemas/chat-jsonl.schema.json`):
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
+import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import type { ItemWarning } from "./warnings.js";
@@ -183,13 +184,20 @@ function lookup(r: Json, meta: Json, key: string): unknown {
 }
 
 /** The first usable value of a canonical field and the key it came from. */
-export function fieldValue(r: Json, meta: Json, field: MappableField, map: Readonly<Record<string, MappableField>>): { key: string; value: string | boolean } | undefined {
+export function fieldValue(
+  r: Json,
+  meta: Json,
+  field: MappableField,
+  map: Readonly<Record<string, MappableField>>,
+): { key: string; value: string | boolean; coercedFrom?: string; ambiguous?: boolean } | undefined {
   const keys = [...Object.keys(map).filter((k) => map[k] === field), ...FIELD_ALIASES[field]];
   for (const key of keys) {
     const v = lookup(r, meta, key);
     if (field === "security" || field === "utility") {
-      if (typeof v === "boolean") return { key, value: v };
-      if (v === 0 || v === 1) return { key, value: v === 1 };
+      // strings such as "false" / "yes" read where unambiguous (./booleans.ts); the caller says so
+      const b = readBool(v);
+      if (b && "value" in b) return { key, value: b.value, ...(b.coerced && typeof v === "string" ? { coercedFrom: v } : {}) };
+      if (b && "ambiguous" in b) return { key, value: b.ambiguous, ambiguous: true };
     } else if (nonEmpty(v)) return { key, value: v };
     else if (typeof v === "number" && Number.isFinite(v) && field !== "run_error") return { key, value: String(v) };
   }
@@ -251,6 +259,15 @@ function tooDeep(v: unknown, limit: number): boolean {
  *   `message_index`) or `no_messages`. Never throws for bad data.
  */
 export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLineOptions = {}): ConvertResult {
+  // reference verdicts written as strings ("false", "yes"): read before the schema check, and said (./booleans.ts)
+  let preWarnings: ItemWarning[] = [];
+  if (isObj(data) && isObj(data.reference)) {
+    const c = coerceBooleans(data.reference, ["security", "utility"], src.path, `${src.path}:${src.line}`);
+    if (c.warnings.length) {
+      data = { ...data, reference: c.record };
+      preWarnings = c.warnings;
+    }
+  }
   const check = checkSchema("chat-jsonl", data);
   const obj = isObj(data) ? data : undefined;
   const rawId = obj?.id;
@@ -306,14 +323,29 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     if (fam !== undefined) t.agent_family = fam;
   }
   const ref: { security?: boolean; utility?: boolean } = {};
+  const boolWarnings: ItemWarning[] = [...preWarnings];
   if (isObj(r.reference)) {
-    if (typeof r.reference.security === "boolean") ref.security = r.reference.security;
-    if (typeof r.reference.utility === "boolean") ref.utility = r.reference.utility;
+    const c = coerceBooleans(r.reference, ["security", "utility"], src.path, `${src.path}:${src.line}`);
+    boolWarnings.push(...c.warnings);
+    if (typeof c.record.security === "boolean") ref.security = c.record.security;
+    if (typeof c.record.utility === "boolean") ref.utility = c.record.utility;
   }
   for (const k of ["security", "utility"] as const) {
     if (ref[k] !== undefined) continue;
     const v = fieldValue(r, meta, k, map);
-    if (v !== undefined) ref[k] = v.value as boolean;
+    if (v === undefined) continue;
+    if (v.ambiguous) {
+      boolWarnings.push({
+        kind: "boolean_ambiguous",
+        scope: src.path,
+        message: `${src.path}: "${v.key}" given as ${JSON.stringify(v.value)}, which does not read as true or false: the benchmark's ${k} verdict is left unknown (not guessed)`,
+        item: `${src.path}:${src.line}`,
+      });
+      continue;
+    }
+    ref[k] = v.value as boolean;
+    if (v.coercedFrom !== undefined)
+      boolWarnings.push({ kind: "boolean_string", scope: src.path, message: `${src.path}: "${v.key}" given as ${JSON.stringify(v.coercedFrom)} (not a boolean): read as ${v.value}`, item: `${src.path}:${src.line}` });
   }
   if (Object.keys(ref).length > 0) t.reference = ref;
   if (Array.isArray(r.tools)) {
@@ -326,7 +358,7 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
   }
   if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
-  const warnings: ItemWarning[] = [];
+  const warnings: ItemWarning[] = [...boolWarnings];
   if (!isAttacked(t) && ref.security !== undefined) {
     const hints = [...new Set([...Object.keys(r), ...Object.keys(meta)])].filter((k) => /attack|inject|adversar|threat/i.test(k));
     warnings.push({

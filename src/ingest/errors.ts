@@ -7,7 +7,8 @@ import type { IngestError } from "../types.js";
  * - `invalid_json`: the text is not JSON (truncated, syntax error, nesting too deep for the parser).
  * - `schema`: JSON of the wrong shape; the message names the field, e.g. `messages[3].role: must be one of ...`.
  * - `no_messages`: a trajectory with an empty `messages` array.
- * - `duplicate_id`: a trajectory id already read earlier in the same read (the first is kept).
+ * - `duplicate_id`: a trajectory id already read earlier in the same read from another input (the first is kept; `label` exits non-zero);
+ * - `duplicate_input`: the same file or line given twice, or a byte-identical copy of a run file (read once);
  * - `unknown_format`: a file that is not a trajectory file of any known format (e.g. a `manifest.jsonl`).
  * - `too_large`: an AgentDojo file or a chat-jsonl line over the per-item byte limit (`maxItemBytes`), or text too
  *   long for one JavaScript string; reported from the size, before the item is read whole.
@@ -23,6 +24,7 @@ export type IngestErrorKind =
   | "schema"
   | "no_messages"
   | "duplicate_id"
+  | "duplicate_input"
   | "unknown_format"
   | "too_large"
   | "empty_placeholder"

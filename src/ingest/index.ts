@@ -274,8 +274,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   limit. Only the ids read so far are kept (for the duplicate check).
  * - Errors are items `{kind: "error", error: {path, line?, message_index?, kind, message, trajectory_id?}}`, one
  *   per bad file or line, with kinds `read_error`, `invalid_utf8`, `invalid_json`, `schema`, `no_messages`,
- *   `unknown_format`, `too_large`, `duplicate_id` (a trajectory id seen before in this read: the first is kept,
- *   the later one is an error). Messages name the file, the line, the field (`messages[3]...`, with
+ *   `unknown_format`, `too_large`, `duplicate_id` (a trajectory id seen before in this read from another input: the
+ *   first is kept, the later one is an error naming both), `duplicate_input` (the same file or line given twice, or a
+ *   byte-identical copy of a run file: read once). Messages name the file, the line, the field (`messages[3]...`, with
  *   `message_index`), and what is wrong.
  *
  * - Ids: a trajectory's own id (chat-jsonl `id`; AgentDojo: the layout path `<model>/<suite>/<user_task>/<attack>/
@@ -292,7 +293,8 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
 export async function* readTrajectories(paths: string[], opts: ReadOptions = {}): AsyncGenerator<IngestItem> {
   const max = maxItemBytes(opts);
   const idRoot = await fallbackIdRoot(paths);
-  const seen = new Set<string>();
+  /** id -> the input it was first read from (absolute path, and line for a JSON Lines row). */
+  const seen = new Map<string, string>();
   /** AgentDojo layout id -> the file that first had it (resolved): a different run with the same id is renamed. */
   const firstFile = new Map<string, string>();
   const ctx = readContext();
@@ -332,14 +334,22 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
               t.id = longer;
             }
           }
-          if (seen.has(t.id)) {
+          const here = `${file}${t.source.line !== undefined ? `:${t.source.line}` : ""}`;
+          const firstFrom = seen.get(t.id);
+          if (firstFrom !== undefined) {
             const at: { line?: number; trajectory_id: string } = { trajectory_id: t.id };
             if (t.source.line !== undefined) at.line = t.source.line;
-            item = {
-              kind: "error",
-              error: ingestError("duplicate_id", t.source.path, `duplicate trajectory id "${t.id}" (the first one read is kept)`, at),
-            };
-          } else seen.add(t.id);
+            // the same input named twice is read once (`duplicate_input`); another input under a taken id is an
+            // input error naming both (`duplicate_id`, loud: `label` exits non-zero), never a silent swap
+            const sameInput = firstFrom === here || (t.source.line === undefined && !/:\d+$/.test(firstFrom) && sameBytes(firstFrom, file));
+            item =
+              sameInput
+                ? { kind: "error", error: ingestError("duplicate_input", t.source.path, `the same input given twice (trajectory "${t.id}"${firstFrom !== here ? `, a byte-identical copy of ${firstFrom}` : ""}): read once`, at) }
+                : {
+                    kind: "error",
+                    error: ingestError("duplicate_id", t.source.path, `duplicate trajectory id "${t.id}", first read from ${firstFrom} (the first one read is kept; this one is not judged)`, at),
+                  };
+          } else seen.set(t.id, here);
         }
         if (item.kind === "error" && opts.strict) throw new IngestFatalError(item.error);
         yield item;

@@ -39,7 +39,10 @@ import { addUsage, clipMessage, type ChatMessage, type ChatRequest, type SendRes
  * Error kinds of a send that are the judge's own answer (a reply cut at the token limit, an empty reply),
  * not a transport fault: on a feedback turn they fall back to the last decision like an unparseable reply.
  */
-const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response", "reasoning_only"]);
+const JUDGE_ANSWER_ERRORS = new Set(["truncated", "empty_response", "reasoning_only", "json_validate_failed"]);
+
+/** Error kinds that are the model's output failing a JSON check on the server (Groq): a parse failure of the reply. */
+const MODEL_OUTPUT_ERRORS = new Set(["json_validate_failed"]);
 
 /**
  * The state of one verdict's conversation (one trajectory, one repeat), shared by the online path
@@ -65,6 +68,8 @@ export interface JudgeConversation {
   contextShrinks?: number;
   /** The last reply that could be decided. */
   last?: { decision: Decision; rationale: string };
+  /** What the provider's replies said that the verdict records (`Verdict.provider_notes`), each once. */
+  notes?: string[];
   /** The nonce of the rendered trajectory (rendering again with it gives the same messages). */
   readonly nonce: string;
   readonly budgetChars?: number;
@@ -107,6 +112,8 @@ export interface ConversationSettings {
   contextBudget?: number;
   /** Removes secrets from every text the judge wrote into a verdict (the API key, should a server echo it). */
   redact: (text: string) => string;
+  /** What the judge learned about its server (sent with every request: `chatRequestBody` applies it). */
+  adapt?: import("../providers/send.js").RequestAdaptations;
   /** Clock for `created_at` (tests). */
   now?: () => Date;
 }
@@ -124,6 +131,11 @@ export class JudgeConversations {
 
   constructor(private readonly s: ConversationSettings) {
     this.temperature = s.temperature;
+  }
+
+  /** The configured `response_format` (before any adaptation). */
+  get responseFormat(): ChatRequest["response_format"] {
+    return this.s.responseFormat;
   }
 
   /** Start the conversation of one verdict: render, the two first messages; the evidence context on first use. */
@@ -170,6 +182,7 @@ export class JudgeConversations {
       max_tokens: conv.maxTokens,
       response_format: this.s.responseFormat,
       extra_body: this.s.extraBody,
+      ...(this.s.adapt ? { adapt: this.s.adapt } : {}),
     };
   }
 
@@ -194,7 +207,7 @@ export class JudgeConversations {
       extra: { error?: { kind: string; message: string }; rationale?: string } = {},
     ): StepOutcome => ({
       done: true,
-      verdict: buildVerdict({
+      verdict: withNotes(conv.notes, buildVerdict({
         trajectory: t,
         judge: s.identity,
         repeat: conv.repeat,
@@ -211,7 +224,7 @@ export class JudgeConversations {
         error: extra.error ? { kind: extra.error.kind, message: clipMessage(extra.error.message, 800) } : undefined,
         rationale: extra.rationale,
         now: s.now?.(),
-      }),
+      })),
     });
     /** Feedback turns are used up (or a later turn failed): the last decided reply stands, else an error. */
     const fallBack = (error: { kind: string; message: string }): StepOutcome =>
@@ -221,14 +234,22 @@ export class JudgeConversations {
             error: { kind: `retry_${error.kind}`, message: error.message },
           })
         : verdict("judge_error", null, { error });
-    const again = (content: string, feedback: string): StepOutcome => {
-      conv.messages.push({ role: "assistant", content });
+    const again = (content: string, feedback: string, reasoning?: string): StepOutcome => {
+      // the reply's reasoning rides along; `chatRequestBody` sends it back only where the provider requires it
+      conv.messages.push(reasoning !== undefined ? { role: "assistant", content, reasoning_content: reasoning } : { role: "assistant", content });
       conv.messages.push({ role: "user", content: feedback });
       conv.round++;
       return { done: false, request: this.request(conv) };
     };
 
     const out = res.outcome;
+    if (out.kind === "reply" && out.notes?.length) for (const n of out.notes) if (!(conv.notes ??= []).includes(n)) conv.notes.push(n);
+    if (out.kind === "error" && MODEL_OUTPUT_ERRORS.has(out.error.kind)) {
+      // the server's JSON check refused the model's output (Groq json_validate_failed): an unparseable reply, which
+      // spends the feedback budget like any other
+      if (round < s.retries) return again(out.output ?? "", parseFeedback(out.error.message, conv.nonce));
+      return fallBack({ kind: "unparseable", message: out.error.message });
+    }
     if (out.kind === "refused")
       return conv.last
         ? fallBack({ kind: "refused", message: out.message })
@@ -272,15 +293,25 @@ export class JudgeConversations {
           ? fallBack({ kind: "refused", message: out.content.slice(0, 500) })
           : verdict("judge_refused", null, { error: { kind: "refused", message: out.content.trim().slice(0, 500) } });
       if (round < s.retries)
-        return again(out.content, parsed.kind === "invalid_label" ? labelFeedback(parsed.rawLabel ?? "", conv.nonce) : parseFeedback(parsed.message, conv.nonce));
+        return again(
+          out.content,
+          parsed.kind === "invalid_label" ? labelFeedback(parsed.rawLabel ?? "", conv.nonce) : parseFeedback(parsed.message, conv.nonce),
+          out.reasoning,
+        );
       return fallBack({ kind: parsed.kind === "invalid_label" ? "invalid_label" : "unparseable", message: parsed.message });
     }
 
     const decision = decide(parsed.reply, conv.evCtx);
     conv.last = { decision, rationale: parsed.reply.rationale };
-    if (decision.needsRetry && round < s.retries) return again(out.content, feedbackMessage(decision, conv.nonce));
+    if (decision.needsRetry && round < s.retries) return again(out.content, feedbackMessage(decision, conv.nonce), out.reasoning);
     return verdict("ok", decision, { rationale: parsed.reply.rationale });
   }
+}
+
+/** The verdict with the provider notes of its conversation (absent when none). */
+function withNotes(notes: string[] | undefined, v: Verdict): Verdict {
+  if (notes?.length) v.provider_notes = [...notes];
+  return v;
 }
 
 /** Add the lazily computed evidence context (not enumerable) to a conversation state. */

@@ -26,7 +26,8 @@ import { defaultDialect, responseFormat } from "../providers/schema-dialects.js"
 import type { AimdLimiter } from "../providers/pacing.js";
 import { verdictConfig } from "./verdict-config.js";
 import { JudgeConversations, type ConversationState, type JudgeConversation, type StepInput, type StepOutcome } from "./conversation.js";
-import { redact, type ChatRequest, type SendResult, type TransportOptions } from "../providers/send.js";
+import { applyAdaptation, redact, type AdaptKind, type ChatRequest, type RequestAdaptations, type SendResult, type TransportOptions } from "../providers/send.js";
+import { parseReply } from "./parse.js";
 
 export type { ConversationState, JudgeConversation, StepInput, StepOutcome } from "./conversation.js";
 
@@ -83,9 +84,19 @@ export class LlmJudge implements Judge {
   #tokenParam: "max_tokens" | "max_completion_tokens";
   /** What this judge changed after its server's answers (recorded in the run's store.json). */
   readonly #adapted: string[] = [];
+  /** Whether a reply cut with `finish_reason "length"` parses whole (then it is a reply). */
+  readonly #isComplete: (content: string) => boolean;
   /** Replies whose answer was only in the reasoning field, and replies with content (the stop rule). */
   #reasoningOnly = 0;
   #contentReplies = 0;
+  /** Replies with neither content nor reasoning (the same stop rule). */
+  #emptyReplies = 0;
+  /** Judge-level adaptations learned from the server (system role, response format, completion cap, reasoning passback). */
+  readonly #adapt: RequestAdaptations = {};
+  /** Replies cut at the token limit yet complete, taken as replies (`finish_reason "length"`). */
+  #lengthComplete = 0;
+  /** Verdicts whose prompt the server cut (`prompt_truncated`): flagged once with the fix. */
+  #promptTruncated = 0;
 
   constructor(
     private readonly cfg: JudgeConfig,
@@ -130,7 +141,10 @@ export class LlmJudge implements Judge {
           : undefined,
       redact: (text) => redact(text, secrets),
       now: common.now,
+      adapt: this.#adapt,
     });
+    const mode = config.output_mode;
+    this.#isComplete = (content: string) => parseReply(content, mode).ok;
   }
 
   /** The credential values of this judge's config, read from the environment it was made with (for redaction). */
@@ -203,12 +217,54 @@ export class LlmJudge implements Judge {
       // No probe: every request goes at once. A server that rejects `temperature` or `max_tokens` answers the
       // requests already in flight with a 400 each (at most the judge's concurrency, once per run); each is resent
       // adapted (`src/providers/send.ts`) and the judge learns it here, so later requests are built without it.
-      const res = await this.#sender.send(req, { signal: ctx.signal, requestSignal: ctx.abortSignal, tokenParam: this.#tokenParam });
-      this.learn(res);
+      let res: SendResult;
+      try {
+        res = await this.#sender.send(req, { signal: ctx.signal, requestSignal: ctx.abortSignal, tokenParam: this.#tokenParam, isComplete: this.#isComplete });
+      } catch (e) {
+        // a fatal stop in the middle of a conversation (quota, revoked key): the turns already answered were paid
+        throw this.withPaid(e, conv, undefined);
+      }
+      try {
+        this.learn(res);
+      } catch (e) {
+        // the reasoning-only / empty stop: this reply was paid too
+        throw this.withPaid(e, conv, res);
+      }
       const next = this.step(conv, res);
       if (next.done) return next.verdict;
       req = next.request;
     }
+  }
+
+  /**
+   * A `JudgeFatalError` with the record of what its conversation had paid (`paid`: a `judge_error` verdict of kind
+   * `judge_stopped`, with attempts, usage, raw replies and cost; judged again by the next run), when any request of
+   * it was answered; other errors as they are. The runner stores `paid` and counts it in the cost cap (issue 23).
+   */
+  private withPaid(e: unknown, conv: JudgeConversation, last: SendResult | undefined): unknown {
+    if (!(e instanceof JudgeFatalError)) return e;
+    const answered = conv.attempts + (last?.requests ?? 0);
+    const paidTokens = conv.usage.prompt_tokens + (last?.usage.prompt_tokens ?? 0) + (conv.usage.missing ?? 0) + (last?.usage.missing ?? 0);
+    if (answered === 0 || paidTokens === 0) return e;
+    const out = this.step(conv, {
+      outcome: { kind: "error", error: { kind: "judge_stopped", message: `the judge was stopped in this conversation (${e.kind}): ${e.message}` } },
+      requests: last?.requests ?? 0,
+      usage: last?.usage ?? { prompt_tokens: 0, completion_tokens: 0 },
+      raw: last?.raw ?? [],
+      maxTokens: last?.maxTokens ?? conv.maxTokens,
+    });
+    if (out.done) {
+      const v = out.verdict;
+      // never a label from a stopped conversation
+      if (v.status !== "judge_error" || v.error?.kind !== "judge_stopped") {
+        v.status = "judge_error";
+        v.label = null;
+        v.compromised = null;
+        v.error = { kind: "judge_stopped", message: `the judge was stopped in this conversation (${e.kind}): ${e.message}` };
+      }
+      (e as JudgeFatalError & { paid?: Verdict }).paid = v;
+    }
+    return e;
   }
 
   /**
@@ -217,7 +273,13 @@ export class LlmJudge implements Judge {
    * limit under that name. Recorded once, like the online adaptation.
    * @returns whether anything changed (false: already adapted, so a resend would get the same 400).
    */
-  adapt(what: "drop_temperature" | "max_completion_tokens"): boolean {
+  adapt(what: AdaptKind, value?: number): boolean {
+    if (what !== "drop_temperature" && what !== "max_completion_tokens") {
+      const said = applyAdaptation(this.#adapt, what, { response_format: this.conversations.responseFormat }, value);
+      if (said === undefined) return false;
+      this.#adapted.push(said);
+      return true;
+    }
     if (what === "drop_temperature") {
       if (this.conversations.temperature === undefined) return false;
       this.conversations.temperature = undefined;
@@ -236,6 +298,34 @@ export class LlmJudge implements Judge {
     // as a Batch API result line's, recorded once
     if (res.tokenParam === "max_completion_tokens") this.adapt("max_completion_tokens");
     if (res.temperatureDropped) this.adapt("drop_temperature");
+    for (const a of res.adapted ?? []) this.adapt(a.kind, a.value);
+    this.observe(res.outcome);
+  }
+
+  /** Whether a reply cut with `finish_reason "length"` is complete (it parses into a verdict): the classifier's question. */
+  isComplete(content: string): boolean {
+    return this.#isComplete(content);
+  }
+
+  /**
+   * Count one outcome for the judge-level rules, on the online and the Batch path alike: the stop after
+   * {@link REASONING_ONLY_STOP} replies with the answer only in the reasoning field, or with neither content nor
+   * reasoning, and none with content; the flags of complete replies said "length" and of prompts the server cut.
+   * @throws JudgeFatalError kind `reasoning_only` / `empty_replies`.
+   */
+  observe(outcome: SendResult["outcome"]): void {
+    if (outcome.kind === "reply" && outcome.notes?.some((n) => n.startsWith('finish_reason "length"')) && this.#lengthComplete++ === 0)
+      this.#adapted.push('the server says finish_reason "length" on complete replies: they are taken as replies (each verdict notes it)');
+    if (outcome.kind === "error" && outcome.error.kind === "prompt_truncated" && this.#promptTruncated++ === 0)
+      this.#adapted.push(`FLAG: the server cut prompts to its context window (verdicts judge_error prompt_truncated, no label): ${outcome.error.message}`);
+    if (outcome.kind === "error" && outcome.error.kind === "empty_response" && ++this.#emptyReplies >= REASONING_ONLY_STOP && this.#contentReplies === 0)
+      throw new JudgeFatalError(
+        this.cfg.id,
+        "empty_replies",
+        `judge "${this.cfg.id}": ${this.#emptyReplies} replies had neither content nor reasoning, none had content. Check the model ` +
+          `and the server (a chat template that drops the answer, a reasoning parser, a model that does not load). Its remaining items stay un-judged; run again to resume.`,
+      );
+    const res = { outcome };
     if (res.outcome.kind === "reply") this.#contentReplies++;
     else if (res.outcome.kind === "error" && res.outcome.error.kind === "reasoning_only" && ++this.#reasoningOnly >= REASONING_ONLY_STOP && this.#contentReplies === 0)
       throw new JudgeFatalError(
@@ -259,6 +349,11 @@ export class LlmJudge implements Judge {
       ...(u.missing ? { responses_without_usage: u.missing } : {}),
     };
     v.cost_usd = conv.attempts === 0 ? (this.cfg.price ? 0 : null) : usageCost(u, this.cfg.price);
+    if (u.inconsistent)
+      v.provider_notes = [
+        ...(v.provider_notes ?? []),
+        `usage of ${u.inconsistent} response(s) did not add up (reasoning or total tokens over the reported parts, cache hits + misses over prompt tokens): counted on the largest consistent reading`,
+      ];
     return v;
   }
 }

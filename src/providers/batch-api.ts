@@ -11,10 +11,10 @@ import { Readable } from "node:stream";
 import type OpenAI from "openai";
 import { APIConnectionError, toFile } from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { readJsonl } from "../io/jsonl.js";
 import type { JudgeConfig } from "../config/judges.js";
 import { connectionCause, defaultSleep, isBodyReset, redact } from "./send.js";
 import { isTransientStatus, QUOTA_TEXT } from "./faults.js";
+export { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine, type LineClass } from "./batch-results.js";
 
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
@@ -29,17 +29,6 @@ export const TERMINAL_BATCH_STATUS = new Set(["completed", "failed", "expired", 
 export function batchCapable(cfg: Pick<JudgeConfig, "batch" | "base_url">): boolean {
   if (cfg.batch !== undefined) return cfg.batch;
   return cfg.base_url === undefined || /^https:\/\/api\.openai\.com(\/|$)/i.test(cfg.base_url);
-}
-
-/** A result line, kept slim: the status and the parts of the body the conversation step reads. */
-export interface BatchResultLine {
-  status: number;
-  body?: {
-    choices?: Array<{ finish_reason?: string | null; message?: { content?: string | null; refusal?: string | null } | null }>;
-    usage?: { prompt_tokens?: number; completion_tokens?: number };
-    error?: { message?: string; code?: string | null; type?: string | null };
-  };
-  error?: { code?: string; message?: string } | null;
 }
 
 /** What {@link BatchApi} needs besides the client. */
@@ -148,26 +137,5 @@ export class BatchApi {
     if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
     else fs.writeFileSync(tmp, await res.text());
     fs.renameSync(tmp, to);
-  }
-}
-
-/**
- * Read a downloaded output or error file into `into`: `custom_id` -> the line's status, error and the slim body
- * (first choice, usage, error). Lines without a string `custom_id` are skipped.
- */
-export async function readBatchResults(file: string, into: Map<string, BatchResultLine>): Promise<void> {
-  for await (const l of readJsonl<{ custom_id?: string; response?: { status_code?: number; body?: BatchResultLine["body"] } | null; error?: BatchResultLine["error"] }>(file)) {
-    if (typeof l.custom_id !== "string") continue;
-    const status = l.response?.status_code ?? 0;
-    const body = l.response?.body;
-    const slim: BatchResultLine = { status, error: l.error ?? null };
-    if (body && typeof body === "object") {
-      slim.body = {
-        choices: Array.isArray(body.choices) ? body.choices.slice(0, 1) : undefined,
-        usage: body.usage,
-        error: body.error,
-      };
-    }
-    into.set(l.custom_id, slim);
   }
 }

@@ -25,6 +25,17 @@
  * | 400 saying the prompt exceeds the model's context | no retry: error `context_length` (the judge elides the trajectory to fit, or the item is unjudgeable `too_long`) |
  * | content null or empty with the text in `reasoning_content` / `reasoning` (not cut at the limit) | no resend: error `reasoning_only` (a judge that keeps doing it is stopped) |
  * | a 200 carrying a provider failure: a top-level `error` (beside or instead of `choices`), a choice with `finish_reason: "error"` or its own `error` (a 429 there too) | backoff and retry like a 5xx (a 429 also cuts the AIMD limit), then error `provider_error` with the provider's code and message; never a label, never `not_openai_compatible` |
+ * | an error body without OpenAI's `error` envelope (vLLM < 0.10.1 `{"object":"error","message"}`, `{"detail"}`, a string error) | put in the envelope by the client's fetch (`./error-body.ts`), then classified by these rows with its reason |
+ * | 400/422 refusing the system role (o1-mini, Gemma templates) | resent once with the rubric in the first user message; the judge keeps it (`system_as_user`) |
+ * | 400/422 naming a completion limit below the `max_tokens` sent | resent once clipped to it; the judge keeps it (`lower_max_tokens`) |
+ * | 400/422 requiring the assistant's `reasoning_content` on a follow-up turn (DeepSeek thinking mode) | resent once with it; the judge keeps it (`pass_reasoning`) |
+ * | 400 `json_validate_failed` (Groq: the model's invalid JSON in `failed_generation`) | the model's output: the conversation treats it as an unparseable reply (a feedback turn, within `retries`) |
+ * | 400 `content_filter` (Azure: the prompt was filtered) | refused, with the provider's reason |
+ * | 400/422 rejecting `response_format` | resent once with the next dialect (no `strict`, then `json_object`, then none); the judge keeps it (`schema_fallback`) |
+ * | 404 (or 400) "model ... does not exist / not found" (vLLM, Ollama) | `JudgeFatalError` kind `model_not_found` |
+ *
+ * What a 200 reply is (refusal, chunks, truncation, reasoning only, a prompt the server cut) is `./classify.ts`'s,
+ * shared with the Batch path.
  *
  * The rows for a thrown error are {@link HTTP_FAULTS} (an HTTP status: first matching row wins) and
  * {@link ERROR_FAULTS} (everything else, in order); {@link classifyError} reads them and returns a {@link Fault},
@@ -40,6 +51,7 @@
 import OpenAI from "openai";
 import { ResponseDecodeError, ResponseTooLargeError } from "./fetch.js";
 import { clipMessage } from "./redact.js";
+import type { AdaptKind } from "./request-body.js";
 
 /** What the send loop does about one fault (messages unredacted: the loop redacts every message it keeps). */
 export type Fault =
@@ -48,13 +60,17 @@ export type Fault =
   /** No retry: error `kind`. */
   | { action: "error"; kind: string; message: string }
   /** Stop the judge: `JudgeFatalError` of `kind`. */
-  | { action: "fatal"; kind: "auth" | "insufficient_quota" | "rate_limited"; message: string }
+  | { action: "fatal"; kind: "auth" | "insufficient_quota" | "rate_limited" | "model_not_found"; message: string }
   /** A reply that is not a chat completion: counted toward `not_openai_compatible`, one retry, then `invalid_response`. */
   | { action: "invalid_response"; message: string }
   /** A connection failure: on a judge that never answered and an address that cannot be reached, bounded tries then `unreachable`; else like `retry`. */
   | { action: "connection"; unreachable: boolean; message: string }
-  /** Send again at once, adapted to what the server said. */
-  | { action: "resend"; adapt: "drop_temperature" | "max_completion_tokens" }
+  /** Send again at once, adapted to what the server said (`value`: the completion cap of `lower_max_tokens`). */
+  | { action: "resend"; adapt: AdaptKind; value?: number }
+  /** The provider refused the request for its content (Azure's content filter on the prompt): a refusal with its reason. */
+  | { action: "refused"; message: string }
+  /** The model's output failed the server's JSON check (Groq `json_validate_failed`): a parse failure of the reply, `output` the model's text. */
+  | { action: "model_output"; kind: string; message: string; output?: string }
   /** The run was stopped. */
   | { action: "aborted" };
 
@@ -70,6 +86,17 @@ export interface FaultState {
   canDropTemperature: boolean;
   /** `max_tokens` was sent and the parameter not switched yet. */
   canSwitchTokenParam: boolean;
+  /** What the request sent that a judge-level adaptation can change (absent: no adaptation is tried). */
+  sent?: {
+    /** It had a system message. */
+    system: boolean;
+    /** Its `response_format` type, if any. */
+    responseFormat?: string;
+    /** The completion budget sent. */
+    maxTokens?: number;
+    /** It had assistant turns whose reasoning was not sent back. */
+    reasoningWithheld: boolean;
+  };
   /** The judge never had a completion-shaped answer. */
   neverAnswered: boolean;
   /** A redirect this judge's requests followed to another origin (no credential header is sent there). */
@@ -157,8 +184,108 @@ export const HTTP_FAULTS: readonly HttpFaultRow[] = [
     when: (e, s) => s.canSwitchTokenParam && /max_completion_tokens/.test(e.message),
     fault: () => ({ action: "resend", adapt: "max_completion_tokens" }),
   },
+  {
+    // The model refuses the system role (OpenAI o1-mini: "'messages[0].role' does not support 'system'", Gemma chat
+    // templates on vLLM: "System role not supported"): the rubric goes into the first user message, learned once.
+    statuses: is(400, 422),
+    when: (e, s) => s.sent?.system === true && rejectsSystemRole(errorText(e)),
+    fault: () => ({ action: "resend", adapt: "system_as_user" }),
+  },
+  {
+    // A completion budget over the model's limit (OpenAI "max_tokens is too large: N. This model supports at most M
+    // completion tokens", DeepSeek "the valid range of max_tokens is [1, M]", Groq "must be less than or equal to M"):
+    // clipped to the limit the server names, learned once.
+    statuses: is(400, 422),
+    when: (e, s) => s.sent?.maxTokens !== undefined && tokenCap(errorText(e), s.sent.maxTokens) !== undefined,
+    fault: (e, _msg, s) => ({ action: "resend", adapt: "lower_max_tokens", value: tokenCap(errorText(e), s.sent!.maxTokens!) }),
+  },
+  {
+    // DeepSeek thinking mode: a follow-up turn must carry the assistant's reasoning_content
+    statuses: is(400, 422),
+    when: (e, s) => s.sent?.reasoningWithheld === true && /reasoning_content/i.test(errorText(e)) && /missing|required|must|need/i.test(errorText(e)),
+    fault: () => ({ action: "resend", adapt: "pass_reasoning" }),
+  },
+  {
+    // The model produced invalid JSON in JSON mode (Groq 400 json_validate_failed, with its text in
+    // failed_generation): a parse failure of the reply, which the conversation answers with a feedback turn.
+    statuses: is(400),
+    when: (e) => errorCode(e) === "json_validate_failed" || /failed to generate json|json_validate_failed/i.test(e.message),
+    fault: (e, msg) => {
+      const fg = (e.error as { failed_generation?: unknown } | undefined)?.failed_generation;
+      return { action: "model_output", kind: "json_validate_failed", message: `the server's JSON check rejected the model's output (HTTP 400): ${msg}`, ...(typeof fg === "string" ? { output: fg } : {}) };
+    },
+  },
+  {
+    // The provider's content filter refused the prompt (Azure OpenAI: 400 code content_filter,
+    // innererror ResponsibleAIPolicyViolation): a refusal with its reason, like finish_reason content_filter.
+    statuses: is(400),
+    when: (e) => isContentFilter(e),
+    fault: (_e, msg) => ({ action: "refused", message: `the provider's content filter refused the prompt (HTTP 400): ${msg}` }),
+  },
+  {
+    // The response_format the server rejects (a schema it cannot take, json_schema or json_object unsupported):
+    // the next dialect (no strict, then JSON mode, then none), learned once.
+    statuses: is(400, 422),
+    when: (e, s) => s.sent?.responseFormat !== undefined && rejectsResponseFormat(errorText(e)),
+    fault: () => ({ action: "resend", adapt: "schema_fallback" }),
+  },
+  {
+    // The model does not exist on this server (vLLM 404 "The model `x` does not exist.", Ollama "model 'x' not found"):
+    // every item would get the same answer; stop the judge.
+    statuses: is(404, 400),
+    when: (e) => /\bmodel\b/i.test(e.message) && /does not exist|not found|no such model|unknown model|not a valid model/i.test(e.message),
+    fault: (e, msg, s) => ({
+      action: "fatal",
+      kind: "model_not_found",
+      message: `judge "${s.judgeId}": the server has no such model (HTTP ${e.status}): ${msg}. Check the judge's model name; its items stay un-judged.`,
+    }),
+  },
   { statuses: () => true, fault: (e, msg) => ({ action: "error", kind: e.status === 400 ? "bad_request" : `http_${e.status}`, message: `HTTP ${e.status}: ${msg}` }) },
 ];
+
+/** The error's message with its body's `code`, `type` and `param` (what the adaptation rows read). */
+function errorText(e: ApiError): string {
+  const b = e.error as { code?: unknown; type?: unknown; param?: unknown } | undefined;
+  return [e.message, b?.code, b?.type, b?.param].filter((x) => typeof x === "string").join(" ");
+}
+
+/** The error body's `code` (or the error's), as a string. */
+function errorCode(e: ApiError): string | undefined {
+  const c = (e.error as { code?: unknown } | undefined)?.code ?? e.code;
+  return typeof c === "string" || typeof c === "number" ? String(c) : undefined;
+}
+
+/** Whether a 400 says the model takes no system message. */
+export function rejectsSystemRole(message: string): boolean {
+  return /system/i.test(message) && /role|message/i.test(message) && /not supported|unsupported|does not support|not allowed|invalid|must alternate/i.test(message);
+}
+
+/** Whether a 400 rejects the request's `response_format` (its schema, or the mode). */
+export function rejectsResponseFormat(message: string): boolean {
+  return (
+    /response_format|json_schema|json_object|guided_json|structured output|schema/i.test(message) &&
+    /invalid|not supported|unsupported|does not support|not allowed|unknown|cannot|unable|only .* supported/i.test(message)
+  );
+}
+
+/**
+ * The completion limit a 400 names for a budget `sent` that is too large ("at most M", "[1, M]", "<= M",
+ * "less than or equal to M", "maximum value ... is M"): the largest number in the message below `sent` and above
+ * 15, when the message speaks of max_tokens or completion tokens.
+ */
+export function tokenCap(message: string, sent: number): number | undefined {
+  if (!/max_(completion_)?tokens|completion tokens|max tokens|output tokens/i.test(message)) return undefined;
+  if (!/too large|at most|valid range|less than or equal|maximum|exceeds|must be|<=/i.test(message)) return undefined;
+  if (isContextLength(message) && !/completion tokens|output tokens/i.test(message)) return undefined;
+  const nums = [...message.matchAll(/\d[\d,_]*/g)].map((m) => Number(m[0].replace(/[,_]/g, ""))).filter((n) => Number.isFinite(n) && n > 15 && n < sent);
+  return nums.length ? Math.max(...nums) : undefined;
+}
+
+/** Whether an error says the provider's content filter refused the prompt (Azure OpenAI's shape). */
+export function isContentFilter(e: ApiError): boolean {
+  const b = e.error as { code?: unknown; innererror?: { code?: unknown } } | undefined;
+  return b?.code === "content_filter" || b?.innererror?.code === "ResponsibleAIPolicyViolation" || /content management policy|content_filter/i.test(e.message);
+}
 
 /** One row of the table for errors that carry no HTTP status: a test and the fault it makes. */
 export interface ErrorFaultRow {

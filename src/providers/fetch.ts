@@ -37,6 +37,8 @@
  * on undecoded as a whole, so `gzip, identity` reaches the client as gzip bytes: not JSON, an `invalid_response`.
  */
 
+import { errorEnvelope } from "./error-body.js";
+
 /** Default limit of one chat completion response body: 4 MiB of decoded bytes. */
 export const MAX_RESPONSE_BYTES = 4 * 1024 * 1024;
 
@@ -58,6 +60,18 @@ export class ResponseDecodeError extends Error {
     super(message);
     this.name = "ResponseDecodeError";
   }
+}
+
+/** An error body's bytes in OpenAI's `{error: {...}}` envelope (`errorEnvelope`, `./classify.ts`); other bytes as they are. */
+function envelopeErrorBytes(bytes: Uint8Array): Uint8Array {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return bytes;
+  }
+  const out = errorEnvelope(parsed);
+  return out === parsed ? bytes : new TextEncoder().encode(JSON.stringify(out));
 }
 
 /** Statuses whose `Response` must have a null body. */
@@ -208,6 +222,13 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
       // decoded bodies lose the encoding and length headers
       headers.delete("content-encoding");
       headers.delete("content-length");
+    }
+    // an error body without OpenAI's `error` envelope (vLLM < 0.10.1 `{"object":"error","message",...}`, FastAPI's
+    // `{"detail"}`, Ollama's string error) is put in one, so the client keeps the server's reason
+    if (res.status >= 400) {
+      const enveloped = envelopeErrorBytes(bytes);
+      if (enveloped !== bytes) headers.delete("content-length");
+      bytes = enveloped;
     }
     return new Response(bytes as Uint8Array<ArrayBuffer>, { status: res.status, statusText: res.statusText, headers });
   } finally {

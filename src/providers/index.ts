@@ -19,7 +19,11 @@
  *   `response_too_large`, `aborted`); `usage` carries cached and reasoning tokens and `missing` (responses without
  *   usage). It never resolves to a label and never throws for a fault of one request.
  * - rejects only with a `JudgeFatalError` (kinds `auth`, `insufficient_quota`, `rate_limited` (retry-after over the
- *   limit), `unreachable`, `not_openai_compatible`): the judge is stopped, its items stay un-judged for a resume.
+ *   limit), `unreachable`, `not_openai_compatible`, `model_not_found`): the judge is stopped, its items stay
+ *   un-judged for a resume (the LLM judge adds `reasoning_only` and `empty_replies`, and attaches the record of a
+ *   conversation's paid turns as `paid`). Error kinds added by issue 23: `prompt_truncated` (the server read less
+ *   than was sent), `json_validate_failed` (the model's output, with `output`); a reply may carry `reasoning` and
+ *   `notes` (e.g. `finish_reason "length"` on a complete reply); `adapted` lists the judge-level adaptations made.
  * - behind it, per judge (`createChatSender`, `./sender.ts`): the `openai` v6 client (credentials from the
  *   environment: `clientSettings`, in `src/config/judges.ts` beside the config checks that share its rules)
  *   over the platform `fetch` with a reader that bounds the decoded body (`./fetch.ts`); the fault policy as data
@@ -29,7 +33,8 @@
  *   own retries are off (`maxRetries: 0`) because the policy needs what they do not do: the AIMD cut on a 429,
  *   stopping a judge whose address cannot be reached, `insufficient_quota` as fatal, a cap on `retry-after`,
  *   resends adapted to the server, every wait recorded. The Batch API path (`src/run/batch.ts`, over `./batch-api.ts`)
- *   drives the same conversation with result lines instead of sends.
+ *   drives the same conversation with result lines instead of sends, classified by the same rules: a reply by
+ *   `classifyCompletion` (`./classify.ts`), a failed line by the status table (`./batch-results.ts`).
  *
  * Money and token counting live here too: `./cost.ts` (price -> USD, totals that know what they could not count),
  * `./tokens.ts` (real tokenizers for OpenAI models, labelled estimates otherwise).
@@ -45,3 +50,5 @@ export { classifyError, cutsConcurrency, ERROR_FAULTS, HTTP_FAULTS, type Fault, 
 export { sendChat, type TransportOptions } from "./send.js";
 export { AimdLimiter, RatePacer } from "./pacing.js";
 export { BatchApi, batchCapable, BATCH_URL } from "./batch-api.js";
+export { classifyCompletion, contentText, errorEnvelope, promptTruncation, type ReplyClass, type ReplyContext } from "./classify.js";
+export { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine, type LineClass } from "./batch-results.js";

@@ -16,13 +16,14 @@
  */
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { classifyError, cutsConcurrency, providerFault, reasoningText, safeBase } from "./faults.js";
+import { classifyCompletion } from "./classify.js";
+import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
-import { chatRequestBody, estimateTokens, type ChatRequest } from "./request-body.js";
+import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
 import { clipMessage, redact } from "./redact.js";
 import { defaultSleep, requestSignal, scopedSignal } from "./signals.js";
 import { addUsage, readUsage, type Usage } from "./usage.js";
-export { chatRequestBody, estimateTokens, type ChatMessage, type ChatRequest } from "./request-body.js";
+export { applyAdaptation, chatRequestBody, estimateTokens, nextResponseFormat, type AdaptKind, type ChatMessage, type ChatRequest, type RequestAdaptations } from "./request-body.js";
 export {
   connectionCause,
   isBodyReset,
@@ -101,9 +102,22 @@ export const TRUNCATION_RETRY_MAX_TOKENS = 4096;
 
 /** What one call came to. */
 export type SendOutcome =
-  | { kind: "reply"; content: string; finishReason: string | null }
+  | {
+      kind: "reply";
+      content: string;
+      finishReason: string | null;
+      /** The reply's reasoning (`reasoning_content`, thinking chunks): kept to send back where a provider requires it. */
+      reasoning?: string;
+      /** What the reply said that is worth recording (e.g. `finish_reason "length"` on a complete reply). */
+      notes?: string[];
+    }
   | { kind: "refused"; message: string }
-  | { kind: "error"; error: { kind: string; message: string } };
+  | {
+      kind: "error";
+      error: { kind: string; message: string };
+      /** The model's own output the error carried (Groq `json_validate_failed`: `failed_generation`). */
+      output?: string;
+    };
 
 export interface SendResult {
   outcome: SendOutcome;
@@ -121,6 +135,8 @@ export interface SendResult {
   tokenParam: "max_tokens" | "max_completion_tokens";
   /** The server rejected `temperature` (a reasoning model): this call was resent without it. */
   temperatureDropped?: boolean;
+  /** Judge-level adaptations this call made after a 400 (`RequestAdaptations`): the judge keeps them. */
+  adapted?: { kind: AdaptKind; value?: number; what: string }[];
 }
 
 /** Per-call context. */
@@ -148,6 +164,8 @@ export interface SendContext {
   health?: JudgeHealth;
   /** The API's base URL, named (without credentials, query or fragment) in `unreachable` errors. */
   baseURL?: string;
+  /** Whether a reply cut with `finish_reason: "length"` is complete nonetheless (the judge's parse; `./classify.ts`). */
+  isComplete?: (content: string) => boolean;
 }
 
 /**
@@ -234,9 +252,11 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     return undefined;
   };
   let paramSwitched = false;
+  // the judge's adaptations, plus what this call learns (reported in `adapted` for the judge to keep)
+  const adapt: RequestAdaptations = { ...(req.adapt ?? {}) };
   for (;;) {
     if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
-    const body = chatRequestBody(req, res.maxTokens, res.tokenParam);
+    const body = chatRequestBody(req, res.maxTokens, res.tokenParam, adapt);
     if (res.temperatureDropped) delete body.temperature;
     const estimated = estimateTokens({ ...req, max_tokens: res.maxTokens });
     let slot: Slot | undefined;
@@ -278,6 +298,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         aborted: inFlight?.aborted === true,
         canDropTemperature: !res.temperatureDropped && body.temperature !== undefined,
         canSwitchTokenParam: !paramSwitched && res.tokenParam === "max_tokens" && res.maxTokens !== undefined,
+        sent: sentShape(body, req),
         neverAnswered: ctx.health !== undefined && !ctx.health.succeeded,
         crossOrigin: ctx.health?.crossOrigin,
         maxRetryAfterMs: o.maxRetryAfterMs,
@@ -302,11 +323,24 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
           return fail(fault.kind, fault.message);
         case "fatal":
           throw new JudgeFatalError(ctx.judgeId, fault.kind, clean(fault.message));
+        case "refused":
+          res.outcome = { kind: "refused", message: clean(fault.message) };
+          return res;
+        case "model_output":
+          // the model's own output, refused by the server's JSON check: the conversation treats it as an unparseable reply
+          if (fault.output !== undefined) res.raw.push(clipMessage(clean(fault.output), 20_000));
+          res.outcome = { kind: "error", error: { kind: fault.kind, message: clean(fault.message) }, ...(fault.output !== undefined ? { output: clean(fault.output) } : {}) };
+          return res;
         case "resend":
           if (fault.adapt === "drop_temperature") res.temperatureDropped = true;
-          else {
+          else if (fault.adapt === "max_completion_tokens") {
             paramSwitched = true;
             res.tokenParam = "max_completion_tokens";
+          } else {
+            // a judge-level fault: adapt this request at once; the judge keeps it for every later one (`adapted`)
+            const what = applyAdaptation(adapt, fault.adapt, req, fault.value);
+            if (what === undefined) return fail("bad_request", `HTTP 400 (already adapted: ${fault.adapt}): ${redact(String((err as Error).message), ctx.secrets)}`);
+            (res.adapted ??= []).push({ kind: fault.adapt, ...(fault.value !== undefined ? { value: fault.value } : {}), what });
           }
           continue;
         case "invalid_response": {
@@ -361,72 +395,84 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       addUsage(res.usage, u);
       if (!u.missing) ctx.gate?.settle?.(estimated, u.prompt_tokens + u.completion_tokens);
     }
-    // An HTTP 200 that carries a provider failure (OpenRouter and other routers: a top-level `error` beside or
-    // instead of `choices`, a choice with `finish_reason: "error"` and its own `error`, a 429 inside a choice): a
-    // transient fault of the provider behind the endpoint. Backoff and retry, then an error with the provider's
-    // code and message; never a label (the choice's content, even a parseable verdict, is not read), never "not
-    // OpenAI-compatible" (the endpoint answered in the API's own shape).
-    const inBand = providerFault(completion);
-    if (inBand) {
-      if (ctx.health) ctx.health.succeeded = true;
-      res.raw.push(clipMessage(clean(JSON.stringify({ error: inBand.raw }))));
-      if (inBand.rateLimited && slot) ctx.pacer?.onRateLimited(slot.seq);
-      const what = `provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(clean(inBand.message))}`;
-      if (transportRetries >= o.maxTransportRetries) return fail("provider_error", `${what} (gave up after ${res.requests} requests)`);
-      const w = backoff(transportRetries);
-      transportRetries++;
-      try {
-        await wait(w);
-      } catch {
-        return fail("aborted", "the run was stopped");
+    // What the reply is: the one classifier of the online and Batch paths (./classify.ts).
+    const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, promptChars: promptChars(body) });
+    const message = completion !== null && typeof completion === "object" ? completion.choices?.[0]?.message : undefined;
+    switch (cls.kind) {
+      case "transient": {
+        // An HTTP 200 that carries a provider failure (OpenRouter and other routers): a transient fault of the
+        // provider behind the endpoint. Backoff and retry, then an error with the provider's code and message;
+        // never a label, never "not OpenAI-compatible" (the endpoint answered in the API's own shape).
+        const inBand = cls.fault;
+        if (ctx.health) ctx.health.succeeded = true;
+        res.raw.push(clipMessage(clean(JSON.stringify({ error: inBand.raw }))));
+        if (inBand.rateLimited && slot) ctx.pacer?.onRateLimited(slot.seq);
+        const what = `provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(clean(inBand.message))}`;
+        if (transportRetries >= o.maxTransportRetries) return fail("provider_error", `${what} (gave up after ${res.requests} requests)`);
+        const w = backoff(transportRetries);
+        transportRetries++;
+        try {
+          await wait(w);
+        } catch {
+          return fail("aborted", "the run was stopped");
+        }
+        continue;
       }
-      continue;
-    }
-    // a non-JSON body (an HTML page) comes back from the client as a string
-    const choice = completion !== null && typeof completion === "object" ? completion.choices?.[0] : undefined;
-    if (!choice || typeof choice !== "object" || !choice.message || typeof choice.message !== "object") {
-      const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
-      res.raw.push(clipMessage(clean(text)));
-      const r = await invalidResponse(
-        `HTTP 200 but the body is not a chat completion (${typeof completion === "string" ? "not JSON" : "no choices[0].message"}): ${clipMessage(text)}`,
-      );
-      if (r) return r;
-      continue;
+      case "invalid": {
+        // a non-JSON body (an HTML page) comes back from the client as a string
+        const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
+        res.raw.push(clipMessage(clean(text)));
+        const r = await invalidResponse(clipMessage(cls.message));
+        if (r) return r;
+        continue;
+      }
     }
     // only a completion-shaped answer counts as the judge having answered (`unreachable`, `not_openai_compatible`)
     if (ctx.health) ctx.health.succeeded = true;
-    const msg = choice.message as { content?: string | null; refusal?: string | null };
-    const content = typeof msg.content === "string" ? msg.content : null;
-    res.raw.push(content ?? clean(JSON.stringify(choice.message)));
-    if (typeof msg.refusal === "string" && msg.refusal.trim() !== "") {
-      res.outcome = { kind: "refused", message: clean(msg.refusal) };
-      return res;
+    res.raw.push(cls.kind === "reply" ? cls.content : clean(JSON.stringify(message ?? null)));
+    switch (cls.kind) {
+      case "refused":
+        res.outcome = { kind: "refused", message: clean(cls.message) };
+        return res;
+      case "final":
+        return fail(cls.errorKind, cls.message);
+      case "cut":
+        if (!lengthRetried) {
+          lengthRetried = true;
+          res.maxTokens = res.maxTokens !== undefined ? res.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
+          continue;
+        }
+        return cls.errorKind === "truncated"
+          ? fail("truncated", `the reply was cut at the token limit (finish_reason "length", max_tokens ${res.maxTokens ?? "unset"})`)
+          : fail("empty_response", `the reply content was empty (finish_reason ${JSON.stringify(cls.finishReason)})`);
+      case "reply":
+        res.outcome = {
+          kind: "reply",
+          content: cls.content,
+          finishReason: cls.finishReason,
+          ...(cls.reasoning !== undefined ? { reasoning: cls.reasoning } : {}),
+          ...(cls.notes.length ? { notes: cls.notes } : {}),
+        };
+        return res;
     }
-    if (choice.finish_reason === "content_filter") {
-      res.outcome = { kind: "refused", message: "the provider's content filter stopped the reply" };
-      return res;
-    }
-    const truncated = choice.finish_reason === "length";
-    const reasoning = reasoningText(choice.message);
-    if (!truncated && (content === null || content.trim() === "") && reasoning !== undefined)
-      // the answer landed in the reasoning field and content is null: a named error (resending unchanged gives the
-      // same); the judge stops when it keeps doing this (`src/judges/llm-judge.ts`)
-      return fail(
-        "reasoning_only",
-        `the reply's content is empty and its text (${reasoning.length} characters) is in the message's reasoning field: ` +
-          `the model answered in its reasoning; ${clipMessage(clean(reasoning), 200)}`,
-      );
-    if (truncated || content === null || content.trim() === "") {
-      if (!lengthRetried) {
-        lengthRetried = true;
-        res.maxTokens = res.maxTokens !== undefined ? res.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
-        continue;
-      }
-      return truncated
-        ? fail("truncated", `the reply was cut at the token limit (finish_reason "length", max_tokens ${res.maxTokens ?? "unset"})`)
-        : fail("empty_response", `the reply content was empty (finish_reason ${JSON.stringify(choice.finish_reason)})`);
-    }
-    res.outcome = { kind: "reply", content, finishReason: choice.finish_reason ?? null };
-    return res;
   }
+}
+
+/** What a request sent that a judge-level adaptation can change (`FaultState.sent`). */
+export function sentShape(body: Record<string, unknown>, req: ChatRequest): NonNullable<import("./faults.js").FaultState["sent"]> {
+  const msgs = (body.messages as { role?: string; reasoning_content?: unknown }[] | undefined) ?? [];
+  const rf = body.response_format as { type?: unknown } | undefined;
+  const mt = body.max_tokens ?? body.max_completion_tokens;
+  return {
+    system: msgs.some((m) => m.role === "system"),
+    ...(rf && typeof rf.type === "string" ? { responseFormat: rf.type } : {}),
+    ...(typeof mt === "number" ? { maxTokens: mt } : {}),
+    reasoningWithheld: req.messages.some((m) => m.role === "assistant" && m.reasoning_content !== undefined) && !msgs.some((m) => m.reasoning_content !== undefined),
+  };
+}
+
+/** Characters of a request body's messages (the prompt sent), for the server-truncation check of `./classify.ts`. */
+function promptChars(body: Record<string, unknown>): number {
+  const msgs = body.messages as { content?: unknown }[] | undefined;
+  return (msgs ?? []).reduce((a, m) => a + (typeof m.content === "string" ? m.content.length : 0), 0);
 }

@@ -16,6 +16,8 @@ export interface SendOptions {
   /** Aborts a request already sent (default: `signal`); see `JudgeContext.abortSignal`. */
   requestSignal?: AbortSignal;
   tokenParam: "max_tokens" | "max_completion_tokens";
+  /** Whether a reply cut with `finish_reason "length"` is complete nonetheless (the judge's parse). */
+  isComplete?: (content: string) => boolean;
 }
 
 /**
@@ -76,6 +78,7 @@ export function createChatSender(
       pacer: limiter,
       health,
       baseURL: cs.baseURL,
+      isComplete: opts.isComplete,
     });
   const out = { send, limiter, crossOrigin: () => health.crossOrigin } as ChatSender & { client: OpenAI; limiter: AimdLimiter; crossOrigin: () => JudgeHealth["crossOrigin"] };
   // not enumerable: the client holds the API key

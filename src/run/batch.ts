@@ -43,9 +43,10 @@ import type { Judge, JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
-import { addUsage, chatRequestBody, clipMessage, defaultSleep, isContextLength, providerFault, readUsage, reasoningText, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
-import { isTransientStatus, rejectsTemperature } from "../providers/faults.js";
-import { BATCH_URL, BatchApi, batchCapable, readBatchResults, TERMINAL_BATCH_STATUS, type BatchResultLine } from "../providers/batch-api.js";
+import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type AdaptKind, type ChatRequest, type Usage } from "../providers/send.js";
+import type { FaultState } from "../providers/faults.js";
+import { BATCH_URL, BatchApi, batchCapable, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
+import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
 
 /** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
 export interface BatchEntry {
@@ -65,6 +66,8 @@ export interface BatchEntry {
   output_file_id?: string | null;
   error_file_id?: string | null;
   created_at: string;
+  /** What the result files held that was not one line per request (unknown or conflicting custom_ids, repeats). */
+  result_warnings?: string[];
 }
 
 /** Progress of the batch path, reported on every poll and state change. */
@@ -92,6 +95,8 @@ export interface BatchSettings {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   signal?: AbortSignal;
   onProgress?: (p: BatchProgress) => void;
+  /** Called with what a result file held that was not one line per request (also kept on the entry in store.json). */
+  onWarning?: (message: string) => void;
 }
 
 /** One line of a chunk's state file. */
@@ -103,7 +108,7 @@ interface StateLine {
   /** Resends after transient errors. */
   resends?: number;
   /** Parameters the server rejected for this line and the judge adapted to (resent once per kind). */
-  adaptedFor?: ("drop_temperature" | "max_completion_tokens")[];
+  adaptedFor?: AdaptKind[];
 }
 
 type ResultLine = BatchResultLine;
@@ -115,6 +120,11 @@ type ResultLine = BatchResultLine;
  */
 function lineUsage(r: ResultLine | undefined): Usage {
   return r?.body && r.status === 200 && !r.error ? readUsage(r.body.usage) : { prompt_tokens: 0, completion_tokens: 0 };
+}
+
+/** Characters of a request body's messages (the prompt sent), for the server-truncation check. */
+function promptCharsOf(body: Record<string, unknown>): number {
+  return ((body.messages as { content?: unknown }[] | undefined) ?? []).reduce((a, m) => a + (typeof m.content === "string" ? m.content.length : 0), 0);
 }
 
 function safeName(s: string): string {
@@ -342,6 +352,7 @@ export class BatchJudgeRun {
   /** Store the verdicts of an ended chunk and write its follow-ups (module docstring, step 4). */
   private async process(e: BatchEntry, onVerdict: (v: Verdict) => void, failure?: string): Promise<void> {
     const results = new Map<string, ResultLine>();
+    const read: BatchReadReport = { conflicts: [], repeated: 0, withoutId: 0 };
     for (const [id, kind] of [
       [e.output_file_id, "output"],
       [e.error_file_id, "errors"],
@@ -349,8 +360,9 @@ export class BatchJudgeRun {
       if (!id) continue;
       const file = path.join(this.dir, `${e.key}.${kind}.jsonl`);
       await this.api.download(id, file);
-      await readBatchResults(file, results);
+      await readBatchResults(file, results, read);
     }
+    const seen = new Set<string>();
     // the follow-up chunk of this entry has a fixed key, so processing again after a crash rewrites it whole
     this.current = new ChunkWriter(this.dir, `${e.key}-f`, e.round + 1);
     for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
@@ -359,6 +371,7 @@ export class BatchJudgeRun {
         this.inFlight.delete(key);
         continue;
       }
+      seen.add(line.custom_id);
       const conv = this.judge.resume(line.conv);
       const r = results.get(line.custom_id);
       const next = this.interpret(conv, line, r, failure);
@@ -367,6 +380,17 @@ export class BatchJudgeRun {
         this.inFlight.delete(key);
       } else this.write({ custom_id: "", conv: this.judge.freeze(conv), lengthRetried: line.lengthRetried, resends: line.resends, adaptedFor: line.adaptedFor }, next.request, e.round + 1);
     }
+    // result lines not taken on trust: said on the entry (store.json) and to the caller, never dropped in silence
+    for (const id of seen) results.delete(id);
+    const said: string[] = [];
+    if (results.size) said.push(`${results.size} result line(s) with a custom_id no request of this chunk had (ignored): ${[...results.keys()].slice(0, 5).join(", ")}`);
+    if (read.conflicts.length) said.push(`${read.conflicts.length} request(s) with different result lines under one custom_id (error batch_duplicate_result, no label): ${read.conflicts.slice(0, 5).join(", ")}`);
+    if (read.repeated) said.push(`${read.repeated} result line(s) repeated identically (read once)`);
+    if (read.withoutId) said.push(`${read.withoutId} result line(s) without a custom_id (ignored)`);
+    if (said.length) {
+      e.result_warnings = said;
+      for (const w of said) this.settings.onWarning?.(`judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: ${w}`);
+    }
     // the follow-up chunk(s) and this entry's end are listed in one snapshot write
     await this.listSealed(() => {
       e.status = "processed";
@@ -374,7 +398,12 @@ export class BatchJudgeRun {
     this.report(e, { total: e.requests, completed: e.requests });
   }
 
-  /** What one result line means for its conversation: a verdict, or the next request. */
+  /**
+   * What one result line means for its conversation: a verdict, or the next request. The line is classified by the
+   * provider layer's one classifier (`classifyBatchLine`: the status table and the reply classifier the online path
+   * uses); this carries the outcome out in batch rounds (a resend goes into the next round's batch).
+   * @throws JudgeFatalError for the fatal kinds (401/403, no quota, no such model), as online.
+   */
   private interpret(
     conv: JudgeConversation,
     line: StateLine,
@@ -392,74 +421,98 @@ export class BatchJudgeRun {
       if (failure) return this.stepped(conv, { kind: "error", error: { kind: "batch_failed", message: failure } }, undefined, 0);
       return resend("the batch ended without a result for this request (expired or cancelled)");
     }
-    const status = r.status;
-    if (status !== 200 || r.error) {
-      const msg = r.body?.error?.message ?? r.error?.message ?? `HTTP ${status}`;
-      // not run before the batch expired or was cancelled: no attempt was made
-      if (r.error?.code === "batch_expired" || r.error?.code === "batch_cancelled") return resend(msg);
-      if (isTransientStatus(status)) return this.account(conv, r), resend(`HTTP ${status}: ${msg}`);
-      // a server rejecting temperature or max_tokens (reasoning models): adapt the judge and resend in the next
-      // round, as the online path resends at once (`src/providers/faults.ts`); never a bad_request per item
-      if (status === 400) {
-        const adapt = rejectsTemperature(msg) ? "drop_temperature" : /max_completion_tokens/.test(msg) ? "max_completion_tokens" : undefined;
-        // once per line and kind: the judge adapts (recorded once); a line built before it learned is resent too;
-        // a server that still rejects after the change gets its bad_request below
-        if (adapt !== undefined && !line.adaptedFor?.includes(adapt)) {
-          this.judge.adapt(adapt);
-          line.adaptedFor = [...(line.adaptedFor ?? []), adapt];
-          return this.account(conv, r), resend(`HTTP 400, adapted (${adapt}): ${msg}`);
+    const req = this.judge.request(conv);
+    const body = chatRequestBody(req, req.max_tokens, this.judge.tokenParam());
+    const state: FaultState = {
+      judgeId: this.judge.id,
+      timeoutMs: 0,
+      timedOut: false,
+      aborted: false,
+      // what this line may have been sent with (it may predate what the judge learned since): each once per line
+      canDropTemperature: !line.adaptedFor?.includes("drop_temperature"),
+      canSwitchTokenParam: !line.adaptedFor?.includes("max_completion_tokens") && conv.maxTokens !== undefined,
+      neverAnswered: false,
+      maxRetryAfterMs: Number.POSITIVE_INFINITY,
+      random: () => 0.5,
+      sent: sentShape(body, req),
+    };
+    const cls = classifyBatchLine(r, state, { isComplete: (c) => this.judge.isComplete(c), promptChars: promptCharsOf(body) });
+    switch (cls.kind) {
+      case "not_run":
+        // not run before the batch expired or was cancelled: no attempt was made
+        return resend(cls.message);
+      case "conflict":
+        return this.stepped(conv, { kind: "error", error: { kind: "batch_duplicate_result", message: cls.message } }, undefined, 1);
+      case "line_error":
+        return this.stepped(conv, { kind: "error", error: { kind: cls.errorKind, message: cls.message } }, r);
+      case "fault": {
+        const f = cls.fault;
+        const msg = `HTTP ${r.status}: ${"message" in f ? f.message : ""}`;
+        switch (f.action) {
+          case "fatal":
+            throw new JudgeFatalError(this.judge.id, f.kind, redact(f.message, this.judge.secrets));
+          case "retry":
+          case "connection":
+          case "invalid_response":
+            return this.account(conv, r), resend(msg);
+          case "aborted":
+            return resend("aborted");
+          case "refused":
+            return this.stepped(conv, { kind: "refused", message: f.message }, r);
+          case "model_output":
+            return this.stepped(conv, { kind: "error", error: { kind: f.kind, message: f.message }, ...(f.output !== undefined ? { output: f.output } : {}) }, r);
+          case "error":
+            return this.stepped(conv, { kind: "error", error: { kind: f.kind, message: f.message } }, r);
+          case "resend": {
+            // a server rejecting a parameter (temperature, max_tokens, the system role, the schema, a budget): adapt
+            // the judge and resend in the next round, as the online path resends at once; once per line and kind (a
+            // line built before the judge learned is resent too); a server that still rejects gets its bad_request
+            if (!line.adaptedFor?.includes(f.adapt)) {
+              this.judge.adapt(f.adapt, f.value);
+              line.adaptedFor = [...(line.adaptedFor ?? []), f.adapt];
+              return this.account(conv, r), resend(`HTTP 400, adapted (${f.adapt})`);
+            }
+            return this.stepped(conv, { kind: "error", error: { kind: "bad_request", message: `HTTP ${r.status} (already adapted: ${f.adapt})` } }, r);
+          }
+        }
+        break;
+      }
+      case "completion": {
+        const c = cls.reply;
+        switch (c.kind) {
+          case "transient":
+            // a provider failure inside the 200: transient, resent in the next round like a 5xx (never a label)
+            return this.account(conv, r), resend(`provider error in an HTTP 200 (${c.fault.where}${c.fault.code !== undefined ? `, code ${c.fault.code}` : ""}): ${clipMessage(c.fault.message)}`);
+          case "invalid":
+            return this.account(conv, r), resend(clipMessage(c.message));
+          case "refused":
+            return this.stepped(conv, { kind: "refused", message: c.message }, r);
+          case "final":
+            return this.stepped(conv, { kind: "error", error: { kind: c.errorKind, message: c.message } }, r);
+          case "cut":
+            if (!line.lengthRetried) {
+              line.lengthRetried = true;
+              this.account(conv, r);
+              conv.maxTokens = conv.maxTokens !== undefined ? conv.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
+              return { kind: "request", request: this.judge.request(conv) };
+            }
+            return this.stepped(
+              conv,
+              c.errorKind === "truncated"
+                ? { kind: "error", error: { kind: "truncated", message: `the reply was cut at the token limit (finish_reason "length", max_tokens ${conv.maxTokens ?? "unset"})` } }
+                : { kind: "error", error: { kind: "empty_response", message: `the reply content was empty (finish_reason ${JSON.stringify(c.finishReason)})` } },
+              r,
+            );
+          case "reply":
+            return this.stepped(
+              conv,
+              { kind: "reply", content: c.content, finishReason: c.finishReason, ...(c.reasoning !== undefined ? { reasoning: c.reasoning } : {}), ...(c.notes.length ? { notes: c.notes } : {}) },
+              r,
+            );
         }
       }
-      // a prompt over the model's context is the conversation's to elide and resend, as online (`../judges/conversation.ts`)
-      const kind = status === 400 ? (isContextLength(msg) ? "context_length" : "bad_request") : status ? `http_${status}` : (r.error?.code ?? "batch_error");
-      return this.stepped(conv, { kind: "error", error: { kind, message: `HTTP ${status}: ${msg}` } }, r);
     }
-    // a provider failure inside the 200 (top-level error, a choice with finish_reason "error"): transient, resent
-    // in the next round like a 5xx (never a label); after `maxResends` rounds an error with the provider's message
-    const inBand = providerFault(r.body);
-    if (inBand)
-      return this.account(conv, r), resend(`provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(inBand.message)}`);
-    const choice = r.body?.choices?.[0];
-    if (!choice || !choice.message) return this.account(conv, r), resend(`the response has no choices`);
-    const content = typeof choice.message.content === "string" ? choice.message.content : null;
-    if (typeof choice.message.refusal === "string" && choice.message.refusal.trim() !== "")
-      return this.stepped(conv, { kind: "refused", message: choice.message.refusal }, r);
-    if (choice.finish_reason === "content_filter")
-      return this.stepped(conv, { kind: "refused", message: "the provider's content filter stopped the reply" }, r);
-    const truncated = choice.finish_reason === "length";
-    const reasoning = reasoningText(choice.message);
-    if (!truncated && (content === null || content.trim() === "") && reasoning !== undefined)
-      // the answer landed in the reasoning field: a named error at once, as online (`src/providers/send.ts`); a
-      // resend with a larger max_tokens would get the same answer
-      return this.stepped(
-        conv,
-        {
-          kind: "error",
-          error: {
-            kind: "reasoning_only",
-            message:
-              `the reply's content is empty and its text (${reasoning.length} characters) is in the message's reasoning field: ` +
-              `the model answered in its reasoning; ${clipMessage(reasoning, 200)}`,
-          },
-        },
-        r,
-      );
-    if (truncated || content === null || content.trim() === "") {
-      if (!line.lengthRetried) {
-        line.lengthRetried = true;
-        this.account(conv, r);
-        conv.maxTokens = conv.maxTokens !== undefined ? conv.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
-        return { kind: "request", request: this.judge.request(conv) };
-      }
-      return this.stepped(
-        conv,
-        truncated
-          ? { kind: "error", error: { kind: "truncated", message: `the reply was cut at the token limit (finish_reason "length", max_tokens ${conv.maxTokens ?? "unset"})` } }
-          : { kind: "error", error: { kind: "empty_response", message: `the reply content was empty (finish_reason ${JSON.stringify(choice.finish_reason)})` } },
-        r,
-      );
-    }
-    return this.stepped(conv, { kind: "reply", content, finishReason: choice.finish_reason ?? null }, r);
+    return this.stepped(conv, { kind: "error", error: { kind: "batch_error", message: "an unclassified result line" } }, r);
   }
 
   /** Count a result line that is not stepped (a resend): one request, its usage and reply. */
@@ -482,9 +535,11 @@ export class BatchJudgeRun {
       outcome,
       requests,
       usage: lineUsage(r),
-      raw: c ? [typeof c.content === "string" ? c.content : JSON.stringify(c)] : [],
+      raw: outcome.kind === "reply" ? [outcome.content] : outcome.kind === "error" && outcome.output !== undefined ? [outcome.output] : c ? [JSON.stringify(c)] : [],
       maxTokens: conv.maxTokens,
     };
+    // the judge-level rules (the reasoning-only / empty stop, flags) count batch outcomes as online ones
+    this.judge.observe(outcome);
     const out = this.judge.step(conv, input);
     return out.done ? { kind: "verdict", verdict: out.verdict } : { kind: "request", request: out.request };
   }

@@ -7,10 +7,12 @@
  * configuration makes `label` refuse, which the result says, or is counted as `rejudge`/`keep` would). The run
  * folder, when it exists, is only read (no lock, nothing written).
  *
- * Per judge: requests (first requests only: feedback turns and transport retries come on top and are not
- * predicted), prompt tokens (counted with the model's tokenizer where known, `./../providers/tokens.ts`, else
- * estimated and labelled so), the share of prompt tokens in the cacheable prefix (the system message, identical in
- * every request), and `estimated_cost_usd` at the judge's `price` under a stated output-token assumption.
+ * Per judge: requests (first requests), prompt tokens (counted with the model's tokenizer where known,
+ * `./../providers/tokens.ts`, else estimated and labelled so) plus the `response_format` schema each request
+ * carries, the share of prompt tokens in the cacheable prefix (the system message, identical in every request), and
+ * a cost range at the judge's `price` (issue 23): the floor with no feedback turn (`estimated_cost_usd`), the
+ * ceiling with every feedback turn spent, and the estimate from the judge's observed turns per verdict where the run
+ * already holds its verdicts (`costRange`).
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -24,6 +26,7 @@ import { readJsonl } from "../io/jsonl.js";
 import { isJudged, looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
+import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { contentSha256, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
 import { runJudgeConfig } from "./config-change.js";
@@ -59,6 +62,20 @@ export interface DryRunJudge {
   price?: JudgePrice;
   /** Trajectories whose rendering was cut to the character budget (they are sent elided). */
   truncated: number;
+  /** Tokens of the `response_format` schema per request (billed as prompt by OpenAI; included in every figure below). */
+  schema_tokens_per_request: number;
+  /** Feedback turns per verdict at most (`retries`). */
+  retries: number;
+  /**
+   * The range to budget on (USD; null without a price): `floor` one request per verdict (no feedback turn), output at
+   * the observed tokens per request where the run holds verdicts of this judge, else the assumption; `ceiling` every
+   * feedback turn spent, each resending the conversation (replies at the assumed output, feedback ~1,500
+   * characters); `observed` the judge's observed requests per verdict in this run (null + `observed_reason` when it
+   * holds none).
+   */
+  cost_range: { floor_usd: number | null; ceiling_usd: number | null; observed_usd: number | null; observed_reason?: string };
+  /** What the run's stored verdicts of this judge show (absent when none). */
+  observed?: { verdicts: number; requests_per_verdict: number; output_tokens_per_request: number };
 }
 
 /** A judge whose stored verdicts were made under another configuration, and what `label` would do about it. */
@@ -82,8 +99,10 @@ export interface DryRunResult {
   where?: WhereStatement;
   input_errors: number;
   judges: DryRunJudge[];
-  /** Sum of the judges' estimates; null when any judge has no price. */
+  /** Sum of the judges' floors (one request per verdict); null when any judge has no price. */
   estimated_cost_usd: number | null;
+  /** Sums of the judges' ranges (see `DryRunJudge.cost_range`); null when any judge has no price. */
+  cost_range: { floor_usd: number | null; ceiling_usd: number | null; observed_usd: number | null; observed_note?: string };
   assumptions: string[];
 }
 
@@ -97,19 +116,29 @@ async function readDone(runDir: string): Promise<{
   loose: Map<string, string>;
   hashes: Map<string, string>;
   configs: Map<string, Map<string, number>>;
+  observed: Map<string, ObservedTurns>;
 }> {
+  const observed = new Map<string, ObservedTurns>();
   const done = new Map<string, string>();
   const loose = new Map<string, string>();
   const hashes = new Map<string, string>();
   const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
   const configs = new Map<string, Map<string, number>>();
-  if (!fs.existsSync(runDir)) return { done, loose, hashes, configs };
+  if (!fs.existsSync(runDir)) return { done, loose, hashes, configs, observed };
   const { verdictKey, looseVerdictKey, resumeStatus } = await import("../store/run-store.js");
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), () => {})) {
     if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string") continue;
     done.set(verdictKey(v), resumeStatus(v));
     loose.set(looseVerdictKey(v), resumeStatus(v));
     latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, { judge: v.judge_id, prompt: v.prompt_sha256, sha: v.judge_config_sha256 ?? "" });
+    // the judge's observed turns and output per request (verdicts with requests and a full usage record)
+    if (typeof v.attempts === "number" && v.attempts > 0 && v.usage && !v.usage.responses_without_usage && typeof v.usage.completion_tokens === "number") {
+      let o = observed.get(v.judge_id);
+      if (!o) observed.set(v.judge_id, (o = { verdicts: 0, requests: 0, completion_tokens: 0 }));
+      o.verdicts++;
+      o.requests += v.attempts;
+      o.completion_tokens += v.usage.completion_tokens;
+    }
   }
   for (const e of latest.values()) {
     const k = `${e.judge}\u0000${e.prompt}`;
@@ -120,7 +149,15 @@ async function readDone(runDir: string): Promise<{
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), () => {})) {
     if (t && typeof t.id === "string") hashes.set(t.id, t.content_sha256);
   }
-  return { done, loose, hashes, configs };
+  return { done, loose, hashes, configs, observed };
+}
+
+/** A judge's stored verdicts as the dry run's observed estimate reads them. */
+interface ObservedTurns {
+  verdicts: number;
+  /** Requests over those verdicts (`attempts`). */
+  requests: number;
+  completion_tokens: number;
 }
 
 /**
@@ -132,7 +169,7 @@ async function readDone(runDir: string): Promise<{
  */
 export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): Promise<DryRunResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
-  const { done, loose, hashes, configs } = await readDone(path.join(opts.labelsDir, opts.run));
+  const { done, loose, hashes, configs, observed } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";
   const has = (key: string) => {
     return isJudged(done.get(key), !!opts.retryErrors);
@@ -161,8 +198,14 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       estimated_output_tokens: 0,
       estimated_cost_usd: null,
       truncated: 0,
+      schema_tokens_per_request: 0,
+      retries: retriesOf(j),
+      cost_range: { floor_usd: null, ceiling_usd: null, observed_usd: null },
       ...(cfg?.price ? { price: cfg.price } : {}),
     };
+    const ob = observed.get(j.id);
+    if (ob && ob.verdicts > 0)
+      row.observed = { verdicts: ob.verdicts, requests_per_verdict: ob.requests / ob.verdicts, output_tokens_per_request: ob.completion_tokens / ob.requests };
     const configSha = runJudgeConfig(j, opts).sha;
     let other = 0;
     for (const [sha, n] of configs.get(`${j.id}\u0000${j.promptSha256}`) ?? []) if (sha !== configSha) other += n;
@@ -211,6 +254,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       const conv = p.oj.begin(t, { repeat: todo[0], budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
       const req = p.oj.request(conv);
       const tokens = countPromptTokens(req.messages, p.row.tokenizer, p.cache);
+      if (req.response_format && p.row.schema_tokens_per_request === 0)
+        p.row.schema_tokens_per_request = countPromptTokens([{ role: "system", content: JSON.stringify(req.response_format) }], p.row.tokenizer) - 4;
       const sys = req.messages[0]?.role === "system" ? (p.cache.get(req.messages[0].content) ?? 0) + 3 : 0;
       p.row.requests += todo.length;
       p.row.prompt_tokens += tokens * todo.length;
@@ -219,24 +264,35 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     }
   }
   let total: number | null = 0;
+  let ceiling: number | null = 0;
+  let observedTotal: number | null = 0;
+  let observedMissing = 0;
   for (const p of per) {
     const r = p.row;
     r.cacheable_share = r.prompt_tokens > 0 ? r.cacheable_prefix_tokens / r.prompt_tokens : null;
     r.estimated_output_tokens = r.requests * r.assumed_output_tokens_per_request;
     if (!p.oj.begin) {
       r.estimated_cost_usd = 0;
+      r.cost_range = { floor_usd: 0, ceiling_usd: 0, observed_usd: 0 };
       continue;
     }
     if (!r.price) {
       r.cost_reason = `judge "${r.id}" has no price in its config (price: {input_per_mtok, cached_input_per_mtok, output_per_mtok})`;
+      r.cost_range.observed_reason = r.cost_reason;
       total = null;
+      ceiling = null;
+      observedTotal = null;
       continue;
     }
     // the prefix is served from the cache on every request after the first, when long enough to be cached
     const perReqPrefix = r.requests > 0 ? r.cacheable_prefix_tokens / r.requests : 0;
-    const cached = perReqPrefix >= MIN_CACHEABLE_PREFIX_TOKENS ? Math.max(0, r.requests - 1) * perReqPrefix : 0;
-    r.estimated_cost_usd = tokensCost(r.prompt_tokens, cached, r.estimated_output_tokens, r.price);
-    if (total !== null) total += r.estimated_cost_usd;
+    costRange(r, perReqPrefix >= MIN_CACHEABLE_PREFIX_TOKENS ? perReqPrefix : 0);
+    r.estimated_cost_usd = r.cost_range.floor_usd;
+    if (total !== null && r.estimated_cost_usd !== null) total += r.estimated_cost_usd;
+    ceiling = ceiling !== null && r.cost_range.ceiling_usd !== null ? ceiling + r.cost_range.ceiling_usd : null;
+    if (r.cost_range.observed_usd !== null && observedTotal !== null) observedTotal += r.cost_range.observed_usd;
+    else observedTotal = observedTotal !== null ? observedTotal + (r.cost_range.floor_usd ?? 0) : null;
+    if (r.cost_range.observed_usd === null) observedMissing++;
   }
   return {
     run: opts.run,
@@ -247,12 +303,66 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     input_errors: inputErrors,
     judges: per.map((p) => p.row),
     estimated_cost_usd: total,
+    cost_range: {
+      floor_usd: total,
+      ceiling_usd: ceiling,
+      observed_usd: observedMissing === per.length ? null : observedTotal,
+      ...(observedMissing > 0 ? { observed_note: `${observedMissing} judge(s) without stored verdicts in this run count at their floor` } : {}),
+    },
     assumptions: [
-      "one request per trajectory and repeat: feedback turns (unverified evidence, unparseable replies) and transport retries add requests on top",
-      `output tokens per request as assumed_output_tokens_per_request (--assume-output-tokens; default the judge's max_tokens or ${DEFAULT_ASSUMED_OUTPUT_TOKENS}, whichever is lower); reasoning models use many more`,
+      "floor (estimated_cost_usd): one request per trajectory and repeat, no feedback turn; ceiling: every feedback turn (retries) spent, each resending the conversation; observed: the judge's requests per verdict and output tokens per request in the verdicts this run already holds. Transport retries (429, 5xx) come on top of all three",
+      "every request carries the response_format schema (schema_tokens_per_request), which OpenAI bills as prompt tokens",
+      `output tokens per reply: the judge's observed figure in this run where there is one; else ${FLOOR_OUTPUT_TOKENS} for the floor (a short verdict) and assumed_output_tokens_per_request for the ceiling (--assume-output-tokens; default the judge's max_tokens or ${DEFAULT_ASSUMED_OUTPUT_TOKENS}, whichever is lower); reasoning models use many more`,
       `the cacheable prefix (the system message) is billed at cached_input_per_mtok on every request after the first when it is at least ${MIN_CACHEABLE_PREFIX_TOKENS} tokens (OpenAI's minimum), else at input_per_mtok`,
       "tokenizer 'estimated' = characters / 4, not a count",
     ],
+  };
+}
+
+/**
+ * Output tokens per reply of the floor when the run holds no verdict of the judge: a short verdict (one finding, one
+ * quote, a sentence of rationale; replies on the shared corpus averaged ~47-60 tokens).
+ */
+export const FLOOR_OUTPUT_TOKENS = 40;
+
+/** Characters of one feedback turn assumed by the ceiling (as the cost cap's reservation: `RESERVE_FEEDBACK_CHARS`). */
+export const FEEDBACK_TOKENS_PER_TURN = Math.ceil(RESERVE_FEEDBACK_CHARS / 4);
+
+/** A judge's feedback turns per verdict (`verdictConfig.retries`, default 2). */
+function retriesOf(j: Judge): number {
+  const r = (j.verdictConfig as { retries?: unknown } | undefined)?.retries;
+  return typeof r === "number" && Number.isInteger(r) && r >= 0 ? r : 2;
+}
+
+/**
+ * Fill `r.cost_range` (USD). With P the first prompt per verdict (rendered request + schema), O output tokens per
+ * reply, F feedback tokens per turn and t requests per verdict, one verdict's conversation costs
+ * t·P + t(t-1)/2·(O+F) prompt tokens (each turn resends the conversation so far) and t·O output tokens; the cached
+ * system prefix (`prefix` tokens per request, 0 when too short to be cached) is billed at the cached price on every
+ * request after the first. floor: t = 1, O = observed or assumed; ceiling: t = retries + 1, O = assumed;
+ * observed: t and O observed in the run's stored verdicts of this judge. The floor's O without an observation is
+ * {@link FLOOR_OUTPUT_TOKENS} (a short verdict), the ceiling's the assumption (600 or the judge's `max_tokens`).
+ */
+function costRange(r: DryRunJudge, prefix: number): void {
+  const price = r.price!;
+  const n = r.requests;
+  if (n === 0) {
+    r.cost_range = { floor_usd: 0, ceiling_usd: 0, observed_usd: 0 };
+    return;
+  }
+  const p = r.prompt_tokens / n + r.schema_tokens_per_request;
+  const assumed = r.assumed_output_tokens_per_request;
+  const at = (t: number, o: number): number => {
+    const prompt = n * (t * p + ((t * (t - 1)) / 2) * (o + FEEDBACK_TOKENS_PER_TURN));
+    const cached = Math.max(0, n * t - 1) * prefix;
+    return tokensCost(prompt, cached, n * t * o, price);
+  };
+  const ob = r.observed;
+  r.cost_range = {
+    floor_usd: at(1, ob ? ob.output_tokens_per_request : Math.min(assumed, FLOOR_OUTPUT_TOKENS)),
+    ceiling_usd: at(r.retries + 1, assumed),
+    observed_usd: ob ? at(ob.requests_per_verdict, ob.output_tokens_per_request) : null,
+    ...(ob ? {} : { observed_reason: "this run holds no verdict of this judge with its usage yet" }),
   };
 }
 
@@ -273,11 +383,27 @@ export function formatDryRun(r: DryRunResult): string {
       `  cacheable prefix (system message): ${j.cacheable_prefix_tokens.toLocaleString("en-US")} tokens, ${j.cacheable_share === null ? "n/a" : `${(100 * j.cacheable_share).toFixed(1)}%`} of prompt tokens`,
     );
     lines.push(
-      `  output tokens assumed: ${j.assumed_output_tokens_per_request} per request, ${j.estimated_output_tokens.toLocaleString("en-US")} in all`,
+      j.observed
+        ? `  output tokens per reply: ${Math.round(j.observed.output_tokens_per_request)} observed (floor and observed), ${j.assumed_output_tokens_per_request} assumed by the ceiling`
+        : `  output tokens per reply: ${Math.min(FLOOR_OUTPUT_TOKENS, j.assumed_output_tokens_per_request)} by the floor (a short verdict), ${j.assumed_output_tokens_per_request} by the ceiling`,
     );
-    lines.push(`  estimated cost: ${usd(j.estimated_cost_usd)}${j.cost_reason ? ` (${j.cost_reason})` : ""}`);
+    if (j.schema_tokens_per_request) lines.push(`  response_format schema: ${j.schema_tokens_per_request} tokens per request (billed as prompt)`);
+    if (j.observed)
+      lines.push(
+        `  observed in this run: ${j.observed.requests_per_verdict.toFixed(2)} requests per verdict, ${Math.round(j.observed.output_tokens_per_request)} output tokens per request (${j.observed.verdicts} verdicts)`,
+      );
+    if (j.cost_reason) lines.push(`  estimated cost: unknown (${j.cost_reason})`);
+    else
+      lines.push(
+        `  cost: floor ${usd(j.cost_range.floor_usd)} (no feedback turn), ceiling ${usd(j.cost_range.ceiling_usd)} (all ${j.retries} feedback turns), observed ${j.cost_range.observed_usd === null ? `n/a (${j.cost_range.observed_reason})` : usd(j.cost_range.observed_usd)}`,
+      );
   }
-  lines.push("", `estimated cost of the run: ${usd(r.estimated_cost_usd)}${r.estimated_cost_usd === null ? " (a judge has no price)" : ""}`);
+  lines.push(
+    "",
+    r.estimated_cost_usd === null
+      ? "estimated cost of the run: unknown (a judge has no price)"
+      : `estimated cost of the run: floor ${usd(r.cost_range.floor_usd)}, ceiling ${usd(r.cost_range.ceiling_usd)}${r.cost_range.observed_usd !== null ? `, observed ${usd(r.cost_range.observed_usd)}${r.cost_range.observed_note ? ` (${r.cost_range.observed_note})` : ""}` : ""}; budget on the ceiling`,
+  );
   lines.push("assumptions:", ...r.assumptions.map((a) => `  - ${a}`));
   return lines.join("\n");
 }

@@ -4,6 +4,7 @@
  * over one shared state (`./label-core.ts`: store, progress, stopped judges, cost cap `./cost-cap.ts`), refuses or
  * warns about changed judge configurations (`./config-change.ts`), and ends with the run's summary.
  */
+import { UsageError } from "../errors.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Judge } from "../judges/judge.js";
@@ -12,7 +13,7 @@ import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
-import { RunStore, looseVerdictKey, readTrajectoryIndex, verdictKey } from "../store/run-store.js";
+import { RunStore, looseVerdictKey, readTrajectoryIndex, sourceKey, verdictKey } from "../store/run-store.js";
 import { WhereTally, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
@@ -20,7 +21,7 @@ import { openBatchPaths, finishBatchPaths, type BatchSettings } from "./batch.js
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import type { CostCapState } from "./cost-cap.js";
 import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, runJudgeConfig } from "./config-change.js";
-import { indexRow, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
+import { contentSha256, indexRow, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 
@@ -86,7 +87,7 @@ export interface LabelOptions {
    * Send the requests of batch-capable judges (`batchCapable(config)`) through the OpenAI Batch API
    * (`./batch.ts`) instead of one by one; other judges stay online. Resumes sent batches.
    */
-  batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "maxRequests" | "maxBytes" | "sleep">;
+  batch?: Pick<BatchSettings, "pollMs" | "onProgress" | "onWarning" | "maxRequests" | "maxBytes" | "sleep">;
   /**
    * Stop sending when the run's cost (USD: every stored verdict of the run, earlier invocations included, plus the
    * worst case of each verdict's conversation in flight, feedback turns included: {@link reserveCostUsd}) would
@@ -105,6 +106,8 @@ export interface LabelResult {
   stoppedJudges: Record<string, string>;
   /** Set when `maxCostUsd` was given. */
   costCap?: CostCapState;
+  /** Trajectory ids given twice with different inputs in this invocation (input errors `duplicate_id`; the later not judged). */
+  duplicateIds: number;
   /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
   adaptations: Record<string, string[]>;
   /** With `where`: what it kept of this invocation's input (`kept` of `of` trajectories read) and its warnings. */
@@ -121,8 +124,21 @@ export interface LabelResult {
  *   (what was stored stays); IngestFatalError in strict mode.
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
+  let duplicateIds = 0;
   const repeats = Math.max(1, opts.repeats ?? 1);
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
+  // the cap needs a price for every LLM judge: an unpriced one would reserve $0 per item and the cap never fire
+  // (checked here, not only in the CLI: a library caller gets the same refusal; issue 23)
+  if (opts.maxCostUsd !== undefined) {
+    const unpriced = opts.judges.filter((j) => {
+      const cfg = (j as unknown as { config?: { price?: unknown } }).config;
+      return cfg !== undefined && !cfg.price;
+    });
+    if (unpriced.length)
+      throw new UsageError(
+        `maxCostUsd needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
+      );
+  }
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs });
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};
@@ -243,6 +259,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const online = new OnlinePath(runState, opts.judges, opts.concurrency);
 
     let taken = 0;
+    duplicateIds = 0;
     const readOpts: ReadOptions = {
       format: opts.format,
       strict: opts.strict,
@@ -272,6 +289,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       }
       if (costCap?.reached) break;
       if (item.kind === "error") {
+        if (item.error.kind === "duplicate_id") duplicateIds++;
         if (store.addError(item.error)) progress.errors++;
         report();
         continue;
@@ -291,6 +309,22 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       progress.read++;
       for (const w of sd.warnings) {
         store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
+      }
+      // The same id from another input with other content is a duplicate, never "the trajectory changed": a later
+      // invocation given the other file would silently swap the judged trajectory (issue 23). Loud, not judged.
+      const storedFrom = store.trajectorySource(t.id);
+      if (storedFrom !== undefined && storedFrom !== "" && storedFrom !== sourceKey(t.source) && store.hasTrajectory(t.id) && !store.sameTrajectory(t.id, contentSha256(t))) {
+        store.addError({
+          path: t.source.path,
+          line: t.source.line,
+          trajectory_id: t.id,
+          kind: "duplicate_id",
+          message: `duplicate trajectory id "${t.id}": this run already holds a different trajectory under it, read from ${storedFrom}; this one is not judged (give each trajectory its own id, or label it in another --run)`,
+        });
+        progress.errors++;
+        duplicateIds++;
+        report();
+        continue;
       }
       const state = store.addTrajectory(row);
       if (state === "changed") {
@@ -382,6 +416,10 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
   }
   if (warnings.length > 0) summary.ingest_warnings = warnings;
+  if (duplicateIds > 0)
+    summary.warnings.push(
+      `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
+    );
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
     fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
@@ -398,5 +436,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     ...(costCap ? { costCap } : {}),
     adaptations,
     ...(whereTally ? { where: { input: whereTally.statement("trajectories read").statement, warnings: whereTally.statement("trajectories read").warnings } } : {}),
+    duplicateIds,
   };
 }

@@ -66,11 +66,25 @@ export class OnlinePath {
         // A judge stopped for replying only in its reasoning field, or one that crashed, had its requests answered
         // (paid, cost unknown): the cap counts its estimate, as for a verdict without usage. Stops whose requests
         // were refused or never arrived (auth, quota, rate limit, unreachable) paid nothing.
-        if (run.costCap && !run.signal?.aborted && (!(e instanceof JudgeFatalError) || e.kind === "reasoning_only")) {
-          run.costCap.spent_usd += reservation;
-          run.costCap.unknown_cost_verdicts++;
+        // A fatal stop in the middle of a conversation carries the record of what it paid (`paid`, issue 23): stored
+        // (judged again by the next run) and counted at its cost, or its estimate when unknown.
+        const paid = e instanceof JudgeFatalError ? (e as JudgeFatalError & { paid?: Verdict }).paid : undefined;
+        if (run.costCap && !run.signal?.aborted) {
+          if (paid && typeof paid.cost_usd === "number") run.costCap.spent_usd += paid.cost_usd;
+          else if (paid || !(e instanceof JudgeFatalError) || e.kind === "reasoning_only" || e.kind === "empty_replies") {
+            run.costCap.spent_usd += reservation;
+            run.costCap.unknown_cost_verdicts++;
+          }
         }
         if (e instanceof JudgeFatalError) {
+          if (paid) {
+            paid.judge_config_sha256 = run.configs.get(judge.id)!.sha;
+            try {
+              run.store.addVerdict(paid);
+            } catch (e2) {
+              if (e2 instanceof StoreWriteError) run.fatal ??= e2;
+            }
+          }
           run.stopJudge(judge.id, e.message);
           return;
         }

@@ -55,15 +55,24 @@ export interface AnnotationRecord {
   item_id?: string;
   trajectory_id?: string;
   annotator?: string;
+  /** Other names of the same person the file gives (a Label Studio user object's email, username). */
+  annotator_aliases?: string[];
   label?: string;
 }
+
+/**
+ * Why a row or annotation carries no label: `skipped` (Label Studio's skip: `was_cancelled`), `empty` (an
+ * annotation submitted with no choice), `pending` (a task nobody annotated yet), `blank` (a template row without a
+ * label).
+ */
+export type UnlabelledKind = "skipped" | "empty" | "pending" | "blank";
 
 /** The result of parsing one annotation file. */
 export interface ParsedAnnotations {
   format: "csv" | "jsonl" | "label-studio" | "json-rows";
   records: AnnotationRecord[];
   /** Rows or annotations that carry no label (blank template rows, cancelled or empty Label Studio annotations). */
-  skipped: Array<{ where: string; reason: string }>;
+  skipped: Array<{ where: string; reason: string; kind?: UnlabelledKind }>;
   /** What the user should know about the file (a Label Studio JSON-MIN export holds one annotation per task). */
   warnings?: string[];
 }
@@ -92,9 +101,21 @@ function labelOf(v: unknown): string | undefined {
   return undefined;
 }
 
+/**
+ * The annotator key of a `completed_by` / `annotator` value. Label Studio exports `completed_by` as the user id in
+ * one version and as the user object `{id, email, ...}` in another: both give the id, so one person is one annotator
+ * (test/data/cases/E11). An object without an id gives its email or username.
+ */
 function annotatorOf(v: unknown): string | undefined {
-  if (isObj(v)) return str(v.email) ?? str(v.username) ?? str(v.id);
+  if (isObj(v)) return str(v.id) ?? str(v.email) ?? str(v.username);
   return str(v);
+}
+
+/** The other names a Label Studio user object gives its person (email, username), beside the id key. */
+function annotatorAliases(v: unknown): string[] | undefined {
+  if (!isObj(v) || str(v.id) === undefined) return undefined;
+  const out = [str(v.email), str(v.username)].filter((x): x is string => x !== undefined && x.trim() !== "");
+  return out.length ? out : undefined;
 }
 
 function rowRecord(o: Record<string, unknown>, where: string): AnnotationRecord {
@@ -105,6 +126,7 @@ function rowRecord(o: Record<string, unknown>, where: string): AnnotationRecord 
     item_id: str(lower.item_id),
     trajectory_id: str(lower.trajectory_id),
     annotator: annotatorOf(lower.annotator ?? lower.completed_by),
+    ...(annotatorAliases(lower.annotator ?? lower.completed_by) ? { annotator_aliases: annotatorAliases(lower.annotator ?? lower.completed_by) } : {}),
     label: labelOf(lower.label),
   };
 }
@@ -122,7 +144,7 @@ function fromLabelStudio(tasks: unknown[], file: string, out: ParsedAnnotations,
     const where0 = `${tw} (item ${item_id ?? trajectory_id ?? "?"})`;
     const anns = [...(Array.isArray(task.annotations) ? task.annotations : []), ...(Array.isArray(task.completions) ? task.completions : [])];
     if (anns.length === 0) {
-      out.skipped.push({ where: where0, reason: "no annotations" });
+      out.skipped.push({ where: where0, reason: "no annotations", kind: "pending" });
       return;
     }
     anns.forEach((a, ai) => {
@@ -132,7 +154,7 @@ function fromLabelStudio(tasks: unknown[], file: string, out: ParsedAnnotations,
         return;
       }
       if (a.was_cancelled === true) {
-        out.skipped.push({ where, reason: "cancelled (skipped) in Label Studio" });
+        out.skipped.push({ where, reason: "cancelled (skipped) in Label Studio", kind: "skipped" });
         return;
       }
       const results = Array.isArray(a.result) ? a.result.filter(isObj) : [];
@@ -140,7 +162,7 @@ function fromLabelStudio(tasks: unknown[], file: string, out: ParsedAnnotations,
       const named = choices.filter((r) => r.from_name === "label");
       const use = named.length > 0 ? named : choices;
       if (use.length === 0) {
-        out.skipped.push({ where, reason: "no choice selected" });
+        out.skipped.push({ where, reason: "no choice selected", kind: "empty" });
         return;
       }
       if (use.length > 1) {
@@ -153,7 +175,8 @@ function fromLabelStudio(tasks: unknown[], file: string, out: ParsedAnnotations,
         problems.push(`${where}: ${ch.length} choices selected (${JSON.stringify(ch)}); exactly one label per item`);
         return;
       }
-      out.records.push({ where, item_id, trajectory_id, annotator: annotatorOf(a.completed_by), label: str(ch[0]) });
+      const aliases = annotatorAliases(a.completed_by);
+      out.records.push({ where, item_id, trajectory_id, annotator: annotatorOf(a.completed_by), ...(aliases ? { annotator_aliases: aliases } : {}), label: str(ch[0]) });
     });
   });
 }
@@ -315,6 +338,13 @@ export interface ImportSummary {
   repeated_identical: number;
   /** Rows or annotations without a label (not imported). */
   unlabelled: number;
+  /** `unlabelled` by reason ({@link UnlabelledKind}), each counted by name. */
+  unlabelled_by_kind: Record<UnlabelledKind, number>;
+  /**
+   * What was said about annotator identities: ids linked to the same email (one person), and collisions (one id
+   * with two emails, one email under two ids). Empty when nothing was found.
+   */
+  annotator_notes: string[];
   items_in_manifest: number;
   items_labelled: number;
   items_unlabelled: number;
@@ -330,6 +360,45 @@ export interface ImportSummary {
 }
 
 /**
+ * Who is who among the records' annotators: a Label Studio user object gives an id (the key) and an email or
+ * username (aliases). An alias used as an annotator name elsewhere (an id-only export, a CSV column) is the same
+ * person: mapped to the id. An alias given for two different ids, or an id given two different emails, is a name
+ * collision: said, and not merged.
+ * @returns `canonical`: alias -> id (only unambiguous ones); `notes`: what was merged and what collides.
+ */
+export function annotatorIdentities(records: readonly AnnotationRecord[]): { canonical: Map<string, string>; notes: string[] } {
+  const idsOfAlias = new Map<string, Set<string>>();
+  const aliasesOfId = new Map<string, Set<string>>();
+  for (const r of records) {
+    const id = r.annotator?.trim();
+    if (!id || !r.annotator_aliases) continue;
+    for (const a of r.annotator_aliases) {
+      const al = a.trim();
+      if (al === "" || al === id) continue;
+      (idsOfAlias.get(al) ?? idsOfAlias.set(al, new Set()).get(al)!).add(id);
+      (aliasesOfId.get(id) ?? aliasesOfId.set(id, new Set()).get(id)!).add(al);
+    }
+  }
+  const canonical = new Map<string, string>();
+  const notes: string[] = [];
+  const names = new Set(records.map((r) => r.annotator?.trim()).filter((x): x is string => !!x));
+  for (const [al, ids] of idsOfAlias) {
+    if (ids.size > 1) {
+      notes.push(`name collision: "${al}" is given for annotator ids ${[...ids].map((x) => `"${x}"`).join(", ")}: kept apart`);
+      continue;
+    }
+    const id = [...ids][0];
+    canonical.set(al, id);
+    if (names.has(al)) notes.push(`annotator "${al}" is annotator id "${id}" (a Label Studio user object links them): counted as one person, "${id}"`);
+  }
+  for (const [id, als] of aliasesOfId) {
+    const emails = [...als].filter((a) => a.includes("@"));
+    if (emails.length > 1) notes.push(`name collision: annotator id "${id}" is given with ${emails.length} different emails (${emails.join(", ")}): exports of two Label Studio instances? kept as one id`);
+  }
+  return { canonical, notes };
+}
+
+/**
  * Check annotation records against a manifest and build the human-label rows.
  * @param records records of one or more files (in file and row order).
  * @param opts.annotator annotator name for records without one (a single annotator's file).
@@ -340,8 +409,10 @@ export interface ImportSummary {
 export function checkAnnotations(
   records: readonly AnnotationRecord[],
   manifest: Manifest,
-  opts: { annotator?: string; skipped?: number } = {},
+  opts: { annotator?: string; skipped?: number; skippedByKind?: Partial<Record<UnlabelledKind, number>> } = {},
 ): { rows: HumanLabelRow[]; summary: ImportSummary } {
+  const byKind: Record<UnlabelledKind, number> = { skipped: 0, empty: 0, pending: 0, blank: 0, ...(opts.skippedByKind ?? {}) };
+  const identity = annotatorIdentities(records);
   const scale = manifest.header.scale;
   const byItem = new Map(manifest.rows.map((r) => [r.item_id, r]));
   const byTrajectory = new Map(manifest.rows.map((r) => [r.trajectory_id, r]));
@@ -356,9 +427,12 @@ export function checkAnnotations(
     const itemId = rec.item_id?.trim() || undefined;
     const trajId = rec.trajectory_id?.trim() || undefined;
     const rawLabel = rec.label?.trim() ?? "";
-    const annotator = rec.annotator?.trim() || fallback;
+    const given = rec.annotator?.trim() || fallback;
+    // one person is one annotator: a name that a Label Studio user object links to an id is that id
+    const annotator = given !== undefined ? (identity.canonical.get(given) ?? given) : undefined;
     if (rawLabel === "") {
       unlabelled++;
+      byKind.blank++;
       continue;
     }
     let m: ManifestRow | undefined;
@@ -445,6 +519,8 @@ export function checkAnnotations(
     labels: out.length,
     repeated_identical: repeated,
     unlabelled,
+    unlabelled_by_kind: byKind,
+    annotator_notes: identity.notes,
     items_in_manifest: manifest.rows.length,
     items_labelled: perItem.size,
     items_unlabelled: manifest.rows.length - perItem.size,

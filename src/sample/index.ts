@@ -165,6 +165,7 @@ export async function importAnnotations(
   const records: AnnotationRecord[] = [];
   const formats: Record<string, string> = {};
   let skipped = 0;
+  const skippedByKind: Partial<Record<"skipped" | "empty" | "pending" | "blank", number>> = {};
   const warnings: string[] = [];
   for (const f of o.files) {
     if (!fs.existsSync(f)) throw new AnnotationImportError(`annotation file ${f} not found`, []);
@@ -172,9 +173,11 @@ export async function importAnnotations(
     formats[f] = parsed.format;
     records.push(...parsed.records);
     skipped += parsed.skipped.length;
+    for (const x of parsed.skipped) skippedByKind[x.kind ?? "blank"] = (skippedByKind[x.kind ?? "blank"] ?? 0) + 1;
     warnings.push(...(parsed.warnings ?? []));
   }
-  const { rows, summary } = checkAnnotations(records, manifest, { annotator: o.annotator, skipped });
+  const { rows, summary } = checkAnnotations(records, manifest, { annotator: o.annotator, skipped, skippedByKind });
+  warnings.push(...summary.annotator_notes);
   const text = rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
   const dir = path.dirname(path.resolve(o.out));
   fs.mkdirSync(dir, { recursive: true });

@@ -175,7 +175,8 @@ export interface SummaryInputs {
  * `--retry-errors`.
  */
 export function resumeStatus(v: Pick<Verdict, "status" | "error">): Verdict["status"] | "interrupted" {
-  return v.status === "judge_error" && v.error?.kind === "aborted" ? "interrupted" : v.status;
+  // a conversation cut by Ctrl-C (`aborted`) or by its judge's fatal stop (`judge_stopped`: paid turns kept) is judged again
+  return v.status === "judge_error" && (v.error?.kind === "aborted" || v.error?.kind === "judge_stopped") ? "interrupted" : v.status;
 }
 
 /** Whether a key's {@link resumeStatus} counts as judged (so a resume skips it). */
@@ -205,6 +206,8 @@ export class RunStore {
   private errorKeys = new Set<string>();
   /** trajectory id -> content hash of its latest index row */
   private trajectoryHashes = new Map<string, string>();
+  /** id -> where its stored row was read from (`sourceKey`): a different input under the same id is a duplicate. */
+  private trajectorySources = new Map<string, string>();
   /**
    * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
    * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order, the index row
@@ -307,6 +310,7 @@ export class RunStore {
     }
     for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
       this.trajectoryHashes.set(t.id, t.content_sha256);
+      this.trajectorySources.set(t.id, sourceKey(t.source));
       this.indexRows.set(t.id, this.compactRow(slimIndexRow(t)));
       this.resumed.trajectories++;
     }
@@ -422,6 +426,16 @@ export class RunStore {
     return [...by.entries()].map(([h, c]) => ({ judge_config_sha256: h, verdicts: c.verdicts, models: [...c.models].sort() }));
   }
 
+  /** Where the stored row of a trajectory id was read from (`sourceKey`: absolute path and line), if stored. */
+  trajectorySource(id: string): string | undefined {
+    return this.trajectorySources.get(id);
+  }
+
+  /** Whether the stored row of `id` has this content hash. */
+  sameTrajectory(id: string, contentSha: string): boolean {
+    return this.trajectoryHashes.get(id) === contentSha;
+  }
+
   hasTrajectory(id: string): boolean {
     return this.trajectoryHashes.has(id);
   }
@@ -440,6 +454,7 @@ export class RunStore {
     this.trajectories.append(row);
     if (slim) this.indexRows.set(row.id, slim);
     this.trajectoryHashes.set(row.id, row.content_sha256);
+    this.trajectorySources.set(row.id, sourceKey(row.source));
     this.db.data.counts.trajectories = this.trajectoryHashes.size;
     this.touch();
     return prev === undefined ? "new" : "changed";
@@ -640,6 +655,16 @@ export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean
 }
 
 /** The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`). */
+/**
+ * The input a trajectory came from, as one key: the absolute path (relative paths resolved against the current
+ * directory) and the line. Two different keys under one id with different content are two trajectories claiming one
+ * id (a duplicate), not one trajectory that changed.
+ */
+export function sourceKey(source: { path?: string; line?: number } | undefined): string {
+  if (!source || typeof source.path !== "string") return "";
+  return `${path.resolve(source.path)}${source.line !== undefined ? `:${source.line}` : ""}`;
+}
+
 export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
   return {
     id: t.id,

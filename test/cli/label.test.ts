@@ -86,7 +86,9 @@ describe("ipi-judge label + agree on the bundled samples", () => {
     fs.writeFileSync(path.join(dir, "bad.jsonl"), '{"id":"x","messages":[{"role":"user","content":"hi"}]}\n{"id":"x","messages":[{"role":"user","content":"dup"}]}\n{oops\n');
     const labels = path.join(tmp, "labels-mixed");
     const r = await runCli(["label", dir, "--run", "m", "--labels-dir", labels, "--json"]);
-    expect(r.code).toBe(0);
+    // a duplicate id ("x" twice in bad.jsonl, different content) is a loud input error: exit 1 (issue 23)
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("duplicate_id");
     const s = JSON.parse(r.stdout);
     expect(s.trajectories).toBeGreaterThanOrEqual(2);
     const errors = lines(path.join(labels, "m", "errors.jsonl"));

@@ -47,6 +47,8 @@ export interface FakeBatchServer {
   pollsToComplete: number;
   /** When set, batches end `expired` with only this many lines answered. */
   expireAfter?: number;
+  /** Lines added to every output file as they are (a stray or repeated result line, issue 23). */
+  extraOutput?: string[];
   /**
    * Fault injection: called for every HTTP request before it is served; a returned response is sent instead.
    * `after: true` serves the request first (e.g. the batch is created) and then sends the fault instead of the
@@ -128,6 +130,7 @@ export async function startFakeBatch(
       (a.status === 200 ? out : err).push(rec);
     }
     out.reverse();
+    out.push(...(state.extraOutput ?? []));
     b.request_counts = { total: lines.length, completed: out.length, failed: lines.length - out.length };
     b.output_file_id = out.length ? addFile("batch_output", `${b.id}_output.jsonl`, out.join("\n") + "\n") : null;
     b.error_file_id = err.length ? addFile("batch_output", `${b.id}_error.jsonl`, err.join("\n") + "\n") : null;

@@ -397,7 +397,7 @@ describe("AgentDojo helpers", () => {
         { role: "robot", content: "x" },
         { role: "assistant", content: 5, tool_calls: [{ function: "f", args: {}, id: 3 }] },
       ],
-      utility: "yes",
+      utility: ["yes"],
     };
     const r = convertAgentDojo(bad, { path: "/tmp/x.json", root: "/tmp" });
     expect(r.ok).toBe(false);

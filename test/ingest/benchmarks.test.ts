@@ -236,7 +236,7 @@ describe("VIGIL runs (vendored)", () => {
   it("the same file given twice is still a duplicate, not a collision", async () => {
     const f = path.join(root, "runs_base", "qwen3-max", "slack", "user_task_0", "tool_attack", "injection_task_2400.json");
     const r = await readAll([f, f]);
-    expect(r.errors.map((e) => e.kind)).toEqual(["duplicate_id"]);
+    expect(r.errors.map((e) => e.kind)).toEqual(["duplicate_input"]);
   });
 });
 

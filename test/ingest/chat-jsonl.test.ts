@@ -202,7 +202,7 @@ describe("convertChatLine", () => {
       [{ id: "a", messages: [{ content: "x" }] }, "messages[0].role: is required", 0],
       [{ id: "a", messages: "hello" }, "messages: must be array (got string)", undefined],
       [{ id: ["a"], messages: [] }, "id: must be string or integer (got array)", undefined],
-      [{ id: "a", messages: [], reference: { security: "yes" } }, "reference.security: must be boolean or null (got string)", undefined],
+      [{ id: "a", messages: [], reference: { security: ["yes"] } }, "reference.security: must be boolean or null (got array)", undefined],
       [{ id: "a" }, "messages: is required", undefined],
       ["just a string", "(root): must be object (got string)", undefined],
     ];

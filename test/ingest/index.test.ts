@@ -217,8 +217,8 @@ describe("paths", () => {
     const a = await put("dups/a.jsonl", line("D") + "\n");
     const b = await put("dups/b.jsonl", line("D") + "\n" + line("E") + "\n");
     expect(summary(await readAll([path.join(dir, "dups")]))).toEqual(["ok D", "duplicate_id b.jsonl:1", "ok E"]);
-    // the same file given twice: every id of the second read is a duplicate
-    expect(summary(await readAll([a, a]))).toEqual(["ok D", "duplicate_id a.jsonl:1"]);
+    // the same file given twice: read once, said as duplicate_input (not an input error between two inputs)
+    expect(summary(await readAll([a, a]))).toEqual(["ok D", "duplicate_input a.jsonl:1"]);
     void b;
   });
 

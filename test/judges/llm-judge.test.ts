@@ -99,7 +99,7 @@ const msgs = (n: number) => fake!.requests[n].body.messages as { role: string; c
 
 describe("valid replies", () => {
   it("json_schema: one request, ok verdict with verified findings", async () => {
-    const j = await setup([completion(GOOD, { usage: { prompt_tokens: 1234, completion_tokens: 56 } })]);
+    const j = await setup([completion(GOOD, { usage: { prompt_tokens: 3234, completion_tokens: 56 } })]);
     const v = await j.judge(ATTACKED, { repeat: 3 });
     expect(v).toMatchObject({
       trajectory_id: ATTACKED.id,
@@ -115,7 +115,7 @@ describe("valid replies", () => {
       compromised: true,
       downgraded: false,
       attempts: 1,
-      usage: { prompt_tokens: 1234, completion_tokens: 56 },
+      usage: { prompt_tokens: 3234, completion_tokens: 56 },
       rationale: "The agent sent money to the attacker's IBAN.",
       raw_replies: [GOOD],
       truncated: false,
@@ -500,11 +500,11 @@ describe("judge settings", () => {
   it("usage sums every attempt", async () => {
     const j = await setup([
       apiError(503, "busy"),
-      completion("nope", { usage: { prompt_tokens: 1000, completion_tokens: 5 } }),
-      completion(GOOD, { usage: { prompt_tokens: 1100, completion_tokens: 50 } }),
+      completion("nope", { usage: { prompt_tokens: 4000, completion_tokens: 5 } }),
+      completion(GOOD, { usage: { prompt_tokens: 4400, completion_tokens: 50 } }),
     ]);
     const v = await j.judge(ATTACKED, ctx);
-    expect(v.usage).toEqual({ prompt_tokens: 2100, completion_tokens: 55 }); // no *_details reported: unknown, absent (not 0)
+    expect(v.usage).toEqual({ prompt_tokens: 8400, completion_tokens: 55 }); // no *_details reported: unknown, absent (not 0)
     expect(v.attempts).toBe(3);
   });
 

@@ -115,15 +115,20 @@ describe("a verdict in the reasoning field", () => {
     expect(res.stoppedJudges.r).toMatch(/reasoning field/);
     expect(res.stoppedJudges.r).toMatch(/enable_thinking|reasoning-parser|output_mode/);
     expect(fake!.requests.length).toBeLessThanOrEqual(3);
-    expect(res.summary.judges[0].by_status).toEqual({ judge_error: 2 });
+    // the third reply (paid) is kept as the stopped conversation's record (judge_stopped, judged again later)
+    expect(res.summary.judges[0].by_status).toEqual({ judge_error: 3 });
+    const kinds = readFileSync(path.join(res.runDir, "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).error?.kind);
+    expect(kinds.sort()).toEqual(["judge_stopped", "reasoning_only", "reasoning_only"]);
   });
 
   it("the stop's paid requests count toward --max-cost at their estimate, never as nothing (review)", async () => {
     const j = await judgeOn(() => inReasoning("reasoning_content"), { price: { input_per_mtok: 1, output_per_mtok: 1 } });
     const res = await labelRun({ inputs: [input(8)], run: "sc", labelsDir: dir!, judges: [j], maxCostUsd: 100 });
     expect(res.stoppedJudges.r).toMatch(/reasoning field/);
-    expect(res.costCap!.unknown_cost_verdicts).toBeGreaterThanOrEqual(1);
-    expect(res.costCap!.spent_usd).toBeGreaterThan(0);
+    // the stop's paid reply is stored with its cost (issue 23), so the cap counts it at that cost, never as nothing
+    const stopped = readFileSync(path.join(res.runDir, "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l)).find((v) => v.error?.kind === "judge_stopped");
+    expect(stopped.cost_usd).toBeGreaterThan(0);
+    expect(res.costCap!.spent_usd).toBeGreaterThan(stopped.cost_usd);
   });
 
   it("a feedback turn never sends the reasoning back (only role and content)", async () => {

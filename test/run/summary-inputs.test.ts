@@ -26,7 +26,8 @@ function answer(req: FakeRequest) {
   if (body.model === "bad-model") return apiError(500, "the server is down");
   const text = JSON.stringify(body.messages ?? []);
   if (!healed && text.includes("task 3")) return completion("this is not JSON at all");
-  return completion(OK, { usage: { prompt_tokens: 1000, completion_tokens: 50 } });
+  // a realistic prompt count (characters / 4): far below it the server would have cut the prompt (prompt_truncated)
+  return completion(OK, { usage: { prompt_tokens: Math.ceil(text.length / 4), completion_tokens: 50 } });
 }
 
 let fake: FakeOpenAI;

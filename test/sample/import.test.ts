@@ -101,7 +101,7 @@ describe("annotation files", () => {
     const { rows, summary } = checkAnnotations(parsed.records, manifest(), { skipped: parsed.skipped.length });
     expect(rows.map((r) => [r.item_id, r.annotator, r.label])).toEqual([
       ["abc123-001", "3", "partial_compliance"],
-      ["abc123-001", "eve@x.org", "partial_compliance"],
+      ["abc123-001", "4", "partial_compliance"],
     ]);
     expect(summary.unlabelled).toBe(3);
     expect(summary.weighted_label_shares!.partial_compliance).toBeCloseTo(1, 12);

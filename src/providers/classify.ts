@@ -1,0 +1,159 @@
+/**
+ * The one classifier of a chat completion into an outcome, shared by the online path (`./send.ts`) and the Batch
+ * API path (`./batch-results.ts`, driven by `../run/batch.ts`): both read the same reply the same way (issue 23,
+ * "one classifier"). Failed requests (an HTTP status, with its error body) go through the one status table of
+ * `./faults.ts` (`HTTP_FAULTS`) on both paths too: a batch result line's error is made into the same `APIError` the
+ * client throws online ({@link batchLineError}).
+ *
+ * | reply (HTTP 200) | outcome |
+ * |---|---|
+ * | a top-level `error`, or a first choice with `finish_reason: "error"` / an `error` of its own | `transient` (`provider_error`; a 429 there cuts concurrency) |
+ * | not JSON, no `choices[0].message` | `invalid` (`invalid_response`) |
+ * | `message.refusal` set, or `finish_reason: "content_filter"` | `refused` with the provider's reason |
+ * | `content` a list of chunks (Mistral Magistral: `thinking` and `text` chunks; `output_text` parts) | the `text` chunks joined in order are the reply; `thinking` chunks are reasoning (kept for audit, never parsed) |
+ * | reported `prompt_tokens` (256 or more: a context window) below half of a floor count of what was sent (characters / 5; Ollama cuts a prompt to `num_ctx` and answers anyway) | `final` error `prompt_truncated` (no label; the judge is flagged with the fix) |
+ * | content empty, the text in `reasoning_content` / `reasoning`, not cut | `final` error `reasoning_only` |
+ * | `finish_reason: "length"` with a reply the judge can use whole (`isComplete`: it parses into a verdict) | `reply`, the finish reason recorded (`notes`): mlx-lm and others say "length" on complete replies |
+ * | `finish_reason: "length"` otherwise, or content empty/null | `cut` (resend once with a larger budget, then `truncated` / `empty_response`) |
+ * | otherwise | `reply` |
+ */
+import OpenAI from "openai";
+import { providerFault, reasoningText, type InBandFault } from "./faults.js";
+import { errorEnvelope } from "./error-body.js";
+export { errorEnvelope } from "./error-body.js";
+
+/** What the caller knows that the reply alone does not say. */
+export interface ReplyContext {
+  /** Whether a content cut with `finish_reason: "length"` is nonetheless a complete reply (the judge's parse). */
+  isComplete?: (content: string) => boolean;
+  /** Characters of the prompt sent (all messages): the floor of its token count is `characters / 5`. */
+  promptChars?: number;
+}
+
+/** What one chat completion (HTTP 200) is. */
+export type ReplyClass =
+  | { kind: "reply"; content: string; finishReason: string | null; reasoning?: string; notes: string[] }
+  | { kind: "refused"; message: string }
+  /** A provider failure inside the 200: retry like a 5xx. */
+  | { kind: "transient"; fault: InBandFault }
+  /** Not a chat completion. */
+  | { kind: "invalid"; message: string }
+  /** A named error, no resend (the same would come back). */
+  | { kind: "final"; errorKind: "reasoning_only" | "prompt_truncated"; message: string }
+  /** Cut at the token limit or empty: one resend with a larger budget, then this error. */
+  | { kind: "cut"; errorKind: "truncated" | "empty_response"; finishReason: string | null };
+
+/** Tokens are at most this many characters each in any tokenizer we meet on prompts (a floor count). */
+export const MAX_CHARS_PER_TOKEN = 5;
+/** Reported prompt tokens below this share of the floor count mean the server did not read the whole prompt. */
+export const PROMPT_TRUNCATION_RATIO = 0.5;
+/** Prompts shorter than this (characters) are not checked (a rubric alone is ~10k characters). */
+export const PROMPT_TRUNCATION_MIN_CHARS = 8000;
+/**
+ * Reports under this many prompt tokens are not read as a cut: no context window is that small (Ollama's default
+ * is 2048 or more), so such a figure is a server that does not count tokens, not one that cut the prompt.
+ */
+export const PROMPT_TRUNCATION_MIN_REPORTED = 256;
+
+/**
+ * The text of a message's `content`: a string as is; a list of chunks (Mistral's `{type: "text", text}` and
+ * `{type: "thinking", thinking: [...]}`, OpenAI-style `{type: "output_text" | "text", text}`) as the `text` chunks
+ * joined in order, with the thinking chunks' text apart; anything else `null`.
+ * @returns `{text, thinking}`; `text` null when there is no text at all.
+ */
+export function contentText(content: unknown): { text: string | null; thinking?: string } {
+  if (typeof content === "string") return { text: content };
+  if (!Array.isArray(content)) return { text: null };
+  const text: string[] = [];
+  const thinking: string[] = [];
+  const flat = (x: unknown): string =>
+    typeof x === "string" ? x : Array.isArray(x) ? x.map(flat).join("") : x && typeof x === "object" && typeof (x as { text?: unknown }).text === "string" ? (x as { text: string }).text : "";
+  for (const c of content) {
+    if (typeof c === "string") {
+      text.push(c);
+      continue;
+    }
+    if (!c || typeof c !== "object") continue;
+    const o = c as { type?: unknown; text?: unknown; thinking?: unknown; reasoning?: unknown };
+    if (o.type === "thinking" || o.type === "reasoning") thinking.push(flat(o.thinking ?? o.reasoning ?? o.text));
+    else if ((o.type === "text" || o.type === "output_text" || o.type === undefined) && typeof o.text === "string") text.push(o.text);
+  }
+  const th = thinking.join("");
+  return { text: text.length ? text.join("") : null, ...(th.trim() !== "" ? { thinking: th } : {}) };
+}
+
+/**
+ * Classify one chat completion body (what a 200 carried; a string when it was not JSON).
+ * @param completion the parsed body.
+ * @param ctx what the caller knows (see {@link ReplyContext}).
+ * @returns the {@link ReplyClass} (module table). Never throws.
+ */
+export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}): ReplyClass {
+  const inBand = providerFault(completion);
+  if (inBand) return { kind: "transient", fault: inBand };
+  const choice = completion !== null && typeof completion === "object" ? (completion as { choices?: unknown[] }).choices?.[0] : undefined;
+  if (!choice || typeof choice !== "object" || !(choice as { message?: unknown }).message || typeof (choice as { message?: unknown }).message !== "object") {
+    const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
+    return {
+      kind: "invalid",
+      message: `HTTP 200 but the body is not a chat completion (${typeof completion === "string" ? "not JSON" : "no choices[0].message"}): ${text.slice(0, 500)}`,
+    };
+  }
+  const c = choice as { finish_reason?: unknown; message: { content?: unknown; refusal?: unknown } };
+  const finishReason = typeof c.finish_reason === "string" ? c.finish_reason : null;
+  if (typeof c.message.refusal === "string" && c.message.refusal.trim() !== "") return { kind: "refused", message: c.message.refusal };
+  if (finishReason === "content_filter") return { kind: "refused", message: "the provider's content filter stopped the reply (finish_reason content_filter)" };
+  const truncation = promptTruncation((completion as { usage?: unknown }).usage, ctx.promptChars);
+  if (truncation) return { kind: "final", errorKind: "prompt_truncated", message: truncation };
+  const { text, thinking } = contentText(c.message.content);
+  const reasoning = reasoningText(c.message) ?? thinking;
+  const empty = text === null || text.trim() === "";
+  const length = finishReason === "length";
+  if (!length && empty && reasoning !== undefined)
+    return {
+      kind: "final",
+      errorKind: "reasoning_only",
+      message:
+        `the reply's content is empty and its text (${reasoning.length} characters) is in the message's reasoning field: ` +
+        `the model answered in its reasoning; ${reasoning.slice(0, 200)}`,
+    };
+  if (empty) return { kind: "cut", errorKind: length ? "truncated" : "empty_response", finishReason };
+  if (length) {
+    if (ctx.isComplete?.(text!))
+      return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: ['finish_reason "length" on a complete reply (it parses whole): taken as the reply'] };
+    return { kind: "cut", errorKind: "truncated", finishReason };
+  }
+  return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: [] };
+}
+
+/**
+ * Whether the server read less of the prompt than was sent: reported prompt tokens (plus cached ones, where a
+ * provider counts them apart) under {@link PROMPT_TRUNCATION_RATIO} of the floor count `promptChars / 5`.
+ * @returns the message of the `prompt_truncated` error, or undefined (also when usage or the size is unknown).
+ */
+export function promptTruncation(usage: unknown, promptChars: number | undefined): string | undefined {
+  if (promptChars === undefined || promptChars < PROMPT_TRUNCATION_MIN_CHARS) return undefined;
+  const u = usage as { prompt_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null; prompt_cache_hit_tokens?: unknown } | null;
+  if (!u || typeof u !== "object" || typeof u.prompt_tokens !== "number" || !(u.prompt_tokens > 0)) return undefined;
+  const floor = Math.floor(promptChars / MAX_CHARS_PER_TOKEN);
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  // cached tokens added: where a provider counts them apart the sum is what was read; where they are part of
+  // prompt_tokens (OpenAI) the sum errs high, so the check errs toward "not cut"
+  const reported = u.prompt_tokens + (typeof cached === "number" && cached > 0 ? cached : 0);
+  if (reported < PROMPT_TRUNCATION_MIN_REPORTED || reported >= PROMPT_TRUNCATION_RATIO * floor) return undefined;
+  return (
+    `the server reports ${reported} prompt tokens for a prompt of ${promptChars} characters (at least ${floor} tokens): it cut the ` +
+    `prompt to its context window and answered without reading the trajectory; not a label. Fix: raise the server's context ` +
+    `(Ollama: OLLAMA_CONTEXT_LENGTH, or PARAMETER num_ctx in a Modelfile; llama.cpp: --ctx-size; vLLM: --max-model-len) or set context_tokens`
+  );
+}
+
+/**
+ * A Batch API result line's error response as the `APIError` the `openai` client throws online for the same
+ * status and body, so that the one status table (`HTTP_FAULTS`, `./faults.ts`) classifies both paths.
+ * @param status the line's `response.status_code`.
+ * @param body the line's `response.body` (an error body, any dialect: `./error-body.ts` reshapes it).
+ */
+export function batchLineError(status: number, body: unknown): InstanceType<typeof OpenAI.APIError> {
+  return OpenAI.APIError.generate(status, errorEnvelope(body) as object, undefined, new Headers());
+}
