@@ -183,6 +183,12 @@ export interface Verdict {
    * by versions before it existed.
    */
   judge_config_sha256?: string;
+  /**
+   * sha256 of the trajectory content the verdict judged (`contentSha256`: messages, injections, tools): part of the
+   * resume key (issue 27), so a verdict of content that changed since is work still to do. Absent on verdicts
+   * stored by versions before it existed (a resume then takes the content hash the run's index recorded).
+   */
+  content_sha256?: string;
   /** Copied from the trajectory so aggregation needs no re-ingest. */
   agent_model?: string;
   agent_family?: string;

@@ -1,3 +1,4 @@
+import { reasonsText } from "../run/rejudge.js";
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
@@ -239,13 +240,15 @@ Environment: API keys from the variables the config names (api_key_env).`,
         progress.stop();
         for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
         if (o.json)
-          printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress, ...(res.costCap ? { cost_cap: res.costCap } : {}) });
+          printJson({ ...res.summary, run_dir: res.runDir, interrupted: res.interrupted, this_run: res.progress, rejudged: res.rejudge, ...(res.costCap ? { cost_cap: res.costCap } : {}) });
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
             `\nthis invocation: ${res.progress.read} trajectories read, ${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
               // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
               (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
+              // stored verdicts judged again (issue 22 item 8), said before sending too (warnings above)
+              (res.rejudge.verdicts > 0 ? `; ${res.rejudge.verdicts} verdicts stored before were set to be judged again (${reasonsText(res.rejudge.by_reason)})` : "") +
               `\n` +
               `stored in ${displayPath(res.runDir)}/\n` +
               (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +

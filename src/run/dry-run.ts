@@ -1,8 +1,9 @@
 /**
  * `label --dry-run`: what a label run would send and what it would cost, without sending anything or storing a
  * verdict. The same ingest (`readTrajectories`, the same limit, format and size bound) and the same resume rule as
- * `labelRun` (`pendingRepeats`: a verdict already stored under its resume key is not counted; a trajectory whose
- * content changed since it was labelled is counted again; `--retry-errors` counts stored judge errors) and the same
+ * `labelRun` (`planRepeats`: a stored verdict made with this prompt, configuration and content is not counted; one
+ * made with another prompt or rubric, on changed content, or cut short is counted again, by reason (`rejudge`);
+ * `--retry-errors` counts stored judge errors) and the same
  * configuration-change rule (`--on-config-change`: a judge whose stored verdicts were made under another
  * configuration makes `label` refuse, which the result says, or is counted as `rejudge`/`keep` would). The run
  * folder, when it exists, is only read (no lock, nothing written).
@@ -19,11 +20,13 @@ import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../io/jsonl.js";
-import { isJudged, looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { VerdictLedger } from "../store/ledger.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
-import { contentSha256, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
+import { contentSha256, keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
+import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
 import { runJudgeConfig } from "./config-change.js";
 import type { LabelOptions } from "./label.js";
 
@@ -40,6 +43,12 @@ export interface DryRunJudge {
   requests: number;
   /** Verdicts already stored (skipped, as `label` would). */
   already_stored: number;
+  /**
+   * Stored verdicts the run would judge again (included in `requests`), by reason (`RejudgeReason`: another prompt
+   * or rubric, another configuration, changed content, ...), and the part of `estimated_cost_usd` they make (null
+   * without a price).
+   */
+  rejudge: { verdicts: number; by_reason: Partial<Record<RejudgeReason, number>>; estimated_cost_usd: number | null };
   prompt_tokens: number;
   /** How `prompt_tokens` was counted: a real encoding, or `estimated` (characters / 4). */
   tokenizer: TokenizerName;
@@ -82,27 +91,18 @@ export interface DryRunResult {
 }
 
 /**
- * What `label` would skip: verdict keys (with status), the same without the configuration hash (`loose`, latest
- * per key: what `--on-config-change keep` skips), content hashes, and per judge and prompt hash how many of the
- * current verdicts (the latest per trajectory and repeat) each configuration hash made (`RunStore.storedConfigs`).
+ * What `label` would skip or judge again: the latest stored verdict per (trajectory, judge, repeat) and the content
+ * hashes the index recorded (a {@link VerdictLedger}, as `RunStore` keeps one), and per judge and prompt hash how
+ * many of the current verdicts each configuration hash made (`RunStore.storedConfigs`).
  */
-async function readDone(runDir: string): Promise<{
-  done: Map<string, string>;
-  loose: Map<string, string>;
-  hashes: Map<string, string>;
-  configs: Map<string, Map<string, number>>;
-}> {
-  const done = new Map<string, string>();
-  const loose = new Map<string, string>();
-  const hashes = new Map<string, string>();
+async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; configs: Map<string, Map<string, number>> }> {
+  const ledger = new VerdictLedger();
   const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
   const configs = new Map<string, Map<string, number>>();
-  if (!fs.existsSync(runDir)) return { done, loose, hashes, configs };
-  const { verdictKey, looseVerdictKey, resumeStatus } = await import("../store/run-store.js");
+  if (!fs.existsSync(runDir)) return { ledger, configs };
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), () => {})) {
-    if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string") continue;
-    done.set(verdictKey(v), resumeStatus(v));
-    loose.set(looseVerdictKey(v), resumeStatus(v));
+    if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string" || typeof v.judge_id !== "string" || typeof v.prompt_sha256 !== "string") continue;
+    ledger.addVerdict(v);
     latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, { judge: v.judge_id, prompt: v.prompt_sha256, sha: v.judge_config_sha256 ?? "" });
   }
   for (const e of latest.values()) {
@@ -112,9 +112,9 @@ async function readDone(runDir: string): Promise<{
     m.set(e.sha, (m.get(e.sha) ?? 0) + 1);
   }
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), () => {})) {
-    if (t && typeof t.id === "string") hashes.set(t.id, t.content_sha256);
+    if (t && typeof t.id === "string" && typeof t.content_sha256 === "string") ledger.addRecordedContent(t.id, t.content_sha256);
   }
-  return { done, loose, hashes, configs };
+  return { ledger, configs };
 }
 
 /**
@@ -126,14 +126,10 @@ async function readDone(runDir: string): Promise<{
  */
 export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): Promise<DryRunResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
-  const { done, loose, hashes, configs } = await readDone(path.join(opts.labelsDir, opts.run));
+  const { ledger, configs } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";
-  const has = (key: string) => {
-    return isJudged(done.get(key), !!opts.retryErrors);
-  };
-  const hasLoose = (key: string) => {
-    return isJudged(loose.get(key), !!opts.retryErrors);
-  };
+  // refuse is counted as rejudge would send (what the result says beside label_would_refuse)
+  const planChange = onChange === "refuse" ? "rejudge" : onChange;
   // label's configuration-change rule (issue 12.5): verdicts of a judge made under another configuration make
   // label refuse (default), judge every item again (rejudge) or keep them and judge what is missing (keep)
   const configChanges: DryRunConfigChange[] = [];
@@ -155,6 +151,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       estimated_output_tokens: 0,
       estimated_cost_usd: null,
       truncated: 0,
+      rejudge: { verdicts: 0, by_reason: {}, estimated_cost_usd: null },
       ...(cfg?.price ? { price: cfg.price } : {}),
     };
     const configSha = runJudgeConfig(j, opts).sha;
@@ -169,7 +166,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
             : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes configurations)";
       configChanges.push({ judge: j.id, verdicts: other, on_config_change: onChange, message: `judge "${j.id}": ${other} verdict(s) in this run were made with another configuration than the one given now: ${what}` });
     }
-    return { judge: j, oj, row, cache: new Map<string, number>(), cachedOnce: false, configSha };
+    return { judge: j, oj, row, cache: new Map<string, number>(), cachedOnce: false, configSha, count: emptyRejudge(), rejudgeTokens: 0 };
   });
   let read = 0;
   let inputErrors = 0;
@@ -186,22 +183,22 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     const t = item.trajectory;
     const kept = oldIds.byLine.size > 0 ? keepStoredChatId(t, oldIds) : undefined;
     if (kept !== undefined) t.id = kept;
-    const prev = hashes.get(t.id);
-    const changed = prev !== undefined && prev !== contentSha256(t);
+    const sha = contentSha256(t);
     for (const p of per) {
-      const todo =
-        onChange === "keep"
-          ? pendingRepeats(t, p.judge, repeats, changed, (_key, r) => hasLoose(looseVerdictKey({ trajectory_id: t.id, judge_id: p.judge.id, repeat: r, prompt_sha256: p.judge.promptSha256 })), p.configSha)
-          : pendingRepeats(t, p.judge, repeats, changed, has, p.configSha);
+      const todo = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
       p.row.already_stored += repeats - todo.length;
+      addRejudge(p.count, p.judge.id, todo);
+      const again = todo.filter((x) => x.reason !== "new").length;
+      p.row.rejudge.verdicts += again;
       if (!p.oj.begin || !p.oj.request || todo.length === 0) continue;
       // every repeat sends the same first request (a fresh nonce, the same length): render and count once
-      const conv = p.oj.begin(t, { repeat: todo[0], budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
+      const conv = p.oj.begin(t, { repeat: todo[0].repeat, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
       const req = p.oj.request(conv);
       const tokens = countPromptTokens(req.messages, p.row.tokenizer, p.cache);
       const sys = req.messages[0]?.role === "system" ? (p.cache.get(req.messages[0].content) ?? 0) + 3 : 0;
       p.row.requests += todo.length;
       p.row.prompt_tokens += tokens * todo.length;
+      p.rejudgeTokens += tokens * again;
       p.row.cacheable_prefix_tokens += sys * todo.length;
       if (conv.truncated) p.row.truncated += todo.length;
     }
@@ -209,6 +206,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   let total: number | null = 0;
   for (const p of per) {
     const r = p.row;
+    r.rejudge.by_reason = p.count.judges[0]?.by_reason ?? {};
+    if (!p.oj.begin) r.rejudge.estimated_cost_usd = 0;
     r.cacheable_share = r.prompt_tokens > 0 ? r.cacheable_prefix_tokens / r.prompt_tokens : null;
     r.estimated_output_tokens = r.requests * r.assumed_output_tokens_per_request;
     if (!p.oj.begin) {
@@ -224,6 +223,9 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     const perReqPrefix = r.requests > 0 ? r.cacheable_prefix_tokens / r.requests : 0;
     const cached = perReqPrefix >= MIN_CACHEABLE_PREFIX_TOKENS ? Math.max(0, r.requests - 1) * perReqPrefix : 0;
     r.estimated_cost_usd = tokensCost(r.prompt_tokens, cached, r.estimated_output_tokens, r.price);
+    // the share of it that judges stored verdicts again: their prompt tokens, their output, their cached prefix
+    const again = r.rejudge.verdicts;
+    r.rejudge.estimated_cost_usd = again === 0 ? 0 : tokensCost(p.rejudgeTokens, r.requests > 0 ? (cached * again) / r.requests : 0, again * r.assumed_output_tokens_per_request, r.price);
     if (total !== null) total += r.estimated_cost_usd;
   }
   return {
@@ -250,6 +252,10 @@ export function formatDryRun(r: DryRunResult): string {
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   for (const j of r.judges) {
     lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped)`);
+    if (j.rejudge.verdicts > 0)
+      lines.push(
+        `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}), in the requests above; estimated ${usd(j.rejudge.estimated_cost_usd)}${j.rejudge.estimated_cost_usd === null ? " (no price)" : ""} of the cost below`,
+      );
     if (j.requests === 0 && j.assumed_output_tokens_per_request === 0) {
       lines.push("  built-in judge: no requests, no cost");
       continue;

@@ -10,14 +10,15 @@ import type { Judge } from "../judges/judge.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Verdict } from "../types.js";
 import { decideSurfaces } from "../serialize/surface.js";
-import { RunStore, looseVerdictKey, verdictKey } from "../store/run-store.js";
+import { RunStore, verdictKey } from "../store/run-store.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths, type BatchSettings } from "./batch.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import type { CostCapState } from "./cost-cap.js";
 import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, runJudgeConfig } from "./config-change.js";
-import { indexRow, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
+import { indexRow, keepStoredChatId, planRepeats, storedChatFallbackIds } from "./resume.js";
+import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 
@@ -25,7 +26,8 @@ import { OnlinePath } from "./online.js";
 export type { LabelProgress } from "./label-core.js";
 export { RESERVE_FEEDBACK_CHARS, reserveCostUsd, type CostCapState } from "./cost-cap.js";
 export { CONFIG_CHANGE_HELP, JudgeConfigChangedError, runJudgeConfig } from "./config-change.js";
-export { contentSha256, indexRow, keepStoredChatId, pendingRepeats, resumeKey, storedChatFallbackIds, type StoredChatIds } from "./resume.js";
+export { contentSha256, indexRow, keepStoredChatId, planRepeats, resumeKey, storedChatFallbackIds, type RejudgeReason, type RepeatPlan, type StoredChatIds } from "./resume.js";
+export type { RejudgeCount, RejudgeJudge } from "./rejudge.js";
 
 export interface LabelOptions {
   inputs: string[];
@@ -99,6 +101,11 @@ export interface LabelResult {
   costCap?: CostCapState;
   /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
   adaptations: Record<string, string[]>;
+  /**
+   * The stored verdicts this invocation set out to judge again, by judge and reason (counted before anything was
+   * sent, and said through `onWarning` then): another prompt or rubric, another configuration, changed content, ...
+   */
+  rejudge: RejudgeCount;
 }
 
 /**
@@ -138,6 +145,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
+  let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
   const runState: LabelRunState = {
     store,
@@ -245,6 +253,21 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       },
     };
     const oldIds = await storedChatFallbackIds(store.dir);
+    // issue 22 item 8: the stored verdicts this invocation will judge again, counted by reason before any is sent
+    rejudge = await countRejudging({
+      inputs: opts.inputs,
+      read: readOpts,
+      limit: opts.limit,
+      judges: opts.judges,
+      repeats,
+      ledger: store.ledger,
+      configs: current,
+      onConfigChange: onChange,
+      retryErrors: opts.retryErrors,
+      oldIds,
+      signal: opts.signal,
+    });
+    for (const line of formatRejudge(rejudge, new Map(opts.judges.map((j) => [j.id, j.rubricVersion])))) opts.onWarning?.(`${line} (before anything is sent)`);
     const remapped: Array<{ from: string; to: string; path: string }> = [];
     for await (const item of readTrajectories(opts.inputs, readOpts)) {
       if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
@@ -273,7 +296,9 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       for (const w of sd.warnings) {
         store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
       }
-      const state = store.addTrajectory(indexRow(t, sd.surfaces));
+      const row = indexRow(t, sd.surfaces);
+      const content = row.content_sha256;
+      const state = store.addTrajectory(row);
       if (state === "changed") {
         progress.changed++;
         store.addError({
@@ -287,13 +312,10 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       for (const judge of opts.judges) {
         if (stopped[judge.id]) continue;
         const k4 = (r: number) => ({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
-        const sha = current.get(judge.id)!.sha;
-        const todo =
-          onChange === "keep"
-            ? pendingRepeats(t, judge, repeats, state === "changed", (_key, r) => store.has(looseVerdictKey(k4(r)), opts.retryErrors, true), sha)
-            : pendingRepeats(t, judge, repeats, state === "changed", (key) => store.has(key, opts.retryErrors), sha);
+        // a verdict belongs to the content it judged (issue 27): one made on other content is work still to do
+        const todo = planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors });
         progress.skipped += repeats - todo.length;
-        for (const r of todo) {
+        for (const { repeat: r } of todo) {
           const batcher = batchers.get(judge.id);
           if (batcher) {
             // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
@@ -351,7 +373,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   if (warnings.length > 0) summary.ingest_warnings = warnings;
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
+    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
     fs.renameSync(tmp, path.join(store.dir, "summary.json"));
   } catch {
     /* the summary file is a convenience; the journals hold the run */
@@ -364,5 +386,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     stoppedJudges: stopped,
     ...(costCap ? { costCap } : {}),
     adaptations,
+    rejudge,
   };
 }
