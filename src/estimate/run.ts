@@ -371,7 +371,8 @@ export function estimateFromData(
         `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge ASR; in the calibrated estimate they are predicted at the judge ASR and corrected by the human sample`,
       );
     }
-    if (est.calibrated.degenerate) gw.push("every labelled item of the group has the same human-minus-judge difference: the calibrated interval has zero width, which is not certainty (label more items)");
+    if (est.calibrated.ci_method) gw.push(`every labelled item of the group has the same human-minus-judge difference (SE 0): the calibrated interval is an ${est.calibrated.ci_method}`);
+    if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
     groups.push({ group, fields: g.fields, ...est, judge_unusable: unusable, warnings: gw });
   }
   return {
