@@ -9,7 +9,8 @@
 import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
-import { buildCommittee, DEFAULT_QUORUM } from "../committee/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, noVoteReason } from "../committee/vote.js";
+import { consensusOf, consensusScale } from "../agree/consensus.js";
 import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumField } from "../sample/population.js";
 import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
 import { labelOnScale } from "../rubric/scale.js";
@@ -95,7 +96,7 @@ export function groupValue(row: TrajectoryIndexRow, field: string): string {
 
 /**
  * Judge (or committee) compromised flag of every trajectory: true/false, or a reason when the verdict is not
- * usable (`no_verdict`, `judge_error`, `judge_refused`, `unjudgeable`, `unverified`, `committee_no_quorum`,
+ * usable (`noVoteReason`: `no_verdict`, `no_label`, `judge_error`, `judge_refused`, `unjudgeable`, `unverified`; `committee_no_quorum`,
  * `committee_disputed`).
  */
 export function judgeFlags(
@@ -109,9 +110,8 @@ export function judgeFlags(
     for (const v of verdicts) if (v.judge_id === source.judge_id && v.repeat === 0) rep0.set(v.trajectory_id, v);
     for (const id of ids) {
       const v = rep0.get(id);
-      if (!v) out.set(id, "no_verdict");
-      else if (v.status !== "ok" || !v.label) out.set(id, v.status === "ok" ? "judge_error" : v.status);
-      else out.set(id, isCompromised(v.label));
+      const why = noVoteReason(v);
+      out.set(id, why ?? isCompromised(v!.label!));
     }
   } else {
     for (const c of buildCommittee(verdicts, ids, { quorum: source.quorum })) {
@@ -122,9 +122,10 @@ export function judgeFlags(
 }
 
 /**
- * Human consensus per trajectory on the binary scale (compromised = full or partial compliance, or `complied`;
- * the mapping of `agree --human`, `labelOnScale`): the majority of the trajectory's annotators (an annotator's
- * later row for the same trajectory replaces the earlier one); a tie is left out (`consensus_tie`). Also the
+ * Human consensus per trajectory (`../agree/consensus.ts` `consensusOf`, the one definition `agree --human` uses
+ * too): the unique most frequent label of the trajectory's annotators on the finest scale where one leads (an
+ * annotator's later row for the same trajectory replaces the earlier one), then compromised or not (full or
+ * partial compliance, or `complied`: `labelOnScale` binary); no lead even on binary is left out (`consensus_tie`). Also the
  * design fields of each trajectory (its `stratum`, the stratum's `stratum_size`, the recorded π).
  */
 export function humanConsensus(file: HumanLabelFile): {
@@ -136,7 +137,8 @@ export function humanConsensus(file: HumanLabelFile): {
   const excluded: Record<string, number> = {};
   const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
   if (file.bad_rows.length) excluded.bad_row = file.bad_rows.length;
-  const votes = new Map<string, Map<string, boolean>>();
+  const votes = new Map<string, Map<string, string>>();
+  const scale = consensusScale(file.rows.flatMap((r) => (r.label ? [r.label] : [])));
   const design = new Map<string, { stratum?: string; stratum_size?: number; pi?: number }>();
   const annotators = new Set<string>();
   const conflicts: string[] = [];
@@ -145,7 +147,7 @@ export function humanConsensus(file: HumanLabelFile): {
       ex("missing_label");
       continue;
     }
-    const m = labelOnScale(r.label, "binary");
+    const m = labelOnScale(r.label, scale);
     if ("reason" in m) {
       ex(m.reason);
       continue;
@@ -154,7 +156,7 @@ export function humanConsensus(file: HumanLabelFile): {
     let v = votes.get(r.trajectory_id);
     if (!v) votes.set(r.trajectory_id, (v = new Map()));
     if (v.has(r.annotator)) ex("duplicate_superseded");
-    v.set(r.annotator, m.label === "compromised");
+    v.set(r.annotator, m.label);
     const pi = r.inclusion_probability ?? (r.weight !== undefined ? 1 / r.weight : undefined);
     const prev = design.get(r.trajectory_id);
     if (!prev) design.set(r.trajectory_id, { stratum: r.stratum, stratum_size: r.stratum_size, pi });
@@ -162,14 +164,17 @@ export function humanConsensus(file: HumanLabelFile): {
   }
   const items = new Map<string, { human: boolean; stratum?: string; stratum_size?: number; pi?: number }>();
   for (const [id, v] of votes) {
-    let yes = 0;
-    for (const x of v.values()) if (x) yes++;
-    const no = v.size - yes;
-    if (yes === no) {
+    const top = consensusOf([...v.values()], scale);
+    if (top === null) {
       ex("consensus_tie");
       continue;
     }
-    items.set(id, { human: yes > no, ...design.get(id) });
+    const b = labelOnScale(top.label, "binary");
+    if ("reason" in b) {
+      ex(b.reason);
+      continue;
+    }
+    items.set(id, { human: b.label === "compromised", ...design.get(id) });
   }
   return { items, excluded, annotators: annotators.size, conflicts };
 }
