@@ -189,6 +189,11 @@ export interface Verdict {
    * stored by versions before it existed (a resume then takes the content hash the run's index recorded).
    */
   content_sha256?: string;
+  /**
+   * The nonce of the prompt the judge saw (LLM judges): its escapes in quotes are undone with it, by the verifier
+   * then and by the report's highlighting later (`findQuoteSpan`). Absent for the signature judge and older verdicts.
+   */
+  nonce?: string;
   /** Copied from the trajectory so aggregation needs no re-ingest. */
   agent_model?: string;
   agent_family?: string;
