@@ -252,9 +252,12 @@ export function formatDryRun(r: DryRunResult): string {
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   for (const j of r.judges) {
     lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped)`);
+    const builtIn = j.assumed_output_tokens_per_request === 0 && j.prompt_tokens === 0;
     if (j.rejudge.verdicts > 0)
       lines.push(
-        `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}), in the requests above; estimated ${usd(j.rejudge.estimated_cost_usd)}${j.rejudge.estimated_cost_usd === null ? " (no price)" : ""} of the cost below`,
+        builtIn
+          ? `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}); built-in judge, no cost`
+          : `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}), in the requests above; estimated ${usd(j.rejudge.estimated_cost_usd)}${j.rejudge.estimated_cost_usd === null ? " (no price)" : ""} of the cost below`,
       );
     if (j.requests === 0 && j.assumed_output_tokens_per_request === 0) {
       lines.push("  built-in judge: no requests, no cost");
