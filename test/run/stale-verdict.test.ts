@@ -13,6 +13,7 @@ import type { Judge } from "../../src/judges/judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { dryRun } from "../../src/run/dry-run.js";
 import { readVerdicts } from "../../src/store/run-store.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 
 let tmp: string;
 beforeAll(() => {
@@ -111,5 +112,27 @@ describe("re-judging is said before it is paid (issue 22 item 8)", () => {
     expect(r.rejudge).toMatchObject({ verdicts: 1, by_reason: { prompt_changed: 1 } });
     expect(warnings.join("\n")).toMatch(/1 stored verdict\(s\) will be judged again.*prompt or rubric changed 1/);
     expect(r.progress.judged).toBe(1);
+  });
+
+  it("--dry-run prices the verdicts an LLM judge would judge again (their share of the estimate)", async () => {
+    const labels = path.join(tmp, "labels-llm");
+    const f = path.join(tmp, "llm.jsonl");
+    fs.writeFileSync(f, line(`From bob: ${INJ}`, "Your inbox has one message from Bob."));
+    await labelRun({ inputs: [f], run: "g", labelsDir: labels, judges: [createSignatureJudge()] });
+    // as if an LLM judge "g" had labelled it under an older prompt
+    const vf = path.join(labels, "g", "verdicts.jsonl");
+    const v = JSON.parse(fs.readFileSync(vf, "utf8").trim());
+    fs.writeFileSync(vf, JSON.stringify({ ...v, judge_id: "g", prompt_sha256: "0".repeat(64), rubric_version: "old" }) + "\n");
+    const g = createOpenAIJudge(
+      { id: "g", model: "gpt-4o-mini", family: "openai", base_url: "http://127.0.0.1:9/v1", price: { input_per_mtok: 1, output_per_mtok: 4 } },
+      { env: {} },
+    );
+    const dry = await dryRun({ inputs: [f], run: "g", labelsDir: labels, judges: [g] });
+    const j = dry.judges[0];
+    expect(j.requests).toBe(1);
+    expect(j.rejudge).toMatchObject({ verdicts: 1, by_reason: { prompt_changed: 1 } });
+    // every request judges a stored verdict again: the whole estimate is re-judging
+    expect(j.rejudge.estimated_cost_usd).toBeGreaterThan(0);
+    expect(j.rejudge.estimated_cost_usd).toBeCloseTo(j.estimated_cost_usd!, 12);
   });
 });
