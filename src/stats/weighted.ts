@@ -153,6 +153,8 @@ export function weightedConfusion(
 /** A design-weighted estimate: `se` is the stratified linearised SE with fpc, `se_no_fpc` without it. */
 export interface DesignEstimate extends Estimate {
   se_no_fpc?: number | null;
+  /** Why `se_no_fpc` is null while `se` is not: a census stratum of one item has no variance without the fpc. */
+  se_no_fpc_reason?: string;
 }
 
 /** Prevalence of one category under one rater. */
@@ -405,6 +407,7 @@ export function designAgreement(
     e.se = Math.sqrt(Math.max(0, v));
     // without the fpc a census stratum of one item has no variance estimate: that SE alone is undefined
     e.se_no_fpc = v0 === null ? null : Math.sqrt(Math.max(0, v0));
+    if (v0 === null) e.se_no_fpc_reason = "stratum_n_lt_2 (a census stratum with one item: no variance estimate without the fpc)";
     e.ci_wald = waldInterval(e.value, e.se, level, clipLo, 1);
     if (e.se === 0) e.flags = ["degenerate_ci"];
   };

@@ -33,6 +33,9 @@ describe("one stratified variance for agree --human and estimate", () => {
     expect(prev.se).not.toBeNull();
     expect(est.human.se).not.toBeNull();
     expect(prev.se!).toBeCloseTo(est.human.se!, 12);
+    // without the fpc the one-item census stratum has no variance: that SE alone is null, with its reason
+    expect(prev.se_no_fpc).toBeNull();
+    expect(prev.se_no_fpc_reason).toMatch(/^stratum_n_lt_2/);
   });
 });
 
