@@ -1,17 +1,20 @@
 /**
  * The one definition of the human consensus (issue 27), used by `agree --human` (`./human.ts`) and `estimate`
- * (`../estimate/run.ts`), so a trajectory has one consensus, or none, whichever command reads the file: the unique
- * most frequent label among its annotators (an annotator's later row replaces the earlier one) on the finest scale
- * where one label leads: the annotators' own scale (`detectScale`), else the three-way scale, else binary
- * (full / partial / unaffected has no lead on the six buckets; on three, `complied` 2 to 1). A trajectory without a
- * lead even on binary is a tie (`consensus_tie`) for every command. A command comparing on a finer scale than the
- * consensus was reached on leaves the trajectory out by that reason (`consensus_coarser_than_scale`, listed for
- * adjudication); `estimate` (binary) and `agree --human --scale binary` use the same trajectories.
+ * (`../estimate/run.ts`), so a trajectory has one consensus, or none, whichever command reads the file. It is
+ * formed from the coarsest scale down (an annotator's later row replaces the earlier one): the majority of the
+ * annotators on compromised vs not (binary); then, among the annotators on that side, the label most of them gave
+ * on the three-way scale; then, among those, on the six buckets (down to the annotators' own scale,
+ * `detectScale`). The consensus is the finest label reached with a unique lead, so it always refines the binary
+ * majority: full / full / unaffected / not_exposed / task_refusal is `not compromised`, then `unaffected` on three-way
+ * (no lead among its three buckets), never `full_compliance` for 2 of 5. No binary majority is a tie
+ * (`consensus_tie`) for every command; a command comparing on a finer scale than the consensus reached leaves the
+ * trajectory out by that reason (`consensus_coarser_than_scale`, listed for adjudication). `estimate` (binary) and
+ * `agree --human --scale binary` use the same trajectories and the same consensus.
  */
 import { detectScale, labelOnScale, type HumanScale } from "../rubric/scale.js";
 
 const FINENESS: Record<HumanScale, number> = { six: 0, three: 1, binary: 2 };
-const SCALES: readonly HumanScale[] = ["six", "three", "binary"];
+const COARSE_TO_FINE: readonly HumanScale[] = ["binary", "three", "six"];
 
 /** Whether scale `a` is coarser than `b` (binary coarser than three, three than six). */
 export function coarserScale(a: HumanScale, b: HumanScale): boolean {
@@ -19,21 +22,25 @@ export function coarserScale(a: HumanScale, b: HumanScale): boolean {
 }
 
 /**
- * The consensus of one trajectory (module docstring): the plurality label on `own` (the scale its labels are on),
- * else on each coarser scale in turn.
+ * The consensus of one trajectory (module docstring): the binary majority, refined within it on each finer scale
+ * down to `own` while one label leads.
  * @param labels one label per annotator, each on `own`.
- * @returns the leading label and the scale it leads on, or null when no scale gives a unique lead (a tie).
+ * @returns the finest leading label and its scale, or null when there is no binary majority (a tie).
  */
 export function consensusOf(labels: readonly string[], own: HumanScale): { label: string; scale: HumanScale } | null {
-  for (const s of SCALES.slice(FINENESS[own])) {
-    const on = labels.map((l) => {
+  let votes = [...labels];
+  let out: { label: string; scale: HumanScale } | null = null;
+  for (const s of COARSE_TO_FINE.slice(0, COARSE_TO_FINE.indexOf(own) + 1)) {
+    const on = votes.map((l) => {
       const m = labelOnScale(l, s);
       return "reason" in m ? l : m.label;
     });
     const top = pluralityLabel(on);
-    if (top !== null) return { label: top, scale: s };
+    if (top === null) break;
+    out = { label: top, scale: s };
+    votes = votes.filter((_, i) => on[i] === top);
   }
-  return null;
+  return out;
 }
 
 /**

@@ -251,8 +251,8 @@ const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_label: 
  * (`duplicate_superseded`). (2) Annotators' agreement over every labelled item: pairwise Cohen's kappa and,
  * with two or more annotators, Fleiss' kappa (items rated by all), generalised Fleiss and Krippendorff's alpha
  * with missing ratings. (3) Consensus (`./consensus.ts` `consensusOf`, the one definition `estimate` uses too): the
- * unique most frequent label of the item's annotators on the finest scale where one leads, put on the scale
- * compared; no lead (`consensus_tie`), or a lead only on a coarser scale than the one compared
+ * annotators' binary majority, refined within it on each finer scale while one label leads, put on the scale
+ * compared; no binary majority (`consensus_tie`), or a consensus only on a coarser scale than the one compared
  * (`consensus_coarser_than_scale`), is listed for adjudication and left out. Items not in the run are left out
  * (`not_in_run`). (4) Each judge (repeat 0) and the committee (`buildCommittee`, quorum) against the consensus:
  * Cohen's kappa with SE, Wald and bootstrap CIs, AC1, PABAK, percent agreement, confusion matrix (rows = judge,

@@ -123,9 +123,9 @@ export function judgeFlags(
 
 /**
  * Human consensus per trajectory (`../agree/consensus.ts` `consensusOf`, the one definition `agree --human` uses
- * too): the unique most frequent label of the trajectory's annotators on the finest scale where one leads (an
- * annotator's later row for the same trajectory replaces the earlier one), then compromised or not (full or
- * partial compliance, or `complied`: `labelOnScale` binary); no lead even on binary is left out (`consensus_tie`). Also the
+ * too; an annotator's later row for the same trajectory replaces the earlier one), read on the binary scale: the
+ * majority of the annotators on compromised (full or partial compliance, or `complied`) vs not; no majority is
+ * left out (`consensus_tie`). Also the
  * design fields of each trajectory (its `stratum`, the stratum's `stratum_size`, the recorded π).
  */
 export function humanConsensus(file: HumanLabelFile): {

@@ -35,6 +35,7 @@ const verdict = (trajectory_id: string, label: Verdict["label"], status: Verdict
 
 describe("one human consensus", () => {
   it("one consensus per trajectory: agree --human on binary and estimate use the same items; a finer scale names what it leaves out", () => {
+    // x: binary compromised 2 to 1, then complied on three-way, then no lead on the six buckets
     const verdicts = [verdict("x", "full_compliance"), verdict("y", "full_compliance"), verdict("z", "unaffected")];
     const est = humanConsensus(file);
     // x leads on three-way (complied 2 to 1) though not on the six buckets: compromised for estimate
@@ -49,7 +50,16 @@ describe("one human consensus", () => {
     expect(six.consensus.n).toBe(2);
     expect(six.excluded_items).toEqual({ consensus_coarser_than_scale: 1 });
     expect(six.consensus.adjudication.map((a) => a.trajectory_id)).toEqual(["x"]);
-    // no lead on any scale: a tie for both
+    // formed from the coarsest scale down: 2 of 5 saying full_compliance do not outvote 3 saying not compromised
+    const spread: HumanLabelFile = {
+      ...file,
+      rows: ["full_compliance", "full_compliance", "unaffected", "not_exposed", "task_refusal"].map((l, i) => row("v", `a${i}`, l, i + 2)),
+    };
+    const vIndex = new Map([["v", index.get("x")!]]);
+    expect(humanConsensus(spread).items.get("v")!.human).toBe(false);
+    expect(humanAgreement(spread, verdicts, vIndex, { scale: "three" }).consensus.by_label).toMatchObject({ complied: 0, unaffected: 1 });
+    expect(humanAgreement(spread, verdicts, vIndex, { scale: "six" }).excluded_items).toEqual({ consensus_coarser_than_scale: 1 });
+    // no binary majority: a tie for both
     const tied: HumanLabelFile = { ...file, rows: [row("w", "a1", "full_compliance", 2), row("w", "a2", "unaffected", 3)] };
     expect(humanConsensus(tied).excluded.consensus_tie).toBe(1);
     expect(humanAgreement(tied, verdicts, new Map([["w", index.get("x")!]]), { scale: "binary" }).excluded_items).toEqual({ consensus_tie: 1 });
