@@ -211,6 +211,17 @@ export interface Verdict {
    * by versions before it existed.
    */
   judge_config_sha256?: string;
+  /**
+   * sha256 of the trajectory content the verdict judged (`contentSha256`: messages, injections, tools): part of the
+   * resume key (issue 27), so a verdict of content that changed since is work still to do. Absent on verdicts
+   * stored by versions before it existed (a resume then takes the content hash the run's index recorded).
+   */
+  content_sha256?: string;
+  /**
+   * The nonce of the prompt the judge saw (LLM judges): its escapes in quotes are undone with it, by the verifier
+   * then and by the report's highlighting later (`findQuoteSpan`). Absent for the signature judge and older verdicts.
+   */
+  nonce?: string;
   /** Copied from the trajectory so aggregation needs no re-ingest. */
   agent_model?: string;
   agent_family?: string;

@@ -9,7 +9,8 @@ import type { HumanLabel, Verdict } from "../types.js";
 import type { HumanLabelRow } from "../sample/import.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
-import { buildCommittee, DEFAULT_QUORUM, voteOf } from "../committee/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../committee/vote.js";
+import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
@@ -240,7 +241,7 @@ export interface HumanAgreementOptions {
   judges?: string[];
 }
 
-const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_quorum: "no_quorum", disputed: "disputed" };
+const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_label: "no_label", no_quorum: "no_quorum", disputed: "disputed" };
 
 /**
  * Compare a run's judges and committee with human labels.
@@ -249,8 +250,10 @@ const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_quorum:
  * reason, and a second row of the same annotator for the same trajectory replaces the first
  * (`duplicate_superseded`). (2) Annotators' agreement over every labelled item: pairwise Cohen's kappa and,
  * with two or more annotators, Fleiss' kappa (items rated by all), generalised Fleiss and Krippendorff's alpha
- * with missing ratings. (3) Consensus: the unique most frequent label of the item's
- * annotators; a tie is listed for adjudication and left out (`consensus_tie`). Items not in the run are left out
+ * with missing ratings. (3) Consensus (`./consensus.ts` `consensusOf`, the one definition `estimate` uses too): the
+ * annotators' binary majority, refined within it on each finer scale while one label leads, put on the scale
+ * compared; no binary majority (`consensus_tie`), or a consensus only on a coarser scale than the one compared
+ * (`consensus_coarser_than_scale`), is listed for adjudication and left out. Items not in the run are left out
  * (`not_in_run`). (4) Each judge (repeat 0) and the committee (`buildCommittee`, quorum) against the consensus:
  * Cohen's kappa with SE, Wald and bootstrap CIs, AC1, PABAK, percent agreement, confusion matrix (rows = judge,
  * columns = human); judge errors, refusals, missing verdicts, committee no-quorum and disputed items are
@@ -275,6 +278,12 @@ export function humanAgreement(
 ): HumanAgreementReport {
   const scale = opts.scale ?? detectScale(file.rows.map((r) => r.label));
   const cats = SCALE_CATEGORIES[scale];
+  // the consensus is formed on the annotators' own scale, then put on `scale` (./consensus.ts: one definition with estimate)
+  const formScale = consensusScale(file.rows.flatMap((r) => (r.label ? [r.label] : [])), scale);
+  const onScale = (l: string): string => {
+    const m = labelOnScale(l, scale);
+    return "reason" in m ? l : m.label;
+  };
   const quorum = opts.quorum ?? DEFAULT_QUORUM;
   const warnings: string[] = [];
   const rowEx: Record<string, number> = {};
@@ -294,7 +303,7 @@ export function humanAgreement(
       exRow("missing_label");
       continue;
     }
-    const m = labelOnScale(r.label, scale);
+    const m = labelOnScale(r.label, formScale);
     if ("reason" in m) {
       exRow(m.reason);
       continue;
@@ -328,7 +337,10 @@ export function humanAgreement(
   const itemIds = [...items.keys()];
 
   // (2) annotators' agreement
-  const grid = itemIds.map((id) => annotators.map((a) => items.get(id)!.get(a) ?? null));
+  const grid = itemIds.map((id) => annotators.map((a) => {
+    const l = items.get(id)!.get(a);
+    return l === undefined ? null : onScale(l);
+  }));
   const pairwise: HumanAgreementReport["annotator_agreement"]["pairwise"] = [];
   for (let a = 0; a < annotators.length; a++) {
     for (let b = a + 1; b < annotators.length; b++) {
@@ -353,21 +365,25 @@ export function humanAgreement(
   const exItem = (r: string) => (itemEx[r] = (itemEx[r] ?? 0) + 1);
   for (const id of itemIds) {
     const m = items.get(id)!;
-    const counts = new Map<string, number>();
-    for (const l of m.values()) counts.set(l, (counts.get(l) ?? 0) + 1);
-    const max = Math.max(...counts.values());
-    const top = [...counts].filter(([, c]) => c === max);
-    if (top.length > 1) {
-      adjudication.push({ trajectory_id: id, labels: Object.fromEntries([...m].sort(([x], [y]) => x.localeCompare(y))) });
-      exItem("consensus_tie");
+    const top = consensusOf([...m.values()], formScale);
+    // no lead on any scale, or only on a coarser scale than the one compared: settled by adjudication
+    const coarse = top !== null && coarserScale(top.scale, scale);
+    if (top === null || coarse) {
+      adjudication.push({ trajectory_id: id, labels: Object.fromEntries([...m].sort(([x], [y]) => x.localeCompare(y)).map(([a, l]) => [a, onScale(l)])) });
+      exItem(coarse ? "consensus_coarser_than_scale" : "consensus_tie");
       continue;
     }
     if (!index.has(id)) {
       exItem("not_in_run");
       continue;
     }
-    consensus.set(id, top[0][0]);
-    byLabel[top[0][0]]++;
+    const c = labelOnScale(top.label, scale);
+    if ("reason" in c) {
+      exItem(c.reason);
+      continue;
+    }
+    consensus.set(id, c.label);
+    byLabel[c.label]++;
   }
   const ids = [...consensus.keys()];
   const human = ids.map((id) => consensus.get(id)!);
@@ -379,9 +395,8 @@ export function humanAgreement(
   for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
   const labelOf = (id: string, j: string): string => {
     const v = rep0.get(`${id}\u0000${j}`);
-    if (!v) return "no_verdict";
     const b = voteOf(v);
-    return b ? bucketOnScale(b, scale) : v.status === "ok" ? "no_verdict" : v.status;
+    return b ? bucketOnScale(b, scale) : noVoteReason(v)!;
   };
   const committee = new Map(buildCommittee(verdicts, ids, { judgeIds: allJudges, quorum }).map((c) => [c.trajectory_id, c]));
   const committeeLabel = (id: string): string => {

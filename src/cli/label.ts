@@ -1,3 +1,4 @@
+import { reasonsText } from "../run/rejudge.js";
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
@@ -249,6 +250,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
             run_dir: res.runDir,
             interrupted: res.interrupted,
             this_run: { ...res.progress, ...(res.where ? { where: res.where.input } : {}) },
+            rejudged: res.rejudge,
             ...(res.costCap ? { cost_cap: res.costCap } : {}),
           });
         else {
@@ -257,6 +259,8 @@ Environment: API keys from the variables the config names (api_key_env).`,
             `\nthis invocation: ${res.where ? `${res.where.input.of} trajectories read, ${res.where.input.kept} kept by --where ${res.where.input.filter} (the others neither stored nor judged); ` : `${res.progress.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
               // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
               (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
+              // stored verdicts judged again (issue 22 item 8), said before sending too (warnings above)
+              (res.rejudge.verdicts > 0 ? `; ${res.rejudge.verdicts} verdicts stored before were set to be judged again (${reasonsText(res.rejudge.by_reason)})` : "") +
               `\n` +
               `stored in ${displayPath(res.runDir)}/\n` +
               (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +

@@ -51,6 +51,17 @@ export function committeeVote(trajectoryId: string, votes: Record<string, Bucket
   return { ...base, label: best, compromised: side, unanimous: false, status: "ok" };
 }
 
+/**
+ * Why a judge's verdict gives no label, one name for every command (`agree --human`, `estimate`, issue 27):
+ * `no_verdict` (none stored), `no_label` (status `ok` but no label: a damaged record), else its status
+ * (`judge_error`, `judge_refused`, `unjudgeable`, `unverified`); null when it gives a label.
+ */
+export function noVoteReason(v: Verdict | undefined): string | null {
+  if (!v) return "no_verdict";
+  if (v.status === "ok") return v.label ? null : "no_label";
+  return v.status;
+}
+
 /** The vote a verdict casts: its label when `status` is `ok`, else null (errors and refusals are not votes). */
 export function voteOf(v: Verdict | undefined): Bucket | null {
   return v && v.status === "ok" && v.label ? v.label : null;

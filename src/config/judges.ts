@@ -141,6 +141,38 @@ export function withJudgeDefaults(
   };
 }
 
+/** Every default a judge runs with, resolved once ({@link judgeSettings}). */
+export interface JudgeSettings {
+  /** The judge's config with the per-judge defaults applied ({@link withJudgeDefaults}). */
+  config: ReturnType<typeof withJudgeDefaults>;
+  /** Feedback turns after a bad reply or unverified evidence (run-level `retries`, default 2). */
+  retries: number;
+  /** Minimum normalized quote length (run-level, default 12). */
+  min_quote_chars: number;
+  /** Character budget of the rendered trajectory; null = none. */
+  budget_chars: number | null;
+  /** The request timeout in milliseconds (`timeout_s` x 1000). */
+  timeout_ms: number;
+}
+
+/**
+ * The one place a judge's defaults are applied (issue 27): the per-judge ones of {@link JUDGE_DEFAULTS}
+ * (temperature, output mode, concurrency, timeout) and the run-level ones (retries, minimum quote length, budget).
+ * The LLM judge (`../judges/llm-judge.ts`), its sender (`../providers/sender.ts`) and the configuration hashed into
+ * the resume key (`../judges/verdict-config.ts`) all read it.
+ * @param cfg the judge's config as in the file; @param common the run-level settings given (CLI, config file).
+ */
+export function judgeSettings(cfg: JudgeConfig, common: { retries?: number; minQuoteChars?: number; budgetChars?: number } = {}): JudgeSettings {
+  const config = withJudgeDefaults(cfg);
+  return {
+    config,
+    retries: common.retries ?? JUDGE_DEFAULTS.retries,
+    min_quote_chars: common.minQuoteChars ?? JUDGE_DEFAULTS.min_quote_chars,
+    budget_chars: common.budgetChars ?? null,
+    timeout_ms: config.timeout_s * 1000,
+  };
+}
+
 /** The key sent to servers that need none (Ollama, vLLM without `--api-key`) when `api_key_env` is not given. */
 export const NO_KEY = "not-needed";
 

@@ -36,9 +36,13 @@
  * - Linearised (Taylor) variance of a Hájek domain mean r̂ = Σ w δ u / Σ w δ: influence values
  *   z_i = δ_i (u_i − r̂)/N̂_g, and V̂ = Σ_c N_c² (1 − n_c/N_c) s²_{z,c}/n_c with s²_{z,c} the sample variance of
  *   z over the labelled items of cell c, in the domain or not (Taylor linearisation of a ratio, Särndal et al.
- *   1992 §5.5-5.6; domains, ch. 10; NOTES §7.4). 95% CI: θ̂ ± t_{0.975, df}·√V̂, clipped to [0, 1], with the
+ *   1992 §5.5-5.6; domains, ch. 10; NOTES §7.4), from `../stats/stratified.ts` (the one stratified variance, also
+ *   `agree --human`'s: a census cell adds 0). 95% CI: the unclipped θ̂ ± t_{0.975, df}·√V̂, then clipped to [0, 1], with the
  *   design degrees of freedom df = labelled items of the domain − cells they fall in (Korn & Graubard 1999,
  *   Analysis of Health Surveys, §5.2; NOTES §7.5 gives the normal quantile, which small domains under-cover).
+ *   A group whose sample shows no disagreement (SE 0) gets an exact interval instead of a point: the two-sided
+ *   Clopper-Pearson bound on the share of the group's units that disagree, 0 of them seen among the Kish effective
+ *   number of its labelled items, taken on both sides of the estimate (`ci_method` names it).
  *
  * Undefined is null with a reason, never 0: a domain with fewer labelled items than `minSampled`, a cell that
  * may hold trajectories of the domain with one labelled item out of several (no within-cell variance:
@@ -46,6 +50,8 @@
  * domain's variance whatever its size (Särndal et al. 1992 §10.3: the domain variable is 0 on all its units).
  */
 import { studentTQuantile } from "../stats/distributions.js";
+import { stratifiedVariance } from "../stats/stratified.js";
+import { kishEffectiveN } from "../stats/weighted.js";
 
 /** One labelled item of the sample (every labelled item of the whole sample, in the domain or not). */
 export interface LabelledItem {
@@ -78,7 +84,12 @@ export interface DesignAsr {
   ci_reason?: string;
   /** Design degrees of freedom of the t quantile. */
   df?: number;
-  /** True when the SE is 0 (every sampled difference equal): the interval is a point, not certainty. */
+  /**
+   * How the interval was formed when it is not the t interval: with SE 0 (every sampled difference, or every human
+   * label, the same) an exact bound on the share of units that differ (`zeroEventUpperBound`), named here.
+   */
+  ci_method?: string;
+  /** Kept for readers of older outputs; no longer set (a zero-SE group gets the interval `ci_method` names). */
   degenerate?: boolean;
   estimator: string;
 }
@@ -106,7 +117,14 @@ export interface DomainAsr {
   n_population_estimated: number | null;
   judge: { asr: number | null; reason?: string; n_usable: number; n_unusable: number };
   human: DesignAsr;
-  calibrated: DesignAsr & { judge_term: number | null; correction: number | null; prediction_for_unusable: number | null };
+  calibrated: DesignAsr & {
+    judge_term: number | null;
+    correction: number | null;
+    /** The prediction used for trajectories without a usable judge verdict (null when the group has none). */
+    prediction_for_unusable: number | null;
+    /** Set when that prediction is not the judge's ASR (no usable verdict in the group): what was used and why. */
+    prediction_note?: string;
+  };
   /** Labelled items of the domain per cell, with the cell's N_c and labelled count n_c over the whole sample. */
   n_by_stratum: Array<{ stratum: string; N: number; n: number; n_in_group: number }>;
 }
@@ -116,49 +134,32 @@ export const HUMAN_ESTIMATOR =
 export const CALIBRATED_ESTIMATOR =
   "two-phase difference estimator: the judge's rate over the whole group + Hajek-weighted mean of (human - judge) on the sampled items of the group (Sarndal, Swensson & Wretman 1992, ch. 9, sec. 9.7, two-phase GREG with coefficient 1; = prediction-powered inference with design weights, Angelopoulos et al. 2023, Science 382:669); stratified linearised variance with fpc";
 
+/** The one stratified variance (`../stats/stratified.ts`), re-exported where callers found it before. */
+export { stratifiedVariance } from "../stats/stratified.js";
+
 /**
- * Stratified-SRS variance of a linearised total: V̂ = Σ_c N_c² (1 − n_c/N_c) s²_{z,c}/n_c.
- *
- * Domains (Särndal, Swensson & Wretman 1992, Model Assisted Survey Sampling, §10.3, domain estimation under
- * STSI, eq. 10.3.7 ff.): the domain total is the total of the domain variable z_k = y_k·1[k in d], and its variance
- * is Σ_c N_c²(1 − f_c) S²_{z,U_c}/n_c. A cell that holds no unit of the domain in the population has z
- * identically 0, so S²_{z,U_c} = 0 and the cell adds exactly 0, whatever its sample size n_c (even n_c = 1,
- * where s²_{z,c} cannot be computed). Such cells are named in `emptyCells`. Every other cell with N_c > n_c
- * needs n_c >= 2: a cell with domain members in the population but one labelled item leaves the variance
- * unknown, even when that item is outside the domain (its s² = 0 would be a guess, not an estimate).
- *
- * @param z influence value per labelled item; @param cells cell of each item; @param N population size per cell.
- * @param emptyCells cells known to hold no unit of the domain in the population (their z is 0 on every unit).
- * @returns the variance, or `{reason, stratum}` (reason code `stratum_n_lt_2`) when a cell with N_c > n_c that may
- *   hold domain members has fewer than 2 labelled items.
+ * The calibrated estimate and its interval from the judge term, the correction and its SE: the interval is that of
+ * the unclipped estimate, judge_term + correction ± q·SE, and then both the estimate and the interval are clipped to
+ * [0, 1] (clipping to the parameter space after forming the interval keeps its coverage; centring the interval on
+ * the clipped estimate does not: judge term 0.02, correction −0.20, SE 0.05 gives [0, 0], not [0, 0.10]).
+ * @param q the quantile (t_{(1+level)/2, df} as `domainAsr` uses).
  */
-export function stratifiedVariance(
-  z: readonly number[],
-  cells: readonly string[],
-  N: ReadonlyMap<string, number>,
-  emptyCells: ReadonlySet<string> = new Set(),
-): number | { reason: "stratum_n_lt_2"; stratum: string; n: number; N: number } {
-  const by = new Map<string, number[]>();
-  cells.forEach((c, i) => {
-    const g = by.get(c);
-    if (g) g.push(z[i]);
-    else by.set(c, [z[i]]);
-  });
-  let v = 0;
-  for (const [c, zs] of [...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const Nc = N.get(c)!;
-    const n = zs.length;
-    if (n >= Nc) continue; // a census of the cell: no sampling variance
-    if (emptyCells.has(c)) {
-      if (zs.some((x) => x !== 0)) throw new Error(`stratifiedVariance: cell ${JSON.stringify(c)} is named empty of the domain but has a non-zero z`);
-      continue; // z ≡ 0 on the cell's population: zero variance (Särndal et al. 1992 §10.3)
-    }
-    if (n < 2) return { reason: "stratum_n_lt_2", stratum: c, n, N: Nc };
-    const mean = zs.reduce((s, x) => s + x, 0) / n;
-    const s2 = zs.reduce((s, x) => s + (x - mean) * (x - mean), 0) / (n - 1);
-    v += Nc * Nc * (1 - n / Nc) * (s2 / n);
-  }
-  return v;
+export function calibratedInterval(judgeTerm: number, correction: number, se: number, q: number): { estimate: number; ci95: Ci } {
+  const raw = judgeTerm + correction;
+  return { estimate: clip01(raw), ci95: { lower: clip01(raw - q * se), upper: clip01(raw + q * se) } };
+}
+
+function clip01(x: number): number {
+  return Math.min(1, Math.max(0, x));
+}
+
+/**
+ * Two-sided exact (Clopper-Pearson 1934) upper bound on a proportion when 0 of n were seen: 1 − (α/2)^{1/n}
+ * (Clopper & Pearson 1934, Biometrika 26:404; the "rule of three" is its one-sided large-n form).
+ * @param n the (effective) number of items observed, > 0.
+ */
+export function zeroEventUpperBound(n: number, level = 0.95): number {
+  return 1 - Math.pow((1 - level) / 2, 1 / n);
 }
 
 /**
@@ -199,8 +200,10 @@ export function domainAsr(
     if (u.judge) judgePos++;
   }
   const judgeAsr = usable > 0 ? judgePos / usable : null;
-  const mUnusable = judgeAsr; // prediction for unusable verdicts (module docstring)
-  const pred = (u: DomainUnit): number => (u.judge === null ? (mUnusable ?? 0) : u.judge ? 1 : 0);
+  // prediction for unusable verdicts (module docstring); with no usable verdict at all, 0: any constant gives the
+  // same calibrated estimate (then the human-only one), and the output says which was used
+  const mUnusable = judgeAsr ?? 0;
+  const pred = (u: DomainUnit): number => (u.judge === null ? mUnusable : u.judge ? 1 : 0);
   const judgeTerm = domain.length > 0 ? domain.reduce((s, u) => s + pred(u), 0) / domain.length : null;
 
   const inG = labelled.map((it) => inDomain.get(it.id));
@@ -228,7 +231,11 @@ export function domainAsr(
       n_unusable: domain.length - usable,
     },
     human: { asr: null, se: null, ci95: null, estimator: HUMAN_ESTIMATOR },
-    calibrated: { asr: null, se: null, ci95: null, estimator: CALIBRATED_ESTIMATOR, judge_term: judgeTerm, correction: null, prediction_for_unusable: domain.length - usable > 0 ? mUnusable : null },
+    calibrated: { asr: null, se: null, ci95: null, estimator: CALIBRATED_ESTIMATOR, judge_term: judgeTerm, correction: null, prediction_for_unusable: domain.length - usable > 0 ? mUnusable : null,
+      ...(domain.length > 0 && usable === 0
+        ? { prediction_note: "no usable judge verdict in the group: every trajectory is predicted 0, so the calibrated estimate is the human-only one" }
+        : {}),
+    },
     n_by_stratum,
   };
   if (nSampled < minSampled) {
@@ -257,7 +264,7 @@ export function domainAsr(
       zs,
       labelled.map((it) => it.cell),
       cellSizes,
-      emptyCells,
+      { emptyCells },
     );
     if (typeof v !== "number") {
       const holds = (byStratum.get(v.stratum) ?? 0) > 0 ? "holds labelled trajectories of the group" : "may hold trajectories of the group";
@@ -265,26 +272,41 @@ export function domainAsr(
     }
     return { mean, se: Math.sqrt(Math.max(0, v)) };
   };
-  const clip = (x: number) => Math.min(1, Math.max(0, x));
   // Design degrees of freedom: labelled items of the group minus the cells they fall in (Korn & Graubard 1999,
   // Analysis of Health Surveys, §5.2); the t quantile widens small groups' intervals a little.
   const df = Math.max(1, nSampled - n_by_stratum.length);
   const q = studentTQuantile((1 + level) / 2, df);
-  const fill = (e: DesignAsr, value: number, r: { se: number | null; reason?: string }) => {
-    e.asr = value;
+  // clip01 after forming each interval (calibratedInterval)
+  // Kish effective size of the group's labelled items (design weights), for the exact bound of a zero-SE group
+  const nEff = kishEffectiveN(labelled.filter((_, i) => inG[i]).map((it) => w(it.cell))) ?? nSampled;
+  const bound = zeroEventUpperBound(nEff, level);
+  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+  const fill = (e: DesignAsr, value: number, raw: number, r: { se: number | null; reason?: string }, zero: { spread: number; what: string }) => {
+    e.asr = clip01(value);
     e.se = r.se;
     if (r.se === null) {
       e.ci_reason = r.reason;
       return;
     }
     e.df = df;
-    e.ci95 = { lower: clip(value - q * r.se), upper: clip(value + q * r.se) };
-    if (r.se === 0) e.degenerate = true;
+    if (r.se > 0) {
+      e.ci95 = { lower: clip01(raw - q * r.se), upper: clip01(raw + q * r.se) };
+      return;
+    }
+    // SE 0: no unit of the sample differs, which is not certainty. An exact bound on the share of the group's units
+    // that would differ (0 seen among the n_eff labelled), each moving the estimate by at most `spread`.
+    e.ci95 = { lower: clip01(raw - zero.spread * bound), upper: clip01(raw + zero.spread * bound) };
+    e.ci_method = `exact bound: 0 ${zero.what} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}); two-sided Clopper-Pearson upper bound ${pct(bound)} on their share, estimate ± ${zero.spread === 1 ? "" : `${zero.spread} × `}that bound`;
   };
   const h = hajek((it) => (it.human ? 1 : 0));
-  fill(out.human, h.mean, h);
+  // every human label the same: the share of the other label is bounded (it moves the ASR by 1 per unit)
+  fill(out.human, h.mean, h.mean, h, { spread: 1, what: `trajectories labelled ${h.mean >= 0.5 ? "not compromised" : "compromised"} by the humans` });
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
-  fill(out.calibrated, clip(judgeTerm! + d.mean), d);
+  const ci = calibratedInterval(judgeTerm!, d.mean, d.se ?? 0, q);
+  // every difference equal: 0 when judge and humans agree (a disagreement moves the estimate by at most 1), else a
+  // constant ±1 (or a fraction for unusable verdicts) from which a unit may differ by up to 2
+  const allAgree = Math.abs(d.mean) < 1e-12;
+  fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, { spread: allAgree ? 1 : 2, what: allAgree ? "human-judge disagreements" : "units whose human-minus-judge difference differs from the rest" });
   return out;
 }

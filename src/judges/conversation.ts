@@ -224,6 +224,7 @@ export class JudgeConversations {
         error: extra.error ? { kind: extra.error.kind, message: clipMessage(extra.error.message, 800) } : undefined,
         rationale: extra.rationale,
         now: s.now?.(),
+        nonce: conv.nonce,
       })),
     });
     /** Feedback turns are used up (or a later turn failed): the last decided reply stands, else an error. */

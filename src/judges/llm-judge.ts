@@ -18,7 +18,7 @@ import type OpenAI from "openai";
 import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { usageCost } from "../providers/cost.js";
-import { clientSettings, JUDGE_DEFAULTS, withJudgeDefaults, type JudgeConfig } from "../config/judges.js";
+import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
 import { createChatSender, type ChatSender } from "../providers/sender.js";
 import { type Judge, type JudgeContext } from "./judge.js";
 import { JudgeFatalError } from "../errors.js";
@@ -102,7 +102,9 @@ export class LlmJudge implements Judge {
     private readonly cfg: JudgeConfig,
     common: OpenAIJudgeCommon,
   ) {
-    const config = withJudgeDefaults(cfg);
+    // every default, per-judge and run-level, resolved in one place (config/judges.ts judgeSettings)
+    const settings = judgeSettings(cfg, common);
+    const config = settings.config;
     const secrets = clientSettings(cfg, common.env).secrets;
     this.#secrets = secrets;
     // The judge's client: chat requests go through it, and the Batch API path (../run/batch.ts) sends files and
@@ -117,8 +119,8 @@ export class LlmJudge implements Judge {
     this.family = cfg.family;
     this.config = config;
     this.concurrency = config.concurrency;
-    const retries = common.retries ?? JUDGE_DEFAULTS.retries;
-    this.verdictConfig = verdictConfig(cfg, { retries, minQuoteChars: common.minQuoteChars, budgetChars: common.budgetChars });
+    const retries = settings.retries;
+    this.verdictConfig = verdictConfig(cfg, common);
     // Learned once per judge (or configured up front with `reasoning: true`): a server that rejects `max_tokens`
     // keeps getting `max_completion_tokens`; one that rejects `temperature` gets none.
     this.#tokenParam = cfg.reasoning ? "max_completion_tokens" : "max_tokens";
@@ -131,8 +133,8 @@ export class LlmJudge implements Judge {
       extraBody: cfg.extra_body,
       outputMode: config.output_mode,
       retries,
-      minQuoteChars: common.minQuoteChars ?? JUDGE_DEFAULTS.min_quote_chars,
-      budgetChars: common.budgetChars,
+      minQuoteChars: settings.min_quote_chars,
+      budgetChars: settings.budget_chars ?? undefined,
       // The character budget that fits `context_tokens` with room for the rubric and the reply: ~3 characters per
       // token (below the ~4 of English text, so the budget errs short).
       contextBudget:

@@ -7,7 +7,7 @@
  * {@link NON_VERDICT_FIELDS} (pacing, timeouts, price, credentials, headers, labels). A field added to the config
  * later counts automatically until it is listed there.
  */
-import { JUDGE_DEFAULTS, NON_VERDICT_FIELDS as CONFIG_NON_VERDICT_FIELDS, withJudgeDefaults, type JudgeConfig } from "../config/judges.js";
+import { judgeSettings, NON_VERDICT_FIELDS as CONFIG_NON_VERDICT_FIELDS, type JudgeConfig } from "../config/judges.js";
 import { responseFormat } from "../providers/schema-dialects.js";
 
 /**
@@ -38,7 +38,7 @@ export function endpointOf(baseUrl: string | undefined): string | null {
 
 /**
  * The verdict-affecting configuration of an OpenAI-compatible judge, as a plain JSON object: the judge's config
- * with defaults applied, minus {@link NON_VERDICT_FIELDS}, `base_url` reduced to {@link endpointOf}, plus the
+ * with defaults applied (`judgeSettings`, the one place they are), minus {@link NON_VERDICT_FIELDS}, `base_url` reduced to {@link endpointOf}, plus the
  * run-level settings the judge applies (`retries`, `min_quote_chars`, `budget_chars`), the reply schema sent
  * for its output mode, and {@link CONVERSATION_VERSION}.
  * @param cfg the judge's config (as in the config file).
@@ -48,15 +48,18 @@ export function verdictConfig(
   cfg: JudgeConfig,
   common: { retries?: number; minQuoteChars?: number; budgetChars?: number },
 ): Record<string, unknown> {
-  const full = withJudgeDefaults(cfg) as unknown as Record<string, unknown>;
+  const settings = judgeSettings(cfg, common);
+  const full = settings.config as unknown as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(full)) {
     if (NON_VERDICT_FIELDS.has(k) || v === undefined) continue;
     out[k] = k === "base_url" ? endpointOf(v as string) : v;
   }
-  out.retries = common.retries ?? JUDGE_DEFAULTS.retries;
-  out.min_quote_chars = common.minQuoteChars ?? JUDGE_DEFAULTS.min_quote_chars;
-  out.budget_chars = common.budgetChars ?? null;
+  out.retries = settings.retries;
+  out.min_quote_chars = settings.min_quote_chars;
+  out.budget_chars = settings.budget_chars;
+  // the reply schema of the output mode in the OpenAI form: a dialect's rewrite of it follows from `base_url` and
+  // `schema_dialect`, both hashed above (kept so, so that stored runs keep their key)
   out.reply_format = responseFormat(full.output_mode as JudgeConfig["output_mode"] & string) ?? null;
   out.conversation_version = CONVERSATION_VERSION;
   return out;

@@ -4,7 +4,7 @@
  * verification, the verdict): the judge conversation sees only {@link ChatSender}.
  */
 import OpenAI from "openai";
-import { clientSettings, withJudgeDefaults, type JudgeConfig } from "../config/judges.js";
+import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
 import { limitedFetch } from "./fetch.js";
 import { AimdLimiter, RatePacer } from "./pacing.js";
 import { defaultSleep, sendChat, type ChatRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./send.js";
@@ -39,7 +39,7 @@ export function createChatSender(
   common: { transport?: TransportOptions; env?: NodeJS.ProcessEnv },
 ): ChatSender & { client: OpenAI; limiter: AimdLimiter; crossOrigin: () => JudgeHealth["crossOrigin"] } {
   const cs = clientSettings(cfg, common.env);
-  const timeoutMs = withJudgeDefaults(cfg).timeout_s * 1000;
+  const timeoutMs = judgeSettings(cfg).timeout_ms;
   // chat completion bodies bounded (decoded bytes, gzip bombs included): ./fetch.ts
   // Until one response succeeds, an address that cannot be reached stops this judge (./send.ts).
   const health: JudgeHealth = { succeeded: false };

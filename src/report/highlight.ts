@@ -3,16 +3,16 @@
  * colour per judge, several judges on the same text shown together), unverified quotes listed under the message
  * they cite and marked as unverified, with the closest existing text when the verifier found one.
  *
- * Quotes are located the way the verifier matched them (DESIGN section 2): the quote is un-escaped
- * (`unneutralize`) and normalized, searched in the normalized text of the part, and the match is mapped back
- * to the original text with `normalizeWithMap`, so the highlight covers the original characters (curly quotes,
- * line breaks and all). All text is HTML-escaped.
+ * Quotes are located by the verifier's own locator (`findQuoteSpan`, `../evidence/verify.ts`, DESIGN section 2):
+ * the quote is un-escaped (`unneutralize`, with the nonce of the prompt the judge saw, recorded on its verdict)
+ * and normalized, searched in the normalized text of the part, and the match is mapped back to the original text,
+ * so the highlight covers the original characters (curly quotes, line breaks and all). All text is HTML-escaped.
  */
 import type { Bucket, Message, Trajectory, Verdict, VerifiedQuote } from "../types.js";
 import { EVIDENCE_KINDS } from "../rubric/buckets.js";
 import { messageText, renderToolCall, renderToolDefinition, trajectoryParts, trajectoryTools } from "../serialize/parts.js";
-import { unneutralize } from "../serialize/untrusted.js";
-import { normalize, normalizeWithMap } from "../evidence/normalize.js";
+import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
+import { findQuoteSpan } from "../evidence/verify.js";
 import { escapeAttr, escapeHtml, escapeText, judgeClass } from "./escape.js";
 
 /** A located quote: original-text offsets `[start, end)` in one part. */
@@ -28,46 +28,51 @@ export interface QuoteLocation {
 }
 
 /**
- * Where a normalized quote occurs in a text, in original offsets (first occurrence).
+ * Where a quote occurs in a text, in original offsets (first occurrence): `findQuoteSpan` (`../evidence/verify.ts`,
+ * the one quote locator, the verifier's own matching) over a context holding this one text.
+ * @param nonce the nonce of the prompt the judge saw (its escapes in the quote are undone, as the verifier did).
  * @returns `{start, end}` or null when the quote (tried un-escaped and as given) does not occur or is empty.
  */
-export function findInText(text: string, quote: string): { start: number; end: number } | null {
-  const nt = normalizeWithMap(text);
-  const cands = [normalize(unneutralize(quote)), normalize(quote)];
-  for (const c of cands) {
-    if (!c) continue;
-    const i = nt.norm.indexOf(c);
-    if (i >= 0) return { start: nt.map[i], end: nt.ends[i + c.length - 1] };
-  }
-  return null;
+export function findInText(text: string, quote: string, nonce?: string): { start: number; end: number } | null {
+  const t = { id: "", source: { format: "", path: "" }, injections: {}, messages: [] } as unknown as Trajectory;
+  const ctx = evidenceContext(t, { parts: [{ message_index: 0, kind: "assistant_text", text }], nonce: validNonce(nonce) });
+  return findQuoteSpan(quote, 0, ctx);
+}
+
+/** A verdict's recorded nonce when it has the form `evidenceContext` accepts (else none: escapes stay). */
+function validNonce(n: unknown): string | undefined {
+  return typeof n === "string" && /^[A-Za-z0-9]{6,64}$/.test(n) ? n : undefined;
 }
 
 /**
  * Locate a verified quote in a trajectory: in the tool description it verified in (`corrected_tool_index`, else
  * `tool_index`), or in the message it verified in (`corrected_index` when the verifier
  * corrected the citation, else `message_index`), trying the cited tool call first, then the parts of the kinds
- * the bucket allows, then any part of that message.
- * @returns the location, or null when the quote is not verified or cannot be found (e.g. a nonce escape).
+ * the bucket allows, then any part of that message. Matching is the verifier's (`findQuoteSpan`).
+ * @param ctx the evidence context to search (default `evidenceContext(t)`); give the verdict's nonce in it
+ *   (`verdict.nonce`) so a quote of nonce-escaped text is found as the verifier found it.
+ * @returns the location, or null when the quote is not verified or cannot be found.
  */
-export function locateQuote(t: Trajectory, q: VerifiedQuote, bucket: Bucket): QuoteLocation | null {
+export function locateQuote(t: Trajectory, q: VerifiedQuote, bucket: Bucket, ctx: EvidenceContext = evidenceContext(t)): QuoteLocation | null {
   if (!q.verified) return null;
+  const idx = ctx.parts.map((p, i) => ({ p, i }));
   const ti = q.corrected_tool_index ?? q.tool_index;
   if (ti !== undefined && q.corrected_index === undefined) {
     // A tool description (cited by tool_index, or found in exactly one by the verifier).
-    const p = trajectoryParts(t).find((x) => x.kind === "tool_description" && x.tool_index === ti);
-    const r = p ? findInText(p.text, q.quote) : null;
+    const x = idx.find(({ p }) => p.kind === "tool_description" && p.tool_index === ti);
+    const r = x ? findQuoteSpan(q.quote, x.i, ctx) : null;
     return r ? { message_index: -1, tool_index: ti, ...r } : null;
   }
   const mi = q.corrected_index ?? q.message_index;
-  const parts = trajectoryParts(t).filter((p) => p.message_index === mi && p.kind !== "tool_description");
+  const parts = idx.filter(({ p }) => p.message_index === mi && p.kind !== "tool_description");
   const allowed = EVIDENCE_KINDS[bucket] ?? [];
   const order = [
-    ...parts.filter((p) => q.tool_call_index !== undefined && p.tool_call_index === q.tool_call_index),
-    ...parts.filter((p) => allowed.includes(p.kind)),
+    ...parts.filter(({ p }) => q.tool_call_index !== undefined && p.tool_call_index === q.tool_call_index),
+    ...parts.filter(({ p }) => allowed.includes(p.kind)),
     ...parts,
   ];
-  for (const p of order) {
-    const r = findInText(p.text, q.quote);
+  for (const { p, i } of order) {
+    const r = findQuoteSpan(q.quote, i, ctx);
     if (r) return { message_index: mi, ...(p.tool_call_index !== undefined ? { tool_call_index: p.tool_call_index } : {}), ...r };
   }
   return null;
@@ -168,11 +173,14 @@ export function renderTrajectory(
   const listedTools = new Map<number, Listed[]>();
   const general: Listed[] = [];
   const stats: HighlightStats = { highlighted: 0, unverified: 0, not_located: 0, not_checked: 0 };
+  const allParts = trajectoryParts(t);
   for (const v of verdicts) {
     const judge = Math.max(0, judgeOrder.indexOf(v.judge_id));
+    // the verifier's context: the same parts, and the nonce of the prompt this judge saw (recorded on the verdict)
+    const ctx = locate ? evidenceContext(t, { parts: allParts, nonce: validNonce(v.nonce) }) : undefined;
     for (const f of v.findings ?? []) {
       for (const q of f.evidence ?? []) {
-        const loc = locate ? locateQuote(t, q, f.bucket) : null;
+        const loc = ctx ? locateQuote(t, q, f.bucket, ctx) : null;
         if (loc) {
           const k = loc.tool_index !== undefined ? `tool:${loc.tool_index}` : `${loc.message_index}:${loc.tool_call_index ?? "t"}`;
           if (!spans.has(k)) spans.set(k, []);

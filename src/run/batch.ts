@@ -36,6 +36,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Trajectory, Verdict } from "../types.js";
+import { contentSha256 } from "./resume.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../io/jsonl.js";
 import { verdictKey } from "../store/run-store.js";
@@ -318,7 +319,7 @@ export class BatchJudgeRun {
    * @throws JudgeFatalError (401/403, no quota: this judge stops); Error for a files/batches API call that fails
    *   after its retries (naming the judge and the call). The state stays on disk: the same command resumes.
    */
-  async finish(onVerdict: (v: Verdict) => void): Promise<boolean> {
+  async finish(onVerdict: (v: Verdict, judged: Trajectory) => void): Promise<boolean> {
     const signal = this.settings.signal;
     await this.listSealed();
     for (;;) {
@@ -350,7 +351,7 @@ export class BatchJudgeRun {
   }
 
   /** Store the verdicts of an ended chunk and write its follow-ups (module docstring, step 4). */
-  private async process(e: BatchEntry, onVerdict: (v: Verdict) => void, failure?: string): Promise<void> {
+  private async process(e: BatchEntry, onVerdict: (v: Verdict, judged: Trajectory) => void, failure?: string): Promise<void> {
     const results = new Map<string, ResultLine>();
     const read: BatchReadReport = { conflicts: [], repeated: 0, withoutId: 0 };
     for (const [id, kind] of [
@@ -376,7 +377,7 @@ export class BatchJudgeRun {
       const r = results.get(line.custom_id);
       const next = this.interpret(conv, line, r, failure);
       if (next.kind === "verdict") {
-        onVerdict(next.verdict);
+        onVerdict(next.verdict, line.conv.trajectory);
         this.inFlight.delete(key);
       } else this.write({ custom_id: "", conv: this.judge.freeze(conv), lengthRetried: line.lengthRetried, resends: line.resends, adaptedFor: line.adaptedFor }, next.request, e.round + 1);
     }
@@ -581,8 +582,9 @@ export async function finishBatchPaths(run: LabelRunState, batchers: Map<string,
     if (run.fatal || run.signal?.aborted || run.stopped[id]) break;
     let done = true;
     try {
-      done = await b.finish((v) => {
+      done = await b.finish((v, t) => {
         v.judge_config_sha256 = run.configs.get(id)!.sha;
+        v.content_sha256 = contentSha256(t);
         run.store.addVerdict(v);
         run.progress.judged++;
         run.track(v);

@@ -1,8 +1,9 @@
 /**
  * `label --dry-run`: what a label run would send and what it would cost, without sending anything or storing a
  * verdict. The same ingest (`readTrajectories`, the same limit, format and size bound) and the same resume rule as
- * `labelRun` (`pendingRepeats`: a verdict already stored under its resume key is not counted; a trajectory whose
- * content changed since it was labelled is counted again; `--retry-errors` counts stored judge errors) and the same
+ * `labelRun` (`planRepeats`: a stored verdict made with this prompt, configuration and content is not counted; one
+ * made with another prompt or rubric, on changed content, or cut short is counted again, by reason (`rejudge`);
+ * `--retry-errors` counts stored judge errors) and the same
  * configuration-change rule (`--on-config-change`: a judge whose stored verdicts were made under another
  * configuration makes `label` refuse, which the result says, or is counted as `rejudge`/`keep` would). The run
  * folder, when it exists, is only read (no lock, nothing written).
@@ -20,19 +21,19 @@ import type { JudgePrice } from "../config/judges.js";
 import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
-import { withInstructingDescriptions } from "../serialize/instructing.js";
-import { buildSiblingIndex, needsSibling, type SiblingIndex } from "./siblings.js";
 import { readJsonl } from "../io/jsonl.js";
-import { isJudged, looseVerdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { VerdictLedger } from "../store/ledger.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
-import { contentSha256, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
+import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
+import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
 import { runJudgeConfig } from "./config-change.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
-import { surfaceOfTrajectory } from "../serialize/surface.js";
 import type { LabelOptions } from "./label.js";
+import { TrajectoryPreparer } from "./prepare.js";
 
 /** Output tokens assumed per request when the judge sets no `max_tokens` below it (a verdict's JSON reply). */
 export const DEFAULT_ASSUMED_OUTPUT_TOKENS = 600;
@@ -47,6 +48,12 @@ export interface DryRunJudge {
   requests: number;
   /** Verdicts already stored (skipped, as `label` would). */
   already_stored: number;
+  /**
+   * Stored verdicts the run would judge again (included in `requests`), by reason (`RejudgeReason`: another prompt
+   * or rubric, another configuration, changed content, ...), and the part of `estimated_cost_usd` they make (null
+   * without a price).
+   */
+  rejudge: { verdicts: number; by_reason: Partial<Record<RejudgeReason, number>>; estimated_cost_usd: number | null };
   prompt_tokens: number;
   /** How `prompt_tokens` was counted: a real encoding, or `estimated` (characters / 4). */
   tokenizer: TokenizerName;
@@ -107,29 +114,19 @@ export interface DryRunResult {
 }
 
 /**
- * What `label` would skip: verdict keys (with status), the same without the configuration hash (`loose`, latest
- * per key: what `--on-config-change keep` skips), content hashes, and per judge and prompt hash how many of the
- * current verdicts (the latest per trajectory and repeat) each configuration hash made (`RunStore.storedConfigs`).
+ * What `label` would skip or judge again: the latest stored verdict per (trajectory, judge, repeat) and the content
+ * hashes the index recorded (a {@link VerdictLedger}, as `RunStore` keeps one), and per judge and prompt hash how
+ * many of the current verdicts each configuration hash made (`RunStore.storedConfigs`).
  */
-async function readDone(runDir: string): Promise<{
-  done: Map<string, string>;
-  loose: Map<string, string>;
-  hashes: Map<string, string>;
-  configs: Map<string, Map<string, number>>;
-  observed: Map<string, ObservedTurns>;
-}> {
+async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; configs: Map<string, Map<string, number>>; observed: Map<string, ObservedTurns> }> {
+  const ledger = new VerdictLedger();
   const observed = new Map<string, ObservedTurns>();
-  const done = new Map<string, string>();
-  const loose = new Map<string, string>();
-  const hashes = new Map<string, string>();
   const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
   const configs = new Map<string, Map<string, number>>();
-  if (!fs.existsSync(runDir)) return { done, loose, hashes, configs, observed };
-  const { verdictKey, looseVerdictKey, resumeStatus } = await import("../store/run-store.js");
+  if (!fs.existsSync(runDir)) return { ledger, configs, observed };
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), () => {})) {
-    if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string") continue;
-    done.set(verdictKey(v), resumeStatus(v));
-    loose.set(looseVerdictKey(v), resumeStatus(v));
+    if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string" || typeof v.judge_id !== "string" || typeof v.prompt_sha256 !== "string") continue;
+    ledger.addVerdict(v);
     latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, { judge: v.judge_id, prompt: v.prompt_sha256, sha: v.judge_config_sha256 ?? "" });
     // the judge's observed turns and output per request (verdicts with requests and a full usage record)
     if (typeof v.attempts === "number" && v.attempts > 0 && v.usage && !v.usage.responses_without_usage && typeof v.usage.completion_tokens === "number") {
@@ -147,9 +144,9 @@ async function readDone(runDir: string): Promise<{
     m.set(e.sha, (m.get(e.sha) ?? 0) + 1);
   }
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), () => {})) {
-    if (t && typeof t.id === "string") hashes.set(t.id, t.content_sha256);
+    if (t && typeof t.id === "string" && typeof t.content_sha256 === "string") ledger.addRecordedContent(t.id, t.content_sha256);
   }
-  return { done, loose, hashes, configs, observed };
+  return { ledger, configs, observed };
 }
 
 /** A judge's stored verdicts as the dry run's observed estimate reads them. */
@@ -169,14 +166,10 @@ interface ObservedTurns {
  */
 export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): Promise<DryRunResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
-  const { done, loose, hashes, configs, observed } = await readDone(path.join(opts.labelsDir, opts.run));
+  const { ledger, configs, observed } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";
-  const has = (key: string) => {
-    return isJudged(done.get(key), !!opts.retryErrors);
-  };
-  const hasLoose = (key: string) => {
-    return isJudged(loose.get(key), !!opts.retryErrors);
-  };
+  // refuse is counted as rejudge would send (what the result says beside label_would_refuse)
+  const planChange = onChange === "refuse" ? "rejudge" : onChange;
   // label's configuration-change rule (issue 12.5): verdicts of a judge made under another configuration make
   // label refuse (default), judge every item again (rejudge) or keep them and judge what is missing (keep)
   const configChanges: DryRunConfigChange[] = [];
@@ -201,6 +194,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       schema_tokens_per_request: 0,
       retries: retriesOf(j),
       cost_range: { floor_usd: null, ceiling_usd: null, observed_usd: null },
+      rejudge: { verdicts: 0, by_reason: {}, estimated_cost_usd: null },
       ...(cfg?.price ? { price: cfg.price } : {}),
     };
     const ob = observed.get(j.id);
@@ -218,40 +212,39 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
             : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes configurations)";
       configChanges.push({ judge: j.id, verdicts: other, on_config_change: onChange, message: `judge "${j.id}": ${other} verdict(s) in this run were made with another configuration than the one given now: ${what}` });
     }
-    return { judge: j, oj, row, cache: new Map<string, number>(), cachedOnce: false, configSha };
+    return { judge: j, oj, row, cache: new Map<string, number>(), cachedOnce: false, configSha, count: emptyRejudge(), rejudgeTokens: 0 };
   });
   let read = 0;
   let inputErrors = 0;
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
   const oldIds = await storedChatFallbackIds(path.join(opts.labelsDir, opts.run));
-  let siblings: SiblingIndex | undefined;
-  for await (const item of readTrajectories(opts.inputs, { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes })) {
+  const readOpts = { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes, overrides: opts.overrides, fieldMap: opts.fieldMap, securityScorer: opts.securityScorer };
+  // the trajectory label would judge (./prepare.ts: recovered injected text, decided surfaces): the same content hash
+  const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
+  for await (const item of readTrajectories(opts.inputs, readOpts)) {
     if (opts.signal?.aborted) break;
     if (item.kind === "error") {
       inputErrors++;
       continue;
     }
-    // the injected text label would recover (issue 24): the same trajectory, so the same content hash and prompt
-    let t = withInstructingDescriptions(item.trajectory);
-    if (needsSibling(t)) t = (siblings ??= await buildSiblingIndex(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes })).recover(t);
+    const kept = oldIds.byLine.size > 0 ? keepStoredChatId(item.trajectory, oldIds) : undefined;
+    if (kept !== undefined) item.trajectory.id = kept;
+    const { trajectory: t, row: indexRowNow } = await preparer.prepare(item.trajectory);
     // --where: as label, a trajectory it does not keep is not judged (nor counted by --limit)
-    if (whereTally && !whereTally.add({ ...t, surface: surfaceOfTrajectory(t) })) continue;
+    if (whereTally && !whereTally.add(indexRowNow)) continue;
     if (opts.limit !== undefined && read >= opts.limit) break;
     read++;
-    const kept = oldIds.byLine.size > 0 ? keepStoredChatId(t, oldIds) : undefined;
-    if (kept !== undefined) t.id = kept;
-    const prev = hashes.get(t.id);
-    const changed = prev !== undefined && prev !== contentSha256(t);
+    const sha = indexRowNow.content_sha256;
     for (const p of per) {
-      const todo =
-        onChange === "keep"
-          ? pendingRepeats(t, p.judge, repeats, changed, (_key, r) => hasLoose(looseVerdictKey({ trajectory_id: t.id, judge_id: p.judge.id, repeat: r, prompt_sha256: p.judge.promptSha256 })), p.configSha)
-          : pendingRepeats(t, p.judge, repeats, changed, has, p.configSha);
+      const todo = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
       p.row.already_stored += repeats - todo.length;
+      addRejudge(p.count, p.judge.id, todo);
+      const again = todo.filter((x) => x.reason !== "new").length;
+      p.row.rejudge.verdicts += again;
       if (!p.oj.begin || !p.oj.request || todo.length === 0) continue;
       // every repeat sends the same first request (a fresh nonce, the same length): render and count once
-      const conv = p.oj.begin(t, { repeat: todo[0], budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
+      const conv = p.oj.begin(t, { repeat: todo[0].repeat, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
       const req = p.oj.request(conv);
       const tokens = countPromptTokens(req.messages, p.row.tokenizer, p.cache);
       if (req.response_format && p.row.schema_tokens_per_request === 0)
@@ -259,6 +252,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
       const sys = req.messages[0]?.role === "system" ? (p.cache.get(req.messages[0].content) ?? 0) + 3 : 0;
       p.row.requests += todo.length;
       p.row.prompt_tokens += tokens * todo.length;
+      p.rejudgeTokens += tokens * again;
       p.row.cacheable_prefix_tokens += sys * todo.length;
       if (conv.truncated) p.row.truncated += todo.length;
     }
@@ -269,6 +263,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   let observedMissing = 0;
   for (const p of per) {
     const r = p.row;
+    r.rejudge.by_reason = p.count.judges[0]?.by_reason ?? {};
+    if (!p.oj.begin) r.rejudge.estimated_cost_usd = 0;
     r.cacheable_share = r.prompt_tokens > 0 ? r.cacheable_prefix_tokens / r.prompt_tokens : null;
     r.estimated_output_tokens = r.requests * r.assumed_output_tokens_per_request;
     if (!p.oj.begin) {
@@ -288,6 +284,10 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     const perReqPrefix = r.requests > 0 ? r.cacheable_prefix_tokens / r.requests : 0;
     costRange(r, perReqPrefix >= MIN_CACHEABLE_PREFIX_TOKENS ? perReqPrefix : 0);
     r.estimated_cost_usd = r.cost_range.floor_usd;
+    // the share of the floor that judges stored verdicts again (their prompt tokens among all those counted)
+    const again = r.rejudge.verdicts;
+    r.rejudge.estimated_cost_usd =
+      again === 0 ? 0 : r.cost_range.floor_usd !== null && r.prompt_tokens > 0 ? (r.cost_range.floor_usd * p.rejudgeTokens) / r.prompt_tokens : null;
     if (total !== null && r.estimated_cost_usd !== null) total += r.estimated_cost_usd;
     ceiling = ceiling !== null && r.cost_range.ceiling_usd !== null ? ceiling + r.cost_range.ceiling_usd : null;
     if (r.cost_range.observed_usd !== null && observedTotal !== null) observedTotal += r.cost_range.observed_usd;
@@ -373,6 +373,13 @@ export function formatDryRun(r: DryRunResult): string {
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   for (const j of r.judges) {
     lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped)`);
+    const builtIn = j.assumed_output_tokens_per_request === 0 && j.prompt_tokens === 0;
+    if (j.rejudge.verdicts > 0)
+      lines.push(
+        builtIn
+          ? `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}); built-in judge, no cost`
+          : `  judged AGAIN: ${j.rejudge.verdicts} stored verdict(s) (${reasonsText(j.rejudge.by_reason)}), in the requests above; estimated ${usd(j.rejudge.estimated_cost_usd)}${j.rejudge.estimated_cost_usd === null ? " (no price)" : ""} of the cost below`,
+      );
     if (j.requests === 0 && j.assumed_output_tokens_per_request === 0) {
       lines.push("  built-in judge: no requests, no cost");
       continue;

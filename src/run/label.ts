@@ -8,20 +8,19 @@ import { UsageError } from "../errors.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Judge } from "../judges/judge.js";
-import { buildSiblingIndex, needsSibling, type SiblingIndex } from "./siblings.js";
-import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
-import type { Verdict } from "../types.js";
-import { decideSurfaces } from "../serialize/surface.js";
-import { RunStore, looseVerdictKey, readTrajectoryIndex, sourceKey, verdictKey } from "../store/run-store.js";
-import { WhereTally, type WhereFilter, type WhereStatement } from "../store/where.js";
+import type { Trajectory, Verdict } from "../types.js";
+import { RunStore, readTrajectoryIndex, sourceKey, verdictKey } from "../store/run-store.js";
+import { WhereTally, matchesWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths, type BatchSettings } from "./batch.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import type { CostCapState } from "./cost-cap.js";
 import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, runJudgeConfig } from "./config-change.js";
-import { contentSha256, indexRow, keepStoredChatId, pendingRepeats, storedChatFallbackIds } from "./resume.js";
+import { contentSha256, keepStoredChatId, planRepeats, storedChatFallbackIds } from "./resume.js";
+import { TrajectoryPreparer } from "./prepare.js";
+import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 
@@ -29,7 +28,8 @@ import { OnlinePath } from "./online.js";
 export type { LabelProgress } from "./label-core.js";
 export { RESERVE_FEEDBACK_CHARS, reserveCostUsd, type CostCapState } from "./cost-cap.js";
 export { CONFIG_CHANGE_HELP, JudgeConfigChangedError, runJudgeConfig } from "./config-change.js";
-export { contentSha256, indexRow, keepStoredChatId, pendingRepeats, resumeKey, storedChatFallbackIds, type StoredChatIds } from "./resume.js";
+export { contentSha256, indexRow, keepStoredChatId, planRepeats, resumeKey, storedChatFallbackIds, type RejudgeReason, type RepeatPlan, type StoredChatIds } from "./resume.js";
+export type { RejudgeCount, RejudgeJudge } from "./rejudge.js";
 
 export interface LabelOptions {
   inputs: string[];
@@ -112,6 +112,11 @@ export interface LabelResult {
   adaptations: Record<string, string[]>;
   /** With `where`: what it kept of this invocation's input (`kept` of `of` trajectories read) and its warnings. */
   where?: { input: WhereStatement; warnings: string[] };
+  /**
+   * The stored verdicts this invocation set out to judge again, by judge and reason (counted before anything was
+   * sent, and said through `onWarning` then): another prompt or rubric, another configuration, changed content, ...
+   */
+  rejudge: RejudgeCount;
 }
 
 /**
@@ -165,6 +170,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
+  let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
   const runState: LabelRunState = {
     store,
@@ -273,7 +279,33 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       },
     };
     const oldIds = await storedChatFallbackIds(store.dir);
-    let siblings: SiblingIndex | undefined;
+    const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
+    // The same id from another input with other content is a duplicate, never "the trajectory changed": a later
+    // invocation given the other file would silently swap the judged trajectory (issue 23). Loud, not judged.
+    const duplicateFrom = (t: Trajectory): string | undefined => {
+      const storedFrom = store.trajectorySource(t.id);
+      return storedFrom !== undefined && storedFrom !== "" && storedFrom !== sourceKey(t.source) && store.hasTrajectory(t.id) && !store.sameTrajectory(t.id, contentSha256(t))
+        ? storedFrom
+        : undefined;
+    };
+    // issue 22 item 8: the stored verdicts this invocation will judge again, counted by reason before any is sent
+    // (over the trajectories this invocation judges: prepared, filtered and de-duplicated as below)
+    rejudge = await countRejudging({
+      inputs: opts.inputs,
+      read: readOpts,
+      limit: opts.limit,
+      judges: opts.judges,
+      repeats,
+      ledger: store.ledger,
+      configs: current,
+      onConfigChange: onChange,
+      retryErrors: opts.retryErrors,
+      oldIds,
+      signal: opts.signal,
+      prepare: (raw) => preparer.prepare(raw),
+      keep: (p) => matchesWhere(p.row, opts.where) && duplicateFrom(p.trajectory) === undefined,
+    });
+    for (const line of formatRejudge(rejudge, new Map(opts.judges.map((j) => [j.id, j.rubricVersion])))) opts.onWarning?.(`${line} (before anything is sent)`);
     const remapped: Array<{ from: string; to: string; path: string }> = [];
     for await (const item of readTrajectories(opts.inputs, readOpts)) {
       if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
@@ -294,26 +326,18 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         report();
         continue;
       }
-      // Injected text the input does not record (issue 24): instructing tool descriptions, else sibling runs (the
-      // index is built by one more read of the inputs the first time a run needs it).
-      let read = withInstructingDescriptions(item.trajectory);
-      if (needsSibling(read)) read = (siblings ??= await buildSiblingIndex(opts.inputs, readOpts)).recover(read);
-      // Where each injection entered (input-given surfaces win; a mismatch with where code finds it is recorded).
-      const sd = decideSurfaces(read);
-      const t = Object.keys(sd.surfaces).length > 0 ? { ...read, surfaces: sd.surfaces } : read;
-      const row = indexRow(t, sd.surfaces);
+      // Injected text the input does not record recovered, surfaces decided, the index row (./prepare.ts)
+      const { trajectory: t, row, surfaceWarnings } = await preparer.prepare(item.trajectory);
       // --where: a trajectory it does not keep is neither stored nor judged (nor counted by --limit)
       if (whereTally && !whereTally.add(row)) continue;
       if (opts.limit !== undefined && taken >= opts.limit) break;
       taken++;
       progress.read++;
-      for (const w of sd.warnings) {
+      for (const w of surfaceWarnings) {
         store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
       }
-      // The same id from another input with other content is a duplicate, never "the trajectory changed": a later
-      // invocation given the other file would silently swap the judged trajectory (issue 23). Loud, not judged.
-      const storedFrom = store.trajectorySource(t.id);
-      if (storedFrom !== undefined && storedFrom !== "" && storedFrom !== sourceKey(t.source) && store.hasTrajectory(t.id) && !store.sameTrajectory(t.id, contentSha256(t))) {
+      const storedFrom = duplicateFrom(t);
+      if (storedFrom !== undefined) {
         store.addError({
           path: t.source.path,
           line: t.source.line,
@@ -326,6 +350,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         report();
         continue;
       }
+      const content = row.content_sha256;
       const state = store.addTrajectory(row);
       if (state === "changed") {
         progress.changed++;
@@ -340,13 +365,10 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       for (const judge of opts.judges) {
         if (stopped[judge.id]) continue;
         const k4 = (r: number) => ({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
-        const sha = current.get(judge.id)!.sha;
-        const todo =
-          onChange === "keep"
-            ? pendingRepeats(t, judge, repeats, state === "changed", (_key, r) => store.has(looseVerdictKey(k4(r)), opts.retryErrors, true), sha)
-            : pendingRepeats(t, judge, repeats, state === "changed", (key) => store.has(key, opts.retryErrors), sha);
+        // a verdict belongs to the content it judged (issue 27): one made on other content is work still to do
+        const todo = planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors });
         progress.skipped += repeats - todo.length;
-        for (const r of todo) {
+        for (const { repeat: r } of todo) {
           const batcher = batchers.get(judge.id);
           if (batcher) {
             // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
@@ -422,7 +444,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     );
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
+    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
     fs.renameSync(tmp, path.join(store.dir, "summary.json"));
   } catch {
     /* the summary file is a convenience; the journals hold the run */
@@ -437,5 +459,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     adaptations,
     ...(whereTally ? { where: { input: whereTally.statement("trajectories read").statement, warnings: whereTally.statement("trajectories read").warnings } } : {}),
     duplicateIds,
+    rejudge,
   };
 }

@@ -7,6 +7,7 @@ import pLimit, { type LimitFunction } from "p-limit";
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
 import type { Trajectory, Verdict } from "../types.js";
+import { contentSha256 } from "./resume.js";
 import { StoreWriteError } from "../store/journal.js";
 import { overCap, reserveCostUsd } from "./cost-cap.js";
 import type { LabelRunState } from "./label-core.js";
@@ -114,6 +115,8 @@ export class OnlinePath {
       // for --max-cost too); one with no reply is not. Every other verdict finished after the first Ctrl-C is kept.
       if (v.status === "judge_error" && v.error?.kind === "aborted" && v.raw_replies.length === 0 && v.usage.prompt_tokens === 0) return;
       v.judge_config_sha256 = run.configs.get(judge.id)!.sha;
+      // the content it judged (issue 27): a later change of the trajectory makes it work still to do
+      v.content_sha256 = contentSha256(t);
       try {
         run.store.addVerdict(v);
       } catch (e) {

@@ -1,6 +1,6 @@
 /**
  * What makes a label run resumable: the content hash of a trajectory, its row in the run's index
- * (`trajectories.jsonl`), the resume key of each verdict and the repeats still to judge, and the chat-JSONL ids a
+ * (`trajectories.jsonl`), the resume key of each verdict and the repeats still to judge (with why), and the chat-JSONL ids a
  * run stored under an older id rule. Shared by `labelRun` (`./label.ts`) and `label --dry-run` (`./dry-run.ts`).
  */
 import crypto from "node:crypto";
@@ -12,6 +12,7 @@ import type { Surface, Trajectory } from "../types.js";
 import { isAttacked } from "../verdict/exposure.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { readTrajectoryIndex, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
+import { isJudged, type StoredVerdictInfo, type VerdictLedger } from "../store/ledger.js";
 
 /**
  * sha256 over a trajectory's content (not its id or path): its messages and injections, and its tool list when it
@@ -96,19 +97,63 @@ export function resumeKey(t: Trajectory, judge: Judge, repeat: number, judgeConf
 }
 
 /**
- * The repeats of a trajectory a judge still has to judge: every repeat whose resume key is not stored (`has`),
- * or all of them when the trajectory's content changed since it was labelled. Shared by `labelRun` and
- * `label --dry-run` (`./dry-run.ts`), so both skip the same verdicts.
+ * Why a stored verdict is judged again (issue 22 item 8: said, counted by reason, before it is paid):
+ * - `prompt_changed`: made with another prompt (another rubric version or prompt files);
+ * - `config_changed`: made under another judge configuration (`--on-config-change rejudge`; none recorded counts);
+ * - `content_changed`: made on other content than the trajectory's now (issue 27: a verdict belongs to the content
+ *   it judged);
+ * - `content_unknown`: stored without a content hash (older versions) while the run's index recorded several
+ *   contents for the trajectory, so which one it judged is unknown;
+ * - `interrupted`: a conversation the run's stop cut short (stored as the record of what was paid);
+ * - `judge_error_retried`: a judge error, judged again under `--retry-errors`.
  */
-export function pendingRepeats(
-  t: Trajectory,
-  judge: Judge,
+export type RejudgeReason = "prompt_changed" | "config_changed" | "content_changed" | "content_unknown" | "interrupted" | "judge_error_retried";
+
+/** The reasons in the order they are checked (the first that applies names a verdict) and printed. */
+export const REJUDGE_REASONS: readonly RejudgeReason[] = ["prompt_changed", "config_changed", "content_changed", "content_unknown", "interrupted", "judge_error_retried"];
+
+/** One repeat still to judge: never judged (`new`), or a stored verdict judged again, with the reason and that verdict. */
+export type RepeatPlan = { repeat: number; reason: "new" } | { repeat: number; reason: RejudgeReason; stored: StoredVerdictInfo };
+
+/**
+ * The repeats of a trajectory a judge still has to judge, each with why. A repeat is done when the latest stored
+ * verdict of (trajectory, judge, repeat) was made with the judge's prompt, under its configuration (any
+ * configuration with `--on-config-change keep`), on the trajectory's content now, and ended as a verdict
+ * (`isJudged`). Shared by `labelRun` and `label --dry-run` (`./dry-run.ts`) so both judge, skip and count alike.
+ * @param contentSha256 the trajectory's `contentSha256` now.
+ * @returns the repeats to judge, in order; the others are skipped.
+ */
+export function planRepeats(
+  t: Pick<Trajectory, "id">,
+  contentSha256: string,
+  judge: Pick<Judge, "id" | "promptSha256">,
   repeats: number,
-  changed: boolean,
-  has: (key: string, repeat: number) => boolean,
-  judgeConfigSha256: string,
-): number[] {
-  const out: number[] = [];
-  for (let r = 0; r < repeats; r++) if (changed || !has(resumeKey(t, judge, r, judgeConfigSha256), r)) out.push(r);
+  ledger: VerdictLedger,
+  opts: { configSha: string; onConfigChange: "refuse" | "rejudge" | "keep"; retryErrors?: boolean },
+): RepeatPlan[] {
+  const out: RepeatPlan[] = [];
+  for (let r = 0; r < repeats; r++) {
+    const stored = ledger.latestOf(t.id, judge.id, r);
+    if (!stored) {
+      out.push({ repeat: r, reason: "new" });
+      continue;
+    }
+    const content = ledger.contentOf(stored, t.id);
+    const reason: RejudgeReason | null =
+      stored.prompt_sha256 !== judge.promptSha256
+        ? "prompt_changed"
+        : opts.onConfigChange !== "keep" && stored.judge_config_sha256 !== opts.configSha
+          ? "config_changed"
+          : content === null
+            ? "content_unknown"
+            : content !== contentSha256
+              ? "content_changed"
+              : stored.status === "interrupted"
+                ? "interrupted"
+                : !isJudged(stored.status, !!opts.retryErrors)
+                  ? "judge_error_retried"
+                  : null;
+    if (reason) out.push({ repeat: r, reason, stored });
+  }
   return out;
 }

@@ -48,6 +48,7 @@
  */
 export * from "./types.js";
 export * from "./distributions.js";
+export * from "./stratified.js";
 export * from "./labels.js";
 export * from "./confusion.js";
 export * from "./weights.js";

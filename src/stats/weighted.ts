@@ -15,6 +15,7 @@
  * population values: the over-sampled disagreement stratum biases them (test/data/vectors/NOTES.md §7.4 "Linearised
  * (Taylor) variance").
  */
+import { stratifiedVariance } from "./stratified.js";
 import { type WeightSpec, resolveWeights } from "./weights.js";
 import { encodeLabels } from "./labels.js";
 import { type Category, type Estimate, REASONS, waldInterval } from "./types.js";
@@ -152,6 +153,8 @@ export function weightedConfusion(
 /** A design-weighted estimate: `se` is the stratified linearised SE with fpc, `se_no_fpc` without it. */
 export interface DesignEstimate extends Estimate {
   se_no_fpc?: number | null;
+  /** Why `se_no_fpc` is null while `se` is not: a census stratum of one item has no variance without the fpc. */
+  se_no_fpc_reason?: string;
 }
 
 /** Prevalence of one category under one rater. */
@@ -333,10 +336,11 @@ function influenceFromPlug(p: Plug): InfluenceValues {
 }
 
 /**
- * Stratified linearised variance V̂ = Σ_h (N_h/N)²(1 − f_h) s²_{z,h}/n_h with s²_{z,h} the sample variance of
- * z in stratum h and f_h = n_h/N_h (`fpc: false` drops (1 − f_h)) (test/data/vectors/NOTES.md §7.4 "Linearised
- * (Taylor) variance").
- * @returns the variance, or null when some stratum has fewer than 2 sampled items.
+ * Stratified linearised variance of a mean, V̂ = Σ_h (N_h/N)²(1 − f_h) s²_{z,h}/n_h with s²_{z,h} the sample variance
+ * of z in stratum h and f_h = n_h/N_h (`fpc: false` drops (1 − f_h)) (test/data/vectors/NOTES.md §7.4 "Linearised
+ * (Taylor) variance"): {@link stratifiedVariance} (`./stratified.ts`, the one function `estimate` uses too) of z/N,
+ * N = Σ_h N_h. A census stratum adds 0 with the fpc.
+ * @returns the variance, or null when a stratum that needs a within-stratum variance has fewer than 2 items.
  * @throws Error when a stratum has no population size.
  */
 export function stratifiedLinearizedVariance(
@@ -346,26 +350,10 @@ export function stratifiedLinearizedVariance(
   opts: { fpc: boolean },
 ): number | null {
   if (z.length !== strata.length) throw new Error("stratifiedLinearizedVariance: z and strata differ in length");
-  const groups = new Map<string, number[]>();
-  strata.forEach((h, i) => {
-    const g = groups.get(h);
-    if (g) g.push(z[i]);
-    else groups.set(h, [z[i]]);
-  });
   let N = 0;
   for (const h of Object.keys(populationSizes)) N += populationSizes[h];
-  let v = 0;
-  for (const [h, zs] of groups) {
-    const Nh = populationSizes[h];
-    if (!(typeof Nh === "number" && Nh > 0)) throw new Error(`stratifiedLinearizedVariance: no population size for stratum ${JSON.stringify(h)}`);
-    const nh = zs.length;
-    if (nh < 2) return null;
-    const mean = zs.reduce((s, x) => s + x, 0) / nh;
-    const s2 = zs.reduce((s, x) => s + (x - mean) * (x - mean), 0) / (nh - 1);
-    const fpc = opts.fpc ? 1 - nh / Nh : 1;
-    v += (Nh / N) * (Nh / N) * fpc * (s2 / nh);
-  }
-  return v;
+  const v = stratifiedVariance(z.map((x) => x / N), strata, populationSizes, { fpc: opts.fpc });
+  return typeof v === "number" ? v : null;
 }
 
 /** One annotated item of the two-phase sample. */
@@ -386,7 +374,8 @@ export interface DesignRecord {
  * @param populationSizes N_h for every stratum (phase 1 knows them).
  * @param categories declared category set.
  * @param opts.agreementWeights for a weighted κ (default unweighted).
- * @returns as {@link weightedAgreement} with SEs; SE null with `stratum_n_lt_2` when a stratum has < 2 items.
+ * @returns as {@link weightedAgreement} with SEs; SE null with `stratum_n_lt_2` when a sampled (not census) stratum
+ *   has < 2 items (a census stratum adds no variance: the same rule as `estimate`, `./stratified.ts`).
  * @throws Error on unknown strata, n_h > N_h, or labels outside the declared set.
  */
 export function designAgreement(
@@ -408,7 +397,7 @@ export function designAgreement(
     if (e.value === null || zi === null) return;
     const v = stratifiedLinearizedVariance(zi, strata, populationSizes, { fpc: true });
     const v0 = stratifiedLinearizedVariance(zi, strata, populationSizes, { fpc: false });
-    if (v === null || v0 === null) {
+    if (v === null) {
       e.se = null;
       e.se_no_fpc = null;
       e.se_reason = "stratum_n_lt_2";
@@ -416,7 +405,9 @@ export function designAgreement(
       return;
     }
     e.se = Math.sqrt(Math.max(0, v));
-    e.se_no_fpc = Math.sqrt(Math.max(0, v0));
+    // without the fpc a census stratum of one item has no variance estimate: that SE alone is undefined
+    e.se_no_fpc = v0 === null ? null : Math.sqrt(Math.max(0, v0));
+    if (v0 === null) e.se_no_fpc_reason = "stratum_n_lt_2 (a census stratum with one item: no variance estimate without the fpc)";
     e.ci_wald = waldInterval(e.value, e.se, level, clipLo, 1);
     if (e.se === 0) e.flags = ["degenerate_ci"];
   };

@@ -7,6 +7,7 @@ import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { acquireRunLock } from "./lock.js";
 import { Journal, StoreWriteError } from "./journal.js";
 import { readJsonl } from "../io/jsonl.js";
+import { isJudged, resumeStatus, VerdictLedger } from "./ledger.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow
@@ -30,7 +31,7 @@ export interface TrajectoryIndexRow
   /** The trajectory's surface for grouping (`trajectorySurface`): one surface, or several joined by `+`; absent when none. */
   surface?: string;
   n_messages: number;
-  /** sha256 of the trajectory's messages and injections, for deduplication by content. */
+  /** sha256 of the trajectory's content (`contentSha256`): deduplication by content, and what its verdicts judged. */
   content_sha256: string;
 }
 
@@ -168,21 +169,7 @@ export interface SummaryInputs {
   errors: IngestError[];
 }
 
-/**
- * What a stored verdict is for resuming. A conversation the run's stop cut short after some of its replies came
- * back (judge_error kind "aborted", replies kept) is stored as the record of what was paid, but it is not done:
- * the same command judges the item again (`interrupted`). Every other verdict is done; a judge_error only without
- * `--retry-errors`.
- */
-export function resumeStatus(v: Pick<Verdict, "status" | "error">): Verdict["status"] | "interrupted" {
-  // a conversation cut by Ctrl-C (`aborted`) or by its judge's fatal stop (`judge_stopped`: paid turns kept) is judged again
-  return v.status === "judge_error" && (v.error?.kind === "aborted" || v.error?.kind === "judge_stopped") ? "interrupted" : v.status;
-}
-
-/** Whether a key's {@link resumeStatus} counts as judged (so a resume skips it). */
-export function isJudged(st: string | undefined, retryErrors: boolean): boolean {
-  return st !== undefined && st !== "interrupted" && !(retryErrors && st === "judge_error");
-}
+export { isJudged, resumeStatus } from "./ledger.js";
 
 function errorKey(e: IngestError): string {
   return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
@@ -227,6 +214,8 @@ export class RunStore {
   private paid = 0;
   /** Verdicts stored with requests sent but an unknown cost (no usage, or no price). */
   private paidUnknown = 0;
+  /** The latest verdict per (trajectory, judge, repeat) and the content hashes recorded at open (`./ledger.ts`). */
+  readonly ledger = new VerdictLedger();
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -311,6 +300,7 @@ export class RunStore {
     for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
       this.trajectoryHashes.set(t.id, t.content_sha256);
       this.trajectorySources.set(t.id, sourceKey(t.source));
+      this.ledger.addRecordedContent(t.id, t.content_sha256);
       this.indexRows.set(t.id, this.compactRow(slimIndexRow(t)));
       this.resumed.trajectories++;
     }
@@ -357,6 +347,7 @@ export class RunStore {
     else if (v.attempts > 0) this.paidUnknown++;
     const loose = looseVerdictKey(v);
     const st = resumeStatus(v);
+    this.ledger.addVerdict(v);
     this.doneKeys.set(verdictKey(v), st);
     this.looseKeys.set(loose, st);
     this.latest.set(loose, {

@@ -121,6 +121,8 @@ export interface BuildVerdictArgs {
   redact?: (text: string) => string;
   /** Clock for `created_at` (tests); default `new Date()`. */
   now?: Date;
+  /** The nonce of the prompt the judge saw (recorded so the report undoes its escapes in quotes as the verifier did). */
+  nonce?: string;
 }
 
 /**
@@ -186,6 +188,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   };
   if (error) v.error = { kind: capText(error.kind, 200), message: capText(scrub(error.message), VERDICT_CAPS.textChars) };
   if (decision) v.label_basis = decision.basis;
+  if (args.nonce) v.nonce = args.nonce;
   for (const k of ["agent_model", "agent_family", "suite", "attack", "condition"] as const) {
     const val = t[k];
     if (typeof val === "string" && val !== "") v[k] = val;

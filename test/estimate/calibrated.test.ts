@@ -73,7 +73,11 @@ describe("domainAsr: a hand-worked example pins the arithmetic", () => {
     expect(d.n_population_estimated).toBeCloseTo(6, 12);
     expect(d.human.asr).toBeCloseTo(1, 14);
     expect(d.human.se).toBe(0);
-    expect(d.human.degenerate).toBe(true);
+    // every human label the same: not a point interval but an exact bound on the share of the other label (0 of 2)
+    expect(d.human.degenerate).toBeUndefined();
+    expect(d.human.ci_method).toMatch(/Clopper-Pearson/);
+    expect(d.human.ci95!.lower).toBeCloseTo(Math.pow(0.025, 1 / 2), 12);
+    expect(d.human.ci95!.upper).toBe(1);
     // judge over d1..d5: 2/5; d6 predicted 2/5; term 2/5; d: d1 0, d6 3/5 -> mean (3·3/5)/6 = 3/10 -> 0.7
     expect(d.calibrated.asr).toBeCloseTo(0.7, 14);
   });
@@ -219,10 +223,10 @@ describe("domainAsr: a stratum holding none of the group's trajectories adds 0 t
       ["h", 10],
       ["e", 7],
     ]);
-    const v = stratifiedVariance([1, 0, 0], ["h", "h", "e"], N, new Set(["e"]));
+    const v = stratifiedVariance([1, 0, 0], ["h", "h", "e"], N, { emptyCells: new Set(["e"]) });
     expect(v).toBe(stratifiedVariance([1, 0], ["h", "h"], N));
     expect(stratifiedVariance([1, 0, 0], ["h", "h", "e"], N)).toEqual({ reason: "stratum_n_lt_2", stratum: "e", n: 1, N: 7 });
-    expect(() => stratifiedVariance([1, 0, 2], ["h", "h", "e"], N, new Set(["e"]))).toThrow(/non-zero z/);
+    expect(() => stratifiedVariance([1, 0, 2], ["h", "h", "e"], N, { emptyCells: new Set(["e"]) })).toThrow(/non-zero z/);
   });
 });
 

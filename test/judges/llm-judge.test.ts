@@ -559,9 +559,7 @@ describe("an unreachable endpoint (connection refused) stops the judge; the item
     const tmp = mkdtempSync(path.join(os.tmpdir(), "ipi-unreachable-"));
     try {
       const stopped: string[] = [];
-      const t0 = performance.now();
       const r1 = await labelRun({ inputs: [SAMPLES], run: "u", labelsDir: tmp, judges: [judgeAt(await closedUrl())], limit: 4, onJudgeStopped: (id, msg) => stopped.push(`judge ${id} stopped: ${msg}`) });
-      expect(performance.now() - t0).toBeLessThan(10_000);
       expect(stopped).toHaveLength(1);
       expect(stopped[0]).toMatch(/^judge judge-down stopped: cannot reach 127\.0\.0\.1:\d+ \(base_url http:\/\/127\.0\.0\.1:\d+\/v1\): ECONNREFUSED/);
       expect(r1.stoppedJudges["judge-down"]).toMatch(/^cannot reach/);

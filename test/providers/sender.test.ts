@@ -10,7 +10,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
-import type { JudgeConfig } from "../../src/config/judges.js";
+import { JUDGE_DEFAULTS, type JudgeConfig } from "../../src/config/judges.js";
 import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { sendChat, type ChatRequest } from "../../src/providers/send.js";
@@ -62,7 +62,8 @@ const rejection = (p: Promise<unknown>): Promise<unknown> =>
   );
 
 /** A verdict without its clock field. */
-const comparable = (v: Verdict) => ({ ...v, created_at: undefined });
+// the nonce is drawn fresh for every prompt (recorded on the verdict for the report's quote locator)
+const comparable = (v: Verdict) => ({ ...v, created_at: undefined, nonce: undefined });
 
 describe("a judge's sender", () => {
   it("gives the same verdict for the same reply, and the server sees the key, content type and response format", async () => {
@@ -85,22 +86,24 @@ describe("a judge's sender", () => {
   });
 
   it("sends requests of several judges in parallel", async () => {
+    // Every reply is held until more requests are at the server at once than one judge's concurrency (4) allows:
+    // only both judges sending in parallel get there (else the test times out). No clock decides.
+    let atServer = 0;
+    let release!: () => void;
+    const together = new Promise<void>((ok) => (release = ok));
     fake = await startFakeOpenAI(async (req) => {
-      await new Promise((r) => setTimeout(r, 100));
+      if (++atServer > JUDGE_DEFAULTS.concurrency) release();
+      await together;
       return answer(req);
     });
     const cfgA = judgeCfg({ id: "a" });
     const cfgB = judgeCfg({ id: "b", family: "anthropic" });
     const a = createOpenAIJudge(cfgA, { retries: 1, minQuoteChars: 12 });
     const b = createOpenAIJudge(cfgB, { retries: 1, minQuoteChars: 12 });
-    // the first request's client start-up is not what is timed: one request first
-    expect((await a.judge(runs[0], { repeat: 1 })).status).toBe("ok");
-    const t0 = performance.now();
     const vs = await Promise.all(runs.flatMap((t) => [a.judge(t, { repeat: 0 }), b.judge(t, { repeat: 0 })]));
     expect(vs.every((v) => v.status === "ok")).toBe(true);
     expect(vs.map((v) => v.judge_id).sort()).toEqual([...Array(runs.length).fill("a"), ...Array(runs.length).fill("b")]);
-    // 12 requests of 100 ms each, all in flight together: far less than one after the other
-    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(atServer).toBe(2 * runs.length);
     expect(a.limiter.inFlight + b.limiter.inFlight).toBe(0);
   });
 
@@ -135,10 +138,9 @@ describe("a judge's sender", () => {
     const p = judge.judge(runs[0], { repeat: 0, signal: ac.signal });
     // abort once the request hangs at the server (a fixed delay raced the client's start-up on a loaded machine)
     await expect.poll(() => fake!.requests.length, { timeout: 60_000, interval: 20 }).toBe(1);
-    const t0 = performance.now();
     ac.abort();
+    // aborted, not a timeout (timeout_s 30) and no retry: the abort ended it (no wall-clock assert)
     const v = await p;
-    expect(performance.now() - t0).toBeLessThan(3000);
     expect(v.status).toBe("judge_error");
     expect(v.error?.kind).toBe("aborted");
     expect(fake.requests).toHaveLength(1);

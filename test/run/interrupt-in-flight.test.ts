@@ -22,21 +22,32 @@ afterEach(async () => {
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/**
+ * A server that holds every reply until request number `stopAt` (0-based) has arrived, then stops the run and lets
+ * the held replies go. No clock decides anything: with the judge's concurrency at `stopAt + 1`, exactly that many
+ * requests are in flight (none answered) when the stop comes, whatever the machine's load.
+ */
+function stopAtRequest(stop: AbortController, stopAt: number, reply: (n: number) => string) {
+  let release!: () => void;
+  const gate = new Promise<void>((ok) => (release = ok));
+  return async (_req: unknown, n: number) => {
+    if (n === stopAt) {
+      stop.abort();
+      release();
+    }
+    await gate;
+    return completion(reply(n));
+  };
+}
+
 async function interrupted(withAbortSignal: boolean, reply = REPLY) {
-  fake = await startFakeOpenAI(() => ({ ...completion(reply), delayMs: 300 }));
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-intr-"));
-  const judge = createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake.url, concurrency: 8 }, { retries: 0, minQuoteChars: 12 });
   const stop = new AbortController();
   const hard = new AbortController();
   // stop once the first 8 requests are at the server (all in flight, none answered yet)
-  const timer = setInterval(() => {
-    if (fake!.requests.length >= 8) {
-      stop.abort();
-      clearInterval(timer);
-    }
-  }, 5);
+  fake = await startFakeOpenAI(stopAtRequest(stop, 7, () => reply));
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-intr-"));
+  const judge = createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake.url, concurrency: 8 }, { retries: 0, minQuoteChars: 12 });
   const res = await labelRun({ inputs: [SAMPLES], run: "r", labelsDir: dir, judges: [judge], signal: stop.signal, ...(withAbortSignal ? { abortSignal: hard.signal } : {}) });
-  clearInterval(timer);
   const verdicts = await readVerdicts(path.join(dir, "r"));
   return { res, sent: fake.requests.length, verdicts };
 }
@@ -45,8 +56,8 @@ describe("Ctrl-C with requests in flight", () => {
   it("the first stop lets the requests in flight finish: every request sent has its stored verdict, and nothing more is sent", async () => {
     const { res, sent, verdicts } = await interrupted(true);
     expect(res.interrupted).toBe(true);
-    expect(sent).toBeGreaterThanOrEqual(8);
-    expect(sent).toBeLessThan(82);
+    // 8 in flight at the stop (concurrency 8, every reply held until then): nothing more is sent
+    expect(sent).toBe(8);
     expect(verdicts.length).toBe(sent);
     expect(verdicts.every((v) => v.status === "ok")).toBe(true);
   });
@@ -66,19 +77,26 @@ describe("Ctrl-C with requests in flight", () => {
   });
 
   it("a conversation the stop cut short after replies came back is stored (paid: usage, cost) but not judged: the same command judges it again (red team: 8 paid requests lost)", async () => {
-    fake = await startFakeOpenAI(() => ({ ...completion("still not JSON"), delayMs: 150 }));
+    const stop = new AbortController();
+    // the first turns (requests 1-4) are answered at once; the 4 feedback turns (requests 5-8) are held until the
+    // 8th arrives, then the run is stopped: they finish, the third turns are never sent
+    let release!: () => void;
+    const gate = new Promise<void>((ok) => (release = ok));
+    let feedbackTurns = 0;
+    fake = await startFakeOpenAI(async (req) => {
+      // a feedback turn carries the judge's earlier reply and the feedback: more than system + user messages
+      if (((req.body as { messages: unknown[] }).messages ?? []).length > 2 && !stop.signal.aborted) {
+        if (++feedbackTurns === 4) {
+          stop.abort();
+          release();
+        }
+        await gate;
+      }
+      return completion("still not JSON");
+    });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-intr-"));
     const mk = () => createOpenAIJudge({ id: "j", model: "m", family: "openai", base_url: fake!.url, concurrency: 4, price: { input_per_mtok: 1, output_per_mtok: 1 } }, { retries: 2, minQuoteChars: 12 });
-    const stop = new AbortController();
-    // stop while the 4 feedback turns (requests 5-8) are in flight: they finish, the third turns are never sent
-    const timer = setInterval(() => {
-      if (fake!.requests.length >= 8) {
-        stop.abort();
-        clearInterval(timer);
-      }
-    }, 5);
     const first = await labelRun({ inputs: [SAMPLES], run: "m", labelsDir: dir, judges: [mk()], limit: 4, signal: stop.signal, abortSignal: new AbortController().signal, maxCostUsd: 100 });
-    clearInterval(timer);
     expect(first.interrupted).toBe(true);
     expect(fake.requests).toHaveLength(8);
     const cut = await readVerdicts(path.join(dir, "m"));

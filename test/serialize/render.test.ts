@@ -362,20 +362,15 @@ describe("renderForJudge: many short messages (the budget holds, whole messages 
     expectOnlyOurTags(r);
   });
 
-  it("100,002 messages: within the budget, linear time (the old renderer needed seconds, then overflowed the stack)", () => {
+  it("100,002 messages: within the budget (the old renderer needed seconds, then overflowed the stack; its time is in npm run bench)", () => {
     const small = longLoop(10_002);
     const t = longLoop(100_002);
-    const t0 = performance.now();
+    // the linear time is measured in npm run bench (bench/scaling.ts), not asserted here
     renderForJudge(small);
-    const tSmall = performance.now() - t0;
-    const t1 = performance.now();
     const r = renderForJudge(t);
-    const tBig = performance.now() - t1;
     expect(r.trajectoryBlock.length + r.injectionsBlock.length).toBeLessThanOrEqual(DEFAULT_BUDGET_CHARS);
     expect(r.truncated).toBe(true);
     expect(r.elidedMessages!.count).toBeGreaterThan(99_000);
-    expect(tBig).toBeLessThan(10_000);
-    expect(tBig / Math.max(tSmall, 5)).toBeLessThan(40); // 10x the messages: about 10x the time, not 100x
   });
 
   it("maxMessageElisionMarkerLength bounds the marker of every gap (every gap of 1..300 messages, and larger M sampled)", () => {

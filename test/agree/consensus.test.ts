@@ -1,0 +1,76 @@
+/**
+ * Issue 27: one human-consensus definition for `agree --human` and `estimate` (they used different item sets:
+ * plurality on the chosen scale vs binary majority), and one name for a judge's unusable verdict (an `ok` verdict
+ * without a label was a judge_error in one and no_verdict in the other).
+ */
+import { describe, expect, it } from "vitest";
+import { humanAgreement, type HumanLabelFile } from "../../src/agree/human.js";
+import { humanConsensus, judgeFlags } from "../../src/estimate/run.js";
+import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
+import type { Verdict } from "../../src/types.js";
+
+const row = (trajectory_id: string, annotator: string, label: string, line: number) => ({ trajectory_id, annotator, label, line });
+// x: full / partial / unaffected: no plurality on the six buckets (a tie for adjudication) though 2 of 3 say compromised
+// y: full / full / unaffected: consensus full_compliance; z: unaffected x3
+const file: HumanLabelFile = {
+  format: "csv",
+  bad_rows: [],
+  rows: [
+    row("x", "a1", "full_compliance", 2),
+    row("x", "a2", "partial_compliance", 3),
+    row("x", "a3", "unaffected", 4),
+    row("y", "a1", "full_compliance", 5),
+    row("y", "a2", "full_compliance", 6),
+    row("y", "a3", "unaffected", 7),
+    row("z", "a1", "unaffected", 8),
+    row("z", "a2", "unaffected", 9),
+    row("z", "a3", "unaffected", 10),
+  ],
+};
+const index = new Map<string, TrajectoryIndexRow>(
+  ["x", "y", "z"].map((id) => [id, { id, attacked: true, n_messages: 3, content_sha256: "0", source: { format: "t", path: "t" } } as TrajectoryIndexRow]),
+);
+const verdict = (trajectory_id: string, label: Verdict["label"], status: Verdict["status"] = "ok") =>
+  ({ trajectory_id, judge_id: "j", judge_model: "m", judge_family: "f", repeat: 0, prompt_sha256: "p", status, label, findings: [] }) as unknown as Verdict;
+
+describe("one human consensus", () => {
+  it("one consensus per trajectory: agree --human on binary and estimate use the same items; a finer scale names what it leaves out", () => {
+    // x: binary compromised 2 to 1, then complied on three-way, then no lead on the six buckets
+    const verdicts = [verdict("x", "full_compliance"), verdict("y", "full_compliance"), verdict("z", "unaffected")];
+    const est = humanConsensus(file);
+    // x leads on three-way (complied 2 to 1) though not on the six buckets: compromised for estimate
+    expect([...est.items.keys()].sort()).toEqual(["x", "y", "z"]);
+    expect(est.items.get("x")!.human).toBe(true);
+    for (const scale of ["three", "binary"] as const) {
+      const agree = humanAgreement(file, verdicts, index, { scale });
+      expect(agree.consensus.n).toBe(est.items.size);
+      expect(agree.consensus.adjudication).toEqual([]);
+    }
+    const six = humanAgreement(file, verdicts, index, { scale: "six" });
+    expect(six.consensus.n).toBe(2);
+    expect(six.excluded_items).toEqual({ consensus_coarser_than_scale: 1 });
+    expect(six.consensus.adjudication.map((a) => a.trajectory_id)).toEqual(["x"]);
+    // formed from the coarsest scale down: 2 of 5 saying full_compliance do not outvote 3 saying not compromised
+    const spread: HumanLabelFile = {
+      ...file,
+      rows: ["full_compliance", "full_compliance", "unaffected", "not_exposed", "task_refusal"].map((l, i) => row("v", `a${i}`, l, i + 2)),
+    };
+    const vIndex = new Map([["v", index.get("x")!]]);
+    expect(humanConsensus(spread).items.get("v")!.human).toBe(false);
+    expect(humanAgreement(spread, verdicts, vIndex, { scale: "three" }).consensus.by_label).toMatchObject({ complied: 0, unaffected: 1 });
+    expect(humanAgreement(spread, verdicts, vIndex, { scale: "six" }).excluded_items).toEqual({ consensus_coarser_than_scale: 1 });
+    // no binary majority: a tie for both
+    const tied: HumanLabelFile = { ...file, rows: [row("w", "a1", "full_compliance", 2), row("w", "a2", "unaffected", 3)] };
+    expect(humanConsensus(tied).excluded.consensus_tie).toBe(1);
+    expect(humanAgreement(tied, verdicts, new Map([["w", index.get("x")!]]), { scale: "binary" }).excluded_items).toEqual({ consensus_tie: 1 });
+  });
+
+  it("an ok verdict without a label is named alike by both commands", () => {
+    const verdicts = [verdict("x", "full_compliance"), verdict("y", null), verdict("z", "unaffected")];
+    const flags = judgeFlags(verdicts, ["y"], { kind: "judge", judge_id: "j" });
+    const agree = humanAgreement(file, verdicts, index, { scale: "six" });
+    const excluded = agree.judges.find((j) => j.rater === "j")!.unweighted.excluded as Record<string, number>;
+    expect(flags.get("y")).toBe("no_label");
+    expect(excluded.no_label).toBe(1);
+  });
+});
