@@ -118,7 +118,7 @@ export function commonCellFilter<T extends CellObservation>(
   const cellsPer = Object.fromEntries(conds.map((c) => [c, byCond.get(c)?.size ?? 0]));
   const base: CellCheck = { mode, applied: false, cell_fields: fields, cells_per_condition: cellsPer, common_cells: 0, cells_dropped: {}, mixes_differ: false };
   if (unknown > 0) {
-    base.reason = `${unknown} of ${obs.length} labelled attacked trajectories have no user task or injection task id, so their cells are unknown`;
+    base.reason = `${unknown} of ${obs.length} attacked trajectories (labelled or not) have no user task or injection task id, so their cells are unknown`;
     const warnings =
       conds.length > 1 ? [`the conditions could not be checked for like-for-like cells (${base.reason}): their task and attack mixes may differ`] : [];
     return { observations: [...obs], cells: base, warnings };
@@ -222,7 +222,7 @@ export function formatCellsDropped(c: CellCheck): string[] {
   for (const [cond, d] of entries) {
     const pm = Object.entries(d.per_model).map(([m, x]) => `${m} ${x.trajectories} in ${x.cells} cells`);
     lines.push(
-      `  ${cond}: ${d.trajectories} labelled attacked trajectories` +
+      `  ${cond}: ${d.trajectories} attacked trajectories (labelled or not)` +
         (d.cells ? `; ${d.cells} cells some other condition lacks` : "") +
         (pm.length ? `; cells a model lacks under its other conditions: ${pm.join(", ")}` : "") +
         ` (attack: ${top(d.by_attack)}; suite: ${top(d.by_suite)})`,

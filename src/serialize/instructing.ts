@@ -158,11 +158,15 @@ export function recordsInjection(t: Pick<Trajectory, "injections">): boolean {
 /**
  * The trajectory with its instructing tool descriptions as its injections, when it records no injection of its own
  * and its tools are known: each span under `tool_description:<tool name>` with surface `tool_description`, and
- * `injection_source: {kind: "tool_description", from: [tool names]}`. Unchanged (the same object) otherwise.
+ * `injection_source: {kind: "tool_description", from: [tool names]}`. Unchanged (the same object) otherwise, and
+ * also when the input says in so many words that the run is not attacked (an attack value such as `benign` or
+ * `none`, which ingest removes and keeps in `metadata.original_attack`, `ingest/attacked.ts`): a control run stays a
+ * control run, so a denominator never depends on what a detector read into its tool list.
  * Does not mutate `t`.
  */
 export function withInstructingDescriptions(t: Trajectory): Trajectory {
   if (recordsInjection(t) || !Array.isArray(t.tools) || t.tools.length === 0) return t;
+  if (t.metadata?.original_attack !== undefined) return t;
   const spans = instructingSpans(t.tools);
   if (spans.length === 0) return t;
   const injections: Record<string, string> = {};

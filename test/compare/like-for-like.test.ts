@@ -27,7 +27,7 @@ describe("commonCellFilter (pure)", () => {
     expect(r.cells.cells_dropped.base.per_model).toEqual({ n: { cells: 1, trajectories: 1, list: ["c2"] } });
     expect(r.cells.cells_dropped.def.list).toEqual(["c4"]);
     expect(r.observations.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(["m/base/c1", "m/base/c2", "m/def/c1", "m/def/c2", "n/base/c1", "n/def/c1"]);
-    expect(formatCellsDropped(r.cells).join("\n")).toMatch(/base: 2 labelled attacked trajectories; 1 cells some other condition lacks; cells a model lacks under its other conditions: n 1 in 1 cells/);
+    expect(formatCellsDropped(r.cells).join("\n")).toMatch(/base: 2 attacked trajectories \(labelled or not\); 1 cells some other condition lacks; cells a model lacks under its other conditions: n 1 in 1 cells/);
   });
   it("--all-cells keeps everything and warns that the mixes differ; conditions sharing no cell are kept whole, with a warning", () => {
     const obs = [o("m", "base", "c1"), o("m", "def", "c2")];
@@ -100,17 +100,17 @@ describe("compare on the real slice", () => {
     expect(j.cells.cells_dropped.no_defense.list).toEqual(["slack/user_task_0/injection_task_1/ignore_previous", "slack/user_task_0/injection_task_1/tool_knowledge"]);
     expect(j.cells.cells_dropped.no_defense.by_attack).toEqual({ ignore_previous: 1, tool_knowledge: 1 });
     expect(j.cells.cells_dropped.tool_filter.list).toEqual(["slack/user_task_2/injection_task_1/important_instructions"]);
-    // every ASR is over the common cells only, and equals the raw recomputation
+    // every rate is over the common cells only, and asr_behaviour equals the raw recomputation
     for (const cond of ["no_defense", "tool_filter", "repeat_user_prompt"]) {
       const mine = runs.filter((x) => x.condition === cond && x.cell && common.includes(x.cell));
       const k = mine.filter((x) => ["full_compliance", "partial_compliance"].includes(label.get(x.id))).length;
       const cell = j.asr.find((c: { suite: string; condition: string }) => c.suite === "(all)" && c.condition === cond);
-      expect(cell.n, cond).toBe(mine.length);
-      expect(cell.compromised, cond).toBe(k);
+      expect(cell.asr_behaviour.n, cond).toBe(mine.length);
+      expect(cell.asr_behaviour.count, cond).toBe(k);
     }
     const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0"]);
     expect(text.stdout).toMatch(/like-for-like: conditions compared on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
-    expect(text.stdout).toMatch(/no_defense: 2 labelled attacked trajectories; 2 cells some other condition lacks \(attack: ignore_previous 1, tool_knowledge 1; suite: slack 2\)/);
+    expect(text.stdout).toMatch(/no_defense: 2 attacked trajectories \(labelled or not\); 2 cells some other condition lacks \(attack: ignore_previous 1, tool_knowledge 1; suite: slack 2\)/);
   }, 60_000);
 
   it("--all-cells keeps every cell with a warning; --where narrows the run first and is stated", async () => {
@@ -118,7 +118,7 @@ describe("compare on the real slice", () => {
     const j = JSON.parse(all.stdout);
     expect(j.cells).toMatchObject({ mode: "all", applied: false, mixes_differ: true, cells_dropped: {} });
     expect(j.warnings.join("\n")).toMatch(/--all-cells: the conditions cover different/);
-    expect(j.asr.find((c: { suite: string; condition: string }) => c.suite === "(all)" && c.condition === "no_defense").n).toBe(4);
+    expect(j.asr.find((c: { suite: string; condition: string }) => c.suite === "(all)" && c.condition === "no_defense").asr_behaviour.n).toBe(4);
     const w = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0", "--where", "attack=important_instructions,(none)", "--json"]);
     expect(w.code, w.stderr).toBe(0);
     const jw = JSON.parse(w.stdout);
