@@ -25,6 +25,11 @@ export interface Observation {
   /** The attack (absent when the run names none). */
   attack?: string;
   /**
+   * The run's own condition (defense) when the compared field is another one (`--by attack`, `--by surface`):
+   * a model's row pools its defenses, which `compare` says (`pooled_conditions`).
+   */
+  defense?: string;
+  /**
    * The like-for-like cell (`cellKey` of ./cells.ts: suite/user task/injection task/attack without the condition
    * field); undefined when the task ids are unknown.
    */
@@ -218,6 +223,7 @@ export function buildObservations(
       injection_task: t.injection_task_id !== undefined ? `${suite}/${t.injection_task_id}` : t.id,
       unit: hasTask ? `${suite}/${t.user_task_id}/${t.injection_task_id}` : t.id,
       ...(t.attack !== undefined ? { attack: t.attack } : {}),
+      ...(conditionField !== "condition" && t.condition !== undefined ? { defense: t.condition } : {}),
       ...(cell !== undefined ? { cell } : {}),
       compromised: l.label === "full_compliance" || l.label === "partial_compliance",
       goal: l.label === "full_compliance",

@@ -124,6 +124,11 @@ export interface CompareResult {
    * keeps everything (mode `all`, with a warning when the mixes differ).
    */
   cells: CellCheck;
+  /**
+   * When compared by a field other than the defense (`--by attack`, `--by surface`): per model that ran under more
+   * than one condition, the conditions its rows pool (`{}` when none); a warning says so.
+   */
+  pooled_conditions: Record<string, string[]>;
   common_tasks: CommonTasks;
   /** Things the reader must know (e.g. models run on different task sets). */
   warnings: string[];
@@ -189,6 +194,21 @@ export function compareConditions(
     );
   }
   warnings.push(...cellRes.warnings);
+  // Compared by another field than the defense: a model's row pools the defenses it ran under (issue 22: a model
+  // under 9 defenses read 7.7% for important_instructions, 20.6% undefended). Said, with the filter that splits it.
+  const pooledConditions: Record<string, string[]> = {};
+  if (o.condition_field !== "condition") {
+    const per = new Map<string, Set<string>>();
+    for (const x of obs) if (x.defense !== undefined) (per.get(x.model) ?? per.set(x.model, new Set()).get(x.model)!).add(x.defense);
+    for (const [m, d] of [...per].sort(([a], [b]) => (a < b ? -1 : 1))) if (d.size > 1) pooledConditions[m] = [...d].sort();
+    const pm = Object.entries(pooledConditions);
+    if (pm.length) {
+      warnings.push(
+        `each model's rates by ${o.condition_field} pool the conditions (defenses) it ran under: ${pm.map(([m, d]) => `${m} ${d.length} (${d.join(", ")})`).join("; ")}; ` +
+          `compare one defense at a time with --where condition=<name> (e.g. --where condition=${pm[0][1].includes("no_defense") ? "no_defense" : pm[0][1][0]})`,
+      );
+    }
+  }
   if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
   const cells = asrTable(obs, common.applied ? [] : unlabelled);
@@ -216,6 +236,7 @@ export function compareConditions(
     excluded_groups: o.excluded_groups ?? [],
     ...(opts.where ? { where: opts.where } : {}),
     cells: cellRes.cells,
+    pooled_conditions: pooledConditions,
     common_tasks: common,
     warnings,
     models: Object.keys(perModel),
@@ -334,6 +355,14 @@ export function formatCompare(r: CompareResult): string {
       for (const s of r.reversals.filter((y) => y.rate === rate && y.suite !== ALL_SUITES && y.condition_a === x.condition_a && y.condition_b === x.condition_b)) {
         lines.push(`    ${s.suite}: ${s.reversals}/${s.pairs} (${pct(s.share)})${ci(s.ci95)}${lowText(s.coverage_low)}`);
       }
+    }
+    const none = overall.filter((x) => x.pairs === 0);
+    if (none.length && none.length < overall.length) {
+      const shown = none.slice(0, 8).map((x) => `${x.condition_a} vs ${x.condition_b}`);
+      lines.push(
+        `  not compared: ${none.length} of ${overall.length} pairs of conditions, observed under both for fewer than two models (no_model_pairs): ` +
+          `${shown.join(", ")}${none.length > shown.length ? `, ... (all in the JSON's reversals)` : ""}`,
+      );
     }
   }
   for (const rate of RATE_NAMES) {

@@ -28,7 +28,7 @@ import type { Verdict } from "../types.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
-import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { attackMixWarnings, COVERAGE_LOW_BELOW } from "../stats/rates.js";
 
 /** A proportion x/n with its Wilson interval; null with a reason when n = 0. */
 export interface Proportion {
@@ -87,7 +87,8 @@ export interface TableRow {
   judge_partial_compliance: number;
   heuristic_asr_goal: RateCell;
   heuristic_asr_behaviour: RateCell;
-  refusal_rate: Proportion;
+  /** Over the same trajectories as the judge's rates, so it carries their coverage (and is withheld with them). */
+  refusal_rate: RateCell;
   utility: Proportion;
   utility_under_attack: Proportion;
   /** The calibrated asr_behaviour (estimate with human labels), or null with a reason. */
@@ -255,7 +256,14 @@ export function paperTable(
       judge_partial_compliance: partials,
       heuristic_asr_goal: rate(heurG, heuristic, heuristic),
       heuristic_asr_behaviour: rate(heurB, heuristic, heuristic),
-      refusal_rate: refusal,
+      // the refusal rate is over the judge's usable verdicts: the judge rates' coverage is its coverage
+      refusal_rate: {
+        ...refusal,
+        n_unusable: jb.n_unusable,
+        coverage: jb.coverage,
+        coverage_low: jb.coverage_low,
+        ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}),
+      },
       utility: util(un.filter((r) => runKind(r) === "user_task"), "unattacked"),
       utility_under_attack: util(att, "attacked"),
       calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
@@ -279,6 +287,10 @@ export function paperTable(
       `coverage_low (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates would speak for a subset that may be biased): ${low.join("; ")}; ` +
         (allow ? "printed anyway (--allow-low-coverage) and marked LOW" : "no number printed for them (--allow-low-coverage prints them, marked)"),
     );
+  }
+  // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
+  for (const w of attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack })))) {
+    notes.push(`WARNING: ${w}`);
   }
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);

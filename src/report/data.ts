@@ -25,7 +25,7 @@ import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../run/label.js";
 import { buildObservations, type ExcludedGroup } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
-import { RATE_NAMES, RateTally, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
+import { RATE_NAMES, RateTally, attackMixWarnings, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
@@ -421,6 +421,8 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
   warnings.push(...restricted.warnings);
+  // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
+  warnings.push(...attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack }))));
   if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
   if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 

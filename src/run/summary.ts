@@ -6,7 +6,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import type { IngestWarning } from "../ingest/warnings.js";
-import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
+import { RateTally, attackMixWarnings, type AttackRates, type RateItem } from "../stats/rates.js";
 import { ratesText } from "../agree/rates-text.js";
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
@@ -250,6 +250,8 @@ export function summarizeRun(
         "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
     );
   }
+  // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
+  warnings.push(...attackMixWarnings([...index.values()].filter((t) => t.attacked).map((t) => ({ model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack }))));
   return {
     run,
     trajectories: index.size,

@@ -163,3 +163,48 @@ export function attackRates(items: Iterable<RateItem>): AttackRates {
   for (const i of items) t.add(i);
   return t.result();
 }
+
+/** One attacked trajectory as {@link attackMixWarnings} reads it. */
+export interface AttackMixItem {
+  model?: string;
+  condition?: string;
+  attack?: string;
+}
+
+/**
+ * Per-(model, condition) rates compare like with like only when a model's conditions ran the same attacks: a
+ * baseline pooled over 15 attacks beside a defense run on one reads as if the defense did nothing (issue 22). One
+ * warning per agent model whose conditions ran different attack sets, naming each condition's attacks and the
+ * attacks they share (for `--where attack=...`). Items without a model or condition are ignored.
+ * @param items the attacked trajectories a table's rows are over (one per trajectory).
+ * @returns warnings (empty when every model's conditions ran the same attacks, or a model has one condition).
+ */
+export function attackMixWarnings(items: Iterable<AttackMixItem>): string[] {
+  const per = new Map<string, Map<string, Set<string>>>();
+  for (const it of items) {
+    if (it.model === undefined || it.condition === undefined) continue;
+    let m = per.get(it.model);
+    if (!m) per.set(it.model, (m = new Map()));
+    let s = m.get(it.condition);
+    if (!s) m.set(it.condition, (s = new Set()));
+    s.add(it.attack ?? "(none)");
+  }
+  const out: string[] = [];
+  const list = (s: Set<string>) => {
+    const a = [...s].sort();
+    return a.length <= 4 ? a.join(", ") : `${a.length} attacks (${a.slice(0, 3).join(", ")}, ...)`;
+  };
+  for (const [model, m] of [...per].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (m.size < 2) continue;
+    const sets = [...m.values()];
+    const key = (s: Set<string>) => [...s].sort().join("\u0000");
+    if (sets.every((s) => key(s) === key(sets[0]))) continue;
+    const common = [...sets[0]].filter((a) => sets.every((s) => s.has(a))).sort();
+    out.push(
+      `${model}: its conditions ran different attacks (${[...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, s]) => `${c}: ${list(s)}`).join("; ")}), ` +
+        `so its per-condition rates are not like for like` +
+        (common.length ? `; narrow with --where attack=${common.join(",")}, or compare --by condition (common cells)` : `; they share no attack: compare --by condition names what differs`),
+    );
+  }
+  return out;
+}

@@ -390,6 +390,7 @@ export class RunStore {
   private compactRow(r: TrajectoryIndexRow): TrajectoryIndexRow {
     r.agent_model = this.one(r.agent_model);
     if (r.surface !== undefined) r.surface = this.one(r.surface);
+    if (r.attack !== undefined) r.attack = this.one(r.attack);
     return r;
   }
 
@@ -662,6 +663,7 @@ export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
     attacked: t.attacked,
     agent_model: t.agent_model,
     ...(t.condition !== undefined ? { condition: t.condition } : {}),
+    ...(t.attack !== undefined ? { attack: t.attack } : {}),
     ...(t.surface !== undefined ? { surface: t.surface } : {}),
   } as TrajectoryIndexRow;
 }

@@ -139,4 +139,27 @@ describe("compare on the real slice", () => {
     expect(u.injection_task_runs).toMatchObject({ n: inj.length, passed: inj.filter((x) => x.utility).length });
     expect(u.excluded).toEqual({ injection_task_runs: 1 });
   }, 60_000);
+
+  it("per (model, condition) tables warn when a model's conditions ran different attacks; --by attack says which defenses it pools", async () => {
+    // the undefended runs hold three attacks, the defenses one: the paper table and the label summary say so
+    const t = await runCli(["estimate", "--run", "lfl", "--labels-dir", labels(), "--table", "--json"]);
+    expect(t.code, t.stderr).toBe(0);
+    const notes: string[] = JSON.parse(t.stdout).notes;
+    const w = notes.find((n) => n.startsWith("WARNING: gpt-4o-2024-05-13: its conditions ran different attacks"));
+    expect(w).toMatch(/no_defense: ignore_previous, important_instructions, tool_knowledge; repeat_user_prompt: important_instructions; tool_filter: important_instructions/);
+    expect(w).toMatch(/--where attack=important_instructions/);
+    const again = await runCli(["label", SLICE, "--run", "lfl", "--labels-dir", labels(), "--json"]);
+    expect(JSON.parse(again.stdout).warnings.join("\n")).toMatch(/gpt-4o-2024-05-13: its conditions ran different attacks/);
+    // like for like on the shared attack: no warning
+    const one = await runCli(["estimate", "--run", "lfl", "--labels-dir", labels(), "--table", "--json", "--where", "attack=important_instructions,(none)"]);
+    expect((JSON.parse(one.stdout).notes as string[]).some((n) => n.startsWith("WARNING"))).toBe(false);
+    // --by attack: each model's rows pool its three conditions, and the output names them
+    const by = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "attack", "--bootstrap", "0", "--json"]);
+    expect(by.code, by.stderr).toBe(0);
+    const j = JSON.parse(by.stdout);
+    expect(j.pooled_conditions).toEqual({ "gpt-4o-2024-05-13": ["no_defense", "repeat_user_prompt", "tool_filter"] });
+    expect(j.warnings.join("\n")).toMatch(/pool the conditions \(defenses\) it ran under: gpt-4o-2024-05-13 3 \(no_defense, repeat_user_prompt, tool_filter\); compare one defense at a time with --where condition=/);
+    const byC = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "condition", "--bootstrap", "0", "--json"]);
+    expect(JSON.parse(byC.stdout).pooled_conditions).toEqual({});
+  }, 60_000);
 });

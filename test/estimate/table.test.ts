@@ -48,7 +48,9 @@ describe("paper table", () => {
     expect(m.judge_asr_goal).toMatchObject({ value: 1 / 3, x: 1, n: 3, coverage_low: true });
     expect(m.heuristic_asr_behaviour).toMatchObject({ value: 0.5, x: 2, n: 4, n_unusable: 0, coverage: 1, coverage_low: false });
     expect(m.heuristic_asr_goal).toMatchObject({ value: 0.25, x: 1, n: 4 });
-    expect(m.refusal_rate).toMatchObject({ value: 1 / 3, x: 1, n: 3 });
+    // the refusal rate is over the judge's usable verdicts: it carries their coverage, and is withheld with them
+    expect(m.refusal_rate).toMatchObject({ value: 1 / 3, x: 1, n: 3, n_unusable: 1, coverage: 0.75, coverage_low: true, coverage_low_reason: "judge_error" });
+    expect(cellText(m.refusal_rate)).toBe("coverage_low (most unusable: judge_error)");
     expect(m.utility).toMatchObject({ value: 0.5, x: 1, n: 2 });
     expect(m.utility_under_attack).toMatchObject({ value: 2 / 3, x: 2, n: 3 });
     expect(m).toMatchObject({ judge_blocked_attempts: 0, judge_partial_compliance: 0 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attackRates, attackRatesFromCounts, COVERAGE_LOW_BELOW, rateFigure, RateTally } from "../../src/stats/rates.js";
+import { attackMixWarnings, attackRates, attackRatesFromCounts, COVERAGE_LOW_BELOW, rateFigure, RateTally } from "../../src/stats/rates.js";
 import { wilsonInterval } from "../../src/stats/confusion.js";
 import { ratesText } from "../../src/agree/rates-text.js";
 
@@ -47,5 +47,26 @@ describe("the two named rates, blocked attempts and coverage (DESIGN section 1)"
     expect(ratesText(old)).toContain("blocked attempts unknown (");
     expect(rateFigure(0, 0).rate).toBeNull();
     expect(() => attackRatesFromCounts({ attacked: 1, labelled: 2, full: 0, partial: 0, blocked: 0, blocked_unknown: 0, unlabelled: {} })).toThrow(/inconsistent/);
+  });
+});
+
+describe("attackMixWarnings: per-(model, condition) rows over different attacks are said", () => {
+  it("warns per model whose conditions ran different attack sets, naming them and the shared attacks", () => {
+    const items = [
+      ...["a", "b", "c"].map((attack) => ({ model: "m", condition: "base", attack })),
+      { model: "m", condition: "def", attack: "a" },
+      { model: "n", condition: "base", attack: "a" },
+      { model: "n", condition: "def", attack: "a" },
+      { model: "o", condition: "base", attack: "x" },
+      { model: "o", condition: "def", attack: "y" },
+      { model: "p", condition: "base", attack: "a" },
+    ];
+    const w = attackMixWarnings(items);
+    expect(w).toHaveLength(2);
+    expect(w[0]).toBe(
+      "m: its conditions ran different attacks (base: a, b, c; def: a), so its per-condition rates are not like for like; narrow with --where attack=a, or compare --by condition (common cells)",
+    );
+    expect(w[1]).toMatch(/^o: .*\(base: x; def: y\).*they share no attack/);
+    expect(attackMixWarnings([{ model: "m", condition: "base" }, { model: "m", condition: "def" }])).toEqual([]);
   });
 });
