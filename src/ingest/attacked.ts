@@ -7,6 +7,7 @@
  * log, so a denominator depended on the input format.
  */
 import type { Trajectory } from "../types.js";
+import { NO_DEFENSE } from "./attribution.js";
 
 /**
  * Attack-field values that mean "not attacked", matched on the trimmed value, case-insensitively: the empty
@@ -45,6 +46,33 @@ export function normalizeAttack(t: Trajectory): void {
   if (!meansNoAttack(a)) return;
   if (typeof a === "string" && a.trim() !== "") t.metadata = { ...(t.metadata ?? {}), original_attack: a };
   delete t.attack;
+}
+
+/**
+ * Condition (defense) values that mean "no defense", matched on the trimmed value, case-insensitively: the empty
+ * string, `none` (Python's `None` too), `null`/`nil`, `no_defense` (`no-defense`, `no defense`, `nodefense`,
+ * `defence` likewise), `undefended`. Only unambiguous spellings: `baseline` (in some papers a baseline *defense*),
+ * `n/a`, `no`, `false` and `off` are left as they are (a condition of their own, never guessed as undefended).
+ */
+export const NO_DEFENSE_RE = /^(|none|null|nil|no[_ -]?defen[cs]e|undefended)$/i;
+
+/** True when a condition value means "no defense" ({@link NO_DEFENSE_RE}); undefined/null (absent) is not. */
+export function meansNoDefense(condition: unknown): boolean {
+  return typeof condition === "string" && NO_DEFENSE_RE.test(condition.trim());
+}
+
+/**
+ * Normalize a trajectory's `condition` at ingest, in place (finding 6): a value that means "no defense"
+ * ({@link meansNoDefense}) becomes `no_defense` ({@link NO_DEFENSE}, what AgentDojo's reader names undefended runs),
+ * so `"defense": "none"` in chat JSONL or an Inspect log pools with AgentDojo's `no_defense` instead of being a
+ * condition of its own; the original value is kept as `metadata.original_condition` (unless an override already
+ * recorded the input's value there). Every format goes through it in `readTrajectories`. Idempotent.
+ */
+export function normalizeCondition(t: Trajectory): void {
+  const c: unknown = t.condition;
+  if (!meansNoDefense(c) || c === NO_DEFENSE) return;
+  if (t.metadata?.original_condition === undefined) t.metadata = { ...(t.metadata ?? {}), original_condition: c };
+  t.condition = NO_DEFENSE;
 }
 
 /** AgentDojo's name of an injection task run as the user's task (`<suite>/injection_task_N/none/none.json`). */

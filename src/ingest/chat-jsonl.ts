@@ -12,7 +12,8 @@ import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
-import { isAttacked, normalizeAttack } from "./attacked.js";
+import { isAttacked, normalizeAttack, normalizeCondition } from "./attacked.js";
+import { NO_DEFENSE } from "./attribution.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -205,6 +206,24 @@ export function fieldValue(
 }
 
 /**
+ * A condition key given explicitly empty (`"defense": null` or `""`, top level or in `metadata`), which
+ * {@link fieldValue} skips as unusable: an explicit empty defense means no defense (finding 6, `./attacked.ts`
+ * {@link meansNoDefense}), unlike a missing key (unknown).
+ * @returns the first such key (mapped keys first, then {@link FIELD_ALIASES}) and its value, or undefined.
+ */
+export function explicitEmptyCondition(r: Json, meta: Json, map: Readonly<Record<string, MappableField>>): { key: string; value: null | string } | undefined {
+  const keys = [...Object.keys(map).filter((k) => map[k] === "condition"), ...FIELD_ALIASES.condition];
+  for (const key of keys) {
+    for (const o of [r, meta]) {
+      if (!Object.hasOwn(o, key)) continue;
+      const v = o[key];
+      if (v === null || (typeof v === "string" && v.trim() === "")) return { key, value: v };
+    }
+  }
+  return undefined;
+}
+
+/**
  * The tools of a line's `tools` array: OpenAI function tools `{type: "function", function: {name, description?,
  * parameters?}}`, flat `{name, description?, parameters?}` or Anthropic `{name, description?, input_schema?}`.
  * A missing description is `""`. Entries without a name are skipped.
@@ -248,7 +267,9 @@ function tooDeep(v: unknown, limit: number): boolean {
  *   which `JSON.parse` has already rounded, is a `schema` error {@link UNSAFE_ID}); missing -> `<relPath>:<line>`.
  * - `agent_model`, `agent_family`, `suite`, `user_task_id`, `injection_task_id`, `attack`, `condition`,
  *   `run_error`: the top-level field, else the same key in `metadata` (strings only); `agent_family` defaults to
- *   {@link familyOf}(agent_model).
+ *   {@link familyOf}(agent_model). A `condition` meaning "no defense" (`none`, `None`, `no-defense`, ... and an
+ *   explicit `null`/`""` under a condition key) is `no_defense`, the original kept as `metadata.original_condition`
+ *   (`./attacked.ts` {@link normalizeCondition}).
  * - `injections` (default `{}`), `reference` (`{security?, utility?}` booleans) and `metadata` (kept whole) as given.
  * - messages: {@link convertOpenAIMessages}.
  *
@@ -318,6 +339,15 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
   // An attack field that says "no attack" in a common spelling (Python's str(None), "null", "N/A", "benign",
   // "no_attack", ...) is no attack: the one definition (./attacked.ts; readTrajectories applies it to every format).
   normalizeAttack(t);
+  // "defense": "none" / null / "" is no defense (./attacked.ts; readTrajectories applies it to every format)
+  if (t.condition === undefined) {
+    const e = explicitEmptyCondition(r, meta, map);
+    if (e !== undefined) {
+      t.condition = NO_DEFENSE;
+      t.metadata = { ...(t.metadata ?? {}), original_condition: e.value };
+    }
+  }
+  normalizeCondition(t);
   if (t.agent_family === undefined && t.agent_model !== undefined) {
     const fam = familyOf(t.agent_model);
     if (fam !== undefined) t.agent_family = fam;

@@ -27,7 +27,7 @@ import { errText, EVAL_EXT, inputFiles, JSON_EXT, type InputFile } from "./walk.
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
-import { normalizeAttack } from "./attacked.js";
+import { normalizeAttack, normalizeCondition } from "./attacked.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { inputFiles, type InputFile } from "./walk.js";
@@ -320,6 +320,8 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
           if (opts.overrides) applyOverrides(t, opts.overrides);
           // One definition of "attacked" for every format (./attacked.ts): an attack value meaning "no attack" goes.
           normalizeAttack(t);
+          // ... and of "no defense" (finding 6): "none", "None", "" ... are the condition no_defense in every format
+          normalizeCondition(t);
           const file = path.resolve(t.source.path);
           const layoutRun = t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined;
           const first = layoutRun ? firstFile.get(t.id) : undefined;

@@ -17,7 +17,8 @@
 import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
-import { fieldValue, type MappableField } from "./chat-jsonl.js";
+import { explicitEmptyCondition, fieldValue, type MappableField } from "./chat-jsonl.js";
+import { NO_DEFENSE } from "./attribution.js";
 import { rawValues } from "./raw-json.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
@@ -308,6 +309,10 @@ export function convertInspectSample(
     const v = fieldValue({}, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
   }
+  // an explicitly empty defense (null, "") is no defense, as in chat JSONL (finding 6; "none" is normalized in
+  // readTrajectories for every format)
+  const emptyCondition = t.condition === undefined ? explicitEmptyCondition({}, meta, map) : undefined;
+  if (emptyCondition !== undefined) t.condition = NO_DEFENSE;
   const mm = fieldValue({}, meta, "agent_model", map);
   if (mm !== undefined && Object.keys(map).some((k) => map[k] === "agent_model")) {
     t.agent_model = mm.value as string;
@@ -348,6 +353,7 @@ export function convertInspectSample(
   if (Object.keys(scores).length > 0) metadata.scores = scores;
   if (Object.keys(meta).length > 0) metadata.sample_metadata = meta;
   if (r.resolved > 0) metadata.attachments_resolved = r.resolved;
+  if (emptyCondition !== undefined) metadata.original_condition = emptyCondition.value;
   t.metadata = metadata;
   return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
 }
