@@ -8,6 +8,7 @@
  */
 import type { Trajectory } from "../types.js";
 import { NO_DEFENSE } from "./attribution.js";
+import type { ItemWarning } from "./warnings.js";
 
 /**
  * Attack-field values that mean "not attacked", matched on the trimmed value, case-insensitively: the empty
@@ -46,6 +47,33 @@ export function normalizeAttack(t: Trajectory): void {
   if (!meansNoAttack(a)) return;
   if (typeof a === "string" && a.trim() !== "") t.metadata = { ...(t.metadata ?? {}), original_attack: a };
   delete t.attack;
+}
+
+/**
+ * The one rule for an input that contradicts itself (finding 7): an attack field saying "no attack"
+ * ({@link meansNoAttack}: `benign`, `none`, ...) beside recorded injected text (a non-empty `injections`). The run
+ * counts as attacked ({@link isAttacked}: recorded injected text decides, in every format), and the contradiction
+ * is said by name: warning kind `attack_contradiction`, naming the file, the item (line or sample) and both fields.
+ * Reads the attack value before or after {@link normalizeAttack} (`metadata.original_attack`).
+ * @param at where the warning points: `scope` (the file it is aggregated under), `item` (`file:line`, a sample),
+ *   the input's field names of the attack value and of the injected text.
+ * @returns the warning, or undefined when the input does not contradict itself.
+ */
+export function attackContradiction(
+  t: Pick<Trajectory, "injections" | "attack" | "metadata">,
+  at: { scope: string; item: string; attackField: string; injectionsField: string },
+): ItemWarning | undefined {
+  if (Object.keys(t.injections ?? {}).length === 0) return undefined;
+  const said: unknown = t.attack !== undefined ? t.attack : t.metadata?.original_attack;
+  if (typeof said !== "string" || !meansNoAttack(said)) return undefined;
+  return {
+    kind: "attack_contradiction",
+    scope: at.scope,
+    item: at.item,
+    message:
+      `${at.scope}: "${at.attackField}" says ${JSON.stringify(said)} (no attack) but "${at.injectionsField}" records injected text: the input contradicts itself. ` +
+      `These runs are counted as ATTACKED (recorded injected text decides, in every format); if they are control runs, remove the injected text, else give the attack's name`,
+  };
 }
 
 /**

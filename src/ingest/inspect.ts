@@ -19,6 +19,7 @@ import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { explicitEmptyCondition, fieldValue, type MappableField } from "./chat-jsonl.js";
 import { NO_DEFENSE } from "./attribution.js";
+import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
@@ -305,9 +306,11 @@ export function convertInspectSample(
   if (header.task !== undefined) t.suite = header.task;
   if (sid !== undefined) t.user_task_id = sid;
   const map = opts.fieldMap ?? {};
+  let attackKey: string | undefined;
   for (const k of ["attack", "condition", "injection_task_id", "agent_family"] as const) {
     const v = fieldValue({}, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
+    if (v !== undefined && k === "attack") attackKey = `metadata.${v.key}`;
   }
   // an explicitly empty defense (null, "") is no defense, as in chat JSONL (finding 6; "none" is normalized in
   // readTrajectories for every format)
@@ -328,6 +331,9 @@ export function convertInspectSample(
     if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
   }
   const warnings: ItemWarning[] = [];
+  // "attack_type": "benign" beside recorded injected text: counted attacked, said by name, as in chat JSONL
+  const contradiction = attackContradiction(t, { scope: src.path, item: where, attackField: attackKey ?? "metadata.attack", injectionsField: "metadata.injections" });
+  if (contradiction !== undefined) warnings.push(contradiction);
   const scores = isObj(s.scores) ? s.scores : {};
   if (opts.securityScorer !== undefined) {
     const [name, key] = opts.securityScorer.includes(".") && !Object.hasOwn(scores, opts.securityScorer)
