@@ -31,7 +31,7 @@ export {
   type IngestErrorKind,
 } from "./ingest/index.js";
 // The one definition of "attacked", applied at ingest to every format.
-export { isAttacked, meansNoAttack, normalizeAttack, NO_ATTACK_RE, runKind } from "./ingest/attacked.js";
+export { isAttacked, meansNoAttack, meansNoDefense, normalizeAttack, normalizeCondition, NO_ATTACK_RE, NO_DEFENSE_RE, runKind } from "./ingest/attacked.js";
 
 // Serialization: untrusted blocks with nonce tags, neutralizing, rendering for judges and for people.
 export { renderForJudge, DEFAULT_BUDGET_CHARS, type RenderedTrajectory } from "./serialize/render.js";

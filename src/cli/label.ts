@@ -259,6 +259,8 @@ Environment: API keys from the variables the config names (api_key_env).`,
             `\nthis invocation: ${res.where ? `${res.where.input.of} trajectories read, ${res.where.input.kept} kept by --where ${res.where.input.filter} (the others neither stored nor judged); ` : `${res.progress.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
               // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
               (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
+              // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input
+              (res.referenceChanged > 0 ? `, ${res.referenceChanged} trajectories with a changed benchmark reference (index rows re-written, not judged again)` : "") +
               // stored verdicts judged again (issue 22 item 8), said before sending too (warnings above)
               (res.rejudge.verdicts > 0 ? `; ${res.rejudge.verdicts} verdicts stored before were set to be judged again (${reasonsText(res.rejudge.by_reason)})` : "") +
               `\n` +

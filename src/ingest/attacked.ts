@@ -7,6 +7,8 @@
  * log, so a denominator depended on the input format.
  */
 import type { Trajectory } from "../types.js";
+import { NO_DEFENSE } from "./attribution.js";
+import type { ItemWarning } from "./warnings.js";
 
 /**
  * Attack-field values that mean "not attacked", matched on the trimmed value, case-insensitively: the empty
@@ -45,6 +47,60 @@ export function normalizeAttack(t: Trajectory): void {
   if (!meansNoAttack(a)) return;
   if (typeof a === "string" && a.trim() !== "") t.metadata = { ...(t.metadata ?? {}), original_attack: a };
   delete t.attack;
+}
+
+/**
+ * The one rule for an input that contradicts itself (finding 7): an attack field saying "no attack"
+ * ({@link meansNoAttack}: `benign`, `none`, ...) beside recorded injected text (a non-empty `injections`). The run
+ * counts as attacked ({@link isAttacked}: recorded injected text decides, in every format), and the contradiction
+ * is said by name: warning kind `attack_contradiction`, naming the file, the item (line or sample) and both fields.
+ * Reads the attack value before or after {@link normalizeAttack} (`metadata.original_attack`).
+ * @param at where the warning points: `scope` (the file it is aggregated under), `item` (`file:line`, a sample),
+ *   the input's field names of the attack value and of the injected text.
+ * @returns the warning, or undefined when the input does not contradict itself.
+ */
+export function attackContradiction(
+  t: Pick<Trajectory, "injections" | "attack" | "metadata">,
+  at: { scope: string; item: string; attackField: string; injectionsField: string },
+): ItemWarning | undefined {
+  if (Object.keys(t.injections ?? {}).length === 0) return undefined;
+  const said: unknown = t.attack !== undefined ? t.attack : t.metadata?.original_attack;
+  if (typeof said !== "string" || !meansNoAttack(said)) return undefined;
+  return {
+    kind: "attack_contradiction",
+    scope: at.scope,
+    item: at.item,
+    message:
+      `${at.scope}: "${at.attackField}" says ${JSON.stringify(said)} (no attack) but "${at.injectionsField}" records injected text: the input contradicts itself. ` +
+      `These runs are counted as ATTACKED (recorded injected text decides, in every format); if they are control runs, remove the injected text, else give the attack's name`,
+  };
+}
+
+/**
+ * Condition (defense) values that mean "no defense", matched on the trimmed value, case-insensitively: the empty
+ * string, `none` (Python's `None` too), `null`/`nil`, `no_defense` (`no-defense`, `no defense`, `nodefense`,
+ * `defence` likewise), `undefended`. Only unambiguous spellings: `baseline` (in some papers a baseline *defense*),
+ * `n/a`, `no`, `false` and `off` are left as they are (a condition of their own, never guessed as undefended).
+ */
+export const NO_DEFENSE_RE = /^(|none|null|nil|no[_ -]?defen[cs]e|undefended)$/i;
+
+/** True when a condition value means "no defense" ({@link NO_DEFENSE_RE}); undefined/null (absent) is not. */
+export function meansNoDefense(condition: unknown): boolean {
+  return typeof condition === "string" && NO_DEFENSE_RE.test(condition.trim());
+}
+
+/**
+ * Normalize a trajectory's `condition` at ingest, in place (finding 6): a value that means "no defense"
+ * ({@link meansNoDefense}) becomes `no_defense` ({@link NO_DEFENSE}, what AgentDojo's reader names undefended runs),
+ * so `"defense": "none"` in chat JSONL or an Inspect log pools with AgentDojo's `no_defense` instead of being a
+ * condition of its own; the original value is kept as `metadata.original_condition` (unless an override already
+ * recorded the input's value there). Every format goes through it in `readTrajectories`. Idempotent.
+ */
+export function normalizeCondition(t: Trajectory): void {
+  const c: unknown = t.condition;
+  if (!meansNoDefense(c) || c === NO_DEFENSE) return;
+  if (t.metadata?.original_condition === undefined) t.metadata = { ...(t.metadata ?? {}), original_condition: c };
+  t.condition = NO_DEFENSE;
 }
 
 /** AgentDojo's name of an injection task run as the user's task (`<suite>/injection_task_N/none/none.json`). */

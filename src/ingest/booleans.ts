@@ -48,6 +48,8 @@ export function coerceBooleans<T extends Record<string, unknown>>(r: T, fields: 
         scope,
         message: `${scope}: "${f}" given as ${JSON.stringify(r[f])} (not a boolean): read as ${b.value}`,
         item,
+        // each distinct spelling is named ("false", "False" and "0.0" are three warnings), never only the first
+        variant: `${f}=${JSON.stringify(r[f])}`,
       });
     } else {
       delete (out as Record<string, unknown>)[f];
@@ -56,6 +58,7 @@ export function coerceBooleans<T extends Record<string, unknown>>(r: T, fields: 
         scope,
         message: `${scope}: "${f}" given as ${JSON.stringify(b.ambiguous)}, which does not read as true or false: the benchmark's ${f} verdict is left unknown (not guessed)`,
         item,
+        variant: `${f}=${JSON.stringify(b.ambiguous)}`,
       });
     }
   }

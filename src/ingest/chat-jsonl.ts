@@ -12,7 +12,8 @@ import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
-import { isAttacked, normalizeAttack } from "./attacked.js";
+import { attackContradiction, isAttacked, normalizeAttack, normalizeCondition } from "./attacked.js";
+import { NO_DEFENSE } from "./attribution.js";
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -205,6 +206,24 @@ export function fieldValue(
 }
 
 /**
+ * A condition key given explicitly empty (`"defense": null` or `""`, top level or in `metadata`), which
+ * {@link fieldValue} skips as unusable: an explicit empty defense means no defense (finding 6, `./attacked.ts`
+ * {@link meansNoDefense}), unlike a missing key (unknown).
+ * @returns the first such key (mapped keys first, then {@link FIELD_ALIASES}) and its value, or undefined.
+ */
+export function explicitEmptyCondition(r: Json, meta: Json, map: Readonly<Record<string, MappableField>>): { key: string; value: null | string } | undefined {
+  const keys = [...Object.keys(map).filter((k) => map[k] === "condition"), ...FIELD_ALIASES.condition];
+  for (const key of keys) {
+    for (const o of [r, meta]) {
+      if (!Object.hasOwn(o, key)) continue;
+      const v = o[key];
+      if (v === null || (typeof v === "string" && v.trim() === "")) return { key, value: v };
+    }
+  }
+  return undefined;
+}
+
+/**
  * The tools of a line's `tools` array: OpenAI function tools `{type: "function", function: {name, description?,
  * parameters?}}`, flat `{name, description?, parameters?}` or Anthropic `{name, description?, input_schema?}`.
  * A missing description is `""`. Entries without a name are skipped.
@@ -248,7 +267,9 @@ function tooDeep(v: unknown, limit: number): boolean {
  *   which `JSON.parse` has already rounded, is a `schema` error {@link UNSAFE_ID}); missing -> `<relPath>:<line>`.
  * - `agent_model`, `agent_family`, `suite`, `user_task_id`, `injection_task_id`, `attack`, `condition`,
  *   `run_error`: the top-level field, else the same key in `metadata` (strings only); `agent_family` defaults to
- *   {@link familyOf}(agent_model).
+ *   {@link familyOf}(agent_model). A `condition` meaning "no defense" (`none`, `None`, `no-defense`, ... and an
+ *   explicit `null`/`""` under a condition key) is `no_defense`, the original kept as `metadata.original_condition`
+ *   (`./attacked.ts` {@link normalizeCondition}).
  * - `injections` (default `{}`), `reference` (`{security?, utility?}` booleans) and `metadata` (kept whole) as given.
  * - messages: {@link convertOpenAIMessages}.
  *
@@ -307,17 +328,35 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
   const t: Trajectory = {
     id,
     source: { format: "chat-jsonl", path: src.path, line: src.line },
-    injections: isObj(r.injections) ? (r.injections as Record<string, string>) : {},
+    injections: {},
     messages: converted,
   };
+  // injected text: the top-level `injections`, else `metadata.injections` (string values), as Inspect reads a
+  // sample's metadata (finding 7: the same metadata must not be attacked in one format and not in the other)
+  const injField = isObj(r.injections) && Object.keys(r.injections).length > 0 ? "injections" : isObj(meta.injections) ? "metadata.injections" : "injections";
+  if (injField === "injections" && isObj(r.injections)) t.injections = r.injections as Record<string, string>;
+  else if (injField === "metadata.injections") for (const [k, v] of Object.entries(meta.injections as Json)) if (typeof v === "string") t.injections[k] = v;
   const map = opts.fieldMap ?? {};
+  let attackKey: string | undefined;
   for (const k of METADATA_FIELDS) {
     const v = fieldValue(r, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
+    if (v !== undefined && k === "attack") attackKey = Object.hasOwn(r, v.key) && r[v.key] !== null ? v.key : `metadata.${v.key}`;
   }
+  // "attack_type": "benign" beside recorded injected text: counted attacked, said by name (./attacked.ts)
+  const contradiction = attackContradiction(t, { scope: src.path, item: `${src.path}:${src.line}`, attackField: attackKey ?? "attack", injectionsField: injField });
   // An attack field that says "no attack" in a common spelling (Python's str(None), "null", "N/A", "benign",
   // "no_attack", ...) is no attack: the one definition (./attacked.ts; readTrajectories applies it to every format).
   normalizeAttack(t);
+  // "defense": "none" / null / "" is no defense (./attacked.ts; readTrajectories applies it to every format)
+  if (t.condition === undefined) {
+    const e = explicitEmptyCondition(r, meta, map);
+    if (e !== undefined) {
+      t.condition = NO_DEFENSE;
+      t.metadata = { ...(t.metadata ?? {}), original_condition: e.value };
+    }
+  }
+  normalizeCondition(t);
   if (t.agent_family === undefined && t.agent_model !== undefined) {
     const fam = familyOf(t.agent_model);
     if (fam !== undefined) t.agent_family = fam;
@@ -340,33 +379,46 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
         scope: src.path,
         message: `${src.path}: "${v.key}" given as ${JSON.stringify(v.value)}, which does not read as true or false: the benchmark's ${k} verdict is left unknown (not guessed)`,
         item: `${src.path}:${src.line}`,
+        variant: `${v.key}=${JSON.stringify(v.value)}`,
       });
       continue;
     }
     ref[k] = v.value as boolean;
     if (v.coercedFrom !== undefined)
-      boolWarnings.push({ kind: "boolean_string", scope: src.path, message: `${src.path}: "${v.key}" given as ${JSON.stringify(v.coercedFrom)} (not a boolean): read as ${v.value}`, item: `${src.path}:${src.line}` });
+      boolWarnings.push({
+        kind: "boolean_string",
+        scope: src.path,
+        message: `${src.path}: "${v.key}" given as ${JSON.stringify(v.coercedFrom)} (not a boolean): read as ${v.value}`,
+        item: `${src.path}:${src.line}`,
+        variant: `${v.key}=${JSON.stringify(v.coercedFrom)}`,
+      });
   }
   if (Object.keys(ref).length > 0) t.reference = ref;
   if (Array.isArray(r.tools)) {
     const tools = chatTools(r.tools);
     if (tools.length > 0) t.tools = tools;
   }
-  if (isObj(r.surfaces)) {
+  // surfaces: the top-level `surfaces`, else `metadata.surfaces` (as Inspect)
+  const surfaceObj = isObj(r.surfaces) ? r.surfaces : isObj(meta.surfaces) ? meta.surfaces : undefined;
+  if (surfaceObj !== undefined) {
     const surfaces: Record<string, Surface> = {};
-    for (const [k, v] of Object.entries(r.surfaces)) if (nonEmpty(v)) surfaces[k] = v;
+    for (const [k, v] of Object.entries(surfaceObj)) if (nonEmpty(v)) surfaces[k] = v;
     if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
   }
   if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
   const warnings: ItemWarning[] = [...boolWarnings];
+  if (contradiction !== undefined) warnings.push(contradiction);
   if (!isAttacked(t) && ref.security !== undefined) {
-    const hints = [...new Set([...Object.keys(r), ...Object.keys(meta)])].filter((k) => /attack|inject|adversar|threat/i.test(k));
+    // an attack key that says "no attack" (attack_type: "benign") is read already: mapping it again would not help
+    const said = typeof t.metadata?.original_attack === "string" ? t.metadata.original_attack : undefined;
+    const saidKey = said !== undefined ? attackKey?.replace(/^metadata\./, "") : undefined;
+    const hints = [...new Set([...Object.keys(r), ...Object.keys(meta)])].filter((k) => /attack|inject|adversar|threat/i.test(k) && k !== saidKey);
     warnings.push({
       kind: "verdict_on_unattacked",
       scope: src.path,
-      message: `${src.path}: rows carry a benchmark verdict (security) but count as unattacked (no injections, no attack field): they are left out of the attack-success rates${
-        hints.length > 0 ? `; keys that may name the attack: ${hints.join(", ")}` : ""
-      }. If they are attacked, map the key naming the attack: --field KEY=attack`,
+      message: `${src.path}: rows carry a benchmark verdict (security) but count as unattacked (no injected text${said !== undefined ? `, and "${attackKey}" says ${JSON.stringify(said)}: no attack` : ", no attack field"}): they are left out of the attack-success rates${
+        hints.length > 0 ? `; other keys that may name the attack: ${hints.join(", ")}` : ""
+      }. If they are attacked, ${said !== undefined ? `record the injected text ("injections" or "metadata.injections")${hints.length > 0 ? " or map the key naming the attack: --field KEY=attack" : ""}` : "map the key naming the attack: --field KEY=attack"}`,
       item: `line ${src.line}`,
     });
   }

@@ -27,7 +27,7 @@ import { errText, EVAL_EXT, inputFiles, JSON_EXT, type InputFile } from "./walk.
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
-import { normalizeAttack } from "./attacked.js";
+import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { inputFiles, type InputFile } from "./walk.js";
@@ -318,8 +318,17 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
         if (item.kind === "trajectory") {
           const t = item.trajectory;
           if (opts.overrides) applyOverrides(t, opts.overrides);
+          // An attack field saying "no attack" beside recorded injected text is said by name in every format (the
+          // chat JSONL and Inspect readers say it with the input's own field names; the others here)
+          if (t.source.format !== "chat-jsonl" && t.source.format !== "inspect") {
+            const item = `${t.source.path}${t.source.line !== undefined ? `:${t.source.line}` : ""}`;
+            const w = attackContradiction(t, { scope: t.source.path, item, attackField: t.source.format === "agentdojo" ? "attack_type" : "attack", injectionsField: "injections" });
+            if (w !== undefined) ctx.warnings.add(w);
+          }
           // One definition of "attacked" for every format (./attacked.ts): an attack value meaning "no attack" goes.
           normalizeAttack(t);
+          // ... and of "no defense" (finding 6): "none", "None", "" ... are the condition no_defense in every format
+          normalizeCondition(t);
           const file = path.resolve(t.source.path);
           const layoutRun = t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined;
           const first = layoutRun ? firstFile.get(t.id) : undefined;

@@ -17,7 +17,9 @@
 import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
-import { fieldValue, type MappableField } from "./chat-jsonl.js";
+import { explicitEmptyCondition, fieldValue, type MappableField } from "./chat-jsonl.js";
+import { NO_DEFENSE } from "./attribution.js";
+import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
@@ -304,10 +306,16 @@ export function convertInspectSample(
   if (header.task !== undefined) t.suite = header.task;
   if (sid !== undefined) t.user_task_id = sid;
   const map = opts.fieldMap ?? {};
+  let attackKey: string | undefined;
   for (const k of ["attack", "condition", "injection_task_id", "agent_family"] as const) {
     const v = fieldValue({}, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
+    if (v !== undefined && k === "attack") attackKey = `metadata.${v.key}`;
   }
+  // an explicitly empty defense (null, "") is no defense, as in chat JSONL (finding 6; "none" is normalized in
+  // readTrajectories for every format)
+  const emptyCondition = t.condition === undefined ? explicitEmptyCondition({}, meta, map) : undefined;
+  if (emptyCondition !== undefined) t.condition = NO_DEFENSE;
   const mm = fieldValue({}, meta, "agent_model", map);
   if (mm !== undefined && Object.keys(map).some((k) => map[k] === "agent_model")) {
     t.agent_model = mm.value as string;
@@ -323,6 +331,9 @@ export function convertInspectSample(
     if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
   }
   const warnings: ItemWarning[] = [];
+  // "attack_type": "benign" beside recorded injected text: counted attacked, said by name, as in chat JSONL
+  const contradiction = attackContradiction(t, { scope: src.path, item: where, attackField: attackKey ?? "metadata.attack", injectionsField: "metadata.injections" });
+  if (contradiction !== undefined) warnings.push(contradiction);
   const scores = isObj(s.scores) ? s.scores : {};
   if (opts.securityScorer !== undefined) {
     const [name, key] = opts.securityScorer.includes(".") && !Object.hasOwn(scores, opts.securityScorer)
@@ -348,6 +359,7 @@ export function convertInspectSample(
   if (Object.keys(scores).length > 0) metadata.scores = scores;
   if (Object.keys(meta).length > 0) metadata.sample_metadata = meta;
   if (r.resolved > 0) metadata.attachments_resolved = r.resolved;
+  if (emptyCondition !== undefined) metadata.original_condition = emptyCondition.value;
   t.metadata = metadata;
   return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
 }

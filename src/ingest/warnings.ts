@@ -27,9 +27,14 @@ export interface ItemWarning {
   message: string;
   /** The item it was raised for (a file or `file:line`), named in the aggregated message as the first example. */
   item?: string;
+  /**
+   * What tells apart warnings of one kind and scope that must each be named (e.g. each distinct spelling of a
+   * verdict, `security="False"` and `security="0.0"`): aggregated separately, one message per variant.
+   */
+  variant?: string;
 }
 
-/** Aggregates {@link ItemWarning}s by kind and scope. */
+/** Aggregates {@link ItemWarning}s by kind, scope and variant ({@link ItemWarning.variant}). */
 export class WarningCollector {
   private readonly byKey = new Map<string, { w: ItemWarning; count: number }>();
   private readonly totals = new Map<string, number>();
@@ -40,7 +45,7 @@ export class WarningCollector {
   }
 
   add(w: ItemWarning, n = 1): void {
-    const key = `${w.kind}\u0000${w.scope}`;
+    const key = `${w.kind}\u0000${w.scope}\u0000${w.variant ?? ""}`;
     const cur = this.byKey.get(key);
     if (cur) cur.count += n;
     else this.byKey.set(key, { w, count: n });

@@ -22,7 +22,7 @@ import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../io/jsonl.js";
-import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { referenceKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { VerdictLedger } from "../store/ledger.js";
 import type { Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
@@ -105,6 +105,11 @@ export interface DryRunResult {
   /** `--where`: what it kept of the input (absent without one). */
   where?: WhereStatement;
   input_errors: number;
+  /**
+   * Trajectories whose benchmark reference (security/utility) differs from the run's stored row, content unchanged:
+   * `label` would re-write their index rows (errors.jsonl kind `reference_changed`) without judging them again.
+   */
+  reference_changed: number;
   judges: DryRunJudge[];
   /** Sum of the judges' floors (one request per verdict); null when any judge has no price. */
   estimated_cost_usd: number | null;
@@ -118,12 +123,13 @@ export interface DryRunResult {
  * hashes the index recorded (a {@link VerdictLedger}, as `RunStore` keeps one), and per judge and prompt hash how
  * many of the current verdicts each configuration hash made (`RunStore.storedConfigs`).
  */
-async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; configs: Map<string, Map<string, number>>; observed: Map<string, ObservedTurns> }> {
+async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; configs: Map<string, Map<string, number>>; observed: Map<string, ObservedTurns>; rows: Map<string, { sha: string; ref: string }> }> {
   const ledger = new VerdictLedger();
+  const rows = new Map<string, { sha: string; ref: string }>();
   const observed = new Map<string, ObservedTurns>();
   const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
   const configs = new Map<string, Map<string, number>>();
-  if (!fs.existsSync(runDir)) return { ledger, configs, observed };
+  if (!fs.existsSync(runDir)) return { ledger, configs, observed, rows };
   for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), () => {})) {
     if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string" || typeof v.judge_id !== "string" || typeof v.prompt_sha256 !== "string") continue;
     ledger.addVerdict(v);
@@ -144,9 +150,13 @@ async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; config
     m.set(e.sha, (m.get(e.sha) ?? 0) + 1);
   }
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), () => {})) {
-    if (t && typeof t.id === "string" && typeof t.content_sha256 === "string") ledger.addRecordedContent(t.id, t.content_sha256);
+    if (t && typeof t.id === "string" && typeof t.content_sha256 === "string") {
+      ledger.addRecordedContent(t.id, t.content_sha256);
+      // the latest row per id, as label's store and readTrajectoryIndex read it
+      rows.set(t.id, { sha: t.content_sha256, ref: referenceKey(t.reference) });
+    }
   }
-  return { ledger, configs, observed };
+  return { ledger, configs, observed, rows };
 }
 
 /** A judge's stored verdicts as the dry run's observed estimate reads them. */
@@ -166,7 +176,7 @@ interface ObservedTurns {
  */
 export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): Promise<DryRunResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
-  const { ledger, configs, observed } = await readDone(path.join(opts.labelsDir, opts.run));
+  const { ledger, configs, observed, rows: storedRows } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";
   // refuse is counted as rejudge would send (what the result says beside label_would_refuse)
   const planChange = onChange === "refuse" ? "rejudge" : onChange;
@@ -216,6 +226,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   });
   let read = 0;
   let inputErrors = 0;
+  let referenceChanged = 0;
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
   const oldIds = await storedChatFallbackIds(path.join(opts.labelsDir, opts.run));
@@ -231,11 +242,15 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     const kept = oldIds.byLine.size > 0 ? keepStoredChatId(item.trajectory, oldIds) : undefined;
     if (kept !== undefined) item.trajectory.id = kept;
     const { trajectory: t, row: indexRowNow } = await preparer.prepare(item.trajectory);
-    // --where: as label, a trajectory it does not keep is not judged (nor counted by --limit)
-    if (whereTally && !whereTally.add(indexRowNow)) continue;
+    // --limit, then --where, as label: a trajectory after the limit is not tallied (the statement says what would be
+    // judged); one --where does not keep is not judged (nor counted by --limit)
     if (opts.limit !== undefined && read >= opts.limit) break;
+    if (whereTally && !whereTally.add(indexRowNow)) continue;
     read++;
     const sha = indexRowNow.content_sha256;
+    // finding 5: same content, another benchmark reference: label would re-write the index row (not re-judge)
+    const stored = storedRows.get(indexRowNow.id);
+    if (stored !== undefined && stored.sha === sha && stored.ref !== referenceKey(indexRowNow.reference)) referenceChanged++;
     for (const p of per) {
       const todo = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
       p.row.already_stored += repeats - todo.length;
@@ -301,6 +316,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     trajectories: read,
     ...(whereTally ? { where: whereTally.statement("trajectories read").statement } : {}),
     input_errors: inputErrors,
+    reference_changed: referenceChanged,
     judges: per.map((p) => p.row),
     estimated_cost_usd: total,
     cost_range: {
@@ -370,6 +386,10 @@ function costRange(r: DryRunJudge, prefix: number): void {
 export function formatDryRun(r: DryRunResult): string {
   const usd = (x: number | null) => (x === null ? "unknown" : x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`);
   const lines = [...(r.where ? [whereLine(r.where)] : []), `dry run of ${r.run}: ${r.trajectories} trajectories read${r.input_errors ? `, ${r.input_errors} bad input items` : ""}; nothing was sent or stored`];
+  if (r.reference_changed > 0)
+    lines.push(
+      `note: ${r.reference_changed} trajectory(ies) carry another benchmark reference (security/utility) than the run stored: label would re-write their index rows (errors.jsonl kind reference_changed) so agree/compare read the current reference; nothing is judged again for it`,
+    );
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
   for (const j of r.judges) {
     lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped)`);

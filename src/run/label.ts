@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Judge } from "../judges/judge.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Trajectory, Verdict } from "../types.js";
-import { RunStore, readTrajectoryIndex, sourceKey, verdictKey } from "../store/run-store.js";
+import { RunStore, readTrajectoryIndex, referenceKey, sourceKey, verdictKey } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
@@ -108,6 +108,11 @@ export interface LabelResult {
   costCap?: CostCapState;
   /** Trajectory ids given twice with different inputs in this invocation (input errors `duplicate_id`; the later not judged). */
   duplicateIds: number;
+  /**
+   * Trajectories whose benchmark reference (security/utility) changed in the input since they were stored, content
+   * unchanged: their index rows were re-written (errors.jsonl kind `reference_changed`), nothing judged again.
+   */
+  referenceChanged: number;
   /** Per judge, what it changed in its requests after its server's answers (e.g. no temperature for a reasoning model). */
   adaptations: Record<string, string[]>;
   /** With `where`: what it kept of this invocation's input (`kept` of `of` trajectories read) and its warnings. */
@@ -130,6 +135,7 @@ export interface LabelResult {
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   let duplicateIds = 0;
+  let referenceChanged = 0;
   const repeats = Math.max(1, opts.repeats ?? 1);
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // the cap needs a price for every LLM judge: an unpriced one would reserve $0 per item and the cap never fire
@@ -328,9 +334,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       }
       // Injected text the input does not record recovered, surfaces decided, the index row (./prepare.ts)
       const { trajectory: t, row, surfaceWarnings } = await preparer.prepare(item.trajectory);
-      // --where: a trajectory it does not keep is neither stored nor judged (nor counted by --limit)
-      if (whereTally && !whereTally.add(row)) continue;
+      // --limit first: a trajectory read after the limit is reached is not tallied by --where either, so its
+      // statement ("N kept") says what was judged; --where: one it does not keep is neither stored nor judged (nor
+      // counted by --limit)
       if (opts.limit !== undefined && taken >= opts.limit) break;
+      if (whereTally && !whereTally.add(row)) continue;
       taken++;
       progress.read++;
       for (const w of surfaceWarnings) {
@@ -351,7 +359,19 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         continue;
       }
       const content = row.content_sha256;
+      const refBefore = store.storedReference(t.id);
       const state = store.addTrajectory(row);
+      if (state === "reference_changed") {
+        // finding 5: the benchmark's verdict changed in the input (same content): the index row follows it, said
+        referenceChanged++;
+        store.addError({
+          path: t.source.path,
+          line: t.source.line,
+          trajectory_id: t.id,
+          kind: "reference_changed",
+          message: `trajectory ${t.id}: the benchmark's reference changed since it was labelled (${refBefore} -> ${referenceKey(row.reference)}); its index row now carries the new reference (agree/compare read it); the verdicts stand (they do not depend on the reference)`,
+        });
+      }
       if (state === "changed") {
         progress.changed++;
         store.addError({
@@ -438,6 +458,10 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
   }
   if (warnings.length > 0) summary.ingest_warnings = warnings;
+  if (referenceChanged > 0)
+    summary.warnings.push(
+      `${referenceChanged} trajectory(ies) carry another benchmark reference (security/utility) than when they were labelled (errors.jsonl kind reference_changed, naming old and new): their index rows follow the input now, so agree/compare read the current reference; nothing was judged again`,
+    );
   if (duplicateIds > 0)
     summary.warnings.push(
       `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
@@ -459,6 +483,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     adaptations,
     ...(whereTally ? { where: { input: whereTally.statement("trajectories read").statement, warnings: whereTally.statement("trajectories read").warnings } } : {}),
     duplicateIds,
+    referenceChanged,
     rejudge,
   };
 }

@@ -195,6 +195,8 @@ export class RunStore {
   private trajectoryHashes = new Map<string, string>();
   /** id -> where its stored row was read from (`sourceKey`): a different input under the same id is a duplicate. */
   private trajectorySources = new Map<string, string>();
+  /** id -> {@link referenceKey} of its latest stored row (the benchmark's verdicts the run's figures compare to). */
+  private trajectoryRefs = new Map<string, string>();
   /**
    * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
    * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order, the index row
@@ -300,6 +302,7 @@ export class RunStore {
     for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
       this.trajectoryHashes.set(t.id, t.content_sha256);
       this.trajectorySources.set(t.id, sourceKey(t.source));
+      this.trajectoryRefs.set(t.id, referenceKey(t.reference));
       this.ledger.addRecordedContent(t.id, t.content_sha256);
       this.indexRows.set(t.id, this.compactRow(slimIndexRow(t)));
       this.resumed.trajectories++;
@@ -433,23 +436,34 @@ export class RunStore {
   }
 
   /**
-   * Record a trajectory's index row: once per id, and again when its content changed since it was stored
-   * (the later row supersedes the earlier one).
-   * @returns "new", "same" (already stored with this content) or "changed" (stored with other content).
+   * Record a trajectory's index row: once per id, and again when its content changed since it was stored, or when
+   * its benchmark reference (`reference.security`/`utility`) did (finding 5: a flipped verdict in the input must
+   * reach `agree`/`compare`, which read the latest row per id). The later row supersedes the earlier one.
+   * @returns "new", "same" (already stored with this content and reference), "changed" (stored with other content)
+   *   or "reference_changed" (same content, another reference: the row is re-written; verdicts do not depend on the
+   *   reference, so nothing is judged again).
    */
-  addTrajectory(row: TrajectoryIndexRow): "new" | "same" | "changed" {
+  addTrajectory(row: TrajectoryIndexRow): "new" | "same" | "changed" | "reference_changed" {
     this.throwIfSnapshotFailed();
     const prev = this.trajectoryHashes.get(row.id);
-    if (prev === row.content_sha256) return "same";
+    const refNow = referenceKey(row.reference);
+    const refChanged = prev === row.content_sha256 && this.trajectoryRefs.get(row.id) !== refNow;
+    if (prev === row.content_sha256 && !refChanged) return "same";
     // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
     const slim = isIndexRecord(row) ? this.compactRow(slimIndexRow(jsonCopy(slimIndexRow(row)))) : undefined;
     this.trajectories.append(row);
     if (slim) this.indexRows.set(row.id, slim);
     this.trajectoryHashes.set(row.id, row.content_sha256);
     this.trajectorySources.set(row.id, sourceKey(row.source));
+    this.trajectoryRefs.set(row.id, refNow);
     this.db.data.counts.trajectories = this.trajectoryHashes.size;
     this.touch();
-    return prev === undefined ? "new" : "changed";
+    return prev === undefined ? "new" : refChanged ? "reference_changed" : "changed";
+  }
+
+  /** The reference (benchmark verdicts) of the latest stored row of `id`, as {@link referenceKey} reads it; undefined when not stored. */
+  storedReference(id: string): string | undefined {
+    return this.trajectoryRefs.get(id);
   }
 
   private throwIfSnapshotFailed(): void {
@@ -638,7 +652,17 @@ export function slimVerdict(v: Verdict): Verdict {
   } as Verdict;
 }
 
-/** Read a run's trajectory index rows, by id. */
+/**
+ * A trajectory's benchmark reference as one comparable string: `security` and `utility` each `true`, `false` or
+ * `unknown` (absent or not a boolean), e.g. `security=true utility=unknown`. Two rows with the same key give the
+ * same reference figures.
+ */
+export function referenceKey(ref: { security?: unknown; utility?: unknown } | undefined): string {
+  const v = (x: unknown) => (typeof x === "boolean" ? String(x) : "unknown");
+  return `security=${v(ref?.security)} utility=${v(ref?.utility)}`;
+}
+
+/** Read a run's trajectory index rows, by id: the latest row of each id (a later row supersedes an earlier one). */
 export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
