@@ -30,6 +30,7 @@ export function registerView(program: Command): void {
     .option("--blind", "serve only the blinded annotation pages (give this URL to annotators)")
     .option("--port <n>", "port to listen on (0: any free port)", "0")
     .option("--host <addr>", "address to listen on; anything but the loopback exposes the run to the network", "127.0.0.1")
+    .option("--allow-host <name...>", "more names the browser may use to reach the server (Host header), e.g. this machine's DNS name; with --host 0.0.0.0 the machine's addresses and host name are accepted already")
     .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
     .option("--no-open", "do not open a browser")
     .addHelpText(
@@ -61,6 +62,7 @@ Example:
         sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
         host: o.host,
         port,
+        allowHosts: o.allowHost,
       });
       process.stdout.write(`${server.url}\n`);
       if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run\n`);
