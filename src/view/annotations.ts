@@ -166,10 +166,23 @@ function writeAtomic(file: string, text: string): void {
   }
 }
 
-function readRows<T>(file: string, warnings: string[]): T[] {
+/**
+ * The annotation rows of a JSONL file (none when it does not exist). A file that cannot be read is a warning, or,
+ * with `strict` (about to be rewritten: it must not be replaced unread), an AnnotationWriteError.
+ */
+function readRows<T>(file: string, warnings: string[], strict = false): T[] {
   const out: T[] = [];
   if (!fs.existsSync(file)) return out;
-  fs.readFileSync(file, "utf8")
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).name;
+    if (strict) throw new AnnotationWriteError(`not saved: the file could not be read before writing (${code})`);
+    warnings.push(`${path.basename(file)}: could not be read (${code}), skipped`);
+    return out;
+  }
+  text
     .split("\n")
     .forEach((line, i) => {
       if (!line.trim()) return;
@@ -365,7 +378,7 @@ export class SampleStore {
     if (c.evidence !== undefined) b = await this.blindedItem(c.item_id);
     else if (label !== undefined) b = await this.blindedItem(c.item_id).catch(() => undefined);
     return withFileLock(file, () => {
-      const onDisk = readRows<AnnotationRow>(file, []);
+      const onDisk = readRows<AnnotationRow>(file, [], true);
       const other = onDisk.find((r) => r.annotator !== annotator);
       if (other) throw new AnnotationInputError(`annotator: the file for ${JSON.stringify(annotator)} holds another annotator's labels; choose another name`);
       const prev = onDisk.filter((r) => r.item_id === c.item_id).pop();
@@ -457,7 +470,7 @@ export class SampleStore {
       }
       const row: AdjudicationRow = { item_id: c.item_id, annotator: "adjudicated", label, adjudicator: who, annotators, adjudicated_at: new Date().toISOString() };
       if (typeof c.note === "string" && c.note !== "") row.note = c.note.slice(0, 10_000);
-      const adjudicated = this.readAdjudication();
+      const adjudicated = new Map(readRows<AdjudicationRow>(file, [], true).map((r) => [r.item_id, r]));
       adjudicated.set(c.item_id, row);
       const rows = [...adjudicated.values()].filter((r) => this.order.has(r.item_id)).sort((a, b) => this.order.get(a.item_id)! - this.order.get(b.item_id)!);
       writeAtomic(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
