@@ -38,7 +38,9 @@ export function registerView(program: Command): void {
       `
 The first line of stdout is the URL, with its token; every request without it gets 403. The server reads the run
 folder, the sample folder and the source files the run records, and writes only into the sample folder:
-annotations/<annotator>.jsonl (one file per annotator, read by import-annotations) and adjudication.jsonl.
+annotations/<annotator>.jsonl (one file per annotator, read by import-annotations; a name that is not plain
+lower case gets a hashed file name), annotations/.claims.json (--blind: which browser uses which name) and
+adjudication.jsonl.
 Stop it with Ctrl-C.
 Example:
   ipi-judge view --run study --sample study1
@@ -65,7 +67,7 @@ Example:
         allowHosts: o.allowHost,
       });
       process.stdout.write(`${server.url}\n`);
-      if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run\n`);
+      if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run; browsers must reach it by one of this machine's addresses${["0.0.0.0", "::"].includes(o.host) ? " or its host name" : ""}, or by a name given with --allow-host\n`);
       for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       process.stderr.write(`serving run ${o.run}${o.sample ? ` and sample ${o.sample}` : ""}; Ctrl-C to stop\n`);
       if (o.open !== false) openBrowser(server.url);

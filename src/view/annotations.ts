@@ -4,13 +4,14 @@
  * attack, source or judge view, tool-call ids replaced), and the annotators' labels.
  *
  * Files (in the sample folder; nothing else is written):
- * - `annotations/<annotator>.jsonl`: one annotator's labels, one JSON line per item in task order:
+ * - `annotations/<file>.jsonl`: one annotator's labels, one JSON line per item in task order:
  *   `{item_id, annotator, label, evidence?, note?, labelled_at}`; `import-annotations` reads it as it is (JSONL
- *   rows item_id/annotator/label; other fields ignored; a row without a label counts as unlabelled). Rewritten
- *   whole (temp file + rename) after every change, so a label is on disk as soon as it is given. The file name is
- *   the annotator's name when it is a plain name (letters, digits, `.`, `_`, `-`, not starting with `u-`), else
- *   `u-` + the name's UTF-8 bytes in hex: two annotators never share a file.
- * - `adjudication.jsonl`: the adjudicated label of items the annotators disagree on, apart from theirs:
+ *   rows item_id/annotator/label; other fields ignored; a row without a label counts as unlabelled). After every
+ *   change it is read again and rewritten whole (temp file + rename) under `<file>.jsonl.lock`, so a label is on
+ *   disk before it is acknowledged and two view processes on one folder lose nothing; every read (rows,
+ *   annotators, disagreements, adjudication) reads the files again. `<file>`: {@link annotatorFileName}.
+ * - `annotations/.claims.json` (blind mode): annotator file name -> sha256 of the secret of the browser using it.
+ * - `adjudication.jsonl`: the adjudicated label of items the annotators disagree on, apart from theirs (same lock):
  *   `{item_id, annotator: "adjudicated", label, note?, adjudicator, annotators: {name: label}, adjudicated_at}`.
  */
 import { createHash, randomBytes } from "node:crypto";

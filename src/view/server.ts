@@ -5,7 +5,9 @@
  * Safety (trajectory text is attacker-written):
  * - binds 127.0.0.1 by default; every request needs the random token, as `?token=` or as the cookie the first
  *   tokened page load sets (HttpOnly, SameSite=Strict); without it: 403. A Host header other than the address
- *   it listens on is refused (403), so a web page cannot reach it through DNS rebinding;
+ *   it listens on is refused (403), so a web page cannot reach it through DNS rebinding ({@link hostsFor});
+ * - blind mode: an annotator's rows are answered and written only for the browser that claimed the name
+ *   (SampleStore.claim), and errors carry no trajectory id, model or path;
  * - POST requests also need the header `x-ipi-view: 1` and a JSON body (a cross-site form cannot send either);
  * - the page is static; data comes as JSON and the script puts it in the DOM as text only; every response has a
  *   Content-Security-Policy allowing only the server's own script, style and fetches (no inline script, no
@@ -171,7 +173,9 @@ function meta(o: ViewServerOptions): unknown {
         annotators: o.blind ? [] : o.sample.annotators(),
       }
     : null;
-  if (o.blind) return { mode: "blind", sample, warnings: o.sample?.warnings ?? [] };
+  // the sample's warnings name annotator files and runs: an annotator's page gets only their count
+  const n = o.sample?.warnings.length ?? 0;
+  if (o.blind) return { mode: "blind", sample, warnings: n ? [`${n} warning(s) about the sample folder: the terminal running the view lists them`] : [] };
   return {
     mode: "full",
     run: o.run.name,

@@ -115,7 +115,12 @@ describe("a blind view answers only the annotator its browser claimed (finding 2
   });
 
   it("answers errors with no trajectory id or path (over-long name: 400, not a 500 with a path)", async () => {
+    fs.writeFileSync(path.join(study, "annotations", "quinn.jsonl"), "not json\n");
     const blind = await open({ blind: true });
+    const meta = await req(blind, "/api/meta");
+    expect(meta.body).toMatch(/1 warning/);
+    expect(meta.body).not.toContain("quinn");
+    fs.rmSync(path.join(study, "annotations", "quinn.jsonl"));
     const long = "x".repeat(300);
     const r = await req(blind, `/api/sample/annotations?annotator=${long}`);
     expect(r.status).toBe(400);
