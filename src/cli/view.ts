@@ -30,6 +30,7 @@ export function registerView(program: Command): void {
     .option("--blind", "serve only the blinded annotation pages (give this URL to annotators)")
     .option("--port <n>", "port to listen on (0: any free port)", "0")
     .option("--host <addr>", "address to listen on; anything but the loopback exposes the run to the network", "127.0.0.1")
+    .option("--allow-host <name...>", "more names the browser may use to reach the server (Host header), e.g. this machine's DNS name; with --host 0.0.0.0 the machine's addresses and host name are accepted already")
     .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
     .option("--no-open", "do not open a browser")
     .addHelpText(
@@ -37,7 +38,9 @@ export function registerView(program: Command): void {
       `
 The first line of stdout is the URL, with its token; every request without it gets 403. The server reads the run
 folder, the sample folder and the source files the run records, and writes only into the sample folder:
-annotations/<annotator>.jsonl (one file per annotator, read by import-annotations) and adjudication.jsonl.
+annotations/<annotator>.jsonl (one file per annotator, read by import-annotations; a name that is not plain
+lower case gets a hashed file name), annotations/.claims.json (--blind: which browser uses which name) and
+adjudication.jsonl.
 Stop it with Ctrl-C.
 Example:
   ipi-judge view --run study --sample study1
@@ -61,9 +64,10 @@ Example:
         sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
         host: o.host,
         port,
+        allowHosts: o.allowHost,
       });
       process.stdout.write(`${server.url}\n`);
-      if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run\n`);
+      if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run; browsers must reach it by one of this machine's addresses${["0.0.0.0", "::"].includes(o.host) ? " or its host name" : ""}, or by a name given with --allow-host\n`);
       for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       process.stderr.write(`serving run ${o.run}${o.sample ? ` and sample ${o.sample}` : ""}; Ctrl-C to stop\n`);
       if (o.open !== false) openBrowser(server.url);

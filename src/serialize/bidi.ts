@@ -18,3 +18,12 @@ export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
 export function showBidiControls(text: string): string {
   return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
 }
+
+/**
+ * The inverse of {@link showBidiControls}: each marker of a bidi control (`⟨U+202E⟩`, only the code points of
+ * {@link BIDI_CONTROLS}) turned back into the control, so a text copied from a page showing markers (an
+ * annotator's selection) can be matched against the original.
+ */
+export function restoreBidiControls(text: string): string {
+  return text.replace(/⟨U\+(202[A-E]|206[6-9]|200E|200F|061C)⟩/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}

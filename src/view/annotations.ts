@@ -4,15 +4,17 @@
  * attack, source or judge view, tool-call ids replaced), and the annotators' labels.
  *
  * Files (in the sample folder; nothing else is written):
- * - `annotations/<annotator>.jsonl`: one annotator's labels, one JSON line per item in task order:
+ * - `annotations/<file>.jsonl`: one annotator's labels, one JSON line per item in task order:
  *   `{item_id, annotator, label, evidence?, note?, labelled_at}`; `import-annotations` reads it as it is (JSONL
- *   rows item_id/annotator/label; other fields ignored; a row without a label counts as unlabelled). Rewritten
- *   whole (temp file + rename) after every change, so a label is on disk as soon as it is given. The file name is
- *   the annotator's name when it is a plain name (letters, digits, `.`, `_`, `-`, not starting with `u-`), else
- *   `u-` + the name's UTF-8 bytes in hex: two annotators never share a file.
- * - `adjudication.jsonl`: the adjudicated label of items the annotators disagree on, apart from theirs:
+ *   rows item_id/annotator/label; other fields ignored; a row without a label counts as unlabelled). After every
+ *   change it is read again and rewritten whole (temp file + rename) under `<file>.jsonl.lock`, so a label is on
+ *   disk before it is acknowledged and two view processes on one folder lose nothing; every read (rows,
+ *   annotators, disagreements, adjudication) reads the files again. `<file>`: {@link annotatorFileName}.
+ * - `annotations/.claims.json` (blind mode): annotator file name -> sha256 of the secret of the browser using it.
+ * - `adjudication.jsonl`: the adjudicated label of items the annotators disagree on, apart from theirs (same lock):
  *   `{item_id, annotator: "adjudicated", label, note?, adjudicator, annotators: {name: label}, adjudicated_at}`.
  */
+import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Bucket, EvidenceQuote, PartKind, Trajectory, VerifiedQuote } from "../types.js";
@@ -24,6 +26,8 @@ import { trajectoryParts } from "../serialize/parts.js";
 import { evidenceContext } from "../evidence/context.js";
 import { verifyQuote } from "../evidence/verify.js";
 import { trajectoryDoc, type TrajectoryDoc } from "./document.js";
+import { contentSha256 } from "../run/resume.js";
+import { restoreBidiControls, showBidiControls } from "../serialize/bidi.js";
 
 /** The folder of annotator files inside the sample folder. */
 export const ANNOTATIONS_DIR = "annotations";
@@ -71,12 +75,77 @@ export class AnnotationInputError extends Error {
   }
 }
 
-/** The annotator's file name (module docstring). @throws AnnotationInputError for an empty or over-long name. */
+/** The longest annotator name, in characters (code points). */
+export const MAX_ANNOTATOR_CHARS = 100;
+
+/**
+ * The annotator's file name (module docstring): the name itself when it is plain lower case (`a-z 0-9 . _ -`, at
+ * most 64 characters, not ending in `-` + 12 hex digits, not starting with `u-`), else its plain characters
+ * lower-cased (at most 40) + `-` + 12 hex digits of sha256 over the exact name. Names differing only by case get
+ * different files, even on a case-insensitive disk, and a file name is at most 64 bytes whatever the name.
+ * @throws AnnotationInputError for an empty or over-long name.
+ */
 export function annotatorFileName(name: string): string {
-  const n = name.trim();
-  if (n === "" || n.length > 100) throw new AnnotationInputError("annotator: give a name of 1 to 100 characters");
-  if (/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(n) && !n.startsWith("u-") && !n.endsWith(".")) return `${n}.jsonl`;
-  return `u-${Buffer.from(n, "utf8").toString("hex")}.jsonl`;
+  const n = typeof name === "string" ? name.trim() : "";
+  if (n === "" || [...n].length > MAX_ANNOTATOR_CHARS) throw new AnnotationInputError(`annotator: give a name of 1 to ${MAX_ANNOTATOR_CHARS} characters`);
+  if (/^[a-z0-9][a-z0-9._-]{0,63}$/.test(n) && !n.startsWith("u-") && !n.endsWith(".") && !/-[0-9a-f]{12}$/.test(n)) return `${n}.jsonl`;
+  const slug = n.toLowerCase().replace(/[^a-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "u";
+  return `${slug}-${createHash("sha256").update(n, "utf8").digest("hex").slice(0, 12)}.jsonl`;
+}
+
+/** The annotator's file could not be written: the label was not saved (the message names no path). */
+export class AnnotationWriteError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "AnnotationWriteError";
+  }
+}
+
+/** An item cannot be shown as it was drawn; `drawn_text` is the sample's own rendering of it when the folder holds it. */
+export class ItemUnavailableError extends AnnotationInputError {
+  constructor(
+    message: string,
+    readonly drawnText?: string,
+  ) {
+    super(message);
+    this.name = "ItemUnavailableError";
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const LOCK_STALE_MS = 30_000;
+
+/**
+ * Run `fn` holding `<file>.lock` (created exclusively; other view processes on the same sample folder wait for
+ * it, up to 10 s; a lock older than 30 s is taken as left by a dead process and removed).
+ * @throws AnnotationWriteError when the lock cannot be had.
+ */
+export async function withFileLock<T>(file: string, fn: () => T): Promise<T> {
+  const lock = `${file}.lock`;
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  for (let i = 0; ; i++) {
+    let fd: number;
+    try {
+      fd = fs.openSync(lock, "wx");
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code !== "EEXIST") throw new AnnotationWriteError(`not saved: the annotation file's lock could not be made (${code ?? "error"})`);
+      try {
+        if (Date.now() - fs.statSync(lock).mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
+      } catch {
+        /* gone meanwhile */
+      }
+      if (i > 500) throw new AnnotationWriteError("not saved: another view process holds the annotation file's lock");
+      await sleep(20);
+      continue;
+    }
+    try {
+      return fn();
+    } finally {
+      fs.closeSync(fd);
+      fs.rmSync(lock, { force: true });
+    }
+  }
 }
 
 /** Allowed evidence kinds of a label on a scale (three-way: the union of its buckets' kinds). */
@@ -87,15 +156,34 @@ export function evidenceKinds(label: string, scale: Scale): PartKind[] {
 
 /** Write a file atomically (temp file in the same folder + rename). */
 function writeAtomic(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}`;
-  fs.writeFileSync(tmp, text, "utf8");
-  fs.renameSync(tmp, file);
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(tmp, text, "utf8");
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw new AnnotationWriteError(`not saved: the file could not be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).name})`);
+  }
 }
 
-function readRows<T>(file: string, warnings: string[]): T[] {
+/**
+ * The annotation rows of a JSONL file (none when it does not exist). A file that cannot be read is a warning, or,
+ * with `strict` (about to be rewritten: it must not be replaced unread), an AnnotationWriteError.
+ */
+function readRows<T>(file: string, warnings: string[], strict = false): T[] {
   const out: T[] = [];
-  fs.readFileSync(file, "utf8")
+  if (!fs.existsSync(file)) return out;
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? (e as Error).name;
+    if (strict) throw new AnnotationWriteError(`not saved: the file could not be read before writing (${code})`);
+    warnings.push(`${path.basename(file)}: could not be read (${code}), skipped`);
+    return out;
+  }
+  text
     .split("\n")
     .forEach((line, i) => {
       if (!line.trim()) return;
@@ -117,20 +205,21 @@ export class SampleStore {
   readonly scale: Scale;
   readonly labels: ScaleLabel[];
   readonly warnings: string[] = [];
-  /** annotator -> item_id -> row. */
-  private byAnnotator = new Map<string, Map<string, AnnotationRow>>();
-  private adjudicated = new Map<string, AdjudicationRow>();
   private order: Map<string, number>;
   private blinded = new Map<string, Trajectory>();
+  private drawn: Map<string, string> | undefined;
 
   /**
-   * Open a sample folder: its `manifest.jsonl`, and the annotation and adjudication files already there.
+   * Open a sample folder: its `manifest.jsonl`; the annotation and adjudication files are read again at every
+   * request (another view process may write them), here once for their warnings.
    * @param load re-reads a trajectory by id from the run (src/view/item.ts `loadTrajectory`).
+   * @param log where the details of an item that cannot be shown go (the page gets a reason without ids or paths).
    * @throws AnnotationImportError when the manifest cannot be read; Error when the folder has none.
    */
   constructor(
     dir: string,
     private load: (trajectoryId: string) => Promise<{ trajectory: Trajectory } | { error: string }>,
+    private log: (message: string) => void = (m) => process.stderr.write(`ipi-judge: view: ${m}\n`),
   ) {
     this.dir = dir;
     const mf = path.join(dir, EXPORT_FILES.manifest);
@@ -139,22 +228,31 @@ export class SampleStore {
     this.scale = this.manifest.header.scale;
     this.labels = scaleLabels(this.scale);
     this.order = new Map(this.manifest.rows.map((r, i) => [r.item_id, i]));
-    const adir = path.join(dir, ANNOTATIONS_DIR);
-    if (fs.existsSync(adir)) {
-      for (const f of fs.readdirSync(adir).filter((n) => n.endsWith(".jsonl")).sort()) {
-        for (const r of readRows<AnnotationRow>(path.join(adir, f), this.warnings)) {
-          if (!this.order.has(r.item_id)) {
-            this.warnings.push(`${f}: item ${r.item_id} is not in this sample's manifest, ignored`);
-            continue;
-          }
-          const m = this.byAnnotator.get(r.annotator) ?? new Map<string, AnnotationRow>();
-          m.set(r.item_id, r);
-          this.byAnnotator.set(r.annotator, m);
+    this.readAnnotations(this.warnings);
+    readRows<AdjudicationRow>(path.join(dir, ADJUDICATION_FILE), this.warnings);
+  }
+
+  /** Every annotator's rows, read from the files now (a file's later row of an item wins). */
+  private readAnnotations(warnings: string[] = []): Map<string, Map<string, AnnotationRow>> {
+    const by = new Map<string, Map<string, AnnotationRow>>();
+    const adir = path.join(this.dir, ANNOTATIONS_DIR);
+    if (!fs.existsSync(adir)) return by;
+    for (const f of fs.readdirSync(adir).filter((n) => n.endsWith(".jsonl")).sort()) {
+      for (const r of readRows<AnnotationRow>(path.join(adir, f), warnings)) {
+        if (!this.order.has(r.item_id)) {
+          warnings.push(`${f}: item ${r.item_id} is not in this sample's manifest, ignored`);
+          continue;
         }
+        const m = by.get(r.annotator) ?? new Map<string, AnnotationRow>();
+        m.set(r.item_id, r);
+        by.set(r.annotator, m);
       }
     }
-    const adj = path.join(dir, ADJUDICATION_FILE);
-    if (fs.existsSync(adj)) for (const r of readRows<AdjudicationRow>(adj, this.warnings)) this.adjudicated.set(r.item_id, r);
+    return by;
+  }
+
+  private readAdjudication(): Map<string, AdjudicationRow> {
+    return new Map(readRows<AdjudicationRow>(path.join(this.dir, ADJUDICATION_FILE), []).map((r) => [r.item_id, r]));
   }
 
   /** Item ids in task order. */
@@ -168,96 +266,183 @@ export class SampleStore {
     return i === undefined ? undefined : this.manifest.rows[i].trajectory_id;
   }
 
-  /** The blinded trajectory of an item. @throws AnnotationInputError for an unknown item or an unreadable source. */
+  /** The sample's own rendering of an item (`tasks.jsonl`, the text it was drawn with), if the folder holds it. */
+  drawnText(itemId: string): string | undefined {
+    if (!this.drawn) {
+      this.drawn = new Map();
+      const f = path.join(this.dir, EXPORT_FILES.tasksJsonl);
+      if (fs.existsSync(f)) {
+        for (const line of fs.readFileSync(f, "utf8").split("\n")) {
+          try {
+            const v = JSON.parse(line);
+            if (v && typeof v.item_id === "string" && typeof v.trajectory === "string") this.drawn.set(v.item_id, v.trajectory);
+          } catch {
+            /* not a task line */
+          }
+        }
+      }
+    }
+    return this.drawn.get(itemId);
+  }
+
+  /**
+   * The blinded trajectory of an item, as the sample drew it: the run's source is re-read and its content hash
+   * checked against the manifest's `content_sha256` (a source edited since, even when a resumed `label` took
+   * the new text, is not the item that was drawn).
+   * @throws ItemUnavailableError (an AnnotationInputError) for an unknown item, an unreadable or changed source; its
+   *   message names no trajectory id or path, its `drawnText` is the sample's rendering when the folder has it.
+   */
   async blindedItem(itemId: string): Promise<Trajectory> {
     const cached = this.blinded.get(itemId);
     if (cached) return cached;
     const tid = this.trajectoryIdOf(itemId);
-    if (tid === undefined) throw new AnnotationInputError(`item_id: ${JSON.stringify(itemId)} is not in this sample`);
+    if (tid === undefined) throw new ItemUnavailableError(`item_id: ${JSON.stringify(itemId)} is not in this sample`);
     const r = await this.load(tid);
-    if ("error" in r) throw new AnnotationInputError(`item ${itemId} cannot be shown: ${r.error}`);
-    const b = blindTrajectory(r.trajectory, itemId);
+    let why: string | undefined;
+    if ("error" in r) {
+      why = "its source could not be read again";
+      this.log(`item ${itemId} (${tid}): ${r.error}`);
+    } else {
+      const want = this.manifest.rows[this.order.get(itemId)!].content_sha256;
+      const sha = contentSha256(r.trajectory);
+      if (typeof want === "string" && want !== sha) {
+        why = "its source has changed since the sample was drawn (content hash differs from the sample's manifest)";
+        this.log(`item ${itemId} (${tid}): content hash ${sha.slice(0, 12)}… differs from the manifest's ${want.slice(0, 12)}…`);
+      } else if (typeof want !== "string") {
+        this.log(`item ${itemId}: the manifest has no content_sha256, the text shown cannot be checked against the one drawn`);
+      }
+    }
+    if (why) {
+      const drawn = this.drawnText(itemId);
+      throw new ItemUnavailableError(
+        drawn !== undefined
+          ? `item ${itemId} cannot be shown from its source: ${why}; the text below is the one the sample was drawn with (tasks.jsonl); evidence cannot be selected in it`
+          : `item ${itemId} cannot be shown: ${why}, and the sample folder holds no tasks.jsonl with the text it was drawn with`,
+        drawn,
+      );
+    }
+    const b = blindTrajectory((r as { trajectory: Trajectory }).trajectory, itemId);
     this.blinded.set(itemId, b);
     return b;
   }
 
-  /** The page's document of an item, blinded. */
-  async itemDoc(itemId: string): Promise<TrajectoryDoc> {
-    return trajectoryDoc(await this.blindedItem(itemId));
+  /**
+   * The page's answer for an item: its blinded document, or, when it cannot be shown as drawn, `doc: null` with the
+   * reason and the sample's own text of it (when the folder holds it).
+   * @throws AnnotationInputError for an item not in the sample.
+   */
+  async itemDoc(itemId: string): Promise<{ doc: TrajectoryDoc | null; error?: string; drawn_text?: string }> {
+    try {
+      return { doc: trajectoryDoc(await this.blindedItem(itemId)) };
+    } catch (e) {
+      if (!(e instanceof ItemUnavailableError) || !this.order.has(itemId)) throw e;
+      return e.drawnText !== undefined ? { doc: null, error: e.message, drawn_text: showBidiControls(e.drawnText) } : { doc: null, error: e.message };
+    }
   }
 
-  /** Names of the annotators with a file. */
+  /** Names of the annotators with a file (read now). */
   annotators(): string[] {
-    return [...this.byAnnotator.keys()].sort();
+    return [...this.readAnnotations().keys()].sort();
   }
 
-  /** One annotator's rows in task order. */
+  /** One annotator's rows in task order, read from the files now. */
   rowsOf(annotator: string): AnnotationRow[] {
-    const m = this.byAnnotator.get(annotator.trim());
+    const m = this.readAnnotations().get(typeof annotator === "string" ? annotator.trim() : "");
     return m ? [...m.values()].sort((a, b) => this.order.get(a.item_id)! - this.order.get(b.item_id)!) : [];
   }
 
   /**
-   * Record a change and write the annotator's file at once.
+   * Record a change and write the annotator's file at once: under the file's lock the file is read again, the
+   * change applied to the row on disk and the file rewritten (temp file + rename), so two view processes on one
+   * sample folder lose nothing. Nothing is returned before the file is written.
    * @returns the stored row.
    * @throws AnnotationInputError naming the field (unknown item, label not on the scale, evidence without a label,
-   *   part out of range, bad name).
+   *   part out of range, bad name, a name whose file holds another annotator's rows); AnnotationWriteError when
+   *   the file could not be written (the label is not saved).
    */
   async change(c: AnnotationChange): Promise<AnnotationRow> {
+    if (!c || typeof c !== "object" || Array.isArray(c)) throw new AnnotationInputError("the request body must be a JSON object");
     const annotator = typeof c.annotator === "string" ? c.annotator.trim() : "";
-    const file = path.join(this.dir, ANNOTATIONS_DIR, annotatorFileName(annotator));
+    const fname = annotatorFileName(annotator);
+    const file = path.join(this.dir, ANNOTATIONS_DIR, fname);
     if (typeof c.item_id !== "string" || !this.order.has(c.item_id)) throw new AnnotationInputError(`item_id: ${JSON.stringify(c.item_id)} is not in this sample`);
-    const m = this.byAnnotator.get(annotator) ?? new Map<string, AnnotationRow>();
-    const prev = m.get(c.item_id);
-    const row: AnnotationRow = prev ? { ...prev } : { item_id: c.item_id, annotator, label: "", labelled_at: "" };
+    let label: string | undefined;
     if (c.label !== undefined) {
-      const label = canonicalScaleLabel(c.label, this.scale);
-      if (label === null) throw new AnnotationInputError(`label: ${JSON.stringify(c.label)} is not on the ${this.scale} scale`);
-      row.label = label;
+      const l = canonicalScaleLabel(c.label, this.scale);
+      if (l === null) throw new AnnotationInputError(`label: ${JSON.stringify(c.label)} is not on the ${this.scale} scale`);
+      label = l;
     }
-    if (c.note !== undefined) {
-      if (typeof c.note !== "string" || c.note.length > 10_000) throw new AnnotationInputError("note: a text of at most 10,000 characters");
-      if (c.note === "") delete row.note;
-      else row.note = c.note;
-    }
-    if (c.clear_evidence) delete row.evidence;
-    if (c.evidence !== undefined) {
-      if (!row.label) throw new AnnotationInputError("evidence: choose a label first (what a quote must show depends on it)");
-      row.evidence = [...(row.evidence ?? []), await this.verify(c.item_id, row.label, c.evidence)];
-    } else if (c.label !== undefined && row.evidence?.length) {
-      // a new label asks for other evidence: check the kept quotes again against it
-      const b = await this.blindedItem(c.item_id);
-      const ctx = evidenceContext(b);
-      row.evidence = row.evidence.map((q) => verifyQuote(stripVerification(q), evidenceKinds(row.label, this.scale), ctx));
-    }
-    row.labelled_at = new Date().toISOString();
-    m.set(c.item_id, row);
-    this.byAnnotator.set(annotator, m);
-    writeAtomic(file, this.rowsOf(annotator).map((r) => JSON.stringify(r)).join("\n") + "\n");
-    return row;
+    if (c.note !== undefined && (typeof c.note !== "string" || c.note.length > 10_000)) throw new AnnotationInputError("note: a text of at most 10,000 characters");
+    if (c.evidence !== undefined && (typeof c.evidence !== "object" || c.evidence === null)) throw new AnnotationInputError("evidence: give {part, quote}");
+    // the item is read before the lock (it may need the source); everything under the lock is synchronous
+    let b: Trajectory | undefined;
+    if (c.evidence !== undefined) b = await this.blindedItem(c.item_id);
+    else if (label !== undefined) b = await this.blindedItem(c.item_id).catch(() => undefined);
+    return withFileLock(file, () => {
+      const onDisk = readRows<AnnotationRow>(file, [], true);
+      const other = onDisk.find((r) => r.annotator !== annotator);
+      if (other) throw new AnnotationInputError(`annotator: the file for ${JSON.stringify(annotator)} holds another annotator's labels; choose another name`);
+      const prev = onDisk.filter((r) => r.item_id === c.item_id).pop();
+      const row: AnnotationRow = prev ? { ...prev } : { item_id: c.item_id, annotator, label: "", labelled_at: "" };
+      if (label !== undefined) row.label = label;
+      if (c.note !== undefined) {
+        if (c.note === "") delete row.note;
+        else row.note = c.note;
+      }
+      if (c.clear_evidence) delete row.evidence;
+      if (c.evidence !== undefined) {
+        if (!row.label) throw new AnnotationInputError("evidence: choose a label first (what a quote must show depends on it)");
+        row.evidence = [...(row.evidence ?? []), this.verify(b!, c.item_id, row.label, c.evidence)];
+      } else if (label !== undefined && row.evidence?.length) {
+        // a new label asks for other evidence: check the kept quotes again against it
+        if (!b) throw new AnnotationInputError(`label: item ${c.item_id} cannot be read again to check its evidence against the new label; clear the evidence first`);
+        const ctx = evidenceContext(b);
+        row.evidence = row.evidence.map((q) => verifyQuote(stripVerification(q), evidenceKinds(row.label, this.scale), ctx));
+      }
+      row.labelled_at = new Date().toISOString();
+      const rows = new Map(onDisk.map((r) => [r.item_id, r]));
+      rows.set(c.item_id, row);
+      const sorted = [...rows.values()].filter((r) => this.order.has(r.item_id)).sort((x, y) => this.order.get(x.item_id)! - this.order.get(y.item_id)!);
+      const unknown = [...rows.values()].filter((r) => !this.order.has(r.item_id));
+      writeAtomic(file, [...sorted, ...unknown].map((r) => JSON.stringify(r)).join("\n") + "\n");
+      return row;
+    });
   }
 
-  private async verify(itemId: string, label: string, ev: { part: number; quote: string }): Promise<VerifiedQuote> {
-    const b = await this.blindedItem(itemId);
+  /**
+   * Verify an annotator's quote. The page shows bidi controls as markers (`⟨U+202E⟩`, src/serialize/bidi.ts), so a
+   * selection across one holds the marker: it is tried with the markers turned back into the controls first.
+   */
+  private verify(b: Trajectory, itemId: string, label: string, ev: { part: number; quote: string }): VerifiedQuote {
     const parts = trajectoryParts(b);
     if (!Number.isInteger(ev?.part) || ev.part < 0 || ev.part >= parts.length) throw new AnnotationInputError(`evidence.part: no part ${JSON.stringify(ev?.part)} in item ${itemId}`);
     if (typeof ev.quote !== "string" || ev.quote.length > 5000) throw new AnnotationInputError("evidence.quote: a text of at most 5,000 characters");
     const p = parts[ev.part];
-    const q: EvidenceQuote = { message_index: p.message_index, quote: ev.quote };
-    if (p.tool_call_index !== undefined) q.tool_call_index = p.tool_call_index;
-    if (p.tool_index !== undefined) q.tool_index = p.tool_index;
-    return verifyQuote(q, evidenceKinds(label, this.scale), evidenceContext(b, { parts }));
+    const ctx = evidenceContext(b, { parts });
+    const at = (quote: string) => {
+      const q: EvidenceQuote = { message_index: p.message_index, quote };
+      if (p.tool_call_index !== undefined) q.tool_call_index = p.tool_call_index;
+      if (p.tool_index !== undefined) q.tool_index = p.tool_index;
+      return verifyQuote(q, evidenceKinds(label, this.scale), ctx);
+    };
+    const controls = restoreBidiControls(ev.quote);
+    if (controls !== ev.quote) {
+      const v = at(controls);
+      if (v.verified) return v;
+    }
+    return at(ev.quote);
   }
 
-  /** Items at least two annotators labelled differently, with every annotator's row and the adjudication. */
+  /** Items at least two annotators labelled differently, with every annotator's row and the adjudication (files read now). */
   disagreements(): Array<{ item_id: string; rows: AnnotationRow[]; adjudicated?: AdjudicationRow }> {
+    const by = this.readAnnotations();
+    const adjudicated = this.readAdjudication();
+    const names = [...by.keys()].sort();
     const out: Array<{ item_id: string; rows: AnnotationRow[]; adjudicated?: AdjudicationRow }> = [];
     for (const id of this.itemIds()) {
-      const rows = this.annotators()
-        .map((a) => this.byAnnotator.get(a)!.get(id))
-        .filter((r): r is AnnotationRow => !!r && r.label !== "");
+      const rows = names.map((a) => by.get(a)!.get(id)).filter((r): r is AnnotationRow => !!r && r.label !== "");
       if (rows.length >= 2 && new Set(rows.map((r) => r.label)).size > 1) {
-        const adj = this.adjudicated.get(id);
+        const adj = adjudicated.get(id);
         out.push(adj ? { item_id: id, rows, adjudicated: adj } : { item_id: id, rows });
       }
     }
@@ -265,32 +450,39 @@ export class SampleStore {
   }
 
   /**
-   * Record the adjudicated label of an item (written at once to `adjudication.jsonl`, apart from the annotators').
-   * @throws AnnotationInputError for an unknown item, a label not on the scale, or an empty adjudicator name.
+   * Record the adjudicated label of an item (written at once to `adjudication.jsonl`, apart from the annotators',
+   * read again and rewritten under its lock).
+   * @throws AnnotationInputError for an unknown item, a label not on the scale, or an empty adjudicator name;
+   *   AnnotationWriteError when the file could not be written.
    */
-  adjudicate(c: { item_id: string; label: string; adjudicator: string; note?: string }): AdjudicationRow {
+  async adjudicate(c: { item_id: string; label: string; adjudicator: string; note?: string }): Promise<AdjudicationRow> {
+    if (!c || typeof c !== "object" || Array.isArray(c)) throw new AnnotationInputError("the request body must be a JSON object");
     if (typeof c.item_id !== "string" || !this.order.has(c.item_id)) throw new AnnotationInputError(`item_id: ${JSON.stringify(c.item_id)} is not in this sample`);
     const label = canonicalScaleLabel(c.label, this.scale);
     if (label === null) throw new AnnotationInputError(`label: ${JSON.stringify(c.label)} is not on the ${this.scale} scale`);
     const who = typeof c.adjudicator === "string" ? c.adjudicator.trim() : "";
     if (!who || who.length > 100) throw new AnnotationInputError("adjudicator: give a name of 1 to 100 characters");
-    const annotators: Record<string, string> = {};
-    for (const a of this.annotators()) {
-      const r = this.byAnnotator.get(a)!.get(c.item_id);
-      if (r?.label) annotators[a] = r.label;
-    }
-    const row: AdjudicationRow = { item_id: c.item_id, annotator: "adjudicated", label, adjudicator: who, annotators, adjudicated_at: new Date().toISOString() };
-    if (typeof c.note === "string" && c.note !== "") row.note = c.note.slice(0, 10_000);
-    this.adjudicated.set(c.item_id, row);
-    const rows = [...this.adjudicated.values()].sort((a, b) => this.order.get(a.item_id)! - this.order.get(b.item_id)!);
-    writeAtomic(path.join(this.dir, ADJUDICATION_FILE), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
-    return row;
+    const file = path.join(this.dir, ADJUDICATION_FILE);
+    return withFileLock(file, () => {
+      const annotators: Record<string, string> = {};
+      for (const [a, m] of [...this.readAnnotations()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+        const r = m.get(c.item_id);
+        if (r?.label) annotators[a] = r.label;
+      }
+      const row: AdjudicationRow = { item_id: c.item_id, annotator: "adjudicated", label, adjudicator: who, annotators, adjudicated_at: new Date().toISOString() };
+      if (typeof c.note === "string" && c.note !== "") row.note = c.note.slice(0, 10_000);
+      const adjudicated = new Map(readRows<AdjudicationRow>(file, [], true).map((r) => [r.item_id, r]));
+      adjudicated.set(c.item_id, row);
+      const rows = [...adjudicated.values()].filter((r) => this.order.has(r.item_id)).sort((a, b) => this.order.get(a.item_id)! - this.order.get(b.item_id)!);
+      writeAtomic(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+      return row;
+    });
   }
 
-  /** Every annotator's labels by trajectory id (for the run view's human column; not for annotators' pages). */
+  /** Every annotator's labels by trajectory id, files read now (for the run view's human column; not for annotators' pages). */
   humanLabels(): Map<string, Record<string, string>> {
     const out = new Map<string, Record<string, string>>();
-    for (const [a, m] of this.byAnnotator) {
+    for (const [a, m] of this.readAnnotations()) {
       for (const r of m.values()) {
         const tid = this.trajectoryIdOf(r.item_id);
         if (!tid || !r.label) continue;
@@ -301,7 +493,43 @@ export class SampleStore {
     }
     return out;
   }
+
+  /**
+   * Blind mode: whether the browser holding `secret` may act as `annotator`. The first browser to use a name
+   * claims it (the sha256 of its secret is kept in `annotations/.claims.json`); another browser is refused. A
+   * name with labels on disk but no claim (written before claims were kept, or by the full view) is refused too:
+   * its labels would be shown to whoever typed it first.
+   * @returns `{secret}` to keep in the browser (a new one when it had none), or `{refused}` with the reason.
+   * @throws AnnotationInputError for a bad name; AnnotationWriteError when the claim cannot be written.
+   */
+  async claim(annotator: string, secret: string | undefined): Promise<{ secret: string } | { refused: string }> {
+    const name = typeof annotator === "string" ? annotator.trim() : "";
+    const fname = annotatorFileName(name);
+    const file = path.join(this.dir, ANNOTATIONS_DIR, CLAIMS_FILE);
+    const hash = (s: string) => createHash("sha256").update(s).digest("hex");
+    const mine = secret ?? randomBytes(24).toString("base64url");
+    return withFileLock(file, () => {
+      let claims: Record<string, string> = {};
+      try {
+        const v = JSON.parse(fs.readFileSync(file, "utf8"));
+        if (v && typeof v === "object" && !Array.isArray(v)) claims = v;
+      } catch {
+        /* none yet */
+      }
+      const held = claims[fname];
+      if (held !== undefined) return held === hash(mine) ? { secret: mine } : { refused: `annotator: the name ${JSON.stringify(name)} is in use from another browser; choose another name` };
+      if (readRows<AnnotationRow>(path.join(this.dir, ANNOTATIONS_DIR, fname), []).length > 0) {
+        return { refused: `annotator: the name ${JSON.stringify(name)} already has labels that no browser has claimed; choose another name, or ask whoever runs the view` };
+      }
+      claims[fname] = hash(mine);
+      writeAtomic(file, JSON.stringify(claims, null, 1) + "\n");
+      return { secret: mine };
+    });
+  }
 }
+
+/** The blind view's record of which browser uses which annotator name (sha256 of a browser secret per file name). */
+export const CLAIMS_FILE = ".claims.json";
 
 function stripVerification(q: VerifiedQuote): EvidenceQuote {
   const out: EvidenceQuote = { message_index: q.message_index, quote: q.quote };

@@ -32,6 +32,8 @@ export interface OpenViewOptions {
   host?: string;
   port?: number;
   token?: string;
+  /** More Host header names to accept (see ViewServerOptions.allowHosts). */
+  allowHosts?: string[];
 }
 
 /**
@@ -47,6 +49,6 @@ export async function openView(o: OpenViewOptions): Promise<{ server: ViewServer
   if (sample && sample.manifest.header.run !== run.name) {
     sample.warnings.push(`the sample was drawn from run "${sample.manifest.header.run}", not "${run.name}": items are re-read through this run's index`);
   }
-  const server = await startViewServer({ run, other, sample, blind: o.blind, sourceRoot, host: o.host, port: o.port, token: o.token });
+  const server = await startViewServer({ run, other, sample, blind: o.blind, sourceRoot, host: o.host, port: o.port, token: o.token, allowHosts: o.allowHosts });
   return { server, run, warnings: [...run.warnings, ...(other?.warnings ?? []), ...(sample?.warnings ?? [])] };
 }

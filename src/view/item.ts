@@ -4,7 +4,9 @@
  * a silently different text), its verdicts read back from `verdicts.jsonl` by line offset, laid out by
  * `trajectoryDoc`.
  */
+import fs from "node:fs";
 import path from "node:path";
+import { showBidiControls } from "../serialize/bidi.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { loadSampledTrajectories } from "../sample/source.js";
 import { readLine, type ViewRow, type ViewRun } from "./run-data.js";
@@ -39,7 +41,9 @@ export function rowVerdicts(run: ViewRun, row: ViewRow): Verdict[] {
 
 /**
  * Re-read one trajectory from its recorded source.
- * @returns the trajectory, or `{error}` saying why not (no index row, file missing or changed).
+ * @returns the trajectory, or `{error}` saying why not (no index row, file missing, changed, or not readable as a
+ *   trajectory). The error never quotes the file: a recorded path may point anywhere (an untrusted run folder), and
+ *   a parser's message can carry the text it failed on.
  */
 export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: string): Promise<{ trajectory: Trajectory } | { error: string }> {
   const row = run.index.get(id);
@@ -50,7 +54,10 @@ export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: strin
     const t = m.get(id);
     return t ? { trajectory: t } : { error: "not found again in its source" };
   } catch (e) {
-    return { error: (e as Error).message };
+    const file = path.resolve(sourceRoot, row.source.path);
+    if (!fs.existsSync(file)) return { error: `source file ${file} not found (relative paths are resolved from ${sourceRoot}; pass --source-root)` };
+    if (/has changed since the run was labelled/.test((e as Error).message)) return { error: `source file ${file} has changed since the run was labelled (its content hash differs from the run's)` };
+    return { error: `the source ${file} could not be read as a ${row.source.format ?? "trajectory"} trajectory holding this one` };
   }
 }
 
@@ -95,9 +102,18 @@ export async function itemView(run: ViewRun, id: string, sourceRoot: string, oth
         (Array.isArray(f.evidence) ? f.evidence : []).map((q) => ({ n: 0, judge_id: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, part: null, why: "the trajectory cannot be shown" })),
       ),
     ).map((q, i) => ({ ...q, n: i }));
-  const out: ItemView = { row: plain, verdicts: shown, quotes, doc };
+  // judge-written and quoted text is shown with bidi controls as visible markers, as the trajectory's own text
+  const out: ItemView = { row: plain, verdicts: withVisibleBidi(shown), quotes: withVisibleBidi(quotes), doc };
   if ("error" in loaded) out.error = loaded.error;
   const o = other?.byId.get(id);
   if (other && o) out.other = { run: other.name, labels: o.labels };
   return out;
+}
+
+/** A copy of `v` with every string in it shown with its bidi controls as markers (src/serialize/bidi.ts). */
+export function withVisibleBidi<T>(v: T): T {
+  if (typeof v === "string") return showBidiControls(v) as T;
+  if (Array.isArray(v)) return v.map(withVisibleBidi) as T;
+  if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withVisibleBidi(x)])) as T;
+  return v;
 }

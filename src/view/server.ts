@@ -5,7 +5,9 @@
  * Safety (trajectory text is attacker-written):
  * - binds 127.0.0.1 by default; every request needs the random token, as `?token=` or as the cookie the first
  *   tokened page load sets (HttpOnly, SameSite=Strict); without it: 403. A Host header other than the address
- *   it listens on is refused (403), so a web page cannot reach it through DNS rebinding;
+ *   it listens on is refused (403), so a web page cannot reach it through DNS rebinding ({@link hostsFor});
+ * - blind mode: an annotator's rows are answered and written only for the browser that claimed the name
+ *   (SampleStore.claim), and errors carry no trajectory id, model or path;
  * - POST requests also need the header `x-ipi-view: 1` and a JSON body (a cross-site form cannot send either);
  * - the page is static; data comes as JSON and the script puts it in the DOM as text only; every response has a
  *   Content-Security-Policy allowing only the server's own script, style and fetches (no inline script, no
@@ -13,15 +15,17 @@
  * - a request names trajectories and items by id only; the files read are the run folder, the sample folder and
  *   the source files the run's index records (no path from a request is ever opened).
  */
-import { randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import fs from "node:fs";
 import http from "node:http";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ViewRun } from "./run-data.js";
 import { facets, FIELDS, listPage, parseListQuery } from "./query.js";
 import { itemView } from "./item.js";
-import { AnnotationInputError, type SampleStore } from "./annotations.js";
+import { AnnotationInputError, AnnotationWriteError, type AnnotationRow, type SampleStore } from "./annotations.js";
+import { showBidiControls } from "../serialize/bidi.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
 
 /** The Content-Security-Policy of every response. */
@@ -45,6 +49,34 @@ export interface ViewServerOptions {
   port?: number;
   /** Fixed token (tests); default 24 random bytes, base64url. */
   token?: string;
+  /** More names (host or host:port) the Host header may carry, e.g. a DNS name of a machine bound on 0.0.0.0. */
+  allowHosts?: string[];
+}
+
+/**
+ * The Host headers accepted on `port` (lower case): the loopback names, the bound address, `allow`, and, when
+ * bound to every address (0.0.0.0, ::), every address of the machine's interfaces and its host name.
+ */
+export function hostsFor(host: string, allow: readonly string[]): (port: number) => Set<string> {
+  const names = new Set(["127.0.0.1", "localhost", "::1", host]);
+  if (host === "0.0.0.0" || host === "::" || host === "") {
+    for (const addrs of Object.values(os.networkInterfaces())) for (const a of addrs ?? []) names.add(a.address.replace(/%.*$/, ""));
+    names.add(os.hostname());
+  }
+  const cache = new Map<number, Set<string>>();
+  return (port) => {
+    let s = cache.get(port);
+    if (!s) {
+      s = new Set<string>();
+      for (const n of names) s.add((n.includes(":") ? `[${n}]:${port}` : `${n}:${port}`).toLowerCase());
+      for (const a of allow) {
+        const v = a.trim().toLowerCase();
+        if (v) s.add(/:\d+$/.test(v) && !v.endsWith("]") ? v : `${v}:${port}`);
+      }
+      cache.set(port, s);
+    }
+    return s;
+  };
 }
 
 /** A started server. */
@@ -116,11 +148,14 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
       } else chunks.push(c);
     });
     req.on("end", () => {
+      let v: unknown;
       try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+        v = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       } catch {
-        reject(new AnnotationInputError("the request body is not JSON"));
+        return reject(new AnnotationInputError("the request body is not JSON"));
       }
+      if (typeof v !== "object" || v === null || Array.isArray(v)) reject(new AnnotationInputError("the request body must be a JSON object"));
+      else resolve(v);
     });
     req.on("error", reject);
   });
@@ -138,7 +173,9 @@ function meta(o: ViewServerOptions): unknown {
         annotators: o.blind ? [] : o.sample.annotators(),
       }
     : null;
-  if (o.blind) return { mode: "blind", sample, warnings: o.sample?.warnings ?? [] };
+  // the sample's warnings name annotator files and runs: an annotator's page gets only their count
+  const n = o.sample?.warnings.length ?? 0;
+  if (o.blind) return { mode: "blind", sample, warnings: n ? [`${n} warning(s) about the sample folder: the terminal running the view lists them`] : [] };
   return {
     mode: "full",
     run: o.run.name,
@@ -152,6 +189,52 @@ function meta(o: ViewServerOptions): unknown {
     sample,
     warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...(o.sample?.warnings ?? [])],
   };
+}
+
+/** An annotation row as served: its quotes and their closest text with bidi controls shown as markers. */
+function shownRow(r: AnnotationRow): AnnotationRow {
+  if (!r.evidence?.length) return r;
+  return {
+    ...r,
+    evidence: r.evidence.map((q) => ({
+      ...q,
+      quote: showBidiControls(String(q.quote)),
+      ...(q.closest ? { closest: { ...q.closest, text: showBidiControls(String(q.closest.text)) } } : {}),
+    })),
+  };
+}
+
+/** The blind view's cookie holding the browser's annotator secret (per sample folder, kept a year). */
+const claimCookie = (dir: string) => `ipi_view_annotator_${createHash("sha256").update(path.resolve(dir)).digest("hex").slice(0, 12)}`;
+
+function readCookie(req: http.IncomingMessage, name: string): string | undefined {
+  for (const c of (req.headers.cookie ?? "").split(";")) {
+    const [k, ...v] = c.trim().split("=");
+    if (k === name) return v.join("=");
+  }
+  return undefined;
+}
+
+/** A request refused with a status and a message for the page. */
+class Refused extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Blind mode: the annotator a request acts as must be the one this browser claimed (SampleStore.claim). Sets the
+ * claim cookie on `res`; throws Refused (403) otherwise. Full mode: no check (the operator's own view).
+ */
+async function checkAnnotator(o: ViewServerOptions, req: http.IncomingMessage, res: http.ServerResponse, annotator: unknown): Promise<void> {
+  if (!o.blind || !o.sample) return;
+  const name = claimCookie(o.sample.dir);
+  const c = await o.sample.claim(typeof annotator === "string" ? annotator : "", readCookie(req, name));
+  if ("refused" in c) throw new Refused(403, c.refused);
+  res.setHeader("set-cookie", `${name}=${c.secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000`);
 }
 
 /** Copy the sample's annotator labels into the run's rows (the list's human column and filter). */
@@ -170,21 +253,26 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
   if (p.startsWith("/api/sample")) {
     const s = o.sample;
     if (!s) return json(res, 404, { error: "no sample: start the view with --sample DIR" });
-    if (req.method === "GET" && p === "/api/sample/item") return json(res, 200, { item_id: sp.get("item_id"), doc: await s.itemDoc(sp.get("item_id") ?? "") });
-    if (req.method === "GET" && p === "/api/sample/annotations") return json(res, 200, { rows: s.rowsOf(sp.get("annotator") ?? "") });
+    if (req.method === "GET" && p === "/api/sample/item") return json(res, 200, { item_id: sp.get("item_id"), ...(await s.itemDoc(sp.get("item_id") ?? "")) });
+    if (req.method === "GET" && p === "/api/sample/annotations") {
+      await checkAnnotator(o, req, res, sp.get("annotator") ?? "");
+      return json(res, 200, { rows: s.rowsOf(sp.get("annotator") ?? "").map(shownRow) });
+    }
     if (o.blind && (p === "/api/sample/disagreements" || p === "/api/sample/adjudicate")) {
       return json(res, 403, { error: "this view is blind (--blind): adjudication shows the annotators' labels; start the view without --blind to adjudicate" });
     }
     if (req.method === "GET" && p === "/api/sample/disagreements") {
-      const ds = await Promise.all(s.disagreements().map(async (d) => ({ ...d })));
+      const ds = s.disagreements().map((d) => ({ ...d, rows: d.rows.map(shownRow) }));
       return json(res, 200, { items: ds });
     }
     if (req.method === "POST" && p === "/api/sample/annotate") {
-      const row = await s.change((await readBody(req)) as never);
+      const body = (await readBody(req)) as { annotator?: unknown };
+      await checkAnnotator(o, req, res, body.annotator);
+      const row = await s.change(body as never);
       refreshHumans(o);
-      return json(res, 200, { row });
+      return json(res, 200, { row: shownRow(row) });
     }
-    if (req.method === "POST" && p === "/api/sample/adjudicate") return json(res, 200, { row: s.adjudicate((await readBody(req)) as never) });
+    if (req.method === "POST" && p === "/api/sample/adjudicate") return json(res, 200, { row: await s.adjudicate((await readBody(req)) as never) });
     return json(res, 404, { error: "no such API" });
   }
   if (o.blind) return json(res, 403, { error: "this view is blind (--blind): only the annotation pages are served" });
@@ -211,10 +299,10 @@ export async function startViewServer(o: ViewServerOptions): Promise<ViewServer>
   };
   refreshHumans(o);
   let port = 0;
+  const okHosts = hostsFor(host, o.allowHosts ?? []);
   const server = http.createServer((req, res) => {
     const hostHeader = req.headers.host ?? "";
-    const okHosts = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `${host}:${port}`, host.includes(":") ? `[${host}]:${port}` : ""];
-    if (!okHosts.includes(hostHeader)) return send(res, 403, "forbidden: unexpected Host header\n", "text/plain; charset=utf-8");
+    if (!okHosts(port).has(hostHeader.toLowerCase())) return send(res, 403, "forbidden: unexpected Host header\n", "text/plain; charset=utf-8");
     let url: URL;
     try {
       url = new URL(req.url ?? "/", `http://127.0.0.1:${port}`);
@@ -233,8 +321,14 @@ export async function startViewServer(o: ViewServerOptions): Promise<ViewServer>
     if (req.method === "GET" && asset) return send(res, 200, asset.body, asset.type, cookie);
     if (url.pathname.startsWith("/api/")) {
       api(o, req, res, url).catch((e: Error) => {
-        if (e instanceof AnnotationInputError || e instanceof RangeError) json(res, 400, { error: e.message });
-        else json(res, 500, { error: e.message });
+        if (e instanceof Refused) json(res, e.status, { error: e.message });
+        else if (e instanceof AnnotationInputError || e instanceof RangeError) json(res, 400, { error: e.message });
+        else if (e instanceof AnnotationWriteError) json(res, 500, { error: e.message });
+        else {
+          // the detail (it may hold a path or a trajectory id) goes to the terminal, not to the page
+          process.stderr.write(`ipi-judge: view: ${req.method} ${url.pathname}: ${e?.stack ?? e}\n`);
+          json(res, 500, { error: o.blind ? "internal error (the terminal running the view has the detail)" : String(e?.message ?? e) });
+        }
       });
       return;
     }

@@ -11,6 +11,15 @@ import type { Meta } from "./meta.js";
 
 const NAME_KEY = "ipi-view-annotator";
 
+/** The server's answer for an item: its document, or why it cannot be shown and the text the sample drew. */
+type ItemAnswer = { doc: TrajectoryDoc | null; error?: string; drawn_text?: string };
+
+/** The item's document, or its reason and the sample's own text of it (as text, never markup). */
+function itemBody(a: ItemAnswer): HTMLElement {
+  if (a.doc) return renderDoc(a.doc);
+  return h("div", { class: "item-unavailable" }, h("p", { class: "warn", role: "alert" }, a.error ?? "this item cannot be shown"), a.drawn_text !== undefined ? h("pre", {}, a.drawn_text) : null);
+}
+
 /** Keyboard handler of the current annotation page (replaced on each draw). */
 let keyHandler: ((e: KeyboardEvent) => void) | null = null;
 /** Remove the annotation page's keyboard handler (when another page is drawn). */
@@ -48,9 +57,9 @@ export async function renderAnnotate(root: HTMLElement, meta: Meta, n: number): 
   const items = s.items;
   const idx = Math.max(0, Math.min(items.length - 1, n));
   const itemId = items[idx];
-  const [{ rows }, { doc }] = await Promise.all([
+  const [{ rows }, item] = await Promise.all([
     getJson<{ rows: AnnotationRow[] }>(`/api/sample/annotations?annotator=${encodeURIComponent(name)}`),
-    getJson<{ doc: TrajectoryDoc }>(`/api/sample/item?item_id=${encodeURIComponent(itemId)}`),
+    getJson<ItemAnswer>(`/api/sample/item?item_id=${encodeURIComponent(itemId)}`),
   ]);
   const byItem = new Map(rows.map((r) => [r.item_id, r]));
   let mine = byItem.get(itemId);
@@ -134,7 +143,7 @@ export async function renderAnnotate(root: HTMLElement, meta: Meta, n: number): 
     note,
     h("details", { class: "defs" }, h("summary", {}, "label definitions"), h("ol", {}, ...s.labels.map((l) => h("li", {}, h("b", {}, l.value), `: ${l.definition}`))), h("p", {}, s.precedence)),
   );
-  root.append(panel, renderDoc(doc));
+  root.append(panel, itemBody(item));
   drawState();
   keyHandler = (e: KeyboardEvent) => {
     const t = e.target as HTMLElement;
@@ -187,8 +196,7 @@ export async function renderAdjudicate(root: HTMLElement, meta: Meta): Promise<v
     const show = h("details", {}, h("summary", {}, "the item"));
     show.addEventListener("toggle", async () => {
       if (show.childElementCount > 1) return;
-      const { doc } = await getJson<{ doc: TrajectoryDoc }>(`/api/sample/item?item_id=${encodeURIComponent(it.item_id)}`);
-      show.appendChild(renderDoc(doc));
+      show.appendChild(itemBody(await getJson<ItemAnswer>(`/api/sample/item?item_id=${encodeURIComponent(it.item_id)}`)));
     });
     box.append(h("div", { class: "tools-row" }, sel, note, adj, btn, st), show);
     root.appendChild(box);
