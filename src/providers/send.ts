@@ -175,7 +175,8 @@ export interface SendContext {
  * @param ctx judge id, per-request timeout, abort signal, secrets to redact, rate gate, options.
  * @returns the outcome (a reply, a refusal, or an error with kind and message), the number of requests sent,
  *   usage summed over responses, raw contents, waits, and the `max_tokens` and token parameter now in force.
- * @throws JudgeFatalError for 401/403 (`auth`), 429 `insufficient_quota`, 429 with a retry-after over
+ * @throws JudgeFatalError for 401/403 (`auth`), no quota or credits left (`insufficient_quota`: 429
+ *   insufficient_quota, 402 payment required, a 4xx or an error inside a 200 saying so), 429 with a retry-after over
  *   `maxRetryAfterMs` (`rate_limited`), `notCompatibleTries` responses that are not chat completions on a judge
  *   that never had one (`not_openai_compatible`), and (with `ctx.health` not yet
  *   succeeded) a server that cannot be reached (`unreachable`: "cannot reach <host> (<base url>): <system error>");
