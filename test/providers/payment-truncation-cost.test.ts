@@ -119,6 +119,8 @@ describe("finding 1: 402 payment required / insufficient credits is a quota stop
     expect(credits.code).toBe(quota.code);
     expect(credits.stdout + credits.stderr).toMatch(/no credits or quota left/);
     expect(lines(path.join(tmp, "cli402", "verdicts.jsonl"))).toHaveLength(0);
+    // the run is not "complete": it names the stopped judge
+    expect(JSON.parse(fs.readFileSync(path.join(tmp, "cli402", "store.json"), "utf8")).label_state.state).toBe("stopped_judges");
   });
 });
 
