@@ -368,7 +368,7 @@ export type OpenAIJudge = LlmJudge;
  * @param cfg one judge of the configuration file (`loadJudgesConfig`).
  * @param common `retries`, `minQuoteChars`, optional `budgetChars` and test hooks.
  * @returns a `Judge` whose `judge(t, ctx)` always resolves to a verdict (`ok`, `judge_error`, `judge_refused`)
- *   and rejects only with a `JudgeFatalError` (401/403: kind `auth`; 429 insufficient_quota: kind
+ *   and rejects only with a `JudgeFatalError` (401/403: kind `auth`; 429 insufficient_quota or 402 payment required: kind
  *   `insufficient_quota`; 429 with a retry-after over the transport's `maxRetryAfterMs`: kind `rate_limited`;
  *   connection refused / unknown host / certificate error before any successful response: kind `unreachable`,
  *   after a short bounded retry; 3 responses that are not chat completions (an HTML page) before any valid

@@ -55,7 +55,7 @@ export class BatchApi {
 
   /**
    * One files/batches API call under the transport's fault policy: 408/409/429/5xx and connection faults are
-   * retried (exponential backoff from 1 s, at most 5 times); 401/403 and `insufficient_quota` stop this judge
+   * retried (exponential backoff from 1 s, at most 5 times); 401/403 and no quota or credits (`insufficient_quota`: 429, 402) stop this judge
    * (`JudgeFatalError`); anything else is an error naming the judge and the call. The key is never in a message.
    * @param what the call in words ("upload the request file"), for the error message.
    * @param call the call; `attempt` counts from 0 (a retried creation looks before creating again).
@@ -71,8 +71,9 @@ export class BatchApi {
         const st = err.status;
         if (st === 401 || st === 403)
           throw new JudgeFatalError(id, "auth", `judge "${id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
-        if (st === 429 && QUOTA_TEXT.test(`${err.code ?? ""} ${msg}`))
-          throw new JudgeFatalError(id, "insufficient_quota", `judge "${id}": no quota left (HTTP 429) when trying to ${what}: ${msg}`);
+        // no quota or credits left (429 insufficient_quota, 402 payment required, a 4xx saying so): as online
+        if (st === 402 || (st !== undefined && st >= 400 && st < 500 && QUOTA_TEXT.test(`${err.code ?? ""} ${msg}`)))
+          throw new JudgeFatalError(id, "insufficient_quota", `judge "${id}": no credits or quota left (HTTP ${st}) when trying to ${what}: ${msg}. Its items stay un-judged: top up the account, then run the same command again to resume.`);
         // connection faults (the client's APIConnectionError and its timeout, a reset while a result file streams)
         // are retried like the chat requests' (src/providers/send.ts), as are 408/409/429/5xx
         const transient =

@@ -11,7 +11,7 @@
  * | not JSON, no `choices[0].message` | `invalid` (`invalid_response`) |
  * | `message.refusal` set, or `finish_reason: "content_filter"` | `refused` with the provider's reason |
  * | `content` a list of chunks (Mistral Magistral: `thinking` and `text` chunks; `output_text` parts) | the `text` chunks joined in order are the reply; `thinking` chunks are reasoning (kept for audit, never parsed) |
- * | reported `prompt_tokens` (256 or more: a context window) below half of a floor count of what was sent (characters / 5; Ollama cuts a prompt to `num_ctx` and answers anyway) | `final` error `prompt_truncated` (no label; the judge is flagged with the fix) |
+ * | reported `prompt_tokens` (256 or more: a context window) below what was sent: under 0.8 x our own count for a model whose tokenizer we know (`./tokens.ts`, exact o200k / cl100k; prompts of 1,000 tokens or more), else under characters / 6 (prompts of 8,000 characters or more); Ollama cuts a prompt to `num_ctx` and answers anyway | `final` error `prompt_truncated` (no label; the judge is flagged with the fix) |
  * | content empty, the text in `reasoning_content` / `reasoning`, not cut | `final` error `reasoning_only` |
  * | `finish_reason: "length"` with a reply the judge can use whole (`isComplete`: it parses into a verdict) | `reply`, the finish reason recorded (`notes`): mlx-lm and others say "length" on complete replies |
  * | `finish_reason: "length"` otherwise, or content empty/null | `cut` (resend once with a larger budget, then `truncated` / `empty_response`) |
@@ -20,14 +20,17 @@
 import OpenAI from "openai";
 import { providerFault, reasoningText, type InBandFault } from "./faults.js";
 import { errorEnvelope } from "./error-body.js";
+import { countPromptTokens, tokenizerFor } from "./tokens.js";
 export { errorEnvelope } from "./error-body.js";
 
 /** What the caller knows that the reply alone does not say. */
 export interface ReplyContext {
   /** Whether a content cut with `finish_reason: "length"` is nonetheless a complete reply (the judge's parse). */
   isComplete?: (content: string) => boolean;
-  /** Characters of the prompt sent (all messages): the floor of its token count is `characters / 5`. */
+  /** Characters of the prompt sent (all messages): the conservative bound for an unknown tokenizer is `characters / 6`. */
   promptChars?: number;
+  /** Our own count of the prompt's tokens (all messages), when the model's tokenizer is known (`./tokens.ts`): exact. */
+  promptTokens?: number;
 }
 
 /** What one chat completion (HTTP 200) is. */
@@ -43,12 +46,21 @@ export type ReplyClass =
   /** Cut at the token limit or empty: one resend with a larger budget, then this error. */
   | { kind: "cut"; errorKind: "truncated" | "empty_response"; finishReason: string | null };
 
-/** Tokens are at most this many characters each in any tokenizer we meet on prompts (a floor count). */
-export const MAX_CHARS_PER_TOKEN = 5;
-/** Reported prompt tokens below this share of the floor count mean the server did not read the whole prompt. */
-export const PROMPT_TRUNCATION_RATIO = 0.5;
-/** Prompts shorter than this (characters) are not checked (a rubric alone is ~10k characters). */
+/**
+ * For a model whose tokenizer we do not know: tokens are at most this many characters each on the prompts we send
+ * (English and JSON run at 3-4.5 characters per token in the tokenizers we meet; 6 is a conservative floor count).
+ */
+export const MAX_CHARS_PER_TOKEN = 6;
+/**
+ * For a model whose tokenizer we know (exact count of what we sent): reported prompt tokens below this share of our
+ * count mean the server did not read the whole prompt. A server adds tokens (its chat template, the schema of
+ * `response_format`), it never reads fewer than it was sent; 0.8 leaves room for a template that counts differently.
+ */
+export const PROMPT_TRUNCATION_RATIO = 0.8;
+/** Prompts shorter than this (characters) are not checked by the characters-based bound (a rubric alone is ~10k characters). */
 export const PROMPT_TRUNCATION_MIN_CHARS = 8000;
+/** Prompts of fewer tokens than this (our exact count) are not checked. */
+export const PROMPT_TRUNCATION_MIN_TOKENS = 1000;
 /**
  * Reports under this many prompt tokens are not read as a cut: no context window is that small (Ollama's default
  * is 2048 or more), so such a figure is a server that does not count tokens, not one that cut the prompt.
@@ -103,7 +115,7 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
   const finishReason = typeof c.finish_reason === "string" ? c.finish_reason : null;
   if (typeof c.message.refusal === "string" && c.message.refusal.trim() !== "") return { kind: "refused", message: c.message.refusal };
   if (finishReason === "content_filter") return { kind: "refused", message: "the provider's content filter stopped the reply (finish_reason content_filter)" };
-  const truncation = promptTruncation((completion as { usage?: unknown }).usage, ctx.promptChars);
+  const truncation = promptTruncation((completion as { usage?: unknown }).usage, ctx.promptChars, ctx.promptTokens);
   if (truncation) return { kind: "final", errorKind: "prompt_truncated", message: truncation };
   const { text, thinking } = contentText(c.message.content);
   const reasoning = reasoningText(c.message) ?? thinking;
@@ -127,26 +139,59 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
 }
 
 /**
- * Whether the server read less of the prompt than was sent: reported prompt tokens (plus cached ones, where a
- * provider counts them apart) under {@link PROMPT_TRUNCATION_RATIO} of the floor count `promptChars / 5`.
+ * Whether the server read less of the prompt than was sent. The reported prompt tokens (plus cached ones, where a
+ * provider counts them apart) are compared with our own count when the model's tokenizer is known (`promptTokens`:
+ * cut when under {@link PROMPT_TRUNCATION_RATIO} of it, for prompts of {@link PROMPT_TRUNCATION_MIN_TOKENS} or
+ * more), else with the conservative floor `promptChars / 6` ({@link MAX_CHARS_PER_TOKEN}, for prompts of
+ * {@link PROMPT_TRUNCATION_MIN_CHARS} characters or more). Reports under {@link PROMPT_TRUNCATION_MIN_REPORTED}
+ * are not read as a cut.
+ * @param usage the reply's `usage` field.
+ * @param promptChars characters of the messages sent.
+ * @param promptTokens our exact count of the messages sent, when the model's tokenizer is known.
  * @returns the message of the `prompt_truncated` error, or undefined (also when usage or the size is unknown).
  */
-export function promptTruncation(usage: unknown, promptChars: number | undefined): string | undefined {
-  if (promptChars === undefined || promptChars < PROMPT_TRUNCATION_MIN_CHARS) return undefined;
+export function promptTruncation(usage: unknown, promptChars: number | undefined, promptTokens?: number): string | undefined {
   const u = usage as { prompt_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null; prompt_cache_hit_tokens?: unknown } | null;
   if (!u || typeof u !== "object" || typeof u.prompt_tokens !== "number" || !(u.prompt_tokens > 0)) return undefined;
-  const floor = Math.floor(promptChars / MAX_CHARS_PER_TOKEN);
   const cached = u.prompt_tokens_details?.cached_tokens;
   // cached tokens added: where a provider counts them apart the sum is what was read; where they are part of
   // prompt_tokens (OpenAI) the sum errs high, so the check errs toward "not cut"
   const reported = u.prompt_tokens + (typeof cached === "number" && cached > 0 ? cached : 0);
-  if (reported < PROMPT_TRUNCATION_MIN_REPORTED || reported >= PROMPT_TRUNCATION_RATIO * floor) return undefined;
+  if (reported < PROMPT_TRUNCATION_MIN_REPORTED) return undefined;
+  let sent: string;
+  if (promptTokens !== undefined && Number.isFinite(promptTokens)) {
+    if (promptTokens < PROMPT_TRUNCATION_MIN_TOKENS || reported >= PROMPT_TRUNCATION_RATIO * promptTokens) return undefined;
+    sent = `${promptTokens} tokens by our count with the model's tokenizer`;
+  } else {
+    if (promptChars === undefined || promptChars < PROMPT_TRUNCATION_MIN_CHARS) return undefined;
+    const floor = Math.floor(promptChars / MAX_CHARS_PER_TOKEN);
+    if (reported >= floor) return undefined;
+    sent = `${promptChars} characters, at least ${floor} tokens`;
+  }
   return (
-    `the server reports ${reported} prompt tokens for a prompt of ${promptChars} characters (at least ${floor} tokens): it cut the ` +
+    `the server reports ${reported} prompt tokens for a prompt of ${sent}: it cut the ` +
     `prompt to its context window and answered without reading the trajectory; not a label. Fix: raise the server's context ` +
-    `(Ollama: OLLAMA_CONTEXT_LENGTH, or PARAMETER num_ctx in a Modelfile; llama.cpp: --ctx-size; vLLM: --max-model-len) or set context_tokens`
+    `(Ollama: num_ctx, i.e. OLLAMA_CONTEXT_LENGTH or PARAMETER num_ctx in a Modelfile; llama.cpp: --ctx-size; vLLM: --max-model-len) or set context_tokens`
   );
 }
+
+/**
+ * The size of a chat request body's prompt, for {@link promptTruncation}: characters of its messages, and our exact
+ * token count when the body's `model` has a known tokenizer (`./tokens.ts`; the system message, the same rubric in
+ * every request, is counted once).
+ * @param body the request body sent (`model`, `messages`).
+ */
+export function promptSize(body: Record<string, unknown>): { promptChars: number; promptTokens?: number } {
+  const msgs = ((body.messages as { role?: unknown; content?: unknown }[] | undefined) ?? []).filter((m) => m && typeof m === "object");
+  const promptChars = msgs.reduce((a, m) => a + (typeof m.content === "string" ? m.content.length : 0), 0);
+  const name = typeof body.model === "string" ? tokenizerFor(body.model) : "estimated";
+  if (name === "estimated" || promptChars < PROMPT_TRUNCATION_MIN_TOKENS) return { promptChars };
+  if (systemCounts.size > 32) systemCounts.clear();
+  const texts = msgs.map((m) => ({ role: typeof m.role === "string" ? m.role : "user", content: typeof m.content === "string" ? m.content : "" }));
+  return { promptChars, promptTokens: countPromptTokens(texts, name, systemCounts) };
+}
+
+const systemCounts = new Map<string, number>();
 
 /**
  * A Batch API result line's error response as the `APIError` the `openai` client throws online for the same

@@ -8,6 +8,7 @@
  * | 429 with `retry-after-ms` / `retry-after` (seconds or HTTP date) | wait at least that long plus jitter, retry; cut the AIMD limit |
  * | 429 without a header | exponential backoff with jitter, retry; cut the AIMD limit |
  * | 429 `insufficient_quota` | `JudgeFatalError` kind `insufficient_quota` |
+ * | 402 (payment required: OpenRouter "Insufficient credits", DeepSeek "Insufficient Balance"), or any status whose body says the credits / balance / quota are used up ({@link QUOTA_TEXT}) | `JudgeFatalError` kind `insufficient_quota`: items stay un-judged, a plain resume judges them |
  * | 429 with a `retry-after` over `maxRetryAfterMs` (default 300 s) | `JudgeFatalError` kind `rate_limited` ("the provider asks to wait N s; ... run again later to resume") |
  * | 401 / 403 | `JudgeFatalError` kind `auth` |
  * | 400 (and other 4xx except 408/409/429) | no retry: error `bad_request` (`http_<status>`) with the provider's message and request id |
@@ -142,6 +143,20 @@ export const HTTP_FAULTS: readonly HttpFaultRow[] = [
     fault: (_e, msg, s) => ({ action: "fatal", kind: "insufficient_quota", message: `judge "${s.judgeId}": the account has no quota left (HTTP 429 insufficient_quota): ${msg}` }),
   },
   {
+    // Payment required (OpenRouter 402 "Insufficient credits", DeepSeek 402 "Insufficient Balance"), or another
+    // 4xx whose body says the money is gone: like an exhausted quota, every other item would get the same answer.
+    // Stop this judge; its items stay un-judged, so the same command resumes them once the account is topped up.
+    statuses: (st) => st === 402 || (st >= 400 && st < 500 && st !== 429),
+    when: (e) => e.status === 402 || isQuota(e),
+    fault: (e, msg, s) => ({
+      action: "fatal",
+      kind: "insufficient_quota",
+      message:
+        `judge "${s.judgeId}": the account has no credits or quota left (HTTP ${e.status}${e.status === 402 ? " payment required" : ""}): ${msg}. ` +
+        `Its remaining items stay un-judged: top up the account, then run the same command again to resume.`,
+    }),
+  },
+  {
     // Every other item would get the same answer within seconds (a corpus of judge_error verdicts, exit 0):
     // stop this judge so its items stay un-judged for a later run.
     statuses: is(429),
@@ -209,7 +224,7 @@ export const HTTP_FAULTS: readonly HttpFaultRow[] = [
     // The model produced invalid JSON in JSON mode (Groq 400 json_validate_failed, with its text in
     // failed_generation): a parse failure of the reply, which the conversation answers with a feedback turn.
     statuses: is(400),
-    when: (e) => errorCode(e) === "json_validate_failed" || /failed to generate json|json_validate_failed/i.test(e.message),
+    when: (e) => isModelOutputRejected(e.status, errorCode(e), e.message),
     fault: (e, msg) => {
       const fg = (e.error as { failed_generation?: unknown } | undefined)?.failed_generation;
       return { action: "model_output", kind: "json_validate_failed", message: `the server's JSON check rejected the model's output (HTTP 400): ${msg}`, ...(typeof fg === "string" ? { output: fg } : {}) };
@@ -253,6 +268,16 @@ function errorText(e: ApiError): string {
 function errorCode(e: ApiError): string | undefined {
   const c = (e.error as { code?: unknown } | undefined)?.code ?? e.code;
   return typeof c === "string" || typeof c === "number" ? String(c) : undefined;
+}
+
+/**
+ * Whether an error status says the server's JSON check rejected the model's output (Groq 400
+ * `json_validate_failed`, its text in `failed_generation`). Such a request was answered by the model, so it is paid
+ * for; its error body carries no usage, so its tokens (and the verdict's cost) are unknown, never 0.
+ * @param status the HTTP status; `code` the error body's code; `message` its message.
+ */
+export function isModelOutputRejected(status: number | undefined, code: string | undefined, message: string): boolean {
+  return status === 400 && (code === "json_validate_failed" || /failed to generate json|json_validate_failed/i.test(message));
 }
 
 /** Whether a 400 says the model takes no system message. */
@@ -442,6 +467,11 @@ export interface InBandFault {
   message: string;
   /** The fault is a rate limit (code 429 or a rate-limit type): the AIMD limiter is told, as for an HTTP 429. */
   rateLimited: boolean;
+  /**
+   * The fault says the account's credits or quota are used up (code 402, or {@link QUOTA_TEXT}): fatal for the
+   * judge (`insufficient_quota`), as the same HTTP status is, on the online and Batch paths alike.
+   */
+  quota: boolean;
   raw: unknown;
 }
 
@@ -459,7 +489,8 @@ export function providerFault(completion: unknown): InBandFault | undefined {
     const message =
       typeof e === "string" ? e : typeof o.message === "string" && o.message !== "" ? o.message : e ? JSON.stringify(e) : "no error details given";
     const rateLimited = code === 429 || code === "429" || /rate[_ ]?limit|too many requests/i.test(`${String(o.type ?? "")} ${String(code ?? "")} ${message}`);
-    return { where, code, message, rateLimited, raw: e ?? null };
+    const quota = code === 402 || code === "402" || QUOTA_TEXT.test(`${String(o.type ?? "")} ${String(code ?? "")} ${message}`);
+    return { where, code, message, rateLimited: rateLimited && !quota, quota, raw: e ?? null };
   };
   if (c.error !== undefined && c.error !== null && c.error !== false) return read(c.error, "top-level error");
   const choice = Array.isArray(c.choices) ? (c.choices[0] as { finish_reason?: unknown; error?: unknown } | undefined) : undefined;
@@ -512,10 +543,15 @@ export function isTransientStatus(st: number): boolean {
   return st === 408 || st === 409 || st === 429 || (st >= 500 && st !== 501);
 }
 
-/** The text that says an account's quota is used up (OpenAI `insufficient_quota`), in a code, type or message. */
-export const QUOTA_TEXT = /insufficient_quota|exceeded your current quota/i;
+/**
+ * The text that says an account's quota or money is used up, in a code, type or message: OpenAI
+ * `insufficient_quota` / "exceeded your current quota", OpenRouter "Insufficient credits", DeepSeek "Insufficient
+ * Balance", Anthropic "credit balance is too low", "payment required" (HTTP 402's reason).
+ */
+export const QUOTA_TEXT =
+  /insufficient_quota|exceeded your current quota|insufficient[ _](credits?|balance|funds)|credit balance is too low|out of credits|payment[ _]required/i;
 
-/** Whether a 429 says the quota is used up (fatal: waiting cannot help), not a rate limit. */
+/** Whether an error says the quota or credits are used up (fatal: waiting cannot help), not a rate limit. */
 export function isQuota(e: InstanceType<typeof OpenAI.APIError>): boolean {
   const body = e.error as { code?: unknown; type?: unknown } | undefined;
   return (

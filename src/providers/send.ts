@@ -16,7 +16,7 @@
  */
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { classifyCompletion } from "./classify.js";
+import { classifyCompletion, promptSize } from "./classify.js";
 import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
@@ -175,7 +175,8 @@ export interface SendContext {
  * @param ctx judge id, per-request timeout, abort signal, secrets to redact, rate gate, options.
  * @returns the outcome (a reply, a refusal, or an error with kind and message), the number of requests sent,
  *   usage summed over responses, raw contents, waits, and the `max_tokens` and token parameter now in force.
- * @throws JudgeFatalError for 401/403 (`auth`), 429 `insufficient_quota`, 429 with a retry-after over
+ * @throws JudgeFatalError for 401/403 (`auth`), no quota or credits left (`insufficient_quota`: 429
+ *   insufficient_quota, 402 payment required, a 4xx or an error inside a 200 saying so), 429 with a retry-after over
  *   `maxRetryAfterMs` (`rate_limited`), `notCompatibleTries` responses that are not chat completions on a judge
  *   that never had one (`not_openai_compatible`), and (with `ctx.health` not yet
  *   succeeded) a server that cannot be reached (`unreachable`: "cannot reach <host> (<base url>): <system error>");
@@ -327,7 +328,9 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
           res.outcome = { kind: "refused", message: clean(fault.message) };
           return res;
         case "model_output":
-          // the model's own output, refused by the server's JSON check: the conversation treats it as an unparseable reply
+          // the model's own output, refused by the server's JSON check: the conversation treats it as an unparseable reply.
+          // The model ran (paid): its usage when the error body has one, else a response without usage (cost unknown, never 0)
+          addUsage(res.usage, readUsage((err as { error?: { usage?: unknown } }).error?.usage));
           if (fault.output !== undefined) res.raw.push(clipMessage(clean(fault.output), 20_000));
           res.outcome = { kind: "error", error: { kind: fault.kind, message: clean(fault.message) }, ...(fault.output !== undefined ? { output: clean(fault.output) } : {}) };
           return res;
@@ -396,7 +399,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       if (!u.missing) ctx.gate?.settle?.(estimated, u.prompt_tokens + u.completion_tokens);
     }
     // What the reply is: the one classifier of the online and Batch paths (./classify.ts).
-    const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, promptChars: promptChars(body) });
+    const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, ...promptSize(body) });
     const message = completion !== null && typeof completion === "object" ? completion.choices?.[0]?.message : undefined;
     switch (cls.kind) {
       case "transient": {
@@ -407,6 +410,16 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
         if (ctx.health) ctx.health.succeeded = true;
         res.raw.push(clipMessage(clean(JSON.stringify({ error: inBand.raw }))));
         if (inBand.rateLimited && slot) ctx.pacer?.onRateLimited(slot.seq);
+        // credits or quota used up, said inside a 200 (OpenRouter code 402): fatal, as the same HTTP status is
+        if (inBand.quota)
+          throw new JudgeFatalError(
+            ctx.judgeId,
+            "insufficient_quota",
+            clean(
+              `judge "${ctx.judgeId}": the account has no credits or quota left (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ` +
+                `${clipMessage(inBand.message)}. Its remaining items stay un-judged: top up the account, then run the same command again to resume.`,
+            ),
+          );
         const what = `provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(clean(inBand.message))}`;
         if (transportRetries >= o.maxTransportRetries) return fail("provider_error", `${what} (gave up after ${res.requests} requests)`);
         const w = backoff(transportRetries);
@@ -469,10 +482,4 @@ export function sentShape(body: Record<string, unknown>, req: ChatRequest): NonN
     ...(typeof mt === "number" ? { maxTokens: mt } : {}),
     reasoningWithheld: req.messages.some((m) => m.role === "assistant" && m.reasoning_content !== undefined) && !msgs.some((m) => m.reasoning_content !== undefined),
   };
-}
-
-/** Characters of a request body's messages (the prompt sent), for the server-truncation check of `./classify.ts`. */
-function promptChars(body: Record<string, unknown>): number {
-  const msgs = body.messages as { content?: unknown }[] | undefined;
-  return (msgs ?? []).reduce((a, m) => a + (typeof m.content === "string" ? m.content.length : 0), 0);
 }

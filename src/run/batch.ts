@@ -45,7 +45,8 @@ import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type AdaptKind, type ChatRequest, type Usage } from "../providers/send.js";
-import type { FaultState } from "../providers/faults.js";
+import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
+import { promptSize } from "../providers/classify.js";
 import { BATCH_URL, BatchApi, batchCapable, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
 import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
 
@@ -115,17 +116,17 @@ interface StateLine {
 type ResultLine = BatchResultLine;
 
 /**
- * The tokens of a result line, counted as the online path counts them (`src/providers/send.ts`): only an HTTP 200
- * response carries usage; an error line (4xx, 5xx, expired) adds none and is not a response "without usage"
- * (which would make the verdict's cost unknown).
+ * The tokens of a result line, counted as the online path counts them (`src/providers/send.ts`): an HTTP 200
+ * response carries usage, and so may an error whose request the model answered (`json_validate_failed`: paid; without
+ * usage it is a response "without usage", which makes the verdict's cost unknown, never 0); any other error line
+ * (4xx, 5xx, expired) was not paid and adds none.
  */
 function lineUsage(r: ResultLine | undefined): Usage {
-  return r?.body && r.status === 200 && !r.error ? readUsage(r.body.usage) : { prompt_tokens: 0, completion_tokens: 0 };
-}
-
-/** Characters of a request body's messages (the prompt sent), for the server-truncation check. */
-function promptCharsOf(body: Record<string, unknown>): number {
-  return ((body.messages as { content?: unknown }[] | undefined) ?? []).reduce((a, m) => a + (typeof m.content === "string" ? m.content.length : 0), 0);
+  if (r?.body && r.status === 200 && !r.error) return readUsage(r.body.usage);
+  const err = (r?.body?.error ?? undefined) as { code?: unknown; message?: unknown; usage?: unknown } | undefined;
+  if (r && isModelOutputRejected(r.status, typeof err?.code === "string" ? err.code : undefined, typeof err?.message === "string" ? err.message : ""))
+    return readUsage(err?.usage ?? r.body?.usage);
+  return { prompt_tokens: 0, completion_tokens: 0 };
 }
 
 function safeName(s: string): string {
@@ -437,7 +438,7 @@ export class BatchJudgeRun {
       random: () => 0.5,
       sent: sentShape(body, req),
     };
-    const cls = classifyBatchLine(r, state, { isComplete: (c) => this.judge.isComplete(c), promptChars: promptCharsOf(body) });
+    const cls = classifyBatchLine(r, state, { isComplete: (c) => this.judge.isComplete(c), ...promptSize(body) });
     switch (cls.kind) {
       case "not_run":
         // not run before the batch expired or was cancelled: no attempt was made
@@ -482,6 +483,13 @@ export class BatchJudgeRun {
         const c = cls.reply;
         switch (c.kind) {
           case "transient":
+            // credits or quota used up, said inside a 200 (code 402): fatal for the judge, as online
+            if (c.fault.quota)
+              throw new JudgeFatalError(
+                this.judge.id,
+                "insufficient_quota",
+                redact(`judge "${this.judge.id}": the account has no credits or quota left (${c.fault.where}${c.fault.code !== undefined ? `, code ${c.fault.code}` : ""}): ${clipMessage(c.fault.message)}. Its remaining items stay un-judged: top up the account, then run the same command again to resume.`, this.judge.secrets),
+              );
             // a provider failure inside the 200: transient, resent in the next round like a 5xx (never a label)
             return this.account(conv, r), resend(`provider error in an HTTP 200 (${c.fault.where}${c.fault.code !== undefined ? `, code ${c.fault.code}` : ""}): ${clipMessage(c.fault.message)}`);
           case "invalid":

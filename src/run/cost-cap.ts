@@ -1,6 +1,12 @@
 /**
  * The label run's cost cap (`label --max-cost-usd`): where a run stopped at it ({@link CostCapState}) and the
  * cautious estimate of one verdict's conversation each request in flight reserves ({@link reserveCostUsd}).
+ *
+ * Known limit: `spent_usd` is read from the stored verdicts, so requests in flight when a process was killed
+ * (`kill -9`, a crash) were sent, may be billed, and are in no verdict: the next invocation does not count them, and
+ * the cap can be exceeded by at most the judges' concurrency in conversations (their current request and the
+ * turns already answered). No journal line is written before a send
+ * (README, "Cost, dry run, cost cap").
  */
 import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";

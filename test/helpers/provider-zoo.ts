@@ -105,6 +105,13 @@ export const SCENARIOS: ZooScenario[] = [
     expect: { fatal: "model_not_found", requests: 1 },
   },
   {
+    provider: "OpenRouter",
+    behaviour: '402 {"error":{"message":"Insufficient credits...","code":402}}: the account is out of credits',
+    source: "https://openrouter.ai/docs/api-reference/errors (402: insufficient credits)",
+    script: () => ({ status: 402, body: { error: { message: "Insufficient credits. Add more using https://openrouter.ai/settings/credits", code: 402 } } }),
+    expect: { fatal: "insufficient_quota", requests: 1 },
+  },
+  {
     provider: "Ollama",
     behaviour: "prompt cut silently to num_ctx: usage.prompt_tokens 2048 for a ~75k-character prompt, a confident verdict",
     source: "https://github.com/ollama/ollama/issues/2714 (truncating input prompt, no error); docs/faq.md (num_ctx, OLLAMA_CONTEXT_LENGTH)",
