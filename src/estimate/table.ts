@@ -289,7 +289,7 @@ export function paperTable(
     );
   }
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
-  for (const w of attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack })))) {
+  for (const w of attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
     notes.push(`WARNING: ${w}`);
   }
   if (opts.calibrated) {

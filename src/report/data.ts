@@ -422,7 +422,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   else if (runState.message) warnings.push(`note: ${runState.message}`);
   warnings.push(...restricted.warnings);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
-  warnings.push(...attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack }))));
+  warnings.push(...attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
   if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
   if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 

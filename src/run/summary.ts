@@ -250,7 +250,9 @@ export function summarizeRun(
         "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
     );
   }
-  // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
+  // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22); the slim
+  // rows label keeps carry no task ids, so here the attack sets are compared (the paper table and the report, which
+  // read the whole index, compare the (suite, user task, injection task, attack) cells too)
   warnings.push(...attackMixWarnings([...index.values()].filter((t) => t.attacked).map((t) => ({ model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack }))));
   return {
     run,

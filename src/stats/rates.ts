@@ -169,41 +169,61 @@ export interface AttackMixItem {
   model?: string;
   condition?: string;
   attack?: string;
+  suite?: string;
+  user_task_id?: string;
+  injection_task_id?: string;
 }
 
 /**
- * Per-(model, condition) rates compare like with like only when a model's conditions ran the same attacks: a
- * baseline pooled over 15 attacks beside a defense run on one reads as if the defense did nothing (issue 22). One
- * warning per agent model whose conditions ran different attack sets, naming each condition's attacks and the
- * attacks they share (for `--where attack=...`). Items without a model or condition are ignored.
+ * Per-(model, condition) rates compare like with like only when a model's conditions ran the same (suite, user
+ * task, injection task, attack) cells: a baseline pooled over 15 attacks beside a defense run on one reads as if the
+ * defense did nothing (issue 22), and so does one condition run on another suite or task subset. One warning per
+ * agent model whose conditions ran different attack sets (naming each condition's attacks and the attacks they
+ * share, for `--where attack=...`), else different cells (their counts and how many all share). Items without a
+ * model or condition are ignored; when a trajectory has no task ids, only the attack sets are compared.
  * @param items the attacked trajectories a table's rows are over (one per trajectory).
- * @returns warnings (empty when every model's conditions ran the same attacks, or a model has one condition).
+ * @returns warnings (empty when every model's conditions ran the same cells, or a model has one condition).
  */
 export function attackMixWarnings(items: Iterable<AttackMixItem>): string[] {
-  const per = new Map<string, Map<string, Set<string>>>();
+  type Cond = { attacks: Set<string>; cells: Set<string> | null };
+  const per = new Map<string, Map<string, Cond>>();
   for (const it of items) {
     if (it.model === undefined || it.condition === undefined) continue;
     let m = per.get(it.model);
     if (!m) per.set(it.model, (m = new Map()));
-    let s = m.get(it.condition);
-    if (!s) m.set(it.condition, (s = new Set()));
-    s.add(it.attack ?? "(none)");
+    let c = m.get(it.condition);
+    if (!c) m.set(it.condition, (c = { attacks: new Set(), cells: new Set() }));
+    const attack = it.attack ?? "(none)";
+    c.attacks.add(attack);
+    if (it.user_task_id === undefined || it.injection_task_id === undefined) c.cells = null;
+    else c.cells?.add(`${it.suite ?? "(none)"}\u0000${it.user_task_id}\u0000${it.injection_task_id}\u0000${attack}`);
   }
   const out: string[] = [];
   const list = (s: Set<string>) => {
     const a = [...s].sort();
     return a.length <= 4 ? a.join(", ") : `${a.length} attacks (${a.slice(0, 3).join(", ")}, ...)`;
   };
-  for (const [model, m] of [...per].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  const same = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+  const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [model, m] of byName(per)) {
     if (m.size < 2) continue;
-    const sets = [...m.values()];
-    const key = (s: Set<string>) => [...s].sort().join("\u0000");
-    if (sets.every((s) => key(s) === key(sets[0]))) continue;
-    const common = [...sets[0]].filter((a) => sets.every((s) => s.has(a))).sort();
+    const conds = byName(m);
+    const first = conds[0][1];
+    if (!conds.every(([, c]) => same(c.attacks, first.attacks))) {
+      const common = [...first.attacks].filter((a) => conds.every(([, c]) => c.attacks.has(a))).sort();
+      out.push(
+        `${model}: its conditions ran different attacks (${conds.map(([c, x]) => `${c}: ${list(x.attacks)}`).join("; ")}), ` +
+          `so its per-condition rates are not like for like` +
+          (common.length ? `; narrow with --where attack=${common.join(",")}, or compare --by condition (common cells)` : `; they share no attack: compare --by condition names what differs`),
+      );
+      continue;
+    }
+    if (conds.some(([, c]) => c.cells === null)) continue;
+    if (conds.every(([, c]) => same(c.cells!, first.cells!))) continue;
+    const shared = [...first.cells!].filter((k) => conds.every(([, c]) => c.cells!.has(k))).length;
     out.push(
-      `${model}: its conditions ran different attacks (${[...m].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, s]) => `${c}: ${list(s)}`).join("; ")}), ` +
-        `so its per-condition rates are not like for like` +
-        (common.length ? `; narrow with --where attack=${common.join(",")}, or compare --by condition (common cells)` : `; they share no attack: compare --by condition names what differs`),
+      `${model}: its conditions ran different (suite, user task, injection task, attack) cells (${conds.map(([c, x]) => `${c} ${x.cells!.size}`).join(", ")}; ${shared} shared by all), ` +
+        `so its per-condition rates are not like for like; compare --by condition compares them on the shared cells`,
     );
   }
   return out;

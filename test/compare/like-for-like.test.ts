@@ -150,9 +150,16 @@ describe("compare on the real slice", () => {
     expect(w).toMatch(/--where attack=important_instructions/);
     const again = await runCli(["label", SLICE, "--run", "lfl", "--labels-dir", labels(), "--json"]);
     expect(JSON.parse(again.stdout).warnings.join("\n")).toMatch(/gpt-4o-2024-05-13: its conditions ran different attacks/);
-    // like for like on the shared attack: no warning
+    // one attack, but the defenses ran user_task_2 too, which the undefended slice lacks: the cells still differ
     const one = await runCli(["estimate", "--run", "lfl", "--labels-dir", labels(), "--table", "--json", "--where", "attack=important_instructions,(none)"]);
-    expect((JSON.parse(one.stdout).notes as string[]).some((n) => n.startsWith("WARNING"))).toBe(false);
+    const cellsNote = (JSON.parse(one.stdout).notes as string[]).filter((n) => n.startsWith("WARNING"));
+    expect(cellsNote).toEqual([
+      "WARNING: gpt-4o-2024-05-13: its conditions ran different (suite, user task, injection task, attack) cells (no_defense 2, repeat_user_prompt 3, tool_filter 3; 2 shared by all), so its per-condition rates are not like for like; compare --by condition compares them on the shared cells",
+    ]);
+    // like for like: one user task under the one attack in every condition, no warning
+    const like = await runCli(["estimate", "--run", "lfl", "--labels-dir", labels(), "--table", "--json", "--where", "attack=important_instructions,(none)", "--where", "user_task=user_task_0,user_task_1"]);
+    expect(like.code, like.stderr).toBe(0);
+    expect((JSON.parse(like.stdout).notes as string[]).some((n) => n.startsWith("WARNING"))).toBe(false);
     // --by attack: each model's rows pool its three conditions, and the output names them
     const by = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "attack", "--bootstrap", "0", "--json"]);
     expect(by.code, by.stderr).toBe(0);

@@ -69,4 +69,13 @@ describe("attackMixWarnings: per-(model, condition) rows over different attacks 
     expect(w[1]).toMatch(/^o: .*\(base: x; def: y\).*they share no attack/);
     expect(attackMixWarnings([{ model: "m", condition: "base" }, { model: "m", condition: "def" }])).toEqual([]);
   });
+  it("with task ids, the same attacks over different (suite, user task, injection task) cells are warned about too", () => {
+    const cell = (condition: string, suite: string, u: string) => ({ model: "m", condition, attack: "a", suite, user_task_id: u, injection_task_id: "i" });
+    expect(attackMixWarnings([cell("base", "s1", "u1"), cell("base", "s1", "u2"), cell("def", "s1", "u1"), cell("def", "s1", "u2")])).toEqual([]);
+    expect(attackMixWarnings([cell("base", "s1", "u1"), cell("def", "s2", "u1")])).toEqual([
+      "m: its conditions ran different (suite, user task, injection task, attack) cells (base 1, def 1; 0 shared by all), so its per-condition rates are not like for like; compare --by condition compares them on the shared cells",
+    ]);
+    // one extra cell in one condition is a difference, said
+    expect(attackMixWarnings([cell("base", "s1", "u1"), cell("base", "s1", "u2"), cell("def", "s1", "u1")])[0]).toMatch(/base 2, def 1; 1 shared by all/);
+  });
 });
