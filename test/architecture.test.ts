@@ -45,4 +45,14 @@ describe("house rules", () => {
       }
     }
   });
+
+  it("no two of agree/, committee/, run/ import each other (no folder-level cycle between them)", () => {
+    const stages = ["agree", "committee", "run"];
+    const arrows = new Set<string>();
+    for (const f of sourceFiles().filter((f) => stages.includes(folderOf(f)))) {
+      for (const i of importsOf(f)) if (stages.includes(folderOf(i)) && folderOf(i) !== folderOf(f)) arrows.add(`${folderOf(f)} -> ${folderOf(i)}`);
+    }
+    const cycles = [...arrows].filter((a) => arrows.has(a.split(" -> ").reverse().join(" -> ")));
+    expect(cycles).toEqual([]);
+  });
 });
