@@ -55,4 +55,13 @@ describe("house rules", () => {
     const cycles = [...arrows].filter((a) => arrows.has(a.split(" -> ").reverse().join(" -> ")));
     expect(cycles).toEqual([]);
   });
+
+  it("no source file is over 600 lines (generated *.generated.ts excepted)", () => {
+    const long = sourceFiles()
+      .filter((f) => !f.endsWith(".generated.ts"))
+      .map((f) => ({ f, lines: fs.readFileSync(path.join(SRC, f), "utf8").split("\n").length - 1 }))
+      .filter((x) => x.lines > 600)
+      .map((x) => `${x.f}: ${x.lines} lines`);
+    expect(long).toEqual([]);
+  });
 });
