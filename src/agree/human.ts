@@ -9,7 +9,7 @@ import type { HumanLabel, Verdict } from "../types.js";
 import type { HumanLabelRow } from "../sample/import.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
-import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../committee/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
-import { voteOf } from "./vote.js";
+import { voteOf } from "../verdict/vote.js";
 
 /** Name of the committee file in a run folder. */
 export const COMMITTEE_FILE = "committee.jsonl";

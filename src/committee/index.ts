@@ -4,7 +4,7 @@
  * Committee aggregation (`committeeVote`, `buildCommittee`), the committee report (`committeeReport`),
  * self-family leniency (`selfFamilyLeniency`, `agentFamily`) and test-retest (`testRetest`).
  */
-export * from "./vote.js";
+export * from "../verdict/vote.js";
 export * from "./report.js";
 export * from "./leniency.js";
 export * from "./retest.js";

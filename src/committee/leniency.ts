@@ -11,7 +11,7 @@ import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import type { BootstrapSettings } from "../agree/pairwise.js";
-import { voteOf } from "./vote.js";
+import { voteOf } from "../verdict/vote.js";
 
 /**
  * The family (maker) of a trajectory's agent model: the configuration's `families` patterns first (overrides,

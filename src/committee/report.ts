@@ -16,7 +16,7 @@ import {
   type ManyRaterComparison,
   type TwoRaterComparison,
 } from "../agree/pairwise.js";
-import { buildCommittee, DEFAULT_QUORUM, voteOf } from "./vote.js";
+import { buildCommittee, DEFAULT_QUORUM, voteOf } from "../verdict/vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { testRetest, type JudgeRetest } from "./retest.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";

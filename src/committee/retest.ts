@@ -6,7 +6,7 @@
 import { BUCKETS, type Bucket, type Verdict } from "../types.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { compareManyRaters, compareTwoRaters, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "../agree/pairwise.js";
-import { voteOf } from "./vote.js";
+import { voteOf } from "../verdict/vote.js";
 
 /** One judge's repeat-0 vs repeat-r comparison. */
 export interface RepeatPair {

@@ -11,7 +11,7 @@ import type { Bucket, Verdict } from "../types.js";
 import { COVERAGE_LOW_BELOW, type RateName } from "../stats/rates.js";
 import { applyWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { isCompromised } from "../rubric/buckets.js";
-import { buildCommittee, DEFAULT_QUORUM, noVoteReason } from "../committee/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, noVoteReason } from "../verdict/vote.js";
 import { consensusOf, consensusScale } from "../agree/consensus.js";
 import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumField } from "../sample/population.js";
 import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";

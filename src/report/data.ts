@@ -22,7 +22,7 @@ import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readRunState, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
-import { contentSha256 } from "../run/label.js";
+import { contentSha256 } from "../io/hash.js";
 import { buildObservations, type ExcludedGroup } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
 import { RATE_NAMES, RateTally, attackMixWarnings, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
@@ -306,7 +306,7 @@ export function rateItemsOf(
  *
  * A trajectory is matched by its id, never by its line alone: a re-read trajectory with another id is taken only
  * when it sits where the run recorded it (same line, or the only trajectory of a one-trajectory file) and its
- * content hash (`contentSha256`, src/run/label.ts) equals the recorded `content_sha256` (a fallback id such as
+ * content hash (`contentSha256`, src/io/hash.ts) equals the recorded `content_sha256` (a fallback id such as
  * `<path>:<line>` changes with the folder the file is read from; the content is then still what was judged).
  * A match by id whose content hash differs is shown with {@link ReportItem.source_changed} set (the report
  * warns and does not highlight quotes in it); anything else is a `trajectory_error`.

@@ -33,10 +33,9 @@
  * itself (no `base_url`, or `https://api.openai.com/...`). `batch: false` keeps a judge online; judges that are
  * not batch judges stay online in the same run.
  */
-import fs from "node:fs";
 import path from "node:path";
 import type { Trajectory, Verdict } from "../types.js";
-import { contentSha256 } from "./resume.js";
+import { contentSha256 } from "../io/hash.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../io/jsonl.js";
 import { verdictKey } from "../store/run-store.js";
@@ -44,11 +43,12 @@ import type { Judge, JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
-import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type AdaptKind, type ChatRequest, type Usage } from "../providers/send.js";
+import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
 import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
 import { promptSize } from "../providers/classify.js";
-import { BATCH_URL, BatchApi, batchCapable, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
+import { BatchApi, batchCapable, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
 import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
+import { ChunkWriter, safeName, type StateLine } from "./batch-chunk.js";
 
 /** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
 export interface BatchEntry {
@@ -101,18 +101,6 @@ export interface BatchSettings {
   onWarning?: (message: string) => void;
 }
 
-/** One line of a chunk's state file. */
-interface StateLine {
-  custom_id: string;
-  conv: ConversationState;
-  /** A truncated or empty reply was already resent with a larger max_tokens. */
-  lengthRetried?: boolean;
-  /** Resends after transient errors. */
-  resends?: number;
-  /** Parameters the server rejected for this line and the judge adapted to (resent once per kind). */
-  adaptedFor?: AdaptKind[];
-}
-
 type ResultLine = BatchResultLine;
 
 /**
@@ -129,51 +117,11 @@ function lineUsage(r: ResultLine | undefined): Usage {
   return { prompt_tokens: 0, completion_tokens: 0 };
 }
 
-function safeName(s: string): string {
-  return s.replace(/[^A-Za-z0-9._-]/g, "_");
-}
-
 /** The entries list in the store's snapshot (created when missing). */
 function entriesOf(store: RunStore): BatchEntry[] {
   const extra = store.snapshot.extra as { batches?: BatchEntry[] };
   extra.batches ??= [];
   return extra.batches;
-}
-
-/** A writer of one chunk's request and state files. */
-class ChunkWriter {
-  requests = 0;
-  bytes = 0;
-  private reqFd: number;
-  private stateFd: number;
-  constructor(
-    readonly dir: string,
-    readonly key: string,
-    readonly round: number,
-  ) {
-    fs.mkdirSync(dir, { recursive: true });
-    this.reqFd = fs.openSync(path.join(dir, `${key}.requests.jsonl`), "w");
-    this.stateFd = fs.openSync(path.join(dir, `${key}.state.jsonl`), "w");
-  }
-  add(line: StateLine, body: Record<string, unknown>): void {
-    const req = Buffer.from(JSON.stringify({ custom_id: line.custom_id, method: "POST", url: BATCH_URL, body }) + "\n");
-    const st = Buffer.from(JSON.stringify(line) + "\n");
-    writeAll(this.reqFd, req);
-    writeAll(this.stateFd, st);
-    this.requests++;
-    this.bytes += req.length;
-  }
-  close(): void {
-    fs.fsyncSync(this.reqFd);
-    fs.fsyncSync(this.stateFd);
-    fs.closeSync(this.reqFd);
-    fs.closeSync(this.stateFd);
-  }
-}
-
-function writeAll(fd: number, buf: Buffer): void {
-  let off = 0;
-  while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
 }
 
 /**

@@ -3,27 +3,19 @@
  * (`trajectories.jsonl`), the resume key of each verdict and the repeats still to judge (with why), and the chat-JSONL ids a
  * run stored under an older id rule. Shared by `labelRun` (`./label.ts`) and `label --dry-run` (`./dry-run.ts`).
  */
-import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Judge } from "../judges/judge.js";
 import { chatFallbackIdPath } from "../ingest/index.js";
 import type { Surface, Trajectory } from "../types.js";
+import { contentSha256 } from "../io/hash.js";
 import { isAttacked } from "../verdict/exposure.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { readTrajectoryIndex, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { isJudged, type StoredVerdictInfo, type VerdictLedger } from "../store/ledger.js";
 
-/**
- * sha256 over a trajectory's content (not its id or path): its messages and injections, and its tool list when it
- * has one (a changed tool description changes what the judge sees; trajectories without tools hash as before).
- */
-export function contentSha256(t: Trajectory): string {
-  const text = JSON.stringify(Array.isArray(t.tools) && t.tools.length > 0 ? { m: t.messages, i: t.injections, t: t.tools } : { m: t.messages, i: t.injections });
-  // the one-shot hash (Node >= 20.12) skips the Hash object a createHash call builds; same digest
-  return oneShot ? oneShot("sha256", text, "hex") : crypto.createHash("sha256").update(text).digest("hex");
-}
-const oneShot = (crypto as unknown as { hash?: (alg: string, data: string, enc: "hex") => string }).hash;
+/** Re-exported: the hash moved to `io/hash.ts` so the stages after `run/` need not import `run/`. */
+export { contentSha256 };
 
 /** Chat-JSONL fallback ids (`<file>:<line>`) a run stored, by resolved file and line; and every stored id. */
 export interface StoredChatIds {

@@ -4,13 +4,13 @@
  *
  * Each source file is read once (src/ingest `readTrajectories`, forced to the recorded format). A trajectory is
  * matched by its line (chat-jsonl) or, in a one-trajectory file (AgentDojo), by being the file's trajectory; the
- * match must have the recorded `content_sha256` (src/run/label.ts `contentSha256`), so a file edited since the
+ * match must have the recorded `content_sha256` (src/io/hash.ts `contentSha256`), so a file edited since the
  * run was labelled is an error rather than a silently different trajectory.
  */
 import fs from "node:fs";
 import path from "node:path";
 import { readTrajectories, type InputFormat, INPUT_FORMATS } from "../ingest/index.js";
-import { contentSha256 } from "../run/label.js";
+import { contentSha256 } from "../io/hash.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Trajectory } from "../types.js";
 

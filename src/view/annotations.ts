@@ -26,7 +26,7 @@ import { trajectoryParts } from "../serialize/parts.js";
 import { evidenceContext } from "../evidence/context.js";
 import { verifyQuote } from "../evidence/verify.js";
 import { trajectoryDoc, type TrajectoryDoc } from "./document.js";
-import { contentSha256 } from "../run/resume.js";
+import { contentSha256 } from "../io/hash.js";
 import { restoreBidiControls, showBidiControls } from "../serialize/bidi.js";
 
 /** The folder of annotator files inside the sample folder. */

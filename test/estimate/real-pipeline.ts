@@ -10,7 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import prand from "pure-rand";
 import type { CommitteeVerdict, Verdict } from "../../src/types.js";
-import { committeeVote } from "../../src/committee/vote.js";
+import { committeeVote } from "../../src/verdict/vote.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
 const jsonl = <T>(f: string): T[] => fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as T);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildPopulation, cellKey, parseStrataFields, stratumKey } from "../../src/sample/population.js";
 import { row } from "./fixtures.js";
-import { committeeVote } from "../../src/committee/vote.js";
+import { committeeVote } from "../../src/verdict/vote.js";
 import { drawSample } from "../../src/sample/sample.js";
 import type { Bucket } from "../../src/types.js";
 

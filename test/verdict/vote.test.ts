@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCommittee, committeeVote, voteOf } from "../../src/committee/vote.js";
+import { buildCommittee, committeeVote, voteOf } from "../../src/verdict/vote.js";
 import type { Bucket, Verdict } from "../../src/types.js";
 
 const v = (trajectory_id: string, judge_id: string, label: Bucket | null, o: Partial<Verdict> = {}): Verdict =>

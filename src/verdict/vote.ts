@@ -1,6 +1,8 @@
 /**
  * The committee rule: several judges' labels of one trajectory -> one committee verdict (DESIGN section 3,
- * "Committee verdict"). Judge errors, refusals and unjudgeable verdicts are not votes.
+ * "Committee verdict"). Judge errors, refusals and unjudgeable verdicts are not votes. It lives in verdict/, below
+ * both `committee/` and `agree/` (`agree --human`) and `estimate/` that apply it, so neither folder imports the other
+ * for it (issue 27: the agree <-> committee folder cycle).
  */
 import { BUCKETS, type Bucket, type CommitteeVerdict, type Verdict } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";

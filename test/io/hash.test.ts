@@ -5,7 +5,7 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { readTrajectories } from "../../src/ingest/index.js";
-import { contentSha256 } from "../../src/run/resume.js";
+import { contentSha256 } from "../../src/io/hash.js";
 import type { Trajectory } from "../../src/types.js";
 import { SAMPLES } from "../helpers/paths.js";
 

@@ -1,0 +1,63 @@
+/**
+ * A Batch API chunk's files in the run folder (`batches/<judge>/<key>.requests.jsonl` and `<key>.state.jsonl`), kept
+ * apart from the round logic of `./batch.ts`: the state line of one conversation and the writer that appends a
+ * request line and its state line, fsynced and closed before the chunk is listed (crash safety, `./batch.ts`).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { ConversationState } from "../judges/llm-judge.js";
+import type { AdaptKind } from "../providers/send.js";
+import { BATCH_URL } from "../providers/batch-api.js";
+
+/** One line of a chunk's state file. */
+export interface StateLine {
+  custom_id: string;
+  conv: ConversationState;
+  /** A truncated or empty reply was already resent with a larger max_tokens. */
+  lengthRetried?: boolean;
+  /** Resends after transient errors. */
+  resends?: number;
+  /** Parameters the server rejected for this line and the judge adapted to (resent once per kind). */
+  adaptedFor?: AdaptKind[];
+}
+
+/** A judge id as a folder name (anything but letters, digits, `.`, `_`, `-` becomes `_`). */
+export function safeName(s: string): string {
+  return s.replace(/[^A-Za-z0-9._-]/g, "_");
+}
+
+/** A writer of one chunk's request and state files. */
+export class ChunkWriter {
+  requests = 0;
+  bytes = 0;
+  private reqFd: number;
+  private stateFd: number;
+  constructor(
+    readonly dir: string,
+    readonly key: string,
+    readonly round: number,
+  ) {
+    fs.mkdirSync(dir, { recursive: true });
+    this.reqFd = fs.openSync(path.join(dir, `${key}.requests.jsonl`), "w");
+    this.stateFd = fs.openSync(path.join(dir, `${key}.state.jsonl`), "w");
+  }
+  add(line: StateLine, body: Record<string, unknown>): void {
+    const req = Buffer.from(JSON.stringify({ custom_id: line.custom_id, method: "POST", url: BATCH_URL, body }) + "\n");
+    const st = Buffer.from(JSON.stringify(line) + "\n");
+    writeAll(this.reqFd, req);
+    writeAll(this.stateFd, st);
+    this.requests++;
+    this.bytes += req.length;
+  }
+  close(): void {
+    fs.fsyncSync(this.reqFd);
+    fs.fsyncSync(this.stateFd);
+    fs.closeSync(this.reqFd);
+    fs.closeSync(this.stateFd);
+  }
+}
+
+function writeAll(fd: number, buf: Buffer): void {
+  let off = 0;
+  while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+}

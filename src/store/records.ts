@@ -1,0 +1,178 @@
+/**
+ * The records of a run's journals (`verdicts.jsonl`, `errors.jsonl`, `trajectories.jsonl`), apart from the store
+ * that writes them (`./run-store.ts`, which re-exports all of this): the index row's shape, the checks a line must
+ * pass to be read, the resume keys, the slim forms a run summary keeps and the readers of a closed run.
+ */
+import path from "node:path";
+import type { IngestError, Trajectory, Verdict } from "../types.js";
+import { readJsonl } from "../io/jsonl.js";
+
+/** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
+export interface TrajectoryIndexRow
+  extends Pick<
+    Trajectory,
+    | "id"
+    | "source"
+    | "agent_model"
+    | "agent_family"
+    | "suite"
+    | "user_task_id"
+    | "injection_task_id"
+    | "attack"
+    | "condition"
+    | "reference"
+    | "run_error"
+    | "metadata"
+    | "surfaces"
+  > {
+  attacked: boolean;
+  /** The trajectory's surface for grouping (`trajectorySurface`): one surface, or several joined by `+`; absent when none. */
+  surface?: string;
+  n_messages: number;
+  /** sha256 of the trajectory's content (`contentSha256`): deduplication by content, and what its verdicts judged. */
+  content_sha256: string;
+}
+
+/** A plain JSON object (not null, not an array). */
+export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A journal line that can be a verdict: the fields its resume key and status need. */
+export const isVerdictRecord = (v: unknown) =>
+  isObj(v) &&
+  typeof v.trajectory_id === "string" &&
+  typeof v.judge_id === "string" &&
+  Number.isInteger(v.repeat) &&
+  typeof v.prompt_sha256 === "string" &&
+  typeof v.status === "string";
+/** A journal line that can be an ingest error. */
+export const isErrorRecord = (v: unknown) => isObj(v) && typeof v.path === "string" && typeof v.kind === "string" && typeof v.message === "string";
+/** A journal line that can be a trajectory index row. */
+export const isIndexRecord = (v: unknown) => isObj(v) && typeof v.id === "string" && typeof v.content_sha256 === "string";
+
+/**
+ * The resume key of a verdict: trajectory, judge, repeat, prompt hash and judge configuration hash
+ * (`judge_config_sha256`; "" when absent: a verdict stored before the field existed, or a caller that leaves it
+ * out, such as the Batch API's in-flight bookkeeping).
+ */
+export function verdictKey(
+  v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat" | "prompt_sha256"> & { judge_config_sha256?: string },
+): string {
+  return `${looseVerdictKey(v)}\u0000${v.judge_config_sha256 ?? ""}`;
+}
+
+/** The resume key without the configuration hash (trajectory, judge, repeat, prompt hash). */
+export function looseVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat" | "prompt_sha256">): string {
+  return `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}`;
+}
+
+/**
+ * Read a run's current verdicts: the last one stored per (trajectory, judge, repeat). A re-judged error
+ * supersedes the error, and a verdict made with a newer prompt supersedes one made with an older prompt (both
+ * stay in `verdicts.jsonl` for audit; `{ allPrompts: true }` returns every prompt's verdicts).
+ * @param runDir the run folder (`<labelsDir>/<run>`).
+ */
+export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean; slim?: boolean } = {}): Promise<Verdict[]> {
+  const byKey = new Map<string, Verdict>();
+  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), undefined, isVerdictRecord)) {
+    const k = opts.allPrompts ? verdictKey(v) : currentVerdictKey(v);
+    byKey.delete(k); // keep file order = storage order
+    byKey.set(k, opts.slim ? slimVerdict(v) : v);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * The key under which a newer verdict supersedes an older one in `readVerdicts` (without `allPrompts`) and
+ * `RunStore.summaryInputs` (`./run-store.ts`): trajectory, judge and repeat (a re-judged error, a newer prompt or configuration).
+ */
+export function currentVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | "repeat">): string {
+  return `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+}
+
+/** A value as JSON stores it (what a journal line reads back as): undefined fields dropped, NaN and Infinity null. */
+export function jsonCopy<T>(x: T): T {
+  return JSON.parse(JSON.stringify(x)) as T;
+}
+
+/**
+ * The fields a run summary needs; `slim` readers (and `RunStore.summaryInputs` (`./run-store.ts`)) keep only these so a
+ * 40,000-verdict run fits in little memory.
+ */
+export function slimVerdict(v: Verdict): Verdict {
+  return {
+    trajectory_id: v.trajectory_id,
+    judge_id: v.judge_id,
+    judge_model: v.judge_model,
+    judge_family: v.judge_family,
+    repeat: v.repeat,
+    prompt_sha256: v.prompt_sha256,
+    status: v.status,
+    label: v.label,
+    downgraded: v.downgraded,
+    usage: v.usage,
+    cost_usd: v.cost_usd,
+    attacked: v.attacked,
+    ...(v.surface !== undefined ? { surface: v.surface } : {}),
+    // the summary's fallback when a verdict's trajectory has no index row (a damaged trajectories.jsonl line)
+    ...(v.agent_model !== undefined ? { agent_model: v.agent_model } : {}),
+    ...(v.condition !== undefined ? { condition: v.condition } : {}),
+    // the summary's blocked attempts (DESIGN section 1)
+    ...(v.blocked_attempt !== undefined ? { blocked_attempt: v.blocked_attempt } : {}),
+    ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
+    ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
+    ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
+    ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
+    // quote counts for the judge-health figures (`../verdict/health.ts`), without the quotes themselves
+    findings: (v.findings ?? []).map((f) => ({
+      bucket: f.bucket,
+      holds: f.holds,
+      evidence: (f.evidence ?? []).map((q) => ({ verified: q.verified, reason: q.reason?.startsWith("not checked") ? q.reason : undefined })),
+    })),
+  } as Verdict;
+}
+
+/**
+ * A trajectory's benchmark reference as one comparable string: `security` and `utility` each `true`, `false` or
+ * `unknown` (absent or not a boolean), e.g. `security=true utility=unknown`. Two rows with the same key give the
+ * same reference figures.
+ */
+export function referenceKey(ref: { security?: unknown; utility?: unknown } | undefined): string {
+  const v = (x: unknown) => (typeof x === "boolean" ? String(x) : "unknown");
+  return `security=${v(ref?.security)} utility=${v(ref?.utility)}`;
+}
+
+/** Read a run's trajectory index rows, by id: the latest row of each id (a later row supersedes an earlier one). */
+export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
+  const m = new Map<string, TrajectoryIndexRow>();
+  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
+    m.set(t.id, opts.slim ? slimIndexRow(t) : t);
+  return m;
+}
+
+/**
+ * The input a trajectory came from, as one key: the absolute path (relative paths resolved against the current
+ * directory) and the line. Two different keys under one id with different content are two trajectories claiming one
+ * id (a duplicate), not one trajectory that changed.
+ */
+export function sourceKey(source: { path?: string; line?: number } | undefined): string {
+  if (!source || typeof source.path !== "string") return "";
+  return `${path.resolve(source.path)}${source.line !== undefined ? `:${source.line}` : ""}`;
+}
+
+/** The fields of an index row a run summary needs (`readTrajectoryIndex(dir, { slim: true })`). */
+export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
+  return {
+    id: t.id,
+    attacked: t.attacked,
+    agent_model: t.agent_model,
+    ...(t.condition !== undefined ? { condition: t.condition } : {}),
+    ...(t.attack !== undefined ? { attack: t.attack } : {}),
+    ...(t.surface !== undefined ? { surface: t.surface } : {}),
+  } as TrajectoryIndexRow;
+}
+
+/** Read a run's errors. */
+export async function readErrors(runDir: string): Promise<IngestError[]> {
+  const out: IngestError[] = [];
+  for await (const e of readJsonl<IngestError>(path.join(runDir, "errors.jsonl"), undefined, isErrorRecord)) out.push(e);
+  return out;
+}
