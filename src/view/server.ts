@@ -323,7 +323,11 @@ export async function startViewServer(o: ViewServerOptions): Promise<ViewServer>
       api(o, req, res, url).catch((e: Error) => {
         if (e instanceof Refused) json(res, e.status, { error: e.message });
         else if (e instanceof AnnotationInputError || e instanceof RangeError) json(res, 400, { error: e.message });
-        else if (e instanceof AnnotationWriteError) json(res, 500, { error: e.message });
+        else if (e instanceof AnnotationWriteError) {
+          // the page gets the reason; the terminal also gets which file and line
+          process.stderr.write(`ipi-judge: view: ${e.message}${e.detail ? ` (${e.detail})` : ""}\n`);
+          json(res, 500, { error: e.message });
+        }
         else {
           // the detail (it may hold a path or a trajectory id) goes to the terminal, not to the page
           process.stderr.write(`ipi-judge: view: ${req.method} ${url.pathname}: ${e?.stack ?? e}\n`);
