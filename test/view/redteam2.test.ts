@@ -17,7 +17,8 @@ import { loadTrajectory, itemView, withVisibleBidi } from "../../src/view/item.j
 import { loadViewRun, type ViewRun } from "../../src/view/run-data.js";
 import { parseManifest } from "../../src/sample/import.js";
 import { contentSha256 } from "../../src/run/resume.js";
-import { hostsFor } from "../../src/view/server.js";
+import { hostsFor, startViewServer } from "../../src/view/server.js";
+import { trajectoryDoc } from "../../src/view/document.js";
 import { restoreBidiControls, showBidiControls } from "../../src/serialize/bidi.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
 import type { Trajectory } from "../../src/types.js";
@@ -166,5 +167,54 @@ describe("a line the annotation rewrite cannot carry over (finding 5)", () => {
       spy.mockRestore();
     }
     expect(fs.readFileSync(adj, "utf8")).toBe("{truncated\n");
+  });
+});
+
+const BIDI = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/;
+describe("bidi controls in the list, the item's row and id, and on the adjudication page (finding 4)", () => {
+  it("serves them as markers; the shown id opens the item and a shown facet value filters", async () => {
+    const r0 = run.rows[0];
+    const bad = { ...r0, id: `${r0.id}\u202e`, agent_model: "gpt\u2067x", condition: "cond\u202eition", attack: "att\u200fack", humans: { "ann\u202e": "unaffected" } };
+    const fake = { ...run, rows: [bad], byId: new Map([[bad.id, bad]]), index: new Map([[bad.id, { ...run.index.get(r0.id)!, id: bad.id }]]) } as ViewRun;
+    const s = await startViewServer({ run: fake, sourceRoot: process.cwd() });
+    opened.push(s);
+    const list = await req(s, "/api/list");
+    expect(list.status).toBe(200);
+    expect(list.body).not.toMatch(BIDI);
+    const row = JSON.parse(list.body).rows[0];
+    expect(row.id).toBe(`${r0.id}⟨U+202E⟩`);
+    expect(row.condition).toBe("cond⟨U+202E⟩ition");
+    expect(row.humans).toEqual({ "ann⟨U+202E⟩": "unaffected" });
+    const meta = await req(s, "/api/meta");
+    expect(meta.body).not.toMatch(BIDI);
+    // the page filters by the shown facet value and links by the shown id
+    const filtered = JSON.parse((await req(s, `/api/list?condition=${encodeURIComponent("cond⟨U+202E⟩ition")}`)).body);
+    expect(filtered.total).toBe(1);
+    const item = await req(s, `/api/item?id=${encodeURIComponent(row.id)}`);
+    expect(item.status).toBe(200);
+    expect(item.body).not.toMatch(BIDI);
+    expect(JSON.parse(item.body).row.attack).toBe("att⟨U+200F⟩ack");
+    // the document's id too
+    const t = { id: "t\u202eid", messages: [{ role: "user", content: "hi" }] } as unknown as Trajectory;
+    expect(trajectoryDoc(t).id).toBe("t⟨U+202E⟩id");
+  });
+
+  it("shows annotator names and notes with markers on the adjudication page", async () => {
+    const dir = sampleCopy("bidi-adj");
+    const id = items()[0].item_id;
+    const s = await open({ sampleDir: dir });
+    expect((await post(s, "/api/sample/annotate", { annotator: "ev\u202eil", item_id: id, label: "unaffected", note: "no\u2067te" })).status).toBe(200);
+    expect((await post(s, "/api/sample/annotate", { annotator: "kay", item_id: id, label: "full_compliance" })).status).toBe(200);
+    const adj = await post(s, "/api/sample/adjudicate", { item_id: id, label: "unaffected", adjudicator: "le\u202ead", note: "n\u202e" });
+    expect(adj.status).toBe(200);
+    expect(adj.body).not.toMatch(BIDI);
+    const d = await req(s, "/api/sample/disagreements");
+    expect(d.body).not.toMatch(BIDI);
+    const it0 = JSON.parse(d.body).items[0];
+    expect(it0.rows.map((r: { annotator: string }) => r.annotator)).toContain("ev⟨U+202E⟩il");
+    expect(it0.rows.find((r: { annotator: string }) => r.annotator === "ev⟨U+202E⟩il").note).toBe("no⟨U+2067⟩te");
+    expect(it0.adjudicated.annotators).toMatchObject({ "ev⟨U+202E⟩il": "unaffected" });
+    // stored as typed
+    expect(fs.readFileSync(path.join(dir, "annotations", annotatorFileName("ev\u202eil")), "utf8")).toContain("\u202e");
   });
 });
