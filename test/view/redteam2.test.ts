@@ -12,15 +12,11 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildCommitteeFixture, type CommitteeFixture } from "../report/fixture.js";
 import { openView, type ViewServer } from "../../src/view/index.js";
-import { annotatorFileName, SampleStore } from "../../src/view/annotations.js";
-import { loadTrajectory, itemView, withVisibleBidi } from "../../src/view/item.js";
+import { annotatorFileName } from "../../src/view/annotations.js";
 import { loadViewRun, type ViewRun } from "../../src/view/run-data.js";
 import { parseManifest } from "../../src/sample/import.js";
-import { contentSha256 } from "../../src/run/resume.js";
-import { hostsFor, startViewServer } from "../../src/view/server.js";
+import { startViewServer } from "../../src/view/server.js";
 import { trajectoryDoc } from "../../src/view/document.js";
-import { restoreBidiControls, showBidiControls } from "../../src/serialize/bidi.js";
-import { trajectoryParts } from "../../src/serialize/parts.js";
 import type { Trajectory } from "../../src/types.js";
 
 let tmp: string;
@@ -45,7 +41,6 @@ function req(s: ViewServer, p: string, o: { method?: string; headers?: Record<st
   });
 }
 const post = (s: ViewServer, p: string, data: unknown, headers: Record<string, string> = {}) => req(s, p, { method: "POST", body: JSON.stringify(data), headers });
-const cookieOf = (r: Res) => String(r.headers["set-cookie"]?.[0] ?? "").split(";")[0];
 
 async function open(o: Partial<Parameters<typeof openView>[0]> = {}): Promise<ViewServer> {
   const { server } = await openView({ runDir: fx.runDir, sampleDir: study, ...o });
@@ -53,21 +48,6 @@ async function open(o: Partial<Parameters<typeof openView>[0]> = {}): Promise<Vi
   return server;
 }
 const items = () => parseManifest(fs.readFileSync(path.join(study, "manifest.jsonl"), "utf8")).rows;
-
-/** A copy of the sample folder whose items are re-read through `load` (the run's source otherwise). */
-function storeCopy(name: string, load: (tid: string) => Promise<{ trajectory: Trajectory } | { error: string }>, opts: { dropTasks?: boolean } = {}) {
-  const dir = path.join(tmp, name);
-  fs.cpSync(study, dir, { recursive: true });
-  fs.rmSync(path.join(dir, "annotations"), { recursive: true, force: true });
-  if (opts.dropTasks) for (const f of ["tasks.jsonl"]) fs.rmSync(path.join(dir, f));
-  const logged: string[] = [];
-  return { store: new SampleStore(dir, load, (m) => logged.push(m)), dir, logged };
-}
-const original = async (tid: string) => {
-  const r = await loadTrajectory(run, tid, process.cwd());
-  if ("error" in r) throw new Error(r.error);
-  return r.trajectory;
-};
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-rt-"));
