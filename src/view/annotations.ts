@@ -4,12 +4,14 @@
  * attack, source or judge view, tool-call ids replaced), and the annotators' labels.
  *
  * Files (in the sample folder; nothing else is written):
- * - `annotations/<file>.jsonl`: one annotator's labels, one JSON line per item in task order:
+ * - `annotations/<file>.jsonl`: one annotator's labels (an annotator is known by the rows' `annotator` field, not by
+ *   the file name: a file of an earlier version named otherwise, e.g. `Alice.jsonl`, stays theirs and is written to), one JSON line per item in task order:
  *   `{item_id, annotator, label, evidence?, note?, labelled_at}`; `import-annotations` reads it as it is (JSONL
  *   rows item_id/annotator/label; other fields ignored; a row without a label counts as unlabelled). After every
  *   change it is read again and rewritten whole (temp file + rename) under `<file>.jsonl.lock`, so a label is on
  *   disk before it is acknowledged and two view processes on one folder lose nothing; every read (rows,
- *   annotators, disagreements, adjudication) reads the files again. `<file>`: {@link annotatorFileName}.
+ *   annotators, disagreements, adjudication) reads the files again. `<file>`: {@link annotatorFileName} for a new annotator. A line the rewrite
+ *   could not carry over (not JSON, not a row) makes the write refused, the file left as it is.
  * - `annotations/.claims.json` (blind mode): annotator file name -> sha256 of the secret of the browser using it.
  * - `adjudication.jsonl`: the adjudicated label of items the annotators disagree on, apart from theirs (same lock):
  *   `{item_id, annotator: "adjudicated", label, note?, adjudicator, annotators: {name: label}, adjudicated_at}`.
@@ -93,9 +95,15 @@ export function annotatorFileName(name: string): string {
   return `${slug}-${createHash("sha256").update(n, "utf8").digest("hex").slice(0, 12)}.jsonl`;
 }
 
-/** The annotator's file could not be written: the label was not saved (the message names no path). */
+/**
+ * The annotator's file could not be written: the label was not saved (the message names no path; `detail`, for the
+ * terminal running the view, may name the file and line).
+ */
 export class AnnotationWriteError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    readonly detail?: string,
+  ) {
     super(message);
     this.name = "AnnotationWriteError";
   }
@@ -168,8 +176,9 @@ function writeAtomic(file: string, text: string): void {
 }
 
 /**
- * The annotation rows of a JSONL file (none when it does not exist). A file that cannot be read is a warning, or,
- * with `strict` (about to be rewritten: it must not be replaced unread), an AnnotationWriteError.
+ * The annotation rows of a JSONL file (none when it does not exist). A file that cannot be read, or a line that is
+ * not JSON or not an annotation row, is a warning, or, with `strict` (about to be rewritten: it must not be replaced
+ * unread, and a rewrite would drop the line), an AnnotationWriteError: nothing is written, nothing is lost.
  */
 function readRows<T>(file: string, warnings: string[], strict = false): T[] {
   const out: T[] = [];
@@ -183,6 +192,15 @@ function readRows<T>(file: string, warnings: string[], strict = false): T[] {
     warnings.push(`${path.basename(file)}: could not be read (${code}), skipped`);
     return out;
   }
+  const bad = (i: number, what: string) => {
+    if (strict) {
+      throw new AnnotationWriteError(
+        `not saved: line ${i + 1} of the file is ${what} (a truncated or hand-edited line?); rewriting the file would drop it, so nothing was written; fix or remove that line`,
+        `${file} line ${i + 1}: ${what}; the file was left as it is`,
+      );
+    }
+    warnings.push(`${file} line ${i + 1}: ${what}, skipped`);
+  };
   text
     .split("\n")
     .forEach((line, i) => {
@@ -190,9 +208,10 @@ function readRows<T>(file: string, warnings: string[], strict = false): T[] {
       try {
         const v = JSON.parse(line);
         if (v && typeof v === "object" && typeof v.item_id === "string" && typeof v.annotator === "string") out.push(v as T);
-        else warnings.push(`${file} line ${i + 1}: not an annotation row (item_id, annotator), skipped`);
-      } catch {
-        warnings.push(`${file} line ${i + 1}: not JSON, skipped`);
+        else bad(i, "not an annotation row (item_id, annotator)");
+      } catch (e) {
+        if (e instanceof AnnotationWriteError) throw e;
+        bad(i, "not JSON");
       }
     });
   return out;
@@ -340,6 +359,38 @@ export class SampleStore {
     }
   }
 
+  /**
+   * The files of `annotations/` holding rows of `annotator` (by the rows' `annotator` field, whatever the file's
+   * name: a file written by an earlier version of the view may be named otherwise, e.g. `Alice.jsonl`), read now.
+   */
+  filesOf(annotator: string): string[] {
+    const adir = path.join(this.dir, ANNOTATIONS_DIR);
+    if (!fs.existsSync(adir)) return [];
+    return fs
+      .readdirSync(adir)
+      .filter((n) => n.endsWith(".jsonl"))
+      .sort()
+      .filter((f) => readRows<AnnotationRow>(path.join(adir, f), []).some((r) => r.annotator === annotator));
+  }
+
+  /**
+   * The file an annotator's labels are written to: the one file already holding their rows (a legacy name is kept,
+   * never a second file made), else {@link annotatorFileName}.
+   * @throws AnnotationWriteError when their rows are in more than one file (`import-annotations` would refuse the
+   *   folder; they must be merged by hand first).
+   */
+  private fileFor(annotator: string): string {
+    const fname = annotatorFileName(annotator);
+    const held = this.filesOf(annotator);
+    if (held.length > 1) {
+      throw new AnnotationWriteError(
+        `not saved: this annotator's labels are in ${held.length} files of annotations/; merge them into one first (the terminal running the view names them)`,
+        `annotator ${JSON.stringify(annotator)} has rows in ${held.map((f) => path.join(ANNOTATIONS_DIR, f)).join(", ")}; nothing was written`,
+      );
+    }
+    return path.join(this.dir, ANNOTATIONS_DIR, held[0] ?? fname);
+  }
+
   /** Names of the annotators with a file (read now). */
   annotators(): string[] {
     return [...this.readAnnotations().keys()].sort();
@@ -352,19 +403,20 @@ export class SampleStore {
   }
 
   /**
-   * Record a change and write the annotator's file at once: under the file's lock the file is read again, the
+   * Record a change and write the annotator's file ({@link fileFor}: the one file already holding their rows, even
+   * under a legacy name, else {@link annotatorFileName}) at once: under the file's lock the file is read again, the
    * change applied to the row on disk and the file rewritten (temp file + rename), so two view processes on one
    * sample folder lose nothing. Nothing is returned before the file is written.
    * @returns the stored row.
    * @throws AnnotationInputError naming the field (unknown item, label not on the scale, evidence without a label,
    *   part out of range, bad name, a name whose file holds another annotator's rows); AnnotationWriteError when
-   *   the file could not be written (the label is not saved).
+   *   the file could not be written, holds a line that is not an annotation row (a rewrite would drop it), or the
+   *   annotator's rows are in two files (the label is not saved, nothing is changed on disk).
    */
   async change(c: AnnotationChange): Promise<AnnotationRow> {
     if (!c || typeof c !== "object" || Array.isArray(c)) throw new AnnotationInputError("the request body must be a JSON object");
     const annotator = typeof c.annotator === "string" ? c.annotator.trim() : "";
-    const fname = annotatorFileName(annotator);
-    const file = path.join(this.dir, ANNOTATIONS_DIR, fname);
+    annotatorFileName(annotator); // checks the name
     if (typeof c.item_id !== "string" || !this.order.has(c.item_id)) throw new AnnotationInputError(`item_id: ${JSON.stringify(c.item_id)} is not in this sample`);
     let label: string | undefined;
     if (c.label !== undefined) {
@@ -378,6 +430,7 @@ export class SampleStore {
     let b: Trajectory | undefined;
     if (c.evidence !== undefined) b = await this.blindedItem(c.item_id);
     else if (label !== undefined) b = await this.blindedItem(c.item_id).catch(() => undefined);
+    const file = this.fileFor(annotator);
     return withFileLock(file, () => {
       const onDisk = readRows<AnnotationRow>(file, [], true);
       const other = onDisk.find((r) => r.annotator !== annotator);
@@ -497,7 +550,7 @@ export class SampleStore {
   /**
    * Blind mode: whether the browser holding `secret` may act as `annotator`. The first browser to use a name
    * claims it (the sha256 of its secret is kept in `annotations/.claims.json`); another browser is refused. A
-   * name with labels on disk but no claim (written before claims were kept, or by the full view) is refused too:
+   * name with labels on disk (in any file of `annotations/`, by the rows' `annotator` field) but no claim (written before claims were kept, or by the full view) is refused too:
    * its labels would be shown to whoever typed it first.
    * @returns `{secret}` to keep in the browser (a new one when it had none), or `{refused}` with the reason.
    * @throws AnnotationInputError for a bad name; AnnotationWriteError when the claim cannot be written.
@@ -518,7 +571,7 @@ export class SampleStore {
       }
       const held = claims[fname];
       if (held !== undefined) return held === hash(mine) ? { secret: mine } : { refused: `annotator: the name ${JSON.stringify(name)} is in use from another browser; choose another name` };
-      if (readRows<AnnotationRow>(path.join(this.dir, ANNOTATIONS_DIR, fname), []).length > 0) {
+      if (this.filesOf(name).length > 0) {
         return { refused: `annotator: the name ${JSON.stringify(name)} already has labels that no browser has claimed; choose another name, or ask whoever runs the view` };
       }
       claims[fname] = hash(mine);

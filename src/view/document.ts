@@ -165,5 +165,5 @@ export function trajectoryDoc(t: Trajectory, verdicts: readonly Verdict[] = [], 
     });
     return out;
   });
-  return { id: t.id, injections: Object.fromEntries(injections.map(([k, v]) => [showBidiControls(k), showBidiControls(v)])), tools, messages, parts: docParts, quotes };
+  return { id: showBidiControls(String(t.id)), injections: Object.fromEntries(injections.map(([k, v]) => [showBidiControls(k), showBidiControls(v)])), tools, messages, parts: docParts, quotes };
 }

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { showBidiControls } from "../serialize/bidi.js";
+import { restoreBidiControls, showBidiControls } from "../serialize/bidi.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { loadSampledTrajectories } from "../sample/source.js";
 import { readLine, type ViewRow, type ViewRun } from "./run-data.js";
@@ -62,12 +62,15 @@ export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: strin
 }
 
 /**
- * Everything the detail page shows for one trajectory id.
+ * Everything the detail page shows for one trajectory id (as stored, or as the list shows it, bidi controls as
+ * markers). Every text of it (row fields, document, verdicts, quotes) comes with bidi controls as markers.
  * @returns null when the run has no such trajectory.
  */
-export async function itemView(run: ViewRun, id: string, sourceRoot: string, other?: ViewRun): Promise<ItemView | null> {
-  const row = run.byId.get(id);
+export async function itemView(run: ViewRun, shownId: string, sourceRoot: string, other?: ViewRun): Promise<ItemView | null> {
+  // the list serves ids with bidi controls as markers: a link back carries the markers
+  const row = run.byId.get(shownId) ?? run.byId.get(restoreBidiControls(shownId));
   if (!row) return null;
+  const id = row.id;
   const verdicts = rowVerdicts(run, row);
   const loaded = await loadTrajectory(run, id, sourceRoot);
   const doc = "trajectory" in loaded ? trajectoryDoc(loaded.trajectory, verdicts) : null;
@@ -103,10 +106,21 @@ export async function itemView(run: ViewRun, id: string, sourceRoot: string, oth
       ),
     ).map((q, i) => ({ ...q, n: i }));
   // judge-written and quoted text is shown with bidi controls as visible markers, as the trajectory's own text
-  const out: ItemView = { row: plain, verdicts: withVisibleBidi(shown), quotes: withVisibleBidi(quotes), doc };
+  const out: ItemView = { row: visibleRow(plain), verdicts: withVisibleBidi(shown), quotes: withVisibleBidi(quotes), doc };
   if ("error" in loaded) out.error = loaded.error;
   const o = other?.byId.get(id);
   if (other && o) out.other = { run: other.name, labels: o.labels };
+  return out;
+}
+
+/**
+ * A list or detail row as the page gets it: every string value (id, agent_model, suite, condition, attack, ...) and
+ * the annotator names keying `humans` with bidi controls shown as markers (src/serialize/bidi.ts). The page links
+ * to the shown id; {@link itemView} and the list's field filters take it back.
+ */
+export function visibleRow<T extends { humans?: Record<string, string> }>(row: T): T {
+  const out = withVisibleBidi(row);
+  if (row.humans) out.humans = Object.fromEntries(Object.entries(row.humans).map(([a, l]) => [showBidiControls(a), showBidiControls(String(l))]));
   return out;
 }
 

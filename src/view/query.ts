@@ -8,6 +8,8 @@ import { labelOnScale } from "../rubric/scale.js";
 import { binaryOf } from "../rubric/buckets.js";
 import type { Bucket } from "../types.js";
 import type { ViewRow, ViewRun } from "./run-data.js";
+import { showBidiControls } from "../serialize/bidi.js";
+import { visibleRow } from "./item.js";
 
 /** The metadata fields the list filters on by exact value. */
 export const FIELDS = ["agent_model", "suite", "condition", "attack", "surface"] as const;
@@ -100,7 +102,8 @@ function humanBinary(label: string): string | null {
 export function matches(row: ViewRow, q: ListQuery, run: ViewRun, other?: ViewRun): boolean {
   for (const f of FIELDS) {
     const want = q.fields[f];
-    if (want !== undefined && (row[f] ?? NONE) !== want) return false;
+    // the facets show bidi controls as markers: a filter value may carry them
+    if (want !== undefined && (row[f] ?? NONE) !== want && showBidiControls(row[f] ?? NONE) !== want) return false;
   }
   for (const [j, want] of Object.entries(q.labels)) {
     if (!Object.hasOwn(row.labels, j)) return false;
@@ -147,7 +150,7 @@ export function matches(row: ViewRow, q: ListQuery, run: ViewRun, other?: ViewRu
 export type ListItem = Omit<ViewRow, "refs" | "search"> & { diff?: [string | null | undefined, string | null | undefined] };
 
 /**
- * One page of the filtered list.
+ * One page of the filtered list, its rows' text with bidi controls as markers (src/view/item.ts `visibleRow`).
  * @returns `total` (rows passing the filters), `offset`, and up to `limit` rows from `offset`.
  */
 export function listPage(run: ViewRun, q: ListQuery, other?: ViewRun): { total: number; offset: number; rows: ListItem[] } {
@@ -159,7 +162,7 @@ export function listPage(run: ViewRun, q: ListQuery, other?: ViewRun): { total: 
       const { refs: _refs, search: _search, ...item } = row;
       const out: ListItem = item;
       if (q.diff) out.diff = [raterLabel(row, q.diff[0], other), raterLabel(row, q.diff[1], other)];
-      rows.push(out);
+      rows.push(visibleRow(out));
     }
     total++;
   }
@@ -167,8 +170,8 @@ export function listPage(run: ViewRun, q: ListQuery, other?: ViewRun): { total: 
 }
 
 /**
- * Facet values with their counts over the whole run (not the filtered list): each metadata field, each judge's
- * labels, the committee's statuses.
+ * Facet values with their counts over the whole run (not the filtered list): each metadata field (bidi controls
+ * as markers; {@link matches} takes the shown value back), each judge's labels, the committee's statuses.
  */
 export function facets(run: ViewRun): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
@@ -177,7 +180,7 @@ export function facets(run: ViewRun): Record<string, Record<string, number>> {
     m[v] = (m[v] ?? 0) + 1;
   };
   for (const row of run.rows) {
-    for (const f of FIELDS) add(f, row[f] ?? NONE);
+    for (const f of FIELDS) add(f, showBidiControls(row[f] ?? NONE));
     for (const j of run.judges) if (Object.hasOwn(row.labels, j)) add(`label.${j}`, row.labels[j] ?? NONE);
     if (run.committee.source) add("committee", row.committee?.status ?? NONE);
   }

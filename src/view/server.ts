@@ -23,8 +23,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ViewRun } from "./run-data.js";
 import { facets, FIELDS, listPage, parseListQuery } from "./query.js";
-import { itemView } from "./item.js";
-import { AnnotationInputError, AnnotationWriteError, type AnnotationRow, type SampleStore } from "./annotations.js";
+import { itemView, withVisibleBidi } from "./item.js";
+import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
 import { showBidiControls } from "../serialize/bidi.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
 
@@ -170,7 +170,7 @@ function meta(o: ViewServerOptions): unknown {
         items: o.sample.itemIds(),
         precedence: rubricPrecedenceText().replace(/^Report every label that applies\.\s*/, ""),
         // annotators stay blind to each other's work in --blind mode
-        annotators: o.blind ? [] : o.sample.annotators(),
+        annotators: o.blind ? [] : o.sample.annotators().map(showBidiControls),
       }
     : null;
   // the sample's warnings name annotator files and runs: an annotator's page gets only their count
@@ -202,6 +202,22 @@ function shownRow(r: AnnotationRow): AnnotationRow {
       ...(q.closest ? { closest: { ...q.closest, text: showBidiControls(String(q.closest.text)) } } : {}),
     })),
   };
+}
+
+/**
+ * A row as the adjudication page gets it: as {@link shownRow}, and the annotator's name and note (typed by
+ * annotators, shown to the adjudicator) with bidi controls as markers.
+ */
+function adjudicationRow(r: AnnotationRow): AnnotationRow {
+  const out = { ...shownRow(r), annotator: showBidiControls(String(r.annotator)) };
+  if (typeof r.note === "string") out.note = showBidiControls(r.note);
+  return out;
+}
+
+/** An adjudicated row as served: its names (adjudicator, the annotators') and note with bidi controls as markers. */
+function shownAdjudicated(r: AdjudicationRow): AdjudicationRow {
+  const annotators = Object.fromEntries(Object.entries(r.annotators ?? {}).map(([a, l]) => [showBidiControls(a), l]));
+  return { ...withVisibleBidi(r), annotators };
 }
 
 /** The blind view's cookie holding the browser's annotator secret (per sample folder, kept a year). */
@@ -262,7 +278,7 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
       return json(res, 403, { error: "this view is blind (--blind): adjudication shows the annotators' labels; start the view without --blind to adjudicate" });
     }
     if (req.method === "GET" && p === "/api/sample/disagreements") {
-      const ds = s.disagreements().map((d) => ({ ...d, rows: d.rows.map(shownRow) }));
+      const ds = s.disagreements().map((d) => ({ ...d, rows: d.rows.map(adjudicationRow), ...(d.adjudicated ? { adjudicated: shownAdjudicated(d.adjudicated) } : {}) }));
       return json(res, 200, { items: ds });
     }
     if (req.method === "POST" && p === "/api/sample/annotate") {
@@ -272,7 +288,7 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
       refreshHumans(o);
       return json(res, 200, { row: shownRow(row) });
     }
-    if (req.method === "POST" && p === "/api/sample/adjudicate") return json(res, 200, { row: await s.adjudicate((await readBody(req)) as never) });
+    if (req.method === "POST" && p === "/api/sample/adjudicate") return json(res, 200, { row: shownAdjudicated(await s.adjudicate((await readBody(req)) as never)) });
     return json(res, 404, { error: "no such API" });
   }
   if (o.blind) return json(res, 403, { error: "this view is blind (--blind): only the annotation pages are served" });
@@ -323,7 +339,11 @@ export async function startViewServer(o: ViewServerOptions): Promise<ViewServer>
       api(o, req, res, url).catch((e: Error) => {
         if (e instanceof Refused) json(res, e.status, { error: e.message });
         else if (e instanceof AnnotationInputError || e instanceof RangeError) json(res, 400, { error: e.message });
-        else if (e instanceof AnnotationWriteError) json(res, 500, { error: e.message });
+        else if (e instanceof AnnotationWriteError) {
+          // the page gets the reason; the terminal also gets which file and line
+          process.stderr.write(`ipi-judge: view: ${e.message}${e.detail ? ` (${e.detail})` : ""}\n`);
+          json(res, 500, { error: e.message });
+        }
         else {
           // the detail (it may hold a path or a trajectory id) goes to the terminal, not to the page
           process.stderr.write(`ipi-judge: view: ${req.method} ${url.pathname}: ${e?.stack ?? e}\n`);
