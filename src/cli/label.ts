@@ -249,14 +249,14 @@ Environment: API keys from the variables the config names (api_key_env).`,
             ...res.summary,
             run_dir: res.runDir,
             interrupted: res.interrupted,
-            this_run: { ...res.progress, ...(res.where ? { where: res.where.input } : {}) },
+            this_run: res.thisRun,
             rejudged: res.rejudge,
             ...(res.costCap ? { cost_cap: res.costCap } : {}),
           });
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
-            `\nthis invocation: ${res.where ? `${res.where.input.of} trajectories read, ${res.where.input.kept} kept by --where ${res.where.input.filter} (the others neither stored nor judged); ` : `${res.progress.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
+            `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
               // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
               (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
               // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input
