@@ -10,6 +10,7 @@ import { overCap } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "../errors.js";
+import { showBidiControls } from "../serialize/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";
@@ -216,7 +217,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
           maxCostUsd,
           // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
           onIngestWarning: (w) => {
-            if (o.json) process.stderr.write(`warning [${w.kind}]: ${w.message}\n`);
+            if (o.json) process.stderr.write(`warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
           },
           signal: ac.signal,
           abortSignal: hard.signal,
@@ -242,7 +243,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
             : undefined,
         });
         progress.stop();
-        for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+        for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
         warnWhere(res.where?.warnings ?? []);
         if (o.json)
           printJson({
