@@ -10,6 +10,7 @@ import { overCap } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "../errors.js";
+import { showBidiControls } from "../serialize/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";
@@ -216,7 +217,7 @@ Environment: API keys from the variables the config names (api_key_env).`,
           maxCostUsd,
           // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
           onIngestWarning: (w) => {
-            if (o.json) process.stderr.write(`warning [${w.kind}]: ${w.message}\n`);
+            if (o.json) process.stderr.write(`warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
           },
           signal: ac.signal,
           abortSignal: hard.signal,
@@ -242,21 +243,21 @@ Environment: API keys from the variables the config names (api_key_env).`,
             : undefined,
         });
         progress.stop();
-        for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+        for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
         warnWhere(res.where?.warnings ?? []);
         if (o.json)
           printJson({
             ...res.summary,
             run_dir: res.runDir,
             interrupted: res.interrupted,
-            this_run: { ...res.progress, ...(res.where ? { where: res.where.input } : {}) },
+            this_run: res.thisRun,
             rejudged: res.rejudge,
             ...(res.costCap ? { cost_cap: res.costCap } : {}),
           });
         else {
           process.stdout.write(formatSummary(res.summary) + "\n");
           process.stdout.write(
-            `\nthis invocation: ${res.where ? `${res.where.input.of} trajectories read, ${res.where.input.kept} kept by --where ${res.where.input.filter} (the others neither stored nor judged); ` : `${res.progress.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
+            `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
               // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
               (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
               // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input

@@ -9,6 +9,23 @@
 import type { Trajectory } from "../types.js";
 import { NO_DEFENSE } from "./attribution.js";
 import type { ItemWarning } from "./warnings.js";
+import { BIDI_CONTROLS } from "../serialize/bidi.js";
+
+/**
+ * Zero-width characters (U+200B-200D zero-width space / non-joiner / joiner, U+2060 word joiner, U+FEFF zero-width
+ * no-break space / BOM, U+180E Mongolian vowel separator): invisible in every output, so two values differing
+ * only by them print identical.
+ */
+export const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff\u180e]/g;
+
+/**
+ * `value` without zero-width ({@link ZERO_WIDTH}) and bidi control characters (`BIDI_CONTROLS`,
+ * src/serialize/bidi.ts). Applied to `attack` and `condition` values at ingest before the no-attack / no-defense
+ * rules (red team 2, finding 4): `"none\u200b"` is `none`, not a second condition that prints like it.
+ */
+export function stripInvisible(value: string): string {
+  return value.replace(ZERO_WIDTH, "").replace(BIDI_CONTROLS, "");
+}
 
 /**
  * Attack-field values that mean "not attacked", matched on the trimmed value, case-insensitively: the empty
@@ -20,7 +37,7 @@ export const NO_ATTACK_RE = /^(|none|null|nil|n\/?a|no|false|no[_ -]?attack|beni
 /** True when an attack value means "no attack": undefined, null, or a string matching {@link NO_ATTACK_RE}. */
 export function meansNoAttack(attack: unknown): boolean {
   if (attack === undefined || attack === null) return true;
-  return typeof attack === "string" && NO_ATTACK_RE.test(attack.trim());
+  return typeof attack === "string" && NO_ATTACK_RE.test(stripInvisible(attack).trim());
 }
 
 /**
@@ -37,13 +54,20 @@ export function isAttacked(t: Partial<Pick<Trajectory, "injections" | "attack">>
 /**
  * Normalize a trajectory's `attack` at ingest, in place: a value that means "no attack" ({@link meansNoAttack}) is
  * removed, so an unattacked run has no `attack` in every format (DESIGN section 3, docs/ARCHITECTURE.md "Trajectory
- * fields from ingest"); a non-empty original value is kept as `metadata.original_attack`. A non-string `attack` (a
+ * fields from ingest"); a non-empty original value is kept as `metadata.original_attack`. Zero-width and bidi
+ * control characters ({@link stripInvisible}) are removed first (the value read kept as `metadata.original_attack`). A non-string `attack` (a
  * library user's record) is left alone. Idempotent.
  */
 export function normalizeAttack(t: Trajectory): void {
   if (t.attack === undefined) return;
   const a: unknown = t.attack;
   if (a !== null && typeof a !== "string") return;
+  if (typeof a === "string" && stripInvisible(a) !== a && !meansNoAttack(a)) {
+    // zero-width / bidi controls removed (red team 2, finding 4); the value read kept
+    if (t.metadata?.original_attack === undefined) t.metadata = { ...(t.metadata ?? {}), original_attack: a };
+    t.attack = stripInvisible(a);
+    return;
+  }
   if (!meansNoAttack(a)) return;
   if (typeof a === "string" && a.trim() !== "") t.metadata = { ...(t.metadata ?? {}), original_attack: a };
   delete t.attack;
@@ -86,7 +110,7 @@ export const NO_DEFENSE_RE = /^(|none|null|nil|no[_ -]?defen[cs]e|undefended)$/i
 
 /** True when a condition value means "no defense" ({@link NO_DEFENSE_RE}); undefined/null (absent) is not. */
 export function meansNoDefense(condition: unknown): boolean {
-  return typeof condition === "string" && NO_DEFENSE_RE.test(condition.trim());
+  return typeof condition === "string" && NO_DEFENSE_RE.test(stripInvisible(condition).trim());
 }
 
 /**
@@ -94,10 +118,17 @@ export function meansNoDefense(condition: unknown): boolean {
  * ({@link meansNoDefense}) becomes `no_defense` ({@link NO_DEFENSE}, what AgentDojo's reader names undefended runs),
  * so `"defense": "none"` in chat JSONL or an Inspect log pools with AgentDojo's `no_defense` instead of being a
  * condition of its own; the original value is kept as `metadata.original_condition` (unless an override already
- * recorded the input's value there). Every format goes through it in `readTrajectories`. Idempotent.
+ * recorded the input's value there). Zero-width and bidi control characters ({@link stripInvisible}) are removed
+ * first, the value read kept the same way. Every format goes through it in `readTrajectories`. Idempotent.
  */
 export function normalizeCondition(t: Trajectory): void {
   const c: unknown = t.condition;
+  if (typeof c === "string" && stripInvisible(c) !== c && !meansNoDefense(c)) {
+    // zero-width / bidi controls removed (red team 2, finding 4); the value read kept
+    if (t.metadata?.original_condition === undefined) t.metadata = { ...(t.metadata ?? {}), original_condition: c };
+    t.condition = stripInvisible(c);
+    return;
+  }
   if (!meansNoDefense(c) || c === NO_DEFENSE) return;
   if (t.metadata?.original_condition === undefined) t.metadata = { ...(t.metadata ?? {}), original_condition: c };
   t.condition = NO_DEFENSE;

@@ -10,7 +10,7 @@ import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../
 import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
-import { checkSchema, joinProblems } from "./schema.js";
+import { checkSchema, injectionsProblem, joinProblems } from "./schema.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 import { attackContradiction, isAttacked, normalizeAttack, normalizeCondition } from "./attacked.js";
 import { NO_DEFENSE } from "./attribution.js";
@@ -270,7 +270,9 @@ function tooDeep(v: unknown, limit: number): boolean {
  *   {@link familyOf}(agent_model). A `condition` meaning "no defense" (`none`, `None`, `no-defense`, ... and an
  *   explicit `null`/`""` under a condition key) is `no_defense`, the original kept as `metadata.original_condition`
  *   (`./attacked.ts` {@link normalizeCondition}).
- * - `injections` (default `{}`), `reference` (`{security?, utility?}` booleans) and `metadata` (kept whole) as given.
+ * - `injections` (default `{}`; else `metadata.injections`, which must have the same shape: a list, a string or
+ *   `{"p": 123}` there is the same `schema` error as at the top level), `reference` (`{security?, utility?}`
+ *   booleans) and `metadata` (kept whole) as given.
  * - messages: {@link convertOpenAIMessages}.
  *
  * @returns `{ok: true, trajectory}` or `{ok: false, error}` of kind `schema` (naming line and field, e.g.
@@ -319,6 +321,9 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     return { ok: false, error: ingestError("schema", src.path, what, { line: src.line, trajectory_id: id }) };
   }
   const meta = isObj(r.metadata) ? r.metadata : {};
+  // a malformed metadata.injections is the schema error the top-level field gets, never "unattacked" (red team)
+  const metaInj = injectionsProblem(meta.injections, "metadata.injections");
+  if (metaInj !== undefined) return { ok: false, error: ingestError("schema", src.path, metaInj, { line: src.line, trajectory_id: id }) };
   let converted: Message[];
   try {
     converted = convertOpenAIMessages(messages);

@@ -21,7 +21,7 @@ import { explicitEmptyCondition, fieldValue, type MappableField } from "./chat-j
 import { NO_DEFENSE } from "./attribution.js";
 import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
-import { checkSchema, joinProblems } from "./schema.js";
+import { checkSchema, injectionsProblem, joinProblems } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
 import type { ItemWarning } from "./warnings.js";
 import type { ConvertResult } from "./agentdojo.js";
@@ -201,7 +201,8 @@ function scoreBoolean(v: unknown): boolean | undefined {
  * - every `attachment://` reference in messages and tool definitions is resolved from `sample.attachments`; one
  *   that cannot be is an `unresolved_attachment` error naming it: the sample is never judged with a placeholder.
  * - `attack`, `condition`, `injection_task_id`, ...: from `sample.metadata` by the chat JSONL spellings and
- *   `--field`; `injections` / `surfaces`: `metadata.injections` / `metadata.surfaces` when objects of strings.
+ *   `--field`; `injections` / `surfaces`: `metadata.injections` / `metadata.surfaces` when objects of strings (a
+ *   `metadata.injections` that is not, e.g. a list, a string or `{"p": 123}`, is a `schema` error, as in chat JSONL).
  * - `reference.security`: from the scorer named by `opts.securityScorer`; `reference.utility` never guessed.
  * - `metadata`: task, task_id, run_id, eval_id, log status, sample id, epoch, scores, the sample's metadata.
  * - `run_error`: the sample's `error.message`.
@@ -227,6 +228,9 @@ export function convertInspectSample(
     if (check.message_index !== undefined) at.message_index = check.message_index;
     return { ok: false, error: ingestError("schema", src.path, `${where}: ${joinProblems(check.problems)}`, at) };
   }
+  // a malformed metadata.injections is the schema error chat JSONL gives it, never "unattacked" (red team)
+  const metaInj = injectionsProblem(isObj(s.metadata) ? s.metadata.injections : undefined, "metadata.injections");
+  if (metaInj !== undefined) return { ok: false, error: ingestError("schema", src.path, `${where}: ${metaInj}`, { trajectory_id: id }) };
   const messages = s.messages as Json[];
   if (messages.length === 0) {
     return { ok: false, error: ingestError("no_messages", src.path, `${where}: messages is empty: a sample with no messages cannot be judged`, { trajectory_id: id }) };

@@ -110,3 +110,22 @@ export function joinProblems(problems: string[], max = 3): string {
   const head = problems.slice(0, max).join("; ");
   return problems.length > max ? `${head} (+${problems.length - max} more)` : head;
 }
+
+/**
+ * The schema problem of an injections record read from metadata (`metadata.injections` in chat JSONL and in
+ * Inspect sample metadata), in the words the schema check gives the top-level `injections`: the same value is the
+ * same error wherever it is read from (a list, a string or `{"p": 123}` is never silently "no injections").
+ *
+ * @param value the value found (`undefined` when the key is absent)
+ * @param field the field's name in messages, e.g. `metadata.injections`
+ * @returns the problem (`metadata.injections: must be object or null (got array)`), or `undefined` when the value
+ *   is absent, null, or an object whose values are all strings
+ */
+export function injectionsProblem(value: unknown, field: string): string | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) return `${field}: must be object or null (got ${jsonType(value)})`;
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof v !== "string") return `${field}.${k}: must be string (got ${jsonType(v)})`;
+  }
+  return undefined;
+}

@@ -100,8 +100,15 @@ export interface DryRunResult {
   config_changes: DryRunConfigChange[];
   /** True when the real `label` with these options would refuse the run (exit 2): a change under `refuse`. */
   label_would_refuse: boolean;
-  /** Trajectories read (after --where and --limit). */
+  /**
+   * Trajectories read from the input (before `--where`; with `--limit`, up to where the limit stopped reading): the
+   * `read` of `label`'s `this_run` (src/run/label.ts ThisRun).
+   */
+  read: number;
+  /** Trajectories `--where` kept and `--limit` let through, those `label` would judge or skip as stored (`this_run.kept`). */
   trajectories: number;
+  /** `--limit`, when given (absent without one). */
+  limit?: number;
   /** `--where`: what it kept of the input (absent without one). */
   where?: WhereStatement;
   input_errors: number;
@@ -313,7 +320,9 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     run: opts.run,
     config_changes: configChanges,
     label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse"),
+    read: whereTally ? whereTally.statement("trajectories read").statement.of : read,
     trajectories: read,
+    ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
     ...(whereTally ? { where: whereTally.statement("trajectories read").statement } : {}),
     input_errors: inputErrors,
     reference_changed: referenceChanged,
@@ -385,7 +394,7 @@ function costRange(r: DryRunJudge, prefix: number): void {
 /** A dry run as text for the terminal: one block per judge, the total, and the assumptions. */
 export function formatDryRun(r: DryRunResult): string {
   const usd = (x: number | null) => (x === null ? "unknown" : x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`);
-  const lines = [...(r.where ? [whereLine(r.where)] : []), `dry run of ${r.run}: ${r.trajectories} trajectories read${r.input_errors ? `, ${r.input_errors} bad input items` : ""}; nothing was sent or stored`];
+  const lines = [...(r.where ? [whereLine(r.where)] : []), `dry run of ${r.run}: ${r.read} trajectories read${r.where ? `, ${r.trajectories} kept by --where ${r.where.filter}${r.limit !== undefined ? ` and --limit ${r.limit}` : ""}` : ""}${r.input_errors ? `, ${r.input_errors} bad input items` : ""}; nothing was sent or stored`];
   if (r.reference_changed > 0)
     lines.push(
       `note: ${r.reference_changed} trajectory(ies) carry another benchmark reference (security/utility) than the run stored: label would re-write their index rows (errors.jsonl kind reference_changed) so agree/compare read the current reference; nothing is judged again for it`,

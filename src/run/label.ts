@@ -97,6 +97,31 @@ export interface LabelOptions {
   maxCostUsd?: number;
 }
 
+/**
+ * What one `label` invocation did, the same object in `--json` and `summary.json` (`this_run`), and the counts the
+ * text summary and `--dry-run` say. One meaning of "read" (red team 2, finding 6): `read` is the trajectories read
+ * from the input (before `--where`; with `--limit`, up to where the limit stopped reading), `kept` those `--where`
+ * kept and `--limit` let through (judged now, or already stored: `judged + skipped` when nothing failed).
+ * Without `--where`, `read === kept`. The progress counters (`judged`, `skipped`, ...) follow.
+ */
+export interface ThisRun extends Omit<LabelProgress, "read"> {
+  read: number;
+  kept: number;
+  /** With `--where`: its statement over this invocation's input (`of` = `read`, `kept` = `kept`). */
+  where?: WhereStatement;
+}
+
+/**
+ * The `this_run` statement of one invocation from its progress and `--where` tally (see {@link ThisRun}).
+ *
+ * @param progress the run's progress (`progress.read` counts the kept trajectories)
+ * @param where the `--where` statement over this invocation's input, if any
+ */
+export function thisRunOf(progress: LabelProgress, where?: WhereStatement): ThisRun {
+  const { read: kept, ...rest } = progress;
+  return { read: where ? where.of : kept, kept, ...rest, ...(where ? { where } : {}) };
+}
+
 export interface LabelResult {
   summary: RunSummary;
   runDir: string;
@@ -117,6 +142,8 @@ export interface LabelResult {
   adaptations: Record<string, string[]>;
   /** With `where`: what it kept of this invocation's input (`kept` of `of` trajectories read) and its warnings. */
   where?: { input: WhereStatement; warnings: string[] };
+  /** What this invocation read and kept, one meaning in text, `--json` and `summary.json` ({@link ThisRun}). */
+  thisRun: ThisRun;
   /**
    * The stored verdicts this invocation set out to judge again, by judge and reason (counted before anything was
    * sent, and said through `onWarning` then): another prompt or rubric, another configuration, changed content, ...
@@ -466,9 +493,12 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     summary.warnings.push(
       `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
     );
+  const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
+  // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
+  const thisRun = thisRunOf(progress, inputWhere?.statement);
   try {
     const tmp = path.join(store.dir, `.summary.json.${process.pid}.tmp`);
-    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: progress, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
+    fs.writeFileSync(tmp, JSON.stringify({ ...summary, this_run: thisRun, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) }, null, 2) + "\n");
     fs.renameSync(tmp, path.join(store.dir, "summary.json"));
   } catch {
     /* the summary file is a convenience; the journals hold the run */
@@ -481,7 +511,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     stoppedJudges: stopped,
     ...(costCap ? { costCap } : {}),
     adaptations,
-    ...(whereTally ? { where: { input: whereTally.statement("trajectories read").statement, warnings: whereTally.statement("trajectories read").warnings } } : {}),
+    ...(inputWhere ? { where: { input: inputWhere.statement, warnings: inputWhere.warnings } } : {}),
+    thisRun,
     duplicateIds,
     referenceChanged,
     rejudge,

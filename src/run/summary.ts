@@ -8,6 +8,7 @@ import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/c
 import type { IngestWarning } from "../ingest/warnings.js";
 import { RateTally, attackMixWarnings, type AttackRates, type RateItem } from "../stats/rates.js";
 import { ratesText } from "../agree/rates-text.js";
+import { showBidiControls } from "../serialize/bidi.js";
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
@@ -277,7 +278,10 @@ function cachedText(u: JudgeSummary["usage"]): string {
   return u.verdicts_without_cached_figure > 0 ? `${u.cached_tokens} cached; ${u.verdicts_without_cached_figure} verdict(s) without a cached figure` : `${u.cached_tokens} cached`;
 }
 
-/** Render a run summary as plain text for the terminal. */
+/**
+ * Render a run summary as plain text for the terminal. Bidi control characters in the input's values (ids, agent
+ * models, conditions, attacks, warnings naming them) are shown as visible markers (`⟨U+202E⟩`, src/serialize/bidi.ts).
+ */
 export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
   if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
@@ -309,13 +313,15 @@ export function formatSummary(s: RunSummary): string {
     const perCondition = models.some(([, pm]) => pm.conditions.length > 1);
     if (perCondition) {
       lines.push(`  per agent model and condition (defense):`);
-      const w = Math.max(...j.by_model_condition.map((x) => x.agent_model.length + x.condition.length + 3));
-      for (const x of j.by_model_condition) lines.push(`    ${`${x.agent_model} | ${x.condition}`.padEnd(w)}  ${ratesText(x)}`);
+      const names = j.by_model_condition.map((x) => `${showBidiControls(x.agent_model)} | ${showBidiControls(x.condition)}`);
+      const w = Math.max(...names.map((n) => n.length));
+      j.by_model_condition.forEach((x, i) => lines.push(`    ${names[i].padEnd(w)}  ${ratesText(x)}`));
     }
     if (models.length > 0) {
       lines.push(`  per agent model${perCondition ? " (pooled over the conditions named)" : ""}:`);
-      const w = Math.max(...models.map(([m]) => m.length));
-      for (const [m, pm] of models) {
+      const w = Math.max(...models.map(([m]) => showBidiControls(m).length));
+      for (const [raw, pm] of models) {
+        const m = showBidiControls(raw);
         const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
         lines.push(`    ${m.padEnd(w)}  ${ratesText(pm)}${pooled}`);
       }
@@ -344,5 +350,7 @@ export function formatSummary(s: RunSummary): string {
     lines.push(
       `errors: ${s.errors.total} (${Object.entries(s.errors.by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`,
     );
-  return lines.join("\n");
+  // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
+  // reorders the terminal line (red team 2, finding 4; src/serialize/bidi.ts)
+  return showBidiControls(lines.join("\n"));
 }

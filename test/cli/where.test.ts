@@ -70,6 +70,27 @@ describe("--where in every command", () => {
     expect(text.stdout).toMatch(new RegExp(`this invocation: 14 trajectories read, ${KEPT} kept by --where`));
   }, 120_000);
 
+  it("--where with --limit: one meaning of read / kept in text, --json, summary.json and --dry-run (red team 2, finding 6)", async () => {
+    const LIM = ["--where", "attack=important_instructions", "--limit", "2"];
+    const r = await runCli(["label", SLICE, "--run", "lim-json", ...L(), ...LIM, "--json"]);
+    expect(r.code, r.stderr).toBe(0);
+    const tr = JSON.parse(r.stdout).this_run;
+    // read: from the input before the filter (up to where --limit stopped reading); kept: filter and limit let through
+    expect(tr.kept).toBe(2);
+    expect(tr.judged).toBe(2);
+    expect(tr.read).toBe(tr.where.of);
+    expect(tr.read).toBeGreaterThan(2);
+    expect(tr.where.kept).toBe(tr.kept);
+    // summary.json holds the same this_run as --json, --where statement included
+    expect(JSON.parse(fs.readFileSync(path.join(dir, "labels", "lim-json", "summary.json"), "utf8")).this_run).toEqual(tr);
+    const text = await runCli(["label", SLICE, "--run", "lim-text", ...L(), ...LIM]);
+    expect(text.stdout).toContain(`this invocation: ${tr.read} trajectories read, 2 kept by --where attack=important_instructions and --limit 2 (`);
+    const dj = JSON.parse((await runCli(["label", SLICE, "--run", "lim-dry", ...L(), ...LIM, "--dry-run", "--json"])).stdout);
+    expect(dj).toMatchObject({ read: tr.read, trajectories: 2, limit: 2, where: { kept: 2, of: tr.read } });
+    const dt = await runCli(["label", SLICE, "--run", "lim-dry", ...L(), ...LIM, "--dry-run"]);
+    expect(dt.stdout).toContain(`dry run of lim-dry: ${tr.read} trajectories read, 2 kept by --where attack=important_instructions and --limit 2;`);
+  }, 120_000);
+
   it("an unknown field is refused (exit 2); a value that matches nothing is a warning naming it; nothing kept is refused", async () => {
     const bad = await runCli(["compare", "--run", "all", ...L(), "--where", "defence=x"]);
     expect(bad.code).toBe(2);
