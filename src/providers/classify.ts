@@ -11,7 +11,7 @@
  * | not JSON, no `choices[0].message` | `invalid` (`invalid_response`) |
  * | `message.refusal` set, or `finish_reason: "content_filter"` | `refused` with the provider's reason |
  * | `content` a list of chunks (Mistral Magistral: `thinking` and `text` chunks; `output_text` parts) | the `text` chunks joined in order are the reply; `thinking` chunks are reasoning (kept for audit, never parsed) |
- * | reported `prompt_tokens` (256 or more: a context window) below what was sent: under 0.8 x our own count for a model whose tokenizer we know (`./tokens.ts`, exact o200k / cl100k; prompts of 1,000 tokens or more), else under characters / 6 (prompts of 8,000 characters or more); Ollama cuts a prompt to `num_ctx` and answers anyway | `final` error `prompt_truncated` (no label; the judge is flagged with the fix) |
+ * | reported `prompt_tokens` (256 or more: a context window) below what was sent: under 0.8 x our own count for a model whose tokenizer we know (`./tokens.ts`, exact o200k / cl100k; prompts of 1,000 tokens or more), else under 0.7 x the o200k_base count or under characters / 6 (prompts of 8,000 characters or more); Ollama cuts a prompt to `num_ctx` and answers anyway | `final` error `prompt_truncated` (no label; the judge is flagged with the fix) |
  * | content empty, the text in `reasoning_content` / `reasoning`, not cut | `final` error `reasoning_only` |
  * | `finish_reason: "length"` with a reply the judge can use whole (`isComplete`: it parses into a verdict) | `reply`, the finish reason recorded (`notes`): mlx-lm and others say "length" on complete replies |
  * | `finish_reason: "length"` otherwise, or content empty/null | `cut` (resend once with a larger budget, then `truncated` / `empty_response`) |
@@ -31,6 +31,11 @@ export interface ReplyContext {
   promptChars?: number;
   /** Our own count of the prompt's tokens (all messages), when the model's tokenizer is known (`./tokens.ts`): exact. */
   promptTokens?: number;
+  /**
+   * When the model's tokenizer is unknown: the prompt's o200k_base count, a reference that other models' tokenizers
+   * rarely undercut by much (see {@link REFERENCE_TRUNCATION_RATIO}).
+   */
+  promptTokensReference?: number;
 }
 
 /** What one chat completion (HTTP 200) is. */
@@ -57,6 +62,13 @@ export const MAX_CHARS_PER_TOKEN = 6;
  * `response_format`), it never reads fewer than it was sent; 0.8 leaves room for a template that counts differently.
  */
 export const PROMPT_TRUNCATION_RATIO = 0.8;
+/**
+ * For a model whose tokenizer we do not have: a reported count under this share of the prompt's o200k_base count is
+ * a cut. o200k_base is among the most compact tokenizers for English and JSON; the open models' tokenizers (Llama 3,
+ * Qwen, Mistral, Gemma, DeepSeek) count the same text at roughly 0.9x to 1.4x of it, so 0.7 leaves a margin while
+ * catching an Ollama `num_ctx` of 2048 under a 3,000-token prompt, which `characters / 6` misses.
+ */
+export const REFERENCE_TRUNCATION_RATIO = 0.7;
 /** Prompts shorter than this (characters) are not checked by the characters-based bound (a rubric alone is ~10k characters). */
 export const PROMPT_TRUNCATION_MIN_CHARS = 8000;
 /** Prompts of fewer tokens than this (our exact count) are not checked. */
@@ -115,7 +127,7 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
   const finishReason = typeof c.finish_reason === "string" ? c.finish_reason : null;
   if (typeof c.message.refusal === "string" && c.message.refusal.trim() !== "") return { kind: "refused", message: c.message.refusal };
   if (finishReason === "content_filter") return { kind: "refused", message: "the provider's content filter stopped the reply (finish_reason content_filter)" };
-  const truncation = promptTruncation((completion as { usage?: unknown }).usage, ctx.promptChars, ctx.promptTokens);
+  const truncation = promptTruncation((completion as { usage?: unknown }).usage, ctx.promptChars, ctx.promptTokens, ctx.promptTokensReference);
   if (truncation) return { kind: "final", errorKind: "prompt_truncated", message: truncation };
   const { text, thinking } = contentText(c.message.content);
   const reasoning = reasoningText(c.message) ?? thinking;
@@ -148,9 +160,11 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
  * @param usage the reply's `usage` field.
  * @param promptChars characters of the messages sent.
  * @param promptTokens our exact count of the messages sent, when the model's tokenizer is known.
+ * @param promptTokensReference when it is not: the o200k_base count of the messages sent; a report under
+ *   {@link REFERENCE_TRUNCATION_RATIO} of it is a cut too (for prompts of {@link PROMPT_TRUNCATION_MIN_TOKENS} or more).
  * @returns the message of the `prompt_truncated` error, or undefined (also when usage or the size is unknown).
  */
-export function promptTruncation(usage: unknown, promptChars: number | undefined, promptTokens?: number): string | undefined {
+export function promptTruncation(usage: unknown, promptChars: number | undefined, promptTokens?: number, promptTokensReference?: number): string | undefined {
   const u = usage as { prompt_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null; prompt_cache_hit_tokens?: unknown } | null;
   if (!u || typeof u !== "object" || typeof u.prompt_tokens !== "number" || !(u.prompt_tokens > 0)) return undefined;
   const cached = u.prompt_tokens_details?.cached_tokens;
@@ -162,6 +176,13 @@ export function promptTruncation(usage: unknown, promptChars: number | undefined
   if (promptTokens !== undefined && Number.isFinite(promptTokens)) {
     if (promptTokens < PROMPT_TRUNCATION_MIN_TOKENS || reported >= PROMPT_TRUNCATION_RATIO * promptTokens) return undefined;
     sent = `${promptTokens} tokens by our count with the model's tokenizer`;
+  } else if (
+    promptTokensReference !== undefined &&
+    Number.isFinite(promptTokensReference) &&
+    promptTokensReference >= PROMPT_TRUNCATION_MIN_TOKENS &&
+    reported < REFERENCE_TRUNCATION_RATIO * promptTokensReference
+  ) {
+    sent = `${promptTokensReference} tokens by the o200k_base count (the model's own tokenizer is not known here; it rarely counts under ${REFERENCE_TRUNCATION_RATIO}x of that)`;
   } else {
     if (promptChars === undefined || promptChars < PROMPT_TRUNCATION_MIN_CHARS) return undefined;
     const floor = Math.floor(promptChars / MAX_CHARS_PER_TOKEN);
@@ -181,17 +202,25 @@ export function promptTruncation(usage: unknown, promptChars: number | undefined
  * every request, is counted once).
  * @param body the request body sent (`model`, `messages`).
  */
-export function promptSize(body: Record<string, unknown>): { promptChars: number; promptTokens?: number } {
+export function promptSize(body: Record<string, unknown>): { promptChars: number; promptTokens?: number; promptTokensReference?: number } {
   const msgs = ((body.messages as { role?: unknown; content?: unknown }[] | undefined) ?? []).filter((m) => m && typeof m === "object");
   const promptChars = msgs.reduce((a, m) => a + (typeof m.content === "string" ? m.content.length : 0), 0);
   const name = typeof body.model === "string" ? tokenizerFor(body.model) : "estimated";
-  if (name === "estimated" || promptChars < PROMPT_TRUNCATION_MIN_TOKENS) return { promptChars };
-  if (systemCounts.size > 32) systemCounts.clear();
+  if (promptChars < PROMPT_TRUNCATION_MIN_TOKENS) return { promptChars };
   const texts = msgs.map((m) => ({ role: typeof m.role === "string" ? m.role : "user", content: typeof m.content === "string" ? m.content : "" }));
-  return { promptChars, promptTokens: countPromptTokens(texts, name, systemCounts) };
+  // an unknown tokenizer: the o200k_base count as a reference (REFERENCE_TRUNCATION_RATIO), beside characters / 6
+  if (name === "estimated") return { promptChars, promptTokensReference: countPromptTokens(texts, "o200k_base", systemCountsOf("o200k_base")) };
+  return { promptChars, promptTokens: countPromptTokens(texts, name, systemCountsOf(name)) };
 }
 
-const systemCounts = new Map<string, number>();
+/** Per tokenizer, the token counts of system messages already counted (the same rubric in every request). */
+const systemCounts = new Map<string, Map<string, number>>();
+function systemCountsOf(name: string): Map<string, number> {
+  let m = systemCounts.get(name);
+  if (!m) systemCounts.set(name, (m = new Map()));
+  if (m.size > 32) m.clear();
+  return m;
+}
 
 /**
  * A Batch API result line's error response as the `APIError` the `openai` client throws online for the same

@@ -145,7 +145,8 @@ describe("finding 8: a prompt the server cut, by our own count", () => {
     expect(exact).toBeLessThan(3500);
     expect(2000).toBeGreaterThan(chars / 10);
     expect(promptSize({ model: "gpt-4o-mini", messages: msgs })).toEqual({ promptChars: chars, promptTokens: exact });
-    expect(promptSize({ model: "llama3.1:8b", messages: msgs })).toEqual({ promptChars: chars });
+    // an unknown tokenizer: the o200k_base count comes along as a reference
+    expect(promptSize({ model: "llama3.1:8b", messages: msgs })).toEqual({ promptChars: chars, promptTokensReference: exact });
   });
 
   it("a known tokenizer: 2000 reported for our count is flagged; our count plus a chat template's tokens, or cached tokens, is not", () => {
@@ -162,6 +163,13 @@ describe("finding 8: a prompt the server cut, by our own count", () => {
     expect(promptTruncation({ prompt_tokens: 2000 }, Math.round(3240 * 4.2))).toMatch(/2000 prompt tokens .* at least 2268 tokens/);
     expect(promptTruncation({ prompt_tokens: Math.floor(chars / 7) }, chars)).toMatch(/at least \d+ tokens/);
     for (const per of [3.5, 4, 4.5]) expect(promptTruncation({ prompt_tokens: Math.round(chars / per) }, chars)).toBeUndefined();
+  });
+
+  it("an unknown tokenizer with the o200k_base reference: a context window near the prompt's size is caught; other tokenizers' counts pass", () => {
+    // the second red team's case: ~3,000 tokens sent, 2,040 reported (num_ctx 2048): above characters / 6, under 0.7 x o200k
+    expect(promptTruncation({ prompt_tokens: 2040 }, Math.round(exact * 4.05), undefined, exact)).toMatch(/2040 prompt tokens .* o200k_base count .* num_ctx/);
+    // what other tokenizers report for the same text (about 0.9x to 1.4x of o200k_base) is a reply
+    for (const f of [0.9, 1, 1.15, 1.4]) expect(promptTruncation({ prompt_tokens: Math.round(exact * f) }, chars, undefined, exact)).toBeUndefined();
   });
 
   it("through the real client: Ollama's 2000 for a gpt-oss-sized prompt is prompt_truncated (no label), an exact count is a reply", async () => {
