@@ -18,6 +18,7 @@ import { parseManifest } from "../../src/sample/import.js";
 import { startViewServer } from "../../src/view/server.js";
 import { trajectoryDoc } from "../../src/view/document.js";
 import type { Trajectory } from "../../src/types.js";
+import { post, req } from "../helpers/view-http.js";
 
 let tmp: string;
 let fx: CommitteeFixture;
@@ -25,22 +26,6 @@ let study: string;
 let run: ViewRun;
 const opened: ViewServer[] = [];
 
-type Res = { status: number; headers: http.IncomingHttpHeaders; body: string };
-function req(s: ViewServer, p: string, o: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Res> {
-  return new Promise((resolve, reject) => {
-    const full = `${p}${p.includes("?") ? "&" : "?"}token=${s.token}`;
-    const headers = { host: `127.0.0.1:${s.port}`, ...(o.headers ?? {}) };
-    if (o.method === "POST") Object.assign(headers, { "content-type": "application/json", "x-ipi-view": "1" });
-    const r = http.request({ host: "127.0.0.1", port: s.port, path: full, method: o.method ?? "GET", headers }, (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
-    r.on("error", reject);
-    r.end(o.body);
-  });
-}
-const post = (s: ViewServer, p: string, data: unknown, headers: Record<string, string> = {}) => req(s, p, { method: "POST", body: JSON.stringify(data), headers });
 
 async function open(o: Partial<Parameters<typeof openView>[0]> = {}): Promise<ViewServer> {
   const { server } = await openView({ runDir: fx.runDir, sampleDir: study, ...o });
