@@ -5,6 +5,7 @@ import { buildObservations, compareConditions, formatCompare, type LabelSource }
 import { UsageError } from "../errors.js";
 import { restrictRun } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf } from "./util.js";
+import { readRunState, runStateLine } from "../store/run-state.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
@@ -96,6 +97,9 @@ Examples:
         throw new UsageError((e as Error).message);
       }
       result.warnings.unshift(...notes);
+      // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read)
+      const state = runStateLine(readRunState(runDir));
+      if (state) result.warnings.unshift(state.replace(/^WARNING: /, ""));
       if (o.json) {
         for (const w of result.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
         printJson(result);

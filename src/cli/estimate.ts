@@ -7,6 +7,7 @@ import { HumanLabelsError } from "../agree/human.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, whereLine } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf } from "./util.js";
+import { readRunState, runStateLine } from "../store/run-state.js";
 
 /**
  * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
@@ -103,6 +104,9 @@ Examples:
         if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);
         throw e;
       }
+      // a run whose labelling did not finish: its figures cover part of it (coverage counts only what was read)
+      const state = runStateLine(readRunState(runDir));
+      if (state) report.warnings.unshift(state.replace(/^WARNING: /, ""));
       if (o.json) {
         for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
         printJson(report);
@@ -134,6 +138,12 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
+  // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read)
+  const state = runStateLine(readRunState(runDir));
+  if (state) {
+    t.notes.push(state.startsWith("WARNING") ? state : `note: ${state.replace(/^note: /, "")}`);
+    process.stderr.write(`ipi-judge: ${state.startsWith("WARNING") ? "warning: " + state.replace(/^WARNING: /, "") : state}\n`);
+  }
   if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, run.statement ? { where: run.statement.filter } : {}));
   const wl = whereLine(run.statement);
   if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));

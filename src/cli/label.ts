@@ -244,6 +244,10 @@ Environment: API keys from the variables the config names (api_key_env).`,
         });
         progress.stop();
         for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
+        // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run
+        if (res.thisRun.read === 0 && res.thisRun.errors === 0 && !res.interrupted) {
+          process.stderr.write(`ipi-judge: warning: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)\n`);
+        }
         warnWhere(res.where?.warnings ?? []);
         if (o.json)
           printJson({

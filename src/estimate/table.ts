@@ -236,7 +236,8 @@ export function paperTable(
         }
       }
       refusal = proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
-      blocked = unknown ? null : b;
+      // no attacked trajectory: how many were blocked is not a count of zero, it is undefined
+      blocked = unknown || att.length === 0 ? null : b;
     } else refusal = proportion(0, 0, "committee_has_no_refusal_buckets_use_--judge");
     const util = (xs: TrajectoryIndexRow[], what: string) => {
       const known = xs.filter((r) => typeof r.reference?.utility === "boolean");

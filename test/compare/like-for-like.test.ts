@@ -169,4 +169,25 @@ describe("compare on the real slice", () => {
     const byC = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "condition", "--bootstrap", "0", "--json"]);
     expect(JSON.parse(byC.stdout).pooled_conditions).toEqual({});
   }, 60_000);
+
+  it("a run whose labelling did not finish is said by compare and estimate --table; an empty input is a warning, not a silent success", async () => {
+    const copy = path.join(dir, "labels-interrupted");
+    fs.cpSync(labels(), copy, { recursive: true });
+    const storeFile = path.join(copy, "lfl", "store.json");
+    const st = JSON.parse(fs.readFileSync(storeFile, "utf8"));
+    st.label_state = { ...st.label_state, state: "interrupted" };
+    fs.writeFileSync(storeFile, JSON.stringify(st));
+    const c = await runCli(["compare", "--run", "lfl", "--labels-dir", copy, "--bootstrap", "0", "--json"]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(JSON.parse(c.stdout).warnings[0]).toMatch(/^run incomplete: the last label run was interrupted/);
+    const t = await runCli(["estimate", "--run", "lfl", "--labels-dir", copy, "--table", "--json"]);
+    expect((JSON.parse(t.stdout).notes as string[]).some((n) => /^WARNING: run incomplete: the last label run was interrupted/.test(n))).toBe(true);
+    // the finished run says nothing of the kind
+    const done = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0", "--json"]);
+    expect(JSON.parse(done.stdout).warnings.join("\n")).not.toMatch(/run incomplete/);
+    const empty = path.join(dir, "empty");
+    fs.mkdirSync(empty);
+    const e = await runCli(["label", empty, "--run", "empty", "--labels-dir", labels()]);
+    expect(e.stderr).toMatch(/warning: no trajectory was found in .*empty: nothing was labelled/);
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellText, latexEscape, paperTable, proportion, tableCsv, tableLatex } from "../../src/estimate/table.js";
+import { cellText, formatTable, latexEscape, paperTable, proportion, tableCsv, tableLatex } from "../../src/estimate/table.js";
 import { estimateFromData, EstimateError, humanConsensus } from "../../src/estimate/run.js";
 import { parseCsv } from "../../src/io/csv.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -91,6 +91,11 @@ describe("paper table", () => {
     expect(q.utility).toMatchObject({ value: null, reason: "no_unattacked_trajectories" });
     expect(q.utility_under_attack).toMatchObject({ value: null, reason: "no_utility_in_input" });
     expect(cellText(q.judge_asr_behaviour)).toBe("undefined (no usable judge verdict)");
+  });
+  it("a row with no attacked trajectory has no count of blocked attempts (null, shown n/a), not 0", () => {
+    const noAtt = paperTable("r", new Map([["u1", { ...index.get("u1")!, agent_model: "idle" }]]), verdicts, { kind: "judge", judge_id: "gpt" });
+    expect(noAtt.rows[0]).toMatchObject({ n_attacked: 0, judge_blocked_attempts: null, judge_partial_compliance: 0 });
+    expect(formatTable(noAtt)).not.toMatch(/ 0\/0 /);
     const noHeur = paperTable("r", index, verdicts.filter((v) => v.judge_id === "gpt"), { kind: "judge", judge_id: "gpt" });
     expect(noHeur.rows[0].heuristic_asr_behaviour).toMatchObject({ value: null, reason: "no_verdicts_of_signature" });
   });
