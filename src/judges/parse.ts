@@ -14,13 +14,19 @@
  * ({@link stripThink}); an object found inside a string of a broken outer object is never taken alone: a `"label"`
  * key left outside every object that parsed makes the reply `ambiguous` (a feedback turn asks again).
  *
+ * The reply has one schema: a verdict-shaped object is brought to the wire shape by the tolerances below and then
+ * checked by `JudgeReplyWireSchema` (providers/schema-dialects.ts), the zod schema whose JSON Schema is also sent
+ * for structured output ({@link normalizeReply}).
+ *
  * Labels and buckets are canonicalized only by `canonicalLabel` (case, spaces and dashes; `test/data/cases/B05.json`).
  * Lenient shapes (`test/data/cases/B01.json`): a reply with `label` and top-level `evidence` but no `findings` is
  * read as one finding of its label; a quote without `message_index` gets {@link UNKNOWN_MESSAGE_INDEX}, which
  * the verifier treats as "search every allowed part" (it verifies when it is found in exactly one part).
  */
+import type { z } from "zod";
 import { canonicalLabel } from "../rubric/buckets.js";
-import type { Bucket, EvidenceQuote, Finding, JudgeReply } from "../types.js";
+import type { EvidenceQuote, Finding, JudgeReply } from "../types.js";
+import { JudgeReplyWireSchema, type EvidenceWire } from "../providers/schema-dialects.js";
 import type { OutputMode } from "../config/judges.js";
 
 /** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
@@ -284,13 +290,17 @@ function asIndex(v: unknown): number | undefined {
   return typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : undefined;
 }
 
-function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceQuote[] {
+/** A label as the judge wrote it, canonicalized when it names a bucket, else left as written (the schema refuses it). */
+const canon = (raw: unknown): unknown => canonicalLabel(raw) ?? raw;
+
+/** Evidence as the judge wrote it (a list, one quote, bare strings, indexes as strings) in the wire shape. */
+function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceWire[] {
   const items = Array.isArray(raw) ? raw : raw === undefined || raw === null ? [] : [raw];
-  const out: EvidenceQuote[] = [];
+  const out: EvidenceWire[] = [];
   items.forEach((it, k) => {
     if (typeof it === "string") {
       notes.push(`${where}.evidence[${k}] is a bare string: read as a quote with no message_index`);
-      out.push({ message_index: UNKNOWN_MESSAGE_INDEX, quote: it });
+      out.push({ message_index: UNKNOWN_MESSAGE_INDEX, tool_call_index: null, tool_index: null, quote: it });
       return;
     }
     if (!isPlainObject(it) || typeof it.quote !== "string") {
@@ -301,59 +311,83 @@ function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceQuo
     const tool = asIndex(it.tool_index);
     // A tool-description quote cites tool_index with message_index -1: that is no missing index.
     if (mi === undefined && tool === undefined) notes.push(`${where}.evidence[${k}] has no valid message_index: searched across all allowed parts`);
-    const q: EvidenceQuote = { message_index: mi ?? UNKNOWN_MESSAGE_INDEX, quote: it.quote };
-    const ti = asIndex(it.tool_call_index);
-    if (ti !== undefined) q.tool_call_index = ti;
-    if (tool !== undefined) q.tool_index = tool;
-    out.push(q);
+    out.push({ message_index: mi ?? UNKNOWN_MESSAGE_INDEX, tool_call_index: asIndex(it.tool_call_index) ?? null, tool_index: tool ?? null, quote: it.quote });
   });
   return out;
 }
 
 /**
- * Read a verdict-shaped object into a `JudgeReply`, canonicalizing the label and every bucket.
- * @returns the reply, or a failure (`invalid_label`, `invalid_shape`).
+ * The tolerances for real providers, as one step before the schema check: a verdict-shaped object as a model
+ * wrote it, brought to the wire shape of {@link JudgeReplyWireSchema} (the schema also sent for structured
+ * output). Labels and buckets canonicalized (a bucket may be written `label`), missing strings as "", a missing
+ * or null `findings` as none, or, with top-level `evidence`, as one finding of the label; evidence as
+ * {@link readEvidence}; extra keys dropped. Nothing here turns a wrong label or type into a right one: a value
+ * this cannot read is passed on as written for the schema to refuse.
+ */
+function toWireShape(obj: Record<string, unknown>, notes: string[]): Record<string, unknown> {
+  const label = canon(obj.label);
+  const rationale = typeof obj.rationale === "string" ? obj.rationale : "";
+  let findings: unknown = obj.findings;
+  if (Array.isArray(obj.findings)) {
+    findings = obj.findings.map((f, i) =>
+      isPlainObject(f)
+        ? { bucket: canon("bucket" in f ? f.bucket : f.label), evidence: readEvidence(f.evidence, `findings[${i}]`, notes), explanation: typeof f.explanation === "string" ? f.explanation : "" }
+        : f,
+    );
+  } else if (obj.findings === undefined || obj.findings === null) {
+    findings = [];
+    if (obj.evidence !== undefined && canonicalLabel(obj.label)) {
+      notes.push(`no "findings": the top-level evidence is read as one ${label} finding`);
+      findings = [{ bucket: label, evidence: readEvidence(obj.evidence, "reply", notes), explanation: rationale }];
+    }
+  }
+  return { findings, label, rationale };
+}
+
+/** A schema issue of {@link normalizeReply} as the parse failure the feedback turn shows (names the field). */
+function failureOf(issue: z.core.$ZodIssue, obj: Record<string, unknown>): ParseFailure {
+  const p = issue.path;
+  const raw = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+  if (p.length === 1 && p[0] === "label" && issue.code === "invalid_value")
+    return { ok: false, kind: "invalid_label", message: `"label" is ${JSON.stringify(obj.label)}, which is not one of the six labels`, rawLabel: raw(obj.label) };
+  if (p.length === 1 && p[0] === "findings") return { ok: false, kind: "invalid_shape", message: '"findings" is not a list' };
+  if (p.length === 2 && p[0] === "findings") return { ok: false, kind: "invalid_shape", message: `findings[${String(p[1])}] is not an object` };
+  if (p.length === 3 && p[0] === "findings" && p[2] === "bucket") {
+    const f = (obj.findings as Record<string, unknown>[])[p[1] as number];
+    const rawBucket = "bucket" in f ? f.bucket : f.label;
+    return { ok: false, kind: "invalid_label", message: `findings[${String(p[1])}].bucket is ${JSON.stringify(rawBucket)}, which is not one of the six labels`, rawLabel: raw(rawBucket) };
+  }
+  const where = p.map((k) => (typeof k === "number" ? `[${k}]` : `.${String(k)}`)).join("").replace(/^\./, "");
+  return { ok: false, kind: "invalid_shape", message: `${where || "the reply"}: ${issue.message}` };
+}
+
+/**
+ * Read a verdict-shaped object into a `JudgeReply`: the tolerances of {@link toWireShape}, then the check by
+ * {@link JudgeReplyWireSchema}, the same zod schema whose JSON Schema is sent for structured output, so what is
+ * asked for and what is accepted cannot drift apart. Wire nulls (`tool_call_index`, `tool_index`) become absent.
+ * @returns the reply, or a failure (`invalid_label`, `invalid_shape`) naming the field; a wrong label is
+ *   reported before a wrong finding.
  */
 export function normalizeReply(obj: Record<string, unknown>): { reply: JudgeReply; notes: string[] } | ParseFailure {
   const notes: string[] = [];
-  if (!("label" in obj))
-    return { ok: false, kind: "invalid_shape", message: 'the reply has no "label" field' };
-  const label = canonicalLabel(obj.label);
-  if (!label)
-    return {
-      ok: false,
-      kind: "invalid_label",
-      message: `"label" is ${JSON.stringify(obj.label)}, which is not one of the six labels`,
-      rawLabel: typeof obj.label === "string" ? obj.label : JSON.stringify(obj.label),
-    };
-  const rationale = typeof obj.rationale === "string" ? obj.rationale : "";
-  const findings: Finding[] = [];
-  if (Array.isArray(obj.findings)) {
-    for (const [i, f] of obj.findings.entries()) {
-      if (!isPlainObject(f))
-        return { ok: false, kind: "invalid_shape", message: `findings[${i}] is not an object` };
-      const rawBucket = "bucket" in f ? f.bucket : f.label;
-      const bucket: Bucket | null = canonicalLabel(rawBucket);
-      if (!bucket)
-        return {
-          ok: false,
-          kind: "invalid_label",
-          message: `findings[${i}].bucket is ${JSON.stringify(rawBucket)}, which is not one of the six labels`,
-          rawLabel: typeof rawBucket === "string" ? rawBucket : JSON.stringify(rawBucket),
-        };
-      findings.push({
-        bucket,
-        evidence: readEvidence(f.evidence, `findings[${i}]`, notes),
-        explanation: typeof f.explanation === "string" ? f.explanation : "",
-      });
-    }
-  } else if (obj.findings !== undefined && obj.findings !== null) {
-    return { ok: false, kind: "invalid_shape", message: '"findings" is not a list' };
-  } else if (obj.evidence !== undefined) {
-    notes.push(`no "findings": the top-level evidence is read as one ${label} finding`);
-    findings.push({ bucket: label, evidence: readEvidence(obj.evidence, "reply", notes), explanation: rationale });
+  if (!("label" in obj)) return { ok: false, kind: "invalid_shape", message: 'the reply has no "label" field' };
+  const checked = JudgeReplyWireSchema.safeParse(toWireShape(obj, notes));
+  if (!checked.success) {
+    const issues = checked.error.issues;
+    return failureOf(issues.find((i) => i.path[0] === "label") ?? issues[0], obj);
   }
-  return { reply: { findings, label, rationale }, notes };
+  const w = checked.data;
+  const findings: Finding[] = w.findings.map((f) => ({
+    bucket: f.bucket,
+    evidence: f.evidence.map((e) => {
+      const q: EvidenceQuote = { message_index: e.message_index, quote: e.quote };
+      if (e.tool_call_index !== null) q.tool_call_index = e.tool_call_index;
+      if (e.tool_index !== null) q.tool_index = e.tool_index;
+      return q;
+    }),
+    explanation: f.explanation,
+  }));
+  return { reply: { findings, label: w.label, rationale: w.rationale }, notes };
 }
 
 /** JSON text of a reply, for comparing candidates. */

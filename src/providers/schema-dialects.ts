@@ -19,6 +19,7 @@ export const EvidenceWireSchema = z.object({
   tool_index: z.number().int().nullable(),
   quote: z.string(),
 });
+export type EvidenceWire = z.infer<typeof EvidenceWireSchema>;
 
 /** One finding as the judge writes it. */
 export const FindingWireSchema = z.object({
