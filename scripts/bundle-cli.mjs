@@ -1,20 +1,29 @@
 #!/usr/bin/env node
 /**
- * Bundle the command line (`npm run build`, after `tsc`): esbuild (https://esbuild.github.io/) joins the compiled
- * `dist/cli/main.js`, the rest of `dist/` and the dependencies into `dist/bin/ipi-judge.js`, the package's `bin`,
- * with one chunk per command loaded on demand (`--splitting`) beside it in `dist/bin/`.
+ * Bundle the command line and the library (`npm run build`, after `tsc`): esbuild (https://esbuild.github.io/)
+ * joins the compiled `dist/cli/main.js` (the package's `bin`, `dist/bin/ipi-judge.js`) and `dist/index.js` (the
+ * library's entry, `dist/bin/index.js`), the rest of `dist/` and the dependencies into `dist/bin/`, with chunks
+ * shared by both and one chunk per command loaded on demand (`--splitting`).
  *
  * Why: a `label` run loaded ~330 modules one by one (154 of them the `openai` SDK's, 95 zod's) before its first
  * request: ~0.12 s of a 15 s run at 300 ms a request, a measurable share of the realistic-latency target
- * (issue 15, README-bench.md). The library (`dist/index.js`) stays plain `tsc` output.
+ * (issue 15, README-bench.md). Leaving the dependencies in node_modules (esbuild `packages: "external"`) made
+ * `label samples/agentdojo --limit 1` take 2.0 times as long (best of 7: 2088 ms against 1028 ms, load average 21;
+ * issue 27). So the dependencies are bundled, and the package installs only what the bundle does not hold
+ * (`gpt-tokenizer`, loaded by name): each dependency ships once (issue 27). The library is bundled too, so a user
+ * of `import("ipi-judge")` runs the same code as the command, not a second copy of it with its own dependencies.
  *
  * Rules the bundle keeps:
  * - the chunks sit in `dist/bin/`, the same depth as `dist/cli/`, so files found relative to a module
- *   (`../../prompts`, `../../schemas`) resolve alike from both;
+ *   (`../../prompts`, `../../schemas`, `../view/assets`) resolve alike from both;
  * - modules loaded by name at run time (`createRequire`: the tokenizer encodings) stay in `node_modules`;
  * - CommonJS dependencies inside the ES module bundle get a real `require` (the banner);
+ * - source maps are written for development (stack traces with `node --enable-source-maps` name `dist/` lines)
+ *   without the sources inlined (`sourcesContent: false`: 3 MB instead of 13 MB), and are not packed: the
+ *   bundle is not minified, so a user's stack trace names readable functions already;
  * - the licence of every package whose code is copied into the bundle is written beside it,
- *   `dist/bin/THIRD-PARTY-NOTICES.txt` (name, version, licence, and the package's licence file).
+ *   `dist/bin/THIRD-PARTY-NOTICES.txt` (name, version, licence; each distinct licence text once, after the
+ *   packages that carry it: the ~200 `@stdlib` packages share one Apache-2.0 text).
  * Errors: exits 1 with esbuild's messages when the bundle cannot be built.
  */
 import fs from "node:fs";
@@ -28,7 +37,7 @@ const OUT = path.join(ROOT, "dist/bin");
 fs.rmSync(OUT, { recursive: true, force: true }); // chunk names carry a hash: no stale chunk stays behind
 try {
   const result = await build({
-    entryPoints: { "ipi-judge": path.join(ROOT, "dist/cli/main.js") },
+    entryPoints: { "ipi-judge": path.join(ROOT, "dist/cli/main.js"), index: path.join(ROOT, "dist/index.js") },
     outdir: OUT,
     bundle: true,
     splitting: true,
@@ -39,8 +48,9 @@ try {
     mainFields: ["module", "main"],
     banner: { js: 'import { createRequire as __ipiCreateRequire } from "node:module";\nconst require = __ipiCreateRequire(import.meta.url);' },
     chunkNames: "[name]-[hash]",
-    // stack traces (IPI_JUDGE_DEBUG=1) name the bundle's lines; `node --enable-source-maps` maps them to src/
+    // stack traces (IPI_JUDGE_DEBUG=1) name the bundle's lines; `node --enable-source-maps` maps them to dist/
     sourcemap: "linked",
+    sourcesContent: false,
     legalComments: "none", // the licences are written whole, below
     metafile: true,
     logLevel: "warning",
@@ -62,15 +72,18 @@ function writeNotices(inputs) {
     const m = /^(.*node_modules\/(?:@[^/]+\/)?[^/]+)\//.exec(f.split(path.sep).join("/"));
     if (m) roots.add(m[1]);
   }
-  const parts = [];
+  /** licence text -> the packages that carry it (in name order) */
+  const byText = new Map();
   for (const root of [...roots].sort()) {
     const dir = path.join(ROOT, root);
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
     const file = fs.readdirSync(dir).find((n) => /^(licen[cs]e|copying)/i.test(n));
     const text = file ? fs.readFileSync(path.join(dir, file), "utf8").trim() : `(the package ships no licence file; its package.json says: ${pkg.license ?? "nothing"})`;
     if (!file) process.stderr.write(`bundle-cli: warning: ${root} ships no licence file; THIRD-PARTY-NOTICES.txt names its package.json licence\n`);
-    parts.push(`${pkg.name} ${pkg.version} (${pkg.license ?? "licence not declared"})\n\n${text}\n`);
+    const line = `${pkg.name} ${pkg.version} (${pkg.license ?? "licence not declared"})`;
+    byText.set(text, [...(byText.get(text) ?? []), line]);
   }
-  const head = "The ipi-judge command (dist/bin/) holds code of these packages, each under its own licence:\n\n";
+  const parts = [...byText].map(([text, lines]) => `${lines.join("\n")}\n\n${text}\n`);
+  const head = "The ipi-judge command and library (dist/bin/) hold code of these packages, each under its own licence (the text after each group of names):\n\n";
   fs.writeFileSync(path.join(OUT, "THIRD-PARTY-NOTICES.txt"), head + parts.join(`\n${"-".repeat(78)}\n\n`));
 }

@@ -50,10 +50,16 @@ async function inProject(script: string): Promise<unknown> {
 
 describe("the npm package", () => {
   it("holds the compiled library with its types, prompts and schemas, and no tests or build state", () => {
-    for (const f of ["dist/index.js", "dist/index.d.ts", "dist/bin/ipi-judge.js", "prompts/rubric-v1/system.md", "schemas/judges.schema.json", "package.json", "README.md"]) {
+    for (const f of ["dist/bin/index.js", "dist/index.d.ts", "dist/bin/ipi-judge.js", "dist/view/assets/app.js", "prompts/rubric-v1/system.md", "schemas/judges.schema.json", "package.json", "README.md"]) {
       expect(files, f).toContain(f);
     }
     expect(files.filter((f) => f.startsWith("test/") || f.startsWith("src/") || f.endsWith(".tsbuildinfo"))).toEqual([]);
+    // one copy of the code (issue 27): the bundle, not also tsc's modules; no source maps (13 MB before)
+    expect(files.filter((f) => f.endsWith(".map"))).toEqual([]);
+    expect(files.filter((f) => f.endsWith(".js") && !f.startsWith("dist/bin/") && !f.startsWith("dist/view/assets/"))).toEqual([]);
+    // each dependency once: what the bundle holds is not installed beside it (only the tokenizer, loaded by name)
+    for (const dep of ["openai", "zod", "commander", "vega"]) expect(fs.existsSync(path.join(project, "node_modules", dep)), dep).toBe(false);
+    expect(fs.existsSync(path.join(project, "node_modules", "gpt-tokenizer"))).toBe(true);
     // the bundle copies dependency code: their licences ship beside it
     const notices = fs.readFileSync(path.join(project, "node_modules", "ipi-judge", "dist", "bin", "THIRD-PARTY-NOTICES.txt"), "utf8");
     for (const dep of ["openai", "zod", "commander", "vega"]) expect(notices).toMatch(new RegExp(`^${dep} \\d+\\.\\d+\\.\\d+ \\(`, "m"));
