@@ -18,7 +18,7 @@
  *   (`../../prompts`, `../../schemas`, `../view/assets`) resolve alike from both;
  * - modules loaded by name at run time (`createRequire`: the tokenizer encodings) stay in `node_modules`;
  * - CommonJS dependencies inside the ES module bundle get a real `require` (the banner);
- * - source maps are written for development (stack traces with `node --enable-source-maps` name `dist/` lines)
+ * - source maps are written for development (stack traces with `node --enable-source-maps` name `src/` lines, esbuild following tsc's maps)
  *   without the sources inlined (`sourcesContent: false`: 3 MB instead of 13 MB), and are not packed: the
  *   bundle is not minified, so a user's stack trace names readable functions already;
  * - the licence of every package whose code is copied into the bundle is written beside it,
@@ -48,7 +48,7 @@ try {
     mainFields: ["module", "main"],
     banner: { js: 'import { createRequire as __ipiCreateRequire } from "node:module";\nconst require = __ipiCreateRequire(import.meta.url);' },
     chunkNames: "[name]-[hash]",
-    // stack traces (IPI_JUDGE_DEBUG=1) name the bundle's lines; `node --enable-source-maps` maps them to dist/
+    // stack traces (IPI_JUDGE_DEBUG=1) name the bundle's lines; `node --enable-source-maps` maps them to src/
     sourcemap: "linked",
     sourcesContent: false,
     legalComments: "none", // the licences are written whole, below
