@@ -15,6 +15,22 @@
  *   (about +1 per round), between 1 and `max`. Waiters are served in order.
  *
  * Both take an injectable `sleep` and clock so tests run on virtual time.
+ *
+ * Why not a library (issue 27 asked; checked against p-throttle 8.1, limiter 4.1, bottleneck 2.19, p-limit 6):
+ * - What {@link RatePacer} needs is one gate for two limits in different units (requests and estimated tokens
+ *   per minute), spacing each start by the cost of the request before it, a per-request AbortSignal (a stopped
+ *   run must not wait out its queue), an after-the-fact correction by the real token count (`settle`, both ways),
+ *   and virtual time for tests. p-throttle counts weighted calls per fixed window (a whole minute's quota may
+ *   start at once, which providers enforcing the limit over shorter windows answer with 429s; `strict` spaces
+ *   but per call, not per token), aborts only the whole queue, has no correction and no clock to inject.
+ *   limiter's RateLimiter/TokenBucket meter one unit per bucket (its README: awaiting two limiters in sequence
+ *   is not atomic, and parent buckets share one unit), reject a request larger than the bucket, take no
+ *   AbortSignal, cannot refund, and read the system clock. bottleneck's `minTime` is one fixed spacing, not one
+ *   per request cost, it has no AbortSignal, and it has had no release since 2019.
+ * - {@link AimdLimiter} needs a limit cut on a 429 at most once per round (by the start order of the request
+ *   that got it) and waiters that leave the queue when their signal aborts. p-limit's `concurrency` can be
+ *   changed at run time, but it cannot tell which round a 429 belongs to nor drop one aborted waiter; the
+ *   AIMD rule would still be written here, so the library would add a dependency and remove no logic.
  */
 import { defaultSleep } from "./signals.js";
 
