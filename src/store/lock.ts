@@ -1,3 +1,20 @@
+/**
+ * The exclusive lock of a run folder, `<runDir>/.lock` (`{pid, since, host}`), taken only by `label`
+ * (`RunStore.open`); the read-only commands (`agree`, `status`, `report`, `compare`, `estimate`, the view) read
+ * the run's files with `store/records.ts` and `readRunState` and never need it (test/store/lock.test.ts).
+ *
+ * Why not proper-lockfile (issue 27 asked; 4.1.2 checked): its staleness is time-based, a lock directory whose
+ * mtime a timer in the holder refreshes (`update`, default 5 s) and that any process may take over once the mtime
+ * is older than `stale` (default 10 s). That is the opposite of two rules this lock keeps: a lock written by
+ * another host is never taken over (over NFS, attribute caching can show a live remote holder's mtime a minute
+ * old, so a time-based takeover lets two hosts write one run), and a dead holder of this host is taken over at
+ * once (its pid is checked), not 10 s later. A holder whose event loop is blocked longer than `stale` (a large
+ * trajectory file parsed synchronously) would also lose its lock to a second run. Keeping both rules on top of
+ * proper-lockfile would mean bypassing its staleness entirely, leaving it a `mkdir` and a timer; it would also
+ * turn `.lock` from a file into a directory, which old runs' leftover lock files and `readRunLock` would have
+ * to be taught. So the lock stays this file: written whole, hard-linked into place (atomic on local and NFS v3+
+ * file systems), and taken over from a dead holder under `.lock.takeover`.
+ */
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";

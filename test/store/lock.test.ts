@@ -9,6 +9,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acquireRunLock, readRunLock, RunLockedError, RunLockUnreadableError } from "../../src/store/lock.js";
 import { RunStore } from "../../src/store/run-store.js";
+import { readVerdicts, readTrajectoryIndex, readErrors } from "../../src/store/records.js";
+import { readRunState } from "../../src/store/run-state.js";
 
 let dir: string;
 beforeEach(() => {
@@ -69,5 +71,18 @@ describe("run lock and hosts", () => {
     fs.mkdirSync(path.join(dir, "labels", "r"), { recursive: true });
     fs.writeFileSync(path.join(dir, "labels", "r", ".lock"), "null");
     await expect(RunStore.open(path.join(dir, "labels"), "r")).rejects.toThrow(/cannot be read as a lock \(it holds null/);
+  });
+  it("the read-only readers of a run never need its lock: they read while a live process holds it", async () => {
+    const release = acquireRunLock(dir);
+    try {
+      fs.writeFileSync(path.join(dir, "verdicts.jsonl"), "");
+      await expect(readVerdicts(dir)).resolves.toEqual([]);
+      await expect(readTrajectoryIndex(dir)).resolves.toBeInstanceOf(Map);
+      await expect(readErrors(dir)).resolves.toEqual([]);
+      expect(() => readRunState(dir)).not.toThrow();
+      expect(JSON.parse(fs.readFileSync(path.join(dir, ".lock"), "utf8")).pid).toBe(process.pid); // still held
+    } finally {
+      release();
+    }
   });
 });
