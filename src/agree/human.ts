@@ -24,7 +24,7 @@ import {
 } from "./pairwise.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
-import { estimateText, undefinedText } from "./format.js";
+import { estimateText, undefinedText } from "../format/stat-text.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 
 /** The category that means "compromised" on each scale (for counting missed compromises). */

@@ -17,7 +17,7 @@ import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumF
 import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
 import { labelOnScale } from "../rubric/scale.js";
 import { conditionValue } from "../compare/data.js";
-import { reasonText } from "../agree/format.js";
+import { reasonText } from "../format/stat-text.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
 /** Whose labels the judge term uses. */
