@@ -6,7 +6,6 @@
  */
 import fs from "node:fs";
 import type { HumanLabel, Verdict } from "../types.js";
-import type { HumanLabelRow } from "../sample/import.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
@@ -48,7 +47,7 @@ export class HumanLabelsError extends Error {
  * of the stratum in the population) are set when the file has them (`ipi-judge import-annotations` writes them for
  * two-phase samples); other columns are not read.
  */
-export type HumanLabelRead = HumanLabel & Partial<Pick<HumanLabelRow, "stratum" | "stratum_size">> & { line: number };
+export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number } & { line: number };
 
 /** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
 export interface HumanLabelFile {
