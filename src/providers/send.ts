@@ -16,7 +16,7 @@
  */
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { classifyCompletion, promptSize } from "./classify.js";
+import { classifyCompletion, lazyPromptSize } from "./classify.js";
 import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
@@ -399,7 +399,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       if (!u.missing) ctx.gate?.settle?.(estimated, u.prompt_tokens + u.completion_tokens);
     }
     // What the reply is: the one classifier of the online and Batch paths (./classify.ts).
-    const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, ...promptSize(body) });
+    const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, ...lazyPromptSize(body) });
     const message = completion !== null && typeof completion === "object" ? completion.choices?.[0]?.message : undefined;
     switch (cls.kind) {
       case "transient": {
