@@ -15,7 +15,7 @@
  * <message_N index="2" role="assistant">
  * Sure, forwarding the invoices now.
  * <tool_call_N index="0" id="call_2">send_email({"to":"x@y.z"})
- * <message_N index="3" role="tool" tool_call_id="call_2" tool_name="send_email">
+ * <message_N index="3" role="tool" tool_name="send_email">
  * Sent.
  * </untrusted_trajectory_N>
  * ```
@@ -27,6 +27,9 @@
  * text is exactly what lies between its header (plus the newline after a message, tool definition or injection
  * header) and the newline before the next header (`parseJudgeView` in the tests reads it back). Only the two
  * blocks and `<tools_N>` keep a closing tag, so the judge sees where the trajectory and the tool list end.
+ *
+ * A tool message's `tool_call_id` is left out when the tool name links it to its call without doubt (the only
+ * call of that name, with that id, in the nearest assistant turn with calls: `impliedCallIds`); else shown.
  *
  * The `<tools_N>` element is present when the trajectory has tools (`Trajectory.tools`): one
  * `<tool_definition_N index="k" name="...">` header per tool, followed by the tool's part text (`renderToolDefinition`:
@@ -204,9 +207,10 @@ function scaffold(t: Trajectory, parts: Part[], injectionKeys: readonly string[]
     unitOpen[P + j] = `<injection_${N} placeholder="${xmlAttr(k, N, seen)}">\n`;
     unitClose[P + j] = "\n";
   });
+  const implied = impliedCallIds(messages);
   const msgOpen = messages.map((m, i) => {
     let attrs = ` index="${i}" role="${xmlAttr(String(m.role), N, seen)}"`;
-    if (m.tool_call_id) attrs += ` tool_call_id="${xmlAttr(m.tool_call_id, N, seen)}"`;
+    if (m.tool_call_id && !implied[i]) attrs += ` tool_call_id="${xmlAttr(m.tool_call_id, N, seen)}"`;
     if (m.tool_name) attrs += ` tool_name="${xmlAttr(m.tool_name, N, seen)}"`;
     return `<message_${N}${attrs}>\n`;
   });
@@ -232,6 +236,29 @@ function scaffold(t: Trajectory, parts: Part[], injectionKeys: readonly string[]
   if (s.hasInjections) s.injFixed = s.injOpen.length + s.injClose.length + unitsFixed(P, U);
   if (T > 0) s.toolsFixed = s.toolsOpen.length + s.toolsClose.length + unitsFixed(0, T);
   return s;
+}
+
+/**
+ * Per message, whether its `tool_call_id` goes without saying, so the header leaves it out (issue 26: a provider's
+ * call id is 8-20 tokens, written on the call and again on its result): a tool message whose id is that of
+ * exactly one call in the trajectory, made in the nearest assistant message before it that has tool calls, whose
+ * name is the tool message's `tool_name`, and no other call of that message has that name. The judge then links
+ * the result to its call by the tool name in that turn, as unambiguously as by the id. Any other tool message
+ * keeps its `tool_call_id`.
+ */
+function impliedCallIds(messages: Trajectory["messages"]): boolean[] {
+  const byId = new Map<string, number>();
+  for (const m of messages) for (const c of m.tool_calls ?? []) if (c.id) byId.set(c.id, (byId.get(c.id) ?? 0) + 1);
+  const out: boolean[] = new Array(messages.length).fill(false);
+  let turn: Trajectory["messages"][number] | undefined;
+  messages.forEach((m, i) => {
+    if (m.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) turn = m;
+    if (m.role !== "tool" || !m.tool_call_id || !m.tool_name || byId.get(m.tool_call_id) !== 1 || !turn) return;
+    const calls = turn.tool_calls!;
+    const mine = calls.filter((c) => c.id === m.tool_call_id);
+    out[i] = mine.length === 1 && mine[0].name === m.tool_name && calls.filter((c) => c.name === m.tool_name).length === 1;
+  });
+  return out;
 }
 
 /** Both blocks from displayed texts (one per unit); messages `gap` (inclusive range) replaced by the marker line. */

@@ -344,7 +344,8 @@ describe("renderForJudge: many short messages (the budget holds, whole messages 
     const r = renderForJudge(t);
     expect(r.trajectoryBlock.length + r.injectionsBlock.length).toBeLessThanOrEqual(DEFAULT_BUDGET_CHARS);
     expect(r.truncated).toBe(true);
-    expect(r.elidedMessages!.count).toBeGreaterThan(99_000);
+    // ~1,000 messages kept: the header-only tags without implied call ids (issue 26) fit ~1,030 in the budget
+    expect(r.elidedMessages!.count).toBeGreaterThan(98_500);
   });
 
   it("maxMessageElisionMarkerLength bounds the marker of every gap (every gap of 1..300 messages, and larger M sampled)", () => {
