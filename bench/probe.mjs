@@ -2,7 +2,9 @@
  * Preloaded into the measured `ipi-judge` process (`node --import bench/probe.mjs ...`): at exit it writes
  * `{maxRssBytes, peak: {rss, heapUsed, heapTotal, external, arrayBuffers}}` to the file named by
  * `IPI_BENCH_PROBE`. `maxRssBytes` is `process.resourceUsage().maxRSS` (getrusage(2) ru_maxrss, kilobytes) x 1024,
- * the peak resident set size; `peak` holds the largest of each `process.memoryUsage()` field sampled every 250 ms.
+ * the peak resident set size; `peak` holds the largest of each `process.memoryUsage()` field sampled every 250 ms;
+ * `cpuMs` is `{user, system}`, the process's CPU time in milliseconds (`process.resourceUsage()`: getrusage(2)
+ * ru_utime and ru_stime, all threads) at exit.
  */
 import fs from "node:fs";
 
@@ -16,6 +18,8 @@ if (out) {
   setInterval(sample, 250).unref();
   process.on("exit", () => {
     sample();
-    fs.writeFileSync(out, JSON.stringify({ maxRssBytes: process.resourceUsage().maxRSS * 1024, peak }));
+    const ru = process.resourceUsage();
+    const cpuMs = { user: ru.userCPUTime / 1000, system: ru.systemCPUTime / 1000 };
+    fs.writeFileSync(out, JSON.stringify({ maxRssBytes: ru.maxRSS * 1024, peak, cpuMs }));
   });
 }

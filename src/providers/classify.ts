@@ -36,6 +36,22 @@ export interface ReplyContext {
    * rarely undercut by much (see {@link REFERENCE_TRUNCATION_RATIO}).
    */
   promptTokensReference?: number;
+  /**
+   * Instead of `promptTokens` / `promptTokensReference`: the count, done only when the reply's reported prompt
+   * tokens look short ({@link LazyPromptCount}, {@link lazyPromptSize}).
+   */
+  promptCount?: LazyPromptCount;
+}
+
+/**
+ * A prompt's token count taken only when needed: `exact` says whether `count()` is the model's own tokenizer
+ * (`promptTokens`) or the o200k_base reference (`promptTokensReference`). Counting a ~10k-character prompt costs
+ * ~1 ms of CPU, as much as the rest of the request's own work (issue 26), and a reply whose reported count is
+ * plausible (above ratio x characters / {@link DENSEST_CHARS_PER_TOKEN}) cannot be flagged by it.
+ */
+export interface LazyPromptCount {
+  exact: boolean;
+  count: () => number;
 }
 
 /** What one chat completion (HTTP 200) is. */
@@ -69,6 +85,15 @@ export const PROMPT_TRUNCATION_RATIO = 0.8;
  * catching an Ollama `num_ctx` of 2048 under a 3,000-token prompt, which `characters / 6` misses.
  */
 export const REFERENCE_TRUNCATION_RATIO = 0.7;
+/**
+ * The fewest characters per o200k_base token the judge prompts we send are assumed to hold: the whole request
+ * (rubric and rendered trajectory) measured 3.29 at the least and 4.0-4.2 at the median over ~1,400 prompts of
+ * the shared corpora (AgentDojo, its defenses, AgentDyn, VIGIL; 2026-12-02). So our count is at most
+ * characters / 3, and a report at or above ratio x characters / 3 cannot be a cut: the count is then skipped
+ * ({@link LazyPromptCount}). A prompt denser than that (mostly hex or CJK text) is checked only when its report
+ * is under that bound; the `characters / 6` floor still applies to it.
+ */
+export const DENSEST_CHARS_PER_TOKEN = 3;
 /** Prompts shorter than this (characters) are not checked by the characters-based bound (a rubric alone is ~10k characters). */
 export const PROMPT_TRUNCATION_MIN_CHARS = 8000;
 /** Prompts of fewer tokens than this (our exact count) are not checked. */
@@ -127,7 +152,7 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
   const finishReason = typeof c.finish_reason === "string" ? c.finish_reason : null;
   if (typeof c.message.refusal === "string" && c.message.refusal.trim() !== "") return { kind: "refused", message: c.message.refusal };
   if (finishReason === "content_filter") return { kind: "refused", message: "the provider's content filter stopped the reply (finish_reason content_filter)" };
-  const truncation = promptTruncation((completion as { usage?: unknown }).usage, ctx.promptChars, ctx.promptTokens, ctx.promptTokensReference);
+  const truncation = promptTruncation((completion as { usage?: unknown }).usage, ctx.promptChars, ctx.promptTokens, ctx.promptTokensReference, ctx.promptCount);
   if (truncation) return { kind: "final", errorKind: "prompt_truncated", message: truncation };
   const { text, thinking } = contentText(c.message.content);
   const reasoning = reasoningText(c.message) ?? thinking;
@@ -162,9 +187,17 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
  * @param promptTokens our exact count of the messages sent, when the model's tokenizer is known.
  * @param promptTokensReference when it is not: the o200k_base count of the messages sent; a report under
  *   {@link REFERENCE_TRUNCATION_RATIO} of it is a cut too (for prompts of {@link PROMPT_TRUNCATION_MIN_TOKENS} or more).
+ * @param lazy instead of the two counts: the count to take when the report is under ratio x `promptChars` /
+ *   {@link DENSEST_CHARS_PER_TOKEN} (else the count could not flag it and is skipped).
  * @returns the message of the `prompt_truncated` error, or undefined (also when usage or the size is unknown).
  */
-export function promptTruncation(usage: unknown, promptChars: number | undefined, promptTokens?: number, promptTokensReference?: number): string | undefined {
+export function promptTruncation(
+  usage: unknown,
+  promptChars: number | undefined,
+  promptTokens?: number,
+  promptTokensReference?: number,
+  lazy?: LazyPromptCount,
+): string | undefined {
   const u = usage as { prompt_tokens?: unknown; prompt_tokens_details?: { cached_tokens?: unknown } | null; prompt_cache_hit_tokens?: unknown } | null;
   if (!u || typeof u !== "object" || typeof u.prompt_tokens !== "number" || !(u.prompt_tokens > 0)) return undefined;
   const cached = u.prompt_tokens_details?.cached_tokens;
@@ -172,6 +205,14 @@ export function promptTruncation(usage: unknown, promptChars: number | undefined
   // prompt_tokens (OpenAI) the sum errs high, so the check errs toward "not cut"
   const reported = u.prompt_tokens + (typeof cached === "number" && cached > 0 ? cached : 0);
   if (reported < PROMPT_TRUNCATION_MIN_REPORTED) return undefined;
+  if (lazy && promptTokens === undefined && promptTokensReference === undefined && promptChars !== undefined) {
+    const ratio = lazy.exact ? PROMPT_TRUNCATION_RATIO : REFERENCE_TRUNCATION_RATIO;
+    // counted only when the report is under what the densest prompt we send could need (DENSEST_CHARS_PER_TOKEN)
+    if (reported < (ratio * promptChars) / DENSEST_CHARS_PER_TOKEN) {
+      if (lazy.exact) promptTokens = lazy.count();
+      else promptTokensReference = lazy.count();
+    }
+  }
   let sent: string;
   if (promptTokens !== undefined && Number.isFinite(promptTokens)) {
     if (promptTokens < PROMPT_TRUNCATION_MIN_TOKENS || reported >= PROMPT_TRUNCATION_RATIO * promptTokens) return undefined;
@@ -211,6 +252,25 @@ export function promptSize(body: Record<string, unknown>): { promptChars: number
   // an unknown tokenizer: the o200k_base count as a reference (REFERENCE_TRUNCATION_RATIO), beside characters / 6
   if (name === "estimated") return { promptChars, promptTokensReference: countPromptTokens(texts, "o200k_base", systemCountsOf("o200k_base")) };
   return { promptChars, promptTokens: countPromptTokens(texts, name, systemCountsOf(name)) };
+}
+
+/**
+ * {@link promptSize} with the count deferred: `promptChars` now, the count (the model's tokenizer, else the
+ * o200k_base reference) as a {@link LazyPromptCount} that {@link promptTruncation} takes only when the reported
+ * count looks short. Same results as `promptSize` whenever a cut can be flagged.
+ * @param body the request body sent (`model`, `messages`).
+ */
+export function lazyPromptSize(body: Record<string, unknown>): { promptChars: number; promptCount?: LazyPromptCount } {
+  const msgs = ((body.messages as { role?: unknown; content?: unknown }[] | undefined) ?? []).filter((m) => m && typeof m === "object");
+  const promptChars = msgs.reduce((a, m) => a + (typeof m.content === "string" ? m.content.length : 0), 0);
+  if (promptChars < PROMPT_TRUNCATION_MIN_TOKENS) return { promptChars };
+  const name = typeof body.model === "string" ? tokenizerFor(body.model) : "estimated";
+  const counted = name === "estimated" ? "o200k_base" : name;
+  const count = (): number => {
+    const texts = msgs.map((m) => ({ role: typeof m.role === "string" ? m.role : "user", content: typeof m.content === "string" ? m.content : "" }));
+    return countPromptTokens(texts, counted, systemCountsOf(counted));
+  };
+  return { promptChars, promptCount: { exact: name !== "estimated", count } };
 }
 
 /** Per tokenizer, the token counts of system messages already counted (the same rubric in every request). */

@@ -164,6 +164,19 @@ export async function readLimited(body: ReadableStream<Uint8Array>, limit: numbe
 }
 
 /**
+ * A response's body within `limit` bytes: read whole at once (`arrayBuffer`, one step instead of a chunk loop)
+ * when the body is not encoded and its `content-length` is within the limit (the HTTP parser delivers exactly
+ * that many bytes, so the bound holds), else through {@link readLimited}. Rejects as `readLimited` does.
+ */
+async function readBody(res: Response, limit: number): Promise<Uint8Array> {
+  const length = res.headers.get("content-length");
+  if (length !== null && /^\d{1,15}$/.test(length) && Number(length) <= limit && !res.headers.has("content-encoding")) {
+    return new Uint8Array(await res.arrayBuffer());
+  }
+  return readLimited(res.body!, limit);
+}
+
+/**
  * One chat completion through `base` (`redirect: "manual"`), its body read whole within `limit` decoded bytes
  * before the promise resolves (the module docstring says what is reshaped).
  */
@@ -199,7 +212,7 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
     }
     let bytes: Uint8Array;
     try {
-      bytes = await readLimited(res.body, limit);
+      bytes = await readBody(res, limit);
     } catch (e) {
       if (e instanceof ResponseTooLargeError) {
         ac.abort();
@@ -216,6 +229,10 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
         return failingBody(new ResponseDecodeError(`the response body is not valid HTTP: ${code}`), res.status, res.headers);
       }
       throw e;
+    }
+    // the common case (a plain 2xx body) keeps the received headers: `new Response` copies them once
+    if (res.status < 400 && !res.headers.has("content-encoding")) {
+      return new Response(bytes as Uint8Array<ArrayBuffer>, { status: res.status, statusText: res.statusText, headers: res.headers });
     }
     const headers = new Headers(res.headers);
     if (headers.has("content-encoding")) {

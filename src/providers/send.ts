@@ -16,7 +16,7 @@
  */
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { classifyCompletion, promptSize } from "./classify.js";
+import { classifyCompletion, lazyPromptSize } from "./classify.js";
 import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
@@ -183,81 +183,11 @@ export interface SendContext {
  *   its message names the judge or the host, the status or system error and the provider's message, never the key.
  */
 export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContext): Promise<SendResult> {
-  const o = { ...TRANSPORT_DEFAULTS, ...(ctx.options ?? {}) };
-  const sleep = ctx.options?.sleep ?? defaultSleep;
-  const random = ctx.options?.random ?? Math.random;
-  const res: SendResult = {
-    outcome: { kind: "error", error: { kind: "transport", message: "no request sent" } },
-    requests: 0,
-    usage: { prompt_tokens: 0, completion_tokens: 0 },
-    raw: [],
-    waitsMs: [],
-    maxTokens: req.max_tokens,
-    tokenParam: ctx.tokenParam ?? "max_tokens",
-  };
-  const clean = (s: string) => redact(s, ctx.secrets);
-  const fail = (kind: string, message: string): SendResult => {
-    res.outcome = { kind: "error", error: { kind, message: clean(message) } };
-    return res;
-  };
-  const wait = async (ms: number) => {
-    const scaled = ms * o.timeScale;
-    res.waitsMs.push(scaled);
-    // on a signal of its own linked to the run's (one listener on the run's signal for all waiting requests)
-    const scoped = scopedSignal(ctx.signal);
-    try {
-      await sleep(scaled, scoped.signal);
-    } finally {
-      scoped.dispose();
-    }
-  };
-  const backoff = (k: number) => Math.min(o.maxBackoffMs, o.baseBackoffMs * 2 ** k) * (0.5 + 0.5 * random());
-
-  let transportRetries = 0;
-  let unreachableFailures = 0;
-  let lengthRetried = false;
-  let invalidRetried = false;
-  /**
-   * A 200 that is not a chat completion: counted against a judge that never had a valid one (stop at
-   * `notCompatibleTries`), retried once per call, then error `invalid_response`.
-   */
-  const invalidResponse = async (detail: string): Promise<SendResult | undefined> => {
-    if (ctx.health && !ctx.health.succeeded) {
-      const n = (ctx.health.invalidResponses = (ctx.health.invalidResponses ?? 0) + 1);
-      if (n >= Math.max(1, o.notCompatibleTries)) {
-        const base = safeBase(ctx.baseURL, "https://api.openai.com/v1");
-        let host = base;
-        try {
-          host = new URL(base).host;
-        } catch {
-          /* keep the base */
-        }
-        throw new JudgeFatalError(
-          ctx.judgeId,
-          "not_openai_compatible",
-          clean(
-            `${host} (base_url ${base}) does not answer like an OpenAI-compatible chat completions API: ${n} response(s) ` +
-              `were not chat completions and judge "${ctx.judgeId}" never had a valid one; the last: ${detail}. Its remaining ` +
-              `items stay un-judged: fix base_url (it usually ends in /v1) and run again to resume.`,
-          ),
-        );
-      }
-    }
-    if (invalidRetried) return fail("invalid_response", detail);
-    invalidRetried = true;
-    try {
-      await wait(backoff(0));
-    } catch {
-      return fail("aborted", "the run was stopped");
-    }
-    return undefined;
-  };
-  let paramSwitched = false;
-  // the judge's adaptations, plus what this call learns (reported in `adapted` for the judge to keep)
-  const adapt: RequestAdaptations = { ...(req.adapt ?? {}) };
+  const L = sendLoop(req, ctx);
+  const { res } = L;
   for (;;) {
-    if (ctx.signal?.aborted) return fail("aborted", "the run was stopped");
-    const body = chatRequestBody(req, res.maxTokens, res.tokenParam, adapt);
+    if (ctx.signal?.aborted) return L.fail("aborted", "the run was stopped");
+    const body = chatRequestBody(req, res.maxTokens, res.tokenParam, L.adapt);
     if (res.temperatureDropped) delete body.temperature;
     const estimated = estimateTokens({ ...req, max_tokens: res.maxTokens });
     let slot: Slot | undefined;
@@ -269,7 +199,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       if (ctx.gate) await ctx.gate.acquire(estimated, waiting.signal);
     } catch {
       slot?.();
-      return fail("aborted", "the run was stopped");
+      return L.fail("aborted", "the run was stopped");
     } finally {
       waiting.dispose();
     }
@@ -291,183 +221,297 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       scoped.dispose();
       slot?.();
       if (slot && cutsConcurrency(err)) ctx.pacer?.onRateLimited(slot.seq);
-      // what the fault is and what to do: the tables of ./faults.ts
-      const fault = classifyError(err, {
-        judgeId: ctx.judgeId,
-        timeoutMs: ctx.timeoutMs,
-        timedOut: scoped.timedOut(),
-        aborted: inFlight?.aborted === true,
-        canDropTemperature: !res.temperatureDropped && body.temperature !== undefined,
-        canSwitchTokenParam: !paramSwitched && res.tokenParam === "max_tokens" && res.maxTokens !== undefined,
-        sent: sentShape(body, req),
-        neverAnswered: ctx.health !== undefined && !ctx.health.succeeded,
-        crossOrigin: ctx.health?.crossOrigin,
-        maxRetryAfterMs: o.maxRetryAfterMs,
-        random,
-      });
-      const retry = async (kind: string, message: string, ms?: number): Promise<SendResult | undefined> => {
-        if (transportRetries >= o.maxTransportRetries)
-          return fail(kind, `${message} (gave up after ${res.requests} requests)`);
-        const w = ms ?? backoff(transportRetries);
-        transportRetries++;
-        try {
-          await wait(w);
-        } catch {
-          return fail("aborted", "the run was stopped");
-        }
-        return undefined;
-      };
-      switch (fault.action) {
-        case "aborted":
-          return fail("aborted", "the run was stopped");
-        case "error":
-          return fail(fault.kind, fault.message);
-        case "fatal":
-          throw new JudgeFatalError(ctx.judgeId, fault.kind, clean(fault.message));
-        case "refused":
-          res.outcome = { kind: "refused", message: clean(fault.message) };
-          return res;
-        case "model_output":
-          // the model's own output, refused by the server's JSON check: the conversation treats it as an unparseable reply.
-          // The model ran (paid): its usage when the error body has one, else a response without usage (cost unknown, never 0)
-          addUsage(res.usage, readUsage((err as { error?: { usage?: unknown } }).error?.usage));
-          if (fault.output !== undefined) res.raw.push(clipMessage(clean(fault.output), 20_000));
-          res.outcome = { kind: "error", error: { kind: fault.kind, message: clean(fault.message) }, ...(fault.output !== undefined ? { output: clean(fault.output) } : {}) };
-          return res;
-        case "resend":
-          if (fault.adapt === "drop_temperature") res.temperatureDropped = true;
-          else if (fault.adapt === "max_completion_tokens") {
-            paramSwitched = true;
-            res.tokenParam = "max_completion_tokens";
-          } else {
-            // a judge-level fault: adapt this request at once; the judge keeps it for every later one (`adapted`)
-            const what = applyAdaptation(adapt, fault.adapt, req, fault.value);
-            if (what === undefined) return fail("bad_request", `HTTP 400 (already adapted: ${fault.adapt}): ${redact(String((err as Error).message), ctx.secrets)}`);
-            (res.adapted ??= []).push({ kind: fault.adapt, ...(fault.value !== undefined ? { value: fault.value } : {}), what });
-          }
-          continue;
-        case "invalid_response": {
-          const r = await invalidResponse(fault.message);
-          if (r) return r;
-          continue;
-        }
-        case "retry": {
-          const r = await retry(fault.kind, fault.message, fault.waitMs);
-          if (r) return r;
-          continue;
-        }
-        case "connection": {
-          if (!fault.unreachable) {
-            const r = await retry("connection", `connection failed: ${fault.message}`);
-            if (r) return r;
-            continue;
-          }
-          // Never answered yet and the address itself fails: a short bounded retry, then stop this judge.
-          unreachableFailures++;
-          if (unreachableFailures >= Math.max(1, o.unreachableTries)) {
-            const base = safeBase(ctx.baseURL, "https://api.openai.com/v1");
-            const host = (() => {
-              try {
-                return new URL(base).host;
-              } catch {
-                return base;
-              }
-            })();
-            throw new JudgeFatalError(
-              ctx.judgeId,
-              "unreachable",
-              clean(
-                `cannot reach ${host} (base_url ${base}${ctx.baseURL ? "" : ": the config gives no base_url, so the OpenAI API is called"}): ${fault.message}; ${unreachableFailures} request(s) failed and judge ` +
-                  `"${ctx.judgeId}" never had an answer. Its remaining items stay un-judged: fix base_url or start the server, then run again to resume.`,
-              ),
-            );
-          }
-          try {
-            await wait(Math.min(o.baseBackoffMs, 1000) * (0.5 + 0.5 * random()));
-          } catch {
-            return fail("aborted", "the run was stopped");
-          }
-          continue;
-        }
-      }
+      const r = await onFault(L, err, body, { timedOut: scoped.timedOut(), aborted: inFlight?.aborted === true });
+      if (r === AGAIN) continue;
+      return r;
     }
+    const r = await onCompletion(L, completion, body, slot, estimated);
+    if (r === AGAIN) continue;
+    return r;
+  }
+}
 
-    ctx.pacer?.onSuccess();
-    if (typeof completion === "object" && completion !== null) {
-      const u = readUsage(completion.usage);
-      addUsage(res.usage, u);
-      if (!u.missing) ctx.gate?.settle?.(estimated, u.prompt_tokens + u.completion_tokens);
-    }
-    // What the reply is: the one classifier of the online and Batch paths (./classify.ts).
-    const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, ...promptSize(body) });
-    const message = completion !== null && typeof completion === "object" ? completion.choices?.[0]?.message : undefined;
-    switch (cls.kind) {
-      case "transient": {
-        // An HTTP 200 that carries a provider failure (OpenRouter and other routers): a transient fault of the
-        // provider behind the endpoint. Backoff and retry, then an error with the provider's code and message;
-        // never a label, never "not OpenAI-compatible" (the endpoint answered in the API's own shape).
-        const inBand = cls.fault;
-        if (ctx.health) ctx.health.succeeded = true;
-        res.raw.push(clipMessage(clean(JSON.stringify({ error: inBand.raw }))));
-        if (inBand.rateLimited && slot) ctx.pacer?.onRateLimited(slot.seq);
-        // credits or quota used up, said inside a 200 (OpenRouter code 402): fatal, as the same HTTP status is
-        if (inBand.quota)
-          throw new JudgeFatalError(
-            ctx.judgeId,
-            "insufficient_quota",
-            clean(
-              `judge "${ctx.judgeId}": the account has no credits or quota left (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ` +
-                `${clipMessage(inBand.message)}. Its remaining items stay un-judged: top up the account, then run the same command again to resume.`,
-            ),
-          );
-        const what = `provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(clean(inBand.message))}`;
-        if (transportRetries >= o.maxTransportRetries) return fail("provider_error", `${what} (gave up after ${res.requests} requests)`);
-        const w = backoff(transportRetries);
-        transportRetries++;
-        try {
-          await wait(w);
-        } catch {
-          return fail("aborted", "the run was stopped");
-        }
-        continue;
+/** What a step of the send loop says: send again (`AGAIN`), or the result to return. */
+const AGAIN = Symbol("again");
+type Step = SendResult | typeof AGAIN;
+
+/**
+ * The state of one {@link sendChat} call and its helpers: the result being built, the options in force, the
+ * retry counters, the adaptations so far, and the ways to fail, wait and back off.
+ */
+interface SendLoop {
+  req: ChatRequest;
+  ctx: SendContext;
+  o: typeof TRANSPORT_DEFAULTS & TransportOptions;
+  res: SendResult;
+  random: () => number;
+  clean: (s: string) => string;
+  fail: (kind: string, message: string) => SendResult;
+  wait: (ms: number) => Promise<void>;
+  backoff: (k: number) => number;
+  transportRetries: number;
+  unreachableFailures: number;
+  lengthRetried: boolean;
+  invalidRetried: boolean;
+  paramSwitched: boolean;
+  /** The judge's adaptations, plus what this call learns (reported in `adapted` for the judge to keep). */
+  adapt: RequestAdaptations;
+}
+
+/** A fresh {@link SendLoop} for one call. */
+function sendLoop(req: ChatRequest, ctx: SendContext): SendLoop {
+  const o = { ...TRANSPORT_DEFAULTS, ...(ctx.options ?? {}) };
+  const sleep = ctx.options?.sleep ?? defaultSleep;
+  const random = ctx.options?.random ?? Math.random;
+  const res: SendResult = {
+    outcome: { kind: "error", error: { kind: "transport", message: "no request sent" } },
+    requests: 0,
+    usage: { prompt_tokens: 0, completion_tokens: 0 },
+    raw: [],
+    waitsMs: [],
+    maxTokens: req.max_tokens,
+    tokenParam: ctx.tokenParam ?? "max_tokens",
+  };
+  const clean = (s: string) => redact(s, ctx.secrets);
+  return {
+    req,
+    ctx,
+    o,
+    res,
+    random,
+    clean,
+    fail: (kind, message) => {
+      res.outcome = { kind: "error", error: { kind, message: clean(message) } };
+      return res;
+    },
+    wait: async (ms) => {
+      const scaled = ms * o.timeScale;
+      res.waitsMs.push(scaled);
+      // on a signal of its own linked to the run's (one listener on the run's signal for all waiting requests)
+      const scoped = scopedSignal(ctx.signal);
+      try {
+        await sleep(scaled, scoped.signal);
+      } finally {
+        scoped.dispose();
       }
-      case "invalid": {
-        // a non-JSON body (an HTML page) comes back from the client as a string
-        const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
-        res.raw.push(clipMessage(clean(text)));
-        const r = await invalidResponse(clipMessage(cls.message));
-        if (r) return r;
-        continue;
+    },
+    backoff: (k) => Math.min(o.maxBackoffMs, o.baseBackoffMs * 2 ** k) * (0.5 + 0.5 * random()),
+    transportRetries: 0,
+    unreachableFailures: 0,
+    lengthRetried: false,
+    invalidRetried: false,
+    paramSwitched: false,
+    adapt: { ...(req.adapt ?? {}) },
+  };
+}
+
+/** Wait `ms` (or the next backoff) and send again, or the error `kind` once the transport retries are spent. */
+async function retryOrFail(L: SendLoop, kind: string, message: string, ms?: number): Promise<Step> {
+  if (L.transportRetries >= L.o.maxTransportRetries) return L.fail(kind, `${message} (gave up after ${L.res.requests} requests)`);
+  const w = ms ?? L.backoff(L.transportRetries);
+  L.transportRetries++;
+  try {
+    await L.wait(w);
+  } catch {
+    return L.fail("aborted", "the run was stopped");
+  }
+  return AGAIN;
+}
+
+/** The host of a base URL (the URL itself when it does not parse), for fatal messages. */
+function hostOf(base: string): string {
+  try {
+    return new URL(base).host;
+  } catch {
+    return base;
+  }
+}
+
+/**
+ * A 200 that is not a chat completion: counted against a judge that never had a valid one (stop at
+ * `notCompatibleTries`), retried once per call, then error `invalid_response`.
+ */
+async function invalidResponse(L: SendLoop, detail: string): Promise<Step> {
+  const { ctx, o } = L;
+  if (ctx.health && !ctx.health.succeeded) {
+    const n = (ctx.health.invalidResponses = (ctx.health.invalidResponses ?? 0) + 1);
+    if (n >= Math.max(1, o.notCompatibleTries)) {
+      const base = safeBase(ctx.baseURL, "https://api.openai.com/v1");
+      throw new JudgeFatalError(
+        ctx.judgeId,
+        "not_openai_compatible",
+        L.clean(
+          `${hostOf(base)} (base_url ${base}) does not answer like an OpenAI-compatible chat completions API: ${n} response(s) ` +
+            `were not chat completions and judge "${ctx.judgeId}" never had a valid one; the last: ${detail}. Its remaining ` +
+            `items stay un-judged: fix base_url (it usually ends in /v1) and run again to resume.`,
+        ),
+      );
+    }
+  }
+  if (L.invalidRetried) return L.fail("invalid_response", detail);
+  L.invalidRetried = true;
+  try {
+    await L.wait(L.backoff(0));
+  } catch {
+    return L.fail("aborted", "the run was stopped");
+  }
+  return AGAIN;
+}
+
+/** A request that threw (HTTP error status or transport fault): what `./faults.ts` says to do, done. */
+async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>, how: { timedOut: boolean; aborted: boolean }): Promise<Step> {
+  const { ctx, o, res, req } = L;
+  // what the fault is and what to do: the tables of ./faults.ts
+  const fault = classifyError(err, {
+    judgeId: ctx.judgeId,
+    timeoutMs: ctx.timeoutMs,
+    timedOut: how.timedOut,
+    aborted: how.aborted,
+    canDropTemperature: !res.temperatureDropped && body.temperature !== undefined,
+    canSwitchTokenParam: !L.paramSwitched && res.tokenParam === "max_tokens" && res.maxTokens !== undefined,
+    sent: sentShape(body, req),
+    neverAnswered: ctx.health !== undefined && !ctx.health.succeeded,
+    crossOrigin: ctx.health?.crossOrigin,
+    maxRetryAfterMs: o.maxRetryAfterMs,
+    random: L.random,
+  });
+  switch (fault.action) {
+    case "aborted":
+      return L.fail("aborted", "the run was stopped");
+    case "error":
+      return L.fail(fault.kind, fault.message);
+    case "fatal":
+      throw new JudgeFatalError(ctx.judgeId, fault.kind, L.clean(fault.message));
+    case "refused":
+      res.outcome = { kind: "refused", message: L.clean(fault.message) };
+      return res;
+    case "model_output":
+      // the model's own output, refused by the server's JSON check: the conversation treats it as an unparseable reply.
+      // The model ran (paid): its usage when the error body has one, else a response without usage (cost unknown, never 0)
+      addUsage(res.usage, readUsage((err as { error?: { usage?: unknown } }).error?.usage));
+      if (fault.output !== undefined) res.raw.push(clipMessage(L.clean(fault.output), 20_000));
+      res.outcome = { kind: "error", error: { kind: fault.kind, message: L.clean(fault.message) }, ...(fault.output !== undefined ? { output: L.clean(fault.output) } : {}) };
+      return res;
+    case "resend":
+      if (fault.adapt === "drop_temperature") res.temperatureDropped = true;
+      else if (fault.adapt === "max_completion_tokens") {
+        L.paramSwitched = true;
+        res.tokenParam = "max_completion_tokens";
+      } else {
+        // a judge-level fault: adapt this request at once; the judge keeps it for every later one (`adapted`)
+        const what = applyAdaptation(L.adapt, fault.adapt, req, fault.value);
+        if (what === undefined) return L.fail("bad_request", `HTTP 400 (already adapted: ${fault.adapt}): ${redact(String((err as Error).message), ctx.secrets)}`);
+        (res.adapted ??= []).push({ kind: fault.adapt, ...(fault.value !== undefined ? { value: fault.value } : {}), what });
       }
+      return AGAIN;
+    case "invalid_response":
+      return invalidResponse(L, fault.message);
+    case "retry":
+      return retryOrFail(L, fault.kind, fault.message, fault.waitMs);
+    case "connection":
+      return onConnectionFault(L, fault.message, fault.unreachable === true);
+  }
+}
+
+/** A connection fault: retried; on a judge that never answered and an address that fails, a bounded retry then `unreachable`. */
+async function onConnectionFault(L: SendLoop, message: string, unreachable: boolean): Promise<Step> {
+  const { ctx, o } = L;
+  if (!unreachable) return retryOrFail(L, "connection", `connection failed: ${message}`);
+  // Never answered yet and the address itself fails: a short bounded retry, then stop this judge.
+  L.unreachableFailures++;
+  if (L.unreachableFailures >= Math.max(1, o.unreachableTries)) {
+    const base = safeBase(ctx.baseURL, "https://api.openai.com/v1");
+    throw new JudgeFatalError(
+      ctx.judgeId,
+      "unreachable",
+      L.clean(
+        `cannot reach ${hostOf(base)} (base_url ${base}${ctx.baseURL ? "" : ": the config gives no base_url, so the OpenAI API is called"}): ${message}; ${L.unreachableFailures} request(s) failed and judge ` +
+          `"${ctx.judgeId}" never had an answer. Its remaining items stay un-judged: fix base_url or start the server, then run again to resume.`,
+      ),
+    );
+  }
+  try {
+    await L.wait(Math.min(o.baseBackoffMs, 1000) * (0.5 + 0.5 * L.random()));
+  } catch {
+    return L.fail("aborted", "the run was stopped");
+  }
+  return AGAIN;
+}
+
+/** A response the client parsed (HTTP 2xx): usage counted, then what the reply is (`./classify.ts`), acted on. */
+async function onCompletion(
+  L: SendLoop,
+  completion: OpenAI.Chat.Completions.ChatCompletion,
+  body: Record<string, unknown>,
+  slot: Slot | undefined,
+  estimated: number,
+): Promise<Step> {
+  const { ctx, res } = L;
+  ctx.pacer?.onSuccess();
+  if (typeof completion === "object" && completion !== null) {
+    const u = readUsage(completion.usage);
+    addUsage(res.usage, u);
+    if (!u.missing) ctx.gate?.settle?.(estimated, u.prompt_tokens + u.completion_tokens);
+  }
+  // What the reply is: the one classifier of the online and Batch paths (./classify.ts).
+  const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, ...lazyPromptSize(body) });
+  const message = completion !== null && typeof completion === "object" ? completion.choices?.[0]?.message : undefined;
+  switch (cls.kind) {
+    case "transient": {
+      // An HTTP 200 that carries a provider failure (OpenRouter and other routers): a transient fault of the
+      // provider behind the endpoint. Backoff and retry, then an error with the provider's code and message;
+      // never a label, never "not OpenAI-compatible" (the endpoint answered in the API's own shape).
+      const inBand = cls.fault;
+      if (ctx.health) ctx.health.succeeded = true;
+      res.raw.push(clipMessage(L.clean(JSON.stringify({ error: inBand.raw }))));
+      if (inBand.rateLimited && slot) ctx.pacer?.onRateLimited(slot.seq);
+      // credits or quota used up, said inside a 200 (OpenRouter code 402): fatal, as the same HTTP status is
+      if (inBand.quota)
+        throw new JudgeFatalError(
+          ctx.judgeId,
+          "insufficient_quota",
+          L.clean(
+            `judge "${ctx.judgeId}": the account has no credits or quota left (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ` +
+              `${clipMessage(inBand.message)}. Its remaining items stay un-judged: top up the account, then run the same command again to resume.`,
+          ),
+        );
+      const what = `provider error in an HTTP 200 (${inBand.where}${inBand.code !== undefined ? `, code ${inBand.code}` : ""}): ${clipMessage(L.clean(inBand.message))}`;
+      return retryOrFail(L, "provider_error", what, undefined);
     }
-    // only a completion-shaped answer counts as the judge having answered (`unreachable`, `not_openai_compatible`)
-    if (ctx.health) ctx.health.succeeded = true;
-    res.raw.push(cls.kind === "reply" ? cls.content : clean(JSON.stringify(message ?? null)));
-    switch (cls.kind) {
-      case "refused":
-        res.outcome = { kind: "refused", message: clean(cls.message) };
-        return res;
-      case "final":
-        return fail(cls.errorKind, cls.message);
-      case "cut":
-        if (!lengthRetried) {
-          lengthRetried = true;
-          res.maxTokens = res.maxTokens !== undefined ? res.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
-          continue;
-        }
-        return cls.errorKind === "truncated"
-          ? fail("truncated", `the reply was cut at the token limit (finish_reason "length", max_tokens ${res.maxTokens ?? "unset"})`)
-          : fail("empty_response", `the reply content was empty (finish_reason ${JSON.stringify(cls.finishReason)})`);
-      case "reply":
-        res.outcome = {
-          kind: "reply",
-          content: cls.content,
-          finishReason: cls.finishReason,
-          ...(cls.reasoning !== undefined ? { reasoning: cls.reasoning } : {}),
-          ...(cls.notes.length ? { notes: cls.notes } : {}),
-        };
-        return res;
+    case "invalid": {
+      // a non-JSON body (an HTML page) comes back from the client as a string
+      const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
+      res.raw.push(clipMessage(L.clean(text)));
+      return invalidResponse(L, clipMessage(cls.message));
     }
+  }
+  // only a completion-shaped answer counts as the judge having answered (`unreachable`, `not_openai_compatible`)
+  if (ctx.health) ctx.health.succeeded = true;
+  res.raw.push(cls.kind === "reply" ? cls.content : L.clean(JSON.stringify(message ?? null)));
+  switch (cls.kind) {
+    case "refused":
+      res.outcome = { kind: "refused", message: L.clean(cls.message) };
+      return res;
+    case "final":
+      return L.fail(cls.errorKind, cls.message);
+    case "cut":
+      if (!L.lengthRetried) {
+        L.lengthRetried = true;
+        res.maxTokens = res.maxTokens !== undefined ? res.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
+        return AGAIN;
+      }
+      return cls.errorKind === "truncated"
+        ? L.fail("truncated", `the reply was cut at the token limit (finish_reason "length", max_tokens ${res.maxTokens ?? "unset"})`)
+        : L.fail("empty_response", `the reply content was empty (finish_reason ${JSON.stringify(cls.finishReason)})`);
+    case "reply":
+      res.outcome = {
+        kind: "reply",
+        content: cls.content,
+        finishReason: cls.finishReason,
+        ...(cls.reasoning !== undefined ? { reasoning: cls.reasoning } : {}),
+        ...(cls.notes.length ? { notes: cls.notes } : {}),
+      };
+      return res;
   }
 }
 

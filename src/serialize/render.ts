@@ -9,28 +9,35 @@
  * <tools_N>
  * <tool_definition_N index="0" name="send_email">
  * Sends an email. Parameters: ...
- * </tool_definition_N>
  * </tools_N>
  * <message_N index="0" role="system">
  * You are ...
- * </message_N>
  * <message_N index="2" role="assistant">
  * Sure, forwarding the invoices now.
- * <tool_call_N index="0" id="call_2">send_email({"to":"x@y.z"})</tool_call_N>
- * </message_N>
- * <message_N index="3" role="tool" tool_call_id="call_2" tool_name="send_email">
+ * <tool_call_N index="0" id="call_2">send_email({"to":"x@y.z"})
+ * <message_N index="3" role="tool" tool_name="send_email">
  * Sent.
- * </message_N>
  * </untrusted_trajectory_N>
  * ```
  *
+ * Inside a block, each element is one **header tag** carrying the nonce, and runs to the next header or to the
+ * block's closing tag (no per-element closing tag: the nonce is written once per element instead of twice, issue
+ * 26). This is as unambiguous as closing tags: `neutralize` escapes every `<` that starts a tag-like name of
+ * {@link TAG_NAMES} in the content (and the nonce itself), so a header can only come from here, and an element's
+ * text is exactly what lies between its header (plus the newline after a message, tool definition or injection
+ * header) and the newline before the next header (`parseJudgeView` in the tests reads it back). Only the two
+ * blocks and `<tools_N>` keep a closing tag, so the judge sees where the trajectory and the tool list end.
+ *
+ * A tool message's `tool_call_id` is left out when the tool name links it to its call without doubt (the only
+ * call of that name, with that id, in the nearest assistant turn with calls: `impliedCallIds`); else shown.
+ *
  * The `<tools_N>` element is present when the trajectory has tools (`Trajectory.tools`): one
- * `<tool_definition_N index="k" name="...">` per tool, whose body is the tool's part text (`renderToolDefinition`:
+ * `<tool_definition_N index="k" name="...">` header per tool, followed by the tool's part text (`renderToolDefinition`:
  * description, then `Parameters: ` + the schema as compact JSON); `index` is the `tool_index` a quote cites.
  * A message's text line is its part text (`messageText`: a tool error shows as `\nError: ...`) and is left out
  * when the message has no text part (empty assistant text beside tool calls); a tool message always has its
  * (possibly empty) body. The injections block is `""` when `injections` is empty, else
- * `<untrusted_injected_content_N>` holding one `<injection_N placeholder="...">text</injection_N>` per
+ * `<untrusted_injected_content_N>` holding one `<injection_N placeholder="...">` header, a newline and the text per
  * placeholder, in key order.
  *
  * Budget: when the two blocks together exceed `budgetChars`, two steps, the second only when the first is not
@@ -41,7 +48,8 @@
  *    least {@link MIN_KEEP_CHARS} characters, so with very many messages the tags and these minimums alone can
  *    stay above the budget; then
  * 2. whole messages in the middle are left out, behind one line between the kept messages:
- *    `[... 1,191 messages elided by ipi-judge: index 5 to 1195 ...]` ({@link messageElisionMarker}). Kept, in
+ *    `[... 1,191 messages elided by ipi-judge: index 5 to 1195 ...]` ({@link messageElisionMarker}; it is the
+ *    last line before the header of the first message after the gap, whose `index` jumps). Kept, in
  *    this order while they fit at their minimum size: message 0, the last message, the messages up to and
  *    including the first user message (system prompt and the user's request), then alternately one more from
  *    the end and one more from the start. The tool definitions, like the injected texts, are always kept (at
@@ -134,38 +142,46 @@ function elide(text: string, keep: number, nonce: string): string {
 }
 
 /**
- * Render a trajectory for a judge (module docstring).
- * @param t canonical trajectory.
- * @param opts.nonce the nonce to use (default: a fresh {@link newNonce}, drawn again while it occurs, in any case,
- *   in the content).
- * @param opts.budgetChars character budget of both blocks together (default {@link DEFAULT_BUDGET_CHARS}).
- * @returns the blocks, the nonce, `truncated`, the full parts, and `elidedMessages` when whole messages were left out.
- * @throws RangeError when `budgetChars` is not a positive number; Error for an invalid nonce (see `neutralize`).
+ * The fixed text of a judge view (everything but the displayed texts), for one nonce: the header of each unit
+ * (part or injected text) and message, what follows each unit's text, and the block tags. Parts come in message
+ * order, so message `i` owns the parts `[first[i], first[i + 1])`; the `T` tool descriptions come first.
  */
-export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChars?: number } = {}): RenderedTrajectory {
-  const budget = opts.budgetChars ?? DEFAULT_BUDGET_CHARS;
-  if (!(budget > 0)) throw new RangeError(`budgetChars must be > 0, got ${budget}`);
-  const parts = trajectoryParts(t);
-  const injections = Object.entries(t.injections ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : ""] as const);
+interface Scaffold {
+  N: string;
+  /** Number of parts (`P`), of tool descriptions among them (`T`, the first ones), of units (`U`: parts, then injected texts). */
+  P: number;
+  T: number;
+  U: number;
+  M: number;
+  first: Int32Array;
+  unitOpen: string[];
+  unitClose: string[];
+  msgOpen: string[];
+  trajOpen: string;
+  trajClose: string;
+  toolsOpen: string;
+  toolsClose: string;
+  injOpen: string;
+  injClose: string;
+  hasInjections: boolean;
+  /** Fixed length of each message (its header and its units' headers and line ends). */
+  msgFixed: Float64Array;
+  /** Fixed length of the injections block (0 when there is none) and of the tool list (0 when there is none). */
+  injFixed: number;
+  toolsFixed: number;
+}
+
+/**
+ * The {@link Scaffold} of trajectory `t` for nonce `N`; attribute values are neutralized with `seen` counting
+ * nonce occurrences. Every header is one tag ending in `_N`; elements have no closing tag (module docstring).
+ */
+function scaffold(t: Trajectory, parts: Part[], injectionKeys: readonly string[], N: string, seen: { nonce: number }): Scaffold {
   const messages = t.messages;
   const M = messages.length;
-
-  // A drawn nonce must not occur in the content: the texts are neutralized with it, which counts its occurrences
-  // (`seen`), and the trajectory is rendered again with a new one when there were any (never, in practice, for
-  // 48 random bits; the escape would keep them inert anyway). A caller's nonce is used as given.
-  const N = opts.nonce ?? newNonce();
-  const seen = { nonce: 0 };
-
-  // Units that may be elided: parts (by index; the T tool descriptions come first) then injected texts.
   const P = parts.length;
   let T = 0;
   while (T < P && parts[T].kind === "tool_description") T++;
-  const unitTexts = [...parts.map((p) => p.text), ...injections.map(([, v]) => v)];
-  const U = unitTexts.length;
-  const full = unitTexts.map((s) => neutralize(s, N, seen));
-
-  // The fixed text around each unit and each message (everything but the displayed texts).
-  // Parts come in message order, so message i owns the parts [first[i], first[i + 1]).
+  const U = P + injectionKeys.length;
   const first = new Int32Array(M + 1);
   for (let i = 0, u = 0; i <= M; i++) {
     while (u < P && parts[u].message_index < i) u++;
@@ -175,169 +191,152 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   const unitClose: string[] = new Array(U);
   for (let u = 0; u < P; u++) {
     const p = parts[u];
+    unitClose[u] = "\n";
     if (p.kind === "tool_description") {
       const tool = (t.tools ?? [])[p.tool_index!];
       unitOpen[u] = `<tool_definition_${N} index="${p.tool_index}" name="${xmlAttr(String(tool?.name ?? ""), N, seen)}">\n`;
-      unitClose[u] = `\n</tool_definition_${N}>\n`;
     } else if (p.tool_call_index === undefined) {
       unitOpen[u] = "";
-      unitClose[u] = "\n";
     } else {
       const c = messages[p.message_index].tool_calls![p.tool_call_index];
       const id = c.id ? ` id="${xmlAttr(c.id, N, seen)}"` : "";
       unitOpen[u] = `<tool_call_${N} index="${p.tool_call_index}"${id}>`;
-      unitClose[u] = `</tool_call_${N}>\n`;
     }
   }
-  injections.forEach(([k], j) => {
+  injectionKeys.forEach((k, j) => {
     unitOpen[P + j] = `<injection_${N} placeholder="${xmlAttr(k, N, seen)}">\n`;
-    unitClose[P + j] = `\n</injection_${N}>\n`;
+    unitClose[P + j] = "\n";
   });
+  const implied = impliedCallIds(messages);
   const msgOpen = messages.map((m, i) => {
     let attrs = ` index="${i}" role="${xmlAttr(String(m.role), N, seen)}"`;
-    if (m.tool_call_id) attrs += ` tool_call_id="${xmlAttr(m.tool_call_id, N, seen)}"`;
+    if (m.tool_call_id && !implied[i]) attrs += ` tool_call_id="${xmlAttr(m.tool_call_id, N, seen)}"`;
     if (m.tool_name) attrs += ` tool_name="${xmlAttr(m.tool_name, N, seen)}"`;
     return `<message_${N}${attrs}>\n`;
   });
-  if (seen.nonce > 0 && opts.nonce === undefined) return renderForJudge(t, opts);
-  const msgClose = `</message_${N}>\n`;
-  const trajOpen = `<untrusted_trajectory_${N}>\n`;
-  const trajClose = `</untrusted_trajectory_${N}>`;
-  const toolsOpen = `<tools_${N}>\n`;
-  const toolsClose = `</tools_${N}>\n`;
-  const injOpen = `<untrusted_injected_content_${N}>\n`;
-  const injClose = `</untrusted_injected_content_${N}>`;
-  const msgFixed = new Float64Array(M);
-  for (let i = 0; i < M; i++) {
-    let f = msgOpen[i].length + msgClose.length;
-    for (let u = first[i]; u < first[i + 1]; u++) f += unitOpen[u].length + unitClose[u].length;
-    msgFixed[i] = f;
-  }
-  let injFixed = 0;
-  if (injections.length > 0) {
-    injFixed = injOpen.length + injClose.length;
-    for (let u = P; u < U; u++) injFixed += unitOpen[u].length + unitClose[u].length;
-  }
-  const injUnits: number[] = [];
-  for (let u = P; u < U; u++) injUnits.push(u);
-  let toolsFixed = 0;
-  if (T > 0) {
-    toolsFixed = toolsOpen.length + toolsClose.length;
-    for (let u = 0; u < T; u++) toolsFixed += unitOpen[u].length + unitClose[u].length;
-  }
-  const toolUnits: number[] = [];
-  for (let u = 0; u < T; u++) toolUnits.push(u);
+  const s: Scaffold = {
+    N, P, T, U, M, first, unitOpen, unitClose, msgOpen,
+    trajOpen: `<untrusted_trajectory_${N}>\n`,
+    trajClose: `</untrusted_trajectory_${N}>`,
+    toolsOpen: `<tools_${N}>\n`,
+    toolsClose: `</tools_${N}>\n`,
+    injOpen: `<untrusted_injected_content_${N}>\n`,
+    injClose: `</untrusted_injected_content_${N}>`,
+    hasInjections: injectionKeys.length > 0,
+    msgFixed: new Float64Array(M),
+    injFixed: 0,
+    toolsFixed: 0,
+  };
+  const unitsFixed = (a: number, b: number): number => {
+    let f = 0;
+    for (let u = a; u < b; u++) f += unitOpen[u].length + unitClose[u].length;
+    return f;
+  };
+  for (let i = 0; i < M; i++) s.msgFixed[i] = msgOpen[i].length + unitsFixed(first[i], first[i + 1]);
+  if (s.hasInjections) s.injFixed = s.injOpen.length + s.injClose.length + unitsFixed(P, U);
+  if (T > 0) s.toolsFixed = s.toolsOpen.length + s.toolsClose.length + unitsFixed(0, T);
+  return s;
+}
 
-  /** Both blocks from displayed texts; messages `gap` (inclusive range) replaced by the marker line. */
-  const build = (display: string[], gap?: { from: number; to: number }): { traj: string; inj: string } => {
-    const out: string[] = [trajOpen];
-    if (T > 0) {
-      out.push(toolsOpen);
-      for (let u = 0; u < T; u++) out.push(unitOpen[u], display[u], unitClose[u]);
-      out.push(toolsClose);
+/**
+ * Per message, whether its `tool_call_id` goes without saying, so the header leaves it out (issue 26: a provider's
+ * call id is 8-20 tokens, written on the call and again on its result): a tool message whose id is that of
+ * exactly one call in the trajectory, made in the nearest assistant message before it that has tool calls, whose
+ * name is the tool message's `tool_name`, and no other call of that message has that name. The judge then links
+ * the result to its call by the tool name in that turn, as unambiguously as by the id. Any other tool message
+ * keeps its `tool_call_id`.
+ */
+function impliedCallIds(messages: Trajectory["messages"]): boolean[] {
+  const byId = new Map<string, number>();
+  for (const m of messages) for (const c of m.tool_calls ?? []) if (c.id) byId.set(c.id, (byId.get(c.id) ?? 0) + 1);
+  const out: boolean[] = new Array(messages.length).fill(false);
+  let turn: Trajectory["messages"][number] | undefined;
+  messages.forEach((m, i) => {
+    if (m.role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) turn = m;
+    if (m.role !== "tool" || !m.tool_call_id || !m.tool_name || byId.get(m.tool_call_id) !== 1 || !turn) return;
+    const calls = turn.tool_calls!;
+    const mine = calls.filter((c) => c.id === m.tool_call_id);
+    out[i] = mine.length === 1 && mine[0].name === m.tool_name && calls.filter((c) => c.name === m.tool_name).length === 1;
+  });
+  return out;
+}
+
+/** Both blocks from displayed texts (one per unit); messages `gap` (inclusive range) replaced by the marker line. */
+function buildBlocks(s: Scaffold, display: string[], gap?: { from: number; to: number }): { traj: string; inj: string } {
+  const { unitOpen, unitClose, first } = s;
+  const out: string[] = [s.trajOpen];
+  if (s.T > 0) {
+    out.push(s.toolsOpen);
+    for (let u = 0; u < s.T; u++) out.push(unitOpen[u], display[u], unitClose[u]);
+    out.push(s.toolsClose);
+  }
+  for (let i = 0; i < s.M; i++) {
+    if (gap && i >= gap.from && i <= gap.to) {
+      if (i === gap.from) out.push(`${messageElisionMarker(gap.from, gap.to)}\n`);
+      continue;
     }
-    for (let i = 0; i < M; i++) {
-      if (gap && i >= gap.from && i <= gap.to) {
-        if (i === gap.from) out.push(`${messageElisionMarker(gap.from, gap.to)}\n`);
-        continue;
+    out.push(s.msgOpen[i]);
+    for (let u = first[i]; u < first[i + 1]; u++) out.push(unitOpen[u], display[u], unitClose[u]);
+  }
+  out.push(s.trajClose);
+  let inj = "";
+  if (s.hasInjections) {
+    const o: string[] = [s.injOpen];
+    for (let u = s.P; u < s.U; u++) o.push(unitOpen[u], display[u], unitClose[u]);
+    o.push(s.injClose);
+    inj = o.join("");
+  }
+  return { traj: out.join(""), inj };
+}
+
+/**
+ * Water-filling over `units`: the cap C on each displayed length that brings their sum within `available`;
+ * texts longer than C are elided (at least MIN_KEEP_CHARS kept). Escapes in the kept head and tail can make the
+ * estimate short, so the cap is tightened by the overshoot and sought again (at most 8 rounds).
+ * `full[u]` is unit `u`'s neutralized text, `texts[u]` its original text. Writes into `display`; returns the sum
+ * of the displayed lengths of `units`.
+ */
+function waterFill(units: ArrayLike<number>, available: number, full: string[], texts: string[], N: string, display: string[]): number {
+  let maxLen = 0;
+  for (let k = 0; k < units.length; k++) maxLen = Math.max(maxLen, full[units[k]].length);
+  let sum = 0;
+  for (let round = 0; round < 8; round++) {
+    let lo = 0;
+    let hi = maxLen;
+    while (lo < hi) {
+      const mid = Math.ceil((lo + hi) / 2);
+      let s = 0;
+      for (let k = 0; k < units.length; k++) s += Math.min(full[units[k]].length, mid);
+      if (s <= available) lo = mid;
+      else hi = mid - 1;
+    }
+    const cap = lo;
+    sum = 0;
+    for (let k = 0; k < units.length; k++) {
+      const u = units[k];
+      let d = full[u];
+      if (d.length > cap) {
+        const text = texts[u];
+        const keep = Math.max(MIN_KEEP_CHARS, cap - elisionMarker(text.length).length);
+        if (keep < text.length) d = elide(text, keep, N);
       }
-      out.push(msgOpen[i]);
-      for (let u = first[i]; u < first[i + 1]; u++) out.push(unitOpen[u], display[u], unitClose[u]);
-      out.push(msgClose);
+      display[u] = d;
+      sum += d.length;
     }
-    out.push(trajClose);
-    let inj = "";
-    if (injections.length > 0) {
-      const o: string[] = [injOpen];
-      for (let u = P; u < U; u++) o.push(unitOpen[u], display[u], unitClose[u]);
-      o.push(injClose);
-      inj = o.join("");
-    }
-    return { traj: out.join(""), inj };
-  };
-  const done = (display: string[], truncated: boolean, gap?: { from: number; to: number }): RenderedTrajectory => {
-    const blocks = build(display, gap);
-    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated, parts };
-    if (gap) r.elidedMessages = { from: gap.from, to: gap.to, count: gap.to - gap.from + 1 };
-    return r;
-  };
-
-  let fixedAll = trajOpen.length + trajClose.length + injFixed + toolsFixed;
-  for (let i = 0; i < M; i++) fixedAll += msgFixed[i];
-  let textAll = 0;
-  for (let u = 0; u < U; u++) textAll += full[u].length;
-  if (fixedAll + textAll <= budget) return done(full, false);
-
-  /** The shortest display of unit `u`: whole when short, else {@link MIN_KEEP_CHARS} around a marker. */
-  const minDisplay = (u: number): string =>
-    MIN_KEEP_CHARS >= unitTexts[u].length ? full[u] : elide(unitTexts[u], MIN_KEEP_CHARS, N);
-
-  /**
-   * Water-filling over `units`: the cap C on each displayed length that brings their sum within `available`;
-   * texts longer than C are elided (at least MIN_KEEP_CHARS kept). Escapes in the kept head and tail can make the
-   * estimate short, so the cap is tightened by the overshoot and sought again (at most 8 rounds).
-   * Writes into `display`; returns the sum of the displayed lengths of `units`.
-   */
-  const waterFill = (units: ArrayLike<number>, available: number, display: string[]): number => {
-    let maxLen = 0;
-    for (let k = 0; k < units.length; k++) maxLen = Math.max(maxLen, full[units[k]].length);
-    let sum = 0;
-    for (let round = 0; round < 8; round++) {
-      let lo = 0;
-      let hi = maxLen;
-      while (lo < hi) {
-        const mid = Math.ceil((lo + hi) / 2);
-        let s = 0;
-        for (let k = 0; k < units.length; k++) s += Math.min(full[units[k]].length, mid);
-        if (s <= available) lo = mid;
-        else hi = mid - 1;
-      }
-      const cap = lo;
-      sum = 0;
-      for (let k = 0; k < units.length; k++) {
-        const u = units[k];
-        let d = full[u];
-        if (d.length > cap) {
-          const text = unitTexts[u];
-          const keep = Math.max(MIN_KEEP_CHARS, cap - elisionMarker(text.length).length);
-          if (keep < text.length) d = elide(text, keep, N);
-        }
-        display[u] = d;
-        sum += d.length;
-      }
-      if (sum <= available || cap === 0) break;
-      available -= sum - available; // escapes made the estimate short: tighten and retry
-    }
-    return sum;
-  };
-
-  // Sizes at their minimum: when even they do not fit, step 1 is skipped (it could not reach the budget).
-  const minLen = new Float64Array(U);
-  let minAll = 0;
-  for (let u = 0; u < U; u++) minAll += minLen[u] = minDisplay(u).length;
-
-  // Step 1: elide inside texts.
-  if (fixedAll + minAll <= budget || M < 3) {
-    const allUnits = new Int32Array(U);
-    for (let u = 0; u < U; u++) allUnits[u] = u;
-    const display1 = full.slice();
-    const sum1 = waterFill(allUnits, budget - fixedAll, display1);
-    if (fixedAll + sum1 <= budget || M < 3) return done(display1, display1.some((d, u) => d !== full[u]));
+    if (sum <= available || cap === 0) break;
+    available -= sum - available; // escapes made the estimate short: tighten and retry
   }
+  return sum;
+}
 
-  // Step 2: leave out whole messages in the middle. Sizes at their minimum decide which messages are kept.
-  const msgMin = (i: number): number => {
-    let s = msgFixed[i];
-    for (let u = first[i]; u < first[i + 1]; u++) s += minLen[u];
-    return s;
-  };
-  let injMin = injFixed + toolsFixed;
-  for (const u of injUnits) injMin += minLen[u];
-  for (const u of toolUnits) injMin += minLen[u];
-  const markerMax = maxMessageElisionMarkerLength(M) + 1;
-  let room = budget - trajOpen.length - trajClose.length - injMin - markerMax;
-  let head = 0; // messages [0, head) are kept
-  let tail = M; // messages [tail, M) are kept
+/**
+ * Step 2 of the budget (module docstring): which messages to keep, at their minimum sizes `msgMin(i)`, within
+ * `room` characters: `[0, head)` and `[tail, M)` are kept. `head >= tail` means every message fits.
+ */
+function keptMessages(messages: Trajectory["messages"], msgMin: (i: number) => number, room: number): { head: number; tail: number } {
+  const M = messages.length;
+  let head = 0;
+  let tail = M;
   const takeHead = (): boolean => {
     if (head >= tail) return false;
     const need = msgMin(head);
@@ -365,6 +364,86 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
       if (headOpen) headOpen = takeHead();
     }
   }
+  return { head, tail };
+}
+
+/**
+ * Render a trajectory for a judge (module docstring).
+ * @param t canonical trajectory.
+ * @param opts.nonce the nonce to use (default: a fresh {@link newNonce}, drawn again while it occurs, in any case,
+ *   in the content).
+ * @param opts.budgetChars character budget of both blocks together (default {@link DEFAULT_BUDGET_CHARS}).
+ * @returns the blocks, the nonce, `truncated`, the full parts, and `elidedMessages` when whole messages were left out.
+ * @throws RangeError when `budgetChars` is not a positive number; Error for an invalid nonce (see `neutralize`).
+ */
+export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChars?: number } = {}): RenderedTrajectory {
+  const budget = opts.budgetChars ?? DEFAULT_BUDGET_CHARS;
+  if (!(budget > 0)) throw new RangeError(`budgetChars must be > 0, got ${budget}`);
+  const parts = trajectoryParts(t);
+  const injections = Object.entries(t.injections ?? {}).map(([k, v]) => [k, typeof v === "string" ? v : ""] as const);
+  const messages = t.messages;
+  const M = messages.length;
+
+  // A drawn nonce must not occur in the content: the texts are neutralized with it, which counts its occurrences
+  // (`seen`), and the trajectory is rendered again with a new one when there were any (never, in practice, for
+  // 48 random bits; the escape would keep them inert anyway). A caller's nonce is used as given.
+  const N = opts.nonce ?? newNonce();
+  const seen = { nonce: 0 };
+
+  // Units that may be elided: parts (by index; the T tool descriptions come first) then injected texts.
+  const unitTexts = [...parts.map((p) => p.text), ...injections.map(([, v]) => v)];
+  const U = unitTexts.length;
+  const full = unitTexts.map((s) => neutralize(s, N, seen));
+  const sc = scaffold(t, parts, injections.map(([k]) => k), N, seen);
+  if (seen.nonce > 0 && opts.nonce === undefined) return renderForJudge(t, opts);
+  const { P, T, first, msgFixed, injFixed, toolsFixed } = sc;
+  const injUnits: number[] = [];
+  for (let u = P; u < U; u++) injUnits.push(u);
+  const toolUnits: number[] = [];
+  for (let u = 0; u < T; u++) toolUnits.push(u);
+
+  const done = (display: string[], truncated: boolean, gap?: { from: number; to: number }): RenderedTrajectory => {
+    const blocks = buildBlocks(sc, display, gap);
+    const r: RenderedTrajectory = { trajectoryBlock: blocks.traj, injectionsBlock: blocks.inj, nonce: N, truncated, parts };
+    if (gap) r.elidedMessages = { from: gap.from, to: gap.to, count: gap.to - gap.from + 1 };
+    return r;
+  };
+
+  let fixedAll = sc.trajOpen.length + sc.trajClose.length + injFixed + toolsFixed;
+  for (let i = 0; i < M; i++) fixedAll += msgFixed[i];
+  let textAll = 0;
+  for (let u = 0; u < U; u++) textAll += full[u].length;
+  if (fixedAll + textAll <= budget) return done(full, false);
+
+  /** The shortest display of unit `u`: whole when short, else {@link MIN_KEEP_CHARS} around a marker. */
+  const minDisplay = (u: number): string =>
+    MIN_KEEP_CHARS >= unitTexts[u].length ? full[u] : elide(unitTexts[u], MIN_KEEP_CHARS, N);
+
+  // Sizes at their minimum: when even they do not fit, step 1 is skipped (it could not reach the budget).
+  const minLen = new Float64Array(U);
+  let minAll = 0;
+  for (let u = 0; u < U; u++) minAll += minLen[u] = minDisplay(u).length;
+
+  // Step 1: elide inside texts.
+  if (fixedAll + minAll <= budget || M < 3) {
+    const allUnits = new Int32Array(U);
+    for (let u = 0; u < U; u++) allUnits[u] = u;
+    const display1 = full.slice();
+    const sum1 = waterFill(allUnits, budget - fixedAll, full, unitTexts, N, display1);
+    if (fixedAll + sum1 <= budget || M < 3) return done(display1, display1.some((d, u) => d !== full[u]));
+  }
+
+  // Step 2: leave out whole messages in the middle. Sizes at their minimum decide which messages are kept.
+  const msgMin = (i: number): number => {
+    let s = msgFixed[i];
+    for (let u = first[i]; u < first[i + 1]; u++) s += minLen[u];
+    return s;
+  };
+  let injMin = injFixed + toolsFixed;
+  for (const u of injUnits) injMin += minLen[u];
+  for (const u of toolUnits) injMin += minLen[u];
+  const markerMax = maxMessageElisionMarkerLength(M) + 1;
+  const { head, tail } = keptMessages(messages, msgMin, budget - sc.trajOpen.length - sc.trajClose.length - injMin - markerMax);
   if (head >= tail) {
     // Every message fits at its minimum after all (step 1's estimate fell short): the minimum displays.
     return done(full.map((_d, u) => minDisplay(u)), true);
@@ -373,7 +452,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
 
   // The kept texts share what is left of the budget.
   const kept: number[] = [];
-  let fixedKept = trajOpen.length + trajClose.length + injFixed + toolsFixed + messageElisionMarker(gap.from, gap.to).length + 1;
+  let fixedKept = sc.trajOpen.length + sc.trajClose.length + injFixed + toolsFixed + messageElisionMarker(gap.from, gap.to).length + 1;
   for (let i = 0; i < M; i++) {
     if (i >= gap.from && i <= gap.to) continue;
     fixedKept += msgFixed[i];
@@ -381,6 +460,6 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   }
   kept.push(...toolUnits, ...injUnits);
   const display2 = full.slice();
-  waterFill(kept, budget - fixedKept, display2);
+  waterFill(kept, budget - fixedKept, full, unitTexts, N, display2);
   return done(display2, true, gap);
 }

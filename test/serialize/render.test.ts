@@ -3,6 +3,7 @@ import { DEFAULT_BUDGET_CHARS, elisionMarker, maxMessageElisionMarkerLength, mes
 import { mdCode, renderForHuman } from "../../src/serialize/render-human.js";
 import { showBidiControls } from "../../src/format/bidi.js";
 import { FORGERS, structuralLines } from "./markdown.js";
+import { parseMessages, type ViewMessages } from "./judge-view.js";
 import { TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
 import { evidenceContext } from "../../src/evidence/context.js";
@@ -21,38 +22,11 @@ function liveTags(s: string): Array<{ close: boolean; name: string }> {
 
 /**
  * Parse the judge's view back: per message, its index, its text line and its calls, un-escaped, plus the range of
- * a messages-elided marker line when there is one. Checks nesting on the way.
+ * a messages-elided marker line when there is one (`./judge-view.ts`).
  */
-type Parsed = Array<{ index: number; attrs: string; text: string | null; calls: Array<{ attrs: string; text: string }> }> & {
-  gap?: { from: number; to: number; count: number };
-};
+type Parsed = ViewMessages;
 function parseBack(r: RenderedTrajectory): Parsed {
-  const N = r.nonce;
-  const b = r.trajectoryBlock;
-  expect(b.startsWith(`<untrusted_trajectory_${N}>\n`)).toBe(true);
-  expect(b.endsWith(`</untrusted_trajectory_${N}>`)).toBe(true);
-  const body = b.slice(`<untrusted_trajectory_${N}>\n`.length, -`</untrusted_trajectory_${N}>`.length);
-  const out: Parsed = [];
-  const msgRe = new RegExp(`<message_${N}([^>]*)>\\n([\\s\\S]*?)</message_${N}>\\n|\\[\\.\\.\\. ([\\d,]+) messages? elided by ipi-judge: index (\\d+) to (\\d+) \\.\\.\\.\\]\\n`, "y");
-  let m: RegExpExecArray | null;
-  let consumed = 0;
-  while ((m = msgRe.exec(body))) {
-    consumed = msgRe.lastIndex;
-    if (m[3] !== undefined) {
-      expect(out.gap).toBeUndefined(); // one marker at most
-      out.gap = { count: Number(m[3].replace(/,/g, "")), from: Number(m[4]), to: Number(m[5]) };
-      continue;
-    }
-    const inner = m[2];
-    const callRe = new RegExp(`<tool_call_${N}([^>]*)>([\\s\\S]*?)</tool_call_${N}>\\n`, "g");
-    const firstCall = inner.search(new RegExp(`<tool_call_${N}[ >]`));
-    const textPart = firstCall === -1 ? inner : inner.slice(0, firstCall);
-    const calls = [...(firstCall === -1 ? "" : inner.slice(firstCall)).matchAll(callRe)].map((c) => ({ attrs: c[1], text: unneutralize(c[2], N) }));
-    const index = Number(/^ index="(\d+)"/.exec(m[1])![1]);
-    out.push({ index, attrs: m[1], text: textPart === "" ? null : unneutralize(textPart.replace(/\n$/, ""), N), calls });
-  }
-  expect(consumed).toBe(body.length);
-  return out;
+  return parseMessages(r.trajectoryBlock, r.nonce);
 }
 
 /** The judge's view decodes back to exactly the parts. */
@@ -121,7 +95,7 @@ describe("renderForJudge: B11 (null content, list content)", () => {
     expect([...r.trajectoryBlock.matchAll(new RegExp(`<message_${r.nonce} `, "g"))]).toHaveLength(exp.messages_rendered);
     for (const s of exp.must_contain) expect(r.trajectoryBlock).toContain(s);
     for (const s of exp.must_not_contain) expect(r.trajectoryBlock).not.toContain(s);
-    expect(r.trajectoryBlock).toContain(`<tool_call_${r.nonce} index="0" id="call_1">read_inbox({"folder":"inbox","limit":1})</tool_call_${r.nonce}>`);
+    expect(r.trajectoryBlock).toContain(`<tool_call_${r.nonce} index="0" id="call_1">read_inbox({"folder":"inbox","limit":1})\n`);
     expect(r.injectionsBlock).toBe("");
     expect(r.truncated).toBe(false);
     expectFaithful(t, r);
@@ -370,7 +344,8 @@ describe("renderForJudge: many short messages (the budget holds, whole messages 
     const r = renderForJudge(t);
     expect(r.trajectoryBlock.length + r.injectionsBlock.length).toBeLessThanOrEqual(DEFAULT_BUDGET_CHARS);
     expect(r.truncated).toBe(true);
-    expect(r.elidedMessages!.count).toBeGreaterThan(99_000);
+    // ~1,000 messages kept: the header-only tags without implied call ids (issue 26) fit ~1,030 in the budget
+    expect(r.elidedMessages!.count).toBeGreaterThan(98_500);
   });
 
   it("maxMessageElisionMarkerLength bounds the marker of every gap (every gap of 1..300 messages, and larger M sampled)", () => {
