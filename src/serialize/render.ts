@@ -100,10 +100,16 @@ function thousands(n: number): string {
  * The line standing for whole messages `from`..`to` (0-based message indices, inclusive) left out of the
  * judge's view, e.g. `[... 1,191 messages elided by ipi-judge: index 5 to 1195 ...]` (count with thousands
  * separators, indices as in the `index` attributes). Without the trailing newline.
+ *
+ * With `nonce` (the judge view always passes it) the line starts with the header `<messages_elided_N>`: elements
+ * have no closing tag, so a bare marker line would look the same inside a tool result as between two messages;
+ * the nonce-bearing header can only come from here (`messages_elided` starts with the scaffolding name
+ * `message`, whose `<` `neutralize` escapes in the content).
  */
-export function messageElisionMarker(from: number, to: number): string {
+export function messageElisionMarker(from: number, to: number, nonce?: string): string {
   const n = to - from + 1;
-  return `[... ${thousands(n)} message${n === 1 ? "" : "s"} elided by ipi-judge: index ${from} to ${to} ...]`;
+  const tag = nonce === undefined ? "" : `<messages_elided_${nonce}>`;
+  return `${tag}[... ${thousands(n)} message${n === 1 ? "" : "s"} elided by ipi-judge: index ${from} to ${to} ...]`;
 }
 
 function xmlAttr(v: string, nonce: string, seen?: { nonce: number }): string {
@@ -121,8 +127,8 @@ function xmlAttr(v: string, nonce: string, seen?: { nonce: number }): string {
  * above the longest): the largest count (`M`) and both indices with as many digits as `M - 1`. (`messageElisionMarker(0, M - 1)` is not it: `index 0 to 73` is
  * shorter than `index 20 to 54`, and budgeting with it overshot the budget by one character.)
  */
-export function maxMessageElisionMarkerLength(M: number): number {
-  return messageElisionMarker(0, M - 1).length - 1 + String(M - 1).length;
+export function maxMessageElisionMarkerLength(M: number, nonce?: string): number {
+  return messageElisionMarker(0, M - 1, nonce).length - 1 + String(M - 1).length;
 }
 
 /** Cut position near `i` that does not split a surrogate pair. */
@@ -272,7 +278,7 @@ function buildBlocks(s: Scaffold, display: string[], gap?: { from: number; to: n
   }
   for (let i = 0; i < s.M; i++) {
     if (gap && i >= gap.from && i <= gap.to) {
-      if (i === gap.from) out.push(`${messageElisionMarker(gap.from, gap.to)}\n`);
+      if (i === gap.from) out.push(`${messageElisionMarker(gap.from, gap.to, s.N)}\n`);
       continue;
     }
     out.push(s.msgOpen[i]);
@@ -442,7 +448,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
   let injMin = injFixed + toolsFixed;
   for (const u of injUnits) injMin += minLen[u];
   for (const u of toolUnits) injMin += minLen[u];
-  const markerMax = maxMessageElisionMarkerLength(M) + 1;
+  const markerMax = maxMessageElisionMarkerLength(M, sc.N) + 1;
   const { head, tail } = keptMessages(messages, msgMin, budget - sc.trajOpen.length - sc.trajClose.length - injMin - markerMax);
   if (head >= tail) {
     // Every message fits at its minimum after all (step 1's estimate fell short): the minimum displays.
@@ -452,7 +458,7 @@ export function renderForJudge(t: Trajectory, opts: { nonce?: string; budgetChar
 
   // The kept texts share what is left of the budget.
   const kept: number[] = [];
-  let fixedKept = sc.trajOpen.length + sc.trajClose.length + injFixed + toolsFixed + messageElisionMarker(gap.from, gap.to).length + 1;
+  let fixedKept = sc.trajOpen.length + sc.trajClose.length + injFixed + toolsFixed + messageElisionMarker(gap.from, gap.to, sc.N).length + 1;
   for (let i = 0; i < M; i++) {
     if (i >= gap.from && i <= gap.to) continue;
     fixedKept += msgFixed[i];

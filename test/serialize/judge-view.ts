@@ -17,7 +17,8 @@ export interface ViewMessage {
 }
 export type ViewMessages = ViewMessage[] & { gap?: { from: number; to: number; count: number } };
 
-const MARKER = /\[\.\.\. ([\d,]+) messages? elided by ipi-judge: index (\d+) to (\d+) \.\.\.\]\n$/;
+/** The messages-elided line of nonce `N`: a nonce-bearing header, then the text (`messageElisionMarker`). */
+const marker = (N: string): RegExp => new RegExp(`<messages_elided_${N}>\\[\\.\\.\\. ([\\d,]+) messages? elided by ipi-judge: index (\\d+) to (\\d+) \\.\\.\\.\\]\\n$`);
 
 /** Positions and attributes of every `<NAME_N ...>` header in `s`. */
 function headers(s: string, name: string, N: string, nl: boolean): Array<{ at: number; end: number; attrs: string }> {
@@ -45,14 +46,14 @@ export function parseMessages(block: string, N: string): ViewMessages {
   const hs = headers(body, "message", N, true);
   const lead = body.slice(0, hs.length > 0 ? hs[0].at : body.length);
   if (lead !== "") {
-    const m = MARKER.exec(lead);
+    const m = marker(N).exec(lead);
     expect(m && m.index === 0, `text before the first message: ${lead.slice(0, 80)}`).toBe(true);
     out.gap = { count: Number(m![1].replace(/,/g, "")), from: Number(m![2]), to: Number(m![3]) };
   }
   hs.forEach((h, k) => {
     const index = Number(/^ index="(\d+)"/.exec(h.attrs)![1]);
     let inner = body.slice(h.end, k + 1 < hs.length ? hs[k + 1].at : body.length);
-    const m = MARKER.exec(inner);
+    const m = marker(N).exec(inner);
     const nextIndex = k + 1 < hs.length ? Number(/^ index="(\d+)"/.exec(hs[k + 1].attrs)![1]) : undefined;
     if (m && Number(m[2]) === index + 1 && (nextIndex === undefined || nextIndex === Number(m[3]) + 1)) {
       expect(out.gap).toBeUndefined(); // one marker at most
