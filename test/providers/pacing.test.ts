@@ -180,13 +180,19 @@ describe("end to end against a server that enforces a rate", () => {
     let inFlight = 0;
     let rejected = 0;
     let maxSeen = 0;
+    // the first requests are held until one has been turned away, so the run meets the server's limit at least
+    // once whatever the machine's load (a fixed hold raced the client: a slow client never had a 4th in flight)
+    let turnedAway!: () => void;
+    const firstRejection = new Promise<void>((ok) => (turnedAway = ok));
     fake.setScript(async (req) => {
       if (inFlight >= 3) {
         rejected++;
+        turnedAway();
         return apiError(429, "Too many concurrent requests", { headers: { "retry-after-ms": "20" } });
       }
       inFlight++;
       maxSeen = Math.max(maxSeen, inFlight);
+      await firstRejection;
       await new Promise((r) => setTimeout(r, 30));
       inFlight--;
       return verdictFor(req);
