@@ -107,7 +107,7 @@ describe("ipi-judge label + agree on the bundled samples", () => {
   });
 
   it("exits 2 on usage errors and 0 on --help", async () => {
-    for (const args of [
+    const usage = [
       ["label", SAMPLES, "--format", "csv"],
       ["label", SAMPLES, "--judge", "nope"],
       ["label", SAMPLES, "--concurrency", "zero"],
@@ -116,13 +116,15 @@ describe("ipi-judge label + agree on the bundled samples", () => {
       ["agree", "--run", "../x", "--labels-dir", tmp, "--reference", "security"],
       ["agree", "--run", "does-not-exist", "--labels-dir", tmp, "--reference", "security"],
       ["nonsense"],
-    ]) {
-      const r = await runCli(args);
-      expect(r.code, args.join(" ")).toBe(2);
+    ];
+    const help = [["--help"], ["label", "--help"], ["agree", "--help"]];
+    // independent invocations that each fail (or print help) before any work: started together, not one by one
+    const [bad, ok] = await Promise.all([Promise.all(usage.map((a) => runCli(a))), Promise.all(help.map((a) => runCli(a)))]);
+    bad.forEach((r, i) => {
+      expect(r.code, usage[i].join(" ")).toBe(2);
       expect(r.stderr.length).toBeGreaterThan(0);
-    }
-    for (const args of [["--help"], ["label", "--help"], ["agree", "--help"]]) {
-      const r = await runCli(args);
+    });
+    for (const r of ok) {
       expect(r.code).toBe(0);
       expect(r.stdout).toMatch(/Usage: ipi-judge/);
     }

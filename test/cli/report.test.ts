@@ -64,10 +64,12 @@ describe("ipi-judge report", () => {
     expect(r2.code).toBe(0);
     expect(JSON.parse(r2.stdout).paper_table).toEqual({ source: "committee (quorum 2)" });
     // explicit choices that do not fit refuse as estimate refuses (exit 2)
-    const bad = await runCli([...base, "--out", path.join(tmp, "bad.html"), "--judge", "nosuch"]);
+    const [bad, both] = await Promise.all([
+      runCli([...base, "--out", path.join(tmp, "bad.html"), "--judge", "nosuch"]),
+      runCli([...base, "--out", path.join(tmp, "both.html"), "--judge", "strict-b", "--committee"]),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain(`judge "nosuch" has no verdicts in run committee`);
-    const both = await runCli([...base, "--out", path.join(tmp, "both.html"), "--judge", "strict-b", "--committee"]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("give either --judge or --committee, not both");
   });
@@ -88,10 +90,11 @@ describe("ipi-judge report", () => {
       [["report", "--run", fx.run, "--labels-dir", fx.labelsDir, "--human", path.join(tmp, "missing.csv")], /human label file .* not found/],
       [["report", "--run", fx.run, "--labels-dir", fx.labelsDir, "--max-items", "x"], /--max-items must be an integer/],
     ];
-    for (const [args, msg] of cases) {
-      const r = await runCli(args);
-      expect(r.code, args.join(" ")).toBe(2);
-      expect(r.stderr, args.join(" ")).toMatch(msg);
-    }
+    // each refuses before any work: started together, not one by one
+    const rs = await Promise.all(cases.map(([args]) => runCli(args)));
+    cases.forEach(([args, msg], i) => {
+      expect(rs[i].code, args.join(" ")).toBe(2);
+      expect(rs[i].stderr, args.join(" ")).toMatch(msg);
+    });
   });
 });

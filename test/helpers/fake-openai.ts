@@ -112,6 +112,11 @@ export async function startFakeOpenAI(script: FakeScript): Promise<FakeOpenAI> {
       res.end(payload);
     });
   });
+  // Idle keep-alive sockets stay open until the client (or close()) ends them. Node's 5 s server-side idle timeout
+  // raced the client's reuse of the socket when a loaded machine paused a test for about a second: the request went
+  // out on a socket the server was closing, never arrived, and was retried after a backoff (a pacing test on
+  // virtual time saw that backoff as 850 ms of extra span).
+  server.keepAliveTimeout = 0;
   server.on("connection", (s) => {
     sockets.add(s);
     s.on("close", () => sockets.delete(s));

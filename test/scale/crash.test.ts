@@ -47,6 +47,8 @@ let watchedRun = "";
 const violations: string[] = [];
 const requested: string[] = [];
 let delay: () => number = () => 0;
+/** When set, the requests after the first `after` (counted from when it was set) wait for `until` before answering. */
+let hold: { after: number; seen: number; until: Promise<void> } | undefined;
 
 beforeAll(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-crash-"));
@@ -57,7 +59,7 @@ beforeAll(async () => {
     ids.push(it.trajectory.id);
   }
   expect(idOfPrint.size).toBe(82); // every sample renders to a distinct fingerprint
-  fake = await startFakeOpenAI((req) => {
+  fake = await startFakeOpenAI(async (req) => {
     const user = (req.body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
     const id = idOfPrint.get(fingerprint(user)) ?? "?";
     requested.push(id);
@@ -65,6 +67,7 @@ beforeAll(async () => {
       const stored = lines(path.join(watchedRun, "verdicts.jsonl")).map((v) => v.trajectory_id);
       if (stored.includes(id)) violations.push(id);
     }
+    if (hold && ++hold.seen > hold.after) await hold.until;
     return { ...completion(benchReply(user)), delayMs: delay() };
   });
 });
@@ -88,7 +91,7 @@ function startCli(args: string[]) {
   const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((ok) =>
     child.on("close", (code, signal) => ok({ code, signal, stdout, stderr })),
   );
-  return { child, done };
+  return { child, done, stderr: () => stderr };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -153,9 +156,16 @@ describe("SIGINT (Ctrl-C)", () => {
     watchedRun = run;
     violations.length = 0;
     const args = ["label", SAMPLES, "--judges", judgesFile("int", 2), "--run", "i", "--labels-dir", labels, "--json"];
-    const { child, done } = startCli(args);
+    // the replies after the 12th are held until the CLI has acknowledged the stop, so it cannot finish the run
+    // before the Ctrl-C lands, however slow the machine (a 40 ms delay per reply was the only margin)
+    let release!: () => void;
+    hold = { after: 12, seen: 0, until: new Promise<void>((ok) => (release = ok)) };
+    const { child, done, stderr } = startCli(args);
     while (lines(path.join(run, "verdicts.jsonl")).length < 10) await sleep(5);
     child.kill("SIGINT");
+    while (!/stopping/.test(stderr()) && child.exitCode === null) await sleep(5);
+    release();
+    hold = undefined;
     const r = await done;
     expect(r.code).toBe(130);
     expect(r.stderr).toMatch(/stopping/);

@@ -118,30 +118,46 @@ describe("RunStore", () => {
 
   it("lets exactly one of several processes racing for a stale lock take it", async () => {
     const lockJs = path.join(ROOT, "dist", "store", "lock.js");
+    // Each process loads the lock module, says "ready" and waits for "go" on stdin; the winner holds the lock
+    // until its stdin closes, which comes only after every process has answered. So no clock decides: a second
+    // "got" can only come from a lock bug, never from a late starter finding the winner's lock already released.
     const script = `
       const { acquireRunLock } = await import(${JSON.stringify("file://" + lockJs)});
-      const start = Number(process.argv[1]);
-      while (Date.now() < start) {}
-      try { const rel = acquireRunLock(process.argv[2]); console.log("got"); setTimeout(() => { rel(); }, 4000); }
-      catch (e) { console.log(e.name); }`;
-    // Every process starts racing at the same instant and the winner holds the lock for 4 s, far longer than the
-    // start-up spread of six node processes on a loaded machine, so a second "got" can only come from a lock bug.
+      process.stdout.write("ready\\n");
+      process.stdin.once("data", () => {
+        try { const rel = acquireRunLock(process.argv[1]); process.stdout.write("got\\n"); process.stdin.on("end", () => rel()); process.stdin.resume(); }
+        catch (e) { process.stdout.write(e.name + "\\n"); process.exit(0); }
+      });`;
     for (let trial = 0; trial < 3; trial++) {
       const runDir = path.join(dir, `race${trial}`);
       fs.mkdirSync(runDir);
       // (an empty or garbage lock is refused, never taken over: test/store/lock.test.ts)
       fs.writeFileSync(path.join(runDir, ".lock"), JSON.stringify({ pid: 2 ** 22 + 4321 + trial, since: "then", ...(trial % 2 ? { host: os.hostname() } : {}) }));
-      const start = Date.now() + 1500;
-      const outs = await Promise.all(
-        Array.from({ length: 6 }, () =>
+      const kids = Array.from({ length: 6 }, () => {
+        const c = spawn(process.execPath, ["--input-type=module", "-e", script, runDir], { stdio: ["pipe", "pipe", "inherit"] });
+        let out = "";
+        const waiting: (() => void)[] = [];
+        c.stdout.on("data", (d) => {
+          out += d;
+          for (const w of waiting.splice(0)) w();
+        });
+        const line = (n: number) =>
           new Promise<string>((resolve) => {
-            const c = spawn(process.execPath, ["--input-type=module", "-e", script, String(start), runDir]);
-            let out = "";
-            c.stdout.on("data", (d) => (out += d));
-            c.on("close", () => resolve(out.trim()));
-          }),
-        ),
-      );
+            const look = () => {
+              const ls = out.split("\n");
+              if (ls.length > n + 1) resolve(ls[n]);
+              else waiting.push(look);
+            };
+            look();
+          });
+        const closed = new Promise<void>((ok) => c.on("close", () => ok()));
+        return { c, line, closed };
+      });
+      await Promise.all(kids.map((k) => k.line(0))); // all loaded and waiting
+      for (const k of kids) k.c.stdin.write("go\n");
+      const outs = await Promise.all(kids.map((k) => k.line(1)));
+      for (const k of kids) k.c.stdin.end();
+      await Promise.all(kids.map((k) => k.closed));
       expect(outs.filter((o) => o === "got"), outs.join(",")).toHaveLength(1);
       expect(outs.filter((o) => o === "RunLockedError")).toHaveLength(5);
     }
