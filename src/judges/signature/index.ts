@@ -78,6 +78,19 @@ export function trajectoryChars(t: Trajectory): number {
   return n;
 }
 
+/**
+ * `IPI_SIGNATURE_WORKERS` (an integer >= 0), the default of {@link SignatureJudgeOptions.workers} when set: 0 keeps
+ * the analysis on the main thread (the command line has no flag for it).
+ * @throws RangeError when it is set to something else.
+ */
+function envWorkers(): number | undefined {
+  const raw = process.env.IPI_SIGNATURE_WORKERS;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`IPI_SIGNATURE_WORKERS must be an integer >= 0, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
 /** Options of {@link createSignatureJudge}. */
 export interface SignatureJudgeOptions {
   /** Judge id (default `"signature"`). */
@@ -91,6 +104,7 @@ export interface SignatureJudgeOptions {
    * 0 analyzes on the calling thread. Default: the machine's available parallelism capped by `concurrency`, when it
    * is 2 or more and the compiled worker module is found (the built library and command line); running from the
    * TypeScript source (tsx, vitest) the default is 0, and a number given here runs the source worker with `tsx`.
+   * The environment variable `IPI_SIGNATURE_WORKERS` overrides the default.
    * Verdicts are the same either way, in the same order. A `now` clock (a function) cannot be sent to a
    * worker: with `now`, the default is 0 and a number is refused.
    */
@@ -190,8 +204,8 @@ export function replyFromAnalysis(a: Analysis): JudgeReply {
  * resolves in submission order; an error in a worker rejects that trajectory's call with the error (naming its id);
  * a worker that dies rejects with a `JudgeFatalError` of kind `worker_crash` (`./pool.ts`).
  * @param opts see {@link SignatureJudgeOptions}
- * @throws RangeError when `opts.maxChars` is given and is not a positive number, when `opts.workers` is not a
- *   non-negative integer, or when workers are asked for with a `now` clock.
+ * @throws RangeError when `opts.maxChars` is given and is not a positive number, when `opts.workers` (or
+ *   `IPI_SIGNATURE_WORKERS`) is not a non-negative integer, or when workers are asked for with a `now` clock.
  */
 export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
   const identity = {
@@ -219,10 +233,11 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
   if (opts.workers && opts.now) throw new RangeError("a signature judge with a `now` clock runs on the calling thread (workers: 0)");
   // undefined: not decided yet (the pool starts with the first trajectory); null: on this thread
   let pool: SignaturePool | null | undefined;
+  const asked = opts.workers ?? (opts.now ? undefined : envWorkers());
   const startPool = (): SignaturePool | null => {
     const found = signatureWorkerEntry();
-    const size = opts.workers ?? (opts.now || !found || found.source ? 0 : Math.min(os.availableParallelism(), concurrency));
-    if (opts.workers === undefined && size < 2) return null;
+    const size = asked ?? (opts.now || !found || found.source ? 0 : Math.min(os.availableParallelism(), concurrency));
+    if (asked === undefined && size < 2) return null;
     if (size === 0) return null;
     if (!found) throw new Error("the signature judge's worker module (worker.js / signature-worker.js) is missing beside pool.js");
     return new SignaturePool({ size, entry: found.entry, execArgv: found.execArgv, judgeOptions: { id: identity.id, maxChars } });
@@ -267,7 +282,11 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
     concurrency,
     verdictConfig: { max_chars: maxChars },
     judge(input: Trajectory, ctx: JudgeContext): Promise<Verdict> {
-      if (pool === undefined) pool = startPool();
+      try {
+        if (pool === undefined) pool = startPool();
+      } catch (e) {
+        return Promise.reject(e);
+      }
       return pool ? pool.run(input, ctx) : inline(input, ctx);
     },
   };
