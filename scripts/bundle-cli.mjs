@@ -37,7 +37,12 @@ const OUT = path.join(ROOT, "dist/bin");
 fs.rmSync(OUT, { recursive: true, force: true }); // chunk names carry a hash: no stale chunk stays behind
 try {
   const result = await build({
-    entryPoints: { "ipi-judge": path.join(ROOT, "dist/cli/main.js"), index: path.join(ROOT, "dist/index.js") },
+    // signature-worker: the signature judge's worker thread (src/judges/signature/pool.ts finds it beside the chunks)
+    entryPoints: {
+      "ipi-judge": path.join(ROOT, "dist/cli/main.js"),
+      index: path.join(ROOT, "dist/index.js"),
+      "signature-worker": path.join(ROOT, "dist/judges/signature/worker.js"),
+    },
     outdir: OUT,
     bundle: true,
     splitting: true,

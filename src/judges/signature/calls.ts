@@ -154,8 +154,8 @@ export function isErrorResult(m: Message | undefined): boolean {
 
 /**
  * Every tool call of the trajectory, with its result's error status.
- * @param normText `norm` of a tool message's text (default `norm`; `analyze` passes a memoized one so a long
- *   tool result is normalized once).
+ * @param normText `norm` of a tool message's text and of the arguments (default `norm`; `analyze` passes a memoized
+ *   one so a text is normalized once per trajectory).
  */
 export function collectCalls(t: Trajectory, normText: (s: string) => string = norm): CallInfo[] {
   const out: CallInfo[] = [];
@@ -192,8 +192,8 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
         tool_call_index: j,
         name: c.name ?? "",
         rendered: renderToolCall(c),
-        argsNorm: norm(argsText),
-        scalars: scalars.map(norm),
+        argsNorm: normText(argsText),
+        scalars: scalars.map((x) => normText(x)),
         classes: toolClasses(c.name ?? ""),
         error: isErrorResult(ans?.m),
         // norm(text + "\n") === norm(text): the trailing newline is trimmed

@@ -3,7 +3,8 @@
  * descriptions that carry it, and the quote that shows it.
  */
 import type { Part, Trajectory } from "../../types.js";
-import { applyMask, commonChunks, commonMask, loose as looseText, looseFromNorm, norm, rawSpan, shareRun } from "./text.js";
+import { applyMask, commonChunks, commonMask, looseFromNorm, norm, rawSpan, shareRun } from "./text.js";
+import { MASK_GRAM, injectionTables, type InjectionTables } from "./tables.js";
 
 /** Where the injection reached the agent. */
 export interface Exposure {
@@ -38,12 +39,12 @@ export interface ExposureScan {
  * A quote of the injected text as it stands in a tool result: the longest chunk in common (at least MIN_QUOTE
  * normalized characters), trimmed to word edges and MAX_QUOTE characters, in the raw text when its normalized form
  * matches. `partNorm` is `norm(partText)`; raw offsets are found with `rawSpan` (no offset map of the whole
- * result, which may be tens of MB).
+ * result, which may be tens of MB). The injected text's tables come from `./tables.ts` (built once per text).
  */
 export function exposureQuote(partText: string, partNorm: string, inj: string): string | null {
   const pn = partNorm;
-  const injNorm = norm(inj);
-  const chunks = commonChunks(injNorm, pn, MIN_QUOTE);
+  const tables = injectionTables(inj);
+  const chunks = commonChunks(tables.norm, pn, MIN_QUOTE, tables.quoteIndex);
   for (const ch of chunks) {
     let a = ch.bStart;
     let b = ch.bStart + ch.length;
@@ -69,31 +70,37 @@ export function exposureQuote(partText: string, partNorm: string, inj: string): 
   return null;
 }
 
+/**
+ * Find the first tool result that carries an injected text, and blank every injected chunk out of every tool result.
+ * @param parts the trajectory's parts (`trajectoryParts`); only `tool_result` ones are read
+ * @param injections the injected texts (raw, distinct)
+ * @param normText `norm` of a part's text (`analyze` passes its per-trajectory memo, so each result is normalized once)
+ * @returns the exposure (or null), the masked normalized results by message index, and the injected texts found
+ */
 export function scanExposure(t: Trajectory, parts: Part[], injections: string[], normText: (s: string) => string): ExposureScan {
   const masked = new Map<number, string>();
   const exposed = new Set<string>();
   let exposure: Exposure | null = null;
-  const loose = injections.map(looseText);
-  const injNorms = injections.map(norm);
+  const tables: InjectionTables[] = injections.map(injectionTables);
   for (const p of parts) {
     if (p.kind !== "tool_result") continue;
     const pn0 = normText(p.text);
     const lr = looseFromNorm(pn0);
     let hit: string | null = null;
-    injections.forEach((inj, k) => {
-      const li = loose[k];
+    tables.forEach((tb, k) => {
+      const li = tb.loose;
       if (li.length === 0) return;
       // The whole injected text, or a common chunk of at least min(40, 80%) of it (linear: rolling hashes).
-      const found = lr.includes(li) || shareRun(li, lr, Math.min(40, Math.ceil(0.8 * li.length)));
+      const found = lr.includes(li) || shareRun(li, lr, tb.exposureGram, tb.exposureGrams);
       if (found) {
-        exposed.add(inj);
-        if (hit === null) hit = inj;
+        exposed.add(injections[k]);
+        if (hit === null) hit = injections[k];
       }
     });
     // Mask injected content in the normalized result (for "does this value exist outside the injection"):
     // every chunk of >= 16 characters in common with an injected text, one pass per injected text.
     let pn = pn0;
-    for (const inj of injNorms) pn = applyMask(pn, commonMask(inj, pn, 16));
+    for (const tb of tables) pn = applyMask(pn, commonMask(tb.norm, pn, MASK_GRAM, tb.maskGrams));
     masked.set(p.message_index, pn);
     if (hit !== null && exposure === null) {
       const quote = exposureQuote(p.text, pn0, hit);

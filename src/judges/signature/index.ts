@@ -22,6 +22,7 @@
  * a tool description, overriding wording).
  */
 import { createHash } from "node:crypto";
+import os from "node:os";
 import { highest } from "../../rubric/buckets.js";
 import { RUBRIC_VERSION } from "../../rubric/prompt.js";
 import { evidenceContext } from "../../evidence/context.js";
@@ -31,6 +32,7 @@ import type { Bucket, Finding, JudgeReply, Trajectory, Verdict } from "../../typ
 import type { Judge, JudgeContext } from "../judge.js";
 import { analyze, type Analysis } from "./analyze.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
+import { SignaturePool, signatureWorkerEntry } from "./pool.js";
 
 /** Version of the signature rule set; bump when the rules change (it is part of `promptSha256`). */
 export const SIGNATURE_RULES_VERSION = "signature-rules-3";
@@ -76,14 +78,37 @@ export function trajectoryChars(t: Trajectory): number {
   return n;
 }
 
+/**
+ * `IPI_SIGNATURE_WORKERS` (an integer >= 0), the default of {@link SignatureJudgeOptions.workers} when set: 0 keeps
+ * the analysis on the main thread (the command line has no flag for it).
+ * @throws RangeError when it is set to something else.
+ */
+function envWorkers(): number | undefined {
+  const raw = process.env.IPI_SIGNATURE_WORKERS;
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new RangeError(`IPI_SIGNATURE_WORKERS must be an integer >= 0, got ${JSON.stringify(raw)}`);
+  return n;
+}
+
 /** Options of {@link createSignatureJudge}. */
 export interface SignatureJudgeOptions {
   /** Judge id (default `"signature"`). */
   id?: string;
   /** Largest trajectory analyzed, in UTF-16 units of text (default {@link SIGNATURE_MAX_CHARS}). */
   maxChars?: number;
-  /** How many trajectories at once (default 8; the work is synchronous CPU). */
+  /** How many trajectories at once (default 8): with workers, how many are in flight to them. */
   concurrency?: number;
+  /**
+   * Worker threads that run the analysis (`./pool.ts`), so that it overlaps the reading of the next trajectories;
+   * 0 analyzes on the calling thread. Default: the machine's available parallelism capped by `concurrency`, when it
+   * is 2 or more and the compiled worker module is found (the built library and command line); running from the
+   * TypeScript source (tsx, vitest) the default is 0, and a number given here runs the source worker with `tsx`.
+   * The environment variable `IPI_SIGNATURE_WORKERS` overrides the default.
+   * Verdicts are the same either way, in the same order. A `now` clock (a function) cannot be sent to a
+   * worker: with `now`, the default is 0 and a number is refused.
+   */
+  workers?: number;
   /** Clock for `created_at` (tests). */
   now?: () => Date;
 }
@@ -175,8 +200,12 @@ export function replyFromAnalysis(a: Analysis): JudgeReply {
  * string or array too long, stack exhausted), gets an `unjudgeable` verdict with
  * `error: {kind: "too_large", message}` (attempts 0, label null) instead. Other errors propagate (a bug: the
  * runner records it in `errors.jsonl`).
+ * With workers (`opts.workers`, {@link SignatureJudgeOptions}), `judge()` sends the trajectory to a worker thread and
+ * resolves in submission order; an error in a worker rejects that trajectory's call with the error (naming its id);
+ * a worker that dies rejects with a `JudgeFatalError` of kind `worker_crash` (`./pool.ts`).
  * @param opts see {@link SignatureJudgeOptions}
- * @throws RangeError when `opts.maxChars` is given and is not a positive number.
+ * @throws RangeError when `opts.maxChars` is given and is not a positive number, when `opts.workers` (or
+ *   `IPI_SIGNATURE_WORKERS`) is not a non-negative integer, or when workers are asked for with a `now` clock.
  */
 export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
   const identity = {
@@ -199,44 +228,66 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       error: { kind: "too_large", message },
       now: opts.now?.(),
     });
+  const concurrency = opts.concurrency ?? 8;
+  if (opts.workers !== undefined && !(Number.isInteger(opts.workers) && opts.workers >= 0)) throw new RangeError(`workers must be an integer >= 0, got ${opts.workers}`);
+  if (opts.workers && opts.now) throw new RangeError("a signature judge with a `now` clock runs on the calling thread (workers: 0)");
+  // undefined: not decided yet (the pool starts with the first trajectory); null: on this thread
+  let pool: SignaturePool | null | undefined;
+  const asked = opts.workers ?? (opts.now ? undefined : envWorkers());
+  const startPool = (): SignaturePool | null => {
+    const found = signatureWorkerEntry();
+    const size = asked ?? (opts.now || !found || found.source ? 0 : Math.min(os.availableParallelism(), concurrency));
+    if (asked === undefined && size < 2) return null;
+    if (size === 0) return null;
+    if (!found) throw new Error("the signature judge's worker module (worker.js / signature-worker.js) is missing beside pool.js");
+    return new SignaturePool({ size, entry: found.entry, execArgv: found.execArgv, judgeOptions: { id: identity.id, maxChars } });
+  };
+  const inline = async (input: Trajectory, ctx: JudgeContext): Promise<Verdict> => {
+    // instructing tool descriptions stand for an unrecorded injection (issue 24): the verdict says so
+    const t = withInstructingDescriptions(input);
+    const size = trajectoryChars(t);
+    if (size > maxChars) {
+      return tooLarge(
+        t,
+        ctx,
+        `the trajectory has ${size.toLocaleString("en-US")} characters of text, more than the signature judge analyzes (${maxChars.toLocaleString("en-US")})`,
+      );
+    }
+    let reply: JudgeReply;
+    let decision: ReturnType<typeof decide>;
+    try {
+      reply = signatureReply(t);
+      decision = decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars }));
+    } catch (e) {
+      if (!(e instanceof RangeError) || !/invalid (string|array|typed array) length|call stack|allocation/i.test(e.message)) throw e;
+      return tooLarge(t, ctx, `the trajectory (${size.toLocaleString("en-US")} characters of text) is too large to analyze: ${e.message}`);
+    }
+    const v = buildVerdict({
+      trajectory: t,
+      judge: identity,
+      repeat: ctx.repeat,
+      status: "ok",
+      decision,
+      attempts: 1,
+      usage: { prompt_tokens: 0, completion_tokens: 0 },
+      raw_replies: [JSON.stringify(reply)],
+      rationale: reply.rationale,
+      now: opts.now?.(),
+    });
+    // offline: no request, no cost
+    return Object.assign(v, { cost_usd: 0 });
+  };
   return {
     ...identity,
-    concurrency: opts.concurrency ?? 8,
+    concurrency,
     verdictConfig: { max_chars: maxChars },
-    async judge(input: Trajectory, ctx: JudgeContext): Promise<Verdict> {
-      // instructing tool descriptions stand for an unrecorded injection (issue 24): the verdict says so
-      const t = withInstructingDescriptions(input);
-      const size = trajectoryChars(t);
-      if (size > maxChars) {
-        return tooLarge(
-          t,
-          ctx,
-          `the trajectory has ${size.toLocaleString("en-US")} characters of text, more than the signature judge analyzes (${maxChars.toLocaleString("en-US")})`,
-        );
-      }
-      let reply: JudgeReply;
-      let decision: ReturnType<typeof decide>;
+    judge(input: Trajectory, ctx: JudgeContext): Promise<Verdict> {
       try {
-        reply = signatureReply(t);
-        decision = decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars }));
+        if (pool === undefined) pool = startPool();
       } catch (e) {
-        if (!(e instanceof RangeError) || !/invalid (string|array|typed array) length|call stack|allocation/i.test(e.message)) throw e;
-        return tooLarge(t, ctx, `the trajectory (${size.toLocaleString("en-US")} characters of text) is too large to analyze: ${e.message}`);
+        return Promise.reject(e);
       }
-      const v = buildVerdict({
-        trajectory: t,
-        judge: identity,
-        repeat: ctx.repeat,
-        status: "ok",
-        decision,
-        attempts: 1,
-        usage: { prompt_tokens: 0, completion_tokens: 0 },
-        raw_replies: [JSON.stringify(reply)],
-        rationale: reply.rationale,
-        now: opts.now?.(),
-      });
-      // offline: no request, no cost
-      return Object.assign(v, { cost_usd: 0 });
+      return pool ? pool.run(input, ctx) : inline(input, ctx);
     },
   };
 }

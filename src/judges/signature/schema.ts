@@ -4,6 +4,7 @@
  */
 import type { Trajectory } from "../../types.js";
 import { loose as looseText, shareRun } from "./text.js";
+import { injectionTables } from "./tables.js";
 
 /** A description that replaces what the user asked for with its own value. */
 export const OVERRIDE_RE = /\b(?:ignore|discard|instead|override|overrid|forced?|must (?:explicitly )?(?:set|use)|replace)\b/i;
@@ -12,13 +13,14 @@ export const OVERRIDE_RE = /\b(?:ignore|discard|instead|override|overrid|forced?
 export function schemaExposure(t: Trajectory, injections: string[]): Array<{ tool_index: number; injection: string }> {
   const out: Array<{ tool_index: number; injection: string }> = [];
   if (!Array.isArray(t.tools)) return out;
-  const loose = injections.map(looseText);
+  const tables = injections.map(injectionTables);
   t.tools.forEach((tool, k) => {
     if (typeof tool?.description !== "string" || !tool.description) return;
     const ld = looseText(tool.description);
     injections.forEach((inj, i) => {
-      const li = loose[i];
-      if (li.length > 0 && (ld.includes(li) || shareRun(li, ld, Math.min(40, Math.ceil(0.8 * li.length))))) out.push({ tool_index: k, injection: inj });
+      const tb = tables[i];
+      const li = tb.loose;
+      if (li.length > 0 && (ld.includes(li) || shareRun(li, ld, tb.exposureGram, tb.exposureGrams))) out.push({ tool_index: k, injection: inj });
     });
   });
   return out;

@@ -125,13 +125,20 @@ function sameWindow(a: string, i: number, b: string, j: number, m: number): bool
 }
 
 /** Where each `m`-gram hash of `a` starts in `a` (first occurrence kept in `first`, the others chained in `next`). */
-interface GramIndex {
+export interface GramIndex {
+  /** The text the index is of, and its gram length. */
+  a: string;
+  m: number;
   first: Map<number, number>;
   next: Int32Array;
-  filter: Uint32Array;
+  filter: HashFilter;
 }
 
-function gramIndex(a: string, m: number): GramIndex {
+/**
+ * The `m`-gram index of `a` for {@link commonChunks}: build it once for a text that is searched many times (an
+ * injected text, `./tables.ts`). Linear in `a.length`.
+ */
+export function gramIndex(a: string, m: number): GramIndex {
   const ha = windowHashes(a, m);
   const first = new Map<number, number>();
   const next = new Int32Array(ha.length).fill(-1);
@@ -141,30 +148,48 @@ function gramIndex(a: string, m: number): GramIndex {
     if (f !== undefined) next[i] = f;
     first.set(ha[i], i);
   }
-  return { first, next, filter: hashFilter(ha) };
+  return { a, m, first, next, filter: hashFilter(ha) };
+}
+
+/** A bit table over the low bits of a set of hashes: a clear bit proves a hash is absent. */
+export interface HashFilter {
+  words: Uint32Array;
+  /** `words.length - 1` (a power of two minus one). */
+  mask: number;
 }
 
 /**
- * A bit table over the low 20 bits of a set of hashes (128 KiB): a clear bit proves a hash is absent, so most
- * windows of a long text are rejected without a `Map` lookup.
+ * A bit table over a set of hashes, sized to them: 16 bits per hash rounded up to a power of two, between 2^10 and
+ * 2^20 bits (128 B to 128 KiB), so about 1 window in 16 of a long text that shares nothing passes it and reaches the
+ * `Map` lookup. (It was a fixed 128 KiB, zeroed for every call: issue 26's profile found 14% of the CPU there.)
  */
-function hashFilter(hashes: Int32Array): Uint32Array {
-  const f = new Uint32Array(1 << 15);
-  for (let i = 0; i < hashes.length; i++) f[(hashes[i] >>> 5) & 0x7fff] |= 1 << (hashes[i] & 31);
-  return f;
+function hashFilter(hashes: Int32Array): HashFilter {
+  let bits = 1 << 10;
+  while (bits < hashes.length * 16 && bits < 1 << 20) bits <<= 1;
+  const words = new Uint32Array(bits >>> 5);
+  const mask = words.length - 1;
+  for (let i = 0; i < hashes.length; i++) words[(hashes[i] >>> 5) & mask] |= 1 << (hashes[i] & 31);
+  return { words, mask };
 }
 
-function mayHave(f: Uint32Array, h: number): boolean {
-  return ((f[(h >>> 5) & 0x7fff] >>> (h & 31)) & 1) === 1;
+function mayHave(f: HashFilter, h: number): boolean {
+  return ((f.words[(h >>> 5) & f.mask] >>> (h & 31)) & 1) === 1;
 }
 
 /** One position per distinct `m`-gram of `a`, by hash (grams whose hashes collide share a short list). */
-interface DistinctGrams {
+export interface DistinctGrams {
+  /** The text the grams are of, and their length. */
+  a: string;
+  m: number;
   byHash: Map<number, number[]>;
-  filter: Uint32Array;
+  filter: HashFilter;
 }
 
-function distinctGrams(a: string, m: number): DistinctGrams {
+/**
+ * The distinct `m`-grams of `a` for {@link shareRun} and {@link commonMask}: build them once for a text that is
+ * searched many times (an injected text, `./tables.ts`). Linear in `a.length` (hash hits confirmed by comparison).
+ */
+export function distinctGrams(a: string, m: number): DistinctGrams {
   const ha = windowHashes(a, m);
   const byHash = new Map<number, number[]>();
   for (let i = 0; i < ha.length; i++) {
@@ -172,7 +197,12 @@ function distinctGrams(a: string, m: number): DistinctGrams {
     if (!list) byHash.set(ha[i], [i]);
     else if (!list.some((p) => sameWindow(a, p, a, i, m))) list.push(i);
   }
-  return { byHash, filter: hashFilter(ha) };
+  return { a, m, byHash, filter: hashFilter(ha) };
+}
+
+/** `pre` when it was built for (`a`, `m`), else a new table (a table for another text is never used). */
+function gramsFor(a: string, m: number, pre: DistinctGrams | undefined): DistinctGrams {
+  return pre && pre.m === m && pre.a === a ? pre : distinctGrams(a, m);
 }
 
 /**
@@ -203,10 +233,11 @@ function hasGram(grams: DistinctGrams, h: number, a: string, b: string, j: numbe
 /**
  * Whether `a` and `b` share a substring of at least `m` units (an `m`-gram of `a` occurs in `b`). Linear in
  * `|a| + |b|` (rolling hashes, hits confirmed character by character).
+ * @param pre the grams of `a` built beforehand ({@link distinctGrams}`(a, m)`; ignored unless built for `a` and `m`)
  */
-export function shareRun(a: string, b: string, m: number): boolean {
+export function shareRun(a: string, b: string, m: number, pre?: DistinctGrams): boolean {
   if (m < 1 || a.length < m || b.length < m) return false;
-  const grams = distinctGrams(a, m);
+  const grams = gramsFor(a, m, pre);
   let found = false;
   rollWindows(b, m, (j, h) => (found = hasGram(grams, h, a, b, j, m)));
   return found;
@@ -216,12 +247,13 @@ export function shareRun(a: string, b: string, m: number): boolean {
  * The positions of `b` covered by a common substring of at least `m` units with `a`: exactly the union of
  * the `b`-side spans of {@link commonChunks}`(a, b, m)` (every such chunk is covered by its `m`-grams, and every
  * common `m`-gram lies in one), computed in time linear in `|a| + |b|` whatever the chunks' number.
+ * @param pre the grams of `a` built beforehand ({@link distinctGrams}`(a, m)`; ignored unless built for `a` and `m`)
  * @returns a mask over `b`: 1 where covered.
  */
-export function commonMask(a: string, b: string, m: number): Uint8Array {
+export function commonMask(a: string, b: string, m: number, pre?: DistinctGrams): Uint8Array {
   const mask = new Uint8Array(b.length);
   if (m < 1 || a.length < m || b.length < m) return mask;
-  const grams = distinctGrams(a, m);
+  const grams = gramsFor(a, m, pre);
   let coveredTo = 0; // mask[.. coveredTo) already set by the last window
   rollWindows(b, m, (j, h) => {
     if (!hasGram(grams, h, a, b, j, m)) return;
@@ -256,12 +288,13 @@ export const CHUNK_WORK_FACTOR = 64;
  * `CHUNK_WORK_FACTOR * (|a| + |b|) + 1e6`; past it the search stops and the chunks found so far are returned,
  * so on such inputs the result may miss chunks (never reports a false one).
  * @param minLen minimum chunk length, >= 1
+ * @param pre the index of `a` built beforehand ({@link gramIndex}`(a, minLen)`; ignored unless built for them)
  * @returns chunks sorted by decreasing length
  */
-export function commonChunks(a: string, b: string, minLen: number): Chunk[] {
+export function commonChunks(a: string, b: string, minLen: number, pre?: GramIndex): Chunk[] {
   const out: Chunk[] = [];
   if (minLen < 1 || a.length < minLen || b.length < minLen) return out;
-  const idx = gramIndex(a, minLen);
+  const idx = pre && pre.m === minLen && pre.a === a ? pre : gramIndex(a, minLen);
   let work = CHUNK_WORK_FACTOR * (a.length + b.length) + 1e6;
   rollWindows(b, minLen, (j, h) => {
     if (!mayHave(idx.filter, h)) return false;

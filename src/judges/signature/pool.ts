@@ -1,0 +1,211 @@
+/**
+ * A pool of `node:worker_threads` workers that run the signature judge (`./worker.ts`), so that on a machine with
+ * several cores the analysis of one trajectory overlaps the reading and parsing of the next ones and the run
+ * store's writes on the main thread (issue 26: the offline judge ran synchronously on the main thread whatever its
+ * `concurrency`).
+ *
+ * Behaviour:
+ * - `run(t, ctx)` sends the trajectory (structured clone) to the least busy worker and resolves with its verdict;
+ *   results are handed back in submission order (a result that finishes early waits for the ones sent before it),
+ *   so a run's verdicts are stored in the same order as with the judge on the main thread;
+ * - an error thrown by the judge in a worker rejects that trajectory's promise with an `Error` naming its id
+ *   (the runner records it as the item's `judge_crash`); the worker goes on;
+ * - a worker that dies (exit, uncaught error, out of memory) rejects every trajectory it held and every later
+ *   `run` with a `JudgeFatalError` (kind `worker_crash`): the runner stops the judge and says why; nothing hangs;
+ * - idle workers do not keep the process alive (they are `unref`'d while they hold no work).
+ * Errors: the constructor throws `RangeError` for a size below 1.
+ */
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
+import { JudgeFatalError } from "../../errors.js";
+import type { Trajectory, Verdict } from "../../types.js";
+import type { JudgeContext } from "../judge.js";
+
+/** What the pool sends a worker for one trajectory. */
+export interface PoolRequest {
+  seq: number;
+  t: Trajectory;
+  ctx: { repeat: number; minQuoteChars?: number };
+}
+
+/** What a worker answers for one trajectory: its verdict or the judge's error. */
+export type PoolReply = { seq: number; verdict: Verdict } | { seq: number; error: { name: string; message: string; stack?: string } };
+
+/** Options of {@link SignaturePool}. */
+export interface PoolOptions {
+  /** Number of workers (>= 1). */
+  size: number;
+  /** The worker's module (`./worker.ts` compiled, or the bundle's `signature-worker.js`). */
+  entry: URL;
+  /** Node options of the workers (e.g. `["--import", "tsx"]` to run the TypeScript source). */
+  execArgv?: string[];
+  /** Options of the judge each worker builds (`createSignatureJudge`; plain data only). */
+  judgeOptions: { id: string; maxChars: number };
+  /** Most trajectories sent to one worker before it answers (default 2: it never waits for the next one). */
+  perWorker?: number;
+}
+
+interface Task {
+  seq: number;
+  req: PoolRequest;
+  resolve: (v: Verdict) => void;
+  reject: (e: unknown) => void;
+}
+
+interface Slot {
+  worker: Worker;
+  busy: Map<number, Task>;
+}
+
+/** The pool (module docstring). */
+export class SignaturePool {
+  private readonly slots: Slot[] = [];
+  private readonly queue: Task[] = [];
+  /** Finished tasks not yet handed back, by seq. */
+  private readonly done = new Map<number, { task: Task; verdict?: Verdict; error?: unknown }>();
+  private nextSeq = 0;
+  private nextOut = 0;
+  private broken: JudgeFatalError | null = null;
+  private readonly perWorker: number;
+
+  /** @throws RangeError when `opts.size < 1`. */
+  constructor(private readonly opts: PoolOptions) {
+    if (!(opts.size >= 1)) throw new RangeError(`a signature pool needs at least one worker, got ${opts.size}`);
+    this.perWorker = Math.max(1, opts.perWorker ?? 2);
+  }
+
+  /** Number of workers. */
+  get size(): number {
+    return this.opts.size;
+  }
+
+  /**
+   * Judge one trajectory in a worker.
+   * @returns the verdict, after every trajectory submitted before this one has been handed back
+   * @throws (rejects) an `Error` naming the trajectory when the judge threw; `JudgeFatalError` (kind `worker_crash`)
+   *   when a worker died
+   */
+  run(t: Trajectory, ctx: JudgeContext): Promise<Verdict> {
+    if (this.broken) return Promise.reject(this.broken);
+    return new Promise<Verdict>((resolve, reject) => {
+      const seq = this.nextSeq++;
+      this.queue.push({ seq, req: { seq, t, ctx: { repeat: ctx.repeat, minQuoteChars: ctx.minQuoteChars } }, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** Stop every worker (pending trajectories are rejected). */
+  async close(): Promise<void> {
+    const workers = this.slots.map((s) => s.worker);
+    this.fail(new JudgeFatalError(this.opts.judgeOptions.id, "worker_crash", "the signature worker pool was closed"));
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && !this.broken) {
+      if (this.slots.length < this.opts.size && this.slots.every((s) => s.busy.size > 0)) this.spawn();
+      let best: Slot | undefined;
+      for (const s of this.slots) if (s.busy.size < this.perWorker && (!best || s.busy.size < best.busy.size)) best = s;
+      if (!best) return;
+      const task = this.queue.shift()!;
+      if (best.busy.size === 0) best.worker.ref();
+      best.busy.set(task.seq, task);
+      try {
+        best.worker.postMessage(task.req);
+      } catch (e) {
+        // not cloneable (a function in the trajectory): this item's error, not the worker's
+        best.busy.delete(task.seq);
+        if (best.busy.size === 0) best.worker.unref();
+        this.finish(task, undefined, new Error(`signature judge: trajectory ${task.req.t?.id} cannot be sent to a worker: ${(e as Error)?.message ?? e}`));
+      }
+    }
+  }
+
+  private spawn(): void {
+    const worker = new Worker(this.opts.entry, { workerData: this.opts.judgeOptions, execArgv: this.opts.execArgv });
+    const slot: Slot = { worker, busy: new Map() };
+    worker.unref();
+    worker.on("message", (m: PoolReply) => {
+      const task = slot.busy.get(m.seq);
+      if (!task) return;
+      slot.busy.delete(m.seq);
+      if (slot.busy.size === 0) worker.unref();
+      if ("verdict" in m) this.finish(task, m.verdict);
+      else {
+        const e = new Error(`signature judge on ${task.req.t?.id}: ${m.error.name}: ${m.error.message}`);
+        if (m.error.stack) e.stack = m.error.stack;
+        this.finish(task, undefined, e);
+      }
+      this.pump();
+    });
+    const died = (why: string) => {
+      if (!this.slots.includes(slot) || this.broken) return;
+      const held = [...slot.busy.values()].map((task) => task.req.t?.id);
+      this.fail(
+        new JudgeFatalError(
+          this.opts.judgeOptions.id,
+          "worker_crash",
+          `a signature judge worker died (${why})${held.length ? ` while judging ${held.join(", ").slice(0, 300)}` : ""}: the judge stops; re-run the same command to resume`,
+        ),
+      );
+    };
+    worker.on("error", (e) => died(`${e?.name ?? "Error"}: ${e?.message ?? e}`));
+    worker.on("exit", (code) => died(`exit code ${code}`));
+    this.slots.push(slot);
+  }
+
+  /** A worker died: reject everything in flight and queued, and every later call. */
+  private fail(e: JudgeFatalError): void {
+    this.broken ??= e;
+    for (const s of this.slots) {
+      for (const task of s.busy.values()) this.finish(task, undefined, this.broken);
+      s.busy.clear();
+      void s.worker.terminate().catch(() => undefined);
+    }
+    this.slots.length = 0;
+    for (const task of this.queue.splice(0)) this.finish(task, undefined, this.broken);
+    this.flushAll();
+  }
+
+  private finish(task: Task, verdict?: Verdict, error?: unknown): void {
+    this.done.set(task.seq, { task, verdict, error });
+    while (this.done.has(this.nextOut)) {
+      const d = this.done.get(this.nextOut)!;
+      this.done.delete(this.nextOut);
+      this.nextOut++;
+      if (d.error !== undefined) d.task.reject(d.error);
+      else d.task.resolve(d.verdict!);
+    }
+  }
+
+  /** After a crash: hand back whatever finished, in order, even past a result that will never come. */
+  private flushAll(): void {
+    for (const seq of [...this.done.keys()].sort((a, b) => a - b)) {
+      const d = this.done.get(seq)!;
+      this.done.delete(seq);
+      if (d.error !== undefined) d.task.reject(d.error);
+      else d.task.resolve(d.verdict!);
+    }
+    this.nextOut = this.nextSeq;
+  }
+}
+
+/**
+ * Where the worker's module is, from this module's location: the bundled command line's `signature-worker.js`
+ * beside its chunks (`dist/bin/`), the compiled library's `worker.js` beside `pool.js`, or the TypeScript source's
+ * `worker.ts` (run with the `tsx` loader).
+ * @param here `import.meta.url` of this module (a parameter for tests)
+ * @returns the entry and the Node options it needs, or null when none is found
+ */
+export function signatureWorkerEntry(here: string = import.meta.url): { entry: URL; execArgv: string[]; source: boolean } | null {
+  for (const [name, execArgv, source] of [
+    ["./signature-worker.js", [], false],
+    ["./worker.js", [], false],
+    ["./worker.ts", ["--import", "tsx"], true],
+  ] as const) {
+    const entry = new URL(name, here);
+    if (entry.protocol === "file:" && existsSync(fileURLToPath(entry))) return { entry, execArgv: [...execArgv], source };
+  }
+  return null;
+}

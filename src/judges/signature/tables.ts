@@ -1,0 +1,127 @@
+/**
+ * What the signature judge derives from an injected text alone, built once per distinct text and shared by every
+ * trajectory that carries it (issue 26: the same few hundred injected texts recur across a corpus of tens of
+ * thousands of runs, and their gram tables, normalized forms and parsed goals were rebuilt for every tool result of
+ * every trajectory).
+ *
+ * The cache is bounded: at most {@link MAX_TABLES} texts and {@link MAX_TABLE_CHARS} characters of them (least
+ * recently used evicted first); a text longer than a quarter of the character budget is never cached (its tables
+ * are built for the call and dropped). Everything here is pure: a cached entry is exactly what would be built anew.
+ */
+import { parseGoal, type Goal } from "./goals.js";
+import { distinctGrams, gramIndex, looseFromNorm, norm, type DistinctGrams, type GramIndex } from "./text.js";
+
+/** Gram length of the exposure mask (`scanExposure`: chunks of >= 16 characters in common are blanked). */
+export const MASK_GRAM = 16;
+/** Gram length of the exposure quote (`exposureQuote`: MIN_QUOTE of `./exposure.ts`). */
+export const QUOTE_GRAM = 12;
+/** Gram length of the injected chunks masked in call arguments (`maskInjectedArgs`). */
+export const ARGS_GRAM = 24;
+
+/** Most injected texts kept. */
+export const MAX_TABLES = 512;
+/**
+ * Most characters of injected text kept. Built in full, an entry's tables take ~234 bytes per character of its text
+ * (measured: 405 distinct AgentDojo injections of 405 characters on average, ~94 KB each), so the cache stays under
+ * ~30 MB in each thread that judges. Runs read in path order meet the same injections one after another, so a
+ * corpus with more distinct texts than fit still finds most of them here.
+ */
+export const MAX_TABLE_CHARS = 128 * 1024;
+
+/** The tables of one injected text; every field is built on first use. */
+export interface InjectionTables {
+  /** The injected text as recorded (raw). */
+  readonly text: string;
+  /** `norm(text)`. */
+  readonly norm: string;
+  /** `loose(text)` (`./text.ts`). */
+  readonly loose: string;
+  /** Gram length of the exposure test: min(40, ceil(0.8 * loose.length)). */
+  readonly exposureGram: number;
+  /** `distinctGrams(loose, exposureGram)`: is (a chunk of) the text in a tool result or description. */
+  readonly exposureGrams: DistinctGrams;
+  /** `distinctGrams(norm, MASK_GRAM)`: blanks the text out of a tool result. */
+  readonly maskGrams: DistinctGrams;
+  /** `gramIndex(norm, QUOTE_GRAM)`: the exposure quote. */
+  readonly quoteIndex: GramIndex;
+  /** `gramIndex(norm, ARGS_GRAM)`: injected chunks copied into call arguments. */
+  readonly argsIndex: GramIndex;
+  /** `parseGoal(text)`, frozen (shared by every trajectory: never modify it). */
+  readonly goal: Goal;
+}
+
+class Tables implements InjectionTables {
+  private n?: string;
+  private l?: string;
+  private eg?: DistinctGrams;
+  private mg?: DistinctGrams;
+  private qi?: GramIndex;
+  private ai?: GramIndex;
+  private g?: Goal;
+  constructor(readonly text: string) {}
+  get norm(): string {
+    return (this.n ??= norm(this.text));
+  }
+  get loose(): string {
+    return (this.l ??= looseFromNorm(this.norm));
+  }
+  get exposureGram(): number {
+    return Math.min(40, Math.ceil(0.8 * this.loose.length));
+  }
+  get exposureGrams(): DistinctGrams {
+    return (this.eg ??= distinctGrams(this.loose, this.exposureGram));
+  }
+  get maskGrams(): DistinctGrams {
+    return (this.mg ??= distinctGrams(this.norm, MASK_GRAM));
+  }
+  get quoteIndex(): GramIndex {
+    return (this.qi ??= gramIndex(this.norm, QUOTE_GRAM));
+  }
+  get argsIndex(): GramIndex {
+    return (this.ai ??= gramIndex(this.norm, ARGS_GRAM));
+  }
+  get goal(): Goal {
+    return (this.g ??= deepFreeze(parseGoal(this.text)));
+  }
+}
+
+function deepFreeze<T>(x: T): T {
+  if (x && typeof x === "object" && !Object.isFrozen(x)) {
+    Object.freeze(x);
+    for (const v of Object.values(x as object)) deepFreeze(v);
+  }
+  return x;
+}
+
+const cache = new Map<string, Tables>();
+let cachedChars = 0;
+
+/**
+ * The tables of an injected text, from the cache (moved to most recently used) or built and cached.
+ * @param text an injected text (raw)
+ * @returns its {@link InjectionTables}; never throws (fields are built lazily, each as its builder would).
+ */
+export function injectionTables(text: string): InjectionTables {
+  const hit = cache.get(text);
+  if (hit) {
+    cache.delete(text);
+    cache.set(text, hit);
+    return hit;
+  }
+  const t = new Tables(text);
+  if (text.length > MAX_TABLE_CHARS / 4) return t;
+  cache.set(text, t);
+  cachedChars += text.length;
+  for (const [k] of cache) {
+    if (cache.size <= MAX_TABLES && cachedChars <= MAX_TABLE_CHARS) break;
+    cache.delete(k);
+    cachedChars -= k.length;
+  }
+  return t;
+}
+
+/** Empty the cache (tests). */
+export function clearInjectionTables(): void {
+  cache.clear();
+  cachedChars = 0;
+}
