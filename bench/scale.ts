@@ -66,12 +66,12 @@ export async function scaleSection(runsDir: string, tmp: string, sizes: number[]
     const lab = await runNode(CLI, args, pl);
     const labOut = parseJson(lab.stdout);
     if (lab.code !== 0 && !labOut) throw new Error(`label failed (exit ${lab.code}): ${lab.stderr.slice(-2000)}`);
-    const verdicts = labOut?.summary?.verdicts ?? null;
-    console.log(`  label: ${lab.seconds.toFixed(1)} s, ${f1(readProbe(pl))} MB, ${verdicts} verdicts (exit ${lab.code}); load ${load()}`);
+    const verdicts = labOut?.this_run?.judged ?? null;
+    console.log(`  label: ${lab.seconds.toFixed(1)} s, ${f1(readProbe(pl))} MB, ${verdicts} judged (exit ${lab.code}); load ${load()}`);
     const pr = path.join(tmp, `probe-resume-${n}.json`);
     const res = await runNode(CLI, args, pr);
     const resOut = parseJson(res.stdout);
-    const skipped = resOut?.this_run?.skipped ?? resOut?.progress?.skipped ?? null;
+    const skipped = resOut?.this_run?.skipped ?? null;
     console.log(`  resume: ${res.seconds.toFixed(1)} s, ${f1(readProbe(pr))} MB, ${skipped} skipped (exit ${res.code}); load ${load()}`);
     rows.push({ n, bare: { s: bare.seconds, mb: readProbe(pb) }, label: { s: lab.seconds, mb: readProbe(pl), verdicts }, resume: { s: res.seconds, mb: readProbe(pr), skipped } });
     fs.rmSync(path.join(labels, `s${n}`), { recursive: true, force: true });
