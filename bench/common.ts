@@ -10,7 +10,8 @@ import { fileURLToPath } from "node:url";
 
 export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, "..");
-export const CLI = path.join(ROOT, "dist", "bin", "ipi-judge.js");
+/** The CLI measured (env `IPI_BENCH_CLI` measures another build, e.g. a baseline side by side). */
+export const CLI = process.env.IPI_BENCH_CLI ? path.resolve(process.env.IPI_BENCH_CLI) : path.join(ROOT, "dist", "bin", "ipi-judge.js");
 /** Runs in `agentdojo-scale.tgz`: each link set adds this many distinct ids. */
 export const PER_COPY = 11_384;
 
