@@ -24,6 +24,7 @@ import { VerdictLedger } from "./ledger.js";
 import { HashColumn, IdSlots, IntColumn, Interner } from "./compact.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
 import { CurrentVerdicts } from "./current-verdicts.js";
+import { IndexRows } from "./index-rows.js";
 
 /** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
 export interface RunSnapshot {
@@ -179,7 +180,7 @@ export class RunStore {
    * ({@link slimVerdict}, {@link slimIndexRow}), their ids the store's one copy.
    */
   private readonly current = new CurrentVerdicts(this.ids);
-  private indexRows = new Map<string, TrajectoryIndexRow>();
+  private readonly indexRows = new IndexRows(this.ids);
   private errorList: IngestError[] = [];
   /**
    * One copy of each repeated value the in-memory records hold (a model, a hash, a status), and of each distinct
@@ -279,7 +280,7 @@ export class RunStore {
       this.keepRow(t);
       this.ledger.addRecordedContent(t.id, t.content_sha256);
       const slim = this.compactRow(slimIndexRow(t));
-      this.indexRows.set(slim.id, slim);
+      this.indexRows.set(slim);
       this.resumed.trajectories++;
     }
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
@@ -431,7 +432,7 @@ export class RunStore {
     // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
     const slim = isIndexRecord(row) ? this.compactRow(slimIndexRow(jsonCopy(slimIndexRow(row)))) : undefined;
     this.trajectories.append(row);
-    if (slim) this.indexRows.set(slim.id, slim);
+    if (slim) this.indexRows.set(slim);
     this.keepRow(row);
     this.db.data.counts.trajectories = this.trajectoryCount;
     this.touch();
