@@ -328,6 +328,7 @@ export function registerLabel(program: Command): void {
         },
         signal: ac.signal,
         abortSignal: hard.signal,
+        onHeapCheck: gc ? () => gc.check() : undefined,
         onProgress: (p) => {
           progress.update(p);
           if (gc && ++reports % GC_CHECK_EVERY === 0) gc.check();

@@ -81,6 +81,11 @@ export interface LabelOptions {
    */
   abortSignal?: AbortSignal;
   onProgress?: (p: LabelProgress) => void;
+  /**
+   * Called now and then where no progress is reported (every 1,024 journal lines while the run store loads, every 64
+   * items of the re-judge pre-count read): the CLI's heap-size GC trigger (`src/cli/heap-gc.ts`) hangs here.
+   */
+  onHeapCheck?: () => void;
   /** Called when a judge is stopped by a fatal error (bad key, no quota). */
   onJudgeStopped?: (judgeId: string, message: string) => void;
   /**
@@ -177,7 +182,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         `maxCostUsd needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
       );
   }
-  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs });
+  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: opts.onHeapCheck });
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
@@ -335,6 +340,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       retryErrors: opts.retryErrors,
       oldIds,
       signal: opts.signal,
+      onHeapCheck: opts.onHeapCheck,
       prepare: (raw) => preparer.prepare(raw),
       keep: (p) => matchesWhere(p.row, opts.where) && duplicateFrom(p.trajectory) === undefined,
     });

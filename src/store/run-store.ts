@@ -105,6 +105,8 @@ export function checkRunName(run: string): void {
 
 export type { StoredConfig } from "./resume-keys.js";
 
+/** Journal lines loaded between two calls of `RunStore.open`'s `onLoadCheck`. */
+const LOAD_CHECK_EVERY = 1024;
 /** Most distinct values a store shares (`RunStore.one`, `RunStore.onePart`); past it, values are kept unshared. */
 const SHARED_MAX = 10_000;
 /** The string fields of a slim verdict that repeat across verdicts (a run has few judges, prompts, statuses, labels). */
@@ -213,7 +215,7 @@ export class RunStore {
    * Open or create a run folder, take its lock and load what is done.
    * @throws RunLockedError when another live process has the run open; StoreWriteError when the folder is not writable.
    */
-  static async open(labelsDir: string, run: string, opts: { inputs?: string[] } = {}): Promise<RunStore> {
+  static async open(labelsDir: string, run: string, opts: { inputs?: string[]; onLoadCheck?: () => void } = {}): Promise<RunStore> {
     checkRunName(run);
     const dir = path.join(labelsDir, run);
     try {
@@ -230,7 +232,7 @@ export class RunStore {
       throw e;
     }
     try {
-      await s.load(run, opts.inputs ?? []);
+      await s.load(run, opts.inputs ?? [], opts.onLoadCheck);
     } catch (e) {
       s.release();
       throw e;
@@ -238,7 +240,8 @@ export class RunStore {
     return s;
   }
 
-  private async load(run: string, inputs: string[]): Promise<void> {
+  /** @param check called every {@link LOAD_CHECK_EVERY} journal lines (the CLI's heap-size GC trigger). */
+  private async load(run: string, inputs: string[], check?: () => void): Promise<void> {
     const now = new Date().toISOString();
     const fresh: RunSnapshot = {
       version: 1,
@@ -269,19 +272,19 @@ export class RunStore {
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), bad, isVerdictRecord)) {
       this.remember(v);
       this.keepCurrent(this.compact(slimVerdict(v)));
-      this.resumed.verdicts++;
+      if (++this.resumed.verdicts % LOAD_CHECK_EVERY === 0) check?.();
     }
     for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), bad, isErrorRecord)) {
       this.errorKeys.add(errorKey(e));
       this.errorList.push(e);
-      this.resumed.errors++;
+      if (++this.resumed.errors % LOAD_CHECK_EVERY === 0) check?.();
     }
     for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
       this.keepRow(t);
       this.ledger.addRecordedContent(t.id, t.content_sha256);
       const slim = this.compactRow(slimIndexRow(t));
       this.indexRows.set(slim);
-      this.resumed.trajectories++;
+      if (++this.resumed.trajectories % LOAD_CHECK_EVERY === 0) check?.();
     }
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
     this.errors = Journal.open(this.file("errors.jsonl"));
