@@ -21,6 +21,8 @@
  * guard. Targets (printed as PASS/FAIL): ipi-judge >= 0.2x the bare loop's items/s at both sizes (a guard, not a
  * target: set 2026-12-01 to the 0.24x measured over the platform fetch, load ~8, minus a margin; README-bench.md); time per item at
  * 40,000 within 1.2x of time per item at 5,000; peak RSS < 300 MB at 40,000.
+ * Last, the scale section (`bench/scale.ts`: signature `label` at 100,000 and 1,000,000 beside a bare read + parse;
+ * `--scale-sizes N,...`, `--scale-only` runs it alone, `--no-scale` skips it).
  * Usage: `npm run bench [-- --sizes 5000,40000 --concurrency 16]`. Env IPI_BENCH_TGZ overrides the corpus path.
  */
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
@@ -34,6 +36,8 @@ import { buildMessages } from "../dist/rubric/prompt.js";
 import { renderForJudge } from "../dist/serialize/render.js";
 import { responseFormat } from "../dist/providers/schema-dialects.js";
 import { RunStore } from "../dist/store/run-store.js";
+import { inputsFor } from "./common.js";
+import { scaleSection, scaleSizes } from "./scale.js";
 
 /**
  * The zero-latency regression guard: ipi-judge's items/s over the bare fetch loop's, at least this. Not a target
@@ -81,22 +85,6 @@ function startServer(delayMs = 0): Promise<{ child: ChildProcess; port: number }
     child.once("error", reject);
     child.once("exit", (c) => reject(new Error(`bench server exited with ${c}`)));
   });
-}
-
-/** The model folders of the extracted corpus, then `copies` sets of `<model>~r<k>` links to them. */
-function inputsFor(runsDir: string, linksDir: string, copies: number): string[] {
-  const models = fs.readdirSync(runsDir).sort();
-  const out = models.map((m) => path.join(runsDir, m));
-  for (let k = 1; k < copies; k++) {
-    const d = path.join(linksDir, `r${k}`);
-    fs.mkdirSync(d, { recursive: true });
-    for (const m of models) {
-      const link = path.join(d, `${m}~r${k}`);
-      if (!fs.existsSync(link)) fs.symlinkSync(path.join(runsDir, m), link, "dir");
-      out.push(link);
-    }
-  }
-  return out;
 }
 
 /** The JSON body ipi-judge sends for one rendered user message (rubric system message, json_schema output). */
@@ -358,6 +346,12 @@ async function main() {
   let t = performance.now();
   execFileSync("tar", ["-xzf", TGZ, "-C", tmp]);
   const runsDir = path.join(tmp, "runs");
+  if (process.argv.includes("--scale-only")) {
+    const ok = await scaleSection(runsDir, tmp, scaleSizes());
+    console.log(ok ? "SCALE TARGETS MET" : "SCALE TARGETS MISSED");
+    process.exitCode = ok ? 0 : 1;
+    return;
+  }
   const maxN = Math.max(...SIZES);
   const perCopy = 11_384;
   const inputs = inputsFor(runsDir, path.join(tmp, "links"), Math.ceil(maxN / perCopy));
@@ -496,6 +490,7 @@ async function main() {
   console.log(`memory: peak RSS ${mem.toFixed(0)} MB at ${large.n} ${mem < 300 ? "PASS" : "FAIL"} (< 300 MB)`);
   if (bootLine) console.log(bootLine);
   allPass &&= realisticPass;
+  if (!process.argv.includes("--no-scale")) allPass = (await scaleSection(runsDir, tmp, scaleSizes())) && allPass;
   console.log(allPass ? "ALL TARGETS MET" : "SOME TARGETS MISSED");
   process.exitCode = allPass ? 0 : 1;
 }

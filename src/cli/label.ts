@@ -14,6 +14,7 @@ import { showBidiControls } from "../format/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";
+import { heapGcTrigger } from "./heap-gc.js";
 
 /** A path relative to the working directory when it lies below it, else absolute. */
 function displayPath(p: string): string {
@@ -22,19 +23,10 @@ function displayPath(p: string): string {
 }
 
 /**
- * A full garbage collection function, or undefined where the runtime refuses it. V8 grows its old generation
- * lazily: on a run of tens of thousands of items the garbage of items that were in flight piles up to hundreds
- * of MB before a full collection. Every {@link GC_CHECK_EVERY} stored verdicts the CLI looks at the process's
- * resident memory and runs a full collection when it is above {@link GC_ABOVE_BYTES} (each takes 20-35 ms of the
- * main thread, so a collection every 500 verdicts cost ~4% of a run's time; 40,000 items: 350 MB peak RSS with
- * none, ~230 MB with this rule, and a 5,000-item run, which stays near the threshold, needs 2-4 instead of 10).
- *
- * Why it stays (measured 2026-12-01, 40,000 items, zero-latency bench server, README-bench.md "The forced
- * collection"): without it the peak RSS is 466 MB (target < 300 MB); `--max-semi-space-size=64` makes it worse
- * (632 MB); `--max-old-space-size=512` reaches 295 MB but caps the heap, so a run holding one very large
- * trajectory (tens of MB of tool output) would die with "heap out of memory" where it now completes, and a node
- * flag cannot be set for the `ipi-judge` bin without NODE_OPTIONS or a second process. `--expose-gc` is switched
- * on here, at start, before any collection is needed; where the runtime refuses it, the CLI runs without it.
+ * A full garbage collection function, or undefined where the runtime refuses it. `label` runs one when the heap
+ * has grown enough since the last (`./heap-gc.ts`: by heap size, never on a fixed count of verdicts, which was
+ * quadratic over a long run). `--expose-gc` is switched on here, at start, before any collection is needed; where
+ * the runtime refuses it, the CLI runs without it.
  */
 function fullGc(): (() => void) | undefined {
   try {
@@ -45,10 +37,8 @@ function fullGc(): (() => void) | undefined {
     return undefined;
   }
 }
-/** Verdicts stored between two looks at the resident memory (see {@link fullGc}). */
-export const GC_CHECK_EVERY = 250;
-/** Resident memory above which a full collection runs (see {@link fullGc}). */
-export const GC_ABOVE_BYTES = 200 * 1024 * 1024;
+/** Progress reports between two looks at the heap (a look is cheap; the collection runs only when due, `./heap-gc.ts`). */
+export const GC_CHECK_EVERY = 64;
 
 /** The `label` command with its options and help (no action). */
 function labelCommand(program: Command): Command {
@@ -323,8 +313,9 @@ export function registerLabel(program: Command): void {
     const pollS = Number(o.batchPoll);
     if (!Number.isFinite(pollS) || pollS <= 0) throw new UsageError(`--batch-poll must be a number of seconds > 0, not "${o.batchPoll}"`);
     const batchStatus = new Map<string, string>();
-    const gc = fullGc();
-    let nextGc = GC_CHECK_EVERY;
+    const gcFn = fullGc();
+    const gc = gcFn ? heapGcTrigger(gcFn) : undefined;
+    let reports = 0;
     try {
       const res = await labelRun({
         ...shared,
@@ -337,12 +328,10 @@ export function registerLabel(program: Command): void {
         },
         signal: ac.signal,
         abortSignal: hard.signal,
+        onHeapCheck: gc ? () => gc.check() : undefined,
         onProgress: (p) => {
           progress.update(p);
-          if (gc && p.judged >= nextGc) {
-            nextGc = p.judged + GC_CHECK_EVERY;
-            if (process.memoryUsage.rss() > GC_ABOVE_BYTES) gc();
-          }
+          if (gc && ++reports % GC_CHECK_EVERY === 0) gc.check();
         },
         onJudgeStopped: (id, msg) => process.stderr.write(`\njudge ${id} stopped: ${msg}\n`),
         batch: o.batch

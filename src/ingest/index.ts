@@ -23,7 +23,7 @@ import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
 import { plan, type InputFormat } from "./detect.js";
 export { INPUT_FORMATS, type InputFormat } from "./detect.js";
 import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
-import { errText, EVAL_EXT, inputFiles, JSON_EXT, type InputFile } from "./walk.js";
+import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, type InputFile } from "./walk.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
@@ -294,9 +294,9 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
   const max = maxItemBytes(opts);
   const idRoot = await fallbackIdRoot(paths);
   /** id -> the input it was first read from (absolute path, and line for a JSON Lines row). */
-  const seen = new Map<string, string>();
+  const seen = new PathTable<string>();
   /** AgentDojo layout id -> the file that first had it (resolved): a different run with the same id is renamed. */
-  const firstFile = new Map<string, string>();
+  const firstFile = new PathTable<string>();
   const ctx = readContext();
   try {
     yield* readAll();

@@ -101,3 +101,38 @@ async function* walk(dir: string, root: string, seen: Set<string>, real?: string
 export function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
+
+/**
+ * Path strings held per file for a whole read, compactly (issue 26: a million resolved paths were ~700 bytes each):
+ * a path is its folder, interned (files share few folders), plus the rest (the file name, and `:line` for a JSON
+ * Lines row). {@link get} gives back exactly the string {@link set} was given.
+ */
+export class PathTable<K> {
+  private readonly folders = new Map<string, number>();
+  private readonly folderList: string[] = [];
+  /** key -> `<folder number>|<rest>` (one short string: no object per entry) */
+  private readonly entries = new Map<K, string>();
+
+  set(key: K, p: string): void {
+    const cut = p.lastIndexOf(path.sep) + 1;
+    const folder = p.slice(0, cut);
+    let f = this.folders.get(folder);
+    if (f === undefined) {
+      f = this.folderList.length;
+      this.folders.set(folder, f);
+      this.folderList.push(folder);
+    }
+    this.entries.set(key, `${f}|${p.slice(cut)}`);
+  }
+
+  get(key: K): string | undefined {
+    const e = this.entries.get(key);
+    if (e === undefined) return undefined;
+    const bar = e.indexOf("|");
+    return this.folderList[Number(e.slice(0, bar))] + e.slice(bar + 1);
+  }
+
+  has(key: K): boolean {
+    return this.entries.has(key);
+  }
+}

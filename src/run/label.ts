@@ -10,7 +10,7 @@ import path from "node:path";
 import type { Judge } from "../judges/judge.js";
 import { countInputs, readTrajectories, type IngestWarning, type InputFormat, type ReadOptions } from "../ingest/index.js";
 import type { Trajectory, Verdict } from "../types.js";
-import { RunStore, readTrajectoryIndex, referenceKey, sourceKey, verdictKey } from "../store/run-store.js";
+import { RunStore, readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
@@ -81,6 +81,11 @@ export interface LabelOptions {
    */
   abortSignal?: AbortSignal;
   onProgress?: (p: LabelProgress) => void;
+  /**
+   * Called now and then where no progress is reported (every 1,024 journal lines while the run store loads, every 64
+   * items of the re-judge pre-count read): the CLI's heap-size GC trigger (`src/cli/heap-gc.ts`) hangs here.
+   */
+  onHeapCheck?: () => void;
   /** Called when a judge is stopped by a fatal error (bad key, no quota). */
   onJudgeStopped?: (judgeId: string, message: string) => void;
   /**
@@ -177,7 +182,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         `maxCostUsd needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
       );
   }
-  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs });
+  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: opts.onHeapCheck });
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
@@ -335,6 +340,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       retryErrors: opts.retryErrors,
       oldIds,
       signal: opts.signal,
+      onHeapCheck: opts.onHeapCheck,
       prepare: (raw) => preparer.prepare(raw),
       keep: (p) => matchesWhere(p.row, opts.where) && duplicateFrom(p.trajectory) === undefined,
     });
@@ -462,22 +468,25 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  // what the three readers would read back from the journals, kept in memory as they were written (no re-read)
-  const inputs = store.summaryInputs();
+  // what the three readers would read back from the journals, kept in memory as they were written (no re-read);
+  // the verdicts are rebuilt one at a time as the summary folds them (issue 26: nothing per verdict held twice)
+  const inputs = store.summaryParts();
   // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
   // and says so
-  let { index, verdicts } = inputs;
+  let index: ReadonlyMap<string, TrajectoryIndexRow> = inputs.index;
+  let verdicts: Iterable<Verdict> = inputs.verdicts;
   let runWhere: WhereStatement | undefined;
   if (opts.where) {
     // the in-memory rows are slim (no suite, attack, ...): with a filter, the index is read back from the journal
     const full = await readTrajectoryIndex(store.dir);
     const tally = new WhereTally(opts.where);
     const keep = new Set([...full.values()].filter((r) => tally.add(r)).map((r) => r.id));
-    index = new Map([...inputs.index].filter(([id]) => keep.has(id)));
-    verdicts = inputs.verdicts.filter((v) => index.has(v.trajectory_id));
+    const kept = new Map([...inputs.index].filter(([id]) => keep.has(id)));
+    index = kept;
+    verdicts = [...inputs.verdicts].filter((v) => kept.has(v.trajectory_id));
     runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
   }
-  const summary = summarizeRun(opts.run, verdicts, index, inputs.errors, stopped);
+  const summary = summarizeRun(opts.run, verdicts, index, [...inputs.errors], stopped);
   if (runWhere) summary.where = runWhere;
   // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
   for (const j of summary.judges) {

@@ -104,6 +104,8 @@ export async function countRejudging(opts: {
   retryErrors?: boolean;
   oldIds: StoredChatIds;
   signal?: AbortSignal;
+  /** Called every 64 items read (the CLI's heap-size GC trigger, `LabelOptions.onHeapCheck`). */
+  onHeapCheck?: () => void;
   /**
    * The trajectory `label` judges from one it read (`./prepare.ts`: recovered injected text, decided surfaces):
    * its content hash is the one compared. Default: the trajectory as read.
@@ -124,6 +126,7 @@ export async function countRejudging(opts: {
     if (opts.keep && !opts.keep(p)) continue;
     if (opts.limit !== undefined && taken >= opts.limit) break;
     taken++;
+    if (taken % 64 === 0) opts.onHeapCheck?.();
     const t = p.trajectory;
     const sha = p.row.content_sha256;
     for (const j of opts.judges) {

@@ -3,7 +3,7 @@ import { whereLine, type WhereStatement } from "../store/where.js";
 import { pctText } from "../format/stat-text.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
+import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import type { IngestWarning } from "../ingest/warnings.js";
 import { RateTally, attackMixWarnings, type AttackRates, type RateItem } from "../stats/rates.js";
@@ -89,34 +89,63 @@ function unlabelledReason(v: Verdict): string {
 }
 
 /**
+ * What the rates need of a repeat-0 verdict (its rate item, and the fields that stand in for a missing index row),
+ * instead of the verdict: few distinct values, so one shared copy of each (up to {@link REP0_SHARED_MAX}) serves
+ * many trajectories while a summary folds a large run.
+ */
+interface Rep0 {
+  item: RateItem;
+  attacked?: boolean;
+  surface?: string;
+  agent_model?: string;
+  condition?: string;
+}
+const REP0_SHARED_MAX = 10_000;
+
+/** Folds repeat-0 verdicts into per-judge {@link Rep0} maps (trajectory id -> item), sharing equal items. */
+class Rep0Fold {
+  readonly byJudge = new Map<string, Map<string, Rep0>>();
+  private readonly shared = new Map<string, Rep0>();
+  add(v: Verdict): void {
+    let m = this.byJudge.get(v.judge_id);
+    if (!m) this.byJudge.set(v.judge_id, (m = new Map()));
+    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: unlabelledReason(v) };
+    const r: Rep0 = { item, attacked: v.attacked, surface: v.surface, agent_model: v.agent_model, condition: v.condition };
+    const k = JSON.stringify([item.label, item.blocked, item.reason, r.attacked, r.surface, r.agent_model, r.condition]);
+    const got = this.shared.get(k);
+    if (got) m.set(v.trajectory_id, got);
+    else {
+      if (this.shared.size < REP0_SHARED_MAX) this.shared.set(k, r);
+      m.set(v.trajectory_id, r);
+    }
+  }
+}
+
+/**
  * Per judge, the rates of its repeat-0 verdicts over the attacked trajectories: overall, per surface, per agent
  * model (naming the conditions pooled) and per (model, condition). A trajectory of the index without a verdict of
  * the judge counts as unlabelled (`no_verdict`) for the judges of the run.
  */
 function rateGroups(
-  verdicts: readonly Verdict[],
+  rep0: ReadonlyMap<string, ReadonlyMap<string, Rep0>>,
   index: ReadonlyMap<string, TrajectoryIndexRow>,
 ): Map<string, Pick<JudgeSummary, "rates" | "by_surface" | "by_agent_model" | "by_model_condition">> {
-  const rep0 = new Map<string, Map<string, Verdict>>();
-  for (const v of verdicts) {
-    if (v.repeat !== 0) continue;
-    let m = rep0.get(v.judge_id);
-    if (!m) rep0.set(v.judge_id, (m = new Map()));
-    m.set(v.trajectory_id, v);
-  }
   const out = new Map<string, Pick<JudgeSummary, "rates" | "by_surface" | "by_agent_model" | "by_model_condition">>();
   for (const [judge, byId] of rep0) {
     const all = new RateTally();
     const surf = new Map<string, RateTally>();
     const models = new Map<string, { t: RateTally; conditions: Set<string> }>();
     const mc = new Map<string, { model: string; condition: string; t: RateTally }>();
-    const ids = new Set<string>([...index.keys(), ...byId.keys()]);
-    for (const id of ids) {
+    // the index's ids, then the ids only verdicts name (as a Set of both would order them; no copy of a million ids)
+    function* ids(): Generator<string> {
+      yield* index.keys();
+      for (const id of byId.keys()) if (!index.has(id)) yield id;
+    }
+    for (const id of ids()) {
       const row = index.get(id);
       const v = byId.get(id);
       if (!(row?.attacked ?? v?.attacked ?? false)) continue;
-      const item: RateItem =
-        v && v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: v ? unlabelledReason(v) : "no_verdict" };
+      const item: RateItem = v ? v.item : { label: null, reason: "no_verdict" };
       all.add(item);
       const surface = row?.surface ?? v?.surface;
       if (typeof surface === "string" && surface !== "") {
@@ -147,13 +176,15 @@ function rateGroups(
 }
 
 /**
- * Summarize a run from its stored records (pure).
- * @param verdicts the latest verdict per key; @param index trajectory index rows by id; @param errors stored errors.
+ * Summarize a run from its stored records (pure). The verdicts are read once, in order, and folded (no verdict is
+ * kept: a run store can hand them over one at a time, `RunStore.summaryVerdicts`).
+ * @param verdicts the latest verdict per key (an array, or any iterable read once); @param index trajectory index
+ *   rows by id; @param errors stored errors.
  */
 export function summarizeRun(
   run: string,
-  verdicts: Verdict[],
-  index: Map<string, TrajectoryIndexRow>,
+  verdicts: Iterable<Verdict>,
+  index: ReadonlyMap<string, TrajectoryIndexRow>,
   errors: IngestError[],
   stopped: Record<string, string> = {},
 ): RunSummary {
@@ -161,7 +192,20 @@ export function summarizeRun(
   const runCost = emptyCost();
   /** Per judge: verdicts in use per `judge_config_sha256` ("" = none recorded). */
   const configsOf = new Map<string, Map<string, number>>();
+  let count = 0;
+  const healthOf = new Map<string, JudgeHealth>();
+  const models = new Map<string, Set<string>>();
+  const rep0 = new Rep0Fold();
   for (const v of verdicts) {
+    count++;
+    // judge health (as `judgeHealth`), the models each judge's verdicts name, the repeat-0 rate items
+    let h = healthOf.get(v.judge_id);
+    if (!h) healthOf.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
+    addVerdict(h, v);
+    let jm = models.get(v.judge_id);
+    if (!jm) models.set(v.judge_id, (jm = new Set()));
+    jm.add(v.judge_model);
+    if (v.repeat === 0) rep0.add(v);
     let j = judges.get(v.judge_id);
     if (!j) {
       j = {
@@ -215,14 +259,13 @@ export function summarizeRun(
     j.attacked_ok++;
     if (v.label !== "not_exposed") j._exp++;
   }
-  const groups = rateGroups(verdicts, index);
-  const health = new Map(judgeHealth(verdicts).map((h) => [h.judge_id, h]));
-  const models = new Map<string, Set<string>>();
-  for (const v of verdicts) {
-    let m = models.get(v.judge_id);
-    if (!m) models.set(v.judge_id, (m = new Set()));
-    m.add(v.judge_model);
-  }
+  const groups = rateGroups(rep0.byJudge, index);
+  const health = new Map(
+    [...healthOf.values()]
+      .sort((a, b) => a.judge_id.localeCompare(b.judge_id))
+      .map((x) => withFlags(x))
+      .map((x) => [x.judge_id, x]),
+  );
   const out: JudgeSummary[] = [];
   for (const j of judges.values()) {
     j.health = health.get(j.judge_id)!;
@@ -260,7 +303,7 @@ export function summarizeRun(
     trajectories: index.size,
     attacked,
     unattacked: index.size - attacked,
-    verdicts: verdicts.length,
+    verdicts: count,
     judges: out.sort((a, b) => a.judge_id.localeCompare(b.judge_id)),
     errors: { total: errors.length, by_kind },
     stopped_judges: stopped,

@@ -6,6 +6,7 @@
  * it, for `label` and `--dry-run` alike, which stored verdicts are judged again and why.
  */
 import type { Verdict } from "../types.js";
+import { FloatColumn, HashColumn, IdSlots, IntColumn, Interner, PairTable } from "./compact.js";
 
 /**
  * What a stored verdict is for resuming. A conversation the run's stop cut short after some of its replies came
@@ -38,34 +39,48 @@ export interface StoredVerdictInfo {
   attempts: number;
 }
 
-/** The latest verdict per (trajectory, judge, repeat) and the content hashes the run's index recorded. */
+/**
+ * The latest verdict per (trajectory, judge, repeat) and the content hashes the run's index recorded, held compactly
+ * (`./compact.ts`: a slot per trajectory id, interned strings, typed-array columns: some 60 bytes a verdict instead
+ * of a string key and an object). Exact: lookups compare whole ids and interned values, never fingerprints.
+ */
 export class VerdictLedger {
-  private latest = new Map<string, StoredVerdictInfo>();
-  /** trajectory id -> the one content hash its index rows recorded, or null when they recorded several. */
-  private recorded = new Map<string, string | null>();
-  private judges = new Set<string>();
-  /** One copy of each repeated string (prompt, rubric, configuration hashes), up to a bound. */
-  private shared = new Map<string, string>();
+  /** (trajectory slot, judge + repeat code) -> record number */
+  private readonly latest = new PairTable();
+  private readonly keyCodes = new Interner();
+  /** prompt, rubric, configuration hashes and statuses, interned */
+  private readonly strings = new Interner();
+  private readonly prompt = new IntColumn();
+  private readonly rubric = new IntColumn();
+  private readonly config = new IntColumn();
+  private readonly status = new IntColumn();
+  private readonly cost = new FloatColumn();
+  private readonly attempts = new IntColumn(0);
+  private readonly content = new HashColumn();
+  private records = 0;
+  /** trajectory slot -> the one content hash its index rows recorded; {@link several} when they recorded more than one. */
+  private readonly recorded = new HashColumn();
+  private readonly several = new IntColumn(0);
+  private readonly judges = new Set<string>();
 
-  private one(s: string): string {
-    const got = this.shared.get(s);
-    if (got !== undefined) return got;
-    if (this.shared.size < 10_000) this.shared.set(s, s);
-    return s;
-  }
+  /** @param ids the trajectory slots (shared with the run store, so an id is held once). */
+  constructor(readonly ids: IdSlots = new IdSlots()) {}
 
   /** Record a stored verdict (in storage order: a later one for the same key supersedes). */
   addVerdict(v: Verdict): void {
     this.judges.add(v.judge_id);
-    this.latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, {
-      prompt_sha256: this.one(v.prompt_sha256),
-      rubric_version: this.one(typeof v.rubric_version === "string" ? v.rubric_version : ""),
-      judge_config_sha256: this.one(typeof v.judge_config_sha256 === "string" ? v.judge_config_sha256 : ""),
-      content_sha256: typeof v.content_sha256 === "string" ? v.content_sha256 : "",
-      status: resumeStatus(v),
-      cost_usd: typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd) ? v.cost_usd : null,
-      attempts: typeof v.attempts === "number" ? v.attempts : 0,
-    });
+    const slot = this.ids.slot(v.trajectory_id);
+    const key = this.keyCodes.code(`${v.judge_id}\u0000${v.repeat}`);
+    let r = this.latest.get(slot, key);
+    if (r === -1) this.latest.set(slot, key, (r = this.records++));
+    this.prompt.set(r, this.strings.code(v.prompt_sha256));
+    this.rubric.set(r, this.strings.code(typeof v.rubric_version === "string" ? v.rubric_version : ""));
+    this.config.set(r, this.strings.code(typeof v.judge_config_sha256 === "string" ? v.judge_config_sha256 : ""));
+    this.status.set(r, this.strings.code(resumeStatus(v)));
+    this.cost.set(r, typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd) ? v.cost_usd : NaN);
+    this.attempts.set(r, typeof v.attempts === "number" ? v.attempts : 0);
+    if (typeof v.content_sha256 === "string" && v.content_sha256 !== "") this.content.set(r, v.content_sha256);
+    else this.content.clear(r);
   }
 
   /**
@@ -73,14 +88,28 @@ export class VerdictLedger {
    * count: a row this invocation appends describes content no verdict stored without a hash can have judged.
    */
   addRecordedContent(id: string, contentSha256: string): void {
-    const prev = this.recorded.get(id);
-    if (prev === undefined) this.recorded.set(id, contentSha256);
-    else if (prev !== null && prev !== contentSha256) this.recorded.set(id, null);
+    const slot = this.ids.slot(id);
+    if (!this.recorded.has(slot)) this.recorded.set(slot, contentSha256);
+    else if (!this.recorded.equals(slot, contentSha256)) this.several.set(slot, 1);
   }
 
   /** The latest stored verdict of a (trajectory, judge, repeat), or undefined. */
   latestOf(trajectoryId: string, judgeId: string, repeat: number): StoredVerdictInfo | undefined {
-    return this.latest.get(`${trajectoryId}\u0000${judgeId}\u0000${repeat}`);
+    const slot = this.ids.find(trajectoryId);
+    const key = this.keyCodes.find(`${judgeId}\u0000${repeat}`);
+    if (slot === -1 || key === -1) return undefined;
+    const r = this.latest.get(slot, key);
+    if (r === -1) return undefined;
+    const cost = this.cost.get(r);
+    return {
+      prompt_sha256: this.strings.value(this.prompt.get(r)),
+      rubric_version: this.strings.value(this.rubric.get(r)),
+      judge_config_sha256: this.strings.value(this.config.get(r)),
+      content_sha256: this.content.get(r),
+      status: this.strings.value(this.status.get(r)) as StoredVerdictInfo["status"],
+      cost_usd: Number.isNaN(cost) ? null : cost,
+      attempts: this.attempts.get(r),
+    };
   }
 
   /**
@@ -90,7 +119,9 @@ export class VerdictLedger {
    */
   contentOf(info: StoredVerdictInfo, trajectoryId: string): string | null {
     if (info.content_sha256) return info.content_sha256;
-    return this.recorded.get(trajectoryId) ?? null;
+    const slot = this.ids.find(trajectoryId);
+    if (slot === -1 || !this.recorded.has(slot) || this.several.get(slot) === 1) return null;
+    return this.recorded.get(slot);
   }
 
   /** Whether the run holds any verdict of this judge. */

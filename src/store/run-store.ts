@@ -14,15 +14,17 @@ import {
   isObj,
   isVerdictRecord,
   jsonCopy,
-  looseVerdictKey,
   referenceKey,
   slimIndexRow,
   slimVerdict,
   sourceKey,
   type TrajectoryIndexRow,
-  verdictKey,
 } from "./records.js";
-import { isJudged, resumeStatus, VerdictLedger } from "./ledger.js";
+import { VerdictLedger } from "./ledger.js";
+import { HashColumn, IdSlots, IntColumn, Interner } from "./compact.js";
+import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
+import { CurrentVerdicts } from "./current-verdicts.js";
+import { IndexRows } from "./index-rows.js";
 
 /** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
 export interface RunSnapshot {
@@ -101,13 +103,10 @@ export function checkRunName(run: string): void {
   if (!/^[A-Za-z0-9._-]+$/.test(run) || run === "." || run === "..") throw new RunNameError(run);
 }
 
-/** Stored verdicts of one judge under one configuration hash ("" = not recorded). */
-export interface StoredConfig {
-  judge_config_sha256: string;
-  verdicts: number;
-  models: string[];
-}
+export type { StoredConfig } from "./resume-keys.js";
 
+/** Journal lines loaded between two calls of `RunStore.open`'s `onLoadCheck`. */
+const LOAD_CHECK_EVERY = 1024;
 /** Most distinct values a store shares (`RunStore.one`, `RunStore.onePart`); past it, values are kept unshared. */
 const SHARED_MAX = 10_000;
 /** The string fields of a slim verdict that repeat across verdicts (a run has few judges, prompts, statuses, labels). */
@@ -161,25 +160,29 @@ export class RunStore {
   private verdicts!: Journal<Verdict>;
   private errors!: Journal<IngestError>;
   private trajectories!: Journal<TrajectoryIndexRow>;
-  private doneKeys = new Map<string, ReturnType<typeof resumeStatus>>();
-  /** The same, by {@link looseVerdictKey} (any configuration). */
-  private looseKeys = new Map<string, ReturnType<typeof resumeStatus>>();
-  /** loose key -> the configuration hash ("" = not recorded) and model of the latest verdict stored under it. */
-  private latest = new Map<string, { judge: string; prompt: string; sha: string; model: string }>();
+  /**
+   * What is held per trajectory and per verdict, compactly and exactly (`./compact.ts`, issue 26): one slot per
+   * trajectory id (shared with the {@link ledger}); the resume keys (`./resume-keys.ts`); per slot the content hash
+   * of the latest index row (32 bytes), its source (interned folder + file name) and its {@link referenceKey} (interned).
+   */
+  private readonly ids = new IdSlots();
+  private readonly keys = new ResumeKeys(this.ids);
+  /** statuses, configuration hashes, models, reference keys and source folders, interned */
+  private readonly codes = new Interner();
   private errorKeys = new Set<string>();
-  /** trajectory id -> content hash of its latest index row */
-  private trajectoryHashes = new Map<string, string>();
-  /** id -> where its stored row was read from (`sourceKey`): a different input under the same id is a duplicate. */
-  private trajectorySources = new Map<string, string>();
-  /** id -> {@link referenceKey} of its latest stored row (the benchmark's verdicts the run's figures compare to). */
-  private trajectoryRefs = new Map<string, string>();
+  private readonly hashes = new HashColumn();
+  private trajectoryCount = 0;
+  private readonly sourceDir = new IntColumn();
+  private readonly sourceFile: string[] = [];
+  private readonly refs = new IntColumn();
   /**
    * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
-   * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order, the index row
-   * per trajectory id, every error line in order; verdicts and rows slim ({@link slimVerdict}, {@link slimIndexRow}).
+   * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order (compactly:
+   * `./current-verdicts.ts`), the index row per trajectory id, every error line in order; verdicts and rows slim
+   * ({@link slimVerdict}, {@link slimIndexRow}), their ids the store's one copy.
    */
-  private current = new Map<string, Verdict>();
-  private indexRows = new Map<string, TrajectoryIndexRow>();
+  private readonly current = new CurrentVerdicts(this.ids);
+  private readonly indexRows = new IndexRows(this.ids);
   private errorList: IngestError[] = [];
   /**
    * One copy of each repeated value the in-memory records hold (a model, a hash, a status), and of each distinct
@@ -193,7 +196,7 @@ export class RunStore {
   /** Verdicts stored with requests sent but an unknown cost (no usage, or no price). */
   private paidUnknown = 0;
   /** The latest verdict per (trajectory, judge, repeat) and the content hashes recorded at open (`./ledger.ts`). */
-  readonly ledger = new VerdictLedger();
+  readonly ledger = new VerdictLedger(this.ids);
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -212,7 +215,7 @@ export class RunStore {
    * Open or create a run folder, take its lock and load what is done.
    * @throws RunLockedError when another live process has the run open; StoreWriteError when the folder is not writable.
    */
-  static async open(labelsDir: string, run: string, opts: { inputs?: string[] } = {}): Promise<RunStore> {
+  static async open(labelsDir: string, run: string, opts: { inputs?: string[]; onLoadCheck?: () => void } = {}): Promise<RunStore> {
     checkRunName(run);
     const dir = path.join(labelsDir, run);
     try {
@@ -229,7 +232,7 @@ export class RunStore {
       throw e;
     }
     try {
-      await s.load(run, opts.inputs ?? []);
+      await s.load(run, opts.inputs ?? [], opts.onLoadCheck);
     } catch (e) {
       s.release();
       throw e;
@@ -237,7 +240,8 @@ export class RunStore {
     return s;
   }
 
-  private async load(run: string, inputs: string[]): Promise<void> {
+  /** @param check called every {@link LOAD_CHECK_EVERY} journal lines (the CLI's heap-size GC trigger). */
+  private async load(run: string, inputs: string[], check?: () => void): Promise<void> {
     const now = new Date().toISOString();
     const fresh: RunSnapshot = {
       version: 1,
@@ -268,20 +272,19 @@ export class RunStore {
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), bad, isVerdictRecord)) {
       this.remember(v);
       this.keepCurrent(this.compact(slimVerdict(v)));
-      this.resumed.verdicts++;
+      if (++this.resumed.verdicts % LOAD_CHECK_EVERY === 0) check?.();
     }
     for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), bad, isErrorRecord)) {
       this.errorKeys.add(errorKey(e));
       this.errorList.push(e);
-      this.resumed.errors++;
+      if (++this.resumed.errors % LOAD_CHECK_EVERY === 0) check?.();
     }
     for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
-      this.trajectoryHashes.set(t.id, t.content_sha256);
-      this.trajectorySources.set(t.id, sourceKey(t.source));
-      this.trajectoryRefs.set(t.id, referenceKey(t.reference));
+      this.keepRow(t);
       this.ledger.addRecordedContent(t.id, t.content_sha256);
-      this.indexRows.set(t.id, this.compactRow(slimIndexRow(t)));
-      this.resumed.trajectories++;
+      const slim = this.compactRow(slimIndexRow(t));
+      this.indexRows.set(slim);
+      if (++this.resumed.trajectories % LOAD_CHECK_EVERY === 0) check?.();
     }
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
     this.errors = Journal.open(this.file("errors.jsonl"));
@@ -289,8 +292,8 @@ export class RunStore {
     this.before = { inputs: this.db.data.inputs, stopped_judges: this.db.data.stopped_judges, label_state: this.db.data.label_state };
     if (inputs.length) this.db.data.inputs = [...new Set([...this.db.data.inputs, ...inputs])];
     this.db.data.counts = {
-      trajectories: this.trajectoryHashes.size,
-      verdicts: this.doneKeys.size,
+      trajectories: this.trajectoryCount,
+      verdicts: this.keys.size,
       errors: this.errorKeys.size,
     };
     this.db.data.stopped_judges = {};
@@ -324,17 +327,21 @@ export class RunStore {
   private remember(v: Verdict): void {
     if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd)) this.paid += v.cost_usd;
     else if (v.attempts > 0) this.paidUnknown++;
-    const loose = looseVerdictKey(v);
-    const st = resumeStatus(v);
     this.ledger.addVerdict(v);
-    this.doneKeys.set(verdictKey(v), st);
-    this.looseKeys.set(loose, st);
-    this.latest.set(loose, {
-      judge: this.one(v.judge_id),
-      prompt: this.one(v.prompt_sha256),
-      sha: typeof v.judge_config_sha256 === "string" ? this.one(v.judge_config_sha256) : "",
-      model: typeof v.judge_model === "string" ? this.one(v.judge_model) : "",
-    });
+    this.keys.add(v);
+  }
+
+  /** Hold what resuming needs of an index row (content hash, source, reference) under its id's slot. */
+  private keepRow(t: TrajectoryIndexRow): void {
+    const slot = this.ids.slot(t.id);
+    if (!this.hashes.has(slot)) this.trajectoryCount++;
+    this.hashes.set(slot, t.content_sha256);
+    const src = sourceKey(t.source);
+    const cut = src.lastIndexOf("/") + 1;
+    this.sourceDir.set(slot, this.codes.code(src.slice(0, cut)));
+    while (this.sourceFile.length <= slot) this.sourceFile.push(""); // dense: no holes
+    this.sourceFile[slot] = src.slice(cut);
+    this.refs.set(slot, this.codes.code(referenceKey(t.reference)));
   }
 
   /** The store's one copy of a string (see {@link sharedStrings}); other values as they are. */
@@ -360,6 +367,7 @@ export class RunStore {
   private compact(s: Verdict): Verdict {
     const w = s as unknown as Record<string, unknown>;
     for (const f of SHARED_VERDICT_FIELDS) if (f in w) w[f] = this.one(w[f]);
+    if (typeof s.trajectory_id === "string") s.trajectory_id = this.ids.canonical(s.trajectory_id);
     s.findings = s.findings.length === 0 ? NO_FINDINGS : this.onePart("f", s.findings);
     if (s.error) s.error = this.onePart("e", s.error);
     return s;
@@ -367,6 +375,7 @@ export class RunStore {
 
   /** A slim index row with its repeated strings shared; same fields and values. */
   private compactRow(r: TrajectoryIndexRow): TrajectoryIndexRow {
+    r.id = this.ids.canonical(r.id);
     r.agent_model = this.one(r.agent_model);
     if (r.surface !== undefined) r.surface = this.one(r.surface);
     if (r.attack !== undefined) r.attack = this.one(r.attack);
@@ -378,7 +387,7 @@ export class RunStore {
    * With `loose`, `key` is a {@link looseVerdictKey} and a verdict of any configuration counts.
    */
   has(key: string, retryErrors = false, loose = false): boolean {
-    return isJudged((loose ? this.looseKeys : this.doneKeys).get(key), retryErrors);
+    return this.keys.has(key, retryErrors, loose);
   }
 
   /**
@@ -386,29 +395,25 @@ export class RunStore {
    * entry per hash ("" = not recorded); with `promptSha256`, only verdicts made with that prompt.
    */
   storedConfigs(judgeId: string, promptSha256?: string): StoredConfig[] {
-    const by = new Map<string, { verdicts: number; models: Set<string> }>();
-    for (const e of this.latest.values()) {
-      if (e.judge !== judgeId || (promptSha256 !== undefined && e.prompt !== promptSha256)) continue;
-      let c = by.get(e.sha);
-      if (!c) by.set(e.sha, (c = { verdicts: 0, models: new Set() }));
-      c.verdicts++;
-      if (e.model) c.models.add(e.model);
-    }
-    return [...by.entries()].map(([h, c]) => ({ judge_config_sha256: h, verdicts: c.verdicts, models: [...c.models].sort() }));
+    return this.keys.storedConfigs(judgeId, promptSha256);
   }
 
   /** Where the stored row of a trajectory id was read from (`sourceKey`: absolute path and line), if stored. */
   trajectorySource(id: string): string | undefined {
-    return this.trajectorySources.get(id);
+    const slot = this.ids.find(id);
+    if (slot === -1 || !this.hashes.has(slot)) return undefined;
+    return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile[slot];
   }
 
   /** Whether the stored row of `id` has this content hash. */
   sameTrajectory(id: string, contentSha: string): boolean {
-    return this.trajectoryHashes.get(id) === contentSha;
+    const slot = this.ids.find(id);
+    return slot !== -1 && this.hashes.equals(slot, contentSha);
   }
 
   hasTrajectory(id: string): boolean {
-    return this.trajectoryHashes.has(id);
+    const slot = this.ids.find(id);
+    return slot !== -1 && this.hashes.has(slot);
   }
 
   /**
@@ -421,25 +426,26 @@ export class RunStore {
    */
   addTrajectory(row: TrajectoryIndexRow): "new" | "same" | "changed" | "reference_changed" {
     this.throwIfSnapshotFailed();
-    const prev = this.trajectoryHashes.get(row.id);
+    const slot = this.ids.find(row.id);
+    const known = slot !== -1 && this.hashes.has(slot);
+    const same = known && this.hashes.equals(slot, row.content_sha256);
     const refNow = referenceKey(row.reference);
-    const refChanged = prev === row.content_sha256 && this.trajectoryRefs.get(row.id) !== refNow;
-    if (prev === row.content_sha256 && !refChanged) return "same";
+    const refChanged = same && this.codes.value(this.refs.get(slot)) !== refNow;
+    if (same && !refChanged) return "same";
     // as `readTrajectoryIndex` will read the line back (a row it would skip is not kept either)
     const slim = isIndexRecord(row) ? this.compactRow(slimIndexRow(jsonCopy(slimIndexRow(row)))) : undefined;
     this.trajectories.append(row);
-    if (slim) this.indexRows.set(row.id, slim);
-    this.trajectoryHashes.set(row.id, row.content_sha256);
-    this.trajectorySources.set(row.id, sourceKey(row.source));
-    this.trajectoryRefs.set(row.id, refNow);
-    this.db.data.counts.trajectories = this.trajectoryHashes.size;
+    if (slim) this.indexRows.set(slim);
+    this.keepRow(row);
+    this.db.data.counts.trajectories = this.trajectoryCount;
     this.touch();
-    return prev === undefined ? "new" : refChanged ? "reference_changed" : "changed";
+    return !known ? "new" : refChanged ? "reference_changed" : "changed";
   }
 
   /** The reference (benchmark verdicts) of the latest stored row of `id`, as {@link referenceKey} reads it; undefined when not stored. */
   storedReference(id: string): string | undefined {
-    return this.trajectoryRefs.get(id);
+    const slot = this.ids.find(id);
+    return slot === -1 || !this.hashes.has(slot) ? undefined : this.codes.value(this.refs.get(slot));
   }
 
   private throwIfSnapshotFailed(): void {
@@ -455,7 +461,7 @@ export class RunStore {
     this.verdicts.append(v);
     if (isVerdictRecord(back)) this.keepCurrent(this.compact(slimVerdict(back)));
     this.remember(v);
-    this.db.data.counts.verdicts = this.doneKeys.size;
+    this.db.data.counts.verdicts = this.keys.size;
     this.touch();
   }
 
@@ -488,9 +494,7 @@ export class RunStore {
 
   /** Latest verdict per (trajectory, judge, repeat) in storage order: a superseded one leaves its place (as `readVerdicts`). */
   private keepCurrent(slim: Verdict): void {
-    const k = currentVerdictKey(slim);
-    this.current.delete(k);
-    this.current.set(k, slim);
+    this.current.add(slim);
   }
 
   /**
@@ -503,7 +507,23 @@ export class RunStore {
    * several verdicts share are frozen: changing one throws).
    */
   summaryInputs(): SummaryInputs {
-    return { verdicts: [...this.current.values()], index: new Map(this.indexRows), errors: [...this.errorList] };
+    return { verdicts: [...this.current], index: new Map(this.indexRows), errors: [...this.errorList] };
+  }
+
+  /**
+   * The verdicts of {@link summaryInputs}, rebuilt one at a time as they are read (nothing held: `summarizeRun` folds
+   * them), in the same order with the same values; iterable more than once. Callable after `close`.
+   */
+  summaryVerdicts(): Iterable<Verdict> {
+    return this.current;
+  }
+
+  /**
+   * What {@link summaryInputs} returns without copying anything: the verdicts as {@link summaryVerdicts}, the store's
+   * own index and error list (read-only: the store appends to them while it is open). For a run's summary at scale.
+   */
+  summaryParts(): { verdicts: Iterable<Verdict>; index: ReadonlyMap<string, TrajectoryIndexRow>; errors: readonly IngestError[] } {
+    return { verdicts: this.current, index: this.indexRows, errors: this.errorList };
   }
 
   private touch(): void {

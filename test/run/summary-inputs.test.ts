@@ -1,5 +1,5 @@
 /**
- * A label run builds its summary from what the store kept in memory (`RunStore.summaryInputs`), not from a re-read
+ * A label run builds its summary from what the store kept in memory (`RunStore.summaryParts`), not from a re-read
  * of its journals. Through real label runs (the `openai` client against a loopback server) over one run folder —
  * fresh, resumed, `--retry-errors`, a changed prompt, a changed trajectory and an overridden model, with repeats,
  * a judge that errors and ingest errors — what it summarized must be exactly what the three readers return from
@@ -80,11 +80,13 @@ function withPrompt(j: Judge, sha: string): Judge {
 
 /** Run label, capture what it summarized, and check it against the disk. */
 async function runAndCompare(judges: Judge[], extra: Partial<LabelOptions> = {}): Promise<{ res: LabelResult; mem: SummaryInputs }> {
-  const spy = vi.spyOn(RunStore.prototype, "summaryInputs");
+  // label folds its summary from the store's parts (issue 26: verdicts rebuilt one at a time, nothing copied)
+  const spy = vi.spyOn(RunStore.prototype, "summaryParts");
   const res = await labelRun({ inputs: [chat, SAMPLES], run: "r", labelsDir: path.join(dir, "labels"), judges, repeats: 2, ...extra });
   expect(spy).toHaveBeenCalledTimes(1);
-  const mem = spy.mock.results[0].value as SummaryInputs;
+  const parts = spy.mock.results[0].value as ReturnType<RunStore["summaryParts"]>;
   spy.mockRestore();
+  const mem: SummaryInputs = { verdicts: [...parts.verdicts], index: new Map(parts.index), errors: [...parts.errors] };
   const [verdicts, index, errors] = await Promise.all([readVerdicts(res.runDir, { slim: true }), readTrajectoryIndex(res.runDir, { slim: true }), readErrors(res.runDir)]);
   expect(mem.verdicts).toStrictEqual(verdicts);
   expect([...mem.index.entries()]).toStrictEqual([...index.entries()]);

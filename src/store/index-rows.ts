@@ -1,0 +1,82 @@
+/**
+ * The slim index row (`slimIndexRow`) of each trajectory of a run, for its summary, held compactly (issue 26): a row
+ * is its trajectory's slot plus a shared "shape" (the slim row without its `id`: attacked, agent model, condition,
+ * attack, surface; few distinct values in a run). A read-only `Map` view: rows are rebuilt (`{id, ...shape}`: same
+ * fields, order and values) when read; iteration is in first-stored order, a later row of an id replacing it in place.
+ */
+import type { TrajectoryIndexRow } from "./records.js";
+import { IdSlots, IntColumn } from "./compact.js";
+
+/** Most distinct shapes shared through the lookup table; past it a shape is kept per row. */
+export const ROW_SHAPES_SHARED_MAX = 10_000;
+
+/** The slim index rows of a run by id (module docstring). */
+export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
+  /** per slot: its shape, -1 = no row */
+  private readonly shapeOf = new IntColumn();
+  /** slots in first-stored order */
+  private readonly order = new IntColumn();
+  private n = 0;
+  private readonly shapes: Array<Omit<TrajectoryIndexRow, "id">> = [];
+  private readonly shapeCodes = new Map<string, number>();
+
+  /** @param ids the trajectory slots (shared with the store). */
+  constructor(private readonly ids: IdSlots) {}
+
+  /** Set the slim row of `row.id` (JSON values, as a journal line reads back). */
+  set(row: TrajectoryIndexRow): void {
+    const slot = this.ids.slot(row.id);
+    const { id: _id, ...shape } = row;
+    const json = JSON.stringify(shape);
+    let code = this.shapeCodes.get(json);
+    if (code === undefined) {
+      code = this.shapes.length;
+      Object.freeze(shape);
+      this.shapes.push(shape);
+      if (this.shapeCodes.size < ROW_SHAPES_SHARED_MAX) this.shapeCodes.set(json, code);
+    }
+    if (this.shapeOf.get(slot) === -1) this.order.set(this.n++, slot);
+    this.shapeOf.set(slot, code);
+  }
+
+  private row(slot: number): TrajectoryIndexRow {
+    return { id: this.ids.id(slot), ...this.shapes[this.shapeOf.get(slot)] } as TrajectoryIndexRow;
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  has(id: string): boolean {
+    const slot = this.ids.find(id);
+    return slot !== -1 && this.shapeOf.get(slot) !== -1;
+  }
+
+  get(id: string): TrajectoryIndexRow | undefined {
+    const slot = this.ids.find(id);
+    return slot === -1 || this.shapeOf.get(slot) === -1 ? undefined : this.row(slot);
+  }
+
+  *entries(): MapIterator<[string, TrajectoryIndexRow]> {
+    for (let i = 0; i < this.n; i++) {
+      const slot = this.order.get(i);
+      yield [this.ids.id(slot), this.row(slot)];
+    }
+  }
+
+  *keys(): MapIterator<string> {
+    for (let i = 0; i < this.n; i++) yield this.ids.id(this.order.get(i));
+  }
+
+  *values(): MapIterator<TrajectoryIndexRow> {
+    for (let i = 0; i < this.n; i++) yield this.row(this.order.get(i));
+  }
+
+  [Symbol.iterator](): MapIterator<[string, TrajectoryIndexRow]> {
+    return this.entries();
+  }
+
+  forEach(cb: (value: TrajectoryIndexRow, key: string, map: ReadonlyMap<string, TrajectoryIndexRow>) => void, thisArg?: unknown): void {
+    for (const [k, v] of this.entries()) cb.call(thisArg, v, k, this);
+  }
+}
