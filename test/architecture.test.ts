@@ -69,10 +69,7 @@ function upwardImports(): string[] {
 const LONG_FUNCTION_ALLOW = new Set<string>([
   "run/label.ts: labelRun", // run/label*.ts: the `memory` helper
   "run/dry-run.ts: dryRun", // run/: the `memory` helper
-  "judges/signature/analyze.ts: analyze", // judges/signature: the `sigcpu` helper
   "judges/signature/values.ts: extractValues", // judges/signature: the `sigcpu` helper
-  "providers/send.ts: sendChat", // providers/ send path: the `request` helper
-  "serialize/render.ts: renderForJudge", // serialize/: the `request` helper
   "ingest/inspect.ts: convertInspectSample", // ingest/: unowned in issue 27 (the lead)
 ]);
 
