@@ -14,7 +14,7 @@
  *
  * Integrity, from the run folder and the server's ledger of answered lines: every trajectory has exactly one
  * verdict, status ok; no custom_id was answered twice; every trajectory's conversation was answered exactly once
- * (custom_id -> trajectory from the chunks' state files); the verdicts' attempts add up to the answered lines.
+ * (custom_id -> trajectory from the chunks' keys files); the verdicts' attempts add up to the answered lines.
  *
  * Usage: `node --import tsx bench/batch.ts [--batch-sizes 100000,1000000] [--expire-every 4] [--keep]`
  * (build first: `npm run build`). Work folder: $IPI_BENCH_BATCH_DIR or a temp folder (removed unless `--keep`;
@@ -142,22 +142,21 @@ async function checks(runDir: string, serverDir: string, n: number): Promise<{ o
   }
   const dup = [...answered.values()].filter((c) => c > 1).length;
   check(dup === 0, `no custom_id answered twice (${answeredLines} answered lines, ${answered.size} custom_ids)`);
-  // custom_id -> trajectory (state files): each trajectory answered once
+  // custom_id -> trajectory (keys files): each trajectory answered once
   const paid = new Map<string, number>();
   const batchesDir = path.join(runDir, "batches");
   for (const judge of fs.existsSync(batchesDir) ? fs.readdirSync(batchesDir) : [])
     for (const f of fs.readdirSync(path.join(batchesDir, judge))) {
-      if (!f.endsWith(".state.jsonl")) continue;
+      if (!f.endsWith(".keys.jsonl")) continue;
       for await (const l of jsonLines(path.join(batchesDir, judge, f))) {
-        const id = /"custom_id":"([^"]+)"/.exec(l)![1];
-        if (!answered.has(id)) continue;
-        const t = /"trajectory":\{"id":"((?:[^"\\]|\\.)*)"/.exec(l)?.[1] ?? /"id":"((?:[^"\\]|\\.)*)"/.exec(l)![1];
-        paid.set(t, (paid.get(t) ?? 0) + 1);
-        answered.delete(id);
+        const k = JSON.parse(l) as { c: string; t: string };
+        if (!answered.has(k.c)) continue;
+        paid.set(k.t, (paid.get(k.t) ?? 0) + 1);
+        answered.delete(k.c);
       }
     }
   const paidTwice = [...paid.values()].filter((c) => c > 1).length;
-  check(paid.size === n && paidTwice === 0 && answered.size === 0, `every trajectory paid exactly once (${paid.size} paid, ${paidTwice} paid more than once, ${answered.size} answered lines with no state line)`);
+  check(paid.size === n && paidTwice === 0 && answered.size === 0, `every trajectory paid exactly once (${paid.size} paid, ${paidTwice} paid more than once, ${answered.size} answered lines with no keys line)`);
   check(attempts === answeredLines, `the verdicts' attempts add up to the answered lines (${attempts} vs ${answeredLines})`);
   return { ok: out.every((l) => l.startsWith("PASS")), lines: out };
 }
