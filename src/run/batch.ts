@@ -297,7 +297,11 @@ export class BatchJudgeRun {
       if (signal?.aborted) return false;
       const open = this.mine().filter((e) => e.status !== "processed");
       if (open.length === 0) return true;
-      for (const e of open) if (e.status === "pending" || e.status === "creating") await this.submit(e);
+      for (const e of open) {
+        // a stop between two uploads (each up to 190 MB) is taken at once: the rest stay pending for the next run
+        if (signal?.aborted) return false;
+        if (e.status === "pending" || e.status === "creating") await this.submit(e);
+      }
       let progressed = false;
       for (const e of open) {
         if (signal?.aborted) return false;
