@@ -5,16 +5,42 @@
  * its result files and reads their lines. Every call runs under the fault policy of {@link BatchApi.call}. It talks
  * to the provider only: no run store, no conversation.
  */
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import { pipeline } from "node:stream/promises";
 import { Readable } from "node:stream";
 import type OpenAI from "openai";
-import { APIConnectionError, toFile } from "openai";
+import { APIConnectionError } from "openai";
 import { JudgeFatalError } from "../errors.js";
 import type { JudgeConfig } from "../config/judges.js";
 import { connectionCause, defaultSleep, isBodyReset, redact } from "./send.js";
 import { isTransientStatus, QUOTA_TEXT } from "./faults.js";
 export { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine, type LineClass } from "./batch-results.js";
+
+/**
+ * A files API upload body (`multipart/form-data`: `purpose` = `batch`, then `file`) streamed from disk in 64 KiB
+ * reads, with its exact length: a 190 MB chunk is never in memory. (The SDK's `toFile` of a stream reads it whole;
+ * the platform's `FormData` with a disk-backed `File` still buffered ~220 MB of a 195 MB file, measured.)
+ */
+function multipartUpload(file: string, name: string): { body: AsyncIterable<Uint8Array>; headers: Record<string, string> } {
+  const boundary = `----ipi-judge-${randomBytes(12).toString("hex")}`;
+  const safe = name.replace(/["\r\n]/g, "_");
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safe}"\r\nContent-Type: application/jsonl\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const size = fs.statSync(file).size;
+  async function* body(): AsyncGenerator<Uint8Array> {
+    yield head;
+    for await (const c of fs.createReadStream(file, { highWaterMark: 64 * 1024 })) yield c as Buffer;
+    yield tail;
+  }
+  return { body: body(), headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(head.length + size + tail.length) } };
+}
+
+/** Time allowed for one upload of a request file (up to 200 MB): 1 hour. */
+const UPLOAD_TIMEOUT_MS = 3_600_000;
 
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
@@ -87,11 +113,18 @@ export class BatchApi {
     }
   }
 
-  /** Upload a request file (files API, purpose `batch`) under the name `name`; returns the file id. */
+  /**
+   * Upload a request file (files API, purpose `batch`) under the name `name`; returns the file id. The file is
+   * streamed from disk ({@link multipartUpload}); each attempt of {@link call} streams it again. A redirect of the
+   * upload is not followed (a streamed body cannot be sent twice): it fails the attempt.
+   */
   async upload(file: string, name: string): Promise<string> {
-    const f = await this.call("upload the request file", async () =>
-      this.client.files.create({ file: await toFile(fs.createReadStream(file), name), purpose: "batch" }),
-    );
+    const f = await this.call("upload the request file", () => {
+      const { body, headers } = multipartUpload(file, name);
+      // redirect "error": otherwise undici clones the request to follow a redirect, and the clone's tee holds every
+      // byte sent (+200 MB for a 195 MB file, measured); a long timeout: 190 MB at a few MB/s outlasts a chat timeout
+      return this.client.post<OpenAI.Files.FileObject>("/files", { body, headers, timeout: UPLOAD_TIMEOUT_MS, fetchOptions: { redirect: "error" } });
+    });
     return f.id;
   }
 

@@ -1,5 +1,6 @@
 /**
- * A Batch API chunk's files in the run folder (`batches/<judge>/<key>.requests.jsonl` and `<key>.state.jsonl`), kept
+ * A Batch API chunk's files in the run folder (`batches/<judge>/<key>.requests.jsonl`, `<key>.state.jsonl` and
+ * `<key>.keys.jsonl`), kept
  * apart from the round logic of `./batch.ts`: the state line of one conversation and the writer that appends a
  * request line and its state line, fsynced and closed before the chunk is listed (crash safety, `./batch.ts`).
  */
@@ -26,12 +27,26 @@ export function safeName(s: string): string {
   return s.replace(/[^A-Za-z0-9._-]/g, "_");
 }
 
-/** A writer of one chunk's request and state files. */
+/**
+ * One line of a chunk's keys file (`<key>.keys.jsonl`, since 2026-12): which conversation a request line is, so a
+ * resume learns what is in flight without parsing the state file (each state line holds a whole trajectory).
+ */
+export interface KeyLine {
+  /** custom_id */
+  c: string;
+  /** trajectory id */
+  t: string;
+  /** repeat */
+  r: number;
+}
+
+/** A writer of one chunk's request, state and keys files. */
 export class ChunkWriter {
   requests = 0;
   bytes = 0;
   private reqFd: number;
   private stateFd: number;
+  private keysFd: number;
   constructor(
     readonly dir: string,
     readonly key: string,
@@ -40,12 +55,14 @@ export class ChunkWriter {
     fs.mkdirSync(dir, { recursive: true });
     this.reqFd = fs.openSync(path.join(dir, `${key}.requests.jsonl`), "w");
     this.stateFd = fs.openSync(path.join(dir, `${key}.state.jsonl`), "w");
+    this.keysFd = fs.openSync(path.join(dir, `${key}.keys.jsonl`), "w");
   }
   add(line: StateLine, body: Record<string, unknown>): void {
     const req = Buffer.from(JSON.stringify({ custom_id: line.custom_id, method: "POST", url: BATCH_URL, body }) + "\n");
     const st = Buffer.from(JSON.stringify(line) + "\n");
     writeAll(this.reqFd, req);
     writeAll(this.stateFd, st);
+    writeAll(this.keysFd, Buffer.from(JSON.stringify({ c: line.custom_id, t: line.conv.trajectory.id, r: line.conv.repeat } satisfies KeyLine) + "\n"));
     this.requests++;
     this.bytes += req.length;
   }
@@ -54,6 +71,8 @@ export class ChunkWriter {
     fs.fsyncSync(this.stateFd);
     fs.closeSync(this.reqFd);
     fs.closeSync(this.stateFd);
+    fs.fsyncSync(this.keysFd);
+    fs.closeSync(this.keysFd);
   }
 }
 

@@ -33,6 +33,7 @@
  * itself (no `base_url`, or `https://api.openai.com/...`). `batch: false` keeps a judge online; judges that are
  * not batch judges stay online in the same run.
  */
+import fs from "node:fs";
 import path from "node:path";
 import type { Trajectory, Verdict } from "../types.js";
 import { contentSha256 } from "../io/hash.js";
@@ -48,7 +49,8 @@ import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
 import { promptSize } from "../providers/classify.js";
 import { BatchApi, batchCapable, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
 import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
-import { ChunkWriter, safeName, type StateLine } from "./batch-chunk.js";
+import { ChunkWriter, safeName, type KeyLine, type StateLine } from "./batch-chunk.js";
+import { DigestSet } from "./batch-keys.js";
 
 /** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
 export interface BatchEntry {
@@ -131,7 +133,8 @@ function entriesOf(store: RunStore): BatchEntry[] {
 export class BatchJudgeRun {
   private readonly dir: string;
   private readonly entries: BatchEntry[];
-  private readonly inFlight = new Set<string>();
+  /** Verdict keys (without the configuration hash) of the conversations in chunks not yet processed. */
+  private readonly inFlight = new DigestSet();
   private current: ChunkWriter | undefined;
   private readonly pollMs: number;
   private readonly maxRequests: number;
@@ -166,15 +169,32 @@ export class BatchJudgeRun {
     return this.entries.filter((e) => e.judge_id === this.judge.id);
   }
 
-  /** Load the keys of the conversations in this judge's unprocessed chunks (they are not added again). */
+  /**
+   * Load the keys of the conversations in this judge's unprocessed chunks (they are not added again): from each
+   * chunk's keys file, or its state file for chunks written before keys files existed. Chunk files no entry lists
+   * (written by a process killed before it listed them: never sent) are removed; their items are added again.
+   */
   async open(): Promise<void> {
     for (const e of this.mine()) {
       if (e.status === "processed") continue;
-      for await (const l of readJsonl<StateLine>(this.stateFile(e.key))) this.inFlight.add(this.keyOf(l.conv));
+      const keys = path.join(this.dir, `${e.key}.keys.jsonl`);
+      if (fs.existsSync(keys)) for await (const l of readJsonl<KeyLine>(keys)) this.inFlight.add(this.keyOf({ trajectory: { id: l.t }, repeat: l.r }));
+      else for await (const l of readJsonl<StateLine>(this.stateFile(e.key))) this.inFlight.add(this.keyOf(l.conv));
+    }
+    this.removeUnlisted();
+  }
+
+  /** Remove the files of chunks no entry of this run lists (module docstring of `open`). */
+  private removeUnlisted(): void {
+    if (!fs.existsSync(this.dir)) return;
+    const listed = new Set(this.entries.map((e) => e.key));
+    for (const f of fs.readdirSync(this.dir)) {
+      const m = /^(.+)\.(requests|state|keys)\.jsonl$/.exec(f);
+      if (m && !listed.has(m[1])) fs.rmSync(path.join(this.dir, f), { force: true });
     }
   }
 
-  private keyOf(c: Pick<ConversationState, "trajectory" | "repeat">): string {
+  private keyOf(c: { trajectory: Pick<Trajectory, "id">; repeat: number }): string {
     return verdictKey({ trajectory_id: c.trajectory.id, judge_id: this.judge.id, repeat: c.repeat, prompt_sha256: this.judge.promptSha256 });
   }
 
@@ -258,6 +278,8 @@ export class BatchJudgeRun {
     }
     e.status = "submitted";
     await this.store.writeSnapshot();
+    // the provider holds the requests now: the local copy (up to 190 MB) is not read again
+    fs.rmSync(path.join(this.dir, `${e.key}.requests.jsonl`), { force: true });
     this.report(e);
   }
 
@@ -275,7 +297,11 @@ export class BatchJudgeRun {
       if (signal?.aborted) return false;
       const open = this.mine().filter((e) => e.status !== "processed");
       if (open.length === 0) return true;
-      for (const e of open) if (e.status === "pending" || e.status === "creating") await this.submit(e);
+      for (const e of open) {
+        // a stop between two uploads (each up to 190 MB) is taken at once: the rest stay pending for the next run
+        if (signal?.aborted) return false;
+        if (e.status === "pending" || e.status === "creating") await this.submit(e);
+      }
       let progressed = false;
       for (const e of open) {
         if (signal?.aborted) return false;

@@ -6,8 +6,9 @@
  * A batch goes `validating` -> `in_progress` -> `completed` over `pollsToComplete` polls (default 2) unless
  * `hold` is set (it then stays `in_progress`). On completion every request line of the input file is answered by
  * `answer(body, customId)` (a chat completion body, or an error status); the output file lists the 200 lines in
- * reverse order (so results must be mapped back by custom_id), the error file the others. Optional `expire`: the
- * batch ends `expired` with only the first `expireAfter` lines answered.
+ * reverse order (so results must be mapped back by custom_id), the error file the others. Optional `expireAfter`: the
+ * batch ends `expired` with only the first `expireAfter` lines answered; `expireEvery`: every k-th batch ends
+ * `expired` with half its lines answered.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -47,6 +48,8 @@ export interface FakeBatchServer {
   pollsToComplete: number;
   /** When set, batches end `expired` with only this many lines answered. */
   expireAfter?: number;
+  /** When set, every batch whose ordinal (1-based) is a multiple of it ends `expired` with half its lines answered. */
+  expireEvery?: number;
   /** Lines added to every output file as they are (a stray or repeated result line, issue 23). */
   extraOutput?: string[];
   /**
@@ -113,8 +116,10 @@ export async function startFakeBatch(
     const out: string[] = [];
     const err: string[] = [];
     let n = 0;
+    const ordinal = state.batches.indexOf(b) + 1;
+    const keep = state.expireEvery && ordinal % state.expireEvery === 0 ? Math.floor(lines.length / 2) : state.expireAfter;
     for (const l of lines) {
-      if (state.expireAfter !== undefined && n >= state.expireAfter) {
+      if (keep !== undefined && n >= keep) {
         err.push(JSON.stringify({ id: `req-${n}`, custom_id: l.custom_id, response: null, error: { code: "batch_expired", message: "This request could not be executed before the completion window expired." } }));
         continue;
       }
@@ -134,7 +139,7 @@ export async function startFakeBatch(
     b.request_counts = { total: lines.length, completed: out.length, failed: lines.length - out.length };
     b.output_file_id = out.length ? addFile("batch_output", `${b.id}_output.jsonl`, out.join("\n") + "\n") : null;
     b.error_file_id = err.length ? addFile("batch_output", `${b.id}_error.jsonl`, err.join("\n") + "\n") : null;
-    b.status = state.expireAfter !== undefined && lines.length > state.expireAfter ? "expired" : "completed";
+    b.status = keep !== undefined && lines.length > keep ? "expired" : "completed";
   }
 
   const server = http.createServer((req, res) => {
