@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
+import { Interner, leanRecord } from "../store/lean-read.js";
 import { voteOf } from "../verdict/vote.js";
 
 /** Name of the committee file in a run folder. */
@@ -41,22 +42,38 @@ export function writeCommitteeFile(
   const judges = [...meta.judges].sort();
   const excluded = meta.runJudges.filter((j) => !judges.includes(j)).sort();
   const tmp = `${file}.${process.pid}.tmp`;
-  const lines = verdicts.map((v) => JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }));
-  fs.writeFileSync(tmp, lines.join("\n") + (lines.length ? "\n" : ""));
+  // written in ~1 MiB chunks, not joined whole: a million lines would be ~300 MB of one string
+  const fd = fs.openSync(tmp, "w");
+  try {
+    let chunk = "";
+    for (const v of verdicts) {
+      chunk += JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }) + "\n";
+      if (chunk.length > 1 << 20) {
+        fs.writeSync(fd, chunk);
+        chunk = "";
+      }
+    }
+    if (chunk) fs.writeSync(fd, chunk);
+  } finally {
+    fs.closeSync(fd);
+  }
   fs.renameSync(tmp, file);
 }
 
 /**
- * Read a run's committee file.
+ * Read a run's committee file, streamed, each row's repeated values (labels, votes, the judge set) shared
+ * (`leanRecord` of src/store/lean-read.ts: the rows are read-only).
  * @param runDir the run folder.
+ * @param opts.index the run's index: a row's `trajectory_id` becomes the index row's id string (one copy).
  * @returns the file, or null when the run has none.
  */
-export async function readCommitteeFile(runDir: string): Promise<CommitteeFile | null> {
+export async function readCommitteeFile(runDir: string, opts: { index?: Map<string, { id: string }> } = {}): Promise<CommitteeFile | null> {
   const file = path.join(runDir, COMMITTEE_FILE);
   if (!fs.existsSync(file)) return null;
   const bad: number[] = [];
   const verdicts: CommitteeVerdict[] = [];
-  for await (const c of readJsonl<CommitteeVerdict>(file, (line) => bad.push(line))) verdicts.push(c);
+  const it = new Interner();
+  for await (const c of readJsonl<CommitteeVerdict>(file, (line) => bad.push(line))) verdicts.push(leanRecord(c, it, opts.index));
   const first = verdicts.find((v) => Array.isArray(v.committee_judges));
   const judges = first ? [...first.committee_judges!] : [...new Set(verdicts.flatMap((v) => Object.keys(v.votes ?? {})))].sort();
   return {
