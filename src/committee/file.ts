@@ -119,15 +119,21 @@ export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict
   }
   const left = excluded.filter((j) => runJudges.includes(j));
   if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
-  const rep0 = new Map<string, Verdict>();
-  for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  // repeat-0 verdicts per judge, by trajectory id (no key string built per verdict: a million-verdict run)
+  const rep0 = new Map<string, Map<string, Verdict>>();
+  for (const v of verdicts) {
+    if (v.repeat !== 0) continue;
+    let m = rep0.get(v.judge_id);
+    if (!m) rep0.set(v.judge_id, (m = new Map()));
+    m.set(v.trajectory_id, v);
+  }
   const changed = new Map<string, number>();
   const inFile = new Set<string>();
   for (const c of cf.verdicts) {
     inFile.add(c.trajectory_id);
     for (const j of cf.judges) {
       if (gone.includes(j)) continue;
-      const now = voteOf(rep0.get(`${c.trajectory_id}\u0000${j}`));
+      const now = voteOf(rep0.get(j)?.get(c.trajectory_id));
       if ((c.votes?.[j] ?? null) !== now) changed.set(j, (changed.get(j) ?? 0) + 1);
     }
   }
