@@ -6,7 +6,6 @@
  */
 import fs from "node:fs";
 import type { HumanLabel, Verdict } from "../types.js";
-import type { HumanLabelRow } from "../sample/import.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
@@ -24,7 +23,7 @@ import {
 } from "./pairwise.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
-import { estimateText, undefinedText } from "./format.js";
+import { estimateText, undefinedText } from "../format/stat-text.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 
 /** The category that means "compromised" on each scale (for counting missed compromises). */
@@ -48,7 +47,7 @@ export class HumanLabelsError extends Error {
  * of the stratum in the population) are set when the file has them (`ipi-judge import-annotations` writes them for
  * two-phase samples); other columns are not read.
  */
-export type HumanLabelRead = HumanLabel & Partial<Pick<HumanLabelRow, "stratum" | "stratum_size">> & { line: number };
+export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number } & { line: number };
 
 /** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
 export interface HumanLabelFile {
@@ -285,19 +284,105 @@ export function humanAgreement(
     return "reason" in m ? l : m.label;
   };
   const quorum = opts.quorum ?? DEFAULT_QUORUM;
-  const warnings: string[] = [];
-  const rowEx: Record<string, number> = {};
-  const exRow = (r: string) => (rowEx[r] = (rowEx[r] ?? 0) + 1);
-  for (const _ of file.bad_rows) exRow("bad_row");
-
   // (1) rows -> item -> annotator -> label
-  const items = new Map<string, Map<string, string>>();
-  const weightOf = new Map<string, number>();
-  const stratumOf = new Map<string, string>();
-  const stratumSize = new Map<string, number>();
+  const g = groupRows(file, formScale);
+  const warnings = g.warnings;
+  const annotators = [...new Set([...g.items.values()].flatMap((m) => [...m.keys()]))].sort();
+  const itemIds = [...g.items.keys()];
+  // (2) annotators' agreement
+  const grid = itemIds.map((id) => annotators.map((a) => {
+    const l = g.items.get(id)!.get(a);
+    return l === undefined ? null : onScale(l);
+  }));
+  const pairwise: HumanAgreementReport["annotator_agreement"]["pairwise"] = [];
+  for (let a = 0; a < annotators.length; a++) {
+    for (let b = a + 1; b < annotators.length; b++) {
+      const names: [string, string] = [annotators[a], annotators[b]];
+      pairwise.push({ annotators: names, comparison: compareTwoRaters(grid.map((r) => r[a]), grid.map((r) => r[b]), cats, { names, bootstrap: opts.bootstrap }) });
+    }
+  }
+  const all = annotators.length >= 2 ? compareManyRaters(grid, cats, { bootstrap: opts.bootstrap, raters: annotators.length }) : null;
+  // (3) consensus
+  const c = formConsensus(g.items, index, formScale, scale, onScale);
+  const ids = [...c.consensus.keys()];
+  const human = ids.map((id) => c.consensus.get(id)!);
+
+  // (4) judges and committee
+  const allJudges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  const judgeIds = opts.judges ?? allJudges;
+  const rep0 = new Map<string, Verdict>();
+  for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  const labelOf = (id: string, j: string): string => {
+    const v = rep0.get(`${id}\u0000${j}`);
+    const b = voteOf(v);
+    return b ? bucketOnScale(b, scale) : noVoteReason(v)!;
+  };
+  const committee = new Map(buildCommittee(verdicts, ids, { judgeIds: allJudges, quorum }).map((x) => [x.trajectory_id, x]));
+  const committeeLabel = (id: string): string => {
+    const x = committee.get(id)!;
+    return x.status === "ok" && x.label ? bucketOnScale(x.label, scale) : x.status;
+  };
+  const anyWeight = g.weightOf.size > 0;
+  const strata = (anyWeight || g.stratumSize.size > 0) && ids.every((id) => g.stratumOf.has(id)) ? [...new Set(ids.map((id) => g.stratumOf.get(id)!))].sort() : null;
+  const ctx: CompareContext = { ids, human, itemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings };
+  const judges: JudgeVsHuman[] = judgeIds.map((jid) => compareWithHumans(ctx, jid, "judge", ids.map((id) => labelOf(id, jid))));
+  if (allJudges.length >= 2) judges.push(compareWithHumans(ctx, "committee", "committee", ids.map(committeeLabel)));
+
+  return {
+    file: opts.file ?? "",
+    scale,
+    categories: [...cats],
+    annotators,
+    rows: { total: file.rows.length + file.bad_rows.length, used: g.used, excluded: g.rowEx },
+    items: itemIds.length,
+    annotator_agreement: {
+      pairwise,
+      all,
+      ...(all ? {} : { all_reason: "fewer_than_2_annotators" }),
+    },
+    consensus: { n: ids.length, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication },
+    excluded_items: c.itemEx,
+    judges,
+    weights: anyWeight
+      ? {
+          items_with_weight: ids.filter((id) => g.weightOf.has(id)).length,
+          kish_n_eff: kishEffectiveN(ids.filter((id) => g.weightOf.has(id)).map((id) => g.weightOf.get(id)!)),
+          source: "weight, or 1 / inclusion_probability",
+          strata,
+        }
+      : null,
+    warnings,
+    bootstrap: opts.bootstrap,
+    quorum,
+  };
+}
+
+/** The label file's rows grouped by item ({@link groupRows}), with the design fields each item carries. */
+interface GroupedRows {
+  /** trajectory id -> annotator -> label on the consensus-forming scale (a later row of one annotator supersedes). */
+  items: Map<string, Map<string, string>>;
+  /** Design weight per item (`weight`, or 1 / `inclusion_probability`; the first row's when rows disagree). */
+  weightOf: Map<string, number>;
+  stratumOf: Map<string, string>;
+  /** N_h per stratum (`stratum_size`; the first row's when rows disagree). */
+  stratumSize: Map<string, number>;
+  /** Rows used, and rows left out by reason. */
+  used: number;
+  rowEx: Record<string, number>;
+  warnings: string[];
+}
+
+/**
+ * Step (1) of {@link humanAgreement}: the rows of the label file grouped by trajectory and annotator on
+ * `formScale`; rows without a label or with a label off the scale are counted by reason in `rowEx`, as are the
+ * file's bad rows (`bad_row`) and superseded duplicates (`duplicate_superseded`).
+ */
+function groupRows(file: HumanLabelFile, formScale: HumanScale): GroupedRows {
+  const g: GroupedRows = { items: new Map(), weightOf: new Map(), stratumOf: new Map(), stratumSize: new Map(), used: 0, rowEx: {}, warnings: [] };
+  const exRow = (r: string) => (g.rowEx[r] = (g.rowEx[r] ?? 0) + 1);
+  for (const _ of file.bad_rows) exRow("bad_row");
   let sizeConflicts = 0;
   let weightConflicts = 0;
-  let used = 0;
   for (const r of file.rows) {
     if (!r.label) {
       exRow("missing_label");
@@ -308,63 +393,52 @@ export function humanAgreement(
       exRow(m.reason);
       continue;
     }
-    let it = items.get(r.trajectory_id);
-    if (!it) items.set(r.trajectory_id, (it = new Map()));
+    let it = g.items.get(r.trajectory_id);
+    if (!it) g.items.set(r.trajectory_id, (it = new Map()));
     if (it.has(r.annotator)) {
       exRow("duplicate_superseded");
-      used--;
+      g.used--;
     }
     it.set(r.annotator, m.label);
-    used++;
+    g.used++;
     const w = r.weight ?? (r.inclusion_probability !== undefined ? 1 / r.inclusion_probability : undefined);
     if (w !== undefined) {
-      const prev = weightOf.get(r.trajectory_id);
+      const prev = g.weightOf.get(r.trajectory_id);
       if (prev !== undefined && Math.abs(prev - w) > 1e-9 * Math.max(1, prev)) weightConflicts++;
-      else weightOf.set(r.trajectory_id, w);
+      else g.weightOf.set(r.trajectory_id, w);
     }
     if (r.stratum) {
-      stratumOf.set(r.trajectory_id, r.stratum);
+      g.stratumOf.set(r.trajectory_id, r.stratum);
       if (r.stratum_size !== undefined) {
-        const prev = stratumSize.get(r.stratum);
+        const prev = g.stratumSize.get(r.stratum);
         if (prev !== undefined && prev !== r.stratum_size) sizeConflicts++;
-        else stratumSize.set(r.stratum, r.stratum_size);
+        else g.stratumSize.set(r.stratum, r.stratum_size);
       }
     }
   }
-  if (sizeConflicts) warnings.push(`${sizeConflicts} rows give a stratum a different stratum_size than an earlier row: the first is used`);
-  if (weightConflicts) warnings.push(`${weightConflicts} rows give a trajectory a different weight than an earlier row: the first weight is used`);
-  const annotators = [...new Set([...items.values()].flatMap((m) => [...m.keys()]))].sort();
-  const itemIds = [...items.keys()];
+  if (sizeConflicts) g.warnings.push(`${sizeConflicts} rows give a stratum a different stratum_size than an earlier row: the first is used`);
+  if (weightConflicts) g.warnings.push(`${weightConflicts} rows give a trajectory a different weight than an earlier row: the first weight is used`);
+  return g;
+}
 
-  // (2) annotators' agreement
-  const grid = itemIds.map((id) => annotators.map((a) => {
-    const l = items.get(id)!.get(a);
-    return l === undefined ? null : onScale(l);
-  }));
-  const pairwise: HumanAgreementReport["annotator_agreement"]["pairwise"] = [];
-  for (let a = 0; a < annotators.length; a++) {
-    for (let b = a + 1; b < annotators.length; b++) {
-      pairwise.push({
-        annotators: [annotators[a], annotators[b]],
-        comparison: compareTwoRaters(
-          grid.map((r) => r[a]),
-          grid.map((r) => r[b]),
-          cats,
-          { names: [annotators[a], annotators[b]], bootstrap: opts.bootstrap },
-        ),
-      });
-    }
-  }
-  const all = annotators.length >= 2 ? compareManyRaters(grid, cats, { bootstrap: opts.bootstrap, raters: annotators.length }) : null;
-
-  // (3) consensus
+/**
+ * Step (3) of {@link humanAgreement}: each item's human consensus (`consensusOf`, ./consensus.ts) put on `scale`;
+ * an item with no lead, or a lead only on a coarser scale, goes to adjudication; items not in the run and labels
+ * off the scale are left out by reason (`itemEx`).
+ */
+function formConsensus(
+  items: ReadonlyMap<string, ReadonlyMap<string, string>>,
+  index: ReadonlyMap<string, TrajectoryIndexRow>,
+  formScale: HumanScale,
+  scale: HumanScale,
+  onScale: (l: string) => string,
+): { consensus: Map<string, string>; adjudication: Adjudication[]; byLabel: Record<string, number>; itemEx: Record<string, number> } {
   const consensus = new Map<string, string>();
   const adjudication: Adjudication[] = [];
-  const byLabel: Record<string, number> = Object.fromEntries(cats.map((c) => [c, 0]));
+  const byLabel: Record<string, number> = Object.fromEntries(SCALE_CATEGORIES[scale].map((c) => [c, 0]));
   const itemEx: Record<string, number> = {};
   const exItem = (r: string) => (itemEx[r] = (itemEx[r] ?? 0) + 1);
-  for (const id of itemIds) {
-    const m = items.get(id)!;
+  for (const [id, m] of items) {
     const top = consensusOf([...m.values()], formScale);
     // no lead on any scale, or only on a coarser scale than the one compared: settled by adjudication
     const coarse = top !== null && coarserScale(top.scale, scale);
@@ -385,117 +459,91 @@ export function humanAgreement(
     consensus.set(id, c.label);
     byLabel[c.label]++;
   }
-  const ids = [...consensus.keys()];
-  const human = ids.map((id) => consensus.get(id)!);
+  return { consensus, adjudication, byLabel, itemEx };
+}
 
-  // (4) judges and committee
-  const allJudges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
-  const judgeIds = opts.judges ?? allJudges;
-  const rep0 = new Map<string, Verdict>();
-  for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
-  const labelOf = (id: string, j: string): string => {
-    const v = rep0.get(`${id}\u0000${j}`);
-    const b = voteOf(v);
-    return b ? bucketOnScale(b, scale) : noVoteReason(v)!;
-  };
-  const committee = new Map(buildCommittee(verdicts, ids, { judgeIds: allJudges, quorum }).map((c) => [c.trajectory_id, c]));
-  const committeeLabel = (id: string): string => {
-    const c = committee.get(id)!;
-    return c.status === "ok" && c.label ? bucketOnScale(c.label, scale) : c.status;
-  };
+/** What {@link compareWithHumans} compares against: the consensus items and the design of the label file. */
+interface CompareContext {
+  /** Items with a consensus, and the consensus label of each (same order). */
+  ids: string[];
+  human: string[];
+  /** Every labelled item (for N_h estimated from the weights). */
+  itemIds: string[];
+  scale: HumanScale;
+  cats: readonly string[];
+  /** The strata of the consensus items when every one has a stratum (and the file has weights or sizes). */
+  strata: string[] | null;
+  rows: GroupedRows;
+  bootstrap: HumanAgreementOptions["bootstrap"];
+  /** Warnings of the report (appended to). */
+  warnings: string[];
+}
 
-  const withWeight = ids.filter((id) => weightOf.has(id)).length;
-  const anyWeight = weightOf.size > 0;
-  const strata = (anyWeight || stratumSize.size > 0) && ids.every((id) => stratumOf.has(id)) ? [...new Set(ids.map((id) => stratumOf.get(id)!))].sort() : null;
-  const compare = (rater: string, kind: "judge" | "committee", labels: string[]): JudgeVsHuman => {
-    const cmp = compareTwoRaters(labels, human, cats, { names: [rater, "human consensus"], bootstrap: opts.bootstrap, nonLabels: NON_LABELS });
-    const isC = COMPROMISED_ON[scale];
-    const usedIdx = ids.map((_, i) => i).filter((i) => (cats as readonly string[]).includes(labels[i]));
-    const humanC = usedIdx.filter((i) => isC(human[i]));
-    const missed = humanC.filter((i) => !isC(labels[i]));
-    const res: JudgeVsHuman = {
-      rater,
-      kind,
-      unweighted: cmp,
-      human_compromised: humanC.length,
-      missed_compromises: missed.length,
-      missed_ids: missed.map((i) => ids[i]),
-      design_weighted: null,
-    };
-    if (!anyWeight) {
-      res.design_weighted_reason = "no_weights_in_label_file";
-      return res;
-    }
-    const lacking = usedIdx.filter((i) => !weightOf.has(ids[i])).length;
-    if (lacking > 0) {
-      res.design_weighted_reason = `weights_missing_on_${lacking}_items`;
-      return res;
-    }
-    if (usedIdx.length === 0) {
-      res.design_weighted_reason = "empty_input";
-      return res;
-    }
-    const j = usedIdx.map((i) => labels[i]);
-    const h = usedIdx.map((i) => human[i]);
-    const w = usedIdx.map((i) => weightOf.get(ids[i])!);
-    let est: WeightedAgreement | null = null;
-    let estimator = "hajek (given weights; point estimates, no SE: give stratum and stratum_size columns for linearised SEs)";
-    if (strata) {
-      const st = usedIdx.map((i) => stratumOf.get(ids[i])!);
-      if (strata.every((x) => stratumSize.has(x))) {
-        // The design's N_h (import-annotations writes stratum_size): post-stratified weights N_h / n_h
-        // (test/data/vectors/NOTES.md §7.2 "Estimators").
-        const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)!]));
-        est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
-        estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";
-      } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
-        // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
-        const N: Record<string, number> = Object.create(null);
-        for (const id of itemIds) {
-          const x = stratumOf.get(id);
-          const wt = weightOf.get(id);
-          if (x !== undefined && wt !== undefined) N[x] = (N[x] ?? 0) + wt;
-        }
-        est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
-        estimator = "post-stratified hajek with stratified linearised SEs (N_h = sum of the weights of the labelled items in h)";
-      } else {
-        warnings.push(`weights vary within a stratum and no stratum_size is given: ${rater}'s design-weighted estimates have no SE`);
-      }
-    }
-    est ??= weightedAgreement(j, h, w, cats);
-    res.design_weighted = { ...est, estimator };
+/**
+ * Step (4) of {@link humanAgreement} for one rater: unweighted agreement with the consensus, missed compromises,
+ * and the design-weighted estimates when the file carries weights (post-stratified with linearised SEs when it
+ * carries strata; test/data/vectors/NOTES.md §7.2 "Estimators").
+ */
+function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "committee", labels: string[]): JudgeVsHuman {
+  const { ids, human, cats, strata } = ctx;
+  const { weightOf, stratumOf, stratumSize } = ctx.rows;
+  const cmp = compareTwoRaters(labels, human, cats, { names: [rater, "human consensus"], bootstrap: ctx.bootstrap, nonLabels: NON_LABELS });
+  const isC = COMPROMISED_ON[ctx.scale];
+  const usedIdx = ids.map((_, i) => i).filter((i) => cats.includes(labels[i]));
+  const humanC = usedIdx.filter((i) => isC(human[i]));
+  const missed = humanC.filter((i) => !isC(labels[i]));
+  const res: JudgeVsHuman = {
+    rater,
+    kind,
+    unweighted: cmp,
+    human_compromised: humanC.length,
+    missed_compromises: missed.length,
+    missed_ids: missed.map((i) => ids[i]),
+    design_weighted: null,
+  };
+  if (weightOf.size === 0) {
+    res.design_weighted_reason = "no_weights_in_label_file";
     return res;
-  };
-  const judges: JudgeVsHuman[] = judgeIds.map((jid) => compare(jid, "judge", ids.map((id) => labelOf(id, jid))));
-  if (allJudges.length >= 2) judges.push(compare("committee", "committee", ids.map(committeeLabel)));
-
-  return {
-    file: opts.file ?? "",
-    scale,
-    categories: [...cats],
-    annotators,
-    rows: { total: file.rows.length + file.bad_rows.length, used, excluded: rowEx },
-    items: itemIds.length,
-    annotator_agreement: {
-      pairwise,
-      all,
-      ...(all ? {} : { all_reason: "fewer_than_2_annotators" }),
-    },
-    consensus: { n: ids.length, by_label: byLabel, ties: adjudication.length, adjudication },
-    excluded_items: itemEx,
-    judges,
-    weights: anyWeight
-      ? {
-          items_with_weight: withWeight,
-          kish_n_eff: kishEffectiveN(ids.filter((id) => weightOf.has(id)).map((id) => weightOf.get(id)!)),
-          source: "weight, or 1 / inclusion_probability",
-          strata,
-        }
-      : null,
-    warnings,
-    bootstrap: opts.bootstrap,
-    quorum,
-  };
+  }
+  const lacking = usedIdx.filter((i) => !weightOf.has(ids[i])).length;
+  if (lacking > 0) {
+    res.design_weighted_reason = `weights_missing_on_${lacking}_items`;
+    return res;
+  }
+  if (usedIdx.length === 0) {
+    res.design_weighted_reason = "empty_input";
+    return res;
+  }
+  const j = usedIdx.map((i) => labels[i]);
+  const h = usedIdx.map((i) => human[i]);
+  const w = usedIdx.map((i) => weightOf.get(ids[i])!);
+  let est: WeightedAgreement | null = null;
+  let estimator = "hajek (given weights; point estimates, no SE: give stratum and stratum_size columns for linearised SEs)";
+  if (strata) {
+    const st = usedIdx.map((i) => stratumOf.get(ids[i])!);
+    if (strata.every((x) => stratumSize.has(x))) {
+      // The design's N_h (import-annotations writes stratum_size): post-stratified weights N_h / n_h
+      // (test/data/vectors/NOTES.md §7.2 "Estimators").
+      const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)!]));
+      est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
+      estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";
+    } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
+      // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
+      const N: Record<string, number> = Object.create(null);
+      for (const id of ctx.itemIds) {
+        const x = stratumOf.get(id);
+        const wt = weightOf.get(id);
+        if (x !== undefined && wt !== undefined) N[x] = (N[x] ?? 0) + wt;
+      }
+      est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
+      estimator = "post-stratified hajek with stratified linearised SEs (N_h = sum of the weights of the labelled items in h)";
+    } else {
+      ctx.warnings.push(`weights vary within a stratum and no stratum_size is given: ${rater}'s design-weighted estimates have no SE`);
+    }
+  }
+  est ??= weightedAgreement(j, h, w, cats);
+  res.design_weighted = { ...est, estimator };
+  return res;
 }
 
 /** Plain-text rendering of a human-agreement report. */

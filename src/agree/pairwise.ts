@@ -32,7 +32,7 @@ import {
   type PercentAgreement,
   type WeightSpec,
 } from "../stats/index.js";
-import { estimateText, pctText, statText } from "./format.js";
+import { estimateText, pctText, statText } from "../format/stat-text.js";
 
 /** Bootstrap settings: `B` resamples (0 = no bootstrap) and the seed of pure-rand xoroshiro128+. */
 export interface BootstrapSettings {
@@ -213,7 +213,7 @@ export function fleissCounts(counts: number[][], reason = "empty_input"): Fleiss
   return rest;
 }
 
-/** `0.123`, or `undefined (<why>)` (src/agree/format.ts). */
+/** `0.123`, or `undefined (<why>)` (src/format/stat-text.ts). */
 export function f3(x: number | null | undefined, reason?: string | null): string {
   return statText(x, reason);
 }
@@ -223,7 +223,7 @@ export function pct(x: number | null | undefined, reason?: string | null): strin
   return pctText(x, reason);
 }
 
-/** One line for a kappa: value, SE, Wald CI and bootstrap CI, each undefined part said so (src/agree/format.ts). */
+/** One line for a kappa: value, SE, Wald CI and bootstrap CI, each undefined part said so (src/format/stat-text.ts). */
 export function kappaLine(k: KappaReport, name = "kappa"): string {
   return `${name} ${estimateText(k)}`;
 }

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import type { WeightSpec } from "../stats/index.js";
 import { CsvError, parseCsvTable } from "../io/csv.js";
 import { describeLabelStudioJsonMin } from "../io/label-studio.js";
-import { ciText, estimateText } from "./format.js";
+import { ciText, estimateText } from "../format/stat-text.js";
 import { compareManyRaters, compareTwoRaters, f3, formatTwoRater, pct, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "./pairwise.js";
 
 /** A ratings table: items × raters, `null` = missing. Values are strings (numbers in JSON are written as strings). */

@@ -3,9 +3,9 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cohenKappaFromLabels } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
-import { ciText, pctText, statText } from "./format.js";
+import { ciText, pctText, statText } from "../format/stat-text.js";
 import { COVERAGE_LOW_BELOW, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
-import { rateFigureText } from "./rates-text.js";
+import { rateFigureText } from "../format/rates-text.js";
 
 /**
  * The reference fields that are attack verdicts (DESIGN section 3: `reference.security`, true = the injected goal
@@ -323,7 +323,7 @@ export function committeeReferenceAgreement(
 
 /**
  * One line per rater (judges, then the committee): n, Cohen's kappa of full_compliance and of the binary
- * collapse against the reference, with the shared formatter (`src/agree/format.ts`).
+ * collapse against the reference, with the shared formatter (`src/format/stat-text.ts`).
  */
 export function formatReferenceTable(rows: readonly ReferenceAgreement[]): string {
   const w = Math.max(5, ...rows.map((r) => r.judge_id.length));

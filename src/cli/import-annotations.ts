@@ -1,4 +1,4 @@
-import { statText } from "../agree/format.js";
+import { statText } from "../format/stat-text.js";
 import path from "node:path";
 import type { Command } from "commander";
 import { importAnnotations } from "../sample/index.js";

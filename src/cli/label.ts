@@ -10,7 +10,7 @@ import { overCap } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
 import { EXIT, UsageError } from "../errors.js";
-import { showBidiControls } from "../serialize/bidi.js";
+import { showBidiControls } from "../format/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";

@@ -22,10 +22,10 @@ import { testRetest, type JudgeRetest } from "./retest.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import type { RunState } from "../store/run-state.js";
-import { estimateText, undefinedText } from "../agree/format.js";
+import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type AttackRates } from "../stats/rates.js";
-import { ratesText } from "../agree/rates-text.js";
+import { ratesText } from "../format/rates-text.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 
 /** Per-judge figures (repeat 0 only): the run summary's figures plus error/refusal counts and the downgrade rate. */

@@ -7,6 +7,7 @@ import type { Bucket, CommitteeVerdict, Verdict } from "../types.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cellKey } from "./cells.js";
+import { conditionValue } from "../store/row-field.js";
 
 /** One labelled attacked trajectory. */
 export interface Observation {
@@ -71,24 +72,6 @@ export type ObservationExclusion =
   | "committee_no_quorum"
   | "committee_disputed";
 
-/**
- * The value of a condition field on a trajectory index row: a top-level field (`condition`, `attack`,
- * `suite`, `agent_family`, ...) or a path into the row's metadata (`metadata.surface`, `metadata.a.b`).
- * Strings are kept as they are; numbers and booleans are turned into strings; anything else (missing, null,
- * objects, empty strings) gives undefined.
- */
-export function conditionValue(row: TrajectoryIndexRow, field: string): string | undefined {
-  const path = field.split(".");
-  let cur: unknown = row;
-  for (const k of path) {
-    if (cur === null || typeof cur !== "object" || Array.isArray(cur)) return undefined;
-    if (!Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
-    cur = (cur as Record<string, unknown>)[k];
-  }
-  if (typeof cur === "string") return cur === "" ? undefined : cur;
-  if (typeof cur === "number" || typeof cur === "boolean") return String(cur);
-  return undefined;
-}
 
 /**
  * A group (a value of the condition field, an agent model, a suite or a surface) that had attacked trajectories
@@ -132,7 +115,7 @@ export interface Observations {
  *
  * @param index trajectory index rows by id (`readTrajectoryIndex`).
  * @param labels the run's verdicts (for a judge) and committee verdicts (for the committee).
- * @param conditionField see {@link conditionValue}.
+ * @param conditionField see `conditionValue` (../store/row-field.ts).
  */
 export function buildObservations(
   index: Map<string, TrajectoryIndexRow>,

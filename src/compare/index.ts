@@ -5,7 +5,7 @@
  * reversals between conditions, worst-condition risk against a baseline, leave-one-suite-out condition
  * selection, and the logistic-regression test of the model x condition interaction.
  */
-import { pctText, statText, undefinedText } from "../agree/format.js";
+import { pctText, statText, undefinedText } from "../format/stat-text.js";
 import type { Observation, Observations, UnlabelledItem } from "./data.js";
 import {
   ALL_SUITES,
@@ -22,7 +22,7 @@ import {
 } from "./analysis.js";
 import { interactionLRT, type InteractionTest } from "./logistic.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
-import { blockedText, coverageText, rateFigureText } from "../agree/rates-text.js";
+import { blockedText, coverageText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
@@ -280,7 +280,7 @@ function utilityOf(
   return utilityTable(rows, field);
 }
 
-// Undefined figures read `undefined (<why>)` as in every other output (src/agree/format.ts).
+// Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).
 const pct = (x: number | null | undefined, reason?: string) => pctText(x, reason);
 const num = (x: number | null | undefined, d = 3) => statText(x, undefined, d);
 const ci = (c: { lower: number | null; upper: number | null } | null | undefined, f = pct) =>

@@ -14,7 +14,7 @@
  */
 import { wilsonInterval } from "../stats/confusion.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { conditionValue } from "./data.js";
+import { conditionValue } from "../store/row-field.js";
 import { runKind } from "../ingest/attacked.js";
 
 /** A utility rate: passed/n with a Wilson interval, or null with a reason when n = 0. */

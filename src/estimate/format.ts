@@ -1,10 +1,10 @@
 /**
  * Plain-text rendering of an estimate report (`ipi-judge estimate` without `--json`): one line per group with
  * the judge, human and calibrated estimates of asr_behaviour and of asr_goal, with their 95% intervals; undefined values show as `undefined (<why>)`,
- * through the one formatter of every text output (src/agree/format.ts).
+ * through the one formatter of every text output (src/format/stat-text.ts).
  */
 import { whereLine } from "../store/where.js";
-import { reasonText, undefinedText } from "../agree/format.js";
+import { reasonText, undefinedText } from "../format/stat-text.js";
 import type { DesignAsr } from "./calibrated.js";
 import type { EstimateReport } from "./run.js";
 

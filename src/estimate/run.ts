@@ -17,8 +17,8 @@ import { consensusOf, consensusScale } from "../agree/consensus.js";
 import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumField } from "../sample/population.js";
 import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
 import { labelOnScale } from "../rubric/scale.js";
-import { conditionValue } from "../compare/data.js";
-import { reasonText } from "../agree/format.js";
+import { conditionValue } from "../store/row-field.js";
+import { reasonText } from "../format/stat-text.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
 /** Whose labels the judge term uses. */

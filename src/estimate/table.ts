@@ -20,7 +20,7 @@
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
-import { undefinedText } from "../agree/format.js";
+import { undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
@@ -61,7 +61,7 @@ function calibratedCell(c: EstimateReport["groups"][number] | undefined): Calibr
     value: c.calibrated.asr,
     ...(c.calibrated.asr === null ? { reason: c.calibrated.reason } : {}),
     // a zero-width interval (every labelled item agrees) is not certainty: no interval, said why, as
-    // `estimate`'s text and src/agree/format.ts `ciText` say it
+    // `estimate`'s text and src/format/stat-text.ts `ciText` say it
     ci95: c.calibrated.degenerate ? null : c.calibrated.ci95,
     ...(c.calibrated.asr !== null && c.calibrated.degenerate
       ? { ci_reason: "se_zero" }
@@ -336,7 +336,7 @@ const pct = (x: number) => (100 * x).toFixed(1);
 
 /**
  * A cell as text: `31.9 [27.0, 37.2]` (percent), `31.9 CI undefined (<why>)` when the value has no interval
- * and says why, or `undefined (<why>)` (src/agree/format.ts, the one formatter of text outputs); a low-coverage
+ * and says why, or `undefined (<why>)` (src/format/stat-text.ts, the one formatter of text outputs); a low-coverage
  * rate reads `coverage_low (...)` (no number), or its number marked `LOW` when `allowLow`.
  */
 export function cellText(p: CellValue, allowLow = false): string {

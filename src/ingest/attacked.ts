@@ -9,7 +9,7 @@
 import type { Trajectory } from "../types.js";
 import { NO_DEFENSE } from "./attribution.js";
 import type { ItemWarning } from "./warnings.js";
-import { BIDI_CONTROLS } from "../serialize/bidi.js";
+import { BIDI_CONTROLS } from "../format/bidi.js";
 
 /**
  * Zero-width characters (U+200B-200D zero-width space / non-joiner / joiner, U+2060 word joiner, U+FEFF zero-width
@@ -20,7 +20,7 @@ export const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff\u180e]/g;
 
 /**
  * `value` without zero-width ({@link ZERO_WIDTH}) and bidi control characters (`BIDI_CONTROLS`,
- * src/serialize/bidi.ts). Applied to `attack` and `condition` values at ingest before the no-attack / no-defense
+ * src/format/bidi.ts). Applied to `attack` and `condition` values at ingest before the no-attack / no-defense
  * rules (red team 2, finding 4): `"none\u200b"` is `none`, not a second condition that prints like it.
  */
 export function stripInvisible(value: string): string {

@@ -109,11 +109,11 @@ export class LlmJudge implements Judge {
     this.#secrets = secrets;
     // The judge's client: chat requests go through it, and the Batch API path (../run/batch.ts) sends files and
     // batches with it.
-    const local = createChatSender(cfg, common);
-    this.#client = local.client;
-    this.#sender = local;
-    this.#crossOrigin = local.crossOrigin;
-    this.limiter = local.limiter;
+    const endpoint = createChatSender(cfg, common);
+    this.#client = endpoint.client;
+    this.#sender = endpoint.sender;
+    this.#crossOrigin = endpoint.crossOrigin;
+    this.limiter = endpoint.limiter;
     this.id = cfg.id;
     this.model = cfg.model;
     this.family = cfg.family;

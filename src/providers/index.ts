@@ -24,7 +24,8 @@
  *   conversation's paid turns as `paid`). Error kinds added by issue 23: `prompt_truncated` (the server read less
  *   than was sent), `json_validate_failed` (the model's output, with `output`); a reply may carry `reasoning` and
  *   `notes` (e.g. `finish_reason "length"` on a complete reply); `adapted` lists the judge-level adaptations made.
- * - behind it, per judge (`createChatSender`, `./sender.ts`): the `openai` v6 client (credentials from the
+ * - behind it, per judge (`createChatSender`, `./sender.ts`, returning a `JudgeEndpoint`: the sender, and apart
+ *   from it the client the Batch API path reuses, the limiter, the redirect record): the `openai` v6 client (credentials from the
  *   environment: `clientSettings`, in `src/config/judges.ts` beside the config checks that share its rules)
  *   over the platform `fetch` with a reader that bounds the decoded body (`./fetch.ts`); the fault policy as data
  *   (`./faults.ts`: status and error tables -> retry with backoff, wait the retry-after, resend adapted, error kind,
@@ -39,7 +40,7 @@
  * Money and token counting live here too: `./cost.ts` (price -> USD, totals that know what they could not count),
  * `./tokens.ts` (real tokenizers for OpenAI models, labelled estimates otherwise).
  */
-export type { ChatSender, SendOptions } from "./sender.js";
+export type { ChatSender, JudgeEndpoint, SendOptions } from "./sender.js";
 export { createChatSender } from "./sender.js";
 export type { ChatMessage, ChatRequest, SendOutcome, SendResult, Usage } from "./send.js";
 export { addUsage, providerFault, readUsage, reasoningText, rejectsTemperature, isContextLength } from "./send.js";

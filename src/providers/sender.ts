@@ -30,14 +30,32 @@ export interface ChatSender {
 }
 
 /**
+ * What {@link createChatSender} hands its judge, each part named: the judge conversation sees only `sender`; the
+ * Batch API path (`./batch-api.ts`, driven by `../run/batch.ts`) needs the same `client` for files and batches.
+ * The client holds the API key: keep it in a private field (`LlmJudge` does), never in a record that is logged or
+ * serialized.
+ */
+export interface JudgeEndpoint {
+  /** Sends the judge's chat requests (the contract of `./index.ts`). */
+  sender: ChatSender;
+  /** The judge's `openai` client (`maxRetries: 0`, the size-limited fetch of `./fetch.ts`). */
+  client: OpenAI;
+  /** Requests in flight, adapted to 429s (`./pacing.ts`). */
+  limiter: AimdLimiter;
+  /** The first redirect the judge's requests followed to another origin, if any. */
+  crossOrigin: () => JudgeHealth["crossOrigin"];
+}
+
+/**
  * The sending side of one judge: an `openai` client (`maxRetries: 0`, the size-limited fetch of `./fetch.ts`),
  * the rpm/tpm pacer and the AIMD limiter (`./pacing.ts`), and the judge's health record. Used by `createOpenAIJudge`.
+ * @returns the {@link JudgeEndpoint}: the sender and, apart from it, the client, limiter and redirect record.
  * @throws JudgesConfigError when `cfg.api_key_env` names an unset variable.
  */
 export function createChatSender(
   cfg: JudgeConfig,
   common: { transport?: TransportOptions; env?: NodeJS.ProcessEnv },
-): ChatSender & { client: OpenAI; limiter: AimdLimiter; crossOrigin: () => JudgeHealth["crossOrigin"] } {
+): JudgeEndpoint {
   const cs = clientSettings(cfg, common.env);
   const timeoutMs = judgeSettings(cfg).timeout_ms;
   // chat completion bodies bounded (decoded bytes, gzip bombs included): ./fetch.ts
@@ -80,8 +98,6 @@ export function createChatSender(
       baseURL: cs.baseURL,
       isComplete: opts.isComplete,
     });
-  const out = { send, limiter, crossOrigin: () => health.crossOrigin } as ChatSender & { client: OpenAI; limiter: AimdLimiter; crossOrigin: () => JudgeHealth["crossOrigin"] };
-  // not enumerable: the client holds the API key
-  return Object.defineProperty(out, "client", { value: client, enumerable: false });
+  return { sender: { send }, client, limiter, crossOrigin: () => health.crossOrigin };
 }
 

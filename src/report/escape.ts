@@ -4,13 +4,13 @@
  * {@link escapeText} (text content inside an element that is itself isolated) or {@link escapeAttr} (quoted
  * attribute values and `<title>`), never as markup, a URL, a style or a script.
  *
- * Bidirectional-text controls (U+202A-202E, U+2066-2069, U+200E/200F, U+061C; src/serialize/bidi.ts
+ * Bidirectional-text controls (U+202A-202E, U+2066-2069, U+200E/200F, U+061C; src/format/bidi.ts
  * `BIDI_CONTROLS`) never reach the page raw: they are shown as visible, inert markers such as `⟨U+202E⟩`, so a
  * quote starting with a right-to-left override cannot reverse the report's own text after it. Each untrusted
  * text span is also isolated (`<bdi>`), so even implicit right-to-left text (Hebrew, Arabic letters) cannot
  * reorder the neutral characters and numbers of the report's text around it (Unicode UAX #9, isolates).
  */
-import { BIDI_CONTROLS, showBidiControls } from "../serialize/bidi.js";
+import { BIDI_CONTROLS, showBidiControls } from "../format/bidi.js";
 
 const MAP: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 

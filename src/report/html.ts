@@ -23,11 +23,11 @@ import {
 } from "./charts.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
 import type { TableRow } from "../estimate/table.js";
-import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../agree/format.js";
-import { ratesText } from "../agree/rates-text.js";
+import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
+import { ratesText } from "../format/rates-text.js";
 import { RATE_NAMES } from "../stats/rates.js";
 
-// One rendering of undefined or degenerate figures for every output (src/agree/format.ts): `undefined (<why>)`.
+// One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
 const f3 = (x: number | null | undefined, reason?: string) => escapeHtml(statText(x, reason));
 const ci = (c: IntervalLike | null | undefined, reason?: string) => escapeHtml(ciText(c, reason));
@@ -457,7 +457,7 @@ function itemsSection(m: ReportModel): string {
 
 /**
  * A proportion cell of the paper table: `31.9% [27.0%, 37.2%]`, `31.9% CI undefined (<why>)`, or
- * `undefined (<why>)` (src/agree/format.ts).
+ * `undefined (<why>)` (src/format/stat-text.ts).
  */
 function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string } | null): string {
   if (!p) return "";

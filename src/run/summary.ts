@@ -1,14 +1,14 @@
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
-import { pctText } from "../agree/format.js";
+import { pctText } from "../format/stat-text.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import type { IngestWarning } from "../ingest/warnings.js";
 import { RateTally, attackMixWarnings, type AttackRates, type RateItem } from "../stats/rates.js";
-import { ratesText } from "../agree/rates-text.js";
-import { showBidiControls } from "../serialize/bidi.js";
+import { ratesText } from "../format/rates-text.js";
+import { showBidiControls } from "../format/bidi.js";
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
@@ -269,7 +269,7 @@ export function summarizeRun(
   };
 }
 
-// Undefined shares read `undefined (<why>)`, as in every other output (src/agree/format.ts).
+// Undefined shares read `undefined (<why>)`, as in every other output (src/format/stat-text.ts).
 const pct = (x: number | null) => pctText(x, "nothing_to_count");
 
 /** The cached share of the prompt tokens in words: a figure no provider response reported is unknown, not 0. */
@@ -280,7 +280,7 @@ function cachedText(u: JudgeSummary["usage"]): string {
 
 /**
  * Render a run summary as plain text for the terminal. Bidi control characters in the input's values (ids, agent
- * models, conditions, attacks, warnings naming them) are shown as visible markers (`⟨U+202E⟩`, src/serialize/bidi.ts).
+ * models, conditions, attacks, warnings naming them) are shown as visible markers (`⟨U+202E⟩`, src/format/bidi.ts).
  */
 export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
@@ -351,6 +351,6 @@ export function formatSummary(s: RunSummary): string {
       `errors: ${s.errors.total} (${Object.entries(s.errors.by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`,
     );
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
-  // reorders the terminal line (red team 2, finding 4; src/serialize/bidi.ts)
+  // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
   return showBidiControls(lines.join("\n"));
 }

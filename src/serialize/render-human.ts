@@ -5,7 +5,7 @@
  */
 import type { Trajectory } from "../types.js";
 import { messageText, renderToolCall, renderToolDefinition, trajectoryTools } from "./parts.js";
-import { showBidiControls } from "./bidi.js";
+import { showBidiControls } from "../format/bidi.js";
 
 /** Loose comparison form for spotting injected text in a message: escapes undone, whitespace collapsed, lowercase. */
 function loose(s: string): string {

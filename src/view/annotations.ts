@@ -29,7 +29,7 @@ import { evidenceContext } from "../evidence/context.js";
 import { verifyQuote } from "../evidence/verify.js";
 import { trajectoryDoc, type TrajectoryDoc } from "./document.js";
 import { contentSha256 } from "../io/hash.js";
-import { restoreBidiControls, showBidiControls } from "../serialize/bidi.js";
+import { restoreBidiControls, showBidiControls } from "../format/bidi.js";
 
 /** The folder of annotator files inside the sample folder. */
 export const ANNOTATIONS_DIR = "annotations";
@@ -463,7 +463,7 @@ export class SampleStore {
   }
 
   /**
-   * Verify an annotator's quote. The page shows bidi controls as markers (`⟨U+202E⟩`, src/serialize/bidi.ts), so a
+   * Verify an annotator's quote. The page shows bidi controls as markers (`⟨U+202E⟩`, src/format/bidi.ts), so a
    * selection across one holds the marker: it is tried with the markers turned back into the controls first.
    */
   private verify(b: Trajectory, itemId: string, label: string, ev: { part: number; quote: string }): VerifiedQuote {

@@ -8,7 +8,7 @@
 import type { Bucket, Part, Trajectory, Verdict, VerifiedQuote } from "../types.js";
 import { EVIDENCE_KINDS } from "../rubric/buckets.js";
 import { trajectoryParts, trajectoryTools } from "../serialize/parts.js";
-import { showBidiControls } from "../serialize/bidi.js";
+import { showBidiControls } from "../format/bidi.js";
 import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { findQuoteSpan } from "../evidence/verify.js";
 import { injectionsIn } from "../sample/export.js";

@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { restoreBidiControls, showBidiControls } from "../serialize/bidi.js";
+import { restoreBidiControls, showBidiControls } from "../format/bidi.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { loadSampledTrajectories } from "../sample/source.js";
 import { readLine, type ViewRow, type ViewRun } from "./run-data.js";
@@ -115,7 +115,7 @@ export async function itemView(run: ViewRun, shownId: string, sourceRoot: string
 
 /**
  * A list or detail row as the page gets it: every string value (id, agent_model, suite, condition, attack, ...) and
- * the annotator names keying `humans` with bidi controls shown as markers (src/serialize/bidi.ts). The page links
+ * the annotator names keying `humans` with bidi controls shown as markers (src/format/bidi.ts). The page links
  * to the shown id; {@link itemView} and the list's field filters take it back.
  */
 export function visibleRow<T extends { humans?: Record<string, string> }>(row: T): T {
@@ -124,7 +124,7 @@ export function visibleRow<T extends { humans?: Record<string, string> }>(row: T
   return out;
 }
 
-/** A copy of `v` with every string in it shown with its bidi controls as markers (src/serialize/bidi.ts). */
+/** A copy of `v` with every string in it shown with its bidi controls as markers (src/format/bidi.ts). */
 export function withVisibleBidi<T>(v: T): T {
   if (typeof v === "string") return showBidiControls(v) as T;
   if (Array.isArray(v)) return v.map(withVisibleBidi) as T;

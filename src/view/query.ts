@@ -8,7 +8,7 @@ import { labelOnScale } from "../rubric/scale.js";
 import { binaryOf } from "../rubric/buckets.js";
 import type { Bucket } from "../types.js";
 import { searchText, type ViewRow, type ViewRun } from "./run-data.js";
-import { showBidiControls } from "../serialize/bidi.js";
+import { showBidiControls } from "../format/bidi.js";
 import { visibleRow } from "./item.js";
 
 /** The metadata fields the list filters on by exact value. */

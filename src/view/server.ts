@@ -25,7 +25,7 @@ import type { ViewRun } from "./run-data.js";
 import { facets, FIELDS, listPage, parseListQuery } from "./query.js";
 import { itemView, withVisibleBidi } from "./item.js";
 import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
-import { showBidiControls } from "../serialize/bidi.js";
+import { showBidiControls } from "../format/bidi.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
 
 /** The Content-Security-Policy of every response. */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { DATA, SAMPLES } from "../helpers/paths.js";
-import { undefinedText } from "../../src/agree/format.js";
+import { undefinedText } from "../../src/format/stat-text.js";
 import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { readVerdicts, readTrajectoryIndex } from "../../src/store/run-store.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { buildObservations, conditionValue } from "../../src/compare/data.js";
+import { buildObservations } from "../../src/compare/data.js";
+import { conditionValue } from "../../src/store/row-field.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { CommitteeVerdict, Verdict } from "../../src/types.js";
 

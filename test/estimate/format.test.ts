@@ -2,9 +2,9 @@ import { describe, expect, it } from "vitest";
 import { formatEstimate } from "../../src/estimate/format.js";
 import { domainAsr, type DomainUnit, type LabelledItem } from "../../src/estimate/calibrated.js";
 import type { EstimateReport } from "../../src/estimate/run.js";
-import { REASON_TEXT, reasonText } from "../../src/agree/format.js";
+import { REASON_TEXT, reasonText } from "../../src/format/stat-text.js";
 
-describe("estimate text output: undefined values in words, through src/agree/format.ts", () => {
+describe("estimate text output: undefined values in words, through src/format/stat-text.ts", () => {
   // Group of 4 trajectories in cell c1 (2 labelled) and c2 (1 labelled of 4): the CI is undefined (stratum_n_lt_2).
   const domain: DomainUnit[] = ["x", "y", "z", "w"].map((id) => ({ id, judge: id === "x" ? true : id === "w" ? null : false }));
   const lab: LabelledItem[] = [

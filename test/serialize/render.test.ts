@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { DEFAULT_BUDGET_CHARS, elisionMarker, maxMessageElisionMarkerLength, messageElisionMarker, MIN_KEEP_CHARS, renderForJudge, type RenderedTrajectory } from "../../src/serialize/render.js";
 import { mdCode, renderForHuman } from "../../src/serialize/render-human.js";
-import { showBidiControls } from "../../src/serialize/bidi.js";
+import { showBidiControls } from "../../src/format/bidi.js";
 import { FORGERS, structuralLines } from "./markdown.js";
 import { TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { attackMixWarnings, attackRates, attackRatesFromCounts, COVERAGE_LOW_BELOW, rateFigure, RateTally } from "../../src/stats/rates.js";
 import { wilsonInterval } from "../../src/stats/confusion.js";
-import { ratesText } from "../../src/agree/rates-text.js";
+import { ratesText } from "../../src/format/rates-text.js";
 
 describe("the two named rates, blocked attempts and coverage (DESIGN section 1)", () => {
   it("asr_goal counts full compliance, asr_behaviour full or partial, over the labelled; not_exposed is not compromised", () => {

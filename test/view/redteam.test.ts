@@ -20,7 +20,7 @@ import { loadViewRun, type ViewRun } from "../../src/view/run-data.js";
 import { parseManifest } from "../../src/sample/import.js";
 import { contentSha256 } from "../../src/run/resume.js";
 import { hostsFor } from "../../src/view/server.js";
-import { restoreBidiControls, showBidiControls } from "../../src/serialize/bidi.js";
+import { restoreBidiControls, showBidiControls } from "../../src/format/bidi.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
 import type { Trajectory } from "../../src/types.js";
 import { cookieOf, post, req } from "../helpers/view-http.js";

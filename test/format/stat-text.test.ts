@@ -1,10 +1,10 @@
 /**
- * One rendering of undefined and degenerate statistics everywhere (src/agree/format.ts). Before, the same
+ * One rendering of undefined and degenerate statistics everywhere (src/format/stat-text.ts). Before, the same
  * degenerate kappa read "kappa 0.000 (SE 0.000), 95% Wald CI [0.000, 0.000]" in one command and "n/a" or "null"
  * in others.
  */
 import { describe, expect, it } from "vitest";
-import { ciText, estimateText, pctText, statText } from "../../src/agree/format.js";
+import { ciText, estimateText, pctText, statText } from "../../src/format/stat-text.js";
 import { compareTwoRaters, formatTwoRater } from "../../src/agree/pairwise.js";
 import { formatReferenceAgreement, referenceAgreement } from "../../src/agree/reference.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";

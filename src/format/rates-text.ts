@@ -4,7 +4,7 @@
  * and a low coverage is flagged wherever the rates are.
  */
 import { COVERAGE_LOW_BELOW, type AttackRates, type RateFigure } from "../stats/rates.js";
-import { pctText } from "./format.js";
+import { pctText } from "./stat-text.js";
 
 /** `12.5% [9.4, 16.4] (45/360)`, or `undefined (<why>)`. */
 export function rateFigureText(r: RateFigure): string {

@@ -1,6 +1,6 @@
 /**
  * Bidirectional-text controls in untrusted text, made visible. Shared by the renderers for judges and humans
- * (`./render.ts`) and the HTML report's escaping (`../report/escape.ts`), so the report does not import the
+ * (`../serialize/render.ts`, `../serialize/render-human.ts`), ingest (`../ingest/attacked.ts`), the run summary, the view and the HTML report's escaping (`../report/escape.ts`), so the report does not import the
  * judge renderer.
  */
 
