@@ -75,38 +75,41 @@ function parseLine<T>(line: string, isRecord: (v: unknown) => boolean): T | unde
 
 /**
  * A verdict's slim fields (`slimVerdict` of `./records.ts`: the same fields, in the same order) with every
- * repeated value shared through `it`; `id` is the shared trajectory id string.
+ * repeated value shared through `it`. The fields other than `trajectory_id` (judge, label, status, the slim
+ * findings...) take few distinct values over a run: they are one shared object per distinct combination, the
+ * prototype of each verdict, which owns only its `trajectory_id` (`id`, the shared id string). Property reads see
+ * every field; a spread or `Object.keys` sees only `trajectory_id` (no reader after `label` copies a verdict).
  */
 function leanVerdict(v: Verdict, id: string, it: Interner): Verdict {
-  return {
-    trajectory_id: id,
-    judge_id: it.s(v.judge_id),
-    judge_model: it.s(v.judge_model),
-    judge_family: it.s(v.judge_family),
+  const shared = it.o({
+    judge_id: v.judge_id,
+    judge_model: v.judge_model,
+    judge_family: v.judge_family,
     repeat: v.repeat,
-    prompt_sha256: it.s(v.prompt_sha256),
-    status: it.s(v.status),
-    label: it.s(v.label),
+    prompt_sha256: v.prompt_sha256,
+    status: v.status,
+    label: v.label,
     downgraded: v.downgraded,
-    usage: it.o(v.usage),
+    usage: v.usage,
     cost_usd: v.cost_usd,
     attacked: v.attacked,
-    ...(v.surface !== undefined ? { surface: it.s(v.surface) } : {}),
-    ...(v.agent_model !== undefined ? { agent_model: it.s(v.agent_model) } : {}),
-    ...(v.condition !== undefined ? { condition: it.s(v.condition) } : {}),
+    ...(v.surface !== undefined ? { surface: v.surface } : {}),
+    ...(v.agent_model !== undefined ? { agent_model: v.agent_model } : {}),
+    ...(v.condition !== undefined ? { condition: v.condition } : {}),
     ...(v.blocked_attempt !== undefined ? { blocked_attempt: v.blocked_attempt } : {}),
-    ...(v.error ? { error: it.o({ kind: v.error.kind, message: "" }) } : {}),
-    ...(v.label_claimed !== undefined ? { label_claimed: it.s(v.label_claimed) } : {}),
-    ...(v.label_basis !== undefined ? { label_basis: it.s(v.label_basis) } : {}),
-    ...(v.judge_config_sha256 ? { judge_config_sha256: it.s(v.judge_config_sha256) } : {}),
-    findings: it.o(
-      (v.findings ?? []).map((f) => ({
-        bucket: f.bucket,
-        holds: f.holds,
-        evidence: (f.evidence ?? []).map((q) => ({ verified: q.verified, reason: q.reason?.startsWith("not checked") ? q.reason : undefined })),
-      })),
-    ),
-  } as Verdict;
+    ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
+    ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
+    ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
+    ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
+    findings: (v.findings ?? []).map((f) => ({
+      bucket: f.bucket,
+      holds: f.holds,
+      evidence: (f.evidence ?? []).map((q) => ({ verified: q.verified, reason: q.reason?.startsWith("not checked") ? q.reason : undefined })),
+    })),
+  });
+  const out = Object.create(shared) as Verdict;
+  out.trajectory_id = id;
+  return out;
 }
 
 /** Options of {@link readLeanVerdicts}. */
@@ -161,28 +164,38 @@ export interface LeanIndexOptions {
 }
 
 /**
- * A record with its repeated values shared through `it` (strings by value, objects by JSON text), in its own key
- * order; `trajectory_id` becomes the index row's id string when `index` has it.
+ * A record with its repeated values shared through `it` (strings by value, objects by JSON text), changed in
+ * place (its key order and fast shape kept); `trajectory_id` becomes the index row's id string when `index` has it.
  */
 export function leanRecord<T extends object>(r: T, it: Interner, index?: Map<string, { id: string }>): T {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(r)) {
-    if (k === "trajectory_id" && typeof v === "string") out[k] = index?.get(v)?.id ?? v;
-    else out[k] = typeof v === "string" ? it.s(v) : it.o(v);
+  const o = r as Record<string, unknown>;
+  for (const k in o) {
+    const v = o[k];
+    if (k === "trajectory_id" && typeof v === "string") o[k] = index?.get(v)?.id ?? v;
+    else o[k] = typeof v === "string" ? it.s(v) : it.o(v);
   }
-  return out as T;
+  return r;
 }
 
-/** An index row with its repeated values shared; `source` and `content_sha256` dropped unless kept. */
+/**
+ * An index row with its repeated values shared; `source` and `content_sha256` set to undefined unless kept (a
+ * read gives undefined as for an absent field; JSON output leaves them out). The parsed object is changed in
+ * place, keeping its fast shape: a row rebuilt key by key (17 keys) becomes a dictionary, several times larger.
+ */
 function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; content: boolean }): TrajectoryIndexRow {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(t)) {
-    if (k === "id" || (k === "content_sha256" && keep.content)) out[k] = v;
-    else if (k === "source") {
-      if (keep.source) out[k] = v;
-    } else if (k !== "content_sha256") out[k] = typeof v === "string" ? it.s(v) : it.o(v);
+  const r = t as unknown as Record<string, unknown>;
+  for (const k in r) {
+    if (k === "id") continue;
+    if (k === "source") {
+      if (!keep.source) r[k] = undefined;
+    } else if (k === "content_sha256") {
+      if (!keep.content) r[k] = undefined;
+    } else {
+      const v = r[k];
+      r[k] = typeof v === "string" ? it.s(v) : it.o(v);
+    }
   }
-  return out as unknown as TrajectoryIndexRow;
+  return t;
 }
 
 /**
