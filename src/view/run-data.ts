@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Verdict } from "../types.js";
 import { isIndexRecord, type TrajectoryIndexRow } from "../store/records.js";
-import { Interner } from "../store/lean-read.js";
+import { Interner, type ReadProgress } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readHumanLabels } from "../agree/human.js";
 
@@ -76,8 +76,10 @@ export function scanJsonlLines(
   file: string,
   onLine: (value: Record<string, unknown>, ref: LineRef) => void,
   onBad?: (line: number) => void,
+  progress?: ReadProgress,
 ): void {
   if (!fs.existsSync(file)) return;
+  const total = progress ? fs.statSync(file).size : 0;
   const fd = fs.openSync(file, "r");
   try {
     const chunk = Buffer.alloc(1 << 20);
@@ -109,6 +111,7 @@ export function scanJsonlLines(
       carryStart += from;
       carry = Buffer.from(data.subarray(from));
       pos += n;
+      progress?.(pos, total, file);
     }
     if (carry.length) handle(carry, carryStart);
   } finally {
@@ -205,7 +208,7 @@ function applyRep0(row: ViewRow, v: Verdict, it: Interner): void {
  *   a warning), the judges, the committee (only from a `committee.jsonl` that is current for these verdicts).
  * @throws HumanLabelsError for an unreadable human-label file.
  */
-export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string } = {}): Promise<ViewRun> {
+export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string; progress?: ReadProgress } = {}): Promise<ViewRun> {
   const it = new Interner();
   const rows: ViewRow[] = [];
   const byId = new Map<string, ViewRow>();
@@ -229,7 +232,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       lengths[i] = ref.length;
     }
     byId.set(row.id, row);
-  });
+  }, undefined, opts.progress);
   const warnings: string[] = [];
   const vfile = path.join(runDir, "verdicts.jsonl");
   // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts): a
@@ -262,6 +265,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       if (v.repeat === 0 && !redo.has(row)) applyRep0(row, v, it);
     },
     () => bad++,
+    opts.progress,
   );
   if (bad) warnings.push(`${bad} line(s) of ${vfile} are not verdicts and were skipped`);
   const orphanSet = new Set(orphans);
