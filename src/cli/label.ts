@@ -3,8 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
-import type { Command } from "commander";
-import { CONFIG_CHANGE_HELP, labelRun } from "../run/label.js";
+import type { Command, OptionValues } from "commander";
+import { CONFIG_CHANGE_HELP, labelRun, type LabelResult } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
 import { overCap } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
@@ -50,8 +50,8 @@ export const GC_CHECK_EVERY = 250;
 /** Resident memory above which a full collection runs (see {@link fullGc}). */
 export const GC_ABOVE_BYTES = 200 * 1024 * 1024;
 
-/** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
-export function registerLabel(program: Command): void {
+/** The `label` command with its options and help (no action). */
+function labelCommand(program: Command): Command {
   const cmd = program
     .command("label")
     .description(
@@ -90,8 +90,7 @@ export function registerLabel(program: Command): void {
       (v: string, prev: string[] = []) => [...prev, v],
     )
     .option("--json", "print the summary as one JSON object");
-  addWhereOption(cmd)
-    .addHelpText(
+  return addWhereOption(cmd).addHelpText(
       "after",
       `
 Examples:
@@ -105,221 +104,266 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
 judge whose configuration changed since its verdicts were stored: see --on-config-change), 130 interrupted.
 Environment: API keys from the variables the config names (api_key_env).`,
-    )
-    .action(async (paths: string[], o) => {
-      if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
-      if (o.format && !(INPUT_FORMATS as readonly string[]).includes(o.format)) {
-        throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(", ")}, not "${o.format}"`);
-      }
-      let fieldMap: Record<string, MappableField> | undefined;
-      try {
-        fieldMap = o.field ? parseFieldMap(o.field as string[]) : undefined;
-      } catch (e) {
-        throw new UsageError((e as Error).message);
-      }
-      const overrides: { agent_model?: string; condition?: string; attack?: string } = {};
-      for (const [opt, key] of [["model", "agent_model"], ["condition", "condition"], ["attack", "attack"]] as const) {
-        const v = o[opt] as string | undefined;
-        if (v === undefined) continue;
-        if (v.trim() === "") throw new UsageError(`--${opt} needs a non-empty name`);
-        overrides[key] = v;
-      }
-      const missing = paths.filter((p) => !fs.existsSync(p));
-      if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
-      if (!["refuse", "rejudge", "keep"].includes(o.onConfigChange))
-        throw new UsageError(`--on-config-change must be refuse, rejudge or keep, not "${o.onConfigChange}"`);
-      let maxCostUsd: number | undefined;
-      if (o.maxCost !== undefined) {
-        // decimal only: Number() would also take "0x10" (16), "1e3", "0b1" and " 5 "
-        const text = String(o.maxCost);
-        maxCostUsd = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
-        if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0)
-          throw new UsageError(`--max-cost must be a decimal number of USD > 0 (such as 5 or 2.50), not "${o.maxCost}"`);
-        if (o.dryRun) throw new UsageError("--max-cost has no effect with --dry-run (nothing is sent); the dry run prints estimated_cost_usd");
-        if (o.batch) throw new UsageError("--max-cost does not apply to the Batch API (--batch): a batch's cost is committed when it is sent");
-      }
-      const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun });
-      if (maxCostUsd !== undefined) {
-        const unpriced = judges.filter((j) => {
-          const cfg = (j as unknown as { config?: { price?: unknown } }).config;
-          return cfg !== undefined && !cfg.price;
-        });
-        if (unpriced.length)
-          throw new UsageError(
-            `--max-cost needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
-          );
-      }
-      // The options `label` and `--dry-run` share: the same input, the same resume rule.
-      const shared = {
-        inputs: paths,
-        run: o.run,
-        labelsDir: path.resolve(o.labelsDir),
-        judges,
-        format: o.format,
-        repeats: intOption(o.repeats, "--repeats", 1),
-        limit: o.limit === undefined ? undefined : intOption(o.limit, "--limit", 0),
-        budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
-        minQuoteChars: common.minQuoteChars,
-        strict: !!o.strict,
-        maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
-        retryErrors: !!o.retryErrors,
-        onConfigChange: o.onConfigChange,
-        overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
-        fieldMap,
-        securityScorer: o.securityScorer,
-        where: whereOf(o),
-      };
-      if (o.dryRun) {
-        const { dryRun, formatDryRun } = await import("../run/dry-run.js");
-        const r = await dryRun(
-          shared,
-          o.assumeOutputTokens === undefined ? undefined : intOption(o.assumeOutputTokens, "--assume-output-tokens", 1),
-        );
-        if (o.json) printJson(r);
-        else process.stdout.write(formatDryRun(r) + "\n");
-        if (r.where) warnWhere(r.where.unmatched.map((u) => `--where ${u.field}=${u.value} matches none of the ${r.where!.of} trajectories read`));
-        // the same rule as label: a changed judge configuration without --on-config-change is refused (exit 2)
-        if (r.label_would_refuse) {
-          process.stderr.write(
-            `ipi-judge: label would refuse this run: ${r.config_changes.filter((c) => c.on_config_change === "refuse").map((c) => c.message.split(":")[0]).join(", ")} changed configuration since its verdicts were stored. ${CONFIG_CHANGE_HELP}\n`,
-          );
-          process.exitCode = EXIT.usage;
-        }
-        return;
-      }
-      // First Ctrl-C: nothing new starts, the requests in flight finish (they are paid for) and their verdicts are
-      // stored. Second: quit at once (what was in flight is judged again on resume).
-      const ac = new AbortController();
-      const hard = new AbortController();
-      let interrupts = 0;
-      const onSigint = () => {
-        interrupts++;
-        if (interrupts > 1) {
-          hard.abort();
-          process.exit(EXIT.interrupted);
-        }
-        process.stderr.write("\nstopping: finishing the requests in flight and saving (Ctrl-C again to quit at once)\n");
-        ac.abort();
-      };
-      process.on("SIGINT", onSigint);
-      process.on("SIGTERM", onSigint);
-      const progress = progressReporter(!o.json && process.stderr.isTTY === true);
-      const pollS = Number(o.batchPoll);
-      if (!Number.isFinite(pollS) || pollS <= 0) throw new UsageError(`--batch-poll must be a number of seconds > 0, not "${o.batchPoll}"`);
-      const batchStatus = new Map<string, string>();
-      const gc = fullGc();
-      let nextGc = GC_CHECK_EVERY;
-      try {
-        const res = await labelRun({
-          ...shared,
-          concurrency: o.concurrency === undefined ? undefined : intOption(o.concurrency, "--concurrency", 1),
-          onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
-          maxCostUsd,
-          // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
-          onIngestWarning: (w) => {
-            if (o.json) process.stderr.write(`warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
-          },
-          signal: ac.signal,
-          abortSignal: hard.signal,
-          onProgress: (p) => {
-            progress.update(p);
-            if (gc && p.judged >= nextGc) {
-              nextGc = p.judged + GC_CHECK_EVERY;
-              if (process.memoryUsage.rss() > GC_ABOVE_BYTES) gc();
-            }
-          },
-          onJudgeStopped: (id, msg) => process.stderr.write(`\njudge ${id} stopped: ${msg}\n`),
-          batch: o.batch
-            ? {
-                pollMs: pollS * 1000,
-                onProgress: (b) => {
-                  const line = `batch ${b.batch_id ?? "(not sent)"} of judge ${b.judge_id}, round ${b.round}: ${b.status} ${b.completed}/${b.total}${b.failed ? `, ${b.failed} failed` : ""}`;
-                  if (batchStatus.get(b.key) === b.status && !process.stderr.isTTY) return;
-                  batchStatus.set(b.key, b.status);
-                  process.stderr.write(line + "\n");
-                },
-                onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
-              }
-            : undefined,
-        });
-        progress.stop();
-        for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
-        // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run
-        if (res.thisRun.read === 0 && res.thisRun.errors === 0 && !res.interrupted) {
-          process.stderr.write(`ipi-judge: warning: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)\n`);
-        }
-        warnWhere(res.where?.warnings ?? []);
-        if (o.json)
-          printJson({
-            ...res.summary,
-            run_dir: res.runDir,
-            interrupted: res.interrupted,
-            this_run: res.thisRun,
-            rejudged: res.rejudge,
-            ...(res.costCap ? { cost_cap: res.costCap } : {}),
-          });
-        else {
-          process.stdout.write(formatSummary(res.summary) + "\n");
-          process.stdout.write(
-            `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
-              // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
-              (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
-              // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input
-              (res.referenceChanged > 0 ? `, ${res.referenceChanged} trajectories with a changed benchmark reference (index rows re-written, not judged again)` : "") +
-              // stored verdicts judged again (issue 22 item 8), said before sending too (warnings above)
-              (res.rejudge.verdicts > 0 ? `; ${res.rejudge.verdicts} verdicts stored before were set to be judged again (${reasonsText(res.rejudge.by_reason)})` : "") +
-              `\n` +
-              `stored in ${displayPath(res.runDir)}/\n` +
-              (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +
-              // the headline counts the trajectories the run has stored, not those read: say what the cap left out
-              (!res.interrupted && res.costCap?.reached
-                ? "COST CAP REACHED: the run is not complete (the figures above cover only what was judged before the cap); a higher --max-cost resumes it\n"
-                : ""),
-          );
-        }
-        for (const [id, what] of Object.entries(res.adaptations ?? {}))
-          process.stderr.write(`judge ${id} adapted to its server (recorded in store.json): ${what.join("; ")}\n`);
-        const cap = res.costCap;
-        if (cap && !o.json)
-          process.stdout.write(
-            `cost cap: $${cap.spent_usd.toFixed(4)} of $${cap.cap_usd} spent by the run (everything it has paid: every stored verdict, superseded ones included)` +
-              (cap.unknown_cost_verdicts ? ` (${cap.unknown_cost_verdicts} verdict(s) without usage counted at their estimate)` : "") +
-              (cap.unknown_cost_before
-                ? ` (${cap.unknown_cost_before} verdict(s) of earlier invocations have an unknown cost, not in this total: the cap cannot bound them)`
-                : "") +
-              (overCap(cap.spent_before_usd, cap)
-                ? ` (already over the cap: earlier invocations spent $${cap.spent_before_usd.toFixed(4)}, more than --max-cost $${cap.cap_usd}; nothing new was sent)`
-                : overCap(cap.spent_usd, cap)
-                  ? ` (over the cap by $${(cap.spent_usd - cap.cap_usd).toFixed(4)}: the verdicts in flight cost more than their estimates)`
-                  : "") +
-              "\n",
-          );
-        if (res.duplicateIds > 0) {
-          // a duplicate id is an input error, never a silent swap (issue 23): said, and the exit is not 0
-          process.stderr.write(`ipi-judge: input error: ${res.duplicateIds} trajectory id(s) given twice with different inputs; the later ones were not judged (errors.jsonl, kind duplicate_id)\n`);
-          process.exitCode = EXIT.fatal;
-        }
-        if (res.interrupted) process.exitCode = EXIT.interrupted;
-        else if (cap?.reached) {
-          process.stderr.write(
-            `ipi-judge: the cost cap was reached: the run has spent $${cap.spent_usd.toFixed(4)} of --max-cost $${cap.cap_usd}` +
-              (overCap(cap.spent_before_usd, cap) ? ` (already before this invocation: nothing was sent); ` : ` and the next request would pass it; `) +
-              `what was in flight is stored, the remaining items are un-judged; run again with a higher --max-cost to resume\n`,
-          );
-          process.exitCode = EXIT.fatal;
-        }
-        if (!res.interrupted && Object.keys(res.stoppedJudges).length > 0) {
-          // A judge that could not go on (bad key, no quota, unreachable) left its items un-judged: not a success.
-          process.stderr.write(
-            `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped (${Object.entries(res.stoppedJudges).map(([id, m]) => `${id}: ${m}`).join("; ")}); ` +
-              "their items are un-judged or have no usable label; fix the judge, then the same command resumes them (--retry-errors judges errors again)\n",
-          );
-          process.exitCode = EXIT.fatal;
-        }
-      } finally {
-        progress.stop();
-        process.off("SIGINT", onSigint);
-        process.off("SIGTERM", onSigint);
-      }
+    );
+}
+
+/** The flags of `label` as commander parses them. */
+type LabelFlags = OptionValues;
+
+/**
+ * The checks of `label`'s flags that need no judge: exclusive options, the input format, `--field`, the
+ * overrides, the paths, `--on-config-change`, `--max-cost`.
+ * @throws UsageError naming the flag.
+ */
+function checkLabelFlags(paths: string[], o: LabelFlags): { fieldMap?: Record<string, MappableField>; overrides: { agent_model?: string; condition?: string; attack?: string }; maxCostUsd?: number } {
+  if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
+  if (o.format && !(INPUT_FORMATS as readonly string[]).includes(o.format)) {
+    throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(", ")}, not "${o.format}"`);
+  }
+  let fieldMap: Record<string, MappableField> | undefined;
+  try {
+    fieldMap = o.field ? parseFieldMap(o.field as string[]) : undefined;
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const overrides: { agent_model?: string; condition?: string; attack?: string } = {};
+  for (const [opt, key] of [["model", "agent_model"], ["condition", "condition"], ["attack", "attack"]] as const) {
+    const v = o[opt] as string | undefined;
+    if (v === undefined) continue;
+    if (v.trim() === "") throw new UsageError(`--${opt} needs a non-empty name`);
+    overrides[key] = v;
+  }
+  const missing = paths.filter((p) => !fs.existsSync(p));
+  if (missing.length) throw new UsageError(`no such file or directory: ${missing.join(", ")}`);
+  if (!["refuse", "rejudge", "keep"].includes(o.onConfigChange))
+    throw new UsageError(`--on-config-change must be refuse, rejudge or keep, not "${o.onConfigChange}"`);
+  let maxCostUsd: number | undefined;
+  if (o.maxCost !== undefined) {
+    // decimal only: Number() would also take "0x10" (16), "1e3", "0b1" and " 5 "
+    const text = String(o.maxCost);
+    maxCostUsd = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+    if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0)
+      throw new UsageError(`--max-cost must be a decimal number of USD > 0 (such as 5 or 2.50), not "${o.maxCost}"`);
+    if (o.dryRun) throw new UsageError("--max-cost has no effect with --dry-run (nothing is sent); the dry run prints estimated_cost_usd");
+    if (o.batch) throw new UsageError("--max-cost does not apply to the Batch API (--batch): a batch's cost is committed when it is sent");
+  }
+  return { fieldMap, overrides, maxCostUsd };
+}
+
+/**
+ * `--max-cost` needs a price for every judge.
+ * @throws UsageError naming the judges without one.
+ */
+function checkPriced(judges: readonly { id: string }[], maxCostUsd: number | undefined): void {
+  if (maxCostUsd === undefined) return;
+  const unpriced = judges.filter((j) => {
+    const cfg = (j as unknown as { config?: { price?: unknown } }).config;
+    return cfg !== undefined && !cfg.price;
+  });
+  if (unpriced.length)
+    throw new UsageError(
+      `--max-cost needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
+    );
+}
+
+/** `label --dry-run`: print what the run would send; exit 2 when `label` would refuse the run. */
+async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags): Promise<void> {
+  const { dryRun, formatDryRun } = await import("../run/dry-run.js");
+  const r = await dryRun(
+    shared,
+    o.assumeOutputTokens === undefined ? undefined : intOption(o.assumeOutputTokens, "--assume-output-tokens", 1),
+  );
+  if (o.json) printJson(r);
+  else process.stdout.write(formatDryRun(r) + "\n");
+  if (r.where) warnWhere(r.where.unmatched.map((u) => `--where ${u.field}=${u.value} matches none of the ${r.where!.of} trajectories read`));
+  // the same rule as label: a changed judge configuration without --on-config-change is refused (exit 2)
+  if (r.label_would_refuse) {
+    process.stderr.write(
+      `ipi-judge: label would refuse this run: ${r.config_changes.filter((c) => c.on_config_change === "refuse").map((c) => c.message.split(":")[0]).join(", ")} changed configuration since its verdicts were stored. ${CONFIG_CHANGE_HELP}\n`,
+    );
+    process.exitCode = EXIT.usage;
+  }
+}
+
+/** The lines of `label`'s text output after the summary: what this invocation did, and where it is stored. */
+function invocationText(res: LabelResult, o: LabelFlags): string {
+  return (
+    `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
+      // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
+      (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
+      // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input
+      (res.referenceChanged > 0 ? `, ${res.referenceChanged} trajectories with a changed benchmark reference (index rows re-written, not judged again)` : "") +
+      // stored verdicts judged again (issue 22 item 8), said before sending too (warnings above)
+      (res.rejudge.verdicts > 0 ? `; ${res.rejudge.verdicts} verdicts stored before were set to be judged again (${reasonsText(res.rejudge.by_reason)})` : "") +
+      `\n` +
+      `stored in ${displayPath(res.runDir)}/\n` +
+      (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +
+      // the headline counts the trajectories the run has stored, not those read: say what the cap left out
+      (!res.interrupted && res.costCap?.reached
+        ? "COST CAP REACHED: the run is not complete (the figures above cover only what was judged before the cap); a higher --max-cost resumes it\n"
+        : "")
+  );
+}
+
+/** The cost-cap line of `label`'s text output. */
+function costCapText(cap: NonNullable<LabelResult["costCap"]>): string {
+  return (
+    `cost cap: $${cap.spent_usd.toFixed(4)} of $${cap.cap_usd} spent by the run (everything it has paid: every stored verdict, superseded ones included)` +
+    (cap.unknown_cost_verdicts ? ` (${cap.unknown_cost_verdicts} verdict(s) without usage counted at their estimate)` : "") +
+    (cap.unknown_cost_before
+      ? ` (${cap.unknown_cost_before} verdict(s) of earlier invocations have an unknown cost, not in this total: the cap cannot bound them)`
+      : "") +
+    (overCap(cap.spent_before_usd, cap)
+      ? ` (already over the cap: earlier invocations spent $${cap.spent_before_usd.toFixed(4)}, more than --max-cost $${cap.cap_usd}; nothing new was sent)`
+      : overCap(cap.spent_usd, cap)
+        ? ` (over the cap by $${(cap.spent_usd - cap.cap_usd).toFixed(4)}: the verdicts in flight cost more than their estimates)`
+        : "") +
+    "\n"
+  );
+}
+
+/** `label`'s exit code and its reason on stderr: duplicate ids, interrupted, the cost cap, stopped judges. */
+function setLabelExitCode(res: LabelResult): void {
+  const cap = res.costCap;
+  if (res.duplicateIds > 0) {
+    // a duplicate id is an input error, never a silent swap (issue 23): said, and the exit is not 0
+    process.stderr.write(`ipi-judge: input error: ${res.duplicateIds} trajectory id(s) given twice with different inputs; the later ones were not judged (errors.jsonl, kind duplicate_id)\n`);
+    process.exitCode = EXIT.fatal;
+  }
+  if (res.interrupted) process.exitCode = EXIT.interrupted;
+  else if (cap?.reached) {
+    process.stderr.write(
+      `ipi-judge: the cost cap was reached: the run has spent $${cap.spent_usd.toFixed(4)} of --max-cost $${cap.cap_usd}` +
+        (overCap(cap.spent_before_usd, cap) ? ` (already before this invocation: nothing was sent); ` : ` and the next request would pass it; `) +
+        `what was in flight is stored, the remaining items are un-judged; run again with a higher --max-cost to resume\n`,
+    );
+    process.exitCode = EXIT.fatal;
+  }
+  if (!res.interrupted && Object.keys(res.stoppedJudges).length > 0) {
+    // A judge that could not go on (bad key, no quota, unreachable) left its items un-judged: not a success.
+    process.stderr.write(
+      `ipi-judge: ${Object.keys(res.stoppedJudges).length} judge(s) stopped (${Object.entries(res.stoppedJudges).map(([id, m]) => `${id}: ${m}`).join("; ")}); ` +
+        "their items are un-judged or have no usable label; fix the judge, then the same command resumes them (--retry-errors judges errors again)\n",
+    );
+    process.exitCode = EXIT.fatal;
+  }
+}
+
+/** Print what `labelRun` came to (summary, warnings, cost cap; `--json`: one object) and set the exit code. */
+function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): void {
+  for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
+  // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run
+  if (res.thisRun.read === 0 && res.thisRun.errors === 0 && !res.interrupted) {
+    process.stderr.write(`ipi-judge: warning: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)\n`);
+  }
+  warnWhere(res.where?.warnings ?? []);
+  if (o.json)
+    printJson({
+      ...res.summary,
+      run_dir: res.runDir,
+      interrupted: res.interrupted,
+      this_run: res.thisRun,
+      rejudged: res.rejudge,
+      ...(res.costCap ? { cost_cap: res.costCap } : {}),
     });
+  else {
+    process.stdout.write(formatSummary(res.summary) + "\n");
+    process.stdout.write(invocationText(res, o));
+  }
+  for (const [id, what] of Object.entries(res.adaptations ?? {}))
+    process.stderr.write(`judge ${id} adapted to its server (recorded in store.json): ${what.join("; ")}\n`);
+  if (res.costCap && !o.json) process.stdout.write(costCapText(res.costCap));
+  setLabelExitCode(res);
+}
+
+/** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
+export function registerLabel(program: Command): void {
+  labelCommand(program).action(async (paths: string[], o) => {
+    const { fieldMap, overrides, maxCostUsd } = checkLabelFlags(paths, o);
+    const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun });
+    checkPriced(judges, maxCostUsd);
+    // The options `label` and `--dry-run` share: the same input, the same resume rule.
+    const shared = {
+      inputs: paths,
+      run: o.run,
+      labelsDir: path.resolve(o.labelsDir),
+      judges,
+      format: o.format,
+      repeats: intOption(o.repeats, "--repeats", 1),
+      limit: o.limit === undefined ? undefined : intOption(o.limit, "--limit", 0),
+      budgetChars: o.budgetChars === undefined ? (common.budgetChars ?? undefined) : intOption(o.budgetChars, "--budget-chars", 1000),
+      minQuoteChars: common.minQuoteChars,
+      strict: !!o.strict,
+      maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
+      retryErrors: !!o.retryErrors,
+      onConfigChange: o.onConfigChange,
+      overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
+      fieldMap,
+      securityScorer: o.securityScorer,
+      where: whereOf(o),
+    };
+    if (o.dryRun) return printDryRun(shared, o);
+    // First Ctrl-C: nothing new starts, the requests in flight finish (they are paid for) and their verdicts are
+    // stored. Second: quit at once (what was in flight is judged again on resume).
+    const ac = new AbortController();
+    const hard = new AbortController();
+    let interrupts = 0;
+    const onSigint = () => {
+      interrupts++;
+      if (interrupts > 1) {
+        hard.abort();
+        process.exit(EXIT.interrupted);
+      }
+      process.stderr.write("\nstopping: finishing the requests in flight and saving (Ctrl-C again to quit at once)\n");
+      ac.abort();
+    };
+    process.on("SIGINT", onSigint);
+    process.on("SIGTERM", onSigint);
+    const progress = progressReporter(!o.json && process.stderr.isTTY === true);
+    const pollS = Number(o.batchPoll);
+    if (!Number.isFinite(pollS) || pollS <= 0) throw new UsageError(`--batch-poll must be a number of seconds > 0, not "${o.batchPoll}"`);
+    const batchStatus = new Map<string, string>();
+    const gc = fullGc();
+    let nextGc = GC_CHECK_EVERY;
+    try {
+      const res = await labelRun({
+        ...shared,
+        concurrency: o.concurrency === undefined ? undefined : intOption(o.concurrency, "--concurrency", 1),
+        onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
+        maxCostUsd,
+        // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
+        onIngestWarning: (w) => {
+          if (o.json) process.stderr.write(`warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
+        },
+        signal: ac.signal,
+        abortSignal: hard.signal,
+        onProgress: (p) => {
+          progress.update(p);
+          if (gc && p.judged >= nextGc) {
+            nextGc = p.judged + GC_CHECK_EVERY;
+            if (process.memoryUsage.rss() > GC_ABOVE_BYTES) gc();
+          }
+        },
+        onJudgeStopped: (id, msg) => process.stderr.write(`\njudge ${id} stopped: ${msg}\n`),
+        batch: o.batch
+          ? {
+              pollMs: pollS * 1000,
+              onProgress: (b) => {
+                const line = `batch ${b.batch_id ?? "(not sent)"} of judge ${b.judge_id}, round ${b.round}: ${b.status} ${b.completed}/${b.total}${b.failed ? `, ${b.failed} failed` : ""}`;
+                if (batchStatus.get(b.key) === b.status && !process.stderr.isTTY) return;
+                batchStatus.set(b.key, b.status);
+                process.stderr.write(line + "\n");
+              },
+              onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
+            }
+          : undefined,
+      });
+      progress.stop();
+      printLabelResult(res, paths, o);
+    } finally {
+      progress.stop();
+      process.off("SIGINT", onSigint);
+      process.off("SIGTERM", onSigint);
+    }
+  });
 }

@@ -24,7 +24,7 @@ import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../
 import type { RunState } from "../store/run-state.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
-import { RateTally, type AttackRates } from "../stats/rates.js";
+import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { ratesText } from "../format/rates-text.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 
@@ -56,26 +56,66 @@ export interface CommitteeSummary {
 }
 
 /**
- * The committee label's {@link AttackRates} over the attacked trajectories of `index`: a committee
- * `partial_compliance` is a blocked attempt as `committeeBlocked` says (the voting judges' repeat-0 verdicts).
+ * The committee's label of each trajectory it has a verdict for, as the rates count it (`RateItem`): the label and,
+ * for `partial_compliance`, whether it is a blocked attempt (`committeeBlocked` over the voting judges' repeat-0
+ * verdicts); no label: the committee status (`no_quorum`, `disputed`) as the reason.
+ */
+export function committeeRateItems(committee: readonly CommitteeVerdict[], verdicts: readonly Verdict[]): Map<string, RateItem> {
+  const rep0 = new Map<string, Verdict[]>();
+  for (const v of verdicts) if (v.repeat === 0) (rep0.get(v.trajectory_id) ?? rep0.set(v.trajectory_id, []).get(v.trajectory_id)!).push(v);
+  const m = new Map<string, RateItem>();
+  for (const c of committee) {
+    m.set(
+      c.trajectory_id,
+      c.status === "ok" && c.label
+        ? { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, rep0.get(c.trajectory_id) ?? []) : false }
+        : { label: null, reason: c.status },
+    );
+  }
+  return m;
+}
+
+/**
+ * The committee label's {@link AttackRates} over the attacked trajectories of `index` ({@link committeeRateItems};
+ * an attacked trajectory without a committee verdict: `no_committee_verdict`).
  */
 export function committeeRates(
   committee: readonly CommitteeVerdict[],
   verdicts: readonly Verdict[],
   index: ReadonlyMap<string, { attacked?: boolean }>,
 ): AttackRates {
-  const byId = new Map(committee.map((c) => [c.trajectory_id, c]));
-  const rep0 = new Map<string, Verdict[]>();
-  for (const v of verdicts) if (v.repeat === 0) (rep0.get(v.trajectory_id) ?? rep0.set(v.trajectory_id, []).get(v.trajectory_id)!).push(v);
+  const items = committeeRateItems(committee, verdicts);
   const t = new RateTally();
-  for (const [id, row] of index) {
-    if (!row.attacked) continue;
-    const c = byId.get(id);
-    if (!c) t.add({ label: null, reason: "no_committee_verdict" });
-    else if (c.status !== "ok" || !c.label) t.add({ label: null, reason: c.status });
-    else t.add({ label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, rep0.get(id) ?? []) : false });
-  }
+  for (const [id, row] of index) if (row.attacked) t.add(items.get(id) ?? { label: null, reason: "no_committee_verdict" });
   return t.result();
+}
+
+/**
+ * Committee-level figures of committee verdicts: by status, by label, unanimous, the two rates
+ * ({@link committeeRates}) and the attacked trajectories with a label. The committee report's, and the HTML
+ * report's for a stored `committee.jsonl` (recounted, so a file written with another quorum is described as it is).
+ * @param verdicts the run's verdicts (repeat 0 is used, for blocked attempts).
+ */
+export function committeeSummary(
+  cv: readonly CommitteeVerdict[],
+  index: ReadonlyMap<string, { attacked?: boolean }>,
+  verdicts: readonly Verdict[] = [],
+): CommitteeSummary {
+  const s: CommitteeSummary = {
+    by_status: { ok: 0, no_quorum: 0, disputed: 0 },
+    by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
+    unanimous: 0,
+    rates: committeeRates(cv, verdicts, index),
+    attacked_ok: 0,
+  };
+  for (const c of cv) {
+    s.by_status[c.status] = (s.by_status[c.status] ?? 0) + 1;
+    if (c.unanimous) s.unanimous++;
+    if (c.status !== "ok" || !c.label) continue;
+    s.by_label[c.label]++;
+    if (index.get(c.trajectory_id)?.attacked) s.attacked_ok++;
+  }
+  return s;
 }
 
 /** One pair of judges. */
@@ -208,20 +248,7 @@ export function committeeReport(
   });
 
   // Committee figures.
-  const cs: CommitteeSummary = {
-    by_status: { ok: 0, no_quorum: 0, disputed: 0 },
-    by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
-    unanimous: 0,
-    rates: committeeRates(committee, rep0, index),
-    attacked_ok: 0,
-  };
-  for (const c of committee) {
-    cs.by_status[c.status]++;
-    if (c.unanimous) cs.unanimous++;
-    if (c.status !== "ok" || !c.label) continue;
-    cs.by_label[c.label]++;
-    if (index.get(c.trajectory_id)?.attacked) cs.attacked_ok++;
-  }
+  const cs = committeeSummary(committee, index, rep0);
 
   // Agreement.
   const withQuorum = committee.filter((c) => c.status !== "no_quorum");

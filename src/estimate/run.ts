@@ -357,6 +357,146 @@ function estimateBothRates(
   return { ...behaviour, asr_goal: goal };
 }
 
+/**
+ * Step (3) of {@link estimateFromData}: the design cells of the human sample. With `stratum` and `stratum_size` on
+ * every labelled item the cells are the file's strata (`two_phase`); with neither, one cell holding the whole run
+ * (`assumed_srs`, warned); a mix throws. Labelled items not in the run are left out (`excluded.not_in_run`).
+ * @throws EstimateError when the design cannot be known or a stratum holds more labels than its size.
+ */
+function designCells(
+  cons: ReturnType<typeof humanConsensus>,
+  populationSize: number,
+  inPop: ReadonlySet<string>,
+  o: Pick<EstimateOptions, "humanFile" | "run">,
+  warnings: string[],
+): { design: EstimateReport["design"]; labelled: LabelledItem[]; cellSizes: Map<string, number>; cells: EstimateReport["cells"]; excluded: Record<string, number> } {
+  for (const c of cons.conflicts.slice(0, 5)) warnings.push(`label file ${o.humanFile}: ${c} (the first is used)`);
+  const excluded = { ...cons.excluded };
+  const withDesign = [...cons.items.values()].filter((it) => it.stratum !== undefined && it.stratum_size !== undefined).length;
+  let design: EstimateReport["design"] = "two_phase";
+  if (withDesign === 0) {
+    design = "assumed_srs";
+    warnings.push(
+      `label file ${o.humanFile} has no stratum / stratum_size columns: the labelled trajectories are treated as a simple random sample of the run's ${populationSize} trajectories; if they were drawn otherwise (e.g. enriched for disagreements) every estimate is biased: use the file ipi-judge import-annotations writes`,
+    );
+  } else if (withDesign < cons.items.size) {
+    throw new EstimateError(
+      `label file ${o.humanFile}: ${cons.items.size - withDesign} of ${cons.items.size} labelled trajectories have no stratum or stratum_size: the design cannot be known for them`,
+    );
+  }
+  const labelled: LabelledItem[] = [];
+  const cellSizes = new Map<string, number>();
+  const cellPi = new Map<string, number | null>();
+  for (const [id, it] of [...cons.items].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (!inPop.has(id)) {
+      excluded.not_in_run = (excluded.not_in_run ?? 0) + 1;
+      continue;
+    }
+    const cell = design === "assumed_srs" ? "all" : it.stratum!;
+    const N = design === "assumed_srs" ? populationSize : it.stratum_size!;
+    const prev = cellSizes.get(cell);
+    if (prev !== undefined && prev !== N) warnings.push(`stratum "${cell}": rows give stratum_size ${prev} and ${N}; the first is used`);
+    else cellSizes.set(cell, N);
+    if (!cellPi.has(cell)) cellPi.set(cell, design === "assumed_srs" ? null : it.pi ?? null);
+    labelled.push({ id, cell, human: it.human });
+  }
+  if (excluded.not_in_run) warnings.push(`${excluded.not_in_run} labelled trajectories are not in run ${o.run} (or are duplicates it drops): left out`);
+  const nc = new Map<string, number>();
+  for (const it of labelled) nc.set(it.cell, (nc.get(it.cell) ?? 0) + 1);
+  for (const [c, n] of nc) {
+    if (n > cellSizes.get(c)!) throw new EstimateError(`label file ${o.humanFile}: stratum "${c}" has ${n} labelled trajectories but stratum_size ${cellSizes.get(c)}`);
+  }
+  const covered = [...cellSizes.values()].reduce((s, x) => s + x, 0);
+  if (design === "two_phase" && covered !== populationSize) {
+    warnings.push(
+      covered < populationSize
+        ? `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+        : `the strata of the label file hold ${covered} trajectories, more than the run's ${populationSize}: the run changed since the sample was drawn (or the file is another run's)`,
+    );
+  }
+  const cells = [...cellSizes.keys()].sort().map((c) => ({
+    stratum: c,
+    N: cellSizes.get(c)!,
+    n: nc.get(c) ?? 0,
+    inclusion_probability: cellPi.get(c) ?? null,
+    realised_fraction: round((nc.get(c) ?? 0) / cellSizes.get(c)!),
+  }));
+
+  return { design, labelled, cellSizes, cells, excluded };
+}
+
+/** The groups of the domain: `(all)`, then one per value of the `--by` fields (sorted); warns when none has a value. */
+function groupDomains(
+  domainIds: readonly string[],
+  by: readonly string[],
+  rowOf: (id: string) => TrajectoryIndexRow,
+  warnings: string[],
+): Map<string, { fields: Record<string, string>; ids: string[] }> {
+  const groupsOf = new Map<string, { fields: Record<string, string>; ids: string[] }>();
+  groupsOf.set("(all)", { fields: {}, ids: [...domainIds] });
+  if (by.length) {
+    const keyed = new Map<string, { fields: Record<string, string>; ids: string[] }>();
+    for (const id of domainIds) {
+      const fields = Object.fromEntries(by.map((f) => [f, groupValue(rowOf(id), f)]));
+      const key = by.map((f) => fields[f]).join(" / ");
+      let g = keyed.get(key);
+      if (!g) keyed.set(key, (g = { fields, ids: [] }));
+      g.ids.push(id);
+    }
+    for (const k of [...keyed.keys()].sort()) groupsOf.set(k, keyed.get(k)!);
+    if (by.every((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"))) {
+      warnings.push(`no attacked trajectory has a value for --by ${by.join(",")}: every one is in group "(none)"`);
+    }
+  }
+  return groupsOf;
+}
+
+/**
+ * Step (4) of {@link estimateFromData} for one group: judge, human and calibrated ASR (`domainAsr`, ./calibrated.ts),
+ * the group's unusable verdicts by reason, its coverage and its warnings.
+ */
+function groupEstimate(
+  group: string,
+  g: { fields: Record<string, string>; ids: string[] },
+  c: {
+    flags: ReturnType<typeof judgeFlags>;
+    labelled: LabelledItem[];
+    cellSizes: Map<string, number>;
+    design: EstimateReport["design"];
+    by: string[];
+    minSampled: number;
+    rowOf: (id: string) => TrajectoryIndexRow;
+  },
+): GroupEstimate {
+  const { flags, labelled, cellSizes, design, by, minSampled, rowOf } = c;
+  const domain: DomainUnit[] = g.ids.map((id) => {
+    const f = flags.get(id)!;
+    return { id, judge: typeof f === "boolean" ? f : null };
+  });
+  const unusable: Record<string, number> = {};
+  for (const id of g.ids) {
+    const f = flags.get(id)!;
+    if (typeof f === "string") unusable[f] = (unusable[f] ?? 0) + 1;
+  }
+  const est = domainAsr(domain, labelled, cellSizes, {
+    minSampled,
+    cellHoldsDomain: design === "two_phase" ? cellHoldsRows(g.ids.map(rowOf)) : undefined,
+  });
+  const gw: string[] = [];
+  const pooled = pooledConditions(by, g.ids.map(rowOf));
+  if (pooled) gw.push(pooled);
+  if (est.judge.n_unusable > 0) {
+    gw.push(
+      `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
+    );
+  }
+  if (est.calibrated.ci_method) gw.push(`every labelled item of the group has the same human-minus-judge difference (SE 0): the calibrated interval is an ${est.calibrated.ci_method}`);
+  if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
+  const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
+  if (cov.warning) gw.push(cov.warning);
+  return { group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, warnings: gw };
+}
+
 /** {@link estimateRun} over data already read (for tests and library users). */
 export function estimateFromData(
   index: ReadonlyMap<string, TrajectoryIndexRow>,
@@ -388,106 +528,14 @@ export function estimateFromData(
 
   // (3) human labels and the design cells
   const cons = humanConsensus(file, rate);
-  for (const c of cons.conflicts.slice(0, 5)) warnings.push(`label file ${o.humanFile}: ${c} (the first is used)`);
-  const excluded = { ...cons.excluded };
-  const inPop = new Set(pop.units.map((u) => u.id));
-  const withDesign = [...cons.items.values()].filter((it) => it.stratum !== undefined && it.stratum_size !== undefined).length;
-  let design: EstimateReport["design"] = "two_phase";
-  if (withDesign === 0) {
-    design = "assumed_srs";
-    warnings.push(
-      `label file ${o.humanFile} has no stratum / stratum_size columns: the labelled trajectories are treated as a simple random sample of the run's ${pop.units.length} trajectories; if they were drawn otherwise (e.g. enriched for disagreements) every estimate is biased: use the file ipi-judge import-annotations writes`,
-    );
-  } else if (withDesign < cons.items.size) {
-    throw new EstimateError(
-      `label file ${o.humanFile}: ${cons.items.size - withDesign} of ${cons.items.size} labelled trajectories have no stratum or stratum_size: the design cannot be known for them`,
-    );
-  }
-  const labelled: LabelledItem[] = [];
-  const cellSizes = new Map<string, number>();
-  const cellPi = new Map<string, number | null>();
-  for (const [id, it] of [...cons.items].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    if (!inPop.has(id)) {
-      excluded.not_in_run = (excluded.not_in_run ?? 0) + 1;
-      continue;
-    }
-    const cell = design === "assumed_srs" ? "all" : it.stratum!;
-    const N = design === "assumed_srs" ? pop.units.length : it.stratum_size!;
-    const prev = cellSizes.get(cell);
-    if (prev !== undefined && prev !== N) warnings.push(`stratum "${cell}": rows give stratum_size ${prev} and ${N}; the first is used`);
-    else cellSizes.set(cell, N);
-    if (!cellPi.has(cell)) cellPi.set(cell, design === "assumed_srs" ? null : it.pi ?? null);
-    labelled.push({ id, cell, human: it.human });
-  }
-  if (excluded.not_in_run) warnings.push(`${excluded.not_in_run} labelled trajectories are not in run ${o.run} (or are duplicates it drops): left out`);
-  const nc = new Map<string, number>();
-  for (const it of labelled) nc.set(it.cell, (nc.get(it.cell) ?? 0) + 1);
-  for (const [c, n] of nc) {
-    if (n > cellSizes.get(c)!) throw new EstimateError(`label file ${o.humanFile}: stratum "${c}" has ${n} labelled trajectories but stratum_size ${cellSizes.get(c)}`);
-  }
-  const covered = [...cellSizes.values()].reduce((s, x) => s + x, 0);
-  if (design === "two_phase" && covered !== pop.units.length) {
-    warnings.push(
-      covered < pop.units.length
-        ? `the strata of the label file hold ${covered} trajectories, the run ${pop.units.length}: ${pop.units.length - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
-        : `the strata of the label file hold ${covered} trajectories, more than the run's ${pop.units.length}: the run changed since the sample was drawn (or the file is another run's)`,
-    );
-  }
-  const cells = [...cellSizes.keys()].sort().map((c) => ({
-    stratum: c,
-    N: cellSizes.get(c)!,
-    n: nc.get(c) ?? 0,
-    inclusion_probability: cellPi.get(c) ?? null,
-    realised_fraction: round((nc.get(c) ?? 0) / cellSizes.get(c)!),
-  }));
+  const { design, labelled, cellSizes, cells, excluded } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), o, warnings);
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
-  const groupsOf = new Map<string, { fields: Record<string, string>; ids: string[] }>();
-  groupsOf.set("(all)", { fields: {}, ids: domain.map((u) => u.id) });
-  if (by.length) {
-    const keyed = new Map<string, { fields: Record<string, string>; ids: string[] }>();
-    for (const u of domain) {
-      const fields = Object.fromEntries(by.map((f) => [f, groupValue(rowOf(u.id), f)]));
-      const key = by.map((f) => fields[f]).join(" / ");
-      let g = keyed.get(key);
-      if (!g) keyed.set(key, (g = { fields, ids: [] }));
-      g.ids.push(u.id);
-    }
-    for (const k of [...keyed.keys()].sort()) groupsOf.set(k, keyed.get(k)!);
-    if (by.every((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"))) {
-      warnings.push(`no attacked trajectory has a value for --by ${by.join(",")}: every one is in group "(none)"`);
-    }
-  }
   const minSampled = o.minSampled ?? 10;
   const groups: GroupEstimate[] = [];
-  for (const [group, g] of groupsOf) {
-    const domain: DomainUnit[] = g.ids.map((id) => {
-      const f = flags.get(id)!;
-      return { id, judge: typeof f === "boolean" ? f : null };
-    });
-    const unusable: Record<string, number> = {};
-    for (const id of g.ids) {
-      const f = flags.get(id)!;
-      if (typeof f === "string") unusable[f] = (unusable[f] ?? 0) + 1;
-    }
-    const est = domainAsr(domain, labelled, cellSizes, {
-      minSampled,
-      cellHoldsDomain: design === "two_phase" ? cellHoldsRows(g.ids.map(rowOf)) : undefined,
-    });
-    const gw: string[] = [];
-    const pooled = pooledConditions(by, g.ids.map(rowOf));
-    if (pooled) gw.push(pooled);
-    if (est.judge.n_unusable > 0) {
-      gw.push(
-        `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
-      );
-    }
-    if (est.calibrated.ci_method) gw.push(`every labelled item of the group has the same human-minus-judge difference (SE 0): the calibrated interval is an ${est.calibrated.ci_method}`);
-    if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
-    const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
-    if (cov.warning) gw.push(cov.warning);
-    groups.push({ group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, warnings: gw });
+  for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf, warnings)) {
+    groups.push(groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf }));
   }
   return {
     run: o.run,

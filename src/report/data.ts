@@ -2,8 +2,9 @@
  * Everything the HTML report shows, gathered from a run folder (and an optional human-label file) into one
  * plain record. Each section is present only when its input is: a single-judge run has no committee section, a
  * run without human labels no human comparison, a corpus without benchmark verdicts no reference comparison.
- * No statistic is computed here: figures come from `src/run/summary.ts` (via the committee report),
- * `src/committee/`, `src/agree/` and `src/stats/`.
+ * No statistic is computed here: figures come from each stage's public function: `src/run/summary.ts` (via the
+ * committee report), `src/committee/` (the report, its summary and rate items), `src/agree/`, `src/compare/`,
+ * `src/estimate/` and `src/stats/`; the human-label file is read once.
  */
 import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import fs from "node:fs";
@@ -16,8 +17,8 @@ import { readFullVerdicts, readIndexRows, readLeanRun, type ReadProgress } from 
 import { restrictRun, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 import { readJsonl } from "../io/jsonl.js";
-import { committeeRates, committeeReport, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
-import { humanAgreement, readHumanLabels, type HumanAgreementReport } from "../agree/human.js";
+import { committeeRateItems, committeeReport, committeeSummary, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
+import { humanAgreement, readHumanLabels, type HumanAgreementReport, type HumanLabelFile } from "../agree/human.js";
 import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readRunState, type RunState } from "../store/run-state.js";
@@ -27,7 +28,6 @@ import { contentSha256 } from "../io/hash.js";
 import { buildObservations, type ExcludedGroup } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
 import { RATE_NAMES, RateTally, attackMixWarnings, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
-import { committeeBlocked } from "../verdict/blocked.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
 import { EstimateError, estimateFromData, resolveSource, type EstimateOptions, type EstimateReport, type EstimateSource } from "../estimate/run.js";
@@ -174,33 +174,6 @@ export interface ReportOptions {
 }
 
 /**
- * Committee figures of stored committee verdicts (the same fields as the committee report's, recounted so that a
- * `committee.jsonl` written with another quorum is described as it is).
- */
-export function committeeSummary(
-  cv: readonly CommitteeVerdict[],
-  index: ReadonlyMap<string, TrajectoryIndexRow>,
-  verdicts: readonly Verdict[] = [],
-): CommitteeReport["committee"] {
-  const s: CommitteeReport["committee"] = {
-    by_status: { ok: 0, no_quorum: 0, disputed: 0 },
-    by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as CommitteeReport["committee"]["by_label"],
-    unanimous: 0,
-    rates: committeeRates(cv, verdicts, index),
-    attacked_ok: 0,
-  };
-  for (const c of cv) {
-    s.by_status[c.status] = (s.by_status[c.status] ?? 0) + 1;
-    if (c.unanimous) s.unanimous++;
-    if (c.status !== "ok" || !c.label) continue;
-    s.by_label[c.label]++;
-    if (index.get(c.trajectory_id)?.attacked) s.attacked_ok++;
-  }
-  return s;
-}
-
-
-/**
  * The two named rates, blocked attempts, coverage and exposure per (rater, agent model, condition) over the
  * attacked trajectories of `index` (DESIGN section 1; `not_exposed` counts as not compromised). A trajectory
  * without a label from the rater counts against coverage under its reason. Trajectories without an agent model
@@ -286,20 +259,8 @@ export function rateItemsOf(
     const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: v.error?.kind ?? v.status };
     rateItems.get(v.judge_id)?.set(v.trajectory_id, item);
   }
-  if (committeeVerdicts) {
-    const rep0 = new Map<string, Verdict[]>();
-    for (const v of verdicts) if (v.repeat === 0) (rep0.get(v.trajectory_id) ?? rep0.set(v.trajectory_id, []).get(v.trajectory_id)!).push(v);
-    const m = new Map<string, RateItem>();
-    for (const c of committeeVerdicts) {
-      m.set(
-        c.trajectory_id,
-        c.status === "ok" && c.label
-          ? { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, rep0.get(c.trajectory_id) ?? []) : false }
-          : { label: null, reason: c.status },
-      );
-    }
-    rateItems.set(COMMITTEE, m);
-  }
+  // the committee's label as the committee report counts it (committee/report.ts)
+  if (committeeVerdicts) rateItems.set(COMMITTEE, committeeRateItems(committeeVerdicts, verdicts));
   return rateItems;
 }
 
@@ -389,31 +350,14 @@ export async function loadTrajectories(items: ReportItem[], sourceRoot: string):
 }
 
 /**
- * Gather the report's data from a run folder.
- * @returns the {@link ReportModel}.
- * @throws Error when the run has no verdicts; HumanLabelsError for an unusable human-label file.
+ * The run's inputs (from `store.json`; empty when it has none) and its cost, per judge with the request
+ * parameters the judge settled on, and in total (`providers/cost.ts`: unknown costs marked, never 0).
  */
-export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
-  const run = o.run ?? path.basename(o.runDir);
-  const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
-  const maxItems = o.maxItems ?? 200;
-  // compact (slim verdicts, rows without source): the listed items get their full records below (fillListed)
-  const { verdicts: allVerdicts, index: fullIndex } = await readLeanRun(o.runDir, { progress: o.progress });
-  const cf0 = await readCommitteeFile(o.runDir, { index: fullIndex });
-  // --where: every section is over the kept trajectories (the calibrated ASR: their domain in the run's design)
-  const restricted = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf0?.verdicts }, o.where, run);
-  const { index, verdicts } = restricted;
-  const cf = cf0 ? { ...cf0, verdicts: restricted.committee ?? [] } : null;
-  const runState = readRunState(o.runDir);
-  // A committee file from another judge set, or from before verdicts changed, is not this run's committee: the
-  // report computes the committee instead and says why.
-  const cfCheck = cf ? checkCommitteeFile(cf, verdicts) : null;
-  const committeeFile = cf && cfCheck && cfCheck.stale.length === 0 ? cf.verdicts : null;
-  if (verdicts.length === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
+function runInputsAndCosts(runDir: string, verdicts: readonly Verdict[]): { inputs: string[]; costs: ReportModel["costs"] } {
   let inputs: string[] = [];
   let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
   try {
-    const snap = JSON.parse(fs.readFileSync(path.join(o.runDir, "store.json"), "utf8"));
+    const snap = JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8"));
     inputs = snap.inputs ?? [];
     if (Array.isArray(snap.judges)) snapJudges = snap.judges;
   } catch {
@@ -434,22 +378,15 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     }),
     run: runCost,
   };
-  // Committee figures without bootstrap (the report shows the per-judge figures and the committee summary).
-  const { report: cr, verdicts: computed } = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed } });
-  const judgeIds = cr.judges.map((j) => j.id);
-  const multi = judgeIds.length >= 2;
-  const committeeVerdicts = multi ? (committeeFile ?? computed) : null;
-  // a single judge has no committee warnings, but its health warnings (issue 12.2) still show
-  const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
-  if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
-  else if (runState.message) warnings.push(`note: ${runState.message}`);
-  warnings.push(...restricted.warnings);
-  // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
-  warnings.push(...attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
-  if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
-  if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
+  return { inputs, costs };
+}
 
-  // Labels per rater (repeat 0, ok verdicts).
+/** Label counts per rater (each judge's repeat-0 ok verdicts, and the committee's ok labels when given). */
+function labelCountsOf(
+  verdicts: readonly Verdict[],
+  judgeIds: readonly string[],
+  committeeVerdicts: readonly CommitteeVerdict[] | null,
+): ReportModel["labels"] {
   const labels = new Map<string, Map<string, string>>();
   for (const j of judgeIds) labels.set(j, new Map());
   for (const v of verdicts) if (v.repeat === 0 && v.status === "ok" && v.label) labels.get(v.judge_id)?.set(v.trajectory_id, v.label);
@@ -458,57 +395,69 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
     for (const c of committeeVerdicts) if (c.status === "ok" && c.label) m.set(c.trajectory_id, c.label);
     labels.set(COMMITTEE, m);
   }
-  const rateItems = rateItemsOf(verdicts, judgeIds, committeeVerdicts);
-  const labelCounts = [...labels].map(([rater, byId]) => {
+  return [...labels].map(([rater, byId]) => {
     const counts: Record<string, number> = Object.fromEntries(BUCKETS.map((b) => [b, 0]));
     for (const l of byId.values()) counts[l]++;
     return { rater, counts };
   });
+}
 
-  // Human labels.
-  const human = o.humanFile ? humanAgreement(readHumanLabels(o.humanFile), verdicts, index, { file: o.humanFile, bootstrap }) : null;
-
-  // Benchmark reference (AgentDojo security), when any attacked trajectory has one.
-  const hasReference = [...index.values()].some((t) => t.attacked && !t.run_error && typeof t.reference?.security === "boolean");
-  let reference: ReferenceAgreement[] | null = null;
-  if (hasReference) {
-    reference = judgeIds.map((j) => referenceAgreement(j, verdicts, index));
-    if (committeeVerdicts) reference.push(committeeReferenceAgreement(committeeVerdicts, index));
-  }
-
-  // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
-  const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
-  const conditions = conditionViews(index, verdicts, committeeVerdicts, condSource);
-
-  // The paper table and utility beside ASR: the judge or committee chosen as estimate chooses it (resolveSource);
-  // several judges and no choice leave the table out with the reason, an explicit choice that does not fit throws.
+/**
+ * The paper table and its calibrated ASR: the judge or committee chosen as `estimate` chooses it (`resolveSource`);
+ * several judges and no choice leave the table out with the reason, an explicit choice that does not fit throws
+ * EstimateError. The calibrated estimate is over the full run with `--where` as its domain (`estimateFromData`);
+ * its warnings, or why it is not shown, go to `d.warnings`.
+ */
+function paperTableSection(
+  o: ReportOptions,
+  run: string,
+  d: {
+    fullIndex: Map<string, TrajectoryIndexRow>;
+    allVerdicts: Verdict[];
+    index: Map<string, TrajectoryIndexRow>;
+    verdicts: Verdict[];
+    humanLabels: HumanLabelFile | null;
+    warnings: string[];
+  },
+): { paper_table: PaperTable | null; paper_table_reason?: string } {
   let tableSource: EstimateSource | null = null;
   let paper_table_reason: string | undefined;
   try {
-    tableSource = resolveSource(verdicts, o.source ?? { kind: "judge" }, run);
+    tableSource = resolveSource(d.verdicts, o.source ?? { kind: "judge" }, run);
   } catch (e) {
     if (!(e instanceof EstimateError) || o.source) throw e;
     paper_table_reason = e.message;
   }
   let calibrated: EstimateReport | undefined;
-  if (o.humanFile && tableSource) {
+  if (o.humanFile && d.humanLabels && tableSource) {
     try {
-      calibrated = estimateFromData(fullIndex, allVerdicts, readHumanLabels(o.humanFile), {
+      calibrated = estimateFromData(d.fullIndex, d.allVerdicts, d.humanLabels, {
         run,
         humanFile: o.humanFile,
         source: tableSource,
-        by: [...index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"],
+        by: [...d.index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"],
         where: o.where,
       });
-      for (const w of calibrated.warnings) warnings.push(`calibrated estimate: ${w}`);
+      for (const w of calibrated.warnings) d.warnings.push(`calibrated estimate: ${w}`);
     } catch (e) {
-      warnings.push(`calibrated estimate not shown: ${(e as Error).message}`);
+      d.warnings.push(`calibrated estimate not shown: ${(e as Error).message}`);
     }
   }
-  const paper_table = tableSource ? paperTable(run, index, verdicts, tableSource, { calibrated }) : null;
-  const utility = utilityTable(index.values(), "condition");
+  const paper_table = tableSource ? paperTable(run, d.index, d.verdicts, tableSource, { calibrated }) : null;
+  return { paper_table, ...(paper_table_reason ? { paper_table_reason } : {}) };
+}
 
-  // The browsable list.
+/**
+ * The browsable list, most telling first: with a committee, its disputed then non-unanimous trajectories (more
+ * distinct votes first); with one judge, its disagreements with the benchmark.
+ */
+function disagreementItems(
+  index: ReadonlyMap<string, TrajectoryIndexRow>,
+  verdicts: readonly Verdict[],
+  judgeIds: readonly string[],
+  committeeVerdicts: readonly CommitteeVerdict[] | null,
+  reference: ReferenceAgreement[] | null,
+): ReportItem[] {
   const rep0 = new Map<string, Verdict>();
   for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
   const verdictsOf = (id: string) => judgeIds.map((j) => rep0.get(`${id}\u0000${j}`)).filter((v): v is Verdict => !!v);
@@ -535,6 +484,70 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
       reference: d.reference,
     }));
   }
+  return candidates;
+}
+
+/**
+ * Gather the report's data from a run folder.
+ * @returns the {@link ReportModel}.
+ * @throws Error when the run has no verdicts; HumanLabelsError for an unusable human-label file.
+ */
+export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
+  const run = o.run ?? path.basename(o.runDir);
+  const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
+  const maxItems = o.maxItems ?? 200;
+  // compact (slim verdicts, rows without source): the listed items get their full records below (fillListed)
+  const { verdicts: allVerdicts, index: fullIndex } = await readLeanRun(o.runDir, { progress: o.progress });
+  const cf0 = await readCommitteeFile(o.runDir, { index: fullIndex });
+  // --where: every section is over the kept trajectories (the calibrated ASR: their domain in the run's design)
+  const restricted = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf0?.verdicts }, o.where, run);
+  const { index, verdicts } = restricted;
+  const cf = cf0 ? { ...cf0, verdicts: restricted.committee ?? [] } : null;
+  const runState = readRunState(o.runDir);
+  // A committee file from another judge set, or from before verdicts changed, is not this run's committee: the
+  // report computes the committee instead and says why.
+  const cfCheck = cf ? checkCommitteeFile(cf, verdicts) : null;
+  const committeeFile = cf && cfCheck && cfCheck.stale.length === 0 ? cf.verdicts : null;
+  if (verdicts.length === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
+  const { inputs, costs } = runInputsAndCosts(o.runDir, verdicts);
+  // Committee figures without bootstrap (the report shows the per-judge figures and the committee summary).
+  const { report: cr, verdicts: computed } = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed } });
+  const judgeIds = cr.judges.map((j) => j.id);
+  const multi = judgeIds.length >= 2;
+  const committeeVerdicts = multi ? (committeeFile ?? computed) : null;
+  // a single judge has no committee warnings, but its health warnings (issue 12.2) still show
+  const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
+  if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
+  else if (runState.message) warnings.push(`note: ${runState.message}`);
+  warnings.push(...restricted.warnings);
+  // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
+  warnings.push(...attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
+  if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
+  if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
+
+  const rateItems = rateItemsOf(verdicts, judgeIds, committeeVerdicts);
+  const labelCounts = labelCountsOf(verdicts, judgeIds, committeeVerdicts);
+
+  // Human labels: the file read once; agreement and the calibrated estimate (paperTableSection) both use it
+  const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
+  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, verdicts, index, { file: o.humanFile, bootstrap }) : null;
+
+  // Benchmark reference (AgentDojo security), when any attacked trajectory has one.
+  const hasReference = [...index.values()].some((t) => t.attacked && !t.run_error && typeof t.reference?.security === "boolean");
+  let reference: ReferenceAgreement[] | null = null;
+  if (hasReference) {
+    reference = judgeIds.map((j) => referenceAgreement(j, verdicts, index));
+    if (committeeVerdicts) reference.push(committeeReferenceAgreement(committeeVerdicts, index));
+  }
+
+  // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
+  const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
+  const conditions = conditionViews(index, verdicts, committeeVerdicts, condSource);
+
+  const { paper_table, paper_table_reason } = paperTableSection(o, run, { fullIndex, allVerdicts, index, verdicts, humanLabels, warnings });
+  const utility = utilityTable(index.values(), "condition");
+
+  const candidates = disagreementItems(index, verdicts, judgeIds, committeeVerdicts, reference);
   const items = candidates.slice(0, maxItems);
   await fillListed(o.runDir, items, judgeIds);
   await loadTrajectories(items, o.sourceRoot ?? process.cwd());

@@ -103,20 +103,25 @@ const FORMULAS =
   "(convolution of hypergeometric laws); equals n1/N + n2/N_D with one stratum (vectors/NOTES.md section 7.1); " +
   "weight = 1/pi (Horvitz-Thompson). Source: src/sample/design.ts.";
 
+/** A unit of the disagreement pool (committee stratum D: the committee was not unanimous). */
+const inDisagreement = (u: PopulationUnit): boolean => u.committee_stratum === "D";
+
 /**
- * Draw the sample.
- * @returns the sampled items sorted by trajectory id, and the design record.
- * @throws SampleError when n1 exceeds the population, n2 > 0 without committee verdicts, or n2 exceeds the
- *   disagreement pool (before or after removing phase 1's draws), unless `allowShort` (then all available
- *   trajectories are taken and `design.short` says so); RangeError on non-integer or negative sizes or seed.
+ * The phase sizes {@link drawSample} can take: the request checked against the run (non-negative integers; a
+ * phase 2 needs committee verdicts), cut to what the run holds with `allowShort` (each cut said in `short`).
+ * @throws RangeError for a size or seed that is not a non-negative integer; SampleError for a size the run cannot
+ *   give without `allowShort`, or `disagreement` without committee verdicts.
  */
-export function drawSample(pop: Population, req: SampleRequest): { items: SampledItem[]; design: SampleDesign } {
+function checkedSizes(
+  pop: Population,
+  req: SampleRequest,
+  units: readonly PopulationUnit[],
+): { n1: number; n2req: number; ND: number | null; short: string[]; allowShort: boolean } {
   for (const [k, v] of Object.entries({ random: req.random, disagreement: req.disagreement, seed: req.seed })) {
     if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${k} must be a non-negative integer, got ${v}`);
   }
   const allowShort = !!req.allowShort;
   const short: string[] = [];
-  const units = [...pop.units].sort((a, b) => compareCodeUnits(a.id, b.id));
   const N = units.length;
   let n1 = req.random;
   if (n1 > N) {
@@ -128,8 +133,7 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
     short.push(`phase 1: asked for ${n1}, the run holds ${N}: took all ${N}`);
     n1 = N;
   }
-  const inD = (u: PopulationUnit) => u.committee_stratum === "D";
-  const ND = pop.committee ? units.filter(inD).length : null;
+  const ND = pop.committee ? units.filter(inDisagreement).length : null;
   let n2req = req.disagreement;
   if (n2req > 0 && !pop.committee) {
     throw new SampleError(
@@ -145,6 +149,65 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
     short.push(`phase 2: asked for ${n2req}, the disagreement pool holds ${ND}: took at most ${ND}`);
     n2req = ND;
   }
+  return { n1, n2req, ND, short, allowShort };
+}
+
+/**
+ * The design cells (sampling stratum x committee stratum) of every unit with its size, and the drawn units as
+ * {@link SampledItem}s in id order with their cell, phase, inclusion probability `piOf(u)` and weight 1/π.
+ */
+function sampledItems(
+  units: readonly PopulationUnit[],
+  phase1: ReadonlySet<string>,
+  phase2: ReadonlySet<string>,
+  piOf: (u: PopulationUnit) => number,
+): {
+  items: SampledItem[];
+  cellSize: Map<string, number>;
+  cellN: Map<string, number>;
+  cellInfo: Map<string, { sampling_stratum: string; committee_stratum: CommitteeStratum | null; pi: number }>;
+} {
+  const cellSize = new Map<string, number>();
+  const cellN = new Map<string, number>();
+  const cellInfo = new Map<string, { sampling_stratum: string; committee_stratum: CommitteeStratum | null; pi: number }>();
+  for (const u of units) {
+    const c = cellKey(u.sampling_stratum, u.committee_stratum);
+    cellSize.set(c, (cellSize.get(c) ?? 0) + 1);
+    if (!cellInfo.has(c)) cellInfo.set(c, { sampling_stratum: u.sampling_stratum, committee_stratum: u.committee_stratum, pi: piOf(u) });
+  }
+  const items: SampledItem[] = [];
+  for (const u of units) {
+    const phase = phase1.has(u.id) ? 1 : phase2.has(u.id) ? 2 : 0;
+    if (phase === 0) continue;
+    const c = cellKey(u.sampling_stratum, u.committee_stratum);
+    cellN.set(c, (cellN.get(c) ?? 0) + 1);
+    const pi = piOf(u);
+    items.push({
+      trajectory_id: u.id,
+      stratum: c,
+      sampling_stratum: u.sampling_stratum,
+      committee_stratum: u.committee_stratum,
+      stratum_size: cellSize.get(c)!,
+      phase: phase as 1 | 2,
+      inclusion_probability: pi,
+      weight: designWeight(pi),
+    });
+  }
+  return { items, cellSize, cellN, cellInfo };
+}
+
+/**
+ * Draw the sample.
+ * @returns the sampled items sorted by trajectory id, and the design record.
+ * @throws SampleError when n1 exceeds the population, n2 > 0 without committee verdicts, or n2 exceeds the
+ *   disagreement pool (before or after removing phase 1's draws), unless `allowShort` (then all available
+ *   trajectories are taken and `design.short` says so); RangeError on non-integer or negative sizes or seed.
+ */
+export function drawSample(pop: Population, req: SampleRequest): { items: SampledItem[]; design: SampleDesign } {
+  const units = [...pop.units].sort((a, b) => compareCodeUnits(a.id, b.id));
+  const N = units.length;
+  const { n1, n2req, ND, short, allowShort } = checkedSizes(pop, req, units);
+  const inD = inDisagreement;
 
   // Strata, sorted by key.
   const strata = new Map<string, PopulationUnit[]>();
@@ -187,36 +250,11 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
   const phase2 = new Set(drawWithoutReplacement(seededRng(req.seed, "phase2"), pool, n2).map((u) => u.id));
 
   // Cells.
-  const cellSize = new Map<string, number>();
-  const cellN = new Map<string, number>();
-  const cellInfo = new Map<string, { sampling_stratum: string; committee_stratum: CommitteeStratum | null; pi: number }>();
   const piOf = (u: PopulationUnit): number => {
     const s = incl.get(u.sampling_stratum)!;
     return inD(u) ? (s.pi_disagreement as number) : s.pi_other;
   };
-  for (const u of units) {
-    const c = cellKey(u.sampling_stratum, u.committee_stratum);
-    cellSize.set(c, (cellSize.get(c) ?? 0) + 1);
-    if (!cellInfo.has(c)) cellInfo.set(c, { sampling_stratum: u.sampling_stratum, committee_stratum: u.committee_stratum, pi: piOf(u) });
-  }
-  const items: SampledItem[] = [];
-  for (const u of units) {
-    const phase = phase1.has(u.id) ? 1 : phase2.has(u.id) ? 2 : 0;
-    if (phase === 0) continue;
-    const c = cellKey(u.sampling_stratum, u.committee_stratum);
-    cellN.set(c, (cellN.get(c) ?? 0) + 1);
-    const pi = piOf(u);
-    items.push({
-      trajectory_id: u.id,
-      stratum: c,
-      sampling_stratum: u.sampling_stratum,
-      committee_stratum: u.committee_stratum,
-      stratum_size: cellSize.get(c)!,
-      phase: phase as 1 | 2,
-      inclusion_probability: pi,
-      weight: designWeight(pi),
-    });
-  }
+  const { items, cellSize, cellN, cellInfo } = sampledItems(units, phase1, phase2, piOf);
   // A cell whose trajectories cannot be drawn (π = 0) is outside every weighted estimate: said by name.
   const uncovered = [...cellSize.keys()]
     .sort(compareCodeUnits)
