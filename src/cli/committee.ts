@@ -1,13 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
+import { readLeanRun } from "../store/lean-read.js";
 import { loadJudgesConfig } from "../config/judges.js";
 import { committeeReport, DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js";
 import { writeCommitteeFile } from "../committee/file.js";
 import { readRunState } from "../store/run-state.js";
 import { UsageError } from "../errors.js";
-import { intOption, printJson, runDirOf } from "./util.js";
+import { intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 
 /** `ipi-judge committee`: committee verdicts, per-judge figures, agreement, leniency and test-retest of a run. */
 export function registerCommittee(program: Command): void {
@@ -39,7 +39,7 @@ report adds each judge's test-retest agreement.`,
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const families = o.judges ? loadJudgesConfig(o.judges, { checkKeys: false }).families : {};
-      const [verdicts, index] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir)]);
+      const { verdicts, index } = await withReadProgress(!o.json, (progress) => readLeanRun(runDir, { progress }));
       let built: ReturnType<typeof committeeReport>;
       try {
         built = committeeReport(verdicts, index, { run: o.run, quorum, families, bootstrap: { B, seed }, excludeJudges: o.excludeJudge, runState: readRunState(runDir) });

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
+import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { buildObservations, compareConditions, formatCompare, type LabelSource } from "../compare/index.js";
 import { UsageError } from "../errors.js";
 import { restrictRun } from "../store/where.js";
-import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf } from "./util.js";
+import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
@@ -51,7 +51,10 @@ Examples:
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const where = whereOf(o);
-      const [allVerdicts, fullIndex, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+      const { verdicts: allVerdicts, index: fullIndex, cf } = await withReadProgress(!o.json, async (progress) => {
+        const lean = await readLeanRun(runDir, { progress });
+        return { ...lean, cf: await readCommitteeFile(runDir, { index: lean.index }) };
+      });
       const verdicts = allVerdicts;
       const notes: string[] = [];
       const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();

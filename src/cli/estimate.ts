@@ -1,12 +1,12 @@
 import type { Command } from "commander";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
-import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
+import { readLeanRun } from "../store/lean-read.js";
 import { readHumanLabels } from "../agree/human.js";
 import { HumanLabelsError } from "../agree/human.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, whereLine } from "../store/where.js";
-import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf } from "./util.js";
+import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 
 /**
@@ -118,7 +118,7 @@ Examples:
 async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
   const where = whereOf(o as { where?: string[] });
-  const [fullIndex, allVerdicts] = await Promise.all([readTrajectoryIndex(runDir), readVerdicts(runDir)]);
+  const { index: fullIndex, verdicts: allVerdicts } = await withReadProgress(!o.json, (progress) => readLeanRun(runDir, { progress }));
   // --where: the table is over the kept trajectories; the calibrated estimate is their domain in the whole run's design
   const run = restrictRun({ index: fullIndex, verdicts: allVerdicts }, where, o.run as string);
   warnWhere(run.warnings);

@@ -5,7 +5,7 @@ import { UsageError } from "../errors.js";
 import { EstimateError } from "../estimate/run.js";
 import { addJudgeChoiceOptions, judgeChoice } from "./estimate.js";
 import { whereLine } from "../store/where.js";
-import { addWhereOption, whereOf, intOption, printJson, runDirOf } from "./util.js";
+import { addWhereOption, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -44,7 +44,7 @@ Example:
       // loaded here, not at start-up: the chart libraries (vega) take ~0.3 s to load, which every other command
       // would pay
       const { writeReport } = await import("../report/index.js");
-      const res = await writeReport({
+      const res = await withReadProgress(!o.json, (progress) => writeReport({
         source: o.judge || o.committee ? choice : undefined,
         runDir,
         run: o.run,
@@ -54,7 +54,8 @@ Example:
         bootstrap: { B: intOption(o.bootstrap, "--bootstrap", 0), seed: intOption(o.seed, "--seed", 0) },
         sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
         where: whereOf(o),
-      }).catch((e) => {
+        progress,
+      })).catch((e) => {
         if (e instanceof EstimateError) throw new UsageError(e.message);
         throw e;
       });

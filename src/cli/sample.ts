@@ -2,7 +2,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
 import { UsageError } from "../errors.js";
-import { addWhereOption, intOption, printJson, runDirOf, whereOf } from "./util.js";
+import { addWhereOption, intOption, printJson, runDirOf, whereOf, withReadProgress } from "./util.js";
 import { whereLine } from "../store/where.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
@@ -59,7 +59,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       const strata = typeof o.strata === "string" ? o.strata.split(",") : [];
       let res;
       try {
-        res = await createSample({
+        res = await withReadProgress(!o.json, (progress) => createSample({
           runDir,
           run: o.run,
           random,
@@ -72,7 +72,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           force: !!o.force,
           sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
           where: whereOf(o),
-        });
+          progress,
+        }));
       } catch (e) {
         // impossible requests and an --out folder holding another sample are usage errors (exit 2); unreadable
         // sources (SourceError) and write failures are fatal (exit 1)

@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { UsageError } from "../errors.js";
 import type { Command } from "commander";
-import { checkRunName, readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
+import { checkRunName, type TrajectoryIndexRow } from "../store/run-store.js";
+import { readLeanRun, type ReadProgress } from "../store/lean-read.js";
+import { readProgress } from "./read-progress.js";
 import { parseWhere, restrictRun, WHERE_FIELDS, WHERE_NONE, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { readCommitteeFile, type CommitteeFile } from "../committee/file.js";
 import type { Verdict } from "../types.js";
@@ -62,16 +64,35 @@ export function warnWhere(warnings: readonly string[]): void {
 /**
  * Read a stored run restricted by the command's `--where` (`restrictRun` of src/store/where.ts, the one filter of
  * every command): the index rows kept, their verdicts, and the committee file with its verdicts of those rows.
- * The values that matched nothing are warned about on stderr.
+ * The values that matched nothing are warned about on stderr. The run is read compactly (`readLeanRun` of
+ * src/store/lean-read.ts: slim verdicts, index rows without `source` unless `source`), with read progress on a
+ * terminal unless `--json`.
  * @throws UsageError for a bad `--where` or one that keeps nothing.
  */
 export async function readRunWhere(
   runDir: string,
-  o: { where?: string[] | string; run?: string },
+  o: { where?: string[] | string; run?: string; json?: boolean },
+  opts: { source?: boolean } = {},
 ): Promise<{ verdicts: Verdict[]; index: Map<string, TrajectoryIndexRow>; cf: CommitteeFile | null; where: WhereStatement | null }> {
   const f = whereOf(o);
-  const [verdicts, index, cf] = await Promise.all([readVerdicts(runDir), readTrajectoryIndex(runDir), readCommitteeFile(runDir)]);
+  const { verdicts, index, cf } = await withReadProgress(!o.json, async (progress) => {
+    const lean = await readLeanRun(runDir, { source: opts.source, progress });
+    return { ...lean, cf: await readCommitteeFile(runDir, { index: lean.index }) };
+  });
   const r = restrictRun({ index, verdicts, committee: cf?.verdicts }, f, o.run);
   warnWhere(r.warnings);
   return { verdicts: r.verdicts, index: r.index, cf: cf ? { ...cf, verdicts: r.committee ?? [] } : null, where: r.statement };
+}
+
+/**
+ * Run `read` with a read progress line on stderr (`./read-progress.ts`) when `show` and stderr is a terminal;
+ * the line is cleared when `read` ends, thrown or not.
+ */
+export async function withReadProgress<T>(show: boolean, read: (progress: ReadProgress | undefined) => Promise<T>): Promise<T> {
+  const p = readProgress(show && process.stderr.isTTY === true);
+  try {
+    return await read(p.progress);
+  } finally {
+    p.stop();
+  }
 }

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
-import { intOption, runDirOf } from "./util.js";
+import { intOption, runDirOf, withReadProgress } from "./util.js";
 
 /** Open a URL in the desktop's browser (best effort: nothing happens where there is none). */
 function openBrowser(url: string): void {
@@ -55,8 +55,9 @@ Example:
       const port = intOption(o.port, "--port", 0);
       if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
       const { openView } = await import("../view/index.js");
-      const { server, warnings } = await openView({
+      const { server, warnings } = await withReadProgress(true, (progress) => openView({
         runDir,
+        progress,
         otherDir,
         sampleDir: o.sample ? path.resolve(o.sample) : undefined,
         humanFile: o.human,
@@ -65,7 +66,7 @@ Example:
         host: o.host,
         port,
         allowHosts: o.allowHost,
-      });
+      }));
       process.stdout.write(`${server.url}\n`);
       if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run; browsers must reach it by one of this machine's addresses${["0.0.0.0", "::"].includes(o.host) ? " or its host name" : ""}, or by a name given with --allow-host\n`);
       for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
+import { Interner, leanRecord } from "../store/lean-read.js";
 import { voteOf } from "../verdict/vote.js";
 
 /** Name of the committee file in a run folder. */
@@ -41,22 +42,38 @@ export function writeCommitteeFile(
   const judges = [...meta.judges].sort();
   const excluded = meta.runJudges.filter((j) => !judges.includes(j)).sort();
   const tmp = `${file}.${process.pid}.tmp`;
-  const lines = verdicts.map((v) => JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }));
-  fs.writeFileSync(tmp, lines.join("\n") + (lines.length ? "\n" : ""));
+  // written in ~1 MiB chunks, not joined whole: a million lines would be ~300 MB of one string
+  const fd = fs.openSync(tmp, "w");
+  try {
+    let chunk = "";
+    for (const v of verdicts) {
+      chunk += JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }) + "\n";
+      if (chunk.length > 1 << 20) {
+        fs.writeSync(fd, chunk);
+        chunk = "";
+      }
+    }
+    if (chunk) fs.writeSync(fd, chunk);
+  } finally {
+    fs.closeSync(fd);
+  }
   fs.renameSync(tmp, file);
 }
 
 /**
- * Read a run's committee file.
+ * Read a run's committee file, streamed, each row's repeated values (labels, votes, the judge set) shared
+ * (`leanRecord` of src/store/lean-read.ts: the rows are read-only).
  * @param runDir the run folder.
+ * @param opts.index the run's index: a row's `trajectory_id` becomes the index row's id string (one copy).
  * @returns the file, or null when the run has none.
  */
-export async function readCommitteeFile(runDir: string): Promise<CommitteeFile | null> {
+export async function readCommitteeFile(runDir: string, opts: { index?: Map<string, { id: string }> } = {}): Promise<CommitteeFile | null> {
   const file = path.join(runDir, COMMITTEE_FILE);
   if (!fs.existsSync(file)) return null;
   const bad: number[] = [];
   const verdicts: CommitteeVerdict[] = [];
-  for await (const c of readJsonl<CommitteeVerdict>(file, (line) => bad.push(line))) verdicts.push(c);
+  const it = new Interner();
+  for await (const c of readJsonl<CommitteeVerdict>(file, (line) => bad.push(line))) verdicts.push(leanRecord(c, it, opts.index));
   const first = verdicts.find((v) => Array.isArray(v.committee_judges));
   const judges = first ? [...first.committee_judges!] : [...new Set(verdicts.flatMap((v) => Object.keys(v.votes ?? {})))].sort();
   return {
@@ -102,15 +119,21 @@ export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict
   }
   const left = excluded.filter((j) => runJudges.includes(j));
   if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
-  const rep0 = new Map<string, Verdict>();
-  for (const v of verdicts) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  // repeat-0 verdicts per judge, by trajectory id (no key string built per verdict: a million-verdict run)
+  const rep0 = new Map<string, Map<string, Verdict>>();
+  for (const v of verdicts) {
+    if (v.repeat !== 0) continue;
+    let m = rep0.get(v.judge_id);
+    if (!m) rep0.set(v.judge_id, (m = new Map()));
+    m.set(v.trajectory_id, v);
+  }
   const changed = new Map<string, number>();
   const inFile = new Set<string>();
   for (const c of cf.verdicts) {
     inFile.add(c.trajectory_id);
     for (const j of cf.judges) {
       if (gone.includes(j)) continue;
-      const now = voteOf(rep0.get(`${c.trajectory_id}\u0000${j}`));
+      const now = voteOf(rep0.get(j)?.get(c.trajectory_id));
       if ((c.votes?.[j] ?? null) !== now) changed.set(j, (changed.get(j) ?? 0) + 1);
     }
   }

@@ -6,7 +6,8 @@
  * Inputs: the run's trajectory index and verdicts, and a human-label file as `ipi-judge import-annotations`
  * writes it (rows `trajectory_id, annotator, label, stratum, stratum_size, inclusion_probability, weight, ...`).
  */
-import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { readLeanRun } from "../store/lean-read.js";
 import type { Bucket, Verdict } from "../types.js";
 import { COVERAGE_LOW_BELOW, type RateName } from "../stats/rates.js";
 import { applyWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
@@ -297,7 +298,7 @@ export function resolveSource(
  *   the design fields only partly, or an empty population; HumanLabelsError for an unreadable label file.
  */
 export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
-  const [index, verdicts] = await Promise.all([readTrajectoryIndex(o.runDir), readVerdicts(o.runDir)]);
+  const { index, verdicts } = await readLeanRun(o.runDir);
   const file = readHumanLabels(o.humanFile);
   return estimateFromData(index, verdicts, file, o);
 }

@@ -12,7 +12,8 @@ import path from "node:path";
 import type { CommitteeVerdict, Trajectory, Verdict } from "../types.js";
 import { BUCKETS } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
-import { readTrajectoryIndex, readVerdicts, type TrajectoryIndexRow } from "../store/run-store.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { readFullVerdicts, readIndexRows, readLeanRun, type ReadProgress } from "../store/lean-read.js";
 import { restrictRun, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 import { readJsonl } from "../io/jsonl.js";
@@ -168,6 +169,8 @@ export interface ReportOptions {
   where?: WhereFilter | null;
   /** Clock (tests). */
   now?: Date;
+  /** Where the reading of the run's journals is (a progress display). */
+  progress?: ReadProgress;
 }
 
 /**
@@ -259,6 +262,24 @@ export function rateItemsOf(
   // the committee's label as the committee report counts it (committee/report.ts)
   if (committeeVerdicts) rateItems.set(COMMITTEE, committeeRateItems(committeeVerdicts, verdicts));
   return rateItems;
+}
+
+/**
+ * Give the listed items their full stored records in place of the compact ones the figures were computed from:
+ * the index row (with `source` and `content_sha256`) and the repeat-0 verdicts of each judge (rationale, quotes),
+ * read back by id in one pass over each journal.
+ * @param items the listed items (mutated: `row`, `verdicts`); @param judgeIds the judges, in the list's order.
+ */
+async function fillListed(runDir: string, items: ReportItem[], judgeIds: readonly string[]): Promise<void> {
+  if (!items.length) return;
+  const ids = new Set(items.map((it) => it.trajectory_id));
+  const [rows, full] = await Promise.all([readIndexRows(runDir, ids), readFullVerdicts(runDir, ids)]);
+  const rep0 = new Map<string, Verdict>();
+  for (const v of full) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  for (const it of items) {
+    if (it.row) it.row = rows.get(it.trajectory_id) ?? it.row;
+    it.verdicts = judgeIds.map((j) => rep0.get(`${it.trajectory_id}\u0000${j}`)).filter((v): v is Verdict => !!v);
+  }
 }
 
 /**
@@ -475,7 +496,9 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const run = o.run ?? path.basename(o.runDir);
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
-  const [allVerdicts, fullIndex, cf0] = await Promise.all([readVerdicts(o.runDir), readTrajectoryIndex(o.runDir), readCommitteeFile(o.runDir)]);
+  // compact (slim verdicts, rows without source): the listed items get their full records below (fillListed)
+  const { verdicts: allVerdicts, index: fullIndex } = await readLeanRun(o.runDir, { progress: o.progress });
+  const cf0 = await readCommitteeFile(o.runDir, { index: fullIndex });
   // --where: every section is over the kept trajectories (the calibrated ASR: their domain in the run's design)
   const restricted = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf0?.verdicts }, o.where, run);
   const { index, verdicts } = restricted;
@@ -526,6 +549,7 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
 
   const candidates = disagreementItems(index, verdicts, judgeIds, committeeVerdicts, reference);
   const items = candidates.slice(0, maxItems);
+  await fillListed(o.runDir, items, judgeIds);
   await loadTrajectories(items, o.sourceRoot ?? process.cwd());
 
   return {

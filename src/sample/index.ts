@@ -10,7 +10,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { restrictRun, type WhereFilter } from "../store/where.js";
-import { readTrajectoryIndex, readVerdicts } from "../store/run-store.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { readIndexRows, readLeanIndex, readLeanVerdicts, type ReadProgress } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { assignItemIds, buildExportFiles, EXPORT_FILES, PRIVATE_FILES, SHARED_FILES, writeExportFiles, type BlindItem } from "./export.js";
 import {
@@ -45,12 +46,15 @@ export { COMMITTEE_FILE } from "../committee/file.js";
  * @returns the rows and what the check found, or null when the file does not exist.
  * @throws SampleError naming the lines that are not JSON.
  */
-export async function readCommittee(runDir: string): Promise<{ rows: CommitteeRow[]; stale: string[]; notes: string[] } | null> {
-  const cf = await readCommitteeFile(runDir);
+export async function readCommittee(
+  runDir: string,
+  o: { index?: Map<string, TrajectoryIndexRow>; progress?: ReadProgress } = {},
+): Promise<{ rows: CommitteeRow[]; stale: string[]; notes: string[] } | null> {
+  const cf = await readCommitteeFile(runDir, { index: o.index });
   if (!cf) return null;
   const bad = cf.bad_lines;
   if (bad.length) throw new SampleError(`${cf.file}: line${bad.length > 1 ? "s" : ""} ${bad.slice(0, 10).join(", ")} are not JSON`);
-  const verdicts = await readVerdicts(runDir, { slim: true });
+  const verdicts = await readLeanVerdicts(runDir, { index: o.index, progress: o.progress });
   // A run folder holding committee verdicts but no judge verdicts (assembled by hand) has nothing to check against.
   const check = verdicts.length ? checkCommitteeFile(cf, verdicts) : { stale: [], notes: [] };
   return { rows: cf.verdicts, stale: check.stale, notes: check.notes };
@@ -73,6 +77,8 @@ export interface CreateSampleOptions {
   sourceRoot?: string;
   /** `--where` (src/store/where.ts): the population is the run's trajectories it keeps (recorded in the design). */
   where?: WhereFilter | null;
+  /** Where the reading of the run's journals is (a progress display). */
+  progress?: ReadProgress;
 }
 
 /** What {@link createSample} did. */
@@ -99,7 +105,8 @@ export const SPREADSHEET_CELL_LIMIT = 32_767;
  *   sample (without `force`).
  */
 export async function createSample(o: CreateSampleOptions): Promise<CreateSampleResult> {
-  const fullIndex = await readTrajectoryIndex(o.runDir);
+  // compact rows (no source: the drawn ones are read back in full below); content hashes for deduplication
+  const fullIndex = await readLeanIndex(o.runDir, { content: true, progress: o.progress });
   if (fullIndex.size === 0) throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
   // --where: the population is the kept trajectories (UsageError when it keeps none)
   const restricted = restrictRun({ index: fullIndex }, o.where, o.run);
@@ -110,7 +117,7 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   } catch (e) {
     throw new SampleError((e as Error).message);
   }
-  const cr = await readCommittee(o.runDir);
+  const cr = await readCommittee(o.runDir, { index: fullIndex, progress: o.progress });
   // A stale committee file (another judge set, changed votes) would draw the disagreement pool from another
   // committee: said on stderr, naming what changed.
   const warnings = cr
@@ -122,7 +129,8 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   if (restricted.statement) design.where = restricted.statement;
   warnings.push(...restricted.warnings, ...design.warnings);
   const blind = assignItemIds(items, o.seed);
-  const rows = blind.map((b) => index.get(b.trajectory_id)!);
+  const full = await readIndexRows(o.runDir, new Set(blind.map((b) => b.trajectory_id)));
+  const rows = blind.map((b) => full.get(b.trajectory_id) ?? index.get(b.trajectory_id)!);
   const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot });
   const files = buildExportFiles({
     run: o.run,

@@ -5,6 +5,7 @@
  */
 import path from "node:path";
 import { loadViewRun, type ViewRun } from "./run-data.js";
+import type { ReadProgress } from "../store/lean-read.js";
 import { loadTrajectory } from "./item.js";
 import { SampleStore } from "./annotations.js";
 import { startViewServer, type ViewServer } from "./server.js";
@@ -20,6 +21,8 @@ export { startViewServer, CSP, type ViewServer } from "./server.js";
 export interface OpenViewOptions {
   /** The run folder (`<labels-dir>/<run>`). */
   runDir: string;
+  /** Where the reading of the run's journals is (a progress display). */
+  progress?: ReadProgress;
   /** Another run folder, for side-by-side comparison. */
   otherDir?: string;
   /** A sample folder written by `ipi-judge sample --out`. */
@@ -42,8 +45,8 @@ export interface OpenViewOptions {
  * @throws HumanLabelsError, AnnotationImportError (manifest), Error (no manifest, page not built, port in use).
  */
 export async function openView(o: OpenViewOptions): Promise<{ server: ViewServer; run: ViewRun; warnings: string[] }> {
-  const run = await loadViewRun(o.runDir, { humanFile: o.humanFile });
-  const other = o.otherDir ? await loadViewRun(o.otherDir) : undefined;
+  const run = await loadViewRun(o.runDir, { humanFile: o.humanFile, progress: o.progress });
+  const other = o.otherDir ? await loadViewRun(o.otherDir, { progress: o.progress }) : undefined;
   const sourceRoot = path.resolve(o.sourceRoot ?? process.cwd());
   const sample = o.sampleDir ? new SampleStore(o.sampleDir, (id) => loadTrajectory(run, id, sourceRoot)) : undefined;
   if (sample && sample.manifest.header.run !== run.name) {

@@ -7,7 +7,7 @@
 import { labelOnScale } from "../rubric/scale.js";
 import { binaryOf } from "../rubric/buckets.js";
 import type { Bucket } from "../types.js";
-import type { ViewRow, ViewRun } from "./run-data.js";
+import { searchText, type ViewRow, type ViewRun } from "./run-data.js";
 import { showBidiControls } from "../format/bidi.js";
 import { visibleRow } from "./item.js";
 
@@ -141,7 +141,8 @@ export function matches(row: ViewRow, q: ListQuery, run: ViewRun, other?: ViewRu
   }
   if (q.q) {
     const words = q.q.toLowerCase().split(/\s+/).filter(Boolean);
-    if (!words.every((w) => row.search.includes(w))) return false;
+    const text = searchText(row);
+    if (!words.every((w) => text.includes(w))) return false;
   }
   return true;
 }

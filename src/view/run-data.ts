@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Verdict } from "../types.js";
-import { readTrajectoryIndex, type TrajectoryIndexRow } from "../store/run-store.js";
+import { isIndexRecord, type TrajectoryIndexRow } from "../store/records.js";
+import { Interner, type ReadProgress } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readHumanLabels } from "../agree/human.js";
 
@@ -43,7 +44,8 @@ export interface ViewRow {
   humans?: Record<string, string>;
   /** Judge id -> where its current verdicts are (every repeat, repeat order). */
   refs: Record<string, LineRef[]>;
-  /** Lowercased text the search box looks in: id, task ids, model, suite, attack, condition, rationales. */
+  /** The rationales of the repeat-0 verdicts (each ` ` + its first 400 characters): the search box looks in
+   * {@link searchText}, these with the id, task ids, model, suite, attack and condition, lowercased. */
   search: string;
 }
 
@@ -54,8 +56,11 @@ export interface ViewRun {
   rows: ViewRow[];
   byId: Map<string, ViewRow>;
   judges: string[];
-  /** The index rows (source path, content hash) by id: the only way the view finds a trajectory's file. */
-  index: Map<string, TrajectoryIndexRow>;
+  /**
+   * The index rows (source path, content hash) by id: the only way the view finds a trajectory's file. A loaded
+   * run reads each back from disk by offset (not held in memory).
+   */
+  index: Pick<ReadonlyMap<string, TrajectoryIndexRow>, "get" | "has">;
   /** Whether the committee column comes from a current `committee.jsonl`; why not otherwise. */
   committee: { source: "file"; judges: string[] } | { source: null; reason: string };
   warnings: string[];
@@ -71,8 +76,10 @@ export function scanJsonlLines(
   file: string,
   onLine: (value: Record<string, unknown>, ref: LineRef) => void,
   onBad?: (line: number) => void,
+  progress?: ReadProgress,
 ): void {
   if (!fs.existsSync(file)) return;
+  const total = progress ? fs.statSync(file).size : 0;
   const fd = fs.openSync(file, "r");
   try {
     const chunk = Buffer.alloc(1 << 20);
@@ -104,6 +111,7 @@ export function scanJsonlLines(
       carryStart += from;
       carry = Buffer.from(data.subarray(from));
       pos += n;
+      progress?.(pos, total, file);
     }
     if (carry.length) handle(carry, carryStart);
   } finally {
@@ -129,7 +137,7 @@ export function referenceOf(row: TrajectoryIndexRow): boolean | undefined {
   return typeof row.reference?.security === "boolean" ? row.reference.security : undefined;
 }
 
-function baseRow(r: TrajectoryIndexRow): ViewRow {
+function baseRow(r: TrajectoryIndexRow, it: Interner): ViewRow {
   const row: ViewRow = {
     id: r.id,
     attacked: r.attacked === true,
@@ -142,100 +150,166 @@ function baseRow(r: TrajectoryIndexRow): ViewRow {
   };
   for (const k of ["agent_model", "suite", "condition", "attack", "surface", "user_task_id", "injection_task_id"] as const) {
     const v = r[k];
-    if (typeof v === "string" && v !== "") row[k] = v;
+    if (typeof v === "string" && v !== "") row[k] = it.s(v);
   }
   const ref = referenceOf(r);
   if (ref !== undefined) row.reference = ref;
   return row;
 }
 
+/** A verdict's line and its repeat (which current verdict of a judge it is). */
+type RepRef = LineRef & { repeat: number };
+
+/** The index rows of a loaded run, read back by id from `trajectories.jsonl` (the latest row of each id). */
+class IndexByOffset {
+  constructor(
+    private readonly file: string,
+    private readonly at: Map<string, number>,
+    private readonly starts: number[],
+    private readonly lengths: number[],
+  ) {}
+  /** The full stored row of `id` (source, content hash...), or undefined when the run has none. */
+  get(id: string): TrajectoryIndexRow | undefined {
+    const i = this.at.get(id);
+    return i === undefined ? undefined : readLine<TrajectoryIndexRow>(this.file, { start: this.starts[i], length: this.lengths[i] });
+  }
+  has(id: string): boolean {
+    return this.at.has(id);
+  }
+  get size(): number {
+    return this.at.size;
+  }
+}
+
 /**
- * Load a run folder for the view.
+ * The text the search box looks in, lowercased: id, task ids, model, suite, attack, condition and the rationales of
+ * the repeat-0 verdicts (the first 400 characters of each). Built when a search runs, not kept per row.
+ */
+export function searchText(row: ViewRow): string {
+  return [row.id, row.agent_model, row.suite, row.condition, row.attack, row.user_task_id, row.injection_task_id, row.search].filter(Boolean).join(" ").toLowerCase();
+}
+
+/** Apply one current repeat-0 verdict to its row (label, status, downgraded, unverified quotes, rationale). */
+function applyRep0(row: ViewRow, v: Verdict, it: Interner): void {
+  row.labels[v.judge_id] = it.s(v.label ?? null);
+  row.status[v.judge_id] = it.s(v.status);
+  if (v.downgraded) row.downgraded.push(it.s(v.judge_id));
+  row.unverified_quotes += (Array.isArray(v.findings) ? v.findings : []).reduce((s, f) => s + (Array.isArray(f?.evidence) ? f.evidence : []).filter((q) => q?.verified !== true).length, 0);
+  if (v.rationale) row.search = it.s(`${row.search} ${String(v.rationale).slice(0, RATIONALE_SEARCH_CHARS)}`);
+}
+
+/**
+ * Load a run folder for the view, streamed and compact: one row per trajectory with shared strings; per verdict
+ * only where its line is; the index rows stay on disk (`index.get(id)` reads one back by offset); the search text
+ * is built when a search runs ({@link searchText}).
  * @param runDir `<labels-dir>/<run>` (must hold `verdicts.jsonl`).
  * @param opts.humanFile a human-label file (`import-annotations` output or any `agree --human` file).
  * @returns the rows in the index's order (trajectories with verdicts but no index row are added after, with
  *   a warning), the judges, the committee (only from a `committee.jsonl` that is current for these verdicts).
  * @throws HumanLabelsError for an unreadable human-label file.
  */
-export function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string } = {}): Promise<ViewRun> {
-  return readTrajectoryIndex(runDir).then(async (index) => {
-    const rows: ViewRow[] = [];
-    const byId = new Map<string, ViewRow>();
-    for (const r of index.values()) {
-      const row = baseRow(r);
+export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string; progress?: ReadProgress } = {}): Promise<ViewRun> {
+  const it = new Interner();
+  const rows: ViewRow[] = [];
+  const byId = new Map<string, ViewRow>();
+  const at = new Map<string, number>();
+  const starts: number[] = [];
+  const lengths: number[] = [];
+  const tfile = path.join(runDir, "trajectories.jsonl");
+  scanJsonlLines(tfile, (o, ref) => {
+    if (!isIndexRecord(o)) return;
+    const row = baseRow(o as unknown as TrajectoryIndexRow, it);
+    const i = at.get(row.id);
+    if (i === undefined) {
+      at.set(row.id, rows.length);
       rows.push(row);
-      byId.set(row.id, row);
+      starts.push(ref.start);
+      lengths.push(ref.length);
+    } else {
+      // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
+      rows[i] = row;
+      starts[i] = ref.start;
+      lengths[i] = ref.length;
     }
-    const warnings: string[] = [];
-    const vfile = path.join(runDir, "verdicts.jsonl");
-    // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts).
-    const current = new Map<string, { v: Verdict; ref: LineRef }>();
-    let bad = 0;
-    scanJsonlLines(
-      vfile,
-      (o, ref) => {
-        if (typeof o.trajectory_id !== "string" || typeof o.judge_id !== "string" || !Number.isInteger(o.repeat)) return void bad++;
-        const key = `${o.trajectory_id}\u0000${o.judge_id}\u0000${o.repeat}`;
-        current.delete(key);
-        current.set(key, { v: lean(o as unknown as Verdict), ref });
-      },
-      () => bad++,
-    );
-    if (bad) warnings.push(`${bad} line(s) of ${vfile} are not verdicts and were skipped`);
-    const judges = new Set<string>();
-    let orphans = 0;
-    const slimForCheck: Verdict[] = [];
-    for (const { v, ref } of current.values()) {
-      judges.add(v.judge_id);
+    byId.set(row.id, row);
+  }, undefined, opts.progress);
+  const warnings: string[] = [];
+  const vfile = path.join(runDir, "verdicts.jsonl");
+  // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts): a
+  // row with a superseded verdict, and a row without an index line, is recomputed from its current lines after.
+  const judges = new Set<string>();
+  const redo = new Set<ViewRow>();
+  const orphans: ViewRow[] = [];
+  let bad = 0;
+  scanJsonlLines(
+    vfile,
+    (o, ref) => {
+      if (typeof o.trajectory_id !== "string" || typeof o.judge_id !== "string" || !Number.isInteger(o.repeat)) return void bad++;
+      const v = o as unknown as Verdict;
+      const j = it.s(v.judge_id);
+      judges.add(j);
       let row = byId.get(v.trajectory_id);
       if (!row) {
-        orphans++;
-        row = { id: v.trajectory_id, attacked: v.attacked === true, labels: {}, status: {}, downgraded: [], unverified_quotes: 0, refs: {}, search: "" };
-        if (v.agent_model) row.agent_model = v.agent_model;
-        rows.push(row);
+        row = { id: v.trajectory_id, attacked: false, labels: {}, status: {}, downgraded: [], unverified_quotes: 0, refs: {}, search: "" };
+        orphans.push(row);
         byId.set(row.id, row);
+        redo.add(row);
       }
-      (row.refs[v.judge_id] ??= []).push(ref);
-      if (v.repeat !== 0) continue;
-      slimForCheck.push(v);
-      row.labels[v.judge_id] = v.label ?? null;
-      row.status[v.judge_id] = v.status;
-      if (v.downgraded) row.downgraded.push(v.judge_id);
-      row.unverified_quotes += (v.findings ?? []).reduce((s, f) => s + (f.evidence ?? []).filter((q) => !q.verified).length, 0);
-      if (v.rationale) row.search += ` ${String(v.rationale).slice(0, RATIONALE_SEARCH_CHARS)}`;
+      const refs = (row.refs[j] ??= []) as RepRef[];
+      const prev = refs.find((r) => r.repeat === v.repeat);
+      if (prev) {
+        prev.start = ref.start;
+        prev.length = ref.length;
+        redo.add(row);
+      } else refs.push({ start: ref.start, length: ref.length, repeat: v.repeat });
+      if (v.repeat === 0 && !redo.has(row)) applyRep0(row, v, it);
+    },
+    () => bad++,
+    opts.progress,
+  );
+  if (bad) warnings.push(`${bad} line(s) of ${vfile} are not verdicts and were skipped`);
+  const orphanSet = new Set(orphans);
+  for (const row of redo) recompute(row, vfile, it, orphanSet.has(row));
+  // orphans in the order of their first current verdict (as they were added before: storage order)
+  const firstRef = (r: ViewRow) => Math.min(...Object.values(r.refs).flatMap((x) => x.map((y) => y.start)));
+  rows.push(...orphans.sort((a, b) => firstRef(a) - firstRef(b)));
+  if (orphans.length) warnings.push(`${orphans.length} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`);
+  for (const row of rows) for (const refs of Object.values(row.refs)) refs.sort((a, b) => a.start - b.start);
+  const committee = await loadCommittee(runDir, byId, rep0Of(rows), warnings);
+  if (opts.humanFile) addHumanFile(opts.humanFile, byId, warnings);
+  const index = new IndexByOffset(tfile, at, starts, lengths);
+  return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, judges: [...judges].sort(), index, committee, warnings };
+}
+
+/**
+ * Recompute a row's verdict fields from its current lines, in storage order (a row with a superseded verdict, or
+ * an orphan: its `attacked` and model from its first current verdict).
+ */
+function recompute(row: ViewRow, vfile: string, it: Interner, orphan: boolean): void {
+  const cur = Object.values(row.refs)
+    .flat()
+    .sort((a, b) => a.start - b.start);
+  row.labels = {};
+  row.status = {};
+  row.downgraded = [];
+  row.unverified_quotes = 0;
+  row.search = "";
+  cur.forEach((ref, i) => {
+    const v = readLine<Verdict>(vfile, ref);
+    if (orphan && i === 0) {
+      row.attacked = v.attacked === true;
+      if (v.agent_model) row.agent_model = it.s(v.agent_model);
     }
-    if (orphans) warnings.push(`${orphans} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`);
-    for (const row of rows) {
-      for (const refs of Object.values(row.refs)) refs.sort((a, b) => a.start - b.start);
-      row.search = [row.id, row.agent_model, row.suite, row.condition, row.attack, row.user_task_id, row.injection_task_id, row.search]
-        .filter(Boolean)
-        .join(" ")
-        .toLowerCase();
-    }
-    const committee = await loadCommittee(runDir, byId, slimForCheck, warnings);
-    if (opts.humanFile) addHumanFile(opts.humanFile, byId, warnings);
-    return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, judges: [...judges].sort(), index, committee, warnings };
+    if (v.repeat === 0) applyRep0(row, v, it);
   });
 }
 
-/** A verdict reduced to what the list needs (findings keep only bucket, holds and each quote's `verified`). */
-function lean(v: Verdict): Verdict {
-  return {
-    trajectory_id: v.trajectory_id,
-    judge_id: v.judge_id,
-    repeat: v.repeat,
-    status: v.status,
-    label: v.label,
-    downgraded: v.downgraded,
-    attacked: v.attacked,
-    agent_model: v.agent_model,
-    rationale: typeof v.rationale === "string" ? v.rationale.slice(0, RATIONALE_SEARCH_CHARS) : "",
-    findings: (Array.isArray(v.findings) ? v.findings : []).map((f) => ({
-      bucket: f.bucket,
-      holds: f.holds,
-      evidence: (Array.isArray(f.evidence) ? f.evidence : []).map((q) => ({ verified: q?.verified === true })),
-    })),
-  } as unknown as Verdict;
+/** The repeat-0 votes of the rows as the committee file check reads them (trajectory, judge, status, label). */
+function rep0Of(rows: readonly ViewRow[]): Verdict[] {
+  const out: Verdict[] = [];
+  for (const row of rows)
+    for (const j of Object.keys(row.status)) out.push({ trajectory_id: row.id, judge_id: j, repeat: 0, status: row.status[j], label: row.labels[j] ?? null } as unknown as Verdict);
+  return out;
 }
 
 async function loadCommittee(runDir: string, byId: Map<string, ViewRow>, verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {

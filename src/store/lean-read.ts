@@ -1,0 +1,263 @@
+/**
+ * Streaming, compact readers of a closed run's journals for the commands after `label` (agree, committee, compare,
+ * estimate, report, sample): the same records `readVerdicts(dir, { slim: true })` and `readTrajectoryIndex` of
+ * `./records.ts` return, in the same order with the same supersede rules, but read line by line and held
+ * compactly: every repeated string (judge, model, label, status, condition, suite, hashes...) and every repeated
+ * small object (usage, error, the slim findings, reference, metadata, surfaces) is one shared instance, and a
+ * verdict's `trajectory_id` is the index row's own string. Superseded verdicts are found with one map per
+ * (judge, repeat) slot keyed by that shared id string, not with a key string built per line.
+ *
+ * The shared objects must not be mutated: they are the records of many verdicts (no reader after `label` does).
+ * What a full verdict holds beyond the slim fields (rationale, quotes, raw replies) is read back by id when a
+ * command shows it ({@link readFullVerdicts}).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import type { Verdict } from "../types.js";
+import { isIndexRecord, isVerdictRecord, type TrajectoryIndexRow } from "./records.js";
+
+/** Where a reader is: bytes of the file read so far and the file's size (for a progress display). */
+export type ReadProgress = (done: number, total: number, file: string) => void;
+
+/**
+ * Share equal values: strings by value, small objects by their JSON text. Bounded: after `cap` distinct values it
+ * stops adding (a value that is unique per record, such as a run's duration in `metadata`, would otherwise be held
+ * twice, once as the key), and returns new values as they are.
+ */
+export class Interner {
+  private readonly strings = new Map<string, string>();
+  private readonly objects = new Map<string, unknown>();
+  constructor(private readonly cap = 20_000) {}
+  /** The shared instance of a string (undefined and non-strings pass through). */
+  s<T>(x: T): T {
+    if (typeof x !== "string") return x;
+    const hit = this.strings.get(x);
+    if (hit !== undefined) return hit as T;
+    if (this.strings.size < this.cap) this.strings.set(x, x);
+    return x;
+  }
+  /** The shared instance of a JSON value equal to `x` (undefined passes through). */
+  o<T>(x: T): T {
+    if (x === undefined || x === null || typeof x !== "object") return x;
+    const k = JSON.stringify(x);
+    const hit = this.objects.get(k);
+    if (hit !== undefined) return hit as T;
+    if (this.objects.size < this.cap) this.objects.set(k, x);
+    return x;
+  }
+}
+
+/** Lines of a file, with the bytes read so far; nothing when the file does not exist. */
+async function* lines(file: string, progress?: ReadProgress): AsyncGenerator<string> {
+  if (!fs.existsSync(file)) return;
+  const total = fs.statSync(file).size;
+  const input = fs.createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
+  const rl = readline.createInterface({ input, crlfDelay: Infinity });
+  let n = 0;
+  for await (const line of rl) {
+    if (progress && ++n % 4096 === 0) progress(input.bytesRead, total, file);
+    yield line;
+  }
+  progress?.(total, total, file);
+}
+
+/** Parse one journal line: the record when it parses and passes `isRecord`, else undefined (skipped, as `readJsonl`). */
+function parseLine<T>(line: string, isRecord: (v: unknown) => boolean): T | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const v: unknown = JSON.parse(line);
+    return isRecord(v) ? (v as T) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A verdict's slim fields (`slimVerdict` of `./records.ts`: the same fields, in the same order) with every
+ * repeated value shared through `it`. The fields other than `trajectory_id` (judge, label, status, the slim
+ * findings...) take few distinct values over a run: they are one shared object per distinct combination, the
+ * prototype of each verdict, which owns only its `trajectory_id` (`id`, the shared id string). Property reads see
+ * every field; a spread or `Object.keys` sees only `trajectory_id` (no reader after `label` copies a verdict).
+ */
+function leanVerdict(v: Verdict, id: string, it: Interner): Verdict {
+  const shared = it.o({
+    judge_id: v.judge_id,
+    judge_model: v.judge_model,
+    judge_family: v.judge_family,
+    repeat: v.repeat,
+    prompt_sha256: v.prompt_sha256,
+    status: v.status,
+    label: v.label,
+    downgraded: v.downgraded,
+    usage: v.usage,
+    cost_usd: v.cost_usd,
+    attacked: v.attacked,
+    ...(v.surface !== undefined ? { surface: v.surface } : {}),
+    ...(v.agent_model !== undefined ? { agent_model: v.agent_model } : {}),
+    ...(v.condition !== undefined ? { condition: v.condition } : {}),
+    ...(v.blocked_attempt !== undefined ? { blocked_attempt: v.blocked_attempt } : {}),
+    ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
+    ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
+    ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
+    ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
+    findings: (v.findings ?? []).map((f) => ({
+      bucket: f.bucket,
+      holds: f.holds,
+      evidence: (f.evidence ?? []).map((q) => ({ verified: q.verified, reason: q.reason?.startsWith("not checked") ? q.reason : undefined })),
+    })),
+  });
+  const out = Object.create(shared) as Verdict;
+  out.trajectory_id = id;
+  return out;
+}
+
+/** Options of {@link readLeanVerdicts}. */
+export interface LeanVerdictOptions {
+  /** every prompt's and configuration's verdicts (as `readVerdicts(dir, { allPrompts: true })`) */
+  allPrompts?: boolean;
+  /** the run's index (`readLeanIndex`): a verdict's trajectory id becomes its row's id string (one copy) */
+  index?: Map<string, TrajectoryIndexRow>;
+  /** shared values (pass the index's to share model and condition strings too) */
+  interner?: Interner;
+  progress?: ReadProgress;
+}
+
+/**
+ * Read a run's current verdicts compactly: what `readVerdicts(runDir, { slim: true })` returns (the last one
+ * stored per trajectory, judge and repeat, in storage order of the last; `allPrompts`: per trajectory, judge,
+ * repeat, prompt and configuration), streamed, with repeated values shared. Lines that do not parse or are not
+ * verdicts are skipped, as `readVerdicts` skips them.
+ * @param runDir the run folder (`<labelsDir>/<run>`).
+ */
+export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {}): Promise<Verdict[]> {
+  const it = o.interner ?? new Interner();
+  const out: Array<Verdict | null> = [];
+  const slots = new Map<string, Map<string, number>>(); // (judge, repeat[, prompt, config]) -> trajectory id -> position
+  let superseded = 0;
+  for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress)) {
+    const v = parseLine<Verdict>(line, isVerdictRecord);
+    if (!v) continue;
+    const id = o.index?.get(v.trajectory_id)?.id ?? it.s(v.trajectory_id);
+    const slotKey = o.allPrompts ? `${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}\u0000${v.judge_config_sha256 ?? ""}` : `${v.judge_id}\u0000${v.repeat}`;
+    let slot = slots.get(slotKey);
+    if (!slot) slots.set(slotKey, (slot = new Map()));
+    const prev = slot.get(id);
+    if (prev !== undefined) {
+      out[prev] = null; // keep file order = storage order of the last
+      superseded++;
+    }
+    slot.set(id, out.length);
+    out.push(leanVerdict(v, id, it));
+  }
+  return superseded ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
+}
+
+/** Options of {@link readLeanIndex}. */
+export interface LeanIndexOptions {
+  /** keep `source` (the statistics do not read it; sample and report read the rows they show in full, {@link readIndexRows}) */
+  source?: boolean;
+  /** keep `content_sha256` (sample deduplicates by content; the statistics do not read it) */
+  content?: boolean;
+  interner?: Interner;
+  progress?: ReadProgress;
+}
+
+/**
+ * A record with its repeated values shared through `it` (strings by value, objects by JSON text), changed in
+ * place (its key order and fast shape kept); `trajectory_id` becomes the index row's id string when `index` has it.
+ */
+export function leanRecord<T extends object>(r: T, it: Interner, index?: Map<string, { id: string }>): T {
+  const o = r as Record<string, unknown>;
+  for (const k in o) {
+    const v = o[k];
+    if (k === "trajectory_id" && typeof v === "string") o[k] = index?.get(v)?.id ?? v;
+    else o[k] = typeof v === "string" ? it.s(v) : it.o(v);
+  }
+  return r;
+}
+
+/**
+ * An index row with its repeated values shared; `source` and `content_sha256` set to undefined unless kept (a
+ * read gives undefined as for an absent field; JSON output leaves them out). The parsed object is changed in
+ * place, keeping its fast shape: a row rebuilt key by key (17 keys) becomes a dictionary, several times larger.
+ */
+function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; content: boolean }): TrajectoryIndexRow {
+  const r = t as unknown as Record<string, unknown>;
+  for (const k in r) {
+    if (k === "id") continue;
+    if (k === "source") {
+      if (!keep.source) r[k] = undefined;
+    } else if (k === "content_sha256") {
+      if (!keep.content) r[k] = undefined;
+    } else {
+      const v = r[k];
+      r[k] = typeof v === "string" ? it.s(v) : it.o(v);
+    }
+  }
+  return t;
+}
+
+/**
+ * Read a run's trajectory index compactly: what `readTrajectoryIndex(runDir)` returns (the latest row per id, in
+ * the map order of first appearance), streamed, repeated values shared, and without `source` and
+ * `content_sha256` unless asked (`source`, `content`: a command that reads them must ask).
+ * @param runDir the run folder (`<labelsDir>/<run>`).
+ */
+export async function readLeanIndex(runDir: string, o: LeanIndexOptions = {}): Promise<Map<string, TrajectoryIndexRow>> {
+  const it = o.interner ?? new Interner();
+  const m = new Map<string, TrajectoryIndexRow>();
+  for await (const line of lines(path.join(runDir, "trajectories.jsonl"), o.progress)) {
+    const t = parseLine<TrajectoryIndexRow>(line, isIndexRecord);
+    if (t) m.set(t.id, leanRow(t, it, { source: o.source === true, content: o.content === true }));
+  }
+  return m;
+}
+
+/**
+ * The run's index and current verdicts, compactly (`readLeanIndex` then `readLeanVerdicts`, sharing one interner
+ * and the ids).
+ */
+export async function readLeanRun(
+  runDir: string,
+  o: { source?: boolean; content?: boolean; allPrompts?: boolean; progress?: ReadProgress } = {},
+): Promise<{ index: Map<string, TrajectoryIndexRow>; verdicts: Verdict[] }> {
+  const interner = new Interner();
+  const index = await readLeanIndex(runDir, { source: o.source, content: o.content, interner, progress: o.progress });
+  const verdicts = await readLeanVerdicts(runDir, { index, interner, allPrompts: o.allPrompts, progress: o.progress });
+  return { index, verdicts };
+}
+
+/**
+ * The full stored records of some verdicts, read back by trajectory id: for each id in `ids`, its current verdicts
+ * (last per judge and repeat, as `readVerdicts`), in storage order. One pass over `verdicts.jsonl`; only the
+ * wanted records are kept.
+ * @param ids the trajectories whose verdicts are wanted (a few hundred: what a report lists).
+ */
+export async function readFullVerdicts(runDir: string, ids: ReadonlySet<string>, progress?: ReadProgress): Promise<Verdict[]> {
+  const byKey = new Map<string, Verdict>();
+  for await (const line of lines(path.join(runDir, "verdicts.jsonl"), progress)) {
+    const v = parseLine<Verdict>(line, isVerdictRecord);
+    if (!v || !ids.has(v.trajectory_id)) continue;
+    const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+    byKey.delete(k);
+    byKey.set(k, v);
+  }
+  return [...byKey.values()];
+}
+
+/**
+ * The full stored index rows of some trajectories (the latest row per id, as `readTrajectoryIndex`), read back by
+ * id in one pass over `trajectories.jsonl`: what sample and report need of the few rows they export or show
+ * (`source`, `content_sha256`).
+ * @param ids the trajectories wanted.
+ * @returns the rows by id (an id without a row is absent).
+ */
+export async function readIndexRows(runDir: string, ids: ReadonlySet<string>, progress?: ReadProgress): Promise<Map<string, TrajectoryIndexRow>> {
+  const m = new Map<string, TrajectoryIndexRow>();
+  for await (const line of lines(path.join(runDir, "trajectories.jsonl"), progress)) {
+    const t = parseLine<TrajectoryIndexRow>(line, isIndexRecord);
+    if (t && ids.has(t.id)) m.set(t.id, t);
+  }
+  return m;
+}
