@@ -92,7 +92,10 @@ design-weighted (Hajek) estimates beside them.`,
       else {
         const check = checkCommitteeFile(cf, verdicts);
         if (check.stale.length) committeeReason = `committee.jsonl is stale: ${check.stale.join("; ")}; run ipi-judge committee --run ${o.run} again`;
-        else {
+        else if (cf.judges.length < 2) {
+          // One judge is no committee (its quorum cannot be met): no committee row of "undefined" figures beside it.
+          committeeReason = `committee.jsonl holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two, so it is not reported`;
+        } else {
           committee = committeeReferenceAgreement(cf.verdicts, index, o.reference);
           committeeNotes.push(...check.notes);
         }

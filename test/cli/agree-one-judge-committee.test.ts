@@ -1,0 +1,35 @@
+/**
+ * `agree --reference` beside a committee file of one judge (`ipi-judge committee` on a single-judge run writes one,
+ * with a warning): one judge is no committee, so agree names why and prints no committee row of undefined figures.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { SAMPLES } from "../helpers/paths.js";
+
+let labels: string;
+beforeAll(async () => {
+  labels = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-agree-one-"));
+  expect((await runCli(["label", SAMPLES, "--run", "s", "--labels-dir", labels, "--json"])).code).toBe(0);
+  expect((await runCli(["committee", "--run", "s", "--labels-dir", labels, "--json"])).code).toBe(0);
+  expect(fs.existsSync(path.join(labels, "s", "committee.jsonl"))).toBe(true);
+}, 180_000);
+afterAll(() => fs.rmSync(labels, { recursive: true, force: true }));
+
+describe("agree --reference with a one-judge committee.jsonl", () => {
+  it("says the committee needs two judges, in text and JSON, and reports the judge alone", async () => {
+    const text = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/committee\.jsonl holds 1 judge \(signature\): a committee needs at least two/);
+    expect(text.stdout).not.toMatch(/^committee\s/m);
+    expect(text.stdout).not.toMatch(/== judge committee vs/);
+    const json = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security", "--json"]);
+    expect(json.code).toBe(0);
+    const out = JSON.parse(json.stdout);
+    expect(out.committee).toBeNull();
+    expect(out.committee_reason).toMatch(/needs at least two/);
+    expect(out.judge_id ?? out.per_judge?.[0]?.judge_id).toBe("signature");
+  });
+});
