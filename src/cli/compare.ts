@@ -62,6 +62,12 @@ Examples:
       if (o.judge) {
         if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
         source = { kind: "judge", judge_id: o.judge };
+      } else if (o.committee && cf?.verdicts && cf.judges.length < 2) {
+        throw new UsageError(`${cf.file} holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two; give --judge ID (judges: ${judges.join(", ")})`);
+      } else if (!o.committee && cf?.verdicts && cf.judges.length < 2 && judges.length === 1) {
+        // One judge is no committee (as agree and report say): its file is not used as "the committee's labels".
+        source = { kind: "judge", judge_id: judges[0] };
+        notes.push(`${cf.file} holds 1 judge: a committee needs at least two, so the labels are judge ${judges[0]}'s`);
       } else if (o.committee || cf?.verdicts) {
         if (!cf?.verdicts) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
         source = { kind: "committee" };

@@ -1,6 +1,7 @@
 /**
  * `agree --reference` beside a committee file of one judge (`ipi-judge committee` on a single-judge run writes one,
- * with a warning): one judge is no committee, so agree names why and prints no committee row of undefined figures.
+ * with a warning): one judge is no committee, so agree names why and prints no committee row of undefined figures,
+ * and compare takes the judge's labels with a note (or refuses `--committee`), as report does.
  */
 import fs from "node:fs";
 import os from "node:os";
@@ -31,5 +32,18 @@ describe("agree --reference with a one-judge committee.jsonl", () => {
     expect(out.committee).toBeNull();
     expect(out.committee_reason).toMatch(/needs at least two/);
     expect(out.judge_id ?? out.per_judge?.[0]?.judge_id).toBe("signature");
+  });
+});
+
+describe("compare with a one-judge committee.jsonl", () => {
+  it("uses the one judge's labels and says so; --committee is refused with the reason", async () => {
+    const r = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout);
+    expect(out.warnings.join("\n")).toMatch(/holds 1 judge: a committee needs at least two, so the labels are judge signature's/);
+    expect(JSON.stringify(out)).not.toMatch(/"kind":"committee"/);
+    const c = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--committee"]);
+    expect(c.code).toBe(2);
+    expect(c.stderr).toMatch(/holds 1 judge \(signature\): a committee needs at least two; give --judge ID/);
   });
 });
