@@ -340,7 +340,7 @@ export function formatSummary(s: RunSummary): string {
       // what can help: --retry-errors re-judges judge_error verdicts only; an unverified one needs other input
       const hints = ["details in verdicts.jsonl"];
       if ((j.by_status.judge_error ?? 0) > 0) hints.push("--retry-errors judges the judge_error items again");
-      if ((j.by_status.unverified ?? 0) > 0) hints.push("unverified items stay so on a rerun: their reason is in the input (e.g. no injected text recorded), not in the judge");
+      if ((j.by_status.unverified ?? 0) > 0) hints.push("unverified items stay so on a rerun of the same input: their reason is in the input, not in the judge (e.g. no injected text recorded: label the same runs without the defense in the same invocation, and the text is recovered from those sibling runs)");
       lines.push(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (${hints.join("; ")})`);
     }
     for (const b of BUCKETS) lines.push(`  ${b.padEnd(20)} ${String(j.by_label[b]).padStart(6)}`);

@@ -194,7 +194,7 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
   if (big && h.error_share !== null && h.error_share > th.errorShare)
     h.flags.push({ code: "mostly_errors", message: `${pct(h.error_share)} of its verdicts are judge errors or refusals ${after}; threshold ${pct(th.errorShare)}` });
   if (big && h.unverified / h.verdicts > th.unverifiedShare)
-    h.flags.push({ code: "mostly_unverified", message: `${pct(h.unverified / h.verdicts)} of its verdicts are unverified (no label) ${after}; threshold ${pct(th.unverifiedShare)}` });
+    h.flags.push({ code: "mostly_unverified", message: `${pct(h.unverified / h.verdicts)} of its verdicts are unverified (no label) ${after}; threshold ${pct(th.unverifiedShare)} (unverified: the input lacks what a label needs, such as the injected text; often the input, not the judge: see the reasons in the run summary)` });
   if (h.quotes >= th.minVerdicts && h.quotes_verified_share !== null && h.quotes_verified_share < th.quoteVerifiedShare)
     h.flags.push({ code: "quotes_rarely_verify", message: `only ${pct(h.quotes_verified_share)} of its ${h.quotes} quotes verified; threshold ${pct(th.quoteVerifiedShare)}` });
   h.looks_broken = h.flags.length > 0;
