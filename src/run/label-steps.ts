@@ -8,14 +8,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { countInputs, readTrajectories, type IngestWarning, type ReadOptions } from "../ingest/index.js";
 import type { Trajectory, Verdict } from "../types.js";
-import { readTrajectoryIndex, referenceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
-import { WhereTally, type WhereStatement } from "../store/where.js";
+import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
+import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError } from "./config-change.js";
-import { keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
+import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
+import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { TrajectoryPreparer } from "./prepare.js";
 import type { LabelRunState } from "./label-core.js";
 import type { OnlinePath } from "./online.js";
@@ -380,4 +381,75 @@ export function writeSummaryFile(dir: string, value: unknown): void {
   } catch {
     /* the summary file is a convenience; the journals hold the run */
   }
+}
+
+/**
+ * The duplicate check of a run: for a trajectory whose id this run already holds with other content read from
+ * another input, that input (`sourceKey`); else undefined. The same id from another input with other content is a
+ * duplicate, never "the trajectory changed": a later invocation given the other file would silently swap the
+ * judged trajectory (issue 23). Loud, not judged.
+ */
+export function duplicateSource(store: RunStore): (t: Trajectory) => string | undefined {
+  return (t: Trajectory): string | undefined => {
+    const storedFrom = store.trajectorySource(t.id);
+    return storedFrom !== undefined && storedFrom !== "" && storedFrom !== sourceKey(t.source) && store.hasTrajectory(t.id) && !store.sameTrajectory(t.id, contentSha256(t))
+      ? storedFrom
+      : undefined;
+  };
+}
+
+/**
+ * The stored verdicts this invocation will judge again, counted by reason before any is sent (issue 22 item 8; over
+ * the trajectories this invocation judges: prepared, filtered by `--where` and de-duplicated as the reading loop
+ * does) and said through `onWarning`.
+ */
+export async function countRejudgingFirst(
+  opts: LabelOptions,
+  ctx: {
+    repeats: number;
+    onChange: "refuse" | "rejudge" | "keep";
+    readOpts: ReadOptions;
+    oldIds: StoredChatIds;
+    preparer: TrajectoryPreparer;
+    duplicateFrom: (t: Trajectory) => string | undefined;
+    store: RunStore;
+    configs: LabelRunState["configs"];
+  },
+): Promise<RejudgeCount> {
+  const { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs } = ctx;
+  const rejudge = await countRejudging({
+    inputs: opts.inputs,
+    read: readOpts,
+    limit: opts.limit,
+    judges: opts.judges,
+    repeats,
+    ledger: store.ledger,
+    configs,
+    onConfigChange: onChange,
+    retryErrors: opts.retryErrors,
+    oldIds,
+    signal: opts.signal,
+    onHeapCheck: opts.onHeapCheck,
+    prepare: (raw) => preparer.prepare(raw),
+    keep: (p) => matchesWhere(p.row, opts.where) && duplicateFrom(p.trajectory) === undefined,
+  });
+  for (const line of formatRejudge(rejudge, new Map(opts.judges.map((j) => [j.id, j.rubricVersion])))) opts.onWarning?.(`${line} (before anything is sent)`);
+  return rejudge;
+}
+
+/**
+ * Add to the run's summary what this invocation's input said: its ingest warnings, the trajectories whose benchmark
+ * reference changed, and the duplicate ids (an input error, said loudly).
+ */
+export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged">): void {
+  const { duplicateIds, referenceChanged } = read;
+  if (warnings.length > 0) summary.ingest_warnings = warnings;
+  if (referenceChanged > 0)
+    summary.warnings.push(
+      `${referenceChanged} trajectory(ies) carry another benchmark reference (security/utility) than when they were labelled (errors.jsonl kind reference_changed, naming old and new): their index rows follow the input now, so agree/compare read the current reference; nothing was judged again`,
+    );
+  if (duplicateIds > 0)
+    summary.warnings.push(
+      `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
+    );
 }

@@ -6,19 +6,22 @@
  */
 import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
-import { RunStore, sourceKey } from "../store/run-store.js";
-import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
+import { RunStore } from "../store/run-store.js";
+import { WhereTally, type WhereStatement } from "../store/where.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch.js";
 import type { CostCapState } from "./cost-cap.js";
 import { runJudgeConfig } from "./config-change.js";
 import { contentSha256, storedChatFallbackIds } from "./resume.js";
 import { TrajectoryPreparer } from "./prepare.js";
-import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
+import type { RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import {
+  addInputWarnings,
+  countRejudgingFirst,
+  duplicateSource,
   healthWarnings,
   idRuleWarning,
   openInvocation,
@@ -160,33 +163,9 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     };
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
-    // The same id from another input with other content is a duplicate, never "the trajectory changed": a later
-    // invocation given the other file would silently swap the judged trajectory (issue 23). Loud, not judged.
-    const duplicateFrom = (t: Trajectory): string | undefined => {
-      const storedFrom = store.trajectorySource(t.id);
-      return storedFrom !== undefined && storedFrom !== "" && storedFrom !== sourceKey(t.source) && store.hasTrajectory(t.id) && !store.sameTrajectory(t.id, contentSha256(t))
-        ? storedFrom
-        : undefined;
-    };
-    // issue 22 item 8: the stored verdicts this invocation will judge again, counted by reason before any is sent
-    // (over the trajectories this invocation judges: prepared, filtered and de-duplicated as below)
-    rejudge = await countRejudging({
-      inputs: opts.inputs,
-      read: readOpts,
-      limit: opts.limit,
-      judges: opts.judges,
-      repeats,
-      ledger: store.ledger,
-      configs: current,
-      onConfigChange: onChange,
-      retryErrors: opts.retryErrors,
-      oldIds,
-      signal: opts.signal,
-      onHeapCheck: opts.onHeapCheck,
-      prepare: (raw) => preparer.prepare(raw),
-      keep: (p) => matchesWhere(p.row, opts.where) && duplicateFrom(p.trajectory) === undefined,
-    });
-    for (const line of formatRejudge(rejudge, new Map(opts.judges.map((j) => [j.id, j.rubricVersion])))) opts.onWarning?.(`${line} (before anything is sent)`);
+    const duplicateFrom = duplicateSource(store);
+    // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent
+    rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current });
     read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online });
     interrupted = read.interrupted;
     await Promise.all(runState.pending);
@@ -205,17 +184,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  const { duplicateIds, referenceChanged } = read;
   const summary = await summarizeLabelRun(store, opts, stopped);
-  if (warnings.length > 0) summary.ingest_warnings = warnings;
-  if (referenceChanged > 0)
-    summary.warnings.push(
-      `${referenceChanged} trajectory(ies) carry another benchmark reference (security/utility) than when they were labelled (errors.jsonl kind reference_changed, naming old and new): their index rows follow the input now, so agree/compare read the current reference; nothing was judged again`,
-    );
-  if (duplicateIds > 0)
-    summary.warnings.push(
-      `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
-    );
+  addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
   const thisRun = thisRunOf(progress, inputWhere?.statement);
@@ -230,8 +200,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     adaptations,
     ...(inputWhere ? { where: { input: inputWhere.statement, warnings: inputWhere.warnings } } : {}),
     thisRun,
-    duplicateIds,
-    referenceChanged,
+    duplicateIds: read.duplicateIds,
+    referenceChanged: read.referenceChanged,
     rejudge,
   };
 }
