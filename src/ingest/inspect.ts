@@ -238,53 +238,11 @@ export function convertInspectSample(
   const r = new Resolver(isObj(s.attachments) ? s.attachments : {});
   let converted: Message[];
   try {
-    converted = messages.map((m, index): Message => {
-      const role = ownValue(ROLE_MAP, m.role);
-      if (role === undefined) throw new Error(`messages[${index}].role: unknown role ${JSON.stringify(String(m.role))}`);
-      const msg: Message = { index, role, text: inspectText(m.content, r) };
-      if (role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
-        msg.tool_calls = (m.tool_calls as Json[]).map((c, j): ToolCall => {
-          const before = r.resolved;
-          const args = isObj(c.arguments) ? r.deep(c.arguments) : c.arguments;
-          const changed = r.resolved !== before;
-          const rawArgs = raw?.get(`messages/${index}/tool_calls/${j}/arguments`);
-          const call: ToolCall = {
-            name: String(c.function),
-            arguments: !changed && rawArgs !== undefined ? rawArgs : typeof args === "string" ? args : JSON.stringify(args ?? {}),
-          };
-          if (nonEmpty(c.id)) call.id = c.id;
-          return call;
-        });
-      }
-      if (role === "tool") {
-        if (nonEmpty(m.tool_call_id)) msg.tool_call_id = m.tool_call_id;
-        if (nonEmpty(m.function)) msg.tool_name = m.function;
-        if (isObj(m.error) && typeof m.error.message === "string") msg.error = r.str(m.error.message);
-      }
-      return msg;
-    });
+    converted = messages.map((m, index) => inspectMessage(m, index, r, raw));
   } catch (e) {
     return { ok: false, error: conversionError(e, src.path, { trajectory_id: id }) };
   }
-
-  // tools offered to the agent, from the model events
-  const lists: Json[][] = [];
-  modelEventTools(s.events, lists);
-  const tools: ToolDefinition[] = [];
-  const seenTools = new Set<string>();
-  for (const list of lists) {
-    for (const t of list) {
-      if (!nonEmpty(t.name)) continue;
-      const description = typeof t.description === "string" ? r.str(t.description) : "";
-      const key = `${t.name}\u0000${description}`;
-      if (seenTools.has(key)) continue;
-      seenTools.add(key);
-      const def: ToolDefinition = { name: t.name, description };
-      if (t.parameters !== undefined && t.parameters !== null) def.parameters = r.deep(t.parameters);
-      tools.push(def);
-    }
-  }
-
+  const tools = offeredTools(s.events, r);
   if (r.missing.size > 0) {
     const refs = [...r.missing];
     return {
@@ -309,7 +267,100 @@ export function convertInspectSample(
   }
   if (header.task !== undefined) t.suite = header.task;
   if (sid !== undefined) t.user_task_id = sid;
-  const map = opts.fieldMap ?? {};
+  const { attackKey, emptyCondition } = applyMetadataFields(t, meta, opts.fieldMap ?? {}, r);
+  const warnings: ItemWarning[] = [];
+  // "attack_type": "benign" beside recorded injected text: counted attacked, said by name, as in chat JSONL
+  const contradiction = attackContradiction(t, { scope: src.path, item: where, attackField: attackKey ?? "metadata.attack", injectionsField: "metadata.injections" });
+  if (contradiction !== undefined) warnings.push(contradiction);
+  const scores = isObj(s.scores) ? s.scores : {};
+  if (opts.securityScorer !== undefined) {
+    const b = securityScore(scores, opts.securityScorer);
+    if (b !== undefined) t.reference = { security: b };
+    else {
+      warnings.push({
+        kind: "no_security_score",
+        scope: src.path,
+        message: `${src.path}: samples without a usable value of the security scorer "${opts.securityScorer}" (scorers present: ${Object.keys(scores).join(", ") || "none"}): no reference.security for them`,
+        item: where,
+      });
+    }
+  }
+  if (isObj(s.error) && typeof s.error.message === "string") t.run_error = s.error.message;
+  const metadata: Record<string, unknown> = { sample_id: s.id, epoch };
+  for (const k of ["task", "task_id", "run_id", "eval_id", "status", "dataset"] as const) if (header[k] !== undefined) metadata[k] = header[k];
+  if (Object.keys(scores).length > 0) metadata.scores = scores;
+  if (Object.keys(meta).length > 0) metadata.sample_metadata = meta;
+  if (r.resolved > 0) metadata.attachments_resolved = r.resolved;
+  if (emptyCondition !== undefined) metadata.original_condition = emptyCondition.value;
+  t.metadata = metadata;
+  return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
+}
+
+/**
+ * One Inspect chat message as a canonical message: text from its content, an assistant's tool calls with their
+ * raw argument text (`raw`, keyed `messages/<i>/tool_calls/<j>/arguments`) unless an attachment inside had to be
+ * resolved, a tool result's call id, function and error. Throws on an unknown role (the caller's conversion error).
+ */
+function inspectMessage(m: Json, index: number, r: Resolver, raw: ReadonlyMap<string, string> | undefined): Message {
+  const role = ownValue(ROLE_MAP, m.role);
+  if (role === undefined) throw new Error(`messages[${index}].role: unknown role ${JSON.stringify(String(m.role))}`);
+  const msg: Message = { index, role, text: inspectText(m.content, r) };
+  if (role === "assistant" && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) {
+    msg.tool_calls = (m.tool_calls as Json[]).map((c, j): ToolCall => {
+      const before = r.resolved;
+      const args = isObj(c.arguments) ? r.deep(c.arguments) : c.arguments;
+      const changed = r.resolved !== before;
+      const rawArgs = raw?.get(`messages/${index}/tool_calls/${j}/arguments`);
+      const call: ToolCall = {
+        name: String(c.function),
+        arguments: !changed && rawArgs !== undefined ? rawArgs : typeof args === "string" ? args : JSON.stringify(args ?? {}),
+      };
+      if (nonEmpty(c.id)) call.id = c.id;
+      return call;
+    });
+  }
+  if (role === "tool") {
+    if (nonEmpty(m.tool_call_id)) msg.tool_call_id = m.tool_call_id;
+    if (nonEmpty(m.function)) msg.tool_name = m.function;
+    if (isObj(m.error) && typeof m.error.message === "string") msg.error = r.str(m.error.message);
+  }
+  return msg;
+}
+
+/** The tools offered to the agent, from the model events (nested included): one per name and description, resolved. */
+function offeredTools(events: unknown, r: Resolver): ToolDefinition[] {
+  const lists: Json[][] = [];
+  modelEventTools(events, lists);
+  const tools: ToolDefinition[] = [];
+  const seenTools = new Set<string>();
+  for (const list of lists) {
+    for (const t of list) {
+      if (!nonEmpty(t.name)) continue;
+      const description = typeof t.description === "string" ? r.str(t.description) : "";
+      const key = `${t.name}\u0000${description}`;
+      if (seenTools.has(key)) continue;
+      seenTools.add(key);
+      const def: ToolDefinition = { name: t.name, description };
+      if (t.parameters !== undefined && t.parameters !== null) def.parameters = r.deep(t.parameters);
+      tools.push(def);
+    }
+  }
+  return tools;
+}
+
+/**
+ * Set the fields a sample's `metadata` gives (`attack`, `condition`, `injection_task_id`, `agent_family`, an
+ * `--field`-mapped `agent_model`, `injections`, `surfaces`) on `t`.
+ *
+ * @returns the key the attack was read from (`metadata.<key>`) and the explicitly empty condition, if any
+ *   (then `t.condition` is {@link NO_DEFENSE}).
+ */
+function applyMetadataFields(
+  t: Trajectory,
+  meta: Json,
+  map: Readonly<Record<string, MappableField>>,
+  r: Resolver,
+): { attackKey: string | undefined; emptyCondition: ReturnType<typeof explicitEmptyCondition> } {
   let attackKey: string | undefined;
   for (const k of ["attack", "condition", "injection_task_id", "agent_family"] as const) {
     const v = fieldValue({}, meta, k, map);
@@ -334,36 +385,19 @@ export function convertInspectSample(
     for (const [k, v] of Object.entries(meta.surfaces)) if (nonEmpty(v)) surfaces[k] = v;
     if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
   }
-  const warnings: ItemWarning[] = [];
-  // "attack_type": "benign" beside recorded injected text: counted attacked, said by name, as in chat JSONL
-  const contradiction = attackContradiction(t, { scope: src.path, item: where, attackField: attackKey ?? "metadata.attack", injectionsField: "metadata.injections" });
-  if (contradiction !== undefined) warnings.push(contradiction);
-  const scores = isObj(s.scores) ? s.scores : {};
-  if (opts.securityScorer !== undefined) {
-    const [name, key] = opts.securityScorer.includes(".") && !Object.hasOwn(scores, opts.securityScorer)
-      ? [opts.securityScorer.slice(0, opts.securityScorer.indexOf(".")), opts.securityScorer.slice(opts.securityScorer.indexOf(".") + 1)]
-      : [opts.securityScorer, undefined];
-    const score = ownValue(scores as Record<string, unknown>, name);
-    let value = isObj(score) ? score.value : undefined;
-    if (key !== undefined) value = isObj(value) ? value[key] : undefined;
-    const b = scoreBoolean(value);
-    if (b !== undefined) t.reference = { security: b };
-    else {
-      warnings.push({
-        kind: "no_security_score",
-        scope: src.path,
-        message: `${src.path}: samples without a usable value of the security scorer "${opts.securityScorer}" (scorers present: ${Object.keys(scores).join(", ") || "none"}): no reference.security for them`,
-        item: where,
-      });
-    }
-  }
-  if (isObj(s.error) && typeof s.error.message === "string") t.run_error = s.error.message;
-  const metadata: Record<string, unknown> = { sample_id: s.id, epoch };
-  for (const k of ["task", "task_id", "run_id", "eval_id", "status", "dataset"] as const) if (header[k] !== undefined) metadata[k] = header[k];
-  if (Object.keys(scores).length > 0) metadata.scores = scores;
-  if (Object.keys(meta).length > 0) metadata.sample_metadata = meta;
-  if (r.resolved > 0) metadata.attachments_resolved = r.resolved;
-  if (emptyCondition !== undefined) metadata.original_condition = emptyCondition.value;
-  t.metadata = metadata;
-  return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
+  return { attackKey, emptyCondition };
+}
+
+/**
+ * The security verdict of a sample's `scores` by the scorer `NAME` or `NAME.key` (a dotted name that is itself a
+ * scorer is that scorer). @returns undefined when the scorer or a usable value ({@link scoreBoolean}) is missing.
+ */
+function securityScore(scores: Json, scorer: string): boolean | undefined {
+  const [name, key] = scorer.includes(".") && !Object.hasOwn(scores, scorer)
+    ? [scorer.slice(0, scorer.indexOf(".")), scorer.slice(scorer.indexOf(".") + 1)]
+    : [scorer, undefined];
+  const score = ownValue(scores as Record<string, unknown>, name);
+  let value = isObj(score) ? score.value : undefined;
+  if (key !== undefined) value = isObj(value) ? value[key] : undefined;
+  return scoreBoolean(value);
 }

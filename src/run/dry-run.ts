@@ -24,7 +24,7 @@ import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../io/jsonl.js";
 import { referenceKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { VerdictLedger } from "../store/ledger.js";
-import type { Verdict } from "../types.js";
+import type { Trajectory, Verdict } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
@@ -174,6 +174,19 @@ interface ObservedTurns {
   completion_tokens: number;
 }
 
+/** One judge's tally while the dry run reads: its result row and what the count needs beside it. */
+interface JudgeTally {
+  judge: Judge;
+  oj: Partial<OpenAIJudge>;
+  row: DryRunJudge;
+  /** Token counts of rendered texts (a system message repeats). */
+  cache: Map<string, number>;
+  configSha: string;
+  count: ReturnType<typeof emptyRejudge>;
+  /** Prompt tokens of the requests that judge stored verdicts again. */
+  rejudgeTokens: number;
+}
+
 /**
  * Render every request a label run would send and count it; nothing is sent or stored.
  * @param opts the label options (`inputs`, `run`, `labelsDir`, `judges`, `format`, `limit`, `repeats`,
@@ -190,47 +203,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   // label's configuration-change rule (issue 12.5): verdicts of a judge made under another configuration make
   // label refuse (default), judge every item again (rejudge) or keep them and judge what is missing (keep)
   const configChanges: DryRunConfigChange[] = [];
-  const per = opts.judges.map((j) => {
-    const oj = j as Partial<OpenAIJudge>;
-    const cfg = oj.config;
-    const tokenizer = tokenizerFor(j.model);
-    const out = assumeOutputTokens ?? Math.min(DEFAULT_ASSUMED_OUTPUT_TOKENS, cfg?.max_tokens ?? DEFAULT_ASSUMED_OUTPUT_TOKENS);
-    const row: DryRunJudge = {
-      id: j.id,
-      model: j.model,
-      requests: 0,
-      already_stored: 0,
-      prompt_tokens: 0,
-      tokenizer,
-      cacheable_prefix_tokens: 0,
-      cacheable_share: null,
-      assumed_output_tokens_per_request: oj.begin ? out : 0,
-      estimated_output_tokens: 0,
-      estimated_cost_usd: null,
-      truncated: 0,
-      schema_tokens_per_request: 0,
-      retries: retriesOf(j),
-      cost_range: { floor_usd: null, ceiling_usd: null, observed_usd: null },
-      rejudge: { verdicts: 0, by_reason: {}, estimated_cost_usd: null },
-      ...(cfg?.price ? { price: cfg.price } : {}),
-    };
-    const ob = observed.get(j.id);
-    if (ob && ob.verdicts > 0)
-      row.observed = { verdicts: ob.verdicts, requests_per_verdict: ob.requests / ob.verdicts, output_tokens_per_request: ob.completion_tokens / ob.requests };
-    const configSha = runJudgeConfig(j, opts).sha;
-    let other = 0;
-    for (const [sha, n] of configs.get(`${j.id}\u0000${j.promptSha256}`) ?? []) if (sha !== configSha) other += n;
-    if (other > 0) {
-      const what =
-        onChange === "refuse"
-          ? "label would REFUSE this run (exit 2) unless given --on-config-change rejudge or keep (or a new judge id or --run); the counts below are what --on-config-change rejudge would send"
-          : onChange === "rejudge"
-            ? "--on-config-change rejudge: every item is counted again under the new configuration"
-            : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes configurations)";
-      configChanges.push({ judge: j.id, verdicts: other, on_config_change: onChange, message: `judge "${j.id}": ${other} verdict(s) in this run were made with another configuration than the one given now: ${what}` });
-    }
-    return { judge: j, oj, row, cache: new Map<string, number>(), cachedOnce: false, configSha, count: emptyRejudge(), rejudgeTokens: 0 };
-  });
+  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, onChange, assumeOutputTokens }, configChanges));
   let read = 0;
   let inputErrors = 0;
   let referenceChanged = 0;
@@ -258,27 +231,122 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     // finding 5: same content, another benchmark reference: label would re-write the index row (not re-judge)
     const stored = storedRows.get(indexRowNow.id);
     if (stored !== undefined && stored.sha === sha && stored.ref !== referenceKey(indexRowNow.reference)) referenceChanged++;
-    for (const p of per) {
-      const todo = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
-      p.row.already_stored += repeats - todo.length;
-      addRejudge(p.count, p.judge.id, todo);
-      const again = todo.filter((x) => x.reason !== "new").length;
-      p.row.rejudge.verdicts += again;
-      if (!p.oj.begin || !p.oj.request || todo.length === 0) continue;
-      // every repeat sends the same first request (a fresh nonce, the same length): render and count once
-      const conv = p.oj.begin(t, { repeat: todo[0].repeat, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
-      const req = p.oj.request(conv);
-      const tokens = countPromptTokens(req.messages, p.row.tokenizer, p.cache);
-      if (req.response_format && p.row.schema_tokens_per_request === 0)
-        p.row.schema_tokens_per_request = countPromptTokens([{ role: "system", content: JSON.stringify(req.response_format) }], p.row.tokenizer) - 4;
-      const sys = req.messages[0]?.role === "system" ? (p.cache.get(req.messages[0].content) ?? 0) + 3 : 0;
-      p.row.requests += todo.length;
-      p.row.prompt_tokens += tokens * todo.length;
-      p.rejudgeTokens += tokens * again;
-      p.row.cacheable_prefix_tokens += sys * todo.length;
-      if (conv.truncated) p.row.truncated += todo.length;
-    }
+    for (const p of per) tallyRequests(p, t, sha, { repeats, ledger, planChange, opts });
   }
+  const totals = costTotals(per);
+  return {
+    run: opts.run,
+    config_changes: configChanges,
+    label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse"),
+    read: whereTally ? whereTally.statement("trajectories read").statement.of : read,
+    trajectories: read,
+    ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+    ...(whereTally ? { where: whereTally.statement("trajectories read").statement } : {}),
+    input_errors: inputErrors,
+    reference_changed: referenceChanged,
+    judges: per.map((p) => p.row),
+    estimated_cost_usd: totals.floor_usd,
+    cost_range: totals,
+    assumptions: dryRunAssumptions(),
+  };
+}
+
+/**
+ * A judge's empty tally (its row: tokenizer, assumed output, retries, price, what the run's stored verdicts show),
+ * and, when its stored verdicts in the run were made under another configuration, the change pushed on
+ * `configChanges` with what `label` would do about it (`ctx.onChange`).
+ */
+function judgeTally(
+  j: Judge,
+  opts: LabelOptions,
+  ctx: {
+    observed: Map<string, ObservedTurns>;
+    configs: Map<string, Map<string, number>>;
+    onChange: DryRunConfigChange["on_config_change"];
+    assumeOutputTokens: number | undefined;
+  },
+  configChanges: DryRunConfigChange[],
+): JudgeTally {
+  const { observed, configs, onChange, assumeOutputTokens } = ctx;
+  const oj = j as Partial<OpenAIJudge>;
+  const cfg = oj.config;
+  const tokenizer = tokenizerFor(j.model);
+  const out = assumeOutputTokens ?? Math.min(DEFAULT_ASSUMED_OUTPUT_TOKENS, cfg?.max_tokens ?? DEFAULT_ASSUMED_OUTPUT_TOKENS);
+  const row: DryRunJudge = {
+    id: j.id,
+    model: j.model,
+    requests: 0,
+    already_stored: 0,
+    prompt_tokens: 0,
+    tokenizer,
+    cacheable_prefix_tokens: 0,
+    cacheable_share: null,
+    assumed_output_tokens_per_request: oj.begin ? out : 0,
+    estimated_output_tokens: 0,
+    estimated_cost_usd: null,
+    truncated: 0,
+    schema_tokens_per_request: 0,
+    retries: retriesOf(j),
+    cost_range: { floor_usd: null, ceiling_usd: null, observed_usd: null },
+    rejudge: { verdicts: 0, by_reason: {}, estimated_cost_usd: null },
+    ...(cfg?.price ? { price: cfg.price } : {}),
+  };
+  const ob = observed.get(j.id);
+  if (ob && ob.verdicts > 0)
+    row.observed = { verdicts: ob.verdicts, requests_per_verdict: ob.requests / ob.verdicts, output_tokens_per_request: ob.completion_tokens / ob.requests };
+  const configSha = runJudgeConfig(j, opts).sha;
+  let other = 0;
+  for (const [sha, n] of configs.get(`${j.id}\u0000${j.promptSha256}`) ?? []) if (sha !== configSha) other += n;
+  if (other > 0) {
+    const what =
+      onChange === "refuse"
+        ? "label would REFUSE this run (exit 2) unless given --on-config-change rejudge or keep (or a new judge id or --run); the counts below are what --on-config-change rejudge would send"
+        : onChange === "rejudge"
+          ? "--on-config-change rejudge: every item is counted again under the new configuration"
+          : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes configurations)";
+    configChanges.push({ judge: j.id, verdicts: other, on_config_change: onChange, message: `judge "${j.id}": ${other} verdict(s) in this run were made with another configuration than the one given now: ${what}` });
+  }
+  return { judge: j, oj, row, cache: new Map<string, number>(), configSha, count: emptyRejudge(), rejudgeTokens: 0 };
+}
+
+/**
+ * Count one (prepared) trajectory for one judge as `label` would plan it: the repeats already stored, those judged
+ * again by reason, and for an LLM judge the first request rendered once and counted per repeat (prompt tokens,
+ * schema tokens, cacheable prefix, elided renderings). `sha` is the trajectory's content hash.
+ */
+function tallyRequests(
+  p: JudgeTally,
+  t: Trajectory,
+  sha: string,
+  ctx: { repeats: number; ledger: VerdictLedger; planChange: "rejudge" | "keep"; opts: LabelOptions },
+): void {
+  const { repeats, ledger, planChange, opts } = ctx;
+  const todo = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
+  p.row.already_stored += repeats - todo.length;
+  addRejudge(p.count, p.judge.id, todo);
+  const again = todo.filter((x) => x.reason !== "new").length;
+  p.row.rejudge.verdicts += again;
+  if (!p.oj.begin || !p.oj.request || todo.length === 0) return;
+  // every repeat sends the same first request (a fresh nonce, the same length): render and count once
+  const conv = p.oj.begin(t, { repeat: todo[0].repeat, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
+  const req = p.oj.request(conv);
+  const tokens = countPromptTokens(req.messages, p.row.tokenizer, p.cache);
+  if (req.response_format && p.row.schema_tokens_per_request === 0)
+    p.row.schema_tokens_per_request = countPromptTokens([{ role: "system", content: JSON.stringify(req.response_format) }], p.row.tokenizer) - 4;
+  const sys = req.messages[0]?.role === "system" ? (p.cache.get(req.messages[0].content) ?? 0) + 3 : 0;
+  p.row.requests += todo.length;
+  p.row.prompt_tokens += tokens * todo.length;
+  p.rejudgeTokens += tokens * again;
+  p.row.cacheable_prefix_tokens += sys * todo.length;
+  if (conv.truncated) p.row.truncated += todo.length;
+}
+
+/**
+ * Finish every judge's row (rejudge reasons, cacheable share, output tokens, its cost range at its price or the
+ * reason it has none) and sum the judges' ranges: null when any judge has no price; `observed` counts a judge with
+ * no stored verdicts at its floor (said in `observed_note`), null when no judge has any.
+ */
+function costTotals(per: JudgeTally[]): DryRunResult["cost_range"] {
   let total: number | null = 0;
   let ceiling: number | null = 0;
   let observedTotal: number | null = 0;
@@ -317,31 +385,22 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     if (r.cost_range.observed_usd === null) observedMissing++;
   }
   return {
-    run: opts.run,
-    config_changes: configChanges,
-    label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse"),
-    read: whereTally ? whereTally.statement("trajectories read").statement.of : read,
-    trajectories: read,
-    ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
-    ...(whereTally ? { where: whereTally.statement("trajectories read").statement } : {}),
-    input_errors: inputErrors,
-    reference_changed: referenceChanged,
-    judges: per.map((p) => p.row),
-    estimated_cost_usd: total,
-    cost_range: {
-      floor_usd: total,
-      ceiling_usd: ceiling,
-      observed_usd: observedMissing === per.length ? null : observedTotal,
-      ...(observedMissing > 0 ? { observed_note: `${observedMissing} judge(s) without stored verdicts in this run count at their floor` } : {}),
-    },
-    assumptions: [
-      "floor (estimated_cost_usd): one request per trajectory and repeat, no feedback turn; ceiling: every feedback turn (retries) spent, each resending the conversation; observed: the judge's requests per verdict and output tokens per request in the verdicts this run already holds. Transport retries (429, 5xx) come on top of all three",
-      "every request carries the response_format schema (schema_tokens_per_request), which OpenAI bills as prompt tokens",
-      `output tokens per reply: the judge's observed figure in this run where there is one; else ${FLOOR_OUTPUT_TOKENS} for the floor (a short verdict) and assumed_output_tokens_per_request for the ceiling (--assume-output-tokens; default the judge's max_tokens or ${DEFAULT_ASSUMED_OUTPUT_TOKENS}, whichever is lower); reasoning models use many more`,
-      `the cacheable prefix (the system message) is billed at cached_input_per_mtok on every request after the first when it is at least ${MIN_CACHEABLE_PREFIX_TOKENS} tokens (OpenAI's minimum), else at input_per_mtok`,
-      "tokenizer 'estimated' = characters / 4, not a count",
-    ],
+    floor_usd: total,
+    ceiling_usd: ceiling,
+    observed_usd: observedMissing === per.length ? null : observedTotal,
+    ...(observedMissing > 0 ? { observed_note: `${observedMissing} judge(s) without stored verdicts in this run count at their floor` } : {}),
   };
+}
+
+/** What every dry-run figure assumes (listed with the result). */
+function dryRunAssumptions(): string[] {
+  return [
+    "floor (estimated_cost_usd): one request per trajectory and repeat, no feedback turn; ceiling: every feedback turn (retries) spent, each resending the conversation; observed: the judge's requests per verdict and output tokens per request in the verdicts this run already holds. Transport retries (429, 5xx) come on top of all three",
+    "every request carries the response_format schema (schema_tokens_per_request), which OpenAI bills as prompt tokens",
+    `output tokens per reply: the judge's observed figure in this run where there is one; else ${FLOOR_OUTPUT_TOKENS} for the floor (a short verdict) and assumed_output_tokens_per_request for the ceiling (--assume-output-tokens; default the judge's max_tokens or ${DEFAULT_ASSUMED_OUTPUT_TOKENS}, whichever is lower); reasoning models use many more`,
+    `the cacheable prefix (the system message) is billed at cached_input_per_mtok on every request after the first when it is at least ${MIN_CACHEABLE_PREFIX_TOKENS} tokens (OpenAI's minimum), else at input_per_mtok`,
+    "tokenizer 'estimated' = characters / 4, not a count",
+  ];
 }
 
 /**

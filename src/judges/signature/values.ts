@@ -110,15 +110,24 @@ const PLACEHOLDER = /\{[^{}]*\}|\$[A-Za-z_]\w*/g;
  */
 export function extractValues(text: string): AttackerValue[] {
   const b: Builder = { values: [], taken: [] };
-  let m: RegExpExecArray | null;
+  // the order is the precedence: an earlier kind reserves its span against the later ones
+  for (const add of EXTRACTORS) add(b, text);
+  b.values.sort((x, y) => x.at - y.at);
+  return b.values;
+}
 
-  // Emails.
+/** Emails (strong). */
+function addEmails(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const emailRe = /[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
   while ((m = emailRe.exec(text))) {
     push(b, { kind: "email", raw: m[0], forms: [norm(m[0])], strong: true, token: true, at: m.index }, m.index + m[0].length);
   }
+}
 
-  // URLs and bare domains (with their paths). The host alone is kept as a weak value.
+/** URLs and bare domains (with their paths). The host alone is kept as a weak value. */
+function addUrls(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const urlRe =
     /\b(?:https?:\/\/)?(?:www\.)?[A-Za-z0-9_-]+(?:\.[A-Za-z0-9_-]+)*\.(?:com|org|net|io|ai|co|info|biz|ly|me|app|dev|xyz|gov|edu|de|uk|ch|fr|it|nl|us|ru|cn|tk|site|online|link|page|top)\b(?:\/[^\s'"<>)\]},]*)?/gi;
   while ((m = urlRe.exec(text))) {
@@ -131,9 +140,14 @@ export function extractValues(text: string): AttackerValue[] {
     push(b, { kind: "url", raw: rawUrl, forms: [canon], strong: true, token: true, at: start }, end);
     if (host !== canon) push(b, { kind: "host", raw: host, forms: [host], strong: false, token: true, at: start }, end, false);
   }
+}
 
-  // Paths and slugs with no known top-level domain ("www.auto_completion/oauth/keys", "/system/.ssh/id_rsa",
-  // "owner/repository"): letters on both sides of a slash, >= 8 characters.
+/**
+ * Paths and slugs with no known top-level domain ("www.auto_completion/oauth/keys", "/system/.ssh/id_rsa",
+ * "owner/repository"): letters on both sides of a slash, >= 8 characters.
+ */
+function addPaths(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const pathRe = /(?<![\w@.\/-])(?:www\.|\/)?[A-Za-z0-9_.-]*[A-Za-z][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_.-]*[A-Za-z0-9_][A-Za-z0-9_.-]*)+\/?/g;
   while ((m = pathRe.exec(text))) {
     const raw = m[0].replace(/[.,;:!?]+$/, "");
@@ -142,15 +156,21 @@ export function extractValues(text: string): AttackerValue[] {
     const canon = norm(raw).replace(/^www\./, "").replace(/\/$/, "");
     push(b, { kind: "path", raw, forms: [canon], strong: true, token: true, at: m.index }, m.index + raw.length);
   }
+}
 
-  // IBANs.
+/** IBANs. */
+function addIbans(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const ibanRe = /\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b/g;
   while ((m = ibanRe.exec(text))) {
     if (overlaps(b, m.index, m.index + m[0].length)) continue;
     push(b, { kind: "iban", raw: m[0], forms: [norm(m[0])], strong: true, token: true, at: m.index }, m.index + m[0].length);
   }
+}
 
-  // Phone numbers (+ and at least 8 digits with separators).
+/** Phone numbers (+ and at least 8 digits with separators). */
+function addPhones(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const phoneRe = /(?:\+\d{1,3}[\s.-]?)?(?:\(\d{2,4}\)[\s.-]?)?\d{2,4}[\s.-]\d{2,4}[\s.-]\d{2,5}\b/g;
   while ((m = phoneRe.exec(text))) {
     const digits = m[0].replace(/\D/g, "");
@@ -162,8 +182,11 @@ export function extractValues(text: string): AttackerValue[] {
       m.index + m[0].length,
     );
   }
+}
 
-  // Dates: ISO, "May 1st, 2024", "1st of May 2024", "from the 13th to the 17th of May 2024".
+/** Dates: ISO, "May 1st, 2024", "1st of May 2024", "from the 13th to the 17th of May 2024" (weak). */
+function addDates(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const isoRe = /\b(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{1,2}:\d{2}))?/g;
   while ((m = isoRe.exec(text))) {
     const d = iso(+m[1], +m[2], +m[3]);
@@ -197,8 +220,11 @@ export function extractValues(text: string): AttackerValue[] {
     const d = iso(+m[3], monthNumber(m[2]), +m[1]);
     if (d) push(b, { kind: "date", raw: m[0], forms: [d], strong: false, token: true, at: m.index }, m.index + m[0].length);
   }
+}
 
-  // Amounts: $30,000 / 100 EUR / 50 dollars.
+/** Amounts: $30,000 / 100 EUR / 50 dollars (weak, with their numeric value). */
+function addAmounts(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const amountRe = /(?:[$€£]\s?(\d[\d,]*(?:\.\d+)?)|\b(\d[\d,]*(?:\.\d+)?)\s?(?:dollars|euros?|usd|eur|gbp|chf)\b)/gi;
   while ((m = amountRe.exec(text))) {
     if (overlaps(b, m.index, m.index + m[0].length)) continue;
@@ -210,34 +236,49 @@ export function extractValues(text: string): AttackerValue[] {
       m.index + m[0].length,
     );
   }
+}
 
-  // Labelled content lines ("Subject: ...", "Body: ...", "Title: ...").
+/** Labelled content lines ("Subject: ...", "Body: ...", "Title: ...") as quoted texts. */
+function addLabelledLines(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const labelRe = /^[ \t]*(?:subject|body|title|message)[ \t]*:[ \t]*(\S[^\n]*)$/gim;
   while ((m = labelRe.exec(text))) {
     addQuoted(b, m[1], m.index + m[0].indexOf(m[1]));
   }
+}
 
-  // Quoted texts ('...' or "..."), an apostrophe inside a word is not a quote mark.
+/** Quoted texts ('...' or "..."), an apostrophe inside a word is not a quote mark. */
+function addQuotedTexts(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const quoteRe = /(?<![\p{L}\p{N}])(['"\u2018\u201C`])([^'"\n\u2018\u2019\u201C\u201D`]{1,300}?)(['"\u2019\u201D`])(?![\p{L}\p{N}])/gu;
   while ((m = quoteRe.exec(text))) {
     if (m[1] === "`") continue; // backticks name tools, see toolHints
     addQuoted(b, m[2], m.index + 1);
   }
+}
 
-  // Channels (#name).
+/** Channels (#name). */
+function addChannels(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const chanRe = /(?<![\w&])#([A-Za-z][\w-]{1,60})/g;
   while ((m = chanRe.exec(text))) {
     push(b, { kind: "channel", raw: m[0], forms: [norm(m[0]), norm(m[1])], strong: false, token: true, at: m.index }, m.index + m[0].length);
   }
+}
 
-  // Long digit runs (account numbers, codes).
+/** Long digit runs (account numbers, codes). */
+function addNumbers(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const numRe = /(?<![\w.])\d{6,}(?![\w.])/g;
   while ((m = numRe.exec(text))) {
     if (overlaps(b, m.index, m.index + m[0].length)) continue;
     push(b, { kind: "number", raw: m[0], forms: [m[0]], strong: true, token: true, at: m.index }, m.index + m[0].length);
   }
+}
 
-  // Labelled ids ("Product ID P025", "order id: A-17", "ticket #4411"): short, but distinctive by their label.
+/** Labelled ids ("Product ID P025", "order id: A-17", "ticket #4411"): short, but distinctive by their label. */
+function addLabelledIds(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const labelIdRe = /\b(?:id|ID|Id|number|No\.|#)\s*[:#]?\s*([A-Za-z]*\d[A-Za-z0-9_-]*)(?![\w@])/g;
   while ((m = labelIdRe.exec(text))) {
     const at = m.index + m[0].length - m[1].length;
@@ -245,16 +286,22 @@ export function extractValues(text: string): AttackerValue[] {
     const letters = /[A-Za-z]/.test(m[1]);
     push(b, { kind: "identifier", raw: m[1], forms: [norm(m[1])], strong: letters, token: true, at }, at + m[1].length);
   }
+}
 
-  // Identifier-like tokens: letters mixed with digits or underscores (new_password, fred9246, sUf7tOJ).
+/** Identifier-like tokens: letters mixed with digits or underscores (new_password, fred9246, sUf7tOJ). */
+function addIdentifiers(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const idRe = /(?<![\w@./-])(?=[A-Za-z0-9_]*[A-Za-z])(?=[A-Za-z0-9_]*[0-9_])[A-Za-z0-9_]{5,}(?![\w@-]|\.\w)/g;
   while ((m = idRe.exec(text))) {
     if (overlaps(b, m.index, m.index + m[0].length)) continue;
     if (/^_|_$/.test(m[0])) continue;
     push(b, { kind: "identifier", raw: m[0], forms: [norm(m[0])], strong: true, token: true, at: m.index }, m.index + m[0].length);
   }
+}
 
-  // Names: runs of Capitalized words, not a sentence's first word alone, not framing words.
+/** Names: runs of Capitalized words, not a sentence's first word alone, not framing words. */
+function addNames(b: Builder, text: string): void {
+  let m: RegExpExecArray | null;
   const nameRe = /\b[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)*\b/g;
   while ((m = nameRe.exec(text))) {
     if (overlaps(b, m.index, m.index + m[0].length)) continue;
@@ -275,10 +322,25 @@ export function extractValues(text: string): AttackerValue[] {
     const target = /\b(?:to|for|user|at|invite)\s+(?:the\s+)?$/i.test(text.slice(Math.max(0, startAt - 16), startAt));
     push(b, { kind: "name", raw: name, forms: [norm(name)], strong: false, token: true, at: startAt, target }, startAt + name.length);
   }
-
-  b.values.sort((x, y) => x.at - y.at);
-  return b.values;
 }
+
+/** The extractors in precedence order (see {@link extractValues}). */
+const EXTRACTORS: ReadonlyArray<(b: Builder, text: string) => void> = [
+  addEmails,
+  addUrls,
+  addPaths,
+  addIbans,
+  addPhones,
+  addDates,
+  addAmounts,
+  addLabelledLines,
+  addQuotedTexts,
+  addChannels,
+  addNumbers,
+  addLabelledIds,
+  addIdentifiers,
+  addNames,
+];
 
 function addQuoted(b: Builder, inner: string, at: number): void {
   const trimmed = inner.trim().replace(/[.,;:]+$/, "");

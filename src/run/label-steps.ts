@@ -1,0 +1,455 @@
+/**
+ * The steps of `labelRun` (./label.ts), each one idea: the cost cap's price check, the running health warnings, the
+ * run store's set-up for an invocation (configuration changes, judges, invocation record), the reading loop that
+ * stores trajectories and schedules their judging, and the summary at the end.
+ */
+import { UsageError } from "../errors.js";
+import fs from "node:fs";
+import path from "node:path";
+import { countInputs, readTrajectories, type IngestWarning, type ReadOptions } from "../ingest/index.js";
+import type { Trajectory, Verdict } from "../types.js";
+import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
+import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
+import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
+import { summarizeRun, type RunSummary } from "./summary.js";
+import type { openBatchPaths } from "./batch.js";
+import type { OpenAIJudge } from "../judges/llm-judge.js";
+import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError } from "./config-change.js";
+import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
+import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
+import type { TrajectoryPreparer } from "./prepare.js";
+import type { LabelRunState } from "./label-core.js";
+import type { OnlinePath } from "./online.js";
+import type { LabelOptions } from "./label-options.js";
+
+/**
+ * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
+ * not only in the CLI: a library caller gets the same refusal; issue 23).
+ * @throws UsageError naming the judges without a price.
+ */
+export function requirePricesForCap(opts: LabelOptions): void {
+  if (opts.maxCostUsd === undefined) return;
+  const unpriced = opts.judges.filter((j) => {
+    const cfg = (j as unknown as { config?: { price?: unknown } }).config;
+    return cfg !== undefined && !cfg.price;
+  });
+  if (unpriced.length)
+    throw new UsageError(
+      `maxCostUsd needs a price for every judge; ${unpriced.map((j) => `"${j.id}"`).join(", ")} has none (add price: {input_per_mtok, cached_input_per_mtok, output_per_mtok} to its config)`,
+    );
+}
+
+/**
+ * The running health of each judge over this invocation's verdicts: the returned function takes each verdict, and a
+ * judge that looks broken is named through `onWarning` once per flag (after HEALTH_THRESHOLDS.minVerdicts
+ * verdicts), so a user can stop before paying for the rest.
+ */
+export function healthWarnings(onWarning: LabelOptions["onWarning"]): (v: Verdict) => void {
+  const tallies = new Map<string, JudgeHealth>();
+  const warned = new Set<string>();
+  return (v: Verdict) => {
+    let h = tallies.get(v.judge_id);
+    if (!h) tallies.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
+    addVerdict(h, v);
+    if (h.verdicts < HEALTH_THRESHOLDS.minVerdicts) return;
+    for (const f of withFlags(h).flags) {
+      const k = `${v.judge_id}\u0000${f.code}`;
+      if (warned.has(k)) continue;
+      warned.add(k);
+      onWarning?.(`judge ${v.judge_id} (${v.judge_model}) looks broken (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
+    }
+  };
+}
+
+/**
+ * Set the run store up for this invocation: the cost cap starts at what the run has paid; a judge whose configuration
+ * changed refuses the run (`refuse`: the store abandoned) or is warned about; `store.json` names every judge with its
+ * latest configuration; the progress total (the limit, or a pre-count when progress is reported); the invocation's
+ * record; an error for unreadable journal lines.
+ * @throws JudgeConfigChangedError under `refuse` when a judge's configuration changed.
+ */
+export async function openInvocation(
+  rs: LabelRunState,
+  opts: LabelOptions,
+  ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep" },
+): Promise<void> {
+  const { store, progress, costCap, configs: current } = rs;
+  const { repeats, onChange } = ctx;
+  if (costCap) {
+    // the cap is on what the run has paid: every verdict earlier invocations stored counts, superseded ones
+    // (re-judged errors, verdicts of an older configuration or prompt) included: they were paid for too
+    // (summed by the store as it loaded the journal)
+    costCap.spent_usd = costCap.spent_before_usd = store.paidUsd;
+    costCap.unknown_cost_before = store.unknownCostVerdicts;
+    // a cap already spent is "reached" only when a request is held back: a run with nothing left stays complete
+  }
+  // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
+  const changes = configChanges(store, opts.judges, current, store.snapshot.judges ?? []);
+  if (changes.length > 0 && onChange === "refuse") {
+    // refused before anything was judged: the run stays as the last invocation left it
+    store.abandon();
+    throw new JudgeConfigChangedError(`run "${opts.run}": ${changes.map((c) => c.message).join("; ")}. ${CONFIG_CHANGE_HELP}`);
+  }
+  for (const c of changes)
+    opts.onWarning?.(
+      `${c.message}: ${onChange === "rejudge" ? "every item is judged again under the new configuration" : "the stored verdicts are kept (--on-config-change keep): this judge's figures mix configurations"}`,
+    );
+  // store.json names every judge of the run with its latest configuration (judges not in this invocation stay)
+  const listed = new Set(opts.judges.map((j) => j.id));
+  store.snapshot.judges = [
+    ...(store.snapshot.judges ?? []).filter((j) => !listed.has(j.id)),
+    ...opts.judges.map((j) => ({
+      id: j.id,
+      model: j.model,
+      family: j.family,
+      prompt_sha256: j.promptSha256,
+      rubric_version: j.rubricVersion,
+      judge_config_sha256: current.get(j.id)!.sha,
+      config: current.get(j.id)!.config,
+    })),
+  ];
+  // The pre-count walks every input once more; with a limit, the limit is the total (a bar that ends early
+  // when the input is smaller than the limit is corrected by the reporter: total >= read).
+  if (opts.limit !== undefined) progress.total = opts.limit;
+  else if (opts.onProgress) progress.total = await countInputs(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes }).catch(() => 0);
+  store.snapshot.last_invocation = {
+    at: new Date().toISOString(),
+    inputs: opts.inputs,
+    judges: opts.judges.map((j) => j.id),
+    options: {
+      repeats,
+      concurrency: opts.concurrency,
+      limit: opts.limit,
+      strict: !!opts.strict,
+      retry_errors: !!opts.retryErrors,
+      on_config_change: onChange,
+      budget_chars: opts.budgetChars,
+      format: opts.format,
+      batch: !!opts.batch,
+      overrides: opts.overrides,
+      field_map: opts.fieldMap,
+      security_scorer: opts.securityScorer,
+    },
+  };
+  if (store.resumed.bad_lines > 0) {
+    store.addError({
+      path: store.dir,
+      kind: "store_corrupt_lines",
+      message: `${store.resumed.bad_lines} unreadable line(s) in the run's journals were skipped; what they held is judged again if missing`,
+    });
+  }
+}
+
+/** A chat-JSONL line given the id this run stored for it under the older fallback-id rule. */
+export interface RemappedId {
+  from: string;
+  to: string;
+  path: string;
+}
+
+/** What the reading loop did ({@link readAndSchedule}). */
+export interface ReadOutcome {
+  /** Stopped by the signal (not by a fatal store error). */
+  interrupted: boolean;
+  duplicateIds: number;
+  referenceChanged: number;
+  remapped: RemappedId[];
+}
+
+/**
+ * Read the input once: keep a stored chat id, stop on the signal, a fatal store error or a reached cost cap; store
+ * each input error; prepare each trajectory, apply `--limit` then `--where`, store it ({@link admitTrajectory}) and
+ * schedule what is still to judge ({@link scheduleRepeats}); wait while too much is in flight; stop when every judge
+ * is stopped.
+ */
+export async function readAndSchedule(
+  rs: LabelRunState,
+  opts: LabelOptions,
+  ctx: {
+    repeats: number;
+    onChange: "refuse" | "rejudge" | "keep";
+    readOpts: ReadOptions;
+    oldIds: StoredChatIds;
+    preparer: TrajectoryPreparer;
+    whereTally: WhereTally | null;
+    duplicateFrom: (t: Trajectory) => string | undefined;
+    batchers: Awaited<ReturnType<typeof openBatchPaths>>;
+    online: OnlinePath;
+  },
+): Promise<ReadOutcome> {
+  const { store, progress, stopped, costCap } = rs;
+  const { readOpts, oldIds, preparer, whereTally, duplicateFrom, online } = ctx;
+  const report = rs.report;
+  const out: ReadOutcome = { interrupted: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
+  const remapped = out.remapped;
+  let taken = 0;
+  for await (const item of readTrajectories(opts.inputs, readOpts)) {
+    if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
+      const to = keepStoredChatId(item.trajectory, oldIds);
+      if (to !== undefined) {
+        remapped.push({ from: item.trajectory.id, to, path: item.trajectory.source.path });
+        item.trajectory.id = to;
+      }
+    }
+    if (opts.signal?.aborted || rs.fatal) {
+      out.interrupted = !rs.fatal;
+      break;
+    }
+    if (costCap?.reached) break;
+    if (item.kind === "error") {
+      if (item.error.kind === "duplicate_id") out.duplicateIds++;
+      if (store.addError(item.error)) progress.errors++;
+      report();
+      continue;
+    }
+    // Injected text the input does not record recovered, surfaces decided, the index row (./prepare.ts)
+    const { trajectory: t, row, surfaceWarnings } = await preparer.prepare(item.trajectory);
+    // --limit first: a trajectory read after the limit is reached is not tallied by --where either, so its
+    // statement ("N kept") says what was judged; --where: one it does not keep is neither stored nor judged (nor
+    // counted by --limit)
+    if (opts.limit !== undefined && taken >= opts.limit) break;
+    if (whereTally && !whereTally.add(row)) continue;
+    taken++;
+    progress.read++;
+    const admitted = admitTrajectory(rs, t, row, surfaceWarnings, duplicateFrom(t));
+    if (admitted === "duplicate") {
+      out.duplicateIds++;
+      report();
+      continue;
+    }
+    if (admitted === "reference_changed") out.referenceChanged++;
+    scheduleRepeats(rs, opts, t, row.content_sha256, ctx);
+    report();
+    while (rs.pending.size >= online.maxPending) await new Promise<void>((r) => (rs.wake = r));
+    if (opts.judges.every((j) => stopped[j.id])) break;
+  }
+  return out;
+}
+
+/**
+ * Store one prepared trajectory of the input: its surface warnings as errors; a duplicate id (this run holds other
+ * content under it from another input: `storedFrom`) is an input error and is not stored; otherwise its index row,
+ * with an error saying so when its benchmark reference or its content changed.
+ * @returns `duplicate` (not stored, not to judge), `reference_changed` (stored, the row re-written), or `stored`.
+ */
+export function admitTrajectory(
+  rs: LabelRunState,
+  t: Trajectory,
+  row: TrajectoryIndexRow,
+  surfaceWarnings: readonly string[],
+  storedFrom: string | undefined,
+): "duplicate" | "reference_changed" | "stored" {
+  const { store, progress } = rs;
+  for (const w of surfaceWarnings) {
+    store.addError({ path: t.source.path, line: t.source.line, trajectory_id: t.id, kind: "surface_mismatch", message: w });
+  }
+  if (storedFrom !== undefined) {
+    store.addError({
+      path: t.source.path,
+      line: t.source.line,
+      trajectory_id: t.id,
+      kind: "duplicate_id",
+      message: `duplicate trajectory id "${t.id}": this run already holds a different trajectory under it, read from ${storedFrom}; this one is not judged (give each trajectory its own id, or label it in another --run)`,
+    });
+    progress.errors++;
+    return "duplicate";
+  }
+  const refBefore = store.storedReference(t.id);
+  const state = store.addTrajectory(row);
+  if (state === "reference_changed") {
+    // finding 5: the benchmark's verdict changed in the input (same content): the index row follows it, said
+      store.addError({
+      path: t.source.path,
+      line: t.source.line,
+      trajectory_id: t.id,
+      kind: "reference_changed",
+      message: `trajectory ${t.id}: the benchmark's reference changed since it was labelled (${refBefore} -> ${referenceKey(row.reference)}); its index row now carries the new reference (agree/compare read it); the verdicts stand (they do not depend on the reference)`,
+    });
+  }
+  if (state === "changed") {
+    progress.changed++;
+    store.addError({
+      path: t.source.path,
+      line: t.source.line,
+      trajectory_id: t.id,
+      kind: "content_changed",
+      message: `trajectory ${t.id} changed since it was labelled (its content hash differs); it is judged again and the new verdicts supersede the old`,
+    });
+  }
+  return state === "reference_changed" ? "reference_changed" : "stored";
+}
+
+/**
+ * Schedule every repeat of every judge not stopped that this trajectory still needs (`planRepeats`: a verdict
+ * belongs to the content it judged, issue 27): into its judge's batch (unless a batch sent by an earlier process
+ * holds it) or on the online path. Counts the repeats already stored as skipped.
+ */
+export function scheduleRepeats(
+  rs: LabelRunState,
+  opts: LabelOptions,
+  t: Trajectory,
+  content: string,
+  ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep"; batchers: Awaited<ReturnType<typeof openBatchPaths>>; online: OnlinePath },
+): void {
+  const { store, progress, stopped, configs: current } = rs;
+  const { repeats, onChange, batchers, online } = ctx;
+  for (const judge of opts.judges) {
+    if (stopped[judge.id]) continue;
+    const k4 = (r: number) => ({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
+    // a verdict belongs to the content it judged (issue 27): one made on other content is work still to do
+    const todo = planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors });
+    progress.skipped += repeats - todo.length;
+    for (const { repeat: r } of todo) {
+      const batcher = batchers.get(judge.id);
+      if (batcher) {
+        // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
+        // the Batch API's bookkeeping keys conversations without the configuration hash
+        if (!batcher.inBatch(verdictKey(k4(r))))
+          batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
+        continue;
+      }
+      online.schedule(t, judge, r);
+    }
+  }
+}
+
+/** Record in `store.json` the request settings each judge actually used, and collect what each adapted to its server. */
+export function recordRequestParams(store: RunStore, judges: LabelOptions["judges"], adaptations: Record<string, string[]>): void {
+  for (const j of judges) {
+    const p = (j as Partial<OpenAIJudge>).requestParams?.();
+    const row = store.snapshot.judges.find((x) => x.id === j.id) as (Record<string, unknown> & { id: string }) | undefined;
+    if (p && row) {
+      row.request_params = p;
+      if (p.adapted.length) adaptations[j.id] = p.adapted;
+    }
+  }
+}
+
+/** The warning for chat-JSONL lines that kept the id stored under the older id rule, or undefined when none did. */
+export function idRuleWarning(remapped: readonly RemappedId[], dir: string): IngestWarning | undefined {
+  if (remapped.length === 0) return undefined;
+  return {
+    kind: "id_rule_changed",
+    path: dir,
+    count: remapped.length,
+    message:
+      `${remapped.length} chat-JSONL line(s) without an id keep the id this run stored for them under the older id rule ` +
+      `(e.g. ${remapped[0].path} line ${remapped[0].from.slice(remapped[0].from.lastIndexOf(":") + 1)}: "${remapped[0].to}", now "${remapped[0].from}" for a new run): ` +
+      `not judged or counted twice`,
+  };
+}
+
+/**
+ * The run's summary from what the store kept in memory (no re-read of the journals; verdicts rebuilt one at a time
+ * as the summary folds them, issue 26): with `--where`, over the run's trajectories the filter keeps (the index
+ * read back from the journal: the in-memory rows are slim), saying so. A judge of this invocation with verdicts but
+ * not one usable label is added to `stopped` (issue 12.2: not a success).
+ */
+export async function summarizeLabelRun(store: RunStore, opts: LabelOptions, stopped: Record<string, string>): Promise<RunSummary> {
+const inputs = store.summaryParts();
+// --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
+// and says so
+let index: ReadonlyMap<string, TrajectoryIndexRow> = inputs.index;
+let verdicts: Iterable<Verdict> = inputs.verdicts;
+let runWhere: WhereStatement | undefined;
+if (opts.where) {
+  // the in-memory rows are slim (no suite, attack, ...): with a filter, the index is read back from the journal
+  const full = await readTrajectoryIndex(store.dir);
+  const tally = new WhereTally(opts.where);
+  const keep = new Set([...full.values()].filter((r) => tally.add(r)).map((r) => r.id));
+  const kept = new Map([...inputs.index].filter(([id]) => keep.has(id)));
+  index = kept;
+  verdicts = [...inputs.verdicts].filter((v) => kept.has(v.trajectory_id));
+  runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
+}
+const summary = summarizeRun(opts.run, verdicts, index, [...inputs.errors], stopped);
+if (runWhere) summary.where = runWhere;
+// A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
+for (const j of summary.judges) {
+  if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
+  stopped[j.judge_id] = j.health.flags.find((f) => f.code === "no_usable_verdict")!.message;
+}
+  return summary;
+}
+
+/** Write `summary.json` atomically; a failure is ignored (the file is a convenience, the journals hold the run). */
+export function writeSummaryFile(dir: string, value: unknown): void {
+  try {
+    const tmp = path.join(dir, `.summary.json.${process.pid}.tmp`);
+    fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
+    fs.renameSync(tmp, path.join(dir, "summary.json"));
+  } catch {
+    /* the summary file is a convenience; the journals hold the run */
+  }
+}
+
+/**
+ * The duplicate check of a run: for a trajectory whose id this run already holds with other content read from
+ * another input, that input (`sourceKey`); else undefined. The same id from another input with other content is a
+ * duplicate, never "the trajectory changed": a later invocation given the other file would silently swap the
+ * judged trajectory (issue 23). Loud, not judged.
+ */
+export function duplicateSource(store: RunStore): (t: Trajectory) => string | undefined {
+  return (t: Trajectory): string | undefined => {
+    const storedFrom = store.trajectorySource(t.id);
+    return storedFrom !== undefined && storedFrom !== "" && storedFrom !== sourceKey(t.source) && store.hasTrajectory(t.id) && !store.sameTrajectory(t.id, contentSha256(t))
+      ? storedFrom
+      : undefined;
+  };
+}
+
+/**
+ * The stored verdicts this invocation will judge again, counted by reason before any is sent (issue 22 item 8; over
+ * the trajectories this invocation judges: prepared, filtered by `--where` and de-duplicated as the reading loop
+ * does) and said through `onWarning`.
+ */
+export async function countRejudgingFirst(
+  opts: LabelOptions,
+  ctx: {
+    repeats: number;
+    onChange: "refuse" | "rejudge" | "keep";
+    readOpts: ReadOptions;
+    oldIds: StoredChatIds;
+    preparer: TrajectoryPreparer;
+    duplicateFrom: (t: Trajectory) => string | undefined;
+    store: RunStore;
+    configs: LabelRunState["configs"];
+  },
+): Promise<RejudgeCount> {
+  const { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs } = ctx;
+  const rejudge = await countRejudging({
+    inputs: opts.inputs,
+    read: readOpts,
+    limit: opts.limit,
+    judges: opts.judges,
+    repeats,
+    ledger: store.ledger,
+    configs,
+    onConfigChange: onChange,
+    retryErrors: opts.retryErrors,
+    oldIds,
+    signal: opts.signal,
+    onHeapCheck: opts.onHeapCheck,
+    prepare: (raw) => preparer.prepare(raw),
+    keep: (p) => matchesWhere(p.row, opts.where) && duplicateFrom(p.trajectory) === undefined,
+  });
+  for (const line of formatRejudge(rejudge, new Map(opts.judges.map((j) => [j.id, j.rubricVersion])))) opts.onWarning?.(`${line} (before anything is sent)`);
+  return rejudge;
+}
+
+/**
+ * Add to the run's summary what this invocation's input said: its ingest warnings, the trajectories whose benchmark
+ * reference changed, and the duplicate ids (an input error, said loudly).
+ */
+export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged">): void {
+  const { duplicateIds, referenceChanged } = read;
+  if (warnings.length > 0) summary.ingest_warnings = warnings;
+  if (referenceChanged > 0)
+    summary.warnings.push(
+      `${referenceChanged} trajectory(ies) carry another benchmark reference (security/utility) than when they were labelled (errors.jsonl kind reference_changed, naming old and new): their index rows follow the input now, so agree/compare read the current reference; nothing was judged again`,
+    );
+  if (duplicateIds > 0)
+    summary.warnings.push(
+      `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
+    );
+}
