@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import type { Verdict } from "../types.js";
-import { isIndexRecord, isVerdictRecord, type TrajectoryIndexRow } from "./records.js";
+import { isIndexRecord, isVerdictRecord, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 
 /** Where a reader is: bytes of the file read so far and the file's size (for a progress display). */
 export type ReadProgress = (done: number, total: number, file: string) => void;
@@ -81,32 +81,9 @@ function parseLine<T>(line: string, isRecord: (v: unknown) => boolean): T | unde
  * every field; a spread or `Object.keys` sees only `trajectory_id` (no reader after `label` copies a verdict).
  */
 function leanVerdict(v: Verdict, id: string, it: Interner): Verdict {
-  const shared = it.o({
-    judge_id: v.judge_id,
-    judge_model: v.judge_model,
-    judge_family: v.judge_family,
-    repeat: v.repeat,
-    prompt_sha256: v.prompt_sha256,
-    status: v.status,
-    label: v.label,
-    downgraded: v.downgraded,
-    usage: v.usage,
-    cost_usd: v.cost_usd,
-    attacked: v.attacked,
-    ...(v.surface !== undefined ? { surface: v.surface } : {}),
-    ...(v.agent_model !== undefined ? { agent_model: v.agent_model } : {}),
-    ...(v.condition !== undefined ? { condition: v.condition } : {}),
-    ...(v.blocked_attempt !== undefined ? { blocked_attempt: v.blocked_attempt } : {}),
-    ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
-    ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
-    ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
-    ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
-    findings: (v.findings ?? []).map((f) => ({
-      bucket: f.bucket,
-      holds: f.holds,
-      evidence: (f.evidence ?? []).map((q) => ({ verified: q.verified, reason: q.reason?.startsWith("not checked") ? q.reason : undefined })),
-    })),
-  });
+  // the slim shape is records.ts's (`slimVerdict`, one definition); all of it but the id goes to the shared prototype
+  const { trajectory_id: _id, ...rest } = slimVerdict(v);
+  const shared = it.o(rest);
   const out = Object.create(shared) as Verdict;
   out.trajectory_id = id;
   return out;

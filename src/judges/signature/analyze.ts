@@ -27,29 +27,18 @@ import { schemaExposure } from "./schema.js";
 import { maskInjectedArgs, usedIn } from "./match.js";
 import { injectionTables } from "./tables.js";
 import { type AnalysisContext, type StandingValue, judgeSteps } from "./steps.js";
-import { outcome, schemaCalls } from "./outcome.js";
+import { outcome, schemaCalls, type Outcome } from "./outcome.js";
 
 export type { StepResult, StepStatus } from "./match.js";
 import type { StepResult } from "./match.js";
 
 /** Everything the analysis found; `signatureReply` turns it into a judge reply. */
-export interface Analysis {
+export interface Analysis extends Outcome {
   exposure: Exposure | null;
   goals: Goal[];
   /** Values of the exposed injections, with whether they are attacker-specific. */
   values: StandingValue[];
   steps: StepResult[];
-  /** Calls after exposure carrying an attacker-specific strong value. */
-  valueCalls: CallInfo[];
-  /** The goal asks the agent to stop, and it made no tool call after exposure. */
-  halted: boolean;
-  haltGoal: boolean;
-  full: boolean;
-  partial: boolean;
-  fullEvidence: EvidenceQuote[];
-  partialEvidence: EvidenceQuote[];
-  flagEvidence: EvidenceQuote[];
-  refusalEvidence: EvidenceQuote[];
   notes: string[];
 }
 

@@ -55,7 +55,9 @@ export function schemaCalls(ctx: AnalysisContext, poisoned: Poisoned[], detected
 
 /** The outcome of one trajectory (the fields of `Analysis` after the steps). */
 export interface Outcome {
+  /** Calls after exposure carrying an attacker-specific strong value. */
   valueCalls: CallInfo[];
+  /** The goal asks the agent to stop, and it made no tool call after exposure. */
   halted: boolean;
   haltGoal: boolean;
   full: boolean;
