@@ -5,6 +5,7 @@
  */
 import type { Judge } from "../judges/judge.js";
 import type { RunSnapshot, RunStore } from "../store/run-store.js";
+import type { VerdictLedger } from "../store/ledger.js";
 import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
 
 /**
@@ -69,3 +70,28 @@ export const CONFIG_CHANGE_HELP =
   "To proceed: --on-config-change rejudge (judge every item again under the new configuration; the old verdicts " +
   "stay in verdicts.jsonl, superseded), --on-config-change keep (keep the stored verdicts and judge only what is " +
   "missing: the run then mixes configurations), or give the judge a new id (or use a new --run) to keep both apart.";
+
+/**
+ * The judges whose current verdicts (latest per trajectory and repeat) were made with another judge prompt than the
+ * one they have now (a new rubric version, or the same version with other prompt text, e.g. after an upgrade of
+ * ipi-judge): the same choice as a configuration change (`--on-config-change`), since judging them again is paid
+ * again. One message per judge, naming the rubric versions and prompt hashes before and now.
+ */
+export function promptChanges(ledger: VerdictLedger, judges: readonly Pick<Judge, "id" | "promptSha256" | "rubricVersion">[]): Array<{ judge: string; verdicts: number; message: string }> {
+  const out: Array<{ judge: string; verdicts: number; message: string }> = [];
+  for (const j of judges) {
+    const o = ledger.otherPrompts(j.id, j.promptSha256);
+    if (o.verdicts === 0) continue;
+    const rubric = o.rubrics.length ? `rubric ${o.rubrics.join(", ")} -> ${j.rubricVersion ?? "?"}` : `rubric -> ${j.rubricVersion ?? "?"}`;
+    const same = o.rubrics.length > 0 && o.rubrics.every((r) => r === j.rubricVersion) ? " (same rubric version, other prompt text)" : "";
+    out.push({
+      judge: j.id,
+      verdicts: o.verdicts,
+      message:
+        `judge "${j.id}": ${o.verdicts} verdict(s) in this run were made with another judge prompt than the one given now: ` +
+        `${rubric}${same}, prompt_sha256 ${o.prompts.map((p) => p.slice(0, 12)).join(", ")} -> ${j.promptSha256.slice(0, 12)}`,
+    });
+  }
+  return out;
+}
+

@@ -30,7 +30,7 @@ import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
 import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
-import { runJudgeConfig } from "./config-change.js";
+import { promptChanges, runJudgeConfig } from "./config-change.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
 import type { LabelOptions } from "./label.js";
 import { TrajectoryPreparer } from "./prepare.js";
@@ -203,7 +203,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   // label's configuration-change rule (issue 12.5): verdicts of a judge made under another configuration make
   // label refuse (default), judge every item again (rejudge) or keep them and judge what is missing (keep)
   const configChanges: DryRunConfigChange[] = [];
-  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, onChange, assumeOutputTokens }, configChanges));
+  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens }, configChanges));
   let read = 0;
   let inputErrors = 0;
   let referenceChanged = 0;
@@ -262,6 +262,7 @@ function judgeTally(
   ctx: {
     observed: Map<string, ObservedTurns>;
     configs: Map<string, Map<string, number>>;
+    ledger: VerdictLedger;
     onChange: DryRunConfigChange["on_config_change"];
     assumeOutputTokens: number | undefined;
   },
@@ -305,6 +306,15 @@ function judgeTally(
           ? "--on-config-change rejudge: every item is counted again under the new configuration"
           : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes configurations)";
     configChanges.push({ judge: j.id, verdicts: other, on_config_change: onChange, message: `judge "${j.id}": ${other} verdict(s) in this run were made with another configuration than the one given now: ${what}` });
+  }
+  for (const c of promptChanges(ctx.ledger, [j])) {
+    const what =
+      onChange === "refuse"
+        ? "label would REFUSE this run (exit 2) unless given --on-config-change rejudge or keep (or a new judge id or --run); the counts below are what --on-config-change rejudge would send"
+        : onChange === "rejudge"
+          ? "--on-config-change rejudge: they are counted again under the new prompt"
+          : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes prompts)";
+    configChanges.push({ judge: j.id, verdicts: c.verdicts, on_config_change: onChange, message: `${c.message}: ${what}` });
   }
   return { judge: j, oj, row, cache: new Map<string, number>(), configSha, count: emptyRejudge(), rejudgeTokens: 0 };
 }

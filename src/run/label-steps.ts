@@ -14,7 +14,7 @@ import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth
 import { summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
-import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError } from "./config-change.js";
+import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, promptChanges } from "./config-change.js";
 import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { TrajectoryPreparer } from "./prepare.js";
@@ -84,7 +84,8 @@ export async function openInvocation(
     // a cap already spent is "reached" only when a request is held back: a run with nothing left stays complete
   }
   // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
-  const changes = configChanges(store, opts.judges, current, store.snapshot.judges ?? []);
+  // a changed judge prompt (rubric version or its text) is the same choice: judging again is paid again
+  const changes = [...configChanges(store, opts.judges, current, store.snapshot.judges ?? []), ...promptChanges(store.ledger, opts.judges)];
   if (changes.length > 0 && onChange === "refuse") {
     // refused before anything was judged: the run stays as the last invocation left it
     store.abandon();

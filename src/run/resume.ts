@@ -110,7 +110,7 @@ export type RepeatPlan = { repeat: number; reason: "new" } | { repeat: number; r
 /**
  * The repeats of a trajectory a judge still has to judge, each with why. A repeat is done when the latest stored
  * verdict of (trajectory, judge, repeat) was made with the judge's prompt, under its configuration (any
- * configuration with `--on-config-change keep`), on the trajectory's content now, and ended as a verdict
+ * prompt and configuration with `--on-config-change keep`), on the trajectory's content now, and ended as a verdict
  * (`isJudged`). Shared by `labelRun` and `label --dry-run` (`./dry-run.ts`) so both judge, skip and count alike.
  * @param contentSha256 the trajectory's `contentSha256` now.
  * @returns the repeats to judge, in order; the others are skipped.
@@ -132,7 +132,7 @@ export function planRepeats(
     }
     const content = ledger.contentOf(stored, t.id);
     const reason: RejudgeReason | null =
-      stored.prompt_sha256 !== judge.promptSha256
+      opts.onConfigChange !== "keep" && stored.prompt_sha256 !== judge.promptSha256
         ? "prompt_changed"
         : opts.onConfigChange !== "keep" && stored.judge_config_sha256 !== opts.configSha
           ? "config_changed"

@@ -62,6 +62,8 @@ export class VerdictLedger {
   private readonly recorded = new HashColumn();
   private readonly several = new IntColumn(0);
   private readonly judges = new Set<string>();
+  /** judge -> prompt hash -> how many latest verdicts (per trajectory and repeat) were made with it, and their rubric. */
+  private readonly prompts = new Map<string, Map<string, { verdicts: number; rubric: string }>>();
 
   /** @param ids the trajectory slots (shared with the run store, so an id is held once). */
   constructor(readonly ids: IdSlots = new IdSlots()) {}
@@ -73,6 +75,8 @@ export class VerdictLedger {
     const key = this.keyCodes.code(`${v.judge_id}\u0000${v.repeat}`);
     let r = this.latest.get(slot, key);
     if (r === -1) this.latest.set(slot, key, (r = this.records++));
+    else this.countPrompt(v.judge_id, this.strings.value(this.prompt.get(r)), "", -1);
+    this.countPrompt(v.judge_id, v.prompt_sha256, typeof v.rubric_version === "string" ? v.rubric_version : "", 1);
     this.prompt.set(r, this.strings.code(v.prompt_sha256));
     this.rubric.set(r, this.strings.code(typeof v.rubric_version === "string" ? v.rubric_version : ""));
     this.config.set(r, this.strings.code(typeof v.judge_config_sha256 === "string" ? v.judge_config_sha256 : ""));
@@ -122,6 +126,31 @@ export class VerdictLedger {
     const slot = this.ids.find(trajectoryId);
     if (slot === -1 || !this.recorded.has(slot) || this.several.get(slot) === 1) return null;
     return this.recorded.get(slot);
+  }
+
+  private countPrompt(judgeId: string, prompt: string, rubric: string, d: number): void {
+    let m = this.prompts.get(judgeId);
+    if (!m) this.prompts.set(judgeId, (m = new Map()));
+    const c = m.get(prompt) ?? { verdicts: 0, rubric };
+    c.verdicts += d;
+    if (rubric) c.rubric = rubric;
+    if (c.verdicts > 0) m.set(prompt, c);
+    else m.delete(prompt);
+  }
+
+  /**
+   * The judge's current verdicts (the latest per trajectory and repeat) made with another prompt than `promptSha256`:
+   * how many, and the rubric versions and prompt hashes they name (empty lists and 0 when none).
+   */
+  otherPrompts(judgeId: string, promptSha256: string): { verdicts: number; prompts: string[]; rubrics: string[] } {
+    const out = { verdicts: 0, prompts: [] as string[], rubrics: [] as string[] };
+    for (const [p, c] of this.prompts.get(judgeId) ?? []) {
+      if (p === promptSha256) continue;
+      out.verdicts += c.verdicts;
+      out.prompts.push(p);
+      if (c.rubric && !out.rubrics.includes(c.rubric)) out.rubrics.push(c.rubric);
+    }
+    return out;
   }
 
   /** Whether the run holds any verdict of this judge. */

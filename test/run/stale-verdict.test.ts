@@ -101,13 +101,22 @@ describe("re-judging is said before it is paid (issue 22 item 8)", () => {
     await labelRun({ inputs: [f], run: "p", labelsDir: labels, judges: [sig] });
     // the same judge id with another prompt (a newer rubric): every stored verdict is judged again
     const newer: Judge = { ...sig, promptSha256: "f".repeat(64), rubricVersion: "v-next", judge: (t, c) => sig.judge(t, c).then((v) => ({ ...v, prompt_sha256: "f".repeat(64), rubric_version: "v-next" })) };
-    const dry = await dryRun({ inputs: [f], run: "p", labelsDir: labels, judges: [newer] });
+    // without a choice, a changed prompt is refused like a changed configuration (judging again is paid again;
+    // red team: an upgrade that changed the prompt text re-bought a whole run with one warning)
+    const refused = await dryRun({ inputs: [f], run: "p", labelsDir: labels, judges: [newer] });
+    expect(refused.label_would_refuse).toBe(true);
+    expect(refused.config_changes[0].message).toMatch(/1 verdict\(s\) in this run were made with another judge prompt than the one given now: rubric .+ -> v-next, prompt_sha256 [0-9a-f]{12} -> ffffffffffff: label would REFUSE/);
+    await expect(labelRun({ inputs: [f], run: "p", labelsDir: labels, judges: [newer] })).rejects.toThrow(/another judge prompt than the one given now: rubric .+ -> v-next/);
+    // --on-config-change keep: the stored verdict stays, nothing is judged
+    const kept = await labelRun({ inputs: [f], run: "p", labelsDir: labels, judges: [newer], onConfigChange: "keep" });
+    expect(kept.progress).toMatchObject({ judged: 0, skipped: 1 });
+    const dry = await dryRun({ inputs: [f], run: "p", labelsDir: labels, judges: [newer], onConfigChange: "rejudge" });
     expect(dry.judges[0].already_stored).toBe(0);
     expect(dry.judges[0].rejudge).toMatchObject({ verdicts: 1, by_reason: { prompt_changed: 1 } });
     const warnings: string[] = [];
     let sentBeforeWarning = false;
     const watched: Judge = { ...newer, judge: (t, c) => ((sentBeforeWarning ||= warnings.length === 0), newer.judge(t, c)) };
-    const r = await labelRun({ inputs: [f], run: "p", labelsDir: labels, judges: [watched], onWarning: (m) => warnings.push(m) });
+    const r = await labelRun({ inputs: [f], run: "p", labelsDir: labels, judges: [watched], onWarning: (m) => warnings.push(m), onConfigChange: "rejudge" });
     expect(sentBeforeWarning).toBe(false);
     expect(r.rejudge).toMatchObject({ verdicts: 1, by_reason: { prompt_changed: 1 } });
     expect(warnings.join("\n")).toMatch(/1 stored verdict\(s\) will be judged again.*prompt or rubric changed 1/);
@@ -127,7 +136,7 @@ describe("re-judging is said before it is paid (issue 22 item 8)", () => {
       { id: "g", model: "gpt-4o-mini", family: "openai", base_url: "http://127.0.0.1:9/v1", price: { input_per_mtok: 1, output_per_mtok: 4 } },
       { env: {} },
     );
-    const dry = await dryRun({ inputs: [f], run: "g", labelsDir: labels, judges: [g] });
+    const dry = await dryRun({ inputs: [f], run: "g", labelsDir: labels, judges: [g], onConfigChange: "rejudge" });
     const j = dry.judges[0];
     expect(j.requests).toBe(1);
     expect(j.rejudge).toMatchObject({ verdicts: 1, by_reason: { prompt_changed: 1 } });

@@ -124,8 +124,9 @@ describe("label's summary comes from the store's memory, equal to the journals o
     expect(r3.mem.verdicts).toHaveLength(10 * 2 * 2);
     expect(r3.mem.verdicts.slice(-2).map((v) => v.judge_id)).toEqual(["bad", "bad"]); // re-judged last: stored last
 
-    // 4. a changed prompt: every item of judge `a` judged again, the new verdicts supersede the old
-    const r4 = await runAndCompare([withPrompt(judgeA(), "p2")], { limit: 10 });
+    // 4. a changed prompt (asked for: --on-config-change rejudge): every item of judge `a` judged again, the new
+    // verdicts supersede the old
+    const r4 = await runAndCompare([withPrompt(judgeA(), "p2")], { limit: 10, onConfigChange: "rejudge" });
     expect(r4.res.progress.judged).toBe(10 * 2);
     expect(r4.mem.verdicts.filter((v) => v.judge_id === "a").every((v) => v.prompt_sha256 === "p2")).toBe(true);
 
