@@ -30,9 +30,10 @@ import { decide } from "../../verdict/decide.js";
 import { buildVerdict } from "../../verdict/record.js";
 import type { Bucket, Finding, JudgeReply, Trajectory, Verdict } from "../../types.js";
 import type { Judge, JudgeContext } from "../judge.js";
+import { UsageError } from "../../errors.js";
 import { analyze, type Analysis } from "./analyze.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
-import { SignaturePool, signatureWorkerEntry } from "./pool.js";
+import { NotCloneableError, SignaturePool, signatureWorkerEntry } from "./pool.js";
 
 /** Version of the signature rule set; bump when the rules change (it is part of `promptSha256`). */
 export const SIGNATURE_RULES_VERSION = "signature-rules-3";
@@ -81,13 +82,13 @@ export function trajectoryChars(t: Trajectory): number {
 /**
  * `IPI_SIGNATURE_WORKERS` (an integer >= 0), the default of {@link SignatureJudgeOptions.workers} when set: 0 keeps
  * the analysis on the main thread (the command line has no flag for it).
- * @throws RangeError when it is set to something else.
+ * @throws UsageError (a configuration error: the CLI exits 2) when it is set to anything but decimal digits.
  */
 function envWorkers(): number | undefined {
   const raw = process.env.IPI_SIGNATURE_WORKERS;
   if (raw === undefined || raw.trim() === "") return undefined;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0) throw new RangeError(`IPI_SIGNATURE_WORKERS must be an integer >= 0, got ${JSON.stringify(raw)}`);
+  const n = /^\s*\d+\s*$/.test(raw) ? Number(raw) : NaN;
+  if (!Number.isInteger(n) || n < 0) throw new UsageError(`IPI_SIGNATURE_WORKERS must be an integer >= 0 (decimal digits), got ${JSON.stringify(raw)}`);
   return n;
 }
 
@@ -287,7 +288,8 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       } catch (e) {
         return Promise.reject(e);
       }
-      return pool ? pool.run(input, ctx) : inline(input, ctx);
+      // an input the worker cannot receive is analysed here, so workers and `workers: 0` label alike
+      return pool ? pool.run(input, ctx).catch((e) => (e instanceof NotCloneableError ? inline(input, ctx) : Promise.reject(e))) : inline(input, ctx);
     },
   };
 }

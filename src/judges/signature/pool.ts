@@ -59,6 +59,18 @@ interface Slot {
 }
 
 /** The pool (module docstring). */
+/**
+ * A trajectory the structured clone cannot copy to a worker (a library caller's object holding a function, or nested
+ * deeper than the clone allows): the judge analyses it on the calling thread instead (`./index.ts`), as with
+ * `workers: 0`.
+ */
+export class NotCloneableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotCloneableError";
+  }
+}
+
 export class SignaturePool {
   private readonly slots: Slot[] = [];
   private readonly queue: Task[] = [];
@@ -117,7 +129,7 @@ export class SignaturePool {
         // not cloneable (a function in the trajectory): this item's error, not the worker's
         best.busy.delete(task.seq);
         if (best.busy.size === 0) best.worker.unref();
-        this.finish(task, undefined, new Error(`signature judge: trajectory ${task.req.t?.id} cannot be sent to a worker: ${(e as Error)?.message ?? e}`));
+        this.finish(task, undefined, new NotCloneableError(`signature judge: trajectory ${task.req.t?.id} cannot be sent to a worker: ${(e as Error)?.message ?? e}`));
       }
     }
   }

@@ -109,4 +109,21 @@ describe("the built library and command line", () => {
     expect(b.status).toBe("rejected");
     expect(((b as PromiseRejectedResult).reason as Error).message).toMatch(/broken-one/);
   });
+
+  it("the bundled library: a trajectory a worker cannot receive (a function in it) is judged on the calling thread, as with workers 0 (red team)", async () => {
+    const lib = (await import(pathToFileURL(path.join(ROOT, "dist/bin/index.js")).href)) as typeof import("../../../src/index.js");
+    const t = () => fake("with-fn", { messages: [{ role: "user", text: "hi" }], injections: {}, source: { path: "x" }, metadata: { hook: () => 1 } });
+    const pooled = await lib.createSignatureJudge({ workers: 2 }).judge(t(), { repeat: 0 });
+    const inline = await lib.createSignatureJudge({ workers: 0 }).judge(t(), { repeat: 0 });
+    expect(pooled.status).toBe(inline.status);
+    expect(pooled.label).toBe(inline.label);
+  });
+
+  it("IPI_SIGNATURE_WORKERS other than decimal digits is a configuration error: exit 2, named", async () => {
+    for (const bad of ["-1", "abc", "0x10", "1e1"]) {
+      const r = await runCli(["label", path.join(ROOT, "samples", "agentdojo"), "--run", `bad${bad}`, "--labels-dir", path.join(tmp, "bad"), "--limit", "1"], { env: { IPI_SIGNATURE_WORKERS: bad } });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toMatch(/IPI_SIGNATURE_WORKERS must be an integer >= 0/);
+    }
+  });
 });
