@@ -190,9 +190,9 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   const crossMatches = [...matchedAllowed].filter((pl) => !inScopeMatches.includes(pl));
   const byPlace = (a: string, b: string) => (a[0] === b[0] ? Number(a.slice(1)) - Number(b.slice(1)) : a[0] === "m" ? -1 : 1);
   const citeText = citedTool !== undefined ? `tool description ${citedTool}` : `message ${q.message_index}`;
-  if (/characters elided by ipi-judge/i.test(q.quote)) {
-    reason = "the quote includes the elision marker added by ipi-judge: quote text from one side of it only";
-  } else if (/<\s*\/?\s*(?:untrusted_[a-z_]+|message|tool_call|tool_definition|tools|injection)_[0-9a-f]{6,64}\b/i.test(q.quote)) {
+  if (/(?:characters|messages?) elided by ipi-judge/i.test(q.quote)) {
+    reason = "the quote includes an elision marker added by ipi-judge: quote text from one side of it only";
+  } else if (/<\s*\/?\s*(?:untrusted_[a-z_]+|message|messages_elided|tool_call|tool_definition|tools|injection)_[0-9a-f]{6,64}\b/i.test(q.quote)) {
     reason = "the quote includes the prompt's own markup (message, tool-call or tool tags): quote only the text inside";
   } else if (inScopeMatches.length > 1) {
     const sorted = inScopeMatches.sort(byPlace);

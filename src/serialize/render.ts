@@ -25,7 +25,7 @@
  * 26). This is as unambiguous as closing tags: `neutralize` escapes every `<` that starts a tag-like name of
  * {@link TAG_NAMES} in the content (and the nonce itself), so a header can only come from here, and an element's
  * text is exactly what lies between its header (plus the newline after a message, tool definition or injection
- * header) and the newline before the next header (`parseJudgeView` in the tests reads it back). Only the two
+ * header) and the newline before the next header (`parseMessages` in test/serialize/judge-view.ts reads it back). Only the two
  * blocks and `<tools_N>` keep a closing tag, so the judge sees where the trajectory and the tool list end.
  *
  * A tool message's `tool_call_id` is left out when the tool name links it to its call without doubt (the only
