@@ -15,6 +15,7 @@ import { JudgeFatalError } from "../errors.js";
 import type { JudgeConfig } from "../config/judges.js";
 import { connectionCause, defaultSleep, isBodyReset, redact } from "./send.js";
 import { isTransientStatus, QUOTA_TEXT } from "./faults.js";
+import { redirectRefusal } from "./fetch.js";
 export { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine, type LineClass } from "./batch-results.js";
 
 /**
@@ -81,7 +82,8 @@ export class BatchApi {
 
   /**
    * One files/batches API call under the transport's fault policy: 408/409/429/5xx and connection faults are
-   * retried (exponential backoff from 1 s, at most 5 times); 401/403 and no quota or credits (`insufficient_quota`: 429, 402) stop this judge
+   * retried (exponential backoff from 1 s, at most 5 times); a refused redirect (`RedirectRefusedError`, `./fetch.ts`)
+   * is an error at once; 401/403 and no quota or credits (`insufficient_quota`: 429, 402) stop this judge
    * (`JudgeFatalError`); anything else is an error naming the judge and the call. The key is never in a message.
    * @param what the call in words ("upload the request file"), for the error message.
    * @param call the call; `attempt` counts from 0 (a retried creation looks before creating again).
@@ -95,6 +97,9 @@ export class BatchApi {
         const err = e as { status?: number; message?: string; code?: string; name?: string };
         const msg = redact(`${err.message ?? String(e)}`, this.o.secrets);
         const st = err.status;
+        // a redirect of a request that cannot be sent again (the upload): the same answer would come back
+        const refused = redirectRefusal(e);
+        if (refused) throw new Error(`judge "${id}": could not ${what} (Batch API): ${redact(refused.message, this.o.secrets)}`);
         if (st === 401 || st === 403)
           throw new JudgeFatalError(id, "auth", `judge "${id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
         // no quota or credits left (429 insufficient_quota, 402 payment required, a 4xx saying so): as online
@@ -116,7 +121,7 @@ export class BatchApi {
   /**
    * Upload a request file (files API, purpose `batch`) under the name `name`; returns the file id. The file is
    * streamed from disk ({@link multipartUpload}); each attempt of {@link call} streams it again. A redirect of the
-   * upload is not followed (a streamed body cannot be sent twice): it fails the attempt.
+   * upload is not followed (a streamed body cannot be sent twice): one error that says "redirect refused", not retried.
    */
   async upload(file: string, name: string): Promise<string> {
     const f = await this.call("upload the request file", () => {

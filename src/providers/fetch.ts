@@ -3,7 +3,7 @@
  * connects, keeps connections alive and decodes `content-encoding` (gzip, x-gzip, deflate zlib or raw, br, several
  * codings), with a small reader on top for chat completions that bounds the decoded body and keeps the fault
  * shapes the fault policy (`./faults.ts`, `./send.ts`) reads. Every other request (the Batch API's files and
- * batches) goes to `fetch` as is.
+ * batches) goes to `fetch` with its body as is, under the same redirect rule (below).
  *
  * Why a bound: without it a 200 reply of 84 MB is read whole (and kept in every raw reply of the verdict), and a
  * 2 MB gzip body that expands to 2 GB is decompressed whole (2.1 GB RSS). The reader counts decoded bytes as the
@@ -26,7 +26,9 @@
  * - redirects are followed by {@link followRedirects} (`redirect: "manual"`), because `fetch` turns a 301/302 POST
  *   into a GET without a body (Fetch standard, HTTP-redirect fetch step 12), which no chat completions endpoint
  *   answers, and drops only `authorization` on another origin (not `api-key`, `x-api-key`, nor a `headers_env`
- *   header of any name): on another origin only the client's own non-secret headers are sent;
+ *   header of any name): on another origin only the client's own non-secret headers are sent. The Batch API's calls
+ *   follow the same rule; a request that cannot be repeated (a streamed upload) refuses a redirect with a
+ *   {@link RedirectRefusedError} instead;
  * - a response with a null-body status (204, 205, ...) aborts its request once read: undici keeps waiting on a 205's
  *   connection for body bytes, which kept the socket (and the process) alive;
  * - a request whose reused keep-alive connection the server had closed is sent again once, at once
@@ -255,13 +257,15 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
 
 /**
  * The client's `fetch`: chat completions through `base` with their bodies limited to `limit` decoded bytes and
- * their redirects followed by {@link followRedirects}; other requests to `base` unchanged. Reading the body of a
+ * their redirects followed by {@link followRedirects}; other requests (files, batches) followed the same way with
+ * their bodies unlimited, or, when they cannot be repeated (a stream body, credentials in the URL), rejected with a
+ * {@link RedirectRefusedError} on a redirect. Reading the body of a
  * chat completion past the limit rejects with a {@link ResponseTooLargeError} (the fetch itself resolves: the
  * client would take a rejection for a connection failure). Status and headers are as received.
  * @param limit bytes (default {@link MAX_RESPONSE_BYTES}); must be > 0.
  * @param base the platform fetch (default `globalThis.fetch`).
  * @param onCrossOrigin called with the two origins (`scheme://host:port`, never a path or query, which may hold a
- *   key) each time a redirect of a chat completion is followed to another origin.
+ *   key) each time a redirect is followed to another origin.
  */
 export function limitedFetch(
   limit: number = MAX_RESPONSE_BYTES,
@@ -282,10 +286,71 @@ export function limitedFetch(
       url.username === "" &&
       url.password === "" &&
       (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array);
-    // a request this path would not repeat on a redirect exactly (a stream body, credentials in the URL) goes to fetch
-    if (!plain || !isChatCompletion(url!, init)) return base(input, init);
-    return followRedirects(url!, init!, (u, i) => fetchOne(base, u, i, limit), onCrossOrigin);
+    // a request this path would not repeat on a redirect exactly (a stream body, credentials in the URL): never followed
+    if (!plain) return refuseRedirects(base, input, init, url);
+    if (isChatCompletion(url!, init)) return followRedirects(url!, init!, (u, i) => fetchOne(base, u, i, limit), onCrossOrigin);
+    // the Batch API's files and batches calls: the same redirect rule (red team: a poll and a download followed a
+    // redirect to another origin with a `headers_env` credential), bodies not limited (result files are large)
+    return followRedirects(url!, init ?? {}, (u, i) => base(u, { ...i, redirect: "manual" }), onCrossOrigin);
   }) as typeof fetch;
+}
+
+/**
+ * A redirect that was not followed: a request whose body is a stream (the Batch API's upload, streamed from disk,
+ * cannot be sent twice) or whose URL holds credentials. Its message names the URLs (origin and path: a query may
+ * hold a key), never a header. The `openai` client wraps it in an `APIConnectionError` (`cause`); the Batch API's
+ * fault policy (`./batch-api.ts`) finds it there ({@link redirectRefusal}) and does not retry it.
+ */
+export class RedirectRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RedirectRefusedError";
+  }
+}
+
+/** The {@link RedirectRefusedError} along an error's `cause` chain, if any. */
+export function redirectRefusal(err: unknown): RedirectRefusedError | undefined {
+  for (let e: unknown = err, d = 0; e && typeof e === "object" && d < 8; d++) {
+    if (e instanceof RedirectRefusedError) return e;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+/** A URL as named in messages: origin and path, no query or credentials. */
+function shownUrl(u: URL): string {
+  return `${u.origin}${u.pathname}`;
+}
+
+/**
+ * A request sent without following redirects: a redirect answer rejects with {@link RedirectRefusedError}. A stream
+ * body is sent with `redirect: "error"` (undici clones a request under any other mode, and the clone's tee keeps
+ * every byte sent: +200 MB for a 195 MB upload, measured), where undici does not say the `Location`; any other
+ * with `redirect: "manual"`, and the message names where it pointed.
+ */
+async function refuseRedirects(base: typeof fetch, input: string | URL | Request, init: RequestInit | undefined, url: URL | null): Promise<Response> {
+  const body = init?.body;
+  const stream = body !== undefined && body !== null && typeof body !== "string" && !(body instanceof Uint8Array);
+  const what = `${(init?.method ?? (input instanceof Request ? input.method : "GET")).toUpperCase()} ${url ? shownUrl(url) : "request"}`;
+  let res: Response;
+  try {
+    res = await base(input, { ...init, redirect: stream ? "error" : "manual" });
+  } catch (e) {
+    const cause = (e as { cause?: unknown }).cause;
+    if (stream && cause instanceof Error && cause.message === "unexpected redirect")
+      throw new RedirectRefusedError(`redirect refused: ${what} was answered with a redirect, not followed: a request body streamed from disk is not sent twice (set base_url to the address the server moved to)`);
+    throw e;
+  }
+  if (!REDIRECTS.has(res.status)) return res;
+  await res.body?.cancel().catch(() => undefined);
+  let to = "an address not given";
+  try {
+    const loc = res.headers.get("location");
+    if (loc) to = shownUrl(new URL(loc, url ?? undefined));
+  } catch {
+    to = "an address that is not a URL";
+  }
+  throw new RedirectRefusedError(`redirect refused: ${what} was answered with HTTP ${res.status} to ${to}, not followed (a request whose URL holds credentials or whose body is a stream is not sent again)`);
 }
 
 /** Redirect statuses followed, and the most hops followed for one request. */
@@ -326,6 +391,8 @@ async function followRedirects(
       return res;
     }
     if (!loc || (next.protocol !== "http:" && next.protocol !== "https:") || next.username || next.password) return res;
+    // the redirect's own body is not read (a chat completion's was already): its connection is freed
+    await res.body?.cancel().catch(() => undefined);
     const headers = headerRecord(curInit.headers);
     if (next.origin !== cur.origin) {
       for (const k of Object.keys(headers)) if (!CROSS_ORIGIN_HEADERS.test(k)) delete headers[k];

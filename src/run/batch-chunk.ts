@@ -4,6 +4,7 @@
  * apart from the round logic of `./batch.ts`: the state line of one conversation and the writer that appends a
  * request line and its state line, fsynced and closed before the chunk is listed (crash safety, `./batch.ts`).
  */
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { ConversationState } from "../judges/llm-judge.js";
@@ -66,6 +67,10 @@ export class ChunkWriter {
     this.requests++;
     this.bytes += req.length;
   }
+  /**
+   * Flush and close the three files. A chunk that got no request (a processed chunk whose conversations all ended:
+   * its follow-up `<key>-f`) has its files removed instead: it is never listed, so nothing reads them.
+   */
   close(): void {
     fs.fsyncSync(this.reqFd);
     fs.fsyncSync(this.stateFd);
@@ -73,7 +78,17 @@ export class ChunkWriter {
     fs.closeSync(this.stateFd);
     fs.fsyncSync(this.keysFd);
     fs.closeSync(this.keysFd);
+    if (this.requests === 0) for (const kind of ["requests", "state", "keys"]) fs.rmSync(path.join(this.dir, `${this.key}.${kind}.jsonl`), { force: true });
   }
+}
+
+/**
+ * A short tag of a judge id for chunk keys: the first 8 hex digits of its SHA-256. Two judges whose ids give one
+ * folder ({@link safeName}: "j/a" and "j_a") still get different chunk files. Keys written before it (no tag) are
+ * read as they are: an entry's key is stored whole in the run's snapshot.
+ */
+export function judgeTag(judgeId: string): string {
+  return createHash("sha256").update(judgeId).digest("hex").slice(0, 8);
 }
 
 function writeAll(fd: number, buf: Buffer): void {

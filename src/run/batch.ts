@@ -47,9 +47,10 @@ import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } fro
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
 import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
 import { promptSize } from "../providers/classify.js";
-import { BatchApi, batchCapable, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
+import { BatchApi, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
 import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
-import { ChunkWriter, safeName, type KeyLine, type StateLine } from "./batch-chunk.js";
+import { ChunkWriter, judgeTag, safeName, type KeyLine, type StateLine } from "./batch-chunk.js";
+import { isBatchJudge } from "./batch-judges.js";
 import { DigestSet } from "./batch-keys.js";
 
 /** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
@@ -223,9 +224,14 @@ export class BatchJudgeRun {
 
   private sealed: { key: string; requests: number; round: number }[] = [];
 
+  /**
+   * A new chunk key: `r<round>-<judge tag>-<time, base 36>-<n>`. The judge's tag (`judgeTag`) keeps keys apart
+   * between judges that share a folder or a millisecond (red team: "j/a" and "j_a" wrote the same files, one judge
+   * never got a verdict). Keys of older runs (`r<round>-<time>-<n>`) are read from their entries as they are.
+   */
   private newKey(round: number): string {
     const n = this.mine().length + this.sealed.length;
-    return `r${round}-${Date.now().toString(36)}-${n}`;
+    return `r${round}-${judgeTag(this.judge.id)}-${Date.now().toString(36)}-${n}`;
   }
 
   private seal(): void {
@@ -542,9 +548,8 @@ export async function openBatchPaths(
   const batchers = new Map<string, BatchJudgeRun>();
   if (settings)
     for (const j of judges) {
-      const oj = j as Partial<OpenAIJudge>;
-      if (!oj.begin || !oj.config || !batchCapable(oj.config)) continue;
-      const b = new BatchJudgeRun(run.store, j as OpenAIJudge, { ...settings, signal: run.signal });
+      if (!isBatchJudge(j)) continue;
+      const b = new BatchJudgeRun(run.store, j, { ...settings, signal: run.signal });
       await b.open();
       batchers.set(j.id, b);
     }

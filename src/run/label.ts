@@ -10,6 +10,7 @@ import { RunStore } from "../store/run-store.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch.js";
+import { refuseSharedBatchFolders } from "./batch-judges.js";
 import type { CostCapState } from "./cost-cap.js";
 import { runJudgeConfig } from "./config-change.js";
 import { contentSha256, storedChatFallbackIds } from "./resume.js";
@@ -101,13 +102,15 @@ export interface LabelResult {
  * `verdicts.jsonl` as soon as it exists, so a killed run loses at most the verdicts in flight. Bad input items
  * go to `errors.jsonl` and the run goes on (unless `strict`). A judge that throws `JudgeFatalError` is stopped;
  * the other judges go on.
- * @throws RunLockedError when another process has the run open; StoreWriteError when the store cannot be written
+ * @throws UsageError when two batch judges' ids give one folder under `batches/` (`refuseSharedBatchFolders`),
+ *   before anything is written; RunLockedError when another process has the run open; StoreWriteError when the store cannot be written
  *   (what was stored stays); IngestFatalError in strict mode.
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   requirePricesForCap(opts);
+  refuseSharedBatchFolders(opts.judges, opts.batch);
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: opts.onHeapCheck });
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};
