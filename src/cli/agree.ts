@@ -12,6 +12,7 @@ import { formatJudgeConcordance, judgeConcordance } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
 import { whereLine } from "../store/where.js";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
@@ -102,7 +103,7 @@ design-weighted (Hajek) estimates beside them.`,
       }
       // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's.
       const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked), judges);
-      const warnings = [...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference")];
+      const warnings = [...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
       // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
       const judge_health = judgeHealth(verdicts).filter((h) => judges.includes(h.judge_id));
       for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);

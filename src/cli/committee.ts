@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
 import path from "node:path";
 import type { Command } from "commander";
 import { readLeanRun } from "../store/lean-read.js";
@@ -50,7 +51,8 @@ report adds each judge's test-retest agreement.`,
       const { report, verdicts: cv } = built;
       const file = path.join(runDir, "committee.jsonl");
       writeCommitteeFile(file, cv, { judges: report.judges.map((j) => j.id), runJudges: [...new Set(verdicts.map((v) => v.judge_id))], quorum });
-      // warnings go to stderr in both modes (the text report repeats them on stdout)
+      // warnings go to stderr in both modes (the text report repeats them on stdout); --json: the journal lines skipped too
+      if (o.json) report.warnings.push(...takeJournalWarnings());
       for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) printJson({ ...report, committee_file: file });
       else process.stdout.write(formatCommitteeReport(report) + `\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);

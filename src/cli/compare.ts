@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { buildObservations, compareConditions, formatCompare, type LabelSource } from "../compare/index.js";
@@ -110,6 +111,7 @@ Examples:
       const state = runStateLine(readRunState(runDir));
       if (state) result.warnings.unshift(state.replace(/^WARNING: /, ""));
       if (o.json) {
+        result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
         printJson(result);
       }

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
 import { readLeanRun } from "../store/lean-read.js";
@@ -108,6 +109,7 @@ Examples:
       const state = runStateLine(readRunState(runDir));
       if (state) report.warnings.unshift(state.replace(/^WARNING: /, ""));
       if (o.json) {
+        report.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
         printJson(report);
       } else process.stdout.write(formatEstimate(report) + "\n");

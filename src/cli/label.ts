@@ -1,4 +1,5 @@
 import { reasonsText } from "../run/rejudge.js";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import path from "node:path";
 import v8 from "node:v8";
@@ -241,6 +242,8 @@ function setLabelExitCode(res: LabelResult): void {
 
 /** Print what `labelRun` came to (summary, warnings, cost cap; `--json`: one object) and set the exit code. */
 function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): void {
+  // --json: the journal lines skipped join the summary's warnings (text mode: main says them at the end)
+  if (o.json) res.summary.warnings.push(...takeJournalWarnings());
   for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
   // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run
   if (res.thisRun.read === 0 && res.thisRun.errors === 0 && !res.interrupted) {

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "../errors.js";
 import { RunLockedError } from "../store/lock.js";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
 
 /** The commands, in the order `--help` lists them: each loads its module on demand. */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -48,22 +49,30 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
   } catch (e) {
-    if (e instanceof CommanderError) {
-      if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
-      return EXIT.usage;
-    }
-    if (e instanceof UsageError || ["ConfigError", "JudgesConfigError", "RunNameError", "JudgeConfigChangedError"].includes((e as Error)?.name)) {
-      process.stderr.write(`ipi-judge: ${(e as Error).message}\n`);
-      return EXIT.usage;
-    }
-    if (e instanceof RunLockedError) {
-      process.stderr.write(`ipi-judge: ${e.message}\n`);
-      return EXIT.fatal;
-    }
-    process.stderr.write(`ipi-judge: ${(e as Error)?.message ?? String(e)}\n`);
-    if (process.env.IPI_JUDGE_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
+    return failure(e);
+  } finally {
+    // the journal lines any reader skipped, one warning per file (house rule: bad input is named, never dropped silently)
+    for (const w of takeJournalWarnings()) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  }
+}
+
+/** The exit code of a command that threw, its message on stderr. */
+function failure(e: unknown): number {
+  if (e instanceof CommanderError) {
+    if (e.code === "commander.helpDisplayed" || e.code === "commander.version" || e.code === "commander.help") return EXIT.ok;
+    return EXIT.usage;
+  }
+  if (e instanceof UsageError || ["ConfigError", "JudgesConfigError", "RunNameError", "JudgeConfigChangedError"].includes((e as Error)?.name)) {
+    process.stderr.write(`ipi-judge: ${(e as Error).message}\n`);
+    return EXIT.usage;
+  }
+  if (e instanceof RunLockedError) {
+    process.stderr.write(`ipi-judge: ${e.message}\n`);
     return EXIT.fatal;
   }
+  process.stderr.write(`ipi-judge: ${(e as Error)?.message ?? String(e)}\n`);
+  if (process.env.IPI_JUDGE_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
+  return EXIT.fatal;
 }
 
 function isEntry(): boolean {

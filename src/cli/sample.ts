@@ -1,4 +1,5 @@
 import path from "node:path";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
 import type { Command } from "commander";
 import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
 import { UsageError } from "../errors.js";
@@ -82,6 +83,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       }
       const d = res.design;
       for (const s of d.short) process.stderr.write(`note: ${s} (--allow-short)\n`);
+      if (o.json) res.warnings.push(...takeJournalWarnings()); // the journal lines skipped (text mode: main says them)
       for (const w of res.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (res.long_tasks > 0) {
         process.stderr.write(

@@ -10,11 +10,13 @@ import readline from "node:readline";
 /**
  * Stream the records of a JSON Lines file. Lines that are not JSON, or not records of the expected shape
  * (`isRecord`; default: a JSON object), are reported to `onBad` and skipped. A missing file yields nothing.
+ * `onEnd` gets the number of lines read (blank ones included) when the file is read to the end.
  */
 export async function* readJsonl<T>(
   file: string,
   onBad?: (line: number, text: string) => void,
   isRecord: (v: unknown) => boolean = (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  onEnd?: (lines: number) => void,
 ): AsyncGenerator<T> {
   if (!fs.existsSync(file)) return;
   const rl = readline.createInterface({ input: fs.createReadStream(file, "utf8"), crlfDelay: Infinity });
@@ -32,6 +34,7 @@ export async function* readJsonl<T>(
     if (isRecord(v)) yield v as T;
     else onBad?.(n, line);
   }
+  onEnd?.(n);
 }
 
 /** One non-blank line of a JSON Lines text: its parsed value, or why it is not JSON. `line` is 1-based. */

@@ -22,6 +22,8 @@ import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../io/jsonl.js";
+import { journalSkips } from "../store/skipped-lines.js";
+import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT } from "../store/records.js";
 import { referenceKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { VerdictLedger } from "../store/ledger.js";
 import type { Trajectory, Verdict } from "../types.js";
@@ -137,8 +139,9 @@ async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; config
   const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
   const configs = new Map<string, Map<string, number>>();
   if (!fs.existsSync(runDir)) return { ledger, configs, observed, rows };
-  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), () => {})) {
-    if (!v || typeof v !== "object" || typeof v.trajectory_id !== "string" || typeof v.judge_id !== "string" || typeof v.prompt_sha256 !== "string") continue;
+  // the lines label's store would skip, skipped and named here too (./skipped-lines.ts: one warning per file)
+  const vs = journalSkips(path.join(runDir, "verdicts.jsonl"), NOT_VERDICT);
+  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
     ledger.addVerdict(v);
     latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, { judge: v.judge_id, prompt: v.prompt_sha256, sha: v.judge_config_sha256 ?? "" });
     // the judge's observed turns and output per request (verdicts with requests and a full usage record)
@@ -156,12 +159,11 @@ async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; config
     if (!m) configs.set(k, (m = new Map()));
     m.set(e.sha, (m.get(e.sha) ?? 0) + 1);
   }
-  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), () => {})) {
-    if (t && typeof t.id === "string" && typeof t.content_sha256 === "string") {
-      ledger.addRecordedContent(t.id, t.content_sha256);
-      // the latest row per id, as label's store and readTrajectoryIndex read it
-      rows.set(t.id, { sha: t.content_sha256, ref: referenceKey(t.reference) });
-    }
+  const ts = journalSkips(path.join(runDir, "trajectories.jsonl"), NOT_INDEX_ROW);
+  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), ts.bad, isIndexRecord, ts.end)) {
+    ledger.addRecordedContent(t.id, t.content_sha256);
+    // the latest row per id, as label's store and readTrajectoryIndex read it
+    rows.set(t.id, { sha: t.content_sha256, ref: referenceKey(t.reference) });
   }
   return { ledger, configs, observed, rows };
 }

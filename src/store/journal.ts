@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { noteTornTailCut } from "./skipped-lines.js";
 
 /** Thrown when the store cannot write; what was written before stays on disk. */
 export class StoreWriteError extends Error {
@@ -99,6 +100,7 @@ function repairTail(file: string): void {
       end = start;
     }
     fs.ftruncateSync(fd, keep);
+    noteTornTailCut(file);
   } finally {
     fs.closeSync(fd);
   }

@@ -15,7 +15,8 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import type { Verdict } from "../types.js";
-import { isIndexRecord, isVerdictRecord, slimVerdict, type TrajectoryIndexRow } from "./records.js";
+import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
+import { journalSkips, noteVerdictsWithoutRow } from "./skipped-lines.js";
 
 /** Where a reader is: bytes of the file read so far and the file's size (for a progress display). */
 export type ReadProgress = (done: number, total: number, file: string) => void;
@@ -48,17 +49,25 @@ export class Interner {
   }
 }
 
-/** Lines of a file, with the bytes read so far; nothing when the file does not exist. */
-async function* lines(file: string, progress?: ReadProgress): AsyncGenerator<string> {
+/**
+ * Lines of a file, with the bytes read so far; nothing when the file does not exist. A line that is not blank and
+ * that the caller cannot use is `skip(line)`ped: counted by line number for the command's warning (`./skipped-lines.ts`).
+ */
+async function* lines(file: string, progress: ReadProgress | undefined, what: string): AsyncGenerator<{ text: string; skip: () => void }> {
   if (!fs.existsSync(file)) return;
+  const skips = journalSkips(file, what);
+  let at = 0;
+  const skip = () => skips.bad(at);
   const total = fs.statSync(file).size;
   const input = fs.createReadStream(file, { encoding: "utf8", highWaterMark: 1 << 20 });
   const rl = readline.createInterface({ input, crlfDelay: Infinity });
   let n = 0;
   for await (const line of rl) {
     if (progress && ++n % 4096 === 0) progress(input.bytesRead, total, file);
-    yield line;
+    at++;
+    yield { text: line, skip };
   }
+  skips.end(at);
   progress?.(total, total, file);
 }
 
@@ -112,9 +121,12 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
   const out: Array<Verdict | null> = [];
   const slots = new Map<string, Map<string, number>>(); // (judge, repeat[, prompt, config]) -> trajectory id -> position
   let superseded = 0;
-  for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress)) {
-    const v = parseLine<Verdict>(line, isVerdictRecord);
-    if (!v) continue;
+  for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
+    const v = parseLine<Verdict>(line.text, isVerdictRecord);
+    if (!v) {
+      if (line.text.trim()) line.skip();
+      continue;
+    }
     const id = o.index?.get(v.trajectory_id)?.id ?? it.s(v.trajectory_id);
     const slotKey = o.allPrompts ? `${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}\u0000${v.judge_config_sha256 ?? ""}` : `${v.judge_id}\u0000${v.repeat}`;
     let slot = slots.get(slotKey);
@@ -127,7 +139,12 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
     slot.set(id, out.length);
     out.push(leanVerdict(v, id, it));
   }
-  return superseded ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
+  const current = superseded ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
+  const index = o.index;
+  if (index) {
+    noteVerdictsWithoutRow(runDir, current, (id) => index.has(id));
+  }
+  return current;
 }
 
 /** Options of {@link readLeanIndex}. */
@@ -184,9 +201,10 @@ function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; c
 export async function readLeanIndex(runDir: string, o: LeanIndexOptions = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const it = o.interner ?? new Interner();
   const m = new Map<string, TrajectoryIndexRow>();
-  for await (const line of lines(path.join(runDir, "trajectories.jsonl"), o.progress)) {
-    const t = parseLine<TrajectoryIndexRow>(line, isIndexRecord);
+  for await (const line of lines(path.join(runDir, "trajectories.jsonl"), o.progress, NOT_INDEX_ROW)) {
+    const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
     if (t) m.set(t.id, leanRow(t, it, { source: o.source === true, content: o.content === true }));
+    else if (line.text.trim()) line.skip();
   }
   return m;
 }
@@ -213,8 +231,9 @@ export async function readLeanRun(
  */
 export async function readFullVerdicts(runDir: string, ids: ReadonlySet<string>, progress?: ReadProgress): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
-  for await (const line of lines(path.join(runDir, "verdicts.jsonl"), progress)) {
-    const v = parseLine<Verdict>(line, isVerdictRecord);
+  for await (const line of lines(path.join(runDir, "verdicts.jsonl"), progress, NOT_VERDICT)) {
+    const v = parseLine<Verdict>(line.text, isVerdictRecord);
+    if (!v && line.text.trim()) line.skip();
     if (!v || !ids.has(v.trajectory_id)) continue;
     const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
     byKey.delete(k);
@@ -232,8 +251,9 @@ export async function readFullVerdicts(runDir: string, ids: ReadonlySet<string>,
  */
 export async function readIndexRows(runDir: string, ids: ReadonlySet<string>, progress?: ReadProgress): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
-  for await (const line of lines(path.join(runDir, "trajectories.jsonl"), progress)) {
-    const t = parseLine<TrajectoryIndexRow>(line, isIndexRecord);
+  for await (const line of lines(path.join(runDir, "trajectories.jsonl"), progress, NOT_INDEX_ROW)) {
+    const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
+    if (!t && line.text.trim()) line.skip();
     if (t && ids.has(t.id)) m.set(t.id, t);
   }
   return m;

@@ -6,6 +6,7 @@
 import path from "node:path";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
+import { journalSkips } from "./skipped-lines.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow
@@ -35,6 +36,10 @@ export interface TrajectoryIndexRow
 
 /** A plain JSON object (not null, not an array). */
 export const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+/** Why a journal line is skipped (`./skipped-lines.ts`), by journal. */
+export const NOT_VERDICT = "not a verdict record";
+export const NOT_INDEX_ROW = "not a trajectory index row";
+export const NOT_ERROR = "not an ingest error record";
 /** A journal line that can be a verdict: the fields its resume key and status need. */
 export const isVerdictRecord = (v: unknown) =>
   isObj(v) &&
@@ -72,7 +77,9 @@ export function looseVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | 
  */
 export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean; slim?: boolean } = {}): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
-  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), undefined, isVerdictRecord)) {
+  const file = path.join(runDir, "verdicts.jsonl");
+  const skip = journalSkips(file, NOT_VERDICT);
+  for await (const v of readJsonl<Verdict>(file, skip.bad, isVerdictRecord, skip.end)) {
     const k = opts.allPrompts ? verdictKey(v) : currentVerdictKey(v);
     byKey.delete(k); // keep file order = storage order
     byKey.set(k, opts.slim ? slimVerdict(v) : v);
@@ -143,7 +150,9 @@ export function referenceKey(ref: { security?: unknown; utility?: unknown } | un
 /** Read a run's trajectory index rows, by id: the latest row of each id (a later row supersedes an earlier one). */
 export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
-  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), undefined, isIndexRecord))
+  const file = path.join(runDir, "trajectories.jsonl");
+  const skip = journalSkips(file, NOT_INDEX_ROW);
+  for await (const t of readJsonl<TrajectoryIndexRow>(file, skip.bad, isIndexRecord, skip.end))
     m.set(t.id, opts.slim ? slimIndexRow(t) : t);
   return m;
 }
@@ -173,6 +182,8 @@ export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
 /** Read a run's errors. */
 export async function readErrors(runDir: string): Promise<IngestError[]> {
   const out: IngestError[] = [];
-  for await (const e of readJsonl<IngestError>(path.join(runDir, "errors.jsonl"), undefined, isErrorRecord)) out.push(e);
+  const file = path.join(runDir, "errors.jsonl");
+  const skip = journalSkips(file, NOT_ERROR);
+  for await (const e of readJsonl<IngestError>(file, skip.bad, isErrorRecord, skip.end)) out.push(e);
   return out;
 }

@@ -7,6 +7,7 @@ import type { IngestError, Verdict } from "../types.js";
 import { acquireRunLock } from "./lock.js";
 import { Journal, StoreWriteError } from "./journal.js";
 import { readJsonl } from "../io/jsonl.js";
+import { journalSkips, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import {
   currentVerdictKey,
   isErrorRecord,
@@ -14,6 +15,9 @@ import {
   isObj,
   isVerdictRecord,
   jsonCopy,
+  NOT_ERROR,
+  NOT_INDEX_ROW,
+  NOT_VERDICT,
   referenceKey,
   slimIndexRow,
   slimVerdict,
@@ -266,26 +270,32 @@ export class RunStore {
       const extra = isObj((this.db.data as unknown as Record<string, unknown> | null)?.extra) ? (this.db.data as RunSnapshot).extra : {};
       this.db.data = { ...fresh, extra };
     }
-    const bad = () => {
-      this.resumed.bad_lines++;
+    // every skipped line is counted here and named by file and line for the command's warning (./skipped-lines.ts)
+    const skips = (file: string, what: string) => {
+      const s = journalSkips(file, what);
+      return { end: s.end, bad: (line: number) => (this.resumed.bad_lines++, s.bad(line)) };
     };
-    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), bad, isVerdictRecord)) {
+    const vs = skips(this.file("verdicts.jsonl"), NOT_VERDICT);
+    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
       this.remember(v);
       this.keepCurrent(this.compact(slimVerdict(v)));
       if (++this.resumed.verdicts % LOAD_CHECK_EVERY === 0) check?.();
     }
-    for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), bad, isErrorRecord)) {
+    const es = skips(this.file("errors.jsonl"), NOT_ERROR);
+    for await (const e of readJsonl<IngestError>(this.file("errors.jsonl"), es.bad, isErrorRecord, es.end)) {
       this.errorKeys.add(errorKey(e));
       this.errorList.push(e);
       if (++this.resumed.errors % LOAD_CHECK_EVERY === 0) check?.();
     }
-    for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), bad, isIndexRecord)) {
+    const ts = skips(this.file("trajectories.jsonl"), NOT_INDEX_ROW);
+    for await (const t of readJsonl<TrajectoryIndexRow>(this.file("trajectories.jsonl"), ts.bad, isIndexRecord, ts.end)) {
       this.keepRow(t);
       this.ledger.addRecordedContent(t.id, t.content_sha256);
       const slim = this.compactRow(slimIndexRow(t));
       this.indexRows.set(slim);
       if (++this.resumed.trajectories % LOAD_CHECK_EVERY === 0) check?.();
     }
+    noteVerdictsWithoutRow(this.dir, this.current, (id) => this.hasTrajectory(id));
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
     this.errors = Journal.open(this.file("errors.jsonl"));
     this.trajectories = Journal.open(this.file("trajectories.jsonl"));
