@@ -93,7 +93,7 @@ Examples:
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
-judge whose configuration changed since its verdicts were stored: see --on-config-change), 130 interrupted.
+judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 130 interrupted.
 Environment: API keys from the variables the config names (api_key_env).`,
     );
 }
@@ -170,7 +170,7 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
   // the same rule as label: a changed judge configuration without --on-config-change is refused (exit 2)
   if (r.label_would_refuse) {
     process.stderr.write(
-      `ipi-judge: label would refuse this run: ${r.config_changes.filter((c) => c.on_config_change === "refuse").map((c) => c.message.split(":")[0]).join(", ")} changed configuration since its verdicts were stored. ${CONFIG_CHANGE_HELP}\n`,
+      `ipi-judge: label would refuse this run: ${r.config_changes.filter((c) => c.on_config_change === "refuse").map((c) => `${c.message.split(":")[0]} (${/another judge prompt/.test(c.message) ? "judge prompt" : "configuration"})`).join(", ")} changed since its verdicts were stored. ${CONFIG_CHANGE_HELP}\n`,
     );
     process.exitCode = EXIT.usage;
   }

@@ -7,7 +7,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Verdict } from "../types.js";
-import { isIndexRecord, type TrajectoryIndexRow } from "../store/records.js";
+import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
+import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
 import { Interner, type ReadProgress } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readHumanLabels } from "../agree/human.js";
@@ -69,16 +70,17 @@ export interface ViewRun {
 const RATIONALE_SEARCH_CHARS = 400;
 
 /**
- * Read `file` line by line with the byte offset of each line (UTF-8), calling `onLine` for each non-empty line.
- * Lines that are not JSON objects are passed to `onBad` with their 1-based number.
+ * Read `file` line by line with the byte offset of each line (UTF-8), calling `onLine` for each non-empty line
+ * (with its 1-based number). Lines that are not JSON objects are passed to `onBad` with their 1-based number.
+ * @returns the number of lines read (0 when the file does not exist).
  */
 export function scanJsonlLines(
   file: string,
-  onLine: (value: Record<string, unknown>, ref: LineRef) => void,
+  onLine: (value: Record<string, unknown>, ref: LineRef, line: number) => void,
   onBad?: (line: number) => void,
   progress?: ReadProgress,
-): void {
-  if (!fs.existsSync(file)) return;
+): number {
+  if (!fs.existsSync(file)) return 0;
   const total = progress ? fs.statSync(file).size : 0;
   const fd = fs.openSync(file, "r");
   try {
@@ -93,7 +95,7 @@ export function scanJsonlLines(
       if (!text.trim()) return;
       try {
         const v = JSON.parse(text);
-        if (typeof v === "object" && v !== null && !Array.isArray(v)) onLine(v, { start, length: buf.length });
+        if (typeof v === "object" && v !== null && !Array.isArray(v)) onLine(v, { start, length: buf.length }, lineNo);
         else onBad?.(lineNo);
       } catch {
         onBad?.(lineNo);
@@ -114,6 +116,7 @@ export function scanJsonlLines(
       progress?.(pos, total, file);
     }
     if (carry.length) handle(carry, carryStart);
+    return lineNo;
   } finally {
     fs.closeSync(fd);
   }
@@ -216,8 +219,10 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   const starts: number[] = [];
   const lengths: number[] = [];
   const tfile = path.join(runDir, "trajectories.jsonl");
-  scanJsonlLines(tfile, (o, ref) => {
-    if (!isIndexRecord(o)) return;
+  // skipped lines are named by file and line, as every reader of the journals does (store/skipped-lines.ts)
+  const tskip = journalSkips(tfile, NOT_INDEX_ROW);
+  const tlines = scanJsonlLines(tfile, (o, ref, line) => {
+    if (!isIndexRecord(o)) return tskip.bad(line);
     const row = baseRow(o as unknown as TrajectoryIndexRow, it);
     const i = at.get(row.id);
     if (i === undefined) {
@@ -232,7 +237,8 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       lengths[i] = ref.length;
     }
     byId.set(row.id, row);
-  }, undefined, opts.progress);
+  }, tskip.bad, opts.progress);
+  tskip.end(tlines);
   const warnings: string[] = [];
   const vfile = path.join(runDir, "verdicts.jsonl");
   // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts): a
@@ -240,11 +246,12 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   const judges = new Set<string>();
   const redo = new Set<ViewRow>();
   const orphans: ViewRow[] = [];
-  let bad = 0;
-  scanJsonlLines(
+  const vskip = journalSkips(vfile, NOT_VERDICT);
+  const vlines = scanJsonlLines(
     vfile,
-    (o, ref) => {
-      if (typeof o.trajectory_id !== "string" || typeof o.judge_id !== "string" || !Number.isInteger(o.repeat)) return void bad++;
+    (o, ref, line) => {
+      // the store's own record check (a line every other command skips is not shown here either)
+      if (!isVerdictRecord(o)) return vskip.bad(line);
       const v = o as unknown as Verdict;
       const j = it.s(v.judge_id);
       judges.add(j);
@@ -264,10 +271,12 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       } else refs.push({ start: ref.start, length: ref.length, repeat: v.repeat });
       if (v.repeat === 0 && !redo.has(row)) applyRep0(row, v, it);
     },
-    () => bad++,
+    vskip.bad,
     opts.progress,
   );
-  if (bad) warnings.push(`${bad} line(s) of ${vfile} are not verdicts and were skipped`);
+  vskip.end(vlines);
+  // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
+  warnings.push(...takeJournalWarnings());
   const orphanSet = new Set(orphans);
   for (const row of redo) recompute(row, vfile, it, orphanSet.has(row));
   // orphans in the order of their first current verdict (as they were added before: storage order)
