@@ -33,6 +33,7 @@ import { countPromptTokens, tokenizerFor, type TokenizerName } from "../provider
 import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
 import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
 import { promptChanges, runJudgeConfig } from "./config-change.js";
+import { refuseSharedBatchFolders } from "./batch-judges.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
 import type { LabelOptions } from "./label.js";
 import { TrajectoryPreparer } from "./prepare.js";
@@ -197,6 +198,8 @@ interface JudgeTally {
  *   when lower than {@link DEFAULT_ASSUMED_OUTPUT_TOKENS}, else that default).
  */
 export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): Promise<DryRunResult> {
+  // what label would refuse as a usage error, the dry run refuses alike (judges sharing a batch folder)
+  refuseSharedBatchFolders(opts.judges, opts.batch);
   const repeats = Math.max(1, opts.repeats ?? 1);
   const { ledger, configs, observed, rows: storedRows } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";

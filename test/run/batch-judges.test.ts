@@ -13,6 +13,7 @@ import { UsageError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { judgeTag } from "../../src/run/batch-chunk.js";
 import { refuseSharedBatchFolders } from "../../src/run/batch-judges.js";
+import { dryRun } from "../../src/run/dry-run.js";
 import { labelRun } from "../../src/run/label.js";
 import { completion } from "../helpers/fake-openai.js";
 import { startFakeBatch, type FakeBatchServer } from "../helpers/fake-batch.js";
@@ -52,6 +53,8 @@ describe("batch judges' folders and chunk keys", () => {
     expect(err!.message).toContain('"j_a"');
     expect(err!.message).toContain("batches/j_a/");
     expect(fs.existsSync(path.join(tmp, "clash"))).toBe(false);
+    // label --dry-run refuses it alike (re-check: it said nothing)
+    await expect(dryRun({ inputs: [SAMPLES], run: "clash", labelsDir: tmp, judges: [judge("j/a", url), judge("j_a", url)], limit: 2, batch: { pollMs: 2 } })).rejects.toThrow(/would share the folder batches\/j_a\//);
     // without --batch there is no folder to share; one id twice is not a clash of folders
     expect(() => refuseSharedBatchFolders([judge("j/a", url), judge("j_a", url)], undefined)).not.toThrow();
     expect(() => refuseSharedBatchFolders([judge("j/a", url), judge("j-a", url)], {})).not.toThrow();
