@@ -46,7 +46,7 @@ import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
 import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
-import { promptSize } from "../providers/classify.js";
+import { lazyPromptSize } from "../providers/classify.js";
 import { BatchApi, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
 import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
 import { ChunkWriter, judgeTag, safeName, type KeyLine, type StateLine } from "./batch-chunk.js";
@@ -418,7 +418,7 @@ export class BatchJudgeRun {
       random: () => 0.5,
       sent: sentShape(body, req),
     };
-    const cls = classifyBatchLine(r, state, { isComplete: (c) => this.judge.isComplete(c), ...promptSize(body) });
+    const cls = classifyBatchLine(r, state, { isComplete: (c) => this.judge.isComplete(c), ...lazyPromptSize(body) });
     switch (cls.kind) {
       case "not_run":
         // not run before the batch expired or was cancelled: no attempt was made
