@@ -10,6 +10,7 @@
  * batch ends `expired` with only the first `expireAfter` lines answered; `expireEvery`: every k-th batch ends
  * `expired` with half its lines answered.
  */
+import fs from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -245,3 +246,9 @@ export async function startFakeBatch(
       }),
   });
 }
+
+/** The JSON records of a JSON Lines file, one per non-empty line; `[]` when the file does not exist. */
+export const jsonlLines = (f: string): any[] => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
+
+/** The user message's content of a chat request body (the rendered trajectory). */
+export const userMessageOf = (body: any): string => body.messages.find((m: { role: string }) => m.role === "user").content;

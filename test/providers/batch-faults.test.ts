@@ -12,6 +12,7 @@ import { labelRun } from "../../src/run/label.js";
 import { completion } from "../helpers/fake-openai.js";
 import { startFakeBatch, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { userMessageOf as userOf } from "../helpers/fake-batch.js";
 
 let tmp: string;
 let fake: FakeBatchServer | undefined;
@@ -24,7 +25,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const userOf = (body: any): string => body.messages.find((m: { role: string }) => m.role === "user").content;
 
 describe("Batch API connection faults", () => {
   it("a reset on the upload, on the creation and on a poll: each retried with backoff, every item labelled once", async () => {

@@ -17,6 +17,7 @@ import type { FaultState } from "../../src/providers/faults.js";
 import { completion } from "../helpers/fake-openai.js";
 import { startFakeBatch, type FakeBatchAnswer, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { jsonlLines as lines, userMessageOf as userOf } from "../helpers/fake-batch.js";
 
 let tmp: string;
 let fake: FakeBatchServer | undefined;
@@ -29,8 +30,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
-const userOf = (body: any): string => body.messages.find((m: { role: string }) => m.role === "user").content;
 const good = (body: any): FakeBatchAnswer => ({ status: 200, body: completion(benchReply(userOf(body))).body });
 const judgeFor = (url: string) =>
   createOpenAIJudge({ id: "gpt-batch", model: "gpt-4o-mini", family: "openai", base_url: url, batch: true, max_tokens: 1000 }, { retries: 2, minQuoteChars: 12 });

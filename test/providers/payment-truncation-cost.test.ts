@@ -23,6 +23,7 @@ import { runCli } from "../helpers/cli.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
 import { fastCtx, TEST_KEY } from "../helpers/transport-ctx.js";
+import { jsonlLines as lines } from "../helpers/fake-batch.js";
 
 const OPENROUTER_402 = { status: 402, body: { error: { message: "Insufficient credits. Add more using https://openrouter.ai/settings/credits", code: 402 } } };
 const ENV = { IPI_TEST_KEY: "sk-endfix-0123456789" };
@@ -41,7 +42,6 @@ afterEach(async () => {
 
 const state = (): FaultState => ({ judgeId: "j", timeoutMs: 5000, timedOut: false, aborted: false, canDropTemperature: false, canSwitchTokenParam: false, neverAnswered: false, maxRetryAfterMs: 300_000, random: () => 0 });
 const client = (url: string) => new OpenAI({ apiKey: TEST_KEY, baseURL: url, maxRetries: 0, timeout: 2000 });
-const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
 const userOf = (r: FakeRequest): string => (r.body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
 const judgeFor = (url: string, over: Record<string, unknown> = {}) =>
   createOpenAIJudge({ id: "j", model: "gpt-4o-mini", family: "openai", base_url: url, api_key_env: "IPI_TEST_KEY", price: PRICE, concurrency: 1, ...over } as never, {

@@ -11,6 +11,7 @@ import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { startFakeBatch, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { jsonlLines as lines } from "../helpers/fake-batch.js";
 
 let tmp: string;
 let fake: FakeBatchServer | undefined;
@@ -22,7 +23,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
 const judgeFor = (url: string) =>
   createOpenAIJudge(
     { id: "gpt-batch", model: "gpt-4o-mini", family: "openai", base_url: url, batch: true, max_tokens: 1000, output_mode: "json_object", price: { input_per_mtok: 1, output_per_mtok: 4 } } as never,

@@ -18,6 +18,7 @@ import { labelRun } from "../../src/run/label.js";
 import { completion } from "../helpers/fake-openai.js";
 import { startFakeBatch, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { jsonlLines as lines, userMessageOf as userOf } from "../helpers/fake-batch.js";
 
 let tmp: string;
 let fake: FakeBatchServer | undefined;
@@ -30,8 +31,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
-const userOf = (body: any): string => body.messages.find((m: { role: string }) => m.role === "user").content;
 const judge = (id: string, url: string) => createOpenAIJudge({ id, model: "gpt-4o-mini", family: "openai", base_url: url, batch: true, max_tokens: 1000 }, { retries: 2, minQuoteChars: 12 });
 const entries = (dir: string) => JSON.parse(fs.readFileSync(path.join(dir, "store.json"), "utf8")).extra.batches as Array<{ key: string; judge_id: string; status: string; batch_id?: string }>;
 /** Every file under `dir`, recursively, with its size. */

@@ -15,6 +15,7 @@ import { labelRun } from "../../src/run/label.js";
 import { completion } from "../helpers/fake-openai.js";
 import { startFakeBatch, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { jsonlLines as lines, userMessageOf as userOf } from "../helpers/fake-batch.js";
 
 let tmp: string;
 let fake: FakeBatchServer | undefined;
@@ -27,8 +28,6 @@ afterEach(async () => {
   fake = undefined;
 });
 
-const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
-const userOf = (body: any): string => body.messages.find((m: { role: string }) => m.role === "user").content;
 
 describe("label --batch across invocations", () => {
   it("stopped mid-submission and mid-poll, expired batches resubmitted: one verdict each, every conversation paid once", async () => {

@@ -16,6 +16,7 @@ import { CLI, runCli } from "../helpers/cli.js";
 import { completion } from "../helpers/fake-openai.js";
 import { startFakeBatch, type FakeBatchAnswer, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { ROOT, SAMPLES } from "../helpers/paths.js";
+import { userMessageOf as userOf } from "../helpers/fake-batch.js";
 
 let tmp: string;
 let fake: FakeBatchServer | undefined;
@@ -30,7 +31,6 @@ afterEach(async () => {
 
 const lines = (f: string) =>
   fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : [];
-const userOf = (body: any): string => body.messages.find((m: { role: string }) => m.role === "user").content;
 const nonceOf = (body: any): string => /<untrusted_trajectory_([0-9a-f]+)>/.exec(userOf(body))![1];
 const lineNo = (customId: string) => Number(customId.split("-").pop());
 /** A verifying reply for the request (unaffected quoting the injection where the tool result shows it, or not_exposed). */

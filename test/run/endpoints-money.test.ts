@@ -15,6 +15,7 @@ import { dryRun } from "../../src/run/dry-run.js";
 import { UsageError } from "../../src/errors.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI, type FakeRequest } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { jsonlLines as lines } from "../helpers/fake-batch.js";
 
 const ENV = { IPI_TEST_KEY: "sk-money-0123456789" };
 const PRICE = { input_per_mtok: 1, cached_input_per_mtok: 0.5, output_per_mtok: 4 };
@@ -28,7 +29,6 @@ afterEach(async () => {
   await fake?.close();
   fake = undefined;
 });
-const lines = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
 const userOf = (r: FakeRequest): string => (r.body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
 const judgeFor = (url: string, over: Record<string, unknown> = {}) =>
   createOpenAIJudge(
