@@ -157,6 +157,16 @@ export interface ReadOutcome {
   remapped: RemappedId[];
 }
 
+/** What both passes over the input need (the re-judge count first, then the reading loop), so they read alike. */
+interface ReadContext {
+  repeats: number;
+  onChange: "refuse" | "rejudge" | "keep";
+  readOpts: ReadOptions;
+  oldIds: StoredChatIds;
+  preparer: TrajectoryPreparer;
+  duplicateFrom: (t: Trajectory) => string | undefined;
+}
+
 /**
  * Read the input once: keep a stored chat id, stop on the signal, a fatal store error or a reached cost cap; store
  * each input error; prepare each trajectory, apply `--limit` then `--where`, store it ({@link admitTrajectory}) and
@@ -166,14 +176,8 @@ export interface ReadOutcome {
 export async function readAndSchedule(
   rs: LabelRunState,
   opts: LabelOptions,
-  ctx: {
-    repeats: number;
-    onChange: "refuse" | "rejudge" | "keep";
-    readOpts: ReadOptions;
-    oldIds: StoredChatIds;
-    preparer: TrajectoryPreparer;
+  ctx: ReadContext & {
     whereTally: WhereTally | null;
-    duplicateFrom: (t: Trajectory) => string | undefined;
     batchers: Awaited<ReturnType<typeof openBatchPaths>>;
     online: OnlinePath;
   },
@@ -406,13 +410,7 @@ export function duplicateSource(store: RunStore): (t: Trajectory) => string | un
  */
 export async function countRejudgingFirst(
   opts: LabelOptions,
-  ctx: {
-    repeats: number;
-    onChange: "refuse" | "rejudge" | "keep";
-    readOpts: ReadOptions;
-    oldIds: StoredChatIds;
-    preparer: TrajectoryPreparer;
-    duplicateFrom: (t: Trajectory) => string | undefined;
+  ctx: ReadContext & {
     store: RunStore;
     configs: LabelRunState["configs"];
   },
