@@ -36,7 +36,7 @@ import { buildMessages } from "../dist/rubric/prompt.js";
 import { renderForJudge } from "../dist/serialize/render.js";
 import { responseFormat } from "../dist/providers/schema-dialects.js";
 import { RunStore } from "../dist/store/run-store.js";
-import { inputsFor } from "./common.js";
+import { inputsFor, runNode } from "./common.js";
 import { scaleSection, scaleSizes } from "./scale.js";
 
 /**
@@ -211,20 +211,7 @@ function startBusy(k: number): () => void {
 }
 
 function runCli(args: string[], probe: string, env: NodeJS.ProcessEnv = {}): Promise<{ seconds: number; code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, [...NODE_ARGS, "--import", path.join(HERE, "probe.mjs"), CLI, ...args], {
-      cwd: ROOT,
-      env: { ...process.env, IPI_BENCH_PROBE: probe, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout!.on("data", (d) => (stdout += d));
-    child.stderr!.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ seconds: (performance.now() - t0) / 1000, code, stdout, stderr }));
-  });
+  return runNode(CLI, args, probe, { env, nodeArgs: NODE_ARGS });
 }
 
 function countLines(file: string): number {
