@@ -152,6 +152,8 @@ export interface RemappedId {
 export interface ReadOutcome {
   /** Stopped by the signal (not by a fatal store error). */
   interrupted: boolean;
+  /** `--limit` stopped the reading (a trajectory past the limit was there): the run covers part of its inputs. */
+  limitStopped: boolean;
   duplicateIds: number;
   referenceChanged: number;
   remapped: RemappedId[];
@@ -185,7 +187,7 @@ export async function readAndSchedule(
   const { store, progress, stopped, costCap } = rs;
   const { readOpts, oldIds, preparer, whereTally, duplicateFrom, online } = ctx;
   const report = rs.report;
-  const out: ReadOutcome = { interrupted: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
+  const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
   const remapped = out.remapped;
   let taken = 0;
   for await (const item of readTrajectories(opts.inputs, readOpts)) {
@@ -212,7 +214,10 @@ export async function readAndSchedule(
     // --limit first: a trajectory read after the limit is reached is not tallied by --where either, so its
     // statement ("N kept") says what was judged; --where: one it does not keep is neither stored nor judged (nor
     // counted by --limit)
-    if (opts.limit !== undefined && taken >= opts.limit) break;
+    if (opts.limit !== undefined && taken >= opts.limit) {
+      out.limitStopped = true;
+      break;
+    }
     if (whereTally && !whereTally.add(row)) continue;
     taken++;
     progress.read++;

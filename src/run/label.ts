@@ -115,7 +115,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
-  let read: ReadOutcome = { interrupted: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
+  let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
   const onChange = opts.onConfigChange ?? "refuse";
   const current = new Map(opts.judges.map((j) => [j.id, runJudgeConfig(j, opts)]));
   const costCap: CostCapState | undefined =
@@ -183,7 +183,9 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     }
     if (runState.fatal) throw runState.fatal;
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
-    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: opts.limit, ...(costCap?.reached ? { costCap } : {}) });
+    // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs
+    // held fewer trajectories than the limit: new-user review)
+    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}) });
   } finally {
     await store.close();
   }
