@@ -68,6 +68,12 @@ export interface RunSummary {
   where?: WhereStatement;
   trajectories: number;
   attacked: number;
+  /**
+   * Attacked trajectories whose agent run ended in an error (`run_error`): counted in the rates here (the judge labels
+   * what the trajectory shows), left out by `agree --reference` (the benchmark's verdict of an errored run means
+   * little), so the two commands' denominators differ by this many.
+   */
+  attacked_run_errors: number;
   unattacked: number;
   verdicts: number;
   judges: JudgeSummary[];
@@ -279,7 +285,12 @@ export function summarizeRun(
   const by_kind: Record<string, number> = {};
   for (const e of errors) by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
   let attacked = 0;
-  for (const t of index.values()) if (t.attacked) attacked++;
+  let attackedRunErrors = 0;
+  for (const t of index.values())
+    if (t.attacked) {
+      attacked++;
+      if (t.run_error) attackedRunErrors++;
+    }
   const warnings = healthWarnings([...health.values()]);
   for (const j of out)
     if (j.judge_models.length > 1)
@@ -302,6 +313,7 @@ export function summarizeRun(
     run,
     trajectories: index.size,
     attacked,
+    attacked_run_errors: attackedRunErrors,
     unattacked: index.size - attacked,
     verdicts: count,
     judges: out.sort((a, b) => a.judge_id.localeCompare(b.judge_id)),
@@ -329,6 +341,10 @@ export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
   if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
   lines.push(`run ${s.run}: ${s.trajectories} trajectories (${s.attacked} attacked, ${s.unattacked} unattacked), ${s.verdicts} verdicts`);
+  if (s.attacked_run_errors > 0)
+    lines.push(
+      `  ${s.attacked_run_errors} of the ${s.attacked} attacked runs ended in an agent error: the rates below count them (the judge labels what the trajectory shows); agree --reference leaves them out, so its n is smaller by as many`,
+    );
   for (const j of s.judges) {
     lines.push("");
     lines.push(`judge ${j.judge_id} (${j.judge_model}, ${j.judge_family}): ${j.verdicts} verdicts`);

@@ -176,6 +176,8 @@ export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
     ...(t.condition !== undefined ? { condition: t.condition } : {}),
     ...(t.attack !== undefined ? { attack: t.attack } : {}),
     ...(t.surface !== undefined ? { surface: t.surface } : {}),
+    // the summary says how many attacked runs ended in an agent error (counted in its rates; agree leaves them out)
+    ...(t.run_error !== undefined ? { run_error: t.run_error } : {}),
   } as TrajectoryIndexRow;
 }
 
