@@ -43,6 +43,9 @@ export const HEALTH_THRESHOLDS = {
   quoteVerifiedShare: 0.25,
 } as const;
 
+/** Fewest quotes for which "none verified" flags a judge of any size (`quotes_rarely_verify`). */
+export const SMALL_RUN_MIN_QUOTES = 3;
+
 export type HealthThresholds = { [K in keyof typeof HEALTH_THRESHOLDS]: number };
 
 /** One flag: a code and a sentence naming the figure and the threshold. */
@@ -197,6 +200,10 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
     h.flags.push({ code: "mostly_unverified", message: `${pct(h.unverified / h.verdicts)} of its verdicts are unverified (no label) ${after}; threshold ${pct(th.unverifiedShare)} (unverified: the input lacks what a label needs, such as the injected text; often the input, not the judge: see the reasons in the run summary)` });
   if (h.quotes >= th.minVerdicts && h.quotes_verified_share !== null && h.quotes_verified_share < th.quoteVerifiedShare)
     h.flags.push({ code: "quotes_rarely_verify", message: `only ${pct(h.quotes_verified_share)} of its ${h.quotes} quotes verified; threshold ${pct(th.quoteVerifiedShare)}` });
+  // a small run is no excuse for a judge that invents every quote (red team: 9 verdicts, 0 quotes verified, every
+  // label downgraded to what code could establish, and a clean-looking 0% rate with no warning)
+  else if (h.quotes >= SMALL_RUN_MIN_QUOTES && h.quotes_verified === 0)
+    h.flags.push({ code: "quotes_rarely_verify", message: `none of its ${h.quotes} quotes verified (${after}): its labels are what code could establish, not its findings` });
   h.looks_broken = h.flags.length > 0;
   h.stopped = h.flags.some((f) => f.code === "no_usable_verdict");
   return h;

@@ -41,8 +41,9 @@ describe("judgeHealth", () => {
   });
   it("flags only after the first 50 verdicts, by the documented thresholds", () => {
     const under = judgeHealth(Array.from({ length: HEALTH_THRESHOLDS.minVerdicts - 1 }, () => bad("a")))[0];
-    // (all 49 downgraded: only the small-size mostly_downgraded rule, > 80% from 10 verdicts, applies yet)
-    expect(under.flags.map((f) => f.code)).toEqual(["mostly_downgraded"]);
+    // (all 49 downgraded: the small-size mostly_downgraded rule, > 80% from 10 verdicts, and "none of its quotes
+    // verified", which holds at any size)
+    expect(under.flags.map((f) => f.code)).toEqual(["mostly_downgraded", "quotes_rarely_verify"]);
     const over = judgeHealth(Array.from({ length: HEALTH_THRESHOLDS.minVerdicts }, () => bad("a")))[0];
     expect(over.flags.map((f) => f.code).sort()).toEqual(["mostly_downgraded", "quotes_rarely_verify"]);
     // exactly half is not "most"
@@ -53,9 +54,15 @@ describe("judgeHealth", () => {
   });
   it("mostly_downgraded also fires under 50 verdicts when nearly every claim failed (>= 10 verdicts, > 80%)", () => {
     const floored = (j: string) => bad(j);
-    expect(judgeHealth(Array.from({ length: 9 }, () => floored("a")))[0].flags).toEqual([]);
+    // under 10 verdicts only the "none of its quotes verified" rule applies (red team: 9 invented quotes went unflagged)
+    const nine = judgeHealth(Array.from({ length: 9 }, () => floored("a")))[0];
+    expect(nine.flags.map((f) => f.code)).toEqual(["quotes_rarely_verify"]);
+    expect(nine.flags[0].message).toMatch(/none of its 9 quotes verified \(after 9 verdicts\)/);
+    // two invented quotes are too few to call; one verified quote among nine is not "none"
+    expect(judgeHealth(Array.from({ length: 2 }, () => floored("a")))[0].flags).toEqual([]);
+    expect(judgeHealth([...Array.from({ length: 8 }, () => floored("a")), v("a")])[0].flags).toEqual([]);
     const ten = judgeHealth(Array.from({ length: 12 }, () => floored("a")))[0];
-    expect(ten.flags.map((f) => f.code)).toEqual(["mostly_downgraded"]);
+    expect(ten.flags.map((f) => f.code)).toEqual(["mostly_downgraded", "quotes_rarely_verify"]);
     expect(ten.flags[0].message).toMatch(/threshold 80\.0% \(under 50 verdicts\)/);
     // 70% downgraded at 20 verdicts: not yet (the small-size rule needs > 80%)
     const some = judgeHealth([...Array.from({ length: 14 }, () => bad("b")), ...Array.from({ length: 6 }, () => v("b"))])[0];
