@@ -34,6 +34,14 @@ export type { ConversationState, JudgeConversation, StepInput, StepOutcome } fro
 /** Replies with the answer only in the reasoning field, with no reply in content, after which a judge is stopped. */
 export const REASONING_ONLY_STOP = 3;
 
+/**
+ * Items in a row that ended, after every retry, in a server error, a timeout or a connection failure, with no reply
+ * ever received, after which the judge is stopped (red team: a dead endpoint cost 7 requests and ~20 s per item, for
+ * every item of the run). A server that has answered once is never stopped by this rule (a bad patch is retried).
+ */
+export const UNREACHABLE_STOP = 3;
+const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport"]);
+
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
   /** Feedback turns per verdict (default 2). */
@@ -91,6 +99,8 @@ export class LlmJudge implements Judge {
   #contentReplies = 0;
   /** Replies with neither content nor reasoning (the same stop rule). */
   #emptyReplies = 0;
+  /** Items whose requests all failed at the server or on the way (after the retries), none answered yet. */
+  #unreachable = 0;
   /** Judge-level adaptations learned from the server (system role, response format, completion cap, reasoning passback). */
   readonly #adapt: RequestAdaptations = {};
   /** Replies cut at the token limit yet complete, taken as replies (`finish_reason "length"`). */
@@ -312,8 +322,9 @@ export class LlmJudge implements Judge {
   /**
    * Count one outcome for the judge-level rules, on the online and the Batch path alike: the stop after
    * {@link REASONING_ONLY_STOP} replies with the answer only in the reasoning field, or with neither content nor
-   * reasoning, and none with content; the flags of complete replies said "length" and of prompts the server cut.
-   * @throws JudgeFatalError kind `reasoning_only` / `empty_replies`.
+   * reasoning, and none with content; the stop after {@link UNREACHABLE_STOP} items that never reached an answering
+   * server; the flags of complete replies said "length" and of prompts the server cut.
+   * @throws JudgeFatalError kind `reasoning_only` / `empty_replies` / `endpoint_unavailable`.
    */
   observe(outcome: SendResult["outcome"]): void {
     if (outcome.kind === "reply" && outcome.notes?.some((n) => n.startsWith('finish_reason "length"')) && this.#lengthComplete++ === 0)
@@ -326,6 +337,13 @@ export class LlmJudge implements Judge {
         "empty_replies",
         `judge "${this.cfg.id}": ${this.#emptyReplies} replies had neither content nor reasoning, none had content. Check the model ` +
           `and the server (a chat template that drops the answer, a reasoning parser, a model that does not load). Its remaining items stay un-judged; run again to resume.`,
+      );
+    if (outcome.kind === "error" && UNREACHABLE_KINDS.has(outcome.error.kind) && this.#contentReplies === 0 && ++this.#unreachable >= UNREACHABLE_STOP)
+      throw new JudgeFatalError(
+        this.cfg.id,
+        "endpoint_unavailable",
+        `judge "${this.cfg.id}": ${this.#unreachable} items in a row failed after every retry (${outcome.error.kind}: ${outcome.error.message}) and the ` +
+          `server has not answered once. Check base_url, the server and the network. Its remaining items stay un-judged; run again to resume.`,
       );
     const res = { outcome };
     if (res.outcome.kind === "reply") this.#contentReplies++;

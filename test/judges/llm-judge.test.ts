@@ -601,6 +601,26 @@ describe("429 with a retry-after over the limit", () => {
   });
 });
 
+describe("an endpoint that never answers (every request a 500)", () => {
+  it("labelRun: the judge stops after UNREACHABLE_STOP items (endpoint_unavailable), not after every item (red team)", async () => {
+    const tmp = mkdtempSync(path.join(os.tmpdir(), "ipi-dead-"));
+    try {
+      const j = await setup([apiError(500, "the server is down")], { concurrency: 1 });
+      const stopped: string[] = [];
+      const r = await labelRun({ inputs: [SAMPLES], run: "d", labelsDir: tmp, judges: [j], limit: 9, onJudgeStopped: (_id, msg) => stopped.push(msg) });
+      expect(stopped).toHaveLength(1);
+      expect(stopped[0]).toMatch(/3 items in a row failed after every retry \(server_error: .*\) and the server has not answered once/);
+      expect(r.stoppedJudges["judge-a"]).toBeDefined();
+      // items 1 and 2 are judge_errors; the third stops the judge: no verdict for the others (they stay to resume)
+      const verdicts = readFileSync(path.join(tmp, "d", "verdicts.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Verdict);
+      expect(verdicts.length).toBeLessThan(3);
+      expect(verdicts.every((v) => v.status === "judge_error" && v.label === null)).toBe(true);
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("a base_url that is not an OpenAI-compatible API (200 with an HTML page)", () => {
   it("labelRun: the judge stops after 3 such responses (not_openai_compatible, naming the host), the CLI's exit-1 path", async () => {
     const tmp = mkdtempSync(path.join(os.tmpdir(), "ipi-html-"));

@@ -19,11 +19,15 @@ import { SAMPLES } from "../helpers/paths.js";
 
 const OK = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing happened" });
 
-/** A judge's reply: `bad-model` always fails (500); `model-A` answers non-JSON on "task 3" until `healed`. */
+/**
+ * A judge's reply: `bad-model` always fails (a reply that is no verdict: a server that answers only 500s is now
+ * stopped after UNREACHABLE_STOP items, and this test needs a judge whose every item is a judge_error);
+ * `model-A` answers non-JSON on "task 3" until `healed`.
+ */
 let healed = false;
 function answer(req: FakeRequest) {
   const body = req.body as { model?: string; messages?: Array<{ content?: unknown }> };
-  if (body.model === "bad-model") return apiError(500, "the server is down");
+  if (body.model === "bad-model") return completion("the server is down, this is no verdict");
   const text = JSON.stringify(body.messages ?? []);
   if (!healed && text.includes("task 3")) return completion("this is not JSON at all");
   // a realistic prompt count (characters / 4): far below it the server would have cut the prompt (prompt_truncated)
