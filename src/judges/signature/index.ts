@@ -218,8 +218,9 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
   };
   const maxChars = opts.maxChars ?? SIGNATURE_MAX_CHARS;
   if (!(maxChars > 0)) throw new RangeError(`maxChars must be > 0, got ${maxChars}`);
+  // an offline judge pays nothing, for an unjudgeable trajectory too (a null cost would read as "unknown": red team)
   const tooLarge = (t: Trajectory, ctx: JudgeContext, message: string): Verdict =>
-    buildVerdict({
+    Object.assign(buildVerdict({
       trajectory: t,
       judge: identity,
       repeat: ctx.repeat,
@@ -228,7 +229,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       attempts: 0,
       error: { kind: "too_large", message },
       now: opts.now?.(),
-    });
+    }), { cost_usd: 0 });
   const concurrency = opts.concurrency ?? 8;
   if (opts.workers !== undefined && !(Number.isInteger(opts.workers) && opts.workers >= 0)) throw new RangeError(`workers must be an integer >= 0, got ${opts.workers}`);
   if (opts.workers && opts.now) throw new RangeError("a signature judge with a `now` clock runs on the calling thread (workers: 0)");

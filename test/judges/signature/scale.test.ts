@@ -52,7 +52,7 @@ describe("signature judge: huge tool results", () => {
     const tt = { ...t, messages };
     expect(trajectoryChars(tt)).toBeGreaterThan(SIGNATURE_MAX_CHARS);
     const v = await judge.judge(tt, ctx);
-    expect(v).toMatchObject({ status: "unjudgeable", label: null, compromised: null, attempts: 0, error: { kind: "too_large" } });
+    expect(v).toMatchObject({ status: "unjudgeable", label: null, compromised: null, attempts: 0, error: { kind: "too_large" }, cost_usd: 0 }); // an offline judge pays nothing: a known 0, not an unknown cost
     expect(v.error!.message).toMatch(/characters of text, more than the signature judge analyzes \(33,554,432\)/);
     expect(v.raw_replies).toEqual([]);
   });
