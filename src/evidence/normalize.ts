@@ -223,6 +223,47 @@ function asciiSolid(c: number): boolean {
   return c > 0x20 && c < 0x7f;
 }
 
+/**
+ * {@link originalSpan} for text whose prefix up to the range's end is all ASCII: `run`'s fast path replayed with
+ * counters only (no output, no map), so the offsets are those `run` would map (a normalized unit is the lowercased
+ * character itself, or a collapsed space standing for its whole whitespace run; leading whitespace emits nothing).
+ * `run` is a left-to-right stream, so the units before the range's end depend only on the text before it.
+ * @returns the span; `null` when the whole text is ASCII and the range ends past it; `undefined` when a character
+ *   off `run`'s fast path comes first (the caller then takes the general route).
+ */
+function asciiSpan(s: string, a: number, b: number): { start: number; end: number } | null | undefined {
+  const n = s.length;
+  let len = 0;
+  let start = -1;
+  let pending = false;
+  let wsStart = 0;
+  let wsEnd = 0;
+  for (let i = 0; i < n; i++) {
+    const c0 = s.charCodeAt(i);
+    if (c0 >= 0x80 || (i + 1 < n && s.charCodeAt(i + 1) >= 0x80)) return undefined;
+    if (c0 === 0x20 || (c0 >= 0x09 && c0 <= 0x0d)) {
+      if (!pending) {
+        pending = true;
+        wsStart = i;
+      }
+      wsEnd = i + 1;
+      continue;
+    }
+    if (pending) {
+      pending = false;
+      if (len > 0) {
+        if (len === a) start = wsStart;
+        if (len === b - 1) return { start, end: wsEnd };
+        len++;
+      }
+    }
+    if (len === a) start = i;
+    if (len === b - 1) return { start, end: i + 1 };
+    len++;
+  }
+  return null;
+}
+
 /** Block size (UTF-16 units) of {@link originalSpan}. */
 const SPAN_BLOCK = 1 << 16;
 
@@ -248,6 +289,8 @@ function blockEnd(s: string, from: number): number {
  */
 export function originalSpan(s: string, a: number, b: number): { start: number; end: number } | null {
   if (!(Number.isInteger(a) && Number.isInteger(b) && 0 <= a && a < b)) return null;
+  const fast = asciiSpan(s, a, b);
+  if (fast !== undefined) return fast;
   let from = 0;
   let normPos = 0;
   while (from < s.length) {
