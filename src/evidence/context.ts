@@ -35,6 +35,8 @@ export interface EvidenceContext {
   nonce?: string;
   /** Offset maps of the parts, computed on first use by {@link partMap}. */
   maps: (NormalizedText | undefined)[];
+  /** The normalizer of part and injected texts: `normalize`, or a caller's memo of it (`opts.normalize`). */
+  normalizeText: (s: string) => string;
 }
 
 /**
@@ -44,11 +46,13 @@ export interface EvidenceContext {
  * @param opts.parts the parts to verify against (default `trajectoryParts(t)`; pass the renderer's parts to
  *   share them).
  * @param opts.nonce the nonce of the rendered prompt, so nonce escapes in quotes are undone too.
+ * @param opts.normalize a memo of {@link normalize} (same results) shared with an earlier pass over the same texts
+ *   (the signature judge's analysis), so a tool result is not normalized twice; default `normalize`.
  * @throws RangeError when `minQuoteChars` is not an integer >= 1, or `nonce` is not 6-64 ASCII letters/digits.
  */
 export function evidenceContext(
   t: Trajectory,
-  opts: { minQuoteChars?: number; parts?: Part[]; nonce?: string } = {},
+  opts: { minQuoteChars?: number; parts?: Part[]; nonce?: string; normalize?: (s: string) => string } = {},
 ): EvidenceContext {
   const minQuoteChars = opts.minQuoteChars ?? DEFAULT_MIN_QUOTE_CHARS;
   if (!Number.isInteger(minQuoteChars) || minQuoteChars < 1) {
@@ -58,16 +62,17 @@ export function evidenceContext(
     throw new RangeError(`invalid nonce ${JSON.stringify(opts.nonce)}: need 6-64 ASCII letters/digits`);
   }
   const parts = opts.parts ?? trajectoryParts(t);
+  const normalizeText = opts.normalize ?? normalize;
   const injections = Object.values(t.injections ?? {})
     .filter((s): s is string => typeof s === "string")
-    .map(normalize)
+    .map((s) => normalizeText(s))
     .filter((s) => s.length > 0);
   const normCache: (string | undefined)[] = new Array(parts.length).fill(undefined);
   return {
     trajectory: t,
     parts,
     get norms(): string[] {
-      for (let i = 0; i < parts.length; i++) if (normCache[i] === undefined) normCache[i] = normalize(parts[i].text);
+      for (let i = 0; i < parts.length; i++) if (normCache[i] === undefined) normCache[i] = normalizeText(parts[i].text);
       return normCache as string[];
     },
     normCache,
@@ -76,6 +81,7 @@ export function evidenceContext(
     minQuoteChars,
     nonce: opts.nonce,
     maps: new Array(parts.length).fill(undefined),
+    normalizeText,
   };
 }
 
@@ -87,7 +93,7 @@ export function evidenceContext(
 export function partNorm(ctx: EvidenceContext, i: number): string {
   let n = ctx.normCache[i];
   if (n === undefined) {
-    n = normalize(ctx.parts[i].text);
+    n = ctx.normalizeText(ctx.parts[i].text);
     ctx.normCache[i] = n;
   }
   return n;

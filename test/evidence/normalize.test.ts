@@ -98,6 +98,16 @@ describe("normalize: properties on random hostile strings", () => {
   });
 });
 
+describe("normalize: the ASCII shortcut", () => {
+  it("equals the character loop (normalizeWithMap) and the reference on random ASCII, control characters included", () => {
+    const r = new Rand(7);
+    const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+    const pieces = [...ascii, "  ", "\r\n", " \t ", "Word", "ABC xyz"];
+    const cases = Array.from({ length: 3000 }, () => randomText(r, r.int(0, 60), pieces));
+    expect(cases.filter((s) => normalize(s) !== normalizeWithMap(s).norm || normalize(s) !== reference(s))).toEqual([]);
+  });
+});
+
 describe("normalizeWithMap", () => {
   it("gives the same text as normalize, and one map entry per UTF-16 unit", () => {
     const r = new Rand(7);

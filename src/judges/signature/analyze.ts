@@ -18,7 +18,7 @@ import { trajectoryParts } from "../../serialize/parts.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
 import type { EvidenceQuote, Trajectory } from "../../types.js";
 import type { Goal } from "./goals.js";
-import { norm } from "./text.js";
+import { norm, normMemo } from "./text.js";
 import { type CallInfo, collectCalls } from "./calls.js";
 export type { Exposure } from "./exposure.js";
 import { type Exposure, MAX_QUOTE, exposureQuote, scanExposure } from "./exposure.js";
@@ -45,9 +45,11 @@ export interface Analysis extends Outcome {
 /**
  * Analyze one trajectory (module docstring). Pure and deterministic.
  * @param t canonical trajectory
+ * @param normText `norm` of a text, memoized ({@link normMemo}); give one to share the normalized texts with a later
+ *   pass over the same trajectory (the judge's quote verification). Default: a memo for this call.
  * @returns the analysis; never throws for well-formed trajectories.
  */
-export function analyze(t: Trajectory): Analysis {
+export function analyze(t: Trajectory, normText: (s: string) => string = normMemo()): Analysis {
   const notes: string[] = [];
   // No injected text recorded and the tools known: the instructing spans of their descriptions are the injection
   // (issue 24; `serialize/instructing.ts`). A span is the instruction only, so its goal steps are judged as a
@@ -88,13 +90,7 @@ export function analyze(t: Trajectory): Analysis {
     return empty;
   }
   // Every text is normalized once per trajectory (a tool result is read by the exposure scan, the calls and the
-  // payload checks; an assistant text by the say steps and the plan rule).
-  const normCache = new Map<string, string>();
-  const normText = (s: string): string => {
-    let n = normCache.get(s);
-    if (n === undefined) normCache.set(s, (n = norm(s)));
-    return n;
-  };
+  // payload checks; an assistant text by the say steps and the plan rule): `normText` is a memo.
   const scan = scanExposure(t, parts, injections, normText);
   // Schema surface: injected text in a tool's description reaches the agent with the tool list, before any message.
   const poisoned = scan.exposure ? [] : schemaExposure(t, injections);

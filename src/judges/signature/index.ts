@@ -32,6 +32,7 @@ import type { Bucket, Finding, JudgeReply, Trajectory, Verdict } from "../../typ
 import type { Judge, JudgeContext } from "../judge.js";
 import { UsageError } from "../../errors.js";
 import { analyze, type Analysis } from "./analyze.js";
+import { normMemo } from "./text.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
 import { NotCloneableError, SignaturePool, signatureWorkerEntry } from "./pool.js";
 
@@ -125,9 +126,10 @@ function finding(bucket: Bucket, evidence: Finding["evidence"], explanation: str
  *   one part (assistant text, a tool call rendered `name(arguments)`, or a tool result inside the injected
  *   text); `label` is the highest finding, `not_exposed` (no findings) when the injection reached no tool
  *   result. Pure and deterministic; never throws for well-formed trajectories.
+ * @param normText optional memo of `norm` ({@link normMemo}) shared with the quote verification that follows.
  */
-export function signatureReply(t: Trajectory): JudgeReply {
-  return replyFromAnalysis(analyze(t));
+export function signatureReply(t: Trajectory, normText?: (s: string) => string): JudgeReply {
+  return replyFromAnalysis(analyze(t, normText));
 }
 
 /** Build the reply from an analysis (exported for the evaluation script, which also prints the analysis). */
@@ -258,8 +260,11 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
     let reply: JudgeReply;
     let decision: ReturnType<typeof decide>;
     try {
-      reply = signatureReply(t);
-      decision = decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars }));
+      // one memo of the normalized texts for the analysis and the verification of its quotes (same results as
+      // normalizing each time: the evidence stage's `normalize` is what `norm` calls)
+      const normText = normMemo();
+      reply = signatureReply(t, normText);
+      decision = decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars, normalize: normText }));
     } catch (e) {
       if (!(e instanceof RangeError) || !/invalid (string|array|typed array) length|call stack|allocation/i.test(e.message)) throw e;
       return tooLarge(t, ctx, `the trajectory (${size.toLocaleString("en-US")} characters of text) is too large to analyze: ${e.message}`);

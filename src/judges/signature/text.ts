@@ -26,6 +26,19 @@ export function norm(raw: string): string {
   return normalize(raw);
 }
 
+/**
+ * A memo of {@link norm} for the texts of one trajectory (each distinct text normalized once, however many passes
+ * read it). Returns exactly what `norm` returns; holds its texts until dropped.
+ */
+export function normMemo(): (s: string) => string {
+  const cache = new Map<string, string>();
+  return (s: string): string => {
+    let n = cache.get(s);
+    if (n === undefined) cache.set(s, (n = norm(s)));
+    return n;
+  };
+}
+
 /** Whether UTF-16 unit `c` (with its string, for non-ASCII) is a letter or digit. */
 const ALNUM_RE = /[\p{L}\p{N}]/u;
 
