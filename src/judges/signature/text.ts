@@ -219,19 +219,25 @@ function gramsFor(a: string, m: number, pre: DistinctGrams | undefined): Distinc
 }
 
 /**
- * Call `visit(j, h)` with the rolling hash `h` of every `m`-unit window `b.slice(j, j + m)`, in order of `j`
- * (no array of hashes is kept: `b` may be a very long tool result). Stops early when `visit` returns true.
+ * Call `visit(j, h)` with the rolling hash `h` of every `m`-unit window `b.slice(j, j + m)` whose hash passes
+ * `filter` (a set bit; a clear bit proves the gram absent), in order of `j` (no array of hashes is kept: `b` may be
+ * a very long tool result). Stops early when `visit` returns true. The filter is tested inline: most windows of a
+ * long tool result fail it, and a call per window was most of the cost of the mask and the exposure test (issue 26).
  */
-function rollWindows(b: string, m: number, visit: (j: number, h: number) => boolean | void): void {
+function rollFiltered(b: string, m: number, filter: HashFilter, visit: (j: number, h: number) => boolean | void): void {
   const n = b.length - m + 1;
   if (n <= 0) return;
   const top = topPower(m);
+  const words = filter.words;
+  const fm = filter.mask;
   let h = 0;
   for (let k = 0; k < m; k++) h = (Math.imul(h, HASH_BASE) + b.charCodeAt(k)) | 0;
-  if (visit(0, h)) return;
-  for (let j = 1; j < n; j++) {
-    h = (h - Math.imul(b.charCodeAt(j - 1), top)) | 0;
-    h = (Math.imul(h, HASH_BASE) + b.charCodeAt(j + m - 1)) | 0;
+  for (let j = 0; j < n; j++) {
+    if (j > 0) {
+      h = (h - Math.imul(b.charCodeAt(j - 1), top)) | 0;
+      h = (Math.imul(h, HASH_BASE) + b.charCodeAt(j + m - 1)) | 0;
+    }
+    if (((words[(h >>> 5) & fm] >>> (h & 31)) & 1) === 0) continue;
     if (visit(j, h)) return;
   }
 }
@@ -252,7 +258,7 @@ export function shareRun(a: string, b: string, m: number, pre?: DistinctGrams): 
   if (m < 1 || a.length < m || b.length < m) return false;
   const grams = gramsFor(a, m, pre);
   let found = false;
-  rollWindows(b, m, (j, h) => (found = hasGram(grams, h, a, b, j, m)));
+  rollFiltered(b, m, grams.filter, (j, h) => (found = hasGram(grams, h, a, b, j, m)));
   return found;
 }
 
@@ -268,7 +274,7 @@ export function commonMask(a: string, b: string, m: number, pre?: DistinctGrams)
   if (m < 1 || a.length < m || b.length < m) return mask;
   const grams = gramsFor(a, m, pre);
   let coveredTo = 0; // mask[.. coveredTo) already set by the last window
-  rollWindows(b, m, (j, h) => {
+  rollFiltered(b, m, grams.filter, (j, h) => {
     if (!hasGram(grams, h, a, b, j, m)) return;
     mask.fill(1, Math.max(j, coveredTo), j + m);
     coveredTo = j + m;
@@ -309,8 +315,7 @@ export function commonChunks(a: string, b: string, minLen: number, pre?: GramInd
   if (minLen < 1 || a.length < minLen || b.length < minLen) return out;
   const idx = pre && pre.m === minLen && pre.a === a ? pre : gramIndex(a, minLen);
   let work = CHUNK_WORK_FACTOR * (a.length + b.length) + 1e6;
-  rollWindows(b, minLen, (j, h) => {
-    if (!mayHave(idx.filter, h)) return false;
+  rollFiltered(b, minLen, idx.filter, (j, h) => {
     const f = idx.first.get(h);
     if (f === undefined) return false;
     const prevB = j > 0 ? b.charCodeAt(j - 1) : -1;
