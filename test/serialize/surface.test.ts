@@ -167,6 +167,21 @@ describe("surfaceForm", () => {
   });
 });
 
+describe("surfaceForm of ASCII text (the one-pass route)", () => {
+  it("equals the regex definition on random ASCII, backslash escapes and every control character included", async () => {
+    const { surfaceForm } = await import("../../src/serialize/surface.js");
+    const byRegex = (x: string) => x.replace(/\\[nrt]/g, " ").toLowerCase().replace(/[^a-z0-9]+/g, "");
+    let seed = 3;
+    const rnd = (n: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n);
+    const pieces = [...Array.from({ length: 128 }, (_, c) => String.fromCharCode(c)), "\\n", "\\\\n", "\\t", "\\r", "\\x", "AbZ09", " "];
+    for (let k = 0; k < 3000; k++) {
+      let x = "";
+      for (let j = rnd(40); j > 0; j--) x += pieces[rnd(pieces.length)];
+      expect(surfaceForm(x)).toBe(byRegex(x));
+    }
+  });
+});
+
 describe("the format's surface", () => {
   it("a VIGIL run that records neither the poisoned description nor a surface is still on the schema surface", async () => {
     const { surfaceOfTrajectory } = await import("../../src/serialize/surface.js");
