@@ -77,7 +77,7 @@ export function evidenceContext(
     },
     normCache,
     injections,
-    looseInjections: injections.map(looseInjectionForm),
+    looseInjections: injections.map(looseInjectionOf),
     minQuoteChars,
     nonce: opts.nonce,
     maps: new Array(parts.length).fill(undefined),
@@ -107,6 +107,24 @@ export function partMap(ctx: EvidenceContext, i: number): NormalizedText {
     ctx.maps[i] = m;
   }
   return m;
+}
+
+/** {@link looseInjectionForm} of injected texts already seen (the same few hundred recur across a corpus). */
+const looseCache = new Map<string, string>();
+/** Most entries of {@link looseCache}, and the longest text it keeps (longer ones are computed each time). */
+const LOOSE_CACHE_ENTRIES = 512;
+const LOOSE_CACHE_CHARS = 16 * 1024;
+
+/** {@link looseInjectionForm}, memoized for injected texts (same result; bounded, oldest entry dropped first). */
+function looseInjectionOf(norm: string): string {
+  if (norm.length > LOOSE_CACHE_CHARS) return looseInjectionForm(norm);
+  let l = looseCache.get(norm);
+  if (l === undefined) {
+    l = looseInjectionForm(norm);
+    if (looseCache.size >= LOOSE_CACHE_ENTRIES) looseCache.delete(looseCache.keys().next().value as string);
+    looseCache.set(norm, l);
+  }
+  return l;
 }
 
 /**
