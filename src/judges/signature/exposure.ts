@@ -3,7 +3,7 @@
  * descriptions that carry it, and the quote that shows it.
  */
 import type { Part, Trajectory } from "../../types.js";
-import { applyMask, commonChunks, commonMask, looseFromNorm, norm, rawSpan, shareRun } from "./text.js";
+import { commonChunks, looseFromNorm, maskCommon, norm, rawSpan, shareRun } from "./text.js";
 import { MASK_GRAM, injectionTables, type InjectionTables } from "./tables.js";
 
 /** Where the injection reached the agent. */
@@ -100,7 +100,7 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
     // Mask injected content in the normalized result (for "does this value exist outside the injection"):
     // every chunk of >= 16 characters in common with an injected text, one pass per injected text.
     let pn = pn0;
-    for (const tb of tables) pn = applyMask(pn, commonMask(tb.norm, pn, MASK_GRAM, tb.maskGrams));
+    for (const tb of tables) pn = maskCommon(tb.norm, pn, MASK_GRAM, tb.maskGrams);
     masked.set(p.message_index, pn);
     if (hit !== null && exposure === null) {
       const quote = exposureQuote(p.text, pn0, hit);

@@ -283,6 +283,24 @@ export function commonMask(a: string, b: string, m: number, pre?: DistinctGrams)
 }
 
 /**
+ * `applyMask(b, commonMask(a, b, m, pre))` without a mask over the whole of `b` when nothing is in common (most tool
+ * results hold no injected text): the mask is allocated at the first common gram. Returns `b` itself when none is.
+ */
+export function maskCommon(a: string, b: string, m: number, pre?: DistinctGrams): string {
+  if (m < 1 || a.length < m || b.length < m) return b;
+  const grams = gramsFor(a, m, pre);
+  let mask: Uint8Array | null = null;
+  let coveredTo = 0;
+  rollFiltered(b, m, grams.filter, (j, h) => {
+    if (!hasGram(grams, h, a, b, j, m)) return;
+    mask ??= new Uint8Array(b.length);
+    mask.fill(1, Math.max(j, coveredTo), j + m);
+    coveredTo = j + m;
+  });
+  return mask ? applyMask(b, mask) : b;
+}
+
+/**
  * `b` with every position set in `mask` replaced by U+0000, built in one pass.
  */
 export function applyMask(b: string, mask: Uint8Array): string {

@@ -11,6 +11,7 @@ import {
   loose,
   looseFromNorm,
   looseMapped,
+  maskCommon,
   norm,
   normalizeMapped,
   originalSlice,
@@ -54,6 +55,7 @@ describe("commonChunks / shareRun / commonMask", () => {
       const masked = applyMask(b, mask);
       expect(masked.length).toBe(b.length);
       for (let j = 0; j < b.length; j++) expect(masked.charCodeAt(j)).toBe(mask[j] ? 0 : b.charCodeAt(j));
+      expect(maskCommon(a, b, m)).toBe(masked);
     }
   });
 
