@@ -20,6 +20,7 @@ import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
+import { stepLine } from "./read-progress.js";
 
 /** What the `--reference` path reads of a run, from columns or from objects. */
 interface ReferenceSource {
@@ -92,7 +93,9 @@ export async function agreeReference(
     else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${src.nTrajectories} trajectories read; see errors.jsonl): nothing to compare\n`);
     return;
   }
+  const step = stepLine(`comparing ${judges.length} judge(s) with the reference over ${src.nTrajectories.toLocaleString("en-US")} trajectories`, !o.json && process.stderr.isTTY === true);
   const results = judges.map((j) => src.agreement(j, o.reference));
+  step.done();
   // The committee beside the judges, when the run has a committee file that still describes it.
   let committee: ReferenceAgreement | null = null;
   let committeeReason: string | undefined;

@@ -10,6 +10,7 @@ import { UsageError } from "../errors.js";
 import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
+import { stepLine } from "./read-progress.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
@@ -59,10 +60,13 @@ Examples:
       const prepared = o.judge && !where && !field.includes(".") ? await columnObservations(runDir, o, field) : await objectObservations(runDir, o, field, where);
       const { obs, index, notes, statement } = prepared;
       let result;
+      const step = stepLine(`comparing ${obs.observations.length.toLocaleString("en-US")} observations (bootstrap ${B})`, !o.json && process.stderr.isTTY === true);
       try {
         result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index, cells: o.allCells ? "all" : "common", where: statement });
       } catch (e) {
         throw new UsageError((e as Error).message);
+      } finally {
+        step.done();
       }
       result.warnings.unshift(...notes);
       // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read)

@@ -12,6 +12,7 @@ import { UsageError } from "../errors.js";
 import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
+import { stepLine } from "./read-progress.js";
 
 /**
  * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
@@ -161,7 +162,9 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
     throw e;
   }
   if (source.kind !== "judge") throw new Error("a judge was asked for");
+  const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, !o.json && process.stderr.isTTY === true);
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
+  step.done();
   printTable(runDir, o, t, null);
 }
 
