@@ -13,15 +13,14 @@ import { committeeReferenceAgreement, formatReferenceAgreement, formatReferenceT
 import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
 import { checkCommitteeFile, COMMITTEE_FILE, type CommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
-import { verdictRecords } from "../store/columns.js";
+import { readColumnRun, verdictRecords } from "../store/columns.js";
 import { UsageError } from "../errors.js";
 import type { Verdict } from "../types.js";
-import { printJson, readRunWhere, whereOf } from "./util.js";
+import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
 import { stepLine } from "./read-progress.js";
-import { readColumns } from "./column-read.js";
 
 /** What the `--reference` path reads of a run, from columns or from objects. */
 interface ReferenceSource {
@@ -43,7 +42,7 @@ async function referenceSource(
   o: { where?: string[]; run: string; json?: boolean },
 ): Promise<{ src: ReferenceSource; cf: CommitteeFile | null; where: WhereStatement | null }> {
   if (whereOf(o) === null && !fs.existsSync(path.join(runDir, COMMITTEE_FILE))) {
-    const run = await readColumns(runDir, REFERENCE_ROW_FIELDS, !o.json);
+    const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress }));
     const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
     const noCommittee = () => {
       throw new Error("no committee file was read");

@@ -4,13 +4,13 @@ import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { buildObservations, compareConditions, formatCompare, type LabelSource, type Observations } from "../compare/index.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
+import { readColumnRun } from "../store/columns.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
-import { readColumns } from "./column-read.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
@@ -87,7 +87,7 @@ type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndex
 /** The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read. */
 async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean }, field: string): Promise<Prepared> {
   const rowFields = COMPARE_ROW_FIELDS.includes(field) ? COMPARE_ROW_FIELDS : [...COMPARE_ROW_FIELDS, field];
-  const run = await readColumns(runDir, rowFields, !o.json);
+  const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields, progress }));
   const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
   if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const obs = buildObservationsColumns(run, o.judge, field);

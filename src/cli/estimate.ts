@@ -3,6 +3,7 @@ import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
 import { readLeanRun } from "../store/lean-read.js";
+import { readColumnRun } from "../store/columns.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
 import type { PaperTable } from "../estimate/table.js";
 import { readHumanLabels } from "../agree/human.js";
@@ -12,7 +13,6 @@ import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
-import { readColumns } from "./column-read.js";
 
 /**
  * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
@@ -153,7 +153,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
  * and the table built from them (`paperTableColumns`), the same table as {@link writeTable}'s object path.
  */
 async function writeTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: { kind: "judge"; judge_id?: string }): Promise<void> {
-  const run = await readColumns(runDir, TABLE_ROW_FIELDS, !o.json);
+  const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: TABLE_ROW_FIELDS, progress }));
   let source;
   try {
     source = resolveSource(run.verdicts, req, o.run as string);
