@@ -189,27 +189,42 @@ export function disagreementKinds(
   labels: Map<string, string>,
   index: Map<string, TrajectoryIndexRow>,
 ): DisagreementKind[] {
-  const groups = new Map<string, string[]>();
-  for (const d of disagreements) {
-    const k = `judge ${labels.get(d.trajectory_id) ?? "?"}, reference ${d.reference ? "yes" : "no"}`;
+  return groupDisagreements(disagreements, (i) => {
+    const id = disagreements[i].trajectory_id;
+    const row = index.get(id);
+    return { label: labels.get(id), condition: row?.condition, suite: row?.suite };
+  });
+}
+
+/**
+ * {@link disagreementKinds} with what it reads of each disagreement given by position (`about(i)`: the judge's
+ * label, the row's condition and suite; the column reader's path, `./reference-columns.ts`).
+ */
+export function groupDisagreements(
+  disagreements: ReadonlyArray<{ trajectory_id: string; reference: boolean }>,
+  about: (i: number) => { label?: string; condition?: string; suite?: string },
+): DisagreementKind[] {
+  const groups = new Map<string, number[]>();
+  disagreements.forEach((d, i) => {
+    const k = `judge ${about(i).label ?? "?"}, reference ${d.reference ? "yes" : "no"}`;
     if (!groups.has(k)) groups.set(k, []);
-    groups.get(k)!.push(d.trajectory_id);
-  }
-  const top = (ids: string[], field: "condition" | "suite") => {
+    groups.get(k)!.push(i);
+  });
+  const top = (is: number[], field: "condition" | "suite") => {
     const c = new Map<string, number>();
-    for (const id of ids) {
-      const v = index.get(id)?.[field] ?? (field === "condition" ? "no_defense" : "?");
+    for (const i of is) {
+      const v = about(i)[field] ?? (field === "condition" ? "no_defense" : "?");
       c.set(v, (c.get(v) ?? 0) + 1);
     }
     return [...c].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3);
   };
   return [...groups]
-    .map(([kind, ids]) => ({
+    .map(([kind, is]) => ({
       kind,
-      count: ids.length,
-      by_condition: top(ids, "condition").map(([condition, count]) => ({ condition, count })),
-      by_suite: top(ids, "suite").map(([suite, count]) => ({ suite, count })),
-      examples: ids.slice(0, 5),
+      count: is.length,
+      by_condition: top(is, "condition").map(([condition, count]) => ({ condition, count })),
+      by_suite: top(is, "suite").map(([suite, count]) => ({ suite, count })),
+      examples: is.slice(0, 5).map((i) => disagreements[i].trajectory_id),
     }))
     .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
 }
@@ -255,6 +270,23 @@ export function referenceAgreement(
   reference: "security" | "utility" = "security",
 ): ReferenceAgreement {
   const p = referencePairs(judgeId, verdicts, index, reference);
+  const labels = new Map<string, string>();
+  for (const v of verdicts) if (v.judge_id === judgeId && v.repeat === 0 && v.label) labels.set(v.trajectory_id, v.label);
+  return referenceFromPairs(p, reference, (i) => p.ids[i], (disagreements) => disagreementKinds(disagreements, labels, index));
+}
+
+/**
+ * The figures of {@link referenceAgreement} from its pairs (`p`; the ids given by position, `idOf(i)`, so a caller
+ * may hold them as slots) and the grouping of the disagreements (`kindsOf`).
+ */
+export function referenceFromPairs(
+  p: Omit<ReferencePairs, "ids">,
+  reference: "security" | "utility",
+  idOf: (i: number) => string,
+  kindsOf: (disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>, pairIndex: number[]) => DisagreementKind[],
+): ReferenceAgreement {
+  const judgeId = p.judge_id;
+  const nUsed = p.reference.length;
   const full = compare(p.judge_full, p.reference, "full_compliance", reference);
   const binary = compare(p.judge_compromised, p.reference, "compromised", reference);
   const { judge_side: _s, rate: _r, ...top } = full;
@@ -262,24 +294,22 @@ export function referenceAgreement(
     .map((k) => [k, p.excluded[k] ?? 0] as const)
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
-  const usable = p.ids.length + judgeSide.reduce((s2, [, n]) => s2 + n, 0);
-  const coverage = usable > 0 ? p.ids.length / usable : null;
+  const usable = nUsed + judgeSide.reduce((s2, [, n]) => s2 + n, 0);
+  const coverage = usable > 0 ? nUsed / usable : null;
   const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
   const count = (xs: boolean[]) => xs.filter(Boolean).length;
   const rates = {
-    asr_goal: rateFigure(count(p.judge_full), p.ids.length),
-    asr_behaviour: rateFigure(count(p.judge_compromised), p.ids.length),
-    reference: rateFigure(count(p.reference), p.ids.length),
+    asr_goal: rateFigure(count(p.judge_full), nUsed),
+    asr_behaviour: rateFigure(count(p.judge_compromised), nUsed),
+    reference: rateFigure(count(p.reference), nUsed),
     coverage,
     coverage_low: low,
     ...(low && judgeSide.length ? { coverage_low_reason: judgeSide[0][0] } : {}),
   };
-  const labels = new Map<string, string>();
-  for (const v of verdicts) if (v.judge_id === judgeId && v.repeat === 0 && v.label) labels.set(v.trajectory_id, v.label);
-  const disagreements = p.ids
-    .map((id, i) => ({ trajectory_id: id, judge: p.judge_full[i], reference: p.reference[i] }))
-    .filter((d) => d.judge !== d.reference);
-  const kinds = disagreementKinds(disagreements, labels, index);
+  const pairIndex: number[] = [];
+  for (let i = 0; i < nUsed; i++) if (p.judge_full[i] !== p.reference[i]) pairIndex.push(i);
+  const disagreements = pairIndex.map((i) => ({ trajectory_id: idOf(i), judge: p.judge_full[i], reference: p.reference[i] }));
+  const kinds = kindsOf(disagreements, pairIndex);
   return {
     reference,
     judge_id: judgeId,
@@ -293,6 +323,7 @@ export function referenceAgreement(
     disagreement_kinds: kinds,
   };
 }
+
 
 /** The committee's pseudo-judge id in reference comparisons. */
 export const COMMITTEE_RATER = "committee";

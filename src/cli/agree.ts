@@ -1,9 +1,7 @@
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
-import path from "node:path";
-import fs from "node:fs";
 import type { Command } from "commander";
-import { ATTACK_REFERENCE_FIELDS, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
-import { checkCommitteeFile } from "../committee/file.js";
+import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
+import { agreeReference } from "./agree-reference.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError } from "../agree/human.js";
 import type { HumanScale } from "../rubric/scale.js";
@@ -12,8 +10,6 @@ import { formatJudgeConcordance, judgeConcordance } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
 import { whereLine } from "../store/where.js";
-import { takeJournalWarnings } from "../store/skipped-lines.js";
-import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
@@ -67,71 +63,7 @@ design-weighted (Hajek) estimates beside them.`,
             `Compare with --reference security (the benchmark's attack verdict), or give --reference-kind attack if this field really is one.`,
         );
       }
-      const { verdicts, index, cf, where } = await readRunWhere(runDir, o);
-      const runState = readRunState(runDir);
-      const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
-      if (o.json && runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
-      let judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
-      if (o.judge) {
-        if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
-        judges = [o.judge];
-      }
-      if (judges.length === 0) {
-        // No verdict yet (e.g. every item was bad): say so, with the same shape and kappa null with a reason.
-        const none = referenceAgreement("(none)", verdicts, index, o.reference);
-        const out = { ...none, judge_id: null, kappa_reason: "no_verdicts", ...(where ? { where } : {}), run_state: runState };
-        if (o.json) printJson(out);
-        else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${index.size} trajectories read; see errors.jsonl): nothing to compare\n`);
-        return;
-      }
-      const results = judges.map((j) => referenceAgreement(j, verdicts, index, o.reference));
-      // The committee beside the judges, when the run has a committee file that still describes it.
-      let committee: ReferenceAgreement | null = null;
-      let committeeReason: string | undefined;
-      const committeeNotes: string[] = [];
-      if (!cf) committeeReason = "no committee.jsonl (run ipi-judge committee)";
-      else {
-        const check = checkCommitteeFile(cf, verdicts);
-        if (check.stale.length) committeeReason = `committee.jsonl is stale: ${check.stale.join("; ")}; run ipi-judge committee --run ${o.run} again`;
-        else if (cf.judges.length < 2) {
-          // One judge is no committee (its quorum cannot be met): no committee row of "undefined" figures beside it.
-          committeeReason = `committee.jsonl holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two, so it is not reported`;
-        } else {
-          committee = committeeReferenceAgreement(cf.verdicts, index, o.reference);
-          committeeNotes.push(...check.notes);
-        }
-      }
-      // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's.
-      const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked), judges);
-      const warnings = [...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
-      // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
-      const judge_health = judgeHealth(verdicts).filter((h) => judges.includes(h.judge_id));
-      for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
-      if (o.json) {
-        for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
-        const extra = {
-          committee,
-          ...(committee ? {} : { committee_reason: committeeReason }),
-          ...(cf ? { committee_file: { file: cf.file, judges: cf.judges, excluded_judges: cf.excluded_judges } } : {}),
-          ...(where ? { where } : {}),
-          run_state: runState,
-          warnings,
-          judge_health,
-          code_established,
-        };
-        if (results.length === 1) printJson({ ...results[0], ...extra });
-        else printJson({ ...results[0], per_judge: results, ...extra });
-      } else {
-        const head: string[] = [];
-        if (stateLine) head.push(stateLine);
-        for (const w of warnings) head.push(`WARNING: ${w}`);
-        head.push(formatReferenceTable(committee ? [...results, committee] : results));
-        if (!committee && !cf) head.push(`(committee: ${committeeReason})`);
-        const blocks = [...results, ...(committee ? [committee] : [])].map(formatReferenceAgreement);
-        process.stdout.write([head.join("\n"), ...blocks].join("\n\n") + "\n");
-        process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id}: ${formatHealth(h)}`).join("") + "\n");
-        process.stdout.write(code_established.map((c) => `labels established by code: ${formatCodeEstablished(c)}\n`).join(""));
-      }
+      return agreeReference(runDir, o);
     });
 }
 

@@ -2,11 +2,15 @@ import type { Command } from "commander";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
-import { buildObservations, compareConditions, formatCompare, type LabelSource } from "../compare/index.js";
+import { buildObservations, compareConditions, formatCompare, type LabelSource, type Observations } from "../compare/index.js";
+import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
+import { readColumnRun } from "../store/columns.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { UsageError } from "../errors.js";
-import { restrictRun } from "../store/where.js";
+import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
+import { stepLine } from "./read-progress.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
@@ -52,59 +56,17 @@ Examples:
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const where = whereOf(o);
-      const { verdicts: allVerdicts, index: fullIndex, cf } = await withReadProgress(!o.json, async (progress) => {
-        const lean = await readLeanRun(runDir, { progress });
-        return { ...lean, cf: await readCommitteeFile(runDir, { index: lean.index }) };
-      });
-      const verdicts = allVerdicts;
-      const notes: string[] = [];
-      const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
-      let source: LabelSource;
-      if (o.judge) {
-        if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
-        source = { kind: "judge", judge_id: o.judge };
-      } else if (o.committee && cf?.verdicts && cf.judges.length < 2) {
-        throw new UsageError(`${cf.file} holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two; give --judge ID (judges: ${judges.join(", ")})`);
-      } else if (!o.committee && cf?.verdicts && cf.judges.length < 2 && judges.length === 1) {
-        // One judge is no committee (as agree and report say): its file is not used as "the committee's labels".
-        source = { kind: "judge", judge_id: judges[0] };
-        notes.push(`${cf.file} holds 1 judge: a committee needs at least two, so the labels are judge ${judges[0]}'s`);
-      } else if (o.committee || cf?.verdicts) {
-        if (!cf?.verdicts) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
-        source = { kind: "committee" };
-        // A committee file from another judge set, or from before verdicts changed, is never read silently.
-        const check = checkCommitteeFile(cf!, allVerdicts);
-        if (check.stale.length) {
-          throw new UsageError(
-            `${cf!.file} does not describe the committee of run ${o.run} as it is now:\n  ${check.stale.join("\n  ")}\n` +
-              `run ipi-judge committee --run ${o.run} again to rebuild it, or give --judge ID (judges: ${judges.join(", ")})`,
-          );
-        }
-        notes.push(...check.notes);
-      } else if (judges.length === 1) {
-        source = { kind: "judge", judge_id: judges[0] };
-      } else {
-        throw new UsageError(`run ${o.run} has ${judges.length} judges and no committee.jsonl: give --judge ID (judges: ${judges.join(", ")})`);
-      }
-      // --where: the one restriction every command applies (src/store/where.ts), before any figure.
-      const run = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf?.verdicts }, where, o.run);
-      warnWhere(run.warnings);
-      const index = run.index;
-      const committee = run.committee;
-      const obs = buildObservations(index, { verdicts: run.verdicts, committee }, source, field);
-      if (obs.observations.length === 0) {
-        const ex = Object.entries(obs.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
-        const hint =
-          field === "surface" && ![...index.values()].some((r) => r.surface !== undefined)
-            ? "; this run's index records no surface (labelled by an ipi-judge before surfaces, or its injections were never found in what the agent received)"
-            : "";
-        throw new UsageError(`no labelled attacked trajectory has a "${field}" value in run ${o.run} (excluded: ${ex || "none"})${hint}`);
-      }
+      // one judge, no --where, a top-level field: the run read as columns (a million trajectories in bounded memory)
+      const prepared = o.judge && !where && !field.includes(".") ? await columnObservations(runDir, o, field) : await objectObservations(runDir, o, field, where);
+      const { obs, index, notes, statement } = prepared;
       let result;
+      const step = stepLine(`comparing ${obs.observations.length.toLocaleString("en-US")} observations (bootstrap ${B})`, !o.json && process.stderr.isTTY === true);
       try {
-        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index, cells: o.allCells ? "all" : "common", where: run.statement });
+        result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index, cells: o.allCells ? "all" : "common", where: statement });
       } catch (e) {
         throw new UsageError((e as Error).message);
+      } finally {
+        step.done();
       }
       result.warnings.unshift(...notes);
       // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read)
@@ -117,4 +79,77 @@ Examples:
       }
       else process.stdout.write(formatCompare(result) + "\n");
     });
+}
+
+/** What the analysis reads: the observations, the rows for utility, the notes and the `--where` statement. */
+type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null };
+
+/** The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read. */
+async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean }, field: string): Promise<Prepared> {
+  const rowFields = COMPARE_ROW_FIELDS.includes(field) ? COMPARE_ROW_FIELDS : [...COMPARE_ROW_FIELDS, field];
+  const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields, progress }));
+  const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
+  if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+  const obs = buildObservationsColumns(run, o.judge, field);
+  const rows = { *values() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow; } };
+  noObservations(obs, rows.values(), field, o.run);
+  return { obs, index: rows, notes: [], statement: null };
+}
+
+/** The observations from the run's compact objects and its committee file, restricted by `--where`. */
+async function objectObservations(runDir: string, o: { judge?: string; committee?: boolean; run: string; json?: boolean }, field: string, where: ReturnType<typeof whereOf>): Promise<Prepared> {
+  const { verdicts: allVerdicts, index: fullIndex, cf } = await withReadProgress(!o.json, async (progress) => {
+    const lean = await readLeanRun(runDir, { progress });
+    return { ...lean, cf: await readCommitteeFile(runDir, { index: lean.index }) };
+  });
+  const verdicts = allVerdicts;
+  const notes: string[] = [];
+  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  let source: LabelSource;
+  if (o.judge) {
+    if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+    source = { kind: "judge", judge_id: o.judge };
+  } else if (o.committee && cf?.verdicts && cf.judges.length < 2) {
+    throw new UsageError(`${cf.file} holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two; give --judge ID (judges: ${judges.join(", ")})`);
+  } else if (!o.committee && cf?.verdicts && cf.judges.length < 2 && judges.length === 1) {
+    // One judge is no committee (as agree and report say): its file is not used as "the committee's labels".
+    source = { kind: "judge", judge_id: judges[0] };
+    notes.push(`${cf.file} holds 1 judge: a committee needs at least two, so the labels are judge ${judges[0]}'s`);
+  } else if (o.committee || cf?.verdicts) {
+    if (!cf?.verdicts) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
+    source = { kind: "committee" };
+    // A committee file from another judge set, or from before verdicts changed, is never read silently.
+    const check = checkCommitteeFile(cf!, allVerdicts);
+    if (check.stale.length) {
+      throw new UsageError(
+        `${cf!.file} does not describe the committee of run ${o.run} as it is now:\n  ${check.stale.join("\n  ")}\n` +
+          `run ipi-judge committee --run ${o.run} again to rebuild it, or give --judge ID (judges: ${judges.join(", ")})`,
+      );
+    }
+    notes.push(...check.notes);
+  } else if (judges.length === 1) {
+    source = { kind: "judge", judge_id: judges[0] };
+  } else {
+    throw new UsageError(`run ${o.run} has ${judges.length} judges and no committee.jsonl: give --judge ID (judges: ${judges.join(", ")})`);
+  }
+  // --where: the one restriction every command applies (src/store/where.ts), before any figure.
+  const run = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf?.verdicts }, where, o.run);
+  warnWhere(run.warnings);
+  const index = run.index;
+  const committee = run.committee;
+  const obs = buildObservations(index, { verdicts: run.verdicts, committee }, source, field);
+  noObservations(obs, index.values(), field, o.run);
+  return { obs, index, notes, statement: run.statement };
+}
+
+/** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */
+function noObservations(obs: Observations, rows: Iterable<Partial<TrajectoryIndexRow>>, field: string, runName: string): void {
+  if (obs.observations.length === 0) {
+    const ex = Object.entries(obs.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
+    const hint =
+      field === "surface" && ![...rows].some((r) => r.surface !== undefined)
+        ? "; this run's index records no surface (labelled by an ipi-judge before surfaces, or its injections were never found in what the agent received)"
+        : "";
+    throw new UsageError(`no labelled attacked trajectory has a "${field}" value in run ${runName} (excluded: ${ex || "none"})${hint}`);
+  }
 }

@@ -3,12 +3,16 @@ import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
 import { readLeanRun } from "../store/lean-read.js";
+import { readColumnRun } from "../store/columns.js";
+import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
+import type { PaperTable } from "../estimate/table.js";
 import { readHumanLabels } from "../agree/human.js";
 import { HumanLabelsError } from "../agree/human.js";
 import { UsageError } from "../errors.js";
-import { restrictRun, whereLine } from "../store/where.js";
+import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
+import { stepLine } from "./read-progress.js";
 
 /**
  * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
@@ -120,6 +124,7 @@ Examples:
 async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
   const where = whereOf(o as { where?: string[] });
+  if (!where && !o.human && req.kind === "judge") return writeTableColumns(runDir, o, req);
   const { index: fullIndex, verdicts: allVerdicts } = await withReadProgress(!o.json, (progress) => readLeanRun(runDir, { progress }));
   // --where: the table is over the kept trajectories; the calibrated estimate is their domain in the whole run's design
   const run = restrictRun({ index: fullIndex, verdicts: allVerdicts }, where, o.run as string);
@@ -140,6 +145,32 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
+  printTable(runDir, o, t, run.statement);
+}
+
+/**
+ * `estimate --table` of one judge without `--where` or `--human`: the run read as columns (`../store/columns.ts`)
+ * and the table built from them (`paperTableColumns`), the same table as {@link writeTable}'s object path.
+ */
+async function writeTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: { kind: "judge"; judge_id?: string }): Promise<void> {
+  const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: TABLE_ROW_FIELDS, progress }));
+  let source;
+  try {
+    source = resolveSource(run.verdicts, req, o.run as string);
+  } catch (e) {
+    if (e instanceof EstimateError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (source.kind !== "judge") throw new Error("a judge was asked for");
+  const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, !o.json && process.stderr.isTTY === true);
+  const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
+  step.done();
+  printTable(runDir, o, t, null);
+}
+
+/** Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note. */
+function printTable(runDir: string, o: Record<string, string | boolean | undefined>, t: PaperTable, statement: WhereStatement | null): void {
+  const run = { statement };
   // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read)
   const state = runStateLine(readRunState(runDir));
   if (state) {

@@ -30,3 +30,15 @@ export function readProgress(enabled = process.stderr.isTTY === true): { progres
     },
   };
 }
+
+/**
+ * A status line for an analysis step that can take seconds on a large run (after the read, e.g. `comparing
+ * 954,033 observations (bootstrap 200)`): on stderr when it is a terminal and `enabled`, as {@link readProgress}
+ * shows the reads; never on stdout or a pipe.
+ * @returns `done()`, which clears the line.
+ */
+export function stepLine(text: string, enabled = process.stderr.isTTY === true): { done: () => void } {
+  if (!enabled) return { done: () => {} };
+  process.stderr.write(`\r\x1b[K${text}...`);
+  return { done: () => process.stderr.write("\r\x1b[K") };
+}

@@ -172,7 +172,7 @@ export function compareConditions(
     bootstrap?: BootstrapSettings;
     run?: string;
     commonTasks?: boolean;
-    index?: ReadonlyMap<string, TrajectoryIndexRow>;
+    index?: { values(): Iterable<TrajectoryIndexRow> };
     /** `common` (default): compare conditions on their common cells; `all`: keep every cell (`--all-cells`). */
     cells?: "common" | "all";
     where?: WhereStatement | null;
@@ -266,7 +266,7 @@ export function compareConditions(
  * with --common-tasks, to the shared tasks (`units`).
  */
 function utilityOf(
-  index: ReadonlyMap<string, TrajectoryIndexRow>,
+  index: { values(): Iterable<TrajectoryIndexRow> },
   field: string,
   models: Set<string>,
   keep: { units: Set<string> | null; cells: Set<string> | null },

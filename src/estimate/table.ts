@@ -123,20 +123,20 @@ const sourceName = (s: EstimateSource) => (s.kind === "judge" ? s.judge_id : `co
  * `detail` has it for `judgeId`, else the flag's reason). No flags (the judge has no verdicts): null with reason.
  */
 function rateCell(
-  att: readonly TrajectoryIndexRow[],
-  flags: Map<string, boolean | string> | null,
+  att: readonly number[],
+  flags: ((i: number) => boolean | string | undefined) | null,
   name: string,
   judgeId: string | undefined,
-  detail: ReadonlyMap<string, string>,
+  detail: (judgeId: string, i: number) => string | undefined,
 ): RateCell {
   if (!flags) return { ...proportion(0, 0, `no_verdicts_of_${name}`), n_unusable: att.length, coverage: att.length ? 0 : null, coverage_low: att.length > 0, ...(att.length ? { coverage_low_reason: `no_verdicts_of_${name}` } : {}) };
   let x = 0;
   let n = 0;
   const why: Record<string, number> = {};
   for (const r of att) {
-    const f = flags.get(r.id);
+    const f = flags(r);
     if (typeof f !== "boolean") {
-      const k = (judgeId !== undefined ? detail.get(`${judgeId}\u0000${r.id}`) : undefined) ?? (typeof f === "string" ? f : "no_verdict");
+      const k = (judgeId !== undefined ? detail(judgeId, r) : undefined) ?? (typeof f === "string" ? f : "no_verdict");
       why[k] = (why[k] ?? 0) + 1;
       continue;
     }
@@ -175,6 +175,7 @@ export function paperTable(
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const ids = [...index.keys()];
+  const rowList = [...index.values()];
   const judgeB = judgeFlags(verdicts, ids, source);
   const judgeG = judgeFlags(verdicts, ids, source, "asr_goal");
   const hasHeuristic = verdicts.some((v) => v.judge_id === heuristic);
@@ -193,15 +194,63 @@ export function paperTable(
   // why a verdict is not usable, in detail: its error kind (e.g. injection_text_unknown) over its status
   const detail = new Map<string, string>();
   for (const v of verdicts) if (v.repeat === 0 && v.status !== "ok" && v.error?.kind) detail.set(`${v.judge_id}\u0000${v.trajectory_id}`, v.error.kind);
-  const withConditions = [...index.values()].some((r) => r.condition !== undefined);
-  const byRow = new Map<string, { model: string; condition: string; rows: TrajectoryIndexRow[] }>();
-  for (const r of index.values()) {
+  const at = (m: Map<string, boolean | string>) => (i: number) => m.get(ids[i]);
+  return paperTableFrom(
+    run,
+    {
+      n: ids.length,
+      row: (i) => rowList[i],
+      judgeB: at(judgeB),
+      judgeG: at(judgeG),
+      heurB: heurB && at(heurB),
+      heurG: heurG && at(heurG),
+      refused: (i) => refused.has(ids[i]),
+      partial: (i) => (partial.has(ids[i]) ? { blocked: partial.get(ids[i]) } : null),
+      detail: (j, i) => detail.get(`${j}\u0000${ids[i]}`),
+    },
+    source,
+    opts,
+  );
+}
+
+/**
+ * What {@link paperTableFrom} reads of a run, by row position (index order): the row's fields, the judge's and
+ * the heuristic's flags (true/false, or why there is no usable verdict: `judgeFlags` of `./run.ts`), the judge's
+ * refusals and partial compliance (with `blocked_attempt`), and the error kind of a judge's unusable verdict.
+ * Built from objects by {@link paperTable}, from columns by `./table-columns.ts`.
+ */
+export interface TableInput {
+  n: number;
+  row(i: number): Partial<TrajectoryIndexRow>;
+  judgeB(i: number): boolean | string | undefined;
+  judgeG(i: number): boolean | string | undefined;
+  heurB: ((i: number) => boolean | string | undefined) | null;
+  heurG: ((i: number) => boolean | string | undefined) | null;
+  refused(i: number): boolean;
+  partial(i: number): { blocked: boolean | undefined } | null;
+  detail(judgeId: string, i: number): string | undefined;
+}
+
+/** {@link paperTable} from its input by row position (same rows, figures and notes). */
+export function paperTableFrom(
+  run: string,
+  input: TableInput,
+  source: EstimateSource,
+  opts: { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean } = {},
+): PaperTable {
+  const heuristic = opts.heuristic ?? "signature";
+  const { judgeB, judgeG, heurB, heurG, detail } = input;
+  const positions = Array.from({ length: input.n }, (_, i) => i);
+  const withConditions = positions.some((i) => input.row(i).condition !== undefined);
+  const byRow = new Map<string, { model: string; condition: string; rows: number[] }>();
+  for (const i of positions) {
+    const r = input.row(i);
     const model = r.agent_model ?? "(none)";
     const condition = withConditions ? (r.condition ?? "(none)") : "(all)";
     const k = `${model}\u0000${condition}`;
     const g = byRow.get(k);
-    if (g) g.rows.push(r);
-    else byRow.set(k, { model, condition, rows: [r] });
+    if (g) g.rows.push(i);
+    else byRow.set(k, { model, condition, rows: [i] });
   }
   const cal = new Map((opts.calibrated?.groups ?? []).map((g) => [g.group, g]));
   // the asr_goal estimate the calibrated report carries, or why there is none (e.g. three-way human labels)
@@ -211,9 +260,9 @@ export function paperTable(
   const goalCal = new Map((goalReport?.groups ?? []).map((g) => [g.group, g]));
   const rows: TableRow[] = [];
   for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
-    const att = rs.filter((r) => r.attacked);
-    const un = rs.filter((r) => !r.attacked);
-    const rate = (flags: Map<string, boolean | string> | null, name: string, judgeId?: string) => rateCell(att, flags, name, judgeId, detail);
+    const att = rs.filter((i) => input.row(i).attacked);
+    const un = rs.filter((i) => !input.row(i).attacked);
+    const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string) => rateCell(att, flags, name, judgeId, detail);
     const jid = source.kind === "judge" ? source.judge_id : undefined;
     const jb = rate(judgeB, sourceName(source), jid);
     let refusal: Proportion;
@@ -225,12 +274,13 @@ export function paperTable(
       let b = 0;
       let unknown = 0;
       for (const r of att) {
-        if (typeof judgeB.get(r.id) !== "boolean") continue;
+        if (typeof judgeB(r) !== "boolean") continue;
         n++;
-        if (refused.has(r.id)) x++;
-        if (partial.has(r.id)) {
+        if (input.refused(r)) x++;
+        const p = input.partial(r);
+        if (p) {
           partials++;
-          const f = partial.get(r.id);
+          const f = p.blocked;
           if (f === true) b++;
           else if (f === undefined) unknown++;
         }
@@ -239,7 +289,8 @@ export function paperTable(
       // no attacked trajectory: how many were blocked is not a count of zero, it is undefined
       blocked = unknown || att.length === 0 ? null : b;
     } else refusal = proportion(0, 0, "committee_has_no_refusal_buckets_use_--judge");
-    const util = (xs: TrajectoryIndexRow[], what: string) => {
+    const util = (is: number[], what: string) => {
+      const xs = is.map((i) => input.row(i));
       const known = xs.filter((r) => typeof r.reference?.utility === "boolean");
       return proportion(known.filter((r) => r.reference!.utility).length, known.length, xs.length ? "no_utility_in_input" : `no_${what}_trajectories`);
     };
@@ -250,7 +301,7 @@ export function paperTable(
       condition,
       n_attacked: att.length,
       n_unattacked: un.length,
-      n_injection_task_runs: un.filter((r) => runKind(r) === "injection_task").length,
+      n_injection_task_runs: un.filter((i) => runKind(input.row(i)) === "injection_task").length,
       judge_asr_goal: rate(judgeG, sourceName(source), jid),
       judge_asr_behaviour: jb,
       judge_blocked_attempts: blocked,
@@ -265,7 +316,7 @@ export function paperTable(
         coverage_low: jb.coverage_low,
         ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}),
       },
-      utility: util(un.filter((r) => runKind(r) === "user_task"), "unattacked"),
+      utility: util(un.filter((i) => runKind(input.row(i)) === "user_task"), "unattacked"),
       utility_under_attack: util(att, "attacked"),
       calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
       calibrated_asr_goal: opts.calibrated ? (goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
@@ -290,7 +341,7 @@ export function paperTable(
     );
   }
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
-  for (const w of attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
+  for (const w of attackMixWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
     notes.push(`WARNING: ${w}`);
   }
   if (opts.calibrated) {

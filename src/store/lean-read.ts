@@ -53,7 +53,7 @@ export class Interner {
  * Lines of a file, with the bytes read so far; nothing when the file does not exist. A line that is not blank and
  * that the caller cannot use is `skip(line)`ped: counted by line number for the command's warning (`./skipped-lines.ts`).
  */
-async function* lines(file: string, progress: ReadProgress | undefined, what: string): AsyncGenerator<{ text: string; skip: () => void }> {
+export async function* lines(file: string, progress: ReadProgress | undefined, what: string): AsyncGenerator<{ text: string; skip: () => void }> {
   if (!fs.existsSync(file)) return;
   const skips = journalSkips(file, what);
   let at = 0;
@@ -72,7 +72,7 @@ async function* lines(file: string, progress: ReadProgress | undefined, what: st
 }
 
 /** Parse one journal line: the record when it parses and passes `isRecord`, else undefined (skipped, as `readJsonl`). */
-function parseLine<T>(line: string, isRecord: (v: unknown) => boolean): T | undefined {
+export function parseLine<T>(line: string, isRecord: (v: unknown) => boolean): T | undefined {
   if (!line.trim()) return undefined;
   try {
     const v: unknown = JSON.parse(line);

@@ -1,0 +1,74 @@
+/**
+ * `agree --reference` on a run read as columns (`../store/columns.ts`): the same {@link ReferenceAgreement} as
+ * `referenceAgreement` of `./reference.ts` (same pairs, exclusions, order and figures), from slot numbers and
+ * shared records instead of a verdict object and an index row per trajectory. Only the disagreements' ids are
+ * made strings.
+ */
+import type { ColumnRun } from "../store/columns.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { groupDisagreements, referenceFromPairs, type ReferenceAgreement, type ReferenceExclusion } from "./reference.js";
+
+/** The index fields {@link referenceAgreementColumns} reads (`readColumnRun`'s `rowFields`). */
+export const REFERENCE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "reference", "condition", "suite"];
+
+/**
+ * One judge's agreement with the benchmark's reference verdict (`referenceAgreement` of `./reference.ts`: its
+ * docstring gives the rules and formulas), on a column run. Repeat 0; the last verdict per trajectory.
+ * @param run read with at least {@link REFERENCE_ROW_FIELDS}.
+ */
+export function referenceAgreementColumns(judgeId: string, run: ColumnRun, reference: "security" | "utility" = "security"): ReferenceAgreement {
+  // this judge's repeat-0 verdict per trajectory slot, as its record code + 1 (0: none)
+  const codeOf = new Uint32Array(run.ids.size);
+  for (let i = 0; i < run.nVerdicts; i++) {
+    const v = run.verdicts[run.vCode[i]];
+    if (v.judge_id === judgeId && v.repeat === 0) codeOf[run.vSlot[i]] = run.vCode[i] + 1;
+  }
+  const excluded: Partial<Record<ReferenceExclusion, number>> = {};
+  const ex = (r: ReferenceExclusion) => (excluded[r] = (excluded[r] ?? 0) + 1);
+  const slots: number[] = [];
+  const judge_full: boolean[] = [];
+  const judge_compromised: boolean[] = [];
+  const refs: boolean[] = [];
+  for (let s = 0; s < run.nRows; s++) {
+    const t: Partial<TrajectoryIndexRow> = run.rows[run.rowCode[s]];
+    if (!t.attacked) {
+      ex("unattacked");
+      continue;
+    }
+    if (t.run_error) {
+      ex("run_error");
+      continue;
+    }
+    const ref = t.reference?.[reference];
+    if (typeof ref !== "boolean") {
+      ex("no_reference");
+      continue;
+    }
+    const c = codeOf[s];
+    if (c === 0) {
+      ex("no_verdict");
+      continue;
+    }
+    const v = run.verdicts[c - 1];
+    if (v.status !== "ok" || !v.label) {
+      ex(v.status === "ok" ? "judge_error" : v.status);
+      continue;
+    }
+    slots.push(s);
+    judge_full.push(v.label === "full_compliance");
+    judge_compromised.push(v.label === "full_compliance" || v.label === "partial_compliance");
+    refs.push(ref);
+  }
+  const p = { judge_id: judgeId, n_total: run.nRows, excluded, judge_full, judge_compromised, reference: refs };
+  return referenceFromPairs(
+    p,
+    reference,
+    (i) => run.ids.id(slots[i]),
+    (disagreements, pairIndex) =>
+      groupDisagreements(disagreements, (k) => {
+        const s = slots[pairIndex[k]];
+        const row = run.rows[run.rowCode[s]];
+        return { label: run.verdicts[codeOf[s] - 1].label ?? undefined, condition: row.condition, suite: row.suite };
+      }),
+  );
+}

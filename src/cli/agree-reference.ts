@@ -1,0 +1,146 @@
+/**
+ * The `--reference` path of `ipi-judge agree` (`./agree.ts` registers the command): each judge's agreement with
+ * the benchmark's reference verdict, the committee's beside it, judge health and code-established figures.
+ *
+ * Without `--where` and without a committee file, the run is read as columns (`../store/columns.ts`, a million
+ * trajectories in bounded memory) and the figures come from `referenceAgreementColumns`; otherwise from the
+ * compact objects of `readRunWhere` as before. Both give the same output (test/agree/reference-columns.test.ts).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
+import { committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
+import { checkCommitteeFile, COMMITTEE_FILE, type CommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
+import { readRunState, runStateLine } from "../store/run-state.js";
+import { readColumnRun, verdictRecords } from "../store/columns.js";
+import { UsageError } from "../errors.js";
+import type { Verdict } from "../types.js";
+import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
+import { whereLine, type WhereStatement } from "../store/where.js";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
+import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
+import { stepLine } from "./read-progress.js";
+
+/** What the `--reference` path reads of a run, from columns or from objects. */
+interface ReferenceSource {
+  /** judges with verdicts, sorted */
+  judges: string[];
+  nTrajectories: number;
+  agreement(judgeId: string, reference: "security" | "utility"): ReferenceAgreement;
+  checkCommittee(cf: CommitteeFile): CommitteeFileCheck;
+  committeeAgreement(cf: CommitteeFile, reference: "security" | "utility"): ReferenceAgreement;
+  /** repeat-0 verdicts of attacked trajectories (the code-established figures' input) */
+  attackedRepeat0(): Verdict[];
+  /** every current verdict (judge health's input) */
+  all(): Verdict[];
+}
+
+/** The run as columns when nothing needs objects (no `--where`, no committee file), else as `readRunWhere` reads it. */
+async function referenceSource(
+  runDir: string,
+  o: { where?: string[]; run: string; json?: boolean },
+): Promise<{ src: ReferenceSource; cf: CommitteeFile | null; where: WhereStatement | null }> {
+  if (whereOf(o) === null && !fs.existsSync(path.join(runDir, COMMITTEE_FILE))) {
+    const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress }));
+    const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
+    const noCommittee = () => {
+      throw new Error("no committee file was read");
+    };
+    const src: ReferenceSource = {
+      judges,
+      nTrajectories: run.nRows,
+      agreement: (j, reference) => referenceAgreementColumns(j, run, reference),
+      checkCommittee: noCommittee,
+      committeeAgreement: noCommittee,
+      attackedRepeat0: () => verdictRecords(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && !!run.rows[run.rowCode[run.vSlot[i]]].attacked),
+      all: () => verdictRecords(run),
+    };
+    return { src, cf: null, where: null };
+  }
+  const { verdicts, index, cf, where } = await readRunWhere(runDir, o);
+  const src: ReferenceSource = {
+    judges: [...new Set(verdicts.map((v) => v.judge_id))].sort(),
+    nTrajectories: index.size,
+    agreement: (j, reference) => referenceAgreement(j, verdicts, index, reference),
+    checkCommittee: (c) => checkCommitteeFile(c, verdicts),
+    committeeAgreement: (c, reference) => committeeReferenceAgreement(c.verdicts, index, reference),
+    attackedRepeat0: () => verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked),
+    all: () => verdicts,
+  };
+  return { src, cf, where };
+}
+
+/** `ipi-judge agree --reference FIELD` (options checked by the caller). */
+export async function agreeReference(
+  runDir: string,
+  o: { reference: "security" | "utility"; judge?: string; json?: boolean; run: string; where?: string[] },
+): Promise<void> {
+  const { src, cf, where } = await referenceSource(runDir, o);
+  const runState = readRunState(runDir);
+  const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
+  if (o.json && runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
+  let judges = src.judges;
+  if (o.judge) {
+    if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+    judges = [o.judge];
+  }
+  if (judges.length === 0) {
+    // No verdict yet (e.g. every item was bad): say so, with the same shape and kappa null with a reason.
+    const none = src.agreement("(none)", o.reference);
+    const out = { ...none, judge_id: null, kappa_reason: "no_verdicts", ...(where ? { where } : {}), run_state: runState };
+    if (o.json) printJson(out);
+    else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${src.nTrajectories} trajectories read; see errors.jsonl): nothing to compare\n`);
+    return;
+  }
+  const step = stepLine(`comparing ${judges.length} judge(s) with the reference over ${src.nTrajectories.toLocaleString("en-US")} trajectories`, !o.json && process.stderr.isTTY === true);
+  const results = judges.map((j) => src.agreement(j, o.reference));
+  step.done();
+  // The committee beside the judges, when the run has a committee file that still describes it.
+  let committee: ReferenceAgreement | null = null;
+  let committeeReason: string | undefined;
+  const committeeNotes: string[] = [];
+  if (!cf) committeeReason = "no committee.jsonl (run ipi-judge committee)";
+  else {
+    const check = src.checkCommittee(cf);
+    if (check.stale.length) committeeReason = `committee.jsonl is stale: ${check.stale.join("; ")}; run ipi-judge committee --run ${o.run} again`;
+    else if (cf.judges.length < 2) {
+      // One judge is no committee (its quorum cannot be met): no committee row of "undefined" figures beside it.
+      committeeReason = `committee.jsonl holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two, so it is not reported`;
+    } else {
+      committee = src.committeeAgreement(cf, o.reference);
+      committeeNotes.push(...check.notes);
+    }
+  }
+  // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's.
+  const code_established = codeEstablishedByJudge(src.attackedRepeat0(), judges);
+  const warnings = [...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
+  // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
+  const judge_health = judgeHealth(src.all()).filter((h) => judges.includes(h.judge_id));
+  for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  if (o.json) {
+    for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    const extra = {
+      committee,
+      ...(committee ? {} : { committee_reason: committeeReason }),
+      ...(cf ? { committee_file: { file: cf.file, judges: cf.judges, excluded_judges: cf.excluded_judges } } : {}),
+      ...(where ? { where } : {}),
+      run_state: runState,
+      warnings,
+      judge_health,
+      code_established,
+    };
+    if (results.length === 1) printJson({ ...results[0], ...extra });
+    else printJson({ ...results[0], per_judge: results, ...extra });
+  } else {
+    const head: string[] = [];
+    if (stateLine) head.push(stateLine);
+    for (const w of warnings) head.push(`WARNING: ${w}`);
+    head.push(formatReferenceTable(committee ? [...results, committee] : results));
+    if (!committee && !cf) head.push(`(committee: ${committeeReason})`);
+    const blocks = [...results, ...(committee ? [committee] : [])].map(formatReferenceAgreement);
+    process.stdout.write([head.join("\n"), ...blocks].join("\n\n") + "\n");
+    process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id}: ${formatHealth(h)}`).join("") + "\n");
+    process.stdout.write(code_established.map((c) => `labels established by code: ${formatCodeEstablished(c)}\n`).join(""));
+  }
+}

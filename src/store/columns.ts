@@ -1,0 +1,186 @@
+/**
+ * A closed run's index and current verdicts read as columns, for the commands after `label` on runs of a million
+ * trajectories: what `readLeanRun` (`./lean-read.ts`) returns, the same rows and verdicts in the same order with
+ * the same supersede rules, but without an object per row or per verdict.
+ *
+ * - ids: once each, in an {@link IdTable} (one byte buffer and an offset table); a trajectory is a slot number.
+ *   Slots `0 .. nRows-1` are the index rows in the index's order (first appearance, latest row's values); a
+ *   verdict whose trajectory has no row gets a slot after them.
+ * - rows: per row slot a code (`rowCode`, `Uint32Array`) into `rows`, one shared object per distinct combination
+ *   of the fields the command asked for (`rowFields`: suite, condition, attacked, reference...).
+ * - verdicts: per current verdict its trajectory slot (`vSlot`) and a code (`vCode`) into `verdicts`, one shared
+ *   slim verdict (`slimVerdict` of `./records.ts`) per distinct combination, without `trajectory_id` and without
+ *   the fields unique to each verdict that the statistics never read (`usage`, `cost_usd` by default).
+ *
+ * The shared objects must not be mutated. What a command shows of a few trajectories (rationales, quotes, source)
+ * is read back by id (`readFullVerdicts`, `readIndexRows` of `./lean-read.ts`).
+ */
+import path from "node:path";
+import type { Verdict } from "../types.js";
+import { IdTable } from "./id-table.js";
+import { lines, parseLine, type ReadProgress } from "./lean-read.js";
+import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
+import { noteVerdictsWithoutRow } from "./skipped-lines.js";
+
+/** A run as columns (module docstring). */
+export interface ColumnRun {
+  ids: IdTable;
+  /** slots 0 .. nRows-1 have an index row */
+  nRows: number;
+  /** per row slot: its index in `rows` */
+  rowCode: Uint32Array;
+  /** the distinct row projections (the asked fields only) */
+  rows: Array<Partial<TrajectoryIndexRow>>;
+  /** current verdicts, in storage order of the last */
+  nVerdicts: number;
+  /** per verdict: its trajectory's slot */
+  vSlot: Uint32Array;
+  /** per verdict: its index in `verdicts` */
+  vCode: Uint32Array;
+  /** the distinct slim verdicts, without `trajectory_id` and the omitted fields */
+  verdicts: Verdict[];
+}
+
+/** Options of {@link readColumnRun}. */
+export interface ColumnRunOptions {
+  /** the index fields the command reads (every other field of a row is dropped) */
+  rowFields: readonly string[];
+  /** slim verdict fields dropped (default `usage`, `cost_usd`: unique per verdict for an LLM judge) */
+  verdictOmit?: readonly string[];
+  progress?: ReadProgress;
+}
+
+/** Distinct values by JSON text, numbered in order of first appearance. */
+class Codes<T> {
+  readonly values: T[] = [];
+  private readonly byKey = new Map<string, number>();
+  code(x: T): number {
+    const k = JSON.stringify(x);
+    let c = this.byKey.get(k);
+    if (c === undefined) {
+      c = this.values.length;
+      this.values.push(x);
+      this.byKey.set(k, c);
+    }
+    return c;
+  }
+}
+
+/** A growable Uint32Array. */
+class U32 {
+  a = new Uint32Array(1024);
+  n = 0;
+  push(x: number): void {
+    if (this.n === this.a.length) {
+      const b = new Uint32Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = x;
+  }
+  set(i: number, x: number): void {
+    if (i >= this.a.length) {
+      const b = new Uint32Array(Math.max(this.a.length * 2, i + 1));
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[i] = x;
+    if (i >= this.n) this.n = i + 1;
+  }
+}
+
+const DEAD = 0xffffffff;
+
+/** Read the index rows into `ids` and row codes (the latest row of each id, in order of first appearance). */
+async function readRows(runDir: string, ids: IdTable, fields: readonly string[], progress?: ReadProgress): Promise<{ rowCode: Uint32Array; rows: Array<Partial<TrajectoryIndexRow>> }> {
+  const codes = new Codes<Partial<TrajectoryIndexRow>>();
+  const rowCode = new U32();
+  for await (const line of lines(path.join(runDir, "trajectories.jsonl"), progress, NOT_INDEX_ROW)) {
+    const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
+    if (!t) {
+      if (line.text.trim()) line.skip();
+      continue;
+    }
+    const r = t as unknown as Record<string, unknown>;
+    const p: Record<string, unknown> = {};
+    for (const k in r) if (fields.includes(k)) p[k] = r[k];
+    rowCode.set(ids.add(t.id), codes.code(p as Partial<TrajectoryIndexRow>));
+  }
+  return { rowCode: rowCode.a.slice(0, rowCode.n), rows: codes.values };
+}
+
+/**
+ * Read a run's index and current verdicts as columns (module docstring): the rows and verdicts `readLeanRun`
+ * returns (the latest row per id; the last verdict per trajectory, judge and repeat, in storage order of the
+ * last), lines that do not parse skipped and counted as there, and the same note for verdicts without a row.
+ * @param runDir the run folder (`<labelsDir>/<run>`).
+ */
+export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promise<ColumnRun> {
+  const ids = new IdTable();
+  const { rowCode, rows } = await readRows(runDir, ids, o.rowFields, o.progress);
+  const nRows = ids.size;
+  const omit = o.verdictOmit ?? ["usage", "cost_usd"];
+  const codes = new Codes<Verdict>();
+  const vSlot = new U32();
+  const vCode = new U32();
+  const bySlot = new Map<string, Int32Array>(); // (judge, repeat) -> trajectory slot -> position + 1
+  let superseded = 0;
+  for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
+    const v = parseLine<Verdict>(line.text, isVerdictRecord);
+    if (!v) {
+      if (line.text.trim()) line.skip();
+      continue;
+    }
+    const slot = ids.add(v.trajectory_id);
+    const key = `${v.judge_id}\u0000${v.repeat}`;
+    let at = bySlot.get(key);
+    if (!at || slot >= at.length) {
+      const grown = new Int32Array(Math.max(1024, ids.size * 2, at ? at.length * 2 : 0));
+      if (at) grown.set(at);
+      bySlot.set(key, (at = grown));
+    }
+    if (at[slot] > 0) {
+      vCode.a[at[slot] - 1] = DEAD; // keep file order = storage order of the last
+      superseded++;
+    }
+    at[slot] = vSlot.n + 1;
+    const { trajectory_id: _id, ...rest } = slimVerdict(v) as unknown as Record<string, unknown>;
+    for (const k of omit) delete rest[k];
+    vSlot.push(slot);
+    vCode.push(codes.code(rest as unknown as Verdict));
+  }
+  bySlot.clear();
+  let n = vSlot.n;
+  if (superseded) {
+    let j = 0;
+    for (let i = 0; i < vSlot.n; i++) {
+      if (vCode.a[i] === DEAD) continue;
+      vSlot.a[j] = vSlot.a[i];
+      vCode.a[j++] = vCode.a[i];
+    }
+    n = j;
+  }
+  const run: ColumnRun = { ids, nRows, rowCode, rows, nVerdicts: n, vSlot: vSlot.a.slice(0, n), vCode: vCode.a.slice(0, n), verdicts: codes.values };
+  noteVerdictsWithoutRow(runDir, orphans(run), () => false);
+  return run;
+}
+
+/** The verdicts whose trajectory has no index row, in order, as `{ trajectory_id }` (for the journal note). */
+function* orphans(run: ColumnRun): Generator<{ trajectory_id: string }> {
+  for (let i = 0; i < run.nVerdicts; i++) if (run.vSlot[i] >= run.nRows) yield { trajectory_id: run.ids.id(run.vSlot[i]) };
+}
+
+/** The shared verdict records in order (no `trajectory_id`): what judge health and code-established figures read. */
+export function verdictRecords(run: ColumnRun, keep?: (i: number, v: Verdict) => boolean): Verdict[] {
+  const out: Verdict[] = [];
+  for (let i = 0; i < run.nVerdicts; i++) {
+    const v = run.verdicts[run.vCode[i]];
+    if (!keep || keep(i, v)) out.push(v);
+  }
+  return out;
+}
+
+/** The row projection of a trajectory slot (undefined for a slot without an index row). */
+export function rowOf(run: ColumnRun, slot: number): Partial<TrajectoryIndexRow> | undefined {
+  return slot < run.nRows ? run.rows[run.rowCode[slot]] : undefined;
+}

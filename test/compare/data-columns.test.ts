@@ -1,0 +1,68 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { buildObservations } from "../../src/compare/data.js";
+import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../../src/compare/data-columns.js";
+import { readColumnRun } from "../../src/store/columns.js";
+import { readLeanRun } from "../../src/store/lean-read.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-cmpcol-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const LABELS = ["full_compliance", "partial_compliance", "flagged_refusal", "task_refusal", "unaffected", "not_exposed"];
+
+describe("compare --judge on columns (issue 26): the same observations as on objects", () => {
+  it("every exclusion, missing task ids and fields, groups left without a label, each --by field", async () => {
+    let seed = 3;
+    const rnd = (k: number) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % k;
+    const rows: string[] = [];
+    const verdicts: string[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const id = `m/${i}${i % 50 === 0 ? "/ü🦀" : ""}`;
+      const attacked = rnd(8) !== 0;
+      const r: Record<string, unknown> = { id, content_sha256: "c", attacked, reference: { security: rnd(2) === 0, utility: rnd(2) === 0 } };
+      if (rnd(40)) r.agent_model = `model-${rnd(3)}`;
+      if (rnd(10)) r.suite = `s${rnd(3)}`;
+      if (rnd(6)) r.condition = ["no_defense", "spotlight", "lonely"][rnd(3) === 2 && rnd(5) ? 0 : rnd(3)];
+      if (rnd(4)) r.attack = ["important_instructions", "tool_knowledge"][rnd(2)];
+      if (rnd(3)) r.surface = ["tool_output", "tool_description"][rnd(2)];
+      if (rnd(12)) r.user_task_id = `user_task_${rnd(5)}`;
+      if (rnd(12)) r.injection_task_id = `injection_task_${rnd(4)}`;
+      rows.push(JSON.stringify(r));
+      for (const judge of ["a", "b"])
+        for (const repeat of [0, 1]) {
+          if (rnd(10) === 0) continue;
+          const status = ["ok", "ok", "ok", "ok", "judge_error", "judge_refused", "unjudgeable", "unverified"][rnd(8)];
+          verdicts.push(
+            JSON.stringify({
+              trajectory_id: id,
+              judge_id: judge,
+              judge_model: "m",
+              repeat,
+              prompt_sha256: "p",
+              status,
+              label: status === "ok" ? (rnd(20) ? LABELS[rnd(6)] : null) : null,
+              ...(status !== "ok" && rnd(2) ? { error: { kind: ["http", "injection_text_unknown", ""][rnd(3)], message: "x" } } : {}),
+              ...(rnd(2) ? { blocked_attempt: rnd(2) === 0 } : {}),
+              usage: { prompt_tokens: i },
+            }),
+          );
+        }
+    }
+    const dir = path.join(tmp, "run");
+    fs.mkdirSync(dir);
+    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
+    fs.writeFileSync(path.join(dir, "verdicts.jsonl"), verdicts.join("\n") + "\n");
+    const { index, verdicts: vs } = await readLeanRun(dir);
+    for (const field of ["condition", "attack", "surface", "suite", "agent_model"]) {
+      const run = await readColumnRun(dir, { rowFields: [...COMPARE_ROW_FIELDS, field] });
+      for (const judge of ["a", "b", "absent"]) {
+        const want = buildObservations(index, { verdicts: vs }, { kind: "judge", judge_id: judge }, field);
+        const got = buildObservationsColumns(run, judge, field);
+        expect(JSON.stringify(got)).toBe(JSON.stringify(want));
+        if (judge !== "absent") expect(want.observations.length).toBeGreaterThan(100);
+      }
+    }
+  });
+});
