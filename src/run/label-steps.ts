@@ -318,7 +318,7 @@ export function scheduleRepeats(
           batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
         continue;
       }
-      online.schedule(t, judge, r);
+      online.schedule(t, judge, r, content);
     }
   }
 }

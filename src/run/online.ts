@@ -36,8 +36,10 @@ export class OnlinePath {
    * Judge one repeat of a trajectory when the judge's limit lets it: skipped when the judge was stopped, the run
    * aborted or the store failed, or (held back, un-judged) when its reservation would pass the cost cap. A
    * `JudgeFatalError` stops the judge; another throw is a `judge_crash` error of the item; the verdict is stored.
+   * @param content the trajectory's `contentSha256`, when the caller has it (its index row's): recorded in the
+   *   verdict as `content_sha256`; computed here when not given (a second sha256 over the whole trajectory's JSON).
    */
-  schedule(t: Trajectory, judge: Judge, repeat: number): void {
+  schedule(t: Trajectory, judge: Judge, repeat: number, content?: string): void {
     const run = this.run;
     const limit = this.limits.get(judge.id)!;
     const p: Promise<void> = limit(async () => {
@@ -116,7 +118,7 @@ export class OnlinePath {
       if (v.status === "judge_error" && v.error?.kind === "aborted" && v.raw_replies.length === 0 && v.usage.prompt_tokens === 0) return;
       v.judge_config_sha256 = run.configs.get(judge.id)!.sha;
       // the content it judged (issue 27): a later change of the trajectory makes it work still to do
-      v.content_sha256 = contentSha256(t);
+      v.content_sha256 = content ?? contentSha256(t);
       try {
         run.store.addVerdict(v);
       } catch (e) {
