@@ -23,7 +23,8 @@
  * 40,000 within 1.2x of time per item at 5,000; peak RSS < 300 MB at 40,000.
  * Last, the scale section (`bench/scale.ts`: signature `label` at 100,000 and 1,000,000 beside a bare read + parse;
  * `--scale-sizes N,...`, `--scale-only` runs it alone, `--no-scale` skips it).
- * Usage: `npm run bench [-- --sizes 5000,40000 --concurrency 16]`. Env IPI_BENCH_TGZ overrides the corpus path.
+ * Usage: `npm run bench [-- --sizes 5000,40000 --concurrency 16]`. Env IPI_BENCH_TGZ overrides the corpus path;
+ * IPI_BENCH_CLI measures another build's CLI, IPI_BENCH_CLI_BASE adds a second one beside it (realistic mode).
  */
 import { execFileSync, fork, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
@@ -48,7 +49,13 @@ const GUARD_RATIO = 0.2;
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..");
-const CLI = path.join(ROOT, "dist", "bin", "ipi-judge.js");
+/** The measured CLI: this tree's build, or `IPI_BENCH_CLI` (another build's `dist/bin/ipi-judge.js`). */
+const CLI = process.env.IPI_BENCH_CLI ?? path.join(ROOT, "dist", "bin", "ipi-judge.js");
+/**
+ * `IPI_BENCH_CLI_BASE`: a second build's CLI (e.g. `main` exported and built elsewhere), measured by the realistic
+ * mode right after `label`, in the same run and against the same server, as "label (base)": a side-by-side before/after.
+ */
+const CLI_BASE = process.env.IPI_BENCH_CLI_BASE;
 const TGZ = process.env.IPI_BENCH_TGZ ?? path.resolve(ROOT, "../shared/corpus/agentdojo-scale.tgz");
 
 function arg(name: string, def: string): string {
@@ -210,8 +217,8 @@ function startBusy(k: number): () => void {
   };
 }
 
-function runCli(args: string[], probe: string, env: NodeJS.ProcessEnv = {}): Promise<{ seconds: number; code: number | null; stdout: string; stderr: string }> {
-  return runNode(CLI, args, probe, { env, nodeArgs: NODE_ARGS });
+function runCli(args: string[], probe: string, env: NodeJS.ProcessEnv = {}, cli: string = CLI): Promise<{ seconds: number; code: number | null; stdout: string; stderr: string }> {
+  return runNode(cli, args, probe, { env, nodeArgs: NODE_ARGS });
 }
 
 function countLines(file: string): number {
@@ -279,11 +286,12 @@ async function realisticModes(tmp: string, inputs: string[], users: string[], n:
     const bare1 = CLI_ONLY ? undefined : await bareLoop(port, users, n, concurrency);
     const row: string[] = [];
     const figures: Record<string, Figures> = {};
-    for (const name of ["label"] as const) {
+    const clis: [string, string][] = [["label", CLI], ...(CLI_BASE ? [["label (base)", CLI_BASE] as [string, string]] : [])];
+    for (const [name, cli] of clis) {
       global.gc?.();
       const probe = path.join(tmp, `probe-r-${delayMs}.json`);
-      const run = `r${delayMs}`;
-      const r = await runCli(["label", ...inputs, "--judges", cfg, "--run", run, "--labels-dir", labels, "--limit", String(n), "--json"], probe, {});
+      const run = `r${delayMs}${name === "label" ? "" : "-base"}`;
+      const r = await runCli(["label", ...inputs, "--judges", cfg, "--run", run, "--labels-dir", labels, "--limit", String(n), "--json"], probe, {}, cli);
       if (r.code !== 0) throw new Error(`ipi-judge exited ${r.code}: ${r.stderr}`);
       const stored = countLines(path.join(labels, run, "verdicts.jsonl"));
       if (stored !== n) throw new Error(`expected ${n} verdicts, got ${stored}`);
@@ -306,18 +314,18 @@ async function realisticModes(tmp: string, inputs: string[], users: string[], n:
       );
     console.log(`${delayMs} ms / ${concurrency} in flight (ideal ${ideal.toFixed(2)} s)${BUSY > 0 ? `, ${BUSY} busy neighbour(s)` : ""}: ${row.join("; ")}`);
     // CPU per request (user + system, whole process, spawn to exit): issue 26's target is label <= 1.5x the program
-    const cpuLine = [`label ${(figures.label.cpuMs! / n).toFixed(2)} ms/item (${(figures.label.cpuMs! / 1000).toFixed(1)} s)`];
-    if (progCpu !== undefined) cpuLine.push(`bare loop program ${(progCpu / n).toFixed(2)} ms/item (${(progCpu / 1000).toFixed(1)} s)`, `ratio ${(figures.label.cpuMs! / progCpu).toFixed(2)}x`);
+    const cpuLine = Object.entries(figures).map(([name, f]) => `${name} ${(f.cpuMs! / n).toFixed(2)} ms/item (${(f.cpuMs! / 1000).toFixed(1)} s${progCpu !== undefined ? `, ${(f.cpuMs! / progCpu).toFixed(2)}x` : ""})`);
+    if (progCpu !== undefined) cpuLine.push(`bare loop program ${(progCpu / n).toFixed(2)} ms/item (${(progCpu / 1000).toFixed(1)} s)`);
     console.log(`  CPU per request: ${cpuLine.join(", ")}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
     if (prog && delayMs === 300) {
       for (const [name, f] of Object.entries(figures)) {
         const ok = f.perSec / prog.perSec >= 0.95 && f.peakRssMB! < 300;
         console.log(`  target 300 ms / 64, ${name}: ${(f.perSec / prog.perSec).toFixed(3)}x the bare loop program >= 0.95x and peak < 300 MB: ${ok ? "PASS" : "FAIL"}`);
-        pass &&= ok;
+        if (name === "label") pass &&= ok;
         if (progCpu !== undefined) {
           const cpuOk = f.cpuMs! <= 1.5 * progCpu;
           console.log(`  target (issue 26), ${name}: CPU ${(f.cpuMs! / progCpu).toFixed(2)}x the bare loop program's <= 1.5x: ${cpuOk ? "PASS" : "FAIL"}`);
-          pass &&= cpuOk;
+          if (name === "label") pass &&= cpuOk;
         }
       }
     }

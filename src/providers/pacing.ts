@@ -97,6 +97,8 @@ export type Slot = (() => void) & { seq: number };
 export interface Pacer {
   /** Wait for a request slot. Rejects when `signal` aborts. */
   acquire(signal?: AbortSignal): Promise<Slot>;
+  /** A slot at once when `acquire` would grant one without waiting (nobody waits, one is free); else undefined. */
+  tryAcquire?(): Slot | undefined;
   /** The server answered 429 (rate limited, not out of quota) to the request of slot `seq`. */
   onRateLimited(seq: number): void;
   /** A request succeeded. */
@@ -134,9 +136,14 @@ export class AimdLimiter implements Pacer {
     this.limit = this.max;
   }
 
+  tryAcquire(): Slot | undefined {
+    return this.inFlight < Math.floor(this.limit) && this.waiters.length === 0 ? this.grant() : undefined;
+  }
+
   acquire(signal?: AbortSignal): Promise<Slot> {
     if (signal?.aborted) return Promise.reject(signal.reason ?? new Error("aborted"));
-    if (this.inFlight < Math.floor(this.limit) && this.waiters.length === 0) return Promise.resolve(this.grant());
+    const free = this.tryAcquire();
+    if (free) return Promise.resolve(free);
     return new Promise<Slot>((resolve, reject) => {
       const w: Waiter = { resolve, reject, signal };
       if (signal) {

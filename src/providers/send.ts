@@ -166,7 +166,15 @@ export interface SendContext {
   baseURL?: string;
   /** Whether a reply cut with `finish_reason: "length"` is complete nonetheless (the judge's parse; `./classify.ts`). */
   isComplete?: (content: string) => boolean;
+  /**
+   * The body's JSON text, byte-identical to `JSON.stringify(body)` (`./body-json.ts`: the system message encoded
+   * once per judge); the client then sends that text as is. Without it the client encodes the body object.
+   */
+  bodyJson?: (body: Record<string, unknown>) => string;
 }
+
+/** The content type sent with a body given as JSON text (the client's own encoder sends the same). */
+const JSON_CONTENT_TYPE = { "content-type": "application/json" };
 
 /**
  * Send one chat request under the fault policy (`./faults.ts`).
@@ -190,18 +198,21 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     const body = chatRequestBody(req, res.maxTokens, res.tokenParam, L.adapt);
     if (res.temperatureDropped) delete body.temperature;
     const estimated = estimateTokens({ ...req, max_tokens: res.maxTokens });
-    let slot: Slot | undefined;
-    // waiting for a slot listens on a signal of its own, linked to the run's by one shared listener: one listener
-    // per waiting request on the run's signal drew a MaxListenersExceededWarning at concurrency 16
-    const waiting = scopedSignal(ctx.signal);
-    try {
-      if (ctx.pacer) slot = await ctx.pacer.acquire(waiting.signal);
-      if (ctx.gate) await ctx.gate.acquire(estimated, waiting.signal);
-    } catch {
-      slot?.();
-      return L.fail("aborted", "the run was stopped");
-    } finally {
-      waiting.dispose();
+    // a free slot and no rate gate: nothing to wait for (the run's signal was checked above, nothing awaited since)
+    let slot: Slot | undefined = ctx.gate ? undefined : ctx.pacer?.tryAcquire?.();
+    if (!slot && (ctx.pacer || ctx.gate)) {
+      // waiting for a slot listens on a signal of its own, linked to the run's by one shared listener: one listener
+      // per waiting request on the run's signal drew a MaxListenersExceededWarning at concurrency 16
+      const waiting = scopedSignal(ctx.signal);
+      try {
+        if (ctx.pacer) slot = await ctx.pacer.acquire(waiting.signal);
+        if (ctx.gate) await ctx.gate.acquire(estimated, waiting.signal);
+      } catch {
+        slot?.();
+        return L.fail("aborted", "the run was stopped");
+      } finally {
+        waiting.dispose();
+      }
     }
 
     res.requests++;
@@ -210,10 +221,13 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     const inFlight = ctx.requestSignal ?? ctx.signal;
     const scoped = requestSignal(inFlight, ctx.timeoutMs);
     try {
-      completion = (await client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
+      // a string body is sent as is by the client when a content type is given (its `buildBody`)
+      const sent = ctx.bodyJson ? ctx.bodyJson(body) : body;
+      completion = (await client.chat.completions.create(sent as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
         timeout: ctx.timeoutMs,
         maxRetries: 0,
         signal: scoped.signal,
+        ...(ctx.bodyJson ? { headers: JSON_CONTENT_TYPE } : {}),
       })) as OpenAI.Chat.Completions.ChatCompletion;
       scoped.dispose();
       slot?.();

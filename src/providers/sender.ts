@@ -5,6 +5,7 @@
  */
 import OpenAI from "openai";
 import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
+import { bodyJsonEncoder } from "./body-json.js";
 import { limitedFetch } from "./fetch.js";
 import { AimdLimiter, RatePacer } from "./pacing.js";
 import { defaultSleep, sendChat, type ChatRequest, type JudgeHealth, type SendResult, type TransportOptions } from "./send.js";
@@ -83,6 +84,8 @@ export function createChatSender(
       ? new RatePacer(cfg.rpm, cfg.tpm, (ms, signal) => sleep(ms * scale, signal), common.transport?.now)
       : undefined;
   const limiter = new AimdLimiter();
+  // request bodies as JSON text, the rubric encoded once (./body-json.ts)
+  const bodyJson = bodyJsonEncoder();
   const send = (req: ChatRequest, opts: SendOptions) =>
     sendChat(client, req, {
       judgeId: cfg.id,
@@ -97,6 +100,7 @@ export function createChatSender(
       health,
       baseURL: cs.baseURL,
       isComplete: opts.isComplete,
+      bodyJson,
     });
   return { sender: { send }, client, limiter, crossOrigin: () => health.crossOrigin };
 }

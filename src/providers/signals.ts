@@ -4,7 +4,7 @@
  */
 
 /**
- * The signal of one request: aborts when `parent` aborts (through {@link scopedSignal}, so no listener piles up
+ * The signal of one request: aborts when `parent` aborts (through the fan-out of {@link scopedSignal}, so no listener piles up
  * on the run's signal) or after `timeoutMs` (reason a `TimeoutError`). Unlike the client's own timeout, which
  * stops when the headers arrive, this one bounds the whole request, body included. `dispose()` clears the timer.
  */
@@ -12,23 +12,20 @@ export function requestSignal(
   parent: AbortSignal | undefined,
   timeoutMs: number,
 ): { signal: AbortSignal; timedOut: () => boolean; dispose: () => void } {
-  const scoped = scopedSignal(parent);
   const ac = new AbortController();
+  // one controller: the request's own, aborted by `parent` through its shared fan-out (no scoped controller between)
+  const unlink = linkChild(parent, ac);
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     ac.abort(new DOMException(`no complete answer within ${timeoutMs} ms`, "TimeoutError"));
   }, Math.max(1, timeoutMs));
-  const onParent = () => ac.abort(scoped.signal?.reason);
-  if (scoped.signal?.aborted) onParent();
-  else scoped.signal?.addEventListener("abort", onParent, { once: true });
   return {
     signal: ac.signal,
     timedOut: () => timedOut && !parent?.aborted,
     dispose: () => {
       clearTimeout(timer);
-      scoped.signal?.removeEventListener("abort", onParent);
-      scoped.dispose();
+      unlink();
     },
   };
 }
@@ -58,11 +55,20 @@ export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function scopedSignal(parent: AbortSignal | undefined): { signal: AbortSignal | undefined; dispose: () => void } {
   if (!parent) return { signal: undefined, dispose: () => {} };
   const ac = new AbortController();
+  return { signal: ac.signal, dispose: linkChild(parent, ac) };
+}
+
+/**
+ * Abort `ac` with `parent`'s reason when `parent` aborts (at once when it already has), through one listener per
+ * parent that fans out to its live children (no MaxListenersExceededWarning at any concurrency).
+ * @returns the unlink (idempotent): after it, `parent` no longer reaches `ac`.
+ */
+function linkChild(parent: AbortSignal | undefined, ac: AbortController): () => void {
+  if (!parent) return () => {};
   if (parent.aborted) {
     ac.abort(parent.reason);
-    return { signal: ac.signal, dispose: () => {} };
+    return () => {};
   }
-  // One listener per parent fans out to the live children (no MaxListenersExceededWarning at any concurrency).
   let live = scopedChildren.get(parent);
   if (!live) {
     const set = new Set<AbortController>();
@@ -79,7 +85,7 @@ export function scopedSignal(parent: AbortSignal | undefined): { signal: AbortSi
   }
   const set = live;
   set.add(ac);
-  return { signal: ac.signal, dispose: () => set.delete(ac) };
+  return () => set.delete(ac);
 }
 
 const scopedChildren = new WeakMap<AbortSignal, Set<AbortController>>();

@@ -36,7 +36,8 @@ export class OnlinePath {
    * Judge one repeat of a trajectory when the judge's limit lets it: skipped when the judge was stopped, the run
    * aborted or the store failed, or (held back, un-judged) when its reservation would pass the cost cap. A
    * `JudgeFatalError` stops the judge; another throw is a `judge_crash` error of the item; the verdict is stored.
-   * @param content `contentSha256(t)` when the caller has it (the index row's), so it is not hashed again.
+   * @param content the trajectory's `contentSha256`, when the caller has it (its index row's): recorded in the
+   *   verdict as `content_sha256`; computed here when not given (a second sha256 over the whole trajectory's JSON).
    */
   schedule(t: Trajectory, judge: Judge, repeat: number, content?: string): void {
     const run = this.run;
