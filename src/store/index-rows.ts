@@ -21,7 +21,7 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
   private readonly shapeCodes = new Map<string, number>();
 
   /** @param ids the trajectory slots (shared with the store). */
-  constructor(private readonly ids: IdSlots) {}
+  constructor(readonly ids: IdSlots) {}
 
   /** Set the slim row of `row.id` (JSON values, as a journal line reads back). */
   set(row: TrajectoryIndexRow): void {
