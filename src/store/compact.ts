@@ -1,11 +1,15 @@
 /**
  * Fixed-width, exact structures for what a run holds per trajectory and per verdict (issue 26: memory that does not
  * grow by kilobytes per trajectory). Nothing here is a lossy fingerprint: a trajectory id maps to a slot number
- * through one exact `Map` (its key string is the one copy of the id the store keeps), repeated strings (judge ids,
+ * exactly (`./id-slots.ts`: its bytes are the one copy of the id the store keeps), repeated strings (judge ids,
  * prompt and configuration hashes, statuses, models) are interned to small integers, and a resume key is the exact
  * pair (slot, interned rest of the key) in a typed-array open-addressing table. So a lookup never confuses two keys,
  * and no collision can skip work.
  */
+import { HashPool } from "./hash-pool.js";
+
+export { IdSlots } from "./id-slots.js";
+export { HashPool } from "./hash-pool.js";
 
 /** Small-integer codes for a set of repeated strings (first seen = 0, 1, 2, ...). */
 export class Interner {
@@ -37,47 +41,6 @@ export class Interner {
 
   get size(): number {
     return this.values.length;
-  }
-}
-
-/**
- * Trajectory id -> slot number (0, 1, 2, ... in first-seen order), exact. {@link canonical} gives the store's one copy
- * of an id string, so the records that name it (index rows, slim verdicts) share it instead of holding their own.
- */
-export class IdSlots {
-  private readonly slots = new Map<string, number>();
-  private readonly ids: string[] = [];
-
-  /** The slot of `id`, adding it when new. */
-  slot(id: string): number {
-    let s = this.slots.get(id);
-    if (s === undefined) {
-      s = this.ids.length;
-      this.slots.set(id, s);
-      this.ids.push(id);
-    }
-    return s;
-  }
-
-  /** The slot of `id`, or -1 when never added. */
-  find(id: string): number {
-    return this.slots.get(id) ?? -1;
-  }
-
-  /** The id of a slot (@throws RangeError for a slot never given). */
-  id(slot: number): string {
-    const v = this.ids[slot];
-    if (v === undefined) throw new RangeError(`no trajectory slot ${slot}`);
-    return v;
-  }
-
-  /** The store's copy of an id (equal to `id`; adds it when new). */
-  canonical(id: string): string {
-    return this.ids[this.slot(id)];
-  }
-
-  get size(): number {
-    return this.ids.length;
   }
 }
 
@@ -120,81 +83,61 @@ export class FloatColumn {
   }
 }
 
-const HEX64 = /^[0-9a-f]{64}$/;
-
 /**
- * Content hashes (`content_sha256`, 64 lowercase hex digits) by slot, as 32 bytes each; any other string (an old or
- * hand-edited index) is kept as it is, so {@link get} always gives back exactly what was set. "" = none set.
+ * Content hashes (`content_sha256`) by slot, each a 4-byte code into a {@link HashPool} that several columns share
+ * (`./hash-pool.ts`: a value held once, 32 bytes for 64 hex digits, any other string as it is), so {@link get}
+ * always gives back exactly what was set. "" = none set.
  */
 export class HashColumn {
-  private bytes = new Uint8Array(32 * 1024);
-  /** 0 = none, 1 = bytes, 2 = kept in {@link odd} */
-  private kind = new Uint8Array(1024);
-  private readonly odd = new Map<number, string>();
+  private readonly codes = new IntColumn();
 
-  private grow(i: number): void {
-    if (i < this.kind.length) return;
-    let n = this.kind.length * 2;
-    while (n <= i) n *= 2;
-    const k = new Uint8Array(n);
-    k.set(this.kind);
-    this.kind = k;
-    const b = new Uint8Array(32 * n);
-    b.set(this.bytes);
-    this.bytes = b;
-  }
+  /** @param pool where the values are held (shared with the other hash columns of a store). */
+  constructor(readonly pool: HashPool = new HashPool()) {}
 
   set(i: number, sha: string): void {
-    this.grow(i);
-    if (HEX64.test(sha)) {
-      this.bytes.set(Buffer.from(sha, "hex"), 32 * i);
-      this.kind[i] = 1;
-      this.odd.delete(i);
-    } else {
-      this.kind[i] = 2;
-      this.odd.set(i, sha);
-    }
+    this.codes.set(i, this.pool.code(sha));
   }
 
   /** Whether slot `i` holds a hash. */
   has(i: number): boolean {
-    return i < this.kind.length && this.kind[i] !== 0;
+    return this.codes.get(i) !== -1;
   }
 
   /** The hash of slot `i` ("" when none). */
   get(i: number): string {
-    if (i >= this.kind.length || this.kind[i] === 0) return "";
-    if (this.kind[i] === 2) return this.odd.get(i)!;
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + 32 * i, 32).toString("hex");
+    const c = this.codes.get(i);
+    return c === -1 ? "" : this.pool.value(c);
   }
 
-  /** Whether slot `i` holds exactly `sha` (no string made for the usual 64-hex case). */
+  /** Whether slot `i` holds exactly `sha` (equal codes: the pool holds each value once; no string made). */
   equals(i: number, sha: string): boolean {
-    if (i >= this.kind.length || this.kind[i] === 0) return false;
-    if (this.kind[i] === 2) return this.odd.get(i) === sha;
-    if (!HEX64.test(sha)) return false;
-    const off = 32 * i;
-    for (let k = 0; k < 32; k++) if (this.bytes[off + k] !== parseInt(sha.substr(2 * k, 2), 16)) return false;
-    return true;
+    const c = this.codes.get(i);
+    return c !== -1 && c === this.pool.find(sha);
   }
 
   /** Forget slot `i`'s hash. */
   clear(i: number): void {
-    if (i < this.kind.length) this.kind[i] = 0;
-    this.odd.delete(i);
+    if (this.codes.get(i) !== -1) this.codes.set(i, -1);
   }
 }
 
 /**
- * An exact map (a, b) -> int (both uint32), open addressing with linear probing in typed arrays (12 bytes a slot,
- * load <= 1/2). Used with a = trajectory slot and b = the interned rest of a resume key.
+ * An exact map (a, b) -> int (both uint32), open addressing with linear probing in typed arrays (12 bytes a slot).
+ * Used with a = trajectory slot and b = the interned rest of a resume key. By default load <= 1/2 and the capacity
+ * doubles (1024, 2048, ...: the order {@link entries} gives depends on it, and the resume keys' loose table keeps it);
+ * {@link PairTable.TIGHT} (load <= 0.7, grown by 1.5x) holds a million pairs in ~18 MB instead of ~25 MB.
  */
 export class PairTable {
+  /** Load <= 0.7, capacity grown by 1.5x: for tables whose {@link entries} order is not used. */
+  static readonly TIGHT = { load: 0.7, growth: 1.5 };
   private cap = 1024;
   private ka = new Uint32Array(this.cap);
   private kb = new Uint32Array(this.cap);
   private vals = new Int32Array(this.cap).fill(-1);
   private n = 0;
+
+  /** @param shape most entries per slot of capacity before growing, and the growth factor. */
+  constructor(private readonly shape: { load: number; growth: number } = { load: 0.5, growth: 2 }) {}
 
   private static hash(a: number, b: number): number {
     let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35);
@@ -204,9 +147,9 @@ export class PairTable {
   }
 
   private index(a: number, b: number): number {
-    const mask = this.cap - 1;
-    let i = PairTable.hash(a, b) & mask;
-    while (this.vals[i] !== -1 && (this.ka[i] !== a || this.kb[i] !== b)) i = (i + 1) & mask;
+    const cap = this.cap;
+    let i = PairTable.hash(a, b) % cap; // = & (cap - 1) for the default power-of-two capacities
+    while (this.vals[i] !== -1 && (this.ka[i] !== a || this.kb[i] !== b)) if (++i === cap) i = 0;
     return i;
   }
 
@@ -218,7 +161,7 @@ export class PairTable {
   /** Set (a, b) -> v (v >= 0). */
   set(a: number, b: number, v: number): void {
     if (v < 0) throw new RangeError("PairTable values are >= 0");
-    if (2 * (this.n + 1) > this.cap) this.rehash();
+    if (this.n + 1 > this.shape.load * this.cap) this.rehash();
     const i = this.index(a, b);
     if (this.vals[i] === -1) {
       this.n++;
@@ -239,7 +182,7 @@ export class PairTable {
 
   private rehash(): void {
     const { ka, kb, vals, cap } = this;
-    this.cap = cap * 2;
+    this.cap = Math.ceil(cap * this.shape.growth);
     this.ka = new Uint32Array(this.cap);
     this.kb = new Uint32Array(this.cap);
     this.vals = new Int32Array(this.cap).fill(-1);

@@ -24,7 +24,7 @@ function deepFreeze(x: unknown): void {
 /** The current verdicts of a run (module docstring). */
 export class CurrentVerdicts implements Iterable<Verdict> {
   /** (trajectory slot, judge + repeat code) -> place */
-  private readonly at = new PairTable();
+  private readonly at = new PairTable(PairTable.TIGHT);
   private readonly rest = new Interner();
   /** per place: the trajectory slot, -1 once superseded */
   private readonly slotAt = new IntColumn();

@@ -25,7 +25,8 @@ import {
   type TrajectoryIndexRow,
 } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
-import { HashColumn, IdSlots, IntColumn, Interner } from "./compact.js";
+import { HashColumn, HashPool, IdSlots, IntColumn, Interner } from "./compact.js";
+import { Utf8Column } from "./utf8-column.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
 import { CurrentVerdicts } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
@@ -174,10 +175,12 @@ export class RunStore {
   /** statuses, configuration hashes, models, reference keys and source folders, interned */
   private readonly codes = new Interner();
   private errorKeys = new Set<string>();
-  private readonly hashes = new HashColumn();
+  /** content hashes, held once for the store and its {@link ledger} */
+  private readonly hashPool = new HashPool();
+  private readonly hashes = new HashColumn(this.hashPool);
   private trajectoryCount = 0;
   private readonly sourceDir = new IntColumn();
-  private readonly sourceFile: string[] = [];
+  private readonly sourceFile = new Utf8Column();
   private readonly refs = new IntColumn();
   /**
    * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
@@ -200,7 +203,7 @@ export class RunStore {
   /** Verdicts stored with requests sent but an unknown cost (no usage, or no price). */
   private paidUnknown = 0;
   /** The latest verdict per (trajectory, judge, repeat) and the content hashes recorded at open (`./ledger.ts`). */
-  readonly ledger = new VerdictLedger(this.ids);
+  readonly ledger = new VerdictLedger(this.ids, this.hashPool);
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -349,8 +352,7 @@ export class RunStore {
     const src = sourceKey(t.source);
     const cut = src.lastIndexOf("/") + 1;
     this.sourceDir.set(slot, this.codes.code(src.slice(0, cut)));
-    while (this.sourceFile.length <= slot) this.sourceFile.push(""); // dense: no holes
-    this.sourceFile[slot] = src.slice(cut);
+    this.sourceFile.set(slot, src.slice(cut));
     this.refs.set(slot, this.codes.code(referenceKey(t.reference)));
   }
 
@@ -412,7 +414,7 @@ export class RunStore {
   trajectorySource(id: string): string | undefined {
     const slot = this.ids.find(id);
     if (slot === -1 || !this.hashes.has(slot)) return undefined;
-    return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile[slot];
+    return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile.get(slot);
   }
 
   /** Whether the stored row of `id` has this content hash. */
