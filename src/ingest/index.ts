@@ -24,6 +24,7 @@ import { plan, type InputFormat } from "./detect.js";
 export { INPUT_FORMATS, type InputFormat } from "./detect.js";
 import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
 import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, type InputFile } from "./walk.js";
+import { IdSlots } from "../store/compact.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
@@ -294,9 +295,10 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
   const max = maxItemBytes(opts);
   const idRoot = await fallbackIdRoot(paths);
   /** id -> the input it was first read from (absolute path, and line for a JSON Lines row). */
-  const seen = new PathTable<string>();
+  const ids = new IdSlots(); // one copy of each id for both tables
+  const seen = new PathTable<string>(ids);
   /** AgentDojo layout id -> the file that first had it (resolved): a different run with the same id is renamed. */
-  const firstFile = new PathTable<string>();
+  const firstFile = new PathTable<string>(ids);
   const ctx = readContext();
   try {
     yield* readAll();
