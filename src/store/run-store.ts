@@ -247,8 +247,14 @@ export class RunStore {
     return s;
   }
 
-  /** @param check called every {@link LOAD_CHECK_EVERY} journal lines (the CLI's heap-size GC trigger). */
+  /**
+   * @param check called every {@link LOAD_CHECK_EVERY} journal lines (the CLI's heap-size GC trigger), and every
+   *   1,024 verdicts or index rows the summary reads back ({@link summaryParts}).
+   */
   private async load(run: string, inputs: string[], check?: () => void): Promise<void> {
+    // the summary's reads of the held verdicts and rows call it too (their rebuilt records are garbage at once)
+    this.current.heapCheck = check;
+    this.indexRows.heapCheck = check;
     const now = new Date().toISOString();
     const fresh: RunSnapshot = {
       version: 1,
@@ -408,6 +414,11 @@ export class RunStore {
    */
   storedConfigs(judgeId: string, promptSha256?: string): StoredConfig[] {
     return this.keys.storedConfigs(judgeId, promptSha256);
+  }
+
+  /** The store's exact trajectory id table, to share with the input read (`ReadOptions.ids`): an id held once. */
+  get idSlots(): IdSlots {
+    return this.ids;
   }
 
   /** Where the stored row of a trajectory id was read from (`sourceKey`: absolute path and line), if stored. */
