@@ -14,6 +14,9 @@ import { restOf } from "./resume-keys.js";
 /** Most distinct shapes shared through the lookup table (each keyed by its JSON, a few hundred bytes). */
 export const SHAPES_SHARED_MAX = 10_000;
 
+/** Verdicts rebuilt between two calls of {@link CurrentVerdicts.heapCheck} (a power of two). */
+export const HEAP_CHECK_EVERY = 1024;
+
 /** Freeze a JSON value and everything in it (a shared shape must not be changed through one verdict). */
 function deepFreeze(x: unknown): void {
   if (typeof x !== "object" || x === null || Object.isFrozen(x)) return;
@@ -62,6 +65,12 @@ export class CurrentVerdicts implements Iterable<Verdict> {
     this.live++;
   }
 
+  /**
+   * Called every {@link HEAP_CHECK_EVERY} verdicts an iteration rebuilds (the CLI's heap-size GC trigger, set by the
+   * store): a summary of a million verdicts makes ~250 MB of short-lived objects that V8 otherwise lets pile up.
+   */
+  heapCheck?: () => void;
+
   /** Current verdicts held. */
   get size(): number {
     return this.live;
@@ -70,6 +79,7 @@ export class CurrentVerdicts implements Iterable<Verdict> {
   /** The current verdicts in storage order, each rebuilt as it is read (its nested parts shared and frozen). */
   *[Symbol.iterator](): Iterator<Verdict> {
     for (let p = 0; p < this.places; p++) {
+      if ((p & (HEAP_CHECK_EVERY - 1)) === HEAP_CHECK_EVERY - 1) this.heapCheck?.();
       const slot = this.slotAt.get(p);
       if (slot === -1) continue;
       yield { trajectory_id: this.ids.id(slot), ...this.shapes[this.shapeAt.get(p)] } as Verdict;
