@@ -44,42 +44,89 @@ export class Interner {
   }
 }
 
-/** A growable Int32Array-backed column, `fill` where never set. */
+/** Next capacity for at least `need` elements: 1.5x steps from `have` (a million elements then waste <= 1/3). */
+function grownSize(have: number, need: number): number {
+  let n = Math.max(16, have);
+  while (n < need) n = Math.ceil(n * 1.5);
+  return n;
+}
+
+/**
+ * A growable column of integers, `fill` where never set. Narrow while it can be: one byte per element as long as
+ * every value set is an integer in `fill .. fill + 255` (codes of few distinct strings, small counts), four (an
+ * Int32Array, which truncates as it always did) from the first value outside it. Exact either way; grown by 1.5x.
+ */
 export class IntColumn {
-  private a: Int32Array;
+  /** value - fill, while every value fits */
+  private narrow: Uint8Array | null;
+  private wide: Int32Array | null = null;
   constructor(private readonly fill = -1, initial = 1024) {
-    this.a = new Int32Array(initial).fill(fill);
+    this.narrow = new Uint8Array(initial);
   }
   get(i: number): number {
-    return i < this.a.length ? this.a[i] : this.fill;
+    if (this.narrow) return i < this.narrow.length ? this.narrow[i] + this.fill : this.fill;
+    return i < this.wide!.length ? this.wide![i] : this.fill;
   }
   set(i: number, v: number): void {
-    if (i >= this.a.length) {
-      let n = this.a.length * 2;
-      while (n <= i) n *= 2;
-      const b = new Int32Array(n).fill(this.fill);
-      b.set(this.a);
-      this.a = b;
+    const d = v - this.fill;
+    if (this.narrow) {
+      if ((d & 0xff) === d) {
+        if (i >= this.narrow.length) {
+          const b = new Uint8Array(grownSize(this.narrow.length, i + 1));
+          b.set(this.narrow);
+          this.narrow = b;
+        }
+        this.narrow[i] = d;
+        return;
+      }
+      this.widen();
     }
-    this.a[i] = v;
+    let w = this.wide!;
+    if (i >= w.length) {
+      const b = new Int32Array(grownSize(w.length, i + 1)).fill(this.fill);
+      b.set(w);
+      this.wide = w = b;
+    }
+    w[i] = v;
+  }
+  private widen(): void {
+    const n = this.narrow!;
+    const w = new Int32Array(n.length);
+    for (let k = 0; k < n.length; k++) w[k] = n[k] + this.fill;
+    this.wide = w;
+    this.narrow = null;
   }
 }
 
-/** A growable Float64Array-backed column (NaN where never set). */
+/**
+ * A growable column of numbers (NaN where never set). Most runs store costs that are 0 or unknown: those take one
+ * byte each (a kind); any other value is kept exactly in a Float64Array made on first use. Grown by 1.5x.
+ */
 export class FloatColumn {
-  private a = new Float64Array(1024).fill(NaN);
+  /** 0 = NaN (never set or set to NaN), 1 = +0, 2 = in {@link vals} */
+  private kind = new Uint8Array(1024);
+  private vals: Float64Array | null = null;
   get(i: number): number {
-    return i < this.a.length ? this.a[i] : NaN;
+    const k = i < this.kind.length ? this.kind[i] : 0;
+    return k === 0 ? NaN : k === 1 ? 0 : this.vals![i];
   }
   set(i: number, v: number): void {
-    if (i >= this.a.length) {
-      let n = this.a.length * 2;
-      while (n <= i) n *= 2;
-      const b = new Float64Array(n).fill(NaN);
-      b.set(this.a);
-      this.a = b;
+    if (i >= this.kind.length) {
+      const b = new Uint8Array(grownSize(this.kind.length, i + 1));
+      b.set(this.kind);
+      this.kind = b;
     }
-    this.a[i] = v;
+    if (Number.isNaN(v)) this.kind[i] = 0;
+    else if (Object.is(v, 0)) this.kind[i] = 1;
+    else {
+      if (!this.vals || this.vals.length < this.kind.length) {
+        const b = new Float64Array(this.kind.length);
+        if (this.vals) b.set(this.vals);
+        this.vals = b;
+      }
+      this.vals[i] = v;
+      this.kind[i] = 2;
+    }
   }
 }
 
@@ -125,19 +172,26 @@ export class HashColumn {
  * An exact map (a, b) -> int (both uint32), open addressing with linear probing in typed arrays (12 bytes a slot).
  * Used with a = trajectory slot and b = the interned rest of a resume key. By default load <= 1/2 and the capacity
  * doubles (1024, 2048, ...: the order {@link entries} gives depends on it, and the resume keys' loose table keeps it);
- * {@link PairTable.TIGHT} (load <= 0.7, grown by 1.5x) holds a million pairs in ~18 MB instead of ~25 MB.
+ * {@link PairTable.TIGHT} (load <= 0.7, grown by 1.5x, dense first key) holds a million pairs in ~4-18 MB instead
+ * of ~25 MB. Dense: the pairs whose b is the first b ever set (in a run, the one judge and repeat most keys have)
+ * are a plain column a -> value (an {@link IntColumn}), the others go to the table; exact all the same.
  */
 export class PairTable {
   /** Load <= 0.7, capacity grown by 1.5x: for tables whose {@link entries} order is not used. */
-  static readonly TIGHT = { load: 0.7, growth: 1.5 };
+  static readonly TIGHT = { load: 0.7, growth: 1.5, dense: true };
   private cap = 1024;
   private ka = new Uint32Array(this.cap);
   private kb = new Uint32Array(this.cap);
   private vals = new Int32Array(this.cap).fill(-1);
   private n = 0;
 
-  /** @param shape most entries per slot of capacity before growing, and the growth factor. */
-  constructor(private readonly shape: { load: number; growth: number } = { load: 0.5, growth: 2 }) {}
+  /** the b of the dense column (-1 until the first set), its column and how many pairs it holds */
+  private denseB = -1;
+  private dense: IntColumn | null = null;
+  private denseN = 0;
+
+  /** @param shape most entries per slot of capacity before growing, the growth factor, and whether the first b is dense. */
+  constructor(private readonly shape: { load: number; growth: number; dense?: boolean } = { load: 0.5, growth: 2 }) {}
 
   private static hash(a: number, b: number): number {
     let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35);
@@ -155,12 +209,22 @@ export class PairTable {
 
   /** The value of (a, b), or -1. */
   get(a: number, b: number): number {
-    return this.vals[this.index(a, b)];
+    if (b === this.denseB) return this.dense!.get(a);
+    return this.n === 0 ? -1 : this.vals[this.index(a, b)];
   }
 
   /** Set (a, b) -> v (v >= 0). */
   set(a: number, b: number, v: number): void {
     if (v < 0) throw new RangeError("PairTable values are >= 0");
+    if (this.shape.dense && (this.denseB === -1 || b === this.denseB)) {
+      if (this.denseB === -1) {
+        this.denseB = b;
+        this.dense = new IntColumn();
+      }
+      if (this.dense!.get(a) === -1) this.denseN++;
+      this.dense!.set(a, v);
+      return;
+    }
     if (this.n + 1 > this.shape.load * this.cap) this.rehash();
     const i = this.index(a, b);
     if (this.vals[i] === -1) {
@@ -172,11 +236,18 @@ export class PairTable {
   }
 
   get size(): number {
-    return this.n;
+    return this.n + this.denseN;
   }
 
-  /** Every (a, b, value), in table order. */
+  /** Every (a, b, value), in table order (a dense table: its dense column first, by a). */
   *entries(): Generator<[number, number, number]> {
+    for (let a = 0, seen = 0; seen < this.denseN; a++) {
+      const v = this.dense!.get(a);
+      if (v !== -1) {
+        seen++;
+        yield [a, this.denseB, v];
+      }
+    }
     for (let i = 0; i < this.cap; i++) if (this.vals[i] !== -1) yield [this.ka[i], this.kb[i], this.vals[i]];
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HashColumn, HashPool, IdSlots, Interner, PairTable } from "../../src/store/compact.js";
+import { FloatColumn, HashColumn, HashPool, IdSlots, IntColumn, Interner, PairTable } from "../../src/store/compact.js";
 import { Utf8Column } from "../../src/store/utf8-column.js";
 
 describe("compact per-trajectory structures (issue 26)", () => {
@@ -75,6 +75,39 @@ describe("compact per-trajectory structures (issue 26)", () => {
       expect(t.get(a, b)).toBe(v);
     }
     expect(t.get(12_345, 0)).toBe(-1);
+    expect(t.get(0, 9)).toBe(-1);
+    const all = [...t.entries()];
+    expect(all.length).toBe(ref.size);
+    for (const [a, b, v] of all) expect(ref.get(`${a},${b}`)).toBe(v);
+  });
+
+  it("IntColumn is exact narrow (one byte) and after widening; FloatColumn keeps 0, NaN and any other value", () => {
+    const c = new IntColumn();
+    const d = new IntColumn(0);
+    for (let i = 0; i < 3000; i++) {
+      c.set(i, (i % 257) - 1);
+      d.set(i, i % 7);
+    }
+    expect(c.get(5)).toBe(4);
+    expect(c.get(3000)).toBe(-1);
+    expect(d.get(3000)).toBe(0);
+    expect(d.get(13)).toBe(6);
+    c.set(10, 1_000_000);
+    c.set(11, -5);
+    expect(c.get(10)).toBe(1_000_000);
+    expect(c.get(11)).toBe(-5);
+    for (let i = 12; i < 3000; i++) expect(c.get(i)).toBe((i % 257) - 1);
+    const f = new FloatColumn();
+    f.set(0, 0);
+    f.set(1, 0.0125);
+    f.set(5000, -0);
+    f.set(3, NaN);
+    expect(f.get(0)).toBe(0);
+    expect(f.get(1)).toBe(0.0125);
+    expect(Object.is(f.get(5000), -0)).toBe(true);
+    expect(f.get(3)).toBeNaN();
+    expect(f.get(2)).toBeNaN();
+    expect(f.get(99_999)).toBeNaN();
   });
 
   it("IdSlots is exact across growth, for ASCII and non-ASCII ids, and gives each id back", () => {
