@@ -17,8 +17,8 @@ export const SHAPES_SHARED_MAX = 10_000;
 /** Verdicts rebuilt between two calls of {@link CurrentVerdicts.heapCheck} (a power of two). */
 export const HEAP_CHECK_EVERY = 1024;
 
-/** Freeze a JSON value and everything in it (a shared shape must not be changed through one verdict). */
-function deepFreeze(x: unknown): void {
+/** Freeze a JSON value and everything in it (a shared part must not be changed through one of its holders). */
+export function deepFreeze(x: unknown): void {
   if (typeof x !== "object" || x === null || Object.isFrozen(x)) return;
   Object.freeze(x);
   for (const v of Object.values(x)) deepFreeze(v);

@@ -28,7 +28,7 @@ import { VerdictLedger } from "./ledger.js";
 import { HashColumn, HashPool, IdSlots, IntColumn, Interner } from "./compact.js";
 import { Utf8Column } from "./utf8-column.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
-import { CurrentVerdicts } from "./current-verdicts.js";
+import { CurrentVerdicts, deepFreeze } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
 
 /** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
@@ -118,13 +118,6 @@ const SHARED_MAX = 10_000;
 const SHARED_VERDICT_FIELDS = ["judge_id", "judge_model", "judge_family", "prompt_sha256", "judge_config_sha256", "status", "label", "label_claimed", "label_basis", "surface", "agent_model"];
 /** The findings of a slim verdict without findings (shared, frozen). */
 const NO_FINDINGS: Verdict["findings"] = Object.freeze([]) as unknown as Verdict["findings"];
-
-/** Freeze a JSON value and everything in it (a shared part must not be changed through one of its holders). */
-function deepFreeze(x: unknown): void {
-  if (typeof x !== "object" || x === null || Object.isFrozen(x)) return;
-  Object.freeze(x);
-  for (const v of Object.values(x)) deepFreeze(v);
-}
 
 /** What a run's summary is built from (`RunStore.summaryInputs`, or the three readers on a closed run). */
 export interface SummaryInputs {
