@@ -217,7 +217,11 @@ export function summarizeRun(
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22); the slim
   // rows label keeps carry no task ids, so here the attack sets are compared (the paper table and the report, which
   // read the whole index, compare the (suite, user task, injection task, attack) cells too)
-  warnings.push(...attackMixWarnings([...index.values()].filter((t) => t.attacked).map((t) => ({ model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack }))));
+  // (streamed: a copy of a million index rows was the summary's peak, ~300 MB)
+  function* attackedMix() {
+    for (const t of index.values()) if (t.attacked) yield { model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack };
+  }
+  warnings.push(...attackMixWarnings(attackedMix()));
   return {
     run,
     trajectories: index.size,
