@@ -41,8 +41,9 @@ export interface StoredVerdictInfo {
 
 /**
  * The latest verdict per (trajectory, judge, repeat) and the content hashes the run's index recorded, held compactly
- * (`./compact.ts`: a slot per trajectory id, interned strings, typed-array columns: some 60 bytes a verdict instead
- * of a string key and an object). Exact: lookups compare whole ids and interned values, never fingerprints.
+ * (`./compact.ts`: a slot per trajectory id, interned strings, typed-array columns, content hashes as codes into a
+ * pool shared with the store: some 30-60 bytes a verdict instead of a string key and an object). Exact: lookups
+ * compare whole ids and interned values, never fingerprints.
  */
 export class VerdictLedger {
   /** (trajectory slot, judge + repeat code) -> record number */

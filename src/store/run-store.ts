@@ -161,7 +161,7 @@ export class RunStore {
   /**
    * What is held per trajectory and per verdict, compactly and exactly (`./compact.ts`, issue 26): one slot per
    * trajectory id (shared with the {@link ledger}); the resume keys (`./resume-keys.ts`); per slot the content hash
-   * of the latest index row (32 bytes), its source (interned folder + file name) and its {@link referenceKey} (interned).
+   * of the latest index row (a code into the {@link hashPool}), its source (folder + file name) and {@link referenceKey}.
    */
   private readonly ids = new IdSlots();
   private readonly keys = new ResumeKeys(this.ids);
