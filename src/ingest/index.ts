@@ -24,6 +24,7 @@ import { plan, type InputFormat } from "./detect.js";
 export { INPUT_FORMATS, type InputFormat } from "./detect.js";
 import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
 import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, type InputFile } from "./walk.js";
+import { IdSlots } from "../store/compact.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
@@ -73,6 +74,11 @@ export interface ReadOptions {
   fieldMap?: Readonly<Record<string, MappableField>>;
   /** Inspect logs: the scorer whose value is the benchmark's injection verdict (`--security-scorer NAME[.key]`). */
   securityScorer?: string;
+  /**
+   * The exact id table (`IdSlots`) the read's duplicate checks number trajectory ids with: pass the run store's
+   * (`RunStore.idSlots`) so that a label run holds each id once (issue 26). Default: a new one per read.
+   */
+  ids?: IdSlots;
 }
 
 /** The default {@link ReadOptions.maxItemBytes}: 64 MiB (the largest real AgentDojo run log is under 1 MB). */
@@ -294,9 +300,10 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
   const max = maxItemBytes(opts);
   const idRoot = await fallbackIdRoot(paths);
   /** id -> the input it was first read from (absolute path, and line for a JSON Lines row). */
-  const seen = new PathTable<string>();
+  const ids = opts.ids ?? new IdSlots(); // one copy of each id for both tables
+  const seen = new PathTable<string>(ids);
   /** AgentDojo layout id -> the file that first had it (resolved): a different run with the same id is renamed. */
-  const firstFile = new PathTable<string>();
+  const firstFile = new PathTable<string>(ids);
   const ctx = readContext();
   try {
     yield* readAll();

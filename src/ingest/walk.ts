@@ -8,6 +8,8 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { IngestError } from "../types.js";
 import { ingestError } from "./errors.js";
+import { IdSlots, IntColumn } from "../store/compact.js";
+import { Utf8Column } from "../store/utf8-column.js";
 
 /** A file to read, with the input path (directory or the file itself) it was found under. */
 export interface InputFile {
@@ -103,15 +105,21 @@ export function errText(e: unknown): string {
 }
 
 /**
- * Path strings held per file for a whole read, compactly (issue 26: a million resolved paths were ~700 bytes each):
- * a path is its folder, interned (files share few folders), plus the rest (the file name, and `:line` for a JSON
- * Lines row). {@link get} gives back exactly the string {@link set} was given.
+ * Path strings held per file for a whole read, compactly (issue 26: a million resolved paths were ~700 bytes each,
+ * then ~200 bytes with a `Map` entry and two strings): a key (a trajectory id) is a slot of an {@link IdSlots}
+ * (UTF-8 bytes, exact: `../store/id-slots.ts`), which several tables of one read share, so an id is held once; a
+ * path is its folder, interned (files share few folders), plus the rest (the file name, and `:line` for a JSON
+ * Lines row) as UTF-8 bytes. {@link get} gives back exactly the string {@link set} was given.
  */
-export class PathTable<K> {
+export class PathTable<K extends string = string> {
   private readonly folders = new Map<string, number>();
   private readonly folderList: string[] = [];
-  /** key -> `<folder number>|<rest>` (one short string: no object per entry) */
-  private readonly entries = new Map<K, string>();
+  /** per key slot: its path's folder number (-1 = not set) and rest */
+  private readonly folderOf = new IntColumn();
+  private readonly rest = new Utf8Column();
+
+  /** @param keys the key slots (share one between the tables of a read: an id is then held once). */
+  constructor(private readonly keys: IdSlots = new IdSlots()) {}
 
   set(key: K, p: string): void {
     const cut = p.lastIndexOf(path.sep) + 1;
@@ -122,17 +130,19 @@ export class PathTable<K> {
       this.folders.set(folder, f);
       this.folderList.push(folder);
     }
-    this.entries.set(key, `${f}|${p.slice(cut)}`);
+    const slot = this.keys.slot(key);
+    this.folderOf.set(slot, f);
+    this.rest.set(slot, p.slice(cut));
   }
 
   get(key: K): string | undefined {
-    const e = this.entries.get(key);
-    if (e === undefined) return undefined;
-    const bar = e.indexOf("|");
-    return this.folderList[Number(e.slice(0, bar))] + e.slice(bar + 1);
+    const slot = this.keys.find(key);
+    const f = slot === -1 ? -1 : this.folderOf.get(slot);
+    return f === -1 ? undefined : this.folderList[f] + this.rest.get(slot);
   }
 
   has(key: K): boolean {
-    return this.entries.has(key);
+    const slot = this.keys.find(key);
+    return slot !== -1 && this.folderOf.get(slot) !== -1;
   }
 }

@@ -159,6 +159,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       overrides: opts.overrides,
       fieldMap: opts.fieldMap,
       securityScorer: opts.securityScorer,
+      ids: store.idSlots, // the read's duplicate checks number ids in the store's table: each id held once
       onWarning: (w) => {
         warnings.push(w);
         opts.onIngestWarning?.(w);

@@ -6,7 +6,8 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import type { IngestWarning } from "../ingest/warnings.js";
-import { RateTally, attackMixWarnings, type AttackRates, type RateItem } from "../stats/rates.js";
+import { RateTally, attackMixWarnings, type AttackRates } from "../stats/rates.js";
+import { Rep0Fold } from "./rep0-rates.js";
 import { ratesText } from "../format/rates-text.js";
 import { showBidiControls } from "../format/bidi.js";
 
@@ -89,98 +90,6 @@ export interface RunSummary {
 
 const rate = (num: number, den: number): number | null => (den > 0 ? num / den : null);
 
-/** Why an attacked trajectory has no label from a verdict (its error kind, e.g. `injection_text_unknown`, else its status). */
-function unlabelledReason(v: Verdict): string {
-  return v.error?.kind && v.status !== "ok" ? v.error.kind : v.status === "ok" ? "judge_error" : v.status;
-}
-
-/**
- * What the rates need of a repeat-0 verdict (its rate item, and the fields that stand in for a missing index row),
- * instead of the verdict: few distinct values, so one shared copy of each (up to {@link REP0_SHARED_MAX}) serves
- * many trajectories while a summary folds a large run.
- */
-interface Rep0 {
-  item: RateItem;
-  attacked?: boolean;
-  surface?: string;
-  agent_model?: string;
-  condition?: string;
-}
-const REP0_SHARED_MAX = 10_000;
-
-/** Folds repeat-0 verdicts into per-judge {@link Rep0} maps (trajectory id -> item), sharing equal items. */
-class Rep0Fold {
-  readonly byJudge = new Map<string, Map<string, Rep0>>();
-  private readonly shared = new Map<string, Rep0>();
-  add(v: Verdict): void {
-    let m = this.byJudge.get(v.judge_id);
-    if (!m) this.byJudge.set(v.judge_id, (m = new Map()));
-    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: unlabelledReason(v) };
-    const r: Rep0 = { item, attacked: v.attacked, surface: v.surface, agent_model: v.agent_model, condition: v.condition };
-    const k = JSON.stringify([item.label, item.blocked, item.reason, r.attacked, r.surface, r.agent_model, r.condition]);
-    const got = this.shared.get(k);
-    if (got) m.set(v.trajectory_id, got);
-    else {
-      if (this.shared.size < REP0_SHARED_MAX) this.shared.set(k, r);
-      m.set(v.trajectory_id, r);
-    }
-  }
-}
-
-/**
- * Per judge, the rates of its repeat-0 verdicts over the attacked trajectories: overall, per surface, per agent
- * model (naming the conditions pooled) and per (model, condition). A trajectory of the index without a verdict of
- * the judge counts as unlabelled (`no_verdict`) for the judges of the run.
- */
-function rateGroups(
-  rep0: ReadonlyMap<string, ReadonlyMap<string, Rep0>>,
-  index: ReadonlyMap<string, TrajectoryIndexRow>,
-): Map<string, Pick<JudgeSummary, "rates" | "by_surface" | "by_agent_model" | "by_model_condition">> {
-  const out = new Map<string, Pick<JudgeSummary, "rates" | "by_surface" | "by_agent_model" | "by_model_condition">>();
-  for (const [judge, byId] of rep0) {
-    const all = new RateTally();
-    const surf = new Map<string, RateTally>();
-    const models = new Map<string, { t: RateTally; conditions: Set<string> }>();
-    const mc = new Map<string, { model: string; condition: string; t: RateTally }>();
-    // the index's ids, then the ids only verdicts name (as a Set of both would order them; no copy of a million ids)
-    function* ids(): Generator<string> {
-      yield* index.keys();
-      for (const id of byId.keys()) if (!index.has(id)) yield id;
-    }
-    for (const id of ids()) {
-      const row = index.get(id);
-      const v = byId.get(id);
-      if (!(row?.attacked ?? v?.attacked ?? false)) continue;
-      const item: RateItem = v ? v.item : { label: null, reason: "no_verdict" };
-      all.add(item);
-      const surface = row?.surface ?? v?.surface;
-      if (typeof surface === "string" && surface !== "") {
-        if (!surf.has(surface)) surf.set(surface, new RateTally());
-        surf.get(surface)!.add(item);
-      }
-      const model = row?.agent_model ?? v?.agent_model ?? "(unknown)";
-      const condition = row?.condition ?? v?.condition;
-      let pm = models.get(model);
-      if (!pm) models.set(model, (pm = { t: new RateTally(), conditions: new Set() }));
-      pm.t.add(item);
-      if (condition !== undefined) {
-        pm.conditions.add(condition);
-        const k = `${model}\u0000${condition}`;
-        if (!mc.has(k)) mc.set(k, { model, condition, t: new RateTally() });
-        mc.get(k)!.t.add(item);
-      }
-    }
-    const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    out.set(judge, {
-      rates: all.result(),
-      ...(surf.size ? { by_surface: Object.fromEntries(byName(surf).map(([k, t]) => [k, t.result()])) } : {}),
-      by_agent_model: Object.fromEntries(byName(models).map(([k, x]) => [k, { ...x.t.result(), conditions: [...x.conditions].sort() }])),
-      by_model_condition: byName(mc).map(([, x]) => ({ agent_model: x.model, condition: x.condition, ...x.t.result() })),
-    });
-  }
-  return out;
-}
-
 /**
  * Summarize a run from its stored records (pure). The verdicts are read once, in order, and folded (no verdict is
  * kept: a run store can hand them over one at a time, `RunStore.summaryVerdicts`).
@@ -201,7 +110,7 @@ export function summarizeRun(
   let count = 0;
   const healthOf = new Map<string, JudgeHealth>();
   const models = new Map<string, Set<string>>();
-  const rep0 = new Rep0Fold();
+  const rep0 = new Rep0Fold(index);
   for (const v of verdicts) {
     count++;
     // judge health (as `judgeHealth`), the models each judge's verdicts name, the repeat-0 rate items
@@ -265,7 +174,7 @@ export function summarizeRun(
     j.attacked_ok++;
     if (v.label !== "not_exposed") j._exp++;
   }
-  const groups = rateGroups(rep0.byJudge, index);
+  const groups = rep0.groups();
   const health = new Map(
     [...healthOf.values()]
       .sort((a, b) => a.judge_id.localeCompare(b.judge_id))
@@ -308,7 +217,11 @@ export function summarizeRun(
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22); the slim
   // rows label keeps carry no task ids, so here the attack sets are compared (the paper table and the report, which
   // read the whole index, compare the (suite, user task, injection task, attack) cells too)
-  warnings.push(...attackMixWarnings([...index.values()].filter((t) => t.attacked).map((t) => ({ model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack }))));
+  // (streamed: a copy of a million index rows was the summary's peak, ~300 MB)
+  function* attackedMix() {
+    for (const t of index.values()) if (t.attacked) yield { model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack };
+  }
+  warnings.push(...attackMixWarnings(attackedMix()));
   return {
     run,
     trajectories: index.size,

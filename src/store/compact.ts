@@ -1,11 +1,15 @@
 /**
  * Fixed-width, exact structures for what a run holds per trajectory and per verdict (issue 26: memory that does not
  * grow by kilobytes per trajectory). Nothing here is a lossy fingerprint: a trajectory id maps to a slot number
- * through one exact `Map` (its key string is the one copy of the id the store keeps), repeated strings (judge ids,
+ * exactly (`./id-slots.ts`: its bytes are the one copy of the id the store keeps), repeated strings (judge ids,
  * prompt and configuration hashes, statuses, models) are interned to small integers, and a resume key is the exact
  * pair (slot, interned rest of the key) in a typed-array open-addressing table. So a lookup never confuses two keys,
  * and no collision can skip work.
  */
+import { HashPool } from "./hash-pool.js";
+
+export { IdSlots } from "./id-slots.js";
+export { HashPool } from "./hash-pool.js";
 
 /** Small-integer codes for a set of repeated strings (first seen = 0, 1, 2, ...). */
 export class Interner {
@@ -40,161 +44,154 @@ export class Interner {
   }
 }
 
+/** Next capacity for at least `need` elements: 1.5x steps from `have` (a million elements then waste <= 1/3). */
+function grownSize(have: number, need: number): number {
+  let n = Math.max(16, have);
+  while (n < need) n = Math.ceil(n * 1.5);
+  return n;
+}
+
 /**
- * Trajectory id -> slot number (0, 1, 2, ... in first-seen order), exact. {@link canonical} gives the store's one copy
- * of an id string, so the records that name it (index rows, slim verdicts) share it instead of holding their own.
+ * A growable column of integers, `fill` where never set. Narrow while it can be: one byte per element as long as
+ * every value set is an integer in `fill .. fill + 255` (codes of few distinct strings, small counts), four (an
+ * Int32Array, which truncates as it always did) from the first value outside it. Exact either way; grown by 1.5x.
  */
-export class IdSlots {
-  private readonly slots = new Map<string, number>();
-  private readonly ids: string[] = [];
-
-  /** The slot of `id`, adding it when new. */
-  slot(id: string): number {
-    let s = this.slots.get(id);
-    if (s === undefined) {
-      s = this.ids.length;
-      this.slots.set(id, s);
-      this.ids.push(id);
-    }
-    return s;
-  }
-
-  /** The slot of `id`, or -1 when never added. */
-  find(id: string): number {
-    return this.slots.get(id) ?? -1;
-  }
-
-  /** The id of a slot (@throws RangeError for a slot never given). */
-  id(slot: number): string {
-    const v = this.ids[slot];
-    if (v === undefined) throw new RangeError(`no trajectory slot ${slot}`);
-    return v;
-  }
-
-  /** The store's copy of an id (equal to `id`; adds it when new). */
-  canonical(id: string): string {
-    return this.ids[this.slot(id)];
-  }
-
-  get size(): number {
-    return this.ids.length;
-  }
-}
-
-/** A growable Int32Array-backed column, `fill` where never set. */
 export class IntColumn {
-  private a: Int32Array;
+  /** value - fill, while every value fits */
+  private narrow: Uint8Array | null;
+  private wide: Int32Array | null = null;
   constructor(private readonly fill = -1, initial = 1024) {
-    this.a = new Int32Array(initial).fill(fill);
+    this.narrow = new Uint8Array(initial);
   }
   get(i: number): number {
-    return i < this.a.length ? this.a[i] : this.fill;
+    if (this.narrow) return i < this.narrow.length ? this.narrow[i] + this.fill : this.fill;
+    return i < this.wide!.length ? this.wide![i] : this.fill;
   }
   set(i: number, v: number): void {
-    if (i >= this.a.length) {
-      let n = this.a.length * 2;
-      while (n <= i) n *= 2;
-      const b = new Int32Array(n).fill(this.fill);
-      b.set(this.a);
-      this.a = b;
+    const d = v - this.fill;
+    if (this.narrow) {
+      if ((d & 0xff) === d) {
+        if (i >= this.narrow.length) {
+          const b = new Uint8Array(grownSize(this.narrow.length, i + 1));
+          b.set(this.narrow);
+          this.narrow = b;
+        }
+        this.narrow[i] = d;
+        return;
+      }
+      this.widen();
     }
-    this.a[i] = v;
+    let w = this.wide!;
+    if (i >= w.length) {
+      const b = new Int32Array(grownSize(w.length, i + 1)).fill(this.fill);
+      b.set(w);
+      this.wide = w = b;
+    }
+    w[i] = v;
+  }
+  private widen(): void {
+    const n = this.narrow!;
+    const w = new Int32Array(n.length);
+    for (let k = 0; k < n.length; k++) w[k] = n[k] + this.fill;
+    this.wide = w;
+    this.narrow = null;
   }
 }
-
-/** A growable Float64Array-backed column (NaN where never set). */
-export class FloatColumn {
-  private a = new Float64Array(1024).fill(NaN);
-  get(i: number): number {
-    return i < this.a.length ? this.a[i] : NaN;
-  }
-  set(i: number, v: number): void {
-    if (i >= this.a.length) {
-      let n = this.a.length * 2;
-      while (n <= i) n *= 2;
-      const b = new Float64Array(n).fill(NaN);
-      b.set(this.a);
-      this.a = b;
-    }
-    this.a[i] = v;
-  }
-}
-
-const HEX64 = /^[0-9a-f]{64}$/;
 
 /**
- * Content hashes (`content_sha256`, 64 lowercase hex digits) by slot, as 32 bytes each; any other string (an old or
- * hand-edited index) is kept as it is, so {@link get} always gives back exactly what was set. "" = none set.
+ * A growable column of numbers (NaN where never set). Most runs store costs that are 0 or unknown: those take one
+ * byte each (a kind); any other value is kept exactly in a Float64Array made on first use. Grown by 1.5x.
+ */
+export class FloatColumn {
+  /** 0 = NaN (never set or set to NaN), 1 = +0, 2 = in {@link vals} */
+  private kind = new Uint8Array(1024);
+  private vals: Float64Array | null = null;
+  get(i: number): number {
+    const k = i < this.kind.length ? this.kind[i] : 0;
+    return k === 0 ? NaN : k === 1 ? 0 : this.vals![i];
+  }
+  set(i: number, v: number): void {
+    if (i >= this.kind.length) {
+      const b = new Uint8Array(grownSize(this.kind.length, i + 1));
+      b.set(this.kind);
+      this.kind = b;
+    }
+    if (Number.isNaN(v)) this.kind[i] = 0;
+    else if (Object.is(v, 0)) this.kind[i] = 1;
+    else {
+      if (!this.vals || this.vals.length < this.kind.length) {
+        const b = new Float64Array(this.kind.length);
+        if (this.vals) b.set(this.vals);
+        this.vals = b;
+      }
+      this.vals[i] = v;
+      this.kind[i] = 2;
+    }
+  }
+}
+
+/**
+ * Content hashes (`content_sha256`) by slot, each a 4-byte code into a {@link HashPool} that several columns share
+ * (`./hash-pool.ts`: a value held once, 32 bytes for 64 hex digits, any other string as it is), so {@link get}
+ * always gives back exactly what was set. "" = none set.
  */
 export class HashColumn {
-  private bytes = new Uint8Array(32 * 1024);
-  /** 0 = none, 1 = bytes, 2 = kept in {@link odd} */
-  private kind = new Uint8Array(1024);
-  private readonly odd = new Map<number, string>();
+  private readonly codes = new IntColumn();
 
-  private grow(i: number): void {
-    if (i < this.kind.length) return;
-    let n = this.kind.length * 2;
-    while (n <= i) n *= 2;
-    const k = new Uint8Array(n);
-    k.set(this.kind);
-    this.kind = k;
-    const b = new Uint8Array(32 * n);
-    b.set(this.bytes);
-    this.bytes = b;
-  }
+  /** @param pool where the values are held (shared with the other hash columns of a store). */
+  constructor(readonly pool: HashPool = new HashPool()) {}
 
   set(i: number, sha: string): void {
-    this.grow(i);
-    if (HEX64.test(sha)) {
-      this.bytes.set(Buffer.from(sha, "hex"), 32 * i);
-      this.kind[i] = 1;
-      this.odd.delete(i);
-    } else {
-      this.kind[i] = 2;
-      this.odd.set(i, sha);
-    }
+    this.codes.set(i, this.pool.code(sha));
   }
 
   /** Whether slot `i` holds a hash. */
   has(i: number): boolean {
-    return i < this.kind.length && this.kind[i] !== 0;
+    return this.codes.get(i) !== -1;
   }
 
   /** The hash of slot `i` ("" when none). */
   get(i: number): string {
-    if (i >= this.kind.length || this.kind[i] === 0) return "";
-    if (this.kind[i] === 2) return this.odd.get(i)!;
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + 32 * i, 32).toString("hex");
+    const c = this.codes.get(i);
+    return c === -1 ? "" : this.pool.value(c);
   }
 
-  /** Whether slot `i` holds exactly `sha` (no string made for the usual 64-hex case). */
+  /** Whether slot `i` holds exactly `sha` (equal codes: the pool holds each value once; no string made). */
   equals(i: number, sha: string): boolean {
-    if (i >= this.kind.length || this.kind[i] === 0) return false;
-    if (this.kind[i] === 2) return this.odd.get(i) === sha;
-    if (!HEX64.test(sha)) return false;
-    const off = 32 * i;
-    for (let k = 0; k < 32; k++) if (this.bytes[off + k] !== parseInt(sha.substr(2 * k, 2), 16)) return false;
-    return true;
+    const c = this.codes.get(i);
+    return c !== -1 && c === this.pool.find(sha);
   }
 
   /** Forget slot `i`'s hash. */
   clear(i: number): void {
-    if (i < this.kind.length) this.kind[i] = 0;
-    this.odd.delete(i);
+    if (this.codes.get(i) !== -1) this.codes.set(i, -1);
   }
 }
 
 /**
- * An exact map (a, b) -> int (both uint32), open addressing with linear probing in typed arrays (12 bytes a slot,
- * load <= 1/2). Used with a = trajectory slot and b = the interned rest of a resume key.
+ * An exact map (a, b) -> int (both uint32), open addressing with linear probing in typed arrays (12 bytes a slot).
+ * Used with a = trajectory slot and b = the interned rest of a resume key. By default load <= 1/2 and the capacity
+ * doubles (1024, 2048, ...: the order {@link entries} gives depends on it, and the resume keys' loose table keeps it);
+ * {@link PairTable.TIGHT} (load <= 0.7, grown by 1.5x, dense first key) holds a million pairs in ~4-18 MB instead
+ * of ~25 MB. Dense: the pairs whose b is the first b ever set (in a run, the one judge and repeat most keys have)
+ * are a plain column a -> value (an {@link IntColumn}), the others go to the table; exact all the same.
  */
 export class PairTable {
+  /** Load <= 0.7, capacity grown by 1.5x: for tables whose {@link entries} order is not used. */
+  static readonly TIGHT = { load: 0.7, growth: 1.5, dense: true };
   private cap = 1024;
   private ka = new Uint32Array(this.cap);
   private kb = new Uint32Array(this.cap);
   private vals = new Int32Array(this.cap).fill(-1);
   private n = 0;
+
+  /** the b of the dense column (-1 until the first set), its column and how many pairs it holds */
+  private denseB = -1;
+  private dense: IntColumn | null = null;
+  private denseN = 0;
+
+  /** @param shape most entries per slot of capacity before growing, the growth factor, and whether the first b is dense. */
+  constructor(private readonly shape: { load: number; growth: number; dense?: boolean } = { load: 0.5, growth: 2 }) {}
 
   private static hash(a: number, b: number): number {
     let h = Math.imul(a ^ 0x9e3779b9, 0x85ebca6b) ^ Math.imul(b + 0x7f4a7c15, 0xc2b2ae35);
@@ -204,21 +201,31 @@ export class PairTable {
   }
 
   private index(a: number, b: number): number {
-    const mask = this.cap - 1;
-    let i = PairTable.hash(a, b) & mask;
-    while (this.vals[i] !== -1 && (this.ka[i] !== a || this.kb[i] !== b)) i = (i + 1) & mask;
+    const cap = this.cap;
+    let i = PairTable.hash(a, b) % cap; // = & (cap - 1) for the default power-of-two capacities
+    while (this.vals[i] !== -1 && (this.ka[i] !== a || this.kb[i] !== b)) if (++i === cap) i = 0;
     return i;
   }
 
   /** The value of (a, b), or -1. */
   get(a: number, b: number): number {
-    return this.vals[this.index(a, b)];
+    if (b === this.denseB) return this.dense!.get(a);
+    return this.n === 0 ? -1 : this.vals[this.index(a, b)];
   }
 
   /** Set (a, b) -> v (v >= 0). */
   set(a: number, b: number, v: number): void {
     if (v < 0) throw new RangeError("PairTable values are >= 0");
-    if (2 * (this.n + 1) > this.cap) this.rehash();
+    if (this.shape.dense && (this.denseB === -1 || b === this.denseB)) {
+      if (this.denseB === -1) {
+        this.denseB = b;
+        this.dense = new IntColumn();
+      }
+      if (this.dense!.get(a) === -1) this.denseN++;
+      this.dense!.set(a, v);
+      return;
+    }
+    if (this.n + 1 > this.shape.load * this.cap) this.rehash();
     const i = this.index(a, b);
     if (this.vals[i] === -1) {
       this.n++;
@@ -229,17 +236,24 @@ export class PairTable {
   }
 
   get size(): number {
-    return this.n;
+    return this.n + this.denseN;
   }
 
-  /** Every (a, b, value), in table order. */
+  /** Every (a, b, value), in table order (a dense table: its dense column first, by a). */
   *entries(): Generator<[number, number, number]> {
+    for (let a = 0, seen = 0; seen < this.denseN; a++) {
+      const v = this.dense!.get(a);
+      if (v !== -1) {
+        seen++;
+        yield [a, this.denseB, v];
+      }
+    }
     for (let i = 0; i < this.cap; i++) if (this.vals[i] !== -1) yield [this.ka[i], this.kb[i], this.vals[i]];
   }
 
   private rehash(): void {
     const { ka, kb, vals, cap } = this;
-    this.cap = cap * 2;
+    this.cap = Math.ceil(cap * this.shape.growth);
     this.ka = new Uint32Array(this.cap);
     this.kb = new Uint32Array(this.cap);
     this.vals = new Int32Array(this.cap).fill(-1);

@@ -14,8 +14,11 @@ import { restOf } from "./resume-keys.js";
 /** Most distinct shapes shared through the lookup table (each keyed by its JSON, a few hundred bytes). */
 export const SHAPES_SHARED_MAX = 10_000;
 
-/** Freeze a JSON value and everything in it (a shared shape must not be changed through one verdict). */
-function deepFreeze(x: unknown): void {
+/** Verdicts rebuilt between two calls of {@link CurrentVerdicts.heapCheck} (a power of two). */
+export const HEAP_CHECK_EVERY = 1024;
+
+/** Freeze a JSON value and everything in it (a shared part must not be changed through one of its holders). */
+export function deepFreeze(x: unknown): void {
   if (typeof x !== "object" || x === null || Object.isFrozen(x)) return;
   Object.freeze(x);
   for (const v of Object.values(x)) deepFreeze(v);
@@ -24,7 +27,7 @@ function deepFreeze(x: unknown): void {
 /** The current verdicts of a run (module docstring). */
 export class CurrentVerdicts implements Iterable<Verdict> {
   /** (trajectory slot, judge + repeat code) -> place */
-  private readonly at = new PairTable();
+  private readonly at = new PairTable(PairTable.TIGHT);
   private readonly rest = new Interner();
   /** per place: the trajectory slot, -1 once superseded */
   private readonly slotAt = new IntColumn();
@@ -62,6 +65,12 @@ export class CurrentVerdicts implements Iterable<Verdict> {
     this.live++;
   }
 
+  /**
+   * Called every {@link HEAP_CHECK_EVERY} verdicts an iteration rebuilds (the CLI's heap-size GC trigger, set by the
+   * store): a summary of a million verdicts makes ~250 MB of short-lived objects that V8 otherwise lets pile up.
+   */
+  heapCheck?: () => void;
+
   /** Current verdicts held. */
   get size(): number {
     return this.live;
@@ -70,6 +79,7 @@ export class CurrentVerdicts implements Iterable<Verdict> {
   /** The current verdicts in storage order, each rebuilt as it is read (its nested parts shared and frozen). */
   *[Symbol.iterator](): Iterator<Verdict> {
     for (let p = 0; p < this.places; p++) {
+      if ((p & (HEAP_CHECK_EVERY - 1)) === HEAP_CHECK_EVERY - 1) this.heapCheck?.();
       const slot = this.slotAt.get(p);
       if (slot === -1) continue;
       yield { trajectory_id: this.ids.id(slot), ...this.shapes[this.shapeAt.get(p)] } as Verdict;

@@ -21,7 +21,7 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
   private readonly shapeCodes = new Map<string, number>();
 
   /** @param ids the trajectory slots (shared with the store). */
-  constructor(private readonly ids: IdSlots) {}
+  constructor(readonly ids: IdSlots) {}
 
   /** Set the slim row of `row.id` (JSON values, as a journal line reads back). */
   set(row: TrajectoryIndexRow): void {
@@ -43,6 +43,9 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
     return { id: this.ids.id(slot), ...this.shapes[this.shapeOf.get(slot)] } as TrajectoryIndexRow;
   }
 
+  /** Called every 1,024 rows an iteration rebuilds (the CLI's heap-size GC trigger, set by the store; as `CurrentVerdicts`). */
+  heapCheck?: () => void;
+
   get size(): number {
     return this.n;
   }
@@ -59,6 +62,7 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
 
   *entries(): MapIterator<[string, TrajectoryIndexRow]> {
     for (let i = 0; i < this.n; i++) {
+      if ((i & 1023) === 1023) this.heapCheck?.();
       const slot = this.order.get(i);
       yield [this.ids.id(slot), this.row(slot)];
     }
@@ -69,7 +73,10 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
   }
 
   *values(): MapIterator<TrajectoryIndexRow> {
-    for (let i = 0; i < this.n; i++) yield this.row(this.order.get(i));
+    for (let i = 0; i < this.n; i++) {
+      if ((i & 1023) === 1023) this.heapCheck?.();
+      yield this.row(this.order.get(i));
+    }
   }
 
   [Symbol.iterator](): MapIterator<[string, TrajectoryIndexRow]> {

@@ -6,7 +6,7 @@
  * it, for `label` and `--dry-run` alike, which stored verdicts are judged again and why.
  */
 import type { Verdict } from "../types.js";
-import { FloatColumn, HashColumn, IdSlots, IntColumn, Interner, PairTable } from "./compact.js";
+import { FloatColumn, HashColumn, HashPool, IdSlots, IntColumn, Interner, PairTable } from "./compact.js";
 
 /**
  * What a stored verdict is for resuming. A conversation the run's stop cut short after some of its replies came
@@ -41,12 +41,13 @@ export interface StoredVerdictInfo {
 
 /**
  * The latest verdict per (trajectory, judge, repeat) and the content hashes the run's index recorded, held compactly
- * (`./compact.ts`: a slot per trajectory id, interned strings, typed-array columns: some 60 bytes a verdict instead
- * of a string key and an object). Exact: lookups compare whole ids and interned values, never fingerprints.
+ * (`./compact.ts`: a slot per trajectory id, interned strings, typed-array columns, content hashes as codes into a
+ * pool shared with the store: some 30-60 bytes a verdict instead of a string key and an object). Exact: lookups
+ * compare whole ids and interned values, never fingerprints.
  */
 export class VerdictLedger {
   /** (trajectory slot, judge + repeat code) -> record number */
-  private readonly latest = new PairTable();
+  private readonly latest = new PairTable(PairTable.TIGHT);
   private readonly keyCodes = new Interner();
   /** prompt, rubric, configuration hashes and statuses, interned */
   private readonly strings = new Interner();
@@ -56,17 +57,26 @@ export class VerdictLedger {
   private readonly status = new IntColumn();
   private readonly cost = new FloatColumn();
   private readonly attempts = new IntColumn(0);
-  private readonly content = new HashColumn();
+  private readonly content: HashColumn;
   private records = 0;
   /** trajectory slot -> the one content hash its index rows recorded; {@link several} when they recorded more than one. */
-  private readonly recorded = new HashColumn();
+  private readonly recorded: HashColumn;
   private readonly several = new IntColumn(0);
   private readonly judges = new Set<string>();
   /** judge -> prompt hash -> how many latest verdicts (per trajectory and repeat) were made with it, and their rubric. */
   private readonly prompts = new Map<string, Map<string, { verdicts: number; rubric: string }>>();
 
-  /** @param ids the trajectory slots (shared with the run store, so an id is held once). */
-  constructor(readonly ids: IdSlots = new IdSlots()) {}
+  /**
+   * @param ids the trajectory slots (shared with the run store, so an id is held once).
+   * @param hashes where content hashes are held (shared with the run store's column: a value held once).
+   */
+  constructor(
+    readonly ids: IdSlots = new IdSlots(),
+    hashes: HashPool = new HashPool(),
+  ) {
+    this.content = new HashColumn(hashes);
+    this.recorded = new HashColumn(hashes);
+  }
 
   /** Record a stored verdict (in storage order: a later one for the same key supersedes). */
   addVerdict(v: Verdict): void {

@@ -23,9 +23,9 @@ export interface StoredConfig {
 
 /** The resume keys of stored verdicts (module docstring). */
 export class ResumeKeys {
-  private readonly done = new PairTable();
+  private readonly done = new PairTable(PairTable.TIGHT);
   private readonly doneRest = new Interner();
-  private readonly loose = new PairTable();
+  private readonly loose = new PairTable(); // default shape: storedConfigs reads it in table order
   private readonly looseRest = new Interner();
   /** per loose-key rest code: its judge id and prompt hash */
   private readonly looseJudge: string[] = [];

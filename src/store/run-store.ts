@@ -25,9 +25,10 @@ import {
   type TrajectoryIndexRow,
 } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
-import { HashColumn, IdSlots, IntColumn, Interner } from "./compact.js";
+import { HashColumn, HashPool, IdSlots, IntColumn, Interner } from "./compact.js";
+import { Utf8Column } from "./utf8-column.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
-import { CurrentVerdicts } from "./current-verdicts.js";
+import { CurrentVerdicts, deepFreeze } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
 
 /** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
@@ -118,13 +119,6 @@ const SHARED_VERDICT_FIELDS = ["judge_id", "judge_model", "judge_family", "promp
 /** The findings of a slim verdict without findings (shared, frozen). */
 const NO_FINDINGS: Verdict["findings"] = Object.freeze([]) as unknown as Verdict["findings"];
 
-/** Freeze a JSON value and everything in it (a shared part must not be changed through one of its holders). */
-function deepFreeze(x: unknown): void {
-  if (typeof x !== "object" || x === null || Object.isFrozen(x)) return;
-  Object.freeze(x);
-  for (const v of Object.values(x)) deepFreeze(v);
-}
-
 /** What a run's summary is built from (`RunStore.summaryInputs`, or the three readers on a closed run). */
 export interface SummaryInputs {
   /** The current verdict per (trajectory, judge, repeat), storage order, slim (`slimVerdict`). */
@@ -167,17 +161,19 @@ export class RunStore {
   /**
    * What is held per trajectory and per verdict, compactly and exactly (`./compact.ts`, issue 26): one slot per
    * trajectory id (shared with the {@link ledger}); the resume keys (`./resume-keys.ts`); per slot the content hash
-   * of the latest index row (32 bytes), its source (interned folder + file name) and its {@link referenceKey} (interned).
+   * of the latest index row (a code into the {@link hashPool}), its source (folder + file name) and {@link referenceKey}.
    */
   private readonly ids = new IdSlots();
   private readonly keys = new ResumeKeys(this.ids);
   /** statuses, configuration hashes, models, reference keys and source folders, interned */
   private readonly codes = new Interner();
   private errorKeys = new Set<string>();
-  private readonly hashes = new HashColumn();
+  /** content hashes, held once for the store and its {@link ledger} */
+  private readonly hashPool = new HashPool();
+  private readonly hashes = new HashColumn(this.hashPool);
   private trajectoryCount = 0;
   private readonly sourceDir = new IntColumn();
-  private readonly sourceFile: string[] = [];
+  private readonly sourceFile = new Utf8Column();
   private readonly refs = new IntColumn();
   /**
    * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
@@ -200,7 +196,7 @@ export class RunStore {
   /** Verdicts stored with requests sent but an unknown cost (no usage, or no price). */
   private paidUnknown = 0;
   /** The latest verdict per (trajectory, judge, repeat) and the content hashes recorded at open (`./ledger.ts`). */
-  readonly ledger = new VerdictLedger(this.ids);
+  readonly ledger = new VerdictLedger(this.ids, this.hashPool);
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
@@ -244,8 +240,14 @@ export class RunStore {
     return s;
   }
 
-  /** @param check called every {@link LOAD_CHECK_EVERY} journal lines (the CLI's heap-size GC trigger). */
+  /**
+   * @param check called every {@link LOAD_CHECK_EVERY} journal lines (the CLI's heap-size GC trigger), and every
+   *   1,024 verdicts or index rows the summary reads back ({@link summaryParts}).
+   */
   private async load(run: string, inputs: string[], check?: () => void): Promise<void> {
+    // the summary's reads of the held verdicts and rows call it too (their rebuilt records are garbage at once)
+    this.current.heapCheck = check;
+    this.indexRows.heapCheck = check;
     const now = new Date().toISOString();
     const fresh: RunSnapshot = {
       version: 1,
@@ -349,8 +351,7 @@ export class RunStore {
     const src = sourceKey(t.source);
     const cut = src.lastIndexOf("/") + 1;
     this.sourceDir.set(slot, this.codes.code(src.slice(0, cut)));
-    while (this.sourceFile.length <= slot) this.sourceFile.push(""); // dense: no holes
-    this.sourceFile[slot] = src.slice(cut);
+    this.sourceFile.set(slot, src.slice(cut));
     this.refs.set(slot, this.codes.code(referenceKey(t.reference)));
   }
 
@@ -408,11 +409,16 @@ export class RunStore {
     return this.keys.storedConfigs(judgeId, promptSha256);
   }
 
+  /** The store's exact trajectory id table, to share with the input read (`ReadOptions.ids`): an id held once. */
+  get idSlots(): IdSlots {
+    return this.ids;
+  }
+
   /** Where the stored row of a trajectory id was read from (`sourceKey`: absolute path and line), if stored. */
   trajectorySource(id: string): string | undefined {
     const slot = this.ids.find(id);
     if (slot === -1 || !this.hashes.has(slot)) return undefined;
-    return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile[slot];
+    return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile.get(slot);
   }
 
   /** Whether the stored row of `id` has this content hash. */

@@ -1,0 +1,130 @@
+/**
+ * The per-judge attack rates of a run summary from its repeat-0 verdicts (`summarizeRun`), folded by trajectory slot
+ * (issue 26): what the rates need of each repeat-0 verdict is one of few distinct {@link Rep0} values, so a judge
+ * holds per trajectory a 4-byte code in a typed-array column (and its slot in first-seen order), not a map entry
+ * keyed by an id string (~260 MB at a million trajectories before). Ids are numbered by the run store's own
+ * {@link IdSlots} when the index is a store's {@link IndexRows} (no second copy of the ids), else by a local one.
+ * The result is the same as folding into `Map<id, Rep0>` per judge: same ids, same order, same items.
+ */
+import type { Verdict } from "../types.js";
+import type { TrajectoryIndexRow } from "../store/records.js";
+import { IdSlots, IntColumn } from "../store/compact.js";
+import { IndexRows } from "../store/index-rows.js";
+import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
+
+/** Why an attacked trajectory has no label from a verdict (its error kind, e.g. `injection_text_unknown`, else its status). */
+export function unlabelledReason(v: Verdict): string {
+  return v.error?.kind && v.status !== "ok" ? v.error.kind : v.status === "ok" ? "judge_error" : v.status;
+}
+
+/** What the rates need of a repeat-0 verdict: its rate item and the fields that stand in for a missing index row. */
+interface Rep0 {
+  item: RateItem;
+  attacked?: boolean;
+  surface?: string;
+  agent_model?: string;
+  condition?: string;
+}
+/** Most distinct {@link Rep0} values shared through the lookup table; past it each new verdict gets its own code. */
+const REP0_SHARED_MAX = 10_000;
+
+/** One judge's repeat-0 verdicts: slot -> Rep0 code (-1 = none), and the slots in first-added order. */
+interface JudgeRep0 {
+  code: IntColumn;
+  order: IntColumn;
+  n: number;
+}
+
+/** The rates of one judge (the `JudgeSummary` fields they fill). */
+export interface RateGroups {
+  rates: AttackRates;
+  by_surface?: Record<string, AttackRates>;
+  by_agent_model: Record<string, AttackRates & { conditions: string[] }>;
+  by_model_condition: Array<AttackRates & { agent_model: string; condition: string }>;
+}
+
+/** Folds repeat-0 verdicts per judge by trajectory slot (module docstring); {@link groups} gives the rates. */
+export class Rep0Fold {
+  private readonly byJudge = new Map<string, JudgeRep0>();
+  private readonly reps: Rep0[] = [];
+  private readonly shared = new Map<string, number>();
+  private readonly ids: IdSlots;
+
+  /** @param index the run's index rows by id (a store's {@link IndexRows} lends its id slots). */
+  constructor(private readonly index: ReadonlyMap<string, TrajectoryIndexRow>) {
+    this.ids = index instanceof IndexRows ? index.ids : new IdSlots();
+  }
+
+  /** Fold a repeat-0 verdict (a later one of the same judge and trajectory replaces it, keeping its place). */
+  add(v: Verdict): void {
+    let j = this.byJudge.get(v.judge_id);
+    if (!j) this.byJudge.set(v.judge_id, (j = { code: new IntColumn(), order: new IntColumn(), n: 0 }));
+    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: unlabelledReason(v) };
+    const k = JSON.stringify([item.label, item.blocked, item.reason, v.attacked, v.surface, v.agent_model, v.condition]);
+    let c = this.shared.get(k);
+    if (c === undefined) {
+      c = this.reps.length;
+      this.reps.push({ item, attacked: v.attacked, surface: v.surface, agent_model: v.agent_model, condition: v.condition });
+      if (this.shared.size < REP0_SHARED_MAX) this.shared.set(k, c);
+    }
+    const slot = this.ids.slot(v.trajectory_id);
+    if (j.code.get(slot) === -1) j.order.set(j.n++, slot);
+    j.code.set(slot, c);
+  }
+
+  /**
+   * Per judge, the rates of its repeat-0 verdicts over the attacked trajectories: overall, per surface, per agent
+   * model (naming the conditions pooled) and per (model, condition). A trajectory of the index without a verdict of
+   * the judge counts as unlabelled (`no_verdict`). Trajectories are taken in the index's order, then those only
+   * verdicts name in the order first folded.
+   */
+  groups(): Map<string, RateGroups> {
+    const out = new Map<string, RateGroups>();
+    for (const [judge, j] of this.byJudge) out.set(judge, this.judgeGroups(j));
+    return out;
+  }
+
+  private judgeGroups(j: JudgeRep0): RateGroups {
+    const all = new RateTally();
+    const surf = new Map<string, RateTally>();
+    const models = new Map<string, { t: RateTally; conditions: Set<string> }>();
+    const mc = new Map<string, { model: string; condition: string; t: RateTally }>();
+    const one = (row: TrajectoryIndexRow | undefined, v: Rep0 | undefined): void => {
+      if (!(row?.attacked ?? v?.attacked ?? false)) return;
+      const item: RateItem = v ? v.item : { label: null, reason: "no_verdict" };
+      all.add(item);
+      const surface = row?.surface ?? v?.surface;
+      if (typeof surface === "string" && surface !== "") {
+        if (!surf.has(surface)) surf.set(surface, new RateTally());
+        surf.get(surface)!.add(item);
+      }
+      const model = row?.agent_model ?? v?.agent_model ?? "(unknown)";
+      const condition = row?.condition ?? v?.condition;
+      let pm = models.get(model);
+      if (!pm) models.set(model, (pm = { t: new RateTally(), conditions: new Set() }));
+      pm.t.add(item);
+      if (condition !== undefined) {
+        pm.conditions.add(condition);
+        const k = `${model}\u0000${condition}`;
+        if (!mc.has(k)) mc.set(k, { model, condition, t: new RateTally() });
+        mc.get(k)!.t.add(item);
+      }
+    };
+    const repOf = (slot: number): Rep0 | undefined => {
+      const c = slot === -1 ? -1 : j.code.get(slot);
+      return c === -1 ? undefined : this.reps[c];
+    };
+    for (const [id, row] of this.index) one(row, repOf(this.ids.find(id)));
+    for (let i = 0; i < j.n; i++) {
+      const slot = j.order.get(i);
+      if (!this.index.has(this.ids.id(slot))) one(undefined, repOf(slot));
+    }
+    const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return {
+      rates: all.result(),
+      ...(surf.size ? { by_surface: Object.fromEntries(byName(surf).map(([k, t]) => [k, t.result()])) } : {}),
+      by_agent_model: Object.fromEntries(byName(models).map(([k, x]) => [k, { ...x.t.result(), conditions: [...x.conditions].sort() }])),
+      by_model_condition: byName(mc).map(([, x]) => ({ agent_model: x.model, condition: x.condition, ...x.t.result() })),
+    };
+  }
+}
