@@ -29,6 +29,7 @@ import { HashColumn, IdSlots, IntColumn, Interner } from "./compact.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
 import { CurrentVerdicts } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
+import { FileStamps, stampOf, type FileStamp } from "./file-stamp.js";
 
 /** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
 export interface RunSnapshot {
@@ -81,17 +82,8 @@ export interface LabelState {
   limit?: number;
 }
 
-
 function validSnapshot(d: unknown): d is RunSnapshot {
-  return (
-    isObj(d) &&
-    Array.isArray(d.inputs) &&
-    Array.isArray(d.judges) &&
-    isObj(d.counts) &&
-    isObj(d.stopped_judges) &&
-    isObj(d.extra) &&
-    typeof d.created_at === "string"
-  );
+  return isObj(d) && Array.isArray(d.inputs) && Array.isArray(d.judges) && isObj(d.counts) && isObj(d.stopped_judges) && isObj(d.extra) && typeof d.created_at === "string";
 }
 
 /** A run name that cannot be a folder name under the labels folder. */
@@ -179,6 +171,8 @@ export class RunStore {
   private readonly sourceDir = new IntColumn();
   private readonly sourceFile: string[] = [];
   private readonly refs = new IntColumn();
+  /** the resume fast path's file stamps (`./file-stamp.ts`) by slot, found by each slot's source path */
+  private readonly stamps = new FileStamps((slot) => (this.hashes.has(slot) ? this.codes.value(this.sourceDir.get(slot)) + this.sourceFile[slot] : undefined));
   /**
    * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
    * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order (compactly:
@@ -352,6 +346,7 @@ export class RunStore {
     while (this.sourceFile.length <= slot) this.sourceFile.push(""); // dense: no holes
     this.sourceFile[slot] = src.slice(cut);
     this.refs.set(slot, this.codes.code(referenceKey(t.reference)));
+    this.stamps.set(slot, src, stampOf(t.file_stamp), t.source?.format === "agentdojo" && isObj(t.metadata) && t.metadata.model_dir !== undefined);
   }
 
   /** The store's one copy of a string (see {@link sharedStrings}); other values as they are. */
@@ -413,6 +408,18 @@ export class RunStore {
     const slot = this.ids.find(id);
     if (slot === -1 || !this.hashes.has(slot)) return undefined;
     return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile[slot];
+  }
+
+  /** Resume fast path (`./file-stamp.ts`): the trajectory of one-item `file` (resolved) stored with this stamp, or undefined. */
+  unchangedFile(file: string, stamp: FileStamp): { id: string; content_sha256: string; layout: boolean } | undefined {
+    const slot = this.stamps.find(file, stamp);
+    return slot === -1 ? undefined : { id: this.ids.id(slot), content_sha256: this.hashes.get(slot), layout: this.stamps.isLayout(slot) };
+  }
+
+  /** The content hash of the latest stored row of `id`, or undefined when none is stored. */
+  storedContent(id: string): string | undefined {
+    const slot = this.ids.find(id);
+    return slot === -1 || !this.hashes.has(slot) ? undefined : this.hashes.get(slot);
   }
 
   /** Whether the stored row of `id` has this content hash. */
