@@ -130,7 +130,7 @@ function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: Input
 /** A conversion result as read items, its warnings collected. */
 function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
   if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
-  if (r.ok && r.warnings?.length && ctx) ctx.warned++;
+  if (r.ok && r.warnings && ctx) ctx.said.push(...r.warnings);
   return r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
 }
 
@@ -142,10 +142,9 @@ function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
 function readJsonFile(file: string, max: number, idRoot: string, ctx?: ReadContext, opts: ReadOptions = {}): IngestItem[] {
   const read = readJsonBytes(file, max);
   if ("error" in read) return [{ kind: "error", error: read.error }];
-  const warned = ctx?.warned ?? 0;
   const items = convertJsonFile(file, read.bytes, idRoot, ctx, opts);
-  // the stamp of a file that gave one trajectory and no warning (a resume may take it as unchanged: ./stamp.ts)
-  if (items.length === 1 && items[0].kind === "trajectory" && (ctx?.warned ?? 0) === warned) items[0].stamp = read.stamp;
+  // the stamp of a file that gave one trajectory (a resume may take it as unchanged, its warnings said again)
+  if (items.length === 1 && items[0].kind === "trajectory") items[0].stamp = read.stamp;
   return items;
 }
 
@@ -195,8 +194,8 @@ function inspectOpts(opts: ReadOptions): InspectOptions {
 /** What one read shares across files: the warning collector and a cache of model-folder listings. */
 interface ReadContext {
   warnings: WarningCollector;
-  /** items whose conversion raised a warning, so far */
-  warned: number;
+  /** the warnings raised by the current file's items, in order (a stamped file's, said again when a resume passes it over) */
+  said: ItemWarning[];
   /** The folder names beside the model folder of an AgentDojo-layout file (`<model>/<suite>/<task>/<attack>/<file>`). */
   siblings(file: string): readonly string[];
 }
@@ -205,7 +204,7 @@ function readContext(): ReadContext {
   const listings = new Map<string, readonly string[]>();
   return {
     warnings: new WarningCollector(),
-    warned: 0,
+    said: [],
     siblings(file: string) {
       const parent = path.dirname(path.dirname(path.dirname(path.dirname(path.dirname(path.resolve(file))))));
       let names = listings.get(parent);
@@ -342,13 +341,14 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
     for await (const f of inputFiles(paths)) {
+      ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
       // read did, instead of reading a whole read-ahead in one block.
       let items: AsyncIterable<IngestItem> | IngestItem[];
       if ("error" in f) items = [{ kind: "error", error: f.error }];
       else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
-        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, seen, firstFile) : undefined;
+        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings }) : undefined;
         if (hit) {
           if (++hits % 64 === 0) await new Promise<void>((r) => setImmediate(r));
           yield hit;
@@ -360,7 +360,6 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
       for await (let item of items) {
         if (item.kind === "trajectory") {
           const t = item.trajectory;
-          const warned = ctx.warned;
           if (opts.overrides) applyOverrides(t, opts.overrides);
           // An attack field saying "no attack" beside recorded injected text is said by name in every format (the
           // chat JSONL and Inspect readers say it with the input's own field names; the others here)
@@ -369,7 +368,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
             const w = attackContradiction(t, { scope: t.source.path, item, attackField: t.source.format === "agentdojo" ? "attack_type" : "attack", injectionsField: "injections" });
             if (w !== undefined) {
               ctx.warnings.add(w);
-              ctx.warned++;
+              ctx.said.push(w);
             }
           }
           // One definition of "attacked" for every format (./attacked.ts): an attack value meaning "no attack" goes.
@@ -387,7 +386,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
             const longer = idPath(idRoot ?? path.dirname(file), t.source.path).replace(/\.json$/i, "");
             if (longer !== t.id && !seen.has(longer)) {
               ctx.warnings.add(idCollision(t.source.path, t.id, longer));
-              ctx.warned++;
+              delete item.stamp; // a renamed id depends on the other files read: read again on every resume
               t.id = longer;
             }
           }
@@ -407,8 +406,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
                     error: ingestError("duplicate_id", t.source.path, `duplicate trajectory id "${t.id}", first read from ${firstFrom} (the first one read is kept; this one is not judged)`, at),
                   };
           } else seen.set(t.id, here);
-          // a stamp stands for a file that said nothing: one that raised a warning here is read on every resume
-          if (item.kind === "trajectory" && ctx.warned !== warned) delete item.stamp;
+          if (item.kind === "trajectory" && item.stamp && ctx.said.length > 0) item.stamp = { ...item.stamp, warnings: [...ctx.said] };
         }
         if (item.kind === "error" && opts.strict) throw new IngestFatalError(item.error);
         yield item;
@@ -421,6 +419,8 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
 export interface InputStamp {
   size: number;
   mtime_ms: number;
+  /** The warnings the file's item raised, in order (said again, as raised, when a resume passes the file over unread). */
+  warnings?: ItemWarning[];
 }
 
 /** A file a resume takes as unchanged, unread ({@link readTrajectoriesResuming}): the id stored for it. */
@@ -435,17 +435,24 @@ export interface UnchangedItem {
 export type ResumeItem = IngestItem | UnchangedItem;
 
 /**
- * The resume's check of one file (`file` resolved): the id of the trajectory a run stored from it with this
- * stamp, and whether that trajectory is an AgentDojo layout run; undefined = read the file.
+ * The resume's check of one file (`file` resolved, `named` as the walk names it): the id of the trajectory a run
+ * stored from it with this stamp (size and mtime), whether that trajectory is an AgentDojo layout run, and the
+ * warnings its read raised (naming the file as `named`); undefined = read the file.
  */
-export type UnchangedFile = (file: string, stamp: InputStamp) => { id: string; layout: boolean } | undefined;
+export type UnchangedFile = (file: string, stamp: InputStamp, named: string) => { id: string; layout: boolean; warnings?: ItemWarning[] } | undefined;
 
 /**
- * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables as a read would
- * enter it; undefined (read the file) when it cannot be stat'ed, is over the size limit, is not named, or its id is
- * taken already in this read (the read then says duplicate or renames, as always).
+ * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables and its warnings in
+ * the read's collector as a read would enter them; undefined (read the file) when it cannot be stat'ed, is over the
+ * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames).
  */
-function unchangedHit(file: string, max: number, check: UnchangedFile, seen: PathTable<string>, firstFile: PathTable<string>): UnchangedItem | undefined {
+function unchangedHit(
+  file: string,
+  max: number,
+  check: UnchangedFile,
+  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector },
+): UnchangedItem | undefined {
+  const { seen, firstFile } = read;
   let st;
   try {
     st = statSync(file);
@@ -454,10 +461,11 @@ function unchangedHit(file: string, max: number, check: UnchangedFile, seen: Pat
   }
   if (!st.isFile() || st.size > max) return undefined;
   const abs = path.resolve(file);
-  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs });
+  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs }, file);
   if (!hit || seen.has(hit.id) || (hit.layout && firstFile.get(hit.id) !== undefined)) return undefined;
   if (hit.layout) firstFile.set(hit.id, abs);
   seen.set(hit.id, abs);
+  for (const w of hit.warnings ?? []) read.warnings.add(w);
   return { kind: "unchanged", id: hit.id, path: file };
 }
 

@@ -25,7 +25,8 @@ export function stampsAllowed(opts: Pick<LabelOptions, "format" | "fieldMap" | "
 
 /** Put the file's stamp on a row about to be stored, when allowed and the trajectory said nothing (no surface warning). */
 export function stampRow(row: TrajectoryIndexRow, stamp: InputStamp | undefined, opts: LabelOptions, surfaceWarnings: readonly string[]): void {
-  if (stamp !== undefined && surfaceWarnings.length === 0 && stampsAllowed(opts)) row.file_stamp = { size: stamp.size, mtime_ms: stamp.mtime_ms };
+  if (stamp !== undefined && surfaceWarnings.length === 0 && stampsAllowed(opts))
+    row.file_stamp = { size: stamp.size, mtime_ms: stamp.mtime_ms, ...(stamp.warnings?.length ? { warnings: stamp.warnings } : {}) };
 }
 
 /**
@@ -51,9 +52,9 @@ export function unchangedCheck(
   ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep" },
 ): UnchangedFile | undefined {
   if (opts.verifyContent || opts.where || !stampsAllowed(opts) || rs.store.resumed.trajectories === 0) return undefined;
-  return (file, stamp) => {
-    const hit = rs.store.unchangedFile(file, stamp);
+  return (file, stamp, named) => {
+    const hit = rs.store.unchangedFile(file, stamp, named);
     if (hit === undefined || repeatsLeft(rs, opts, hit.id, hit.content_sha256, ctx.repeats, ctx.onChange) > 0) return undefined;
-    return { id: hit.id, layout: hit.layout };
+    return { id: hit.id, layout: hit.layout, warnings: hit.warnings };
   };
 }

@@ -13,22 +13,48 @@
  */
 import { FloatColumn, IntColumn } from "./compact.js";
 
+/** One warning the read of a file raised (the reader's `ItemWarning`: kind, scope, message, item?, variant?). */
+export interface StampWarning {
+  kind: string;
+  scope: string;
+  message: string;
+  item?: string;
+  variant?: string;
+}
+
 /** A file's stamp as recorded in an index row (`file_stamp`). */
 export interface FileStamp {
   /** bytes (`fs.Stats.size`) */
   size: number;
   /** modification time, ms since the epoch (`fs.Stats.mtimeMs`, fractional) */
   mtime_ms: number;
+  /** the warnings its read raised, in order (said again when a resume passes the file over) */
+  warnings?: StampWarning[];
 }
 
-/** A value read from a journal line that is a usable stamp (finite non-negative size, finite mtime), else undefined. */
+const isWarning = (w: unknown): boolean => {
+  if (typeof w !== "object" || w === null) return false;
+  const x = w as Record<string, unknown>;
+  return typeof x.kind === "string" && typeof x.scope === "string" && typeof x.message === "string" && ["item", "variant"].every((k) => x[k] === undefined || typeof x[k] === "string");
+};
+
+/** A value read from a journal line that is a usable stamp (finite non-negative size, finite mtime, well-formed warnings), else undefined. */
 export function stampOf(v: unknown): FileStamp | undefined {
   if (typeof v !== "object" || v === null) return undefined;
-  const { size, mtime_ms } = v as Record<string, unknown>;
+  const { size, mtime_ms, warnings } = v as Record<string, unknown>;
   if (typeof size !== "number" || !Number.isFinite(size) || size < 0) return undefined;
   if (typeof mtime_ms !== "number" || !Number.isFinite(mtime_ms)) return undefined;
-  return { size, mtime_ms };
+  if (warnings === undefined) return { size, mtime_ms };
+  if (!Array.isArray(warnings) || !warnings.every(isWarning)) return undefined;
+  return { size, mtime_ms, warnings: warnings as StampWarning[] };
 }
+
+/** Most distinct warning lists held (with the file's own path taken out); a slot past it keeps no stamp (its file is read). */
+export const STAMP_WARNING_LISTS_MAX = 10_000;
+/** Stands for the file's path in a held warning list (JSON text; a path holds no NUL). */
+const FILE = "\\u0000FILE\\u0000";
+/** A string as it appears inside JSON text (without the quotes). */
+const inJson = (x: string) => JSON.stringify(x).slice(1, -1);
 
 /** 32-bit FNV-1a of a string's UTF-16 units (a table probe start, never trusted alone). */
 function hashPath(s: string): number {
@@ -48,6 +74,10 @@ export class FileStamps {
   private readonly pathHash = new IntColumn();
   /** per slot: 1 when its row is an AgentDojo layout run (the reader's id-collision rule needs to know) */
   private readonly layout = new IntColumn(0);
+  /** per slot: its warning list (-1 = none), a JSON text with the file's path as {@link FILE}, shared by code */
+  private readonly said = new IntColumn();
+  private readonly lists: string[] = [];
+  private readonly listCodes = new Map<string, number>();
   /** open addressing: slot + 1, 0 = empty, -1 = deleted */
   private table = new Int32Array(1024);
   private used = 0;
@@ -58,12 +88,26 @@ export class FileStamps {
   constructor(private readonly pathOf: (slot: number) => string | undefined) {}
 
   /**
-   * Record (or, with `stamp` undefined, forget) the stamp of `slot`, whose row was read from `file` (resolved);
-   * `layout`: the row is an AgentDojo layout run (`source.format` agentdojo with `metadata.model_dir`).
+   * Record (or, with `stamp` undefined, forget) the stamp of `slot`, whose row was read from `file` (resolved;
+   * `named`: the row's `source.path`, as the read named it); `layout`: the row is an AgentDojo layout run
+   * (`source.format` agentdojo with `metadata.model_dir`).
    */
-  set(slot: number, file: string, stamp: FileStamp | undefined, layout = false): void {
+  set(slot: number, file: string, stamp: FileStamp | undefined, named = file, layout = false): void {
     this.remove(slot);
     if (stamp === undefined) return;
+    let code = -1;
+    if (stamp.warnings?.length) {
+      const json = JSON.stringify(stamp.warnings);
+      if (json.includes(FILE)) return; // the stand-in already in the text: not held (the file is read)
+      const text = json.split(inJson(named)).join(FILE);
+      code = this.listCodes.get(text) ?? -1;
+      if (code === -1) {
+        if (this.lists.length >= STAMP_WARNING_LISTS_MAX) return;
+        code = this.lists.push(text) - 1;
+        this.listCodes.set(text, code);
+      }
+    }
+    this.said.set(slot, code);
     this.layout.set(slot, layout ? 1 : 0);
     this.size.set(slot, stamp.size);
     this.mtime.set(slot, stamp.mtime_ms);
@@ -89,6 +133,12 @@ export class FileStamps {
     }
     if (found === -1) return -1;
     return this.size.get(found) === stamp.size && this.mtime.get(found) === stamp.mtime_ms ? found : -1;
+  }
+
+  /** The warnings recorded for `slot`'s file, naming the file as `named` (the walk's name for it now); [] when none. */
+  warningsOf(slot: number, named: string): StampWarning[] {
+    const code = this.said.get(slot);
+    return code === -1 ? [] : (JSON.parse(this.lists[code].split(FILE).join(inJson(named))) as StampWarning[]);
   }
 
   /** Whether the row of `slot` is an AgentDojo layout run (as recorded by {@link set}). */

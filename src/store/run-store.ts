@@ -29,7 +29,7 @@ import { HashColumn, IdSlots, IntColumn, Interner } from "./compact.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
 import { CurrentVerdicts } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
-import { FileStamps, stampOf, type FileStamp } from "./file-stamp.js";
+import { FileStamps, stampOf, type FileStamp, type StampWarning } from "./file-stamp.js";
 
 /** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
 export interface RunSnapshot {
@@ -346,7 +346,7 @@ export class RunStore {
     while (this.sourceFile.length <= slot) this.sourceFile.push(""); // dense: no holes
     this.sourceFile[slot] = src.slice(cut);
     this.refs.set(slot, this.codes.code(referenceKey(t.reference)));
-    this.stamps.set(slot, src, stampOf(t.file_stamp), t.source?.format === "agentdojo" && isObj(t.metadata) && t.metadata.model_dir !== undefined);
+    this.stamps.set(slot, src, stampOf(t.file_stamp), t.source?.path, t.source?.format === "agentdojo" && isObj(t.metadata) && t.metadata.model_dir !== undefined);
   }
 
   /** The store's one copy of a string (see {@link sharedStrings}); other values as they are. */
@@ -410,10 +410,10 @@ export class RunStore {
     return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile[slot];
   }
 
-  /** Resume fast path (`./file-stamp.ts`): the trajectory of one-item `file` (resolved) stored with this stamp, or undefined. */
-  unchangedFile(file: string, stamp: FileStamp): { id: string; content_sha256: string; layout: boolean } | undefined {
+  /** Resume fast path (`./file-stamp.ts`): the trajectory of one-item `file` (resolved; `named` as read now) stored with this stamp. */
+  unchangedFile(file: string, stamp: FileStamp, named: string): { id: string; content_sha256: string; layout: boolean; warnings: StampWarning[] } | undefined {
     const slot = this.stamps.find(file, stamp);
-    return slot === -1 ? undefined : { id: this.ids.id(slot), content_sha256: this.hashes.get(slot), layout: this.stamps.isLayout(slot) };
+    return slot === -1 ? undefined : { id: this.ids.id(slot), content_sha256: this.hashes.get(slot), layout: this.stamps.isLayout(slot), warnings: this.stamps.warningsOf(slot, named) };
   }
 
   /** The content hash of the latest stored row of `id`, or undefined when none is stored. */

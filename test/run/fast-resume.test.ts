@@ -136,6 +136,26 @@ describe("resume fast path: a file stamped unchanged is not read", () => {
     expect(r.progress).toMatchObject({ read: 2, judged: 2, skipped: 2, errors: 1 });
   });
 
+  it("a file whose read raised warnings is passed over too, its warnings said again as read (the summary's ingest warnings identical)", async () => {
+    const { root, files } = corpus("warned");
+    // a model folder that disagrees with the runs' pipeline_name: an attribution warning per file
+    const renamed = path.join(path.dirname(root), "gpt-4o-2024-05-13~copy");
+    fs.renameSync(root, renamed);
+    const moved = files.map((f) => f.replace(root, renamed));
+    const labels = path.join(tmp, "labels-warned");
+    const opts = { inputs: [renamed], run: "s", labelsDir: labels, judges: [createSignatureJudge()] };
+    const first = await labelRun(opts);
+    expect(first.summary.ingest_warnings?.map((w) => w.kind)).toEqual(["attribution"]);
+    const rows = [...(await readTrajectoryIndex(path.join(labels, "s"))).values()];
+    expect(rows.every((r) => r.file_stamp?.warnings?.length === 1)).toBe(true);
+    const clean = await labelRun({ ...opts, verifyContent: true });
+    garble(moved[1], T0);
+    const fast = await labelRun(opts);
+    expect(fast.progress).toMatchObject({ read: 3, judged: 0, skipped: 3, errors: 0 });
+    expect(outcome(fast)).toEqual(outcome(clean));
+    expect(fast.summary.ingest_warnings).toEqual(first.summary.ingest_warnings);
+  });
+
   it("multi-trajectory files (chat JSONL) carry no stamp and are always read", async () => {
     const dir = path.join(tmp, "chat");
     fs.mkdirSync(dir, { recursive: true });
