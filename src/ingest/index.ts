@@ -89,8 +89,9 @@ function maxItemBytes(opts: ReadOptions): number {
 
 /**
  * One item of a read: a trajectory, or an error standing for one unreadable file or line. A trajectory that was the
- * one item of its `.json` file and raised no warning carries the file's `stamp` (size in bytes and mtime in ms, from
- * the open file before it was read): what a resume compares to take the file as unchanged unread (`./stamp.ts`).
+ * one item of its `.json` file (its id not renamed) carries the file's `stamp` (size in bytes and mtime in ms, from
+ * the open file before it was read, and the warnings the file raised): what a resume compares to take the file as
+ * unchanged unread ({@link readTrajectoriesResuming}).
  */
 export type IngestItem = { kind: "trajectory"; trajectory: Trajectory; stamp?: InputStamp } | { kind: "error"; error: IngestError };
 

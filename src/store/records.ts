@@ -34,8 +34,8 @@ export interface TrajectoryIndexRow
   /** sha256 of the trajectory's content (`contentSha256`): deduplication by content, and what its verdicts judged. */
   content_sha256: string;
   /**
-   * The stamp (size, mtime) of the input file the row was read from, when that file held this one trajectory and
-   * nothing else to say (no warning, no error): a resume takes such a file as unchanged while its stamp is the same
+   * The stamp (size, mtime, the ingest warnings its read raised) of the input file the row was read from, when that
+   * file held this one trajectory: a resume takes such a file as unchanged while its size and mtime are the same
    * (`./file-stamp.ts`). Absent in rows of older versions and of multi-item files (the content hash decides).
    */
   file_stamp?: FileStamp;
