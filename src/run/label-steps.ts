@@ -185,6 +185,8 @@ export async function readAndSchedule(
     whereTally: WhereTally | null;
     batchers: Awaited<ReturnType<typeof openBatchPaths>>;
     online: OnlinePath;
+    /** Run once, before the first repeat to judge is scheduled (the re-judge count, said before anything is sent). */
+    beforeFirstSend?: () => Promise<void>;
   },
 ): Promise<ReadOutcome> {
   const { store, progress, stopped, costCap } = rs;
@@ -192,6 +194,7 @@ export async function readAndSchedule(
   const report = rs.report;
   const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
   const remapped = out.remapped;
+  let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
   const items = ctx.unchanged ? readTrajectoriesResuming(opts.inputs, readOpts, ctx.unchanged) : readTrajectories(opts.inputs, readOpts);
   for await (const item of items) {
@@ -246,6 +249,10 @@ export async function readAndSchedule(
       continue;
     }
     if (admitted === "reference_changed") out.referenceChanged++;
+    if (beforeFirstSend && repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0) {
+      await beforeFirstSend();
+      beforeFirstSend = undefined;
+    }
     scheduleRepeats(rs, opts, t, row.content_sha256, ctx);
     report();
     while (rs.pending.size >= online.maxPending) await new Promise<void>((r) => (rs.wake = r));
@@ -441,7 +448,8 @@ export function duplicateSource(store: RunStore): (t: Trajectory) => string | un
 /**
  * The stored verdicts this invocation will judge again, counted by reason before any is sent (issue 22 item 8; over
  * the trajectories this invocation judges: prepared, filtered by `--where` and de-duplicated as the reading loop
- * does) and said through `onWarning`.
+ * does) and said through `onWarning`. `labelRun` runs it when its reading loop first finds a repeat to judge (every
+ * verdict judged again is such a repeat: a loop that finds none judges nothing again, and the count is empty).
  */
 export async function countRejudgingFirst(
   opts: LabelOptions,

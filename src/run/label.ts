@@ -170,9 +170,13 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const duplicateFrom = duplicateSource(store);
     // the resume fast path: a file stored with its size and mtime unchanged and nothing left to judge is not read
     const unchanged = unchangedCheck(runState, opts, { repeats, onChange });
-    // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent
-    rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
-    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged });
+    // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent:
+    // by one more read of the inputs when the reading loop first finds a repeat to judge, before it schedules it
+    // (a resume with nothing to judge reads its inputs once: nothing is judged again then, the count is empty)
+    const countFirst = async () => {
+      rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
+    };
+    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged, beforeFirstSend: countFirst });
     interrupted = read.interrupted;
     await Promise.all(runState.pending);
     if (await finishBatchPaths(runState, batchers)) interrupted = true;

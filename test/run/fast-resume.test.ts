@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
+import type { Judge } from "../../src/judges/judge.js";
 import { labelRun, type LabelResult } from "../../src/run/label.js";
 import { readErrors, readTrajectoryIndex } from "../../src/store/run-store.js";
 
@@ -154,6 +155,26 @@ describe("resume fast path: a file stamped unchanged is not read", () => {
     expect(fast.progress).toMatchObject({ read: 3, judged: 0, skipped: 3, errors: 0 });
     expect(outcome(fast)).toEqual(outcome(clean));
     expect(fast.summary.ingest_warnings).toEqual(first.summary.ingest_warnings);
+  });
+
+  it("the re-judge count is said before the first request even though it is made when the loop first finds work", async () => {
+    const { root } = corpus("count");
+    const labels = path.join(tmp, "labels-count");
+    const sig = createSignatureJudge();
+    await labelRun({ inputs: [root], run: "s", labelsDir: labels, judges: [sig] });
+    const said: string[] = [];
+    const newPrompt: Judge = {
+      ...sig,
+      promptSha256: "another-prompt",
+      judge: async (...args: Parameters<Judge["judge"]>) => {
+        said.push("request");
+        return sig.judge(...args);
+      },
+    };
+    const r = await labelRun({ inputs: [root], run: "s", labelsDir: labels, judges: [newPrompt], onConfigChange: "rejudge", onWarning: (w) => said.push(w) });
+    expect(r.rejudge.by_reason).toEqual({ prompt_changed: 3 });
+    expect(said.findIndex((w) => w.includes("will be judged again"))).toBeLessThan(said.indexOf("request"));
+    expect(said.filter((w) => w === "request")).toHaveLength(3);
   });
 
   it("multi-trajectory files (chat JSONL) carry no stamp and are always read", async () => {
