@@ -60,6 +60,7 @@ function labelCommand(program: Command): Command {
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
+    .option("--verify-content", "on a resume, read every input file and compare its content hash, even one whose size and mtime are those recorded (a file rewritten with the same size and mtime is otherwise taken as unchanged)")
     .option(
       "--on-config-change <mode>",
       "when a judge's stored verdicts were made with another configuration (model, sampling, output mode, endpoint, retries, ...): refuse | rejudge | keep",
@@ -289,6 +290,7 @@ export function registerLabel(program: Command): void {
       strict: !!o.strict,
       maxItemBytes: intOption(o.maxItemMb, "--max-item-mb", 1) * 1024 * 1024,
       retryErrors: !!o.retryErrors,
+      verifyContent: !!o.verifyContent,
       onConfigChange: o.onConfigChange,
       overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
       fieldMap,

@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -93,8 +93,13 @@ function maxItemBytes(opts: ReadOptions): number {
   return m;
 }
 
-/** One item of a read: a trajectory, or an error standing for one unreadable file or line. */
-export type IngestItem = { kind: "trajectory"; trajectory: Trajectory } | { kind: "error"; error: IngestError };
+/**
+ * One item of a read: a trajectory, or an error standing for one unreadable file or line. A trajectory that was the
+ * one item of its `.json` file (its id not renamed) carries the file's `stamp` (size in bytes and mtime in ms, from
+ * the open file before it was read, and the warnings the file raised): what a resume compares to take the file as
+ * unchanged unread ({@link readTrajectoriesResuming}).
+ */
+export type IngestItem = { kind: "trajectory"; trajectory: Trajectory; stamp?: InputStamp } | { kind: "error"; error: IngestError };
 
 
 /**
@@ -102,12 +107,15 @@ export type IngestItem = { kind: "trajectory"; trajectory: Trajectory } | { kind
  * the check and the read is still caught). The read is synchronous (these files are small and the page cache
  * serves them: no promise per file).
  */
-function readJsonBytes(file: string, max: number): { bytes: Buffer } | { error: IngestError } {
+function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: InputStamp } | { error: IngestError } {
   let bytes: Buffer;
   let fd: number | undefined;
+  let stamp: InputStamp;
   try {
     fd = openSync(file, "r");
-    const size = fstatSync(fd).size;
+    const st = fstatSync(fd);
+    const size = st.size;
+    stamp = { size, mtime_ms: st.mtimeMs };
     if (size > max) return { error: tooLargeError(file, "file", size, max) };
     bytes = readFileSync(fd);
   } catch (e) {
@@ -123,12 +131,13 @@ function readJsonBytes(file: string, max: number): { bytes: Buffer } | { error: 
   }
   // grew between fstat and read
   if (bytes.length > max) return { error: tooLargeError(file, "file", bytes.length, max) };
-  return { bytes };
+  return { bytes, stamp };
 }
 
 /** A conversion result as read items, its warnings collected. */
 function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
   if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
+  if (r.ok && r.warnings && ctx) ctx.said.push(...r.warnings);
   return r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
 }
 
@@ -140,6 +149,15 @@ function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
 function readJsonFile(file: string, max: number, idRoot: string, ctx?: ReadContext, opts: ReadOptions = {}): IngestItem[] {
   const read = readJsonBytes(file, max);
   if ("error" in read) return [{ kind: "error", error: read.error }];
+  const items = convertJsonFile(file, read.bytes, idRoot, ctx, opts);
+  // the stamp of a file that gave one trajectory (a resume may take it as unchanged, its warnings said again)
+  if (items.length === 1 && items[0].kind === "trajectory") items[0].stamp = read.stamp;
+  return items;
+}
+
+/** The items of one `.json` file's bytes ({@link readJsonFile}). */
+function convertJsonFile(file: string, bytes: Buffer, idRoot: string, ctx?: ReadContext, opts: ReadOptions = {}): IngestItem[] {
+  const read = { bytes };
   const format = opts.format;
   if (format === undefined || format === "agentdojo") {
     if (format === undefined) {
@@ -183,6 +201,8 @@ function inspectOpts(opts: ReadOptions): InspectOptions {
 /** What one read shares across files: the warning collector and a cache of model-folder listings. */
 interface ReadContext {
   warnings: WarningCollector;
+  /** the warnings raised by the current file's items, in order (a stamped file's, said again when a resume passes it over) */
+  said: ItemWarning[];
   /** The folder names beside the model folder of an AgentDojo-layout file (`<model>/<suite>/<task>/<attack>/<file>`). */
   siblings(file: string): readonly string[];
 }
@@ -191,6 +211,7 @@ function readContext(): ReadContext {
   const listings = new Map<string, readonly string[]>();
   return {
     warnings: new WarningCollector(),
+    said: [],
     siblings(file: string) {
       const parent = path.dirname(path.dirname(path.dirname(path.dirname(path.dirname(path.resolve(file))))));
       let names = listings.get(parent);
@@ -296,7 +317,22 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  * @throws {@link IngestFatalError} on the first error when `opts.strict` is true; RangeError (before anything is
  *   read) when `opts.maxItemBytes` is not a positive number. Nothing else is thrown.
  */
-export async function* readTrajectories(paths: string[], opts: ReadOptions = {}): AsyncGenerator<IngestItem> {
+export function readTrajectories(paths: string[], opts: ReadOptions = {}): AsyncGenerator<IngestItem> {
+  return readItems(paths, opts) as AsyncGenerator<IngestItem>;
+}
+
+/**
+ * {@link readTrajectories} for a resume (`label` over a run that holds rows): before reading a `.json` file (format
+ * detected, not forced), its stamp (size and mtime, `fs.statSync`) and resolved path go to `unchanged`; when that
+ * names the trajectory a run stored from it with that stamp, the file is not read and one `unchanged` item stands
+ * for it (its id taken by the duplicate checks as a read would). Every other file is read as by readTrajectories.
+ * @returns the items in input order, `unchanged` ones among them. @throws as {@link readTrajectories}.
+ */
+export function readTrajectoriesResuming(paths: string[], opts: ReadOptions, unchanged: UnchangedFile): AsyncGenerator<ResumeItem> {
+  return readItems(paths, opts, unchanged);
+}
+
+async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: UnchangedFile): AsyncGenerator<ResumeItem> {
   const max = maxItemBytes(opts);
   const idRoot = await fallbackIdRoot(paths);
   /** id -> the input it was first read from (absolute path, and line for a JSON Lines row). */
@@ -310,14 +346,22 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
   } finally {
     for (const w of ctx.warnings.drain()) opts.onWarning?.(w);
   }
-  async function* readAll(): AsyncGenerator<IngestItem> {
+  async function* readAll(): AsyncGenerator<ResumeItem> {
+    let hits = 0;
     for await (const f of inputFiles(paths)) {
+      ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
       // read did, instead of reading a whole read-ahead in one block.
       let items: AsyncIterable<IngestItem> | IngestItem[];
       if ("error" in f) items = [{ kind: "error", error: f.error }];
       else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
+        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings }) : undefined;
+        if (hit) {
+          if (++hits % 64 === 0) await new Promise<void>((r) => setImmediate(r));
+          yield hit;
+          continue;
+        }
         await new Promise<void>((r) => setImmediate(r));
         items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
       } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
@@ -330,7 +374,10 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
           if (t.source.format !== "chat-jsonl" && t.source.format !== "inspect") {
             const item = `${t.source.path}${t.source.line !== undefined ? `:${t.source.line}` : ""}`;
             const w = attackContradiction(t, { scope: t.source.path, item, attackField: t.source.format === "agentdojo" ? "attack_type" : "attack", injectionsField: "injections" });
-            if (w !== undefined) ctx.warnings.add(w);
+            if (w !== undefined) {
+              ctx.warnings.add(w);
+              ctx.said.push(w);
+            }
           }
           // One definition of "attacked" for every format (./attacked.ts): an attack value meaning "no attack" goes.
           normalizeAttack(t);
@@ -347,6 +394,7 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
             const longer = idPath(idRoot ?? path.dirname(file), t.source.path).replace(/\.json$/i, "");
             if (longer !== t.id && !seen.has(longer)) {
               ctx.warnings.add(idCollision(t.source.path, t.id, longer));
+              delete item.stamp; // a renamed id depends on the other files read: read again on every resume
               t.id = longer;
             }
           }
@@ -366,12 +414,67 @@ export async function* readTrajectories(paths: string[], opts: ReadOptions = {})
                     error: ingestError("duplicate_id", t.source.path, `duplicate trajectory id "${t.id}", first read from ${firstFrom} (the first one read is kept; this one is not judged)`, at),
                   };
           } else seen.set(t.id, here);
+          if (item.kind === "trajectory" && item.stamp && ctx.said.length > 0) item.stamp = { ...item.stamp, warnings: [...ctx.said] };
         }
         if (item.kind === "error" && opts.strict) throw new IngestFatalError(item.error);
         yield item;
       }
     }
   }
+}
+
+/** The stamp of an input file: size in bytes and modification time in ms (`fs.Stats.size`, `mtimeMs`). */
+export interface InputStamp {
+  size: number;
+  mtime_ms: number;
+  /** The warnings the file's item raised, in order (said again, as raised, when a resume passes the file over unread). */
+  warnings?: ItemWarning[];
+}
+
+/** A file a resume takes as unchanged, unread ({@link readTrajectoriesResuming}): the id stored for it. */
+export interface UnchangedItem {
+  kind: "unchanged";
+  id: string;
+  /** the file as the walk named it (not resolved) */
+  path: string;
+}
+
+/** An item of {@link readTrajectoriesResuming}. */
+export type ResumeItem = IngestItem | UnchangedItem;
+
+/**
+ * The resume's check of one file (`file` resolved, `named` as the walk names it): the id of the trajectory a run
+ * stored from it with this stamp (size and mtime), whether that trajectory is an AgentDojo layout run, and the
+ * warnings its read raised (naming the file as `named`); undefined = read the file.
+ */
+export type UnchangedFile = (file: string, stamp: InputStamp, named: string) => { id: string; layout: boolean; warnings?: ItemWarning[] } | undefined;
+
+/**
+ * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables and its warnings in
+ * the read's collector as a read would enter them; undefined (read the file) when it cannot be stat'ed, is over the
+ * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames).
+ */
+function unchangedHit(
+  file: string,
+  max: number,
+  check: UnchangedFile,
+  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector },
+): UnchangedItem | undefined {
+  const { seen, firstFile } = read;
+  let st;
+  try {
+    st = statSync(file);
+  } catch {
+    return undefined;
+  }
+  if (!st.isFile() || st.size > max) return undefined;
+  const abs = path.resolve(file);
+  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs }, file);
+  if (!hit || seen.has(hit.id) || (hit.layout && firstFile.get(hit.id) !== undefined)) return undefined;
+  if (hit.layout) firstFile.set(hit.id, abs);
+  seen.set(hit.id, abs);
+  for (const w of hit.warnings ?? []) read.warnings.add(w);
+  return { kind: "unchanged", id: hit.id, path: file };
 }
 
 /** True when two files hold the same bytes (a copy of a run is the same run); false when either cannot be read. */

@@ -60,9 +60,10 @@ export function notRegular(p: string): IngestError {
  * Walk one directory. `real` is its real path when known (a plain sub-directory of a directory whose real path
  * is known has real path `real(parent)/name`, so only the root and directories reached through a symbolic link
  * cost a `realpath`); `seen` holds the real paths walked so far (link-loop safety). Directory reads are
- * synchronous (`readdirSync`): one directory listing is far cheaper than a promise round trip per entry.
+ * synchronous (`readdirSync`): one directory listing is far cheaper than a promise round trip per entry; so is the
+ * walk itself (a plain generator: no promise per file and folder level, issue 26).
  */
-async function* walk(dir: string, root: string, seen: Set<string>, real?: string): AsyncGenerator<InputFile | { error: IngestError }> {
+function* walk(dir: string, root: string, seen: Set<string>, real?: string): Generator<InputFile | { error: IngestError }> {
   let names: { name: string; dir: boolean; link: boolean; special?: boolean }[];
   let realDir: string;
   try {

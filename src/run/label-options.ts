@@ -36,6 +36,11 @@ export interface LabelOptions {
   /** Judge again the items whose stored verdict is `judge_error`. */
   retryErrors?: boolean;
   /**
+   * Read every input file and compare its content hash, even a file whose size and mtime are those recorded when it
+   * was stored (the resume fast path, `./fast-resume.ts`, off). Default false.
+   */
+  verifyContent?: boolean;
+  /**
    * What to do when a judge's stored verdicts in this run were made with another configuration (or with none
    * recorded: runs from before `judge_config_sha256`): `refuse` (default: throw `JudgeConfigChangedError` (./config-change.ts)
    * naming what changed, nothing is stored), `rejudge` (judge every item again under the new configuration; the

@@ -6,7 +6,7 @@
 import { UsageError } from "../errors.js";
 import fs from "node:fs";
 import path from "node:path";
-import { countInputs, readTrajectories, type IngestWarning, type ReadOptions } from "../ingest/index.js";
+import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile } from "../ingest/index.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
@@ -21,6 +21,7 @@ import type { TrajectoryPreparer } from "./prepare.js";
 import type { LabelRunState } from "./label-core.js";
 import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
+import { repeatsLeft, stampRow } from "./fast-resume.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -167,6 +168,8 @@ interface ReadContext {
   oldIds: StoredChatIds;
   preparer: TrajectoryPreparer;
   duplicateFrom: (t: Trajectory) => string | undefined;
+  /** The resume fast path's check (`./fast-resume.ts`), or undefined: every file read. */
+  unchanged?: UnchangedFile;
 }
 
 /**
@@ -182,6 +185,8 @@ export async function readAndSchedule(
     whereTally: WhereTally | null;
     batchers: Awaited<ReturnType<typeof openBatchPaths>>;
     online: OnlinePath;
+    /** Run once, before the first repeat to judge is scheduled (the re-judge count, said before anything is sent). */
+    beforeFirstSend?: () => Promise<void>;
   },
 ): Promise<ReadOutcome> {
   const { store, progress, stopped, costCap } = rs;
@@ -189,8 +194,10 @@ export async function readAndSchedule(
   const report = rs.report;
   const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
   const remapped = out.remapped;
+  let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
-  for await (const item of readTrajectories(opts.inputs, readOpts)) {
+  const items = ctx.unchanged ? readTrajectoriesResuming(opts.inputs, readOpts, ctx.unchanged) : readTrajectories(opts.inputs, readOpts);
+  for await (const item of items) {
     if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
       const to = keepStoredChatId(item.trajectory, oldIds);
       if (to !== undefined) {
@@ -209,8 +216,22 @@ export async function readAndSchedule(
       report();
       continue;
     }
+    if (item.kind === "unchanged") {
+      // a file taken as unchanged unread (./fast-resume.ts): stored as it is, every repeat done; read, kept and skipped as a read would count it
+      if (opts.limit !== undefined && taken >= opts.limit) {
+        out.limitStopped = true;
+        break;
+      }
+      taken++;
+      progress.read++;
+      progress.skipped += skippedUnchanged(rs, opts, item.id, ctx);
+      report();
+      if (opts.judges.every((j) => stopped[j.id])) break;
+      continue;
+    }
     // Injected text the input does not record recovered, surfaces decided, the index row (./prepare.ts)
     const { trajectory: t, row, surfaceWarnings } = await preparer.prepare(item.trajectory);
+    stampRow(row, item.stamp, opts, surfaceWarnings);
     // --limit first: a trajectory read after the limit is reached is not tallied by --where either, so its
     // statement ("N kept") says what was judged; --where: one it does not keep is neither stored nor judged (nor
     // counted by --limit)
@@ -228,12 +249,28 @@ export async function readAndSchedule(
       continue;
     }
     if (admitted === "reference_changed") out.referenceChanged++;
+    if (beforeFirstSend && repeatsLeft(rs, opts, t.id, row.content_sha256, ctx.repeats, ctx.onChange) > 0) {
+      await beforeFirstSend();
+      beforeFirstSend = undefined;
+    }
     scheduleRepeats(rs, opts, t, row.content_sha256, ctx);
     report();
     while (rs.pending.size >= online.maxPending) await new Promise<void>((r) => (rs.wake = r));
     if (opts.judges.every((j) => stopped[j.id])) break;
   }
   return out;
+}
+
+/**
+ * The repeats a file taken as unchanged counts as skipped: every repeat of every judge not stopped (the check made
+ * before the file was passed over found none left; found otherwise now, it is an internal error, never a silent skip).
+ * @throws Error when the trajectory has repeats left.
+ */
+function skippedUnchanged(rs: LabelRunState, opts: LabelOptions, id: string, ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep" }): number {
+  const content = rs.store.storedContent(id);
+  if (content === undefined || repeatsLeft(rs, opts, id, content, ctx.repeats, ctx.onChange) > 0)
+    throw new Error(`internal error: trajectory ${id} was passed over as unchanged with work left; run again with --verify-content`);
+  return ctx.repeats * opts.judges.filter((j) => !rs.stopped[j.id]).length;
 }
 
 /**
@@ -411,7 +448,8 @@ export function duplicateSource(store: RunStore): (t: Trajectory) => string | un
 /**
  * The stored verdicts this invocation will judge again, counted by reason before any is sent (issue 22 item 8; over
  * the trajectories this invocation judges: prepared, filtered by `--where` and de-duplicated as the reading loop
- * does) and said through `onWarning`.
+ * does) and said through `onWarning`. `labelRun` runs it when its reading loop first finds a repeat to judge (every
+ * verdict judged again is such a repeat: a loop that finds none judges nothing again, and the count is empty).
  */
 export async function countRejudgingFirst(
   opts: LabelOptions,
@@ -435,6 +473,7 @@ export async function countRejudgingFirst(
     signal: opts.signal,
     onHeapCheck: opts.onHeapCheck,
     prepare: (raw) => preparer.prepare(raw),
+    unchanged: ctx.unchanged,
     keep: (p) => matchesWhere(p.row, opts.where) && duplicateFrom(p.trajectory) === undefined,
   });
   for (const line of formatRejudge(rejudge, new Map(opts.judges.map((j) => [j.id, j.rubricVersion])))) opts.onWarning?.(`${line} (before anything is sent)`);

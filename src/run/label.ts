@@ -18,6 +18,7 @@ import { TrajectoryPreparer } from "./prepare.js";
 import type { RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
+import { unchangedCheck } from "./fast-resume.js";
 import type { LabelOptions } from "./label-options.js";
 import {
   addInputWarnings,
@@ -168,9 +169,15 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
     const duplicateFrom = duplicateSource(store);
-    // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent
-    rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current });
-    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online });
+    // the resume fast path: a file stored with its size and mtime unchanged and nothing left to judge is not read
+    const unchanged = unchangedCheck(runState, opts, { repeats, onChange });
+    // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent:
+    // by one more read of the inputs when the reading loop first finds a repeat to judge, before it schedules it
+    // (a resume with nothing to judge reads its inputs once: nothing is judged again then, the count is empty)
+    const countFirst = async () => {
+      rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
+    };
+    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged, beforeFirstSend: countFirst });
     interrupted = read.interrupted;
     await Promise.all(runState.pending);
     if (await finishBatchPaths(runState, batchers)) interrupted = true;

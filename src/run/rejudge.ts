@@ -5,7 +5,7 @@
  * replace cost, before anything is sent. `label --dry-run` reports the same counts with its token estimate.
  */
 import type { Judge } from "../judges/judge.js";
-import { readTrajectories, type ReadOptions } from "../ingest/index.js";
+import { readTrajectories, readTrajectoriesResuming, type ReadOptions, type UnchangedFile } from "../ingest/index.js";
 import type { VerdictLedger } from "../store/ledger.js";
 import type { RejudgeReason, RepeatPlan, StoredChatIds } from "./resume.js";
 import { contentSha256, indexRow, keepStoredChatId, planRepeats, REJUDGE_REASONS } from "./resume.js";
@@ -113,13 +113,21 @@ export async function countRejudging(opts: {
   prepare?: (raw: Trajectory) => Promise<PreparedTrajectory>;
   /** Whether `label` judges a prepared trajectory at all (`--where`, not a duplicate id); skipped ones count neither for `limit`. */
   keep?: (p: PreparedTrajectory) => boolean;
+  /** The resume fast path's check (`./fast-resume.ts`): a file it passes over has nothing to judge again (counts for `limit`). */
+  unchanged?: UnchangedFile;
 }): Promise<RejudgeCount> {
   const count = emptyRejudge();
   if (!opts.judges.some((j) => opts.ledger.hasJudge(j.id))) return count;
   let taken = 0;
-  for await (const item of readTrajectories(opts.inputs, { ...opts.read, onWarning: undefined })) {
+  const read = { ...opts.read, onWarning: undefined };
+  for await (const item of opts.unchanged ? readTrajectoriesResuming(opts.inputs, read, opts.unchanged) : readTrajectories(opts.inputs, read)) {
     if (opts.signal?.aborted) break;
     if (item.kind === "error") continue;
+    if (item.kind === "unchanged") {
+      if (opts.limit !== undefined && taken >= opts.limit) break;
+      taken++;
+      continue;
+    }
     const raw = item.trajectory;
     if (opts.oldIds.byLine.size > 0) raw.id = keepStoredChatId(raw, opts.oldIds) ?? raw.id;
     const p = opts.prepare ? await opts.prepare(raw) : { trajectory: raw, row: indexRow(raw), surfaceWarnings: [] };

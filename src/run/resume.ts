@@ -31,6 +31,9 @@ export interface StoredChatIds {
 export async function storedChatFallbackIds(runDir: string): Promise<StoredChatIds> {
   const out: StoredChatIds = { byLine: new Map(), ids: new Set() };
   if (!fs.existsSync(path.join(runDir, "trajectories.jsonl"))) return out;
+  // a run without a chat-JSONL row (its journal never says "chat-jsonl") has no such id: nothing parsed (issue 26: a
+  // resume of 1,000,000 AgentDojo rows read them all again here); `ids` is only consulted beside a `byLine` hit
+  if (!(await fileHas(path.join(runDir, "trajectories.jsonl"), "chat-jsonl"))) return out;
   for (const r of (await readTrajectoryIndex(runDir)).values()) {
     out.ids.add(r.id);
     const src = r.source as { format?: string; path?: unknown; line?: unknown } | undefined;
@@ -38,6 +41,18 @@ export async function storedChatFallbackIds(runDir: string): Promise<StoredChatI
       out.byLine.set(`${path.resolve(src.path)}\0${src.line}`, r.id);
   }
   return out;
+}
+
+/** Whether a file's bytes contain `needle` (ASCII), streamed in chunks (a match across two chunks is found). */
+async function fileHas(file: string, needle: string): Promise<boolean> {
+  const n = Buffer.from(needle);
+  let tail = Buffer.alloc(0);
+  for await (const chunk of fs.createReadStream(file, { highWaterMark: 1 << 20 })) {
+    const b = Buffer.concat([tail, chunk as Buffer]);
+    if (b.includes(n)) return true;
+    tail = b.subarray(Math.max(0, b.length - n.length + 1));
+  }
+  return false;
 }
 
 /**

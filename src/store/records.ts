@@ -7,6 +7,7 @@ import path from "node:path";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
 import { journalSkips } from "./skipped-lines.js";
+import type { FileStamp } from "./file-stamp.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow
@@ -32,6 +33,12 @@ export interface TrajectoryIndexRow
   n_messages: number;
   /** sha256 of the trajectory's content (`contentSha256`): deduplication by content, and what its verdicts judged. */
   content_sha256: string;
+  /**
+   * The stamp (size, mtime, the ingest warnings its read raised) of the input file the row was read from, when that
+   * file held this one trajectory: a resume takes such a file as unchanged while its size and mtime are the same
+   * (`./file-stamp.ts`). Absent in rows of older versions and of multi-item files (the content hash decides).
+   */
+  file_stamp?: FileStamp;
 }
 
 /** A plain JSON object (not null, not an array). */

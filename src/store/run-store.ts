@@ -30,6 +30,7 @@ import { Utf8Column } from "./utf8-column.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
 import { CurrentVerdicts, deepFreeze } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
+import { FileStamps, stampOf, type FileStamp, type StampWarning } from "./file-stamp.js";
 
 /** The lowdb snapshot `store.json`: run metadata and batched counters. The journals are the source of truth. */
 export interface RunSnapshot {
@@ -82,17 +83,8 @@ export interface LabelState {
   limit?: number;
 }
 
-
 function validSnapshot(d: unknown): d is RunSnapshot {
-  return (
-    isObj(d) &&
-    Array.isArray(d.inputs) &&
-    Array.isArray(d.judges) &&
-    isObj(d.counts) &&
-    isObj(d.stopped_judges) &&
-    isObj(d.extra) &&
-    typeof d.created_at === "string"
-  );
+  return isObj(d) && Array.isArray(d.inputs) && Array.isArray(d.judges) && isObj(d.counts) && isObj(d.stopped_judges) && isObj(d.extra) && typeof d.created_at === "string";
 }
 
 /** A run name that cannot be a folder name under the labels folder. */
@@ -175,6 +167,8 @@ export class RunStore {
   private readonly sourceDir = new IntColumn();
   private readonly sourceFile = new Utf8Column();
   private readonly refs = new IntColumn();
+  /** the resume fast path's file stamps (`./file-stamp.ts`) by slot, found by each slot's source path */
+  private readonly stamps = new FileStamps((slot) => (this.hashes.has(slot) ? this.codes.value(this.sourceDir.get(slot)) + this.sourceFile[slot] : undefined));
   /**
    * What {@link summaryInputs} returns, kept as the journals are loaded and appended to (so the run's summary needs
    * no re-read of the journals): the current verdict per {@link currentVerdictKey} in storage order (compactly:
@@ -353,6 +347,7 @@ export class RunStore {
     this.sourceDir.set(slot, this.codes.code(src.slice(0, cut)));
     this.sourceFile.set(slot, src.slice(cut));
     this.refs.set(slot, this.codes.code(referenceKey(t.reference)));
+    this.stamps.set(slot, src, stampOf(t.file_stamp), t.source?.path, t.source?.format === "agentdojo" && isObj(t.metadata) && t.metadata.model_dir !== undefined);
   }
 
   /** The store's one copy of a string (see {@link sharedStrings}); other values as they are. */
@@ -419,6 +414,18 @@ export class RunStore {
     const slot = this.ids.find(id);
     if (slot === -1 || !this.hashes.has(slot)) return undefined;
     return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile.get(slot);
+  }
+
+  /** Resume fast path (`./file-stamp.ts`): the trajectory of one-item `file` (resolved; `named` as read now) stored with this stamp. */
+  unchangedFile(file: string, stamp: FileStamp, named: string): { id: string; content_sha256: string; layout: boolean; warnings: StampWarning[] } | undefined {
+    const slot = this.stamps.find(file, stamp);
+    return slot === -1 ? undefined : { id: this.ids.id(slot), content_sha256: this.hashes.get(slot), layout: this.stamps.isLayout(slot), warnings: this.stamps.warningsOf(slot, named) };
+  }
+
+  /** The content hash of the latest stored row of `id`, or undefined when none is stored. */
+  storedContent(id: string): string | undefined {
+    const slot = this.ids.find(id);
+    return slot === -1 || !this.hashes.has(slot) ? undefined : this.hashes.get(slot);
   }
 
   /** Whether the stored row of `id` has this content hash. */

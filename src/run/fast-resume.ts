@@ -1,0 +1,61 @@
+/**
+ * The resume fast path (issue 26): an input file whose resolved path, size and mtime are those recorded in the run
+ * for the one trajectory it held (the index row's `file_stamp`, `../store/file-stamp.ts`) is taken as unchanged
+ * without being read or parsed, when every repeat of every judge still running is done for that trajectory (nothing
+ * to judge, nothing to re-judge: `planRepeats` over its stored content hash). Any other file is read and its content
+ * hash decides, as before: a file whose stamp differs, a row without a stamp (older runs, multi-item files: chat
+ * JSONL, Inspect logs; a run renamed for an id collision; a surface warning), a trajectory with work left. The
+ * ingest warnings a passed-over file's read raised are recorded in its stamp and said again, in order.
+ *
+ * Limit (README "resume"): a file rewritten with the same size and the same mtime is taken as unchanged; so is a file
+ * an upgraded ipi-judge would convert differently. `--verify-content` (`LabelOptions.verifyContent`) turns the fast
+ * path off. It is off too under `--where` (it filters full rows, which the store does not hold in memory) and with
+ * `--format`, `--field` or `--security-scorer` (they change what a file reads as); rows are stamped only without
+ * those three.
+ */
+import type { InputStamp, UnchangedFile } from "../ingest/index.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import type { LabelRunState } from "./label-core.js";
+import type { LabelOptions } from "./label-options.js";
+import { planRepeats } from "./resume.js";
+
+/** Whether rows of this invocation may carry their file's stamp (the read options that change a file's reading unset). */
+export function stampsAllowed(opts: Pick<LabelOptions, "format" | "fieldMap" | "securityScorer">): boolean {
+  return opts.format === undefined && opts.fieldMap === undefined && opts.securityScorer === undefined;
+}
+
+/** Put the file's stamp on a row about to be stored, when allowed and the trajectory said nothing (no surface warning). */
+export function stampRow(row: TrajectoryIndexRow, stamp: InputStamp | undefined, opts: LabelOptions, surfaceWarnings: readonly string[]): void {
+  if (stamp !== undefined && surfaceWarnings.length === 0 && stampsAllowed(opts))
+    row.file_stamp = { size: stamp.size, mtime_ms: stamp.mtime_ms, ...(stamp.warnings?.length ? { warnings: stamp.warnings } : {}) };
+}
+
+/**
+ * The repeats still to do for a stored trajectory over the judges not stopped (0 = nothing to judge or re-judge).
+ * @param content its stored content hash
+ */
+export function repeatsLeft(rs: Pick<LabelRunState, "store" | "stopped" | "configs">, opts: LabelOptions, id: string, content: string, repeats: number, onChange: "refuse" | "rejudge" | "keep"): number {
+  let n = 0;
+  for (const j of opts.judges) {
+    if (rs.stopped[j.id]) continue;
+    n += planRepeats({ id }, content, j, repeats, rs.store.ledger, { configSha: rs.configs.get(j.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors }).length;
+  }
+  return n;
+}
+
+/**
+ * The check `readTrajectoriesResuming` makes before reading a file (module docstring), or undefined when the fast
+ * path is off (`verifyContent`, `where`, a read option of {@link stampsAllowed}, or a run with no stored row).
+ */
+export function unchangedCheck(
+  rs: Pick<LabelRunState, "store" | "stopped" | "configs">,
+  opts: LabelOptions,
+  ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep" },
+): UnchangedFile | undefined {
+  if (opts.verifyContent || opts.where || !stampsAllowed(opts) || rs.store.resumed.trajectories === 0) return undefined;
+  return (file, stamp, named) => {
+    const hit = rs.store.unchangedFile(file, stamp, named);
+    if (hit === undefined || repeatsLeft(rs, opts, hit.id, hit.content_sha256, ctx.repeats, ctx.onChange) > 0) return undefined;
+    return { id: hit.id, layout: hit.layout, warnings: hit.warnings };
+  };
+}

@@ -1,0 +1,182 @@
+/**
+ * The resume fast path's record of input files (issue 26): per trajectory slot, the stamp (size in bytes and
+ * modification time in ms, `fs.Stats.size` / `mtimeMs`) of the one-item input file its latest index row was read
+ * from (the row's optional `file_stamp`), and an exact index from that file's resolved path to the slot.
+ *
+ * The rule it serves (`RunStore.unchangedFile`, README "resume"): a file whose resolved path, size and mtime equal
+ * those recorded is taken as unchanged without being read. Its limit: a file rewritten with the same size and the
+ * same mtime (to the sub-millisecond as the file system reports it) is taken as unchanged; `label --verify-content`
+ * turns the fast path off (every file read and its content hash compared).
+ *
+ * Memory: two float columns and one int column per slot, plus an open-addressing table of slots (Int32Array, load
+ * <= 1/2); no path string is held here (the store's own source columns give a slot's path back, compared exactly).
+ */
+import { FloatColumn, IntColumn } from "./compact.js";
+
+/** One warning the read of a file raised (the reader's `ItemWarning`: kind, scope, message, item?, variant?). */
+export interface StampWarning {
+  kind: string;
+  scope: string;
+  message: string;
+  item?: string;
+  variant?: string;
+}
+
+/** A file's stamp as recorded in an index row (`file_stamp`). */
+export interface FileStamp {
+  /** bytes (`fs.Stats.size`) */
+  size: number;
+  /** modification time, ms since the epoch (`fs.Stats.mtimeMs`, fractional) */
+  mtime_ms: number;
+  /** the warnings its read raised, in order (said again when a resume passes the file over) */
+  warnings?: StampWarning[];
+}
+
+const isWarning = (w: unknown): boolean => {
+  if (typeof w !== "object" || w === null) return false;
+  const x = w as Record<string, unknown>;
+  return typeof x.kind === "string" && typeof x.scope === "string" && typeof x.message === "string" && ["item", "variant"].every((k) => x[k] === undefined || typeof x[k] === "string");
+};
+
+/** A value read from a journal line that is a usable stamp (finite non-negative size, finite mtime, well-formed warnings), else undefined. */
+export function stampOf(v: unknown): FileStamp | undefined {
+  if (typeof v !== "object" || v === null) return undefined;
+  const { size, mtime_ms, warnings } = v as Record<string, unknown>;
+  if (typeof size !== "number" || !Number.isFinite(size) || size < 0) return undefined;
+  if (typeof mtime_ms !== "number" || !Number.isFinite(mtime_ms)) return undefined;
+  if (warnings === undefined) return { size, mtime_ms };
+  if (!Array.isArray(warnings) || !warnings.every(isWarning)) return undefined;
+  return { size, mtime_ms, warnings: warnings as StampWarning[] };
+}
+
+/** Most distinct warning lists held (with the file's own path taken out); a slot past it keeps no stamp (its file is read). */
+export const STAMP_WARNING_LISTS_MAX = 10_000;
+/** Stands for the file's path in a held warning list (JSON text; a path holds no NUL). */
+const FILE = "\\u0000FILE\\u0000";
+/** A string as it appears inside JSON text (without the quotes). */
+const inJson = (x: string) => JSON.stringify(x).slice(1, -1);
+
+/** 32-bit FNV-1a of a string's UTF-16 units (a table probe start, never trusted alone). */
+function hashPath(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The recorded stamps by slot and the path -> slot index (module docstring). */
+export class FileStamps {
+  private readonly size = new FloatColumn();
+  private readonly mtime = new FloatColumn();
+  /** per slot: the path hash it is indexed under, -1 = not indexed (no stamp) */
+  private readonly pathHash = new IntColumn();
+  /** per slot: 1 when its row is an AgentDojo layout run (the reader's id-collision rule needs to know) */
+  private readonly layout = new IntColumn(0);
+  /** per slot: its warning list (-1 = none), a JSON text with the file's path as {@link FILE}, shared by code */
+  private readonly said = new IntColumn();
+  private readonly lists: string[] = [];
+  private readonly listCodes = new Map<string, number>();
+  /** open addressing: slot + 1, 0 = empty, -1 = deleted */
+  private table = new Int32Array(1024);
+  private used = 0;
+
+  /**
+   * @param pathOf the resolved path (no line) of a slot's latest row, as the store holds it (compared exactly).
+   */
+  constructor(private readonly pathOf: (slot: number) => string | undefined) {}
+
+  /**
+   * Record (or, with `stamp` undefined, forget) the stamp of `slot`, whose row was read from `file` (resolved;
+   * `named`: the row's `source.path`, as the read named it); `layout`: the row is an AgentDojo layout run
+   * (`source.format` agentdojo with `metadata.model_dir`).
+   */
+  set(slot: number, file: string, stamp: FileStamp | undefined, named = file, layout = false): void {
+    this.remove(slot);
+    if (stamp === undefined) return;
+    let code = -1;
+    if (stamp.warnings?.length) {
+      const json = JSON.stringify(stamp.warnings);
+      if (json.includes(FILE)) return; // the stand-in already in the text: not held (the file is read)
+      const text = json.split(inJson(named)).join(FILE);
+      code = this.listCodes.get(text) ?? -1;
+      if (code === -1) {
+        if (this.lists.length >= STAMP_WARNING_LISTS_MAX) return;
+        code = this.lists.push(text) - 1;
+        this.listCodes.set(text, code);
+      }
+    }
+    this.said.set(slot, code);
+    this.layout.set(slot, layout ? 1 : 0);
+    this.size.set(slot, stamp.size);
+    this.mtime.set(slot, stamp.mtime_ms);
+    const h = hashPath(file);
+    this.pathHash.set(slot, h | 0);
+    if (2 * (this.used + 1) > this.table.length) this.rehash();
+    this.insert(h, slot);
+  }
+
+  /**
+   * The slot whose recorded file is `file` (resolved) with this stamp, or -1. Two slots recorded for one path (a
+   * stale row left by another id) give -1: the file is read.
+   */
+  find(file: string, stamp: FileStamp): number {
+    const h = hashPath(file);
+    const mask = this.table.length - 1;
+    let found = -1;
+    for (let i = h & mask; this.table[i] !== 0; i = (i + 1) & mask) {
+      const slot = this.table[i] - 1;
+      if (slot < 0 || (this.pathHash.get(slot) | 0) !== (h | 0) || this.pathOf(slot) !== file) continue;
+      if (found !== -1) return -1;
+      found = slot;
+    }
+    if (found === -1) return -1;
+    return this.size.get(found) === stamp.size && this.mtime.get(found) === stamp.mtime_ms ? found : -1;
+  }
+
+  /** The warnings recorded for `slot`'s file, naming the file as `named` (the walk's name for it now); [] when none. */
+  warningsOf(slot: number, named: string): StampWarning[] {
+    const code = this.said.get(slot);
+    return code === -1 ? [] : (JSON.parse(this.lists[code].split(FILE).join(inJson(named))) as StampWarning[]);
+  }
+
+  /** Whether the row of `slot` is an AgentDojo layout run (as recorded by {@link set}). */
+  isLayout(slot: number): boolean {
+    return this.layout.get(slot) === 1;
+  }
+
+  private remove(slot: number): void {
+    const h = this.pathHash.get(slot);
+    if (h === -1 && Number.isNaN(this.size.get(slot))) return;
+    this.pathHash.set(slot, -1);
+    this.size.set(slot, NaN);
+    this.mtime.set(slot, NaN);
+    const mask = this.table.length - 1;
+    for (let i = (h >>> 0) & mask; this.table[i] !== 0; i = (i + 1) & mask) {
+      if (this.table[i] === slot + 1) {
+        this.table[i] = -1;
+        return;
+      }
+    }
+  }
+
+  private insert(h: number, slot: number): void {
+    const mask = this.table.length - 1;
+    let i = h & mask;
+    while (this.table[i] > 0) i = (i + 1) & mask;
+    if (this.table[i] === 0) this.used++;
+    this.table[i] = slot + 1;
+  }
+
+  private rehash(): void {
+    const old = this.table;
+    let live = 0;
+    for (const v of old) if (v > 0) live++;
+    let n = old.length;
+    while (2 * (live + 1) > n / 2) n *= 2;
+    this.table = new Int32Array(n);
+    this.used = 0;
+    for (const v of old) if (v > 0) this.insert(this.pathHash.get(v - 1) >>> 0, v - 1);
+  }
+}
