@@ -7,14 +7,15 @@
  * JSONL, Inspect logs; a run renamed for an id collision; a surface warning), a trajectory with work left. The
  * ingest warnings a passed-over file's read raised are recorded in its stamp and said again, in order.
  *
- * Limit (README "resume"): a file rewritten with the same size and the same mtime is taken as unchanged; so is a file
- * an upgraded ipi-judge would convert differently. `--verify-content` (`LabelOptions.verifyContent`) turns the fast
+ * Limit (README "resume"): a file rewritten with the same size and the same mtime is taken as unchanged; a file an upgraded
+ * ipi-judge converts differently is re-read only when its readers' version (`STAMP_READER_VERSION`) was bumped. `--verify-content` (`LabelOptions.verifyContent`) turns the fast
  * path off. It is off too under `--where` (it filters full rows, which the store does not hold in memory) and with
  * `--format`, `--field` or `--security-scorer` (they change what a file reads as); rows are stamped only without
  * those three.
  */
 import type { InputStamp, UnchangedFile } from "../ingest/index.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { STAMP_READER_VERSION } from "../store/file-stamp.js";
 import type { LabelRunState } from "./label-core.js";
 import type { LabelOptions } from "./label-options.js";
 import { planRepeats } from "./resume.js";
@@ -27,7 +28,7 @@ export function stampsAllowed(opts: Pick<LabelOptions, "format" | "fieldMap" | "
 /** Put the file's stamp on a row about to be stored, when allowed and the trajectory said nothing (no surface warning). */
 export function stampRow(row: TrajectoryIndexRow, stamp: InputStamp | undefined, opts: LabelOptions, surfaceWarnings: readonly string[]): void {
   if (stamp !== undefined && surfaceWarnings.length === 0 && stampsAllowed(opts))
-    row.file_stamp = { size: stamp.size, mtime_ms: stamp.mtime_ms, ...(stamp.warnings?.length ? { warnings: stamp.warnings } : {}) };
+    row.file_stamp = { reader: STAMP_READER_VERSION, size: stamp.size, mtime_ms: stamp.mtime_ms, ...(stamp.warnings?.length ? { warnings: stamp.warnings } : {}) };
 }
 
 /**

@@ -22,8 +22,17 @@ export interface StampWarning {
   variant?: string;
 }
 
+/**
+ * The version of the input readers a stamp was recorded under. A stamp of another version is not trusted (the file is
+ * read and its content hash decides), so an upgrade whose converters read a file differently re-reads every file
+ * once instead of passing it over. Bump it whenever any converter under `src/ingest/` changes what a file reads as.
+ */
+export const STAMP_READER_VERSION = 1;
+
 /** A file's stamp as recorded in an index row (`file_stamp`). */
 export interface FileStamp {
+  /** {@link STAMP_READER_VERSION} when it was recorded (absent: not trusted) */
+  reader?: number;
   /** bytes (`fs.Stats.size`) */
   size: number;
   /** modification time, ms since the epoch (`fs.Stats.mtimeMs`, fractional) */
@@ -38,15 +47,16 @@ const isWarning = (w: unknown): boolean => {
   return typeof x.kind === "string" && typeof x.scope === "string" && typeof x.message === "string" && ["item", "variant"].every((k) => x[k] === undefined || typeof x[k] === "string");
 };
 
-/** A value read from a journal line that is a usable stamp (finite non-negative size, finite mtime, well-formed warnings), else undefined. */
+/** A value read from a journal line that is a usable stamp (this {@link STAMP_READER_VERSION}, finite non-negative size, finite mtime, well-formed warnings), else undefined. */
 export function stampOf(v: unknown): FileStamp | undefined {
   if (typeof v !== "object" || v === null) return undefined;
-  const { size, mtime_ms, warnings } = v as Record<string, unknown>;
+  const { size, mtime_ms, warnings, reader } = v as Record<string, unknown>;
+  if (reader !== STAMP_READER_VERSION) return undefined;
   if (typeof size !== "number" || !Number.isFinite(size) || size < 0) return undefined;
   if (typeof mtime_ms !== "number" || !Number.isFinite(mtime_ms)) return undefined;
-  if (warnings === undefined) return { size, mtime_ms };
+  if (warnings === undefined) return { reader, size, mtime_ms };
   if (!Array.isArray(warnings) || !warnings.every(isWarning)) return undefined;
-  return { size, mtime_ms, warnings: warnings as StampWarning[] };
+  return { reader, size, mtime_ms, warnings: warnings as StampWarning[] };
 }
 
 /** Most distinct warning lists held (with the file's own path taken out); a slot past it keeps no stamp (its file is read). */

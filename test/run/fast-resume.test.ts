@@ -11,6 +11,7 @@ import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import type { Judge } from "../../src/judges/judge.js";
 import { labelRun, type LabelResult } from "../../src/run/label.js";
 import { readErrors, readTrajectoryIndex } from "../../src/store/run-store.js";
+import { STAMP_READER_VERSION } from "../../src/store/file-stamp.js";
 
 const DATA = path.resolve(__dirname, "../data/agentdojo/runs/gpt-4o-2024-05-13/workspace/user_task_5");
 /** A fixed mtime (whole seconds: set exactly by utimesSync) for every input file. */
@@ -54,7 +55,7 @@ describe("resume fast path: a file stamped unchanged is not read", () => {
     expect(rows).toHaveLength(3);
     for (const r of rows) {
       const f = files.find((x) => x === path.resolve(r.source.path))!;
-      expect(r.file_stamp).toEqual({ size: fs.statSync(f).size, mtime_ms: T0 * 1000 });
+      expect(r.file_stamp).toEqual({ reader: STAMP_READER_VERSION, size: fs.statSync(f).size, mtime_ms: T0 * 1000 });
     }
   });
 
@@ -124,6 +125,21 @@ describe("resume fast path: a file stamped unchanged is not read", () => {
     expect(resumed.progress).toMatchObject({ read: 3, judged: 0, skipped: 3 });
     garble(files[1], T0);
     expect((await labelRun(opts)).progress).toMatchObject({ read: 2, skipped: 2, errors: 1 });
+  });
+
+  it("a stamp made under another version of the input readers is not trusted: the file is read, its hash decides", async () => {
+    const { root, files } = corpus("reader");
+    const labels = path.join(tmp, "labels-reader");
+    const opts = { inputs: [root], run: "s", labelsDir: labels, judges: [createSignatureJudge()] };
+    await labelRun(opts);
+    const index = path.join(labels, "s", "trajectories.jsonl");
+    const rows = fs.readFileSync(index, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    rows[1].file_stamp.reader = STAMP_READER_VERSION + 1;
+    delete rows[2].file_stamp.reader;
+    fs.writeFileSync(index, rows.map((row) => JSON.stringify(row) + "\n").join(""));
+    const byPath = (row: { source: { path: string } }) => files.indexOf(path.resolve(row.source.path));
+    for (const row of rows.slice(1)) garble(files[byPath(row)], T0);
+    expect((await labelRun(opts)).progress).toMatchObject({ read: 1, skipped: 1, errors: 2 });
   });
 
   it("a file with work left is read: a judge added to the run judges it", async () => {
