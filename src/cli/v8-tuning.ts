@@ -5,10 +5,11 @@
  * object shape, and are compiled again). Most of a TurboFan job's cost here is inlining: large callers
  * (`decideSurfaces`, the judge's `analyze`) inline their whole call trees, and every re-optimization redoes it.
  *
- * Measured (3,000 AgentDojo runs, 2 workers, CPU seconds per thread from /proc, load 15-17 on 2 cores):
- * `--no-turbo-inlining` cut the V8 helper threads from 1.75-1.95 s to 1.0-1.1 s with the main thread and the
- * workers unchanged (their optimized code without inlining is not measurably slower on this workload); total
- * CPU -15 to -20%. Outputs are unchanged (a compiler setting, not a semantic one; checked byte for byte on four
+ * Measured (10,000 AgentDojo runs, 2 workers, CPU seconds per thread from /proc, quiet 2-core host, six runs
+ * alternating): `--no-turbo-inlining` cut the V8 helper threads from 4.4-5.2 s to 2.7-2.9 s with the main thread
+ * and the workers about unchanged (their code without inlining is not measurably slower on this workload): total
+ * CPU -13%, wall -10%. On a host loaded 10x over it gains only 2-3% (the main thread then pays ~10% more).
+ * Outputs are unchanged (a compiler setting, not a semantic one; checked byte for byte on four
  * corpora, README-bench.md "Signature CPU, round two").
  *
  * The setting is process-wide and is made at the start of `label`, before the judge's workers start (a worker's
