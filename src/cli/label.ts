@@ -16,6 +16,7 @@ import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";
 import { heapGcTrigger } from "./heap-gc.js";
+import { tuneCompilerForLabel } from "./v8-tuning.js";
 
 /** A path relative to the working directory when it lies below it, else absolute. */
 function displayPath(p: string): string {
@@ -273,6 +274,7 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): voi
 /** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
 export function registerLabel(program: Command): void {
   labelCommand(program).action(async (paths: string[], o) => {
+    tuneCompilerForLabel(); // before any hot code and before the judge workers start (./v8-tuning.ts)
     const { fieldMap, overrides, maxCostUsd } = checkLabelFlags(paths, o);
     const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun });
     checkPriced(judges, maxCostUsd);

@@ -1,0 +1,34 @@
+/**
+ * V8 compiler settings for `label` (issue 26). On the offline signature judge a quarter of label's CPU went to
+ * V8's background threads: concurrent TurboFan compilation, in the main isolate and again in each judge worker
+ * (every isolate compiles its own hot code), and it grew with the run (more functions get hot, deoptimize on a new
+ * object shape, and are compiled again). Most of a TurboFan job's cost here is inlining: large callers
+ * (`decideSurfaces`, the judge's `analyze`) inline their whole call trees, and every re-optimization redoes it.
+ *
+ * Measured (10,000 AgentDojo runs, 2 workers, CPU seconds per thread from /proc, quiet 2-core host, six runs
+ * alternating): `--no-turbo-inlining` cut the V8 helper threads from 4.4-5.2 s to 2.7-2.9 s with the main thread
+ * and the workers about unchanged (their code without inlining is not measurably slower on this workload): total
+ * CPU -13%, wall -10%. On a host loaded 10x over it gains only 2-3% (the main thread then pays ~10% more).
+ * Outputs are unchanged (a compiler setting, not a semantic one; checked byte for byte on four
+ * corpora, README-bench.md "Signature CPU, round two").
+ *
+ * The setting is process-wide and is made at the start of `label`, before the judge's workers start (a worker's
+ * isolate takes the process's V8 flags). `IPI_TURBO_INLINING=1` keeps V8's default (to compare, or should a
+ * future V8 handle it differently). Where the runtime refuses the flag, nothing changes.
+ */
+import v8 from "node:v8";
+
+/**
+ * Switch off TurboFan inlining for this process unless `env.IPI_TURBO_INLINING === "1"`.
+ * @param env the environment to read (default `process.env`).
+ * @returns true when the flag was set, false when kept at V8's default or refused.
+ */
+export function tuneCompilerForLabel(env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.IPI_TURBO_INLINING === "1") return false;
+  try {
+    v8.setFlagsFromString("--no-turbo-inlining");
+    return true;
+  } catch {
+    return false;
+  }
+}
