@@ -274,9 +274,10 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): voi
 /** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
 export function registerLabel(program: Command): void {
   labelCommand(program).action(async (paths: string[], o) => {
-    tuneCompilerForLabel(); // before any hot code and before the judge workers start (./v8-tuning.ts)
     const { fieldMap, overrides, maxCostUsd } = checkLabelFlags(paths, o);
     const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun });
+    // measured on the offline judge only: before any hot code and before its workers start (./v8-tuning.ts)
+    if (judges.some((j) => j.family === "rule")) tuneCompilerForLabel();
     checkPriced(judges, maxCostUsd);
     // The options `label` and `--dry-run` share: the same input, the same resume rule.
     const shared = {

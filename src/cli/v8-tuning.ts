@@ -12,8 +12,9 @@
  * Outputs are unchanged (a compiler setting, not a semantic one; checked byte for byte on four
  * corpora, README-bench.md "Signature CPU, round two").
  *
- * The setting is process-wide and is made at the start of `label`, before the judge's workers start (a worker's
- * isolate takes the process's V8 flags). `IPI_TURBO_INLINING=1` keeps V8's default (to compare, or should a
+ * The setting is process-wide and is made at the start of a `label` run with the offline judge (family `rule`), before
+ * its workers start (a worker's isolate takes the process's V8 flags). A run of LLM judges only keeps V8's default: its
+ * CPU goes to the transport, where the setting was not measured. `IPI_TURBO_INLINING=1` keeps V8's default (to compare, or should a
  * future V8 handle it differently). Where the runtime refuses the flag, nothing changes.
  */
 import v8 from "node:v8";
