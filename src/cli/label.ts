@@ -178,10 +178,15 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
   }
 }
 
+/** How many trajectories a resume counted as read without reading their file (README "resume"), said so a user sees the rule applied. */
+function unreadText(unread: number): string {
+  return unread > 0 ? `(${unread} of them taken as unchanged unread: same path, size and mtime as when labelled; --verify-content reads and hashes them), ` : "";
+}
+
 /** The lines of `label`'s text output after the summary: what this invocation did, and where it is stored. */
 function invocationText(res: LabelResult, o: LabelFlags): string {
   return (
-    `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new errors` +
+    `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read, `}${unreadText(res.progress.unread)}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new input errors` +
       // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
       (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
       // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input

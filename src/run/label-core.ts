@@ -22,6 +22,11 @@ export interface LabelProgress {
   in_flight: number;
   /** Trajectories whose content changed since they were labelled (judged again). */
   changed: number;
+  /**
+   * Of `read`, the trajectories a resume took as unchanged without reading their file (its path, size and mtime as
+   * recorded: `./fast-resume.ts`); `--verify-content` reads them.
+   */
+  unread: number;
 }
 
 /** The state of one label run shared by the reading loop, the online path and the batch path. */

@@ -224,6 +224,7 @@ export async function readAndSchedule(
       }
       taken++;
       progress.read++;
+      progress.unread++;
       progress.skipped += skippedUnchanged(rs, opts, item.id, ctx);
       report();
       if (opts.judges.every((j) => stopped[j.id])) break;

@@ -170,7 +170,7 @@ describe("ipi-judge label + agree on the bundled samples", () => {
     // the text says it apart from input errors (it is stored in errors.jsonl, kind content_changed)
     fs.writeFileSync(f, line("Done, I sent it again."));
     const r3 = await runCli(["label", f, "--run", "ch", "--labels-dir", labels]);
-    expect(r3.stdout).toMatch(/0 new errors, 1 trajectories changed since they were labelled \(judged again\)/);
+    expect(r3.stdout).toMatch(/0 new input errors, 1 trajectories changed since they were labelled \(judged again\)/);
 
     const bad = path.join(tmp, "only-bad.jsonl");
     fs.writeFileSync(bad, "{nope\n");
