@@ -378,6 +378,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
     L.push("test-retest (same judge, repeated requests):");
     for (const t of r.retest) {
       L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories`);
+      if (t.deterministic) L.push(`    note: ${t.deterministic}`);
       for (const p of t.pairs) {
         L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${f3(p.six.kappa.value, p.six.kappa.reason)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${f3(p.binary.kappa.value, p.binary.kappa.reason)}`);
       }

@@ -26,7 +26,15 @@ export interface JudgeRetest {
   /** Fleiss' kappa across the K repeats (items where every repeat gave a label), Krippendorff's alpha with missing. */
   across_six: ManyRaterComparison;
   across_binary: ManyRaterComparison;
+  /**
+   * Set when the judge is deterministic (every verdict from family `rule`, the offline signature judge): its repeats
+   * are one computation run again, so their agreement is 1 by construction and says nothing about stability.
+   */
+  deterministic?: string;
 }
+
+/** What {@link JudgeRetest.deterministic} says. */
+export const DETERMINISTIC_NOTE = "a deterministic judge (family rule): its repeats are the same computation, so their agreement is 1 by construction, not a measure of stability";
 
 /**
  * Test-retest of every judge that has more than one repeat.
@@ -71,6 +79,8 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       });
     }
     const grid = ids.map((id) => Array.from({ length: K }, (_, r) => voteOf(per.get(id)?.get(r))));
+    let deterministic = true;
+    for (const t of per.values()) for (const v of t.values()) if (v.judge_family !== "rule") deterministic = false;
     out.push({
       judge_id: judgeId,
       repeats: K,
@@ -78,6 +88,7 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       pairs,
       across_six: compareManyRaters(grid, BUCKETS, { raters: K }),
       across_binary: compareManyRaters(grid.map((row) => row.map(binaryOf)), BINARY, { raters: K }),
+      ...(deterministic ? { deterministic: DETERMINISTIC_NOTE } : {}),
     });
   }
   return out;

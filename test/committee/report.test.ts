@@ -118,5 +118,15 @@ describe("testRetest", () => {
     expect(rt.across_six.n_complete).toBe(3);
     expect(rt.across_six.fleiss.n).toBe(3);
     expect(rt.across_six.alpha.n).toBe(4);
+    expect(rt.deterministic).toBeUndefined();
+  });
+
+  it("says a deterministic judge's agreement across repeats is 1 by construction (family rule), in the text too", () => {
+    const verdicts = ["t1", "t2"].flatMap((t) => [0, 1].map((r) => v(t, "signature", "rule", "unaffected", { repeat: r })));
+    const [rt] = testRetest(verdicts, ["t1", "t2"], { bootstrap: { B: 0, seed: 1 } });
+    expect(rt.deterministic).toMatch(/1 by construction/);
+    const index = new Map([["t1", row("t1")], ["t2", row("t2")]]);
+    const text = formatCommitteeReport(committeeReport(verdicts, index, { run: "r", bootstrap: { B: 0, seed: 1 } }).report);
+    expect(text).toMatch(/signature: 2 repeats over 2 trajectories\n    note: a deterministic judge \(family rule\)/);
   });
 });
