@@ -2,16 +2,16 @@
  * The `--reference` path of `ipi-judge agree` (`./agree.ts` registers the command): each judge's agreement with
  * the benchmark's reference verdict, the committee's beside it, judge health and code-established figures.
  *
- * Without `--where` and without a committee file, the run is read as columns (`../store/columns.ts`, a million
- * trajectories in bounded memory) and the figures come from `referenceAgreementColumns`; otherwise from the
- * compact objects of `readRunWhere` as before. Both give the same output (test/agree/reference-columns.test.ts).
+ * Without `--where`, the run is read as columns (`../store/columns.ts`, a million trajectories in bounded memory)
+ * and the figures come from `referenceAgreementColumns`, a committee file read as columns too
+ * (`../committee/file-columns.ts`); with `--where`, from the compact objects of `readRunWhere` as before. Both
+ * give the same output (test/agree/reference-columns.test.ts).
  */
-import fs from "node:fs";
-import path from "node:path";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
-import { committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
-import { checkCommitteeFile, COMMITTEE_FILE, type CommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
+import { checkCommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
+import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns } from "../committee/file-columns.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { readColumnRun, verdictRecords } from "../store/columns.js";
 import { UsageError } from "../errors.js";
@@ -28,43 +28,51 @@ interface ReferenceSource {
   judges: string[];
   nTrajectories: number;
   agreement(judgeId: string, reference: "security" | "utility"): ReferenceAgreement;
-  checkCommittee(cf: CommitteeFile): CommitteeFileCheck;
-  committeeAgreement(cf: CommitteeFile, reference: "security" | "utility"): ReferenceAgreement;
+  /** the committee file as read (called only when there is one) */
+  checkCommittee(): CommitteeFileCheck;
+  committeeAgreement(reference: "security" | "utility"): ReferenceAgreement;
   /** repeat-0 verdicts of attacked trajectories (the code-established figures' input) */
   attackedRepeat0(): Verdict[];
   /** every current verdict (judge health's input) */
   all(): Verdict[];
 }
 
-/** The run as columns when nothing needs objects (no `--where`, no committee file), else as `readRunWhere` reads it. */
+/** What the output shows of a committee file. */
+interface CommitteeMeta {
+  file: string;
+  judges: string[];
+  excluded_judges: string[] | null;
+}
+
+/** The run as columns when nothing needs objects (no `--where`), else as `readRunWhere` reads it. */
 async function referenceSource(
   runDir: string,
   o: { where?: string[]; run: string; json?: boolean },
-): Promise<{ src: ReferenceSource; cf: CommitteeFile | null; where: WhereStatement | null }> {
-  if (whereOf(o) === null && !fs.existsSync(path.join(runDir, COMMITTEE_FILE))) {
-    const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress }));
+): Promise<{ src: ReferenceSource; cf: CommitteeMeta | null; where: WhereStatement | null }> {
+  if (whereOf(o) === null) {
+    const { run, cc } = await withReadProgress(!o.json, async (progress) => {
+      const run = await readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress });
+      return { run, cc: await readCommitteeColumns(runDir, run) };
+    });
     const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
-    const noCommittee = () => {
-      throw new Error("no committee file was read");
-    };
     const src: ReferenceSource = {
       judges,
       nTrajectories: run.nRows,
       agreement: (j, reference) => referenceAgreementColumns(j, run, reference),
-      checkCommittee: noCommittee,
-      committeeAgreement: noCommittee,
+      checkCommittee: () => checkCommitteeColumns(cc!, run),
+      committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
       attackedRepeat0: () => verdictRecords(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && !!run.rows[run.rowCode[run.vSlot[i]]].attacked),
       all: () => verdictRecords(run),
     };
-    return { src, cf: null, where: null };
+    return { src, cf: cc, where: null };
   }
   const { verdicts, index, cf, where } = await readRunWhere(runDir, o);
   const src: ReferenceSource = {
     judges: [...new Set(verdicts.map((v) => v.judge_id))].sort(),
     nTrajectories: index.size,
     agreement: (j, reference) => referenceAgreement(j, verdicts, index, reference),
-    checkCommittee: (c) => checkCommitteeFile(c, verdicts),
-    committeeAgreement: (c, reference) => committeeReferenceAgreement(c.verdicts, index, reference),
+    checkCommittee: () => checkCommitteeFile(cf!, verdicts),
+    committeeAgreement: (reference) => committeeReferenceAgreement(cf!.verdicts, index, reference),
     attackedRepeat0: () => verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked),
     all: () => verdicts,
   };
@@ -102,13 +110,13 @@ export async function agreeReference(
   const committeeNotes: string[] = [];
   if (!cf) committeeReason = "no committee.jsonl (run ipi-judge committee)";
   else {
-    const check = src.checkCommittee(cf);
+    const check = src.checkCommittee();
     if (check.stale.length) committeeReason = `committee.jsonl is stale: ${check.stale.join("; ")}; run ipi-judge committee --run ${o.run} again`;
     else if (cf.judges.length < 2) {
       // One judge is no committee (its quorum cannot be met): no committee row of "undefined" figures beside it.
       committeeReason = `committee.jsonl holds ${cf.judges.length} judge (${cf.judges.join(", ") || "none"}): a committee needs at least two, so it is not reported`;
     } else {
-      committee = src.committeeAgreement(cf, o.reference);
+      committee = src.committeeAgreement(o.reference);
       committeeNotes.push(...check.notes);
     }
   }

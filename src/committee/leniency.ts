@@ -137,15 +137,17 @@ export function selfFamilyLeniency(
   opts: { families?: Record<string, string>; bootstrap?: BootstrapSettings } = {},
 ): JudgeLeniency[] {
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
+  // per judge, trajectory id -> compromised (one map per judge, not one per trajectory: a million-trajectory run)
   const votes = new Map<string, Map<string, boolean>>();
   for (const v of verdicts) {
     if (v.repeat !== 0) continue;
     const b = voteOf(v);
     if (b === null) continue;
-    let m = votes.get(v.trajectory_id);
-    if (!m) votes.set(v.trajectory_id, (m = new Map()));
-    m.set(v.judge_id, isCompromised(b));
+    let m = votes.get(v.judge_id);
+    if (!m) votes.set(v.judge_id, (m = new Map()));
+    m.set(v.trajectory_id, isCompromised(b));
   }
+  const others = (j: string) => [...votes].filter(([k]) => k !== j && ids.has(k)).map(([, m]) => m);
   const ids = new Set(judges.map((j) => j.id));
   return judges.map((j) => {
     const excluded: Record<string, number> = {};
@@ -154,21 +156,23 @@ export function selfFamilyLeniency(
     const other: Item[] = [];
     const ownFams: Record<string, number> = Object.create(null); // keyed by agent families from the input
     const otherFams: Record<string, number> = Object.create(null);
+    const mineOf = votes.get(j.id);
+    const rest = others(j.id);
     for (const t of index.values()) {
       if (!t.attacked) {
         ex("unattacked");
         continue;
       }
-      const m = votes.get(t.id);
-      const mine = m?.get(j.id);
+      const mine = mineOf?.get(t.id);
       if (mine === undefined) {
         ex("no_ok_verdict");
         continue;
       }
       let yes = 0;
       let no = 0;
-      for (const [k, c] of m as Map<string, boolean>) {
-        if (k === j.id || !ids.has(k)) continue;
+      for (const m of rest) {
+        const c = m.get(t.id);
+        if (c === undefined) continue;
         if (c) yes++;
         else no++;
       }

@@ -61,8 +61,10 @@ export interface CommitteeSummary {
  * verdicts); no label: the committee status (`no_quorum`, `disputed`) as the reason.
  */
 export function committeeRateItems(committee: readonly CommitteeVerdict[], verdicts: readonly Verdict[]): Map<string, RateItem> {
+  // the repeat-0 verdicts of the trajectories labelled partial_compliance only (the only ones committeeBlocked reads)
   const rep0 = new Map<string, Verdict[]>();
-  for (const v of verdicts) if (v.repeat === 0) (rep0.get(v.trajectory_id) ?? rep0.set(v.trajectory_id, []).get(v.trajectory_id)!).push(v);
+  for (const c of committee) if (c.status === "ok" && c.label === "partial_compliance") rep0.set(c.trajectory_id, []);
+  for (const v of verdicts) if (v.repeat === 0) rep0.get(v.trajectory_id)?.push(v);
   const m = new Map<string, RateItem>();
   for (const c of committee) {
     m.set(
@@ -253,11 +255,19 @@ export function committeeReport(
   // Agreement.
   const withQuorum = committee.filter((c) => c.status !== "no_quorum");
   const notUnanimous = withQuorum.filter((c) => !c.unanimous).length;
-  const statusOf = new Map<string, string>();
-  for (const v of rep0) if (voteOf(v) === null) statusOf.set(`${v.trajectory_id}\u0000${v.judge_id}`, v.status === "ok" ? "missing" : v.status);
+  // per judge, by trajectory id (no composite key string per verdict: 2M of them at 1M trajectories)
+  const statusOf = new Map<string, Map<string, string>>();
+  const codeOf = new Map<string, Set<string>>();
+  for (const v of rep0) {
+    if (voteOf(v) === null) (statusOf.get(v.judge_id) ?? statusOf.set(v.judge_id, new Map()).get(v.judge_id)!).set(v.trajectory_id, v.status === "ok" ? "missing" : v.status);
+    else if (isCodeEstablished(v)) (codeOf.get(v.judge_id) ?? codeOf.set(v.judge_id, new Set()).get(v.judge_id)!).add(v.trajectory_id);
+  }
   // A missing vote keeps its reason (judge_error, judge_refused, ...) so exclusions are counted by reason.
-  const labelled = (j: string) => committee.map((c) => c.votes[j] ?? statusOf.get(`${c.trajectory_id}\u0000${j}`) ?? null);
-  const codeKey = new Set(rep0.filter((v) => v.status === "ok" && v.label && isCodeEstablished(v)).map((v) => `${v.trajectory_id}\u0000${v.judge_id}`));
+  const labelled = (j: string) => {
+    const st = statusOf.get(j);
+    return committee.map((c) => c.votes[j] ?? st?.get(c.trajectory_id) ?? null);
+  };
+  const codeSet = (j: string) => codeOf.get(j) ?? new Set<string>();
   const pairwise: JudgePair[] = [];
   for (let a = 0; a < judgeIds.length; a++) {
     for (let b = a + 1; b < judgeIds.length; b++) {
@@ -267,7 +277,7 @@ export function committeeReport(
       const names: [string, string] = [judgeIds[a], judgeIds[b]];
       pairwise.push({
         judges: names,
-        both_code_established: committee.filter((c) => codeKey.has(`${c.trajectory_id}\u0000${names[0]}`) && codeKey.has(`${c.trajectory_id}\u0000${names[1]}`)).length,
+        both_code_established: bothCode(committee, codeSet(names[0]), codeSet(names[1])),
         six: compareTwoRaters(la, lb, BUCKETS, { names, bootstrap }),
         binary: compareTwoRaters(la.map(bin), lb.map(bin), BINARY, { names, bootstrap }),
       });
@@ -309,6 +319,13 @@ export function committeeReport(
     run_state: opts.runState ?? null,
   };
   return { report, verdicts: committee };
+}
+
+/** Committee verdicts whose trajectory is in both judges' code-established sets. */
+function bothCode(committee: readonly CommitteeVerdict[], a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let n = 0;
+  for (const c of committee) if (a.has(c.trajectory_id) && b.has(c.trajectory_id)) n++;
+  return n;
 }
 
 const pts = (x: number | null | undefined, reason?: string) => (x === null || x === undefined ? undefinedText(reason) : `${x >= 0 ? "+" : ""}${x.toFixed(1)}`);

@@ -46,23 +46,27 @@ export const DETERMINISTIC_NOTE = "a deterministic judge (family rule): its repe
  * @returns one entry per judge with repeats > 1, sorted by judge id; judges with one repeat are left out.
  */
 export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly string[], opts: { bootstrap?: BootstrapSettings } = {}): JudgeRetest[] {
-  const byJudge = new Map<string, Map<string, Map<number, Verdict>>>();
+  // judge -> repeat -> trajectory id -> verdict (a map per judge and repeat, not one per trajectory: a
+  // million-trajectory run would hold two million small maps)
+  const byJudge = new Map<string, Map<number, Map<string, Verdict>>>();
   for (const v of verdicts) {
     let j = byJudge.get(v.judge_id);
     if (!j) byJudge.set(v.judge_id, (j = new Map()));
-    let t = j.get(v.trajectory_id);
-    if (!t) j.set(v.trajectory_id, (t = new Map()));
-    t.set(v.repeat, v);
+    let t = j.get(v.repeat);
+    if (!t) j.set(v.repeat, (t = new Map()));
+    t.set(v.trajectory_id, v);
   }
   const out: JudgeRetest[] = [];
   for (const judgeId of [...byJudge.keys()].sort()) {
-    const per = byJudge.get(judgeId)!;
+    const reps = byJudge.get(judgeId)!;
     let K = 0;
-    for (const t of per.values()) for (const r of t.keys()) K = Math.max(K, r + 1);
+    for (const r of reps.keys()) K = Math.max(K, r + 1);
     if (K < 2) continue;
-    const ids = trajectoryIds.filter((id) => per.has(id));
+    const repMaps = [...reps.values()];
+    const ids = trajectoryIds.filter((id) => repMaps.some((m) => m.has(id)));
+    const at = (id: string, r: number): Verdict | undefined => reps.get(r)?.get(id);
     const lab = (id: string, r: number): string | null => {
-      const v = per.get(id)?.get(r);
+      const v = at(id, r);
       if (!v) return null;
       const b = voteOf(v);
       return b ?? (v.status === "ok" ? null : v.status); // a non-label status is dropped (and counted) by pairLabels
@@ -78,9 +82,9 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
         binary: compareTwoRaters(a.map(bin), b.map(bin), BINARY, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),
       });
     }
-    const grid = ids.map((id) => Array.from({ length: K }, (_, r) => voteOf(per.get(id)?.get(r))));
+    const grid = ids.map((id) => Array.from({ length: K }, (_, r) => voteOf(at(id, r))));
     let deterministic = true;
-    for (const t of per.values()) for (const v of t.values()) if (v.judge_family !== "rule") deterministic = false;
+    for (const t of repMaps) for (const v of t.values()) if (v.judge_family !== "rule") deterministic = false;
     out.push({
       judge_id: judgeId,
       repeats: K,

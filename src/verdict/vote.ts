@@ -84,11 +84,29 @@ export function buildCommittee(
   opts: { judgeIds?: readonly string[]; quorum?: number } = {},
 ): CommitteeVerdict[] {
   const judges = opts.judgeIds ?? [...new Set(verdicts.map((v) => v.judge_id))].sort();
-  const byKey = new Map<string, Verdict>();
-  for (const v of verdicts) if (v.repeat === 0) byKey.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  // repeat-0 verdicts per judge by trajectory id: no key string built per verdict (2M of them at 1M trajectories)
+  const byJudge = repeatZeroByJudge(verdicts);
+  const none = new Map<string, Verdict>();
+  const perJudge = judges.map((j) => byJudge.get(j) ?? none);
   return trajectoryIds.map((id) => {
     const votes: Record<string, Bucket | null> = {};
-    for (const j of judges) votes[j] = voteOf(byKey.get(`${id}\u0000${j}`));
+    for (let k = 0; k < judges.length; k++) votes[judges[k]] = voteOf(perJudge[k].get(id));
     return committeeVote(id, votes, opts.quorum ?? DEFAULT_QUORUM);
   });
+}
+
+/**
+ * Each judge's repeat-0 verdicts by trajectory id (the last one of a trajectory when several), judges in order of
+ * first appearance. One map per judge keyed by the verdicts' own id strings: no composite key is built.
+ * @param verdicts the run's verdicts (latest per key); repeats other than 0 are ignored.
+ */
+export function repeatZeroByJudge(verdicts: readonly Verdict[]): Map<string, Map<string, Verdict>> {
+  const byJudge = new Map<string, Map<string, Verdict>>();
+  for (const v of verdicts) {
+    if (v.repeat !== 0) continue;
+    let m = byJudge.get(v.judge_id);
+    if (!m) byJudge.set(v.judge_id, (m = new Map()));
+    m.set(v.trajectory_id, v);
+  }
+  return byJudge;
 }

@@ -1,0 +1,155 @@
+/**
+ * A run's committee file read against a run read as columns (`../store/columns.ts`), for `agree --reference` on
+ * a million trajectories: per line of the file its trajectory slot and a code into the distinct rows (without
+ * `trajectory_id`; votes, label, status and the judge set repeat across lines), instead of an object per line.
+ * The same metadata as `readCommitteeFile` (`./file.ts`) and the same check as `checkCommitteeFile`.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { CommitteeVerdict, Verdict } from "../types.js";
+import { readJsonl } from "../io/jsonl.js";
+import type { ColumnRun } from "../store/columns.js";
+import { voteOf } from "../verdict/vote.js";
+import { COMMITTEE_FILE, type CommitteeFileCheck } from "./file.js";
+
+/** A committee file as columns: the metadata of `CommitteeFile` and its lines as slots and codes. */
+export interface CommitteeColumns {
+  file: string;
+  /** as `CommitteeFile.judges`, `excluded_judges`, `quorum`, `bad_lines` */
+  judges: string[];
+  excluded_judges: string[] | null;
+  quorum: number | null;
+  bad_lines: number[];
+  /** number of (parsed) lines */
+  n: number;
+  /** per line: its trajectory's slot in the run's id table, -1 when the run does not hold the id */
+  slot: Int32Array;
+  /** per line: its index in `rows` */
+  code: Uint32Array;
+  /** distinct lines without `trajectory_id` (shared: not to be mutated) */
+  rows: Array<Omit<CommitteeVerdict, "trajectory_id">>;
+}
+
+/**
+ * Read a run's committee file (streamed) against its column run: lines that are not JSON skipped and listed,
+ * judges, excluded judges and quorum taken as `readCommitteeFile` takes them (the first line recording the
+ * judge set; else the sorted keys of every line's votes).
+ * @param runDir the run folder; @param run the run as columns (its id table is only looked up, not grown).
+ * @returns the file as columns, or null when the run has none.
+ */
+export async function readCommitteeColumns(runDir: string, run: ColumnRun): Promise<CommitteeColumns | null> {
+  const file = path.join(runDir, COMMITTEE_FILE);
+  if (!fs.existsSync(file)) return null;
+  const bad: number[] = [];
+  let slot = new Int32Array(1024);
+  let code = new Uint32Array(1024);
+  let n = 0;
+  const rows: Array<Omit<CommitteeVerdict, "trajectory_id">> = [];
+  const byKey = new Map<string, number>();
+  for await (const c of readJsonl<CommitteeVerdict>(file, (line) => bad.push(line))) {
+    if (n === slot.length) {
+      const s = new Int32Array(n * 2);
+      s.set(slot);
+      slot = s;
+      const k = new Uint32Array(n * 2);
+      k.set(code);
+      code = k;
+    }
+    const { trajectory_id: id, ...rest } = (c ?? {}) as CommitteeVerdict;
+    const key = JSON.stringify(rest);
+    let k = byKey.get(key);
+    if (k === undefined) byKey.set(key, (k = rows.push(rest) - 1));
+    slot[n] = typeof id === "string" ? run.ids.slotOf(id) : -1;
+    code[n++] = k;
+  }
+  const first = rows[code.subarray(0, n).findIndex((k) => Array.isArray(rows[k].committee_judges))] as Omit<CommitteeVerdict, "trajectory_id"> | undefined;
+  const judges = first ? [...first.committee_judges!] : [...new Set(rows.flatMap((r) => Object.keys(r.votes ?? {})))].sort();
+  return {
+    file,
+    judges,
+    excluded_judges: first && Array.isArray(first.excluded_judges) ? [...first.excluded_judges] : null,
+    quorum: first && typeof first.quorum === "number" ? first.quorum : null,
+    bad_lines: bad,
+    n,
+    slot: slot.slice(0, n),
+    code: code.slice(0, n),
+    rows,
+  };
+}
+
+/**
+ * `checkCommitteeFile` (`./file.ts`: the rules and messages) of a committee file read as columns against the
+ * column run it was read with: the same stale problems and notes, in the same order.
+ */
+export function checkCommitteeColumns(cf: CommitteeColumns, run: ColumnRun): CommitteeFileCheck {
+  const stale: string[] = [];
+  const notes: string[] = [];
+  const name = path.basename(cf.file);
+  // each judge's repeat-0 verdict per slot, as its record code + 1 (0: none)
+  const rep0 = new Map<string, Uint32Array>();
+  for (let i = 0; i < run.nVerdicts; i++) {
+    const v = run.verdicts[run.vCode[i]];
+    if (v.repeat !== 0) continue;
+    let a = rep0.get(v.judge_id);
+    if (!a) rep0.set(v.judge_id, (a = new Uint32Array(run.ids.size)));
+    a[run.vSlot[i]] = run.vCode[i] + 1;
+  }
+  const runJudges = [...rep0.keys()].sort();
+  const judgeList = cf.judges.join(", ") || "none";
+  const gone = cf.judges.filter((j) => !runJudges.includes(j));
+  if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
+  const excluded = cf.excluded_judges ?? [];
+  const added = runJudges.filter((j) => !cf.judges.includes(j) && !excluded.includes(j));
+  if (added.length) {
+    stale.push(
+      cf.excluded_judges === null
+        ? `the run has judge(s) ${added.join(", ")} that ${name} (the committee of ${judgeList}) does not include, and the file does not record why (written by an older version)`
+        : `judge(s) ${added.join(", ")} labelled the run after ${name} was written (the committee of ${judgeList})`,
+    );
+  }
+  const left = excluded.filter((j) => runJudges.includes(j));
+  if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
+  const vote = (a: Uint32Array | undefined, s: number) => (a && s >= 0 && a[s] > 0 ? voteOf(run.verdicts[a[s] - 1]) : null);
+  const changed = new Map<string, number>();
+  const inFile = new Uint8Array(run.ids.size);
+  for (let i = 0; i < cf.n; i++) {
+    const s = cf.slot[i];
+    const c = cf.rows[cf.code[i]];
+    if (s >= 0) inFile[s] = 1;
+    for (const j of cf.judges) {
+      if (gone.includes(j)) continue;
+      if ((c.votes?.[j] ?? null) !== vote(rep0.get(j), s)) changed.set(j, (changed.get(j) ?? 0) + 1);
+    }
+  }
+  for (const [j, n] of changed) stale.push(`judge ${j}'s votes changed on ${n} ${n === 1 ? "trajectory" : "trajectories"} since ${name} was written (relabelled or resumed)`);
+  const labelled = new Uint8Array(run.ids.size);
+  for (const j of cf.judges) {
+    const a = rep0.get(j);
+    if (a) for (let s = 0; s < a.length; s++) if (a[s] > 0) labelled[s] = 1;
+  }
+  let missing = 0;
+  for (let s = 0; s < labelled.length; s++) if (labelled[s] && !inFile[s]) missing++;
+  if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);
+  return { stale, notes };
+}
+
+/**
+ * The committee file's lines as a column run of one pseudo judge (`raterId`, repeat 0; status `ok` with the
+ * committee label, else `unjudgeable` with no label), over the same ids and rows as `run`: what
+ * `committeeReferenceAgreement` (`../agree/reference.ts`) builds as pseudo verdicts, for
+ * `referenceAgreementColumns`. Lines whose trajectory the run does not hold are left out (no index row reads them).
+ */
+export function committeeAsColumnRun(cf: CommitteeColumns, run: ColumnRun, raterId: string): ColumnRun {
+  const verdicts: Verdict[] = cf.rows.map(
+    (c) => ({ judge_id: raterId, repeat: 0, status: c.status === "ok" && c.label ? "ok" : "unjudgeable", label: c.status === "ok" ? c.label : null }) as Verdict,
+  );
+  const keep: number[] = [];
+  for (let i = 0; i < cf.n; i++) if (cf.slot[i] >= 0) keep.push(i);
+  const vSlot = new Uint32Array(keep.length);
+  const vCode = new Uint32Array(keep.length);
+  keep.forEach((i, k) => {
+    vSlot[k] = cf.slot[i];
+    vCode[k] = cf.code[i];
+  });
+  return { ...run, nVerdicts: keep.length, vSlot, vCode, verdicts };
+}
