@@ -4,7 +4,8 @@
  * without being read or parsed, when every repeat of every judge still running is done for that trajectory (nothing
  * to judge, nothing to re-judge: `planRepeats` over its stored content hash). Any other file is read and its content
  * hash decides, as before: a file whose stamp differs, a row without a stamp (older runs, multi-item files: chat
- * JSONL, Inspect logs; a run renamed for an id collision; a surface warning), a trajectory with work left. The
+ * JSONL, Inspect logs; a run renamed for an id collision; a surface warning; a run that records no injected text, whose
+ * judged text comes from sibling runs or the clean run, other files), a trajectory with work left. The
  * ingest warnings a passed-over file's read raised are recorded in its stamp and said again, in order.
  *
  * Limit (README "resume"): a file rewritten with the same size and the same mtime is taken as unchanged; a file an upgraded

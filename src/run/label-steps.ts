@@ -231,8 +231,8 @@ export async function readAndSchedule(
       continue;
     }
     // Injected text the input does not record recovered, surfaces decided, the index row (./prepare.ts)
-    const { trajectory: t, row, surfaceWarnings } = await preparer.prepare(item.trajectory);
-    stampRow(row, item.stamp, opts, surfaceWarnings);
+    const { trajectory: t, row, surfaceWarnings, external } = await preparer.prepare(item.trajectory);
+    stampRow(row, external ? undefined : item.stamp, opts, surfaceWarnings);
     // --limit first: a trajectory read after the limit is reached is not tallied by --where either, so its
     // statement ("N kept") says what was judged; --where: one it does not keep is neither stored nor judged (nor
     // counted by --limit)

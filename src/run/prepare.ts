@@ -22,6 +22,11 @@ export interface PreparedTrajectory {
   row: TrajectoryIndexRow;
   /** Input-given surfaces that disagree with where code finds the injection (one message each). */
   surfaceWarnings: string[];
+  /**
+   * True when the trajectory records no injected text of its own (`needsSibling`): what is judged then depends on
+   * other input files (sibling runs, the clean run), so its file is never stamped for the resume fast path.
+   */
+  external?: boolean;
 }
 
 /**
@@ -46,9 +51,10 @@ export class TrajectoryPreparer {
    */
   async prepare(raw: Trajectory): Promise<PreparedTrajectory> {
     let t = withInstructingDescriptions(raw);
-    if (needsSibling(t)) t = (await (this.siblings ??= buildSiblingIndex(this.inputs, this.read))).recover(t);
+    const external = needsSibling(t);
+    if (external) t = (await (this.siblings ??= buildSiblingIndex(this.inputs, this.read))).recover(t);
     const sd = decideSurfaces(t);
     const judged = Object.keys(sd.surfaces).length > 0 ? { ...t, surfaces: sd.surfaces } : t;
-    return { trajectory: judged, row: indexRow(judged, sd.surfaces), surfaceWarnings: sd.warnings };
+    return { trajectory: judged, row: indexRow(judged, sd.surfaces), surfaceWarnings: sd.warnings, ...(external ? { external } : {}) };
   }
 }

@@ -27,7 +27,7 @@ export interface StampWarning {
  * read and its content hash decides), so an upgrade whose converters read a file differently re-reads every file
  * once instead of passing it over. Bump it whenever any converter under `src/ingest/` changes what a file reads as.
  */
-export const STAMP_READER_VERSION = 1;
+export const STAMP_READER_VERSION = 2; // 2: runs that record no injected text are no longer stamped (their text comes from other files); stamps of 1 may cover one
 
 /** A file's stamp as recorded in an index row (`file_stamp`). */
 export interface FileStamp {

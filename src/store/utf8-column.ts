@@ -2,11 +2,15 @@
  * Strings by index held as UTF-8 bytes in one growing buffer (issue 26): a million trajectory ids or file names
  * cost their bytes plus 8 bytes each, instead of a JS string each (a header, often a sliced string keeping its
  * whole parent line alive) and an array slot. Exact: {@link get} gives back the string set, {@link equals} compares
- * every byte. Typed arrays grow by 1.5x.
+ * every byte. Typed arrays grow by 1.5x. A string that is not well-formed UTF-16 (a lone surrogate, which UTF-8 cannot
+ * hold: it would be written as U+FFFD and confused with another string) is also kept as itself in a side map.
  */
 
 /** Bytes a JS string may take as UTF-8, at most. */
 const maxUtf8 = (s: string): number => 3 * s.length;
+
+/** Whether `s` is well-formed UTF-16 (no lone surrogate): its UTF-8 bytes give it back (ES2024 `isWellFormed`, Node >= 20). */
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
 
 /** Grow a typed array to at least `need` elements, by 1.5x (new elements zero). */
 export function grown<T extends Uint8Array | Uint32Array | Int32Array>(a: T, need: number, make: (n: number) => T): T {
@@ -26,6 +30,8 @@ export class Utf8Column {
   /** per index: start and end (exclusive) in {@link bytes}; end 0 = never set (starts count from 1) */
   private starts = new Uint32Array(1024);
   private ends = new Uint32Array(1024);
+  /** index -> its string, for strings that are not well-formed (their bytes hold U+FFFD instead of a lone surrogate) */
+  private readonly illFormed = new Map<number, string>();
 
   /** Set index `i` to `s` (a new copy of its bytes: an overwritten string's bytes are not reused). */
   set(i: number, s: string): void {
@@ -42,6 +48,8 @@ export class Utf8Column {
       this.ends = grown(this.ends, i + 1, (n) => new Uint32Array(n));
     }
     const w = this.bytes.write(s, this.used, "utf8");
+    if (this.illFormed.size > 0) this.illFormed.delete(i);
+    if (w !== s.length && !wellFormed(s)) this.illFormed.set(i, s);
     this.starts[i] = this.used;
     this.ends[i] = this.used + w;
     this.used += w;
@@ -55,6 +63,10 @@ export class Utf8Column {
   /** The string of index `i` ("" when never set). */
   get(i: number): string {
     if (!this.has(i)) return "";
+    if (this.illFormed.size > 0) {
+      const x = this.illFormed.get(i);
+      if (x !== undefined) return x;
+    }
     return this.bytes.toString("utf8", this.starts[i], this.ends[i]);
   }
 
@@ -79,7 +91,9 @@ export class Utf8Column {
     }
     if (!utf8 || len !== utf8.length) return false;
     for (let k = 0; k < len; k++) if (b[a + k] !== utf8[k]) return false;
-    return true;
+    // equal bytes are equal strings unless a lone surrogate was written as U+FFFD (either side): then compare strings
+    if ((this.illFormed.size === 0 || !this.illFormed.has(i)) && wellFormed(s)) return true;
+    return this.get(i) === s;
   }
 
   /** Bytes held (buffer capacity plus the two offset columns), for measurements. */
