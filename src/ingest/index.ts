@@ -115,7 +115,7 @@ function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: Input
     fd = openSync(file, "r");
     const st = fstatSync(fd);
     const size = st.size;
-    stamp = { size, mtime_ms: st.mtimeMs };
+    stamp = { size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
     if (size > max) return { error: tooLargeError(file, "file", size, max) };
     bytes = readFileSync(fd);
   } catch (e) {
@@ -423,10 +423,11 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   }
 }
 
-/** The stamp of an input file: size in bytes and modification time in ms (`fs.Stats.size`, `mtimeMs`). */
+/** The stamp of an input file: size in bytes, modification and status-change times in ms (`fs.Stats.size`, `mtimeMs`, `ctimeMs`). */
 export interface InputStamp {
   size: number;
   mtime_ms: number;
+  ctime_ms: number;
   /** The warnings the file's item raised, in order (said again, as raised, when a resume passes the file over unread). */
   warnings?: ItemWarning[];
 }
@@ -469,7 +470,7 @@ function unchangedHit(
   }
   if (!st.isFile() || st.size > max) return undefined;
   const abs = path.resolve(file);
-  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs }, file);
+  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs }, file);
   if (!hit || seen.has(hit.id) || (hit.layout && firstFile.get(hit.id) !== undefined)) return undefined;
   if (hit.layout) firstFile.set(hit.id, abs);
   seen.set(hit.id, abs);

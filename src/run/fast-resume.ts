@@ -1,5 +1,5 @@
 /**
- * The resume fast path (issue 26): an input file whose resolved path, size and mtime are those recorded in the run
+ * The resume fast path (issue 26): an input file whose resolved path, size, mtime and ctime are those recorded in the run
  * for the one trajectory it held (the index row's `file_stamp`, `../store/file-stamp.ts`) is taken as unchanged
  * without being read or parsed, when every repeat of every judge still running is done for that trajectory (nothing
  * to judge, nothing to re-judge: `planRepeats` over its stored content hash). Any other file is read and its content
@@ -8,8 +8,8 @@
  * judged text comes from sibling runs or the clean run, other files), a trajectory with work left. The
  * ingest warnings a passed-over file's read raised are recorded in its stamp and said again, in order.
  *
- * Limit (README "resume"): a file rewritten with the same size and the same mtime is taken as unchanged; a file an upgraded
- * ipi-judge converts differently is re-read only when its readers' version (`STAMP_READER_VERSION`) was bumped. `--verify-content` (`LabelOptions.verifyContent`) turns the fast
+ * Limit (README "resume"): only a file system without a real ctime (or a clock set back) lets a rewritten file keep
+ * its stamp (`../store/file-stamp.ts`); a file an upgraded ipi-judge converts differently is re-read only when its readers' version (`STAMP_READER_VERSION`) was bumped. `--verify-content` (`LabelOptions.verifyContent`) turns the fast
  * path off. It is off too under `--where` (it filters full rows, which the store does not hold in memory) and with
  * `--format`, `--field` or `--security-scorer` (they change what a file reads as); rows are stamped only without
  * those three.
@@ -29,7 +29,7 @@ export function stampsAllowed(opts: Pick<LabelOptions, "format" | "fieldMap" | "
 /** Put the file's stamp on a row about to be stored, when allowed and the trajectory said nothing (no surface warning). */
 export function stampRow(row: TrajectoryIndexRow, stamp: InputStamp | undefined, opts: LabelOptions, surfaceWarnings: readonly string[]): void {
   if (stamp !== undefined && surfaceWarnings.length === 0 && stampsAllowed(opts))
-    row.file_stamp = { reader: STAMP_READER_VERSION, size: stamp.size, mtime_ms: stamp.mtime_ms, ...(stamp.warnings?.length ? { warnings: stamp.warnings } : {}) };
+    row.file_stamp = { reader: STAMP_READER_VERSION, size: stamp.size, mtime_ms: stamp.mtime_ms, ctime_ms: stamp.ctime_ms, ...(stamp.warnings?.length ? { warnings: stamp.warnings } : {}) };
 }
 
 /**

@@ -1,14 +1,17 @@
 /**
- * The resume fast path's record of input files (issue 26): per trajectory slot, the stamp (size in bytes and
- * modification time in ms, `fs.Stats.size` / `mtimeMs`) of the one-item input file its latest index row was read
- * from (the row's optional `file_stamp`), and an exact index from that file's resolved path to the slot.
+ * The resume fast path's record of input files (issue 26): per trajectory slot, the stamp (size in bytes,
+ * modification and status-change times in ms, `fs.Stats.size` / `mtimeMs` / `ctimeMs`) of the one-item input file its
+ * latest index row was read from (the row's optional `file_stamp`), and an exact index from that file's resolved
+ * path to the slot.
  *
- * The rule it serves (`RunStore.unchangedFile`, README "resume"): a file whose resolved path, size and mtime equal
- * those recorded is taken as unchanged without being read. Its limit: a file rewritten with the same size and the
- * same mtime (to the sub-millisecond as the file system reports it) is taken as unchanged; `label --verify-content`
- * turns the fast path off (every file read and its content hash compared).
+ * The rule it serves (`RunStore.unchangedFile`, README "resume"): a file whose resolved path, size, mtime and ctime
+ * equal those recorded is taken as unchanged without being read. The ctime is what makes it safe: the system sets it
+ * on every write, rename, copy or extraction, and no user tool sets it back, so a rewrite that keeps size and mtime
+ * (`touch -d`, `cp -p`, `rsync -a`, `tar -x`, two files swapped by `mv`) is read. Its limit: a file system that does
+ * not keep a real ctime (some network and FUSE mounts report the mtime), or a clock set back; `label
+ * --verify-content` turns the fast path off (every file read and its content hash compared).
  *
- * Memory: two float columns and one int column per slot, plus an open-addressing table of slots (Int32Array, load
+ * Memory: three float columns and one int column per slot, plus an open-addressing table of slots (Int32Array, load
  * <= 1/2); no path string is held here (the store's own source columns give a slot's path back, compared exactly).
  */
 import { FloatColumn, IntColumn } from "./compact.js";
@@ -27,7 +30,7 @@ export interface StampWarning {
  * read and its content hash decides), so an upgrade whose converters read a file differently re-reads every file
  * once instead of passing it over. Bump it whenever any converter under `src/ingest/` changes what a file reads as.
  */
-export const STAMP_READER_VERSION = 2; // 2: runs that record no injected text are no longer stamped (their text comes from other files); stamps of 1 may cover one
+export const STAMP_READER_VERSION = 3; // 3: the stamp holds the file's ctime too (a size- and mtime-preserving rewrite, copy or swap was taken as unchanged); 2: runs that record no injected text are no longer stamped (their text comes from other files); stamps of 1 may cover one
 
 /** A file's stamp as recorded in an index row (`file_stamp`). */
 export interface FileStamp {
@@ -37,6 +40,12 @@ export interface FileStamp {
   size: number;
   /** modification time, ms since the epoch (`fs.Stats.mtimeMs`, fractional) */
   mtime_ms: number;
+  /**
+   * status-change time, ms since the epoch (`fs.Stats.ctimeMs`): set by the system on every write, rename, `touch`,
+   * copy or extraction and settable by no user tool, so a file rewritten or moved with its size and mtime kept
+   * (`cp -p`, `rsync -a`, `tar -x`, `touch -d`, two files swapped by `mv`) does not match
+   */
+  ctime_ms: number;
   /** the warnings its read raised, in order (said again when a resume passes the file over) */
   warnings?: StampWarning[];
 }
@@ -50,13 +59,14 @@ const isWarning = (w: unknown): boolean => {
 /** A value read from a journal line that is a usable stamp (this {@link STAMP_READER_VERSION}, finite non-negative size, finite mtime, well-formed warnings), else undefined. */
 export function stampOf(v: unknown): FileStamp | undefined {
   if (typeof v !== "object" || v === null) return undefined;
-  const { size, mtime_ms, warnings, reader } = v as Record<string, unknown>;
+  const { size, mtime_ms, ctime_ms, warnings, reader } = v as Record<string, unknown>;
   if (reader !== STAMP_READER_VERSION) return undefined;
   if (typeof size !== "number" || !Number.isFinite(size) || size < 0) return undefined;
   if (typeof mtime_ms !== "number" || !Number.isFinite(mtime_ms)) return undefined;
-  if (warnings === undefined) return { reader, size, mtime_ms };
+  if (typeof ctime_ms !== "number" || !Number.isFinite(ctime_ms)) return undefined;
+  if (warnings === undefined) return { reader, size, mtime_ms, ctime_ms };
   if (!Array.isArray(warnings) || !warnings.every(isWarning)) return undefined;
-  return { reader, size, mtime_ms, warnings: warnings as StampWarning[] };
+  return { reader, size, mtime_ms, ctime_ms, warnings: warnings as StampWarning[] };
 }
 
 /** Most distinct warning lists held (with the file's own path taken out); a slot past it keeps no stamp (its file is read). */
@@ -80,6 +90,7 @@ function hashPath(s: string): number {
 export class FileStamps {
   private readonly size = new FloatColumn();
   private readonly mtime = new FloatColumn();
+  private readonly ctime = new FloatColumn();
   /** per slot: the path hash it is indexed under, -1 = not indexed (no stamp) */
   private readonly pathHash = new IntColumn();
   /** per slot: 1 when its row is an AgentDojo layout run (the reader's id-collision rule needs to know) */
@@ -121,6 +132,7 @@ export class FileStamps {
     this.layout.set(slot, layout ? 1 : 0);
     this.size.set(slot, stamp.size);
     this.mtime.set(slot, stamp.mtime_ms);
+    this.ctime.set(slot, stamp.ctime_ms);
     const h = hashPath(file);
     this.pathHash.set(slot, h | 0);
     if (2 * (this.used + 1) > this.table.length) this.rehash();
@@ -142,7 +154,7 @@ export class FileStamps {
       found = slot;
     }
     if (found === -1) return -1;
-    return this.size.get(found) === stamp.size && this.mtime.get(found) === stamp.mtime_ms ? found : -1;
+    return this.size.get(found) === stamp.size && this.mtime.get(found) === stamp.mtime_ms && this.ctime.get(found) === stamp.ctime_ms ? found : -1;
   }
 
   /** The warnings recorded for `slot`'s file, naming the file as `named` (the walk's name for it now); [] when none. */
@@ -162,6 +174,7 @@ export class FileStamps {
     this.pathHash.set(slot, -1);
     this.size.set(slot, NaN);
     this.mtime.set(slot, NaN);
+    this.ctime.set(slot, NaN);
     const mask = this.table.length - 1;
     for (let i = (h >>> 0) & mask; this.table[i] !== 0; i = (i + 1) & mask) {
       if (this.table[i] === slot + 1) {
