@@ -28,6 +28,7 @@
 import type { Message, Part, Surface, Trajectory } from "../types.js";
 import { trajectoryParts } from "./parts.js";
 import { isAttacked } from "../ingest/attacked.js";
+import { asciiAlnum } from "./ascii-alnum.js";
 
 /**
  * Lines of an injected text this long ({@link surfaceForm} characters) or longer locate it on their own; a shorter
@@ -86,34 +87,10 @@ export interface SurfaceOptions {
  */
 export function surfaceForm(text: string): string {
   // ASCII text (most tool output): NFKC is the identity and letters/digits are [a-z0-9] once lowercased: one pass
-  const ascii = asciiSurfaceForm(text);
+  const ascii = asciiAlnum(text, true);
   if (ascii !== null) return ascii;
   const t = text.replace(/\\[nrt]/g, " ");
   return t.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
-}
-
-/**
- * {@link surfaceForm} of an all-ASCII text in one pass over its char codes: a backslash followed by `n`, `r` or `t`
- * is dropped with its letter (the regex replace, left to right, does the same), A-Z lowercased, every other
- * character but a-z and 0-9 dropped. `null` at the first non-ASCII character (the caller takes the Unicode route).
- */
-function asciiSurfaceForm(text: string): string | null {
-  const n = text.length;
-  const out = Buffer.allocUnsafe(n);
-  let len = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) return null;
-    if (c === 0x5c && i + 1 < n) {
-      const d = text.charCodeAt(i + 1);
-      if (d === 0x6e || d === 0x72 || d === 0x74) {
-        i++;
-        continue;
-      }
-    }
-    if (c >= 0x61 ? c <= 0x7a : c >= 0x41 ? c <= 0x5a : c >= 0x30 && c <= 0x39) out[len++] = c >= 0x41 && c <= 0x5a ? c + 32 : c;
-  }
-  return out.toString("latin1", 0, len);
 }
 
 /** The injected text's matching form and the forms of its long lines, computed once per placeholder. */

@@ -29,6 +29,7 @@ import { looseInjectionForm, partNorm, type EvidenceContext } from "../evidence/
 import type { PartKind, Trajectory } from "../types.js";
 import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { isAttacked } from "../ingest/attacked.js";
+import { asciiAlnum } from "../serialize/ascii-alnum.js";
 
 /** Length (letters and digits) of the windows an injected text is located by. */
 export const WINDOW = 48;
@@ -58,32 +59,7 @@ export function skeleton(text: string): string {
 
 /** {@link skeleton} of a text already normalized. */
 function skeletonOfNorm(norm: string): string {
-  return asciiSkeleton(norm) ?? looseInjectionForm(norm).replace(/[^\p{L}\p{N}]+/gu, "");
-}
-
-/**
- * {@link skeletonOfNorm} of an all-ASCII text in one pass: of `looseInjectionForm`'s steps only the first changes
- * which letters and digits remain (a backslash followed by `n`, `r` or `t`, taken left to right as its regex does,
- * loses its letter); the others (backslashes, `''`, whitespace) touch characters the skeleton drops anyway. Keeps
- * A-Z, a-z and 0-9 (the ASCII letters and digits). `null` at the first non-ASCII character.
- */
-function asciiSkeleton(text: string): string | null {
-  const n = text.length;
-  const out = Buffer.allocUnsafe(n);
-  let len = 0;
-  for (let i = 0; i < n; i++) {
-    const c = text.charCodeAt(i);
-    if (c >= 0x80) return null;
-    if (c === 0x5c && i + 1 < n) {
-      const d = text.charCodeAt(i + 1);
-      if (d === 0x6e || d === 0x72 || d === 0x74) {
-        i++;
-        continue;
-      }
-    }
-    if (c >= 0x61 ? c <= 0x7a : c >= 0x41 ? c <= 0x5a : c >= 0x30 && c <= 0x39) out[len++] = c;
-  }
-  return out.toString("latin1", 0, len);
+  return asciiAlnum(norm, false) ?? looseInjectionForm(norm).replace(/[^\p{L}\p{N}]+/gu, "");
 }
 
 /** Does the injected skeleton `inj` occur (whole, or by one of its windows) in the part skeleton `part`? */
