@@ -61,7 +61,7 @@ function labelCommand(program: Command): Command {
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")
     .option("--retry-errors", "judge again the items whose stored verdict is judge_error")
-    .option("--verify-content", "on a resume, read every input file and compare its content hash, even one whose size and mtime are those recorded (a file rewritten with the same size and mtime is otherwise taken as unchanged)")
+    .option("--verify-content", "on a resume, read every input file and compare its content hash, even one whose size, mtime and ctime are those recorded (for file systems without a real ctime, where a file rewritten with the same size and mtime would otherwise be taken as unchanged)")
     .option(
       "--on-config-change <mode>",
       "when a judge's stored verdicts were made with another configuration (model, sampling, output mode, endpoint, retries, ...): refuse | rejudge | keep",
@@ -180,7 +180,7 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
 
 /** How many trajectories a resume counted as read without reading their file (README "resume"), said so a user sees the rule applied. */
 function unreadText(unread: number): string {
-  return unread > 0 ? `(${unread} of them taken as unchanged unread: same path, size and mtime as when labelled; --verify-content reads and hashes them), ` : "";
+  return unread > 0 ? `(${unread} of them taken as unchanged unread: same path, size, mtime and ctime as when labelled; --verify-content reads and hashes them), ` : "";
 }
 
 /** The lines of `label`'s text output after the summary: what this invocation did, and where it is stored. */

@@ -49,7 +49,7 @@ function outcome(r: LabelResult) {
 }
 
 describe("resume fast path: a file stamped unchanged is not read", () => {
-  it("records each one-item file's size and mtime in its index row", async () => {
+  it("records each one-item file's size, mtime and ctime in its index row", async () => {
     const { root, files } = corpus("stamps");
     const labels = path.join(tmp, "labels-stamps");
     await labelRun({ inputs: [root], run: "s", labelsDir: labels, judges: [createSignatureJudge()] });
