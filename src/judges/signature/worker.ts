@@ -3,6 +3,8 @@
  * for each `PoolRequest` message judges the trajectory on this thread and answers a `PoolReply` (the verdict, or the
  * judge's error as `{name, message, stack}`). The bundled command line runs it as `dist/bin/signature-worker.js`.
  */
+import v8 from "node:v8";
+import vm from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
 import { createSignatureJudge } from "./index.js";
 import type { PoolReply, PoolRequest } from "./pool.js";
@@ -12,9 +14,38 @@ const port = parentPort;
 const opts = workerData as { id: string; maxChars: number };
 const judge = createSignatureJudge({ id: opts.id, maxChars: opts.maxChars, workers: 0 });
 
+/**
+ * A full collection of this worker's heap when it has grown by max(64 MB, half) over what the last one left (issue 26:
+ * V8 collects a worker's old generation lazily, so on a long run each worker isolate held 100+ MB of garbage). Only
+ * where `gc` is exposed (`label` sets `--expose-gc` before its workers start); a look every 16 trajectories.
+ */
+const collect = (() => {
+  let gc: (() => void) | undefined;
+  try {
+    const g = vm.runInNewContext("gc") as unknown;
+    gc = typeof g === "function" ? (g as () => void) : undefined;
+  } catch {
+    gc = undefined;
+  }
+  if (!gc) return () => {};
+  const full = gc;
+  let live = 0;
+  let n = 0;
+  return () => {
+    if (++n % 16 !== 0) return;
+    const used = v8.getHeapStatistics().used_heap_size;
+    if (used <= live + Math.max(64 * 1024 * 1024, live / 2)) return;
+    full();
+    live = v8.getHeapStatistics().used_heap_size;
+  };
+})();
+
 port.on("message", (req: PoolRequest) => {
   judge.judge(req.t, { repeat: req.ctx.repeat, minQuoteChars: req.ctx.minQuoteChars }).then(
-    (verdict) => port.postMessage({ seq: req.seq, verdict } satisfies PoolReply),
+    (verdict) => {
+      port.postMessage({ seq: req.seq, verdict } satisfies PoolReply);
+      collect();
+    },
     (e: unknown) => {
       const err = e instanceof Error ? e : new Error(String(e));
       port.postMessage({ seq: req.seq, error: { name: err.name, message: err.message, stack: err.stack } } satisfies PoolReply);
