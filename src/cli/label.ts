@@ -15,7 +15,7 @@ import { showBidiControls } from "../format/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";
-import { heapGcTrigger } from "./heap-gc.js";
+import { heapGcTrigger } from "../io/heap-gc.js";
 import { tuneCompilerForLabel } from "./v8-tuning.js";
 
 /** A path relative to the working directory when it lies below it, else absolute. */
@@ -26,7 +26,7 @@ function displayPath(p: string): string {
 
 /**
  * A full garbage collection function, or undefined where the runtime refuses it. `label` runs one when the heap
- * has grown enough since the last (`./heap-gc.ts`: by heap size, never on a fixed count of verdicts, which was
+ * has grown enough since the last (`../io/heap-gc.ts`: by heap size, never on a fixed count of verdicts, which was
  * quadratic over a long run). `--expose-gc` is switched on here, at start, before any collection is needed; where
  * the runtime refuses it, the CLI runs without it.
  */
@@ -39,7 +39,7 @@ function fullGc(): (() => void) | undefined {
     return undefined;
   }
 }
-/** Progress reports between two looks at the heap (a look is cheap; the collection runs only when due, `./heap-gc.ts`). */
+/** Progress reports between two looks at the heap (a look is cheap; the collection runs only when due, `../io/heap-gc.ts`). */
 export const GC_CHECK_EVERY = 64;
 
 /** The `label` command with its options and help (no action). */

@@ -66,7 +66,7 @@ export interface LabelOptions {
   onProgress?: (p: LabelProgress) => void;
   /**
    * Called now and then where no progress is reported (every 1,024 journal lines while the run store loads, every 64
-   * items of the re-judge pre-count read): the CLI's heap-size GC trigger (`src/cli/heap-gc.ts`) hangs here.
+   * items of the re-judge pre-count read): the CLI's heap-size GC trigger (`src/io/heap-gc.ts`) hangs here.
    */
   onHeapCheck?: () => void;
   /** Called when a judge is stopped by a fatal error (bad key, no quota). */

@@ -6,6 +6,7 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
+import { HEAP_GC_RULE, heapGcTrigger } from "../../io/heap-gc.js";
 import { createSignatureJudge } from "./index.js";
 import type { PoolReply, PoolRequest } from "./pool.js";
 
@@ -15,28 +16,24 @@ const opts = workerData as { id: string; maxChars: number };
 const judge = createSignatureJudge({ id: opts.id, maxChars: opts.maxChars, workers: 0 });
 
 /**
- * A full collection of this worker's heap when it has grown by max(64 MB, half) over what the last one left (issue 26:
- * V8 collects a worker's old generation lazily, so on a long run each worker isolate held 100+ MB of garbage). Only
- * where `gc` is exposed (`label` sets `--expose-gc` before its workers start); a look every 16 trajectories.
+ * A full collection of this worker's heap when it has grown by max(64 MB, half) over what the last one left: the
+ * rule `label` applies to the main thread (`../../io/heap-gc.ts`), over this isolate's own heap and with no resident
+ * floor (issue 26: V8 collects a worker's old generation lazily, so on a long run each worker isolate held 100+ MB of
+ * garbage). Only where `gc` is exposed (`label` sets `--expose-gc` before its workers start); a look every 16
+ * trajectories.
  */
 const collect = (() => {
-  let gc: (() => void) | undefined;
+  let gc: unknown;
   try {
-    const g = vm.runInNewContext("gc") as unknown;
-    gc = typeof g === "function" ? (g as () => void) : undefined;
+    gc = vm.runInNewContext("gc");
   } catch {
     gc = undefined;
   }
-  if (!gc) return () => {};
-  const full = gc;
-  let live = 0;
+  if (typeof gc !== "function") return () => {};
+  const trigger = heapGcTrigger(gc as () => void, () => ({ heapUsed: v8.getHeapStatistics().used_heap_size, rss: 0 }), { ...HEAP_GC_RULE, rssFloor: 0 });
   let n = 0;
   return () => {
-    if (++n % 16 !== 0) return;
-    const used = v8.getHeapStatistics().used_heap_size;
-    if (used <= live + Math.max(64 * 1024 * 1024, live / 2)) return;
-    full();
-    live = v8.getHeapStatistics().used_heap_size;
+    if (++n % 16 === 0) trigger.check();
   };
 })();
 

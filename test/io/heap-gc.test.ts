@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gcDue, heapGcTrigger, HEAP_GC_RULE } from "../../src/cli/heap-gc.js";
+import { gcDue, heapGcTrigger, HEAP_GC_RULE } from "../../src/io/heap-gc.js";
 
 const MB = 1024 * 1024;
 
