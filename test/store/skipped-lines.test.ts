@@ -65,7 +65,7 @@ describe("skipped journal lines", () => {
     expect(skippedLines()[0]).toMatchObject({ lines: [2, 4, 5, 7], torn: { line: 7, cut: false } });
     expect(takeJournalWarnings()[0]).toMatch(/4 lines skipped .*lines 2, 4, 5, 7; line 7 is a partial last line \(a killed writer\); label cuts it when it resumes/);
     const store = await RunStore.open(path.dirname(dir), path.basename(dir));
-    store.close();
+    await store.close();
     expect(fs.readFileSync(file, "utf8").endsWith("\n")).toBe(true);
     expect(takeJournalWarnings()[0]).toMatch(/line 7 is a partial last line \(a killed writer\), cut off before appending/);
   });
@@ -91,7 +91,7 @@ describe("skipped journal lines", () => {
     fs.writeFileSync(path.join(dir, "verdicts.jsonl"), [verdict("a"), verdict("b")].join("\n") + "\n");
     await readLeanRun(dir);
     const store = await RunStore.open(path.dirname(dir), path.basename(dir));
-    store.close();
+    await store.close();
     expect(takeJournalWarnings()).toEqual([]);
   });
 });
@@ -102,7 +102,7 @@ describe("verdicts without an index row", () => {
     const { verdicts } = await readLeanRun(dir);
     expect(verdicts).toHaveLength(3); // today's counting rule kept
     const store = await RunStore.open(path.dirname(dir), path.basename(dir));
-    store.close();
+    await store.close();
     const w = takeJournalWarnings();
     expect(w).toEqual([
       `${path.join(dir, "verdicts.jsonl")}: 2 verdicts for a trajectory not in trajectories.jsonl ("ghost"); counted, with the verdict's own attacked/model/condition standing in for the missing row`,
