@@ -52,7 +52,7 @@ describe("skipped journal lines", () => {
     try {
       expect(store.resumed.bad_lines).toBe(3);
     } finally {
-      store.close();
+      await store.close();
     }
     const w = takeJournalWarnings().filter((x) => x.startsWith(file));
     expect(w).toHaveLength(1);
