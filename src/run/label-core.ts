@@ -48,6 +48,11 @@ export interface LabelRunState {
   readonly signal: AbortSignal | undefined;
   /** Online verdicts in flight (the reading loop waits when there are too many). */
   readonly pending: Set<Promise<void>>;
+  /**
+   * Ids of the trajectories read whose online repeat the stop (the signal) left un-judged and unstored: queued
+   * when it came, or cut short before any reply. A rerun judges them (`ThisRun.in_flight_when_stopped`).
+   */
+  readonly stoppedInFlight: Set<string>;
   /** Wakes the reading loop when an item finishes (cheaper than racing every pending promise per item). */
   wake: (() => void) | undefined;
   /** Report progress (`LabelOptions.onProgress`) with the verdicts in flight. */
