@@ -19,6 +19,10 @@ export interface LabelProgress {
   /** Verdicts skipped because they were already stored (resume). */
   skipped: number;
   errors: number;
+  /**
+   * Online verdicts in flight when the report was made (progress reports only: a finished run has none, so
+   * `this_run.in_flight` is 0; what an interrupted run left un-judged is `this_run.in_flight_when_stopped`).
+   */
   in_flight: number;
   /** Trajectories whose content changed since they were labelled (judged again). */
   changed: number;
