@@ -26,7 +26,7 @@ export function registerCompare(program: Command): void {
     .option("--committee", "labels of the committee (committee.jsonl; the default when it exists)")
     .option("--common-tasks", "only tasks (suite/user task/injection task) observed for every model, so models are compared on the same tasks")
     .option("--all-cells", "keep every (suite, user task, injection task, attack) cell, with a warning when the conditions cover different ones (default: the conditions are compared on the cells they all cover, and the dropped cells are named)")
-    .option("--bootstrap <n>", "bootstrap resamples for the intervals (0: none)", "2000")
+    .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
     .option("--json", "print one JSON object")
   addWhereOption(cmd)

@@ -95,7 +95,9 @@ Examples:
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
-judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 130 interrupted.
+judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 130 interrupted
+(Ctrl-C: the requests in flight finish and are stored; "this invocation" names the trajectories read but not yet
+judged, "in flight when stopped"; the same command judges them; a second Ctrl-C quits at once).
 Environment: API keys from the variables the config names (api_key_env).`,
     );
 }
@@ -187,6 +189,10 @@ function unreadText(unread: number): string {
 function invocationText(res: LabelResult, o: LabelFlags): string {
   return (
     `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read, `}${unreadText(res.progress.unread)}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new input errors` +
+      // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
+      (res.thisRun.in_flight_when_stopped !== undefined
+        ? `, ${res.thisRun.in_flight_when_stopped} trajectories in flight when stopped (read, not stored: a rerun judges them)`
+        : "") +
       // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
       (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
       // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input

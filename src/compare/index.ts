@@ -5,7 +5,7 @@
  * reversals between conditions, worst-condition risk against a baseline, leave-one-suite-out condition
  * selection, and the logistic-regression test of the model x condition interaction.
  */
-import { pctText, statText, undefinedText } from "../format/stat-text.js";
+import { bootstrapLine, pctText, statText, undefinedText } from "../format/stat-text.js";
 import type { Observation, Observations, UnlabelledItem } from "./data.js";
 import {
   ALL_SUITES,
@@ -409,5 +409,23 @@ export function formatCompare(r: CompareResult): string {
             (lowAll.length ? `; built on cells with coverage_low: ${lowAll.join(", ")}` : ""),
     );
   }
+  lines.push("", intervalsLine(r.bootstrap));
   return lines.join("\n");
+}
+
+/**
+ * The footnote that names every interval of `compare`'s text once (issue 26, new-user report: the reversal
+ * intervals of a pair of conditions said "paired bootstrap 95% CI" with no B, seed or resampled unit): the
+ * bootstrap (B, seed, percentile), what each bootstrap resamples, and the Wilson intervals of the rates.
+ */
+function intervalsLine(boot: BootstrapSettings): string {
+  const wilson = "the rates and utility carry 95% Wilson score intervals";
+  return boot.B > 0
+    ? bootstrapLine(
+        boot,
+        "the 95% CIs of the reversal shares resample the pairing units (a task, suite/user task/injection task, the same for every model and both conditions; " +
+          "a trajectory where the run has no task ids), that of the mean underestimate resamples the models (cluster: each with all its trajectories); " +
+          wilson,
+      )
+    : bootstrapLine(boot, `the reversal shares and the mean underestimate have no interval; ${wilson}`);
 }

@@ -144,3 +144,16 @@ export function estimateText(e: EstimateLike): string {
   }
   return `${e.value.toFixed(3)}${parts.length ? ` (${parts.join(", ")})` : ""}`;
 }
+
+/**
+ * The footnote line that names the bootstrap behind a text output's intervals, the same in every command:
+ * `bootstrap: B 2000, seed 1 (percentile, pure-rand xoroshiro128+)`, then `: <what>` when given (which intervals,
+ * what is resampled); `bootstrap: none (--bootstrap 0)` when B is 0. Percentile intervals over the defined
+ * replicates (`src/stats/bootstrap.ts`; Efron & Tibshirani 1993, ch. 13).
+ * @param b B resamples (0: none) and the seed
+ * @param what what the intervals are and what they resample (or, with B 0, what has no interval)
+ */
+export function bootstrapLine(b: { B: number; seed: number }, what?: string): string {
+  const head = b.B > 0 ? `bootstrap: B ${b.B}, seed ${b.seed} (percentile, pure-rand xoroshiro128+)` : "bootstrap: none (--bootstrap 0)";
+  return what ? `${head}: ${what}` : head;
+}

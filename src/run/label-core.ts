@@ -19,6 +19,10 @@ export interface LabelProgress {
   /** Verdicts skipped because they were already stored (resume). */
   skipped: number;
   errors: number;
+  /**
+   * Online verdicts in flight when the report was made (progress reports only: a finished run has none, so
+   * `this_run.in_flight` is 0; what an interrupted run left un-judged is `this_run.in_flight_when_stopped`).
+   */
   in_flight: number;
   /** Trajectories whose content changed since they were labelled (judged again). */
   changed: number;
@@ -48,6 +52,11 @@ export interface LabelRunState {
   readonly signal: AbortSignal | undefined;
   /** Online verdicts in flight (the reading loop waits when there are too many). */
   readonly pending: Set<Promise<void>>;
+  /**
+   * Ids of the trajectories read whose online repeat the stop (the signal) left un-judged and unstored: queued
+   * when it came, or cut short before any reply. A rerun judges them (`ThisRun.in_flight_when_stopped`).
+   */
+  readonly stoppedInFlight: Set<string>;
   /** Wakes the reading loop when an item finishes (cheaper than racing every pending promise per item). */
   wake: (() => void) | undefined;
   /** Report progress (`LabelOptions.onProgress`) with the verdicts in flight. */

@@ -55,6 +55,14 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
   kept: number;
   /** With `--where`: its statement over this invocation's input (`of` = `read`, `kept` = `kept`). */
   where?: WhereStatement;
+  /**
+   * Set when the run was interrupted (Ctrl-C) and no judge went through the Batch API: of `kept`, the trajectories
+   * read but not stored by any verdict of a repeat the stop left un-judged (queued when it came, or cut short before
+   * any reply); a rerun judges them. With one judge and one repeat, `kept = judged + skipped + errors + this` when
+   * no input error concerns a kept trajectory. Absent on a complete run, and with `--batch` (items waiting in a
+   * batch are resumed by polling; the batch lines say their state).
+   */
+  in_flight_when_stopped?: number;
 }
 
 /**
@@ -62,10 +70,17 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
  *
  * @param progress the run's progress (`progress.read` counts the kept trajectories)
  * @param where the `--where` statement over this invocation's input, if any
+ * @param inFlightWhenStopped an interrupted online run's `in_flight_when_stopped` (trajectories), else undefined
  */
-export function thisRunOf(progress: LabelProgress, where?: WhereStatement): ThisRun {
+export function thisRunOf(progress: LabelProgress, where?: WhereStatement, inFlightWhenStopped?: number): ThisRun {
   const { read: kept, ...rest } = progress;
-  return { read: where ? where.of : kept, kept, ...rest, ...(where ? { where } : {}) };
+  return {
+    read: where ? where.of : kept,
+    kept,
+    ...rest,
+    ...(where ? { where } : {}),
+    ...(inFlightWhenStopped !== undefined ? { in_flight_when_stopped: inFlightWhenStopped } : {}),
+  };
 }
 
 export interface LabelResult {
@@ -124,6 +139,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
+  let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
   const runState: LabelRunState = {
     store,
@@ -136,6 +152,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     judgeCtx: { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars, abortSignal: opts.abortSignal },
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
+    stoppedInFlight: new Set<string>(),
     wake: undefined,
     report: () => opts.onProgress?.({ ...progress, in_flight: runState.pending.size }),
     // a judge that looks broken is named on the way, so a user can stop before paying for the rest
@@ -152,6 +169,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     // Batch API judges (--batch): their items go into request files instead of being sent one by one (./batch.ts);
     // the others are judged one request at a time (./online.ts).
     const batchers = await openBatchPaths(runState, opts.judges, opts.batch);
+    batchJudges = batchers.size;
     const online = new OnlinePath(runState, opts.judges, opts.concurrency);
     const readOpts: ReadOptions = {
       format: opts.format,
@@ -201,7 +219,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
-  const thisRun = thisRunOf(progress, inputWhere?.statement);
+  // an interrupted online run names what it read and left un-judged (issue 26): a rerun judges them
+  const thisRun = thisRunOf(progress, inputWhere?.statement, interrupted && batchJudges === 0 ? runState.stoppedInFlight.size : undefined);
   writeSummaryFile(store.dir, { ...summary, this_run: thisRun, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) });
   return {
     summary,

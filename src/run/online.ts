@@ -43,7 +43,11 @@ export class OnlinePath {
     const run = this.run;
     const limit = this.limits.get(judge.id)!;
     const p: Promise<void> = limit(async () => {
-      if (run.stopped[judge.id] || run.signal?.aborted || run.fatal) return;
+      if (run.stopped[judge.id] || run.fatal) return;
+      if (run.signal?.aborted) {
+        run.stoppedInFlight.add(t.id); // read, queued when the stop came: not judged, not stored
+        return;
+      }
       // cost cap: reserve this verdict's estimate, or hold it back (un-judged: a run with a higher cap resumes it)
       let reservation = 0;
       if (run.costCap) {
@@ -115,7 +119,10 @@ export class OnlinePath {
       // A conversation cut short by Ctrl-C (error kind "aborted") is not a verdict: the same command judges the item
       // again (the store's resumeStatus). It is stored when replies had come back (paid: its usage and cost count,
       // for --max-cost too); one with no reply is not. Every other verdict finished after the first Ctrl-C is kept.
-      if (v.status === "judge_error" && v.error?.kind === "aborted" && v.raw_replies.length === 0 && v.usage.prompt_tokens === 0) return;
+      if (v.status === "judge_error" && v.error?.kind === "aborted" && v.raw_replies.length === 0 && v.usage.prompt_tokens === 0) {
+        run.stoppedInFlight.add(t.id);
+        return;
+      }
       v.judge_config_sha256 = run.configs.get(judge.id)!.sha;
       // the content it judged (issue 27): a later change of the trajectory makes it work still to do
       v.content_sha256 = content ?? contentSha256(t);

@@ -62,6 +62,17 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
       expect(text.stdout).toContain(h);
     }
     expect(text.stdout).not.toMatch(/\bASR\b(?!-L)/);
+    // every interval named once, in a footnote worded as the other commands' (issue 26: the reversal intervals of
+    // a pair of conditions did not say what they were): method, level, B, seed, what is resampled
+    const foot = text.stdout.trimEnd().split("\n").at(-1)!;
+    expect(foot).toMatch(/^bootstrap: B 300, seed 5 \(percentile, pure-rand xoroshiro128\+\): the 95% CIs of the reversal shares resample the pairing units \(a task, /);
+    expect(foot).toContain("that of the mean underestimate resamples the models");
+    expect(foot).toContain("the rates and utility carry 95% Wilson score intervals");
+    expect(text.stdout.match(/^bootstrap: /gm)).toHaveLength(1);
+    const none = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--bootstrap", "0"]);
+    expect(none.stdout.trimEnd().split("\n").at(-1)).toBe(
+      "bootstrap: none (--bootstrap 0): the reversal shares and the mean underestimate have no interval; the rates and utility carry 95% Wilson score intervals",
+    );
   });
 
   it("--by surface: every attacked sample has surface tool_output in the index and the verdicts; the baseline is tool_output", async () => {

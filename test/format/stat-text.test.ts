@@ -4,7 +4,7 @@
  * in others.
  */
 import { describe, expect, it } from "vitest";
-import { ciText, estimateText, pctText, statText } from "../../src/format/stat-text.js";
+import { bootstrapLine, ciText, estimateText, pctText, statText } from "../../src/format/stat-text.js";
 import { compareTwoRaters, formatTwoRater } from "../../src/agree/pairwise.js";
 import { formatReferenceAgreement, referenceAgreement } from "../../src/agree/reference.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -47,5 +47,13 @@ describe("format", () => {
     const index = new Map<string, TrajectoryIndexRow>([["a", { id: "a", attacked: true, reference: { security: false } } as TrajectoryIndexRow]]);
     const r = referenceAgreement("j", [{ trajectory_id: "a", judge_id: "j", repeat: 0, status: "ok", label: "unaffected" } as Verdict], index);
     expect(formatReferenceAgreement(r)).toContain("Cohen's kappa undefined (every rating is in one category, so chance agreement is 1)");
+  });
+});
+
+describe("bootstrapLine", () => {
+  it("names B, seed and the method as the committee report does, then what the intervals are; none with B 0", () => {
+    expect(bootstrapLine({ B: 2000, seed: 1 })).toBe("bootstrap: B 2000, seed 1 (percentile, pure-rand xoroshiro128+)");
+    expect(bootstrapLine({ B: 300, seed: 5 }, "the CIs resample the items")).toBe("bootstrap: B 300, seed 5 (percentile, pure-rand xoroshiro128+): the CIs resample the items");
+    expect(bootstrapLine({ B: 0, seed: 5 }, "nothing has an interval")).toBe("bootstrap: none (--bootstrap 0): nothing has an interval");
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * Ctrl-C (a real SIGINT to the built CLI) names the trajectories it read but left un-judged (issue 26): the line
+ * "this invocation" said "20 read, 14 stored" without saying where the other 6 went. They were queued for the judge
+ * when the stop came; a rerun judges them. No clock decides anything: the loopback server holds every reply after
+ * the 12th until the CLI has acknowledged the stop, and the reading loop holds at most 8 items in flight (judge
+ * concurrency 2: `OnlinePath.maxPending` = max(8, 2 x 2)), so at the stop exactly 20 trajectories are read, 12
+ * stored, 2 at the server (they finish and are stored) and 6 queued (not judged).
+ */
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, runCli } from "../helpers/cli.js";
+import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { ROOT, SAMPLES } from "../helpers/paths.js";
+
+const REPLY = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing reached the agent" });
+let tmp: string;
+let fake: FakeOpenAI;
+let release!: () => void;
+const held = new Promise<void>((ok) => (release = ok));
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-label-int-"));
+  fake = await startFakeOpenAI(async (_req, n) => {
+    if (n >= 12) await held;
+    return completion(REPLY);
+  });
+});
+afterAll(async () => {
+  release();
+  await fake.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const lineCount = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").length - 1 : 0);
+
+describe("label: Ctrl-C with trajectories read but not judged", () => {
+  it("the line 'this invocation' and this_run name the trajectories in flight when stopped; the same command judges them", async () => {
+    const judges = path.join(tmp, "judges.json");
+    fs.writeFileSync(judges, JSON.stringify({ judges: [{ id: "fake", model: "fake-model", family: "openai", base_url: fake.url, concurrency: 2 }] }));
+    const labels = path.join(tmp, "labels");
+    const run = path.join(labels, "i");
+    const args = ["label", SAMPLES, "--judges", judges, "--run", "i", "--labels-dir", labels];
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const done = new Promise<number | null>((ok) => child.on("close", (code) => ok(code)));
+    // 12 answered + 8 in flight = 20 index rows; requests 13 and 14 at the server (held): the reading loop waits
+    while ((lineCount(path.join(run, "trajectories.jsonl")) < 20 || fake.requests.length < 14) && child.exitCode === null) await sleep(5);
+    child.kill("SIGINT");
+    while (!/stopping/.test(stderr) && child.exitCode === null) await sleep(5);
+    release();
+    expect(await done).toBe(130);
+    expect(stdout).toContain(
+      "this invocation: 20 trajectories read, 14 verdicts stored, 0 already stored (skipped), 0 new input errors, 6 trajectories in flight when stopped (read, not stored: a rerun judges them)\n",
+    );
+    expect(stdout).toMatch(/INTERRUPTED/);
+    const first = JSON.parse(fs.readFileSync(path.join(run, "summary.json"), "utf8")).this_run;
+    expect(first).toMatchObject({ read: 20, kept: 20, judged: 14, skipped: 0, errors: 0, in_flight_when_stopped: 6 });
+    expect(fake.requests).toHaveLength(14); // the 6 were never sent
+
+    // the same command: the 6 (and the rest) are judged, the 14 skipped; a complete run has no such field
+    const again = await runCli([...args, "--json"]);
+    expect(again.code).toBe(0);
+    const s = JSON.parse(again.stdout).this_run;
+    expect(s.skipped).toBe(14);
+    expect(s.judged).toBe(82 - 14);
+    expect(s).not.toHaveProperty("in_flight_when_stopped");
+    expect(fake.requests).toHaveLength(82);
+  }, 120_000);
+});
