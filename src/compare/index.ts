@@ -283,8 +283,13 @@ function utilityOf(
 // Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).
 const pct = (x: number | null | undefined, reason?: string) => pctText(x, reason);
 const num = (x: number | null | undefined, d = 3) => statText(x, undefined, d);
-const ci = (c: { lower: number | null; upper: number | null } | null | undefined, f = pct) =>
-  c && c.lower !== null && c.upper !== null ? ` [${f(c.lower)}, ${f(c.upper)}]` : "";
+/**
+ * ` [lower, upper]` of an interval; ` [CI undefined: reason]` when it was computed and has no value (every resample
+ * undefined, say), so a missing interval is never silent; "" when none was computed (`--bootstrap 0`: the footnote
+ * says so).
+ */
+const ci = (c: { lower: number | null; upper: number | null; reason?: string } | null | undefined, f = pct) =>
+  !c ? "" : c.lower !== null && c.upper !== null ? ` [${f(c.lower)}, ${f(c.upper)}]` : ` [CI undefined: ${c.reason ?? "no value"}]`;
 
 /** ` [coverage_low: a | x, ...]` when a figure uses cells below 80% coverage, else "". */
 const lowText = (cells: readonly string[] | undefined) => (cells?.length ? ` [coverage_low: ${cells.join(", ")}]` : "");

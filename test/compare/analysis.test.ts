@@ -8,7 +8,7 @@ import {
   reversalAnalysis,
   worstCondition,
 } from "../../src/compare/analysis.js";
-import { chooseBaseline, commonTaskFilter, compareConditions } from "../../src/compare/index.js";
+import { chooseBaseline, commonTaskFilter, compareConditions, formatCompare } from "../../src/compare/index.js";
 import type { Observation } from "../../src/compare/data.js";
 
 /** n observations of one cell, k of them compromised, spread over units `${suite}/u${i}` (one per observation). */
@@ -271,6 +271,19 @@ describe("baseline choice and the whole analysis", () => {
     // no full compliance in these observations: every model ties at asr_goal 0, so nothing reverses by it
     expect(r.reversals.find((x) => x.suite === ALL_SUITES && x.rate === "asr_goal")!.reversals).toBe(0);
     expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
+  });
+
+  it("the text names an interval that was computed without a value instead of leaving it out", () => {
+    const obs: Observation[] = [];
+    models13.slice(0, 4).forEach((m, i) => obs.push(...cell(m, "s1", "A", k13(i + 1, "A"), 20), ...cell(m, "s1", "B", k13(i + 1, "B"), 20)));
+    const r = compareConditions(
+      { source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} },
+      { bootstrap: { B: 50, seed: 1 } },
+    );
+    const x = r.reversals.find((y) => y.suite === ALL_SUITES && y.rate === "asr_behaviour")!;
+    expect(formatCompare(r)).toMatch(/pairs reverse \([^)]*\) \[[0-9.]+%, [0-9.]+%\]/);
+    x.ci95 = { ...x.ci95!, lower: null, upper: null, reason: "all_resamples_undefined" };
+    expect(formatCompare(r)).toContain("pairs reverse (100.0%) [CI undefined: all_resamples_undefined]".replace("100.0%", `${(x.share! * 100).toFixed(1)}%`));
   });
 
   it("--common-tasks keeps only the tasks every model was run on, and a warning says when the sets differ", () => {
