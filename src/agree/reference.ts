@@ -1,6 +1,6 @@
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { cohenKappaFromLabels } from "../stats/cohen.js";
+import { cohenKappa } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
 import { ciText, pctText, statText } from "../format/stat-text.js";
@@ -229,13 +229,27 @@ export function groupDisagreements(
     .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
 }
 
-function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge_side"], reference: string): BinaryComparison {
-  const yn = (b: boolean) => (b ? "yes" : "no");
-  const k = cohenKappaFromLabels(judge.map(yn), ref.map(yn), ["yes", "no"]);
+/**
+ * The 2 x 2 table of two aligned binary ratings (truthy = yes): rows judge (yes, no), columns reference (yes, no),
+ * as `confusionMatrix` builds it from the labels `yes` / `no`.
+ */
+function yesNoTable(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | number>): number[][] {
+  const t = [
+    [0, 0],
+    [0, 0],
+  ];
+  for (let i = 0; i < judge.length; i++) t[judge[i] ? 0 : 1][ref[i] ? 0 : 1]++;
+  return t;
+}
+
+function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | number>, side: BinaryComparison["judge_side"], reference: string): BinaryComparison {
+  // Cohen's kappa of the yes/no table: what cohenKappaFromLabels gives for the labels yes/no (every pair a label)
+  const table = yesNoTable(judge, ref);
+  const k = cohenKappa(table);
   // A degenerate Wald interval (SE 0) collapses to a point that measures nothing: null with its reason.
   const ci = k.ci_wald && !k.ci_wald.degenerate ? { lower: k.ci_wald.lower_clipped, upper: k.ci_wald.upper_clipped } : null;
-  const ac1 = gwetAC1(k.table);
-  const pb = pabak(k.table);
+  const ac1 = gwetAC1(table);
+  const pb = pabak(table);
   return {
     judge_side: side,
     rate: side === "full_compliance" ? "asr_goal" : "asr_behaviour",
@@ -251,9 +265,9 @@ function compare(judge: boolean[], ref: boolean[], side: BinaryComparison["judge
     ...(ac1.value === null ? { ac1_reason: ac1.reason ?? "undefined" } : {}),
     pabak: pb.value,
     ...(pb.value === null ? { pabak_reason: pb.reason ?? "undefined" } : {}),
-    confusion: { rows: `judge: ${side}`, cols: `reference: ${reference}`, labels: ["yes", "no"], table: k.table },
-    false_positives: k.table[0][1],
-    false_negatives: k.table[1][0],
+    confusion: { rows: `judge: ${side}`, cols: `reference: ${reference}`, labels: ["yes", "no"], table },
+    false_positives: table[0][1],
+    false_negatives: table[1][0],
   };
 }
 
@@ -275,12 +289,22 @@ export function referenceAgreement(
   return referenceFromPairs(p, reference, (i) => p.ids[i], (disagreements) => disagreementKinds(disagreements, labels, index));
 }
 
+/** {@link ReferencePairs} without the ids, its ratings in any array (booleans, or 0/1 in a `Uint8Array`). */
+export interface ReferencePairColumns {
+  judge_id: string;
+  n_total: number;
+  excluded: Partial<Record<ReferenceExclusion, number>>;
+  judge_full: ArrayLike<boolean | number>;
+  judge_compromised: ArrayLike<boolean | number>;
+  reference: ArrayLike<boolean | number>;
+}
+
 /**
  * The figures of {@link referenceAgreement} from its pairs (`p`; the ids given by position, `idOf(i)`, so a caller
- * may hold them as slots) and the grouping of the disagreements (`kindsOf`).
+ * may hold them as slots, and the ratings as 0/1 columns) and the grouping of the disagreements (`kindsOf`).
  */
 export function referenceFromPairs(
-  p: Omit<ReferencePairs, "ids">,
+  p: ReferencePairColumns,
   reference: "security" | "utility",
   idOf: (i: number) => string,
   kindsOf: (disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>, pairIndex: number[]) => DisagreementKind[],
@@ -297,7 +321,11 @@ export function referenceFromPairs(
   const usable = nUsed + judgeSide.reduce((s2, [, n]) => s2 + n, 0);
   const coverage = usable > 0 ? nUsed / usable : null;
   const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
-  const count = (xs: boolean[]) => xs.filter(Boolean).length;
+  const count = (xs: ArrayLike<boolean | number>) => {
+    let n = 0;
+    for (let i = 0; i < xs.length; i++) if (xs[i]) n++;
+    return n;
+  };
   const rates = {
     asr_goal: rateFigure(count(p.judge_full), nUsed),
     asr_behaviour: rateFigure(count(p.judge_compromised), nUsed),
@@ -307,8 +335,8 @@ export function referenceFromPairs(
     ...(low && judgeSide.length ? { coverage_low_reason: judgeSide[0][0] } : {}),
   };
   const pairIndex: number[] = [];
-  for (let i = 0; i < nUsed; i++) if (p.judge_full[i] !== p.reference[i]) pairIndex.push(i);
-  const disagreements = pairIndex.map((i) => ({ trajectory_id: idOf(i), judge: p.judge_full[i], reference: p.reference[i] }));
+  for (let i = 0; i < nUsed; i++) if (!p.judge_full[i] !== !p.reference[i]) pairIndex.push(i);
+  const disagreements = pairIndex.map((i) => ({ trajectory_id: idOf(i), judge: !!p.judge_full[i], reference: !!p.reference[i] }));
   const kinds = kindsOf(disagreements, pairIndex);
   return {
     reference,

@@ -13,7 +13,7 @@ import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/refere
 import { checkCommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
 import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns } from "../committee/file-columns.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
-import { readColumnRun, verdictRecords } from "../store/columns.js";
+import { eachVerdictRecord, readColumnRun } from "../store/columns.js";
 import { UsageError } from "../errors.js";
 import type { Verdict } from "../types.js";
 import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
@@ -31,10 +31,10 @@ interface ReferenceSource {
   /** the committee file as read (called only when there is one) */
   checkCommittee(): CommitteeFileCheck;
   committeeAgreement(reference: "security" | "utility"): ReferenceAgreement;
-  /** repeat-0 verdicts of attacked trajectories (the code-established figures' input) */
-  attackedRepeat0(): Verdict[];
-  /** every current verdict (judge health's input) */
-  all(): Verdict[];
+  /** repeat-0 verdicts of attacked trajectories (the code-established figures' input), in order */
+  attackedRepeat0(): Iterable<Verdict>;
+  /** every current verdict (judge health's input), in order */
+  all(): Iterable<Verdict>;
 }
 
 /** What the output shows of a committee file. */
@@ -61,8 +61,8 @@ async function referenceSource(
       agreement: (j, reference) => referenceAgreementColumns(j, run, reference),
       checkCommittee: () => checkCommitteeColumns(cc!, run),
       committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
-      attackedRepeat0: () => verdictRecords(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && !!run.rows[run.rowCode[run.vSlot[i]]].attacked),
-      all: () => verdictRecords(run),
+      attackedRepeat0: () => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && !!run.rows[run.rowCode[run.vSlot[i]]].attacked),
+      all: () => eachVerdictRecord(run),
     };
     return { src, cf: cc, where: null };
   }

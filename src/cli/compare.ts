@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
-import { buildObservations, compareConditions, formatCompare, type LabelSource, type Observations } from "../compare/index.js";
+import { buildObservations, compareConditions, formatCompare, totalWeight, type LabelSource, type Observations } from "../compare/index.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { readColumnRun } from "../store/columns.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -60,7 +60,7 @@ Examples:
       const prepared = o.judge && !where && !field.includes(".") ? await columnObservations(runDir, o, field) : await objectObservations(runDir, o, field, where);
       const { obs, index, notes, statement } = prepared;
       let result;
-      const step = stepLine(`comparing ${obs.observations.length.toLocaleString("en-US")} observations (bootstrap ${B})`, !o.json && process.stderr.isTTY === true);
+      const step = stepLine(`comparing ${totalWeight(obs.observations).toLocaleString("en-US")} observations (bootstrap ${B})`, !o.json && process.stderr.isTTY === true);
       try {
         result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index, cells: o.allCells ? "all" : "common", where: statement });
       } catch (e) {

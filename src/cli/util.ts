@@ -8,6 +8,7 @@ import { readProgress } from "./read-progress.js";
 import { parseWhere, restrictRun, WHERE_FIELDS, WHERE_NONE, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { readCommitteeFile, type CommitteeFile } from "../committee/file.js";
 import type { Verdict } from "../types.js";
+import { writeJson } from "../io/json-stream.js";
 
 /** Parse an integer option, or throw a UsageError naming it. */
 export function intOption(v: unknown, name: string, min = 0): number {
@@ -16,9 +17,18 @@ export function intOption(v: unknown, name: string, min = 0): number {
   return n;
 }
 
-/** Print one JSON object on stdout (NaN never appears: it is mapped to null by the statistics beforehand). */
+/**
+ * Print one JSON object on stdout (NaN never appears: it is mapped to null by the statistics beforehand): the text
+ * of `JSON.stringify(obj, null, 2)` and a newline, written in ~1 MiB chunks (`writeJson`), never built whole (a
+ * million-trajectory run's output is tens of MB).
+ */
 export function printJson(obj: unknown): void {
-  process.stdout.write(JSON.stringify(obj, null, 2) + "\n");
+  let wrote = false;
+  writeJson(obj, (s) => {
+    wrote = true;
+    process.stdout.write(s);
+  });
+  process.stdout.write(wrote ? "\n" : "undefined\n"); // as `JSON.stringify(undefined) + "\n"` printed
 }
 
 /**

@@ -9,13 +9,15 @@
  *   interval; a cell with no labelled trajectory has rate null. Every analysis below takes the rate it orders by
  *   (`rate`, default asr_behaviour) and its results name it.
  * - "Overall" figures pool the trajectories of every suite (suite `(all)`).
+ * - An observation stands for `weight` trajectories (absent: 1; the column path's one observation per distinct row
+ *   record and label): every count adds its weight, so the figures are those of the trajectories one by one.
  * - Two ASRs are tied when they differ by less than 1e-12.
  * - Bootstrap intervals are percentile intervals (type-1 quantiles) from `bootstrapItems` of src/stats
  *   (seeded pure-rand xoroshiro128plus), Efron & Tibshirani (1993) ch. 13.
  */
 import { bootstrapItems, type TableBootstrapResult } from "../stats/bootstrap.js";
 import { RateTally, type AttackRates, type RateName } from "../stats/rates.js";
-import type { Observation, UnlabelledItem } from "./data.js";
+import { weightOf, type Observation, type UnlabelledItem } from "./data.js";
 
 /** Suite name of figures pooled over all suites. */
 export const ALL_SUITES = "(all)";
@@ -71,21 +73,23 @@ const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
  * The rates per (agent model, suite, condition), plus the pooled (model, `(all)`, condition) cells: both named
  * rates with Wilson 95% intervals, blocked attempts and coverage (src/stats/rates.ts). Only cells with at least
  * one attacked trajectory are listed.
+ * @param obs each counts `weight` trajectories (absent: 1).
  * @param unlabelled the cells' attacked trajectories without a usable label (they lower coverage).
  * @returns cells sorted by model, suite (`(all)` last), condition.
  */
 export function asrTable(obs: readonly Observation[], unlabelled: readonly UnlabelledItem[] = []): AsrCell[] {
   const tallies = new Map<string, { model: string; suite: string; condition: string; t: RateTally }>();
-  const add = (model: string, suite: string, condition: string, item: Parameters<RateTally["add"]>[0]) => {
+  // an observation of weight w is w trajectories: its item is added w times (the tallies are counts)
+  const add = (model: string, suite: string, condition: string, item: Parameters<RateTally["add"]>[0], times: number) => {
     for (const sc of [suite, ALL_SUITES]) {
       const kk = key(model, sc, condition);
       let c = tallies.get(kk);
       if (!c) tallies.set(kk, (c = { model, suite: sc, condition, t: new RateTally() }));
-      c.t.add(item);
+      for (let i = 0; i < times; i++) c.t.add(item);
     }
   };
-  for (const o of obs) add(o.model, o.suite, o.condition, { label: o.goal ? "full_compliance" : o.compromised ? "partial_compliance" : "unaffected", blocked: o.blocked });
-  for (const u of unlabelled) add(u.model, u.suite, u.condition, { label: null, reason: u.reason });
+  for (const o of obs) add(o.model, o.suite, o.condition, { label: o.goal ? "full_compliance" : o.compromised ? "partial_compliance" : "unaffected", blocked: o.blocked }, weightOf(o));
+  for (const u of unlabelled) add(u.model, u.suite, u.condition, { label: null, reason: u.reason }, weightOf(u));
   const cells = [...tallies.values()].map((c): AsrCell => ({ model: c.model, suite: c.suite, condition: c.condition, ...c.t.result() }));
   const suiteOrder = (s: string) => (s === ALL_SUITES ? "\uffff" : s);
   return cells.sort(
@@ -202,8 +206,8 @@ function reversalBootstrap(obs: readonly Observation[], a: string, b: string, mo
     const kk = `${mi}:${c}`;
     let cell = u.get(kk);
     if (!cell) u.set(kk, (cell = { m: mi, c, k: 0, n: 0 }));
-    cell.n++;
-    if (o.compromised) cell.k++;
+    cell.n += weightOf(o);
+    if (o.compromised) cell.k += weightOf(o);
   }
   const items: Unit[] = [...units.keys()].sort().map((k) => ({ cells: [...units.get(k)!.values()] }));
   const M = models.length;
@@ -429,8 +433,8 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, 
     const kk = key(o.model, o.suite, o.condition);
     let c = counts.get(kk);
     if (!c) counts.set(kk, (c = { k: 0, n: 0 }));
-    c.n++;
-    if (o.compromised) c.k++;
+    c.n += weightOf(o);
+    if (o.compromised) c.k += weightOf(o);
   }
   const folds: LosoFold[] = [];
   const skipped: LosoSummary["skipped"] = [];
@@ -449,8 +453,8 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, 
         if (o.suite === s) continue;
         let c = train.get(o.condition);
         if (!c) train.set(o.condition, (c = { k: 0, n: 0 }));
-        c.n++;
-        if (o.compromised) c.k++;
+        c.n += weightOf(o);
+        if (o.compromised) c.k += weightOf(o);
       }
       const candidates = sorted([...condsHere].filter((c) => train.has(c)));
       if (candidates.length === 1) {

@@ -19,6 +19,8 @@ export interface CellObservation {
   suite: string;
   attack?: string;
   cell?: string;
+  /** Trajectories it stands for (absent: 1; `Observation.weight` of ./data.ts). */
+  weight?: number;
 }
 
 /** The fields of a cell, in key order. */
@@ -84,14 +86,16 @@ export interface CellCheck {
   mixes_differ: boolean;
 }
 
-const count = (m: Record<string, number>, k: string) => {
-  m[k] = (m[k] ?? 0) + 1;
+const count = (m: Record<string, number>, k: string, n: number) => {
+  m[k] = (m[k] ?? 0) + n;
 };
+const wt = (o: CellObservation) => o.weight ?? 1;
 
 /**
  * Restrict observations to the cells every condition covers (or, with `all`, keep everything and report the
  * difference).
- * @param obs observations with `cell` set by `buildObservations` (undefined: unknown cell).
+ * @param obs observations with `cell` set by `buildObservations` (undefined: unknown cell); each counts `weight`
+ *   trajectories (absent: 1).
  * @param conditionField the condition field (left out of the cell).
  * @param mode `common` (default of `compare`) or `all` (`--all-cells`).
  * @returns the kept observations, the check, and warnings for the reader.
@@ -108,7 +112,7 @@ export function commonCellFilter<T extends CellObservation>(
   let unknown = 0;
   for (const o of obs) {
     if (o.cell === undefined) {
-      unknown++;
+      unknown += wt(o);
       continue;
     }
     if (!byCond.has(o.condition)) byCond.set(o.condition, new Set());
@@ -118,7 +122,9 @@ export function commonCellFilter<T extends CellObservation>(
   const cellsPer = Object.fromEntries(conds.map((c) => [c, byCond.get(c)?.size ?? 0]));
   const base: CellCheck = { mode, applied: false, cell_fields: fields, cells_per_condition: cellsPer, common_cells: 0, cells_dropped: {}, mixes_differ: false };
   if (unknown > 0) {
-    base.reason = `${unknown} of ${obs.length} attacked trajectories (labelled or not) have no user task or injection task id, so their cells are unknown`;
+    let total = 0;
+    for (const o of obs) total += wt(o);
+    base.reason = `${unknown} of ${total} attacked trajectories (labelled or not) have no user task or injection task id, so their cells are unknown`;
     const warnings =
       conds.length > 1 ? [`the conditions could not be checked for like-for-like cells (${base.reason}): their task and attack mixes may differ`] : [];
     return { observations: [...obs], cells: base, warnings };
@@ -131,9 +137,9 @@ export function commonCellFilter<T extends CellObservation>(
     if (common.has(o.cell!)) continue;
     let d = dropped[o.condition];
     if (!d) dropped[o.condition] = d = { cells: 0, trajectories: 0, by_attack: {}, by_suite: {}, list: [], per_model: {} };
-    d.trajectories++;
-    count(d.by_attack, o.attack ?? "(none)");
-    count(d.by_suite, o.suite);
+    d.trajectories += wt(o);
+    count(d.by_attack, o.attack ?? "(none)", wt(o));
+    count(d.by_suite, o.suite, wt(o));
   }
   for (const [c, d] of Object.entries(dropped)) {
     d.list = [...byCond.get(c)!].filter((k) => !common.has(k)).sort();
@@ -158,12 +164,12 @@ export function commonCellFilter<T extends CellObservation>(
     if (!common.has(o.cell!) || keep(o)) continue;
     let d = dropped[o.condition];
     if (!d) dropped[o.condition] = d = { cells: 0, trajectories: 0, by_attack: {}, by_suite: {}, list: [], per_model: {} };
-    d.trajectories++;
-    count(d.by_attack, o.attack ?? "(none)");
-    count(d.by_suite, o.suite);
+    d.trajectories += wt(o);
+    count(d.by_attack, o.attack ?? "(none)", wt(o));
+    count(d.by_suite, o.suite, wt(o));
     let pm = d.per_model[o.model];
     if (!pm) d.per_model[o.model] = pm = { cells: 0, trajectories: 0, list: [] };
-    pm.trajectories++;
+    pm.trajectories += wt(o);
   }
   for (const [c, d] of Object.entries(dropped)) {
     for (const [model, pm] of Object.entries(d.per_model)) {

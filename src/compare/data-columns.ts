@@ -1,15 +1,22 @@
 /**
- * `compare --judge ID` on a run read as columns (`../store/columns.ts`): the same {@link Observations} as
- * `buildObservations` of `./data.ts` (judge source; same order, exclusions, groups and fields), from slot numbers
- * and shared row records. The strings an observation carries besides its id (suite, condition, injection task,
- * pairing unit, cell) depend only on the row's record, so they are built once per distinct record and shared, not
- * once per trajectory. test/compare/data-columns.test.ts checks the equality.
+ * `compare --judge ID` on a run read as columns (`../store/columns.ts`): the {@link Observations} of
+ * `buildObservations` of `./data.ts` (judge source; same exclusions and groups), from slot numbers and shared row
+ * records, with one observation per distinct (row record, label) instead of one per trajectory: everything an
+ * observation carries besides its id (model, suite, condition, injection task, pairing unit, cell, attack, defense;
+ * compromised, goal, blocked) depends only on the row's record and the verdict's label and blocked attempt, so the
+ * trajectories that share both are one observation with their count as `weight` (and the first one's id). Likewise
+ * one unlabelled item per (row record, reason). A million labelled trajectories are then as many observations as
+ * the run has distinct row records (times the few label kinds), not a million objects with a million id strings.
+ * The list is in order of first appearance, so every figure `compareConditions` derives (counts, first-appearance
+ * orders of keys, sorted lists) is that of the trajectories one by one. A row without task ids pairs and groups by
+ * its own id (`unit`, `injection_task`): it stays one observation of its own.
+ * test/compare/data-columns.test.ts checks `compareConditions` on both paths, and the observations expanded.
  */
 import type { ColumnRun } from "../store/columns.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { conditionValue } from "../store/row-field.js";
 import { cellKey } from "./cells.js";
-import type { ExcludedGroup, Observation, ObservationExclusion, Observations } from "./data.js";
+import type { ExcludedGroup, Observation, ObservationExclusion, Observations, UnlabelledItem } from "./data.js";
 
 /** The index fields compare reads besides the `--by` field (`readColumnRun`'s `rowFields`). */
 export const COMPARE_ROW_FIELDS: readonly string[] = ["agent_model", "suite", "condition", "attack", "surface", "attacked", "reference", "user_task_id", "injection_task_id"];
@@ -24,7 +31,8 @@ interface Shared {
 }
 
 /**
- * Observations of one judge's repeat-0 labels (`buildObservations` of `./data.ts`: its docstring gives the rules).
+ * Observations of one judge's repeat-0 labels (`buildObservations` of `./data.ts`: its docstring gives the rules),
+ * one per distinct (row record, label, blocked attempt) with its `weight` (module docstring).
  * @param run read with {@link COMPARE_ROW_FIELDS} and the top-level `conditionField` (no dotted field here).
  */
 export function buildObservationsColumns(run: ColumnRun, judgeId: string, conditionField: string): Observations {
@@ -66,6 +74,9 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
     memo.set(code, m);
     return m;
   };
+  // the observation (unlabelled item) of each (row record, label kind) (reason) seen so far
+  const obsOf = new Map<number, Observation>();
+  const unlabelledOf = new Map<string, UnlabelledItem>();
   let rowGroups: Group[] = [];
   const ex = (r: ObservationExclusion) => {
     out.excluded[r] = (out.excluded[r] ?? 0) + 1;
@@ -96,14 +107,35 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
     if (!v || v.status !== "ok" || !v.label) {
       const reason: ObservationExclusion = !v ? "no_verdict" : v.status === "ok" ? "judge_error" : (v.status as ObservationExclusion);
       ex(reason);
-      out.unlabelled!.push({
-        model: t.agent_model,
-        suite,
-        condition,
-        ...(t.attack !== undefined ? { attack: t.attack } : {}),
-        ...(shared.cell !== undefined ? { cell: shared.cell } : {}),
-        reason: (v && v.error?.kind) || reason,
-      });
+      const why = (v && v.error?.kind) || reason;
+      const uk = `${code}\u0000${why}`;
+      const u = unlabelledOf.get(uk);
+      if (u) u.weight = (u.weight ?? 1) + 1;
+      else {
+        const item: UnlabelledItem = {
+          model: t.agent_model,
+          suite,
+          condition,
+          ...(t.attack !== undefined ? { attack: t.attack } : {}),
+          ...(shared.cell !== undefined ? { cell: shared.cell } : {}),
+          reason: why,
+        };
+        unlabelledOf.set(uk, item);
+        out.unlabelled!.push(item);
+      }
+      continue;
+    }
+    for (const g of rowGroups) g.kept++;
+    const compromised = v.label === "full_compliance" || v.label === "partial_compliance";
+    const goal = v.label === "full_compliance";
+    // one observation per (row record, label kind) when its pairing unit and injection task are the record's;
+    // a row without task ids pairs by its own id, so it is an observation of its own
+    const shares = shared.unit !== undefined && shared.injection_task !== undefined;
+    const kind = (goal ? 6 : compromised ? 3 : 0) + (v.blocked_attempt === undefined ? 0 : v.blocked_attempt ? 1 : 2);
+    const ok = code * 9 + kind;
+    const same = shares ? obsOf.get(ok) : undefined;
+    if (same) {
+      same.weight = (same.weight ?? 1) + 1;
       continue;
     }
     const id = run.ids.id(s);
@@ -117,12 +149,12 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
       ...(t.attack !== undefined ? { attack: t.attack } : {}),
       ...(conditionField !== "condition" && t.condition !== undefined ? { defense: t.condition } : {}),
       ...(shared.cell !== undefined ? { cell: shared.cell } : {}),
-      compromised: v.label === "full_compliance" || v.label === "partial_compliance",
-      goal: v.label === "full_compliance",
+      compromised,
+      goal,
       ...(v.blocked_attempt !== undefined ? { blocked: v.blocked_attempt } : {}),
     };
+    if (shares) obsOf.set(ok, obs);
     out.observations.push(obs);
-    for (const g of rowGroups) g.kept++;
   }
   const excluded: ExcludedGroup[] = [];
   for (const g of groups.values()) if (g.kept === 0) excluded.push({ field: g.field, group: g.group, items: g.items, reason: "no_usable_label", excluded: g.excluded });

@@ -41,6 +41,12 @@ export interface Observation {
   goal: boolean;
   /** A blocked attempt (`Verdict.blocked_attempt`); undefined when the verdict does not record it. */
   blocked?: boolean;
+  /**
+   * How many labelled attacked trajectories this observation stands for (an integer >= 1; absent: 1). The column
+   * path (`./data-columns.ts`) gives one observation per distinct (row record, label) with its count, the first
+   * trajectory's id as `trajectory_id`; every figure counts an observation `weight` times (`weightOf`).
+   */
+  weight?: number;
 }
 
 /** An attacked trajectory of a (model, suite, condition) cell with no usable label: it lowers the cell's coverage. */
@@ -54,6 +60,18 @@ export interface UnlabelledItem {
   cell?: string;
   /** Why: the verdict's error kind when it has one (e.g. `injection_text_unknown`), else the exclusion reason. */
   reason: string;
+  /** How many such trajectories this item stands for (as {@link Observation.weight}; absent: 1). */
+  weight?: number;
+}
+
+/** The trajectories an observation or unlabelled item stands for: its `weight`, else 1. */
+export const weightOf = (x: { weight?: number }): number => x.weight ?? 1;
+
+/** The trajectories a list of observations or unlabelled items stands for (the sum of their weights). */
+export function totalWeight(xs: readonly { weight?: number }[]): number {
+  let n = 0;
+  for (const x of xs) n += x.weight ?? 1;
+  return n;
 }
 
 /** Where the labels come from. */

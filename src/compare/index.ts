@@ -6,7 +6,7 @@
  * selection, and the logistic-regression test of the model x condition interaction.
  */
 import { bootstrapLine, pctText, statText, undefinedText } from "../format/stat-text.js";
-import type { Observation, Observations, UnlabelledItem } from "./data.js";
+import { totalWeight, weightOf, type Observation, type Observations, type UnlabelledItem } from "./data.js";
 import {
   ALL_SUITES,
   asrTable,
@@ -49,7 +49,7 @@ export function chooseBaseline(obs: readonly Observation[], given?: string, fiel
     let c = conds.get(o.condition);
     if (!c) conds.set(o.condition, (c = { models: new Set(), n: 0 }));
     c.models.add(o.model);
-    c.n++;
+    c.n += weightOf(o);
   }
   if (conds.size === 0) throw new Error("no labelled attacked trajectory with a condition: nothing to compare");
   if (given !== undefined) {
@@ -96,7 +96,7 @@ export function commonTaskFilter(obs: readonly Observation[], apply: boolean): {
       applied: apply,
       units_per_model: Object.fromEntries([...byModel].sort(([a], [b]) => a.localeCompare(b)).map(([m, s]) => [m, s.size])),
       common_units: common.size,
-      dropped: obs.length - kept.length,
+      dropped: totalWeight(obs) - totalWeight(kept),
     },
   };
 }
@@ -159,7 +159,8 @@ export interface CompareResult {
 
 /**
  * Run every part of the cross-condition analysis on a run's observations.
- * @param o from `buildObservations`.
+ * @param o from `buildObservations` (one observation per trajectory) or `buildObservationsColumns` (one per
+ *   distinct row record and label, with its `weight`): the same result either way.
  * @param opts baseline (see {@link chooseBaseline}), bootstrap B (>= 0; 0 skips the intervals) and seed; `index`
  *   (the run's trajectory index) adds utility beside ASR (the models compared; with `commonTasks`, their
  *   shared tasks only).
@@ -231,7 +232,7 @@ export function compareConditions(
     baseline,
     baseline_chosen_by: chosen_by,
     n_total: o.n_total,
-    n_observations: obs.length,
+    n_observations: totalWeight(obs),
     excluded: o.excluded,
     excluded_groups: o.excluded_groups ?? [],
     ...(opts.where ? { where: opts.where } : {}),
@@ -254,7 +255,9 @@ export function compareConditions(
     worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate)),
     leave_one_suite_out: byRate((rate) => leaveOneSuiteOut(obs, baseline, rate)),
     interaction: byRate((rate) =>
-      interactionLRT(forRate(obs, rate).map((x) => ({ model: x.model, suite: x.suite, injection_task: x.injection_task, condition: x.condition, y: x.compromised }))),
+      interactionLRT(
+        forRate(obs, rate).map((x) => ({ model: x.model, suite: x.suite, injection_task: x.injection_task, condition: x.condition, y: x.compromised, ...(x.weight !== undefined ? { weight: x.weight } : {}) })),
+      ),
     ),
     bootstrap: boot,
   };

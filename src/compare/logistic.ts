@@ -316,6 +316,8 @@ export interface FactorRow {
   injection_task: string;
   condition: string;
   y: boolean;
+  /** Trajectories this row stands for (an integer >= 1; absent: 1): it adds `weight` trials to its pattern. */
+  weight?: number;
 }
 
 /** Likelihood-ratio test of the model x condition interaction. */
@@ -383,8 +385,9 @@ export function interactionDesign(rows: readonly FactorRow[], withInteraction: b
       pt = { cols, y: 0, n: 0 };
       patterns.set(key, pt);
     }
-    pt.n++;
-    if (r.y) pt.y++;
+    const w = r.weight ?? 1;
+    pt.n += w;
+    if (r.y) pt.y += w;
   }
   const p = names.length;
   const list = [...patterns.values()];
@@ -407,7 +410,7 @@ export function interactionDesign(rows: readonly FactorRow[], withInteraction: b
  * Q(df/2, G²/2) (regularised upper incomplete gamma, `gammaQ`). Wilks (1938); Agresti (2013) Categorical Data
  * Analysis, 3rd ed., section 5.4.
  *
- * @param rows one per trajectory.
+ * @param rows one per trajectory, or one per `weight` identical trajectories.
  * @returns {@link InteractionTest}; `statistic`/`p_value` null with reason `empty_input`, `no_interaction_df`
  *   (fewer than 2 models or conditions, or no model observed under 2 conditions alongside another model).
  *   A statistic that is negative by rounding (|G²| < 1e-8) is reported as 0.
@@ -432,7 +435,9 @@ export function interactionLRT(rows: readonly FactorRow[], opts: IrlsOptions = {
   const flags: string[] = [];
   if (!fr.converged || !ff.converged) flags.push("not_converged");
   if (fr.boundary || ff.boundary) flags.push("fitted_probabilities_0_or_1");
-  const base = { n: rows.length, patterns: full.design.n, levels, reduced: summary(fr), full: summary(ff), flags };
+  let n = 0;
+  for (const r of rows) n += r.weight ?? 1;
+  const base = { n, patterns: full.design.n, levels, reduced: summary(fr), full: summary(ff), flags };
   if (df <= 0) return { statistic: null, df: 0, p_value: null, reason: "no_interaction_df", ...base };
   let g2 = fr.deviance - ff.deviance;
   if (Math.abs(g2) < 1e-8) g2 = 0;

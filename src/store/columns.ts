@@ -172,12 +172,15 @@ function* orphans(run: ColumnRun): Generator<{ trajectory_id: string }> {
 
 /** The shared verdict records in order (no `trajectory_id`): what judge health and code-established figures read. */
 export function verdictRecords(run: ColumnRun, keep?: (i: number, v: Verdict) => boolean): Verdict[] {
-  const out: Verdict[] = [];
+  return [...eachVerdictRecord(run, keep)];
+}
+
+/** {@link verdictRecords} one at a time (no array of two million references for a one-pass reader). */
+export function* eachVerdictRecord(run: ColumnRun, keep?: (i: number, v: Verdict) => boolean): Generator<Verdict> {
   for (let i = 0; i < run.nVerdicts; i++) {
     const v = run.verdicts[run.vCode[i]];
-    if (!keep || keep(i, v)) out.push(v);
+    if (!keep || keep(i, v)) yield v;
   }
-  return out;
 }
 
 /** The row projection of a trajectory slot (undefined for a slot without an index row). */
