@@ -105,6 +105,10 @@ export function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** {@link PathTable}'s folder number of a key slot never set, and of one whose path is the `same` table's. */
+const UNSET = -2;
+const SAME = -1;
+
 /**
  * Path strings held per file for a whole read, compactly (issue 26: a million resolved paths were ~700 bytes each,
  * then ~200 bytes with a `Map` entry and two strings): a key (a trajectory id) is a slot of an {@link IdSlots}
@@ -132,7 +136,7 @@ export class PathTable<K extends string = string> {
    * @param keys the key slots (share one between the tables of a read: an id is then held once).
    * @param opts `same`: a table over the same `keys` whose path a key here often repeats (class docstring);
    *   `folders`: where folder strings are interned (append-only: a code's string never changes), e.g. the run store's
-   *   (`RunStore.sharedStrings`), so that a folder both hold is held once; default a table's own.
+   *   (`RunStore.internedStrings`), so that a folder both hold is held once; default a table's own.
    * @throws Error when `same` has other key slots.
    */
   constructor(
@@ -177,7 +181,3 @@ export class PathTable<K extends string = string> {
     return f === SAME ? this.same!.at(slot) : this.folders.value(f) + this.rest.get(slot);
   }
 }
-
-/** {@link PathTable}'s folder number of a key slot never set, and of one whose path is the `same` table's. */
-const UNSET = -2;
-const SAME = -1;
