@@ -8,7 +8,7 @@ import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { IngestError } from "../types.js";
 import { ingestError } from "./errors.js";
-import { IdSlots, IntColumn } from "../store/compact.js";
+import { IdSlots, IntColumn, Interner } from "../store/compact.js";
 import { Utf8Column } from "../store/utf8-column.js";
 
 /** A file to read, with the input path (directory or the file itself) it was found under. */
@@ -105,45 +105,79 @@ export function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
 }
 
+/** {@link PathTable}'s folder number of a key slot never set, and of one whose path is the `same` table's. */
+const UNSET = -2;
+const SAME = -1;
+
 /**
  * Path strings held per file for a whole read, compactly (issue 26: a million resolved paths were ~700 bytes each,
  * then ~200 bytes with a `Map` entry and two strings): a key (a trajectory id) is a slot of an {@link IdSlots}
  * (UTF-8 bytes, exact: `../store/id-slots.ts`), which several tables of one read share, so an id is held once; a
  * path is its folder, interned (files share few folders), plus the rest (the file name, and `:line` for a JSON
  * Lines row) as UTF-8 bytes. {@link get} gives back exactly the string {@link set} was given.
+ *
+ * A table may name another one over the same key slots as its `same` table: a key set here to exactly the path the
+ * `same` table holds for it is then kept as a one-byte mark, its path read from there (the read's `seen` table gives
+ * most ids the path its `firstFile` table holds; at a million files that copy was ~55 MB of folders and file names).
+ * The `same` table's path for a marked key must not change afterwards: {@link set} there throws instead.
  */
 export class PathTable<K extends string = string> {
-  private readonly folders = new Map<string, number>();
-  private readonly folderList: string[] = [];
-  /** per key slot: its path's folder number (-1 = not set) and rest */
-  private readonly folderOf = new IntColumn();
+  /** folder strings by number (shared with the run store's interned strings when given: a folder then held once) */
+  private readonly folders: Interner;
+  /** per key slot: its path's folder number, {@link SAME} (the `same` table's path), or {@link UNSET} */
+  private readonly folderOf = new IntColumn(UNSET);
   private readonly rest = new Utf8Column();
+  /** whether a table marks keys as "same as this one's" (their paths here are then set once) */
+  private pointedTo = false;
 
-  /** @param keys the key slots (share one between the tables of a read: an id is then held once). */
-  constructor(private readonly keys: IdSlots = new IdSlots()) {}
+  private readonly same?: PathTable<K>;
 
-  set(key: K, p: string): void {
-    const cut = p.lastIndexOf(path.sep) + 1;
-    const folder = p.slice(0, cut);
-    let f = this.folders.get(folder);
-    if (f === undefined) {
-      f = this.folderList.length;
-      this.folders.set(folder, f);
-      this.folderList.push(folder);
+  /**
+   * @param keys the key slots (share one between the tables of a read: an id is then held once).
+   * @param opts `same`: a table over the same `keys` whose path a key here often repeats (class docstring);
+   *   `folders`: where folder strings are interned (append-only: a code's string never changes), e.g. the run store's
+   *   (`RunStore.internedStrings`), so that a folder both hold is held once; default a table's own.
+   * @throws Error when `same` has other key slots.
+   */
+  constructor(
+    private readonly keys: IdSlots = new IdSlots(),
+    opts: { same?: PathTable<K>; folders?: Interner } = {},
+  ) {
+    const same = (this.same = opts.same);
+    this.folders = opts.folders ?? new Interner();
+    if (same !== undefined) {
+      if (same.keys !== keys) throw new Error("PathTable: a `same` table must share the key slots");
+      same.pointedTo = true;
     }
+  }
+
+  /** @throws Error when another table marks keys as this one's and `key`'s path here is set already (it would change theirs). */
+  set(key: K, p: string): void {
     const slot = this.keys.slot(key);
-    this.folderOf.set(slot, f);
+    if (this.pointedTo && this.folderOf.get(slot) !== UNSET) throw new Error(`PathTable: the path of "${key}" is read through another table and cannot change`);
+    if (this.same !== undefined && this.same.at(slot) === p) {
+      this.folderOf.set(slot, SAME);
+      return;
+    }
+    const cut = p.lastIndexOf(path.sep) + 1;
+    this.folderOf.set(slot, this.folders.code(p.slice(0, cut)));
     this.rest.set(slot, p.slice(cut));
   }
 
   get(key: K): string | undefined {
     const slot = this.keys.find(key);
-    const f = slot === -1 ? -1 : this.folderOf.get(slot);
-    return f === -1 ? undefined : this.folderList[f] + this.rest.get(slot);
+    return slot === -1 ? undefined : this.at(slot);
   }
 
   has(key: K): boolean {
     const slot = this.keys.find(key);
-    return slot !== -1 && this.folderOf.get(slot) !== -1;
+    return slot !== -1 && this.folderOf.get(slot) !== UNSET;
+  }
+
+  /** The path of a key slot, or undefined when not set. */
+  private at(slot: number): string | undefined {
+    const f = this.folderOf.get(slot);
+    if (f === UNSET) return undefined;
+    return f === SAME ? this.same!.at(slot) : this.folders.value(f) + this.rest.get(slot);
   }
 }

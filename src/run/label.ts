@@ -179,6 +179,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       fieldMap: opts.fieldMap,
       securityScorer: opts.securityScorer,
       ids: store.idSlots, // the read's duplicate checks number ids in the store's table: each id held once
+      folders: store.internedStrings, // ... and intern their folders in the store's strings: each folder held once
       onWarning: (w) => {
         warnings.push(w);
         opts.onIngestWarning?.(w);

@@ -344,6 +344,14 @@ export class RunStore {
     return this.ids;
   }
 
+  /**
+   * The store's interned strings (the folders of the stored rows' sources among them), to share with the input
+   * read (`ReadOptions.folders`): a folder both hold is held once. Append-only: a code's string never changes.
+   */
+  get internedStrings(): Interner {
+    return this.codes;
+  }
+
   /** Where the stored row of a trajectory id was read from (`sourceKey`: absolute path and line), if stored. */
   trajectorySource(id: string): string | undefined {
     const slot = this.ids.find(id);
