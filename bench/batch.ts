@@ -74,6 +74,9 @@ function vmHwm(pid: number): number {
   }
 }
 
+/** Node options for each CLI invocation, space-separated (`$IPI_BENCH_NODE_ARGS`, e.g. `--cpu-prof --cpu-prof-dir=D`). */
+const NODE_ARGS = (process.env.IPI_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+
 /** CPU seconds (utime + stime) of a live process, or 0 when it is gone. */
 function cpuSeconds(pid: number): number {
   try {
@@ -95,7 +98,7 @@ async function invoke(name: string, args: string[], log: string, server: ChildPr
   const t0 = performance.now();
   const out = fs.openSync(log, "a");
   fs.writeSync(out, `\n=== ${name}: ${new Date().toISOString()}\n`);
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", out, out] });
+  const child = spawn(process.execPath, [...NODE_ARGS, CLI, ...args], { cwd: ROOT, stdio: ["ignore", out, out] });
   let peak = 0;
   let cpu = 0;
   const sample = () => {
