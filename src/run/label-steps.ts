@@ -363,7 +363,7 @@ export function scheduleRepeats(
         // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
         // the Batch API's bookkeeping keys conversations without the configuration hash
         if (!batcher.inBatch(verdictKey(k4(r))))
-          batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
+          batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars }, content);
         continue;
       }
       online.schedule(t, judge, r, content);
