@@ -29,7 +29,8 @@ import { fileURLToPath } from "node:url";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..");
-const CLI = path.join(ROOT, "dist", "bin", "ipi-judge.js");
+/** The CLI measured: this checkout's build, or `$IPI_BENCH_CLI` (e.g. another checkout's, for a before/after). */
+const CLI = process.env.IPI_BENCH_CLI ?? path.join(ROOT, "dist", "bin", "ipi-judge.js");
 const RUNS = process.env.IPI_BENCH_RUNS ?? "/tmp/corpus/agentdojo-scale/runs";
 const PER_SET = 11_384;
 
@@ -42,6 +43,8 @@ interface Phase {
   name: string;
   seconds: number;
   peakMB: number;
+  /** CPU seconds (user + system) of the CLI process, from /proc every 100 ms (the last sample before it ended). */
+  cpu: number;
   code: number | string | null;
 }
 
@@ -71,6 +74,22 @@ function vmHwm(pid: number): number {
   }
 }
 
+/** Node options for each CLI invocation, space-separated (`$IPI_BENCH_NODE_ARGS`, e.g. `--cpu-prof --cpu-prof-dir=D`). */
+const NODE_ARGS = (process.env.IPI_BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+
+/** CPU seconds (utime + stime) of a live process, or 0 when it is gone. */
+function cpuSeconds(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) / CLK_TCK;
+  } catch {
+    return 0;
+  }
+}
+/** Clock ticks per second of /proc's CPU times (100 on Linux). */
+const CLK_TCK = 100;
+
 /**
  * One CLI invocation: wall and peak RSS; `until` gets each server event and returns a signal to send the CLI.
  * stderr goes to `log`.
@@ -79,15 +98,20 @@ async function invoke(name: string, args: string[], log: string, server: ChildPr
   const t0 = performance.now();
   const out = fs.openSync(log, "a");
   fs.writeSync(out, `\n=== ${name}: ${new Date().toISOString()}\n`);
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", out, out] });
+  const child = spawn(process.execPath, [...NODE_ARGS, CLI, ...args], { cwd: ROOT, stdio: ["ignore", out, out] });
   let peak = 0;
-  const timer = setInterval(() => (peak = Math.max(peak, vmHwm(child.pid!))), 100);
+  let cpu = 0;
+  const sample = () => {
+    peak = Math.max(peak, vmHwm(child.pid!));
+    cpu = Math.max(cpu, cpuSeconds(child.pid!));
+  };
+  const timer = setInterval(sample, 100);
   let sent = false;
   const onEvent = (e: Record<string, unknown>) => {
     const sig = !sent ? until?.(e) : undefined;
     if (!sig) return;
     sent = true;
-    peak = Math.max(peak, vmHwm(child.pid!));
+    sample();
     child.kill(sig);
   };
   server.on("message", onEvent);
@@ -95,8 +119,8 @@ async function invoke(name: string, args: string[], log: string, server: ChildPr
   clearInterval(timer);
   server.off("message", onEvent);
   fs.closeSync(out);
-  const p = { name, seconds: (performance.now() - t0) / 1000, peakMB: peak, code };
-  console.log(`  ${name.padEnd(12)} ${p.seconds.toFixed(1).padStart(8)} s  peak RSS ${p.peakMB.toFixed(0).padStart(5)} MB  exit ${code}`);
+  const p = { name, seconds: (performance.now() - t0) / 1000, peakMB: peak, cpu, code };
+  console.log(`  ${name.padEnd(12)} ${p.seconds.toFixed(1).padStart(8)} s  CPU ${p.cpu.toFixed(1).padStart(7)} s  peak RSS ${p.peakMB.toFixed(0).padStart(5)} MB  exit ${code}  (load ${os.loadavg()[0].toFixed(1)})`);
   return p;
 }
 

@@ -21,6 +21,11 @@ export interface StateLine {
   resends?: number;
   /** Parameters the server rejected for this line and the judge adapted to (resent once per kind). */
   adaptedFor?: AdaptKind[];
+  /**
+   * `contentSha256` of `conv.trajectory`, as its index row has it (the verdict's `content_sha256`, not hashed again
+   * per result line); absent in lines written before it was kept (the trajectory is hashed then).
+   */
+  content_sha256?: string;
 }
 
 /** A judge id as a folder name (anything but letters, digits, `.`, `_`, `-` becomes `_`). */

@@ -204,10 +204,13 @@ export class BatchJudgeRun {
     return this.inFlight.has(key);
   }
 
-  /** Queue one (trajectory, repeat) for this round's batch: its first request goes into the request file. */
-  add(t: Trajectory, ctx: JudgeContext): void {
+  /**
+   * Queue one (trajectory, repeat) for this round's batch: its first request goes into the request file.
+   * @param content `contentSha256(t)` when known (the index row's): kept on the state line for the verdict.
+   */
+  add(t: Trajectory, ctx: JudgeContext, content?: string): void {
     const conv = this.judge.begin(t, ctx);
-    this.write({ custom_id: "", conv: this.judge.freeze(conv) }, this.judge.request(conv), 0);
+    this.write({ custom_id: "", conv: this.judge.freeze(conv), ...(content !== undefined ? { content_sha256: content } : {}) }, this.judge.request(conv), 0);
   }
 
   private stateFile(key: string): string {
@@ -296,7 +299,7 @@ export class BatchJudgeRun {
    * @throws JudgeFatalError (401/403, no quota: this judge stops); Error for a files/batches API call that fails
    *   after its retries (naming the judge and the call). The state stays on disk: the same command resumes.
    */
-  async finish(onVerdict: (v: Verdict, judged: Trajectory) => void): Promise<boolean> {
+  async finish(onVerdict: (v: Verdict, judged: Trajectory, content?: string) => void): Promise<boolean> {
     const signal = this.settings.signal;
     await this.listSealed();
     for (;;) {
@@ -332,7 +335,7 @@ export class BatchJudgeRun {
   }
 
   /** Store the verdicts of an ended chunk and write its follow-ups (module docstring, step 4). */
-  private async process(e: BatchEntry, onVerdict: (v: Verdict, judged: Trajectory) => void, failure?: string): Promise<void> {
+  private async process(e: BatchEntry, onVerdict: (v: Verdict, judged: Trajectory, content?: string) => void, failure?: string): Promise<void> {
     const results = new Map<string, ResultLine>();
     const read: BatchReadReport = { conflicts: [], repeated: 0, withoutId: 0 };
     for (const [id, kind] of [
@@ -358,9 +361,14 @@ export class BatchJudgeRun {
       const r = results.get(line.custom_id);
       const next = this.interpret(conv, line, r, failure);
       if (next.kind === "verdict") {
-        onVerdict(next.verdict, line.conv.trajectory);
+        onVerdict(next.verdict, line.conv.trajectory, line.content_sha256);
         this.inFlight.delete(key);
-      } else this.write({ custom_id: "", conv: this.judge.freeze(conv), lengthRetried: line.lengthRetried, resends: line.resends, adaptedFor: line.adaptedFor }, next.request, e.round + 1);
+      } else
+        this.write(
+          { custom_id: "", conv: this.judge.freeze(conv), lengthRetried: line.lengthRetried, resends: line.resends, adaptedFor: line.adaptedFor, ...(line.content_sha256 !== undefined ? { content_sha256: line.content_sha256 } : {}) },
+          next.request,
+          e.round + 1,
+        );
     }
     // result lines not taken on trust: said on the entry (store.json) and to the caller, never dropped in silence
     for (const id of seen) results.delete(id);
@@ -569,9 +577,10 @@ export async function finishBatchPaths(run: LabelRunState, batchers: Map<string,
     if (run.fatal || run.signal?.aborted || run.stopped[id]) break;
     let done = true;
     try {
-      done = await b.finish((v, t) => {
+      done = await b.finish((v, t, content) => {
         v.judge_config_sha256 = run.configs.get(id)!.sha;
-        v.content_sha256 = contentSha256(t);
+        // the hash the state line kept (its index row's, of this same trajectory), or hashed now for older lines
+        v.content_sha256 = content ?? contentSha256(t);
         run.store.addVerdict(v);
         run.progress.judged++;
         run.track(v);

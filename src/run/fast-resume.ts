@@ -20,6 +20,7 @@ import { STAMP_READER_VERSION } from "../store/file-stamp.js";
 import type { LabelRunState } from "./label-core.js";
 import type { LabelOptions } from "./label-options.js";
 import { planRepeats } from "./resume.js";
+import { verdictKey } from "../store/run-store.js";
 
 /** Whether rows of this invocation may carry their file's stamp (the read options that change a file's reading unset). */
 export function stampsAllowed(opts: Pick<LabelOptions, "format" | "fieldMap" | "securityScorer">): boolean {
@@ -46,18 +47,53 @@ export function repeatsLeft(rs: Pick<LabelRunState, "store" | "stopped" | "confi
 }
 
 /**
+ * Whether a verdict key (`verdictKey` without the configuration hash) is held by a Batch API chunk an earlier process
+ * wrote and that is not processed yet (`BatchJudgeRun.inBatch` of the judge's batch path; false for online judges).
+ */
+export type InBatch = (judgeId: string, key: string) => boolean;
+
+/**
+ * The repeats of a stored trajectory over the judges not stopped, split as the reading loop treats them
+ * (`scheduleRepeats`): `left` are to send or to judge again; `awaited` are new repeats (no verdict stored) that a
+ * batch sent by an earlier process holds: neither sent again nor counted as skipped, their verdicts come with the
+ * batch's results.
+ * @param content its stored content hash; @param inBatch the batch paths' check (none: nothing is awaited).
+ */
+export function repeatsOpen(
+  rs: Pick<LabelRunState, "store" | "stopped" | "configs">,
+  opts: LabelOptions,
+  id: string,
+  content: string,
+  ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep"; inBatch?: InBatch },
+): { left: number; awaited: number } {
+  let left = 0;
+  let awaited = 0;
+  for (const j of opts.judges) {
+    if (rs.stopped[j.id]) continue;
+    for (const p of planRepeats({ id }, content, j, ctx.repeats, rs.store.ledger, { configSha: rs.configs.get(j.id)!.sha, onConfigChange: ctx.onChange, retryErrors: opts.retryErrors })) {
+      if (p.reason === "new" && ctx.inBatch?.(j.id, verdictKey({ trajectory_id: id, judge_id: j.id, repeat: p.repeat, prompt_sha256: j.promptSha256 }))) awaited++;
+      else left++;
+    }
+  }
+  return { left, awaited };
+}
+
+/**
  * The check `readTrajectoriesResuming` makes before reading a file (module docstring), or undefined when the fast
- * path is off (`verifyContent`, `where`, a read option of {@link stampsAllowed}, or a run with no stored row).
+ * path is off (`verifyContent`, `where`, a read option of {@link stampsAllowed}, or a run with no stored row). A
+ * file whose trajectory has nothing left but new repeats a batch of an earlier process holds (`ctx.inBatch`) is
+ * passed over too: read, it would be neither sent nor re-judged (a resumed `label --batch` of 100k reads none of
+ * the files whose batches are in flight, instead of all 100k in each invocation while the batches run).
  */
 export function unchangedCheck(
   rs: Pick<LabelRunState, "store" | "stopped" | "configs">,
   opts: LabelOptions,
-  ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep" },
+  ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep"; inBatch?: InBatch },
 ): UnchangedFile | undefined {
   if (opts.verifyContent || opts.where || !stampsAllowed(opts) || rs.store.resumed.trajectories === 0) return undefined;
   return (file, stamp, named) => {
     const hit = rs.store.unchangedFile(file, stamp, named);
-    if (hit === undefined || repeatsLeft(rs, opts, hit.id, hit.content_sha256, ctx.repeats, ctx.onChange) > 0) return undefined;
+    if (hit === undefined || repeatsOpen(rs, opts, hit.id, hit.content_sha256, ctx).left > 0) return undefined;
     return { id: hit.id, layout: hit.layout, warnings: hit.warnings };
   };
 }

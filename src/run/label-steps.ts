@@ -21,7 +21,7 @@ import type { TrajectoryPreparer } from "./prepare.js";
 import type { LabelRunState } from "./label-core.js";
 import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
-import { repeatsLeft, stampRow } from "./fast-resume.js";
+import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -225,7 +225,7 @@ export async function readAndSchedule(
       taken++;
       progress.read++;
       progress.unread++;
-      progress.skipped += skippedUnchanged(rs, opts, item.id, ctx);
+      progress.skipped += skippedUnchanged(rs, opts, item.id, { ...ctx, inBatch: inBatchOf(ctx.batchers) });
       report();
       if (opts.judges.every((j) => stopped[j.id])) break;
       continue;
@@ -263,15 +263,25 @@ export async function readAndSchedule(
 }
 
 /**
- * The repeats a file taken as unchanged counts as skipped: every repeat of every judge not stopped (the check made
- * before the file was passed over found none left; found otherwise now, it is an internal error, never a silent skip).
+ * The batch paths' check for the resume fast path (`InBatch`, `./fast-resume.ts`): whether a judge's batch path holds
+ * a verdict key in a chunk sent earlier. Undefined without batch judges.
+ */
+export function inBatchOf(batchers: ReadonlyMap<string, { inBatch(key: string): boolean }>): InBatch | undefined {
+  return batchers.size ? (judgeId, key) => batchers.get(judgeId)?.inBatch(key) ?? false : undefined;
+}
+
+/**
+ * The repeats a file taken as unchanged counts as skipped, as a read would count them (`scheduleRepeats`): every
+ * repeat of every judge not stopped, but new ones a batch of an earlier process holds (awaited, neither judged nor
+ * skipped). The check made before the file was passed over found none left; found otherwise now, it is an internal
+ * error, never a silent skip.
  * @throws Error when the trajectory has repeats left.
  */
-function skippedUnchanged(rs: LabelRunState, opts: LabelOptions, id: string, ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep" }): number {
+function skippedUnchanged(rs: LabelRunState, opts: LabelOptions, id: string, ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep"; inBatch?: InBatch }): number {
   const content = rs.store.storedContent(id);
-  if (content === undefined || repeatsLeft(rs, opts, id, content, ctx.repeats, ctx.onChange) > 0)
-    throw new Error(`internal error: trajectory ${id} was passed over as unchanged with work left; run again with --verify-content`);
-  return ctx.repeats * opts.judges.filter((j) => !rs.stopped[j.id]).length;
+  const open = content === undefined ? undefined : repeatsOpen(rs, opts, id, content, ctx);
+  if (open === undefined || open.left > 0) throw new Error(`internal error: trajectory ${id} was passed over as unchanged with work left; run again with --verify-content`);
+  return ctx.repeats * opts.judges.filter((j) => !rs.stopped[j.id]).length - open.awaited;
 }
 
 /**
@@ -353,7 +363,7 @@ export function scheduleRepeats(
         // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
         // the Batch API's bookkeeping keys conversations without the configuration hash
         if (!batcher.inBatch(verdictKey(k4(r))))
-          batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
+          batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars }, content);
         continue;
       }
       online.schedule(t, judge, r, content);

@@ -22,6 +22,7 @@ import { unchangedCheck } from "./fast-resume.js";
 import type { LabelOptions } from "./label-options.js";
 import {
   addInputWarnings,
+  inBatchOf,
   countRejudgingFirst,
   duplicateSource,
   healthWarnings,
@@ -189,7 +190,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
     const duplicateFrom = duplicateSource(store);
     // the resume fast path: a file stored with its size and mtime unchanged and nothing left to judge is not read
-    const unchanged = unchangedCheck(runState, opts, { repeats, onChange });
+    // (files whose trajectories are in a batch sent earlier, and nothing else left, are passed over too)
+    const unchanged = unchangedCheck(runState, opts, { repeats, onChange, inBatch: inBatchOf(batchers) });
     // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent:
     // by one more read of the inputs when the reading loop first finds a repeat to judge, before it schedules it
     // (a resume with nothing to judge reads its inputs once: nothing is judged again then, the count is empty)

@@ -1,0 +1,90 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import readline from "node:readline";
+import { afterAll, describe, expect, it } from "vitest";
+import { readJsonl, readLines } from "../../src/io/jsonl.js";
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jsonl-lines-"));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+/** The framing readJsonl had before: readline over a utf8 read stream (small reads to cross boundaries). */
+async function readlineLines(file: string, highWaterMark: number): Promise<string[]> {
+  const out: string[] = [];
+  const rl = readline.createInterface({ input: fs.createReadStream(file, { encoding: "utf8", highWaterMark }), crlfDelay: Infinity });
+  for await (const l of rl) out.push(l);
+  return out;
+}
+
+async function all<T>(g: AsyncGenerator<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of g) out.push(x);
+  return out;
+}
+
+/** A seeded generator (mulberry32), so a failure is reproducible. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// pieces: line breaks of every kind, multi-byte and invalid UTF-8, a BOM, JSON
+const PIECES: Buffer[] = [
+  Buffer.from("a"),
+  Buffer.from("{\"k\": 1}"),
+  Buffer.from("\n"),
+  Buffer.from("\r"),
+  Buffer.from("\r\n"),
+  Buffer.from("  "),
+  Buffer.from("é"),
+  Buffer.from("\u2028"),
+  Buffer.from("😀"),
+  Buffer.from([0xe2, 0x82]), // a cut sequence
+  Buffer.from([0xff]),
+  Buffer.from([0xf0, 0x9f]),
+  Buffer.from("\ufeff"),
+];
+
+describe("readLines: the framing of readline (crlfDelay Infinity), read on bytes", () => {
+  it("gives readline's lines on random contents, line breaks on every read boundary", async () => {
+    const r = rng(26);
+    for (let trial = 0; trial < 300; trial++) {
+      const parts: Buffer[] = [];
+      const n = Math.floor(r() * 40);
+      for (let i = 0; i < n; i++) parts.push(PIECES[Math.floor(r() * PIECES.length)]);
+      const file = path.join(dir, `t${trial}.jsonl`);
+      fs.writeFileSync(file, Buffer.concat(parts));
+      const chunk = 1 + Math.floor(r() * 9);
+      const want = await readlineLines(file, 1 + Math.floor(r() * 9));
+      expect({ trial, lines: await all(readLines(file, chunk)) }).toEqual({ trial, lines: want });
+      expect(await all(readLines(file))).toEqual(want);
+    }
+  });
+
+  it("edge cases: empty file, no trailing break, a lone CR at the end, CRLF split by a read, a line longer than the buffer", async () => {
+    const cases = ["", "\n", "a", "a\n", "a\r", "a\r\n", "a\r\rb", "\r\n\r\n", "a\n\nb\r\n", "x".repeat(50) + "\r\n" + "y".repeat(33)];
+    for (const [i, text] of cases.entries()) {
+      const file = path.join(dir, `e${i}.jsonl`);
+      fs.writeFileSync(file, text);
+      for (const chunk of [1, 2, 3, 4, 16]) expect({ text, chunk, lines: await all(readLines(file, chunk)) }).toEqual({ text, chunk, lines: await readlineLines(file, 2) });
+    }
+  });
+
+  it("readJsonl: the same records, bad lines (by number) and line count as before", async () => {
+    const file = path.join(dir, "mixed.jsonl");
+    fs.writeFileSync(file, '{"a":1}\r\n\nnot json\r[1,2]\n{"b":"é"}\n   \n{"c":3}');
+    const bad: number[] = [];
+    let lines = -1;
+    const recs = await all(readJsonl<Record<string, unknown>>(file, (n) => bad.push(n), undefined, (n) => (lines = n)));
+    expect(recs).toEqual([{ a: 1 }, { b: "é" }, { c: 3 }]);
+    expect(bad).toEqual([3, 4]);
+    expect(lines).toBe(7);
+    expect(await all(readJsonl(path.join(dir, "missing.jsonl")))).toEqual([]);
+  });
+});
