@@ -56,7 +56,7 @@ export function isCodeEstablished(v: Pick<Verdict, "label_basis">): boolean {
  * @returns figures per judge. Never throws.
  */
 export function codeEstablishedByJudge(
-  verdicts: ReadonlyArray<Pick<Verdict, "judge_id" | "status" | "label" | "label_basis">>,
+  verdicts: Iterable<Pick<Verdict, "judge_id" | "status" | "label" | "label_basis">>,
   judges?: readonly string[],
 ): CodeEstablished[] {
   const by = new Map<string, CodeEstablished>();

@@ -99,7 +99,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
  * @param opts.thresholds overrides of {@link HEALTH_THRESHOLDS}.
  * @returns one entry per judge with at least one verdict. Never throws.
  */
-export function judgeHealth(verdicts: readonly Verdict[], opts: { thresholds?: Partial<HealthThresholds> } = {}): JudgeHealth[] {
+export function judgeHealth(verdicts: Iterable<Verdict>, opts: { thresholds?: Partial<HealthThresholds> } = {}): JudgeHealth[] {
   const by = new Map<string, JudgeHealth>();
   for (const v of verdicts) {
     let h = by.get(v.judge_id);
