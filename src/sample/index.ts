@@ -25,7 +25,7 @@ import {
   type HumanLabelRow,
   type ImportSummary,
 } from "./import.js";
-import { buildPopulation, parseStrataFields, type CommitteeRow } from "./population.js";
+import { buildPopulation, parseStrataFields, STRATUM_FIELDS, type CommitteeRow } from "./population.js";
 import { drawSample, SampleError, type SampleDesign } from "./sample.js";
 import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
@@ -141,10 +141,12 @@ export const SPREADSHEET_CELL_LIMIT = 32_767;
  */
 export async function createSample(o: CreateSampleOptions): Promise<CreateSampleResult> {
   // compact rows (no source: the drawn ones are read back in full below); content hashes for deduplication
-  const fullIndex = await readLeanIndex(o.runDir, { content: true, progress: o.progress });
+  // (without --where, only the strata fields: the population reads nothing else of a row)
+  const fullIndex = await readLeanIndex(o.runDir, { content: true, only: o.where ? undefined : STRATUM_FIELDS, progress: o.progress });
   if (fullIndex.size === 0) throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
   // --where: the population is the kept trajectories (UsageError when it keeps none)
-  const restricted = restrictRun({ index: fullIndex }, o.where, o.run);
+  // (without it the index itself: restrictRun would copy a million-entry map)
+  const restricted = o.where ? restrictRun({ index: fullIndex }, o.where, o.run) : { index: fullIndex, statement: null, warnings: [] as string[] };
   const index = restricted.index;
   let fields;
   try {
