@@ -35,11 +35,16 @@ export interface CommitteeColumnVerdicts {
 /**
  * `committeeReport` (`./report.ts`: the rules, figures and warnings, in the same order) on a column run.
  * @param run read with {@link COMMITTEE_ROW_FIELDS} and `verdictOmit: []` (the per-judge usage and cost need them).
- * @param opts as `committeeReport`.
+ * @param opts as `committeeReport`; `step(what)` is called as each analysis step starts (a progress line, and
+ *   between steps a chance to collect the large arrays the last one left: `heapGcTrigger` of `../io/heap-gc.ts`).
  * @returns the report and the committee verdicts as codes (`writeCommitteeColumns` of `./file.ts` writes them).
  * @throws RangeError on a bad quorum or an unknown judge to exclude (the same messages as `committeeReport`).
  */
-export function committeeReportColumns(run: ColumnRun, opts: CommitteeOptions): { report: CommitteeReport; committee: CommitteeColumnVerdicts } {
+export function committeeReportColumns(
+  run: ColumnRun,
+  opts: CommitteeOptions & { step?: (what: string) => void },
+): { report: CommitteeReport; committee: CommitteeColumnVerdicts } {
+  const step = opts.step ?? (() => {});
   const quorum = opts.quorum ?? DEFAULT_QUORUM;
   const bootstrap = opts.bootstrap ?? DEFAULT_BOOTSTRAP;
   const records = function* (keep?: (v: Verdict) => boolean): Generator<Verdict> {
@@ -48,6 +53,7 @@ export function committeeReportColumns(run: ColumnRun, opts: CommitteeOptions): 
       if (!keep || keep(v)) yield v;
     }
   };
+  step("judge health");
   const judge_health = judgeHealth(records());
   const excluded = [...new Set(opts.excludeJudges ?? [])];
   const present = new Set<string>();
@@ -73,6 +79,7 @@ export function committeeReportColumns(run: ColumnRun, opts: CommitteeOptions): 
   }
   const none = new Uint32Array(run.ids.size);
   const perJudge = judgeIds.map((j) => rep0.get(j) ?? none);
+  step("committee verdicts");
   const committee = committeeColumns(run, judgeIds, perJudge, quorum);
 
   const warnings: string[] = [];
@@ -88,6 +95,7 @@ export function committeeReportColumns(run: ColumnRun, opts: CommitteeOptions): 
     );
 
   // Per judge, repeat 0 (the run summary's figures, over the rows through a map view of the columns).
+  step("per-judge figures");
   const isRep0 = (_i: number, v: Verdict) => v.repeat === 0 && !out.has(v.judge_id);
   const summary = summarizeRun(opts.run, columnVerdicts(run, isRep0), new ColumnIndex(run), []);
   const per_judge: CommitteeJudge[] = summary.judges.map((j) => {
@@ -121,6 +129,7 @@ export function committeeReportColumns(run: ColumnRun, opts: CommitteeOptions): 
   const pairwise: JudgePair[] = [];
   for (let a = 0; a < judgeIds.length; a++) {
     for (let b = a + 1; b < judgeIds.length; b++) {
+      step(`agreement, ${judgeIds[a]} vs ${judgeIds[b]}`);
       const ra = perJudge[a];
       const rb = perJudge[b];
       const six = new PairTally(BUCKETS);
@@ -153,6 +162,10 @@ export function committeeReportColumns(run: ColumnRun, opts: CommitteeOptions): 
     counts6[s] = rows6[committee.code[s]];
     counts2[s] = rows2[committee.code[s]];
   }
+  step("agreement, all judges, six buckets");
+  const six = compareManyRatersCounts(counts6, BUCKETS, { raters: judgeIds.length });
+  step("agreement, all judges, binary");
+  const binary = compareManyRatersCounts(counts2, BINARY, { raters: judgeIds.length });
   const agreement: CommitteeAgreement = {
     not_unanimous: {
       n: withQuorum,
@@ -161,14 +174,18 @@ export function committeeReportColumns(run: ColumnRun, opts: CommitteeOptions): 
       ...(withQuorum > 0 ? {} : { share_reason: "no trajectory with a quorum" }),
     },
     pairwise,
-    six: compareManyRatersCounts(counts6, BUCKETS, { raters: judgeIds.length }),
-    binary: compareManyRatersCounts(counts2, BINARY, { raters: judgeIds.length }),
+    six,
+    binary,
     code_established: codeEstablishedByJudge(records((v) => v.repeat === 0 && !out.has(v.judge_id)), judgeIds),
   };
   for (const w of codeEstablishedWarnings(agreement.code_established, "committee agreement (kappa, Fleiss, alpha)")) warnings.push(w);
 
   let attacked = 0;
   for (let s = 0; s < run.nRows; s++) if (run.rows[run.rowCode[s]].attacked) attacked++;
+  step("self-family leniency");
+  const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap });
+  step("test-retest");
+  const retest = testRetestColumns(run, (_i, v) => !out.has(v.judge_id), { bootstrap });
   const report: CommitteeReport = {
     run: opts.run,
     quorum,
@@ -182,8 +199,8 @@ export function committeeReportColumns(run: ColumnRun, opts: CommitteeOptions): 
     committee: cs,
     per_judge,
     agreement,
-    leniency: selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap }),
-    retest: testRetestColumns(run, (_i, v) => !out.has(v.judge_id), { bootstrap }),
+    leniency,
+    retest,
     bootstrap,
     run_state: opts.runState ?? null,
   };
