@@ -10,7 +10,7 @@ import { BUCKETS, type Bucket, type CommitteeVerdict, type Verdict } from "../ty
 import type { ColumnRun } from "../store/columns.js";
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { summarizeRun } from "../run/summary.js";
-import { compareManyRatersCounts, compareTwoRatersTable, PairTally } from "../agree/pairwise.js";
+import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
 import { committeeVote, DEFAULT_QUORUM, voteOf } from "../verdict/vote.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { healthWarnings, judgeHealth } from "../verdict/health.js";
@@ -113,6 +113,53 @@ export function committeeReportColumns(
 
   const cs = committeeSummaryColumns(run, committee, judgeIds, perJudge);
 
+  const agreement: CommitteeAgreement = {
+    ...agreementColumns(run, committee, judgeIds, perJudge, bootstrap, step),
+    code_established: codeEstablishedByJudge(records((v) => v.repeat === 0 && !out.has(v.judge_id)), judgeIds),
+  };
+  for (const w of codeEstablishedWarnings(agreement.code_established, "committee agreement (kappa, Fleiss, alpha)")) warnings.push(w);
+
+  let attacked = 0;
+  for (let s = 0; s < run.nRows; s++) if (run.rows[run.rowCode[s]].attacked) attacked++;
+  step("self-family leniency");
+  const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap });
+  step("test-retest");
+  const retest = testRetestColumns(run, (_i, v) => !out.has(v.judge_id), { bootstrap });
+  const report: CommitteeReport = {
+    run: opts.run,
+    quorum,
+    trajectories: run.nRows,
+    attacked,
+    judges,
+    excluded_judges: excluded,
+    judge_health,
+    judge_families: families,
+    warnings,
+    committee: cs,
+    per_judge,
+    agreement,
+    leniency,
+    retest,
+    bootstrap,
+    run_state: opts.runState ?? null,
+  };
+  return { report, committee };
+}
+
+/**
+ * The committee agreement's figures but the code-established ones (`committeeReport`: not unanimous, each pair of
+ * judges, all judges) from the slots: the pairs counted as read (`PairTally`), the many-rater rows shared per
+ * committee verdict.
+ * @param perJudge per judge (in `judgeIds` order), its repeat-0 record code + 1 per slot.
+ */
+function agreementColumns(
+  run: ColumnRun,
+  committee: CommitteeColumnVerdicts,
+  judgeIds: readonly string[],
+  perJudge: readonly Uint32Array[],
+  bootstrap: BootstrapSettings,
+  step: (what: string) => void,
+): Omit<CommitteeAgreement, "code_established"> {
   // Agreement. A judge's rating of a slot: its vote, else why not (`missing` for ok without a label, its status).
   const rating = run.verdicts.map((v) => voteOf(v) ?? (v.status === "ok" ? "missing" : v.status));
   const code = run.verdicts.map((v) => voteOf(v) !== null && isCodeEstablished(v));
@@ -166,7 +213,7 @@ export function committeeReportColumns(
   const six = compareManyRatersCounts(counts6, BUCKETS, { raters: judgeIds.length });
   step("agreement, all judges, binary");
   const binary = compareManyRatersCounts(counts2, BINARY, { raters: judgeIds.length });
-  const agreement: CommitteeAgreement = {
+  return {
     not_unanimous: {
       n: withQuorum,
       count: notUnanimous,
@@ -176,35 +223,7 @@ export function committeeReportColumns(
     pairwise,
     six,
     binary,
-    code_established: codeEstablishedByJudge(records((v) => v.repeat === 0 && !out.has(v.judge_id)), judgeIds),
   };
-  for (const w of codeEstablishedWarnings(agreement.code_established, "committee agreement (kappa, Fleiss, alpha)")) warnings.push(w);
-
-  let attacked = 0;
-  for (let s = 0; s < run.nRows; s++) if (run.rows[run.rowCode[s]].attacked) attacked++;
-  step("self-family leniency");
-  const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap });
-  step("test-retest");
-  const retest = testRetestColumns(run, (_i, v) => !out.has(v.judge_id), { bootstrap });
-  const report: CommitteeReport = {
-    run: opts.run,
-    quorum,
-    trajectories: run.nRows,
-    attacked,
-    judges,
-    excluded_judges: excluded,
-    judge_health,
-    judge_families: families,
-    warnings,
-    committee: cs,
-    per_judge,
-    agreement,
-    leniency,
-    retest,
-    bootstrap,
-    run_state: opts.runState ?? null,
-  };
-  return { report, committee };
 }
 
 /**
