@@ -10,6 +10,7 @@ import {
   brennanPrediger,
   cohenKappa,
   confusionMatrix,
+  withMarginals,
   emptyFleissKappa,
   fleissKappa,
   fleissKappaGeneralized,
@@ -95,6 +96,22 @@ export function compareTwoRaters(
 ): TwoRaterComparison {
   const paired = pairLabels(a, b, { categories, nonLabels: opts.nonLabels });
   const cm = confusionMatrix(paired.a, paired.b, categories);
+  return compareTwoRatersTable(cm.table, paired, categories, opts);
+}
+
+/**
+ * {@link compareTwoRaters} from its paired table: what it reports once the pairs are counted (by `pairLabels` and
+ * `confusionMatrix`, or by {@link PairTally} over codes, for a million items without an array of labels per rater).
+ * @param table q × q counts over `categories`, rows = first rater; @param paired `n_total`, `n_used` and the
+ *   dropped pairs by reason (in the order `pairLabels` first meets them: the JSON keeps that order).
+ */
+export function compareTwoRatersTable(
+  table: number[][],
+  paired: { n_total: number; n_used: number; excluded: Record<string, number> },
+  categories: readonly Category[],
+  opts: { names?: [string, string]; bootstrap?: BootstrapSettings; weights?: Exclude<WeightSpec, "unweighted" | readonly (readonly number[])[]> } = {},
+): TwoRaterComparison {
+  const cm = withMarginals(table, categories);
   const kappa: KappaReport = cohenKappa(cm.table);
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
   if (boot && cm.n > 0) kappa.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed });
@@ -115,6 +132,48 @@ export function compareTwoRaters(
     out.weighted_kappa = wk;
   }
   return out;
+}
+
+/**
+ * Pairs of labels counted one item at a time, as `pairLabels` then `confusionMatrix` count the two arrays of
+ * {@link compareTwoRaters} (the same table, the same dropped pairs by reason, first-met order), without holding
+ * the arrays (a million items). Each distinct (a, b) is classified once, by `pairLabels` itself; feed the result
+ * to {@link compareTwoRatersTable}.
+ * @throws Error (from `pairLabels`, naming item 0) when a label is outside the declared categories.
+ */
+export class PairTally {
+  /** q × q counts, rows = first rater */
+  readonly table: number[][];
+  /** dropped pairs by reason, in first-met order */
+  readonly excluded: Record<string, number> = {};
+  n_total = 0;
+  n_used = 0;
+  private readonly seen = new Map<Category | null | undefined, Map<Category | null | undefined, number[] | string>>();
+
+  constructor(
+    private readonly categories: readonly Category[],
+    private readonly nonLabels?: Readonly<Record<string, string>>,
+  ) {
+    this.table = Array.from({ length: categories.length }, () => new Array<number>(categories.length).fill(0));
+  }
+
+  /** Count one item's pair (the first rater's label, the second's; null/undefined: missing). */
+  add(a: Category | null | undefined, b: Category | null | undefined): void {
+    let m = this.seen.get(a);
+    if (!m) this.seen.set(a, (m = new Map()));
+    let r = m.get(b);
+    if (r === undefined) {
+      const p = pairLabels([a], [b], { categories: this.categories, nonLabels: this.nonLabels });
+      r = p.n_used === 1 ? [this.categories.indexOf(p.a[0]), this.categories.indexOf(p.b[0])] : Object.keys(p.excluded)[0];
+      m.set(b, r);
+    }
+    this.n_total++;
+    if (typeof r === "string") this.excluded[r] = (this.excluded[r] ?? 0) + 1;
+    else {
+      this.table[r[0]][r[1]]++;
+      this.n_used++;
+    }
+  }
 }
 
 /** Fleiss' kappa without its per-item array (kept out of JSON outputs). */
@@ -162,7 +221,20 @@ export function compareManyRaters(
   opts: { bootstrap?: BootstrapSettings; raters?: number } = {},
 ): ManyRaterComparison {
   const raters = opts.raters ?? ratings.reduce((m, r) => Math.max(m, r.length), 0);
-  const counts = ratingCounts(ratings, categories);
+  return compareManyRatersCounts(ratingCounts(ratings, categories), categories, { ...opts, raters });
+}
+
+/**
+ * {@link compareManyRaters} from the items' rating counts (`ratingCounts`: items × categories, in item order). Rows
+ * are only read, so items with the same ratings may share one row array (a million items, few distinct rows).
+ * @param opts.raters the number of raters (an item rated by all of them is complete).
+ */
+export function compareManyRatersCounts(
+  counts: readonly number[][],
+  categories: readonly Category[],
+  opts: { bootstrap?: BootstrapSettings; raters: number },
+): ManyRaterComparison {
+  const raters = opts.raters;
   const complete = counts.filter((row) => row.reduce((s, x) => s + x, 0) === raters);
   const fl = fleissCounts(raters >= 2 ? complete : [], raters < 2 ? "fewer_than_2_raters" : "empty_input");
   const alphaV = krippendorffAlpha(counts);
@@ -186,7 +258,7 @@ export function compareManyRaters(
   return {
     categories: [...categories],
     raters,
-    n_items: ratings.length,
+    n_items: counts.length,
     n_pairable: counts.filter((row) => row.reduce((s, x) => s + x, 0) >= 2).length,
     n_complete: complete.length,
     percent_agreement: percentAgreementRaw(counts),

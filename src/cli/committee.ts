@@ -2,10 +2,13 @@ import fs from "node:fs";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import path from "node:path";
 import type { Command } from "commander";
-import { readLeanRun } from "../store/lean-read.js";
+import { readColumnRun } from "../store/columns.js";
 import { loadJudgesConfig } from "../config/judges.js";
-import { committeeReport, DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js";
-import { writeCommitteeFile } from "../committee/file.js";
+import { DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js";
+import { COMMITTEE_ROW_FIELDS, committeeReportColumns } from "../committee/report-columns.js";
+import { writeCommitteeColumns } from "../committee/file.js";
+import { stepLine } from "./read-progress.js";
+import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { readRunState } from "../store/run-state.js";
 import { UsageError } from "../errors.js";
 import { intOption, printJson, runDirOf, withReadProgress } from "./util.js";
@@ -40,17 +43,35 @@ report adds each judge's test-retest agreement.`,
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const families = o.judges ? loadJudgesConfig(o.judges, { checkKeys: false }).families : {};
-      const { verdicts, index } = await withReadProgress(!o.json, (progress) => readLeanRun(runDir, { progress }));
-      let built: ReturnType<typeof committeeReport>;
+      const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [], progress }));
+      const show = !o.json && process.stderr.isTTY === true;
+      let built: ReturnType<typeof committeeReportColumns>;
+      const what = `the committee of ${run.nRows.toLocaleString("en-US")} trajectories (${run.nVerdicts.toLocaleString("en-US")} verdicts; bootstrap ${B})`;
+      let step = stepLine(what, show);
+      // between the analysis steps, a full collection when the heap has grown enough (label's rule): each step leaves
+      // arrays of a million entries behind, which V8 would otherwise let pile up (1M: peak RSS 560 MB without it)
+      const gcFn = fullGc();
+      const gc = gcFn ? heapGcTrigger(gcFn) : undefined;
+      const onStep = (s: string) => {
+        gc?.check();
+        step.done();
+        step = stepLine(`${what}: ${s}`, show);
+      };
       try {
-        built = committeeReport(verdicts, index, { run: o.run, quorum, families, bootstrap: { B, seed }, excludeJudges: o.excludeJudge, runState: readRunState(runDir) });
+        built = committeeReportColumns(run, { run: o.run, quorum, families, bootstrap: { B, seed }, excludeJudges: o.excludeJudge, runState: readRunState(runDir), step: onStep });
       } catch (e) {
         if (e instanceof RangeError && /^no judge /.test(e.message)) throw new UsageError(`--exclude-judge: ${e.message}`);
         throw e;
+      } finally {
+        step.done();
       }
-      const { report, verdicts: cv } = built;
+      const { report, committee } = built;
       const file = path.join(runDir, "committee.jsonl");
-      writeCommitteeFile(file, cv, { judges: report.judges.map((j) => j.id), runJudges: [...new Set(verdicts.map((v) => v.judge_id))], quorum });
+      const runJudges = new Set<string>();
+      for (let i = 0; i < run.nVerdicts; i++) runJudges.add(run.verdicts[run.vCode[i]].judge_id);
+      const writing = stepLine(`writing ${path.basename(file)}`, show);
+      writeCommitteeColumns(file, committee, (s) => run.ids.id(s), { judges: report.judges.map((j) => j.id), runJudges: [...runJudges], quorum });
+      writing.done();
       // warnings go to stderr in both modes (the text report repeats them on stdout); --json: the journal lines skipped too
       if (o.json) report.warnings.push(...takeJournalWarnings());
       for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);

@@ -2,8 +2,6 @@ import { reasonsText } from "../run/rejudge.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import path from "node:path";
-import v8 from "node:v8";
-import vm from "node:vm";
 import type { Command, OptionValues } from "commander";
 import { CONFIG_CHANGE_HELP, labelRun, type LabelResult } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
@@ -15,7 +13,7 @@ import { showBidiControls } from "../format/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS } from "../ingest/index.js";
-import { heapGcTrigger } from "../io/heap-gc.js";
+import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { tuneCompilerForLabel } from "./v8-tuning.js";
 
 /** A path relative to the working directory when it lies below it, else absolute. */
@@ -24,21 +22,6 @@ function displayPath(p: string): string {
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : p;
 }
 
-/**
- * A full garbage collection function, or undefined where the runtime refuses it. `label` runs one when the heap
- * has grown enough since the last (`../io/heap-gc.ts`: by heap size, never on a fixed count of verdicts, which was
- * quadratic over a long run). `--expose-gc` is switched on here, at start, before any collection is needed; where
- * the runtime refuses it, the CLI runs without it.
- */
-function fullGc(): (() => void) | undefined {
-  try {
-    v8.setFlagsFromString("--expose-gc");
-    const gc = vm.runInNewContext("gc") as unknown;
-    return typeof gc === "function" ? (gc as () => void) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 /** Progress reports between two looks at the heap (a look is cheap; the collection runs only when due, `../io/heap-gc.ts`). */
 export const GC_CHECK_EVERY = 64;
 

@@ -39,15 +39,52 @@ export function writeCommitteeFile(
   verdicts: readonly CommitteeVerdict[],
   meta: { judges: readonly string[]; runJudges: readonly string[]; quorum: number },
 ): void {
+  const { judges, excluded } = judgeSet(meta);
+  writeLines(
+    file,
+    (function* () {
+      for (const v of verdicts) yield JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }) + "\n";
+    })(),
+  );
+}
+
+/**
+ * {@link writeCommitteeFile} of committee verdicts held as a code per trajectory slot (`committeeReportColumns` of
+ * `./report-columns.ts`): the same bytes, each distinct verdict's JSON after its id made once.
+ * @param committee per slot 0 .. n-1 a code into the distinct verdicts (without `trajectory_id`).
+ * @param idOf the trajectory id of a slot.
+ */
+export function writeCommitteeColumns(
+  file: string,
+  committee: { code: Uint32Array; verdicts: ReadonlyArray<Omit<CommitteeVerdict, "trajectory_id">> },
+  idOf: (slot: number) => string,
+  meta: { judges: readonly string[]; runJudges: readonly string[]; quorum: number },
+): void {
+  const { judges, excluded } = judgeSet(meta);
+  // `{"trajectory_id":<id>,` + the rest of what JSON.stringify({ trajectory_id, ...v, <judge set> }) writes
+  const tails = committee.verdicts.map((v) => "," + JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }).slice(1) + "\n");
+  writeLines(
+    file,
+    (function* () {
+      for (let s = 0; s < committee.code.length; s++) yield `{"trajectory_id":${JSON.stringify(idOf(s))}${tails[committee.code[s]]}`;
+    })(),
+  );
+}
+
+/** The committee's judges sorted, and the run's other judges (left out), sorted. */
+function judgeSet(meta: { judges: readonly string[]; runJudges: readonly string[] }): { judges: string[]; excluded: string[] } {
   const judges = [...meta.judges].sort();
-  const excluded = meta.runJudges.filter((j) => !judges.includes(j)).sort();
+  return { judges, excluded: meta.runJudges.filter((j) => !judges.includes(j)).sort() };
+}
+
+/** Write lines to `file` atomically (temp file + rename), in ~1 MiB chunks (a million lines are ~300 MB of one string). */
+function writeLines(file: string, lines: Iterable<string>): void {
   const tmp = `${file}.${process.pid}.tmp`;
-  // written in ~1 MiB chunks, not joined whole: a million lines would be ~300 MB of one string
   const fd = fs.openSync(tmp, "w");
   try {
     let chunk = "";
-    for (const v of verdicts) {
-      chunk += JSON.stringify({ ...v, committee_judges: judges, excluded_judges: excluded, quorum: meta.quorum }) + "\n";
+    for (const line of lines) {
+      chunk += line;
       if (chunk.length > 1 << 20) {
         fs.writeSync(fd, chunk);
         chunk = "";

@@ -150,66 +150,101 @@ export function selfFamilyLeniency(
   const others = (j: string) => [...votes].filter(([k]) => k !== j && ids.has(k)).map(([, m]) => m);
   const ids = new Set(judges.map((j) => j.id));
   return judges.map((j) => {
-    const excluded: Record<string, number> = {};
-    const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
-    const own: Item[] = [];
-    const other: Item[] = [];
-    const ownFams: Record<string, number> = Object.create(null); // keyed by agent families from the input
-    const otherFams: Record<string, number> = Object.create(null);
     const mineOf = votes.get(j.id);
     const rest = others(j.id);
-    for (const t of index.values()) {
-      if (!t.attacked) {
-        ex("unattacked");
-        continue;
+    const one: LeniencyRow = { attacked: false, mine: undefined, yes: 0, no: 0, family: () => undefined };
+    function* rows(): Generator<LeniencyRow> {
+      for (const t of index.values()) {
+        one.attacked = !!t.attacked;
+        one.mine = mineOf?.get(t.id);
+        one.yes = 0;
+        one.no = 0;
+        for (const m of rest) {
+          const c = m.get(t.id);
+          if (c === undefined) continue;
+          if (c) one.yes++;
+          else one.no++;
+        }
+        one.family = () => agentFamily(t, opts.families);
+        yield one;
       }
-      const mine = mineOf?.get(t.id);
-      if (mine === undefined) {
-        ex("no_ok_verdict");
-        continue;
-      }
-      let yes = 0;
-      let no = 0;
-      for (const m of rest) {
-        const c = m.get(t.id);
-        if (c === undefined) continue;
-        if (c) yes++;
-        else no++;
-      }
-      if (yes + no === 0) {
-        ex("no_other_votes");
-        continue;
-      }
-      if (yes === no) {
-        ex("others_tied");
-        continue;
-      }
-      const fam = agentFamily(t, opts.families);
-      if (!fam) {
-        ex("unknown_agent_family");
-        continue;
-      }
-      const isOwn = fam.toLowerCase() === j.family.toLowerCase();
-      const item: Item = { judge: mine ? 1 : 0, others: yes > no ? 1 : 0, own: isOwn };
-      (isOwn ? own : other).push(item);
-      const f = isOwn ? ownFams : otherFams;
-      f[fam] = (f[fam] ?? 0) + 1;
     }
-    const g1 = group(own, ownFams, boot);
-    const g2 = group(other, otherFams, boot);
-    const res: JudgeLeniency = {
-      judge_id: j.id,
-      judge_family: j.family,
-      own_family: g1,
-      other_families: g2,
-      gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
-      excluded,
-    };
-    if (res.gap_points === null) res.gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
-    else if (boot) {
-      const all = [...own, ...other];
-      res.gap_ci_bootstrap = toPoints(bootstrapItems(all, gap, { B: boot.B, seed: boot.seed }));
-    }
-    return res;
+    return judgeLeniency(j, rows(), boot);
   });
+}
+
+/** One trajectory as a judge's leniency reads it (see {@link judgeLeniency}). */
+export interface LeniencyRow {
+  attacked: boolean;
+  /** the judge's repeat-0 vote: compromised or not; undefined without one */
+  mine: boolean | undefined;
+  /** the other committee judges' repeat-0 votes: compromised, not compromised */
+  yes: number;
+  no: number;
+  /** its agent family ({@link agentFamily}); asked only for a trajectory that is not left out before */
+  family: () => string | undefined;
+}
+
+/** The eight distinct items (judge compromised, others' majority compromised, own family), shared by every trajectory. */
+const ITEMS: readonly Item[] = Array.from({ length: 8 }, (_, k) => Object.freeze({ judge: (k >> 2) & 1, others: (k >> 1) & 1, own: (k & 1) === 1 }));
+
+/**
+ * One judge's leniency ({@link selfFamilyLeniency}: the rules and formulas) from its trajectories in the run's
+ * order, each read once (a row may be one object changed between reads). The column path (`./leniency-columns.ts`)
+ * and the object path share it.
+ * @param boot bootstrap settings, or null for no CIs.
+ */
+export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<LeniencyRow>, boot: BootstrapSettings | null): JudgeLeniency {
+  const excluded: Record<string, number> = {};
+  const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
+  const own: Item[] = [];
+  const other: Item[] = [];
+  const ownFams: Record<string, number> = Object.create(null); // keyed by agent families from the input
+  const otherFams: Record<string, number> = Object.create(null);
+  for (const t of rows) {
+    if (!t.attacked) {
+      ex("unattacked");
+      continue;
+    }
+    const mine = t.mine;
+    if (mine === undefined) {
+      ex("no_ok_verdict");
+      continue;
+    }
+    const { yes, no } = t;
+    if (yes + no === 0) {
+      ex("no_other_votes");
+      continue;
+    }
+    if (yes === no) {
+      ex("others_tied");
+      continue;
+    }
+    const fam = t.family();
+    if (!fam) {
+      ex("unknown_agent_family");
+      continue;
+    }
+    const isOwn = fam.toLowerCase() === j.family.toLowerCase();
+    const item = ITEMS[(mine ? 4 : 0) + (yes > no ? 2 : 0) + (isOwn ? 1 : 0)];
+    (isOwn ? own : other).push(item);
+    const f = isOwn ? ownFams : otherFams;
+    f[fam] = (f[fam] ?? 0) + 1;
+  }
+  const g1 = group(own, ownFams, boot);
+  const g2 = group(other, otherFams, boot);
+  const res: JudgeLeniency = {
+    judge_id: j.id,
+    judge_family: j.family,
+    own_family: g1,
+    other_families: g2,
+    gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
+    excluded,
+  };
+  if (res.gap_points === null) res.gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
+  else if (boot) {
+    const all = [...own, ...other];
+    res.gap_ci_bootstrap = toPoints(bootstrapItems(all, gap, { B: boot.B, seed: boot.seed }));
+  }
+  return res;
 }

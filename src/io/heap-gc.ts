@@ -11,6 +11,8 @@
  * in proportion to `live` and comes after `>= live x headroomShare` bytes of allocation, so their total is
  * proportional to what the run allocates (linear), not to verdicts x live heap.
  */
+import v8 from "node:v8";
+import vm from "node:vm";
 
 /** Settings of the heap-size trigger (bytes). */
 export interface HeapGcRule {
@@ -58,4 +60,20 @@ export function heapGcTrigger(
     },
     collections: () => n,
   };
+}
+
+/**
+ * A full garbage collection function, or undefined where the runtime refuses it. `label` (and `committee`, between
+ * its analysis steps) runs one when the heap has grown enough since the last ({@link heapGcTrigger}: by heap size,
+ * never on a fixed count of verdicts, which was quadratic over a long run). `--expose-gc` is switched on by the first
+ * call, before any collection is needed; where the runtime refuses it, the command runs without it.
+ */
+export function fullGc(): (() => void) | undefined {
+  try {
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc") as unknown;
+    return typeof gc === "function" ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
 }

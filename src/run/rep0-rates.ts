@@ -10,6 +10,7 @@ import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/records.js";
 import { IdSlots, IntColumn } from "../store/compact.js";
 import { IndexRows } from "../store/index-rows.js";
+import { ColumnIndex, type SlotIds } from "../store/column-index.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 
 /** Why an attacked trajectory has no label from a verdict (its error kind, e.g. `injection_text_unknown`, else its status). */
@@ -48,11 +49,14 @@ export class Rep0Fold {
   private readonly byJudge = new Map<string, JudgeRep0>();
   private readonly reps: Rep0[] = [];
   private readonly shared = new Map<string, number>();
-  private readonly ids: IdSlots;
+  private readonly ids: SlotIds;
 
-  /** @param index the run's index rows by id (a store's {@link IndexRows} lends its id slots). */
+  /**
+   * @param index the run's index rows by id (a store's {@link IndexRows}, or a column run's {@link ColumnIndex},
+   *   lends its id slots).
+   */
   constructor(private readonly index: ReadonlyMap<string, TrajectoryIndexRow>) {
-    this.ids = index instanceof IndexRows ? index.ids : new IdSlots();
+    this.ids = index instanceof IndexRows ? index.ids : index instanceof ColumnIndex ? index.slotIds : new IdSlots();
   }
 
   /** Fold a repeat-0 verdict (a later one of the same judge and trajectory replaces it, keeping its place). */

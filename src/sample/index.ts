@@ -12,7 +12,9 @@ import path from "node:path";
 import { restrictRun, type WhereFilter } from "../store/where.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { readIndexRows, readLeanIndex, readLeanVerdicts, type ReadProgress } from "../store/lean-read.js";
-import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
+import { checkCommitteeFile, COMMITTEE_FILE, readCommitteeFile } from "../committee/file.js";
+import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
+import { readColumnRun } from "../store/columns.js";
 import { assignItemIds, buildExportFiles, EXPORT_FILES, PRIVATE_FILES, SHARED_FILES, writeExportFiles, type BlindItem } from "./export.js";
 import {
   AnnotationImportError,
@@ -23,7 +25,7 @@ import {
   type HumanLabelRow,
   type ImportSummary,
 } from "./import.js";
-import { buildPopulation, parseStrataFields, type CommitteeRow } from "./population.js";
+import { buildPopulation, parseStrataFields, STRATUM_FIELDS, type CommitteeRow } from "./population.js";
 import { drawSample, SampleError, type SampleDesign } from "./sample.js";
 import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
@@ -58,6 +60,39 @@ export async function readCommittee(
   // A run folder holding committee verdicts but no judge verdicts (assembled by hand) has nothing to check against.
   const check = verdicts.length ? checkCommitteeFile(cf, verdicts) : { stale: [], notes: [] };
   return { rows: cf.verdicts, stale: check.stale, notes: check.notes };
+}
+
+/**
+ * {@link readCommittee} for the draw, read as columns (`readColumnRun`, `readCommitteeColumns`; checked by
+ * `checkCommitteeColumns`, the same problems and notes as `checkCommitteeFile`): no verdict object, no committee
+ * object and no map by id per judge, on a million trajectories. Of the file's lines, only those whose trajectory
+ * `index` holds, in file order, as the population reads them (`trajectory_id`, the index row's id string;
+ * `unanimous`; `status`).
+ * @returns the rows and what the check found, or null when the file does not exist.
+ * @throws SampleError naming the lines that are not JSON.
+ */
+export async function readCommitteeStrata(
+  runDir: string,
+  index: ReadonlyMap<string, TrajectoryIndexRow>,
+  progress?: ReadProgress,
+): Promise<{ rows: CommitteeRow[]; stale: string[]; notes: string[] } | null> {
+  if (!fs.existsSync(path.join(runDir, COMMITTEE_FILE))) return null;
+  const run = await readColumnRun(runDir, { rowFields: [], progress });
+  const cf = await readCommitteeColumns(runDir, run);
+  if (!cf) return null;
+  const bad = cf.bad_lines;
+  if (bad.length) throw new SampleError(`${cf.file}: line${bad.length > 1 ? "s" : ""} ${bad.slice(0, 10).join(", ")} are not JSON`);
+  // A run folder holding committee verdicts but no judge verdicts (assembled by hand) has nothing to check against.
+  const check = run.nVerdicts ? checkCommitteeColumns(cf, run) : { stale: [], notes: [] };
+  const rows: CommitteeRow[] = [];
+  for (let i = 0; i < cf.n; i++) {
+    const s = cf.slot[i];
+    const row = s >= 0 ? index.get(run.ids.id(s)) : undefined;
+    if (!row) continue;
+    const c = cf.rows[cf.code[i]];
+    rows.push({ trajectory_id: row.id, unanimous: c.unanimous, status: c.status });
+  }
+  return { rows, stale: check.stale, notes: check.notes };
 }
 
 /** Options of {@link createSample}. */
@@ -106,10 +141,12 @@ export const SPREADSHEET_CELL_LIMIT = 32_767;
  */
 export async function createSample(o: CreateSampleOptions): Promise<CreateSampleResult> {
   // compact rows (no source: the drawn ones are read back in full below); content hashes for deduplication
-  const fullIndex = await readLeanIndex(o.runDir, { content: true, progress: o.progress });
+  // (without --where, only the strata fields: the population reads nothing else of a row)
+  const fullIndex = await readLeanIndex(o.runDir, { content: true, only: o.where ? undefined : STRATUM_FIELDS, progress: o.progress });
   if (fullIndex.size === 0) throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
   // --where: the population is the kept trajectories (UsageError when it keeps none)
-  const restricted = restrictRun({ index: fullIndex }, o.where, o.run);
+  // (without it the index itself: restrictRun would copy a million-entry map)
+  const restricted = o.where ? restrictRun({ index: fullIndex }, o.where, o.run) : { index: fullIndex, statement: null, warnings: [] as string[] };
   const index = restricted.index;
   let fields;
   try {
@@ -117,7 +154,7 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   } catch (e) {
     throw new SampleError((e as Error).message);
   }
-  const cr = await readCommittee(o.runDir, { index: fullIndex, progress: o.progress });
+  const cr = await readCommitteeStrata(o.runDir, index, o.progress);
   // A stale committee file (another judge set, changed votes) would draw the disagreement pool from another
   // committee: said on stderr, naming what changed.
   const warnings = cr

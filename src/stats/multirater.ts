@@ -48,7 +48,7 @@ export interface MultiRaterOptions {
 }
 
 interface Prepared {
-  counts: number[][];
+  counts: ReadonlyArray<readonly number[]>;
   q: number;
   n: number;
   nDropped: number;
@@ -63,11 +63,11 @@ interface Prepared {
 
 function prepare(countsIn: Table): Prepared {
   const q = checkCounts(countsIn);
-  const counts: number[][] = [];
+  const counts: Array<readonly number[]> = [];
   let nDropped = 0;
   for (const row of countsIn) {
     const ri = row.reduce((s, x) => s + x, 0);
-    if (ri > 0) counts.push([...row]);
+    if (ri > 0) counts.push(row); // only read: no copy (rows may be shared, a million items)
     else nDropped++;
   }
   const n = counts.length;

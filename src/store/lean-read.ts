@@ -153,6 +153,12 @@ export interface LeanIndexOptions {
   source?: boolean;
   /** keep `content_sha256` (sample deduplicates by content; the statistics do not read it) */
   content?: boolean;
+  /**
+   * keep only these fields' values (besides `id`, and `source`/`content_sha256` as asked): every other field reads
+   * undefined, as a dropped `source` does (sample's population reads its strata fields only; a row's `metadata`,
+   * unique per row, is most of what a compact row holds)
+   */
+  only?: readonly string[];
   interner?: Interner;
   progress?: ReadProgress;
 }
@@ -176,11 +182,12 @@ export function leanRecord<T extends object>(r: T, it: Interner, index?: Map<str
  * read gives undefined as for an absent field; JSON output leaves them out). The parsed object is changed in
  * place, keeping its fast shape: a row rebuilt key by key (17 keys) becomes a dictionary, several times larger.
  */
-function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; content: boolean }): TrajectoryIndexRow {
+function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; content: boolean; only?: readonly string[] }): TrajectoryIndexRow {
   const r = t as unknown as Record<string, unknown>;
   for (const k in r) {
     if (k === "id") continue;
-    if (k === "source") {
+    if (keep.only && k !== "source" && k !== "content_sha256" && !keep.only.includes(k)) r[k] = undefined;
+    else if (k === "source") {
       if (!keep.source) r[k] = undefined;
     } else if (k === "content_sha256") {
       if (!keep.content) r[k] = undefined;
@@ -203,7 +210,7 @@ export async function readLeanIndex(runDir: string, o: LeanIndexOptions = {}): P
   const m = new Map<string, TrajectoryIndexRow>();
   for await (const line of lines(path.join(runDir, "trajectories.jsonl"), o.progress, NOT_INDEX_ROW)) {
     const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
-    if (t) m.set(t.id, leanRow(t, it, { source: o.source === true, content: o.content === true }));
+    if (t) m.set(t.id, leanRow(t, it, { source: o.source === true, content: o.content === true, only: o.only }));
     else if (line.text.trim()) line.skip();
   }
   return m;

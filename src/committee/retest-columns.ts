@@ -1,0 +1,105 @@
+/**
+ * Test-retest (`./retest.ts`) on a run read as columns (`../store/columns.ts`): the same figures from each judge's
+ * verdict per (repeat, trajectory slot), without a map per judge and repeat keyed by id strings, and without an
+ * array of labels per rater (the pairs are counted as they are read, `PairTally`).
+ */
+import { BUCKETS, type Bucket, type Verdict } from "../types.js";
+import type { ColumnRun } from "../store/columns.js";
+import { BINARY, binaryOf } from "../rubric/buckets.js";
+import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
+import { ratingCounts, type Category } from "../stats/index.js";
+import { voteOf } from "../verdict/vote.js";
+import { DETERMINISTIC_NOTE, type JudgeRetest, type RepeatPair } from "./retest.js";
+
+/**
+ * Rating-count rows shared by every item with the same ratings (`ratingCounts` of one item, cached by its
+ * ratings): a million items' rows are a few distinct arrays. The rows must not be changed.
+ */
+export class SharedCounts {
+  private readonly rows = new Map<string, number[]>();
+  constructor(private readonly categories: readonly Category[]) {}
+  /** The counts row of one item's ratings (null/undefined: not rated). @throws Error as `ratingCounts`. */
+  row(ratings: ReadonlyArray<Category | null | undefined>): number[] {
+    const k = JSON.stringify(ratings);
+    let r = this.rows.get(k);
+    if (!r) this.rows.set(k, (r = ratingCounts([ratings], this.categories)[0]));
+    return r;
+  }
+}
+
+/**
+ * `testRetest` (`./retest.ts`: the rules) over a column run: every judge with more than one repeat, sorted by id.
+ * @param keep the verdicts to use, by position (the committee's: excluded judges left out).
+ * @param opts.bootstrap B and seed for the kappa bootstrap CIs (B = 0: none).
+ */
+export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) => boolean, opts: { bootstrap?: BootstrapSettings } = {}): JudgeRetest[] {
+  // judge -> repeat -> slot -> record code + 1
+  const byJudge = new Map<string, Map<number, Uint32Array>>();
+  const notRule = new Set<string>();
+  for (let i = 0; i < run.nVerdicts; i++) {
+    const v = run.verdicts[run.vCode[i]];
+    if (!keep(i, v)) continue;
+    let j = byJudge.get(v.judge_id);
+    if (!j) byJudge.set(v.judge_id, (j = new Map()));
+    let t = j.get(v.repeat);
+    if (!t) j.set(v.repeat, (t = new Uint32Array(run.ids.size)));
+    t[run.vSlot[i]] = run.vCode[i] + 1;
+    if (v.judge_family !== "rule") notRule.add(v.judge_id);
+  }
+  const lab = (c: number): string | null => {
+    if (c === 0) return null;
+    const v = run.verdicts[c - 1];
+    return voteOf(v) ?? (v.status === "ok" ? null : v.status);
+  };
+  const bin = (x: string | null): string | null => ((BUCKETS as readonly string[]).includes(x ?? "") ? binaryOf(x as Bucket) : x);
+  const out: JudgeRetest[] = [];
+  for (const judgeId of [...byJudge.keys()].sort()) {
+    const reps = byJudge.get(judgeId)!;
+    let K = 0;
+    for (const r of reps.keys()) K = Math.max(K, r + 1);
+    if (K < 2) continue;
+    const repArrays = [...reps.values()];
+    const at = (s: number, r: number): number => reps.get(r)?.[s] ?? 0;
+    const slots: number[] = [];
+    for (let s = 0; s < run.nRows; s++) if (repArrays.some((a) => a[s] > 0)) slots.push(s);
+    const pairs: RepeatPair[] = [];
+    for (let r = 1; r < K; r++) {
+      const six = new PairTally(BUCKETS);
+      const two = new PairTally(BINARY);
+      for (const s of slots) {
+        const a = lab(at(s, 0));
+        const b = lab(at(s, r));
+        six.add(a, b);
+        two.add(bin(a), bin(b));
+      }
+      const names: [string, string] = ["repeat 0", `repeat ${r}`];
+      pairs.push({
+        repeat: r,
+        six: compareTwoRatersTable(six.table, six, BUCKETS, { names, bootstrap: opts.bootstrap }),
+        binary: compareTwoRatersTable(two.table, two, BINARY, { names, bootstrap: opts.bootstrap }),
+      });
+    }
+    const c6 = new SharedCounts(BUCKETS);
+    const c2 = new SharedCounts(BINARY);
+    const counts6: number[][] = [];
+    const counts2: number[][] = [];
+    for (const s of slots) {
+      const votes = Array.from({ length: K }, (_, r) => {
+        const c = at(s, r);
+        return c === 0 ? null : voteOf(run.verdicts[c - 1]);
+      });
+      counts6.push(c6.row(votes));
+      counts2.push(c2.row(votes.map(binaryOf)));
+    }
+    out.push({
+      judge_id: judgeId,
+      repeats: K,
+      n_items: slots.length,
+      pairs,
+      across_six: compareManyRatersCounts(counts6, BUCKETS, { raters: K }),
+      across_binary: compareManyRatersCounts(counts2, BINARY, { raters: K }),
+      ...(notRule.has(judgeId) ? {} : { deterministic: DETERMINISTIC_NOTE }),
+    });
+  }
+  return out;
+}
