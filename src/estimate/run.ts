@@ -367,6 +367,7 @@ function designCells(
   cons: ReturnType<typeof humanConsensus>,
   populationSize: number,
   inPop: ReadonlySet<string>,
+  attackedCount: number,
   o: Pick<EstimateOptions, "humanFile" | "run">,
   warnings: string[],
 ): { design: EstimateReport["design"]; labelled: LabelledItem[]; cellSizes: Map<string, number>; cells: EstimateReport["cells"]; excluded: Record<string, number> } {
@@ -410,7 +411,12 @@ function designCells(
   if (design === "two_phase" && covered !== populationSize) {
     warnings.push(
       covered < populationSize
-        ? `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+        ? covered === attackedCount
+          ? // a sample of attacked runs only (sample --where attack=..., the README's recipe): the trajectories outside the
+            // strata are as many as the unattacked ones, which no attack success rate counts (new-user report: the
+            // warning read as if the published rate did not represent them); only counts are known, so it stays a warning
+            `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: the ${populationSize - covered} outside them are as many as the run's unattacked trajectories, which no attack success rate counts; if the sample was drawn from attacked runs only (e.g. sample --where attack=...) the estimates cover every attacked trajectory; if not, the human and calibrated estimates do not represent the attacked trajectories outside the strata`
+          : `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
         : `the strata of the label file hold ${covered} trajectories, more than the run's ${populationSize}: the run changed since the sample was drawn (or the file is another run's)`,
     );
   }
@@ -528,7 +534,7 @@ export function estimateFromData(
 
   // (3) human labels and the design cells
   const cons = humanConsensus(file, rate);
-  const { design, labelled, cellSizes, cells, excluded } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), o, warnings);
+  const { design, labelled, cellSizes, cells, excluded } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), attacked.length, o, warnings);
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);

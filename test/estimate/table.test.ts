@@ -154,6 +154,19 @@ describe("estimateFromData", () => {
     expect(r.groups.find((g) => g.group === "quiet")!.human.reason).toBe("no_labelled_item_in_group");
     expect(r.groups[0].group).toBe("(all)");
   });
+  it("strata that hold as many trajectories as the run's attacked ones: the warning says the ones outside are as many as the unattacked", () => {
+    const labelled = (size: number, ids: string[]) =>
+      lab(ids.map((id) => ({ trajectory_id: id, annotator: "a", label: id === "t1" ? "full_compliance" : "unaffected", stratum: "A", stratum_size: size })));
+    const opts = { run: "r", humanFile: "h", source: { kind: "judge" as const, judge_id: "signature" }, minSampled: 1 };
+    // 5 attacked (t1-t4, q1) and 2 unattacked runs: a sample of the attacked ones only (the README's recipe)
+    const attackedOnly = estimateFromData(index, verdicts, labelled(5, ["t1", "t2", "t3", "t4", "q1"]), opts);
+    const w = attackedOnly.warnings.join("\n");
+    expect(w).toMatch(/hold 5 trajectories, the run 7: the 2 outside them are as many as the run's unattacked trajectories, which no attack success rate counts/);
+    expect(w).not.toMatch(/are in strata with no labelled item/);
+    // strata that hold fewer than the attacked ones: attacked trajectories are left out, said as before
+    const short = estimateFromData(index, verdicts, labelled(4, ["t1", "t2", "t3", "t4"]), opts);
+    expect(short.warnings.join("\n")).toMatch(/hold 4 trajectories, the run 7: 3 trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them/);
+  });
   it("refuses a file whose rows carry the design fields only partly", () => {
     const rows = [
       { trajectory_id: "t1", annotator: "a", label: "complied", stratum: "A", stratum_size: 5 },
