@@ -165,13 +165,13 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
 
 /** How many trajectories a resume counted as read without reading their file (README "resume"), said so a user sees the rule applied. */
 function unreadText(unread: number): string {
-  return unread > 0 ? `(${unread} of them taken as unchanged unread: same path, size, mtime and ctime as when labelled; --verify-content reads and hashes them), ` : "";
+  return unread > 0 ? ` (${unread} of them taken as unchanged unread: same path, size, mtime and ctime as when labelled; --verify-content reads and hashes them)` : "";
 }
 
 /** The lines of `label`'s text output after the summary: what this invocation did, and where it is stored. */
 function invocationText(res: LabelResult, o: LabelFlags): string {
   return (
-    `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read, `}${unreadText(res.progress.unread)}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new input errors` +
+    `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new input errors` +
       // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
       (res.thisRun.in_flight_when_stopped !== undefined
         ? `, ${res.thisRun.in_flight_when_stopped} trajectories in flight when stopped (read, not stored: a rerun judges them)`
