@@ -327,6 +327,8 @@ export function humanAgreement(
   const ctx: CompareContext = { ids, human, itemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings };
   const judges: JudgeVsHuman[] = judgeIds.map((jid) => compareWithHumans(ctx, jid, "judge", ids.map((id) => labelOf(id, jid))));
   if (allJudges.length >= 2) judges.push(compareWithHumans(ctx, "committee", "committee", ids.map(committeeLabel)));
+  // said, not silent (new-user report: the committee row was missing with only a "committee quorum 2" footer)
+  else warnings.push(`no committee row: the run has ${allJudges.length === 1 ? `one judge (${allJudges[0]})` : "no judge"}, and a committee needs two or more`);
 
   return {
     file: opts.file ?? "",
@@ -587,7 +589,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     }
   }
   L.push("");
-  L.push(`bootstrap: B ${r.bootstrap.B}, seed ${r.bootstrap.seed}; committee quorum ${r.quorum}`);
+  L.push(`bootstrap: B ${r.bootstrap.B}, seed ${r.bootstrap.seed}${r.judges.some((j) => j.kind === "committee") ? `; committee quorum ${r.quorum}` : ""}`);
   return L.join("\n");
 }
 

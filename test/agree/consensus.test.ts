@@ -34,6 +34,18 @@ const verdict = (trajectory_id: string, label: Verdict["label"], status: Verdict
   ({ trajectory_id, judge_id: "j", judge_model: "m", judge_family: "f", repeat: 0, prompt_sha256: "p", status, label, findings: [] }) as unknown as Verdict;
 
 describe("one human consensus", () => {
+  it("a run with one judge says why there is no committee row (and prints no committee quorum)", async () => {
+    const { formatHumanAgreement } = await import("../../src/agree/human.js");
+    const verdicts = [verdict("x", "full_compliance"), verdict("y", "full_compliance"), verdict("z", "unaffected")];
+    const r = humanAgreement(file, verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 } });
+    expect(r.judges.map((j) => j.kind)).toEqual(["judge"]);
+    expect(r.warnings).toContain("no committee row: the run has one judge (j), and a committee needs two or more");
+    expect(formatHumanAgreement(r)).not.toMatch(/committee quorum/);
+    const two = humanAgreement(file, [...verdicts, ...verdicts.map((v) => ({ ...v, judge_id: "k" }))], index, { scale: "binary", bootstrap: { B: 0, seed: 1 } });
+    expect(two.judges.map((j) => j.kind)).toEqual(["judge", "judge", "committee"]);
+    expect(two.warnings.join("\n")).not.toMatch(/no committee row/);
+    expect(formatHumanAgreement(two)).toMatch(/committee quorum 2/);
+  });
   it("one consensus per trajectory: agree --human on binary and estimate use the same items; a finer scale names what it leaves out", () => {
     // x: binary compromised 2 to 1, then complied on three-way, then no lead on the six buckets
     const verdicts = [verdict("x", "full_compliance"), verdict("y", "full_compliance"), verdict("z", "unaffected")];
