@@ -37,8 +37,11 @@ export async function* readLines(file: string, chunkBytes = READ_CHUNK_BYTES): A
       let start = 0;
       // the next \r at or after `start` (-1: none in the bytes held); JSON lines of ours hold none
       let cr = view.indexOf(13, 0);
+      // the next \n at or after `start`, kept like `cr`: searched again only once passed (lines ended by lone \r
+      // would otherwise rescan to the end of the bytes held per line: quadratic in the lines per read)
+      let lf = view.indexOf(10, 0);
       for (;;) {
-        const lf = view.indexOf(10, start);
+        if (lf !== -1 && lf < start) lf = view.indexOf(10, start);
         if (cr !== -1 && cr < start) cr = view.indexOf(13, start);
         let brk: number;
         let next: number;

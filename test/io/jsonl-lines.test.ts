@@ -87,4 +87,27 @@ describe("readLines: the framing of readline (crlfDelay Infinity), read on bytes
     expect(lines).toBe(7);
     expect(await all(readJsonl(path.join(dir, "missing.jsonl")))).toEqual([]);
   });
+
+  it("scans the bytes held a bounded number of times when lines end with a lone \\r (no rescan to the end per line)", async () => {
+    // 20,000 lines of 9 bytes ended by \r, in one read: a search for \n from each line start to the end of the
+    // bytes held was ~2e9 bytes scanned (quadratic); kept like the \r search it is a few passes over the 200 KB
+    const file = path.join(dir, "cr-only.jsonl");
+    fs.writeFileSync(file, Buffer.from('{"a":123}\r'.repeat(20_000)));
+    const indexOf = Buffer.prototype.indexOf;
+    let scanned = 0;
+    Buffer.prototype.indexOf = function (this: Buffer, value: unknown, from?: unknown, ...rest: unknown[]) {
+      const r = (indexOf as (...a: unknown[]) => number).call(this, value, from, ...rest);
+      scanned += (r === -1 ? this.length : r) - (typeof from === "number" ? from : 0);
+      return r;
+    } as typeof indexOf;
+    let lines: string[];
+    try {
+      lines = await all(readLines(file));
+    } finally {
+      Buffer.prototype.indexOf = indexOf;
+    }
+    expect(lines.length).toBe(20_000);
+    expect(lines.every((l) => l === '{"a":123}')).toBe(true);
+    expect(scanned).toBeLessThan(10 * 200_000);
+  });
 });
