@@ -9,6 +9,7 @@ import { parseWhere, restrictRun, WHERE_FIELDS, WHERE_NONE, type WhereFilter, ty
 import { readCommitteeFile, type CommitteeFile } from "../committee/file.js";
 import type { Verdict } from "../types.js";
 import { writeJson } from "../io/json-stream.js";
+import { stdoutWriter } from "../io/stdout-sync.js";
 
 /** Parse an integer option, or throw a UsageError naming it. */
 export function intOption(v: unknown, name: string, min = 0): number {
@@ -24,11 +25,13 @@ export function intOption(v: unknown, name: string, min = 0): number {
  */
 export function printJson(obj: unknown): void {
   let wrote = false;
+  // synchronous: a pipe's reader slower than the serializer would otherwise get the whole text queued in memory
+  const write = stdoutWriter();
   writeJson(obj, (s) => {
     wrote = true;
-    process.stdout.write(s);
+    write(s);
   });
-  process.stdout.write(wrote ? "\n" : "undefined\n"); // as `JSON.stringify(undefined) + "\n"` printed
+  write(wrote ? "\n" : "undefined\n"); // as `JSON.stringify(undefined) + "\n"` printed
 }
 
 /**
