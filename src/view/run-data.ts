@@ -43,8 +43,9 @@ export interface ViewRow {
   committee?: { label: string | null; status: string };
   /** Annotator -> label (from `--human` and the sample's annotation files). */
   humans?: Record<string, string>;
-  /** Judge id -> where its current verdicts are (every repeat, repeat order). */
-  refs: Record<string, LineRef[]>;
+  /** Where this row's current verdicts are: the first entry of its chain in the run's {@link RefStore} (-1: none);
+   * {@link refsOf} reads them back per judge. A number, not per-row arrays of objects (~200 B a row at 1M). */
+  refs: number;
   /** The rationales of the repeat-0 verdicts (each ` ` + its first 400 characters): the search box looks in
    * {@link searchText}, these with the id, task ids, model, suite, attack and condition, lowercased. */
   search: string;
@@ -55,7 +56,9 @@ export interface ViewRun {
   name: string;
   dir: string;
   rows: ViewRow[];
-  byId: Map<string, ViewRow>;
+  byId: Pick<ReadonlyMap<string, ViewRow>, "get" | "has">;
+  /** The verdict lines of every row (see {@link ViewRow.refs}). */
+  refStore: RefStore;
   judges: string[];
   /**
    * The index rows (source path, content hash) by id: the only way the view finds a trajectory's file. A loaded
@@ -68,6 +71,84 @@ export interface ViewRun {
 }
 
 const RATIONALE_SEARCH_CHARS = 400;
+
+/**
+ * The line of every current verdict of a loaded run, as typed columns: byte start (Float64: files past 4 GB),
+ * length, judge (code into `judges`), repeat, and the next entry of the same row (a chain per row, -1 ends it).
+ * ~22 bytes a verdict instead of an object and its share of two arrays and a record per row.
+ */
+export class RefStore {
+  start = new Float64Array(1024);
+  length = new Uint32Array(1024);
+  judge = new Uint16Array(1024);
+  repeat = new Int32Array(1024);
+  next = new Int32Array(1024);
+  n = 0;
+  /** Judge ids by code. */
+  readonly judges: string[] = [];
+  private readonly judgeCode = new Map<string, number>();
+  /** The code of a judge id (added on first sight). @throws RangeError past 65,535 judges. */
+  code(judgeId: string): number {
+    let c = this.judgeCode.get(judgeId);
+    if (c === undefined) {
+      c = this.judges.length;
+      if (c > 0xffff) throw new RangeError("more than 65,535 judges in one run");
+      this.judges.push(judgeId);
+      this.judgeCode.set(judgeId, c);
+    }
+    return c;
+  }
+  /** Add a line at the front of a chain whose head is `head`; returns the new head. */
+  add(head: number, ref: LineRef, judge: number, repeat: number): number {
+    if (this.n === this.start.length) this.grow();
+    const i = this.n++;
+    this.start[i] = ref.start;
+    this.length[i] = ref.length;
+    this.judge[i] = judge;
+    this.repeat[i] = repeat;
+    this.next[i] = head;
+    return i;
+  }
+  /** The entry of the chain from `head` with this judge and repeat, or -1. */
+  find(head: number, judge: number, repeat: number): number {
+    for (let i = head; i !== -1; i = this.next[i]) if (this.judge[i] === judge && this.repeat[i] === repeat) return i;
+    return -1;
+  }
+  private grow(): void {
+    const cap = this.start.length * 2;
+    const g = <T extends Float64Array | Uint32Array | Uint16Array | Int32Array>(a: T, make: new (n: number) => T): T => {
+      const b = new make(cap);
+      b.set(a);
+      return b;
+    };
+    this.start = g(this.start, Float64Array);
+    this.length = g(this.length, Uint32Array);
+    this.judge = g(this.judge, Uint16Array);
+    this.repeat = g(this.repeat, Int32Array);
+    this.next = g(this.next, Int32Array);
+  }
+}
+
+/**
+ * A row's current verdict lines by judge id (keys in first-stored order), each judge's in storage (byte) order:
+ * what the per-row `refs` record held before the lines moved into the {@link RefStore}.
+ */
+export function refsOf(run: Pick<ViewRun, "refStore">, row: ViewRow): Record<string, LineRef[]> {
+  const st = run.refStore;
+  const idx: number[] = [];
+  for (let i = row.refs; i !== -1; i = st.next[i]) idx.push(i);
+  idx.sort((a, b) => st.start[a] - st.start[b]);
+  const out: Record<string, LineRef[]> = {};
+  for (const i of idx) (out[st.judges[st.judge[i]]] ??= []).push({ start: st.start[i], length: st.length[i] });
+  return out;
+}
+
+/** The byte start of a row's first current verdict line (Infinity: none). */
+function firstStart(st: RefStore, row: ViewRow): number {
+  let m = Infinity;
+  for (let i = row.refs; i !== -1; i = st.next[i]) if (st.start[i] < m) m = st.start[i];
+  return m;
+}
 
 /**
  * Read `file` line by line with the byte offset of each line (UTF-8), calling `onLine` for each non-empty line
@@ -144,11 +225,11 @@ function baseRow(r: TrajectoryIndexRow, it: Interner): ViewRow {
   const row: ViewRow = {
     id: r.id,
     attacked: r.attacked === true,
-    labels: {},
-    status: {},
-    downgraded: [],
+    labels: it.o({}),
+    status: it.o({}),
+    downgraded: it.o([]),
     unverified_quotes: 0,
-    refs: {},
+    refs: -1,
     search: "",
   };
   for (const k of ["agent_model", "suite", "condition", "attack", "surface", "user_task_id", "injection_task_id"] as const) {
@@ -160,27 +241,27 @@ function baseRow(r: TrajectoryIndexRow, it: Interner): ViewRow {
   return row;
 }
 
-/** A verdict's line and its repeat (which current verdict of a judge it is). */
-type RepRef = LineRef & { repeat: number };
-
 /** The index rows of a loaded run, read back by id from `trajectories.jsonl` (the latest row of each id). */
 class IndexByOffset {
   constructor(
     private readonly file: string,
     private readonly at: Map<string, number>,
+    /** Positions at or past this are rows without an index line (orphans). */
+    private readonly nIndexed: number,
     private readonly starts: number[],
     private readonly lengths: number[],
   ) {}
   /** The full stored row of `id` (source, content hash...), or undefined when the run has none. */
   get(id: string): TrajectoryIndexRow | undefined {
     const i = this.at.get(id);
-    return i === undefined ? undefined : readLine<TrajectoryIndexRow>(this.file, { start: this.starts[i], length: this.lengths[i] });
+    return i === undefined || i >= this.nIndexed ? undefined : readLine<TrajectoryIndexRow>(this.file, { start: this.starts[i], length: this.lengths[i] });
   }
   has(id: string): boolean {
-    return this.at.has(id);
+    const i = this.at.get(id);
+    return i !== undefined && i < this.nIndexed;
   }
   get size(): number {
-    return this.at.size;
+    return this.nIndexed;
   }
 }
 
@@ -192,11 +273,14 @@ export function searchText(row: ViewRow): string {
   return [row.id, row.agent_model, row.suite, row.condition, row.attack, row.user_task_id, row.injection_task_id, row.search].filter(Boolean).join(" ").toLowerCase();
 }
 
-/** Apply one current repeat-0 verdict to its row (label, status, downgraded, unverified quotes, rationale). */
+/**
+ * Apply one current repeat-0 verdict to its row (label, status, downgraded, unverified quotes, rationale). The
+ * `labels`, `status` and `downgraded` values are shared between rows (interned, replaced, never written into).
+ */
 function applyRep0(row: ViewRow, v: Verdict, it: Interner): void {
-  row.labels[v.judge_id] = it.s(v.label ?? null);
-  row.status[v.judge_id] = it.s(v.status);
-  if (v.downgraded) row.downgraded.push(it.s(v.judge_id));
+  row.labels = it.o({ ...row.labels, [v.judge_id]: it.s(v.label ?? null) });
+  row.status = it.o({ ...row.status, [v.judge_id]: it.s(v.status) });
+  if (v.downgraded) row.downgraded = it.o([...row.downgraded, it.s(v.judge_id)]);
   row.unverified_quotes += (Array.isArray(v.findings) ? v.findings : []).reduce((s, f) => s + (Array.isArray(f?.evidence) ? f.evidence : []).filter((q) => q?.verified !== true).length, 0);
   if (v.rationale) row.search = it.s(`${row.search} ${String(v.rationale).slice(0, RATIONALE_SEARCH_CHARS)}`);
 }
@@ -214,8 +298,9 @@ function applyRep0(row: ViewRow, v: Verdict, it: Interner): void {
 export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string; progress?: ReadProgress } = {}): Promise<ViewRun> {
   const it = new Interner();
   const rows: ViewRow[] = [];
-  const byId = new Map<string, ViewRow>();
+  // id -> position in `rows` (index rows first, orphans after): the one map by id (byId reads through it)
   const at = new Map<string, number>();
+  const refStore = new RefStore();
   const starts: number[] = [];
   const lengths: number[] = [];
   const tfile = path.join(runDir, "trajectories.jsonl");
@@ -236,8 +321,9 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       starts[i] = ref.start;
       lengths[i] = ref.length;
     }
-    byId.set(row.id, row);
   }, tskip.bad, opts.progress);
+  const nIndexed = rows.length;
+  const orphanById = new Map<string, ViewRow>();
   tskip.end(tlines);
   const warnings: string[] = [];
   const vfile = path.join(runDir, "verdicts.jsonl");
@@ -255,20 +341,21 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       const v = o as unknown as Verdict;
       const j = it.s(v.judge_id);
       judges.add(j);
-      let row = byId.get(v.trajectory_id);
+      const p = at.get(v.trajectory_id);
+      let row = p === undefined ? orphanById.get(v.trajectory_id) : rows[p];
       if (!row) {
-        row = { id: v.trajectory_id, attacked: false, labels: {}, status: {}, downgraded: [], unverified_quotes: 0, refs: {}, search: "" };
+        row = { id: v.trajectory_id, attacked: false, labels: it.o({}), status: it.o({}), downgraded: it.o([]), unverified_quotes: 0, refs: -1, search: "" };
         orphans.push(row);
-        byId.set(row.id, row);
+        orphanById.set(row.id, row);
         redo.add(row);
       }
-      const refs = (row.refs[j] ??= []) as RepRef[];
-      const prev = refs.find((r) => r.repeat === v.repeat);
-      if (prev) {
-        prev.start = ref.start;
-        prev.length = ref.length;
+      const jc = refStore.code(j);
+      const prev = refStore.find(row.refs, jc, v.repeat);
+      if (prev !== -1) {
+        refStore.start[prev] = ref.start;
+        refStore.length[prev] = ref.length;
         redo.add(row);
-      } else refs.push({ start: ref.start, length: ref.length, repeat: v.repeat });
+      } else row.refs = refStore.add(row.refs, ref, jc, v.repeat);
       if (v.repeat === 0 && !redo.has(row)) applyRep0(row, v, it);
     },
     vskip.bad,
@@ -278,29 +365,38 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
   warnings.push(...takeJournalWarnings());
   const orphanSet = new Set(orphans);
-  for (const row of redo) recompute(row, vfile, it, orphanSet.has(row));
+  for (const row of redo) recompute(row, refStore, vfile, it, orphanSet.has(row));
   // orphans in the order of their first current verdict (as they were added before: storage order)
-  const firstRef = (r: ViewRow) => Math.min(...Object.values(r.refs).flatMap((x) => x.map((y) => y.start)));
-  rows.push(...orphans.sort((a, b) => firstRef(a) - firstRef(b)));
+  for (const row of orphans.sort((a, b) => firstStart(refStore, a) - firstStart(refStore, b))) {
+    at.set(row.id, rows.length);
+    rows.push(row);
+  }
+  orphanById.clear();
   if (orphans.length) warnings.push(`${orphans.length} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`);
-  for (const row of rows) for (const refs of Object.values(row.refs)) refs.sort((a, b) => a.start - b.start);
+  const byId: ViewRun["byId"] = {
+    get: (id) => {
+      const i = at.get(id);
+      return i === undefined ? undefined : rows[i];
+    },
+    has: (id) => at.has(id),
+  };
   const committee = await loadCommittee(runDir, byId, rep0Of(rows), warnings);
   if (opts.humanFile) addHumanFile(opts.humanFile, byId, warnings);
-  const index = new IndexByOffset(tfile, at, starts, lengths);
-  return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, judges: [...judges].sort(), index, committee, warnings };
+  const index = new IndexByOffset(tfile, at, nIndexed, starts, lengths);
+  return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, refStore, judges: [...judges].sort(), index, committee, warnings };
 }
 
 /**
  * Recompute a row's verdict fields from its current lines, in storage order (a row with a superseded verdict, or
  * an orphan: its `attacked` and model from its first current verdict).
  */
-function recompute(row: ViewRow, vfile: string, it: Interner, orphan: boolean): void {
-  const cur = Object.values(row.refs)
+function recompute(row: ViewRow, st: RefStore, vfile: string, it: Interner, orphan: boolean): void {
+  const cur = Object.values(refsOf({ refStore: st }, row))
     .flat()
     .sort((a, b) => a.start - b.start);
-  row.labels = {};
-  row.status = {};
-  row.downgraded = [];
+  row.labels = it.o({});
+  row.status = it.o({});
+  row.downgraded = it.o([]);
   row.unverified_quotes = 0;
   row.search = "";
   cur.forEach((ref, i) => {
@@ -321,7 +417,7 @@ function rep0Of(rows: readonly ViewRow[]): Verdict[] {
   return out;
 }
 
-async function loadCommittee(runDir: string, byId: Map<string, ViewRow>, verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {
+async function loadCommittee(runDir: string, byId: ViewRun["byId"], verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {
   const cf = await readCommitteeFile(runDir);
   if (!cf) return { source: null, reason: "the run has no committee.jsonl (ipi-judge committee writes it)" };
   const check = checkCommitteeFile(cf, verdicts);
@@ -337,7 +433,7 @@ async function loadCommittee(runDir: string, byId: Map<string, ViewRow>, verdict
   return { source: "file", judges: cf.judges };
 }
 
-function addHumanFile(file: string, byId: Map<string, ViewRow>, warnings: string[]): void {
+function addHumanFile(file: string, byId: ViewRun["byId"], warnings: string[]): void {
   const h = readHumanLabels(file);
   let unknown = 0;
   for (const r of h.rows) {
