@@ -221,17 +221,36 @@ export function referenceOf(row: TrajectoryIndexRow): boolean | undefined {
   return typeof row.reference?.security === "boolean" ? row.reference.security : undefined;
 }
 
-function baseRow(r: TrajectoryIndexRow, it: Interner): ViewRow {
-  const row: ViewRow = {
-    id: r.id,
-    attacked: r.attacked === true,
+/**
+ * A new row with every field declared up front, in the order the page's JSON has them (the fields a row lacks are
+ * `undefined`, which JSON leaves out): one object shape for every row, its fields inside the object (no separate
+ * property store per row, ~40 B a row at 1M).
+ */
+function newRow(id: string, attacked: boolean, it: Interner): ViewRow {
+  return {
+    id,
+    attacked,
     labels: it.o({}),
     status: it.o({}),
     downgraded: it.o([]),
     unverified_quotes: 0,
     refs: -1,
     search: "",
+    agent_model: undefined,
+    suite: undefined,
+    condition: undefined,
+    attack: undefined,
+    surface: undefined,
+    user_task_id: undefined,
+    injection_task_id: undefined,
+    reference: undefined,
+    committee: undefined,
+    humans: undefined,
   };
+}
+
+function baseRow(r: TrajectoryIndexRow, it: Interner): ViewRow {
+  const row = newRow(r.id, r.attacked === true, it);
   for (const k of ["agent_model", "suite", "condition", "attack", "surface", "user_task_id", "injection_task_id"] as const) {
     const v = r[k];
     if (typeof v === "string" && v !== "") row[k] = it.s(v);
@@ -344,7 +363,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       const p = at.get(v.trajectory_id);
       let row = p === undefined ? orphanById.get(v.trajectory_id) : rows[p];
       if (!row) {
-        row = { id: v.trajectory_id, attacked: false, labels: it.o({}), status: it.o({}), downgraded: it.o([]), unverified_quotes: 0, refs: -1, search: "" };
+        row = newRow(v.trajectory_id, false, it);
         orphans.push(row);
         orphanById.set(row.id, row);
         redo.add(row);
