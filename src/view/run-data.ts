@@ -9,7 +9,8 @@ import path from "node:path";
 import type { Verdict } from "../types.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
 import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
-import { Interner, type ReadProgress } from "../store/lean-read.js";
+import type { ReadProgress } from "../store/lean-read.js";
+import { ColumnRows, ROW_FIELDS, RowColumns, type RowList } from "./row-columns.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readHumanLabels } from "../agree/human.js";
 
@@ -55,8 +56,12 @@ export interface ViewRow {
 export interface ViewRun {
   name: string;
   dir: string;
-  rows: ViewRow[];
+  /** The rows in list order, each built when read (./row-columns.ts); an array of rows fits too. */
+  rows: RowList;
+  /** The row of an id, built when read (changing it changes nothing: {@link ViewRun.addHumans} does). */
   byId: Pick<ReadonlyMap<string, ViewRow>, "get" | "has">;
+  /** Merge annotator labels into a row's human labels (unknown ids are ignored). */
+  addHumans?: (id: string, labels: Record<string, string>) => void;
   /** The verdict lines of every row (see {@link ViewRow.refs}). */
   refStore: RefStore;
   judges: string[];
@@ -143,10 +148,10 @@ export function refsOf(run: Pick<ViewRun, "refStore">, row: ViewRow): Record<str
   return out;
 }
 
-/** The byte start of a row's first current verdict line (Infinity: none). */
-function firstStart(st: RefStore, row: ViewRow): number {
+/** The byte start of the first line of a chain (Infinity: none). */
+function firstStart(st: RefStore, head: number): number {
   let m = Infinity;
-  for (let i = row.refs; i !== -1; i = st.next[i]) if (st.start[i] < m) m = st.start[i];
+  for (let i = head; i !== -1; i = st.next[i]) if (st.start[i] < m) m = st.start[i];
   return m;
 }
 
@@ -221,66 +226,23 @@ export function referenceOf(row: TrajectoryIndexRow): boolean | undefined {
   return typeof row.reference?.security === "boolean" ? row.reference.security : undefined;
 }
 
-/**
- * A new row with every field declared up front, in the order the page's JSON has them (the fields a row lacks are
- * `undefined`, which JSON leaves out): one object shape for every row, its fields inside the object (no separate
- * property store per row, ~40 B a row at 1M).
- */
-function newRow(id: string, attacked: boolean, it: Interner): ViewRow {
-  return {
-    id,
-    attacked,
-    labels: it.o({}),
-    status: it.o({}),
-    downgraded: it.o([]),
-    unverified_quotes: 0,
-    refs: -1,
-    search: "",
-    agent_model: undefined,
-    suite: undefined,
-    condition: undefined,
-    attack: undefined,
-    surface: undefined,
-    user_task_id: undefined,
-    injection_task_id: undefined,
-    reference: undefined,
-    committee: undefined,
-    humans: undefined,
-  };
-}
-
-function baseRow(r: TrajectoryIndexRow, it: Interner): ViewRow {
-  const row = newRow(r.id, r.attacked === true, it);
-  for (const k of ["agent_model", "suite", "condition", "attack", "surface", "user_task_id", "injection_task_id"] as const) {
-    const v = r[k];
-    if (typeof v === "string" && v !== "") row[k] = it.s(v);
-  }
-  const ref = referenceOf(r);
-  if (ref !== undefined) row.reference = ref;
-  return row;
-}
-
 /** The index rows of a loaded run, read back by id from `trajectories.jsonl` (the latest row of each id). */
 class IndexByOffset {
   constructor(
     private readonly file: string,
-    private readonly at: Map<string, number>,
-    /** Positions at or past this are rows without an index line (orphans). */
-    private readonly nIndexed: number,
-    private readonly starts: number[],
-    private readonly lengths: number[],
+    private readonly cols: RowColumns,
   ) {}
+  private slot(id: string): number {
+    const s = this.cols.ids.slotOf(id);
+    return s !== -1 && this.cols.lineStart[s] >= 0 ? s : -1;
+  }
   /** The full stored row of `id` (source, content hash...), or undefined when the run has none. */
   get(id: string): TrajectoryIndexRow | undefined {
-    const i = this.at.get(id);
-    return i === undefined || i >= this.nIndexed ? undefined : readLine<TrajectoryIndexRow>(this.file, { start: this.starts[i], length: this.lengths[i] });
+    const s = this.slot(id);
+    return s === -1 ? undefined : readLine<TrajectoryIndexRow>(this.file, { start: this.cols.lineStart[s], length: this.cols.lineLength[s] });
   }
   has(id: string): boolean {
-    const i = this.at.get(id);
-    return i !== undefined && i < this.nIndexed;
-  }
-  get size(): number {
-    return this.nIndexed;
+    return this.slot(id) !== -1;
   }
 }
 
@@ -293,21 +255,22 @@ export function searchText(row: ViewRow): string {
 }
 
 /**
- * Apply one current repeat-0 verdict to its row (label, status, downgraded, unverified quotes, rationale). The
- * `labels`, `status` and `downgraded` values are shared between rows (interned, replaced, never written into).
+ * Apply one current repeat-0 verdict to its row's columns (label, status, downgraded, unverified quotes,
+ * rationale). The `labels`, `status` and `downgraded` values are shared between rows (coded, never written into).
  */
-function applyRep0(row: ViewRow, v: Verdict, it: Interner): void {
-  row.labels = it.o({ ...row.labels, [v.judge_id]: it.s(v.label ?? null) });
-  row.status = it.o({ ...row.status, [v.judge_id]: it.s(v.status) });
-  if (v.downgraded) row.downgraded = it.o([...row.downgraded, it.s(v.judge_id)]);
-  row.unverified_quotes += (Array.isArray(v.findings) ? v.findings : []).reduce((s, f) => s + (Array.isArray(f?.evidence) ? f.evidence : []).filter((q) => q?.verified !== true).length, 0);
-  if (v.rationale) row.search = it.s(`${row.search} ${String(v.rationale).slice(0, RATIONALE_SEARCH_CHARS)}`);
+function applyRep0(c: RowColumns, s: number, v: Verdict): void {
+  c.labels[s] = c.objects.code({ ...c.obj<Record<string, string | null>>(c.labels[s]), [v.judge_id]: v.label ?? null });
+  c.status[s] = c.objects.code({ ...c.obj<Record<string, string>>(c.status[s]), [v.judge_id]: v.status });
+  if (v.downgraded) c.downgraded[s] = c.objects.code([...c.obj<string[]>(c.downgraded[s]), v.judge_id]);
+  c.unverified[s] += (Array.isArray(v.findings) ? v.findings : []).reduce((n, f) => n + (Array.isArray(f?.evidence) ? f.evidence : []).filter((q) => q?.verified !== true).length, 0);
+  if (v.rationale) c.search[s] = c.strings.code(`${c.strings.values[c.search[s]]} ${String(v.rationale).slice(0, RATIONALE_SEARCH_CHARS)}`);
 }
 
 /**
- * Load a run folder for the view, streamed and compact: one row per trajectory with shared strings; per verdict
- * only where its line is; the index rows stay on disk (`index.get(id)` reads one back by offset); the search text
- * is built when a search runs ({@link searchText}).
+ * Load a run folder for the view, streamed and as columns (./row-columns.ts): per trajectory codes and numbers in
+ * typed arrays, the id once in an id table; per verdict only where its line is (a {@link RefStore} chain); the
+ * index rows stay on disk (`index.get(id)` reads one back by offset); a row object is built when a request reads
+ * it; the search text is built when a search runs ({@link searchText}).
  * @param runDir `<labels-dir>/<run>` (must hold `verdicts.jsonl`).
  * @param opts.humanFile a human-label file (`import-annotations` output or any `agree --human` file).
  * @returns the rows in the index's order (trajectories with verdicts but no index row are added after, with
@@ -315,42 +278,35 @@ function applyRep0(row: ViewRow, v: Verdict, it: Interner): void {
  * @throws HumanLabelsError for an unreadable human-label file.
  */
 export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string; progress?: ReadProgress } = {}): Promise<ViewRun> {
-  const it = new Interner();
-  const rows: ViewRow[] = [];
-  // id -> position in `rows` (index rows first, orphans after): the one map by id (byId reads through it)
-  const at = new Map<string, number>();
+  const cols = new RowColumns();
   const refStore = new RefStore();
-  const starts: number[] = [];
-  const lengths: number[] = [];
   const tfile = path.join(runDir, "trajectories.jsonl");
   // skipped lines are named by file and line, as every reader of the journals does (store/skipped-lines.ts)
   const tskip = journalSkips(tfile, NOT_INDEX_ROW);
   const tlines = scanJsonlLines(tfile, (o, ref, line) => {
     if (!isIndexRecord(o)) return tskip.bad(line);
-    const row = baseRow(o as unknown as TrajectoryIndexRow, it);
-    const i = at.get(row.id);
-    if (i === undefined) {
-      at.set(row.id, rows.length);
-      rows.push(row);
-      starts.push(ref.start);
-      lengths.push(ref.length);
-    } else {
-      // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
-      rows[i] = row;
-      starts[i] = ref.start;
-      lengths[i] = ref.length;
+    const r = o as unknown as TrajectoryIndexRow;
+    // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
+    const { slot: s, added } = cols.slot(r.id);
+    if (!added) cols.clear(s);
+    cols.attacked[s] = r.attacked === true ? 1 : 0;
+    for (const k of ROW_FIELDS) {
+      const v = r[k];
+      if (typeof v === "string" && v !== "") cols.setField(s, k, v);
     }
+    const rf = referenceOf(r);
+    if (rf !== undefined) cols.reference[s] = rf ? 1 : 0;
+    cols.lineStart[s] = ref.start;
+    cols.lineLength[s] = ref.length;
   }, tskip.bad, opts.progress);
-  const nIndexed = rows.length;
-  const orphanById = new Map<string, ViewRow>();
   tskip.end(tlines);
+  const nIndexed = cols.size;
   const warnings: string[] = [];
   const vfile = path.join(runDir, "verdicts.jsonl");
   // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts): a
   // row with a superseded verdict, and a row without an index line, is recomputed from its current lines after.
   const judges = new Set<string>();
-  const redo = new Set<ViewRow>();
-  const orphans: ViewRow[] = [];
+  const redo = new Set<number>();
   const vskip = journalSkips(vfile, NOT_VERDICT);
   const vlines = scanJsonlLines(
     vfile,
@@ -358,24 +314,17 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       // the store's own record check (a line every other command skips is not shown here either)
       if (!isVerdictRecord(o)) return vskip.bad(line);
       const v = o as unknown as Verdict;
-      const j = it.s(v.judge_id);
-      judges.add(j);
-      const p = at.get(v.trajectory_id);
-      let row = p === undefined ? orphanById.get(v.trajectory_id) : rows[p];
-      if (!row) {
-        row = newRow(v.trajectory_id, false, it);
-        orphans.push(row);
-        orphanById.set(row.id, row);
-        redo.add(row);
-      }
-      const jc = refStore.code(j);
-      const prev = refStore.find(row.refs, jc, v.repeat);
+      judges.add(v.judge_id);
+      const { slot: s, added } = cols.slot(v.trajectory_id);
+      if (added) redo.add(s); // an orphan: verdicts but no index row
+      const jc = refStore.code(v.judge_id);
+      const prev = refStore.find(cols.refs[s], jc, v.repeat);
       if (prev !== -1) {
         refStore.start[prev] = ref.start;
         refStore.length[prev] = ref.length;
-        redo.add(row);
-      } else row.refs = refStore.add(row.refs, ref, jc, v.repeat);
-      if (v.repeat === 0 && !redo.has(row)) applyRep0(row, v, it);
+        redo.add(s);
+      } else cols.refs[s] = refStore.add(cols.refs[s], ref, jc, v.repeat);
+      if (v.repeat === 0 && !redo.has(s)) applyRep0(cols, s, v);
     },
     vskip.bad,
     opts.progress,
@@ -383,60 +332,64 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   vskip.end(vlines);
   // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
   warnings.push(...takeJournalWarnings());
-  const orphanSet = new Set(orphans);
-  for (const row of redo) recompute(row, refStore, vfile, it, orphanSet.has(row));
+  for (const s of redo) recompute(cols, s, refStore, vfile, s >= nIndexed);
   // orphans in the order of their first current verdict (as they were added before: storage order)
-  for (const row of orphans.sort((a, b) => firstStart(refStore, a) - firstStart(refStore, b))) {
-    at.set(row.id, rows.length);
-    rows.push(row);
-  }
-  orphanById.clear();
+  const orphans: number[] = [];
+  for (let s = nIndexed; s < cols.size; s++) orphans.push(s);
+  const first = orphans.map((s) => firstStart(refStore, cols.refs[s]));
+  const tail = orphans.map((s, i) => [s, first[i]] as const).sort((x, y) => x[1] - y[1]).map((x) => x[0]);
   if (orphans.length) warnings.push(`${orphans.length} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`);
+  const rows = new ColumnRows(cols, nIndexed, tail);
+  const slotOf = (id: string) => cols.ids.slotOf(id);
   const byId: ViewRun["byId"] = {
     get: (id) => {
-      const i = at.get(id);
-      return i === undefined ? undefined : rows[i];
+      const s = slotOf(id);
+      return s === -1 ? undefined : cols.row(s);
     },
-    has: (id) => at.has(id),
+    has: (id) => slotOf(id) !== -1,
   };
-  const committee = await loadCommittee(runDir, byId, rep0Of(rows), warnings);
-  if (opts.humanFile) addHumanFile(opts.humanFile, byId, warnings);
-  const index = new IndexByOffset(tfile, at, nIndexed, starts, lengths);
-  return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, refStore, judges: [...judges].sort(), index, committee, warnings };
+  const committee = await loadCommittee(runDir, cols, rep0Of(rows), warnings);
+  if (opts.humanFile) addHumanFile(opts.humanFile, cols, warnings);
+  const index = new IndexByOffset(tfile, cols);
+  const addHumans = (id: string, labels: Record<string, string>) => {
+    const s = slotOf(id);
+    if (s !== -1) cols.humans.set(s, { ...(cols.humans.get(s) ?? {}), ...labels });
+  };
+  return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, refStore, addHumans, judges: [...judges].sort(), index, committee, warnings };
 }
 
 /**
- * Recompute a row's verdict fields from its current lines, in storage order (a row with a superseded verdict, or
+ * Recompute a row's verdict columns from its current lines, in storage order (a row with a superseded verdict, or
  * an orphan: its `attacked` and model from its first current verdict).
  */
-function recompute(row: ViewRow, st: RefStore, vfile: string, it: Interner, orphan: boolean): void {
-  const cur = Object.values(refsOf({ refStore: st }, row))
+function recompute(c: RowColumns, s: number, st: RefStore, vfile: string, orphan: boolean): void {
+  const cur = Object.values(refsOf({ refStore: st }, { refs: c.refs[s] } as ViewRow))
     .flat()
     .sort((a, b) => a.start - b.start);
-  row.labels = it.o({});
-  row.status = it.o({});
-  row.downgraded = it.o([]);
-  row.unverified_quotes = 0;
-  row.search = "";
+  c.labels[s] = c.objects.code({});
+  c.status[s] = c.labels[s];
+  c.downgraded[s] = c.objects.code([]);
+  c.unverified[s] = 0;
+  c.search[s] = c.strings.code("");
   cur.forEach((ref, i) => {
     const v = readLine<Verdict>(vfile, ref);
     if (orphan && i === 0) {
-      row.attacked = v.attacked === true;
-      if (v.agent_model) row.agent_model = it.s(v.agent_model);
+      c.attacked[s] = v.attacked === true ? 1 : 0;
+      if (v.agent_model) c.setField(s, "agent_model", v.agent_model);
     }
-    if (v.repeat === 0) applyRep0(row, v, it);
+    if (v.repeat === 0) applyRep0(c, s, v);
   });
 }
 
 /** The repeat-0 votes of the rows as the committee file check reads them (trajectory, judge, status, label). */
-function rep0Of(rows: readonly ViewRow[]): Verdict[] {
+function rep0Of(rows: RowList): Verdict[] {
   const out: Verdict[] = [];
   for (const row of rows)
     for (const j of Object.keys(row.status)) out.push({ trajectory_id: row.id, judge_id: j, repeat: 0, status: row.status[j], label: row.labels[j] ?? null } as unknown as Verdict);
   return out;
 }
 
-async function loadCommittee(runDir: string, byId: ViewRun["byId"], verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {
+async function loadCommittee(runDir: string, cols: RowColumns, verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {
   const cf = await readCommitteeFile(runDir);
   if (!cf) return { source: null, reason: "the run has no committee.jsonl (ipi-judge committee writes it)" };
   const check = checkCommitteeFile(cf, verdicts);
@@ -446,22 +399,24 @@ async function loadCommittee(runDir: string, byId: ViewRun["byId"], verdicts: Ve
     return { source: null, reason };
   }
   for (const c of cf.verdicts) {
-    const row = byId.get(c.trajectory_id);
-    if (row) row.committee = { label: c.label ?? null, status: c.status };
+    const s = cols.ids.slotOf(c.trajectory_id);
+    if (s !== -1) cols.committee[s] = cols.objects.code({ label: c.label ?? null, status: c.status });
   }
   return { source: "file", judges: cf.judges };
 }
 
-function addHumanFile(file: string, byId: ViewRun["byId"], warnings: string[]): void {
+function addHumanFile(file: string, cols: RowColumns, warnings: string[]): void {
   const h = readHumanLabels(file);
   let unknown = 0;
   for (const r of h.rows) {
-    const row = byId.get(r.trajectory_id);
-    if (!row) {
+    const s = cols.ids.slotOf(r.trajectory_id);
+    if (s === -1) {
       unknown++;
       continue;
     }
-    (row.humans ??= {})[r.annotator] = r.label;
+    let m = cols.humans.get(s);
+    if (!m) cols.humans.set(s, (m = {}));
+    m[r.annotator] = r.label;
   }
   if (h.bad_rows.length) warnings.push(`${path.basename(file)}: ${h.bad_rows.length} row(s) could not be read (first: line ${h.bad_rows[0].line}: ${h.bad_rows[0].message})`);
   if (unknown) warnings.push(`${path.basename(file)}: ${unknown} human label(s) name trajectories that are not in this run`);

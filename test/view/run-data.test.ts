@@ -97,7 +97,7 @@ describe("view loader: typed verdict lines and shared row values", () => {
     let superseded = 0;
     for (let i = 0; i < old.rows.length; i++) {
       const o = old.rows[i];
-      const n = neu.rows[i];
+      const n = neu.rows.at(i)!;
       const { refs: oRefs, ...oPlain } = o;
       const { refs: _n, ...nPlain } = n;
       // same fields in the same key order (the JSON the page gets)
@@ -113,7 +113,7 @@ describe("view loader: typed verdict lines and shared row values", () => {
       const verdicts = rowVerdicts(neu, n);
       expect(verdicts).toEqual(lines.map((l) => readLine<Verdict>(vfile, l)).sort((a, b) => (a.judge_id < b.judge_id ? -1 : a.judge_id > b.judge_id ? 1 : a.repeat - b.repeat)));
       if (lines.length !== new Set(verdicts.map((x) => `${x.judge_id}/${x.repeat}`)).size) superseded++;
-      expect(neu.byId.get(n.id)).toBe(n);
+      expect(neu.byId.get(n.id)).toEqual(n);
       expect(neu.index.has(n.id)).toBe(old.index.has(o.id));
       expect(neu.index.get(n.id)).toEqual(old.index.get(o.id));
     }
