@@ -7,7 +7,38 @@
  * ~150 B a trajectory held instead of a live object graph of ~350-1,050 B.
  */
 import { IdTable } from "../store/id-table.js";
-import type { ViewRow } from "./run-data.js";
+
+/** One trajectory of a run, as the list shows and filters it. */
+export interface ViewRow {
+  id: string;
+  agent_model?: string;
+  suite?: string;
+  condition?: string;
+  attack?: string;
+  surface?: string;
+  user_task_id?: string;
+  injection_task_id?: string;
+  attacked: boolean;
+  /** The benchmark's `security` where it means something (attacked, no run error); undefined elsewhere. */
+  reference?: boolean;
+  /** Judge id -> repeat-0 label (null: no label, see `status`). A judge without a verdict is absent. */
+  labels: Record<string, string | null>;
+  /** Judge id -> repeat-0 status. */
+  status: Record<string, string>;
+  /** Judges whose repeat-0 verdict was downgraded. */
+  downgraded: string[];
+  /** Quotes of the repeat-0 verdicts that did not verify. */
+  unverified_quotes: number;
+  committee?: { label: string | null; status: string };
+  /** Annotator -> label (from `--human` and the sample's annotation files). */
+  humans?: Record<string, string>;
+  /** Where this row's current verdicts are: the first entry of its chain in the run's `RefStore` (./run-data.ts) (-1: none);
+   * `refsOf` reads them back per judge. A number, not per-row arrays of objects (~200 B a row at 1M). */
+  refs: number;
+  /** The rationales of the repeat-0 verdicts (each ` ` + its first 400 characters): the search box looks in
+   * `searchText` (./run-data.ts), these with the id, task ids, model, suite, attack and condition, lowercased. */
+  search: string;
+}
 
 /** Distinct values by code; code 0 is `undefined`. Objects are keyed by their JSON (equal JSON: one shared value). */
 export class Codes<T> {

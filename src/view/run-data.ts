@@ -10,7 +10,7 @@ import type { Verdict } from "../types.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
 import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
 import type { ReadProgress } from "../store/lean-read.js";
-import { ColumnRows, ROW_FIELDS, RowColumns, type RowList } from "./row-columns.js";
+import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readHumanLabels } from "../agree/human.js";
 
@@ -20,37 +20,7 @@ export interface LineRef {
   length: number;
 }
 
-/** One trajectory of a run, as the list shows and filters it. */
-export interface ViewRow {
-  id: string;
-  agent_model?: string;
-  suite?: string;
-  condition?: string;
-  attack?: string;
-  surface?: string;
-  user_task_id?: string;
-  injection_task_id?: string;
-  attacked: boolean;
-  /** The benchmark's `security` where it means something (attacked, no run error); undefined elsewhere. */
-  reference?: boolean;
-  /** Judge id -> repeat-0 label (null: no label, see `status`). A judge without a verdict is absent. */
-  labels: Record<string, string | null>;
-  /** Judge id -> repeat-0 status. */
-  status: Record<string, string>;
-  /** Judges whose repeat-0 verdict was downgraded. */
-  downgraded: string[];
-  /** Quotes of the repeat-0 verdicts that did not verify. */
-  unverified_quotes: number;
-  committee?: { label: string | null; status: string };
-  /** Annotator -> label (from `--human` and the sample's annotation files). */
-  humans?: Record<string, string>;
-  /** Where this row's current verdicts are: the first entry of its chain in the run's {@link RefStore} (-1: none);
-   * {@link refsOf} reads them back per judge. A number, not per-row arrays of objects (~200 B a row at 1M). */
-  refs: number;
-  /** The rationales of the repeat-0 verdicts (each ` ` + its first 400 characters): the search box looks in
-   * {@link searchText}, these with the id, task ids, model, suite, attack and condition, lowercased. */
-  search: string;
-}
+export type { ViewRow } from "./row-columns.js";
 
 /** A loaded run. */
 export interface ViewRun {
