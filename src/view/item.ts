@@ -9,7 +9,7 @@ import path from "node:path";
 import { restoreBidiControls, showBidiControls } from "../format/bidi.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { loadSampledTrajectories } from "../sample/source.js";
-import { readLine, type ViewRow, type ViewRun } from "./run-data.js";
+import { readLine, refsOf, type ViewRow, type ViewRun } from "./run-data.js";
 import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js";
 
 /** A verdict as the detail page shows it (raw replies are sent too; the page shows them on demand). */
@@ -35,7 +35,8 @@ export interface ItemView {
 export function rowVerdicts(run: ViewRun, row: ViewRow): Verdict[] {
   const file = path.join(run.dir, "verdicts.jsonl");
   const out: Verdict[] = [];
-  for (const j of Object.keys(row.refs).sort()) for (const ref of row.refs[j]) out.push(readLine<Verdict>(file, ref));
+  const refs = refsOf(run, row);
+  for (const j of Object.keys(refs).sort()) for (const ref of refs[j]) out.push(readLine<Verdict>(file, ref));
   return out.sort((a, b) => (a.judge_id < b.judge_id ? -1 : a.judge_id > b.judge_id ? 1 : a.repeat - b.repeat));
 }
 

@@ -9,7 +9,8 @@ import path from "node:path";
 import type { Verdict } from "../types.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
 import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
-import { Interner, type ReadProgress } from "../store/lean-read.js";
+import type { ReadProgress } from "../store/lean-read.js";
+import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readHumanLabels } from "../agree/human.js";
 
@@ -19,43 +20,20 @@ export interface LineRef {
   length: number;
 }
 
-/** One trajectory of a run, as the list shows and filters it. */
-export interface ViewRow {
-  id: string;
-  agent_model?: string;
-  suite?: string;
-  condition?: string;
-  attack?: string;
-  surface?: string;
-  user_task_id?: string;
-  injection_task_id?: string;
-  attacked: boolean;
-  /** The benchmark's `security` where it means something (attacked, no run error); undefined elsewhere. */
-  reference?: boolean;
-  /** Judge id -> repeat-0 label (null: no label, see `status`). A judge without a verdict is absent. */
-  labels: Record<string, string | null>;
-  /** Judge id -> repeat-0 status. */
-  status: Record<string, string>;
-  /** Judges whose repeat-0 verdict was downgraded. */
-  downgraded: string[];
-  /** Quotes of the repeat-0 verdicts that did not verify. */
-  unverified_quotes: number;
-  committee?: { label: string | null; status: string };
-  /** Annotator -> label (from `--human` and the sample's annotation files). */
-  humans?: Record<string, string>;
-  /** Judge id -> where its current verdicts are (every repeat, repeat order). */
-  refs: Record<string, LineRef[]>;
-  /** The rationales of the repeat-0 verdicts (each ` ` + its first 400 characters): the search box looks in
-   * {@link searchText}, these with the id, task ids, model, suite, attack and condition, lowercased. */
-  search: string;
-}
+export type { ViewRow } from "./row-columns.js";
 
 /** A loaded run. */
 export interface ViewRun {
   name: string;
   dir: string;
-  rows: ViewRow[];
-  byId: Map<string, ViewRow>;
+  /** The rows in list order, each built when read (./row-columns.ts); an array of rows fits too. */
+  rows: RowList;
+  /** The row of an id, built when read (changing it changes nothing: {@link ViewRun.addHumans} does). */
+  byId: Pick<ReadonlyMap<string, ViewRow>, "get" | "has">;
+  /** Merge annotator labels into a row's human labels (unknown ids are ignored). */
+  addHumans?: (id: string, labels: Record<string, string>) => void;
+  /** The verdict lines of every row (see {@link ViewRow.refs}). */
+  refStore: RefStore;
   judges: string[];
   /**
    * The index rows (source path, content hash) by id: the only way the view finds a trajectory's file. A loaded
@@ -68,6 +46,84 @@ export interface ViewRun {
 }
 
 const RATIONALE_SEARCH_CHARS = 400;
+
+/**
+ * The line of every current verdict of a loaded run, as typed columns: byte start (Float64: files past 4 GB),
+ * length, judge (code into `judges`), repeat, and the next entry of the same row (a chain per row, -1 ends it).
+ * ~22 bytes a verdict instead of an object and its share of two arrays and a record per row.
+ */
+export class RefStore {
+  start = new Float64Array(1024);
+  length = new Uint32Array(1024);
+  judge = new Uint16Array(1024);
+  repeat = new Int32Array(1024);
+  next = new Int32Array(1024);
+  n = 0;
+  /** Judge ids by code. */
+  readonly judges: string[] = [];
+  private readonly judgeCode = new Map<string, number>();
+  /** The code of a judge id (added on first sight). @throws RangeError past 65,535 judges. */
+  code(judgeId: string): number {
+    let c = this.judgeCode.get(judgeId);
+    if (c === undefined) {
+      c = this.judges.length;
+      if (c > 0xffff) throw new RangeError("more than 65,535 judges in one run");
+      this.judges.push(judgeId);
+      this.judgeCode.set(judgeId, c);
+    }
+    return c;
+  }
+  /** Add a line at the front of a chain whose head is `head`; returns the new head. */
+  add(head: number, ref: LineRef, judge: number, repeat: number): number {
+    if (this.n === this.start.length) this.grow();
+    const i = this.n++;
+    this.start[i] = ref.start;
+    this.length[i] = ref.length;
+    this.judge[i] = judge;
+    this.repeat[i] = repeat;
+    this.next[i] = head;
+    return i;
+  }
+  /** The entry of the chain from `head` with this judge and repeat, or -1. */
+  find(head: number, judge: number, repeat: number): number {
+    for (let i = head; i !== -1; i = this.next[i]) if (this.judge[i] === judge && this.repeat[i] === repeat) return i;
+    return -1;
+  }
+  private grow(): void {
+    const cap = this.start.length * 2;
+    const g = <T extends Float64Array | Uint32Array | Uint16Array | Int32Array>(a: T, make: new (n: number) => T): T => {
+      const b = new make(cap);
+      b.set(a);
+      return b;
+    };
+    this.start = g(this.start, Float64Array);
+    this.length = g(this.length, Uint32Array);
+    this.judge = g(this.judge, Uint16Array);
+    this.repeat = g(this.repeat, Int32Array);
+    this.next = g(this.next, Int32Array);
+  }
+}
+
+/**
+ * A row's current verdict lines by judge id (keys in first-stored order), each judge's in storage (byte) order:
+ * what the per-row `refs` record held before the lines moved into the {@link RefStore}.
+ */
+export function refsOf(run: Pick<ViewRun, "refStore">, row: ViewRow): Record<string, LineRef[]> {
+  const st = run.refStore;
+  const idx: number[] = [];
+  for (let i = row.refs; i !== -1; i = st.next[i]) idx.push(i);
+  idx.sort((a, b) => st.start[a] - st.start[b]);
+  const out: Record<string, LineRef[]> = {};
+  for (const i of idx) (out[st.judges[st.judge[i]]] ??= []).push({ start: st.start[i], length: st.length[i] });
+  return out;
+}
+
+/** The byte start of the first line of a chain (Infinity: none). */
+function firstStart(st: RefStore, head: number): number {
+  let m = Infinity;
+  for (let i = head; i !== -1; i = st.next[i]) if (st.start[i] < m) m = st.start[i];
+  return m;
+}
 
 /**
  * Read `file` line by line with the byte offset of each line (UTF-8), calling `onLine` for each non-empty line
@@ -84,8 +140,11 @@ export function scanJsonlLines(
   const total = progress ? fs.statSync(file).size : 0;
   const fd = fs.openSync(file, "r");
   try {
-    const chunk = Buffer.alloc(1 << 20);
-    let carry = Buffer.alloc(0);
+    // one buffer for the whole file: the unfinished line is moved to its front and the next chunk read after it
+    // (a longer line grows it); no Buffer per chunk, which at 4.6 GB left hundreds of MB of freed-but-held memory
+    let buf = Buffer.alloc(2 << 20);
+    const CHUNK = 1 << 20;
+    let carryLen = 0;
     let carryStart = 0;
     let pos = 0;
     let lineNo = 0;
@@ -102,20 +161,26 @@ export function scanJsonlLines(
       }
     };
     for (;;) {
-      const n = fs.readSync(fd, chunk, 0, chunk.length, pos);
+      if (carryLen + CHUNK > buf.length) {
+        const grown = Buffer.alloc(Math.max(buf.length * 2, carryLen + CHUNK));
+        buf.copy(grown, 0, 0, carryLen);
+        buf = grown;
+      }
+      const n = fs.readSync(fd, buf, carryLen, CHUNK, pos);
       if (n === 0) break;
-      const data = carry.length ? Buffer.concat([carry, chunk.subarray(0, n)]) : Buffer.from(chunk.subarray(0, n));
+      const data = buf.subarray(0, carryLen + n);
       let from = 0;
       for (let i = data.indexOf(10); i !== -1; i = data.indexOf(10, from)) {
         handle(data.subarray(from, i), carryStart + from);
         from = i + 1;
       }
       carryStart += from;
-      carry = Buffer.from(data.subarray(from));
+      carryLen = data.length - from;
+      buf.copy(buf, 0, from, data.length);
       pos += n;
       progress?.(pos, total, file);
     }
-    if (carry.length) handle(carry, carryStart);
+    if (carryLen) handle(buf.subarray(0, carryLen), carryStart);
     return lineNo;
   } finally {
     fs.closeSync(fd);
@@ -140,47 +205,23 @@ export function referenceOf(row: TrajectoryIndexRow): boolean | undefined {
   return typeof row.reference?.security === "boolean" ? row.reference.security : undefined;
 }
 
-function baseRow(r: TrajectoryIndexRow, it: Interner): ViewRow {
-  const row: ViewRow = {
-    id: r.id,
-    attacked: r.attacked === true,
-    labels: {},
-    status: {},
-    downgraded: [],
-    unverified_quotes: 0,
-    refs: {},
-    search: "",
-  };
-  for (const k of ["agent_model", "suite", "condition", "attack", "surface", "user_task_id", "injection_task_id"] as const) {
-    const v = r[k];
-    if (typeof v === "string" && v !== "") row[k] = it.s(v);
-  }
-  const ref = referenceOf(r);
-  if (ref !== undefined) row.reference = ref;
-  return row;
-}
-
-/** A verdict's line and its repeat (which current verdict of a judge it is). */
-type RepRef = LineRef & { repeat: number };
-
 /** The index rows of a loaded run, read back by id from `trajectories.jsonl` (the latest row of each id). */
 class IndexByOffset {
   constructor(
     private readonly file: string,
-    private readonly at: Map<string, number>,
-    private readonly starts: number[],
-    private readonly lengths: number[],
+    private readonly cols: RowColumns,
   ) {}
+  private slot(id: string): number {
+    const s = this.cols.ids.slotOf(id);
+    return s !== -1 && this.cols.lineStart[s] >= 0 ? s : -1;
+  }
   /** The full stored row of `id` (source, content hash...), or undefined when the run has none. */
   get(id: string): TrajectoryIndexRow | undefined {
-    const i = this.at.get(id);
-    return i === undefined ? undefined : readLine<TrajectoryIndexRow>(this.file, { start: this.starts[i], length: this.lengths[i] });
+    const s = this.slot(id);
+    return s === -1 ? undefined : readLine<TrajectoryIndexRow>(this.file, { start: this.cols.lineStart[s], length: this.cols.lineLength[s] });
   }
   has(id: string): boolean {
-    return this.at.has(id);
-  }
-  get size(): number {
-    return this.at.size;
+    return this.slot(id) !== -1;
   }
 }
 
@@ -192,19 +233,23 @@ export function searchText(row: ViewRow): string {
   return [row.id, row.agent_model, row.suite, row.condition, row.attack, row.user_task_id, row.injection_task_id, row.search].filter(Boolean).join(" ").toLowerCase();
 }
 
-/** Apply one current repeat-0 verdict to its row (label, status, downgraded, unverified quotes, rationale). */
-function applyRep0(row: ViewRow, v: Verdict, it: Interner): void {
-  row.labels[v.judge_id] = it.s(v.label ?? null);
-  row.status[v.judge_id] = it.s(v.status);
-  if (v.downgraded) row.downgraded.push(it.s(v.judge_id));
-  row.unverified_quotes += (Array.isArray(v.findings) ? v.findings : []).reduce((s, f) => s + (Array.isArray(f?.evidence) ? f.evidence : []).filter((q) => q?.verified !== true).length, 0);
-  if (v.rationale) row.search = it.s(`${row.search} ${String(v.rationale).slice(0, RATIONALE_SEARCH_CHARS)}`);
+/**
+ * Apply one current repeat-0 verdict to its row's columns (label, status, downgraded, unverified quotes,
+ * rationale). The `labels`, `status` and `downgraded` values are shared between rows (coded, never written into).
+ */
+function applyRep0(c: RowColumns, s: number, v: Verdict): void {
+  c.labels[s] = c.objects.code({ ...c.obj<Record<string, string | null>>(c.labels[s]), [v.judge_id]: v.label ?? null });
+  c.status[s] = c.objects.code({ ...c.obj<Record<string, string>>(c.status[s]), [v.judge_id]: v.status });
+  if (v.downgraded) c.downgraded[s] = c.objects.code([...c.obj<string[]>(c.downgraded[s]), v.judge_id]);
+  c.unverified[s] += (Array.isArray(v.findings) ? v.findings : []).reduce((n, f) => n + (Array.isArray(f?.evidence) ? f.evidence : []).filter((q) => q?.verified !== true).length, 0);
+  if (v.rationale) c.search[s] = c.strings.code(`${c.strings.values[c.search[s]]} ${String(v.rationale).slice(0, RATIONALE_SEARCH_CHARS)}`);
 }
 
 /**
- * Load a run folder for the view, streamed and compact: one row per trajectory with shared strings; per verdict
- * only where its line is; the index rows stay on disk (`index.get(id)` reads one back by offset); the search text
- * is built when a search runs ({@link searchText}).
+ * Load a run folder for the view, streamed and as columns (./row-columns.ts): per trajectory codes and numbers in
+ * typed arrays, the id once in an id table; per verdict only where its line is (a {@link RefStore} chain); the
+ * index rows stay on disk (`index.get(id)` reads one back by offset); a row object is built when a request reads
+ * it; the search text is built when a search runs ({@link searchText}).
  * @param runDir `<labels-dir>/<run>` (must hold `verdicts.jsonl`).
  * @param opts.humanFile a human-label file (`import-annotations` output or any `agree --human` file).
  * @returns the rows in the index's order (trajectories with verdicts but no index row are added after, with
@@ -212,40 +257,35 @@ function applyRep0(row: ViewRow, v: Verdict, it: Interner): void {
  * @throws HumanLabelsError for an unreadable human-label file.
  */
 export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string; progress?: ReadProgress } = {}): Promise<ViewRun> {
-  const it = new Interner();
-  const rows: ViewRow[] = [];
-  const byId = new Map<string, ViewRow>();
-  const at = new Map<string, number>();
-  const starts: number[] = [];
-  const lengths: number[] = [];
+  const cols = new RowColumns();
+  const refStore = new RefStore();
   const tfile = path.join(runDir, "trajectories.jsonl");
   // skipped lines are named by file and line, as every reader of the journals does (store/skipped-lines.ts)
   const tskip = journalSkips(tfile, NOT_INDEX_ROW);
   const tlines = scanJsonlLines(tfile, (o, ref, line) => {
     if (!isIndexRecord(o)) return tskip.bad(line);
-    const row = baseRow(o as unknown as TrajectoryIndexRow, it);
-    const i = at.get(row.id);
-    if (i === undefined) {
-      at.set(row.id, rows.length);
-      rows.push(row);
-      starts.push(ref.start);
-      lengths.push(ref.length);
-    } else {
-      // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
-      rows[i] = row;
-      starts[i] = ref.start;
-      lengths[i] = ref.length;
+    const r = o as unknown as TrajectoryIndexRow;
+    // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
+    const { slot: s, added } = cols.slot(r.id);
+    if (!added) cols.clear(s);
+    cols.attacked[s] = r.attacked === true ? 1 : 0;
+    for (const k of ROW_FIELDS) {
+      const v = r[k];
+      if (typeof v === "string" && v !== "") cols.setField(s, k, v);
     }
-    byId.set(row.id, row);
+    const rf = referenceOf(r);
+    if (rf !== undefined) cols.reference[s] = rf ? 1 : 0;
+    cols.lineStart[s] = ref.start;
+    cols.lineLength[s] = ref.length;
   }, tskip.bad, opts.progress);
   tskip.end(tlines);
+  const nIndexed = cols.size;
   const warnings: string[] = [];
   const vfile = path.join(runDir, "verdicts.jsonl");
   // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts): a
   // row with a superseded verdict, and a row without an index line, is recomputed from its current lines after.
   const judges = new Set<string>();
-  const redo = new Set<ViewRow>();
-  const orphans: ViewRow[] = [];
+  const redo = new Set<number>();
   const vskip = journalSkips(vfile, NOT_VERDICT);
   const vlines = scanJsonlLines(
     vfile,
@@ -253,23 +293,17 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       // the store's own record check (a line every other command skips is not shown here either)
       if (!isVerdictRecord(o)) return vskip.bad(line);
       const v = o as unknown as Verdict;
-      const j = it.s(v.judge_id);
-      judges.add(j);
-      let row = byId.get(v.trajectory_id);
-      if (!row) {
-        row = { id: v.trajectory_id, attacked: false, labels: {}, status: {}, downgraded: [], unverified_quotes: 0, refs: {}, search: "" };
-        orphans.push(row);
-        byId.set(row.id, row);
-        redo.add(row);
-      }
-      const refs = (row.refs[j] ??= []) as RepRef[];
-      const prev = refs.find((r) => r.repeat === v.repeat);
-      if (prev) {
-        prev.start = ref.start;
-        prev.length = ref.length;
-        redo.add(row);
-      } else refs.push({ start: ref.start, length: ref.length, repeat: v.repeat });
-      if (v.repeat === 0 && !redo.has(row)) applyRep0(row, v, it);
+      judges.add(v.judge_id);
+      const { slot: s, added } = cols.slot(v.trajectory_id);
+      if (added) redo.add(s); // an orphan: verdicts but no index row
+      const jc = refStore.code(v.judge_id);
+      const prev = refStore.find(cols.refs[s], jc, v.repeat);
+      if (prev !== -1) {
+        refStore.start[prev] = ref.start;
+        refStore.length[prev] = ref.length;
+        redo.add(s);
+      } else cols.refs[s] = refStore.add(cols.refs[s], ref, jc, v.repeat);
+      if (v.repeat === 0 && !redo.has(s)) applyRep0(cols, s, v);
     },
     vskip.bad,
     opts.progress,
@@ -277,51 +311,64 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   vskip.end(vlines);
   // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
   warnings.push(...takeJournalWarnings());
-  const orphanSet = new Set(orphans);
-  for (const row of redo) recompute(row, vfile, it, orphanSet.has(row));
+  for (const s of redo) recompute(cols, s, refStore, vfile, s >= nIndexed);
   // orphans in the order of their first current verdict (as they were added before: storage order)
-  const firstRef = (r: ViewRow) => Math.min(...Object.values(r.refs).flatMap((x) => x.map((y) => y.start)));
-  rows.push(...orphans.sort((a, b) => firstRef(a) - firstRef(b)));
+  const orphans: number[] = [];
+  for (let s = nIndexed; s < cols.size; s++) orphans.push(s);
+  const first = orphans.map((s) => firstStart(refStore, cols.refs[s]));
+  const tail = orphans.map((s, i) => [s, first[i]] as const).sort((x, y) => x[1] - y[1]).map((x) => x[0]);
   if (orphans.length) warnings.push(`${orphans.length} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`);
-  for (const row of rows) for (const refs of Object.values(row.refs)) refs.sort((a, b) => a.start - b.start);
-  const committee = await loadCommittee(runDir, byId, rep0Of(rows), warnings);
-  if (opts.humanFile) addHumanFile(opts.humanFile, byId, warnings);
-  const index = new IndexByOffset(tfile, at, starts, lengths);
-  return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, judges: [...judges].sort(), index, committee, warnings };
+  const rows = new ColumnRows(cols, nIndexed, tail);
+  const slotOf = (id: string) => cols.ids.slotOf(id);
+  const byId: ViewRun["byId"] = {
+    get: (id) => {
+      const s = slotOf(id);
+      return s === -1 ? undefined : cols.row(s);
+    },
+    has: (id) => slotOf(id) !== -1,
+  };
+  const committee = await loadCommittee(runDir, cols, rep0Of(rows), warnings);
+  if (opts.humanFile) addHumanFile(opts.humanFile, cols, warnings);
+  const index = new IndexByOffset(tfile, cols);
+  const addHumans = (id: string, labels: Record<string, string>) => {
+    const s = slotOf(id);
+    if (s !== -1) cols.humans.set(s, { ...(cols.humans.get(s) ?? {}), ...labels });
+  };
+  return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, refStore, addHumans, judges: [...judges].sort(), index, committee, warnings };
 }
 
 /**
- * Recompute a row's verdict fields from its current lines, in storage order (a row with a superseded verdict, or
+ * Recompute a row's verdict columns from its current lines, in storage order (a row with a superseded verdict, or
  * an orphan: its `attacked` and model from its first current verdict).
  */
-function recompute(row: ViewRow, vfile: string, it: Interner, orphan: boolean): void {
-  const cur = Object.values(row.refs)
+function recompute(c: RowColumns, s: number, st: RefStore, vfile: string, orphan: boolean): void {
+  const cur = Object.values(refsOf({ refStore: st }, { refs: c.refs[s] } as ViewRow))
     .flat()
     .sort((a, b) => a.start - b.start);
-  row.labels = {};
-  row.status = {};
-  row.downgraded = [];
-  row.unverified_quotes = 0;
-  row.search = "";
+  c.labels[s] = c.objects.code({});
+  c.status[s] = c.labels[s];
+  c.downgraded[s] = c.objects.code([]);
+  c.unverified[s] = 0;
+  c.search[s] = c.strings.code("");
   cur.forEach((ref, i) => {
     const v = readLine<Verdict>(vfile, ref);
     if (orphan && i === 0) {
-      row.attacked = v.attacked === true;
-      if (v.agent_model) row.agent_model = it.s(v.agent_model);
+      c.attacked[s] = v.attacked === true ? 1 : 0;
+      if (v.agent_model) c.setField(s, "agent_model", v.agent_model);
     }
-    if (v.repeat === 0) applyRep0(row, v, it);
+    if (v.repeat === 0) applyRep0(c, s, v);
   });
 }
 
 /** The repeat-0 votes of the rows as the committee file check reads them (trajectory, judge, status, label). */
-function rep0Of(rows: readonly ViewRow[]): Verdict[] {
+function rep0Of(rows: RowList): Verdict[] {
   const out: Verdict[] = [];
   for (const row of rows)
     for (const j of Object.keys(row.status)) out.push({ trajectory_id: row.id, judge_id: j, repeat: 0, status: row.status[j], label: row.labels[j] ?? null } as unknown as Verdict);
   return out;
 }
 
-async function loadCommittee(runDir: string, byId: Map<string, ViewRow>, verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {
+async function loadCommittee(runDir: string, cols: RowColumns, verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {
   const cf = await readCommitteeFile(runDir);
   if (!cf) return { source: null, reason: "the run has no committee.jsonl (ipi-judge committee writes it)" };
   const check = checkCommitteeFile(cf, verdicts);
@@ -331,22 +378,24 @@ async function loadCommittee(runDir: string, byId: Map<string, ViewRow>, verdict
     return { source: null, reason };
   }
   for (const c of cf.verdicts) {
-    const row = byId.get(c.trajectory_id);
-    if (row) row.committee = { label: c.label ?? null, status: c.status };
+    const s = cols.ids.slotOf(c.trajectory_id);
+    if (s !== -1) cols.committee[s] = cols.objects.code({ label: c.label ?? null, status: c.status });
   }
   return { source: "file", judges: cf.judges };
 }
 
-function addHumanFile(file: string, byId: Map<string, ViewRow>, warnings: string[]): void {
+function addHumanFile(file: string, cols: RowColumns, warnings: string[]): void {
   const h = readHumanLabels(file);
   let unknown = 0;
   for (const r of h.rows) {
-    const row = byId.get(r.trajectory_id);
-    if (!row) {
+    const s = cols.ids.slotOf(r.trajectory_id);
+    if (s === -1) {
       unknown++;
       continue;
     }
-    (row.humans ??= {})[r.annotator] = r.label;
+    let m = cols.humans.get(s);
+    if (!m) cols.humans.set(s, (m = {}));
+    m[r.annotator] = r.label;
   }
   if (h.bad_rows.length) warnings.push(`${path.basename(file)}: ${h.bad_rows.length} row(s) could not be read (first: line ${h.bad_rows[0].line}: ${h.bad_rows[0].message})`);
   if (unknown) warnings.push(`${path.basename(file)}: ${unknown} human label(s) name trajectories that are not in this run`);

@@ -184,7 +184,7 @@ function meta(o: ViewServerOptions): unknown {
     committee: o.run.committee,
     fields: FIELDS,
     facets: facets(o.run),
-    humans: o.run.rows.some((r) => r.humans && Object.keys(r.humans).length > 0),
+    humans: hasHumans(o.run),
     other: o.other ? { run: o.other.name, judges: o.other.judges } : null,
     sample,
     warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...(o.sample?.warnings ?? [])],
@@ -257,9 +257,19 @@ async function checkAnnotator(o: ViewServerOptions, req: http.IncomingMessage, r
 function refreshHumans(o: ViewServerOptions): void {
   if (!o.sample) return;
   for (const [tid, labels] of o.sample.humanLabels()) {
-    const row = o.run.byId.get(tid);
-    if (row) row.humans = { ...(row.humans ?? {}), ...labels };
+    if (o.run.addHumans) o.run.addHumans(tid, labels);
+    else {
+      // a run given as plain row objects (tests)
+      const row = o.run.byId.get(tid);
+      if (row) row.humans = { ...(row.humans ?? {}), ...labels };
+    }
   }
+}
+
+/** Whether any row of the run has a human label. */
+function hasHumans(run: ViewRun): boolean {
+  for (const r of run.rows) if (r.humans && Object.keys(r.humans).length > 0) return true;
+  return false;
 }
 
 async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {

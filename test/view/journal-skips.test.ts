@@ -33,7 +33,7 @@ afterAll(() => fs.rmSync(labels, { recursive: true, force: true }));
 describe("view: broken journal lines", () => {
   it("skips what the store skips and names file and lines in the run's warnings", async () => {
     const run = await loadViewRun(runDir);
-    expect(run.rows.map((r) => r.id)).not.toContain("fake/forged");
+    expect([...run.rows].map((r) => r.id)).not.toContain("fake/forged");
     expect(run.rows).toHaveLength(6);
     const w = run.warnings.join("\n");
     expect(w).toContain(`${path.join(runDir, "verdicts.jsonl")}: 2 lines skipped (not a verdict record): lines 2, 4`);

@@ -258,7 +258,7 @@ describe("an untrusted source path (finding 12)", () => {
   it("names only that the source could not be read as a trajectory, never its content", async () => {
     const secretFile = path.join(tmp, "passwd");
     fs.writeFileSync(secretFile, "root:x:0:0:SECRETCONTENT:/root:/bin/bash\n");
-    const id = run.rows[0].id;
+    const id = run.rows.at(0)!.id;
     const real = run.index.get(id)!;
     const fake = { ...run, index: new Map([[id, { ...real, source: { ...real.source, path: secretFile, line: 1 } }]]) } as ViewRun;
     const r = await loadTrajectory(fake, id, tmp);
