@@ -10,14 +10,16 @@ import fs from "node:fs";
  * A function writing text to stdout synchronously, every byte before it returns.
  *
  * Falls back to `process.stdout.write` (queued, in order) when stdout has no file descriptor (a worker thread, a
- * replaced stream) or already holds queued text, which a direct write would overtake.
+ * replaced stream), already holds queued text, which a direct write would overtake, or has its own `write` (a test's
+ * spy or a wrapper, which must see the text).
  * A closed reader (`EPIPE`, `ipi-judge ... | head`) ends the process with exit 0, as the CLI's stdout error handler
  * does (src/cli/main.ts): the rest would be written for nobody.
  * @returns `(text) => void`; throws what `fs.writeSync` throws other than `EAGAIN` and `EPIPE`.
  */
 export function stdoutWriter(): (text: string) => void {
   const out = process.stdout as NodeJS.WriteStream & { fd?: number };
-  if (typeof out.fd !== "number" || out.writableLength > 0) return (s) => void out.write(s);
+  // a replaced `write` (a test's spy, a wrapper) is honoured: the text goes through it
+  if (typeof out.fd !== "number" || out.writableLength > 0 || Object.hasOwn(out, "write")) return (s) => void out.write(s);
   const fd = out.fd;
   const nap = new Int32Array(new SharedArrayBuffer(4));
   return (s) => {
