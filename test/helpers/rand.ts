@@ -15,6 +15,10 @@ export class Rand {
   pick<T>(xs: readonly T[]): T {
     return xs[this.int(0, xs.length - 1)];
   }
+  /** A number in [0, 1), in steps of 2^-32. */
+  unit(): number {
+    return this.int(0, 0xffffffff) / 4294967296;
+  }
   bool(p = 0.5): boolean {
     return this.int(0, 999_999) < p * 1_000_000;
   }

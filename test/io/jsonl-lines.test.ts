@@ -4,6 +4,7 @@ import path from "node:path";
 import readline from "node:readline";
 import { afterAll, describe, expect, it } from "vitest";
 import { readJsonl, readLines } from "../../src/io/jsonl.js";
+import { Rand } from "../helpers/rand.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "jsonl-lines-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
@@ -22,16 +23,10 @@ async function all<T>(g: AsyncGenerator<T>): Promise<T[]> {
   return out;
 }
 
-/** A seeded generator (mulberry32), so a failure is reproducible. */
+/** A seeded generator (test/helpers/rand.ts), so a failure is reproducible: numbers in [0, 1). */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = new Rand(seed);
+  return () => rand.unit();
 }
 
 // pieces: line breaks of every kind, multi-byte and invalid UTF-8, a BOM, JSON

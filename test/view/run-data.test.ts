@@ -14,21 +14,16 @@ import { facets, listPage, parseListQuery } from "../../src/view/query.js";
 import { rowVerdicts } from "../../src/view/item.js";
 import type { Verdict } from "../../src/types.js";
 import { clearJournalSkips } from "../../src/store/skipped-lines.js";
+import { Rand } from "../helpers/rand.js";
 
 let dir: string;
 let runDir: string;
 let human: string;
 
-/** A seeded generator (mulberry32), so a failure names a reproducible run. */
+/** A seeded generator (test/helpers/rand.ts), so a failure is reproducible: numbers in [0, 1). */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = new Rand(seed);
+  return () => rand.unit();
 }
 
 const LABELS = ["not_exposed", "unaffected", "acknowledged", "partial_compliance", "full_compliance", "attempted_unsafe"];
