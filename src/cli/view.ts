@@ -4,7 +4,6 @@ import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { intOption, runDirOf, withReadProgress } from "./util.js";
-import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 
 /** Open a URL in the desktop's browser (best effort: nothing happens where there is none). */
 function openBrowser(url: string): void {
@@ -56,14 +55,9 @@ Example:
       const port = intOption(o.port, "--port", 0);
       if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
       const { openView } = await import("../view/index.js");
-      // label's heap-size collection rule during the load (1M: the parse garbage of the verdict lines piled up to
-      // ~280 MB of heap otherwise)
-      const gcFn = fullGc();
-      const gc = gcFn ? heapGcTrigger(gcFn) : undefined;
       const { server, warnings } = await withReadProgress(true, (progress) => openView({
         runDir,
         progress,
-        collect: gc ? () => gc.check() : undefined,
         otherDir,
         sampleDir: o.sample ? path.resolve(o.sample) : undefined,
         humanFile: o.human,

@@ -23,9 +23,6 @@ export interface OpenViewOptions {
   runDir: string;
   /** Where the reading of the run's journals is (a progress display). */
   progress?: ReadProgress;
-  /** Called every few thousand journal lines read: a chance to run a full collection (the CLI passes `label`'s
-   * heap-size rule, `../io/heap-gc.ts`); absent: V8 collects when it will. */
-  collect?: () => void;
   /** Another run folder, for side-by-side comparison. */
   otherDir?: string;
   /** A sample folder written by `ipi-judge sample --out`. */
@@ -48,8 +45,8 @@ export interface OpenViewOptions {
  * @throws HumanLabelsError, AnnotationImportError (manifest), Error (no manifest, page not built, port in use).
  */
 export async function openView(o: OpenViewOptions): Promise<{ server: ViewServer; run: ViewRun; warnings: string[] }> {
-  const run = await loadViewRun(o.runDir, { humanFile: o.humanFile, progress: o.progress, collect: o.collect });
-  const other = o.otherDir ? await loadViewRun(o.otherDir, { progress: o.progress, collect: o.collect }) : undefined;
+  const run = await loadViewRun(o.runDir, { humanFile: o.humanFile, progress: o.progress });
+  const other = o.otherDir ? await loadViewRun(o.otherDir, { progress: o.progress }) : undefined;
   const sourceRoot = path.resolve(o.sourceRoot ?? process.cwd());
   const sample = o.sampleDir ? new SampleStore(o.sampleDir, (id) => loadTrajectory(run, id, sourceRoot)) : undefined;
   if (sample && sample.manifest.header.run !== run.name) {

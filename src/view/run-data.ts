@@ -46,8 +46,6 @@ export interface ViewRun {
 }
 
 const RATIONALE_SEARCH_CHARS = 400;
-/** Lines read between two calls of `loadViewRun`'s `collect` (it looks at the heap and collects only when due). */
-const COLLECT_EVERY = 4096;
 
 /**
  * The line of every current verdict of a loaded run, as typed columns: byte start (Float64: files past 4 GB),
@@ -258,18 +256,13 @@ function applyRep0(c: RowColumns, s: number, v: Verdict): void {
  *   a warning), the judges, the committee (only from a `committee.jsonl` that is current for these verdicts).
  * @throws HumanLabelsError for an unreadable human-label file.
  */
-export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string; progress?: ReadProgress; collect?: () => void } = {}): Promise<ViewRun> {
+export async function loadViewRun(runDir: string, opts: { name?: string; humanFile?: string; progress?: ReadProgress } = {}): Promise<ViewRun> {
   const cols = new RowColumns();
-  // every few thousand lines a chance to collect: the parse garbage of 2M verdict lines reaches the old space
-  // faster than V8 collects it by itself (1M: ~280 MB of heap, 9 MB of it live, at the end of the load)
-  let seen = 0;
-  const tick = opts.collect ? () => ++seen % COLLECT_EVERY === 0 && opts.collect!() : () => {};
   const refStore = new RefStore();
   const tfile = path.join(runDir, "trajectories.jsonl");
   // skipped lines are named by file and line, as every reader of the journals does (store/skipped-lines.ts)
   const tskip = journalSkips(tfile, NOT_INDEX_ROW);
   const tlines = scanJsonlLines(tfile, (o, ref, line) => {
-    tick();
     if (!isIndexRecord(o)) return tskip.bad(line);
     const r = o as unknown as TrajectoryIndexRow;
     // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
@@ -297,7 +290,6 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   const vlines = scanJsonlLines(
     vfile,
     (o, ref, line) => {
-      tick();
       // the store's own record check (a line every other command skips is not shown here either)
       if (!isVerdictRecord(o)) return vskip.bad(line);
       const v = o as unknown as Verdict;
