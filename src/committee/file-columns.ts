@@ -37,7 +37,7 @@ export interface CommitteeColumns {
  * @param runDir the run folder; @param run the run as columns (its id table is only looked up, not grown).
  * @returns the file as columns, or null when the run has none.
  */
-export async function readCommitteeColumns(runDir: string, run: ColumnRun): Promise<CommitteeColumns | null> {
+export async function readCommitteeColumns(runDir: string, run: { ids: Pick<ColumnRun["ids"], "slotOf"> }): Promise<CommitteeColumns | null> {
   const file = path.join(runDir, COMMITTEE_FILE);
   if (!fs.existsSync(file)) return null;
   const bad: number[] = [];
@@ -82,9 +82,6 @@ export async function readCommitteeColumns(runDir: string, run: ColumnRun): Prom
  * column run it was read with: the same stale problems and notes, in the same order.
  */
 export function checkCommitteeColumns(cf: CommitteeColumns, run: ColumnRun): CommitteeFileCheck {
-  const stale: string[] = [];
-  const notes: string[] = [];
-  const name = path.basename(cf.file);
   // each judge's repeat-0 verdict per slot, as its record code + 1 (0: none)
   const rep0 = new Map<string, Uint32Array>();
   for (let i = 0; i < run.nVerdicts; i++) {
@@ -94,7 +91,36 @@ export function checkCommitteeColumns(cf: CommitteeColumns, run: ColumnRun): Com
     if (!a) rep0.set(v.judge_id, (a = new Uint32Array(run.ids.size)));
     a[run.vSlot[i]] = run.vCode[i] + 1;
   }
-  const runJudges = [...rep0.keys()].sort();
+  return checkCommitteeSlots(cf, run.ids.size, [...rep0.keys()], {
+    has: (j, s) => {
+      const a = rep0.get(j);
+      return !!a && a[s] > 0;
+    },
+    vote: (j, s) => {
+      const a = rep0.get(j);
+      return a && s >= 0 && a[s] > 0 ? voteOf(run.verdicts[a[s] - 1]) : null;
+    },
+  });
+}
+
+/**
+ * The check of {@link checkCommitteeColumns} over any per-slot store of the run's repeat-0 votes (the column run's,
+ * the view's rows): `checkCommitteeFile`'s rules and messages, in the same order.
+ * @param nSlots the slots of the id table the file was read against (`cf.slot`).
+ * @param judges the judges with a repeat-0 verdict in the run (any order).
+ * @param rep0 `has(judge, slot)`: the judge has a repeat-0 verdict there; `vote(judge, slot)`: its vote (`voteOf`),
+ *   null for none and for slot -1.
+ */
+export function checkCommitteeSlots(
+  cf: CommitteeColumns,
+  nSlots: number,
+  judges: readonly string[],
+  rep0: { has: (judge: string, slot: number) => boolean; vote: (judge: string, slot: number) => string | null },
+): CommitteeFileCheck {
+  const stale: string[] = [];
+  const notes: string[] = [];
+  const name = path.basename(cf.file);
+  const runJudges = [...judges].sort();
   const judgeList = cf.judges.join(", ") || "none";
   const gone = cf.judges.filter((j) => !runJudges.includes(j));
   if (gone.length) stale.push(`${name} counts votes of judge(s) ${gone.join(", ")}, which have no verdicts in the run now`);
@@ -109,26 +135,20 @@ export function checkCommitteeColumns(cf: CommitteeColumns, run: ColumnRun): Com
   }
   const left = excluded.filter((j) => runJudges.includes(j));
   if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
-  const vote = (a: Uint32Array | undefined, s: number) => (a && s >= 0 && a[s] > 0 ? voteOf(run.verdicts[a[s] - 1]) : null);
   const changed = new Map<string, number>();
-  const inFile = new Uint8Array(run.ids.size);
+  const inFile = new Uint8Array(nSlots);
   for (let i = 0; i < cf.n; i++) {
     const s = cf.slot[i];
     const c = cf.rows[cf.code[i]];
     if (s >= 0) inFile[s] = 1;
     for (const j of cf.judges) {
       if (gone.includes(j)) continue;
-      if ((c.votes?.[j] ?? null) !== vote(rep0.get(j), s)) changed.set(j, (changed.get(j) ?? 0) + 1);
+      if ((c.votes?.[j] ?? null) !== rep0.vote(j, s)) changed.set(j, (changed.get(j) ?? 0) + 1);
     }
   }
   for (const [j, n] of changed) stale.push(`judge ${j}'s votes changed on ${n} ${n === 1 ? "trajectory" : "trajectories"} since ${name} was written (relabelled or resumed)`);
-  const labelled = new Uint8Array(run.ids.size);
-  for (const j of cf.judges) {
-    const a = rep0.get(j);
-    if (a) for (let s = 0; s < a.length; s++) if (a[s] > 0) labelled[s] = 1;
-  }
   let missing = 0;
-  for (let s = 0; s < labelled.length; s++) if (labelled[s] && !inFile[s]) missing++;
+  for (let s = 0; s < nSlots; s++) if (!inFile[s] && cf.judges.some((j) => rep0.has(j, s))) missing++;
   if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);
   return { stale, notes };
 }

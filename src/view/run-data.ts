@@ -11,7 +11,7 @@ import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type Trajec
 import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
-import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
+import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
 import { readHumanLabels } from "../agree/human.js";
 
 /** Where one stored verdict's JSON line is in `verdicts.jsonl`: byte offset and length. */
@@ -327,7 +327,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     },
     has: (id) => slotOf(id) !== -1,
   };
-  const committee = await loadCommittee(runDir, cols, rep0Of(rows), warnings);
+  const committee = await loadCommittee(runDir, cols, warnings);
   if (opts.humanFile) addHumanFile(opts.humanFile, cols, warnings);
   const index = new IndexByOffset(tfile, cols);
   const addHumans = (id: string, labels: Record<string, string>) => {
@@ -360,25 +360,38 @@ function recompute(c: RowColumns, s: number, st: RefStore, vfile: string, orphan
   });
 }
 
-/** The repeat-0 votes of the rows as the committee file check reads them (trajectory, judge, status, label). */
-function rep0Of(rows: RowList): Verdict[] {
-  const out: Verdict[] = [];
-  for (const row of rows)
-    for (const j of Object.keys(row.status)) out.push({ trajectory_id: row.id, judge_id: j, repeat: 0, status: row.status[j], label: row.labels[j] ?? null } as unknown as Verdict);
-  return out;
-}
-
-async function loadCommittee(runDir: string, cols: RowColumns, verdicts: Verdict[], warnings: string[]): Promise<ViewRun["committee"]> {
-  const cf = await readCommitteeFile(runDir);
+/**
+ * The run's committee file, read as columns against the rows' id table and checked against the rows' repeat-0
+ * votes (`checkCommitteeFile`'s rules and messages, `checkCommitteeSlots`), without an object per line or per vote.
+ */
+async function loadCommittee(runDir: string, cols: RowColumns, warnings: string[]): Promise<ViewRun["committee"]> {
+  const cf = await readCommitteeColumns(runDir, cols);
   if (!cf) return { source: null, reason: "the run has no committee.jsonl (ipi-judge committee writes it)" };
-  const check = checkCommitteeFile(cf, verdicts);
+  // the rows' repeat-0 votes: a row's status and labels are shared records (one per combination), read in place
+  const statusOf = (s: number) => cols.obj<Record<string, string>>(cols.status[s]);
+  const judges = new Set<string>();
+  const seen = new Set<number>();
+  for (let s = 0; s < cols.size; s++) {
+    if (seen.has(cols.status[s])) continue;
+    seen.add(cols.status[s]);
+    for (const j of Object.keys(statusOf(s))) judges.add(j);
+  }
+  const check = checkCommitteeSlots(cf, cols.size, [...judges], {
+    has: (j, s) => Object.hasOwn(statusOf(s), j),
+    vote: (j, s) => {
+      if (s < 0 || !Object.hasOwn(statusOf(s), j)) return null;
+      const label = cols.obj<Record<string, string | null>>(cols.labels[s])[j] ?? null;
+      return statusOf(s)[j] === "ok" && label ? label : null;
+    },
+  });
   if (check.stale.length) {
     const reason = `committee.jsonl is stale, not shown: ${check.stale.join("; ")} (run ipi-judge committee again)`;
     warnings.push(reason);
     return { source: null, reason };
   }
-  for (const c of cf.verdicts) {
-    const s = cols.ids.slotOf(c.trajectory_id);
+  for (let i = 0; i < cf.n; i++) {
+    const s = cf.slot[i];
+    const c = cf.rows[cf.code[i]];
     if (s !== -1) cols.committee[s] = cols.objects.code({ label: c.label ?? null, status: c.status });
   }
   return { source: "file", judges: cf.judges };

@@ -143,6 +143,48 @@ describe("view loader: typed verdict lines and shared row values", () => {
   });
 });
 
+describe("view loader: the committee file, read as columns", () => {
+  it("shows or refuses every committee file as the object-built loader (checkCommitteeFile) does", async () => {
+    clearJournalSkips();
+    const base = await loadObjectRun(runDir, {});
+    const file = path.join(runDir, "committee.jsonl");
+    // a fresh file: every row's repeat-0 votes of judges a, b, c (status ok with a label, else null)
+    const vote = (st: Record<string, string>, lb: Record<string, string | null>, j: string) => (st[j] === "ok" && lb[j] ? lb[j] : null);
+    const fresh = [...base.rows].map((row, i) => {
+      const votes = Object.fromEntries(["a", "b", "c"].map((j) => [j, vote(row.status, row.labels, j)]));
+      const valid = Object.values(votes).filter((x) => x !== null);
+      return { trajectory_id: row.id, votes, label: valid[0] ?? null, status: valid.length >= 2 ? (i % 5 ? "ok" : "disputed") : "no_quorum", unanimous: i % 3 === 0, committee_judges: ["a", "b", "c"], excluded_judges: [], quorum: 2 };
+    });
+    const variants: Array<[string, string[]]> = [
+      ["fresh", fresh.map((c) => JSON.stringify(c))],
+      // duplicate lines (the later wins), a line that is not JSON, an id the run does not hold
+      ["dupes", [...fresh.map((c) => JSON.stringify(c)), JSON.stringify({ ...fresh[4], label: "unaffected", status: "ok" }), "{oops", JSON.stringify({ ...fresh[0], trajectory_id: "nowhere" })]],
+      ["changed votes", fresh.map((c, i) => JSON.stringify(i % 37 === 1 ? { ...c, votes: { ...c.votes, b: c.votes.b ? null : "unaffected" } } : c))],
+      ["missing lines", fresh.filter((_, i) => i % 50 !== 3).map((c) => JSON.stringify(c))],
+      ["older file (no judge set)", fresh.map(({ committee_judges: _j, excluded_judges: _e, quorum: _q, ...c }) => JSON.stringify({ ...c, votes: { a: c.votes.a, b: c.votes.b } }))],
+      ["a judge left out", fresh.map((c) => JSON.stringify({ ...c, votes: { a: c.votes.a, b: c.votes.b }, committee_judges: ["a", "b"], excluded_judges: ["c"] }))],
+      ["a judge gone", fresh.map((c) => JSON.stringify({ ...c, votes: { ...c.votes, z: null }, committee_judges: ["a", "b", "c", "z"] }))],
+      ["empty", []],
+    ];
+    try {
+      for (const [what, lines] of variants) {
+        fs.writeFileSync(file, lines.map((l) => l + "\n").join(""));
+        clearJournalSkips();
+        const neu = await loadViewRun(runDir, { humanFile: human });
+        clearJournalSkips();
+        const old = await loadObjectRun(runDir, { humanFile: human });
+        expect(neu.committee, what).toEqual(old.committee);
+        expect(neu.warnings, what).toEqual(old.warnings);
+        for (let i = 0; i < old.rows.length; i++) expect(JSON.stringify(neu.rows.at(i)!.committee), what).toBe(JSON.stringify(old.rows[i].committee));
+        if (what === "fresh" || what === "dupes" || what === "a judge left out") expect(neu.committee.source, what).toBe("file");
+        else expect(neu.committee.source, what).toBe(null);
+      }
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
+});
+
 describe("RefStore", () => {
   it("grows past its first capacity, finds an entry by judge and repeat, and keeps offsets past 4 GB", () => {
     const st = new RefStore();
