@@ -6,6 +6,7 @@ import { EstimateError } from "../estimate/run.js";
 import { addJudgeChoiceOptions, judgeChoice } from "./estimate.js";
 import { whereLine } from "../store/where.js";
 import { addWhereOption, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
+import { stepLine } from "./read-progress.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -44,6 +45,12 @@ Example:
       // loaded here, not at start-up: the chart libraries (vega) take ~0.3 s to load, which every other command
       // would pay
       const { writeReport } = await import("../report/index.js");
+      // the steps after the read, on the same status line (a terminal only, never with --json)
+      let step = { done: () => {} };
+      const showStep = (what: string) => {
+        step.done();
+        step = stepLine(what, !o.json && process.stderr.isTTY === true);
+      };
       const res = await withReadProgress(!o.json, (progress) => writeReport({
         source: o.judge || o.committee ? choice : undefined,
         runDir,
@@ -55,7 +62,8 @@ Example:
         sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
         where: whereOf(o),
         progress,
-      })).catch((e) => {
+        step: showStep,
+      }).finally(() => step.done())).catch((e) => {
         if (e instanceof EstimateError) throw new UsageError(e.message);
         throw e;
       });

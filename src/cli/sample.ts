@@ -5,6 +5,7 @@ import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, runDirOf, whereOf, withReadProgress } from "./util.js";
 import { whereLine } from "../store/where.js";
+import { stepLine } from "./read-progress.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
 export function registerSample(program: Command): void {
@@ -64,6 +65,12 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       const runDir = runDirOf(o.labelsDir, o.run);
       const strata = typeof o.strata === "string" ? o.strata.split(",") : [];
       let res;
+      // the steps after the read, on the same status line (a terminal only, never with --json)
+      let step = { done: () => {} };
+      const showStep = (what: string) => {
+        step.done();
+        step = stepLine(what, !o.json && process.stderr.isTTY === true);
+      };
       try {
         res = await withReadProgress(!o.json, (progress) => createSample({
           runDir,
@@ -79,7 +86,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           sourceRoot: o.sourceRoot ? path.resolve(o.sourceRoot) : undefined,
           where: whereOf(o),
           progress,
-        }));
+          step: showStep,
+        })).finally(() => step.done());
       } catch (e) {
         // impossible requests and an --out folder holding another sample are usage errors (exit 2); unreadable
         // sources (SourceError) and write failures are fatal (exit 1)

@@ -171,6 +171,8 @@ export interface ReportOptions {
   now?: Date;
   /** Where the reading of the run's journals is (a progress display). */
   progress?: ReadProgress;
+  /** Called with each step after the read that can take seconds on a large run (a status line). */
+  step?: (what: string) => void;
 }
 
 /**
@@ -268,12 +270,13 @@ export function rateItemsOf(
  * Give the listed items their full stored records in place of the compact ones the figures were computed from:
  * the index row (with `source` and `content_sha256`) and the repeat-0 verdicts of each judge (rationale, quotes),
  * read back by id in one pass over each journal.
- * @param items the listed items (mutated: `row`, `verdicts`); @param judgeIds the judges, in the list's order.
+ * @param items the listed items (mutated: `row`, `verdicts`); @param judgeIds the judges, in the list's order;
+ *   @param progress where the re-reads are (a progress display).
  */
-async function fillListed(runDir: string, items: ReportItem[], judgeIds: readonly string[]): Promise<void> {
+async function fillListed(runDir: string, items: ReportItem[], judgeIds: readonly string[], progress?: ReadProgress): Promise<void> {
   if (!items.length) return;
   const ids = new Set(items.map((it) => it.trajectory_id));
-  const [rows, full] = await Promise.all([readIndexRows(runDir, ids), readFullVerdicts(runDir, ids)]);
+  const [rows, full] = await Promise.all([readIndexRows(runDir, ids, progress), readFullVerdicts(runDir, ids, progress)]);
   const rep0 = new Map<string, Verdict>();
   for (const v of full) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
   for (const it of items) {
@@ -506,11 +509,14 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const runState = readRunState(o.runDir);
   // A committee file from another judge set, or from before verdicts changed, is not this run's committee: the
   // report computes the committee instead and says why.
+  const step = o.step ?? (() => {});
+  if (cf) step(`checking committee.jsonl against ${verdicts.length.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeFile(cf, verdicts) : null;
   const committeeFile = cf && cfCheck && cfCheck.stale.length === 0 ? cf.verdicts : null;
   if (verdicts.length === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
   const { inputs, costs } = runInputsAndCosts(o.runDir, verdicts);
   // Committee figures without bootstrap (the report shows the per-judge figures and the committee summary).
+  step(`committee and per-judge figures over ${index.size.toLocaleString("en-US")} trajectories`);
   const { report: cr, verdicts: computed } = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed } });
   const judgeIds = cr.judges.map((j) => j.id);
   const multi = judgeIds.length >= 2;
@@ -525,10 +531,12 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
   if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 
+  step("rates and label counts");
   const rateItems = rateItemsOf(verdicts, judgeIds, committeeVerdicts);
   const labelCounts = labelCountsOf(verdicts, judgeIds, committeeVerdicts);
 
   // Human labels: the file read once; agreement and the calibrated estimate (paperTableSection) both use it
+  if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
   const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
   const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, verdicts, index, { file: o.humanFile, bootstrap }) : null;
 
@@ -536,20 +544,24 @@ export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
   const hasReference = [...index.values()].some((t) => t.attacked && !t.run_error && typeof t.reference?.security === "boolean");
   let reference: ReferenceAgreement[] | null = null;
   if (hasReference) {
+    step("agreement with the benchmark's verdicts");
     reference = judgeIds.map((j) => referenceAgreement(j, verdicts, index));
     if (committeeVerdicts) reference.push(committeeReferenceAgreement(committeeVerdicts, index));
   }
 
   // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
   const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
+  step("ASR by condition, attack and surface");
   const conditions = conditionViews(index, verdicts, committeeVerdicts, condSource);
 
+  step("the paper table");
   const { paper_table, paper_table_reason } = paperTableSection(o, run, { fullIndex, allVerdicts, index, verdicts, humanLabels, warnings });
   const utility = utilityTable(index.values(), "condition");
 
   const candidates = disagreementItems(index, verdicts, judgeIds, committeeVerdicts, reference);
   const items = candidates.slice(0, maxItems);
-  await fillListed(o.runDir, items, judgeIds);
+  step(`reading the ${items.length} listed trajectories back`);
+  await fillListed(o.runDir, items, judgeIds, o.progress);
   await loadTrajectories(items, o.sourceRoot ?? process.cwd());
 
   return {

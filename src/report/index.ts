@@ -24,6 +24,7 @@ export * from "./charts.js";
  */
 export async function writeReport(o: ReportOptions & { out: string }): Promise<{ model: ReportModel; out: string; bytes: number }> {
   const model = await buildReportModel(o);
+  o.step?.("writing the page");
   const html = await renderReportHtml(model);
   const out = path.resolve(o.out);
   fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -43,7 +43,7 @@ function checkSize(n: number): void {
  * @returns the chosen items in their input order (so the output does not depend on the draw order).
  * @throws RangeError when k is not an integer in [0, items.length] or there are too many items.
  */
-export function drawWithoutReplacement<T>(rng: Rng, items: readonly T[], k: number): T[] {
+export function drawWithoutReplacement<T>(rng: Rng, items: ArrayLike<T>, k: number): T[] {
   const n = items.length;
   if (!Number.isInteger(k) || k < 0 || k > n) throw new RangeError(`cannot draw ${k} of ${n} items`);
   checkSize(n);

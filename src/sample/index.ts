@@ -14,7 +14,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { readIndexRows, readLeanIndex, readLeanVerdicts, type ReadProgress } from "../store/lean-read.js";
 import { checkCommitteeFile, COMMITTEE_FILE, readCommitteeFile } from "../committee/file.js";
 import { checkCommitteeColumns, readCommitteeColumns } from "../committee/file-columns.js";
-import { readColumnRun } from "../store/columns.js";
+import { readColumnIndex, readColumnRun } from "../store/columns.js";
 import { assignItemIds, buildExportFiles, EXPORT_FILES, PRIVATE_FILES, SHARED_FILES, writeExportFiles, type BlindItem } from "./export.js";
 import {
   AnnotationImportError,
@@ -25,8 +25,9 @@ import {
   type HumanLabelRow,
   type ImportSummary,
 } from "./import.js";
-import { buildPopulation, parseStrataFields, STRATUM_FIELDS, type CommitteeRow } from "./population.js";
-import { drawSample, SampleError, type SampleDesign } from "./sample.js";
+import { buildPopulation, parseStrataFields, STRATUM_FIELDS, type CommitteeRow, type StratumField } from "./population.js";
+import { drawSample, drawSampleColumns, SampleError, type SampledItem, type SampleDesign } from "./sample.js";
+import { readColumnPopulation } from "./population-columns.js";
 import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
 
@@ -38,6 +39,7 @@ export * from "./export.js";
 export * from "./import.js";
 export * from "../rubric/scale.js";
 export * from "./source.js";
+export * from "./population-columns.js";
 
 /** Name of the committee verdict file in a run folder (written by the committee stage). */
 export { COMMITTEE_FILE } from "../committee/file.js";
@@ -114,6 +116,8 @@ export interface CreateSampleOptions {
   where?: WhereFilter | null;
   /** Where the reading of the run's journals is (a progress display). */
   progress?: ReadProgress;
+  /** Called with each step after the read that can take seconds on a large run (a status line). */
+  step?: (what: string) => void;
 }
 
 /** What {@link createSample} did. */
@@ -140,6 +144,7 @@ export const SPREADSHEET_CELL_LIMIT = 32_767;
  *   sample (without `force`).
  */
 export async function createSample(o: CreateSampleOptions): Promise<CreateSampleResult> {
+  if (!o.where) return createSampleColumns(o);
   // compact rows (no source: the drawn ones are read back in full below); content hashes for deduplication
   // (without --where, only the strata fields: the population reads nothing else of a row)
   const fullIndex = await readLeanIndex(o.runDir, { content: true, only: o.where ? undefined : STRATUM_FIELDS, progress: o.progress });
@@ -165,9 +170,47 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   const { items, design } = drawSample(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
   if (restricted.statement) design.where = restricted.statement;
   warnings.push(...restricted.warnings, ...design.warnings);
+  return exportSample(o, items, design, warnings, index);
+}
+
+/**
+ * {@link createSample} without `--where`: the population read as columns (`readColumnPopulation`: ids in an id
+ * table, content hashes as 32 bytes, strata and committee strata as codes), drawn by `drawSampleColumns`; the
+ * same sample and files as the object path, in bounded memory on a million trajectories.
+ */
+async function createSampleColumns(o: CreateSampleOptions): Promise<CreateSampleResult> {
+  let fields: StratumField[];
+  try {
+    fields = parseStrataFields(o.strata ?? []);
+  } catch (e) {
+    // the object path says a run without trajectories first
+    if ((await readColumnIndex(o.runDir, { rowFields: [], progress: o.progress })).nRows === 0) {
+      throw new SampleError(`run folder ${o.runDir} has no trajectories (trajectories.jsonl); run ipi-judge label first`);
+    }
+    throw new SampleError((e as Error).message);
+  }
+  const { pop, stale, notes } = await readColumnPopulation(o.runDir, fields, o.progress, o.step);
+  // A stale committee file (another judge set, changed votes) would draw the disagreement pool from another
+  // committee: said on stderr, naming what changed.
+  const warnings = pop.committee_run
+    ? [...stale.map((s) => `committee.jsonl is stale (${s}): its strata A/D/U and the disagreement pool may not match the run now; run ipi-judge committee --run ${o.run} again`), ...notes]
+    : [];
+  o.step?.(`drawing from ${pop.n.toLocaleString("en-US")} trajectories`);
+  const { items, design } = drawSampleColumns(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
+  warnings.push(...design.warnings);
+  return exportSample(o, items, design, warnings);
+}
+
+/** Write the export of a drawn sample: its rows and trajectories read back by id, the blinded files. */
+async function exportSample(o: CreateSampleOptions, items: SampledItem[], design: SampleDesign, warnings: string[], index?: ReadonlyMap<string, TrajectoryIndexRow>): Promise<CreateSampleResult> {
   const blind = assignItemIds(items, o.seed);
-  const full = await readIndexRows(o.runDir, new Set(blind.map((b) => b.trajectory_id)));
-  const rows = blind.map((b) => full.get(b.trajectory_id) ?? index.get(b.trajectory_id)!);
+  const full = await readIndexRows(o.runDir, new Set(blind.map((b) => b.trajectory_id)), o.progress);
+  const rows = blind.map((b) => {
+    const r = full.get(b.trajectory_id) ?? index?.get(b.trajectory_id);
+    if (!r) throw new Error(`trajectory ${b.trajectory_id} is no longer in ${path.join(o.runDir, "trajectories.jsonl")} (the run changed while it was sampled)`);
+    return r;
+  });
+  o.step?.(`reading the ${rows.length} sampled trajectories from their sources`);
   const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot });
   const files = buildExportFiles({
     run: o.run,

@@ -11,7 +11,7 @@
 import type { WhereStatement } from "../store/where.js";
 import { designWeight, largestRemainderAllocation, twoPhaseInclusion } from "./design.js";
 import { compareCodeUnits, drawWithoutReplacement, seededRng } from "./draw.js";
-import { cellKey, type CommitteeStratum, type Population, type PopulationUnit } from "./population.js";
+import { cellKey, COMMITTEE_CODES, populationColumns, type ColumnPopulation, type CommitteeStratum, type Population } from "./population.js";
 
 /** What to draw. */
 export interface SampleRequest {
@@ -103,8 +103,8 @@ const FORMULAS =
   "(convolution of hypergeometric laws); equals n1/N + n2/N_D with one stratum (vectors/NOTES.md section 7.1); " +
   "weight = 1/pi (Horvitz-Thompson). Source: src/sample/design.ts.";
 
-/** A unit of the disagreement pool (committee stratum D: the committee was not unanimous). */
-const inDisagreement = (u: PopulationUnit): boolean => u.committee_stratum === "D";
+/** The committee code of the disagreement pool (stratum D: the committee was not unanimous). */
+const D = COMMITTEE_CODES.indexOf("D");
 
 /**
  * The phase sizes {@link drawSample} can take: the request checked against the run (non-negative integers; a
@@ -112,17 +112,13 @@ const inDisagreement = (u: PopulationUnit): boolean => u.committee_stratum === "
  * @throws RangeError for a size or seed that is not a non-negative integer; SampleError for a size the run cannot
  *   give without `allowShort`, or `disagreement` without committee verdicts.
  */
-function checkedSizes(
-  pop: Population,
-  req: SampleRequest,
-  units: readonly PopulationUnit[],
-): { n1: number; n2req: number; ND: number | null; short: string[]; allowShort: boolean } {
+function checkedSizes(pop: ColumnPopulation, req: SampleRequest): { n1: number; n2req: number; ND: number | null; short: string[]; allowShort: boolean } {
   for (const [k, v] of Object.entries({ random: req.random, disagreement: req.disagreement, seed: req.seed })) {
     if (!Number.isSafeInteger(v) || v < 0) throw new RangeError(`${k} must be a non-negative integer, got ${v}`);
   }
   const allowShort = !!req.allowShort;
   const short: string[] = [];
-  const N = units.length;
+  const N = pop.n;
   let n1 = req.random;
   if (n1 > N) {
     if (!allowShort) {
@@ -133,9 +129,11 @@ function checkedSizes(
     short.push(`phase 1: asked for ${n1}, the run holds ${N}: took all ${N}`);
     n1 = N;
   }
-  const ND = pop.committee ? units.filter(inDisagreement).length : null;
+  let nd = 0;
+  for (let i = 0; i < N; i++) if (pop.committee[i] === D) nd++;
+  const ND = pop.committee_run ? nd : null;
   let n2req = req.disagreement;
-  if (n2req > 0 && !pop.committee) {
+  if (n2req > 0 && !pop.committee_run) {
     throw new SampleError(
       `--disagreement ${n2req} needs committee verdicts (labels/<run>/committee.jsonl), and this run has none; run the committee first, or use --disagreement 0`,
     );
@@ -152,43 +150,49 @@ function checkedSizes(
   return { n1, n2req, ND, short, allowShort };
 }
 
+/** A cell's sampling stratum, committee stratum and inclusion probability. */
+type CellInfo = { sampling_stratum: string; committee_stratum: CommitteeStratum | null; pi: number };
+
 /**
  * The design cells (sampling stratum x committee stratum) of every unit with its size, and the drawn units as
- * {@link SampledItem}s in id order with their cell, phase, inclusion probability `piOf(u)` and weight 1/π.
+ * {@link SampledItem}s in id order with their cell, phase (`phase[i]`: 0 not drawn, 1 or 2), inclusion
+ * probability `piOf(stratum code, committee code)` and weight 1/π. A cell is one (stratum code, committee code)
+ * pair: its key is built once, not per unit.
  */
 function sampledItems(
-  units: readonly PopulationUnit[],
-  phase1: ReadonlySet<string>,
-  phase2: ReadonlySet<string>,
-  piOf: (u: PopulationUnit) => number,
-): {
-  items: SampledItem[];
-  cellSize: Map<string, number>;
-  cellN: Map<string, number>;
-  cellInfo: Map<string, { sampling_stratum: string; committee_stratum: CommitteeStratum | null; pi: number }>;
-} {
+  pop: ColumnPopulation,
+  phase: Uint8Array,
+  piOf: (stratum: number, committee: number) => number,
+): { items: SampledItem[]; cellSize: Map<string, number>; cellN: Map<string, number>; cellInfo: Map<string, CellInfo> } {
+  const nc = COMMITTEE_CODES.length;
+  const pairSize = new Float64Array(pop.strata.length * nc);
+  for (let i = 0; i < pop.n; i++) pairSize[pop.stratum[i] * nc + pop.committee[i]]++;
   const cellSize = new Map<string, number>();
   const cellN = new Map<string, number>();
-  const cellInfo = new Map<string, { sampling_stratum: string; committee_stratum: CommitteeStratum | null; pi: number }>();
-  for (const u of units) {
-    const c = cellKey(u.sampling_stratum, u.committee_stratum);
-    cellSize.set(c, (cellSize.get(c) ?? 0) + 1);
-    if (!cellInfo.has(c)) cellInfo.set(c, { sampling_stratum: u.sampling_stratum, committee_stratum: u.committee_stratum, pi: piOf(u) });
+  const cellInfo = new Map<string, CellInfo>();
+  const keyOf: string[] = [];
+  for (let p = 0; p < pairSize.length; p++) {
+    if (!pairSize[p]) continue;
+    const s = Math.floor(p / nc);
+    const cs = COMMITTEE_CODES[p % nc];
+    const c = (keyOf[p] = cellKey(pop.strata[s], cs));
+    cellSize.set(c, (cellSize.get(c) ?? 0) + pairSize[p]);
+    if (!cellInfo.has(c)) cellInfo.set(c, { sampling_stratum: pop.strata[s], committee_stratum: cs, pi: piOf(s, p % nc) });
   }
   const items: SampledItem[] = [];
-  for (const u of units) {
-    const phase = phase1.has(u.id) ? 1 : phase2.has(u.id) ? 2 : 0;
-    if (phase === 0) continue;
-    const c = cellKey(u.sampling_stratum, u.committee_stratum);
+  for (let i = 0; i < pop.n; i++) {
+    if (phase[i] === 0) continue;
+    const p = pop.stratum[i] * nc + pop.committee[i];
+    const c = keyOf[p];
     cellN.set(c, (cellN.get(c) ?? 0) + 1);
-    const pi = piOf(u);
+    const pi = piOf(pop.stratum[i], pop.committee[i]);
     items.push({
-      trajectory_id: u.id,
+      trajectory_id: pop.id(i),
       stratum: c,
-      sampling_stratum: u.sampling_stratum,
-      committee_stratum: u.committee_stratum,
+      sampling_stratum: pop.strata[pop.stratum[i]],
+      committee_stratum: COMMITTEE_CODES[pop.committee[i]],
       stratum_size: cellSize.get(c)!,
-      phase: phase as 1 | 2,
+      phase: phase[i] as 1 | 2,
       inclusion_probability: pi,
       weight: designWeight(pi),
     });
@@ -204,38 +208,53 @@ function sampledItems(
  *   trajectories are taken and `design.short` says so); RangeError on non-integer or negative sizes or seed.
  */
 export function drawSample(pop: Population, req: SampleRequest): { items: SampledItem[]; design: SampleDesign } {
-  const units = [...pop.units].sort((a, b) => compareCodeUnits(a.id, b.id));
-  const N = units.length;
-  const { n1, n2req, ND, short, allowShort } = checkedSizes(pop, req, units);
-  const inD = inDisagreement;
+  return drawSampleColumns(populationColumns(pop), req);
+}
 
-  // Strata, sorted by key.
-  const strata = new Map<string, PopulationUnit[]>();
-  for (const u of units) {
-    const g = strata.get(u.sampling_stratum);
-    if (g) g.push(u);
-    else strata.set(u.sampling_stratum, [u]);
+/**
+ * {@link drawSample} on a population held as columns (units in id order): the same draw, item for item, with
+ * no object per unit.
+ */
+export function drawSampleColumns(pop: ColumnPopulation, req: SampleRequest): { items: SampledItem[]; design: SampleDesign } {
+  const N = pop.n;
+  const { n1, n2req, ND, short, allowShort } = checkedSizes(pop, req);
+
+  // Strata, sorted by key; each stratum's units in id order (ranks ascending).
+  const ns = pop.strata.length;
+  const size = new Float64Array(ns);
+  const sizeD = new Float64Array(ns);
+  for (let i = 0; i < N; i++) {
+    size[pop.stratum[i]]++;
+    if (pop.committee[i] === D) sizeD[pop.stratum[i]]++;
   }
-  const keys = [...strata.keys()].sort(compareCodeUnits);
-  for (const k of keys) strata.get(k)!.sort((a, b) => compareCodeUnits(a.id, b.id));
+  const members = Array.from({ length: ns }, (_, s) => new Uint32Array(size[s]));
+  const fill = new Float64Array(ns);
+  for (let i = 0; i < N; i++) members[pop.stratum[i]][fill[pop.stratum[i]]++] = i;
+  const codes = Array.from({ length: ns }, (_, s) => s).filter((s) => size[s] > 0);
+  codes.sort((a, b) => compareCodeUnits(pop.strata[a], pop.strata[b]));
   const alloc = largestRemainderAllocation(
-    keys.map((k) => ({ key: k, N: strata.get(k)!.length })),
+    codes.map((s) => ({ key: pop.strata[s], N: size[s] })),
     n1,
   );
-  const designStrata = keys.map((k) => {
-    const us = strata.get(k)!;
-    return { key: k, N: us.length, N_D: us.filter(inD).length, n1: alloc.get(k)! };
-  });
+  const designStrata = codes.map((s) => ({ key: pop.strata[s], N: size[s], N_D: sizeD[s], n1: alloc.get(pop.strata[s])! }));
   const incl = new Map(twoPhaseInclusion(designStrata, n2req).map((s) => [s.key, s]));
 
   // Phase 1.
+  const phase = new Uint8Array(N);
   const rng1 = seededRng(req.seed, "phase1");
-  const phase1 = new Set<string>();
-  for (const k of keys) {
-    for (const u of drawWithoutReplacement(rng1, strata.get(k)!, alloc.get(k)!)) phase1.add(u.id);
+  let phase1n = 0;
+  for (const s of codes) {
+    for (const i of drawWithoutReplacement(rng1, members[s], alloc.get(pop.strata[s])!)) {
+      phase[i] = 1;
+      phase1n++;
+    }
   }
+  members.length = 0;
   // Phase 2.
-  const pool = units.filter((u) => inD(u) && !phase1.has(u.id)); // sorted by id
+  let poolN = 0;
+  for (let i = 0; i < N; i++) if (pop.committee[i] === D && phase[i] === 0) poolN++;
+  const pool = new Uint32Array(poolN); // in id order
+  for (let i = 0, j = 0; i < N; i++) if (pop.committee[i] === D && phase[i] === 0) pool[j++] = i;
   let n2 = n2req;
   if (n2 > pool.length) {
     if (!allowShort) {
@@ -247,14 +266,18 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
     short.push(`phase 2: asked for ${n2}, ${pool.length} left in the pool after phase 1: took all ${pool.length}`);
     n2 = pool.length;
   }
-  const phase2 = new Set(drawWithoutReplacement(seededRng(req.seed, "phase2"), pool, n2).map((u) => u.id));
+  let phase2n = 0;
+  for (const i of drawWithoutReplacement(seededRng(req.seed, "phase2"), pool, n2)) {
+    phase[i] = 2;
+    phase2n++;
+  }
 
   // Cells.
-  const piOf = (u: PopulationUnit): number => {
-    const s = incl.get(u.sampling_stratum)!;
-    return inD(u) ? (s.pi_disagreement as number) : s.pi_other;
+  const piOf = (stratum: number, committee: number): number => {
+    const s = incl.get(pop.strata[stratum])!;
+    return committee === D ? (s.pi_disagreement as number) : s.pi_other;
   };
-  const { items, cellSize, cellN, cellInfo } = sampledItems(units, phase1, phase2, piOf);
+  const { items, cellSize, cellN, cellInfo } = sampledItems(pop, phase, piOf);
   // A cell whose trajectories cannot be drawn (π = 0) is outside every weighted estimate: said by name.
   const uncovered = [...cellSize.keys()]
     .sort(compareCodeUnits)
@@ -271,20 +294,20 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
     population: {
       N,
       N_D: ND,
-      committee: pop.committee,
+      committee: pop.committee_run,
       committee_missing: pop.committee_missing,
       committee_no_quorum: pop.committee_no_quorum,
       committee_unmatched: pop.committee_unmatched,
       duplicates_dropped: pop.dropped,
-      content_twins: pop.content_twins.length,
+      content_twins: pop.content_twins,
     },
     phase1: {
-      n: phase1.size,
+      n: phase1n,
       method: "largest-remainder proportional allocation; SRS without replacement within each sampling stratum",
       allocation: designStrata.map((s) => ({
         sampling_stratum: s.key,
         N: s.N,
-        N_D: pop.committee ? s.N_D : null,
+        N_D: pop.committee_run ? s.N_D : null,
         n: s.n1,
         pi: incl.get(s.key)!.pi_other,
         pi_disagreement: incl.get(s.key)!.pi_disagreement,
@@ -292,7 +315,7 @@ export function drawSample(pop: Population, req: SampleRequest): { items: Sample
     },
     phase2: {
       n_requested: req.disagreement,
-      n: phase2.size,
+      n: phase2n,
       pool: ND,
       pool_after_phase1: ND === null ? null : pool.length,
       method: "SRS without replacement from the disagreement pool minus phase 1's draws",

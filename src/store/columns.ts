@@ -48,6 +48,11 @@ export interface ColumnRunOptions {
   /** slim verdict fields dropped (default `usage`, `cost_usd`: unique per verdict for an LLM judge) */
   verdictOmit?: readonly string[];
   progress?: ReadProgress;
+  /**
+   * Called with each index row that parses (whole, before its projection) and its slot, in file order: a later
+   * row of the same id comes again with the same slot (the latest wins, as in the columns).
+   */
+  onRow?: (slot: number, row: TrajectoryIndexRow) => void;
 }
 
 /** Distinct values by JSON text, numbered in order of first appearance. */
@@ -92,7 +97,13 @@ class U32 {
 const DEAD = 0xffffffff;
 
 /** Read the index rows into `ids` and row codes (the latest row of each id, in order of first appearance). */
-async function readRows(runDir: string, ids: IdTable, fields: readonly string[], progress?: ReadProgress): Promise<{ rowCode: Uint32Array; rows: Array<Partial<TrajectoryIndexRow>> }> {
+async function readRows(
+  runDir: string,
+  ids: IdTable,
+  fields: readonly string[],
+  progress?: ReadProgress,
+  onRow?: ColumnRunOptions["onRow"],
+): Promise<{ rowCode: Uint32Array; rows: Array<Partial<TrajectoryIndexRow>> }> {
   const codes = new Codes<Partial<TrajectoryIndexRow>>();
   const rowCode = new U32();
   for await (const line of lines(path.join(runDir, "trajectories.jsonl"), progress, NOT_INDEX_ROW)) {
@@ -104,7 +115,9 @@ async function readRows(runDir: string, ids: IdTable, fields: readonly string[],
     const r = t as unknown as Record<string, unknown>;
     const p: Record<string, unknown> = {};
     for (const k in r) if (fields.includes(k)) p[k] = r[k];
-    rowCode.set(ids.add(t.id), codes.code(p as Partial<TrajectoryIndexRow>));
+    const slot = ids.add(t.id);
+    rowCode.set(slot, codes.code(p as Partial<TrajectoryIndexRow>));
+    onRow?.(slot, t);
   }
   return { rowCode: rowCode.a.slice(0, rowCode.n), rows: codes.values };
 }
@@ -117,7 +130,7 @@ async function readRows(runDir: string, ids: IdTable, fields: readonly string[],
  */
 export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promise<ColumnRun> {
   const ids = new IdTable();
-  const { rowCode, rows } = await readRows(runDir, ids, o.rowFields, o.progress);
+  const { rowCode, rows } = await readRows(runDir, ids, o.rowFields, o.progress, o.onRow);
   const nRows = ids.size;
   const omit = o.verdictOmit ?? ["usage", "cost_usd"];
   const codes = new Codes<Verdict>();
@@ -163,6 +176,16 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   const run: ColumnRun = { ids, nRows, rowCode, rows, nVerdicts: n, vSlot: vSlot.a.slice(0, n), vCode: vCode.a.slice(0, n), verdicts: codes.values };
   noteVerdictsWithoutRow(runDir, orphans(run), () => false);
   return run;
+}
+
+/**
+ * Only the index of a run as columns (no verdict read): the `ids`, `nRows`, `rowCode` and `rows` of
+ * {@link readColumnRun}, for a command that reads no verdict (sample without a committee file).
+ */
+export async function readColumnIndex(runDir: string, o: Omit<ColumnRunOptions, "verdictOmit">): Promise<Pick<ColumnRun, "ids" | "nRows" | "rowCode" | "rows">> {
+  const ids = new IdTable();
+  const { rowCode, rows } = await readRows(runDir, ids, o.rowFields, o.progress, o.onRow);
+  return { ids, nRows: ids.size, rowCode, rows };
 }
 
 /** The verdicts whose trajectory has no index row, in order, as `{ trajectory_id }` (for the journal note). */

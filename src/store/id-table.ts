@@ -102,6 +102,36 @@ export class IdTable {
     return this.bytes.toString("utf8", this.starts[slot], this.starts[slot + 1]);
   }
 
+  /**
+   * Compare the ids of two slots by UTF-16 code units, as `a < b` compares the strings (`compareCodeUnits` of
+   * src/sample/draw.ts), without building them: UTF-8 bytes sort by code point, which is the code-unit order
+   * except that a character above U+FFFF (lead byte F0-F4; surrogates D800-DBFF in UTF-16) sorts after
+   * U+E000-U+FFFF (lead byte EE or EF) in UTF-8 and before it in UTF-16: that one case is turned round.
+   * @returns negative, 0 or positive.
+   */
+  compare(a: number, b: number): number {
+    if (this.oddBySlot.size && (this.oddBySlot.has(a) || this.oddBySlot.has(b))) {
+      const x = this.id(a);
+      const y = this.id(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    }
+    const B = this.bytes;
+    let i = this.starts[a];
+    let j = this.starts[b];
+    const ea = this.starts[a + 1];
+    const eb = this.starts[b + 1];
+    for (; i < ea && j < eb; i++, j++) {
+      const x = B[i];
+      const y = B[j];
+      if (x === y) continue;
+      // the first byte that differs starts a character in both ids, or is inside characters of one lead byte
+      if (x >= 0xf0 && (y === 0xee || y === 0xef)) return -1;
+      if (y >= 0xf0 && (x === 0xee || x === 0xef)) return 1;
+      return x < y ? -1 : 1;
+    }
+    return ea - i - (eb - j);
+  }
+
   /** Bytes held (buffer, offsets, hashes, table): the table's own memory, for the figures. */
   get byteSize(): number {
     return this.bytes.length + this.starts.byteLength + this.hashes.byteLength + this.table.byteLength;
