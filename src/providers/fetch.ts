@@ -1,9 +1,12 @@
 /**
- * The `fetch` of the `openai` v6 client (its `fetch` option) for every judge: the platform `fetch` (undici), which
- * connects, keeps connections alive and decodes `content-encoding` (gzip, x-gzip, deflate zlib or raw, br, several
- * codings), with a small reader on top for chat completions that bounds the decoded body and keeps the fault
- * shapes the fault policy (`./faults.ts`, `./send.ts`) reads. Every other request (the Batch API's files and
- * batches) goes to `fetch` with its body as is, under the same redirect rule (below).
+ * The `fetch` of the `openai` v6 client (its `fetch` option) for every judge. Chat completions go over undici's
+ * `request()` (`./chat-transport.ts`: the HTTP client under the platform `fetch`, without the Fetch layer, at less
+ * CPU per request), which connects, keeps connections alive and decodes `content-encoding` (gzip, x-gzip, deflate
+ * zlib or raw, br, several codings) as `fetch` does, with a small reader on top that bounds the decoded body and
+ * keeps the fault shapes the fault policy (`./faults.ts`, `./send.ts`) reads; given a `fetch` of its own
+ * ({@link limitedFetch}'s `fetchImpl`), the same reader runs over that `fetch` ({@link fetchOne}). Every other request
+ * (the Batch API's files and batches) goes to the platform `fetch` with its body as is, under the same redirect rule
+ * (below). Either way the answers and failures are `fetch`'s (below).
  *
  * Why a bound: without it a 200 reply of 84 MB is read whole (and kept in every raw reply of the verdict), and a
  * 2 MB gzip body that expands to 2 GB is decompressed whole (2.1 GB RSS). The reader counts decoded bytes as the
@@ -330,14 +333,15 @@ async function requestOne(url: URL, init: RequestInit, limit: number): Promise<R
 }
 
 /**
- * The client's `fetch`: chat completions through `base` with their bodies limited to `limit` decoded bytes and
+ * The client's `fetch`: chat completions (over `./chat-transport.ts`, or `fetchImpl`) with their bodies limited to `limit` decoded bytes and
  * their redirects followed by {@link followRedirects}; other requests (files, batches) followed the same way with
  * their bodies unlimited, or, when they cannot be repeated (a stream body, credentials in the URL), rejected with a
  * {@link RedirectRefusedError} on a redirect. Reading the body of a
  * chat completion past the limit rejects with a {@link ResponseTooLargeError} (the fetch itself resolves: the
  * client would take a rejection for a connection failure). Status and headers are as received.
  * @param limit bytes (default {@link MAX_RESPONSE_BYTES}); must be > 0.
- * @param base the platform fetch (default `globalThis.fetch`).
+ * @param fetchImpl a `fetch` for every request, chat completions included (default: chat completions over
+ *   `./chat-transport.ts`, the rest over `globalThis.fetch`).
  * @param onCrossOrigin called with the two origins (`scheme://host:port`, never a path or query, which may hold a
  *   key) each time a redirect is followed to another origin.
  */
