@@ -5,12 +5,17 @@
  * `bench/server.ts`; the bodies file is the one the realistic mode writes (one JSON request per line). Each body is
  * sent as JSON text (as ipi-judge sends it), `maxRetries: 0`; the input is read 1 MiB at a time as the bare loop
  * reads it. Exits 1 on any response that is not a chat completion. Time it with `/usr/bin/time` beside the bare loop.
+ * A fourth argument picks the client's `fetch`: `platform` (default, the platform `fetch`), `ipi` (ipi-judge's own,
+ * `limitedFetch()` of `dist/providers/fetch.js`: chat completions over undici's `request()`, after `npm run build`)
+ * or `ipi-fetch` (`limitedFetch` over the platform `fetch`, as before round three).
  */
 import fs from "node:fs";
 import OpenAI from "openai";
 
-const [file, base, conc] = process.argv.slice(2);
-const client = new OpenAI({ apiKey: "not-needed", baseURL: base, maxRetries: 0, timeout: 60_000 });
+const [file, base, conc, transport = "platform"] = process.argv.slice(2);
+const { limitedFetch } = transport === "platform" ? {} : await import("../dist/providers/fetch.js");
+const clientFetch = transport === "ipi" ? limitedFetch() : transport === "ipi-fetch" ? limitedFetch(undefined, globalThis.fetch) : undefined;
+const client = new OpenAI({ apiKey: "not-needed", baseURL: base, maxRetries: 0, timeout: 60_000, ...(clientFetch ? { fetch: clientFetch } : {}) });
 const fd = fs.openSync(file, "r");
 const CHUNK = 1 << 20;
 let buf = Buffer.alloc(0);

@@ -1,9 +1,12 @@
 /**
- * The `fetch` of the `openai` v6 client (its `fetch` option) for every judge: the platform `fetch` (undici), which
- * connects, keeps connections alive and decodes `content-encoding` (gzip, x-gzip, deflate zlib or raw, br, several
- * codings), with a small reader on top for chat completions that bounds the decoded body and keeps the fault
- * shapes the fault policy (`./faults.ts`, `./send.ts`) reads. Every other request (the Batch API's files and
- * batches) goes to `fetch` with its body as is, under the same redirect rule (below).
+ * The `fetch` of the `openai` v6 client (its `fetch` option) for every judge. Chat completions go over undici's
+ * `request()` (`./chat-transport.ts`: the HTTP client under the platform `fetch`, without the Fetch layer, at less
+ * CPU per request), which connects, keeps connections alive and decodes `content-encoding` (gzip, x-gzip, deflate
+ * zlib or raw, br, several codings) as `fetch` does, with a small reader on top that bounds the decoded body and
+ * keeps the fault shapes the fault policy (`./faults.ts`, `./send.ts`) reads; given a `fetch` of its own
+ * ({@link limitedFetch}'s `fetchImpl`), the same reader runs over that `fetch` ({@link fetchOne}). Every other request
+ * (the Batch API's files and batches) goes to the platform `fetch` with its body as is, under the same redirect rule
+ * (below). Either way the answers and failures are `fetch`'s (below).
  *
  * Why a bound: without it a 200 reply of 84 MB is read whole (and kept in every raw reply of the verdict), and a
  * 2 MB gzip body that expands to 2 GB is decompressed whole (2.1 GB RSS). The reader counts decoded bytes as the
@@ -39,6 +42,7 @@
  * on undecoded as a whole, so `gzip, identity` reaches the client as gzip bytes: not JSON, an `invalid_response`.
  */
 
+import { BytesResponse, decodersFor, dropBody, fetchShaped, readWhole, sendRaw } from "./chat-transport.js";
 import { errorEnvelope } from "./error-body.js";
 
 /** Default limit of one chat completion response body: 4 MiB of decoded bytes. */
@@ -256,22 +260,99 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
 }
 
 /**
- * The client's `fetch`: chat completions through `base` with their bodies limited to `limit` decoded bytes and
+ * One chat completion over undici's `request()` (`./chat-transport.ts`, the default: no `base` given to
+ * {@link limitedFetch}), its body read and decoded whole within `limit` decoded bytes before the promise resolves:
+ * the same answers and failures as {@link fetchOne} over the platform `fetch` (the module docstring says what is
+ * reshaped), at less CPU per request.
+ */
+async function requestOne(url: URL, init: RequestInit, limit: number): Promise<Response> {
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) throw abortError(signal);
+  let res;
+  try {
+    try {
+      res = await sendRaw(url, init);
+    } catch (e) {
+      if (signal?.aborted || !staleSocket(e)) throw e;
+      // the server closed this idle keep-alive connection as the request went out: once more, at once
+      res = await sendRaw(url, init);
+    }
+  } catch (e) {
+    if (signal?.aborted) throw abortError(signal);
+    const code = causeCode(e);
+    // not valid HTTP (a bad status line, a header too large or malformed): an answer, not a connection fault
+    if (notHttp(code))
+      return failingBody(new ResponseDecodeError(`the response is not valid HTTP: ${code} (${(e as Error).cause instanceof Error ? ((e as Error).cause as Error).message : (e as Error).message})`), 200, new Headers());
+    throw e;
+  }
+  const { status, statusText, headers } = res;
+  if (NULL_BODY.has(status)) {
+    // a 205 may still be followed by body bytes undici waits for: this connection is not reused
+    dropBody(res.body);
+    return new BytesResponse(null, status, statusText, headers, url.href) as unknown as Response;
+  }
+  const encoding = headers.get("content-encoding");
+  let decoders;
+  try {
+    decoders = decodersFor(status, (init.method ?? "GET").toUpperCase(), encoding);
+  } catch (e) {
+    dropBody(res.body); // more than 5 codings: fetch rejects the request
+    throw e;
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = await readWhole(res.body, decoders, limit, () => new ResponseTooLargeError(limit));
+  } catch (e) {
+    if (e instanceof ResponseTooLargeError) return failingBody(e, status, headers);
+    if (signal?.aborted) throw abortError(signal);
+    const code = causeCode(e);
+    if (/^Z_|BROTLI|ZLIB/.test(code)) {
+      const enc = encoding ?? "";
+      return failingBody(new ResponseDecodeError(`the response body is not valid ${enc} (content-encoding "${enc}"): ${code}`), status, headers);
+    }
+    if (notHttp(code)) {
+      dropBody(res.body);
+      return failingBody(new ResponseDecodeError(`the response body is not valid HTTP: ${code}`), status, headers);
+    }
+    throw fetchShaped("terminated", e);
+  }
+  // the common case (a plain 2xx body)
+  if (status < 400 && encoding === null) return new BytesResponse(bytes, status, statusText, headers, url.href) as unknown as Response;
+  if (encoding !== null) {
+    // decoded bodies lose the encoding and length headers
+    headers.delete("content-encoding");
+    headers.delete("content-length");
+  }
+  // an error body without OpenAI's `error` envelope is put in one (as in fetchOne)
+  if (status >= 400) {
+    const enveloped = envelopeErrorBytes(bytes);
+    if (enveloped !== bytes) headers.delete("content-length");
+    bytes = enveloped;
+  }
+  return new BytesResponse(bytes, status, statusText, headers, url.href) as unknown as Response;
+}
+
+/**
+ * The client's `fetch`: chat completions (over `./chat-transport.ts`, or `fetchImpl`) with their bodies limited to `limit` decoded bytes and
  * their redirects followed by {@link followRedirects}; other requests (files, batches) followed the same way with
  * their bodies unlimited, or, when they cannot be repeated (a stream body, credentials in the URL), rejected with a
  * {@link RedirectRefusedError} on a redirect. Reading the body of a
  * chat completion past the limit rejects with a {@link ResponseTooLargeError} (the fetch itself resolves: the
  * client would take a rejection for a connection failure). Status and headers are as received.
  * @param limit bytes (default {@link MAX_RESPONSE_BYTES}); must be > 0.
- * @param base the platform fetch (default `globalThis.fetch`).
+ * @param fetchImpl a `fetch` for every request, chat completions included (default: chat completions over
+ *   `./chat-transport.ts`, the rest over `globalThis.fetch`).
  * @param onCrossOrigin called with the two origins (`scheme://host:port`, never a path or query, which may hold a
  *   key) each time a redirect is followed to another origin.
  */
 export function limitedFetch(
   limit: number = MAX_RESPONSE_BYTES,
-  base: typeof fetch = globalThis.fetch,
+  fetchImpl?: typeof fetch,
   onCrossOrigin?: (from: string, to: string) => void,
 ): typeof fetch {
+  // chat completions over undici's request() unless a fetch is given (tests, a library user's own)
+  const ownTransport = fetchImpl === undefined;
+  const base = fetchImpl ?? globalThis.fetch;
   return (async (input: string | URL | Request, init?: RequestInit) => {
     let url: URL | null = null;
     try {
@@ -288,7 +369,8 @@ export function limitedFetch(
       (body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array);
     // a request this path would not repeat on a redirect exactly (a stream body, credentials in the URL): never followed
     if (!plain) return refuseRedirects(base, input, init, url);
-    if (isChatCompletion(url!, init)) return followRedirects(url!, init!, (u, i) => fetchOne(base, u, i, limit), onCrossOrigin);
+    if (isChatCompletion(url!, init))
+      return followRedirects(url!, init!, ownTransport ? (u, i) => requestOne(u, i, limit) : (u, i) => fetchOne(base, u, i, limit), onCrossOrigin);
     // the Batch API's files and batches calls: the same redirect rule (red team: a poll and a download followed a
     // redirect to another origin with a `headers_env` credential), bodies not limited (result files are large)
     return followRedirects(url!, init ?? {}, (u, i) => base(u, { ...i, redirect: "manual" }), onCrossOrigin);

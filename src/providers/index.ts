@@ -27,7 +27,8 @@
  * - behind it, per judge (`createChatSender`, `./sender.ts`, returning a `JudgeEndpoint`: the sender, and apart
  *   from it the client the Batch API path reuses, the limiter, the redirect record): the `openai` v6 client (credentials from the
  *   environment: `clientSettings`, in `src/config/judges.ts` beside the config checks that share its rules)
- *   over the platform `fetch` with a reader that bounds the decoded body (`./fetch.ts`); the fault policy as data
+ *   whose `fetch` sends chat completions over undici's `request()` (`./chat-transport.ts`, with `fetch`'s answers and
+ *   failure shapes) with a reader that bounds the decoded body (`./fetch.ts`); the fault policy as data
  *   (`./faults.ts`: status and error tables -> retry with backoff, wait the retry-after, resend adapted, error kind,
  *   fatal kind) carried out by the send loop (`./send.ts`); rpm/tpm pacing and AIMD concurrency (`./pacing.ts`).
  *   The SDK gives the mechanism where it can (its `APIError` classes, status, error body, headers, request id); its

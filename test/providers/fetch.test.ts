@@ -78,6 +78,31 @@ describe("limitedFetch: chat completions over the platform fetch", () => {
     expect(got.body.messages[0].content).toBe("héllo");
   });
 
+  it("sends the headers the platform fetch sends (undici's request() under the client, or the fetch given)", async () => {
+    const seen: Record<string, string>[] = [];
+    const srv = http.createServer((q, r) => {
+      const h: Record<string, string> = {};
+      for (let i = 0; i < q.rawHeaders.length; i += 2) h[q.rawHeaders[i].toLowerCase()] = q.rawHeaders[i + 1];
+      seen.push(h);
+      q.resume();
+      q.on("end", () => r.end("{}"));
+    });
+    await new Promise<void>((ok) => srv.listen(0, "127.0.0.1", ok));
+    try {
+      const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/v1/chat/completions`;
+      for (const headers of [new Headers({ "content-type": "application/json", accept: "application/json", "X-Stainless-Lang": "js" }), undefined])
+        for (const f of [limitedFetch(), limitedFetch(undefined, globalThis.fetch)]) expect(await (await f(url, { method: "POST", headers, body: "{}" })).text()).toBe("{}");
+      expect(seen).toHaveLength(4);
+      expect(seen[0]).toEqual(seen[1]);
+      expect(seen[2]).toEqual(seen[3]);
+      expect(seen[0]).toMatchObject({ "accept-encoding": "gzip, deflate", "accept-language": "*", "x-stainless-lang": "js", accept: "application/json" });
+      expect(seen[2]).toMatchObject({ "content-type": "text/plain;charset=UTF-8", accept: "*/*", "user-agent": "node" });
+    } finally {
+      srv.closeAllConnections();
+      await new Promise<void>((ok) => srv.close(() => ok()));
+    }
+  });
+
   it("a 204 answer has no body; an aborted signal rejects with an AbortError before anything is sent", async () => {
     fake = await startFakeOpenAI([{ status: 204, rawBody: "" }]);
     const f = limitedFetch();

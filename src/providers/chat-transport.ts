@@ -1,0 +1,281 @@
+/**
+ * The connection under the `openai` client for chat completions: undici's `Agent.request()` (the `undici` package,
+ * the same HTTP/1.1 client, connection pool and parser the platform `fetch` runs on, without the Fetch standard's
+ * machinery around it), wrapped into what the client needs from `fetch`: a `Response`-like object with status,
+ * headers and the body, read whole before the promise resolves.
+ *
+ * Why: CPU. Against a server at 300 ms with 64 in flight (README-bench.md, "CPU per request", round three), the
+ * `openai` client over the platform `fetch` cost 1.3-1.6x the CPU of a bare `fetch` loop sending the same bodies;
+ * over this transport it costs about what the bare loop does. The Fetch layer's per-request work (a `Request`, its
+ * `Headers` and body streams, a web `ReadableStream` for the response and the `Response` wrapping it) is what goes.
+ *
+ * What `fetch` did that is kept here, so that the client, the fault policy (`./faults.ts`) and the stored verdicts
+ * see the same answers (each a test in `test/providers/`):
+ * - the request headers `fetch` adds when absent (`accept`, `accept-language`, `sec-fetch-mode`, `user-agent`,
+ *   `accept-encoding`: `gzip, deflate`, and `br` first over https; a string body's `content-type`);
+ * - `content-encoding` decoded as undici's `fetch` decodes it (gzip, x-gzip, deflate as zlib or raw, br, several
+ *   codings last first, at most 5; a list holding any coding it does not know is passed on undecoded as a whole);
+ *   a null-body status (204, 205, 304) and a redirect answer are not decoded;
+ * - the failures in `fetch`'s shapes: a request that fails before the headers rejects with `TypeError("fetch
+ *   failed")` whose `cause` is undici's error (the system error of a refused connection, a certificate code, an
+ *   `HPE_*` parser error); a body that fails while read rejects with `TypeError("terminated")` with the cause; an
+ *   abort with the signal's `AbortError` (the caller, `./fetch.ts`, names it).
+ * Not kept: the Fetch standard's CORS and cache modes, cookies, `redirect: "follow"` (`./fetch.ts` follows
+ * redirects itself), streamed response bodies (a chat completion is read whole, within the limit, by the caller).
+ *
+ * One `Agent` per process, made at the first chat completion: undici's defaults, as the platform `fetch`'s global
+ * dispatcher (keep-alive, no connection limit per origin, idle sockets unreferenced so they never keep the process
+ * alive).
+ */
+
+import { pipeline, Transform, type Readable } from "node:stream";
+import zlib from "node:zlib";
+import Agent from "undici/lib/dispatcher/agent.js";
+import request from "undici/lib/api/api-request.js";
+
+let agent: Agent | undefined;
+
+/** Statuses whose body is never decoded (and must be null in a `Response`). */
+export const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
+const REDIRECT_STATUS = new Set([301, 302, 303, 307, 308]);
+
+/** A failed request in `fetch`'s shape: `TypeError(message)` whose `cause` is what failed. */
+export function fetchShaped(message: "fetch failed" | "terminated", cause: unknown): TypeError {
+  return Object.assign(new TypeError(message), { cause });
+}
+
+/** Drop a body not read to its end: its connection is closed, not reused (the error undici emits for it is expected). */
+export function dropBody(body: Readable): void {
+  body.on("error", () => undefined);
+  body.destroy();
+}
+
+/** One chat completion's answer before its body is read: status, headers and the (raw) body stream. */
+export interface RawAnswer {
+  status: number;
+  /** "" (undici's `request()` does not pass the reason phrase on; neither the client nor the fault policy reads it) */
+  statusText: string;
+  headers: Headers;
+  /** the body as undici delivers it (not decoded) */
+  body: Readable;
+}
+
+/** The request headers as flat `[name, value, ...]` pairs with the ones `fetch` adds when absent (module docstring). */
+function requestHeaders(url: URL, h: RequestInit["headers"], body: unknown): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (k: string, v: string) => {
+    out.push(k, v);
+    seen.add(k.toLowerCase());
+  };
+  if (h instanceof Headers) h.forEach((v, k) => add(k, v));
+  else if (Array.isArray(h)) for (const [k, v] of h) add(k, v);
+  else if (h) for (const k of Object.keys(h)) add(k, String((h as Record<string, string>)[k]));
+  if (!seen.has("content-type") && typeof body === "string") add("content-type", "text/plain;charset=UTF-8");
+  if (!seen.has("accept")) add("accept", "*/*");
+  if (!seen.has("accept-language")) add("accept-language", "*");
+  if (!seen.has("sec-fetch-mode")) add("sec-fetch-mode", "cors");
+  if (!seen.has("user-agent")) add("user-agent", "node");
+  if (!seen.has("accept-encoding")) add("accept-encoding", url.protocol === "https:" ? "br, gzip, deflate" : "gzip, deflate");
+  return out;
+}
+
+/** The response headers undici parsed (names lower-cased, repeated ones as arrays) as a `Headers`. */
+function responseHeaders(h: Record<string, string | string[] | undefined>): Headers {
+  const out = new Headers();
+  for (const k of Object.keys(h)) {
+    const v = h[k];
+    if (v === undefined) continue;
+    if (Array.isArray(v)) for (const x of v) out.append(k, x);
+    else out.append(k, v);
+  }
+  return out;
+}
+
+/**
+ * Send one request (`init.body` a string, a `Uint8Array` or none) and resolve at its headers.
+ * @throws `TypeError("fetch failed")` with undici's error as `cause` (module docstring); the signal's abort reason
+ *   when `init.signal` aborts first (the caller tells it by the signal).
+ */
+export async function sendRaw(url: URL, init: RequestInit): Promise<RawAnswer> {
+  const body = init.body as string | Uint8Array | null | undefined;
+  let r;
+  try {
+    r = await request.call((agent ??= new Agent()), {
+      origin: url.origin,
+      path: url.pathname + url.search,
+      method: (init.method ?? "GET").toUpperCase() as "POST",
+      headers: requestHeaders(url, init.headers, body),
+      body: body ?? null,
+      signal: init.signal ?? null,
+    });
+  } catch (e) {
+    throw fetchShaped("fetch failed", e);
+  }
+  let headers: Headers;
+  try {
+    headers = responseHeaders(r.headers);
+  } catch (e) {
+    dropBody(r.body);
+    throw fetchShaped("fetch failed", e);
+  }
+  return { status: r.statusCode, statusText: "", headers, body: r.body };
+}
+
+/** A `content-encoding`'s decoders, undici's `fetch` rule (module docstring); none when it is not decoded. */
+export function decodersFor(status: number, method: string, contentEncoding: string | null): Transform[] {
+  if (!contentEncoding || NULL_BODY_STATUS.has(status) || method === "HEAD" || method === "CONNECT") return [];
+  const codings = contentEncoding.toLowerCase().split(",");
+  if (codings.length > 5) throw fetchShaped("fetch failed", new Error(`too many content-encodings in response: ${codings.length}, maximum allowed is 5`));
+  const out: Transform[] = [];
+  for (let i = codings.length - 1; i >= 0; --i) {
+    const coding = codings[i].trim();
+    if (coding === "x-gzip" || coding === "gzip") out.push(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
+    else if (coding === "deflate") out.push(inflateEither());
+    else if (coding === "br")
+      out.push(zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }));
+    else return [];
+  }
+  return out;
+}
+
+/**
+ * A `deflate` decoder that takes either framing, as undici's `fetch` does: zlib (RFC 1950, first byte's low nibble
+ * 8) or raw deflate (RFC 1951), told by the first byte.
+ */
+function inflateEither(): Transform {
+  const opts = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  let inner: zlib.Inflate | zlib.InflateRaw | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      if (!inner) {
+        if (chunk.length === 0) return cb();
+        inner = (chunk[0] & 0x0f) === 0x08 ? zlib.createInflate(opts) : zlib.createInflateRaw(opts);
+        inner.on("data", (d: Buffer) => this.push(d));
+        inner.on("error", (e) => this.destroy(e));
+      }
+      inner.write(chunk, cb);
+    },
+    flush(cb) {
+      if (!inner) return cb();
+      inner.once("end", () => cb());
+      inner.end();
+    },
+  });
+}
+
+/**
+ * A body read whole: the raw stream through `decoders`, at most `limit` decoded bytes.
+ * @param tooLarge the error past the limit (the body is destroyed: its connection is not reused)
+ * @throws `tooLarge`; the decoder's or the stream's own error otherwise.
+ */
+export function readWhole(body: Readable, decoders: Transform[], limit: number, tooLarge: () => Error): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    let done = false;
+    const fail = (e: Error) => {
+      if (done) return;
+      done = true;
+      reject(e);
+    };
+    let out: Readable = body;
+    if (decoders.length > 0) {
+      out = pipeline([body, ...decoders] as unknown as [Readable, Transform], (e) => {
+        if (e) fail(e);
+      }) as unknown as Readable;
+    }
+    out.on("data", (c: Buffer) => {
+      if (done) return;
+      total += c.length;
+      if (total > limit) {
+        done = true;
+        dropBody(body);
+        for (const d of decoders) d.destroy();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(c);
+    });
+    out.on("error", fail);
+    body.on("error", fail);
+    out.on("end", () => {
+      if (done) return;
+      done = true;
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, total));
+    });
+  });
+}
+
+export { REDIRECT_STATUS };
+
+/**
+ * A response whose body was read whole: the part of `Response` the `openai` client and a caller use (status,
+ * headers, `text`/`json`/`arrayBuffer`/`bytes`/`blob`, `body` as a stream made when asked, `clone`). Cheaper than
+ * a `Response`, which wraps its bytes in a web stream at construction.
+ */
+export class BytesResponse {
+  readonly ok: boolean;
+  readonly redirected = false;
+  readonly type = "basic" as const;
+  #bytes: Uint8Array | null;
+  #used = false;
+  #stream: ReadableStream<Uint8Array> | null = null;
+  constructor(
+    bytes: Uint8Array | null,
+    readonly status: number,
+    readonly statusText: string,
+    readonly headers: Headers,
+    readonly url: string,
+  ) {
+    this.#bytes = bytes;
+    this.ok = status >= 200 && status <= 299;
+  }
+  get bodyUsed(): boolean {
+    return this.#used;
+  }
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#bytes === null) return null;
+    if (!this.#stream) {
+      const bytes = this.#bytes;
+      this.#stream = new ReadableStream<Uint8Array>({
+        start: (c) => {
+          this.#used = true;
+          if (bytes.byteLength > 0) c.enqueue(bytes);
+          c.close();
+        },
+      });
+    }
+    return this.#stream;
+  }
+  #take(): Uint8Array {
+    if (this.#used) throw new TypeError("Body is unusable: Body has already been read");
+    this.#used = true;
+    return this.#bytes ?? new Uint8Array(0);
+  }
+  async arrayBuffer(): Promise<ArrayBuffer> {
+    const b = this.#take();
+    return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+  }
+  async bytes(): Promise<Uint8Array> {
+    return new Uint8Array(await this.arrayBuffer());
+  }
+  async text(): Promise<string> {
+    return utf8.decode(this.#take());
+  }
+  async json(): Promise<unknown> {
+    return JSON.parse(await this.text());
+  }
+  async blob(): Promise<Blob> {
+    return new Blob([await this.arrayBuffer()], { type: this.headers.get("content-type") ?? "" });
+  }
+  async formData(): Promise<FormData> {
+    throw new TypeError("formData() is not supported on a chat completion response");
+  }
+  clone(): BytesResponse {
+    if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
+    return new BytesResponse(this.#bytes, this.status, this.statusText, new Headers(this.headers), this.url);
+  }
+}
+
+const utf8 = new TextDecoder();
