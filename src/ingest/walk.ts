@@ -9,7 +9,7 @@ import path from "node:path";
 import type { IngestError } from "../types.js";
 import { ingestError } from "./errors.js";
 import { IdSlots, IntColumn, Interner } from "../store/compact.js";
-import { Utf8Column } from "../store/utf8-column.js";
+import { FileNames, splitPath } from "../store/file-names.js";
 
 /** A file to read, with the input path (directory or the file itself) it was found under. */
 export interface InputFile {
@@ -114,7 +114,8 @@ const SAME = -1;
  * then ~200 bytes with a `Map` entry and two strings): a key (a trajectory id) is a slot of an {@link IdSlots}
  * (UTF-8 bytes, exact: `../store/id-slots.ts`), which several tables of one read share, so an id is held once; a
  * path is its folder, interned (files share few folders), plus the rest (the file name, and `:line` for a JSON
- * Lines row) as UTF-8 bytes. {@link get} gives back exactly the string {@link set} was given.
+ * Lines row) as UTF-8 bytes; a path `<root>/<id>.json` (an AgentDojo layout run) is its root, interned, and a one-byte
+ * mark (`../store/file-names.ts`). {@link get} gives back exactly the string {@link set} was given.
  *
  * A table may name another one over the same key slots as its `same` table: a key set here to exactly the path the
  * `same` table holds for it is then kept as a one-byte mark, its path read from there (the read's `seen` table gives
@@ -126,7 +127,9 @@ export class PathTable<K extends string = string> {
   private readonly folders: Interner;
   /** per key slot: its path's folder number, {@link SAME} (the `same` table's path), or {@link UNSET} */
   private readonly folderOf = new IntColumn(UNSET);
-  private readonly rest = new Utf8Column();
+  /** per key slot: the rest of its path after its folder (a one-byte mark for a path `<root>/<id>.json`: `../store/file-names.ts`) */
+  private readonly rest = new FileNames();
+  private readonly idOf = (slot: number): string => this.keys.id(slot);
   /** whether a table marks keys as "same as this one's" (their paths here are then set once) */
   private pointedTo = false;
 
@@ -159,9 +162,9 @@ export class PathTable<K extends string = string> {
       this.folderOf.set(slot, SAME);
       return;
     }
-    const cut = p.lastIndexOf(path.sep) + 1;
-    this.folderOf.set(slot, this.folders.code(p.slice(0, cut)));
-    this.rest.set(slot, p.slice(cut));
+    const [folder, rest] = splitPath(key, p, path.sep);
+    this.folderOf.set(slot, this.folders.code(folder));
+    this.rest.set(slot, rest);
   }
 
   get(key: K): string | undefined {
@@ -178,6 +181,6 @@ export class PathTable<K extends string = string> {
   private at(slot: number): string | undefined {
     const f = this.folderOf.get(slot);
     if (f === UNSET) return undefined;
-    return f === SAME ? this.same!.at(slot) : this.folders.value(f) + this.rest.get(slot);
+    return f === SAME ? this.same!.at(slot) : this.folders.value(f) + this.rest.get(slot, this.idOf);
   }
 }

@@ -197,7 +197,7 @@ export class FileStamps {
     let live = 0;
     for (const v of old) if (v > 0) live++;
     let n = old.length;
-    while (2 * (live + 1) > n / 2) n *= 2;
+    while (2 * (live + 1) > n) n *= 2; // load <= 1/2 (it was <= 1/4: 16.8 MB of table at a million stamps, now 8.4)
     this.table = new Int32Array(n);
     this.used = 0;
     for (const v of old) if (v > 0) this.insert(this.pathHash.get(v - 1) >>> 0, v - 1);

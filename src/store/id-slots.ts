@@ -5,14 +5,26 @@
  * picks where to look: a slot is taken as the id's only when its stored bytes equal the id's bytes, every one
  * compared, so two ids are never confused and no hash collision can ever skip work (a collision costs one more
  * comparison). A million ids of ~60 characters hold ~75 bytes each instead of ~140 in a `Map` with its strings.
+ *
+ * An ASCII id with a `/` is held as its folder (up to and including its last `/`) and the rest: the folder once, as a
+ * slot of a second table of the same kind (AgentDojo layout ids `<model>/<suite>/<user_task>/<attack>/<injection>`
+ * share their folder with the other injection tasks of the same user task, ~5-14 ids a folder), the rest per id
+ * (issue 26: ~110 -> ~55 bytes an id at a million ids of ~90 characters). Two ids are equal exactly when their
+ * folders (cut at the last `/` of each) and rests are, so the comparison stays byte for byte. Other ids are held whole.
  */
+import { IntColumn } from "./compact.js";
 import { grown, Utf8Column } from "./utf8-column.js";
 
 const LOAD = 0.7;
 
 /** Trajectory id -> slot (module docstring). */
 export class IdSlots {
+  /** per slot: its id, or the rest of its id after its folder when {@link dirOf} names one */
   private readonly ids = new Utf8Column();
+  /** per slot: the slot of its id's folder in {@link dirs}, or -1 (the id is held whole) */
+  private readonly dirOf = new IntColumn();
+  /** the folders of the ids held split, each once (held whole there); made on first use */
+  private dirs: IdSlots | null = null;
   /** per slot: the hash of its id */
   private hashes = new Uint32Array(1024);
   private n = 0;
@@ -22,6 +34,9 @@ export class IdSlots {
   private scratch = Buffer.alloc(256);
   /** the UTF-8 bytes of the last id {@link hashOf} saw with a non-ASCII character, else null */
   private utf8: Uint8Array | null = null;
+
+  /** @param split whether ASCII ids with a `/` are held as folder + rest (class docstring; a folder table holds them whole). */
+  constructor(private readonly split = true) {}
 
   /**
    * FNV-1a over the id's UTF-8 bytes, then a final mix (32 bits). An ASCII id is hashed from its char codes (equal
@@ -55,9 +70,19 @@ export class IdSlots {
     for (;;) {
       const s = t[i];
       if (s === -1) return i;
-      if (this.hashes[s] === h && this.ids.equals(s, id, this.utf8 === null, this.utf8 ?? undefined)) return i;
+      if (this.hashes[s] === h && this.same(s, id)) return i;
       if (++i === cap) i = 0;
     }
+  }
+
+  /** Whether slot `s` holds exactly `id` (whose bytes, when not ASCII, are in {@link utf8}: {@link hashOf} was called on it). */
+  private same(s: number, id: string): boolean {
+    const d = this.dirOf.get(s);
+    if (d === -1) return this.ids.equals(s, id, this.utf8 === null, this.utf8 ?? undefined);
+    // held split: only an ASCII id with its last "/" at the same place is equal
+    if (this.utf8 !== null) return false;
+    const cut = id.lastIndexOf("/") + 1;
+    return this.ids.equalsAsciiRange(s, id, cut, id.length) && this.dirs!.ids.equalsAsciiRange(d, id, 0, cut);
   }
 
   /** The slot of `id`, adding it when new. */
@@ -72,7 +97,11 @@ export class IdSlots {
     const s = this.n++;
     this.hashes = grown(this.hashes, s + 1, (n) => new Uint32Array(n));
     this.hashes[s] = h;
-    this.ids.set(s, id);
+    const cut = this.split && this.utf8 === null ? id.lastIndexOf("/") + 1 : 0;
+    if (cut > 0) {
+      this.dirOf.set(s, (this.dirs ??= new IdSlots(false)).slot(id.slice(0, cut)));
+      this.ids.set(s, id.slice(cut));
+    } else this.ids.set(s, id);
     this.table[i] = s;
     return s;
   }
@@ -85,7 +114,8 @@ export class IdSlots {
   /** The id of a slot (a new string each call; @throws RangeError for a slot never given). */
   id(slot: number): string {
     if (!(slot >= 0 && slot < this.n)) throw new RangeError(`no trajectory slot ${slot}`);
-    return this.ids.get(slot);
+    const d = this.dirOf.get(slot);
+    return d === -1 ? this.ids.get(slot) : this.dirs!.ids.get(d) + this.ids.get(slot);
   }
 
   /** Add `id` when new and give it back (the store keeps no string per id: the caller's copy is the one used). */

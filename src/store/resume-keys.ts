@@ -25,8 +25,11 @@ export interface StoredConfig {
 export class ResumeKeys {
   private readonly done = new PairTable(PairTable.TIGHT);
   private readonly doneRest = new Interner();
-  private readonly loose = new PairTable(); // default shape: storedConfigs reads it in table order
+  /** (slot, loose-key rest code) -> record number (records numbered in first-stored order) */
+  private readonly loose = new PairTable(PairTable.TIGHT);
   private readonly looseRest = new Interner();
+  /** per record: its loose-key rest code */
+  private readonly looseKey = new IntColumn();
   /** per loose-key rest code: its judge id and prompt hash */
   private readonly looseJudge: string[] = [];
   private readonly loosePrompt: string[] = [];
@@ -56,7 +59,10 @@ export class ResumeKeys {
       this.loosePrompt.push(v.prompt_sha256);
     }
     let r = this.loose.get(slot, lc);
-    if (r === -1) this.loose.set(slot, lc, (r = this.looseRecords++));
+    if (r === -1) {
+      this.loose.set(slot, lc, (r = this.looseRecords++));
+      this.looseKey.set(r, lc);
+    }
     this.looseStatus.set(r, st);
     this.looseSha.set(r, this.codes.code(typeof v.judge_config_sha256 === "string" ? v.judge_config_sha256 : ""));
     this.looseModel.set(r, this.codes.code(typeof v.judge_model === "string" ? v.judge_model : ""));
@@ -82,11 +88,15 @@ export class ResumeKeys {
 
   /**
    * The configurations a judge's current verdicts (the latest per trajectory and repeat) were made with, one
-   * entry per hash ("" = not recorded); with `promptSha256`, only verdicts made with that prompt.
+   * entry per hash ("" = not recorded); with `promptSha256`, only verdicts made with that prompt. Ordered by the first
+   * (trajectory, repeat) stored whose latest verdict has the hash.
    */
   storedConfigs(judgeId: string, promptSha256?: string): StoredConfig[] {
     const by = new Map<string, { verdicts: number; models: Set<string> }>();
-    for (const [, lc, r] of this.loose.entries()) {
+    // records in first-stored order (issue 26: the loose table was a load-1/2 hash table read in its own slot order,
+    // 25 MB at a million verdicts): a configuration comes where the first key whose latest verdict has it was stored
+    for (let r = 0; r < this.looseRecords; r++) {
+      const lc = this.looseKey.get(r);
       if (this.looseJudge[lc] !== judgeId || (promptSha256 !== undefined && this.loosePrompt[lc] !== promptSha256)) continue;
       const sha = this.codes.value(this.looseSha.get(r));
       let c = by.get(sha);

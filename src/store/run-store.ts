@@ -26,7 +26,7 @@ import {
 } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
 import { HashColumn, HashPool, IdSlots, IntColumn, Interner } from "./compact.js";
-import { Utf8Column } from "./utf8-column.js";
+import { FileNames, splitPath } from "./file-names.js";
 import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
 import { CurrentVerdicts, deepFreeze } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
@@ -100,7 +100,8 @@ export class RunStore {
   private readonly hashes = new HashColumn(this.hashPool);
   private trajectoryCount = 0;
   private readonly sourceDir = new IntColumn();
-  private readonly sourceFile = new Utf8Column();
+  /** per slot: the rest of the source after its interned folder (`sourceDir`); a one-byte mark for a source `<root>/<id>.json` (`./file-names.ts`) */
+  private readonly sourceFile = new FileNames();
   private readonly refs = new IntColumn();
   /** the resume fast path's file stamps (`./file-stamp.ts`) by slot, found by each slot's source path */
   private readonly stamps = new FileStamps((slot) => (this.hashes.has(slot) ? this.sourceAt(slot) : undefined));
@@ -278,9 +279,9 @@ export class RunStore {
     if (!this.hashes.has(slot)) this.trajectoryCount++;
     this.hashes.set(slot, t.content_sha256);
     const src = sourceKey(t.source);
-    const cut = src.lastIndexOf("/") + 1;
-    this.sourceDir.set(slot, this.codes.code(src.slice(0, cut)));
-    this.sourceFile.set(slot, src.slice(cut));
+    const [dir, rest] = splitPath(t.id, src, "/");
+    this.sourceDir.set(slot, this.codes.code(dir));
+    this.sourceFile.set(slot, rest);
     this.refs.set(slot, this.codes.code(referenceKey(t.reference)));
     this.stamps.set(slot, src, stampOf(t.file_stamp), t.source?.path, t.source?.format === "agentdojo" && isObj(t.metadata) && t.metadata.model_dir !== undefined);
   }
@@ -358,8 +359,10 @@ export class RunStore {
     return slot === -1 || !this.hashes.has(slot) ? undefined : this.sourceAt(slot);
   }
 
+  private readonly idOf = (slot: number): string => this.ids.id(slot);
+
   private sourceAt(slot: number): string {
-    return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile.get(slot);
+    return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile.get(slot, this.idOf);
   }
 
   /** Resume fast path (`./file-stamp.ts`): the trajectory of one-item `file` (resolved; `named` as read now) stored with this stamp. */

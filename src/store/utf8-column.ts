@@ -96,6 +96,20 @@ export class Utf8Column {
     return this.get(i) === s;
   }
 
+  /**
+   * Whether index `i` holds exactly `s.slice(from, to)`, for an `s` whose characters in that range are all < 0x80
+   * (their UTF-8 bytes are their char codes: compared without encoding or slicing).
+   */
+  equalsAsciiRange(i: number, s: string, from: number, to: number): boolean {
+    if (!this.has(i)) return false;
+    const a = this.starts[i];
+    const len = this.ends[i] - a;
+    if (len !== to - from) return false;
+    const b = this.bytes;
+    for (let k = 0; k < len; k++) if (b[a + k] !== s.charCodeAt(from + k)) return false;
+    return true;
+  }
+
   /** Bytes held (buffer capacity plus the two offset columns), for measurements. */
   get byteSize(): number {
     return this.bytes.length + this.starts.byteLength + this.ends.byteLength;
