@@ -19,7 +19,8 @@
  *    into the next round's batch.
  *
  * Crash safety: the run folder holds each chunk's request file and its state file (one line per conversation:
- * the trajectory and the conversation so far), and `store.snapshot.extra.batches` lists every chunk with its
+ * the trajectory and the conversation so far, its system and first user message as hashes: `compact`/`expand`),
+ * and `store.snapshot.extra.batches` lists every chunk with its
  * file id, batch id and status, written (awaited) before and after each API call that costs money. A process
  * killed at any point resumes: a chunk whose batch id is stored is polled, not sent again; a chunk whose batch
  * creation was attempted but whose id was not stored is found again by its metadata key (`batches.list`); a
