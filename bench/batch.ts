@@ -41,6 +41,8 @@ function arg(name: string, def: string): string {
 
 interface Phase {
   name: string;
+  /** Bytes of the run's batches folder when the invocation ended (chunk files, results, system texts). */
+  diskBytes?: number;
   seconds: number;
   peakMB: number;
   /** CPU seconds (user + system) of the CLI process, from /proc every 100 ms (the last sample before it ended). */
@@ -62,6 +64,18 @@ function inputsFor(linksDir: string, copies: number): string[] {
     }
   }
   return out;
+}
+
+/** Bytes of the files under `dir` (0 when missing). */
+function treeBytes(dir: string): number {
+  let n = 0;
+  if (!fs.existsSync(dir)) return 0;
+  for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, d.name);
+    if (d.isDirectory()) n += treeBytes(p);
+    else if (d.isFile()) n += fs.statSync(p).size;
+  }
+  return n;
 }
 
 /** VmHWM (peak RSS) of a live process in MB, or 0 when it is gone. */
@@ -94,7 +108,7 @@ const CLK_TCK = 100;
  * One CLI invocation: wall and peak RSS; `until` gets each server event and returns a signal to send the CLI.
  * stderr goes to `log`.
  */
-async function invoke(name: string, args: string[], log: string, server: ChildProcess, until?: (e: Record<string, unknown>) => NodeJS.Signals | undefined): Promise<Phase> {
+async function invoke(name: string, args: string[], log: string, server: ChildProcess, until?: (e: Record<string, unknown>) => NodeJS.Signals | undefined, diskDir?: string): Promise<Phase> {
   const t0 = performance.now();
   const out = fs.openSync(log, "a");
   fs.writeSync(out, `\n=== ${name}: ${new Date().toISOString()}\n`);
@@ -119,8 +133,9 @@ async function invoke(name: string, args: string[], log: string, server: ChildPr
   clearInterval(timer);
   server.off("message", onEvent);
   fs.closeSync(out);
-  const p = { name, seconds: (performance.now() - t0) / 1000, peakMB: peak, cpu, code };
-  console.log(`  ${name.padEnd(12)} ${p.seconds.toFixed(1).padStart(8)} s  CPU ${p.cpu.toFixed(1).padStart(7)} s  peak RSS ${p.peakMB.toFixed(0).padStart(5)} MB  exit ${code}  (load ${os.loadavg()[0].toFixed(1)})`);
+  const p: Phase = { name, seconds: (performance.now() - t0) / 1000, peakMB: peak, cpu, code, ...(diskDir ? { diskBytes: treeBytes(diskDir) } : {}) };
+  const disk = p.diskBytes !== undefined ? `  batches ${(p.diskBytes / 1e9).toFixed(2)} GB` : "";
+  console.log(`  ${name.padEnd(12)} ${p.seconds.toFixed(1).padStart(8)} s  CPU ${p.cpu.toFixed(1).padStart(7)} s  peak RSS ${p.peakMB.toFixed(0).padStart(5)} MB  exit ${code}${disk}  (load ${os.loadavg()[0].toFixed(1)})`);
   return p;
 }
 
@@ -199,6 +214,7 @@ export async function benchBatch(n: number, work: string, expireEvery: number): 
   const labels = path.join(base, "labels");
   const args = ["label", ...inputs, "--judges", cfg, "--run", "r", "--labels-dir", labels, "--limit", String(n), "--batch", "--batch-poll", "0.2", "--json"];
   const log = path.join(base, "cli.log");
+  const bdir = path.join(labels, "r", "batches");
   console.log(`batch ${n}: ${inputs.length} input folders, load average ${os.loadavg().map((x) => x.toFixed(2)).join(" ")}`);
   const phases: Phase[] = [];
   const t0 = performance.now();
@@ -207,18 +223,18 @@ export async function benchBatch(n: number, work: string, expireEvery: number): 
     set({ pollsToComplete: 1e9, expireEvery: 0, slowDownloadMs: 0 });
     const expected = Math.max(1, Math.ceil(n / 14_000));
     let created = 0;
-    phases.push(await invoke("submit+kill", args, log, server, (e) => (e.event === "create" && ++created >= Math.max(1, Math.floor(expected / 3)) ? "SIGKILL" : undefined)));
+    phases.push(await invoke("submit+kill", args, log, server, (e) => (e.event === "create" && ++created >= Math.max(1, Math.floor(expected / 3)) ? "SIGKILL" : undefined), bdir));
     // 2. submit the rest (the created ones are polled, not sent again); stop (SIGINT) once polling went round twice
     let polls = 0;
-    phases.push(await invoke("resume+stop", args, log, server, (e) => (e.event === "poll" && ++polls >= 2 * expected ? "SIGINT" : undefined)));
+    phases.push(await invoke("resume+stop", args, log, server, (e) => (e.event === "poll" && ++polls >= 2 * expected ? "SIGINT" : undefined), bdir));
     // 3. batches end (some expired, partial); kill mid-download
     set({ pollsToComplete: 2, expireEvery, slowDownloadMs: 4000 });
-    phases.push(await invoke("poll+kill", args, log, server, (e) => (e.event === "download-paused" ? "SIGKILL" : undefined)));
+    phases.push(await invoke("poll+kill", args, log, server, (e) => (e.event === "download-paused" ? "SIGKILL" : undefined), bdir));
     // 4. to the end
     set({ slowDownloadMs: 0 });
-    phases.push(await invoke("finish", args, log, server));
+    phases.push(await invoke("finish", args, log, server, undefined, bdir));
     // 5. nothing to do
-    phases.push(await invoke("rerun", args, log, server));
+    phases.push(await invoke("rerun", args, log, server, undefined, bdir));
   } finally {
     server.send({ stop: true });
   }

@@ -162,9 +162,13 @@ export class JudgeConversations {
     );
   }
 
-  /** A conversation again from its saved state (`freeze`), e.g. after a restart. */
-  resume(state: ConversationState): JudgeConversation {
-    return withEvidence({ ...state });
+  /**
+   * A conversation again from its saved state (`freeze`), e.g. after a restart.
+   * @param parts the trajectory's rendered parts under the state's nonce and budget, when the caller has them
+   *   ({@link renderAgain}); otherwise rendered on first use of the evidence context.
+   */
+  resume(state: ConversationState, parts?: Part[]): JudgeConversation {
+    return withEvidence({ ...state }, parts);
   }
 
   /** The conversation's state as plain JSON. */
@@ -307,6 +311,16 @@ export class JudgeConversations {
     if (decision.needsRetry && round < s.retries) return again(out.content, feedbackMessage(decision, conv.nonce), out.reasoning);
     return verdict("ok", decision, { rationale: parsed.reply.rationale });
   }
+}
+
+/**
+ * The first two messages of a conversation (system: the rubric; user: the trajectory) rendered again from its
+ * trajectory, nonce and budget, with the rendered parts. Rendering with a given nonce is deterministic: the same
+ * messages as `begin` (or the last elision) built, which the Batch API path checks by hash before using them.
+ */
+export function renderAgain(state: Pick<ConversationState, "trajectory" | "nonce" | "budgetChars">): { messages: [ChatMessage, ChatMessage]; parts: Part[] } {
+  const rendered = renderForJudge(state.trajectory, { nonce: state.nonce, budgetChars: state.budgetChars });
+  return { messages: buildMessages(rendered), parts: rendered.parts };
 }
 
 /** The verdict with the provider notes of its conversation (absent when none). */

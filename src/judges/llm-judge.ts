@@ -16,7 +16,7 @@
  */
 import type OpenAI from "openai";
 import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
-import type { Trajectory, Verdict } from "../types.js";
+import type { Part, Trajectory, Verdict } from "../types.js";
 import { usageCost } from "../providers/cost.js";
 import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
 import { createChatSender, type ChatSender } from "../providers/sender.js";
@@ -175,8 +175,8 @@ export class LlmJudge implements Judge {
   }
 
   /** A conversation again from its saved state (`freeze`), e.g. after a restart. */
-  resume(state: ConversationState): JudgeConversation {
-    return this.conversations.resume(state);
+  resume(state: ConversationState, parts?: Part[]): JudgeConversation {
+    return this.conversations.resume(state, parts);
   }
 
   /** The conversation's state as plain JSON. */

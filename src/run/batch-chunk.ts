@@ -26,6 +26,18 @@ export interface StateLine {
    * per result line); absent in lines written before it was kept (the trajectory is hashed then).
    */
   content_sha256?: string;
+  /**
+   * Since 2026-12 (issue 26): the SHA-256 (hex) of the conversation's system message (the rubric, one text per
+   * judge config), left out of `conv.messages` and kept once in `system-<sha>.txt` beside the chunk files; with
+   * {@link StateLine.usr}. Absent: `conv.messages` is whole (lines written before, or a conversation whose first
+   * messages are not the plain system + user pair).
+   */
+  sys?: string;
+  /**
+   * The SHA-256 (hex) of the conversation's user message (the rendered trajectory), left out of `conv.messages`:
+   * it is rendered again from `conv.trajectory`, `conv.nonce` and `conv.budgetChars` and must hash to this.
+   */
+  usr?: string;
 }
 
 /** A judge id as a folder name (anything but letters, digits, `.`, `_`, `-` becomes `_`). */
