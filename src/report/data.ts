@@ -13,7 +13,8 @@ import type { CommitteeVerdict, Trajectory, Verdict } from "../types.js";
 import { BUCKETS } from "../types.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { readFullVerdicts, readIndexRows, readLeanRun, type ReadProgress } from "../store/lean-read.js";
+import { readLeanRun, type ReadProgress } from "../store/lean-read.js";
+import { fillListed } from "./fill-listed.js";
 import { restrictRun, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 import { readJsonl } from "../io/jsonl.js";
@@ -264,25 +265,6 @@ export function rateItemsOf(
   // the committee's label as the committee report counts it (committee/report.ts)
   if (committeeVerdicts) rateItems.set(COMMITTEE, committeeRateItems(committeeVerdicts, verdicts));
   return rateItems;
-}
-
-/**
- * Give the listed items their full stored records in place of the compact ones the figures were computed from:
- * the index row (with `source` and `content_sha256`) and the repeat-0 verdicts of each judge (rationale, quotes),
- * read back by id in one pass over each journal.
- * @param items the listed items (mutated: `row`, `verdicts`); @param judgeIds the judges, in the list's order;
- *   @param progress where the re-reads are (a progress display).
- */
-async function fillListed(runDir: string, items: ReportItem[], judgeIds: readonly string[], progress?: ReadProgress): Promise<void> {
-  if (!items.length) return;
-  const ids = new Set(items.map((it) => it.trajectory_id));
-  const [rows, full] = await Promise.all([readIndexRows(runDir, ids, progress), readFullVerdicts(runDir, ids, progress)]);
-  const rep0 = new Map<string, Verdict>();
-  for (const v of full) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
-  for (const it of items) {
-    if (it.row) it.row = rows.get(it.trajectory_id) ?? it.row;
-    it.verdicts = judgeIds.map((j) => rep0.get(`${it.trajectory_id}\u0000${j}`)).filter((v): v is Verdict => !!v);
-  }
 }
 
 /**

@@ -12,7 +12,7 @@
  * (issue 26: ~110 -> ~55 bytes an id at a million ids of ~90 characters). Two ids are equal exactly when their
  * folders (cut at the last `/` of each) and rests are, so the comparison stays byte for byte. Other ids are held whole.
  */
-import { IntColumn } from "./compact.js";
+import { IntColumn } from "./int-column.js";
 import { grown, Utf8Column } from "./utf8-column.js";
 
 const LOAD = 0.7;

@@ -157,8 +157,9 @@ describe("view loader: the committee file, read as columns", () => {
     });
     const variants: Array<[string, string[]]> = [
       ["fresh", fresh.map((c) => JSON.stringify(c))],
-      // duplicate lines (the later wins), a line that is not JSON, an id the run does not hold
-      ["dupes", [...fresh.map((c) => JSON.stringify(c)), JSON.stringify({ ...fresh[4], label: "unaffected", status: "ok" }), "{oops", JSON.stringify({ ...fresh[0], trajectory_id: "nowhere" })]],
+      // duplicate lines (the later wins), a line that is not JSON, an id the run does not hold (no votes: with votes it
+      // would be stale, every judge's vote on it changed)
+      ["dupes", [...fresh.map((c) => JSON.stringify(c)), JSON.stringify({ ...fresh[4], label: "unaffected", status: "ok" }), "{oops", JSON.stringify({ ...fresh[0], trajectory_id: "nowhere", votes: { a: null, b: null, c: null }, label: null, status: "no_quorum" })]],
       ["changed votes", fresh.map((c, i) => JSON.stringify(i % 37 === 1 ? { ...c, votes: { ...c.votes, b: c.votes.b ? null : "unaffected" } } : c))],
       ["missing lines", fresh.filter((_, i) => i % 50 !== 3).map((c) => JSON.stringify(c))],
       ["older file (no judge set)", fresh.map(({ committee_judges: _j, excluded_judges: _e, quorum: _q, ...c }) => JSON.stringify({ ...c, votes: { a: c.votes.a, b: c.votes.b } }))],

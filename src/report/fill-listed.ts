@@ -1,0 +1,32 @@
+/**
+ * The report's listed items with their full stored records (`./data.ts` computes its figures from compact ones).
+ */
+import type { Verdict } from "../types.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { readFullVerdicts, readIndexRows, type ReadProgress } from "../store/lean-read.js";
+
+/** What {@link fillListed} reads and sets of a listed item (`ReportItem` of `./data.ts`). */
+export interface ListedItem {
+  trajectory_id: string;
+  row?: TrajectoryIndexRow;
+  verdicts: Verdict[];
+}
+
+/**
+ * Give the listed items their full stored records in place of the compact ones the figures were computed from:
+ * the index row (with `source` and `content_sha256`) and the repeat-0 verdicts of each judge (rationale, quotes),
+ * read back by id in one pass over each journal.
+ * @param items the listed items (mutated: `row`, `verdicts`); @param judgeIds the judges, in the list's order
+ * @param progress where the re-reads are (a progress display)
+ */
+export async function fillListed(runDir: string, items: ListedItem[], judgeIds: readonly string[], progress?: ReadProgress): Promise<void> {
+  if (!items.length) return;
+  const ids = new Set(items.map((it) => it.trajectory_id));
+  const [rows, full] = await Promise.all([readIndexRows(runDir, ids, progress), readFullVerdicts(runDir, ids, progress)]);
+  const rep0 = new Map<string, Verdict>();
+  for (const v of full) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  for (const it of items) {
+    if (it.row) it.row = rows.get(it.trajectory_id) ?? it.row;
+    it.verdicts = judgeIds.map((j) => rep0.get(`${it.trajectory_id}\u0000${j}`)).filter((v): v is Verdict => !!v);
+  }
+}
