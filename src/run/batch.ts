@@ -18,14 +18,14 @@
  *    or a request the batch did not run because it expired or was cancelled: at most `maxResends` times) goes
  *    into the next round's batch.
  *
- * Crash safety: the run folder holds each chunk's request file and its state file (one line per conversation:
- * the trajectory and the conversation so far, its system and first user message as hashes: `compact`/`expand`),
- * and `store.snapshot.extra.batches` lists every chunk with its
- * file id, batch id and status, written (awaited) before and after each API call that costs money. A process
- * killed at any point resumes: a chunk whose batch id is stored is polled, not sent again; a chunk whose batch
- * creation was attempted but whose id was not stored is found again by its metadata key (`batches.list`); a
- * completed chunk whose processing was cut short is processed again, skipping verdicts already stored; the next
- * round's file is rewritten whole before it is listed. Verdicts of a round are never requested twice.
+ * Crash safety: the run folder holds each chunk's request file and its state file (one line per conversation: the
+ * trajectory and the conversation so far, its system and first user message as hashes: `./batch-state.ts`), and
+ * `store.snapshot.extra.batches` lists every chunk with its file id, batch id and status, written (awaited) before and
+ * after each API call that costs money. A process killed at any point resumes: a chunk whose batch id is stored is
+ * polled, not sent again; a chunk whose batch creation was attempted but whose id was not stored is found again by its
+ * metadata key (`batches.list`); a completed chunk whose processing was cut short is processed again, skipping verdicts
+ * already stored; the next round's file is rewritten whole before it is listed. Verdicts of a round are never requested
+ * twice.
  *
  * In a label run: `openBatchPaths` (before the items are read; `labelRun` queues each item of a batch judge with
  * `add`) and `finishBatchPaths` (after the online path is done).
@@ -34,7 +34,6 @@
  * itself (no `base_url`, or `https://api.openai.com/...`). `batch: false` keeps a judge online; judges that are
  * not batch judges stay online in the same run.
  */
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Trajectory, Verdict } from "../types.js";
@@ -46,9 +45,7 @@ import type { Judge, JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
 import type { LabelRunState } from "./label-core.js";
 import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
-import { renderAgain } from "../judges/conversation.js";
-import type { ChatMessage } from "../providers/request-body.js";
-import type { Part } from "../types.js";
+import { compactStateLine, expandStateLine, type SystemTexts } from "./batch-state.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
 import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
 import { lazyPromptSize } from "../providers/classify.js";
@@ -226,64 +223,12 @@ export class BatchJudgeRun {
     if (this.current && (this.current.requests >= this.maxRequests || this.current.bytes >= this.maxBytes)) this.seal();
     this.current ??= new ChunkWriter(this.dir, this.newKey(round), round);
     line.custom_id = `${this.current.key}-${this.current.requests}`;
-    this.current.add(this.compact(line), chatRequestBody(req, req.max_tokens, this.judge.tokenParam()));
+    this.current.add(compactStateLine(line, this.dir, this.systems), chatRequestBody(req, req.max_tokens, this.judge.tokenParam()));
     this.inFlight.add(this.keyOf(line.conv));
   }
 
-  /** System texts by SHA-256 known to be in `system-<sha>.txt` (written or read by this process). */
-  private readonly systems = new Map<string, string>();
-
-  private systemFile(sha: string): string {
-    return path.join(this.dir, `system-${sha}.txt`);
-  }
-
-  /**
-   * The state line as written: without the conversation's system message (the rubric, ~7.7 KB, the same text in
-   * every line: kept once in `system-<sha>.txt`, written and fsynced before any line naming it) and its user
-   * message (~8 KB, rendered again from the trajectory when read, checked by hash), each replaced by its SHA-256
-   * (`sys`, `usr`). A conversation whose first messages are not a plain system + user pair is kept whole.
-   */
-  private compact(line: StateLine): StateLine {
-    const m = line.conv.messages;
-    if (m.length < 2 || !plainMessage(m[0], "system") || !plainMessage(m[1], "user")) return line;
-    const sys = sha256(m[0].content);
-    if (!this.systems.has(sys)) {
-      const file = this.systemFile(sys);
-      if (!(fs.existsSync(file) && fs.readFileSync(file, "utf8") === m[0].content)) writeDurable(file, m[0].content);
-      this.systems.set(sys, m[0].content);
-    }
-    return { ...line, conv: { ...line.conv, messages: m.slice(2) }, sys, usr: sha256(m[1].content) };
-  }
-
-  /**
-   * Put back what {@link compact} left out of a state line read from chunk `key` (in place); lines written whole
-   * (before 2026-12) are left as they are.
-   * @returns the trajectory's rendered parts (the evidence context's), when the user message was rendered again.
-   * @throws Error when the system text's file is missing or does not hash to `sys`, or the trajectory renders to
-   *   a user message other than the one sent (a build that renders differently resumed the run): nothing is
-   *   guessed; the message says what to do.
-   */
-  private expand(line: StateLine, key: string): Part[] | undefined {
-    if (line.sys === undefined || line.usr === undefined) return undefined;
-    let system = this.systems.get(line.sys);
-    if (system === undefined) {
-      const file = this.systemFile(line.sys);
-      if (!fs.existsSync(file)) throw new Error(`judge "${this.judge.id}", batch chunk ${key}: ${file} is missing (the system prompt its state lines were sent with); restore it, or remove the run's batches folder and store.json's "batches" entries to send again`);
-      system = fs.readFileSync(file, "utf8");
-      if (sha256(system) !== line.sys) throw new Error(`judge "${this.judge.id}", batch chunk ${key}: ${file} does not hash to the SHA-256 its state lines name (${line.sys}): it was changed; restore it`);
-      this.systems.set(line.sys, system);
-    }
-    const again = renderAgain(line.conv);
-    if (sha256(again.messages[1].content) !== line.usr)
-      throw new Error(
-        `judge "${this.judge.id}", batch chunk ${key}, request ${line.custom_id}: the trajectory "${line.conv.trajectory.id}" renders to another user message than the one sent (SHA-256 ${line.usr}): this build renders trajectories differently from the one that wrote the chunk; finish the run with that build`,
-      );
-    line.conv.messages.unshift({ role: "system", content: system }, again.messages[1]);
-    delete line.sys;
-    delete line.usr;
-    return again.parts;
-  }
-
+  /** System texts by SHA-256 known to be in `system-<sha>.txt` (`./batch-state.ts`). */
+  private readonly systems: SystemTexts = new Map();
   private sealed: { key: string; requests: number; round: number }[] = [];
 
   /**
@@ -416,7 +361,7 @@ export class BatchJudgeRun {
         continue;
       }
       seen.add(line.custom_id);
-      const conv = this.judge.resume(line.conv, this.expand(line, e.key));
+      const conv = this.judge.resume(line.conv, expandStateLine(line, e.key, this.dir, this.systems, this.judge.id));
       const r = results.get(line.custom_id);
       const next = this.interpret(conv, line, r, failure);
       if (next.kind === "verdict") {
@@ -599,31 +544,6 @@ export class BatchJudgeRun {
     const out = this.judge.step(conv, input);
     return out.done ? { kind: "verdict", verdict: out.verdict } : { kind: "request", request: out.request };
   }
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
-
-/** A message with exactly a role (the one given) and a text content: what {@link BatchJudgeRun} may leave out. */
-function plainMessage(m: ChatMessage | undefined, role: ChatMessage["role"]): m is ChatMessage {
-  if (!m || m.role !== role || typeof m.content !== "string") return false;
-  for (const k in m) if (k !== "role" && k !== "content") return false;
-  return true;
-}
-
-/** Write a file whole and durably: a temporary file, fsynced, renamed over the name. */
-function writeDurable(file: string, text: string): void {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const tmp = `${file}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, "w");
-  try {
-    fs.writeFileSync(fd, text);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, file);
 }
 
 /**
