@@ -4,17 +4,13 @@
  * uneven rows, both alpha SE variants and a finite population.
  */
 import { describe, expect, it } from "vitest";
+import { Rand } from "../helpers/rand.js";
 import { brennanPredigerRaw, fleissKappaGeneralized, gwetAC1Raw, krippendorffAlphaGwet, percentAgreementRaw, prepareCounts } from "../../src/stats/multirater.js";
 
+/** Seeded numbers in [0, 1) (test/helpers/rand.ts), so a failure is reproducible. */
 function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rand = new Rand(seed);
+  return () => rand.unit();
 }
 
 describe("prepareCounts", () => {
