@@ -40,7 +40,7 @@ export const REASONING_ONLY_STOP = 3;
  * every item of the run). A server that has answered once is never stopped by this rule (a bad patch is retried).
  */
 export const UNREACHABLE_STOP = 3;
-const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport"]);
+const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport", "decode_error"]);
 
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
