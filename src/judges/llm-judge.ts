@@ -343,7 +343,10 @@ export class LlmJudge implements Judge {
         this.cfg.id,
         "endpoint_unavailable",
         `judge "${this.cfg.id}": ${this.#unreachable} items in a row failed after every retry (${outcome.error.kind}: ${outcome.error.message}) and the ` +
-          `server has not answered once. Check base_url, the server and the network. Its remaining items stay un-judged; run again to resume.`,
+          (outcome.error.kind === "decode_error"
+            ? `server has not given a whole reply once (its compressed bodies arrive cut). Check a proxy between us and the server, the server and the network. `
+            : `server has not answered once. Check base_url, the server and the network. `) +
+          `Its remaining items stay un-judged; run again to resume.`,
       );
     const res = { outcome };
     if (res.outcome.kind === "reply") this.#contentReplies++;

@@ -6,15 +6,21 @@
  * the same on both paths (the default transport and a `fetchImpl`). Through the real `openai` client against a raw
  * loopback server.
  */
+import { readFileSync } from "node:fs";
 import net from "node:net";
+import path from "node:path";
 import zlib from "node:zlib";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
+import { JudgeFatalError } from "../../src/errors.js";
+import { convertAgentDojo } from "../../src/ingest/agentdojo.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { endsMidJson, ResponseCutError } from "../../src/providers/chat-transport.js";
 import { classifyError } from "../../src/providers/faults.js";
 import { limitedFetch } from "../../src/providers/fetch.js";
 import { sendChat, type ChatRequest } from "../../src/providers/send.js";
 import { completion } from "../helpers/fake-openai.js";
+import { CORPUS } from "../helpers/paths.js";
 import { fastCtx, TEST_KEY } from "../helpers/transport-ctx.js";
 
 const REQ: ChatRequest = { model: "m", messages: [{ role: "user", content: "x" }], temperature: 0 };
@@ -149,5 +155,28 @@ describe("a compressed body cut short", () => {
   it("endsMidJson: an object or array cut inside a string or with a bracket open; nothing else", () => {
     for (const cut of ['{"a":"b', '{"a":1', ' [1,2', '{"a":{"b":[]}', '{"a":"\\"}', "{"]) expect(endsMidJson(cut), cut).toBe(true);
     for (const not of ["<html>{", "", "hello", '{"a":1} x', '{"a":1}}', '"str', "[1]x"]) expect(endsMidJson(not), not).toBe(false);
+  });
+});
+
+describe("a judge whose every compressed body arrives cut", () => {
+  it("stops after UNREACHABLE_STOP items, saying the bodies arrive cut (not 'has not answered', not 'fix base_url')", async () => {
+    const whole = zlib.gzipSync(body);
+    const srv = await rawServer(() => withLength("gzip", whole.subarray(0, whole.length >> 1)));
+    const judge = createOpenAIJudge(
+      { id: "judge-cut", model: "m", family: "openai", base_url: srv.url, api_key_env: "IPI_TEST_KEY" },
+      { retries: 0, minQuoteChars: 12, env: { IPI_TEST_KEY: TEST_KEY }, transport: { sleep: async () => undefined, random: () => 0.5 } },
+    );
+    const file = path.join(CORPUS, "runs/claude-3-5-sonnet-20240620/banking/user_task_12/important_instructions/injection_task_0.json");
+    const r = convertAgentDojo(JSON.parse(readFileSync(file, "utf8")), { path: file, root: path.join(CORPUS, "runs") });
+    if (!r.ok) throw new Error(r.error.message);
+    const t = r.trajectory;
+    let stopped: unknown;
+    for (let i = 0; i < 3 && !stopped; i++) await judge.judge({ ...t, id: `t${i}` }, { repeat: 0 }).catch((e: unknown) => (stopped = e));
+    expect(stopped).toBeInstanceOf(JudgeFatalError);
+    const msg = (stopped as Error).message;
+    expect(msg).toContain("decode_error");
+    expect(msg).toContain("has not given a whole reply once (its compressed bodies arrive cut)");
+    expect(msg).not.toContain("has not answered once");
+    expect(msg).not.toMatch(/fix base_url/i);
   });
 });
