@@ -430,7 +430,7 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
       : []),
     block({ ...a, judge_side: "full_compliance", rate: "asr_goal" }, `asr_goal: full_compliance vs ${a.reference} (${ATTACK_REFERENCE_FIELDS.includes(a.reference) ? "the benchmark's checker measures the same event" : "a field taken as an attack verdict on --reference-kind attack: whether it measures the same event is the user's claim"}):`),
     block(a.binary, `asr_behaviour: binary collapse (full or partial compliance) vs ${a.reference}:`),
-    `disagreements (full_compliance vs ${a.reference}): ${a.disagreements.length ? "\n" + shown.join("\n") : "none"}`,
+    `disagreements (full_compliance vs ${a.reference}):${a.disagreements.length ? "\n" + shown.join("\n") : " none"}`,
     ...(a.disagreement_kinds?.length
       ? [
           "disagreements by kind:",

@@ -168,14 +168,26 @@ function unreadText(unread: number): string {
   return unread > 0 ? ` (${unread} of them taken as unchanged unread: same path, size, mtime and ctime as when labelled; --verify-content reads and hashes them)` : "";
 }
 
+/**
+ * What an interrupted run left un-judged: with one judge, "N trajectories ... (read, not stored: ...)"; with
+ * several, the trajectories not stored by every judge and each judge's count (another judge may have stored its
+ * verdict of them).
+ */
+function inFlightText(n: number, byJudge: Record<string, number>): string {
+  const judges = Object.entries(byJudge);
+  if (judges.length <= 1) return `, ${n} trajectories in flight when stopped (read, not stored: a rerun judges them)`;
+  return (
+    `, ${n} trajectories in flight when stopped (not stored by every judge: ${judges.map(([id, k]) => `${id} ${k}`).join(", ")} left un-judged; ` +
+    `a rerun judges what is missing)`
+  );
+}
+
 /** The lines of `label`'s text output after the summary: what this invocation did, and where it is stored. */
 function invocationText(res: LabelResult, o: LabelFlags): string {
   return (
     `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new input errors` +
       // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
-      (res.thisRun.in_flight_when_stopped !== undefined
-        ? `, ${res.thisRun.in_flight_when_stopped} trajectories in flight when stopped (read, not stored: a rerun judges them)`
-        : "") +
+      (res.thisRun.in_flight_when_stopped !== undefined ? inFlightText(res.thisRun.in_flight_when_stopped, res.thisRun.in_flight_when_stopped_by_judge ?? {}) : "") +
       // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
       (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
       // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input
@@ -326,7 +338,8 @@ export function registerLabel(program: Command): void {
         maxCostUsd,
         // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
         onIngestWarning: (w) => {
-          if (o.json) process.stderr.write(`warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
+          // a corpus's sidecar files passed over (a manifest, README, licence) are a note, not a warning
+          if (o.json) process.stderr.write(w.kind === "passed_over" ? `note: ${showBidiControls(w.message)}\n` : `warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
         },
         signal: ac.signal,
         abortSignal: hard.signal,

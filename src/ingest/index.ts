@@ -29,6 +29,7 @@ import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
+import { PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { inputFiles, type InputFile } from "./walk.js";
@@ -301,7 +302,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   (`trajectory_format` / `info` + `messages` / `trajectory` + `history`) or else one AgentDojo run log;
  *   `*.eval` = Inspect zip (streamed, one sample in memory at a time); `*.traj` = SWE-agent; `*.jsonl` = chat-jsonl, one trajectory per non-blank line,
  *   when any of its first {@link DETECT_SAMPLE_LINES} non-blank lines has `messages` (a bad line among them is an
- *   error of its own); a `.jsonl` where none has (a manifest) gives one `unknown_format` error.
+ *   error of its own); a `.jsonl` where none has gives one `unknown_format` error. A corpus's sidecar files met in
+ *   a walked folder (`manifest.jsonl`, README, licence, checksums: `./sidecars.ts`) are no error: passed over
+ *   unless they hold trajectories, and named at the end in one warning of kind `passed_over` per input folder.
  *   `opts.format` overrides detection for every file.
  * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each line bounded by the
  *   limit. Only the ids read so far are kept (for the duplicate check).
@@ -350,21 +353,34 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
    */
   const seen = new PathTable<string>(ids, { same: firstFile, folders: opts.folders });
   const ctx = readContext();
+  const passedOver = new PassedOver();
   try {
     yield* readAll();
   } finally {
     for (const w of ctx.warnings.drain()) opts.onWarning?.(w);
+    for (const w of passedOver.warnings()) opts.onWarning?.(w);
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
-    for await (const f of inputFiles(paths)) {
+    for await (const f of inputFiles(paths, { sidecars: true })) {
       ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
       // read did, instead of reading a whole read-ahead in one block.
       let items: AsyncIterable<IngestItem> | IngestItem[];
+      const side = "error" in f || !f.sidecar ? undefined : await sidecarPlan(f, opts.format !== undefined, max);
       if ("error" in f) items = [{ kind: "error", error: f.error }];
-      else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
+      else if (side === "skip") {
+        // a manifest, README, licence or checksums (./sidecars.ts): named at the end, not an input error
+        passedOver.add(f);
+        continue;
+      } else if (side === "json") {
+        items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
+        if (!items.some((i) => i.kind === "trajectory")) {
+          passedOver.add(f);
+          continue;
+        }
+      } else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
         const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings }) : undefined;
         if (hit) {
           if (++hits % 64 === 0) await new Promise<void>((r) => setImmediate(r));
@@ -519,10 +535,19 @@ function idCollision(file: string, id: string, longer: string): ItemWarning {
 export async function countInputs(paths: string[], opts: ReadOptions = {}): Promise<number> {
   const max = maxItemBytes(opts);
   let n = 0;
-  for await (const f of inputFiles(paths)) {
+  for await (const f of inputFiles(paths, { sidecars: true })) {
     if ("error" in f) {
       n++;
       continue;
+    }
+    if (f.sidecar) {
+      // passed over unless it holds trajectories (./sidecars.ts); a JSON sidecar is read to tell
+      const side = await sidecarPlan(f, opts.format !== undefined, max);
+      if (side === "skip") continue;
+      if (side === "json") {
+        n += readJsonFile(f.file, max, f.root).some((i) => i.kind === "trajectory") ? 1 : 0;
+        continue;
+      }
     }
     const pl = await plan(f.file, opts.format, max);
     if (pl.as === "inspect" && EVAL_EXT.test(f.file)) {

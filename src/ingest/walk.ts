@@ -15,6 +15,11 @@ import { FileNames, splitPath } from "../store/file-names.js";
 export interface InputFile {
   file: string;
   root: string;
+  /**
+   * Found in a walked folder under the name of a corpus's sidecar file ({@link isSidecarName}); set only when
+   * {@link inputFiles} is asked for sidecars. A JSON file of such a name is still read when it holds trajectories.
+   */
+  sidecar?: true;
 }
 
 export const JSON_EXT = /\.json$/i;
@@ -25,15 +30,33 @@ export const EVAL_EXT = /\.eval$/i;
 export const TRAJ_EXT = /\.traj$/i;
 
 /**
+ * The names of a corpus's sidecar files, which describe the trajectories and are not trajectories: a manifest or a
+ * checksum list (`manifest.jsonl`, `manifest.json`, `<name>.manifest.jsonl`, `checksums.json`), a README, a licence
+ * or notice (`LICENSE`, `LICENCE.txt`, `COPYING`, `NOTICE`), checksums (`SHA256SUMS`, `MD5SUMS`, `*.sha256`,
+ * `*.md5`). Exact names only: `g-manifest.jsonl` or `runs.json` is not one.
+ */
+const SIDECAR_NAME =
+  /^((.+\.)?(manifest|checksums)\.(json|jsonl|ndjson)|(readme|licen[cs]e|copying|notice)(\.[a-z0-9]+)?|(sha(1|256|512)|md5)sums(\.txt)?|.+\.(sha1|sha256|sha512|md5))$/i;
+
+/** Whether a file name is a corpus's sidecar file ({@link SIDECAR_NAME}). */
+export function isSidecarName(name: string): boolean {
+  return SIDECAR_NAME.test(name);
+}
+
+/**
  * The files the given paths stand for, in a deterministic order: each path in the order given; a directory is
  * walked recursively with entries sorted by name (UTF-16 code-unit order, not locale), keeping `*.json`,
  * `*.jsonl` and `*.ndjson` files and skipping names that start with `.`; a file given explicitly is always
  * kept, whatever its extension. Symbolic links are followed; a directory reached twice (a link loop) is skipped. A
  * FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a `read_error`, never opened.
  *
+ * With `opts.sidecars`, a walked folder's sidecar files ({@link isSidecarName}: a manifest, a README, a licence,
+ * checksums) come too, marked `sidecar` (the others would not be walked): the reader passes them over by name
+ * instead of reading them as trajectories or dropping them unsaid. A file given explicitly is never a sidecar.
+ *
  * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
  */
-export async function* inputFiles(paths: string[]): AsyncGenerator<InputFile | { error: IngestError }> {
+export async function* inputFiles(paths: string[], opts: { sidecars?: boolean } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
   for (const p of paths) {
     let st;
     try {
@@ -42,7 +65,7 @@ export async function* inputFiles(paths: string[]): AsyncGenerator<InputFile | {
       yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
       continue;
     }
-    if (st.isDirectory()) yield* walk(p, p, new Set());
+    if (st.isDirectory()) yield* walk(p, p, new Set(), undefined, opts.sidecars === true);
     else if (st.isFile()) yield { file: p, root: p };
     else yield { error: notRegular(p) };
   }
@@ -63,8 +86,8 @@ export function notRegular(p: string): IngestError {
  * synchronous (`readdirSync`): one directory listing is far cheaper than a promise round trip per entry; so is the
  * walk itself (a plain generator: no promise per file and folder level, issue 26).
  */
-function* walk(dir: string, root: string, seen: Set<string>, real?: string): Generator<InputFile | { error: IngestError }> {
-  let names: { name: string; dir: boolean; link: boolean; special?: boolean }[];
+function* walk(dir: string, root: string, seen: Set<string>, real: string | undefined, sidecars: boolean): Generator<InputFile | { error: IngestError }> {
+  let names: { name: string; dir: boolean; link: boolean; special?: boolean; sidecar?: boolean }[];
   let realDir: string;
   try {
     realDir = real ?? realpathSync(dir);
@@ -85,8 +108,10 @@ function* walk(dir: string, root: string, seen: Set<string>, real?: string): Gen
           isFile = true; // a dangling link: let the read report it
         }
       }
+      const sidecar = sidecars && isSidecarName(ent.name);
       if (isDir) names.push({ name: ent.name, dir: true, link });
-      else if (JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name) || EVAL_EXT.test(ent.name) || TRAJ_EXT.test(ent.name)) names.push({ name: ent.name, dir: false, link, special: !isFile });
+      else if (sidecar || JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name) || EVAL_EXT.test(ent.name) || TRAJ_EXT.test(ent.name))
+        names.push({ name: ent.name, dir: false, link, special: !isFile, sidecar });
     }
   } catch (e) {
     yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
@@ -95,9 +120,9 @@ function* walk(dir: string, root: string, seen: Set<string>, real?: string): Gen
   names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const n of names) {
     const full = path.join(dir, n.name);
-    if (n.dir) yield* walk(full, root, seen, n.link ? undefined : path.join(realDir, n.name));
+    if (n.dir) yield* walk(full, root, seen, n.link ? undefined : path.join(realDir, n.name), sidecars);
     else if (n.special) yield { error: notRegular(full) };
-    else yield { file: full, root };
+    else yield n.sidecar ? { file: full, root, sidecar: true } : { file: full, root };
   }
 }
 

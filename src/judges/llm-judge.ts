@@ -40,7 +40,7 @@ export const REASONING_ONLY_STOP = 3;
  * every item of the run). A server that has answered once is never stopped by this rule (a bad patch is retried).
  */
 export const UNREACHABLE_STOP = 3;
-const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport"]);
+const UNREACHABLE_KINDS = new Set(["server_error", "timeout", "connection", "transport", "decode_error"]);
 
 /** Settings shared by all judges of a run (the config file's top level), plus test hooks. */
 export interface OpenAIJudgeCommon {
@@ -343,7 +343,10 @@ export class LlmJudge implements Judge {
         this.cfg.id,
         "endpoint_unavailable",
         `judge "${this.cfg.id}": ${this.#unreachable} items in a row failed after every retry (${outcome.error.kind}: ${outcome.error.message}) and the ` +
-          `server has not answered once. Check base_url, the server and the network. Its remaining items stay un-judged; run again to resume.`,
+          (outcome.error.kind === "decode_error"
+            ? `server has not given a whole reply once (its compressed bodies arrive cut). Check a proxy between us and the server, the server and the network. `
+            : `server has not answered once. Check base_url, the server and the network. `) +
+          `Its remaining items stay un-judged; run again to resume.`,
       );
     const res = { outcome };
     if (res.outcome.kind === "reply") this.#contentReplies++;

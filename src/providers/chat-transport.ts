@@ -19,7 +19,9 @@
  * - the failures in `fetch`'s shapes: a request that fails before the headers rejects with `TypeError("fetch
  *   failed")` whose `cause` is undici's error (the system error of a refused connection, a certificate code, an
  *   `HPE_*` parser error); a body that fails while read rejects with `TypeError("terminated")` with the cause; an
- *   abort with the signal's `AbortError` (the caller, `./fetch.ts`, names it).
+ *   abort with the signal's `AbortError` (the caller, `./fetch.ts`, names it); a compressed stream that ends early
+ *   is decoded as far as it goes, without an error, as `fetch` does (its JSON cut short then makes `json()` reject
+ *   with {@link ResponseCutError}).
  * Not kept: the Fetch standard's CORS and cache modes, cookies, `redirect: "follow"` (`./fetch.ts` follows
  * redirects itself), streamed response bodies (a chat completion is read whole, within the limit, by the caller).
  *
@@ -122,21 +124,80 @@ export async function sendRaw(url: URL, init: RequestInit): Promise<RawAnswer> {
   return { status: r.statusCode, statusText: "", headers, body: r.body };
 }
 
-/** A `content-encoding`'s decoders, undici's `fetch` rule (module docstring); none when it is not decoded. */
-export function decodersFor(status: number, method: string, contentEncoding: string | null): Transform[] {
+const KNOWN_CODINGS = new Set(["gzip", "x-gzip", "deflate", "br"]);
+
+/**
+ * The codings of a `content-encoding` that undici's `fetch` decodes, last applied first (module docstring), or
+ * none when the body is passed on as it is (a null-body status, HEAD, a coding it does not know).
+ * @throws `TypeError("fetch failed")` for more than 5 codings, as `fetch` rejects.
+ */
+export function decodedCodings(status: number, method: string, contentEncoding: string | null): string[] {
   if (!contentEncoding || NULL_BODY_STATUS.has(status) || method === "HEAD" || method === "CONNECT") return [];
   const codings = contentEncoding.toLowerCase().split(",");
   if (codings.length > 5) throw fetchShaped("fetch failed", new Error(`too many content-encodings in response: ${codings.length}, maximum allowed is 5`));
-  const out: Transform[] = [];
+  const out: string[] = [];
   for (let i = codings.length - 1; i >= 0; --i) {
     const coding = codings[i].trim();
-    if (coding === "x-gzip" || coding === "gzip") out.push(zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }));
-    else if (coding === "deflate") out.push(inflateEither());
-    else if (coding === "br")
-      out.push(zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }));
-    else return [];
+    if (!KNOWN_CODINGS.has(coding)) return [];
+    out.push(coding);
   }
   return out;
+}
+
+/**
+ * A `content-encoding`'s decoders, undici's `fetch` rule (module docstring); none when it is not decoded. Like
+ * `fetch`'s, they take a stream that ends early without an error (what arrived is decoded): a chat completion cut
+ * that way is told by its JSON ({@link BytesResponse}'s `json`, {@link ResponseCutError}).
+ */
+export function decodersFor(status: number, method: string, contentEncoding: string | null): Transform[] {
+  return decodedCodings(status, method, contentEncoding).map((coding) =>
+    coding === "deflate"
+      ? inflateEither()
+      : coding === "br"
+        ? zlib.createBrotliDecompress({ flush: zlib.constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH })
+        : zlib.createGunzip({ flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH }),
+  );
+}
+
+/**
+ * A chat completion body decoded from a `content-encoding` whose JSON stops mid-way: the compressed stream ended
+ * early (a proxy or the provider cut it: the decoders, like `fetch`'s, give what arrived). Not the server's
+ * answer: `sendChat` (`./send.ts`) retries it like a dropped connection, then error `decode_error`.
+ */
+export class ResponseCutError extends Error {
+  constructor(
+    readonly encoding: string,
+    readonly decodedBytes: number,
+  ) {
+    super(
+      `the response body could not be decompressed whole (its ${encoding} stream ended early: ${decodedBytes} bytes decoded, ` +
+        `the JSON stops mid-way) — a proxy or the provider cut it`,
+    );
+    this.name = "ResponseCutError";
+  }
+}
+
+/**
+ * Whether a text that is not valid JSON is a JSON object or array cut short: it opens with `{` or `[` and ends
+ * inside a string or with a bracket still open (its top-level value never closed). A page that is not JSON
+ * (HTML, text) or JSON with a fault before its end is not.
+ */
+export function endsMidJson(text: string): boolean {
+  let i = 0;
+  while (i < text.length && (text[i] === " " || text[i] === "\n" || text[i] === "\r" || text[i] === "\t")) i++;
+  if (text[i] !== "{" && text[i] !== "[") return false;
+  let depth = 0;
+  let inString = false;
+  for (; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) depth++;
+    else if ((c === 0x7d || c === 0x5d) && --depth === 0) return false;
+  }
+  return true;
 }
 
 /**
@@ -221,14 +282,18 @@ export class BytesResponse {
   #bytes: Uint8Array | null;
   #used = false;
   #stream: ReadableStream<Uint8Array> | null = null;
+  /** The `content-encoding` the bytes were decoded from (`json` tells a cut stream by it), if any. */
+  readonly #decodedFrom: string | undefined;
   constructor(
     bytes: Uint8Array | null,
     readonly status: number,
     readonly statusText: string,
     readonly headers: Headers,
     readonly url: string,
+    decodedFrom?: string,
   ) {
     this.#bytes = bytes;
+    this.#decodedFrom = decodedFrom;
     this.ok = status >= 200 && status <= 299;
   }
   get bodyUsed(): boolean {
@@ -263,8 +328,19 @@ export class BytesResponse {
   async text(): Promise<string> {
     return utf8.decode(this.#take());
   }
+  /**
+   * The body parsed as JSON.
+   * @throws {@link ResponseCutError} when the body was decoded from a `content-encoding` and its JSON stops mid-way
+   *   (the stream ended early); the `SyntaxError` of any other text that is not JSON.
+   */
   async json(): Promise<unknown> {
-    return JSON.parse(await this.text());
+    const text = await this.text();
+    try {
+      return JSON.parse(text);
+    } catch (e) {
+      if (this.#decodedFrom !== undefined && endsMidJson(text)) throw new ResponseCutError(this.#decodedFrom, Buffer.byteLength(text));
+      throw e;
+    }
   }
   async blob(): Promise<Blob> {
     return new Blob([await this.arrayBuffer()], { type: this.headers.get("content-type") ?? "" });
@@ -274,7 +350,7 @@ export class BytesResponse {
   }
   clone(): BytesResponse {
     if (this.#used) throw new TypeError("Response.clone: Body has already been consumed.");
-    return new BytesResponse(this.#bytes, this.status, this.statusText, new Headers(this.headers), this.url);
+    return new BytesResponse(this.#bytes, this.status, this.statusText, new Headers(this.headers), this.url, this.#decodedFrom);
   }
 }
 

@@ -17,6 +17,7 @@
  * | 408, 409, 5xx, timeout, connection reset (and every connection fault once the judge has had a success) | exponential backoff with jitter, retry; then error `server_error` / `http_<status>` / `timeout` / `connection` |
  * | no complete response within `timeoutMs` (headers and body: a slow-drip body counts) | a `timeout`, as above |
  * | the connection reset while the body is read (undici "terminated") | a connection reset, as above |
+ * | a body decoded from its `content-encoding` whose JSON stops mid-way: the gzip / br / deflate stream ended early (`./fetch.ts`, {@link ResponseCutError}) | retried like a reset, then error `decode_error` ("could not be decompressed whole ... a proxy or the provider cut it"); never `invalid_response` |
  * | a chat completion body larger than `maxResponseBytes` (decoded; `./fetch.ts`) | no retry: error `response_too_large` |
  * | a 200 whose body is not a chat completion (not JSON, e.g. an HTML page, whatever its content type; a body that does not follow its content-encoding; a reply that is not valid HTTP; or JSON without `choices[0].message`) | one retry, then error `invalid_response`; it is not a successful answer (see `health`). A judge that never had a valid completion stops at its `notCompatibleTries`-th such response (default 3): `JudgeFatalError` kind `not_openai_compatible` naming the base URL's host |
  * | `finish_reason: "length"`, or empty/null content | resend once with a larger `max_tokens` (double, or 4096 when unset); then error `truncated` / `empty_response` |
@@ -50,7 +51,7 @@
  * `retry-after`, resends adapted to the server (temperature, token parameter, truncation), and every wait recorded.
  */
 import OpenAI from "openai";
-import { ResponseDecodeError, ResponseTooLargeError } from "./fetch.js";
+import { ResponseCutError, ResponseDecodeError, ResponseTooLargeError } from "./fetch.js";
 import { clipMessage } from "./redact.js";
 import type { AdaptKind } from "./request-body.js";
 
@@ -332,6 +333,12 @@ export const ERROR_FAULTS: readonly ErrorFaultRow[] = [
     what: "a body that cannot be decoded",
     test: (e) => e instanceof ResponseDecodeError,
     fault: (e) => ({ action: "invalid_response", message: clipMessage((e as Error).message, 300) }),
+  },
+  {
+    // a compressed body whose stream ended early (its JSON stops mid-way): cut on the way, not the server's answer
+    what: "a compressed body cut short",
+    test: (e) => e instanceof ResponseCutError,
+    fault: (e) => ({ action: "retry", kind: "decode_error", message: (e as Error).message }),
   },
   {
     what: "no complete answer in time",

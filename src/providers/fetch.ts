@@ -23,7 +23,12 @@
  * - a body that does not follow its `content-encoding` (undici: `TypeError("terminated")` with a zlib `Z_*` cause)
  *   and a response that is not valid HTTP (an `HPE_*` parser error, before or after the headers, or
  *   `UND_ERR_HEADERS_OVERFLOW`): a body that rejects with
- *   {@link ResponseDecodeError} (status 200 when none was read).
+ *   {@link ResponseDecodeError} (status 200 when none was read);
+ * - a body decoded from a `content-encoding` whose stream ended early (a proxy cut it within the HTTP framing: the
+ *   decoders, `fetch`'s and ours alike, give what arrived without an error): `json()` rejects with
+ *   {@link ResponseCutError} when the decoded JSON stops mid-way, the same on both paths. A gzip (or zlib) stream
+ *   missing only its trailer (CRC and length) decodes whole and is taken, as `fetch` and browsers take it: its
+ *   deflate data ends by itself, the JSON is whole, and refusing it would fail a server on one path only.
  *
  * Three behaviours `fetch` does not have are kept here by the smallest means (red-team findings, each a test):
  * - redirects are followed by {@link followRedirects} (`redirect: "manual"`), because `fetch` turns a 301/302 POST
@@ -42,7 +47,8 @@
  * on undecoded as a whole, so `gzip, identity` reaches the client as gzip bytes: not JSON, an `invalid_response`.
  */
 
-import { BytesResponse, decodersFor, dropBody, fetchShaped, readWhole, sendRaw } from "./chat-transport.js";
+import { BytesResponse, decodedCodings, decodersFor, dropBody, fetchShaped, readWhole, sendRaw } from "./chat-transport.js";
+export { ResponseCutError } from "./chat-transport.js";
 import { errorEnvelope } from "./error-body.js";
 
 /** Default limit of one chat completion response body: 4 MiB of decoded bytes. */
@@ -241,7 +247,8 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
       return new Response(bytes as Uint8Array<ArrayBuffer>, { status: res.status, statusText: res.statusText, headers: res.headers });
     }
     const headers = new Headers(res.headers);
-    if (headers.has("content-encoding")) {
+    const encoding = headers.get("content-encoding");
+    if (encoding !== null) {
       // decoded bodies lose the encoding and length headers
       headers.delete("content-encoding");
       headers.delete("content-length");
@@ -253,6 +260,9 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
       if (enveloped !== bytes) headers.delete("content-length");
       bytes = enveloped;
     }
+    // a body `fetch` decoded: its JSON cut short is a stream that ended early (as in requestOne)
+    if (encoding !== null && decodedCodings(res.status, (init.method ?? "GET").toUpperCase(), encoding).length > 0)
+      return new BytesResponse(bytes, res.status, res.statusText, headers, url.href, encoding) as unknown as Response;
     return new Response(bytes as Uint8Array<ArrayBuffer>, { status: res.status, statusText: res.statusText, headers });
   } finally {
     parent?.removeEventListener("abort", onAbort);
@@ -329,7 +339,7 @@ async function requestOne(url: URL, init: RequestInit, limit: number): Promise<R
     if (enveloped !== bytes) headers.delete("content-length");
     bytes = enveloped;
   }
-  return new BytesResponse(bytes, status, statusText, headers, url.href) as unknown as Response;
+  return new BytesResponse(bytes, status, statusText, headers, url.href, decoders.length > 0 ? encoding! : undefined) as unknown as Response;
 }
 
 /**

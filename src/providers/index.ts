@@ -16,7 +16,7 @@
  *   `outcome` is `{kind: "reply", content}`, `{kind: "refused", message}` or `{kind: "error", error: {kind, message}}`
  *   (kinds: `rate_limited`, `server_error`, `timeout`, `connection`, `bad_request`, `http_<status>`,
  *   `invalid_response`, `provider_error`, `truncated`, `empty_response`, `reasoning_only`, `context_length`,
- *   `response_too_large`, `aborted`); `usage` carries cached and reasoning tokens and `missing` (responses without
+ *   `response_too_large`, `decode_error` (a compressed body cut short), `aborted`); `usage` carries cached and reasoning tokens and `missing` (responses without
  *   usage). It never resolves to a label and never throws for a fault of one request.
  * - rejects only with a `JudgeFatalError` (kinds `auth`, `insufficient_quota`, `rate_limited` (retry-after over the
  *   limit), `unreachable`, `not_openai_compatible`, `model_not_found`): the judge is stopped, its items stay

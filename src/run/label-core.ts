@@ -53,10 +53,11 @@ export interface LabelRunState {
   /** Online verdicts in flight (the reading loop waits when there are too many). */
   readonly pending: Set<Promise<void>>;
   /**
-   * Ids of the trajectories read whose online repeat the stop (the signal) left un-judged and unstored: queued
-   * when it came, or cut short before any reply. A rerun judges them (`ThisRun.in_flight_when_stopped`).
+   * Per judge: ids of the trajectories read whose online repeat for that judge the stop (the signal) left
+   * un-judged and unstored: queued when it came, or cut short before any reply. Another judge may have stored its
+   * verdict of the same trajectory. A rerun judges what is missing (`ThisRun.in_flight_when_stopped`, `_by_judge`).
    */
-  readonly stoppedInFlight: Set<string>;
+  readonly stoppedInFlight: Map<string, Set<string>>;
   /** Wakes the reading loop when an item finishes (cheaper than racing every pending promise per item). */
   wake: (() => void) | undefined;
   /** Report progress (`LabelOptions.onProgress`) with the verdicts in flight. */

@@ -58,12 +58,15 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
   where?: WhereStatement;
   /**
    * Set when the run was interrupted (Ctrl-C) and no judge went through the Batch API: of `kept`, the trajectories
-   * read but not stored by any verdict of a repeat the stop left un-judged (queued when it came, or cut short before
-   * any reply); a rerun judges them. With one judge and one repeat, `kept = judged + skipped + errors + this` when
-   * no input error concerns a kept trajectory. Absent on a complete run, and with `--batch` (items waiting in a
-   * batch are resumed by polling; the batch lines say their state).
+   * with a (judge, repeat) the stop left un-judged and unstored (queued when it came, or cut short before any
+   * reply): not stored by every judge, though another judge may have stored its verdict of them; a rerun judges
+   * what is missing. With one judge and one repeat, `kept = judged + skipped + errors + this` when no input error
+   * concerns a kept trajectory. Absent on a complete run, and with `--batch` (items waiting in a batch are resumed
+   * by polling; the batch lines say their state).
    */
   in_flight_when_stopped?: number;
+  /** With {@link in_flight_when_stopped}: per judge (every judge of the run), the trajectories it left un-judged. */
+  in_flight_when_stopped_by_judge?: Record<string, number>;
 }
 
 /**
@@ -71,16 +74,25 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
  *
  * @param progress the run's progress (`progress.read` counts the kept trajectories)
  * @param where the `--where` statement over this invocation's input, if any
- * @param inFlightWhenStopped an interrupted online run's `in_flight_when_stopped` (trajectories), else undefined
+ * @param stopped an interrupted online run's trajectories left un-judged, per judge (`LabelRunState.stoppedInFlight`)
+ *   and the run's judge ids, else undefined
  */
-export function thisRunOf(progress: LabelProgress, where?: WhereStatement, inFlightWhenStopped?: number): ThisRun {
+export function thisRunOf(progress: LabelProgress, where?: WhereStatement, stopped?: { byJudge: ReadonlyMap<string, ReadonlySet<string>>; judges: readonly string[] }): ThisRun {
   const { read: kept, ...rest } = progress;
+  let inFlight: Pick<ThisRun, "in_flight_when_stopped" | "in_flight_when_stopped_by_judge"> = {};
+  if (stopped) {
+    const any = new Set<string>();
+    for (const ids of stopped.byJudge.values()) for (const id of ids) any.add(id);
+    const byJudge: Record<string, number> = {};
+    for (const j of stopped.judges) byJudge[j] = stopped.byJudge.get(j)?.size ?? 0;
+    inFlight = { in_flight_when_stopped: any.size, in_flight_when_stopped_by_judge: byJudge };
+  }
   return {
     read: where ? where.of : kept,
     kept,
     ...rest,
     ...(where ? { where } : {}),
-    ...(inFlightWhenStopped !== undefined ? { in_flight_when_stopped: inFlightWhenStopped } : {}),
+    ...inFlight,
   };
 }
 
@@ -153,7 +165,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     judgeCtx: { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars, abortSignal: opts.abortSignal },
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
-    stoppedInFlight: new Set<string>(),
+    stoppedInFlight: new Map<string, Set<string>>(),
     wake: undefined,
     report: () => opts.onProgress?.({ ...progress, in_flight: runState.pending.size }),
     // a judge that looks broken is named on the way, so a user can stop before paying for the rest
@@ -223,7 +235,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
   // an interrupted online run names what it read and left un-judged (issue 26): a rerun judges them
-  const thisRun = thisRunOf(progress, inputWhere?.statement, interrupted && batchJudges === 0 ? runState.stoppedInFlight.size : undefined);
+  const thisRun = thisRunOf(
+    progress,
+    inputWhere?.statement,
+    interrupted && batchJudges === 0 ? { byJudge: runState.stoppedInFlight, judges: opts.judges.map((j) => j.id) } : undefined,
+  );
   writeSummaryFile(store.dir, { ...summary, this_run: thisRun, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) });
   return {
     summary,

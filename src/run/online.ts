@@ -12,6 +12,13 @@ import { StoreWriteError } from "../store/journal.js";
 import { overCap, reserveCostUsd } from "./cost-cap.js";
 import type { LabelRunState } from "./label-core.js";
 
+/** The ids a judge's stopped repeats left un-judged (`LabelRunState.stoppedInFlight`), made when first needed. */
+function stoppedFor(run: LabelRunState, judgeId: string): Set<string> {
+  let ids = run.stoppedInFlight.get(judgeId);
+  if (!ids) run.stoppedInFlight.set(judgeId, (ids = new Set()));
+  return ids;
+}
+
 /** The online path of one run: `schedule` an item for a judge; the items in flight are `run.pending`. */
 export class OnlinePath {
   private readonly limits: Map<string, LimitFunction>;
@@ -45,7 +52,7 @@ export class OnlinePath {
     const p: Promise<void> = limit(async () => {
       if (run.stopped[judge.id] || run.fatal) return;
       if (run.signal?.aborted) {
-        run.stoppedInFlight.add(t.id); // read, queued when the stop came: not judged, not stored
+        stoppedFor(run, judge.id).add(t.id); // read, queued when the stop came: not judged, not stored by this judge
         return;
       }
       // cost cap: reserve this verdict's estimate, or hold it back (un-judged: a run with a higher cap resumes it)
@@ -120,7 +127,7 @@ export class OnlinePath {
       // again (the store's resumeStatus). It is stored when replies had come back (paid: its usage and cost count,
       // for --max-cost too); one with no reply is not. Every other verdict finished after the first Ctrl-C is kept.
       if (v.status === "judge_error" && v.error?.kind === "aborted" && v.raw_replies.length === 0 && v.usage.prompt_tokens === 0) {
-        run.stoppedInFlight.add(t.id);
+        stoppedFor(run, judge.id).add(t.id);
         return;
       }
       v.judge_config_sha256 = run.configs.get(judge.id)!.sha;

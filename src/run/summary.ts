@@ -311,11 +311,15 @@ export function formatSummary(s: RunSummary): string {
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
-  if (s.ingest_warnings && s.ingest_warnings.length > 0) {
+  // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) are no warning: said apart
+  const passed = (s.ingest_warnings ?? []).filter((w) => w.kind === "passed_over");
+  const warned = (s.ingest_warnings ?? []).filter((w) => w.kind !== "passed_over");
+  if (warned.length > 0) {
     lines.push("");
-    lines.push(`input warnings: ${s.ingest_warnings.length} (what was read may be attributed or counted differently than you expect)`);
-    for (const w of s.ingest_warnings) lines.push(`  [${w.kind}] ${w.message}`);
+    lines.push(`input warnings: ${warned.length} (what was read may be attributed or counted differently than you expect)`);
+    for (const w of warned) lines.push(`  [${w.kind}] ${w.message}`);
   }
+  if (passed.length > 0) lines.push("", ...passed.map((w) => w.message));
   lines.push("");
   if (s.errors.total === 0) lines.push("errors: none");
   else

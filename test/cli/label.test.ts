@@ -66,9 +66,10 @@ describe("ipi-judge label + agree on the bundled samples", () => {
     const s = JSON.parse(r.stdout);
     const errors = lines(path.join(labels, "c", "errors.jsonl"));
     const files = fs.readFileSync(path.join(CORPUS, "manifest.jsonl"), "utf8").split("\n").filter(Boolean).length;
-    // every run file is labelled or named; the manifest itself is named as not a trajectory file
+    // every run file is labelled or named; the manifest itself is passed over and named, not an input error
     expect(s.trajectories + errors.filter((e) => e.path.endsWith(".json")).length).toBe(files);
-    expect(errors.every((e) => e.kind === "unknown_format" && e.path.endsWith("manifest.jsonl"))).toBe(true);
+    expect(errors.filter((e) => e.path.endsWith("manifest.jsonl"))).toEqual([]);
+    expect(s.ingest_warnings.filter((w: { kind: string }) => w.kind === "passed_over")).toMatchObject([{ count: 1, message: expect.stringMatching(/not trajectories, passed over .*: manifest\.jsonl$/) }]);
     const a = await runCli(["agree", "--run", "c", "--labels-dir", labels, "--reference", "security", "--json"]);
     const ag = JSON.parse(a.stdout);
     expect(ag.kappa).toBeGreaterThanOrEqual(0.85);

@@ -374,7 +374,9 @@ describe("streaming", () => {
 });
 
 describe("the real corpus through countInputs", () => {
-  it("516 runs + the manifest = 517 items", async () => {
-    expect(await countInputs([CORPUS])).toBe(517);
+  it("516 runs = 516 items: the manifest in the folder is passed over, not an item", async () => {
+    expect(await countInputs([CORPUS])).toBe(516);
+    // given by name, it is read (and is one unknown_format item)
+    expect(await countInputs([path.join(CORPUS, "manifest.jsonl")])).toBe(1);
   });
 });

@@ -1,0 +1,58 @@
+/**
+ * A corpus's sidecar files met while walking a folder (`./walk.ts`, `isSidecarName`: a manifest, a README, a
+ * licence, checksums): not trajectories and not input errors. A sidecar is passed over when it holds no
+ * trajectory: always for a non-JSON file; for a `.jsonl` / `.ndjson` when detection finds no `messages` in its
+ * first lines (a manifest; one that holds trajectories is read as usual); for a `.json` when reading it gives no
+ * trajectory (its errors are then dropped with it). `--format` forces JSON sidecars to be read as it says. What is
+ * passed over is counted and named at the end of the read, one warning of kind `passed_over` per input folder.
+ */
+import path from "node:path";
+import { plan } from "./detect.js";
+import { JSON_EXT, JSONL_EXT, type InputFile } from "./walk.js";
+import type { IngestWarning } from "./warnings.js";
+
+/** Kind of the warning that names the sidecar files passed over. */
+export const PASSED_OVER = "passed_over";
+
+/** Names shown in a `passed_over` message before "and N more". */
+const SHOWN_NAMES = 8;
+
+/**
+ * Whether a sidecar file is read (a JSON file may hold trajectories) or passed over: `skip`, `read` (as any file),
+ * or `json` (read it, and pass it over when it gives no trajectory).
+ */
+export async function sidecarPlan(f: InputFile, forced: boolean, max: number): Promise<"skip" | "read" | "json"> {
+  if (JSONL_EXT.test(f.file)) {
+    if (forced) return "read";
+    return (await plan(f.file, undefined, max)).as === "unknown" ? "skip" : "read";
+  }
+  if (JSON_EXT.test(f.file)) return forced ? "read" : "json";
+  return "skip";
+}
+
+/** The sidecar files passed over in one read, per input folder. */
+export class PassedOver {
+  private readonly byRoot = new Map<string, string[]>();
+
+  add(f: InputFile): void {
+    let names = this.byRoot.get(f.root);
+    if (!names) this.byRoot.set(f.root, (names = []));
+    names.push(path.relative(f.root, f.file) || path.basename(f.file));
+  }
+
+  /** One warning per input folder: the count and the names (the first {@link SHOWN_NAMES}). */
+  warnings(): IngestWarning[] {
+    const out: IngestWarning[] = [];
+    for (const [root, names] of this.byRoot) {
+      const shown = names.slice(0, SHOWN_NAMES).join(", ") + (names.length > SHOWN_NAMES ? `, and ${names.length - SHOWN_NAMES} more` : "");
+      out.push({
+        kind: PASSED_OVER,
+        path: root,
+        message: `${root}: ${names.length} file${names.length === 1 ? "" : "s"} not trajectories, passed over (a corpus's manifest, README, licence or checksums): ${shown}`,
+        count: names.length,
+      });
+    }
+    this.byRoot.clear();
+    return out;
+  }
+}
