@@ -29,6 +29,7 @@ import type { Message, Part, Surface, Trajectory } from "../types.js";
 import { trajectoryParts } from "./parts.js";
 import { isAttacked } from "../ingest/attacked.js";
 import { asciiAlnum } from "./ascii-alnum.js";
+import { StringMemo } from "../io/string-memo.js";
 
 /**
  * Lines of an injected text this long ({@link surfaceForm} characters) or longer locate it on their own; a shorter
@@ -99,7 +100,14 @@ interface Needle {
   lines: string[];
 }
 
-function needle(text: string): Needle {
+/**
+ * The matching forms of the texts a corpus repeats (system prompts, users' requests, tool results, injected texts),
+ * kept across trajectories: ~3 MB of characters at most (issue 26: each part's form was rebuilt for every trajectory).
+ */
+const forms = new StringMemo<string>(surfaceForm, (f) => f.length, { maxEntries: 2048, maxChars: 3 * 1024 * 1024, minChars: 64 });
+const needles = new StringMemo<Needle>(needleOf, (n) => n.form.length + n.lines.reduce((a, l) => a + l.length, 0), { maxEntries: 512, maxChars: 1024 * 1024, minChars: 0 });
+
+function needleOf(text: string): Needle {
   const form = surfaceForm(text);
   const lines = text
     .split(/\r?\n|\\n/)
@@ -129,14 +137,14 @@ export function decideSurfaces(t: Trajectory, opts: SurfaceOptions = {}): Surfac
       ...received.filter((p) => p.kind === "tool_description"),
       ...received.filter((p) => p.kind !== "tool_description" && p.message_index >= cut),
     ];
-    const forms = new Map<Part, string>();
+    const partForms = new Map<Part, string>();
     const formOf = (p: Part): string => {
-      let f = forms.get(p);
-      if (f === undefined) forms.set(p, (f = surfaceForm(p.text)));
+      let f = partForms.get(p);
+      if (f === undefined) partForms.set(p, (f = forms.get(p.text)));
       return f;
     };
     for (const [placeholder, text] of injections) {
-      const n = needle(text);
+      const n = needles.get(text);
       const raw = text.trim();
       // The whole text first (verbatim, then its matching form); its long lines only when it is nowhere whole.
       const whole = (p: Part) => p.text.includes(raw) || (n.form.length >= MIN_LINE_CHARS && formOf(p).includes(n.form));

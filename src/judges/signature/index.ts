@@ -103,8 +103,10 @@ export interface SignatureJudgeOptions {
   concurrency?: number;
   /**
    * Worker threads that run the analysis (`./pool.ts`), so that it overlaps the reading of the next trajectories;
-   * 0 analyzes on the calling thread. Default: the machine's available parallelism capped by `concurrency`, when it
-   * is 2 or more and the compiled worker module is found (the built library and command line); running from the
+   * 0 analyzes on the calling thread. Default: one fewer than the machine's available parallelism (the calling thread
+   * reads, converts and stores: ~half of `label`'s CPU), capped by `concurrency`, when the machine has 2 cores or more,
+   * `concurrency` is 2 or more
+   * and the compiled worker module is found (the built library and command line); running from the
    * TypeScript source (tsx, vitest) the default is 0, and a number given here runs the source worker with `tsx`.
    * The environment variable `IPI_SIGNATURE_WORKERS` overrides the default.
    * Verdicts are the same either way, in the same order. A `now` clock (a function) cannot be sent to a
@@ -240,8 +242,10 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
   const asked = opts.workers ?? (opts.now ? undefined : envWorkers());
   const startPool = (): SignaturePool | null => {
     const found = signatureWorkerEntry();
-    const size = asked ?? (opts.now || !found || found.source ? 0 : Math.min(os.availableParallelism(), concurrency));
-    if (asked === undefined && size < 2) return null;
+    // Each worker is an isolate that compiles the judge's code again (issue 26: V8's compiler threads were ~20% of a
+    // signature label's CPU), and the calling thread has as much to do as one worker: one core is left to it.
+    const cores = os.availableParallelism();
+    const size = asked ?? (opts.now || !found || found.source || cores < 2 || concurrency < 2 ? 0 : Math.min(cores - 1, concurrency));
     if (size === 0) return null;
     if (!found) throw new Error("the signature judge's worker module (worker.js / signature-worker.js) is missing beside pool.js");
     return new SignaturePool({ size, entry: found.entry, execArgv: found.execArgv, judgeOptions: { id: identity.id, maxChars } });

@@ -9,6 +9,7 @@
  * without an offset map of the whole text (`rawSpan`).
  */
 
+import { peekText } from "./memo.js";
 import { normalize, normalizeWithMap, originalSlice, originalSpan, type NormalizedText } from "../../evidence/normalize.js";
 
 export { originalSlice };
@@ -28,13 +29,14 @@ export function norm(raw: string): string {
 
 /**
  * A memo of {@link norm} for the texts of one trajectory (each distinct text normalized once, however many passes
- * read it). Returns exactly what `norm` returns; holds its texts until dropped.
+ * read it), which also reads the normalized forms kept across trajectories (`./memo.ts`: tool results seen before).
+ * Returns exactly what `norm` returns; holds its texts until dropped.
  */
 export function normMemo(): (s: string) => string {
   const cache = new Map<string, string>();
   return (s: string): string => {
     let n = cache.get(s);
-    if (n === undefined) cache.set(s, (n = norm(s)));
+    if (n === undefined) cache.set(s, (n = peekText(s)?.norm ?? norm(s)));
     return n;
   };
 }
