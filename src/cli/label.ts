@@ -282,8 +282,8 @@ export function registerLabel(program: Command): void {
   labelCommand(program).action(async (paths: string[], o) => {
     const { fieldMap, overrides, maxCostUsd } = checkLabelFlags(paths, o);
     const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun });
-    // measured on the offline judge only: before any hot code and before its workers start (./v8-tuning.ts)
-    if (judges.some((j) => j.family === "rule")) tuneCompilerForLabel();
+    // every judge (offline and LLM): before any hot code and before the signature workers start (./v8-tuning.ts)
+    tuneCompilerForLabel();
     checkPriced(judges, maxCostUsd);
     // The options `label` and `--dry-run` share: the same input, the same resume rule.
     const shared = {

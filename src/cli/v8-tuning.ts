@@ -12,10 +12,18 @@
  * Outputs are unchanged (a compiler setting, not a semantic one; checked byte for byte on four
  * corpora, README-bench.md "Signature CPU, round two").
  *
- * The setting is process-wide and is made at the start of a `label` run with the offline judge (family `rule`), before
- * its workers start (a worker's isolate takes the process's V8 flags). A run of LLM judges only keeps V8's default: its
- * CPU goes to the transport, where the setting was not measured. `IPI_TURBO_INLINING=1` keeps V8's default (to compare, or should a
- * future V8 handle it differently). Where the runtime refuses the flag, nothing changes.
+ * With LLM judges too (issue 26, CPU per request; README-bench.md "LLM CPU, round three"): 2,000 AgentDojo runs
+ * against the bench's server at 300 ms / 64 in flight, CPU seconds per thread from /proc, three interleaved pairs at
+ * load average 17-18 on 2 cores: V8's helper threads 2.33-2.40 s without the setting, 1.80-1.92 s with it, the main
+ * thread unchanged within the noise (5.75-6.09 s against 5.87-6.14 s); `label` 4.08-4.26 against 3.87-4.04 ms of
+ * CPU per item. At 5,000 items the helpers lost 22-27% again but the main thread paid ~4-6% more, and `bench/run.ts`
+ * (one run per build) showed no net change (3.86 ms/item both, order swapped). It is made for every `label` run:
+ * one setting for both judge kinds, never measured to cost CPU.
+ *
+ * The setting is process-wide and is made at the start of a `label` run, before any hot code and before the
+ * signature judge's workers start (a worker's isolate takes the process's V8 flags). `IPI_TURBO_INLINING=1` keeps
+ * V8's default (to compare, or should a future V8 handle it differently). Where the runtime refuses the flag,
+ * nothing changes.
  */
 import v8 from "node:v8";
 
