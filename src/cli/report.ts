@@ -7,6 +7,7 @@ import { addJudgeChoiceOptions, judgeChoice } from "./estimate.js";
 import { whereLine } from "../store/where.js";
 import { addWhereOption, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { stepLine } from "./read-progress.js";
+import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -47,7 +48,12 @@ Example:
       const { writeReport } = await import("../report/index.js");
       // the steps after the read, on the same status line (a terminal only, never with --json)
       let step = { done: () => {} };
+      // between the steps, a full collection when the heap has grown enough (label's rule, as committee does): the
+      // column read and each analysis step leave large arrays that V8 would otherwise let pile up
+      const gcFn = fullGc();
+      const gc = gcFn ? heapGcTrigger(gcFn) : undefined;
       const showStep = (what: string) => {
+        gc?.check();
         step.done();
         step = stepLine(what, !o.json && process.stderr.isTTY === true);
       };

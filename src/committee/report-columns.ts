@@ -231,7 +231,7 @@ function agreementColumns(
  * `committeeVote`), as a code per slot into the distinct verdicts, one `committeeVote` per distinct combination.
  * @param perJudge per judge (in `judgeIds` order), its repeat-0 record code + 1 per slot.
  */
-function committeeColumns(run: ColumnRun, judgeIds: readonly string[], perJudge: readonly Uint32Array[], quorum: number): CommitteeColumnVerdicts {
+export function committeeColumns(run: ColumnRun, judgeIds: readonly string[], perJudge: readonly Uint32Array[], quorum: number): CommitteeColumnVerdicts {
   // each record's vote as a small number (0: no vote), so a slot's votes are one number in base `radix`
   const voteNames: Array<Bucket | null> = [null];
   const voteNo = new Map<Bucket | null, number>([[null, 0]]);

@@ -26,7 +26,7 @@ import { readRunState, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../io/hash.js";
-import { buildObservations, type ExcludedGroup } from "../compare/data.js";
+import { buildObservations, type ExcludedGroup, type Observations } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
 import { RATE_NAMES, RateTally, attackMixWarnings, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
@@ -217,14 +217,21 @@ function conditionViews(
   committeeVerdicts: CommitteeVerdict[] | null | undefined,
   condSource: string,
 ): ConditionView[] {
-  const conditions: ConditionView[] = [];
-  for (const field of ["condition", "attack", "surface"]) {
-    const obs = buildObservations(
+  return conditionViewsOf((field) =>
+    buildObservations(
       index,
       { verdicts, committee: committeeVerdicts ?? undefined },
       committeeVerdicts ? { kind: "committee" } : { kind: "judge", judge_id: condSource },
       field,
-    );
+    ),
+  );
+}
+
+/** The condition views of {@link conditionViews} from the observations of each field (objects or columns). */
+export function conditionViewsOf(observationsOf: (field: string) => Observations): ConditionView[] {
+  const conditions: ConditionView[] = [];
+  for (const field of ["condition", "attack", "surface"]) {
+    const obs = observationsOf(field);
     const values = new Set(obs.observations.map((x) => x.condition));
     if (values.size < 2) continue;
     const table = asrTable(obs.observations, obs.unlabelled).filter((c) => c.suite === ALL_SUITES);
@@ -338,7 +345,7 @@ export async function loadTrajectories(items: ReportItem[], sourceRoot: string):
  * The run's inputs (from `store.json`; empty when it has none) and its cost, per judge with the request
  * parameters the judge settled on, and in total (`providers/cost.ts`: unknown costs marked, never 0).
  */
-function runInputsAndCosts(runDir: string, verdicts: readonly Verdict[]): { inputs: string[]; costs: ReportModel["costs"] } {
+export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "judge_id" | "cost_usd">>): { inputs: string[]; costs: ReportModel["costs"] } {
   let inputs: string[] = [];
   let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
   try {
@@ -477,7 +484,7 @@ function disagreementItems(
  * @returns the {@link ReportModel}.
  * @throws Error when the run has no verdicts; HumanLabelsError for an unusable human-label file.
  */
-export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
+export async function buildReportModelObjects(o: ReportOptions): Promise<ReportModel> {
   const run = o.run ?? path.basename(o.runDir);
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;

@@ -8,10 +8,12 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { buildReportModel, type ReportModel, type ReportOptions } from "./data.js";
+import type { ReportModel, ReportOptions } from "./data.js";
+import { buildReportModel } from "./build.js";
 import { renderReportHtml } from "./html.js";
 
 export * from "./data.js";
+export { buildReportModel } from "./build.js";
 export { renderReportHtml, scriptHash } from "./html.js";
 export { renderTrajectory, locateQuote, findInText, renderHighlighted } from "./highlight.js";
 export { escapeHtml, escapeText, escapeAttr, bidiMarker, neutralizeBidi } from "./escape.js";

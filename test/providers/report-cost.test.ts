@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
-import { buildReportModel } from "../../src/report/data.js";
+import { buildReportModel } from "../../src/report/index.js";
 import { renderReportHtml } from "../../src/report/html.js";
 import { labelRun } from "../../src/run/label.js";
 import { apiError, completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";

@@ -1,0 +1,271 @@
+/**
+ * The report's data (`ReportModel` of `./data.ts`) from a run read as columns (`../store/columns.ts`), for runs of
+ * a million trajectories: the same model as `buildReportModelObjects`, with the figures from the column functions
+ * (`committeeReportColumns`, `referenceAgreementColumns`, `buildObservationsColumns`, `paperTableColumns`, and
+ * `./slots.ts`), costs summed as the verdict records are read, the human comparison over the verdicts of the
+ * human-labelled trajectories only, and the disagreement list as slots (only the listed ones made objects).
+ * Not here (the caller takes the object path): `--where`, and the calibrated estimate (human labels with a paper
+ * table), whose population is built from objects.
+ */
+import path from "node:path";
+import type { CommitteeVerdict, Verdict } from "../types.js";
+import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/columns.js";
+import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
+import { readRunState } from "../store/run-state.js";
+import { healthWarnings } from "../verdict/health.js";
+import { readHumanLabels, humanAgreement } from "../agree/human.js";
+import { COMMITTEE_RATER, type ReferenceAgreement } from "../agree/reference.js";
+import { referenceAgreementColumns, REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
+import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns, type CommitteeColumns } from "../committee/file-columns.js";
+import { committeeColumns, committeeReportColumns, COMMITTEE_ROW_FIELDS } from "../committee/report-columns.js";
+import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
+import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
+import { EstimateError, resolveSource, type EstimateSource } from "../estimate/run.js";
+import type { PaperTable } from "../estimate/table.js";
+import { utilityTable } from "../compare/utility.js";
+import { attackMixWarnings } from "../stats/rates.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { fillListed } from "./fill-listed.js";
+import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, runInputsAndCosts, type ReportItem, type ReportModel, type ReportOptions } from "./data.js";
+import {
+  asrRowsColumns,
+  committeeObservationRun,
+  committeeRateItems,
+  committeeSummarySlots,
+  disagreementSlots,
+  judgeRateItems,
+  labelCountsColumns,
+  paperTableCommitteeColumns,
+  rep0ByJudge,
+  type CommitteeSlots,
+} from "./slots.js";
+
+/** The index fields the report reads (every section's). */
+export const REPORT_ROW_FIELDS: readonly string[] = [
+  ...new Set([...COMMITTEE_ROW_FIELDS, ...REFERENCE_ROW_FIELDS, ...COMPARE_ROW_FIELDS, ...TABLE_ROW_FIELDS, "agent_family", "surface", "user_task_id", "injection_task_id"]),
+];
+
+/**
+ * The report's data from a run read as columns (module docstring).
+ * @returns the model, or null when the report needs the object path (the calibrated estimate; a committee file
+ *   whose lines are not one per trajectory of the run): the caller builds it from objects.
+ * @throws as `buildReportModelObjects`.
+ */
+export async function buildReportModelColumns(o: ReportOptions): Promise<ReportModel | null> {
+  const run = o.run ?? path.basename(o.runDir);
+  const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
+  const maxItems = o.maxItems ?? 200;
+  const step = o.step ?? (() => {});
+  const cr0 = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress });
+  const cf = await readCommitteeColumns(o.runDir, cr0);
+  const runState = readRunState(o.runDir);
+  if (cf) step(`checking committee.jsonl against ${cr0.nVerdicts.toLocaleString("en-US")} verdicts`);
+  const cfCheck = cf ? checkCommitteeColumns(cf, cr0) : null;
+  const fileSlots = cf && cfCheck && cfCheck.stale.length === 0 ? slotsOfFile(cf, cr0) : null;
+  if (fileSlots === undefined) return null;
+  if (cr0.nVerdicts === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
+
+  // the table's source (as the object path resolves it); with human labels it has a calibrated estimate: objects
+  let tableSource: EstimateSource | null = null;
+  let paper_table_reason: string | undefined;
+  try {
+    tableSource = resolveSource(cr0.verdicts, o.source ?? { kind: "judge" }, run);
+  } catch (e) {
+    if (!(e instanceof EstimateError) || o.source) throw e;
+    paper_table_reason = e.message;
+  }
+  if (o.humanFile && tableSource) return null;
+  const colRun: ColumnRun = cr0;
+  const { inputs, costs } = runInputsAndCosts(o.runDir, eachVerdictRecord(colRun));
+
+  step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
+  const { report: cr, committee: computed } = committeeReportColumns(colRun, { run, bootstrap: { B: 0, seed: bootstrap.seed }, step: (s) => step(`committee and per-judge figures: ${s}`) });
+  const judgeIds = cr.judges.map((j) => j.id);
+  const multi = judgeIds.length >= 2;
+  const cs: CommitteeSlots | null = multi ? (fileSlots ?? { code: Int32Array.from(computed.code), verdicts: computed.verdicts }) : null;
+  const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
+  if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
+  else if (runState.message) warnings.push(`note: ${runState.message}`);
+  warnings.push(...attackMixWarnings(attackedRecords(colRun)));
+  if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
+  if (cfCheck?.notes.length && fileSlots) warnings.push(...cfCheck.notes);
+
+  step("rates and label counts");
+  const rep0 = rep0ByJudge(colRun);
+  const raters = judgeIds.map((j) => ({ rater: j, item: judgeRateItems(colRun, rep0.get(j)) }));
+  if (cs) raters.push({ rater: COMMITTEE, item: committeeRateItems(colRun, cs, rep0, "no_verdict") });
+  const asr = asrRowsColumns(colRun, raters);
+  const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
+
+  if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
+  const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
+  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, humanVerdicts(colRun, humanLabels.rows), new ColumnIndex(colRun), { file: o.humanFile, bootstrap }) : null;
+
+  let hasReference = false;
+  for (let s = 0; s < colRun.nRows && !hasReference; s++) {
+    const t = colRun.rows[colRun.rowCode[s]];
+    hasReference = !!t.attacked && !t.run_error && typeof t.reference?.security === "boolean";
+  }
+  let reference: ReferenceAgreement[] | null = null;
+  if (hasReference) {
+    step("agreement with the benchmark's verdicts");
+    reference = judgeIds.map((j) => referenceAgreementColumns(j, colRun));
+    if (cs) reference.push(referenceAgreementColumns(COMMITTEE_RATER, fileSlots && cf ? committeeAsColumnRun(cf, colRun, COMMITTEE_RATER) : committeeAsColumnRun(asFileColumns(cs), colRun, COMMITTEE_RATER)));
+  }
+
+  const condSource = cs ? COMMITTEE : judgeIds[0];
+  step("ASR by condition, attack and surface");
+  const obsRun = cs ? committeeObservationRun(colRun, cs, rep0, COMMITTEE) : colRun;
+  const conditions = conditionViewsOf((field) => {
+    const obs = buildObservationsColumns(obsRun, condSource, field);
+    return cs ? { ...obs, source: { kind: "committee" } } : obs;
+  });
+
+  step("the paper table");
+  let paper_table: PaperTable | null = null;
+  if (tableSource?.kind === "judge") paper_table = paperTableColumns(run, colRun, tableSource);
+  else if (tableSource?.kind === "committee") {
+    const all = [...new Set(colRun.verdicts.map((v) => v.judge_id))].sort();
+    const none = new Uint32Array(colRun.ids.size);
+    const cc = committeeColumns(colRun, all, all.map((j) => rep0.get(j) ?? none), tableSource.quorum);
+    paper_table = paperTableCommitteeColumns(run, colRun, { code: Int32Array.from(cc.code), verdicts: cc.verdicts }, rep0, tableSource);
+  }
+  const utility = utilityTable(rowRecords(colRun), "condition");
+
+  let items: ReportItem[] = [];
+  let items_total = 0;
+  const rowAt = (s: number) => colRun.rows[colRun.rowCode[s]] as TrajectoryIndexRow;
+  if (cs) {
+    const d = disagreementSlots(colRun, cs, maxItems);
+    items_total = d.total;
+    items = d.slots.map((s) => {
+      const c = cs.verdicts[cs.code[s]];
+      const trajectory_id = colRun.ids.id(s);
+      return { trajectory_id, kind: c.status === "disputed" ? "disputed" : "not_unanimous", row: rowAt(s), committee: { trajectory_id, ...c } as CommitteeVerdict, verdicts: [], reference: benchmarkSecurity(rowAt(s)) };
+    });
+  } else if (reference && reference[0]) {
+    items_total = reference[0].disagreements.length;
+    items = reference[0].disagreements.slice(0, maxItems).map((d) => {
+      const s = colRun.ids.slotOf(d.trajectory_id);
+      return { trajectory_id: d.trajectory_id, kind: "reference_disagreement", row: s >= 0 && s < colRun.nRows ? rowAt(s) : undefined, verdicts: [], reference: d.reference };
+    });
+  }
+  step(`reading the ${items.length} listed trajectories back`);
+  await fillListed(o.runDir, items, judgeIds, o.progress);
+  await loadTrajectories(items, o.sourceRoot ?? process.cwd());
+
+  let attacked = 0;
+  for (let s = 0; s < colRun.nRows; s++) if (colRun.rows[colRun.rowCode[s]].attacked) attacked++;
+  const committee: ReportModel["committee"] = cs
+    ? ({
+        summary: fileSlots ? committeeSummarySlots(colRun, cs, rep0) : cr.committee,
+        agreement: cr.agreement,
+        source: fileSlots ? "committee.jsonl" : "computed",
+        quorum: fileSlots ? null : cr.quorum,
+      } as NonNullable<ReportModel["committee"]>)
+    : null;
+  // the committee verdicts as objects only when a library caller reads them (a million at 1M; the page never does)
+  if (committee && cs) lazyCommitteeVerdicts(committee, colRun, cs, fileSlots && cf ? cf : null);
+
+  return {
+    run,
+    generated_at: (o.now ?? new Date()).toISOString(),
+    inputs,
+    trajectories: colRun.nRows,
+    attacked,
+    judges: cr.judges,
+    per_judge: cr.per_judge,
+    committee,
+    warnings,
+    judge_health: cr.judge_health,
+    asr,
+    labels,
+    human,
+    reference,
+    conditions,
+    condition_source: conditions.length ? condSource : null,
+    paper_table,
+    ...(paper_table_reason ? { paper_table_reason } : {}),
+    utility,
+    items,
+    items_total,
+    items_cap: maxItems,
+    run_state: runState,
+    costs,
+  };
+}
+
+/**
+ * A used committee file's verdict per row slot, when its lines are one per trajectory of the run (as `committee`
+ * writes it); undefined otherwise (lines of trajectories the run has no row for, or several lines of one).
+ */
+function slotsOfFile(cf: CommitteeColumns, run: ColumnRun): CommitteeSlots | undefined {
+  const code = new Int32Array(run.nRows).fill(-1);
+  for (let i = 0; i < cf.n; i++) {
+    const s = cf.slot[i];
+    if (s < 0 || s >= run.nRows || code[s] >= 0) return undefined;
+    code[s] = cf.code[i];
+  }
+  return { code, verdicts: cf.rows };
+}
+
+/** Committee slots as the committee-file columns `committeeAsColumnRun` reads (one line per row slot, in order). */
+function asFileColumns(cs: CommitteeSlots): CommitteeColumns {
+  const slots: number[] = [];
+  for (let s = 0; s < cs.code.length; s++) if (cs.code[s] >= 0) slots.push(s);
+  const code = Uint32Array.from(slots, (s) => cs.code[s]);
+  return { file: "", judges: [], excluded_judges: null, quorum: null, bad_lines: [], n: slots.length, slot: Int32Array.from(slots), code, rows: cs.verdicts };
+}
+
+/** `ReportModel.committee.verdicts` made when first read (in the file's order, or the rows' order when computed). */
+function lazyCommitteeVerdicts(committee: NonNullable<ReportModel["committee"]>, run: ColumnRun, cs: CommitteeSlots, cf: CommitteeColumns | null): void {
+  let made: CommitteeVerdict[] | null = null;
+  Object.defineProperty(committee, "verdicts", {
+    enumerable: true,
+    configurable: true,
+    get: () => {
+      if (made) return made;
+      made = [];
+      if (cf) for (let i = 0; i < cf.n; i++) made.push({ trajectory_id: run.ids.id(cf.slot[i]), ...cf.rows[cf.code[i]] } as CommitteeVerdict);
+      else for (let s = 0; s < run.nRows; s++) if (cs.code[s] >= 0) made.push({ trajectory_id: run.ids.id(s), ...cs.verdicts[cs.code[s]] } as CommitteeVerdict);
+      return made;
+    },
+  });
+}
+
+/** The attacked rows' fields `attackMixWarnings` reads, one per distinct row record (it counts sets, not rows). */
+function* attackedRecords(run: ColumnRun): Generator<Parameters<typeof attackMixWarnings>[0] extends Iterable<infer T> ? T : never> {
+  const seen = new Uint8Array(run.rows.length);
+  for (let s = 0; s < run.nRows; s++) {
+    const c = run.rowCode[s];
+    if (seen[c]) continue;
+    seen[c] = 1;
+    const r = run.rows[c];
+    if (r.attacked) yield { model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id };
+  }
+}
+
+/** The row records of the row slots in order (shared: read only). */
+function* rowRecords(run: ColumnRun): Generator<TrajectoryIndexRow> {
+  for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow;
+}
+
+/**
+ * What `humanAgreement` reads of the verdicts: those of the human-labelled trajectories (as objects), and one
+ * verdict of each judge that has none of them (it takes the run's judges from the verdicts).
+ */
+function humanVerdicts(run: ColumnRun, rows: ReadonlyArray<{ trajectory_id: string }>): Verdict[] {
+  const mark = new Uint8Array(run.ids.size);
+  for (const r of rows) {
+    const s = run.ids.slotOf(r.trajectory_id);
+    if (s >= 0) mark[s] = 1;
+  }
+  const out = [...columnVerdicts(run, (i) => mark[run.vSlot[i]] === 1)];
+  const have = new Set(out.map((v) => v.judge_id));
+  for (const v of columnVerdicts(run, (_i, v) => !have.has(v.judge_id))) {
+    if (have.has(v.judge_id)) continue;
+    have.add(v.judge_id);
+    out.push(v);
+  }
+  return out;
+}
