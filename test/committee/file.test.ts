@@ -14,7 +14,8 @@ import { buildCommitteeFixture, type CommitteeFixture } from "../report/fixture.
 import { checkCommitteeFile, readCommitteeFile, writeCommitteeFile } from "../../src/committee/file.js";
 import { readRunState } from "../../src/store/run-state.js";
 import { readTrajectoryIndex, readVerdicts } from "../../src/store/run-store.js";
-import { buildReportModel, benchmarkSecurity } from "../../src/report/data.js";
+import { benchmarkSecurity } from "../../src/report/data.js";
+import { buildReportModel } from "../../src/report/index.js";
 import { committeeReport } from "../../src/committee/report.js";
 import { createSample } from "../../src/sample/index.js";
 
