@@ -241,6 +241,28 @@ describe("RunStore.summaryInputs equals the slim readers on disk", () => {
     }).toThrow(TypeError);
   });
 
+  it("LLM verdicts' own numbers (usage, cost_usd) come back exactly, in their key order, and do not make a shape each", async () => {
+    const s = await RunStore.open(dir, "r");
+    const usages: Verdict["usage"][] = [
+      { prompt_tokens: 3001, completion_tokens: 60 },
+      { completion_tokens: 61, prompt_tokens: 3002 }, // another key order: kept as it was
+      { prompt_tokens: 2 ** 53 - 1, completion_tokens: 0, cached_tokens: 1.5, reasoning_tokens: 7, responses_without_usage: 1 },
+      { prompt_tokens: 5, completion_tokens: 6, total_tokens: 11 } as Verdict["usage"], // a field not in the columns: in the shape
+      { prompt_tokens: 0, completion_tokens: 0 },
+    ];
+    const costs = [0.0012, 0, null, 1e-9, 123456.789];
+    for (let i = 0; i < 200; i++) s.addVerdict(verdict(`t${i}`, { usage: { ...usages[i % 5], ...(i % 5 === 0 ? { prompt_tokens: 3000 + i } : {}) }, cost_usd: costs[i % 5] }));
+    await s.close();
+    const s2 = await RunStore.open(dir, "r"); // loaded from the journal, then more
+    s2.addVerdict(verdict("t3", { usage: { prompt_tokens: 9, completion_tokens: 9 }, cost_usd: 0.5 })); // supersedes
+    const mem = await closeAndCompare(s2);
+    expect(mem.verdicts).toHaveLength(200);
+    expect(Object.keys(mem.verdicts.find((v) => v.trajectory_id === "t1")!.usage)).toEqual(["completion_tokens", "prompt_tokens"]);
+    expect(mem.verdicts.find((v) => v.trajectory_id === "t3")).toMatchObject({ usage: { prompt_tokens: 9, completion_tokens: 9 }, cost_usd: 0.5 });
+    // 200 verdicts with 40 distinct prompt_tokens of the first usage: a handful of shapes, not one per verdict
+    expect((s2 as unknown as { current: { shapeCount: number } }).current.shapeCount).toBeLessThanOrEqual(6);
+  });
+
   it("summaryInputs hands out its own containers", async () => {
     const s = await RunStore.open(dir, "r");
     s.addVerdict(verdict("a"));
