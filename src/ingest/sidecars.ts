@@ -1,14 +1,15 @@
 /**
  * A corpus's sidecar files met while walking a folder (`./walk.ts`, `isSidecarName`: a manifest, a README, a
  * licence, checksums): not trajectories and not input errors. A sidecar is passed over when it holds no
- * trajectory: always for a non-JSON file; for a `.jsonl` / `.ndjson` when detection finds no `messages` in its
- * first lines (a manifest; one that holds trajectories is read as usual); for a `.json` when reading it gives no
+ * trajectory: always for a file that is neither JSON nor a trajectory file (a `.eval` or `.traj` is always read);
+ * for a `.jsonl` / `.ndjson` when detection finds no `messages` in its first lines (a manifest; one that holds
+ * trajectories is read as usual); for a `.json` when reading it gives no
  * trajectory (its errors are then dropped with it). `--format` forces JSON sidecars to be read as it says. What is
  * passed over is counted and named at the end of the read, one warning of kind `passed_over` per input folder.
  */
 import path from "node:path";
 import { plan } from "./detect.js";
-import { JSON_EXT, JSONL_EXT, type InputFile } from "./walk.js";
+import { EVAL_EXT, JSON_EXT, JSONL_EXT, TRAJ_EXT, type InputFile } from "./walk.js";
 import type { IngestWarning } from "./warnings.js";
 
 /** Kind of the warning that names the sidecar files passed over. */
@@ -22,6 +23,8 @@ const SHOWN_NAMES = 8;
  * or `json` (read it, and pass it over when it gives no trajectory).
  */
 export async function sidecarPlan(f: InputFile, forced: boolean, max: number): Promise<"skip" | "read" | "json"> {
+  // a trajectory file's own extension (`README.eval`, `notice.traj`: walked and read before sidecars were named)
+  if (EVAL_EXT.test(f.file) || TRAJ_EXT.test(f.file)) return "read";
   if (JSONL_EXT.test(f.file)) {
     if (forced) return "read";
     return (await plan(f.file, undefined, max)).as === "unknown" ? "skip" : "read";

@@ -12,7 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { countInputs, readTrajectories, type IngestItem, type IngestWarning, type ReadOptions } from "../../src/ingest/index.js";
 import { isSidecarName } from "../../src/ingest/walk.js";
-import { CORPUS } from "../helpers/paths.js";
+import { CORPUS, DATA } from "../helpers/paths.js";
 
 const realText = readFileSync(path.join(CORPUS, "runs/gpt-4o-2024-05-13/workspace/user_task_13/important_instructions/injection_task_3.json"), "utf8");
 const manifestText = readFileSync(path.join(CORPUS, "manifest.jsonl"), "utf8");
@@ -93,6 +93,17 @@ describe("sidecar files in a walked folder", () => {
     expect(r.items).toEqual(["ok C1", "ok C2", expect.stringMatching(/^ok /)]);
     expect(r.warnings).toEqual([]);
     expect(await countInputs([root])).toBe(3);
+  });
+
+  it("a sidecar-like name with a trajectory file's extension (.eval, .traj) is read as before, not passed over (red team 11)", async () => {
+    const root = path.join(dir, "ext");
+    await put("ext/LICENSE.traj", readFileSync(path.join(DATA, "shell/swe-agent.traj"), "utf8"));
+    await put("ext/x.traj", readFileSync(path.join(DATA, "shell/swe-agent.traj"), "utf8"));
+    const r = await readAll([root]);
+    expect(r.items).toHaveLength(2);
+    expect(r.items.every((i) => i.startsWith("ok "))).toBe(true);
+    expect(r.warnings).toEqual([]);
+    expect(await countInputs([root])).toBe(2);
   });
 
   it("--format forces a JSON sidecar to be read as it says; a README is still passed over", async () => {
