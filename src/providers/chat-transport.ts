@@ -170,8 +170,11 @@ export class ResponseCutError extends Error {
     readonly decodedBytes: number,
   ) {
     super(
-      `the response body could not be decompressed whole (its ${encoding} stream ended early: ${decodedBytes} bytes decoded, ` +
-        `the JSON stops mid-way) — a proxy or the provider cut it`,
+      decodedBytes === 0
+        ? `the response body could not be decompressed (its ${encoding} stream decoded to nothing: it ended before its first ` +
+            `block, or held nothing) — a proxy or the provider cut it`
+        : `the response body could not be decompressed whole (its ${encoding} stream ended early: ${decodedBytes} bytes decoded, ` +
+            `the JSON stops mid-way) — a proxy or the provider cut it`,
     );
     this.name = "ResponseCutError";
   }
@@ -331,14 +334,15 @@ export class BytesResponse {
   /**
    * The body parsed as JSON.
    * @throws {@link ResponseCutError} when the body was decoded from a `content-encoding` and its JSON stops mid-way
-   *   (the stream ended early); the `SyntaxError` of any other text that is not JSON.
+   *   or it decoded to nothing (the stream ended early); the `SyntaxError` of any other text that is not JSON.
    */
   async json(): Promise<unknown> {
     const text = await this.text();
     try {
       return JSON.parse(text);
     } catch (e) {
-      if (this.#decodedFrom !== undefined && endsMidJson(text)) throw new ResponseCutError(this.#decodedFrom, Buffer.byteLength(text));
+      // a stream cut before its first decodable block decodes to nothing (red team 11): cut too, not "not JSON"
+      if (this.#decodedFrom !== undefined && (endsMidJson(text) || text.trim() === "")) throw new ResponseCutError(this.#decodedFrom, Buffer.byteLength(text));
       throw e;
     }
   }

@@ -99,6 +99,17 @@ describe("a compressed body cut short", () => {
       }
 
   for (const [path, fetchOf] of PATHS)
+    for (const enc of ["gzip", "br"])
+      it(`${enc} cut before its first decodable block (decodes to nothing), over ${path}: decode_error, not invalid_response (red team 11)`, async () => {
+        const whole = ENCODE[enc](body);
+        const srv = await rawServer(() => withLength(enc, whole.subarray(0, enc === "gzip" ? 12 : 3)));
+        const client = new OpenAI({ apiKey: TEST_KEY, baseURL: srv.url, maxRetries: 0, timeout: 5000, fetch: fetchOf() });
+        const r = await sendChat(client, REQ, fastCtx({ options: { maxTransportRetries: 1 }, health: { succeeded: false } }));
+        expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "decode_error" } });
+        expect((r.outcome as { error: { message: string } }).error.message).toContain(`its ${enc} stream decoded to nothing`);
+      });
+
+  for (const [path, fetchOf] of PATHS)
     it(`a cut once, then the whole body, over ${path}: the reply (retried like a reset)`, async () => {
       const whole = zlib.gzipSync(body);
       const srv = await rawServer((n) => withLength("gzip", n === 1 ? whole.subarray(0, 100) : whole));
