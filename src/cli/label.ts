@@ -268,6 +268,12 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): voi
       ...(res.costCap ? { cost_cap: res.costCap } : {}),
     });
   else {
+    // a stopped run's rates look final otherwise (new user, session 11): said before them, not only after
+    if (res.interrupted)
+      process.stdout.write(
+        `INTERRUPTED: the figures below are partial: they cover only the run's ${res.summary.trajectories} trajectories so far ` +
+          `(a model, suite or condition may be missing or under-counted); the same command resumes the run\n`,
+      );
     process.stdout.write(formatSummary(res.summary) + "\n");
     process.stdout.write(invocationText(res, o));
   }

@@ -60,6 +60,8 @@ describe("label: Ctrl-C with trajectories read but not judged", () => {
       "this invocation: 20 trajectories read, 14 verdicts stored, 0 already stored (skipped), 0 new input errors, 6 trajectories in flight when stopped (read, not stored: a rerun judges them)\n",
     );
     expect(stdout).toMatch(/INTERRUPTED/);
+    // said before the rates, which would otherwise read as final (new user, session 11)
+    expect(stdout).toMatch(/^INTERRUPTED: the figures below are partial: they cover only the run's \d+ trajectories so far/);
     const first = JSON.parse(fs.readFileSync(path.join(run, "summary.json"), "utf8")).this_run;
     expect(first).toMatchObject({ read: 20, kept: 20, judged: 14, skipped: 0, errors: 0, in_flight_when_stopped: 6 });
     expect(fake.requests).toHaveLength(14); // the 6 were never sent
