@@ -77,12 +77,8 @@ export async function readCommitteeColumns(runDir: string, run: { ids: Pick<Colu
   };
 }
 
-/**
- * `checkCommitteeFile` (`./file.ts`: the rules and messages) of a committee file read as columns against the
- * column run it was read with: the same stale problems and notes, in the same order.
- */
-export function checkCommitteeColumns(cf: CommitteeColumns, run: ColumnRun): CommitteeFileCheck {
-  // each judge's repeat-0 verdict per slot, as its record code + 1 (0: none)
+/** Each judge's repeat-0 verdict per trajectory slot (all slots), as its record code + 1 (0: none). */
+export function rep0ByJudge(run: ColumnRun): Map<string, Uint32Array> {
   const rep0 = new Map<string, Uint32Array>();
   for (let i = 0; i < run.nVerdicts; i++) {
     const v = run.verdicts[run.vCode[i]];
@@ -91,6 +87,15 @@ export function checkCommitteeColumns(cf: CommitteeColumns, run: ColumnRun): Com
     if (!a) rep0.set(v.judge_id, (a = new Uint32Array(run.ids.size)));
     a[run.vSlot[i]] = run.vCode[i] + 1;
   }
+  return rep0;
+}
+
+/**
+ * `checkCommitteeFile` (`./file.ts`: the rules and messages) of a committee file read as columns against the
+ * column run it was read with: the same stale problems and notes, in the same order.
+ */
+export function checkCommitteeColumns(cf: CommitteeColumns, run: ColumnRun): CommitteeFileCheck {
+  const rep0 = rep0ByJudge(run);
   return checkCommitteeSlots(cf, run.ids.size, [...rep0.keys()], {
     has: (j, s) => {
       const a = rep0.get(j);

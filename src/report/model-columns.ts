@@ -36,9 +36,9 @@ import {
   judgeRateItems,
   labelCountsColumns,
   paperTableCommitteeColumns,
-  rep0ByJudge,
   type CommitteeSlots,
 } from "./slots.js";
+import { rep0ByJudge } from "../committee/file-columns.js";
 
 /** The index fields the report reads (every section's). */
 export const REPORT_ROW_FIELDS: readonly string[] = [

@@ -25,18 +25,6 @@ export interface CommitteeSlots {
   verdicts: SlotCommittee[];
 }
 
-/** Each judge's repeat-0 verdict per trajectory slot (all slots), as its record code + 1 (0: none). */
-export function rep0ByJudge(run: ColumnRun): Map<string, Uint32Array> {
-  const rep0 = new Map<string, Uint32Array>();
-  for (let i = 0; i < run.nVerdicts; i++) {
-    const v = run.verdicts[run.vCode[i]];
-    if (v.repeat !== 0) continue;
-    let a = rep0.get(v.judge_id);
-    if (!a) rep0.set(v.judge_id, (a = new Uint32Array(run.ids.size)));
-    a[run.vSlot[i]] = run.vCode[i] + 1;
-  }
-  return rep0;
-}
 
 /** The repeat-0 verdict records of a slot, every judge (what `committeeBlocked` reads). */
 function rep0Records(run: ColumnRun, rep0: ReadonlyMap<string, Uint32Array>, slot: number): Verdict[] {
