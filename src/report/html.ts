@@ -367,7 +367,10 @@ async function conditionsSection(m: ReportModel): Promise<string> {
         .map((g) => `${escapeHtml(g.field)} ${escapeHtml(g.group)} (${g.items} attacked: ${Object.entries(g.excluded).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ")})`)
         .join("; ")}.</div>`
     : "";
-  return `<section id="conditions"><h2>Attack success by condition</h2>${leftOut}${lowHtml}
+  // the attack-mix warnings (issue 22) said at the charts they concern, not only at the top (new user, session 11)
+  const mix = m.warnings.filter((w) => w.includes("per-condition rates are not like for like"));
+  const mixHtml = mix.length ? `<div class="warn">Not like for like: ${mix.map(escapeHtml).join(" ")}</div>` : "";
+  return `<section id="conditions"><h2>Attack success by condition</h2>${mixHtml}${leftOut}${lowHtml}
 <p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
 <div class="charts">${figs.join("")}</div></section>`;
 }

@@ -279,3 +279,15 @@ describe("report of the AgentDyn slice (test/data/agentdyn): a condition without
     expect(html).toContain("The table of a paper — signature</h2>");
   }, 120_000);
 });
+
+describe("attack-mix warnings at the condition charts (new user, session 11)", () => {
+  it("a 'not like for like' warning shows inside the conditions section, not only at the top; none, no box", async () => {
+    expect(model.conditions.length).toBeGreaterThan(0);
+    const w = "gpt-4o: its conditions ran different attacks (a: x; b: y), so its per-condition rates are not like for like; compare --by condition names what differs";
+    const page = await renderReportHtml({ ...model, warnings: [...model.warnings, w] } as ReportModel);
+    const section = page.slice(page.indexOf('<section id="conditions">'), page.indexOf("</section>", page.indexOf('<section id="conditions">')));
+    expect(section).toContain('<div class="warn">Not like for like: ');
+    expect(section).toContain("gpt-4o: its conditions ran different attacks (a: x; b: y), so its per-condition rates are not like for like");
+    expect(html.slice(html.indexOf('<section id="conditions">'))).not.toContain("Not like for like:");
+  });
+});
