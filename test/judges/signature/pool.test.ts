@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SignaturePool, signatureWorkerEntry } from "../../../src/judges/signature/pool.js";
+import { PER_WORKER, SignaturePool, signatureWorkerEntry } from "../../../src/judges/signature/pool.js";
 import { JudgeFatalError } from "../../../src/errors.js";
 import type { Trajectory } from "../../../src/types.js";
 import { runCli } from "../../helpers/cli.js";
@@ -33,6 +33,17 @@ describe("SignaturePool", () => {
     // the first ones are the slowest: they finish last, yet resolve first
     await Promise.all(ids.map((id, k) => p.run(fake(id, { delay_ms: (ids.length - k) * 15 }), { repeat: 0 }).then((v) => order.push(v.trajectory_id))));
     expect(order).toEqual(ids);
+    await p.close();
+  });
+
+  it(`a worker holds up to PER_WORKER (${PER_WORKER}) trajectories at once; the rest wait in the pool`, async () => {
+    const p = pool(1);
+    const ids = Array.from({ length: PER_WORKER + 2 }, (_, k) => `t${k}`);
+    const vs = await Promise.all(ids.map((id) => p.run(fake(id, { delay_ms: 100, report_held: true }), { repeat: 0 })));
+    expect(vs.map((v) => v.trajectory_id)).toEqual(ids);
+    // the first reply comes while every trajectory sent at once is still held; never more than PER_WORKER
+    expect((vs[0] as unknown as { held: number }).held).toBe(PER_WORKER);
+    expect(Math.max(...vs.map((v) => (v as unknown as { held: number }).held))).toBe(PER_WORKER);
     await p.close();
   });
 
