@@ -18,7 +18,7 @@ import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, promptChang
 import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { TrajectoryPreparer } from "./prepare.js";
-import type { LabelRunState } from "./label-core.js";
+import { markLeftByStop, type LabelRunState } from "./label-core.js";
 import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
@@ -352,10 +352,15 @@ export function scheduleRepeats(
   const { store, progress, stopped, configs: current } = rs;
   const { repeats, onChange, batchers, online } = ctx;
   for (const judge of opts.judges) {
-    if (stopped[judge.id]) continue;
     const k4 = (r: number) => ({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
     // a verdict belongs to the content it judged (issue 27): one made on other content is work still to do
-    const todo = planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors });
+    const plan = () => planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors });
+    if (stopped[judge.id]) {
+      // read with work left for a judge stopped by its own error: never sent, said apart from what a Ctrl-C left
+      if (!batchers.has(judge.id) && plan().length > 0) markLeftByStop(rs, judge.id, t.id);
+      continue;
+    }
+    const todo = plan();
     progress.skipped += repeats - todo.length;
     for (const { repeat: r } of todo) {
       const batcher = batchers.get(judge.id);
