@@ -62,6 +62,12 @@ export interface ReadOptions {
    */
   onWarning?: (w: IngestWarning) => void;
   /**
+   * Called with each sidecar file passed over (its path as walked: the input folder joined with its relative path),
+   * as it is met; the `passed_over` warning names only the first few. `label` uses it to tell an earlier
+   * invocation's input error about the same file superseded (`../run/superseded-errors.ts`).
+   */
+  onPassedOver?: (file: string) => void;
+  /**
    * Values that replace what the input says, for every trajectory read (CLI `label --model`, `--condition`,
    * `--attack`): for corpora whose folders or metadata name them wrongly or not at all. `agent_family` follows
    * `agent_model`. The value read is kept in `metadata.original_<field>` when it differs.
@@ -375,11 +381,13 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
       else if (side === "skip") {
         // a manifest, README, licence or checksums (./sidecars.ts): named at the end, not an input error
         passedOver.add(f);
+        opts.onPassedOver?.(f.file);
         continue;
       } else if (side === "json") {
         items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
         if (!items.some((i) => i.kind === "trajectory") && !keepsSidecarErrors(items.flatMap((i) => (i.kind === "error" ? [i.error] : [])))) {
           passedOver.add(f);
+          opts.onPassedOver?.(f.file);
           continue;
         }
       } else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {

@@ -22,6 +22,7 @@ import { markLeftByStop, type LabelRunState } from "./label-core.js";
 import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
+import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -408,7 +409,7 @@ export function idRuleWarning(remapped: readonly RemappedId[], dir: string): Ing
  * read back from the journal: the in-memory rows are slim), saying so. A judge of this invocation with verdicts but
  * not one usable label is added to `stopped` (issue 12.2: not a success).
  */
-export async function summarizeLabelRun(store: RunStore, opts: LabelOptions, stopped: Record<string, string>): Promise<RunSummary> {
+export async function summarizeLabelRun(store: RunStore, opts: LabelOptions, stopped: Record<string, string>, passedOver: ReadonlySet<string> = new Set()): Promise<RunSummary> {
 const inputs = store.summaryParts();
 // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
 // and says so
@@ -425,7 +426,10 @@ if (opts.where) {
   verdicts = [...inputs.verdicts].filter((v) => kept.has(v.trajectory_id));
   runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
 }
-const summary = summarizeRun(opts.run, verdicts, index, [...inputs.errors], stopped);
+// an earlier invocation's error about a file this one passes over as a sidecar is counted apart (./superseded-errors.ts)
+const { current, superseded } = splitSupersededErrors(inputs.errors, passedOver);
+const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
+if (superseded.length > 0) summary.errors_superseded = supersededStatement(superseded);
 if (runWhere) summary.where = runWhere;
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {

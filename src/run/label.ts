@@ -4,6 +4,7 @@
  * over one shared state (`./label-core.ts`: store, progress, stopped judges, cost cap `./cost-cap.ts`), refuses or
  * warns about changed judge configurations (`./config-change.ts`), and ends with the run's summary.
  */
+import path from "node:path";
 import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
 import { RunStore } from "../store/run-store.js";
@@ -175,6 +176,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
+  /** The sidecar files this invocation passed over (resolved): an earlier invocation's error about one is superseded. */
+  const passedOver = new Set<string>();
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -222,6 +225,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         warnings.push(w);
         opts.onIngestWarning?.(w);
       },
+      onPassedOver: (file) => passedOver.add(path.resolve(file)),
     };
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
@@ -255,7 +259,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  const summary = await summarizeLabelRun(store, opts, stopped);
+  const summary = await summarizeLabelRun(store, opts, stopped, passedOver);
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
