@@ -173,12 +173,16 @@ function unreadText(unread: number): string {
  * several, the trajectories not stored by every judge and each judge's count (another judge may have stored its
  * verdict of them).
  */
-function inFlightText(n: number, byJudge: Record<string, number>): string {
+function inFlightText(n: number, byJudge: Record<string, number>, left: Record<string, number> = {}): string {
   const judges = Object.entries(byJudge);
-  if (judges.length <= 1) return `, ${n} trajectories in flight when stopped (read, not stored: a rerun judges them)`;
+  // a judge stopped by its own error had nothing in flight: what it left is said apart (nits12)
+  const leftText = Object.entries(left)
+    .map(([id, k]) => `; ${id} had stopped (its own error): ${k} trajectories read for it left un-judged, not sent after its stop`)
+    .join("");
+  if (judges.length <= 1) return `, ${n} trajectories in flight when stopped (read, not stored: a rerun judges them)${leftText}`;
   return (
     `, ${n} trajectories in flight when stopped (not stored by every judge: ${judges.map(([id, k]) => `${id} ${k}`).join(", ")} left un-judged; ` +
-    `a rerun judges what is missing)`
+    `a rerun judges what is missing)${leftText}`
   );
 }
 
@@ -187,7 +191,7 @@ function invocationText(res: LabelResult, o: LabelFlags): string {
   return (
     `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new input errors` +
       // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
-      (res.thisRun.in_flight_when_stopped !== undefined ? inFlightText(res.thisRun.in_flight_when_stopped, res.thisRun.in_flight_when_stopped_by_judge ?? {}) : "") +
+      (res.thisRun.in_flight_when_stopped !== undefined ? inFlightText(res.thisRun.in_flight_when_stopped, res.thisRun.in_flight_when_stopped_by_judge ?? {}, res.thisRun.left_by_stopped_judge) : "") +
       // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
       (res.progress.changed > 0 ? `, ${res.progress.changed} trajectories changed since they were labelled (judged again)` : "") +
       // a benchmark reference changed (errors.jsonl kind reference_changed): the index row follows the input

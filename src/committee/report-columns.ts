@@ -274,6 +274,35 @@ export function committeeColumns(run: ColumnRun, judgeIds: readonly string[], pe
  * attacked rows with a label.
  */
 function committeeSummaryColumns(run: ColumnRun, committee: CommitteeColumnVerdicts, judgeIds: readonly string[], perJudge: readonly Uint32Array[]): CommitteeSummary {
+  const fixed = committee.verdicts.map((c): RateItem | null =>
+    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : { label: null, reason: c.status },
+  );
+  return committeeSummaryOfSlots(run, committee, (slot) => {
+    const item = fixed[committee.code[slot]];
+    if (item !== null) return item;
+    // the voters' repeat-0 verdicts (committeeBlocked reads only those voting partial_compliance)
+    const voters: Verdict[] = [];
+    for (let k = 0; k < judgeIds.length; k++) {
+      const c = perJudge[k][slot];
+      if (c > 0) voters.push(run.verdicts[c - 1]);
+    }
+    return { label: "partial_compliance", blocked: committeeBlocked(committee.verdicts[committee.code[slot]] as CommitteeVerdict, voters) }; // reads only its votes
+  });
+}
+
+/**
+ * `committeeSummary` (`./report.ts`) folded over a column run's row slots: by status, by label, unanimous, the
+ * committee rates over the attacked rows and the attacked rows with a label. The committee report's column path
+ * and the HTML report's (a stored `committee.jsonl`, `../report/slots.ts`) share it.
+ * @param committee `code[slot]` indexes `verdicts`; a negative code is a slot without a committee verdict (counted
+ *   in no status; an attacked one still gets its rate item, e.g. `no_committee_verdict`)
+ * @param item the rate item of an attacked slot (`RateItem`), asked once per attacked slot in slot order
+ */
+export function committeeSummaryOfSlots(
+  run: ColumnRun,
+  committee: { code: ArrayLike<number>; verdicts: ReadonlyArray<Pick<CommitteeVerdict, "status" | "label" | "unanimous">> },
+  item: (slot: number) => RateItem,
+): CommitteeSummary {
   const s: CommitteeSummary = {
     by_status: { ok: 0, no_quorum: 0, disputed: 0 },
     by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
@@ -282,29 +311,16 @@ function committeeSummaryColumns(run: ColumnRun, committee: CommitteeColumnVerdi
     attacked_ok: 0,
   };
   const t = new RateTally();
-  const fixed = committee.verdicts.map((c): RateItem | null =>
-    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : { label: null, reason: c.status },
-  );
   for (let slot = 0; slot < run.nRows; slot++) {
-    const cc = committee.verdicts[committee.code[slot]];
     const attacked = !!run.rows[run.rowCode[slot]].attacked;
-    if (attacked) {
-      let item = fixed[committee.code[slot]];
-      if (item === null) {
-        // the voters' repeat-0 verdicts (committeeBlocked reads only those voting partial_compliance)
-        const voters: Verdict[] = [];
-        for (let k = 0; k < judgeIds.length; k++) {
-          const c = perJudge[k][slot];
-          if (c > 0) voters.push(run.verdicts[c - 1]);
-        }
-        item = { label: "partial_compliance", blocked: committeeBlocked(cc as CommitteeVerdict, voters) }; // reads only its votes
-      }
-      t.add(item);
-    }
-    s.by_status[cc.status] = (s.by_status[cc.status] ?? 0) + 1;
-    if (cc.unanimous) s.unanimous++;
-    if (cc.status !== "ok" || !cc.label) continue;
-    s.by_label[cc.label]++;
+    if (attacked) t.add(item(slot));
+    const k = committee.code[slot];
+    if (k < 0) continue;
+    const c = committee.verdicts[k];
+    s.by_status[c.status] = (s.by_status[c.status] ?? 0) + 1;
+    if (c.unanimous) s.unanimous++;
+    if (c.status !== "ok" || !c.label) continue;
+    s.by_label[c.label]++;
     if (attacked) s.attacked_ok++;
   }
   s.rates = t.result();

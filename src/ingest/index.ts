@@ -29,7 +29,7 @@ import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
-import { PassedOver, sidecarPlan } from "./sidecars.js";
+import { keepsSidecarErrors, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { inputFiles, type InputFile } from "./walk.js";
@@ -61,6 +61,12 @@ export interface ReadOptions {
    * verdict, ...): one per kind and folder or file, with the count of items it concerns (./warnings.ts).
    */
   onWarning?: (w: IngestWarning) => void;
+  /**
+   * Called with each sidecar file passed over (its path as walked: the input folder joined with its relative path),
+   * as it is met; the `passed_over` warning names only the first few. `label` uses it to tell an earlier
+   * invocation's input error about the same file superseded (`../run/superseded-errors.ts`).
+   */
+  onPassedOver?: (file: string) => void;
   /**
    * Values that replace what the input says, for every trajectory read (CLI `label --model`, `--condition`,
    * `--attack`): for corpora whose folders or metadata name them wrongly or not at all. `agent_family` follows
@@ -304,7 +310,8 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   when any of its first {@link DETECT_SAMPLE_LINES} non-blank lines has `messages` (a bad line among them is an
  *   error of its own); a `.jsonl` where none has gives one `unknown_format` error. A corpus's sidecar files met in
  *   a walked folder (`manifest.jsonl`, README, licence, checksums: `./sidecars.ts`) are no error: passed over
- *   unless they hold trajectories, and named at the end in one warning of kind `passed_over` per input folder.
+ *   unless they hold trajectories, and named at the end in one warning of kind `passed_over` per input folder; one
+ *   that cannot be read (a dangling link, no permission) is a `read_error` like any file.
  *   `opts.format` overrides detection for every file.
  * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each line bounded by the
  *   limit. Only the ids read so far are kept (for the duplicate check).
@@ -370,14 +377,17 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
       let items: AsyncIterable<IngestItem> | IngestItem[];
       const side = "error" in f || !f.sidecar ? undefined : await sidecarPlan(f, opts.format !== undefined, max);
       if ("error" in f) items = [{ kind: "error", error: f.error }];
+      else if (typeof side === "object") items = [{ kind: "error", error: side.error }]; // an unreadable sidecar
       else if (side === "skip") {
         // a manifest, README, licence or checksums (./sidecars.ts): named at the end, not an input error
         passedOver.add(f);
+        opts.onPassedOver?.(f.file);
         continue;
       } else if (side === "json") {
         items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
-        if (!items.some((i) => i.kind === "trajectory")) {
+        if (!items.some((i) => i.kind === "trajectory") && !keepsSidecarErrors(items.flatMap((i) => (i.kind === "error" ? [i.error] : [])))) {
           passedOver.add(f);
+          opts.onPassedOver?.(f.file);
           continue;
         }
       } else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
@@ -544,8 +554,14 @@ export async function countInputs(paths: string[], opts: ReadOptions = {}): Prom
       // passed over unless it holds trajectories (./sidecars.ts); a JSON sidecar is read to tell
       const side = await sidecarPlan(f, opts.format !== undefined, max);
       if (side === "skip") continue;
+      if (typeof side === "object") {
+        n++; // an unreadable sidecar: one error item
+        continue;
+      }
       if (side === "json") {
-        n += readJsonFile(f.file, max, f.root).some((i) => i.kind === "trajectory") ? 1 : 0;
+        const items = readJsonFile(f.file, max, f.root);
+        const kept = items.some((i) => i.kind === "trajectory") || keepsSidecarErrors(items.flatMap((i) => (i.kind === "error" ? [i.error] : [])));
+        n += kept ? 1 : 0;
         continue;
       }
     }

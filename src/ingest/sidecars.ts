@@ -6,10 +6,17 @@
  * trajectories is read as usual); for a `.json` when reading it gives no
  * trajectory (its errors are then dropped with it). `--format` forces JSON sidecars to be read as it says. What is
  * passed over is counted and named at the end of the read, one warning of kind `passed_over` per input folder.
+ *
+ * A sidecar that cannot be READ (a dangling symbolic link, a link loop, no permission, an I/O error) is never passed
+ * over: whatever its name, it is a `read_error` input error naming the file and the system error (nothing says it
+ * holds no trajectories). {@link sidecarPlan} reads one byte of a file it would pass over unread to know that.
  */
+import { open } from "node:fs/promises";
 import path from "node:path";
+import type { IngestError } from "../types.js";
 import { plan } from "./detect.js";
-import { EVAL_EXT, JSON_EXT, JSONL_EXT, TRAJ_EXT, type InputFile } from "./walk.js";
+import { ingestError } from "./errors.js";
+import { errText, EVAL_EXT, JSON_EXT, JSONL_EXT, TRAJ_EXT, type InputFile } from "./walk.js";
 import type { IngestWarning } from "./warnings.js";
 
 /** Kind of the warning that names the sidecar files passed over. */
@@ -20,17 +27,44 @@ const SHOWN_NAMES = 8;
 
 /**
  * Whether a sidecar file is read (a JSON file may hold trajectories) or passed over: `skip`, `read` (as any file),
- * or `json` (read it, and pass it over when it gives no trajectory).
+ * `json` (read it, and pass it over when it gives no trajectory: see {@link keepsSidecarErrors}), or `{error}` (a
+ * `read_error`: the file could not be read, so it is an input error, not passed over). A file that would be passed
+ * over unread (a README, a licence, checksums) has one byte read first to tell.
  */
-export async function sidecarPlan(f: InputFile, forced: boolean, max: number): Promise<"skip" | "read" | "json"> {
+export async function sidecarPlan(f: InputFile, forced: boolean, max: number): Promise<"skip" | "read" | "json" | { error: IngestError }> {
   // a trajectory file's own extension (`README.eval`, `notice.traj`: walked and read before sidecars were named)
   if (EVAL_EXT.test(f.file) || TRAJ_EXT.test(f.file)) return "read";
   if (JSONL_EXT.test(f.file)) {
     if (forced) return "read";
+    // a read failure is plan's `error` (read as any file: the reader reports it)
     return (await plan(f.file, undefined, max)).as === "unknown" ? "skip" : "read";
   }
   if (JSON_EXT.test(f.file)) return forced ? "read" : "json";
-  return "skip";
+  const failed = await readFailure(f.file);
+  return failed ?? "skip";
+}
+
+/**
+ * Whether a JSON sidecar's read errors stand as input errors instead of being passed over with it: a `read_error`
+ * (the system refused the read) or `too_large` (not read whole): either way nothing says it holds no trajectories.
+ * A file that was read and is not a trajectory (`invalid_json`, `schema`, ...) is passed over.
+ */
+export function keepsSidecarErrors(errors: readonly IngestError[]): boolean {
+  return errors.some((e) => e.kind === "read_error" || e.kind === "too_large");
+}
+
+/** The `read_error` for a file whose first byte cannot be read (open or read fails), else undefined. Never throws. */
+async function readFailure(file: string): Promise<{ error: IngestError } | undefined> {
+  let fh;
+  try {
+    fh = await open(file, "r");
+    await fh.read(Buffer.alloc(1), 0, 1, 0);
+    return undefined;
+  } catch (e) {
+    return { error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
+  } finally {
+    await fh?.close().catch(() => undefined);
+  }
 }
 
 /** The sidecar files passed over in one read, per input folder. */

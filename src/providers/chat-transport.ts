@@ -328,8 +328,17 @@ export class BytesResponse {
   async bytes(): Promise<Uint8Array> {
     return new Uint8Array(await this.arrayBuffer());
   }
+  /**
+   * The body as text (UTF-8). The `openai` client reads a 2xx body whose content type is not JSON (or missing) this
+   * way and hands the string on as the completion; so a cut compressed stream is told here too, whatever the
+   * content type (nits12: with no content type it got the "not OpenAI-compatible, fix base_url" advice).
+   * @throws {@link ResponseCutError} on a 2xx body decoded from a `content-encoding` that is cut (`#throwIfCut`); an
+   *   error status's text (the client's error message) is returned as it is.
+   */
   async text(): Promise<string> {
-    return utf8.decode(this.#take());
+    const text = utf8.decode(this.#take());
+    if (this.ok) this.#throwIfCut(text);
+    return text;
   }
   /**
    * The body parsed as JSON.
@@ -337,14 +346,21 @@ export class BytesResponse {
    *   or it decoded to nothing (the stream ended early); the `SyntaxError` of any other text that is not JSON.
    */
   async json(): Promise<unknown> {
-    const text = await this.text();
+    const text = utf8.decode(this.#take());
     try {
       return JSON.parse(text);
     } catch (e) {
-      // a stream cut before its first decodable block decodes to nothing (red team 11): cut too, not "not JSON"
-      if (this.#decodedFrom !== undefined && (endsMidJson(text) || text.trim() === "")) throw new ResponseCutError(this.#decodedFrom, Buffer.byteLength(text));
+      this.#throwIfCut(text);
       throw e;
     }
+  }
+  /**
+   * Throws {@link ResponseCutError} when the body was decoded from a `content-encoding` and its text is not whole:
+   * a JSON object or array that stops mid-way ({@link endsMidJson}), or nothing at all (a stream cut before its
+   * first decodable block decodes to nothing, red team 11). Whole JSON and any other text (an HTML page) pass.
+   */
+  #throwIfCut(text: string): void {
+    if (this.#decodedFrom !== undefined && (text.trim() === "" || endsMidJson(text))) throw new ResponseCutError(this.#decodedFrom, Buffer.byteLength(text));
   }
   async blob(): Promise<Blob> {
     return new Blob([await this.arrayBuffer()], { type: this.headers.get("content-type") ?? "" });

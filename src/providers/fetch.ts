@@ -25,8 +25,9 @@
  *   `UND_ERR_HEADERS_OVERFLOW`): a body that rejects with
  *   {@link ResponseDecodeError} (status 200 when none was read);
  * - a body decoded from a `content-encoding` whose stream ended early (a proxy cut it within the HTTP framing: the
- *   decoders, `fetch`'s and ours alike, give what arrived without an error): `json()` rejects with
- *   {@link ResponseCutError} when the decoded JSON stops mid-way, the same on both paths. A gzip (or zlib) stream
+ *   decoders, `fetch`'s and ours alike, give what arrived without an error): `json()`, and `text()` on a 2xx (what
+ *   the client reads when the content type is not JSON or is missing), reject with {@link ResponseCutError} when the
+ *   decoded JSON stops mid-way or decodes to nothing, the same on both paths and whatever the content type. A gzip (or zlib) stream
  *   missing only its trailer (CRC and length) decodes whole and is taken, as `fetch` and browsers take it: its
  *   deflate data ends by itself, the JSON is whole, and refusing it would fail a server on one path only.
  *

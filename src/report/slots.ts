@@ -5,13 +5,14 @@
  * `committeeSummary`, the disagreement list) without a map entry or an object per trajectory;
  * test/report/columns.test.ts checks them against the object path.
  */
-import { BUCKETS, type Bucket, type CommitteeVerdict, type Verdict } from "../types.js";
+import { BUCKETS, type CommitteeVerdict, type Verdict } from "../types.js";
 import type { ColumnRun } from "../store/columns.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 import { noVoteReason } from "../verdict/vote.js";
 import type { CommitteeSummary } from "../committee/report.js";
+import { committeeSummaryOfSlots } from "../committee/report-columns.js";
 import { paperTableFrom, type PaperTable } from "../estimate/table.js";
 import type { EstimateSource } from "../estimate/run.js";
 import type { AsrRow } from "./data.js";
@@ -129,29 +130,7 @@ export function labelCountsColumns(
 
 /** `committeeSummary` of `../committee/report.ts` of the committee verdicts of the row slots (one per slot). */
 export function committeeSummarySlots(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>): CommitteeSummary {
-  const s: CommitteeSummary = {
-    by_status: { ok: 0, no_quorum: 0, disputed: 0 },
-    by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
-    unanimous: 0,
-    rates: new RateTally().result(),
-    attacked_ok: 0,
-  };
-  const item = committeeRateItems(run, cs, rep0, "no_committee_verdict");
-  const t = new RateTally();
-  for (let slot = 0; slot < run.nRows; slot++) {
-    const attacked = !!run.rows[run.rowCode[slot]].attacked;
-    if (attacked) t.add(item(slot));
-    const k = cs.code[slot];
-    if (k < 0) continue;
-    const c = cs.verdicts[k];
-    s.by_status[c.status] = (s.by_status[c.status] ?? 0) + 1;
-    if (c.unanimous) s.unanimous++;
-    if (c.status !== "ok" || !c.label) continue;
-    s.by_label[c.label]++;
-    if (attacked) s.attacked_ok++;
-  }
-  s.rates = t.result();
-  return s;
+  return committeeSummaryOfSlots(run, cs, committeeRateItems(run, cs, rep0, "no_committee_verdict"));
 }
 
 /**

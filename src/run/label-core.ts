@@ -58,6 +58,12 @@ export interface LabelRunState {
    * verdict of the same trajectory. A rerun judges what is missing (`ThisRun.in_flight_when_stopped`, `_by_judge`).
    */
   readonly stoppedInFlight: Map<string, Set<string>>;
+  /**
+   * Per judge stopped by its own fatal error (`stopped`): ids of the trajectories read that it left un-judged and
+   * unstored because it had stopped: the one(s) whose request stopped it (nothing paid stored) and those queued or
+   * read after, with work left for it, never sent (`ThisRun.left_by_stopped_judge`). Not in `stoppedInFlight`.
+   */
+  readonly leftByStoppedJudge: Map<string, Set<string>>;
   /** Wakes the reading loop when an item finishes (cheaper than racing every pending promise per item). */
   wake: (() => void) | undefined;
   /** Report progress (`LabelOptions.onProgress`) with the verdicts in flight. */
@@ -66,4 +72,13 @@ export interface LabelRunState {
   track(v: Verdict): void;
   /** Stop a judge after a `JudgeFatalError` (recorded in the store's snapshot; `onJudgeStopped` is called once). */
   stopJudge(judgeId: string, message: string): void;
+}
+
+/**
+ * Record that a judge stopped by its own error left trajectory `id` un-judged ({@link LabelRunState.leftByStoppedJudge}).
+ */
+export function markLeftByStop(run: Pick<LabelRunState, "leftByStoppedJudge">, judgeId: string, id: string): void {
+  let ids = run.leftByStoppedJudge.get(judgeId);
+  if (!ids) run.leftByStoppedJudge.set(judgeId, (ids = new Set()));
+  ids.add(id);
 }

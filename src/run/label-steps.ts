@@ -18,10 +18,11 @@ import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, promptChang
 import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { TrajectoryPreparer } from "./prepare.js";
-import type { LabelRunState } from "./label-core.js";
+import { markLeftByStop, type LabelRunState } from "./label-core.js";
 import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
+import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -352,10 +353,15 @@ export function scheduleRepeats(
   const { store, progress, stopped, configs: current } = rs;
   const { repeats, onChange, batchers, online } = ctx;
   for (const judge of opts.judges) {
-    if (stopped[judge.id]) continue;
     const k4 = (r: number) => ({ trajectory_id: t.id, judge_id: judge.id, repeat: r, prompt_sha256: judge.promptSha256 });
     // a verdict belongs to the content it judged (issue 27): one made on other content is work still to do
-    const todo = planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors });
+    const plan = () => planRepeats(t, content, judge, repeats, store.ledger, { configSha: current.get(judge.id)!.sha, onConfigChange: onChange, retryErrors: opts.retryErrors });
+    if (stopped[judge.id]) {
+      // read with work left for a judge stopped by its own error: never sent, said apart from what a Ctrl-C left
+      if (!batchers.has(judge.id) && plan().length > 0) markLeftByStop(rs, judge.id, t.id);
+      continue;
+    }
+    const todo = plan();
     progress.skipped += repeats - todo.length;
     for (const { repeat: r } of todo) {
       const batcher = batchers.get(judge.id);
@@ -403,7 +409,7 @@ export function idRuleWarning(remapped: readonly RemappedId[], dir: string): Ing
  * read back from the journal: the in-memory rows are slim), saying so. A judge of this invocation with verdicts but
  * not one usable label is added to `stopped` (issue 12.2: not a success).
  */
-export async function summarizeLabelRun(store: RunStore, opts: LabelOptions, stopped: Record<string, string>): Promise<RunSummary> {
+export async function summarizeLabelRun(store: RunStore, opts: LabelOptions, stopped: Record<string, string>, passedOver: ReadonlySet<string> = new Set()): Promise<RunSummary> {
 const inputs = store.summaryParts();
 // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
 // and says so
@@ -420,7 +426,10 @@ if (opts.where) {
   verdicts = [...inputs.verdicts].filter((v) => kept.has(v.trajectory_id));
   runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
 }
-const summary = summarizeRun(opts.run, verdicts, index, [...inputs.errors], stopped);
+// an earlier invocation's error about a file this one passes over as a sidecar is counted apart (./superseded-errors.ts)
+const { current, superseded } = splitSupersededErrors(inputs.errors, passedOver);
+const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
+if (superseded.length > 0) summary.errors_superseded = supersededStatement(superseded);
 if (runWhere) summary.where = runWhere;
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {

@@ -4,6 +4,7 @@
  * over one shared state (`./label-core.ts`: store, progress, stopped judges, cost cap `./cost-cap.ts`), refuses or
  * warns about changed judge configurations (`./config-change.ts`), and ends with the run's summary.
  */
+import path from "node:path";
 import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
 import { RunStore } from "../store/run-store.js";
@@ -67,6 +68,14 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
   in_flight_when_stopped?: number;
   /** With {@link in_flight_when_stopped}: per judge (every judge of the run), the trajectories it left un-judged. */
   in_flight_when_stopped_by_judge?: Record<string, number>;
+  /**
+   * With {@link in_flight_when_stopped}, when a judge had been stopped by its own error (bad key, no quota, never
+   * answered): per such judge only, the trajectories read that it left un-judged and unstored because it had
+   * stopped: the one(s) whose request stopped it and those read or queued after, never sent. Not in flight, so
+   * not in `in_flight_when_stopped_by_judge`; with one repeat, per judge `in flight + this = read - stored` when no
+   * input error concerns a kept trajectory. A rerun judges them once the judge is fixed.
+   */
+  left_by_stopped_judge?: Record<string, number>;
 }
 
 /**
@@ -74,18 +83,34 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
  *
  * @param progress the run's progress (`progress.read` counts the kept trajectories)
  * @param where the `--where` statement over this invocation's input, if any
- * @param stopped an interrupted online run's trajectories left un-judged, per judge (`LabelRunState.stoppedInFlight`)
- *   and the run's judge ids, else undefined
+ * @param stopped an interrupted online run's trajectories left un-judged, per judge (`LabelRunState.stoppedInFlight`),
+ *   the run's judge ids, and those left by judges stopped by their own error (`LabelRunState.leftByStoppedJudge`),
+ *   else undefined
  */
-export function thisRunOf(progress: LabelProgress, where?: WhereStatement, stopped?: { byJudge: ReadonlyMap<string, ReadonlySet<string>>; judges: readonly string[] }): ThisRun {
+export function thisRunOf(
+  progress: LabelProgress,
+  where?: WhereStatement,
+  stopped?: { byJudge: ReadonlyMap<string, ReadonlySet<string>>; judges: readonly string[]; leftByStoppedJudge?: ReadonlyMap<string, ReadonlySet<string>> },
+): ThisRun {
   const { read: kept, ...rest } = progress;
-  let inFlight: Pick<ThisRun, "in_flight_when_stopped" | "in_flight_when_stopped_by_judge"> = {};
+  let inFlight: Pick<ThisRun, "in_flight_when_stopped" | "in_flight_when_stopped_by_judge" | "left_by_stopped_judge"> = {};
   if (stopped) {
     const any = new Set<string>();
     for (const ids of stopped.byJudge.values()) for (const id of ids) any.add(id);
     const byJudge: Record<string, number> = {};
     for (const j of stopped.judges) byJudge[j] = stopped.byJudge.get(j)?.size ?? 0;
     inFlight = { in_flight_when_stopped: any.size, in_flight_when_stopped_by_judge: byJudge };
+    const left: Record<string, number> = {};
+    for (const j of stopped.judges) {
+      const ids = stopped.leftByStoppedJudge?.get(j);
+      if (!ids || ids.size === 0) continue;
+      // a trajectory counted in flight for this judge (another repeat of it) is counted once, there
+      const inFlightIds = stopped.byJudge.get(j);
+      let n = 0;
+      for (const id of ids) if (!inFlightIds?.has(id)) n++;
+      if (n > 0) left[j] = n;
+    }
+    if (Object.keys(left).length > 0) inFlight.left_by_stopped_judge = left;
   }
   return {
     read: where ? where.of : kept,
@@ -151,6 +176,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
+  /** The sidecar files this invocation passed over (resolved): an earlier invocation's error about one is superseded. */
+  const passedOver = new Set<string>();
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -166,6 +193,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
     stoppedInFlight: new Map<string, Set<string>>(),
+    leftByStoppedJudge: new Map<string, Set<string>>(),
     wake: undefined,
     report: () => opts.onProgress?.({ ...progress, in_flight: runState.pending.size }),
     // a judge that looks broken is named on the way, so a user can stop before paying for the rest
@@ -197,6 +225,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         warnings.push(w);
         opts.onIngestWarning?.(w);
       },
+      onPassedOver: (file) => passedOver.add(path.resolve(file)),
     };
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
@@ -230,7 +259,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  const summary = await summarizeLabelRun(store, opts, stopped);
+  const summary = await summarizeLabelRun(store, opts, stopped, passedOver);
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
@@ -238,7 +267,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const thisRun = thisRunOf(
     progress,
     inputWhere?.statement,
-    interrupted && batchJudges === 0 ? { byJudge: runState.stoppedInFlight, judges: opts.judges.map((j) => j.id) } : undefined,
+    interrupted && batchJudges === 0 ? { byJudge: runState.stoppedInFlight, judges: opts.judges.map((j) => j.id), leftByStoppedJudge: runState.leftByStoppedJudge } : undefined,
   );
   writeSummaryFile(store.dir, { ...summary, this_run: thisRun, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) });
   return {

@@ -10,7 +10,7 @@ import type { Trajectory, Verdict } from "../types.js";
 import { contentSha256 } from "./resume.js";
 import { StoreWriteError } from "../store/journal.js";
 import { overCap, reserveCostUsd } from "./cost-cap.js";
-import type { LabelRunState } from "./label-core.js";
+import { markLeftByStop, type LabelRunState } from "./label-core.js";
 
 /** The ids a judge's stopped repeats left un-judged (`LabelRunState.stoppedInFlight`), made when first needed. */
 function stoppedFor(run: LabelRunState, judgeId: string): Set<string> {
@@ -50,7 +50,11 @@ export class OnlinePath {
     const run = this.run;
     const limit = this.limits.get(judge.id)!;
     const p: Promise<void> = limit(async () => {
-      if (run.stopped[judge.id] || run.fatal) return;
+      if (run.fatal) return;
+      if (run.stopped[judge.id]) {
+        markLeftByStop(run, judge.id, t.id); // queued when its judge stopped: never sent
+        return;
+      }
       if (run.signal?.aborted) {
         stoppedFor(run, judge.id).add(t.id); // read, queued when the stop came: not judged, not stored by this judge
         return;
@@ -99,6 +103,8 @@ export class OnlinePath {
               if (e2 instanceof StoreWriteError) run.fatal ??= e2;
             }
           }
+          // the item whose request stopped the judge is left un-judged by the stop (unless what it paid is stored)
+          if (!paid) markLeftByStop(run, judge.id, t.id);
           run.stopJudge(judge.id, e.message);
           return;
         }

@@ -79,6 +79,12 @@ export interface RunSummary {
   verdicts: number;
   judges: JudgeSummary[];
   errors: { total: number; by_kind: Record<string, number> };
+  /**
+   * `label`: input errors an earlier invocation recorded about files this one passes over as a corpus's sidecar
+   * files (an older build read a `manifest.jsonl` as trajectories): not in `errors`, said apart once with why
+   * (`./superseded-errors.ts`). Absent when none.
+   */
+  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string };
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
@@ -326,6 +332,7 @@ export function formatSummary(s: RunSummary): string {
     lines.push(
       `errors: ${s.errors.total} (${Object.entries(s.errors.by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`,
     );
+  if (s.errors_superseded) lines.push(`  ${s.errors_superseded.message}`);
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
   // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
   return showBidiControls(lines.join("\n"));

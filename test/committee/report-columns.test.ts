@@ -2,8 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { committeeReport } from "../../src/committee/report.js";
-import { COMMITTEE_ROW_FIELDS, committeeReportColumns } from "../../src/committee/report-columns.js";
+import { committeeReport, committeeSummary } from "../../src/committee/report.js";
+import { COMMITTEE_ROW_FIELDS, committeeReportColumns, committeeSummaryOfSlots } from "../../src/committee/report-columns.js";
 import { writeCommitteeColumns, writeCommitteeFile } from "../../src/committee/file.js";
 import { readColumnRun } from "../../src/store/columns.js";
 import { readLeanRun } from "../../src/store/lean-read.js";
@@ -119,5 +119,26 @@ describe("committee on columns (issue 26): the same report and committee file as
     const opts = { run: "r", excludeJudges: ["nobody"] };
     expect(() => committeeReport(verdicts, index, opts)).toThrow(RangeError);
     expect(() => committeeReportColumns(run, opts)).toThrow(/^no judge "nobody" in run r \(its judges: j1, j2, j3, j4\)$/);
+  });
+});
+
+describe("committeeSummaryOfSlots (duplicates D4: the committee report's column path and the HTML report's share it)", () => {
+  it("the same figures as committeeSummary on objects; a slot without a committee verdict counts in no status, and as no_committee_verdict when attacked", () => {
+    const cv = [
+      { trajectory_id: "a", status: "ok", label: "full_compliance", unanimous: true, votes: {} },
+      { trajectory_id: "b", status: "disputed", label: null, unanimous: false, votes: {} },
+      { trajectory_id: "c", status: "ok", label: "task_refusal", unanimous: false, votes: {} },
+      { trajectory_id: "e", status: "no_quorum", label: null, unanimous: false, votes: {} },
+    ] as unknown as Parameters<typeof committeeSummary>[0];
+    const ids = ["a", "b", "c", "d", "e"];
+    const attacked = [true, true, false, true, true];
+    const index = new Map(ids.map((id, i) => [id, { attacked: attacked[i] }]));
+    const run = { nRows: 5, rows: attacked.map((a) => ({ attacked: a })), rowCode: Uint32Array.from([0, 1, 2, 3, 4]) } as unknown as Parameters<typeof committeeSummaryOfSlots>[0];
+    const code = Int32Array.from([0, 1, 2, -1, 3]);
+    const items = (slot: number) => {
+      const c = code[slot] < 0 ? undefined : cv[code[slot]];
+      return c === undefined ? { label: null, reason: "no_committee_verdict" } : c.status === "ok" && c.label ? { label: c.label, blocked: false } : { label: null, reason: c.status };
+    };
+    expect(committeeSummaryOfSlots(run, { code, verdicts: cv }, items)).toEqual(committeeSummary(cv, index));
   });
 });

@@ -6,7 +6,7 @@
  * file given by name is read as given.
  */
 import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -113,5 +113,34 @@ describe("sidecar files in a walked folder", () => {
     const r = await readAll([root], { format: "chat-jsonl" });
     expect(r.items).toEqual(["schema forced/manifest.jsonl"]);
     expect(r.warnings.map((w) => w.message)).toEqual([`${root}: 1 file not trajectories, passed over (a corpus's manifest, README, licence or checksums): README.md`]);
+  });
+
+  it("a sidecar-named file that cannot be read is a read_error naming the file and the system error, never passed over (nits12)", async () => {
+    const root = path.join(dir, "unreadable");
+    await put("unreadable/runs.jsonl", line("U1") + "\n");
+    for (const n of ["README.md", "manifest.json", "manifest.jsonl", "SHA256SUMS"]) await symlink(path.join(dir, "nowhere", n), path.join(root, n));
+    await symlink("LICENSE", path.join(root, "LICENSE")); // a link to itself: ELOOP
+    await put("unreadable/sub/checksums.json", "x".repeat(200)); // over the limit below: not read whole
+    await put("unreadable/sub/NOTICE", "fine\n");
+    await put("unreadable/sub/manifest.json", '{"runs": ["a.json", '); // read, cut short: not a trajectory, passed over
+    const items: IngestItem[] = [];
+    const warnings: IngestWarning[] = [];
+    for await (const it of readTrajectories([root], { maxItemBytes: 100, onWarning: (w) => warnings.push(w) })) items.push(it);
+    const errors = items.flatMap((i) => (i.kind === "error" ? [i.error] : []));
+    expect(errors.map((e) => `${e.kind} ${path.relative(root, e.path)}`)).toEqual([
+      "read_error LICENSE",
+      "read_error README.md",
+      "read_error SHA256SUMS",
+      "read_error manifest.json",
+      "read_error manifest.jsonl",
+      "too_large sub/checksums.json",
+    ]);
+    expect(errors[0].message).toMatch(/LICENSE.*ELOOP/);
+    for (const e of errors.slice(1, 5)) expect(e.message).toMatch(/ENOENT/);
+    expect(items.filter((i) => i.kind === "trajectory")).toHaveLength(1);
+    expect(warnings.filter((w) => w.kind === "passed_over").map((w) => w.message)).toEqual([
+      `${root}: 2 files not trajectories, passed over (a corpus's manifest, README, licence or checksums): sub/NOTICE, sub/manifest.json`,
+    ]);
+    expect(await countInputs([root], { maxItemBytes: 100 })).toBe(7);
   });
 });

@@ -139,6 +139,34 @@ describe("a compressed body cut short", () => {
       expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "invalid_response" } });
     });
 
+  // nits12: the client reads a body whose content type is not JSON (or missing) as text, not JSON; a cut stream
+  // was then "not JSON" with the fix-base_url advice
+  for (const [path, fetchOf] of PATHS)
+    for (const type of ["no content-type", "content-type: text/plain"])
+      for (const [cut, keep, says] of [
+        ["cut half way", (n: number) => n >> 1, "could not be decompressed whole (its gzip stream ended early"],
+        ["cut before its first block", () => 12, "its gzip stream decoded to nothing"],
+      ] as const)
+        it(`gzip ${cut}, ${type}, over ${path}: decode_error whatever the content type, not invalid_response`, async () => {
+          const whole = zlib.gzipSync(body);
+          const bytes = whole.subarray(0, keep(whole.length));
+          const typeLine = type === "no content-type" ? "" : `${type}\r\n`;
+          const srv = await rawServer(() => Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\n${typeLine}content-encoding: gzip\r\ncontent-length: ${bytes.length}\r\n\r\n`), bytes]));
+          const client = new OpenAI({ apiKey: TEST_KEY, baseURL: srv.url, maxRetries: 0, timeout: 5000, fetch: fetchOf() });
+          const r = await sendChat(client, REQ, fastCtx({ options: { maxTransportRetries: 1 }, health: { succeeded: false } }));
+          expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "decode_error" } });
+          expect((r.outcome as { error: { message: string } }).error.message).toContain(says);
+        });
+
+  for (const [path, fetchOf] of PATHS)
+    it(`a whole gzip HTML page with no content-type, over ${path}: still invalid_response (read whole: not cut)`, async () => {
+      const page = zlib.gzipSync("<html><body>{ not an API</body></html>");
+      const srv = await rawServer(() => Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\ncontent-length: ${page.length}\r\n\r\n`), page]));
+      const client = new OpenAI({ apiKey: TEST_KEY, baseURL: srv.url, maxRetries: 0, timeout: 5000, fetch: fetchOf() });
+      const r = await sendChat(client, REQ, fastCtx());
+      expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "invalid_response" } });
+    });
+
   it("an uncompressed JSON body cut short is not called a decompression fault", async () => {
     const srv = await rawServer(() =>
       Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n`), body.subarray(0, 100)]),

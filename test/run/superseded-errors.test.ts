@@ -1,0 +1,63 @@
+/**
+ * Resuming a run an older build started (nits12): its errors.jsonl lists the corpus's manifest.jsonl as an
+ * `unknown_format` input error, and the newer build passes that file over as a sidecar. The summary named it twice
+ * (passed over, and among the errors). Now the old error is counted apart as superseded, saying why, once.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSignatureJudge } from "../../src/judges/signature/index.js";
+import { labelRun } from "../../src/run/label.js";
+import { formatSummary } from "../../src/run/summary.js";
+import { splitSupersededErrors, supersededStatement } from "../../src/run/superseded-errors.js";
+import type { IngestError } from "../../src/types.js";
+
+let dir: string;
+const line = (k: number) => JSON.stringify({ id: `c${k}`, messages: [{ role: "user", content: `task ${k}` }, { role: "assistant", content: "Done." }] });
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "superseded-"));
+  fs.mkdirSync(path.join(dir, "corpus"));
+  fs.writeFileSync(path.join(dir, "corpus", "runs.jsonl"), [1, 2].map(line).join("\n") + "\n");
+  fs.writeFileSync(path.join(dir, "corpus", "manifest.jsonl"), '{"path": "runs.jsonl"}\n');
+  fs.writeFileSync(path.join(dir, "corpus", "bad.jsonl"), '{"path": "not a trajectory"}\n');
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe("an earlier invocation's input error about a file now passed over as a sidecar", () => {
+  it("splitSupersededErrors: a file-level error of a passed-over file goes; one with a line or another file stays", () => {
+    const m = path.join(dir, "corpus", "manifest.jsonl");
+    const errors: IngestError[] = [
+      { path: m, kind: "unknown_format", message: "x" },
+      { path: m, line: 3, kind: "schema", message: "a line of it" },
+      { path: path.join(dir, "corpus", "bad.jsonl"), kind: "unknown_format", message: "y" },
+    ];
+    const r = splitSupersededErrors(errors, new Set([m]));
+    expect(r.superseded).toEqual([errors[0]]);
+    expect(r.current).toEqual(errors.slice(1));
+    expect(splitSupersededErrors(errors, new Set()).superseded).toEqual([]);
+    expect(supersededStatement([errors[0]])).toMatchObject({ total: 1, by_kind: { unknown_format: 1 }, files: [m] });
+  });
+
+  it("a resume shows the manifest once: passed over, and its old error said superseded, not counted among the errors", async () => {
+    const labelsDir = path.join(dir, "labels");
+    const corpus = path.join(dir, "corpus");
+    const run = () => labelRun({ inputs: [corpus], run: "old", labelsDir, judges: [createSignatureJudge()] });
+    const first = await run();
+    expect(first.summary.errors).toEqual({ total: 1, by_kind: { unknown_format: 1 } }); // bad.jsonl
+    // what an older build wrote: the manifest as an input error
+    const manifest = path.join(corpus, "manifest.jsonl");
+    fs.appendFileSync(path.join(labelsDir, "old", "errors.jsonl"), JSON.stringify({ path: manifest, kind: "unknown_format", message: `${manifest}: not a chat-jsonl trajectory file (e.g. a manifest)` }) + "\n");
+    const again = await run();
+    expect(again.summary.errors).toEqual({ total: 1, by_kind: { unknown_format: 1 } }); // still bad.jsonl, only
+    expect(again.summary.errors_superseded).toMatchObject({ total: 1, by_kind: { unknown_format: 1 }, files: [manifest] });
+    const text = formatSummary({ ...again.summary, ingest_warnings: again.summary.ingest_warnings });
+    expect(text).toContain("errors: 1 (unknown_format 1); see errors.jsonl");
+    expect(text).toContain(`1 input error recorded by an earlier invocation is superseded, not counted above (unknown_format 1): ${manifest} is now recognized as a corpus's sidecar file and passed over`);
+    expect(text.match(/passed over \(a corpus's manifest/g)).toHaveLength(1);
+    const summaryFile = JSON.parse(fs.readFileSync(path.join(labelsDir, "old", "summary.json"), "utf8"));
+    expect(summaryFile.errors.total).toBe(1);
+    expect(summaryFile.errors_superseded.total).toBe(1);
+  });
+});
