@@ -1,13 +1,13 @@
 /**
  * The population a human sample was drawn from, as the label file records it (`sample_where`, written by
- * `import-annotations` from design.json's `where`: ../sample/sample-where.ts), checked against the run: how many of
+ * `import-annotations` from design.json's `where`: ../store/sample-where.ts), checked against the run: how many of
  * the run's trajectories that filter keeps now, and how many attacked trajectories of the estimate's groups lie
  * outside it (no human label can represent those).
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { WHERE_FIELDS, matchesWhere, type WhereField, type WhereFilter } from "../store/where.js";
 import type { HumanLabelFile } from "../agree/human.js";
-import type { SampleWhere } from "../sample/sample-where.js";
+import type { SampleWhere } from "../store/sample-where.js";
 
 /** The sample's recorded population, for the report (`sample_population` in `--json`). */
 export interface SamplePopulation {

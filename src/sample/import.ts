@@ -26,7 +26,7 @@ import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
-import { sampleWhereOf, type SampleWhere } from "./sample-where.js";
+import { sampleWhereOf, type SampleWhere } from "../store/sample-where.js";
 import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "../rubric/scale.js";
 
 /**

@@ -6,7 +6,7 @@ import { estimateFromData } from "../../src/estimate/run.js";
 import { formatEstimate } from "../../src/estimate/format.js";
 import { readHumanLabels, type HumanLabelFile } from "../../src/agree/human.js";
 import { checkAnnotations, parseManifest } from "../../src/sample/import.js";
-import { readSampleWhere } from "../../src/sample/sample-where.js";
+import { readSampleWhere } from "../../src/store/sample-where.js";
 import { parseWhere } from "../../src/store/where.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";

@@ -3,7 +3,7 @@
  * `import-annotations` records it on every human-label row (`sample_where`), so that `estimate` and `agree --human`
  * know the design's population from the label file alone.
  */
-import type { WhereStatement } from "../store/where.js";
+import type { WhereStatement } from "./where.js";
 
 /** `sample_where` of a human-label row: the filter text, its clauses (field -> values) and N, the trajectories it kept. */
 export interface SampleWhere {
