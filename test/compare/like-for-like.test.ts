@@ -34,7 +34,7 @@ describe("commonCellFilter (pure)", () => {
       [
         "  condition base: 2 attacked trajectories dropped (labelled or not)",
         "    1 cells of base that some other condition lacks",
-        "    agent model n: 1 trajectories in 1 cells that n lacks under another of its conditions",
+        "    agent model n: 1 trajectories in 1 cells that n lacks under another condition of its own",
         "    the 2 dropped from base, by attack: a 1, b 1; by suite: ",
       ].join("\n"),
     );
