@@ -226,7 +226,7 @@ export function formatCellsDropped(c: CellCheck, field = "condition"): string[] 
     return lines;
   }
   lines.push(
-    `like-for-like: conditions compared on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover (--all-cells keeps everything); dropped, per condition:`,
+    `like-for-like: conditions compared on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover (--all-cells keeps everything); dropped, per ${field}:`,
   );
   // one block per condition, each count naming what it belongs to: the by-attack/by-suite breakdown is the
   // condition's, not the last model's listed before it (review, session 11)
