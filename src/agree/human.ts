@@ -10,6 +10,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
+import { readSampleWhere, type SampleWhere } from "../store/sample-where.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
@@ -45,9 +46,9 @@ export class HumanLabelsError extends Error {
  * A row of the human-label file (src/sample/import.ts `HumanLabelRow`, DESIGN "Human label") as read, with its
  * line. Only the DESIGN fields are required: `weight`, `inclusion_probability`, `stratum` and `stratum_size` (N_h
  * of the stratum in the population) are set when the file has them (`ipi-judge import-annotations` writes them for
- * two-phase samples); other columns are not read.
+ * two-phase samples), and `sample_where` (the `sample --where` population, ../store/sample-where.ts); other columns are not read.
  */
-export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number } & { line: number };
+export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number; sample_where?: SampleWhere } & { line: number };
 
 /** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
 export interface HumanLabelFile {
@@ -90,6 +91,9 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | strin
     if (!(n > 0)) return `stratum_size must be > 0, got ${n}`;
     row.stratum_size = n;
   }
+  const sw = readSampleWhere(o.sample_where);
+  if (typeof sw === "string") return sw;
+  if (sw) row.sample_where = sw;
   return row;
 }
 

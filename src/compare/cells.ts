@@ -53,7 +53,7 @@ export function cellKey(
 export interface CellsDropped {
   /** Cells of this condition that some other condition lacks (step 1). */
   cells: number;
-  /** Labelled attacked trajectories of this condition left out of every figure (both steps). */
+  /** Attacked trajectories of this condition (labelled or not) left out of every figure (both steps). */
   trajectories: number;
   /** Those trajectories by attack and by suite. */
   by_attack: Record<string, number>;
@@ -207,8 +207,11 @@ export function commonCellFilter<T extends CellObservation>(
   return { observations: obs.filter(keep), cells: base, warnings: [] };
 }
 
-/** Text lines naming what each condition lost (empty when nothing was dropped or the check was not made). */
-export function formatCellsDropped(c: CellCheck): string[] {
+/**
+ * Text lines naming what each condition lost (empty when nothing was dropped or the check was not made), one block
+ * per condition; `field` is the compared field (`compare --by`: condition, attack, ...) that names them.
+ */
+export function formatCellsDropped(c: CellCheck, field = "condition"): string[] {
   const lines: string[] = [];
   const top = (m: Record<string, number>) =>
     Object.entries(m)
@@ -223,16 +226,16 @@ export function formatCellsDropped(c: CellCheck): string[] {
     return lines;
   }
   lines.push(
-    `like-for-like: conditions compared on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover (--all-cells keeps everything); dropped:`,
+    `like-for-like: conditions compared on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover (--all-cells keeps everything); dropped, per ${field}:`,
   );
+  // one block per condition, each count naming what it belongs to: the by-attack/by-suite breakdown is the
+  // condition's, not the last model's listed before it (review, session 11)
   for (const [cond, d] of entries) {
-    const pm = Object.entries(d.per_model).map(([m, x]) => `${m} ${x.trajectories} in ${x.cells} cells`);
-    lines.push(
-      `  ${cond}: ${d.trajectories} attacked trajectories (labelled or not)` +
-        (d.cells ? `; ${d.cells} cells some other condition lacks` : "") +
-        (pm.length ? `; cells a model lacks under its other conditions: ${pm.join(", ")}` : "") +
-        ` (attack: ${top(d.by_attack)}; suite: ${top(d.by_suite)})`,
-    );
+    lines.push(`  ${field} ${cond}: ${d.trajectories} attacked trajectories dropped (labelled or not)`);
+    if (d.cells) lines.push(`    ${d.cells} cells of ${cond} that some other ${field} lacks`);
+    for (const [m, x] of Object.entries(d.per_model))
+      lines.push(`    agent model ${m}: ${x.trajectories} trajectories in ${x.cells} cells that ${m} lacks under another ${field} of its own`);
+    lines.push(`    the ${d.trajectories} dropped from ${cond}, by attack: ${top(d.by_attack)}; by suite: ${top(d.by_suite)}`);
   }
   lines.push(`  (the dropped cells are listed in --json cells.cells_dropped.<condition>.list and .per_model.<model>.list)`);
   return lines;

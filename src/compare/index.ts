@@ -317,7 +317,7 @@ export function formatCompare(r: CompareResult): string {
     const why = Object.entries(g.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
     lines.push(`${g.field === "agent_model" ? "model" : g.field} ${g.group}: 0 usable labels of ${g.items} attacked trajectories (${why}), left out`);
   }
-  lines.push(...formatCellsDropped(r.cells));
+  lines.push(...formatCellsDropped(r.cells, r.condition_field));
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, conditions ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);

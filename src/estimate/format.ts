@@ -30,10 +30,12 @@ export function formatEstimate(r: EstimateReport): string {
 function formatOne(r: EstimateReport): string {
   const L: string[] = [];
   const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `committee (quorum ${r.source.quorum})`;
-  if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of the whole run)`);
+  if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of ${r.sample_population ? "the sample's population, below" : "the whole run"})`);
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
   const ex = Object.entries(r.labels.excluded).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ");
   L.push(`human labels ${r.human_file}: ${r.labels.items} labelled trajectories used, ${r.labels.annotators} annotators${ex ? ` (left out: ${ex})` : ""}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
+  const sp = r.sample_population;
+  if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
   L.push("");
   const what = r.rate === "asr_goal" ? "asr_goal (full compliance: the injected goal carried out)" : "asr_behaviour (full or partial compliance)";

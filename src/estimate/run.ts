@@ -19,6 +19,7 @@ import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
 import { labelOnScale } from "../rubric/scale.js";
 import { conditionValue } from "../store/row-field.js";
 import { reasonText } from "../format/stat-text.js";
+import { samplePopulation, type SamplePopulation } from "./sample-where.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
 /** Whose labels the judge term uses. */
@@ -68,6 +69,8 @@ export interface EstimateReport {
    * the design (strata, N_c) stays the whole run's, as for any domain estimate.
    */
   where?: WhereStatement;
+  /** The population the human sample was drawn from (`sample --where`, recorded in the label file); absent: the whole run. */
+  sample_population?: SamplePopulation;
   warnings: string[];
   /** The rate of `groups` (DESIGN section 1): asr_goal = full compliance, asr_behaviour = full or partial. */
   rate: RateName;
@@ -370,6 +373,7 @@ function designCells(
   attackedCount: number,
   o: Pick<EstimateOptions, "humanFile" | "run">,
   warnings: string[],
+  sampled: SamplePopulation | null,
 ): { design: EstimateReport["design"]; labelled: LabelledItem[]; cellSizes: Map<string, number>; cells: EstimateReport["cells"]; excluded: Record<string, number> } {
   for (const c of cons.conflicts.slice(0, 5)) warnings.push(`label file ${o.humanFile}: ${c} (the first is used)`);
   const excluded = { ...cons.excluded };
@@ -408,7 +412,15 @@ function designCells(
     if (n > cellSizes.get(c)!) throw new EstimateError(`label file ${o.humanFile}: stratum "${c}" has ${n} labelled trajectories but stratum_size ${cellSizes.get(c)}`);
   }
   const covered = [...cellSizes.values()].reduce((s, x) => s + x, 0);
-  if (design === "two_phase" && covered !== populationSize) {
+  // a sample drawn with --where: its strata cover the population it recorded, not the run (./sample-where.ts)
+  if (design === "two_phase" && sampled && covered !== sampled.N_run) {
+    const pop = `the ${sampled.N_run} trajectories of the run the sample's --where ${sampled.filter} keeps`;
+    warnings.push(
+      covered < sampled.N_run
+        ? `the strata of the label file hold ${covered} trajectories, ${pop}: ${sampled.N_run - covered} of them are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+        : `the strata of the label file hold ${covered} trajectories, more than ${pop}: the run changed since the sample was drawn (or the file is another run's)`,
+    );
+  } else if (design === "two_phase" && !sampled && covered !== populationSize) {
     warnings.push(
       covered < populationSize
         ? covered === attackedCount
@@ -532,9 +544,11 @@ export function estimateFromData(
     rate,
   );
 
-  // (3) human labels and the design cells
+  // (3) human labels and the design cells; the population a `sample --where` drew from, when the file records it
   const cons = humanConsensus(file, rate);
-  const { design, labelled, cellSizes, cells, excluded } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), attacked.length, o, warnings);
+  const sampled = samplePopulation(file, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
+  const cellsOf = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), attacked.length, o, warnings, sampled);
+  const { design, labelled, cellSizes, cells, excluded } = cellsOf;
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
@@ -563,6 +577,7 @@ export function estimateFromData(
     min_sampled: minSampled,
     groups,
     ...(filtered?.statement ? { where: filtered.statement } : {}),
+    ...(sampled ? { sample_population: sampled } : {}),
     warnings,
     rate,
   };

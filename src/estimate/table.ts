@@ -52,7 +52,17 @@ export interface RateCell extends Proportion {
 }
 
 /** A calibrated estimate's cell: value and interval, or null with a reason (`ci_reason` when only the interval is missing). */
-export type CalibratedCell = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string };
+export type CalibratedCell = {
+  value: number | null;
+  reason?: string;
+  ci95: { lower: number; upper: number } | null;
+  ci_reason?: string;
+  /**
+   * Set when `ci95` is the exact bound of a group whose labelled items all had the same human-minus-judge
+   * difference (SE 0): the estimate ± the two-sided Clopper-Pearson bound (`ci_method` of ./calibrated.ts, in words).
+   */
+  ci_method?: string;
+};
 
 /** The cell of a calibrated group estimate (absent group: null with `no_attacked_trajectories`). */
 function calibratedCell(c: EstimateReport["groups"][number] | undefined): CalibratedCell {
@@ -68,6 +78,7 @@ function calibratedCell(c: EstimateReport["groups"][number] | undefined): Calibr
       : c.calibrated.asr !== null && c.calibrated.ci95 === null
         ? { ci_reason: c.calibrated.ci_reason }
         : {}),
+    ...(c.calibrated.ci_method && c.calibrated.ci95 && !c.calibrated.degenerate ? { ci_method: c.calibrated.ci_method } : {}),
   };
 }
 
@@ -347,11 +358,22 @@ export function paperTableFrom(
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
     if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);
+    // an exact bound looks like any other interval unless it is marked (review): marked in every rendering, said here
+    const exact = rows.flatMap((r) =>
+      (["calibrated_asr_goal", "calibrated_asr_behaviour"] as const).flatMap((k) => (r[k]?.ci_method ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(11)}: ${r[k]!.ci_method}`] : [])),
+    );
+    if (exact.length)
+      notes.push(
+        `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: its group's labelled items all had the same human-minus-judge difference (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen): ${exact.join("; ")}`,
+      );
   }
   return { run, judge: sourceName(source), heuristic, rows, allow_low_coverage: allow, notes };
 }
 
-type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;
+type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;
+
+/** The word that marks a calibrated interval that is an exact bound (`ci_method`), in the text, HTML and notes. */
+export const EXACT_MARK = "exact";
 type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
 
 function columns(t: PaperTable): Col[] {
@@ -395,7 +417,7 @@ export function cellText(p: CellValue, allowLow = false): string {
   if (p.value === null) return undefinedText(p.reason);
   if (p.coverage_low && !allowLow) return lowReason(p);
   const mark = p.coverage_low ? " LOW" : "";
-  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark;
+  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark;
 }
 
 /**
@@ -457,7 +479,8 @@ export function tableLatex(t: PaperTable): string {
     if (!p || p.value === null) return "n/a";
     const mark = p.coverage_low ? "$^\\ddagger$" : "";
     if (withheld(t, p)) return `n/a${mark}`;
-    return (p.ci95 ? `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}` : `${pct(p.value)} {\\scriptsize [CI n/a]}`) + mark; // a bare number would read as certain
+    const exact = p.ci_method ? "$^\\S$" : ""; // an exact bound (ci_method), explained in the comment line below
+    return (p.ci95 ? `${pct(p.value)} {\\scriptsize [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]}${exact}` : `${pct(p.value)} {\\scriptsize [CI n/a]}`) + mark; // a bare number would read as certain
   };
   const L: string[] = [];
   for (const n of t.notes) L.push(`% ${n.replace(/[\r\n]/g, " ")}`);
@@ -473,6 +496,9 @@ export function tableLatex(t: PaperTable): string {
   L.push("\\end{tabular}");
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
+  }
+  if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method))) {
+    L.push(`% $^\\S$ exact interval: the group's labelled items all had the same human-minus-judge difference (SE 0); the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen (see the ${EXACT_MARK} note above)`);
   }
   return L.join("\n") + "\n";
 }

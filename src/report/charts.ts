@@ -215,7 +215,8 @@ export function forestPlot(rows: readonly ForestRow[]): Promise<string> {
 
 /**
  * Heatmap of one named rate (`rate`: asr_goal or asr_behaviour; `asr` = its value) per agent model (rows) and
- * condition (columns); cell text = the rate, with "LOW" appended when the cell's coverage is below 80%.
+ * condition (columns); cell text = the rate, with "LOW" appended when the cell's coverage is below 80%. `title`
+ * names the column field (`condition`, `attack`, `surface`) on the axis and in the tooltip.
  */
 export function conditionHeatmap(
   cells: ReadonlyArray<{ model: string; condition: string; asr: number; n: number; coverage_low?: boolean }>,
@@ -236,7 +237,8 @@ export function conditionHeatmap(
         mark: { type: "rect", stroke: "#fff" },
         encoding: {
           color: { field: "asr", type: "quantitative", title: rate, scale: { scheme: "reds", domain: [0, 1] }, legend: { format: ".0%" } },
-          tooltip: [{ field: "model" }, { field: "condition" }, { field: "asr", title: rate, format: ".1%" }, { field: "n" }, { field: "coverage" }],
+          // the column's field by its name (attack, surface: not "condition"), and what n counts (review)
+          tooltip: [{ field: "model" }, { field: "condition", title }, { field: "asr", title: rate, format: ".1%" }, { field: "n", title: "n (labelled attacked runs)" }, { field: "coverage" }],
         },
       },
       {

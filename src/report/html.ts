@@ -22,10 +22,10 @@ import {
   type ForestRow,
 } from "./charts.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
-import type { TableRow } from "../estimate/table.js";
+import { EXACT_MARK, type TableRow } from "../estimate/table.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
-import { RATE_NAMES } from "../stats/rates.js";
+import { RATE_NAMES, isAttackMixWarning } from "../stats/rates.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -368,7 +368,7 @@ async function conditionsSection(m: ReportModel): Promise<string> {
         .join("; ")}.</div>`
     : "";
   // the attack-mix warnings (issue 22) said at the charts they concern, not only at the top (new user, session 11)
-  const mix = m.warnings.filter((w) => w.includes("per-condition rates are not like for like"));
+  const mix = m.warnings.filter(isAttackMixWarning);
   const mixHtml = mix.length ? `<div class="warn">Not like for like: ${mix.map(escapeHtml).join(" ")}</div>` : "";
   return `<section id="conditions"><h2>Attack success by condition</h2>${mixHtml}${leftOut}${lowHtml}
 <p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
@@ -460,12 +460,15 @@ function itemsSection(m: ReportModel): string {
 
 /**
  * A proportion cell of the paper table: `31.9% [27.0%, 37.2%]`, `31.9% CI undefined (<why>)`, or
- * `undefined (<why>)` (src/format/stat-text.ts).
+ * `undefined (<why>)` (src/format/stat-text.ts); with `x`/`n`, its count over its own denominator `(76/97)`; an
+ * exact bound (`ci_method`, estimate/table.ts) marked `exact`, the method in its title.
  */
-function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string } | null): string {
+function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; x?: number; n?: number } | null): string {
   if (!p) return "";
   if (p.value === null) return escapeHtml(undefinedText(p.reason));
-  return p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${pct(p.value)} CI ${escapeHtml(undefinedText(p.ci_reason))}` : pct(p.value);
+  const exact = p.ci_method && p.ci95 ? ` <strong class="exact" title="${escapeAttr(p.ci_method)}">${EXACT_MARK}</strong>` : "";
+  const of = p.x !== undefined && p.n !== undefined ? ` (${int(p.x)}/${int(p.n)})` : "";
+  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]` : p.ci_reason ? `${pct(p.value)} CI ${escapeHtml(undefinedText(p.ci_reason))}` : pct(p.value)) + exact + of;
 }
 
 /** The paper table (the rows `ipi-judge estimate --table` writes) and utility beside the rates per model x condition. */
@@ -488,7 +491,7 @@ function paperTableSection(m: ReportModel): string {
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}</td><td>${rateCell(r.judge_asr_behaviour)}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${propCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}</td><td>${rateCell(r.judge_asr_behaviour)}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${propCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));
@@ -497,7 +500,7 @@ function paperTableSection(m: ReportModel): string {
       ? `<h3>Utility beside the attack-success rates per condition</h3><table><thead><tr><th>agent model</th><th>condition</th><th>utility under attack</th><th>utility without attack</th></tr></thead><tbody>${m.utility
           .map(
             (u) =>
-              `<tr><td>${escapeHtml(u.model)}</td><td>${escapeHtml(u.condition)}</td><td>${propCell({ value: u.under_attack.rate, reason: u.under_attack.reason, ci95: u.under_attack.ci95 })}</td><td>${propCell({ value: u.without_attack.rate, reason: u.without_attack.reason, ci95: u.without_attack.ci95 })}</td></tr>`,
+              `<tr><td>${escapeHtml(u.model)}</td><td>${escapeHtml(u.condition)}</td><td>${propCell({ value: u.under_attack.rate, reason: u.under_attack.reason, ci95: u.under_attack.ci95, x: u.under_attack.passed, n: u.under_attack.n })}</td><td>${propCell({ value: u.without_attack.rate, reason: u.without_attack.reason, ci95: u.without_attack.ci95, x: u.without_attack.passed, n: u.without_attack.n })}</td></tr>`,
           )
           .join("")}</tbody></table>`
       : "";

@@ -6,7 +6,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import type { IngestWarning } from "../ingest/warnings.js";
-import { RateTally, attackMixWarnings, type AttackRates } from "../stats/rates.js";
+import { RateTally, attackMixWarnings, isAttackMixWarning, type AttackRates } from "../stats/rates.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { ratesText } from "../format/rates-text.js";
 import { showBidiControls } from "../format/bidi.js";
@@ -279,8 +279,11 @@ export function formatSummary(s: RunSummary): string {
       lines.push(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (${hints.join("; ")})`);
     }
     for (const b of BUCKETS) lines.push(`  ${b.padEnd(20)} ${String(j.by_label[b]).padStart(6)}`);
+    // a run of several conditions (defenses): the judge's overall rate pools them, and says so (new user, session 11)
+    const conds = [...new Set(j.by_model_condition.map((x) => x.condition))].sort();
+    const pooledAll = conds.length > 1 ? `, pooled over every agent model and all ${conds.length} conditions (${conds.join(", ")}; one rate per model and condition below)` : "";
     lines.push(
-      `  attack success over the ${j.rates.attacked} attacked (asr_goal = full compliance, the injected goal carried out; ` +
+      `  attack success over the ${j.rates.attacked} attacked${pooledAll} (asr_goal = full compliance, the injected goal carried out; ` +
         `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates)}; exposure rate ${pct(j.exposure_rate)} (of the labelled attacked runs, those whose agent met the injected text: any label but not_exposed)`,
     );
     if (j.by_surface) {
@@ -291,6 +294,8 @@ export function formatSummary(s: RunSummary): string {
     const perCondition = models.some(([, pm]) => pm.conditions.length > 1);
     if (perCondition) {
       lines.push(`  per agent model and condition (defense):`);
+      // conditions run on different attacks: said with the rows they concern, on stdout as in --json (not only on stderr)
+      for (const w of s.warnings.filter(isAttackMixWarning)) lines.push(`    NOT LIKE FOR LIKE: ${w}`);
       const names = j.by_model_condition.map((x) => `${showBidiControls(x.agent_model)} | ${showBidiControls(x.condition)}`);
       const w = Math.max(...names.map((n) => n.length));
       j.by_model_condition.forEach((x, i) => lines.push(`    ${names[i].padEnd(w)}  ${ratesText(x)}`));
@@ -300,7 +305,8 @@ export function formatSummary(s: RunSummary): string {
       const w = Math.max(...models.map(([m]) => showBidiControls(m).length));
       for (const [raw, pm] of models) {
         const m = showBidiControls(raw);
-        const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
+        const mixed = s.warnings.some((w) => isAttackMixWarning(w) && w.startsWith(`${raw}: `)) ? "; they ran different attacks: not like for like, see above" : "";
+        const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
         lines.push(`    ${m.padEnd(w)}  ${ratesText(pm)}${pooled}`);
       }
     }

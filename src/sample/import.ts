@@ -26,6 +26,7 @@ import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
+import { sampleWhereOf, type SampleWhere } from "../store/sample-where.js";
 import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "../rubric/scale.js";
 
 /**
@@ -47,6 +48,8 @@ export interface HumanLabelRow extends HumanLabel {
    */
   stratum_size: number;
   scale: Scale;
+  /** The population `sample --where` drew from (design.json `where`); absent when the sample is of the whole run. */
+  sample_where?: SampleWhere;
 }
 
 /** One annotation as read from a file, before checking. `where` names the file and row for messages. */
@@ -414,6 +417,7 @@ export function checkAnnotations(
   const byKind: Record<UnlabelledKind, number> = { skipped: 0, empty: 0, pending: 0, blank: 0, ...(opts.skippedByKind ?? {}) };
   const identity = annotatorIdentities(records);
   const scale = manifest.header.scale;
+  const sampleWhere = manifest.header.design?.where ? sampleWhereOf(manifest.header.design.where) : undefined;
   const byItem = new Map(manifest.rows.map((r) => [r.item_id, r]));
   const byTrajectory = new Map(manifest.rows.map((r) => [r.trajectory_id, r]));
   const problems: string[] = [];
@@ -487,6 +491,7 @@ export function checkAnnotations(
       committee_stratum: m.committee_stratum,
       stratum_size: m.stratum_size,
       scale,
+      ...(sampleWhere ? { sample_where: sampleWhere } : {}),
     });
   }
   if (problems.length) {

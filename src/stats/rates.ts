@@ -164,6 +164,14 @@ export function attackRates(items: Iterable<RateItem>): AttackRates {
   return t.result();
 }
 
+/** The words every {@link attackMixWarnings} warning holds: how outputs find them among other warnings. */
+export const ATTACK_MIX_MARK = "per-condition rates are not like for like";
+
+/** True for a warning {@link attackMixWarnings} wrote (a model whose conditions ran different attacks or cells). */
+export function isAttackMixWarning(w: string): boolean {
+  return w.includes(ATTACK_MIX_MARK);
+}
+
 /** One attacked trajectory as {@link attackMixWarnings} reads it. */
 export interface AttackMixItem {
   model?: string;

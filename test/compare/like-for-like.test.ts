@@ -27,7 +27,17 @@ describe("commonCellFilter (pure)", () => {
     expect(r.cells.cells_dropped.base.per_model).toEqual({ n: { cells: 1, trajectories: 1, list: ["c2"] } });
     expect(r.cells.cells_dropped.def.list).toEqual(["c4"]);
     expect(r.observations.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(["m/base/c1", "m/base/c2", "m/def/c1", "m/def/c2", "n/base/c1", "n/def/c1"]);
-    expect(formatCellsDropped(r.cells).join("\n")).toMatch(/base: 2 attacked trajectories \(labelled or not\); 1 cells some other condition lacks; cells a model lacks under its other conditions: n 1 in 1 cells/);
+    // its own block per condition: each count names the condition or model it belongs to (review: the breakdown
+    // read as the last model's)
+    const text = formatCellsDropped(r.cells).join("\n");
+    expect(text).toContain(
+      [
+        "  condition base: 2 attacked trajectories dropped (labelled or not)",
+        "    1 cells of base that some other condition lacks",
+        "    agent model n: 1 trajectories in 1 cells that n lacks under another condition of its own",
+        "    the 2 dropped from base, by attack: a 1, b 1; by suite: ",
+      ].join("\n"),
+    );
   });
   it("--all-cells keeps everything and warns that the mixes differ; conditions sharing no cell are kept whole, with a warning", () => {
     const obs = [o("m", "base", "c1"), o("m", "def", "c2")];
@@ -110,7 +120,9 @@ describe("compare on the real slice", () => {
     }
     const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0"]);
     expect(text.stdout).toMatch(/like-for-like: conditions compared on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
-    expect(text.stdout).toMatch(/no_defense: 2 attacked trajectories \(labelled or not\); 2 cells some other condition lacks \(attack: ignore_previous 1, tool_knowledge 1; suite: slack 2\)/);
+    expect(text.stdout).toContain(
+      "  condition no_defense: 2 attacked trajectories dropped (labelled or not)\n    2 cells of no_defense that some other condition lacks\n    the 2 dropped from no_defense, by attack: ignore_previous 1, tool_knowledge 1; by suite: slack 2\n",
+    );
   }, 60_000);
 
   it("--all-cells keeps every cell with a warning; --where narrows the run first and is stated", async () => {

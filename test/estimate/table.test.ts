@@ -233,3 +233,36 @@ describe("per (model, condition) where the run holds conditions (issue 22.6)", (
     expect(r.asr_goal && "groups" in r.asr_goal ? r.asr_goal.rate : null).toBe("asr_goal");
   });
 });
+
+describe("paper table: a calibrated interval that is an exact bound is marked (review, session 11)", () => {
+  it("text `exact`, LaTeX $^\\S$ with a comment line; other cells unmarked", () => {
+    const cell = { value: 0.138, ci95: { lower: 0, upper: 0.28 }, ci_method: "exact bound: ..." };
+    expect(cellText(cell)).toBe("13.8 [0.0, 28.0] exact");
+    expect(cellText({ value: 0.138, ci95: { lower: 0, upper: 0.28 } })).toBe("13.8 [0.0, 28.0]");
+    const rate = { value: 0.5, x: 1, n: 2, ci95: { lower: 0.1, upper: 0.9 }, n_unusable: 0, coverage: 1, coverage_low: false };
+    const p = { value: 0.5, x: 1, n: 2, ci95: { lower: 0.1, upper: 0.9 } };
+    const t = {
+      run: "r",
+      judge: "j",
+      heuristic: "signature",
+      allow_low_coverage: false,
+      notes: ["n"],
+      rows: [{ agent_model: "m", condition: "(all)", n_attacked: 2, n_unattacked: 0, n_injection_task_runs: 0, judge_asr_goal: rate, judge_asr_behaviour: rate, judge_blocked_attempts: 0, judge_partial_compliance: 0, heuristic_asr_goal: rate, heuristic_asr_behaviour: rate, refusal_rate: rate, utility: p, utility_under_attack: p, calibrated_asr_behaviour: cell, calibrated_asr_goal: { value: 0.2, ci95: { lower: 0.1, upper: 0.3 } } }],
+    };
+    const tex = tableLatex(t as never);
+    expect(tex).toContain("13.8 {\\scriptsize [0.0, 28.0]}$^\\S$ & ");
+    expect(tex).toContain("20.0 {\\scriptsize [10.0, 30.0]} & ");
+    expect(tex).toMatch(/\n% \$\^\\S\$ exact interval: /);
+    expect(formatTable(t as never)).toContain("13.8 [0.0, 28.0] exact");
+  });
+  it("paperTable keeps the exact method on the cell and says it in a note", () => {
+    // the signature judge's labels as human labels: no disagreement (SE 0) -> the exact bound
+    const sig = (id: string) => verdicts.find((v) => v.judge_id === "signature" && v.trajectory_id === id)!.label!;
+    const file = { format: "jsonl" as const, bad_rows: [], rows: ["t1", "t2", "t3", "t4", "q1"].map((id, i) => ({ line: i + 1, trajectory_id: id, annotator: "a", label: sig(id), stratum: "A", stratum_size: 5 })) };
+    const cal = estimateFromData(index, verdicts, file as never, { run: "r", humanFile: "h", source: { kind: "judge", judge_id: "signature" }, minSampled: 1, by: ["agent_model"] });
+    const t = paperTable("r", index, verdicts, { kind: "judge", judge_id: "signature" }, { calibrated: cal });
+    const m = t.rows.find((r) => r.agent_model === "m_1&co")!;
+    expect(m.calibrated_asr_behaviour?.ci_method).toMatch(/^exact bound: 0 /);
+    expect(t.notes.join("\n")).toMatch(/^exact: a calibrated interval so marked is not a stratified 95% interval/m);
+  });
+});

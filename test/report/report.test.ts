@@ -291,3 +291,41 @@ describe("attack-mix warnings at the condition charts (new user, session 11)", (
     expect(html.slice(html.indexOf('<section id="conditions">'))).not.toContain("Not like for like:");
   });
 });
+
+describe("each number of the paper table and the condition charts says what it is over (review, session 11)", () => {
+  const rate = (x: number, n: number) => ({ value: x / n, x, n, ci95: { lower: 0.1, upper: 0.9 }, n_unusable: 0, coverage: 1, coverage_low: false });
+  const row = {
+    agent_model: "gpt-4o",
+    condition: "tool_filter",
+    n_attacked: 629,
+    n_unattacked: 124,
+    n_injection_task_runs: 27,
+    judge_asr_goal: rate(49, 629),
+    judge_asr_behaviour: rate(87, 629),
+    judge_blocked_attempts: 5,
+    judge_partial_compliance: 38,
+    heuristic_asr_goal: rate(49, 629),
+    heuristic_asr_behaviour: rate(87, 629),
+    refusal_rate: rate(18, 629),
+    utility: { value: 70 / 97, x: 70, n: 97, ci95: { lower: 0.62, upper: 0.8 } },
+    utility_under_attack: { value: 354 / 629, x: 354, n: 629, ci95: { lower: 0.52, upper: 0.6 } },
+    calibrated_asr_behaviour: { value: 0.138, ci95: { lower: 0.037, upper: 0.322 }, ci_method: "exact bound: 0 human-judge disagreements among the group's 24 labelled items" },
+    calibrated_asr_goal: { value: 0.2, ci95: { lower: 0.1, upper: 0.3 } },
+  };
+  it("utility and the rates give count/denominator; the unattacked column says how many runs utility leaves out; an exact calibrated interval is marked", async () => {
+    const page = await renderReportHtml({ ...model, paper_table: { run: "r", judge: "j", heuristic: "signature", rows: [row], allow_low_coverage: false, notes: ["n."] } } as unknown as ReportModel);
+    const table = page.slice(page.indexOf('<section id="paper-table">'), page.indexOf("</section>", page.indexOf('<section id="paper-table">'))).replace(/<\/?bdi>/g, "");
+    expect(table).toContain("72.2% [62.0%, 80.0%] (70/97)");
+    expect(table).toContain("(354/629)");
+    expect(table).toContain("(49/629)");
+    expect(table).toContain('<td class="num">124 (27 of them injection-task runs, not in utility)</td>');
+    expect(table).toContain(`13.8% [3.7%, 32.2%] <strong class="exact" title="exact bound: 0 human-judge disagreements among the group&#39;s 24 labelled items">exact</strong>`);
+    // a stratified interval is not marked
+    expect(table).toContain("<td>20.0% [10.0%, 30.0%]</td>");
+  });
+  it("the by-attack chart's tooltip names the attack, not 'condition', and what n counts", () => {
+    const attackChart = html.slice(html.indexOf("by attack"));
+    expect(attackChart).toMatch(/aria-label="attack: important_instructions; [^"]*n \(labelled attacked runs\): \d+/);
+    expect(html).not.toMatch(/aria-label="attack: [^"]*condition: /);
+  });
+});

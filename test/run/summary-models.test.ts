@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { formatSummary, summarizeRun } from "../../src/run/summary.js";
 import { slimVerdict, type TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
+import { isAttackMixWarning } from "../../src/stats/rates.js";
 
 const verdict = (id: string, label: Bucket): Verdict =>
   ({ trajectory_id: id, judge_id: "j", judge_model: "m", judge_family: "f", repeat: 0, status: "ok", label, downgraded: false, usage: { prompt_tokens: 0, completion_tokens: 0 } }) as Verdict;
@@ -59,6 +60,23 @@ describe("label summary: the two named rates per agent model (and condition)", (
     const old = summarizeRun("r", [{ ...verdict("c", "partial_compliance") } as Verdict], new Map([row("c", "progent")]), []);
     expect(old.judges[0].rates.blocked_attempts).toBeNull();
     expect(old.judges[0].rates.blocked_attempts_reason).toMatch(/before blocked attempts were recorded/);
+  });
+
+  it("several conditions: the overall rate says it pools them; a model whose conditions ran different attacks is said on stdout at its rows (new user, session 11)", () => {
+    const row = (id: string, condition: string, attack: string) => [id, { id, attacked: true, agent_model: "gpt-4o", condition, attack } as TrajectoryIndexRow] as const;
+    const index = new Map<string, TrajectoryIndexRow>([row("a", "no_defense", "direct"), row("b", "no_defense", "important_instructions"), row("c", "tool_filter", "important_instructions")]);
+    const s = summarizeRun("r", [verdict("a", "full_compliance"), verdict("b", "unaffected"), verdict("c", "unaffected")], index, []);
+    const text = formatSummary(s);
+    expect(text).toContain("attack success over the 3 attacked, pooled over every agent model and all 2 conditions (no_defense, tool_filter; one rate per model and condition below) (");
+    // the warning (also in --json's warnings) comes with the rows it concerns, before them
+    const block = text.slice(text.indexOf("per agent model and condition"));
+    expect(block).toMatch(/^per agent model and condition \(defense\):\n    NOT LIKE FOR LIKE: gpt-4o: its conditions ran different attacks \(no_defense: direct, important_instructions; tool_filter: important_instructions\)/);
+    expect(s.warnings.filter(isAttackMixWarning)).toHaveLength(1);
+    expect(text).toMatch(/\[pooled over 2 conditions: no_defense, tool_filter; they ran different attacks: not like for like, see above\]/);
+    // one condition: the line is as before
+    const one = summarizeRun("r", [verdict("a", "full_compliance")], new Map([row("a", "no_defense", "direct")]), []);
+    expect(formatSummary(one)).toContain("attack success over the 1 attacked (asr_goal");
+    expect(formatSummary(one)).not.toContain("NOT LIKE FOR LIKE");
   });
 
   it("cached tokens no provider reported are unknown, not '0 cached' (review)", () => {

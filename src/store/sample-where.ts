@@ -1,0 +1,45 @@
+/**
+ * The population a sample was drawn from when `sample --where` restricted it (design.json `where`), as
+ * `import-annotations` records it on every human-label row (`sample_where`), so that `estimate` and `agree --human`
+ * know the design's population from the label file alone.
+ */
+import type { WhereStatement } from "./where.js";
+
+/** `sample_where` of a human-label row: the filter text, its clauses (field -> values) and N, the trajectories it kept. */
+export interface SampleWhere {
+  filter: string;
+  clauses: Record<string, string[]>;
+  /** The trajectories the filter kept when the sample was drawn (the design's population size). */
+  N: number;
+}
+
+/** The `sample_where` to record from a design's `where` statement (src/store/where.ts). */
+export function sampleWhereOf(s: WhereStatement): SampleWhere {
+  return { filter: s.filter, clauses: s.clauses, N: s.kept };
+}
+
+/**
+ * Read a row's `sample_where` (an object, or its JSON text in a CSV cell).
+ * @returns the value, undefined when absent (null, "", missing), or a message when it is malformed.
+ */
+export function readSampleWhere(v: unknown): SampleWhere | undefined | string {
+  if (v === undefined || v === null || v === "") return undefined;
+  let o: unknown = v;
+  if (typeof v === "string") {
+    try {
+      o = JSON.parse(v);
+    } catch {
+      return "sample_where is not a JSON object";
+    }
+  }
+  const bad = "sample_where must be {filter: string, clauses: {field: [values]}, N: number}";
+  if (!o || typeof o !== "object" || Array.isArray(o)) return bad;
+  const { filter, clauses, N } = o as Record<string, unknown>;
+  if (typeof filter !== "string" || typeof N !== "number" || !(N > 0) || !clauses || typeof clauses !== "object" || Array.isArray(clauses)) return bad;
+  const cl: Record<string, string[]> = {};
+  for (const [k, vals] of Object.entries(clauses as Record<string, unknown>)) {
+    if (!Array.isArray(vals) || !vals.every((x) => typeof x === "string")) return bad;
+    cl[k] = vals as string[];
+  }
+  return { filter, clauses: cl, N };
+}

@@ -1,0 +1,85 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { estimateFromData } from "../../src/estimate/run.js";
+import { formatEstimate } from "../../src/estimate/format.js";
+import { readHumanLabels, type HumanLabelFile } from "../../src/agree/human.js";
+import { checkAnnotations, parseManifest } from "../../src/sample/import.js";
+import { readSampleWhere } from "../../src/store/sample-where.js";
+import { parseWhere } from "../../src/store/where.js";
+import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
+import type { Bucket, Verdict } from "../../src/types.js";
+
+// Run: model "a" with 4 attacked (a1-a4) and 2 unattacked (u1, u2); model "b" with 2 attacked (b1, b2).
+const row = (id: string, model: string, attacked: boolean): TrajectoryIndexRow =>
+  ({ id, agent_model: model, attacked, content_sha256: `h-${id}`, source: { format: "t", path: id }, n_messages: 2 }) as TrajectoryIndexRow;
+const index = new Map<string, TrajectoryIndexRow>(
+  [row("a1", "a", true), row("a2", "a", true), row("a3", "a", true), row("a4", "a", true), row("u1", "a", false), row("u2", "a", false), row("b1", "b", true), row("b2", "b", true)].map((r) => [r.id, r]),
+);
+const verdict = (id: string, label: Bucket): Verdict => ({ trajectory_id: id, judge_id: "j", repeat: 0, status: "ok", label }) as Verdict;
+const verdicts = [...index.keys()].map((id) => verdict(id, id === "a1" || id === "b1" ? "full_compliance" : "unaffected"));
+const opts = { run: "r", humanFile: "h", source: { kind: "judge" as const, judge_id: "j" }, minSampled: 1 };
+const lab = (rows: Array<Record<string, unknown>>): HumanLabelFile => ({ format: "jsonl", rows: rows.map((r, i) => ({ line: i + 1, ...r }) as never), bad_rows: [] });
+
+/** A sample of model "a" (sample --where model=a: N 6, its 4 attacked runs labelled). */
+const sw = { filter: "model=a", clauses: { model: ["a"] }, N: 6 };
+const labelled = (where: unknown, ids = ["a1", "a2", "a3", "a4"], size = 6) =>
+  lab(ids.map((id) => ({ trajectory_id: id, annotator: "h", label: id === "a1" ? "full_compliance" : "unaffected", stratum: "S", stratum_size: size, ...(where ? { sample_where: where } : {}) })));
+
+describe("estimate: the population a sample --where drew from, recorded in the label file (review: the warning read as if the sample were of the whole run)", () => {
+  it("strata covering the recorded population: no 'strata hold ... the run' warning; the report names the population and the attacked trajectories outside it", () => {
+    const r = estimateFromData(index, verdicts, labelled(sw), opts);
+    expect(r.sample_population).toEqual({ filter: "model=a", N_recorded: 6, N_run: 6, attacked_outside: 2 });
+    const w = r.warnings.join("\n");
+    expect(w).not.toMatch(/strata of the label file hold/);
+    expect(w).toMatch(/^2 of the 6 attacked trajectories the groups below are over are outside the population the sample was drawn from \(--where model=a, recorded with the sample\)/m);
+    expect(w).toMatch(/estimate --where model=a gives the groups over it/);
+    const text = formatEstimate(r);
+    expect(text).toContain("population of the sample: the 6 trajectories of the run that sample --where model=a keeps (recorded with the sample, N 6 when drawn): the human and calibrated estimates are over the attacked ones among them\n");
+    // the same file without the record: the old warning, unchanged; it can only guess from counts (here 6 = the
+    // attacked count, so it offers "drawn from attacked runs only", which the record shows is not so)
+    const old = estimateFromData(index, verdicts, labelled(undefined), opts);
+    expect(old.sample_population).toBeUndefined();
+    expect(old.warnings.join("\n")).toMatch(/the strata of the label file hold 6 trajectories, the run 8: the 2 outside them are as many as the run's unattacked trajectories/);
+  });
+  it("estimate --where the sample's filter: every attacked trajectory of the groups is in the population, said so, no warning", () => {
+    const r = estimateFromData(index, verdicts, labelled(sw), { ...opts, where: parseWhere("model=a") });
+    expect(r.sample_population).toMatchObject({ N_run: 6, attacked_outside: 0 });
+    expect(r.warnings).toEqual([]);
+    const text = formatEstimate(r);
+    expect(text).toContain("(design of the sample's population, below)");
+    expect(text).toContain("are over the attacked ones among them, which hold every attacked trajectory of the groups below");
+  });
+  it("the run changed since the sample (strata hold more than the filter keeps now), rows of two samples, a malformed record", () => {
+    const grown = estimateFromData(index, verdicts, labelled(sw, ["a1", "a2"], 9), opts);
+    expect(grown.warnings.join("\n")).toMatch(/the strata of the label file hold 9 trajectories, more than the 6 trajectories of the run the sample's --where model=a keeps: the run changed/);
+    const mixed = labelled(sw);
+    delete (mixed.rows[3] as { sample_where?: unknown }).sample_where;
+    const m = estimateFromData(index, verdicts, mixed, opts);
+    expect(m.sample_population).toBeUndefined();
+    expect(m.warnings.join("\n")).toMatch(/record 1 sample population\(s\) \(--where model=a\) and 1 row\(s\) none: rows of different samples in one file/);
+    expect(readSampleWhere({ filter: "x" })).toMatch(/^sample_where must be/);
+    expect(readSampleWhere(JSON.stringify(sw))).toEqual(sw);
+    expect(readSampleWhere("")).toBeUndefined();
+  });
+  it("import-annotations records design.json's where on every row, and the human-label reader reads it back", () => {
+    const where = { filter: "model=a", clauses: { model: ["a"] }, kept: 6, of: 8, unmatched: [] };
+    const header = { ipi_judge_manifest: 1, run: "r", scale: "six", labels: [], seed: 1, n_items: 1, design: { where } };
+    const item = { item_id: "x-001", trajectory_id: "a1", stratum: "S", sampling_stratum: "all", committee_stratum: null, stratum_size: 6, phase: 1, inclusion_probability: 0.5, weight: 2 };
+    const manifest = parseManifest([header, item].map((x) => JSON.stringify(x)).join("\n") + "\n");
+    const { rows } = checkAnnotations([{ where: "f", item_id: "x-001", annotator: "h", label: "unaffected" }], manifest);
+    expect(rows[0].sample_where).toEqual({ filter: "model=a", clauses: { model: ["a"] }, N: 6 });
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-sample-where-"));
+    try {
+      const f = path.join(dir, "human.jsonl");
+      fs.writeFileSync(f, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+      expect(readHumanLabels(f).rows[0].sample_where).toEqual({ filter: "model=a", clauses: { model: ["a"] }, N: 6 });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    // a manifest without where: no field (the rows as before)
+    const plain = parseManifest([{ ...header, design: {} }, item].map((x) => JSON.stringify(x)).join("\n") + "\n");
+    expect(checkAnnotations([{ where: "f", item_id: "x-001", annotator: "h", label: "unaffected" }], plain).rows[0]).not.toHaveProperty("sample_where");
+  });
+});
