@@ -547,8 +547,7 @@ export function estimateFromData(
   // (3) human labels and the design cells; the population a `sample --where` drew from, when the file records it
   const cons = humanConsensus(file, rate);
   const sampled = samplePopulation(file, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
-  const cellsOf = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), attacked.length, o, warnings, sampled);
-  const { design, labelled, cellSizes, cells, excluded } = cellsOf;
+  const { design, labelled, cellSizes, cells, excluded } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), attacked.length, o, warnings, sampled);
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);

@@ -29,7 +29,7 @@ import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
-import { keepsSidecarErrors, PassedOver, sidecarPlan } from "./sidecars.js";
+import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
 export { inputFiles, type InputFile } from "./walk.js";
@@ -385,7 +385,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
         continue;
       } else if (side === "json") {
         items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
-        if (!items.some((i) => i.kind === "trajectory") && !keepsSidecarErrors(items.flatMap((i) => (i.kind === "error" ? [i.error] : [])))) {
+        if (!jsonSidecarKept(items)) {
           passedOver.add(f);
           opts.onPassedOver?.(f.file);
           continue;
@@ -559,9 +559,7 @@ export async function countInputs(paths: string[], opts: ReadOptions = {}): Prom
         continue;
       }
       if (side === "json") {
-        const items = readJsonFile(f.file, max, f.root);
-        const kept = items.some((i) => i.kind === "trajectory") || keepsSidecarErrors(items.flatMap((i) => (i.kind === "error" ? [i.error] : [])));
-        n += kept ? 1 : 0;
+        n += jsonSidecarKept(readJsonFile(f.file, max, f.root)) ? 1 : 0;
         continue;
       }
     }

@@ -27,7 +27,7 @@ const SHOWN_NAMES = 8;
 
 /**
  * Whether a sidecar file is read (a JSON file may hold trajectories) or passed over: `skip`, `read` (as any file),
- * `json` (read it, and pass it over when it gives no trajectory: see {@link keepsSidecarErrors}), or `{error}` (a
+ * `json` (read it, and pass it over when it gives no trajectory: see {@link jsonSidecarKept}), or `{error}` (a
  * `read_error`: the file could not be read, so it is an input error, not passed over). A file that would be passed
  * over unread (a README, a licence, checksums) has one byte read first to tell.
  */
@@ -45,12 +45,13 @@ export async function sidecarPlan(f: InputFile, forced: boolean, max: number): P
 }
 
 /**
- * Whether a JSON sidecar's read errors stand as input errors instead of being passed over with it: a `read_error`
+ * Whether a JSON sidecar's read gives an item to keep (else it is passed over): a trajectory, or a `read_error`
  * (the system refused the read) or `too_large` (not read whole): either way nothing says it holds no trajectories.
  * A file that was read and is not a trajectory (`invalid_json`, `schema`, ...) is passed over.
+ * @param items what reading the file gave (`readJsonFile` of ./index.ts)
  */
-export function keepsSidecarErrors(errors: readonly IngestError[]): boolean {
-  return errors.some((e) => e.kind === "read_error" || e.kind === "too_large");
+export function jsonSidecarKept(items: ReadonlyArray<{ kind: string; error?: IngestError }>): boolean {
+  return items.some((i) => i.kind === "trajectory" || (i.kind === "error" && (i.error?.kind === "read_error" || i.error?.kind === "too_large")));
 }
 
 /** The `read_error` for a file whose first byte cannot be read (open or read fails), else undefined. Never throws. */
