@@ -107,6 +107,12 @@ export interface DomainAsrOptions {
    * ({@link stratifiedVariance}). Default: every cell may (a one-item cell then leaves the CI undefined).
    */
   cellHoldsDomain?: (cell: string) => boolean;
+  /**
+   * Units of the domain outside the population the sample was drawn from (`sample --where`): their inclusion
+   * probability was 0, so no design-based estimate covers them; when > 0 the human and calibrated estimates are
+   * undefined (`outside_sample_population`), not an estimate of a smaller population under the group's name.
+   */
+  outsideFrame?: number;
 }
 
 /** The estimates of one domain. */
@@ -238,6 +244,12 @@ export function domainAsr(
     },
     n_by_stratum,
   };
+  if (opts.outsideFrame) {
+    const reason = `outside_sample_population (${opts.outsideFrame} of the group's ${domain.length} attacked trajectories are outside the population the sample was drawn from: no chance of a human label)`;
+    out.human.reason = reason;
+    out.calibrated.reason = reason;
+    return out;
+  }
   if (nSampled < minSampled) {
     const reason = nSampled === 0 ? "no_labelled_item_in_group" : `too_few_labelled_items (${nSampled} < ${minSampled}; --min-sampled)`;
     out.human.reason = reason;

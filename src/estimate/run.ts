@@ -484,9 +484,11 @@ function groupEstimate(
     by: string[];
     minSampled: number;
     rowOf: (id: string) => TrajectoryIndexRow;
+    /** Whether a trajectory is in the population the sample was drawn from (`sample --where`); absent: the run. */
+    inFrame?: (r: TrajectoryIndexRow) => boolean;
   },
 ): GroupEstimate {
-  const { flags, labelled, cellSizes, design, by, minSampled, rowOf } = c;
+  const { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame } = c;
   const domain: DomainUnit[] = g.ids.map((id) => {
     const f = flags.get(id)!;
     return { id, judge: typeof f === "boolean" ? f : null };
@@ -499,6 +501,7 @@ function groupEstimate(
   const est = domainAsr(domain, labelled, cellSizes, {
     minSampled,
     cellHoldsDomain: design === "two_phase" ? cellHoldsRows(g.ids.map(rowOf)) : undefined,
+    outsideFrame: inFrame ? g.ids.reduce((n, id) => n + (inFrame(rowOf(id)) ? 0 : 1), 0) : undefined,
   });
   const gw: string[] = [];
   const pooled = pooledConditions(by, g.ids.map(rowOf));
@@ -546,7 +549,8 @@ export function estimateFromData(
 
   // (3) human labels and the design cells; the population a `sample --where` drew from, when the file records it
   const cons = humanConsensus(file, rate);
-  const sampled = samplePopulation(file, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
+  const frame = samplePopulation(file, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
+  const sampled = frame?.population ?? null;
   const { design, labelled, cellSizes, cells, excluded } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), attacked.length, o, warnings, sampled);
 
   // (4) groups
@@ -554,7 +558,7 @@ export function estimateFromData(
   const minSampled = o.minSampled ?? 10;
   const groups: GroupEstimate[] = [];
   for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf, warnings)) {
-    groups.push(groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf }));
+    groups.push(groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame?.inFrame }));
   }
   return {
     run: o.run,

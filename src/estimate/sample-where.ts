@@ -48,14 +48,15 @@ function recorded(file: HumanLabelFile, warnings: string[]): SampleWhere | null 
  * @param domain the attacked trajectories the estimate's groups are over.
  * @param warnings receives a warning when rows disagree, a field is unknown, or attacked trajectories of the groups
  *   lie outside the sample's population.
- * @returns null when no row records a population (a sample of the whole run, or a file made by hand).
+ * @returns null when no row records a population (a sample of the whole run, or a file made by hand); else the
+ *   population for the report and `inFrame`, whether a trajectory is in it (one outside had inclusion probability 0).
  */
 export function samplePopulation(
   file: HumanLabelFile,
   rows: readonly TrajectoryIndexRow[],
   domain: readonly TrajectoryIndexRow[],
   warnings: string[],
-): SamplePopulation | null {
+): { population: SamplePopulation; inFrame: (r: TrajectoryIndexRow) => boolean } | null {
   const sw = recorded(file, warnings);
   if (!sw) return null;
   const unknown = Object.keys(sw.clauses).filter((f) => !Object.hasOwn(WHERE_FIELDS, f));
@@ -72,7 +73,7 @@ export function samplePopulation(
   if (outside > 0)
     warnings.push(
       `${outside} of the ${domain.length} attacked trajectories the groups below are over are outside the population the sample was drawn from (${args}, recorded with the sample): ` +
-        `no human label can represent them, so the human and calibrated estimates speak for the sample's population only; estimate ${args} gives the groups over it`,
+        `they had no chance of a human label, so a group holding any of them gets no human or calibrated estimate (undefined: outside_sample_population); estimate ${args} gives the groups over the sample's population`,
     );
-  return { filter: sw.filter, N_recorded: sw.N, N_run: N, attacked_outside: outside };
+  return { population: { filter: sw.filter, N_recorded: sw.N, N_run: N, attacked_outside: outside }, inFrame: (r) => matchesWhere(r, f) };
 }

@@ -34,7 +34,13 @@ describe("estimate: the population a sample --where drew from, recorded in the l
     const w = r.warnings.join("\n");
     expect(w).not.toMatch(/strata of the label file hold/);
     expect(w).toMatch(/^2 of the 6 attacked trajectories the groups below are over are outside the population the sample was drawn from \(--where model=a, recorded with the sample\)/m);
-    expect(w).toMatch(/estimate --where model=a gives the groups over it/);
+    expect(w).toMatch(/estimate --where model=a gives the groups over the sample's population/);
+    // new user 12: the (all) group reaches outside the sample's population: no human or calibrated figure for it
+    const all = r.groups[0];
+    expect(all.human.asr).toBeNull();
+    expect(all.calibrated.asr).toBeNull();
+    expect(all.calibrated.reason).toMatch(/^outside_sample_population \(2 of the group's 6 attacked trajectories/);
+    expect(all.judge.asr).toBeCloseTo(2 / 6);
     const text = formatEstimate(r);
     expect(text).toContain("population of the sample: the 6 trajectories of the run that sample --where model=a keeps (recorded with the sample, N 6 when drawn): the human and calibrated estimates are over the attacked ones among them\n");
     // the same file without the record: the old warning, unchanged; it can only guess from counts (here 6 = the
@@ -42,6 +48,16 @@ describe("estimate: the population a sample --where drew from, recorded in the l
     const old = estimateFromData(index, verdicts, labelled(undefined), opts);
     expect(old.sample_population).toBeUndefined();
     expect(old.warnings.join("\n")).toMatch(/the strata of the label file hold 6 trajectories, the run 8: the 2 outside them are as many as the run's unattacked trajectories/);
+  });
+  it("--by a field: a group inside the sample's population is estimated; one reaching outside it is undefined, never a mix of the two populations (new user 12)", () => {
+    const r = estimateFromData(index, verdicts, labelled(sw), { ...opts, by: ["agent_model"] });
+    const a = r.groups.find((g) => g.group === "a")!;
+    const b = r.groups.find((g) => g.group === "b")!;
+    expect(a.human.asr).toBeCloseTo(1 / 4);
+    expect(a.calibrated.asr).not.toBeNull();
+    expect(b.calibrated.asr).toBeNull();
+    expect(b.human.reason).toMatch(/^outside_sample_population \(2 of the group's 2/);
+    expect(formatEstimate(r)).toMatch(/outside_sample_population/);
   });
   it("estimate --where the sample's filter: every attacked trajectory of the groups is in the population, said so, no warning", () => {
     const r = estimateFromData(index, verdicts, labelled(sw), { ...opts, where: parseWhere("model=a") });
