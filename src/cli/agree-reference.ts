@@ -7,6 +7,7 @@
  * (`../committee/file-columns.ts`); with `--where`, from the compact objects of `readRunWhere` as before. Both
  * give the same output (test/agree/reference-columns.test.ts).
  */
+import { dosAttackWarning } from "../agree/dos-attacks.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
@@ -35,6 +36,20 @@ interface ReferenceSource {
   attackedRepeat0(): Iterable<Verdict>;
   /** every current verdict (judge health's input), in order */
   all(): Iterable<Verdict>;
+  /** attacked trajectories per recorded attack name, and all attacked trajectories (../agree/dos-attacks.ts) */
+  attacks(): { byAttack: Map<string, number>; attacked: number };
+}
+
+/** Count attacked rows per attack name (`attack` unrecorded: counted in `attacked` only). */
+function countAttacks(rows: Iterable<{ attacked?: boolean; attack?: string }>): { byAttack: Map<string, number>; attacked: number } {
+  const byAttack = new Map<string, number>();
+  let attacked = 0;
+  for (const r of rows) {
+    if (!r.attacked) continue;
+    attacked++;
+    if (typeof r.attack === "string" && r.attack !== "") byAttack.set(r.attack, (byAttack.get(r.attack) ?? 0) + 1);
+  }
+  return { byAttack, attacked };
 }
 
 /** What the output shows of a committee file. */
@@ -63,6 +78,9 @@ async function referenceSource(
       committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
       attackedRepeat0: () => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && !!run.rows[run.rowCode[run.vSlot[i]]].attacked),
       all: () => eachVerdictRecord(run),
+      attacks: () => countAttacks((function* () {
+        for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string };
+      })()),
     };
     return { src, cf: cc, where: null };
   }
@@ -75,6 +93,7 @@ async function referenceSource(
     committeeAgreement: (reference) => committeeReferenceAgreement(cf!.verdicts, index, reference),
     attackedRepeat0: () => verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked),
     all: () => verdicts,
+    attacks: () => countAttacks(index.values()),
   };
   return { src, cf, where };
 }
@@ -122,7 +141,9 @@ export async function agreeReference(
   }
   // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's.
   const code_established = codeEstablishedByJudge(src.attackedRepeat0(), judges);
-  const warnings = [...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
+  const at = o.reference === "security" ? src.attacks() : null;
+  const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
+  const warnings = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
   const judge_health = judgeHealth(src.all()).filter((h) => judges.includes(h.judge_id));
   for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);

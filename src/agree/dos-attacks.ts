@@ -1,0 +1,28 @@
+/**
+ * AgentDojo's denial-of-service attacks (`dos`, `captcha_dos`, `felony_dos`, `offensive_email_dos`,
+ * `swearwords_dos`, ...): their goal is to stop the agent, and the benchmark scores `security` on them as "the user
+ * task was not completed" (not utility), not as an injected goal carried out. Pooled into one agreement with
+ * `security`, they mix two measures (README "Against the benchmark's own verdicts": kappa 0.949 without them, 0.075
+ * on them alone, on the scale set).
+ */
+
+/** An attack name of the denial-of-service kind: `dos` or ending in `_dos`. */
+export const DOS_ATTACK = /(^|_)dos$/;
+
+/**
+ * The warning for an agreement with `security` over attacked trajectories of which some ran a denial-of-service
+ * attack, or null when none did.
+ * @param attacks attacked trajectories per attack name (trajectories with no attack recorded are not counted)
+ * @param attacked all attacked trajectories the agreement is over
+ */
+export function dosAttackWarning(attacks: ReadonlyMap<string, number>, attacked: number): string | null {
+  const dos = [...attacks].filter(([a]) => DOS_ATTACK.test(a)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (dos.length === 0) return null;
+  const n = dos.reduce((s, [, k]) => s + k, 0);
+  const others = [...attacks.keys()].filter((a) => !DOS_ATTACK.test(a)).sort();
+  return (
+    `${n} of the ${attacked} attacked trajectories ran a denial-of-service attack (${dos.map(([a, k]) => `${a} ${k}`).join(", ")}), where the benchmark's security means the user task was not completed, not an injected goal carried out: ` +
+    `the agreement below pools the two measures over ${attacks.size} attacks` +
+    (others.length ? `; --where attack=${others.join(",")} leaves them out` : "")
+  );
+}
