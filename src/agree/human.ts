@@ -11,6 +11,7 @@ import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN,
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
 import { readSampleWhere, type SampleWhere } from "../store/sample-where.js";
+import { readSampleFrame, type SampleFrame } from "../store/sample-frame.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
@@ -46,9 +47,21 @@ export class HumanLabelsError extends Error {
  * A row of the human-label file (src/sample/import.ts `HumanLabelRow`, DESIGN "Human label") as read, with its
  * line. Only the DESIGN fields are required: `weight`, `inclusion_probability`, `stratum` and `stratum_size` (N_h
  * of the stratum in the population) are set when the file has them (`ipi-judge import-annotations` writes them for
- * two-phase samples), and `sample_where` (the `sample --where` population, ../store/sample-where.ts); other columns are not read.
+ * two-phase samples), `sample_where` (the `sample --where` population, ../store/sample-where.ts) and `sample_frame`
+ * (its exact frame, ../store/sample-frame.ts); other columns are not read.
  */
-export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number; sample_where?: SampleWhere } & { line: number };
+export type HumanLabelRead = HumanLabel & {
+  stratum?: string;
+  stratum_size?: number;
+  sample_where?: SampleWhere;
+  /** The sample's frame (../store/sample-frame.ts), as `import-annotations` records it. */
+  sample_frame?: SampleFrame;
+  /**
+   * What is wrong with the row's `sample_where` or `sample_frame` (names the field). The row's label is kept (it is
+   * readable); `estimate` refuses the figures that need the sample's frame, naming the file and line.
+   */
+  frame_problem?: string;
+} & { line: number };
 
 /** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
 export interface HumanLabelFile {
@@ -92,8 +105,11 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | strin
     row.stratum_size = n;
   }
   const sw = readSampleWhere(o.sample_where);
-  if (typeof sw === "string") return sw;
-  if (sw) row.sample_where = sw;
+  if (typeof sw === "string") row.frame_problem = sw;
+  else if (sw) row.sample_where = sw;
+  const sf = readSampleFrame(o.sample_frame);
+  if (typeof sf === "string") row.frame_problem = row.frame_problem ? `${row.frame_problem}; ${sf}` : sf;
+  else if (sf) row.sample_frame = sf;
   return row;
 }
 

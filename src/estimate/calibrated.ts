@@ -113,6 +113,12 @@ export interface DomainAsrOptions {
    * undefined (`outside_sample_population`), not an estimate of a smaller population under the group's name.
    */
   outsideFrame?: number;
+  /**
+   * Why the sample cannot speak for any group (`status (details)`, src/estimate/sample-frame.ts: the run changed
+   * since the sample, several samples in one file, a frame that cannot be read or is unknown): when set, the human
+   * and calibrated estimates are undefined with this reason.
+   */
+  refusal?: string;
 }
 
 /** The estimates of one domain. */
@@ -244,6 +250,11 @@ export function domainAsr(
     },
     n_by_stratum,
   };
+  if (opts.refusal) {
+    out.human.reason = opts.refusal;
+    out.calibrated.reason = opts.refusal;
+    return out;
+  }
   if (opts.outsideFrame) {
     const reason = `outside_sample_population (${opts.outsideFrame} of the group's ${domain.length} attacked trajectories are outside the population the sample was drawn from: no chance of a human label)`;
     out.human.reason = reason;

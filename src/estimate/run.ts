@@ -19,7 +19,8 @@ import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
 import { labelOnScale } from "../rubric/scale.js";
 import { conditionValue } from "../store/row-field.js";
 import { reasonText } from "../format/stat-text.js";
-import { samplePopulation, type SamplePopulation } from "./sample-where.js";
+import type { SamplePopulation } from "./sample-where.js";
+import { checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
 /** Whose labels the judge term uses. */
@@ -370,11 +371,9 @@ function designCells(
   cons: ReturnType<typeof humanConsensus>,
   populationSize: number,
   inPop: ReadonlySet<string>,
-  attackedCount: number,
   o: Pick<EstimateOptions, "humanFile" | "run">,
   warnings: string[],
-  sampled: SamplePopulation | null,
-): { design: EstimateReport["design"]; labelled: LabelledItem[]; cellSizes: Map<string, number>; cells: EstimateReport["cells"]; excluded: Record<string, number> } {
+): { design: EstimateReport["design"]; labelled: LabelledItem[]; cellSizes: Map<string, number>; cells: EstimateReport["cells"]; excluded: Record<string, number>; covered: number } {
   for (const c of cons.conflicts.slice(0, 5)) warnings.push(`label file ${o.humanFile}: ${c} (the first is used)`);
   const excluded = { ...cons.excluded };
   const withDesign = [...cons.items.values()].filter((it) => it.stratum !== undefined && it.stratum_size !== undefined).length;
@@ -392,6 +391,7 @@ function designCells(
   const labelled: LabelledItem[] = [];
   const cellSizes = new Map<string, number>();
   const cellPi = new Map<string, number | null>();
+  const sizeConflicts = new Map<string, { other: Set<number>; rows: number }>();
   for (const [id, it] of [...cons.items].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!inPop.has(id)) {
       excluded.not_in_run = (excluded.not_in_run ?? 0) + 1;
@@ -400,10 +400,16 @@ function designCells(
     const cell = design === "assumed_srs" ? "all" : it.stratum!;
     const N = design === "assumed_srs" ? populationSize : it.stratum_size!;
     const prev = cellSizes.get(cell);
-    if (prev !== undefined && prev !== N) warnings.push(`stratum "${cell}": rows give stratum_size ${prev} and ${N}; the first is used`);
-    else cellSizes.set(cell, N);
+    if (prev !== undefined && prev !== N) {
+      const c = sizeConflicts.get(cell) ?? sizeConflicts.set(cell, { other: new Set(), rows: 0 }).get(cell)!;
+      c.other.add(N);
+      c.rows++;
+    } else cellSizes.set(cell, N);
     if (!cellPi.has(cell)) cellPi.set(cell, design === "assumed_srs" ? null : it.pi ?? null);
     labelled.push({ id, cell, human: it.human });
+  }
+  for (const [cell, c] of sizeConflicts) {
+    warnings.push(`stratum "${cell}": ${c.rows} labelled trajector${c.rows === 1 ? "y's rows give" : "ies' rows give"} stratum_size ${[...c.other].join(", ")}, an earlier row ${cellSizes.get(cell)}; the first is used`);
   }
   if (excluded.not_in_run) warnings.push(`${excluded.not_in_run} labelled trajectories are not in run ${o.run} (or are duplicates it drops): left out`);
   const nc = new Map<string, number>();
@@ -412,26 +418,6 @@ function designCells(
     if (n > cellSizes.get(c)!) throw new EstimateError(`label file ${o.humanFile}: stratum "${c}" has ${n} labelled trajectories but stratum_size ${cellSizes.get(c)}`);
   }
   const covered = [...cellSizes.values()].reduce((s, x) => s + x, 0);
-  // a sample drawn with --where: its strata cover the population it recorded, not the run (./sample-where.ts)
-  if (design === "two_phase" && sampled && covered !== sampled.N_run) {
-    const pop = `the ${sampled.N_run} trajectories of the run the sample's --where ${sampled.filter} keeps`;
-    warnings.push(
-      covered < sampled.N_run
-        ? `the strata of the label file hold ${covered} trajectories, ${pop}: ${sampled.N_run - covered} of them are in strata with no labelled item, and the human and calibrated estimates do not represent them`
-        : `the strata of the label file hold ${covered} trajectories, more than ${pop}: the run changed since the sample was drawn (or the file is another run's)`,
-    );
-  } else if (design === "two_phase" && !sampled && covered !== populationSize) {
-    warnings.push(
-      covered < populationSize
-        ? covered === attackedCount
-          ? // a sample of attacked runs only (sample --where attack=..., the README's recipe): the trajectories outside the
-            // strata are as many as the unattacked ones, which no attack success rate counts (new-user report: the
-            // warning read as if the published rate did not represent them); only counts are known, so it stays a warning
-            `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: the ${populationSize - covered} outside them are as many as the run's unattacked trajectories, which no attack success rate counts; if the sample was drawn from attacked runs only (e.g. sample --where attack=...) the estimates cover every attacked trajectory; if not, the human and calibrated estimates do not represent the attacked trajectories outside the strata`
-          : `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
-        : `the strata of the label file hold ${covered} trajectories, more than the run's ${populationSize}: the run changed since the sample was drawn (or the file is another run's)`,
-    );
-  }
   const cells = [...cellSizes.keys()].sort().map((c) => ({
     stratum: c,
     N: cellSizes.get(c)!,
@@ -440,7 +426,7 @@ function designCells(
     realised_fraction: round((nc.get(c) ?? 0) / cellSizes.get(c)!),
   }));
 
-  return { design, labelled, cellSizes, cells, excluded };
+  return { design, labelled, cellSizes, cells, excluded, covered };
 }
 
 /** The groups of the domain: `(all)`, then one per value of the `--by` fields (sorted); warns when none has a value. */
@@ -486,9 +472,11 @@ function groupEstimate(
     rowOf: (id: string) => TrajectoryIndexRow;
     /** Whether a trajectory is in the population the sample was drawn from (`sample --where`); absent: the run. */
     inFrame?: (r: TrajectoryIndexRow) => boolean;
+    /** Why no group gets a human or calibrated estimate (./sample-frame.ts), when so. */
+    refusal?: string;
   },
 ): GroupEstimate {
-  const { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame } = c;
+  const { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame, refusal } = c;
   const domain: DomainUnit[] = g.ids.map((id) => {
     const f = flags.get(id)!;
     return { id, judge: typeof f === "boolean" ? f : null };
@@ -502,6 +490,7 @@ function groupEstimate(
     minSampled,
     cellHoldsDomain: design === "two_phase" ? cellHoldsRows(g.ids.map(rowOf)) : undefined,
     outsideFrame: inFrame ? g.ids.reduce((n, id) => n + (inFrame(rowOf(id)) ? 0 : 1), 0) : undefined,
+    refusal,
   });
   const gw: string[] = [];
   const pooled = pooledConditions(by, g.ids.map(rowOf));
@@ -549,16 +538,17 @@ export function estimateFromData(
 
   // (3) human labels and the design cells; the population a `sample --where` drew from, when the file records it
   const cons = humanConsensus(file, rate);
-  const frame = samplePopulation(file, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
-  const sampled = frame?.population ?? null;
-  const { design, labelled, cellSizes, cells, excluded } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), attacked.length, o, warnings, sampled);
+  const frame = checkSampleFrame(file, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
+  const sampled = frame.population;
+  const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), o, warnings);
+  const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, pop.units.length, attacked.length, o.humanFile, warnings) : undefined);
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
   const minSampled = o.minSampled ?? 10;
   const groups: GroupEstimate[] = [];
   for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf, warnings)) {
-    groups.push(groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame?.inFrame }));
+    groups.push(groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal }));
   }
   return {
     run: o.run,

@@ -7,7 +7,6 @@
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { WHERE_FIELDS, matchesWhere, type WhereField, type WhereFilter } from "../store/where.js";
 import type { HumanLabelFile } from "../agree/human.js";
-import type { SampleWhere } from "../store/sample-where.js";
 
 /** The sample's recorded population, for the report (`sample_population` in `--json`). */
 export interface SamplePopulation {
@@ -21,47 +20,33 @@ export interface SamplePopulation {
   attacked_outside: number;
 }
 
-/** The one `sample_where` of the file's rows, or null (none recorded); rows that disagree are warned about. */
-function recorded(file: HumanLabelFile, warnings: string[]): SampleWhere | null {
-  const byFilter = new Map<string, SampleWhere>();
-  let without = 0;
-  for (const r of file.rows) {
-    if (r.sample_where) byFilter.set(r.sample_where.filter, r.sample_where);
-    else without++;
-  }
-  if (byFilter.size === 0) return null;
-  if (byFilter.size > 1 || without > 0) {
-    warnings.push(
-      `the label file's rows record ${byFilter.size} sample population(s) (${[...byFilter.keys()].map((f) => `--where ${f}`).join("; ")})` +
-        (without ? ` and ${without} row(s) none` : "") +
-        `: rows of different samples in one file; the sample's population is not known, so none is checked (import each sample's annotations into its own file)`,
-    );
-    return null;
-  }
-  return [...byFilter.values()][0];
-}
-
 /**
  * The sample population recorded in the label file, checked against the run.
  * @param file the human-label file read.
  * @param rows every trajectory of the run's population (duplicates dropped), for N_run.
  * @param domain the attacked trajectories the estimate's groups are over.
- * @param warnings receives a warning when rows disagree, a field is unknown, or attacked trajectories of the groups
- *   lie outside the sample's population.
- * @returns null when no row records a population (a sample of the whole run, or a file made by hand); else the
- *   population for the report and `inFrame`, whether a trajectory is in it (one outside had inclusion probability 0).
+ * @param warnings receives a warning when a field is unknown, or attacked trajectories of the groups lie outside
+ *   the sample's population.
+ * @param humanFile the label file's name, for messages.
+ * @returns null when no row records a population (a sample of the whole run, or a file made by hand) or it names a
+ *   field this version does not know (warned); else the population for the report and `inFrame`, whether a
+ *   trajectory is in it (one outside had inclusion probability 0). The rows are of one sample
+ *   (./sample-frame.ts refuses a file holding several): the first row's record is the file's.
  */
 export function samplePopulation(
   file: HumanLabelFile,
   rows: readonly TrajectoryIndexRow[],
   domain: readonly TrajectoryIndexRow[],
   warnings: string[],
+  humanFile = "",
 ): { population: SamplePopulation; inFrame: (r: TrajectoryIndexRow) => boolean } | null {
-  const sw = recorded(file, warnings);
+  const sw = file.rows[0]?.sample_where;
   if (!sw) return null;
   const unknown = Object.keys(sw.clauses).filter((f) => !Object.hasOwn(WHERE_FIELDS, f));
   if (unknown.length) {
-    warnings.push(`the label file's sample_where names unknown field(s) ${unknown.join(", ")}: the sample's population (--where ${sw.filter}) cannot be checked`);
+    warnings.push(
+      `label file ${humanFile}: sample_where names unknown field(s) ${unknown.join(", ")}: the sample's population (--where ${sw.filter}) cannot be known, so no group gets a human or calibrated estimate (undefined: sample_frame_unknown)`,
+    );
     return null;
   }
   const f: WhereFilter = { clauses: Object.entries(sw.clauses).map(([field, values]) => ({ field: field as WhereField, values })), text: sw.filter };

@@ -27,6 +27,7 @@ import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import type { ManifestHeader, ManifestRow } from "./export.js";
 import { sampleWhereOf, type SampleWhere } from "../store/sample-where.js";
+import type { SampleFrame } from "../store/sample-frame.js";
 import { canonicalScaleLabel, scaleValues, SCALES, type Scale } from "../rubric/scale.js";
 
 /**
@@ -50,6 +51,8 @@ export interface HumanLabelRow extends HumanLabel {
   scale: Scale;
   /** The population `sample --where` drew from (design.json `where`); absent when the sample is of the whole run. */
   sample_where?: SampleWhere;
+  /** The sample's exact frame (design.json `frame`, src/store/sample-frame.ts); absent for designs of earlier versions. */
+  sample_frame?: SampleFrame;
 }
 
 /** One annotation as read from a file, before checking. `where` names the file and row for messages. */
@@ -418,6 +421,8 @@ export function checkAnnotations(
   const identity = annotatorIdentities(records);
   const scale = manifest.header.scale;
   const sampleWhere = manifest.header.design?.where ? sampleWhereOf(manifest.header.design.where) : undefined;
+  const f = manifest.header.design?.frame;
+  const sampleFrame: SampleFrame | undefined = f ? { design: f.design, N: f.N, ids_sha256: f.ids_sha256 } : undefined;
   const byItem = new Map(manifest.rows.map((r) => [r.item_id, r]));
   const byTrajectory = new Map(manifest.rows.map((r) => [r.trajectory_id, r]));
   const problems: string[] = [];
@@ -492,6 +497,7 @@ export function checkAnnotations(
       stratum_size: m.stratum_size,
       scale,
       ...(sampleWhere ? { sample_where: sampleWhere } : {}),
+      ...(sampleFrame ? { sample_frame: sampleFrame } : {}),
     });
   }
   if (problems.length) {

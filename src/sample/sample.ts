@@ -9,6 +9,7 @@
  * population, request and seed give the same sample.
  */
 import type { WhereStatement } from "../store/where.js";
+import { designId, frameDigest, type SampleFrame } from "../store/sample-frame.js";
 import { designWeight, largestRemainderAllocation, twoPhaseInclusion } from "./design.js";
 import { compareCodeUnits, drawWithoutReplacement, seededRng } from "./draw.js";
 import { cellKey, COMMITTEE_CODES, populationColumns, type ColumnPopulation, type CommitteeStratum, type Population } from "./population.js";
@@ -48,6 +49,12 @@ export interface SampleDesign {
    * probabilities are those of the kept trajectories (src/store/where.ts).
    */
   where?: WhereStatement;
+  /**
+   * The frame the sample was drawn from: its trajectories' count and ids digest, and the design's id
+   * (src/store/sample-frame.ts); `import-annotations` copies it onto every label row, `estimate` checks the run
+   * against it. Absent from designs of earlier versions.
+   */
+  frame?: SampleFrame;
   request: { random: number; disagreement: number; allow_short: boolean; strata: string[] };
   population: {
     N: number;
@@ -148,6 +155,11 @@ function checkedSizes(pop: ColumnPopulation, req: SampleRequest): { n1: number; 
     n2req = ND;
   }
   return { n1, n2req, ND, short, allowShort };
+}
+
+/** The population's ids in rank order (code-unit order: {@link ColumnPopulation}), one at a time. */
+function* unitIds(pop: ColumnPopulation): Generator<string> {
+  for (let i = 0; i < pop.n; i++) yield pop.id(i);
 }
 
 /** A cell's sampling stratum, committee stratum and inclusion probability. */
@@ -288,9 +300,12 @@ export function drawSampleColumns(pop: ColumnPopulation, req: SampleRequest): { 
       `stratum ${c.stratum}: ${c.N} trajectories, none drawn (inclusion probability 0): no Horvitz-Thompson estimate covers them; ` +
       `raise --random (proportional allocation gave this stratum 0 of ${n1}) or use coarser --strata`,
   );
+  const request = { random: req.random, disagreement: req.disagreement, allow_short: allowShort, strata: [...pop.strata_fields] };
+  const digest = frameDigest(unitIds(pop), true);
   const design: SampleDesign = {
     seed: req.seed,
-    request: { random: req.random, disagreement: req.disagreement, allow_short: allowShort, strata: [...pop.strata_fields] },
+    frame: { design: designId(digest.ids_sha256, req.seed, request), ...digest },
+    request,
     population: {
       N,
       N_D: ND,

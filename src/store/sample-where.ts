@@ -20,7 +20,7 @@ export function sampleWhereOf(s: WhereStatement): SampleWhere {
 
 /**
  * Read a row's `sample_where` (an object, or its JSON text in a CSV cell).
- * @returns the value, undefined when absent (null, "", missing), or a message when it is malformed.
+ * @returns the value, undefined when absent (null, "", missing), or a message naming the field and what is wrong.
  */
 export function readSampleWhere(v: unknown): SampleWhere | undefined | string {
   if (v === undefined || v === null || v === "") return undefined;
@@ -29,16 +29,19 @@ export function readSampleWhere(v: unknown): SampleWhere | undefined | string {
     try {
       o = JSON.parse(v);
     } catch {
-      return "sample_where is not a JSON object";
+      return `sample_where is not JSON: ${JSON.stringify(v.slice(0, 60))}`;
     }
   }
-  const bad = "sample_where must be {filter: string, clauses: {field: [values]}, N: number}";
-  if (!o || typeof o !== "object" || Array.isArray(o)) return bad;
+  const shape = "{filter: string, clauses: {field: [values]}, N: number}";
+  const got = (x: unknown) => (Array.isArray(x) ? "an array" : x === null ? "null" : typeof x === "object" ? "an object" : JSON.stringify(x));
+  if (!o || typeof o !== "object" || Array.isArray(o)) return `sample_where must be an object ${shape}, got ${got(o)}`;
   const { filter, clauses, N } = o as Record<string, unknown>;
-  if (typeof filter !== "string" || typeof N !== "number" || !(N > 0) || !clauses || typeof clauses !== "object" || Array.isArray(clauses)) return bad;
+  if (typeof filter !== "string") return `sample_where.filter must be a string, got ${got(filter)}`;
+  if (typeof N !== "number" || !(N > 0)) return `sample_where.N must be a number > 0, got ${got(N)}`;
+  if (!clauses || typeof clauses !== "object" || Array.isArray(clauses)) return `sample_where.clauses must be an object {field: [values]}, got ${got(clauses)}`;
   const cl: Record<string, string[]> = {};
   for (const [k, vals] of Object.entries(clauses as Record<string, unknown>)) {
-    if (!Array.isArray(vals) || !vals.every((x) => typeof x === "string")) return bad;
+    if (!Array.isArray(vals) || !vals.every((x) => typeof x === "string")) return `sample_where.clauses.${k} must be a list of strings, got ${got(vals)}`;
     cl[k] = vals as string[];
   }
   return { filter, clauses: cl, N };

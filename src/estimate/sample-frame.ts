@@ -1,0 +1,158 @@
+/**
+ * Is the run, as it is now, the population the human sample was drawn from? The label file records the sample's
+ * frame (`sample_frame`: ../store/sample-frame.ts; older files only the `sample --where` filter and N, or nothing);
+ * this module checks the run against it and says, once, what is known. Any doubt refuses the human and calibrated
+ * figures of every group with a named status (the judge's figures, which need no sample, stay):
+ * - `sample_frame_malformed`: a row's `sample_where` / `sample_frame` cannot be read (file, line and field named);
+ * - `several_sample_designs`: rows of different samples (designs) in one file: no single design covers the run;
+ * - `population_changed_since_sample`: the frame's trajectories differ from the run's now (N then and now);
+ * - `sample_frame_unknown`: nothing recorded, and the strata do not add up to the run.
+ * A frame that matches adds nothing to the output.
+ */
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import type { HumanLabelFile, HumanLabelRead } from "../agree/human.js";
+import { frameDigest } from "../store/sample-frame.js";
+import { samplePopulation, type SamplePopulation } from "./sample-where.js";
+
+/** What is known of the sample's frame, and whether its figures are refused. */
+export interface FrameCheck {
+  /** How the frame is recorded: `exact` (ids digest), `filter` (an older file: the `--where` filter and N), `none`. */
+  known: "exact" | "filter" | "none";
+  /** The `sample --where` population, for the report (null without a filter, or when refused before it is read). */
+  population: SamplePopulation | null;
+  /** Whether a trajectory is in the frame (absent: the whole run). */
+  inFrame?: (r: TrajectoryIndexRow) => boolean;
+  /** `status (details)`: the reason every group's human and calibrated figures are undefined; absent when usable. */
+  refusal?: string;
+}
+
+/** The design a row belongs to: its frame's design id, else its `--where` filter, else none recorded. */
+function designKey(r: HumanLabelRead): string {
+  if (r.sample_frame) return `design ${r.sample_frame.design}`;
+  if (r.sample_where) return `a sample of --where ${r.sample_where.filter} (no design id recorded)`;
+  return "rows recording no sample";
+}
+
+/** A design's words: its id or filter, its N, and which rows of the file carry it. */
+function describeDesigns(rows: readonly HumanLabelRead[]): string[] {
+  const by = new Map<string, { rows: number; first: number; r: HumanLabelRead }>();
+  for (const r of rows) {
+    const k = designKey(r);
+    const d = by.get(k);
+    if (d) d.rows++;
+    else by.set(k, { rows: 1, first: r.line, r });
+  }
+  return [...by].map(([k, d]) => {
+    const pop = d.r.sample_where ? `--where ${d.r.sample_where.filter}` : d.r.sample_frame ? "the whole run" : "population unknown";
+    const N = d.r.sample_frame?.N ?? d.r.sample_where?.N;
+    return `${k} (${pop}${N !== undefined ? `, N ${N}` : ""}; ${d.rows} row${d.rows === 1 ? "" : "s"} from line ${d.first})`;
+  });
+}
+
+/**
+ * Check the label file's sample frame against the run (module docstring); every finding is one warning.
+ * @param file the human-label file read; @param humanFile its name, for messages.
+ * @param rows every trajectory of the run (duplicate ids dropped, as `sample` drops them).
+ * @param domain the attacked trajectories the estimate's groups are over.
+ * @param warnings receives at most one warning per finding.
+ */
+export function checkSampleFrame(
+  file: HumanLabelFile,
+  humanFile: string,
+  rows: readonly TrajectoryIndexRow[],
+  domain: readonly TrajectoryIndexRow[],
+  warnings: string[],
+): FrameCheck {
+  const bad = file.rows.filter((r) => r.frame_problem);
+  if (bad.length) {
+    const more = bad.length > 1 ? ` (and ${bad.length - 1} more row${bad.length > 2 ? "s" : ""})` : "";
+    warnings.push(
+      `label file ${humanFile} line ${bad[0].line}: ${bad[0].frame_problem}${more}: the population the sample was drawn from cannot be read, so no group gets a human or calibrated estimate (undefined: sample_frame_malformed); re-import the annotations with import-annotations`,
+    );
+    return { known: "none", population: null, refusal: `sample_frame_malformed (label file line ${bad[0].line}: ${bad[0].frame_problem})` };
+  }
+  const designs = describeDesigns(file.rows);
+  if (designs.length > 1) {
+    warnings.push(
+      `label file ${humanFile} holds rows of ${designs.length} samples: ${designs.join("; ")}: their strata and weights belong to different populations and cannot be pooled, so no group gets a human or calibrated estimate (undefined: several_sample_designs); estimate each sample's label file on its own`,
+    );
+    return { known: "none", population: null, refusal: `several_sample_designs (${designs.length} samples in the label file)` };
+  }
+  const r0 = file.rows[0];
+  const sf = r0?.sample_frame;
+  const sw = r0?.sample_where;
+  let population: SamplePopulation | null = null;
+  let inFrame: FrameCheck["inFrame"];
+  let frameRows = rows;
+  if (sw) {
+    const sp = samplePopulation(file, rows, domain, warnings, humanFile);
+    if (!sp) return { known: "none", population: null, refusal: `sample_frame_unknown (the sample's --where ${sw.filter} names a field this version does not know)` };
+    ({ population, inFrame } = sp);
+    frameRows = rows.filter(sp.inFrame);
+  }
+  const N = sf?.N ?? sw?.N;
+  if (N === undefined) return { known: "none", population: null };
+  const now = sf ? frameDigest(frameRows.map((r) => r.id)) : { N: frameRows.length, ids_sha256: undefined };
+  if (now.N === N && (!sf || now.ids_sha256 === sf.ids_sha256)) {
+    if (!sf) warnings.push(`label file ${humanFile} records the sample's --where ${sw!.filter} and its N (${N}) but not its exact frame (an earlier import-annotations): assumed to be the ${N} trajectories the filter keeps now`);
+    return { known: sf ? "exact" : "filter", population, inFrame };
+  }
+  const inNow = new Set(frameRows.map((r) => r.id));
+  const gone = new Set(file.rows.filter((r) => !inNow.has(r.trajectory_id)).map((r) => r.trajectory_id)).size;
+  const pop = sw ? `the trajectories --where ${sw.filter} keeps` : "the run's trajectories";
+  const delta = now.N === N ? "the same number, other trajectories" : `${Math.abs(now.N - N)} ${now.N > N ? "more" : "fewer"}`;
+  const counts = `N ${N} when the sample was drawn, ${now.N} now (${delta}${gone ? `; ${gone} labelled trajectories are no longer among them` : ""})`;
+  warnings.push(
+    `${pop[0].toUpperCase()}${pop.slice(1)} changed since the sample was drawn: ${counts}; the sample's weights are for the population as it was, so no group gets a human or calibrated estimate (undefined: population_changed_since_sample); ` +
+      `which trajectories changed is not recorded (the frame is kept as a digest): estimate a copy of the run as it was when sampled, or draw a new sample`,
+  );
+  return { known: sf ? "exact" : "filter", population, refusal: `population_changed_since_sample (${counts})` };
+}
+
+/**
+ * The check of the strata's total size against the frame (`covered`: Σ stratum_size of the label file's strata).
+ * With a known frame, the warnings of earlier versions (strata with no labelled item; strata larger than the frame).
+ * With none recorded: strata that add up to the run are assumed to be a sample of the whole run as it is now (said
+ * once); otherwise which population they are is unknown and the figures are refused (`sample_frame_unknown`).
+ * @returns the refusal (`status (details)`), or undefined.
+ */
+export function checkStrataTotal(
+  check: FrameCheck,
+  covered: number,
+  populationSize: number,
+  attackedCount: number,
+  humanFile: string,
+  warnings: string[],
+): string | undefined {
+  const sp = check.population;
+  if (sp) {
+    if (covered === sp.N_run) return undefined;
+    const pop = `the ${sp.N_run} trajectories of the run the sample's --where ${sp.filter} keeps`;
+    warnings.push(
+      covered < sp.N_run
+        ? `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+        : `the strata of the label file hold ${covered} trajectories, more than ${pop}: the run changed since the sample was drawn (or the file is another run's)`,
+    );
+    return undefined;
+  }
+  if (covered === populationSize) {
+    if (check.known === "none")
+      warnings.push(`label file ${humanFile} does not record the population its sample was drawn from (an earlier import-annotations, or a file made by hand): its strata hold the run's ${populationSize} trajectories, so it is taken to be a sample of the whole run as it is now`);
+    return undefined;
+  }
+  if (check.known === "exact") {
+    warnings.push(
+      covered < populationSize
+        ? `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+        : `the strata of the label file hold ${covered} trajectories, more than the run's ${populationSize}: the label file's strata do not match its recorded frame`,
+    );
+    return undefined;
+  }
+  const attackedHint =
+    covered === attackedCount ? ` (as many as its attacked ones: a sample of attacked runs only, e.g. sample --where attack=..., would give this)` : "";
+  warnings.push(
+    `label file ${humanFile} does not record the population its sample was drawn from (an earlier import-annotations, or a file made by hand), and its strata hold ${covered} trajectories, the run ${populationSize}${attackedHint}: ` +
+      `which trajectories they are is unknown, so no group gets a human or calibrated estimate (undefined: sample_frame_unknown); re-import the annotations with this version's import-annotations and the sample's manifest, which record it`,
+  );
+  return `sample_frame_unknown (the label file's strata hold ${covered} trajectories, the run ${populationSize}; the sample's population is not recorded)`;
+}
