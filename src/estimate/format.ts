@@ -35,7 +35,8 @@ function formatOne(r: EstimateReport): string {
   const ex = Object.entries(r.labels.excluded).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ");
   L.push(`human labels ${r.human_file}: ${r.labels.items} labelled trajectories used, ${r.labels.annotators} annotators${ex ? ` (left out: ${ex})` : ""}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
   const sp = r.sample_population;
-  if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);
+  if (sp && sp.N_run !== sp.N_recorded) L.push(`population of the sample: --where ${sp.filter} (recorded with the sample, N ${sp.N_recorded} when drawn), which keeps ${sp.N_run} trajectories of the run now: not the sample's population (below)`);
+  else if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
   L.push("");
   const what = r.rate === "asr_goal" ? "asr_goal (full compliance: the injected goal carried out)" : "asr_behaviour (full or partial compliance)";

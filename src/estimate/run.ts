@@ -373,6 +373,7 @@ function designCells(
   inPop: ReadonlySet<string>,
   o: Pick<EstimateOptions, "humanFile" | "run">,
   warnings: string[],
+  severalDesigns = false,
 ): { design: EstimateReport["design"]; labelled: LabelledItem[]; cellSizes: Map<string, number>; cells: EstimateReport["cells"]; excluded: Record<string, number>; covered: number } {
   for (const c of cons.conflicts.slice(0, 5)) warnings.push(`label file ${o.humanFile}: ${c} (the first is used)`);
   const excluded = { ...cons.excluded };
@@ -408,7 +409,8 @@ function designCells(
     if (!cellPi.has(cell)) cellPi.set(cell, design === "assumed_srs" ? null : it.pi ?? null);
     labelled.push({ id, cell, human: it.human });
   }
-  for (const [cell, c] of sizeConflicts) {
+  // rows of several samples disagree on their strata's sizes: already said once, by the design refusal
+  for (const [cell, c] of severalDesigns ? [] : sizeConflicts) {
     warnings.push(`stratum "${cell}": ${c.rows} labelled trajector${c.rows === 1 ? "y's rows give" : "ies' rows give"} stratum_size ${[...c.other].join(", ")}, an earlier row ${cellSizes.get(cell)}; the first is used`);
   }
   if (excluded.not_in_run) warnings.push(`${excluded.not_in_run} labelled trajectories are not in run ${o.run} (or are duplicates it drops): left out`);
@@ -540,7 +542,7 @@ export function estimateFromData(
   const cons = humanConsensus(file, rate);
   const frame = checkSampleFrame(file, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
   const sampled = frame.population;
-  const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), o, warnings);
+  const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), o, warnings, frame.refusal?.startsWith("several_sample_designs"));
   const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, pop.units.length, attacked.length, o.humanFile, warnings) : undefined);
 
   // (4) groups

@@ -84,9 +84,14 @@ export function checkSampleFrame(
   let population: SamplePopulation | null = null;
   let inFrame: FrameCheck["inFrame"];
   let frameRows = rows;
+  // the filter's own warnings (attacked trajectories outside it) only matter when the frame is the run's now
+  const spWarnings: string[] = [];
   if (sw) {
-    const sp = samplePopulation(file, rows, domain, warnings, humanFile);
-    if (!sp) return { known: "none", population: null, refusal: `sample_frame_unknown (the sample's --where ${sw.filter} names a field this version does not know)` };
+    const sp = samplePopulation(file, rows, domain, spWarnings, humanFile);
+    if (!sp) {
+      warnings.push(...spWarnings);
+      return { known: "none", population: null, refusal: `sample_frame_unknown (the sample's --where ${sw.filter} names a field this version does not know)` };
+    }
     ({ population, inFrame } = sp);
     frameRows = rows.filter(sp.inFrame);
   }
@@ -94,6 +99,7 @@ export function checkSampleFrame(
   if (N === undefined) return { known: "none", population: null };
   const now = sf ? frameDigest(frameRows.map((r) => r.id)) : { N: frameRows.length, ids_sha256: undefined };
   if (now.N === N && (!sf || now.ids_sha256 === sf.ids_sha256)) {
+    warnings.push(...spWarnings);
     if (!sf) warnings.push(`label file ${humanFile} records the sample's --where ${sw!.filter} and its N (${N}) but not its exact frame (an earlier import-annotations): assumed to be the ${N} trajectories the filter keeps now`);
     return { known: sf ? "exact" : "filter", population, inFrame };
   }
@@ -103,7 +109,7 @@ export function checkSampleFrame(
   const delta = now.N === N ? "the same number, other trajectories" : `${Math.abs(now.N - N)} ${now.N > N ? "more" : "fewer"}`;
   const counts = `N ${N} when the sample was drawn, ${now.N} now (${delta}${gone ? `; ${gone} labelled trajectories are no longer among them` : ""})`;
   warnings.push(
-    `${pop[0].toUpperCase()}${pop.slice(1)} changed since the sample was drawn: ${counts}; the sample's weights are for the population as it was, so no group gets a human or calibrated estimate (undefined: population_changed_since_sample); ` +
+    `${pop} changed since the sample was drawn: ${counts}; the sample's weights are for the population as it was, so no group gets a human or calibrated estimate (undefined: population_changed_since_sample); ` +
       `which trajectories changed is not recorded (the frame is kept as a digest): estimate a copy of the run as it was when sampled, or draw a new sample`,
   );
   return { known: sf ? "exact" : "filter", population, refusal: `population_changed_since_sample (${counts})` };

@@ -43,11 +43,11 @@ describe("estimate: the population a sample --where drew from, recorded in the l
     expect(all.judge.asr).toBeCloseTo(2 / 6);
     const text = formatEstimate(r);
     expect(text).toContain("population of the sample: the 6 trajectories of the run that sample --where model=a keeps (recorded with the sample, N 6 when drawn): the human and calibrated estimates are over the attacked ones among them\n");
-    // the same file without the record: the old warning, unchanged; it can only guess from counts (here 6 = the
-    // attacked count, so it offers "drawn from attacked runs only", which the record shows is not so)
+    // the same file without the record: which 6 trajectories the strata are is unknown: refused (frames13)
     const old = estimateFromData(index, verdicts, labelled(undefined), opts);
     expect(old.sample_population).toBeUndefined();
-    expect(old.warnings.join("\n")).toMatch(/the strata of the label file hold 6 trajectories, the run 8: the 2 outside them are as many as the run's unattacked trajectories/);
+    expect(old.warnings.join("\n")).toMatch(/label file h does not record the population its sample was drawn from .* its strata hold 6 trajectories, the run 8 \(as many as its attacked ones/);
+    expect(old.groups[0].calibrated.reason).toMatch(/^sample_frame_unknown/);
   });
   it("--by a field: a group inside the sample's population is estimated; one reaching outside it is undefined, never a mix of the two populations (new user 12)", () => {
     const r = estimateFromData(index, verdicts, labelled(sw), { ...opts, by: ["agent_model"] });
@@ -62,20 +62,25 @@ describe("estimate: the population a sample --where drew from, recorded in the l
   it("estimate --where the sample's filter: every attacked trajectory of the groups is in the population, said so, no warning", () => {
     const r = estimateFromData(index, verdicts, labelled(sw), { ...opts, where: parseWhere("model=a") });
     expect(r.sample_population).toMatchObject({ N_run: 6, attacked_outside: 0 });
-    expect(r.warnings).toEqual([]);
+    // the rows record the filter and N, not the exact frame (a file of the previous version): assumed, said once
+    expect(r.warnings).toEqual(["label file h records the sample's --where model=a and its N (6) but not its exact frame (an earlier import-annotations): assumed to be the 6 trajectories the filter keeps now"]);
     const text = formatEstimate(r);
     expect(text).toContain("(design of the sample's population, below)");
     expect(text).toContain("are over the attacked ones among them, which hold every attacked trajectory of the groups below");
   });
   it("the run changed since the sample (strata hold more than the filter keeps now), rows of two samples, a malformed record", () => {
-    const grown = estimateFromData(index, verdicts, labelled(sw, ["a1", "a2"], 9), opts);
-    expect(grown.warnings.join("\n")).toMatch(/the strata of the label file hold 9 trajectories, more than the 6 trajectories of the run the sample's --where model=a keeps: the run changed/);
+    // N recorded 6, the filter keeps 8 now: the population changed: refused, with both counts (frames13)
+    const grown = estimateFromData(index, verdicts, labelled({ ...sw, N: 8 }), opts);
+    expect(grown.warnings.join("\n")).toMatch(/the trajectories --where model=a keeps changed since the sample was drawn: N 8 when the sample was drawn, 6 now \(2 fewer\)/);
+    expect(grown.groups[0].human.reason).toMatch(/^population_changed_since_sample \(N 8 when the sample was drawn, 6 now/);
+    // rows with and without the record: two samples in one file, refused once
     const mixed = labelled(sw);
     delete (mixed.rows[3] as { sample_where?: unknown }).sample_where;
     const m = estimateFromData(index, verdicts, mixed, opts);
     expect(m.sample_population).toBeUndefined();
-    expect(m.warnings.join("\n")).toMatch(/record 1 sample population\(s\) \(--where model=a\) and 1 row\(s\) none: rows of different samples in one file/);
-    expect(readSampleWhere({ filter: "x" })).toMatch(/^sample_where must be/);
+    expect(m.warnings.join("\n")).toMatch(/label file h holds rows of 2 samples: a sample of --where model=a \(no design id recorded\) \(--where model=a, N 6; 3 rows from line 1\); rows recording no sample \(population unknown; 1 row from line 4\)/);
+    expect(m.groups[0].calibrated.reason).toMatch(/^several_sample_designs/);
+    expect(readSampleWhere({ filter: "x" })).toMatch(/^sample_where.N must be a number > 0, got undefined/);
     expect(readSampleWhere(JSON.stringify(sw))).toEqual(sw);
     expect(readSampleWhere("")).toBeUndefined();
   });

@@ -154,18 +154,26 @@ describe("estimateFromData", () => {
     expect(r.groups.find((g) => g.group === "quiet")!.human.reason).toBe("no_labelled_item_in_group");
     expect(r.groups[0].group).toBe("(all)");
   });
-  it("strata that hold as many trajectories as the run's attacked ones: the warning says the ones outside are as many as the unattacked", () => {
+  it("a label file recording no frame: strata that add up to the run are taken as the whole run (said once); others are refused, sample_frame_unknown (frames13)", () => {
     const labelled = (size: number, ids: string[]) =>
       lab(ids.map((id) => ({ trajectory_id: id, annotator: "a", label: id === "t1" ? "full_compliance" : "unaffected", stratum: "A", stratum_size: size })));
     const opts = { run: "r", humanFile: "h", source: { kind: "judge" as const, judge_id: "signature" }, minSampled: 1 };
-    // 5 attacked (t1-t4, q1) and 2 unattacked runs: a sample of the attacked ones only (the README's recipe)
+    // 5 attacked (t1-t4, q1) and 2 unattacked runs: strata of 5 may be a sample of the attacked ones only, or not
     const attackedOnly = estimateFromData(index, verdicts, labelled(5, ["t1", "t2", "t3", "t4", "q1"]), opts);
     const w = attackedOnly.warnings.join("\n");
-    expect(w).toMatch(/hold 5 trajectories, the run 7: the 2 outside them are as many as the run's unattacked trajectories, which no attack success rate counts/);
+    expect(w).toMatch(/label file h does not record the population its sample was drawn from .*its strata hold 5 trajectories, the run 7 \(as many as its attacked ones: a sample of attacked runs only/);
     expect(w).not.toMatch(/are in strata with no labelled item/);
-    // strata that hold fewer than the attacked ones: attacked trajectories are left out, said as before
+    expect(attackedOnly.groups[0].calibrated).toMatchObject({ asr: null, reason: expect.stringMatching(/^sample_frame_unknown \(the label file's strata hold 5 trajectories, the run 7/) });
+    expect(attackedOnly.groups[0].human.asr).toBeNull();
+    expect(attackedOnly.groups[0].judge.asr).not.toBeNull();
     const short = estimateFromData(index, verdicts, labelled(4, ["t1", "t2", "t3", "t4"]), opts);
-    expect(short.warnings.join("\n")).toMatch(/hold 4 trajectories, the run 7: 3 trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them/);
+    expect(short.groups[0].human.reason).toMatch(/^sample_frame_unknown/);
+    // strata holding the whole run: assumed a sample of it, said once, estimated
+    const whole = estimateFromData(index, verdicts, labelled(7, ["t1", "t2", "t3", "t4"]), opts);
+    expect(whole.warnings.filter((x) => /does not record the population/.test(x))).toEqual([
+      "label file h does not record the population its sample was drawn from (an earlier import-annotations, or a file made by hand): its strata hold the run's 7 trajectories, so it is taken to be a sample of the whole run as it is now",
+    ]);
+    expect(whole.groups[0].calibrated.asr).not.toBeNull();
   });
   it("refuses a file whose rows carry the design fields only partly", () => {
     const rows = [
@@ -258,7 +266,7 @@ describe("paper table: a calibrated interval that is an exact bound is marked (r
   it("paperTable keeps the exact method on the cell and says it in a note", () => {
     // the signature judge's labels as human labels: no disagreement (SE 0) -> the exact bound
     const sig = (id: string) => verdicts.find((v) => v.judge_id === "signature" && v.trajectory_id === id)!.label!;
-    const file = { format: "jsonl" as const, bad_rows: [], rows: ["t1", "t2", "t3", "t4", "q1"].map((id, i) => ({ line: i + 1, trajectory_id: id, annotator: "a", label: sig(id), stratum: "A", stratum_size: 5 })) };
+    const file = { format: "jsonl" as const, bad_rows: [], rows: ["t1", "t2", "t3", "t4", "q1"].map((id, i) => ({ line: i + 1, trajectory_id: id, annotator: "a", label: sig(id), stratum: "A", stratum_size: 7 })) };
     const cal = estimateFromData(index, verdicts, file as never, { run: "r", humanFile: "h", source: { kind: "judge", judge_id: "signature" }, minSampled: 1, by: ["agent_model"] });
     const t = paperTable("r", index, verdicts, { kind: "judge", judge_id: "signature" }, { calibrated: cal });
     const m = t.rows.find((r) => r.agent_model === "m_1&co")!;

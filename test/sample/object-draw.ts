@@ -5,6 +5,7 @@
 import { designWeight, largestRemainderAllocation, twoPhaseInclusion } from "../../src/sample/design.js";
 import { compareCodeUnits, drawWithoutReplacement, seededRng } from "../../src/sample/draw.js";
 import { cellKey, type CommitteeStratum, type Population, type PopulationUnit } from "../../src/sample/population.js";
+import { designId, frameDigest } from "../../src/store/sample-frame.js";
 import { SampleError, type SampledItem, type SampleDesign, type SampleRequest } from "../../src/sample/sample.js";
 
 const FORMULAS =
@@ -178,6 +179,12 @@ export function objectDrawSample(pop: Population, req: SampleRequest): { items: 
   );
   const design: SampleDesign = {
     seed: req.seed,
+    // the frame: every unit's id, sorted by code units (src/store/sample-frame.ts)
+    frame: (() => {
+      const d = frameDigest(units.map((u) => u.id));
+      const request = { random: req.random, disagreement: req.disagreement, allow_short: allowShort, strata: [...pop.strata_fields] };
+      return { design: designId(d.ids_sha256, req.seed, request), ...d };
+    })(),
     request: { random: req.random, disagreement: req.disagreement, allow_short: allowShort, strata: [...pop.strata_fields] },
     population: {
       N,
