@@ -296,7 +296,9 @@ export function resolveSource(
  * calibrated.ts says. (3) Human labels: binary consensus per trajectory ({@link humanConsensus}); the design
  * cell is the row's `stratum` with N_c = `stratum_size`. A file without any design field is treated as a
  * simple random sample of the whole run, with a warning; rows whose trajectory is not in the population are
- * left out (`not_in_run`). (4) `(all)` and every group of `by` get {@link domainAsr}.
+ * left out (`not_in_run`). The sample's recorded frame is checked against the run (./sample-frame.ts): a run that
+ * is not the sample's population leaves every group's human and calibrated figures undefined, with the status.
+ * (4) `(all)` and every group of `by` get {@link domainAsr}.
  *
  * @throws EstimateError for an unknown judge, a run with several judges and no choice, a file whose rows carry
  *   the design fields only partly, or an empty population; HumanLabelsError for an unreadable label file.

@@ -102,5 +102,7 @@ describe("estimate: the population a sample --where drew from, recorded in the l
     // a manifest without where: no field (the rows as before)
     const plain = parseManifest([{ ...header, design: {} }, item].map((x) => JSON.stringify(x)).join("\n") + "\n");
     expect(checkAnnotations([{ where: "f", item_id: "x-001", annotator: "h", label: "unaffected" }], plain).rows[0]).not.toHaveProperty("sample_where");
+    // a design of an earlier version (no frame) still loads: the rows carry no sample_frame (frames13)
+    expect(rows[0]).not.toHaveProperty("sample_frame");
   });
 });
