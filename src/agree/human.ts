@@ -10,8 +10,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
-import { readSampleWhere, type SampleWhere } from "../store/sample-where.js";
-import { readSampleFrame, type SampleFrame } from "../store/sample-frame.js";
+import { readFrameFields, type FrameFields } from "../store/sample-frame.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
@@ -50,18 +49,7 @@ export class HumanLabelsError extends Error {
  * two-phase samples), `sample_where` (the `sample --where` population, ../store/sample-where.ts) and `sample_frame`
  * (its exact frame, ../store/sample-frame.ts); other columns are not read.
  */
-export type HumanLabelRead = HumanLabel & {
-  stratum?: string;
-  stratum_size?: number;
-  sample_where?: SampleWhere;
-  /** The sample's frame (../store/sample-frame.ts), as `import-annotations` records it. */
-  sample_frame?: SampleFrame;
-  /**
-   * What is wrong with the row's `sample_where` or `sample_frame` (names the field). The row's label is kept (it is
-   * readable); `estimate` refuses the figures that need the sample's frame, naming the file and line.
-   */
-  frame_problem?: string;
-} & { line: number };
+export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number } & FrameFields & { line: number };
 
 /** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
 export interface HumanLabelFile {
@@ -104,13 +92,7 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | strin
     if (!(n > 0)) return `stratum_size must be > 0, got ${n}`;
     row.stratum_size = n;
   }
-  const sw = readSampleWhere(o.sample_where);
-  if (typeof sw === "string") row.frame_problem = sw;
-  else if (sw) row.sample_where = sw;
-  const sf = readSampleFrame(o.sample_frame);
-  if (typeof sf === "string") row.frame_problem = row.frame_problem ? `${row.frame_problem}; ${sf}` : sf;
-  else if (sf) row.sample_frame = sf;
-  return row;
+  return Object.assign(row, readFrameFields(o));
 }
 
 /**

@@ -11,6 +11,7 @@
  * not which ids changed.
  */
 import { createHash } from "node:crypto";
+import { readSampleWhere, type SampleWhere } from "./sample-where.js";
 
 /** `sample_frame` of a human-label row (and `design.frame` without `ids`). */
 export interface SampleFrame {
@@ -66,4 +67,29 @@ export function readSampleFrame(v: unknown): SampleFrame | undefined | string {
   if (typeof N !== "number" || !Number.isSafeInteger(N) || N <= 0) return `sample_frame.N must be a positive integer, got ${JSON.stringify(N)}`;
   if (typeof ids_sha256 !== "string" || !/^[0-9a-f]{64}$/.test(ids_sha256)) return `sample_frame.ids_sha256 must be 64 hex digits, got ${JSON.stringify(ids_sha256)}`;
   return { design, N, ids_sha256 };
+}
+
+/** A human-label row's record of its sample's population (`sample_where`, `sample_frame`), as read. */
+export interface FrameFields {
+  sample_where?: SampleWhere;
+  sample_frame?: SampleFrame;
+  /**
+   * What is wrong with the row's `sample_where` or `sample_frame` (naming the field). The row's label is kept (it is
+   * readable); `estimate` refuses the figures that need the sample's frame, naming the file and line.
+   */
+  frame_problem?: string;
+}
+
+/** Read a row's `sample_where` and `sample_frame` (objects, or JSON text in CSV cells); a malformed one is a `frame_problem`. */
+export function readFrameFields(o: Record<string, unknown>): FrameFields {
+  const out: FrameFields = {};
+  const problems: string[] = [];
+  const sw = readSampleWhere(o.sample_where);
+  if (typeof sw === "string") problems.push(sw);
+  else if (sw) out.sample_where = sw;
+  const sf = readSampleFrame(o.sample_frame);
+  if (typeof sf === "string") problems.push(sf);
+  else if (sf) out.sample_frame = sf;
+  if (problems.length) out.frame_problem = problems.join("; ");
+  return out;
 }
