@@ -28,7 +28,8 @@ import type { Verdict } from "../types.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
-import { attackMixWarnings, COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { likeForLikeWarnings } from "../stats/like-for-like.js";
 
 /** A proportion x/n with its Wilson interval; null with a reason when n = 0. */
 export interface Proportion {
@@ -371,7 +372,7 @@ export function paperTableFrom(
         `the rate over decided and disputed runs if none / every disputed run were the event: ${disputed.join("; ")}`,
     );
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
-  for (const w of attackMixWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
+  for (const w of likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
     notes.push(`WARNING: ${w}`);
   }
   if (opts.calibrated) {
