@@ -28,7 +28,8 @@ import type { Verdict } from "../types.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
-import { attackMixWarnings, COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { likeForLikeWarnings } from "../stats/like-for-like.js";
 
 /** A proportion x/n with its Wilson interval; null with a reason when n = 0. */
 export interface Proportion {
@@ -49,6 +50,11 @@ export interface RateCell extends Proportion {
   coverage_low: boolean;
   /** The most common reason among the unusable, when `coverage_low`. */
   coverage_low_reason?: string;
+  /**
+   * Committee only, when some attacked runs have no majority (`committee_disputed`, left out of n: they are the
+   * contested ones): how many, and the rate's bounds over n + count if none / all of them were the event.
+   */
+  disputed?: { count: number; lower: number; upper: number };
 }
 
 /** A calibrated estimate's cell: value and interval, or null with a reason (`ci_reason` when only the interval is missing). */
@@ -157,12 +163,14 @@ function rateCell(
   const coverage = att.length ? n / att.length : null;
   const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
   const top = Object.entries(why).sort(([a, p], [b, q]) => q - p || a.localeCompare(b))[0];
+  const d = why.committee_disputed ?? 0;
   return {
     ...proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories"),
     n_unusable: att.length - n,
     coverage,
     coverage_low: low,
     ...(low && top ? { coverage_low_reason: top[0] } : {}),
+    ...(d > 0 ? { disputed: { count: d, lower: x / (n + d), upper: (x + d) / (n + d) } } : {}),
   };
 }
 
@@ -351,8 +359,20 @@ export function paperTableFrom(
         (allow ? "printed anyway (--allow-low-coverage) and marked LOW" : "no number printed for them (--allow-low-coverage prints them, marked)"),
     );
   }
+  // a committee's rates leave out the runs it has no majority on, exactly the contested ones: how many, and the bounds
+  const disputed = rows.flatMap((r) =>
+    (["judge_asr_goal", "judge_asr_behaviour"] as const).flatMap((k) => {
+      const d = r[k].disputed;
+      return d ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(6)}: ${d.count} disputed, ${(100 * d.lower).toFixed(1)}% to ${(100 * d.upper).toFixed(1)}%`] : [];
+    }),
+  );
+  if (disputed.length)
+    notes.push(
+      `DISPUTED: the committee's rates leave out the attacked runs it has no majority on (as many votes say compromised as not), exactly the contested ones, which may bias them; ` +
+        `the rate over decided and disputed runs if none / every disputed run were the event: ${disputed.join("; ")}`,
+    );
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
-  for (const w of attackMixWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
+  for (const w of likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
     notes.push(`WARNING: ${w}`);
   }
   if (opts.calibrated) {

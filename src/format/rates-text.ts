@@ -31,7 +31,23 @@ export function coverageText(r: AttackRates): string {
   return `${base} LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates speak for a subset that may be biased${why})`;
 }
 
-/** The whole line: `asr_goal ...; asr_behaviour ...; blocked_attempts ...; coverage ...`. */
+/**
+ * `; DISPUTED: 272 attacked runs have no committee majority and are left out of these rates (they are the contested
+ * ones): over decided and disputed, asr_goal 5.6% to 15.8%, asr_behaviour 7.4% to 17.5% (all disputed not compromised
+ * / all compromised)`, or `""` when none is disputed.
+ */
+export function disputedText(r: AttackRates): string {
+  const d = r.disputed;
+  if (!d) return "";
+  const b = (x: { lower: number; upper: number }) => `${pctText(x.lower)} to ${pctText(x.upper)}`;
+  return (
+    `; DISPUTED: ${d.count} attacked run(s) have no committee majority (as many votes say compromised as not) and are left out of these rates, ` +
+    `which may bias them (the disputed are exactly the contested runs): over the ${r.labelled + d.count} decided or disputed, ` +
+    `asr_goal ${b(d.asr_goal)}, asr_behaviour ${b(d.asr_behaviour)} (every disputed run not / every one the event)`
+  );
+}
+
+/** The whole line: `asr_goal ...; asr_behaviour ...; blocked_attempts ...; coverage ...` (and {@link disputedText}). */
 export function ratesText(r: AttackRates): string {
-  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r)}`;
+  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r)}${disputedText(r)}`;
 }

@@ -28,7 +28,8 @@ import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../io/hash.js";
 import { buildObservations, type ExcludedGroup, type Observations } from "../compare/data.js";
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
-import { RATE_NAMES, RateTally, attackMixWarnings, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
+import { likeForLikeWarnings } from "../stats/like-for-like.js";
+import { RATE_NAMES, RateTally, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
 import { EstimateError, estimateFromData, resolveSource, type EstimateOptions, type EstimateReport, type EstimateSource } from "../estimate/run.js";
@@ -516,7 +517,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   else if (runState.message) warnings.push(`note: ${runState.message}`);
   warnings.push(...restricted.warnings);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
-  warnings.push(...attackMixWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
+  warnings.push(...likeForLikeWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
   if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
   if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 

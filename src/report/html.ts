@@ -25,7 +25,8 @@ import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
 import { EXACT_MARK, type TableRow } from "../estimate/table.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
-import { RATE_NAMES, isAttackMixWarning } from "../stats/rates.js";
+import { RATE_NAMES } from "../stats/rates.js";
+import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -368,7 +369,7 @@ async function conditionsSection(m: ReportModel): Promise<string> {
         .join("; ")}.</div>`
     : "";
   // the attack-mix warnings (issue 22) said at the charts they concern, not only at the top (new user, session 11)
-  const mix = m.warnings.filter(isAttackMixWarning);
+  const mix = m.warnings.filter(isLikeForLikeWarning);
   const mixHtml = mix.length ? `<div class="warn">Not like for like: ${mix.map(escapeHtml).join(" ")}</div>` : "";
   return `<section id="conditions"><h2>Attack success by condition</h2>${mixHtml}${leftOut}${lowHtml}
 <p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>

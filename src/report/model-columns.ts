@@ -23,7 +23,7 @@ import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.j
 import { EstimateError, resolveSource, type EstimateSource } from "../estimate/run.js";
 import type { PaperTable } from "../estimate/table.js";
 import { utilityTable } from "../compare/utility.js";
-import { attackMixWarnings } from "../stats/rates.js";
+import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { fillListed } from "./fill-listed.js";
 import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, runInputsAndCosts, type ReportItem, type ReportModel, type ReportOptions } from "./data.js";
@@ -86,7 +86,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
-  warnings.push(...attackMixWarnings(attackedRecords(colRun)));
+  warnings.push(...likeForLikeWarnings(attackedRecords(colRun)));
   if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
   if (cfCheck?.notes.length && fileSlots) warnings.push(...cfCheck.notes);
 
@@ -233,8 +233,8 @@ function lazyCommitteeVerdicts(committee: NonNullable<ReportModel["committee"]>,
   });
 }
 
-/** The attacked rows' fields `attackMixWarnings` reads, one per distinct row record (it counts sets, not rows). */
-function* attackedRecords(run: ColumnRun): Generator<Parameters<typeof attackMixWarnings>[0] extends Iterable<infer T> ? T : never> {
+/** The attacked rows' fields `likeForLikeWarnings` reads, one per distinct row record (it counts sets, not rows). */
+function* attackedRecords(run: ColumnRun): Generator<Parameters<typeof likeForLikeWarnings>[0] extends Iterable<infer T> ? T : never> {
   const seen = new Uint8Array(run.rows.length);
   for (let s = 0; s < run.nRows; s++) {
     const c = run.rowCode[s];

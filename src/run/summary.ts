@@ -6,7 +6,8 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import type { IngestWarning } from "../ingest/warnings.js";
-import { RateTally, attackMixWarnings, isAttackMixWarning, type AttackRates } from "../stats/rates.js";
+import { RateTally, type AttackRates } from "../stats/rates.js";
+import { isLikeForLikeWarning, likeForLikeWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { ratesText } from "../format/rates-text.js";
 import { showBidiControls } from "../format/bidi.js";
@@ -220,14 +221,14 @@ export function summarizeRun(
         "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
     );
   }
-  // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22); the slim
-  // rows label keeps carry no task ids, so here the attack sets are compared (the paper table and the report, which
-  // read the whole index, compare the (suite, user task, injection task, attack) cells too)
+  // per-model and per (model, condition) rows over different attacks or suites are not like for like (issue 22,
+  // like13; src/stats/like-for-like.ts); the slim rows label keeps carry no task ids, so here the attack and suite sets
+  // are compared (the paper table and the report, which read the whole index, compare the cells too)
   // (streamed: a copy of a million index rows was the summary's peak, ~300 MB)
   function* attackedMix() {
-    for (const t of index.values()) if (t.attacked) yield { model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack };
+    for (const t of index.values()) if (t.attacked) yield { model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack, suite: t.suite };
   }
-  warnings.push(...attackMixWarnings(attackedMix()));
+  warnings.push(...likeForLikeWarnings(attackedMix()));
   return {
     run,
     trajectories: index.size,
@@ -292,20 +293,23 @@ export function formatSummary(s: RunSummary): string {
     }
     const models = Object.entries(j.by_agent_model ?? {});
     const perCondition = models.some(([, pm]) => pm.conditions.length > 1);
+    // rates side by side over different attacks or suites: said with the rows they concern (the first block of
+    // per-model rows), on stdout as in --json (not only on stderr)
+    const notLike = s.warnings.filter(isLikeForLikeWarning).map((w) => `    NOT LIKE FOR LIKE: ${w}`);
     if (perCondition) {
       lines.push(`  per agent model and condition (defense):`);
-      // conditions run on different attacks: said with the rows they concern, on stdout as in --json (not only on stderr)
-      for (const w of s.warnings.filter(isAttackMixWarning)) lines.push(`    NOT LIKE FOR LIKE: ${w}`);
+      lines.push(...notLike);
       const names = j.by_model_condition.map((x) => `${showBidiControls(x.agent_model)} | ${showBidiControls(x.condition)}`);
       const w = Math.max(...names.map((n) => n.length));
       j.by_model_condition.forEach((x, i) => lines.push(`    ${names[i].padEnd(w)}  ${ratesText(x)}`));
     }
     if (models.length > 0) {
       lines.push(`  per agent model${perCondition ? " (pooled over the conditions named)" : ""}:`);
+      if (!perCondition) lines.push(...notLike);
       const w = Math.max(...models.map(([m]) => showBidiControls(m).length));
       for (const [raw, pm] of models) {
         const m = showBidiControls(raw);
-        const mixed = s.warnings.some((w) => isAttackMixWarning(w) && w.startsWith(`${raw}: `)) ? "; they ran different attacks: not like for like, see above" : "";
+        const mixed = s.warnings.some((w) => isLikeForLikeWarning(w) && w.includes("per-condition") && w.startsWith(`${raw}: `)) ? "; they ran different attacks: not like for like, see above" : "";
         const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
         lines.push(`    ${m.padEnd(w)}  ${ratesText(pm)}${pooled}`);
       }

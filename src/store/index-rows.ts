@@ -1,7 +1,7 @@
 /**
  * The slim index row (`slimIndexRow`) of each trajectory of a run, for its summary, held compactly (issue 26): a row
  * is its trajectory's slot plus a shared "shape" (the slim row without its `id`: attacked, agent model, condition,
- * attack, surface; few distinct values in a run). A read-only `Map` view: rows are rebuilt (`{id, ...shape}`: same
+ * attack, suite, surface; few distinct values in a run). A read-only `Map` view: rows are rebuilt (`{id, ...shape}`: same
  * fields, order and values) when read; iteration is in first-stored order, a later row of an id replacing it in place.
  */
 import type { TrajectoryIndexRow } from "./records.js";

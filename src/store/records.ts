@@ -182,6 +182,8 @@ export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
     agent_model: t.agent_model,
     ...(t.condition !== undefined ? { condition: t.condition } : {}),
     ...(t.attack !== undefined ? { attack: t.attack } : {}),
+    // the summary's like-for-like check compares the suites models and conditions ran (src/stats/like-for-like.ts)
+    ...(t.suite !== undefined ? { suite: t.suite } : {}),
     ...(t.surface !== undefined ? { surface: t.surface } : {}),
     // the summary says how many attacked runs ended in an agent error (counted in its rates; agree leaves them out)
     ...(t.run_error !== undefined ? { run_error: t.run_error } : {}),

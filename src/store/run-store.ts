@@ -321,6 +321,7 @@ export class RunStore {
     r.agent_model = this.one(r.agent_model);
     if (r.surface !== undefined) r.surface = this.one(r.surface);
     if (r.attack !== undefined) r.attack = this.one(r.attack);
+    if (r.suite !== undefined) r.suite = this.one(r.suite);
     return r;
   }
 

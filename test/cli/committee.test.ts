@@ -36,7 +36,8 @@ afterAll(async () => {
 
 describe("label --judges with three judges and --repeats 2", () => {
   it("stores every planned verdict: 82 trajectories x 3 judges x 2 repeats", () => {
-    expect(labelRun.stderr).toBe("");
+    // the one warning: the bundled samples' models ran different attack mixes (like13)
+    expect(labelRun.stderr).toMatch(/^ipi-judge: warning: agent models ran different attacks \([^\n]*so their per-model rates are not like for like[^\n]*\n$/);
     expect(labelRun.code).toBe(0);
     const verdicts = lines(path.join(labels, "c", "verdicts.jsonl"));
     expect(verdicts).toHaveLength(82 * 3 * 2);

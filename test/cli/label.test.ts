@@ -20,7 +20,8 @@ describe("ipi-judge label + agree on the bundled samples", () => {
   it("labels every sample, resumes without judging twice, and agrees with the benchmark", async () => {
     const labels = path.join(tmp, "labels");
     const r1 = await runCli(["label", SAMPLES, "--run", "s", "--labels-dir", labels, "--json"]);
-    expect(r1.stderr).toBe("");
+    // the one warning: the bundled samples' models ran different attack mixes (like13)
+    expect(r1.stderr).toMatch(/^ipi-judge: warning: agent models ran different attacks \([^\n]*so their per-model rates are not like for like[^\n]*\n$/);
     expect(r1.code).toBe(0);
     const s1 = JSON.parse(r1.stdout);
     expect(s1.trajectories).toBe(82);

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { formatSummary, summarizeRun } from "../../src/run/summary.js";
-import { slimVerdict, type TrajectoryIndexRow } from "../../src/store/run-store.js";
+import { slimIndexRow, slimVerdict, type TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
-import { isAttackMixWarning } from "../../src/stats/rates.js";
+import { isLikeForLikeWarning } from "../../src/stats/like-for-like.js";
 
 const verdict = (id: string, label: Bucket): Verdict =>
   ({ trajectory_id: id, judge_id: "j", judge_model: "m", judge_family: "f", repeat: 0, status: "ok", label, downgraded: false, usage: { prompt_tokens: 0, completion_tokens: 0 } }) as Verdict;
@@ -71,12 +71,21 @@ describe("label summary: the two named rates per agent model (and condition)", (
     // the warning (also in --json's warnings) comes with the rows it concerns, before them
     const block = text.slice(text.indexOf("per agent model and condition"));
     expect(block).toMatch(/^per agent model and condition \(defense\):\n    NOT LIKE FOR LIKE: gpt-4o: its conditions ran different attacks \(no_defense: direct, important_instructions; tool_filter: important_instructions\)/);
-    expect(s.warnings.filter(isAttackMixWarning)).toHaveLength(1);
+    expect(s.warnings.filter(isLikeForLikeWarning)).toHaveLength(1);
     expect(text).toMatch(/\[pooled over 2 conditions: no_defense, tool_filter; they ran different attacks: not like for like, see above\]/);
     // one condition: the line is as before
     const one = summarizeRun("r", [verdict("a", "full_compliance")], new Map([row("a", "no_defense", "direct")]), []);
     expect(formatSummary(one)).toContain("attack success over the 1 attacked (asr_goal");
     expect(formatSummary(one)).not.toContain("NOT LIKE FOR LIKE");
+  });
+
+  it("one condition, models over different attacks or suites: the per-model lines come after NOT LIKE FOR LIKE (stdout as --json); the slim rows keep the suite (like13)", () => {
+    const row = (id: string, agent_model: string, suite: string) => [id, slimIndexRow({ id, attacked: true, agent_model, condition: "no_defense", attack: "ii", suite, n_messages: 1, content_sha256: "h" } as TrajectoryIndexRow)] as const;
+    const index = new Map<string, TrajectoryIndexRow>([row("a", "gpt-4o", "workspace"), row("b", "gpt-4o", "slack"), row("c", "llama", "banking")]);
+    const s = summarizeRun("r", [verdict("a", "full_compliance"), verdict("b", "unaffected"), verdict("c", "unaffected")], index, []);
+    expect(s.warnings).toEqual([expect.stringMatching(/^agent models ran different suites \(gpt-4o: slack, workspace; llama: banking\), so their per-model rates are not like for like/)]);
+    const text = formatSummary(s);
+    expect(text).toContain(`  per agent model:\n    NOT LIKE FOR LIKE: ${s.warnings[0]}\n    gpt-4o  asr_goal 50.0%`);
   });
 
   it("cached tokens no provider reported are unknown, not '0 cached' (review)", () => {

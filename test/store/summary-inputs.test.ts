@@ -109,7 +109,9 @@ describe("RunStore.summaryInputs equals the slim readers on disk", () => {
     expect(mem.errors).toHaveLength(2);
     // slim: no quote, rationale, raw reply or error message survives
     expect(JSON.stringify(mem.verdicts)).not.toMatch(/long verified quote|rationale|raw_replies|a long message/);
-    expect(JSON.stringify([...mem.index.values()])).not.toMatch(/xxxx|banking|content_sha256/);
+    // (the suite stays: the summary's like-for-like check compares the suites models ran)
+    expect(JSON.stringify([...mem.index.values()])).not.toMatch(/xxxx|content_sha256/);
+    expect([...mem.index.values()].every((r) => r.suite === "banking")).toBe(true);
   });
 
   it("a resumed run: verdicts of an earlier process, then new ones; --retry-errors supersedes the error in storage order", async () => {
@@ -166,9 +168,9 @@ describe("RunStore.summaryInputs equals the slim readers on disk", () => {
     expect(s2.addTrajectory(row("c", { agent_model: undefined }))).toBe("new");
     const mem = await closeAndCompare(s2);
     expect([...mem.index.values()]).toStrictEqual([
-      { id: "a", attacked: false, agent_model: "llama" },
-      { id: "b", attacked: true, agent_model: "gpt-4o", surface: "tool_output" },
-      { id: "c", attacked: true, agent_model: undefined, surface: "tool_output" },
+      { id: "a", attacked: false, agent_model: "llama", suite: "banking" },
+      { id: "b", attacked: true, agent_model: "gpt-4o", suite: "banking", surface: "tool_output" },
+      { id: "c", attacked: true, agent_model: undefined, suite: "banking", surface: "tool_output" },
     ]);
   });
 

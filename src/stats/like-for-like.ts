@@ -1,0 +1,161 @@
+/**
+ * Like for like: rates shown side by side compare what the groups did only when the groups were measured on the same
+ * things. One check for every output that puts per-model or per-(model, condition) rates next to each other (the
+ * `label` summary, `report`, `estimate --table`), so each says the same words wherever it shows the rates:
+ *
+ * - one model's conditions (defenses) run on different attacks, suites or (suite, user task, injection task, attack)
+ *   cells (issue 22): a baseline over 15 attacks beside a defense run on one reads as if the defense did nothing;
+ * - different models under one condition run on different attacks, suites or cells (like13): gpt-4o's rate over 15
+ *   attacks beside Claude's over 1, or a model measured on workspace and slack beside one measured on banking only
+ *   (the suite also tells benchmarks apart: AgentDojo's and AgentDyn's suites have different names);
+ * - model names that differ only in case or whitespace (`meta-llama_Llama-3.3-70B-Instruct` in AgentDojo,
+ *   `meta-llama_llama-3.3-70b-instruct` in AgentDyn): kept apart, never pooled silently (they can be one model run
+ *   on two benchmarks, whose pooled rate would mix them), and said, naming every spelling.
+ *
+ * Sets are compared, not counts: a group that ran every attack of another on more tasks is told apart by its cells.
+ */
+
+/** One attacked trajectory as {@link likeForLikeWarnings} reads it (task ids only where the caller has them). */
+export interface LikeForLikeItem {
+  model?: string;
+  condition?: string;
+  attack?: string;
+  suite?: string;
+  user_task_id?: string;
+  injection_task_id?: string;
+}
+
+/** Words every warning about one model's conditions holds. */
+export const ATTACK_MIX_MARK = "per-condition rates are not like for like";
+/** Words every warning about different models under one condition holds. */
+export const MODEL_MIX_MARK = "per-model rates are not like for like";
+/** Words every warning about model names that differ only in case or whitespace holds. */
+export const MODEL_SPELLING_MARK = "differ only in case or whitespace";
+
+/** True for a warning {@link likeForLikeWarnings} wrote: how outputs find them among other warnings, to show them with the rates. */
+export function isLikeForLikeWarning(w: string): boolean {
+  return w.includes(ATTACK_MIX_MARK) || w.includes(MODEL_MIX_MARK) || w.includes(MODEL_SPELLING_MARK);
+}
+
+/** What one group (a model's condition, or a model under a condition) was measured on; `cells` null when some item has no task ids. */
+interface Group {
+  attacks: Set<string>;
+  suites: Set<string>;
+  cells: Set<string> | null;
+}
+
+const NONE = "(none)";
+const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+const same = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+const shared = (groups: Array<[string, Group]>, pick: (g: Group) => Set<string>) =>
+  [...pick(groups[0][1])].filter((a) => groups.every(([, g]) => pick(g).has(a))).sort();
+function list(s: Set<string>, what: string): string {
+  const a = [...s].sort();
+  return a.length <= 4 ? a.join(", ") : `${a.length} ${what} (${a.slice(0, 3).join(", ")}, ...)`;
+}
+
+function add(groups: Map<string, Group>, name: string, it: LikeForLikeItem): void {
+  let g = groups.get(name);
+  if (!g) groups.set(name, (g = { attacks: new Set(), suites: new Set(), cells: new Set() }));
+  const attack = it.attack ?? NONE;
+  const suite = it.suite ?? NONE;
+  g.attacks.add(attack);
+  g.suites.add(suite);
+  if (it.user_task_id === undefined || it.injection_task_id === undefined) g.cells = null;
+  else g.cells?.add(`${suite}\u0000${it.user_task_id}\u0000${it.injection_task_id}\u0000${attack}`);
+}
+
+/**
+ * The first way groups shown side by side differ (attacks, else suites, else cells), as the warning's middle, or
+ * null when they were measured on the same cells (or cells cannot be compared: some item has no task ids).
+ * @param who "its conditions" / "agent models under X"; @param mark the warning's mark; @param hint what to run
+ *   instead: beside a `--where` (`narrow`), when nothing is shared (`none`), for cells (`cells`).
+ */
+function differs(who: string, groups: Array<[string, Group]>, mark: string, hint: { narrow: string; none: string; cells: string }): string | null {
+  const first = groups[0][1];
+  if (!groups.every(([, g]) => same(g.attacks, first.attacks))) {
+    const common = shared(groups, (g) => g.attacks);
+    return (
+      `${who} ran different attacks (${groups.map(([n, g]) => `${n}: ${list(g.attacks, "attacks")}`).join("; ")}), so ${mark}` +
+      (common.length ? `; narrow with --where attack=${common.join(",")}, or ${hint.narrow}` : `; they share no attack: ${hint.none}`)
+    );
+  }
+  if (!groups.every(([, g]) => same(g.suites, first.suites))) {
+    const common = shared(groups, (g) => g.suites);
+    return (
+      `${who} ran different suites (${groups.map(([n, g]) => `${n}: ${list(g.suites, "suites")}`).join("; ")}), so ${mark}` +
+      (common.length ? `; narrow with --where suite=${common.join(",")}, or ${hint.narrow}` : `; they share no suite (different benchmarks or suites): their rates measure different tasks`)
+    );
+  }
+  if (groups.some(([, g]) => g.cells === null)) return null;
+  if (groups.every(([, g]) => same(g.cells!, first.cells!))) return null;
+  const n = [...first.cells!].filter((k) => groups.every(([, g]) => g.cells!.has(k))).length;
+  return `${who} ran different (suite, user task, injection task, attack) cells (${groups.map(([c, g]) => `${c} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
+}
+
+/** `NFKC`, whitespace runs as one space, trimmed, lower case: two names equal so read as one model. */
+function spellingKey(model: string): string {
+  return model.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+/**
+ * Warnings for rates shown side by side that are not like for like (module docstring), in this order: one per agent
+ * model whose conditions differ; one per condition whose models differ (named "under condition X" when the items hold
+ * more than one condition); one per set of model names that differ only in case or whitespace. Items without a model
+ * are ignored; without a condition, a model's conditions are not compared and its items count under one unnamed
+ * condition across models; without task ids, cells are not compared (attacks and suites are).
+ * @param items the attacked trajectories the rates are over (one or more per trajectory: sets are compared).
+ * @returns the warnings (empty when everything shown side by side was measured on the same cells).
+ */
+export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>): string[] {
+  const perModel = new Map<string, Map<string, Group>>();
+  const perCondition = new Map<string, Map<string, Group>>();
+  for (const it of items) {
+    if (it.model === undefined) continue;
+    if (it.condition !== undefined) {
+      let m = perModel.get(it.model);
+      if (!m) perModel.set(it.model, (m = new Map()));
+      add(m, it.condition, it);
+    }
+    const c = it.condition ?? NONE;
+    let byModel = perCondition.get(c);
+    if (!byModel) perCondition.set(c, (byModel = new Map()));
+    add(byModel, it.model, it);
+  }
+  const out: string[] = [];
+  for (const [model, m] of byName(perModel)) {
+    if (m.size < 2) continue;
+    const w = differs(`${model}: its conditions`, byName(m), `its ${ATTACK_MIX_MARK}`, {
+      narrow: "compare --by condition (common cells)",
+      none: "compare --by condition names what differs",
+      cells: "compare --by condition compares them on the shared cells",
+    });
+    if (w) out.push(w);
+  }
+  const named = perCondition.size > 1;
+  for (const [cond, m] of byName(perCondition)) {
+    if (m.size < 2) continue;
+    const w = differs(`agent models${named ? ` under condition ${cond}` : ""}`, byName(m), `their ${MODEL_MIX_MARK}`, {
+      narrow: "compare --common-tasks (the tasks every model ran)",
+      none: "compare names what differs",
+      cells: "compare --common-tasks compares them on the tasks every model ran",
+    });
+    if (w) out.push(w);
+  }
+  const spellings = new Map<string, Set<string>>();
+  for (const m of new Set([...perCondition.values()].flatMap((x) => [...x.keys()]))) {
+    const k = spellingKey(m);
+    let s = spellings.get(k);
+    if (!s) spellings.set(k, (s = new Set()));
+    s.add(m);
+  }
+  for (const [, s] of byName(spellings)) {
+    if (s.size < 2) continue;
+    const names = [...s].sort().map((x) => JSON.stringify(x));
+    out.push(
+      `agent model names ${names.join(" and ")} ${MODEL_SPELLING_MARK}: they are kept apart, one rate each (they may be one model run on different benchmarks or settings, whose pooled rate would mix them); ` +
+        `if they are one model, give its runs one spelling to pool them`,
+    );
+  }
+  return out;
+}

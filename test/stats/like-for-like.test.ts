@@ -1,0 +1,88 @@
+import { describe, expect, it } from "vitest";
+import { ATTACK_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, MODEL_MIX_MARK } from "../../src/stats/like-for-like.js";
+
+describe("likeForLikeWarnings: per-(model, condition) rows over different attacks are said", () => {
+  it("warns per model whose conditions ran different attack sets, naming them and the shared attacks", () => {
+    const items = [
+      ...["a", "b", "c"].map((attack) => ({ model: "m", condition: "base", attack })),
+      { model: "m", condition: "def", attack: "a" },
+      { model: "n", condition: "base", attack: "a" },
+      { model: "n", condition: "def", attack: "a" },
+      { model: "o", condition: "base", attack: "x" },
+      { model: "o", condition: "def", attack: "y" },
+      { model: "p", condition: "base", attack: "a" },
+    ];
+    const w = likeForLikeWarnings(items).filter((x) => x.includes(ATTACK_MIX_MARK));
+    expect(w).toHaveLength(2);
+    expect(w[0]).toBe(
+      "m: its conditions ran different attacks (base: a, b, c; def: a), so its per-condition rates are not like for like; narrow with --where attack=a, or compare --by condition (common cells)",
+    );
+    expect(w[1]).toMatch(/^o: .*\(base: x; def: y\).*they share no attack/);
+    expect(likeForLikeWarnings([{ model: "m", condition: "base" }, { model: "m", condition: "def" }])).toEqual([]);
+  });
+  it("with task ids, the same attacks over different (suite, user task, injection task) cells are warned about too", () => {
+    const cell = (condition: string, suite: string, u: string) => ({ model: "m", condition, attack: "a", suite, user_task_id: u, injection_task_id: "i" });
+    expect(likeForLikeWarnings([cell("base", "s1", "u1"), cell("base", "s1", "u2"), cell("def", "s1", "u1"), cell("def", "s1", "u2")])).toEqual([]);
+    // (another suite is said as suites, below)
+    expect(likeForLikeWarnings([cell("base", "s1", "u1"), cell("def", "s1", "u2")])).toEqual([
+      "m: its conditions ran different (suite, user task, injection task, attack) cells (base 1, def 1; 0 shared by all), so its per-condition rates are not like for like; compare --by condition compares them on the shared cells",
+    ]);
+    // one extra cell in one condition is a difference, said
+    expect(likeForLikeWarnings([cell("base", "s1", "u1"), cell("base", "s1", "u2"), cell("def", "s1", "u1")])[0]).toMatch(/base 2, def 1; 1 shared by all/);
+  });
+});
+
+describe("likeForLikeWarnings: different models side by side (like13)", () => {
+  it("models under one condition over different attacks: one warning naming each model's attacks and the shared ones (agentdojo-scale: gpt-4o 15 attacks, Claude 1)", () => {
+    const items = [
+      ...["direct", "important_instructions", "tool_knowledge"].map((attack) => ({ model: "gpt-4o", condition: "no_defense", attack })),
+      { model: "claude", condition: "no_defense", attack: "important_instructions" },
+    ];
+    expect(likeForLikeWarnings(items)).toEqual([
+      "agent models ran different attacks (claude: important_instructions; gpt-4o: direct, important_instructions, tool_knowledge), so their per-model rates are not like for like; " +
+        "narrow with --where attack=important_instructions, or compare --common-tasks (the tasks every model ran)",
+    ]);
+    expect(likeForLikeWarnings(items).every(isLikeForLikeWarning)).toBe(true);
+  });
+  it("the same attacks on different suites: a model on workspace+slack beside one on banking only is said, the condition named when there are several", () => {
+    const items = [
+      { model: "a", condition: "tool_filter", attack: "ii", suite: "workspace" },
+      { model: "a", condition: "tool_filter", attack: "ii", suite: "slack" },
+      { model: "b", condition: "tool_filter", attack: "ii", suite: "banking" },
+      { model: "a", condition: "no_defense", attack: "ii", suite: "workspace" },
+      { model: "b", condition: "no_defense", attack: "ii", suite: "workspace" },
+    ];
+    const w = likeForLikeWarnings(items).filter((x) => x.includes(MODEL_MIX_MARK));
+    expect(w).toEqual([
+      "agent models under condition tool_filter ran different suites (a: slack, workspace; b: banking), so their per-model rates are not like for like; they share no suite (different benchmarks or suites): their rates measure different tasks",
+    ]);
+    // and each model's own conditions ran different suites too
+    expect(likeForLikeWarnings(items).filter((x) => x.includes(ATTACK_MIX_MARK))).toEqual([
+      "a: its conditions ran different suites (no_defense: workspace; tool_filter: slack, workspace), so its per-condition rates are not like for like; narrow with --where suite=workspace, or compare --by condition (common cells)",
+      "b: its conditions ran different suites (no_defense: workspace; tool_filter: banking), so its per-condition rates are not like for like; they share no suite (different benchmarks or suites): their rates measure different tasks",
+    ]);
+  });
+  it("with task ids, models on the same attacks and suites but different cells are said; the same cells are not", () => {
+    const cell = (model: string, u: string) => ({ model, condition: "c", attack: "a", suite: "s", user_task_id: u, injection_task_id: "i" });
+    expect(likeForLikeWarnings([cell("m", "u1"), cell("n", "u1")])).toEqual([]);
+    expect(likeForLikeWarnings([cell("m", "u1"), cell("m", "u2"), cell("n", "u1")])).toEqual([
+      "agent models ran different (suite, user task, injection task, attack) cells (m 2, n 1; 1 shared by all), so their per-model rates are not like for like; compare --common-tasks compares them on the tasks every model ran",
+    ]);
+  });
+  it("model names that differ only in case or whitespace are kept apart and said, naming every spelling (AgentDojo's and AgentDyn's Llama)", () => {
+    const items = [
+      { model: "meta-llama_Llama-3.3-70B-Instruct", condition: "c", attack: "a", suite: "s" },
+      { model: "meta-llama_llama-3.3-70b-instruct", condition: "c", attack: "a", suite: "s" },
+      { model: " meta-llama_llama-3.3-70b-instruct ", condition: "c", attack: "a", suite: "s" },
+      { model: "gpt-4o", condition: "c", attack: "a", suite: "s" },
+    ];
+    expect(likeForLikeWarnings(items)).toEqual([
+      'agent model names " meta-llama_llama-3.3-70b-instruct " and "meta-llama_Llama-3.3-70B-Instruct" and "meta-llama_llama-3.3-70b-instruct" differ only in case or whitespace: ' +
+        "they are kept apart, one rate each (they may be one model run on different benchmarks or settings, whose pooled rate would mix them); if they are one model, give its runs one spelling to pool them",
+    ]);
+  });
+  it("nothing to say: one model, or models over the same attacks and suites", () => {
+    expect(likeForLikeWarnings([{ model: "m", condition: "c", attack: "a" }])).toEqual([]);
+    expect(likeForLikeWarnings([{ model: "m", attack: "a", suite: "s" }, { model: "n", attack: "a", suite: "s" }, { attack: "b" }])).toEqual([]);
+  });
+});
