@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -29,6 +29,8 @@ import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
+import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem } from "./unchanged.js";
+export type { InputStamp, UnchangedFile, UnchangedItem } from "./unchanged.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
@@ -458,60 +460,8 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   }
 }
 
-/** The stamp of an input file: size in bytes, modification and status-change times in ms (`fs.Stats.size`, `mtimeMs`, `ctimeMs`). */
-export interface InputStamp {
-  size: number;
-  mtime_ms: number;
-  ctime_ms: number;
-  /** The warnings the file's item raised, in order (said again, as raised, when a resume passes the file over unread). */
-  warnings?: ItemWarning[];
-}
-
-/** A file a resume takes as unchanged, unread ({@link readTrajectoriesResuming}): the id stored for it. */
-export interface UnchangedItem {
-  kind: "unchanged";
-  id: string;
-  /** the file as the walk named it (not resolved) */
-  path: string;
-}
-
 /** An item of {@link readTrajectoriesResuming}. */
 export type ResumeItem = IngestItem | UnchangedItem;
-
-/**
- * The resume's check of one file (`file` resolved, `named` as the walk names it): the id of the trajectory a run
- * stored from it with this stamp (size and mtime), whether that trajectory is an AgentDojo layout run, and the
- * warnings its read raised (naming the file as `named`); undefined = read the file.
- */
-export type UnchangedFile = (file: string, stamp: InputStamp, named: string) => { id: string; layout: boolean; warnings?: ItemWarning[] } | undefined;
-
-/**
- * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables and its warnings in
- * the read's collector as a read would enter them; undefined (read the file) when it cannot be stat'ed, is over the
- * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames).
- */
-function unchangedHit(
-  file: string,
-  max: number,
-  check: UnchangedFile,
-  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector },
-): UnchangedItem | undefined {
-  const { seen, firstFile } = read;
-  let st;
-  try {
-    st = statSync(file);
-  } catch {
-    return undefined;
-  }
-  if (!st.isFile() || st.size > max) return undefined;
-  const abs = path.resolve(file);
-  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs }, file);
-  if (!hit || seen.has(hit.id) || (hit.layout && firstFile.get(hit.id) !== undefined)) return undefined;
-  if (hit.layout) firstFile.set(hit.id, abs);
-  seen.set(hit.id, abs);
-  for (const w of hit.warnings ?? []) read.warnings.add(w);
-  return { kind: "unchanged", id: hit.id, path: file };
-}
 
 /** True when two files hold the same bytes (a copy of a run is the same run); false when either cannot be read. */
 function sameBytes(a: string, b: string): boolean {
