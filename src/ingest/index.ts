@@ -23,7 +23,7 @@ import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
 import { plan, type InputFormat } from "./detect.js";
 export { INPUT_FORMATS, type InputFormat } from "./detect.js";
 import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
-import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, type InputFile } from "./walk.js";
+import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, Relinked, type InputFile } from "./walk.js";
 import { IdSlots, type Interner } from "../store/compact.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
@@ -39,7 +39,7 @@ export { DETECT_SAMPLE_LINES } from "./detect.js";
 export { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
 export { IngestFatalError, ingestError, type IngestErrorKind } from "./errors.js";
 export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE, attributeRun } from "./agentdojo.js";
-export { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
+export { NOTE_KINDS, WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
 
 /** The input formats. */
@@ -313,7 +313,8 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   error of its own); a `.jsonl` where none has gives one `unknown_format` error. A corpus's sidecar files met in
  *   a walked folder (`manifest.jsonl`, README, licence, checksums: `./sidecars.ts`) are no error: passed over
  *   unless they hold trajectories, and named at the end in one warning of kind `passed_over` per input folder; one
- *   that cannot be read (a dangling link, no permission) is a `read_error` like any file.
+ *   that cannot be read (a dangling link, no permission) is a `read_error` like any file. A file or folder reached
+ *   twice through symbolic links is read once, said in one note of kind `linked_twice` per input path.
  *   `opts.format` overrides detection for every file.
  * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each line bounded by the
  *   limit. Only the ids read so far are kept (for the duplicate check).
@@ -363,15 +364,17 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   const seen = new PathTable<string>(ids, { same: firstFile, folders: opts.folders });
   const ctx = readContext();
   const passedOver = new PassedOver();
+  const relinked = new Relinked();
   try {
     yield* readAll();
   } finally {
     for (const w of ctx.warnings.drain()) opts.onWarning?.(w);
     for (const w of passedOver.warnings()) opts.onWarning?.(w);
+    for (const w of relinked.warnings()) opts.onWarning?.(w);
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
-    for await (const f of inputFiles(paths, { sidecars: true })) {
+    for await (const f of inputFiles(paths, { sidecars: true, relinked })) {
       ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
