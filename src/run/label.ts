@@ -9,6 +9,7 @@ import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
 import { RunStore } from "../store/run-store.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
+import type { IdBits } from "../store/id-bits.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
@@ -90,7 +91,11 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
 export function thisRunOf(
   progress: LabelProgress,
   where?: WhereStatement,
-  stopped?: { byJudge: ReadonlyMap<string, ReadonlySet<string>>; judges: readonly string[]; leftByStoppedJudge?: ReadonlyMap<string, ReadonlySet<string>> },
+  stopped?: {
+    byJudge: ReadonlyMap<string, ReadonlySet<string>>;
+    judges: readonly string[];
+    leftByStoppedJudge?: ReadonlyMap<string, { readonly size: number; has(id: string): boolean }>;
+  },
 ): ThisRun {
   const { read: kept, ...rest } = progress;
   let inFlight: Pick<ThisRun, "in_flight_when_stopped" | "in_flight_when_stopped_by_judge" | "left_by_stopped_judge"> = {};
@@ -105,9 +110,8 @@ export function thisRunOf(
       const ids = stopped.leftByStoppedJudge?.get(j);
       if (!ids || ids.size === 0) continue;
       // a trajectory counted in flight for this judge (another repeat of it) is counted once, there
-      const inFlightIds = stopped.byJudge.get(j);
-      let n = 0;
-      for (const id of ids) if (!inFlightIds?.has(id)) n++;
+      let n = ids.size;
+      for (const id of stopped.byJudge.get(j) ?? []) if (ids.has(id)) n--;
       if (n > 0) left[j] = n;
     }
     if (Object.keys(left).length > 0) inFlight.left_by_stopped_judge = left;
@@ -193,7 +197,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
     stoppedInFlight: new Map<string, Set<string>>(),
-    leftByStoppedJudge: new Map<string, Set<string>>(),
+    leftByStoppedJudge: new Map<string, IdBits>(),
     wake: undefined,
     report: () => opts.onProgress?.({ ...progress, in_flight: runState.pending.size }),
     // a judge that looks broken is named on the way, so a user can stop before paying for the rest
