@@ -20,6 +20,7 @@ import { TrajectoryPreparer } from "./prepare.js";
 import type { RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
+import { ReadSince } from "./read-since.js";
 import { unchangedCheck } from "./fast-resume.js";
 import type { LabelOptions } from "./label-options.js";
 import {
@@ -182,6 +183,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const warnings: IngestWarning[] = [];
   /** The sidecar files this invocation passed over (resolved): an earlier invocation's error about one is superseded. */
   const passedOver = new Set<string>();
+  // the input errors stored before this read: those whose input it reads without error are superseded (./read-since.ts)
+  const since = new ReadSince(store.summaryParts().errors);
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -243,7 +246,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const countFirst = async () => {
       rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
     };
-    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged, beforeFirstSend: countFirst });
+    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged, since, beforeFirstSend: countFirst });
     interrupted = read.interrupted;
     await Promise.all(runState.pending);
     if (await finishBatchPaths(runState, batchers)) interrupted = true;
@@ -263,7 +266,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  const summary = await summarizeLabelRun(store, opts, stopped, passedOver);
+  const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)

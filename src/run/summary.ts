@@ -81,10 +81,11 @@ export interface RunSummary {
   errors: { total: number; by_kind: Record<string, number> };
   /**
    * `label`: input errors an earlier invocation recorded about files this one passes over as a corpus's sidecar
-   * files (an older build read a `manifest.jsonl` as trajectories): not in `errors`, said apart once with why
+   * files (an older build read a `manifest.jsonl` as trajectories), or about inputs this one read without error
+   * (fixed since: `read_since` of them, `./read-since.ts`): not in `errors`, said apart once with why
    * (`./superseded-errors.ts`). Absent when none.
    */
-  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string };
+  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number };
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];

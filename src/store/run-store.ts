@@ -71,7 +71,8 @@ export {
   type TrajectoryIndexRow,
 } from "./records.js";
 
-function errorKey(e: IngestError): string {
+/** The identity of a stored error: one line in `errors.jsonl` per distinct key across resumes ({@link RunStore.addError}). */
+export function errorKey(e: IngestError): string {
   return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
 }
 
