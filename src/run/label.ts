@@ -184,7 +184,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   /** The sidecar files this invocation passed over (resolved): an earlier invocation's error about one is superseded. */
   const passedOver = new Set<string>();
   // the input errors stored before this read: those whose input it reads without error are superseded (./read-since.ts)
-  const since = new ReadSince(store.summaryParts().errors);
+  const since = new ReadSince(store.storedErrors);
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)

@@ -49,7 +49,7 @@ export class ReadSince {
   private readonly raisedNow = new Set<string>();
   private complete = false;
 
-  /** @param stored the run's errors before this invocation's read (`RunStore.summaryParts().errors`). */
+  /** @param stored the run's errors before this invocation's read (`RunStore.storedErrors`). */
   constructor(stored: readonly IngestError[]) {
     for (const e of stored) if (INPUT_KINDS.has(e.kind)) this.named.set(inputKey(e.path, e.line), false);
   }

@@ -341,6 +341,11 @@ export class RunStore {
     return this.keys.storedConfigs(judgeId, promptSha256);
   }
 
+  /** The errors stored so far, in storage order (the list the store keeps; read-only: not a copy). */
+  get storedErrors(): readonly IngestError[] {
+    return this.errorList;
+  }
+
   /** The store's exact trajectory id table, to share with the input read (`ReadOptions.ids`): an id held once. */
   get idSlots(): IdSlots {
     return this.ids;
