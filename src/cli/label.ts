@@ -12,7 +12,7 @@ import { EXIT, UsageError } from "../errors.js";
 import { showBidiControls } from "../format/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
-import { INPUT_FORMATS } from "../ingest/index.js";
+import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
 import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { tuneCompilerForLabel } from "./v8-tuning.js";
 
@@ -348,8 +348,8 @@ export function registerLabel(program: Command): void {
         maxCostUsd,
         // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
         onIngestWarning: (w) => {
-          // a corpus's sidecar files passed over (a manifest, README, licence) are a note, not a warning
-          if (o.json) process.stderr.write(w.kind === "passed_over" ? `note: ${showBidiControls(w.message)}\n` : `warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
+          // a corpus's sidecar files passed over (a manifest, README, licence), files reached twice through links: a note
+          if (o.json) process.stderr.write(NOTE_KINDS.has(w.kind) ? `note: ${showBidiControls(w.message)}\n` : `warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
         },
         signal: ac.signal,
         abortSignal: hard.signal,

@@ -351,7 +351,8 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   if (r.run_state?.message && r.run_state.complete !== false) L.push(`note: ${r.run_state.message}`);
   const c = r.committee;
   L.push(
-    `${r.trajectories} trajectories (${r.attacked} attacked): ${c.by_status.ok} labelled, ${c.by_status.disputed} disputed (binary tie), ${c.by_status.no_quorum} without quorum`,
+    // what the count is: the run's trajectories, each with one committee verdict; not the n of a figure below
+    `committee verdicts over the run's ${r.trajectories} trajectories (${r.attacked} attacked): ${c.by_status.ok} labelled, ${c.by_status.disputed} disputed (binary tie), ${c.by_status.no_quorum} without quorum`,
   );
   L.push(`  committee labels: ${BUCKETS.map((b) => `${b} ${c.by_label[b]}`).join(", ")}`);
   L.push(`  committee label over the ${c.rates.attacked} attacked: ${ratesText(c.rates)}`);

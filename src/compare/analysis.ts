@@ -240,11 +240,34 @@ function reversalBootstrap(obs: readonly Observation[], a: string, b: string, mo
 }
 
 /**
+ * The fewest model pairs a reversal share gets a bootstrap interval for (3: three models). With one or two pairs the
+ * share can only be 0, 1/2 or 1, and resampling units (tasks) around one or two orderings gives an interval that
+ * looks like a measured uncertainty of a share but is that of one or two sign comparisons: the count (`1/1 pairs
+ * reverse`) says it all, so the interval is undefined with the reason.
+ */
+export const MIN_REVERSAL_PAIRS_FOR_CI = 3;
+
+/** The undefined interval of a reversal share over fewer than {@link MIN_REVERSAL_PAIRS_FOR_CI} model pairs. */
+function tooFewPairs(pairs: number, boot: BootstrapSettings): BootCI {
+  return {
+    lower: null,
+    upper: null,
+    reason: `too_few_pairs: ${pairs} model pair${pairs === 1 ? "" : "s"}, an interval needs ${MIN_REVERSAL_PAIRS_FOR_CI} or more (the share can only be ${pairs === 1 ? "0 or 1" : "0, 1/2 or 1"})`,
+    level: 0.95,
+    B: boot.B,
+    defined: 0,
+    seed: boot.seed,
+    resampling: "none (too few model pairs)",
+  };
+}
+
+/**
  * For every pair of conditions (a < b), the share of agent-model pairs whose safety ordering by `rate` (default
  * `asr_behaviour`; `asr_goal` orders by full compliance) reverses, overall
  * (suites pooled) and per suite, each with a paired bootstrap 95% interval (units resampled within the scope;
  * the same seed for every scope, so scopes share random numbers). Pairs of conditions with no model pair in a
- * scope are listed with share null and no interval.
+ * scope are listed with share null and no interval; those with fewer than {@link MIN_REVERSAL_PAIRS_FOR_CI} model pairs
+ * get an undefined interval saying why (`too_few_pairs`).
  * @param boot B resamples (0 skips the intervals) and the seed.
  */
 export function reversalAnalysis(
@@ -267,7 +290,12 @@ export function reversalAnalysis(
         const r = countReversals(map, a, b);
         if (suite !== ALL_SUITES && r.pairs === 0) continue;
         const models = sorted([...map.keys()].filter((m) => map.get(m)!.has(a) && map.get(m)!.has(b)));
-        const ci = r.pairs > 0 && boot.B > 0 ? reversalBootstrap(scoped, a, b, models, boot) : null;
+        const ci =
+          r.pairs > 0 && boot.B > 0
+            ? r.pairs < MIN_REVERSAL_PAIRS_FOR_CI
+              ? tooFewPairs(r.pairs, boot)
+              : reversalBootstrap(scoped, a, b, models, boot)
+            : null;
         const low = lowCoverageCells(cells, suite);
         const lowHere = models.flatMap((m) => [`${m} | ${a}`, `${m} | ${b}`]).filter((k) => low.has(k));
         out.push({ rate, condition_a: a, condition_b: b, suite, ...r, coverage_low: lowHere, ci95: ci });

@@ -114,6 +114,11 @@ export interface CompareResult {
   /** Groups (condition, model, suite, surface) with attacked trajectories but no usable label: named, never silently absent. */
   excluded_groups: Observations["excluded_groups"];
   /**
+   * Labelled attacked trajectories left out of `n_observations` to compare like for like: in cells some condition
+   * lacks (`cells`). With `--common-tasks`, those on other tasks are `common_tasks.dropped`. Absent when none.
+   */
+  dropped_like_for_like?: number;
+  /**
    * The `--where` filter the run was restricted to before anything else (absent without one): every figure is over
    * the trajectories it kept.
    */
@@ -185,7 +190,10 @@ export function compareConditions(
   const cellRes = commonCellFilter<Observation | UnlabelledItem>([...o.observations, ...(o.unlabelled ?? [])], o.condition_field, opts.cells ?? "common");
   const isObs = (x: Observation | UnlabelledItem): x is Observation => "trajectory_id" in x;
   const unlabelled = cellRes.observations.filter((x): x is UnlabelledItem => !isObs(x));
-  const { observations: obs, common } = commonTaskFilter(cellRes.observations.filter(isObs), !!opts.commonTasks);
+  const labelledKept = cellRes.observations.filter(isObs);
+  // labelled ones the like-for-like cells left out: said in the header beside the exclusions (never unsaid)
+  const likeDropped = totalWeight(o.observations) - totalWeight(labelledKept);
+  const { observations: obs, common } = commonTaskFilter(labelledKept, !!opts.commonTasks);
   const warnings: string[] = [];
   const sizes = Object.values(common.units_per_model);
   if (!common.applied && sizes.some((n) => n !== common.common_units)) {
@@ -235,6 +243,7 @@ export function compareConditions(
     n_observations: totalWeight(obs),
     excluded: o.excluded,
     excluded_groups: o.excluded_groups ?? [],
+    ...(likeDropped > 0 ? { dropped_like_for_like: likeDropped } : {}),
     ...(opts.where ? { where: opts.where } : {}),
     cells: cellRes.cells,
     pooled_conditions: pooledConditions,
@@ -307,11 +316,17 @@ function pvalue(p: number | null): string {
 export function formatCompare(r: CompareResult): string {
   const src = r.source.kind === "committee" ? "the committee label" : `judge ${r.source.judge_id}`;
   const ex = Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+  // what the like-for-like comparison left out of the labelled ones, in the same sentence as the exclusions
+  const left = [
+    r.dropped_like_for_like ? `${r.dropped_like_for_like} in cells not every ${r.condition_field} covers (like-for-like, below)` : "",
+    r.common_tasks.applied && r.common_tasks.dropped > 0 ? `${r.common_tasks.dropped} on tasks not every model ran (--common-tasks)` : "",
+  ].filter(Boolean);
   const lines: string[] = [];
   if (r.where) lines.push(whereLine(r.where, `trajectories of the run: every figure below is over them`));
   lines.push(
     `cross-condition analysis${r.run ? ` of run ${r.run}` : ""} by ${r.condition_field}, labels from ${src}: ` +
-      `${r.n_observations} labelled attacked trajectories compared, of ${r.n_total} in the run; excluded: ${ex}`,
+      `${r.n_observations} labelled attacked trajectories compared, of ${r.n_total} in the run; excluded: ${ex}` +
+      (left.length > 0 ? `; labelled but left out to compare like for like: ${left.join(", ")}` : ""),
   );
   for (const g of r.excluded_groups ?? []) {
     const why = Object.entries(g.excluded).map(([k, v]) => `${k} ${v}`).join(", ");

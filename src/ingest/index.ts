@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -23,12 +23,14 @@ import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
 import { plan, type InputFormat } from "./detect.js";
 export { INPUT_FORMATS, type InputFormat } from "./detect.js";
 import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
-import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, type InputFile } from "./walk.js";
+import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, Relinked, type InputFile } from "./walk.js";
 import { IdSlots, type Interner } from "../store/compact.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
+import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem } from "./unchanged.js";
+export type { InputStamp, UnchangedFile, UnchangedItem } from "./unchanged.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
@@ -37,7 +39,7 @@ export { DETECT_SAMPLE_LINES } from "./detect.js";
 export { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
 export { IngestFatalError, ingestError, type IngestErrorKind } from "./errors.js";
 export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE, attributeRun } from "./agentdojo.js";
-export { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
+export { NOTE_KINDS, WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
 
 /** The input formats. */
@@ -311,7 +313,8 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   error of its own); a `.jsonl` where none has gives one `unknown_format` error. A corpus's sidecar files met in
  *   a walked folder (`manifest.jsonl`, README, licence, checksums: `./sidecars.ts`) are no error: passed over
  *   unless they hold trajectories, and named at the end in one warning of kind `passed_over` per input folder; one
- *   that cannot be read (a dangling link, no permission) is a `read_error` like any file.
+ *   that cannot be read (a dangling link, no permission) is a `read_error` like any file. A file or folder reached
+ *   twice through symbolic links is read once, said in one note of kind `linked_twice` per input path.
  *   `opts.format` overrides detection for every file.
  * - Memory: one AgentDojo file at a time; chat-jsonl line by line (64 KiB chunks), each line bounded by the
  *   limit. Only the ids read so far are kept (for the duplicate check).
@@ -361,15 +364,17 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   const seen = new PathTable<string>(ids, { same: firstFile, folders: opts.folders });
   const ctx = readContext();
   const passedOver = new PassedOver();
+  const relinked = new Relinked();
   try {
     yield* readAll();
   } finally {
     for (const w of ctx.warnings.drain()) opts.onWarning?.(w);
     for (const w of passedOver.warnings()) opts.onWarning?.(w);
+    for (const w of relinked.warnings()) opts.onWarning?.(w);
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
-    for await (const f of inputFiles(paths, { sidecars: true })) {
+    for await (const f of inputFiles(paths, { sidecars: true, relinked })) {
       ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
@@ -458,60 +463,8 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   }
 }
 
-/** The stamp of an input file: size in bytes, modification and status-change times in ms (`fs.Stats.size`, `mtimeMs`, `ctimeMs`). */
-export interface InputStamp {
-  size: number;
-  mtime_ms: number;
-  ctime_ms: number;
-  /** The warnings the file's item raised, in order (said again, as raised, when a resume passes the file over unread). */
-  warnings?: ItemWarning[];
-}
-
-/** A file a resume takes as unchanged, unread ({@link readTrajectoriesResuming}): the id stored for it. */
-export interface UnchangedItem {
-  kind: "unchanged";
-  id: string;
-  /** the file as the walk named it (not resolved) */
-  path: string;
-}
-
 /** An item of {@link readTrajectoriesResuming}. */
 export type ResumeItem = IngestItem | UnchangedItem;
-
-/**
- * The resume's check of one file (`file` resolved, `named` as the walk names it): the id of the trajectory a run
- * stored from it with this stamp (size and mtime), whether that trajectory is an AgentDojo layout run, and the
- * warnings its read raised (naming the file as `named`); undefined = read the file.
- */
-export type UnchangedFile = (file: string, stamp: InputStamp, named: string) => { id: string; layout: boolean; warnings?: ItemWarning[] } | undefined;
-
-/**
- * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables and its warnings in
- * the read's collector as a read would enter them; undefined (read the file) when it cannot be stat'ed, is over the
- * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames).
- */
-function unchangedHit(
-  file: string,
-  max: number,
-  check: UnchangedFile,
-  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector },
-): UnchangedItem | undefined {
-  const { seen, firstFile } = read;
-  let st;
-  try {
-    st = statSync(file);
-  } catch {
-    return undefined;
-  }
-  if (!st.isFile() || st.size > max) return undefined;
-  const abs = path.resolve(file);
-  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs }, file);
-  if (!hit || seen.has(hit.id) || (hit.layout && firstFile.get(hit.id) !== undefined)) return undefined;
-  if (hit.layout) firstFile.set(hit.id, abs);
-  seen.set(hit.id, abs);
-  for (const w of hit.warnings ?? []) read.warnings.add(w);
-  return { kind: "unchanged", id: hit.id, path: file };
-}
 
 /** True when two files hold the same bytes (a copy of a run is the same run); false when either cannot be read. */
 function sameBytes(a: string, b: string): boolean {

@@ -10,7 +10,13 @@
  * A sidecar that cannot be READ (a dangling symbolic link, a link loop, no permission, an I/O error) is never passed
  * over: whatever its name, it is a `read_error` input error naming the file and the system error (nothing says it
  * holds no trajectories). {@link sidecarPlan} reads one byte of a file it would pass over unread to know that.
+ *
+ * An EMPTY sidecar (no bytes, or only blank lines) holds no trajectory, whatever its name or extension: it is passed
+ * over like any sidecar, never an input error (an empty `manifest.jsonl` was an `invalid_json` error while an empty
+ * `NOTICE` or `checksums.json` was passed over), and the note names a zero-byte one `<name> (empty)`, so that a
+ * manifest emptied by a broken copy is seen. A file given by name is never a sidecar: empty, it is an input error.
  */
+import { statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import type { IngestError } from "../types.js";
@@ -36,8 +42,10 @@ export async function sidecarPlan(f: InputFile, forced: boolean, max: number): P
   if (EVAL_EXT.test(f.file) || TRAJ_EXT.test(f.file)) return "read";
   if (JSONL_EXT.test(f.file)) {
     if (forced) return "read";
-    // a read failure is plan's `error` (read as any file: the reader reports it)
-    return (await plan(f.file, undefined, max)).as === "unknown" ? "skip" : "read";
+    // a read failure is plan's `error` (read as any file: the reader reports it); an empty or blank-only one (plan's
+    // `invalid_json` "empty file") holds no trajectory: passed over, as an empty NOTICE is
+    const p = await plan(f.file, undefined, max);
+    return p.as === "unknown" || (p.as === "error" && p.error.kind === "invalid_json") ? "skip" : "read";
   }
   if (JSON_EXT.test(f.file)) return forced ? "read" : "json";
   const failed = await readFailure(f.file);
@@ -68,14 +76,25 @@ async function readFailure(file: string): Promise<{ error: IngestError } | undef
   }
 }
 
+/** Whether a file has zero bytes (false when it cannot be stat'ed). Never throws. */
+function isEmpty(file: string): boolean {
+  try {
+    return statSync(file).size === 0;
+  } catch {
+    return false;
+  }
+}
+
 /** The sidecar files passed over in one read, per input folder. */
 export class PassedOver {
   private readonly byRoot = new Map<string, string[]>();
 
+  /** Note a sidecar passed over; a zero-byte one is named `<name> (empty)` (a stat that fails names it plainly). */
   add(f: InputFile): void {
     let names = this.byRoot.get(f.root);
     if (!names) this.byRoot.set(f.root, (names = []));
-    names.push(path.relative(f.root, f.file) || path.basename(f.file));
+    const name = path.relative(f.root, f.file) || path.basename(f.file);
+    names.push(isEmpty(f.file) ? `${name} (empty)` : name);
   }
 
   /** One warning per input folder: the count and the names (the first {@link SHOWN_NAMES}). */

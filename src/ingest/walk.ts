@@ -7,6 +7,7 @@ import { readdirSync, realpathSync, statSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { IngestError } from "../types.js";
+import type { IngestWarning } from "./warnings.js";
 import { ingestError } from "./errors.js";
 import { IdSlots, IntColumn, Interner } from "../store/compact.js";
 import { FileNames, splitPath } from "../store/file-names.js";
@@ -47,8 +48,13 @@ export function isSidecarName(name: string): boolean {
  * The files the given paths stand for, in a deterministic order: each path in the order given; a directory is
  * walked recursively with entries sorted by name (UTF-16 code-unit order, not locale), keeping `*.json`,
  * `*.jsonl` and `*.ndjson` files and skipping names that start with `.`; a file given explicitly is always
- * kept, whatever its extension. Symbolic links are followed; a directory reached twice (a link loop) is skipped. A
- * FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a `read_error`, never opened.
+ * kept, whatever its extension. Symbolic links are followed, and what they lead to is read once per input path: a
+ * directory reached again (a link loop, or a link to a folder walked already) is skipped, and so is a file reached
+ * again (a link to a file the walk yields under another name, or two links to one file): the first name met is the
+ * one yielded. What was skipped is counted in `opts.relinked` (said once by the reader, {@link Relinked}). Input
+ * paths are walked separately: a file under two input paths is yielded under both (the reader says so: a
+ * `duplicate_input`). A FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a
+ * `read_error`, never opened.
  *
  * With `opts.sidecars`, a walked folder's sidecar files ({@link isSidecarName}: a manifest, a README, a licence,
  * checksums) come too, marked `sidecar` (the others would not be walked): the reader passes them over by name
@@ -56,7 +62,7 @@ export function isSidecarName(name: string): boolean {
  *
  * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
  */
-export async function* inputFiles(paths: string[], opts: { sidecars?: boolean } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
+export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; relinked?: Relinked } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
   for (const p of paths) {
     let st;
     try {
@@ -65,7 +71,7 @@ export async function* inputFiles(paths: string[], opts: { sidecars?: boolean } 
       yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
       continue;
     }
-    if (st.isDirectory()) yield* walk(p, p, new Set(), undefined, opts.sidecars === true);
+    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars: opts.sidecars === true, relinked: opts.relinked }, undefined);
     else if (st.isFile()) yield { file: p, root: p };
     else yield { error: notRegular(p) };
   }
@@ -79,20 +85,52 @@ export function notRegular(p: string): IngestError {
   return ingestError("read_error", p, "not a regular file (a FIFO, socket or device): not read");
 }
 
+/** One input path's walk: what it has met so far (link safety and the dedupe of linked files). */
+interface WalkState {
+  root: string;
+  /**
+   * Real path of each directory entered -> the name of the entry being yielded in it now (entries go in sorted
+   * order, so a name sorting before it was yielded already), or null once it is done.
+   */
+  dirs: Map<string, string | null>;
+  /** Real paths of the files yielded through a symbolic link to a file (few: a file met plainly later is skipped). */
+  links: Set<string>;
+  sidecars: boolean;
+  relinked?: Relinked;
+}
+
+/** Whether a walked folder keeps a file of this name (what the walk yields from a directory listing). */
+function kept(name: string, sidecars: boolean): boolean {
+  return !name.startsWith(".") && ((sidecars && isSidecarName(name)) || JSON_EXT.test(name) || JSONL_EXT.test(name) || EVAL_EXT.test(name) || TRAJ_EXT.test(name));
+}
+
+/** Whether the walk yielded the file of real path `real` already, under its own name in a folder walked (or being walked). */
+function walkedAlready(state: WalkState, real: string): boolean {
+  const at = state.dirs.get(path.dirname(real));
+  if (at === undefined) return false;
+  const name = path.basename(real);
+  return kept(name, state.sidecars) && (at === null || name < at);
+}
+
 /**
  * Walk one directory. `real` is its real path when known (a plain sub-directory of a directory whose real path
  * is known has real path `real(parent)/name`, so only the root and directories reached through a symbolic link
- * cost a `realpath`); `seen` holds the real paths walked so far (link-loop safety). Directory reads are
- * synchronous (`readdirSync`): one directory listing is far cheaper than a promise round trip per entry; so is the
- * walk itself (a plain generator: no promise per file and folder level, issue 26).
+ * cost a `realpath`, and only files that are links themselves cost one); `state.dirs` holds the real paths walked
+ * so far (link-loop safety). Directory reads are synchronous (`readdirSync`): one directory listing is far cheaper
+ * than a promise round trip per entry; so is the walk itself (a plain generator: no promise per file and folder
+ * level, issue 26).
  */
-function* walk(dir: string, root: string, seen: Set<string>, real: string | undefined, sidecars: boolean): Generator<InputFile | { error: IngestError }> {
+function* walk(dir: string, state: WalkState, real: string | undefined): Generator<InputFile | { error: IngestError }> {
+  const { root, sidecars } = state;
   let names: { name: string; dir: boolean; link: boolean; special?: boolean; sidecar?: boolean }[];
   let realDir: string;
   try {
     realDir = real ?? realpathSync(dir);
-    if (seen.has(realDir)) return;
-    seen.add(realDir);
+    if (state.dirs.has(realDir)) {
+      state.relinked?.add(root, "folders");
+      return;
+    }
+    state.dirs.set(realDir, "");
     names = [];
     for (const ent of readdirSync(dir, { withFileTypes: true })) {
       if (ent.name.startsWith(".")) continue;
@@ -110,8 +148,7 @@ function* walk(dir: string, root: string, seen: Set<string>, real: string | unde
       }
       const sidecar = sidecars && isSidecarName(ent.name);
       if (isDir) names.push({ name: ent.name, dir: true, link });
-      else if (sidecar || JSON_EXT.test(ent.name) || JSONL_EXT.test(ent.name) || EVAL_EXT.test(ent.name) || TRAJ_EXT.test(ent.name))
-        names.push({ name: ent.name, dir: false, link, special: !isFile, sidecar });
+      else if (kept(ent.name, sidecars)) names.push({ name: ent.name, dir: false, link, special: !isFile, sidecar });
     }
   } catch (e) {
     yield { error: ingestError("read_error", dir, `cannot read directory: ${errText(e)}`) };
@@ -119,12 +156,66 @@ function* walk(dir: string, root: string, seen: Set<string>, real: string | unde
   }
   names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const n of names) {
+    state.dirs.set(realDir, n.name);
     const full = path.join(dir, n.name);
-    if (n.dir) yield* walk(full, root, seen, n.link ? undefined : path.join(realDir, n.name), sidecars);
+    if (n.dir) yield* walk(full, state, n.link ? undefined : path.join(realDir, n.name));
     else if (n.special) yield { error: notRegular(full) };
+    else if (n.link ? linkedAgain(state, full) : state.links.size > 0 && state.links.has(path.join(realDir, n.name))) state.relinked?.add(root, "files");
     else yield n.sidecar ? { file: full, root, sidecar: true } : { file: full, root };
   }
+  state.dirs.set(realDir, null);
 }
+
+/**
+ * Whether a symbolic link to a file leads to a file this walk yielded already ({@link walkedAlready}, or through
+ * another link); if not, its real path is noted so that the file met later under its own name is skipped. A link
+ * whose real path cannot be had (dangling, a loop) is never skipped: the read reports it.
+ */
+function linkedAgain(state: WalkState, link: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(link);
+  } catch {
+    return false;
+  }
+  if (state.links.has(real) || walkedAlready(state, real)) return true;
+  state.links.add(real);
+  return false;
+}
+
+/**
+ * What the walks of one read met again through symbolic links and did not yield twice ({@link inputFiles}), per
+ * input path: said once per input path at the end of the read, as a note of kind {@link LINKED_TWICE} (not a
+ * warning: nothing is lost, each file is read once).
+ */
+export class Relinked {
+  private readonly byRoot = new Map<string, { files: number; folders: number }>();
+
+  add(root: string, what: "files" | "folders"): void {
+    let c = this.byRoot.get(root);
+    if (!c) this.byRoot.set(root, (c = { files: 0, folders: 0 }));
+    c[what]++;
+  }
+
+  /** One note per input path: "N files and M folders reached twice through symbolic links, read once". */
+  warnings(): IngestWarning[] {
+    const out: IngestWarning[] = [];
+    for (const [root, c] of this.byRoot) {
+      const parts = [c.files > 0 ? `${c.files} file${c.files === 1 ? "" : "s"}` : "", c.folders > 0 ? `${c.folders} folder${c.folders === 1 ? "" : "s"}` : ""].filter(Boolean);
+      out.push({
+        kind: LINKED_TWICE,
+        path: root,
+        message: `${root}: ${parts.join(" and ")} reached twice through symbolic links (a link to a file or folder walked already, or a link loop), read once`,
+        count: c.files + c.folders,
+      });
+    }
+    this.byRoot.clear();
+    return out;
+  }
+}
+
+/** Kind of the note that says what was reached twice through symbolic links ({@link Relinked}). */
+export const LINKED_TWICE = "linked_twice";
 
 export function errText(e: unknown): string {
   return e instanceof Error ? e.message : String(e);

@@ -18,6 +18,13 @@ export interface IngestWarning {
   count: number;
 }
 
+/**
+ * Kinds of {@link IngestWarning} that are notes, not warnings: nothing read is lost or counted differently (a
+ * corpus's sidecar files passed over, `./sidecars.ts`; files and folders reached twice through links and read once,
+ * `./walk.ts`). `label` shows them apart from the input warnings.
+ */
+export const NOTE_KINDS: ReadonlySet<string> = new Set(["passed_over", "linked_twice"]);
+
 /** A warning raised by one item's conversion, before aggregation. */
 export interface ItemWarning {
   kind: string;

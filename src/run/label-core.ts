@@ -4,6 +4,7 @@
  * cap, the configuration hash each verdict gets, progress reports and running judge health). `labelRun`
  * (`./label.ts`) builds it, reads and schedules the items, and ends the run.
  */
+import { IdBits } from "../store/id-bits.js";
 import type { RunStore } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import type { CostCapState } from "./cost-cap.js";
@@ -62,8 +63,10 @@ export interface LabelRunState {
    * Per judge stopped by its own fatal error (`stopped`): ids of the trajectories read that it left un-judged and
    * unstored because it had stopped: the one(s) whose request stopped it (nothing paid stored) and those queued or
    * read after, with work left for it, never sent (`ThisRun.left_by_stopped_judge`). Not in `stoppedInFlight`.
+   * One bit per trajectory of the run store's id table (`IdBits`: a judge that stops early in a million-trajectory
+   * run held ~100 MB of ids in a `Set`); identity is kept so that a trajectory is counted once across its repeats.
    */
-  readonly leftByStoppedJudge: Map<string, Set<string>>;
+  readonly leftByStoppedJudge: Map<string, IdBits>;
   /** Wakes the reading loop when an item finishes (cheaper than racing every pending promise per item). */
   wake: (() => void) | undefined;
   /** Report progress (`LabelOptions.onProgress`) with the verdicts in flight. */
@@ -77,8 +80,8 @@ export interface LabelRunState {
 /**
  * Record that a judge stopped by its own error left trajectory `id` un-judged ({@link LabelRunState.leftByStoppedJudge}).
  */
-export function markLeftByStop(run: Pick<LabelRunState, "leftByStoppedJudge">, judgeId: string, id: string): void {
+export function markLeftByStop(run: Pick<LabelRunState, "leftByStoppedJudge" | "store">, judgeId: string, id: string): void {
   let ids = run.leftByStoppedJudge.get(judgeId);
-  if (!ids) run.leftByStoppedJudge.set(judgeId, (ids = new Set()));
+  if (!ids) run.leftByStoppedJudge.set(judgeId, (ids = new IdBits(run.store.idSlots)));
   ids.add(id);
 }

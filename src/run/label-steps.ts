@@ -23,6 +23,7 @@ import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
+import type { ReadSince } from "./read-since.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -171,6 +172,8 @@ interface ReadContext {
   duplicateFrom: (t: Trajectory) => string | undefined;
   /** The resume fast path's check (`./fast-resume.ts`), or undefined: every file read. */
   unchanged?: UnchangedFile;
+  /** Watches the read for inputs of stored errors read without error since (`./read-since.ts`). */
+  since?: ReadSince;
 }
 
 /**
@@ -197,7 +200,8 @@ export async function readAndSchedule(
   const remapped = out.remapped;
   let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
-  const items = ctx.unchanged ? readTrajectoriesResuming(opts.inputs, readOpts, ctx.unchanged) : readTrajectories(opts.inputs, readOpts);
+  const read = ctx.unchanged ? readTrajectoriesResuming(opts.inputs, readOpts, ctx.unchanged) : readTrajectories(opts.inputs, readOpts);
+  const items = ctx.since ? ctx.since.watch(read) : read;
   for await (const item of items) {
     if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
       const to = keepStoredChatId(item.trajectory, oldIds);
@@ -409,7 +413,13 @@ export function idRuleWarning(remapped: readonly RemappedId[], dir: string): Ing
  * read back from the journal: the in-memory rows are slim), saying so. A judge of this invocation with verdicts but
  * not one usable label is added to `stopped` (issue 12.2: not a success).
  */
-export async function summarizeLabelRun(store: RunStore, opts: LabelOptions, stopped: Record<string, string>, passedOver: ReadonlySet<string> = new Set()): Promise<RunSummary> {
+export async function summarizeLabelRun(
+  store: RunStore,
+  opts: LabelOptions,
+  stopped: Record<string, string>,
+  passedOver: ReadonlySet<string> = new Set(),
+  since?: ReadSince,
+): Promise<RunSummary> {
 const inputs = store.summaryParts();
 // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
 // and says so
@@ -426,10 +436,11 @@ if (opts.where) {
   verdicts = [...inputs.verdicts].filter((v) => kept.has(v.trajectory_id));
   runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
 }
-// an earlier invocation's error about a file this one passes over as a sidecar is counted apart (./superseded-errors.ts)
-const { current, superseded } = splitSupersededErrors(inputs.errors, passedOver);
+// an earlier invocation's error about a file this one passes over as a sidecar, or reads without error (fixed
+// since), is counted apart (./superseded-errors.ts)
+const { current, superseded, readSince } = splitSupersededErrors(inputs.errors, passedOver, since);
 const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
-if (superseded.length > 0) summary.errors_superseded = supersededStatement(superseded);
+if (superseded.length + readSince.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince);
 if (runWhere) summary.where = runWhere;
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {

@@ -9,6 +9,7 @@ import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
 import { RunStore } from "../store/run-store.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
+import type { IdBits } from "../store/id-bits.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
@@ -19,6 +20,7 @@ import { TrajectoryPreparer } from "./prepare.js";
 import type { RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
+import { ReadSince } from "./read-since.js";
 import { unchangedCheck } from "./fast-resume.js";
 import type { LabelOptions } from "./label-options.js";
 import {
@@ -90,7 +92,11 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
 export function thisRunOf(
   progress: LabelProgress,
   where?: WhereStatement,
-  stopped?: { byJudge: ReadonlyMap<string, ReadonlySet<string>>; judges: readonly string[]; leftByStoppedJudge?: ReadonlyMap<string, ReadonlySet<string>> },
+  stopped?: {
+    byJudge: ReadonlyMap<string, ReadonlySet<string>>;
+    judges: readonly string[];
+    leftByStoppedJudge?: ReadonlyMap<string, { readonly size: number; has(id: string): boolean }>;
+  },
 ): ThisRun {
   const { read: kept, ...rest } = progress;
   let inFlight: Pick<ThisRun, "in_flight_when_stopped" | "in_flight_when_stopped_by_judge" | "left_by_stopped_judge"> = {};
@@ -105,9 +111,8 @@ export function thisRunOf(
       const ids = stopped.leftByStoppedJudge?.get(j);
       if (!ids || ids.size === 0) continue;
       // a trajectory counted in flight for this judge (another repeat of it) is counted once, there
-      const inFlightIds = stopped.byJudge.get(j);
-      let n = 0;
-      for (const id of ids) if (!inFlightIds?.has(id)) n++;
+      let n = ids.size;
+      for (const id of stopped.byJudge.get(j) ?? []) if (ids.has(id)) n--;
       if (n > 0) left[j] = n;
     }
     if (Object.keys(left).length > 0) inFlight.left_by_stopped_judge = left;
@@ -178,6 +183,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const warnings: IngestWarning[] = [];
   /** The sidecar files this invocation passed over (resolved): an earlier invocation's error about one is superseded. */
   const passedOver = new Set<string>();
+  // the input errors stored before this read: those whose input it reads without error are superseded (./read-since.ts)
+  const since = new ReadSince(store.storedErrors);
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -193,7 +200,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
     stoppedInFlight: new Map<string, Set<string>>(),
-    leftByStoppedJudge: new Map<string, Set<string>>(),
+    leftByStoppedJudge: new Map<string, IdBits>(),
     wake: undefined,
     report: () => opts.onProgress?.({ ...progress, in_flight: runState.pending.size }),
     // a judge that looks broken is named on the way, so a user can stop before paying for the rest
@@ -239,7 +246,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const countFirst = async () => {
       rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
     };
-    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged, beforeFirstSend: countFirst });
+    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged, since, beforeFirstSend: countFirst });
     interrupted = read.interrupted;
     await Promise.all(runState.pending);
     if (await finishBatchPaths(runState, batchers)) interrupted = true;
@@ -259,7 +266,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   } finally {
     await store.close();
   }
-  const summary = await summarizeLabelRun(store, opts, stopped, passedOver);
+  const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)

@@ -5,7 +5,7 @@ import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
-import type { IngestWarning } from "../ingest/warnings.js";
+import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
 import { RateTally, type AttackRates } from "../stats/rates.js";
 import { isLikeForLikeWarning, likeForLikeWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
@@ -82,10 +82,11 @@ export interface RunSummary {
   errors: { total: number; by_kind: Record<string, number> };
   /**
    * `label`: input errors an earlier invocation recorded about files this one passes over as a corpus's sidecar
-   * files (an older build read a `manifest.jsonl` as trajectories): not in `errors`, said apart once with why
+   * files (an older build read a `manifest.jsonl` as trajectories), or about inputs this one read without error
+   * (fixed since: `read_since` of them, `./read-since.ts`): not in `errors`, said apart once with why
    * (`./superseded-errors.ts`). Absent when none.
    */
-  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string };
+  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number };
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
@@ -327,9 +328,10 @@ export function formatSummary(s: RunSummary): string {
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
-  // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) are no warning: said apart
-  const passed = (s.ingest_warnings ?? []).filter((w) => w.kind === "passed_over");
-  const warned = (s.ingest_warnings ?? []).filter((w) => w.kind !== "passed_over");
+  // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) and files reached twice
+  // through links (read once: ../ingest/walk.ts) are no warning: said apart (NOTE_KINDS)
+  const passed = (s.ingest_warnings ?? []).filter((w) => NOTE_KINDS.has(w.kind));
+  const warned = (s.ingest_warnings ?? []).filter((w) => !NOTE_KINDS.has(w.kind));
   if (warned.length > 0) {
     lines.push("");
     lines.push(`input warnings: ${warned.length} (what was read may be attributed or counted differently than you expect)`);

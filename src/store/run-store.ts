@@ -71,7 +71,8 @@ export {
   type TrajectoryIndexRow,
 } from "./records.js";
 
-function errorKey(e: IngestError): string {
+/** The identity of a stored error: one line in `errors.jsonl` per distinct key across resumes ({@link RunStore.addError}). */
+export function errorKey(e: IngestError): string {
   return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}`;
 }
 
@@ -339,6 +340,11 @@ export class RunStore {
    */
   storedConfigs(judgeId: string, promptSha256?: string): StoredConfig[] {
     return this.keys.storedConfigs(judgeId, promptSha256);
+  }
+
+  /** The errors stored so far, in storage order (the list the store keeps; read-only: not a copy). */
+  get storedErrors(): readonly IngestError[] {
+    return this.errorList;
   }
 
   /** The store's exact trajectory id table, to share with the input read (`ReadOptions.ids`): an id held once. */

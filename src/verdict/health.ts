@@ -216,13 +216,18 @@ export function healthWarnings(health: readonly JudgeHealth[]): string[] {
     .map((h) => `judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}`);
 }
 
-/** One line of a judge's figures for text output. */
+/**
+ * One line of a judge's figures for text output. A share with nothing to count (null: no quote, nothing decided, no
+ * attacked label) is said in words ("no quotes to verify"), never as "undefined ... of 0".
+ */
 export function formatHealth(h: JudgeHealth): string {
-  const p = (x: number | null) => (x === null ? "undefined (nothing to count)" : pct(x));
+  const share = (x: number | null, of: number, what: string, none: string) => (x === null ? none : `${what} ${pct(x)} of ${of}`);
+  const decided = h.usable + h.unverified;
   const unv = Object.entries(h.unverified_by_reason).map(([k, n]) => `${k} ${n}`).join(", ");
   return (
-    `quotes verified ${p(h.quotes_verified_share)} of ${h.quotes}; downgraded ${p(h.downgraded_share)} of ${h.usable + h.unverified} decided (labelled or unverified); ` +
-    `code-established ${p(h.code_established_share)} of ${h.attacked_labels} attacked labels; ` +
+    `${share(h.quotes_verified_share, h.quotes, "quotes verified", "no quotes to verify")}; ` +
+    `${share(h.downgraded_share, decided, "downgraded", "downgraded: nothing decided")}${h.downgraded_share === null ? "" : " decided (labelled or unverified)"}; ` +
+    `${share(h.code_established_share, h.attacked_labels, "code-established", "code-established: no attacked labels")}${h.code_established_share === null ? "" : " attacked labels"}; ` +
     `judge errors ${h.errors}, refusals ${h.refusals}, unjudgeable ${h.unjudgeable}, unverified ${h.unverified}${unv ? ` (${unv})` : ""}`
   );
 }

@@ -304,3 +304,29 @@ describe("baseline choice and the whole analysis", () => {
     expect(() => compareConditions({ ...base, observations: [...cell("a", "s", "A", 1, 2), ...cell("b", "t", "A", 1, 2)] }, { commonTasks: true })).toThrow(/no task is shared/);
   });
 });
+
+describe("reversals over too few model pairs (inputs13)", () => {
+  it("one or two pairs: the count stands, the interval is undefined with too_few_pairs; the text says why", () => {
+    const obs: Observation[] = [];
+    for (const [m, ka, kb] of [["a", 10, 4], ["b", 6, 8]] as const) obs.push(...cell(m, "s1", "A", ka, 20), ...cell(m, "s1", "B", kb, 20));
+    const [r] = reversalAnalysis(obs, asrTable(obs), { B: 200, seed: 3 });
+    expect(r).toMatchObject({ pairs: 1, reversals: 1, share: 1 });
+    expect(r.ci95).toMatchObject({ lower: null, upper: null, defined: 0 });
+    expect(r.ci95!.reason).toMatch(/^too_few_pairs: 1 model pair, an interval needs 3 or more/);
+    const text = formatCompare(compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {}, excluded_groups: [] }, { bootstrap: { B: 200, seed: 3 } }));
+    expect(text).toContain("A vs B: 1/1 pairs reverse (100.0%) [CI undefined: too_few_pairs: 1 model pair");
+  });
+});
+
+describe("compare header: what like for like left out is said beside the exclusions (inputs13)", () => {
+  it("labelled trajectories in cells some condition lacks are counted in the header, and the numbers add up", () => {
+    // condition B lacks the cell of u5..u9: their A observations are dropped like for like
+    const obs: Observation[] = [...cell("a", "s1", "A", 3, 10), ...cell("a", "s1", "B", 2, 5), ...cell("b", "s1", "A", 1, 10), ...cell("b", "s1", "B", 1, 5)].map((o) => ({ ...o, cell: o.unit }));
+    const r = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: 40, excluded: { unattacked: 10 }, excluded_groups: [] }, { bootstrap: { B: 0, seed: 1 } });
+    expect(r.dropped_like_for_like).toBe(10);
+    expect(r.n_observations).toBe(20);
+    expect(formatCompare(r).split("\n")[0]).toContain(
+      "20 labelled attacked trajectories compared, of 40 in the run; excluded: unattacked 10; labelled but left out to compare like for like: 10 in cells not every condition covers (like-for-like, below)",
+    );
+  });
+});

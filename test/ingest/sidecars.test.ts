@@ -71,6 +71,23 @@ describe("sidecar files in a walked folder", () => {
     expect(await countInputs([root])).toBe(1);
   });
 
+  it("an empty sidecar is passed over whatever its extension, named (empty); an empty manifest given by name stays an error", async () => {
+    const root = path.join(dir, "empties");
+    await put("empties/runs/m/s/ut/a/it.json", realText);
+    await put("empties/manifest.jsonl", "");
+    await put("empties/NOTICE", "");
+    await put("empties/checksums.json", "");
+    await put("empties/x.manifest.jsonl", "\n\n"); // blank lines only: no trajectory either
+    const r = await readAll([root]);
+    expect(r.items).toEqual(["ok runs/m/s/ut/a/it"]);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      `${root}: 4 files not trajectories, passed over (a corpus's manifest, README, licence or checksums): NOTICE (empty), checksums.json (empty), manifest.jsonl (empty), x.manifest.jsonl`,
+    ]);
+    expect(await countInputs([root])).toBe(1);
+    const given = await readAll([path.join(root, "manifest.jsonl")]);
+    expect(given.items).toEqual(["invalid_json empties/manifest.jsonl"]);
+  });
+
   it("narrow: an unknown JSON(L) file that is not a sidecar stays an input error; a manifest given by name is read as given", async () => {
     const root = path.join(dir, "narrow");
     await put("narrow/g-manifest.jsonl", '{"path": "runs/x.json"}\n');

@@ -2,7 +2,8 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { inputFiles, readTrajectories } from "../../src/ingest/index.js";
+import { inputFiles, readTrajectories, type IngestWarning } from "../../src/ingest/index.js";
+import { Relinked } from "../../src/ingest/walk.js";
 import { CORPUS } from "../helpers/paths.js";
 
 const REAL = path.join(CORPUS, "runs/gpt-4o-2024-05-13/workspace/user_task_13/important_instructions/injection_task_3.json");
@@ -48,5 +49,51 @@ describe("directory walk: real paths without a realpath per directory, links sti
     }
     expect(ids).toHaveLength(2);
     expect(new Set(ids).size).toBe(2);
+  });
+
+  it("a file reached twice through a link is read once, whichever name comes first, and said once", async () => {
+    const root = path.join(tmp, "filelink");
+    mkdirSync(path.join(root, "m"), { recursive: true });
+    copyFileSync(REAL, path.join(root, "m", "b.json"));
+    copyFileSync(REAL, path.join(root, "m", "d.json"));
+    symlinkSync(path.join(root, "m", "d.json"), path.join(root, "m", "a.json")); // the link sorts before its target
+    symlinkSync(path.join(root, "m", "b.json"), path.join(root, "m", "c.json")); // ... after its target
+    symlinkSync(path.join(root, "m", "b.json"), path.join(root, "z.json")); // a second link to b, in the parent
+    symlinkSync(path.join(root, "m"), path.join(root, "n"), "dir"); // the folder again
+    const relinked = new Relinked();
+    const got: string[] = [];
+    for await (const f of inputFiles([root], { relinked })) got.push("file" in f ? path.relative(root, f.file) : `error ${f.error.kind}`);
+    expect(got).toEqual([path.join("m", "a.json"), path.join("m", "b.json")]);
+    const notes = relinked.warnings();
+    expect(notes).toHaveLength(1);
+    expect(notes[0]).toMatchObject({ kind: "linked_twice", path: root, count: 4 });
+    expect(notes[0].message).toContain("3 files and 1 folder reached twice through symbolic links");
+    // the reader says it once, as a note
+    const warnings: IngestWarning[] = [];
+    let n = 0;
+    for await (const it of readTrajectories([root], { onWarning: (w) => warnings.push(w) })) if (it.kind === "trajectory") n++;
+    expect(n).toBe(2);
+    expect(warnings.filter((w) => w.kind === "linked_twice")).toHaveLength(1);
+  });
+
+  it("a link to a file outside the input is read; two links to it read it once", async () => {
+    const root = path.join(tmp, "outside");
+    const out = path.join(tmp, "outside-target");
+    mkdirSync(root, { recursive: true });
+    mkdirSync(out, { recursive: true });
+    copyFileSync(REAL, path.join(out, "run.json"));
+    symlinkSync(path.join(out, "run.json"), path.join(root, "a.json"));
+    symlinkSync(path.join(out, "run.json"), path.join(root, "b.json"));
+    expect(await files(root)).toEqual(["a.json"]);
+  });
+
+  it("a loop of file links does not hang: each is a read error", async () => {
+    const root = path.join(tmp, "fileloop");
+    mkdirSync(root, { recursive: true });
+    symlinkSync(path.join(root, "y.json"), path.join(root, "x.json"));
+    symlinkSync(path.join(root, "x.json"), path.join(root, "y.json"));
+    const kinds: string[] = [];
+    for await (const it of readTrajectories([root])) kinds.push(it.kind === "error" ? it.error.kind : it.kind);
+    expect(kinds).toEqual(["read_error", "read_error"]);
   });
 });

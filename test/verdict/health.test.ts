@@ -158,3 +158,13 @@ describe("the CLI makes a broken judge loud", () => {
     expect(r.stdout).toMatch(/judge junk was stopped: no usable verdict/);
   });
 });
+
+describe("formatHealth: a share with nothing to count is said in words", () => {
+  it("no quotes, nothing decided, no attacked labels: never 'undefined ... of 0'", async () => {
+    const { formatHealth } = await import("../../src/verdict/health.js");
+    const [h] = judgeHealth([v("j", { status: "judge_error", label: null, error: { kind: "server_error", message: "" }, findings: [] })]);
+    const text = formatHealth(h);
+    expect(text).not.toContain("undefined");
+    expect(text).toContain("no quotes to verify; downgraded: nothing decided; code-established: no attacked labels; judge errors 1");
+  });
+});

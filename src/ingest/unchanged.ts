@@ -1,0 +1,60 @@
+/**
+ * What a resume needs of a read (`readTrajectoriesResuming` of ./index.ts): an input file's stamp, and the check that
+ * takes a file as unchanged and unread, its id entered in the read's duplicate tables as a read would enter it.
+ */
+import { statSync } from "node:fs";
+import path from "node:path";
+import type { PathTable } from "./walk.js";
+import type { ItemWarning, WarningCollector } from "./warnings.js";
+
+/** The stamp of an input file: size in bytes, modification and status-change times in ms (`fs.Stats.size`, `mtimeMs`, `ctimeMs`). */
+export interface InputStamp {
+  size: number;
+  mtime_ms: number;
+  ctime_ms: number;
+  /** The warnings the file's item raised, in order (said again, as raised, when a resume passes the file over unread). */
+  warnings?: ItemWarning[];
+}
+
+/** A file a resume takes as unchanged, unread (`readTrajectoriesResuming` of ./index.ts): the id stored for it. */
+export interface UnchangedItem {
+  kind: "unchanged";
+  id: string;
+  /** the file as the walk named it (not resolved) */
+  path: string;
+}
+
+/**
+ * The resume's check of one file (`file` resolved, `named` as the walk names it): the id of the trajectory a run
+ * stored from it with this stamp (size and mtime), whether that trajectory is an AgentDojo layout run, and the
+ * warnings its read raised (naming the file as `named`); undefined = read the file.
+ */
+export type UnchangedFile = (file: string, stamp: InputStamp, named: string) => { id: string; layout: boolean; warnings?: ItemWarning[] } | undefined;
+
+/**
+ * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables and its warnings in
+ * the read's collector as a read would enter them; undefined (read the file) when it cannot be stat'ed, is over the
+ * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames).
+ */
+export function unchangedHit(
+  file: string,
+  max: number,
+  check: UnchangedFile,
+  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector },
+): UnchangedItem | undefined {
+  const { seen, firstFile } = read;
+  let st;
+  try {
+    st = statSync(file);
+  } catch {
+    return undefined;
+  }
+  if (!st.isFile() || st.size > max) return undefined;
+  const abs = path.resolve(file);
+  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs }, file);
+  if (!hit || seen.has(hit.id) || (hit.layout && firstFile.get(hit.id) !== undefined)) return undefined;
+  if (hit.layout) firstFile.set(hit.id, abs);
+  seen.set(hit.id, abs);
+  for (const w of hit.warnings ?? []) read.warnings.add(w);
+  return { kind: "unchanged", id: hit.id, path: file };
+}
