@@ -196,17 +196,50 @@ function run(s: string, withMap: boolean): NormalizedText {
  * @returns the normalized string (possibly empty); never throws.
  */
 export function normalize(s: string): string {
-  // ASCII text (most tool output) is all on `run`'s fast path: no fold, drop or NFKC change applies, so the result is
-  // the text lowercased (A-Z only), each run of ASCII whitespace (tab, LF, VT, FF, CR, space) made one space, and
-  // trimmed; the engine's own string operations do that several times faster than the loop.
-  if (!NON_ASCII.test(s)) return s.toLowerCase().replace(ASCII_WS_RUN, " ").trim();
-  return run(s, false).norm;
+  const fast = asciiNormalize(s);
+  return fast ?? run(s, false).norm;
 }
 
-/** A character outside ASCII. */
-const NON_ASCII = /[^\x00-\x7f]/;
-/** A run of the whitespace `run` collapses among ASCII characters (JS `\s` restricted to ASCII). */
-const ASCII_WS_RUN = /[\t\n\v\f\r ]+/g;
+/** Scratch bytes of {@link asciiNormalize}, grown as needed and reused (one thread runs one normalization at a time). */
+let scratch = Buffer.allocUnsafe(1 << 12);
+
+/**
+ * {@link normalize} of an all-ASCII text in one pass, or null when `s` holds a character outside ASCII (the caller
+ * then takes `run`). ASCII text (most tool output) is all on `run`'s fast path: no fold, drop or NFKC change applies,
+ * so the result is the text with A-Z lowercased, each run of ASCII whitespace (tab, LF, VT, FF, CR, space) made one
+ * space, and trimmed. The output is written as bytes into a reused buffer and decoded once (latin1: one string, no
+ * intermediate copies); `s` itself is returned when nothing changes (issue 26: the `toLowerCase` + `replace` + `trim`
+ * chain made three strings of every text and was a third of the analysis' allocation).
+ */
+function asciiNormalize(s: string): string | null {
+  const n = s.length;
+  if (scratch.length < n) scratch = Buffer.allocUnsafe(Math.max(n, scratch.length * 2));
+  const out = scratch;
+  let len = 0;
+  let pending = false; // whitespace seen since the last character written
+  let changed = false;
+  for (let i = 0; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0x80) return null;
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+      // unchanged only for one plain space between two written characters
+      if (c !== 0x20 || pending || len === 0) changed = true;
+      pending = true;
+      continue;
+    }
+    if (pending) {
+      if (len > 0) out[len++] = 0x20;
+      pending = false;
+    }
+    if (c >= 0x41 && c <= 0x5a) {
+      c += 32;
+      changed = true;
+    }
+    out[len++] = c;
+  }
+  if (pending) changed = true; // trailing whitespace trimmed
+  return changed ? out.toString("latin1", 0, len) : s;
+}
 
 /**
  * {@link normalize} with a map from each normalized UTF-16 unit back to its source span in `s`, for showing the
