@@ -25,6 +25,8 @@
  * `…` becomes `...` under NFKC; it is a literal, never a wildcard.
  */
 
+import { unitScratch, unitsToString } from "./units.js";
+
 /** `i` followed by a combining dot above (what `toLowerCase` makes of `İ` U+0130). */
 const DOTTED_I = /i\u0307/g;
 
@@ -93,9 +95,43 @@ function foldString(s: string): string {
   return out;
 }
 
+/**
+ * A segment's normal form: fold, NFKC, fold, lowercase (dropping the dot `İ` leaves), repeated until it no longer
+ * changes (at most 4 rounds; module docstring, steps 2, 3 and 5). Dropped characters and whitespace are the caller's.
+ */
+function segmentForm(raw: string): string {
+  let seg = raw;
+  for (let round = 0; round < 4; round++) {
+    // `İ` (U+0130) lowercases to `i` + U+0307: the dot is dropped, so a judge's lowercased "iletin" finds "İLETİN"
+    const next = foldString(foldString(seg).normalize("NFKC")).toLowerCase().replace(DOTTED_I, "i");
+    if (next === seg) break;
+    seg = next;
+  }
+  return seg;
+}
+
+/** {@link segmentForm} of single code points, by code point (bounded: emptied when full). */
+const singleForms = new Map<number, string>();
+const SINGLE_FORMS_MAX = 4096;
+
+/**
+ * {@link segmentForm} of the segment made of code point `cp` alone, from {@link singleForms} (issue 26: each non-ASCII
+ * character of a text cost ~10 short strings, the same ones for every occurrence of that character).
+ */
+function singleSegment(cp: number): string {
+  let f = singleForms.get(cp);
+  if (f === undefined) {
+    if (singleForms.size >= SINGLE_FORMS_MAX) singleForms.clear();
+    f = segmentForm(String.fromCodePoint(cp));
+    singleForms.set(cp, f);
+  }
+  return f;
+}
+
 function run(s: string, withMap: boolean): NormalizedText {
-  // Output as UTF-16 code units, turned into a string at the end (much faster than growing a string).
-  let codes = new Uint16Array(Math.max(16, s.length + 8));
+  // Output as UTF-16 code units in a reused scratch array, turned into a string at the end (much faster than
+  // growing a string; `run` calls nothing that uses the scratch array before it is decoded).
+  let codes = unitScratch(Math.max(16, s.length + 8));
   let len = 0;
   const map: number[] = [];
   const ends: number[] = [];
@@ -105,8 +141,8 @@ function run(s: string, withMap: boolean): NormalizedText {
 
   const push = (unit: number, a: number, b: number): void => {
     if (len === codes.length) {
-      const bigger = new Uint16Array(codes.length * 2);
-      bigger.set(codes);
+      const bigger = unitScratch(codes.length * 2);
+      if (bigger !== codes) bigger.set(codes);
       codes = bigger;
     }
     codes[len++] = unit;
@@ -141,25 +177,27 @@ function run(s: string, withMap: boolean): NormalizedText {
     }
     // General path: one segment = this code point plus the code points that continue it (dropped characters
     // are skipped: they neither start nor end a segment).
-    let j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
-    let raw = DROPPED.has(s.codePointAt(i)!) ? "" : s.slice(i, j);
-    while (j < n) {
-      const cp = s.codePointAt(j)!;
-      const w = cp > 0xffff ? 2 : 1;
-      if (DROPPED.has(cp)) {
+    const cp0 = s.codePointAt(i)!;
+    let j = i + (cp0 > 0xffff ? 2 : 1);
+    const cp1 = j < n ? s.codePointAt(j)! : -1;
+    let seg: string;
+    if (!DROPPED.has(cp0) && (cp1 === -1 || (!DROPPED.has(cp1) && !continuesSegment(cp1)))) {
+      // a segment of one code point (most of them): its normal form depends on that code point alone
+      seg = singleSegment(cp0);
+    } else {
+      let raw = DROPPED.has(cp0) ? "" : s.slice(i, j);
+      while (j < n) {
+        const cp = s.codePointAt(j)!;
+        const w = cp > 0xffff ? 2 : 1;
+        if (DROPPED.has(cp)) {
+          j += w;
+          continue;
+        }
+        if (!continuesSegment(cp)) break;
+        raw += s.slice(j, j + w);
         j += w;
-        continue;
       }
-      if (!continuesSegment(cp)) break;
-      raw += s.slice(j, j + w);
-      j += w;
-    }
-    let seg = raw;
-    for (let round = 0; round < 4; round++) {
-      // `İ` (U+0130) lowercases to `i` + U+0307: the dot is dropped, so a judge's lowercased "iletin" finds "İLETİN"
-      const next = foldString(foldString(seg).normalize("NFKC")).toLowerCase().replace(DOTTED_I, "i");
-      if (next === seg) break;
-      seg = next;
+      seg = segmentForm(raw);
     }
     for (let k = 0; k < seg.length; ) {
       const cp = seg.codePointAt(k)!;
@@ -181,12 +219,7 @@ function run(s: string, withMap: boolean): NormalizedText {
     }
     i = j;
   }
-  let norm = "";
-  const CHUNK = 8192;
-  for (let k = 0; k < len; k += CHUNK) {
-    norm += String.fromCharCode.apply(null, codes.subarray(k, Math.min(len, k + CHUNK)) as unknown as number[]);
-  }
-  return { norm, map, ends };
+  return { norm: unitsToString(codes, len), map, ends };
 }
 
 /**

@@ -11,6 +11,7 @@
 
 import { peekText } from "./memo.js";
 import { normalize, normalizeWithMap, originalSlice, originalSpan, type NormalizedText } from "../../evidence/normalize.js";
+import { unitScratch, unitsToString } from "../../evidence/units.js";
 
 export { originalSlice };
 
@@ -70,7 +71,8 @@ export function looseMapped(raw: string): MappedText {
 }
 
 function looseOf(s: string, mapped: MappedText | null): MappedText {
-  const codes = new Uint16Array(s.length);
+  // written into the reused scratch array (`../../evidence/units.ts`) and decoded once
+  const codes = unitScratch(s.length);
   let len = 0;
   const map: number[] = [];
   const ends: number[] = [];
@@ -87,14 +89,7 @@ function looseOf(s: string, mapped: MappedText | null): MappedText {
       ends.push(mapped.ends[i]);
     }
   }
-  return { norm: fromCodes(codes, len), map, ends };
-}
-
-/** A string from the first `len` UTF-16 units of `codes` (in chunks, to stay within argument limits). */
-function fromCodes(codes: Uint16Array, len: number): string {
-  const parts: string[] = [];
-  for (let k = 0; k < len; k += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(k, Math.min(len, k + 8192)) as unknown as number[]));
-  return parts.join("");
+  return { norm: unitsToString(codes, len), map, ends };
 }
 
 /** One maximal common chunk: `a.slice(aStart, aStart+length) === b.slice(bStart, bStart+length)`. */
@@ -341,9 +336,9 @@ export function applyMask(b: string, mask: Uint8Array): string {
   let any = false;
   for (let k = 0; k < mask.length && !any; k++) any = mask[k] === 1;
   if (!any) return b;
-  const codes = new Uint16Array(b.length);
+  const codes = unitScratch(b.length);
   for (let k = 0; k < b.length; k++) codes[k] = mask[k] ? 0 : b.charCodeAt(k);
-  return fromCodes(codes, b.length);
+  return unitsToString(codes, b.length);
 }
 
 /** Default cap on the work of one {@link commonChunks} call, as a multiple of `|a| + |b|` (see there). */
