@@ -141,6 +141,8 @@ export interface GramIndex {
   m: number;
   first: Map<number, number>;
   next: Int32Array;
+  /** `single[i]` = 1 when the gram at `i` is the only position of `a` with its hash (its chain is `[i]`). */
+  single: Uint8Array;
   filter: HashFilter;
 }
 
@@ -158,7 +160,9 @@ export function gramIndex(a: string, m: number): GramIndex {
     if (f !== undefined) next[i] = f;
     first.set(ha[i], i);
   }
-  return { a, m, first, next, filter: hashFilter(ha) };
+  const single = new Uint8Array(ha.length);
+  for (const i of first.values()) if (next[i] === -1) single[i] = 1;
+  return { a, m, first, next, single, filter: hashFilter(ha) };
 }
 
 /** A bit table over the low bits of a set of hashes: a clear bit proves a hash is absent. */
@@ -362,7 +366,16 @@ export function commonChunks(a: string, b: string, minLen: number, pre?: GramInd
   if (minLen < 1 || a.length < minLen || b.length < minLen) return out;
   const idx = pre && pre.m === minLen && pre.a === a ? pre : gramIndex(a, minLen);
   let work = CHUNK_WORK_FACTOR * (a.length + b.length) + 1e6;
+  // The chunk reaching furthest right so far, [runStart, runEnd) of `b` on the diagonal `a` = `b` + runOff. A window
+  // strictly inside it equals `a`'s gram at j + runOff; when that gram's hash is its alone (`single`), its chain is that
+  // one position, which is not left-maximal (the character before it is on the diagonal too): the loop below would
+  // look at it once and go on, so it is skipped at the same cost to `work` (issue 26: the injected text inside a tool
+  // result was one hash look-up per window for the exposure quote).
+  let runStart = 0;
+  let runEnd = 0;
+  let runOff = 0;
   rollFiltered(b, minLen, idx.filter, (j, h) => {
+    if (j > runStart && j + minLen <= runEnd && idx.single[j + runOff] === 1) return --work < 0;
     const f = idx.first.get(h);
     if (f === undefined) return false;
     const prevB = j > 0 ? b.charCodeAt(j - 1) : -1;
@@ -374,6 +387,11 @@ export function commonChunks(a: string, b: string, minLen: number, pre?: GramInd
       while (i + len < a.length && j + len < b.length && a.charCodeAt(i + len) === b.charCodeAt(j + len)) len++;
       work -= len;
       out.push({ aStart: i, bStart: j, length: len });
+      if (j + len > runEnd) {
+        runStart = j;
+        runEnd = j + len;
+        runOff = i - j;
+      }
     }
     return false;
   });
