@@ -25,6 +25,8 @@
  * `…` becomes `...` under NFKC; it is a literal, never a wildcard.
  */
 
+import { unitScratch, unitsToString } from "./units.js";
+
 /** `i` followed by a combining dot above (what `toLowerCase` makes of `İ` U+0130). */
 const DOTTED_I = /i\u0307/g;
 
@@ -93,9 +95,43 @@ function foldString(s: string): string {
   return out;
 }
 
+/**
+ * A segment's normal form: fold, NFKC, fold, lowercase (dropping the dot `İ` leaves), repeated until it no longer
+ * changes (at most 4 rounds; module docstring, steps 2, 3 and 5). Dropped characters and whitespace are the caller's.
+ */
+function segmentForm(raw: string): string {
+  let seg = raw;
+  for (let round = 0; round < 4; round++) {
+    // `İ` (U+0130) lowercases to `i` + U+0307: the dot is dropped, so a judge's lowercased "iletin" finds "İLETİN"
+    const next = foldString(foldString(seg).normalize("NFKC")).toLowerCase().replace(DOTTED_I, "i");
+    if (next === seg) break;
+    seg = next;
+  }
+  return seg;
+}
+
+/** {@link segmentForm} of single code points, by code point (bounded: emptied when full). */
+const singleForms = new Map<number, string>();
+const SINGLE_FORMS_MAX = 4096;
+
+/**
+ * {@link segmentForm} of the segment made of code point `cp` alone, from {@link singleForms} (issue 26: each non-ASCII
+ * character of a text cost ~10 short strings, the same ones for every occurrence of that character).
+ */
+function singleSegment(cp: number): string {
+  let f = singleForms.get(cp);
+  if (f === undefined) {
+    if (singleForms.size >= SINGLE_FORMS_MAX) singleForms.clear();
+    f = segmentForm(String.fromCodePoint(cp));
+    singleForms.set(cp, f);
+  }
+  return f;
+}
+
 function run(s: string, withMap: boolean): NormalizedText {
-  // Output as UTF-16 code units, turned into a string at the end (much faster than growing a string).
-  let codes = new Uint16Array(Math.max(16, s.length + 8));
+  // Output as UTF-16 code units in a reused scratch array, turned into a string at the end (much faster than
+  // growing a string; `run` calls nothing that uses the scratch array before it is decoded).
+  let codes = unitScratch(Math.max(16, s.length + 8));
   let len = 0;
   const map: number[] = [];
   const ends: number[] = [];
@@ -105,8 +141,8 @@ function run(s: string, withMap: boolean): NormalizedText {
 
   const push = (unit: number, a: number, b: number): void => {
     if (len === codes.length) {
-      const bigger = new Uint16Array(codes.length * 2);
-      bigger.set(codes);
+      const bigger = unitScratch(codes.length * 2);
+      if (bigger !== codes) bigger.set(codes);
       codes = bigger;
     }
     codes[len++] = unit;
@@ -141,25 +177,27 @@ function run(s: string, withMap: boolean): NormalizedText {
     }
     // General path: one segment = this code point plus the code points that continue it (dropped characters
     // are skipped: they neither start nor end a segment).
-    let j = i + (s.codePointAt(i)! > 0xffff ? 2 : 1);
-    let raw = DROPPED.has(s.codePointAt(i)!) ? "" : s.slice(i, j);
-    while (j < n) {
-      const cp = s.codePointAt(j)!;
-      const w = cp > 0xffff ? 2 : 1;
-      if (DROPPED.has(cp)) {
+    const cp0 = s.codePointAt(i)!;
+    let j = i + (cp0 > 0xffff ? 2 : 1);
+    const cp1 = j < n ? s.codePointAt(j)! : -1;
+    let seg: string;
+    if (!DROPPED.has(cp0) && (cp1 === -1 || (!DROPPED.has(cp1) && !continuesSegment(cp1)))) {
+      // a segment of one code point (most of them): its normal form depends on that code point alone
+      seg = singleSegment(cp0);
+    } else {
+      let raw = DROPPED.has(cp0) ? "" : s.slice(i, j);
+      while (j < n) {
+        const cp = s.codePointAt(j)!;
+        const w = cp > 0xffff ? 2 : 1;
+        if (DROPPED.has(cp)) {
+          j += w;
+          continue;
+        }
+        if (!continuesSegment(cp)) break;
+        raw += s.slice(j, j + w);
         j += w;
-        continue;
       }
-      if (!continuesSegment(cp)) break;
-      raw += s.slice(j, j + w);
-      j += w;
-    }
-    let seg = raw;
-    for (let round = 0; round < 4; round++) {
-      // `İ` (U+0130) lowercases to `i` + U+0307: the dot is dropped, so a judge's lowercased "iletin" finds "İLETİN"
-      const next = foldString(foldString(seg).normalize("NFKC")).toLowerCase().replace(DOTTED_I, "i");
-      if (next === seg) break;
-      seg = next;
+      seg = segmentForm(raw);
     }
     for (let k = 0; k < seg.length; ) {
       const cp = seg.codePointAt(k)!;
@@ -181,12 +219,7 @@ function run(s: string, withMap: boolean): NormalizedText {
     }
     i = j;
   }
-  let norm = "";
-  const CHUNK = 8192;
-  for (let k = 0; k < len; k += CHUNK) {
-    norm += String.fromCharCode.apply(null, codes.subarray(k, Math.min(len, k + CHUNK)) as unknown as number[]);
-  }
-  return { norm, map, ends };
+  return { norm: unitsToString(codes, len), map, ends };
 }
 
 /**
@@ -196,17 +229,50 @@ function run(s: string, withMap: boolean): NormalizedText {
  * @returns the normalized string (possibly empty); never throws.
  */
 export function normalize(s: string): string {
-  // ASCII text (most tool output) is all on `run`'s fast path: no fold, drop or NFKC change applies, so the result is
-  // the text lowercased (A-Z only), each run of ASCII whitespace (tab, LF, VT, FF, CR, space) made one space, and
-  // trimmed; the engine's own string operations do that several times faster than the loop.
-  if (!NON_ASCII.test(s)) return s.toLowerCase().replace(ASCII_WS_RUN, " ").trim();
-  return run(s, false).norm;
+  const fast = asciiNormalize(s);
+  return fast ?? run(s, false).norm;
 }
 
-/** A character outside ASCII. */
-const NON_ASCII = /[^\x00-\x7f]/;
-/** A run of the whitespace `run` collapses among ASCII characters (JS `\s` restricted to ASCII). */
-const ASCII_WS_RUN = /[\t\n\v\f\r ]+/g;
+/** Scratch bytes of {@link asciiNormalize}, grown as needed and reused (one thread runs one normalization at a time). */
+let scratch = Buffer.allocUnsafe(1 << 12);
+
+/**
+ * {@link normalize} of an all-ASCII text in one pass, or null when `s` holds a character outside ASCII (the caller
+ * then takes `run`). ASCII text (most tool output) is all on `run`'s fast path: no fold, drop or NFKC change applies,
+ * so the result is the text with A-Z lowercased, each run of ASCII whitespace (tab, LF, VT, FF, CR, space) made one
+ * space, and trimmed. The output is written as bytes into a reused buffer and decoded once (latin1: one string, no
+ * intermediate copies); `s` itself is returned when nothing changes (issue 26: the `toLowerCase` + `replace` + `trim`
+ * chain made three strings of every text and was a third of the analysis' allocation).
+ */
+function asciiNormalize(s: string): string | null {
+  const n = s.length;
+  if (scratch.length < n) scratch = Buffer.allocUnsafe(Math.max(n, scratch.length * 2));
+  const out = scratch;
+  let len = 0;
+  let pending = false; // whitespace seen since the last character written
+  let changed = false;
+  for (let i = 0; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0x80) return null;
+    if (c === 0x20 || (c >= 0x09 && c <= 0x0d)) {
+      // unchanged only for one plain space between two written characters
+      if (c !== 0x20 || pending || len === 0) changed = true;
+      pending = true;
+      continue;
+    }
+    if (pending) {
+      if (len > 0) out[len++] = 0x20;
+      pending = false;
+    }
+    if (c >= 0x41 && c <= 0x5a) {
+      c += 32;
+      changed = true;
+    }
+    out[len++] = c;
+  }
+  if (pending) changed = true; // trailing whitespace trimmed
+  return changed ? out.toString("latin1", 0, len) : s;
+}
 
 /**
  * {@link normalize} with a map from each normalized UTF-16 unit back to its source span in `s`, for showing the

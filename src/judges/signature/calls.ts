@@ -103,11 +103,28 @@ export const TOOL_TOKENS: Record<string, ActionClass | "read"> = {
 };
 
 /**
- * Classes of a tool by the words of its name. The leading word decides when it is known (`send_money` ->
+ * Classes of a tool by the words of its name (the returned set is shared by every call of that name: never modify it). The leading word decides when it is known (`send_money` ->
  * send, `search_emails` -> read, `delete_email` -> delete); a read verb on a web page also visits it
  * (`get_webpage` -> read + visit); otherwise every known word counts.
  */
 export function toolClasses(name: string): Set<ActionClass | "read"> {
+  let c = classesByName.get(name);
+  if (c === undefined) {
+    if (classesByName.size >= CLASSES_MAX) classesByName.clear();
+    c = classesOf(name);
+    classesByName.set(name, c);
+  }
+  return c;
+}
+
+/**
+ * {@link toolClasses} by tool name, kept across trajectories (a corpus has a few dozen tool names; each call's name was
+ * split and looked up again). The sets are shared: never modified. Bounded: emptied at {@link CLASSES_MAX} names.
+ */
+const classesByName = new Map<string, Set<ActionClass | "read">>();
+const CLASSES_MAX = 4096;
+
+function classesOf(name: string): Set<ActionClass | "read"> {
   const words = name
     .replace(/([a-z0-9])([A-Z])/g, "$1_$2")
     .toLowerCase()

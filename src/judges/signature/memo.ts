@@ -50,7 +50,10 @@ let heldChars = 0;
 
 function charsOf(text: string, e: TextMemo): number {
   let n = text.length + (e.norm === text ? 0 : e.norm.length) + (e.loose?.length ?? 0);
-  if (e.injections) for (const [inj, r] of e.injections) n += inj.length + (r.masked === e.norm ? 0 : r.masked.length) + (r.quote?.length ?? 0);
+  // `forEach`, not `for...of` over entries: no [key, value] pair per entry (it runs twice per scan of a text)
+  e.injections?.forEach((r, inj) => {
+    n += inj.length + (r.masked === e.norm ? 0 : r.masked.length) + (r.quote?.length ?? 0);
+  });
   return n;
 }
 

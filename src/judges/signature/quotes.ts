@@ -3,7 +3,7 @@
  * recognizes the injection, refuses the task, stops, or states a plan.
  */
 import type { EvidenceQuote, Part } from "../../types.js";
-import { norm, normalizeMapped } from "./text.js";
+import { norm, rawSpan } from "./text.js";
 import { type AttackerValue } from "./values.js";
 import { type CallInfo } from "./calls.js";
 import { MAX_QUOTE, MIN_QUOTE } from "./exposure.js";
@@ -27,26 +27,30 @@ export function sentenceAround(text: string, a: number, b: number): string {
   return out;
 }
 
-/** A quote of the part text around the first occurrence of a normalized form. */
+/**
+ * The raw span of the first occurrence of a normalized form in `norm(text)`: `{start: map[at], end: ends[at + len -
+ * 1]}` of `normalizeMapped(text)`, found with `rawSpan` (no offset map of the whole text: issue 26, the maps of the
+ * agent's texts and long calls were a sixth of the signature worker's allocation).
+ * @param form a non-empty normalized form. @returns the span, or null when the form does not occur.
+ */
+function formSpan(text: string, form: string): { start: number; end: number } | null {
+  const at = norm(text).indexOf(form);
+  return at < 0 ? null : rawSpan(text, at, at + form.length);
+}
+
+/** A quote of the part text around the first occurrence of a normalized form (non-empty). */
 export function quoteAroundForm(text: string, form: string): string | null {
-  const m = normalizeMapped(text);
-  const at = m.norm.indexOf(form);
-  if (at < 0) return null;
-  const a = m.map[at];
-  const b = m.ends[at + form.length - 1];
-  return sentenceAround(text, a, b);
+  const span = formSpan(text, form);
+  return span ? sentenceAround(text, span.start, span.end) : null;
 }
 
 export function callQuote(c: CallInfo, v?: AttackerValue): EvidenceQuote {
   let quote = c.rendered;
   if (quote.length > MAX_QUOTE + 60 && v) {
-    const m = normalizeMapped(quote);
     for (const f of v.forms) {
-      const at = m.norm.indexOf(f);
-      if (at < 0) continue;
-      const a = Math.max(0, m.map[at] - 100);
-      const b = Math.min(quote.length, m.ends[at + f.length - 1] + 100);
-      quote = quote.slice(a, b);
+      const span = formSpan(quote, f);
+      if (!span) continue;
+      quote = quote.slice(Math.max(0, span.start - 100), Math.min(quote.length, span.end + 100));
       break;
     }
   }

@@ -11,6 +11,7 @@
 
 import { peekText } from "./memo.js";
 import { normalize, normalizeWithMap, originalSlice, originalSpan, type NormalizedText } from "../../evidence/normalize.js";
+import { unitScratch, unitsToString } from "../../evidence/units.js";
 
 export { originalSlice };
 
@@ -70,7 +71,8 @@ export function looseMapped(raw: string): MappedText {
 }
 
 function looseOf(s: string, mapped: MappedText | null): MappedText {
-  const codes = new Uint16Array(s.length);
+  // written into the reused scratch array (`../../evidence/units.ts`) and decoded once
+  const codes = unitScratch(s.length);
   let len = 0;
   const map: number[] = [];
   const ends: number[] = [];
@@ -87,14 +89,7 @@ function looseOf(s: string, mapped: MappedText | null): MappedText {
       ends.push(mapped.ends[i]);
     }
   }
-  return { norm: fromCodes(codes, len), map, ends };
-}
-
-/** A string from the first `len` UTF-16 units of `codes` (in chunks, to stay within argument limits). */
-function fromCodes(codes: Uint16Array, len: number): string {
-  const parts: string[] = [];
-  for (let k = 0; k < len; k += 8192) parts.push(String.fromCharCode.apply(null, codes.subarray(k, Math.min(len, k + 8192)) as unknown as number[]));
-  return parts.join("");
+  return { norm: unitsToString(codes, len), map, ends };
 }
 
 /** One maximal common chunk: `a.slice(aStart, aStart+length) === b.slice(bStart, bStart+length)`. */
@@ -146,6 +141,8 @@ export interface GramIndex {
   m: number;
   first: Map<number, number>;
   next: Int32Array;
+  /** `single[i]` = 1 when the gram at `i` is the only position of `a` with its hash (its chain is `[i]`). */
+  single: Uint8Array;
   filter: HashFilter;
 }
 
@@ -163,7 +160,9 @@ export function gramIndex(a: string, m: number): GramIndex {
     if (f !== undefined) next[i] = f;
     first.set(ha[i], i);
   }
-  return { a, m, first, next, filter: hashFilter(ha) };
+  const single = new Uint8Array(ha.length);
+  for (const i of first.values()) if (next[i] === -1) single[i] = 1;
+  return { a, m, first, next, single, filter: hashFilter(ha) };
 }
 
 /** A bit table over the low bits of a set of hashes: a clear bit proves a hash is absent. */
@@ -244,11 +243,22 @@ function rollFiltered(b: string, m: number, filter: HashFilter, visit: (j: numbe
   }
 }
 
+/**
+ * Where in `a` the `m`-gram of `b` at `j` (hash `h`) occurs as one of `grams`: the position of its one listed
+ * occurrence, or -1 when it is not a gram of `a`. A loop, not `Array.some` (no closure per window: it is called for
+ * every window of a long tool result that passes the filter).
+ */
+function gramAt(grams: DistinctGrams, h: number, a: string, b: string, j: number, m: number): number {
+  if (!mayHave(grams.filter, h)) return -1;
+  const list = grams.byHash.get(h);
+  if (list === undefined) return -1;
+  for (let k = 0; k < list.length; k++) if (sameWindow(a, list[k], b, j, m)) return list[k];
+  return -1;
+}
+
 /** Whether the `m`-gram of `b` at `j` (hash `h`) is one of `grams` (of `a`). */
 function hasGram(grams: DistinctGrams, h: number, a: string, b: string, j: number, m: number): boolean {
-  if (!mayHave(grams.filter, h)) return false;
-  const list = grams.byHash.get(h);
-  return list !== undefined && list.some((i) => sameWindow(a, i, b, j, m));
+  return gramAt(grams, h, a, b, j, m) !== -1;
 }
 
 /**
@@ -285,21 +295,42 @@ export function commonMask(a: string, b: string, m: number, pre?: DistinctGrams)
 }
 
 /**
- * `applyMask(b, commonMask(a, b, m, pre))` without a mask over the whole of `b` when nothing is in common (most tool
- * results hold no injected text): the mask is allocated at the first common gram. Returns `b` itself when none is.
+ * `applyMask(b, commonMask(a, b, m, pre))`, built without a mask: returns `b` itself when nothing is in common (most
+ * tool results hold no injected text), else `b` with the covered spans replaced by U+0000, joined from slices of `b`.
+ * A common gram found at `j` (equal to `a`'s gram at `i`) is extended while `a` and `b` agree: every window inside the
+ * extension is a substring of `a`, so it is a common gram and adds nothing to the cover (issue 26: the injected text
+ * inside a tool result was ~370 hash look-ups and window comparisons per result, one per window, 2.9 M on the 11,384
+ * AgentDojo runs).
  */
 export function maskCommon(a: string, b: string, m: number, pre?: DistinctGrams): string {
   if (m < 1 || a.length < m || b.length < m) return b;
   const grams = gramsFor(a, m, pre);
-  let mask: Uint8Array | null = null;
-  let coveredTo = 0;
+  // covered spans [starts[k], ends[k]), increasing and disjoint (adjacent spans merged)
+  const starts: number[] = [];
+  const ends: number[] = [];
+  let coveredTo = 0; // b[.. coveredTo) holds no window start left to look at: every window ending by then is known
   rollFiltered(b, m, grams.filter, (j, h) => {
-    if (!hasGram(grams, h, a, b, j, m)) return;
-    mask ??= new Uint8Array(b.length);
-    mask.fill(1, Math.max(j, coveredTo), j + m);
-    coveredTo = j + m;
+    if (j + m <= coveredTo) return; // inside a known common stretch: a gram of `a`, already covered
+    const i = gramAt(grams, h, a, b, j, m);
+    if (i === -1) return;
+    let len = m;
+    while (i + len < a.length && j + len < b.length && a.charCodeAt(i + len) === b.charCodeAt(j + len)) len++;
+    const k = ends.length - 1;
+    if (k >= 0 && ends[k] >= j) ends[k] = j + len;
+    else {
+      starts.push(j);
+      ends.push(j + len);
+    }
+    coveredTo = j + len;
   });
-  return mask ? applyMask(b, mask) : b;
+  if (starts.length === 0) return b;
+  let out = "";
+  let from = 0;
+  for (let k = 0; k < starts.length; k++) {
+    out += b.slice(from, starts[k]) + "\u0000".repeat(ends[k] - starts[k]);
+    from = ends[k];
+  }
+  return out + b.slice(from);
 }
 
 /**
@@ -309,9 +340,9 @@ export function applyMask(b: string, mask: Uint8Array): string {
   let any = false;
   for (let k = 0; k < mask.length && !any; k++) any = mask[k] === 1;
   if (!any) return b;
-  const codes = new Uint16Array(b.length);
+  const codes = unitScratch(b.length);
   for (let k = 0; k < b.length; k++) codes[k] = mask[k] ? 0 : b.charCodeAt(k);
-  return fromCodes(codes, b.length);
+  return unitsToString(codes, b.length);
 }
 
 /** Default cap on the work of one {@link commonChunks} call, as a multiple of `|a| + |b|` (see there). */
@@ -335,7 +366,16 @@ export function commonChunks(a: string, b: string, minLen: number, pre?: GramInd
   if (minLen < 1 || a.length < minLen || b.length < minLen) return out;
   const idx = pre && pre.m === minLen && pre.a === a ? pre : gramIndex(a, minLen);
   let work = CHUNK_WORK_FACTOR * (a.length + b.length) + 1e6;
+  // The chunk reaching furthest right so far, [runStart, runEnd) of `b` on the diagonal `a` = `b` + runOff. A window
+  // strictly inside it equals `a`'s gram at j + runOff; when that gram's hash is its alone (`single`), its chain is that
+  // one position, which is not left-maximal (the character before it is on the diagonal too): the loop below would
+  // look at it once and go on, so it is skipped at the same cost to `work` (issue 26: the injected text inside a tool
+  // result was one hash look-up per window for the exposure quote).
+  let runStart = 0;
+  let runEnd = 0;
+  let runOff = 0;
   rollFiltered(b, minLen, idx.filter, (j, h) => {
+    if (j > runStart && j + minLen <= runEnd && idx.single[j + runOff] === 1) return --work < 0;
     const f = idx.first.get(h);
     if (f === undefined) return false;
     const prevB = j > 0 ? b.charCodeAt(j - 1) : -1;
@@ -347,6 +387,11 @@ export function commonChunks(a: string, b: string, minLen: number, pre?: GramInd
       while (i + len < a.length && j + len < b.length && a.charCodeAt(i + len) === b.charCodeAt(j + len)) len++;
       work -= len;
       out.push({ aStart: i, bStart: j, length: len });
+      if (j + len > runEnd) {
+        runStart = j;
+        runEnd = j + len;
+        runOff = i - j;
+      }
     }
     return false;
   });
