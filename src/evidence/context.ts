@@ -63,9 +63,11 @@ export function evidenceContext(
   }
   const parts = opts.parts ?? trajectoryParts(t);
   const normalizeText = opts.normalize ?? normalize;
+  // injected texts recur across a corpus: without a caller's memo, the module's own (same results)
+  const normalizeInjection = opts.normalize ?? normalizedInjectionOf;
   const injections = Object.values(t.injections ?? {})
     .filter((s): s is string => typeof s === "string")
-    .map((s) => normalizeText(s))
+    .map((s) => normalizeInjection(s))
     .filter((s) => s.length > 0);
   const normCache: (string | undefined)[] = new Array(parts.length).fill(undefined);
   return {
@@ -107,6 +109,25 @@ export function partMap(ctx: EvidenceContext, i: number): NormalizedText {
     ctx.maps[i] = m;
   }
   return m;
+}
+
+/**
+ * `normalize` of injected texts already seen: a corpus holds a few hundred distinct injected texts, each in
+ * thousands of trajectories, and every LLM verdict's evidence context normalized them again (2.5% of the bytes
+ * `label` allocated per item at 300 ms / 64, issue 26).
+ */
+const injectionNormCache = new Map<string, string>();
+
+/** `normalize(s)`, memoized for injected texts (same result; bounded like {@link looseCache}). */
+function normalizedInjectionOf(s: string): string {
+  if (s.length > LOOSE_CACHE_CHARS) return normalize(s);
+  let n = injectionNormCache.get(s);
+  if (n === undefined) {
+    n = normalize(s);
+    if (injectionNormCache.size >= LOOSE_CACHE_ENTRIES) injectionNormCache.delete(injectionNormCache.keys().next().value as string);
+    injectionNormCache.set(s, n);
+  }
+  return n;
 }
 
 /** {@link looseInjectionForm} of injected texts already seen (the same few hundred recur across a corpus). */

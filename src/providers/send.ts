@@ -167,13 +167,14 @@ export interface SendContext {
   /** Whether a reply cut with `finish_reason: "length"` is complete nonetheless (the judge's parse; `./classify.ts`). */
   isComplete?: (content: string) => boolean;
   /**
-   * The body's JSON text, byte-identical to `JSON.stringify(body)` (`./body-json.ts`: the system message encoded
-   * once per judge); the client then sends that text as is. Without it the client encodes the body object.
+   * The body's JSON as UTF-8 bytes, byte-identical to `JSON.stringify(body)` (`./body-json.ts`: the system message
+   * encoded once per judge); the client then sends those bytes as they are. Without it the client encodes the body
+   * object.
    */
-  bodyJson?: (body: Record<string, unknown>) => string;
+  bodyJson?: (body: Record<string, unknown>) => Uint8Array;
 }
 
-/** The content type sent with a body given as JSON text (the client's own encoder sends the same). */
+/** The content type sent with a body given as JSON bytes (the client's own encoder sends the same). */
 const JSON_CONTENT_TYPE = { "content-type": "application/json" };
 
 /**
@@ -221,7 +222,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     const inFlight = ctx.requestSignal ?? ctx.signal;
     const scoped = requestSignal(inFlight, ctx.timeoutMs);
     try {
-      // a string body is sent as is by the client when a content type is given (its `buildBody`)
+      // a bytes body is sent as is by the client (its `buildBody`), with the content type given here
       const sent = ctx.bodyJson ? ctx.bodyJson(body) : body;
       completion = (await client.chat.completions.create(sent as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
         timeout: ctx.timeoutMs,

@@ -103,9 +103,7 @@ export function currentVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" 
 }
 
 /** A value as JSON stores it (what a journal line reads back as): undefined fields dropped, NaN and Infinity null. */
-export function jsonCopy<T>(x: T): T {
-  return JSON.parse(JSON.stringify(x)) as T;
-}
+export { jsonCopy } from "./json-copy.js";
 
 /**
  * The fields a run summary needs; `slim` readers (and `RunStore.summaryInputs` (`./run-store.ts`)) keep only these so a

@@ -1,5 +1,5 @@
 /**
- * The request body as JSON text (`src/providers/body-json.ts`): byte-identical to `JSON.stringify(body)` for the
+ * The request body as JSON bytes (`src/providers/body-json.ts`): byte-identical to `JSON.stringify(body)` for the
  * bodies `chatRequestBody` builds (and odd ones), and on the wire the same bytes and content type as the `openai`
  * client's own encoding (real client, loopback server).
  */
@@ -38,7 +38,7 @@ describe("bodyJsonEncoder", () => {
           chatRequestBody(req(u, { temperature: undefined, response_format: undefined })),
           chatRequestBody({ ...req(u), messages: [...req(u).messages, { role: "assistant", content: "{}", reasoning_content: "think" }, { role: "user", content: "again" }] }, 9, "max_tokens", { passReasoning: true }),
         ];
-        for (const b of bodies) expect(enc(b)).toBe(JSON.stringify(b));
+        for (const b of bodies) expect(enc(b).toString("utf8")).toBe(JSON.stringify(b));
       }
   });
 
@@ -48,17 +48,18 @@ describe("bodyJsonEncoder", () => {
       { messages: [undefined, null, 3, "s", [1], { role: "system", content: 5 }, { content: "c", role: "system" }, { role: "system", content: "t", f: () => 1 }] },
       { messages: "not an array", model: undefined, n: Number.NaN, d: new Date(0) },
       { 2: "int key", b: 1, 1: "first" },
+      { a: { toJSON: () => undefined }, b: { toJSON: () => "j" }, c: Symbol("s"), messages: [{ role: "user", content: "u", x: { toJSON: () => undefined } }] },
       {},
     ];
-    for (const b of odd) expect(enc(b)).toBe(JSON.stringify(b));
+    for (const b of odd) expect(enc(b).toString("utf8")).toBe(JSON.stringify(b));
     for (let i = 0; i < 20; i++) {
       const b = { messages: [{ role: "system", content: `rubric ${i % 11}` }, { role: "user", content: `u${i}` }] };
-      expect(enc(b)).toBe(JSON.stringify(b));
+      expect(enc(b).toString("utf8")).toBe(JSON.stringify(b));
     }
   });
 });
 
-describe("the body as JSON text on the wire", () => {
+describe("the body as JSON bytes on the wire", () => {
   let server: http.Server;
   let url = "";
   const seen: { body: Buffer; type: string | undefined; length: string | undefined }[] = [];
