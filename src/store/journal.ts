@@ -48,10 +48,17 @@ export class Journal<T> {
 
   /** Append one record. @throws StoreWriteError (disk full, permissions). */
   append(rec: T): void {
-    const buf = Buffer.from(JSON.stringify(rec) + "\n", "utf8");
+    const line = JSON.stringify(rec) + "\n";
     try {
-      let off = 0;
-      while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+      // the line written as a string (no Buffer per line: issue 26); a short write (rare on a regular file) goes on
+      // from where it stopped, as bytes
+      const n = fs.writeSync(this.fd, line);
+      const size = Buffer.byteLength(line, "utf8");
+      if (n < size) {
+        const buf = Buffer.from(line, "utf8");
+        let off = n;
+        while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
+      }
     } catch (e) {
       throw new StoreWriteError(this.file, e as NodeJS.ErrnoException);
     }
