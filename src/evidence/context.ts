@@ -111,42 +111,37 @@ export function partMap(ctx: EvidenceContext, i: number): NormalizedText {
   return m;
 }
 
+/** Most entries of each injected-text memo below, and the longest text it keeps (longer ones are computed each time). */
+const MEMO_ENTRIES = 512;
+const MEMO_CHARS = 16 * 1024;
+
 /**
- * `normalize` of injected texts already seen: a corpus holds a few hundred distinct injected texts, each in
- * thousands of trajectories, and every LLM verdict's evidence context normalized them again (2.5% of the bytes
- * `label` allocated per item at 300 ms / 64, issue 26).
+ * `f` memoized for injected texts (the same few hundred recur across a corpus): same results; at most
+ * {@link MEMO_ENTRIES} entries, the oldest dropped first; a text longer than {@link MEMO_CHARS} is computed each time.
  */
-const injectionNormCache = new Map<string, string>();
-
-/** `normalize(s)`, memoized for injected texts (same result; bounded like {@link looseCache}). */
-function normalizedInjectionOf(s: string): string {
-  if (s.length > LOOSE_CACHE_CHARS) return normalize(s);
-  let n = injectionNormCache.get(s);
-  if (n === undefined) {
-    n = normalize(s);
-    if (injectionNormCache.size >= LOOSE_CACHE_ENTRIES) injectionNormCache.delete(injectionNormCache.keys().next().value as string);
-    injectionNormCache.set(s, n);
-  }
-  return n;
+function injectedTextMemo(f: (s: string) => string): (s: string) => string {
+  const cache = new Map<string, string>();
+  return (s) => {
+    if (s.length > MEMO_CHARS) return f(s);
+    let r = cache.get(s);
+    if (r === undefined) {
+      r = f(s);
+      if (cache.size >= MEMO_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(s, r);
+    }
+    return r;
+  };
 }
 
-/** {@link looseInjectionForm} of injected texts already seen (the same few hundred recur across a corpus). */
-const looseCache = new Map<string, string>();
-/** Most entries of {@link looseCache}, and the longest text it keeps (longer ones are computed each time). */
-const LOOSE_CACHE_ENTRIES = 512;
-const LOOSE_CACHE_CHARS = 16 * 1024;
+/**
+ * `normalize(s)` of an injected text, memoized ({@link injectedTextMemo}): a corpus holds a few hundred distinct
+ * injected texts, each in thousands of trajectories, and every LLM verdict's evidence context normalized them again
+ * (2.5% of the bytes `label` allocated per item at 300 ms / 64, issue 26).
+ */
+const normalizedInjectionOf = injectedTextMemo(normalize);
 
-/** {@link looseInjectionForm}, memoized for injected texts (same result; bounded, oldest entry dropped first). */
-function looseInjectionOf(norm: string): string {
-  if (norm.length > LOOSE_CACHE_CHARS) return looseInjectionForm(norm);
-  let l = looseCache.get(norm);
-  if (l === undefined) {
-    l = looseInjectionForm(norm);
-    if (looseCache.size >= LOOSE_CACHE_ENTRIES) looseCache.delete(looseCache.keys().next().value as string);
-    looseCache.set(norm, l);
-  }
-  return l;
-}
+/** {@link looseInjectionForm} of a normalized injected text, memoized ({@link injectedTextMemo}). */
+const looseInjectionOf = injectedTextMemo(looseInjectionForm);
 
 /**
  * A looser form of normalized text used only for the "within the injected content" check: string escapes

@@ -11,7 +11,7 @@
  * not which ids changed.
  */
 import { createHash } from "node:crypto";
-import { readSampleWhere, type SampleWhere } from "./sample-where.js";
+import { jsonCell, readSampleWhere, type SampleWhere } from "./sample-where.js";
 
 /** `sample_frame` of a human-label row (and `design.frame` without `ids`). */
 export interface SampleFrame {
@@ -52,15 +52,9 @@ export function designId(ids_sha256: string, seed: number, request: unknown): st
  * @returns the value; undefined when absent (null, "", missing); or a message naming the field and what is wrong.
  */
 export function readSampleFrame(v: unknown): SampleFrame | undefined | string {
-  if (v === undefined || v === null || v === "") return undefined;
-  let o: unknown = v;
-  if (typeof v === "string") {
-    try {
-      o = JSON.parse(v);
-    } catch {
-      return `sample_frame is not JSON: ${JSON.stringify(v.slice(0, 60))}`;
-    }
-  }
+  const cell = jsonCell(v, "sample_frame");
+  if (cell === undefined || typeof cell === "string") return cell;
+  const o = cell.value;
   if (!o || typeof o !== "object" || Array.isArray(o)) return `sample_frame must be an object {design, N, ids_sha256}, got ${Array.isArray(o) ? "an array" : JSON.stringify(o)}`;
   const { design, N, ids_sha256 } = o as Record<string, unknown>;
   if (typeof design !== "string" || design === "") return `sample_frame.design must be a non-empty string, got ${JSON.stringify(design)}`;

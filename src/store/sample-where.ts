@@ -19,19 +19,27 @@ export function sampleWhereOf(s: WhereStatement): SampleWhere {
 }
 
 /**
+ * A row's field that holds a JSON value: the value itself, or its JSON text (a CSV cell).
+ * @returns `{value}`; undefined when absent (undefined, null, ""); a message naming `field` when the text is not JSON.
+ */
+export function jsonCell(v: unknown, field: string): { value: unknown } | undefined | string {
+  if (v === undefined || v === null || v === "") return undefined;
+  if (typeof v !== "string") return { value: v };
+  try {
+    return { value: JSON.parse(v) };
+  } catch {
+    return `${field} is not JSON: ${JSON.stringify(v.slice(0, 60))}`;
+  }
+}
+
+/**
  * Read a row's `sample_where` (an object, or its JSON text in a CSV cell).
  * @returns the value, undefined when absent (null, "", missing), or a message naming the field and what is wrong.
  */
 export function readSampleWhere(v: unknown): SampleWhere | undefined | string {
-  if (v === undefined || v === null || v === "") return undefined;
-  let o: unknown = v;
-  if (typeof v === "string") {
-    try {
-      o = JSON.parse(v);
-    } catch {
-      return `sample_where is not JSON: ${JSON.stringify(v.slice(0, 60))}`;
-    }
-  }
+  const cell = jsonCell(v, "sample_where");
+  if (cell === undefined || typeof cell === "string") return cell;
+  const o = cell.value;
   const shape = "{filter: string, clauses: {field: [values]}, N: number}";
   const got = (x: unknown) => (Array.isArray(x) ? "an array" : x === null ? "null" : typeof x === "object" ? "an object" : JSON.stringify(x));
   if (!o || typeof o !== "object" || Array.isArray(o)) return `sample_where must be an object ${shape}, got ${got(o)}`;
