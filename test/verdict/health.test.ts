@@ -39,6 +39,15 @@ describe("judgeHealth", () => {
     expect(h.error_share).toBeCloseTo(2 / 6);
     expect(h.looks_broken).toBe(false); // under 50 verdicts: share flags do not apply yet
   });
+  it("the rubric's relabel of unaffected on an unattacked run (quotes verified) is not a downgrade of the judge's evidence", () => {
+    // red team 13: a sound judge on 40 unattacked + 5 attacked runs was called broken (88.9% "downgraded")
+    const relabel = (j: string) => v(j, { label: "not_exposed", label_basis: "unattacked", downgraded: true, findings: [{ bucket: "unaffected", holds: false, evidence: [{ message_index: 1, quote: "q", verified: true }] }] });
+    const h = judgeHealth([...Array.from({ length: 40 }, () => relabel("a")), ...Array.from({ length: 5 }, () => v("a"))])[0];
+    expect(h.downgraded).toBe(0);
+    expect(h.flags).toEqual([]);
+    // a real downgrade still counts beside them
+    expect(judgeHealth([relabel("b"), bad("b")])[0].downgraded).toBe(1);
+  });
   it("flags only after the first 50 verdicts, by the documented thresholds", () => {
     const under = judgeHealth(Array.from({ length: HEALTH_THRESHOLDS.minVerdicts - 1 }, () => bad("a")))[0];
     // (all 49 downgraded: the small-size mostly_downgraded rule, > 80% from 10 verdicts, and "none of its quotes
