@@ -7,7 +7,7 @@ import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type 
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
 import { RateTally, type AttackRates } from "../stats/rates.js";
-import { isLikeForLikeWarning, likeForLikeWarnings } from "../stats/like-for-like.js";
+import { POOLED_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { ratesText } from "../format/rates-text.js";
 import { showBidiControls } from "../format/bidi.js";
@@ -230,6 +230,16 @@ export function summarizeRun(
     for (const t of index.values()) if (t.attacked) yield { model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack, suite: t.suite };
   }
   warnings.push(...likeForLikeWarnings(attackedMix()));
+  // the per-model rows pool each model's conditions: models pooled over different conditions are unlike too
+  const conditionsByModel = new Map<string, Set<string>>();
+  for (const t of index.values()) {
+    if (!t.attacked || t.condition === undefined) continue;
+    const m = t.agent_model ?? "(unknown)";
+    let c = conditionsByModel.get(m);
+    if (!c) conditionsByModel.set(m, (c = new Set()));
+    c.add(t.condition);
+  }
+  if ([...conditionsByModel.values()].some((c) => c.size > 1)) warnings.push(...pooledConditionWarnings(conditionsByModel));
   return {
     run,
     trajectories: index.size,
@@ -296,7 +306,8 @@ export function formatSummary(s: RunSummary): string {
     const perCondition = models.some(([, pm]) => pm.conditions.length > 1);
     // rates side by side over different attacks or suites: said with the rows they concern (the first block of
     // per-model rows), on stdout as in --json (not only on stderr)
-    const notLike = s.warnings.filter(isLikeForLikeWarning).map((w) => `    NOT LIKE FOR LIKE: ${w}`);
+    const notLikeOf = (pooled: boolean) => s.warnings.filter((w) => isLikeForLikeWarning(w) && w.includes(POOLED_MIX_MARK) === pooled).map((w) => `    NOT LIKE FOR LIKE: ${w}`);
+    const notLike = notLikeOf(false);
     if (perCondition) {
       lines.push(`  per agent model and condition (defense):`);
       lines.push(...notLike);
@@ -306,7 +317,7 @@ export function formatSummary(s: RunSummary): string {
     }
     if (models.length > 0) {
       lines.push(`  per agent model${perCondition ? " (pooled over the conditions named)" : ""}:`);
-      if (!perCondition) lines.push(...notLike);
+      lines.push(...(perCondition ? notLikeOf(true) : notLike));
       const w = Math.max(...models.map(([m]) => showBidiControls(m).length));
       for (const [raw, pm] of models) {
         const m = showBidiControls(raw);

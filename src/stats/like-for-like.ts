@@ -32,9 +32,33 @@ export const MODEL_MIX_MARK = "per-model rates are not like for like";
 /** Words every warning about model names that differ only in case or whitespace holds. */
 export const MODEL_SPELLING_MARK = "differ only in case or whitespace";
 
+/** Words every warning about per-model rates pooled over different sets of conditions holds ({@link pooledConditionWarnings}). */
+export const POOLED_MIX_MARK = "pooled per-model rates are not like for like";
+
+/**
+ * One warning when models' pooled rates (each over all its conditions) sit side by side over different sets of
+ * conditions: e.g. gpt-4o pooled over three defenses beside Llama over one (red team 13: the label summary's
+ * "per agent model (pooled)" rows said which conditions each pooled, but not that the rows are therefore unlike).
+ * @param conditionsByModel each model's conditions (attacked runs); models with none are left out.
+ * @returns [] when fewer than two models have conditions or all have the same set; else one warning holding
+ *   {@link POOLED_MIX_MARK}, naming each model's conditions.
+ */
+export function pooledConditionWarnings(conditionsByModel: Map<string, Set<string>>): string[] {
+  const models = [...conditionsByModel].filter(([, c]) => c.size > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (models.length < 2) return [];
+  const key = (c: Set<string>) => [...c].sort().join("\u0000");
+  if (models.every(([, c]) => key(c) === key(models[0][1]))) return [];
+  const shared = [...models[0][1]].filter((c) => models.every(([, cs]) => cs.has(c))).sort();
+  const sets = models.map(([m, c]) => `${m}: ${[...c].sort().join(", ")}`).join("; ");
+  return [
+    `agent models were run under different conditions (${sets}), so their ${POOLED_MIX_MARK}: compare them per condition (the rows per model and condition)` +
+      (shared.length > 0 ? `, or narrow with --where condition=${shared.join(",")}` : " (no condition is shared by every model)"),
+  ];
+}
+
 /** True for a warning {@link likeForLikeWarnings} wrote: how outputs find them among other warnings, to show them with the rates. */
 export function isLikeForLikeWarning(w: string): boolean {
-  return w.includes(ATTACK_MIX_MARK) || w.includes(MODEL_MIX_MARK) || w.includes(MODEL_SPELLING_MARK);
+  return w.includes(ATTACK_MIX_MARK) || w.includes(MODEL_MIX_MARK) || w.includes(MODEL_SPELLING_MARK) || w.includes(POOLED_MIX_MARK);
 }
 
 /** What one group (a model's condition, or a model under a condition) was measured on; `cells` null when some item has no task ids. */

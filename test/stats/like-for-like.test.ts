@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ATTACK_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, MODEL_MIX_MARK } from "../../src/stats/like-for-like.js";
+import { ATTACK_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, MODEL_MIX_MARK, POOLED_MIX_MARK, pooledConditionWarnings } from "../../src/stats/like-for-like.js";
 
 describe("likeForLikeWarnings: per-(model, condition) rows over different attacks are said", () => {
   it("warns per model whose conditions ran different attack sets, naming them and the shared attacks", () => {
@@ -84,5 +84,23 @@ describe("likeForLikeWarnings: different models side by side (like13)", () => {
   it("nothing to say: one model, or models over the same attacks and suites", () => {
     expect(likeForLikeWarnings([{ model: "m", condition: "c", attack: "a" }])).toEqual([]);
     expect(likeForLikeWarnings([{ model: "m", attack: "a", suite: "s" }, { model: "n", attack: "a", suite: "s" }, { attack: "b" }])).toEqual([]);
+  });
+});
+
+describe("pooledConditionWarnings", () => {
+  const m = (o: Record<string, string[]>) => new Map(Object.entries(o).map(([k, v]) => [k, new Set(v)]));
+  it("warns once when models are pooled over different conditions, naming each model's and the shared ones", () => {
+    // red team 13: gpt-4o pooled over three defenses beside Llama over one, on the real defenses corpus
+    const w = pooledConditionWarnings(m({ "gpt-4o": ["tool_filter", "repeat_user_prompt", "pi_detector"], llama: ["repeat_user_prompt"] }));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain(POOLED_MIX_MARK);
+    expect(w[0]).toContain("gpt-4o: pi_detector, repeat_user_prompt, tool_filter; llama: repeat_user_prompt");
+    expect(w[0]).toContain("--where condition=repeat_user_prompt");
+    expect(isLikeForLikeWarning(w[0])).toBe(true);
+  });
+  it("says so when no condition is shared; nothing when the sets match or one model has conditions", () => {
+    expect(pooledConditionWarnings(m({ a: ["x"], b: ["y"] }))[0]).toContain("no condition is shared by every model");
+    expect(pooledConditionWarnings(m({ a: ["x", "y"], b: ["y", "x"] }))).toEqual([]);
+    expect(pooledConditionWarnings(m({ a: ["x", "y"], b: [] }))).toEqual([]);
   });
 });
