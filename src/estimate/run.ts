@@ -14,13 +14,15 @@ import { applyWhere, type WhereFilter, type WhereStatement } from "../store/wher
 import { isCompromised } from "../rubric/buckets.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason } from "../verdict/vote.js";
 import { consensusOf, consensusScale } from "../agree/consensus.js";
-import { ALL_STRATUM, STRATUM_FIELDS, buildPopulation, stratumKey, type StratumField } from "../sample/population.js";
+import { buildPopulation, stratumKey } from "../sample/population.js";
+import { cellFields, uncoveredRows } from "./design-cells.js";
 import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
 import { labelOnScale } from "../rubric/scale.js";
 import { conditionValue } from "../store/row-field.js";
 import { reasonText } from "../format/stat-text.js";
 import type { SamplePopulation } from "./sample-where.js";
 import { checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
+import { estimateLikeForLike } from "./like-for-like.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
 /** Whose labels the judge term uses. */
@@ -97,6 +99,8 @@ export interface EstimateOptions {
   rate?: RateName;
   /** `--where` (src/store/where.ts): estimate over the trajectories it keeps, as a domain of the whole run. */
   where?: WhereFilter | null;
+  /** Warn when the `--by` groups printed side by side are not like for like (./like-for-like.ts); `estimateRun` sets it. */
+  likeForLike?: boolean;
 }
 
 /** A request the run or the label file cannot answer (unknown judge, no design fields, ...). */
@@ -227,22 +231,6 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
 }
 
 /**
- * The sampling-stratum fields a design cell names (`D|agent_model=x,suite=y` -> agent_model, suite; `A` or `all`
- * -> none), or null when the cell is not a key `ipi-judge sample` writes (then nothing is known about it).
- */
-function cellFields(cell: string): { sampling: string; fields: StratumField[] } | null {
-  const sampling = /^[ADU](\|.*)?$/.test(cell) ? (cell.length === 1 ? ALL_STRATUM : cell.slice(2)) : cell;
-  if (sampling === ALL_STRATUM) return { sampling, fields: [] };
-  const found: Array<{ f: StratumField; at: number }> = [];
-  for (const f of STRATUM_FIELDS) {
-    const m = new RegExp(`(?:^|,)${f}=`).exec(sampling);
-    if (m) found.push({ f, at: m.index });
-  }
-  if (found.length === 0) return null;
-  return { sampling, fields: found.sort((a, b) => a.at - b.at).map((x) => x.f) };
-}
-
-/**
  * A test "may cell c hold a trajectory of the group in the population?" for {@link domainAsr}: false only when
  * the cell's sampling stratum (its `--strata` field values, as `ipi-judge sample` keys it) differs from that of
  * every trajectory of the group; true for a cell of unknown form, or one without `--strata` (the committee part
@@ -306,7 +294,7 @@ export function resolveSource(
 export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   const { index, verdicts } = await readLeanRun(o.runDir);
   const file = readHumanLabels(o.humanFile);
-  return estimateFromData(index, verdicts, file, o);
+  return estimateFromData(index, verdicts, file, { ...o, likeForLike: o.likeForLike ?? true });
 }
 
 /** A group over several conditions (defenses) when `--by` does not split them: the words that say so, else null. */
@@ -545,7 +533,7 @@ export function estimateFromData(
   const frame = checkSampleFrame(file, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
   const sampled = frame.population;
   const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), o, warnings, frame.refusal?.startsWith("several_sample_designs"));
-  const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, pop.units.length, attacked.length, o.humanFile, warnings) : undefined);
+  const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, pop.units.length, attacked.length, o.humanFile, warnings, () => uncoveredRows(cellSizes.keys(), pop.units.map((u) => rowOf(u.id)).filter((r) => !frame.inFrame || frame.inFrame(r)))) : undefined);
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
@@ -554,6 +542,7 @@ export function estimateFromData(
   for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf, warnings)) {
     groups.push(groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal }));
   }
+  if (o.likeForLike) warnings.push(...estimateLikeForLike(domain.map((u) => rowOf(u.id)), by, groupValue));
   return {
     run: o.run,
     source,

@@ -13,6 +13,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { HumanLabelFile, HumanLabelRead } from "../agree/human.js";
 import { frameDigest } from "../store/sample-frame.js";
 import { samplePopulation, type SamplePopulation } from "./sample-where.js";
+import type { UncoveredRows } from "./design-cells.js";
 
 /** What is known of the sample's frame, and whether its figures are refused. */
 export interface FrameCheck {
@@ -116,10 +117,22 @@ export function checkSampleFrame(
 }
 
 /**
+ * The words for trajectories in strata with no labelled item when every one of them is unattacked (`uncovered`
+ * explains all `missing` and none is attacked): they are in no ASR figure, so no estimate is affected. Else null.
+ */
+function unattackedOnly(uncovered: UncoveredRows | null | undefined, missing: number, head: string): string | null {
+  if (!uncovered || uncovered.n !== missing || uncovered.attacked > 0) return null;
+  const strata = uncovered.strata.length <= 3 ? uncovered.strata.join("; ") : `${uncovered.strata.slice(0, 3).join("; ")}; ... (${uncovered.strata.length} strata)`;
+  return `${head} (${strata}): all unattacked runs, which no ASR figure counts, so no estimate below is affected`;
+}
+
+/**
  * The check of the strata's total size against the frame (`covered`: Σ stratum_size of the label file's strata).
  * With a known frame, the warnings of earlier versions (strata with no labelled item; strata larger than the frame).
  * With none recorded: strata that add up to the run are assumed to be a sample of the whole run as it is now (said
  * once); otherwise which population they are is unknown and the figures are refused (`sample_frame_unknown`).
+ * @param uncovered the frame's trajectories in no stratum of the file (./design-cells.ts), asked for only when the
+ *   strata hold fewer than the frame: when they are all unattacked the warning says no estimate is affected.
  * @returns the refusal (`status (details)`), or undefined.
  */
 export function checkStrataTotal(
@@ -129,6 +142,7 @@ export function checkStrataTotal(
   attackedCount: number,
   humanFile: string,
   warnings: string[],
+  uncovered?: () => UncoveredRows | null,
 ): string | undefined {
   const sp = check.population;
   if (sp) {
@@ -136,7 +150,8 @@ export function checkStrataTotal(
     const pop = `the ${sp.N_run} trajectories of the run the sample's --where ${sp.filter} keeps`;
     warnings.push(
       covered < sp.N_run
-        ? `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+        ? unattackedOnly(uncovered?.(), sp.N_run - covered, `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item`) ??
+            `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item, and the human and calibrated estimates do not represent them`
         : `the strata of the label file hold ${covered} trajectories, more than ${pop}: the run changed since the sample was drawn (or the file is another run's)`,
     );
     return undefined;
@@ -149,7 +164,8 @@ export function checkStrataTotal(
   if (check.known === "exact") {
     warnings.push(
       covered < populationSize
-        ? `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+        ? unattackedOnly(uncovered?.(), populationSize - covered, `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item`) ??
+            `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
         : `the strata of the label file hold ${covered} trajectories, more than the run's ${populationSize}: the label file's strata do not match its recorded frame`,
     );
     return undefined;

@@ -90,6 +90,25 @@ function add(groups: Map<string, Group>, name: string, it: LikeForLikeItem): voi
 }
 
 /**
+ * The advice beside a `--where <field>=<shared values>` narrowing, which removes that field's difference only: when
+ * the groups' cells on the shared values are the same it is like for like (said as such); when they still differ the
+ * advice says so with the cell counts and points to `hint.cells`; without task ids the cells are not known (said).
+ * @param part the index of the field in a cell key (`suite, user task, injection task, attack`).
+ */
+function narrowing(groups: Array<[string, Group]>, field: "attack" | "suite", common: string[], part: number, hint: { narrow: string; cells: string }): string {
+  const where = `--where ${field}=${common.join(",")}`;
+  if (groups.some(([, g]) => g.cells === null)) return `narrow with ${where} to remove the ${field} difference only (their tasks are not compared: some trajectories have no task ids), or ${hint.narrow}`;
+  const keep = new Set(common);
+  const kept = groups.map(([n, g]) => [n, new Set([...g.cells!].filter((k) => keep.has(k.split("\u0000")[part])))] as const);
+  if (kept.every(([, c]) => same(c, kept[0][1]))) return `narrow with ${where} (on which they ran the same cells), or ${hint.narrow}`;
+  const n = [...kept[0][1]].filter((k) => kept.every(([, c]) => c.has(k))).length;
+  return (
+    `${where} removes the ${field} difference only: on those ${field}s their (suite, user task, injection task, attack) cells still differ ` +
+    `(${kept.map(([c, k]) => `${c} ${k.size}`).join(", ")}; ${n} shared by all); ${hint.cells}`
+  );
+}
+
+/**
  * The first way groups shown side by side differ (attacks, else suites, else cells), as the warning's middle, or
  * null when they were measured on the same cells (or cells cannot be compared: some item has no task ids).
  * @param who "its conditions" / "agent models under X"; @param mark the warning's mark; @param hint what to run
@@ -101,14 +120,14 @@ function differs(who: string, groups: Array<[string, Group]>, mark: string, hint
     const common = shared(groups, (g) => g.attacks);
     return (
       `${who} ran different attacks (${groups.map(([n, g]) => `${n}: ${list(g.attacks, "attacks")}`).join("; ")}), so ${mark}` +
-      (common.length ? `; narrow with --where attack=${common.join(",")}, or ${hint.narrow}` : `; they share no attack: ${hint.none}`)
+      (common.length ? `; ${narrowing(groups, "attack", common, 3, hint)}` : `; they share no attack: ${hint.none}`)
     );
   }
   if (!groups.every(([, g]) => same(g.suites, first.suites))) {
     const common = shared(groups, (g) => g.suites);
     return (
       `${who} ran different suites (${groups.map(([n, g]) => `${n}: ${list(g.suites, "suites")}`).join("; ")}), so ${mark}` +
-      (common.length ? `; narrow with --where suite=${common.join(",")}, or ${hint.narrow}` : `; they share no suite (different benchmarks or suites): their rates measure different tasks`)
+      (common.length ? `; ${narrowing(groups, "suite", common, 0, hint)}` : `; they share no suite (different benchmarks or suites): their rates measure different tasks`)
     );
   }
   if (groups.some(([, g]) => g.cells === null)) return null;

@@ -1,0 +1,80 @@
+/**
+ * Like for like for `estimate --by` (without `--table`): the groups it prints side by side are compared with the one
+ * check `label`, `report` and `estimate --table` use (`likeForLikeWarnings`, src/stats/like-for-like.ts), so the
+ * same unlike comparison gets the same words wherever its rates are shown.
+ *
+ * Which groups are compared follows `--by`:
+ * - `agent_model` (or `model`) and `condition`: models under each condition and each model's conditions, as the table;
+ * - `agent_model` alone: the models, each pooled over its conditions (as printed); when their conditions differ
+ *   that is said first (one model's figure mixes defenses the other never ran);
+ * - `condition` alone: the conditions, each pooled over the agent models (as printed), named "all agent models";
+ * - any other `--by` field (suite, attack, surface, metadata.<key>) splits the comparison: models and conditions
+ *   are compared within each of its values (groups that differ in that field differ by design), the warning
+ *   prefixed with the value; without `agent_model` or `condition` in `--by` nothing is compared.
+ */
+import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { MODEL_MIX_MARK, likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
+
+/** The name the trajectories of every agent model carry when `--by` has `condition` but not `agent_model`. */
+const ALL_MODELS = "all agent models";
+
+/**
+ * The like-for-like warnings of the groups `estimate --by` prints side by side (module docstring).
+ * @param rows the attacked trajectories of the estimate's domain (after `--where`).
+ * @param by the `--by` fields as given.
+ * @param groupValue the value of a `--by` field on a row, as the groups are keyed (`(none)` when missing).
+ * @returns the warnings, in the order of the split values then `likeForLikeWarnings`' order; empty when the groups
+ *   were measured on the same cells or `--by` compares no model or condition.
+ */
+export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: readonly string[], groupValue: (r: TrajectoryIndexRow, f: string) => string): string[] {
+  const byModel = by.some((f) => f === "agent_model" || f === "model");
+  const byCondition = by.includes("condition");
+  if (!byModel && !byCondition) return [];
+  const other = by.filter((f) => f !== "agent_model" && f !== "model" && f !== "condition");
+  const parts = new Map<string, TrajectoryIndexRow[]>();
+  for (const r of rows) {
+    const k = other.map((f) => `${f}=${groupValue(r, f)}`).join(", ");
+    const p = parts.get(k);
+    if (p) p.push(r);
+    else parts.set(k, [r]);
+  }
+  const out: string[] = [];
+  for (const k of [...parts.keys()].sort()) {
+    const part = parts.get(k)!;
+    const prefix = k ? `within ${k}: ` : "";
+    if (byModel && !byCondition) {
+      const w = conditionMix(part, groupValue);
+      if (w) out.push(prefix + w);
+    }
+    const items: LikeForLikeItem[] = part.map((r) => ({
+      model: byModel ? groupValue(r, "agent_model") : ALL_MODELS,
+      // pooled over conditions as printed: the models are compared over everything each ran
+      condition: byCondition ? groupValue(r, "condition") : undefined,
+      attack: r.attack,
+      suite: r.suite,
+      user_task_id: r.user_task_id,
+      injection_task_id: r.injection_task_id,
+    }));
+    for (const w of likeForLikeWarnings(items)) out.push(prefix + w);
+  }
+  return out;
+}
+
+/** Models printed each pooled over its conditions that ran different sets of conditions: the warning, else null. */
+function conditionMix(rows: readonly TrajectoryIndexRow[], groupValue: (r: TrajectoryIndexRow, f: string) => string): string | null {
+  const conds = new Map<string, Set<string>>();
+  for (const r of rows) {
+    const m = groupValue(r, "agent_model");
+    let s = conds.get(m);
+    if (!s) conds.set(m, (s = new Set()));
+    s.add(groupValue(r, "condition"));
+  }
+  if (conds.size < 2) return null;
+  const sets = [...conds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const key = (s: Set<string>) => [...s].sort().join("\u0000");
+  if (sets.every(([, s]) => key(s) === key(sets[0][1]))) return null;
+  return (
+    `agent models ran different conditions (${sets.map(([m, s]) => `${m}: ${[...s].sort().join(", ")}`).join("; ")}), each figure pooled over its own, so their ${MODEL_MIX_MARK}; ` +
+    `add condition to --by for one figure per model and condition`
+  );
+}
