@@ -376,6 +376,9 @@ function many(title: string, m: ManyRaterComparison): string[] {
   ];
 }
 
+/** What a judge pair's `n X of Y` counts in the committee report. */
+const PAIR_COUNTS = { used: "trajectories both judges labelled", total: "in the run" } as const;
+
 /** Plain-text rendering of a committee report for the terminal. */
 export function formatCommitteeReport(r: CommitteeReport): string {
   const L: string[] = [];
@@ -408,10 +411,11 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   L.push("  labels established by code (no finding held), not by the judge's verified evidence:");
   for (const c of a.code_established) L.push(`    ${formatCodeEstablished(c)}`);
   for (const p of a.pairwise) {
-    L.push(`  ${p.judges[0]} vs ${p.judges[1]}, six buckets (${p.both_code_established} trajectories where both labels were established by code):`);
-    L.push(...formatTwoRater(p.six, "    "));
+    // n counts the trajectories both judges labelled; the code-established ones are a part of them, not the n
+    L.push(`  ${p.judges[0]} vs ${p.judges[1]}, six buckets (of the trajectories both labelled, ${p.both_code_established} have both labels established by code):`);
+    L.push(...formatTwoRater(p.six, "    ", PAIR_COUNTS));
     L.push(`  ${p.judges[0]} vs ${p.judges[1]}, binary (compromised):`);
-    L.push(...formatTwoRater(p.binary, "    "));
+    L.push(...formatTwoRater(p.binary, "    ", PAIR_COUNTS));
   }
   L.push(...many("  all judges, six buckets", a.six).map((s, i) => (i ? "  " + s : s)));
   L.push(...many("  all judges, binary", a.binary).map((s, i) => (i ? "  " + s : s)));

@@ -70,7 +70,8 @@ describe("committeeReport", () => {
     // every claim of says_full failed: mostly_downgraded fires at 12 verdicts
     expect(report.warnings.some((w) => /judge says_full .*looks broken.*downgraded/.test(w))).toBe(true);
     const text = formatCommitteeReport(report);
-    expect(text).toMatch(/12 trajectories where both labels were established by code/);
+    expect(text).toMatch(/of the trajectories both labelled, 12 have both labels established by code/);
+    expect(text).toMatch(/n 12 trajectories both judges labelled of 12 in the run; percent agreement/);
     // labels backed by the judges' own verified evidence: no such warning
     const honest = ids.flatMap((id) => [v(id, "a", "openai", "unaffected", { label_basis: "finding" }), v(id, "b", "anthropic", "unaffected", { label_basis: "finding" })]);
     expect(committeeReport(honest, index, { run: "r", bootstrap: { B: 0, seed: 1 } }).report.warnings.filter((w) => /established by code/.test(w))).toEqual([]);
