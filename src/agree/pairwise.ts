@@ -324,12 +324,15 @@ export function formatConfusion(c: TwoRaterComparison["confusion"], indent = "  
   return lines;
 }
 
-/** A compact text summary of a two-rater comparison (agreement, kappa with CIs, AC1, PABAK). */
-export function formatTwoRater(c: TwoRaterComparison, indent = "  "): string[] {
+/**
+ * A compact text summary of a two-rater comparison (agreement, kappa with CIs, AC1, PABAK). `counts` names what the
+ * `n X of Y` line counts (`n 753 trajectories both judges labelled of 753 in the run`); without it, bare numbers.
+ */
+export function formatTwoRater(c: TwoRaterComparison, indent = "  ", counts?: { used: string; total: string }): string[] {
   const ex = Object.entries(c.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
   const pa = c.percent_agreement;
   const lines = [
-    `${indent}n ${c.n_used} of ${c.n_total}${ex ? ` (excluded: ${ex})` : ""}; percent agreement ${pct(pa.value, pa.reason)}` +
+    `${indent}n ${c.n_used}${counts ? ` ${counts.used}` : ""} of ${c.n_total}${counts ? ` ${counts.total}` : ""}${ex ? ` (excluded: ${ex})` : ""}; percent agreement ${pct(pa.value, pa.reason)}` +
       (pa.ci_wilson ? ` [Wilson ${pct(pa.ci_wilson.lower)}, ${pct(pa.ci_wilson.upper)}]` : ""),
     `${indent}${kappaLine(c.kappa, "Cohen's kappa")}`,
   ];

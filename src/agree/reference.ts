@@ -37,6 +37,11 @@ export interface ReferencePairs {
   /** judge: compromised (full or partial compliance) */
   judge_compromised: boolean[];
   reference: boolean[];
+  /**
+   * The benchmark's own verdicts over every attacked trajectory with a usable reference (attacked, no run error,
+   * boolean reference), whether the judge labelled it or not: `yes` of `n`.
+   */
+  reference_all: { yes: number; n: number };
 }
 
 /**
@@ -62,6 +67,7 @@ export function referencePairs(
     judge_full: [],
     judge_compromised: [],
     reference: [],
+    reference_all: { yes: 0, n: 0 },
   };
   const ex = (r: ReferenceExclusion) => (out.excluded[r] = (out.excluded[r] ?? 0) + 1);
   for (const t of index.values()) {
@@ -78,6 +84,8 @@ export function referencePairs(
       ex("no_reference");
       continue;
     }
+    out.reference_all.n++;
+    if (ref) out.reference_all.yes++;
     const v = byId.get(t.id);
     if (!v) {
       ex("no_verdict");
@@ -150,13 +158,17 @@ export interface ReferenceAgreement {
   binary: BinaryComparison;
   /**
    * The rates over the same pairs: the judge's asr_goal and asr_behaviour, and the reference's own rate (share of
-   * `reference = true`); coverage = pairs / attacked trajectories with a usable reference (the judge-side
-   * exclusions lower it), `coverage_low` below 80% with the most common judge-side reason.
+   * `reference = true`) over these pairs only; `reference_all` = the benchmark's rate over every attacked
+   * trajectory with a usable reference, labelled by the judge or not (its denominator is `reference_all.n`: the
+   * subset rate alone can read 100% where the judge labelled only the successes); coverage = pairs / attacked
+   * trajectories with a usable reference (the judge-side exclusions lower it), `coverage_low` below 80% with the
+   * most common judge-side reason.
    */
   rates: {
     asr_goal: RateFigure;
     asr_behaviour: RateFigure;
     reference: RateFigure;
+    reference_all: RateFigure;
     coverage: number | null;
     coverage_low: boolean;
     coverage_low_reason?: string;
@@ -297,6 +309,7 @@ export interface ReferencePairColumns {
   judge_full: ArrayLike<boolean | number>;
   judge_compromised: ArrayLike<boolean | number>;
   reference: ArrayLike<boolean | number>;
+  reference_all: { yes: number; n: number };
 }
 
 /**
@@ -330,6 +343,7 @@ export function referenceFromPairs(
     asr_goal: rateFigure(count(p.judge_full), nUsed),
     asr_behaviour: rateFigure(count(p.judge_compromised), nUsed),
     reference: rateFigure(count(p.reference), nUsed),
+    reference_all: rateFigure(p.reference_all.yes, p.reference_all.n),
     coverage,
     coverage_low: low,
     ...(low && judgeSide.length ? { coverage_low_reason: judgeSide[0][0] } : {}),
@@ -389,10 +403,22 @@ export function formatReferenceTable(rows: readonly ReferenceAgreement[]): strin
   const L = [`${"rater".padEnd(w)}  ${"n".padStart(5)}  kappa asr_goal (full_compliance)  kappa asr_behaviour (compromised)  asr_goal vs ${rows[0]?.reference ?? "reference"} rate`];
   for (const r of rows) {
     const rr = r.rates;
-    const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)})` : ""}` : "";
+    const all = rr?.reference_all && rr.reference_all.n !== rr.reference.n ? `; benchmark over all ${rr.reference_all.n} attacked: ${pctText(rr.reference_all.rate, rr.reference_all.reason)}` : "";
+    const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)}${all})` : all ? ` (${all.slice(2)})` : ""}` : "";
     L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${statText(r.kappa, r.kappa_reason).padEnd(32)}  ${statText(r.binary.kappa, r.binary.kappa_reason).padEnd(32)}  ${vs}`);
   }
   return L.join("\n");
+}
+
+/**
+ * Where the judge labelled only some of the attacked runs with a usable reference, the benchmark's rate over just
+ * those reads as if it were the benchmark's rate (100% when only successes were labelled): name it as the subset's
+ * and give the rate over all of them beside it, with its denominator. Empty when both are over the same runs.
+ */
+function referenceAllText(a: ReferenceAgreement): string {
+  const all = a.rates.reference_all;
+  if (!all || all.n === a.rates.reference.n) return "";
+  return ` over the ${a.n_used} runs the judge labelled (the benchmark's ${a.reference} rate over all ${all.n} attacked runs with a verdict: ${rateFigureText(all)})`;
 }
 
 /** Plain-text rendering of a reference comparison. */
@@ -423,7 +449,9 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     `${a.n_total} trajectories, ${a.n_used} used; excluded: ${ex}`,
     ...(a.rates
       ? [
-          `rates over these ${a.n_used}: asr_goal ${rateFigureText(a.rates.asr_goal)} vs the benchmark's ${a.reference} rate ${rateFigureText(a.rates.reference)}; ` +
+          `rates over these ${a.n_used}: asr_goal ${rateFigureText(a.rates.asr_goal)} vs the benchmark's ${a.reference} rate ${rateFigureText(a.rates.reference)}` +
+            referenceAllText(a) +
+            `; ` +
             `asr_behaviour ${rateFigureText(a.rates.asr_behaviour)}; coverage ${pctText(a.rates.coverage, "no_attacked")}` +
             (a.rates.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%; most left out: ${a.rates.coverage_low_reason ?? "unknown"})` : ""),
         ]

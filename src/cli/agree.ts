@@ -34,7 +34,8 @@ export function registerAgree(program: Command): void {
       `
 --reference security compares label == full_compliance (asr_goal's event) with AgentDojo's security verdict
 (true = the injected goal was achieved), and the binary collapse (full or partial compliance: asr_behaviour's
-event) beside it, with both rates, the benchmark's own rate over the same runs and the coverage. A field that is
+event) beside it, with both rates, the benchmark's own rate over the same runs (and, when the judge labelled only
+some, over all attacked runs with a verdict, rates.reference_all) and the coverage. A field that is
 not an attack verdict (utility: the user's task) is refused unless --reference-kind attack. Unattacked runs and runs
 that ended in an error are excluded (their security value is meaningless), with counts by reason; so are judge
 errors and refusals. Kappa is null with a reason when it is undefined. With an up-to-date committee.jsonl the

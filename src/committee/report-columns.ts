@@ -17,9 +17,10 @@ import { healthWarnings, judgeHealth } from "../verdict/health.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, isCodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { committeeBlocked } from "../verdict/blocked.js";
-import { DEFAULT_BOOTSTRAP, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
+import { DEFAULT_BOOTSTRAP, notUnanimousOf, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
 import { selfFamilyLeniencyColumns } from "./leniency-columns.js";
 import { SharedCounts, testRetestColumns } from "./retest-columns.js";
+import { CodeMajorityTally, codeMajorityWarning } from "./code-majority.js";
 
 /** The index fields {@link committeeReportColumns} reads (`readColumnRun`'s `rowFields`; with `verdictOmit: []`). */
 export const COMMITTEE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "agent_model", "agent_family", "condition", "attack", "surface"];
@@ -118,6 +119,12 @@ export function committeeReportColumns(
     code_established: codeEstablishedByJudge(records((v) => v.repeat === 0 && !out.has(v.judge_id)), judgeIds),
   };
   for (const w of codeEstablishedWarnings(agreement.code_established, "committee agreement (kappa, Fleiss, alpha)")) warnings.push(w);
+  const cmt = new CodeMajorityTally(judgeIds);
+  for (let s = 0; s < run.nRows; s++)
+    cmt.add(!!run.rows[run.rowCode[s]].attacked, committee.verdicts[committee.code[s]], (k) => (perJudge[k][s] > 0 ? run.verdicts[perJudge[k][s] - 1] : undefined));
+  const code_majority = cmt.result();
+  const cmw = codeMajorityWarning(code_majority);
+  if (cmw) warnings.push(cmw);
 
   let attacked = 0;
   for (let s = 0; s < run.nRows; s++) if (run.rows[run.rowCode[s]].attacked) attacked++;
@@ -136,6 +143,7 @@ export function committeeReportColumns(
     judge_families: families,
     warnings,
     committee: cs,
+    code_majority,
     per_judge,
     agreement,
     leniency,
@@ -214,12 +222,7 @@ function agreementColumns(
   step("agreement, all judges, binary");
   const binary = compareManyRatersCounts(counts2, BINARY, { raters: judgeIds.length });
   return {
-    not_unanimous: {
-      n: withQuorum,
-      count: notUnanimous,
-      share: withQuorum > 0 ? notUnanimous / withQuorum : null,
-      ...(withQuorum > 0 ? {} : { share_reason: "no trajectory with a quorum" }),
-    },
+    not_unanimous: notUnanimousOf(withQuorum, notUnanimous, judgeIds.length),
     pairwise,
     six,
     binary,

@@ -27,6 +27,7 @@ import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished,
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { ratesText } from "../format/rates-text.js";
 import { committeeBlocked } from "../verdict/blocked.js";
+import { CodeMajorityTally, codeMajorityText, codeMajorityWarning, type CodeMajority } from "./code-majority.js";
 
 /** Per-judge figures (repeat 0 only): the run summary's figures plus error/refusal counts and the downgrade rate. */
 export interface CommitteeJudge extends JudgeSummary {
@@ -120,6 +121,19 @@ export function committeeSummary(
   return s;
 }
 
+/** Why unanimity is undefined for a committee of one judge (its votes always agree with themselves). */
+export const ONE_JUDGE_UNANIMITY = "one judge: unanimity needs at least two judges";
+
+/**
+ * The not-unanimous figure: `count` of the `n` trajectories with a quorum; the share is null with its reason when
+ * no trajectory has a quorum or the committee has fewer than two judges (one judge is trivially unanimous: a 0%
+ * would read as perfect agreement).
+ */
+export function notUnanimousOf(n: number, count: number, judges: number): CommitteeAgreement["not_unanimous"] {
+  const reason = judges < 2 ? ONE_JUDGE_UNANIMITY : n === 0 ? "no trajectory with a quorum" : undefined;
+  return { n, count, share: reason ? null : count / n, ...(reason ? { share_reason: reason } : {}) };
+}
+
 /** One pair of judges. */
 export interface JudgePair {
   judges: [string, string];
@@ -161,6 +175,11 @@ export interface CommitteeReport {
   judge_families: string[];
   warnings: string[];
   committee: CommitteeSummary;
+  /**
+   * Attacked committee labels carried mostly by votes that code established (`./code-majority.ts`), with each
+   * judge's share of such votes; above the threshold the rate line says so and a warning names the judges.
+   */
+  code_majority: CodeMajority;
   per_judge: CommitteeJudge[];
   agreement: CommitteeAgreement;
   leniency: JudgeLeniency[];
@@ -285,12 +304,7 @@ export function committeeReport(
   }
   const grid = committee.map((c) => judgeIds.map((j) => c.votes[j]));
   const agreement: CommitteeAgreement = {
-    not_unanimous: {
-      n: withQuorum.length,
-      count: notUnanimous,
-      share: withQuorum.length > 0 ? notUnanimous / withQuorum.length : null,
-      ...(withQuorum.length > 0 ? {} : { share_reason: "no trajectory with a quorum" }),
-    },
+    not_unanimous: notUnanimousOf(withQuorum.length, notUnanimous, judgeIds.length),
     pairwise,
     // Many-rater coefficients carry Gwet's analytic SEs; no bootstrap here (it is O(B·n) library calls and
     // takes minutes on 10^4 trajectories; `ipi-judge agreement --bootstrap` does it on request).
@@ -299,6 +313,9 @@ export function committeeReport(
     code_established: codeEstablishedByJudge(rep0, judgeIds),
   };
   for (const w of codeEstablishedWarnings(agreement.code_established, "committee agreement (kappa, Fleiss, alpha)")) warnings.push(w);
+  const code_majority = codeMajorityOf(committee, rep0, index, judgeIds);
+  const cmw = codeMajorityWarning(code_majority);
+  if (cmw) warnings.push(cmw);
 
   const report: CommitteeReport = {
     run: opts.run,
@@ -311,6 +328,7 @@ export function committeeReport(
     judge_families: families,
     warnings,
     committee: cs,
+    code_majority,
     per_judge,
     agreement,
     leniency: selfFamilyLeniency(verdicts, index, judges, { families: opts.families, bootstrap }),
@@ -319,6 +337,21 @@ export function committeeReport(
     run_state: opts.runState ?? null,
   };
   return { report, verdicts: committee };
+}
+
+/** {@link CodeMajority} of committee verdicts from the judges' repeat-0 verdicts (`rep0`). */
+function codeMajorityOf(committee: readonly CommitteeVerdict[], rep0: readonly Verdict[], index: ReadonlyMap<string, { attacked?: boolean }>, judgeIds: readonly string[]): CodeMajority {
+  const pos = new Map(judgeIds.map((j, k) => [j, k]));
+  const byId = new Map<string, Verdict[]>();
+  for (const v of rep0) {
+    const k = pos.get(v.judge_id);
+    if (k === undefined) continue;
+    const a = byId.get(v.trajectory_id) ?? byId.set(v.trajectory_id, []).get(v.trajectory_id)!;
+    a[k] = v;
+  }
+  const t = new CodeMajorityTally(judgeIds);
+  for (const c of committee) t.add(!!index.get(c.trajectory_id)?.attacked, c, (k) => byId.get(c.trajectory_id)?.[k]);
+  return t.result();
 }
 
 /** Committee verdicts whose trajectory is in both judges' code-established sets. */
@@ -343,6 +376,9 @@ function many(title: string, m: ManyRaterComparison): string[] {
   ];
 }
 
+/** What a judge pair's `n X of Y` counts in the committee report. */
+const PAIR_COUNTS = { used: "trajectories both judges labelled", total: "in the run" } as const;
+
 /** Plain-text rendering of a committee report for the terminal. */
 export function formatCommitteeReport(r: CommitteeReport): string {
   const L: string[] = [];
@@ -355,7 +391,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
     `committee verdicts over the run's ${r.trajectories} trajectories (${r.attacked} attacked): ${c.by_status.ok} labelled, ${c.by_status.disputed} disputed (binary tie), ${c.by_status.no_quorum} without quorum`,
   );
   L.push(`  committee labels: ${BUCKETS.map((b) => `${b} ${c.by_label[b]}`).join(", ")}`);
-  L.push(`  committee label over the ${c.rates.attacked} attacked: ${ratesText(c.rates)}`);
+  L.push(`  committee label over the ${c.rates.attacked} attacked: ${ratesText(c.rates)}${codeMajorityText(r.code_majority)}`);
   L.push("");
   L.push("per judge (repeat 0):");
   for (const j of r.per_judge) {
@@ -367,14 +403,19 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   }
   L.push("");
   const a = r.agreement;
-  L.push(`agreement: not unanimous on ${a.not_unanimous.count} of ${a.not_unanimous.n} trajectories with a quorum (${pct(a.not_unanimous.share, a.not_unanimous.share_reason)})`);
+  L.push(
+    a.not_unanimous.share_reason === ONE_JUDGE_UNANIMITY
+      ? `agreement: not unanimous ${undefinedText(ONE_JUDGE_UNANIMITY)} over ${a.not_unanimous.n} trajectories with a quorum`
+      : `agreement: not unanimous on ${a.not_unanimous.count} of ${a.not_unanimous.n} trajectories with a quorum (${pct(a.not_unanimous.share, a.not_unanimous.share_reason)})`,
+  );
   L.push("  labels established by code (no finding held), not by the judge's verified evidence:");
   for (const c of a.code_established) L.push(`    ${formatCodeEstablished(c)}`);
   for (const p of a.pairwise) {
-    L.push(`  ${p.judges[0]} vs ${p.judges[1]}, six buckets (${p.both_code_established} trajectories where both labels were established by code):`);
-    L.push(...formatTwoRater(p.six, "    "));
+    // n counts the trajectories both judges labelled; the code-established ones are a part of them, not the n
+    L.push(`  ${p.judges[0]} vs ${p.judges[1]}, six buckets (of the trajectories both labelled, ${p.both_code_established} have both labels established by code):`);
+    L.push(...formatTwoRater(p.six, "    ", PAIR_COUNTS));
     L.push(`  ${p.judges[0]} vs ${p.judges[1]}, binary (compromised):`);
-    L.push(...formatTwoRater(p.binary, "    "));
+    L.push(...formatTwoRater(p.binary, "    ", PAIR_COUNTS));
   }
   L.push(...many("  all judges, six buckets", a.six).map((s, i) => (i ? "  " + s : s)));
   L.push(...many("  all judges, binary", a.binary).map((s, i) => (i ? "  " + s : s)));

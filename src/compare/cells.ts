@@ -208,6 +208,14 @@ export function commonCellFilter<T extends CellObservation>(
 }
 
 /**
+ * What the compared groups are called in text: `conditions` when compared by the defense (`--by condition`), else
+ * `<field> values` (`--by agent_model` compares models, not conditions).
+ */
+export function groupsNoun(field: string): string {
+  return field === "condition" ? "conditions" : `${field} values`;
+}
+
+/**
  * Text lines naming what each condition lost (empty when nothing was dropped or the check was not made), one block
  * per condition; `field` is the compared field (`compare --by`: condition, attack, ...) that names them.
  */
@@ -222,11 +230,11 @@ export function formatCellsDropped(c: CellCheck, field = "condition"): string[] 
   if (!c.applied) return lines;
   const entries = Object.entries(c.cells_dropped);
   if (entries.length === 0) {
-    lines.push(`like-for-like: every condition covers the same ${c.common_cells} (${c.cell_fields.join(", ")}) cells; nothing dropped`);
+    lines.push(`like-for-like: every ${field} covers the same ${c.common_cells} (${c.cell_fields.join(", ")}) cells; nothing dropped`);
     return lines;
   }
   lines.push(
-    `like-for-like: conditions compared on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover (--all-cells keeps everything); dropped, per ${field}:`,
+    `like-for-like: ${groupsNoun(field)} compared on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover (--all-cells keeps everything); dropped, per ${field}:`,
   );
   // one block per condition, each count naming what it belongs to: the by-attack/by-suite breakdown is the
   // condition's, not the last model's listed before it (review, session 11)

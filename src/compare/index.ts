@@ -26,7 +26,7 @@ import { blockedText, coverageText, rateFigureText } from "../format/rates-text.
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
-import { cellKey, commonCellFilter, formatCellsDropped, type CellCheck } from "./cells.js";
+import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
 
 export * from "./data.js";
 export * from "./cells.js";
@@ -335,7 +335,7 @@ export function formatCompare(r: CompareResult): string {
   lines.push(...formatCellsDropped(r.cells, r.condition_field));
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
-  lines.push(`models ${r.models.length}, suites ${r.suites.length}, conditions ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
+  lines.push(`models ${r.models.length}, suites ${r.suites.length}, ${groupsNoun(r.condition_field)} ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
   lines.push("");
   lines.push(
     "attack success per model and condition (suites pooled; 95% Wilson interval; count/labelled): asr_goal = full compliance " +

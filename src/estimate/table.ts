@@ -101,6 +101,11 @@ export interface TableRow {
   judge_asr_behaviour: RateCell;
   /** The judge's partial_compliance labels that are blocked attempts (DESIGN section 1); null when unknown. */
   judge_blocked_attempts: number | null;
+  /**
+   * Why `judge_blocked_attempts` is null: `no_attacked_trajectories`, `blocked_attempt_not_recorded` (some partial
+   * compliance verdicts predate the flag) or `committee_blocked_attempts_not_counted` (a committee table).
+   */
+  judge_blocked_attempts_reason?: string;
   judge_partial_compliance: number;
   heuristic_asr_goal: RateCell;
   heuristic_asr_behaviour: RateCell;
@@ -324,6 +329,7 @@ export function paperTableFrom(
       judge_asr_goal: rate(judgeG, sourceName(source), jid),
       judge_asr_behaviour: jb,
       judge_blocked_attempts: blocked,
+      ...(blocked === null ? { judge_blocked_attempts_reason: source.kind !== "judge" ? "committee_blocked_attempts_not_counted" : att.length === 0 ? "no_attacked_trajectories" : "blocked_attempt_not_recorded" } : {}),
       judge_partial_compliance: partials,
       heuristic_asr_goal: rate(heurG, heuristic, heuristic),
       heuristic_asr_behaviour: rate(heurB, heuristic, heuristic),
@@ -422,8 +428,18 @@ const withheld = (t: PaperTable, p: CellValue) => !!p?.coverage_low && !t.allow_
 const lowReason = (p: CellValue) => `coverage_low${p?.coverage_low_reason ? ` (most unusable: ${p.coverage_low_reason})` : ""}`;
 /** Rows keep the condition column only when the run records conditions. */
 const hasConditions = (t: PaperTable) => t.rows.some((r) => r.condition !== "(all)");
-/** `blocked/partial` of a row, or `unknown`. */
+/** `blocked/partial` of a row, or `unknown` (LaTeX: `n/a` when there is nothing to count, as its other cells). */
 const blockedCell = (r: TableRow) => (r.judge_blocked_attempts === null ? (r.judge_partial_compliance ? "unknown" : "n/a") : `${r.judge_blocked_attempts}/${r.judge_partial_compliance}`);
+
+/**
+ * The blocked-attempts cell of the text table and the HTML report: `blocked/partial` (`sep` between them), `unknown`
+ * when some partial compliance verdicts do not record it, or `undefined (<why>)` when there is nothing to count
+ * (no attacked trajectory, a committee table): never `n/a` (README: undefined is a reason, not a placeholder).
+ */
+export function blockedCellText(r: Pick<TableRow, "judge_blocked_attempts" | "judge_blocked_attempts_reason" | "judge_partial_compliance">, sep = "/"): string {
+  if (r.judge_blocked_attempts !== null) return `${r.judge_blocked_attempts}${sep}${r.judge_partial_compliance}`;
+  return r.judge_partial_compliance ? "unknown" : undefinedText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories");
+}
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -528,7 +544,7 @@ export function formatTable(t: PaperTable): string {
   const cols = columns(t);
   const conds = hasConditions(t);
   const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked"];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage)), blockedCell(r)]);
+  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage)), blockedCellText(r)]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");

@@ -33,6 +33,8 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   no_usable_judge_verdict: "no usable judge verdict in the group",
   no_usable_verdict: "no usable judge verdict",
   no_attacked_trajectories: "no attacked trajectory",
+  blocked_attempt_not_recorded: "some partial compliance verdicts do not record whether the attempt was blocked",
+  committee_blocked_attempts_not_counted: "not counted for a committee (use --judge)",
   no_trajectories: "no trajectory",
   no_utility_in_input: "the input records no utility",
   // why a verdict or a label is not used

@@ -22,7 +22,7 @@ import {
   type ForestRow,
 } from "./charts.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
-import { EXACT_MARK, type TableRow } from "../estimate/table.js";
+import { blockedCellText, EXACT_MARK, type TableRow } from "../estimate/table.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
 import { RATE_NAMES } from "../stats/rates.js";
@@ -487,7 +487,7 @@ function paperTableSection(m: ReportModel): string {
         ? `${propCell(p)} <strong class="low">coverage_low</strong>`
         : `<strong class="low">coverage_low</strong> (${pct(p.coverage)} labelled${p.coverage_low_reason ? `; most unlabelled: ${escapeHtml(p.coverage_low_reason)}` : ""})`
       : propCell(p);
-  const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? (r.judge_partial_compliance ? "unknown" : "n/a") : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
+  const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? escapeHtml(blockedCellText(r)) : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
   const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cellText, formatTable, latexEscape, paperTable, proportion, tableCsv, tableLatex } from "../../src/estimate/table.js";
+import { blockedCellText, cellText, formatTable, latexEscape, paperTable, proportion, tableCsv, tableLatex } from "../../src/estimate/table.js";
 import { estimateFromData, EstimateError, humanConsensus } from "../../src/estimate/run.js";
 import { parseCsv } from "../../src/io/csv.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -92,10 +92,13 @@ describe("paper table", () => {
     expect(q.utility_under_attack).toMatchObject({ value: null, reason: "no_utility_in_input" });
     expect(cellText(q.judge_asr_behaviour)).toBe("undefined (no usable judge verdict)");
   });
-  it("a row with no attacked trajectory has no count of blocked attempts (null, shown n/a), not 0", () => {
+  it("a row with no attacked trajectory has no count of blocked attempts (null with its reason, shown undefined), not 0 nor n/a", () => {
     const noAtt = paperTable("r", new Map([["u1", { ...index.get("u1")!, agent_model: "idle" }]]), verdicts, { kind: "judge", judge_id: "gpt" });
-    expect(noAtt.rows[0]).toMatchObject({ n_attacked: 0, judge_blocked_attempts: null, judge_partial_compliance: 0 });
+    expect(noAtt.rows[0]).toMatchObject({ n_attacked: 0, judge_blocked_attempts: null, judge_blocked_attempts_reason: "no_attacked_trajectories", judge_partial_compliance: 0 });
     expect(formatTable(noAtt)).not.toMatch(/ 0\/0 /);
+    expect(formatTable(noAtt)).not.toMatch(/n\/a/);
+    expect(formatTable(noAtt)).toMatch(/undefined \(no attacked trajectory\)\n/);
+    expect(blockedCellText(noAtt.rows[0])).toBe("undefined (no attacked trajectory)");
     const noHeur = paperTable("r", index, verdicts.filter((v) => v.judge_id === "gpt"), { kind: "judge", judge_id: "gpt" });
     expect(noHeur.rows[0].heuristic_asr_behaviour).toMatchObject({ value: null, reason: "no_verdicts_of_signature" });
   });
