@@ -13,7 +13,7 @@
  *   prefixed with the value; without `agent_model` or `condition` in `--by` nothing is compared.
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { MODEL_MIX_MARK, likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
+import { MODEL_MIX_MARK, conditionMixOf, likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
 
 /** The name the trajectories of every agent model carry when `--by` has `condition` but not `agent_model`. */
 const ALL_MODELS = "all agent models";
@@ -69,12 +69,10 @@ function conditionMix(rows: readonly TrajectoryIndexRow[], groupValue: (r: Traje
     if (!s) conds.set(m, (s = new Set()));
     s.add(groupValue(r, "condition"));
   }
-  if (conds.size < 2) return null;
-  const sets = [...conds].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const key = (s: Set<string>) => [...s].sort().join("\u0000");
-  if (sets.every(([, s]) => key(s) === key(sets[0][1]))) return null;
+  const mix = conditionMixOf(conds);
+  if (!mix) return null;
   return (
-    `agent models ran different conditions (${sets.map(([m, s]) => `${m}: ${[...s].sort().join(", ")}`).join("; ")}), each figure pooled over its own, so their ${MODEL_MIX_MARK}; ` +
+    `agent models ran different conditions (${mix.sets}), each figure pooled over its own, so their ${MODEL_MIX_MARK}; ` +
     `add condition to --by for one figure per model and condition`
   );
 }

@@ -226,19 +226,22 @@ export function summarizeRun(
   // like13; src/stats/like-for-like.ts); the slim rows label keeps carry no task ids, so here the attack and suite sets
   // are compared (the paper table and the report, which read the whole index, compare the cells too)
   // (streamed: a copy of a million index rows was the summary's peak, ~300 MB)
+  // the per-model rows pool each model's conditions: models pooled over different conditions are unlike too
+  // (gathered in the same pass)
+  const conditionsByModel = new Map<string, Set<string>>();
   function* attackedMix() {
-    for (const t of index.values()) if (t.attacked) yield { model: t.agent_model ?? "(unknown)", condition: t.condition, attack: t.attack, suite: t.suite };
+    for (const t of index.values()) {
+      if (!t.attacked) continue;
+      const model = t.agent_model ?? "(unknown)";
+      if (t.condition !== undefined) {
+        let c = conditionsByModel.get(model);
+        if (!c) conditionsByModel.set(model, (c = new Set()));
+        c.add(t.condition);
+      }
+      yield { model, condition: t.condition, attack: t.attack, suite: t.suite };
+    }
   }
   warnings.push(...likeForLikeWarnings(attackedMix()));
-  // the per-model rows pool each model's conditions: models pooled over different conditions are unlike too
-  const conditionsByModel = new Map<string, Set<string>>();
-  for (const t of index.values()) {
-    if (!t.attacked || t.condition === undefined) continue;
-    const m = t.agent_model ?? "(unknown)";
-    let c = conditionsByModel.get(m);
-    if (!c) conditionsByModel.set(m, (c = new Set()));
-    c.add(t.condition);
-  }
   if ([...conditionsByModel.values()].some((c) => c.size > 1)) warnings.push(...pooledConditionWarnings(conditionsByModel));
   return {
     run,

@@ -44,16 +44,30 @@ export const POOLED_MIX_MARK = "pooled per-model rates are not like for like";
  *   {@link POOLED_MIX_MARK}, naming each model's conditions.
  */
 export function pooledConditionWarnings(conditionsByModel: Map<string, Set<string>>): string[] {
-  const models = [...conditionsByModel].filter(([, c]) => c.size > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  if (models.length < 2) return [];
-  const key = (c: Set<string>) => [...c].sort().join("\u0000");
-  if (models.every(([, c]) => key(c) === key(models[0][1]))) return [];
-  const shared = [...models[0][1]].filter((c) => models.every(([, cs]) => cs.has(c))).sort();
-  const sets = models.map(([m, c]) => `${m}: ${[...c].sort().join(", ")}`).join("; ");
+  const mix = conditionMixOf(conditionsByModel);
+  if (!mix) return [];
   return [
-    `agent models were run under different conditions (${sets}), so their ${POOLED_MIX_MARK}: compare them per condition (the rows per model and condition)` +
-      (shared.length > 0 ? `, or narrow with --where condition=${shared.join(",")}` : " (no condition is shared by every model)"),
+    `agent models were run under different conditions (${mix.sets}), so their ${POOLED_MIX_MARK}: compare them per condition (the rows per model and condition)` +
+      (mix.shared.length > 0 ? `, or narrow with --where condition=${mix.shared.join(",")}` : " (no condition is shared by every model)"),
   ];
+}
+
+/**
+ * Whether models (each figure pooled over its conditions) ran different sets of conditions: the one test behind
+ * {@link pooledConditionWarnings} (label's summary) and `estimate --by agent_model` (`../estimate/like-for-like.ts`).
+ * @param conditionsByModel each model's conditions; models with none are left out.
+ * @returns null when fewer than two models have conditions or all have the same set; else `sets` ("model: c1, c2;
+ *   ..." by model name) and the conditions every model ran (`shared`, sorted).
+ */
+export function conditionMixOf(conditionsByModel: Map<string, Set<string>>): { sets: string; shared: string[] } | null {
+  const models = [...conditionsByModel].filter(([, c]) => c.size > 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  if (models.length < 2) return null;
+  const key = (c: Set<string>) => [...c].sort().join("\u0000");
+  if (models.every(([, c]) => key(c) === key(models[0][1]))) return null;
+  return {
+    sets: models.map(([m, c]) => `${m}: ${[...c].sort().join(", ")}`).join("; "),
+    shared: [...models[0][1]].filter((c) => models.every(([, cs]) => cs.has(c))).sort(),
+  };
 }
 
 /** True for a warning {@link likeForLikeWarnings} wrote: how outputs find them among other warnings, to show them with the rates. */
