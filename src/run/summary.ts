@@ -222,27 +222,7 @@ export function summarizeRun(
         "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
     );
   }
-  // per-model and per (model, condition) rows over different attacks or suites are not like for like (issue 22,
-  // like13; src/stats/like-for-like.ts); the slim rows label keeps carry no task ids, so here the attack and suite sets
-  // are compared (the paper table and the report, which read the whole index, compare the cells too)
-  // (streamed: a copy of a million index rows was the summary's peak, ~300 MB)
-  // the per-model rows pool each model's conditions: models pooled over different conditions are unlike too
-  // (gathered in the same pass)
-  const conditionsByModel = new Map<string, Set<string>>();
-  function* attackedMix() {
-    for (const t of index.values()) {
-      if (!t.attacked) continue;
-      const model = t.agent_model ?? "(unknown)";
-      if (t.condition !== undefined) {
-        let c = conditionsByModel.get(model);
-        if (!c) conditionsByModel.set(model, (c = new Set()));
-        c.add(t.condition);
-      }
-      yield { model, condition: t.condition, attack: t.attack, suite: t.suite };
-    }
-  }
-  warnings.push(...likeForLikeWarnings(attackedMix()));
-  if ([...conditionsByModel.values()].some((c) => c.size > 1)) warnings.push(...pooledConditionWarnings(conditionsByModel));
+  warnings.push(...indexLikeForLike(index));
   return {
     run,
     trajectories: index.size,
@@ -362,4 +342,30 @@ export function formatSummary(s: RunSummary): string {
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
   // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
   return showBidiControls(lines.join("\n"));
+}
+
+/**
+ * The like-for-like warnings of label's summary over the run's index rows (attacked ones): per-model and per (model,
+ * condition) rows over different attacks or suites (issue 22, like13; src/stats/like-for-like.ts; the slim rows
+ * label keeps carry no task ids, so the attack and suite sets are compared; the paper table and the report, which
+ * read the whole index, compare the cells too), and models whose pooled rows pool different conditions, gathered in
+ * the same pass. Streamed: a copy of a million index rows was the summary's peak, ~300 MB.
+ */
+function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): string[] {
+  const conditionsByModel = new Map<string, Set<string>>();
+  function* attackedMix() {
+    for (const t of index.values()) {
+      if (!t.attacked) continue;
+      const model = t.agent_model ?? "(unknown)";
+      if (t.condition !== undefined) {
+        let c = conditionsByModel.get(model);
+        if (!c) conditionsByModel.set(model, (c = new Set()));
+        c.add(t.condition);
+      }
+      yield { model, condition: t.condition, attack: t.attack, suite: t.suite };
+    }
+  }
+  const out = likeForLikeWarnings(attackedMix());
+  if ([...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel));
+  return out;
 }
