@@ -33,7 +33,21 @@ export const FAMILY_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
  */
 export function familyOf(model: string | undefined | null): string | undefined {
   if (typeof model !== "string" || model.trim() === "") return undefined;
+  // a corpus names a handful of models across thousands of trajectories: each name is matched once (issue 26: the
+  // ten patterns were ~1% of an LLM label's CPU, their compiled code being dropped and rebuilt by V8 between uses)
+  if (known.has(model)) return known.get(model);
   const m = model.toLowerCase();
-  for (const [re, family] of FAMILY_PATTERNS) if (re.test(m)) return family;
-  return undefined;
+  let found: string | undefined;
+  for (const [re, family] of FAMILY_PATTERNS)
+    if (re.test(m)) {
+      found = family;
+      break;
+    }
+  if (known.size >= MAX_KNOWN) known.clear();
+  known.set(model, found);
+  return found;
 }
+
+/** Model names already matched, with their family (undefined: none); cleared when full (a corpus has few). */
+const known = new Map<string, string | undefined>();
+const MAX_KNOWN = 1024;

@@ -51,14 +51,36 @@ export interface PromptMessage {
  * @returns `[{role: "system", content: SYSTEM_TEMPLATE}, {role: "user", content: <user.md filled>}]`.
  */
 export function buildMessages(rendered: RenderedForPrompt): [PromptMessage, PromptMessage] {
-  const values: Record<(typeof PLACEHOLDERS)[number], string> = {
-    trajectory_block: rendered.trajectoryBlock,
-    injections_block: rendered.injectionsBlock,
-    nonce: rendered.nonce,
-  };
-  const user = USER_TEMPLATE.replace(/\{\{(trajectory_block|injections_block|nonce)\}\}/g, (_m, k: keyof typeof values) => values[k]);
+  let user = "";
+  for (const p of USER_PIECES)
+    user +=
+      p === TRAJECTORY ? rendered.trajectoryBlock : p === INJECTIONS ? rendered.injectionsBlock : p === NONCE ? rendered.nonce : p.text;
   return [
     { role: "system", content: SYSTEM_TEMPLATE },
     { role: "user", content: user },
   ];
 }
+
+/** A placeholder of `user.md` in {@link USER_PIECES} (compared by identity), or a piece of its text. */
+type UserPiece = { text: string };
+const TRAJECTORY: UserPiece = { text: "" };
+const INJECTIONS: UserPiece = { text: "" };
+const NONCE: UserPiece = { text: "" };
+
+/**
+ * `user.md` split once at its placeholders, in order: the text between them and the placeholders themselves. Filling
+ * them piece by piece is the one-pass replacement of the module docstring (a value is never scanned for
+ * placeholders), without matching the template's text again for every trajectory (issue 26: per-item CPU).
+ */
+const USER_PIECES: readonly UserPiece[] = (() => {
+  const out: UserPiece[] = [];
+  const slot = { trajectory_block: TRAJECTORY, injections_block: INJECTIONS, nonce: NONCE };
+  let at = 0;
+  for (const m of USER_TEMPLATE.matchAll(/\{\{(trajectory_block|injections_block|nonce)\}\}/g)) {
+    if (m.index > at) out.push({ text: USER_TEMPLATE.slice(at, m.index) });
+    out.push(slot[m[1] as keyof typeof slot]);
+    at = m.index + m[0].length;
+  }
+  if (at < USER_TEMPLATE.length) out.push({ text: USER_TEMPLATE.slice(at) });
+  return out;
+})();
