@@ -87,13 +87,33 @@ export function injectionExposure(ctx: EvidenceContext): Exposure {
   return e;
 }
 
+/**
+ * `injectionExposure(ctx).state === "unattacked"`, without locating the injected text when the answer does not need
+ * it: unattacked is decided by the trajectory alone (no injected text, recorded or recovered from instructing tool
+ * descriptions, and not attacked), so only that first step of {@link injectionExposure} runs (its cached result is
+ * used when there is one). Why: `decide` asks it of every verdict with a holding `unaffected` finding, and the
+ * search it skips (every part normalized and scanned) was ~3% of an LLM `label`'s CPU (issue 26).
+ * @param ctx the evidence context of the trajectory. @returns whether code finds the trajectory unattacked; never throws.
+ */
+export function unattackedByCode(ctx: EvidenceContext): boolean {
+  const hit = cache.get(ctx);
+  if (hit) return hit.state === "unattacked";
+  const t = withInstructingDescriptions(ctx.trajectory);
+  return injectedTexts(t).length === 0 && !isAttacked(t);
+}
+
+/** The injected texts of a trajectory that hold something (non-empty strings), in `injections` order. */
+function injectedTexts(t: Trajectory): string[] {
+  return Object.values(t.injections ?? {}).filter((s): s is string => typeof s === "string" && s.trim() !== "");
+}
+
 /** The one definition of "attacked" (`src/ingest/attacked.ts`), re-exported for the verdict layer. */
 export { isAttacked };
 
 function compute(ctx: EvidenceContext): Exposure {
   // No injection recorded and the tools known: instructing tool descriptions are the injected text (issue 24)
   const t = withInstructingDescriptions(ctx.trajectory);
-  const texts = Object.values(t.injections ?? {}).filter((s): s is string => typeof s === "string" && s.trim() !== "");
+  const texts = injectedTexts(t);
   if (texts.length === 0) {
     if (!isAttacked(t)) return { state: "unattacked" };
     const why = t.injection_unrecovered;
