@@ -16,7 +16,7 @@ import {
   type ManyRaterComparison,
   type TwoRaterComparison,
 } from "../agree/pairwise.js";
-import { buildCommittee, DEFAULT_QUORUM, voteOf } from "../verdict/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { testRetest, type JudgeRetest } from "./retest.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
@@ -72,7 +72,7 @@ export function committeeRateItems(committee: readonly CommitteeVerdict[], verdi
       c.trajectory_id,
       c.status === "ok" && c.label
         ? { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, rep0.get(c.trajectory_id) ?? []) : false }
-        : { label: null, reason: c.status },
+        : unlabelledCommitteeItem(c),
     );
   }
   return m;

@@ -10,7 +10,7 @@ import type { ColumnRun } from "../store/columns.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { committeeBlocked } from "../verdict/blocked.js";
-import { noVoteReason } from "../verdict/vote.js";
+import { noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote.js";
 import type { CommitteeSummary } from "../committee/report.js";
 import { committeeSummaryOfSlots } from "../committee/report-columns.js";
 import { paperTableFrom, type PaperTable } from "../estimate/table.js";
@@ -58,7 +58,7 @@ export function judgeRateItems(run: ColumnRun, codes: Uint32Array | undefined): 
  */
 export function committeeRateItems(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>, missing: string): (slot: number) => RateItem {
   const fixed = cs.verdicts.map((c): RateItem | null =>
-    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : { label: null, reason: c.status },
+    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : unlabelledCommitteeItem(c),
   );
   const none: RateItem = { label: null, reason: missing };
   return (slot) => {
@@ -161,7 +161,9 @@ export function committeeObservationRun(run: ColumnRun, cs: CommitteeSlots, rep0
       code = codeOf(`${label}\u0000${blocked}`, () => ({ judge_id: raterId, repeat: 0, status: "ok", label, ...(blocked !== undefined ? { blocked_attempt: blocked } : {}) }) as Verdict);
     } else {
       const status = c.status === "disputed" ? "committee_disputed" : "committee_no_quorum";
-      code = codeOf(status, () => ({ judge_id: raterId, repeat: 0, status, label: null }) as unknown as Verdict);
+      // a disputed row carries which events its votes allow (the disputed bounds, `votes_for` of ../stats/rates.ts)
+      const vf = c.status === "disputed" && c.votes ? votesFor(c.votes) : undefined;
+      code = codeOf(`${status}\u0000${vf ? `${vf.goal}\u0000${vf.behaviour}` : ""}`, () => ({ judge_id: raterId, repeat: 0, status, label: null, ...(vf ? { votes_for: vf } : {}) }) as unknown as Verdict);
     }
     vSlot[n] = s;
     vCode[n++] = code;
