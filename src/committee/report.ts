@@ -339,8 +339,11 @@ export function committeeReport(
   return { report, verdicts: committee };
 }
 
-/** {@link CodeMajority} of committee verdicts from the judges' repeat-0 verdicts (`rep0`). */
-function codeMajorityOf(committee: readonly CommitteeVerdict[], rep0: readonly Verdict[], index: ReadonlyMap<string, { attacked?: boolean }>, judgeIds: readonly string[]): CodeMajority {
+/**
+ * {@link CodeMajority} of committee verdicts from the judges' repeat-0 verdicts (`rep0`; other repeats are not to be
+ * passed), over the attacked trajectories of `index`, judges in `judgeIds` order.
+ */
+export function codeMajorityOf(committee: readonly CommitteeVerdict[], rep0: readonly Verdict[], index: ReadonlyMap<string, { attacked?: boolean }>, judgeIds: readonly string[]): CodeMajority {
   const pos = new Map(judgeIds.map((j, k) => [j, k]));
   const byId = new Map<string, Verdict[]>();
   for (const v of rep0) {

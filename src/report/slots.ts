@@ -13,6 +13,7 @@ import { committeeBlocked } from "../verdict/blocked.js";
 import { noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote.js";
 import type { CommitteeSummary } from "../committee/report.js";
 import { committeeSummaryOfSlots } from "../committee/report-columns.js";
+import { CodeMajorityTally, type CodeMajority } from "../committee/code-majority.js";
 import { paperTableFrom, type PaperTable } from "../estimate/table.js";
 import type { EstimateSource } from "../estimate/run.js";
 import type { AsrRow } from "./data.js";
@@ -126,6 +127,24 @@ export function labelCountsColumns(
     out.push({ rater: committee.name, counts });
   }
   return out;
+}
+
+/**
+ * `CodeMajority` (`../committee/code-majority.ts`) of the committee verdicts of the row slots: attacked committee labels
+ * resting on code-established votes, from each judge's repeat-0 verdict (`rep0`: judge -> slot -> position + 1).
+ */
+export function codeMajoritySlots(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>, judgeIds: readonly string[]): CodeMajority {
+  const t = new CodeMajorityTally(judgeIds);
+  const per = judgeIds.map((j) => rep0.get(j));
+  for (let s = 0; s < run.nRows; s++) {
+    const k = cs.code[s];
+    if (k < 0) continue;
+    t.add(!!run.rows[run.rowCode[s]].attacked, cs.verdicts[k], (j) => {
+      const a = per[j];
+      return a && a[s] > 0 ? run.verdicts[a[s] - 1] : undefined;
+    });
+  }
+  return t.result();
 }
 
 /** `committeeSummary` of `../committee/report.ts` of the committee verdicts of the row slots (one per slot). */
