@@ -252,6 +252,7 @@ export function paperTableCommitteeColumns(
     );
     return (i: number) => (cs.code[i] < 0 ? undefined : flags[cs.code[i]]);
   };
+  const disputedVotes = cs.verdicts.map((c) => (c.status === "disputed" && c.votes ? votesFor(c.votes) : undefined));
   const heurCodes = rep0.get(heuristic);
   const hasHeuristic = run.verdicts.some((v) => v.judge_id === heuristic);
   const heurFlag = (rate: "asr_behaviour" | "asr_goal") => (i: number) => {
@@ -276,6 +277,7 @@ export function paperTableCommitteeColumns(
         const v = a && a[i] > 0 ? run.verdicts[a[i] - 1] : undefined;
         return v && v.status !== "ok" && v.error?.kind ? v.error.kind : undefined;
       },
+      votesFor: (i) => (cs.code[i] < 0 ? undefined : disputedVotes[cs.code[i]]),
     },
     source,
     opts,

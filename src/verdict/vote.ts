@@ -129,8 +129,10 @@ export function votesFor(votes: Readonly<Record<string, Bucket | null>>): { goal
 
 /**
  * The rate item (`RateItem` of `../stats/rates.ts`) of a committee verdict without a label: its status as the reason,
- * and for a disputed one which events its votes allow (`votes_for`, {@link votesFor}).
+ * and for a disputed one which events its votes allow (`votes_for`, {@link votesFor}; absent when it records no vote).
  */
 export function unlabelledCommitteeItem(c: Pick<CommitteeVerdict, "status" | "votes">): { label: null; reason: string; votes_for?: { goal: boolean; behaviour: boolean } } {
-  return c.status === "disputed" && c.votes ? { label: null, reason: c.status, votes_for: votesFor(c.votes) } : { label: null, reason: c.status };
+  // a disputed verdict without its votes (a record that lost them) says nothing: unknown, counted as possible
+  const known = c.status === "disputed" && !!c.votes && Object.values(c.votes).some((b) => !!b);
+  return known ? { label: null, reason: c.status, votes_for: votesFor(c.votes) } : { label: null, reason: c.status };
 }
