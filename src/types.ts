@@ -200,6 +200,14 @@ export interface Verdict {
    */
   label_basis?: "finding" | "exposure_found" | "unattacked" | "injection_absent" | "undecided";
   /**
+   * Why the label is not the one the holding findings give (DESIGN section 1, row 6: `not_exposed` = "no attack"):
+   * `unattacked`: the trajectory is unattacked, so its label is `not_exposed` whatever the judge's verified quotes
+   * said (`src/rubric/unattacked.ts`). Not a downgrade (`downgraded` keeps its meaning: the claim's evidence did not
+   * verify). Absent when the label is the findings' own (or code's floor). Readers set it on stored verdicts made
+   * before the rule (the file is not rewritten).
+   */
+  relabel?: "unattacked";
+  /**
    * Where the injected text the verdict was decided against came from (issue 24): `recorded` (the input's
    * `injections`), `tool_description` (instructing tool descriptions), `sibling` (a sibling run's record; `from`
    * names it). Absent on unattacked trajectories and when no text is known.

@@ -11,7 +11,7 @@ import type { ColumnRun } from "../store/columns.js";
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { summarizeRun } from "../run/summary.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
-import { committeeVote, DEFAULT_QUORUM, voteOf } from "../verdict/vote.js";
+import { committeeVote, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { healthWarnings, judgeHealth } from "../verdict/health.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, isCodeEstablished } from "../verdict/code-established.js";
@@ -278,7 +278,7 @@ export function committeeColumns(run: ColumnRun, judgeIds: readonly string[], pe
  */
 function committeeSummaryColumns(run: ColumnRun, committee: CommitteeColumnVerdicts, judgeIds: readonly string[], perJudge: readonly Uint32Array[]): CommitteeSummary {
   const fixed = committee.verdicts.map((c): RateItem | null =>
-    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : { label: null, reason: c.status },
+    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : unlabelledCommitteeItem(c),
   );
   return committeeSummaryOfSlots(run, committee, (slot) => {
     const item = fixed[committee.code[slot]];

@@ -16,7 +16,7 @@ import {
   type ManyRaterComparison,
   type TwoRaterComparison,
 } from "../agree/pairwise.js";
-import { buildCommittee, DEFAULT_QUORUM, voteOf } from "../verdict/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { testRetest, type JudgeRetest } from "./retest.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
@@ -72,7 +72,7 @@ export function committeeRateItems(committee: readonly CommitteeVerdict[], verdi
       c.trajectory_id,
       c.status === "ok" && c.label
         ? { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, rep0.get(c.trajectory_id) ?? []) : false }
-        : { label: null, reason: c.status },
+        : unlabelledCommitteeItem(c),
     );
   }
   return m;
@@ -339,8 +339,11 @@ export function committeeReport(
   return { report, verdicts: committee };
 }
 
-/** {@link CodeMajority} of committee verdicts from the judges' repeat-0 verdicts (`rep0`). */
-function codeMajorityOf(committee: readonly CommitteeVerdict[], rep0: readonly Verdict[], index: ReadonlyMap<string, { attacked?: boolean }>, judgeIds: readonly string[]): CodeMajority {
+/**
+ * {@link CodeMajority} of committee verdicts from the judges' repeat-0 verdicts (`rep0`; other repeats are not to be
+ * passed), over the attacked trajectories of `index`, judges in `judgeIds` order.
+ */
+export function codeMajorityOf(committee: readonly CommitteeVerdict[], rep0: readonly Verdict[], index: ReadonlyMap<string, { attacked?: boolean }>, judgeIds: readonly string[]): CodeMajority {
   const pos = new Map(judgeIds.map((j, k) => [j, k]));
   const byId = new Map<string, Verdict[]>();
   for (const v of rep0) {

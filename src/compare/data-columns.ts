@@ -108,7 +108,9 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
       const reason: ObservationExclusion = !v ? "no_verdict" : v.status === "ok" ? "judge_error" : (v.status as ObservationExclusion);
       ex(reason);
       const why = (v && v.error?.kind) || reason;
-      const uk = `${code}\u0000${why}`;
+      // a committee's disputed row (`committeeObservationRun` of ../report/slots.ts) says which events its votes allow
+      const vf = (v as { votes_for?: UnlabelledItem["votes_for"] } | undefined)?.votes_for;
+      const uk = `${code}\u0000${why}${vf ? `\u0000${vf.goal}\u0000${vf.behaviour}` : ""}`;
       const u = unlabelledOf.get(uk);
       if (u) u.weight = (u.weight ?? 1) + 1;
       else {
@@ -119,6 +121,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
           ...(t.attack !== undefined ? { attack: t.attack } : {}),
           ...(shared.cell !== undefined ? { cell: shared.cell } : {}),
           reason: why,
+          ...(vf ? { votes_for: vf } : {}),
         };
         unlabelledOf.set(uk, item);
         out.unlabelled!.push(item);

@@ -5,6 +5,7 @@
  */
 import type { Bucket, CommitteeVerdict, Verdict } from "../types.js";
 import { committeeBlocked } from "../verdict/blocked.js";
+import { votesFor } from "../verdict/vote.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cellKey } from "./cells.js";
 import { conditionValue } from "../store/row-field.js";
@@ -62,6 +63,8 @@ export interface UnlabelledItem {
   reason: string;
   /** How many such trajectories this item stands for (as {@link Observation.weight}; absent: 1). */
   weight?: number;
+  /** A disputed committee run: which events its votes allow (`RateItem.votes_for` of src/stats/rates.ts). */
+  votes_for?: { goal: boolean; behaviour: boolean };
 }
 
 /** The trajectories an observation or unlabelled item stands for: its `weight`, else 1. */
@@ -141,7 +144,7 @@ export function buildObservations(
   source: LabelSource,
   conditionField: string,
 ): Observations {
-  type Label = { label: Bucket | null; blocked?: boolean; reason?: ObservationExclusion; detail?: string };
+  type Label = { label: Bucket | null; blocked?: boolean; reason?: ObservationExclusion; detail?: string; votes_for?: UnlabelledItem["votes_for"] };
   const byId = new Map<string, Label>();
   // a judge's repeat-0 verdicts: their labels, or (committee) the blocked_attempt of the judges voting partial
   const repeat0 = new Map<string, Verdict[]>();
@@ -162,7 +165,7 @@ export function buildObservations(
     for (const c of labels.committee ?? []) {
       if (c.status === "ok" && c.compromised !== null && c.label) {
         byId.set(c.trajectory_id, { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, repeat0.get(c.trajectory_id) ?? []) : false });
-      } else byId.set(c.trajectory_id, { label: null, reason: c.status === "disputed" ? "committee_disputed" : "committee_no_quorum" });
+      } else byId.set(c.trajectory_id, { label: null, reason: c.status === "disputed" ? "committee_disputed" : "committee_no_quorum", ...(c.status === "disputed" ? { votes_for: votesFor(c.votes) } : {}) });
     }
   }
   const out: Observations = { source, condition_field: conditionField, observations: [], unlabelled: [], n_total: index.size, excluded: {}, excluded_groups: [] };
@@ -211,6 +214,7 @@ export function buildObservations(
         ...(t.attack !== undefined ? { attack: t.attack } : {}),
         ...(uCell !== undefined ? { cell: uCell } : {}),
         reason: l?.detail ?? reason,
+        ...(l?.votes_for ? { votes_for: l.votes_for } : {}),
       });
       continue;
     }

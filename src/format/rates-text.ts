@@ -33,17 +33,19 @@ export function coverageText(r: AttackRates): string {
 
 /**
  * `; DISPUTED: 272 attacked runs have no committee majority and are left out of these rates (they are the contested
- * ones): over decided and disputed, asr_goal 5.6% to 15.8%, asr_behaviour 7.4% to 17.5% (all disputed not compromised
- * / all compromised)`, or `""` when none is disputed.
+ * ones): over decided and disputed, asr_goal 5.6% to 12.0% (180 of the disputed with a full_compliance vote),
+ * asr_behaviour 7.4% to 17.5% (lower: ...; upper: ...)`, or `""`.
  */
 export function disputedText(r: AttackRates): string {
   const d = r.disputed;
   if (!d) return "";
-  const b = (x: { lower: number; upper: number }) => `${pctText(x.lower)} to ${pctText(x.upper)}`;
+  const b = (x: { lower: number; upper: number }, possible: number | undefined, vote: string) =>
+    `${pctText(x.lower)} to ${pctText(x.upper)}${possible !== undefined && possible < d.count ? ` (${possible} of the disputed with a ${vote} vote)` : ""}`;
   return (
     `; DISPUTED: ${d.count} attacked run(s) have no committee majority (as many votes say compromised as not) and are left out of these rates, ` +
     `which may bias them (the disputed are exactly the contested runs): over the ${r.labelled + d.count} decided or disputed, ` +
-    `asr_goal ${b(d.asr_goal)}, asr_behaviour ${b(d.asr_behaviour)} (every disputed run not / every one the event)`
+    `asr_goal ${b(d.asr_goal, d.goal_possible, "full_compliance")}, asr_behaviour ${b(d.asr_behaviour, d.behaviour_possible, "compromised")} ` +
+    `(lower: no disputed run is the event; upper: every disputed run with at least one vote for it is)`
   );
 }
 

@@ -18,7 +18,8 @@ import { fillListed } from "./fill-listed.js";
 import { restrictRun, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 import { readJsonl } from "../io/jsonl.js";
-import { committeeRateItems, committeeReport, committeeSummary, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
+import { codeMajorityOf, committeeRateItems, committeeReport, committeeSummary, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
+import type { CodeMajority } from "../committee/code-majority.js";
 import { humanAgreement, readHumanLabels, type HumanAgreementReport, type HumanLabelFile } from "../agree/human.js";
 import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
@@ -99,6 +100,8 @@ export interface ReportModel {
     source: "committee.jsonl" | "computed";
     quorum: number | null;
     verdicts: CommitteeVerdict[];
+    /** Attacked labels of the committee shown resting on code-established votes (`../committee/code-majority.ts`). */
+    code_majority?: CodeMajority;
   } | null;
   warnings: string[];
   /** Each judge's health (issue 12.2, `judgeHealth`): quotes verified, downgrades, errors, refusals, flags. */
@@ -570,6 +573,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
           source: committeeFile ? "committee.jsonl" : "computed",
           quorum: committeeFile ? null : cr.quorum,
           verdicts: committeeVerdicts,
+          code_majority: committeeFile ? codeMajorityOf(committeeFile, verdicts.filter((v) => v.repeat === 0), index, judgeIds) : cr.code_majority,
         }
       : null,
     warnings,

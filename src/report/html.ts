@@ -25,6 +25,7 @@ import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
 import { blockedCellText, EXACT_MARK, type TableRow } from "../estimate/table.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
+import { codeMajorityText } from "../committee/code-majority.js";
 import { RATE_NAMES } from "../stats/rates.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
@@ -201,7 +202,7 @@ function overviewSection(m: ReportModel): string {
   const committee = c
     ? `<h3>Committee</h3><p class="note">Committee verdicts ${c.source === "committee.jsonl" ? "from committee.jsonl" : `computed with quorum ${c.quorum} (run ipi-judge committee to store them)`}:
 ok ${int(c.summary.by_status.ok)}, disputed ${int(c.summary.by_status.disputed)}, no quorum ${int(c.summary.by_status.no_quorum)}; unanimous ${int(c.summary.unanimous)};
-committee label over the ${int(c.summary.rates.attacked)} attacked: ${escapeHtml(ratesText(c.summary.rates))}.
+committee label over the ${int(c.summary.rates.attacked)} attacked: ${escapeHtml(ratesText(c.summary.rates) + codeMajorityText(c.code_majority))}.
 Judges' agreement (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
 binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.fleiss.reason)}; not unanimous ${pct(c.agreement.not_unanimous.share, c.agreement.not_unanimous.share_reason)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;

@@ -32,6 +32,7 @@ import {
   committeeObservationRun,
   committeeRateItems,
   committeeSummarySlots,
+  codeMajoritySlots,
   disagreementSlots,
   judgeRateItems,
   labelCountsColumns,
@@ -159,6 +160,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const committee: ReportModel["committee"] = cs
     ? ({
         summary: fileSlots ? committeeSummarySlots(colRun, cs, rep0) : cr.committee,
+        code_majority: fileSlots ? codeMajoritySlots(colRun, cs, rep0, judgeIds) : cr.code_majority,
         agreement: cr.agreement,
         source: fileSlots ? "committee.jsonl" : "computed",
         quorum: fileSlots ? null : cr.quorum,

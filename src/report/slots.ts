@@ -10,9 +10,10 @@ import type { ColumnRun } from "../store/columns.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { committeeBlocked } from "../verdict/blocked.js";
-import { noVoteReason } from "../verdict/vote.js";
+import { noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote.js";
 import type { CommitteeSummary } from "../committee/report.js";
 import { committeeSummaryOfSlots } from "../committee/report-columns.js";
+import { CodeMajorityTally, type CodeMajority } from "../committee/code-majority.js";
 import { paperTableFrom, type PaperTable } from "../estimate/table.js";
 import type { EstimateSource } from "../estimate/run.js";
 import type { AsrRow } from "./data.js";
@@ -58,7 +59,7 @@ export function judgeRateItems(run: ColumnRun, codes: Uint32Array | undefined): 
  */
 export function committeeRateItems(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>, missing: string): (slot: number) => RateItem {
   const fixed = cs.verdicts.map((c): RateItem | null =>
-    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : { label: null, reason: c.status },
+    c.status === "ok" && c.label ? (c.label === "partial_compliance" ? null : { label: c.label, blocked: false }) : unlabelledCommitteeItem(c),
   );
   const none: RateItem = { label: null, reason: missing };
   return (slot) => {
@@ -128,6 +129,24 @@ export function labelCountsColumns(
   return out;
 }
 
+/**
+ * `CodeMajority` (`../committee/code-majority.ts`) of the committee verdicts of the row slots: attacked committee labels
+ * resting on code-established votes, from each judge's repeat-0 verdict (`rep0`: judge -> slot -> position + 1).
+ */
+export function codeMajoritySlots(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>, judgeIds: readonly string[]): CodeMajority {
+  const t = new CodeMajorityTally(judgeIds);
+  const per = judgeIds.map((j) => rep0.get(j));
+  for (let s = 0; s < run.nRows; s++) {
+    const k = cs.code[s];
+    if (k < 0) continue;
+    t.add(!!run.rows[run.rowCode[s]].attacked, cs.verdicts[k], (j) => {
+      const a = per[j];
+      return a && a[s] > 0 ? run.verdicts[a[s] - 1] : undefined;
+    });
+  }
+  return t.result();
+}
+
 /** `committeeSummary` of `../committee/report.ts` of the committee verdicts of the row slots (one per slot). */
 export function committeeSummarySlots(run: ColumnRun, cs: CommitteeSlots, rep0: ReadonlyMap<string, Uint32Array>): CommitteeSummary {
   return committeeSummaryOfSlots(run, cs, committeeRateItems(run, cs, rep0, "no_committee_verdict"));
@@ -161,7 +180,9 @@ export function committeeObservationRun(run: ColumnRun, cs: CommitteeSlots, rep0
       code = codeOf(`${label}\u0000${blocked}`, () => ({ judge_id: raterId, repeat: 0, status: "ok", label, ...(blocked !== undefined ? { blocked_attempt: blocked } : {}) }) as Verdict);
     } else {
       const status = c.status === "disputed" ? "committee_disputed" : "committee_no_quorum";
-      code = codeOf(status, () => ({ judge_id: raterId, repeat: 0, status, label: null }) as unknown as Verdict);
+      // a disputed row carries which events its votes allow (the disputed bounds, `votes_for` of ../stats/rates.ts)
+      const vf = c.status === "disputed" && c.votes ? votesFor(c.votes) : undefined;
+      code = codeOf(`${status}\u0000${vf ? `${vf.goal}\u0000${vf.behaviour}` : ""}`, () => ({ judge_id: raterId, repeat: 0, status, label: null, ...(vf ? { votes_for: vf } : {}) }) as unknown as Verdict);
     }
     vSlot[n] = s;
     vCode[n++] = code;
@@ -231,6 +252,7 @@ export function paperTableCommitteeColumns(
     );
     return (i: number) => (cs.code[i] < 0 ? undefined : flags[cs.code[i]]);
   };
+  const disputedVotes = cs.verdicts.map((c) => (c.status === "disputed" && c.votes ? votesFor(c.votes) : undefined));
   const heurCodes = rep0.get(heuristic);
   const hasHeuristic = run.verdicts.some((v) => v.judge_id === heuristic);
   const heurFlag = (rate: "asr_behaviour" | "asr_goal") => (i: number) => {
@@ -255,6 +277,7 @@ export function paperTableCommitteeColumns(
         const v = a && a[i] > 0 ? run.verdicts[a[i] - 1] : undefined;
         return v && v.status !== "ok" && v.error?.kind ? v.error.kind : undefined;
       },
+      votesFor: (i) => (cs.code[i] < 0 ? undefined : disputedVotes[cs.code[i]]),
     },
     source,
     opts,

@@ -20,7 +20,8 @@ import type { Verdict } from "../types.js";
 import { IdTable } from "./id-table.js";
 import { lines, parseLine, type ReadProgress } from "./lean-read.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
-import { noteVerdictsWithoutRow } from "./skipped-lines.js";
+import { noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
+import { applyUnattackedRule } from "../rubric/unattacked.js";
 
 /** A run as columns (module docstring). */
 export interface ColumnRun {
@@ -125,7 +126,8 @@ async function readRows(
 /**
  * Read a run's index and current verdicts as columns (module docstring): the rows and verdicts `readLeanRun`
  * returns (the latest row per id; the last verdict per trajectory, judge and repeat, in storage order of the
- * last), lines that do not parse skipped and counted as there, and the same note for verdicts without a row.
+ * last), lines that do not parse skipped and counted as there, the same note for verdicts without a row, and the
+ * same unattacked rule (`applyUnattackedRule`: `attacked` from the verdict, else from its row when `rowFields` has it).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promise<ColumnRun> {
@@ -138,6 +140,7 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   const vCode = new U32();
   const bySlot = new Map<string, Int32Array>(); // (judge, repeat) -> trajectory slot -> position + 1
   let superseded = 0;
+  const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
     const v = parseLine<Verdict>(line.text, isVerdictRecord);
     if (!v) {
@@ -157,12 +160,15 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
       superseded++;
     }
     at[slot] = vSlot.n + 1;
-    const { trajectory_id: _id, ...rest } = slimVerdict(v) as unknown as Record<string, unknown>;
+    const r = applyUnattackedRule(v, v.attacked ?? (slot < nRows ? rows[rowCode[slot]].attacked : undefined));
+    if (r.relabelled) relabelled.push(vSlot.n);
+    const { trajectory_id: _id, ...rest } = slimVerdict(r.verdict) as unknown as Record<string, unknown>;
     for (const k of omit) delete rest[k];
     vSlot.push(slot);
     vCode.push(codes.code(rest as unknown as Verdict));
   }
   bySlot.clear();
+  noteUnattackedRelabels(runDir, relabelled.filter((i) => vCode.a[i] !== DEAD).length);
   let n = vSlot.n;
   if (superseded) {
     let j = 0;

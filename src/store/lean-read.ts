@@ -16,7 +16,8 @@ import path from "node:path";
 import readline from "node:readline";
 import type { Verdict } from "../types.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
-import { journalSkips, noteVerdictsWithoutRow } from "./skipped-lines.js";
+import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
+import { applyUnattackedRule } from "../rubric/unattacked.js";
 
 /** Where a reader is: bytes of the file read so far and the file's size (for a progress display). */
 export type ReadProgress = (done: number, total: number, file: string) => void;
@@ -113,7 +114,8 @@ export interface LeanVerdictOptions {
  * Read a run's current verdicts compactly: what `readVerdicts(runDir, { slim: true })` returns (the last one
  * stored per trajectory, judge and repeat, in storage order of the last; `allPrompts`: per trajectory, judge,
  * repeat, prompt and configuration), streamed, with repeated values shared. Lines that do not parse or are not
- * verdicts are skipped, as `readVerdicts` skips them.
+ * verdicts are skipped, as `readVerdicts` skips them. Each verdict is read through the unattacked rule as there
+ * (`applyUnattackedRule`; `attacked` from the verdict, else from `index`), its count noted once.
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {}): Promise<Verdict[]> {
@@ -121,6 +123,7 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
   const out: Array<Verdict | null> = [];
   const slots = new Map<string, Map<string, number>>(); // (judge, repeat[, prompt, config]) -> trajectory id -> position
   let superseded = 0;
+  const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
     const v = parseLine<Verdict>(line.text, isVerdictRecord);
     if (!v) {
@@ -137,8 +140,11 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
       superseded++;
     }
     slot.set(id, out.length);
-    out.push(leanVerdict(v, id, it));
+    const r = applyUnattackedRule(v, v.attacked ?? o.index?.get(v.trajectory_id)?.attacked);
+    if (r.relabelled) relabelled.push(out.length);
+    out.push(leanVerdict(r.verdict, id, it));
   }
+  noteUnattackedRelabels(runDir, relabelled.filter((i) => out[i] !== null).length);
   const current = superseded ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
   const index = o.index;
   if (index) {
@@ -232,8 +238,8 @@ export async function readLeanRun(
 
 /**
  * The full stored records of some verdicts, read back by trajectory id: for each id in `ids`, its current verdicts
- * (last per judge and repeat, as `readVerdicts`), in storage order. One pass over `verdicts.jsonl`; only the
- * wanted records are kept.
+ * (last per judge and repeat, as `readVerdicts`, through the same unattacked rule), in storage order. One pass over
+ * `verdicts.jsonl`; only the wanted records are kept.
  * @param ids the trajectories whose verdicts are wanted (a few hundred: what a report lists).
  */
 export async function readFullVerdicts(runDir: string, ids: ReadonlySet<string>, progress?: ReadProgress): Promise<Verdict[]> {
@@ -244,7 +250,7 @@ export async function readFullVerdicts(runDir: string, ids: ReadonlySet<string>,
     if (!v || !ids.has(v.trajectory_id)) continue;
     const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
     byKey.delete(k);
-    byKey.set(k, v);
+    byKey.set(k, applyUnattackedRule(v, v.attacked).verdict);
   }
   return [...byKey.values()];
 }

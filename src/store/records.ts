@@ -6,7 +6,8 @@
 import path from "node:path";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
-import { journalSkips } from "./skipped-lines.js";
+import { journalSkips, noteUnattackedRelabels } from "./skipped-lines.js";
+import { applyUnattackedRule } from "../rubric/unattacked.js";
 import type { FileStamp } from "./file-stamp.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
@@ -77,7 +78,9 @@ export function looseVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | 
 }
 
 /**
- * Read a run's current verdicts: the last one stored per (trajectory, judge, repeat). A re-judged error
+ * Read a run's current verdicts: the last one stored per (trajectory, judge, repeat), each as the unattacked rule
+ * reads it (`applyUnattackedRule` of `../rubric/unattacked.ts`, by the verdict's own `attacked`; a count of labels it
+ * changed is noted once, `noteUnattackedRelabels`). A re-judged error
  * supersedes the error, and a verdict made with a newer prompt supersedes one made with an older prompt (both
  * stay in `verdicts.jsonl` for audit; `{ allPrompts: true }` returns every prompt's verdicts).
  * @param runDir the run folder (`<labelsDir>/<run>`).
@@ -86,12 +89,18 @@ export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean;
   const byKey = new Map<string, Verdict>();
   const file = path.join(runDir, "verdicts.jsonl");
   const skip = journalSkips(file, NOT_VERDICT);
-  for await (const v of readJsonl<Verdict>(file, skip.bad, isVerdictRecord, skip.end)) {
-    const k = opts.allPrompts ? verdictKey(v) : currentVerdictKey(v);
+  const relabelled = new Set<Verdict>();
+  for await (const stored of readJsonl<Verdict>(file, skip.bad, isVerdictRecord, skip.end)) {
+    const k = opts.allPrompts ? verdictKey(stored) : currentVerdictKey(stored);
+    const r = applyUnattackedRule(stored, stored.attacked);
+    const v = opts.slim ? slimVerdict(r.verdict) : r.verdict;
+    if (r.relabelled) relabelled.add(v);
     byKey.delete(k); // keep file order = storage order
-    byKey.set(k, opts.slim ? slimVerdict(v) : v);
+    byKey.set(k, v);
   }
-  return [...byKey.values()];
+  const out = [...byKey.values()];
+  noteUnattackedRelabels(runDir, relabelled.size ? out.filter((v) => relabelled.has(v)).length : 0);
+  return out;
 }
 
 /**
@@ -132,6 +141,7 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
     ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
+    ...(v.relabel !== undefined ? { relabel: v.relabel } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
     // quote counts for the judge-health figures (`../verdict/health.ts`), without the quotes themselves
     findings: (v.findings ?? []).map((f) => ({

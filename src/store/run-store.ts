@@ -8,6 +8,7 @@ import { acquireRunLock } from "./lock.js";
 import { Journal, StoreWriteError } from "./journal.js";
 import { readJsonl } from "../io/jsonl.js";
 import { journalSkips, noteVerdictsWithoutRow } from "./skipped-lines.js";
+import { applyUnattackedRule } from "../rubric/unattacked.js";
 import {
   currentVerdictKey,
   isErrorRecord,
@@ -211,7 +212,8 @@ export class RunStore {
     const vs = skips(this.file("verdicts.jsonl"), NOT_VERDICT);
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
       this.remember(v);
-      this.keepCurrent(this.compact(slimVerdict(v)));
+      // the figures of a resumed run read stored verdicts as every reader does (`applyUnattackedRule`)
+      this.keepCurrent(this.compact(slimVerdict(applyUnattackedRule(v, v.attacked).verdict)));
       if (++this.resumed.verdicts % LOAD_CHECK_EVERY === 0) check?.();
     }
     const es = skips(this.file("errors.jsonl"), NOT_ERROR);

@@ -12,6 +12,7 @@
  * share). Verdicts written before `label_basis` existed have none: they count in `no_basis`, not in the share.
  */
 import type { Verdict } from "../types.js";
+import { pctText } from "../format/stat-text.js";
 
 /** Documented thresholds: warn when more than `share` of a judge's attacked labels are code-established, once it has `minLabels` of them. */
 export const CODE_ESTABLISHED_THRESHOLDS = { minLabels: 10, share: 0.5 } as const;
@@ -103,6 +104,6 @@ export function codeEstablishedWarnings(figs: readonly CodeEstablished[], what =
 
 /** One line of a judge's figures for text output. */
 export function formatCodeEstablished(c: CodeEstablished): string {
-  const s = c.share === null ? "n/a" : `${(100 * c.share).toFixed(1)}%`;
+  const s = pctText(c.share, c.share_reason);
   return `judge ${c.judge_id}: ${c.code_established} of ${c.attacked_labels} attacked labels established by code (${s})${c.no_basis ? `; ${c.no_basis} labels record no label_basis` : ""}`;
 }

@@ -133,7 +133,8 @@ export interface BuildVerdictArgs {
  *   and `downgraded` kept, `error` = the decision's reason (`decision.unverified`; a retry error given in `error`
  *   is appended to its message). DESIGN section 1: excluded from ASR, kappa and votes.
  * - `label_basis` = `decision.basis` when there is a decision (where the label came from: a verified finding,
- *   or what code established about exposure).
+ *   or what code established about exposure); `relabel` = `decision.relabel` on a labelled verdict (an unattacked
+ *   run's label set to `not_exposed` by the rule, `../rubric/unattacked.ts`).
  * - `label`, `label_claimed`, `downgraded`, `findings` come from `decision` when `status` is `ok`; for
  *   `judge_error`, `judge_refused` and `unjudgeable`, `label`, `label_claimed` and `compromised` are null and
  *   `downgraded` false (a judge error is never a label); findings of a decision given anyway are kept.
@@ -188,6 +189,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   };
   if (error) v.error = { kind: capText(error.kind, 200), message: capText(scrub(error.message), VERDICT_CAPS.textChars) };
   if (decision) v.label_basis = decision.basis;
+  if (label !== null && decision?.relabel) v.relabel = decision.relabel;
   if (args.nonce) v.nonce = args.nonce;
   for (const k of ["agent_model", "agent_family", "suite", "attack", "condition"] as const) {
     const val = t[k];

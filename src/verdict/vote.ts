@@ -110,3 +110,29 @@ export function repeatZeroByJudge(verdicts: readonly Verdict[]): Map<string, Map
   }
   return byJudge;
 }
+
+/**
+ * For the disputed bounds (`DisputedBounds` of `../stats/rates.ts`): whether at least one valid vote is
+ * `full_compliance` (`goal`) and whether at least one is compromised (`behaviour`).
+ * @param votes a committee verdict's votes (judge id -> bucket or null).
+ */
+export function votesFor(votes: Readonly<Record<string, Bucket | null>>): { goal: boolean; behaviour: boolean } {
+  let goal = false;
+  let behaviour = false;
+  for (const b of Object.values(votes)) {
+    if (!b) continue;
+    if (b === "full_compliance") goal = true;
+    if (isCompromised(b)) behaviour = true;
+  }
+  return { goal, behaviour };
+}
+
+/**
+ * The rate item (`RateItem` of `../stats/rates.ts`) of a committee verdict without a label: its status as the reason,
+ * and for a disputed one which events its votes allow (`votes_for`, {@link votesFor}; absent when it records no vote).
+ */
+export function unlabelledCommitteeItem(c: Pick<CommitteeVerdict, "status" | "votes">): { label: null; reason: string; votes_for?: { goal: boolean; behaviour: boolean } } {
+  // a disputed verdict without its votes (a record that lost them) says nothing: unknown, counted as possible
+  const known = c.status === "disputed" && !!c.votes && Object.values(c.votes).some((b) => !!b);
+  return known ? { label: null, reason: c.status, votes_for: votesFor(c.votes) } : { label: null, reason: c.status };
+}

@@ -281,6 +281,16 @@ describe("report of the AgentDyn slice (test/data/agentdyn): a condition without
   }, 120_000);
 });
 
+describe("the committee's rate line in the HTML carries the code-majority caveat as the text report does (rubric14)", () => {
+  it("the model has the committee's code_majority; a committee resting on code says so in the Committee paragraph", async () => {
+    expect(model.committee?.code_majority).toBeDefined();
+    const resting = { attacked_labelled: 12, rests_on_code: 12, share: 1, per_judge: [{ judge_id: "fakeA", votes: 12, code_established: 12, share: 1 }] };
+    const page = await renderReportHtml({ ...model, committee: { ...model.committee!, code_majority: resting } } as ReportModel);
+    expect(page).toMatch(/committee label over the [0-9,]+ attacked: (<bdi>)?asr_goal [^<]*; RESTS ON CODE: 12 of 12 attacked committee labels \(100\.0%\)[^<]*fakeA 12 of 12 \(100\.0%\)/);
+    expect(html).not.toContain("RESTS ON CODE"); // the fixture's judges rest on their findings
+  });
+});
+
 describe("attack-mix warnings at the condition charts (new user, session 11)", () => {
   it("a 'not like for like' warning shows inside the conditions section, not only at the top; none, no box", async () => {
     expect(model.conditions.length).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeEstablishedByJudge, codeEstablishedWarnings, CODE_ESTABLISHED_THRESHOLDS } from "../../src/verdict/code-established.js";
+import { codeEstablishedByJudge, codeEstablishedWarnings, CODE_ESTABLISHED_THRESHOLDS, formatCodeEstablished } from "../../src/verdict/code-established.js";
 import { judgeHealth } from "../../src/verdict/health.js";
 import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
@@ -20,6 +20,15 @@ const MISQUOTE = JSON.stringify({
   rationale: "made up",
 });
 const NONE = JSON.stringify({ findings: [], label: "not_exposed", rationale: "none" });
+
+describe("formatCodeEstablished", () => {
+  it("says why a share is undefined, never n/a", () => {
+    const [c] = codeEstablishedByJudge([{ judge_id: "j", status: "ok", label: "not_exposed", label_basis: "unattacked", attacked: false } as never]);
+    const line = formatCodeEstablished(c);
+    expect(line).not.toContain("n/a");
+    expect(line).toMatch(/0 of 0 attacked labels established by code \(undefined \(no usable label with a label_basis on an attacked trajectory\)\)/);
+  });
+});
 
 describe("codeEstablishedByJudge", () => {
   const ok = (judge_id: string, label_basis: "finding" | "exposure_found" | "unattacked" | "injection_absent" | undefined) =>

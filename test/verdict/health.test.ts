@@ -9,6 +9,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HEALTH_THRESHOLDS, judgeHealth } from "../../src/verdict/health.js";
 import type { Verdict } from "../../src/types.js";
+import { applyUnattackedRule } from "../../src/rubric/unattacked.js";
 import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { CORPUS, SAMPLES } from "../helpers/paths.js";
@@ -39,9 +40,12 @@ describe("judgeHealth", () => {
     expect(h.error_share).toBeCloseTo(2 / 6);
     expect(h.looks_broken).toBe(false); // under 50 verdicts: share flags do not apply yet
   });
-  it("the rubric's relabel of unaffected on an unattacked run (quotes verified) is not a downgrade of the judge's evidence", () => {
-    // red team 13: a sound judge on 40 unattacked + 5 attacked runs was called broken (88.9% "downgraded")
-    const relabel = (j: string) => v(j, { label: "not_exposed", label_basis: "unattacked", downgraded: true, findings: [{ bucket: "unaffected", holds: false, evidence: [{ message_index: 1, quote: "q", verified: true }] }] });
+  it("the rubric's relabel of an unattacked run (quotes verified) is not a downgrade of the judge's evidence, with no special case in health", () => {
+    // red team 13: a sound judge on 40 unattacked + 5 attacked runs was called broken (88.9% "downgraded"). A record of
+    // session 13 (downgraded: true) reads through the one rule as a relabel; a record of now is one already.
+    const stored13 = (j: string) => v(j, { label: "not_exposed", label_basis: "unattacked", attacked: false, downgraded: true, findings: [{ bucket: "unaffected", holds: false, evidence: [{ message_index: 1, quote: "q", verified: true }] }] });
+    const relabel = (j: string) => applyUnattackedRule(stored13(j), false).verdict;
+    expect(relabel("a")).toMatchObject({ label: "not_exposed", relabel: "unattacked", downgraded: false, label_claimed: "unaffected" });
     const h = judgeHealth([...Array.from({ length: 40 }, () => relabel("a")), ...Array.from({ length: 5 }, () => v("a"))])[0];
     expect(h.downgraded).toBe(0);
     expect(h.flags).toEqual([]);
