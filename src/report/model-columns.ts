@@ -14,6 +14,7 @@ import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { readRunState } from "../store/run-state.js";
 import { healthWarnings } from "../verdict/health.js";
 import { readHumanLabels, humanAgreement } from "../agree/human.js";
+import { labelledIds } from "../agree/human-file.js";
 import { COMMITTEE_RATER, type ReferenceAgreement } from "../agree/reference.js";
 import { referenceAgreementColumns, REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
 import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns, type CommitteeColumns } from "../committee/file-columns.js";
@@ -56,7 +57,13 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
-  const cr0 = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress });
+  // human labels: the labelled trajectories' content hashes are kept as the rows are read, to check each label
+  // against the text the run has now (../agree/label-pairing.ts)
+  const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
+  const labelled = humanLabels ? labelledIds(humanLabels) : null;
+  const content = new Map<string, string>();
+  const onRow = labelled ? (_slot: number, row: { id: string; content_sha256: string }) => void (labelled.has(row.id) && content.set(row.id, row.content_sha256)) : undefined;
+  const cr0 = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress, onRow });
   const cf = await readCommitteeColumns(o.runDir, cr0);
   const runState = readRunState(o.runDir);
   if (cf) step(`checking committee.jsonl against ${cr0.nVerdicts.toLocaleString("en-US")} verdicts`);
@@ -98,8 +105,9 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
 
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
-  const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
-  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, humanVerdicts(colRun, humanLabels.rows), new ColumnIndex(colRun), { file: o.humanFile, bootstrap }) : null;
+  const colIndex = new ColumnIndex(colRun);
+  const contentOf = (id: string) => (colIndex.has(id) ? content.get(id) : null);
+  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, humanVerdicts(colRun, humanLabels.rows), colIndex, { file: o.humanFile, bootstrap, contentOf }) : null;
 
   let hasReference = false;
   for (let s = 0; s < colRun.nRows && !hasReference; s++) {
