@@ -107,7 +107,9 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
   const colIndex = new ColumnIndex(colRun);
   const contentOf = (id: string) => (colIndex.has(id) ? content.get(id) : null);
-  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, humanVerdicts(colRun, humanLabels.rows), colIndex, { file: o.humanFile, bootstrap, contentOf }) : null;
+  // the rows of a column run are shared projections without their id: the frame check needs it
+  const population = humanLabels ? [...colIndex.entries()].map(([id, r]) => ({ ...r, id })) : undefined;
+  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, humanVerdicts(colRun, humanLabels.rows), colIndex, { file: o.humanFile, bootstrap, contentOf, population }) : null;
 
   let hasReference = false;
   for (let s = 0; s < colRun.nRows && !hasReference; s++) {
