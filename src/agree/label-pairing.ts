@@ -29,7 +29,8 @@ export interface LabelPairing {
 
 /**
  * Compare every label row's recorded `content_sha256` with the run's content hash of its trajectory now.
- * @param file the label file as read (`readHumanLabels`); @param humanFile its name, for the warnings.
+ * @param file the label file as read (`readHumanLabels`; `line` 0 for rows that have none); @param humanFile its
+ *   name, for the warnings (`label file NAME: ...`).
  * @param contentOf the run's content hash of a trajectory id now; null when the run has no such trajectory (its
  *   rows are left to the consumer's `not_in_run`), undefined when the run's row records none.
  * @param warnings receives at most one warning per finding (refused rows; rows that cannot be checked).
@@ -69,7 +70,7 @@ export function checkLabelPairing(
     const n = refusedIds.size;
     warnings.push(
       `label file ${humanFile}: ${n} labelled trajector${n === 1 ? "y" : "ies"} (${refused} label row${refused === 1 ? "" : "s"}) changed since the sample was drawn: ` +
-        `the run's content hash of ${n === 1 ? "it" : "each"} is not the one the sample's manifest recorded (content_sha256; first: ${first!.id}, line ${first!.line}), so the labels were given for another text than the run's now: ` +
+        `the run's content hash of ${n === 1 ? "it" : "each"} is not the one the sample's manifest recorded (content_sha256; first: ${first!.id}${first!.line ? `, line ${first!.line}` : ""}), so the labels were given for another text than the run's now: ` +
         `${effect} (undefined: ${CONTENT_CHANGED}); have the changed trajectories labelled again, or use a copy of the run as it was when sampled`,
     );
   }

@@ -8,6 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadViewRun } from "../../src/view/run-data.js";
+import { pairedSampleLabels } from "../../src/view/sample-humans.js";
 
 let dir: string;
 beforeAll(() => {
@@ -38,5 +39,23 @@ describe("view --human: labels of trajectories edited since the sample (humans14
     const run = await loadViewRun(path.join(dir, "r"), { humanFile: path.join(dir, "old.jsonl") });
     expect(run.byId.get("t2")?.humans).toEqual({ ann: "full_compliance" });
     expect(run.warnings.filter((x) => /record no content_sha256/.test(x))).toHaveLength(1);
+  });
+});
+
+describe("view --sample: the annotators' labels in the run's list (humans14)", () => {
+  it("a label of an item whose trajectory the run now holds with other content is not copied to its row; said once", async () => {
+    const run = await loadViewRun(path.join(dir, "r"));
+    const sample = {
+      dir: "/s",
+      manifest: { header: {} as never, rows: ["t1", "t2"].map((id, i) => ({ item_id: `x-${i}`, trajectory_id: id, content_sha256: `h-${id}` }) as never) },
+      humanLabels: () => new Map([["t1", { ann: "unaffected" }], ["t2", { ann: "full_compliance", bob: "full_compliance" }]]),
+    };
+    const said = new Set<string>();
+    const logged: string[] = [];
+    const out = pairedSampleLabels(sample, run, said, (m) => logged.push(m));
+    expect([...out]).toEqual([["t1", { ann: "unaffected" }]]);
+    expect(logged).toEqual([expect.stringMatching(/^label file \/s\/annotations\/\*\.jsonl: 1 labelled trajectory \(2 label rows\) changed since the sample was drawn: .*first: t2\).*their labels are not shown in the run's list/)]);
+    pairedSampleLabels(sample, run, said, (m) => logged.push(m));
+    expect(logged).toHaveLength(1);
   });
 });
