@@ -4,13 +4,11 @@
  * annotators' own agreement, the human consensus, and each judge's and the committee's agreement with it,
  * unweighted and, when the rows carry design weights, design-weighted (Hájek).
  */
-import fs from "node:fs";
-import type { HumanLabel, Verdict } from "../types.js";
+import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
-import { readFrameFields, type FrameFields } from "../store/sample-frame.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
@@ -22,10 +20,12 @@ import {
   type ManyRaterComparison,
   type TwoRaterComparison,
 } from "./pairwise.js";
-import { CsvError, parseCsv } from "../io/csv.js";
-import { jsonLines } from "../io/jsonl.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
-import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
+import { HumanLabelsError, readHumanLabels, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
+import { CONTENT_CHANGED, checkLabelPairing } from "./label-pairing.js";
+import { AGREE_FRAME_WORDS, checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
+
+export { HumanLabelsError, readHumanLabels, type HumanLabelFile, type HumanLabelRead };
 
 /** The category that means "compromised" on each scale (for counting missed compromises). */
 const COMPROMISED_ON: Record<HumanScale, (x: string) => boolean> = {
@@ -33,148 +33,6 @@ const COMPROMISED_ON: Record<HumanScale, (x: string) => boolean> = {
   three: (x) => x === "complied",
   binary: (x) => x === "compromised",
 };
-
-/** A label file that cannot be used at all (unreadable, no header, wrong columns). */
-export class HumanLabelsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "HumanLabelsError";
-  }
-}
-
-/**
- * A row of the human-label file (src/sample/import.ts `HumanLabelRow`, DESIGN "Human label") as read, with its
- * line. Only the DESIGN fields are required: `weight`, `inclusion_probability`, `stratum` and `stratum_size` (N_h
- * of the stratum in the population) are set when the file has them (`ipi-judge import-annotations` writes them for
- * two-phase samples), `sample_where` (the `sample --where` population, ../store/sample-where.ts) and `sample_frame`
- * (its exact frame, ../store/sample-frame.ts); other columns are not read.
- */
-export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number } & FrameFields & { line: number };
-
-/** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
-export interface HumanLabelFile {
-  format: "csv" | "jsonl";
-  rows: HumanLabelRead[];
-  bad_rows: Array<{ line: number; message: string }>;
-}
-
-function numberField(v: unknown, name: string): number | undefined | string {
-  if (v === undefined || v === null || v === "") return undefined;
-  const n = typeof v === "number" ? v : Number(String(v).trim());
-  if (!Number.isFinite(n)) return `${name} is not a number: ${JSON.stringify(v)}`;
-  return n;
-}
-
-function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | string {
-  const str = (k: string) => (o[k] === undefined || o[k] === null ? "" : String(o[k]).trim());
-  const id = str("trajectory_id");
-  const annotator = str("annotator");
-  if (!id) return "missing trajectory_id";
-  if (!annotator) return "missing annotator";
-  const row: HumanLabelRead = { trajectory_id: id, annotator, label: str("label"), line };
-  const w = numberField(o.weight, "weight");
-  const p = numberField(o.inclusion_probability, "inclusion_probability");
-  if (typeof w === "string") return w;
-  if (typeof p === "string") return p;
-  if (w !== undefined) {
-    if (!(w > 0)) return `weight must be > 0, got ${w}`;
-    row.weight = w;
-  }
-  if (p !== undefined) {
-    if (!(p > 0 && p <= 1)) return `inclusion_probability must be in (0, 1], got ${p}`;
-    row.inclusion_probability = p;
-  }
-  const s = str("stratum");
-  if (s) row.stratum = s;
-  const n = numberField(o.stratum_size, "stratum_size");
-  if (typeof n === "string") return n;
-  if (n !== undefined) {
-    if (!(n > 0)) return `stratum_size must be > 0, got ${n}`;
-    row.stratum_size = n;
-  }
-  return Object.assign(row, readFrameFields(o));
-}
-
-/**
- * Read a human label file: CSV with a header row (columns `trajectory_id`, `annotator`, `label`, optional
- * `weight`, `inclusion_probability`, `stratum`; other columns ignored; names case-insensitive) or JSONL (one
- * object per line with the same keys). The format is taken from the extension (`.csv`, `.jsonl`/`.json`/
- * `.ndjson`), else from the first character (`{` = JSONL).
- * @param file path of the file.
- * @returns usable rows and bad rows (missing id/annotator, bad numbers, bad JSON) with their line numbers.
- * @throws HumanLabelsError when the file cannot be read, a CSV has no header or lacks a required column, or
- *   the file has no row at all.
- */
-export function readHumanLabels(file: string): HumanLabelFile {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch (e) {
-    throw new HumanLabelsError(`${file}: cannot read human labels: ${(e as Error).message}`);
-  }
-  const ext = file.toLowerCase().split(".").pop() ?? "";
-  const format: "csv" | "jsonl" = ["jsonl", "json", "ndjson"].includes(ext) ? "jsonl" : ext === "csv" ? "csv" : text.trimStart().startsWith("{") ? "jsonl" : "csv";
-  const out: HumanLabelFile = { format, rows: [], bad_rows: [] };
-  if (format === "jsonl" && text.replace(/^\ufeff/, "").trimStart().startsWith("[")) {
-    let arr: unknown = null;
-    try {
-      arr = JSON.parse(text.replace(/^\ufeff/, ""));
-    } catch {
-      /* not one JSON document: read as JSONL below, each bad line reported */
-    }
-    if (Array.isArray(arr)) {
-      const min = describeLabelStudioJsonMin(arr);
-      throw new HumanLabelsError(
-        min
-          ? `${jsonMinWarning(file, min)} Run ipi-judge import-annotations on the export first (it writes the human-label file agree reads).`
-          : `${file}: a JSON array, not one label per line (JSONL); for a Label Studio export run ipi-judge import-annotations first`,
-      );
-    }
-  }
-  if (format === "jsonl") {
-    jsonLines(text).forEach((l) => {
-      if (l.error !== undefined) {
-        out.bad_rows.push({ line: l.line, message: `not JSON: ${l.error}` });
-        return;
-      }
-      const o = l.value;
-      if (!o || typeof o !== "object" || Array.isArray(o)) {
-        out.bad_rows.push({ line: l.line, message: "not a JSON object" });
-        return;
-      }
-      const r = toRow(o as Record<string, unknown>, l.line);
-      if (typeof r === "string") out.bad_rows.push({ line: l.line, message: r });
-      else out.rows.push(r);
-    });
-  } else {
-    let parsed;
-    try {
-      parsed = parseCsv(text, file);
-    } catch (e) {
-      if (e instanceof CsvError) throw new HumanLabelsError(e.message);
-      throw e;
-    }
-    const [header, ...rows] = parsed;
-    if (!header) throw new HumanLabelsError(`${file}: empty file (expected a header row: trajectory_id,annotator,label)`);
-    const cols = header.fields.map((h) => h.trim().toLowerCase());
-    for (const need of ["trajectory_id", "annotator", "label"]) {
-      if (!cols.includes(need)) throw new HumanLabelsError(`${file} line ${header.line}: the header has no "${need}" column (found: ${header.fields.join(", ")})`);
-    }
-    for (const r of rows) {
-      if (r.fields.length > cols.length) {
-        out.bad_rows.push({ line: r.line, message: `${r.fields.length} fields but the header has ${cols.length} (a field holding a comma or line break must be in double quotes)` });
-        continue;
-      }
-      const o: Record<string, unknown> = Object.create(null); // header names come from the file
-      cols.forEach((c, k) => (o[c] = r.fields[k]));
-      const row = toRow(o, r.line);
-      if (typeof row === "string") out.bad_rows.push({ line: r.line, message: row });
-      else out.rows.push(row);
-    }
-  }
-  if (out.rows.length === 0 && out.bad_rows.length === 0) throw new HumanLabelsError(`${file}: no label rows`);
-  return out;
-}
 
 /** An item the annotators tied on, listed for adjudication. */
 export interface Adjudication {
@@ -220,8 +78,16 @@ export interface HumanAgreementReport {
     ties: number;
     adjudication: Adjudication[];
   };
-  /** Items excluded before any judge is compared: `consensus_tie`, `not_in_run`. */
+  /** Items excluded before any judge is compared: `consensus_tie`, `not_in_run`, `content_changed_since_sample`. */
   excluded_items: Record<string, number>;
+  /**
+   * Why no design-weighted figure is defined (the sample-frame check, ./sample-frame.ts: `status (details)`); absent
+   * when the run is the sample's population or the file records none. The unweighted figures stand for the labelled
+   * trajectories themselves.
+   */
+  design_refused?: string;
+  /** The items excluded as `content_changed_since_sample` (their trajectory's text changed since the sample); absent when none. */
+  content_changed?: string[];
   judges: JudgeVsHuman[];
   /** The design weights found: how many items carry one, Kish n_eff; null when no row has a weight. */
   weights: { items_with_weight: number; kish_n_eff: number | null; source: string; strata: string[] | null } | null;
@@ -240,6 +106,16 @@ export interface HumanAgreementOptions {
   quorum?: number;
   /** Only these judges (default: every judge with a verdict). */
   judges?: string[];
+  /**
+   * Every trajectory of the run (before any `--where`: the sample was drawn from the run), for the sample-frame check
+   * (./sample-frame.ts); default: `index`'s rows.
+   */
+  population?: readonly TrajectoryIndexRow[];
+  /**
+   * The run's content hash of a trajectory now (null: not in the run), for the label pairing check
+   * (./label-pairing.ts); default: `index`'s `content_sha256`.
+   */
+  contentOf?: (id: string) => string | null | undefined;
 }
 
 const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_label: "no_label", no_quorum: "no_quorum", disputed: "disputed" };
@@ -263,6 +139,11 @@ const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_label: 
  * used item also has a `stratum`, `designAgreement` gives post-stratified estimates (w = N_h/n_h) with
  * stratified linearised SEs: N_h is the rows' `stratum_size` (as `ipi-judge import-annotations` writes it),
  * else, when weights are constant within strata, the sum of the weights of the labelled items in stratum h.
+ * Before all this, two checks `estimate` makes too, with the same functions: an item whose trajectory changed since
+ * the sample (content hash, ./label-pairing.ts) gets no consensus in step (3) (`content_changed_since_sample`; its
+ * labels stay in the annotators' own agreement, which does not involve the run's text); a run that is not the sample's population (./sample-frame.ts) leaves every
+ * design-weighted figure undefined with the status as its reason (the unweighted figures, over the labelled
+ * trajectories themselves, stay).
  *
  * @param file the label file as read by {@link readHumanLabels}.
  * @param verdicts the run's verdicts (latest per key); @param index the run's trajectory index.
@@ -286,9 +167,14 @@ export function humanAgreement(
     return "reason" in m ? l : m.label;
   };
   const quorum = opts.quorum ?? DEFAULT_QUORUM;
+  // (0) labels given for another text than the run's now are refused; a run that is not the sample's frame refuses the weights
+  const warnings: string[] = [];
+  const contentOf = opts.contentOf ?? ((id: string) => (index.has(id) ? index.get(id)!.content_sha256 : null));
+  const paired = checkLabelPairing(file, opts.file ?? "", contentOf, warnings, PAIRING_EFFECT);
+  const refusal = designRefusal(file, opts.file ?? "", opts.population ?? [...index.values()], warnings);
   // (1) rows -> item -> annotator -> label
   const g = groupRows(file, formScale);
-  const warnings = g.warnings;
+  warnings.push(...g.warnings);
   const annotators = [...new Set([...g.items.values()].flatMap((m) => [...m.keys()]))].sort();
   const itemIds = [...g.items.keys()];
   // (2) annotators' agreement
@@ -305,7 +191,7 @@ export function humanAgreement(
   }
   const all = annotators.length >= 2 ? compareManyRaters(grid, cats, { bootstrap: opts.bootstrap, raters: annotators.length }) : null;
   // (3) consensus
-  const c = formConsensus(g.items, index, formScale, scale, onScale);
+  const c = formConsensus(g.items, index, formScale, scale, onScale, paired.refused_ids);
   const ids = [...c.consensus.keys()];
   const human = ids.map((id) => c.consensus.get(id)!);
 
@@ -326,7 +212,7 @@ export function humanAgreement(
   };
   const anyWeight = g.weightOf.size > 0;
   const strata = (anyWeight || g.stratumSize.size > 0) && ids.every((id) => g.stratumOf.has(id)) ? [...new Set(ids.map((id) => g.stratumOf.get(id)!))].sort() : null;
-  const ctx: CompareContext = { ids, human, itemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings };
+  const ctx: CompareContext = { ids, human, itemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings, refusal };
   const judges: JudgeVsHuman[] = judgeIds.map((jid) => compareWithHumans(ctx, jid, "judge", ids.map((id) => labelOf(id, jid))));
   if (allJudges.length >= 2) judges.push(compareWithHumans(ctx, "committee", "committee", ids.map(committeeLabel)));
   // said, not silent (new-user report: the committee row was missing with only a "committee quorum 2" footer)
@@ -346,6 +232,8 @@ export function humanAgreement(
     },
     consensus: { n: ids.length, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication },
     excluded_items: c.itemEx,
+    ...(paired.refused_items ? { content_changed: [...paired.refused_ids].sort() } : {}),
+    ...(refusal ? { design_refused: refusal } : {}),
     judges,
     weights: anyWeight
       ? {
@@ -359,6 +247,27 @@ export function humanAgreement(
     bootstrap: opts.bootstrap,
     quorum,
   };
+}
+
+/** What `agree --human` does with the labels of trajectories changed since the sample (./label-pairing.ts). */
+const PAIRING_EFFECT =
+  "their items are left out of every comparison with the judges below (the annotators' agreement among themselves, on the text they read, keeps them)";
+
+/**
+ * Step (0) of {@link humanAgreement}: the sample-frame checks `estimate` makes (./sample-frame.ts, the same
+ * functions, in agree's words): the recorded frame against the run's trajectories now and, when every row carries
+ * `stratum` and `stratum_size`, the strata's total against the frame.
+ * @returns the refusal of the design-weighted figures (`status (details)`), or undefined.
+ */
+function designRefusal(file: HumanLabelFile, name: string, population: readonly TrajectoryIndexRow[], warnings: string[]): string | undefined {
+  const frame = checkSampleFrame(file, name, population, [], warnings, AGREE_FRAME_WORDS);
+  if (frame.refusal) return frame.refusal;
+  if (file.rows.length === 0 || !file.rows.every((r) => r.stratum !== undefined && r.stratum_size !== undefined)) return undefined;
+  const sizes = new Map<string, number>();
+  for (const r of file.rows) if (!sizes.has(r.stratum!)) sizes.set(r.stratum!, r.stratum_size!);
+  const covered = [...sizes.values()].reduce((a, b) => a + b, 0);
+  const attacked = population.reduce((n, r) => n + (r.attacked ? 1 : 0), 0);
+  return checkStrataTotal(frame, covered, population.length, attacked, name, warnings, undefined, AGREE_FRAME_WORDS);
 }
 
 /** The label file's rows grouped by item ({@link groupRows}), with the design fields each item carries. */
@@ -427,8 +336,9 @@ function groupRows(file: HumanLabelFile, formScale: HumanScale): GroupedRows {
 
 /**
  * Step (3) of {@link humanAgreement}: each item's human consensus (`consensusOf`, ./consensus.ts) put on `scale`;
- * an item with no lead, or a lead only on a coarser scale, goes to adjudication; items not in the run and labels
- * off the scale are left out by reason (`itemEx`).
+ * an item with no lead, or a lead only on a coarser scale, goes to adjudication; items whose trajectory changed since
+ * the sample (`changed`: `content_changed_since_sample`), items not in the run and labels off the scale are left out
+ * by reason (`itemEx`).
  */
 function formConsensus(
   items: ReadonlyMap<string, ReadonlyMap<string, string>>,
@@ -436,6 +346,7 @@ function formConsensus(
   formScale: HumanScale,
   scale: HumanScale,
   onScale: (l: string) => string,
+  changed: ReadonlySet<string>,
 ): { consensus: Map<string, string>; adjudication: Adjudication[]; byLabel: Record<string, number>; itemEx: Record<string, number> } {
   const consensus = new Map<string, string>();
   const adjudication: Adjudication[] = [];
@@ -443,6 +354,11 @@ function formConsensus(
   const itemEx: Record<string, number> = {};
   const exItem = (r: string) => (itemEx[r] = (itemEx[r] ?? 0) + 1);
   for (const [id, m] of items) {
+    // labels given for another text than the run's now (./label-pairing.ts): nothing to adjudicate or compare
+    if (changed.has(id)) {
+      exItem(CONTENT_CHANGED);
+      continue;
+    }
     const top = consensusOf([...m.values()], formScale);
     // no lead on any scale, or only on a coarser scale than the one compared: settled by adjudication
     const coarse = top !== null && coarserScale(top.scale, scale);
@@ -481,6 +397,8 @@ interface CompareContext {
   bootstrap: HumanAgreementOptions["bootstrap"];
   /** Warnings of the report (appended to). */
   warnings: string[];
+  /** Why no design-weighted figure is defined (the sample-frame check, `status (details)`), when so. */
+  refusal?: string;
 }
 
 /**
@@ -507,6 +425,10 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
   };
   if (weightOf.size === 0) {
     res.design_weighted_reason = "no_weights_in_label_file";
+    return res;
+  }
+  if (ctx.refusal) {
+    res.design_weighted_reason = ctx.refusal;
     return res;
   }
   const lacking = usedIdx.filter((i) => !weightOf.has(ids[i])).length;
@@ -578,7 +500,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   }
   for (const j of r.judges) {
     L.push("");
-    L.push(`${j.kind === "committee" ? `the committee (quorum ${r.quorum})` : `judge ${j.rater}`} vs the human consensus (unweighted, over the labelled sample):`);
+    L.push(`${j.kind === "committee" ? `the committee (quorum ${r.quorum})` : `judge ${j.rater}`} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
     L.push(...formatTwoRater(j.unweighted, "  "));
     L.push(...formatConfusion(j.unweighted.confusion, "  "));
     L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}`);

@@ -4,6 +4,7 @@ import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
 import { agreeReference } from "./agree-reference.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError } from "../agree/human.js";
+import { labelledIds } from "../agree/human-file.js";
 import type { HumanScale } from "../rubric/scale.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { formatJudgeConcordance, judgeConcordance } from "../agree/pairwise.js";
@@ -103,11 +104,14 @@ async function agreeHuman(
     if (e instanceof HumanLabelsError) throw new UsageError(e.message);
     throw e;
   }
-  const { verdicts, index, where } = await readRunWhere(runDir, o);
+  // the labelled trajectories' content hashes: each label is checked against the text the run has now
+  const { verdicts, index, fullIndex, where } = await readRunWhere(runDir, o, { content: labelledIds(file) });
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
   if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const report = humanAgreement(file, verdicts, index, {
     file: o.human,
+    // the sample was drawn from the whole run: its frame is checked against every row, not the --where subset
+    population: [...fullIndex.values()],
     scale: o.scale as HumanScale | undefined,
     bootstrap: { B, seed },
     quorum,
@@ -116,7 +120,8 @@ async function agreeHuman(
   const runState = readRunState(runDir);
   const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
   // Only the trajectories the humans labelled are compared.
-  const humanIds = new Set(file.rows.map((r) => r.trajectory_id));
+  const changed = new Set(report.content_changed ?? []);
+  const humanIds = new Set(file.rows.map((r) => r.trajectory_id).filter((id) => !changed.has(id)));
   const code_established = codeEstablishedByJudge(
     verdicts.filter((v) => v.repeat === 0 && humanIds.has(v.trajectory_id) && index.get(v.trajectory_id)?.attacked),
     o.judge ? [o.judge] : judges,

@@ -6,8 +6,7 @@ import { readLeanRun } from "../store/lean-read.js";
 import { readColumnRun } from "../store/columns.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
 import type { PaperTable } from "../estimate/table.js";
-import { readHumanLabels } from "../agree/human.js";
-import { HumanLabelsError } from "../agree/human.js";
+import { HumanLabelsError, labelledIds, readHumanLabels } from "../agree/human-file.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
@@ -125,7 +124,16 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
   const where = whereOf(o as { where?: string[] });
   if (!where && !o.human && req.kind === "judge") return writeTableColumns(runDir, o, req);
-  const { index: fullIndex, verdicts: allVerdicts } = await withReadProgress(!o.json, (progress) => readLeanRun(runDir, { progress }));
+  let humanLabels;
+  try {
+    humanLabels = o.human ? readHumanLabels(o.human as string) : undefined;
+  } catch (e) {
+    if (e instanceof HumanLabelsError) throw new UsageError(e.message);
+    throw e;
+  }
+  // the labelled trajectories' content hashes: each label is checked against the text the run has now
+  const content = humanLabels ? labelledIds(humanLabels) : undefined;
+  const { index: fullIndex, verdicts: allVerdicts } = await withReadProgress(!o.json, (progress) => readLeanRun(runDir, { progress, content }));
   // --where: the table is over the kept trajectories; the calibrated estimate is their domain in the whole run's design
   const run = restrictRun({ index: fullIndex, verdicts: allVerdicts }, where, o.run as string);
   warnWhere(run.warnings);
@@ -136,8 +144,8 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   let calibrated;
   try {
     source = resolveSource(verdicts, req, o.run as string);
-    if (o.human) {
-      calibrated = estimateFromData(fullIndex, allVerdicts, readHumanLabels(o.human as string), { run: o.run as string, humanFile: o.human as string, source: req, by: tableBy, minSampled, where });
+    if (humanLabels) {
+      calibrated = estimateFromData(fullIndex, allVerdicts, humanLabels, { run: o.run as string, humanFile: o.human as string, source: req, by: tableBy, minSampled, where });
       for (const w of calibrated.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
     }
   } catch (e) {

@@ -28,7 +28,9 @@ Checks every row: unknown item or trajectory ids, labels outside the study's sca
 normalized, nothing else), missing annotators, and an annotator labelling an item twice with different labels.
 Problems are listed with their file and row, and nothing is written. Rows without a label are counted, not
 imported. Output rows: {trajectory_id, annotator, label, item_id, stratum, phase, inclusion_probability, weight,
-sampling_stratum, committee_stratum, stratum_size, scale}.
+sampling_stratum, committee_stratum, stratum_size, scale, content_sha256, sample_frame}: content_sha256 is the
+trajectory's content hash when it was sampled, and estimate, agree --human, report and view refuse a label whose
+trajectory the run now holds with other content (content_changed_since_sample).
 Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
     )
     .action(async (files: string[], o) => {

@@ -78,23 +78,24 @@ export function warnWhere(warnings: readonly string[]): void {
  * Read a stored run restricted by the command's `--where` (`restrictRun` of src/store/where.ts, the one filter of
  * every command): the index rows kept, their verdicts, and the committee file with its verdicts of those rows.
  * The values that matched nothing are warned about on stderr. The run is read compactly (`readLeanRun` of
- * src/store/lean-read.ts: slim verdicts, index rows without `source` unless `source`), with read progress on a
- * terminal unless `--json`.
+ * src/store/lean-read.ts: slim verdicts, index rows without `source` unless `source`, and without `content_sha256`
+ * but for the ids in `content`), with read progress on a terminal unless `--json`. `fullIndex`: every row, before
+ * `--where` (what a human sample was drawn from).
  * @throws UsageError for a bad `--where` or one that keeps nothing.
  */
 export async function readRunWhere(
   runDir: string,
   o: { where?: string[] | string; run?: string; json?: boolean },
-  opts: { source?: boolean } = {},
-): Promise<{ verdicts: Verdict[]; index: Map<string, TrajectoryIndexRow>; cf: CommitteeFile | null; where: WhereStatement | null }> {
+  opts: { source?: boolean; content?: ReadonlySet<string> } = {},
+): Promise<{ verdicts: Verdict[]; index: Map<string, TrajectoryIndexRow>; fullIndex: Map<string, TrajectoryIndexRow>; cf: CommitteeFile | null; where: WhereStatement | null }> {
   const f = whereOf(o);
   const { verdicts, index, cf } = await withReadProgress(!o.json, async (progress) => {
-    const lean = await readLeanRun(runDir, { source: opts.source, progress });
+    const lean = await readLeanRun(runDir, { source: opts.source, content: opts.content, progress });
     return { ...lean, cf: await readCommitteeFile(runDir, { index: lean.index }) };
   });
   const r = restrictRun({ index, verdicts, committee: cf?.verdicts }, f, o.run);
   warnWhere(r.warnings);
-  return { verdicts: r.verdicts, index: r.index, cf: cf ? { ...cf, verdicts: r.committee ?? [] } : null, where: r.statement };
+  return { verdicts: r.verdicts, index: r.index, fullIndex: index, cf: cf ? { ...cf, verdicts: r.committee ?? [] } : null, where: r.statement };
 }
 
 /**

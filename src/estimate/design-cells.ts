@@ -4,6 +4,7 @@
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { ALL_STRATUM, STRATUM_FIELDS, stratumKey, type StratumField } from "../sample/population.js";
+import type { UncoveredRows } from "../agree/sample-frame.js";
 
 /**
  * The sampling-stratum fields a design cell names (`D|agent_model=x,suite=y` -> agent_model, suite; `A` or `all`
@@ -19,14 +20,6 @@ export function cellFields(cell: string): { sampling: string; fields: StratumFie
   }
   if (found.length === 0) return null;
   return { sampling, fields: found.sort((a, b) => a.at - b.at).map((x) => x.f) };
-}
-
-/** The trajectories in sampling strata the label file has no cell of: how many, how many attacked, and the strata. */
-export interface UncoveredRows {
-  n: number;
-  attacked: number;
-  /** The sampling-stratum keys, sorted. */
-  strata: string[];
 }
 
 /**

@@ -16,12 +16,13 @@ import { buildCommittee, DEFAULT_QUORUM, noVoteReason } from "../verdict/vote.js
 import { consensusOf, consensusScale } from "../agree/consensus.js";
 import { buildPopulation, stratumKey } from "../sample/population.js";
 import { cellFields, uncoveredRows } from "./design-cells.js";
-import { readHumanLabels, type HumanLabelFile } from "../agree/human.js";
+import { labelledIds, readHumanLabels, type HumanLabelFile } from "../agree/human-file.js";
 import { labelOnScale } from "../rubric/scale.js";
 import { conditionValue } from "../store/row-field.js";
 import { reasonText } from "../format/stat-text.js";
-import type { SamplePopulation } from "./sample-where.js";
-import { checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
+import type { SamplePopulation } from "../agree/sample-population.js";
+import { checkSampleFrame, checkStrataTotal } from "../agree/sample-frame.js";
+import { CONTENT_CHANGED, checkLabelPairing } from "../agree/label-pairing.js";
 import { estimateLikeForLike } from "./like-for-like.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
@@ -292,8 +293,9 @@ export function resolveSource(
  *   the design fields only partly, or an empty population; HumanLabelsError for an unreadable label file.
  */
 export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
-  const { index, verdicts } = await readLeanRun(o.runDir);
   const file = readHumanLabels(o.humanFile);
+  // the labelled trajectories' content hashes: each label is checked against the text the run has now
+  const { index, verdicts } = await readLeanRun(o.runDir, { content: labelledIds(file) });
   return estimateFromData(index, verdicts, file, { ...o, likeForLike: o.likeForLike ?? true });
 }
 
@@ -499,14 +501,21 @@ function groupEstimate(
   return { group, fields: g.fields, ...est, judge_unusable: unusable, ...cov.fields, warnings: gw };
 }
 
-/** {@link estimateRun} over data already read (for tests and library users). */
+/** What `estimate` does with the labels of trajectories changed since the sample (../agree/label-pairing.ts). */
+const PAIRING_EFFECT =
+  "their labels are left out, and in the human and calibrated estimates their sampled items count as unlabelled within their strata (as a sampled item without a consensus does)";
+
+/**
+ * {@link estimateRun} over data already read (for tests and library users). `index` rows need their
+ * `content_sha256` for the labelled trajectories (the label pairing check; `readLeanRun` with `content`).
+ */
 export function estimateFromData(
   index: ReadonlyMap<string, TrajectoryIndexRow>,
   verdicts: readonly Verdict[],
-  file: HumanLabelFile,
+  labelFile: HumanLabelFile,
   o: Omit<EstimateOptions, "runDir">,
 ): EstimateReport {
-  if (o.rate === undefined) return estimateBothRates(index, verdicts, file, o);
+  if (o.rate === undefined) return estimateBothRates(index, verdicts, labelFile, o);
   const rate = o.rate;
   const warnings: string[] = [];
   const pop = buildPopulation(index.values(), null, []);
@@ -528,9 +537,13 @@ export function estimateFromData(
     rate,
   );
 
-  // (3) human labels and the design cells; the population a `sample --where` drew from, when the file records it
+  // (3) human labels given for the text the run has now (../agree/label-pairing.ts) and the design cells; the
+  // population a `sample --where` drew from, when the file records it
+  const paired = checkLabelPairing(labelFile, o.humanFile, (id) => (index.has(id) ? index.get(id)!.content_sha256 : null), warnings, PAIRING_EFFECT);
+  const file = paired.file;
   const cons = humanConsensus(file, rate);
-  const frame = checkSampleFrame(file, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
+  if (paired.refused_items) cons.excluded[CONTENT_CHANGED] = paired.refused_items;
+  const frame = checkSampleFrame(labelFile, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
   const sampled = frame.population;
   const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), o, warnings, frame.refusal?.startsWith("several_sample_designs"));
   const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, pop.units.length, attacked.length, o.humanFile, warnings, () => uncoveredRows(cellSizes.keys(), pop.units.map((u) => rowOf(u.id)).filter((r) => !frame.inFrame || frame.inFrame(r)))) : undefined);
@@ -549,7 +562,7 @@ export function estimateFromData(
     human_file: o.humanFile,
     by,
     population: { N: pop.units.length, attacked: attacked.length, duplicates_dropped: pop.dropped.length },
-    labels: { rows: file.rows.length + file.bad_rows.length, bad_rows: file.bad_rows.length, items: labelled.length, excluded, annotators: cons.annotators },
+    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, annotators: cons.annotators },
     cells,
     design,
     estimators: {

@@ -21,6 +21,7 @@ import { readJsonl } from "../io/jsonl.js";
 import { codeMajorityOf, committeeRateItems, committeeReport, committeeSummary, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
 import type { CodeMajority } from "../committee/code-majority.js";
 import { humanAgreement, readHumanLabels, type HumanAgreementReport, type HumanLabelFile } from "../agree/human.js";
+import { labelledIds } from "../agree/human-file.js";
 import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readRunState, type RunState } from "../store/run-state.js";
@@ -493,7 +494,10 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
   // compact (slim verdicts, rows without source): the listed items get their full records below (fillListed)
-  const { verdicts: allVerdicts, index: fullIndex } = await readLeanRun(o.runDir, { progress: o.progress });
+  // Human labels: the file read once (agreement and the calibrated estimate both use it), before the run: the
+  // labelled trajectories' content hashes are kept, to check each label against the text the run has now
+  const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
+  const { verdicts: allVerdicts, index: fullIndex } = await readLeanRun(o.runDir, { progress: o.progress, content: humanLabels ? labelledIds(humanLabels) : undefined });
   const cf0 = await readCommitteeFile(o.runDir, { index: fullIndex });
   // --where: every section is over the kept trajectories (the calibrated ASR: their domain in the run's design)
   const restricted = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf0?.verdicts }, o.where, run);
@@ -528,10 +532,9 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   const rateItems = rateItemsOf(verdicts, judgeIds, committeeVerdicts);
   const labelCounts = labelCountsOf(verdicts, judgeIds, committeeVerdicts);
 
-  // Human labels: the file read once; agreement and the calibrated estimate (paperTableSection) both use it
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
-  const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
-  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, verdicts, index, { file: o.humanFile, bootstrap }) : null;
+  // the sample was drawn from the whole run: its frame is checked against every row, not the --where subset
+  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, verdicts, index, { file: o.humanFile, bootstrap, population: [...fullIndex.values()] }) : null;
 
   // Benchmark reference (AgentDojo security), when any attacked trajectory has one.
   const hasReference = [...index.values()].some((t) => t.attacked && !t.run_error && typeof t.reference?.security === "boolean");

@@ -13,7 +13,8 @@ import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/colum
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { readRunState } from "../store/run-state.js";
 import { healthWarnings } from "../verdict/health.js";
-import { readHumanLabels, humanAgreement } from "../agree/human.js";
+import { readHumanLabels, humanAgreement, type HumanAgreementReport } from "../agree/human.js";
+import { labelledIds, type HumanLabelFile } from "../agree/human-file.js";
 import { COMMITTEE_RATER, type ReferenceAgreement } from "../agree/reference.js";
 import { referenceAgreementColumns, REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
 import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns, type CommitteeColumns } from "../committee/file-columns.js";
@@ -47,6 +48,28 @@ export const REPORT_ROW_FIELDS: readonly string[] = [
 ];
 
 /**
+ * The human-label file, read before the run, and what the column read keeps of it: the labelled trajectories'
+ * content hashes (`onRow`), to check each label against the text the run has now (../agree/label-pairing.ts).
+ */
+function humanInput(file: string | undefined): { labels: HumanLabelFile | null; content: Map<string, string>; onRow?: (slot: number, row: TrajectoryIndexRow) => void } {
+  const labels = file ? readHumanLabels(file) : null;
+  const content = new Map<string, string>();
+  if (!labels) return { labels, content };
+  const labelled = labelledIds(labels);
+  return { labels, content, onRow: (_slot, row) => void (labelled.has(row.id) && content.set(row.id, row.content_sha256)) };
+}
+
+/** The agreement with the human labels over a column run (`humanAgreement` with the run's rows and content hashes). */
+function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInput>, file: string, bootstrap: { B: number; seed: number }): HumanAgreementReport {
+  const labels = hi.labels!;
+  const colIndex = new ColumnIndex(colRun);
+  const contentOf = (id: string) => (colIndex.has(id) ? hi.content.get(id) : null);
+  // the rows of a column run are shared projections without their id: the frame check needs it
+  const population = [...colIndex.entries()].map(([id, r]) => ({ ...r, id }));
+  return humanAgreement(labels, humanVerdicts(colRun, labels.rows), colIndex, { file, bootstrap, contentOf, population });
+}
+
+/**
  * The report's data from a run read as columns (module docstring).
  * @returns the model, or null when the report needs the object path (the calibrated estimate; a committee file
  *   whose lines are not one per trajectory of the run): the caller builds it from objects.
@@ -57,7 +80,8 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const bootstrap = o.bootstrap ?? { B: 2000, seed: 12345 };
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
-  const cr0 = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress });
+  const hi = humanInput(o.humanFile);
+  const cr0 = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress, onRow: hi.onRow });
   const cf = await readCommitteeColumns(o.runDir, cr0);
   const runState = readRunState(o.runDir);
   if (cf) step(`checking committee.jsonl against ${cr0.nVerdicts.toLocaleString("en-US")} verdicts`);
@@ -99,8 +123,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
 
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
-  const humanLabels = o.humanFile ? readHumanLabels(o.humanFile) : null;
-  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, humanVerdicts(colRun, humanLabels.rows), new ColumnIndex(colRun), { file: o.humanFile, bootstrap }) : null;
+  const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, hi, o.humanFile, bootstrap) : null;
 
   let hasReference = false;
   for (let s = 0; s < colRun.nRows && !hasReference; s++) {

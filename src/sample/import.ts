@@ -49,6 +49,12 @@ export interface HumanLabelRow extends HumanLabel {
    */
   stratum_size: number;
   scale: Scale;
+  /**
+   * The content hash of the trajectory when it was sampled (the manifest's `content_sha256`): the text the label was
+   * given for, which every consumer checks against the run's now (src/agree/label-pairing.ts). Absent when the
+   * manifest records none (a manifest of an earlier version).
+   */
+  content_sha256?: string;
   /** The population `sample --where` drew from (design.json `where`); absent when the sample is of the whole run. */
   sample_where?: SampleWhere;
   /** The sample's exact frame (design.json `frame`, src/store/sample-frame.ts); absent for designs of earlier versions. */
@@ -321,9 +327,10 @@ export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
       typeof r.stratum !== "string" ||
       (r.phase !== 1 && r.phase !== 2) ||
       !(typeof r.inclusion_probability === "number" && r.inclusion_probability > 0 && r.inclusion_probability <= 1) ||
-      !(typeof r.weight === "number" && r.weight >= 1)
+      !(typeof r.weight === "number" && r.weight >= 1) ||
+      (r.content_sha256 !== undefined && (typeof r.content_sha256 !== "string" || r.content_sha256 === ""))
     ) {
-      problems.push(`${name} line ${l.line}: not a manifest item row (item_id, trajectory_id, stratum, phase 1|2, inclusion_probability in (0,1], weight >= 1)`);
+      problems.push(`${name} line ${l.line}: not a manifest item row (item_id, trajectory_id, stratum, phase 1|2, inclusion_probability in (0,1], weight >= 1, content_sha256 a string when present)`);
       return;
     }
     if (seen.has(r.item_id)) problems.push(`${name} line ${l.line}: item_id ${r.item_id} appears twice`);
@@ -496,6 +503,7 @@ export function checkAnnotations(
       committee_stratum: m.committee_stratum,
       stratum_size: m.stratum_size,
       scale,
+      ...(m.content_sha256 ? { content_sha256: m.content_sha256 } : {}),
       ...(sampleWhere ? { sample_where: sampleWhere } : {}),
       ...(sampleFrame ? { sample_frame: sampleFrame } : {}),
     });

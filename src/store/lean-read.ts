@@ -157,8 +157,11 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
 export interface LeanIndexOptions {
   /** keep `source` (the statistics do not read it; sample and report read the rows they show in full, {@link readIndexRows}) */
   source?: boolean;
-  /** keep `content_sha256` (sample deduplicates by content; the statistics do not read it) */
-  content?: boolean;
+  /**
+   * keep `content_sha256` (sample deduplicates by content; the statistics do not read it): of every row, or of the
+   * rows of these ids only (the human-labelled trajectories, whose labels are checked against it)
+   */
+  content?: boolean | ReadonlySet<string>;
   /**
    * keep only these fields' values (besides `id`, and `source`/`content_sha256` as asked): every other field reads
    * undefined, as a dropped `source` does (sample's population reads its strata fields only; a row's `metadata`,
@@ -188,15 +191,16 @@ export function leanRecord<T extends object>(r: T, it: Interner, index?: Map<str
  * read gives undefined as for an absent field; JSON output leaves them out). The parsed object is changed in
  * place, keeping its fast shape: a row rebuilt key by key (17 keys) becomes a dictionary, several times larger.
  */
-function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; content: boolean; only?: readonly string[] }): TrajectoryIndexRow {
+function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; content: boolean | ReadonlySet<string>; only?: readonly string[] }): TrajectoryIndexRow {
   const r = t as unknown as Record<string, unknown>;
+  const content = keep.content === true || (keep.content !== false && keep.content.has(t.id));
   for (const k in r) {
     if (k === "id") continue;
     if (keep.only && k !== "source" && k !== "content_sha256" && !keep.only.includes(k)) r[k] = undefined;
     else if (k === "source") {
       if (!keep.source) r[k] = undefined;
     } else if (k === "content_sha256") {
-      if (!keep.content) r[k] = undefined;
+      if (!content) r[k] = undefined;
     } else {
       const v = r[k];
       r[k] = typeof v === "string" ? it.s(v) : it.o(v);
@@ -216,7 +220,7 @@ export async function readLeanIndex(runDir: string, o: LeanIndexOptions = {}): P
   const m = new Map<string, TrajectoryIndexRow>();
   for await (const line of lines(path.join(runDir, "trajectories.jsonl"), o.progress, NOT_INDEX_ROW)) {
     const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
-    if (t) m.set(t.id, leanRow(t, it, { source: o.source === true, content: o.content === true, only: o.only }));
+    if (t) m.set(t.id, leanRow(t, it, { source: o.source === true, content: o.content ?? false, only: o.only }));
     else if (line.text.trim()) line.skip();
   }
   return m;
@@ -228,7 +232,7 @@ export async function readLeanIndex(runDir: string, o: LeanIndexOptions = {}): P
  */
 export async function readLeanRun(
   runDir: string,
-  o: { source?: boolean; content?: boolean; allPrompts?: boolean; progress?: ReadProgress } = {},
+  o: { source?: boolean; content?: LeanIndexOptions["content"]; allPrompts?: boolean; progress?: ReadProgress } = {},
 ): Promise<{ index: Map<string, TrajectoryIndexRow>; verdicts: Verdict[] }> {
   const interner = new Interner();
   const index = await readLeanIndex(runDir, { source: o.source, content: o.content, interner, progress: o.progress });

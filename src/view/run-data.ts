@@ -12,7 +12,8 @@ import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
-import { readHumanLabels } from "../agree/human.js";
+import { readHumanLabels } from "../agree/human-file.js";
+import { checkLabelPairing } from "../agree/label-pairing.js";
 
 /** Where one stored verdict's JSON line is in `verdicts.jsonl`: byte offset and length. */
 export interface LineRef {
@@ -328,8 +329,8 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     has: (id) => slotOf(id) !== -1,
   };
   const committee = await loadCommittee(runDir, cols, warnings);
-  if (opts.humanFile) addHumanFile(opts.humanFile, cols, warnings);
   const index = new IndexByOffset(tfile, cols);
+  if (opts.humanFile) addHumanFile(opts.humanFile, cols, index, warnings);
   const addHumans = (id: string, labels: Record<string, string>) => {
     const s = slotOf(id);
     if (s !== -1) cols.humans.set(s, { ...(cols.humans.get(s) ?? {}), ...labels });
@@ -397,8 +398,13 @@ async function loadCommittee(runDir: string, cols: RowColumns, warnings: string[
   return { source: "file", judges: cf.judges };
 }
 
-function addHumanFile(file: string, cols: RowColumns, warnings: string[]): void {
-  const h = readHumanLabels(file);
+/**
+ * Show a human-label file's labels beside their trajectories; a label given for another text than the run's now
+ * (../agree/label-pairing.ts, the check every consumer makes) is not shown, and said once.
+ */
+function addHumanFile(file: string, cols: RowColumns, index: IndexByOffset, warnings: string[]): void {
+  const contentOf = (id: string) => (index.has(id) ? index.get(id)?.content_sha256 : null);
+  const h = checkLabelPairing(readHumanLabels(file), path.basename(file), contentOf, warnings, "their labels are not shown").file;
   let unknown = 0;
   for (const r of h.rows) {
     const s = cols.ids.slotOf(r.trajectory_id);

@@ -22,6 +22,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ViewRun } from "./run-data.js";
+import { pairedSampleLabels } from "./sample-humans.js";
 import { facets, FIELDS, listPage, parseListQuery } from "./query.js";
 import { itemView, withVisibleBidi } from "./item.js";
 import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
@@ -253,10 +254,17 @@ async function checkAnnotator(o: ViewServerOptions, req: http.IncomingMessage, r
   res.setHeader("set-cookie", `${name}=${c.secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000`);
 }
 
-/** Copy the sample's annotator labels into the run's rows (the list's human column and filter). */
+/** The pairing warnings already written, per server (./sample-humans.ts). */
+const pairingSaid = new WeakMap<ViewServerOptions, Set<string>>();
+
+/**
+ * Copy the sample's annotator labels into the run's rows (the list's human column and filter); a label of a
+ * trajectory the run now holds with other content than the sample drew is not copied (./sample-humans.ts).
+ */
 function refreshHumans(o: ViewServerOptions): void {
   if (!o.sample) return;
-  for (const [tid, labels] of o.sample.humanLabels()) {
+  const said = pairingSaid.get(o) ?? pairingSaid.set(o, new Set()).get(o)!;
+  for (const [tid, labels] of pairedSampleLabels(o.sample, o.run, said)) {
     if (o.run.addHumans) o.run.addHumans(tid, labels);
     else {
       // a run given as plain row objects (tests)

@@ -166,13 +166,28 @@ describe("humanAgreement: design weights", () => {
     const imp = rows.map((x) => ({ ...x, p: undefined, w: 7, s: ["i1", "i3"].includes(x.t) ? "D" : "A", n: ["i1", "i3"].includes(x.t) ? 12 : 40 }));
     const f = file(imp);
     f.rows.forEach((r, i) => (r.stratum_size = imp[i].n));
-    const d = humanAgreement(f, verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 } }).judges[0].design_weighted!;
+    // the strata (A 40 + D 12) must add up to the run the sample was drawn from: a run of 52 trajectories
+    const population = Array.from({ length: 52 }, (_, i) => row(i < 6 ? `i${i + 1}` : `o${i}`));
+    const d = humanAgreement(f, verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 }, population }).judges[0].design_weighted!;
     expect(d.estimator).toMatch(/N_h = stratum_size/);
     // used: A {i2, i4, i5} -> w = 40/3 each; D {i1, i3} -> w = 12/2 = 6.
     // weighted: i1 CC 6, i2 CN 40/3, i3 NN 6, i4 NC 40/3, i5 NN 40/3; total 52
     expect(d.po.value).toBeCloseTo((6 + 6 + 40 / 3) / 52, 12);
     expect(d.kappa.se).not.toBeNull();
     expect(d.po.se_no_fpc).toBeGreaterThan(d.po.se!);
+  });
+
+  it("strata that do not add up to the run, no frame recorded: the design-weighted figures are refused as estimate refuses them (sample_frame_unknown)", () => {
+    const imp = rows.map((x) => ({ ...x, p: undefined, w: 7, s: ["i1", "i3"].includes(x.t) ? "D" : "A", n: ["i1", "i3"].includes(x.t) ? 12 : 40 }));
+    const f = file(imp);
+    f.rows.forEach((r, i) => (r.stratum_size = imp[i].n));
+    const r = humanAgreement(f, verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 } });
+    expect(r.judges[0].design_weighted).toBeNull();
+    expect(r.judges[0].design_weighted_reason).toMatch(/^sample_frame_unknown \(the label file's strata hold 52 trajectories, the run 6;/);
+    expect(r.design_refused).toBe(r.judges[0].design_weighted_reason);
+    expect(r.warnings.join("\n")).toMatch(/so no judge gets a design-weighted agreement with the humans \(undefined: sample_frame_unknown\); the unweighted agreement below still holds for the labelled trajectories themselves, not for the run/);
+    expect(r.judges[0].unweighted.kappa.value).not.toBeNull();
+    expect(formatHumanAgreement(r)).toContain("vs the human consensus (unweighted, over the labelled sample: these trajectories only, not the run):");
   });
 
   it("weights missing on some used items: the weighted estimate is null with a reason", () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { estimateLikeForLike } from "../../src/estimate/like-for-like.js";
 import { groupValue } from "../../src/estimate/run.js";
 import { likeForLikeWarnings, isLikeForLikeWarning, MODEL_MIX_MARK } from "../../src/stats/like-for-like.js";
-import { checkStrataTotal } from "../../src/estimate/sample-frame.js";
+import { checkStrataTotal } from "../../src/agree/sample-frame.js";
 import { uncoveredRows } from "../../src/estimate/design-cells.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 

@@ -28,7 +28,8 @@ function sampleAndLabel(index: Map<string, TrajectoryIndexRow>, seed: number, wh
   const { items, design } = drawSample(buildPopulation(restricted.index.values(), null, []), { random: 8, disagreement: 0, seed });
   if (restricted.statement) design.where = restricted.statement;
   const header = { ipi_judge_manifest: 1, run: "r", scale: "six", labels: [], seed, n_items: items.length, design };
-  const lines = [header, ...items.map((it, i) => ({ item_id: `x-${seed}-${i}`, ...it }))].map((x) => JSON.stringify(x));
+  // the manifest records each item's content hash, as sample's export does (humans14: the label pairing check)
+  const lines = [header, ...items.map((it, i) => ({ item_id: `x-${seed}-${i}`, ...it, content_sha256: index.get(it.trajectory_id)!.content_sha256 }))].map((x) => JSON.stringify(x));
   const { rows } = checkAnnotations(
     items.map((it, i) => ({ where: `row ${i + 1}`, item_id: `x-${seed}-${i}`, annotator: "h", label: i % 4 ? "unaffected" : "full_compliance" })),
     parseManifest(lines.join("\n") + "\n"),

@@ -25,7 +25,7 @@ const lab = (rows: Array<Record<string, unknown>>): HumanLabelFile => ({ format:
 /** A sample of model "a" (sample --where model=a: N 6, its 4 attacked runs labelled). */
 const sw = { filter: "model=a", clauses: { model: ["a"] }, N: 6 };
 const labelled = (where: unknown, ids = ["a1", "a2", "a3", "a4"], size = 6) =>
-  lab(ids.map((id) => ({ trajectory_id: id, annotator: "h", label: id === "a1" ? "full_compliance" : "unaffected", stratum: "S", stratum_size: size, ...(where ? { sample_where: where } : {}) })));
+  lab(ids.map((id) => ({ trajectory_id: id, annotator: "h", label: id === "a1" ? "full_compliance" : "unaffected", stratum: "S", stratum_size: size, content_sha256: `h-${id}`, ...(where ? { sample_where: where } : {}) })));
 
 describe("estimate: the population a sample --where drew from, recorded in the label file (review: the warning read as if the sample were of the whole run)", () => {
   it("strata covering the recorded population: no 'strata hold ... the run' warning; the report names the population and the attacked trajectories outside it", () => {

@@ -16,6 +16,7 @@ import { journalSkips, takeJournalWarnings } from "../../src/store/skipped-lines
 import { Interner, type ReadProgress } from "../../src/store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../../src/committee/file.js";
 import { readHumanLabels } from "../../src/agree/human.js";
+import { checkLabelPairing } from "../../src/agree/label-pairing.js";
 
 /** Where one stored verdict's JSON line is in `verdicts.jsonl`: byte offset and length. */
 export interface LineRef {
@@ -289,8 +290,8 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   if (orphans.length) warnings.push(`${orphans.length} trajectories have verdicts but no row in trajectories.jsonl: shown without their model, suite or source`);
   for (const row of rows) for (const refs of Object.values(row.refs)) refs.sort((a, b) => a.start - b.start);
   const committee = await loadCommittee(runDir, byId, rep0Of(rows), warnings);
-  if (opts.humanFile) addHumanFile(opts.humanFile, byId, warnings);
   const index = new IndexByOffset(tfile, at, starts, lengths);
+  if (opts.humanFile) addHumanFile(opts.humanFile, byId, index, warnings);
   return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, judges: [...judges].sort(), index, committee, warnings };
 }
 
@@ -341,8 +342,9 @@ async function loadCommittee(runDir: string, byId: Map<string, ViewRow>, verdict
   return { source: "file", judges: cf.judges };
 }
 
-function addHumanFile(file: string, byId: Map<string, ViewRow>, warnings: string[]): void {
-  const h = readHumanLabels(file);
+function addHumanFile(file: string, byId: Map<string, ViewRow>, index: IndexByOffset, warnings: string[]): void {
+  const contentOf = (id: string) => (index.has(id) ? index.get(id)?.content_sha256 : null);
+  const h = checkLabelPairing(readHumanLabels(file), path.basename(file), contentOf, warnings, "their labels are not shown").file;
   let unknown = 0;
   for (const r of h.rows) {
     const row = byId.get(r.trajectory_id);

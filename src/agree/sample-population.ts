@@ -2,11 +2,11 @@
  * The population a human sample was drawn from, as the label file records it (`sample_where`, written by
  * `import-annotations` from design.json's `where`: ../store/sample-where.ts), checked against the run: how many of
  * the run's trajectories that filter keeps now, and how many attacked trajectories of the estimate's groups lie
- * outside it (no human label can represent those).
+ * outside it (no human label can represent those). Shared by `estimate` and `agree --human` (./sample-frame.ts).
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { WHERE_FIELDS, matchesWhere, type WhereField, type WhereFilter } from "../store/where.js";
-import type { HumanLabelFile } from "../agree/human.js";
+import type { HumanLabelFile } from "./human-file.js";
 
 /** The sample's recorded population, for the report (`sample_population` in `--json`). */
 export interface SamplePopulation {
@@ -28,6 +28,7 @@ export interface SamplePopulation {
  * @param warnings receives a warning when a field is unknown, or attacked trajectories of the groups lie outside
  *   the sample's population.
  * @param humanFile the label file's name, for messages.
+ * @param refused what an unknown field refuses, with its status (the clause after "so"; ./sample-frame.ts `FrameWords`).
  * @returns null when no row records a population (a sample of the whole run, or a file made by hand) or it names a
  *   field this version does not know (warned); else the population for the report and `inFrame`, whether a
  *   trajectory is in it (one outside had inclusion probability 0). The rows are of one sample
@@ -39,13 +40,14 @@ export function samplePopulation(
   domain: readonly TrajectoryIndexRow[],
   warnings: string[],
   humanFile = "",
+  refused = "no group gets a human or calibrated estimate (undefined: sample_frame_unknown)",
 ): { population: SamplePopulation; inFrame: (r: TrajectoryIndexRow) => boolean } | null {
   const sw = file.rows[0]?.sample_where;
   if (!sw) return null;
   const unknown = Object.keys(sw.clauses).filter((f) => !Object.hasOwn(WHERE_FIELDS, f));
   if (unknown.length) {
     warnings.push(
-      `label file ${humanFile}: sample_where names unknown field(s) ${unknown.join(", ")}: the sample's population (--where ${sw.filter}) cannot be known, so no group gets a human or calibrated estimate (undefined: sample_frame_unknown)`,
+      `label file ${humanFile}: sample_where names unknown field(s) ${unknown.join(", ")}: the sample's population (--where ${sw.filter}) cannot be known, so ${refused}`,
     );
     return null;
   }

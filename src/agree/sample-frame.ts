@@ -1,19 +1,54 @@
 /**
  * Is the run, as it is now, the population the human sample was drawn from? The label file records the sample's
  * frame (`sample_frame`: ../store/sample-frame.ts; older files only the `sample --where` filter and N, or nothing);
- * this module checks the run against it and says, once, what is known. Any doubt refuses the human and calibrated
- * figures of every group with a named status (the judge's figures, which need no sample, stay):
+ * this module checks the run against it and says, once, what is known. Any doubt refuses the figures that rest on
+ * the sample's design weights with a named status (`estimate`: every group's human and calibrated figures, the
+ * judge's stay; `agree --human`: the design-weighted agreement, the unweighted agreement over the labelled
+ * trajectories stays), the words of each consumer given by {@link FrameWords}:
  * - `sample_frame_malformed`: a row's `sample_where` / `sample_frame` cannot be read (file, line and field named);
  * - `several_sample_designs`: rows of different samples (designs) in one file: no single design covers the run;
  * - `population_changed_since_sample`: the frame's trajectories differ from the run's now (N then and now);
  * - `sample_frame_unknown`: nothing recorded, and the strata do not add up to the run.
- * A frame that matches adds nothing to the output.
+ * A frame that matches adds nothing to the output. One function for every consumer (estimate, agree --human, the
+ * report through both), so the checks cannot drift apart.
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import type { HumanLabelFile, HumanLabelRead } from "../agree/human.js";
+import type { HumanLabelFile, HumanLabelRead } from "./human-file.js";
 import { frameDigest } from "../store/sample-frame.js";
-import { samplePopulation, type SamplePopulation } from "./sample-where.js";
-import type { UncoveredRows } from "./design-cells.js";
+import { samplePopulation, type SamplePopulation } from "./sample-population.js";
+
+/** The trajectories in sampling strata the label file has no cell of: how many, how many attacked, and the strata. */
+export interface UncoveredRows {
+  n: number;
+  attacked: number;
+  /** The sampling-stratum keys, sorted. */
+  strata: string[];
+}
+
+/** How a consumer names what a refusal takes away, in the warnings of this module. */
+export interface FrameWords {
+  /** What is refused, with the status: the clause after "so" (`no group gets ... (undefined: STATUS)`). */
+  refused: (status: string) => string;
+  /** What trajectories in strata with no labelled item are left out of (`the human and calibrated estimates do not represent them`). */
+  unrepresented: string;
+  /** The verb of the advice (`estimate` each sample's file on its own, `estimate` a copy of the run as it was). */
+  verb: string;
+}
+
+/** `estimate`'s words (and the report's paper table). */
+export const ESTIMATE_FRAME_WORDS: FrameWords = {
+  refused: (status) => `no group gets a human or calibrated estimate (undefined: ${status})`,
+  unrepresented: "the human and calibrated estimates do not represent them",
+  verb: "estimate",
+};
+
+/** `agree --human`'s words (and the report's agreement with the humans). */
+export const AGREE_FRAME_WORDS: FrameWords = {
+  refused: (status) =>
+    `no judge gets a design-weighted agreement with the humans (undefined: ${status}); the unweighted agreement below still holds for the labelled trajectories themselves, not for the run`,
+  unrepresented: "the design-weighted agreement does not represent them",
+  verb: "use",
+};
 
 /** What is known of the sample's frame, and whether its figures are refused. */
 export interface FrameCheck {
@@ -56,6 +91,7 @@ function describeDesigns(rows: readonly HumanLabelRead[]): string[] {
  * @param rows every trajectory of the run (duplicate ids dropped, as `sample` drops them).
  * @param domain the attacked trajectories the estimate's groups are over.
  * @param warnings receives at most one warning per finding.
+ * @param words how the warnings name what is refused (default: estimate's).
  */
 export function checkSampleFrame(
   file: HumanLabelFile,
@@ -63,19 +99,20 @@ export function checkSampleFrame(
   rows: readonly TrajectoryIndexRow[],
   domain: readonly TrajectoryIndexRow[],
   warnings: string[],
+  words: FrameWords = ESTIMATE_FRAME_WORDS,
 ): FrameCheck {
   const bad = file.rows.filter((r) => r.frame_problem);
   if (bad.length) {
     const more = bad.length > 1 ? ` (and ${bad.length - 1} more row${bad.length > 2 ? "s" : ""})` : "";
     warnings.push(
-      `label file ${humanFile} line ${bad[0].line}: ${bad[0].frame_problem}${more}: the population the sample was drawn from cannot be read, so no group gets a human or calibrated estimate (undefined: sample_frame_malformed); re-import the annotations with import-annotations`,
+      `label file ${humanFile} line ${bad[0].line}: ${bad[0].frame_problem}${more}: the population the sample was drawn from cannot be read, so ${words.refused("sample_frame_malformed")}; re-import the annotations with import-annotations`,
     );
     return { known: "none", population: null, refusal: `sample_frame_malformed (label file line ${bad[0].line}: ${bad[0].frame_problem})` };
   }
   const designs = describeDesigns(file.rows);
   if (designs.length > 1) {
     warnings.push(
-      `label file ${humanFile} holds rows of ${designs.length} samples: ${designs.join("; ")}: their strata and weights belong to different populations and cannot be pooled, so no group gets a human or calibrated estimate (undefined: several_sample_designs); estimate each sample's label file on its own`,
+      `label file ${humanFile} holds rows of ${designs.length} samples: ${designs.join("; ")}: their strata and weights belong to different populations and cannot be pooled, so ${words.refused("several_sample_designs")}; ${words.verb} each sample's label file on its own`,
     );
     return { known: "none", population: null, refusal: `several_sample_designs (${designs.length} samples in the label file)` };
   }
@@ -88,7 +125,7 @@ export function checkSampleFrame(
   // the filter's own warnings (attacked trajectories outside it) only matter when the frame is the run's now
   const spWarnings: string[] = [];
   if (sw) {
-    const sp = samplePopulation(file, rows, domain, spWarnings, humanFile);
+    const sp = samplePopulation(file, rows, domain, spWarnings, humanFile, words.refused("sample_frame_unknown"));
     if (!sp) {
       warnings.push(...spWarnings);
       return { known: "none", population: null, refusal: `sample_frame_unknown (the sample's --where ${sw.filter} names a field this version does not know)` };
@@ -110,8 +147,8 @@ export function checkSampleFrame(
   const delta = now.N === N ? "the same number, other trajectories" : `${Math.abs(now.N - N)} ${now.N > N ? "more" : "fewer"}`;
   const counts = `N ${N} when the sample was drawn, ${now.N} now (${delta}${gone ? `; ${gone} labelled trajectories are no longer among them` : ""})`;
   warnings.push(
-    `${pop} changed since the sample was drawn: ${counts}; the sample's weights are for the population as it was, so no group gets a human or calibrated estimate (undefined: population_changed_since_sample); ` +
-      `which trajectories changed is not recorded (the frame is kept as a digest): estimate a copy of the run as it was when sampled, or draw a new sample`,
+    `${pop} changed since the sample was drawn: ${counts}; the sample's weights are for the population as it was, so ${words.refused("population_changed_since_sample")}; ` +
+      `which trajectories changed is not recorded (the frame is kept as a digest): ${words.verb} a copy of the run as it was when sampled, or draw a new sample`,
   );
   return { known: sf ? "exact" : "filter", population, refusal: `population_changed_since_sample (${counts})` };
 }
@@ -133,6 +170,7 @@ function unattackedOnly(uncovered: UncoveredRows | null | undefined, missing: nu
  * once); otherwise which population they are is unknown and the figures are refused (`sample_frame_unknown`).
  * @param uncovered the frame's trajectories in no stratum of the file (./design-cells.ts), asked for only when the
  *   strata hold fewer than the frame: when they are all unattacked the warning says no estimate is affected.
+ * @param words how the warnings name what is refused (default: estimate's).
  * @returns the refusal (`status (details)`), or undefined.
  */
 export function checkStrataTotal(
@@ -143,6 +181,7 @@ export function checkStrataTotal(
   humanFile: string,
   warnings: string[],
   uncovered?: () => UncoveredRows | null,
+  words: FrameWords = ESTIMATE_FRAME_WORDS,
 ): string | undefined {
   const sp = check.population;
   if (sp) {
@@ -151,7 +190,7 @@ export function checkStrataTotal(
     warnings.push(
       covered < sp.N_run
         ? unattackedOnly(uncovered?.(), sp.N_run - covered, `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item`) ??
-            `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+            `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item, and ${words.unrepresented}`
         : `the strata of the label file hold ${covered} trajectories, more than ${pop}: the run changed since the sample was drawn (or the file is another run's)`,
     );
     return undefined;
@@ -165,7 +204,7 @@ export function checkStrataTotal(
     warnings.push(
       covered < populationSize
         ? unattackedOnly(uncovered?.(), populationSize - covered, `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item`) ??
-            `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and the human and calibrated estimates do not represent them`
+            `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and ${words.unrepresented}`
         : `the strata of the label file hold ${covered} trajectories, more than the run's ${populationSize}: the label file's strata do not match its recorded frame`,
     );
     return undefined;
@@ -174,7 +213,7 @@ export function checkStrataTotal(
     covered === attackedCount ? ` (as many as its attacked ones: a sample of attacked runs only, e.g. sample --where attack=..., would give this)` : "";
   warnings.push(
     `label file ${humanFile} does not record the population its sample was drawn from (an earlier import-annotations, or a file made by hand), and its strata hold ${covered} trajectories, the run ${populationSize}${attackedHint}: ` +
-      `which trajectories they are is unknown, so no group gets a human or calibrated estimate (undefined: sample_frame_unknown); re-import the annotations with this version's import-annotations and the sample's manifest, which record it`,
+      `which trajectories they are is unknown, so ${words.refused("sample_frame_unknown")}; re-import the annotations with this version's import-annotations and the sample's manifest, which record it`,
   );
   return `sample_frame_unknown (the label file's strata hold ${covered} trajectories, the run ${populationSize}; the sample's population is not recorded)`;
 }

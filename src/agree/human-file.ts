@@ -1,0 +1,168 @@
+/**
+ * Reading a human-label file (`agree --human FILE`, `estimate --human FILE`, `report`/`view --human FILE`): CSV or
+ * JSONL rows `trajectory_id, annotator, label` (DESIGN section 3), with the design fields `import-annotations`
+ * writes (weight, inclusion_probability, stratum, stratum_size, sample_where, sample_frame) and the content hash of
+ * the trajectory the label was given for (`content_sha256`, from the sample's manifest: ./label-pairing.ts checks it
+ * against the run). Rows that cannot be read are kept by line, never dropped silently.
+ */
+import fs from "node:fs";
+import type { HumanLabel } from "../types.js";
+import { readFrameFields, type FrameFields } from "../store/sample-frame.js";
+import { CsvError, parseCsv } from "../io/csv.js";
+import { jsonLines } from "../io/jsonl.js";
+import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
+
+/** A label file that cannot be used at all (unreadable, no header, wrong columns). */
+export class HumanLabelsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "HumanLabelsError";
+  }
+}
+
+/**
+ * A row of the human-label file (src/sample/import.ts `HumanLabelRow`, DESIGN "Human label") as read, with its
+ * line. Only the DESIGN fields are required: `weight`, `inclusion_probability`, `stratum` and `stratum_size` (N_h
+ * of the stratum in the population) are set when the file has them (`ipi-judge import-annotations` writes them for
+ * two-phase samples), `sample_where` (the `sample --where` population, ../store/sample-where.ts), `sample_frame`
+ * (its exact frame, ../store/sample-frame.ts) and `content_sha256` (the content hash of the trajectory as it was
+ * sampled, the text the label was given for); other columns are not read.
+ */
+export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number; content_sha256?: string } & FrameFields & { line: number };
+
+/** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
+export interface HumanLabelFile {
+  format: "csv" | "jsonl";
+  rows: HumanLabelRead[];
+  bad_rows: Array<{ line: number; message: string }>;
+}
+
+function numberField(v: unknown, name: string): number | undefined | string {
+  if (v === undefined || v === null || v === "") return undefined;
+  const n = typeof v === "number" ? v : Number(String(v).trim());
+  if (!Number.isFinite(n)) return `${name} is not a number: ${JSON.stringify(v)}`;
+  return n;
+}
+
+function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | string {
+  const str = (k: string) => (o[k] === undefined || o[k] === null ? "" : String(o[k]).trim());
+  const id = str("trajectory_id");
+  const annotator = str("annotator");
+  if (!id) return "missing trajectory_id";
+  if (!annotator) return "missing annotator";
+  const row: HumanLabelRead = { trajectory_id: id, annotator, label: str("label"), line };
+  const w = numberField(o.weight, "weight");
+  const p = numberField(o.inclusion_probability, "inclusion_probability");
+  if (typeof w === "string") return w;
+  if (typeof p === "string") return p;
+  if (w !== undefined) {
+    if (!(w > 0)) return `weight must be > 0, got ${w}`;
+    row.weight = w;
+  }
+  if (p !== undefined) {
+    if (!(p > 0 && p <= 1)) return `inclusion_probability must be in (0, 1], got ${p}`;
+    row.inclusion_probability = p;
+  }
+  const s = str("stratum");
+  if (s) row.stratum = s;
+  const n = numberField(o.stratum_size, "stratum_size");
+  if (typeof n === "string") return n;
+  if (n !== undefined) {
+    if (!(n > 0)) return `stratum_size must be > 0, got ${n}`;
+    row.stratum_size = n;
+  }
+  const c = o.content_sha256;
+  if (c !== undefined && c !== null && c !== "") {
+    // a hash that is not a string cannot be compared with the run's: the row is not read, never paired unchecked
+    if (typeof c !== "string") return `content_sha256 must be a string (the sample manifest's content hash), got ${JSON.stringify(c)?.slice(0, 80)}`;
+    row.content_sha256 = c.trim();
+  }
+  return Object.assign(row, readFrameFields(o));
+}
+
+/**
+ * Read a human label file: CSV with a header row (columns `trajectory_id`, `annotator`, `label`, optional
+ * `weight`, `inclusion_probability`, `stratum`; other columns ignored; names case-insensitive) or JSONL (one
+ * object per line with the same keys). The format is taken from the extension (`.csv`, `.jsonl`/`.json`/
+ * `.ndjson`), else from the first character (`{` = JSONL).
+ * @param file path of the file.
+ * @returns usable rows and bad rows (missing id/annotator, bad numbers, bad JSON) with their line numbers.
+ * @throws HumanLabelsError when the file cannot be read, a CSV has no header or lacks a required column, or
+ *   the file has no row at all.
+ */
+export function readHumanLabels(file: string): HumanLabelFile {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (e) {
+    throw new HumanLabelsError(`${file}: cannot read human labels: ${(e as Error).message}`);
+  }
+  const ext = file.toLowerCase().split(".").pop() ?? "";
+  const format: "csv" | "jsonl" = ["jsonl", "json", "ndjson"].includes(ext) ? "jsonl" : ext === "csv" ? "csv" : text.trimStart().startsWith("{") ? "jsonl" : "csv";
+  const out: HumanLabelFile = { format, rows: [], bad_rows: [] };
+  if (format === "jsonl" && text.replace(/^\ufeff/, "").trimStart().startsWith("[")) {
+    let arr: unknown = null;
+    try {
+      arr = JSON.parse(text.replace(/^\ufeff/, ""));
+    } catch {
+      /* not one JSON document: read as JSONL below, each bad line reported */
+    }
+    if (Array.isArray(arr)) {
+      const min = describeLabelStudioJsonMin(arr);
+      throw new HumanLabelsError(
+        min
+          ? `${jsonMinWarning(file, min)} Run ipi-judge import-annotations on the export first (it writes the human-label file agree reads).`
+          : `${file}: a JSON array, not one label per line (JSONL); for a Label Studio export run ipi-judge import-annotations first`,
+      );
+    }
+  }
+  if (format === "jsonl") {
+    jsonLines(text).forEach((l) => {
+      if (l.error !== undefined) {
+        out.bad_rows.push({ line: l.line, message: `not JSON: ${l.error}` });
+        return;
+      }
+      const o = l.value;
+      if (!o || typeof o !== "object" || Array.isArray(o)) {
+        out.bad_rows.push({ line: l.line, message: "not a JSON object" });
+        return;
+      }
+      const r = toRow(o as Record<string, unknown>, l.line);
+      if (typeof r === "string") out.bad_rows.push({ line: l.line, message: r });
+      else out.rows.push(r);
+    });
+  } else {
+    let parsed;
+    try {
+      parsed = parseCsv(text, file);
+    } catch (e) {
+      if (e instanceof CsvError) throw new HumanLabelsError(e.message);
+      throw e;
+    }
+    const [header, ...rows] = parsed;
+    if (!header) throw new HumanLabelsError(`${file}: empty file (expected a header row: trajectory_id,annotator,label)`);
+    const cols = header.fields.map((h) => h.trim().toLowerCase());
+    for (const need of ["trajectory_id", "annotator", "label"]) {
+      if (!cols.includes(need)) throw new HumanLabelsError(`${file} line ${header.line}: the header has no "${need}" column (found: ${header.fields.join(", ")})`);
+    }
+    for (const r of rows) {
+      if (r.fields.length > cols.length) {
+        out.bad_rows.push({ line: r.line, message: `${r.fields.length} fields but the header has ${cols.length} (a field holding a comma or line break must be in double quotes)` });
+        continue;
+      }
+      const o: Record<string, unknown> = Object.create(null); // header names come from the file
+      cols.forEach((c, k) => (o[c] = r.fields[k]));
+      const row = toRow(o, r.line);
+      if (typeof row === "string") out.bad_rows.push({ line: r.line, message: row });
+      else out.rows.push(row);
+    }
+  }
+  if (out.rows.length === 0 && out.bad_rows.length === 0) throw new HumanLabelsError(`${file}: no label rows`);
+  return out;
+}
+
+
+/** The trajectory ids a label file labels: what a reader of the run keeps `content_sha256` of (./label-pairing.ts). */
+export function labelledIds(file: HumanLabelFile): Set<string> {
+  return new Set(file.rows.map((r) => r.trajectory_id));
+}
