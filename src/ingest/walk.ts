@@ -11,6 +11,7 @@ import type { IngestWarning } from "./warnings.js";
 import { ingestError } from "./errors.js";
 import { IdSlots, IntColumn, Interner } from "../store/compact.js";
 import { FileNames, splitPath } from "../store/file-names.js";
+import { SameFiles } from "./same-files.js";
 
 /** A file to read, with the input path (directory or the file itself) it was found under. */
 export interface InputFile {
@@ -51,9 +52,11 @@ export function isSidecarName(name: string): boolean {
  * kept, whatever its extension. Symbolic links are followed, and what they lead to is read once per input path: a
  * directory reached again (a link loop, or a link to a folder walked already) is skipped, and so is a file reached
  * again (a link to a file the walk yields under another name, or two links to one file): the first name met is the
- * one yielded. What was skipped is counted in `opts.relinked` (said once by the reader, {@link Relinked}). Input
- * paths are walked separately: a file under two input paths is yielded under both (the reader says so: a
- * `duplicate_input`). A FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a
+ * one yielded. What was skipped is counted in `opts.relinked` (said once by the reader, {@link Relinked}). Across
+ * input paths, a folder or file is yielded once by real identity (`opts.same`, {@link SameFiles}): one reached by a
+ * later input path under another name (`in/z in/a` with `in/a -> z`, a link to a file an earlier path yielded) is
+ * skipped and counted there (one `read_once` note per pair of input paths); the same name under two input paths
+ * (`in/z in/z`, or `in/z in/z/x`) is yielded under both (the reader says so: a `duplicate_input`). A FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a
  * `read_error`, never opened.
  *
  * With `opts.sidecars`, a walked folder's sidecar files ({@link isSidecarName}: a manifest, a README, a licence,
@@ -62,7 +65,9 @@ export function isSidecarName(name: string): boolean {
  *
  * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
  */
-export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; relinked?: Relinked } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
+export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
+  const same = opts.same ?? new SameFiles();
+  const sidecars = opts.sidecars === true;
   for (const p of paths) {
     let st;
     try {
@@ -71,10 +76,22 @@ export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; r
       yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
       continue;
     }
-    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars: opts.sidecars === true, relinked: opts.relinked }, undefined);
-    else if (st.isFile()) yield { file: p, root: p };
-    else yield { error: notRegular(p) };
+    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars, relinked: opts.relinked, same }, undefined);
+    else if (st.isFile()) {
+      if (!givenAgain(same, p, sidecars)) yield { file: p, root: p };
+    } else yield { error: notRegular(p) };
   }
+}
+
+/** Whether a file given as an input path was yielded already under another name by an earlier input path ({@link SameFiles.fileAgain}). */
+function givenAgain(same: SameFiles, p: string, sidecars: boolean): boolean {
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch {
+    return false; // the read reports it
+  }
+  return same.fileAgain(real, p, p, (name) => kept(name, sidecars));
 }
 
 /**
@@ -97,6 +114,8 @@ interface WalkState {
   links: Set<string>;
   sidecars: boolean;
   relinked?: Relinked;
+  /** what the read met across all its input paths (real identity) */
+  same: SameFiles;
 }
 
 /** Whether a walked folder keeps a file of this name (what the walk yields from a directory listing). */
@@ -130,6 +149,7 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
       state.relinked?.add(root, "folders");
       return;
     }
+    if (state.same.folderAgain(realDir, dir, root)) return; // walked by an earlier input path under another name
     state.dirs.set(realDir, "");
     names = [];
     for (const ent of readdirSync(dir, { withFileTypes: true })) {
@@ -161,9 +181,24 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
     if (n.dir) yield* walk(full, state, n.link ? undefined : path.join(realDir, n.name));
     else if (n.special) yield { error: notRegular(full) };
     else if (n.link ? linkedAgain(state, full) : state.links.size > 0 && state.links.has(path.join(realDir, n.name))) state.relinked?.add(root, "files");
+    else if (n.link ? linkedAcross(state, full) : state.same.files.size > 0 && state.same.plainAgain(path.join(realDir, n.name), full, root)) continue; // noted by state.same
     else yield n.sidecar ? { file: full, root, sidecar: true } : { file: full, root };
   }
   state.dirs.set(realDir, null);
+}
+
+/**
+ * Whether a symbolic link to a file leads to a file an earlier input path yielded already under another name
+ * ({@link SameFiles.fileAgain}, which notes it); a link whose real path cannot be had is never skipped.
+ */
+function linkedAcross(state: WalkState, link: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(link);
+  } catch {
+    return false;
+  }
+  return state.same.fileAgain(real, link, state.root, (name) => kept(name, state.sidecars));
 }
 
 /**
