@@ -438,9 +438,14 @@ if (opts.where) {
 }
 // an earlier invocation's error about a file this one passes over as a sidecar, or reads without error (fixed
 // since), is counted apart (./superseded-errors.ts)
-const { current, superseded, readSince } = splitSupersededErrors(inputs.errors, passedOver, since);
+// ... and so is a content_changed note about a trajectory judged again on its content now
+const judgedNow = (id: string): boolean => {
+  const sha = store.storedContent(id);
+  return sha !== undefined && store.ledger.allOnContent(id, sha);
+};
+const { current, superseded, readSince, rejudged } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow);
 const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
-if (superseded.length + readSince.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince);
+if (superseded.length + readSince.length + rejudged.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged);
 if (runWhere) summary.where = runWhere;
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {

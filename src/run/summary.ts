@@ -86,7 +86,7 @@ export interface RunSummary {
    * (fixed since: `read_since` of them, `./read-since.ts`): not in `errors`, said apart once with why
    * (`./superseded-errors.ts`). Absent when none.
    */
-  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number };
+  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number };
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
