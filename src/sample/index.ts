@@ -201,6 +201,16 @@ async function createSampleColumns(o: CreateSampleOptions): Promise<CreateSample
   return exportSample(o, items, design, warnings);
 }
 
+/** The input paths the run records (`store.json` `inputs`); undefined when it records none or cannot be read. */
+function recordedInputs(runDir: string): string[] | undefined {
+  try {
+    const inputs: unknown = (JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8")) as { inputs?: unknown }).inputs;
+    return Array.isArray(inputs) && inputs.every((p) => typeof p === "string") ? (inputs as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Write the export of a drawn sample: its rows and trajectories read back by id, the blinded files. */
 async function exportSample(o: CreateSampleOptions, items: SampledItem[], design: SampleDesign, warnings: string[], index?: ReadonlyMap<string, TrajectoryIndexRow>): Promise<CreateSampleResult> {
   const blind = assignItemIds(items, o.seed);
@@ -211,7 +221,7 @@ async function exportSample(o: CreateSampleOptions, items: SampledItem[], design
     return r;
   });
   o.step?.(`reading the ${rows.length} sampled trajectories from their sources`);
-  const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot });
+  const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot, inputs: recordedInputs(o.runDir) });
   const files = buildExportFiles({
     run: o.run,
     scale: o.scale ?? "six",
