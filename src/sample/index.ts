@@ -29,7 +29,7 @@ import { buildPopulation, parseStrataFields, STRATUM_FIELDS, type CommitteeRow, 
 import { drawSample, drawSampleColumns, SampleError, type SampledItem, type SampleDesign } from "./sample.js";
 import { readColumnPopulation } from "./population-columns.js";
 import type { Scale } from "../rubric/scale.js";
-import { loadSampledTrajectories } from "./source.js";
+import { loadSampledTrajectories, recordedInputs } from "./source.js";
 
 export * from "./design.js";
 export * from "./draw.js";
@@ -199,16 +199,6 @@ async function createSampleColumns(o: CreateSampleOptions): Promise<CreateSample
   const { items, design } = drawSampleColumns(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
   warnings.push(...design.warnings);
   return exportSample(o, items, design, warnings);
-}
-
-/** The input paths the run records (`store.json` `inputs`); undefined when it records none or cannot be read. */
-function recordedInputs(runDir: string): string[] | undefined {
-  try {
-    const inputs: unknown = (JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8")) as { inputs?: unknown }).inputs;
-    return Array.isArray(inputs) && inputs.every((p) => typeof p === "string") ? (inputs as string[]) : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Write the export of a drawn sample: its rows and trajectories read back by id, the blinded files. */

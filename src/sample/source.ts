@@ -19,6 +19,21 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Trajectory } from "../types.js";
 import { buildSiblingIndex, needsSibling, type SiblingIndex } from "../run/siblings.js";
 
+/** The sibling index built over a run's inputs by {@link loadSampledTrajectories}, kept between calls. */
+export interface SiblingCache {
+  siblings?: Promise<SiblingIndex>;
+}
+
+/** The input paths a run records (`<runDir>/store.json` `inputs`); undefined when it records none or cannot be read. */
+export function recordedInputs(runDir: string): string[] | undefined {
+  try {
+    const inputs: unknown = (JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8")) as { inputs?: unknown }).inputs;
+    return Array.isArray(inputs) && inputs.every((p) => typeof p === "string") ? (inputs as string[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A sampled trajectory that cannot be re-read (missing file, changed content, unknown format). */
 export class SourceError extends Error {
   constructor(message: string) {
@@ -32,15 +47,16 @@ export class SourceError extends Error {
  * @param rows index rows of the sampled trajectories.
  * @param opts.sourceRoot folder that relative `source.path`s are resolved from (default: the current directory,
  *   i.e. where `ipi-judge label` ran); `opts.inputs` the run's recorded input paths (`store.json` `inputs`), read
- *   again (only when a sampled run needs it) to recover a DRIFT run's injected text as `label` did (module docstring).
+ *   again (only when a sampled run needs it) to recover a DRIFT run's injected text as `label` did (module docstring);
+ *   `opts.cache` keeps the index that read builds, for callers that load trajectories one at a time (`view`).
  * @returns trajectory id -> trajectory (with the index row's id, whatever id re-reading gives it).
  * @throws SourceError listing every trajectory that could not be loaded (up to 20 named).
  */
 export async function loadSampledTrajectories(
   rows: readonly TrajectoryIndexRow[],
-  opts: { sourceRoot?: string; inputs?: readonly string[] } = {},
+  opts: { sourceRoot?: string; inputs?: readonly string[]; cache?: SiblingCache } = {},
 ): Promise<Map<string, Trajectory>> {
-  let siblings: Promise<SiblingIndex> | undefined;
+  const cache = opts.cache ?? {};
   const root = opts.sourceRoot ?? process.cwd();
   const byFile = new Map<string, { format: string; rows: TrajectoryIndexRow[] }>();
   const problems: string[] = [];
@@ -84,7 +100,7 @@ export async function loadSampledTrajectories(
       let sha = contentSha256(t);
       if (sha !== r.content_sha256 && needsSibling(t) && opts.inputs && opts.inputs.length > 0) {
         // labelled with its injected text recovered from sibling runs or the clean run (module docstring)
-        const recovered = (await (siblings ??= buildSiblingIndex([...opts.inputs].map((p) => path.resolve(root, p)), {}))).recover(t);
+        const recovered = (await (cache.siblings ??= buildSiblingIndex([...opts.inputs].map((p) => path.resolve(root, p)), {}))).recover(t);
         if (recovered !== t && contentSha256(recovered) === r.content_sha256) {
           t = recovered;
           sha = r.content_sha256;
