@@ -24,6 +24,7 @@ import type { LabelOptions } from "./label-options.js";
 import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
 import type { ReadSince } from "./read-since.js";
+import type { RemovedInputs } from "./removed-inputs.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -174,6 +175,8 @@ interface ReadContext {
   unchanged?: UnchangedFile;
   /** Watches the read for inputs of stored errors read without error since (`./read-since.ts`). */
   since?: ReadSince;
+  /** Watches the read for the ids it meets: the run's others whose file is gone are `input_removed` (`./removed-inputs.ts`). */
+  removed?: RemovedInputs;
 }
 
 /**
@@ -201,7 +204,8 @@ export async function readAndSchedule(
   let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
   const read = ctx.unchanged ? readTrajectoriesResuming(opts.inputs, readOpts, ctx.unchanged) : readTrajectories(opts.inputs, readOpts);
-  const items = ctx.since ? ctx.since.watch(read) : read;
+  const watched = ctx.removed ? ctx.removed.watch(read) : read;
+  const items = ctx.since ? ctx.since.watch(watched) : watched;
   for await (const item of items) {
     if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
       const to = keepStoredChatId(item.trajectory, oldIds);
