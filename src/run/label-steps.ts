@@ -204,8 +204,7 @@ export async function readAndSchedule(
   let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
   const read = ctx.unchanged ? readTrajectoriesResuming(opts.inputs, readOpts, ctx.unchanged) : readTrajectories(opts.inputs, readOpts);
-  const watched = ctx.removed ? ctx.removed.watch(read) : read;
-  const items = ctx.since ? ctx.since.watch(watched) : watched;
+  const items = ctx.since ? ctx.since.watch(read, ctx.removed) : ctx.removed ? ctx.removed.watch(read) : read;
   for await (const item of items) {
     if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
       const to = keepStoredChatId(item.trajectory, oldIds);

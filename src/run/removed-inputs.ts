@@ -41,11 +41,21 @@ export class RemovedInputs {
   /** The read's items, watched: a trajectory or an unchanged file marks its id met; complete when they run out. */
   async *watch<T extends { kind: string }>(items: AsyncIterable<T>): AsyncGenerator<T> {
     for await (const item of items) {
-      const it = item as unknown as { kind: string; id?: string; trajectory?: { id: string } };
-      if (it.kind === "trajectory") this.mark(it.trajectory!.id);
-      else if (it.kind === "unchanged") this.mark(it.id!);
+      this.see(item);
       yield item;
     }
+    this.done();
+  }
+
+  /** One item of the read ({@link watch}, or a watcher that already wraps the read: `ReadSince.watch`). */
+  see(item: { kind: string }): void {
+    const it = item as unknown as { kind: string; id?: string; trajectory?: { id: string } };
+    if (it.kind === "trajectory") this.mark(it.trajectory!.id);
+    else if (it.kind === "unchanged") this.mark(it.id!);
+  }
+
+  /** The read's items ran out: it ran to the end. */
+  done(): void {
     this.complete = true;
   }
 
