@@ -26,6 +26,11 @@ export class SameFiles {
   readonly files = new Map<string, FirstMet>();
   /** `dev:ino` of each file read that has more than one hard link -> where it was read */
   private readonly inodes = new Map<string, FirstMet>();
+  /**
+   * Whether what is met now is recorded for later input paths to consult (set by `inputFiles`: false while the last
+   * input path is walked, so a read of one input path records nothing: no memory per folder then).
+   */
+  recording = true;
   /** `later\0first` input paths -> what the later one had that the first one had given already */
   private readonly pairs = new Map<string, { later: string; first: string; files: number; folders: number }>();
 
@@ -35,13 +40,12 @@ export class SameFiles {
    * The same name again (an input path given twice) is not "met already": the reader says `duplicate_input`.
    */
   folderAgain(real: string, dir: string, root: string): boolean {
-    const named = path.resolve(dir);
     const prev = this.dirs.get(real);
     if (prev === undefined) {
-      this.dirs.set(real, { named, root });
+      if (this.recording) this.dirs.set(real, { named: path.resolve(dir), root });
       return false;
     }
-    if (prev.named === named || prev.root === root) return false;
+    if (prev.root === root || prev.named === path.resolve(dir)) return false;
     this.add(root, prev.root, "folders");
     return true;
   }
@@ -59,7 +63,7 @@ export class SameFiles {
       this.add(root, prev.root, "files");
       return true;
     }
-    if (prev === undefined) this.files.set(real, { named, root });
+    if (prev === undefined && this.recording) this.files.set(real, { named, root });
     return false;
   }
 

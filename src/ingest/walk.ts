@@ -68,7 +68,8 @@ export function isSidecarName(name: string): boolean {
 export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
   const same = opts.same ?? new SameFiles();
   const sidecars = opts.sidecars === true;
-  for (const p of paths) {
+  for (const [i, p] of paths.entries()) {
+    same.recording = i < paths.length - 1; // what the last input path meets, no later one consults
     let st;
     try {
       st = await stat(p);

@@ -29,7 +29,8 @@ import { buildPopulation, parseStrataFields, STRATUM_FIELDS, type CommitteeRow, 
 import { drawSample, drawSampleColumns, SampleError, type SampledItem, type SampleDesign } from "./sample.js";
 import { readColumnPopulation } from "./population-columns.js";
 import type { Scale } from "../rubric/scale.js";
-import { loadSampledTrajectories, recordedInputs } from "./source.js";
+import { loadSampledTrajectories } from "./source.js";
+import { recordedInputs } from "./recover.js";
 
 export * from "./design.js";
 export * from "./draw.js";

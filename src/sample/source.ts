@@ -9,7 +9,8 @@
  *
  * An attacked run whose log records no injected text (AgentDyn's DRIFT logs) was labelled with the text `label`
  * recovered from its sibling runs or the clean run (`../run/siblings.ts`), which its content hash covers: such a run is
- * recovered the same way here, over the run's recorded inputs (`store.json` `inputs`), before the hash is compared.
+ * recovered the same way here (`./recover.ts`), over the run's recorded inputs (`store.json` `inputs`), before the
+ * hash is compared.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -17,22 +18,7 @@ import { readTrajectories, type InputFormat, INPUT_FORMATS } from "../ingest/ind
 import { contentSha256 } from "../io/hash.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Trajectory } from "../types.js";
-import { buildSiblingIndex, needsSibling, type SiblingIndex } from "../run/siblings.js";
-
-/** The sibling index built over a run's inputs by {@link loadSampledTrajectories}, kept between calls. */
-export interface SiblingCache {
-  siblings?: Promise<SiblingIndex>;
-}
-
-/** The input paths a run records (`<runDir>/store.json` `inputs`); undefined when it records none or cannot be read. */
-export function recordedInputs(runDir: string): string[] | undefined {
-  try {
-    const inputs: unknown = (JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8")) as { inputs?: unknown }).inputs;
-    return Array.isArray(inputs) && inputs.every((p) => typeof p === "string") ? (inputs as string[]) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+import { recoveredAsLabelled, type SiblingCache } from "./recover.js";
 
 /** A sampled trajectory that cannot be re-read (missing file, changed content, unknown format). */
 export class SourceError extends Error {
@@ -98,9 +84,9 @@ export async function loadSampledTrajectories(
         continue;
       }
       let sha = contentSha256(t);
-      if (sha !== r.content_sha256 && needsSibling(t) && opts.inputs && opts.inputs.length > 0) {
+      if (sha !== r.content_sha256) {
         // labelled with its injected text recovered from sibling runs or the clean run (module docstring)
-        const recovered = (await (cache.siblings ??= buildSiblingIndex([...opts.inputs].map((p) => path.resolve(root, p)), {}))).recover(t);
+        const recovered = await recoveredAsLabelled(t, opts.inputs, root, cache);
         if (recovered !== t && contentSha256(recovered) === r.content_sha256) {
           t = recovered;
           sha = r.content_sha256;

@@ -8,7 +8,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { restoreBidiControls, showBidiControls } from "../format/bidi.js";
 import type { Trajectory, Verdict } from "../types.js";
-import { loadSampledTrajectories, recordedInputs, type SiblingCache } from "../sample/source.js";
+import { loadSampledTrajectories } from "../sample/source.js";
+import { recordedInputs, type SiblingCache } from "../sample/recover.js";
 import { readLine, refsOf, type ViewRow, type ViewRun } from "./run-data.js";
 import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js";
 
