@@ -409,7 +409,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           continue;
         }
       } else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
-        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings, again: ctx.again }) : undefined;
+        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings, again: ctx.again, real: f.real }) : undefined;
         if (hit === null) continue; // a hard link to a file read already: noted
         if (hit) {
           if (++hits % 64 === 0) await new Promise<void>((r) => setImmediate(r));

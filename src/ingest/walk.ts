@@ -22,6 +22,12 @@ export interface InputFile {
    * {@link inputFiles} is asked for sidecars. A JSON file of such a name is still read when it holds trajectories.
    */
   sidecar?: true;
+  /**
+   * The file's real path, set only when it differs from its resolved name (its folder or the file reached through a
+   * symbolic link): a resume looks the file up under it too (`./unchanged.ts`), so a run labelled under one name
+   * and resumed under another takes it as the trajectory it stored.
+   */
+  real?: string;
 }
 
 export const JSON_EXT = /\.json$/i;
@@ -176,6 +182,7 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
     return;
   }
   names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const linkedDir = realDir !== path.resolve(dir); // reached through a link: its files' real paths differ from their names
   for (const n of names) {
     state.dirs.set(realDir, n.name);
     const full = path.join(dir, n.name);
@@ -183,9 +190,23 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
     else if (n.special) yield { error: notRegular(full) };
     else if (n.link ? linkedAgain(state, full) : state.links.size > 0 && state.links.has(path.join(realDir, n.name))) state.relinked?.add(root, "files");
     else if (n.link ? linkedAcross(state, full) : state.same.files.size > 0 && state.same.plainAgain(path.join(realDir, n.name), full, root)) continue; // noted by state.same
-    else yield n.sidecar ? { file: full, root, sidecar: true } : { file: full, root };
+    else {
+      const f: InputFile = n.sidecar ? { file: full, root, sidecar: true } : { file: full, root };
+      const real = n.link ? realOf(full) : linkedDir ? path.join(realDir, n.name) : undefined;
+      if (real !== undefined) f.real = real;
+      yield f;
+    }
   }
   state.dirs.set(realDir, null);
+}
+
+/** The real path of a file, or undefined when it cannot be had (the read reports it). */
+function realOf(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
 }
 
 /**

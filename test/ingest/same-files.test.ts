@@ -76,4 +76,14 @@ describe("the same files through two input paths", () => {
     expect(two.ids).toHaveLength(1);
     expect(two.notes.find((w) => w.kind === "read_once")).toMatchObject({ path: path.join(h, "q") });
   });
+
+  it("a run labelled under in/z and resumed under in/a (-> z) takes the files as the trajectories it stored", async () => {
+    const { createSignatureJudge } = await import("../../src/judges/signature/index.js");
+    const { labelRun } = await import("../../src/run/label.js");
+    const labelsDir = path.join(tmp, "labels");
+    const first = await labelRun({ inputs: [z], run: "r", labelsDir, judges: [createSignatureJudge()] });
+    const again = await labelRun({ inputs: [a], run: "r", labelsDir, judges: [createSignatureJudge()] });
+    expect(again.summary.trajectories).toBe(first.summary.trajectories);
+    expect(again.progress.unread).toBe(2);
+  });
 });
