@@ -71,6 +71,12 @@ export interface ReadOptions {
    */
   onPassedOver?: (file: string) => void;
   /**
+   * Given, when the read starts, the test of whether it has met an id (a trajectory or a file taken as unchanged),
+   * by slot of `ids`: what the run's `input_removed` check reads after the read (`../run/removed-inputs.ts`),
+   * without a lookup of its own per item.
+   */
+  onMetSlots?: (met: (slot: number) => boolean) => void;
+  /**
    * Values that replace what the input says, for every trajectory read (CLI `label --model`, `--condition`,
    * `--attack`): for corpora whose folders or metadata name them wrongly or not at all. `agent_family` follows
    * `agent_model`. The value read is kept in `metadata.original_<field>` when it differs.
@@ -370,6 +376,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
    * file `firstFile` holds, kept there once (`PathTable`'s `same` table)
    */
   const seen = new PathTable<string>(ids, { same: firstFile, folders: opts.folders });
+  opts.onMetSlots?.((slot) => seen.hasSlot(slot));
   const ctx = readContext();
   const passedOver = new PassedOver();
   const relinked = new Relinked();

@@ -345,6 +345,11 @@ export class PathTable<K extends string = string> {
     return slot === -1 ? undefined : this.at(slot);
   }
 
+  /** Whether the key of this slot (of the table's key slots) has a path here. */
+  hasSlot(slot: number): boolean {
+    return this.folderOf.get(slot) !== UNSET;
+  }
+
   has(key: K): boolean {
     const slot = this.keys.find(key);
     return slot !== -1 && this.folderOf.get(slot) !== UNSET;

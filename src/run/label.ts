@@ -237,6 +237,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
         opts.onIngestWarning?.(w);
       },
       onPassedOver: (file) => passedOver.add(path.resolve(file)),
+      onMetSlots: (met) => removed.metBy(met),
     };
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);

@@ -10,7 +10,7 @@
  * trajectories, so they cover more than the current input files. Label the current inputs into a new `--run` for
  * figures over exactly them.
  *
- * Cost: one bit per id slot for what was met; `fs.existsSync` only for the run's trajectories the read did not meet
+ * Cost: nothing per item (what was met is the read's own duplicate table); `fs.existsSync` only for the run's trajectories the read did not meet
  * (none on an ordinary resume), once per distinct file.
  */
 import fs from "node:fs";
@@ -32,7 +32,8 @@ export interface InputsRemoved {
 
 /** Watches one invocation's read and then finds the run's trajectories whose input file is gone (module docstring). */
 export class RemovedInputs {
-  private met = new Uint8Array(0);
+  /** whether the read met an id, by slot: the read's own duplicate table (`ReadOptions.onMetSlots`) */
+  private metSlot: (slot: number) => boolean = () => false;
   private complete = false;
 
   /** @param slots the run store's id table (`RunStore.idSlots`), which numbers every id read and stored. */
@@ -47,27 +48,27 @@ export class RemovedInputs {
     this.done();
   }
 
-  /** One item of the read ({@link watch}, or a watcher that already wraps the read: `ReadSince.watch`). */
-  see(item: { kind: string }): void {
-    const it = item as unknown as { kind: string; id?: string; trajectory?: { id: string } };
-    if (it.kind === "trajectory") this.mark(it.trajectory!.id);
-    else if (it.kind === "unchanged") this.mark(it.id!);
+  /**
+   * One item of the read ({@link watch}, or a watcher that already wraps the read: `ReadSince.watch`). What it met is
+   * read from the read's own table ({@link metBy}): nothing to do per item.
+   */
+  see(_item: { kind: string }): void {}
+
+  /**
+   * The read's test of the ids it met, by slot of `slots` (`ReadOptions.onMetSlots`): no lookup per item here. The
+   * first call is the main read's (it starts first); later reads given the same options (the sibling index, the
+   * re-judge count) are not it and are ignored.
+   */
+  metBy(met: (slot: number) => boolean): void {
+    if (this.given) return;
+    this.given = true;
+    this.metSlot = met;
   }
+  private given = false;
 
   /** The read's items ran out: it ran to the end. */
   done(): void {
     this.complete = true;
-  }
-
-  private mark(id: string): void {
-    const s = this.slots.slot(id);
-    const byte = s >>> 3;
-    if (byte >= this.met.length) {
-      const b = new Uint8Array(Math.max(byte + 1, this.met.length * 2));
-      b.set(this.met);
-      this.met = b;
-    }
-    this.met[byte] |= 1 << (s & 7);
   }
 
   /**
@@ -81,7 +82,7 @@ export class RemovedInputs {
     const exists = new Map<string, boolean>();
     const out: InputsRemoved = { count: 0, examples: [], files: [] };
     for (let s = 0; s < this.slots.size; s++) {
-      if (s >>> 3 < this.met.length && (this.met[s >>> 3] & (1 << (s & 7))) !== 0) continue;
+      if (this.metSlot(s)) continue;
       const id = this.slots.id(s);
       const src = sourceOf(id);
       if (src === undefined || src === "") continue;
