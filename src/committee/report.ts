@@ -242,6 +242,8 @@ export function committeeReport(
 
   const warnings: string[] = [];
   if (opts.runState?.complete === false && opts.runState.message) warnings.push(`run incomplete: ${opts.runState.message}`);
+  // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
+  else if (opts.runState?.status === "inputs_removed" && opts.runState.message) warnings.push(opts.runState.message);
   for (const h of judge_health.filter((x) => !excluded.includes(x.judge_id)))
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
@@ -387,7 +389,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   const L: string[] = [];
   L.push(`committee of run ${r.run}: ${r.judges.length} judges (${r.judges.map((j) => `${j.id} [${j.family}]`).join(", ")}), quorum ${r.quorum}`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
-  if (r.run_state?.message && r.run_state.complete !== false) L.push(`note: ${r.run_state.message}`);
+  if (r.run_state?.message && r.run_state.complete !== false && r.run_state.status !== "inputs_removed") L.push(`note: ${r.run_state.message}`);
   const c = r.committee;
   L.push(
     // what the count is: the run's trajectories, each with one committee verdict; not the n of a figure below

@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -24,6 +24,7 @@ import { plan, type InputFormat } from "./detect.js";
 export { INPUT_FORMATS, type InputFormat } from "./detect.js";
 import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
 import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, Relinked, type InputFile } from "./walk.js";
+import { SameFiles } from "./same-files.js";
 import { IdSlots, type Interner } from "../store/compact.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
@@ -69,6 +70,12 @@ export interface ReadOptions {
    * invocation's input error about the same file superseded (`../run/superseded-errors.ts`).
    */
   onPassedOver?: (file: string) => void;
+  /**
+   * Given, when the read starts, the test of whether it has met an id (a trajectory or a file taken as unchanged),
+   * by slot of `ids`: what the run's `input_removed` check reads after the read (`../run/removed-inputs.ts`),
+   * without a lookup of its own per item.
+   */
+  onMetSlots?: (met: (slot: number) => boolean) => void;
   /**
    * Values that replace what the input says, for every trajectory read (CLI `label --model`, `--condition`,
    * `--attack`): for corpora whose folders or metadata name them wrongly or not at all. `agent_family` follows
@@ -122,13 +129,14 @@ export type IngestItem = { kind: "trajectory"; trajectory: Trajectory; stamp?: I
  * the check and the read is still caught). The read is synchronous (these files are small and the page cache
  * serves them: no promise per file).
  */
-function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: InputStamp } | { error: IngestError } {
+function readJsonBytes(file: string, max: number, again?: SameFileCheck): { bytes: Buffer; stamp: InputStamp } | { error: IngestError } | "again" {
   let bytes: Buffer;
   let fd: number | undefined;
   let stamp: InputStamp;
   try {
     fd = openSync(file, "r");
     const st = fstatSync(fd);
+    if (again?.(st, file)) return "again";
     const size = st.size;
     stamp = { size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
     if (size > max) return { error: tooLargeError(file, "file", size, max) };
@@ -162,7 +170,8 @@ function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
  * sample, a mini-SWE-agent/SWE-agent trajectory one item, anything else is read as one AgentDojo run.
  */
 function readJsonFile(file: string, max: number, idRoot: string, ctx?: ReadContext, opts: ReadOptions = {}): IngestItem[] {
-  const read = readJsonBytes(file, max);
+  const read = readJsonBytes(file, max, ctx?.again);
+  if (read === "again") return []; // a hard link to a file read already: noted by the read's SameFiles
   if ("error" in read) return [{ kind: "error", error: read.error }];
   const items = convertJsonFile(file, read.bytes, idRoot, ctx, opts);
   // the stamp of a file that gave one trajectory (a resume may take it as unchanged, its warnings said again)
@@ -220,7 +229,12 @@ interface ReadContext {
   said: ItemWarning[];
   /** The folder names beside the model folder of an AgentDojo-layout file (`<model>/<suite>/<task>/<attack>/<file>`). */
   siblings(file: string): readonly string[];
+  /** whether a file about to be read is a hard link to one read already (skip it; noted): `SameFiles.hardLinkAgain` */
+  again?: SameFileCheck;
 }
+
+/** Whether a file of this stat, about to be read, is the same file as one read already under another name (skip it). */
+type SameFileCheck = (st: { dev: number; ino: number; nlink: number }, file: string) => boolean;
 
 function readContext(): ReadContext {
   const listings = new Map<string, readonly string[]>();
@@ -362,20 +376,26 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
    * file `firstFile` holds, kept there once (`PathTable`'s `same` table)
    */
   const seen = new PathTable<string>(ids, { same: firstFile, folders: opts.folders });
+  opts.onMetSlots?.((slot) => seen.hasSlot(slot));
   const ctx = readContext();
   const passedOver = new PassedOver();
   const relinked = new Relinked();
+  const same = new SameFiles();
+  let root = "";
+  ctx.again = (st, file) => same.hardLinkAgain(st, file, root);
   try {
     yield* readAll();
   } finally {
     for (const w of ctx.warnings.drain()) opts.onWarning?.(w);
     for (const w of passedOver.warnings()) opts.onWarning?.(w);
     for (const w of relinked.warnings()) opts.onWarning?.(w);
+    for (const w of same.warnings()) opts.onWarning?.(w);
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
-    for await (const f of inputFiles(paths, { sidecars: true, relinked })) {
+    for await (const f of inputFiles(paths, { sidecars: true, relinked, same })) {
       ctx.said = [];
+      if (!("error" in f)) root = f.root;
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
       // read did, instead of reading a whole read-ahead in one block.
@@ -396,7 +416,8 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           continue;
         }
       } else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
-        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings }) : undefined;
+        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings, again: ctx.again, real: f.real }) : undefined;
+        if (hit === null) continue; // a hard link to a file read already: noted
         if (hit) {
           if (++hits % 64 === 0) await new Promise<void>((r) => setImmediate(r));
           yield hit;
@@ -404,7 +425,8 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
         }
         await new Promise<void>((r) => setImmediate(r));
         items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
-      } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
+      } else if (hardLinkedAgain(f.file, ctx)) continue;
+      else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
       for await (let item of items) {
         if (item.kind === "trajectory") {
           const t = item.trajectory;
@@ -460,6 +482,18 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
         yield item;
       }
     }
+  }
+}
+
+/**
+ * Whether a file read by its own reader (JSON Lines, Inspect, SWE-agent: not a `.json` file, whose read stats it
+ * anyway) is a hard link to a file read already ({@link ReadContext.again}); false when it cannot be stat'ed.
+ */
+function hardLinkedAgain(file: string, ctx: ReadContext): boolean {
+  try {
+    return ctx.again?.(statSync(file), file) === true;
+  } catch {
+    return false;
   }
 }
 

@@ -34,14 +34,16 @@ export type UnchangedFile = (file: string, stamp: InputStamp, named: string) => 
 /**
  * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables and its warnings in
  * the read's collector as a read would enter them; undefined (read the file) when it cannot be stat'ed, is over the
- * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames).
+ * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames); null
+ * (skip the file) when `read.again` says it is a hard link to a file this read read already under another name.
+ * `read.real`: the file's real path when it differs from its name (`InputFile.real`), looked up too.
  */
 export function unchangedHit(
   file: string,
   max: number,
   check: UnchangedFile,
-  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector },
-): UnchangedItem | undefined {
+  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector; again?: (st: { dev: number; ino: number; nlink: number }, file: string) => boolean; real?: string },
+): UnchangedItem | undefined | null {
   const { seen, firstFile } = read;
   let st;
   try {
@@ -50,8 +52,11 @@ export function unchangedHit(
     return undefined;
   }
   if (!st.isFile() || st.size > max) return undefined;
+  if (read.again?.(st, file)) return null;
   const abs = path.resolve(file);
-  const hit = check(abs, { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs }, file);
+  const stamp = { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
+  // a file reached through a link is also looked up under its real path: a run labelled under that name stored it
+  const hit = check(abs, stamp, file) ?? (read.real !== undefined && read.real !== abs ? check(read.real, stamp, file) : undefined);
   if (!hit || seen.has(hit.id) || (hit.layout && firstFile.get(hit.id) !== undefined)) return undefined;
   if (hit.layout) firstFile.set(hit.id, abs);
   seen.set(hit.id, abs);

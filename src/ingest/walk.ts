@@ -11,6 +11,7 @@ import type { IngestWarning } from "./warnings.js";
 import { ingestError } from "./errors.js";
 import { IdSlots, IntColumn, Interner } from "../store/compact.js";
 import { FileNames, splitPath } from "../store/file-names.js";
+import { SameFiles } from "./same-files.js";
 
 /** A file to read, with the input path (directory or the file itself) it was found under. */
 export interface InputFile {
@@ -21,6 +22,12 @@ export interface InputFile {
    * {@link inputFiles} is asked for sidecars. A JSON file of such a name is still read when it holds trajectories.
    */
   sidecar?: true;
+  /**
+   * The file's real path, set only when it differs from its resolved name (its folder or the file reached through a
+   * symbolic link): a resume looks the file up under it too (`./unchanged.ts`), so a run labelled under one name
+   * and resumed under another takes it as the trajectory it stored.
+   */
+  real?: string;
 }
 
 export const JSON_EXT = /\.json$/i;
@@ -51,9 +58,11 @@ export function isSidecarName(name: string): boolean {
  * kept, whatever its extension. Symbolic links are followed, and what they lead to is read once per input path: a
  * directory reached again (a link loop, or a link to a folder walked already) is skipped, and so is a file reached
  * again (a link to a file the walk yields under another name, or two links to one file): the first name met is the
- * one yielded. What was skipped is counted in `opts.relinked` (said once by the reader, {@link Relinked}). Input
- * paths are walked separately: a file under two input paths is yielded under both (the reader says so: a
- * `duplicate_input`). A FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a
+ * one yielded. What was skipped is counted in `opts.relinked` (said once by the reader, {@link Relinked}). Across
+ * input paths, a folder or file is yielded once by real identity (`opts.same`, {@link SameFiles}): one reached by a
+ * later input path under another name (`in/z in/a` with `in/a -> z`, a link to a file an earlier path yielded) is
+ * skipped and counted there (one `read_once` note per pair of input paths); the same name under two input paths
+ * (`in/z in/z`, or `in/z in/z/x`) is yielded under both (the reader says so: a `duplicate_input`). A FIFO, socket or device (given, or with a trajectory file's name in a walked folder) is a
  * `read_error`, never opened.
  *
  * With `opts.sidecars`, a walked folder's sidecar files ({@link isSidecarName}: a manifest, a README, a licence,
@@ -62,8 +71,11 @@ export function isSidecarName(name: string): boolean {
  *
  * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
  */
-export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; relinked?: Relinked } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
-  for (const p of paths) {
+export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
+  const same = opts.same ?? new SameFiles();
+  const sidecars = opts.sidecars === true;
+  for (const [i, p] of paths.entries()) {
+    same.recording = i < paths.length - 1; // what the last input path meets, no later one consults
     let st;
     try {
       st = await stat(p);
@@ -71,10 +83,22 @@ export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; r
       yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
       continue;
     }
-    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars: opts.sidecars === true, relinked: opts.relinked }, undefined);
-    else if (st.isFile()) yield { file: p, root: p };
-    else yield { error: notRegular(p) };
+    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars, relinked: opts.relinked, same }, undefined);
+    else if (st.isFile()) {
+      if (!givenAgain(same, p, sidecars)) yield { file: p, root: p };
+    } else yield { error: notRegular(p) };
   }
+}
+
+/** Whether a file given as an input path was yielded already under another name by an earlier input path ({@link SameFiles.fileAgain}). */
+function givenAgain(same: SameFiles, p: string, sidecars: boolean): boolean {
+  let real: string;
+  try {
+    real = realpathSync(p);
+  } catch {
+    return false; // the read reports it
+  }
+  return same.fileAgain(real, p, p, (name) => kept(name, sidecars));
 }
 
 /**
@@ -97,6 +121,8 @@ interface WalkState {
   links: Set<string>;
   sidecars: boolean;
   relinked?: Relinked;
+  /** what the read met across all its input paths (real identity) */
+  same: SameFiles;
 }
 
 /** Whether a walked folder keeps a file of this name (what the walk yields from a directory listing). */
@@ -130,6 +156,7 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
       state.relinked?.add(root, "folders");
       return;
     }
+    if (state.same.folderAgain(realDir, dir, root)) return; // walked by an earlier input path under another name
     state.dirs.set(realDir, "");
     names = [];
     for (const ent of readdirSync(dir, { withFileTypes: true })) {
@@ -155,15 +182,45 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
     return;
   }
   names.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const linkedDir = realDir !== path.resolve(dir); // reached through a link: its files' real paths differ from their names
   for (const n of names) {
     state.dirs.set(realDir, n.name);
     const full = path.join(dir, n.name);
     if (n.dir) yield* walk(full, state, n.link ? undefined : path.join(realDir, n.name));
     else if (n.special) yield { error: notRegular(full) };
     else if (n.link ? linkedAgain(state, full) : state.links.size > 0 && state.links.has(path.join(realDir, n.name))) state.relinked?.add(root, "files");
-    else yield n.sidecar ? { file: full, root, sidecar: true } : { file: full, root };
+    else if (n.link ? linkedAcross(state, full) : state.same.files.size > 0 && state.same.plainAgain(path.join(realDir, n.name), full, root)) continue; // noted by state.same
+    else {
+      const f: InputFile = n.sidecar ? { file: full, root, sidecar: true } : { file: full, root };
+      const real = n.link ? realOf(full) : linkedDir ? path.join(realDir, n.name) : undefined;
+      if (real !== undefined) f.real = real;
+      yield f;
+    }
   }
   state.dirs.set(realDir, null);
+}
+
+/** The real path of a file, or undefined when it cannot be had (the read reports it). */
+function realOf(p: string): string | undefined {
+  try {
+    return realpathSync(p);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a symbolic link to a file leads to a file an earlier input path yielded already under another name
+ * ({@link SameFiles.fileAgain}, which notes it); a link whose real path cannot be had is never skipped.
+ */
+function linkedAcross(state: WalkState, link: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(link);
+  } catch {
+    return false;
+  }
+  return state.same.fileAgain(real, link, state.root, (name) => kept(name, state.sidecars));
 }
 
 /**
@@ -286,6 +343,11 @@ export class PathTable<K extends string = string> {
   get(key: K): string | undefined {
     const slot = this.keys.find(key);
     return slot === -1 ? undefined : this.at(slot);
+  }
+
+  /** Whether the key of this slot (of the table's key slots) has a path here. */
+  hasSlot(slot: number): boolean {
+    return this.folderOf.get(slot) !== UNSET;
   }
 
   has(key: K): boolean {

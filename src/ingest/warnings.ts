@@ -23,7 +23,7 @@ export interface IngestWarning {
  * corpus's sidecar files passed over, `./sidecars.ts`; files and folders reached twice through links and read once,
  * `./walk.ts`). `label` shows them apart from the input warnings.
  */
-export const NOTE_KINDS: ReadonlySet<string> = new Set(["passed_over", "linked_twice"]);
+export const NOTE_KINDS: ReadonlySet<string> = new Set(["passed_over", "linked_twice", "read_once"]);
 
 /** A warning raised by one item's conversion, before aggregation. */
 export interface ItemWarning {

@@ -521,7 +521,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // a single judge has no committee warnings, but its health warnings (issue 12.2) still show
   const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
-  else if (runState.message) warnings.push(`note: ${runState.message}`);
+  else if (runState.message) warnings.push(runState.status === "inputs_removed" ? runState.message : `note: ${runState.message}`);
   warnings.push(...restricted.warnings);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
   warnings.push(...likeForLikeWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));

@@ -24,6 +24,7 @@ import type { LabelOptions } from "./label-options.js";
 import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
 import type { ReadSince } from "./read-since.js";
+import type { RemovedInputs } from "./removed-inputs.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -174,6 +175,8 @@ interface ReadContext {
   unchanged?: UnchangedFile;
   /** Watches the read for inputs of stored errors read without error since (`./read-since.ts`). */
   since?: ReadSince;
+  /** Watches the read for the ids it meets: the run's others whose file is gone are `input_removed` (`./removed-inputs.ts`). */
+  removed?: RemovedInputs;
 }
 
 /**
@@ -201,7 +204,7 @@ export async function readAndSchedule(
   let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
   const read = ctx.unchanged ? readTrajectoriesResuming(opts.inputs, readOpts, ctx.unchanged) : readTrajectories(opts.inputs, readOpts);
-  const items = ctx.since ? ctx.since.watch(read) : read;
+  const items = ctx.since ? ctx.since.watch(read, ctx.removed) : ctx.removed ? ctx.removed.watch(read) : read;
   for await (const item of items) {
     if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
       const to = keepStoredChatId(item.trajectory, oldIds);
@@ -438,9 +441,14 @@ if (opts.where) {
 }
 // an earlier invocation's error about a file this one passes over as a sidecar, or reads without error (fixed
 // since), is counted apart (./superseded-errors.ts)
-const { current, superseded, readSince } = splitSupersededErrors(inputs.errors, passedOver, since);
+// ... and so is a content_changed note about a trajectory judged again on its content now
+const judgedNow = (id: string): boolean => {
+  const sha = store.storedContent(id);
+  return sha !== undefined && store.ledger.allOnContent(id, sha);
+};
+const { current, superseded, readSince, rejudged } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow);
 const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
-if (superseded.length + readSince.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince);
+if (superseded.length + readSince.length + rejudged.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged);
 if (runWhere) summary.where = runWhere;
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {

@@ -57,13 +57,16 @@ export class ReadSince {
   /**
    * The read's items, watched: a trajectory (or a file taken as unchanged) marks its input read, an error is noted as
    * raised now; when the items run out (not when the consumer stops early), the read is complete. Yields them as given.
+   * `also` watches the same items in the same pass (`./removed-inputs.ts`): no second generator per item.
    */
-  async *watch<T extends { kind: string }>(items: AsyncIterable<T>): AsyncGenerator<T> {
+  async *watch<T extends { kind: string }>(items: AsyncIterable<T>, also?: { see(item: { kind: string }): void; done(): void }): AsyncGenerator<T> {
     for await (const item of items) {
       if (this.named.size > 0) this.see(item as unknown as Seen);
+      also?.see(item);
       yield item;
     }
     this.complete = true;
+    also?.done();
   }
 
   private see(item: Seen): void {

@@ -86,7 +86,9 @@ export interface RunSummary {
    * (fixed since: `read_since` of them, `./read-since.ts`): not in `errors`, said apart once with why
    * (`./superseded-errors.ts`). Absent when none.
    */
-  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number };
+  /** Trajectories the run holds whose input file no longer exists (`./removed-inputs.ts`): still counted here, said. */
+  inputs_removed?: { count: number; examples: string[]; files: string[]; message: string };
+  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number };
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
@@ -339,6 +341,7 @@ export function formatSummary(s: RunSummary): string {
       `errors: ${s.errors.total} (${Object.entries(s.errors.by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`,
     );
   if (s.errors_superseded) lines.push(`  ${s.errors_superseded.message}`);
+  if (s.inputs_removed) lines.push(`WARNING: ${s.inputs_removed.message}`);
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
   // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
   return showBidiControls(lines.join("\n"));

@@ -30,6 +30,7 @@ import { drawSample, drawSampleColumns, SampleError, type SampledItem, type Samp
 import { readColumnPopulation } from "./population-columns.js";
 import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
+import { recordedInputs } from "./recover.js";
 
 export * from "./design.js";
 export * from "./draw.js";
@@ -211,7 +212,7 @@ async function exportSample(o: CreateSampleOptions, items: SampledItem[], design
     return r;
   });
   o.step?.(`reading the ${rows.length} sampled trajectories from their sources`);
-  const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot });
+  const trajectories = await loadSampledTrajectories(rows, { sourceRoot: o.sourceRoot, inputs: recordedInputs(o.runDir) });
   const files = buildExportFiles({
     run: o.run,
     scale: o.scale ?? "six",

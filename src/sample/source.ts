@@ -6,6 +6,11 @@
  * matched by its line (chat-jsonl) or, in a one-trajectory file (AgentDojo), by being the file's trajectory; the
  * match must have the recorded `content_sha256` (src/io/hash.ts `contentSha256`), so a file edited since the
  * run was labelled is an error rather than a silently different trajectory.
+ *
+ * An attacked run whose log records no injected text (AgentDyn's DRIFT logs) was labelled with the text `label`
+ * recovered from its sibling runs or the clean run (`../run/siblings.ts`), which its content hash covers: such a run is
+ * recovered the same way here (`./recover.ts`), over the run's recorded inputs (`store.json` `inputs`), before the
+ * hash is compared.
  */
 import fs from "node:fs";
 import path from "node:path";
@@ -13,6 +18,7 @@ import { readTrajectories, type InputFormat, INPUT_FORMATS } from "../ingest/ind
 import { contentSha256 } from "../io/hash.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Trajectory } from "../types.js";
+import { recoveredAsLabelled, type SiblingCache } from "./recover.js";
 
 /** A sampled trajectory that cannot be re-read (missing file, changed content, unknown format). */
 export class SourceError extends Error {
@@ -26,14 +32,17 @@ export class SourceError extends Error {
  * Load the trajectories of the given index rows from their sources.
  * @param rows index rows of the sampled trajectories.
  * @param opts.sourceRoot folder that relative `source.path`s are resolved from (default: the current directory,
- *   i.e. where `ipi-judge label` ran).
+ *   i.e. where `ipi-judge label` ran); `opts.inputs` the run's recorded input paths (`store.json` `inputs`), read
+ *   again (only when a sampled run needs it) to recover a DRIFT run's injected text as `label` did (module docstring);
+ *   `opts.cache` keeps the index that read builds, for callers that load trajectories one at a time (`view`).
  * @returns trajectory id -> trajectory (with the index row's id, whatever id re-reading gives it).
  * @throws SourceError listing every trajectory that could not be loaded (up to 20 named).
  */
 export async function loadSampledTrajectories(
   rows: readonly TrajectoryIndexRow[],
-  opts: { sourceRoot?: string } = {},
+  opts: { sourceRoot?: string; inputs?: readonly string[]; cache?: SiblingCache } = {},
 ): Promise<Map<string, Trajectory>> {
+  const cache = opts.cache ?? {};
   const root = opts.sourceRoot ?? process.cwd();
   const byFile = new Map<string, { format: string; rows: TrajectoryIndexRow[] }>();
   const problems: string[] = [];
@@ -74,7 +83,15 @@ export async function loadSampledTrajectories(
         problems.push(`${r.id}: no trajectory at ${file}${at}${why}`);
         continue;
       }
-      const sha = contentSha256(t);
+      let sha = contentSha256(t);
+      if (sha !== r.content_sha256) {
+        // labelled with its injected text recovered from sibling runs or the clean run (module docstring)
+        const recovered = await recoveredAsLabelled(t, opts.inputs, root, cache);
+        if (recovered !== t && contentSha256(recovered) === r.content_sha256) {
+          t = recovered;
+          sha = r.content_sha256;
+        }
+      }
       if (sha !== r.content_sha256) {
         problems.push(`${r.id}: ${file} has changed since the run was labelled (content hash ${sha.slice(0, 12)}…, run has ${r.content_sha256.slice(0, 12)}…)`);
         continue;

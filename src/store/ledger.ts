@@ -138,6 +138,25 @@ export class VerdictLedger {
     return this.recorded.get(slot);
   }
 
+  /**
+   * Whether every latest stored verdict of a trajectory (each judge and repeat that has one) judged `contentSha256`
+   * ({@link contentOf}); false when the trajectory has no verdict or one judged other or unknown content. What makes
+   * a `content_changed` note superseded: the trajectory was judged again on its content now.
+   */
+  allOnContent(trajectoryId: string, contentSha256: string): boolean {
+    const slot = this.ids.find(trajectoryId);
+    if (slot === -1) return false;
+    let any = false;
+    for (let k = 0; k < this.keyCodes.size; k++) {
+      if (this.latest.get(slot, k) === -1) continue;
+      const [judgeId, repeat] = this.keyCodes.value(k).split("\u0000");
+      const info = this.latestOf(trajectoryId, judgeId, Number(repeat))!;
+      if (this.contentOf(info, trajectoryId) !== contentSha256) return false;
+      any = true;
+    }
+    return any;
+  }
+
   private countPrompt(judgeId: string, prompt: string, rubric: string, d: number): void {
     let m = this.prompts.get(judgeId);
     if (!m) this.prompts.set(judgeId, (m = new Map()));

@@ -52,6 +52,8 @@ export interface LabelState {
   cost_cap?: { cap_usd: number; spent_usd: number };
   /** `--limit N` of that invocation: only the first N trajectories of the inputs were read. */
   limit?: number;
+  /** Trajectories the run holds whose input file no longer exists, as that invocation found (`../run/removed-inputs.ts`). */
+  inputs_removed?: { count: number; examples: string[] };
 }
 
 export function validSnapshot(d: unknown): d is RunSnapshot {

@@ -17,9 +17,10 @@ export interface RunState {
    * another host); `killed` (the last label process ended without finishing and without closing the store:
    * killed, or the machine stopped); `interrupted` (Ctrl-C / SIGTERM); `stopped_judges` (judges stopped by a
    * fatal error: bad key, no quota); `cost_cap` (stopped by
-   * `label --max-cost` with items un-judged); `failed` (ended on an error); `unknown` (no record of how it ended).
+   * `label --max-cost` with items un-judged); `failed` (ended on an error); `unknown` (no record of how it ended);
+   * `inputs_removed` (complete, but holding trajectories whose input file no longer exists: {@link inputsRemovedText}).
    */
-  status: "complete" | "limited" | "running" | "killed" | "interrupted" | "stopped_judges" | "cost_cap" | "failed" | "unknown";
+  status: "inputs_removed" | "complete" | "limited" | "running" | "killed" | "interrupted" | "stopped_judges" | "cost_cap" | "failed" | "unknown";
   /** True when the last labelling finished; false when the figures cover only part of it; null when unknown. */
   complete: boolean | null;
   /** What to tell the user (null when there is nothing to say). */
@@ -84,6 +85,7 @@ export function readRunState(runDir: string): RunState {
       case "failed":
         return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);
       case "complete":
+        if (st.inputs_removed && st.inputs_removed.count > 0) return out("inputs_removed", true, inputsRemovedText(st.inputs_removed));
         return st.limit !== undefined
           ? out("limited", true, `the last label run was limited to the first ${st.limit} trajectories of its inputs (--limit): figures cover those only`)
           : out("complete", true, null);
@@ -103,8 +105,18 @@ export function readRunState(runDir: string): RunState {
   return out("unknown", null, store ? "the run does not record whether its labelling finished (store.json from an older version, no summary.json)" : "the run folder has no store.json: whether its labelling finished is unknown");
 }
 
+/** The warning for a run holding trajectories whose input file no longer exists (`../run/removed-inputs.ts`). */
+export function inputsRemovedText(r: { count: number; examples: string[] }): string {
+  const n = r.count;
+  return (
+    `input_removed: ${n} trajector${n === 1 ? "y" : "ies"} of this run ${n === 1 ? "was" : "were"} read from input files that no longer exist ` +
+    `(e.g. ${r.examples.map((e) => JSON.stringify(e)).join(", ")}): ${n === 1 ? "it still counts" : "they still count"} in the run's figures, ` +
+    `so they cover more than the current input files (the verdicts are kept); restore the files, or label the current inputs into a new --run`
+  );
+}
+
 /** The line to print for a run state: `WARNING: ...` for a partial run, `note: ...` otherwise; null when complete. */
 export function runStateLine(s: RunState): string | null {
   if (!s.message) return null;
-  return `${s.complete === false ? "WARNING: run incomplete: " : "note: "}${s.message}`;
+  return `${s.complete === false ? "WARNING: run incomplete: " : s.status === "inputs_removed" ? "WARNING: " : "note: "}${s.message}`;
 }

@@ -250,7 +250,7 @@ export class RunStore {
    * Record how this invocation ended (`store.json` `label_state`); written by {@link close}. A store closed
    * without it records `failed`; a process killed before closing leaves `running` behind (with its lock).
    */
-  finish(outcome: { interrupted: boolean; stoppedJudges?: string[]; limit?: number; costCap?: { cap_usd: number; spent_usd: number } }): void {
+  finish(outcome: { interrupted: boolean; stoppedJudges?: string[]; limit?: number; costCap?: { cap_usd: number; spent_usd: number }; inputsRemoved?: { count: number; examples: string[] } }): void {
     const st = this.db.data.label_state;
     if (!st) return;
     const stopped = outcome.stoppedJudges ?? [];
@@ -258,6 +258,7 @@ export class RunStore {
     if (stopped.length) st.stopped_judges = stopped;
     if (outcome.costCap) st.cost_cap = { cap_usd: outcome.costCap.cap_usd, spent_usd: outcome.costCap.spent_usd };
     if (outcome.limit !== undefined) st.limit = outcome.limit;
+    if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples };
   }
 
   /** Path of a file in the run folder. */

@@ -9,6 +9,7 @@ import path from "node:path";
 import { restoreBidiControls, showBidiControls } from "../format/bidi.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { loadSampledTrajectories } from "../sample/source.js";
+import { recordedInputs, type SiblingCache } from "../sample/recover.js";
 import { readLine, refsOf, type ViewRow, type ViewRun } from "./run-data.js";
 import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js";
 
@@ -40,6 +41,9 @@ export function rowVerdicts(run: ViewRun, row: ViewRow): Verdict[] {
   return out.sort((a, b) => (a.judge_id < b.judge_id ? -1 : a.judge_id > b.judge_id ? 1 : a.repeat - b.repeat));
 }
 
+/** Per viewed run: the sibling index its DRIFT runs are recovered with, built once. */
+const siblingCaches = new WeakMap<ViewRun, SiblingCache>();
+
 /**
  * Re-read one trajectory from its recorded source.
  * @returns the trajectory, or `{error}` saying why not (no index row, file missing, changed, or not readable as a
@@ -51,7 +55,10 @@ export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: strin
   if (!row) return { error: "the run has no trajectories.jsonl row for this id, so its source is unknown" };
   if (!row.source?.path) return { error: "the run does not record where this trajectory came from" };
   try {
-    const m = await loadSampledTrajectories([row], { sourceRoot });
+    let cache = siblingCaches.get(run);
+    if (!cache) siblingCaches.set(run, (cache = {}));
+    // a DRIFT run is re-read with its injected text recovered over the run's inputs, as label judged it
+    const m = await loadSampledTrajectories([row], { sourceRoot, inputs: recordedInputs(run.dir), cache });
     const t = m.get(id);
     return t ? { trajectory: t } : { error: "not found again in its source" };
   } catch (e) {

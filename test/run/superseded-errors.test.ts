@@ -60,4 +60,26 @@ describe("an earlier invocation's input error about a file now passed over as a 
     expect(summaryFile.errors.total).toBe(1);
     expect(summaryFile.errors_superseded.total).toBe(1);
   });
+
+  it("a content_changed note stops counting once its trajectory is judged again on its content now (inputs14)", async () => {
+    const labelsDir = path.join(dir, "labels");
+    const corpus = path.join(dir, "changing");
+    fs.mkdirSync(corpus);
+    const file = path.join(corpus, "runs.jsonl");
+    fs.writeFileSync(file, [1, 2].map(line).join("\n") + "\n");
+    const run = () => labelRun({ inputs: [corpus], run: "chg", labelsDir, judges: [createSignatureJudge()] });
+    await run();
+    // line 2 changes: judged again, its old verdict superseded
+    fs.writeFileSync(file, [line(1), line(2).replace("task 2", "task two")].join("\n") + "\n");
+    for (const r of [await run(), await run()]) {
+      expect(r.summary.errors).toEqual({ total: 0, by_kind: {} });
+      expect(r.summary.errors_superseded).toMatchObject({ total: 1, by_kind: { content_changed: 1 }, rejudged: 1 });
+      expect(r.summary.errors_superseded!.message).toContain("1 content_changed note is superseded, not counted above (content_changed 1): 1 trajectory that changed since labelled was judged again on its content now");
+    }
+    // the split itself: without the check, or when the trajectory is not judged on its content now, it stands
+    const e: IngestError = { path: file, trajectory_id: "c2", kind: "content_changed", message: "x" };
+    expect(splitSupersededErrors([e], new Set()).current).toEqual([e]);
+    expect(splitSupersededErrors([e], new Set(), undefined, () => false).current).toEqual([e]);
+    expect(splitSupersededErrors([e], new Set(), undefined, () => true).rejudged).toEqual([e]);
+  });
 });

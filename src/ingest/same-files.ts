@@ -1,0 +1,132 @@
+/**
+ * The files and folders one read has met so far by real identity (real path, and device + inode for a file with
+ * several hard links), across ALL its input paths: what `./walk.ts` and the reader (`./index.ts`) consult so that
+ * one folder or file reached under two different names (`label in/z in/a` with `in/a -> z`, a hard link) is read
+ * once, with one note per pair of input paths naming both. The same name given twice (`label in/z in/z`) is not
+ * this: it stays the reader's `duplicate_input` input error. Links met twice inside one input path are
+ * `./walk.ts`'s {@link Relinked} note (`linked_twice`).
+ */
+import path from "node:path";
+import type { IngestWarning } from "./warnings.js";
+
+/** Where a folder or file was first met: the name it was read under (resolved) and the input path it was found under. */
+interface FirstMet {
+  named: string;
+  root: string;
+}
+
+/** Kind of the note that says what one input path shares with an earlier one ({@link SameFiles.warnings}). */
+export const READ_ONCE = "read_once";
+
+/** Per read: the real identities met (class docstring of this module); one per `readTrajectories` call. */
+export class SameFiles {
+  /** real path of each folder walked -> where it was first walked */
+  readonly dirs = new Map<string, FirstMet>();
+  /** real path of each file yielded through a symbolic link, or given as an input path -> where it was yielded */
+  readonly files = new Map<string, FirstMet>();
+  /** `dev:ino` of each file read that has more than one hard link -> where it was read */
+  private readonly inodes = new Map<string, FirstMet>();
+  /**
+   * Whether what is met now is recorded for later input paths to consult (set by `inputFiles`: false while the last
+   * input path is walked, so a read of one input path records nothing: no memory per folder then).
+   */
+  recording = true;
+  /** `later\0first` input paths -> what the later one had that the first one had given already */
+  private readonly pairs = new Map<string, { later: string; first: string; files: number; folders: number }>();
+
+  /**
+   * Whether the folder of real path `real`, entered under the name `dir` from input path `root`, was walked
+   * already under another name (then noted, and not to be walked again); otherwise it is recorded as met here.
+   * The same name again (an input path given twice) is not "met already": the reader says `duplicate_input`.
+   */
+  folderAgain(real: string, dir: string, root: string): boolean {
+    const prev = this.dirs.get(real);
+    if (prev === undefined) {
+      if (this.recording) this.dirs.set(real, { named: path.resolve(dir), root });
+      return false;
+    }
+    if (prev.root === root || prev.named === path.resolve(dir)) return false;
+    this.add(root, prev.root, "folders");
+    return true;
+  }
+
+  /**
+   * Whether the file of real path `real`, met under the name `file` from input path `root` through a symbolic link
+   * or as an input path, was yielded already under another name by an EARLIER input path (through a link, given
+   * explicitly, or plainly in a folder that path walked); noted when so. Otherwise it is recorded as yielded here.
+   * `kept(name)` says whether a walked folder yields a file of that name.
+   */
+  fileAgain(real: string, file: string, root: string, kept: (name: string) => boolean): boolean {
+    const named = path.resolve(file);
+    const prev = this.files.get(real) ?? this.walkedIn(real, kept);
+    if (prev !== undefined && prev.named !== named && prev.root !== root) {
+      this.add(root, prev.root, "files");
+      return true;
+    }
+    if (prev === undefined && this.recording) this.files.set(real, { named, root });
+    return false;
+  }
+
+  /**
+   * Whether a plain file (not a link) of real path `real`, met under `file` from input path `root`, was yielded
+   * already under another name through a link or as an input path of an earlier input path; noted when so.
+   */
+  plainAgain(real: string, file: string, root: string): boolean {
+    const prev = this.files.get(real);
+    if (prev === undefined || prev.root === root || prev.named === path.resolve(file)) return false;
+    this.add(root, prev.root, "files");
+    return true;
+  }
+
+  /**
+   * Whether a file about to be read, of stat `st` (from the stat the reader makes anyway), is a hard link to a file
+   * this read read already under another name (a file of one link is never); noted when so. Any input path.
+   */
+  hardLinkAgain(st: { dev: number; ino: number; nlink: number }, file: string, root: string): boolean {
+    if (st.nlink < 2) return false;
+    const key = `${st.dev}:${st.ino}`;
+    const named = path.resolve(file);
+    const prev = this.inodes.get(key);
+    if (prev === undefined) {
+      this.inodes.set(key, { named, root });
+      return false;
+    }
+    if (prev.named === named) return false;
+    this.add(root, prev.root, "files");
+    return true;
+  }
+
+  /** The folder entry of an earlier input path that yielded `real` under its own name, if any. */
+  private walkedIn(real: string, kept: (name: string) => boolean): FirstMet | undefined {
+    const d = this.dirs.get(path.dirname(real));
+    const name = path.basename(real);
+    return d === undefined || !kept(name) ? undefined : { named: path.join(d.named, name), root: d.root };
+  }
+
+  private add(later: string, first: string, what: "files" | "folders"): void {
+    const key = `${later}\0${first}`;
+    let c = this.pairs.get(key);
+    if (!c) this.pairs.set(key, (c = { later, first, files: 0, folders: 0 }));
+    c[what]++;
+  }
+
+  /**
+   * One note per pair of input paths (kind {@link READ_ONCE}, on the later path): "N files and M folders under
+   * <later> are the same as under <first> (...): read once, under <first>". Not a warning: nothing is lost.
+   */
+  warnings(): IngestWarning[] {
+    const out: IngestWarning[] = [];
+    for (const c of this.pairs.values()) {
+      const parts = [c.files > 0 ? `${c.files} file${c.files === 1 ? "" : "s"}` : "", c.folders > 0 ? `${c.folders} folder${c.folders === 1 ? "" : "s"}` : ""].filter(Boolean);
+      const where = c.later === c.first ? `elsewhere under ${c.first}` : `under ${c.first}`;
+      out.push({
+        kind: READ_ONCE,
+        path: c.later,
+        message: `${c.later}: ${parts.join(" and ")} ${c.files + c.folders === 1 ? "is" : "are"} the same as read ${where} (the same real path, through a symbolic or hard link): read once, under ${c.first}`,
+        count: c.files + c.folders,
+      });
+    }
+    this.pairs.clear();
+    return out;
+  }
+}
