@@ -1,5 +1,5 @@
 /**
- * `label --batch` at scale (issue 26, point 5): N trajectories (real AgentDojo runs, `<model>~r<k>` link sets as in
+ * `label --batch` at scale (issue 26, point 5): N trajectories (real AgentDojo runs, `<model>~r<k>` copies as in
  * `./run.ts`) labelled through the loopback Batch API of `./batch-server.ts` (a child process), in five invocations
  * of the real CLI, each measured (wall, peak RSS = the kernel's VmHWM, sampled from /proc every 100 ms):
  *
@@ -26,6 +26,7 @@ import os from "node:os";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import { inputsFor } from "./common.js";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, "..");
@@ -50,21 +51,6 @@ interface Phase {
   code: number | string | null;
 }
 
-/** The model folders, then `copies` sets of `<model>~r<k>` links to them (ids stay distinct). */
-function inputsFor(linksDir: string, copies: number): string[] {
-  const models = fs.readdirSync(RUNS).sort();
-  const out = models.map((m) => path.join(RUNS, m));
-  for (let k = 1; k < copies; k++) {
-    const d = path.join(linksDir, `r${k}`);
-    fs.mkdirSync(d, { recursive: true });
-    for (const m of models) {
-      const link = path.join(d, `${m}~r${k}`);
-      if (!fs.existsSync(link)) fs.symlinkSync(path.join(RUNS, m), link, "dir");
-      out.push(link);
-    }
-  }
-  return out;
-}
 
 /** Bytes of the files under `dir` (0 when missing). */
 function treeBytes(dir: string): number {
@@ -205,7 +191,7 @@ export async function benchBatch(n: number, work: string, expireEvery: number): 
   const base = path.join(work, `n${n}`);
   fs.rmSync(base, { recursive: true, force: true });
   fs.mkdirSync(base, { recursive: true });
-  const inputs = inputsFor(path.join(work, "links"), Math.ceil(n / PER_SET));
+  const inputs = inputsFor(RUNS, path.join(work, "links"), Math.ceil(n / PER_SET));
   const serverDir = path.join(base, "server");
   const { child: server, port } = await startServer(serverDir);
   const set = (s: Record<string, number>) => server.send({ set: s });

@@ -1,6 +1,6 @@
 /**
  * Helpers shared by the benchmark scripts (`bench/run.ts`, `bench/scale.ts`): the input folders that reach N
- * distinct AgentDojo ids from the 11,384 real runs of `agentdojo-scale.tgz` (symbolic link sets), and spawning the
+ * distinct AgentDojo ids from the 11,384 real runs of `agentdojo-scale.tgz` (copies of its folders), and spawning the
  * measured CLI with the peak-RSS probe (`bench/probe.mjs`).
  */
 import { spawn } from "node:child_process";
@@ -12,13 +12,16 @@ export const HERE = path.dirname(fileURLToPath(import.meta.url));
 export const ROOT = path.resolve(HERE, "..");
 /** The CLI measured (env `IPI_BENCH_CLI` measures another build, e.g. a baseline side by side). */
 export const CLI = process.env.IPI_BENCH_CLI ? path.resolve(process.env.IPI_BENCH_CLI) : path.join(ROOT, "dist", "bin", "ipi-judge.js");
-/** Runs in `agentdojo-scale.tgz`: each link set adds this many distinct ids. */
+/** Runs in `agentdojo-scale.tgz`: each copy adds this many distinct ids. */
 export const PER_COPY = 11_384;
 
 /**
- * The model folders of the extracted corpus, then `copies - 1` sets of `<model>~r<k>` links to them (under
- * `linksDir/r<k>/`). An AgentDojo id is the path from the model folder on, so each set gives new ids for the same
- * files. Links already there are reused.
+ * The model folders of the extracted corpus, then `copies - 1` copies of them as `<model>~r<k>` folders (under
+ * `linksDir/r<k>/`). An AgentDojo id is the path from the model folder on, so each copy gives new ids for the same
+ * runs. The copies are real files: `label` reads a folder reached through a link, or a hard-linked file, once
+ * (`read_once`), so link sets would silently measure 11,384 trajectories at any N. A copy is made under a
+ * `.partial` name and renamed when complete; copies already there are reused, link sets of older benches replaced.
+ * Disk: about 115 MB per copy (10 GB at 1M).
  */
 export function inputsFor(runsDir: string, linksDir: string, copies: number): string[] {
   const models = fs.readdirSync(runsDir).sort();
@@ -27,9 +30,16 @@ export function inputsFor(runsDir: string, linksDir: string, copies: number): st
     const d = path.join(linksDir, `r${k}`);
     fs.mkdirSync(d, { recursive: true });
     for (const m of models) {
-      const link = path.join(d, `${m}~r${k}`);
-      if (!fs.existsSync(link)) fs.symlinkSync(path.join(runsDir, m), link, "dir");
-      out.push(link);
+      const copy = path.join(d, `${m}~r${k}`);
+      const st = fs.lstatSync(copy, { throwIfNoEntry: false });
+      if (st?.isSymbolicLink()) fs.rmSync(copy);
+      if (!st || st.isSymbolicLink()) {
+        const partial = `${copy}.partial`;
+        fs.rmSync(partial, { recursive: true, force: true });
+        fs.cpSync(path.join(runsDir, m), partial, { recursive: true });
+        fs.renameSync(partial, copy);
+      }
+      out.push(copy);
     }
   }
   return out;

@@ -1,6 +1,6 @@
 /**
  * The scale section of `npm run bench` (issue 26): `label` with the offline signature judge on 100,000 and
- * 1,000,000 trajectories made from the 11,384 real runs of `agentdojo-scale.tgz` (link sets, `./common.ts`
+ * 1,000,000 trajectories made from the 11,384 real runs of `agentdojo-scale.tgz` (copies of its folders, `./common.ts`
  * `inputsFor`), side by side in one run with a bare read + `JSON.parse` of the same files:
  *
  * - **bare parse** (`bench/bare-parse.mjs`, a child process): the first N `*.json` files in `label`'s order, read
@@ -88,6 +88,8 @@ export async function scaleSection(runsDir: string, tmp: string, sizes: number[]
       [`label peak RSS < ${SCALE_TARGETS.rssMB} MB`, r.label.mb !== null && r.label.mb < SCALE_TARGETS.rssMB],
       [`resume peak RSS < ${SCALE_TARGETS.rssMB} MB`, r.resume.mb !== null && r.resume.mb < SCALE_TARGETS.rssMB],
       [`resume < ${SCALE_TARGETS.resumeSeconds} s`, r.resume.s < SCALE_TARGETS.resumeSeconds],
+      // every one of the N inputs judged: a count short of N measures fewer trajectories than the row says
+      [`label judged all ${r.n}`, r.label.verdicts === r.n],
       [`resume judged nothing`, r.resume.skipped === r.label.verdicts],
     ];
     for (const [what, ok] of checks) {
