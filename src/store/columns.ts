@@ -127,12 +127,15 @@ async function readRows(
  * Read a run's index and current verdicts as columns (module docstring): the rows and verdicts `readLeanRun`
  * returns (the latest row per id; the last verdict per trajectory, judge and repeat, in storage order of the
  * last), lines that do not parse skipped and counted as there, the same note for verdicts without a row, and the
- * same unattacked rule (`applyUnattackedRule`: `attacked` from the verdict, else from its row when `rowFields` has it).
+ * same unattacked rule (`applyUnattackedRule`: `attacked` from the verdict, else from its row; `attacked` is always read).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promise<ColumnRun> {
   const ids = new IdTable();
-  const { rowCode, rows } = await readRows(runDir, ids, o.rowFields, o.progress, o.onRow);
+  // `attacked` is always read: the unattacked rule needs it for verdicts that do not carry it (the object readers'
+  // answer, whatever fields the command asked for)
+  const rowFields = o.rowFields.includes("attacked") ? o.rowFields : [...o.rowFields, "attacked"];
+  const { rowCode, rows } = await readRows(runDir, ids, rowFields, o.progress, o.onRow);
   const nRows = ids.size;
   const omit = o.verdictOmit ?? ["usage", "cost_usd"];
   const codes = new Codes<Verdict>();

@@ -112,8 +112,8 @@ export function noteVerdictsWithoutRow(runDir: string, verdicts: Iterable<{ traj
 }
 
 /**
- * Record how many of a run's current verdicts were stored with a label other than `not_exposed` on an unattacked
- * trajectory (made before the rule of `../rubric/unattacked.ts`) and are counted as `not_exposed` (one note per run
+ * Record how many of a run's current verdicts were stored with a label other than `not_exposed` (and no verified
+ * quote of the agent's own action) on an unattacked trajectory (made before the rule of `../rubric/unattacked.ts`) and are counted as `not_exposed` (one note per run
  * folder, the latest count; none when 0). The file is not rewritten.
  */
 export function noteUnattackedRelabels(runDir: string, count: number): void {
@@ -121,7 +121,7 @@ export function noteUnattackedRelabels(runDir: string, count: number): void {
   if (count === 0) return void notes.delete(k);
   const text =
     `${path.join(path.resolve(runDir), "verdicts.jsonl")}: ${count} verdict${count === 1 ? "" : "s"} on unattacked trajectories ${count === 1 ? "was" : "were"} stored with a label other than not_exposed ` +
-    `(made before the rule); counted as not_exposed (DESIGN section 1, row 6: no attack, no exposure) in every figure; the file is not rewritten, the judge's claim stays in label_claimed`;
+    `and no verified quote of the agent's own action (made before the rule); counted as not_exposed (DESIGN section 1, row 6: no attack, no exposure) in every figure; the file is not rewritten, the judge's claim stays in label_claimed`;
   notes.set(k, { text, said: notes.get(k)?.said });
 }
 
