@@ -381,8 +381,9 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   const passedOver = new PassedOver();
   const relinked = new Relinked();
   const same = new SameFiles();
-  let root = "";
-  ctx.again = (st, file) => same.hardLinkAgain(st, file, root);
+  // hard links are not de-duplicated: a file hard-linked under another benchmark path (`cp -al` per condition, a
+  // de-duplicating backup) is a distinct trajectory by its path, as a copy would be (red team 14); only symbolic links
+  // and the same folder under two input paths are the same input
   try {
     yield* readAll();
   } finally {
@@ -395,7 +396,6 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
     let hits = 0;
     for await (const f of inputFiles(paths, { sidecars: true, relinked, same })) {
       ctx.said = [];
-      if (!("error" in f)) root = f.root;
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
       // read did, instead of reading a whole read-ahead in one block.

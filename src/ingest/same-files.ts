@@ -1,10 +1,10 @@
 /**
- * The files and folders one read has met so far by real identity (real path, and device + inode for a file with
- * several hard links), across ALL its input paths: what `./walk.ts` and the reader (`./index.ts`) consult so that
- * one folder or file reached under two different names (`label in/z in/a` with `in/a -> z`, a hard link) is read
- * once, with one note per pair of input paths naming both. The same name given twice (`label in/z in/z`) is not
+ * The files and folders one read has met so far by real identity (real path), across ALL its input paths: what
+ * `./walk.ts` and the reader (`./index.ts`) consult so that one folder or file reached under two different names
+ * through a symbolic link (`label in/z in/a` with `in/a -> z`) is read once, with one note per pair of input paths naming both. The same name given twice (`label in/z in/z`) is not
  * this: it stays the reader's `duplicate_input` input error. Links met twice inside one input path are
- * `./walk.ts`'s {@link Relinked} note (`linked_twice`).
+ * `./walk.ts`'s {@link Relinked} note (`linked_twice`). Hard links are not identity: a file hard-linked under another
+ * benchmark path is a distinct trajectory by its path, as a copy is (`cp -al` per condition; red team 14).
  */
 import path from "node:path";
 import type { IngestWarning } from "./warnings.js";
@@ -24,8 +24,6 @@ export class SameFiles {
   readonly dirs = new Map<string, FirstMet>();
   /** real path of each file yielded through a symbolic link, or given as an input path -> where it was yielded */
   readonly files = new Map<string, FirstMet>();
-  /** `dev:ino` of each file read that has more than one hard link -> where it was read */
-  private readonly inodes = new Map<string, FirstMet>();
   /**
    * Whether what is met now is recorded for later input paths to consult (set by `inputFiles`: false while the last
    * input path is walked, so a read of one input path records nothing: no memory per folder then).
@@ -78,24 +76,6 @@ export class SameFiles {
     return true;
   }
 
-  /**
-   * Whether a file about to be read, of stat `st` (from the stat the reader makes anyway), is a hard link to a file
-   * this read read already under another name (a file of one link is never); noted when so. Any input path.
-   */
-  hardLinkAgain(st: { dev: number; ino: number; nlink: number }, file: string, root: string): boolean {
-    if (st.nlink < 2) return false;
-    const key = `${st.dev}:${st.ino}`;
-    const named = path.resolve(file);
-    const prev = this.inodes.get(key);
-    if (prev === undefined) {
-      this.inodes.set(key, { named, root });
-      return false;
-    }
-    if (prev.named === named) return false;
-    this.add(root, prev.root, "files");
-    return true;
-  }
-
   /** The folder entry of an earlier input path that yielded `real` under its own name, if any. */
   private walkedIn(real: string, kept: (name: string) => boolean): FirstMet | undefined {
     const d = this.dirs.get(path.dirname(real));
@@ -122,7 +102,7 @@ export class SameFiles {
       out.push({
         kind: READ_ONCE,
         path: c.later,
-        message: `${c.later}: ${parts.join(" and ")} ${c.files + c.folders === 1 ? "is" : "are"} the same as read ${where} (the same real path, through a symbolic or hard link): read once, under ${c.first}`,
+        message: `${c.later}: ${parts.join(" and ")} ${c.files + c.folders === 1 ? "is" : "are"} the same as read ${where} (the same real path, through a symbolic link): read once, under ${c.first}`,
         count: c.files + c.folders,
       });
     }

@@ -268,7 +268,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs
     // held fewer trajectories than the limit: new-user review)
-    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved ? { inputsRemoved } : {}) });
+    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved ? { inputsRemoved } : {}), readComplete: !interrupted && !read.limitStopped });
   } finally {
     await store.close();
   }

@@ -14,6 +14,7 @@
  * (none on an ordinary resume), once per distinct file.
  */
 import fs from "node:fs";
+import path from "node:path";
 import type { IdSlots } from "../store/id-slots.js";
 export { inputsRemovedText } from "../store/run-state.js";
 
@@ -87,6 +88,9 @@ export class RemovedInputs {
       const src = sourceOf(id);
       if (src === undefined || src === "") continue;
       const file = src.replace(/:\d+$/, "");
+      // a source recorded relative to the working directory of an earlier invocation cannot be checked from here
+      // (a resume from another directory found every such file "removed": red team 14): not said
+      if (!path.isAbsolute(file)) continue;
       let there = exists.get(file);
       if (there === undefined) exists.set(file, (there = fs.existsSync(file) || (file !== src && fs.existsSync(src))));
       if (there) continue;

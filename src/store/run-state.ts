@@ -64,32 +64,13 @@ export function readRunState(runDir: string): RunState {
     return out("running", false, `labelling is in progress (process ${lock.pid}, since ${lock.since ?? "?"}): these figures cover only the verdicts stored so far`);
   }
   if (st && typeof st.state === "string") {
-    const when = st.finished_at ?? st.started_at;
-    switch (st.state) {
-      case "running":
-        return out("killed", false, `the last label run (started ${st.started_at}, process ${st.pid}) ended without finishing (killed or crashed): these figures cover only the verdicts stored before it stopped; ${RESUME}`);
-      case "interrupted":
-        return out("interrupted", false, `the last label run was interrupted (${when}): these figures cover only the verdicts stored before it stopped; ${RESUME}`);
-      case "stopped_judges":
-        return out(
-          "stopped_judges",
-          false,
-          `in the last label run (${when}) judge(s) ${(st.stopped_judges ?? []).join(", ")} were stopped by a fatal error (bad key, no quota, unreachable): their verdicts cover only part of the run; fix the cause and ${RESUME}`,
-        );
-      case "cost_cap":
-        return out(
-          "cost_cap",
-          false,
-          `the last label run (${when}) was stopped by its cost cap (--max-cost $${st.cost_cap?.cap_usd ?? "?"}; $${st.cost_cap ? st.cost_cap.spent_usd.toFixed(4) : "?"} spent by the run): items were left un-judged, so these figures cover only part of the run; run label again with a higher --max-cost to finish it`,
-        );
-      case "failed":
-        return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);
-      case "complete":
-        if (st.inputs_removed && st.inputs_removed.count > 0) return out("inputs_removed", true, inputsRemovedText(st.inputs_removed));
-        return st.limit !== undefined
-          ? out("limited", true, `the last label run was limited to the first ${st.limit} trajectories of its inputs (--limit): figures cover those only`)
-          : out("complete", true, null);
+    const r = labelStateOf(st, out);
+    // removed input files recorded by an earlier complete read stand through a later partial one (red team 14)
+    if (r && r.status !== "inputs_removed" && st.inputs_removed && st.inputs_removed.count > 0) {
+      r.message = `${r.message ? `${r.message}; ` : ""}${inputsRemovedText(st.inputs_removed)}`;
+      if (r.complete !== false) r.status = "inputs_removed"; // said as a WARNING, not a note (runStateLine)
     }
+    if (r) return r;
   }
   if (lock && lock.alive === false) {
     return out("killed", false, `a label process (${lock.pid ?? "?"}, since ${lock.since ?? "?"}) left its lock behind: it was killed or crashed, so these figures may cover only part of the run; ${RESUME}`);
@@ -119,4 +100,35 @@ export function inputsRemovedText(r: { count: number; examples: string[] }): str
 export function runStateLine(s: RunState): string | null {
   if (!s.message) return null;
   return `${s.complete === false ? "WARNING: run incomplete: " : s.status === "inputs_removed" ? "WARNING: " : "note: "}${s.message}`;
+}
+
+/** The state of a run from its `label_state` (statuses and messages of {@link runState}); undefined for an unknown state. */
+function labelStateOf(st: LabelState, out: (status: RunState["status"], complete: boolean | null, message: string | null) => RunState): RunState | undefined {
+  const when = st.finished_at ?? st.started_at;
+  switch (st.state) {
+    case "running":
+      return out("killed", false, `the last label run (started ${st.started_at}, process ${st.pid}) ended without finishing (killed or crashed): these figures cover only the verdicts stored before it stopped; ${RESUME}`);
+    case "interrupted":
+      return out("interrupted", false, `the last label run was interrupted (${when}): these figures cover only the verdicts stored before it stopped; ${RESUME}`);
+    case "stopped_judges":
+      return out(
+        "stopped_judges",
+        false,
+        `in the last label run (${when}) judge(s) ${(st.stopped_judges ?? []).join(", ")} were stopped by a fatal error (bad key, no quota, unreachable): their verdicts cover only part of the run; fix the cause and ${RESUME}`,
+      );
+    case "cost_cap":
+      return out(
+        "cost_cap",
+        false,
+        `the last label run (${when}) was stopped by its cost cap (--max-cost $${st.cost_cap?.cap_usd ?? "?"}; $${st.cost_cap ? st.cost_cap.spent_usd.toFixed(4) : "?"} spent by the run): items were left un-judged, so these figures cover only part of the run; run label again with a higher --max-cost to finish it`,
+      );
+    case "failed":
+      return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);
+    case "complete":
+      if (st.inputs_removed && st.inputs_removed.count > 0) return out("inputs_removed", true, inputsRemovedText(st.inputs_removed));
+      return st.limit !== undefined
+        ? out("limited", true, `the last label run was limited to the first ${st.limit} trajectories of its inputs (--limit): figures cover those only`)
+        : out("complete", true, null);
+  }
+  return undefined;
 }

@@ -242,7 +242,10 @@ export class RunStore {
       errors: this.errorKeys.size,
     };
     this.db.data.stopped_judges = {};
-    this.db.data.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname() };
+    // what an earlier complete read found of removed input files stands until a later complete read says again (a
+    // --limit, interrupted or killed resume cannot tell: red team 14, the warning had vanished)
+    const removed = this.db.data.label_state?.inputs_removed;
+    this.db.data.label_state = { state: "running", started_at: now, pid: process.pid, host: os.hostname(), ...(removed ? { inputs_removed: removed } : {}) };
     await this.writeSnapshot();
   }
 
@@ -250,7 +253,15 @@ export class RunStore {
    * Record how this invocation ended (`store.json` `label_state`); written by {@link close}. A store closed
    * without it records `failed`; a process killed before closing leaves `running` behind (with its lock).
    */
-  finish(outcome: { interrupted: boolean; stoppedJudges?: string[]; limit?: number; costCap?: { cap_usd: number; spent_usd: number }; inputsRemoved?: { count: number; examples: string[] } }): void {
+  finish(outcome: {
+    interrupted: boolean;
+    stoppedJudges?: string[];
+    limit?: number;
+    costCap?: { cap_usd: number; spent_usd: number };
+    inputsRemoved?: { count: number; examples: string[] };
+    /** the read ran to the end: its `inputsRemoved` (or none) replaces what an earlier read recorded */
+    readComplete?: boolean;
+  }): void {
     const st = this.db.data.label_state;
     if (!st) return;
     const stopped = outcome.stoppedJudges ?? [];
@@ -259,6 +270,7 @@ export class RunStore {
     if (outcome.costCap) st.cost_cap = { cap_usd: outcome.costCap.cap_usd, spent_usd: outcome.costCap.spent_usd };
     if (outcome.limit !== undefined) st.limit = outcome.limit;
     if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples };
+    else if (outcome.readComplete) delete st.inputs_removed;
   }
 
   /** Path of a file in the run folder. */

@@ -63,18 +63,15 @@ describe("the same files through two input paths", () => {
     expect(r.notes.filter((w) => w.kind === "read_once")).toEqual([]);
   });
 
-  it("a hard link (same device and inode) is read once, inside one input path and across two", async () => {
+  it("a hard link is a distinct trajectory by its path, as a copy is (cp -al per condition: red team 14)", async () => {
     const h = path.join(tmp, "hard");
     mkdirSync(path.join(h, "p"), { recursive: true });
     mkdirSync(path.join(h, "q"), { recursive: true });
     copyFileSync(path.join(SRC, "injection_task_3.json"), path.join(h, "p", "x.json"));
     linkSync(path.join(h, "p", "x.json"), path.join(h, "q", "x.json"));
     const one = await read([h]);
-    expect(one.ids).toHaveLength(1);
-    expect(one.notes.filter((w) => w.kind === "read_once")).toHaveLength(1);
-    const two = await read([path.join(h, "p"), path.join(h, "q")]);
-    expect(two.ids).toHaveLength(1);
-    expect(two.notes.find((w) => w.kind === "read_once")).toMatchObject({ path: path.join(h, "q") });
+    expect(one.ids).toHaveLength(2);
+    expect(one.notes.filter((w) => w.kind === "read_once")).toEqual([]);
   });
 
   it("a run labelled under in/z and resumed under in/a (-> z) takes the files as the trajectories it stored", async () => {

@@ -57,4 +57,19 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     const limited = await labelRun({ inputs: [corpus], run: "r", labelsDir, judges: [createSignatureJudge()], limit: 1 });
     expect(limited.summary.inputs_removed).toBeUndefined();
   });
+
+  it("what a complete read found stands through a later --limit resume (red team 14: the record was dropped)", async () => {
+    const corpus = path.join(tmp, "corpus3");
+    fs.cpSync(SRC, path.join(corpus, "workspace"), { recursive: true });
+    const labelsDir = path.join(tmp, "labels3");
+    const run = (limit?: number) => labelRun({ inputs: [corpus], run: "r", labelsDir, judges: [createSignatureJudge()], ...(limit ? { limit } : {}) });
+    await run();
+    const files = fs.readdirSync(corpus, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).sort();
+    fs.rmSync(path.join(corpus, files[files.length - 1]));
+    expect((await run()).summary.inputs_removed).toMatchObject({ count: 1 });
+    await run(1);
+    const state = readRunState(path.join(labelsDir, "r"));
+    expect(state.status).toBe("inputs_removed");
+    expect(runStateLine(state)).toMatch(/^WARNING: .*input_removed: 1 trajectory/);
+  });
 });
