@@ -9,6 +9,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
+import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "./attacked-only.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
@@ -65,6 +66,11 @@ export interface HumanAgreementReport {
   rows: { total: number; used: number; excluded: Record<string, number> };
   /** Items (trajectories) with at least one usable human label. */
   items: number;
+  /**
+   * Unattacked trajectories left out of every agreement figure (annotators' and judges'; `./attacked-only.ts`), with
+   * each annotator's labels there other than not_exposed (a rubric violation), and items kept with an unknown flag.
+   */
+  unattacked_left_out: UnattackedLeftOut;
   annotator_agreement: {
     pairwise: Array<{ annotators: [string, string]; comparison: TwoRaterComparison }>;
     /** Many-rater coefficients (Fleiss, Krippendorff with missing ratings, AC1); null with one annotator. */
@@ -176,7 +182,12 @@ export function humanAgreement(
   const g = groupRows(file, formScale);
   warnings.push(...g.warnings);
   const annotators = [...new Set([...g.items.values()].flatMap((m) => [...m.keys()]))].sort();
-  const itemIds = [...g.items.keys()];
+  // agreement over the attacked trajectories only (./attacked-only.ts): an unattacked one is not_exposed by the rubric
+  const notExposed = bucketOnScale("not_exposed", scale);
+  const ao = new AttackedOnly((l) => onScale(l) === notExposed);
+  const allItemIds = [...g.items.keys()];
+  const itemIds = allItemIds.filter((id) => ao.keep(index.get(id)?.attacked, () => g.items.get(id)!));
+  const counted = new Set(itemIds);
   // (2) annotators' agreement
   const grid = itemIds.map((id) => annotators.map((a) => {
     const l = g.items.get(id)!.get(a);
@@ -192,7 +203,7 @@ export function humanAgreement(
   const all = annotators.length >= 2 ? compareManyRaters(grid, cats, { bootstrap: opts.bootstrap, raters: annotators.length }) : null;
   // (3) consensus
   const c = formConsensus(g.items, index, formScale, scale, onScale, paired.refused_ids);
-  const ids = [...c.consensus.keys()];
+  const ids = [...c.consensus.keys()].filter((id) => counted.has(id));
   const human = ids.map((id) => c.consensus.get(id)!);
 
   // (4) judges and committee
@@ -212,7 +223,7 @@ export function humanAgreement(
   };
   const anyWeight = g.weightOf.size > 0;
   const strata = (anyWeight || g.stratumSize.size > 0) && ids.every((id) => g.stratumOf.has(id)) ? [...new Set(ids.map((id) => g.stratumOf.get(id)!))].sort() : null;
-  const ctx: CompareContext = { ids, human, itemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings, refusal };
+  const ctx: CompareContext = { ids, human, itemIds: allItemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings, refusal };
   const judges: JudgeVsHuman[] = judgeIds.map((jid) => compareWithHumans(ctx, jid, "judge", ids.map((id) => labelOf(id, jid))));
   if (allJudges.length >= 2) judges.push(compareWithHumans(ctx, "committee", "committee", ids.map(committeeLabel)));
   // said, not silent (new-user report: the committee row was missing with only a "committee quorum 2" footer)
@@ -224,7 +235,8 @@ export function humanAgreement(
     categories: [...cats],
     annotators,
     rows: { total: file.rows.length + file.bad_rows.length, used: g.used, excluded: g.rowEx },
-    items: itemIds.length,
+    items: allItemIds.length,
+    unattacked_left_out: ao.result(),
     annotator_agreement: {
       pairwise,
       all,
@@ -478,6 +490,8 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   const ex = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (excluded: ${ex(r.rows.excluded)}); ${r.items} trajectories, ${r.annotators.length} annotators; scale ${r.scale} (${r.categories.join(", ")})`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
+  const left = attackedOnlyNote(r.unattacked_left_out);
+  if (left) L.push(`note: every agreement figure below is over attacked trajectories: ${left}`);
   L.push("");
   L.push("annotators' agreement:");
   for (const p of r.annotator_agreement.pairwise) {
