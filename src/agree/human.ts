@@ -223,7 +223,7 @@ export function humanAgreement(
   };
   const anyWeight = g.weightOf.size > 0;
   const strata = (anyWeight || g.stratumSize.size > 0) && ids.every((id) => g.stratumOf.has(id)) ? [...new Set(ids.map((id) => g.stratumOf.get(id)!))].sort() : null;
-  const ctx: CompareContext = { ids, human, itemIds: allItemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings, refusal };
+  const ctx: CompareContext = { ids, human, itemIds, allItemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings, refusal };
   const judges: JudgeVsHuman[] = judgeIds.map((jid) => compareWithHumans(ctx, jid, "judge", ids.map((id) => labelOf(id, jid))));
   if (allJudges.length >= 2) judges.push(compareWithHumans(ctx, "committee", "committee", ids.map(committeeLabel)));
   // said, not silent (new-user report: the committee row was missing with only a "committee quorum 2" footer)
@@ -242,7 +242,7 @@ export function humanAgreement(
       all,
       ...(all ? {} : { all_reason: "fewer_than_2_annotators" }),
     },
-    consensus: { n: ids.length, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication },
+    consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication },
     excluded_items: c.itemEx,
     ...(paired.refused_items ? { content_changed: [...paired.refused_ids].sort() } : {}),
     ...(refusal ? { design_refused: refusal } : {}),
@@ -399,8 +399,10 @@ interface CompareContext {
   /** Items with a consensus, and the consensus label of each (same order). */
   ids: string[];
   human: string[];
-  /** Every labelled item (for N_h estimated from the weights). */
+  /** Every labelled item counted (attacked or flag unknown; for N_h estimated from the weights: the domain's N_h). */
   itemIds: string[];
+  /** Every labelled item, unattacked ones too (the share of each stratum in the domain, for `stratum_size`). */
+  allItemIds: string[];
   scale: HumanScale;
   cats: readonly string[];
   /** The strata of the consensus items when every one has a stratum (and the file has weights or sizes). */
@@ -462,7 +464,10 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
     if (strata.every((x) => stratumSize.has(x))) {
       // The design's N_h (import-annotations writes stratum_size): post-stratified weights N_h / n_h
       // (test/data/vectors/NOTES.md §7.2 "Estimators").
-      const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)!]));
+      // Over the attacked domain only (./attacked-only.ts): N_h of the domain estimated as N_h times the stratum's
+      // labelled share in the domain, so each item keeps its design weight N_h / n_h (a domain estimate).
+      const share = domainShare(ctx.itemIds, ctx.allItemIds, stratumOf);
+      const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)! * (share.get(x) ?? 1)]));
       est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
       estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";
     } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
@@ -482,6 +487,22 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
   est ??= weightedAgreement(j, h, w, cats);
   res.design_weighted = { ...est, estimator };
   return res;
+}
+
+/** Per stratum, labelled items counted / every labelled item (1 when nothing was left out). */
+function domainShare(counted: readonly string[], all: readonly string[], stratumOf: ReadonlyMap<string, string>): Map<string, number> {
+  const tally = (ids: readonly string[]) => {
+    const m = new Map<string, number>();
+    for (const id of ids) {
+      const x = stratumOf.get(id);
+      if (x !== undefined) m.set(x, (m.get(x) ?? 0) + 1);
+    }
+    return m;
+  };
+  const c = tally(counted);
+  const out = new Map<string, number>();
+  for (const [x, n] of tally(all)) out.set(x, (c.get(x) ?? 0) / n);
+  return out;
 }
 
 /** Plain-text rendering of a human-agreement report. */
