@@ -134,7 +134,8 @@ export function committeeReportColumns(
   step("self-family leniency");
   const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap });
   step("test-retest");
-  const retest = testRetestColumns(run, (_i, v) => !out.has(v.judge_id), { bootstrap });
+  // over the same slots as the agreement (../agree/attacked-only.ts): an unattacked one is not_exposed in every repeat
+  const retest = testRetestColumns(run, (i, v) => !out.has(v.judge_id) && run.rows[run.rowCode[run.vSlot[i]]]?.attacked !== false, { bootstrap });
   const report: CommitteeReport = {
     run: opts.run,
     quorum,

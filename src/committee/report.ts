@@ -340,7 +340,8 @@ export function committeeReport(
     per_judge,
     agreement,
     leniency: selfFamilyLeniency(verdicts, index, judges, { families: opts.families, bootstrap }),
-    retest: testRetest(verdicts, ids, { bootstrap }),
+    // over the same trajectories as the agreement above: every repeat is not_exposed on an unattacked one by the rubric
+    retest: testRetest(verdicts, counted.map((c) => c.trajectory_id), { bootstrap }),
     bootstrap,
     run_state: opts.runState ?? null,
   };
@@ -447,7 +448,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   }
   if (r.retest.length) {
     L.push("");
-    L.push("test-retest (same judge, repeated requests):");
+    L.push(`test-retest (same judge, repeated requests${r.agreement.unattacked_left_out.unattacked ? `; over attacked trajectories, the ${r.agreement.unattacked_left_out.unattacked} unattacked left out as above` : ""}):`);
     for (const t of r.retest) {
       L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories`);
       if (t.deterministic) L.push(`    note: ${t.deterministic}`);

@@ -182,7 +182,9 @@ describe("ipi-judge committee", () => {
     const a = r["gpt-a"];
     expect(a.repeats).toBe(2);
     expect(a.pairs).toHaveLength(1);
-    expect(a.pairs[0].six.percent_agreement.value).toBeCloseTo((82 - sc.specials.gptARetest.size) / 82, 12);
+    // over the 66 attacked runs (agree14: on the 16 unattacked every repeat is not_exposed by the rubric)
+    expect(a.n_items).toBe(66);
+    expect(a.pairs[0].six.percent_agreement.value).toBeCloseTo((66 - sc.specials.gptARetest.size) / 66, 12);
     expect(a.pairs[0].six.kappa.value).toBeLessThan(0.8);
     expect(a.pairs[0].binary.kappa.value).toBeCloseTo(1, 12);
     expect(a.across_six.fleiss.value).toBeLessThan(0.8);
