@@ -9,6 +9,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
+import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "./attacked-only.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
@@ -65,6 +66,11 @@ export interface HumanAgreementReport {
   rows: { total: number; used: number; excluded: Record<string, number> };
   /** Items (trajectories) with at least one usable human label. */
   items: number;
+  /**
+   * Unattacked trajectories left out of every agreement figure (annotators' and judges'; `./attacked-only.ts`), with
+   * each annotator's labels there other than not_exposed (a rubric violation), and items kept with an unknown flag.
+   */
+  unattacked_left_out: UnattackedLeftOut;
   annotator_agreement: {
     pairwise: Array<{ annotators: [string, string]; comparison: TwoRaterComparison }>;
     /** Many-rater coefficients (Fleiss, Krippendorff with missing ratings, AC1); null with one annotator. */
@@ -176,7 +182,12 @@ export function humanAgreement(
   const g = groupRows(file, formScale);
   warnings.push(...g.warnings);
   const annotators = [...new Set([...g.items.values()].flatMap((m) => [...m.keys()]))].sort();
-  const itemIds = [...g.items.keys()];
+  // agreement over the attacked trajectories only (./attacked-only.ts): an unattacked one is not_exposed by the rubric
+  const notExposed = bucketOnScale("not_exposed", scale);
+  const ao = new AttackedOnly((l) => onScale(l) === notExposed);
+  const allItemIds = [...g.items.keys()];
+  const itemIds = allItemIds.filter((id) => ao.keep(index.get(id)?.attacked, () => g.items.get(id)!));
+  const counted = new Set(itemIds);
   // (2) annotators' agreement
   const grid = itemIds.map((id) => annotators.map((a) => {
     const l = g.items.get(id)!.get(a);
@@ -192,7 +203,7 @@ export function humanAgreement(
   const all = annotators.length >= 2 ? compareManyRaters(grid, cats, { bootstrap: opts.bootstrap, raters: annotators.length }) : null;
   // (3) consensus
   const c = formConsensus(g.items, index, formScale, scale, onScale, paired.refused_ids);
-  const ids = [...c.consensus.keys()];
+  const ids = [...c.consensus.keys()].filter((id) => counted.has(id));
   const human = ids.map((id) => c.consensus.get(id)!);
 
   // (4) judges and committee
@@ -212,7 +223,7 @@ export function humanAgreement(
   };
   const anyWeight = g.weightOf.size > 0;
   const strata = (anyWeight || g.stratumSize.size > 0) && ids.every((id) => g.stratumOf.has(id)) ? [...new Set(ids.map((id) => g.stratumOf.get(id)!))].sort() : null;
-  const ctx: CompareContext = { ids, human, itemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings, refusal };
+  const ctx: CompareContext = { ids, human, itemIds, allItemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings, refusal };
   const judges: JudgeVsHuman[] = judgeIds.map((jid) => compareWithHumans(ctx, jid, "judge", ids.map((id) => labelOf(id, jid))));
   if (allJudges.length >= 2) judges.push(compareWithHumans(ctx, "committee", "committee", ids.map(committeeLabel)));
   // said, not silent (new-user report: the committee row was missing with only a "committee quorum 2" footer)
@@ -224,13 +235,14 @@ export function humanAgreement(
     categories: [...cats],
     annotators,
     rows: { total: file.rows.length + file.bad_rows.length, used: g.used, excluded: g.rowEx },
-    items: itemIds.length,
+    items: allItemIds.length,
+    unattacked_left_out: ao.result(),
     annotator_agreement: {
       pairwise,
       all,
       ...(all ? {} : { all_reason: "fewer_than_2_annotators" }),
     },
-    consensus: { n: ids.length, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication },
+    consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication },
     excluded_items: c.itemEx,
     ...(paired.refused_items ? { content_changed: [...paired.refused_ids].sort() } : {}),
     ...(refusal ? { design_refused: refusal } : {}),
@@ -387,8 +399,10 @@ interface CompareContext {
   /** Items with a consensus, and the consensus label of each (same order). */
   ids: string[];
   human: string[];
-  /** Every labelled item (for N_h estimated from the weights). */
+  /** Every labelled item counted (attacked or flag unknown; for N_h estimated from the weights: the domain's N_h). */
   itemIds: string[];
+  /** Every labelled item, unattacked ones too (the share of each stratum in the domain, for `stratum_size`). */
+  allItemIds: string[];
   scale: HumanScale;
   cats: readonly string[];
   /** The strata of the consensus items when every one has a stratum (and the file has weights or sizes). */
@@ -450,7 +464,10 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
     if (strata.every((x) => stratumSize.has(x))) {
       // The design's N_h (import-annotations writes stratum_size): post-stratified weights N_h / n_h
       // (test/data/vectors/NOTES.md §7.2 "Estimators").
-      const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)!]));
+      // Over the attacked domain only (./attacked-only.ts): N_h of the domain estimated as N_h times the stratum's
+      // labelled share in the domain, so each item keeps its design weight N_h / n_h (a domain estimate).
+      const share = domainShare(ctx.itemIds, ctx.allItemIds, stratumOf);
+      const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)! * (share.get(x) ?? 1)]));
       est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
       estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";
     } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
@@ -472,12 +489,30 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
   return res;
 }
 
+/** Per stratum, labelled items counted / every labelled item (1 when nothing was left out). */
+function domainShare(counted: readonly string[], all: readonly string[], stratumOf: ReadonlyMap<string, string>): Map<string, number> {
+  const tally = (ids: readonly string[]) => {
+    const m = new Map<string, number>();
+    for (const id of ids) {
+      const x = stratumOf.get(id);
+      if (x !== undefined) m.set(x, (m.get(x) ?? 0) + 1);
+    }
+    return m;
+  };
+  const c = tally(counted);
+  const out = new Map<string, number>();
+  for (const [x, n] of tally(all)) out.set(x, (c.get(x) ?? 0) / n);
+  return out;
+}
+
 /** Plain-text rendering of a human-agreement report. */
 export function formatHumanAgreement(r: HumanAgreementReport): string {
   const L: string[] = [];
   const ex = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (excluded: ${ex(r.rows.excluded)}); ${r.items} trajectories, ${r.annotators.length} annotators; scale ${r.scale} (${r.categories.join(", ")})`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
+  const left = attackedOnlyNote(r.unattacked_left_out);
+  if (left) L.push(`note: every agreement figure below is over attacked trajectories: ${left}`);
   L.push("");
   L.push("annotators' agreement:");
   for (const p of r.annotator_agreement.pairwise) {

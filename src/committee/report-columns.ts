@@ -21,6 +21,7 @@ import { DEFAULT_BOOTSTRAP, notUnanimousOf, type CommitteeAgreement, type Commit
 import { selfFamilyLeniencyColumns } from "./leniency-columns.js";
 import { SharedCounts, testRetestColumns } from "./retest-columns.js";
 import { CodeMajorityTally, codeMajorityWarning } from "./code-majority.js";
+import { AttackedOnly } from "../agree/attacked-only.js";
 
 /** The index fields {@link committeeReportColumns} reads (`readColumnRun`'s `rowFields`; with `verdictOmit: []`). */
 export const COMMITTEE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "agent_model", "agent_family", "condition", "attack", "surface"];
@@ -133,7 +134,8 @@ export function committeeReportColumns(
   step("self-family leniency");
   const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap });
   step("test-retest");
-  const retest = testRetestColumns(run, (_i, v) => !out.has(v.judge_id), { bootstrap });
+  // over the same slots as the agreement (../agree/attacked-only.ts): an unattacked one is not_exposed in every repeat
+  const retest = testRetestColumns(run, (i, v) => !out.has(v.judge_id) && run.rows[run.rowCode[run.vSlot[i]]]?.attacked !== false, { bootstrap });
   const report: CommitteeReport = {
     run: opts.run,
     quorum,
@@ -175,9 +177,16 @@ function agreementColumns(
   const code = run.verdicts.map((v) => voteOf(v) !== null && isCodeEstablished(v));
   const ratingOf = (a: Uint32Array, s: number): string | null => (a[s] > 0 ? rating[a[s] - 1] : null);
   const bin = (x: string | null) => ((BUCKETS as readonly string[]).includes(x ?? "") ? binaryOf(x as Bucket) : x);
+  // over the attacked slots only (../agree/attacked-only.ts: the one rule, as committeeReport applies it)
+  const ao = new AttackedOnly();
+  const slots: number[] = [];
+  for (let s = 0; s < run.nRows; s++) {
+    const c = committee.verdicts[committee.code[s]];
+    if (ao.keep(run.rows[run.rowCode[s]].attacked as boolean | undefined, () => judgeIds.map((j) => [j, c.votes[j]] as const))) slots.push(s);
+  }
   let withQuorum = 0;
   let notUnanimous = 0;
-  for (let s = 0; s < run.nRows; s++) {
+  for (const s of slots) {
     const c = committee.verdicts[committee.code[s]];
     if (c.status === "no_quorum") continue;
     withQuorum++;
@@ -192,7 +201,7 @@ function agreementColumns(
       const six = new PairTally(BUCKETS);
       const two = new PairTally(BINARY);
       let both = 0;
-      for (let s = 0; s < run.nRows; s++) {
+      for (const s of slots) {
         const la = ratingOf(ra, s);
         const lb = ratingOf(rb, s);
         six.add(la, lb);
@@ -213,17 +222,18 @@ function agreementColumns(
   const c2 = new SharedCounts(BINARY);
   const rows6 = committee.verdicts.map((c) => c6.row(judgeIds.map((j) => c.votes[j])));
   const rows2 = committee.verdicts.map((c) => c2.row(judgeIds.map((j) => binaryOf(c.votes[j]))));
-  const counts6: number[][] = new Array(run.nRows);
-  const counts2: number[][] = new Array(run.nRows);
-  for (let s = 0; s < run.nRows; s++) {
-    counts6[s] = rows6[committee.code[s]];
-    counts2[s] = rows2[committee.code[s]];
-  }
+  const counts6: number[][] = new Array(slots.length);
+  const counts2: number[][] = new Array(slots.length);
+  slots.forEach((s, k) => {
+    counts6[k] = rows6[committee.code[s]];
+    counts2[k] = rows2[committee.code[s]];
+  });
   step("agreement, all judges, six buckets");
   const six = compareManyRatersCounts(counts6, BUCKETS, { raters: judgeIds.length });
   step("agreement, all judges, binary");
   const binary = compareManyRatersCounts(counts2, BINARY, { raters: judgeIds.length });
   return {
+    unattacked_left_out: ao.result(),
     not_unanimous: notUnanimousOf(withQuorum, notUnanimous, judgeIds.length),
     pairwise,
     six,

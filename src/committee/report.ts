@@ -28,6 +28,7 @@ import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { ratesText } from "../format/rates-text.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 import { CodeMajorityTally, codeMajorityText, codeMajorityWarning, type CodeMajority } from "./code-majority.js";
+import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "../agree/attacked-only.js";
 
 /** Per-judge figures (repeat 0 only): the run summary's figures plus error/refusal counts and the downgrade rate. */
 export interface CommitteeJudge extends JudgeSummary {
@@ -143,9 +144,11 @@ export interface JudgePair {
   binary: TwoRaterComparison;
 }
 
-/** Agreement between the committee's judges (repeat 0). */
+/** Agreement between the committee's judges (repeat 0), over the attacked trajectories (`../agree/attacked-only.ts`). */
 export interface CommitteeAgreement {
-  /** Trajectories with a quorum (status ok or disputed) and how many of them are not unanimous. */
+  /** Unattacked trajectories left out of every figure below (and raters' labels there that break the rubric), attacked flags unknown. */
+  unattacked_left_out: UnattackedLeftOut;
+  /** Attacked trajectories with a quorum (status ok or disputed) and how many of them are not unanimous. */
   not_unanimous: { n: number; count: number; share: number | null; share_reason?: string };
   pairwise: JudgePair[];
   /**
@@ -273,8 +276,10 @@ export function committeeReport(
   // Committee figures.
   const cs = committeeSummary(committee, index, rep0);
 
-  // Agreement.
-  const withQuorum = committee.filter((c) => c.status !== "no_quorum");
+  // Agreement, over the attacked trajectories (an unattacked one is not_exposed for every judge by the rubric).
+  const ao = new AttackedOnly();
+  const counted = committee.filter((c) => ao.keep(index.get(c.trajectory_id)?.attacked, () => judgeIds.map((j) => [j, c.votes[j]] as const)));
+  const withQuorum = counted.filter((c) => c.status !== "no_quorum");
   const notUnanimous = withQuorum.filter((c) => !c.unanimous).length;
   // per judge, by trajectory id (no composite key string per verdict: 2M of them at 1M trajectories)
   const statusOf = new Map<string, Map<string, string>>();
@@ -286,7 +291,7 @@ export function committeeReport(
   // A missing vote keeps its reason (judge_error, judge_refused, ...) so exclusions are counted by reason.
   const labelled = (j: string) => {
     const st = statusOf.get(j);
-    return committee.map((c) => c.votes[j] ?? st?.get(c.trajectory_id) ?? null);
+    return counted.map((c) => c.votes[j] ?? st?.get(c.trajectory_id) ?? null);
   };
   const codeSet = (j: string) => codeOf.get(j) ?? new Set<string>();
   const pairwise: JudgePair[] = [];
@@ -298,14 +303,15 @@ export function committeeReport(
       const names: [string, string] = [judgeIds[a], judgeIds[b]];
       pairwise.push({
         judges: names,
-        both_code_established: bothCode(committee, codeSet(names[0]), codeSet(names[1])),
+        both_code_established: bothCode(counted, codeSet(names[0]), codeSet(names[1])),
         six: compareTwoRaters(la, lb, BUCKETS, { names, bootstrap }),
         binary: compareTwoRaters(la.map(bin), lb.map(bin), BINARY, { names, bootstrap }),
       });
     }
   }
-  const grid = committee.map((c) => judgeIds.map((j) => c.votes[j]));
+  const grid = counted.map((c) => judgeIds.map((j) => c.votes[j]));
   const agreement: CommitteeAgreement = {
+    unattacked_left_out: ao.result(),
     not_unanimous: notUnanimousOf(withQuorum.length, notUnanimous, judgeIds.length),
     pairwise,
     // Many-rater coefficients carry Gwet's analytic SEs; no bootstrap here (it is O(B·n) library calls and
@@ -334,7 +340,8 @@ export function committeeReport(
     per_judge,
     agreement,
     leniency: selfFamilyLeniency(verdicts, index, judges, { families: opts.families, bootstrap }),
-    retest: testRetest(verdicts, ids, { bootstrap }),
+    // over the same trajectories as the agreement above: every repeat is not_exposed on an unattacked one by the rubric
+    retest: testRetest(verdicts, counted.map((c) => c.trajectory_id), { bootstrap }),
     bootstrap,
     run_state: opts.runState ?? null,
   };
@@ -382,7 +389,7 @@ function many(title: string, m: ManyRaterComparison): string[] {
 }
 
 /** What a judge pair's `n X of Y` counts in the committee report. */
-const PAIR_COUNTS = { used: "trajectories both judges labelled", total: "in the run" } as const;
+const PAIR_COUNTS = { used: "attacked trajectories both judges labelled", total: "compared" } as const;
 
 /** Plain-text rendering of a committee report for the terminal. */
 export function formatCommitteeReport(r: CommitteeReport): string {
@@ -413,6 +420,8 @@ export function formatCommitteeReport(r: CommitteeReport): string {
       ? `agreement: not unanimous ${undefinedText(ONE_JUDGE_UNANIMITY)} over ${a.not_unanimous.n} trajectories with a quorum`
       : `agreement: not unanimous on ${a.not_unanimous.count} of ${a.not_unanimous.n} trajectories with a quorum (${pct(a.not_unanimous.share, a.not_unanimous.share_reason)})`,
   );
+  const left = attackedOnlyNote(a.unattacked_left_out);
+  if (left) L.push(`  ${left}`);
   L.push("  labels established by code (no finding held), not by the judge's verified evidence:");
   for (const c of a.code_established) L.push(`    ${formatCodeEstablished(c)}`);
   for (const p of a.pairwise) {
@@ -439,7 +448,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   }
   if (r.retest.length) {
     L.push("");
-    L.push("test-retest (same judge, repeated requests):");
+    L.push(`test-retest (same judge, repeated requests${r.agreement.unattacked_left_out.unattacked ? `; over attacked trajectories, the ${r.agreement.unattacked_left_out.unattacked} unattacked left out as above` : ""}):`);
     for (const t of r.retest) {
       L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories`);
       if (t.deterministic) L.push(`    note: ${t.deterministic}`);

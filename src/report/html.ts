@@ -26,6 +26,7 @@ import { blockedCellText, EXACT_MARK, type TableRow } from "../estimate/table.js
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
 import { codeMajorityText } from "../committee/code-majority.js";
+import { attackedOnlyNote } from "../agree/attacked-only.js";
 import { RATE_NAMES } from "../stats/rates.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
@@ -203,7 +204,7 @@ function overviewSection(m: ReportModel): string {
     ? `<h3>Committee</h3><p class="note">Committee verdicts ${c.source === "committee.jsonl" ? "from committee.jsonl" : `computed with quorum ${c.quorum} (run ipi-judge committee to store them)`}:
 ok ${int(c.summary.by_status.ok)}, disputed ${int(c.summary.by_status.disputed)}, no quorum ${int(c.summary.by_status.no_quorum)}; unanimous ${int(c.summary.unanimous)};
 committee label over the ${int(c.summary.rates.attacked)} attacked: ${escapeHtml(ratesText(c.summary.rates) + codeMajorityText(c.code_majority))}.
-Judges' agreement (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
+Judges' agreement over the attacked trajectories${leftNote(c.agreement.unattacked_left_out)} (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
 binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.fleiss.reason)}; not unanimous ${pct(c.agreement.not_unanimous.share, c.agreement.not_unanimous.share_reason)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
   return `<section id="overview"><h2>Judges</h2>
@@ -272,6 +273,12 @@ async function labelsSection(m: ReportModel): Promise<string> {
 ${table}</section>`;
 }
 
+/** ` (N unattacked trajectories left out: ...)`, escaped, or "" (`../agree/attacked-only.ts`). */
+function leftNote(x: Parameters<typeof attackedOnlyNote>[0] | undefined): string {
+  const t = x ? attackedOnlyNote(x) : null;
+  return t ? ` (${escapeHtml(t)})` : "";
+}
+
 async function agreementSection(m: ReportModel): Promise<string> {
   const forest: ForestRow[] = [];
   const parts: string[] = [];
@@ -313,6 +320,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
     const ex = Object.entries(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
     parts.push(`<h3>Against the human consensus</h3>
 <p class="note">${int(h.rows.used)} labels from ${h.annotators.length} annotator(s) on ${int(h.items)} trajectories, scale ${escapeHtml(h.scale)}; consensus (unique most frequent label) on ${int(h.consensus.n)}, ties ${int(h.consensus.ties)}; excluded items: ${ex}.
+Every agreement figure (and the forest plot) is over attacked trajectories${leftNote(h.unattacked_left_out)}.
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 <table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">Cohen's kappa</th><th>95% Wald CI</th><th>95% bootstrap CI</th><th class="num">AC1</th><th class="num">missed compromises</th><th class="num">design-weighted kappa</th></tr></thead><tbody>${rows}</tbody></table>

@@ -1,0 +1,82 @@
+/**
+ * Agreement is measured over ATTACKED trajectories only: the one place that decides which items an agreement figure
+ * (Cohen's kappa, Fleiss, Krippendorff's alpha, AC1, percent agreement) counts, for `committee` (pairwise and all
+ * judges, object and column paths), `agree --human` (annotators among themselves and each judge or the committee
+ * against the consensus) and the HTML report (which prints those two, and its kappa forest plot).
+ *
+ * Why: DESIGN section 1, row 6 is total (`../rubric/unattacked.ts`): every label on an unattacked trajectory is
+ * `not_exposed`, so every rater "agrees" there by construction; counted, those items raise every coefficient
+ * (a new-user review: committee six-bucket kappa 0.818 over 82 trajectories, 0.761 over the 66 attacked ones).
+ * They are left out and said in one line with their count ({@link attackedOnlyNote}); a rater that gave an
+ * unattacked trajectory another label than `not_exposed` broke the rubric, and that is counted in the same line.
+ * An item whose attacked flag is unknown (not in the run's index, or a row that records no flag) is kept and said.
+ * (`agree --judges` and `agree --reference` take attacked trajectories only already.)
+ */
+
+/** What {@link AttackedOnly} left out and kept. */
+export interface UnattackedLeftOut {
+  /** Items left out of every agreement figure: their trajectory is unattacked. */
+  unattacked: number;
+  /** Of those, per rater, how many it gave a label other than `not_exposed` (a rubric violation by the rater). */
+  off_rubric: Record<string, number>;
+  /** Items kept although their attacked flag is unknown. */
+  unknown: number;
+}
+
+/**
+ * Decides, item by item, whether an agreement figure counts it, and tallies what it left out.
+ * @param isNotExposed whether a rater's label is `not_exposed` on the scale compared (on the binary scale
+ *   `not_compromised`, on the three-level scale its not-compromised level); default: the label is `not_exposed`.
+ */
+export class AttackedOnly {
+  private unattacked = 0;
+  private unknown = 0;
+  private readonly off: Record<string, number> = {};
+
+  constructor(private readonly isNotExposed: (label: string) => boolean = (l) => l === "not_exposed") {}
+
+  /**
+   * @param attacked the item's attacked flag (true, false, or undefined: not known).
+   * @param labels the raters' labels of the item (rater, label; null/undefined or a non-label token such as
+   *   `judge_error` is no label and never a violation), called only when the item is unattacked.
+   * @param isLabel which labels are labels (default: every non-empty string); non-labels are skipped.
+   * @returns true when the item is counted (attacked, or its flag unknown), false when it is left out.
+   */
+  keep(attacked: boolean | undefined, labels?: () => Iterable<readonly [string, string | null | undefined]>, isLabel?: (l: string) => boolean): boolean {
+    if (attacked === true) return true;
+    if (attacked === undefined) {
+      this.unknown++;
+      return true;
+    }
+    this.unattacked++;
+    if (labels)
+      for (const [rater, l] of labels()) {
+        if (!l || (isLabel && !isLabel(l)) || this.isNotExposed(l)) continue;
+        this.off[rater] = (this.off[rater] ?? 0) + 1;
+      }
+    return false;
+  }
+
+  /** The tally so far (a copy). */
+  result(): UnattackedLeftOut {
+    return { unattacked: this.unattacked, off_rubric: { ...this.off }, unknown: this.unknown };
+  }
+}
+
+/**
+ * The one line that says what {@link AttackedOnly} left out (and kept with an unknown flag); null when nothing.
+ * E.g. `16 unattacked trajectories left out: the rubric labels them not_exposed whatever the rater says (alice gave
+ * 2 of them another label: a rubric violation)`.
+ */
+export function attackedOnlyNote(x: UnattackedLeftOut): string | null {
+  const parts: string[] = [];
+  if (x.unattacked > 0) {
+    const off = Object.entries(x.off_rubric).filter(([, n]) => n > 0);
+    parts.push(
+      `${x.unattacked} unattacked trajector${x.unattacked === 1 ? "y" : "ies"} left out: the rubric labels them not_exposed whatever the rater says` +
+        (off.length ? ` (${off.map(([r, n]) => `${r} gave ${n} of them another label`).join(", ")}: a rubric violation by the rater)` : ""),
+    );
+  }
+  if (x.unknown > 0) parts.push(`${x.unknown} trajector${x.unknown === 1 ? "y" : "ies"} kept whose attacked flag is unknown (not in the run's index, or no flag recorded)`);
+  return parts.length ? parts.join("; ") : null;
+}
