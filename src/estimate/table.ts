@@ -438,8 +438,17 @@ function columns(t: PaperTable): Col[] {
   return cols;
 }
 
-/** Whether a cell's number is withheld: low coverage and no `--allow-low-coverage`. */
-const withheld = (t: PaperTable, p: CellValue) => !!p?.coverage_low && !t.allow_low_coverage && p.value !== null;
+/**
+ * The one coverage rule of every output of the paper table (text, CSV, LaTeX and the HTML report): a cell's number is
+ * withheld when its coverage is low (`coverage_low`, below 80%) and the table was not built with
+ * `--allow-low-coverage`. Every rated cell carries it, the refusal rate included (over the judge's trajectories).
+ * @param p a cell (null: no cell); @param allowLow the table's `allow_low_coverage`.
+ * @returns true when the number must not be printed (the reason `coverage_low` instead).
+ */
+export function coverageWithheld(p: CellValue, allowLow: boolean): boolean {
+  return !!p?.coverage_low && !allowLow && p.value !== null;
+}
+const withheld = (t: PaperTable, p: CellValue) => coverageWithheld(p, t.allow_low_coverage);
 const lowReason = (p: CellValue) => `coverage_low${p?.coverage_low_reason ? ` (most unusable: ${p.coverage_low_reason})` : ""}`;
 /** Rows keep the condition column only when the run records conditions. */
 const hasConditions = (t: PaperTable) => t.rows.some((r) => r.condition !== "(all)");
@@ -466,7 +475,7 @@ const pct = (x: number) => (100 * x).toFixed(1);
 export function cellText(p: CellValue, allowLow = false): string {
   if (!p) return "";
   if (p.value === null) return undefinedText(p.reason);
-  if (p.coverage_low && !allowLow) return lowReason(p);
+  if (coverageWithheld(p, allowLow)) return lowReason(p);
   const mark = p.coverage_low ? " LOW" : "";
   return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark;
 }
