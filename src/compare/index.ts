@@ -20,7 +20,7 @@ import {
   type ReversalResult,
   type WorstConditionSummary,
 } from "./analysis.js";
-import { interactionLRT, type InteractionTest } from "./logistic.js";
+import { interactionFlagText, interactionLRT, type InteractionTest } from "./logistic.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { blockedText, coverageText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
@@ -428,7 +428,7 @@ export function formatCompare(r: CompareResult): string {
     lines.push(
       it.statistic === null
         ? `  not testable (${it.reason})`
-        : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.join(", ")}` : ""}` +
+        : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.map(interactionFlagText).join(", ")}` : ""}` +
             (lowAll.length ? `; built on cells with coverage_low: ${lowAll.join(", ")}` : ""),
     );
   }
