@@ -24,6 +24,7 @@ import { interactionFlagText, interactionLRT, type InteractionTest } from "./log
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { blockedText, coverageText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
+import { utilityLikeForLikeWarnings } from "./utility-like-for-like.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
@@ -228,6 +229,14 @@ export function compareConditions(
       );
     }
   }
+  const utilityRows = opts.index
+    ? utilityRowsOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
+        units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
+        cells: cellRes.cells.applied ? new Set(obs.map((x) => `${x.model}\u0000${x.cell!}`)) : null,
+      })
+    : null;
+  // the utility columns are over their own runs (review 14): the like-for-like check on those runs
+  if (utilityRows) warnings.push(...utilityLikeForLikeWarnings(utilityRows, o.condition_field));
   const byRate = <T>(f: (rate: RateName) => T) => Object.fromEntries(RATE_NAMES.map((r) => [r, f(r)])) as Record<RateName, T>;
   const perModel: Record<string, string[]> = {};
   for (const m of [...new Set(obs.map((x) => x.model))].sort()) {
@@ -254,12 +263,7 @@ export function compareConditions(
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),
     conditions_per_model: perModel,
     asr: cells,
-    utility: opts.index
-      ? utilityOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
-          units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
-          cells: cellRes.cells.applied ? new Set(obs.map((x) => `${x.model}\u0000${x.cell!}`)) : null,
-        })
-      : [],
+    utility: utilityRows ? utilityTable(utilityRows, o.condition_field) : [],
     reversals: RATE_NAMES.flatMap((rate) => reversalAnalysis(obs, cells, boot, rate)),
     worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate)),
     leave_one_suite_out: byRate((rate) => leaveOneSuiteOut(obs, baseline, rate)),
@@ -273,23 +277,21 @@ export function compareConditions(
 }
 
 /**
- * Utility cells of the compared models; under attack, restricted to the like-for-like cells compared (`cells`:
- * `model\u0000cell` keys) and,
- * with --common-tasks, to the shared tasks (`units`).
+ * The runs of the compared models' utility cells; under attack, restricted to the like-for-like cells compared
+ * (`cells`: `model\u0000cell` keys) and, with --common-tasks, to the shared tasks (`units`).
  */
-function utilityOf(
+function utilityRowsOf(
   index: { values(): Iterable<TrajectoryIndexRow> },
   field: string,
   models: Set<string>,
   keep: { units: Set<string> | null; cells: Set<string> | null },
-): UtilityCell[] {
-  const rows = [...index.values()].filter((r) => {
+): TrajectoryIndexRow[] {
+  return [...index.values()].filter((r) => {
     if (!r.agent_model || !models.has(r.agent_model)) return false;
     if (!r.attacked) return true;
     if (keep.cells && !keep.cells.has(`${r.agent_model}\u0000${cellKey({ ...r, suite: r.suite ?? "(none)" }, field) ?? ""}`)) return false;
     return !keep.units || keep.units.has(`${r.suite ?? "(none)"}/${r.user_task_id}/${r.injection_task_id}`);
   });
-  return utilityTable(rows, field);
 }
 
 // Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).

@@ -30,6 +30,7 @@ import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
 import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
+import { utilityLikeForLikeWarnings } from "../compare/utility-like-for-like.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 
 /** A proportion x/n with its Wilson interval; null with a reason when n = 0. */
@@ -393,9 +394,9 @@ export function paperTableFrom(
         `the rate over decided and disputed runs if none / every disputed run with at least one vote for the event were the event: ${disputed.join("; ")}`,
     );
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
-  for (const w of likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
-    notes.push(`WARNING: ${w}`);
-  }
+  const rateMix = likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })));
+  // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
+  for (const w of [...rateMix, ...utilityLikeForLikeWarnings(positions.map((i) => input.row(i)), "condition", rateMix)]) notes.push(`WARNING: ${w}`);
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
     if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);
