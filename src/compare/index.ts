@@ -24,7 +24,8 @@ import { interactionFlagText, interactionLRT, type InteractionTest } from "./log
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { blockedText, coverageText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
-import { utilityLikeForLikeWarnings } from "./utility-like-for-like.js";
+import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
+import { runKind } from "../ingest/attacked.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
@@ -236,7 +237,14 @@ export function compareConditions(
       })
     : null;
   // the utility columns are over their own runs (review 14): the like-for-like check on those runs
-  if (utilityRows) warnings.push(...utilityLikeForLikeWarnings(utilityRows, o.condition_field));
+  // (by the defense only: another --by field pools the defenses, said above, and its values differ by design)
+  if (utilityRows && o.condition_field === "condition") {
+    warnings.push(
+      ...utilityLikeForLikeWarnings(
+        utilityRows.map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })),
+      ),
+    );
+  }
   const byRate = <T>(f: (rate: RateName) => T) => Object.fromEntries(RATE_NAMES.map((r) => [r, f(r)])) as Record<RateName, T>;
   const perModel: Record<string, string[]> = {};
   for (const m of [...new Set(obs.map((x) => x.model))].sort()) {

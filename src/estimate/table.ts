@@ -30,7 +30,7 @@ import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
 import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
-import { utilityLikeForLikeWarnings } from "../compare/utility-like-for-like.js";
+import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 
 /** A proportion x/n with its Wilson interval; null with a reason when n = 0. */
@@ -396,7 +396,7 @@ export function paperTableFrom(
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
   const rateMix = likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })));
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
-  for (const w of [...rateMix, ...utilityLikeForLikeWarnings(positions.map((i) => input.row(i)), "condition", rateMix)]) notes.push(`WARNING: ${w}`);
+  for (const w of [...rateMix, ...utilityLikeForLikeWarnings(positions.map((i) => input.row(i)).map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })), rateMix)]) notes.push(`WARNING: ${w}`);
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
     if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);

@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { utilityLikeForLikeWarnings } from "../../src/compare/utility-like-for-like.js";
+import { utilityLikeForLikeWarnings as check } from "../../src/stats/utility-like-for-like.js";
+import { runKind } from "../../src/ingest/attacked.js";
 import { interactionFlagText } from "../../src/compare/logistic.js";
 import { isLikeForLikeWarning } from "../../src/stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
+
+const utilityLikeForLikeWarnings = (rows: TrajectoryIndexRow[], shown: string[] = []) =>
+  check(rows.map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })), shown);
 
 // review 14: estimate --table put claude's utility over workspace only beside gpt-4o's over four suites, and Llama's
 // utility over four suites beside its rates over three, with no warning.
@@ -33,7 +37,7 @@ describe("utilityLikeForLikeWarnings: each utility column over its own runs (rev
     const w = utilityLikeForLikeWarnings(rows);
     expect(w).toHaveLength(1);
     expect(w[0]).toMatch(/^utility under attack: agent models ran different suites \(a: banking; b: slack\)/);
-    expect(utilityLikeForLikeWarnings(rows, "condition", [w[0].slice("utility under attack: ".length)])).toEqual([]);
+    expect(utilityLikeForLikeWarnings(rows, [w[0].slice("utility under attack: ".length)])).toEqual([]);
   });
   it("the same suites and tasks: nothing said", () => {
     expect(utilityLikeForLikeWarnings([row("a", "banking", "user_task_0", true), row("b", "banking", "user_task_0", true), row("a", "banking", "user_task_0", false), row("b", "banking", "user_task_0", false)])).toEqual([]);

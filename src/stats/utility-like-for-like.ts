@@ -6,10 +6,17 @@
  * never ran, is as unlike as the rates: the same check (`likeForLikeWarnings`, src/stats/like-for-like.ts) runs on
  * each column's own runs, so its suite, attack and task sets are the ones its figures are over.
  */
-import type { TrajectoryIndexRow } from "../store/run-store.js";
-import { runKind } from "../ingest/attacked.js";
-import { conditionValue } from "../store/row-field.js";
-import { likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
+import { likeForLikeWarnings, type LikeForLikeItem } from "./like-for-like.js";
+
+/**
+ * One run as {@link utilityLikeForLikeWarnings} reads it: its like-for-like fields (`condition`: the value of the
+ * field the figures are split by), its kind (`runKind` of src/ingest/attacked.ts) and whether it has a boolean
+ * benchmark utility verdict.
+ */
+export interface UtilityRunItem extends LikeForLikeItem {
+  kind: "attacked" | "user_task" | "injection_task";
+  has_utility: boolean;
+}
 
 /** Words every utility like-for-like warning starts with, per column. */
 export const UTILITY_COLUMNS = { without: "utility without attack", under: "utility under attack" } as const;
@@ -20,11 +27,10 @@ export const UTILITY_COLUMNS = { without: "utility without attack", under: "util
  * attack the runs of the user's own tasks (`runKind` user_task; injection-task runs are not in utility), their cells
  * (suite, user task) with the attack and injection task `(none)`; under attack the attacked runs.
  * @param rows the trajectories the utility figures are over (after `--where` and any like-for-like restriction).
- * @param conditionField the field the figures are split by (`condition`, or compare's `--by`).
  * @param shown warnings already shown for the rates: a utility warning with the same words is not repeated.
  * @returns the warnings, without-attack first; [] when both columns were measured like for like.
  */
-export function utilityLikeForLikeWarnings(rows: Iterable<Partial<TrajectoryIndexRow>>, conditionField = "condition", shown: readonly string[] = []): string[] {
+export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown: readonly string[] = []): string[] {
   const without: LikeForLikeItem[] = [];
   const under: LikeForLikeItem[] = [];
   // per (model, condition): the suites of its attacked runs (the rates) and of its utility-without-attack runs
@@ -34,17 +40,16 @@ export function utilityLikeForLikeWarnings(rows: Iterable<Partial<TrajectoryInde
     return suites.get(k) ?? suites.set(k, { rates: new Set(), utility: new Map() }).get(k)!;
   };
   for (const r of rows) {
-    if (!r.agent_model) continue;
-    const kind = runKind(r);
-    const condition = conditionField === "condition" ? r.condition : conditionValue(r as TrajectoryIndexRow, conditionField);
-    if (kind === "attacked") slot(r.agent_model, condition).rates.add(r.suite ?? "(none)");
-    if (typeof r.reference?.utility !== "boolean" || kind === "injection_task") continue;
+    if (r.model === undefined) continue;
+    const { kind, condition } = r;
+    if (kind === "attacked") slot(r.model, condition).rates.add(r.suite ?? "(none)");
+    if (!r.has_utility || kind === "injection_task") continue;
     if (kind === "user_task") {
-      const u = slot(r.agent_model, condition).utility;
+      const u = slot(r.model, condition).utility;
       u.set(r.suite ?? "(none)", (u.get(r.suite ?? "(none)") ?? 0) + 1);
     }
     const item: LikeForLikeItem = {
-      model: r.agent_model,
+      model: r.model,
       condition,
       attack: r.attack,
       suite: r.suite,
