@@ -23,8 +23,8 @@ export const UTILITY_COLUMNS = { without: "utility without attack", under: "util
 
 /**
  * The like-for-like warnings of the utility columns, each prefixed with its column (`utility without attack: ...`,
- * `utility under attack: ...`). Runs counted: those with a boolean `reference.utility` and an agent model; without
- * attack the runs of the user's own tasks (`runKind` user_task; injection-task runs are not in utility), their cells
+ * `utility under attack: ...`). Runs counted: those with a utility verdict (`has_utility`) and a model; without
+ * attack the runs of the user's own tasks (`kind` user_task; injection-task runs are not in utility), their cells
  * (suite, user task) with the attack and injection task `(none)`; under attack the attacked runs.
  * @param rows the trajectories the utility figures are over (after `--where` and any like-for-like restriction).
  * @param shown warnings already shown for the rates: a utility warning with the same words is not repeated.
