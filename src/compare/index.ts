@@ -20,10 +20,12 @@ import {
   type ReversalResult,
   type WorstConditionSummary,
 } from "./analysis.js";
-import { interactionLRT, type InteractionTest } from "./logistic.js";
+import { interactionFlagText, interactionLRT, type InteractionTest } from "./logistic.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { blockedText, coverageText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
+import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
+import { runKind } from "../ingest/attacked.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
@@ -228,6 +230,21 @@ export function compareConditions(
       );
     }
   }
+  const utilityRows = opts.index
+    ? utilityRowsOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
+        units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
+        cells: cellRes.cells.applied ? new Set(obs.map((x) => `${x.model}\u0000${x.cell!}`)) : null,
+      })
+    : null;
+  // the utility columns are over their own runs (review 14): the like-for-like check on those runs
+  // (by the defense only: another --by field pools the defenses, said above, and its values differ by design)
+  if (utilityRows && o.condition_field === "condition") {
+    warnings.push(
+      ...utilityLikeForLikeWarnings(
+        utilityRows.map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })),
+      ),
+    );
+  }
   const byRate = <T>(f: (rate: RateName) => T) => Object.fromEntries(RATE_NAMES.map((r) => [r, f(r)])) as Record<RateName, T>;
   const perModel: Record<string, string[]> = {};
   for (const m of [...new Set(obs.map((x) => x.model))].sort()) {
@@ -254,12 +271,7 @@ export function compareConditions(
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),
     conditions_per_model: perModel,
     asr: cells,
-    utility: opts.index
-      ? utilityOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
-          units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
-          cells: cellRes.cells.applied ? new Set(obs.map((x) => `${x.model}\u0000${x.cell!}`)) : null,
-        })
-      : [],
+    utility: utilityRows ? utilityTable(utilityRows, o.condition_field) : [],
     reversals: RATE_NAMES.flatMap((rate) => reversalAnalysis(obs, cells, boot, rate)),
     worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate)),
     leave_one_suite_out: byRate((rate) => leaveOneSuiteOut(obs, baseline, rate)),
@@ -273,23 +285,21 @@ export function compareConditions(
 }
 
 /**
- * Utility cells of the compared models; under attack, restricted to the like-for-like cells compared (`cells`:
- * `model\u0000cell` keys) and,
- * with --common-tasks, to the shared tasks (`units`).
+ * The runs of the compared models' utility cells; under attack, restricted to the like-for-like cells compared
+ * (`cells`: `model\u0000cell` keys) and, with --common-tasks, to the shared tasks (`units`).
  */
-function utilityOf(
+function utilityRowsOf(
   index: { values(): Iterable<TrajectoryIndexRow> },
   field: string,
   models: Set<string>,
   keep: { units: Set<string> | null; cells: Set<string> | null },
-): UtilityCell[] {
-  const rows = [...index.values()].filter((r) => {
+): TrajectoryIndexRow[] {
+  return [...index.values()].filter((r) => {
     if (!r.agent_model || !models.has(r.agent_model)) return false;
     if (!r.attacked) return true;
     if (keep.cells && !keep.cells.has(`${r.agent_model}\u0000${cellKey({ ...r, suite: r.suite ?? "(none)" }, field) ?? ""}`)) return false;
     return !keep.units || keep.units.has(`${r.suite ?? "(none)"}/${r.user_task_id}/${r.injection_task_id}`);
   });
-  return utilityTable(rows, field);
 }
 
 // Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).
@@ -428,7 +438,7 @@ export function formatCompare(r: CompareResult): string {
     lines.push(
       it.statistic === null
         ? `  not testable (${it.reason})`
-        : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.join(", ")}` : ""}` +
+        : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.map(interactionFlagText).join(", ")}` : ""}` +
             (lowAll.length ? `; built on cells with coverage_low: ${lowAll.join(", ")}` : ""),
     );
   }

@@ -445,3 +445,19 @@ export function interactionLRT(rows: readonly FactorRow[], opts: IrlsOptions = {
   const stat = Math.max(0, g2);
   return { statistic: stat, df, p_value: stat === 0 ? 1 : gammaQ(df / 2, stat / 2), ...base };
 }
+
+/** What each interaction-test flag means, for the text output (the JSON keeps the bare codes). */
+const FLAG_MEANING: Record<string, string> = {
+  fitted_probabilities_0_or_1: "quasi-separation: some fitted probabilities are 0 or 1, so the p-value may be unreliable",
+  not_converged: "the fit did not converge, so the p-value may be unreliable",
+  negative_statistic: "the deviance difference was below 0 (rounding) and is read as 0",
+};
+
+/**
+ * An interaction-test flag as text: the code and what it means (`fitted_probabilities_0_or_1 (quasi-separation: ...)`).
+ * @param flag a code of `InteractionTest.flags`; an unknown code is returned as is.
+ */
+export function interactionFlagText(flag: string): string {
+  const m = FLAG_MEANING[flag];
+  return m ? `${flag} (${m})` : flag;
+}

@@ -30,6 +30,7 @@ import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
 import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
+import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 
 /** A proportion x/n with its Wilson interval; null with a reason when n = 0. */
@@ -393,9 +394,9 @@ export function paperTableFrom(
         `the rate over decided and disputed runs if none / every disputed run with at least one vote for the event were the event: ${disputed.join("; ")}`,
     );
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
-  for (const w of likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })))) {
-    notes.push(`WARNING: ${w}`);
-  }
+  const rateMix = likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })));
+  // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
+  for (const w of [...rateMix, ...utilityLikeForLikeWarnings(positions.map((i) => input.row(i)).map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })), rateMix)]) notes.push(`WARNING: ${w}`);
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
     if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);
@@ -438,8 +439,17 @@ function columns(t: PaperTable): Col[] {
   return cols;
 }
 
-/** Whether a cell's number is withheld: low coverage and no `--allow-low-coverage`. */
-const withheld = (t: PaperTable, p: CellValue) => !!p?.coverage_low && !t.allow_low_coverage && p.value !== null;
+/**
+ * The one coverage rule of every output of the paper table (text, CSV, LaTeX and the HTML report): a cell's number is
+ * withheld when its coverage is low (`coverage_low`, below 80%) and the table was not built with
+ * `--allow-low-coverage`. Every rated cell carries it, the refusal rate included (over the judge's trajectories).
+ * @param p a cell (null: no cell); @param allowLow the table's `allow_low_coverage`.
+ * @returns true when the number must not be printed (the reason `coverage_low` instead).
+ */
+export function coverageWithheld(p: CellValue, allowLow: boolean): boolean {
+  return !!p?.coverage_low && !allowLow && p.value !== null;
+}
+const withheld = (t: PaperTable, p: CellValue) => coverageWithheld(p, t.allow_low_coverage);
 const lowReason = (p: CellValue) => `coverage_low${p?.coverage_low_reason ? ` (most unusable: ${p.coverage_low_reason})` : ""}`;
 /** Rows keep the condition column only when the run records conditions. */
 const hasConditions = (t: PaperTable) => t.rows.some((r) => r.condition !== "(all)");
@@ -466,7 +476,7 @@ const pct = (x: number) => (100 * x).toFixed(1);
 export function cellText(p: CellValue, allowLow = false): string {
   if (!p) return "";
   if (p.value === null) return undefinedText(p.reason);
-  if (p.coverage_low && !allowLow) return lowReason(p);
+  if (coverageWithheld(p, allowLow)) return lowReason(p);
   const mark = p.coverage_low ? " LOW" : "";
   return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark;
 }

@@ -22,7 +22,9 @@ import {
   type ForestRow,
 } from "./charts.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
-import { blockedCellText, EXACT_MARK, type TableRow } from "../estimate/table.js";
+import type { ReferenceAgreement } from "../agree/reference.js";
+import { sameRowsCommand } from "./same-rows.js";
+import { blockedCellText, coverageWithheld, EXACT_MARK, type TableRow } from "../estimate/table.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
 import { codeMajorityText } from "../committee/code-majority.js";
@@ -448,13 +450,30 @@ function itemHtml(it: ReportItem, judgeOrder: string[], n: number): string {
     .join("")}</tbody></table>${traj}</div></details>`;
 }
 
+/**
+ * The sentence of an empty judge-vs-benchmark list: on how many of the attacked trajectories with a benchmark
+ * verdict (the run less its unattacked, run_error and no_reference ones) the judge was compared, and why the others
+ * were not (judge-side exclusions by reason), so "agrees on every comparable trajectory" never reads as all.
+ */
+function referenceAllAgreeText(r: ReferenceAgreement | undefined): string {
+  if (!r) return "The judge agrees with the benchmark's verdict on every comparable trajectory.";
+  const benchSide = new Set(["unattacked", "run_error", "no_reference"]);
+  const ex = Object.entries(r.excluded).filter(([, n]) => (n ?? 0) > 0);
+  const of = r.n_total - ex.filter(([k]) => benchSide.has(k)).reduce((a, [, n]) => a + n!, 0);
+  const why = ex.filter(([k]) => !benchSide.has(k)).map(([k, n]) => `${k} ${int(n!)}`).join(", ");
+  return (
+    `The judge agrees with the benchmark's verdict on every trajectory it could be compared on: ${int(r.n_used)} of the ${int(of)} attacked trajectories with a benchmark verdict` +
+    (r.n_used < of ? ` (the other ${int(of - r.n_used)} have no usable judge label${why ? `: ${why}` : ""}).` : ".")
+  );
+}
+
 function itemsSection(m: ReportModel): string {
   const judgeOrder = m.judges.map((j) => j.id);
   if (m.items_total === 0) {
     const why = m.committee
       ? "Every trajectory with a quorum was labelled the same by every judge."
       : m.reference
-        ? "The judge agrees with the benchmark's verdict on every comparable trajectory."
+        ? referenceAllAgreeText(m.reference[0])
         : "With one judge and no benchmark verdicts there is nothing to compare.";
     return `<section id="disagreements"><h2>${m.committee ? "Committee disagreements" : "Judge vs benchmark disagreements"}</h2><p class="note">${why}</p></section>`;
   }
@@ -490,18 +509,19 @@ function paperTableSection(m: ReportModel): string {
   const cal = t.rows.some((r) => r.calibrated_asr_behaviour);
   const byCondition = t.rows.some((r) => r.condition !== "(all)");
   // a low-coverage rate: no number unless the table was built with allow_low_coverage, flagged either way
+  // (coverageWithheld: the one rule of the text, CSV and LaTeX tables; the refusal rate carries it too)
   const rateCell = (p: TableRow["judge_asr_goal"]) =>
-    p.value !== null && p.coverage_low
-      ? t.allow_low_coverage
+    coverageWithheld(p, t.allow_low_coverage)
+      ? `<strong class="low">coverage_low</strong> (${pct(p.coverage)} labelled${p.coverage_low_reason ? `; most unlabelled: ${escapeHtml(p.coverage_low_reason)}` : ""})`
+      : p.value !== null && p.coverage_low
         ? `${propCell(p)} <strong class="low">coverage_low</strong>`
-        : `<strong class="low">coverage_low</strong> (${pct(p.coverage)} labelled${p.coverage_low_reason ? `; most unlabelled: ${escapeHtml(p.coverage_low_reason)}` : ""})`
-      : propCell(p);
+        : propCell(p);
   const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? escapeHtml(blockedCellText(r)) : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
   const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}</td><td>${rateCell(r.judge_asr_behaviour)}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${propCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}</td><td>${rateCell(r.judge_asr_behaviour)}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${rateCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));
@@ -515,7 +535,7 @@ function paperTableSection(m: ReportModel): string {
           .join("")}</tbody></table>`
       : "";
   return `<section id="paper-table"><h2>The table of a paper — ${escapeHtml(t.judge)}</h2>
-<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ipi-judge estimate --run ${escapeHtml(m.run)} --table ${escapeHtml(t.judge.startsWith("committee") ? "--committee" : `--judge ${t.judge}`)} --csv table.csv --latex table.tex.</p>
+<p class="note">${t.notes.map(escapeHtml).join(" ")} The same rows: ${escapeHtml(sameRowsCommand(m))}.</p>
 <table><thead>${head}</thead><tbody>${body}</tbody></table>${util}</section>`;
 }
 

@@ -1,4 +1,6 @@
 import { isLikeForLikeWarning } from "../../src/stats/like-for-like.js";
+import { cellText, coverageWithheld, type PaperTable } from "../../src/estimate/table.js";
+import { sameRowsCommand } from "../../src/report/same-rows.js";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -341,5 +343,49 @@ describe("each number of the paper table and the condition charts says what it i
     const attackChart = html.slice(html.indexOf("by attack"));
     expect(attackChart).toMatch(/aria-label="attack: important_instructions; [^"]*n \(labelled attacked runs\): \d+/);
     expect(html).not.toMatch(/aria-label="attack: [^"]*condition: /);
+  });
+});
+
+describe("the report says what the table and compare say (review 14)", () => {
+  const low = { value: 0, x: 0, n: 87, ci95: { lower: 0, upper: 0.042 }, n_unusable: 346, coverage: 0.201, coverage_low: true, coverage_low_reason: "injection_text_unknown" };
+  const prop = { value: 0.5, x: 1, n: 2, ci95: { lower: 0.1, upper: 0.9 } };
+  const row = {
+    agent_model: "qwen3-max", condition: "no_defense", n_attacked: 433, n_unattacked: 13, n_injection_task_runs: 0,
+    judge_asr_goal: low, judge_asr_behaviour: low, judge_blocked_attempts: 0, judge_partial_compliance: 0,
+    heuristic_asr_goal: low, heuristic_asr_behaviour: low, refusal_rate: low, utility: prop, utility_under_attack: prop,
+    calibrated_asr_behaviour: null, calibrated_asr_goal: null,
+  };
+  const table = (page: string) => page.slice(page.indexOf('<section id="paper-table">'), page.indexOf("</section>", page.indexOf('<section id="paper-table">'))).replace(/<\/?bdi>/g, "");
+  it("a low-coverage refusal rate is withheld as the table withholds it (coverageWithheld), and printed marked with allow_low_coverage", async () => {
+    const t = { run: "vigil", judge: "signature", heuristic: "signature", rows: [row], allow_low_coverage: false, notes: ["n."] };
+    const withheld = table(await renderReportHtml({ ...model, paper_table: t } as unknown as ReportModel));
+    expect(withheld).not.toContain("(0/87)");
+    expect(withheld.match(/<strong class="low">coverage_low<\/strong> \(20\.1% labelled/g)).toHaveLength(5);
+    const allowed = table(await renderReportHtml({ ...model, paper_table: { ...t, allow_low_coverage: true } } as unknown as ReportModel));
+    expect(allowed).toContain('0.0% [0.0%, 4.2%] (0/87) <strong class="low">coverage_low</strong>');
+    expect(coverageWithheld(low, false)).toBe(true);
+    expect(coverageWithheld(low, true)).toBe(false);
+    expect(cellText(low)).toBe("coverage_low (most unusable: injection_text_unknown)");
+  });
+  it("an empty judge-vs-benchmark list says on how many of how many the judge was compared", async () => {
+    const ref = { ...model.reference![0], n_total: 446, n_used: 87, excluded: { unattacked: 13, no_reference: 31, unverified: 315 } };
+    const page = await renderReportHtml({ ...model, committee: null, items: [], items_total: 0, reference: [ref] } as unknown as ReportModel);
+    expect(page).toContain("The judge agrees with the benchmark's verdict on every trajectory it could be compared on: 87 of the 402 attacked trajectories with a benchmark verdict (the other 315 have no usable judge label: unverified 315).");
+    expect(page).not.toContain("every comparable trajectory");
+  });
+  it("the same-rows command carries every option that shaped the rows", () => {
+    const t = { judge: "signature", allow_low_coverage: false } as PaperTable;
+    expect(sameRowsCommand({ run: "adef", paper_table: t, human: null })).toBe("ipi-judge estimate --run adef --table --judge signature --csv table.csv --latex table.tex");
+    const human = { file: "study 1/human.jsonl" } as ReportModel["human"];
+    const where = { filter: "attack=a model=m", clauses: { attack: ["a", "b"], model: ["m"] }, kept: 1, of: 2, unmatched: [] };
+    expect(sameRowsCommand({ run: "adef", paper_table: { ...t, judge: "committee (quorum 3)", allow_low_coverage: true }, human, where })).toBe(
+      "ipi-judge estimate --run adef --table --committee --quorum 3 --human 'study 1/human.jsonl' --where attack=a,b --where model=m --allow-low-coverage --csv table.csv --latex table.tex",
+    );
+  });
+  it("the page made with --human gives the command with --human", async () => {
+    const t = { run: "adef", judge: "signature", heuristic: "signature", rows: [row], allow_low_coverage: false, notes: ["n."] };
+    expect(model.human?.file).toBeTruthy();
+    const page = table(await renderReportHtml({ ...model, paper_table: t } as unknown as ReportModel));
+    expect(page).toContain(`The same rows: ipi-judge estimate --run ${model.run} --table --judge signature --human ${model.human!.file}`);
   });
 });

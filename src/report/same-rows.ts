@@ -1,0 +1,25 @@
+/**
+ * The command line a report gives for "the same rows": `estimate --table` with every option that shaped the paper
+ * table's rows (judge or committee and quorum, `--human`, `--where`, `--allow-low-coverage`).
+ */
+import type { ReportModel } from "./data.js";
+
+/** A shell word: as is when it holds only safe characters, else single-quoted. */
+const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+
+/**
+ * The `estimate --table` command that writes the paper table's rows: every option that shaped them (the judge, or
+ * the committee with its quorum; `--human` for the calibrated columns; each `--where` clause), so the command read
+ * off a report made with `--human` or `--where` gives the same rows.
+ * @returns the command line (unescaped: the caller escapes it for HTML).
+ */
+export function sameRowsCommand(m: Pick<ReportModel, "run" | "paper_table" | "human" | "where">): string {
+  const t = m.paper_table!;
+  const quorum = /^committee \(quorum (\d+)\)$/.exec(t.judge);
+  const args = ["ipi-judge", "estimate", "--run", m.run, "--table", ...(quorum ? ["--committee", "--quorum", quorum[1]] : t.judge.startsWith("committee") ? ["--committee"] : ["--judge", t.judge])];
+  if (m.human) args.push("--human", m.human.file);
+  for (const [field, values] of Object.entries(m.where?.clauses ?? {})) args.push("--where", `${field}=${values.join(",")}`);
+  if (t.allow_low_coverage) args.push("--allow-low-coverage");
+  args.push("--csv", "table.csv", "--latex", "table.tex");
+  return args.map(shellWord).join(" ");
+}

@@ -1,0 +1,78 @@
+/**
+ * Like for like for the utility columns (review 14): `utility` (without attack) and `utility under attack` sit beside
+ * the attack-success rates in `estimate --table`, `compare` and `report`, but each is over its own runs: the
+ * unattacked runs of the user's own tasks, and the attacked runs, each with a benchmark utility verdict. A model's
+ * utility over workspace only beside another's over four suites, or a utility whose runs include a suite its ASR
+ * never ran, is as unlike as the rates: the same check (`likeForLikeWarnings`, src/stats/like-for-like.ts) runs on
+ * each column's own runs, so its suite, attack and task sets are the ones its figures are over.
+ */
+import { likeForLikeWarnings, type LikeForLikeItem } from "./like-for-like.js";
+
+/**
+ * One run as {@link utilityLikeForLikeWarnings} reads it: its like-for-like fields (`condition`: the value of the
+ * field the figures are split by), its kind (`runKind` of src/ingest/attacked.ts) and whether it has a boolean
+ * benchmark utility verdict.
+ */
+export interface UtilityRunItem extends LikeForLikeItem {
+  kind: "attacked" | "user_task" | "injection_task";
+  has_utility: boolean;
+}
+
+/** Words every utility like-for-like warning starts with, per column. */
+export const UTILITY_COLUMNS = { without: "utility without attack", under: "utility under attack" } as const;
+
+/**
+ * The like-for-like warnings of the utility columns, each prefixed with its column (`utility without attack: ...`,
+ * `utility under attack: ...`). Runs counted: those with a utility verdict (`has_utility`) and a model; without
+ * attack the runs of the user's own tasks (`kind` user_task; injection-task runs are not in utility), their cells
+ * (suite, user task) with the attack and injection task `(none)`; under attack the attacked runs.
+ * @param rows the trajectories the utility figures are over (after `--where` and any like-for-like restriction).
+ * @param shown warnings already shown for the rates: a utility warning with the same words is not repeated.
+ * @returns the warnings, without-attack first; [] when both columns were measured like for like.
+ */
+export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown: readonly string[] = []): string[] {
+  const without: LikeForLikeItem[] = [];
+  const under: LikeForLikeItem[] = [];
+  // per (model, condition): the suites of its attacked runs (the rates) and of its utility-without-attack runs
+  const suites = new Map<string, { rates: Set<string>; utility: Map<string, number> }>();
+  const slot = (m: string, c: string | undefined) => {
+    const k = `${m}${c === undefined ? "" : ` | ${c}`}`;
+    return suites.get(k) ?? suites.set(k, { rates: new Set(), utility: new Map() }).get(k)!;
+  };
+  for (const r of rows) {
+    if (r.model === undefined) continue;
+    const { kind, condition } = r;
+    if (kind === "attacked") slot(r.model, condition).rates.add(r.suite ?? "(none)");
+    if (!r.has_utility || kind === "injection_task") continue;
+    if (kind === "user_task") {
+      const u = slot(r.model, condition).utility;
+      u.set(r.suite ?? "(none)", (u.get(r.suite ?? "(none)") ?? 0) + 1);
+    }
+    const item: LikeForLikeItem = {
+      model: r.model,
+      condition,
+      attack: r.attack,
+      suite: r.suite,
+      user_task_id: r.user_task_id,
+      injection_task_id: kind === "attacked" ? r.injection_task_id : (r.injection_task_id ?? "(none)"),
+    };
+    (kind === "attacked" ? under : without).push(item);
+  }
+  const out: string[] = [];
+  for (const [col, items] of [[UTILITY_COLUMNS.without, without], [UTILITY_COLUMNS.under, under]] as const) {
+    for (const w of likeForLikeWarnings(items)) if (!shown.includes(w)) out.push(`${col}: ${w}`);
+  }
+  // one row's utility beside its own rates: read together (the trade-off) only when over the same suites
+  for (const [k, s] of [...suites].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    if (s.rates.size === 0 || s.utility.size === 0) continue;
+    const extra = [...s.utility.keys()].filter((x) => !s.rates.has(x)).sort();
+    const missing = [...s.rates].filter((x) => !s.utility.has(x)).sort();
+    if (!extra.length && !missing.length) continue;
+    const both = [...s.rates].filter((x) => s.utility.has(x)).sort();
+    out.push(
+      `${UTILITY_COLUMNS.without}: ${k}: its utility is over suites ${[...s.utility.keys()].sort().map((x) => `${x} ${s.utility.get(x)}`).join(", ")} (runs) while its attack-success rates are over ${[...s.rates].sort().join(", ")}` +
+        `${extra.length ? ` (${extra.join(", ")} only in the utility)` : ""}${missing.length ? ` (${missing.join(", ")} only in the rates)` : ""}, so the two are not like for like; ${both.length ? `narrow with --where suite=${both.join(",")} (the suites of both)` : "they share no suite"}`,
+    );
+  }
+  return out;
+}
