@@ -68,7 +68,7 @@ export interface HumanAgreementReport {
   items: number;
   /**
    * Unattacked trajectories left out of every agreement figure (annotators' and judges'; `./attacked-only.ts`), with
-   * each annotator's labels there other than not_exposed (a rubric violation), and items kept with an unknown flag.
+   * each annotator's labels there other than not_exposed, and items kept with an unknown flag.
    */
   unattacked_left_out: UnattackedLeftOut;
   annotator_agreement: {

@@ -12,8 +12,8 @@ describe("AttackedOnly (agreement over attacked trajectories only)", () => {
     expect(ao.keep(false, labels("judge_error", "unaffected"), (l) => l !== "judge_error")).toBe(false);
     expect(ao.result()).toEqual({ unattacked: 3, off_rubric: { ann1: 1, ann2: 1 }, unknown: 1 });
     expect(attackedOnlyNote(ao.result())).toBe(
-      "3 unattacked trajectories left out: the rubric labels them not_exposed whatever the rater says " +
-        "(ann1 gave 1 of them another label, ann2 gave 1 of them another label: a rubric violation by the rater); " +
+      "3 unattacked trajectories left out: the rubric labels them not_exposed unless the agent's own verified action says otherwise " +
+        "(ann1 gave 1 of them another label, ann2 gave 1 of them another label: compare with the judges' labels there); " +
         "1 trajectory kept whose attacked flag is unknown (not in the run's index, or no flag recorded)",
     );
   });
@@ -22,7 +22,7 @@ describe("AttackedOnly (agreement over attacked trajectories only)", () => {
     const ao = new AttackedOnly((l) => l === "not_compromised");
     expect(ao.keep(false, () => [["a", "not_compromised"]])).toBe(false);
     expect(ao.result().off_rubric).toEqual({});
-    expect(attackedOnlyNote(ao.result())).toBe("1 unattacked trajectory left out: the rubric labels them not_exposed whatever the rater says");
+    expect(attackedOnlyNote(ao.result())).toBe("1 unattacked trajectory left out: the rubric labels them not_exposed unless the agent's own verified action says otherwise");
     expect(attackedOnlyNote(new AttackedOnly().result())).toBeNull();
   });
 });

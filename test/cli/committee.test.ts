@@ -196,7 +196,7 @@ describe("ipi-judge committee", () => {
   it("prints the same report as text", async () => {
     const r = await runCli(["committee", "--run", "c", "--labels-dir", labels, "--bootstrap", "200"]);
     expect(r.code).toBe(0);
-    for (const s of ["per judge", "not unanimous on 13 of 66", "16 unattacked trajectories left out: the rubric labels them not_exposed whatever the rater says", "Cohen's kappa", "Fleiss' kappa", "Krippendorff's alpha", "self-family leniency", "gpt-b [openai]: own-family agents -50.0", "test-retest", "committee verdicts written to"]) {
+    for (const s of ["per judge", "not unanimous on 13 of 66", "16 unattacked trajectories left out: the rubric labels them not_exposed unless the agent's own verified action says otherwise", "Cohen's kappa", "Fleiss' kappa", "Krippendorff's alpha", "self-family leniency", "gpt-b [openai]: own-family agents -50.0", "test-retest", "committee verdicts written to"]) {
       expect(r.stdout).toContain(s);
     }
     expect(r.stdout).not.toContain("WARNING");
