@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -129,14 +129,13 @@ export type IngestItem = { kind: "trajectory"; trajectory: Trajectory; stamp?: I
  * the check and the read is still caught). The read is synchronous (these files are small and the page cache
  * serves them: no promise per file).
  */
-function readJsonBytes(file: string, max: number, again?: SameFileCheck): { bytes: Buffer; stamp: InputStamp } | { error: IngestError } | "again" {
+function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: InputStamp } | { error: IngestError } {
   let bytes: Buffer;
   let fd: number | undefined;
   let stamp: InputStamp;
   try {
     fd = openSync(file, "r");
     const st = fstatSync(fd);
-    if (again?.(st, file)) return "again";
     const size = st.size;
     stamp = { size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
     if (size > max) return { error: tooLargeError(file, "file", size, max) };
@@ -170,8 +169,7 @@ function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
  * sample, a mini-SWE-agent/SWE-agent trajectory one item, anything else is read as one AgentDojo run.
  */
 function readJsonFile(file: string, max: number, idRoot: string, ctx?: ReadContext, opts: ReadOptions = {}): IngestItem[] {
-  const read = readJsonBytes(file, max, ctx?.again);
-  if (read === "again") return []; // a hard link to a file read already: noted by the read's SameFiles
+  const read = readJsonBytes(file, max);
   if ("error" in read) return [{ kind: "error", error: read.error }];
   const items = convertJsonFile(file, read.bytes, idRoot, ctx, opts);
   // the stamp of a file that gave one trajectory (a resume may take it as unchanged, its warnings said again)
@@ -229,12 +227,7 @@ interface ReadContext {
   said: ItemWarning[];
   /** The folder names beside the model folder of an AgentDojo-layout file (`<model>/<suite>/<task>/<attack>/<file>`). */
   siblings(file: string): readonly string[];
-  /** whether a file about to be read is a hard link to one read already (skip it; noted): `SameFiles.hardLinkAgain` */
-  again?: SameFileCheck;
 }
-
-/** Whether a file of this stat, about to be read, is the same file as one read already under another name (skip it). */
-type SameFileCheck = (st: { dev: number; ino: number; nlink: number }, file: string) => boolean;
 
 function readContext(): ReadContext {
   const listings = new Map<string, readonly string[]>();
@@ -416,8 +409,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           continue;
         }
       } else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
-        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings, again: ctx.again, real: f.real }) : undefined;
-        if (hit === null) continue; // a hard link to a file read already: noted
+        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings, real: f.real }) : undefined;
         if (hit) {
           if (++hits % 64 === 0) await new Promise<void>((r) => setImmediate(r));
           yield hit;
@@ -425,8 +417,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
         }
         await new Promise<void>((r) => setImmediate(r));
         items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
-      } else if (hardLinkedAgain(f.file, ctx)) continue;
-      else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
+      } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
       for await (let item of items) {
         if (item.kind === "trajectory") {
           const t = item.trajectory;
@@ -482,18 +473,6 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
         yield item;
       }
     }
-  }
-}
-
-/**
- * Whether a file read by its own reader (JSON Lines, Inspect, SWE-agent: not a `.json` file, whose read stats it
- * anyway) is a hard link to a file read already ({@link ReadContext.again}); false when it cannot be stat'ed.
- */
-function hardLinkedAgain(file: string, ctx: ReadContext): boolean {
-  try {
-    return ctx.again?.(statSync(file), file) === true;
-  } catch {
-    return false;
   }
 }
 

@@ -34,16 +34,15 @@ export type UnchangedFile = (file: string, stamp: InputStamp, named: string) => 
 /**
  * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables and its warnings in
  * the read's collector as a read would enter them; undefined (read the file) when it cannot be stat'ed, is over the
- * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames); null
- * (skip the file) when `read.again` says it is a hard link to a file this read read already under another name.
+ * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames).
  * `read.real`: the file's real path when it differs from its name (`InputFile.real`), looked up too.
  */
 export function unchangedHit(
   file: string,
   max: number,
   check: UnchangedFile,
-  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector; again?: (st: { dev: number; ino: number; nlink: number }, file: string) => boolean; real?: string },
-): UnchangedItem | undefined | null {
+  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector; real?: string },
+): UnchangedItem | undefined {
   const { seen, firstFile } = read;
   let st;
   try {
@@ -52,7 +51,6 @@ export function unchangedHit(
     return undefined;
   }
   if (!st.isFile() || st.size > max) return undefined;
-  if (read.again?.(st, file)) return null;
   const abs = path.resolve(file);
   const stamp = { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
   // a file reached through a link is also looked up under its real path: a run labelled under that name stored it
