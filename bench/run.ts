@@ -83,6 +83,8 @@ interface Figures {
   peakRssMB?: number;
   /** CPU time of the measured process (user + system, ms), when measured. */
   cpuMs?: number;
+  /** The same CPU split into the main thread and all others (ms, `bench/probe.mjs`), when measured. */
+  threadsMs?: { main: number; other: number };
 }
 
 function startServer(delayMs = 0): Promise<{ child: ChildProcess; port: number }> {
@@ -183,20 +185,38 @@ async function rawHttpLoop(port: number, users: string[], n: number, concurrency
  * system, from `bench/probe.mjs` preloaded as for `label`) is in `cpuMs`.
  */
 function bareLoopProgram(file: string, port: number, n: number, concurrency: number, probe: string): Promise<Figures> {
+  return programFigures(["bare-loop.mjs", file, `http://127.0.0.1:${port}/v1/chat/completions`, String(concurrency)], n, probe);
+}
+
+/**
+ * The `openai` client alone over ipi-judge's own transport (`bench/openai-loop.mjs ... ipi`: `limitedFetch()` of this
+ * tree's `dist/providers/fetch.js`), the same bodies and concurrency: the CPU floor of a request as `label` sends it,
+ * before any of ipi-judge's own work (ingest, rendering, store, evidence). `label`'s CPU beyond it is that work.
+ */
+function sdkFloorProgram(file: string, port: number, n: number, concurrency: number, probe: string): Promise<Figures> {
+  return programFigures(["openai-loop.mjs", file, `http://127.0.0.1:${port}/v1`, String(concurrency), "ipi"], n, probe);
+}
+
+/** Run `bench/<script> ...args` with the probe preloaded, timed from spawn to exit; CPU (and its thread split) from the probe. */
+function programFigures([script, ...args]: string[], n: number, probe: string): Promise<Figures> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(
-      process.execPath,
-      ["--import", path.join(HERE, "probe.mjs"), path.join(HERE, "bare-loop.mjs"), file, `http://127.0.0.1:${port}/v1/chat/completions`, String(concurrency)],
-      { stdio: ["ignore", "inherit", "inherit"], env: { ...process.env, IPI_BENCH_PROBE: probe } },
-    );
+    const child = spawn(process.execPath, ["--import", path.join(HERE, "probe.mjs"), path.join(HERE, script), ...args], {
+      stdio: ["ignore", "inherit", "inherit"],
+      env: { ...process.env, IPI_BENCH_PROBE: probe },
+    });
     child.on("error", reject);
     child.on("close", (code) => {
       const seconds = (performance.now() - t0) / 1000;
-      if (code !== 0) reject(new Error(`bare loop program exited ${code}`));
-      else resolve({ items: n, seconds, perSec: n / seconds, cpuMs: probeCpuMs(probe) });
+      if (code !== 0) reject(new Error(`${script} exited ${code}`));
+      else resolve({ items: n, seconds, perSec: n / seconds, cpuMs: probeCpuMs(probe), threadsMs: probeThreads(probe) });
     });
   });
+}
+
+/** The main / other threads CPU split (ms) written by `bench/probe.mjs`, when it could read it. */
+function probeThreads(probe: string): { main: number; other: number } | undefined {
+  return (JSON.parse(fs.readFileSync(probe, "utf8")) as { threadsMs?: { main: number; other: number } }).threadsMs;
 }
 
 /** User + system CPU milliseconds written by `bench/probe.mjs` at the process's exit. */
@@ -296,10 +316,11 @@ async function realisticModes(tmp: string, inputs: string[], users: string[], n:
       const stored = countLines(path.join(labels, run, "verdicts.jsonl"));
       if (stored !== n) throw new Error(`expected ${n} verdicts, got ${stored}`);
       const p = JSON.parse(fs.readFileSync(probe, "utf8"));
-      figures[name] = { items: n, seconds: r.seconds, perSec: n / r.seconds, peakRssMB: p.maxRssBytes / MB, cpuMs: p.cpuMs.user + p.cpuMs.system };
+      figures[name] = { items: n, seconds: r.seconds, perSec: n / r.seconds, peakRssMB: p.maxRssBytes / MB, cpuMs: p.cpuMs.user + p.cpuMs.system, threadsMs: p.threadsMs };
     }
     const bare2 = CLI_ONLY ? undefined : await bareLoop(port, users, n, concurrency);
     const prog2 = CLI_ONLY ? undefined : await bareLoopProgram(bodies, port, n, concurrency, progProbe);
+    const floor = CLI_ONLY ? undefined : await sdkFloorProgram(bodies, port, n, concurrency, path.join(tmp, `probe-floor-${delayMs}.json`));
     server.send("stop");
     const ideal = (n / concurrency) * (delayMs / 1000);
     const mean = (a?: Figures, b?: Figures) => (a && b ? { perSec: (2 * n) / (a.seconds + b.seconds), seconds: (a.seconds + b.seconds) / 2 } : undefined);
@@ -317,6 +338,16 @@ async function realisticModes(tmp: string, inputs: string[], users: string[], n:
     const cpuLine = Object.entries(figures).map(([name, f]) => `${name} ${(f.cpuMs! / n).toFixed(2)} ms/item (${(f.cpuMs! / 1000).toFixed(1)} s${progCpu !== undefined ? `, ${(f.cpuMs! / progCpu).toFixed(2)}x` : ""})`);
     if (progCpu !== undefined) cpuLine.push(`bare loop program ${(progCpu / n).toFixed(2)} ms/item (${(progCpu / 1000).toFixed(1)} s)`);
     console.log(`  CPU per request: ${cpuLine.join(", ")}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+    const split = (f?: Figures) => (f?.threadsMs ? `main thread ${(f.threadsMs.main / n).toFixed(2)}, other threads ${(f.threadsMs.other / n).toFixed(2)}` : "not measured");
+    console.log(`  thread split (ms/item): ${[...Object.entries(figures).map(([name, f]) => `${name}: ${split(f)}`), ...(prog1 ? [`bare loop program (first run): ${split(prog1)}`] : [])].join("; ")}`);
+    if (floor && progCpu !== undefined) {
+      // issue 26: what the target leaves for ipi-judge's own work, beside what that work costs now
+      const own = Object.entries(figures).map(([name, f]) => `${name} ${((f.cpuMs! - floor.cpuMs!) / n).toFixed(2)} ms/item`);
+      console.log(
+        `  openai client over ipi-judge's transport alone (bench/openai-loop.mjs ipi, same bodies): ${(floor.cpuMs! / n).toFixed(2)} ms/item (${split(floor)}); ` +
+          `ipi-judge's own work beyond it: ${own.join(", ")}; the 1.5x target leaves it ${((1.5 * progCpu - floor.cpuMs!) / n).toFixed(2)} ms/item`,
+      );
+    }
     if (prog && delayMs === 300) {
       for (const [name, f] of Object.entries(figures)) {
         const ok = f.perSec / prog.perSec >= 0.95 && f.peakRssMB! < 300;
