@@ -195,6 +195,8 @@ export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
     ...(t.surface !== undefined ? { surface: t.surface } : {}),
     // the summary says how many attacked runs ended in an agent error (counted in its rates; agree leaves them out)
     ...(t.run_error !== undefined ? { run_error: t.run_error } : {}),
+    // the summary warns when one model and condition pools runs of several run folders (../run/pooled-folders.ts)
+    ...(typeof t.metadata?.run_folder === "string" ? { metadata: { run_folder: t.metadata.run_folder } } : {}),
   } as TrajectoryIndexRow;
 }
 
