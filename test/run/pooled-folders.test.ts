@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
+import { dryRun } from "../../src/run/dry-run.js";
 import { formatSummary, summarizeRun } from "../../src/run/summary.js";
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "../../src/run/pooled-folders.js";
 import { takeJournalWarnings } from "../../src/store/skipped-lines.js";
@@ -106,6 +107,20 @@ describe("label on a VIGIL-shaped tree", () => {
     expect(takeJournalWarnings()).toEqual([
       `${vfile}: 1 verdict on unattacked trajectories was stored with a label other than not_exposed and no verified quote of the agent's own action (made before the rule); counted as not_exposed (DESIGN section 1, row 6: no attack, no exposure) in every figure; the file is not rewritten, the judge's claim stays in label_claimed`,
     ]);
+  });
+
+  it("--strict does not stop on an empty placeholder, and the dry run counts them apart from bad input items", async () => {
+    const root = path.join(tmp, "strict");
+    write(root, "runs_base", "user_task_0", { ...run("user_task_0"), messages: [], utility: null, security: null });
+    write(root, "runs_base", "user_task_1", run("user_task_1"));
+    const labelsDir = path.join(tmp, "labels-strict");
+    const dry = await dryRun({ inputs: [root], run: "s", labelsDir, judges: [createSignatureJudge()], strict: true });
+    expect(dry).toMatchObject({ read: 1, input_errors: 0, empty_placeholders: 1 });
+    const r = await labelRun({ inputs: [root], run: "s", labelsDir, judges: [createSignatureJudge()], strict: true });
+    expect(r.progress).toMatchObject({ read: 1, judged: 1, errors: 0, empty_placeholders: 1 });
+    // a bad file still stops --strict
+    fs.writeFileSync(path.join(root, "runs_base", "qwen3-max", "travel", "user_task_1", "important_instructions", "bad.json"), "{");
+    await expect(labelRun({ inputs: [root], run: "s2", labelsDir, judges: [createSignatureJudge()], strict: true })).rejects.toThrow(/bad\.json/);
   });
 
   it("summarizeRun: an empty placeholder stored among the errors is skipped, the other kinds stay errors", () => {
