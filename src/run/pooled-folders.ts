@@ -1,6 +1,6 @@
 /**
  * Runs of one agent model and condition read from several run folders (the folder holding the model folder of an
- * AgentDojo-layout run, `metadata.run_folder`): every figure pools them, and nothing in the files may tell them apart.
+ * AgentDojo-layout run, the index row's `run_folder`): every figure pools them, and nothing in the files may tell them apart.
  * VIGIL ships its `debug_run` beside `runs_base` (same model qwen3-max, condition no_defense, pipeline_name and
  * benchmark_version in every file): labelled together, the debug runs joined the base runs' rates with only an
  * `id_collision` hint (session 14 red team). Said loud, naming the folders, their counts and what does not differ.
@@ -16,9 +16,9 @@ export class RunFolderFold {
   /** `model\u0000condition` -> run folder -> rows */
   private readonly byKey = new Map<string, Map<string, number>>();
 
-  /** Count one index row (rows without `metadata.run_folder`, e.g. chat JSONL, are not counted). */
-  add(row: Pick<TrajectoryIndexRow, "agent_model" | "condition" | "metadata">): void {
-    const folder = row.metadata?.run_folder;
+  /** Count one index row (rows without `run_folder`, e.g. chat JSONL or older rows, are not counted). */
+  add(row: Partial<Pick<TrajectoryIndexRow, "agent_model" | "condition" | "run_folder">>): void {
+    const folder = row.run_folder;
     if (typeof folder !== "string") return;
     const key = `${row.agent_model ?? "(unknown)"}\u0000${row.condition ?? "(no condition)"}`;
     let m = this.byKey.get(key);
@@ -58,4 +58,17 @@ function commonParent(folders: string[]): string {
   let root = path.dirname(folders[0]);
   for (const f of folders) while (root !== path.dirname(root) && !(f + path.sep).startsWith(root + path.sep)) root = path.dirname(root);
   return root;
+}
+
+/** The column readers' row field {@link runFolderWarnings} needs (add it to a command's row fields). */
+export const RUN_FOLDER_FIELD = "run_folder";
+
+/**
+ * {@link RunFolderFold} over index rows (`compare`, `estimate`, `report`; a column run's rows read with
+ * {@link RUN_FOLDER_FIELD} among the row fields; rows without it are not counted).
+ */
+export function runFolderWarnings(rows: Iterable<Partial<Pick<TrajectoryIndexRow, "agent_model" | "condition" | "run_folder">>>): string[] {
+  const fold = new RunFolderFold();
+  for (const r of rows) fold.add(r);
+  return fold.warnings();
 }

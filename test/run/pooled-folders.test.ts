@@ -14,7 +14,9 @@ import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
 import { dryRun } from "../../src/run/dry-run.js";
 import { formatSummary, summarizeRun } from "../../src/run/summary.js";
-import { POOLED_FOLDERS_MARK, RunFolderFold } from "../../src/run/pooled-folders.js";
+import { POOLED_FOLDERS_MARK, RunFolderFold, runFolderWarnings } from "../../src/run/pooled-folders.js";
+import { COMPARE_ROW_FIELDS } from "../../src/compare/data-columns.js";
+import { readColumnRun } from "../../src/store/columns.js";
 import { takeJournalWarnings } from "../../src/store/skipped-lines.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
@@ -54,7 +56,7 @@ describe("RunFolderFold", () => {
   it("one warning per model and condition over two or more run folders, naming each folder relative to their parent and its count", () => {
     const fold = new RunFolderFold();
     const row = (folder: string | undefined, model = "m", condition = "no_defense") =>
-      ({ agent_model: model, condition, ...(folder ? { metadata: { run_folder: folder } } : {}) }) as TrajectoryIndexRow;
+      ({ agent_model: model, condition, ...(folder ? { run_folder: folder } : {}) }) as TrajectoryIndexRow;
     for (let i = 0; i < 3; i++) fold.add(row("/c/vigil/runs_base"));
     fold.add(row("/c/vigil/debug_run"));
     fold.add(row("/c/vigil/debug_run/travel/type_ii_a"));
@@ -90,6 +92,11 @@ describe("label on a VIGIL-shaped tree", () => {
     expect(text).toContain("errors: none");
     expect(text).toContain("skipped: empty placeholders 1 (files with no messages and no verdict");
     expect(text).toContain(`POOLED RUN FOLDERS: agent model qwen3-max`);
+    // the index row carries the folder top-level: compare, estimate and report read it as a column and say the same
+    const col = await readColumnRun(path.join(labelsDir, "v"), { rowFields: COMPARE_ROW_FIELDS });
+    const rows = Array.from({ length: col.nRows }, (_, s) => col.rows[col.rowCode[s]]);
+    expect(rows.map((r) => path.basename(r.run_folder!)).sort()).toEqual(["debug_run", "runs_base", "runs_base"]);
+    expect(runFolderWarnings(rows)).toEqual(pooled);
 
     // a verdict stored before the unattacked rule (an unaffected label on an unattacked run): label's own summary
     // counts it as not_exposed and says so, as every reader does
