@@ -27,6 +27,15 @@ export interface LabelPairing {
   unchecked_rows: number;
 }
 
+/** How many rows a pairing warning names before `...`. */
+const ROWS_NAMED = 5;
+
+/** `line 3 (trajectory "a/b"), line 7 (trajectory "c"), ... (12 in all)`; a row without a line is named by its id. */
+function rowsText(rows: Array<{ id: string; line: number }>, total: number): string {
+  const named = rows.map((r) => `${r.line ? `line ${r.line} ` : ""}(trajectory ${JSON.stringify(r.id)})`).join(", ");
+  return total > rows.length ? `${named}, ... (${total} in all)` : named;
+}
+
 /**
  * Compare every label row's recorded `content_sha256` with the run's content hash of its trajectory now.
  * @param file the label file as read (`readHumanLabels`; `line` 0 for rows that have none); @param humanFile its
@@ -50,14 +59,18 @@ export function checkLabelPairing(
   let first: { id: string; line: number } | undefined;
   let noHash = 0;
   let runNoHash = 0;
+  /** the first rows without a hash (file side, run side), named when only some rows lack one */
+  const noHashRows: Array<{ id: string; line: number }> = [];
+  const runNoHashRows: Array<{ id: string; line: number }> = [];
   for (const r of file.rows) {
     if (r.content_sha256 === undefined) {
       noHash++;
+      if (noHashRows.length < ROWS_NAMED) noHashRows.push({ id: r.trajectory_id, line: r.line });
       kept.push(r);
       continue;
     }
     const now = contentOf(r.trajectory_id);
-    if (now === undefined) runNoHash++;
+    if (now === undefined && runNoHash++ < ROWS_NAMED) runNoHashRows.push({ id: r.trajectory_id, line: r.line });
     if (now === null || now === undefined || now === r.content_sha256) {
       kept.push(r);
       continue;
@@ -76,12 +89,15 @@ export function checkLabelPairing(
   }
   if (noHash > 0) {
     warnings.push(
-      `label file ${humanFile}: ${noHash === file.rows.length ? `its ${noHash} label rows record` : `${noHash} of its ${file.rows.length} label rows record`} no content_sha256 (written by an import-annotations before this version, or by hand): ` +
+      `label file ${humanFile}: ${noHash === file.rows.length ? `its ${noHash} label rows record` : `${noHash} of its ${file.rows.length} label rows record`} no content_sha256` +
+        // a file where only some rows lack the hash (edited by hand, two imports joined): the rows are named
+        (noHash < file.rows.length ? ` (${rowsText(noHashRows, noHash)}; the other rows carry one)` : "") +
+        ` (written by an import-annotations before this version, or by hand): ` +
         `whether each label was given for the text the run has now cannot be checked; re-import the annotations with the sample's manifest to record it`,
     );
   }
   if (runNoHash > 0) {
-    warnings.push(`label file ${humanFile}: the run records no content hash for the trajectories of ${runNoHash} label row${runNoHash === 1 ? "" : "s"}: whether those labels were given for the text the run has now cannot be checked`);
+    warnings.push(`label file ${humanFile}: the run records no content hash for the trajectories of ${runNoHash} label row${runNoHash === 1 ? "" : "s"}${runNoHash < file.rows.length - noHash ? ` (${rowsText(runNoHashRows, runNoHash)}; the run records one for the others)` : ""}: whether those labels were given for the text the run has now cannot be checked`);
   }
   return {
     file: refused > 0 ? { ...file, rows: kept } : file,

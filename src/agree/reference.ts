@@ -404,10 +404,31 @@ export function formatReferenceTable(rows: readonly ReferenceAgreement[]): strin
   for (const r of rows) {
     const rr = r.rates;
     const all = rr?.reference_all && rr.reference_all.n !== rr.reference.n ? `; benchmark over all ${rr.reference_all.n} attacked: ${pctText(rr.reference_all.rate, rr.reference_all.reason)}` : "";
-    const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)}${all})` : all ? ` (${all.slice(2)})` : ""}` : "";
+    const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)} of ${coverageBase(r)}${all})` : all ? ` (${all.slice(2)})` : ""}` : "";
     L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${statText(r.kappa, r.kappa_reason).padEnd(32)}  ${statText(r.binary.kappa, r.binary.kappa_reason).padEnd(32)}  ${vs}`);
   }
   return L.join("\n");
+}
+
+/** The attacked runs with a usable reference and no agent error: the denominator of agree's coverage. */
+function coverageBase(a: ReferenceAgreement): number {
+  const side = (["no_verdict", "judge_error", "judge_refused", "unjudgeable", "unverified"] as const).reduce((s, k) => s + (a.excluded[k] ?? 0), 0);
+  return a.n_used + side;
+}
+
+/**
+ * What agree's coverage divides by, named beside it: ` (87/402 attacked runs with a benchmark verdict and no agent
+ * error; label, compare and report divide by every attacked run, 433 here, those 31 without a verdict and 0 with an
+ * agent error included)`. Two coverages of one run (87/433 in label, 87/402 here) differ by exactly these runs
+ * (session 14 new user); the second clause is left out when no attacked run is excluded so.
+ */
+function coverageBaseText(a: ReferenceAgreement): string {
+  const base = coverageBase(a);
+  const noRef = a.excluded.no_reference ?? 0;
+  const runErr = a.excluded.run_error ?? 0;
+  const head = ` (${a.n_used}/${base} attacked runs with a benchmark verdict and no agent error`;
+  if (noRef + runErr === 0) return `${head})`;
+  return `${head}; label, compare and report divide by every attacked run, ${base + noRef + runErr} here, those ${noRef} without a verdict and ${runErr} with an agent error included)`;
 }
 
 /**
@@ -452,7 +473,7 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
           `rates over these ${a.n_used}: asr_goal ${rateFigureText(a.rates.asr_goal)} vs the benchmark's ${a.reference} rate ${rateFigureText(a.rates.reference)}` +
             referenceAllText(a) +
             `; ` +
-            `asr_behaviour ${rateFigureText(a.rates.asr_behaviour)}; coverage ${pctText(a.rates.coverage, "no_attacked")}` +
+            `asr_behaviour ${rateFigureText(a.rates.asr_behaviour)}; coverage ${pctText(a.rates.coverage, "no_attacked")}${coverageBaseText(a)}` +
             (a.rates.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%; most left out: ${a.rates.coverage_low_reason ?? "unknown"})` : ""),
         ]
       : []),

@@ -5,6 +5,7 @@ import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { buildObservations, compareConditions, formatCompare, totalWeight, type LabelSource, type Observations } from "../compare/index.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { readColumnRun } from "../store/columns.js";
+import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, type WhereStatement } from "../store/where.js";
@@ -69,6 +70,8 @@ Examples:
         step.done();
       }
       result.warnings.unshift(...notes);
+      // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
+      result.warnings.push(...runFolderWarnings(index.values()));
       // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read)
       const state = runStateLine(readRunState(runDir));
       if (state) result.warnings.unshift(state.replace(/^WARNING: /, ""));

@@ -4,6 +4,7 @@ import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
 import { readLeanRun } from "../store/lean-read.js";
 import { readColumnRun } from "../store/columns.js";
+import { RUN_FOLDER_FIELD, runFolderWarnings } from "../run/pooled-folders.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
 import type { PaperTable } from "../estimate/table.js";
 import { HumanLabelsError, labelledIds, readHumanLabels } from "../agree/human-file.js";
@@ -153,7 +154,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  printTable(runDir, o, t, run.statement);
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()));
 }
 
 /**
@@ -161,7 +162,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
  * and the table built from them (`paperTableColumns`), the same table as {@link writeTable}'s object path.
  */
 async function writeTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: { kind: "judge"; judge_id?: string }): Promise<void> {
-  const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: TABLE_ROW_FIELDS, progress }));
+  const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: [...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD], progress }));
   let source;
   try {
     source = resolveSource(run.verdicts, req, o.run as string);
@@ -173,12 +174,20 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, !o.json && process.stderr.isTTY === true);
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
-  printTable(runDir, o, t, null);
+  const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
+  printTable(runDir, o, t, null, runFolderWarnings(rows));
 }
 
-/** Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note. */
-function printTable(runDir: string, o: Record<string, string | boolean | undefined>, t: PaperTable, statement: WhereStatement | null): void {
+/**
+ * Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note and `pooled` (one model and
+ * condition from several run folders, `../run/pooled-folders.ts`) as WARNING notes, on stderr too.
+ */
+function printTable(runDir: string, o: Record<string, string | boolean | undefined>, t: PaperTable, statement: WhereStatement | null, pooled: string[] = []): void {
   const run = { statement };
+  for (const w of pooled) {
+    t.notes.push(`WARNING: ${w}`);
+    process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  }
   // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read)
   const state = runStateLine(readRunState(runDir));
   if (state) {

@@ -190,6 +190,7 @@ function inFlightText(n: number, byJudge: Record<string, number>, left: Record<s
 function invocationText(res: LabelResult, o: LabelFlags): string {
   return (
     `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new input errors` +
+      (res.progress.empty_placeholders > 0 ? `, ${res.progress.empty_placeholders} empty placeholders skipped (not errors)` : "") +
       // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
       (res.thisRun.in_flight_when_stopped !== undefined ? inFlightText(res.thisRun.in_flight_when_stopped, res.thisRun.in_flight_when_stopped_by_judge ?? {}, res.thisRun.left_by_stopped_judge) : "") +
       // recorded in errors.jsonl (kind content_changed) but not an input error: said apart
@@ -258,7 +259,7 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): voi
   if (o.json) res.summary.warnings.push(...takeJournalWarnings());
   for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
   // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run
-  if (res.thisRun.read === 0 && res.thisRun.errors === 0 && !res.interrupted) {
+  if (res.thisRun.read === 0 && res.thisRun.errors === 0 && res.thisRun.empty_placeholders === 0 && !res.interrupted) {
     process.stderr.write(`ipi-judge: warning: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)\n`);
   }
   warnWhere(res.where?.warnings ?? []);

@@ -26,8 +26,8 @@ export function progressReporter(enabled = process.stderr.isTTY === true): {
   let rate: RateState | undefined;
   return {
     update(p) {
-      const total = Math.max(p.total, p.read + p.errors);
-      const done = p.read + p.errors;
+      const done = p.read + p.errors + (p.empty_placeholders ?? 0);
+      const total = Math.max(p.total, done);
       // a monotonic clock, so a wall-clock step does not blank the rate
       const f = progressRate(rate, p, performance.now());
       rate = f.state;
@@ -55,8 +55,8 @@ export function progressReporter(enabled = process.stderr.isTTY === true): {
  * @returns the new state, the rate (trajectories/s) and the ETA (s), each undefined while unknown (`./eta.ts`)
  */
 export function progressRate(state: RateState | undefined, p: LabelProgress, nowMs: number): { state: RateState; rate: number | undefined; eta: number | undefined } {
-  const total = Math.max(p.total, p.read + p.errors);
-  const done = p.read + p.errors;
+  const done = p.read + p.errors + (p.empty_placeholders ?? 0);
+  const total = Math.max(p.total, done);
   const worked = done - (p.unread ?? 0);
   const next = state ? stepRate(state, nowMs, worked) : startRate(nowMs, worked);
   const rate = rateOf(next);

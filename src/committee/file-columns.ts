@@ -176,5 +176,6 @@ export function committeeAsColumnRun(cf: CommitteeColumns, run: ColumnRun, rater
     vSlot[k] = cf.slot[i];
     vCode[k] = cf.code[i];
   });
-  return { ...run, nVerdicts: keep.length, vSlot, vCode, verdicts };
+  // vContent is per verdict of `run`: not these pseudo verdicts'
+  return { ...run, nVerdicts: keep.length, vSlot, vCode, verdicts, vContent: undefined };
 }

@@ -345,6 +345,8 @@ export function committeeReport(
     bootstrap,
     run_state: opts.runState ?? null,
   };
+  // repeats judged on different texts, left out of test-retest: said with the warnings too
+  for (const t of report.retest) if (t.content_mismatch) warnings.push(t.content_mismatch.message);
   return { report, verdicts: committee };
 }
 
@@ -452,6 +454,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
     for (const t of r.retest) {
       L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories`);
       if (t.deterministic) L.push(`    note: ${t.deterministic}`);
+      if (t.content_mismatch) L.push(`    left out: ${t.content_mismatch.items} trajector${t.content_mismatch.items === 1 ? "y" : "ies"} judged on different texts in different repeats (see the warning above)`);
       for (const p of t.pairs) {
         L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${f3(p.six.kappa.value, p.six.kappa.reason)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${f3(p.binary.kappa.value, p.binary.kappa.reason)}`);
       }

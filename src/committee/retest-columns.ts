@@ -9,7 +9,7 @@ import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
 import { ratingCounts, type Category } from "../stats/index.js";
 import { voteOf } from "../verdict/vote.js";
-import { DETERMINISTIC_NOTE, type JudgeRetest, type RepeatPair } from "./retest.js";
+import { contentMismatch, DETERMINISTIC_NOTE, type JudgeRetest, type RepeatPair } from "./retest.js";
 
 /**
  * Rating-count rows shared by every item with the same ratings (`ratingCounts` of one item, cached by its
@@ -43,12 +43,15 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
     if (!j) byJudge.set(v.judge_id, (j = new Map()));
     let t = j.get(v.repeat);
     if (!t) j.set(v.repeat, (t = new Uint32Array(run.ids.size)));
-    t[run.vSlot[i]] = run.vCode[i] + 1;
+    t[run.vSlot[i]] = i + 1; // the verdict's position: its record (vCode) and its content (vContent)
     if (v.judge_family !== "rule") notRule.add(v.judge_id);
   }
+  const rec = (p: number): Verdict => run.verdicts[run.vCode[p - 1]];
+  // the text a verdict judged (-1: not recorded); two repeats on different texts are not a retest pair
+  const content = (p: number): number => (p === 0 || !run.vContent ? -1 : run.vContent[p - 1]);
   const lab = (c: number): string | null => {
     if (c === 0) return null;
-    const v = run.verdicts[c - 1];
+    const v = rec(c);
     return voteOf(v) ?? (v.status === "ok" ? null : v.status);
   };
   const bin = (x: string | null): string | null => ((BUCKETS as readonly string[]).includes(x ?? "") ? binaryOf(x as Bucket) : x);
@@ -62,11 +65,34 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
     const at = (s: number, r: number): number => reps.get(r)?.[s] ?? 0;
     const slots: number[] = [];
     for (let s = 0; s < run.nRows; s++) if (repArrays.some((a) => a[s] > 0)) slots.push(s);
+    const differ = (s: number, r: number): boolean => {
+      const c0 = content(at(s, 0));
+      const cr = content(at(s, r));
+      return c0 !== -1 && cr !== -1 && c0 !== cr;
+    };
+    const mixed = new Set<number>();
+    for (const s of slots) {
+      let first = -1;
+      for (let r = 0; r < K; r++) {
+        const c = content(at(s, r));
+        if (c === -1) continue;
+        if (first === -1) first = c;
+        else if (c !== first) {
+          mixed.add(s);
+          break;
+        }
+      }
+    }
+    const mismatch: Record<string, number> = {};
     const pairs: RepeatPair[] = [];
     for (let r = 1; r < K; r++) {
       const six = new PairTally(BUCKETS);
       const two = new PairTally(BINARY);
       for (const s of slots) {
+        if (mixed.size > 0 && differ(s, r)) {
+          mismatch[String(r)] = (mismatch[String(r)] ?? 0) + 1;
+          continue;
+        }
         const a = lab(at(s, 0));
         const b = lab(at(s, r));
         six.add(a, b);
@@ -84,9 +110,10 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
     const counts6: number[][] = [];
     const counts2: number[][] = [];
     for (const s of slots) {
+      if (mixed.has(s)) continue;
       const votes = Array.from({ length: K }, (_, r) => {
         const c = at(s, r);
-        return c === 0 ? null : voteOf(run.verdicts[c - 1]);
+        return c === 0 ? null : voteOf(rec(c));
       });
       counts6.push(c6.row(votes));
       counts2.push(c2.row(votes.map(binaryOf)));
@@ -99,6 +126,7 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
       across_six: compareManyRatersCounts(counts6, BUCKETS, { raters: K }),
       across_binary: compareManyRatersCounts(counts2, BINARY, { raters: K }),
       ...(notRule.has(judgeId) ? {} : { deterministic: DETERMINISTIC_NOTE }),
+      ...(mixed.size > 0 ? { content_mismatch: contentMismatch(judgeId, mismatch, mixed.size)! } : {}),
     });
   }
   return out;

@@ -31,7 +31,34 @@ export interface JudgeRetest {
    * are one computation run again, so their agreement is 1 by construction and says nothing about stability.
    */
   deterministic?: string;
+  /**
+   * Repeats judged on different texts (their verdicts' `content_sha256` differ: the trajectory changed between
+   * repeats): such a repeat pair measures a change of input, not the judge's stability, so it is left out, counted
+   * here and said (`message`). `pairs`: per repeat r, the trajectories whose repeat r was judged on another text than
+   * repeat 0 (left out of that pair); `items`: the trajectories whose repeats do not all share one text (left out of
+   * Fleiss' kappa and alpha). Absent when none (verdicts without a hash, from older versions, cannot be checked).
+   */
+  content_mismatch?: { pairs: Record<string, number>; items: number; message: string };
 }
+
+/** The {@link JudgeRetest.content_mismatch} of a judge (undefined when nothing was left out). */
+export function contentMismatch(judgeId: string, pairs: Record<string, number>, items: number): JudgeRetest["content_mismatch"] {
+  if (items === 0) return undefined;
+  const each = Object.entries(pairs)
+    .map(([r, n]) => `repeat 0 vs ${r}: ${n}`)
+    .join(", ");
+  return {
+    pairs,
+    items,
+    message:
+      `judge ${judgeId}: ${items} trajector${items === 1 ? "y was" : "ies were"} judged on different texts in different repeats (the verdicts' content_sha256 differ: ` +
+      `the trajectory changed between repeats), left out of test-retest where the texts differ (${each}; and of Fleiss' kappa): a change of input is not a judge's instability; ` +
+      `label again with --repeats to judge every repeat on the current text`,
+  };
+}
+
+/** A verdict's content hash, or undefined when it records none (older versions). */
+const contentOf = (v: Verdict | undefined): string | undefined => (typeof v?.content_sha256 === "string" ? v.content_sha256 : undefined);
 
 /** What {@link JudgeRetest.deterministic} says. */
 export const DETERMINISTIC_NOTE = "a deterministic judge (family rule): its repeats are the same computation, so their agreement is 1 by construction, not a measure of stability";
@@ -72,17 +99,36 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       return b ?? (v.status === "ok" ? null : v.status); // a non-label status is dropped (and counted) by pairLabels
     };
     const bin = (x: string | null): string | null => ((BUCKETS as readonly string[]).includes(x ?? "") ? binaryOf(x as Bucket) : x);
+    // two repeats judged on different texts (both hashes known and different) are not a retest pair
+    const differ = (id: string, r: number): boolean => {
+      const c0 = contentOf(at(id, 0));
+      const cr = contentOf(at(id, r));
+      return c0 !== undefined && cr !== undefined && c0 !== cr;
+    };
+    const mismatch: Record<string, number> = {};
+    const mixed = new Set<string>();
+    for (const id of ids) {
+      const seen = new Set<string>();
+      for (let r = 0; r < K; r++) {
+        const c = contentOf(at(id, r));
+        if (c !== undefined) seen.add(c);
+      }
+      if (seen.size > 1) mixed.add(id);
+    }
     const pairs: RepeatPair[] = [];
     for (let r = 1; r < K; r++) {
-      const a = ids.map((id) => lab(id, 0));
-      const b = ids.map((id) => lab(id, r));
+      const same = mixed.size ? ids.filter((id) => !differ(id, r)) : ids;
+      if (same.length < ids.length) mismatch[String(r)] = ids.length - same.length;
+      const a = same.map((id) => lab(id, 0));
+      const b = same.map((id) => lab(id, r));
       pairs.push({
         repeat: r,
         six: compareTwoRaters(a, b, BUCKETS, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),
         binary: compareTwoRaters(a.map(bin), b.map(bin), BINARY, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),
       });
     }
-    const grid = ids.map((id) => Array.from({ length: K }, (_, r) => voteOf(at(id, r))));
+    const grid = ids.filter((id) => !mixed.has(id)).map((id) => Array.from({ length: K }, (_, r) => voteOf(at(id, r))));
+    const cm = contentMismatch(judgeId, mismatch, mixed.size);
     let deterministic = true;
     for (const t of repMaps) for (const v of t.values()) if (v.judge_family !== "rule") deterministic = false;
     out.push({
@@ -93,6 +139,7 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       across_six: compareManyRaters(grid, BUCKETS, { raters: K }),
       across_binary: compareManyRaters(grid.map((row) => row.map(binaryOf)), BINARY, { raters: K }),
       ...(deterministic ? { deterministic: DETERMINISTIC_NOTE } : {}),
+      ...(cm ? { content_mismatch: cm } : {}),
     });
   }
   return out;

@@ -19,7 +19,7 @@ import { cellKey } from "./cells.js";
 import type { ExcludedGroup, Observation, ObservationExclusion, Observations, UnlabelledItem } from "./data.js";
 
 /** The index fields compare reads besides the `--by` field (`readColumnRun`'s `rowFields`). */
-export const COMPARE_ROW_FIELDS: readonly string[] = ["agent_model", "suite", "condition", "attack", "surface", "attacked", "reference", "user_task_id", "injection_task_id"];
+export const COMPARE_ROW_FIELDS: readonly string[] = ["agent_model", "suite", "condition", "attack", "surface", "attacked", "reference", "user_task_id", "injection_task_id", "run_folder"];
 
 /** What an observation of a row record shares (built once per record). */
 interface Shared {

@@ -6,6 +6,7 @@
  * Inputs: the run's trajectory index and verdicts, and a human-label file as `ipi-judge import-annotations`
  * writes it (rows `trajectory_id, annotator, label, stratum, stratum_size, inclusion_probability, weight, ...`).
  */
+import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { readLeanRun } from "../store/lean-read.js";
 import type { Bucket, Verdict } from "../types.js";
@@ -296,7 +297,10 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   const file = readHumanLabels(o.humanFile);
   // the labelled trajectories' content hashes: each label is checked against the text the run has now
   const { index, verdicts } = await readLeanRun(o.runDir, { content: labelledIds(file) });
-  return estimateFromData(index, verdicts, file, { ...o, likeForLike: o.likeForLike ?? true });
+  const report = estimateFromData(index, verdicts, file, { ...o, likeForLike: o.likeForLike ?? true });
+  // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
+  report.warnings.push(...runFolderWarnings(index.values()));
+  return report;
 }
 
 /** A group over several conditions (defenses) when `--by` does not split them: the words that say so, else null. */

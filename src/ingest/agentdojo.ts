@@ -208,7 +208,7 @@ export function defenseTraces(messages: Message[]): Record<string, number> {
  * - `reference`: `{security, utility}`, each only when the file has it as a boolean; absent when neither is (a
  *   `no_verdict` warning).
  * - `run_error`: the file's `error` when set; `reference.security` is then kept as in the file (meaningless).
- * - `metadata`: `pipeline_name`, `model_dir`, `defense`, `attribution`, `benchmark_version`,
+ * - `metadata`: `pipeline_name`, `model_dir`, `run_folder` (the absolute folder holding the model folder), `defense`, `attribution`, `benchmark_version`,
  *   `agentdojo_package_version`, `evaluation_timestamp`, `duration`, each when present; `log_schema: "drift"` and
  *   DRIFT's flags for DRIFT logs; the counts of {@link defenseTraces}.
  * - messages: see {@link convertAgentDojoMessages}; `text` is always a string (`""` for null/empty content),
@@ -324,6 +324,9 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   const metadata: Record<string, unknown> = {};
   if (pipeline !== undefined) metadata.pipeline_name = pipeline;
   if (layout) metadata.model_dir = layout.modelDir;
+  // the folder holding the model folder (VIGIL's runs_base vs debug_run): runs of one model and condition from two
+  // such folders are pooled by every figure, and nothing else in the files may tell them apart (../run/pooled-folders.ts)
+  if (layout) metadata.run_folder = path.resolve(path.dirname(scope));
   if (defense !== undefined) metadata.defense = defense;
   metadata.attribution = who.rule;
   for (const k of ["benchmark_version", "agentdojo_package_version", "evaluation_timestamp", "duration"]) {

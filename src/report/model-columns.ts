@@ -10,6 +10,7 @@
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/columns.js";
+import { runFolderWarnings } from "../run/pooled-folders.js";
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { readRunState } from "../store/run-state.js";
 import { healthWarnings } from "../verdict/health.js";
@@ -112,6 +113,8 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
   warnings.push(...likeForLikeWarnings(attackedRecords(colRun)));
+  // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
+  warnings.push(...runFolderWarnings({ *[Symbol.iterator]() { for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]]; } }));
   if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
   if (cfCheck?.notes.length && fileSlots) warnings.push(...cfCheck.notes);
 

@@ -187,7 +187,8 @@ export function committeeObservationRun(run: ColumnRun, cs: CommitteeSlots, rep0
     vSlot[n] = s;
     vCode[n++] = code;
   }
-  return { ...run, nVerdicts: n, vSlot: vSlot.subarray(0, n), vCode: vCode.subarray(0, n), verdicts };
+  // vContent is per verdict of `run`: not these pseudo verdicts'
+  return { ...run, nVerdicts: n, vSlot: vSlot.subarray(0, n), vCode: vCode.subarray(0, n), verdicts, vContent: undefined };
 }
 
 /**

@@ -114,7 +114,10 @@ export interface DryRunResult {
   limit?: number;
   /** `--where`: what it kept of the input (absent without one). */
   where?: WhereStatement;
+  /** Bad input items (never the empty placeholders: {@link empty_placeholders}). */
   input_errors: number;
+  /** Empty placeholder files (no messages, no verdict: combinations the benchmark never ran): skipped, not errors. */
+  empty_placeholders: number;
   /**
    * Trajectories whose benchmark reference (security/utility) differs from the run's stored row, content unchanged:
    * `label` would re-write their index rows (errors.jsonl kind `reference_changed`) without judging them again.
@@ -211,6 +214,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens }, configChanges));
   let read = 0;
   let inputErrors = 0;
+  let placeholders = 0;
   let referenceChanged = 0;
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
@@ -221,7 +225,9 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   for await (const item of readTrajectories(opts.inputs, readOpts)) {
     if (opts.signal?.aborted) break;
     if (item.kind === "error") {
-      inputErrors++;
+      // an empty placeholder is no error of the input (label counts it apart too)
+      if (item.error.kind === "empty_placeholder") placeholders++;
+      else inputErrors++;
       continue;
     }
     const kept = oldIds.byLine.size > 0 ? keepStoredChatId(item.trajectory, oldIds) : undefined;
@@ -248,6 +254,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
     ...(whereTally ? { where: whereTally.statement("trajectories read").statement } : {}),
     input_errors: inputErrors,
+    empty_placeholders: placeholders,
     reference_changed: referenceChanged,
     judges: per.map((p) => p.row),
     estimated_cost_usd: totals.floor_usd,
@@ -468,7 +475,7 @@ function costRange(r: DryRunJudge, prefix: number): void {
 /** A dry run as text for the terminal: one block per judge, the total, and the assumptions. */
 export function formatDryRun(r: DryRunResult): string {
   const usd = (x: number | null) => (x === null ? "unknown" : x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`);
-  const lines = [...(r.where ? [whereLine(r.where)] : []), `dry run of ${r.run}: ${r.read} trajectories read${r.where ? `, ${r.trajectories} kept by --where ${r.where.filter}${r.limit !== undefined ? ` and --limit ${r.limit}` : ""}` : ""}${r.input_errors ? `, ${r.input_errors} bad input items` : ""}; nothing was sent or stored`];
+  const lines = [...(r.where ? [whereLine(r.where)] : []), `dry run of ${r.run}: ${r.read} trajectories read${r.where ? `, ${r.trajectories} kept by --where ${r.where.filter}${r.limit !== undefined ? ` and --limit ${r.limit}` : ""}` : ""}${r.input_errors ? `, ${r.input_errors} bad input items` : ""}${r.empty_placeholders ? `, ${r.empty_placeholders} empty placeholders skipped (not errors)` : ""}; nothing was sent or stored`];
   if (r.reference_changed > 0)
     lines.push(
       `note: ${r.reference_changed} trajectory(ies) carry another benchmark reference (security/utility) than the run stored: label would re-write their index rows (errors.jsonl kind reference_changed) so agree/compare read the current reference; nothing is judged again for it`,

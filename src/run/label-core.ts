@@ -19,7 +19,14 @@ export interface LabelProgress {
   judged: number;
   /** Verdicts skipped because they were already stored (resume). */
   skipped: number;
+  /** Input errors newly stored by this process (never the empty placeholders: {@link empty_placeholders}). */
   errors: number;
+  /**
+   * Empty placeholder files met by this process (`messages: []` and no verdict: a combination the benchmark never
+   * ran, VIGIL has 8,023): stored in `errors.jsonl` as kind `empty_placeholder` but not an error of the input, so
+   * counted apart from {@link errors}.
+   */
+  empty_placeholders: number;
   /**
    * Online verdicts in flight when the report was made (progress reports only: a finished run has none, so
    * `this_run.in_flight` is 0; what an interrupted run left un-judged is `this_run.in_flight_when_stopped`).

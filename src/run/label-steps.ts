@@ -220,7 +220,8 @@ export async function readAndSchedule(
     if (costCap?.reached) break;
     if (item.kind === "error") {
       if (item.error.kind === "duplicate_id") out.duplicateIds++;
-      if (store.addError(item.error)) progress.errors++;
+      // an empty placeholder (a combination the benchmark never ran) is stored but is no error of the input
+      if (store.addError(item.error)) progress[item.error.kind === "empty_placeholder" ? "empty_placeholders" : "errors"]++;
       report();
       continue;
     }

@@ -172,7 +172,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   requirePricesForCap(opts);
   refuseSharedBatchFolders(opts.judges, opts.batch);
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: opts.onHeapCheck });
-  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, in_flight: 0, changed: 0, unread: 0 };
+  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, empty_placeholders: 0, in_flight: 0, changed: 0, unread: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
   let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };

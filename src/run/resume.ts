@@ -95,6 +95,8 @@ export function indexRow(t: Trajectory, surfaces: Record<string, Surface> = deci
     n_messages: t.messages.length,
     content_sha256: contentSha256(t),
     metadata: t.metadata,
+    // the folder holding the model folder, top-level for the summaries (../store/records.ts `run_folder`)
+    ...(typeof t.metadata?.run_folder === "string" ? { run_folder: t.metadata.run_folder } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type 
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
 import { RateTally, type AttackRates } from "../stats/rates.js";
+import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
 import { POOLED_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { ratesText } from "../format/rates-text.js";
@@ -79,7 +80,14 @@ export interface RunSummary {
   unattacked: number;
   verdicts: number;
   judges: JudgeSummary[];
+  /** Stored input errors by kind; never the empty placeholders ({@link skipped}). */
   errors: { total: number; by_kind: Record<string, number> };
+  /**
+   * Input files passed over that are no error of the input: empty placeholders (`messages: []` and no verdict, a
+   * combination the benchmark never ran; stored in `errors.jsonl` as kind `empty_placeholder`, up to 5 `examples`
+   * named here). Not in `errors`, nor in the exit status. Absent when none.
+   */
+  skipped?: { empty_placeholders: number; examples: string[]; message: string };
   /**
    * `label`: input errors an earlier invocation recorded about files this one passes over as a corpus's sidecar
    * files (an older build read a `manifest.jsonl` as trajectories), or about inputs this one read without error
@@ -202,7 +210,17 @@ export function summarizeRun(
     out.push(rest);
   }
   const by_kind: Record<string, number> = {};
-  for (const e of errors) by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
+  // an empty placeholder (a combination the benchmark never ran) is stored with the errors but is none: counted apart
+  const placeholders: string[] = [];
+  let errorTotal = 0;
+  for (const e of errors) {
+    if (e.kind === "empty_placeholder") {
+      placeholders.push(e.path);
+      continue;
+    }
+    by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
+    errorTotal++;
+  }
   let attacked = 0;
   let attackedRunErrors = 0;
   for (const t of index.values())
@@ -233,10 +251,23 @@ export function summarizeRun(
     unattacked: index.size - attacked,
     verdicts: count,
     judges: out.sort((a, b) => a.judge_id.localeCompare(b.judge_id)),
-    errors: { total: errors.length, by_kind },
+    errors: { total: errorTotal, by_kind },
+    ...(placeholders.length > 0 ? { skipped: skippedPlaceholders(placeholders) } : {}),
     stopped_judges: stopped,
     warnings,
     cost: runCost,
+  };
+}
+
+/** The `skipped` statement of a run's empty placeholder files (their paths as stored). */
+function skippedPlaceholders(paths: string[]): NonNullable<RunSummary["skipped"]> {
+  const examples = paths.slice(0, 5);
+  return {
+    empty_placeholders: paths.length,
+    examples,
+    message:
+      `skipped: empty placeholders ${paths.length} (files with no messages and no verdict: combinations the benchmark never ran, ` +
+      `not an error of the input; listed in errors.jsonl as kind empty_placeholder, e.g. ${examples[0]})`,
   };
 }
 
@@ -303,6 +334,8 @@ export function formatSummary(s: RunSummary): string {
     if (models.length > 0) {
       lines.push(`  per agent model${perCondition ? " (pooled over the conditions named)" : ""}:`);
       lines.push(...(perCondition ? notLikeOf(true) : notLike));
+      // one model and condition pooled over run folders (./pooled-folders.ts): said with the rows, not only on stderr
+      lines.push(...s.warnings.filter((w) => w.includes(POOLED_FOLDERS_MARK)).map((w) => `    POOLED RUN FOLDERS: ${w}`));
       const w = Math.max(...models.map(([m]) => showBidiControls(m).length));
       for (const [raw, pm] of models) {
         const m = showBidiControls(raw);
@@ -341,6 +374,7 @@ export function formatSummary(s: RunSummary): string {
       `errors: ${s.errors.total} (${Object.entries(s.errors.by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}); see errors.jsonl`,
     );
   if (s.errors_superseded) lines.push(`  ${s.errors_superseded.message}`);
+  if (s.skipped) lines.push(s.skipped.message);
   if (s.inputs_removed) lines.push(`WARNING: ${s.inputs_removed.message}`);
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
   // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
@@ -351,13 +385,16 @@ export function formatSummary(s: RunSummary): string {
  * The like-for-like warnings of label's summary over the run's index rows (attacked ones): per-model and per (model,
  * condition) rows over different attacks or suites (issue 22, like13; src/stats/like-for-like.ts; the slim rows
  * label keeps carry no task ids, so the attack and suite sets are compared; the paper table and the report, which
- * read the whole index, compare the cells too), and models whose pooled rows pool different conditions, gathered in
- * the same pass. Streamed: a copy of a million index rows was the summary's peak, ~300 MB.
+ * read the whole index, compare the cells too), models whose pooled rows pool different conditions, and one model
+ * and condition read from several run folders (./pooled-folders.ts), gathered in the same pass. Streamed: a copy of a million index rows was the summary's peak, ~300 MB.
  */
 function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): string[] {
   const conditionsByModel = new Map<string, Set<string>>();
+  // one model and condition read from several run folders (VIGIL's debug_run beside runs_base), in the same pass
+  const folders = new RunFolderFold();
   function* attackedMix() {
     for (const t of index.values()) {
+      folders.add(t);
       if (!t.attacked) continue;
       const model = t.agent_model ?? "(unknown)";
       if (t.condition !== undefined) {
@@ -370,5 +407,6 @@ function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): strin
   }
   const out = likeForLikeWarnings(attackedMix());
   if ([...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel));
+  out.push(...folders.warnings());
   return out;
 }

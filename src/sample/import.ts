@@ -342,6 +342,26 @@ export function parseManifest(text: string, file = "manifest.jsonl"): Manifest {
   return { header: header as unknown as ManifestHeader, rows };
 }
 
+/**
+ * The warning for a manifest where some item rows record `content_sha256` and others do not (edited by hand, or two
+ * manifests joined): the label rows of the items without one are written without a hash, so no reader can check
+ * that their label was given for the run's text now; the items are named (up to 5: item id, trajectory id).
+ * Undefined when every row or no row records one.
+ */
+export function partialHashWarning(m: Manifest, file: string): string | undefined {
+  const without = m.rows.filter((r) => r.content_sha256 === undefined);
+  if (without.length === 0 || without.length === m.rows.length) return undefined;
+  const named = without
+    .slice(0, 5)
+    .map((r) => `item ${r.item_id} (trajectory ${JSON.stringify(r.trajectory_id)})`)
+    .join(", ");
+  return (
+    `${path.basename(file)}: ${without.length} of its ${m.rows.length} items record no content_sha256 while the others do ` +
+    `(${named}${without.length > 5 ? `, ... (${without.length} in all)` : ""}): their label rows are written without one, so whether ` +
+    `their labels were given for the text the run has now cannot be checked (agree, estimate, report and view say so); use the manifest sample wrote`
+  );
+}
+
 /** What {@link checkAnnotations} reports beside the rows. */
 export interface ImportSummary {
   scale: Scale;

@@ -21,6 +21,7 @@ import {
   checkAnnotations,
   parseAnnotationText,
   parseManifest,
+  partialHashWarning,
   type AnnotationRecord,
   type HumanLabelRow,
   type ImportSummary,
@@ -267,6 +268,9 @@ export async function importAnnotations(
   }
   const { rows, summary } = checkAnnotations(records, manifest, { annotator: o.annotator, skipped, skippedByKind });
   warnings.push(...summary.annotator_notes);
+  // some items with a content hash and some without: the ones without are named (red team 14)
+  const partial = partialHashWarning(manifest, o.manifest);
+  if (partial) warnings.push(partial);
   const text = rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
   const dir = path.dirname(path.resolve(o.out));
   fs.mkdirSync(dir, { recursive: true });

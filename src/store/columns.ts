@@ -40,6 +40,35 @@ export interface ColumnRun {
   vCode: Uint32Array;
   /** the distinct slim verdicts, without `trajectory_id` and the omitted fields */
   verdicts: Verdict[];
+  /**
+   * per verdict: its `content_sha256` (the text it judged) as {@link contentCode}, -1 when the verdict records none
+   * (older versions): test-retest leaves out repeats judged on different texts (../committee/retest-columns.ts).
+   * Absent in runs built by hand without it.
+   */
+  vContent?: Float64Array;
+}
+
+/**
+ * A content hash as one number: its first 13 hex digits (52 bits, exact in a double; two different texts share a
+ * code with probability 2^-52 per pair); -1 when the hash is absent or not hex.
+ */
+export function contentCode(sha: unknown): number {
+  if (typeof sha !== "string" || !/^[0-9a-f]{13}/i.test(sha)) return -1;
+  return parseInt(sha.slice(0, 13), 16);
+}
+
+/** A growable Float64Array. */
+class F64 {
+  a = new Float64Array(1024);
+  n = 0;
+  push(x: number): void {
+    if (this.n === this.a.length) {
+      const b = new Float64Array(this.a.length * 2);
+      b.set(this.a);
+      this.a = b;
+    }
+    this.a[this.n++] = x;
+  }
 }
 
 /** Options of {@link readColumnRun}. */
@@ -141,6 +170,7 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   const codes = new Codes<Verdict>();
   const vSlot = new U32();
   const vCode = new U32();
+  const vContent = new F64();
   const bySlot = new Map<string, Int32Array>(); // (judge, repeat) -> trajectory slot -> position + 1
   let superseded = 0;
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
@@ -169,6 +199,7 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
     for (const k of omit) delete rest[k];
     vSlot.push(slot);
     vCode.push(codes.code(rest as unknown as Verdict));
+    vContent.push(contentCode(v.content_sha256));
   }
   bySlot.clear();
   noteUnattackedRelabels(runDir, relabelled.filter((i) => vCode.a[i] !== DEAD).length);
@@ -178,11 +209,12 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
     for (let i = 0; i < vSlot.n; i++) {
       if (vCode.a[i] === DEAD) continue;
       vSlot.a[j] = vSlot.a[i];
+      vContent.a[j] = vContent.a[i];
       vCode.a[j++] = vCode.a[i];
     }
     n = j;
   }
-  const run: ColumnRun = { ids, nRows, rowCode, rows, nVerdicts: n, vSlot: vSlot.a.slice(0, n), vCode: vCode.a.slice(0, n), verdicts: codes.values };
+  const run: ColumnRun = { ids, nRows, rowCode, rows, nVerdicts: n, vSlot: vSlot.a.slice(0, n), vCode: vCode.a.slice(0, n), verdicts: codes.values, vContent: vContent.a.slice(0, n) };
   noteVerdictsWithoutRow(runDir, orphans(run), () => false);
   return run;
 }

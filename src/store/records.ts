@@ -35,6 +35,12 @@ export interface TrajectoryIndexRow
   /** sha256 of the trajectory's content (`contentSha256`): deduplication by content, and what its verdicts judged. */
   content_sha256: string;
   /**
+   * The folder holding the run's model folder (AgentDojo layout: `metadata.run_folder`, absolute), kept top-level so
+   * the summaries and the column readers see it at little cost: one model and condition from several run folders is
+   * said (`../run/pooled-folders.ts`). Absent for other formats and in rows of older versions.
+   */
+  run_folder?: string;
+  /**
    * The stamp (size, mtime, the ingest warnings its read raised) of the input file the row was read from, when that
    * file held this one trajectory: a resume takes such a file as unchanged while its size and mtime are the same
    * (`./file-stamp.ts`). Absent in rows of older versions and of multi-item files (the content hash decides).
@@ -195,6 +201,8 @@ export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
     ...(t.surface !== undefined ? { surface: t.surface } : {}),
     // the summary says how many attacked runs ended in an agent error (counted in its rates; agree leaves them out)
     ...(t.run_error !== undefined ? { run_error: t.run_error } : {}),
+    // the summary warns when one model and condition pools runs of several run folders (../run/pooled-folders.ts)
+    ...(typeof t.run_folder === "string" ? { run_folder: t.run_folder } : {}),
   } as TrajectoryIndexRow;
 }
 

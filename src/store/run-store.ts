@@ -7,7 +7,7 @@ import type { IngestError, Verdict } from "../types.js";
 import { acquireRunLock } from "./lock.js";
 import { Journal, StoreWriteError } from "./journal.js";
 import { readJsonl } from "../io/jsonl.js";
-import { journalSkips, noteVerdictsWithoutRow } from "./skipped-lines.js";
+import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import {
   currentVerdictKey,
@@ -114,6 +114,11 @@ export class RunStore {
    * ({@link slimVerdict}, {@link slimIndexRow}), their ids the store's one copy.
    */
   private readonly current = new CurrentVerdicts(this.ids);
+  /**
+   * Keys (`currentVerdictKey`) of the current verdicts stored before the unattacked rule that it relabels
+   * (`applyUnattackedRule`): few, so a set; their count is said as every reader says it (`noteUnattackedRelabels`).
+   */
+  private readonly relabelledKeys = new Set<string>();
   private readonly indexRows = new IndexRows(this.ids);
   private errorList: IngestError[] = [];
   /**
@@ -212,8 +217,11 @@ export class RunStore {
     const vs = skips(this.file("verdicts.jsonl"), NOT_VERDICT);
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
       this.remember(v);
-      // the figures of a resumed run read stored verdicts as every reader does (`applyUnattackedRule`)
-      this.keepCurrent(this.compact(slimVerdict(applyUnattackedRule(v, v.attacked).verdict)));
+      // the figures of a resumed run read stored verdicts as every reader does (`applyUnattackedRule`), and say so
+      const ruled = applyUnattackedRule(v, v.attacked);
+      if (ruled.relabelled) this.relabelledKeys.add(currentVerdictKey(v));
+      else if (this.relabelledKeys.size > 0) this.relabelledKeys.delete(currentVerdictKey(v));
+      this.keepCurrent(this.compact(slimVerdict(ruled.verdict)));
       if (++this.resumed.verdicts % LOAD_CHECK_EVERY === 0) check?.();
     }
     const es = skips(this.file("errors.jsonl"), NOT_ERROR);
@@ -231,6 +239,7 @@ export class RunStore {
       if (++this.resumed.trajectories % LOAD_CHECK_EVERY === 0) check?.();
     }
     noteVerdictsWithoutRow(this.dir, this.current, (id) => this.hasTrajectory(id));
+    noteUnattackedRelabels(this.dir, this.relabelledKeys.size);
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
     this.errors = Journal.open(this.file("errors.jsonl"));
     this.trajectories = Journal.open(this.file("trajectories.jsonl"));
@@ -454,6 +463,8 @@ export class RunStore {
     const back = jsonCopy(slimVerdict(v));
     this.verdicts.append(v);
     if (isVerdictRecord(back)) this.keepCurrent(this.compact(slimVerdict(back)));
+    // a verdict made now (under the rule) replaces a relabelled one of the same key: the note's count follows
+    if (this.relabelledKeys.size > 0 && this.relabelledKeys.delete(currentVerdictKey(v))) noteUnattackedRelabels(this.dir, this.relabelledKeys.size);
     this.remember(v);
     this.db.data.counts.verdicts = this.keys.size;
     this.touch();

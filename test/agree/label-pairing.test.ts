@@ -91,6 +91,30 @@ describe("checkLabelPairing", () => {
   });
 });
 
+describe("a label file where only some rows carry content_sha256 names the rows (red team 14)", () => {
+  it("the rows without a hash are named by line and trajectory; the run's rows without one too when others have one", () => {
+    const index = runOf(40);
+    const file = sampleAndLabel(index);
+    // two rows lose their hash (a file edited by hand, or two imports joined)
+    const rows = file.rows.map((r, i) => (i === 2 || i === 7 ? (({ content_sha256: _c, ...rest }) => rest)(r) : r));
+    const partial: HumanLabelFile = { ...file, rows: rows as HumanLabelFile["rows"] };
+    const warnings: string[] = [];
+    const p = checkLabelPairing(partial, "p.jsonl", (id) => index.get(id)?.content_sha256 ?? null, warnings, "EFFECT");
+    expect(p.unchecked_rows).toBe(2);
+    expect(warnings).toHaveLength(1);
+    const named = [2, 7].map((i) => `line ${rows[i].line} (trajectory ${JSON.stringify(rows[i].trajectory_id)})`).join(", ");
+    expect(warnings[0]).toContain(`2 of its 24 label rows record no content_sha256 (${named}; the other rows carry one)`);
+    // the run records no hash for one trajectory only: its rows are named
+    const one = file.rows[0].trajectory_id;
+    const w2: string[] = [];
+    checkLabelPairing(file, "h.jsonl", (id) => (id === one ? undefined : index.get(id)!.content_sha256), w2, "EFFECT");
+    const lines = file.rows.filter((r) => r.trajectory_id === one).map((r) => `line ${r.line} (trajectory ${JSON.stringify(one)})`);
+    expect(w2).toEqual([
+      `label file h.jsonl: the run records no content hash for the trajectories of ${lines.length} label rows (${lines.join(", ")}; the run records one for the others): whether those labels were given for the text the run has now cannot be checked`,
+    ]);
+  });
+});
+
 describe("estimate: labels of trajectories edited since the sample are refused by item (humans14)", () => {
   it("refused items count as unlabelled sampled items: the same figures as a file without their labels, one warning, excluded by name", () => {
     const index = runOf(40);

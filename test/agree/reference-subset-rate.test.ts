@@ -36,3 +36,29 @@ describe("agree --reference: the benchmark's rate over the labelled subset is na
     expect(formatReferenceTable([a])).not.toContain("benchmark over all");
   });
 });
+
+// session 14 new user: label said coverage 87/433, agree 21.6% (87/402): agree's coverage now names its denominator
+// and how it differs from the one label, compare and report use (every attacked run).
+describe("agree --reference: the coverage names its denominator beside label's", () => {
+  it("87/402-like: attacked runs without a verdict or with an agent error are named as the difference", () => {
+    const index = new Map<string, TrajectoryIndexRow>([
+      ["a", row("a", true)],
+      ["b", row("b", false)],
+      ["c", row("c", false)],
+      ["n", { ...row("n", true), reference: undefined } as TrajectoryIndexRow],
+      ["e", { ...row("e", true), run_error: "boom" } as TrajectoryIndexRow],
+    ]);
+    const a = referenceAgreement("signature", [verdict("a", "ok", "full_compliance"), verdict("b", "unverified", null), verdict("c", "unverified", null), verdict("n", "ok", "full_compliance")], index);
+    const text = formatReferenceAgreement(a);
+    expect(text).toContain(
+      "coverage 33.3% (1/3 attacked runs with a benchmark verdict and no agent error; label, compare and report divide by every attacked run, 5 here, those 1 without a verdict and 1 with an agent error included) LOW",
+    );
+    expect(formatReferenceTable([a])).toContain("(coverage_low 33.3% of 3;");
+  });
+
+  it("no such run: the denominator alone", () => {
+    const index = new Map<string, TrajectoryIndexRow>([["a", row("a", true)], ["b", row("b", false)]]);
+    const a = referenceAgreement("signature", [verdict("a", "ok", "full_compliance"), verdict("b", "ok", "unaffected")], index);
+    expect(formatReferenceAgreement(a)).toContain("coverage 100.0% (2/2 attacked runs with a benchmark verdict and no agent error)");
+  });
+});

@@ -173,4 +173,20 @@ describe("annotation files", () => {
     fs.writeFileSync(c, "item_id,annotator,label\nabc123-002,a,task_refusal\n");
     await expect(importAnnotations({ files: [a, c], manifest: m, out })).rejects.toThrow(/c.csv row 1 \(line 2\): annotator "a" labelled item abc123-002 "task_refusal" here and "unaffected" at a.csv row 1/);
   });
+  it("a manifest where some items carry content_sha256 and others not: import warns naming the items without one (red team 14)", async () => {
+    const lines = manifestText().trim().split("\n").map((l) => JSON.parse(l));
+    lines[1].content_sha256 = "a".repeat(64);
+    lines[3].content_sha256 = "b".repeat(64);
+    const m = path.join(tmp, "partial-manifest.jsonl");
+    fs.writeFileSync(m, lines.map((l) => JSON.stringify(l)).join("\n") + "\n");
+    const a = path.join(tmp, "p.csv");
+    fs.writeFileSync(a, "item_id,annotator,label\nabc123-001,a,unaffected\nabc123-002,a,unaffected\n");
+    const res = await importAnnotations({ files: [a], manifest: m, out: path.join(tmp, "out", "p.jsonl") });
+    expect(res.warnings).toEqual([
+      'partial-manifest.jsonl: 1 of its 3 items record no content_sha256 while the others do (item abc123-002 (trajectory "m/banking/u2/i1")): their label rows are written without one, so whether their labels were given for the text the run has now cannot be checked (agree, estimate, report and view say so); use the manifest sample wrote',
+    ]);
+    // every item with a hash, or none (the manifest above): no warning
+    fs.writeFileSync(m, manifestText());
+    expect((await importAnnotations({ files: [a], manifest: m, out: path.join(tmp, "out", "p.jsonl") })).warnings).toEqual([]);
+  });
 });

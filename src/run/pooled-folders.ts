@@ -1,0 +1,74 @@
+/**
+ * Runs of one agent model and condition read from several run folders (the folder holding the model folder of an
+ * AgentDojo-layout run, the index row's `run_folder`): every figure pools them, and nothing in the files may tell them apart.
+ * VIGIL ships its `debug_run` beside `runs_base` (same model qwen3-max, condition no_defense, pipeline_name and
+ * benchmark_version in every file): labelled together, the debug runs joined the base runs' rates with only an
+ * `id_collision` hint (session 14 red team). Said loud, naming the folders, their counts and what does not differ.
+ */
+import path from "node:path";
+import type { TrajectoryIndexRow } from "../store/records.js";
+
+/** Words every pooled-run-folders warning holds (how tests and outputs find it). */
+export const POOLED_FOLDERS_MARK = "pools runs from several run folders";
+
+/** Counts rows per (agent model, condition) and run folder, one row at a time. */
+export class RunFolderFold {
+  /** `model\u0000condition` -> run folder -> rows */
+  private readonly byKey = new Map<string, Map<string, number>>();
+
+  /** Count one index row (rows without `run_folder`, e.g. chat JSONL or older rows, are not counted). */
+  add(row: Partial<Pick<TrajectoryIndexRow, "agent_model" | "condition" | "run_folder">>): void {
+    const folder = row.run_folder;
+    if (typeof folder !== "string") return;
+    const key = `${row.agent_model ?? "(unknown)"}\u0000${row.condition ?? "(no condition)"}`;
+    let m = this.byKey.get(key);
+    if (!m) this.byKey.set(key, (m = new Map()));
+    m.set(folder, (m.get(folder) ?? 0) + 1);
+  }
+
+  /**
+   * One warning per (model, condition) whose rows come from two or more run folders, e.g. `agent model qwen3-max,
+   * condition no_defense: the run pools runs from several run folders (runs_base 351, debug_run 55, ...) under
+   * /corpus/vigil: their condition and model are the same, only the folder tells them apart, so every figure of
+   * this model and condition pools them; ...`. Folders are named relative to their common parent. [] when none.
+   */
+  warnings(): string[] {
+    const out: string[] = [];
+    for (const [key, folders] of this.byKey) {
+      if (folders.size < 2) continue;
+      const [model, condition] = key.split("\u0000");
+      const all = [...folders.keys()];
+      const root = commonParent(all);
+      const named = [...folders]
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+        .map(([f, n]) => `${path.relative(root, f) || "."} ${n}`)
+        .join(", ");
+      out.push(
+        `agent model ${model}, condition ${condition}: the run ${POOLED_FOLDERS_MARK} (${named}, under ${root}): ` +
+          `their model and condition are the same (only the folder differs), so every figure of this model and condition pools them ` +
+          `(a debug run or a rerun counted with the base runs); label each folder as its own --run, or give each its own --condition, to keep them apart`,
+      );
+    }
+    return out;
+  }
+}
+
+/** The deepest folder holding every given absolute folder (`/` at worst). */
+function commonParent(folders: string[]): string {
+  let root = path.dirname(folders[0]);
+  for (const f of folders) while (root !== path.dirname(root) && !(f + path.sep).startsWith(root + path.sep)) root = path.dirname(root);
+  return root;
+}
+
+/** The column readers' row field {@link runFolderWarnings} needs (add it to a command's row fields). */
+export const RUN_FOLDER_FIELD = "run_folder";
+
+/**
+ * {@link RunFolderFold} over index rows (`compare`, `estimate`, `report`; a column run's rows read with
+ * {@link RUN_FOLDER_FIELD} among the row fields; rows without it are not counted).
+ */
+export function runFolderWarnings(rows: Iterable<Partial<Pick<TrajectoryIndexRow, "agent_model" | "condition" | "run_folder">>>): string[] {
+  const fold = new RunFolderFold();
+  for (const r of rows) fold.add(r);
+  return fold.warnings();
+}

@@ -1,0 +1,80 @@
+/**
+ * Test-retest pairs repeats of one judge on one trajectory: a repeat judged on another text than repeat 0 (the
+ * trajectory changed between repeats: its verdicts' content_sha256 differ) measures a change of input, not the
+ * judge's stability. Such pairs are left out and counted with a warning (session 14 red team), on objects
+ * (`testRetest`) and on columns (`testRetestColumns`, what `ipi-judge committee` runs) alike.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { testRetest } from "../../src/committee/retest.js";
+import { testRetestColumns } from "../../src/committee/retest-columns.js";
+import { COMMITTEE_ROW_FIELDS, committeeReportColumns } from "../../src/committee/report-columns.js";
+import { formatCommitteeReport } from "../../src/committee/report.js";
+import { readColumnRun } from "../../src/store/columns.js";
+import type { Bucket, Verdict } from "../../src/types.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-retest-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+const sha = (c: string) => c.repeat(64);
+const verdict = (t: string, repeat: number, label: Bucket, content?: string): Verdict =>
+  ({
+    trajectory_id: t,
+    judge_id: "j",
+    judge_model: "m",
+    judge_family: "openai",
+    repeat,
+    prompt_sha256: "p",
+    status: "ok",
+    label,
+    downgraded: false,
+    findings: [],
+    attacked: true,
+    ...(content ? { content_sha256: sha(content) } : {}),
+  }) as Verdict;
+
+// t1: both repeats on text a; t2: repeat 1 on another text (b vs c) and another label; t3: no hash (older versions)
+const VERDICTS = [
+  verdict("t1", 0, "full_compliance", "a"),
+  verdict("t1", 1, "full_compliance", "a"),
+  verdict("t2", 0, "unaffected", "b"),
+  verdict("t2", 1, "full_compliance", "c"),
+  verdict("t3", 0, "unaffected"),
+  verdict("t3", 1, "unaffected", "d"),
+];
+
+describe("test-retest leaves out repeats judged on different texts", () => {
+  it("on objects: the pair is left out of repeat 0 vs 1 and of Fleiss, counted and said", () => {
+    const [rt] = testRetest(VERDICTS, ["t1", "t2", "t3"], { bootstrap: { B: 0, seed: 1 } });
+    expect(rt.n_items).toBe(3);
+    expect(rt.pairs[0].six.n_used).toBe(2);
+    expect(rt.pairs[0].six.percent_agreement.value).toBe(1);
+    expect(rt.across_six.n_complete).toBe(2);
+    expect(rt.content_mismatch).toMatchObject({ pairs: { "1": 1 }, items: 1 });
+    expect(rt.content_mismatch!.message).toMatch(/^judge j: 1 trajectory was judged on different texts in different repeats .*\(repeat 0 vs 1: 1; and of Fleiss' kappa\)/);
+    // the same texts throughout (or no hash): nothing left out, no field
+    const [same] = testRetest(VERDICTS.filter((v) => v.trajectory_id !== "t2"), ["t1", "t3"], { bootstrap: { B: 0, seed: 1 } });
+    expect(same.content_mismatch).toBeUndefined();
+  });
+
+  it("on columns (committee): the same figures, the warning in the report and its text", async () => {
+    const dir = path.join(tmp, "run");
+    fs.mkdirSync(dir, { recursive: true });
+    const rows = ["t1", "t2", "t3"].map((id) => JSON.stringify({ id, agent_model: "a", attacked: true, n_messages: 2, content_sha256: sha("x") }));
+    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
+    // a superseded line first: the hash of the verdict in use counts
+    const lines = [JSON.stringify(verdict("t1", 1, "full_compliance", "z")), ...VERDICTS.map((v) => JSON.stringify(v))];
+    fs.writeFileSync(path.join(dir, "verdicts.jsonl"), lines.join("\n") + "\n");
+    const run = await readColumnRun(dir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [] });
+    const [rt] = testRetestColumns(run, () => true, { bootstrap: { B: 0, seed: 1 } });
+    const [obj] = testRetest(VERDICTS, ["t1", "t2", "t3"], { bootstrap: { B: 0, seed: 1 } });
+    expect(rt.content_mismatch).toEqual(obj.content_mismatch);
+    expect(rt.pairs[0].six.n_used).toBe(2);
+    expect(rt.across_six.n_complete).toBe(2);
+    const { report } = committeeReportColumns(run, { run: "r", bootstrap: { B: 0, seed: 1 } });
+    expect(report.warnings).toContain(obj.content_mismatch!.message);
+    expect(formatCommitteeReport(report)).toContain("left out: 1 trajectory judged on different texts in different repeats");
+  });
+});
