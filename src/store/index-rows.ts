@@ -3,6 +3,9 @@
  * is its trajectory's slot plus a shared "shape" (the slim row without its `id`: attacked, agent model, condition,
  * attack, suite, surface; few distinct values in a run). A read-only `Map` view: rows are rebuilt (`{id, ...shape}`: same
  * fields, order and values) when read; iteration is in first-stored order, a later row of an id replacing it in place.
+ * `run_folder` (the last field of a slim row) is coded in a column of its own, not in the shape: a run over many run
+ * folders (the scale bench's 88 copies) times the other fields' combinations would pass {@link ROW_SHAPES_SHARED_MAX}
+ * and keep a shape object per row.
  */
 import type { TrajectoryIndexRow } from "./records.js";
 import { IdSlots, IntColumn } from "./compact.js";
@@ -19,6 +22,10 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
   private n = 0;
   private readonly shapes: Array<Omit<TrajectoryIndexRow, "id">> = [];
   private readonly shapeCodes = new Map<string, number>();
+  /** per slot: its `run_folder`'s code in {@link folders}, -1 = none */
+  private readonly folderOf = new IntColumn();
+  private readonly folders: string[] = [];
+  private readonly folderCodes = new Map<string, number>();
 
   /** @param ids the trajectory slots (shared with the store). */
   constructor(readonly ids: IdSlots) {}
@@ -26,7 +33,16 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
   /** Set the slim row of `row.id` (JSON values, as a journal line reads back). */
   set(row: TrajectoryIndexRow): void {
     const slot = this.ids.slot(row.id);
-    const { id: _id, ...shape } = row;
+    const { id: _id, run_folder, ...shape } = row;
+    let folder = -1;
+    if (typeof run_folder === "string") {
+      folder = this.folderCodes.get(run_folder) ?? -1;
+      if (folder === -1) {
+        folder = this.folders.push(run_folder) - 1;
+        this.folderCodes.set(run_folder, folder);
+      }
+    }
+    this.folderOf.set(slot, folder);
     const json = JSON.stringify(shape);
     let code = this.shapeCodes.get(json);
     if (code === undefined) {
@@ -40,7 +56,10 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
   }
 
   private row(slot: number): TrajectoryIndexRow {
-    return { id: this.ids.id(slot), ...this.shapes[this.shapeOf.get(slot)] } as TrajectoryIndexRow;
+    const row = { id: this.ids.id(slot), ...this.shapes[this.shapeOf.get(slot)] } as TrajectoryIndexRow;
+    const folder = this.folderOf.get(slot);
+    if (folder !== -1) row.run_folder = this.folders[folder];
+    return row;
   }
 
   /** Called every 1,024 rows an iteration rebuilds (the CLI's heap-size GC trigger, set by the store; as `CurrentVerdicts`). */
