@@ -126,7 +126,7 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
       // pass is the memo's; a later one is skipped when the text shares no gram with that injection (blanking
       // adds only U+0000, which no gram of an injected text without it can match).
       if (k === 0) pn = r.masked;
-      else if (r.masked !== pn0 || tb.norm.includes("\u0000")) pn = sampledMask(tb.normSample, pn, MASK_GRAM, tb.maskGrams);
+      else if (r.masked !== pn0 || tb.norm.includes("\u0000")) pn = sampledMask(tb.normSample, pn, MASK_GRAM);
     });
     masked.set(p.message_index, pn);
     if (hit !== null && exposure === null) {
@@ -156,9 +156,10 @@ function inResult(text: string, memo: TextMemo, tb: InjectionTables, fresh: Map<
   if (li.length > 0) {
     const lr = (memo.loose ??= looseFromNorm(memo.norm));
     const g = tb.exposureGram;
-    found = lr.includes(li) || (g >= SAMPLE_GRAM ? sampledShare(tb.looseSample, lr, g, tb.exposureGrams) : shareRun(li, lr, g, tb.exposureGrams));
+    found = lr.includes(li) || (g >= SAMPLE_GRAM ? sampledShare(tb.looseSample, lr, g) : shareRun(li, lr, g, tb.exposureGrams));
   }
-  const m = sampledMaskRuns(tb.normSample, memo.norm, MASK_GRAM, tb.maskGrams);
+  // (the rolling forms, should the work bound of `./sampled.ts` hand over to them, build their own grams)
+  const m = sampledMaskRuns(tb.normSample, memo.norm, MASK_GRAM);
   if (m.runs) fresh.set(tb.text, m.runs);
   r = { found, masked: m.masked };
   (memo.injections ??= new Map()).set(tb.text, r);

@@ -78,9 +78,10 @@ function sampledRuns(idx: GramIndex, b: string, m: number, visit: (aStart: numbe
 }
 
 /**
- * `shareRun(idx.a, b, m)` (`./text.ts`): whether `idx.a` and `b` share a substring of at least `m` units.
- * @param idx `gramIndex(a, q)` with `q <= m`; a shorter `m` is answered by the rolling `shareRun`'s rule (false when a
- *   text is shorter than `m`) only when `m >= q`, so the caller checks `m >= idx.m`.
+ * `shareRun(idx.a, b, m, pre)` (`./text.ts`): whether `idx.a` and `b` share a substring of at least `m` units.
+ * @param idx `gramIndex(a, q)` (`q <= m`)
+ * @param pre the grams of `a` for the rolling form, should it answer (built when absent)
+ * @throws RangeError when `m < idx.m`.
  */
 export function sampledShare(idx: GramIndex, b: string, m: number, pre?: DistinctGrams): boolean {
   if (m < idx.m) throw new RangeError(`sampledShare: gram ${m} below the index's ${idx.m}`);
@@ -91,8 +92,9 @@ export function sampledShare(idx: GramIndex, b: string, m: number, pre?: Distinc
 }
 
 /**
- * `maskCommon(idx.a, b, m)` (`./text.ts`): `b` itself when no substring of `m` or more units is in common, else `b`
+ * `maskCommon(idx.a, b, m, pre)` (`./text.ts`): `b` itself when no substring of `m` or more units is in common, else `b`
  * with every position covered by one replaced by U+0000.
+ * @param pre the grams of `a` for the rolling form, should it answer (built when absent)
  * @throws RangeError when `m < idx.m`.
  */
 export function sampledMask(idx: GramIndex, b: string, m: number, pre?: DistinctGrams): string {
@@ -101,7 +103,8 @@ export function sampledMask(idx: GramIndex, b: string, m: number, pre?: Distinct
 
 /**
  * {@link sampledMask} with the maximal common runs it blanked: every maximal common chunk of at least `m` units
- * (`commonChunks(idx.a, b, m)` without its work cap, in no particular order; {@link byLength} sorts them as it does).
+ * (`commonChunks(idx.a, b, m)` without its work cap, in no particular order; {@link byLength} sorts them as it does),
+ * or null when the rolling form made the mask (the work bound: the runs are not known then).
  * @throws RangeError when `m < idx.m`.
  */
 export function sampledMaskRuns(idx: GramIndex, b: string, m: number, pre?: DistinctGrams): { masked: string; runs: Chunk[] | null } {
