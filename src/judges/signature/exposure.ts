@@ -3,7 +3,8 @@
  * descriptions that carry it, and the quote that shows it.
  */
 import type { Part, Trajectory } from "../../types.js";
-import { commonChunks, looseFromNorm, maskCommon, norm, rawSpan, shareRun } from "./text.js";
+import { looseFromNorm, norm, rawSpan, shareRun, type Chunk } from "./text.js";
+import { SAMPLE_GRAM, byLength, chunksUncapped, sampledChunks, sampledMask, sampledMaskRuns, sampledShare } from "./sampled.js";
 import { grew, grown, textMemo, type InjectionInResult, type TextMemo } from "./memo.js";
 import { MASK_GRAM, injectionTables, type InjectionTables } from "./tables.js";
 
@@ -41,34 +42,55 @@ export interface ExposureScan {
  * normalized characters), trimmed to word edges and MAX_QUOTE characters, in the raw text when its normalized form
  * matches. `partNorm` is `norm(partText)`; raw offsets are found with `rawSpan` (no offset map of the whole
  * result, which may be tens of MB). The injected text's tables come from `./tables.ts` (built once per text).
+ * @param long every maximal common chunk of at least MASK_GRAM units of the injected text's normalized form and
+ *   `partNorm` (the mask's runs, `sampledMaskRuns`), when the scan has them: the longest chunks are then not looked
+ *   for again. The quote is the same with or without them.
  */
-export function exposureQuote(partText: string, partNorm: string, inj: string): string | null {
-  const pn = partNorm;
+export function exposureQuote(partText: string, partNorm: string, inj: string, long?: Chunk[]): string | null {
   const tables = injectionTables(inj);
-  const chunks = commonChunks(tables.norm, pn, MIN_QUOTE, tables.quoteIndex);
-  for (const ch of chunks) {
-    let a = ch.bStart;
-    let b = ch.bStart + ch.length;
-    // Start and end at word edges when the chunk is long enough to afford it.
-    if (a > 0 && /[\p{L}\p{N}]/u.test(pn[a - 1])) {
-      const sp = pn.indexOf(" ", a);
-      if (sp > 0 && sp + 1 < b && b - (sp + 1) >= 2 * MIN_QUOTE) a = sp + 1;
+  if (long && chunksUncapped(tables.quoteIndex, partNorm, MASK_GRAM, long)) {
+    // The chunks of MASK_GRAM units or more come first in `commonChunks`' order, and the mask found them all: the
+    // shorter ones are looked for only when none of these gives a quote.
+    for (const ch of byLength([...long])) {
+      const q = quoteOf(partText, partNorm, ch);
+      if (q !== null) return q;
     }
-    if (b - a > MAX_QUOTE) {
-      b = a + MAX_QUOTE;
-      const sp = pn.lastIndexOf(" ", b);
-      if (sp > a + 2 * MIN_QUOTE) b = sp;
-    } else if (b < pn.length && /[\p{L}\p{N}]/u.test(pn[b])) {
-      const sp = pn.lastIndexOf(" ", b);
-      if (sp > a + 2 * MIN_QUOTE) b = sp;
+    for (const ch of sampledChunks(tables.normSample, partNorm, MIN_QUOTE, tables.quoteIndex)) {
+      if (ch.length >= MASK_GRAM) continue;
+      const q = quoteOf(partText, partNorm, ch);
+      if (q !== null) return q;
     }
-    const want = pn.slice(a, b).trim();
-    if (want.length < MIN_QUOTE) continue;
-    const span = rawSpan(partText, a, b);
-    const raw = span ? partText.slice(span.start, span.end).trim() : "";
-    return norm(raw) === want ? raw : want;
+    return null;
+  }
+  for (const ch of sampledChunks(tables.normSample, partNorm, MIN_QUOTE, tables.quoteIndex)) {
+    const q = quoteOf(partText, partNorm, ch);
+    if (q !== null) return q;
   }
   return null;
+}
+
+/** The quote of one common chunk (`exposureQuote`), or null when it is too short once trimmed to word edges. */
+function quoteOf(partText: string, pn: string, ch: Chunk): string | null {
+  let a = ch.bStart;
+  let b = ch.bStart + ch.length;
+  // Start and end at word edges when the chunk is long enough to afford it.
+  if (a > 0 && /[\p{L}\p{N}]/u.test(pn[a - 1])) {
+    const sp = pn.indexOf(" ", a);
+    if (sp > 0 && sp + 1 < b && b - (sp + 1) >= 2 * MIN_QUOTE) a = sp + 1;
+  }
+  if (b - a > MAX_QUOTE) {
+    b = a + MAX_QUOTE;
+    const sp = pn.lastIndexOf(" ", b);
+    if (sp > a + 2 * MIN_QUOTE) b = sp;
+  } else if (b < pn.length && /[\p{L}\p{N}]/u.test(pn[b])) {
+    const sp = pn.lastIndexOf(" ", b);
+    if (sp > a + 2 * MIN_QUOTE) b = sp;
+  }
+  const want = pn.slice(a, b).trim();
+  if (want.length < MIN_QUOTE) return null;
+  const span = rawSpan(partText, a, b);
+  const raw = span ? partText.slice(span.start, span.end).trim() : "";
+  return norm(raw) === want ? raw : want;
 }
 
 /**
@@ -83,6 +105,8 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
   const exposed = new Set<string>();
   let exposure: Exposure | null = null;
   const tables: InjectionTables[] = injections.map(injectionTables);
+  // the mask's runs of each injected text scanned afresh in the current result (the quote starts from them)
+  const fresh = new Map<string, Chunk[]>();
   for (const p of parts) {
     if (p.kind !== "tool_result") continue;
     // what this text showed before (`./memo.ts`): its forms, and per injected text the test, the mask and the quote
@@ -90,8 +114,9 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
     const pn0 = memo.norm;
     let hit: string | null = null;
     let pn = pn0;
+    fresh.clear();
     tables.forEach((tb, k) => {
-      const r = inResult(p.text, memo, tb);
+      const r = inResult(p.text, memo, tb, fresh);
       if (r.found) {
         exposed.add(injections[k]);
         if (hit === null) hit = injections[k];
@@ -101,14 +126,14 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
       // pass is the memo's; a later one is skipped when the text shares no gram with that injection (blanking
       // adds only U+0000, which no gram of an injected text without it can match).
       if (k === 0) pn = r.masked;
-      else if (r.masked !== pn0 || tb.norm.includes("\u0000")) pn = maskCommon(tb.norm, pn, MASK_GRAM, tb.maskGrams);
+      else if (r.masked !== pn0 || tb.norm.includes("\u0000")) pn = sampledMask(tb.normSample, pn, MASK_GRAM);
     });
     masked.set(p.message_index, pn);
     if (hit !== null && exposure === null) {
       const r = memo.injections!.get(hit)!;
       if (r.quote === undefined) {
         const before = grown(p.text, memo);
-        r.quote = exposureQuote(p.text, pn0, hit);
+        r.quote = exposureQuote(p.text, pn0, hit, fresh.get(hit));
         grew(p.text, memo, before);
       }
       if (r.quote) exposure = { message_index: p.message_index, quote: r.quote, injection: hit };
@@ -122,7 +147,7 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
  * test (the whole injected text in the loose form, or a common chunk of at least min(40, 80%) of it: linear, rolling
  * hashes) and the mask of its chunks in the normalized result; from the memo when scanned before.
  */
-function inResult(text: string, memo: TextMemo, tb: InjectionTables): InjectionInResult {
+function inResult(text: string, memo: TextMemo, tb: InjectionTables, fresh: Map<string, Chunk[]>): InjectionInResult {
   let r = memo.injections?.get(tb.text);
   if (r) return r;
   const before = grown(text, memo);
@@ -130,9 +155,13 @@ function inResult(text: string, memo: TextMemo, tb: InjectionTables): InjectionI
   let found = false;
   if (li.length > 0) {
     const lr = (memo.loose ??= looseFromNorm(memo.norm));
-    found = lr.includes(li) || shareRun(li, lr, tb.exposureGram, tb.exposureGrams);
+    const g = tb.exposureGram;
+    found = lr.includes(li) || (g >= SAMPLE_GRAM ? sampledShare(tb.looseSample, lr, g) : shareRun(li, lr, g, tb.exposureGrams));
   }
-  r = { found, masked: maskCommon(tb.norm, memo.norm, MASK_GRAM, tb.maskGrams) };
+  // (the rolling forms, should the work bound of `./sampled.ts` hand over to them, build their own grams)
+  const m = sampledMaskRuns(tb.normSample, memo.norm, MASK_GRAM);
+  if (m.runs) fresh.set(tb.text, m.runs);
+  r = { found, masked: m.masked };
   (memo.injections ??= new Map()).set(tb.text, r);
   grew(text, memo, before);
   return r;

@@ -4,7 +4,8 @@
  * values a step names only through what an earlier call returned. Pure helpers over `CallInfo` (`./calls.ts`).
  */
 import { clauseClass, type ActionClass, type GoalStep } from "./goals.js";
-import { applyMask, commonChunks, containsToken, escapeRegExp } from "./text.js";
+import { applyMask, commonChunks, containsToken, escapeRegExp, gramIndex } from "./text.js";
+import { SAMPLE_GRAM, sampledChunks } from "./sampled.js";
 import { type CallInfo, isReadOnly } from "./calls.js";
 import { valueIn, type AttackerValue } from "./values.js";
 import type { EvidenceQuote } from "../../types.js";
@@ -96,6 +97,9 @@ export function maskInjectedArgs(c: CallInfo, injections: InjectionTables[], pro
   }
 }
 
+/** Least length of a chunk of earlier tool results that makes a call's argument carry data (`hasPayload`). */
+const PAYLOAD_CHUNK = 20;
+
 const PAYLOAD_STOP = new Set(
   "please here this that these those dear hello find attached attachment attachments contents content email emails file files message messages subject body information info overview summary details data note notes list code security user users account transaction transactions regards best thanks thank sent send the and with from your about".split(
     " ",
@@ -112,7 +116,9 @@ export function hasPayload(c: CallInfo, prior: string, inj: string): boolean {
   if (c.keys.some((k) => /attach/i.test(k))) return true; // attachments carry the data
   const foreign = (x: string) => !inj.includes(x);
   for (const sc of c.scalars) {
-    for (const ch of commonChunks(sc, prior, 20)) {
+    // `commonChunks(sc, prior, 20)`, from sampled positions of the (long) prior results (`./sampled.ts`)
+    const chunks = sc.length < PAYLOAD_CHUNK || prior.length < PAYLOAD_CHUNK ? [] : sampledChunks(gramIndex(sc, SAMPLE_GRAM), prior, PAYLOAD_CHUNK, gramIndex(sc, PAYLOAD_CHUNK));
+    for (const ch of chunks) {
       const piece = sc.slice(ch.aStart, ch.aStart + ch.length);
       if (!piece.includes("\u0000") && foreign(piece.trim())) return true;
     }

@@ -10,6 +10,7 @@
  */
 import { parseGoal, type Goal } from "./goals.js";
 import { distinctGrams, gramIndex, looseFromNorm, norm, type DistinctGrams, type GramIndex } from "./text.js";
+import { SAMPLE_GRAM } from "./sampled.js";
 
 /** Gram length of the exposure mask (`scanExposure`: chunks of >= 16 characters in common are blanked). */
 export const MASK_GRAM = 16;
@@ -48,6 +49,10 @@ export interface InjectionTables {
   readonly argsIndex: GramIndex;
   /** `parseGoal(text)`, frozen (shared by every trajectory: never modify it). */
   readonly goal: Goal;
+  /** `gramIndex(norm, SAMPLE_GRAM)`: the mask and the exposure quote, from sampled positions (`./sampled.ts`). */
+  readonly normSample: GramIndex;
+  /** `gramIndex(loose, SAMPLE_GRAM)`: the exposure test, from sampled positions (`./sampled.ts`). */
+  readonly looseSample: GramIndex;
 }
 
 class Tables implements InjectionTables {
@@ -58,6 +63,8 @@ class Tables implements InjectionTables {
   private qi?: GramIndex;
   private ai?: GramIndex;
   private g?: Goal;
+  private ns?: GramIndex;
+  private ls?: GramIndex;
   constructor(readonly text: string) {}
   get norm(): string {
     return (this.n ??= norm(this.text));
@@ -82,6 +89,12 @@ class Tables implements InjectionTables {
   }
   get goal(): Goal {
     return (this.g ??= deepFreeze(parseGoal(this.text)));
+  }
+  get normSample(): GramIndex {
+    return (this.ns ??= gramIndex(this.norm, SAMPLE_GRAM));
+  }
+  get looseSample(): GramIndex {
+    return (this.ls ??= gramIndex(this.loose, SAMPLE_GRAM));
   }
 }
 

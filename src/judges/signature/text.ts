@@ -70,7 +70,41 @@ export function looseMapped(raw: string): MappedText {
   return looseOf(n.norm, n);
 }
 
+/** Scratch bytes of {@link looseBytes}, grown as needed and reused (one thread builds one loose form at a time). */
+let looseScratch = Buffer.allocUnsafe(1 << 12);
+
+/**
+ * {@link looseOf} without a map for a text whose kept characters are all below U+0100 (most tool output): written as
+ * bytes and decoded once as latin1 (issue 26: the code-unit array was scanned, copied to bytes and decoded, three
+ * passes more per tool result). Returns null at the first kept character above U+00FF (the caller takes
+ * {@link looseOf}).
+ */
+function looseBytes(s: string): string | null {
+  const n = s.length;
+  if (looseScratch.length < n) looseScratch = Buffer.allocUnsafe(Math.max(n, looseScratch.length * 2));
+  const out = looseScratch;
+  let len = 0;
+  let prev = -1;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    const escaped = prev === 0x5c && (c === 0x6e || c === 0x72 || c === 0x74); // escaped \n \r \t
+    prev = c;
+    if (escaped) continue;
+    if (c < 0x80) {
+      if ((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)) out[len++] = c;
+    } else if (ALNUM_RE.test(s[i])) {
+      if (c > 0xff) return null;
+      out[len++] = c;
+    }
+  }
+  return out.toString("latin1", 0, len);
+}
+
 function looseOf(s: string, mapped: MappedText | null): MappedText {
+  if (!mapped) {
+    const fast = looseBytes(s);
+    if (fast !== null) return { norm: fast, map: [], ends: [] };
+  }
   // written into the reused scratch array (`../../evidence/units.ts`) and decoded once
   const codes = unitScratch(s.length);
   let len = 0;
@@ -129,7 +163,18 @@ function windowHashes(s: string, m: number): Int32Array {
   return out;
 }
 
-function sameWindow(a: string, i: number, b: string, j: number, m: number): boolean {
+/**
+ * The rolling hash of the `m`-unit window `s.slice(p, p + m)`, computed directly (equal to what the rolling scans and
+ * {@link gramIndex} give that window). The caller keeps `p + m <= s.length`.
+ */
+export function windowHash(s: string, p: number, m: number): number {
+  let h = 0;
+  for (let k = p, e = p + m; k < e; k++) h = (Math.imul(h, HASH_BASE) + s.charCodeAt(k)) | 0;
+  return h;
+}
+
+/** Whether `a.slice(i, i + m) === b.slice(j, j + m)` (both in range), compared in place. */
+export function sameWindow(a: string, i: number, b: string, j: number, m: number): boolean {
   for (let k = 0; k < m; k++) if (a.charCodeAt(i + k) !== b.charCodeAt(j + k)) return false;
   return true;
 }
@@ -144,6 +189,8 @@ export interface GramIndex {
   /** `single[i]` = 1 when the gram at `i` is the only position of `a` with its hash (its chain is `[i]`). */
   single: Uint8Array;
   filter: HashFilter;
+  /** The longest chain (most positions of `a` sharing one hash), >= 1 when `a` has a gram. */
+  maxChain: number;
 }
 
 /**
@@ -161,8 +208,14 @@ export function gramIndex(a: string, m: number): GramIndex {
     first.set(ha[i], i);
   }
   const single = new Uint8Array(ha.length);
-  for (const i of first.values()) if (next[i] === -1) single[i] = 1;
-  return { a, m, first, next, single, filter: hashFilter(ha) };
+  let maxChain = 0;
+  for (const i of first.values()) {
+    if (next[i] === -1) single[i] = 1;
+    let n = 0;
+    for (let x = i; x !== -1; x = next[x]) n++;
+    if (n > maxChain) maxChain = n;
+  }
+  return { a, m, first, next, single, filter: hashFilter(ha), maxChain };
 }
 
 /** A bit table over the low bits of a set of hashes: a clear bit proves a hash is absent. */
