@@ -258,9 +258,8 @@ export class RunStore {
     stoppedJudges?: string[];
     limit?: number;
     costCap?: { cap_usd: number; spent_usd: number };
-    inputsRemoved?: { count: number; examples: string[] };
-    /** the read ran to the end: its `inputsRemoved` (or none) replaces what an earlier read recorded */
-    readComplete?: boolean;
+    /** what is recorded now of trajectories whose input is gone (`./removed-ids.ts`); null: none; absent: as it was */
+    inputsRemoved?: { count: number; examples: string[] } | null;
   }): void {
     const st = this.db.data.label_state;
     if (!st) return;
@@ -269,8 +268,8 @@ export class RunStore {
     if (stopped.length) st.stopped_judges = stopped;
     if (outcome.costCap) st.cost_cap = { cap_usd: outcome.costCap.cap_usd, spent_usd: outcome.costCap.spent_usd };
     if (outcome.limit !== undefined) st.limit = outcome.limit;
-    if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples };
-    else if (outcome.readComplete) delete st.inputs_removed;
+    if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples.slice(0, 3) };
+    else if (outcome.inputsRemoved === null) delete st.inputs_removed;
   }
 
   /** Path of a file in the run folder. */
