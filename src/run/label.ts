@@ -239,6 +239,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       },
       onPassedOver: (file) => passedOver.add(path.resolve(file)),
       onMetSlots: (met) => removed.metBy(met),
+      heldFile: (file) => store.holdsFile(file), // a file linked under two input paths keeps the run's name for it
     };
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);

@@ -392,6 +392,14 @@ export class RunStore {
     return slot === -1 ? undefined : { id: this.ids.id(slot), content_sha256: this.hashes.get(slot), layout: this.stamps.isLayout(slot), warnings: this.stamps.warningsOf(slot, named) };
   }
 
+  /**
+   * Whether the run holds a trajectory read from `file` (resolved; a one-trajectory file stored with its stamp, as
+   * {@link unchangedFile} finds them): the reader's `heldFile` (`../ingest/same-files.ts` `preferHeld`).
+   */
+  holdsFile(file: string): boolean {
+    return this.stamps.holds(file);
+  }
+
   /** The content hash of the latest stored row of `id`, or undefined when none is stored. */
   storedContent(id: string): string | undefined {
     const slot = this.ids.find(id);
