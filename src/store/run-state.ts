@@ -98,7 +98,7 @@ export function inputsRemovedText(r: { count: number; examples: string[] }): str
   return (
     `input_removed: ${n} trajector${n === 1 ? "y" : "ies"} of this run ${n === 1 ? "was" : "were"} read from input files that no longer exist ` +
     `(e.g. ${r.examples.map((e) => JSON.stringify(e)).join(", ")}): ${n === 1 ? "it still counts" : "they still count"} in the run's figures, ` +
-    `so they cover more than the current input files (the verdicts are kept); restore the files, or label the current inputs into a new --run`
+    `so they cover more than the current input files (the verdicts are kept); restore the files, or run the same label command again: it now leaves them out of the figures`
   );
 }
 

@@ -105,4 +105,14 @@ describe("every reader of a run leaves out the trajectories whose input is gone"
     writeRemovedIds(dir, undefined);
     expect(fs.existsSync(path.join(dir, REMOVED_FILE))).toBe(false);
   });
+
+  it("a run recorded before inputs-removed.json existed (store.json only) still says its figures hold them", async () => {
+    const dir = path.join(tmp, "old");
+    fs.cpSync(runDir, dir, { recursive: true });
+    fs.rmSync(path.join(dir, REMOVED_FILE));
+    expect((await readVerdicts(dir)).length).toBe(all.length);
+    const st = readRunState(dir);
+    expect(st.status).toBe("inputs_removed");
+    expect(st.message).toMatch(/still counts? in the run's figures.*run the same label command again: it now leaves them out/);
+  });
 });
