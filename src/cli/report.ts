@@ -95,6 +95,8 @@ Example:
         warnings: m.warnings,
       };
       if (m.run_state.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${m.run_state.message}\n`);
+      // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
+      else if (m.run_state.status === "inputs_removed" && m.run_state.message) process.stderr.write(`ipi-judge: warning: ${m.run_state.message}\n`);
       for (const h of m.judge_health ?? []) if (h.looks_broken) process.stderr.write(`ipi-judge: warning: judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}\n`);
       if (!m.paper_table) process.stderr.write(`ipi-judge: warning: paper table left out: ${m.paper_table_reason}\n`);
       if (o.json) printJson(summary);

@@ -77,6 +77,12 @@ export interface ReadOptions {
    */
   onMetSlots?: (met: (slot: number) => boolean) => void;
   /**
+   * Whether the run being resumed holds a trajectory read from a file (resolved path): a file reached under two
+   * input paths through a symbolic link is read under the name the run holds (`./same-files.ts` `preferHeld`), so
+   * the order of the input paths does not give it a second id.
+   */
+  heldFile?: (file: string) => boolean;
+  /**
    * Values that replace what the input says, for every trajectory read (CLI `label --model`, `--condition`,
    * `--attack`): for corpora whose folders or metadata name them wrongly or not at all. `agent_family` follows
    * `agent_model`. The value read is kept in `metadata.original_<field>` when it differs.
@@ -388,7 +394,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
-    for await (const f of inputFiles(paths, { sidecars: true, relinked, same })) {
+    for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile })) {
       ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous

@@ -6,6 +6,7 @@
  * `./walk.ts`'s {@link Relinked} note (`linked_twice`). Hard links are not identity: a file hard-linked under another
  * benchmark path is a distinct trajectory by its path, as a copy is (`cp -al` per condition; red team 14).
  */
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { IngestWarning } from "./warnings.js";
 
@@ -74,6 +75,56 @@ export class SameFiles {
     if (prev === undefined || prev.root === root || prev.named === path.resolve(file)) return false;
     this.add(root, prev.root, "files");
     return true;
+  }
+
+  /**
+   * Make the name a resumed run holds a file under win, whatever the order of the input paths (red team 14 #4:
+   * `label o/z` then `label o/link.json o/z`, with `o/link.json` a symbolic link to a file under `o/z`, read the file
+   * under `link.json` and gave it a second id). For each input path that is a symbolic link to a file under another
+   * input path that is a folder, when the run holds exactly one of its two names (`held`), that name is recorded here
+   * as where the file is yielded: the other name is then skipped with the `read_once` note ({@link fileAgain},
+   * {@link plainAgain}). When the run holds neither or both, the order decides, as before.
+   * @param paths the read's input paths; @param held whether the run holds a trajectory read from a file (resolved
+   *   path, as `RunStore.holdsFile`). Costs an `lstat` per input path, a `realpath` per linked one.
+   */
+  preferHeld(paths: readonly string[], held: (file: string) => boolean): void {
+    if (paths.length < 2) return;
+    const real = (p: string): string | undefined => {
+      try {
+        return realpathSync(p);
+      } catch {
+        return undefined;
+      }
+    };
+    let folders: Array<{ given: string; real: string }> | undefined;
+    for (const p of paths) {
+      let linkToFile = false;
+      try {
+        linkToFile = lstatSync(p).isSymbolicLink() && statSync(p).isFile();
+      } catch {
+        /* the read reports it */
+      }
+      if (!linkToFile) continue;
+      const r = real(p);
+      if (r === undefined) continue;
+      folders ??= paths.flatMap((q) => {
+        try {
+          const rq = statSync(q).isDirectory() ? real(q) : undefined;
+          return rq === undefined ? [] : [{ given: q, real: rq }];
+        } catch {
+          return [];
+        }
+      });
+      for (const f of folders) {
+        if (!r.startsWith(f.real + path.sep)) continue;
+        const plain = path.resolve(f.given, path.relative(f.real, r));
+        const linked = path.resolve(p);
+        const heldPlain = held(plain);
+        if (heldPlain === held(linked)) continue;
+        this.files.set(r, heldPlain ? { named: plain, root: f.given } : { named: linked, root: p });
+        break;
+      }
+    }
   }
 
   /** The folder entry of an earlier input path that yielded `real` under its own name, if any. */

@@ -71,8 +71,13 @@ export function isSidecarName(name: string): boolean {
  *
  * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
  */
-export async function* inputFiles(paths: string[], opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles } = {}): AsyncGenerator<InputFile | { error: IngestError }> {
+export async function* inputFiles(
+  paths: string[],
+  opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles; held?: (file: string) => boolean } = {},
+): AsyncGenerator<InputFile | { error: IngestError }> {
   const same = opts.same ?? new SameFiles();
+  // a file linked under two input paths keeps the name a resumed run holds it under, whatever their order
+  if (opts.held) same.preferHeld(paths, opts.held);
   const sidecars = opts.sidecars === true;
   for (const [i, p] of paths.entries()) {
     same.recording = i < paths.length - 1; // what the last input path meets, no later one consults

@@ -25,6 +25,7 @@ import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.
 import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
+import { withoutRemoved } from "./removed-record.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -424,7 +425,10 @@ export async function summarizeLabelRun(
   passedOver: ReadonlySet<string> = new Set(),
   since?: ReadSince,
 ): Promise<RunSummary> {
-const inputs = store.summaryParts();
+const parts = store.summaryParts();
+// the run's trajectories whose input is gone are left out, said in the summary (./removed-record.ts)
+const current0 = withoutRemoved(store.dir, parts.index, parts.verdicts);
+const inputs = { ...parts, index: current0.index, verdicts: current0.verdicts };
 // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
 // and says so
 let index: ReadonlyMap<string, TrajectoryIndexRow> = inputs.index;
@@ -432,7 +436,7 @@ let verdicts: Iterable<Verdict> = inputs.verdicts;
 let runWhere: WhereStatement | undefined;
 if (opts.where) {
   // the in-memory rows are slim (no suite, attack, ...): with a filter, the index is read back from the journal
-  const full = await readTrajectoryIndex(store.dir);
+  const full = await readTrajectoryIndex(store.dir, { keepRemoved: true }); // the removed are out of inputs.index already
   const tally = new WhereTally(opts.where);
   const keep = new Set([...full.values()].filter((r) => tally.add(r)).map((r) => r.id));
   const kept = new Map([...inputs.index].filter(([id]) => keep.has(id)));
@@ -451,6 +455,7 @@ const { current, superseded, readSince, rejudged } = splitSupersededErrors(input
 const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
 if (superseded.length + readSince.length + rejudged.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged);
 if (runWhere) summary.where = runWhere;
+if (current0.statement) summary.inputs_removed = current0.statement;
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {
   if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;

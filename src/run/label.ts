@@ -21,7 +21,8 @@ import type { RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 import { ReadSince } from "./read-since.js";
-import { inputsRemovedText, RemovedInputs, type InputsRemoved } from "./removed-inputs.js";
+import { RemovedInputs } from "./removed-inputs.js";
+import { recordRemoved } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
 import type { LabelOptions } from "./label-options.js";
 import {
@@ -188,7 +189,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const since = new ReadSince(store.storedErrors);
   // the run's trajectories whose input file is gone, found after a read that ran to the end (./removed-inputs.ts)
   const removed = new RemovedInputs(store.idSlots);
-  let inputsRemoved: InputsRemoved | undefined;
+  let inputsRemoved: { count: number; examples: string[] } | null | undefined;
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -238,6 +239,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       },
       onPassedOver: (file) => passedOver.add(path.resolve(file)),
       onMetSlots: (met) => removed.metBy(met),
+      heldFile: (file) => store.holdsFile(file), // a file linked under two input paths keeps the run's name for it
     };
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
@@ -264,17 +266,17 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       opts.onIngestWarning?.(w);
     }
     if (runState.fatal) throw runState.fatal;
-    if (!interrupted && !read.limitStopped) inputsRemoved = removed.find((id) => store.trajectorySource(id));
+    // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
+    inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs
     // held fewer trajectories than the limit: new-user review)
-    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved ? { inputsRemoved } : {}), readComplete: !interrupted && !read.limitStopped });
+    store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });
   } finally {
     await store.close();
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   addInputWarnings(summary, warnings, read);
-  if (inputsRemoved) summary.inputs_removed = { count: inputsRemoved.count, examples: inputsRemoved.examples, files: inputsRemoved.files, message: inputsRemovedText(inputsRemoved) };
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
   // an interrupted online run names what it read and left un-judged (issue 26): a rerun judges them

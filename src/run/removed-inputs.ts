@@ -1,14 +1,13 @@
 /**
- * Trajectories a run holds whose input file no longer exists (`input_removed`, inputs14): label a folder, delete a
- * file, label again, and the deleted file's trajectories and verdicts still counted in the run's figures, unsaid.
+ * Trajectories a run holds whose input is gone (`input_removed`, inputs14, removed15): label a folder, delete a file
+ * (or a row of a JSON Lines file), label again, and the gone trajectories' verdicts still counted in the run's figures.
  *
  * What is done: a `label` invocation whose read ran to the end watches what it read (a trajectory, or a file taken as
- * unchanged unread); afterwards each trajectory the run holds that this read did not meet and whose recorded source
- * file does not exist is `input_removed`. The verdicts stay on disk (paid for; a restored file is read again and its
- * verdicts count again). The run records the count and a few ids in `store.json` (`label_state.inputs_removed`), and
- * every command that reads the run says it as a warning (`../store/run-state.ts`): the figures still hold those
- * trajectories, so they cover more than the current input files. Label the current inputs into a new `--run` for
- * figures over exactly them.
+ * unchanged unread); afterwards each trajectory the run holds that this read did not meet is `input_removed` when its
+ * recorded source file does not exist, or exists and was met by this read (another trajectory of it was read) without
+ * this id. Their ids go to the run's `inputs-removed.json` (`../store/removed-ids.ts`) and every reader of the run
+ * leaves them out of the figures, saying so once; the verdicts stay on disk (paid for; a restored file is read again
+ * and its verdicts count again). `store.json` (`label_state.inputs_removed`) holds the count and a few ids.
  *
  * Cost: nothing per item (what was met is the read's own duplicate table); `fs.existsSync` only for the run's trajectories the read did not meet
  * (none on an ordinary resume), once per distinct file.
@@ -16,7 +15,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { IdSlots } from "../store/id-slots.js";
-export { inputsRemovedText } from "../store/run-state.js";
+export { leftOutText } from "../store/removed-ids.js";
 
 /** How many removed trajectories' ids a statement names. */
 const SHOWN = 3;
@@ -29,6 +28,8 @@ export interface InputsRemoved {
   examples: string[];
   /** the first few of their files */
   files: string[];
+  /** every one of their ids (what `../store/removed-ids.ts` records and every reader leaves out) */
+  ids: string[];
 }
 
 /** Watches one invocation's read and then finds the run's trajectories whose input file is gone (module docstring). */
@@ -73,15 +74,26 @@ export class RemovedInputs {
   }
 
   /**
-   * The run's trajectories whose source file no longer exists, among those this read did not meet.
+   * The run's trajectories whose input is gone, among those this read did not meet: the recorded source file no
+   * longer exists, or it exists and this read met it (it read another trajectory recorded from that file) but not this
+   * id (a row deleted from a JSON Lines or multi-record file, or no longer read as this trajectory).
    * @param sourceOf where the run's stored row of an id was read from (`RunStore.trajectorySource`: absolute path,
    *   `:line` for a JSON Lines row), undefined when the run holds no row of it.
-   * @returns the statement, or undefined when the read did not run to the end (it cannot tell) or none is removed.
+   * @returns the statement (every id, a few files), or undefined when the read did not run to the end (it cannot
+   *   tell) or none is removed.
    */
   find(sourceOf: (id: string) => string | undefined): InputsRemoved | undefined {
     if (!this.complete) return undefined;
     const exists = new Map<string, boolean>();
-    const out: InputsRemoved = { count: 0, examples: [], files: [] };
+    const out: InputsRemoved = { count: 0, examples: [], files: [], ids: [] };
+    const add = (id: string, file: string) => {
+      out.count++;
+      out.ids.push(id);
+      if (out.examples.length < SHOWN) out.examples.push(id);
+      if (out.files.length < SHOWN && !out.files.includes(file)) out.files.push(file);
+    };
+    /** unmet ids whose file is still there: removed when this read met that file (found once they are all known) */
+    const inExisting: Array<{ id: string; file: string }> = [];
     for (let s = 0; s < this.slots.size; s++) {
       if (this.metSlot(s)) continue;
       const id = this.slots.id(s);
@@ -93,11 +105,38 @@ export class RemovedInputs {
       if (!path.isAbsolute(file)) continue;
       let there = exists.get(file);
       if (there === undefined) exists.set(file, (there = fs.existsSync(file) || (file !== src && fs.existsSync(src))));
-      if (there) continue;
-      out.count++;
-      if (out.examples.length < SHOWN) out.examples.push(id);
-      if (out.files.length < SHOWN && !out.files.includes(file)) out.files.push(file);
+      if (there) inExisting.push({ id, file });
+      else add(id, file);
+    }
+    if (inExisting.length) {
+      const metFiles = this.metFiles(sourceOf, new Set(inExisting.map((x) => x.file)));
+      for (const x of inExisting) if (metFiles.has(x.file)) add(x.id, x.file);
     }
     return out.count > 0 ? out : undefined;
+  }
+
+  /** Which of `wanted` (files) this read met: the recorded files of the ids it met, among `wanted`. */
+  private metFiles(sourceOf: (id: string) => string | undefined, wanted: ReadonlySet<string>): Set<string> {
+    const met = new Set<string>();
+    for (let s = 0; s < this.slots.size && met.size < wanted.size; s++) {
+      if (!this.metSlot(s)) continue;
+      const file = sourceOf(this.slots.id(s))?.replace(/:\d+$/, "");
+      if (file !== undefined && wanted.has(file)) met.add(file);
+    }
+    return met;
+  }
+
+  /**
+   * A read cut short (`--limit`, interrupted) cannot tell what is gone, but what it met is not: the ids of an earlier
+   * record it met (a restored input read again) leave the record.
+   * @param ids the earlier record's ids (`../store/removed-ids.ts`).
+   * @returns the ids still removed (the same array when none was met).
+   */
+  stillRemoved(ids: readonly string[]): readonly string[] {
+    const left = ids.filter((id) => {
+      const s = this.slots.find(id);
+      return s === -1 || !this.metSlot(s);
+    });
+    return left.length === ids.length ? ids : left;
   }
 }

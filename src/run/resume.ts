@@ -34,7 +34,7 @@ export async function storedChatFallbackIds(runDir: string): Promise<StoredChatI
   // a run without a chat-JSONL row (its journal never says "chat-jsonl") has no such id: nothing parsed (issue 26: a
   // resume of 1,000,000 AgentDojo rows read them all again here); `ids` is only consulted beside a `byLine` hit
   if (!(await fileHas(path.join(runDir, "trajectories.jsonl"), "chat-jsonl"))) return out;
-  for (const r of (await readTrajectoryIndex(runDir)).values()) {
+  for (const r of (await readTrajectoryIndex(runDir, { keepRemoved: true })).values()) {
     out.ids.add(r.id);
     const src = r.source as { format?: string; path?: unknown; line?: unknown } | undefined;
     if (src?.format === "chat-jsonl" && typeof src.path === "string" && typeof src.line === "number" && r.id.endsWith(`:${src.line}`))

@@ -56,7 +56,10 @@ export async function loadSampledTrajectories(
   for (const [file, g] of [...byFile.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (!fs.existsSync(file)) {
       for (const r of g.rows) {
-        problems.push(`${r.id}: source file ${file} not found (relative paths are resolved from ${root}; pass --source-root)`);
+        problems.push(
+          `${r.id}: source file ${file} not found (relative paths are resolved from ${root}; pass --source-root); if it was deleted since the run was labelled ` +
+            `(input_removed), run the run's label command again: trajectories whose input is gone are then left out of its figures and of the sample frame`,
+        );
       }
       continue;
     }

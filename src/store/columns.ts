@@ -22,6 +22,7 @@ import { lines, parseLine, type ReadProgress } from "./lean-read.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 import { noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
+import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 
 /** A run as columns (module docstring). */
 export interface ColumnRun {
@@ -136,12 +137,14 @@ async function readRows(
 ): Promise<{ rowCode: Uint32Array; rows: Array<Partial<TrajectoryIndexRow>> }> {
   const codes = new Codes<Partial<TrajectoryIndexRow>>();
   const rowCode = new U32();
+  const gone = removedIds(runDir);
   for await (const line of lines(path.join(runDir, "trajectories.jsonl"), progress, NOT_INDEX_ROW)) {
     const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
     if (!t) {
       if (line.text.trim()) line.skip();
       continue;
     }
+    if (gone.has(t.id)) continue; // its input is gone (./removed-ids.ts)
     const r = t as unknown as Record<string, unknown>;
     const p: Record<string, unknown> = {};
     for (const k in r) if (fields.includes(k)) p[k] = r[k];
@@ -149,6 +152,7 @@ async function readRows(
     rowCode.set(slot, codes.code(p as Partial<TrajectoryIndexRow>));
     onRow?.(slot, t);
   }
+  noteRemovedLeftOut(runDir, gone);
   return { rowCode: rowCode.a.slice(0, rowCode.n), rows: codes.values };
 }
 
@@ -156,7 +160,8 @@ async function readRows(
  * Read a run's index and current verdicts as columns (module docstring): the rows and verdicts `readLeanRun`
  * returns (the latest row per id; the last verdict per trajectory, judge and repeat, in storage order of the
  * last), lines that do not parse skipped and counted as there, the same note for verdicts without a row, and the
- * same unattacked rule (`applyUnattackedRule`: `attacked` from the verdict, else from its row; `attacked` is always read).
+ * same unattacked rule (`applyUnattackedRule`: `attacked` from the verdict, else from its row; `attacked` is always read),
+ * and without the trajectories whose input is gone (`./removed-ids.ts`: neither row nor verdict, said once).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promise<ColumnRun> {
@@ -174,12 +179,14 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   const bySlot = new Map<string, Int32Array>(); // (judge, repeat) -> trajectory slot -> position + 1
   let superseded = 0;
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
+  const gone = removedIds(runDir);
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
     const v = parseLine<Verdict>(line.text, isVerdictRecord);
     if (!v) {
       if (line.text.trim()) line.skip();
       continue;
     }
+    if (gone.has(v.trajectory_id)) continue; // its input is gone (./removed-ids.ts)
     const slot = ids.add(v.trajectory_id);
     const key = `${v.judge_id}\u0000${v.repeat}`;
     let at = bySlot.get(key);

@@ -157,6 +157,17 @@ export class FileStamps {
     return this.size.get(found) === stamp.size && this.mtime.get(found) === stamp.mtime_ms && this.ctime.get(found) === stamp.ctime_ms ? found : -1;
   }
 
+  /** Whether any slot is recorded (with a stamp) as read from `file` (resolved). */
+  holds(file: string): boolean {
+    const h = hashPath(file);
+    const mask = this.table.length - 1;
+    for (let i = h & mask; this.table[i] !== 0; i = (i + 1) & mask) {
+      const slot = this.table[i] - 1;
+      if (slot >= 0 && (this.pathHash.get(slot) | 0) === (h | 0) && this.pathOf(slot) === file) return true;
+    }
+    return false;
+  }
+
   /** The warnings recorded for `slot`'s file, naming the file as `named` (the walk's name for it now); [] when none. */
   warningsOf(slot: number, named: string): StampWarning[] {
     const code = this.said.get(slot);

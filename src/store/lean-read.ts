@@ -18,6 +18,7 @@ import type { Verdict } from "../types.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
+import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 
 /** Where a reader is: bytes of the file read so far and the file's size (for a progress display). */
 export type ReadProgress = (done: number, total: number, file: string) => void;
@@ -115,7 +116,8 @@ export interface LeanVerdictOptions {
  * stored per trajectory, judge and repeat, in storage order of the last; `allPrompts`: per trajectory, judge,
  * repeat, prompt and configuration), streamed, with repeated values shared. Lines that do not parse or are not
  * verdicts are skipped, as `readVerdicts` skips them. Each verdict is read through the unattacked rule as there
- * (`applyUnattackedRule`; `attacked` from the verdict, else from `index`), its count noted once.
+ * (`applyUnattackedRule`; `attacked` from the verdict, else from `index`), its count noted once; the trajectories
+ * whose input is gone are left out (`./removed-ids.ts`, said once).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {}): Promise<Verdict[]> {
@@ -124,12 +126,14 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
   const slots = new Map<string, Map<string, number>>(); // (judge, repeat[, prompt, config]) -> trajectory id -> position
   let superseded = 0;
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
+  const gone = removedIds(runDir);
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
     const v = parseLine<Verdict>(line.text, isVerdictRecord);
     if (!v) {
       if (line.text.trim()) line.skip();
       continue;
     }
+    if (gone.has(v.trajectory_id)) continue;
     const id = o.index?.get(v.trajectory_id)?.id ?? it.s(v.trajectory_id);
     const slotKey = o.allPrompts ? `${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}\u0000${v.judge_config_sha256 ?? ""}` : `${v.judge_id}\u0000${v.repeat}`;
     let slot = slots.get(slotKey);
@@ -145,6 +149,7 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
     out.push(leanVerdict(r.verdict, id, it));
   }
   noteUnattackedRelabels(runDir, relabelled.filter((i) => out[i] !== null).length);
+  noteRemovedLeftOut(runDir, gone);
   const current = superseded ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
   const index = o.index;
   if (index) {
@@ -218,11 +223,14 @@ function leanRow(t: TrajectoryIndexRow, it: Interner, keep: { source: boolean; c
 export async function readLeanIndex(runDir: string, o: LeanIndexOptions = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const it = o.interner ?? new Interner();
   const m = new Map<string, TrajectoryIndexRow>();
+  const gone = removedIds(runDir);
   for await (const line of lines(path.join(runDir, "trajectories.jsonl"), o.progress, NOT_INDEX_ROW)) {
     const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
+    if (t && gone.has(t.id)) continue;
     if (t) m.set(t.id, leanRow(t, it, { source: o.source === true, content: o.content ?? false, only: o.only }));
     else if (line.text.trim()) line.skip();
   }
+  noteRemovedLeftOut(runDir, gone);
   return m;
 }
 
@@ -248,10 +256,11 @@ export async function readLeanRun(
  */
 export async function readFullVerdicts(runDir: string, ids: ReadonlySet<string>, progress?: ReadProgress): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
+  const gone = removedIds(runDir);
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), progress, NOT_VERDICT)) {
     const v = parseLine<Verdict>(line.text, isVerdictRecord);
     if (!v && line.text.trim()) line.skip();
-    if (!v || !ids.has(v.trajectory_id)) continue;
+    if (!v || !ids.has(v.trajectory_id) || gone.has(v.trajectory_id)) continue;
     const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
     byKey.delete(k);
     byKey.set(k, applyUnattackedRule(v, v.attacked).verdict);
@@ -268,10 +277,11 @@ export async function readFullVerdicts(runDir: string, ids: ReadonlySet<string>,
  */
 export async function readIndexRows(runDir: string, ids: ReadonlySet<string>, progress?: ReadProgress): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
+  const gone = removedIds(runDir);
   for await (const line of lines(path.join(runDir, "trajectories.jsonl"), progress, NOT_INDEX_ROW)) {
     const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
     if (!t && line.text.trim()) line.skip();
-    if (t && ids.has(t.id)) m.set(t.id, t);
+    if (t && ids.has(t.id) && !gone.has(t.id)) m.set(t.id, t);
   }
   return m;
 }

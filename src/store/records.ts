@@ -8,6 +8,7 @@ import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
 import { journalSkips, noteUnattackedRelabels } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
+import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import type { FileStamp } from "./file-stamp.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
@@ -86,7 +87,8 @@ export function looseVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | 
 /**
  * Read a run's current verdicts: the last one stored per (trajectory, judge, repeat), each as the unattacked rule
  * reads it (`applyUnattackedRule` of `../rubric/unattacked.ts`, by the verdict's own `attacked`; a count of labels it
- * changed is noted once, `noteUnattackedRelabels`). A re-judged error
+ * changed is noted once, `noteUnattackedRelabels`), without the trajectories whose input is gone (`./removed-ids.ts`,
+ * said once). A re-judged error
  * supersedes the error, and a verdict made with a newer prompt supersedes one made with an older prompt (both
  * stay in `verdicts.jsonl` for audit; `{ allPrompts: true }` returns every prompt's verdicts).
  * @param runDir the run folder (`<labelsDir>/<run>`).
@@ -96,7 +98,9 @@ export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean;
   const file = path.join(runDir, "verdicts.jsonl");
   const skip = journalSkips(file, NOT_VERDICT);
   const relabelled = new Set<Verdict>();
+  const gone = removedIds(runDir);
   for await (const stored of readJsonl<Verdict>(file, skip.bad, isVerdictRecord, skip.end)) {
+    if (gone.has(stored.trajectory_id)) continue;
     const k = opts.allPrompts ? verdictKey(stored) : currentVerdictKey(stored);
     const r = applyUnattackedRule(stored, stored.attacked);
     const v = opts.slim ? slimVerdict(r.verdict) : r.verdict;
@@ -106,6 +110,7 @@ export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean;
   }
   const out = [...byKey.values()];
   noteUnattackedRelabels(runDir, relabelled.size ? out.filter((v) => relabelled.has(v)).length : 0);
+  noteRemovedLeftOut(runDir, gone);
   return out;
 }
 
@@ -168,13 +173,19 @@ export function referenceKey(ref: { security?: unknown; utility?: unknown } | un
   return `security=${v(ref?.security)} utility=${v(ref?.utility)}`;
 }
 
-/** Read a run's trajectory index rows, by id: the latest row of each id (a later row supersedes an earlier one). */
-export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
+/**
+ * Read a run's trajectory index rows, by id: the latest row of each id (a later row supersedes an earlier one),
+ * without the trajectories whose input is gone (`./removed-ids.ts`, said once) unless `keepRemoved` (label's own
+ * bookkeeping: a restored file keeps its stored id).
+ */
+export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean; keepRemoved?: boolean } = {}): Promise<Map<string, TrajectoryIndexRow>> {
   const m = new Map<string, TrajectoryIndexRow>();
   const file = path.join(runDir, "trajectories.jsonl");
   const skip = journalSkips(file, NOT_INDEX_ROW);
+  const gone = opts.keepRemoved ? new Set<string>() : removedIds(runDir);
   for await (const t of readJsonl<TrajectoryIndexRow>(file, skip.bad, isIndexRecord, skip.end))
-    m.set(t.id, opts.slim ? slimIndexRow(t) : t);
+    if (!gone.has(t.id)) m.set(t.id, opts.slim ? slimIndexRow(t) : t);
+  noteRemovedLeftOut(runDir, gone);
   return m;
 }
 

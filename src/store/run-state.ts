@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readRunLock, type LockHolder } from "./lock.js";
 import type { LabelState } from "./run-store.js";
+import { removedStatement } from "./removed-ids.js";
 
 /** The labelling state of a run. */
 export interface RunState {
@@ -18,7 +19,8 @@ export interface RunState {
    * killed, or the machine stopped); `interrupted` (Ctrl-C / SIGTERM); `stopped_judges` (judges stopped by a
    * fatal error: bad key, no quota); `cost_cap` (stopped by
    * `label --max-cost` with items un-judged); `failed` (ended on an error); `unknown` (no record of how it ended);
-   * `inputs_removed` (complete, but holding trajectories whose input file no longer exists: {@link inputsRemovedText}).
+   * `inputs_removed` (complete; trajectories whose input is gone are left out of the figures, `./removed-ids.ts`, or,
+   * for a run recorded before that, still counted: {@link inputsRemovedText}).
    */
   status: "inputs_removed" | "complete" | "limited" | "running" | "killed" | "interrupted" | "stopped_judges" | "cost_cap" | "failed" | "unknown";
   /** True when the last labelling finished; false when the figures cover only part of it; null when unknown. */
@@ -64,10 +66,10 @@ export function readRunState(runDir: string): RunState {
     return out("running", false, `labelling is in progress (process ${lock.pid}, since ${lock.since ?? "?"}): these figures cover only the verdicts stored so far`);
   }
   if (st && typeof st.state === "string") {
-    const r = labelStateOf(st, out);
+    const r = labelStateOf(st, out, runDir);
     // removed input files recorded by an earlier complete read stand through a later partial one (red team 14)
     if (r && r.status !== "inputs_removed" && st.inputs_removed && st.inputs_removed.count > 0) {
-      r.message = `${r.message ? `${r.message}; ` : ""}${inputsRemovedText(st.inputs_removed)}`;
+      r.message = `${r.message ? `${r.message}; ` : ""}${removedStatement(runDir) ?? inputsRemovedText(st.inputs_removed)}`;
       if (r.complete !== false) r.status = "inputs_removed"; // said as a WARNING, not a note (runStateLine)
     }
     if (r) return r;
@@ -86,13 +88,17 @@ export function readRunState(runDir: string): RunState {
   return out("unknown", null, store ? "the run does not record whether its labelling finished (store.json from an older version, no summary.json)" : "the run folder has no store.json: whether its labelling finished is unknown");
 }
 
-/** The warning for a run holding trajectories whose input file no longer exists (`../run/removed-inputs.ts`). */
+/**
+ * The warning for a run whose `store.json` says it holds trajectories whose input file no longer exists but which has
+ * no `inputs-removed.json` to leave them out by (written by the version before it existed): they still count.
+ * A run with that file says {@link removedStatement} instead (they are left out).
+ */
 export function inputsRemovedText(r: { count: number; examples: string[] }): string {
   const n = r.count;
   return (
     `input_removed: ${n} trajector${n === 1 ? "y" : "ies"} of this run ${n === 1 ? "was" : "were"} read from input files that no longer exist ` +
     `(e.g. ${r.examples.map((e) => JSON.stringify(e)).join(", ")}): ${n === 1 ? "it still counts" : "they still count"} in the run's figures, ` +
-    `so they cover more than the current input files (the verdicts are kept); restore the files, or label the current inputs into a new --run`
+    `so they cover more than the current input files (the verdicts are kept); restore the files, or run the same label command again: it now leaves them out of the figures`
   );
 }
 
@@ -103,7 +109,7 @@ export function runStateLine(s: RunState): string | null {
 }
 
 /** The state of a run from its `label_state` (statuses and messages of {@link runState}); undefined for an unknown state. */
-function labelStateOf(st: LabelState, out: (status: RunState["status"], complete: boolean | null, message: string | null) => RunState): RunState | undefined {
+function labelStateOf(st: LabelState, out: (status: RunState["status"], complete: boolean | null, message: string | null) => RunState, runDir: string): RunState | undefined {
   const when = st.finished_at ?? st.started_at;
   switch (st.state) {
     case "running":
@@ -125,7 +131,7 @@ function labelStateOf(st: LabelState, out: (status: RunState["status"], complete
     case "failed":
       return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);
     case "complete":
-      if (st.inputs_removed && st.inputs_removed.count > 0) return out("inputs_removed", true, inputsRemovedText(st.inputs_removed));
+      if (st.inputs_removed && st.inputs_removed.count > 0) return out("inputs_removed", true, removedStatement(runDir) ?? inputsRemovedText(st.inputs_removed));
       return st.limit !== undefined
         ? out("limited", true, `the last label run was limited to the first ${st.limit} trajectories of its inputs (--limit): figures cover those only`)
         : out("complete", true, null);

@@ -267,9 +267,8 @@ export class RunStore {
     stoppedJudges?: string[];
     limit?: number;
     costCap?: { cap_usd: number; spent_usd: number };
-    inputsRemoved?: { count: number; examples: string[] };
-    /** the read ran to the end: its `inputsRemoved` (or none) replaces what an earlier read recorded */
-    readComplete?: boolean;
+    /** what is recorded now of trajectories whose input is gone (`./removed-ids.ts`); null: none; absent: as it was */
+    inputsRemoved?: { count: number; examples: string[] } | null;
   }): void {
     const st = this.db.data.label_state;
     if (!st) return;
@@ -278,8 +277,8 @@ export class RunStore {
     if (stopped.length) st.stopped_judges = stopped;
     if (outcome.costCap) st.cost_cap = { cap_usd: outcome.costCap.cap_usd, spent_usd: outcome.costCap.spent_usd };
     if (outcome.limit !== undefined) st.limit = outcome.limit;
-    if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples };
-    else if (outcome.readComplete) delete st.inputs_removed;
+    if (outcome.inputsRemoved) st.inputs_removed = { count: outcome.inputsRemoved.count, examples: outcome.inputsRemoved.examples.slice(0, 3) };
+    else if (outcome.inputsRemoved === null) delete st.inputs_removed;
   }
 
   /** Path of a file in the run folder. */
@@ -400,6 +399,14 @@ export class RunStore {
   unchangedFile(file: string, stamp: FileStamp, named: string): { id: string; content_sha256: string; layout: boolean; warnings: StampWarning[] } | undefined {
     const slot = this.stamps.find(file, stamp);
     return slot === -1 ? undefined : { id: this.ids.id(slot), content_sha256: this.hashes.get(slot), layout: this.stamps.isLayout(slot), warnings: this.stamps.warningsOf(slot, named) };
+  }
+
+  /**
+   * Whether the run holds a trajectory read from `file` (resolved; a one-trajectory file stored with its stamp, as
+   * {@link unchangedFile} finds them): the reader's `heldFile` (`../ingest/same-files.ts` `preferHeld`).
+   */
+  holdsFile(file: string): boolean {
+    return this.stamps.holds(file);
   }
 
   /** The content hash of the latest stored row of `id`, or undefined when none is stored. */

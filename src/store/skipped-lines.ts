@@ -125,6 +125,20 @@ export function noteUnattackedRelabels(runDir: string, count: number): void {
   notes.set(k, { text, said: notes.get(k)?.said });
 }
 
+/**
+ * Record (or, for `text` undefined, drop) one run-level note under `key`, said once like the others (the same text
+ * again is not said twice): what `./removed-ids.ts` says of the trajectories it leaves out.
+ */
+export function noteRunLevel(key: string, text: string | undefined): void {
+  if (text === undefined) return void notes.delete(key);
+  notes.set(key, { text, said: notes.get(key)?.said });
+}
+
+/** Take the run-level note `text` under `key` as said (another statement of the command says the same). */
+export function markRunLevelSaid(key: string, text: string): void {
+  notes.set(key, { text, said: text });
+}
+
 /** What was skipped so far in this process, one entry per file. */
 export function skippedLines(): SkippedLines[] {
   return [...registry].map(([file, e]) => ({ file, what: e.what, lines: [...e.lines].sort((a, b) => a - b), ...(e.torn ? { torn: { ...e.torn } } : {}) }));

@@ -9,6 +9,7 @@ import path from "node:path";
 import type { Verdict } from "../types.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
 import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
+import { noteRemovedLeftOut, removedIds } from "../store/removed-ids.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
@@ -263,9 +264,12 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   const tfile = path.join(runDir, "trajectories.jsonl");
   // skipped lines are named by file and line, as every reader of the journals does (store/skipped-lines.ts)
   const tskip = journalSkips(tfile, NOT_INDEX_ROW);
+  // the trajectories whose input is gone are left out, as every reader of a run leaves them out (store/removed-ids.ts)
+  const gone = removedIds(runDir);
   const tlines = scanJsonlLines(tfile, (o, ref, line) => {
     if (!isIndexRecord(o)) return tskip.bad(line);
     const r = o as unknown as TrajectoryIndexRow;
+    if (gone.has(r.id)) return;
     // a later row of an id supersedes the earlier one, in the earlier one's place (readTrajectoryIndex)
     const { slot: s, added } = cols.slot(r.id);
     if (!added) cols.clear(s);
@@ -294,6 +298,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       // the store's own record check (a line every other command skips is not shown here either)
       if (!isVerdictRecord(o)) return vskip.bad(line);
       const v = o as unknown as Verdict;
+      if (gone.has(v.trajectory_id)) return;
       judges.add(v.judge_id);
       const { slot: s, added } = cols.slot(v.trajectory_id);
       if (added) redo.add(s); // an orphan: verdicts but no index row
@@ -310,6 +315,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     opts.progress,
   );
   vskip.end(vlines);
+  noteRemovedLeftOut(runDir, gone);
   // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
   warnings.push(...takeJournalWarnings());
   for (const s of redo) recompute(cols, s, refStore, vfile, s >= nIndexed);

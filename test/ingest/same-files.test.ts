@@ -83,4 +83,49 @@ describe("the same files through two input paths", () => {
     expect(again.summary.trajectories).toBe(first.summary.trajectories);
     expect(again.progress.unread).toBe(2);
   });
+
+  describe("a file linked under two input paths keeps the name the run holds, whatever their order (red team 14 #4)", () => {
+    const o = path.join(tmp, "order");
+    const dir = path.join(o, "z");
+    const link = path.join(o, "link.json");
+    beforeAll(() => {
+      mkdirSync(path.join(dir, "t"), { recursive: true });
+      copyFileSync(path.join(SRC, "injection_task_3.json"), path.join(dir, "t", "one.json"));
+      copyFileSync(path.join(CORPUS, "runs/gpt-4o-2024-05-13/workspace/user_task_5/tool_knowledge/injection_task_0.json"), path.join(dir, "t", "two.json"));
+      symlinkSync(path.join(dir, "t", "one.json"), link);
+    });
+    const label = async (run: string, inputs: string[]) => {
+      const { createSignatureJudge } = await import("../../src/judges/signature/index.js");
+      const { labelRun } = await import("../../src/run/label.js");
+      const { readTrajectoryIndex } = await import("../../src/store/records.js");
+      const r = await labelRun({ inputs, run, labelsDir: path.join(o, "labels"), judges: [createSignatureJudge()] });
+      return { r, ids: [...(await readTrajectoryIndex(path.join(o, "labels", run))).keys()].sort() };
+    };
+
+    it("label o/z, then label o/link.json o/z: no second id, nothing judged again, the note names the folder", async () => {
+      const first = await label("fwd", [dir]);
+      const again = await label("fwd", [link, dir]);
+      expect(again.ids).toEqual(first.ids);
+      expect(again.r.progress.judged).toBe(0);
+      expect(again.r.summary.trajectories).toBe(2);
+      const note = (again.r.summary.ingest_warnings ?? []).find((w) => w.kind === "read_once");
+      expect(note?.message).toContain(`read once, under ${dir}`);
+    });
+
+    it("label o/link.json o/z, then label o/z o/link.json: the link's id stays", async () => {
+      const first = await label("rev", [link, dir]);
+      expect(first.ids).toHaveLength(2);
+      const again = await label("rev", [dir, link]);
+      expect(again.ids).toEqual(first.ids);
+      expect(again.r.progress.judged).toBe(0);
+      expect(again.r.summary.trajectories).toBe(2);
+    });
+
+    it("a fresh read without a run: the order decides, as before", async () => {
+      const r1 = await read([link, dir]);
+      const r2 = await read([dir, link]);
+      expect(r1.ids).toHaveLength(2);
+      expect(r2.ids).toHaveLength(2);
+    });
+  });
 });

@@ -1,0 +1,54 @@
+/**
+ * The end of a `label` invocation's `input_removed` check (`./removed-inputs.ts`): what it found goes to the run's
+ * `inputs-removed.json` (`../store/removed-ids.ts`, which every reader of the run leaves out), and the label summary
+ * is built over the run without those trajectories, saying so (`summary.inputs_removed`).
+ */
+import { leftOutText, removedRecord, writeRemovedIds } from "../store/removed-ids.js";
+import type { RunStore } from "../store/run-store.js";
+import type { TrajectoryIndexRow } from "../store/records.js";
+import type { RunSummary } from "./summary.js";
+import type { Verdict } from "../types.js";
+import type { RemovedInputs } from "./removed-inputs.js";
+
+/**
+ * Record the run's removed trajectories after the read.
+ * @param complete whether the read ran to the end: its finding replaces the record; a read cut short keeps the
+ *   earlier record less the ids it met (a restored input read again counts again).
+ * @returns what `store.json` records (`RunStore.finish`): the count and a few ids; null for none; undefined when
+ *   nothing was recorded before and the read cannot tell.
+ * @throws the file system's error when `inputs-removed.json` cannot be written.
+ */
+export function recordRemoved(store: RunStore, removed: RemovedInputs, complete: boolean): { count: number; examples: string[] } | null | undefined {
+  if (complete) {
+    const found = removed.find((id) => store.trajectorySource(id));
+    writeRemovedIds(store.dir, found ? { ids: found.ids, files: found.files } : undefined);
+    return found ? { count: found.count, examples: found.examples } : null;
+  }
+  const before = removedRecord(store.dir)?.record;
+  if (!before) return undefined;
+  const left = removed.stillRemoved(before.ids);
+  if (left !== before.ids) writeRemovedIds(store.dir, left.length ? { ids: [...left], files: before.files } : undefined);
+  return left.length ? { count: left.length, examples: left.slice(0, 3) } : null;
+}
+
+/**
+ * The label summary's inputs without the run's removed trajectories, and the statement to put in the summary (the
+ * one place label says it: the readers' note is not made here).
+ * @returns the filtered index and verdicts (the same objects when none is removed).
+ */
+export function withoutRemoved(
+  dir: string,
+  index: ReadonlyMap<string, TrajectoryIndexRow>,
+  verdicts: Iterable<Verdict>,
+): { index: ReadonlyMap<string, TrajectoryIndexRow>; verdicts: Iterable<Verdict>; statement?: NonNullable<RunSummary["inputs_removed"]> } {
+  const r = removedRecord(dir);
+  if (!r || r.ids.size === 0) return { index, verdicts };
+  const gone = r.ids;
+  const kept = new Map([...index].filter(([id]) => !gone.has(id)));
+  const examples = r.record.ids.slice(0, 3);
+  return {
+    index: kept,
+    verdicts: { *[Symbol.iterator]() { for (const v of verdicts) if (!gone.has(v.trajectory_id)) yield v; } },
+    statement: { count: gone.size, examples, files: r.record.files, message: leftOutText({ count: gone.size, examples }) },
+  };
+}
