@@ -9,20 +9,18 @@
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import type { IngestWarning } from "./warnings.js";
-
-/** Where a folder or file was first met: the name it was read under (resolved) and the input path it was found under. */
-interface FirstMet {
-  named: string;
-  root: string;
-}
+import { RealFolders, type FirstMet } from "./real-folders.js";
 
 /** Kind of the note that says what one input path shares with an earlier one ({@link SameFiles.warnings}). */
 export const READ_ONCE = "read_once";
 
 /** Per read: the real identities met (class docstring of this module); one per `readTrajectories` call. */
 export class SameFiles {
-  /** real path of each folder walked -> where it was first walked */
-  readonly dirs = new Map<string, FirstMet>();
+  /**
+   * real path of each folder walked -> where it was first walked (a tree of path components: every folder of all
+   * input paths but the last is recorded, links or not; `./real-folders.ts`)
+   */
+  readonly dirs = new RealFolders();
   /** real path of each file yielded through a symbolic link, or given as an input path -> where it was yielded */
   readonly files = new Map<string, FirstMet>();
   /**
