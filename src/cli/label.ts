@@ -258,6 +258,8 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): voi
   // --json: the journal lines skipped join the summary's warnings (text mode: main says them at the end)
   if (o.json) res.summary.warnings.push(...takeJournalWarnings());
   for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
+  // on stderr too, as every other command says it (the figures on stdout leave those trajectories out)
+  if (res.summary.inputs_removed) process.stderr.write(`ipi-judge: warning: ${showBidiControls(res.summary.inputs_removed.message)}\n`);
   // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run
   if (res.thisRun.read === 0 && res.thisRun.errors === 0 && res.thisRun.empty_placeholders === 0 && !res.interrupted) {
     process.stderr.write(`ipi-judge: warning: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)\n`);

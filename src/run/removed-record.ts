@@ -44,11 +44,48 @@ export function withoutRemoved(
   const r = removedRecord(dir);
   if (!r || r.ids.size === 0) return { index, verdicts };
   const gone = r.ids;
-  const kept = new Map([...index].filter(([id]) => !gone.has(id)));
-  const examples = r.record.ids.slice(0, 3);
+  const kept = new Map<string, TrajectoryIndexRow>();
+  // which figures lose them (new user 15: 20 attacked tool_filter runs left a row 7.8% -> 4.8% unmarked): attacked ones
+  // by agent model and condition, and the attacked ones first among the examples
+  const byCell = new Map<string, number>();
+  const attackedIds: string[] = [];
+  let unattacked = 0;
+  for (const [id, row] of index) {
+    if (!gone.has(id)) {
+      kept.set(id, row);
+      continue;
+    }
+    if (!row.attacked) {
+      unattacked++;
+      continue;
+    }
+    if (attackedIds.length < 3) attackedIds.push(id);
+    const cell = `${row.agent_model}${row.condition !== undefined ? ` ${row.condition}` : ""}`;
+    byCell.set(cell, (byCell.get(cell) ?? 0) + 1);
+  }
+  const examples = [...attackedIds, ...r.record.ids.filter((id) => !attackedIds.includes(id))].slice(0, 3);
+  const breakdown = removedBreakdown(byCell, unattacked, gone.size);
   return {
     index: kept,
     verdicts: { *[Symbol.iterator]() { for (const v of verdicts) if (!gone.has(v.trajectory_id)) yield v; } },
-    statement: { count: gone.size, examples, files: r.record.files, message: leftOutText({ count: gone.size, examples }) },
+    statement: { count: gone.size, examples, files: r.record.files, message: leftOutText({ count: gone.size, examples, breakdown }) },
   };
+}
+
+/** How many MAX cells the breakdown names before "and N more". */
+const CELLS_SHOWN = 6;
+
+/**
+ * `20 attacked (gpt-4o tool_filter 20), 5 unattacked` over the removed trajectories the run's index still holds
+ * (those it does not hold, e.g. an older run's, are `N without an index row`); cells by count, most first.
+ */
+function removedBreakdown(byCell: Map<string, number>, unattacked: number, total: number): string {
+  const attacked = [...byCell.values()].reduce((a, b) => a + b, 0);
+  const cells = [...byCell].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const named = cells.slice(0, CELLS_SHOWN).map(([c, n]) => `${c} ${n}`);
+  if (cells.length > CELLS_SHOWN) named.push(`and ${cells.length - CELLS_SHOWN} more agent model/condition cells`);
+  const parts = [`${attacked} attacked${attacked > 0 ? ` (${named.join(", ")})` : ""}`, `${unattacked} unattacked`];
+  const unindexed = total - attacked - unattacked;
+  if (unindexed > 0) parts.push(`${unindexed} without an index row`);
+  return parts.join(", ");
 }

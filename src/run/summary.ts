@@ -287,6 +287,8 @@ function cachedText(u: JudgeSummary["usage"]): string {
 export function formatSummary(s: RunSummary): string {
   const lines: string[] = [];
   if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
+  // before the figures it changes (new user 15: said after them, a row's drop went unmarked)
+  if (s.inputs_removed) lines.push(`WARNING: ${s.inputs_removed.message}`);
   lines.push(`run ${s.run}: ${s.trajectories} trajectories (${s.attacked} attacked, ${s.unattacked} unattacked), ${s.verdicts} verdicts`);
   if (s.attacked_run_errors > 0)
     lines.push(
@@ -375,7 +377,6 @@ export function formatSummary(s: RunSummary): string {
     );
   if (s.errors_superseded) lines.push(`  ${s.errors_superseded.message}`);
   if (s.skipped) lines.push(s.skipped.message);
-  if (s.inputs_removed) lines.push(`WARNING: ${s.inputs_removed.message}`);
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
   // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
   return showBidiControls(lines.join("\n"));

@@ -42,8 +42,16 @@ beforeAll(async () => {
   fs.rmSync(gone, { recursive: true });
   const again = await cli(["label", copy, "--run", "A", "--labels-dir", labels, "--judge", "signature"]);
   expect(again.code).toBe(0);
-  expect(again.stdout + again.stderr).toContain(`WARNING: input_removed: ${goneCount} trajectories whose input is gone`);
-  expect((again.stdout + again.stderr).match(/input_removed/g)).toHaveLength(1);
+  // said once in the summary, before its figures, and once on stderr as every other command says it (new user 15)
+  expect(again.stdout).toContain(`WARNING: input_removed: ${goneCount} trajectories whose input is gone`);
+  expect(again.stdout.match(/input_removed/g)).toHaveLength(1);
+  expect(again.stdout.indexOf("input_removed")).toBeLessThan(again.stdout.indexOf("judge signature"));
+  expect(again.stderr.match(/input_removed/g)).toHaveLength(1);
+  // which figures lose them: the attacked ones by agent model, the unattacked counted
+  const attackedGone = Number(/left out of the figures: (\d+) attacked \(gemini-1\.5-pro-001 no_defense \1\), (\d+) unattacked/.exec(again.stdout)?.[1]);
+  const unattackedGone = Number(/attacked \(gemini-1\.5-pro-001 no_defense \d+\), (\d+) unattacked/.exec(again.stdout)?.[1]);
+  expect(attackedGone, again.stdout.split("\n").find((l) => l.includes("input_removed"))).toBeGreaterThan(0);
+  expect(attackedGone + unattackedGone).toBe(goneCount);
   const fresh = path.join(tmp, "fresh");
   fs.cpSync(copy, fresh, { recursive: true });
   expect((await cli(["label", fresh, "--run", "B", "--labels-dir", labels, "--judge", "signature", "--json"])).code).toBe(0);
