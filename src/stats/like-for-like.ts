@@ -111,7 +111,7 @@ function add(groups: Map<string, Group>, name: string, it: LikeForLikeItem): voi
  */
 function narrowing(groups: Array<[string, Group]>, field: "attack" | "suite", common: string[], part: number, hint: { narrow: string; cells: string }): string {
   const where = `--where ${field}=${common.join(",")}`;
-  if (groups.some(([, g]) => g.cells === null)) return `narrow with ${where} to remove the ${field} difference only (their tasks are not compared: some trajectories have no task ids), or ${hint.narrow}`;
+  if (groups.some(([, g]) => g.cells === null)) return `narrow with ${where} to remove the ${field} difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or ${hint.narrow}`;
   const keep = new Set(common);
   const kept = groups.map(([n, g]) => [n, new Set([...g.cells!].filter((k) => keep.has(k.split("\u0000")[part])))] as const);
   if (kept.every(([, c]) => same(c, kept[0][1]))) return `narrow with ${where} (on which they ran the same cells), or ${hint.narrow}`;

@@ -15,7 +15,7 @@ describe("likeForLikeWarnings: per-(model, condition) rows over different attack
     const w = likeForLikeWarnings(items).filter((x) => x.includes(ATTACK_MIX_MARK));
     expect(w).toHaveLength(2);
     expect(w[0]).toBe(
-      "m: its conditions ran different attacks (base: a, b, c; def: a), so its per-condition rates are not like for like; narrow with --where attack=a to remove the attack difference only (their tasks are not compared: some trajectories have no task ids), or compare --by condition (common cells)",
+      "m: its conditions ran different attacks (base: a, b, c; def: a), so its per-condition rates are not like for like; narrow with --where attack=a to remove the attack difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --by condition (common cells)",
     );
     expect(w[1]).toMatch(/^o: .*\(base: x; def: y\).*they share no attack/);
     expect(likeForLikeWarnings([{ model: "m", condition: "base" }, { model: "m", condition: "def" }])).toEqual([]);
@@ -40,7 +40,7 @@ describe("likeForLikeWarnings: different models side by side (like13)", () => {
     ];
     expect(likeForLikeWarnings(items)).toEqual([
       "agent models ran different attacks (claude: important_instructions; gpt-4o: direct, important_instructions, tool_knowledge), so their per-model rates are not like for like; " +
-        "narrow with --where attack=important_instructions to remove the attack difference only (their tasks are not compared: some trajectories have no task ids), or compare --common-tasks (the tasks every model ran)",
+        "narrow with --where attack=important_instructions to remove the attack difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --common-tasks (the tasks every model ran)",
     ]);
     expect(likeForLikeWarnings(items).every(isLikeForLikeWarning)).toBe(true);
   });
@@ -58,7 +58,7 @@ describe("likeForLikeWarnings: different models side by side (like13)", () => {
     ]);
     // and each model's own conditions ran different suites too
     expect(likeForLikeWarnings(items).filter((x) => x.includes(ATTACK_MIX_MARK))).toEqual([
-      "a: its conditions ran different suites (no_defense: workspace; tool_filter: slack, workspace), so its per-condition rates are not like for like; narrow with --where suite=workspace to remove the suite difference only (their tasks are not compared: some trajectories have no task ids), or compare --by condition (common cells)",
+      "a: its conditions ran different suites (no_defense: workspace; tool_filter: slack, workspace), so its per-condition rates are not like for like; narrow with --where suite=workspace to remove the suite difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --by condition (common cells)",
       "b: its conditions ran different suites (no_defense: workspace; tool_filter: banking), so its per-condition rates are not like for like; they share no suite (different benchmarks or suites): their rates measure different tasks",
     ]);
   });
