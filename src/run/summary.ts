@@ -266,8 +266,9 @@ function skippedPlaceholders(paths: string[]): NonNullable<RunSummary["skipped"]
     empty_placeholders: paths.length,
     examples,
     message:
-      `skipped: empty placeholders ${paths.length} (files with no messages and no verdict: combinations the benchmark never ran, ` +
-      `not an error of the input; listed in errors.jsonl as kind empty_placeholder, e.g. ${examples[0]})`,
+      `skipped: empty placeholders ${paths.length} (files with no messages and no verdict, as a benchmark writes for combinations it never ran, ` +
+      `VIGIL's 8,023; not counted as input errors, and in no rate: every denominator above is over the runs with messages; ` +
+      `if these are runs that did happen and lost their content, the rates above leave them out; listed in errors.jsonl as kind empty_placeholder, e.g. ${examples[0]})`,
   };
 }
 
