@@ -267,7 +267,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     }
     if (runState.fatal) throw runState.fatal;
     // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
-    inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped);
+    inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs
     // held fewer trajectories than the limit: new-user review)

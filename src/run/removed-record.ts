@@ -14,13 +14,20 @@ import type { RemovedInputs } from "./removed-inputs.js";
  * Record the run's removed trajectories after the read.
  * @param complete whether the read ran to the end: its finding replaces the record; a read cut short keeps the
  *   earlier record less the ids it met (a restored input read again counts again).
+ * @param inputs this invocation's input paths (as given): a source recorded as a relative path is only judged gone
+ *   under them (`RemovedInputs.find`).
  * @returns what `store.json` records (`RunStore.finish`): the count and a few ids; null for none; undefined when
  *   nothing was recorded before and the read cannot tell.
  * @throws the file system's error when `inputs-removed.json` cannot be written.
  */
-export function recordRemoved(store: RunStore, removed: RemovedInputs, complete: boolean): { count: number; examples: string[] } | null | undefined {
+export function recordRemoved(
+  store: RunStore,
+  removed: RemovedInputs,
+  complete: boolean,
+  inputs: readonly string[] = [],
+): { count: number; examples: string[] } | null | undefined {
   if (complete) {
-    const found = removed.find((id) => store.trajectorySource(id));
+    const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs });
     writeRemovedIds(store.dir, found ? { ids: found.ids, files: found.files } : undefined);
     return found ? { count: found.count, examples: found.examples } : null;
   }

@@ -105,6 +105,11 @@ export class RunStore {
   /** per slot: the rest of the source after its interned folder (`sourceDir`); a one-byte mark for a source `<root>/<id>.json` (`./file-names.ts`) */
   private readonly sourceFile = new FileNames();
   private readonly refs = new IntColumn();
+  /**
+   * per slot: 1 when the stored row's `source.path` was relative (as given on a command line): its {@link sourceAt}
+   * is resolved against this process's working directory, which need not be the one it was read from (red team 15)
+   */
+  private readonly sourceRelative = new IntColumn(0);
   /** the resume fast path's file stamps (`./file-stamp.ts`) by slot, found by each slot's source path */
   private readonly stamps = new FileStamps((slot) => (this.hashes.has(slot) ? this.sourceAt(slot) : undefined));
   /**
@@ -303,6 +308,8 @@ export class RunStore {
     if (!this.hashes.has(slot)) this.trajectoryCount++;
     this.hashes.set(slot, t.content_sha256);
     const src = sourceKey(t.source);
+    const relative = typeof t.source?.path === "string" && !path.isAbsolute(t.source.path);
+    if (relative || this.sourceRelative.get(slot) === 1) this.sourceRelative.set(slot, relative ? 1 : 0);
     const [dir, rest] = splitPath(t.id, src, "/");
     this.sourceDir.set(slot, this.codes.code(dir));
     this.sourceFile.set(slot, rest);
@@ -387,6 +394,15 @@ export class RunStore {
   trajectorySource(id: string): string | undefined {
     const slot = this.ids.find(id);
     return slot === -1 || !this.hashes.has(slot) ? undefined : this.sourceAt(slot);
+  }
+
+  /**
+   * Whether the stored row of an id recorded its source as a relative path: {@link trajectorySource} is then that path
+   * resolved against this process's working directory, right only when the row was read from the same directory.
+   */
+  trajectorySourceRelative(id: string): boolean {
+    const slot = this.ids.find(id);
+    return slot !== -1 && this.sourceRelative.get(slot) === 1;
   }
 
   private readonly idOf = (slot: number): string => this.ids.id(slot);

@@ -52,6 +52,32 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     expect(readRunState(path.join(labelsDir, "r")).status).toBe("complete");
   });
 
+  it("a source recorded as a relative path is judged gone only under the invocation's inputs (red team 15: a resume from another directory)", async () => {
+    const w = path.join(tmp, "rel");
+    const files = fs.readdirSync(SRC, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).sort();
+    const half = Math.floor(files.length / 2);
+    for (const [i, f] of files.entries()) fs.cpSync(path.join(SRC, f), path.join(w, i < half ? "c" : "d", "workspace", f), { recursive: true });
+    const labelsDir = path.join(tmp, "labels-rel");
+    const cwd = process.cwd();
+    try {
+      process.chdir(w);
+      const c = await labelRun({ inputs: ["c"], run: "r", labelsDir, judges: [createSignatureJudge()] });
+      expect(c.summary.trajectories).toBe(half);
+      process.chdir(tmp); // "c/..." resolves to a file that is not there from here; it was not removed
+      const d = await labelRun({ inputs: [path.join("rel", "d")], run: "r", labelsDir, judges: [createSignatureJudge()] });
+      expect(d.summary.inputs_removed).toBeUndefined();
+      expect(d.summary.trajectories).toBe(files.length);
+      // from the first directory, a file of c deleted and c labelled again: under the inputs, so gone
+      process.chdir(w);
+      fs.rmSync(path.join(w, "c", "workspace", files[0]));
+      const again = await labelRun({ inputs: ["c"], run: "r", labelsDir, judges: [createSignatureJudge()] });
+      expect(again.summary.inputs_removed).toMatchObject({ count: 1 });
+      expect(again.summary.trajectories).toBe(files.length - 1);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it("a read cut short (--limit) cannot tell, and says nothing", async () => {
     const corpus = path.join(tmp, "corpus2");
     fs.cpSync(SRC, path.join(corpus, "workspace"), { recursive: true });
