@@ -52,9 +52,18 @@ export class RemovedInputs {
 
   /**
    * One item of the read ({@link watch}, or a watcher that already wraps the read: `ReadSince.watch`). What it met is
-   * read from the read's own table ({@link metBy}): nothing to do per item.
+   * read from the read's own table ({@link metBy}); an input error's file is kept: a one-trajectory file that now
+   * fails to read (emptied, broken JSON, unreadable) no longer holds its trajectory (red team 15 F3: it kept counting,
+   * while a broken JSON Lines row was left out).
    */
-  see(_item: { kind: string }): void {}
+  see(item: { kind: string }): void {
+    if (item.kind !== "error") return;
+    const p = (item as { error?: { path?: unknown } }).error?.path;
+    if (typeof p === "string") this.errorFiles.add(path.resolve(p));
+  }
+
+  /** the files this read met as input errors (resolved) */
+  private readonly errorFiles = new Set<string>();
 
   /**
    * The read's test of the ids it met, by slot of `slots` (`ReadOptions.onMetSlots`): no lookup per item here. The
@@ -117,7 +126,7 @@ export class RemovedInputs {
     }
     if (inExisting.length) {
       const metFiles = this.metFiles(sourceOf, new Set(inExisting.map((x) => x.file)));
-      for (const x of inExisting) if (metFiles.has(x.file)) add(x.id, x.file);
+      for (const x of inExisting) if (metFiles.has(x.file) || this.errorFiles.has(x.file)) add(x.id, x.file);
     }
     return out.count > 0 ? out : undefined;
   }

@@ -88,7 +88,7 @@ export function writeRemovedIds(runDir: string, r: RemovedRecord | undefined): v
 export function leftOutText(r: { count: number; examples: readonly string[]; breakdown?: string }): string {
   const n = r.count;
   return (
-    `input_removed: ${n} trajector${n === 1 ? "y" : "ies"} whose input is gone (file deleted, or its row no longer in it) ${n === 1 ? "is" : "are"} left out ` +
+    `input_removed: ${n} trajector${n === 1 ? "y" : "ies"} whose input is gone (file deleted, its row no longer in it, or the file no longer read as a trajectory) ${n === 1 ? "is" : "are"} left out ` +
     `of the figures${r.breakdown ? `: ${r.breakdown}` : ""} (e.g. ${r.examples.slice(0, SHOWN).map((e) => JSON.stringify(e)).join(", ")}); every figure is over the input files that exist now; ` +
     `the verdicts stay in verdicts.jsonl and count again once label reads the restored input`
   );

@@ -36,7 +36,7 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     const again = await run();
     expect(again.summary.inputs_removed).toMatchObject({ count: 1, files: [gone] });
     expect(again.summary.trajectories).toBe(first.summary.trajectories - 1); // left out of the figures, and said
-    expect(formatSummary(again.summary)).toContain("WARNING: input_removed: 1 trajectory whose input is gone (file deleted, or its row no longer in it) is left out of the figures");
+    expect(formatSummary(again.summary)).toContain("WARNING: input_removed: 1 trajectory whose input is gone (file deleted, its row no longer in it, or the file no longer read as a trajectory) is left out of the figures");
     const state = readRunState(path.join(labelsDir, "r"));
     expect(state).toMatchObject({ status: "inputs_removed", complete: true });
     expect(runStateLine(state)).toMatch(/^WARNING: input_removed: 1 trajectory whose input is gone .* is left out/);
@@ -76,6 +76,20 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     } finally {
       process.chdir(cwd);
     }
+  });
+
+  it("a one-trajectory file that no longer reads as a trajectory leaves the figures, as a broken JSON Lines row does (red team 15 F3)", async () => {
+    const corpus = path.join(tmp, "corpus-broken");
+    fs.cpSync(SRC, path.join(corpus, "workspace"), { recursive: true });
+    const files = fs.readdirSync(corpus, { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).sort();
+    const labelsDir = path.join(tmp, "labels-broken");
+    const run = () => labelRun({ inputs: [corpus], run: "r", labelsDir, judges: [createSignatureJudge()] });
+    const first = await run();
+    fs.writeFileSync(path.join(corpus, files[0]), '{"broken');
+    const again = await run();
+    expect(again.summary.inputs_removed).toMatchObject({ count: 1 });
+    expect(again.summary.trajectories).toBe(first.summary.trajectories - 1);
+    expect(again.summary.errors.by_kind.invalid_json).toBe(1);
   });
 
   it("a read cut short (--limit) cannot tell, and says nothing", async () => {
