@@ -220,8 +220,9 @@ export function defenseTraces(messages: Message[]): Record<string, number> {
  * @returns `{ok: true, trajectory, warnings?}`, or `{ok: false, error}` with kind `schema` (the message names the
  *   field: `messages[3].role: must be one of ...`; a message that cannot be converted, e.g. `args` nested too deep
  *   for `JSON.stringify`: `messages[3].tool_calls[0].args: nested too deep to convert`, with `message_index`),
- *   `empty_placeholder` (`messages: []` and no verdict: a file a benchmark wrote for a combination it never ran,
- *   as VIGIL's 8,023) or `no_messages` (`messages: []` with a verdict). Never throws for bad data.
+ *   `empty_placeholder` (`messages: []`, no verdict and no injected text: a file a benchmark wrote for a combination
+ *   it never ran, as VIGIL's 8,023) or `no_messages` (`messages: []` with a verdict or with injected text: a run's
+ *   transcript lost). Never throws for bad data.
  */
 export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertResult {
   // verdicts written as strings ("false", "yes") or 0/1: read where unambiguous, always said (./booleans.ts)
@@ -240,7 +241,11 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   const messages = r.messages as Json[];
   const hasVerdict = typeof r.security === "boolean" || typeof r.utility === "boolean";
   if (messages.length === 0) {
-    if (!hasVerdict) {
+    // a placeholder records nothing of a run: no verdict and no injected text (VIGIL's: `injections: {}`); a file
+    // with injections but no messages lost a run's transcript, an error of the input (red team 15 F4)
+    const inj = r.injections;
+    const injected = isObj(inj) ? Object.keys(inj).length > 0 : Array.isArray(inj) ? inj.length > 0 : inj !== undefined && inj !== null && inj !== "";
+    if (!hasVerdict && !injected) {
       return {
         ok: false,
         error: ingestError("empty_placeholder", src.path, "an empty placeholder (no messages, no verdict): a combination the benchmark did not run; nothing to judge", {

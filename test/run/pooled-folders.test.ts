@@ -76,7 +76,7 @@ describe("label on a VIGIL-shaped tree", () => {
     write(root, "runs_base", "user_task_1", run("user_task_1"));
     write(root, "debug_run", "user_task_2", run("user_task_2"));
     // an empty placeholder: no messages, no verdict (a combination the benchmark never ran)
-    write(root, "runs_base", "user_task_3", { ...run("user_task_3"), messages: [], utility: null, security: null });
+    write(root, "runs_base", "user_task_3", { ...run("user_task_3"), messages: [], utility: null, security: null, injections: {} });
     const labelsDir = path.join(tmp, "labels");
     const r = await labelRun({ inputs: [root], run: "v", labelsDir, judges: [createSignatureJudge()] });
     expect(r.progress.read).toBe(3);
@@ -118,7 +118,7 @@ describe("label on a VIGIL-shaped tree", () => {
 
   it("--strict does not stop on an empty placeholder, and the dry run counts them apart from bad input items", async () => {
     const root = path.join(tmp, "strict");
-    write(root, "runs_base", "user_task_0", { ...run("user_task_0"), messages: [], utility: null, security: null });
+    write(root, "runs_base", "user_task_0", { ...run("user_task_0"), messages: [], utility: null, security: null, injections: {} });
     write(root, "runs_base", "user_task_1", run("user_task_1"));
     const labelsDir = path.join(tmp, "labels-strict");
     const dry = await dryRun({ inputs: [root], run: "s", labelsDir, judges: [createSignatureJudge()], strict: true });
