@@ -5,6 +5,7 @@
  * benchmark_version in every file): labelled together, the debug runs joined the base runs' rates with only an
  * `id_collision` hint (session 14 red team). Said loud, naming the folders, their counts and what does not differ.
  */
+import fs from "node:fs";
 import path from "node:path";
 import type { TrajectoryIndexRow } from "../store/records.js";
 
@@ -15,6 +16,13 @@ export const POOLED_FOLDERS_MARK = "pools runs from several run folders";
 export class RunFolderFold {
   /** `model\u0000condition` -> run folder -> rows */
   private readonly byKey = new Map<string, Map<string, number>>();
+
+  /**
+   * @param exists whether a run folder is still there: a folder that is gone is left out of the comparison (a corpus
+   *   moved and labelled again keeps its unchanged rows' old folder: "pools a/runs_base 96, b/runs_base 1" was a false
+   *   alarm naming a folder that no longer exists, red team 15 F5; its trajectories, if gone, are input_removed).
+   */
+  constructor(private readonly exists: (folder: string) => boolean = fs.existsSync) {}
 
   /** Count one index row (rows without `run_folder`, e.g. chat JSONL or older rows, are not counted). */
   add(row: Partial<Pick<TrajectoryIndexRow, "agent_model" | "condition" | "run_folder">>): void {
@@ -36,10 +44,12 @@ export class RunFolderFold {
     const out: string[] = [];
     for (const [key, folders] of this.byKey) {
       if (folders.size < 2) continue;
+      const live = [...folders].filter(([f]) => this.exists(f));
+      if (live.length < 2) continue;
       const [model, condition] = key.split("\u0000");
-      const all = [...folders.keys()];
+      const all = live.map(([f]) => f);
       const root = commonParent(all);
-      const named = [...folders]
+      const named = live
         .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
         .map(([f, n]) => `${path.relative(root, f) || "."} ${n}`)
         .join(", ");

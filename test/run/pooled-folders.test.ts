@@ -54,7 +54,7 @@ function write(root: string, folder: string, userTask: string, body: object): vo
 
 describe("RunFolderFold", () => {
   it("one warning per model and condition over two or more run folders, naming each folder relative to their parent and its count", () => {
-    const fold = new RunFolderFold();
+    const fold = new RunFolderFold(() => true);
     const row = (folder: string | undefined, model = "m", condition = "no_defense") =>
       ({ agent_model: model, condition, ...(folder ? { run_folder: folder } : {}) }) as TrajectoryIndexRow;
     for (let i = 0; i < 3; i++) fold.add(row("/c/vigil/runs_base"));
@@ -66,6 +66,18 @@ describe("RunFolderFold", () => {
     const w = fold.warnings();
     expect(w).toHaveLength(1);
     expect(w[0]).toContain(`agent model m, condition no_defense: the run ${POOLED_FOLDERS_MARK} (runs_base 3, debug_run 1, debug_run/travel/type_ii_a 1, under /c/vigil)`);
+  });
+});
+
+describe("RunFolderFold, a folder that is gone", () => {
+  it("is left out of the comparison: a moved corpus's unchanged rows keep the old folder, no false pooling", () => {
+    const fold = new RunFolderFold((f) => !f.startsWith("/old/"));
+    const row = (folder: string) => ({ agent_model: "m", condition: "no_defense", run_folder: folder }) as TrajectoryIndexRow;
+    for (let i = 0; i < 3; i++) fold.add(row("/old/runs_base"));
+    fold.add(row("/new/runs_base"));
+    expect(fold.warnings()).toEqual([]);
+    fold.add(row("/new/debug_run"));
+    expect(fold.warnings()[0]).toContain("(debug_run 1, runs_base 1, under /new)");
   });
 });
 
