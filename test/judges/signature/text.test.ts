@@ -21,21 +21,9 @@ import {
   type Chunk,
 } from "../../../src/judges/signature/text.js";
 import { HOSTILE_PIECES, Rand, randomText } from "../../helpers/rand.js";
+import { bruteChunks, chunkKey } from "../../helpers/brute-chunks.js";
 
-/** Every maximal common run of >= m characters, by brute force over all diagonals. */
-function bruteChunks(a: string, b: string, m: number): Chunk[] {
-  const out: Chunk[] = [];
-  for (let i = 0; i < a.length; i++) {
-    for (let j = 0; j < b.length; j++) {
-      if (i > 0 && j > 0 && a[i - 1] === b[j - 1]) continue;
-      let len = 0;
-      while (i + len < a.length && j + len < b.length && a[i + len] === b[j + len]) len++;
-      if (len >= m) out.push({ aStart: i, bStart: j, length: len });
-    }
-  }
-  return out;
-}
-const key = (c: Chunk) => `${c.aStart}:${c.bStart}:${c.length}`;
+const key = chunkKey;
 
 describe("commonChunks / shareRun / commonMask", () => {
   it("equal the brute-force reference on random strings over small alphabets (many repeats, hash-collision prone)", () => {
