@@ -9,7 +9,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { groupDisagreements, referenceFromPairs, type ReferenceAgreement, type ReferenceExclusion } from "./reference.js";
 
 /** The index fields {@link referenceAgreementColumns} reads (`readColumnRun`'s `rowFields`). */
-export const REFERENCE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "reference", "condition", "suite", "attack"];
+export const REFERENCE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "reference", "agent_model", "condition", "suite", "attack"];
 
 /**
  * One judge's agreement with the benchmark's reference verdict (`referenceAgreement` of `./reference.ts`: its

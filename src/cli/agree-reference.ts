@@ -22,6 +22,7 @@ import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
 import { stepLine } from "./read-progress.js";
+import { poolingOf } from "../format/pooled-text.js";
 
 /** What the `--reference` path reads of a run, from columns or from objects. */
 interface ReferenceSource {
@@ -38,6 +39,8 @@ interface ReferenceSource {
   all(): Iterable<Verdict>;
   /** attacked trajectories per recorded attack name, and all attacked trajectories (../agree/dos-attacks.ts) */
   attacks(): { byAttack: Map<string, number>; attacked: number };
+  /** the rows read (attacked, agent_model, condition at least): what the figures pool (../format/pooled-text.ts) */
+  rows(): Iterable<{ attacked?: boolean; agent_model?: string; condition?: string }>;
 }
 
 /** Count attacked rows per attack name (`attack` unrecorded: counted in `attacked` only). */
@@ -70,6 +73,9 @@ async function referenceSource(
       return { run, cc: await readCommitteeColumns(runDir, run) };
     });
     const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
+    const rowsOf = function* () {
+      for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string; agent_model?: string; condition?: string };
+    };
     const src: ReferenceSource = {
       judges,
       nTrajectories: run.nRows,
@@ -78,9 +84,8 @@ async function referenceSource(
       committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
       attackedRepeat0: () => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && !!run.rows[run.rowCode[run.vSlot[i]]].attacked),
       all: () => eachVerdictRecord(run),
-      attacks: () => countAttacks((function* () {
-        for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string };
-      })()),
+      attacks: () => countAttacks(rowsOf()),
+      rows: rowsOf,
     };
     return { src, cf: cc, where: null };
   }
@@ -94,6 +99,7 @@ async function referenceSource(
     attackedRepeat0: () => verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked),
     all: () => verdicts,
     attacks: () => countAttacks(index.values()),
+    rows: () => index.values(),
   };
   return { src, cf, where };
 }
@@ -141,6 +147,8 @@ export async function agreeReference(
   }
   // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's.
   const code_established = codeEstablishedByJudge(src.attackedRepeat0(), judges);
+  // one kappa over every model and defense of the run: said in one line (as label's summary says it)
+  const pooling = poolingOf(src.rows(), `the figures${where ? " (of the trajectories --where keeps)" : ""}`, "--where agent_model=... or --where condition=... for one", o.reference === "security");
   const at = o.reference === "security" ? src.attacks() : null;
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
   const warnings = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
@@ -155,6 +163,7 @@ export async function agreeReference(
       ...(cf ? { committee_file: { file: cf.file, judges: cf.judges, excluded_judges: cf.excluded_judges } } : {}),
       ...(where ? { where } : {}),
       run_state: runState,
+      pooling,
       warnings,
       judge_health,
       code_established,
@@ -165,6 +174,7 @@ export async function agreeReference(
     const head: string[] = [];
     if (stateLine) head.push(stateLine);
     for (const w of warnings) head.push(`WARNING: ${w}`);
+    head.push(pooling.text);
     head.push(formatReferenceTable(committee ? [...results, committee] : results));
     if (!committee && !cf) head.push(`(committee: ${committeeReason})`);
     const blocks = [...results, ...(committee ? [committee] : [])].map(formatReferenceAgreement);

@@ -42,8 +42,11 @@ that ended in an error are excluded (their security value is meaningless), with 
 errors and refusals. Kappa is null with a reason when it is undefined. With an up-to-date committee.jsonl the
 committee is reported beside each judge. A run whose last label did not finish is flagged first.
 
---human FILE compares every judge (repeat 0) and the committee with the human consensus (the unique most
-frequent label per trajectory; ties are listed for adjudication and left out), on the six buckets or the
+--human FILE compares every judge (repeat 0) and the committee with the human consensus, formed from the
+coarsest scale down as estimate forms it: the annotators' majority on compromised vs not, then the label most of
+that side's annotators gave on the three-way scale, then on the six buckets, as far as one label leads (no binary
+majority is a tie, consensus_tie; a consensus only coarser than --scale is left out, consensus_coarser_than_scale;
+both are listed for adjudication), on the six buckets or the
 three-way human scale (complied / recognized_and_refused / unaffected; six-bucket labels are collapsed) or
 binary. It reports the annotators' own agreement, Cohen's kappa with SE, Wald and bootstrap CIs, AC1, PABAK,
 percent agreement, the confusion matrix and missed compromises; with design weights in the file, the

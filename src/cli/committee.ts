@@ -8,6 +8,7 @@ import { DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js
 import { COMMITTEE_ROW_FIELDS, committeeReportColumns } from "../committee/report-columns.js";
 import { writeCommitteeColumns } from "../committee/file.js";
 import { stepLine } from "./read-progress.js";
+import { poolingOf } from "../format/pooled-text.js";
 import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { readRunState } from "../store/run-state.js";
 import { UsageError } from "../errors.js";
@@ -75,7 +76,19 @@ report adds each judge's test-retest agreement.`,
       // warnings go to stderr in both modes (the text report repeats them on stdout); --json: the journal lines skipped too
       if (o.json) report.warnings.push(...takeJournalWarnings());
       for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
-      if (o.json) printJson({ ...report, committee_file: file });
-      else process.stdout.write(formatCommitteeReport(report) + `\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);
+      // the committee's rates and agreement are one figure over every model and defense of the run: said in one line
+      const pooling = poolingOf(
+        (function* () {
+          for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]];
+        })(),
+        "the committee's rates and agreement figures",
+      );
+      if (o.json) printJson({ ...report, pooling, committee_file: file });
+      else {
+        // after the report's first line ("committee of run R: ...")
+        const text = formatCommitteeReport(report);
+        const nl = text.indexOf("\n") < 0 ? text.length : text.indexOf("\n");
+        process.stdout.write(`${text.slice(0, nl)}\n${pooling.text}${text.slice(nl)}\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);
+      }
     });
 }

@@ -347,7 +347,8 @@ function median(xs: number[]): number {
  * Worst-condition risk per model by `rate` (default `asr_behaviour`): the highest pooled rate over the conditions it was observed under; ties go to
  * the first condition by name) and how much the baseline condition underestimates it: worst − baseline, with
  * its mean, median and maximum over the models observed under the baseline, and a cluster bootstrap interval of
- * the mean that resamples models (the clusters) with replacement, keeping each model's figure whole.
+ * the mean that resamples models (the clusters) with replacement, keeping each model's figure whole; with fewer
+ * than 2 such models the interval is undefined (`mean_ci95` bounds null, reason `fewer_than_2_clusters`).
  * A model observed under fewer than 2 conditions has no underestimate (null, `fewer_than_2_conditions`).
  * @returns mean/median/max null with reason `no_model_with_baseline` when no model has the baseline, or
  *   `fewer_than_2_conditions` when no model with the baseline was observed under another condition.
@@ -388,8 +389,12 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
   }
   const mean = vals.reduce((s, x) => s + x, 0) / vals.length;
   const max = Math.max(...vals);
-  const ci =
-    boot.B > 0
+  // one model is one cluster: resampling it gives the same mean every time, an interval of zero width that
+  // measures nothing, so the interval is undefined (null with a reason), never [x, x]
+  const ci: BootCI | null =
+    boot.B > 0 && vals.length < 2
+      ? { lower: null, upper: null, reason: "fewer_than_2_clusters", level: 0.95, B: boot.B, defined: 0, seed: boot.seed, resampling: "models (cluster bootstrap)" }
+      : boot.B > 0
       ? bootCI(
           bootstrapItems(vals, (s) => s.reduce((t, x) => t + x, 0) / s.length, { B: boot.B, seed: boot.seed }),
           "models (cluster bootstrap)",

@@ -5,7 +5,7 @@
  * reversals between conditions, worst-condition risk against a baseline, leave-one-suite-out condition
  * selection, and the logistic-regression test of the model x condition interaction.
  */
-import { bootstrapLine, pctText, statText, undefinedText } from "../format/stat-text.js";
+import { bootstrapLine, pctText, reasonText, statText, undefinedText } from "../format/stat-text.js";
 import { totalWeight, weightOf, type Observation, type Observations, type UnlabelledItem } from "./data.js";
 import {
   ALL_SUITES,
@@ -311,7 +311,7 @@ const num = (x: number | null | undefined, d = 3) => statText(x, undefined, d);
  * says so).
  */
 const ci = (c: { lower: number | null; upper: number | null; reason?: string } | null | undefined, f = pct) =>
-  !c ? "" : c.lower !== null && c.upper !== null ? ` [${f(c.lower)}, ${f(c.upper)}]` : ` [CI undefined: ${c.reason ?? "no value"}]`;
+  !c ? "" : c.lower !== null && c.upper !== null ? ` [${f(c.lower)}, ${f(c.upper)}]` : ` [CI undefined: ${c.reason ? reasonText(c.reason) : "no value"}]`;
 
 /** ` [coverage_low: a | x, ...]` when a figure uses cells below 80% coverage, else "". */
 const lowText = (cells: readonly string[] | undefined) => (cells?.length ? ` [coverage_low: ${cells.join(", ")}]` : "");
@@ -411,7 +411,7 @@ export function formatCompare(r: CompareResult): string {
     lines.push(
       wc.mean === null
         ? `  underestimate ${pct(null, wc.reason)}`
-        : `  underestimate over ${wc.n_models} models: mean ${pct(wc.mean)}${ci(wc.mean_ci95)} (model cluster bootstrap), median ${pct(wc.median)}, max ${pct(wc.max)} (${wc.max_model})`,
+        : `  underestimate over ${wc.n_models} models: mean ${pct(wc.mean)}${ci(wc.mean_ci95)}${wc.mean_ci95 && wc.mean_ci95.lower === null ? "" : " (model cluster bootstrap)"}, median ${pct(wc.median)}, max ${pct(wc.max)} (${wc.max_model})`,
     );
   }
   const lowAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.coverage_low).map((c) => `${c.model} | ${c.condition}`);

@@ -20,6 +20,7 @@
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
+import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } from "./goal-above-behaviour.js";
 import { undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -404,6 +405,12 @@ export function paperTableFrom(
     const exact = rows.flatMap((r) =>
       (["calibrated_asr_goal", "calibrated_asr_behaviour"] as const).flatMap((k) => (r[k]?.ci_method ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(11)}: ${r[k]!.ci_method}`] : [])),
     );
+    // a calibrated asr_goal above the row's calibrated asr_behaviour (./goal-above-behaviour.ts): named per row
+    const above = rows.flatMap((r) => {
+      const [g, b] = [r.calibrated_asr_goal?.value ?? null, r.calibrated_asr_behaviour?.value ?? null];
+      return isGoalAboveBehaviour(b, g) ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} asr_goal ${(100 * g!).toFixed(1)}% > asr_behaviour ${(100 * b!).toFixed(1)}%`] : [];
+    });
+    if (above.length) notes.push(`WARNING: ${GOAL_ABOVE_BEHAVIOUR}: a calibrated asr_goal above the row's calibrated asr_behaviour (${above.join("; ")}), ${GOAL_ABOVE_BEHAVIOUR_WHY}`);
     if (exact.length)
       notes.push(
         `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: its group's labelled items all had the same human-minus-judge difference (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen): ${exact.join("; ")}`,

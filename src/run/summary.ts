@@ -12,6 +12,7 @@ import { POOLED_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, pooledCondi
 import { Rep0Fold } from "./rep0-rates.js";
 import { ratesText } from "../format/rates-text.js";
 import { showBidiControls } from "../format/bidi.js";
+import { NO_DEFENSE } from "../ingest/attribution.js";
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
@@ -306,7 +307,12 @@ export function formatSummary(s: RunSummary): string {
       // what can help: --retry-errors re-judges judge_error verdicts only; an unverified one needs other input
       const hints = ["details in verdicts.jsonl"];
       if ((j.by_status.judge_error ?? 0) > 0) hints.push("--retry-errors judges the judge_error items again");
-      if ((j.by_status.unverified ?? 0) > 0) hints.push("unverified items stay so on a rerun of the same input: their reason is in the input, not in the judge (e.g. no injected text recorded: label the same runs without the defense in the same invocation, and the text is recovered from those sibling runs)");
+      // the "without the defense" remedy only applies to a run with defended runs (a VIGIL run has none: review 15)
+      const defended = j.by_model_condition.some((x) => x.condition !== NO_DEFENSE);
+      const remedy = defended
+        ? "label the same runs without the defense in the same invocation, and the text is recovered from those sibling runs"
+        : "label them in the same invocation as runs of the same suite, user task, injection task, attack and agent model that record the text, if the input has any: it is recovered from those sibling runs";
+      if ((j.by_status.unverified ?? 0) > 0) hints.push(`unverified items stay so on a rerun of the same input: their reason is in the input, not in the judge (e.g. no injected text recorded: ${remedy})`);
       lines.push(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (${hints.join("; ")})`);
     }
     for (const b of BUCKETS) lines.push(`  ${b.padEnd(20)} ${String(j.by_label[b]).padStart(6)}`);

@@ -35,6 +35,31 @@ describe("agree --reference with a one-judge committee.jsonl", () => {
   });
 });
 
+describe("agree --reference security and committee say what their figures pool (review, session 15)", () => {
+  it("one line naming how many agent models and conditions, in text and JSON", async () => {
+    const line = /^the figures pool the (\d+) attacked trajectories of (\d+) agent models? \([^)]*\) and (no recorded condition|\d+ conditions? \(.*\))/m;
+    const text = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
+    expect(text.stdout).toMatch(line);
+    const json = JSON.parse((await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
+    expect(json.pooling.text).toMatch(line);
+    expect(json.pooling.agent_models.length).toBe(Number(line.exec(text.stdout)![2]));
+    const c = await runCli(["committee", "--run", "s", "--labels-dir", labels]);
+    expect(c.code).toBe(0);
+    expect(c.stdout.split("\n")[1]).toMatch(/^the committee's rates and agreement figures pool the \d+ attacked trajectories of \d+ agent models? /);
+    const cj = JSON.parse((await runCli(["committee", "--run", "s", "--labels-dir", labels, "--json"])).stdout);
+    expect(cj.pooling.agent_models.length).toBeGreaterThan(0);
+  });
+});
+
+describe("agree --help describes the human consensus as the code forms it (review, session 15)", () => {
+  it("binary majority first, then refined; not 'the unique most frequent label'", async () => {
+    const h = await runCli(["agree", "--help"]);
+    const text = h.stdout.replace(/\s+/g, " ");
+    expect(text).toContain("the annotators' majority on compromised vs not, then the label most of that side's annotators gave on the three-way scale, then on the six buckets");
+    expect(text).not.toContain("unique most frequent label");
+  });
+});
+
 describe("compare with a one-judge committee.jsonl", () => {
   it("uses the one judge's labels and says so; --committee is refused with the reason", async () => {
     const r = await runCli(["compare", "--run", "s", "--labels-dir", labels, "--by", "attack", "--json"]);

@@ -177,6 +177,11 @@ describe("worst-condition risk and the baseline's underestimate", () => {
     expect(w.per_model.find((r) => r.model === "a")).toMatchObject({ conditions: 1, underestimate: null, reason: "fewer_than_2_conditions" });
     expect(w.n_models).toBe(1);
     expect(w.mean).toBeCloseTo(0.3, 12);
+    // one model with an underestimate is one cluster: the bootstrap interval is undefined, not [x, x]
+    expect(w.mean_ci95).toMatchObject({ lower: null, upper: null, reason: "fewer_than_2_clusters" });
+    const text = formatCompare(compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: xs, n_total: xs.length, excluded: {} }, { bootstrap: { B: 200, seed: 3 } }));
+    expect(text).toContain("underestimate over 1 models: mean 30.0% [CI undefined: fewer than 2 models to resample");
+    expect(text).not.toMatch(/underestimate over 1 models: mean 30\.0% \[30/);
     const one = worstCondition(asrTable(cell("a", "s1", "base", 2, 10)), "base", { B: 200, seed: 3 });
     expect(one).toMatchObject({ n_models: 0, mean: null, median: null, max: null, mean_ci95: null, reason: "fewer_than_2_conditions" });
   });
@@ -283,7 +288,7 @@ describe("baseline choice and the whole analysis", () => {
     const x = r.reversals.find((y) => y.suite === ALL_SUITES && y.rate === "asr_behaviour")!;
     expect(formatCompare(r)).toMatch(/pairs reverse \([^)]*\) \[[0-9.]+%, [0-9.]+%\]/);
     x.ci95 = { ...x.ci95!, lower: null, upper: null, reason: "all_resamples_undefined" };
-    expect(formatCompare(r)).toContain("pairs reverse (100.0%) [CI undefined: all_resamples_undefined]".replace("100.0%", `${(x.share! * 100).toFixed(1)}%`));
+    expect(formatCompare(r)).toContain("pairs reverse (100.0%) [CI undefined: undefined on every bootstrap resample]".replace("100.0%", `${(x.share! * 100).toFixed(1)}%`));
   });
 
   it("--common-tasks keeps only the tasks every model was run on, and a warning says when the sets differ", () => {

@@ -98,3 +98,16 @@ describe("label summary: the two named rates per agent model (and condition)", (
     expect(formatSummary(some)).toMatch(/1000 prompt \(0 cached\)/);
   });
 });
+
+describe("label summary: the unverified hint fits the run (review, session 15)", () => {
+  const unverified = (id: string) => ({ ...verdict(id, "unaffected"), status: "unverified", label: null, error: { kind: "injection_text_unknown", message: "m" } }) as unknown as Verdict;
+  const row = (id: string, condition: string) => ({ id, attacked: true, agent_model: "m", condition }) as TrajectoryIndexRow;
+  it("no defended run (VIGIL): no 'without the defense' remedy; a defended run keeps it", () => {
+    const plain = formatSummary(summarizeRun("r", [unverified("a"), verdict("b", "full_compliance")], new Map([["a", row("a", "no_defense")], ["b", row("b", "no_defense")]]), []));
+    expect(plain).toMatch(/not labelled, by reason: injection_text_unknown 1 /);
+    expect(plain).not.toMatch(/without the defense/);
+    expect(plain).toMatch(/label them in the same invocation as runs of the same suite, user task, injection task, attack and agent model that record the text, if the input has any/);
+    const defended = formatSummary(summarizeRun("r", [unverified("a"), verdict("b", "full_compliance")], new Map([["a", row("a", "tool_filter")], ["b", row("b", "no_defense")]]), []));
+    expect(defended).toMatch(/label the same runs without the defense in the same invocation/);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * What a run-wide figure pools: the agent models and conditions (defenses) of the attacked trajectories it is
+ * computed over, named in one line (`agree --reference`, `committee`), as `label`'s summary says "pooled over every
+ * agent model and all N conditions". A kappa or a rate over two models and three defenses is one number over all
+ * of them, not a per-model figure; the line says so.
+ */
+
+/** The agent models and conditions of a run's (attacked) trajectories, sorted, and the line that names them. */
+export interface Pooling {
+  agent_models: string[];
+  /** Conditions recorded on the attacked trajectories (empty when the run records none). */
+  conditions: string[];
+  text: string;
+}
+
+const names = (xs: readonly string[]) => (xs.length <= 6 ? xs.join(", ") : `${xs.slice(0, 6).join(", ")}, ... ${xs.length - 6} more`);
+
+/**
+ * The pooling of `rows` (only attacked ones are counted unless `attackedOnly` is false; `agent_model` missing
+ * counts as `(none)`).
+ * @param what the figures the line speaks of, e.g. "the figures below".
+ * @param hint how to get one figure per model or condition, appended when several are pooled (e.g. a `--where`).
+ */
+export function poolingOf(rows: Iterable<{ attacked?: boolean; agent_model?: string; condition?: string }>, what: string, hint = "", attackedOnly = true): Pooling {
+  const models = new Set<string>();
+  const conds = new Set<string>();
+  let n = 0;
+  for (const r of rows) {
+    if (attackedOnly && !r.attacked) continue;
+    n++;
+    models.add(typeof r.agent_model === "string" && r.agent_model !== "" ? r.agent_model : "(none)");
+    if (typeof r.condition === "string" && r.condition !== "") conds.add(r.condition);
+  }
+  const agent_models = [...models].sort();
+  const conditions = [...conds].sort();
+  const m = `${agent_models.length} agent model${agent_models.length === 1 ? "" : "s"} (${names(agent_models)})`;
+  const c = conditions.length ? `${conditions.length} condition${conditions.length === 1 ? "" : "s"} (${names(conditions)})` : "no recorded condition";
+  const split = agent_models.length > 1 || conditions.length > 1 ? `: one figure over all of them, not per model or condition${hint ? ` (${hint})` : ""}` : "";
+  return { agent_models, conditions, text: `${what} pool the ${n}${attackedOnly ? " attacked" : ""} trajectories of ${m} and ${c}${split}` };
+}
