@@ -105,10 +105,7 @@ export class RunStore {
   /** per slot: the rest of the source after its interned folder (`sourceDir`); a one-byte mark for a source `<root>/<id>.json` (`./file-names.ts`) */
   private readonly sourceFile = new FileNames();
   private readonly refs = new IntColumn();
-  /**
-   * per slot: 1 when the stored row's `source.path` was relative (as given on a command line): its {@link sourceAt}
-   * is resolved against this process's working directory, which need not be the one it was read from (red team 15)
-   */
+  /** per slot: 1 when the row's `source.path` was relative: {@link trajectorySourceRelative} */
   private readonly sourceRelative = new IntColumn(0);
   /** the resume fast path's file stamps (`./file-stamp.ts`) by slot, found by each slot's source path */
   private readonly stamps = new FileStamps((slot) => (this.hashes.has(slot) ? this.sourceAt(slot) : undefined));
@@ -119,10 +116,7 @@ export class RunStore {
    * ({@link slimVerdict}, {@link slimIndexRow}), their ids the store's one copy.
    */
   private readonly current = new CurrentVerdicts(this.ids);
-  /**
-   * Keys (`currentVerdictKey`) of the current verdicts stored before the unattacked rule that it relabels
-   * (`applyUnattackedRule`): few, so a set; their count is said as every reader says it (`noteUnattackedRelabels`).
-   */
+  /** Keys of current verdicts stored before the unattacked rule that it relabels (few): counted as readers say it. */
   private readonly relabelledKeys = new Set<string>();
   private readonly indexRows = new IndexRows(this.ids);
   private errorList: IngestError[] = [];
@@ -224,8 +218,7 @@ export class RunStore {
       this.remember(v);
       // the figures of a resumed run read stored verdicts as every reader does (`applyUnattackedRule`), and say so
       const ruled = applyUnattackedRule(v, v.attacked);
-      if (ruled.relabelled) this.relabelledKeys.add(currentVerdictKey(v));
-      else if (this.relabelledKeys.size > 0) this.relabelledKeys.delete(currentVerdictKey(v));
+      if (ruled.relabelled || this.relabelledKeys.size > 0) this.relabelledKeys[ruled.relabelled ? "add" : "delete"](currentVerdictKey(v));
       this.keepCurrent(this.compact(slimVerdict(ruled.verdict)));
       if (++this.resumed.verdicts % LOAD_CHECK_EVERY === 0) check?.();
     }
@@ -308,8 +301,8 @@ export class RunStore {
     if (!this.hashes.has(slot)) this.trajectoryCount++;
     this.hashes.set(slot, t.content_sha256);
     const src = sourceKey(t.source);
-    const relative = typeof t.source?.path === "string" && !path.isAbsolute(t.source.path);
-    if (relative || this.sourceRelative.get(slot) === 1) this.sourceRelative.set(slot, relative ? 1 : 0);
+    const rel = typeof t.source?.path === "string" && !path.isAbsolute(t.source.path);
+    if (rel || this.sourceRelative.get(slot) === 1) this.sourceRelative.set(slot, rel ? 1 : 0);
     const [dir, rest] = splitPath(t.id, src, "/");
     this.sourceDir.set(slot, this.codes.code(dir));
     this.sourceFile.set(slot, rest);
@@ -396,13 +389,9 @@ export class RunStore {
     return slot === -1 || !this.hashes.has(slot) ? undefined : this.sourceAt(slot);
   }
 
-  /**
-   * Whether the stored row of an id recorded its source as a relative path: {@link trajectorySource} is then that path
-   * resolved against this process's working directory, right only when the row was read from the same directory.
-   */
+  /** Whether an id's stored source path was relative: {@link trajectorySource} resolved it from this directory (red team 15). */
   trajectorySourceRelative(id: string): boolean {
-    const slot = this.ids.find(id);
-    return slot !== -1 && this.sourceRelative.get(slot) === 1;
+    return this.sourceRelative.get(this.ids.find(id)) === 1;
   }
 
   private readonly idOf = (slot: number): string => this.ids.id(slot);
