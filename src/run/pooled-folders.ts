@@ -12,6 +12,9 @@ import type { TrajectoryIndexRow } from "../store/records.js";
 /** Words every pooled-run-folders warning holds (how tests and outputs find it). */
 export const POOLED_FOLDERS_MARK = "pools runs from several run folders";
 
+/** How many folders a warning names before "and N more" (88 copies of a corpus made an 88-folder line). */
+const FOLDERS_SHOWN = 6;
+
 /** Counts rows per (agent model, condition) and run folder, one row at a time. */
 export class RunFolderFold {
   /** `model\u0000condition` -> run folder -> rows */
@@ -49,10 +52,10 @@ export class RunFolderFold {
       const [model, condition] = key.split("\u0000");
       const all = live.map(([f]) => f);
       const root = commonParent(all);
-      const named = live
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .map(([f, n]) => `${path.relative(root, f) || "."} ${n}`)
-        .join(", ");
+      const sorted = live.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+      const shown = sorted.slice(0, FOLDERS_SHOWN).map(([f, n]) => `${path.relative(root, f) || "."} ${n}`);
+      if (sorted.length > FOLDERS_SHOWN) shown.push(`and ${sorted.length - FOLDERS_SHOWN} more folders, ${live.slice(FOLDERS_SHOWN).reduce((a, [, n]) => a + n, 0)} runs`);
+      const named = shown.join(", ");
       out.push(
         `agent model ${model}, condition ${condition}: the run ${POOLED_FOLDERS_MARK} (${named}, under ${root}): ` +
           `their model and condition are the same (only the folder differs), so every figure of this model and condition pools them ` +

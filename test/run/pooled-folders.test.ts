@@ -69,6 +69,15 @@ describe("RunFolderFold", () => {
   });
 });
 
+describe("RunFolderFold, many folders", () => {
+  it("names the six largest and counts the rest", () => {
+    const fold = new RunFolderFold(() => true);
+    for (let k = 0; k < 10; k++) for (let i = 0; i <= k; i++) fold.add({ agent_model: "m", condition: "c", run_folder: `/x/r${k}` } as TrajectoryIndexRow);
+    const w = fold.warnings()[0];
+    expect(w).toContain("(r9 10, r8 9, r7 8, r6 7, r5 6, r4 5, and 4 more folders, 10 runs, under /x)");
+  });
+});
+
 describe("RunFolderFold, a folder that is gone", () => {
   it("is left out of the comparison: a moved corpus's unchanged rows keep the old folder, no false pooling", () => {
     const fold = new RunFolderFold((f) => !f.startsWith("/old/"));
