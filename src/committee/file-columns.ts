@@ -10,7 +10,7 @@ import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readJsonl } from "../io/jsonl.js";
 import type { ColumnRun } from "../store/columns.js";
 import { voteOf } from "../verdict/vote.js";
-import { COMMITTEE_FILE, type CommitteeFileCheck } from "./file.js";
+import { COMMITTEE_FILE, staleVotes, type CommitteeFileCheck } from "./file.js";
 
 /** A committee file as columns: the metadata of `CommitteeFile` and its lines as slots and codes. */
 export interface CommitteeColumns {
@@ -141,6 +141,7 @@ export function checkCommitteeSlots(
   const left = excluded.filter((j) => runJudges.includes(j));
   if (left.length) notes.push(`${name} is the committee of ${judgeList}: judge(s) ${left.join(", ")} of the run were left out when it was built`);
   const changed = new Map<string, number>();
+  const noVerdict = new Map<string, number>();
   const inFile = new Uint8Array(nSlots);
   for (let i = 0; i < cf.n; i++) {
     const s = cf.slot[i];
@@ -148,10 +149,13 @@ export function checkCommitteeSlots(
     if (s >= 0) inFile[s] = 1;
     for (const j of cf.judges) {
       if (gone.includes(j)) continue;
-      if ((c.votes?.[j] ?? null) !== rep0.vote(j, s)) changed.set(j, (changed.get(j) ?? 0) + 1);
+      const now = rep0.vote(j, s);
+      if ((c.votes?.[j] ?? null) === now) continue;
+      const m = now === null && !(s >= 0 && rep0.has(j, s)) ? noVerdict : changed;
+      m.set(j, (m.get(j) ?? 0) + 1);
     }
   }
-  for (const [j, n] of changed) stale.push(`judge ${j}'s votes changed on ${n} ${n === 1 ? "trajectory" : "trajectories"} since ${name} was written (relabelled or resumed)`);
+  staleVotes(stale, name, changed, noVerdict);
   let missing = 0;
   for (let s = 0; s < nSlots; s++) if (!inFile[s] && cf.judges.some((j) => rep0.has(j, s))) missing++;
   if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);

@@ -165,18 +165,33 @@ export function checkCommitteeFile(cf: CommitteeFile, verdicts: readonly Verdict
     m.set(v.trajectory_id, v);
   }
   const changed = new Map<string, number>();
+  const noVerdict = new Map<string, number>();
   const inFile = new Set<string>();
   for (const c of cf.verdicts) {
     inFile.add(c.trajectory_id);
     for (const j of cf.judges) {
       if (gone.includes(j)) continue;
-      const now = voteOf(rep0.get(j)?.get(c.trajectory_id));
-      if ((c.votes?.[j] ?? null) !== now) changed.set(j, (changed.get(j) ?? 0) + 1);
+      const v = rep0.get(j)?.get(c.trajectory_id);
+      if ((c.votes?.[j] ?? null) === voteOf(v)) continue;
+      const m = v === undefined ? noVerdict : changed;
+      m.set(j, (m.get(j) ?? 0) + 1);
     }
   }
-  for (const [j, n] of changed) stale.push(`judge ${j}'s votes changed on ${n} ${n === 1 ? "trajectory" : "trajectories"} since ${name} was written (relabelled or resumed)`);
+  staleVotes(stale, name, changed, noVerdict);
   const labelledIds = new Set(verdicts.filter((v) => v.repeat === 0 && cf.judges.includes(v.judge_id)).map((v) => v.trajectory_id));
   const missing = [...labelledIds].filter((id) => !inFile.has(id)).length;
   if (missing) stale.push(`${missing} ${missing === 1 ? "trajectory" : "trajectories"} labelled by the committee's judges ${missing === 1 ? "is" : "are"} not in ${name} (labelled after it was written)`);
   return { stale, notes };
+}
+
+/**
+ * The stale statements of a committee file's votes that differ from the run's: changed (relabelled or resumed), or
+ * without a verdict in the run's figures now (their input gone, `input_removed`, or an id the run does not hold; red
+ * team 15 F6: both were said as "votes changed").
+ */
+export function staleVotes(stale: string[], name: string, changed: Map<string, number>, noVerdict: Map<string, number>): void {
+  const t = (n: number) => `${n} ${n === 1 ? "trajectory" : "trajectories"}`;
+  for (const [j, n] of changed) stale.push(`judge ${j}'s votes changed on ${t(n)} since ${name} was written (relabelled or resumed)`);
+  for (const [j, n] of noVerdict)
+    stale.push(`judge ${j} has no verdict now on ${t(n)} ${name} counts (not in the run's figures: their input is gone, input_removed, or the run does not hold them)`);
 }

@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { writeRemovedIds } from "../../src/store/removed-ids.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { buildCommitteeFixture, type CommitteeFixture } from "../report/fixture.js";
@@ -75,6 +76,20 @@ describe("committee.jsonl records its judge set; compare checks it", () => {
     const m = await buildReportModel({ runDir: fx.runDir, run: fx.run, bootstrap: { B: 0, seed: 1 } });
     expect(m.committee?.source).toBe("computed");
     expect(m.warnings.join("\n")).toMatch(/committee\.jsonl is not used: judge signature's votes changed/);
+  });
+  it("trajectories the file counts that have left the run's figures (input_removed) are said as such, not as changed votes (red team 15 F6)", async () => {
+    const [verdicts, index] = await Promise.all([readVerdicts(fx.runDir), readTrajectoryIndex(fx.runDir)]);
+    const { verdicts: cv } = committeeReport(verdicts, index, { run: fx.run, bootstrap: { B: 0, seed: 1 } });
+    writeCommitteeFile(cfPath(), cv, { judges: ["lenient-a", "signature", "strict-b"], runJudges: ["lenient-a", "signature", "strict-b"], quorum: 2 });
+    writeRemovedIds(fx.runDir, { ids: cv.slice(0, 2).map((c) => c.trajectory_id), files: [] });
+    try {
+      const cf = (await readCommitteeFile(fx.runDir))!;
+      const stale = checkCommitteeFile(cf, await readVerdicts(fx.runDir)).stale.join("\n");
+      expect(stale).toMatch(/judge signature has no verdict now on 2 trajectories committee\.jsonl counts \(not in the run's figures: their input is gone, input_removed/);
+      expect(stale).not.toMatch(/votes changed/);
+    } finally {
+      writeRemovedIds(fx.runDir, undefined);
+    }
   });
 });
 
