@@ -40,7 +40,7 @@ interface ReferenceSource {
   /** attacked trajectories per recorded attack name, and all attacked trajectories (../agree/dos-attacks.ts) */
   attacks(): { byAttack: Map<string, number>; attacked: number };
   /** the rows read (attacked, agent_model, condition at least): what the figures pool (../format/pooled-text.ts) */
-  rows(): Iterable<{ attacked?: boolean; agent_model?: string; condition?: string }>;
+  rows(): Iterable<{ attacked?: boolean; agent_model?: string; condition?: string; run_error?: unknown; reference?: unknown }>;
 }
 
 /** Count attacked rows per attack name (`attack` unrecorded: counted in `attacked` only). */
@@ -74,7 +74,7 @@ async function referenceSource(
     });
     const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
     const rowsOf = function* () {
-      for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string; agent_model?: string; condition?: string };
+      for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string; agent_model?: string; condition?: string; run_error?: unknown; reference?: unknown };
     };
     const src: ReferenceSource = {
       judges,
@@ -102,6 +102,15 @@ async function referenceSource(
     rows: () => index.values(),
   };
   return { src, cf, where };
+}
+
+/** The rows a reference comparison can use (`referencePairs`' rules): attacked, no agent error, a boolean `reference[field]`. */
+function* referenceRows<T extends { attacked?: boolean; run_error?: unknown; reference?: unknown }>(rows: Iterable<T>, field: "security" | "utility"): Generator<T> {
+  for (const r of rows) {
+    if (!r.attacked || r.run_error) continue;
+    const ref = r.reference as Record<string, unknown> | null | undefined;
+    if (typeof ref?.[field] === "boolean") yield r;
+  }
 }
 
 /** `ipi-judge agree --reference FIELD` (options checked by the caller). */
@@ -148,7 +157,15 @@ export async function agreeReference(
   // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's.
   const code_established = codeEstablishedByJudge(src.attackedRepeat0(), judges);
   // one kappa over every model and defense of the run: said in one line (as label's summary says it)
-  const pooling = poolingOf(src.rows(), `the figures${where ? " (of the trajectories --where keeps)" : ""}`, "--where agent_model=... or --where condition=... for one", o.reference === "security");
+  // counted over what the figures are computed over (review 16: utility counted every trajectory): attacked, no agent
+  // error, a boolean reference verdict of the field compared (referencePairs' rules)
+  const pooling = poolingOf(
+    referenceRows(src.rows(), o.reference),
+    `the figures${where ? " (of the trajectories --where keeps)" : ""}`,
+    "--where agent_model=... or --where condition=... for one",
+    false,
+    `attacked, with a benchmark ${o.reference} verdict, no agent error`,
+  );
   const at = o.reference === "security" ? src.attacks() : null;
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
   const warnings = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];

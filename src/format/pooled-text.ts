@@ -20,8 +20,17 @@ const names = (xs: readonly string[]) => (xs.length <= 6 ? xs.join(", ") : `${xs
  * counts as `(none)`).
  * @param what the figures the line speaks of, e.g. "the figures below".
  * @param hint how to get one figure per model or condition, appended when several are pooled (e.g. a `--where`).
+ * @param which what the counted rows are, in parentheses after "trajectories": a caller that filters `rows` to
+ *   what its figure is computed over names them (review 16: `agree --reference utility` counted every trajectory,
+ *   not the ones with a utility verdict).
  */
-export function poolingOf(rows: Iterable<{ attacked?: boolean; agent_model?: string; condition?: string }>, what: string, hint = "", attackedOnly = true): Pooling {
+export function poolingOf(
+  rows: Iterable<{ attacked?: boolean; agent_model?: string; condition?: string }>,
+  what: string,
+  hint = "",
+  attackedOnly = true,
+  which = "",
+): Pooling {
   const models = new Set<string>();
   const conds = new Set<string>();
   let n = 0;
@@ -36,5 +45,5 @@ export function poolingOf(rows: Iterable<{ attacked?: boolean; agent_model?: str
   const m = `${agent_models.length} agent model${agent_models.length === 1 ? "" : "s"} (${names(agent_models)})`;
   const c = conditions.length ? `${conditions.length} condition${conditions.length === 1 ? "" : "s"} (${names(conditions)})` : "no recorded condition";
   const split = agent_models.length > 1 || conditions.length > 1 ? `: one figure over all of them, not per model or condition${hint ? ` (${hint})` : ""}` : "";
-  return { agent_models, conditions, text: `${what} pool the ${n}${attackedOnly ? " attacked" : ""} trajectories of ${m} and ${c}${split}` };
+  return { agent_models, conditions, text: `${what} pool the ${n}${attackedOnly ? " attacked" : ""} trajectories${which ? ` (${which})` : ""} of ${m} and ${c}${split}` };
 }
