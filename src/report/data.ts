@@ -6,6 +6,7 @@
  * committee report), `src/committee/` (the report, its summary and rate items), `src/agree/`, `src/compare/`,
  * `src/estimate/` and `src/stats/`; the human-label file is read once.
  */
+import { rowSourceFile } from "../store/source-file.js";
 import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -300,7 +301,7 @@ export async function loadTrajectories(items: ReportItem[], sourceRoot: string):
       it.trajectory_error = "the run does not record where this trajectory came from";
       continue;
     }
-    const abs = path.isAbsolute(p) ? p : path.resolve(sourceRoot, p);
+    const abs = rowSourceFile({ source: { path: p }, source_file: it.row?.source_file }, sourceRoot);
     if (!byPath.has(abs)) byPath.set(abs, []);
     byPath.get(abs)!.push(it);
   }

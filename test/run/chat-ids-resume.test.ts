@@ -68,3 +68,57 @@ describe("chat-JSONL fallback ids on resume", () => {
     expect(w?.message).toContain('"data.jsonl:1"');
   });
 });
+
+describe("chat-JSONL fallback ids from another working directory (review 16 item 6)", () => {
+  const inDir = async <T>(d: string, f: () => Promise<T>): Promise<T> => {
+    const was = process.cwd();
+    process.chdir(d);
+    try {
+      return await f();
+    } finally {
+      process.chdir(was);
+    }
+  };
+  const other = () => {
+    const b = path.join(dir, "elsewhere");
+    fs.mkdirSync(b, { recursive: true });
+    return b;
+  };
+
+  it("labelled from the file's folder, resumed from another: the same 3 ids, nothing judged or counted twice", async () => {
+    await inDir(dir, () => label("c", ["x/data.jsonl"]));
+    const runDir = path.join(dir, "labels", "c");
+    const before = [...(await readTrajectoryIndex(runDir)).keys()].sort();
+    expect(before).toEqual(["x/data.jsonl:1", "x/data.jsonl:2", "x/data.jsonl:3"]);
+    const r = await inDir(other(), () => label("c", ["../x/data.jsonl"]));
+    expect([...(await readTrajectoryIndex(runDir)).keys()].sort()).toEqual(before);
+    expect((await readVerdicts(runDir)).length).toBe(3);
+    expect(r.summary.trajectories).toBe(3);
+    expect((r.summary.ingest_warnings ?? []).find((v) => v.kind === "id_rule_changed")?.count).toBe(3);
+  });
+
+  it("a run an older version stored (no resolved file in its rows): found by path ending, line and content, and said", async () => {
+    await inDir(dir, () => label("d", ["x/data.jsonl"]));
+    const runDir = path.join(dir, "labels", "d");
+    const p = path.join(runDir, "trajectories.jsonl");
+    fs.writeFileSync(p, fs.readFileSync(p, "utf8").replace(/,"source_file":"[^"]*"/g, ""));
+    expect(fs.readFileSync(p, "utf8")).not.toContain("source_file");
+    const r = await inDir(other(), () => label("d", [path.join(dir, "x", "data.jsonl")]));
+    expect([...(await readTrajectoryIndex(runDir)).keys()].sort()).toEqual(["x/data.jsonl:1", "x/data.jsonl:2", "x/data.jsonl:3"]);
+    expect((await readVerdicts(runDir)).length).toBe(3);
+    const w = (r.summary.ingest_warnings ?? []).find((v) => v.kind === "id_rule_changed");
+    expect(w?.message).toContain("3 of them found by their file's path ending, line and content");
+  });
+
+  it("an older run's row is not taken for a line of other content under the same path ending", async () => {
+    await inDir(dir, () => label("e", ["x/data.jsonl"]));
+    const runDir = path.join(dir, "labels", "e");
+    const p = path.join(runDir, "trajectories.jsonl");
+    fs.writeFileSync(p, fs.readFileSync(p, "utf8").replace(/,"source_file":"[^"]*"/g, ""));
+    const z = path.join(dir, "z", "x");
+    fs.mkdirSync(z, { recursive: true });
+    fs.writeFileSync(path.join(z, "data.jsonl"), [7, 8, 9].map(line).join("\n") + "\n");
+    await inDir(other(), () => label("e", [path.join(z, "data.jsonl")]));
+    expect((await readTrajectoryIndex(runDir)).size).toBe(6);
+  });
+});
