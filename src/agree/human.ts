@@ -423,7 +423,7 @@ interface CompareContext {
 function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "committee", labels: string[]): JudgeVsHuman {
   const { ids, human, cats, strata } = ctx;
   const { weightOf, stratumOf, stratumSize } = ctx.rows;
-  const cmp = compareTwoRaters(labels, human, cats, { names: [rater, "human consensus"], bootstrap: ctx.bootstrap, nonLabels: NON_LABELS });
+  const cmp = compareTwoRaters(labels, human, cats, { names: [rater, "human consensus"], bootstrap: ctx.bootstrap, nonLabels: NON_LABELS, reference: "cols" });
   const isC = COMPROMISED_ON[ctx.scale];
   const usedIdx = ids.map((_, i) => i).filter((i) => cats.includes(labels[i]));
   const humanC = usedIdx.filter((i) => isC(human[i]));

@@ -4,6 +4,7 @@
  * here; this file only pairs labels, builds tables over a declared category set, calls the library and keeps
  * the JSON small (per-item arrays are dropped). Every value is a number or null with a reason, never NaN.
  */
+import { oneCategory, type OneCategory } from "../stats/one-category.js";
 import {
   bootstrapItems,
   bootstrapKappa,
@@ -67,6 +68,11 @@ export interface TwoRaterComparison {
    * Brennan–Prediger coefficient; for q = 2 it is 2p_o − 1 and the prevalence and bias indices are given.
    */
   pabak: BrennanPrediger;
+  /**
+   * Set when both raters (or the second, when it is the comparison's reference: `opts.reference`) gave one category
+   * only: AC1 and PABAK then say nothing about discrimination (`../stats/one-category.ts`, review 16).
+   */
+  one_category?: OneCategory;
   /** Rows = first rater, columns = second rater, over `categories`. */
   confusion: { rows: string; cols: string; categories: Category[]; table: number[][] };
 }
@@ -79,7 +85,8 @@ export interface TwoRaterComparison {
  * @param categories declared categories in order (every table is q × q over them, unused ones included).
  * @param opts.names row and column names for the confusion matrix; `bootstrap` B and seed (B = 0: none);
  *   `weights` adds a weighted kappa (`linear`/`quadratic`, by category position); `nonLabels` maps further
- *   tokens to exclusion reasons (see `pairLabels`).
+ *   tokens to exclusion reasons (see `pairLabels`); `reference: "cols"` when `b` is the reference
+ *   ({@link TwoRaterComparison.one_category}).
  * @returns see {@link TwoRaterComparison}; a coefficient that is undefined is null with a reason.
  * @throws Error when the arrays differ in length or a label is outside the declared categories.
  * Sources: `src/stats/` (Cohen 1960/1968, Fleiss–Cohen–Everitt 1969, Gwet 2008, Byrt et al. 1993, Wilson 1927).
@@ -93,6 +100,8 @@ export function compareTwoRaters(
     bootstrap?: BootstrapSettings;
     weights?: Exclude<WeightSpec, "unweighted" | readonly (readonly number[])[]>;
     nonLabels?: Readonly<Record<string, string>>;
+    /** the second rater is the comparison's reference (a human consensus): its one category alone is said */
+    reference?: "cols";
   } = {},
 ): TwoRaterComparison {
   const paired = pairLabels(a, b, { categories, nonLabels: opts.nonLabels });
@@ -110,9 +119,10 @@ export function compareTwoRatersTable(
   table: number[][],
   paired: { n_total: number; n_used: number; excluded: Record<string, number> },
   categories: readonly Category[],
-  opts: { names?: [string, string]; bootstrap?: BootstrapSettings; weights?: Exclude<WeightSpec, "unweighted" | readonly (readonly number[])[]> } = {},
+  opts: { names?: [string, string]; bootstrap?: BootstrapSettings; weights?: Exclude<WeightSpec, "unweighted" | readonly (readonly number[])[]>; reference?: "cols" } = {},
 ): TwoRaterComparison {
   const cm = withMarginals(table, categories);
+  const one = oneCategory(cm.table, categories.map(String), opts.reference, { reference: opts.names?.[1] });
   const kappa: KappaReport = cohenKappa(cm.table);
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
   if (boot && cm.n > 0) kappa.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed });
@@ -125,6 +135,7 @@ export function compareTwoRatersTable(
     kappa,
     ac1: gwetAC1(cm.table),
     pabak: brennanPrediger(cm.table),
+    ...(one ? { one_category: one } : {}),
     confusion: { rows: opts.names?.[0] ?? "a", cols: opts.names?.[1] ?? "b", categories: [...categories], table: cm.table },
   };
   if (opts.weights) {
@@ -341,6 +352,7 @@ export function formatTwoRater(c: TwoRaterComparison, indent = "  ", counts?: { 
     `${indent}AC1 ${f3(c.ac1.value, c.ac1.reason)}; PABAK ${f3(c.pabak.value, c.pabak.reason)}` +
       (c.pabak.prevalence_index !== null && c.pabak.prevalence_index !== undefined ? ` (prevalence index ${f3(c.pabak.prevalence_index)}, bias index ${f3(c.pabak.bias_index)})` : ""),
   );
+  if (c.one_category) lines.push(`${indent}AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}`);
   return lines;
 }
 

@@ -3,6 +3,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cohenKappa } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
+import { oneCategory, type OneCategory } from "../stats/one-category.js";
 import { ciText, pctText, statText } from "../format/stat-text.js";
 import { COVERAGE_LOW_BELOW, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
 import { rateFigureText } from "../format/rates-text.js";
@@ -124,6 +125,11 @@ export interface BinaryComparison {
   /** Gwet's AC1 (Gwet 2008) and PABAK = 2·p_o − 1 (Byrt, Bishop & Carlin 1993), shown beside kappa for rare outcomes. */
   ac1: number | null;
   pabak: number | null;
+  /**
+   * Set when the reference (or both sides) gave one category only (`../stats/one-category.ts`): AC1 and PABAK then
+   * say nothing about discrimination (review 16: 1.000 beside an undefined kappa on a subset of successes).
+   */
+  one_category?: OneCategory;
   /** Rows: judge (yes, no); columns: reference (yes, no). */
   confusion: { rows: string; cols: string; labels: ["yes", "no"]; table: number[][] };
   /** Judge said yes, reference no / judge no, reference yes. */
@@ -149,6 +155,8 @@ export interface ReferenceAgreement {
   ac1_reason?: string;
   pabak: number | null;
   pabak_reason?: string;
+  /** {@link BinaryComparison.one_category} of the top-level (asr_goal) comparison. */
+  one_category?: OneCategory;
   confusion: BinaryComparison["confusion"];
   false_positives: number;
   false_negatives: number;
@@ -262,6 +270,7 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
   const ci = k.ci_wald && !k.ci_wald.degenerate ? { lower: k.ci_wald.lower_clipped, upper: k.ci_wald.upper_clipped } : null;
   const ac1 = gwetAC1(table);
   const pb = pabak(table);
+  const one = oneCategory(table, ["yes", "no"], "cols", { reference: `the benchmark's ${reference} verdict` });
   return {
     judge_side: side,
     rate: side === "full_compliance" ? "asr_goal" : "asr_behaviour",
@@ -277,6 +286,7 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
     ...(ac1.value === null ? { ac1_reason: ac1.reason ?? "undefined" } : {}),
     pabak: pb.value,
     ...(pb.value === null ? { pabak_reason: pb.reason ?? "undefined" } : {}),
+    ...(one ? { one_category: one } : {}),
     confusion: { rows: `judge: ${side}`, cols: `reference: ${reference}`, labels: ["yes", "no"], table },
     false_positives: table[0][1],
     false_negatives: table[1][0],
@@ -452,7 +462,8 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
       `  Cohen's kappa ${statText(c.kappa, c.kappa_reason)}` +
         (c.kappa === null ? "" : `, 95% Wald CI ${ciText(c.kappa_ci95, c.kappa_ci95_reason)}`) +
         `; percent agreement ${pctText(c.percent_agreement, "empty_input")} over ${c.n_used}` +
-        `; AC1 ${statText(c.ac1, c.ac1_reason)}; PABAK ${statText(c.pabak, c.pabak_reason)}`,
+        `; AC1 ${statText(c.ac1, c.ac1_reason)}; PABAK ${statText(c.pabak, c.pabak_reason)}` +
+        (c.one_category ? `\n  AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}` : ""),
       `                        ${a.reference}=true  ${a.reference}=false`,
       `  judge ${c.judge_side === "full_compliance" ? "full_compliance" : "compromised    "}   ${String(tp).padStart(8)}  ${String(fp).padStart(10)}`,
       `  judge other             ${String(fn).padStart(8)}  ${String(tn).padStart(10)}`,

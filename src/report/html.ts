@@ -4,6 +4,7 @@
  * styles, and blocks every network request, so even a rendering bug could not run a trajectory's payload.
  * Every untrusted string goes through `escapeHtml`.
  */
+import { oneCategoryWarnings } from "./agreement-notes.js";
 import { whereLine } from "../store/where.js";
 import { describeCost } from "../providers/cost.js";
 import { createHash } from "node:crypto";
@@ -316,7 +317,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
         const dw = j.design_weighted;
         return `<tr><td>${escapeHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}</td>
 <td>${ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${ci(b, b?.reason ?? "not computed (--bootstrap 0)")}</td>
-<td class="num">${f3(c.ac1.value, c.ac1.reason)}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? f3(dw.kappa.value, dw.kappa.reason) : f3(null, j.design_weighted_reason)}</td></tr>`;
+<td class="num">${f3(c.ac1.value, c.ac1.reason)}${c.one_category ? " (says nothing: one category)" : ""}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? f3(dw.kappa.value, dw.kappa.reason) : f3(null, j.design_weighted_reason)}</td></tr>`;
       })
       .join("");
     const ex = Object.entries(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
@@ -325,6 +326,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
 Every agreement figure (and the forest plot) is over attacked trajectories${leftNote(h.unattacked_left_out)}.
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
+${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))}
 <table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">Cohen's kappa</th><th>95% Wald CI</th><th>95% bootstrap CI</th><th class="num">AC1</th><th class="num">missed compromises</th><th class="num">design-weighted kappa</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="grid" id="heatmaps-human">${heat.join("")}</div>`);
   } else {
@@ -354,6 +356,7 @@ ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
       .join("");
     parts.push(`<h3>Against the benchmark's own verdict</h3>
 <p class="note">label = full_compliance against AgentDojo's security verdict (true = the injected goal was achieved); unattacked runs and runs that ended in an error are excluded. Binary kappa: compromised (full or partial) against the same verdict.</p>
+${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}
 <table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">kappa</th><th>95% Wald CI</th><th class="num">false pos.</th><th class="num">false neg.</th><th class="num">binary kappa</th><th>excluded</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="grid" id="heatmaps-reference">${heat.join("")}</div>`);
   }
