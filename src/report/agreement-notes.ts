@@ -13,3 +13,23 @@ import { escapeHtml } from "./escape.js";
 export function oneCategoryWarnings(rows: ReadonlyArray<readonly [string, OneCategory | undefined]>): string {
   return rows.map(([who, o]) => (o ? `<div class="warn">${escapeHtml(`${who}: ${o.text}`)}</div>` : "")).join("");
 }
+
+/**
+ * The forest plot's rows split by how many categories their kappa is over, most first: a kappa over the six
+ * buckets and one over yes/no (attack success) are not on one scale (chance agreement and the meaning of a
+ * disagreement differ), so each count gets its own plot (review 16).
+ */
+export function forestGroups<T extends { categories: number }>(rows: readonly T[]): Array<{ categories: number; rows: T[] }> {
+  const by = new Map<number, T[]>();
+  for (const r of rows) {
+    if (!by.has(r.categories)) by.set(r.categories, []);
+    by.get(r.categories)!.push(r);
+  }
+  return [...by].sort((a, b) => b[0] - a[0]).map(([categories, rs]) => ({ categories, rows: rs }));
+}
+
+/** The caption of one forest plot of {@link forestGroups}: its category count, and when there are others, that they are not comparable. */
+export function forestCaption(categories: number, plots: number): string {
+  const what = categories === 2 ? "2 categories (yes/no: e.g. attack success)" : categories === 6 ? "6 categories (the six buckets)" : `${categories} categories`;
+  return `Cohen's kappa with 95% Wald intervals, over ${what}${plots > 1 ? ": not comparable with the kappas of the other plot (another number of categories)" : ""}`;
+}

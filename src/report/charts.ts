@@ -173,6 +173,8 @@ export interface ForestRow {
   /** e.g. "judge-a vs human consensus". */
   label: string;
   group: string;
+  /** how many categories the kappa is over (6: the six buckets; 2: yes/no): kappas over different counts are not comparable */
+  categories: number;
   kappa: number;
   lower: number | null;
   upper: number | null;

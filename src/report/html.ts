@@ -4,7 +4,7 @@
  * styles, and blocks every network request, so even a rendering bug could not run a trajectory's payload.
  * Every untrusted string goes through `escapeHtml`.
  */
-import { oneCategoryWarnings } from "./agreement-notes.js";
+import { forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
 import { whereLine } from "../store/where.js";
 import { describeCost } from "../providers/cost.js";
 import { createHash } from "node:crypto";
@@ -295,6 +295,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
         forest.push({
           label: `${j.rater} vs human consensus`,
           group: `human consensus (${h.scale})`,
+          categories: c.categories.length,
           kappa: k.value,
           lower: k.ci_wald ? k.ci_wald.lower_clipped : null,
           upper: k.ci_wald ? k.ci_wald.upper_clipped : null,
@@ -336,7 +337,7 @@ ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))
     const heat: string[] = [];
     for (const r of m.reference) {
       if (r.kappa !== null) {
-        forest.push({ label: `${r.judge_id} vs benchmark`, group: "benchmark security", kappa: r.kappa, lower: r.kappa_ci95?.lower ?? null, upper: r.kappa_ci95?.upper ?? null, n: r.n_used });
+        forest.push({ label: `${r.judge_id} vs benchmark`, group: "benchmark security", categories: 2, kappa: r.kappa, lower: r.kappa_ci95?.lower ?? null, upper: r.kappa_ci95?.upper ?? null, n: r.n_used });
       }
       if (r.n_used > 0) {
         heat.push(
@@ -360,7 +361,11 @@ ${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}
 <table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">kappa</th><th>95% Wald CI</th><th class="num">false pos.</th><th class="num">false neg.</th><th class="num">binary kappa</th><th>excluded</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="grid" id="heatmaps-reference">${heat.join("")}</div>`);
   }
-  const forestSvg = forest.length ? figure("Cohen's kappa with 95% Wald intervals", await forestPlot(forest), "chart-forest") : "";
+  // one plot per number of categories: a six-bucket kappa and a yes/no kappa are not on one scale (review 16)
+  const groups = forestGroups(forest);
+  const forestSvg = (
+    await Promise.all(groups.map(async (g, i) => figure(forestCaption(g.categories, groups.length), await forestPlot(g.rows), i === 0 ? "chart-forest" : `chart-forest-${g.categories}`)))
+  ).join("");
   return `<section id="agreement"><h2>Agreement with humans and with the benchmark</h2>${forestSvg ? `<div class="charts">${forestSvg}</div>` : ""}${parts.join("")}</section>`;
 }
 

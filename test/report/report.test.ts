@@ -121,6 +121,15 @@ describe("report HTML", () => {
     expect(order.every((x) => x > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(html).toContain('id="chart-forest"');
+    // review 16 item 2: the six-bucket kappas (against the human consensus) and the yes/no kappas (against the
+    // benchmark's attack verdict) are two plots, each naming its number of categories, never one axis
+    expect(html).toContain('id="chart-forest-2"');
+    const captions = [...html.matchAll(/<figure class="chart" id="chart-forest[^"]*"><figcaption><bdi>([^<]*)</g)].map((m) => m[1]);
+    expect(captions).toHaveLength(2);
+    expect(captions[0]).toContain("over 6 categories (the six buckets): not comparable");
+    expect(captions[1]).toContain("over 2 categories (yes/no");
+    const second = html.slice(html.indexOf('id="chart-forest-2"'));
+    expect(second.slice(0, second.indexOf("</figure>"))).not.toContain("vs human consensus");
     expect(html).toContain('id="heatmaps-human"');
     expect(html).toContain('id="heatmaps-reference"');
   });
