@@ -6,6 +6,7 @@
  * committee report), `src/committee/` (the report, its summary and rate items), `src/agree/`, `src/compare/`,
  * `src/estimate/` and `src/stats/`; the human-label file is read once.
  */
+import { cliWarnings } from "./cli-warnings.js";
 import { rowSourceFile } from "../store/source-file.js";
 import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import fs from "node:fs";
@@ -214,26 +215,18 @@ export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>
 }
 
 /**
- * The two rates by condition value (defense), by attack and by surface (fields with two values or more), one view
- * per field and rate, from the committee label (`source` = {@link COMMITTEE}) or the judge `source`.
+ * The observations the rates by condition value (defense), by attack and by surface are computed from (each field
+ * once, kept: the views and the CLI's warnings over them, `./cli-warnings.ts`, read the same), from the committee
+ * label (`source` = {@link COMMITTEE}) or the judge `source`.
  */
-function conditionViews(
-  index: Map<string, TrajectoryIndexRow>,
-  verdicts: Verdict[],
-  committeeVerdicts: CommitteeVerdict[] | null | undefined,
-  condSource: string,
-): ConditionView[] {
-  return conditionViewsOf((field) =>
-    buildObservations(
-      index,
-      { verdicts, committee: committeeVerdicts ?? undefined },
-      committeeVerdicts ? { kind: "committee" } : { kind: "judge", judge_id: condSource },
-      field,
-    ),
-  );
+function conditionObservations(index: Map<string, TrajectoryIndexRow>, verdicts: Verdict[], committeeVerdicts: CommitteeVerdict[] | null | undefined, condSource: string): (field: string) => Observations {
+  const memo = new Map<string, Observations>();
+  const of = (field: string) =>
+    buildObservations(index, { verdicts, committee: committeeVerdicts ?? undefined }, committeeVerdicts ? { kind: "committee" } : { kind: "judge", judge_id: condSource }, field);
+  return (field) => memo.get(field) ?? memo.set(field, of(field)).get(field)!;
 }
 
-/** The condition views of {@link conditionViews} from the observations of each field (objects or columns). */
+/** The two rates by condition, attack and surface (fields with two values or more), one view per field and rate, from the observations of each field (objects or columns). */
 export function conditionViewsOf(observationsOf: (field: string) => Observations): ConditionView[] {
   const conditions: ConditionView[] = [];
   for (const field of ["condition", "attack", "surface"]) {
@@ -437,6 +430,8 @@ function paperTableSection(
         where: o.where,
       });
       for (const w of calibrated.warnings) d.warnings.push(`calibrated estimate: ${w}`);
+      // and each group's, as estimate prints them (calibrated_goal_above_behaviour on the asr_goal group: review 16)
+      for (const r of [calibrated, calibrated.asr_goal]) if (r && "groups" in r) for (const g of r.groups) for (const w of g.warnings) d.warnings.push(`calibrated ${r.rate ?? "estimate"}, ${g.group}: ${w}`);
     } catch (e) {
       d.warnings.push(`calibrated estimate not shown: ${(e as Error).message}`);
     }
@@ -549,7 +544,9 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
   const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
-  const conditions = conditionViews(index, verdicts, committeeVerdicts, condSource);
+  const observationsOf = conditionObservations(index, verdicts, committeeVerdicts, condSource);
+  const conditions = conditionViewsOf(observationsOf);
+  warnings.push(...cliWarnings(observationsOf, index, warnings)); // compare's and the pooled folders' (review 16)
 
   step("the paper table");
   const { paper_table, paper_table_reason } = paperTableSection(o, run, { fullIndex, allVerdicts, index, verdicts, humanLabels, warnings });

@@ -363,9 +363,8 @@ ${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}
   }
   // one plot per number of categories: a six-bucket kappa and a yes/no kappa are not on one scale (review 16)
   const groups = forestGroups(forest);
-  const forestSvg = (
-    await Promise.all(groups.map(async (g, i) => figure(forestCaption(g.categories, groups.length), await forestPlot(g.rows), i === 0 ? "chart-forest" : `chart-forest-${g.categories}`)))
-  ).join("");
+  const plots = groups.map(async (g, i) => figure(forestCaption(g.categories, groups.length), await forestPlot(g.rows), i === 0 ? "chart-forest" : `chart-forest-${g.categories}`));
+  const forestSvg = (await Promise.all(plots)).join("");
   return `<section id="agreement"><h2>Agreement with humans and with the benchmark</h2>${forestSvg ? `<div class="charts">${forestSvg}</div>` : ""}${parts.join("")}</section>`;
 }
 

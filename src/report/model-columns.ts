@@ -7,6 +7,8 @@
  * Not here (the caller takes the object path): `--where`, and the calibrated estimate (human labels with a paper
  * table), whose population is built from objects.
  */
+import { cliWarnings } from "./cli-warnings.js";
+import type { Observations } from "../compare/data.js";
 import path from "node:path";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/columns.js";
@@ -143,10 +145,14 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const condSource = cs ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
   const obsRun = cs ? committeeObservationRun(colRun, cs, rep0, COMMITTEE) : colRun;
-  const conditions = conditionViewsOf((field) => {
-    const obs = buildObservationsColumns(obsRun, condSource, field);
+  const memo = new Map<string, Observations>();
+  const observationsOf = (field: string): Observations => {
+    const obs = memo.get(field) ?? memo.set(field, buildObservationsColumns(obsRun, condSource, field)).get(field)!;
     return cs ? { ...obs, source: { kind: "committee" } } : obs;
-  });
+  };
+  const conditions = conditionViewsOf(observationsOf);
+  // compare's warnings over these figures (review 16); the pooled run folders are said above already
+  warnings.push(...cliWarnings(observationsOf, { values: () => rowRecords(colRun) }, warnings));
 
   step("the paper table");
   let paper_table: PaperTable | null = null;
