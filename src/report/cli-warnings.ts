@@ -12,35 +12,40 @@ import { compareConditions } from "../compare/index.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/records.js";
 
-/** The fields the report shows rates by (`conditionViewsOf` of `./data.ts`). */
-const FIELDS = ["condition", "attack", "surface"] as const;
-
 /**
- * The CLI's warnings over the report's figures (module docstring), each once, those already in `have` left out.
- * @param observationsOf the observations of a field, as the report's condition views read them.
- * @param rows the run's index rows (kept by `--where`), iterable more than once.
- * @param have the report's warnings so far (not repeated).
- * @returns warnings naming the command and field they come from (`compare --by attack: ...`).
+ * Taps the report's per-field observations (`conditionViewsOf` of `./data.ts` asks for each field once) to collect
+ * `compare`'s warnings over them as each field is built, so no field's observations are kept or built twice (at 1M a
+ * field's observations are one object per attacked trajectory: three kept at once would pass the report's memory).
+ * @returns `tap(observationsOf)` (the same observations, warnings noted on the way) and `warnings(have)`: the pooled
+ *   run folders' and the tapped fields' warnings, each once, those already in `have` left out, named by the command
+ *   and field they come from (`compare --by attack: ...`).
  */
-export function cliWarnings(observationsOf: (field: string) => Observations, rows: { values(): Iterable<TrajectoryIndexRow> }, have: readonly string[]): string[] {
-  const out: string[] = [];
-  const seen = new Set(have);
-  const add = (w: string) => {
-    if (!seen.has(w)) out.push(w);
-    seen.add(w);
-  };
-  for (const w of runFolderWarnings(rows.values())) add(w);
-  for (const field of FIELDS) {
+export function cliWarnings(rows: { values(): Iterable<TrajectoryIndexRow> }): {
+  tap: (observationsOf: (field: string) => Observations) => (field: string) => Observations;
+  warnings: (have: readonly string[]) => string[];
+} {
+  const found: string[] = [];
+  const tap = (observationsOf: (field: string) => Observations) => (field: string) => {
     const obs = observationsOf(field);
-    if (new Set(obs.observations.map((x) => x.condition)).size < 2) continue;
-    let warnings: string[];
+    if (new Set(obs.observations.map((x) => x.condition)).size < 2) return obs;
+    let ws: string[];
     try {
-      warnings = compareConditions(obs, { bootstrap: { B: 0, seed: 1 }, index: rows, cells: "all" }).warnings;
+      ws = compareConditions(obs, { bootstrap: { B: 0, seed: 1 }, index: rows, cells: "all" }).warnings;
     } catch (e) {
-      warnings = [`compare --by ${field} could not be computed for its warnings: ${(e as Error).message}`];
+      ws = [`compare --by ${field} could not be computed for its warnings: ${(e as Error).message}`];
     }
     // the report keeps every cell: compare's --all-cells wording names the option the report has no need of
-    for (const w of warnings) add(`compare --by ${field}: ${w.replace(/^--all-cells: /, "")}`);
-  }
-  return out;
+    for (const w of ws) found.push(`compare --by ${field}: ${w.replace(/^--all-cells: /, "")}`);
+    return obs;
+  };
+  const warnings = (have: readonly string[]) => {
+    const out: string[] = [];
+    const seen = new Set(have);
+    for (const w of [...runFolderWarnings(rows.values()), ...found]) {
+      if (!seen.has(w)) out.push(w);
+      seen.add(w);
+    }
+    return out;
+  };
+  return { tap, warnings };
 }

@@ -215,15 +215,12 @@ export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>
 }
 
 /**
- * The observations the rates by condition value (defense), by attack and by surface are computed from (each field
- * once, kept: the views and the CLI's warnings over them, `./cli-warnings.ts`, read the same), from the committee
- * label (`source` = {@link COMMITTEE}) or the judge `source`.
+ * The observations the rates by condition value (defense), by attack and by surface are computed from, from the
+ * committee label (`source` = {@link COMMITTEE}) or the judge `source`.
  */
 function conditionObservations(index: Map<string, TrajectoryIndexRow>, verdicts: Verdict[], committeeVerdicts: CommitteeVerdict[] | null | undefined, condSource: string): (field: string) => Observations {
-  const memo = new Map<string, Observations>();
-  const of = (field: string) =>
+  return (field) =>
     buildObservations(index, { verdicts, committee: committeeVerdicts ?? undefined }, committeeVerdicts ? { kind: "committee" } : { kind: "judge", judge_id: condSource }, field);
-  return (field) => memo.get(field) ?? memo.set(field, of(field)).get(field)!;
 }
 
 /** The two rates by condition, attack and surface (fields with two values or more), one view per field and rate, from the observations of each field (objects or columns). */
@@ -544,9 +541,9 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
   const condSource = committeeVerdicts ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
-  const observationsOf = conditionObservations(index, verdicts, committeeVerdicts, condSource);
-  const conditions = conditionViewsOf(observationsOf);
-  warnings.push(...cliWarnings(observationsOf, index, warnings)); // compare's and the pooled folders' (review 16)
+  const cli = cliWarnings(index); // compare's and the pooled folders' warnings over these figures (review 16)
+  const conditions = conditionViewsOf(cli.tap(conditionObservations(index, verdicts, committeeVerdicts, condSource)));
+  warnings.push(...cli.warnings(warnings));
 
   step("the paper table");
   const { paper_table, paper_table_reason } = paperTableSection(o, run, { fullIndex, allVerdicts, index, verdicts, humanLabels, warnings });

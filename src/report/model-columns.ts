@@ -145,14 +145,14 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const condSource = cs ? COMMITTEE : judgeIds[0];
   step("ASR by condition, attack and surface");
   const obsRun = cs ? committeeObservationRun(colRun, cs, rep0, COMMITTEE) : colRun;
-  const memo = new Map<string, Observations>();
   const observationsOf = (field: string): Observations => {
-    const obs = memo.get(field) ?? memo.set(field, buildObservationsColumns(obsRun, condSource, field)).get(field)!;
+    const obs = buildObservationsColumns(obsRun, condSource, field);
     return cs ? { ...obs, source: { kind: "committee" } } : obs;
   };
-  const conditions = conditionViewsOf(observationsOf);
-  // compare's warnings over these figures (review 16); the pooled run folders are said above already
-  warnings.push(...cliWarnings(observationsOf, { values: () => rowRecords(colRun) }, warnings));
+  // compare's warnings over these figures, taken as each field is built (review 16); the pooled run folders are said above already
+  const cli = cliWarnings({ values: () => rowRecords(colRun) });
+  const conditions = conditionViewsOf(cli.tap(observationsOf));
+  warnings.push(...cli.warnings(warnings));
 
   step("the paper table");
   let paper_table: PaperTable | null = null;
