@@ -10,8 +10,6 @@
  */
 import type { Verdict } from "../types.js";
 import { FloatColumn, IdSlots, IntColumn, Interner, PairTable } from "./compact.js";
-import { currentVerdictKey } from "./records.js";
-import { restOf } from "./resume-keys.js";
 
 /** Most distinct shapes shared through the lookup table (each keyed by its JSON, a few hundred bytes). */
 export const SHAPES_SHARED_MAX = 10_000;
@@ -80,7 +78,8 @@ export class CurrentVerdicts implements Iterable<Verdict> {
   /** Add a slim verdict (JSON values, as a journal line reads back): it supersedes the one of the same key. */
   add(slim: Verdict): void {
     const slot = this.ids.slot(slim.trajectory_id);
-    const key = this.rest.code(restOf(currentVerdictKey(slim)));
+    // the key's (judge, repeat) part: the slot stands for the trajectory (as the rest of `currentVerdictKey` after the id, unbuilt)
+    const key = this.rest.code(`${slim.judge_id}\u0000${slim.repeat}`);
     const old = this.at.get(slot, key);
     if (old !== -1) {
       this.slotAt.set(old, -1);
@@ -133,6 +132,17 @@ export class CurrentVerdicts implements Iterable<Verdict> {
   /** Current verdicts held. */
   get size(): number {
     return this.live;
+  }
+
+  /**
+   * The trajectory ids of the current verdicts whose slot `held` says no to, in storage order, one per verdict (as
+   * iterating the verdicts and asking of each id, without rebuilding the verdicts): what `noteVerdictsWithoutRow` reads.
+   */
+  *idsWithout(held: (slot: number) => boolean): Iterable<{ trajectory_id: string }> {
+    for (let p = 0; p < this.places; p++) {
+      const slot = this.slotAt.get(p);
+      if (slot !== -1 && !held(slot)) yield { trajectory_id: this.ids.id(slot) };
+    }
   }
 
   /** The current verdicts in storage order, each rebuilt as it is read (its nested parts shared and frozen). */

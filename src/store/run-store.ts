@@ -236,7 +236,7 @@ export class RunStore {
       this.indexRows.set(slim);
       if (++this.resumed.trajectories % LOAD_CHECK_EVERY === 0) check?.();
     }
-    noteVerdictsWithoutRow(this.dir, this.current, (id) => this.hasTrajectory(id));
+    noteVerdictsWithoutRow(this.dir, this.current.idsWithout((slot) => this.hashes.has(slot)), () => false);
     noteUnattackedRelabels(this.dir, this.relabelledKeys.size);
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
     this.errors = Journal.open(this.file("errors.jsonl"));
