@@ -118,10 +118,23 @@ export class Rep0Fold {
       const c = slot === -1 ? -1 : j.code.get(slot);
       return c === -1 ? undefined : this.reps[c];
     };
-    for (const [id, row] of this.index) one(row, repOf(this.ids.find(id)));
-    for (let i = 0; i < j.n; i++) {
-      const slot = j.order.get(i);
-      if (!this.index.has(this.ids.id(slot))) one(undefined, repOf(slot));
+    const ix = this.index;
+    if (ix instanceof IndexRows) {
+      // the store's rows by slot (its ids are this.ids): the same rows in the same order, none rebuilt
+      for (let i = 0; i < ix.size; i++) {
+        const slot = ix.slotAt(i);
+        one(ix.fieldsOf(slot) as TrajectoryIndexRow, repOf(slot));
+      }
+      for (let i = 0; i < j.n; i++) {
+        const slot = j.order.get(i);
+        if (ix.fieldsOf(slot) === undefined) one(undefined, repOf(slot));
+      }
+    } else {
+      for (const [id, row] of ix) one(row, repOf(this.ids.find(id)));
+      for (let i = 0; i < j.n; i++) {
+        const slot = j.order.get(i);
+        if (!ix.has(this.ids.id(slot))) one(undefined, repOf(slot));
+      }
     }
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return {

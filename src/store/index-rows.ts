@@ -62,6 +62,20 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
     return row;
   }
 
+  /** The slot of the `i`-th row in first-stored order (0 <= i < {@link size}), as iteration takes them. */
+  slotAt(i: number): number {
+    return this.order.get(i);
+  }
+
+  /**
+   * The fields of `slot`'s row other than `id` and `run_folder` (the store's shared, frozen object: read only), or
+   * undefined when the slot has no row: for a reader of those fields by slot, without rebuilding the row.
+   */
+  fieldsOf(slot: number): Readonly<Omit<TrajectoryIndexRow, "id" | "run_folder">> | undefined {
+    const code = this.shapeOf.get(slot);
+    return code === -1 ? undefined : this.shapes[code];
+  }
+
   /** Called every 1,024 rows an iteration rebuilds (the CLI's heap-size GC trigger, set by the store; as `CurrentVerdicts`). */
   heapCheck?: () => void;
 
