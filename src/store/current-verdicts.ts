@@ -75,8 +75,12 @@ export class CurrentVerdicts implements Iterable<Verdict> {
   /** @param ids the trajectory slots (shared with the store). */
   constructor(private readonly ids: IdSlots) {}
 
-  /** Add a slim verdict (JSON values, as a journal line reads back): it supersedes the one of the same key. */
-  add(slim: Verdict): void {
+  /**
+   * Add a slim verdict (JSON values, as a journal line reads back): it supersedes the one of the same key.
+   * @param share called on a shape not held yet, before it is frozen and held (the store shares its repeated parts
+   *   there); it must leave the shape's fields and values as they are.
+   */
+  add(slim: Verdict, share?: (shape: Record<string, unknown>) => void): void {
     const slot = this.ids.slot(slim.trajectory_id);
     // the key's (judge, repeat) part: the slot stands for the trajectory (as the rest of `currentVerdictKey` after the id, unbuilt)
     const key = this.rest.code(`${slim.judge_id}\u0000${slim.repeat}`);
@@ -107,6 +111,7 @@ export class CurrentVerdicts implements Iterable<Verdict> {
     let code = this.shapeCodes.get(json);
     if (code === undefined) {
       code = this.shapes.length;
+      share?.(w);
       deepFreeze(shape);
       this.shapes.push(shape);
       this.shapeNumbers.push(nums);
