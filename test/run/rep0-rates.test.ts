@@ -46,4 +46,27 @@ describe("Rep0Fold over a store's IndexRows (read by slot) gives the rates it gi
     expect(bySlot).toEqual(fold(map));
     expect(bySlot.get("j")!.rates).toMatchObject({ attacked: 5 });
   });
+
+  it("consecutive verdicts that differ in one field only keep their own rate item (the fold reuses the last verdict's code only when all agree)", () => {
+    const index = new Map<string, TrajectoryIndexRow>();
+    const err = (id: string, kind: string) => verdict(id, "full_compliance", { status: "judge_error", error: { kind, message: "" } } as Partial<Verdict>);
+    const f = new Rep0Fold(index);
+    const vs = [
+      err("t1", "timeout"),
+      err("t2", "timeout"),
+      err("t3", "refused"), // same but its error kind
+      verdict("t4", "partial_compliance", { blocked_attempt: true }),
+      verdict("t5", "partial_compliance", { blocked_attempt: false }), // same but blocked_attempt
+      verdict("t6", "partial_compliance", { blocked_attempt: false, surface: "tool_output" }), // same but surface
+      verdict("t7", "partial_compliance", { blocked_attempt: false, surface: "tool_output", attacked: false }), // unattacked
+    ];
+    for (const v of vs) f.add(v);
+    const g = f.groups().get("j")!;
+    expect(g.rates.attacked).toBe(6);
+    expect(g.rates.unlabelled).toEqual({ timeout: 2, refused: 1 });
+    expect(g.rates.partial_compliance).toBe(3);
+    expect(g.rates.blocked_attempts).toBe(1);
+    expect(Object.keys(g.by_surface ?? {}).sort()).toEqual(["tool_description", "tool_output"]);
+  });
 });
+
