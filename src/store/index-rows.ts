@@ -9,6 +9,7 @@
  */
 import type { TrajectoryIndexRow } from "./records.js";
 import { IdSlots, IntColumn } from "./compact.js";
+import { sameJson } from "./same-json.js";
 
 /** Most distinct shapes shared through the lookup table; past it a shape is kept per row. */
 export const ROW_SHAPES_SHARED_MAX = 10_000;
@@ -22,6 +23,8 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
   private n = 0;
   private readonly shapes: Array<Omit<TrajectoryIndexRow, "id">> = [];
   private readonly shapeCodes = new Map<string, number>();
+  /** the shape of the row set last (-1: none yet) */
+  private lastCode = -1;
   /** per slot: its `run_folder`'s code in {@link folders}, -1 = none */
   private readonly folderOf = new IntColumn();
   private readonly folders: string[] = [];
@@ -43,13 +46,18 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
       }
     }
     this.folderOf.set(slot, folder);
-    const json = JSON.stringify(shape);
-    let code = this.shapeCodes.get(json);
+    // most rows have the shape of the one before: no JSON text built for them
+    let code = this.lastCode !== -1 && sameJson(shape, this.shapes[this.lastCode]) ? this.lastCode : undefined;
     if (code === undefined) {
-      code = this.shapes.length;
-      Object.freeze(shape);
-      this.shapes.push(shape);
-      if (this.shapeCodes.size < ROW_SHAPES_SHARED_MAX) this.shapeCodes.set(json, code);
+      const json = JSON.stringify(shape);
+      code = this.shapeCodes.get(json);
+      if (code === undefined) {
+        code = this.shapes.length;
+        Object.freeze(shape);
+        this.shapes.push(shape);
+        if (this.shapeCodes.size < ROW_SHAPES_SHARED_MAX) this.shapeCodes.set(json, code);
+      }
+      this.lastCode = code;
     }
     if (this.shapeOf.get(slot) === -1) this.order.set(this.n++, slot);
     this.shapeOf.set(slot, code);
