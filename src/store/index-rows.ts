@@ -77,10 +77,11 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
 
   /**
    * The fields of `slot`'s row other than `id` and `run_folder` (the store's shared, frozen object: read only), or
-   * undefined when the slot has no row: for a reader of those fields by slot, without rebuilding the row.
+   * undefined when the slot has no row (or is -1, as `ids.find` gives for an id never seen): for a reader of those
+   * fields by slot, without rebuilding the row.
    */
   fieldsOf(slot: number): Readonly<Omit<TrajectoryIndexRow, "id" | "run_folder">> | undefined {
-    const code = this.shapeOf.get(slot);
+    const code = slot === -1 ? -1 : this.shapeOf.get(slot);
     return code === -1 ? undefined : this.shapes[code];
   }
 
