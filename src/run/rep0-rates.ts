@@ -49,6 +49,8 @@ export class Rep0Fold {
   private readonly byJudge = new Map<string, JudgeRep0>();
   private readonly reps: Rep0[] = [];
   private readonly shared = new Map<string, number>();
+  /** the last verdict's {@link Rep0} fields and code (consecutive verdicts often agree: no key built for a repeat) */
+  private last: { status: unknown; label: unknown; blocked: unknown; kind: unknown; attacked: unknown; surface: unknown; model: unknown; condition: unknown; code: number } | null = null;
   private readonly ids: SlotIds;
 
   /**
@@ -63,6 +65,17 @@ export class Rep0Fold {
   add(v: Verdict): void {
     let j = this.byJudge.get(v.judge_id);
     if (!j) this.byJudge.set(v.judge_id, (j = { code: new IntColumn(), order: new IntColumn(), n: 0 }));
+    const c = this.codeOf(v);
+    const slot = this.ids.slot(v.trajectory_id);
+    if (j.code.get(slot) === -1) j.order.set(j.n++, slot);
+    j.code.set(slot, c);
+  }
+
+  /** The {@link Rep0} code of a verdict: the last one's when every field it is made from is the same (`===`). */
+  private codeOf(v: Verdict): number {
+    const l = this.last;
+    const kind = v.error?.kind;
+    if (l && l.status === v.status && l.label === v.label && l.blocked === v.blocked_attempt && l.kind === kind && l.attacked === v.attacked && l.surface === v.surface && l.model === v.agent_model && l.condition === v.condition) return l.code;
     const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: unlabelledReason(v) };
     const k = JSON.stringify([item.label, item.blocked, item.reason, v.attacked, v.surface, v.agent_model, v.condition]);
     let c = this.shared.get(k);
@@ -71,9 +84,8 @@ export class Rep0Fold {
       this.reps.push({ item, attacked: v.attacked, surface: v.surface, agent_model: v.agent_model, condition: v.condition });
       if (this.shared.size < REP0_SHARED_MAX) this.shared.set(k, c);
     }
-    const slot = this.ids.slot(v.trajectory_id);
-    if (j.code.get(slot) === -1) j.order.set(j.n++, slot);
-    j.code.set(slot, c);
+    this.last = { status: v.status, label: v.label, blocked: v.blocked_attempt, kind, attacked: v.attacked, surface: v.surface, model: v.agent_model, condition: v.condition, code: c };
+    return c;
   }
 
   /**
@@ -118,10 +130,23 @@ export class Rep0Fold {
       const c = slot === -1 ? -1 : j.code.get(slot);
       return c === -1 ? undefined : this.reps[c];
     };
-    for (const [id, row] of this.index) one(row, repOf(this.ids.find(id)));
-    for (let i = 0; i < j.n; i++) {
-      const slot = j.order.get(i);
-      if (!this.index.has(this.ids.id(slot))) one(undefined, repOf(slot));
+    const ix = this.index;
+    if (ix instanceof IndexRows) {
+      // the store's rows by slot (its ids are this.ids): the same rows in the same order, none rebuilt
+      for (let i = 0; i < ix.size; i++) {
+        const slot = ix.slotAt(i);
+        one(ix.fieldsOf(slot) as TrajectoryIndexRow, repOf(slot));
+      }
+      for (let i = 0; i < j.n; i++) {
+        const slot = j.order.get(i);
+        if (ix.fieldsOf(slot) === undefined) one(undefined, repOf(slot));
+      }
+    } else {
+      for (const [id, row] of ix) one(row, repOf(this.ids.find(id)));
+      for (let i = 0; i < j.n; i++) {
+        const slot = j.order.get(i);
+        if (!ix.has(this.ids.id(slot))) one(undefined, repOf(slot));
+      }
     }
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return {

@@ -11,9 +11,27 @@ import { RateTally, type AttackRates } from "../stats/rates.js";
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
 import { POOLED_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
+import { IndexRows } from "../store/index-rows.js";
 import { ratesText } from "../format/rates-text.js";
 import { showBidiControls } from "../format/bidi.js";
 import { NO_DEFENSE } from "../ingest/attribution.js";
+
+/** An index row's fields but id and run_folder (what {@link summarizeRun} reads of a row besides its warnings' pass). */
+type RowFields = Readonly<Omit<TrajectoryIndexRow, "id" | "run_folder">>;
+
+/**
+ * The index rows' fields by id and in order: a store's rows ({@link IndexRows}) read by slot, not rebuilt
+ * (`IndexRows.fieldsOf`); any other map's rows as they are.
+ */
+function rowReaders(index: ReadonlyMap<string, TrajectoryIndexRow>): { rowFields: (id: string) => RowFields | undefined; rows: () => Iterable<RowFields> } {
+  if (!(index instanceof IndexRows)) return { rowFields: (id) => index.get(id), rows: () => index.values() };
+  return {
+    rowFields: (id) => index.fieldsOf(index.ids.find(id)),
+    rows: function* () {
+      for (let i = 0; i < index.size; i++) yield index.fieldsOf(index.slotAt(i))!;
+    },
+  };
+}
 
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
@@ -132,6 +150,7 @@ export function summarizeRun(
   const healthOf = new Map<string, JudgeHealth>();
   const models = new Map<string, Set<string>>();
   const rep0 = new Rep0Fold(index);
+  const { rowFields, rows } = rowReaders(index);
   for (const v of verdicts) {
     count++;
     // judge health (as `judgeHealth`), the models each judge's verdicts name, the repeat-0 rate items
@@ -189,7 +208,7 @@ export function summarizeRun(
     // Labels and rates come from repeat 0 so that test-retest repeats do not count a trajectory twice.
     if (v.status !== "ok" || !v.label || v.repeat !== 0 || !Object.hasOwn(j.by_label, v.label)) continue;
     j.by_label[v.label]++;
-    const row = index.get(v.trajectory_id);
+    const row = rowFields(v.trajectory_id);
     const attacked = row?.attacked ?? v.attacked ?? false;
     if (!attacked) continue;
     j.attacked_ok++;
@@ -226,7 +245,7 @@ export function summarizeRun(
   }
   let attacked = 0;
   let attackedRunErrors = 0;
-  for (const t of index.values())
+  for (const t of rows())
     if (t.attacked) {
       attacked++;
       if (t.run_error) attackedRunErrors++;

@@ -10,8 +10,7 @@
  */
 import type { Verdict } from "../types.js";
 import { FloatColumn, IdSlots, IntColumn, Interner, PairTable } from "./compact.js";
-import { currentVerdictKey } from "./records.js";
-import { restOf } from "./resume-keys.js";
+import { sameJson } from "./same-json.js";
 
 /** Most distinct shapes shared through the lookup table (each keyed by its JSON, a few hundred bytes). */
 export const SHAPES_SHARED_MAX = 10_000;
@@ -68,6 +67,8 @@ export class CurrentVerdicts implements Iterable<Verdict> {
   private live = 0;
   private readonly shapes: Array<Omit<Verdict, "trajectory_id">> = [];
   private readonly shapeCodes = new Map<string, number>();
+  /** the shape of the verdict added last (-1: none yet) */
+  private lastCode = -1;
   /** per shape: which of its numbers are in the columns */
   private readonly shapeNumbers: Numbers[] = [];
   /** per place: `usage` by field ({@link USAGE_FIELDS}) and `cost_usd`, for shapes whose {@link Numbers} say so */
@@ -77,10 +78,15 @@ export class CurrentVerdicts implements Iterable<Verdict> {
   /** @param ids the trajectory slots (shared with the store). */
   constructor(private readonly ids: IdSlots) {}
 
-  /** Add a slim verdict (JSON values, as a journal line reads back): it supersedes the one of the same key. */
-  add(slim: Verdict): void {
+  /**
+   * Add a slim verdict (JSON values, as a journal line reads back): it supersedes the one of the same key.
+   * @param share called on a shape not held yet, before it is frozen and held (the store shares its repeated parts
+   *   there); it must leave the shape's fields and values as they are.
+   */
+  add(slim: Verdict, share?: (shape: Record<string, unknown>) => void): void {
     const slot = this.ids.slot(slim.trajectory_id);
-    const key = this.rest.code(restOf(currentVerdictKey(slim)));
+    // the key's (judge, repeat) part: the slot stands for the trajectory (as the rest of `currentVerdictKey` after the id, unbuilt)
+    const key = this.rest.code(`${slim.judge_id}\u0000${slim.repeat}`);
     const old = this.at.get(slot, key);
     if (old !== -1) {
       this.slotAt.set(old, -1);
@@ -104,14 +110,20 @@ export class CurrentVerdicts implements Iterable<Verdict> {
       this.costAt.set(place, w.cost_usd as number);
       w.cost_usd = 0;
     }
-    const json = JSON.stringify(shape);
-    let code = this.shapeCodes.get(json);
+    // most verdicts have the shape of the one before (7 in 10 of a signature run's): no JSON text built for them
+    let code = this.lastCode !== -1 && sameJson(shape, this.shapes[this.lastCode]) ? this.lastCode : undefined;
     if (code === undefined) {
-      code = this.shapes.length;
-      deepFreeze(shape);
-      this.shapes.push(shape);
-      this.shapeNumbers.push(nums);
-      if (this.shapeCodes.size < SHAPES_SHARED_MAX) this.shapeCodes.set(json, code);
+      const json = JSON.stringify(shape);
+      code = this.shapeCodes.get(json);
+      if (code === undefined) {
+        code = this.shapes.length;
+        share?.(w);
+        deepFreeze(shape);
+        this.shapes.push(shape);
+        this.shapeNumbers.push(nums);
+        if (this.shapeCodes.size < SHAPES_SHARED_MAX) this.shapeCodes.set(json, code);
+      }
+      this.lastCode = code;
     }
     this.at.set(slot, key, place);
     this.slotAt.set(place, slot);
@@ -133,6 +145,17 @@ export class CurrentVerdicts implements Iterable<Verdict> {
   /** Current verdicts held. */
   get size(): number {
     return this.live;
+  }
+
+  /**
+   * The trajectory ids of the current verdicts whose slot `held` says no to, in storage order, one per verdict (as
+   * iterating the verdicts and asking of each id, without rebuilding the verdicts): what `noteVerdictsWithoutRow` reads.
+   */
+  *idsWithout(held: (slot: number) => boolean): Iterable<{ trajectory_id: string }> {
+    for (let p = 0; p < this.places; p++) {
+      const slot = this.slotAt.get(p);
+      if (slot !== -1 && !held(slot)) yield { trajectory_id: this.ids.id(slot) };
+    }
   }
 
   /** The current verdicts in storage order, each rebuilt as it is read (its nested parts shared and frozen). */

@@ -21,6 +21,13 @@ export class HashPool {
   private readonly odd: string[] = [];
   private readonly oddCodes = new Map<string, number>();
   private readonly scratch = Buffer.alloc(32);
+  /**
+   * The last value {@link code} or {@link find} found or added and its code (-1: none yet): a row's hash is coded
+   * for the store's column and then for the ledger's in turn; the repeat costs a string comparison. Exact: a code's
+   * value never changes and none is removed.
+   */
+  private lastSha = "";
+  private lastCode = -1;
 
   /** The table hash of the 32 bytes at `b[off..]` (their first 8 bytes mixed: a sha256 is uniform). */
   private static hash(b: Uint8Array, off: number): number {
@@ -50,6 +57,17 @@ export class HashPool {
 
   /** The code of `sha`, adding it when new. */
   code(sha: string): number {
+    if (sha === this.lastSha && this.lastCode !== -1) return this.lastCode;
+    return this.remember(sha, this.codeOf(sha));
+  }
+
+  private remember(sha: string, c: number): number {
+    this.lastSha = sha;
+    this.lastCode = c;
+    return c;
+  }
+
+  private codeOf(sha: string): number {
     if (!HEX64.test(sha)) {
       let c = this.oddCodes.get(sha);
       if (c === undefined) {
@@ -75,9 +93,14 @@ export class HashPool {
 
   /** The code of `sha`, or -1 when it was never added. */
   find(sha: string): number {
-    if (!HEX64.test(sha)) return this.oddCodes.get(sha) ?? -1;
-    this.scratch.write(sha, 0, "hex");
-    return this.table[this.position()];
+    if (sha === this.lastSha && this.lastCode !== -1) return this.lastCode;
+    let c: number;
+    if (!HEX64.test(sha)) c = this.oddCodes.get(sha) ?? -1;
+    else {
+      this.scratch.write(sha, 0, "hex");
+      c = this.table[this.position()];
+    }
+    return c === -1 ? -1 : this.remember(sha, c);
   }
 
   /** The string of a code (@throws RangeError for -1 or a code never given). */

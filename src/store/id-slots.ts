@@ -34,6 +34,14 @@ export class IdSlots {
   private scratch = Buffer.alloc(256);
   /** the UTF-8 bytes of the last id {@link hashOf} saw with a non-ASCII character, else null */
   private utf8: Uint8Array | null = null;
+  /**
+   * The last id {@link slot} or {@link find} found or added, and its slot (-1: none yet). The tables that key by
+   * trajectory id (ledger, resume keys, current verdicts, index rows, file stamps) each ask for the same id in turn,
+   * 4 times per journal line at load: the repeats cost a string comparison (`===`, by value), not a hash and a byte
+   * comparison. Exact: a slot's id never changes and no slot is ever removed, so a remembered pair stays true.
+   */
+  private lastId = "";
+  private lastSlot = -1;
 
   /** @param split whether ASCII ids with a `/` are held as folder + rest (class docstring; a folder table holds them whole). */
   constructor(private readonly split = true) {}
@@ -87,9 +95,10 @@ export class IdSlots {
 
   /** The slot of `id`, adding it when new. */
   slot(id: string): number {
+    if (id === this.lastId && this.lastSlot !== -1) return this.lastSlot;
     const h = this.hashOf(id);
     let i = this.position(id, h);
-    if (this.table[i] !== -1) return this.table[i];
+    if (this.table[i] !== -1) return this.remember(id, this.table[i]);
     if (this.n + 1 > LOAD * this.table.length) {
       this.rehash();
       i = this.position(id, h);
@@ -103,12 +112,21 @@ export class IdSlots {
       this.ids.set(s, id.slice(cut));
     } else this.ids.set(s, id);
     this.table[i] = s;
-    return s;
+    return this.remember(id, s);
   }
 
   /** The slot of `id`, or -1 when never added. */
   find(id: string): number {
-    return this.table[this.position(id, this.hashOf(id))];
+    if (id === this.lastId && this.lastSlot !== -1) return this.lastSlot;
+    const s = this.table[this.position(id, this.hashOf(id))];
+    return s === -1 ? -1 : this.remember(id, s);
+  }
+
+  /** Note `id`'s slot as the last one found ({@link lastId}); gives it back. */
+  private remember(id: string, s: number): number {
+    this.lastId = id;
+    this.lastSlot = s;
+    return s;
   }
 
   /** The id of a slot (a new string each call; @throws RangeError for a slot never given). */

@@ -9,6 +9,7 @@
  */
 import type { TrajectoryIndexRow } from "./records.js";
 import { IdSlots, IntColumn } from "./compact.js";
+import { sameJson } from "./same-json.js";
 
 /** Most distinct shapes shared through the lookup table; past it a shape is kept per row. */
 export const ROW_SHAPES_SHARED_MAX = 10_000;
@@ -22,6 +23,8 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
   private n = 0;
   private readonly shapes: Array<Omit<TrajectoryIndexRow, "id">> = [];
   private readonly shapeCodes = new Map<string, number>();
+  /** the shape of the row set last (-1: none yet) */
+  private lastCode = -1;
   /** per slot: its `run_folder`'s code in {@link folders}, -1 = none */
   private readonly folderOf = new IntColumn();
   private readonly folders: string[] = [];
@@ -43,13 +46,18 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
       }
     }
     this.folderOf.set(slot, folder);
-    const json = JSON.stringify(shape);
-    let code = this.shapeCodes.get(json);
+    // most rows have the shape of the one before: no JSON text built for them
+    let code = this.lastCode !== -1 && sameJson(shape, this.shapes[this.lastCode]) ? this.lastCode : undefined;
     if (code === undefined) {
-      code = this.shapes.length;
-      Object.freeze(shape);
-      this.shapes.push(shape);
-      if (this.shapeCodes.size < ROW_SHAPES_SHARED_MAX) this.shapeCodes.set(json, code);
+      const json = JSON.stringify(shape);
+      code = this.shapeCodes.get(json);
+      if (code === undefined) {
+        code = this.shapes.length;
+        Object.freeze(shape);
+        this.shapes.push(shape);
+        if (this.shapeCodes.size < ROW_SHAPES_SHARED_MAX) this.shapeCodes.set(json, code);
+      }
+      this.lastCode = code;
     }
     if (this.shapeOf.get(slot) === -1) this.order.set(this.n++, slot);
     this.shapeOf.set(slot, code);
@@ -60,6 +68,21 @@ export class IndexRows implements ReadonlyMap<string, TrajectoryIndexRow> {
     const folder = this.folderOf.get(slot);
     if (folder !== -1) row.run_folder = this.folders[folder];
     return row;
+  }
+
+  /** The slot of the `i`-th row in first-stored order (0 <= i < {@link size}), as iteration takes them. */
+  slotAt(i: number): number {
+    return this.order.get(i);
+  }
+
+  /**
+   * The fields of `slot`'s row other than `id` and `run_folder` (the store's shared, frozen object: read only), or
+   * undefined when the slot has no row (or is -1, as `ids.find` gives for an id never seen): for a reader of those
+   * fields by slot, without rebuilding the row.
+   */
+  fieldsOf(slot: number): Readonly<Omit<TrajectoryIndexRow, "id" | "run_folder">> | undefined {
+    const code = slot === -1 ? -1 : this.shapeOf.get(slot);
+    return code === -1 ? undefined : this.shapes[code];
   }
 
   /** Called every 1,024 rows an iteration rebuilds (the CLI's heap-size GC trigger, set by the store; as `CurrentVerdicts`). */

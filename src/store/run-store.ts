@@ -220,7 +220,7 @@ export class RunStore {
       // the figures of a resumed run read stored verdicts as every reader does (`applyUnattackedRule`), and say so
       const ruled = applyUnattackedRule(v, v.attacked);
       if (ruled.relabelled || this.relabelledKeys.size > 0) this.relabelledKeys[ruled.relabelled ? "add" : "delete"](currentVerdictKey(v));
-      this.keepCurrent(this.compact(slimVerdict(ruled.verdict)));
+      this.keepCurrent(slimVerdict(ruled.verdict));
       if (++this.resumed.verdicts % LOAD_CHECK_EVERY === 0) check?.();
     }
     const es = skips(this.file("errors.jsonl"), NOT_ERROR);
@@ -237,7 +237,7 @@ export class RunStore {
       this.indexRows.set(slim);
       if (++this.resumed.trajectories % LOAD_CHECK_EVERY === 0) check?.();
     }
-    noteVerdictsWithoutRow(this.dir, this.current, (id) => this.hasTrajectory(id));
+    noteVerdictsWithoutRow(this.dir, this.current.idsWithout((slot) => this.hashes.has(slot)), () => false);
     noteUnattackedRelabels(this.dir, this.relabelledKeys.size);
     this.verdicts = Journal.open(this.file("verdicts.jsonl"));
     this.errors = Journal.open(this.file("errors.jsonl"));
@@ -329,15 +329,13 @@ export class RunStore {
     return x;
   }
 
-  /** A slim verdict (fresh from `slimVerdict`, JSON values) with its repeated parts shared; same fields and values. */
-  private compact(s: Verdict): Verdict {
-    const w = s as unknown as Record<string, unknown>;
+  /** A new shape of a slim verdict (`./current-verdicts.ts`: all but its id; the only ones held) with its repeated parts shared, in place; same values. */
+  private readonly compact = (w: Record<string, unknown>): void => {
     for (const f of SHARED_VERDICT_FIELDS) if (f in w) w[f] = this.one(w[f]);
-    if (typeof s.trajectory_id === "string") s.trajectory_id = this.ids.canonical(s.trajectory_id);
-    s.findings = s.findings.length === 0 ? NO_FINDINGS : this.onePart("f", s.findings);
-    if (s.error) s.error = this.onePart("e", s.error);
-    return s;
-  }
+    const findings = w.findings as Verdict["findings"];
+    w.findings = findings.length === 0 ? NO_FINDINGS : this.onePart("f", findings);
+    if (w.error) w.error = this.onePart("e", w.error);
+  };
 
   /** A slim index row with its repeated strings shared; same fields and values. */
   private compactRow(r: TrajectoryIndexRow): TrajectoryIndexRow {
@@ -474,7 +472,7 @@ export class RunStore {
     // NaN -> null), no object shared with the caller's verdict. Made before the write: if it throws, nothing is written.
     const back = jsonCopy(slimVerdict(v));
     this.verdicts.append(v);
-    if (isVerdictRecord(back)) this.keepCurrent(this.compact(slimVerdict(back)));
+    if (isVerdictRecord(back)) this.keepCurrent(slimVerdict(back));
     // a verdict made now (under the rule) replaces a relabelled one of the same key: the note's count follows
     if (this.relabelledKeys.size > 0 && this.relabelledKeys.delete(currentVerdictKey(v))) noteUnattackedRelabels(this.dir, this.relabelledKeys.size);
     this.remember(v);
@@ -511,7 +509,7 @@ export class RunStore {
 
   /** Latest verdict per (trajectory, judge, repeat) in storage order: a superseded one leaves its place (as `readVerdicts`). */
   private keepCurrent(slim: Verdict): void {
-    this.current.add(slim);
+    this.current.add(slim, this.compact);
   }
 
   /**

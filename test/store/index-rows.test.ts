@@ -38,4 +38,22 @@ describe("IndexRows", () => {
     expect(shapes).toBeLessThanOrEqual(42);
     expect(rows.get(`t${(n - 1) * 21 + 20}`)?.run_folder).toBe(`/copies/r${folders - 1}`);
   });
+
+  it("reads by slot (slotAt, fieldsOf) the rows iteration rebuilds, without their id and run_folder; undefined for a slot without a row", () => {
+    const ids = new IdSlots();
+    const rows = new IndexRows(ids);
+    for (const r of [row(0, "/c/a"), row(1), row(2, "/c/b")]) rows.set(r);
+    rows.set(row(1, "/c/b")); // replaces t1 in place
+    const noRow = ids.slot("t9"); // a slot the rows do not hold (a verdict's trajectory without a row)
+    const rebuilt = [...rows.values()];
+    expect(rows.size).toBe(3);
+    for (let i = 0; i < rows.size; i++) {
+      const slot = rows.slotAt(i);
+      expect(ids.id(slot)).toBe(rebuilt[i].id);
+      const { id: _id, run_folder: _f, ...rest } = rebuilt[i];
+      expect(rows.fieldsOf(slot)).toEqual(rest);
+      expect(Object.isFrozen(rows.fieldsOf(slot))).toBe(true);
+    }
+    expect(rows.fieldsOf(noRow)).toBeUndefined();
+  });
 });

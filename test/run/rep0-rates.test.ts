@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { Rep0Fold } from "../../src/run/rep0-rates.js";
+import { IndexRows } from "../../src/store/index-rows.js";
+import { IdSlots } from "../../src/store/id-slots.js";
+import { slimIndexRow, type TrajectoryIndexRow } from "../../src/store/records.js";
+import type { Verdict } from "../../src/types.js";
+
+const row = (id: string, over: Partial<TrajectoryIndexRow> = {}): TrajectoryIndexRow =>
+  slimIndexRow({ id, agent_model: "m1", condition: "no_defense", attacked: true, surface: "tool_output", run_folder: "/r", ...over } as TrajectoryIndexRow);
+
+const verdict = (id: string, label: string, over: Partial<Verdict> = {}): Verdict =>
+  ({ trajectory_id: id, judge_id: "j", repeat: 0, status: "ok", label, attacked: true, agent_model: "mv", condition: "cv", surface: "tool_description", findings: [], ...over }) as unknown as Verdict;
+
+describe("Rep0Fold over a store's IndexRows (read by slot) gives the rates it gives over a Map of the same rows", () => {
+  it("same groups: rows without a verdict, verdicts without a row, unattacked rows, a replaced row, two judges", () => {
+    const rows = [
+      row("a/1"),
+      row("a/2", { agent_model: "m2", condition: "spotlight" }),
+      row("a/3", { attacked: false }),
+      row("a/4", { surface: undefined }), // no verdict: unlabelled (no_verdict)
+      row("a/2", { agent_model: "m2", condition: "tool_filter" }), // replaces a/2's row in place
+      row("b/5", { agent_model: "m3", condition: undefined }),
+    ];
+    const ids = new IdSlots();
+    const store = new IndexRows(ids);
+    const map = new Map<string, TrajectoryIndexRow>();
+    for (const r of rows) {
+      store.set(r);
+      map.set(r.id, r);
+    }
+    const verdicts = [
+      verdict("a/1", "full_compliance"),
+      verdict("a/2", "unaffected"),
+      verdict("a/3", "not_exposed"),
+      verdict("x/9", "partial_compliance", { blocked_attempt: true }), // no row: its own fields stand in
+      verdict("b/5", "full_compliance", { status: "judge_error", error: { kind: "timeout", message: "" } } as Partial<Verdict>),
+      verdict("a/1", "flagged_refusal", { judge_id: "k" }),
+      verdict("y/7", "full_compliance", { judge_id: "k", attacked: undefined }), // no row, attacked unknown: not counted
+    ];
+    const fold = (index: ReadonlyMap<string, TrajectoryIndexRow>) => {
+      const f = new Rep0Fold(index);
+      for (const v of verdicts) f.add(v);
+      return f.groups();
+    };
+    const bySlot = fold(store);
+    expect(bySlot).toEqual(fold(map));
+    expect(bySlot.get("j")!.rates).toMatchObject({ attacked: 5 });
+  });
+
+  it("consecutive verdicts that differ in one field only keep their own rate item (the fold reuses the last verdict's code only when all agree)", () => {
+    const index = new Map<string, TrajectoryIndexRow>();
+    const err = (id: string, kind: string) => verdict(id, "full_compliance", { status: "judge_error", error: { kind, message: "" } } as Partial<Verdict>);
+    const f = new Rep0Fold(index);
+    const vs = [
+      err("t1", "timeout"),
+      err("t2", "timeout"),
+      err("t3", "refused"), // same but its error kind
+      verdict("t4", "partial_compliance", { blocked_attempt: true }),
+      verdict("t5", "partial_compliance", { blocked_attempt: false }), // same but blocked_attempt
+      verdict("t6", "partial_compliance", { blocked_attempt: false, surface: "tool_output" }), // same but surface
+      verdict("t7", "partial_compliance", { blocked_attempt: false, surface: "tool_output", attacked: false }), // unattacked
+    ];
+    for (const v of vs) f.add(v);
+    const g = f.groups().get("j")!;
+    expect(g.rates.attacked).toBe(6);
+    expect(g.rates.unlabelled).toEqual({ timeout: 2, refused: 1 });
+    expect(g.rates.partial_compliance).toBe(3);
+    expect(g.rates.blocked_attempts).toBe(1);
+    expect(Object.keys(g.by_surface ?? {}).sort()).toEqual(["tool_description", "tool_output"]);
+  });
+});
+
