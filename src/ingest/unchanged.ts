@@ -5,6 +5,7 @@
 import { statSync } from "node:fs";
 import path from "node:path";
 import type { PathTable } from "./walk.js";
+import type { AheadStat } from "./walk-ahead.js";
 import type { ItemWarning, WarningCollector } from "./warnings.js";
 
 /** The stamp of an input file: size in bytes, modification and status-change times in ms (`fs.Stats.size`, `mtimeMs`, `ctimeMs`). */
@@ -35,22 +36,26 @@ export type UnchangedFile = (file: string, stamp: InputStamp, named: string) => 
  * The `unchanged` item for a file `check` names, its id entered in the read's duplicate tables and its warnings in
  * the read's collector as a read would enter them; undefined (read the file) when it cannot be stat'ed, is over the
  * size limit, is not named, or its id is taken already in this read (the read then says duplicate or renames).
- * `read.real`: the file's real path when it differs from its name (`InputFile.real`), looked up too.
+ * `read.real`: the file's real path when it differs from its name (`InputFile.real`), looked up too; `read.stat`: its
+ * stat when read ahead (`InputFile.stat`), taken instead of stat'ing it.
  */
 export function unchangedHit(
   file: string,
   max: number,
   check: UnchangedFile,
-  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector; real?: string },
+  read: { seen: PathTable<string>; firstFile: PathTable<string>; warnings: WarningCollector; real?: string; stat?: AheadStat },
 ): UnchangedItem | undefined {
   const { seen, firstFile } = read;
-  let st;
-  try {
-    st = statSync(file);
-  } catch {
-    return undefined;
+  let st: AheadStat | undefined = read.stat;
+  if (st === undefined) {
+    try {
+      const s = statSync(file);
+      st = { isFile: s.isFile(), size: s.size, mtimeMs: s.mtimeMs, ctimeMs: s.ctimeMs };
+    } catch {
+      return undefined;
+    }
   }
-  if (!st.isFile() || st.size > max) return undefined;
+  if (!st.isFile || st.size > max) return undefined;
   const abs = path.resolve(file);
   const stamp = { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
   // a file reached through a link is also looked up under its real path: a run labelled under that name stored it
