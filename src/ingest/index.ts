@@ -31,7 +31,7 @@ import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnin
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
 import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem } from "./unchanged.js";
-export type { InputStamp, UnchangedFile, UnchangedItem } from "./unchanged.js";
+export type { InputStamp, UnchangedFile, UnchangedHit, UnchangedItem } from "./unchanged.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";

@@ -367,7 +367,11 @@ export class PathTable<K extends string = string> {
 
   /** @throws Error when another table marks keys as this one's and `key`'s path here is set already (it would change theirs). */
   set(key: K, p: string): void {
-    const slot = this.keys.slot(key);
+    this.setSlot(this.keys.slot(key), key, p);
+  }
+
+  /** {@link set} for the key of a slot of the table's key slots ({@link slotOf}); `key` is its id. @throws as {@link set}. */
+  setSlot(slot: number, key: K, p: string): void {
     if (this.pointedTo && this.folderOf.get(slot) !== UNSET) throw new Error(`PathTable: the path of "${key}" is read through another table and cannot change`);
     if (this.same !== undefined && this.same.at(slot) === p) {
       this.folderOf.set(slot, SAME);
@@ -381,6 +385,14 @@ export class PathTable<K extends string = string> {
   get(key: K): string | undefined {
     const slot = this.keys.find(key);
     return slot === -1 ? undefined : this.at(slot);
+  }
+
+  /**
+   * The slot of `key` in the table's key slots: `known` when it is a slot of `slots` and those are the table's (a
+   * caller that looked the id up there already), else looked up (-1: no table over these slots holds it).
+   */
+  slotOf(key: K, known?: { slot: number; slots: IdSlots }): number {
+    return known !== undefined && known.slots === this.keys ? known.slot : this.keys.find(key);
   }
 
   /** Whether the key of this slot (of the table's key slots) has a path here. */
