@@ -76,7 +76,8 @@ export function unchangedHit(
     }
   }
   if (!st.isFile || st.size > max) return undefined;
-  const abs = path.resolve(file);
+  // a file the walk read ahead is named by path.join (normalized): absolute, it is its own resolved name
+  const abs = read.stat !== undefined && path.isAbsolute(file) ? file : path.resolve(file);
   const stamp = { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
   // a file reached through a link is also looked up under its real path: a run labelled under that name stored it
   const hit = check(abs, stamp, file) ?? (read.real !== undefined && read.real !== abs ? check(read.real, stamp, file) : undefined);

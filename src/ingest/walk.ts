@@ -219,7 +219,9 @@ function* walk(dir: string, state: WalkState, real: string | undefined, ahead: b
   const linkedDir = realDir !== path.resolve(dir); // reached through a link: its files' real paths differ from their names
   for (const n of names) {
     state.dirs.set(realDir, n.name);
-    const full = path.join(dir, n.name);
+    // = path.join(dir, n.name): a sub-folder's name was made by path.join (normalized), an entry's name is no `.`,
+    // `..` nor holds a separator; only an input path as given needs normalizing
+    const full = dir === root ? path.join(dir, n.name) : dir + path.sep + n.name;
     if (n.dir) yield* walk(full, state, n.link ? undefined : path.join(realDir, n.name), ahead && !n.link);
     else if (n.special) yield { error: notRegular(full) };
     else if (n.link ? linkedAgain(state, full) : state.links.size > 0 && state.links.has(path.join(realDir, n.name))) state.relinked?.add(root, "files");
