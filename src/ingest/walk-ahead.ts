@@ -155,7 +155,10 @@ export class WalkAhead {
     const ctl = new SharedArrayBuffer(12);
     this.flag = new Int32Array(ctl);
     this.port = port1;
-    this.worker = new Worker(WORKER, { eval: true, workerData: { port: port2, ctl, paths: [...paths] }, transferList: [port2], resourceLimits: { maxOldGenerationSizeMb: 64 } });
+    this.worker = new Worker(WORKER, { eval: true, workerData: { port: port2, ctl, paths: [...paths] }, transferList: [port2], resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 4 } });
+    // a small young generation: the default one let the worker's garbage grow the 1M resume's peak by ~40 MB (4 MB:
+    // ~10 MB); the old one holds a listing of up to several hundred thousand names (a larger folder: out of memory,
+    // the worker ends and the walk reads for itself)
     this.worker.unref();
     this.worker.on("error", () => (this.done = true)); // the walk reads for itself
   }
