@@ -31,7 +31,7 @@ import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnin
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
 import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem } from "./unchanged.js";
-export type { InputStamp, UnchangedFile, UnchangedItem } from "./unchanged.js";
+export type { InputStamp, UnchangedFile, UnchangedHit, UnchangedItem } from "./unchanged.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
@@ -394,7 +394,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
-    for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile })) {
+    for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile, ahead: unchanged !== undefined && opts.format === undefined })) {
       ctx.said = [];
       // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
       // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
@@ -416,7 +416,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           continue;
         }
       } else if (opts.format === "agentdojo" || (opts.format === undefined && JSON_EXT.test(f.file))) {
-        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings, real: f.real }) : undefined;
+        const hit = unchanged && opts.format === undefined ? unchangedHit(f.file, max, unchanged, { seen, firstFile, warnings: ctx.warnings, real: f.real, stat: f.stat }) : undefined;
         if (hit) {
           if (++hits % 64 === 0) await new Promise<void>((r) => setImmediate(r));
           yield hit;

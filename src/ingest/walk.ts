@@ -12,6 +12,7 @@ import { ingestError } from "./errors.js";
 import { IdSlots, IntColumn, Interner } from "../store/compact.js";
 import { FileNames, splitPath } from "../store/file-names.js";
 import { SameFiles } from "./same-files.js";
+import { WalkAhead, type AheadStat, type Entry } from "./walk-ahead.js";
 
 /** A file to read, with the input path (directory or the file itself) it was found under. */
 export interface InputFile {
@@ -28,6 +29,12 @@ export interface InputFile {
    * and resumed under another takes it as the trajectory it stored.
    */
   real?: string;
+  /**
+   * The file's stat, read ahead by another thread (`./walk-ahead.ts`; only with {@link inputFiles}' `ahead`, for a
+   * plain `*.json` file of a folder that thread listed): a resume's check (`./unchanged.ts`) takes it instead of
+   * stat'ing the file again. Absent: stat it.
+   */
+  stat?: AheadStat;
 }
 
 export const JSON_EXT = /\.json$/i;
@@ -69,11 +76,29 @@ export function isSidecarName(name: string): boolean {
  * checksums) come too, marked `sidecar` (the others would not be walked): the reader passes them over by name
  * instead of reading them as trajectories or dropping them unsaid. A file given explicitly is never a sidecar.
  *
+ * With `opts.ahead`, a worker thread lists the folders and stats the `*.json` files ahead of the walk (`./walk-ahead.ts`,
+ * a resume's read: the system calls on the other core); what it yields is the same, plain `*.json` files carrying
+ * their `stat` when it had one.
+ *
  * @returns an async generator of `{file, root}` and, for paths that cannot be read, `{error}` (kind `read_error`).
  */
 export async function* inputFiles(
   paths: string[],
-  opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles; held?: (file: string) => boolean } = {},
+  opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles; held?: (file: string) => boolean; ahead?: boolean } = {},
+): AsyncGenerator<InputFile | { error: IngestError }> {
+  const ahead = opts.ahead ? new WalkAhead(paths) : undefined;
+  try {
+    yield* walkPaths(paths, opts, ahead);
+  } finally {
+    ahead?.close();
+  }
+}
+
+/** {@link inputFiles}' walk of its paths, in order. */
+async function* walkPaths(
+  paths: string[],
+  opts: { sidecars?: boolean; relinked?: Relinked; same?: SameFiles; held?: (file: string) => boolean },
+  ahead: WalkAhead | undefined,
 ): AsyncGenerator<InputFile | { error: IngestError }> {
   const same = opts.same ?? new SameFiles();
   // a file linked under two input paths keeps the name a resumed run holds it under, whatever their order
@@ -88,7 +113,7 @@ export async function* inputFiles(
       yield { error: ingestError("read_error", p, `cannot read input path: ${errText(e)}`) };
       continue;
     }
-    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars, relinked: opts.relinked, same }, undefined);
+    if (st.isDirectory()) yield* walk(p, { root: p, dirs: new Map(), links: new Set(), sidecars, relinked: opts.relinked, same, ahead }, undefined, true);
     else if (st.isFile()) {
       if (!givenAgain(same, p, sidecars)) yield { file: p, root: p };
     } else yield { error: notRegular(p) };
@@ -128,6 +153,8 @@ interface WalkState {
   relinked?: Relinked;
   /** what the read met across all its input paths (real identity) */
   same: SameFiles;
+  /** listings and stats read ahead (`./walk-ahead.ts`), of the folders `walk` is told are `listed` ahead */
+  ahead?: WalkAhead;
 }
 
 /** Whether a walked folder keeps a file of this name (what the walk yields from a directory listing). */
@@ -149,9 +176,10 @@ function walkedAlready(state: WalkState, real: string): boolean {
  * cost a `realpath`, and only files that are links themselves cost one); `state.dirs` holds the real paths walked
  * so far (link-loop safety). Directory reads are synchronous (`readdirSync`): one directory listing is far cheaper
  * than a promise round trip per entry; so is the walk itself (a plain generator: no promise per file and folder
- * level, issue 26).
+ * level, issue 26). `ahead`: whether `state.ahead`'s worker lists this folder (an input path, or a plain sub-folder of
+ * a folder it lists: it follows no link), its listing then taken from there when it has it.
  */
-function* walk(dir: string, state: WalkState, real: string | undefined): Generator<InputFile | { error: IngestError }> {
+function* walk(dir: string, state: WalkState, real: string | undefined, ahead: boolean): Generator<InputFile | { error: IngestError }> {
   const { root, sidecars } = state;
   let names: { name: string; dir: boolean; link: boolean; special?: boolean; sidecar?: boolean }[];
   let realDir: string;
@@ -164,7 +192,8 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
     if (state.same.folderAgain(realDir, dir, root)) return; // walked by an earlier input path under another name
     state.dirs.set(realDir, "");
     names = [];
-    for (const ent of readdirSync(dir, { withFileTypes: true })) {
+    const listed: Entry[] | undefined = ahead ? state.ahead?.listing(dir) : undefined;
+    for (const ent of listed ?? readdirSync(dir, { withFileTypes: true })) {
       if (ent.name.startsWith(".")) continue;
       let isDir = ent.isDirectory();
       let isFile = ent.isFile();
@@ -190,8 +219,10 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
   const linkedDir = realDir !== path.resolve(dir); // reached through a link: its files' real paths differ from their names
   for (const n of names) {
     state.dirs.set(realDir, n.name);
-    const full = path.join(dir, n.name);
-    if (n.dir) yield* walk(full, state, n.link ? undefined : path.join(realDir, n.name));
+    // = path.join(dir, n.name): a sub-folder's name was made by path.join (normalized), an entry's name is no `.`,
+    // `..` nor holds a separator; only an input path as given needs normalizing
+    const full = dir === root ? path.join(dir, n.name) : dir + path.sep + n.name;
+    if (n.dir) yield* walk(full, state, n.link ? undefined : path.join(realDir, n.name), ahead && !n.link);
     else if (n.special) yield { error: notRegular(full) };
     else if (n.link ? linkedAgain(state, full) : state.links.size > 0 && state.links.has(path.join(realDir, n.name))) state.relinked?.add(root, "files");
     else if (n.link ? linkedAcross(state, full) : state.same.files.size > 0 && state.same.plainAgain(path.join(realDir, n.name), full, root)) continue; // noted by state.same
@@ -199,6 +230,10 @@ function* walk(dir: string, state: WalkState, real: string | undefined): Generat
       const f: InputFile = n.sidecar ? { file: full, root, sidecar: true } : { file: full, root };
       const real = n.link ? realOf(full) : linkedDir ? path.join(realDir, n.name) : undefined;
       if (real !== undefined) f.real = real;
+      if (ahead && !n.link && state.ahead !== undefined && JSON_EXT.test(n.name)) {
+        const st = state.ahead.stat(full);
+        if (st !== undefined) f.stat = st;
+      }
       yield f;
     }
   }
@@ -334,7 +369,11 @@ export class PathTable<K extends string = string> {
 
   /** @throws Error when another table marks keys as this one's and `key`'s path here is set already (it would change theirs). */
   set(key: K, p: string): void {
-    const slot = this.keys.slot(key);
+    this.setSlot(this.keys.slot(key), key, p);
+  }
+
+  /** {@link set} for the key of a slot of the table's key slots ({@link slotOf}); `key` is its id. @throws as {@link set}. */
+  setSlot(slot: number, key: K, p: string): void {
     if (this.pointedTo && this.folderOf.get(slot) !== UNSET) throw new Error(`PathTable: the path of "${key}" is read through another table and cannot change`);
     if (this.same !== undefined && this.same.at(slot) === p) {
       this.folderOf.set(slot, SAME);
@@ -348,6 +387,14 @@ export class PathTable<K extends string = string> {
   get(key: K): string | undefined {
     const slot = this.keys.find(key);
     return slot === -1 ? undefined : this.at(slot);
+  }
+
+  /**
+   * The slot of `key` in the table's key slots: `known` when it is a slot of `slots` and those are the table's (a
+   * caller that looked the id up there already), else looked up (-1: no table over these slots holds it).
+   */
+  slotOf(key: K, known?: { slot: number; slots: IdSlots }): number {
+    return known !== undefined && known.slots === this.keys ? known.slot : this.keys.find(key);
   }
 
   /** Whether the key of this slot (of the table's key slots) has a path here. */

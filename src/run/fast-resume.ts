@@ -78,12 +78,20 @@ export function repeatsOpen(
   return { left, awaited };
 }
 
+/** How many of the invocation's judges are not stopped (a judge once stopped stays stopped). */
+export function activeJudges(rs: Pick<LabelRunState, "stopped">, opts: Pick<LabelOptions, "judges">): number {
+  let n = 0;
+  for (const j of opts.judges) if (!rs.stopped[j.id]) n++;
+  return n;
+}
+
 /**
  * The check `readTrajectoriesResuming` makes before reading a file (module docstring), or undefined when the fast
  * path is off (`verifyContent`, `where`, a read option of {@link stampsAllowed}, or a run with no stored row). A
  * file whose trajectory has nothing left but new repeats a batch of an earlier process holds (`ctx.inBatch`) is
  * passed over too: read, it would be neither sent nor re-judged (a resumed `label --batch` of 100k reads none of
- * the files whose batches are in flight, instead of all 100k in each invocation while the batches run).
+ * the files whose batches are in flight, instead of all 100k in each invocation while the batches run). What it
+ * found (`UnchangedHit.repeats`) goes with the item to the reading loop, which takes it on while no judge stopped since.
  */
 export function unchangedCheck(
   rs: Pick<LabelRunState, "store" | "stopped" | "configs">,
@@ -93,7 +101,10 @@ export function unchangedCheck(
   if (opts.verifyContent || opts.where || !stampsAllowed(opts) || rs.store.resumed.trajectories === 0) return undefined;
   return (file, stamp, named) => {
     const hit = rs.store.unchangedFile(file, stamp, named);
-    if (hit === undefined || repeatsOpen(rs, opts, hit.id, hit.content_sha256, ctx).left > 0) return undefined;
-    return { id: hit.id, layout: hit.layout, warnings: hit.warnings };
+    if (hit === undefined) return undefined;
+    const open = repeatsOpen(rs, opts, hit.id, hit.content_sha256, ctx);
+    if (open.left > 0) return undefined;
+    // the id's slot (the read shares the store's id slots: `ids`), and the count the reading loop takes on
+    return { id: hit.id, layout: hit.layout, warnings: hit.warnings, slot: hit.slot, slots: rs.store.idSlots, repeats: { awaited: open.awaited, judges: activeJudges(rs, opts) } };
   };
 }

@@ -6,7 +6,7 @@
 import { UsageError } from "../errors.js";
 import fs from "node:fs";
 import path from "node:path";
-import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile } from "../ingest/index.js";
+import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
@@ -22,7 +22,7 @@ import type { TrajectoryPreparer } from "./prepare.js";
 import { markLeftByStop, type LabelRunState } from "./label-core.js";
 import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
-import { repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
+import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
@@ -239,7 +239,7 @@ export async function readAndSchedule(
       taken++;
       progress.read++;
       progress.unread++;
-      progress.skipped += skippedUnchanged(rs, opts, item.id, { ...ctx, inBatch: inBatchOf(ctx.batchers) });
+      progress.skipped += skippedUnchanged(rs, opts, item, { ...ctx, inBatch: inBatchOf(ctx.batchers) });
       report();
       if (opts.judges.every((j) => stopped[j.id])) break;
       continue;
@@ -287,11 +287,16 @@ export function inBatchOf(batchers: ReadonlyMap<string, { inBatch(key: string): 
 /**
  * The repeats a file taken as unchanged counts as skipped, as a read would count them (`scheduleRepeats`): every
  * repeat of every judge not stopped, but new ones a batch of an earlier process holds (awaited, neither judged nor
- * skipped). The check made before the file was passed over found none left; found otherwise now, it is an internal
- * error, never a silent skip.
+ * skipped). The check made before the file was passed over found none left, and its count (`item.repeats`) is taken
+ * as it is while the judges it counted are all still running (nothing else judges the trajectory meanwhile: a read
+ * meets its id once, and it had no repeat left to send); otherwise they are counted again, and any left then is an
+ * internal error, never a silent skip.
  * @throws Error when the trajectory has repeats left.
  */
-function skippedUnchanged(rs: LabelRunState, opts: LabelOptions, id: string, ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep"; inBatch?: InBatch }): number {
+function skippedUnchanged(rs: LabelRunState, opts: LabelOptions, item: UnchangedItem, ctx: { repeats: number; onChange: "refuse" | "rejudge" | "keep"; inBatch?: InBatch }): number {
+  const id = item.id;
+  const judges = activeJudges(rs, opts);
+  if (item.repeats !== undefined && item.repeats.judges === judges) return ctx.repeats * judges - item.repeats.awaited;
   const content = rs.store.storedContent(id);
   const open = content === undefined ? undefined : repeatsOpen(rs, opts, id, content, ctx);
   if (open === undefined || open.left > 0) throw new Error(`internal error: trajectory ${id} was passed over as unchanged with work left; run again with --verify-content`);

@@ -398,10 +398,10 @@ export class RunStore {
     return this.codes.value(this.sourceDir.get(slot)) + this.sourceFile.get(slot, this.idOf);
   }
 
-  /** Resume fast path (`./file-stamp.ts`): the trajectory of one-item `file` (resolved; `named` as read now) stored with this stamp. */
-  unchangedFile(file: string, stamp: FileStamp, named: string): { id: string; content_sha256: string; layout: boolean; warnings: StampWarning[] } | undefined {
+  /** Resume fast path (`./file-stamp.ts`): the trajectory of one-item `file` (resolved; `named` as read now) stored with this stamp, its id's `slot` in {@link idSlots}. */
+  unchangedFile(file: string, stamp: FileStamp, named: string): { id: string; slot: number; content_sha256: string; layout: boolean; warnings: StampWarning[] } | undefined {
     const slot = this.stamps.find(file, stamp);
-    return slot === -1 ? undefined : { id: this.ids.id(slot), content_sha256: this.hashes.get(slot), layout: this.stamps.isLayout(slot), warnings: this.stamps.warningsOf(slot, named) };
+    return slot === -1 ? undefined : { id: this.ids.id(slot), slot, content_sha256: this.hashes.get(slot), layout: this.stamps.isLayout(slot), warnings: this.stamps.warningsOf(slot, named) };
   }
 
   /**
