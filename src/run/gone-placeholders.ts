@@ -24,69 +24,48 @@ export interface GonePlaceholders {
   unchecked: number;
   /** placeholders recorded twice (from two working directories) under two spellings of one counted file: not counted again */
   same: number;
-  /** other input errors recorded twice so (the same kind, line and file): taken out of `kept`, counted once */
-  sameErrors: number;
 }
 
 /**
- * Split a run's stored errors: an `empty_placeholder` whose file is gone (module docstring) is taken out, and an error
- * recorded again under another spelling of its file (labelled from another directory) is taken out (counted once);
- * every other error is kept. `fs.existsSync` once per distinct file (VIGIL: 8,023 placeholders).
+ * Split a run's stored errors: an `empty_placeholder` whose file is gone (module docstring) is taken out; every other
+ * error is kept. `fs.existsSync` once per placeholder (VIGIL: 8,023).
  * @param inputs this invocation's input paths (a relative recorded path is judged only under them).
  */
 export function splitGonePlaceholders(errors: readonly IngestError[], inputs: readonly string[]): GonePlaceholders {
   const roots = inputs.map((p) => path.resolve(p));
   const underInputs = (file: string) => roots.some((r) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
-  const out: GonePlaceholders = { kept: [], gone: [], unchecked: 0, same: 0, sameErrors: 0 };
-  // one error of one file: its kind, line and message index, and the resolved file
-  const what = (e: IngestError) => `${e.kind}\0${e.line ?? ""}\0${e.message_index ?? ""}\0`;
-  const seen = new Set<string>();
-  const exists = new Map<string, boolean>();
-  const isThere = (f: string) => exists.get(f) ?? exists.set(f, fs.existsSync(f)).get(f)!;
-  const same = (e: IngestError) => (e.kind === "empty_placeholder" ? out.same++ : out.sameErrors++);
+  const out: GonePlaceholders = { kept: [], gone: [], unchecked: 0, same: 0 };
+  const present = new Set<string>();
   const notFound: IngestError[] = [];
   for (const e of errors) {
-    const file = path.resolve(e.path);
-    if (seen.has(what(e) + file)) same(e);
-    else if (isThere(file)) {
-      seen.add(what(e) + file);
+    if (e.kind !== "empty_placeholder") {
       out.kept.push(e);
-    } else if (path.isAbsolute(e.path) || underInputs(file)) {
-      if (e.kind === "empty_placeholder") out.gone.push(e.path);
-      else out.kept.push(e);
-    } else notFound.push(e);
+      continue;
+    }
+    const file = path.resolve(e.path);
+    if (present.has(file)) out.same++;
+    else if (fs.existsSync(file)) {
+      present.add(file);
+      out.kept.push(e);
+    } else if (path.isAbsolute(e.path) || underInputs(file)) out.gone.push(e.path);
+    else notFound.push(e);
   }
-  // a relative path recorded from another directory that names a file recorded here under its other spelling (the
-  // same folder labelled from two directories: 6,658 placeholders counted twice, 12,212; an invalid_json error 2) is
-  // that file, not another: the same error of it is counted once
-  const tails = new Map<string, string[]>();
+  // a relative path recorded from another directory that names a file counted here under its other spelling (the
+  // same folder labelled from two directories: 6,658 placeholders counted twice, 12,212) is that file, not another
+  const tails = new Set<string>();
   if (notFound.length > 0)
-    for (const f of exists.keys()) {
-      if (!exists.get(f)) continue;
+    for (const f of present) {
       const parts = f.split(path.sep);
-      for (let i = 1; i < parts.length; i++) {
-        const t = parts.slice(i).join(path.sep);
-        (tails.get(t) ?? tails.set(t, []).get(t)!).push(f);
-      }
+      for (let i = 1; i < parts.length; i++) tails.add(parts.slice(i).join(path.sep));
     }
   for (const e of notFound) {
-    const tail = path.normalize(e.path).split(/[\\/]/).filter((x) => x !== "." && x !== "").join(path.sep);
-    if ((tails.get(tail) ?? []).some((f) => seen.has(what(e) + f))) same(e);
+    if (tails.has(path.normalize(e.path).split(/[\\/]/).filter((x) => x !== "." && x !== "").join(path.sep))) out.same++;
     else {
       out.kept.push(e);
-      if (e.kind === "empty_placeholder") out.unchecked++;
+      out.unchecked++;
     }
   }
   return out;
-}
-
-/** The summary warning for input errors recorded twice under two spellings of one file ({@link GonePlaceholders.sameErrors}), or null. */
-export function sameErrorsWarning(g: Pick<GonePlaceholders, "sameErrors">): string | null {
-  if (g.sameErrors === 0) return null;
-  return (
-    `${g.sameErrors} input error(s) were recorded again under another spelling of a file recorded already (the same input labelled from another ` +
-    "working directory: errors.jsonl keeps the path as given): counted once in errors"
-  );
 }
 
 /**

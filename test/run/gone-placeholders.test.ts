@@ -51,15 +51,6 @@ describe("splitGonePlaceholders", () => {
     expect(g.same).toBe(1);
   });
 
-  it("an input error recorded from two directories (relative, then absolute) is counted once, and said", async () => {
-    const { sameErrorsWarning } = await import("../../src/run/gone-placeholders.js");
-    const bad = (p: string): IngestError => ({ path: p, line: 1, kind: "invalid_json", message: "bad" });
-    const g = splitGonePlaceholders([bad("a/p1.json"), bad(path.join(dir, "runs", "a", "p1.json")), { ...bad(path.join(dir, "runs", "a", "p1.json")), line: 2 }], [path.join(dir, "runs")]);
-    expect(g.kept.map((e) => e.line)).toEqual([1, 2]);
-    expect(g.sameErrors).toBe(1);
-    expect(sameErrorsWarning(g)).toContain("1 input error(s) were recorded again under another spelling");
-  });
-
   it("every placeholder gone: a statement of 0 that says so", () => {
     const s = withGonePlaceholders(undefined, splitGonePlaceholders([ph("runs/a/gone.json")], ["runs"]));
     expect(s?.empty_placeholders).toBe(0);
