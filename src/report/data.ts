@@ -7,7 +7,6 @@
  * `src/estimate/` and `src/stats/`; the human-label file is read once.
  */
 import { cliWarnings } from "./cli-warnings.js";
-import { rowSourceFile } from "../store/source-file.js";
 import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import fs from "node:fs";
 import path from "node:path";
@@ -291,7 +290,7 @@ export async function loadTrajectories(items: ReportItem[], sourceRoot: string):
       it.trajectory_error = "the run does not record where this trajectory came from";
       continue;
     }
-    const abs = rowSourceFile({ source: { path: p }, source_file: it.row?.source_file }, sourceRoot);
+    const abs = path.isAbsolute(p) ? p : path.resolve(sourceRoot, p);
     if (!byPath.has(abs)) byPath.set(abs, []);
     byPath.get(abs)!.push(it);
   }

@@ -152,8 +152,6 @@ export interface RemappedId {
   from: string;
   to: string;
   path: string;
-  /** found by its file's path ending, line and content (an older row without its resolved file: `keepStoredChatId`) */
-  byTail?: boolean;
 }
 
 /** What the reading loop did ({@link readAndSchedule}). */
@@ -211,10 +209,9 @@ export async function readAndSchedule(
   const items = ctx.since ? ctx.since.watch(read, ctx.removed) : ctx.removed ? ctx.removed.watch(read) : read;
   for await (const item of items) {
     if (item.kind === "trajectory" && oldIds.byLine.size > 0) {
-      const how: { by?: "file" | "tail" } = {};
-      const to = keepStoredChatId(item.trajectory, oldIds, how);
+      const to = keepStoredChatId(item.trajectory, oldIds);
       if (to !== undefined) {
-        remapped.push({ from: item.trajectory.id, to, path: item.trajectory.source.path, ...(how.by === "tail" ? { byTail: true } : {}) });
+        remapped.push({ from: item.trajectory.id, to, path: item.trajectory.source.path });
         item.trajectory.id = to;
       }
     }
@@ -407,23 +404,17 @@ export function recordRequestParams(store: RunStore, judges: LabelOptions["judge
   }
 }
 
-/** The warning for chat-JSONL lines that kept the id the run stored (older id rule, another working directory), or undefined when none did. */
+/** The warning for chat-JSONL lines that kept the id stored under the older id rule, or undefined when none did. */
 export function idRuleWarning(remapped: readonly RemappedId[], dir: string): IngestWarning | undefined {
   if (remapped.length === 0) return undefined;
-  const tail = remapped.filter((r) => r.byTail).length;
   return {
     kind: "id_rule_changed",
     path: dir,
     count: remapped.length,
     message:
-      `${remapped.length} chat-JSONL line(s) without an id keep the id this run stored for them (stored under the older id rule, ` +
-      `or labelled from another working directory: a fallback id is the file's path relative to the directory label runs from) ` +
+      `${remapped.length} chat-JSONL line(s) without an id keep the id this run stored for them under the older id rule ` +
       `(e.g. ${remapped[0].path} line ${remapped[0].from.slice(remapped[0].from.lastIndexOf(":") + 1)}: "${remapped[0].to}", now "${remapped[0].from}" for a new run): ` +
-      `not judged or counted twice` +
-      (tail > 0
-        ? `; ${tail} of them found by their file's path ending, line and content, as the run (stored by an older version) did not record the resolved file: ` +
-          `if another file of the same name and content was meant, give its lines an "id"`
-        : ""),
+      `not judged or counted twice`,
   };
 }
 

@@ -9,7 +9,6 @@ import type { Judge } from "../judges/judge.js";
 import { chatFallbackIdPath } from "../ingest/index.js";
 import type { Surface, Trajectory } from "../types.js";
 import { contentSha256 } from "../io/hash.js";
-import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { isAttacked } from "../verdict/exposure.js";
 import { decideSurfaces, surfaceOfTrajectory } from "../serialize/surface.js";
 import { readTrajectoryIndex, verdictKey, type TrajectoryIndexRow } from "../store/run-store.js";
@@ -18,27 +17,19 @@ import { isJudged, type StoredVerdictInfo, type VerdictLedger } from "../store/l
 /** Re-exported: the hash moved to `io/hash.ts` so the stages after `run/` need not import `run/`. */
 export { contentSha256 };
 
-/**
- * Chat-JSONL fallback ids (`<file>:<line>`) a run stored, by resolved file and line; every stored id; and, for rows
- * an older version stored without their resolved file (`source_file`) under an id relative to the directory it was
- * run from, the id by its file part and line (`tails`), with the row's content hash, for {@link keepStoredChatId}.
- */
+/** Chat-JSONL fallback ids (`<file>:<line>`) a run stored, by resolved file and line; and every stored id. */
 export interface StoredChatIds {
   byLine: Map<string, string>;
   ids: Set<string>;
-  /** `<id's file part>\0<line>` -> the stored id and content hash (rows without `source_file`, relative id) */
-  tails?: Map<string, { id: string; sha: string | undefined }>;
 }
 
 /**
- * Read the chat-JSONL fallback ids a run stored (any id rule, old or new), for {@link keepStoredChatId}. A row's file
- * is its `source_file` (the resolved path, stored since review 16); an older row's is its id's file part when that
- * is absolute (a file outside the working directory it was labelled from), else its `source.path` resolved against
- * the current directory (right only from the directory it was labelled from: `tails` covers the others).
+ * Read the chat-JSONL fallback ids a run stored (any id rule, old or new), for {@link keepStoredChatId}. Stored
+ * `source.path`s are resolved against the current directory.
  * @returns empty maps when the run has no index yet.
  */
 export async function storedChatFallbackIds(runDir: string): Promise<StoredChatIds> {
-  const out: StoredChatIds = { byLine: new Map(), ids: new Set(), tails: new Map() };
+  const out: StoredChatIds = { byLine: new Map(), ids: new Set() };
   if (!fs.existsSync(path.join(runDir, "trajectories.jsonl"))) return out;
   // a run without a chat-JSONL row (its journal never says "chat-jsonl") has no such id: nothing parsed (issue 26: a
   // resume of 1,000,000 AgentDojo rows read them all again here); `ids` is only consulted beside a `byLine` hit
@@ -46,11 +37,8 @@ export async function storedChatFallbackIds(runDir: string): Promise<StoredChatI
   for (const r of (await readTrajectoryIndex(runDir, { keepRemoved: true })).values()) {
     out.ids.add(r.id);
     const src = r.source as { format?: string; path?: unknown; line?: unknown } | undefined;
-    if (!(src?.format === "chat-jsonl" && typeof src.path === "string" && typeof src.line === "number" && r.id.endsWith(`:${src.line}`))) continue;
-    const idFile = r.id.slice(0, r.id.length - `:${src.line}`.length);
-    const file = typeof r.source_file === "string" ? r.source_file : path.isAbsolute(idFile) ? idFile : path.resolve(src.path);
-    out.byLine.set(`${file}\0${src.line}`, r.id);
-    if (typeof r.source_file !== "string" && !path.isAbsolute(idFile) && !idFile.startsWith("../")) out.tails!.set(`${idFile}\0${src.line}`, { id: r.id, sha: r.content_sha256 });
+    if (src?.format === "chat-jsonl" && typeof src.path === "string" && typeof src.line === "number" && r.id.endsWith(`:${src.line}`))
+      out.byLine.set(`${path.resolve(src.path)}\0${src.line}`, r.id);
   }
   return out;
 }
@@ -70,35 +58,16 @@ async function fileHas(file: string, needle: string): Promise<boolean> {
 /**
  * The id a run already stored for a chat-JSONL line without an id of its own, when it differs from the id the
  * current rule gives (`chatFallbackIdPath`: relative to the current directory; the older rule made it relative to
- * the folder common to all inputs, so `data.jsonl:1` became `x/data.jsonl:1` when another input was added; and the
- * current rule itself gives another id from another directory: `x/data.jsonl:1` from `a/`, `../a/x/data.jsonl` is
- * `/abs/a/x/data.jsonl:1` from `b/`, review 16). Using the stored id keeps a resumed run from judging, paying for and
- * counting the same line twice. Found by the line's resolved file (`source_file`, or what {@link storedChatFallbackIds}
- * makes of an older row); failing that, for an older row stored under a relative id without its resolved file, by
- * that id's file part being the tail of the line's resolved file, with the same line and the same content hash (the
- * content as `label` prepares it: `serialize/instructing.ts`): `how` says which.
+ * the folder common to all inputs, so `data.jsonl:1` became `x/data.jsonl:1` when another input was added). Using
+ * the stored id keeps a resumed run from judging, paying for and counting the same line twice.
  * @returns the stored id, or undefined (the line has its own id, is stored under the current id, or is new).
  */
-export function keepStoredChatId(t: Trajectory, stored: StoredChatIds, how?: { by?: "file" | "tail" }): string | undefined {
+export function keepStoredChatId(t: Trajectory, stored: StoredChatIds): string | undefined {
   if (t.source.format !== "chat-jsonl" || t.source.line === undefined) return undefined;
   if (t.id !== `${chatFallbackIdPath(t.source.path)}:${t.source.line}`) return undefined;
   if (stored.ids.has(t.id)) return undefined;
-  const file = path.resolve(t.source.path);
-  const prev = stored.byLine.get(`${file}\0${t.source.line}`);
-  if (prev !== undefined) {
-    if (how) how.by = "file";
-    return prev !== t.id ? prev : undefined;
-  }
-  if (!stored.tails?.size) return undefined;
-  const parts = file.split(path.sep);
-  for (let i = 1; i < parts.length; i++) {
-    const hit = stored.tails.get(`${parts.slice(i).join("/")}\0${t.source.line}`);
-    if (hit === undefined || hit.id === t.id || hit.sha === undefined) continue;
-    if (hit.sha !== contentSha256(t) && hit.sha !== contentSha256(withInstructingDescriptions(t))) continue;
-    if (how) how.by = "tail";
-    return hit.id;
-  }
-  return undefined;
+  const prev = stored.byLine.get(`${path.resolve(t.source.path)}\0${t.source.line}`);
+  return prev !== undefined && prev !== t.id ? prev : undefined;
 }
 
 /**
@@ -122,9 +91,6 @@ export function indexRow(t: Trajectory, surfaces: Record<string, Surface> = deci
     ...(surface !== undefined ? { surface } : {}),
     attacked: isAttacked(t),
     reference: t.reference,
-    // a chat-JSONL line's resolved file: its fallback id is relative to the directory label ran from, and a resume
-    // from another directory finds the stored id by it (review 16; `keepStoredChatId`)
-    ...(t.source.format === "chat-jsonl" ? { source_file: path.resolve(t.source.path) } : {}),
     run_error: t.run_error,
     n_messages: t.messages.length,
     content_sha256: contentSha256(t),

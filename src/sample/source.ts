@@ -12,7 +12,6 @@
  * recovered the same way here (`./recover.ts`), over the run's recorded inputs (`store.json` `inputs`), before the
  * hash is compared.
  */
-import { rowSourceFile } from "../store/source-file.js";
 import fs from "node:fs";
 import path from "node:path";
 import { readTrajectories, type InputFormat, INPUT_FORMATS } from "../ingest/index.js";
@@ -48,7 +47,7 @@ export async function loadSampledTrajectories(
   const byFile = new Map<string, { format: string; rows: TrajectoryIndexRow[] }>();
   const problems: string[] = [];
   for (const r of rows) {
-    const file = rowSourceFile(r, root);
+    const file = path.resolve(root, r.source.path);
     const g = byFile.get(file);
     if (g) g.rows.push(r);
     else byFile.set(file, { format: r.source.format, rows: [r] });

@@ -42,12 +42,6 @@ export interface TrajectoryIndexRow
    */
   run_folder?: string;
   /**
-   * A chat-JSONL row's input file, resolved (absolute): its fallback id (`<file>:<line>`) is relative to the directory
-   * label ran from, so a resume from another directory finds the stored id, and checks the file, by this (review 16).
-   * Absent for other formats and in rows of older versions.
-   */
-  source_file?: string;
-  /**
    * The stamp (size, mtime, the ingest warnings its read raised) of the input file the row was read from, when that
    * file held this one trajectory: a resume takes such a file as unchanged while its size and mtime are the same
    * (`./file-stamp.ts`). Absent in rows of older versions and of multi-item files (the content hash decides).

@@ -1,4 +1,3 @@
-import { rowSourceKey } from "./source-file.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -301,7 +300,8 @@ export class RunStore {
     const slot = this.ids.slot(t.id);
     if (!this.hashes.has(slot)) this.trajectoryCount++;
     this.hashes.set(slot, t.content_sha256);
-    const { key: src, relative: rel } = rowSourceKey(t);
+    const src = sourceKey(t.source);
+    const rel = typeof t.source?.path === "string" && !path.isAbsolute(t.source.path);
     if (rel || this.sourceRelative.get(slot) === 1) this.sourceRelative.set(slot, rel ? 1 : 0);
     const [dir, rest] = splitPath(t.id, src, "/");
     this.sourceDir.set(slot, this.codes.code(dir));

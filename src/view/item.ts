@@ -4,7 +4,6 @@
  * a silently different text), its verdicts read back from `verdicts.jsonl` by line offset, laid out by
  * `trajectoryDoc`.
  */
-import { rowSourceFile } from "../store/source-file.js";
 import fs from "node:fs";
 import path from "node:path";
 import { restoreBidiControls, showBidiControls } from "../format/bidi.js";
@@ -63,7 +62,7 @@ export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: strin
     const t = m.get(id);
     return t ? { trajectory: t } : { error: "not found again in its source" };
   } catch (e) {
-    const file = rowSourceFile(row, sourceRoot);
+    const file = path.resolve(sourceRoot, row.source.path);
     if (!fs.existsSync(file)) return { error: `source file ${file} not found (relative paths are resolved from ${sourceRoot}; pass --source-root)` };
     if (/has changed since the run was labelled/.test((e as Error).message)) return { error: `source file ${file} has changed since the run was labelled (its content hash differs from the run's)` };
     return { error: `the source ${file} could not be read as a ${row.source.format ?? "trajectory"} trajectory holding this one` };
