@@ -11,7 +11,6 @@ import type { Trajectory, Verdict } from "../types.js";
 import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
-import { splitGonePlaceholders, withGonePlaceholders } from "./gone-placeholders.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
@@ -458,11 +457,7 @@ const judgedNow = (id: string): boolean => {
   return sha !== undefined && store.ledger.allOnContent(id, sha);
 };
 const { current, superseded, readSince, rejudged } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow);
-// an empty placeholder whose file is gone since is no longer counted, said apart (./gone-placeholders.ts, review 16)
-const placeholders = splitGonePlaceholders(current, opts.inputs);
-const summary = summarizeRun(opts.run, verdicts, index, placeholders.kept, stopped);
-const skipped = withGonePlaceholders(summary.skipped, placeholders);
-if (skipped) summary.skipped = skipped;
+const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
 if (superseded.length + readSince.length + rejudged.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged);
 if (runWhere) summary.where = runWhere;
 if (current0.statement) summary.inputs_removed = current0.statement;

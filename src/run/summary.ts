@@ -1,4 +1,3 @@
-import type { SkippedPlaceholders } from "./gone-placeholders.js";
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { pctText } from "../format/stat-text.js";
@@ -105,10 +104,9 @@ export interface RunSummary {
   /**
    * Input files passed over that are no error of the input: empty placeholders (`messages: []` and no verdict, a
    * combination the benchmark never ran; stored in `errors.jsonl` as kind `empty_placeholder`, up to 5 `examples`
-   * named here). Not in `errors`, nor in the exit status. Absent when none. `label` counts the present files only and
-   * says the gone ones apart (`gone`, `./gone-placeholders.ts`).
+   * named here). Not in `errors`, nor in the exit status. Absent when none.
    */
-  skipped?: SkippedPlaceholders;
+  skipped?: { empty_placeholders: number; examples: string[]; message: string };
   /**
    * `label`: input errors an earlier invocation recorded about files this one passes over as a corpus's sidecar
    * files (an older build read a `manifest.jsonl` as trajectories), or about inputs this one read without error
