@@ -164,7 +164,8 @@ export async function agreeReference(
     `the figures${where ? " (of the trajectories --where keeps)" : ""}`,
     "--where agent_model=... or --where condition=... for one",
     false,
-    `attacked, with a benchmark ${o.reference} verdict, no agent error`,
+    // an upper bound per rater: a judge's figures leave out what it did not label (red team 16 F6: VIGIL 402 vs 87)
+    `attacked, with a benchmark ${o.reference} verdict, no agent error; each rater's n below is those of them it labelled`,
   );
   const at = o.reference === "security" ? src.attacks() : null;
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;

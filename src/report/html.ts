@@ -324,7 +324,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
     const ex = Object.entries(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
     parts.push(`<h3>Against the human consensus</h3>
 <p class="note">${int(h.rows.used)} labels from ${h.annotators.length} annotator(s) on ${int(h.items)} trajectories, scale ${escapeHtml(h.scale)}; consensus (unique most frequent label) on ${int(h.consensus.n)}, ties ${int(h.consensus.ties)}; excluded items: ${ex}.
-Every agreement figure (and the forest plot) is over attacked trajectories${leftNote(h.unattacked_left_out)}.
+Every agreement figure (and the forest plots) is over attacked trajectories${leftNote(h.unattacked_left_out)}.
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))}

@@ -67,7 +67,7 @@ export function withoutRemoved(
       continue;
     }
     if (attackedIds.length < 3) attackedIds.push(id);
-    const cell = `${row.agent_model}${row.condition !== undefined ? ` ${row.condition}` : ""}`;
+    const cell = `${row.agent_model ?? "agent model unknown"}${row.condition !== undefined ? ` ${row.condition}` : ""}`;
     byCell.set(cell, (byCell.get(cell) ?? 0) + 1);
   }
   const examples = [...attackedIds, ...r.record.ids.filter((id) => !attackedIds.includes(id))].slice(0, 3);

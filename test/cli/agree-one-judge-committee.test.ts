@@ -37,7 +37,7 @@ describe("agree --reference with a one-judge committee.jsonl", () => {
 
 describe("agree --reference security and committee say what their figures pool (review, session 15)", () => {
   it("one line naming how many agent models and conditions, in text and JSON", async () => {
-    const line = /^the figures pool the (\d+) trajectories \(attacked, with a benchmark security verdict, no agent error\) of (\d+) agent models? \([^)]*\) and (no recorded condition|\d+ conditions? \(.*\))/m;
+    const line = /^the figures pool the (\d+) trajectories \(attacked, with a benchmark security verdict, no agent error; each rater.s n below is those of them it labelled\) of (\d+) agent models? \([^)]*\) and (no recorded condition|\d+ conditions? \(.*\))/m;
     const text = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
     expect(text.stdout).toMatch(line);
     const json = JSON.parse((await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
@@ -58,7 +58,7 @@ describe("agree --reference utility: the pooling line counts what the figure is 
     // the same rows as the benchmark's rate over every usable trajectory (rates.reference_all.n), fewer than the run holds
     expect(n).toBe(json.rates.reference_all.n);
     expect(n).toBeLessThan(json.n_total);
-    expect(json.pooling.text).toContain("trajectories (attacked, with a benchmark utility verdict, no agent error) of");
+    expect(json.pooling.text).toContain("trajectories (attacked, with a benchmark utility verdict, no agent error; each rater's n below is those of them it labelled) of");
   });
 });
 

@@ -162,6 +162,9 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
       const again = await run();
       expect(again.summary.inputs_removed).toMatchObject({ count: 1, examples: ["b"], files: [file] });
       expect(again.summary.trajectories).toBe(2);
+      // a chat row with no agent model is named as such in the breakdown (red team 16 F7: "attacked (undefined 1)")
+      expect(formatSummary(again.summary)).toContain("1 attacked (agent model unknown 1)");
+      expect(formatSummary(again.summary)).not.toContain("undefined");
       write(file, ["a", "b", "c"]);
       const back = await run();
       expect(back.summary.inputs_removed).toBeUndefined();
