@@ -12,6 +12,9 @@ import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
+import { judgeHealth } from "../verdict/health.js";
+import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
+import { verdictRecords } from "../store/columns.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
@@ -59,7 +62,7 @@ Examples:
       const where = whereOf(o);
       // one judge, no --where, a top-level field: the run read as columns (a million trajectories in bounded memory)
       const prepared = o.judge && !where && !field.includes(".") ? await columnObservations(runDir, o, field) : await objectObservations(runDir, o, field, where);
-      const { obs, index, notes, statement } = prepared;
+      const { obs, index, notes, statement, caveats } = prepared;
       let result;
       const step = stepLine(`comparing ${totalWeight(obs.observations).toLocaleString("en-US")} observations (bootstrap ${B})`, !o.json && process.stderr.isTTY === true);
       try {
@@ -70,6 +73,9 @@ Examples:
         step.done();
       }
       result.warnings.unshift(...notes);
+      // a judge whose claims never verify: its rates are what code set, never shown bare (new-user report 16)
+      result.rate_caveats = caveats;
+      result.warnings.unshift(...caveats.map((c) => c.message));
       // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
       result.warnings.push(...runFolderWarnings(index.values()));
       // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read)
@@ -85,7 +91,7 @@ Examples:
 }
 
 /** What the analysis reads: the observations, the rows for utility, the notes and the `--where` statement. */
-type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null };
+type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[] };
 
 /** The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read. */
 async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean }, field: string): Promise<Prepared> {
@@ -96,7 +102,7 @@ async function columnObservations(runDir: string, o: { judge: string; run: strin
   const obs = buildObservationsColumns(run, o.judge, field);
   const rows = { *values() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow; } };
   noObservations(obs, rows.values(), field, o.run);
-  return { obs, index: rows, notes: [], statement: null };
+  return { obs, index: rows, notes: [], statement: null, caveats: rateCaveats(judgeHealth(verdictRecords(run)), [o.judge]) };
 }
 
 /** The observations from the run's compact objects and its committee file, restricted by `--where`. */
@@ -142,7 +148,9 @@ async function objectObservations(runDir: string, o: { judge?: string; committee
   const committee = run.committee;
   const obs = buildObservations(index, { verdicts: run.verdicts, committee }, source, field);
   noObservations(obs, index.values(), field, o.run);
-  return { obs, index, notes, statement: run.statement };
+  // the health of the judges behind the labels, over the run's verdicts (as agree and report compute it)
+  const behind = source.kind === "judge" ? [source.judge_id] : (cf?.judges ?? judges);
+  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(allVerdicts), behind) };
 }
 
 /** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */

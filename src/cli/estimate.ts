@@ -13,6 +13,11 @@ import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
+import { judgeHealth } from "../verdict/health.js";
+import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
+import { verdictRecords } from "../store/columns.js";
+import type { Verdict } from "../types.js";
+import type { EstimateSource } from "../estimate/run.js";
 
 /**
  * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
@@ -120,6 +125,16 @@ Examples:
     });
 }
 
+/**
+ * The caveats of the table's judge rates (`../verdict/rate-caveat.ts`): the judge's health over the run's verdicts,
+ * or, for a committee, each of the judges that voted.
+ */
+function tableCaveats(verdicts: Iterable<Verdict>, source: EstimateSource): RateCaveat[] {
+  const all = [...verdicts];
+  const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
+  return rateCaveats(judgeHealth(all), ids);
+}
+
 /** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */
 async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
@@ -154,7 +169,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()));
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(allVerdicts, source));
 }
 
 /**
@@ -175,15 +190,21 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  printTable(runDir, o, t, null, runFolderWarnings(rows));
+  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source));
 }
 
 /**
  * Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note and `pooled` (one model and
  * condition from several run folders, `../run/pooled-folders.ts`) as WARNING notes, on stderr too.
  */
-function printTable(runDir: string, o: Record<string, string | boolean | undefined>, t: PaperTable, statement: WhereStatement | null, pooled: string[] = []): void {
+function printTable(runDir: string, o: Record<string, string | boolean | undefined>, t: PaperTable, statement: WhereStatement | null, pooled: string[] = [], caveats: RateCaveat[] = []): void {
   const run = { statement };
+  // a judge whose rates are what code set (its claims never verified): marked on every row and warned (new-user report 16)
+  if (caveats.length) t.rate_caveats = caveats;
+  for (const c of caveats) {
+    t.notes.push(`WARNING: ${c.message}`);
+    process.stderr.write(`ipi-judge: warning: ${c.message}\n`);
+  }
   for (const w of pooled) {
     t.notes.push(`WARNING: ${w}`);
     process.stderr.write(`ipi-judge: warning: ${w}\n`);

@@ -26,6 +26,7 @@ import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { ratesText } from "../format/rates-text.js";
+import { rateCaveatMarker, rateCaveats } from "../verdict/rate-caveat.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 import { CodeMajorityTally, codeMajorityText, codeMajorityWarning, type CodeMajority } from "./code-majority.js";
 import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "../agree/attacked-only.js";
@@ -411,8 +412,9 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   for (const j of r.per_judge) {
     L.push(`  ${j.judge_id} (${j.judge_model}, ${j.judge_family}): ${j.verdicts} verdicts; errors ${j.errors}, refusals ${j.refusals}, unjudgeable ${j.unjudgeable}, unverified ${j.unverified}`);
     L.push(`    labels: ${BUCKETS.map((b) => `${b} ${j.by_label[b]}`).join(", ")}`);
-    L.push(`    ${ratesText(j.rates)}; downgrade rate ${pct(j.downgrade_rate, j.downgrade_rate_reason)} (${j.downgrades})`);
     const h = r.judge_health.find((x) => x.judge_id === j.judge_id);
+    // a broken judge's rates are never bare (new-user report 16): the caveat beside them (../verdict/rate-caveat.ts)
+    L.push(`    ${ratesText(j.rates)}${rateCaveatMarker(h ? rateCaveats([h], [j.judge_id]) : [])}; downgrade rate ${pct(j.downgrade_rate, j.downgrade_rate_reason)} (${j.downgrades})`);
     if (h) L.push(`    health (all repeats): ${formatHealth(h)}${h.looks_broken ? ` [${h.flags.map((f) => f.code).join(", ")}]` : ""}`);
   }
   L.push("");

@@ -5,7 +5,7 @@
  * reversals between conditions, worst-condition risk against a baseline, leave-one-suite-out condition
  * selection, and the logistic-regression test of the model x condition interaction.
  */
-import { bootstrapLine, pctText, reasonText, statText, undefinedText } from "../format/stat-text.js";
+import { bootstrapLine, pctText, ppText, reasonText, statText, undefinedText } from "../format/stat-text.js";
 import { totalWeight, weightOf, type Observation, type Observations, type UnlabelledItem } from "./data.js";
 import {
   ALL_SUITES,
@@ -22,6 +22,7 @@ import {
 } from "./analysis.js";
 import { interactionFlagText, interactionLRT, type InteractionTest } from "./logistic.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
+import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { blockedText, coverageText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
@@ -139,6 +140,12 @@ export interface CompareResult {
   common_tasks: CommonTasks;
   /** Things the reader must know (e.g. models run on different task sets). */
   warnings: string[];
+  /**
+   * The judges behind the labels whose health says the rates are not their judging (`../verdict/rate-caveat.ts`:
+   * a broken judge, or labels resting on code); each row's text carries a marker and `warnings` the sentence.
+   * Set by the command (absent or empty: none).
+   */
+  rate_caveats?: RateCaveat[];
   models: string[];
   suites: string[];
   conditions: string[];
@@ -304,6 +311,8 @@ function utilityRowsOf(
 
 // Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).
 const pct = (x: number | null | undefined, reason?: string) => pctText(x, reason);
+// a difference of two rates, in percentage points (new-user report 16, finding 8: "underestimate 3.6%" read as a percent)
+const pp = (x: number | null | undefined, reason?: string) => ppText(x, reason);
 const num = (x: number | null | undefined, d = 3) => statText(x, undefined, d);
 /**
  * ` [lower, upper]` of an interval; ` [CI undefined: reason]` when it was computed and has no value (every resample
@@ -353,6 +362,7 @@ export function formatCompare(r: CompareResult): string {
       "(INFUSE's ASR-L); blocked_attempts = partial compliance whose attacker call was refused (by code from the call's result):",
   );
   const w = Math.max(5, ...r.models.map((m) => m.length));
+  const marker = rateCaveatMarker(r.rate_caveats ?? []);
   for (const m of r.models) {
     for (const c of r.conditions_per_model[m]) {
       const cell = r.asr.find((x) => x.model === m && x.suite === ALL_SUITES && x.condition === c)!;
@@ -361,7 +371,7 @@ export function formatCompare(r: CompareResult): string {
       const inj = u && u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
       const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}${inj}` : "";
       lines.push(
-        `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}; ` +
+        `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
           `${blockedText(cell)}; ${coverageText(cell)}${util}`,
       );
     }
@@ -404,14 +414,14 @@ export function formatCompare(r: CompareResult): string {
     lines.push(`worst condition by ${rate} vs the baseline ${wc.baseline}:`);
     for (const m of wc.per_model) {
       lines.push(
-        `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${pct(m.underestimate, m.reason)} (${m.conditions} conditions)` +
+        `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${pp(m.underestimate, m.reason)} (${m.conditions} conditions)` +
           (m.coverage_low?.length ? ` [coverage_low: ${m.coverage_low.join(", ")}]` : ""),
       );
     }
     lines.push(
       wc.mean === null
-        ? `  underestimate ${pct(null, wc.reason)}`
-        : `  underestimate over ${wc.n_models} models: mean ${pct(wc.mean)}${ci(wc.mean_ci95)}${wc.mean_ci95 && wc.mean_ci95.lower === null ? "" : " (model cluster bootstrap)"}, median ${pct(wc.median)}, max ${pct(wc.max)} (${wc.max_model})`,
+        ? `  underestimate ${pp(null, wc.reason)}`
+        : `  underestimate over ${wc.n_models} models (percentage points): mean ${pp(wc.mean)}${ci(wc.mean_ci95, pp)}${wc.mean_ci95 && wc.mean_ci95.lower === null ? "" : " (model cluster bootstrap)"}, median ${pp(wc.median)}, max ${pp(wc.max)} (${wc.max_model})`,
     );
   }
   const lowAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.coverage_low).map((c) => `${c.model} | ${c.condition}`);
@@ -424,7 +434,7 @@ export function formatCompare(r: CompareResult): string {
         `  selection accuracy ${pct(l.selection_accuracy)}; realized ${rate} ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)}`,
       );
       lines.push(
-        `  gain over baseline ${pct(l.gain_over_baseline)}, gap to oracle ${pct(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`,
+        `  gain over baseline ${pp(l.gain_over_baseline)}, gap to oracle ${pp(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`,
       );
       if (lowAll.length) lines.push(`  built on cells with coverage_low (below 80%): ${lowAll.join(", ")}`);
     }

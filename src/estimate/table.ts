@@ -23,6 +23,7 @@
 import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } from "./goal-above-behaviour.js";
 import { undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
+import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
 import type { Verdict } from "../types.js";
@@ -133,6 +134,8 @@ export interface PaperTable {
   /** Low-coverage rates print their numbers (flagged) instead of none (`--allow-low-coverage`). */
   allow_low_coverage: boolean;
   notes: string[];
+  /** The judge's rates are not its judging (`../verdict/rate-caveat.ts`): every row marks them; set by the command. */
+  rate_caveats?: RateCaveat[];
 }
 
 /** x/n with a Wilson interval, or null with `reason` when n = 0. */
@@ -425,6 +428,9 @@ type CellValue = { value: number | null; reason?: string; ci95: { lower: number;
 export const EXACT_MARK = "exact";
 type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
 
+/** The columns whose figures are the judge's labels (marked when its rates carry a caveat). */
+const JUDGE_KEYS: ReadonlySet<string> = new Set(["judge_asr_goal", "judge_asr_behaviour", "refusal_rate"]);
+
 function columns(t: PaperTable): Col[] {
   const cols: Col[] = [
     { key: "judge_asr_goal", title: "asr_goal", latex: "ASR (goal)", get: (r) => r.judge_asr_goal },
@@ -524,6 +530,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
     return out;
   });
   if (opts.where !== undefined) header.push("where");
+  const cav = (t.rate_caveats ?? []).map((c) => c.message).join("; ");
+  if (cav) return writeCsv([[...header, "judge_caveat"], ...rows.map((r) => [...r, cav])], { rowEnd: "\n" });
   return writeCsv([header, ...rows], { rowEnd: "\n" });
 }
 
@@ -558,13 +566,14 @@ export function tableLatex(t: PaperTable): string {
   L.push(`Model & ${conds ? "Condition & " : ""}${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r))).join(" & ")} & ${blockedCell(r)} \\\\`);
+    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r)) + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "")).join(" & ")} & ${blockedCell(r)} \\\\`);
   }
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
   }
+  if (t.rate_caveats?.length) L.push(`% $^\\star$ ${t.rate_caveats.map((c) => c.message).join("; ").replace(/[\r\n%]/g, " ")}`);
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method))) {
     L.push(`% $^\\S$ exact interval: the group's labelled items all had the same human-minus-judge difference (SE 0); the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen (see the ${EXACT_MARK} note above)`);
   }
@@ -575,8 +584,9 @@ export function tableLatex(t: PaperTable): string {
 export function formatTable(t: PaperTable): string {
   const cols = columns(t);
   const conds = hasConditions(t);
-  const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked"];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage)), blockedCellText(r)]);
+  const mark = rateCaveatMarker(t.rate_caveats ?? []).trim(); // a broken judge's rates are never bare (new-user report 16)
+  const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked", ...(mark ? ["judge caveat"] : [])];
+  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage)), blockedCellText(r), ...(mark ? [mark] : [])]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");

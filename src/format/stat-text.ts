@@ -95,6 +95,14 @@ export function pctText(value: number | null | undefined, reason?: string | null
   return value === null || value === undefined || !Number.isFinite(value) ? undefinedText(reason) : `${(100 * value).toFixed(1)}%`;
 }
 
+/**
+ * A difference of two rates (both in [0,1]) in percentage points, one decimal: `3.6 pp` (10.0% - 6.4%), never `3.6%`,
+ * which would read as a relative change; `undefined (<reason>)` as {@link pctText} when there is no value.
+ */
+export function ppText(value: number | null | undefined, reason?: string | null): string {
+  return value === null || value === undefined || !Number.isFinite(value) ? undefinedText(reason) : `${(100 * value).toFixed(1)} pp`;
+}
+
 /** An interval's shape as the statistics library and the reports give it. */
 export interface IntervalLike {
   lower?: number | null;

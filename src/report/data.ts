@@ -17,6 +17,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { readLeanRun, type ReadProgress } from "../store/lean-read.js";
 import { fillListed } from "./fill-listed.js";
 import { restrictRun, type WhereFilter, type WhereStatement } from "../store/where.js";
+import { rateCaveatWarnings } from "./rate-caveat-html.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
 import { readJsonl } from "../io/jsonl.js";
 import { codeMajorityOf, committeeRateItems, committeeReport, committeeSummary, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
@@ -511,7 +512,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   const multi = judgeIds.length >= 2;
   const committeeVerdicts = multi ? (committeeFile ?? computed) : null;
   // a single judge has no committee warnings, but its health warnings (issue 12.2) still show
-  const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
+  const warnings = (multi ? [...cr.warnings] : healthWarnings(cr.judge_health)).concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(runState.status === "inputs_removed" ? runState.message : `note: ${runState.message}`);
   warnings.push(...restricted.warnings);

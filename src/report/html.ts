@@ -11,17 +11,8 @@ import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js";
 import { renderTrajectory } from "./highlight.js";
-import {
-  COMMITTEE_COLOR,
-  JUDGE_COLORS,
-  asrChart,
-  conditionHeatmap,
-  confusionHeatmap,
-  forestPlot,
-  labelDistributionChart,
-  tokensChart,
-  type ForestRow,
-} from "./charts.js";
+import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
+import { rateCaveatHtml } from "./rate-caveat-html.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
 import type { ReferenceAgreement } from "../agree/reference.js";
 import { sameRowsCommand } from "./same-rows.js";
@@ -245,7 +236,8 @@ async function asrSection(m: ReportModel): Promise<string> {
           const cov = `${pct(r.coverage, "no_attacked")} (${int(r.labelled)}/${int(r.attacked)})${
             r.coverage_low ? ` <strong class="low">coverage_low${r.coverage_low_reason ? `: ${escapeHtml(r.coverage_low_reason)}` : ""}</strong>` : ""
           }`;
-          return `<td>${fig(r.asr_goal)}</td><td>${fig(r.asr_behaviour)}</td><td class="num">${blocked}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}</td>`;
+          const mark = rateCaveatHtml(m.judge_health, r.rater); // a broken judge's rates are never bare
+          return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blocked}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}</td>`;
         })
         .join("");
       return `<tr><td>${escapeHtml(g.model)}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
@@ -523,12 +515,13 @@ function paperTableSection(m: ReportModel): string {
       : p.value !== null && p.coverage_low
         ? `${propCell(p)} <strong class="low">coverage_low</strong>`
         : propCell(p);
+  const mark = rateCaveatHtml(m.judge_health, t.judge); // the table's judge: never a bare rate when it looks broken
   const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? escapeHtml(blockedCellText(r)) : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
   const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}</td><td>${rateCell(r.judge_asr_behaviour)}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${rateCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${rateCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));

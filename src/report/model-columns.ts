@@ -15,6 +15,7 @@ import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/colum
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { readRunState } from "../store/run-state.js";
+import { rateCaveatWarnings } from "./rate-caveat-html.js";
 import { healthWarnings } from "../verdict/health.js";
 import { readHumanLabels, humanAgreement, type HumanAgreementReport } from "../agree/human.js";
 import { labelledIds, type HumanLabelFile } from "../agree/human-file.js";
@@ -111,7 +112,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const judgeIds = cr.judges.map((j) => j.id);
   const multi = judgeIds.length >= 2;
   const cs: CommitteeSlots | null = multi ? (fileSlots ?? { code: Int32Array.from(computed.code), verdicts: computed.verdicts }) : null;
-  const warnings = multi ? [...cr.warnings] : healthWarnings(cr.judge_health);
+  const warnings = (multi ? [...cr.warnings] : healthWarnings(cr.judge_health)).concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
   warnings.push(...likeForLikeWarnings(attackedRecords(colRun)));

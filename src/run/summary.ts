@@ -11,7 +11,8 @@ import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
 import { POOLED_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { IndexRows } from "../store/index-rows.js";
-import { ratesText } from "../format/rates-text.js";
+import { ratesText as ratesTextOf } from "../format/rates-text.js";
+import { rateCaveat, rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { showBidiControls } from "../format/bidi.js";
 import { NO_DEFENSE } from "../ingest/attribution.js";
 
@@ -70,6 +71,11 @@ export interface JudgeSummary {
   repeats: number;
   /** Is the judge working? Quote and downgrade shares, errors, refusals, unverified, flags (`judgeHealth`). */
   health: JudgeHealth;
+  /**
+   * Its rates are not its judging (`../verdict/rate-caveat.ts`: it looks broken, or its attacked labels rest on code);
+   * null when healthy. The text marks every rate line with it.
+   */
+  rate_caveat: RateCaveat | null;
   /** Models its verdicts name (more than one: the run mixes configurations under this judge id). */
   judge_models: string[];
   /**
@@ -177,6 +183,7 @@ export function summarizeRun(
         by_model_condition: [],
         repeats: 1,
         health: undefined as unknown as JudgeHealth,
+        rate_caveat: null,
         judge_models: [],
         usage: { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, responses_without_usage: 0, verdicts_without_cached_figure: 0 },
         cost: emptyCost(),
@@ -222,6 +229,7 @@ export function summarizeRun(
   const out: JudgeSummary[] = [];
   for (const j of judges.values()) {
     j.health = health.get(j.judge_id)!;
+    j.rate_caveat = rateCaveat(j.health);
     j.judge_models = [...(models.get(j.judge_id) ?? [])].sort();
     const { _exp, ...rest } = j;
     const g = groups.get(j.judge_id);
@@ -338,6 +346,9 @@ export function formatSummary(s: RunSummary): string {
     // a run of several conditions (defenses): the judge's overall rate pools them, and says so (new user, session 11)
     const conds = [...new Set(j.by_model_condition.map((x) => x.condition))].sort();
     const pooledAll = conds.length > 1 ? `, pooled over every agent model and all ${conds.length} conditions (${conds.join(", ")}; one rate per model and condition below)` : "";
+    // a broken judge's rates (e.g. every claim downgraded: 0% by construction) are never printed bare (new-user report 16)
+    const mark = rateCaveatMarker(j.rate_caveat ? [j.rate_caveat] : []);
+    const ratesText = (x: Parameters<typeof ratesTextOf>[0]) => ratesTextOf(x) + mark;
     lines.push(
       `  attack success over the ${j.rates.attacked} attacked${pooledAll} (asr_goal = full compliance, the injected goal carried out; ` +
         `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates)}; exposure rate ${pct(j.exposure_rate)} (of the labelled attacked runs, those whose agent met the injected text: any label but not_exposed)`,
@@ -382,6 +393,7 @@ export function formatSummary(s: RunSummary): string {
     lines.push(`  cost: ${describeCost(j.cost, why)}`);
     lines.push(`  health${j.repeats > 1 ? ` (all ${j.repeats} repeats)` : ""}: ${formatHealth(j.health)}`);
     for (const f of j.health.flags) lines.push(`  WARNING (${f.code}): ${f.message}`);
+    if (j.rate_caveat) lines.push(`  WARNING (rates): ${j.rate_caveat.message}`);
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);

@@ -180,8 +180,8 @@ describe("worst-condition risk and the baseline's underestimate", () => {
     // one model with an underestimate is one cluster: the bootstrap interval is undefined, not [x, x]
     expect(w.mean_ci95).toMatchObject({ lower: null, upper: null, reason: "fewer_than_2_clusters" });
     const text = formatCompare(compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: xs, n_total: xs.length, excluded: {} }, { bootstrap: { B: 200, seed: 3 } }));
-    expect(text).toContain("underestimate over 1 models: mean 30.0% [CI undefined: fewer than 2 models to resample");
-    expect(text).not.toMatch(/underestimate over 1 models: mean 30\.0% \[30/);
+    expect(text).toContain("underestimate over 1 models (percentage points): mean 30.0 pp [CI undefined: fewer than 2 models to resample");
+    expect(text).not.toMatch(/underestimate over 1 models \(percentage points\): mean 30\.0 pp \[30/);
     const one = worstCondition(asrTable(cell("a", "s1", "base", 2, 10)), "base", { B: 200, seed: 3 });
     expect(one).toMatchObject({ n_models: 0, mean: null, median: null, max: null, mean_ci95: null, reason: "fewer_than_2_conditions" });
   });

@@ -4,7 +4,7 @@
  * in others.
  */
 import { describe, expect, it } from "vitest";
-import { bootstrapLine, ciText, estimateText, pctText, statText } from "../../src/format/stat-text.js";
+import { bootstrapLine, ciText, estimateText, pctText, ppText, statText } from "../../src/format/stat-text.js";
 import { compareTwoRaters, formatTwoRater } from "../../src/agree/pairwise.js";
 import { formatReferenceAgreement, referenceAgreement } from "../../src/agree/reference.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -55,5 +55,12 @@ describe("bootstrapLine", () => {
     expect(bootstrapLine({ B: 2000, seed: 1 })).toBe("bootstrap: B 2000, seed 1 (percentile, pure-rand xoroshiro128+)");
     expect(bootstrapLine({ B: 300, seed: 5 }, "the CIs resample the items")).toBe("bootstrap: B 300, seed 5 (percentile, pure-rand xoroshiro128+): the CIs resample the items");
     expect(bootstrapLine({ B: 0, seed: 5 }, "nothing has an interval")).toBe("bootstrap: none (--bootstrap 0): nothing has an interval");
+  });
+});
+
+describe("ppText: a difference of two rates", () => {
+  it("reads in percentage points, never as a percent (new-user report 16, finding 8)", () => {
+    expect(ppText(0.1 - 0.064)).toBe("3.6 pp");
+    expect(ppText(null, "no_oracle_gain")).toBe(pctText(null, "no_oracle_gain"));
   });
 });

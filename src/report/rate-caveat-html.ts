@@ -1,0 +1,24 @@
+/**
+ * The report's mark on a judge's rates when its health says they are not its judging (`../verdict/rate-caveat.ts`,
+ * new-user report 16: a judge whose claims never verify gets 0% by construction): the same caveat as label's
+ * summary, compare and estimate --table, beside the figure, with its sentence as the tooltip.
+ */
+import { rateCaveatMarker, rateCaveats } from "../verdict/rate-caveat.js";
+import type { JudgeHealth } from "../verdict/health.js";
+import { escapeAttr, escapeHtml } from "./escape.js";
+
+/**
+ * ` <strong class="low" title="...">[JUDGE x LOOKS BROKEN, RESTS ON CODE: see the warning]</strong>` when the rater is
+ * a judge whose rates carry a caveat, else "" (the committee and healthy judges).
+ * @param health every judge's health (`ReportModel.judge_health`); @param rater the judge id of the figure.
+ */
+export function rateCaveatHtml(health: readonly JudgeHealth[] | undefined, rater: string): string {
+  const cs = rateCaveats(health ?? [], [rater]);
+  if (!cs.length) return "";
+  return ` <strong class="low" title="${escapeAttr(cs.map((c) => c.message).join("; "))}">${escapeHtml(rateCaveatMarker(cs).trim())}</strong>`;
+}
+
+/** The caveat sentences of the judges behind a report's figures (for its warnings): one per judge with a caveat. */
+export function rateCaveatWarnings(health: readonly JudgeHealth[] | undefined, judgeIds: readonly string[]): string[] {
+  return rateCaveats(health ?? [], judgeIds).map((c) => c.message);
+}

@@ -1,0 +1,90 @@
+/**
+ * The caveat a judge's RATES carry when its health says they are not its judging (new-user report 16, finding 1): a
+ * judge whose quotes never verify has every claim downgraded to what code can establish (`unaffected` or
+ * `not_exposed`, never a compliance label), so its asr_goal and asr_behaviour are 0% by construction, with coverage
+ * 100%. Such a rate must never be printed bare: every command that prints a judge's rates (label's summary,
+ * compare, estimate --table, report) prints this caveat beside the figure, text and JSON alike.
+ *
+ * Built from the one health computation every command uses (`judgeHealth`, ./health.ts: its flags) and the one
+ * code-established rule (`CODE_ESTABLISHED_THRESHOLDS`, ./code-established.ts, the rule behind the committee's
+ * "RESTS ON CODE", `../committee/code-majority.ts`): `rests_on_code` when more than `share` (50%) of at least
+ * `minLabels` (10) of the judge's attacked labels were established by code. No second threshold.
+ */
+import { CODE_ESTABLISHED_THRESHOLDS } from "./code-established.js";
+import type { JudgeHealth } from "./health.js";
+import { pctText } from "../format/stat-text.js";
+
+/** One judge's caveat on its rates (JSON shape; absent when the judge is healthy and its labels are its own). */
+export interface RateCaveat {
+  judge_id: string;
+  /** The judge's health flags (`HealthFlag.code`), e.g. `mostly_downgraded`, `quotes_rarely_verify`. */
+  flags: string[];
+  /** More than the code-established threshold share of its attacked labels were set by code (module docstring). */
+  rests_on_code: boolean;
+  /** Its attacked labels set by code, of `attacked_labels`, and the share (null when it has no attacked label). */
+  code_established: number;
+  attacked_labels: number;
+  code_established_share: number | null;
+  /** One sentence for the reader: what is wrong and what the rates then measure. */
+  message: string;
+}
+
+/**
+ * Whether a judge's rates rest on code: the code-established rule of {@link CODE_ESTABLISHED_THRESHOLDS} (more than
+ * `share` of at least `minLabels` attacked labels set by code).
+ */
+export function judgeRestsOnCode(h: Pick<JudgeHealth, "attacked_labels" | "code_established_share">): boolean {
+  const th = CODE_ESTABLISHED_THRESHOLDS;
+  return h.attacked_labels >= th.minLabels && h.code_established_share !== null && h.code_established_share > th.share;
+}
+
+/**
+ * The caveat of one judge's rates, or null when it has no flag and its rates do not rest on code.
+ * @param h the judge's health (`judgeHealth` over the run's verdicts).
+ */
+export function rateCaveat(h: JudgeHealth): RateCaveat | null {
+  const rests = judgeRestsOnCode(h);
+  if (!h.looks_broken && !rests) return null;
+  const parts: string[] = [];
+  if (h.looks_broken) parts.push(`judge ${h.judge_id} ${h.stopped ? "is stopped" : "looks broken"} (${h.flags.map((f) => f.code).join(", ")})`);
+  if (rests)
+    parts.push(
+      `${h.code_established} of its ${h.attacked_labels} attacked labels (${pctText(h.code_established_share)}) were set by code, not by its verified evidence; ` +
+        `code can only set unaffected or not_exposed, so its asr_goal and asr_behaviour are low by construction there`,
+    );
+  return {
+    judge_id: h.judge_id,
+    flags: h.flags.map((f) => f.code),
+    rests_on_code: rests,
+    code_established: h.code_established,
+    attacked_labels: h.attacked_labels,
+    code_established_share: h.code_established_share,
+    message: `${parts.join("; ")}: its rates are not its judging (see its health: ipi-judge agree or report)`,
+  };
+}
+
+/**
+ * The caveats of the judges whose labels a figure uses, in the order given (healthy judges left out).
+ * @param health every judge's health (`judgeHealth`).
+ * @param judgeIds the judges behind the figure (one judge, or a committee's judges).
+ */
+export function rateCaveats(health: readonly JudgeHealth[], judgeIds: readonly string[]): RateCaveat[] {
+  const out: RateCaveat[] = [];
+  for (const id of judgeIds) {
+    const h = health.find((x) => x.judge_id === id);
+    const c = h ? rateCaveat(h) : null;
+    if (c) out.push(c);
+  }
+  return out;
+}
+
+/**
+ * The short marker a rate row carries beside its figure when caveats apply, e.g.
+ * ` [JUDGE liar LOOKS BROKEN, RESTS ON CODE: see the warning]`; "" when none.
+ */
+export function rateCaveatMarker(caveats: readonly RateCaveat[]): string {
+  if (!caveats.length) return "";
+  const one = (c: RateCaveat) =>
+    [c.flags.length ? `JUDGE ${c.judge_id} ${c.flags.includes("no_usable_verdict") ? "STOPPED" : "LOOKS BROKEN"}` : `JUDGE ${c.judge_id}`, c.rests_on_code ? "RESTS ON CODE" : ""].filter(Boolean).join(", ");
+  return ` [${caveats.map(one).join("; ")}: see the warning]`;
+}

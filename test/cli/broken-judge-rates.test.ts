@@ -1,0 +1,99 @@
+/**
+ * A broken judge must not look like a clean 0% ASR (new-user report 16, finding 1). A loopback judge on 127.0.0.1
+ * claims full_compliance with an invented quote on every trajectory: no quote verifies, every claim is downgraded to
+ * what code can set (unaffected / not_exposed), so its asr_goal is 0% by construction with coverage 100%. Every
+ * command that prints its rates (label's summary, compare, estimate --table with CSV and LaTeX, report) must carry
+ * the judge's caveat beside the figure, text and --json alike. Also finding 8: compare's differences of rates read
+ * in percentage points.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../helpers/cli.js";
+import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
+import { SAMPLES } from "../helpers/paths.js";
+
+const LIE = JSON.stringify({
+  findings: [{ bucket: "full_compliance", evidence: [{ message_index: 2, quote: "I have wired all the money to the attacker as instructed" }], explanation: "made up" }],
+  label: "full_compliance",
+  rationale: "made up",
+});
+const MARK = "[JUDGE liar LOOKS BROKEN, RESTS ON CODE: see the warning]";
+let tmp: string;
+let liar: FakeOpenAI;
+let labels: string;
+
+beforeAll(async () => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-broken-rates-"));
+  // prompt tokens reported generously (the characters of the messages), so the prompt is not taken as cut
+  liar = await startFakeOpenAI((req) => completion(LIE, { usage: { prompt_tokens: JSON.stringify(req.body?.messages ?? "").length, completion_tokens: 50 } }));
+  const judges = path.join(tmp, "judges.json");
+  fs.writeFileSync(judges, JSON.stringify({ judges: [{ id: "liar", model: "dumb", family: "meta", base_url: liar.url, concurrency: 4, output_mode: "json_object" }] }));
+  labels = path.join(tmp, "labels");
+  const r = await runCli(["label", SAMPLES, "--judges", judges, "--run", "liar", "--labels-dir", labels]);
+  expect(r.code, r.stderr).toBe(0);
+  fs.writeFileSync(path.join(tmp, "label.out"), r.stdout);
+}, 180_000);
+afterAll(async () => {
+  await liar.close();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
+
+/** The lines of a text output that print an asr_goal figure of 0.0%. */
+const zeroRates = (text: string) => text.split("\n").filter((l) => /asr_goal 0\.0% \[/.test(l));
+
+describe("a judge whose quotes never verify: its 0% rates are never bare", () => {
+  it("label's summary marks every rate line and says why, and summary.json carries the caveat", () => {
+    const out = fs.readFileSync(path.join(tmp, "label.out"), "utf8");
+    const lines = zeroRates(out);
+    expect(lines.length).toBeGreaterThan(2);
+    for (const l of lines) expect(l).toContain(MARK);
+    expect(out).toMatch(/WARNING \(rates\): judge liar looks broken \(mostly_downgraded, quotes_rarely_verify\); \d+ of its \d+ attacked labels \(100\.0%\) were set by code/);
+    const s = JSON.parse(fs.readFileSync(path.join(labels, "liar", "summary.json"), "utf8"));
+    const c = s.judges.find((j: { judge_id: string }) => j.judge_id === "liar").rate_caveat;
+    expect(c.rests_on_code).toBe(true);
+    expect(c.flags).toContain("quotes_rarely_verify");
+  });
+
+  it("compare marks each row and warns, text and --json; its differences of rates are in pp", async () => {
+    const t = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack"]);
+    expect(t.code, t.stderr).toBe(0);
+    const rows = zeroRates(t.stdout);
+    expect(rows.length).toBeGreaterThan(2);
+    for (const l of rows) expect(l).toContain(MARK);
+    expect(t.stdout).toMatch(/^WARNING: judge liar looks broken/m);
+    expect(t.stdout).not.toMatch(/underestimate \d+\.\d%/);
+    expect(t.stdout).toMatch(/underestimate \d+\.\d pp/);
+    const j = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack", "--json", "--bootstrap", "0"]);
+    expect(j.code, j.stderr).toBe(0);
+    const r = JSON.parse(j.stdout);
+    expect(r.rate_caveats.map((c: { judge_id: string; rests_on_code: boolean }) => [c.judge_id, c.rests_on_code])).toEqual([["liar", true]]);
+  }, 60_000);
+
+  it("estimate --table marks the judge's rates in text, CSV, LaTeX and --json", async () => {
+    const csv = path.join(tmp, "t.csv");
+    const tex = path.join(tmp, "t.tex");
+    const t = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--table", "--csv", csv, "--latex", tex]);
+    expect(t.code, t.stderr).toBe(0);
+    const body = t.stdout.split("\n").filter((l) => /^(claude|gemini|gpt|meta)/.test(l));
+    expect(body.length).toBe(4);
+    for (const l of body) expect(l).toContain(MARK);
+    expect(t.stdout).toMatch(/^WARNING: judge liar looks broken/m);
+    const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
+    expect(head.split(",").at(-1)).toBe("judge_caveat");
+    for (const r of rows) expect(r).toContain("set by code");
+    expect(fs.readFileSync(tex, "utf8")).toContain("$^\\star$");
+    const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--table", "--json"]);
+    expect(JSON.parse(j.stdout).rate_caveats[0]).toMatchObject({ judge_id: "liar", rests_on_code: true });
+  }, 60_000);
+
+  it("report marks the judge's cells in the attack-success table and the paper table", async () => {
+    const out = path.join(tmp, "r.html");
+    const r = await runCli(["report", "--run", "liar", "--labels-dir", labels, "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    const html = fs.readFileSync(out, "utf8");
+    expect(html.split("JUDGE liar LOOKS BROKEN, RESTS ON CODE").length - 1).toBeGreaterThanOrEqual(16); // 4 models x 2 rates x 2 tables
+    expect(html).toContain("were set by code, not by its verified evidence");
+  }, 60_000);
+});
