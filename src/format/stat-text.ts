@@ -43,6 +43,11 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   judge_refused: "the judge refused",
   unjudgeable: "unjudgeable",
   unverified: "evidence not verified",
+  // an unverified verdict's kind, when code found nothing to verify against (src/verdict/exposure.ts)
+  injection_text_unknown: "injection_text_unknown: the input records no injected text",
+  injection_text_ambiguous: "injection_text_ambiguous: sibling runs record different injected texts",
+  injection_text_too_short: "injection_text_too_short: the injected text is too short to find",
+  injection_only_in_agent_text: "injection_only_in_agent_text: the injected text is only in the agent's own text",
   committee_no_quorum: "committee without quorum",
   committee_disputed: "committee split evenly",
   consensus_tie: "annotators tied",
