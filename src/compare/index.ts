@@ -362,7 +362,7 @@ export function formatCompare(r: CompareResult): string {
     for (const c of r.conditions_per_model[m]) {
       const cell = r.asr.find((x) => x.model === m && x.suite === ALL_SUITES && x.condition === c)!;
       const u = r.utility.find((x) => x.model === m && x.condition === c);
-      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" ? `, without attack (user tasks) ${formatUtilityRate(u.without_attack)}` : "";
+      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" && u.without_attack.reason !== "only_injection_task_runs" ? `, without attack (user tasks) ${formatUtilityRate(u.without_attack)}` : "";
       const inj = u && u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
       const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}${inj}` : "";
       // the row's n is after the like-for-like drop: said on the row whose rate it changed (newuser16)

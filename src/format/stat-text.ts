@@ -33,6 +33,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   no_usable_judge_verdict: "no usable judge verdict in the group",
   no_usable_verdict: "no usable judge verdict",
   no_attacked_trajectories: "no attacked trajectory",
+  only_injection_task_runs: "every unattacked run is an injection-task run (the benchmark's injection task as the user's task), not in utility",
   blocked_attempt_not_recorded: "some partial compliance verdicts do not record whether the attempt was blocked",
   committee_blocked_attempts_not_counted: "not counted for a committee (use --judge)",
   no_trajectories: "no trajectory",
