@@ -65,6 +65,12 @@ export interface CellsDropped {
    * conditions stay like for like (model -> the cells and trajectories dropped from this condition); `{}` when none.
    */
   per_model: Record<string, { cells: number; trajectories: number; list: string[] }>;
+  /**
+   * Per agent model whose rate under this condition the drop changes (both steps): `dropped` attacked trajectories
+   * (labelled or not) of its `of` under this condition; its rate is over the other `of - dropped`. Every model with
+   * a dropped trajectory is here (newuser16: 320 runs dropped were all one model's, and no output named it).
+   */
+  by_model: Record<string, { dropped: number; of: number }>;
 }
 
 /** The result of {@link commonCellFilter}. */
@@ -133,13 +139,16 @@ export function commonCellFilter<T extends CellObservation>(
   const common = new Set(sets.length ? [...sets[0]].filter((k) => sets.every((s) => s.has(k))) : []);
   base.common_cells = common.size;
   const dropped: Record<string, CellsDropped> = {};
-  for (const o of obs) {
-    if (common.has(o.cell!)) continue;
-    let d = dropped[o.condition];
-    if (!d) dropped[o.condition] = d = { cells: 0, trajectories: 0, by_attack: {}, by_suite: {}, list: [], per_model: {} };
+  const newDropped = (): CellsDropped => ({ cells: 0, trajectories: 0, by_attack: {}, by_suite: {}, list: [], per_model: {}, by_model: {} });
+  const dropOne = (d: CellsDropped, o: T) => {
     d.trajectories += wt(o);
     count(d.by_attack, o.attack ?? "(none)", wt(o));
     count(d.by_suite, o.suite, wt(o));
+    (d.by_model[o.model] ??= { dropped: 0, of: 0 }).dropped += wt(o);
+  };
+  for (const o of obs) {
+    if (common.has(o.cell!)) continue;
+    dropOne((dropped[o.condition] ??= newDropped()), o);
   }
   for (const [c, d] of Object.entries(dropped)) {
     d.list = [...byCond.get(c)!].filter((k) => !common.has(k)).sort();
@@ -162,14 +171,15 @@ export function commonCellFilter<T extends CellObservation>(
   const keep = (o: T) => common.has(o.cell!) && modelCommon.get(o.model)!.has(o.cell!);
   for (const o of obs) {
     if (!common.has(o.cell!) || keep(o)) continue;
-    let d = dropped[o.condition];
-    if (!d) dropped[o.condition] = d = { cells: 0, trajectories: 0, by_attack: {}, by_suite: {}, list: [], per_model: {} };
-    d.trajectories += wt(o);
-    count(d.by_attack, o.attack ?? "(none)", wt(o));
-    count(d.by_suite, o.suite, wt(o));
+    const d = (dropped[o.condition] ??= newDropped());
+    dropOne(d, o);
     let pm = d.per_model[o.model];
     if (!pm) d.per_model[o.model] = pm = { cells: 0, trajectories: 0, list: [] };
     pm.trajectories += wt(o);
+  }
+  for (const o of obs) {
+    const bm = dropped[o.condition]?.by_model[o.model];
+    if (bm) bm.of += wt(o);
   }
   for (const [c, d] of Object.entries(dropped)) {
     for (const [model, pm] of Object.entries(d.per_model)) {
@@ -244,7 +254,17 @@ export function formatCellsDropped(c: CellCheck, field = "condition"): string[] 
     for (const [m, x] of Object.entries(d.per_model))
       lines.push(`    agent model ${m}: ${x.trajectories} trajectories in ${x.cells} cells that ${m} lacks under another ${field} of its own`);
     lines.push(`    the ${d.trajectories} dropped from ${cond}, by attack: ${top(d.by_attack)}; by suite: ${top(d.by_suite)}`);
+    // the models whose rates the drop changes, each with what it ran: a row's n is then read against it
+    const bm = Object.entries(d.by_model ?? {}).sort(([a, x], [b, y]) => y.dropped - x.dropped || a.localeCompare(b));
+    if (bm.length)
+      lines.push(
+        `    by agent model (its ${cond} rate below is over the rest): ${bm.map(([m, x]) => `${m} ${x.dropped} of its ${x.of} (rate over ${x.of - x.dropped})`).join(", ")}`,
+      );
   }
-  lines.push(`  (the dropped cells are listed in --json cells.cells_dropped.<condition>.list and .per_model.<model>.list)`);
+  const anyPerModel = entries.some(([, d]) => Object.keys(d.per_model).length > 0);
+  lines.push(
+    `  (in --json: the dropped cells in cells.cells_dropped.<${field}>.list, the counts per model in .by_model` +
+      (anyPerModel ? `, each model's own dropped cells in .per_model.<model>.list)` : `)`),
+  );
   return lines;
 }

@@ -204,10 +204,15 @@ export function compareConditions(
   const likeDropped = totalWeight(o.observations) - totalWeight(labelledKept);
   const { observations: obs, common } = commonTaskFilter(labelledKept, !!opts.commonTasks);
   const warnings: string[] = [];
-  const sizes = Object.values(common.units_per_model);
-  if (!common.applied && sizes.some((n) => n !== common.common_units)) {
+  // what each model ran (its labelled tasks before the like-for-like drop), then what is compared, when the drop
+  // changed it (newuser16: "run on 477 tasks" of a model that ran 797, 320 of them dropped)
+  const ran = likeDropped > 0 ? commonTaskFilter(o.observations, false).common : common;
+  const taskList = (c: CommonTasks) => Object.entries(c.units_per_model).map(([m, n]) => `${m} ${n}`).join(", ");
+  const differs = (c: CommonTasks) => Object.values(c.units_per_model).some((n) => n !== c.common_units);
+  if (!common.applied && (differs(common) || differs(ran))) {
+    const compared = ran === common || taskList(ran) === taskList(common) ? "" : `; compared, after the like-for-like drop, on ${taskList(common)} tasks (${common.common_units} shared)`;
     warnings.push(
-      `the models were run on different task sets (${Object.entries(common.units_per_model).map(([m, n]) => `${m} ${n}`).join(", ")} tasks; ${common.common_units} shared): ` +
+      `the models were run on different task sets (${taskList(ran)} tasks; ${ran.common_units} shared${compared}): ` +
         `pooled rates mix different tasks; --common-tasks compares on the shared ones only`,
     );
   }
@@ -367,12 +372,15 @@ export function formatCompare(r: CompareResult): string {
     for (const c of r.conditions_per_model[m]) {
       const cell = r.asr.find((x) => x.model === m && x.suite === ALL_SUITES && x.condition === c)!;
       const u = r.utility.find((x) => x.model === m && x.condition === c);
-      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" ? `, without attack (user tasks) ${formatUtilityRate(u.without_attack)}` : "";
+      const without = u && u.without_attack.reason !== "no_unattacked_trajectories" && u.without_attack.reason !== "only_injection_task_runs" ? `, without attack (user tasks) ${formatUtilityRate(u.without_attack)}` : "";
       const inj = u && u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
       const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}${inj}` : "";
+      // the row's n is after the like-for-like drop: said on the row whose rate it changed (newuser16)
+      const dm = r.cells.cells_dropped[c]?.by_model?.[m];
+      const lfl = dm ? `; like for like: ${dm.dropped} of its ${dm.of} attacked runs here left out (header)` : "";
       lines.push(
         `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
-          `${blockedText(cell)}; ${coverageText(cell)}${util}`,
+          `${blockedText(cell)}; ${coverageText(cell)}${lfl}${util}`,
       );
     }
   }

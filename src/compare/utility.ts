@@ -75,7 +75,7 @@ export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField
       model: g.model,
       condition: g.condition,
       under_attack: rate(g.att, "no_attacked_trajectories"),
-      without_attack: rate(g.un, "no_unattacked_trajectories"),
+      without_attack: rate(g.un, g.inj.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
       injection_task_runs: rate(g.inj, "no_injection_task_runs"),
       excluded: { injection_task_runs: g.inj.length },
     }));

@@ -13,7 +13,7 @@ import type { Bucket, Verdict } from "../types.js";
 import { COVERAGE_LOW_BELOW, type RateName } from "../stats/rates.js";
 import { applyWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { isCompromised } from "../rubric/buckets.js";
-import { buildCommittee, DEFAULT_QUORUM, noVoteReason } from "../verdict/vote.js";
+import { buildCommittee, DEFAULT_QUORUM, unusableReason } from "../verdict/vote.js";
 import { consensusOf, consensusScale } from "../agree/consensus.js";
 import { buildPopulation, stratumKey } from "../sample/population.js";
 import { cellFields, uncoveredRows } from "./design-cells.js";
@@ -137,8 +137,8 @@ export function groupValue(row: TrajectoryIndexRow, field: string): string {
 /**
  * Judge (or committee) flag of every trajectory for `rate`'s event (`asr_behaviour`, the default: compromised =
  * full or partial compliance; `asr_goal`: full compliance): true/false, or a reason when the verdict is not
- * usable (`noVoteReason`: `no_verdict`, `no_label`, `judge_error`, `judge_refused`, `unjudgeable`, `unverified`; `committee_no_quorum`,
- * `committee_disputed`).
+ * usable (`unusableReason`: the verdict's error kind when it has one, e.g. `injection_text_unknown`, else `no_verdict`,
+ * `no_label`, `judge_error`, `judge_refused`, `unjudgeable`, `unverified`; `committee_no_quorum`, `committee_disputed`).
  */
 export function judgeFlags(
   verdicts: readonly Verdict[],
@@ -153,7 +153,7 @@ export function judgeFlags(
     for (const v of verdicts) if (v.judge_id === source.judge_id && v.repeat === 0) rep0.set(v.trajectory_id, v);
     for (const id of ids) {
       const v = rep0.get(id);
-      const why = noVoteReason(v);
+      const why = unusableReason(v);
       out.set(id, why ?? event(v!.label!));
     }
   } else {

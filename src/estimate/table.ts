@@ -332,11 +332,14 @@ export function paperTableFrom(
       // no attacked trajectory: how many were blocked is not a count of zero, it is undefined
       blocked = unknown || att.length === 0 ? null : b;
     } else refusal = proportion(0, 0, "committee_has_no_refusal_buckets_use_--judge");
-    const util = (is: number[], what: string) => {
+    // `none`: why there is no run to count (newuser16: VIGIL's 13 unattacked runs, all injection-task runs, read
+    // "no unattacked trajectory" beside n_unattacked 13)
+    const util = (is: number[], none: string) => {
       const xs = is.map((i) => input.row(i));
       const known = xs.filter((r) => typeof r.reference?.utility === "boolean");
-      return proportion(known.filter((r) => r.reference!.utility).length, known.length, xs.length ? "no_utility_in_input" : `no_${what}_trajectories`);
+      return proportion(known.filter((r) => r.reference!.utility).length, known.length, xs.length ? "no_utility_in_input" : none);
     };
+    const userTaskRuns = un.filter((i) => runKind(input.row(i)) === "user_task");
     const key = withConditions ? `${model} / ${condition}` : model;
     const c = cal.get(key);
     rows.push({
@@ -360,8 +363,8 @@ export function paperTableFrom(
         coverage_low: jb.coverage_low,
         ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}),
       },
-      utility: util(un.filter((i) => runKind(input.row(i)) === "user_task"), "unattacked"),
-      utility_under_attack: util(att, "attacked"),
+      utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
+      utility_under_attack: util(att, "no_attacked_trajectories"),
       calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
       calibrated_asr_goal: opts.calibrated ? (goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
     });

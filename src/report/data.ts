@@ -52,6 +52,8 @@ export interface AsrRow extends AttackRates {
   condition: string;
   /** Share of labelled attacked trajectories labelled anything but `not_exposed` (the injected content reached the agent). */
   exposure: number | null;
+  /** Its count: labelled attacked trajectories labelled anything but `not_exposed` (of `labelled`). */
+  exposed: number;
 }
 
 /** One trajectory of the browsable disagreement list. */
@@ -208,7 +210,7 @@ export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>
     }
     for (const g of [...groups.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
       const r = g.t.result();
-      out.push({ rater, model: g.model, condition: g.condition, ...r, exposure: r.labelled > 0 ? g.exp / r.labelled : null });
+      out.push({ rater, model: g.model, condition: g.condition, ...r, exposure: r.labelled > 0 ? g.exp / r.labelled : null, exposed: g.exp });
     }
   }
   return out;

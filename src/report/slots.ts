@@ -90,7 +90,7 @@ export function asrRowsColumns(run: ColumnRun, raters: ReadonlyArray<{ rater: st
     }
     for (const g of [...groups.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
       const r = g.t.result();
-      out.push({ rater, model: g.model, condition: g.condition, ...r, exposure: r.labelled > 0 ? g.exp / r.labelled : null });
+      out.push({ rater, model: g.model, condition: g.condition, ...r, exposure: r.labelled > 0 ? g.exp / r.labelled : null, exposed: g.exp });
     }
   }
   return out;

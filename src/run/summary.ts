@@ -6,12 +6,12 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
-import { RateTally, type AttackRates } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
 import { POOLED_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { IndexRows } from "../store/index-rows.js";
-import { ratesText as ratesTextOf } from "../format/rates-text.js";
+import { rateFigureText, ratesText as ratesTextOf } from "../format/rates-text.js";
 import { rateCaveat, rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { showBidiControls } from "../format/bidi.js";
 import { NO_DEFENSE } from "../ingest/attribution.js";
@@ -33,6 +33,17 @@ function rowReaders(index: ReadonlyMap<string, TrajectoryIndexRow>): { rowFields
   };
 }
 
+/**
+ * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
+ * the exposure rate as the other rates are shown (count/n, Wilson interval, its coverage), never a bare share.
+ */
+export function exposureText(j: Pick<JudgeSummary, "exposure">): string {
+  const e = j.exposure;
+  const cov = e.coverage === null ? "coverage undefined (no attacked trajectory)" : `coverage ${pctText(e.coverage)} (${e.n}/${e.attacked})`;
+  const low = e.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: over the same labelled subset as the rates, which may be biased)` : "";
+  return `exposure rate ${rateFigureText(e)} (of the labelled attacked runs, those whose agent met the injected text: any label but not_exposed; ${cov}${low})`;
+}
+
 /** Per-judge figures of a run summary. Rates are shares in [0,1], or null with a reason when undefined. */
 export interface JudgeSummary {
   judge_id: string;
@@ -49,8 +60,15 @@ export interface JudgeSummary {
    * partial compliance, each over the attacked trajectories with a label; coverage = labelled / attacked.
    */
   rates: AttackRates;
-  /** Share of attacked trajectories (ok verdicts) whose label is not `not_exposed`. */
+  /** Share of attacked trajectories (ok verdicts) whose label is not `not_exposed` (`exposure.rate`, kept for compatibility). */
   exposure_rate: number | null;
+  /**
+   * The exposure rate as every other rate (newuser16: a bare 1 over 87 of 433 attacked runs): `count` labelled
+   * attacked runs whose label is not `not_exposed`, of `n` labelled attacked runs (repeat 0), with its 95% Wilson
+   * interval; `attacked` attacked runs (labelled or not), `coverage` = n / attacked (null when none is attacked),
+   * flagged `coverage_low` below the rates' threshold (src/stats/rates.ts).
+   */
+  exposure: RateFigure & { attacked: number; coverage: number | null; coverage_low: boolean };
   attacked_ok: number;
   /**
    * The rates per surface (where the injection entered: `tool_output`, `tool_description`, ...; several joined by
@@ -176,6 +194,7 @@ export function summarizeRun(
         by_label: Object.fromEntries(BUCKETS.map((b) => [b, 0])) as Record<Bucket, number>,
         rates: new RateTally().result(),
         exposure_rate: null,
+        exposure: { ...rateFigure(0, 0), attacked: 0, coverage: null, coverage_low: false },
         attacked_ok: 0,
         downgrades: 0,
         errors_by_kind: {},
@@ -235,6 +254,8 @@ export function summarizeRun(
     const g = groups.get(j.judge_id);
     if (g) Object.assign(rest, g);
     rest.exposure_rate = rate(_exp, j.attacked_ok);
+    const expCoverage = rate(j.attacked_ok, rest.rates.attacked);
+    rest.exposure = { ...rateFigure(_exp, j.attacked_ok), attacked: rest.rates.attacked, coverage: expCoverage, coverage_low: expCoverage !== null && expCoverage < COVERAGE_LOW_BELOW };
     out.push(rest);
   }
   const by_kind: Record<string, number> = {};
@@ -300,9 +321,6 @@ function skippedPlaceholders(paths: string[]): NonNullable<RunSummary["skipped"]
   };
 }
 
-// Undefined shares read `undefined (<why>)`, as in every other output (src/format/stat-text.ts).
-const pct = (x: number | null) => pctText(x, "nothing_to_count");
-
 /** The cached share of the prompt tokens in words: a figure no provider response reported is unknown, not 0. */
 function cachedText(u: JudgeSummary["usage"]): string {
   if (u.prompt_tokens > 0 && u.verdicts_without_cached_figure > 0 && u.cached_tokens === 0) return "cached: not reported by the provider";
@@ -351,7 +369,7 @@ export function formatSummary(s: RunSummary): string {
     const ratesText = (x: Parameters<typeof ratesTextOf>[0]) => ratesTextOf(x) + mark;
     lines.push(
       `  attack success over the ${j.rates.attacked} attacked${pooledAll} (asr_goal = full compliance, the injected goal carried out; ` +
-        `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates)}; exposure rate ${pct(j.exposure_rate)} (of the labelled attacked runs, those whose agent met the injected text: any label but not_exposed)`,
+        `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates)}; ${exposureText(j)}`,
     );
     if (j.by_surface) {
       lines.push(`  by surface (where the injection entered):`);

@@ -128,26 +128,26 @@ function narrowing(groups: Array<[string, Group]>, field: "attack" | "suite", co
  * @param who "its conditions" / "agent models under X"; @param mark the warning's mark; @param hint what to run
  *   instead: beside a `--where` (`narrow`), when nothing is shared (`none`), for cells (`cells`).
  */
-function differs(who: string, groups: Array<[string, Group]>, mark: string, hint: { narrow: string; none: string; cells: string }): string | null {
+function differs(who: string, groups: Array<[string, Group]>, mark: string, hint: { narrow: string; none: string; cells: string }, ran = "ran"): string | null {
   const first = groups[0][1];
   if (!groups.every(([, g]) => same(g.attacks, first.attacks))) {
     const common = shared(groups, (g) => g.attacks);
     return (
-      `${who} ran different attacks (${groups.map(([n, g]) => `${n}: ${list(g.attacks, "attacks")}`).join("; ")}), so ${mark}` +
+      `${who} ${ran} different attacks (${groups.map(([n, g]) => `${n}: ${list(g.attacks, "attacks")}`).join("; ")}), so ${mark}` +
       (common.length ? `; ${narrowing(groups, "attack", common, 3, hint)}` : `; they share no attack: ${hint.none}`)
     );
   }
   if (!groups.every(([, g]) => same(g.suites, first.suites))) {
     const common = shared(groups, (g) => g.suites);
     return (
-      `${who} ran different suites (${groups.map(([n, g]) => `${n}: ${list(g.suites, "suites")}`).join("; ")}), so ${mark}` +
+      `${who} ${ran} different suites (${groups.map(([n, g]) => `${n}: ${list(g.suites, "suites")}`).join("; ")}), so ${mark}` +
       (common.length ? `; ${narrowing(groups, "suite", common, 0, hint)}` : `; they share no suite (different benchmarks or suites): their rates measure different tasks`)
     );
   }
   if (groups.some(([, g]) => g.cells === null)) return null;
   if (groups.every(([, g]) => same(g.cells!, first.cells!))) return null;
   const n = [...first.cells!].filter((k) => groups.every(([, g]) => g.cells!.has(k))).length;
-  return `${who} ran different (suite, user task, injection task, attack) cells (${groups.map(([c, g]) => `${c} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
+  return `${who} ${ran} different (suite, user task, injection task, attack) cells (${groups.map(([c, g]) => `${c} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
 }
 
 /** `NFKC`, whitespace runs as one space, trimmed, lower case: two names equal so read as one model. */
@@ -162,9 +162,11 @@ function spellingKey(model: string): string {
  * are ignored; without a condition, a model's conditions are not compared and its items count under one unnamed
  * condition across models; without task ids, cells are not compared (attacks and suites are).
  * @param items the attacked trajectories the rates are over (one or more per trajectory: sets are compared).
+ * @param words optional: the verb (`ran`, default) and, when given, the one hint that replaces every "what to run
+ *   instead" (utility columns whose difference comes only from runs without a benchmark verdict: no command removes it).
  * @returns the warnings (empty when everything shown side by side was measured on the same cells).
  */
-export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>): string[] {
+export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>, words: { ran?: string; hint?: string } = {}): string[] {
   const perModel = new Map<string, Map<string, Group>>();
   const perCondition = new Map<string, Map<string, Group>>();
   for (const it of items) {
@@ -179,6 +181,8 @@ export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>): string[] 
     if (!byModel) perCondition.set(c, (byModel = new Map()));
     add(byModel, it.model, it);
   }
+  const ran = words.ran ?? "ran";
+  const hintOver = words.hint !== undefined ? { narrow: words.hint, none: words.hint, cells: words.hint } : {};
   const out: string[] = [];
   for (const [model, m] of byName(perModel)) {
     if (m.size < 2) continue;
@@ -186,7 +190,8 @@ export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>): string[] 
       narrow: "compare --by condition (common cells)",
       none: "compare --by condition names what differs",
       cells: "compare --by condition compares them on the shared cells",
-    });
+      ...hintOver,
+    }, ran);
     if (w) out.push(w);
   }
   const named = perCondition.size > 1;
@@ -196,7 +201,8 @@ export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>): string[] 
       narrow: "compare --common-tasks (the tasks every model ran)",
       none: "compare names what differs",
       cells: "compare --common-tasks compares them on the tasks every model ran",
-    });
+      ...hintOver,
+    }, ran);
     if (w) out.push(w);
   }
   const spellings = new Map<string, Set<string>>();

@@ -39,11 +39,31 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
     const k = `${m}${c === undefined ? "" : ` | ${c}`}`;
     return suites.get(k) ?? suites.set(k, { rates: new Set(), utility: new Map() }).get(k)!;
   };
+  // every run of each column, verdict or not: a difference found only among the runs with a verdict is not what
+  // was run but the verdicts the benchmark lacks (newuser16: "ran 359 cells" of a model that ran 360, one without)
+  const ranWithout: LikeForLikeItem[] = [];
+  const ranUnder: LikeForLikeItem[] = [];
+  const noVerdict = { without: new Map<string, number>(), under: new Map<string, number>() };
   for (const r of rows) {
     if (r.model === undefined) continue;
     const { kind, condition } = r;
     if (kind === "attacked") slot(r.model, condition).rates.add(r.suite ?? "(none)");
-    if (!r.has_utility || kind === "injection_task") continue;
+    if (kind === "injection_task") continue;
+    const every: LikeForLikeItem = {
+      model: r.model,
+      condition,
+      attack: r.attack,
+      suite: r.suite,
+      user_task_id: r.user_task_id,
+      injection_task_id: kind === "attacked" ? r.injection_task_id : (r.injection_task_id ?? "(none)"),
+    };
+    (kind === "attacked" ? ranUnder : ranWithout).push(every);
+    if (!r.has_utility) {
+      const m = kind === "attacked" ? noVerdict.under : noVerdict.without;
+      const k = `${r.model}${condition === undefined ? "" : ` | ${condition}`}`;
+      m.set(k, (m.get(k) ?? 0) + 1);
+    }
+    if (!r.has_utility) continue;
     if (kind === "user_task") {
       const u = slot(r.model, condition).utility;
       u.set(r.suite ?? "(none)", (u.get(r.suite ?? "(none)") ?? 0) + 1);
@@ -59,8 +79,22 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
     (kind === "attacked" ? under : without).push(item);
   }
   const out: string[] = [];
-  for (const [col, items] of [[UTILITY_COLUMNS.without, without], [UTILITY_COLUMNS.under, under]] as const) {
-    for (const w of likeForLikeWarnings(items)) if (!shown.includes(w)) out.push(`${col}: ${w}`);
+  const cols = [
+    [UTILITY_COLUMNS.without, without, ranWithout, noVerdict.without],
+    [UTILITY_COLUMNS.under, under, ranUnder, noVerdict.under],
+  ] as const;
+  for (const [col, items, all, missing] of cols) {
+    const found = likeForLikeWarnings(items);
+    if (found.length === 0) continue;
+    const ranDiffer = likeForLikeWarnings(all);
+    if (ranDiffer.length > 0 || missing.size === 0) {
+      for (const w of found) if (!shown.includes(w)) out.push(`${col}: ${w}`);
+      continue;
+    }
+    // what was run is like for like: the difference is the runs the benchmark gave no utility verdict
+    const lacking = [...missing].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, n]) => `${k} ${n}`).join(", ");
+    const hint = `the runs were like for like, but some have no benchmark utility verdict (${lacking}), so this column leaves them out; no filter restores them`;
+    for (const w of likeForLikeWarnings(items, { ran: "have a benchmark utility verdict on", hint })) out.push(`${col}: ${w}`);
   }
   // one row's utility beside its own rates: read together (the trade-off) only when over the same suites
   for (const [k, s] of [...suites].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {

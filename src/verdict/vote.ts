@@ -64,6 +64,17 @@ export function noVoteReason(v: Verdict | undefined): string | null {
   return v.status;
 }
 
+/**
+ * Why a judge's verdict is not usable, in detail: its error kind when it has one and is not `ok` (e.g.
+ * `injection_text_unknown`: the input records no injected text, which the status `unverified` would blame on the
+ * judge's quotes; newuser16), else {@link noVoteReason}; null when it gives a label. The same reason label, agree
+ * and `estimate --table` give (`unlabelledReason` of src/run/rep0-rates.ts).
+ */
+export function unusableReason(v: Verdict | undefined): string | null {
+  if (v && v.status !== "ok" && v.error?.kind) return v.error.kind;
+  return noVoteReason(v);
+}
+
 /** The vote a verdict casts: its label when `status` is `ok`, else null (errors and refusals are not votes). */
 export function voteOf(v: Verdict | undefined): Bucket | null {
   return v && v.status === "ok" && v.label ? v.label : null;

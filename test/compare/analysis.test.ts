@@ -291,6 +291,19 @@ describe("baseline choice and the whole analysis", () => {
     expect(formatCompare(r)).toContain("pairs reverse (100.0%) [CI undefined: undefined on every bootstrap resample]".replace("100.0%", `${(x.share! * 100).toFixed(1)}%`));
   });
 
+  it("the like-for-like drop: the task-set warning counts what each model ran, and the row it changed says so (newuser16)", () => {
+    // a runs A and B on u0..u3; b runs A only, on u0..u5: u4, u5 are cells B lacks, so b's A rate is over 4 of its 6
+    const withCell = (xs: Observation[]) => xs.map((o) => ({ ...o, cell: o.unit }));
+    const obs = withCell([...cell("a", "s", "A", 2, 4), ...cell("a", "s", "B", 1, 4), ...cell("b", "s", "A", 3, 6)]);
+    const r = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} }, { bootstrap: { B: 0, seed: 1 } });
+    expect(r.cells.cells_dropped.A.by_model).toEqual({ b: { dropped: 2, of: 6 } });
+    expect(r.warnings[0]).toMatch(/different task sets \(a 4, b 6 tasks; 4 shared; compared, after the like-for-like drop, on a 4, b 4 tasks \(4 shared\)\)/);
+    const text = formatCompare(r);
+    expect(text).toContain("by agent model (its A rate below is over the rest): b 2 of its 6 (rate over 4)");
+    expect(text).toMatch(/\n {2}b +A +asr_goal .*\(0\/4\).*; like for like: 2 of its 6 attacked runs here left out \(header\)/);
+    expect(text).not.toMatch(/\n {2}a +A .*like for like:/);
+  });
+
   it("--common-tasks keeps only the tasks every model was run on, and a warning says when the sets differ", () => {
     // model a: units s/u0..u3; model b: s/u0..u5 (a newer benchmark version with two more tasks)
     const obs = [...cell("a", "s", "A", 2, 4), ...cell("a", "s", "B", 1, 4), ...cell("b", "s", "A", 3, 6), ...cell("b", "s", "B", 6, 6)];

@@ -9,7 +9,7 @@ describe("compare: the compared groups are named by the --by field", () => {
     cell_fields: ["suite", "attack"],
     cells_per_condition: { m1: 3, m2: 2 },
     common_cells: 2,
-    cells_dropped: { m1: { cells: 1, trajectories: 1, by_attack: { a: 1 }, by_suite: { s: 1 }, list: ["s/a"], per_model: {} } },
+    cells_dropped: { m1: { cells: 1, trajectories: 1, by_attack: { a: 1 }, by_suite: { s: 1 }, list: ["s/a"], per_model: {}, by_model: { x: { dropped: 1, of: 3 } } } },
     mixes_differ: true,
   });
 

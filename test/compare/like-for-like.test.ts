@@ -26,6 +26,9 @@ describe("commonCellFilter (pure)", () => {
     // step 2: model n has c2 under base but not under def
     expect(r.cells.cells_dropped.base.per_model).toEqual({ n: { cells: 1, trajectories: 1, list: ["c2"] } });
     expect(r.cells.cells_dropped.def.list).toEqual(["c4"]);
+    // newuser16: every model whose rate the drop changes is named, with what it ran under the condition
+    expect(r.cells.cells_dropped.base.by_model).toEqual({ m: { dropped: 1, of: 3 }, n: { dropped: 1, of: 2 } });
+    expect(r.cells.cells_dropped.def.by_model).toEqual({ m: { dropped: 1, of: 3 } });
     expect(r.observations.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(["m/base/c1", "m/base/c2", "m/def/c1", "m/def/c2", "n/base/c1", "n/def/c1"]);
     // its own block per condition: each count names the condition or model it belongs to (review: the breakdown
     // read as the last model's)
@@ -35,9 +38,11 @@ describe("commonCellFilter (pure)", () => {
         "  condition base: 2 attacked trajectories dropped (labelled or not)",
         "    1 cells of base that some other condition lacks",
         "    agent model n: 1 trajectories in 1 cells that n lacks under another condition of its own",
-        "    the 2 dropped from base, by attack: a 1, b 1; by suite: ",
+        "    the 2 dropped from base, by attack: a 1, b 1; by suite: s 2",
+        "    by agent model (its base rate below is over the rest): m 1 of its 3 (rate over 2), n 1 of its 2 (rate over 1)",
       ].join("\n"),
     );
+    expect(text).toContain("the counts per model in .by_model, each model's own dropped cells in .per_model.<model>.list)");
   });
   it("--all-cells keeps everything and warns that the mixes differ; conditions sharing no cell are kept whole, with a warning", () => {
     const obs = [o("m", "base", "c1"), o("m", "def", "c2")];

@@ -29,4 +29,10 @@ describe("utility beside ASR", () => {
     expect(u.find((c) => c.condition === "ii")!.without_attack).toMatchObject({ rate: null, reason: "no_unattacked_trajectories" });
     expect(utilityTable([row("9", "m", "x", true)], "condition")).toEqual([]);
   });
+  it("unattacked runs all of injection tasks: without attack is undefined for that reason (newuser16)", () => {
+    const inj = { ...row("i", "m", "no_defense", false, true), user_task_id: "injection_task_1" } as TrajectoryIndexRow;
+    const u = utilityTable([row("1", "m", "no_defense", true, true), inj], "condition");
+    expect(u[0].without_attack).toMatchObject({ rate: null, reason: "only_injection_task_runs" });
+    expect(u[0].injection_task_runs).toMatchObject({ rate: 1, n: 1 });
+  });
 });

@@ -93,6 +93,15 @@ describe("paper table", () => {
     expect(q.utility_under_attack).toMatchObject({ value: null, reason: "no_utility_in_input" });
     expect(cellText(q.judge_asr_behaviour)).toBe("undefined (no usable judge verdict)");
   });
+  it("unattacked runs that are all injection-task runs: utility undefined for that reason, not 'no unattacked trajectory' (newuser16)", () => {
+    const inj = (id: string) => ({ ...row(id, "vig", false, true), user_task_id: "injection_task_3" }) as TrajectoryIndexRow;
+    const ix = new Map<string, TrajectoryIndexRow>([row("v1", "vig", true, true), inj("i1"), inj("i2")].map((r) => [r.id, r]));
+    const t = paperTable("r", ix, [verdict("v1", "gpt", "unaffected")], { kind: "judge", judge_id: "gpt" });
+    expect(t.rows[0]).toMatchObject({ n_unattacked: 2, n_injection_task_runs: 2 });
+    expect(t.rows[0].utility).toMatchObject({ value: null, reason: "only_injection_task_runs" });
+    expect(cellText(t.rows[0].utility)).toBe("undefined (every unattacked run is an injection-task run (the benchmark's injection task as the user's task), not in utility)");
+    expect(formatTable(t)).not.toMatch(/no unattacked trajectory/);
+  });
   it("a row with no attacked trajectory has no count of blocked attempts (null with its reason, shown undefined), not 0 nor n/a", () => {
     const noAtt = paperTable("r", new Map([["u1", { ...index.get("u1")!, agent_model: "idle" }]]), verdicts, { kind: "judge", judge_id: "gpt" });
     expect(noAtt.rows[0]).toMatchObject({ n_attacked: 0, judge_blocked_attempts: null, judge_blocked_attempts_reason: "no_attacked_trajectories", judge_partial_compliance: 0 });

@@ -44,11 +44,17 @@ describe("report data of a committee run with human labels", () => {
       expect(row.asr_behaviour.count).toBe(ok.filter((v) => v.compromised).length);
       expect(row.asr_goal.count).toBe(ok.filter((v) => v.label === "full_compliance").length);
       expect(row.labelled).toBe(ok.length);
+      // newuser16: the exposure column with its count, as every other rate
+      expect(row.exposed).toBe(ok.filter((v) => v.label !== "not_exposed").length);
+      if (row.exposure !== null) expect(row.exposure).toBeCloseTo(row.exposed / row.labelled, 12);
       for (const f of [row.asr_goal, row.asr_behaviour]) {
         expect(f.ci95!.lower).toBeLessThanOrEqual(f.rate!);
         expect(f.ci95!.upper).toBeGreaterThanOrEqual(f.rate!);
       }
     }
+    const shown = model.asr.find((r) => r.exposure !== null)!;
+    // the coverage cell, then the exposure cell with its count
+    expect(html).toMatch(new RegExp(`\\(${shown.labelled}/${shown.attacked}\\)(?: <strong[^<]*</strong>)?</td><td class="num"><bdi>[0-9.]+%</bdi> \\(${shown.exposed}/${shown.labelled}\\)</td>`));
     const committee = model.asr.filter((r) => r.rater === "committee");
     expect(committee.reduce((s, r) => s + r.labelled, 0)).toBe(model.committee!.summary.attacked_ok);
   });

@@ -50,3 +50,19 @@ describe("interaction-test flags say what they mean (review 14)", () => {
     expect(interactionFlagText("other")).toBe("other");
   });
 });
+
+// newuser16 finding 7: compare said gpt-4o "ran" 359 cells under a condition where it ran 360 (one run without a
+// benchmark utility verdict), and advised the very command that printed it.
+describe("utilityLikeForLikeWarnings: a difference made only by runs without a verdict (newuser16)", () => {
+  it("says the runs were like for like, names the runs lacking a verdict, and suggests no command", () => {
+    const rows = [
+      row("a", "banking", "user_task_0", true), row("a", "banking", "user_task_1", true),
+      row("b", "banking", "user_task_0", true), row("b", "banking", "user_task_1", true, null),
+    ];
+    const w = utilityLikeForLikeWarnings(rows);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatch(/^utility under attack: agent models have a benchmark utility verdict on different \(suite, user task, injection task, attack\) cells \(a 2, b 1; 1 shared by all\)/);
+    expect(w[0]).toContain("the runs were like for like, but some have no benchmark utility verdict (b | repeat_user_prompt 1), so this column leaves them out; no filter restores them");
+    expect(w[0]).not.toMatch(/ ran different|compare --/);
+  });
+});
