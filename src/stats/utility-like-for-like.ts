@@ -68,15 +68,7 @@ export function utilityLikeForLikeWarnings(rows: Iterable<UtilityRunItem>, shown
       const u = slot(r.model, condition).utility;
       u.set(r.suite ?? "(none)", (u.get(r.suite ?? "(none)") ?? 0) + 1);
     }
-    const item: LikeForLikeItem = {
-      model: r.model,
-      condition,
-      attack: r.attack,
-      suite: r.suite,
-      user_task_id: r.user_task_id,
-      injection_task_id: kind === "attacked" ? r.injection_task_id : (r.injection_task_id ?? "(none)"),
-    };
-    (kind === "attacked" ? under : without).push(item);
+    (kind === "attacked" ? under : without).push(every); // the same cell, read only: shared by both lists
   }
   const out: string[] = [];
   const cols = [
