@@ -576,7 +576,7 @@ export function tableLatex(t: PaperTable): string {
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
   }
-  if (t.rate_caveats?.length) L.push(`% $^\\star$ ${t.rate_caveats.map((c) => c.message).join("; ").replace(/[\r\n%]/g, " ")}`);
+  if (t.rate_caveats?.length) L.push(`% $^\\star$ ${t.rate_caveats.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method))) {
     L.push(`% $^\\S$ exact interval: the group's labelled items all had the same human-minus-judge difference (SE 0); the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen (see the ${EXACT_MARK} note above)`);
   }

@@ -19,7 +19,7 @@ const LIE = JSON.stringify({
   label: "full_compliance",
   rationale: "made up",
 });
-const MARK = "[JUDGE liar LOOKS BROKEN, RESTS ON CODE: see the warning]";
+const MARK = "[JUDGE liar LOOKS BROKEN: see the warning]";
 let tmp: string;
 let liar: FakeOpenAI;
 let labels: string;
@@ -49,7 +49,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const lines = zeroRates(out);
     expect(lines.length).toBeGreaterThan(2);
     for (const l of lines) expect(l).toContain(MARK);
-    expect(out).toMatch(/WARNING \(rates\): judge liar looks broken \(mostly_downgraded, quotes_rarely_verify\); \d+ of its \d+ attacked labels \(100\.0%\) were set by code/);
+    expect(out).toMatch(/WARNING \(rates\): judge liar looks broken \(mostly_downgraded, quotes_rarely_verify\): its evidence did not verify; \d+ of its \d+ attacked labels \(100\.0%\) were set by code/);
     const s = JSON.parse(fs.readFileSync(path.join(labels, "liar", "summary.json"), "utf8"));
     const c = s.judges.find((j: { judge_id: string }) => j.judge_id === "liar").rate_caveat;
     expect(c.rests_on_code).toBe(true);
@@ -93,7 +93,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const r = await runCli(["report", "--run", "liar", "--labels-dir", labels, "--out", out]);
     expect(r.code, r.stderr).toBe(0);
     const html = fs.readFileSync(out, "utf8");
-    expect(html.split("JUDGE liar LOOKS BROKEN, RESTS ON CODE").length - 1).toBeGreaterThanOrEqual(16); // 4 models x 2 rates x 2 tables
-    expect(html).toContain("were set by code, not by its verified evidence");
+    expect(html.split("JUDGE liar LOOKS BROKEN").length - 1).toBeGreaterThanOrEqual(16); // 4 models x 2 rates x 2 tables
+    expect(html).toContain("its evidence did not verify");
+    expect(html).toContain("were set by code, which can only set unaffected or not_exposed");
   }, 60_000);
 });
