@@ -8,7 +8,7 @@ import type { JudgeHealth } from "../verdict/health.js";
 import { escapeAttr, escapeHtml } from "./escape.js";
 
 /**
- * ` <strong class="low" title="...">[JUDGE x LOOKS BROKEN, RESTS ON CODE: see the warning]</strong>` when the rater is
+ * ` <strong class="low" title="...">[JUDGE x LOOKS BROKEN: see the warning]</strong>` when the rater is
  * a judge whose rates carry a caveat, else "" (the committee and healthy judges).
  * @param health every judge's health (`ReportModel.judge_health`); @param rater the judge id of the figure.
  */

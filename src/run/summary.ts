@@ -90,7 +90,7 @@ export interface JudgeSummary {
   /** Is the judge working? Quote and downgrade shares, errors, refusals, unverified, flags (`judgeHealth`). */
   health: JudgeHealth;
   /**
-   * Its rates are not its judging (`../verdict/rate-caveat.ts`: it looks broken, or its attacked labels rest on code);
+   * Its rates are not its judging (`../verdict/rate-caveat.ts`: its evidence failed, or it stopped);
    * null when healthy. The text marks every rate line with it.
    */
   rate_caveat: RateCaveat | null;

@@ -89,7 +89,7 @@ export function rateCaveats(health: readonly JudgeHealth[], judgeIds: readonly s
 
 /**
  * The short marker a rate row carries beside its figure when caveats apply, e.g.
- * ` [JUDGE liar LOOKS BROKEN, RESTS ON CODE: see the warning]`; "" when none.
+ * ` [JUDGE liar LOOKS BROKEN: see the warning]` (`STOPPED` for a stopped judge); "" when none.
  */
 export function rateCaveatMarker(caveats: readonly RateCaveat[]): string {
   if (!caveats.length) return "";
