@@ -127,7 +127,8 @@ export interface DomainAsr {
   n_sampled: number;
   /** Design-weighted estimate of the domain size, Σ w δ (compare with n_population). */
   n_population_estimated: number | null;
-  judge: { asr: number | null; reason?: string; n_usable: number; n_unusable: number };
+  /** The judge's rate over the group: `count` of its `n_usable` usable verdicts label the event; `n_unusable` have none. */
+  judge: { asr: number | null; reason?: string; count: number; n_usable: number; n_unusable: number };
   human: DesignAsr;
   calibrated: DesignAsr & {
     judge_term: number | null;
@@ -239,6 +240,7 @@ export function domainAsr(
     judge: {
       asr: judgeAsr,
       ...(judgeAsr === null ? { reason: domain.length === 0 ? "empty_group" : "no_usable_judge_verdict" } : {}),
+      count: judgePos,
       n_usable: usable,
       n_unusable: domain.length - usable,
     },

@@ -45,7 +45,9 @@ function formatOne(r: EstimateReport): string {
     const j = g.judge.asr === null ? undefinedText(g.judge.reason) : `${pct(g.judge.asr)}%`;
     L.push(`${g.group}: N ${g.n_population}, labelled ${g.n_sampled}`);
     const cov = g.coverage === null || g.coverage === undefined ? "" : `; coverage ${pct(g.coverage)}%${g.coverage_low ? " LOW" : ""}`;
-    L.push(`  judge      ${j}${g.judge.n_unusable ? ` (${g.judge.n_unusable} without a usable verdict)` : ""}${cov}`);
+    // the judge's figure with its count, as every rate (check 16: "judge 100.0%" over 87 of 433)
+    const counts = [`${g.judge.count}/${g.judge.n_usable}`, ...(g.judge.n_unusable ? [`${g.judge.n_unusable} without a usable verdict`] : [])].join("; ");
+    L.push(`  judge      ${j} (${counts})${cov}`);
     L.push(`  human      ${design(g.human)}`);
     L.push(`  calibrated ${design(g.calibrated)}`);
     for (const w of g.warnings) L.push(`  note: ${w}`);

@@ -42,7 +42,7 @@ describe("domainAsr: a hand-worked example pins the arithmetic", () => {
   const t = studentTQuantile(0.975, 4);
 
   it("judge ASR over usable verdicts and the prediction of the unusable one", () => {
-    expect(r.judge).toEqual({ asr: 4 / 13, n_usable: 13, n_unusable: 1 });
+    expect(r.judge).toEqual({ asr: 4 / 13, count: 4, n_usable: 13, n_unusable: 1 });
     expect(r.calibrated.prediction_for_unusable).toBeCloseTo(4 / 13, 14);
     expect(r.calibrated.judge_term).toBeCloseTo(4 / 13, 14);
     expect(r.n_population).toBe(14);
@@ -95,7 +95,7 @@ describe("domainAsr: undefined is null with a reason, never 0", () => {
   it("no labelled item, and a group with no usable verdict", () => {
     const r = domainAsr([{ id: "z", judge: null }], [], new Map(), {});
     expect(r.human.reason).toBe("no_labelled_item_in_group");
-    expect(r.judge).toEqual({ asr: null, reason: "no_usable_judge_verdict", n_usable: 0, n_unusable: 1 });
+    expect(r.judge).toEqual({ asr: null, reason: "no_usable_judge_verdict", count: 0, n_usable: 0, n_unusable: 1 });
   });
   it("a cell with one labelled item of several: no CI, with the stratum named", () => {
     const lab: LabelledItem[] = [

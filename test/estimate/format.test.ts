@@ -39,6 +39,11 @@ describe("estimate text output: undefined values in words, through src/format/st
     expect(text).toMatch(/coarser --strata/);
     expect(text).toMatch(/--random/);
   });
+  it("the judge's figure carries its count, as every rate (check 16: a bare 100.0% over 87 of 433)", () => {
+    // x true, y z false, w no usable verdict: 1 of 3 usable
+    expect(text).toMatch(/judge {6}33\.3% \(1\/3; 1 without a usable verdict\)/);
+  });
+
   it("no n/a, no raw reason code, no code with its underscores turned into spaces", () => {
     expect(text).not.toMatch(/n\/a/);
     expect(text).not.toMatch(/stratum_n_lt_2|too_few_labelled_items|consensus_tie/);
