@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { Rep0Fold } from "../../src/run/rep0-rates.js";
-import { IndexRows } from "../../src/store/index-rows.js";
-import { IdSlots } from "../../src/store/id-slots.js";
-import { slimIndexRow, type TrajectoryIndexRow } from "../../src/store/records.js";
+import type { TrajectoryIndexRow } from "../../src/store/records.js";
+import { indexRow as row, storeAndMap } from "../helpers/index-rows.js";
 import type { Verdict } from "../../src/types.js";
 
-const row = (id: string, over: Partial<TrajectoryIndexRow> = {}): TrajectoryIndexRow =>
-  slimIndexRow({ id, agent_model: "m1", condition: "no_defense", attacked: true, surface: "tool_output", run_folder: "/r", ...over } as TrajectoryIndexRow);
 
 const verdict = (id: string, label: string, over: Partial<Verdict> = {}): Verdict =>
   ({ trajectory_id: id, judge_id: "j", repeat: 0, status: "ok", label, attacked: true, agent_model: "mv", condition: "cv", surface: "tool_description", findings: [], ...over }) as unknown as Verdict;
@@ -21,13 +18,7 @@ describe("Rep0Fold over a store's IndexRows (read by slot) gives the rates it gi
       row("a/2", { agent_model: "m2", condition: "tool_filter" }), // replaces a/2's row in place
       row("b/5", { agent_model: "m3", condition: undefined }),
     ];
-    const ids = new IdSlots();
-    const store = new IndexRows(ids);
-    const map = new Map<string, TrajectoryIndexRow>();
-    for (const r of rows) {
-      store.set(r);
-      map.set(r.id, r);
-    }
+    const { store, map } = storeAndMap(rows);
     const verdicts = [
       verdict("a/1", "full_compliance"),
       verdict("a/2", "unaffected"),

@@ -1,12 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { summarizeRun } from "../../src/run/summary.js";
-import { IndexRows } from "../../src/store/index-rows.js";
-import { IdSlots } from "../../src/store/id-slots.js";
-import { slimIndexRow, type TrajectoryIndexRow } from "../../src/store/records.js";
+import type { TrajectoryIndexRow } from "../../src/store/records.js";
+import { indexRow as row, storeAndMap } from "../helpers/index-rows.js";
 import type { Verdict } from "../../src/types.js";
 
-const row = (id: string, over: Partial<TrajectoryIndexRow> = {}): TrajectoryIndexRow =>
-  slimIndexRow({ id, agent_model: "m1", condition: "no_defense", attacked: true, surface: "tool_output", run_folder: "/r", ...over } as TrajectoryIndexRow);
 
 const verdict = (id: string, label: string, over: Partial<Verdict> = {}): Verdict =>
   ({
@@ -34,12 +31,7 @@ describe("summarizeRun over a store's IndexRows (rows read by slot) says what it
       row("a/2", { attacked: true, agent_model: "m2" }), // replaces a/2's row: now attacked
       row("b/5", { attacked: false, condition: "spotlight" }),
     ];
-    const store = new IndexRows(new IdSlots());
-    const map = new Map<string, TrajectoryIndexRow>();
-    for (const r of rows) {
-      store.set(r);
-      map.set(r.id, r);
-    }
+    const { store, map } = storeAndMap(rows);
     const verdicts = [
       verdict("a/1", "full_compliance"),
       verdict("a/2", "not_exposed", { attacked: false }), // the row says attacked: the row wins
