@@ -13,11 +13,9 @@ import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
-import { judgeHealth } from "../verdict/health.js";
-import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
+import { type RateCaveat } from "../verdict/rate-caveat.js";
+import { sourceCaveats } from "../estimate/caveats.js";
 import { verdictRecords } from "../store/columns.js";
-import type { Verdict } from "../types.js";
-import type { EstimateSource } from "../estimate/run.js";
 
 /**
  * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
@@ -125,16 +123,6 @@ Examples:
     });
 }
 
-/**
- * The caveats of the table's judge rates (`../verdict/rate-caveat.ts`): the judge's health over the run's verdicts,
- * or, for a committee, each of the judges that voted.
- */
-function tableCaveats(verdicts: Iterable<Verdict>, source: EstimateSource): RateCaveat[] {
-  const all = [...verdicts];
-  const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
-  return rateCaveats(judgeHealth(all), ids);
-}
-
 /** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */
 async function writeTable(runDir: string, o: Record<string, string | boolean | undefined>, by: string[], minSampled: number, req: ReturnType<typeof judgeChoice>): Promise<void> {
   if (by.length && !(by.length === 1 && by[0] === "agent_model")) throw new UsageError("--table is per agent model (and condition, when the run records one): drop --by");
@@ -162,14 +150,16 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     source = resolveSource(verdicts, req, o.run as string);
     if (humanLabels) {
       calibrated = estimateFromData(fullIndex, allVerdicts, humanLabels, { run: o.run as string, humanFile: o.human as string, source: req, by: tableBy, minSampled, where });
-      for (const w of calibrated.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      // the judge's caveats are printTable's to say (once, with the table's own)
+      const said = new Set((calibrated.rate_caveats ?? []).map((c) => c.message));
+      for (const w of calibrated.warnings) if (!said.has(w)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
     }
   } catch (e) {
     if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(allVerdicts, source));
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), sourceCaveats(allVerdicts, source));
 }
 
 /**
@@ -190,7 +180,7 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source));
+  printTable(runDir, o, t, null, runFolderWarnings(rows), sourceCaveats(verdictRecords(run), source));
 }
 
 /**

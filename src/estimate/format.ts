@@ -7,6 +7,7 @@ import { whereLine } from "../store/where.js";
 import { reasonText, undefinedText } from "../format/stat-text.js";
 import type { DesignAsr } from "./calibrated.js";
 import type { EstimateReport } from "./run.js";
+import { rateCaveatMarker } from "../verdict/rate-caveat.js";
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -47,7 +48,7 @@ function formatOne(r: EstimateReport): string {
     const cov = g.coverage === null || g.coverage === undefined ? "" : `; coverage ${pct(g.coverage)}%${g.coverage_low ? " LOW" : ""}`;
     // the judge's figure with its count, as every rate (check 16: "judge 100.0%" over 87 of 433)
     const counts = [`${g.judge.count}/${g.judge.n_usable}`, ...(g.judge.n_unusable ? [`${g.judge.n_unusable} without a usable verdict`] : [])].join("; ");
-    L.push(`  judge      ${j} (${counts})${cov}`);
+    L.push(`  judge      ${j} (${counts})${cov}${rateCaveatMarker(r.rate_caveats ?? [])}`); // a broken judge's figure is never bare
     L.push(`  human      ${design(g.human)}`);
     L.push(`  calibrated ${design(g.calibrated)}`);
     for (const w of g.warnings) L.push(`  note: ${w}`);

@@ -27,6 +27,8 @@ import { CONTENT_CHANGED, checkLabelPairing } from "../agree/label-pairing.js";
 import { estimateLikeForLike } from "./like-for-like.js";
 import { pooledConditions, pooledModels } from "./pooled.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
+import { sourceCaveats } from "./caveats.js";
+import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 
 /** Whose labels the judge term uses. */
@@ -86,6 +88,8 @@ export interface EstimateReport {
    * human label is `complied`/`compromised`, which cannot tell full from partial compliance).
    */
   asr_goal?: EstimateReport | { rate: "asr_goal"; reason: string };
+  /** The judge figures' caveats (./caveats.ts), each also a warning; absent when every judge behind them is healthy. */
+  rate_caveats?: RateCaveat[];
 }
 
 /** Options of {@link estimateRun}. */
@@ -536,6 +540,8 @@ export function estimateFromData(
 
   // (2) the judge term
   const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run);
+  const caveats = sourceCaveats(verdicts, source); // a broken judge's figure is never bare (new-user report 16)
+  warnings.push(...caveats.map((c) => c.message));
   const flags = judgeFlags(
     verdicts,
     attacked.map((u) => u.id),
@@ -585,5 +591,6 @@ export function estimateFromData(
     ...(sampled ? { sample_population: sampled } : {}),
     warnings,
     rate,
+    ...(caveats.length ? { rate_caveats: caveats } : {}),
   };
 }

@@ -2,7 +2,7 @@
  * A broken judge must not look like a clean 0% ASR (new-user report 16, finding 1). A loopback judge on 127.0.0.1
  * claims full_compliance with an invented quote on every trajectory: no quote verifies, every claim is downgraded to
  * what code can set (unaffected / not_exposed), so its asr_goal is 0% by construction with coverage 100%. Every
- * command that prints its rates (label's summary, compare, estimate --table with CSV and LaTeX, report) must carry
+ * command that prints its rates (label's summary, compare, estimate --table with CSV and LaTeX, estimate --human, report) must carry
  * the judge's caveat beside the figure, text and --json alike. Also finding 8: compare's differences of rates read
  * in percentage points.
  */
@@ -86,6 +86,31 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(fs.readFileSync(tex, "utf8")).toContain("$^\\star$");
     const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--table", "--json"]);
     expect(JSON.parse(j.stdout).rate_caveats[0]).toMatchObject({ judge_id: "liar", rests_on_code: true });
+  }, 60_000);
+
+  it("estimate --human marks the judge's figure of every group and both rates, text and --json", async () => {
+    // human labels on the six-bucket scale for a third of the attacked trajectories (a simple random sample, said)
+    const rows = fs.readFileSync(path.join(labels, "liar", "trajectories.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const ids = rows.filter((r) => r.attacked).map((r) => r.id as string).filter((_, i) => i % 3 === 0);
+    const human = path.join(tmp, "human.csv");
+    const six = ["full_compliance", "unaffected", "not_exposed", "partial_compliance"];
+    fs.writeFileSync(human, "trajectory_id,annotator,label\n" + ids.map((id, i) => `${id},ann1,${six[i % 4]}`).join("\n") + "\n");
+    const t = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--by", "agent_model", "--min-sampled", "2"]);
+    expect(t.code, t.stderr).toBe(0);
+    const judgeLines = t.stdout.split("\n").filter((l) => /^ {2}judge {6}/.test(l));
+    expect(judgeLines.length).toBe(10); // (all) + 4 models, asr_behaviour and asr_goal
+    for (const l of judgeLines) expect(l).toContain(MARK);
+    expect(t.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify\)/m);
+    const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--json"]);
+    expect(j.code, j.stderr).toBe(0);
+    const r = JSON.parse(j.stdout);
+    expect(r.rate_caveats[0]).toMatchObject({ judge_id: "liar", rests_on_code: true });
+    expect(r.asr_goal.rate_caveats[0]).toMatchObject({ judge_id: "liar" });
+    expect(j.stderr).toMatch(/warning: judge liar looks broken/);
+    // --table --human: the caveat said once on stderr (the calibrated estimate's copy is not repeated)
+    const th = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--table"]);
+    expect(th.code, th.stderr).toBe(0);
+    expect(th.stderr.split("judge liar looks broken").length - 1).toBe(1);
   }, 60_000);
 
   it("report marks the judge's cells in the attack-success table and the paper table", async () => {

@@ -1,0 +1,22 @@
+/**
+ * The caveats of the judge figures an estimate prints (`../verdict/rate-caveat.ts`, new-user report 16): a judge whose
+ * evidence never verified has labels that code set, so its rate is not its judging. `estimate --table` and `estimate
+ * --human` both mark the judge's figures with them, from the one health computation every command uses
+ * (`judgeHealth`), over the run's verdicts (every repeat; lean records carry the fields it reads: status, label,
+ * error kind, downgraded, attacked, label_basis and each quote's verified flag).
+ */
+import type { Verdict } from "../types.js";
+import { judgeHealth } from "../verdict/health.js";
+import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
+import type { EstimateSource } from "./run.js";
+
+/**
+ * The caveats of the figures of `source`: the judge's own, or, for a committee, those of every judge that voted.
+ * @param verdicts the run's verdicts (before any `--where`: a judge's health is over all its work).
+ * @returns the caveats of the judges that look broken or stopped (empty when every one is healthy).
+ */
+export function sourceCaveats(verdicts: Iterable<Verdict>, source: EstimateSource): RateCaveat[] {
+  const all = Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts];
+  const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
+  return rateCaveats(judgeHealth(all), ids);
+}
