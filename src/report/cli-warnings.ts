@@ -1,7 +1,8 @@
 /**
  * The warnings `compare` and `estimate --table` print about the figures the report shows too (review 16 item 4: a
  * report must carry every warning the CLI prints for the same figures): the report's ASR by condition, attack and
- * surface is `compare --by FIELD --all-cells` (every cell kept), whose warnings (models run on different task sets,
+ * surface is `compare --by FIELD --all-cells` (every cell kept; named so in each warning, with `./cells-note.ts`'s
+ * note where compare's default, like for like, prints other figures), whose warnings (models run on different task sets,
  * conditions covering different cells, a cell's coverage low, utility over other suites than the attack rates, a
  * model's rates by attack pooling its defenses) are taken from `compareConditions` itself (no bootstrap: the report
  * shows no interval of it); and one model and condition pooled from several run folders (`runFolderWarnings`),
@@ -10,6 +11,7 @@
 import type { Observations } from "../compare/data.js";
 import { compareConditions } from "../compare/index.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
+import { cellsNote } from "./cells-note.js";
 import type { TrajectoryIndexRow } from "../store/records.js";
 
 /**
@@ -34,8 +36,11 @@ export function cliWarnings(rows: { values(): Iterable<TrajectoryIndexRow> }): {
     } catch (e) {
       ws = [`compare --by ${field} could not be computed for its warnings: ${(e as Error).message}`];
     }
-    // the report keeps every cell: compare's --all-cells wording names the option the report has no need of
-    for (const w of ws) found.push(`compare --by ${field}: ${w.replace(/^--all-cells: /, "")}`);
+    // the report keeps every cell: its figures are compare --all-cells's, and so are these warnings' counts (named so:
+    // compare's default drops the cells not every condition covers and counts what is left, review 17 item 2)
+    for (const w of ws) found.push(`compare --by ${field} --all-cells: ${w.replace(/^--all-cells: /, "")}`);
+    const note = cellsNote(obs); // where compare's default prints other figures, which and why
+    if (note) found.push(note);
     return obs;
   };
   const warnings = (have: readonly string[]) => {

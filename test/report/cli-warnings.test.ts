@@ -35,6 +35,42 @@ describe("report carries compare's warnings over the same figures", () => {
       expect((await runCli(["report", "--run", "d", "--labels-dir", labels, "--out", out, ...where])).code).toBe(0);
       const rw = reportWarnings(out);
       for (const w of cw) expect(rw.some((r) => r.includes(w.replace(/^--all-cells: /, ""))), w).toBe(true);
+      // the copies are named for the command whose counts they are: compare --all-cells (review 17 item 2)
+      for (const r of rw.filter((x) => x.startsWith("compare --by"))) expect(r).toMatch(/^compare --by \w+ --all-cells: /);
     }, 60_000);
   }
+});
+
+describe("report says which trajectories its rates are over, and where compare's default prints other figures (review 17 item 2)", () => {
+  const SLICE = path.join(DATA, "like-for-like", "runs");
+  /** Attacked trajectories per `model|condition` of a compare --json result (its rows pooled over suites). */
+  const attackedOf = (r: { asr: Array<{ model: string; suite: string; condition: string; attacked: number }> }) =>
+    new Map(r.asr.filter((a) => a.suite === "(all)").map((a) => [`${a.model}|${a.condition}`, a.attacked]));
+  it("names each model and condition compare counts otherwise, with both counts, at the top and at the rates", async () => {
+    expect((await runCli(["label", SLICE, "--run", "l", "--labels-dir", labels, "--json"])).code).toBe(0);
+    const cmd = ["compare", "--run", "l", "--labels-dir", labels, "--bootstrap", "0", "--json"];
+    const like = JSON.parse((await runCli(cmd)).stdout);
+    const all = JSON.parse((await runCli([...cmd, "--all-cells"])).stdout);
+    const out = path.join(dir, "l.html");
+    expect((await runCli(["report", "--run", "l", "--labels-dir", labels, "--out", out])).code).toBe(0);
+    const notes = reportWarnings(out).filter((w) => w.startsWith("Rates over every cell: this report's rates by condition"));
+    expect(notes.length).toBe(3); // the top, the table per agent model and condition, the section by condition
+    const note = notes[0];
+    expect(note).toContain("are over every attacked trajectory, as compare --by condition --all-cells and estimate --table print them");
+    const [nLike, nAll] = [attackedOf(like), attackedOf(all)];
+    let named = 0;
+    for (const [cond, d] of Object.entries(like.cells.cells_dropped as Record<string, { by_model: Record<string, { dropped: number; of: number }> }>))
+      for (const [model, x] of Object.entries(d.by_model)) {
+        // the note's two counts are those the two commands print
+        expect(nAll.get(`${model}|${cond}`)).toBe(x.of);
+        expect(nLike.get(`${model}|${cond}`)).toBe(x.of - x.dropped);
+        expect(note).toContain(`${model} under condition ${cond}: ${x.of} attacked trajectories here, ${x.of - x.dropped} in compare (${x.dropped} in cells not every condition covers)`);
+        named++;
+      }
+    expect(named).toBe(3);
+    // one condition: nothing to compare like for like, no note for it
+    const same = path.join(dir, "same.html");
+    expect((await runCli(["report", "--run", "l", "--labels-dir", labels, "--out", same, "--where", "condition=no_defense"])).code).toBe(0);
+    expect(reportWarnings(same).some((w) => w.startsWith("Rates over every cell: this report's rates by condition"))).toBe(false);
+  }, 60_000);
 });

@@ -1,0 +1,52 @@
+/**
+ * Which trajectories the report's rates are over, beside `compare`'s (review 17, item 2). The report's attack-success
+ * rates (per agent model and condition, by condition, attack and surface, and the paper table) are over EVERY cell,
+ * as `compare --all-cells` and `estimate --table`; `compare` by default compares the conditions on the (suite, user
+ * task, injection task, attack) cells they all cover (`../compare/cells.ts`). Where that drops trajectories, the two
+ * print different figures for the same model and condition (defenses corpus: Llama under repeat_user_prompt 85/797
+ * here, 75/477 in compare). The note names each model and condition whose figures differ, with both counts, so a
+ * reader comparing the two finds no unexplained number; it is one of the report's warnings, shown at the top and
+ * at the rates it concerns ({@link cellsNotesHtml}).
+ */
+import { commonCellFilter, groupsNoun } from "../compare/cells.js";
+import type { Observations } from "../compare/data.js";
+import { escapeHtml } from "./escape.js";
+
+/** How every such note starts (the report's warnings are strings: this finds them). */
+export const CELLS_NOTE_PREFIX = "Rates over every cell: ";
+
+/**
+ * The note of one field, or null when `compare --by <field>` keeps every trajectory the report counts (the two
+ * agree) or cannot make its like-for-like check.
+ * @param obs the report's observations of the field (every cell), labelled and unlabelled.
+ */
+export function cellsNote(obs: Observations): string | null {
+  const field = obs.condition_field;
+  const { cells } = commonCellFilter([...obs.observations, ...(obs.unlabelled ?? [])], field, "common");
+  if (!cells.applied) return null;
+  const diffs: string[] = [];
+  for (const [cond, d] of Object.entries(cells.cells_dropped).sort(([a], [b]) => a.localeCompare(b)))
+    for (const [model, x] of Object.entries(d.by_model ?? {}).sort(([a], [b]) => a.localeCompare(b)))
+      if (x.dropped > 0) diffs.push(`${model} under ${field} ${cond}: ${x.of} attacked trajectories here, ${x.of - x.dropped} in compare (${x.dropped} in cells not every ${field} covers)`);
+  if (!diffs.length) return null;
+  const cond = field === "condition"; // the per-model table and the paper table are by condition (as estimate --table)
+  const what = cond ? "attack success per agent model and condition, the charts by condition, the paper table's rates and utility under attack" : `the charts by ${field}`;
+  return (
+    `${CELLS_NOTE_PREFIX}this report's rates by ${field} (${what}) are over every attacked trajectory, as compare --by ${field} --all-cells${cond ? " and estimate --table print" : " prints"} them; ` +
+    `compare --by ${field} without --all-cells compares the ${groupsNoun(field)} on the ${cells.common_cells} (${cells.cell_fields.join(", ")}) cells they all cover, so its figures differ for ${diffs.join("; ")}`
+  );
+}
+
+/** True for a note of {@link cellsNote}. */
+export function isCellsNote(w: string): boolean {
+  return w.startsWith(CELLS_NOTE_PREFIX);
+}
+
+/**
+ * The notes among the report's warnings, as HTML warning blocks for a section (empty string when none).
+ * @param field only the note of this field (the per-model table is by `condition`); all when absent.
+ */
+export function cellsNotesHtml(warnings: readonly string[], field?: string): string {
+  const notes = warnings.filter((w) => isCellsNote(w) && (field === undefined || w.includes(` rates by ${field} (`)));
+  return notes.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("");
+}
