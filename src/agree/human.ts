@@ -78,13 +78,20 @@ export interface HumanAgreementReport {
     all_reason?: string;
   };
   consensus: {
-    /** Items with a consensus label (the unique most frequent label among the item's annotators). */
+    /**
+     * Items with a consensus label (the unique most frequent label among the item's annotators) that are compared with
+     * the judges: in the run and not unattacked. `n` + the sum of `excluded_items` = `items`.
+     */
     n: number;
     by_label: Record<string, number>;
+    /** Items of those compared (in the run, not unattacked) without a consensus: `adjudication.length`. */
     ties: number;
     adjudication: Adjudication[];
   };
-  /** Items excluded before any judge is compared: `consensus_tie`, `not_in_run`, `content_changed_since_sample`. */
+  /**
+   * Labelled items left out before any judge is compared, each once, by the first reason that holds:
+   * `content_changed_since_sample`, `not_in_run`, `unattacked`, `consensus_tie`, `consensus_coarser_than_scale`, an off-scale label.
+   */
   excluded_items: Record<string, number>;
   /**
    * Why no design-weighted figure is defined (the sample-frame check, ./sample-frame.ts: `status (details)`); absent
@@ -349,8 +356,9 @@ function groupRows(file: HumanLabelFile, formScale: HumanScale): GroupedRows {
 /**
  * Step (3) of {@link humanAgreement}: each item's human consensus (`consensusOf`, ./consensus.ts) put on `scale`;
  * an item with no lead, or a lead only on a coarser scale, goes to adjudication; items whose trajectory changed since
- * the sample (`changed`: `content_changed_since_sample`), items not in the run and labels off the scale are left out
- * by reason (`itemEx`).
+ * the sample (`changed`: `content_changed_since_sample`), items not in the run, unattacked ones (`unattacked`: no
+ * agreement figure counts them) and labels off the scale are left out by reason (`itemEx`). Each labelled item is
+ * counted once, in that order: consensus items + `itemEx` = the file's labelled items.
  */
 function formConsensus(
   items: ReadonlyMap<string, ReadonlyMap<string, string>>,
@@ -371,16 +379,22 @@ function formConsensus(
       exItem(CONTENT_CHANGED);
       continue;
     }
+    // one population, each item counted once (review 17 item 3): not in the run, then unattacked (left out of every
+    // agreement figure, ./attacked-only.ts), before any tie, so the ties listed are the compared items' own
+    if (!index.has(id)) {
+      exItem("not_in_run");
+      continue;
+    }
+    if (index.get(id)!.attacked === false) {
+      exItem("unattacked");
+      continue;
+    }
     const top = consensusOf([...m.values()], formScale);
     // no lead on any scale, or only on a coarser scale than the one compared: settled by adjudication
     const coarse = top !== null && coarserScale(top.scale, scale);
     if (top === null || coarse) {
       adjudication.push({ trajectory_id: id, labels: Object.fromEntries([...m].sort(([x], [y]) => x.localeCompare(y)).map(([a, l]) => [a, onScale(l)])) });
       exItem(coarse ? "consensus_coarser_than_scale" : "consensus_tie");
-      continue;
-    }
-    if (!index.has(id)) {
-      exItem("not_in_run");
       continue;
     }
     const c = labelOnScale(top.label, scale);
@@ -508,13 +522,21 @@ function domainShare(counted: readonly string[], all: readonly string[], stratum
 /** Plain-text rendering of a human-agreement report. */
 export function formatHumanAgreement(r: HumanAgreementReport): string {
   const L: string[] = [];
-  const ex = (o: Record<string, number>) => Object.entries(o).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
-  L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (excluded: ${ex(r.rows.excluded)}); ${r.items} trajectories, ${r.annotators.length} annotators; scale ${r.scale} (${r.categories.join(", ")})`);
+  const order = [CONTENT_CHANGED, "not_in_run", "unattacked", "consensus_tie", "consensus_coarser_than_scale"]; // the order they are decided in
+  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  const ex = (o: Record<string, number>) =>
+    Object.entries(o)
+      .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ") || "none";
+  L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (rows left out: ${ex(r.rows.excluded)}); ${r.items} labelled trajectories, ${r.annotators.length} annotators; scale ${r.scale} (${r.categories.join(", ")})`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
   const left = attackedOnlyNote(r.unattacked_left_out);
   if (left) L.push(`note: every agreement figure below is over attacked trajectories: ${left}`);
   L.push("");
-  L.push("annotators' agreement:");
+  const u = r.unattacked_left_out;
+  const nAnn = r.items - u.unattacked; // its population, stated: the labelled trajectories not unattacked
+  L.push(`annotators' agreement (over the ${nAnn} labelled trajectories not unattacked${u.unknown ? `: ${nAnn - u.unknown} attacked, ${u.unknown} whose attacked flag is unknown` : ""}):`);
   for (const p of r.annotator_agreement.pairwise) {
     L.push(`  ${p.annotators[0]} vs ${p.annotators[1]}:`);
     L.push(...formatTwoRater(p.comparison, "    "));
@@ -527,10 +549,15 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     );
   } else L.push(`  (${r.annotator_agreement.all_reason})`);
   L.push("");
-  L.push(`human consensus (majority): ${r.consensus.n} trajectories; ${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}`);
-  L.push(`  excluded: ${ex(r.excluded_items)}`);
+  // one population, the file's labelled trajectories: compared + left out = r.items (review 17 item 3)
+  const nLeft = Object.values(r.excluded_items).reduce((a, b) => a + b, 0);
+  L.push(
+    `human consensus (majority) of the ${r.items} labelled trajectories: ${r.consensus.n} compared with the judges below (${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}); ` +
+      `${nLeft} left out${nLeft ? `: ${ex(r.excluded_items)}` : ""}`,
+  );
   if (r.consensus.adjudication.length) {
-    L.push(`  ties for adjudication (${r.consensus.ties}):`);
+    const why = Object.entries(r.excluded_items).filter(([k]) => k === "consensus_tie" || k === "consensus_coarser_than_scale");
+    L.push(`  for adjudication (${r.consensus.ties}: ${ex(Object.fromEntries(why))}):`);
     for (const t of r.consensus.adjudication) L.push(`    ${t.trajectory_id}: ${Object.entries(t.labels).map(([k, v]) => `${k}=${v}`).join(", ")}`);
   }
   for (const j of r.judges) {
