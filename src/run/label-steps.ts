@@ -432,8 +432,8 @@ export async function summarizeLabelRun(
 ): Promise<RunSummary> {
 const parts = store.summaryParts();
 // the run's trajectories whose input is gone are left out, said in the summary (./removed-record.ts)
-const current0 = withoutRemoved(store.dir, parts.index, parts.verdicts);
-const inputs = { ...parts, index: current0.index, verdicts: current0.verdicts };
+const current0 = withoutRemoved(store.dir, parts.index, parts.verdicts, { errors: parts.errors, inputs: opts.inputs });
+const inputs = { ...parts, index: current0.index, verdicts: current0.verdicts, errors: current0.errors };
 // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
 // and says so
 let index: ReadonlyMap<string, TrajectoryIndexRow> = inputs.index;

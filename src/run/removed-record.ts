@@ -3,11 +3,13 @@
  * `inputs-removed.json` (`../store/removed-ids.ts`, which every reader of the run leaves out), and the label summary
  * is built over the run without those trajectories, saying so (`summary.inputs_removed`).
  */
+import fs from "node:fs";
+import path from "node:path";
 import { leftOutText, removedRecord, writeRemovedIds } from "../store/removed-ids.js";
 import type { RunStore } from "../store/run-store.js";
 import type { TrajectoryIndexRow } from "../store/records.js";
 import type { RunSummary } from "./summary.js";
-import type { Verdict } from "../types.js";
+import type { IngestError, Verdict } from "../types.js";
 import type { RemovedInputs } from "./removed-inputs.js";
 
 /**
@@ -41,15 +43,20 @@ export function recordRemoved(
 /**
  * The label summary's inputs without the run's removed trajectories, and the statement to put in the summary (the
  * one place label says it: the readers' note is not made here).
- * @returns the filtered index and verdicts (the same objects when none is removed).
+ * @param o.errors the run's stored errors: returned without the `empty_placeholder` records that are no placeholder
+ *   of the input now ({@link placeholdersNow}), so each file is counted once.
+ * @param o.inputs this invocation's input paths (a relative placeholder path is judged gone only under them).
+ * @returns the filtered index, verdicts and errors (the same objects when none is left out).
  */
 export function withoutRemoved(
   dir: string,
   index: ReadonlyMap<string, TrajectoryIndexRow>,
   verdicts: Iterable<Verdict>,
-): { index: ReadonlyMap<string, TrajectoryIndexRow>; verdicts: Iterable<Verdict>; statement?: NonNullable<RunSummary["inputs_removed"]> } {
+  o: { errors?: readonly IngestError[]; inputs?: readonly string[] } = {},
+): { index: ReadonlyMap<string, TrajectoryIndexRow>; verdicts: Iterable<Verdict>; errors: readonly IngestError[]; statement?: NonNullable<RunSummary["inputs_removed"]> } {
   const r = removedRecord(dir);
-  if (!r || r.ids.size === 0) return { index, verdicts };
+  const ph = placeholdersNow(o.errors ?? [], r?.ids ?? new Set(), o.inputs ?? []);
+  if (!r || r.ids.size === 0) return { index, verdicts, errors: ph.errors };
   const gone = r.ids;
   const kept = new Map<string, TrajectoryIndexRow>();
   // which figures lose them (new user 15: 20 attacked tool_filter runs left a row 7.8% -> 4.8% unmarked): attacked ones
@@ -72,11 +79,47 @@ export function withoutRemoved(
   }
   const examples = [...attackedIds, ...r.record.ids.filter((id) => !attackedIds.includes(id))].slice(0, 3);
   const breakdown = removedBreakdown(byCell, unattacked, gone.size);
+  // a labelled run whose file is now an empty placeholder is counted here, once: not among the never-run placeholders
+  const emptied = ph.emptied ? ` (${ph.emptied} of them now empty placeholder files: counted here, not among the skipped empty placeholders)` : "";
   return {
     index: kept,
     verdicts: { *[Symbol.iterator]() { for (const v of verdicts) if (!gone.has(v.trajectory_id)) yield v; } },
-    statement: { count: gone.size, examples, files: r.record.files, message: leftOutText({ count: gone.size, examples, breakdown }) },
+    errors: ph.errors,
+    statement: { count: gone.size, examples, files: r.record.files, message: leftOutText({ count: gone.size, examples, breakdown }) + emptied },
   };
+}
+
+/**
+ * The stored `empty_placeholder` records that are placeholders of the input now (review 17 item 4): left out are
+ * those of a removed trajectory (a labelled run's file later emptied into a placeholder: it is `input_removed`, counted
+ * there) and those whose file is gone (deleted since: no placeholder of the input any more). A relative path (an
+ * invocation's own working directory) is judged gone only under this invocation's `inputs`, as `RemovedInputs.find`
+ * does. Other errors pass as they are.
+ * @returns the errors (the same array when none is left out), and how many placeholders were a removed trajectory's.
+ */
+export function placeholdersNow(
+  errors: readonly IngestError[],
+  removed: ReadonlySet<string>,
+  inputs: readonly string[],
+): { errors: readonly IngestError[]; emptied: number; gone: number } {
+  const roots = inputs.map((p) => path.resolve(p));
+  const underInputs = (file: string) => roots.some((r) => file === r || file.startsWith(r.endsWith(path.sep) ? r : r + path.sep));
+  let emptied = 0;
+  let goneFiles = 0;
+  const keep = errors.filter((e) => {
+    if (e.kind !== "empty_placeholder") return true;
+    if (e.trajectory_id !== undefined && removed.has(e.trajectory_id)) {
+      emptied++;
+      return false;
+    }
+    const abs = path.resolve(e.path);
+    if ((path.isAbsolute(e.path) || underInputs(abs)) && !fs.existsSync(abs)) {
+      goneFiles++;
+      return false;
+    }
+    return true;
+  });
+  return { errors: emptied + goneFiles ? keep : errors, emptied, gone: goneFiles };
 }
 
 /** How many MAX cells the breakdown names before "and N more". */

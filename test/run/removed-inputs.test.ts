@@ -12,7 +12,8 @@ import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
 import { formatSummary } from "../../src/run/summary.js";
 import { readRunState, runStateLine } from "../../src/store/run-state.js";
-import { CORPUS } from "../helpers/paths.js";
+import { CORPUS, DATA } from "../helpers/paths.js";
+import { placeholdersNow } from "../../src/run/removed-record.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "removed-inputs-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -185,5 +186,43 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
       expect(r.summary.inputs_removed).toBeUndefined();
       expect(r.summary.trajectories).toBe(3);
     });
+  });
+
+  it("a labelled run emptied into a placeholder is input_removed only; a placeholder whose file is gone is not counted (review 17 item 4)", async () => {
+    const corpus = path.join(tmp, "vigil");
+    fs.cpSync(path.join(DATA, "vigil", "runs_base"), path.join(corpus, "runs_base"), { recursive: true });
+    // two more never-run placeholders beside the one the slice holds (VIGIL writes them per combination)
+    const dir = path.join(corpus, "runs_base/qwen3-max/slack/user_task_5/tool_attack");
+    const ph = fs.readFileSync(path.join(dir, "injection_task_2407.json"), "utf8");
+    for (const n of [2408, 2409]) fs.writeFileSync(path.join(dir, `injection_task_${n}.json`), ph.replace(/injection_task_2407/g, `injection_task_${n}`));
+    const labelsDir = path.join(tmp, "labels-vigil");
+    const run = () => labelRun({ inputs: [corpus], run: "v", labelsDir, judges: [createSignatureJudge()] });
+    const first = await run();
+    expect(first.summary.skipped?.empty_placeholders).toBe(3);
+    // a labelled run's file emptied into a placeholder (no messages, no verdict), and a placeholder file deleted
+    const labelled = path.join(corpus, "runs_base/qwen3-max/banking/user_task_2/tool_attack/injection_task_1302.json");
+    const d = JSON.parse(fs.readFileSync(labelled, "utf8"));
+    d.messages = [];
+    delete d.security;
+    delete d.utility;
+    fs.writeFileSync(labelled, JSON.stringify(d));
+    fs.rmSync(path.join(dir, "injection_task_2408.json"));
+    const again = await run();
+    expect(again.summary.inputs_removed?.count).toBe(1);
+    expect(again.summary.inputs_removed?.message).toContain("(1 of them now empty placeholder files: counted here, not among the skipped empty placeholders)");
+    expect(again.summary.trajectories).toBe(first.summary.trajectories - 1);
+    // each file once: the 2 placeholders present (not the emptied run, not the deleted file)
+    expect(again.summary.skipped?.empty_placeholders).toBe(2);
+    expect(again.summary.skipped?.examples.some((p) => p.endsWith("injection_task_2408.json") || p.endsWith("injection_task_1302.json"))).toBe(false);
+  });
+
+  it("placeholdersNow: a relative placeholder path is judged gone only under the invocation's inputs", () => {
+    const e = (p: string, id?: string) => ({ path: p, kind: "empty_placeholder", message: "", ...(id ? { trajectory_id: id } : {}) });
+    const errors = [e("no/such/dir/x.json"), e(path.join(tmp, "nope.json")), e("some/file.json", "t1"), { path: "y", kind: "schema", message: "" }];
+    const r = placeholdersNow(errors, new Set(["t1"]), []);
+    expect(r.errors.map((x) => x.path)).toEqual(["no/such/dir/x.json", "y"]); // the relative one cannot be told from here
+    expect([r.emptied, r.gone]).toEqual([1, 1]);
+    expect(placeholdersNow(errors, new Set(["t1"]), ["no/such"]).errors.map((x) => x.path)).toEqual(["y"]);
+    expect(placeholdersNow([errors[3]], new Set(), []).errors).toHaveLength(1);
   });
 });
