@@ -13,6 +13,56 @@ import { IndexRows } from "../store/index-rows.js";
 import { ColumnIndex, type SlotIds } from "../store/column-index.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 
+/** An index row's fields but `id` and `run_folder` (what the summary and its rates read of a row). */
+export type RowFields = Readonly<Omit<TrajectoryIndexRow, "id" | "run_folder">>;
+
+/**
+ * The one reader of a run index's row fields, by id and by slot, for the summary and {@link Rep0Fold}: a store's
+ * {@link IndexRows} is read by slot (its shared row fields, none rebuilt, numbered by its own ids); any other map
+ * (a column run's {@link ColumnIndex}, which lends its id table, or a plain `Map`, numbered locally) by id.
+ */
+export interface IndexFields {
+  /** The ids' numbering the slots below are of. */
+  readonly ids: SlotIds;
+  /** The fields of an id's row (undefined: no row). */
+  byId(id: string): RowFields | undefined;
+  /** The fields of a slot's row (undefined: no row, or slot -1). */
+  bySlot(slot: number): RowFields | undefined;
+  /** Every row in the index's order with its slot (-1 for a plain map's id no verdict numbered). */
+  eachRow(fn: (fields: RowFields, slot: number) => void): void;
+  /** Every row in the index's order, without its slot (a column run's ids are not made strings for it). */
+  values(): Iterable<RowFields>;
+}
+
+/** {@link IndexFields} of a run index (module docstring of the interface). */
+export function indexFields(index: ReadonlyMap<string, TrajectoryIndexRow>): IndexFields {
+  if (index instanceof IndexRows)
+    return {
+      ids: index.ids,
+      byId: (id) => index.fieldsOf(index.ids.find(id)),
+      bySlot: (slot) => index.fieldsOf(slot),
+      eachRow: (fn) => {
+        for (let i = 0; i < index.size; i++) {
+          const slot = index.slotAt(i);
+          fn(index.fieldsOf(slot)!, slot);
+        }
+      },
+      values: function* () {
+        for (let i = 0; i < index.size; i++) yield index.fieldsOf(index.slotAt(i))!;
+      },
+    };
+  const ids: SlotIds = index instanceof ColumnIndex ? index.slotIds : new IdSlots();
+  return {
+    ids,
+    byId: (id) => index.get(id),
+    bySlot: (slot) => (slot === -1 ? undefined : index.get(ids.id(slot))),
+    eachRow: (fn) => {
+      for (const [id, row] of index) fn(row, ids.find(id));
+    },
+    values: () => index.values(),
+  };
+}
+
 /** Why an attacked trajectory has no label from a verdict (its error kind, e.g. `injection_text_unknown`, else its status). */
 export function unlabelledReason(v: Verdict): string {
   return v.error?.kind && v.status !== "ok" ? v.error.kind : v.status === "ok" ? "judge_error" : v.status;
@@ -52,13 +102,16 @@ export class Rep0Fold {
   /** the last verdict's {@link Rep0} fields and code (consecutive verdicts often agree: no key built for a repeat) */
   private last: { status: unknown; label: unknown; blocked: unknown; kind: unknown; attacked: unknown; surface: unknown; model: unknown; condition: unknown; code: number } | null = null;
   private readonly ids: SlotIds;
+  /** the index's rows by id and by slot (the same reader the summary uses) */
+  readonly fields: IndexFields;
 
   /**
    * @param index the run's index rows by id (a store's {@link IndexRows}, or a column run's {@link ColumnIndex},
-   *   lends its id slots).
+   *   lends its id slots: {@link indexFields}).
    */
-  constructor(private readonly index: ReadonlyMap<string, TrajectoryIndexRow>) {
-    this.ids = index instanceof IndexRows ? index.ids : index instanceof ColumnIndex ? index.slotIds : new IdSlots();
+  constructor(index: ReadonlyMap<string, TrajectoryIndexRow>) {
+    this.fields = indexFields(index);
+    this.ids = this.fields.ids;
   }
 
   /** Fold a repeat-0 verdict (a later one of the same judge and trajectory replaces it, keeping its place). */
@@ -105,7 +158,7 @@ export class Rep0Fold {
     const surf = new Map<string, RateTally>();
     const models = new Map<string, { t: RateTally; conditions: Set<string> }>();
     const mc = new Map<string, { model: string; condition: string; t: RateTally }>();
-    const one = (row: TrajectoryIndexRow | undefined, v: Rep0 | undefined): void => {
+    const one = (row: RowFields | undefined, v: Rep0 | undefined): void => {
       if (!(row?.attacked ?? v?.attacked ?? false)) return;
       const item: RateItem = v ? v.item : { label: null, reason: "no_verdict" };
       all.add(item);
@@ -130,23 +183,12 @@ export class Rep0Fold {
       const c = slot === -1 ? -1 : j.code.get(slot);
       return c === -1 ? undefined : this.reps[c];
     };
-    const ix = this.index;
-    if (ix instanceof IndexRows) {
-      // the store's rows by slot (its ids are this.ids): the same rows in the same order, none rebuilt
-      for (let i = 0; i < ix.size; i++) {
-        const slot = ix.slotAt(i);
-        one(ix.fieldsOf(slot) as TrajectoryIndexRow, repOf(slot));
-      }
-      for (let i = 0; i < j.n; i++) {
-        const slot = j.order.get(i);
-        if (ix.fieldsOf(slot) === undefined) one(undefined, repOf(slot));
-      }
-    } else {
-      for (const [id, row] of ix) one(row, repOf(this.ids.find(id)));
-      for (let i = 0; i < j.n; i++) {
-        const slot = j.order.get(i);
-        if (!ix.has(this.ids.id(slot))) one(undefined, repOf(slot));
-      }
+    // the index's rows in its order (a store's by slot, none rebuilt), then the trajectories only verdicts name
+    const f = this.fields;
+    f.eachRow((row, slot) => one(row, repOf(slot)));
+    for (let i = 0; i < j.n; i++) {
+      const slot = j.order.get(i);
+      if (f.bySlot(slot) === undefined) one(undefined, repOf(slot));
     }
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return {

@@ -10,28 +10,10 @@ import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateF
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
 import { POOLED_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
-import { IndexRows } from "../store/index-rows.js";
 import { rateFigureText, ratesText as ratesTextOf } from "../format/rates-text.js";
 import { rateCaveat, rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { showBidiControls } from "../format/bidi.js";
 import { NO_DEFENSE } from "../ingest/attribution.js";
-
-/** An index row's fields but id and run_folder (what {@link summarizeRun} reads of a row besides its warnings' pass). */
-type RowFields = Readonly<Omit<TrajectoryIndexRow, "id" | "run_folder">>;
-
-/**
- * The index rows' fields by id and in order: a store's rows ({@link IndexRows}) read by slot, not rebuilt
- * (`IndexRows.fieldsOf`); any other map's rows as they are.
- */
-function rowReaders(index: ReadonlyMap<string, TrajectoryIndexRow>): { rowFields: (id: string) => RowFields | undefined; rows: () => Iterable<RowFields> } {
-  if (!(index instanceof IndexRows)) return { rowFields: (id) => index.get(id), rows: () => index.values() };
-  return {
-    rowFields: (id) => index.fieldsOf(index.ids.find(id)),
-    rows: function* () {
-      for (let i = 0; i < index.size; i++) yield index.fieldsOf(index.slotAt(i))!;
-    },
-  };
-}
 
 /**
  * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
@@ -172,7 +154,7 @@ export function summarizeRun(
   const healthOf = new Map<string, JudgeHealth>();
   const models = new Map<string, Set<string>>();
   const rep0 = new Rep0Fold(index);
-  const { rowFields, rows } = rowReaders(index);
+  const rowFields = rep0.fields.byId; // the one reader of the index's rows (a store's read by slot, none rebuilt)
   for (const v of verdicts) {
     count++;
     // judge health (as `judgeHealth`), the models each judge's verdicts name, the repeat-0 rate items
@@ -272,7 +254,7 @@ export function summarizeRun(
   }
   let attacked = 0;
   let attackedRunErrors = 0;
-  for (const t of rows())
+  for (const t of rep0.fields.values())
     if (t.attacked) {
       attacked++;
       if (t.run_error) attackedRunErrors++;
