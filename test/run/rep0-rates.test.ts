@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { Rep0Fold } from "../../src/run/rep0-rates.js";
+import { indexFields, Rep0Fold } from "../../src/run/rep0-rates.js";
 import type { TrajectoryIndexRow } from "../../src/store/records.js";
 import { indexRow as row, storeAndMap } from "../helpers/index-rows.js";
 import type { Verdict } from "../../src/types.js";
@@ -59,5 +59,39 @@ describe("Rep0Fold over a store's IndexRows (read by slot) gives the rates it gi
     expect(g.rates.blocked_attempts).toBe(1);
     expect(Object.keys(g.by_surface ?? {}).sort()).toEqual(["tool_description", "tool_output"]);
   });
-});
 
+  it("indexFields: one reader of the rows by id and by slot, the same over a store's IndexRows and a Map (summary and Rep0Fold share it)", () => {
+    const rows = [row("a/1"), row("a/2", { attacked: false }), row("a/1", { agent_model: "m9" }), row("b/3", { run_error: "boom" } as Partial<TrajectoryIndexRow>)];
+    const { store, map } = storeAndMap(rows);
+    const strip = (r: unknown) => {
+      if (r === undefined) return undefined;
+      const { id: _id, run_folder: _rf, ...rest } = r as TrajectoryIndexRow;
+      return rest;
+    };
+    const read = (index: ReadonlyMap<string, TrajectoryIndexRow>) => {
+      const f = indexFields(index);
+      for (const id of ["a/1", "b/3"]) f.ids.slot(id); // as Rep0Fold numbers the ids its verdicts name
+      const each: Array<[unknown, string | null]> = [];
+      f.eachRow((x, slot) => each.push([strip(x), slot === -1 ? null : f.ids.id(slot)]));
+      return {
+        byId: ["a/1", "a/2", "b/3", "nope"].map((id) => strip(f.byId(id))),
+        bySlot: ["a/1", "b/3"].map((id) => strip(f.bySlot(f.ids.find(id)))),
+        none: f.bySlot(-1),
+        values: [...f.values()].map(strip),
+        each: each.map(([x, id]) => [x, id === null ? null : id]),
+      };
+    };
+    const s1 = read(store);
+    const m1 = read(map);
+    expect(s1.byId).toEqual(m1.byId);
+    expect(s1.bySlot).toEqual(m1.bySlot);
+    expect(s1.values).toEqual(m1.values);
+    expect(s1.none).toBeUndefined();
+    expect(s1.byId[0]).toMatchObject({ agent_model: "m9" }); // the replaced row, in its first place
+    expect(s1.values.map((x) => (x as { attacked?: boolean }).attacked)).toEqual([true, false, true]);
+    // every row with its slot: the store numbers all its ids; a Map only those numbered (a/2 has no verdict here)
+    expect(s1.each.map(([, id]) => id)).toEqual(["a/1", "a/2", "b/3"]);
+    expect(m1.each.map(([, id]) => id)).toEqual(["a/1", null, "b/3"]);
+    expect(s1.each.map(([x]) => x)).toEqual(m1.each.map(([x]) => x));
+  });
+});
