@@ -8,14 +8,13 @@
 import type { Verdict } from "../types.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
-import type { EstimateSource } from "./run.js";
 
 /**
- * The caveats of the figures of `source`: the judge's own, or, for a committee, those of every judge that voted.
+ * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of every judge that voted.
  * @param verdicts the run's verdicts (before any `--where`: a judge's health is over all its work).
  * @returns the caveats of the judges that look broken or stopped (empty when every one is healthy).
  */
-export function sourceCaveats(verdicts: Iterable<Verdict>, source: EstimateSource): RateCaveat[] {
+export function sourceCaveats(verdicts: Iterable<Verdict>, source: { kind: "judge"; judge_id: string } | { kind: "committee" }): RateCaveat[] {
   const all = Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts];
   const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
   return rateCaveats(judgeHealth(all), ids);
