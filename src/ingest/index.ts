@@ -109,6 +109,14 @@ export interface ReadOptions {
   folders?: Interner;
 }
 
+/**
+ * The reading loop gives the event loop a turn (`setImmediate`) before every READ_TURN-th `.json` file it reads, so
+ * that what waits (a judge's replies, a signal) runs between reads. One turn per file cost a promise, an immediate
+ * and a poll of the event loop per trajectory; the signature judge's pool sends its trajectories in batches of up to
+ * 8 at such a turn (`../judges/signature/pool.ts` `BATCH`). Issue 26.
+ */
+export const READ_TURN = 8;
+
 /** The default {@link ReadOptions.maxItemBytes}: 64 MiB (the largest real AgentDojo run log is under 1 MB). */
 export const DEFAULT_MAX_ITEM_BYTES = 64 * 1024 * 1024;
 
@@ -394,11 +402,12 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
+    let reads = 0;
     for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile, ahead: unchanged !== undefined && opts.format === undefined })) {
       ctx.said = [];
-      // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
-      // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
-      // read did, instead of reading a whole read-ahead in one block.
+      // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn every
+      // READ_TURN files read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, instead of
+      // reading a whole read-ahead in one block.
       let items: AsyncIterable<IngestItem> | IngestItem[];
       const side = "error" in f || !f.sidecar ? undefined : await sidecarPlan(f, opts.format !== undefined, max);
       if ("error" in f) items = [{ kind: "error", error: f.error }];
@@ -422,7 +431,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           yield hit;
           continue;
         }
-        await new Promise<void>((r) => setImmediate(r));
+        if (++reads % READ_TURN === 0) await new Promise<void>((r) => setImmediate(r));
         items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
       } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
       for await (let item of items) {
