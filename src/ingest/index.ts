@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -141,7 +141,9 @@ export type IngestItem = { kind: "trajectory"; trajectory: Trajectory; stamp?: I
 /**
  * Read one JSON file whole: the bytes (size checked against `max` from the open file, so a file that grows between
  * the check and the read is still caught). The read is synchronous (these files are small and the page cache
- * serves them: no promise per file).
+ * serves them: no promise per file). A regular file is read into a buffer of the size its `fstat` gave (what
+ * `readFileSync(fd)` does, without the second `fstat` it makes: issue 26); a file that says size 0 (a `/proc` file)
+ * is read by `readFileSync` to its end.
  */
 function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: InputStamp } | { error: IngestError } {
   let bytes: Buffer;
@@ -153,7 +155,7 @@ function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: Input
     const size = st.size;
     stamp = { size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
     if (size > max) return { error: tooLargeError(file, "file", size, max) };
-    bytes = readFileSync(fd);
+    bytes = st.isFile() && size > 0 ? readSized(fd, size) : readFileSync(fd);
   } catch (e) {
     return { error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
   } finally {
@@ -168,6 +170,18 @@ function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: Input
   // grew between fstat and read
   if (bytes.length > max) return { error: tooLargeError(file, "file", bytes.length, max) };
   return { bytes, stamp };
+}
+
+/** The first `size` bytes of an open file (fewer when it ends before), as `readFileSync(fd)` reads a regular file. */
+function readSized(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let pos = 0;
+  let n: number;
+  do {
+    n = readSync(fd, buf, pos, size - pos, null);
+    pos += n;
+  } while (n !== 0 && pos < size);
+  return pos < size ? buf.subarray(0, pos) : buf;
 }
 
 /** A conversion result as read items, its warnings collected. */
