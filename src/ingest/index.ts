@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -109,6 +109,14 @@ export interface ReadOptions {
   folders?: Interner;
 }
 
+/**
+ * The reading loop gives the event loop a turn (`setImmediate`) before every READ_TURN-th `.json` file it reads, so
+ * that what waits (a judge's replies, a signal) runs between reads. One turn per file cost a promise, an immediate
+ * and a poll of the event loop per trajectory; the signature judge's pool sends its trajectories in batches of up to
+ * 8 at such a turn (`../judges/signature/pool.ts` `BATCH`). Issue 26.
+ */
+export const READ_TURN = 8;
+
 /** The default {@link ReadOptions.maxItemBytes}: 64 MiB (the largest real AgentDojo run log is under 1 MB). */
 export const DEFAULT_MAX_ITEM_BYTES = 64 * 1024 * 1024;
 
@@ -133,7 +141,9 @@ export type IngestItem = { kind: "trajectory"; trajectory: Trajectory; stamp?: I
 /**
  * Read one JSON file whole: the bytes (size checked against `max` from the open file, so a file that grows between
  * the check and the read is still caught). The read is synchronous (these files are small and the page cache
- * serves them: no promise per file).
+ * serves them: no promise per file). A regular file is read into a buffer of the size its `fstat` gave (what
+ * `readFileSync(fd)` does, without the second `fstat` it makes: issue 26); a file that says size 0 (a `/proc` file)
+ * is read by `readFileSync` to its end.
  */
 function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: InputStamp } | { error: IngestError } {
   let bytes: Buffer;
@@ -145,7 +155,7 @@ function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: Input
     const size = st.size;
     stamp = { size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
     if (size > max) return { error: tooLargeError(file, "file", size, max) };
-    bytes = readFileSync(fd);
+    bytes = st.isFile() && size > 0 ? readSized(fd, size) : readFileSync(fd);
   } catch (e) {
     return { error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
   } finally {
@@ -160,6 +170,18 @@ function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: Input
   // grew between fstat and read
   if (bytes.length > max) return { error: tooLargeError(file, "file", bytes.length, max) };
   return { bytes, stamp };
+}
+
+/** The first `size` bytes of an open file (fewer when it ends before), as `readFileSync(fd)` reads a regular file. */
+function readSized(fd: number, size: number): Buffer {
+  const buf = Buffer.allocUnsafe(size);
+  let pos = 0;
+  let n: number;
+  do {
+    n = readSync(fd, buf, pos, size - pos, null);
+    pos += n;
+  } while (n !== 0 && pos < size);
+  return pos < size ? buf.subarray(0, pos) : buf;
 }
 
 /** A conversion result as read items, its warnings collected. */
@@ -394,11 +416,12 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   }
   async function* readAll(): AsyncGenerator<ResumeItem> {
     let hits = 0;
+    let reads = 0;
     for await (const f of inputFiles(paths, { sidecars: true, relinked, same, held: opts.heldFile, ahead: unchanged !== undefined && opts.format === undefined })) {
       ctx.said = [];
-      // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn before each
-      // read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, as the old asynchronous
-      // read did, instead of reading a whole read-ahead in one block.
+      // An AgentDojo file is one item read synchronously: no generator per file. One event-loop turn every
+      // READ_TURN files read (`setImmediate`) lets pending I/O (e.g. judge replies) run between reads, instead of
+      // reading a whole read-ahead in one block.
       let items: AsyncIterable<IngestItem> | IngestItem[];
       const side = "error" in f || !f.sidecar ? undefined : await sidecarPlan(f, opts.format !== undefined, max);
       if ("error" in f) items = [{ kind: "error", error: f.error }];
@@ -422,7 +445,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           yield hit;
           continue;
         }
-        await new Promise<void>((r) => setImmediate(r));
+        if (++reads % READ_TURN === 0) await new Promise<void>((r) => setImmediate(r));
         items = readJsonFile(f.file, max, idRoot ?? f.root, ctx, opts);
       } else items = readOne(f, opts.format, max, idRoot ?? f.root, ctx, opts);
       for await (let item of items) {

@@ -8,6 +8,9 @@
  * - `run(t, ctx)` sends the trajectory (structured clone) to the least busy worker and resolves with its verdict;
  *   results are handed back in submission order (a result that finishes early waits for the ones sent before it),
  *   so a run's verdicts are stored in the same order as with the judge on the main thread;
+ * - trajectories travel in batches: one message carries up to {@link BATCH} of them (sent when that many wait, or
+ *   at the next turn of the event loop, `setImmediate`, whatever waits then), and a worker answers a batch with one
+ *   message of its replies (issue 26: a message each way per trajectory was ~10% of `label`'s main-thread CPU);
  * - an error thrown by the judge in a worker rejects that trajectory's promise with an `Error` naming its id
  *   (the runner records it as the item's `judge_crash`); the worker goes on;
  * - a worker that dies (exit, uncaught error, out of memory) rejects every trajectory it held and every later
@@ -32,6 +35,12 @@ export interface PoolRequest {
 /** What a worker answers for one trajectory: its verdict or the judge's error. */
 export type PoolReply = { seq: number; verdict: Verdict } | { seq: number; error: { name: string; message: string; stack?: string } };
 
+/** One message to a worker: the requests of a batch, in submission order. */
+export type PoolBatch = PoolRequest[];
+
+/** One message from a worker: the replies to (part of) the batches it holds, any order (matched by `seq`). */
+export type PoolReplies = PoolReply[];
+
 /** Options of {@link SignaturePool}. */
 export interface PoolOptions {
   /** Number of workers (>= 1). */
@@ -44,6 +53,8 @@ export interface PoolOptions {
   judgeOptions: { id: string; maxChars: number };
   /** Most trajectories sent to one worker before it answers (default {@link PER_WORKER}). */
   perWorker?: number;
+  /** Most trajectories in one message (default {@link BATCH}; at most `perWorker`). */
+  batch?: number;
 }
 
 /**
@@ -59,14 +70,25 @@ export interface PoolOptions {
 export const WORKER_YOUNG_GENERATION_MB = 8;
 
 /**
- * Default most trajectories a worker holds before it answers ({@link PoolOptions.perWorker}): the one it judges and
- * three queued in its port, so that it goes on while the calling thread is busy reading (or descheduled) instead of
- * sleeping until the next one arrives. Measured (issue 26; 11,384 AgentDojo runs, 1 worker, 2 cores, load 8.5-13,
- * interleaved): user+sys 16.3-17.2 s with 2, 15.2-15.8 s with 4, 15.3-15.6 s with 8; the worker's idle share of its
- * profile 39-41% with 2, 29-35% with 4. The queued trajectories are serialized copies of ones the runner already
- * holds (its `concurrency` bounds them), each deserialized only when the worker takes it.
+ * Default most trajectories a worker holds before it answers ({@link PoolOptions.perWorker}): two batches
+ * ({@link BATCH}), so that it goes on with the next batch while the calling thread stores the replies to the last
+ * one (or is descheduled) instead of sleeping until more arrives. With one trajectory per message it was 4 (measured,
+ * issue 26; 11,384 AgentDojo runs, 1 worker, 2 cores, load 8.5-13, interleaved: user+sys 16.3-17.2 s with 2,
+ * 15.2-15.8 s with 4, 15.3-15.6 s with 8). The queued trajectories are serialized copies of ones the runner already
+ * holds (its `concurrency`, 8 by default for the signature judge, bounds them), each deserialized when the worker
+ * takes its batch.
  */
-export const PER_WORKER = 4;
+export const PER_WORKER = 16;
+
+/**
+ * Most trajectories in one message to a worker (and so in one message back). A batch is sent as soon as this many
+ * wait, or at the next turn of the event loop with fewer; `label`'s reading loop turns it every 8 files
+ * (`../../ingest/index.ts` `READ_TURN`), and the judge's concurrency (default 8) bounds what waits. Each message
+ * wakes the other thread: measured (issue 26; a worker echoing trajectory-sized objects, idle host) 44-48 us of CPU
+ * per trajectory over both threads one by one, 12-17 us in batches of 8; on the loaded 2-core host the difference in
+ * `label`'s CPU was larger (README-bench.md).
+ */
+export const BATCH = 8;
 
 interface Task {
   seq: number;
@@ -102,11 +124,15 @@ export class SignaturePool {
   private nextOut = 0;
   private broken: JudgeFatalError | null = null;
   private readonly perWorker: number;
+  private readonly batch: number;
+  /** The `setImmediate` that sends what waits, while one is set. */
+  private flushTimer: NodeJS.Immediate | undefined;
 
   /** @throws RangeError when `opts.size < 1`. */
   constructor(private readonly opts: PoolOptions) {
     if (!(opts.size >= 1)) throw new RangeError(`a signature pool needs at least one worker, got ${opts.size}`);
     this.perWorker = Math.max(1, opts.perWorker ?? PER_WORKER);
+    this.batch = Math.max(1, Math.min(opts.batch ?? BATCH, this.perWorker));
   }
 
   /** Number of workers. */
@@ -125,34 +151,50 @@ export class SignaturePool {
     return new Promise<Verdict>((resolve, reject) => {
       const seq = this.nextSeq++;
       this.queue.push({ seq, req: { seq, t, ctx: { repeat: ctx.repeat, minQuoteChars: ctx.minQuoteChars } }, resolve, reject });
-      this.pump();
+      if (this.queue.length >= this.batch) this.pump();
+      else this.flushTimer ??= setImmediate(() => {
+        this.flushTimer = undefined;
+        this.pump();
+      });
     });
   }
 
   /** Stop every worker (pending trajectories are rejected). */
   async close(): Promise<void> {
     const workers = this.slots.map((s) => s.worker);
+    if (this.flushTimer) clearImmediate(this.flushTimer);
+    this.flushTimer = undefined;
     this.fail(new JudgeFatalError(this.opts.judgeOptions.id, "worker_crash", "the signature worker pool was closed"));
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
+  /** Send what waits, in batches of at most {@link BATCH}, to the least busy workers that can take more. */
   private pump(): void {
     while (this.queue.length > 0 && !this.broken) {
       if (this.slots.length < this.opts.size && this.slots.every((s) => s.busy.size > 0)) this.spawn();
       let best: Slot | undefined;
       for (const s of this.slots) if (s.busy.size < this.perWorker && (!best || s.busy.size < best.busy.size)) best = s;
       if (!best) return;
-      const task = this.queue.shift()!;
+      const tasks = this.queue.splice(0, Math.min(this.batch, this.perWorker - best.busy.size));
       if (best.busy.size === 0) best.worker.ref();
-      best.busy.set(task.seq, task);
+      for (const task of tasks) best.busy.set(task.seq, task);
       try {
-        best.worker.postMessage(task.req);
-      } catch (e) {
-        // not cloneable (a function in the trajectory): this item's error, not the worker's
-        best.busy.delete(task.seq);
-        if (best.busy.size === 0) best.worker.unref();
-        this.finish(task, undefined, new NotCloneableError(`signature judge: trajectory ${task.req.t?.id} cannot be sent to a worker: ${(e as Error)?.message ?? e}`));
+        best.worker.postMessage(tasks.map((task) => task.req) satisfies PoolBatch);
+      } catch {
+        // one of them is not cloneable (a function in the trajectory): each is sent alone, so that only that item errs
+        for (const task of tasks) this.sendAlone(best, task);
       }
+    }
+  }
+
+  /** Send one trajectory in a batch of its own; one that cannot be cloned is its item's error, not the worker's. */
+  private sendAlone(slot: Slot, task: Task): void {
+    try {
+      slot.worker.postMessage([task.req] satisfies PoolBatch);
+    } catch (e) {
+      slot.busy.delete(task.seq);
+      if (slot.busy.size === 0) slot.worker.unref();
+      this.finish(task, undefined, new NotCloneableError(`signature judge: trajectory ${task.req.t?.id} cannot be sent to a worker: ${(e as Error)?.message ?? e}`));
     }
   }
 
@@ -160,17 +202,19 @@ export class SignaturePool {
     const worker = new Worker(this.opts.entry, { workerData: this.opts.judgeOptions, execArgv: this.opts.execArgv, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
     const slot: Slot = { worker, busy: new Map() };
     worker.unref();
-    worker.on("message", (m: PoolReply) => {
-      const task = slot.busy.get(m.seq);
-      if (!task) return;
-      slot.busy.delete(m.seq);
-      if (slot.busy.size === 0) worker.unref();
-      if ("verdict" in m) this.finish(task, m.verdict);
-      else {
-        const e = new Error(`signature judge on ${task.req.t?.id}: ${m.error.name}: ${m.error.message}`);
-        if (m.error.stack) e.stack = m.error.stack;
-        this.finish(task, undefined, e);
+    worker.on("message", (replies: PoolReplies) => {
+      for (const m of replies) {
+        const task = slot.busy.get(m.seq);
+        if (!task) continue;
+        slot.busy.delete(m.seq);
+        if ("verdict" in m) this.finish(task, m.verdict);
+        else {
+          const e = new Error(`signature judge on ${task.req.t?.id}: ${m.error.name}: ${m.error.message}`);
+          if (m.error.stack) e.stack = m.error.stack;
+          this.finish(task, undefined, e);
+        }
       }
+      if (slot.busy.size === 0) worker.unref();
       this.pump();
     });
     const died = (why: string) => {

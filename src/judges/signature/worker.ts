@@ -1,14 +1,15 @@
 /**
  * The signature judge's worker thread (`./pool.ts`): builds the judge from `workerData` (`{id, maxChars}`), then
- * for each `PoolRequest` message judges the trajectory on this thread and answers a `PoolReply` (the verdict, or the
- * judge's error as `{name, message, stack}`). The bundled command line runs it as `dist/bin/signature-worker.js`.
+ * for each message (a `PoolBatch`: requests in order) judges each trajectory on this thread, in order, and answers
+ * one message with a `PoolReply` per request (the verdict, or the judge's error as `{name, message, stack}`). The
+ * bundled command line runs it as `dist/bin/signature-worker.js`.
  */
 import v8 from "node:v8";
 import vm from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
 import { HEAP_GC_RULE, heapGcTrigger } from "../../io/heap-gc.js";
 import { createSignatureJudge } from "./index.js";
-import type { PoolReply, PoolRequest } from "./pool.js";
+import type { PoolBatch, PoolReplies, PoolReply } from "./pool.js";
 
 if (!parentPort) throw new Error("the signature judge worker runs only as a worker thread (./pool.ts)");
 const port = parentPort;
@@ -46,15 +47,23 @@ const collect = (() => {
   };
 })();
 
-port.on("message", (req: PoolRequest) => {
-  judge.judge(req.t, { repeat: req.ctx.repeat, minQuoteChars: req.ctx.minQuoteChars }).then(
-    (verdict) => {
-      port.postMessage({ seq: req.seq, verdict } satisfies PoolReply);
-      collect();
-    },
-    (e: unknown) => {
-      const err = e instanceof Error ? e : new Error(String(e));
-      port.postMessage({ seq: req.seq, error: { name: err.name, message: err.message, stack: err.stack } } satisfies PoolReply);
-    },
-  );
+/** One request's reply: its verdict, or the judge's error. */
+async function reply(req: PoolBatch[number]): Promise<PoolReply> {
+  let verdict;
+  try {
+    verdict = await judge.judge(req.t, { repeat: req.ctx.repeat, minQuoteChars: req.ctx.minQuoteChars });
+  } catch (e) {
+    const err = e instanceof Error ? e : new Error(String(e));
+    return { seq: req.seq, error: { name: err.name, message: err.message, stack: err.stack } };
+  }
+  collect();
+  return { seq: req.seq, verdict };
+}
+
+port.on("message", (batch: PoolBatch) => {
+  void (async () => {
+    const replies: PoolReplies = [];
+    for (const req of batch) replies.push(await reply(req));
+    port.postMessage(replies);
+  })();
 });

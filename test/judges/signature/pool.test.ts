@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PER_WORKER, SignaturePool, signatureWorkerEntry } from "../../../src/judges/signature/pool.js";
+import { BATCH, NotCloneableError, PER_WORKER, SignaturePool, signatureWorkerEntry } from "../../../src/judges/signature/pool.js";
 import { JudgeFatalError } from "../../../src/errors.js";
 import type { Trajectory } from "../../../src/types.js";
 import { runCli } from "../../helpers/cli.js";
@@ -44,6 +44,31 @@ describe("SignaturePool", () => {
     // the first reply comes while every trajectory sent at once is still held; never more than PER_WORKER
     expect((vs[0] as unknown as { held: number }).held).toBe(PER_WORKER);
     expect(Math.max(...vs.map((v) => (v as unknown as { held: number }).held))).toBe(PER_WORKER);
+    await p.close();
+  });
+
+  it(`trajectories submitted together travel in messages of at most BATCH (${BATCH}); a lone one is sent at the next turn`, async () => {
+    const p = pool(1);
+    const ids = Array.from({ length: 2 * BATCH + 3 }, (_, k) => `b${k}`);
+    const vs = await Promise.all(ids.map((id) => p.run(fake(id, { report_batch: true }), { repeat: 0 })));
+    expect(vs.map((v) => v.trajectory_id)).toEqual(ids);
+    const sizes = vs.map((v) => (v as unknown as { batch: number }).batch);
+    // two full batches fill the worker (PER_WORKER = 2 * BATCH); the rest go as its replies free room (this stand-in
+    // answers one at a time)
+    expect(PER_WORKER).toBe(2 * BATCH);
+    expect(sizes.slice(0, 2 * BATCH)).toEqual(Array(2 * BATCH).fill(BATCH));
+    expect(Math.max(...sizes)).toBe(BATCH);
+    // one alone is not held back waiting for company
+    await expect(p.run(fake("alone", { report_batch: true }), { repeat: 0 })).resolves.toEqual({ trajectory_id: "alone", batch: 1 });
+    await p.close();
+  });
+
+  it("a trajectory that cannot be cloned is its own error (NotCloneableError); the others of its batch are judged", async () => {
+    const p = pool(1);
+    const results = await Promise.allSettled([p.run(fake("p"), { repeat: 0 }), p.run(fake("fn", { f: () => 1 }), { repeat: 0 }), p.run(fake("q"), { repeat: 0 })]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect((results[1] as PromiseRejectedResult).reason).toBeInstanceOf(NotCloneableError);
+    expect((results[1] as PromiseRejectedResult).reason.message).toMatch(/trajectory fn cannot be sent/);
     await p.close();
   });
 
