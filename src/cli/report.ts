@@ -8,6 +8,7 @@ import { whereLine } from "../store/where.js";
 import { addWhereOption, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { stepLine } from "./read-progress.js";
 import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
+import { healthWarnings } from "../verdict/health.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -97,7 +98,7 @@ Example:
       if (m.run_state.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${m.run_state.message}\n`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
       else if (m.run_state.status === "inputs_removed" && m.run_state.message) process.stderr.write(`ipi-judge: warning: ${m.run_state.message}\n`);
-      for (const h of m.judge_health ?? []) if (h.looks_broken) process.stderr.write(`ipi-judge: warning: judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}\n`);
+      for (const w of healthWarnings(m.judge_health ?? [])) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (!m.paper_table) process.stderr.write(`ipi-judge: warning: paper table left out: ${m.paper_table_reason}\n`);
       if (o.json) printJson(summary);
       else {
