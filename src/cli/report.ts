@@ -9,6 +9,7 @@ import { addWhereOption, whereOf, intOption, printJson, runDirOf, withReadProgre
 import { stepLine } from "./read-progress.js";
 import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { healthWarnings } from "../verdict/health.js";
+import { itemsPopulationText } from "../report/items-text.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -90,6 +91,7 @@ Example:
         ...(m.paper_table_reason ? { paper_table_reason: m.paper_table_reason } : {}),
         items: m.items.length,
         items_total: m.items_total,
+        ...(m.items_unattacked !== undefined ? { items_unattacked: m.items_unattacked } : {}),
         items_unavailable: m.items.filter((i) => !i.trajectory).length,
         judge_health: m.judge_health ?? [],
         run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message },
@@ -107,6 +109,7 @@ Example:
           `report written to ${path.relative(process.cwd(), res.out) || res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
             `${m.judges.length} judge(s)${m.committee ? ", committee" : ""}${m.human ? `, human labels on ${m.human.items} trajectories` : ""}` +
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
+            `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n`,
         );
       }

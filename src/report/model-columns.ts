@@ -168,10 +168,12 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
 
   let items: ReportItem[] = [];
   let items_total = 0;
+  let items_unattacked: number | undefined;
   const rowAt = (s: number) => colRun.rows[colRun.rowCode[s]] as TrajectoryIndexRow;
   if (cs) {
     const d = disagreementSlots(colRun, cs, maxItems);
     items_total = d.total;
+    items_unattacked = d.unattacked;
     items = d.slots.map((s) => {
       const c = cs.verdicts[cs.code[s]];
       const trajectory_id = colRun.ids.id(s);
@@ -224,6 +226,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
     utility,
     items,
     items_total,
+    ...(items_unattacked !== undefined ? { items_unattacked } : {}),
     items_cap: maxItems,
     run_state: runState,
     costs,
