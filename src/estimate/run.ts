@@ -455,13 +455,10 @@ function groupDomains(
       g.ids.push(id);
     }
     for (const k of [...keyed.keys()].sort()) groupsOf.set(k, keyed.get(k)!);
-    // a field no attacked trajectory has (a typo, or a field this input does not record) is refused, as --where and
-    // compare --by refuse it (new-user report 17: --by defense printed one "(none)" group equal to (all), exit 0)
+    // a field no attacked trajectory has is refused, as --where and compare --by refuse it (new-user report 17)
     const empty = by.filter((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"));
-    if (domainIds.length && empty.length)
-      throw new EstimateError(
-        `no attacked trajectory of the estimate has a value for --by ${empty.join(",")} (of ${domainIds.length}): give a field such as condition, attack, surface, model, suite, user_task_id, injection_task_id or metadata.<key>`,
-      );
+    if (domainIds.length && empty.length) throw new EstimateError(
+        `no attacked trajectory of the estimate has a value for --by ${empty.join(",")} (of ${domainIds.length}): give a field such as condition, attack, surface, model, suite, user_task_id, injection_task_id or metadata.<key>`);
   }
   return groupsOf;
 }
