@@ -499,7 +499,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
     }
   }
   est ??= weightedAgreement(j, h, w, cats);
-  res.design_weighted = { ...est, estimator };
+  res.design_weighted = { ...withZeroSe(est), estimator };
   return res;
 }
 
@@ -579,3 +579,20 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   return L.join("\n");
 }
 
+
+/**
+ * A design-weighted SE of ~1e-17 (rounding, a perfect table) is 0, flagged as the stats module flags an exact 0, so it
+ * is not "SE 0.000" beside the unweighted "SE 0, Wald CI undefined" (new-user report 17): one way in text and JSON.
+ */
+export function withZeroSe(est: WeightedAgreement): WeightedAgreement {
+  type E = WeightedAgreement["kappa"];
+  const fix = <T extends E>(e: T): T => {
+    if (typeof e.se !== "number" || e.se === 0 || Math.abs(e.se) > ZERO_SE) return e;
+    const out: T = { ...e, se: 0, flags: ["degenerate_ci"] };
+    if (typeof e.se_no_fpc === "number" && Math.abs(e.se_no_fpc) <= ZERO_SE) out.se_no_fpc = 0;
+    if (e.ci_wald) out.ci_wald = { ...e.ci_wald, degenerate: true };
+    return out;
+  };
+  return { ...est, po: fix(est.po), kappa: fix(est.kappa), ac1: fix(est.ac1), pabak: fix(est.pabak), prevalence_human: est.prevalence_human.map(fix), prevalence_judge: est.prevalence_judge.map(fix) };
+}
+const ZERO_SE = 1e-12; // rounding error of a zero variance (shares and kappas are in [-1, 1])

@@ -8,6 +8,9 @@
  * - `sample_frame_malformed`: a row's `sample_where` / `sample_frame` cannot be read (file, line and field named);
  * - `several_sample_designs`: rows of different samples (designs) in one file: no single design covers the run;
  * - `population_changed_since_sample`: the frame's trajectories differ from the run's now (N then and now);
+ * - `sample_of_another_run`: the same, and not one labelled trajectory is in the run: the sample was drawn from
+ *   another run (named when the sample's `design.json` or `manifest.jsonl` beside the label file records it), said
+ *   plainly rather than as a changed population (new-user report 17);
  * - `sample_frame_unknown`: nothing recorded, and the strata do not add up to the run.
  * A frame that matches adds nothing to the output. One function for every consumer (estimate, agree --human, the
  * report through both), so the checks cannot drift apart.
@@ -16,6 +19,28 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { HumanLabelFile, HumanLabelRead } from "./human-file.js";
 import { frameDigest } from "../store/sample-frame.js";
 import { samplePopulation, type SamplePopulation } from "./sample-population.js";
+import fs from "node:fs";
+import path from "node:path";
+
+/**
+ * The run a sample was drawn from, as the sample's own files beside the label file record it (`sample --out DIR`
+ * writes `design.json` and `manifest.jsonl`, whose first line names the run; import-annotations is usually pointed
+ * at DIR/human.jsonl); null when neither is there or readable.
+ */
+export function sampleRunBeside(humanFile: string): { run: string; file: string } | null {
+  const dir = path.dirname(humanFile);
+  for (const name of ["design.json", "manifest.jsonl"]) {
+    const file = path.join(dir, name);
+    try {
+      const text = fs.readFileSync(file, "utf8");
+      const head = name === "design.json" ? JSON.parse(text) : JSON.parse(text.slice(0, text.indexOf("\n") >= 0 ? text.indexOf("\n") : undefined));
+      if (head && typeof head.run === "string" && head.run) return { run: head.run, file };
+    } catch {
+      // not there, or not a sample's file: the run is not named
+    }
+  }
+  return null;
+}
 
 /** The trajectories in sampling strata the label file has no cell of: how many, how many attacked, and the strata. */
 export interface UncoveredRows {
@@ -140,6 +165,17 @@ export function checkSampleFrame(
     warnings.push(...spWarnings);
     if (!sf) warnings.push(`label file ${humanFile} records the sample's --where ${sw!.filter} and its N (${N}) but not its exact frame (an earlier import-annotations): assumed to be the ${N} trajectories the filter keeps now`);
     return { known: sf ? "exact" : "filter", population, inFrame };
+  }
+  const inRun = new Set(rows.map((r) => r.id));
+  const labelled = new Set(file.rows.map((r) => r.trajectory_id));
+  if (labelled.size && ![...labelled].some((id) => inRun.has(id))) {
+    const named = sampleRunBeside(humanFile);
+    const from = named ? `run ${named.run} (as ${named.file} records)` : "another run";
+    warnings.push(
+      `none of the ${labelled.size} labelled trajectories of ${humanFile} is in this run: the sample was drawn from ${from}, not from this one, so ${words.refused("sample_of_another_run")}; ` +
+        `${words.verb} the labels with the run they were sampled from${named ? ` (--run ${named.run})` : ""}`,
+    );
+    return { known: "none", population: null, refusal: `sample_of_another_run (${named ? `drawn from run ${named.run}` : "no labelled trajectory is in this run"})` };
   }
   const inNow = new Set(frameRows.map((r) => r.id));
   const gone = new Set(file.rows.filter((r) => !inNow.has(r.trajectory_id)).map((r) => r.trajectory_id)).size;

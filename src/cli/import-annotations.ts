@@ -4,6 +4,15 @@ import type { Command } from "commander";
 import { importAnnotations } from "../sample/index.js";
 import { printJson } from "./util.js";
 
+/**
+ * What import's label shares are over, said beside them (new-user report 17: import printed 25.5% compromised as a
+ * "population estimate" while estimate --human printed 22.0% for the same sample, with nothing to tell them apart).
+ */
+export const SHARES_OVER =
+  "a check of what was imported, not a rate to report: every sampled item (attacked or not), each annotator's label " +
+  "taking an equal part of the item's weight (a tie split); the human rate to report is estimate --human's (one " +
+  "consensus label per item, ties left out, over attacked trajectories, stratum weights N_h/n_h)";
+
 /** `ipi-judge import-annotations`: check human annotations against a sample's manifest and write the human-label file. */
 export function registerImportAnnotations(program: Command): void {
   program
@@ -38,7 +47,7 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
       const s = res.summary;
       for (const w of res.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (o.json) {
-        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, ...s });
+        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, ...s, ...(s.weighted_label_shares ? { weighted_label_shares_over: SHARES_OVER } : {}) });
         return;
       }
       const lines = [
@@ -58,7 +67,7 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
       if (s.repeated_identical) lines.push(`  ${s.repeated_identical} repeated identical labels (kept once)`);
       if (s.items_unlabelled) lines.push(`  ${s.items_unlabelled} items have no label yet`);
       if (s.weighted_label_shares) {
-        lines.push("  design-weighted label shares (population estimate, w = 1/pi):");
+        lines.push(`  design-weighted label shares (w = 1/pi): ${SHARES_OVER}:`);
         for (const [k, v] of Object.entries(s.weighted_label_shares)) lines.push(`    ${k.padEnd(24)}${(100 * v).toFixed(1)}%`);
       }
       lines.push(`written to ${path.relative(process.cwd(), path.resolve(o.out)) || o.out}`);

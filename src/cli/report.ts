@@ -8,6 +8,8 @@ import { whereLine } from "../store/where.js";
 import { addWhereOption, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { stepLine } from "./read-progress.js";
 import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
+import { healthWarnings } from "../verdict/health.js";
+import { itemsPopulationText } from "../report/items-text.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -89,6 +91,7 @@ Example:
         ...(m.paper_table_reason ? { paper_table_reason: m.paper_table_reason } : {}),
         items: m.items.length,
         items_total: m.items_total,
+        ...(m.items_unattacked !== undefined ? { items_unattacked: m.items_unattacked } : {}),
         items_unavailable: m.items.filter((i) => !i.trajectory).length,
         judge_health: m.judge_health ?? [],
         run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message },
@@ -97,7 +100,7 @@ Example:
       if (m.run_state.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${m.run_state.message}\n`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
       else if (m.run_state.status === "inputs_removed" && m.run_state.message) process.stderr.write(`ipi-judge: warning: ${m.run_state.message}\n`);
-      for (const h of m.judge_health ?? []) if (h.looks_broken) process.stderr.write(`ipi-judge: warning: judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}\n`);
+      for (const w of healthWarnings(m.judge_health ?? [])) process.stderr.write(`ipi-judge: warning: ${w}\n`);
       if (!m.paper_table) process.stderr.write(`ipi-judge: warning: paper table left out: ${m.paper_table_reason}\n`);
       if (o.json) printJson(summary);
       else {
@@ -106,6 +109,7 @@ Example:
           `report written to ${path.relative(process.cwd(), res.out) || res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
             `${m.judges.length} judge(s)${m.committee ? ", committee" : ""}${m.human ? `, human labels on ${m.human.items} trajectories` : ""}` +
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
+            `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n`,
         );
       }

@@ -16,6 +16,7 @@ import { wilsonInterval } from "../stats/confusion.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { conditionValue } from "../store/row-field.js";
 import { runKind } from "../ingest/attacked.js";
+import { undefinedText } from "../format/stat-text.js";
 
 /** A utility rate: passed/n with a Wilson interval, or null with a reason when n = 0. */
 export interface UtilityRate {
@@ -81,9 +82,9 @@ export function utilityTable(index: Iterable<TrajectoryIndexRow>, conditionField
     }));
 }
 
-/** `70.0% [60.1%, 78.3%] n=100`, or `n/a (reason)`. */
+/** `70.0% [60.1%, 78.3%] n=100`, or `undefined (<why>)` in the house wording (`undefinedText`, ../format/stat-text.ts). */
 export function formatUtilityRate(u: UtilityRate): string {
-  if (u.rate === null) return `n/a (${u.reason})`;
+  if (u.rate === null) return undefinedText(u.reason);
   const p = (x: number) => `${(100 * x).toFixed(1)}%`;
   return `${p(u.rate)} [${p(u.ci95!.lower)}, ${p(u.ci95!.upper)}] n=${u.n}`;
 }

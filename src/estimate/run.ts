@@ -434,12 +434,14 @@ function designCells(
   return { design, labelled, cellSizes, cells, excluded, covered };
 }
 
-/** The groups of the domain: `(all)`, then one per value of the `--by` fields (sorted); warns when none has a value. */
+/**
+ * The groups of the domain: `(all)`, then one per value of the `--by` fields (sorted).
+ * @throws EstimateError (exit 2) when no trajectory of a non-empty domain has a value for one of the fields.
+ */
 function groupDomains(
   domainIds: readonly string[],
   by: readonly string[],
   rowOf: (id: string) => TrajectoryIndexRow,
-  warnings: string[],
 ): Map<string, { fields: Record<string, string>; ids: string[] }> {
   const groupsOf = new Map<string, { fields: Record<string, string>; ids: string[] }>();
   groupsOf.set("(all)", { fields: {}, ids: [...domainIds] });
@@ -453,9 +455,10 @@ function groupDomains(
       g.ids.push(id);
     }
     for (const k of [...keyed.keys()].sort()) groupsOf.set(k, keyed.get(k)!);
-    if (by.every((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"))) {
-      warnings.push(`no attacked trajectory has a value for --by ${by.join(",")}: every one is in group "(none)"`);
-    }
+    // a field no attacked trajectory has is refused, as --where and compare --by refuse it (new-user report 17)
+    const empty = by.filter((f) => [...keyed.values()].every((g) => g.fields[f] === "(none)"));
+    if (domainIds.length && empty.length) throw new EstimateError(
+        `no attacked trajectory of the estimate has a value for --by ${empty.join(",")} (of ${domainIds.length}): give a field such as condition, attack, surface, model, suite, user_task_id, injection_task_id or metadata.<key>`);
   }
   return groupsOf;
 }
@@ -564,7 +567,7 @@ export function estimateFromData(
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
   const minSampled = o.minSampled ?? 10;
   const groups: GroupEstimate[] = [];
-  for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf, warnings)) {
+  for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf)) {
     groups.push(groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal }));
   }
   if (o.likeForLike) warnings.push(...estimateLikeForLike(domain.map((u) => rowOf(u.id)), by, groupValue));

@@ -21,7 +21,7 @@
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
 import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } from "./goal-above-behaviour.js";
-import { undefinedText } from "../format/stat-text.js";
+import { reasonText, undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -546,16 +546,19 @@ export function latexEscape(s: string): string {
 }
 
 /**
- * The table as a LaTeX `booktabs` tabular (needs `\usepackage{booktabs}`): percentages with 95% intervals,
- * `n/a` for undefined cells, `[CI n/a]` for a value without an interval, a low-coverage rate as `n/a$^\ddagger$`
- * (or, with `--allow-low-coverage`, its number with `$^\ddagger$`; the footnote line says why); model and
- * condition names escaped.
+ * The table as a LaTeX `booktabs` tabular (needs `\usepackage{booktabs}`): percentages with 95% intervals, `undefined$^\dagger$`
+ * for undefined cells (a comment line gives each one's reason), `[CI n/a]` for a value without an interval, a low-coverage
+ * rate as `n/a$^\ddagger$` (or, with `--allow-low-coverage`, its number with `$^\ddagger$`; the footnote says why).
  */
 export function tableLatex(t: PaperTable): string {
   const cols = columns(t);
   const conds = hasConditions(t);
-  const cell = (p: CellValue) => {
-    if (!p || p.value === null) return "n/a";
+  const undefinedCells: string[] = []; // never a bare "n/a" (README): marked, each reason in a comment line
+  const cell = (p: CellValue, where: string) => {
+    if (!p || p.value === null) {
+      undefinedCells.push(`${where}: ${reasonText(p?.reason ?? "no_value")}`);
+      return "undefined$^\\dagger$";
+    }
     const mark = p.coverage_low ? "$^\\ddagger$" : "";
     if (withheld(t, p)) return `n/a${mark}`;
     const exact = p.ci_method ? "$^\\S$" : ""; // an exact bound (ci_method), explained in the comment line below
@@ -569,13 +572,14 @@ export function tableLatex(t: PaperTable): string {
   L.push(`Model & ${conds ? "Condition & " : ""}${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r)) + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "")).join(" & ")} & ${blockedCell(r)} \\\\`);
+    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "")).join(" & ")} & ${blockedCell(r)} \\\\`);
   }
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
   }
+  if (undefinedCells.length) L.push(`% $^\\dagger$ undefined: ${undefinedCells.join("; ").replace(/[\r\n]/g, " ")}`);
   if (t.rate_caveats?.length) L.push(`% $^\\star$ ${t.rate_caveats.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method))) {
     L.push(`% $^\\S$ exact interval: the group's labelled items all had the same human-minus-judge difference (SE 0); the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen (see the ${EXACT_MARK} note above)`);

@@ -134,6 +134,8 @@ export interface ReportModel {
   items: ReportItem[];
   /** Items that qualified for the list, before the cap. */
   items_total: number;
+  /** With a committee: how many of `items_total` are on unattacked trajectories (listed; its agreement figures leave them out: ./items-text.ts). */
+  items_unattacked?: number;
   items_cap: number;
   /** How the run's labelling ended (`readRunState`); a partial run is also a warning. */
   run_state: RunState;
@@ -589,6 +591,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
     utility,
     items,
     items_total: candidates.length,
+    ...(committeeVerdicts ? { items_unattacked: candidates.filter((c) => c.row?.attacked === false).length } : {}),
     items_cap: maxItems,
     run_state: runState,
     costs,

@@ -15,6 +15,7 @@ import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHea
 import { rateCaveatHtml } from "./rate-caveat-html.js";
 import { cellsNotesHtml } from "./cells-note.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
+import { itemsPopulationText } from "./items-text.js";
 import type { ReferenceAgreement } from "../agree/reference.js";
 import { sameRowsCommand } from "./same-rows.js";
 import { blockedCellText, coverageWithheld, EXACT_MARK, type TableRow } from "../estimate/table.js";
@@ -483,7 +484,7 @@ function itemsSection(m: ReportModel): string {
     : `<button type="button" data-filter="all" aria-pressed="true">all</button>`;
   const capped = m.items_total > m.items.length ? ` (the first ${m.items.length} of ${int(m.items_total)}; raise --max-items to list more)` : "";
   return `<section id="disagreements"><h2>${m.committee ? "Committee disagreements" : "Judge vs benchmark disagreements"}</h2>
-<p class="note">${m.committee ? "Disputed trajectories (the judges split evenly between compromised and not) first, then every trajectory where the judges did not all give the same label" : "Trajectories where the judge's full_compliance and the benchmark's security verdict differ"}${capped}. Open one to read it with each judge's quotes highlighted where they occur.</p>
+<p class="note">${m.committee ? "Disputed trajectories (the judges split evenly between compromised and not) first, then every trajectory where the judges did not all give the same label" + (itemsPopulationText(m) ? ` (${escapeHtml(itemsPopulationText(m))})` : "") : "Trajectories where the judge's full_compliance and the benchmark's security verdict differ"}${capped}. Open one to read it with each judge's quotes highlighted where they occur.</p>
 <div class="controls">${filters}<input id="item-search" type="search" placeholder="filter by id, model, suite, label…" aria-label="filter"><button type="button" id="expand-all">expand all</button><button type="button" id="collapse-all">collapse all</button><span id="item-count" class="note"></span></div>
 <div id="items">${m.items.map((it, n) => itemHtml(it, judgeOrder, n)).join("\n")}</div></section>`;
 }

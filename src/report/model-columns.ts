@@ -167,11 +167,11 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const utility = utilityTable(rowRecords(colRun), "condition");
 
   let items: ReportItem[] = [];
-  let items_total = 0;
+  let [items_total, items_unattacked] = [0, undefined as number | undefined]; // unattacked: of a committee's list
   const rowAt = (s: number) => colRun.rows[colRun.rowCode[s]] as TrajectoryIndexRow;
   if (cs) {
     const d = disagreementSlots(colRun, cs, maxItems);
-    items_total = d.total;
+    [items_total, items_unattacked] = [d.total, d.unattacked];
     items = d.slots.map((s) => {
       const c = cs.verdicts[cs.code[s]];
       const trajectory_id = colRun.ids.id(s);
@@ -223,7 +223,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
     ...(paper_table_reason ? { paper_table_reason } : {}),
     utility,
     items,
-    items_total,
+    items_total, ...(items_unattacked !== undefined ? { items_unattacked } : {}),
     items_cap: maxItems,
     run_state: runState,
     costs,

@@ -194,9 +194,10 @@ export function committeeObservationRun(run: ColumnRun, cs: CommitteeSlots, rep0
 /**
  * The committee's disagreement list (`disagreementItems` of `./data.ts`): disputed, then ok but not unanimous row
  * slots, more distinct votes first, then by id (`localeCompare`); only the first `max` are returned in order (ids
- * made strings for the candidates of the groups that reach into the list), with the count of all.
+ * made strings for the candidates of the groups that reach into the list), with the count of all and of those on
+ * unattacked trajectories (which the committee's agreement figures leave out: `ReportModel.items_unattacked`).
  */
-export function disagreementSlots(run: ColumnRun, cs: CommitteeSlots, max: number): { slots: number[]; total: number } {
+export function disagreementSlots(run: ColumnRun, cs: CommitteeSlots, max: number): { slots: number[]; total: number; unattacked: number } {
   // per committee verdict: its group (disputed first, then more distinct votes first), -1 when not listed
   const groupKey = cs.verdicts.map((c) => {
     if (!(c.status === "disputed" || (c.status === "ok" && !c.unanimous))) return -1;
@@ -205,10 +206,12 @@ export function disagreementSlots(run: ColumnRun, cs: CommitteeSlots, max: numbe
   });
   const groups = new Map<number, number[]>();
   let total = 0;
+  let unattacked = 0;
   for (let s = 0; s < run.nRows; s++) {
     const k = cs.code[s];
     if (k < 0 || groupKey[k] === -1) continue;
     total++;
+    if (run.rows[run.rowCode[s]].attacked === false) unattacked++;
     let g = groups.get(groupKey[k]);
     if (!g) groups.set(groupKey[k], (g = []));
     g.push(s);
@@ -230,7 +233,7 @@ export function disagreementSlots(run: ColumnRun, cs: CommitteeSlots, max: numbe
     cut();
     for (const b of best) out.push(b.s);
   }
-  return { slots: out, total };
+  return { slots: out, total, unattacked };
 }
 
 /**

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { humanAgreement, HumanLabelsError, readHumanLabels, formatHumanAgreement, type HumanLabelFile } from "../../src/agree/human.js";
+import { humanAgreement, HumanLabelsError, readHumanLabels, formatHumanAgreement, withZeroSe, type HumanLabelFile } from "../../src/agree/human.js";
 import { detectScale, labelOnScale } from "../../src/rubric/scale.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Bucket, Verdict } from "../../src/types.js";
@@ -175,6 +175,33 @@ describe("humanAgreement: design weights", () => {
     expect(d.po.value).toBeCloseTo((6 + 6 + 40 / 3) / 52, 12);
     expect(d.kappa.se).not.toBeNull();
     expect(d.po.se_no_fpc).toBeGreaterThan(d.po.se!);
+  });
+
+  it("a perfect table: the design-weighted SE is 0 (not rounding error printed SE 0.000), written as the unweighted line writes it (new-user report 17)", () => {
+    const same: Record<string, string> = { i1: "full_compliance", i2: "partial_compliance", i3: "unaffected", i4: "not_exposed", i5: "flagged_refusal" };
+    const imp = rows.map((x) => ({ ...x, l: same[x.t], p: undefined, w: 7, s: ["i1", "i3"].includes(x.t) ? "D" : "A", n: ["i1", "i3"].includes(x.t) ? 12 : 40 }));
+    const f = file(imp);
+    f.rows.forEach((r, i) => (r.stratum_size = imp[i].n));
+    const population = Array.from({ length: 52 }, (_, i) => row(i < 6 ? `i${i + 1}` : `o${i}`));
+    const r = humanAgreement(f, verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 }, population });
+    const d = r.judges[0].design_weighted!;
+    for (const e of [d.kappa, d.po, d.ac1, d.pabak]) {
+      expect(e.value).toBeCloseTo(1, 12);
+      expect(e.se).toBe(0);
+      expect(e.flags).toEqual(["degenerate_ci"]);
+    }
+    const text = formatHumanAgreement(r);
+    expect(text).toMatch(/design-weighted \(.*\): kappa 1\.000 \(SE 0\), AC1 1\.000 \(SE 0\), PABAK 1\.000 \(SE 0\), agreement 1\.000 \(SE 0\)/);
+    expect(text).not.toContain("SE 0.000");
+  });
+
+  it("withZeroSe: an SE of rounding error (1.5e-17, as on the defenses sample) is 0 with the degenerate flag; a real SE is kept", () => {
+    const est = (se: number) => ({ value: 1, n: 71, se, se_no_fpc: se, ci_wald: { lower: 1, upper: 1, lower_clipped: 1, upper_clipped: 1, level: 0.95, method: "wald_normal", degenerate: false } });
+    const w = { kappa: est(1.528e-17), po: est(9e-33), ac1: est(0.05), pabak: est(1.7e-32), prevalence_human: [], prevalence_judge: [] } as unknown as Parameters<typeof withZeroSe>[0];
+    const z = withZeroSe(w);
+    expect(z.kappa).toMatchObject({ se: 0, se_no_fpc: 0, flags: ["degenerate_ci"], ci_wald: { degenerate: true } });
+    expect(z.po.se).toBe(0);
+    expect(z.ac1).toEqual(w.ac1);
   });
 
   it("strata that do not add up to the run, no frame recorded: the design-weighted figures are refused as estimate refuses them (sample_frame_unknown)", () => {

@@ -245,6 +245,9 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     expect(imp.code).toBe(0);
     expect(imp.stdout).toMatch(/imported 23 labels from 1 annotator\(s\) on 23 of 24 items \(scale six\)/);
     expect(imp.stdout).toMatch(/design-weighted label shares/);
+    // what the shares are over, and that estimate --human's consensus figure is the one to report (new-user report 17)
+    expect(imp.stdout).toMatch(/label shares \(w = 1\/pi\): a check of what was imported, not a rate to report: .* the human rate to report is estimate --human's/);
+    expect(imp.stdout).not.toMatch(/population estimate/);
     const hl = jsonl(human);
     const manifest = new Map(jsonl(path.join(out, "manifest.jsonl")).slice(1).map((m) => [m.item_id, m]));
     for (const h of hl) {

@@ -27,6 +27,9 @@ describe("utility beside ASR", () => {
     const u = utilityTable(rows, "attack");
     expect(u.find((c) => c.condition === "(none)")!.without_attack.n).toBe(2);
     expect(u.find((c) => c.condition === "ii")!.without_attack).toMatchObject({ rate: null, reason: "no_unattacked_trajectories" });
+    // undefined in the house wording, never "n/a (code)" (new-user report 17)
+    expect(formatUtilityRate(u.find((c) => c.condition === "ii")!.without_attack)).toMatch(/^undefined \(/);
+    expect(formatUtilityRate(u.find((c) => c.condition === "ii")!.without_attack)).not.toContain("no_unattacked_trajectories");
     expect(utilityTable([row("9", "m", "x", true)], "condition")).toEqual([]);
   });
   it("unattacked runs all of injection tasks: without attack is undefined for that reason (newuser16)", () => {

@@ -39,6 +39,16 @@ beforeAll(async () => {
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
 describe("estimate on real AgentDojo runs with a biased judge and a truth-annotated two-phase sample", () => {
+  it("--by a field no attacked trajectory has is refused with exit 2, as --where and compare --by refuse it (new-user report 17)", async () => {
+    const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--by", "defense"]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toMatch(/no attacked trajectory of the estimate has a value for --by defense \(of \d+\): give a field such as condition/);
+    const two = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--by", "agent_model,defense"]);
+    expect(two.code).toBe(2);
+    expect(two.stderr).toMatch(/--by defense \(/);
+  });
+
   it("the true per-model ASR is inside every calibrated 95% CI, and calibrated CIs are narrower than human-only", async () => {
     const r = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--by", "agent_model", "--json"]);
     expect(r.code, r.stderr).toBe(0);

@@ -66,6 +66,25 @@ describe("estimate: the sample's frame must be the run's population now (frames1
     const s = estimateFromData(swapped, verdictsOf(swapped), file, opts);
     expect(s.groups[0].calibrated.reason).toMatch(/^population_changed_since_sample \(N 40 when the sample was drawn, 40 now \(the same number, other trajectories/);
   });
+  it("a sample of ANOTHER run (no labelled trajectory is in this one): said plainly, the run named from the sample's files beside the label file (new-user report 17)", () => {
+    const file = sampleAndLabel(runOf(40), 1);
+    const other = new Map([...runOf(60).values()].map((r) => [`o-${r.id}`, { ...r, id: `o-${r.id}` }]));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-other-run-"));
+    try {
+      for (const [humanFile, named] of [["h.jsonl", false], [path.join(dir, "human.jsonl"), true]] as const) {
+        if (named) fs.writeFileSync(path.join(dir, "design.json"), JSON.stringify({ ipi_judge_sample: 1, run: "defenses" }));
+        const r = estimateFromData(other, verdictsOf(other), file, { ...opts, humanFile });
+        const w = r.warnings.filter((x) => /none of the/.test(x));
+        expect(w).toHaveLength(1);
+        expect(w[0]).toMatch(named ? /^none of the \d+ labelled trajectories of .* is in this run: the sample was drawn from run defenses \(as .*design\.json records\), not from this one, so no group gets a human or calibrated estimate \(undefined: sample_of_another_run\); estimate the labels with the run they were sampled from \(--run defenses\)$/ : /the sample was drawn from another run, not from this one/);
+        expect(r.warnings.join("\n")).not.toMatch(/changed since the sample/);
+        expect(r.groups[0].calibrated.reason).toMatch(/^sample_of_another_run/);
+        expect(r.groups[0].judge.asr).not.toBeNull();
+      }
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it("a --where sample of a run that grew: the filter keeps the new trajectories too, so refused, also under estimate --where", () => {
     const file = sampleAndLabel(runOf(40), 2, "attack=A");
     expect(file.rows[0].sample_frame?.N).toBe(20);

@@ -135,7 +135,10 @@ describe("paper table", () => {
     expect(tex).toContain("\\bottomrule");
     expect(tex).toContain("\\begin{tabular}{lrrrrrrrr}");
     expect(tex).toContain("m\\_1\\&co & n/a$^\\ddagger$ & n/a$^\\ddagger$ & 25.0 {\\scriptsize [");
-    expect(tex).toMatch(/quiet & n\/a & n\/a & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & n\/a/);
+    // an undefined cell is never a bare n/a (new-user report 17): marked, and its reason in a comment line
+    expect(tex).toMatch(/quiet & undefined\$\^\\dagger\$ & undefined\$\^\\dagger\$ & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & 0\.0 \{\\scriptsize \[0\.0, \d+\.\d\]\} & undefined\$\^\\dagger\$/);
+    expect(tex).toMatch(/^% \$\^\\dagger\$ undefined: quiet ASR \(goal\): no usable judge verdict; /m);
+    expect(tex).not.toMatch(/& n\/a &|& n\/a \\\\/);
     expect(tex).toMatch(/% \$\^\\ddagger\$ coverage below 80%/);
     expect(latexEscape("a\\b_c%d$e#f{g}h~i^j&k")).toBe("a\\textbackslash{}b\\_c\\%d\\$e\\#f\\{g\\}h\\textasciitilde{}i\\textasciicircum{}j\\&k");
   });

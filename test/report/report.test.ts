@@ -62,6 +62,10 @@ describe("report data of a committee run with human labels", () => {
   it("lists disputed trajectories first, then the non-unanimous ones, each with its trajectory", () => {
     const c = model.committee!.verdicts;
     expect(model.items_total).toBe(c.filter((x) => x.status === "disputed" || (x.status === "ok" && !x.unanimous)).length);
+    // the listed items on unattacked trajectories are counted, so the list reconciles with the committee's "not
+    // unanimous on K of N attacked" (new-user report 17); items are capped, so count them from the listed ones only when all are
+    expect(model.items_unattacked).toBeTypeOf("number");
+    if (model.items.length === model.items_total) expect(model.items_unattacked).toBe(model.items.filter((i) => i.row?.attacked === false).length);
     const kinds = model.items.map((i) => i.kind);
     expect(kinds.indexOf("not_unanimous")).toBeGreaterThan(kinds.lastIndexOf("disputed"));
     expect(model.items.find((i) => i.trajectory_id === HOSTILE_ID)?.kind).toBe("disputed");
