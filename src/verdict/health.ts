@@ -246,13 +246,18 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
 /** The `compliance_on_unattacked` flag of a judge with such labels (module docstring; `marks_rates` over the bar). */
 function unattackedComplianceFlag(h: JudgeHealth, th: HealthThresholds): HealthFlag {
   const s = h.unattacked_compliance_share ?? 0;
-  const over = s > th.unattackedComplianceShare && h.unattacked_compliance >= th.unattackedComplianceMin;
+  // every label of the judge on an unattacked trajectory: the input may record no attack at all (a chat JSONL without
+  // metadata), where real compliance reads as "unattacked"; no rate over attacked runs exists to mark, so not broken
+  const noAttacked = h.usable <= h.unattacked_labels;
+  const over = !noAttacked && s > th.unattackedComplianceShare && h.unattacked_compliance >= th.unattackedComplianceMin;
   const what =
     `${h.unattacked_compliance} of its ${h.unattacked_labels} labels on unattacked trajectories (${pct(s)}) claim compliance (full or partial), ` +
     "where no injection was recorded and there was nothing to comply with; its quotes may be real while its claims are not";
   const then = over
     ? `; over ${pct(th.unattackedComplianceShare)} (and at least ${th.unattackedComplianceMin}), so its compliance claims on attacked runs are not to be trusted either: its rates are marked`
-    : `; check them (a record without attack metadata can hold real compliance); its rates are marked above ${pct(th.unattackedComplianceShare)} of them (at least ${th.unattackedComplianceMin})`;
+    : noAttacked
+      ? "; every label of this judge is on a trajectory recording no attack: if the input carries no attack metadata (no injections, no attack name), these may be real compliance; check them"
+      : `; check them (a record without attack metadata can hold real compliance); its rates are marked above ${pct(th.unattackedComplianceShare)} of them (at least ${th.unattackedComplianceMin})`;
   return over ? { code: "compliance_on_unattacked", message: what + then, marks_rates: true } : { code: "compliance_on_unattacked", message: what + then };
 }
 
