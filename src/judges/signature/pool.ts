@@ -168,14 +168,19 @@ export class SignaturePool {
     await Promise.all(workers.map((w) => w.terminate()));
   }
 
-  /** Send what waits, in batches of at most {@link BATCH}, to the least busy workers that can take more. */
+  /**
+   * Send what waits, in batches of at most {@link BATCH}, to the least busy workers that can take more; what waits is
+   * shared over the pool's workers (at most its share, `ceil(waiting / size)`, per batch), so that several workers
+   * each get work (red team 17: a batch of everything made one worker of three judge 3,246 of 3,268).
+   */
   private pump(): void {
+    const share = Math.max(1, Math.ceil(this.queue.length / this.opts.size));
     while (this.queue.length > 0 && !this.broken) {
       if (this.slots.length < this.opts.size && this.slots.every((s) => s.busy.size > 0)) this.spawn();
       let best: Slot | undefined;
       for (const s of this.slots) if (s.busy.size < this.perWorker && (!best || s.busy.size < best.busy.size)) best = s;
       if (!best) return;
-      const tasks = this.queue.splice(0, Math.min(this.batch, this.perWorker - best.busy.size));
+      const tasks = this.queue.splice(0, Math.min(this.batch, share, this.perWorker - best.busy.size));
       if (best.busy.size === 0) best.worker.ref();
       for (const task of tasks) best.busy.set(task.seq, task);
       try {

@@ -63,6 +63,18 @@ describe("SignaturePool", () => {
     await p.close();
   });
 
+  it("trajectories submitted together are shared over several workers, not batched onto one (red team 17)", async () => {
+    const p = pool(3);
+    const ids = Array.from({ length: 9 }, (_, k) => `w${k}`);
+    const vs = await Promise.all(ids.map((id) => p.run(fake(id, { delay_ms: 20, report_batch: true, report_thread: true }), { repeat: 0 })));
+    expect(vs.map((v) => v.trajectory_id)).toEqual(ids);
+    const per = new Map<number, number>();
+    for (const v of vs as unknown as { thread: number; batch: number }[]) per.set(v.thread, (per.get(v.thread) ?? 0) + 1);
+    expect([...per.values()].sort()).toEqual([3, 3, 3]); // ceil(9 / 3) each
+    expect(Math.max(...vs.map((v) => (v as unknown as { batch: number }).batch))).toBe(3);
+    await p.close();
+  });
+
   it("a trajectory that cannot be cloned is its own error (NotCloneableError); the others of its batch are judged", async () => {
     const p = pool(1);
     const results = await Promise.allSettled([p.run(fake("p"), { repeat: 0 }), p.run(fake("fn", { f: () => 1 }), { repeat: 0 }), p.run(fake("q"), { repeat: 0 })]);
