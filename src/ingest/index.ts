@@ -172,7 +172,11 @@ function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: Input
   return { bytes, stamp };
 }
 
-/** The first `size` bytes of an open file (fewer when it ends before), as `readFileSync(fd)` reads a regular file. */
+/**
+ * An open file read to its end, as `readFileSync(fd)` reads a regular file: the `size` bytes its `fstat` gave (fewer
+ * when it ends before); a file that grew since is read on to its end (red team 17: reading only `size` bytes made a
+ * growing file `invalid_json` instead of the whole file, or `too_large` by the check after the read).
+ */
 function readSized(fd: number, size: number): Buffer {
   const buf = Buffer.allocUnsafe(size);
   let pos = 0;
@@ -181,7 +185,9 @@ function readSized(fd: number, size: number): Buffer {
     n = readSync(fd, buf, pos, size - pos, null);
     pos += n;
   } while (n !== 0 && pos < size);
-  return pos < size ? buf.subarray(0, pos) : buf;
+  if (pos < size) return buf.subarray(0, pos);
+  const more = readFileSync(fd); // from the current position: empty unless the file grew
+  return more.length ? Buffer.concat([buf, more]) : buf;
 }
 
 /** A conversion result as read items, its warnings collected. */
