@@ -34,7 +34,11 @@ function formatOne(r: EstimateReport): string {
   if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of ${r.sample_population ? "the sample's population, below" : "the whole run"})`);
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
   const ex = Object.entries(r.labels.excluded).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ");
-  L.push(`human labels ${r.human_file}: ${r.labels.items} labelled trajectories used, ${r.labels.annotators} annotators${ex ? ` (left out: ${ex})` : ""}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
+  const exRows = Object.entries(r.labels.excluded_rows ?? {}).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ");
+  const nOut = Object.values(r.labels.excluded).reduce((a, b) => a + b, 0);
+  // trajectories and rows apart: used + left out = labelled trajectories (red team 17)
+  const out = [...(ex ? [`${nOut} trajectories left out: ${ex}`] : []), ...(exRows ? [`rows left out: ${exRows}`] : [])].join("; ");
+  L.push(`human labels ${r.human_file}: ${r.labels.items} of ${r.labels.items + nOut} labelled trajectories used, ${r.labels.annotators} annotators${out ? ` (${out})` : ""}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
   const sp = r.sample_population;
   if (sp && sp.N_run !== sp.N_recorded) L.push(`population of the sample: --where ${sp.filter} (recorded with the sample, N ${sp.N_recorded} when drawn), which keeps ${sp.N_run} trajectories of the run now: not the sample's population (below)`);
   else if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);

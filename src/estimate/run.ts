@@ -63,8 +63,13 @@ export interface EstimateReport {
     bad_rows: number;
     /** Items with a human consensus, used by the estimates. */
     items: number;
-    /** Items or rows left out, by reason (`consensus_tie`, `not_in_run`, `unknown_label`, ...). */
+    /**
+     * Labelled trajectories left out, by reason (`consensus_tie`, `not_in_run`, `cannot_tell_full_from_partial`, ...):
+     * `items` + the sum of these = the trajectories with at least one usable row.
+     */
     excluded: Record<string, number>;
+    /** Rows left out, by reason (`bad_row`, `missing_label`, `unknown_label`, `duplicate_superseded`): rows, not trajectories. */
+    excluded_rows: Record<string, number>;
     annotators: number;
   };
   /** Every cell of the design found in the label file: N_c, labelled n_c, recorded π and the realised n_c/N_c. */
@@ -180,12 +185,17 @@ export function judgeFlags(
 export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behaviour"): {
   items: Map<string, { human: boolean; stratum?: string; stratum_size?: number; pi?: number }>;
   excluded: Record<string, number>;
+  excluded_rows: Record<string, number>;
   annotators: number;
   conflicts: string[];
 } {
+  // trajectories and rows counted apart (red team 17: "left out: superseded 1, tied 1, not in the run 45" was 47 for
+  // 46 labelled trajectories, a superseded row among them)
   const excluded: Record<string, number> = {};
+  const excludedRows: Record<string, number> = {};
   const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
-  if (file.bad_rows.length) excluded.bad_row = file.bad_rows.length;
+  const exRow = (r: string) => (excludedRows[r] = (excludedRows[r] ?? 0) + 1);
+  if (file.bad_rows.length) excludedRows.bad_row = file.bad_rows.length;
   const votes = new Map<string, Map<string, string>>();
   const scale = consensusScale(file.rows.flatMap((r) => (r.label ? [r.label] : [])));
   const design = new Map<string, { stratum?: string; stratum_size?: number; pi?: number }>();
@@ -193,18 +203,18 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
   const conflicts: string[] = [];
   for (const r of file.rows) {
     if (!r.label) {
-      ex("missing_label");
+      exRow("missing_label");
       continue;
     }
     const m = labelOnScale(r.label, scale);
     if ("reason" in m) {
-      ex(m.reason);
+      exRow(m.reason);
       continue;
     }
     annotators.add(r.annotator);
     let v = votes.get(r.trajectory_id);
     if (!v) votes.set(r.trajectory_id, (v = new Map()));
-    if (v.has(r.annotator)) ex("duplicate_superseded");
+    if (v.has(r.annotator)) exRow("duplicate_superseded");
     v.set(r.annotator, m.label);
     const pi = r.inclusion_probability ?? (r.weight !== undefined ? 1 / r.weight : undefined);
     const prev = design.get(r.trajectory_id);
@@ -235,7 +245,7 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
     }
     items.set(id, { human, ...design.get(id) });
   }
-  return { items, excluded, annotators: annotators.size, conflicts };
+  return { items, excluded, excluded_rows: excludedRows, annotators: annotators.size, conflicts };
 }
 
 /**
@@ -577,7 +587,7 @@ export function estimateFromData(
     human_file: o.humanFile,
     by,
     population: { N: pop.units.length, attacked: attacked.length, duplicates_dropped: pop.dropped.length },
-    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, annotators: cons.annotators },
+    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, excluded_rows: cons.excluded_rows, annotators: cons.annotators },
     cells,
     design,
     estimators: {

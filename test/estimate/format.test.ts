@@ -20,7 +20,7 @@ describe("estimate text output: undefined values in words, through src/format/st
     human_file: "h.jsonl",
     by: [],
     population: { N: 4, attacked: 4, duplicates_dropped: 0 },
-    labels: { rows: 3, bad_rows: 0, items: 3, excluded: { consensus_tie: 1 }, annotators: 1 },
+    labels: { rows: 3, bad_rows: 0, items: 3, excluded: { consensus_tie: 1 }, excluded_rows: {}, annotators: 1 },
     cells: [],
     design: "two_phase",
     estimators: { judge: "", human: "", calibrated: "c", unusable_verdicts: "", nonresponse: "" },
@@ -50,6 +50,11 @@ describe("estimate text output: undefined values in words, through src/format/st
     expect(text).not.toMatch(/stratum n lt 2|too few labelled items \(|consensus tie/);
     expect(text).toContain("undefined (too few labelled trajectories in the group (raise the sample, or lower --min-sampled); 1 < 2; --min-sampled)");
     expect(text).toContain("left out: annotators tied 1");
+  });
+  it("trajectories and rows left out are counted apart: used + trajectories left out = labelled trajectories (red team 17)", () => {
+    expect(text).toContain("h.jsonl: 3 of 4 labelled trajectories used, 1 annotators (1 trajectories left out: annotators tied 1)");
+    const rows = formatEstimate({ ...report, labels: { ...report.labels, items: 0, excluded: { consensus_tie: 1, not_in_run: 45 }, excluded_rows: { duplicate_superseded: 1 } } });
+    expect(rows).toContain(`0 of 46 labelled trajectories used, 1 annotators (46 trajectories left out: annotators tied 1, ${reasonText("not_in_run")} 45; rows left out: ${reasonText("duplicate_superseded")} 1)`);
   });
   it("every reason code estimate emits has words of its own", () => {
     for (const code of ["stratum_n_lt_2", "too_few_labelled_items", "no_labelled_item_in_group", "empty_group", "no_usable_judge_verdict", "no_usable_verdict", "committee_disputed", "committee_no_quorum", "judge_error", "no_verdict"]) {

@@ -210,7 +210,8 @@ describe("estimateFromData", () => {
     );
     expect(c.items.get("t1")!.human).toBe(true);
     expect(c.items.has("t2")).toBe(false);
-    expect(c.excluded).toEqual({ consensus_tie: 1, unknown_label: 1 });
+    expect(c.excluded).toEqual({ consensus_tie: 1 }); // trajectories
+    expect(c.excluded_rows).toEqual({ unknown_label: 1 }); // rows (red team 17: counted apart)
   });
 });
 
