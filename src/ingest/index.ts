@@ -186,8 +186,10 @@ function readSized(fd: number, size: number): Buffer {
     pos += n;
   } while (n !== 0 && pos < size);
   if (pos < size) return buf.subarray(0, pos);
-  const more = readFileSync(fd); // from the current position: empty unless the file grew
-  return more.length ? Buffer.concat([buf, more]) : buf;
+  // one read past the end (0 bytes unless the file grew); readFileSync(fd) here would make the fstat saved above
+  const probe = Buffer.allocUnsafe(1);
+  if (readSync(fd, probe, 0, 1, null) === 0) return buf;
+  return Buffer.concat([buf, probe, readFileSync(fd)]); // grew: the rest, from the current position
 }
 
 /** A conversion result as read items, its warnings collected. */
