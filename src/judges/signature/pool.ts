@@ -13,8 +13,15 @@
  *   message of its replies (issue 26: a message each way per trajectory was ~10% of `label`'s main-thread CPU);
  * - an error thrown by the judge in a worker rejects that trajectory's promise with an `Error` naming its id
  *   (the runner records it as the item's `judge_crash`); the worker goes on;
- * - a worker that dies (exit, uncaught error, out of memory) rejects every trajectory it held and every later
- *   `run` with a `JudgeFatalError` (kind `worker_crash`): the runner stops the judge and says why; nothing hangs;
+ * - a worker that dies (exit, uncaught error, out of memory) is replaced (red team 17 F5: one item must not stop the
+ *   judge): the replies it sent before it died are kept, and the trajectories it still held are sent again ONE PER
+ *   BATCH, in order, each to a worker that holds nothing else. A trajectory that kills a worker that held it alone
+ *   (and had started: its first message came) is that trajectory's own error (an `Error` naming it and why
+ *   the worker died; the runner records it as the item's `judge_crash`, judged again on resume / `--retry-errors`),
+ *   and the run goes on. The respawns are bounded: a second death in a row that no item held alone explains (the
+ *   worker module is broken, or the host kills workers), or more than {@link MAX_WORKER_DEATHS} deaths in one pool,
+ *   reject what is held and every later `run` with a `JudgeFatalError` (kind `worker_crash`), as before: the runner
+ *   stops the judge and says why; nothing hangs;
  * - idle workers do not keep the process alive (they are `unref`'d while they hold no work).
  * Errors: the constructor throws `RangeError` for a size below 1.
  */
@@ -90,16 +97,31 @@ export const PER_WORKER = 16;
  */
 export const BATCH = 8;
 
+/**
+ * Most worker deaths one pool survives (red team 17 F5): past this many, the next death stops the judge
+ * (`worker_crash`) instead of starting another worker; each death costs a new isolate (the judge's code compiled
+ * again, ~0.3 s) and the re-sending of what the worker held, one by one.
+ */
+export const MAX_WORKER_DEATHS = 16;
+
 interface Task {
   seq: number;
   req: PoolRequest;
   resolve: (v: Verdict) => void;
   reject: (e: unknown) => void;
+  /** Held by a worker that died: sent again alone. */
+  alone?: boolean;
 }
 
 interface Slot {
   worker: Worker;
   busy: Map<number, Task>;
+  /** Holds one trajectory sent alone ({@link Task.alone}): nothing else is sent to it until it answers. */
+  alone: boolean;
+  /** Its first message came (the worker module loaded and built its judge): a death then can be an item's doing. */
+  started: boolean;
+  /** Why it died, from its `error` event (the death is handled at `exit`, after its last replies are read). */
+  why?: string;
 }
 
 /** The pool (module docstring). */
@@ -127,6 +149,10 @@ export class SignaturePool {
   private readonly batch: number;
   /** The `setImmediate` that sends what waits, while one is set. */
   private flushTimer: NodeJS.Immediate | undefined;
+  /** Workers that died in this pool. */
+  private deaths = 0;
+  /** Deaths in a row that no trajectory held alone explains. */
+  private unexplained = 0;
 
   /** @throws RangeError when `opts.size < 1`. */
   constructor(private readonly opts: PoolOptions) {
@@ -174,11 +200,23 @@ export class SignaturePool {
    * each get work (red team 17: a batch of everything made one worker of three judge 3,246 of 3,268).
    */
   private pump(): void {
-    const share = Math.max(1, Math.ceil(this.queue.length / this.opts.size));
     while (this.queue.length > 0 && !this.broken) {
+      if (this.queue[0].alone) {
+        // a trajectory a dead worker held goes alone to a worker that holds nothing (a new one if there is room)
+        let free = this.slots.find((s) => s.busy.size === 0 && !s.alone);
+        if (!free && this.slots.length < this.opts.size) free = this.spawn();
+        if (!free) return;
+        const task = this.queue.shift()!;
+        free.alone = true;
+        free.worker.ref();
+        free.busy.set(task.seq, task);
+        this.sendAlone(free, task);
+        continue;
+      }
+      const share = Math.max(1, Math.ceil(this.queue.length / this.opts.size));
       if (this.slots.length < this.opts.size && this.slots.every((s) => s.busy.size > 0)) this.spawn();
       let best: Slot | undefined;
-      for (const s of this.slots) if (s.busy.size < this.perWorker && (!best || s.busy.size < best.busy.size)) best = s;
+      for (const s of this.slots) if (!s.alone && s.busy.size < this.perWorker && (!best || s.busy.size < best.busy.size)) best = s;
       if (!best) return;
       const tasks = this.queue.splice(0, Math.min(this.batch, share, this.perWorker - best.busy.size));
       if (best.busy.size === 0) best.worker.ref();
@@ -198,16 +236,21 @@ export class SignaturePool {
       slot.worker.postMessage([task.req] satisfies PoolBatch);
     } catch (e) {
       slot.busy.delete(task.seq);
-      if (slot.busy.size === 0) slot.worker.unref();
+      if (slot.busy.size === 0) {
+        slot.alone = false;
+        slot.worker.unref();
+      }
       this.finish(task, undefined, new NotCloneableError(`signature judge: trajectory ${task.req.t?.id} cannot be sent to a worker: ${(e as Error)?.message ?? e}`));
     }
   }
 
-  private spawn(): void {
+  private spawn(): Slot {
     const worker = new Worker(this.opts.entry, { workerData: this.opts.judgeOptions, execArgv: this.opts.execArgv, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-    const slot: Slot = { worker, busy: new Map() };
+    const slot: Slot = { worker, busy: new Map(), alone: false, started: false };
     worker.unref();
     worker.on("message", (replies: PoolReplies) => {
+      // the worker's first message is an empty one once its judge is built (./worker.ts)
+      slot.started = true;
       for (const m of replies) {
         const task = slot.busy.get(m.seq);
         if (!task) continue;
@@ -219,23 +262,55 @@ export class SignaturePool {
           this.finish(task, undefined, e);
         }
       }
-      if (slot.busy.size === 0) worker.unref();
+      if (slot.busy.size === 0) {
+        slot.alone = false;
+        worker.unref();
+      }
       this.pump();
     });
-    const died = (why: string) => {
-      if (!this.slots.includes(slot) || this.broken) return;
-      const held = [...slot.busy.values()].map((task) => task.req.t?.id);
+    // an uncaught error (or out of memory) is followed by `exit`, once the replies the worker sent before are read
+    worker.on("error", (e) => (slot.why ??= `${e?.name ?? "Error"}: ${e?.message ?? e}`));
+    worker.on("exit", (code) => this.died(slot, slot.why ?? `exit code ${code}`));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  /**
+   * A worker died (module docstring): a trajectory it held alone is that trajectory's error; what else it held is sent
+   * again one by one; past the bounds, the pool fails with `worker_crash`.
+   */
+  private died(slot: Slot, why: string): void {
+    const at = this.slots.indexOf(slot);
+    if (at < 0 || this.broken) return;
+    this.slots.splice(at, 1);
+    this.deaths++;
+    const held = [...slot.busy.values()].sort((a, b) => a.seq - b.seq);
+    slot.busy.clear();
+    // it held one trajectory (sent again alone, or the only one it had): that one killed it
+    const culprit = slot.started && held.length === 1 ? held[0] : undefined;
+    this.unexplained = culprit ? 0 : this.unexplained + 1;
+    if (this.deaths > MAX_WORKER_DEATHS || this.unexplained >= 2) {
+      const ids = held.map((task) => task.req.t?.id);
+      for (const task of held) this.queue.unshift(task); // rejected with the rest, in order
+      this.queue.sort((a, b) => a.seq - b.seq);
+      const bound = this.unexplained >= 2 ? "twice in a row with no trajectory to blame" : `${this.deaths} times, more than ${MAX_WORKER_DEATHS}`;
       this.fail(
         new JudgeFatalError(
           this.opts.judgeOptions.id,
           "worker_crash",
-          `a signature judge worker died (${why})${held.length ? ` while judging ${held.join(", ").slice(0, 300)}` : ""}: the judge stops; re-run the same command to resume`,
+          `a signature judge worker died (${why})${ids.length ? ` while judging ${ids.join(", ").slice(0, 300)}` : ""}; workers died ${bound}: the judge stops; re-run the same command to resume`,
         ),
       );
-    };
-    worker.on("error", (e) => died(`${e?.name ?? "Error"}: ${e?.message ?? e}`));
-    worker.on("exit", (code) => died(`exit code ${code}`));
-    this.slots.push(slot);
+      return;
+    }
+    if (culprit) {
+      this.finish(culprit, undefined, new Error(`signature judge on ${culprit.req.t?.id}: the worker judging this trajectory alone died (${why}); the other trajectories go on`));
+    } else {
+      for (const task of held) task.alone = true;
+      this.queue.unshift(...held);
+      this.queue.sort((a, b) => (a.alone === b.alone ? a.seq - b.seq : a.alone ? -1 : 1));
+    }
+    this.pump();
   }
 
   /** A worker died: reject everything in flight and queued, and every later call. */

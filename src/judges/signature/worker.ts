@@ -1,8 +1,10 @@
 /**
  * The signature judge's worker thread (`./pool.ts`): builds the judge from `workerData` (`{id, maxChars}`), then
  * for each message (a `PoolBatch`: requests in order) judges each trajectory on this thread, in order, and answers
- * one message with a `PoolReply` per request (the verdict, or the judge's error as `{name, message, stack}`). The
- * bundled command line runs it as `dist/bin/signature-worker.js`.
+ * one message with a `PoolReply` per request (the verdict, or the judge's error as `{name, message, stack}`). Its first
+ * message, once the judge is built, is an empty one: the pool then knows that a later death of this worker is the
+ * doing of what it held, not of its start (red team 17 F5). The bundled command line runs it as
+ * `dist/bin/signature-worker.js`.
  */
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -15,6 +17,8 @@ if (!parentPort) throw new Error("the signature judge worker runs only as a work
 const port = parentPort;
 const opts = workerData as { id: string; maxChars: number };
 const judge = createSignatureJudge({ id: opts.id, maxChars: opts.maxChars, workers: 0 });
+// started: the judge is built (an empty PoolReplies)
+port.postMessage([] satisfies PoolReplies);
 
 /**
  * Least growth of this worker's heap between two forced collections, bytes. A worker's live set is small and steady

@@ -9,10 +9,14 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BATCH, NotCloneableError, PER_WORKER, SignaturePool, signatureWorkerEntry } from "../../../src/judges/signature/pool.js";
+import { BATCH, MAX_WORKER_DEATHS, NotCloneableError, PER_WORKER, SignaturePool, signatureWorkerEntry } from "../../../src/judges/signature/pool.js";
 import { JudgeFatalError } from "../../../src/errors.js";
 import type { Trajectory } from "../../../src/types.js";
 import { runCli } from "../../helpers/cli.js";
+import { createSignatureJudge } from "../../../src/judges/signature/index.js";
+import type { Judge } from "../../../src/judges/judge.js";
+import { labelRun } from "../../../src/run/label.js";
+import { readErrors, readVerdicts } from "../../../src/store/records.js";
 import { CORPUS, ROOT } from "../../helpers/paths.js";
 
 const FIXTURE = new URL("./fixtures/pool-worker.mjs", import.meta.url);
@@ -94,24 +98,90 @@ describe("SignaturePool", () => {
     await p.close();
   });
 
-  it("a worker that dies fails loud: what it held and every later call reject with worker_crash, nothing hangs", async () => {
-    const p = pool(1);
-    await expect(p.run(fake("ok"), { repeat: 0 })).resolves.toEqual({ trajectory_id: "ok" });
-    const results = await Promise.allSettled([p.run(fake("crash"), { repeat: 0 }), p.run(fake("after", { delay_ms: 10 }), { repeat: 0 })]);
+  it("a trajectory that kills its worker is its own error, found by sending what the worker held again one by one; the others are judged, in order (red team F5)", async () => {
+    for (const size of [1, 2]) {
+      const p = pool(size);
+      await expect(p.run(fake("ok"), { repeat: 0 })).resolves.toEqual({ trajectory_id: "ok" });
+      const ids = ["a", "b", "crash", "c", "d", "e"];
+      const order: string[] = [];
+      const results = await Promise.allSettled(
+        ids.map((id) => p.run(fake(id, { report_batch: true }), { repeat: 0 }).finally(() => order.push(id))),
+      );
+      expect(order, `size ${size}`).toEqual(ids);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled", "fulfilled", "fulfilled"]);
+      const e = (results[2] as PromiseRejectedResult).reason as Error;
+      expect(e).not.toBeInstanceOf(JudgeFatalError);
+      expect(e.message).toMatch(/signature judge on crash: the worker judging this trajectory alone died \(exit code 3\)/);
+      // what the dead worker held was sent again alone
+      const held = results.filter((r, k) => r.status === "fulfilled" && k < 2).map((r) => (r as PromiseFulfilledResult<{ batch: number }>).value.batch);
+      expect(held.every((b) => b === 1)).toBe(true);
+      // the pool goes on
+      await expect(p.run(fake("later"), { repeat: 0 })).resolves.toEqual({ trajectory_id: "later" });
+      await p.close();
+    }
+  });
+
+  it("a worker that dies before it starts stops the judge loud: the second death in a row with no trajectory to blame is worker_crash, nothing hangs", async () => {
+    const p = new SignaturePool({ size: 1, entry: FIXTURE, judgeOptions: { id: "signature", maxChars: 1e6, die_on_start: true } as never });
+    const results = await Promise.allSettled([p.run(fake("x"), { repeat: 0 }), p.run(fake("y", { delay_ms: 10 }), { repeat: 0 })]);
     for (const r of results) {
       expect(r.status).toBe("rejected");
       const e = (r as PromiseRejectedResult).reason;
       expect(e).toBeInstanceOf(JudgeFatalError);
       expect((e as JudgeFatalError).kind).toBe("worker_crash");
-      expect((e as Error).message).toMatch(/exit code 3/);
+      expect((e as Error).message).toMatch(/exit code 5.*twice in a row/);
     }
     await expect(p.run(fake("later"), { repeat: 0 })).rejects.toBeInstanceOf(JudgeFatalError);
+    await p.close();
+  });
+
+  it(`more than MAX_WORKER_DEATHS (${MAX_WORKER_DEATHS}) worker deaths stop the judge with worker_crash; the items before are each their own error`, async () => {
+    const crashers = Array.from({ length: MAX_WORKER_DEATHS + 3 }, (_, k) => `k${k}`);
+    const p = new SignaturePool({ size: 1, entry: FIXTURE, judgeOptions: { id: "signature", maxChars: 1e6, crash_on: crashers } as never });
+    const results: PromiseSettledResult<unknown>[] = [];
+    // one at a time: each death is explained by the trajectory it held alone
+    for (const id of crashers) results.push((await Promise.allSettled([p.run(fake(id), { repeat: 0 })]))[0]);
+    const fatal = results.map((r) => (r as PromiseRejectedResult).reason instanceof JudgeFatalError);
+    expect(results.every((r) => r.status === "rejected")).toBe(true);
+    expect(fatal.indexOf(true)).toBe(MAX_WORKER_DEATHS);
+    expect(fatal.slice(MAX_WORKER_DEATHS).every(Boolean)).toBe(true);
+    expect(String((results[MAX_WORKER_DEATHS] as PromiseRejectedResult).reason.message)).toMatch(new RegExp(`more than ${MAX_WORKER_DEATHS}`));
     await p.close();
   });
 
   it("refuses a size below 1", () => {
     expect(() => pool(0)).toThrow(RangeError);
   });
+});
+
+describe("a worker crash in a run (red team F5)", () => {
+  // the real judge on this thread; the stand-in worker only decides which trajectory kills its worker
+  const crashing = (crashOn: string[]): Judge => {
+    const inline = createSignatureJudge({ workers: 0 });
+    const p = new SignaturePool({ size: 2, entry: FIXTURE, judgeOptions: { id: "signature", maxChars: 1e6, crash_on: crashOn } as never });
+    return { ...inline, judge: async (t, ctx) => (await p.run({ id: t.id } as Trajectory, ctx), inline.judge(t, ctx)) };
+  };
+
+  it("label: the trajectory that kills a worker is that item's judge_crash naming it; the others are judged; resume judges it", async () => {
+    const files = (fs.readdirSync(path.join(CORPUS, "runs"), { recursive: true }) as string[]).filter((f) => f.endsWith(".json")).sort().slice(0, 40).map((f) => path.join(CORPUS, "runs", f));
+    const labels = path.join(tmp, "crash-labels");
+    const first = await labelRun({ inputs: files, run: "r", labelsDir: labels, judges: [crashing([])] });
+    const ids = (await readVerdicts(first.runDir)).map((v) => v.trajectory_id);
+    expect(ids.length).toBe(40);
+    fs.rmSync(labels, { recursive: true, force: true });
+    const victim = ids[13];
+    const res = await labelRun({ inputs: files, run: "r", labelsDir: labels, judges: [crashing([victim])] });
+    expect(res.stoppedJudges).toEqual({});
+    const vs = await readVerdicts(res.runDir);
+    expect(vs.map((v) => v.trajectory_id)).toEqual(ids.filter((id) => id !== victim));
+    const errs = (await readErrors(res.runDir)).filter((e) => e.kind === "judge_crash");
+    expect(errs.map((e) => e.trajectory_id)).toEqual([victim]);
+    expect(errs[0].message).toMatch(new RegExp(`signature judge on ${victim}: the worker judging this trajectory alone died \\(exit code 3\\)`));
+    // the same command, the worker fixed: only the crashed item is judged
+    const again = await labelRun({ inputs: files, run: "r", labelsDir: labels, judges: [crashing([])] });
+    expect(again.progress.judged).toBe(1);
+    expect((await readVerdicts(again.runDir)).map((v) => v.trajectory_id).sort()).toEqual([...ids].sort());
+  }, 60_000);
 });
 
 describe("the worker entry", () => {
