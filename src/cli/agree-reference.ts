@@ -37,6 +37,8 @@ interface ReferenceSource {
   attackedRepeat0(): Iterable<Verdict>;
   /** every current verdict (judge health's input), in order */
   all(): Iterable<Verdict>;
+  /** whether the trajectory of the `k`-th verdict of {@link all} is attacked, from its index row (health's fallback for a verdict without `attacked`) */
+  attackedOf(v: Verdict, k: number): boolean | undefined;
   /** attacked trajectories per recorded attack name, and all attacked trajectories (../agree/dos-attacks.ts) */
   attacks(): { byAttack: Map<string, number>; attacked: number };
   /** the rows read (attacked, agent_model, condition at least): what the figures pool (../format/pooled-text.ts) */
@@ -84,6 +86,7 @@ async function referenceSource(
       committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
       attackedRepeat0: () => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && !!run.rows[run.rowCode[run.vSlot[i]]].attacked),
       all: () => eachVerdictRecord(run),
+      attackedOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]].attacked : undefined),
       attacks: () => countAttacks(rowsOf()),
       rows: rowsOf,
     };
@@ -98,6 +101,7 @@ async function referenceSource(
     committeeAgreement: (reference) => committeeReferenceAgreement(cf!.verdicts, index, reference),
     attackedRepeat0: () => verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked),
     all: () => verdicts,
+    attackedOf: (v) => index.get(v.trajectory_id)?.attacked,
     attacks: () => countAttacks(index.values()),
     rows: () => index.values(),
   };
@@ -171,7 +175,7 @@ export async function agreeReference(
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
   const warnings = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
-  const judge_health = judgeHealth(src.all()).filter((h) => judges.includes(h.judge_id));
+  const judge_health = judgeHealth(src.all(), { attackedOf: src.attackedOf }).filter((h) => judges.includes(h.judge_id));
   for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
   if (o.json) {
     for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);

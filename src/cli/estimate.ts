@@ -15,7 +15,7 @@ import { readRunState, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { type RateCaveat } from "../verdict/rate-caveat.js";
 import { sourceCaveats } from "../estimate/caveats.js";
-import { verdictRecords } from "../store/columns.js";
+import { rowOf, verdictRecords } from "../store/columns.js";
 
 /**
  * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
@@ -159,7 +159,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), sourceCaveats(allVerdicts, source));
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), sourceCaveats(allVerdicts, source, (v) => fullIndex.get(v.trajectory_id)?.attacked));
 }
 
 /**
@@ -180,7 +180,7 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  printTable(runDir, o, t, null, runFolderWarnings(rows), sourceCaveats(verdictRecords(run), source));
+  printTable(runDir, o, t, null, runFolderWarnings(rows), sourceCaveats(verdictRecords(run), source, (_v, k) => rowOf(run, run.vSlot[k])?.attacked));
 }
 
 /**

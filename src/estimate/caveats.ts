@@ -12,10 +12,16 @@ import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 /**
  * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of every judge that voted.
  * @param verdicts the run's verdicts (before any `--where`: a judge's health is over all its work).
+ * @param attackedOf whether the `k`-th verdict's trajectory is attacked, from its index row: for a verdict without
+ *   `attacked` (`judgeHealth`'s fallback, as `compare`'s).
  * @returns the caveats of the judges that look broken or stopped (empty when every one is healthy).
  */
-export function sourceCaveats(verdicts: Iterable<Verdict>, source: { kind: "judge"; judge_id: string } | { kind: "committee" }): RateCaveat[] {
+export function sourceCaveats(
+  verdicts: Iterable<Verdict>,
+  source: { kind: "judge"; judge_id: string } | { kind: "committee" },
+  attackedOf?: (v: Verdict, k: number) => boolean | undefined,
+): RateCaveat[] {
   const all = Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts];
   const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
-  return rateCaveats(judgeHealth(all), ids);
+  return rateCaveats(judgeHealth(all, { attackedOf }), ids);
 }

@@ -232,4 +232,27 @@ describe("compliance_on_unattacked: a judge that claims compliance where no atta
     expect(h).toMatchObject({ unattacked_labels: 1, unattacked_compliance: 0 });
     expect(h.flags).toEqual([]);
   });
+
+  it("a verdict without `attacked` takes its index row's, as compare does (red team F6): the liar's hand-made records are flagged", async () => {
+    const { rateCaveat } = await import("../../src/verdict/rate-caveat.js");
+    const noField = (attacked: boolean) => ({ ...comply("liar", attacked), attacked: undefined, trajectory_id: `${attacked ? "a" : "u"}${Math.random()}` });
+    const vs = [...Array.from({ length: 66 }, () => noField(true)), ...Array.from({ length: 16 }, () => noField(false))];
+    // without the rows: not counted as unattacked, and said
+    const [blind] = judgeHealth(vs);
+    expect(blind).toMatchObject({ unattacked_labels: 0, unattacked_compliance: 0, attack_unknown_compliance: 82 });
+    expect(blind.flags).toEqual([]);
+    const { formatHealth } = await import("../../src/verdict/health.js");
+    expect(formatHealth(blind)).toMatch(/82 compliance label\(s\) on trajectories whose attack status is unknown .*not checked for compliance on unattacked runs/);
+    // with the rows: as if the verdicts carried the field
+    const rows = new Map(vs.map((x) => [x.trajectory_id, { attacked: x.trajectory_id.startsWith("a") }]));
+    const [h] = judgeHealth(vs, { attackedOf: (x) => rows.get(x.trajectory_id)?.attacked });
+    expect(h).toMatchObject({ unattacked_labels: 16, unattacked_compliance: 16 });
+    expect(h.attack_unknown_compliance).toBeUndefined();
+    expect(rateCaveat(h)!.flags).toEqual(["compliance_on_unattacked"]);
+    // by position too (a column run's verdicts have no id), and a verdict's own field wins over its row
+    const [byPos] = judgeHealth(vs, { attackedOf: (_x, k) => k < 66 });
+    expect(byPos).toMatchObject({ unattacked_labels: 16, unattacked_compliance: 16 });
+    const [own] = judgeHealth([comply("j", true)], { attackedOf: () => false });
+    expect(own).toMatchObject({ unattacked_labels: 0, unattacked_compliance: 0 });
+  });
 });
