@@ -81,3 +81,22 @@ export function attackedOnlyNote(x: UnattackedLeftOut): string | null {
   if (x.unknown > 0) parts.push(`${x.unknown} trajector${x.unknown === 1 ? "y" : "ies"} kept whose attacked flag is unknown (not in the run's index, or no flag recorded)`);
   return parts.length ? parts.join("; ") : null;
 }
+
+/**
+ * The note `agree --human` prints above its figures: what population they are over, as it is (red team 17: "over
+ * attacked trajectories" was printed when none of the labelled trajectories was attacked), then
+ * {@link attackedOnlyNote}; null when nothing was left out or kept unknown.
+ * @param items the labelled trajectories (attacked, unattacked and unknown).
+ */
+export function attackedOnlyHeading(x: UnattackedLeftOut, items: number): string | null {
+  const left = attackedOnlyNote(x);
+  if (!left) return null;
+  const attacked = items - x.unattacked - x.unknown;
+  const over =
+    attacked > 0
+      ? `every agreement figure below is over attacked trajectories${x.unknown ? " and those whose attacked flag is unknown" : ""}`
+      : x.unknown > 0
+        ? "no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only"
+        : "no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below";
+  return `note: ${over}: ${left}`;
+}

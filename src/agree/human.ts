@@ -9,7 +9,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
-import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "./attacked-only.js";
+import { AttackedOnly, attackedOnlyHeading, type UnattackedLeftOut } from "./attacked-only.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
   compareManyRaters,
@@ -531,8 +531,8 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
       .join(", ") || "none";
   L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (rows left out: ${ex(r.rows.excluded)}); ${r.items} labelled trajectories, ${r.annotators.length} annotators; scale ${r.scale} (${r.categories.join(", ")})`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
-  const left = attackedOnlyNote(r.unattacked_left_out);
-  if (left) L.push(`note: every agreement figure below is over attacked trajectories: ${left}`);
+  const left = attackedOnlyHeading(r.unattacked_left_out, r.items);
+  if (left) L.push(left);
   L.push("");
   const u = r.unattacked_left_out;
   const nAnn = r.items - u.unattacked; // its population, stated: the labelled trajectories not unattacked

@@ -258,6 +258,32 @@ describe("humanAgreement: every count of the consensus is over one population an
   });
 });
 
+describe("agree --human's note says what population its figures are over (red team 17)", () => {
+  const run = (ids: Array<[string, boolean]>, extra: Array<Record<string, unknown>> = []) =>
+    formatHumanAgreement(
+      humanAgreement(
+        file([...ids.map(([t]) => ({ t, a: "x", l: "not_exposed" })), ...ids.map(([t]) => ({ t, a: "y", l: "not_exposed" })), ...extra]),
+        ids.map(([t]) => v(t, "j", "not_exposed")),
+        new Map(ids.map(([t, attacked]) => [t, { ...row(t), attacked }])),
+        { scale: "six", bootstrap: { B: 0, seed: 1 } },
+      ),
+    );
+  it("none attacked: it does not say the figures are over attacked trajectories", () => {
+    const text = run([["u1", false], ["u2", false]]);
+    expect(text).not.toContain("every agreement figure below is over attacked trajectories");
+    expect(text).toContain("note: no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below: 2 unattacked trajectories left out");
+  });
+  it("none known to be attacked, some unknown: said so", () => {
+    const text = run([["u1", false]], [{ t: "gone", a: "x", l: "unaffected" }, { t: "gone", a: "y", l: "unaffected" }]);
+    expect(text).toContain("note: no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only: 1 unattacked trajectory left out");
+  });
+  it("attacked and unknown: both named; attacked only: as before", () => {
+    const both = run([["a1", true], ["u1", false]], [{ t: "gone", a: "x", l: "unaffected" }, { t: "gone", a: "y", l: "unaffected" }]);
+    expect(both).toContain("note: every agreement figure below is over attacked trajectories and those whose attacked flag is unknown: 1 unattacked trajectory left out");
+    expect(run([["a1", true], ["u1", false]])).toContain("note: every agreement figure below is over attacked trajectories: 1 unattacked trajectory left out");
+  });
+});
+
 describe("humanAgreement: consensus, exclusions, committee", () => {
   it("majority consensus, ties for adjudication, duplicates superseded, committee excluded by reason", () => {
     const index = new Map(["t1", "t2", "t3", "t4"].map((id) => [id, row(id)]));
