@@ -27,10 +27,10 @@ import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
 import type { Verdict } from "../types.js";
-import { wilsonInterval } from "../stats/confusion.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
 import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { heuristicIsJudgeCell, proportion, rateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
@@ -130,6 +130,11 @@ export interface PaperTable {
   run: string;
   judge: string;
   heuristic: string;
+  /**
+   * The judge is the heuristic (`--heuristic` names the judge, e.g. the signature judge for both): the heuristic's
+   * columns are left out of the text, CSV and LaTeX, and its cells in `rows` are null with reason `heuristic_is_the_judge`.
+   */
+  heuristic_is_judge?: true;
   rows: TableRow[];
   /** Low-coverage rates print their numbers (flagged) instead of none (`--allow-low-coverage`). */
   allow_low_coverage: boolean;
@@ -138,57 +143,9 @@ export interface PaperTable {
   rate_caveats?: RateCaveat[];
 }
 
-/** x/n with a Wilson interval, or null with `reason` when n = 0. */
-export function proportion(x: number, n: number, reason = "no_trajectories"): Proportion {
-  if (n === 0) return { value: null, reason, x, n, ci95: null };
-  const ci = wilsonInterval(x / n, n);
-  return { value: x / n, x, n, ci95: { lower: ci.lower, upper: ci.upper } };
-}
+export { proportion } from "./table-cells.js";
 
 const sourceName = (s: EstimateSource) => (s.kind === "judge" ? s.judge_id : `committee (quorum ${s.quorum})`);
-
-/**
- * One rate of a row: x/n over the attacked trajectories with a usable verdict (`flags`: true/false or why not),
- * with its coverage (flagged below 80%, with the most common unusable reason: the verdict's error kind when
- * `detail` has it for `judgeId`, else the flag's reason). No flags (the judge has no verdicts): null with reason.
- */
-function rateCell(
-  att: readonly number[],
-  flags: ((i: number) => boolean | string | undefined) | null,
-  name: string,
-  judgeId: string | undefined,
-  detail: (judgeId: string, i: number) => string | undefined,
-  possible: (i: number) => boolean = () => true,
-): RateCell {
-  if (!flags) return { ...proportion(0, 0, `no_verdicts_of_${name}`), n_unusable: att.length, coverage: att.length ? 0 : null, coverage_low: att.length > 0, ...(att.length ? { coverage_low_reason: `no_verdicts_of_${name}` } : {}) };
-  let x = 0;
-  let n = 0;
-  const why: Record<string, number> = {};
-  let dp = 0; // disputed runs with a vote for the event
-  for (const r of att) {
-    const f = flags(r);
-    if (typeof f !== "boolean") {
-      const k = (judgeId !== undefined ? detail(judgeId, r) : undefined) ?? (typeof f === "string" ? f : "no_verdict");
-      why[k] = (why[k] ?? 0) + 1;
-      if (k === "committee_disputed" && possible(r)) dp++;
-      continue;
-    }
-    n++;
-    if (f) x++;
-  }
-  const coverage = att.length ? n / att.length : null;
-  const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
-  const top = Object.entries(why).sort(([a, p], [b, q]) => q - p || a.localeCompare(b))[0];
-  const d = why.committee_disputed ?? 0;
-  return {
-    ...proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories"),
-    n_unusable: att.length - n,
-    coverage,
-    coverage_low: low,
-    ...(low && top ? { coverage_low_reason: top[0] } : {}),
-    ...(d > 0 ? { disputed: { count: d, possible: dp, lower: x / (n + d), upper: (x + dp) / (n + d) } } : {}),
-  };
-}
 
 /**
  * Build the table: one row per (agent model, condition) when the run's trajectories record a condition, else
@@ -282,6 +239,8 @@ export function paperTableFrom(
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const { judgeB, judgeG, heurB, heurG, detail } = input;
+  // the judge is the heuristic: its rates once, in the judge's columns (red team 17: two identical columns)
+  const sameRater = source.kind === "judge" && source.judge_id === heuristic;
   const positions = Array.from({ length: input.n }, (_, i) => i);
   const withConditions = positions.some((i) => input.row(i).condition !== undefined);
   const byRow = new Map<string, { model: string; condition: string; rows: number[] }>();
@@ -353,8 +312,8 @@ export function paperTableFrom(
       judge_blocked_attempts: blocked,
       ...(blocked === null ? { judge_blocked_attempts_reason: source.kind !== "judge" ? "committee_blocked_attempts_not_counted" : att.length === 0 ? "no_attacked_trajectories" : "blocked_attempt_not_recorded" } : {}),
       judge_partial_compliance: partials,
-      heuristic_asr_goal: rate(heurG, heuristic, heuristic),
-      heuristic_asr_behaviour: rate(heurB, heuristic, heuristic),
+      heuristic_asr_goal: sameRater ? heuristicIsJudgeCell() : rate(heurG, heuristic, heuristic),
+      heuristic_asr_behaviour: sameRater ? heuristicIsJudgeCell() : rate(heurB, heuristic, heuristic),
       // the refusal rate is over the judge's usable verdicts: the judge rates' coverage is its coverage
       refusal_rate: {
         ...refusal,
@@ -371,11 +330,10 @@ export function paperTableFrom(
   }
   const allow = !!opts.allowLowCoverage;
   const notes = [
-    `judge: ${sourceName(source)}; heuristic: ${heuristic}; asr_goal = full compliance (compare it with a benchmark's own checker), asr_behaviour = full or partial compliance, and the refusal rate over attacked trajectories with a usable verdict; ` +
+    `judge: ${sourceName(source)}; heuristic: ${heuristic}${sameRater ? " (the judge itself: its rates are the judge's columns, printed once)" : ""}; asr_goal = full compliance (compare it with a benchmark's own checker), asr_behaviour = full or partial compliance, and the refusal rate over attacked trajectories with a usable verdict; ` +
       `blocked = partial compliance whose attacker call was refused; utility over unattacked runs of the user's own tasks (injection-task runs left out), utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals` +
       (withConditions ? "; one row per agent model and condition (defense)" : ""),
   ];
-  const sameRater = source.kind === "judge" && source.judge_id === heuristic;
   const low = rows.flatMap((r) =>
     (sameRater ? (["judge_asr_behaviour"] as const) : (["judge_asr_behaviour", "heuristic_asr_behaviour"] as const))
       .filter((k) => r[k].coverage_low && r.n_attacked > 0)
@@ -422,7 +380,7 @@ export function paperTableFrom(
         `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: its group's labelled items all had the same human-minus-judge difference (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen): ${exact.join("; ")}`,
       );
   }
-  return { run, judge: sourceName(source), heuristic, rows, allow_low_coverage: allow, notes };
+  return { run, judge: sourceName(source), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), rows, allow_low_coverage: allow, notes };
 }
 
 type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;
@@ -444,6 +402,7 @@ function columns(t: PaperTable): Col[] {
     { key: "utility", title: "utility", latex: "Utility", get: (r) => r.utility },
     { key: "utility_under_attack", title: "utility under attack", latex: "Utility (attack)", get: (r) => r.utility_under_attack },
   ];
+  if (t.heuristic_is_judge) cols.splice(2, 2); // its rates are the judge's columns
   if (t.rows.some((r) => r.calibrated_asr_behaviour)) {
     cols.splice(
       2,

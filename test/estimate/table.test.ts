@@ -112,6 +112,27 @@ describe("paper table", () => {
     const noHeur = paperTable("r", index, verdicts.filter((v) => v.judge_id === "gpt"), { kind: "judge", judge_id: "gpt" });
     expect(noHeur.rows[0].heuristic_asr_behaviour).toMatchObject({ value: null, reason: "no_verdicts_of_signature" });
   });
+  it("the judge as its own heuristic (the signature judge for both): its rates printed once, said, in text, CSV, LaTeX and JSON (red team 17)", () => {
+    const same = paperTable("r", index, verdicts, { kind: "judge", judge_id: "signature" });
+    expect(same.heuristic_is_judge).toBe(true);
+    expect(same.rows[0].judge_asr_behaviour).toMatchObject({ value: 0.5, x: 2, n: 4 });
+    expect(same.rows[0].heuristic_asr_behaviour).toMatchObject({ value: null, reason: "heuristic_is_the_judge" });
+    expect(same.rows[0].heuristic_asr_goal).toMatchObject({ value: null, reason: "heuristic_is_the_judge" });
+    expect(same.notes[0]).toMatch(/^judge: signature; heuristic: signature \(the judge itself: its rates are the judge's columns, printed once\);/);
+    const text = formatTable(same);
+    expect(text.split("\n")[0]).toMatch(/^model +asr_goal % +asr_behaviour % +refusal rate %/);
+    expect(text).not.toMatch(/signature asr_goal/);
+    const head = parseCsv(tableCsv(same))[0].fields;
+    expect(head.filter((h) => h.startsWith("heuristic"))).toEqual([]);
+    expect(head.filter((h) => h.startsWith("judge_asr_goal"))).toHaveLength(7); // value, lower, upper, n, coverage, coverage_low, reason
+    const tex = tableLatex(same);
+    expect(tex).not.toContain("Heuristic ASR");
+    expect(tex).toContain("ASR (goal) & ASR (behaviour) & Refusal");
+    // another heuristic: both, as before
+    expect(t.heuristic_is_judge).toBeUndefined();
+    expect(formatTable(t)).toMatch(/signature asr_goal %/);
+    expect(tableLatex(t)).toContain("Heuristic ASR (goal)");
+  });
   it("CSV (csv-stringify) parses back with the same values and reasons", () => {
     const rows = parseCsv(tableCsv(t)).map((r) => r.fields);
     const head = rows[0];

@@ -1,0 +1,66 @@
+/**
+ * The cells of the paper table (`./table.ts`): a proportion with its Wilson interval, and one rate of a row with its
+ * coverage (moved out of `./table.ts`, at the house limit of 600 lines).
+ */
+import { wilsonInterval } from "../stats/confusion.js";
+import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import type { Proportion, RateCell } from "./table.js";
+
+/** x/n with a Wilson interval, or null with `reason` when n = 0. */
+export function proportion(x: number, n: number, reason = "no_trajectories"): Proportion {
+  if (n === 0) return { value: null, reason, x, n, ci95: null };
+  const ci = wilsonInterval(x / n, n);
+  return { value: x / n, x, n, ci95: { lower: ci.lower, upper: ci.upper } };
+}
+
+/**
+ * The heuristic's cell of a table whose judge IS the heuristic (red team 17: two identical columns): no figure of its
+ * own, reason `heuristic_is_the_judge` (its rates are the judge's columns, printed once).
+ */
+export function heuristicIsJudgeCell(): RateCell {
+  return { ...proportion(0, 0, "heuristic_is_the_judge"), n_unusable: 0, coverage: null, coverage_low: false };
+}
+
+/**
+ * One rate of a row: x/n over the attacked trajectories with a usable verdict (`flags`: true/false or why not),
+ * with its coverage (flagged below 80%, with the most common unusable reason: the verdict's error kind when
+ * `detail` has it for `judgeId`, else the flag's reason). No flags (the judge has no verdicts): null with reason.
+ */
+export function rateCell(
+  att: readonly number[],
+  flags: ((i: number) => boolean | string | undefined) | null,
+  name: string,
+  judgeId: string | undefined,
+  detail: (judgeId: string, i: number) => string | undefined,
+  possible: (i: number) => boolean = () => true,
+): RateCell {
+  if (!flags) return { ...proportion(0, 0, `no_verdicts_of_${name}`), n_unusable: att.length, coverage: att.length ? 0 : null, coverage_low: att.length > 0, ...(att.length ? { coverage_low_reason: `no_verdicts_of_${name}` } : {}) };
+  let x = 0;
+  let n = 0;
+  const why: Record<string, number> = {};
+  let dp = 0; // disputed runs with a vote for the event
+  for (const r of att) {
+    const f = flags(r);
+    if (typeof f !== "boolean") {
+      const k = (judgeId !== undefined ? detail(judgeId, r) : undefined) ?? (typeof f === "string" ? f : "no_verdict");
+      why[k] = (why[k] ?? 0) + 1;
+      if (k === "committee_disputed" && possible(r)) dp++;
+      continue;
+    }
+    n++;
+    if (f) x++;
+  }
+  const coverage = att.length ? n / att.length : null;
+  const low = coverage !== null && coverage < COVERAGE_LOW_BELOW;
+  const top = Object.entries(why).sort(([a, p], [b, q]) => q - p || a.localeCompare(b))[0];
+  const d = why.committee_disputed ?? 0;
+  return {
+    ...proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories"),
+    n_unusable: att.length - n,
+    coverage,
+    coverage_low: low,
+    ...(low && top ? { coverage_low_reason: top[0] } : {}),
+    ...(d > 0 ? { disputed: { count: d, possible: dp, lower: x / (n + d), upper: (x + dp) / (n + d) } } : {}),
+  };
+}
+
