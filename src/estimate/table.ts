@@ -30,38 +30,12 @@ import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
 import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
-import { heuristicIsJudgeCell, proportion, rateCell } from "./table-cells.js";
+import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 
-/** A proportion x/n with its Wilson interval; null with a reason when n = 0. */
-export interface Proportion {
-  value: number | null;
-  reason?: string;
-  x: number;
-  n: number;
-  ci95: { lower: number; upper: number } | null;
-}
-
-/** A rate of the table: a {@link Proportion} over the attacked trajectories with a usable verdict, with its coverage. */
-export interface RateCell extends Proportion {
-  /** Attacked trajectories without a usable verdict (left out). */
-  n_unusable: number;
-  /** n / (n + n_unusable); null when the row has no attacked trajectory. */
-  coverage: number | null;
-  /** coverage below 80%: no number is printed for the rate unless `--allow-low-coverage`. */
-  coverage_low: boolean;
-  /** The most common reason among the unusable, when `coverage_low`. */
-  coverage_low_reason?: string;
-  /**
-   * Committee only, when some attacked runs have no majority (`committee_disputed`, left out of n: they are the
-   * contested ones): how many, and the rate's bounds over n + count if none of them were the event / every one with
-   * at least one vote for the event were (`possible` of them: a `full_compliance` vote for asr_goal, a compromised
-   * vote for asr_behaviour; a run whose votes are not known counts as possible).
-   */
-  disputed?: { count: number; possible: number; lower: number; upper: number };
-}
+export type { Proportion, RateCell } from "./table-cells.js";
 
 /** A calibrated estimate's cell: value and interval, or null with a reason (`ci_reason` when only the interval is missing). */
 export type CalibratedCell = {
