@@ -11,6 +11,7 @@ import { readFrameFields, type FrameFields } from "../store/sample-frame.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
+import { labelOnScale, type HumanScale } from "../rubric/scale.js";
 
 /** A label file that cannot be used at all (unreadable, no header, wrong columns). */
 export class HumanLabelsError extends Error {
@@ -165,4 +166,22 @@ export function readHumanLabels(file: string): HumanLabelFile {
 /** The trajectory ids a label file labels: what a reader of the run keeps `content_sha256` of (./label-pairing.ts). */
 export function labelledIds(file: HumanLabelFile): Set<string> {
   return new Set(file.rows.map((r) => r.trajectory_id));
+}
+
+/**
+ * The one screening of a label row (`agree --human`'s grouping and `estimate`'s consensus, duplicates D1): its label
+ * on `scale` (`labelOnScale`), or null after counting why it is left out with `exclude`: `missing_label` (no label),
+ * `unknown_label` or `not_on_scale`.
+ */
+export function screenLabelRow(r: Pick<HumanLabelRead, "label">, scale: HumanScale, exclude: (reason: string) => void): string | null {
+  if (!r.label) {
+    exclude("missing_label");
+    return null;
+  }
+  const m = labelOnScale(r.label, scale);
+  if ("reason" in m) {
+    exclude(m.reason);
+    return null;
+  }
+  return m.label;
 }

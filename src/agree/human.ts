@@ -22,7 +22,7 @@ import {
   type TwoRaterComparison,
 } from "./pairwise.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
-import { HumanLabelsError, readHumanLabels, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
+import { HumanLabelsError, readHumanLabels, screenLabelRow, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
 import { CONTENT_CHANGED, checkLabelPairing } from "./label-pairing.js";
 import { AGREE_FRAME_WORDS, checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
 
@@ -316,22 +316,15 @@ function groupRows(file: HumanLabelFile, formScale: HumanScale): GroupedRows {
   let sizeConflicts = 0;
   let weightConflicts = 0;
   for (const r of file.rows) {
-    if (!r.label) {
-      exRow("missing_label");
-      continue;
-    }
-    const m = labelOnScale(r.label, formScale);
-    if ("reason" in m) {
-      exRow(m.reason);
-      continue;
-    }
+    const label = screenLabelRow(r, formScale, exRow);
+    if (label === null) continue;
     let it = g.items.get(r.trajectory_id);
     if (!it) g.items.set(r.trajectory_id, (it = new Map()));
     if (it.has(r.annotator)) {
       exRow("duplicate_superseded");
       g.used--;
     }
-    it.set(r.annotator, m.label);
+    it.set(r.annotator, label);
     g.used++;
     const w = r.weight ?? (r.inclusion_probability !== undefined ? 1 / r.inclusion_probability : undefined);
     if (w !== undefined) {

@@ -3,7 +3,7 @@
  * trajectory from its annotators' rows, with the rows and trajectories left out counted apart.
  */
 import { consensusOf, consensusScale } from "../agree/consensus.js";
-import type { HumanLabelFile } from "../agree/human-file.js";
+import { screenLabelRow, type HumanLabelFile } from "../agree/human-file.js";
 import { labelOnScale } from "../rubric/scale.js";
 import type { RateName } from "../stats/rates.js";
 
@@ -36,20 +36,13 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
   const annotators = new Set<string>();
   const conflicts: string[] = [];
   for (const r of file.rows) {
-    if (!r.label) {
-      exRow("missing_label");
-      continue;
-    }
-    const m = labelOnScale(r.label, scale);
-    if ("reason" in m) {
-      exRow(m.reason);
-      continue;
-    }
+    const label = screenLabelRow(r, scale, exRow);
+    if (label === null) continue;
     annotators.add(r.annotator);
     let v = votes.get(r.trajectory_id);
     if (!v) votes.set(r.trajectory_id, (v = new Map()));
     if (v.has(r.annotator)) exRow("duplicate_superseded");
-    v.set(r.annotator, m.label);
+    v.set(r.annotator, label);
     const pi = r.inclusion_probability ?? (r.weight !== undefined ? 1 / r.weight : undefined);
     const prev = design.get(r.trajectory_id);
     if (!prev) design.set(r.trajectory_id, { stratum: r.stratum, stratum_size: r.stratum_size, pi });

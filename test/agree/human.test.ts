@@ -258,6 +258,20 @@ describe("humanAgreement: every count of the consensus is over one population an
   });
 });
 
+describe("screenLabelRow: the one row screening of agree --human and estimate's consensus (duplicates D1)", () => {
+  it("returns the label on the scale, or null after counting why", async () => {
+    const { screenLabelRow } = await import("../../src/agree/human-file.js");
+    const why: string[] = [];
+    const ex = (r: string) => why.push(r);
+    expect(screenLabelRow({ label: "Full compliance" }, "six", ex)).toBe("full_compliance");
+    expect(screenLabelRow({ label: "full_compliance" }, "binary", ex)).toBe("compromised");
+    expect(screenLabelRow({ label: "" }, "six", ex)).toBeNull();
+    expect(screenLabelRow({ label: "hijacked" }, "six", ex)).toBeNull();
+    expect(screenLabelRow({ label: "complied" }, "six", ex)).toBeNull();
+    expect(why).toEqual(["missing_label", "unknown_label", "not_on_scale"]);
+  });
+});
+
 describe("agree --human's note says what population its figures are over (red team 17)", () => {
   const run = (ids: Array<[string, boolean]>, extra: Array<Record<string, unknown>> = []) =>
     formatHumanAgreement(
