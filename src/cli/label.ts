@@ -78,7 +78,9 @@ Examples:
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
-judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 130 interrupted
+judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 3 finished,
+but a judge's rates are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, or it claims compliance
+on unattacked runs), 130 interrupted
 (Ctrl-C: the requests in flight finish and are stored; "this invocation" names the trajectories read but not yet
 judged, "in flight when stopped"; the same command judges them; a second Ctrl-C quits at once).
 Environment: API keys from the variables the config names (api_key_env).`,
@@ -251,7 +253,16 @@ function setLabelExitCode(res: LabelResult): void {
     );
     process.exitCode = EXIT.fatal;
   }
+  // finished, but a judge's rates carry [JUDGE X LOOKS BROKEN] (its rate caveat, ../verdict/rate-caveat.ts): exit 3 (red team 17)
+  const broken = res.summary.judges.filter((j) => j.rate_caveat && !j.rate_caveat.flags.includes("no_usable_verdict")).map((j) => j.judge_id);
+  if (broken.length && !process.exitCode) {
+    process.stderr.write(`ipi-judge: finished, but the rates of judge(s) ${broken.join(", ")} are marked LOOKS BROKEN (their rate caveat: WARNING (rates) in the summary, rate_caveat in its JSON): exit code ${EXIT_BROKEN_JUDGE}\n`);
+    process.exitCode = EXIT_BROKEN_JUDGE;
+  }
 }
+
+/** `label`'s exit code when it finished but a judge's rates are marked broken (README "Exit codes"). */
+const EXIT_BROKEN_JUDGE = 3;
 
 /** Print what `labelRun` came to (summary, warnings, cost cap; `--json`: one object) and set the exit code. */
 function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): void {

@@ -32,7 +32,9 @@ beforeAll(async () => {
   fs.writeFileSync(judges, JSON.stringify({ judges: [{ id: "liar", model: "dumb", family: "meta", base_url: liar.url, concurrency: 4, output_mode: "json_object" }] }));
   labels = path.join(tmp, "labels");
   const r = await runCli(["label", SAMPLES, "--judges", judges, "--run", "liar", "--labels-dir", labels]);
-  expect(r.code, r.stderr).toBe(0);
+  // finished, but its rates are marked: exit 3 (red team 17)
+  expect(r.code, r.stderr).toBe(3);
+  expect(r.stderr).toMatch(/the rates of judge\(s\) liar are marked LOOKS BROKEN/);
   fs.writeFileSync(path.join(tmp, "label.out"), r.stdout);
 }, 180_000);
 afterAll(async () => {

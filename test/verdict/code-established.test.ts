@@ -99,7 +99,8 @@ describe("agreement between judges says when code made the labels (CLI)", () => 
       }),
     );
     const r = await runCli(["label", path.join(CORPUS, "runs"), "--judges", cfg, "--run", "f", "--labels-dir", labels, "--limit", "14", "--json"]);
-    expect(r.code, r.stderr).toBe(0);
+    // finished, but judges whose evidence never verified: their rates are marked, exit 3
+    expect(r.code, r.stderr).toBe(3);
 
     const c = await runCli(["committee", "--run", "f", "--labels-dir", labels, "--bootstrap", "0", "--json"]);
     expect(c.code, c.stderr).toBe(0);

@@ -137,7 +137,9 @@ describe("the CLI makes a broken judge loud", () => {
     );
     const labels = path.join(tmp, "labels");
     const r = await runCli(["label", path.join(CORPUS, "runs"), "--judges", cfg, "--run", "h", "--labels-dir", labels, "--limit", "60", "--json"]);
-    expect(r.code, r.stderr).toBe(0);
+    // finished, but a judge's rates are marked LOOKS BROKEN: exit 3 (red team 17), said; the healthy judge is not named
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/ipi-judge: finished, but the rates of judge\(s\) broken are marked LOOKS BROKEN \(.*\): exit code 3\n/);
     expect(r.stderr).toMatch(/judge broken \(m-broken\) looks broken \(mostly_downgraded\)/);
     const s = JSON.parse(r.stdout);
     const b = s.judges.find((j: { judge_id: string }) => j.judge_id === "broken");
