@@ -200,6 +200,7 @@ export class SignaturePool {
    * each get work (red team 17: a batch of everything made one worker of three judge 3,246 of 3,268).
    */
   private pump(): void {
+    let share = 0; // of the trajectories that wait, once the ones sent again alone are sent
     while (this.queue.length > 0 && !this.broken) {
       if (this.queue[0].alone) {
         // a trajectory a dead worker held goes alone to a worker that holds nothing (a new one if there is room)
@@ -213,7 +214,7 @@ export class SignaturePool {
         this.sendAlone(free, task);
         continue;
       }
-      const share = Math.max(1, Math.ceil(this.queue.length / this.opts.size));
+      share ||= Math.max(1, Math.ceil(this.queue.length / this.opts.size));
       if (this.slots.length < this.opts.size && this.slots.every((s) => s.busy.size > 0)) this.spawn();
       let best: Slot | undefined;
       for (const s of this.slots) if (!s.alone && s.busy.size < this.perWorker && (!best || s.busy.size < best.busy.size)) best = s;
