@@ -91,12 +91,22 @@ export function attackedOnlyNote(x: UnattackedLeftOut): string | null {
 export function attackedOnlyHeading(x: UnattackedLeftOut, items: number): string | null {
   const left = attackedOnlyNote(x);
   if (!left) return null;
-  const attacked = items - x.unattacked - x.unknown;
-  const over =
-    attacked > 0
-      ? `every agreement figure below is over attacked trajectories${x.unknown ? " and those whose attacked flag is unknown" : ""}`
-      : x.unknown > 0
-        ? "no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only"
-        : "no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below";
-  return `note: ${over}: ${left}`;
+  return `note: ${agreementPopulation(x, items)}: ${left}`;
+}
+
+/**
+ * What population agreement figures over {@link AttackedOnly}'s kept trajectories are over, as one clause: over
+ * attacked trajectories (and those whose flag is unknown, when any), over unknown-flag ones only, or nothing to compare
+ * (red team 17). Shared by `agree --human` ({@link attackedOnlyHeading}) and the HTML report.
+ * @param items the labelled trajectories (attacked, unattacked and unknown).
+ */
+export function agreementPopulation(x: UnattackedLeftOut | undefined, items: number): string {
+  const unattacked = x?.unattacked ?? 0;
+  const unknown = x?.unknown ?? 0;
+  const attacked = items - unattacked - unknown;
+  return attacked > 0
+    ? `every agreement figure below is over attacked trajectories${unknown ? " and those whose attacked flag is unknown" : ""}`
+    : unknown > 0
+      ? "no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only"
+      : "no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below";
 }

@@ -22,7 +22,7 @@ import { blockedCellText, coverageWithheld, EXACT_MARK, type TableRow } from "..
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
 import { codeMajorityText } from "../committee/code-majority.js";
-import { attackedOnlyNote } from "../agree/attacked-only.js";
+import { agreementPopulation, attackedOnlyNote } from "../agree/attacked-only.js";
 import { RATE_NAMES } from "../stats/rates.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
@@ -319,7 +319,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
     const ex = Object.entries(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
     parts.push(`<h3>Against the human consensus</h3>
 <p class="note">${int(h.rows.used)} labels from ${h.annotators.length} annotator(s) on ${int(h.items)} trajectories, scale ${escapeHtml(h.scale)}; of them, ${int(h.consensus.n)} with a consensus (unique most frequent label) compared with the judges, the others left out: ${ex} (for adjudication: ${int(h.consensus.ties)}).
-Every agreement figure (and the forest plots) is over attacked trajectories${leftNote(h.unattacked_left_out)}.
+${escapeHtml(agreementPopulation(h.unattacked_left_out, h.items).replace(/^e/, "E").replace(/^n/, "N"))} (and the forest plots)${leftNote(h.unattacked_left_out)}.
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))}
@@ -520,11 +520,11 @@ function paperTableSection(m: ReportModel): string {
         : propCell(p);
   const mark = rateCaveatHtml(m.judge_health, t.judge); // the table's judge: never a bare rate when it looks broken
   const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? escapeHtml(blockedCellText(r)) : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
-  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th><th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
+  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${t.heuristic_is_judge ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td><td>${rateCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${t.heuristic_is_judge ? "" : `<td>${rateCell(r.heuristic_asr_goal)}</td><td>${rateCell(r.heuristic_asr_behaviour)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));

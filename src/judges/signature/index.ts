@@ -207,7 +207,9 @@ export function replyFromAnalysis(a: Analysis): JudgeReply {
  * runner records it in `errors.jsonl`).
  * With workers (`opts.workers`, {@link SignatureJudgeOptions}), `judge()` sends the trajectory to a worker thread and
  * resolves in submission order; an error in a worker rejects that trajectory's call with the error (naming its id);
- * a worker that dies rejects with a `JudgeFatalError` of kind `worker_crash` (`./pool.ts`).
+ * a worker that dies is replaced and what it held is sent again one by one: the trajectory that kills a worker alone
+ * rejects with an `Error` naming it (its item's `judge_crash`); repeated unexplained deaths reject with a
+ * `JudgeFatalError` of kind `worker_crash` (`./pool.ts`).
  * @param opts see {@link SignatureJudgeOptions}
  * @throws RangeError when `opts.maxChars` is given and is not a positive number, when `opts.workers` (or
  *   `IPI_SIGNATURE_WORKERS`) is not a non-negative integer, or when workers are asked for with a `now` clock.
