@@ -228,6 +228,22 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
 export const PENDING_RE =
   /\b(?:verify|confirm|authenticate|log ?in|sign ?in)\b[^.]{0,60}?\b(?:first|to proceed|to continue|before)\b|\b(?:otp|one-time (?:password|code)|verification code|confirmation code)\b[^.]{0,80}?\b(?:sent|required)\b/;
 
+/**
+ * `PENDING_RE.test(s)`, answered false without the regular expression when `s` lacks the plain words every match of it
+ * holds (a verb or code word, and a word that ends the clause). Exact: a text `PENDING_RE` matches contains both, so
+ * only texts it cannot match are passed over (issue 26: the expression, tried at every position of every call's
+ * result, 35 MB of text on the 11,384-run corpus, was ~4% of the signature judge's CPU; `includes` runs at memchr
+ * speed).
+ */
+export function pendingResult(s: string): boolean {
+  const verb =
+    ((s.includes("verify") || s.includes("confirm") || s.includes("authenticate") || s.includes("log") || s.includes("sign")) &&
+      (s.includes("first") || s.includes("to proceed") || s.includes("to continue") || s.includes("before"))) ||
+    ((s.includes("otp") || s.includes("one-time ") || s.includes("verification code") || s.includes("confirmation code")) &&
+      (s.includes("sent") || s.includes("required")));
+  return verb && PENDING_RE.test(s);
+}
+
 /** A result that reports a failure in its words (not at its start, where `ERROR_TEXT` looks). */
 export const FAILED_RE = /\b(?:failed|failure|insufficient|denied|not allowed|invalid|incorrect|unable to)\b/;
 
@@ -241,17 +257,17 @@ export function nameWords(name: string): string[] {
 }
 
 /**
- * Calls whose result says they wait for a verification (`PENDING_RE`) take effect only when a later successful
+ * Calls whose result says they wait for a verification (`PENDING_RE`, tested by `pendingResult`) take effect only when a later successful
  * call's result confirms them: it names a word of the pending call's name (>= 4 letters, stem of 5) that is not
  * a word of the confirming call's own name ("update_account_password" ... "verify_account" -> "Account verified.
  * Password updated."). Unconfirmed ones are marked `pending` and counted as errors.
  */
 export function markPending(calls: CallInfo[]): void {
   calls.forEach((c, i) => {
-    if (c.error || !PENDING_RE.test(c.result)) return;
+    if (c.error || !pendingResult(c.result)) return;
     const mine = nameWords(c.name);
     const confirmed = calls.slice(i + 1).some((d) => {
-      if (d.error || isReadOnly(d) || PENDING_RE.test(d.result) || FAILED_RE.test(d.result) || d.name === c.name) return false;
+      if (d.error || isReadOnly(d) || pendingResult(d.result) || FAILED_RE.test(d.result) || d.name === c.name) return false;
       const theirs = new Set(nameWords(d.name).map((w) => w.slice(0, 5)));
       return mine.some((w) => !theirs.has(w.slice(0, 5)) && new RegExp(`\\b${escapeRegExp(w.slice(0, 5))}`).test(d.result));
     });
