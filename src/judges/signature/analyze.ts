@@ -126,7 +126,7 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
     .map((tb) => tb.goal)
     .map((g) => (schemaTexts.has(g.text) ? { ...g, steps: [] } : g));
 
-  const userNorm = norm(
+  const userNorm = userNormOf(
     t.messages
       .filter((m) => m.role === "user" || m.role === "system")
       .map((m) => m.text)
@@ -174,6 +174,26 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
     partialEvidence: dedupe(out.partialEvidence).slice(0, 4),
     notes,
   };
+}
+
+/** Most system-and-user texts {@link userNormOf} keeps, and the longest it keeps. */
+const USER_NORM_ENTRIES = 256;
+const USER_NORM_MAX_TEXT = 64 * 1024;
+const userNorms = new Map<string, string>();
+
+/**
+ * `norm` of a trajectory's system and user text, kept across trajectories (issue 26: a corpus repeats a few system
+ * prompts and a few hundred user tasks, and each trajectory normalized them again). Same result as `norm`; at most
+ * {@link USER_NORM_ENTRIES} texts of at most {@link USER_NORM_MAX_TEXT} units (emptied when full).
+ */
+function userNormOf(text: string): string {
+  if (text.length > USER_NORM_MAX_TEXT) return norm(text);
+  let n = userNorms.get(text);
+  if (n === undefined) {
+    if (userNorms.size >= USER_NORM_ENTRIES) userNorms.clear();
+    userNorms.set(text, (n = norm(text)));
+  }
+  return n;
 }
 
 /**
