@@ -349,10 +349,8 @@ export function paperTableFrom(
       return isGoalAboveBehaviour(b, g) ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} asr_goal ${(100 * g!).toFixed(1)}% > asr_behaviour ${(100 * b!).toFixed(1)}%`] : [];
     });
     if (above.length) notes.push(`WARNING: ${GOAL_ABOVE_BEHAVIOUR}: a calibrated asr_goal above the row's calibrated asr_behaviour (${above.join("; ")}), ${GOAL_ABOVE_BEHAVIOUR_WHY}`);
-    if (exact.length)
-      notes.push(
-        `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: its group's labelled items all had the same human-minus-judge difference (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen): ${exact.join("; ")}`,
-      );
+    const exactWhy = `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: its group's labelled items all had the same human-minus-judge difference (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen)`;
+    if (exact.length) notes.push(`${exactWhy}: ${exact.join("; ")}`);
   }
   return { run, judge: sourceName(source), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), rows, allow_low_coverage: allow, notes };
 }
