@@ -14,7 +14,7 @@ import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, wit
 import { readRunState, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { type RateCaveat } from "../verdict/rate-caveat.js";
-import { sourceCaveats } from "../estimate/caveats.js";
+import { tableCaveats } from "../estimate/caveats.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
 
 /**
@@ -159,7 +159,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), sourceCaveats(allVerdicts, source, (v) => fullIndex.get(v.trajectory_id)?.attacked));
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(allVerdicts, source, t.heuristic, (v) => fullIndex.get(v.trajectory_id)?.attacked));
 }
 
 /**
@@ -180,18 +180,20 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  printTable(runDir, o, t, null, runFolderWarnings(rows), sourceCaveats(verdictRecords(run), source, (_v, k) => rowOf(run, run.vSlot[k])?.attacked));
+  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])?.attacked));
 }
 
 /**
  * Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note and `pooled` (one model and
  * condition from several run folders, `../run/pooled-folders.ts`) as WARNING notes, on stderr too.
  */
-function printTable(runDir: string, o: Record<string, string | boolean | undefined>, t: PaperTable, statement: WhereStatement | null, pooled: string[] = [], caveats: RateCaveat[] = []): void {
+function printTable(runDir: string, o: Record<string, string | boolean | undefined>, t: PaperTable, statement: WhereStatement | null, pooled: string[] = [], caveats: { judge: RateCaveat[]; heuristic: RateCaveat[] } = { judge: [], heuristic: [] }): void {
   const run = { statement };
-  // a judge whose rates are what code set (its claims never verified): marked on every row and warned (new-user report 16)
-  if (caveats.length) t.rate_caveats = caveats;
-  for (const c of caveats) {
+  // a judge whose rates are what code set (its claims never verified): marked on every row and warned (new-user report 16);
+  // so is the heuristic's (new user 18)
+  if (caveats.judge.length) t.rate_caveats = caveats.judge;
+  if (caveats.heuristic.length) t.heuristic_rate_caveats = caveats.heuristic;
+  for (const c of [...new Map([...caveats.judge, ...caveats.heuristic].map((c) => [c.message, c])).values()]) {
     t.notes.push(`WARNING: ${c.message}`);
     process.stderr.write(`ipi-judge: warning: ${c.message}\n`);
   }

@@ -79,7 +79,7 @@ Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, 
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
 judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 3 finished,
-but a judge's rates are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, or it claims compliance
+but the rates of a judge given this time are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, or it claims compliance
 on unattacked runs), 130 interrupted
 (Ctrl-C: the requests in flight finish and are stored; "this invocation" names the trajectories read but not yet
 judged, "in flight when stopped"; the same command judges them; a second Ctrl-C quits at once).
@@ -229,7 +229,7 @@ function costCapText(cap: NonNullable<LabelResult["costCap"]>): string {
 }
 
 /** `label`'s exit code and its reason on stderr: duplicate ids, interrupted, the cost cap, stopped judges. */
-function setLabelExitCode(res: LabelResult): void {
+function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   const cap = res.costCap;
   if (res.duplicateIds > 0) {
     // a duplicate id is an input error, never a silent swap (issue 23): said, and the exit is not 0
@@ -253,8 +253,10 @@ function setLabelExitCode(res: LabelResult): void {
     );
     process.exitCode = EXIT.fatal;
   }
-  // finished, but a judge's rates carry [JUDGE X LOOKS BROKEN] (its rate caveat, ../verdict/rate-caveat.ts): exit 3 (red team 17)
-  const broken = res.summary.judges.filter((j) => j.rate_caveat && !j.rate_caveat.flags.includes("no_usable_verdict")).map((j) => j.judge_id);
+  // finished, but a judge of this invocation has rates carrying [JUDGE X LOOKS BROKEN] (its rate caveat,
+  // ../verdict/rate-caveat.ts): exit 3 (red team 17); a judge of the run not given this time is warned about, not
+  // this command's failure (new user 18: a run holding a broken judge made every later label exit 3)
+  const broken = res.summary.judges.filter((j) => ran.has(j.judge_id) && j.rate_caveat && !j.rate_caveat.flags.includes("no_usable_verdict")).map((j) => j.judge_id);
   if (broken.length && !process.exitCode) {
     process.stderr.write(`ipi-judge: finished, but the rates of judge(s) ${broken.join(", ")} are marked LOOKS BROKEN (their rate caveat: WARNING (rates) in the summary, rate_caveat in its JSON): exit code ${EXIT_BROKEN_JUDGE}\n`);
     process.exitCode = EXIT_BROKEN_JUDGE;
@@ -265,7 +267,7 @@ function setLabelExitCode(res: LabelResult): void {
 const EXIT_BROKEN_JUDGE = 3;
 
 /** Print what `labelRun` came to (summary, warnings, cost cap; `--json`: one object) and set the exit code. */
-function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): void {
+function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran: ReadonlySet<string>): void {
   // --json: the journal lines skipped join the summary's warnings (text mode: main says them at the end)
   if (o.json) res.summary.warnings.push(...takeJournalWarnings());
   for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
@@ -298,7 +300,7 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags): voi
   for (const [id, what] of Object.entries(res.adaptations ?? {}))
     process.stderr.write(`judge ${id} adapted to its server (recorded in store.json): ${what.join("; ")}\n`);
   if (res.costCap && !o.json) process.stdout.write(costCapText(res.costCap));
-  setLabelExitCode(res);
+  setLabelExitCode(res, ran);
 }
 
 /** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
@@ -387,7 +389,7 @@ export function registerLabel(program: Command): void {
           : undefined,
       });
       progress.stop();
-      printLabelResult(res, paths, o);
+      printLabelResult(res, paths, o, new Set(judges.map((j) => j.id)));
     } finally {
       progress.stop();
       process.off("SIGINT", onSigint);

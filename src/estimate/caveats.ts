@@ -25,3 +25,22 @@ export function sourceCaveats(
   const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
   return rateCaveats(judgeHealth(all, { attackedOf }), ids);
 }
+
+/**
+ * The caveats of a paper table's two raters from one health computation: the judge's (or committee's) as
+ * {@link sourceCaveats}, and the heuristic's (new user 18: a broken judge given as `--heuristic` was printed bare).
+ * @param heuristic the `--heuristic` judge id; its caveats are empty when it is the judge itself (its columns are not printed).
+ * @returns `{judge, heuristic}`: each the caveats of judges that look broken or stopped (empty when healthy).
+ */
+export function tableCaveats(
+  verdicts: Iterable<Verdict>,
+  source: { kind: "judge"; judge_id: string } | { kind: "committee" },
+  heuristic: string,
+  attackedOf?: (v: Verdict, k: number) => boolean | undefined,
+): { judge: RateCaveat[]; heuristic: RateCaveat[] } {
+  const all = Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts];
+  const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
+  const health = judgeHealth(all, { attackedOf });
+  const same = source.kind === "judge" && source.judge_id === heuristic;
+  return { judge: rateCaveats(health, ids), heuristic: same ? [] : rateCaveats(health, [heuristic]) };
+}

@@ -115,6 +115,8 @@ export interface PaperTable {
   notes: string[];
   /** The judge's rates are not its judging (`../verdict/rate-caveat.ts`): every row marks them; set by the command. */
   rate_caveats?: RateCaveat[];
+  /** The heuristic's rates are not its judging (as {@link PaperTable.rate_caveats}, for the heuristic columns); set by the command. */
+  heuristic_rate_caveats?: RateCaveat[];
 }
 
 export { proportion } from "./table-cells.js";
@@ -363,6 +365,8 @@ type Col = { key: string; title: string; latex: string; get: (r: TableRow) => Ce
 
 /** The columns whose figures are the judge's labels (marked when its rates carry a caveat). */
 const JUDGE_KEYS: ReadonlySet<string> = new Set(["judge_asr_goal", "judge_asr_behaviour", "refusal_rate"]);
+/** The columns whose figures are the heuristic's labels (marked when its rates carry a caveat). */
+const HEURISTIC_KEYS: ReadonlySet<string> = new Set(["heuristic_asr_goal", "heuristic_asr_behaviour"]);
 
 function columns(t: PaperTable): Col[] {
   const cols: Col[] = [
@@ -465,8 +469,9 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
   });
   if (opts.where !== undefined) header.push("where");
   const cav = (t.rate_caveats ?? []).map((c) => c.message).join("; ");
-  if (cav) return writeCsv([[...header, "judge_caveat"], ...rows.map((r) => [...r, cav])], { rowEnd: "\n" });
-  return writeCsv([header, ...rows], { rowEnd: "\n" });
+  const hcav = (t.heuristic_rate_caveats ?? []).map((c) => c.message).join("; ");
+  const extra = [...(cav ? ["judge_caveat"] : []), ...(hcav ? ["heuristic_caveat"] : [])];
+  return writeCsv([[...header, ...extra], ...rows.map((r) => [...r, ...(cav ? [cav] : []), ...(hcav ? [hcav] : [])])], { rowEnd: "\n" });
 }
 
 /** Escape LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`). */
@@ -503,7 +508,7 @@ export function tableLatex(t: PaperTable): string {
   L.push(`Model & ${conds ? "Condition & " : ""}${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "")).join(" & ")} & ${blockedCell(r)} \\\\`);
+    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r)} \\\\`);
   }
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
@@ -511,7 +516,8 @@ export function tableLatex(t: PaperTable): string {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
   }
   if (undefinedCells.length) L.push(`% $^\\dagger$ undefined: ${undefinedCells.join("; ").replace(/[\r\n]/g, " ")}`);
-  if (t.rate_caveats?.length) L.push(`% $^\\star$ ${t.rate_caveats.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
+  for (const [m, cs] of [["$^\\star$", t.rate_caveats], ["$^{\\star\\star}$", t.heuristic_rate_caveats]] as const)
+    if (cs?.length) L.push(`% ${m} ${cs.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method))) {
     L.push(`% $^\\S$ exact interval: the group's labelled items all had the same human-minus-judge difference (SE 0); the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen (see the ${EXACT_MARK} note above)`);
   }
@@ -523,8 +529,9 @@ export function formatTable(t: PaperTable): string {
   const cols = columns(t);
   const conds = hasConditions(t);
   const mark = rateCaveatMarker(t.rate_caveats ?? []).trim(); // a broken judge's rates are never bare (new-user report 16)
-  const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked", ...(mark ? ["judge caveat"] : [])];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage)), blockedCellText(r), ...(mark ? [mark] : [])]);
+  const hmark = rateCaveatMarker(t.heuristic_rate_caveats ?? []).trim(); // nor a broken heuristic's (new user 18)
+  const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked", ...(mark ? ["judge caveat"] : []), ...(hmark ? ["heuristic caveat"] : [])];
+  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage)), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");

@@ -124,4 +124,28 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(html).toContain("its evidence did not verify");
     expect(html).toContain("were set by code, which can only set unaffected or not_exposed");
   }, 60_000);
+  it("a broken judge given as --heuristic is marked in the heuristic columns (new user 18); a later label with another judge exits 0", async () => {
+    // a copy of the run, with the signature judge added: the judge is signature, the heuristic the liar
+    fs.cpSync(path.join(labels, "liar"), path.join(labels, "mix"), { recursive: true });
+    const l = await runCli(["label", SAMPLES, "--run", "mix", "--labels-dir", labels]);
+    // the liar is in the run but not given this time: warned about, not this command's exit 3
+    expect(l.code, l.stderr).toBe(0);
+    expect(l.stderr).toMatch(/judge liar \(dumb\) looks broken/);
+    const csv = path.join(tmp, "h.csv");
+    const tex = path.join(tmp, "h.tex");
+    const t = await runCli(["estimate", "--run", "mix", "--labels-dir", labels, "--judge", "signature", "--heuristic", "liar", "--table", "--csv", csv, "--latex", tex]);
+    expect(t.code, t.stderr).toBe(0);
+    const body = t.stdout.split("\n").filter((l) => /^(claude|gemini|gpt|meta)/.test(l));
+    expect(body.length).toBe(4);
+    for (const l of body) expect(l).toContain(MARK);
+    expect(t.stdout.split("\n")[0]).toContain("heuristic caveat");
+    expect(t.stderr.split("judge liar looks broken").length - 1).toBe(1);
+    const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
+    expect(head.split(",").at(-1)).toBe("heuristic_caveat");
+    for (const r of rows) expect(r).toContain("set by code");
+    expect(fs.readFileSync(tex, "utf8")).toContain("$^{\\star\\star}$");
+    const j = JSON.parse((await runCli(["estimate", "--run", "mix", "--labels-dir", labels, "--judge", "signature", "--heuristic", "liar", "--table", "--json"])).stdout);
+    expect(j.rate_caveats).toBeUndefined();
+    expect(j.heuristic_rate_caveats[0]).toMatchObject({ judge_id: "liar" });
+  }, 120_000);
 });
