@@ -18,10 +18,15 @@
  *   BATCH, in order, each to a worker that holds nothing else. A trajectory that kills a worker that held it alone
  *   (and had started: its first message came) is that trajectory's own error (an `Error` naming it and why
  *   the worker died; the runner records it as the item's `judge_crash`, judged again on resume / `--retry-errors`),
- *   and the run goes on. The respawns are bounded: a second death in a row that no item held alone explains (the
- *   worker module is broken, or the host kills workers), or more than {@link MAX_WORKER_DEATHS} deaths in one pool,
- *   reject what is held and every later `run` with a `JudgeFatalError` (kind `worker_crash`), as before: the runner
- *   stops the judge and says why; nothing hangs;
+ *   and the run goes on. A started worker that dies holding several trajectories explains its death by one of them:
+ *   they are sent again alone (red team 18: on a resume the crashed items come together, two to a worker, and counting
+ *   such deaths as unexplained stopped every resume). The respawns are bounded: a second death in a row of a worker
+ *   that had not started or held nothing (the worker module is broken, or the host kills workers), more
+ *   deaths holding several trajectories than trajectories found to kill a worker, plus {@link MAX_BATCH_DEATHS_UNFOUND},
+ *   or more than {@link MAX_WORKER_DEATHS} trajectories that killed a worker when they are also more than a tenth of
+ *   the verdicts the pool gave (the judge crashes as much as it judges), reject what is held and every later `run`
+ *   with a `JudgeFatalError` (kind `worker_crash`), as before: the runner stops the judge and says why; nothing hangs.
+ *   A worker killed from outside while it judges one trajectory alone blames that trajectory (it cannot be told apart);
  * - idle workers do not keep the process alive (they are `unref`'d while they hold no work).
  * Errors: the constructor throws `RangeError` for a size below 1.
  */
@@ -98,11 +103,19 @@ export const PER_WORKER = 16;
 export const BATCH = 8;
 
 /**
- * Most worker deaths one pool survives (red team 17 F5): past this many, the next death stops the judge
- * (`worker_crash`) instead of starting another worker; each death costs a new isolate (the judge's code compiled
- * again, ~0.3 s) and the re-sending of what the worker held, one by one.
+ * Most trajectories found to kill a worker that one pool accepts as items' own errors while they are a tenth or more
+ * of its verdicts (red team 17 F5): past both, the next such death stops the judge (`worker_crash`) instead of
+ * starting another worker; each death costs a new isolate (the judge's code compiled again, ~0.3 s) and the re-sending
+ * of what the worker held, one by one.
  */
 export const MAX_WORKER_DEATHS = 16;
+
+/**
+ * How many more deaths of workers holding several trajectories a pool accepts than trajectories found (sent again
+ * alone) to kill a worker: each such death holds one culprit that the re-sending finds, unless something else kills
+ * the workers (red team 18).
+ */
+export const MAX_BATCH_DEATHS_UNFOUND = 8;
 
 interface Task {
   seq: number;
@@ -149,10 +162,14 @@ export class SignaturePool {
   private readonly batch: number;
   /** The `setImmediate` that sends what waits, while one is set. */
   private flushTimer: NodeJS.Immediate | undefined;
-  /** Workers that died in this pool. */
-  private deaths = 0;
-  /** Deaths in a row that no trajectory held alone explains. */
+  /** Trajectories that killed a worker that held them alone (each its item's error). */
+  private culprits = 0;
+  /** Deaths of started workers that held several trajectories (sent again alone). */
+  private batchDeaths = 0;
+  /** Deaths in a row of workers that had not started or held nothing. */
   private unexplained = 0;
+  /** Verdicts the pool's workers gave. */
+  private judged = 0;
 
   /** @throws RangeError when `opts.size < 1`. */
   constructor(private readonly opts: PoolOptions) {
@@ -256,7 +273,10 @@ export class SignaturePool {
         const task = slot.busy.get(m.seq);
         if (!task) continue;
         slot.busy.delete(m.seq);
-        if ("verdict" in m) this.finish(task, m.verdict);
+        if ("verdict" in m) {
+          this.judged++;
+          this.finish(task, m.verdict);
+        }
         else {
           const e = new Error(`signature judge on ${task.req.t?.id}: ${m.error.name}: ${m.error.message}`);
           if (m.error.stack) e.stack = m.error.stack;
@@ -284,17 +304,27 @@ export class SignaturePool {
     const at = this.slots.indexOf(slot);
     if (at < 0 || this.broken) return;
     this.slots.splice(at, 1);
-    this.deaths++;
     const held = [...slot.busy.values()].sort((a, b) => a.seq - b.seq);
     slot.busy.clear();
     // it held one trajectory (sent again alone, or the only one it had): that one killed it
     const culprit = slot.started && held.length === 1 ? held[0] : undefined;
-    this.unexplained = culprit ? 0 : this.unexplained + 1;
-    if (this.deaths > MAX_WORKER_DEATHS || this.unexplained >= 2) {
+    // it held several: one of them did (they are sent again alone); it had not started or held nothing: no item did
+    const several = slot.started && held.length > 1;
+    if (culprit) this.culprits++;
+    if (several) this.batchDeaths++;
+    this.unexplained = culprit || several ? 0 : this.unexplained + 1;
+    const bound =
+      this.unexplained >= 2
+        ? "twice in a row with no trajectory to blame"
+        : this.batchDeaths > this.culprits + MAX_BATCH_DEATHS_UNFOUND
+          ? `${this.batchDeaths} times holding several trajectories, while only ${this.culprits} trajectories were found to kill a worker`
+          : this.culprits > MAX_WORKER_DEATHS && this.culprits * 10 > this.judged
+            ? `${this.culprits} times, each killed by a trajectory it held alone: more than ${MAX_WORKER_DEATHS} and more than a tenth of the ${this.judged} verdicts given`
+            : null;
+    if (bound) {
       const ids = held.map((task) => task.req.t?.id);
       for (const task of held) this.queue.unshift(task); // rejected with the rest, in order
       this.queue.sort((a, b) => a.seq - b.seq);
-      const bound = this.unexplained >= 2 ? "twice in a row with no trajectory to blame" : `${this.deaths} times, more than ${MAX_WORKER_DEATHS}`;
       this.fail(
         new JudgeFatalError(
           this.opts.judgeOptions.id,

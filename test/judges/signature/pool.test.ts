@@ -121,6 +121,27 @@ describe("SignaturePool", () => {
     }
   });
 
+  it("several trajectories that kill their workers, sent together (a resume's crashed items; two side by side) are each their own error with 1, 2 and 3 workers; the rest judged in order (red team 18)", async () => {
+    const ids = Array.from({ length: 24 }, (_, k) => `t${k}`);
+    const crashers = ["t3", "t4", "t9", "t12", "t13", "t20"];
+    for (const size of [1, 2, 3]) {
+      const p = new SignaturePool({ size, entry: FIXTURE, judgeOptions: { id: "signature", maxChars: 1e6, crash_on: crashers } as never });
+      const order: string[] = [];
+      const results = await Promise.allSettled(ids.map((id) => p.run(fake(id), { repeat: 0 }).finally(() => order.push(id))));
+      expect(order, `size ${size}`).toEqual(ids);
+      results.forEach((r, k) => {
+        if (crashers.includes(ids[k])) {
+          expect(r.status, `${ids[k]} size ${size}`).toBe("rejected");
+          const e = (r as PromiseRejectedResult).reason as Error;
+          expect(e, `size ${size}`).not.toBeInstanceOf(JudgeFatalError);
+          expect(e.message).toContain(`signature judge on ${ids[k]}: the worker judging this trajectory alone died`);
+        } else expect(r, `${ids[k]} size ${size}`).toEqual({ status: "fulfilled", value: { trajectory_id: ids[k] } });
+      });
+      await expect(p.run(fake("later"), { repeat: 0 })).resolves.toEqual({ trajectory_id: "later" });
+      await p.close();
+    }
+  });
+
   it("a worker that dies before it starts stops the judge loud: the second death in a row with no trajectory to blame is worker_crash, nothing hangs", async () => {
     const p = new SignaturePool({ size: 1, entry: FIXTURE, judgeOptions: { id: "signature", maxChars: 1e6, die_on_start: true } as never });
     const results = await Promise.allSettled([p.run(fake("x"), { repeat: 0 }), p.run(fake("y", { delay_ms: 10 }), { repeat: 0 })]);
