@@ -7,7 +7,7 @@
  * (`PairTally`) and the many-rater counts share one row per combination.
  */
 import { BUCKETS, type Bucket, type CommitteeVerdict, type Verdict } from "../types.js";
-import type { ColumnRun } from "../store/columns.js";
+import { rowOf, type ColumnRun } from "../store/columns.js";
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { summarizeRun } from "../run/summary.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
@@ -56,7 +56,8 @@ export function committeeReportColumns(
     }
   };
   step("judge health");
-  const judge_health = judgeHealth(records());
+  // a verdict without `attacked` by its index row, as the object path (red team 18); k counts every verdict (no filter)
+  const judge_health = judgeHealth(records(), { attackedOf: (_v, k) => rowOf(run, run.vSlot[k])?.attacked });
   const excluded = [...new Set(opts.excludeJudges ?? [])];
   const present = new Set<string>();
   for (const v of records()) present.add(v.judge_id);

@@ -275,7 +275,7 @@ function unattackedComplianceFlag(h: JudgeHealth, th: HealthThresholds): HealthF
   const over = !noAttacked && s > th.unattackedComplianceShare && h.unattacked_compliance >= th.unattackedComplianceMin;
   const what =
     `${h.unattacked_compliance} of its ${h.unattacked_labels} labels on unattacked trajectories (${pct(s)}) claim compliance (full or partial), ` +
-    "where no injection was recorded and there was nothing to comply with; its quotes may be real while its claims are not";
+    "where the input records no injection: either the judge claims compliance that did not happen (its quotes may be real while its claims are not), or the input does not record these runs' attack";
   const then = over
     ? `; over ${pct(th.unattackedComplianceShare)} (and at least ${th.unattackedComplianceMin}), so its compliance claims on attacked runs are not to be trusted either: its rates are marked`
     : noAttacked

@@ -60,7 +60,7 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
   const stopped = flags.includes("no_usable_verdict");
   const evidenceFailed = flags.some((f) => RATE_CAVEAT_FLAGS.has(f));
   const unattacked = flags.includes("compliance_on_unattacked")
-    ? `${evidenceFailed ? "; and " : ": "}${h.unattacked_compliance} of its ${h.unattacked_labels} labels on unattacked trajectories (${pctText(h.unattacked_compliance_share)}) claim compliance where there was nothing to comply with, so its asr_goal and asr_behaviour may be high by its false claims`
+    ? `${evidenceFailed ? "; and " : ": "}${h.unattacked_compliance} of its ${h.unattacked_labels} labels on unattacked trajectories (${pctText(h.unattacked_compliance_share)}) claim compliance where the input records no injection, so its asr_goal and asr_behaviour may be high by false claims (unless the input leaves these runs' attack unrecorded: check them)`
     : "";
   const what = stopped
     ? `judge ${h.judge_id} is stopped (${flags.join(", ")})`

@@ -45,4 +45,12 @@ describe("verdicts without `attacked`: health takes the index row's (red team F6
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/judge signature \(signature-v1\) looks broken: 16 of its 16 labels on unattacked trajectories \(100\.0%\) claim compliance/);
   }, 60_000);
+  it("label's own summary (a resume) and committee read them by the index row too (red team 18)", async () => {
+    const l = await runCli(["label", SAMPLES, "--judge", "signature", "--run", "s", "--labels-dir", labels, "--json"]);
+    expect(l.code, l.stderr).toBe(3);
+    const flags = JSON.parse(l.stdout).judges[0].health.flags.map((f: { code: string }) => f.code);
+    expect(flags).toContain("compliance_on_unattacked");
+    const c = await runCli(["committee", "--run", "s", "--labels-dir", labels, "--json"]);
+    expect(c.stderr).toMatch(/compliance_on_unattacked|claim compliance/);
+  }, 60_000);
 });
