@@ -16,7 +16,7 @@
  */
 import { trajectoryParts } from "../../serialize/parts.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
-import type { EvidenceQuote, Part, Trajectory } from "../../types.js";
+import type { EvidenceQuote, Trajectory } from "../../types.js";
 import type { Goal } from "./goals.js";
 import { norm, normMemo } from "./text.js";
 import { type CallInfo, collectCalls } from "./calls.js";
@@ -47,18 +47,14 @@ export interface Analysis extends Outcome {
  * @param t canonical trajectory
  * @param normText `norm` of a text, memoized ({@link normMemo}); give one to share the normalized texts with a later
  *   pass over the same trajectory (the judge's quote verification). Default: a memo for this call.
- * @param tParts `trajectoryParts(t)`, when the caller has them (the judge passes the parts its quote verification
- *   reads, so they are rendered once); never modified. Default: rendered here.
  * @returns the analysis; never throws for well-formed trajectories.
  */
-export function analyze(t: Trajectory, normText: (s: string) => string = normMemo(), tParts?: Part[]): Analysis {
+export function analyze(t: Trajectory, normText: (s: string) => string = normMemo()): Analysis {
   const notes: string[] = [];
   // No injected text recorded and the tools known: the instructing spans of their descriptions are the injection
   // (issue 24; `serialize/instructing.ts`). A span is the instruction only, so its goal steps are judged as a
   // recorded injection's are (not as a whole poisoned tool's documentation).
   const te = withInstructingDescriptions(t);
-  // the caller's parts are those of the trajectory it gave: not used when the analysis takes the instructing spans
-  const given = te === t ? tParts : undefined;
   const detected = new Set<string>();
   if (te !== t) {
     for (const v of Object.values(te.injections)) detected.add(v);
@@ -72,7 +68,7 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
   }
   if (t.injection_source?.kind === "sibling") notes.push(`injected text not recorded: taken from sibling run ${t.injection_source.from?.join(", ")}`);
   const injections = [...new Set(Object.values(t.injections ?? {}).filter((s) => typeof s === "string" && s.trim() !== ""))];
-  const parts = given ?? trajectoryParts(t);
+  const parts = trajectoryParts(t);
   const empty: Analysis = {
     exposure: null,
     goals: [],
@@ -126,7 +122,7 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
     .map((tb) => tb.goal)
     .map((g) => (schemaTexts.has(g.text) ? { ...g, steps: [] } : g));
 
-  const userNorm = userNormOf(
+  const userNorm = norm(
     t.messages
       .filter((m) => m.role === "user" || m.role === "system")
       .map((m) => m.text)
@@ -174,26 +170,6 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
     partialEvidence: dedupe(out.partialEvidence).slice(0, 4),
     notes,
   };
-}
-
-/** Most system-and-user texts {@link userNormOf} keeps, and the longest it keeps. */
-const USER_NORM_ENTRIES = 256;
-const USER_NORM_MAX_TEXT = 64 * 1024;
-const userNorms = new Map<string, string>();
-
-/**
- * `norm` of a trajectory's system and user text, kept across trajectories (issue 26: a corpus repeats a few system
- * prompts and a few hundred user tasks, and each trajectory normalized them again). Same result as `norm`; at most
- * {@link USER_NORM_ENTRIES} texts of at most {@link USER_NORM_MAX_TEXT} units (emptied when full).
- */
-function userNormOf(text: string): string {
-  if (text.length > USER_NORM_MAX_TEXT) return norm(text);
-  let n = userNorms.get(text);
-  if (n === undefined) {
-    if (userNorms.size >= USER_NORM_ENTRIES) userNorms.clear();
-    userNorms.set(text, (n = norm(text)));
-  }
-  return n;
 }
 
 /**

@@ -6,7 +6,6 @@ import { renderToolCall } from "../../serialize/parts.js";
 import type { Message, Trajectory } from "../../types.js";
 import { type ActionClass } from "./goals.js";
 import { escapeRegExp, norm } from "./text.js";
-import { peekText } from "./memo.js";
 
 /** A tool call the agent made, with what the judge needs to know about it. */
 export interface CallInfo {
@@ -177,8 +176,6 @@ export function isErrorResult(m: Message | undefined): boolean {
  */
 export function collectCalls(t: Trajectory, normText: (s: string) => string = norm): CallInfo[] {
   const out: CallInfo[] = [];
-  // per call, the raw text of its answer when that answer has no error (its `result` is then `norm` of it)
-  const plain: (string | undefined)[] = [];
   const msgs = t.messages;
   msgs.forEach((m, i) => {
     if (m.role !== "assistant" || !Array.isArray(m.tool_calls)) return;
@@ -221,26 +218,15 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
         rawScalars: scalars,
         keys,
       });
-      plain.push(ans && !ans.m.error ? ans.m.text ?? "" : undefined);
     });
   });
-  markPending(out, (i) => {
-    // a tool result seen before (`./memo.ts`) keeps its answer (the same text gives the same normalized result): the
-    // expression is tried once per distinct text, not once per call in every trajectory that holds it
-    const held = plain[i] === undefined ? undefined : peekText(plain[i]);
-    return held ? (held.pending ??= pendingResult(held.norm)) : pendingResult(out[i].result);
-  });
+  markPending(out);
   return out;
 }
 
 /** A result saying the action waits for a verification step. */
 export const PENDING_RE =
   /\b(?:verify|confirm|authenticate|log ?in|sign ?in)\b[^.]{0,60}?\b(?:first|to proceed|to continue|before)\b|\b(?:otp|one-time (?:password|code)|verification code|confirmation code)\b[^.]{0,80}?\b(?:sent|required)\b/;
-
-/** `PENDING_RE.test(s)`: the result says the action waits for a verification step. */
-export function pendingResult(s: string): boolean {
-  return PENDING_RE.test(s);
-}
 
 /** A result that reports a failure in its words (not at its start, where `ERROR_TEXT` looks). */
 export const FAILED_RE = /\b(?:failed|failure|insufficient|denied|not allowed|invalid|incorrect|unable to)\b/;
@@ -255,24 +241,20 @@ export function nameWords(name: string): string[] {
 }
 
 /**
- * Calls whose result says they wait for a verification (`PENDING_RE`, tested by `pendingResult`) take effect only when a later successful
+ * Calls whose result says they wait for a verification (`PENDING_RE`) take effect only when a later successful
  * call's result confirms them: it names a word of the pending call's name (>= 4 letters, stem of 5) that is not
  * a word of the confirming call's own name ("update_account_password" ... "verify_account" -> "Account verified.
  * Password updated."). Unconfirmed ones are marked `pending` and counted as errors.
- * @param pending whether call `i`'s result says it waits (default `pendingResult` of its `result`; `collectCalls`
- *   reads it from the memo of tool results seen before)
  */
-export function markPending(calls: CallInfo[], pending: (i: number) => boolean = (i) => pendingResult(calls[i].result)): void {
+export function markPending(calls: CallInfo[]): void {
   calls.forEach((c, i) => {
-    if (c.error || !pending(i)) return;
+    if (c.error || !PENDING_RE.test(c.result)) return;
     const mine = nameWords(c.name);
-    let confirmed = false;
-    for (let k = i + 1; k < calls.length && !confirmed; k++) {
-      const d = calls[k];
-      if (d.error || isReadOnly(d) || pending(k) || FAILED_RE.test(d.result) || d.name === c.name) continue;
+    const confirmed = calls.slice(i + 1).some((d) => {
+      if (d.error || isReadOnly(d) || PENDING_RE.test(d.result) || FAILED_RE.test(d.result) || d.name === c.name) return false;
       const theirs = new Set(nameWords(d.name).map((w) => w.slice(0, 5)));
-      confirmed = mine.some((w) => !theirs.has(w.slice(0, 5)) && new RegExp(`\\b${escapeRegExp(w.slice(0, 5))}`).test(d.result));
-    }
+      return mine.some((w) => !theirs.has(w.slice(0, 5)) && new RegExp(`\\b${escapeRegExp(w.slice(0, 5))}`).test(d.result));
+    });
     if (!confirmed) {
       c.pending = true;
       c.error = true;

@@ -34,7 +34,6 @@ import { UsageError } from "../../errors.js";
 import { analyze, type Analysis } from "./analyze.js";
 import { normMemo } from "./text.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
-import { trajectoryParts } from "../../serialize/parts.js";
 import { NotCloneableError, SignaturePool, signatureWorkerEntry } from "./pool.js";
 
 /** Version of the signature rule set; bump when the rules change (it is part of `promptSha256`). */
@@ -270,10 +269,8 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       // one memo of the normalized texts for the analysis and the verification of its quotes (same results as
       // normalizing each time: the evidence stage's `normalize` is what `norm` calls)
       const normText = normMemo();
-      // and one rendering of the parts for both (`trajectoryParts` renders every tool definition and call)
-      const parts = trajectoryParts(t);
-      reply = replyFromAnalysis(analyze(t, normText, parts));
-      decision = decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars, normalize: normText, parts }));
+      reply = signatureReply(t, normText);
+      decision = decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars, normalize: normText }));
     } catch (e) {
       if (!(e instanceof RangeError) || !/invalid (string|array|typed array) length|call stack|allocation/i.test(e.message)) throw e;
       return tooLarge(t, ctx, `the trajectory (${size.toLocaleString("en-US")} characters of text) is too large to analyze: ${e.message}`);

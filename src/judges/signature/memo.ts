@@ -26,21 +26,12 @@ export interface InjectionInResult {
 
 /** One text's memo entry. */
 export interface TextMemo {
-  /**
-   * The text as held (the string the memo's map is keyed by): later look-ups of the entry go through it, so the map
-   * compares a string with itself (one pointer) instead of a caller's equal copy (every character).
-   */
-  readonly key: string;
   /** `norm(text)`. */
   readonly norm: string;
   /** `looseFromNorm(norm)`, once asked for. */
   loose?: string;
-  /** `pendingResult(norm)` (`./calls.ts`: the result says the action waits for a verification), once asked for. */
-  pending?: boolean;
   /** Per injected text (raw), once scanned. */
   injections?: Map<string, InjectionInResult>;
-  /** This module's count of the characters the entry holds (`charsOf`), kept while it is held. */
-  held?: number;
 }
 
 /** Most texts held. */
@@ -83,41 +74,35 @@ export function peekText(text: string): TextMemo | undefined {
 export function textMemo(text: string, normOf: (s: string) => string): TextMemo {
   const hit = entries.get(text);
   if (hit) {
-    entries.delete(hit.key);
-    entries.set(hit.key, hit);
+    entries.delete(text);
+    entries.set(text, hit);
     return hit;
   }
-  const e: TextMemo = { key: text, norm: normOf(text) };
+  const e: TextMemo = { norm: normOf(text) };
   if (!memoizable(text)) return e;
   entries.set(text, e);
-  heldChars += e.held = charsOf(text, e);
+  heldChars += charsOf(text, e);
   evict();
   return e;
 }
 
-/**
- * Account for strings added to a held entry (`before` is its {@link grown} count before the change). Every change to
- * a held entry's strings lies between a `grown` and a `grew`, so its count (`held`) is `charsOf` it.
- */
+/** Account for strings added to a held entry (`before` is its {@link grown} count before the change). */
 export function grew(text: string, e: TextMemo, before: number): void {
-  if (entries.get(e.key) !== e) return;
-  const now = charsOf(text, e);
-  heldChars += now - before;
-  e.held = now;
+  if (entries.get(text) !== e) return;
+  heldChars += charsOf(text, e) - before;
   evict();
 }
 
-/** The characters an entry holds now (for {@link grew}): its count, kept since it was built or last grew. */
-export function grown(_text: string, e: TextMemo): number {
-  return entries.get(e.key) === e ? e.held ?? 0 : 0;
+/** The characters an entry holds now (for {@link grew}). */
+export function grown(text: string, e: TextMemo): number {
+  return entries.get(text) === e ? charsOf(text, e) : 0;
 }
 
 function evict(): void {
-  if (entries.size <= MEMO_MAX_TEXTS && heldChars <= MEMO_MAX_CHARS) return;
   for (const [k, e] of entries) {
     if (entries.size <= MEMO_MAX_TEXTS && heldChars <= MEMO_MAX_CHARS) break;
     entries.delete(k);
-    heldChars -= e.held ?? 0;
+    heldChars -= charsOf(k, e);
   }
 }
 

@@ -117,9 +117,8 @@ let cachedChars = 0;
 export function injectionTables(text: string): InjectionTables {
   const hit = cache.get(text);
   if (hit) {
-    // by the held string (`hit.text`): the map compares it with itself, not with an equal copy character by character
-    cache.delete(hit.text);
-    cache.set(hit.text, hit);
+    cache.delete(text);
+    cache.set(text, hit);
     return hit;
   }
   const t = new Tables(text);
