@@ -21,6 +21,7 @@ import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
+import { rateCaveats } from "../verdict/rate-caveat.js";
 import { stepLine } from "./read-progress.js";
 import { poolingOf } from "../format/pooled-text.js";
 
@@ -173,12 +174,25 @@ export async function agreeReference(
   );
   const at = o.reference === "security" ? src.attacks() : null;
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
-  const warnings = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
+  const rest = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
-  const judge_health = judgeHealth(src.all(), { attackedOf: src.attackedOf }).filter((h) => judges.includes(h.judge_id));
+  const health = judgeHealth(src.all(), { attackedOf: src.attackedOf });
+  const judge_health = health.filter((h) => judges.includes(h.judge_id));
   for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  // a broken judge's rates are marked in its row (the committee's: its judges'), as every command marks them (new
+  // user 18), and said once: on stdout as text, in warnings as JSON (stderr has said it above)
+  const rate_caveats = rateCaveats(health, judges);
+  for (const r of results) {
+    const c = rateCaveats(health, [r.judge_id]);
+    if (c.length) r.rate_caveats = c;
+  }
+  if (committee && cf) {
+    const c = rateCaveats(health, cf.judges);
+    if (c.length) committee.rate_caveats = c;
+  }
+  const warnings = [...rate_caveats.map((c) => c.message), ...rest];
   if (o.json) {
-    for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    for (const w of rest) process.stderr.write(`ipi-judge: warning: ${w}\n`);
     const extra = {
       committee,
       ...(committee ? {} : { committee_reason: committeeReason }),
@@ -188,6 +202,7 @@ export async function agreeReference(
       pooling,
       warnings,
       judge_health,
+      ...(rate_caveats.length ? { rate_caveats } : {}),
       code_established,
     };
     if (results.length === 1) printJson({ ...results[0], ...extra });

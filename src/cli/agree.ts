@@ -1,4 +1,6 @@
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
+import { judgeHealth } from "../verdict/health.js";
+import { rateCaveats } from "../verdict/rate-caveat.js";
 import type { Command } from "commander";
 import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
 import { agreeReference } from "./agree-reference.js";
@@ -85,7 +87,10 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
   const attackedSet = new Set(attacked);
   const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && attackedSet.has(v.trajectory_id)), pair);
-  const warnings = codeEstablishedWarnings(code_established, "the judges' concordance");
+  // a broken judge's rates are marked and said once, as every command says them (new user 18: --judges never did)
+  const caveats = rateCaveats(judgeHealth(verdicts, { attackedOf: (v) => index.get(v.trajectory_id)?.attacked }), pair);
+  if (caveats.length) c.rate_caveats = caveats;
+  const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
   for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
   if (o.json) printJson({ ...c, ...(where ? { where } : {}), code_established, warnings });
   else process.stdout.write((where ? whereLine(where) + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
