@@ -116,6 +116,7 @@ async function agreeHuman(
   const { verdicts, index, fullIndex, where } = await readRunWhere(runDir, o, { content: labelledIds(file) });
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
   if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+  let compared = new Set<string>();
   const report = humanAgreement(file, verdicts, index, {
     file: o.human,
     // the sample was drawn from the whole run: its frame is checked against every row, not the --where subset
@@ -124,14 +125,13 @@ async function agreeHuman(
     bootstrap: { B, seed },
     quorum,
     judges: o.judge ? [o.judge] : undefined,
+    onCompared: (ids) => (compared = new Set(ids)),
   });
   const runState = readRunState(runDir);
   const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
-  // Only the trajectories the humans labelled are compared.
-  const changed = new Set(report.content_changed ?? []);
-  const humanIds = new Set(file.rows.map((r) => r.trajectory_id).filter((id) => !changed.has(id)));
+  // Counted over the trajectories compared with the judges, the figures' own (new user 18: "12 of 53" beside 42 compared)
   const code_established = codeEstablishedByJudge(
-    verdicts.filter((v) => v.repeat === 0 && humanIds.has(v.trajectory_id) && index.get(v.trajectory_id)?.attacked),
+    verdicts.filter((v) => v.repeat === 0 && compared.has(v.trajectory_id) && index.get(v.trajectory_id)?.attacked),
     o.judge ? [o.judge] : judges,
   );
   const codeWarnings = codeEstablishedWarnings(code_established, "agreement with the human labels");
