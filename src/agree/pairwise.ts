@@ -440,6 +440,20 @@ export function judgeConcordance(
   return out;
 }
 
+/**
+ * The attacked trajectories both judges labelled (each one's latest repeat-0 verdict ok with a label): the items
+ * {@link judgeConcordance}'s figures are over (`comparison.n_used`), for counting their code-established labels.
+ */
+export function labelledByBoth(
+  verdicts: Iterable<{ trajectory_id: string; judge_id: string; repeat: number; status: string; label: string | null }>,
+  attackedIds: readonly string[],
+  judges: readonly [string, string],
+): Set<string> {
+  const labelled = new Map<string, boolean>();
+  for (const v of verdicts) if (v.repeat === 0 && judges.includes(v.judge_id)) labelled.set(`${v.trajectory_id}\u0000${v.judge_id}`, v.status === "ok" && !!v.label);
+  return new Set(attackedIds.filter((id) => judges.every((j) => labelled.get(`${id}\u0000${j}`))));
+}
+
 /** Plain-text rendering of a {@link JudgeConcordance}. */
 export function formatJudgeConcordance(c: JudgeConcordance): string {
   const [a, b] = c.judges;

@@ -9,7 +9,7 @@ import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError
 import { labelledIds } from "../agree/human-file.js";
 import type { HumanScale } from "../rubric/scale.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
-import { formatJudgeConcordance, judgeConcordance } from "../agree/pairwise.js";
+import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
 import { whereLine } from "../store/where.js";
@@ -85,8 +85,9 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
   const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
-  const attackedSet = new Set(attacked);
-  const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && attackedSet.has(v.trajectory_id)), pair);
+  // counted over the trajectories both labelled, the figures' own (new user 18: another denominator than theirs)
+  const both = labelledByBoth(verdicts, attacked, pair as [string, string]);
+  const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && both.has(v.trajectory_id)), pair);
   // a broken judge's rates are marked and said once, as every command says them (new user 18: --judges never did)
   const caveats = rateCaveats(judgeHealth(verdicts, { attackedOf: (v) => index.get(v.trajectory_id)?.attacked }), pair);
   if (caveats.length) c.rate_caveats = caveats;
