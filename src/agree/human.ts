@@ -129,6 +129,8 @@ export interface HumanAgreementOptions {
    * (./label-pairing.ts); default: `index`'s `content_sha256`.
    */
   contentOf?: (id: string) => string | null | undefined;
+  /** Given the trajectories compared with the judges (the consensus kept), e.g. for agree's code-established count. */
+  onCompared?: (ids: readonly string[]) => void;
 }
 
 const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_label: "no_label", no_quorum: "no_quorum", disputed: "disputed" };
@@ -212,6 +214,7 @@ export function humanAgreement(
   const c = formConsensus(g.items, index, formScale, scale, onScale, paired.refused_ids);
   const ids = [...c.consensus.keys()].filter((id) => counted.has(id));
   const human = ids.map((id) => c.consensus.get(id)!);
+  opts.onCompared?.(ids);
 
   // (4) judges and committee
   const allJudges = [...new Set(verdicts.map((v) => v.judge_id))].sort();

@@ -7,6 +7,7 @@ import { oneCategory, type OneCategory } from "../stats/one-category.js";
 import { ciText, pctText, statText } from "../format/stat-text.js";
 import { COVERAGE_LOW_BELOW, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
 import { rateFigureText } from "../format/rates-text.js";
+import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 
 /**
  * The reference fields that are attack verdicts (DESIGN section 3: `reference.security`, true = the injected goal
@@ -189,6 +190,11 @@ export interface ReferenceAgreement {
    * and up to 5 example ids: where the judge is weak on this corpus.
    */
   disagreement_kinds?: DisagreementKind[];
+  /**
+   * The caveats of the rater's rates (`../verdict/rate-caveat.ts`; the committee's: its judges'), set by the caller
+   * from the judges' health: a broken judge's rates are marked, never printed bare (new user 18). Absent when none.
+   */
+  rate_caveats?: RateCaveat[];
 }
 
 /** One kind of disagreement with the reference (see {@link ReferenceAgreement.disagreement_kinds}). */
@@ -415,7 +421,7 @@ export function formatReferenceTable(rows: readonly ReferenceAgreement[]): strin
     const rr = r.rates;
     const all = rr?.reference_all && rr.reference_all.n !== rr.reference.n ? `; benchmark over all ${rr.reference_all.n} attacked: ${pctText(rr.reference_all.rate, rr.reference_all.reason)}` : "";
     const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)} of ${coverageBase(r)}${all})` : all ? ` (${all.slice(2)})` : ""}` : "";
-    L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${statText(r.kappa, r.kappa_reason).padEnd(32)}  ${statText(r.binary.kappa, r.binary.kappa_reason).padEnd(32)}  ${vs}`);
+    L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${statText(r.kappa, r.kappa_reason).padEnd(32)}  ${statText(r.binary.kappa, r.binary.kappa_reason).padEnd(32)}  ${vs}${rateCaveatMarker(r.rate_caveats ?? [])}`);
   }
   return L.join("\n");
 }
@@ -485,7 +491,8 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
             referenceAllText(a) +
             `; ` +
             `asr_behaviour ${rateFigureText(a.rates.asr_behaviour)}; coverage ${pctText(a.rates.coverage, "no_attacked")}${coverageBaseText(a)}` +
-            (a.rates.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%; most left out: ${a.rates.coverage_low_reason ?? "unknown"})` : ""),
+            (a.rates.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%; most left out: ${a.rates.coverage_low_reason ?? "unknown"})` : "") +
+            rateCaveatMarker(a.rate_caveats ?? []),
         ]
       : []),
     block({ ...a, judge_side: "full_compliance", rate: "asr_goal" }, `asr_goal: full_compliance vs ${a.reference} (${ATTACK_REFERENCE_FIELDS.includes(a.reference) ? "the benchmark's checker measures the same event" : "a field taken as an attack verdict on --reference-kind attack: whether it measures the same event is the user's claim"}):`),

@@ -21,6 +21,7 @@ import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
+import { rateCaveats } from "../verdict/rate-caveat.js";
 import { stepLine } from "./read-progress.js";
 import { poolingOf } from "../format/pooled-text.js";
 
@@ -33,8 +34,11 @@ interface ReferenceSource {
   /** the committee file as read (called only when there is one) */
   checkCommittee(): CommitteeFileCheck;
   committeeAgreement(reference: "security" | "utility"): ReferenceAgreement;
-  /** repeat-0 verdicts of attacked trajectories (the code-established figures' input), in order */
-  attackedRepeat0(): Iterable<Verdict>;
+  /**
+   * repeat-0 verdicts of the trajectories the figures use ({@link usedRow}: attacked, no agent error, a boolean
+   * reference verdict), in order: the code-established figures' input, over the figures' own items (new user 18)
+   */
+  usedRepeat0(field: "security" | "utility"): Iterable<Verdict>;
   /** every current verdict (judge health's input), in order */
   all(): Iterable<Verdict>;
   /** whether the trajectory of the `k`-th verdict of {@link all} is attacked, from its index row (health's fallback for a verdict without `attacked`) */
@@ -84,7 +88,7 @@ async function referenceSource(
       agreement: (j, reference) => referenceAgreementColumns(j, run, reference),
       checkCommittee: () => checkCommitteeColumns(cc!, run),
       committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
-      attackedRepeat0: () => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && !!run.rows[run.rowCode[run.vSlot[i]]].attacked),
+      usedRepeat0: (field) => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && usedRow(run.rows[run.rowCode[run.vSlot[i]]], field)),
       all: () => eachVerdictRecord(run),
       attackedOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]].attacked : undefined),
       attacks: () => countAttacks(rowsOf()),
@@ -99,7 +103,7 @@ async function referenceSource(
     agreement: (j, reference) => referenceAgreement(j, verdicts, index, reference),
     checkCommittee: () => checkCommitteeFile(cf!, verdicts),
     committeeAgreement: (reference) => committeeReferenceAgreement(cf!.verdicts, index, reference),
-    attackedRepeat0: () => verdicts.filter((v) => v.repeat === 0 && index.get(v.trajectory_id)?.attacked),
+    usedRepeat0: (field) => verdicts.filter((v) => v.repeat === 0 && usedRow(index.get(v.trajectory_id), field)),
     all: () => verdicts,
     attackedOf: (v) => index.get(v.trajectory_id)?.attacked,
     attacks: () => countAttacks(index.values()),
@@ -108,13 +112,15 @@ async function referenceSource(
   return { src, cf, where };
 }
 
-/** The rows a reference comparison can use (`referencePairs`' rules): attacked, no agent error, a boolean `reference[field]`. */
+/** Whether a reference comparison can use a row (`referencePairs`' rules): attacked, no agent error, a boolean `reference[field]`. */
+function usedRow(r: { attacked?: boolean; run_error?: unknown; reference?: unknown } | undefined, field: "security" | "utility"): boolean {
+  if (!r?.attacked || r.run_error) return false;
+  return typeof (r.reference as Record<string, unknown> | null | undefined)?.[field] === "boolean";
+}
+
+/** The rows a reference comparison can use ({@link usedRow}). */
 function* referenceRows<T extends { attacked?: boolean; run_error?: unknown; reference?: unknown }>(rows: Iterable<T>, field: "security" | "utility"): Generator<T> {
-  for (const r of rows) {
-    if (!r.attacked || r.run_error) continue;
-    const ref = r.reference as Record<string, unknown> | null | undefined;
-    if (typeof ref?.[field] === "boolean") yield r;
-  }
+  for (const r of rows) if (usedRow(r, field)) yield r;
 }
 
 /** `ipi-judge agree --reference FIELD` (options checked by the caller). */
@@ -158,8 +164,9 @@ export async function agreeReference(
       committeeNotes.push(...check.notes);
     }
   }
-  // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's.
-  const code_established = codeEstablishedByJudge(src.attackedRepeat0(), judges);
+  // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's: counted
+  // over the trajectories the figures use (new user 18: "1648 of 10880" beside figures over 10,861)
+  const code_established = codeEstablishedByJudge(src.usedRepeat0(o.reference), judges);
   // one kappa over every model and defense of the run: said in one line (as label's summary says it)
   // counted over what the figures are computed over (review 16: utility counted every trajectory): attacked, no agent
   // error, a boolean reference verdict of the field compared (referencePairs' rules)
@@ -173,12 +180,25 @@ export async function agreeReference(
   );
   const at = o.reference === "security" ? src.attacks() : null;
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
-  const warnings = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
+  const rest = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
-  const judge_health = judgeHealth(src.all(), { attackedOf: src.attackedOf }).filter((h) => judges.includes(h.judge_id));
+  const health = judgeHealth(src.all(), { attackedOf: src.attackedOf });
+  const judge_health = health.filter((h) => judges.includes(h.judge_id));
   for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  // a broken judge's rates are marked in its row (the committee's: its judges'), as every command marks them (new
+  // user 18), and said once: on stdout as text, in warnings as JSON (stderr has said it above)
+  const rate_caveats = rateCaveats(health, judges);
+  for (const r of results) {
+    const c = rateCaveats(health, [r.judge_id]);
+    if (c.length) r.rate_caveats = c;
+  }
+  if (committee && cf) {
+    const c = rateCaveats(health, cf.judges);
+    if (c.length) committee.rate_caveats = c;
+  }
+  const warnings = [...rate_caveats.map((c) => c.message), ...rest];
   if (o.json) {
-    for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    for (const w of rest) process.stderr.write(`ipi-judge: warning: ${w}\n`);
     const extra = {
       committee,
       ...(committee ? {} : { committee_reason: committeeReason }),
@@ -188,6 +208,7 @@ export async function agreeReference(
       pooling,
       warnings,
       judge_health,
+      ...(rate_caveats.length ? { rate_caveats } : {}),
       code_established,
     };
     if (results.length === 1) printJson({ ...results[0], ...extra });

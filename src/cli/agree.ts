@@ -1,4 +1,6 @@
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
+import { judgeHealth } from "../verdict/health.js";
+import { rateCaveats } from "../verdict/rate-caveat.js";
 import type { Command } from "commander";
 import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
 import { agreeReference } from "./agree-reference.js";
@@ -7,7 +9,7 @@ import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError
 import { labelledIds } from "../agree/human-file.js";
 import type { HumanScale } from "../rubric/scale.js";
 import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
-import { formatJudgeConcordance, judgeConcordance } from "../agree/pairwise.js";
+import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
 import { whereLine } from "../store/where.js";
@@ -83,9 +85,13 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   for (const j of pair) if (!judges.includes(j)) throw new UsageError(`judge "${j}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const attacked = [...index.values()].filter((r) => r.attacked).map((r) => r.id);
   const c = judgeConcordance(verdicts, attacked, pair as [string, string], { bootstrap: { B, seed } });
-  const attackedSet = new Set(attacked);
-  const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && attackedSet.has(v.trajectory_id)), pair);
-  const warnings = codeEstablishedWarnings(code_established, "the judges' concordance");
+  // counted over the trajectories both labelled, the figures' own (new user 18: another denominator than theirs)
+  const both = labelledByBoth(verdicts, attacked, pair as [string, string]);
+  const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && both.has(v.trajectory_id)), pair);
+  // a broken judge's rates are marked and said once, as every command says them (new user 18: --judges never did)
+  const caveats = rateCaveats(judgeHealth(verdicts, { attackedOf: (v) => index.get(v.trajectory_id)?.attacked }), pair);
+  if (caveats.length) c.rate_caveats = caveats;
+  const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
   for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
   if (o.json) printJson({ ...c, ...(where ? { where } : {}), code_established, warnings });
   else process.stdout.write((where ? whereLine(where) + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
@@ -111,6 +117,7 @@ async function agreeHuman(
   const { verdicts, index, fullIndex, where } = await readRunWhere(runDir, o, { content: labelledIds(file) });
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
   if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+  let compared = new Set<string>();
   const report = humanAgreement(file, verdicts, index, {
     file: o.human,
     // the sample was drawn from the whole run: its frame is checked against every row, not the --where subset
@@ -119,14 +126,13 @@ async function agreeHuman(
     bootstrap: { B, seed },
     quorum,
     judges: o.judge ? [o.judge] : undefined,
+    onCompared: (ids) => (compared = new Set(ids)),
   });
   const runState = readRunState(runDir);
   const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
-  // Only the trajectories the humans labelled are compared.
-  const changed = new Set(report.content_changed ?? []);
-  const humanIds = new Set(file.rows.map((r) => r.trajectory_id).filter((id) => !changed.has(id)));
+  // Counted over the trajectories compared with the judges, the figures' own (new user 18: "12 of 53" beside 42 compared)
   const code_established = codeEstablishedByJudge(
-    verdicts.filter((v) => v.repeat === 0 && humanIds.has(v.trajectory_id) && index.get(v.trajectory_id)?.attacked),
+    verdicts.filter((v) => v.repeat === 0 && compared.has(v.trajectory_id) && index.get(v.trajectory_id)?.attacked),
     o.judge ? [o.judge] : judges,
   );
   const codeWarnings = codeEstablishedWarnings(code_established, "agreement with the human labels");

@@ -294,7 +294,7 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
         `INTERRUPTED: the figures below are partial: they cover only the run's ${res.summary.trajectories} trajectories so far ` +
           `(a model, suite or condition may be missing or under-counted); the same command resumes the run\n`,
       );
-    process.stdout.write(formatSummary(res.summary) + "\n");
+    process.stdout.write(formatSummary(res.summary, res.thisRun.where) + "\n");
     process.stdout.write(invocationText(res, o));
   }
   for (const [id, what] of Object.entries(res.adaptations ?? {}))

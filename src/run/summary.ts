@@ -313,10 +313,19 @@ function cachedText(u: JudgeSummary["usage"]): string {
 /**
  * Render a run summary as plain text for the terminal. Bidi control characters in the input's values (ids, agent
  * models, conditions, attacks, warnings naming them) are shown as visible markers (`⟨U+202E⟩`, src/format/bidi.ts).
+ * @param inputWhere `label --where`'s statement over this invocation's input (`this_run.where`): the first line then
+ *   says what was read and kept, beside the run's count that `s.where` holds (new user 18: "2 of 2" for 82 read).
  */
-export function formatSummary(s: RunSummary): string {
+export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): string {
   const lines: string[] = [];
-  if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
+  if (s.where && inputWhere) {
+    const n = (x: number) => x.toLocaleString("en-US");
+    lines.push(
+      `filter --where ${s.where.filter}: this invocation read ${n(inputWhere.of)} trajectories and kept ${n(inputWhere.kept)} (the others neither stored nor judged); ` +
+        `the summary below is over the run's trajectories the filter keeps: ${n(s.where.kept)} of ${n(s.where.of)}` +
+        (inputWhere.unmatched.length ? ` (matched nothing: ${inputWhere.unmatched.map((u) => `${u.field}=${u.value}`).join(", ")})` : ""),
+    );
+  } else if (s.where) lines.push(`${whereLine(s.where)}: the summary below is over them`);
   // before the figures it changes (new user 15: said after them, a row's drop went unmarked)
   if (s.inputs_removed) lines.push(`WARNING: ${s.inputs_removed.message}`);
   lines.push(`run ${s.run}: ${s.trajectories} trajectories (${s.attacked} attacked, ${s.unattacked} unattacked), ${s.verdicts} verdicts`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatJudgeConcordance, judgeConcordance } from "../../src/agree/pairwise.js";
+import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../../src/agree/pairwise.js";
 
 const v = (id: string, judge: string, label: string | null, status = "ok") => ({ trajectory_id: id, judge_id: judge, repeat: 0, status, label });
 
@@ -25,5 +25,10 @@ describe("judge vs heuristic concordance (agree --judges A,B)", () => {
     // 2x2 table [[1, 2], [1, 1]]: p_o = 2/5, p_e = (3/5)(2/5) + (2/5)(3/5) = 12/25, kappa = (10/25 − 12/25)/(13/25) = −2/13.
     expect(c.comparison.kappa.value).toBeCloseTo(-2 / 13, 12);
     expect(formatJudgeConcordance(c)).toMatch(/3 = 2 compromises only gpt found \+ 1 only signature found/);
+  });
+  it("the items both judges labelled, over which agree --judges counts the code-established labels (new user 18 L1)", () => {
+    const both = labelledByBoth(verdicts, ["1", "2", "3", "4", "5", "6", "7"], ["gpt", "signature"]);
+    expect([...both].sort()).toEqual(["1", "2", "3", "4", "5"]);
+    expect(both.size).toBe(c.comparison.n_used);
   });
 });

@@ -148,4 +148,30 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(j.rate_caveats).toBeUndefined();
     expect(j.heuristic_rate_caveats[0]).toMatchObject({ judge_id: "liar" });
   }, 120_000);
+  it("agree --judges and --reference mark the broken judge's rates and warn once, text and --json (new user 18 L2)", async () => {
+    // the "mix" run of the test above: signature and the liar
+    const t = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--judges", "signature,liar"]);
+    expect(t.code, t.stderr).toBe(0);
+    const rate = t.stdout.split("\n").find((l) => /asr_behaviour \(full or partial compliance\) over these/.test(l))!;
+    expect(rate).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/);
+    expect(rate).not.toMatch(/signature \d+\.\d% \[/);
+    expect(t.stderr.split("judge liar looks broken").length - 1).toBe(1);
+    const j = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--judges", "signature,liar", "--json", "--bootstrap", "0"]);
+    const jr = JSON.parse(j.stdout);
+    expect(jr.rate_caveats.map((c: { judge_id: string }) => c.judge_id)).toEqual(["liar"]);
+    expect(jr.warnings.filter((w: string) => w.includes("judge liar looks broken")).length).toBe(1);
+    expect(j.stderr.split("judge liar looks broken").length - 1).toBe(1);
+    const r = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--reference", "security"]);
+    expect(r.code, r.stderr).toBe(0);
+    const row = r.stdout.split("\n").find((l) => /^liar +\d+ /.test(l))!;
+    expect(row).toContain(MARK);
+    expect(r.stdout.split("\n").find((l) => /^signature +\d+ /.test(l))).not.toContain("LOOKS BROKEN");
+    expect(r.stdout.split("\n").find((l) => /^rates over these \d+: asr_goal 0\.0%/.test(l))).toContain(MARK);
+    expect(r.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify\)/m);
+    const rj = JSON.parse((await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
+    expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "liar").rate_caveats[0]).toMatchObject({ judge_id: "liar" });
+    expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "signature").rate_caveats).toBeUndefined();
+    expect(rj.rate_caveats.map((c: { judge_id: string }) => c.judge_id)).toEqual(["liar"]);
+    expect(rj.warnings.filter((w: string) => w.includes("judge liar looks broken")).length).toBe(1);
+  }, 120_000);
 });
