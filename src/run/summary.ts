@@ -160,8 +160,7 @@ export function summarizeRun(
     // judge health (as `judgeHealth`), the models each judge's verdicts name, the repeat-0 rate items
     let h = healthOf.get(v.judge_id);
     if (!h) healthOf.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
-    // a verdict without `attacked` (an older or hand-made record) by its index row, as judgeHealth's attackedOf (red team 18)
-    addVerdict(h, v, v.attacked === undefined ? rowFields(v.trajectory_id)?.attacked : undefined);
+    addVerdict(h, v, v.attacked === undefined ? rowFields(v.trajectory_id)?.attacked : undefined); // no `attacked`: its row's (red team 18)
     let jm = models.get(v.judge_id);
     if (!jm) models.set(v.judge_id, (jm = new Set()));
     jm.add(v.judge_model);
