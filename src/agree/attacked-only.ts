@@ -22,6 +22,11 @@ export interface UnattackedLeftOut {
   off_rubric: Record<string, number>;
   /** Items kept although their attacked flag is unknown. */
   unknown: number;
+  /**
+   * Of `unknown`, those whose trajectory is not in the run at all (`agree --human`): the annotators' agreement counts
+   * them, the judges' figures leave them out as `not_in_run` (red team 18: the note said the judges' figures were over them).
+   */
+  unknown_not_in_run?: number;
 }
 
 /**
@@ -103,10 +108,14 @@ export function attackedOnlyHeading(x: UnattackedLeftOut, items: number): string
 export function agreementPopulation(x: UnattackedLeftOut | undefined, items: number): string {
   const unattacked = x?.unattacked ?? 0;
   const unknown = x?.unknown ?? 0;
+  const notInRun = x?.unknown_not_in_run ?? 0;
   const attacked = items - unattacked - unknown;
+  const outside = notInRun ? `; the annotators' agreement also over ${notInRun} not in the run (attacked flag unknown), which the judges' figures leave out` : "";
   return attacked > 0
-    ? `every agreement figure below is over attacked trajectories${unknown ? " and those whose attacked flag is unknown" : ""}`
-    : unknown > 0
-      ? "no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only"
-      : "no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below";
+    ? `every agreement figure below is over attacked trajectories${unknown > notInRun ? " and those whose attacked flag is unknown" : ""}${outside}`
+    : unknown > notInRun
+      ? `no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only${outside}`
+      : unknown > 0
+        ? "no labelled trajectory is in the run: the judges' figures below have nothing to compare; the annotators' agreement is over them (attacked flag unknown)"
+        : "no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below";
 }

@@ -246,7 +246,7 @@ export function humanAgreement(
     annotators,
     rows: { total: file.rows.length + file.bad_rows.length, used: g.used, excluded: g.rowEx },
     items: allItemIds.length,
-    unattacked_left_out: ao.result(),
+    unattacked_left_out: { ...ao.result(), unknown_not_in_run: itemIds.filter((id) => !index.has(id)).length },
     annotator_agreement: {
       pairwise,
       all,

@@ -287,13 +287,19 @@ describe("agree --human's note says what population its figures are over (red te
     expect(text).not.toContain("every agreement figure below is over attacked trajectories");
     expect(text).toContain("note: no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below: 2 unattacked trajectories left out");
   });
-  it("none known to be attacked, some unknown: said so", () => {
-    const text = run([["u1", false]], [{ t: "gone", a: "x", l: "unaffected" }, { t: "gone", a: "y", l: "unaffected" }]);
+  it("none known to be attacked: over the unknown ones in the run; one not in the run is the annotators' only (red team 18)", () => {
+    const text = run([["u1", false], ["k1", undefined as unknown as boolean]]);
     expect(text).toContain("note: no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only: 1 unattacked trajectory left out");
+    const gone = run([["u1", false]], [{ t: "gone", a: "x", l: "unaffected" }, { t: "gone", a: "y", l: "unaffected" }]);
+    expect(gone).toContain("note: no labelled trajectory is in the run: the judges' figures below have nothing to compare; the annotators' agreement is over them (attacked flag unknown): 1 unattacked trajectory left out");
   });
-  it("attacked and unknown: both named; attacked only: as before", () => {
-    const both = run([["a1", true], ["u1", false]], [{ t: "gone", a: "x", l: "unaffected" }, { t: "gone", a: "y", l: "unaffected" }]);
+  it("attacked and unknown: both named, the one not in the run apart; attacked only: as before", () => {
+    const both = run([["a1", true], ["u1", false], ["k1", undefined as unknown as boolean]]);
     expect(both).toContain("note: every agreement figure below is over attacked trajectories and those whose attacked flag is unknown: 1 unattacked trajectory left out");
+    const gone = run([["a1", true], ["u1", false]], [{ t: "gone", a: "x", l: "unaffected" }, { t: "gone", a: "y", l: "unaffected" }]);
+    expect(gone).toContain(
+      "note: every agreement figure below is over attacked trajectories; the annotators' agreement also over 1 not in the run (attacked flag unknown), which the judges' figures leave out: 1 unattacked trajectory left out",
+    );
     expect(run([["a1", true], ["u1", false]])).toContain("note: every agreement figure below is over attacked trajectories: 1 unattacked trajectory left out");
   });
 });
