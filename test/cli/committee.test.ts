@@ -236,7 +236,7 @@ describe("ipi-judge agree --human on a label file made for the samples", () => {
     // gemini ut12 tie) are left out; on the three-way scale ann1's complied (gemini) there breaks the rubric
     // (not_exposed -> unaffected), while ann2's Unaffected and ann3's task_refusal (-> unaffected) do not. The item
     // not in the run is kept in the annotators' agreement with its attacked flag unknown, and said.
-    expect(h.unattacked_left_out).toEqual({ unattacked: 3, off_rubric: { ann1: 1 }, unknown: 1 });
+    expect(h.unattacked_left_out).toEqual({ unattacked: 3, off_rubric: { ann1: 1 }, unknown: 1, unknown_not_in_run: 1 });
     // Annotators ann1 vs ann2 (three-way) over the 10 attacked items both labelled (13 before: the two unattacked
     // unaffected/unaffected and the unattacked tie complied/unaffected left out):
     //   rows ann1 (complied, refused, unaffected), columns ann2:
