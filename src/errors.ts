@@ -10,8 +10,8 @@ export class UsageError extends Error {
   }
 }
 
-/** Exit codes: 0 success (including runs where some items failed and were recorded), 1 fatal, 2 usage/config. */
-export const EXIT = { ok: 0, fatal: 1, usage: 2, interrupted: 130 } as const;
+/** Exit codes: 0 success (including runs where some items failed and were recorded), 1 fatal, 2 usage/config, 3 `label` finished but a judge it ran looks broken (its rates carry a caveat), 130 interrupted. */
+export const EXIT = { ok: 0, fatal: 1, usage: 2, brokenJudge: 3, interrupted: 130 } as const;
 
 /**
  * Thrown by a judge or its provider when it cannot go on at all (401/403, insufficient_quota, an unreachable or

@@ -258,13 +258,10 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   // this command's failure (new user 18: a run holding a broken judge made every later label exit 3)
   const broken = res.summary.judges.filter((j) => ran.has(j.judge_id) && j.rate_caveat && !j.rate_caveat.flags.includes("no_usable_verdict")).map((j) => j.judge_id);
   if (broken.length && !process.exitCode) {
-    process.stderr.write(`ipi-judge: finished, but the rates of judge(s) ${broken.join(", ")} are marked LOOKS BROKEN (their rate caveat: WARNING (rates) in the summary, rate_caveat in its JSON): exit code ${EXIT_BROKEN_JUDGE}\n`);
-    process.exitCode = EXIT_BROKEN_JUDGE;
+    process.stderr.write(`ipi-judge: finished, but the rates of judge(s) ${broken.join(", ")} are marked LOOKS BROKEN (their rate caveat: WARNING (rates) in the summary, rate_caveat in its JSON): exit code ${EXIT.brokenJudge}\n`);
+    process.exitCode = EXIT.brokenJudge;
   }
 }
-
-/** `label`'s exit code when it finished but a judge's rates are marked broken (README "Exit codes"). */
-const EXIT_BROKEN_JUDGE = 3;
 
 /** Print what `labelRun` came to (summary, warnings, cost cap; `--json`: one object) and set the exit code. */
 function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran: ReadonlySet<string>): void {
