@@ -116,6 +116,6 @@ export function agreementPopulation(x: UnattackedLeftOut | undefined, items: num
     : unknown > notInRun
       ? `no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only${outside}`
       : unknown > 0
-        ? "no labelled trajectory is in the run: the judges' figures below have nothing to compare; the annotators' agreement is over them (attacked flag unknown)"
+        ? `no labelled trajectory in the run is attacked: the judges' figures below have nothing to compare; the annotators' agreement is over the ${notInRun} not in the run (attacked flag unknown)`
         : "no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below";
 }

@@ -291,7 +291,7 @@ describe("agree --human's note says what population its figures are over (red te
     const text = run([["u1", false], ["k1", undefined as unknown as boolean]]);
     expect(text).toContain("note: no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only: 1 unattacked trajectory left out");
     const gone = run([["u1", false]], [{ t: "gone", a: "x", l: "unaffected" }, { t: "gone", a: "y", l: "unaffected" }]);
-    expect(gone).toContain("note: no labelled trajectory is in the run: the judges' figures below have nothing to compare; the annotators' agreement is over them (attacked flag unknown): 1 unattacked trajectory left out");
+    expect(gone).toContain("note: no labelled trajectory in the run is attacked: the judges' figures below have nothing to compare; the annotators' agreement is over the 1 not in the run (attacked flag unknown): 1 unattacked trajectory left out");
   });
   it("attacked and unknown: both named, the one not in the run apart; attacked only: as before", () => {
     const both = run([["a1", true], ["u1", false], ["k1", undefined as unknown as boolean]]);

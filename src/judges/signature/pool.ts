@@ -23,9 +23,10 @@
  *   such deaths as unexplained stopped every resume). The respawns are bounded: a second death in a row of a worker
  *   that had not started or held nothing (the worker module is broken, or the host kills workers), more
  *   deaths holding several trajectories than trajectories found to kill a worker, plus {@link MAX_BATCH_DEATHS_UNFOUND},
- *   or more than {@link MAX_WORKER_DEATHS} trajectories that killed a worker when they are also more than a tenth of
- *   the verdicts the pool gave (the judge crashes as much as it judges), reject what is held and every later `run`
- *   with a `JudgeFatalError` (kind `worker_crash`), as before: the runner stops the judge and says why; nothing hangs.
+ *   reject what is held and every later `run` with a `JudgeFatalError` (kind `worker_crash`), as before: the runner
+ *   stops the judge and says why; nothing hangs. Trajectories found to kill a worker alone are not bounded in number:
+ *   each ends one item (its error), so a run always gets through its input, and a resume re-sends only them (red
+ *   team 18b: a bound on them relative to this invocation's verdicts stopped every resume of a run with 17 or more).
  *   A worker killed from outside while it judges one trajectory alone blames that trajectory (it cannot be told apart);
  * - idle workers do not keep the process alive (they are `unref`'d while they hold no work).
  * Errors: the constructor throws `RangeError` for a size below 1.
@@ -103,14 +104,6 @@ export const PER_WORKER = 16;
 export const BATCH = 8;
 
 /**
- * Most trajectories found to kill a worker that one pool accepts as items' own errors while they are a tenth or more
- * of its verdicts (red team 17 F5): past both, the next such death stops the judge (`worker_crash`) instead of
- * starting another worker; each death costs a new isolate (the judge's code compiled again, ~0.3 s) and the re-sending
- * of what the worker held, one by one.
- */
-export const MAX_WORKER_DEATHS = 16;
-
-/**
  * How many more deaths of workers holding several trajectories a pool accepts than trajectories found (sent again
  * alone) to kill a worker: each such death holds one culprit that the re-sending finds, unless something else kills
  * the workers (red team 18).
@@ -168,8 +161,7 @@ export class SignaturePool {
   private batchDeaths = 0;
   /** Deaths in a row of workers that had not started or held nothing. */
   private unexplained = 0;
-  /** Verdicts the pool's workers gave. */
-  private judged = 0;
+
 
   /** @throws RangeError when `opts.size < 1`. */
   constructor(private readonly opts: PoolOptions) {
@@ -273,10 +265,7 @@ export class SignaturePool {
         const task = slot.busy.get(m.seq);
         if (!task) continue;
         slot.busy.delete(m.seq);
-        if ("verdict" in m) {
-          this.judged++;
-          this.finish(task, m.verdict);
-        }
+        if ("verdict" in m) this.finish(task, m.verdict);
         else {
           const e = new Error(`signature judge on ${task.req.t?.id}: ${m.error.name}: ${m.error.message}`);
           if (m.error.stack) e.stack = m.error.stack;
@@ -318,9 +307,7 @@ export class SignaturePool {
         ? "twice in a row with no trajectory to blame"
         : this.batchDeaths > this.culprits + MAX_BATCH_DEATHS_UNFOUND
           ? `${this.batchDeaths} times holding several trajectories, while only ${this.culprits} trajectories were found to kill a worker`
-          : this.culprits > MAX_WORKER_DEATHS && this.culprits * 10 > this.judged
-            ? `${this.culprits} times, each killed by a trajectory it held alone: more than ${MAX_WORKER_DEATHS} and more than a tenth of the ${this.judged} verdicts given`
-            : null;
+          : null;
     if (bound) {
       const ids = held.map((task) => task.req.t?.id);
       for (const task of held) this.queue.unshift(task); // rejected with the rest, in order
