@@ -13,8 +13,8 @@ import { showBidiControls } from "../format/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
-import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
-import { tuneCompilerForLabel } from "./v8-tuning.js";
+import { fullGc, heapGcTrigger, LABEL_BACKSTOP_RULE } from "../io/heap-gc.js";
+import { tuneCompilerForLabel, tuneHeapForLabel } from "./v8-tuning.js";
 
 /** A path relative to the working directory when it lies below it, else absolute. */
 function displayPath(p: string): string {
@@ -307,6 +307,8 @@ export function registerLabel(program: Command): void {
     const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun });
     // every judge (offline and LLM): before any hot code and before the signature workers start (./v8-tuning.ts)
     tuneCompilerForLabel();
+    // V8 collects by itself at a set growing factor; a forced collection is only the backstop (./v8-tuning.ts)
+    tuneHeapForLabel();
     checkPriced(judges, maxCostUsd);
     // The options `label` and `--dry-run` share: the same input, the same resume rule.
     const shared = {
@@ -351,7 +353,7 @@ export function registerLabel(program: Command): void {
     if (!Number.isFinite(pollS) || pollS <= 0) throw new UsageError(`--batch-poll must be a number of seconds > 0, not "${o.batchPoll}"`);
     const batchStatus = new Map<string, string>();
     const gcFn = fullGc();
-    const gc = gcFn ? heapGcTrigger(gcFn) : undefined;
+    const gc = gcFn ? heapGcTrigger(gcFn, undefined, LABEL_BACKSTOP_RULE) : undefined;
     let reports = 0;
     try {
       const res = await labelRun({

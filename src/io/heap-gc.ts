@@ -10,6 +10,11 @@
  * collections are spaced by at least a fixed amount of new garbage, and by more as the live heap grows: each costs
  * in proportion to `live` and comes after `>= live x headroomShare` bytes of allocation, so their total is
  * proportional to what the run allocates (linear), not to verdicts x live heap.
+ *
+ * `label` since issue 26's session 19 uses the rule only as a backstop ({@link LABEL_BACKSTOP_RULE}): a forced
+ * collection drops optimized code (V8 clears objects it embeds, "weak objects" deoptimizations, and recompiles), so
+ * `label` sets V8's own growing factor instead (`../cli/v8-tuning.ts` `tuneHeapForLabel`), and forces one only when
+ * the heap has grown far past what that factor allows (V8 refusing the flag, or a case it does not cover).
  */
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -26,6 +31,14 @@ export interface HeapGcRule {
 
 /** The rule `label` uses: 200 MB resident floor, 64 MB or half the live heap of headroom. */
 export const HEAP_GC_RULE: HeapGcRule = { rssFloor: 200 * 1024 * 1024, minHeadroom: 64 * 1024 * 1024, headroomShare: 0.5 };
+
+/**
+ * `label`'s backstop (main thread; the signature workers use their own, `../judges/signature/worker.ts`): the heap may
+ * double what the last forced collection left, and at least 128 MB, before one is forced; V8's own collections under
+ * the growing factor `label` sets (50%) keep it well below that, so a run forces a few at most (each time its live set
+ * has grown by half), not one per 64 MB of garbage.
+ */
+export const LABEL_BACKSTOP_RULE: HeapGcRule = { rssFloor: 200 * 1024 * 1024, minHeadroom: 128 * 1024 * 1024, headroomShare: 1 };
 
 /**
  * Decide on a forced collection from the heap now (pure).

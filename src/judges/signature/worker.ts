@@ -9,7 +9,7 @@
 import v8 from "node:v8";
 import vm from "node:vm";
 import { parentPort, workerData } from "node:worker_threads";
-import { HEAP_GC_RULE, heapGcTrigger } from "../../io/heap-gc.js";
+import { heapGcTrigger, LABEL_BACKSTOP_RULE } from "../../io/heap-gc.js";
 import { createSignatureJudge } from "./index.js";
 import type { PoolBatch, PoolReplies, PoolReply } from "./pool.js";
 
@@ -21,19 +21,18 @@ const judge = createSignatureJudge({ id: opts.id, maxChars: opts.maxChars, worke
 port.postMessage([] satisfies PoolReplies);
 
 /**
- * Least growth of this worker's heap between two forced collections, bytes. A worker's live set is small and steady
- * (the injected-text table cache, ~30-35 MB), and it promotes ~20 KB of an analysis' garbage per trajectory to its old
- * generation (sampled with `v8.getHeapSpaceStatistics`, issue 26: 10 MB per 500 trajectories), so 32 MB of headroom
- * is a full collection (~30-50 ms at that live set) every ~1,600 trajectories, ~0.03 ms each, while each worker's heap
- * peaks ~35 MB lower than with 64 MB (it swung 40-100 MB over 8,000 trajectories with 64).
+ * Least growth of this worker's heap between two forced collections, bytes: a backstop only. V8 collects a worker's
+ * heap by itself at the growing factor `label` sets for the process (`../../cli/v8-tuning.ts` `tuneHeapForLabel`, 50%:
+ * a worker's live set is small and steady, the injected-text table cache ~30-35 MB, so its heap stays near 50 MB), and
+ * a forced collection drops the worker's optimized code (issue 26, session 19: the 32 MB rule before forced one every
+ * ~1,600 trajectories, each followed by tens of recompilations). Forced only past 96 MB or double the last live heap.
  */
-const WORKER_GC_HEADROOM = 32 * 1024 * 1024;
+const WORKER_GC_HEADROOM = 96 * 1024 * 1024;
 
 /**
- * A full collection of this worker's heap when it has grown by max({@link WORKER_GC_HEADROOM}, half) over what the
- * last one left: the rule `label` applies to the main thread (`../../io/heap-gc.ts`), over this isolate's own heap,
- * with a smaller least headroom and no resident floor (issue 26: V8 collects a worker's old generation lazily, so on a
- * long run each worker isolate held 100+ MB of garbage). Only where `gc` is exposed (`label` sets `--expose-gc` before
+ * A full collection of this worker's heap when it has grown by max({@link WORKER_GC_HEADROOM}, the live heap) over
+ * what the last one left: `label`'s backstop (`../../io/heap-gc.ts` `LABEL_BACKSTOP_RULE`) over this isolate's own heap,
+ * with a smaller least headroom and no resident floor. Only where `gc` is exposed (`label` sets `--expose-gc` before
  * its workers start); a look every 16 trajectories.
  */
 const collect = (() => {
@@ -44,7 +43,7 @@ const collect = (() => {
     gc = undefined;
   }
   if (typeof gc !== "function") return () => {};
-  const trigger = heapGcTrigger(gc as () => void, () => ({ heapUsed: v8.getHeapStatistics().used_heap_size, rss: 0 }), { ...HEAP_GC_RULE, rssFloor: 0, minHeadroom: WORKER_GC_HEADROOM });
+  const trigger = heapGcTrigger(gc as () => void, () => ({ heapUsed: v8.getHeapStatistics().used_heap_size, rss: 0 }), { ...LABEL_BACKSTOP_RULE, rssFloor: 0, minHeadroom: WORKER_GC_HEADROOM });
   let n = 0;
   return () => {
     if (++n % 16 === 0) trigger.check();
