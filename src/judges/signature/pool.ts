@@ -33,7 +33,8 @@
  *   trajectory, so the pool sees per-trajectory progress with no message per trajectory (the batched hand-over stays);
  *   a look every {@link watchEvery} finds a started worker that holds work and has made no progress (no finished
  *   trajectory, no reply) for the limit, and terminates it. Its death takes the path above: what it held is sent again
- *   alone, and the trajectory that holds a worker past the limit alone is that trajectory's own error ("analysis took
+ *   alone, and the trajectory that holds a worker past the limit alone (still unfinished when the worker exits: one
+ *   that ends as it is stopped is sent again) is that trajectory's own error ("analysis took
  *   longer than the N s time limit", not a crash; judged again on resume). A trajectory is stopped after it has run
  *   between the limit and the limit plus one look. Such a death is ours, not unexplained: it counts toward none of the
  *   bounds above (neither a death holding several trajectories, nor a culprit, nor one with none to blame), and the
@@ -158,6 +159,8 @@ interface Slot {
   progressAt: number;
   /** Terminated by the pool for the time limit: it takes no more work, and its death is not counted as unexplained. */
   timedOut: boolean;
+  /** With `timedOut`: the trajectories it held when the pool stopped it. */
+  heldAtTimeOut?: number;
 }
 
 /** The pool (module docstring). */
@@ -349,6 +352,7 @@ export class SignaturePool {
         s.progressAt = now;
       } else if (now - s.progressAt >= this.limitMs) {
         s.timedOut = true;
+        s.heldAtTimeOut = s.busy.size;
         void s.worker.terminate().catch(() => undefined);
       }
     }
@@ -370,8 +374,11 @@ export class SignaturePool {
     const held = [...slot.busy.values()].sort((a, b) => a.seq - b.seq);
     slot.busy.clear();
     if (slot.timedOut) {
-      // terminated by the pool for the time limit: no bound counts it; what it held alone is that item's error
-      if (held.length === 1 && slot.started) {
+      // terminated by the pool for the time limit: no bound counts it. What it held alone, still unfinished when it
+      // exited, is that item's error; a reply or a finished trajectory that came in between (the stuck one ended as it
+      // was stopped) leaves no one to blame: what is left is sent again alone
+      const stuck = held.length === 1 && slot.heldAtTimeOut === 1 && slot.progress !== undefined && Atomics.load(slot.progress, 0) === slot.seen;
+      if (stuck) {
         const t = held[0];
         this.finish(t, undefined, new Error(`signature judge on ${t.req.t?.id}: analysis took longer than the ${this.limitSeconds()} time limit (its worker was stopped); the other trajectories go on`));
       } else this.resendAlone(held);

@@ -46,8 +46,9 @@ describe("SignaturePool: time limit per trajectory", () => {
       expect(e).not.toBeInstanceOf(JudgeFatalError);
       expect(e.message).toMatch(TIMED_OUT("hang"));
       expect(e.message).not.toMatch(/died/);
-      // the neighbours it held were sent again alone and judged: none is blamed
+      // the neighbours it held (a and b were in its batch with 1 and 2 workers) were sent again alone and judged: none is blamed
       for (const [k, r] of results.entries()) if (k !== 2) expect((r as PromiseFulfilledResult<{ trajectory_id: string }>).value.trajectory_id).toBe(ids[k]);
+      for (const k of [0, 1]) expect((results[k] as PromiseFulfilledResult<{ batch: number }>).value.batch, `size ${size}`).toBe(1);
       await expect(p.run(fake("later"), { repeat: 0 })).resolves.toEqual({ trajectory_id: "later" });
       await p.close();
     }
