@@ -35,6 +35,10 @@ function labelCommand(program: Command): Command {
     .argument("<path...>", "files or directories of trajectories")
     .option("--judge <name>", "built-in judge to use: signature (offline, deterministic)", undefined)
     .option("--judges <file>", "judge config JSON (LLM judges over OpenAI-compatible APIs); see prompts/judges.example.json")
+    .option(
+      "--signature-time-limit <seconds>",
+      "signature judge: longest analysis of one trajectory in a worker thread (decimal seconds, default 60); one that takes longer is that item's judge_crash error (\"analysis took longer than the N s time limit\"), the others are judged, and the same command judges it again. No limit when the analysis runs on the main thread (IPI_SIGNATURE_WORKERS=0, or a single core)",
+    )
     .option("--run <name>", "run name: output goes to <labels-dir>/<name>/", "default")
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--format <format>", `input format: ${INPUT_FORMATS.join(" | ")} (default: detected per file)`)
@@ -92,10 +96,13 @@ type LabelFlags = OptionValues;
 
 /**
  * The checks of `label`'s flags that need no judge: exclusive options, the input format, `--field`, the
- * overrides, the paths, `--on-config-change`, `--max-cost`.
+ * overrides, the paths, `--on-config-change`, `--max-cost`, `--signature-time-limit`.
  * @throws UsageError naming the flag.
  */
-function checkLabelFlags(paths: string[], o: LabelFlags): { fieldMap?: Record<string, MappableField>; overrides: { agent_model?: string; condition?: string; attack?: string }; maxCostUsd?: number } {
+function checkLabelFlags(
+  paths: string[],
+  o: LabelFlags,
+): { fieldMap?: Record<string, MappableField>; overrides: { agent_model?: string; condition?: string; attack?: string }; maxCostUsd?: number; signatureTimeLimitS?: number } {
   if (o.judge && o.judges) throw new UsageError("give either --judge or --judges, not both");
   if (o.format && !(INPUT_FORMATS as readonly string[]).includes(o.format)) {
     throw new UsageError(`--format must be one of ${INPUT_FORMATS.join(", ")}, not "${o.format}"`);
@@ -127,7 +134,14 @@ function checkLabelFlags(paths: string[], o: LabelFlags): { fieldMap?: Record<st
     if (o.dryRun) throw new UsageError("--max-cost has no effect with --dry-run (nothing is sent); the dry run prints estimated_cost_usd");
     if (o.batch) throw new UsageError("--max-cost does not apply to the Batch API (--batch): a batch's cost is committed when it is sent");
   }
-  return { fieldMap, overrides, maxCostUsd };
+  let signatureTimeLimitS: number | undefined;
+  if (o.signatureTimeLimit !== undefined) {
+    const text = String(o.signatureTimeLimit);
+    signatureTimeLimitS = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
+    if (!Number.isFinite(signatureTimeLimitS) || signatureTimeLimitS <= 0)
+      throw new UsageError(`--signature-time-limit must be a decimal number of seconds > 0 (such as 60 or 0.5), not "${o.signatureTimeLimit}"`);
+  }
+  return { fieldMap, overrides, maxCostUsd, signatureTimeLimitS };
 }
 
 /**
@@ -303,8 +317,8 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
 /** `ipi-judge label <path...>`: judge trajectories into a resumable run store and print the run summary. */
 export function registerLabel(program: Command): void {
   labelCommand(program).action(async (paths: string[], o) => {
-    const { fieldMap, overrides, maxCostUsd } = checkLabelFlags(paths, o);
-    const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun });
+    const { fieldMap, overrides, maxCostUsd, signatureTimeLimitS } = checkLabelFlags(paths, o);
+    const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun, signatureTimeLimitS });
     // every judge (offline and LLM): before any hot code and before the signature workers start (./v8-tuning.ts)
     tuneCompilerForLabel();
     // V8 collects by itself at a set growing factor; a forced collection is only the backstop (./v8-tuning.ts)

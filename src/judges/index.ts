@@ -13,10 +13,14 @@ export interface ResolvedJudges {
 
 /**
  * Build the judges of a label run: the built-in `signature` judge (the default), or the LLM judges of a
- * config file (`--judges FILE`).
- * @throws UsageError for an unknown built-in judge; JudgesConfigError for a bad config file or a missing key.
+ * config file (`--judges FILE`). `signatureTimeLimitS`: the signature judge's time limit per trajectory, seconds
+ * (`SignatureJudgeOptions.timeLimitS`; default its own).
+ * @throws UsageError for an unknown built-in judge, or a signature time limit given with a config file (it limits
+ *   only the signature judge); JudgesConfigError for a bad config file or a missing key.
  */
-export async function resolveJudges(o: { judge?: string; judgesFile?: string; dryRun?: boolean }): Promise<ResolvedJudges> {
+export async function resolveJudges(o: { judge?: string; judgesFile?: string; dryRun?: boolean; signatureTimeLimitS?: number }): Promise<ResolvedJudges> {
+  if (o.judgesFile && o.signatureTimeLimitS !== undefined)
+    throw new UsageError("--signature-time-limit applies to the signature judge (--judge signature) only; LLM judges of --judges FILE have timeout_s");
   if (o.judgesFile) {
     // a dry run sends nothing: it needs no API key (unset variables get a placeholder that is never sent)
     const cfg = loadJudgesConfig(o.judgesFile, { checkKeys: !o.dryRun });
@@ -32,5 +36,5 @@ export async function resolveJudges(o: { judge?: string; judgesFile?: string; dr
   }
   const name = o.judge ?? "signature";
   if (name !== "signature") throw new UsageError(`unknown built-in judge "${name}" (available: signature); LLM judges come from --judges FILE`);
-  return { judges: [createSignatureJudge()], common: { retries: 0, minQuoteChars: 12 } };
+  return { judges: [createSignatureJudge({ timeLimitS: o.signatureTimeLimitS })], common: { retries: 0, minQuoteChars: 12 } };
 }

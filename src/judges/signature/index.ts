@@ -66,6 +66,15 @@ export const SIGNATURE_RULES_DESCRIPTION = [
 export const SIGNATURE_MAX_CHARS = 32 * 1024 * 1024;
 
 /**
+ * Default longest time the signature judge spends on one trajectory in a worker, seconds
+ * ({@link SignatureJudgeOptions.timeLimitS}; red team M2: an analysis that never ends held `label` for good). A typical
+ * analysis takes well under 1 ms and the largest one analyzed ({@link SIGNATURE_MAX_CHARS}) ~1-5 s (measured: a 32 M
+ * character AgentDojo tool result, 1 s), so 60 s leaves room for a host 100 times slower on any real trajectory and
+ * more than 10 times for the largest; a trajectory past it costs the run twice the limit (in its batch, then alone).
+ */
+export const SIGNATURE_TIME_LIMIT_S = 60;
+
+/**
  * The size of a trajectory's text, in UTF-16 units: every message's text and error, every tool call's name and
  * arguments, and every injected text (non-string fields count as 0). Linear, allocation-free.
  */
@@ -113,6 +122,14 @@ export interface SignatureJudgeOptions {
    * worker: with `now`, the default is 0 and a number is refused.
    */
   workers?: number;
+  /**
+   * Longest time the analysis of one trajectory may take in a worker, seconds (default {@link SIGNATURE_TIME_LIMIT_S};
+   * `Infinity`: none). Past it the worker is terminated and that trajectory's call rejects with an `Error` naming it
+   * ("analysis took longer than the N s time limit": the runner's `judge_crash` of that item, judged again on resume);
+   * the others are judged (`./pool.ts`). Only with workers: on the calling thread (`workers: 0`) the analysis is
+   * synchronous and cannot be interrupted, so there is no time limit. Not part of the verdicts' configuration.
+   */
+  timeLimitS?: number;
   /** Clock for `created_at` (tests). */
   now?: () => Date;
 }
@@ -208,10 +225,11 @@ export function replyFromAnalysis(a: Analysis): JudgeReply {
  * With workers (`opts.workers`, {@link SignatureJudgeOptions}), `judge()` sends the trajectory to a worker thread and
  * resolves in submission order; an error in a worker rejects that trajectory's call with the error (naming its id);
  * a worker that dies is replaced and what it held is sent again one by one: the trajectory that kills a worker alone
- * rejects with an `Error` naming it (its item's `judge_crash`); repeated unexplained deaths reject with a
- * `JudgeFatalError` of kind `worker_crash` (`./pool.ts`).
+ * rejects with an `Error` naming it (its item's `judge_crash`), as does one whose analysis takes longer than
+ * `opts.timeLimitS` (its worker is terminated; the message says the time limit); repeated unexplained deaths reject
+ * with a `JudgeFatalError` of kind `worker_crash` (`./pool.ts`). On the calling thread there is no time limit.
  * @param opts see {@link SignatureJudgeOptions}
- * @throws RangeError when `opts.maxChars` is given and is not a positive number, when `opts.workers` (or
+ * @throws RangeError when `opts.maxChars` or `opts.timeLimitS` is given and is not a positive number, when `opts.workers` (or
  *   `IPI_SIGNATURE_WORKERS`) is not a non-negative integer, or when workers are asked for with a `now` clock.
  */
 export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
@@ -224,6 +242,8 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
   };
   const maxChars = opts.maxChars ?? SIGNATURE_MAX_CHARS;
   if (!(maxChars > 0)) throw new RangeError(`maxChars must be > 0, got ${maxChars}`);
+  const timeLimitS = opts.timeLimitS ?? SIGNATURE_TIME_LIMIT_S;
+  if (!(timeLimitS > 0)) throw new RangeError(`timeLimitS must be > 0, got ${timeLimitS}`);
   // an offline judge pays nothing, for an unjudgeable trajectory too (a null cost would read as "unknown": red team)
   const tooLarge = (t: Trajectory, ctx: JudgeContext, message: string): Verdict =>
     Object.assign(buildVerdict({
@@ -250,7 +270,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
     const size = asked ?? (opts.now || !found || found.source || cores < 2 || concurrency < 2 ? 0 : Math.min(cores - 1, concurrency));
     if (size === 0) return null;
     if (!found) throw new Error("the signature judge's worker module (worker.js / signature-worker.js) is missing beside pool.js");
-    return new SignaturePool({ size, entry: found.entry, execArgv: found.execArgv, judgeOptions: { id: identity.id, maxChars } });
+    return new SignaturePool({ size, entry: found.entry, execArgv: found.execArgv, judgeOptions: { id: identity.id, maxChars }, timeLimitMs: timeLimitS * 1000 });
   };
   const inline = async (input: Trajectory, ctx: JudgeContext): Promise<Verdict> => {
     // instructing tool descriptions stand for an unrecorded injection (issue 24): the verdict says so

@@ -28,8 +28,21 @@
  *   each ends one item (its error), so a run always gets through its input, and a resume re-sends only them (red
  *   team 18b: a bound on them relative to this invocation's verdicts stopped every resume of a run with 17 or more).
  *   A worker killed from outside while it judges one trajectory alone blames that trajectory (it cannot be told apart);
+ * - a time limit per trajectory ({@link PoolOptions.timeLimitMs}; red team M2: an analysis that never ends held
+ *   `label` for good): each worker adds 1 to a shared counter (`SharedArrayBuffer`, `Atomics`) when it finishes a
+ *   trajectory, so the pool sees per-trajectory progress with no message per trajectory (the batched hand-over stays);
+ *   a look every {@link watchEvery} finds a started worker that holds work and has made no progress (no finished
+ *   trajectory, no reply) for the limit, and terminates it. Its death takes the path above: what it held is sent again
+ *   alone, and the trajectory that holds a worker past the limit alone (still unfinished when the worker exits: one
+ *   that ends as it is stopped is sent again) is that trajectory's own error ("analysis took
+ *   longer than the N s time limit", not a crash; judged again on resume). A trajectory is stopped after it has run
+ *   between the limit and the limit plus one look. Such a death is ours, not unexplained: it counts toward none of the
+ *   bounds above (neither a death holding several trajectories, nor a culprit, nor one with none to blame), and the
+ *   neighbours it held are judged again alone, never blamed. The clock of a worker runs from when it started (its
+ *   first message) or was given work while idle, whichever is later: a worker whose start never ends (its module, not
+ *   an item) is not timed; a pool without a limit (the default of this class) has no clock;
  * - idle workers do not keep the process alive (they are `unref`'d while they hold no work).
- * Errors: the constructor throws `RangeError` for a size below 1.
+ * Errors: the constructor throws `RangeError` for a size below 1 or a time limit not above 0.
  */
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -68,6 +81,16 @@ export interface PoolOptions {
   perWorker?: number;
   /** Most trajectories in one message (default {@link BATCH}; at most `perWorker`). */
   batch?: number;
+  /**
+   * Longest a worker may spend on one trajectory, ms (module docstring): past it, the worker is terminated and the
+   * trajectory, once found alone, is its own error. Absent (or not finite): no limit.
+   */
+  timeLimitMs?: number;
+}
+
+/** How often the pool looks at its workers' progress for a time limit of `limitMs`: an eighth of it, at least 10 ms. */
+export function watchEvery(limitMs: number): number {
+  return Math.max(10, Math.floor(limitMs / 8));
 }
 
 /**
@@ -128,6 +151,16 @@ interface Slot {
   started: boolean;
   /** Why it died, from its `error` event (the death is handled at `exit`, after its last replies are read). */
   why?: string;
+  /** Trajectories it has finished: the worker adds 1 to `[0]` after each (present with a time limit). */
+  progress?: Int32Array;
+  /** `progress[0]` at the pool's last look. */
+  seen: number;
+  /** When it last made progress (a finished trajectory or a reply seen, or work given while idle), `performance.now()`. */
+  progressAt: number;
+  /** Terminated by the pool for the time limit: it takes no more work, and its death is not counted as unexplained. */
+  timedOut: boolean;
+  /** With `timedOut`: the trajectories it held when the pool stopped it. */
+  heldAtTimeOut?: number;
 }
 
 /** The pool (module docstring). */
@@ -161,13 +194,19 @@ export class SignaturePool {
   private batchDeaths = 0;
   /** Deaths in a row of workers that had not started or held nothing. */
   private unexplained = 0;
-
+  /** The time limit per trajectory, ms (Infinity: none). */
+  private readonly limitMs: number;
+  /** The look at the workers' progress (`setInterval`, unref'd), while the pool has a limit and is open. */
+  private watch: NodeJS.Timeout | undefined;
 
   /** @throws RangeError when `opts.size < 1`. */
   constructor(private readonly opts: PoolOptions) {
     if (!(opts.size >= 1)) throw new RangeError(`a signature pool needs at least one worker, got ${opts.size}`);
     this.perWorker = Math.max(1, opts.perWorker ?? PER_WORKER);
     this.batch = Math.max(1, Math.min(opts.batch ?? BATCH, this.perWorker));
+    const limit = opts.timeLimitMs ?? Infinity;
+    if (!(limit > 0)) throw new RangeError(`a signature pool's time limit must be > 0 ms, got ${opts.timeLimitMs}`);
+    this.limitMs = limit;
   }
 
   /** Number of workers. */
@@ -199,6 +238,8 @@ export class SignaturePool {
     const workers = this.slots.map((s) => s.worker);
     if (this.flushTimer) clearImmediate(this.flushTimer);
     this.flushTimer = undefined;
+    clearInterval(this.watch);
+    this.watch = undefined;
     this.fail(new JudgeFatalError(this.opts.judgeOptions.id, "worker_crash", "the signature worker pool was closed"));
     await Promise.all(workers.map((w) => w.terminate()));
   }
@@ -213,11 +254,12 @@ export class SignaturePool {
     while (this.queue.length > 0 && !this.broken) {
       if (this.queue[0].alone) {
         // a trajectory a dead worker held goes alone to a worker that holds nothing (a new one if there is room)
-        let free = this.slots.find((s) => s.busy.size === 0 && !s.alone);
+        let free = this.slots.find((s) => s.busy.size === 0 && !s.alone && !s.timedOut);
         if (!free && this.slots.length < this.opts.size) free = this.spawn();
         if (!free) return;
         const task = this.queue.shift()!;
         free.alone = true;
+        free.progressAt = performance.now();
         free.worker.ref();
         free.busy.set(task.seq, task);
         this.sendAlone(free, task);
@@ -226,10 +268,13 @@ export class SignaturePool {
       share ||= Math.max(1, Math.ceil(this.queue.length / this.opts.size));
       if (this.slots.length < this.opts.size && this.slots.every((s) => s.busy.size > 0)) this.spawn();
       let best: Slot | undefined;
-      for (const s of this.slots) if (!s.alone && s.busy.size < this.perWorker && (!best || s.busy.size < best.busy.size)) best = s;
+      for (const s of this.slots) if (!s.alone && !s.timedOut && s.busy.size < this.perWorker && (!best || s.busy.size < best.busy.size)) best = s;
       if (!best) return;
       const tasks = this.queue.splice(0, Math.min(this.batch, share, this.perWorker - best.busy.size));
-      if (best.busy.size === 0) best.worker.ref();
+      if (best.busy.size === 0) {
+        best.worker.ref();
+        best.progressAt = performance.now();
+      }
       for (const task of tasks) best.busy.set(task.seq, task);
       try {
         best.worker.postMessage(tasks.map((task) => task.req) satisfies PoolBatch);
@@ -255,12 +300,20 @@ export class SignaturePool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(this.opts.entry, { workerData: this.opts.judgeOptions, execArgv: this.opts.execArgv, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
-    const slot: Slot = { worker, busy: new Map(), alone: false, started: false };
+    // with a time limit, the worker counts the trajectories it finishes in shared memory (./worker.ts `progress`)
+    const progress = Number.isFinite(this.limitMs) ? new Int32Array(new SharedArrayBuffer(4)) : undefined;
+    const workerData = progress ? { ...this.opts.judgeOptions, progress: progress.buffer } : this.opts.judgeOptions;
+    const worker = new Worker(this.opts.entry, { workerData, execArgv: this.opts.execArgv, resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+    const slot: Slot = { worker, busy: new Map(), alone: false, started: false, progress, seen: 0, progressAt: performance.now(), timedOut: false };
+    if (progress && !this.watch) {
+      this.watch = setInterval(() => this.look(), watchEvery(this.limitMs));
+      this.watch.unref();
+    }
     worker.unref();
     worker.on("message", (replies: PoolReplies) => {
-      // the worker's first message is an empty one once its judge is built (./worker.ts)
+      // the worker's first message is an empty one once its judge is built (./worker.ts); any message is progress
       slot.started = true;
+      slot.progressAt = performance.now();
       for (const m of replies) {
         const task = slot.busy.get(m.seq);
         if (!task) continue;
@@ -286,6 +339,31 @@ export class SignaturePool {
   }
 
   /**
+   * The look at the workers' progress (module docstring): a started worker that holds work and has finished nothing
+   * since the limit is terminated; its death (`exit`) is handled by {@link died}.
+   */
+  private look(): void {
+    const now = performance.now();
+    for (const s of this.slots) {
+      if (!s.progress || s.timedOut || !s.started || s.busy.size === 0) continue;
+      const n = Atomics.load(s.progress, 0);
+      if (n !== s.seen) {
+        s.seen = n;
+        s.progressAt = now;
+      } else if (now - s.progressAt >= this.limitMs) {
+        s.timedOut = true;
+        s.heldAtTimeOut = s.busy.size;
+        void s.worker.terminate().catch(() => undefined);
+      }
+    }
+  }
+
+  /** The time limit as said in messages: `60 s`, `0.3 s`. */
+  private limitSeconds(): string {
+    return `${Number((this.limitMs / 1000).toPrecision(6))} s`;
+  }
+
+  /**
    * A worker died (module docstring): a trajectory it held alone is that trajectory's error; what else it held is sent
    * again one by one; past the bounds, the pool fails with `worker_crash`.
    */
@@ -295,6 +373,18 @@ export class SignaturePool {
     this.slots.splice(at, 1);
     const held = [...slot.busy.values()].sort((a, b) => a.seq - b.seq);
     slot.busy.clear();
+    if (slot.timedOut) {
+      // terminated by the pool for the time limit: no bound counts it. What it held alone, still unfinished when it
+      // exited, is that item's error; a reply or a finished trajectory that came in between (the stuck one ended as it
+      // was stopped) leaves no one to blame: what is left is sent again alone
+      const stuck = held.length === 1 && slot.heldAtTimeOut === 1 && slot.progress !== undefined && Atomics.load(slot.progress, 0) === slot.seen;
+      if (stuck) {
+        const t = held[0];
+        this.finish(t, undefined, new Error(`signature judge on ${t.req.t?.id}: analysis took longer than the ${this.limitSeconds()} time limit (its worker was stopped); the other trajectories go on`));
+      } else this.resendAlone(held);
+      this.pump();
+      return;
+    }
     // it held one trajectory (sent again alone, or the only one it had): that one killed it
     const culprit = slot.started && held.length === 1 ? held[0] : undefined;
     // it held several: one of them did (they are sent again alone); it had not started or held nothing: no item did
@@ -323,17 +413,22 @@ export class SignaturePool {
     }
     if (culprit) {
       this.finish(culprit, undefined, new Error(`signature judge on ${culprit.req.t?.id}: the worker judging this trajectory alone died (${why}); the other trajectories go on`));
-    } else {
-      for (const task of held) task.alone = true;
-      this.queue.unshift(...held);
-      this.queue.sort((a, b) => (a.alone === b.alone ? a.seq - b.seq : a.alone ? -1 : 1));
-    }
+    } else this.resendAlone(held);
     this.pump();
+  }
+
+  /** What a dead worker held goes first in the queue, each to be sent alone, in order. */
+  private resendAlone(held: Task[]): void {
+    for (const task of held) task.alone = true;
+    this.queue.unshift(...held);
+    this.queue.sort((a, b) => (a.alone === b.alone ? a.seq - b.seq : a.alone ? -1 : 1));
   }
 
   /** A worker died: reject everything in flight and queued, and every later call. */
   private fail(e: JudgeFatalError): void {
     this.broken ??= e;
+    clearInterval(this.watch);
+    this.watch = undefined;
     for (const s of this.slots) {
       for (const task of s.busy.values()) this.finish(task, undefined, this.broken);
       s.busy.clear();

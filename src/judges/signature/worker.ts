@@ -4,7 +4,8 @@
  * one message with a `PoolReply` per request (the verdict, or the judge's error as `{name, message, stack}`). Its first
  * message, once the judge is built, is an empty one: the pool then knows that a later death of this worker is the
  * doing of what it held, not of its start (red team 17 F5). The bundled command line runs it as
- * `dist/bin/signature-worker.js`.
+ * `dist/bin/signature-worker.js`. With a time limit, `workerData.progress` is a `SharedArrayBuffer` of one Int32 to
+ * which it adds 1 as it finishes each trajectory (an `Atomics.add`, no message): the pool's clock (red team M2).
  */
 import v8 from "node:v8";
 import vm from "node:vm";
@@ -15,8 +16,9 @@ import type { PoolBatch, PoolReplies, PoolReply } from "./pool.js";
 
 if (!parentPort) throw new Error("the signature judge worker runs only as a worker thread (./pool.ts)");
 const port = parentPort;
-const opts = workerData as { id: string; maxChars: number };
+const opts = workerData as { id: string; maxChars: number; progress?: SharedArrayBuffer };
 const judge = createSignatureJudge({ id: opts.id, maxChars: opts.maxChars, workers: 0 });
+const progress = opts.progress ? new Int32Array(opts.progress) : undefined;
 // started: the judge is built (an empty PoolReplies)
 port.postMessage([] satisfies PoolReplies);
 
@@ -57,8 +59,10 @@ async function reply(req: PoolBatch[number]): Promise<PoolReply> {
     verdict = await judge.judge(req.t, { repeat: req.ctx.repeat, minQuoteChars: req.ctx.minQuoteChars });
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
+    if (progress) Atomics.add(progress, 0, 1);
     return { seq: req.seq, error: { name: err.name, message: err.message, stack: err.stack } };
   }
+  if (progress) Atomics.add(progress, 0, 1);
   collect();
   return { seq: req.seq, verdict };
 }
