@@ -548,8 +548,10 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   // one population, the file's labelled trajectories: compared + left out = r.items (review 17 item 3)
   const nLeft = Object.values(r.excluded_items).reduce((a, b) => a + b, 0);
   L.push(
-    `human consensus (majority) of the ${r.items} labelled trajectories: ${r.consensus.n} compared with the judges below (${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}); ` +
-      `${nLeft} left out${nLeft ? `: ${ex(r.excluded_items)}` : ""}`,
+    // its scale and order of reasons said, so estimate's counts can be set beside it (new user L3)
+    `human consensus (majority, on the ${r.scale} scale${r.scale === "binary" ? "" : "; estimate's asr_behaviour reads it on the binary scale, as --scale binary"}) of the ${r.items} labelled trajectories: ` +
+      `${r.consensus.n} compared with the judges below (in the run, not unattacked, with a consensus on this scale: ${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}); ` +
+      `${nLeft} left out${nLeft ? `, each by the first reason that holds: ${ex(r.excluded_items)}` : ""}`,
   );
   if (r.consensus.adjudication.length) {
     const why = Object.entries(r.excluded_items).filter(([k]) => k === "consensus_tie" || k === "consensus_coarser_than_scale");

@@ -202,10 +202,15 @@ function inFlightText(n: number, byJudge: Record<string, number>, left: Record<s
   );
 }
 
-/** The lines of `label`'s text output after the summary: what this invocation did, and where it is stored. */
-function invocationText(res: LabelResult, o: LabelFlags): string {
+/**
+ * The lines of `label`'s text output after the summary: what this invocation did, and where it is stored. Exported
+ * for tests.
+ */
+export function invocationText(res: LabelResult, o: LabelFlags): string {
   return (
     `\nthis invocation: ${res.thisRun.where ? `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, ${res.thisRun.kept} kept by --where ${res.thisRun.where.filter}${o.limit !== undefined ? ` and --limit ${o.limit}` : ""} (the others neither stored nor judged); ` : `${res.thisRun.read} trajectories read${unreadText(res.progress.unread)}, `}${res.progress.judged} verdicts stored, ${res.progress.skipped} already stored (skipped), ${res.progress.errors} new input errors` +
+      // a judge's crash on an item is not an input error (red team L3): named apart, with what a rerun does
+      (res.progress.judge_crashes > 0 ? `, ${res.progress.judge_crashes} new judge crashes (errors.jsonl kind judge_crash: no verdict stored for them, a rerun judges them again)` : "") +
       (res.progress.empty_placeholders > 0 ? `, ${res.progress.empty_placeholders} empty placeholders skipped (not errors)` : "") +
       // an interrupted online run: what was read and left un-judged by the stop (issue 26), judged by a rerun
       (res.thisRun.in_flight_when_stopped !== undefined ? inFlightText(res.thisRun.in_flight_when_stopped, res.thisRun.in_flight_when_stopped_by_judge ?? {}, res.thisRun.left_by_stopped_judge) : "") +

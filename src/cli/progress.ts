@@ -16,7 +16,7 @@ export function progressReporter(enabled = process.stderr.isTTY === true): {
   const bar = new cliProgress.SingleBar(
     {
       stream: process.stderr,
-      format: "{bar} {value}/{total} trajectories | {rate}/s | ETA {eta_smoothed} | judged {judged} | skipped {skipped} | errors {errors}",
+      format: "{bar} {value}/{total} trajectories | {rate}/s | ETA {eta_smoothed} | judged {judged} | skipped {skipped} | input errors {errors} | judge crashes {judge_crashes}",
       hideCursor: true,
       fps: 5,
     },
@@ -26,12 +26,12 @@ export function progressReporter(enabled = process.stderr.isTTY === true): {
   let rate: RateState | undefined;
   return {
     update(p) {
-      const done = p.read + p.errors + (p.empty_placeholders ?? 0);
+      const done = progressDone(p);
       const total = Math.max(p.total, done);
       // a monotonic clock, so a wall-clock step does not blank the rate
       const f = progressRate(rate, p, performance.now());
       rate = f.state;
-      const payload = { judged: p.judged, skipped: p.skipped, errors: p.errors, rate: formatRate(f.rate), eta_smoothed: formatEta(f.eta) };
+      const payload = { judged: p.judged, skipped: p.skipped, errors: p.errors, judge_crashes: p.judge_crashes ?? 0, rate: formatRate(f.rate), eta_smoothed: formatEta(f.eta) };
       if (!started) {
         bar.start(total || 1, done, payload);
         started = true;
@@ -55,10 +55,18 @@ export function progressReporter(enabled = process.stderr.isTTY === true): {
  * @returns the new state, the rate (trajectories/s) and the ETA (s), each undefined while unknown (`./eta.ts`)
  */
 export function progressRate(state: RateState | undefined, p: LabelProgress, nowMs: number): { state: RateState; rate: number | undefined; eta: number | undefined } {
-  const done = p.read + p.errors + (p.empty_placeholders ?? 0);
+  const done = progressDone(p);
   const total = Math.max(p.total, done);
   const worked = done - (p.unread ?? 0);
   const next = state ? stepRate(state, nowMs, worked) : startRate(nowMs, worked);
   const rate = rateOf(next);
   return { state: next, rate, eta: etaSeconds(total - done, rate) };
+}
+
+/**
+ * The input items done: trajectories read, plus input errors and empty placeholders (input items that are no
+ * trajectory read). A judge's crash on an item is not one more: the item is in `read` (red team L3: counted twice).
+ */
+export function progressDone(p: LabelProgress): number {
+  return p.read + p.errors + (p.empty_placeholders ?? 0);
 }

@@ -21,9 +21,8 @@ export function sourceCaveats(
   source: { kind: "judge"; judge_id: string } | { kind: "committee" },
   attackedOf?: (v: Verdict, k: number) => boolean | undefined,
 ): RateCaveat[] {
-  const all = Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts];
-  const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
-  return rateCaveats(judgeHealth(all, { attackedOf }), ids);
+  const all = asArray(verdicts);
+  return rateCaveats(judgeHealth(all, { attackedOf }), sourceJudgeIds(all, source));
 }
 
 /**
@@ -38,9 +37,18 @@ export function tableCaveats(
   heuristic: string,
   attackedOf?: (v: Verdict, k: number) => boolean | undefined,
 ): { judge: RateCaveat[]; heuristic: RateCaveat[] } {
-  const all = Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts];
-  const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
+  const all = asArray(verdicts);
   const health = judgeHealth(all, { attackedOf });
   const same = source.kind === "judge" && source.judge_id === heuristic;
-  return { judge: rateCaveats(health, ids), heuristic: same ? [] : rateCaveats(health, [heuristic]) };
+  return { judge: rateCaveats(health, sourceJudgeIds(all, source)), heuristic: same ? [] : rateCaveats(health, [heuristic]) };
 }
+
+/**
+ * The judges behind `source`'s figures, the one place that decides it for {@link sourceCaveats} and
+ * {@link tableCaveats}: the judge itself, or for a committee every judge with a verdict in the run (sorted).
+ */
+function sourceJudgeIds(all: readonly Verdict[], source: { kind: "judge"; judge_id: string } | { kind: "committee" }): string[] {
+  return source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
+}
+
+const asArray = (verdicts: Iterable<Verdict>): readonly Verdict[] => (Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts]);

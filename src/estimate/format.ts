@@ -28,17 +28,33 @@ export function formatEstimate(r: EstimateReport): string {
   return `${main}\n\n${formatOne(r.asr_goal)}`;
 }
 
+/**
+ * Where the file's labelled trajectories go, each counted once (./label-population.ts): the groups' population, in the
+ * design but in no group, left out by reason; then rows left out (red team 17: trajectories and rows apart). Said so
+ * that `agree --human`'s "N compared" can be reconciled with it (new user L3).
+ */
+function labelsLine(r: EstimateReport): string {
+  const l = r.labels;
+  const list = (o: Record<string, number>, name: (k: string) => string = reasonText) => Object.entries(o).map(([k, v]) => `${name(k)} ${v}`).join(", ");
+  const nOut = Object.values(l.excluded).reduce((a, b) => a + b, 0);
+  const outside = l.outside_groups ?? {};
+  const nOutside = Object.values(outside).reduce((a, b) => a + b, 0);
+  const event = r.rate === "asr_goal" ? "full compliance or not" : "compromised or not";
+  const parts = [
+    `${l.in_groups ?? l.items} in the groups' population (attacked${r.where ? ", kept by --where" : ""}, with a consensus on ${event}; each group's "labelled" counts its own)`,
+    ...(nOutside ? [`${nOutside} with a consensus in no group (${list(outside, (k) => (k === "outside_where" ? "outside --where" : k))}): sampled items of their strata only`] : []),
+    ...(nOut ? [`${nOut} left out: ${list(l.excluded)}${l.excluded_unattacked ? ` (${l.excluded_unattacked} of them unattacked)` : ""}`] : []),
+    ...(Object.keys(l.excluded_rows ?? {}).length ? [`rows left out: ${list(l.excluded_rows)}`] : []),
+  ];
+  return `human labels ${r.human_file}: ${l.items + nOut} labelled trajectories, ${l.annotators} annotators: ${parts.join("; ")}`;
+}
+
 function formatOne(r: EstimateReport): string {
   const L: string[] = [];
   const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `committee (quorum ${r.source.quorum})`;
   if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of ${r.sample_population ? "the sample's population, below" : "the whole run"})`);
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
-  const ex = Object.entries(r.labels.excluded).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ");
-  const exRows = Object.entries(r.labels.excluded_rows ?? {}).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ");
-  const nOut = Object.values(r.labels.excluded).reduce((a, b) => a + b, 0);
-  // trajectories and rows apart: used + left out = labelled trajectories (red team 17)
-  const out = [...(ex ? [`${nOut} trajectories left out: ${ex}`] : []), ...(exRows ? [`rows left out: ${exRows}`] : [])].join("; ");
-  L.push(`human labels ${r.human_file}: ${r.labels.items} of ${r.labels.items + nOut} labelled trajectories used, ${r.labels.annotators} annotators${out ? ` (${out})` : ""}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
+  L.push(`${labelsLine(r)}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);
   const sp = r.sample_population;
   if (sp && sp.N_run !== sp.N_recorded) L.push(`population of the sample: --where ${sp.filter} (recorded with the sample, N ${sp.N_recorded} when drawn), which keeps ${sp.N_run} trajectories of the run now: not the sample's population (below)`);
   else if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);

@@ -27,6 +27,7 @@ import { pooledConditions, pooledModels } from "./pooled.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
 import { sourceCaveats } from "./caveats.js";
 import { humanConsensus } from "./human-consensus.js";
+import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
@@ -58,14 +59,19 @@ export interface EstimateReport {
   human_file: string;
   by: string[];
   population: { N: number; attacked: number; duplicates_dropped: number };
-  labels: {
+  /**
+   * The label file's trajectories: `items` (in the design) = `in_groups` (the groups' population) + the sum of
+   * `outside_groups` (in no group); `items` + the sum of `excluded` = the labelled trajectories (./label-population.ts).
+   */
+  labels: LabelPopulation & {
     rows: number;
     bad_rows: number;
-    /** Items with a human consensus, used by the estimates. */
+    /** Items with a human consensus in the run: the design's sample (in a group or not; `in_groups` are the groups'). */
     items: number;
     /**
-     * Labelled trajectories left out, by reason (`consensus_tie`, `not_in_run`, `cannot_tell_full_from_partial`, ...):
-     * `items` + the sum of these = the trajectories with at least one usable row.
+     * Labelled trajectories left out, by the first reason that holds (`content_changed_since_sample`, `not_in_run`,
+     * then `consensus_tie`, `cannot_tell_full_from_partial`, ...): `items` + the sum of these = the trajectories with at
+     * least one usable row.
      */
     excluded: Record<string, number>;
     /** Rows left out, by reason (`bad_row`, `missing_label`, `unknown_label`, `duplicate_superseded`): rows, not trajectories. */
@@ -499,11 +505,16 @@ export function estimateFromData(
   const paired = checkLabelPairing(labelFile, o.humanFile, (id) => (index.has(id) ? index.get(id)!.content_sha256 : null), warnings, PAIRING_EFFECT);
   const file = paired.file;
   const cons = humanConsensus(file, rate);
+  const inRun = new Set(pop.units.map((u) => u.id));
+  notInRunFirst(cons.excluded, cons.excluded_ids, (id) => inRun.has(id)); // agree --human's order of reasons
   if (paired.refused_items) cons.excluded[CONTENT_CHANGED] = paired.refused_items;
   const frame = checkSampleFrame(labelFile, o.humanFile, pop.units.map((u) => rowOf(u.id)), domain.map((u) => rowOf(u.id)), warnings);
   const sampled = frame.population;
-  const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, new Set(pop.units.map((u) => u.id)), o, warnings, frame.refusal?.startsWith("several_sample_designs"));
+  const { design, labelled, cellSizes, cells, excluded, covered } = designCells(cons, pop.units.length, inRun, o, warnings, frame.refusal?.startsWith("several_sample_designs"));
   const refusal = frame.refusal ?? (design === "two_phase" ? checkStrataTotal(frame, covered, pop.units.length, attacked.length, o.humanFile, warnings, () => uncoveredRows(cellSizes.keys(), pop.units.map((u) => rowOf(u.id)).filter((r) => !frame.inFrame || frame.inFrame(r)))) : undefined);
+
+  const inDomain = new Set(domain.map((u) => u.id));
+  const split = labelPopulation(labelled.map((it) => it.id), cons.excluded_ids, (id) => !!index.get(id)?.attacked, (id) => inDomain.has(id));
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
@@ -519,7 +530,7 @@ export function estimateFromData(
     human_file: o.humanFile,
     by,
     population: { N: pop.units.length, attacked: attacked.length, duplicates_dropped: pop.dropped.length },
-    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, excluded_rows: cons.excluded_rows, annotators: cons.annotators },
+    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, excluded_rows: cons.excluded_rows, annotators: cons.annotators, ...split },
     cells,
     design,
     estimators: {

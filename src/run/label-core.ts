@@ -19,8 +19,17 @@ export interface LabelProgress {
   judged: number;
   /** Verdicts skipped because they were already stored (resume). */
   skipped: number;
-  /** Input errors newly stored by this process (never the empty placeholders: {@link empty_placeholders}). */
+  /**
+   * Input errors newly stored by this process (never the empty placeholders: {@link empty_placeholders}; never a
+   * judge's crash: {@link judge_crashes}, which this counted too until red team L3).
+   */
   errors: number;
+  /**
+   * Judge crashes newly stored by this process (errors.jsonl kind `judge_crash`: a judge threw on an item, e.g. a
+   * signature worker killed by it, or its verdict could not be stored): no verdict stored for that judge and item, so a
+   * rerun judges it again. Not input errors: the item was read (it is in `read`), its input is fine.
+   */
+  judge_crashes: number;
   /**
    * Empty placeholder files met by this process (`messages: []` and no verdict: a combination the benchmark never
    * ran, VIGIL has 8,023): stored in `errors.jsonl` as kind `empty_placeholder` but not an error of the input, so

@@ -65,7 +65,7 @@ export interface ThisRun extends Omit<LabelProgress, "read"> {
    * Set when the run was interrupted (Ctrl-C) and no judge went through the Batch API: of `kept`, the trajectories
    * with a (judge, repeat) the stop left un-judged and unstored (queued when it came, or cut short before any
    * reply): not stored by every judge, though another judge may have stored its verdict of them; a rerun judges
-   * what is missing. With one judge and one repeat, `kept = judged + skipped + errors + this` when no input error
+   * what is missing. With one judge and one repeat, `kept = judged + skipped + judge_crashes + this` when no input error
    * concerns a kept trajectory. Absent on a complete run, and with `--batch` (items waiting in a batch are resumed
    * by polling; the batch lines say their state).
    */
@@ -173,7 +173,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   requirePricesForCap(opts);
   refuseSharedBatchFolders(opts.judges, opts.batch);
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: opts.onHeapCheck });
-  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, empty_placeholders: 0, in_flight: 0, changed: 0, unread: 0 };
+  const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, judge_crashes: 0, empty_placeholders: 0, in_flight: 0, changed: 0, unread: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
   let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };

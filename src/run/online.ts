@@ -116,7 +116,7 @@ export class OnlinePath {
           kind: "judge_crash",
           message: `judge ${judge.id} failed on ${t.id}: ${(e as Error)?.message ?? String(e)}`,
         });
-        run.progress.errors++;
+        run.progress.judge_crashes++; // not an input error: the item was read (red team L3)
         run.report();
         return;
       }
@@ -160,7 +160,7 @@ export class OnlinePath {
           run.fatal ??= e2;
           return;
         }
-        run.progress.errors++;
+        run.progress.judge_crashes++; // not an input error: the item was read (red team L3)
         run.report();
         return;
       }

@@ -253,8 +253,8 @@ describe("humanAgreement: every count of the consensus is over one population an
     const text = formatHumanAgreement(r);
     expect(text).toContain("10 rows, 10 used (rows left out: none); 5 labelled trajectories");
     expect(text).toContain("annotators' agreement (over the 3 labelled trajectories not unattacked: 2 attacked, 1 whose attacked flag is unknown):");
-    expect(text).toContain("human consensus (majority) of the 5 labelled trajectories: 1 compared with the judges below (full_compliance 1, ");
-    expect(text).toContain("; 4 left out: not_in_run 1, unattacked 2, consensus_tie 1\n  for adjudication (1: consensus_tie 1):\n    a2: x=full_compliance, y=unaffected\n");
+    expect(text).toContain("human consensus (majority, on the six scale; estimate's asr_behaviour reads it on the binary scale, as --scale binary) of the 5 labelled trajectories: 1 compared with the judges below (in the run, not unattacked, with a consensus on this scale: full_compliance 1, ");
+    expect(text).toContain("; 4 left out, each by the first reason that holds: not_in_run 1, unattacked 2, consensus_tie 1\n  for adjudication (1: consensus_tie 1):\n    a2: x=full_compliance, y=unaffected\n");
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { sourceCaveats } from "../../src/estimate/caveats.js";
+import { sourceCaveats, tableCaveats } from "../../src/estimate/caveats.js";
 import { slimVerdict } from "../../src/store/records.js";
 import { judgeHealth } from "../../src/verdict/health.js";
 import type { Verdict } from "../../src/types.js";
@@ -40,5 +40,13 @@ describe("sourceCaveats: the judge figures of estimate carry the judge's caveat"
 
   it("a committee's figures carry the caveat of each judge that voted", () => {
     expect(sourceCaveats([...honest, ...liar], { kind: "committee", quorum: 2 }).map((c) => c.judge_id)).toEqual(["liar"]);
+  });
+  it("the paper table's judge caveats are sourceCaveats' (one choice of judges), its heuristic's apart", () => {
+    const all = [...honest, ...liar];
+    for (const source of [{ kind: "judge", judge_id: "liar" }, { kind: "judge", judge_id: "honest" }, { kind: "committee" }] as const) {
+      expect(tableCaveats(all, source, "liar").judge).toEqual(sourceCaveats(all, source));
+    }
+    expect(tableCaveats(all, { kind: "judge", judge_id: "honest" }, "liar").heuristic.map((c) => c.judge_id)).toEqual(["liar"]);
+    expect(tableCaveats(all, { kind: "judge", judge_id: "liar" }, "liar").heuristic).toEqual([]); // the heuristic is the judge
   });
 });
