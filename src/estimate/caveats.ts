@@ -7,23 +7,24 @@
  */
 import type { Verdict } from "../types.js";
 import { judgeHealth } from "../verdict/health.js";
+import type { ReferenceRow } from "../verdict/reference-goal.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 
 /**
  * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of every judge that voted.
  * @param verdicts the run's verdicts (before any `--where`: a judge's health is over all its work).
- * @param attackedOf whether the `k`-th verdict's trajectory is attacked, from its index row: for a verdict without
- *   `attacked` (`judgeHealth`'s fallback, as `compare`'s).
+ * @param rowOf the `k`-th verdict's trajectory's index row: its `attacked` for a verdict without one (`judgeHealth`'s
+ *   fallback, as `compare`'s), its benchmark verdict for `denies_reference_goal`.
  * @returns the caveats of the judges that look broken or stopped (empty when every one is healthy).
  */
 export function sourceCaveats(
   verdicts: Iterable<Verdict>,
   source: { kind: "judge"; judge_id: string } | { kind: "committee" },
-  attackedOf?: (v: Verdict, k: number) => boolean | undefined,
+  rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
 ): RateCaveat[] {
   const all = Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts];
   const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
-  return rateCaveats(judgeHealth(all, { attackedOf }), ids);
+  return rateCaveats(judgeHealth(all, { rowOf }), ids);
 }
 
 /**
@@ -36,11 +37,11 @@ export function tableCaveats(
   verdicts: Iterable<Verdict>,
   source: { kind: "judge"; judge_id: string } | { kind: "committee" },
   heuristic: string,
-  attackedOf?: (v: Verdict, k: number) => boolean | undefined,
+  rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
 ): { judge: RateCaveat[]; heuristic: RateCaveat[] } {
   const all = Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts];
   const ids = source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
-  const health = judgeHealth(all, { attackedOf });
+  const health = judgeHealth(all, { rowOf });
   const same = source.kind === "judge" && source.judge_id === heuristic;
   return { judge: rateCaveats(health, ids), heuristic: same ? [] : rateCaveats(health, [heuristic]) };
 }
