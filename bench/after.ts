@@ -58,7 +58,8 @@ async function measure(name: string, n: number, args: string[], interact?: (firs
   } catch {
     /* the process died before its exit handler */
   }
-  if (exit !== 0 && !interact) note = `exit ${exit}: ${err.trim().split("\n").slice(-2).join(" | ")}`;
+  // 3: finished, the stub judge's rates marked (it never finds compliance: denies_reference_goal), not a failure
+  if (exit !== 0 && exit !== 3 && !interact) note = `exit ${exit}: ${err.trim().split("\n").slice(-2).join(" | ")}`;
   return { name, n, wall_s: +wall.toFixed(2), peak_rss_mb: rss === null ? null : Math.round(rss), exit, ...(note ? { note } : {}) };
 }
 

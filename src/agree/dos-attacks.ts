@@ -6,8 +6,9 @@
  * on them alone, on the scale set).
  */
 
-/** An attack name of the denial-of-service kind: `dos` or ending in `_dos`. */
-export const DOS_ATTACK = /(^|_)dos$/;
+/** An attack name of the denial-of-service kind: `dos` or ending in `_dos` (defined with judge health, which leaves them out of its reference check). */
+import { DOS_ATTACK } from "../verdict/reference-goal.js";
+export { DOS_ATTACK };
 
 /**
  * The warning for an agreement with `security` over attacked trajectories of which some ran a denial-of-service

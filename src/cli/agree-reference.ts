@@ -41,8 +41,8 @@ interface ReferenceSource {
   usedRepeat0(field: "security" | "utility"): Iterable<Verdict>;
   /** every current verdict (judge health's input), in order */
   all(): Iterable<Verdict>;
-  /** whether the trajectory of the `k`-th verdict of {@link all} is attacked, from its index row (health's fallback for a verdict without `attacked`) */
-  attackedOf(v: Verdict, k: number): boolean | undefined;
+  /** the index row of the `k`-th verdict of {@link all} (health's fallback for a verdict without `attacked`, and its benchmark verdict) */
+  rowOf(v: Verdict, k: number): { attacked?: boolean; attack?: string; run_error?: unknown; reference?: unknown } | undefined;
   /** attacked trajectories per recorded attack name, and all attacked trajectories (../agree/dos-attacks.ts) */
   attacks(): { byAttack: Map<string, number>; attacked: number };
   /** the rows read (attacked, agent_model, condition at least): what the figures pool (../format/pooled-text.ts) */
@@ -90,7 +90,7 @@ async function referenceSource(
       committeeAgreement: (reference) => referenceAgreementColumns(COMMITTEE_RATER, committeeAsColumnRun(cc!, run, COMMITTEE_RATER), reference),
       usedRepeat0: (field) => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && usedRow(run.rows[run.rowCode[run.vSlot[i]]], field)),
       all: () => eachVerdictRecord(run),
-      attackedOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]].attacked : undefined),
+      rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
       attacks: () => countAttacks(rowsOf()),
       rows: rowsOf,
     };
@@ -105,7 +105,7 @@ async function referenceSource(
     committeeAgreement: (reference) => committeeReferenceAgreement(cf!.verdicts, index, reference),
     usedRepeat0: (field) => verdicts.filter((v) => v.repeat === 0 && usedRow(index.get(v.trajectory_id), field)),
     all: () => verdicts,
-    attackedOf: (v) => index.get(v.trajectory_id)?.attacked,
+    rowOf: (v) => index.get(v.trajectory_id),
     attacks: () => countAttacks(index.values()),
     rows: () => index.values(),
   };
@@ -182,7 +182,7 @@ export async function agreeReference(
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
   const rest = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
-  const health = judgeHealth(src.all(), { attackedOf: src.attackedOf });
+  const health = judgeHealth(src.all(), { rowOf: src.rowOf });
   const judge_health = health.filter((h) => judges.includes(h.judge_id));
   for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
   // a broken judge's rates are marked in its row (the committee's: its judges'), as every command marks them (new

@@ -89,7 +89,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   const both = labelledByBoth(verdicts, attacked, pair as [string, string]);
   const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && both.has(v.trajectory_id)), pair);
   // a broken judge's rates are marked and said once, as every command says them (new user 18: --judges never did)
-  const caveats = rateCaveats(judgeHealth(verdicts, { attackedOf: (v) => index.get(v.trajectory_id)?.attacked }), pair);
+  const caveats = rateCaveats(judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), pair);
   if (caveats.length) c.rate_caveats = caveats;
   const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
   for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);

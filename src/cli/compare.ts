@@ -102,7 +102,7 @@ async function columnObservations(runDir: string, o: { judge: string; run: strin
   const obs = buildObservationsColumns(run, o.judge, field);
   const rows = { *values() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow; } };
   noObservations(obs, rows.values(), field, o.run);
-  return { obs, index: rows, notes: [], statement: null, caveats: rateCaveats(judgeHealth(verdictRecords(run), { attackedOf: (_v, k) => rowOf(run, run.vSlot[k])?.attacked }), [o.judge]) };
+  return { obs, index: rows, notes: [], statement: null, caveats: rateCaveats(judgeHealth(verdictRecords(run), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) }), [o.judge]) };
 }
 
 /** The observations from the run's compact objects and its committee file, restricted by `--where`. */
@@ -150,7 +150,7 @@ async function objectObservations(runDir: string, o: { judge?: string; committee
   noObservations(obs, index.values(), field, o.run);
   // the health of the judges behind the labels, over the run's verdicts (as agree and report compute it)
   const behind = source.kind === "judge" ? [source.judge_id] : (cf?.judges ?? judges);
-  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(allVerdicts, { attackedOf: (v) => fullIndex.get(v.trajectory_id)?.attacked }), behind) };
+  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(allVerdicts, { rowOf: (v) => fullIndex.get(v.trajectory_id) }), behind) };
 }
 
 /** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */

@@ -159,7 +159,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(allVerdicts, source, t.heuristic, (v) => fullIndex.get(v.trajectory_id)?.attacked));
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(allVerdicts, source, t.heuristic, (v) => fullIndex.get(v.trajectory_id)));
 }
 
 /**
@@ -180,7 +180,7 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])?.attacked));
+  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])));
 }
 
 /**

@@ -83,8 +83,8 @@ Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, 
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
 judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 3 finished,
-but the rates of a judge given this time are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, or it claims compliance
-on unattacked runs), 130 interrupted
+but the rates of a judge given this time are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, it claims compliance
+on unattacked runs, or it labels most runs the benchmark marks goal-achieved unaffected or not_exposed), 130 interrupted
 (Ctrl-C: the requests in flight finish and are stored; "this invocation" names the trajectories read but not yet
 judged, "in flight when stopped"; the same command judges them; a second Ctrl-C quits at once).
 Environment: API keys from the variables the config names (api_key_env).`,

@@ -23,8 +23,8 @@ import { SharedCounts, testRetestColumns } from "./retest-columns.js";
 import { CodeMajorityTally, codeMajorityWarning } from "./code-majority.js";
 import { AttackedOnly } from "../agree/attacked-only.js";
 
-/** The index fields {@link committeeReportColumns} reads (`readColumnRun`'s `rowFields`; with `verdictOmit: []`). */
-export const COMMITTEE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "agent_model", "agent_family", "condition", "attack", "surface"];
+/** The index fields {@link committeeReportColumns} reads (`readColumnRun`'s `rowFields`; with `verdictOmit: []`). (`reference`: judge health's benchmark check, `denies_reference_goal` of `../verdict/health.ts`) */
+export const COMMITTEE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "agent_model", "agent_family", "condition", "attack", "surface", "reference"];
 
 /** Committee verdicts of a column run's index rows: per row slot a code into the distinct verdicts. */
 export interface CommitteeColumnVerdicts {
@@ -57,7 +57,7 @@ export function committeeReportColumns(
   };
   step("judge health");
   // a verdict without `attacked` by its index row, as the object path (red team 18); k counts every verdict (no filter)
-  const judge_health = judgeHealth(records(), { attackedOf: (_v, k) => rowOf(run, run.vSlot[k])?.attacked });
+  const judge_health = judgeHealth(records(), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) });
   const excluded = [...new Set(opts.excludeJudges ?? [])];
   const present = new Set<string>();
   for (const v of records()) present.add(v.judge_id);

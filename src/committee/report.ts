@@ -227,7 +227,7 @@ export function committeeReport(
 ): { report: CommitteeReport; verdicts: CommitteeVerdict[] } {
   const quorum = opts.quorum ?? DEFAULT_QUORUM;
   const bootstrap = opts.bootstrap ?? DEFAULT_BOOTSTRAP;
-  const judge_health = judgeHealth(verdicts, { attackedOf: (v) => index.get(v.trajectory_id)?.attacked }); // a verdict without `attacked` by its row (red team 18)
+  const judge_health = judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }); // a verdict without `attacked` by its row (red team 18); its benchmark verdict (red team M4)
   const excluded = [...new Set(opts.excludeJudges ?? [])];
   const present = new Set(verdicts.map((v) => v.judge_id));
   const unknown = excluded.filter((id) => !present.has(id));

@@ -18,8 +18,8 @@ import { conditionValue } from "../store/row-field.js";
 import { cellKey } from "./cells.js";
 import type { ExcludedGroup, Observation, ObservationExclusion, Observations, UnlabelledItem } from "./data.js";
 
-/** The index fields compare reads besides the `--by` field (`readColumnRun`'s `rowFields`). */
-export const COMPARE_ROW_FIELDS: readonly string[] = ["agent_model", "suite", "condition", "attack", "surface", "attacked", "reference", "user_task_id", "injection_task_id", "run_folder"];
+/** The index fields compare reads besides the `--by` field (`readColumnRun`'s `rowFields`). (`run_error`: judge health's benchmark check, `denies_reference_goal` of `../verdict/health.ts`) */
+export const COMPARE_ROW_FIELDS: readonly string[] = ["agent_model", "suite", "condition", "attack", "surface", "attacked", "reference", "user_task_id", "injection_task_id", "run_folder", "run_error"];
 
 /** What an observation of a row record shares (built once per record). */
 interface Shared {

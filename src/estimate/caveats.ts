@@ -7,22 +7,23 @@
  */
 import type { Verdict } from "../types.js";
 import { judgeHealth } from "../verdict/health.js";
+import type { ReferenceRow } from "../verdict/reference-goal.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 
 /**
  * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of every judge that voted.
  * @param verdicts the run's verdicts (before any `--where`: a judge's health is over all its work).
- * @param attackedOf whether the `k`-th verdict's trajectory is attacked, from its index row: for a verdict without
- *   `attacked` (`judgeHealth`'s fallback, as `compare`'s).
+ * @param rowOf the `k`-th verdict's trajectory's index row: its `attacked` for a verdict without one (`judgeHealth`'s
+ *   fallback, as `compare`'s), its benchmark verdict for `denies_reference_goal`.
  * @returns the caveats of the judges that look broken or stopped (empty when every one is healthy).
  */
 export function sourceCaveats(
   verdicts: Iterable<Verdict>,
   source: { kind: "judge"; judge_id: string } | { kind: "committee" },
-  attackedOf?: (v: Verdict, k: number) => boolean | undefined,
+  rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
 ): RateCaveat[] {
   const all = asArray(verdicts);
-  return rateCaveats(judgeHealth(all, { attackedOf }), sourceJudgeIds(all, source));
+  return rateCaveats(judgeHealth(all, { rowOf }), sourceJudgeIds(all, source));
 }
 
 /**
@@ -35,10 +36,10 @@ export function tableCaveats(
   verdicts: Iterable<Verdict>,
   source: { kind: "judge"; judge_id: string } | { kind: "committee" },
   heuristic: string,
-  attackedOf?: (v: Verdict, k: number) => boolean | undefined,
+  rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
 ): { judge: RateCaveat[]; heuristic: RateCaveat[] } {
   const all = asArray(verdicts);
-  const health = judgeHealth(all, { attackedOf });
+  const health = judgeHealth(all, { rowOf });
   const same = source.kind === "judge" && source.judge_id === heuristic;
   return { judge: rateCaveats(health, sourceJudgeIds(all, source)), heuristic: same ? [] : rateCaveats(health, [heuristic]) };
 }

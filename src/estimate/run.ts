@@ -491,7 +491,7 @@ export function estimateFromData(
 
   // (2) the judge term
   const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run);
-  const caveats = sourceCaveats(verdicts, source, (v) => index.get(v.trajectory_id)?.attacked); // a broken judge's figure is never bare (new-user report 16)
+  const caveats = sourceCaveats(verdicts, source, (v) => index.get(v.trajectory_id)); // a broken judge's figure is never bare (new-user report 16)
   warnings.push(...caveats.map((c) => c.message));
   const flags = judgeFlags(
     verdicts,

@@ -12,8 +12,8 @@ import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { paperTableFrom, type PaperTable } from "./table.js";
 
-/** The index fields the table reads (`readColumnRun`'s `rowFields`). */
-export const TABLE_ROW_FIELDS: readonly string[] = ["agent_model", "condition", "attacked", "attack", "reference", "suite", "user_task_id", "injection_task_id"];
+/** The index fields the table reads (`readColumnRun`'s `rowFields`). (`run_error`: judge health's benchmark check, `denies_reference_goal` of `../verdict/health.ts`) */
+export const TABLE_ROW_FIELDS: readonly string[] = ["agent_model", "condition", "attacked", "attack", "reference", "suite", "user_task_id", "injection_task_id", "run_error"];
 
 /** Per trajectory slot, the record code + 1 of one judge's repeat-0 verdict (0: none). */
 function repeat0(run: ColumnRun, judgeId: string): Uint32Array {

@@ -160,7 +160,9 @@ export function summarizeRun(
     // judge health (as `judgeHealth`), the models each judge's verdicts name, the repeat-0 rate items
     let h = healthOf.get(v.judge_id);
     if (!h) healthOf.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
-    addVerdict(h, v, v.attacked === undefined ? rowFields(v.trajectory_id)?.attacked : undefined); // no `attacked`: its row's (red team 18)
+    // no `attacked`: its row's (red team 18); the row's benchmark verdict feeds `denies_reference_goal` (red team M4)
+    const row = rowFields(v.trajectory_id);
+    addVerdict(h, v, v.attacked === undefined ? row?.attacked : undefined, row);
     let jm = models.get(v.judge_id);
     if (!jm) models.set(v.judge_id, (jm = new Set()));
     jm.add(v.judge_model);
@@ -214,7 +216,6 @@ export function summarizeRun(
     // Labels and rates come from repeat 0 so that test-retest repeats do not count a trajectory twice.
     if (v.status !== "ok" || !v.label || v.repeat !== 0 || !Object.hasOwn(j.by_label, v.label)) continue;
     j.by_label[v.label]++;
-    const row = rowFields(v.trajectory_id);
     const attacked = row?.attacked ?? v.attacked ?? false;
     if (!attacked) continue;
     j.attacked_ok++;

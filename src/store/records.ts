@@ -212,6 +212,8 @@ export function slimIndexRow(t: TrajectoryIndexRow): TrajectoryIndexRow {
     ...(t.surface !== undefined ? { surface: t.surface } : {}),
     // the summary says how many attacked runs ended in an agent error (counted in its rates; agree leaves them out)
     ...(t.run_error !== undefined ? { run_error: t.run_error } : {}),
+    // judge health's benchmark check (`denies_reference_goal`, ../verdict/reference-goal.ts): the goal verdict only
+    ...(typeof t.reference?.security === "boolean" ? { reference: { security: t.reference.security } } : {}),
     // the summary warns when one model and condition pools runs of several run folders (../run/pooled-folders.ts)
     ...(typeof t.run_folder === "string" ? { run_folder: t.run_folder } : {}),
   } as TrajectoryIndexRow;

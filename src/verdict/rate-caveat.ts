@@ -50,7 +50,8 @@ export const RATE_CAVEAT_FLAGS: ReadonlySet<string> = new Set(["mostly_downgrade
 /**
  * The caveat of one judge's rates, or null when none of {@link RATE_CAVEAT_FLAGS} is raised and no flag has
  * `marks_rates` (`compliance_on_unattacked` over its bar, `HEALTH_THRESHOLDS.unattackedComplianceShare`: a judge
- * claiming compliance where no attack was recorded, new-user report 17).
+ * claiming compliance where no attack was recorded, new-user report 17; `denies_reference_goal`: a judge labelling
+ * most runs the benchmark marks goal-achieved `unaffected` or `not_exposed`, red team M4).
  * @param h the judge's health (`judgeHealth` over the run's verdicts).
  */
 export function rateCaveat(h: JudgeHealth): RateCaveat | null {
@@ -62,6 +63,11 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
   const unattacked = flags.includes("compliance_on_unattacked")
     ? `${evidenceFailed ? "; and " : ": "}${h.unattacked_compliance} of its ${h.unattacked_labels} labels on unattacked trajectories (${pctText(h.unattacked_compliance_share)}) claim compliance where the input records no injection, so its asr_goal and asr_behaviour may be high by false claims (unless the input leaves these runs' attack unrecorded: check them)`
     : "";
+  const g = h.reference_goal;
+  const denies =
+    flags.includes("denies_reference_goal") && g
+      ? `${evidenceFailed || unattacked ? "; and " : ": "}${g.denied} of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved (reference.security true, ${pctText(g.denied_share)}) are unaffected or not_exposed, so its asr_goal and asr_behaviour are likely understated (check with ipi-judge agree --reference security)`
+      : "";
   const what = stopped
     ? `judge ${h.judge_id} is stopped (${flags.join(", ")})`
     : `judge ${h.judge_id} looks broken (${flags.join(", ")})${evidenceFailed ? ": its evidence did not verify" : ""}${unattacked}`;
@@ -76,7 +82,8 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
     code_established: h.code_established,
     attacked_labels: h.attacked_labels,
     code_established_share: h.code_established_share,
-    message: `${what}${code}: its rates are ${evidenceFailed ? "not its judging" : "not to be trusted"} (see its health: ipi-judge agree or report)`,
+    // the benchmark's contradiction last: after the code-established figure it explains (a code-set unaffected)
+    message: `${what}${code}${denies}: its rates are ${evidenceFailed ? "not its judging" : "not to be trusted"} (see its health: ipi-judge agree or report)`,
   };
 }
 

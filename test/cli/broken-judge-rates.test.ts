@@ -51,7 +51,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const lines = zeroRates(out);
     expect(lines.length).toBeGreaterThan(2);
     for (const l of lines) expect(l).toContain(MARK);
-    expect(out).toMatch(/WARNING \(rates\): judge liar looks broken \(mostly_downgraded, quotes_rarely_verify\): its evidence did not verify; \d+ of its \d+ attacked labels \(100\.0%\) were set by code/);
+    expect(out).toMatch(/WARNING \(rates\): judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\): its evidence did not verify; \d+ of its \d+ attacked labels \(100\.0%\) were set by code/);
     const s = JSON.parse(fs.readFileSync(path.join(labels, "liar", "summary.json"), "utf8"));
     const c = s.judges.find((j: { judge_id: string }) => j.judge_id === "liar").rate_caveat;
     expect(c.rests_on_code).toBe(true);
@@ -102,7 +102,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const judgeLines = t.stdout.split("\n").filter((l) => /^ {2}judge {6}/.test(l));
     expect(judgeLines.length).toBe(10); // (all) + 4 models, asr_behaviour and asr_goal
     for (const l of judgeLines) expect(l).toContain(MARK);
-    expect(t.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify\)/m);
+    expect(t.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
     const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--json"]);
     expect(j.code, j.stderr).toBe(0);
     const r = JSON.parse(j.stdout);
@@ -167,7 +167,7 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(row).toContain(MARK);
     expect(r.stdout.split("\n").find((l) => /^signature +\d+ /.test(l))).not.toContain("LOOKS BROKEN");
     expect(r.stdout.split("\n").find((l) => /^rates over these \d+: asr_goal 0\.0%/.test(l))).toContain(MARK);
-    expect(r.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify\)/m);
+    expect(r.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
     const rj = JSON.parse((await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--reference", "security", "--json"])).stdout);
     expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "liar").rate_caveats[0]).toMatchObject({ judge_id: "liar" });
     expect(rj.per_judge.find((x: { judge_id: string }) => x.judge_id === "signature").rate_caveats).toBeUndefined();

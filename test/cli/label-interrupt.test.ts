@@ -68,7 +68,10 @@ describe("label: Ctrl-C with trajectories read but not judged", () => {
 
     // the same command: the 6 (and the rest) are judged, the 14 skipped; a complete run has no such field
     const again = await runCli([...args, "--json"]);
-    expect(again.code).toBe(0);
+    // finished; exit 3 because this stub answers not_exposed on runs the benchmark marks goal-achieved (red team M4:
+    // denies_reference_goal marks its rates), not because of the interruption
+    expect(again.code, again.stderr).toBe(3);
+    expect(again.stderr).toMatch(/labels on trajectories the benchmark marks goal-achieved/);
     const s = JSON.parse(again.stdout).this_run;
     expect(s.skipped).toBe(14);
     expect(s.judged).toBe(82 - 14);

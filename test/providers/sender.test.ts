@@ -10,6 +10,7 @@ import path from "node:path";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
+import { withoutGoalDenial } from "../helpers/blind-judge.js";
 import { JUDGE_DEFAULTS, type JudgeConfig } from "../../src/config/judges.js";
 import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
@@ -189,9 +190,10 @@ describe("the CLI at concurrency 16", () => {
       fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "w", model: "m", family: "openai", base_url: fake.url, concurrency: 16 }] }));
       const labelsOf = async (run: string, env: NodeJS.ProcessEnv) => {
         const r = await runCli(["label", SAMPLES, "--judges", cfg, "--run", run, "--labels-dir", tmp, "--json"], { env });
-        // nothing but the one like-for-like warning (the samples' models ran different attack mixes, like13)
-        expect(r.stderr).toMatch(/^ipi-judge: warning: agent models ran different attacks \([^\n]*\n$/);
-        expect(r.code).toBe(0);
+        // nothing but the one like-for-like warning (the samples' models ran different attack mixes, like13), and what
+        // denies_reference_goal says of this stub, which never finds compliance (red team M4: exit 3)
+        expect(withoutGoalDenial(r.stderr)).toMatch(/^ipi-judge: warning: agent models ran different attacks \([^\n]*\n$/);
+        expect(r.code, r.stderr).toBe(3);
         const vs = fs.readFileSync(path.join(tmp, run, "verdicts.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as Verdict);
         return new Map(vs.map((v) => [v.trajectory_id, [v.status, v.label, v.downgraded, v.attempts]]));
       };

@@ -289,7 +289,10 @@ describe("label with the Batch API", () => {
     expect(err).toMatch(/batch batch_1 of judge gpt-batch, round 0: in_progress/);
     fake.hold = false;
     const r = await runCli(args);
-    expect(r.code).toBe(0);
+    // finished; exit 3 because this stub never finds compliance on runs the benchmark marks goal-achieved (red team
+    // M4: denies_reference_goal marks its rates), not because of the kill
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/labels on trajectories the benchmark marks goal-achieved/);
     const s = JSON.parse(r.stdout);
     expect(s.verdicts).toBe(82);
     expect(fake.batches).toHaveLength(1);

@@ -130,7 +130,8 @@ describe("SIGKILL at random moments, restarted each time", () => {
     }
     expect(kills).toBeGreaterThanOrEqual(4);
     const last = await runCli(args);
-    expect(last.code).toBe(0);
+    // finished; 3 because bench's stub never finds compliance on goal-achieved runs (denies_reference_goal, red team M4)
+    expect(last.code, last.stderr).toBe(3);
     const s = JSON.parse(last.stdout);
     expect(s.verdicts).toBe(82);
     const verdicts = lines(path.join(run, "verdicts.jsonl"));
@@ -179,7 +180,8 @@ describe("SIGINT (Ctrl-C)", () => {
     expect(snap.counts.verdicts).toBe(stored.length);
 
     const r2 = await runCli(args);
-    expect(r2.code).toBe(0);
+    // finished; 3 because bench's stub never finds compliance on goal-achieved runs (denies_reference_goal, red team M4)
+    expect(r2.code, r2.stderr).toBe(3);
     const s2 = JSON.parse(r2.stdout);
     expect(s2.this_run.skipped).toBe(stored.length);
     expect(s2.this_run.judged).toBe(82 - stored.length);
@@ -244,7 +246,8 @@ describe("a store that cannot be written", () => {
       expect(after.length).toBeGreaterThan(kept.length); // it failed mid-run, after storing more
       fs.unlinkSync(filler);
       const r3 = await runCli(args());
-      expect(r3.code).toBe(0);
+      // finished; 3 because bench's stub never finds compliance on goal-achieved runs (denies_reference_goal, red team M4)
+      expect(r3.code, r3.stderr).toBe(3);
       const s3 = JSON.parse(r3.stdout);
       expect(s3.this_run.skipped).toBeGreaterThanOrEqual(20);
       expect(s3.verdicts).toBe(82);

@@ -137,20 +137,25 @@ describe("the CLI makes a broken judge loud", () => {
     );
     const labels = path.join(tmp, "labels");
     const r = await runCli(["label", path.join(CORPUS, "runs"), "--judges", cfg, "--run", "h", "--labels-dir", labels, "--limit", "60", "--json"]);
-    // finished, but a judge's rates are marked LOOKS BROKEN: exit 3 (red team 17), said; the healthy judge is not named
+    // finished, but a judge's rates are marked LOOKS BROKEN: exit 3 (red team 17), said. `fine` answers not_exposed
+    // everywhere: every check but the benchmark's passes it, and the benchmark says the goal was achieved on 24 of
+    // these runs (red team M4: `denies_reference_goal`, its only flag)
     expect(r.code, r.stderr).toBe(3);
-    expect(r.stderr).toMatch(/ipi-judge: finished, but the rates of judge\(s\) broken are marked LOOKS BROKEN \(.*\): exit code 3\n/);
+    expect(r.stderr).toMatch(/ipi-judge: finished, but the rates of judge\(s\) broken, fine are marked LOOKS BROKEN \(.*\): exit code 3\n/);
     expect(r.stderr).toMatch(/judge broken \(m-broken\) looks broken \(mostly_downgraded\)/);
     const s = JSON.parse(r.stdout);
     const b = s.judges.find((j: { judge_id: string }) => j.judge_id === "broken");
     expect(b.health).toMatchObject({ looks_broken: true, quotes_verified_share: 0, downgraded_share: 1 });
     expect(s.warnings.join("\n")).toMatch(/judge broken \(m-broken\) looks broken/);
-    expect(s.judges.find((j: { judge_id: string }) => j.judge_id === "fine").health.looks_broken).toBe(false);
+    expect(s.judges.find((j: { judge_id: string }) => j.judge_id === "fine").health.flags.map((f: { code: string }) => f.code)).toEqual(["denies_reference_goal"]);
 
     const c = await runCli(["committee", "--run", "h", "--labels-dir", labels, "--bootstrap", "0", "--json"]);
     expect(c.code, c.stderr).toBe(0);
     expect(c.stderr).toMatch(/judge broken .* looks broken.*--exclude-judge broken/);
-    expect(JSON.parse(c.stdout).judge_health.map((h: { judge_id: string; looks_broken: boolean }) => [h.judge_id, h.looks_broken])).toEqual([["broken", true], ["fine", false]]);
+    expect(JSON.parse(c.stdout).judge_health.map((h: { judge_id: string; flags: Array<{ code: string }> }) => [h.judge_id, h.flags.map((f) => f.code)])).toEqual([
+      ["broken", ["mostly_downgraded", "quotes_rarely_verify", "denies_reference_goal"]],
+      ["fine", ["denies_reference_goal"]],
+    ]);
     const ex = await runCli(["committee", "--run", "h", "--labels-dir", labels, "--bootstrap", "0", "--quorum", "1", "--exclude-judge", "broken", "--json"]);
     expect(ex.code, ex.stderr).toBe(0);
     const rep = JSON.parse(ex.stdout);
