@@ -11,6 +11,8 @@
  * and said in one line with their count ({@link attackedOnlyNote}); a rater's labels other than `not_exposed` there
  * are counted in the same line.
  * An item whose attacked flag is unknown (not in the run's index, or a row that records no flag) is kept and said.
+ * An item the run holds but `--where` drops (`agree --human --where`) is left out of every figure and said apart
+ * (`outside_where`): it is neither "not in the run" nor of unknown flag.
  * (`agree --judges` and `agree --reference` take attacked trajectories only already.)
  */
 
@@ -27,6 +29,11 @@ export interface UnattackedLeftOut {
    * them, the judges' figures leave them out as `not_in_run` (red team 18: the note said the judges' figures were over them).
    */
   unknown_not_in_run?: number;
+  /**
+   * Items left out of every agreement figure, the annotators' too, because `--where` drops their trajectory (in the
+   * run, not unattacked: `agree --human --where`'s `outside_where`); absent when there is no such item.
+   */
+  outside_where?: number;
 }
 
 /**
@@ -37,6 +44,7 @@ export interface UnattackedLeftOut {
 export class AttackedOnly {
   private unattacked = 0;
   private unknown = 0;
+  private outside = 0;
   private readonly off: Record<string, number> = {};
 
   constructor(private readonly isNotExposed: (label: string) => boolean = (l) => l === "not_exposed") {}
@@ -63,9 +71,19 @@ export class AttackedOnly {
     return false;
   }
 
-  /** The tally so far (a copy). */
+  /**
+   * Leave out an item the run holds but `--where` drops (call it only for one that is not unattacked: an unattacked
+   * one is {@link keep}'s `unattacked`, ranked first).
+   * @returns false (the item is not counted), for use in a filter.
+   */
+  leaveOutsideWhere(): false {
+    this.outside++;
+    return false;
+  }
+
+  /** The tally so far (a copy); `outside_where` only when some item was left out so. */
   result(): UnattackedLeftOut {
-    return { unattacked: this.unattacked, off_rubric: { ...this.off }, unknown: this.unknown };
+    return { unattacked: this.unattacked, off_rubric: { ...this.off }, unknown: this.unknown, ...(this.outside ? { outside_where: this.outside } : {}) };
   }
 }
 
@@ -83,6 +101,8 @@ export function attackedOnlyNote(x: UnattackedLeftOut): string | null {
         (off.length ? ` (${off.map(([r, n]) => `${r} gave ${n} of them another label`).join(", ")}: compare with the judges' labels there)` : ""),
     );
   }
+  const outside = x.outside_where ?? 0;
+  if (outside > 0) parts.push(`${outside} trajector${outside === 1 ? "y" : "ies"} outside --where left out: in the run, but the filter drops them`);
   if (x.unknown > 0) parts.push(`${x.unknown} trajector${x.unknown === 1 ? "y" : "ies"} kept whose attacked flag is unknown (not in the run's index, or no flag recorded)`);
   return parts.length ? parts.join("; ") : null;
 }
@@ -109,13 +129,15 @@ export function agreementPopulation(x: UnattackedLeftOut | undefined, items: num
   const unattacked = x?.unattacked ?? 0;
   const unknown = x?.unknown ?? 0;
   const notInRun = x?.unknown_not_in_run ?? 0;
-  const attacked = items - unattacked - unknown;
+  const dropped = x?.outside_where ?? 0;
+  const attacked = items - unattacked - unknown - dropped;
+  const kept = dropped ? " kept by --where" : "";
   const outside = notInRun ? `; the annotators' agreement also over ${notInRun} not in the run (attacked flag unknown), which the judges' figures leave out` : "";
   return attacked > 0
-    ? `every agreement figure below is over attacked trajectories${unknown > notInRun ? " and those whose attacked flag is unknown" : ""}${outside}`
+    ? `every agreement figure below is over attacked trajectories${kept}${unknown > notInRun ? " and those whose attacked flag is unknown" : ""}${outside}`
     : unknown > notInRun
-      ? `no labelled trajectory is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only${outside}`
+      ? `no labelled trajectory${kept} is known to be attacked: the agreement figures below are over those whose attacked flag is unknown only${outside}`
       : unknown > 0
-        ? `no labelled trajectory in the run is attacked: the judges' figures below have nothing to compare; the annotators' agreement is over the ${notInRun} not in the run (attacked flag unknown)`
-        : "no labelled trajectory is attacked, and agreement is over attacked trajectories only: there is nothing to compare below";
+        ? `no labelled trajectory in the run${kept} is attacked: the judges' figures below have nothing to compare; the annotators' agreement is over the ${notInRun} not in the run (attacked flag unknown)`
+        : `no labelled trajectory${kept} is attacked, and agreement is over attacked trajectories only: there is nothing to compare below`;
 }

@@ -8,7 +8,8 @@ import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
-import { coarserScale, consensusOf, consensusScale } from "./consensus.js";
+import { consensusScale } from "./consensus.js";
+import { formConsensus, orderedReasons, runLookup } from "./human-items.js";
 import { AttackedOnly, attackedOnlyHeading, type UnattackedLeftOut } from "./attacked-only.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
@@ -23,7 +24,7 @@ import {
 } from "./pairwise.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
 import { HumanLabelsError, readHumanLabels, screenLabelRow, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
-import { CONTENT_CHANGED, checkLabelPairing } from "./label-pairing.js";
+import { checkLabelPairing } from "./label-pairing.js";
 import { AGREE_FRAME_WORDS, checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
 
 export { HumanLabelsError, readHumanLabels, type HumanLabelFile, type HumanLabelRead };
@@ -90,7 +91,8 @@ export interface HumanAgreementReport {
   };
   /**
    * Labelled items left out before any judge is compared, each once, by the first reason that holds:
-   * `content_changed_since_sample`, `not_in_run`, `unattacked`, `consensus_tie`, `consensus_coarser_than_scale`, an off-scale label.
+   * `content_changed_since_sample`, `not_in_run`, `unattacked`, `outside_where` (in the run, dropped by `--where`),
+   * `consensus_tie`, `consensus_coarser_than_scale`, an off-scale label.
    */
   excluded_items: Record<string, number>;
   /**
@@ -121,12 +123,13 @@ export interface HumanAgreementOptions {
   judges?: string[];
   /**
    * Every trajectory of the run (before any `--where`: the sample was drawn from the run), for the sample-frame check
-   * (./sample-frame.ts); default: `index`'s rows.
+   * (./sample-frame.ts), and to tell a labelled trajectory `--where` drops (`outside_where`) from one the run does not
+   * hold (`not_in_run`); default: `index`'s rows.
    */
   population?: readonly TrajectoryIndexRow[];
   /**
    * The run's content hash of a trajectory now (null: not in the run), for the label pairing check
-   * (./label-pairing.ts); default: `index`'s `content_sha256`.
+   * (./label-pairing.ts); default: the run's row's `content_sha256` (`index`'s, or `population`'s outside `--where`).
    */
   contentOf?: (id: string) => string | null | undefined;
   /** Given the trajectories compared with the judges (the consensus kept), e.g. for agree's code-established count. */
@@ -146,7 +149,7 @@ const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_label: 
  * annotators' binary majority, refined within it on each finer scale while one label leads, put on the scale
  * compared; no binary majority (`consensus_tie`), or a consensus only on a coarser scale than the one compared
  * (`consensus_coarser_than_scale`), is listed for adjudication and left out. Items not in the run are left out
- * (`not_in_run`). (4) Each judge (repeat 0) and the committee (`buildCommittee`, quorum) against the consensus:
+ * (`not_in_run`), and items the run holds but `--where` drops (`outside_where`, of every figure, the annotators' too). (4) Each judge (repeat 0) and the committee (`buildCommittee`, quorum) against the consensus:
  * Cohen's kappa with SE, Wald and bootstrap CIs, AC1, PABAK, percent agreement, confusion matrix (rows = judge,
  * columns = human); judge errors, refusals, missing verdicts, committee no-quorum and disputed items are
  * excluded by reason. (5) When the rows carry `weight` or `inclusion_probability` (weight = 1/π), the
@@ -184,9 +187,12 @@ export function humanAgreement(
   const quorum = opts.quorum ?? DEFAULT_QUORUM;
   // (0) labels given for another text than the run's now are refused; a run that is not the sample's frame refuses the weights
   const warnings: string[] = [];
-  const contentOf = opts.contentOf ?? ((id: string) => (index.has(id) ? index.get(id)!.content_sha256 : null));
+  const population = opts.population ?? [...index.values()];
+  // in the index compared, in the run outside --where, or not in the run (./human-items.ts)
+  const place = runLookup(index, population, new Set(file.rows.map((r) => r.trajectory_id)));
+  const contentOf = opts.contentOf ?? ((id: string) => place(id).row?.content_sha256 ?? null);
   const paired = checkLabelPairing(file, opts.file ?? "", contentOf, warnings, PAIRING_EFFECT);
-  const refusal = designRefusal(file, opts.file ?? "", opts.population ?? [...index.values()], warnings);
+  const refusal = designRefusal(file, opts.file ?? "", population, warnings);
   // (1) rows -> item -> annotator -> label
   const g = groupRows(file, formScale);
   warnings.push(...g.warnings);
@@ -195,7 +201,11 @@ export function humanAgreement(
   const notExposed = bucketOnScale("not_exposed", scale);
   const ao = new AttackedOnly((l) => onScale(l) === notExposed);
   const allItemIds = [...g.items.keys()];
-  const itemIds = allItemIds.filter((id) => ao.keep(index.get(id)?.attacked, () => g.items.get(id)!));
+  // an item --where drops is left out of every figure as outside_where, unless unattacked (ranked first, as estimate does)
+  const itemIds = allItemIds.filter((id) => {
+    const p = place(id);
+    return p.outside && p.row!.attacked !== false ? ao.leaveOutsideWhere() : ao.keep(p.row?.attacked, () => g.items.get(id)!);
+  });
   const counted = new Set(itemIds);
   // (2) annotators' agreement
   const grid = itemIds.map((id) => annotators.map((a) => {
@@ -211,7 +221,7 @@ export function humanAgreement(
   }
   const all = annotators.length >= 2 ? compareManyRaters(grid, cats, { bootstrap: opts.bootstrap, raters: annotators.length }) : null;
   // (3) consensus
-  const c = formConsensus(g.items, index, formScale, scale, onScale, paired.refused_ids);
+  const c = formConsensus(g.items, place, formScale, scale, onScale, paired.refused_ids);
   const ids = [...c.consensus.keys()].filter((id) => counted.has(id));
   const human = ids.map((id) => c.consensus.get(id)!);
   opts.onCompared?.(ids);
@@ -246,7 +256,7 @@ export function humanAgreement(
     annotators,
     rows: { total: file.rows.length + file.bad_rows.length, used: g.used, excluded: g.rowEx },
     items: allItemIds.length,
-    unattacked_left_out: { ...ao.result(), unknown_not_in_run: itemIds.filter((id) => !index.has(id)).length },
+    unattacked_left_out: { ...ao.result(), unknown_not_in_run: itemIds.filter((id) => !place(id).row).length },
     annotator_agreement: {
       pairwise,
       all,
@@ -347,61 +357,6 @@ function groupRows(file: HumanLabelFile, formScale: HumanScale): GroupedRows {
   if (sizeConflicts) g.warnings.push(`${sizeConflicts} rows give a stratum a different stratum_size than an earlier row: the first is used`);
   if (weightConflicts) g.warnings.push(`${weightConflicts} rows give a trajectory a different weight than an earlier row: the first weight is used`);
   return g;
-}
-
-/**
- * Step (3) of {@link humanAgreement}: each item's human consensus (`consensusOf`, ./consensus.ts) put on `scale`;
- * an item with no lead, or a lead only on a coarser scale, goes to adjudication; items whose trajectory changed since
- * the sample (`changed`: `content_changed_since_sample`), items not in the run, unattacked ones (`unattacked`: no
- * agreement figure counts them) and labels off the scale are left out by reason (`itemEx`). Each labelled item is
- * counted once, in that order: consensus items + `itemEx` = the file's labelled items.
- */
-function formConsensus(
-  items: ReadonlyMap<string, ReadonlyMap<string, string>>,
-  index: ReadonlyMap<string, TrajectoryIndexRow>,
-  formScale: HumanScale,
-  scale: HumanScale,
-  onScale: (l: string) => string,
-  changed: ReadonlySet<string>,
-): { consensus: Map<string, string>; adjudication: Adjudication[]; byLabel: Record<string, number>; itemEx: Record<string, number> } {
-  const consensus = new Map<string, string>();
-  const adjudication: Adjudication[] = [];
-  const byLabel: Record<string, number> = Object.fromEntries(SCALE_CATEGORIES[scale].map((c) => [c, 0]));
-  const itemEx: Record<string, number> = {};
-  const exItem = (r: string) => (itemEx[r] = (itemEx[r] ?? 0) + 1);
-  for (const [id, m] of items) {
-    // labels given for another text than the run's now (./label-pairing.ts): nothing to adjudicate or compare
-    if (changed.has(id)) {
-      exItem(CONTENT_CHANGED);
-      continue;
-    }
-    // one population, each item counted once (review 17 item 3): not in the run, then unattacked (left out of every
-    // agreement figure, ./attacked-only.ts), before any tie, so the ties listed are the compared items' own
-    if (!index.has(id)) {
-      exItem("not_in_run");
-      continue;
-    }
-    if (index.get(id)!.attacked === false) {
-      exItem("unattacked");
-      continue;
-    }
-    const top = consensusOf([...m.values()], formScale);
-    // no lead on any scale, or only on a coarser scale than the one compared: settled by adjudication
-    const coarse = top !== null && coarserScale(top.scale, scale);
-    if (top === null || coarse) {
-      adjudication.push({ trajectory_id: id, labels: Object.fromEntries([...m].sort(([x], [y]) => x.localeCompare(y)).map(([a, l]) => [a, onScale(l)])) });
-      exItem(coarse ? "consensus_coarser_than_scale" : "consensus_tie");
-      continue;
-    }
-    const c = labelOnScale(top.label, scale);
-    if ("reason" in c) {
-      exItem(c.reason);
-      continue;
-    }
-    consensus.set(id, c.label);
-    byLabel[c.label]++;
-  }
-  return { consensus, adjudication, byLabel, itemEx };
 }
 
 /** What {@link compareWithHumans} compares against: the consensus items and the design of the label file. */
@@ -518,11 +473,9 @@ function domainShare(counted: readonly string[], all: readonly string[], stratum
 /** Plain-text rendering of a human-agreement report. */
 export function formatHumanAgreement(r: HumanAgreementReport): string {
   const L: string[] = [];
-  const order = [CONTENT_CHANGED, "not_in_run", "unattacked", "consensus_tie", "consensus_coarser_than_scale"]; // the order they are decided in
-  const rank = (k: string) => (order.includes(k) ? order.indexOf(k) : order.length);
+  // in the order they are decided in
   const ex = (o: Record<string, number>) =>
-    Object.entries(o)
-      .sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+    orderedReasons(o)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ") || "none";
   L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (rows left out: ${ex(r.rows.excluded)}); ${r.items} labelled trajectories, ${r.annotators.length} annotators; scale ${r.scale} (${r.categories.join(", ")})`);
@@ -531,8 +484,9 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   if (left) L.push(left);
   L.push("");
   const u = r.unattacked_left_out;
-  const nAnn = r.items - u.unattacked; // its population, stated: the labelled trajectories not unattacked
-  L.push(`annotators' agreement (over the ${nAnn} labelled trajectories not unattacked${u.unknown ? `: ${nAnn - u.unknown} attacked, ${u.unknown} whose attacked flag is unknown` : ""}):`);
+  const outside = u.outside_where ?? 0;
+  const nAnn = r.items - u.unattacked - outside; // its population, stated: the labelled trajectories not unattacked (and kept by --where)
+  L.push(`annotators' agreement (over the ${nAnn} labelled trajectories not unattacked${outside ? " and kept by --where" : ""}${u.unknown ? `: ${nAnn - u.unknown} attacked, ${u.unknown} whose attacked flag is unknown` : ""}):`);
   for (const p of r.annotator_agreement.pairwise) {
     L.push(`  ${p.annotators[0]} vs ${p.annotators[1]}:`);
     L.push(...formatTwoRater(p.comparison, "    "));
@@ -550,7 +504,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   L.push(
     // its scale and order of reasons said, so estimate's counts can be set beside it (new user L3)
     `human consensus (majority, on the ${r.scale} scale${r.scale === "binary" ? "" : "; estimate's asr_behaviour reads it on the binary scale, as --scale binary"}) of the ${r.items} labelled trajectories: ` +
-      `${r.consensus.n} compared with the judges below (in the run, not unattacked, with a consensus on this scale: ${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}); ` +
+      `${r.consensus.n} compared with the judges below (in the run, not unattacked${r.excluded_items.outside_where ? ", kept by --where" : ""}, with a consensus on this scale: ${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}); ` +
       `${nLeft} left out${nLeft ? `, each by the first reason that holds: ${ex(r.excluded_items)}` : ""}`,
   );
   if (r.consensus.adjudication.length) {

@@ -28,6 +28,15 @@ export function formatEstimate(r: EstimateReport): string {
   return `${main}\n\n${formatOne(r.asr_goal)}`;
 }
 
+/** Of the left-out trajectories, those `agree --human` leaves out by its own earlier reason (` (2 of them unattacked, 1 outside --where)`). */
+function leftAsAgree(l: EstimateReport["labels"]): string {
+  const parts = [
+    ...(l.excluded_unattacked ? [`${l.excluded_unattacked} of them unattacked`] : []),
+    ...(l.excluded_outside_where ? [`${l.excluded_outside_where}${l.excluded_unattacked ? "" : " of them"} outside --where`] : []),
+  ];
+  return parts.length ? ` (${parts.join(", ")})` : "";
+}
+
 /**
  * Where the file's labelled trajectories go, each counted once (./label-population.ts): the groups' population, in the
  * design but in no group, left out by reason; then rows left out (red team 17: trajectories and rows apart). Said so
@@ -43,7 +52,7 @@ function labelsLine(r: EstimateReport): string {
   const parts = [
     `${l.in_groups ?? l.items} in the groups' population (attacked${r.where ? ", kept by --where" : ""}, with a consensus on ${event}; each group's "labelled" counts its own)`,
     ...(nOutside ? [`${nOutside} with a consensus in no group (${list(outside, (k) => (k === "outside_where" ? "outside --where" : k))}): sampled items of their strata only`] : []),
-    ...(nOut ? [`${nOut} left out: ${list(l.excluded)}${l.excluded_unattacked ? ` (${l.excluded_unattacked} of them unattacked)` : ""}`] : []),
+    ...(nOut ? [`${nOut} left out: ${list(l.excluded)}${leftAsAgree(l)}`] : []),
     ...(Object.keys(l.excluded_rows ?? {}).length ? [`rows left out: ${list(l.excluded_rows)}`] : []),
   ];
   return `human labels ${r.human_file}: ${l.items + nOut} labelled trajectories, ${l.annotators} annotators: ${parts.join("; ")}`;

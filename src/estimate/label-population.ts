@@ -5,11 +5,14 @@
  * group), in no group but in the design (a consensus on an unattacked trajectory, or one `--where` drops: a sampled
  * item of its stratum, which the domain estimators count in n_c), or left out by one reason. The reasons are ranked
  * as `agree --human` ranks them where both have one (`content_changed_since_sample`, then `not_in_run`, then the
- * consensus reasons), and the left-out ones that are unattacked are counted apart: `agree --human` leaves them out as
- * `unattacked`, its reason ranked before a tie.
+ * consensus reasons), and the left-out ones that are unattacked, or attacked and dropped by `--where`, are counted apart:
+ * `agree --human` leaves them out as `unattacked` and `outside_where`, its reasons ranked before a tie.
  */
 
-/** The split of the labelled trajectories (JSON `labels`: `in_groups`, `outside_groups`, `excluded_unattacked`). */
+/**
+ * The split of the labelled trajectories (JSON `labels`: `in_groups`, `outside_groups`, `excluded_unattacked`,
+ * `excluded_outside_where`).
+ */
 export interface LabelPopulation {
   /** Labelled trajectories with a consensus that are attacked and in the domain (`--where`): the `(all)` group's `n_sampled`. */
   in_groups: number;
@@ -20,6 +23,11 @@ export interface LabelPopulation {
   outside_groups: Record<string, number>;
   /** Of the trajectories in `excluded` (in the run), those not attacked: `agree --human` counts them as `unattacked`. */
   excluded_unattacked: number;
+  /**
+   * Of the trajectories in `excluded` (in the run), those attacked that `--where` drops: `agree --human --where` counts
+   * them as `outside_where` (ranked before a tie, as `unattacked`). 0 without `--where`.
+   */
+  excluded_outside_where: number;
 }
 
 /**
@@ -57,8 +65,13 @@ export function labelPopulation(
     else outside[why] = (outside[why] ?? 0) + 1;
   }
   let excludedUnattacked = 0;
-  for (const [id, reason] of excludedIds) if (reason !== "not_in_run" && !attacked(id)) excludedUnattacked++;
+  let excludedOutside = 0;
+  for (const [id, reason] of excludedIds) {
+    if (reason === "not_in_run") continue;
+    if (!attacked(id)) excludedUnattacked++;
+    else if (!inDomain(id)) excludedOutside++;
+  }
   // one order whatever the ids' (unattacked first, as agree --human ranks it)
   const ordered = Object.fromEntries(["unattacked", "outside_where"].filter((k) => outside[k]).map((k) => [k, outside[k]]));
-  return { in_groups: inGroups, outside_groups: ordered, excluded_unattacked: excludedUnattacked };
+  return { in_groups: inGroups, outside_groups: ordered, excluded_unattacked: excludedUnattacked, excluded_outside_where: excludedOutside };
 }

@@ -23,6 +23,7 @@ import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../
 import { ratesText } from "../format/rates-text.js";
 import { codeMajorityText } from "../committee/code-majority.js";
 import { agreementPopulation, attackedOnlyNote } from "../agree/attacked-only.js";
+import { orderedReasons } from "../agree/human-items.js";
 import { RATE_NAMES } from "../stats/rates.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
@@ -316,7 +317,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
 <td class="num">${f3(c.ac1.value, c.ac1.reason)}${c.one_category ? " (says nothing: one category)" : ""}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? f3(dw.kappa.value, dw.kappa.reason) : f3(null, j.design_weighted_reason)}</td></tr>`;
       })
       .join("");
-    const ex = Object.entries(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
+    const ex = orderedReasons(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
     parts.push(`<h3>Against the human consensus</h3>
 <p class="note">${int(h.rows.used)} labels from ${h.annotators.length} annotator(s) on ${int(h.items)} trajectories, scale ${escapeHtml(h.scale)}; of them, ${int(h.consensus.n)} with a consensus (unique most frequent label) compared with the judges, the others left out: ${ex} (for adjudication: ${int(h.consensus.ties)}).
 ${escapeHtml(agreementPopulation(h.unattacked_left_out, h.items).replace(/^e/, "E").replace(/^n/, "N"))} (the forest plots too)${leftNote(h.unattacked_left_out)}.

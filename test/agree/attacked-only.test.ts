@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AttackedOnly, attackedOnlyNote } from "../../src/agree/attacked-only.js";
+import { AttackedOnly, agreementPopulation, attackedOnlyNote } from "../../src/agree/attacked-only.js";
 
 describe("AttackedOnly (agreement over attacked trajectories only)", () => {
   it("keeps attacked and unknown items, leaves unattacked out and counts raters' other labels there", () => {
@@ -24,5 +24,19 @@ describe("AttackedOnly (agreement over attacked trajectories only)", () => {
     expect(ao.result().off_rubric).toEqual({});
     expect(attackedOnlyNote(ao.result())).toBe("1 unattacked trajectory left out: the rubric labels them not_exposed unless the agent's own verified action says otherwise");
     expect(attackedOnlyNote(new AttackedOnly().result())).toBeNull();
+  });
+
+  it("an item --where drops is left out and said apart, not as unknown or not in the run (pop19b)", () => {
+    const ao = new AttackedOnly();
+    expect(ao.keep(true)).toBe(true);
+    expect(ao.leaveOutsideWhere()).toBe(false);
+    expect(ao.leaveOutsideWhere()).toBe(false);
+    const x = ao.result();
+    expect(x).toEqual({ unattacked: 0, off_rubric: {}, unknown: 0, outside_where: 2 });
+    expect(attackedOnlyNote(x)).toBe("2 trajectories outside --where left out: in the run, but the filter drops them");
+    expect(agreementPopulation(x, 3)).toBe("every agreement figure below is over attacked trajectories kept by --where");
+    expect(agreementPopulation({ ...x, outside_where: 3 }, 3)).toBe("no labelled trajectory kept by --where is attacked, and agreement is over attacked trajectories only: there is nothing to compare below");
+    // without --where the field is absent (committee and agree JSON as before)
+    expect(new AttackedOnly().result()).not.toHaveProperty("outside_where");
   });
 });

@@ -96,6 +96,35 @@ describe("--where in every command", () => {
     expect(dt.stdout).toContain(`dry run of lim-dry: ${tr.read} trajectories read, 2 kept by --where attack=important_instructions and --limit 2;`);
   }, 120_000);
 
+  it("agree and report --human --where: a labelled trajectory the run holds but --where drops is outside_where, not not_in_run (pop19b)", async () => {
+    const rows = fs.readFileSync(path.join(dir, "labels", "all", "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as { id: string; attacked: boolean; condition: string; user_task_id: string });
+    const keeps = (r: (typeof rows)[number]) => ["tool_filter", "no_defense"].includes(r.condition) && r.user_task_id === "user_task_0";
+    const kept = rows.find((r) => r.attacked && keeps(r))!;
+    const outside = rows.filter((r) => r.attacked && !keeps(r)).slice(0, 2);
+    const unattacked = rows.find((r) => !r.attacked && !keeps(r))!;
+    expect([kept, unattacked, ...outside].every(Boolean) && outside.length === 2).toBe(true);
+    const ids = [kept.id, ...outside.map((r) => r.id), unattacked.id, "no-such-model/workspace/user_task_0/none/none"];
+    const f = path.join(dir, "h.csv");
+    fs.writeFileSync(f, ["trajectory_id,annotator,label", ...ids.flatMap((id) => [`${id},ann,unaffected`, `${id},bob,unaffected`])].join("\n") + "\n");
+    const j = await runCli(["agree", "--run", "all", ...L(), ...WHERE, "--human", f, "--bootstrap", "0", "--json"]);
+    expect(j.code, j.stderr).toBe(0);
+    const r = JSON.parse(j.stdout);
+    // each by its own reason; the field names of before kept (excluded_items, unattacked_left_out.unknown_not_in_run)
+    expect(r.excluded_items).toEqual({ not_in_run: 1, unattacked: 1, outside_where: 2 });
+    expect(r.consensus.n).toBe(1);
+    expect(r.unattacked_left_out).toMatchObject({ unattacked: 1, unknown: 1, unknown_not_in_run: 1, outside_where: 2 });
+    const t = await runCli(["agree", "--run", "all", ...L(), ...WHERE, "--human", f, "--bootstrap", "0"]);
+    expect(t.stdout).toContain("left out, each by the first reason that holds: not_in_run 1, unattacked 1, outside_where 2");
+    expect(t.stdout).toContain("the annotators' agreement also over 1 not in the run (attacked flag unknown)");
+    expect(t.stdout).toContain("2 trajectories outside --where left out: in the run, but the filter drops them");
+    const rep = await runCli(["report", "--run", "all", ...L(), ...WHERE, "--human", f, "--out", path.join(dir, "rh.html"), "--bootstrap", "0"]);
+    expect(rep.code, rep.stderr).toBe(0);
+    const html = fs.readFileSync(path.join(dir, "rh.html"), "utf8").replace(/<[^>]*>/g, ""); // the text, without its bdi tags
+    expect(html).toContain("not_in_run 1, unattacked 1, outside_where 2");
+    expect(html).toContain("the annotators&#39; agreement also over 1 not in the run (attacked flag unknown)");
+    expect(html).toContain("2 trajectories outside --where left out");
+  }, 120_000);
+
   it("an unknown field is refused (exit 2); a value that matches nothing is a warning naming it; nothing kept is refused", async () => {
     const bad = await runCli(["compare", "--run", "all", ...L(), "--where", "defence=x"]);
     expect(bad.code).toBe(2);

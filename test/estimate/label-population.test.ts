@@ -87,6 +87,28 @@ describe("estimate and agree --human: one file, two populations, reconciled by r
     expect(formatEstimate(w)).toContain("4 in the groups' population (attacked, kept by --where, with a consensus on compromised or not;");
     expect(formatEstimate(w)).toContain("2 with a consensus in no group (unattacked 1, outside --where 1)");
   });
+
+  it("agree --human --where: the trajectories it drops are outside_where, not not_in_run, and reconcile with estimate's", () => {
+    // t (tied) moves to m2 so a tie is outside --where too; gone stays not in the run
+    const idx = new Map([...index].map(([id, r]): [string, TrajectoryIndexRow] => [id, id === "t" ? { ...r, agent_model: "m2" } : r]));
+    const where = parseWhere(["model=m1"]);
+    const w = estimateFromData(idx, verdicts, file, { run: "r", humanFile: "h.jsonl", minSampled: 2, rate: "asr_behaviour", where });
+    const kept = new Map([...idx].filter(([, r]) => r.agent_model === "m1"));
+    const a = humanAgreement(file, verdicts, kept, { scale: "binary", bootstrap: { B: 0, seed: 1 }, population: [...idx.values()] });
+    expect(a.excluded_items).toEqual({ not_in_run: 1, unattacked: 2, outside_where: 2 });
+    expect(a.unattacked_left_out).toMatchObject({ unattacked: 2, unknown: 1, unknown_not_in_run: 1, outside_where: 2 });
+    expect(w.labels).toMatchObject({ in_groups: 4, outside_groups: { unattacked: 1, outside_where: 1 }, excluded: { consensus_tie: 2, not_in_run: 1 }, excluded_unattacked: 1, excluded_outside_where: 1 });
+    expect(a.consensus.n).toBe(w.labels.in_groups);
+    expect(a.excluded_items.outside_where).toBe(w.labels.outside_groups.outside_where! + w.labels.excluded_outside_where);
+    expect(formatEstimate(w)).toContain("3 left out: annotators tied 2, not in the run 1 (1 of them unattacked, 1 outside --where)");
+    const text = formatHumanAgreement(a);
+    expect(text).toContain("4 compared with the judges below (in the run, not unattacked, kept by --where, with a consensus on this scale: compromised 2, not_compromised 2); 5 left out, each by the first reason that holds: not_in_run 1, unattacked 2, outside_where 2");
+    // the one genuinely not in the run is said so, once; the two --where drops are not
+    expect(text).toContain("note: every agreement figure below is over attacked trajectories kept by --where; the annotators' agreement also over 1 not in the run (attacked flag unknown), which the judges' figures leave out:");
+    expect(text).toContain("2 trajectories outside --where left out: in the run, but the filter drops them");
+    expect(text).toContain("1 trajectory kept whose attacked flag is unknown");
+    expect(text).toContain("annotators' agreement (over the 5 labelled trajectories not unattacked and kept by --where: 4 attacked, 1 whose attacked flag is unknown):");
+  });
 });
 
 describe("label-population helpers", () => {
@@ -100,6 +122,10 @@ describe("label-population helpers", () => {
   it("labelPopulation: unattacked before outside --where; not_in_run ones are not counted unattacked", () => {
     const att = new Set(["a", "b"]);
     const p = labelPopulation(["a", "b", "u"], new Map([["x", "consensus_tie"], ["g", "not_in_run"]]), (id) => att.has(id), (id) => id === "a");
-    expect(p).toEqual({ in_groups: 1, outside_groups: { unattacked: 1, outside_where: 1 }, excluded_unattacked: 1 });
+    expect(p).toEqual({ in_groups: 1, outside_groups: { unattacked: 1, outside_where: 1 }, excluded_unattacked: 1, excluded_outside_where: 0 });
+  });
+  it("labelPopulation: a left-out attacked trajectory --where drops is counted as agree's outside_where", () => {
+    const p = labelPopulation([], new Map([["x", "consensus_tie"], ["y", "consensus_tie"], ["g", "not_in_run"]]), (id) => id !== "g", (id) => id === "x");
+    expect(p).toMatchObject({ excluded_unattacked: 0, excluded_outside_where: 1 });
   });
 });
