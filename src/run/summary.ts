@@ -160,8 +160,7 @@ export function summarizeRun(
     // judge health (as `judgeHealth`), the models each judge's verdicts name, the repeat-0 rate items
     let h = healthOf.get(v.judge_id);
     if (!h) healthOf.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
-    // no `attacked`: its row's (red team 18); the row's benchmark verdict feeds `denies_reference_goal` (red team M4)
-    const row = rowFields(v.trajectory_id);
+    const row = rowFields(v.trajectory_id); // no `attacked`: its row's (red team 18); its `reference`: denies_reference_goal
     addVerdict(h, v, v.attacked === undefined ? row?.attacked : undefined, row);
     let jm = models.get(v.judge_id);
     if (!jm) models.set(v.judge_id, (jm = new Set()));
