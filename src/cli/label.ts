@@ -1,6 +1,7 @@
 import { reasonsText } from "../run/rejudge.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { Command, OptionValues } from "commander";
 import { CONFIG_CHANGE_HELP, labelRun, type LabelResult } from "../run/label.js";
@@ -15,6 +16,9 @@ import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
 import { fullGc, heapGcTrigger, LABEL_BACKSTOP_RULE } from "../io/heap-gc.js";
 import { tuneCompilerForLabel, tuneHeapForLabel } from "./v8-tuning.js";
+
+/** The longest `--signature-time-limit`, seconds (a day: past it the limit means nothing; red team 19 L1). */
+const MAX_SIGNATURE_TIME_LIMIT_S = 86_400;
 
 /** A path relative to the working directory when it lies below it, else absolute. */
 function displayPath(p: string): string {
@@ -138,8 +142,8 @@ function checkLabelFlags(
   if (o.signatureTimeLimit !== undefined) {
     const text = String(o.signatureTimeLimit);
     signatureTimeLimitS = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
-    if (!Number.isFinite(signatureTimeLimitS) || signatureTimeLimitS <= 0)
-      throw new UsageError(`--signature-time-limit must be a decimal number of seconds > 0 (such as 60 or 0.5), not "${o.signatureTimeLimit}"`);
+    if (!Number.isFinite(signatureTimeLimitS) || signatureTimeLimitS <= 0 || signatureTimeLimitS > MAX_SIGNATURE_TIME_LIMIT_S)
+      throw new UsageError(`--signature-time-limit must be a decimal number of seconds > 0 and at most ${MAX_SIGNATURE_TIME_LIMIT_S} (such as 60 or 0.5), not "${o.signatureTimeLimit}"`);
   }
   return { fieldMap, overrides, maxCostUsd, signatureTimeLimitS };
 }
@@ -324,6 +328,9 @@ export function registerLabel(program: Command): void {
   labelCommand(program).action(async (paths: string[], o) => {
     const { fieldMap, overrides, maxCostUsd, signatureTimeLimitS } = checkLabelFlags(paths, o);
     const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun, signatureTimeLimitS });
+    // the limit stops a worker: on the main thread nothing can (red team 19 L3: accepted and silently without effect)
+    if (signatureTimeLimitS !== undefined && (process.env.IPI_SIGNATURE_WORKERS === "0" || os.availableParallelism() < 2))
+      process.stderr.write(`ipi-judge: warning: --signature-time-limit has no effect here: the signature analysis runs on the main thread (${process.env.IPI_SIGNATURE_WORKERS === "0" ? "IPI_SIGNATURE_WORKERS=0" : "a single core"}), where it cannot be stopped\n`);
     // every judge (offline and LLM): before any hot code and before the signature workers start (./v8-tuning.ts)
     tuneCompilerForLabel();
     // V8 collects by itself at a set growing factor; a forced collection is only the backstop (./v8-tuning.ts)

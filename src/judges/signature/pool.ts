@@ -88,9 +88,12 @@ export interface PoolOptions {
   timeLimitMs?: number;
 }
 
-/** How often the pool looks at its workers' progress for a time limit of `limitMs`: an eighth of it, at least 10 ms. */
+/**
+ * How often the pool looks at its workers' progress for a time limit of `limitMs`: an eighth of it, at least 10 ms,
+ * at most a timer's longest delay (2^31 - 1 ms: past it Node sets 1 ms, red team 19 L1).
+ */
 export function watchEvery(limitMs: number): number {
-  return Math.max(10, Math.floor(limitMs / 8));
+  return Math.min(2 ** 31 - 1, Math.max(10, Math.floor(limitMs / 8)));
 }
 
 /**

@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SignaturePool } from "../../../src/judges/signature/pool.js";
+import { SignaturePool, watchEvery } from "../../../src/judges/signature/pool.js";
 import { JudgeFatalError } from "../../../src/errors.js";
 import type { Trajectory } from "../../../src/types.js";
 import { createSignatureJudge } from "../../../src/judges/signature/index.js";
@@ -172,15 +172,24 @@ describe("the command line (the built bundle and its real worker)", () => {
 
   it("--signature-time-limit other than decimal seconds > 0, or with --judges, is a usage error: exit 2, named", async () => {
     const base = ["label", path.join(CORPUS, "runs"), "--run", "bad", "--labels-dir", path.join(tmp, "bad"), "--limit", "1"];
-    for (const bad of ["0", "-1", "abc", "1e3", "0x10"]) {
+    for (const bad of ["0", "-1", "abc", "1e3", "0x10", "86401", "99999999999"]) {
       const r = await runCli([...base, "--signature-time-limit", bad]);
       expect(r.code, bad).toBe(2);
       expect(r.stderr).toMatch(/--signature-time-limit must be a decimal number of seconds > 0/);
     }
+    // on the main thread nothing can stop an analysis: the flag is said to have no effect (red team 19 L3)
+    const inline = await runCli([...base, "--judge", "signature", "--signature-time-limit", "5"], { env: { IPI_SIGNATURE_WORKERS: "0" } });
+    expect(inline.code, inline.stderr).toBe(0);
+    expect(inline.stderr).toMatch(/--signature-time-limit has no effect here: the signature analysis runs on the main thread \(IPI_SIGNATURE_WORKERS=0\)/);
     const judges = path.join(tmp, "judges.json");
     fs.writeFileSync(judges, JSON.stringify({ judges: [{ id: "j", model: "m", family: "openai", base_url: "http://127.0.0.1:9/v1" }] }));
     const r = await runCli([...base, "--judges", judges, "--signature-time-limit", "5"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/--signature-time-limit applies to the signature judge/);
   }, 60_000);
+  it("the progress look never asks a timer for more than its longest delay (2^31 - 1 ms; red team 19 L1)", () => {
+    expect(watchEvery(80)).toBe(10);
+    expect(watchEvery(60_000)).toBe(7_500);
+    expect(watchEvery(1e14)).toBe(2 ** 31 - 1);
+  });
 });
