@@ -173,7 +173,7 @@ export async function agreeReference(
   const pooling = poolingOf(
     referenceRows(src.rows(), o.reference),
     `the figures${where ? " (of the trajectories --where keeps)" : ""}`,
-    "--where agent_model=... or --where condition=... for one",
+    "--where model=... or --where condition=... for one",
     false,
     // an upper bound per rater: a judge's figures leave out what it did not label (red team 16 F6: VIGIL 402 vs 87)
     `attacked, with a benchmark ${o.reference} verdict, no agent error; each rater's n below is those of them it labelled`,
