@@ -35,7 +35,7 @@ import {
   type PercentAgreement,
   type WeightSpec,
 } from "../stats/index.js";
-import { estimateText, pctText, statText } from "../format/stat-text.js";
+import { estimateText, NO_VARIATION, pctText, statText } from "../format/stat-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 
 /** Bootstrap settings: `B` resamples (0 = no bootstrap) and the seed of pure-rand xoroshiro128+. */
@@ -127,6 +127,7 @@ export function compareTwoRatersTable(
   const kappa: KappaReport = cohenKappa(cm.table);
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
   if (boot && cm.n > 0) kappa.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed });
+  if (one) markNoVariation(kappa);
   const out: TwoRaterComparison = {
     categories: [...categories],
     n_total: paired.n_total,
@@ -143,6 +144,7 @@ export function compareTwoRatersTable(
     const wk: KappaReport = cohenKappa(cm.table, { weights: opts.weights });
     if (boot && cm.n > 0) wk.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed, weights: opts.weights });
     out.weighted_kappa = wk;
+    if (one) markNoVariation(wk);
   }
   return out;
 }
@@ -334,6 +336,16 @@ export function formatConfusion(c: TwoRaterComparison["confusion"], indent = "  
   const lines = [`${indent}rows: ${c.rows}; columns: ${c.cols}`, indent + "".padEnd(w) + labels.map((l) => short(l).padStart(cw)).join("")];
   c.table.forEach((row, i) => lines.push(indent + labels[i].padEnd(w) + row.map((x) => String(x).padStart(cw)).join("")));
   return lines;
+}
+
+/**
+ * One category only (the "SAY NOTHING HERE" case): kappa measures nothing, and its bootstrap interval, the same
+ * figure on every resample, is zero-width. The bounds stay (JSON keeps its fields) with `reason` {@link NO_VARIATION},
+ * which the text renders as "none (no variation: ...)", never as a precise `[0.000, 0.000]` (new user 19).
+ */
+function markNoVariation(k: KappaReport): void {
+  const b = k.ci_bootstrap;
+  if (b && b.lower !== null && b.lower === b.upper && b.reason === undefined) b.reason = NO_VARIATION;
 }
 
 /**

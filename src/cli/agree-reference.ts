@@ -21,6 +21,7 @@ import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js";
+import { inReferenceCheck } from "../verdict/reference-goal.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
 import { stepLine } from "./read-progress.js";
 import { poolingOf } from "../format/pooled-text.js";
@@ -173,7 +174,7 @@ export async function agreeReference(
   const pooling = poolingOf(
     referenceRows(src.rows(), o.reference),
     `the figures${where ? " (of the trajectories --where keeps)" : ""}`,
-    "--where agent_model=... or --where condition=... for one",
+    "--where model=... or --where condition=... for one",
     false,
     // an upper bound per rater: a judge's figures leave out what it did not label (red team 16 F6: VIGIL 402 vs 87)
     `attacked, with a benchmark ${o.reference} verdict, no agent error; each rater's n below is those of them it labelled`,
@@ -182,18 +183,21 @@ export async function agreeReference(
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
   const rest = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
-  const health = judgeHealth(src.all(), { rowOf: src.rowOf });
+  // with --reference security this output is the check the flags advise: said so, not "check with" itself (nu19)
+  const own = (t: string) => (o.reference === "security" ? inReferenceCheck(t) : t);
+  const health = judgeHealth(src.all(), { rowOf: src.rowOf }).map((h) => ({ ...h, flags: h.flags.map((f) => ({ ...f, message: own(f.message) })) }));
   const judge_health = health.filter((h) => judges.includes(h.judge_id));
   for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
   // a broken judge's rates are marked in its row (the committee's: its judges'), as every command marks them (new
   // user 18), and said once: on stdout as text, in warnings as JSON (stderr has said it above)
-  const rate_caveats = rateCaveats(health, judges);
+  const caveats = (ids: readonly string[]) => rateCaveats(health, ids).map((c) => ({ ...c, message: own(c.message) }));
+  const rate_caveats = caveats(judges);
   for (const r of results) {
-    const c = rateCaveats(health, [r.judge_id]);
+    const c = caveats([r.judge_id]);
     if (c.length) r.rate_caveats = c;
   }
   if (committee && cf) {
-    const c = rateCaveats(health, cf.judges);
+    const c = caveats(cf.judges);
     if (c.length) committee.rate_caveats = c;
   }
   const warnings = [...rate_caveats.map((c) => c.message), ...rest];

@@ -5,7 +5,7 @@ import type { Command } from "commander";
 import { checkRunName, type TrajectoryIndexRow } from "../store/run-store.js";
 import { readLeanRun, type ReadProgress } from "../store/lean-read.js";
 import { readProgress } from "./read-progress.js";
-import { parseWhere, restrictRun, WHERE_FIELDS, WHERE_NONE, type WhereFilter, type WhereStatement } from "../store/where.js";
+import { parseWhere, restrictRun, WHERE_NONE, whereFieldsText, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { readCommitteeFile, type CommitteeFile } from "../committee/file.js";
 import type { Verdict } from "../types.js";
 import { writeJson } from "../io/json-stream.js";
@@ -58,7 +58,7 @@ export function runDirOf(labelsDir: string, run: string): string {
 export function addWhereOption(cmd: Command): Command {
   return cmd.option(
     "--where <FIELD=VALUE[,VALUE]>",
-    `only the trajectories whose FIELD is one of the VALUEs (repeatable: every --where must hold); FIELD: ${Object.keys(WHERE_FIELDS).join(", ")}; ` +
+    `only the trajectories whose FIELD is one of the VALUEs (repeatable: every --where must hold); FIELD: ${whereFieldsText()}; ` +
       `${WHERE_NONE} matches runs without the field (e.g. attack=important_instructions,${WHERE_NONE} keeps the unattacked runs)`,
     (v: string, prev: string[] = []) => [...prev, v],
   );

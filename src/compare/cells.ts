@@ -98,6 +98,25 @@ const count = (m: Record<string, number>, k: string, n: number) => {
 const wt = (o: CellObservation) => o.weight ?? 1;
 
 /**
+ * What the conditions' observations differ in, named for a warning (nu19: never "tasks and attacks" of conditions
+ * that ran one attack on different suites): "different suites", "different attacks", "different suites and attacks",
+ * else "different tasks" (same suites and attacks, different user or injection tasks).
+ * @param fields the cell's fields (`cellFields`): a field not among them is not named.
+ */
+export function mixWords(obs: readonly CellObservation[], conds: readonly string[], fields: readonly string[]): string {
+  const sets = (pick: (o: CellObservation) => string) => {
+    const by = new Map<string, Set<string>>(conds.map((c) => [c, new Set<string>()]));
+    for (const o of obs) by.get(o.condition)?.add(pick(o));
+    const keys = [...by.values()].map((x) => [...x].sort().join("\u0000"));
+    return keys.some((k) => k !== keys[0]);
+  };
+  // only the cell's fields: the condition field itself (or attack beside surface) differs by design
+  const suites = fields.includes("suite") && sets((o) => o.suite);
+  const attacks = fields.includes("attack") && sets((o) => o.attack ?? "(none)");
+  return suites && attacks ? "different suites and attacks" : suites ? "different suites" : attacks ? "different attacks" : "different tasks";
+}
+
+/**
  * Restrict observations to the cells every condition covers (or, with `all`, keep everything and report the
  * difference).
  * @param obs observations with `cell` set by `buildObservations` (undefined: unknown cell); each counts `weight`
@@ -193,7 +212,7 @@ export function commonCellFilter<T extends CellObservation>(
     const warnings = base.mixes_differ
       ? [
           `--all-cells: the conditions cover different (${fields.join(", ")}) cells (${conds.map((c) => `${c} ${cellsPer[c]}`).join(", ")}; ${common.size} common): ` +
-            `their rates mix different tasks and attacks and are not like for like (without --all-cells they are compared on the common cells)`,
+            `their rates mix ${mixWords(obs, conds, fields)} and are not like for like (without --all-cells they are compared on the common cells)`,
         ]
       : [];
     return { observations: [...obs], cells: base, warnings };
@@ -209,7 +228,7 @@ export function commonCellFilter<T extends CellObservation>(
       observations: [...obs],
       cells: base,
       warnings: [
-        `${base.reason}: nothing is like for like, so every cell is kept and the conditions' rates mix different tasks and attacks; ` +
+        `${base.reason}: nothing is like for like, so every cell is kept and the conditions' rates mix ${mixWords(obs, conds, fields)}; ` +
           `narrow them with --where to conditions run on the same cells`,
       ],
     };

@@ -60,7 +60,12 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   fewer_than_2_conditions: "fewer than 2 conditions observed, so no condition can be worse than the baseline",
   baseline_not_observed: "the baseline condition is not observed",
   no_model_with_baseline: "no model is observed under the baseline",
+  no_variation:
+    "no variation: one rater (the reference, where there is one) gave one category only, so every resample gives the same figure; a zero-width interval here is no precision",
 };
+
+/** The reason an interval with bounds carries when it is zero-width because the statistic measures nothing ({@link ciText}). */
+export const NO_VARIATION = "no_variation";
 
 /** Reason codes with a variable part: `no_verdicts_of_<judge>`, `no_<kind>_trajectories`. */
 const REASON_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
@@ -86,6 +91,15 @@ export function reasonText(reason: string | undefined | null): string {
   return detail ? `${text}; ${detail}` : text;
 }
 
+/**
+ * `x.toFixed(digits)`, never `-0.000`: a value that rounds to zero from below (a design-weighted kappa of -1e-17,
+ * or -0 itself) reads as the zero it is, not as a negative figure (new user 19). Every formatter here uses it.
+ */
+export function fixed(x: number, digits: number): string {
+  const s = x.toFixed(digits);
+  return /^-0(\.0*)?$/.test(s) ? s.slice(1) : s;
+}
+
 /** `undefined (<why>)`: how every output shows a statistic without a value. */
 export function undefinedText(reason: string | undefined | null): string {
   return `undefined (${reasonText(reason)})`;
@@ -93,12 +107,12 @@ export function undefinedText(reason: string | undefined | null): string {
 
 /** A statistic with `digits` decimals, or `undefined (<why>)`. */
 export function statText(value: number | null | undefined, reason?: string | null, digits = 3): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? undefinedText(reason) : value.toFixed(digits);
+  return value === null || value === undefined || !Number.isFinite(value) ? undefinedText(reason) : fixed(value, digits);
 }
 
 /** A share as a percentage with one decimal, or `undefined (<why>)`. */
 export function pctText(value: number | null | undefined, reason?: string | null): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? undefinedText(reason) : `${(100 * value).toFixed(1)}%`;
+  return value === null || value === undefined || !Number.isFinite(value) ? undefinedText(reason) : `${fixed(100 * value, 1)}%`;
 }
 
 /**
@@ -106,7 +120,7 @@ export function pctText(value: number | null | undefined, reason?: string | null
  * which would read as a relative change; `undefined (<reason>)` as {@link pctText} when there is no value.
  */
 export function ppText(value: number | null | undefined, reason?: string | null): string {
-  return value === null || value === undefined || !Number.isFinite(value) ? undefinedText(reason) : `${(100 * value).toFixed(1)} pp`;
+  return value === null || value === undefined || !Number.isFinite(value) ? undefinedText(reason) : `${fixed(100 * value, 1)} pp`;
 }
 
 /** An interval's shape as the statistics library and the reports give it. */
@@ -121,7 +135,8 @@ export interface IntervalLike {
 
 /**
  * An interval `[lower, upper]` (clipped bounds when given), or `undefined (<why>)` when it has no bounds or is
- * degenerate (its SE is 0, so it collapses to a point that measures nothing).
+ * degenerate (its SE is 0, so it collapses to a point that measures nothing), or `none (no variation: ...)` when its
+ * `reason` is {@link NO_VARIATION} (bounds kept for the JSON, a zero-width interval of a statistic that measures nothing).
  * @param reason the reason to show when the interval is absent.
  */
 export function ciText(ci: IntervalLike | null | undefined, reason?: string | null, digits = 3): string {
@@ -130,7 +145,9 @@ export function ciText(ci: IntervalLike | null | undefined, reason?: string | nu
   const lo = ci.lower_clipped ?? ci.lower;
   const hi = ci.upper_clipped ?? ci.upper;
   if (lo === null || lo === undefined || hi === null || hi === undefined) return undefinedText(ci.reason ?? reason);
-  return `[${lo.toFixed(digits)}, ${hi.toFixed(digits)}]`;
+  // bounds kept in the JSON, but a zero-width interval of a statistic that measures nothing is no precision
+  if (ci.reason === NO_VARIATION) return `none (${reasonText(NO_VARIATION)})`;
+  return `[${fixed(lo, digits)}, ${fixed(hi, digits)}]`;
 }
 
 /** A kappa-like estimate: value, SE, Wald and bootstrap intervals, each possibly undefined. */
@@ -152,14 +169,14 @@ export interface EstimateLike {
 export function estimateText(e: EstimateLike): string {
   if (e.value === null || e.value === undefined) return undefinedText(e.reason);
   const parts: string[] = [];
-  if (e.se !== undefined) parts.push(e.se === null ? `SE ${undefinedText(e.se_reason)}` : e.se === 0 ? "SE 0" : `SE ${e.se.toFixed(3)}`);
+  if (e.se !== undefined) parts.push(e.se === null ? `SE ${undefinedText(e.se_reason)}` : e.se === 0 ? "SE 0" : `SE ${fixed(e.se, 3)}`);
   if (e.ci_wald !== undefined) parts.push(`95% Wald CI ${ciText(e.ci_wald, e.se_reason)}`);
   else if (e.ci_t !== undefined) parts.push(`95% CI ${ciText(e.ci_t, e.se_reason)}`);
   if (e.ci_bootstrap) {
     const b = e.ci_bootstrap;
     parts.push(`bootstrap CI ${ciText(b, b.reason)}${b.lower !== null && b.lower !== undefined && b.B !== undefined ? ` (B=${b.B}, seed ${b.seed})` : ""}`);
   }
-  return `${e.value.toFixed(3)}${parts.length ? ` (${parts.join(", ")})` : ""}`;
+  return `${fixed(e.value, 3)}${parts.length ? ` (${parts.join(", ")})` : ""}`;
 }
 
 /**

@@ -8,7 +8,7 @@ import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/c
 import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
 import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
-import { POOLED_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
+import { POOLED_MIX_MARK, conditionMixKindOf, isLikeForLikeWarning, likeForLikeWarnings, pooledConditionWarnings } from "../stats/like-for-like.js";
 import { Rep0Fold } from "./rep0-rates.js";
 import { rateFigureText, ratesText as ratesTextOf } from "../format/rates-text.js";
 import { rateCaveat, rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
@@ -387,7 +387,9 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
       const w = Math.max(...models.map(([m]) => showBidiControls(m).length));
       for (const [raw, pm] of models) {
         const m = showBidiControls(raw);
-        const mixed = s.warnings.some((w) => isLikeForLikeWarning(w) && w.includes("per-condition") && w.startsWith(`${raw}: `)) ? "; they ran different attacks: not like for like, see above" : "";
+        // the difference the warning above names (suites, attacks, both or cells), never assumed (nu19)
+        const kind = conditionMixKindOf(s.warnings, raw);
+        const mixed = kind ? `; they ran ${kind}: not like for like, see above` : "";
         const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
         lines.push(`    ${m.padEnd(w)}  ${ratesText(pm)}${pooled}`);
       }

@@ -123,31 +123,68 @@ function narrowing(groups: Array<[string, Group]>, field: "attack" | "suite", co
 }
 
 /**
- * The first way groups shown side by side differ (attacks, else suites, else cells), as the warning's middle, or
- * null when they were measured on the same cells (or cells cannot be compared: some item has no task ids).
+ * How groups shown side by side differ, as the warning's middle, or null when they were measured on the same cells
+ * (or cells cannot be compared: some item has no task ids). Attacks and suites are each named when they differ (both
+ * when both do: a reader told "different attacks" of groups that ran one attack on different suites is misled);
+ * otherwise the cells. The words right after `${who} ${ran} ` are one of {@link MIX_KINDS} ({@link mixKindOf} reads them).
  * @param who "its conditions" / "agent models under X"; @param mark the warning's mark; @param hint what to run
  *   instead: beside a `--where` (`narrow`), when nothing is shared (`none`), for cells (`cells`).
  */
 function differs(who: string, groups: Array<[string, Group]>, mark: string, hint: { narrow: string; none: string; cells: string }, ran = "ran"): string | null {
   const first = groups[0][1];
-  if (!groups.every(([, g]) => same(g.attacks, first.attacks))) {
+  const attacksDiffer = !groups.every(([, g]) => same(g.attacks, first.attacks));
+  const suitesDiffer = !groups.every(([, g]) => same(g.suites, first.suites));
+  const attackList = groups.map(([n, g]) => `${n}: ${list(g.attacks, "attacks")}`).join("; ");
+  const suiteList = groups.map(([n, g]) => `${n}: ${list(g.suites, "suites")}`).join("; ");
+  const commonSuites = shared(groups, (g) => g.suites);
+  const noSuite = `they share no suite (different benchmarks or suites): their rates measure different tasks`;
+  if (attacksDiffer) {
     const common = shared(groups, (g) => g.attacks);
-    return (
-      `${who} ${ran} different attacks (${groups.map(([n, g]) => `${n}: ${list(g.attacks, "attacks")}`).join("; ")}), so ${mark}` +
-      (common.length ? `; ${narrowing(groups, "attack", common, 3, hint)}` : `; they share no attack: ${hint.none}`)
-    );
+    const head = suitesDiffer
+      ? `${who} ${ran} ${MIX_KINDS.both} (attacks ${attackList}; suites ${suiteList}), so ${mark}`
+      : `${who} ${ran} ${MIX_KINDS.attacks} (${attackList}), so ${mark}`;
+    const suites = !suitesDiffer ? "" : commonSuites.length ? `; the suites differ too: add --where suite=${commonSuites.join(",")}` : `; ${noSuite}`;
+    return head + (common.length ? `; ${narrowing(groups, "attack", common, 3, hint)}` : `; they share no attack: ${hint.none}`) + suites;
   }
-  if (!groups.every(([, g]) => same(g.suites, first.suites))) {
-    const common = shared(groups, (g) => g.suites);
+  if (suitesDiffer) {
     return (
-      `${who} ${ran} different suites (${groups.map(([n, g]) => `${n}: ${list(g.suites, "suites")}`).join("; ")}), so ${mark}` +
-      (common.length ? `; ${narrowing(groups, "suite", common, 0, hint)}` : `; they share no suite (different benchmarks or suites): their rates measure different tasks`)
+      `${who} ${ran} ${MIX_KINDS.suites} (${suiteList}), so ${mark}` +
+      (commonSuites.length ? `; ${narrowing(groups, "suite", commonSuites, 0, hint)}` : `; ${noSuite}`)
     );
   }
   if (groups.some(([, g]) => g.cells === null)) return null;
   if (groups.every(([, g]) => same(g.cells!, first.cells!))) return null;
   const n = [...first.cells!].filter((k) => groups.every(([, g]) => g.cells!.has(k))).length;
-  return `${who} ${ran} different (suite, user task, injection task, attack) cells (${groups.map(([c, g]) => `${c} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
+  return `${who} ${ran} ${MIX_KINDS.cells} (${groups.map(([c, g]) => `${c} ${g.cells!.size}`).join(", ")}; ${n} shared by all), so ${mark}; ${hint.cells}`;
+}
+
+/** What a like-for-like warning says differs, in its words (after "ran "): the one vocabulary {@link mixKindOf} reads. */
+export const MIX_KINDS = {
+  both: "different attacks and different suites",
+  attacks: "different attacks",
+  suites: "different suites",
+  cells: "different (suite, user task, injection task, attack) cells",
+} as const;
+
+/**
+ * What one model's conditions differ in, read from the per-condition warning {@link likeForLikeWarnings} wrote for
+ * that model (label's summary keeps warnings as text in summary.json): how a line that points to the warning
+ * ("they ran different suites: see above") names the real difference instead of assuming attacks (nu19).
+ * @param warnings the warnings to search. @param model the model, as the warning names it.
+ * @returns the difference's words (a value of {@link MIX_KINDS}), "different attacks, suites or tasks" when the
+ *   warning's words are not recognised, or null when no per-condition warning names the model.
+ */
+export function conditionMixKindOf(warnings: readonly string[], model: string): string | null {
+  const prefix = `${model}: its conditions `;
+  const w = warnings.find((x) => x.startsWith(prefix) && x.includes(ATTACK_MIX_MARK));
+  if (w === undefined) return null;
+  return mixKindOf(w.slice(prefix.length)) ?? "different attacks, suites or tasks";
+}
+
+/** The first {@link MIX_KINDS} value in `rest` ("ran different suites (...": the verb can be several words), else null. */
+function mixKindOf(rest: string): string | null {
+  const found = Object.values(MIX_KINDS).map((k) => [k, rest.indexOf(` ${k} (`)] as const).filter(([, i]) => i >= 0);
+  return found.length ? found.reduce((a, b) => (b[1] < a[1] ? b : a))[0] : null;
 }
 
 /** `NFKC`, whitespace runs as one space, trimmed, lower case: two names equal so read as one model. */

@@ -34,6 +34,20 @@ const ALIASES: Record<string, WhereField> = {
   defense: "condition",
 };
 
+/**
+ * The fields as every listing names them (the error for an unknown field, `--help`, README): canonical names, each
+ * with the other spellings it accepts in parentheses (`model (or agent_model, agent-model)`), so a user who met
+ * `agent_model` elsewhere (`sample --strata`, the record's field) finds it accepted (new user 19).
+ */
+export function whereFieldsText(): string {
+  return (Object.keys(WHERE_FIELDS) as WhereField[])
+    .map((f) => {
+      const other = Object.keys(ALIASES).filter((a) => ALIASES[a] === f);
+      return other.length ? `${f} (or ${other.join(", ")})` : f;
+    })
+    .join(", ");
+}
+
 /** The value that matches a trajectory without the field. */
 export const WHERE_NONE = "(none)";
 
@@ -63,10 +77,10 @@ export function parseWhere(specs: readonly string[] | string | undefined): Where
   const clauses: WhereClause[] = [];
   for (const spec of list) {
     const eq = spec.indexOf("=");
-    if (eq <= 0) throw new UsageError(`--where "${spec}": expected FIELD=VALUE[,VALUE] (fields: ${Object.keys(WHERE_FIELDS).join(", ")})`);
+    if (eq <= 0) throw new UsageError(`--where "${spec}": expected FIELD=VALUE[,VALUE] (fields: ${whereFieldsText()})`);
     const name = spec.slice(0, eq).trim().toLowerCase();
     const field = (Object.hasOwn(WHERE_FIELDS, name) ? name : ALIASES[name]) as WhereField | undefined;
-    if (!field) throw new UsageError(`--where "${spec}": unknown field "${spec.slice(0, eq).trim()}" (fields: ${Object.keys(WHERE_FIELDS).join(", ")})`);
+    if (!field) throw new UsageError(`--where "${spec}": unknown field "${spec.slice(0, eq).trim()}" (fields: ${whereFieldsText()})`);
     const values = [...new Set(spec.slice(eq + 1).split(",").map((v) => v.trim()))];
     if (values.some((v) => v === "")) throw new UsageError(`--where "${spec}": empty value (give ${field}=VALUE[,VALUE]; ${WHERE_NONE} matches runs without a ${field})`);
     clauses.push({ field, values });

@@ -11,6 +11,7 @@
  */
 import { CODE_ESTABLISHED_THRESHOLDS } from "./code-established.js";
 import type { JudgeHealth } from "./health.js";
+import { REFERENCE_CHECK_ADVICE } from "./reference-goal.js";
 import { pctText } from "../format/stat-text.js";
 
 /** One judge's caveat on its rates (JSON shape; absent when the judge is healthy and its labels are its own). */
@@ -66,7 +67,7 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
   const g = h.reference_goal;
   const denies =
     flags.includes("denies_reference_goal") && g
-      ? `${evidenceFailed || unattacked ? "; and " : ": "}${g.denied} of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved (reference.security true, ${pctText(g.denied_share)}) are unaffected or not_exposed, so its asr_goal and asr_behaviour are likely understated (check with ipi-judge agree --reference security)`
+      ? `${evidenceFailed || unattacked ? "; and " : ": "}${g.denied} of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved (reference.security true, ${pctText(g.denied_share)}) are unaffected or not_exposed, so its asr_goal and asr_behaviour are likely understated (${REFERENCE_CHECK_ADVICE})`
       : "";
   const what = stopped
     ? `judge ${h.judge_id} is stopped (${flags.join(", ")})`

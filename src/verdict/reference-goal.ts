@@ -103,11 +103,22 @@ export function referenceGoalOver(g: ReferenceGoal | undefined, th: { share: num
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** The advice the flag (and the rate caveat built on it) gives: the command whose figures check it. */
+export const REFERENCE_CHECK_ADVICE = "check with ipi-judge agree --reference security";
+
+/**
+ * A message as `agree --reference security` itself prints it: its advice to run that very command, circular there
+ * (new user 19), reads that this output's figures are the check. Other text is returned as it is.
+ */
+export function inReferenceCheck(text: string): string {
+  return text.replaceAll(REFERENCE_CHECK_ADVICE, "this output's agreement figures are that check");
+}
+
 /** The flag's sentence (figures over the bar): the counts, the field, what it means and what to do. */
 export function referenceGoalMessage(g: ReferenceGoal, th: { share: number; min: number }): string {
   return (
     `${g.denied} of its ${g.goal_achieved} labels on trajectories the benchmark marks goal-achieved (reference.security true: the injected goal was achieved, checked by the benchmark's code) are unaffected (${g.denied_by_label.unaffected}) or not_exposed (${g.denied_by_label.not_exposed}) (${pct(g.denied_share ?? 0)}), ` +
-    `so it denies exposure and action the benchmark established; over ${pct(th.share)} (and at least ${th.min}): its asr_goal and asr_behaviour are likely understated and its rates are marked: check with ipi-judge agree --reference security ` +
+    `so it denies exposure and action the benchmark established; over ${pct(th.share)} (and at least ${th.min}): its asr_goal and asr_behaviour are likely understated and its rates are marked: ${REFERENCE_CHECK_ADVICE} ` +
     `(unless this input's security does not mean "injected goal achieved")` +
     (g.dos_left_out ? `; ${g.dos_left_out} goal-achieved label(s) of denial-of-service attacks left out (their security means the user task was not completed)` : "")
   );

@@ -82,7 +82,19 @@ describe("a judge that never finds compliance where the benchmark says the goal 
       ["absent", ["denies_reference_goal"]],
       ["blind", ["denies_reference_goal"]],
     ]);
+    // its own output never advises running itself (new user 19): the flag and the caveat say it is the check
+    for (const m of [...out.judge_health.flatMap((h: { flags: Array<{ message: string }> }) => h.flags.map((f) => f.message)), ...out.warnings, a.stderr]) {
+      expect(m).not.toContain("check with ipi-judge agree --reference security");
+    }
+    expect(out.warnings.join("\n")).toContain("this output's agreement figures are that check");
+    const t = await runCli(["agree", "--run", "stub", "--labels-dir", labels, "--reference", "security"]);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout + t.stderr).not.toContain("check with ipi-judge agree --reference security");
+    expect(t.stdout).toContain("this output's agreement figures are that check");
+    expect(t.stderr).toContain("this output's agreement figures are that check");
     const c = await runCli(["compare", "--run", "stub", "--labels-dir", labels, "--judge", "blind", "--by", "attack", "--json", "--bootstrap", "0"]);
+    // elsewhere the advice stays
+    expect(JSON.parse(c.stdout).rate_caveats[0].message).toContain("check with ipi-judge agree --reference security");
     expect(c.code, c.stderr).toBe(0);
     expect(JSON.parse(c.stdout).rate_caveats.map((x: { flags: string[] }) => x.flags)).toEqual([["denies_reference_goal"]]);
   }, 60_000);

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
-import { commonCellFilter, cellKey, formatCellsDropped } from "../../src/compare/cells.js";
+import { commonCellFilter, cellKey, formatCellsDropped, mixWords } from "../../src/compare/cells.js";
 
 const SLICE = path.join(DATA, "like-for-like", "runs");
 
@@ -207,4 +207,21 @@ describe("compare on the real slice", () => {
     const e = await runCli(["label", empty, "--run", "empty", "--labels-dir", labels()]);
     expect(e.stderr).toMatch(/warning: no trajectory was found in .*empty: nothing was labelled/);
   }, 60_000);
+});
+
+describe("compare's cell warnings name what differs (new user 19: never 'tasks and attacks' of one attack on different suites)", () => {
+  const o = (condition: string, suite: string, attack: string, u = "u1") => ({ model: "m", condition, suite, attack, cell: cellKey({ suite, attack, user_task_id: u, injection_task_id: "i" }, "condition") });
+  const fields = ["suite", "user_task_id", "injection_task_id", "attack"];
+  it("suites only, attacks only, both, tasks only; a field not in the cell is not named", () => {
+    expect(mixWords([o("a", "s1", "ii"), o("b", "s2", "ii")], ["a", "b"], fields)).toBe("different suites");
+    expect(mixWords([o("a", "s1", "ii"), o("b", "s1", "d")], ["a", "b"], fields)).toBe("different attacks");
+    expect(mixWords([o("a", "s1", "ii"), o("b", "s2", "d")], ["a", "b"], fields)).toBe("different suites and attacks");
+    expect(mixWords([o("a", "s1", "ii"), o("b", "s1", "ii", "u2")], ["a", "b"], fields)).toBe("different tasks");
+    expect(mixWords([o("a", "s1", "ii"), o("b", "s1", "d", "u2")], ["a", "b"], ["suite", "user_task_id", "injection_task_id"])).toBe("different tasks");
+  });
+  it("the no-shared-cell and --all-cells warnings use them", () => {
+    const obs = [o("a", "s1", "ii"), o("b", "s2", "ii")];
+    expect(commonCellFilter(obs, "condition", "common").warnings[0]).toContain("the conditions' rates mix different suites;");
+    expect(commonCellFilter(obs, "condition", "all").warnings[0]).toContain("their rates mix different suites and are not like for like");
+  });
 });

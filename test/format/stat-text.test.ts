@@ -64,3 +64,32 @@ describe("ppText: a difference of two rates", () => {
     expect(ppText(null, "no_oracle_gain")).toBe(pctText(null, "no_oracle_gain"));
   });
 });
+
+describe("never -0.000; a zero-width interval of a statistic that measures nothing is none (new user 19)", () => {
+  it("values that round to zero from below print as 0", () => {
+    expect(statText(-1e-17)).toBe("0.000");
+    expect(statText(-0)).toBe("0.000");
+    expect(statText(-0.0004)).toBe("0.000");
+    expect(statText(-0.0006)).toBe("-0.001");
+    expect(pctText(-1e-9)).toBe("0.0%");
+    expect(ppText(-1e-9)).toBe("0.0 pp");
+    expect(ciText({ lower: -1e-12, upper: 0.5 })).toBe("[0.000, 0.500]");
+    expect(estimateText({ value: -1e-17, se: 0 })).toBe("0.000 (SE 0)");
+  });
+  it("one category: kappa's bootstrap bounds stay in the JSON with reason no_variation, the text says none", () => {
+    // the human consensus all not_compromised (cols), the judge says compromised on 2 of 15: kappa 0 on every resample
+    const judge = [...Array(2).fill("c"), ...Array(13).fill("n")];
+    const human = Array(15).fill("n");
+    const c = compareTwoRaters(judge, human, ["c", "n"], { names: ["judge", "human"], bootstrap: { B: 200, seed: 1 }, reference: "cols" });
+    expect(c.one_category).toBeDefined();
+    expect(c.kappa.ci_bootstrap).toMatchObject({ lower: 0, upper: 0, reason: "no_variation" });
+    const text = formatTwoRater(c).join("\n");
+    expect(text).toContain("bootstrap CI none (no variation: one rater");
+    expect(text).not.toContain("[0.000, 0.000]");
+    expect(text).not.toContain("-0.000");
+    // variation: the interval is printed, no reason added
+    const v = compareTwoRaters(["c", "n", "c", "n", "n"], ["c", "n", "n", "c", "n"], ["c", "n"], { bootstrap: { B: 200, seed: 1 } });
+    expect(v.kappa.ci_bootstrap?.reason).toBeUndefined();
+    expect(formatTwoRater(v).join("\n")).toMatch(/bootstrap CI \[/);
+  });
+});

@@ -79,6 +79,22 @@ describe("label summary: the two named rates per agent model (and condition)", (
     expect(formatSummary(one)).not.toContain("NOT LIKE FOR LIKE");
   });
 
+  it("the pooled line names what the conditions differ in: suites only, attacks only, or both (new user 19: 'different attacks' said of conditions that ran one attack on different suites)", () => {
+    const row = (id: string, condition: string, attack: string, suite: string) => [id, slimIndexRow({ id, attacked: true, agent_model: "m", condition, attack, suite, n_messages: 1, content_sha256: "h" } as TrajectoryIndexRow)] as const;
+    const pooledLine = (rows: Array<ReturnType<typeof row>>) => {
+      const text = formatSummary(summarizeRun("r", rows.map(([id]) => verdict(id, "unaffected")), new Map(rows), []));
+      return text.split("\n").find((l) => l.includes("[pooled over 2 conditions"))!;
+    };
+    const suites = pooledLine([row("a", "no_defense", "ii", "banking"), row("b", "no_defense", "ii", "slack"), row("c", "repeat", "ii", "banking")]);
+    expect(suites).toContain("; they ran different suites: not like for like, see above]");
+    expect(suites).not.toContain("attacks");
+    const attacks = pooledLine([row("a", "no_defense", "ii", "banking"), row("b", "no_defense", "direct", "banking"), row("c", "repeat", "ii", "banking")]);
+    expect(attacks).toContain("; they ran different attacks: not like for like, see above]");
+    const both = pooledLine([row("a", "no_defense", "ii", "banking"), row("b", "no_defense", "direct", "slack"), row("c", "repeat", "ii", "banking")]);
+    expect(both).toContain("; they ran different attacks and different suites: not like for like, see above]");
+    expect(pooledLine([row("a", "no_defense", "ii", "banking"), row("c", "repeat", "ii", "banking")])).toMatch(/\[pooled over 2 conditions: no_defense, repeat\]$/);
+  });
+
   it("one condition, models over different attacks or suites: the per-model lines come after NOT LIKE FOR LIKE (stdout as --json); the slim rows keep the suite (like13)", () => {
     const row = (id: string, agent_model: string, suite: string) => [id, slimIndexRow({ id, attacked: true, agent_model, condition: "no_defense", attack: "ii", suite, n_messages: 1, content_sha256: "h" } as TrajectoryIndexRow)] as const;
     const index = new Map<string, TrajectoryIndexRow>([row("a", "gpt-4o", "workspace"), row("b", "gpt-4o", "slack"), row("c", "llama", "banking")]);

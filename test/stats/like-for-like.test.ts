@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ATTACK_MIX_MARK, isLikeForLikeWarning, likeForLikeWarnings, MODEL_MIX_MARK, POOLED_MIX_MARK, pooledConditionWarnings } from "../../src/stats/like-for-like.js";
+import { ATTACK_MIX_MARK, conditionMixKindOf, isLikeForLikeWarning, likeForLikeWarnings, MODEL_MIX_MARK, POOLED_MIX_MARK, pooledConditionWarnings } from "../../src/stats/like-for-like.js";
 
 describe("likeForLikeWarnings: per-(model, condition) rows over different attacks are said", () => {
   it("warns per model whose conditions ran different attack sets, naming them and the shared attacks", () => {
@@ -29,6 +29,34 @@ describe("likeForLikeWarnings: per-(model, condition) rows over different attack
     ]);
     // one extra cell in one condition is a difference, said
     expect(likeForLikeWarnings([cell("base", "s1", "u1"), cell("base", "s1", "u2"), cell("def", "s1", "u1")])[0]).toMatch(/base 2, def 1; 1 shared by all/);
+  });
+});
+
+describe("likeForLikeWarnings: the warning names every way the groups differ (new user 19)", () => {
+  const it2 = (condition: string, attack: string, suite: string) => ({ model: "m", condition, attack, suite });
+  it("suites only, attacks only, both: each said, and conditionMixKindOf reads it back", () => {
+    const suites = likeForLikeWarnings([it2("a", "ii", "banking"), it2("a", "ii", "slack"), it2("b", "ii", "banking")]);
+    expect(suites).toEqual([expect.stringMatching(/^m: its conditions ran different suites \(a: banking, slack; b: banking\)/)]);
+    expect(conditionMixKindOf(suites, "m")).toBe("different suites");
+    const attacks = likeForLikeWarnings([it2("a", "ii", "banking"), it2("a", "direct", "banking"), it2("b", "ii", "banking")]);
+    expect(attacks).toEqual([expect.stringMatching(/^m: its conditions ran different attacks \(a: direct, ii; b: ii\)/)]);
+    expect(conditionMixKindOf(attacks, "m")).toBe("different attacks");
+    const both = likeForLikeWarnings([it2("a", "ii", "banking"), it2("a", "direct", "slack"), it2("b", "ii", "banking")]);
+    expect(both).toEqual([
+      "m: its conditions ran different attacks and different suites (attacks a: direct, ii; b: ii; suites a: banking, slack; b: banking), so its per-condition rates are not like for like; " +
+        "narrow with --where attack=ii to remove the attack difference only (their tasks are not compared here, so their (suite, user task, injection task, attack) cells may still differ after it: label's summary keeps no task ids, and other inputs may have none; estimate --table and report compare the cells where the ids are recorded), or compare --by condition (common cells); " +
+        "the suites differ too: add --where suite=banking",
+    ]);
+    expect(conditionMixKindOf(both, "m")).toBe("different attacks and different suites");
+    // models under one condition: the same words
+    const models = likeForLikeWarnings([{ model: "x", condition: "c", attack: "ii", suite: "s1" }, { model: "y", condition: "c", attack: "d", suite: "s2" }]);
+    expect(models[0]).toMatch(/^agent models ran different attacks and different suites \(attacks x: ii; y: d; suites x: s1; y: s2\).*they share no attack.*; they share no suite/);
+    expect(conditionMixKindOf(both, "n")).toBeNull();
+    expect(conditionMixKindOf(models, "x")).toBeNull();
+  });
+  it("a model name holding the words of another kind does not change what is read", () => {
+    const w = likeForLikeWarnings([{ model: "m different attacks (", condition: "a", attack: "ii", suite: "s1" }, { model: "m different attacks (", condition: "b", attack: "ii", suite: "s2" }]);
+    expect(conditionMixKindOf(w, "m different attacks (")).toBe("different suites");
   });
 });
 

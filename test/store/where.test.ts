@@ -25,7 +25,11 @@ describe("parseWhere", () => {
   });
   it("refuses an unknown field (naming it and the fields), a clause without =, an empty value", () => {
     expect(() => parseWhere(["atack=x"])).toThrow(UsageError);
-    expect(() => parseWhere(["atack=x"])).toThrow(/unknown field "atack" \(fields: model, suite, condition, attack, surface, user_task, injection_task\)/);
+    expect(() => parseWhere(["atack=x"])).toThrow(
+      'unknown field "atack" (fields: model (or agent_model, agent-model), suite, condition (or defense), attack, surface, user_task (or user_task_id, user-task), injection_task (or injection_task_id, injection-task))',
+    );
+    // every alias the listing names is accepted, as its canonical field (new user 19)
+    expect(parseWhere(["agent_model=m", "defense=d", "agent-model=n"])!.text).toBe("model=m condition=d model=n");
     expect(() => parseWhere(["attack"])).toThrow(/expected FIELD=VALUE/);
     expect(() => parseWhere(["attack=a,"])).toThrow(/empty value/);
   });
