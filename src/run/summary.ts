@@ -121,7 +121,7 @@ export interface RunSummary {
    */
   /** Trajectories the run holds whose input file no longer exists (`./removed-inputs.ts`): still counted here, said. */
   inputs_removed?: { count: number; examples: string[]; files: string[]; message: string };
-  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number };
+  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number };
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
@@ -220,7 +220,7 @@ export function summarizeRun(
     j.attacked_ok++;
     if (v.label !== "not_exposed") j._exp++;
   }
-  const groups = rep0.groups();
+  const groups = rep0.groups(crashedItems(errors));
   const health = new Map(
     [...healthOf.values()]
       .sort((a, b) => a.judge_id.localeCompare(b.judge_id))
@@ -456,5 +456,32 @@ function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): strin
   const out = likeForLikeWarnings(attackedMix());
   if ([...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel));
   out.push(...folders.warnings());
+  return out;
+}
+
+/**
+ * Per judge, the trajectories of the stored (current) `judge_crash` errors of repeat 0: the judge named by the
+ * record's `judge_id`, or for a record written before it existed by its message ("judge <id> failed on <trajectory>:
+ * ..." or "judge <id> on <trajectory>: ..."); a record that says neither is left out. Bounded by the errors.
+ */
+export function crashedItems(errors: readonly IngestError[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const e of errors) {
+    if (e.kind !== "judge_crash" || typeof e.trajectory_id !== "string" || (typeof e.repeat === "number" && e.repeat !== 0)) continue;
+    let judge = typeof e.judge_id === "string" ? e.judge_id : undefined;
+    if (judge === undefined && e.message.startsWith("judge ")) {
+      for (const mid of [` failed on ${e.trajectory_id}: `, ` on ${e.trajectory_id}: `]) {
+        const at = e.message.indexOf(mid, 6);
+        if (at > 6) {
+          judge = e.message.slice(6, at);
+          break;
+        }
+      }
+    }
+    if (judge === undefined) continue;
+    let s = out.get(judge);
+    if (!s) out.set(judge, (s = new Set()));
+    s.add(e.trajectory_id);
+  }
   return out;
 }
