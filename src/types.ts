@@ -295,4 +295,13 @@ export interface IngestError {
   kind: string;
   message: string;
   trajectory_id?: string;
+  /** `judge_crash` only: the judge that crashed (records written before this field have it only in the message). */
+  judge_id?: string;
+  /** `judge_crash` only: the repeat it was judging. */
+  repeat?: number;
+  /**
+   * `judge_crash` only: how many verdicts the run had stored when it was recorded (`VerdictLedger.verdictsStored`):
+   * a verdict of the same judge, trajectory and repeat stored at or after it supersedes the crash.
+   */
+  verdict_seq?: number;
 }

@@ -9,6 +9,7 @@ import { formatSummary } from "../run/summary.js";
 import { overCap } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
+import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
 import { showBidiControls } from "../format/bidi.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
@@ -88,7 +89,9 @@ Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
 judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 3 finished,
 but the rates of a judge given this time are marked broken ([JUDGE X LOOKS BROKEN]: its evidence did not verify, it claims compliance
-on unattacked runs, or it labels most runs the benchmark marks goal-achieved unaffected or not_exposed), 130 interrupted
+on unattacked runs, or it labels most runs the benchmark marks goal-achieved unaffected or not_exposed), or a judge crashed
+(errors.jsonl judge_crash, e.g. past --signature-time-limit) on more than half of the trajectories this invocation sent it
+(more than 10%: a warning on stderr, exit 0), 130 interrupted
 (Ctrl-C: the requests in flight finish and are stored; "this invocation" names the trajectories read but not yet
 judged, "in flight when stopped"; the same command judges them; a second Ctrl-C quits at once).
 Environment: API keys from the variables the config names (api_key_env).`,
@@ -251,7 +254,7 @@ function costCapText(cap: NonNullable<LabelResult["costCap"]>): string {
   );
 }
 
-/** `label`'s exit code and its reason on stderr: duplicate ids, interrupted, the cost cap, stopped judges. */
+/** `label`'s exit code and its reason on stderr: duplicate ids, interrupted, the cost cap, stopped judges, broken or crashing judges. */
 function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   const cap = res.costCap;
   if (res.duplicateIds > 0) {
@@ -282,6 +285,13 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   const broken = res.summary.judges.filter((j) => ran.has(j.judge_id) && j.rate_caveat && !j.rate_caveat.flags.includes("no_usable_verdict")).map((j) => j.judge_id);
   if (broken.length && !process.exitCode) {
     process.stderr.write(`ipi-judge: finished, but the rates of judge(s) ${broken.join(", ")} are marked LOOKS BROKEN (their rate caveat: WARNING (rates) in the summary, rate_caveat in its JSON): exit code ${EXIT.brokenJudge}\n`);
+    process.exitCode = EXIT.brokenJudge;
+  }
+  // a judge that crashed on many of the items this invocation sent it (./label-crashes.ts): loud; on most, exit 3
+  const crashes = judgeCrashWarnings(res.progress);
+  for (const w of crashes.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  if (crashes.broken.length && !process.exitCode) {
+    process.stderr.write(`ipi-judge: finished, but judge(s) ${crashes.broken.join(", ")} crashed on most trajectories sent: exit code ${EXIT.brokenJudge}\n`);
     process.exitCode = EXIT.brokenJudge;
   }
 }

@@ -27,7 +27,8 @@ export function coverageText(r: AttackRates): string {
   if (r.coverage === null) return "coverage undefined (no attacked trajectory)";
   const base = `coverage ${pctText(r.coverage)} (${r.labelled}/${r.attacked})`;
   if (!r.coverage_low) return base;
-  const why = r.coverage_low_reason ? `; most unlabelled: ${r.coverage_low_reason} ${r.unlabelled[r.coverage_low_reason]}` : "";
+  const crash = r.coverage_low_reason === "judge_crash" ? " (the judge crashed on them: errors.jsonl kind judge_crash; the same command judges them again)" : "";
+  const why = r.coverage_low_reason ? `; most unlabelled: ${r.coverage_low_reason} ${r.unlabelled[r.coverage_low_reason]}${crash}` : "";
   return `${base} LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates speak for a subset that may be biased${why})`;
 }
 

@@ -40,6 +40,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   no_utility_in_input: "the input records no utility",
   // why a verdict or a label is not used
   no_verdict: "no verdict",
+  judge_crash: "judge crashed on it (errors.jsonl judge_crash; the same command judges it again)",
   judge_error: "judge error",
   judge_refused: "the judge refused",
   unjudgeable: "unjudgeable",

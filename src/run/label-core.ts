@@ -31,6 +31,13 @@ export interface LabelProgress {
    */
   judge_crashes: number;
   /**
+   * Of {@link judge_crashes}, per judge and kind (`timed_out`, `worker_died`, `not_stored`, `other`; absent until
+   * one crashed).
+   */
+  judge_crashes_by_judge?: Record<string, Record<string, number>>;
+  /** Per judge: the items this process sent it (online; absent until one was sent): the share that crashed is loud. */
+  sent_by_judge?: Record<string, number>;
+  /**
    * Empty placeholder files met by this process (`messages: []` and no verdict: a combination the benchmark never
    * ran, VIGIL has 8,023): stored in `errors.jsonl` as kind `empty_placeholder` but not an error of the input, so
    * counted apart from {@link errors}.

@@ -456,9 +456,11 @@ const judgedNow = (id: string): boolean => {
   const sha = store.storedContent(id);
   return sha !== undefined && store.ledger.allOnContent(id, sha);
 };
-const { current, superseded, readSince, rejudged } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow);
+// ... and so is a judge_crash whose judge stored a verdict of the item since (the ledger's storage order)
+const crashJudged = (id: string, judge: string, repeat: number, seq: number) => store.ledger.judgedSince(id, judge, repeat, seq);
+const { current, superseded, readSince, rejudged, crashes } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow, crashJudged);
 const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
-if (superseded.length + readSince.length + rejudged.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged);
+if (superseded.length + readSince.length + rejudged.length + crashes.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged, crashes);
 if (runWhere) summary.where = runWhere;
 if (current0.statement) summary.inputs_removed = current0.statement;
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.

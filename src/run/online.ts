@@ -71,6 +71,8 @@ export class OnlinePath {
         run.reserved += reservation;
       }
       let v: Verdict;
+      const sent = (run.progress.sent_by_judge ??= {});
+      sent[judge.id] = (sent[judge.id] ?? 0) + 1;
       try {
         v = await judge.judge(t, {
           repeat,
@@ -110,13 +112,11 @@ export class OnlinePath {
         }
         if (run.signal?.aborted) return;
         run.store.addError({
-          path: t.source.path,
-          line: t.source.line,
-          trajectory_id: t.id,
-          kind: "judge_crash",
-          message: `judge ${judge.id} failed on ${t.id}: ${(e as Error)?.message ?? String(e)}`,
+          ...crashFields(run, t, judge.id, repeat),
+          message: `judge ${judge.id} failed on ${t.id}: ${withoutRepeatedId(String((e as Error)?.message ?? e), t.id)}`,
         });
         run.progress.judge_crashes++; // not an input error: the item was read (red team L3)
+        countCrash(run, judge.id, crashKind(String((e as Error)?.message ?? e)));
         run.report();
         return;
       }
@@ -150,10 +150,7 @@ export class OnlinePath {
         }
         try {
           run.store.addError({
-            path: t.source.path,
-            line: t.source.line,
-            trajectory_id: t.id,
-            kind: "judge_crash",
+            ...crashFields(run, t, judge.id, repeat),
             message: `judge ${judge.id} on ${t.id}: the verdict could not be stored: ${String((e as Error)?.message ?? e).slice(0, 500)}`,
           });
         } catch (e2) {
@@ -161,6 +158,7 @@ export class OnlinePath {
           return;
         }
         run.progress.judge_crashes++; // not an input error: the item was read (red team L3)
+        countCrash(run, judge.id, "not_stored");
         run.report();
         return;
       }
@@ -175,4 +173,47 @@ export class OnlinePath {
     });
     run.pending.add(p);
   }
+}
+
+/**
+ * The fields of a `judge_crash` error of (trajectory, judge, repeat) but its message: with the judge, the repeat and
+ * how many verdicts the run had stored (`verdict_seq`), so that a verdict of it stored later supersedes it
+ * (`./superseded-errors.ts`).
+ */
+function crashFields(run: LabelRunState, t: Trajectory, judgeId: string, repeat: number) {
+  return {
+    path: t.source.path,
+    line: t.source.line,
+    trajectory_id: t.id,
+    kind: "judge_crash",
+    judge_id: judgeId,
+    repeat,
+    verdict_seq: run.store.ledger.verdictsStored,
+  };
+}
+
+/** Count a judge crash of this invocation per judge and kind (`LabelProgress.judge_crashes_by_judge`: the end-of-run warning). */
+function countCrash(run: LabelRunState, judgeId: string, kind: string): void {
+  const by = ((run.progress.judge_crashes_by_judge ??= {})[judgeId] ??= {});
+  by[kind] = (by[kind] ?? 0) + 1;
+}
+
+/**
+ * The kind of a judge's crash from its error's message: `timed_out` (the signature pool's time limit: "analysis took
+ * longer than the N s time limit"), `worker_died` (a signature worker that died judging it alone), else `other`.
+ */
+export function crashKind(message: string): string {
+  if (/analysis took longer than the .* time limit/.test(message)) return "timed_out";
+  if (message.includes("the worker judging this trajectory alone died")) return "worker_died";
+  return "other";
+}
+
+/**
+ * A judge's error message without a leading "<what> on <trajectory id>: " (the signature pool's errors name the
+ * trajectory; the runner's message names it already): said once.
+ */
+export function withoutRepeatedId(message: string, trajectoryId: string): string {
+  const at = message.indexOf(` on ${trajectoryId}: `);
+  if (at < 0 || at > 60 || message.slice(0, at).includes(":")) return message;
+  return message.slice(at + ` on ${trajectoryId}: `.length);
 }

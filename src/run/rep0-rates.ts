@@ -102,6 +102,8 @@ export class Rep0Fold {
   /** the last verdict's {@link Rep0} fields and code (consecutive verdicts often agree: no key built for a repeat) */
   private last: { status: unknown; label: unknown; blocked: unknown; kind: unknown; attacked: unknown; surface: unknown; model: unknown; condition: unknown; code: number } | null = null;
   private readonly ids: SlotIds;
+  /** the ids are numbered here (a plain map's index), not lent by the index */
+  private readonly local: boolean;
   /** the index's rows by id and by slot (the same reader the summary uses) */
   readonly fields: IndexFields;
 
@@ -112,6 +114,7 @@ export class Rep0Fold {
   constructor(index: ReadonlyMap<string, TrajectoryIndexRow>) {
     this.fields = indexFields(index);
     this.ids = this.fields.ids;
+    this.local = !(index instanceof IndexRows) && !(index instanceof ColumnIndex);
   }
 
   /** Fold a repeat-0 verdict (a later one of the same judge and trajectory replaces it, keeping its place). */
@@ -144,23 +147,36 @@ export class Rep0Fold {
   /**
    * Per judge, the rates of its repeat-0 verdicts over the attacked trajectories: overall, per surface, per agent
    * model (naming the conditions pooled) and per (model, condition). A trajectory of the index without a verdict of
-   * the judge counts as unlabelled (`no_verdict`). Trajectories are taken in the index's order, then those only
+   * the judge counts as unlabelled: `judge_crash` when `crashed` (judge -> trajectory ids of its current repeat-0
+   * `judge_crash` errors) names it, else `no_verdict`. Trajectories are taken in the index's order, then those only
    * verdicts name in the order first folded.
    */
-  groups(): Map<string, RateGroups> {
+  groups(crashed?: ReadonlyMap<string, ReadonlySet<string>>): Map<string, RateGroups> {
     const out = new Map<string, RateGroups>();
-    for (const [judge, j] of this.byJudge) out.set(judge, this.judgeGroups(j));
+    for (const [judge, j] of this.byJudge) out.set(judge, this.judgeGroups(j, this.slotsOf(crashed?.get(judge))));
     return out;
   }
 
-  private judgeGroups(j: JudgeRep0): RateGroups {
+  /** The slots of trajectory ids (those the numbering has: an id it lacks is one no row or verdict names). */
+  private slotsOf(ids: ReadonlySet<string> | undefined): Set<number> | undefined {
+    if (!ids?.size) return undefined;
+    const out = new Set<number>();
+    for (const id of ids) {
+      const s = this.local && this.ids instanceof IdSlots ? this.ids.slot(id) : this.ids.find(id); // a plain map's ids: numbered here
+      if (s !== -1) out.add(s);
+    }
+    return out;
+  }
+
+  private judgeGroups(j: JudgeRep0, crashed?: ReadonlySet<number>): RateGroups {
     const all = new RateTally();
     const surf = new Map<string, RateTally>();
     const models = new Map<string, { t: RateTally; conditions: Set<string> }>();
     const mc = new Map<string, { model: string; condition: string; t: RateTally }>();
-    const one = (row: RowFields | undefined, v: Rep0 | undefined): void => {
+    const one = (row: RowFields | undefined, v: Rep0 | undefined, slot: number): void => {
       if (!(row?.attacked ?? v?.attacked ?? false)) return;
-      const item: RateItem = v ? v.item : { label: null, reason: "no_verdict" };
+      // no verdict because the judge crashed on it (a current judge_crash error): said so, not a bare `no_verdict`
+      const item: RateItem = v ? v.item : { label: null, reason: crashed?.has(slot) ? "judge_crash" : "no_verdict" };
       all.add(item);
       const surface = row?.surface ?? v?.surface;
       if (typeof surface === "string" && surface !== "") {
@@ -185,10 +201,10 @@ export class Rep0Fold {
     };
     // the index's rows in its order (a store's by slot, none rebuilt), then the trajectories only verdicts name
     const f = this.fields;
-    f.eachRow((row, slot) => one(row, repOf(slot)));
+    f.eachRow((row, slot) => one(row, repOf(slot), slot));
     for (let i = 0; i < j.n; i++) {
       const slot = j.order.get(i);
-      if (f.bySlot(slot) === undefined) one(undefined, repOf(slot));
+      if (f.bySlot(slot) === undefined) one(undefined, repOf(slot), slot);
     }
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return {

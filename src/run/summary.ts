@@ -72,6 +72,11 @@ export interface JudgeSummary {
   /** Is the judge working? Quote and downgrade shares, errors, refusals, unverified, flags (`judgeHealth`). */
   health: JudgeHealth;
   /**
+   * Trajectories without its verdict because it crashed on them (current errors.jsonl `judge_crash` errors naming
+   * it, any repeat); absent when none.
+   */
+  judge_crashes?: number;
+  /**
    * Its rates are not its judging (`../verdict/rate-caveat.ts`: its evidence failed, or it stopped);
    * null when healthy. The text marks every rate line with it.
    */
@@ -121,7 +126,7 @@ export interface RunSummary {
    */
   /** Trajectories the run holds whose input file no longer exists (`./removed-inputs.ts`): still counted here, said. */
   inputs_removed?: { count: number; examples: string[]; files: string[]; message: string };
-  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number };
+  errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number };
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
@@ -220,7 +225,7 @@ export function summarizeRun(
     j.attacked_ok++;
     if (v.label !== "not_exposed") j._exp++;
   }
-  const groups = rep0.groups();
+  const [crashed, groups] = [crashedItems(errors, true), rep0.groups(crashedItems(errors))];
   const health = new Map(
     [...healthOf.values()]
       .sort((a, b) => a.judge_id.localeCompare(b.judge_id))
@@ -233,8 +238,8 @@ export function summarizeRun(
     j.rate_caveat = rateCaveat(j.health);
     j.judge_models = [...(models.get(j.judge_id) ?? [])].sort();
     const { _exp, ...rest } = j;
-    const g = groups.get(j.judge_id);
-    if (g) Object.assign(rest, g);
+    // its rate groups; the items without its verdict because it crashed on them (a count, when any)
+    Object.assign(rest, groups.get(j.judge_id) ?? {}, crashed.has(j.judge_id) ? { judge_crashes: crashed.get(j.judge_id)!.size } : {});
     rest.exposure_rate = rate(_exp, j.attacked_ok);
     const expCoverage = rate(j.attacked_ok, rest.rates.attacked);
     rest.exposure = { ...rateFigure(_exp, j.attacked_ok), attacked: rest.rates.attacked, coverage: expCoverage, coverage_low: expCoverage !== null && expCoverage < COVERAGE_LOW_BELOW };
@@ -402,7 +407,11 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     );
     const why = u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
     lines.push(`  cost: ${describeCost(j.cost, why)}`);
-    lines.push(`  health${j.repeats > 1 ? ` (all ${j.repeats} repeats)` : ""}: ${formatHealth(j.health)}`);
+    lines.push(
+      `  health${j.repeats > 1 ? ` (all ${j.repeats} repeats)` : ""}: ${formatHealth(j.health)}` +
+        // its crashes leave items without a verdict: not among its judge errors (those are verdicts), said here
+        (j.judge_crashes ? `; judge crashes ${j.judge_crashes} (trajectories without its verdict: errors.jsonl kind judge_crash; the same command judges them again)` : ""),
+    );
     for (const f of j.health.flags) lines.push(`  WARNING (${f.code}): ${f.message}`);
     if (j.rate_caveat) lines.push(`  WARNING (rates): ${j.rate_caveat.message}`);
   }
@@ -458,5 +467,33 @@ function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): strin
   const out = likeForLikeWarnings(attackedMix());
   if ([...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel));
   out.push(...folders.warnings());
+  return out;
+}
+
+/**
+ * Per judge, the trajectories of the stored (current) `judge_crash` errors of repeat 0 (of every repeat with
+ * `everyRepeat`): the judge named by the
+ * record's `judge_id`, or for a record written before it existed by its message ("judge <id> failed on <trajectory>:
+ * ..." or "judge <id> on <trajectory>: ..."); a record that says neither is left out. Bounded by the errors.
+ */
+export function crashedItems(errors: readonly IngestError[], everyRepeat = false): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  for (const e of errors) {
+    if (e.kind !== "judge_crash" || typeof e.trajectory_id !== "string" || (!everyRepeat && typeof e.repeat === "number" && e.repeat !== 0)) continue;
+    let judge = typeof e.judge_id === "string" ? e.judge_id : undefined;
+    if (judge === undefined && e.message.startsWith("judge ")) {
+      for (const mid of [` failed on ${e.trajectory_id}: `, ` on ${e.trajectory_id}: `]) {
+        const at = e.message.indexOf(mid, 6);
+        if (at > 6) {
+          judge = e.message.slice(6, at);
+          break;
+        }
+      }
+    }
+    if (judge === undefined) continue;
+    let s = out.get(judge);
+    if (!s) out.set(judge, (s = new Set()));
+    s.add(e.trajectory_id);
+  }
   return out;
 }

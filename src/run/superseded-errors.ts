@@ -7,6 +7,11 @@
  * - the file (or line) was read without error since: it was fixed (`./read-since.ts`, which says when exactly);
  * - a `content_changed` note (a trajectory whose content changed since it was labelled) whose trajectory was judged
  *   again on its content now: every current verdict of it judged the stored row's content (`rejudged`).
+ * - a `judge_crash` error (a judge threw on an item) whose judge has stored a verdict of that trajectory and repeat
+ *   since (`crashJudged`): recorded with `judge_id`, `repeat` and `verdict_seq` (how many verdicts the run had stored
+ *   then), so "since" needs no clock; or one recorded again later for the same judge, trajectory and repeat (the
+ *   later line stands for it: an item that crashed twice is counted once). A `judge_crash` recorded before these
+ *   fields existed (the judge only in its message) is never superseded: it is not known whether a verdict came after.
  * `errors.jsonl` is append-only, so the old line stays; the summary counts it apart as superseded, saying why, so
  * the error is neither counted as live nor hidden.
  */
@@ -24,6 +29,15 @@ export interface SupersededErrors {
   readSince: IngestError[];
   /** `content_changed` notes whose trajectory was judged again on its content now: not counted in the summary's `errors`. */
   rejudged: IngestError[];
+  /** `judge_crash` errors whose judge stored a verdict of the item since, or crashed on it again later: not counted. */
+  crashes: IngestError[];
+}
+
+/** A `judge_crash` error's judge, repeat and `verdict_seq` when it records them (written since they exist), else undefined. */
+export function crashOf(e: IngestError): { judge_id: string; repeat: number; verdict_seq: number; trajectory_id: string } | undefined {
+  if (e.kind !== "judge_crash" || typeof e.trajectory_id !== "string" || typeof e.judge_id !== "string") return undefined;
+  if (typeof e.repeat !== "number" || typeof e.verdict_seq !== "number") return undefined;
+  return { judge_id: e.judge_id, repeat: e.repeat, verdict_seq: e.verdict_seq, trajectory_id: e.trajectory_id };
 }
 
 /**
@@ -40,19 +54,34 @@ export function splitSupersededErrors(
   passedOver: ReadonlySet<string>,
   since?: ReadSince,
   judgedNow?: (trajectoryId: string) => boolean,
+  crashJudged?: (trajectoryId: string, judgeId: string, repeat: number, verdictSeq: number) => boolean,
 ): SupersededErrors {
   const current: IngestError[] = [];
   const superseded: IngestError[] = [];
   const readSince: IngestError[] = [];
   const rejudged: IngestError[] = [];
+  const crashes: IngestError[] = [];
+  // per (trajectory, judge, repeat) crashed: the latest verdict_seq recorded (only the crash errors: bounded by them)
+  const lastCrash = new Map<string, number>();
+  const crashKey = (c: NonNullable<ReturnType<typeof crashOf>>) => `${c.trajectory_id}\u0000${c.judge_id}\u0000${c.repeat}`;
+  for (const e of errors) {
+    const c = crashOf(e);
+    if (c) lastCrash.set(crashKey(c), Math.max(lastCrash.get(crashKey(c)) ?? -1, c.verdict_seq));
+  }
+  const seen = new Set<string>();
   for (const e of errors) {
     const fileLevel = e.trajectory_id === undefined && e.line === undefined;
+    const c = crashOf(e);
     if (fileLevel && passedOver.size > 0 && passedOver.has(path.resolve(e.path))) superseded.push(e);
     else if (since?.answered(e)) readSince.push(e);
     else if (e.kind === "content_changed" && e.trajectory_id !== undefined && judgedNow?.(e.trajectory_id)) rejudged.push(e);
-    else current.push(e);
+    else if (c && (crashJudged?.(c.trajectory_id, c.judge_id, c.repeat, c.verdict_seq) || c.verdict_seq < lastCrash.get(crashKey(c))! || seen.has(crashKey(c)))) crashes.push(e);
+    else {
+      if (c) seen.add(crashKey(c)); // two lines of one crash at the same verdict_seq (other messages): counted once
+      current.push(e);
+    }
   }
-  return { current, superseded, readSince, rejudged };
+  return { current, superseded, readSince, rejudged, crashes };
 }
 
 /** Files shown in the superseded note before "and N more". */
@@ -68,8 +97,9 @@ export function supersededStatement(
   superseded: readonly IngestError[],
   readSince: readonly IngestError[] = [],
   rejudged: readonly IngestError[] = [],
-): { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number } {
-  const all = [...superseded, ...readSince, ...rejudged];
+  crashes: readonly IngestError[] = [],
+): { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number } {
+  const all = [...superseded, ...readSince, ...rejudged, ...crashes];
   const by_kind: Record<string, number> = {};
   for (const e of all) by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
   const files = [...new Set(all.map((e) => e.path))];
@@ -90,19 +120,35 @@ export function supersededStatement(
     const n = rejudged.length;
     why.push(`${n} trajector${n === 1 ? "y" : "ies"} that changed since labelled ${n === 1 ? "was" : "were"} judged again on ${n === 1 ? "its" : "their"} content now`);
   }
+  if (crashes.length > 0) why.push(crashWhy(crashes));
+  const inputs = superseded.length + readSince.length;
   return {
     total: n,
     by_kind,
     files,
     message:
-      (superseded.length + readSince.length === 0
+      (inputs === 0 && crashes.length === 0
         ? `${n} content_changed note${n === 1 ? "" : "s"} ${n === 1 ? "is" : "are"} superseded, not counted above `
-        : `${n} input error${n === 1 ? "" : "s"} recorded by an earlier invocation ${n === 1 ? "is" : "are"} superseded, not counted above `) +
+        : inputs === n
+          ? `${n} input error${n === 1 ? "" : "s"} recorded by an earlier invocation ${n === 1 ? "is" : "are"} superseded, not counted above `
+          : `${n} recorded error${n === 1 ? "" : "s"} ${n === 1 ? "is" : "are"} superseded, not counted above `) +
       `(${Object.entries(by_kind).map(([k, v]) => `${k} ${v}`).join(", ")}): ${why.join("; ")}; ` +
       `the old line${n === 1 ? " stays" : "s stay"} in errors.jsonl`,
     ...(readSince.length > 0 ? { read_since: readSince.length } : {}),
     ...(rejudged.length > 0 ? { rejudged: rejudged.length } : {}),
+    ...(crashes.length > 0 ? { judge_crashes: crashes.length } : {}),
   };
+}
+
+/** Why judge crashes are superseded: per judge, how many items it judged since (or crashed on again later). */
+function crashWhy(crashes: readonly IngestError[]): string {
+  const byJudge = new Map<string, number>();
+  for (const e of crashes) byJudge.set(e.judge_id ?? "?", (byJudge.get(e.judge_id ?? "?") ?? 0) + 1);
+  const n = crashes.length;
+  return (
+    `${n} judge crash${n === 1 ? "" : "es"} (${[...byJudge].map(([j, k]) => `${j} ${k}`).join(", ")}) ` +
+    `${n === 1 ? "was" : "were"} followed by a verdict of the same judge, trajectory and repeat (or the same crash recorded again later)`
+  );
 }
 
 /** Files named in a statement: the first {@link SHOWN}, then "and N more". */

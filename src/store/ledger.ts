@@ -59,6 +59,10 @@ export class VerdictLedger {
   private readonly attempts = new IntColumn(0);
   private readonly content: HashColumn;
   private records = 0;
+  /** record -> the storage ordinal of the verdict held ({@link stored} when it was added) */
+  private readonly seq = new IntColumn();
+  /** verdicts added so far, in storage order (every line of `verdicts.jsonl` read or appended) */
+  private stored = 0;
   /** trajectory slot -> the one content hash its index rows recorded; {@link several} when they recorded more than one. */
   private readonly recorded: HashColumn;
   private readonly several = new IntColumn(0);
@@ -93,6 +97,7 @@ export class VerdictLedger {
     this.status.set(r, this.strings.code(resumeStatus(v)));
     this.cost.set(r, typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd) ? v.cost_usd : NaN);
     this.attempts.set(r, typeof v.attempts === "number" ? v.attempts : 0);
+    this.seq.set(r, this.stored++);
     if (typeof v.content_sha256 === "string" && v.content_sha256 !== "") this.content.set(r, v.content_sha256);
     else this.content.clear(r);
   }
@@ -155,6 +160,28 @@ export class VerdictLedger {
       any = true;
     }
     return any;
+  }
+
+  /**
+   * How many verdicts the run has stored so far (its `verdicts.jsonl` lines read and appended, in storage order):
+   * recorded in a `judge_crash` error as `verdict_seq`, so that a verdict stored later is known to be later
+   * ({@link judgedSince}) without a clock.
+   */
+  get verdictsStored(): number {
+    return this.stored;
+  }
+
+  /**
+   * Whether the latest stored verdict of (trajectory, judge, repeat) was stored at or after storage ordinal `seq`
+   * ({@link verdictsStored} when a judge crash was recorded) and is a judgment (not a conversation cut short,
+   * `resumeStatus` "interrupted"): what supersedes that `judge_crash` error.
+   */
+  judgedSince(trajectoryId: string, judgeId: string, repeat: number, seq: number): boolean {
+    const slot = this.ids.find(trajectoryId);
+    const key = this.keyCodes.find(`${judgeId}\u0000${repeat}`);
+    if (slot === -1 || key === -1) return false;
+    const r = this.latest.get(slot, key);
+    return r !== -1 && this.seq.get(r) >= seq && this.strings.value(this.status.get(r)) !== "interrupted";
   }
 
   private countPrompt(judgeId: string, prompt: string, rubric: string, d: number): void {

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Judge } from "../../src/judges/judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { invocationText } from "../../src/cli/label.js";
+import { formatSummary } from "../../src/run/summary.js";
 import { progressDone } from "../../src/cli/progress.js";
 import type { Verdict } from "../../src/types.js";
 import { buildVerdict } from "../../src/verdict/record.js";
@@ -63,5 +64,62 @@ describe("label: judge crashes are not input errors (red team L3)", () => {
     const res = await labelRun({ inputs: [SAMPLES], run: "s", labelsDir: dir, judges: [judgeWith(new Set())], limit: 2 });
     expect(res.progress).toMatchObject({ errors: 0, judge_crashes: 0 });
     expect(invocationText(res, {})).toContain("2 verdicts stored, 0 already stored (skipped), 0 new input errors\n");
+  });
+});
+
+/** A judge that throws on the trajectories `throwOn` says (a judge_crash of that item); judge_error verdicts otherwise. */
+function throwing(throwOn: (id: string) => boolean): Judge {
+  const identity = { id: "j-throw", model: "m", family: "test", promptSha256: "cd".repeat(32), rubricVersion: "r1" };
+  return {
+    ...identity,
+    concurrency: 1,
+    async judge(t, ctx): Promise<Verdict> {
+      if (throwOn(t.id)) throw new Error(`j-throw judge on ${t.id}: boom`);
+      return buildVerdict({ trajectory: t, judge: identity, repeat: ctx.repeat, status: "judge_error", decision: null, attempts: 1, error: { kind: "x", message: "x" } });
+    },
+  };
+}
+
+describe("label: judge crashes superseded, named and said once (new user 19)", () => {
+  it("a crash judged since is superseded; crashes after a stored verdict (--retry-errors) stand; the message names the trajectory once", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ipi-crash-sup-"));
+    dirs.push(dir);
+    let ids: string[] = [];
+    const first = await labelRun({ inputs: [SAMPLES], run: "s", labelsDir: dir, judges: [throwing((id) => (ids.push(id), ids.length <= 2))], limit: 4 });
+    expect(first.progress).toMatchObject({ judged: 2, judge_crashes: 2, judge_crashes_by_judge: { "j-throw": { other: 2 } }, sent_by_judge: { "j-throw": 4 } });
+    expect(first.summary.errors).toMatchObject({ total: 2, by_kind: { judge_crash: 2 } });
+    const errs = readFileSync(path.join(dir, "s", "errors.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(errs.map((e) => e.message)).toEqual([`judge j-throw failed on ${ids[0]}: boom`, `judge j-throw failed on ${ids[1]}: boom`]);
+    expect(errs.map((e) => [e.judge_id, e.repeat])).toEqual([["j-throw", 0], ["j-throw", 0]]);
+    // the same command, the judge fixed: both judged, both crashes superseded (not counted, said apart)
+    const second = await labelRun({ inputs: [SAMPLES], run: "s", labelsDir: dir, judges: [throwing(() => false)], limit: 4 });
+    expect(second.progress).toMatchObject({ judged: 2, judge_crashes: 0 });
+    expect(second.summary.errors.total).toBe(0);
+    expect(second.summary.errors_superseded).toMatchObject({ total: 2, judge_crashes: 2 });
+    // every item judged again (--retry-errors: its verdicts are judge errors) and every one crashes now: the four new
+    // crashes stand (a verdict stored before them does not supersede them); the two old ones stay superseded
+    const third = await labelRun({ inputs: [SAMPLES], run: "s", labelsDir: dir, judges: [throwing(() => true)], limit: 4, retryErrors: true });
+    expect(third.progress).toMatchObject({ judged: 0, judge_crashes: 4 });
+    expect(third.summary.errors).toMatchObject({ total: 4, by_kind: { judge_crash: 4 } });
+    expect(third.summary.errors_superseded).toMatchObject({ total: 2, judge_crashes: 2 });
+    // a fourth run crashing again: the later lines stand for the items, counted once each
+    const fourth = await labelRun({ inputs: [SAMPLES], run: "s", labelsDir: dir, judges: [throwing(() => true)], limit: 4, retryErrors: true });
+    expect(fourth.summary.errors.total).toBe(4);
+  });
+
+  it("an attacked trajectory without a verdict because its judge crashed is unlabelled as judge_crash, not no_verdict", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ipi-crash-cov-"));
+    dirs.push(dir);
+    let n = 0;
+    const res = await labelRun({ inputs: [SAMPLES], run: "s", labelsDir: dir, judges: [throwing(() => n++ % 2 === 0)], limit: 8 });
+    const rates = res.summary.judges[0].rates;
+    expect(rates.attacked).toBeGreaterThan(0);
+    expect(rates.unlabelled.judge_crash).toBeGreaterThan(0);
+    expect(rates.unlabelled.no_verdict ?? 0).toBe(0);
+    // the judge's health line names its crashes (its "judge errors" are verdicts: the crashes are not among them)
+    expect(res.summary.judges[0].judge_crashes).toBe(4);
+    expect(formatSummary(res.summary)).toContain(
+      "; judge crashes 4 (trajectories without its verdict: errors.jsonl kind judge_crash; the same command judges them again)",
+    );
   });
 });

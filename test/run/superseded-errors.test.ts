@@ -83,3 +83,48 @@ describe("an earlier invocation's input error about a file now passed over as a 
     expect(splitSupersededErrors([e], new Set(), undefined, () => true).rejudged).toEqual([e]);
   });
 });
+
+describe("judge_crash errors (new user 19 item 1)", () => {
+  const crash = (id: string, seq: number | undefined, extra: Partial<IngestError> = {}): IngestError => ({
+    path: `/x/${id}.json`,
+    trajectory_id: id,
+    kind: "judge_crash",
+    message: `judge sig failed on ${id}: analysis took longer than the 1 s time limit`,
+    ...(seq !== undefined ? { judge_id: "sig", repeat: 0, verdict_seq: seq } : {}),
+    ...extra,
+  });
+
+  it("a crash is superseded once its judge stored a verdict of the trajectory and repeat at or after its verdict_seq, not by one before", () => {
+    const seen: unknown[] = [];
+    const judged = (id: string, judge: string, repeat: number, seq: number) => (seen.push([id, judge, repeat, seq]), id === "a" && seq <= 5);
+    const errs = [crash("a", 5), crash("a", 6, { message: "other" }), crash("b", 2)];
+    const s = splitSupersededErrors(errs, new Set(), undefined, undefined, judged);
+    // a@5: judged since; a@6 is a later crash of the same item that no verdict followed: it stands; b: never judged
+    expect(s.crashes).toEqual([errs[0]]);
+    expect(s.current).toEqual([errs[1], errs[2]]);
+    expect(seen).toContainEqual(["a", "sig", 0, 5]);
+  });
+
+  it("the same item crashed twice, no verdict since: the earlier line is superseded by the later (counted once)", () => {
+    const errs = [crash("a", 1), crash("a", 9)];
+    const s = splitSupersededErrors(errs, new Set(), undefined, undefined, () => false);
+    expect(s.crashes).toEqual([errs[0]]);
+    expect(s.current).toEqual([errs[1]]);
+  });
+
+  it("a crash recorded before judge_id / verdict_seq existed is never superseded (unknown whether a verdict came after)", () => {
+    const old = crash("a", undefined);
+    const s = splitSupersededErrors([old], new Set(), undefined, undefined, () => true);
+    expect(s.current).toEqual([old]);
+    expect(s.crashes).toEqual([]);
+  });
+
+  it("the statement counts them apart, naming the judge", () => {
+    const st = supersededStatement([], [], [], [crash("a", 1), crash("b", 1)]);
+    expect(st).toMatchObject({ total: 2, by_kind: { judge_crash: 2 }, judge_crashes: 2 });
+    expect(st.message).toBe(
+      "2 recorded errors are superseded, not counted above (judge_crash 2): 2 judge crashes (sig 2) were followed by a verdict of the same judge, " +
+        "trajectory and repeat (or the same crash recorded again later); the old lines stay in errors.jsonl",
+    );
+  });
+});

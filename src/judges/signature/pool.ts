@@ -383,7 +383,7 @@ export class SignaturePool {
       const stuck = held.length === 1 && slot.heldAtTimeOut === 1 && slot.progress !== undefined && Atomics.load(slot.progress, 0) === slot.seen;
       if (stuck) {
         const t = held[0];
-        this.finish(t, undefined, new Error(`signature judge on ${t.req.t?.id}: analysis took longer than the ${this.limitSeconds()} time limit (its worker was stopped); the other trajectories go on`));
+        this.finish(t, undefined, new Error(`signature judge on ${t.req.t?.id}: analysis took longer than the ${this.limitSeconds()} time limit (its worker was stopped): raise --signature-time-limit if the input is legitimately large; the other trajectories go on`));
       } else this.resendAlone(held);
       this.pump();
       return;

@@ -127,10 +127,25 @@ describe("a time-out in a run (red team M2)", () => {
     expect((await readVerdicts(res.runDir)).map((v) => v.trajectory_id)).toEqual(ids.filter((id) => !victims.includes(id)));
     const errs = (await readErrors(res.runDir)).filter((e) => e.kind === "judge_crash");
     expect(errs.map((e) => e.trajectory_id)).toEqual(victims);
-    for (const [k, e] of errs.entries()) expect(e.message).toMatch(new RegExp(`signature judge on ${victims[k]}: analysis took longer than the 0\\.3 s time limit`));
+    for (const [k, e] of errs.entries()) {
+      // said once (new user 19 item 3): the runner names judge and trajectory, the pool's message the limit and what to do
+      expect(e.message).toMatch(new RegExp(`^judge signature failed on ${victims[k]}: analysis took longer than the 0\\.3 s time limit \\(its worker was stopped\\): raise --signature-time-limit if the input is legitimately large`));
+      expect(e.message.split(victims[k]).length).toBe(2);
+      // what supersedes it later (new user 19 item 1): its judge, repeat and the run's stored verdict count then
+      expect(e).toMatchObject({ judge_id: "signature", repeat: 0 });
+      expect(typeof e.verdict_seq).toBe("number");
+    }
+    expect(res.progress.judge_crashes_by_judge).toEqual({ signature: { timed_out: 2 } });
+    expect(res.progress.sent_by_judge).toEqual({ signature: 30 });
+    expect(res.summary.errors.total).toBe(2);
+    expect(res.summary.errors_superseded).toBeUndefined();
     // the same command, nothing hangs any more: only the timed-out items are judged
     const again = await labelRun({ inputs: files, run: "r", labelsDir: labels, judges: [hanging([])] });
     expect(again.progress.judged).toBe(2);
+    // ... and the crashes are superseded by those verdicts: not counted as errors, said apart (new user 19 item 1)
+    expect(again.summary.errors.total).toBe(0);
+    expect(again.summary.errors_superseded).toMatchObject({ total: 2, by_kind: { judge_crash: 2 }, judge_crashes: 2 });
+    expect(again.summary.errors_superseded!.message).toMatch(/^2 recorded errors are superseded, not counted above \(judge_crash 2\): 2 judge crashes \(signature 2\) were followed by a verdict/);
     expect((await readVerdicts(again.runDir)).map((v) => v.trajectory_id).sort()).toEqual([...ids].sort());
   }, 60_000);
 });
@@ -153,10 +168,15 @@ describe("the command line (the built bundle and its real worker)", () => {
     const args = ["label", path.join(tmp, "inputs"), "--judge", "signature", "--run", "r", "--labels-dir", labels, "--json"];
     const env = { IPI_SIGNATURE_WORKERS: "1" };
     const first = await runCli([...args, "--signature-time-limit", "0.001"], { env });
-    expect(first.code, first.stderr).toBe(0);
     // the big one is a time-out; the small one is judged, unless its analysis in a cold worker took longer than 1 ms
     // too: then it is a time-out as well (never a crash)
     const errs = await readErrors(path.join(labels, "r"));
+    // loud (new user 19 item 2): 1 of 2 crashed is a warning (exit 0); 2 of 2, more than half, a broken judge (exit 3)
+    expect(first.code, first.stderr).toBe(errs.length === 2 ? 3 : 0);
+    expect(first.stderr).toContain(`ipi-judge: warning: judge signature crashed on ${errs.length} of the 2 trajectories this invocation sent it`);
+    expect(first.stderr).toMatch(/timed_out \d\); .*raise --signature-time-limit if the inputs are legitimately large/);
+    if (errs.length === 2) expect(first.stderr).toMatch(/judge\(s\) signature crashed on most trajectories sent: exit code 3/);
+    else expect(JSON.parse(first.stdout).judges[0].rates).toMatchObject({ coverage_low: true, coverage_low_reason: "judge_crash", unlabelled: { judge_crash: 1 } });
     expect(errs.map((e) => e.trajectory_id)).toContain("claude-3-5-sonnet-20240620/banking/user_task_10/important_instructions/injection_task_5");
     for (const e of errs) {
       expect(e.kind).toBe("judge_crash");
@@ -166,7 +186,11 @@ describe("the command line (the built bundle and its real worker)", () => {
     expect(stored.length + errs.length).toBe(2);
     const again = await runCli(args, { env });
     expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).not.toMatch(/crashed on/);
     expect(JSON.parse(again.stdout).this_run.judged).toBe(2 - stored.length);
+    // every crash judged since: superseded, not counted (new user 19 item 1)
+    expect(JSON.parse(again.stdout).errors.total).toBe(0);
+    expect(JSON.parse(again.stdout).errors_superseded).toMatchObject({ total: errs.length, judge_crashes: errs.length });
     expect((await readVerdicts(path.join(labels, "r"))).length).toBe(2);
   }, 120_000);
 

@@ -206,10 +206,15 @@ describe("a worker crash in a run (red team F5)", () => {
     expect(vs.map((v) => v.trajectory_id)).toEqual(ids.filter((id) => id !== victim));
     const errs = (await readErrors(res.runDir)).filter((e) => e.kind === "judge_crash");
     expect(errs.map((e) => e.trajectory_id)).toEqual([victim]);
-    expect(errs[0].message).toMatch(new RegExp(`signature judge on ${victim}: the worker judging this trajectory alone died \\(exit code 3\\)`));
-    // the same command, the worker fixed: only the crashed item is judged
+    // the trajectory named once (new user 19 item 3): by the runner, not again by the pool
+    expect(errs[0].message).toMatch(new RegExp(`^judge signature failed on ${victim}: the worker judging this trajectory alone died \\(exit code 3\\)`));
+    expect(errs[0].message.split(victim).length).toBe(2);
+    expect(res.progress.judge_crashes_by_judge).toEqual({ signature: { worker_died: 1 } });
+    // the same command, the worker fixed: only the crashed item is judged, and its crash is superseded
     const again = await labelRun({ inputs: files, run: "r", labelsDir: labels, judges: [crashing([])] });
     expect(again.progress.judged).toBe(1);
+    expect(again.summary.errors.total).toBe(0);
+    expect(again.summary.errors_superseded).toMatchObject({ total: 1, judge_crashes: 1 });
     expect((await readVerdicts(again.runDir)).map((v) => v.trajectory_id).sort()).toEqual([...ids].sort());
   }, 60_000);
 });
