@@ -16,26 +16,14 @@ import { progressDone } from "../../src/cli/progress.js";
 import type { Verdict } from "../../src/types.js";
 import { buildVerdict } from "../../src/verdict/record.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { unserializableJudge } from "../helpers/crashing-judge.js";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A judge whose verdict for the call numbered in `bad` (0-based) cannot be serialized: that item's judge_crash. */
-function judgeWith(bad: Set<number>): Judge {
-  let n = 0;
-  const identity = { id: "j-crash", model: "m", family: "test", promptSha256: "ab".repeat(32), rubricVersion: "r1" };
-  return {
-    ...identity,
-    concurrency: 1,
-    async judge(t, ctx): Promise<Verdict> {
-      const v = buildVerdict({ trajectory: t, judge: identity, repeat: ctx.repeat, status: "judge_error", decision: null, attempts: 1, error: { kind: "x", message: "x" } });
-      if (bad.has(n++)) Object.defineProperty(v, "rationale", { enumerable: true, get: () => { throw new RangeError("Invalid string length"); } });
-      return v;
-    },
-  };
-}
+const judgeWith = (bad: Set<number>) => unserializableJudge(bad, "j-crash", "ab".repeat(32));
 
 describe("label: judge crashes are not input errors (red team L3)", () => {
   it("counts them apart in progress and this_run, and the text names each", async () => {

@@ -7,31 +7,16 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Judge } from "../../src/judges/judge.js";
 import { labelRun } from "../../src/run/label.js";
-import type { Verdict } from "../../src/types.js";
-import { buildVerdict } from "../../src/verdict/record.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { unserializableJudge } from "../helpers/crashing-judge.js";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-/** A judge whose verdict for the item numbered `bad` (0-based call order) cannot be serialized. */
-function judgeWith(bad: Set<number>): Judge {
-  let n = 0;
-  const identity = { id: "j-ser", model: "m", family: "test", promptSha256: "cd".repeat(32), rubricVersion: "r1" };
-  return {
-    ...identity,
-    concurrency: 1,
-    async judge(t, ctx): Promise<Verdict> {
-      const v = buildVerdict({ trajectory: t, judge: identity, repeat: ctx.repeat, status: "judge_error", decision: null, attempts: 1, error: { kind: "x", message: "x" } });
-      if (bad.has(n++)) Object.defineProperty(v, "rationale", { enumerable: true, get: () => { throw new RangeError("Invalid string length"); } });
-      return v;
-    },
-  };
-}
+const judgeWith = (bad: Set<number>) => unserializableJudge(bad, "j-ser", "cd".repeat(32));
 
 describe("a verdict that cannot be serialized", () => {
   it("is that item's judge_crash; the other items are stored and the run completes; a resume judges it again", async () => {
