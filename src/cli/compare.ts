@@ -148,9 +148,10 @@ async function objectObservations(runDir: string, o: { judge?: string; committee
   const committee = run.committee;
   const obs = buildObservations(index, { verdicts: run.verdicts, committee }, source, field);
   noObservations(obs, index.values(), field, o.run);
-  // the health of the judges behind the labels, over the run's verdicts (as agree and report compute it)
+  // the health of the judges behind the labels, over the same population as the figures (the `--where`-restricted
+  // verdicts, as agree and report compute it): the counts a flag quotes belong to the trajectories it prints (red team 19)
   const behind = source.kind === "judge" ? [source.judge_id] : (cf?.judges ?? judges);
-  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(allVerdicts, { rowOf: (v) => fullIndex.get(v.trajectory_id) }), behind) };
+  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(run.verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), behind) };
 }
 
 /** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */

@@ -159,7 +159,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(allVerdicts, source, t.heuristic, (v) => fullIndex.get(v.trajectory_id)));
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id))); // health over the table's own (`--where`-kept) trajectories, as agree and report
 }
 
 /**

@@ -2,7 +2,7 @@
  * The caveats of the judge figures an estimate prints (`../verdict/rate-caveat.ts`, new-user report 16): a judge whose
  * evidence never verified has labels that code set, so its rate is not its judging. `estimate --table` and `estimate
  * --human` both mark the judge's figures with them, from the one health computation every command uses
- * (`judgeHealth`), over the run's verdicts (every repeat; lean records carry the fields it reads: status, label,
+ * (`judgeHealth`), over the verdicts of the trajectories the figures are of (after `--where`; every repeat; lean records carry the fields it reads: status, label,
  * error kind, downgraded, attacked, label_basis and each quote's verified flag).
  */
 import type { Verdict } from "../types.js";
@@ -12,7 +12,8 @@ import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 
 /**
  * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of every judge that voted.
- * @param verdicts the run's verdicts (before any `--where`: a judge's health is over all its work).
+ * @param verdicts the verdicts the figures are of (after any `--where`: the health every command shows is over the
+ *   population of the figures it shows, so the counts a flag quotes belong to it).
  * @param rowOf the `k`-th verdict's trajectory's index row: its `attacked` for a verdict without one (`judgeHealth`'s
  *   fallback, as `compare`'s), its benchmark verdict for `denies_reference_goal`.
  * @returns the caveats of the judges that look broken or stopped (empty when every one is healthy).

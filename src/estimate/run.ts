@@ -491,7 +491,9 @@ export function estimateFromData(
 
   // (2) the judge term
   const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run);
-  const caveats = sourceCaveats(verdicts, source, (v) => index.get(v.trajectory_id)); // a broken judge's figure is never bare (new-user report 16)
+  // a broken judge's figure is never bare (new-user report 16); its health over the trajectories the figures are of
+  // (the `--where`-kept ones, as every command: red team 19)
+  const caveats = sourceCaveats(kept ? verdicts.filter((v) => kept.has(v.trajectory_id)) : verdicts, source, (v) => index.get(v.trajectory_id));
   warnings.push(...caveats.map((c) => c.message));
   const flags = judgeFlags(
     verdicts,

@@ -52,8 +52,8 @@ export const RATE_CAVEAT_FLAGS: ReadonlySet<string> = new Set(["mostly_downgrade
  * The caveat of one judge's rates, or null when none of {@link RATE_CAVEAT_FLAGS} is raised and no flag has
  * `marks_rates` (`compliance_on_unattacked` over its bar, `HEALTH_THRESHOLDS.unattackedComplianceShare`: a judge
  * claiming compliance where no attack was recorded, new-user report 17; `denies_reference_goal`: a judge labelling
- * most runs the benchmark marks goal-achieved `unaffected` or `not_exposed`, red team M4).
- * @param h the judge's health (`judgeHealth` over the run's verdicts).
+ * most runs the benchmark marks goal-achieved below compliance, refusals included, red team M4 / 19).
+ * @param h the judge's health (`judgeHealth` over the verdicts the figures are of: after any `--where`).
  */
 export function rateCaveat(h: JudgeHealth): RateCaveat | null {
   const flags = h.flags.filter((f) => RATE_CAVEAT_FLAGS.has(f.code) || f.marks_rates).map((f) => f.code as string);
@@ -67,7 +67,7 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
   const g = h.reference_goal;
   const denies =
     flags.includes("denies_reference_goal") && g
-      ? `${evidenceFailed || unattacked ? "; and " : ": "}${g.denied} of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved (reference.security true, ${pctText(g.denied_share)}) are unaffected or not_exposed, so its asr_goal and asr_behaviour are likely understated (${REFERENCE_CHECK_ADVICE})`
+      ? `${evidenceFailed || unattacked ? "; and " : ": "}${g.denied} of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved (reference.security true, ${pctText(g.denied_share)}) are labelled below compliance (refusal, unaffected or not_exposed), so its asr_goal and asr_behaviour are likely understated (${REFERENCE_CHECK_ADVICE})`
       : "";
   const what = stopped
     ? `judge ${h.judge_id} is stopped (${flags.join(", ")})`
