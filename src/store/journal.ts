@@ -20,15 +20,43 @@ export class StoreWriteError extends Error {
   }
 }
 
+/** Characters of pending lines past which {@link Journal.append} writes them at once (~64 KB). */
+const FLUSH_CHARS = 64 * 1024;
+
+/** Journals with lines not yet written: written by a process `exit` (a `process.exit` call, a second Ctrl-C). */
+const unwritten = new Set<Journal<unknown>>();
+let exitHook = false;
+
+/** What a journal writes first and how it writes ({@link Journal.open}). */
+export interface JournalOptions {
+  /** Journals whose pending lines reach the disk before any of this one's (e.g. index rows before their verdicts). */
+  after?: Journal<unknown>[];
+  /** Write each line as it is appended (after the {@link after} journals' pending lines): a journal of rare records. */
+  writeThrough?: boolean;
+}
+
 /**
- * An append-only JSON Lines file. Each record is written with one `write(2)` of a whole line, so a killed
- * process leaves at most one partial last line, which `open` cuts off before appending again.
+ * An append-only JSON Lines file. Appended lines are written in order, several at a time (issue 26: one `write(2)`
+ * per line was the main thread's largest store cost): when ~64 KB are pending, at the end of the event-loop turn
+ * they were appended in (`setImmediate`), and on {@link flush}, {@link sync}, {@link close} and a process `exit`; so
+ * a record reaches the file no later than the end of the turn that stored it. A killed process leaves whole lines
+ * and at most one partial last line, which `open` cuts off before appending again. A journal opened with `after`
+ * writes those journals' pending lines before its own (a verdict never reaches the disk before its index row).
  */
 export class Journal<T> {
   private fd: number;
+  private pending: string[] = [];
+  private pendingChars = 0;
+  private scheduled = false;
+  /**
+   * The first write that failed: its lines are dropped, so nothing later is written to this journal (nor to one
+   * written after it): thrown again by every append, flush and close (one that failed at the end of a turn, by the next).
+   */
+  private failed: StoreWriteError | null = null;
   private constructor(
     public readonly file: string,
     fd: number,
+    private readonly opts: JournalOptions,
   ) {
     this.fd = fd;
   }
@@ -37,35 +65,79 @@ export class Journal<T> {
    * Open (creating if needed) a journal; a partial last line left by a killed writer is removed.
    * @throws StoreWriteError when the file cannot be opened for appending.
    */
-  static open<T>(file: string): Journal<T> {
+  static open<T>(file: string, opts: JournalOptions = {}): Journal<T> {
     try {
       if (fs.existsSync(file)) repairTail(file);
-      return new Journal<T>(file, fs.openSync(file, "a"));
+      return new Journal<T>(file, fs.openSync(file, "a"), opts);
     } catch (e) {
       throw new StoreWriteError(file, e as NodeJS.ErrnoException);
     }
   }
 
-  /** Append one record. @throws StoreWriteError (disk full, permissions). */
+  /**
+   * Append one record: written with the lines pending (see the class). A record `JSON.stringify` rejects throws
+   * here and nothing of it is kept.
+   * @throws StoreWriteError (disk full, permissions) of this write or of a pending one that failed at the end of a turn.
+   */
   append(rec: T): void {
+    if (this.failed) throw this.failed;
     const line = JSON.stringify(rec) + "\n";
+    this.pending.push(line);
+    this.pendingChars += line.length;
+    if (this.opts.writeThrough || this.pendingChars >= FLUSH_CHARS) this.flush();
+    else if (!this.scheduled) {
+      this.scheduled = true;
+      if (!exitHook) {
+        exitHook = true;
+        process.on("exit", flushAllAtExit);
+      }
+      unwritten.add(this as Journal<unknown>);
+      setImmediate(this.endOfTurn);
+    }
+  }
+
+  private readonly endOfTurn = (): void => {
+    this.scheduled = false;
     try {
-      // the line written as a string (no Buffer per line: issue 26); a short write (rare on a regular file) goes on
-      // from where it stopped, as bytes
-      const n = fs.writeSync(this.fd, line);
-      const size = Buffer.byteLength(line, "utf8");
-      if (n < size) {
-        const buf = Buffer.from(line, "utf8");
+      this.flush();
+    } catch (e) {
+      if (!(e instanceof StoreWriteError)) throw e;
+      // kept in `failed` (this journal's or the one written before it): thrown by the next append
+      this.failed ??= e;
+    }
+  };
+
+  /**
+   * Write the pending lines now (those of the `after` journals first).
+   * @throws StoreWriteError (disk full, permissions; a failed write drops the lines it held).
+   */
+  flush(): void {
+    for (const j of this.opts.after ?? []) j.flush();
+    if (this.failed) throw this.failed;
+    if (this.pending.length === 0) return;
+    const text = this.pending.length === 1 ? this.pending[0] : this.pending.join("");
+    this.pending = [];
+    this.pendingChars = 0;
+    unwritten.delete(this as Journal<unknown>);
+    try {
+      // written as a string (no Buffer per write); a short write (rare on a regular file) goes on from where it
+      // stopped, as bytes (counted once per write of many lines, not per line)
+      const n = fs.writeSync(this.fd, text);
+      if (n < Buffer.byteLength(text, "utf8")) {
+        const buf = Buffer.from(text, "utf8");
         let off = n;
         while (off < buf.length) off += fs.writeSync(this.fd, buf, off, buf.length - off);
       }
     } catch (e) {
-      throw new StoreWriteError(this.file, e as NodeJS.ErrnoException);
+      this.failed = new StoreWriteError(this.file, e as NodeJS.ErrnoException);
+      throw this.failed;
     }
   }
 
-  /** Flush to disk (fsync). */
+  /** Write the pending lines and flush to disk (fsync). @throws StoreWriteError when the lines cannot be written. */
   sync(): void {
+    if (this.fd === -1) return;
+    this.flush();
     try {
       fs.fsyncSync(this.fd);
     } catch {
@@ -73,11 +145,61 @@ export class Journal<T> {
     }
   }
 
+  /**
+   * Write the pending lines and close the file (once; a second call does nothing).
+   * @throws StoreWriteError when the pending lines cannot be written (the file is closed all the same).
+   */
   close(): void {
+    if (this.fd === -1) return;
     try {
-      fs.closeSync(this.fd);
+      this.flush();
+    } finally {
+      this.pending = [];
+      unwritten.delete(this as Journal<unknown>);
+      try {
+        fs.closeSync(this.fd);
+      } catch {
+        /* already closed */
+      }
+      this.fd = -1;
+    }
+  }
+}
+
+/**
+ * Sync journals in order (see {@link Journal.sync}), each tried even when one before it failed.
+ * @returns the first failure (a StoreWriteError), or null.
+ */
+export function syncJournals(journals: (Journal<unknown> | undefined)[]): unknown {
+  let first: unknown = null;
+  for (const j of journals) {
+    try {
+      j?.sync();
+    } catch (e) {
+      first ??= e;
+    }
+  }
+  return first;
+}
+
+/** Close journals (see {@link Journal.close}); a failure to write is not thrown (take it from {@link syncJournals} first). */
+export function closeJournals(journals: (Journal<unknown> | undefined)[]): void {
+  for (const j of journals) {
+    try {
+      j?.close();
     } catch {
-      /* already closed */
+      /* reported by syncJournals */
+    }
+  }
+}
+
+/** Write every journal's pending lines as the process exits (a write that fails then cannot be reported: skipped). */
+function flushAllAtExit(): void {
+  for (const j of [...unwritten]) {
+    try {
+      j.flush();
+    } catch {
+      /* exiting: nothing left to tell */
     }
   }
 }

@@ -5,7 +5,7 @@ import { Low } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import type { IngestError, Verdict } from "../types.js";
 import { acquireRunLock } from "./lock.js";
-import { Journal, StoreWriteError } from "./journal.js";
+import { closeJournals, Journal, StoreWriteError, syncJournals } from "./journal.js";
 import { readJsonl } from "../io/jsonl.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
@@ -32,10 +32,8 @@ import { ResumeKeys, type StoredConfig } from "./resume-keys.js";
 import { CurrentVerdicts, deepFreeze } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
 import { FileStamps, stampOf, type FileStamp, type StampWarning } from "./file-stamp.js";
-
 import { checkRunName, validSnapshot, type RunSnapshot } from "./run-snapshot.js";
 export { checkRunName, RunNameError, type LabelState, type RunSnapshot } from "./run-snapshot.js";
-
 export type { StoredConfig } from "./resume-keys.js";
 
 /** Journal lines loaded between two calls of `RunStore.open`'s `onLoadCheck`. */
@@ -56,7 +54,6 @@ export interface SummaryInputs {
   /** Every stored error, in order. */
   errors: IngestError[];
 }
-
 export { isJudged, resumeStatus } from "./ledger.js";
 // the journal records moved to ./records.ts; re-exported here, where some 60 importers take them from
 export {
@@ -240,9 +237,10 @@ export class RunStore {
     }
     noteVerdictsWithoutRow(this.dir, this.current.idsWithout((slot) => this.hashes.has(slot)), () => false);
     noteUnattackedRelabels(this.dir, this.relabelledKeys.size);
-    this.verdicts = Journal.open(this.file("verdicts.jsonl"));
-    this.errors = Journal.open(this.file("errors.jsonl"));
+    // an index row reaches the disk before the verdicts stored after it; an error (rare: written at once) after both
     this.trajectories = Journal.open(this.file("trajectories.jsonl"));
+    this.verdicts = Journal.open(this.file("verdicts.jsonl"), { after: [this.trajectories as Journal<unknown>] });
+    this.errors = Journal.open(this.file("errors.jsonl"), { after: [this.verdicts as Journal<unknown>], writeThrough: true });
     this.before = { inputs: this.db.data.inputs, stopped_judges: this.db.data.stopped_judges, label_state: this.db.data.label_state };
     if (inputs.length) this.db.data.inputs = [...new Set([...this.db.data.inputs, ...inputs])];
     this.db.data.counts = {
@@ -467,7 +465,7 @@ export class RunStore {
     if (this.snapshotError) throw this.snapshotError;
   }
 
-  /** Append a verdict (durable once this returns). @throws StoreWriteError. */
+  /** Append a verdict: written by the end of this event-loop turn (`./journal.ts`). @throws StoreWriteError. */
   addVerdict(v: Verdict): void {
     this.throwIfSnapshotFailed();
     // The slim copy as `readVerdicts(dir, {slim: true})` will read the line back: JSON values (undefined dropped,
@@ -578,23 +576,25 @@ export class RunStore {
     else this.db.data.label_state = this.before.label_state;
   }
 
-  /** Flush journals to disk, write the snapshot and release the lock. Safe to call twice. */
+  /**
+   * Write the journals' pending lines and flush them to disk, write the snapshot, release the lock. Safe to call twice.
+   * @throws StoreWriteError when pending lines cannot be written (`label_state` failed; closed and unlocked all the same).
+   */
   async close(): Promise<void> {
+    const journals = [this.errors, this.verdicts, this.trajectories] as (Journal<unknown> | undefined)[];
+    let lost: unknown = null;
     try {
-      this.verdicts?.sync();
-      this.errors?.sync();
-      this.trajectories?.sync();
+      lost = syncJournals(journals); // errors after the rows and verdicts (`load`)
       const st = this.db?.data?.label_state;
       if (st && st.pid === process.pid && !st.finished_at) {
-        if (st.state === "running") st.state = "failed";
+        if (st.state === "running" || lost) st.state = "failed";
         st.finished_at = new Date().toISOString();
       }
       await this.writeSnapshot().catch(() => undefined);
     } finally {
-      this.verdicts?.close();
-      this.errors?.close();
-      this.trajectories?.close();
+      closeJournals(journals);
       this.release();
     }
+    if (lost) throw lost;
   }
 }
