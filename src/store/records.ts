@@ -227,3 +227,10 @@ export async function readErrors(runDir: string): Promise<IngestError[]> {
   for await (const e of readJsonl<IngestError>(file, skip.bad, isErrorRecord, skip.end)) out.push(e);
   return out;
 }
+
+/** The identity of a stored error: one line in `errors.jsonl` per distinct key across resumes (`RunStore.addError`). */
+export function errorKey(e: IngestError): string {
+  // a judge crash recorded after more verdicts were stored is a new line (a verdict between them supersedes only
+  // the earlier: ../run/superseded-errors.ts); so is one of another repeat
+  return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}${typeof e.verdict_seq === "number" ? `\u0000${e.verdict_seq}\u0000${e.repeat ?? ""}` : ""}`;
+}

@@ -11,6 +11,7 @@ import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import {
   currentVerdictKey,
+  errorKey,
   isErrorRecord,
   isIndexRecord,
   isObj,
@@ -57,6 +58,7 @@ export interface SummaryInputs {
 export { isJudged, resumeStatus } from "./ledger.js";
 // the journal records moved to ./records.ts; re-exported here, where some 60 importers take them from
 export {
+  errorKey,
   looseVerdictKey,
   readErrors,
   readTrajectoryIndex,
@@ -68,13 +70,6 @@ export {
   verdictKey,
   type TrajectoryIndexRow,
 } from "./records.js";
-
-/** The identity of a stored error: one line in `errors.jsonl` per distinct key across resumes ({@link RunStore.addError}). */
-export function errorKey(e: IngestError): string {
-  // a judge crash recorded after more verdicts were stored is a new line (a verdict between them supersedes only
-  // the earlier: ../run/superseded-errors.ts); so is one of another repeat
-  return `${path.resolve(e.path)}\u0000${e.line ?? ""}\u0000${e.kind}\u0000${e.trajectory_id ?? ""}\u0000${e.message}${typeof e.verdict_seq === "number" ? `\u0000${e.verdict_seq}\u0000${e.repeat ?? ""}` : ""}`;
-}
 
 /**
  * The store of one run under `<labelsDir>/<run>/`: `verdicts.jsonl`, `errors.jsonl` and `trajectories.jsonl`
@@ -550,8 +545,12 @@ export class RunStore {
     }
   }
 
-  /** Write the lowdb snapshot now (lowdb writes atomically: temp file + rename). */
-  async writeSnapshot(): Promise<void> {
+  /**
+   * Write the journals' pending lines (unless `journalsFirst` is false: `close` did), then the lowdb snapshot
+   * (atomically: temp file + rename), so it never says more than they hold (e.g. a batch chunk marked processed).
+   */
+  async writeSnapshot(journalsFirst = true): Promise<void> {
+    if (journalsFirst) this.errors?.flush(); // the rows and verdicts, then the errors (`load`)
     this.dirty = 0;
     this.lastWrite = Date.now();
     this.db.data.updated_at = new Date().toISOString();
@@ -590,7 +589,7 @@ export class RunStore {
         if (st.state === "running" || lost) st.state = "failed";
         st.finished_at = new Date().toISOString();
       }
-      await this.writeSnapshot().catch(() => undefined);
+      await this.writeSnapshot(false).catch(() => undefined);
     } finally {
       closeJournals(journals);
       this.release();
