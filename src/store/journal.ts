@@ -50,7 +50,7 @@ export class Journal<T> {
   private scheduled = false;
   /**
    * The first write that failed: its lines are dropped, so nothing later is written to this journal (nor to one
-   * written after it): thrown again by every append, flush and close (one that failed at the end of a turn, by the next).
+   * written after it): thrown again by every append and flush and by close (one that failed at the end of a turn, by the next).
    */
   private failed: StoreWriteError | null = null;
   private constructor(
@@ -84,14 +84,16 @@ export class Journal<T> {
     const line = JSON.stringify(rec) + "\n";
     this.pending.push(line);
     this.pendingChars += line.length;
-    if (this.opts.writeThrough || this.pendingChars >= FLUSH_CHARS) this.flush();
-    else if (!this.scheduled) {
-      this.scheduled = true;
+    if (this.opts.writeThrough || this.pendingChars >= FLUSH_CHARS) return this.flush();
+    if (this.pending.length === 1) {
       if (!exitHook) {
         exitHook = true;
         process.on("exit", flushAllAtExit);
       }
       unwritten.add(this as Journal<unknown>);
+    }
+    if (!this.scheduled) {
+      this.scheduled = true;
       setImmediate(this.endOfTurn);
     }
   }

@@ -78,10 +78,11 @@ describe("Journal", () => {
   it("writes pending lines when the process exits at once (process.exit, a second Ctrl-C)", () => {
     const f = path.join(dir, "a.jsonl");
     const src = path.resolve("src/store/journal.ts");
-    const code = `import { Journal } from ${JSON.stringify(src)}; const j = Journal.open(${JSON.stringify(f)}); j.append({ a: 1 }); j.append({ a: 2 }); process.exit(3);`;
+    // 70 lines of ~1 KB: ~64 of them written at once in the turn, the rest pending when the process exits
+    const code = `import { Journal } from ${JSON.stringify(src)}; const j = Journal.open(${JSON.stringify(f)}); for (let a = 0; a < 70; a++) j.append({ a, s: "x".repeat(1000) }); process.exit(3);`;
     const r = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], { encoding: "utf8" });
     expect(r.status, r.stderr).toBe(3);
-    expect(lines(f)).toEqual([{ a: 1 }, { a: 2 }]);
+    expect(lines(f).map((l) => (l as { a: number }).a)).toEqual([...Array(70).keys()]);
   });
 
   it.skipIf(!fs.existsSync("/dev/full"))("names the file of a write that fails at the end of a turn, and throws it again", async () => {
