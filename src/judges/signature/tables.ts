@@ -49,6 +49,11 @@ export interface InjectionTables {
   readonly argsIndex: GramIndex;
   /** `parseGoal(text)`, frozen (shared by every trajectory: never modify it). */
   readonly goal: Goal;
+  /**
+   * The forms of the goal's quoted and strong values, in the goal's order (`analyze`: chunks of the injected text
+   * that are one of them are not masked in call arguments), frozen (shared: never modify it).
+   */
+  readonly protectedForms: readonly string[];
   /** `gramIndex(norm, SAMPLE_GRAM)`: the mask and the exposure quote, from sampled positions (`./sampled.ts`). */
   readonly normSample: GramIndex;
   /** `gramIndex(loose, SAMPLE_GRAM)`: the exposure test, from sampled positions (`./sampled.ts`). */
@@ -63,6 +68,7 @@ class Tables implements InjectionTables {
   private qi?: GramIndex;
   private ai?: GramIndex;
   private g?: Goal;
+  private pf?: readonly string[];
   private ns?: GramIndex;
   private ls?: GramIndex;
   constructor(readonly text: string) {}
@@ -89,6 +95,9 @@ class Tables implements InjectionTables {
   }
   get goal(): Goal {
     return (this.g ??= deepFreeze(parseGoal(this.text)));
+  }
+  get protectedForms(): readonly string[] {
+    return (this.pf ??= Object.freeze(this.goal.values.filter((v) => v.kind === "quoted" || v.strong).flatMap((v) => v.forms)));
   }
   get normSample(): GramIndex {
     return (this.ns ??= gramIndex(this.norm, SAMPLE_GRAM));
