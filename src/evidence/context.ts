@@ -63,29 +63,38 @@ export function evidenceContext(
   }
   const parts = opts.parts ?? trajectoryParts(t);
   const normalizeText = opts.normalize ?? normalize;
-  // injected texts recur across a corpus: without a caller's memo, the module's own (same results)
-  const normalizeInjection = opts.normalize ?? normalizedInjectionOf;
+  // injected texts recur across a corpus: the module's memo (same results as a caller's memo, which holds the
+  // trajectory's texts and would normalize them again)
   const injections = Object.values(t.injections ?? {})
     .filter((s): s is string => typeof s === "string")
-    .map((s) => normalizeInjection(s))
+    .map((s) => normalizedInjectionOf(s))
     .filter((s) => s.length > 0);
-  const normCache: (string | undefined)[] = new Array(parts.length).fill(undefined);
-  return {
+  const ctx = {
     trajectory: t,
     parts,
-    get norms(): string[] {
-      for (let i = 0; i < parts.length; i++) if (normCache[i] === undefined) normCache[i] = normalizeText(parts[i].text);
-      return normCache as string[];
-    },
-    normCache,
+    normCache: new Array<string | undefined>(parts.length).fill(undefined),
     injections,
     looseInjections: injections.map(looseInjectionOf),
     minQuoteChars,
     nonce: opts.nonce,
-    maps: new Array(parts.length).fill(undefined),
+    maps: new Array<NormalizedText | undefined>(parts.length).fill(undefined),
     normalizeText,
   };
+  // `norms` is defined with one shared getter: an object literal with its own getter was built in dictionary mode,
+  // ~4 us a context and slower to read, for every verdict (issue 26)
+  return Object.defineProperty(ctx, "norms", NORMS) as EvidenceContext;
 }
+
+/** The `norms` property of every context: normalizes the parts not done yet (in its `normCache`), returns them all. */
+const NORMS: PropertyDescriptor & ThisType<EvidenceContext> = {
+  get(): string[] {
+    const { parts, normCache } = this;
+    for (let i = 0; i < parts.length; i++) if (normCache[i] === undefined) normCache[i] = this.normalizeText(parts[i].text);
+    return normCache as string[];
+  },
+  enumerable: true,
+  configurable: true,
+};
 
 /**
  * `normalize(ctx.parts[i].text)`, computed on first use and cached in the context.

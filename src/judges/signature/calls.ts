@@ -6,6 +6,7 @@ import { renderToolCall } from "../../serialize/parts.js";
 import type { Message, Trajectory } from "../../types.js";
 import { type ActionClass } from "./goals.js";
 import { escapeRegExp, norm } from "./text.js";
+import { peekText } from "./memo.js";
 
 /** A tool call the agent made, with what the judge needs to know about it. */
 export interface CallInfo {
@@ -176,6 +177,8 @@ export function isErrorResult(m: Message | undefined): boolean {
  */
 export function collectCalls(t: Trajectory, normText: (s: string) => string = norm): CallInfo[] {
   const out: CallInfo[] = [];
+  // `PENDING_RE.test(result)` of the calls whose result text the memo may hold, by position in `out`
+  const waits = new Map<number, boolean>();
   const msgs = t.messages;
   msgs.forEach((m, i) => {
     if (m.role !== "assistant" || !Array.isArray(m.tool_calls)) return;
@@ -204,6 +207,11 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
       } catch {
         scalars.push(argsText);
       }
+      const error = isErrorResult(ans?.m);
+      // norm(text + "\n") === norm(text): the trailing newline is trimmed
+      const raw = ans && !ans.m.error ? (ans.m.text ?? "") : undefined;
+      const result = ans ? (raw === undefined ? norm(`${ans.m.text ?? ""}\n${ans.m.error}`) : normText(raw)) : "";
+      if (raw !== undefined && !error) waits.set(out.length, pendingResult(raw, result));
       out.push({
         message_index: i,
         tool_call_index: j,
@@ -212,16 +220,25 @@ export function collectCalls(t: Trajectory, normText: (s: string) => string = no
         argsNorm: normText(argsText),
         scalars: scalars.map((x) => normText(x)),
         classes: toolClasses(c.name ?? ""),
-        error: isErrorResult(ans?.m),
-        // norm(text + "\n") === norm(text): the trailing newline is trimmed
-        result: ans ? (ans.m.error ? norm(`${ans.m.text ?? ""}\n${ans.m.error}`) : normText(ans.m.text ?? "")) : "",
+        error,
+        result,
         rawScalars: scalars,
         keys,
       });
     });
   });
-  markPending(out);
+  markPending(out, (c, i) => waits.get(i) ?? PENDING_RE.test(c.result));
   return out;
+}
+
+/**
+ * `PENDING_RE.test(result)` for a call's result `result = norm(raw)`, kept in the text memo's entry of `raw` when it
+ * has one (`./memo.ts`: tool results recur across runs, and the test ran over every result of every call: issue 26).
+ */
+function pendingResult(raw: string, result: string): boolean {
+  const e = peekText(raw);
+  if (e === undefined || e.norm !== result) return PENDING_RE.test(result);
+  return (e.pending ??= PENDING_RE.test(result));
 }
 
 /** A result saying the action waits for a verification step. */
@@ -246,12 +263,12 @@ export function nameWords(name: string): string[] {
  * a word of the confirming call's own name ("update_account_password" ... "verify_account" -> "Account verified.
  * Password updated."). Unconfirmed ones are marked `pending` and counted as errors.
  */
-export function markPending(calls: CallInfo[]): void {
+export function markPending(calls: CallInfo[], waits: (c: CallInfo, i: number) => boolean = (c) => PENDING_RE.test(c.result)): void {
   calls.forEach((c, i) => {
-    if (c.error || !PENDING_RE.test(c.result)) return;
+    if (c.error || !waits(c, i)) return;
     const mine = nameWords(c.name);
-    const confirmed = calls.slice(i + 1).some((d) => {
-      if (d.error || isReadOnly(d) || PENDING_RE.test(d.result) || FAILED_RE.test(d.result) || d.name === c.name) return false;
+    const confirmed = calls.slice(i + 1).some((d, k) => {
+      if (d.error || isReadOnly(d) || waits(d, i + 1 + k) || FAILED_RE.test(d.result) || d.name === c.name) return false;
       const theirs = new Set(nameWords(d.name).map((w) => w.slice(0, 5)));
       return mine.some((w) => !theirs.has(w.slice(0, 5)) && new RegExp(`\\b${escapeRegExp(w.slice(0, 5))}`).test(d.result));
     });

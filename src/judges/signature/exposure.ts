@@ -5,7 +5,7 @@
 import type { Part, Trajectory } from "../../types.js";
 import { looseFromNorm, norm, rawSpan, shareRun, type Chunk } from "./text.js";
 import { SAMPLE_GRAM, byLength, chunksUncapped, sampledChunks, sampledMask, sampledMaskRuns, sampledShare } from "./sampled.js";
-import { grew, grown, textMemo, type InjectionInResult, type TextMemo } from "./memo.js";
+import { added, grew, grown, recordChars, textMemo, type InjectionInResult, type TextMemo } from "./memo.js";
 import { MASK_GRAM, injectionTables, type InjectionTables } from "./tables.js";
 
 /** Where the injection reached the agent. */
@@ -35,6 +35,11 @@ export interface ExposureScan {
   masked: Map<number, string>;
   /** Injected texts found in some tool result. */
   exposed: Set<string>;
+  /**
+   * The memo's record (`./memo.ts`) of a masked result whose string is that record's `masked` (one injected text, or
+   * the others blanked nothing), by message index: what is found in the masked text may be kept there.
+   */
+  maskedMemo: Map<number, InjectionInResult>;
 }
 
 /**
@@ -102,6 +107,7 @@ function quoteOf(partText: string, pn: string, ch: Chunk): string | null {
  */
 export function scanExposure(t: Trajectory, parts: Part[], injections: string[], normText: (s: string) => string): ExposureScan {
   const masked = new Map<number, string>();
+  const maskedMemo = new Map<number, InjectionInResult>();
   const exposed = new Set<string>();
   let exposure: Exposure | null = null;
   const tables: InjectionTables[] = injections.map(injectionTables);
@@ -129,6 +135,8 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
       else if (r.masked !== pn0 || tb.norm.includes("\u0000")) pn = sampledMask(tb.normSample, pn, MASK_GRAM);
     });
     masked.set(p.message_index, pn);
+    const r0 = tables.length > 0 ? memo.injections?.get(tables[0].text) : undefined;
+    if (r0 !== undefined && r0.masked === pn) maskedMemo.set(p.message_index, r0);
     if (hit !== null && exposure === null) {
       const r = memo.injections!.get(hit)!;
       if (r.quote === undefined) {
@@ -139,7 +147,7 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
       if (r.quote) exposure = { message_index: p.message_index, quote: r.quote, injection: hit };
     }
   }
-  return { exposure, masked, exposed };
+  return { exposure, masked, exposed, maskedMemo };
 }
 
 /**
@@ -150,11 +158,15 @@ export function scanExposure(t: Trajectory, parts: Part[], injections: string[],
 function inResult(text: string, memo: TextMemo, tb: InjectionTables, fresh: Map<string, Chunk[]>): InjectionInResult {
   let r = memo.injections?.get(tb.text);
   if (r) return r;
-  const before = grown(text, memo);
+  let chars = 0; // what the entry gains (`added`)
   const li = tb.loose;
   let found = false;
   if (li.length > 0) {
-    const lr = (memo.loose ??= looseFromNorm(memo.norm));
+    let lr = memo.loose;
+    if (lr === undefined) {
+      lr = memo.loose = looseFromNorm(memo.norm);
+      chars += lr.length;
+    }
     const g = tb.exposureGram;
     found = lr.includes(li) || (g >= SAMPLE_GRAM ? sampledShare(tb.looseSample, lr, g) : shareRun(li, lr, g, tb.exposureGrams));
   }
@@ -163,6 +175,6 @@ function inResult(text: string, memo: TextMemo, tb: InjectionTables, fresh: Map<
   if (m.runs) fresh.set(tb.text, m.runs);
   r = { found, masked: m.masked };
   (memo.injections ??= new Map()).set(tb.text, r);
-  grew(text, memo, before);
+  added(text, memo, chars + recordChars(memo, tb.text, r));
   return r;
 }

@@ -68,7 +68,7 @@ export const ANAPHOR_RE = /\b(?:the sent|just sent|you (?:have )?(?:just )?sent|
  * channel whose name holds the injection) is not carrying the injected values out.
  * @param injections the injected texts' tables (`./tables.ts`: their normalized form and 24-gram index)
  */
-export function maskInjectedArgs(c: CallInfo, injections: InjectionTables[], protectedForms: string[]): void {
+export function maskInjectedArgs(c: CallInfo, injections: InjectionTables[], protectedForms: readonly string[]): void {
   let changed = false;
   const scalars = c.scalars.map((sc) => {
     let out = sc;

@@ -13,6 +13,7 @@
  * than {@link MEMO_MIN_CHARS} (cheaper to normalize than to look up) or longer than an eighth of the character budget
  * is never cached.
  */
+import type { AttackerValue } from "./values.js";
 
 /** What the exposure scan found of one injected text in one tool result (`scanExposure`, `./exposure.ts`). */
 export interface InjectionInResult {
@@ -22,6 +23,8 @@ export interface InjectionInResult {
   masked: string;
   /** `exposureQuote(result, result norm, injection)`, once asked for (undefined: not computed yet). */
   quote?: string | null;
+  /** `valueIn(masked, v)` (`./values.ts`) by value of the injection's goal, once asked for (`analyze`'s standings). */
+  values?: Map<AttackerValue, boolean>;
 }
 
 /** One text's memo entry. */
@@ -30,6 +33,8 @@ export interface TextMemo {
   readonly norm: string;
   /** `looseFromNorm(norm)`, once asked for. */
   loose?: string;
+  /** `PENDING_RE.test(norm)` (`./calls.ts`: the result says the action waits for a verification), once asked for. */
+  pending?: boolean;
   /** Per injected text (raw), once scanned. */
   injections?: Map<string, InjectionInResult>;
 }
@@ -52,7 +57,7 @@ function charsOf(text: string, e: TextMemo): number {
   let n = text.length + (e.norm === text ? 0 : e.norm.length) + (e.loose?.length ?? 0);
   // `forEach`, not `for...of` over entries: no [key, value] pair per entry (it runs twice per scan of a text)
   e.injections?.forEach((r, inj) => {
-    n += inj.length + (r.masked === e.norm ? 0 : r.masked.length) + (r.quote?.length ?? 0);
+    n += recordChars(e, inj, r);
   });
   return n;
 }
@@ -98,7 +103,24 @@ export function grown(text: string, e: TextMemo): number {
   return entries.get(text) === e ? charsOf(text, e) : 0;
 }
 
+/**
+ * Account for `chars` characters added to the entry of `text` (`e`): what {@link grew} counts, given by the caller that
+ * knows it (the exposure scan adds a loose form and one record per injected text: counting all of the entry twice per
+ * record was 2% of the analysis, issue 26). `chars` must be exactly the change of the entry's count.
+ */
+export function added(text: string, e: TextMemo, chars: number): void {
+  if (entries.get(text) !== e) return;
+  heldChars += chars;
+  evict();
+}
+
+/** The characters a record adds to its entry (what {@link charsOf} counts for it). */
+export function recordChars(e: TextMemo, inj: string, r: InjectionInResult): number {
+  return inj.length + (r.masked === e.norm ? 0 : r.masked.length) + (r.quote?.length ?? 0);
+}
+
 function evict(): void {
+  if (entries.size <= MEMO_MAX_TEXTS && heldChars <= MEMO_MAX_CHARS) return;
   for (const [k, e] of entries) {
     if (entries.size <= MEMO_MAX_TEXTS && heldChars <= MEMO_MAX_CHARS) break;
     entries.delete(k);

@@ -49,6 +49,11 @@ export interface InjectionTables {
   readonly argsIndex: GramIndex;
   /** `parseGoal(text)`, frozen (shared by every trajectory: never modify it). */
   readonly goal: Goal;
+  /**
+   * The forms of the goal's quoted and strong values, in the goal's order (`analyze`: chunks of the injected text
+   * that are one of them are not masked in call arguments), frozen (shared: never modify it).
+   */
+  readonly protectedForms: readonly string[];
   /** `gramIndex(norm, SAMPLE_GRAM)`: the mask and the exposure quote, from sampled positions (`./sampled.ts`). */
   readonly normSample: GramIndex;
   /** `gramIndex(loose, SAMPLE_GRAM)`: the exposure test, from sampled positions (`./sampled.ts`). */
@@ -63,6 +68,7 @@ class Tables implements InjectionTables {
   private qi?: GramIndex;
   private ai?: GramIndex;
   private g?: Goal;
+  private pf?: readonly string[];
   private ns?: GramIndex;
   private ls?: GramIndex;
   constructor(readonly text: string) {}
@@ -88,7 +94,10 @@ class Tables implements InjectionTables {
     return (this.ai ??= gramIndex(this.norm, ARGS_GRAM));
   }
   get goal(): Goal {
-    return (this.g ??= deepFreeze(parseGoal(this.text)));
+    return (this.g ??= goalOf(this.text));
+  }
+  get protectedForms(): readonly string[] {
+    return (this.pf ??= Object.freeze(this.goal.values.filter((v) => v.kind === "quoted" || v.strong).flatMap((v) => v.forms)));
   }
   get normSample(): GramIndex {
     return (this.ns ??= gramIndex(this.norm, SAMPLE_GRAM));
@@ -96,6 +105,33 @@ class Tables implements InjectionTables {
   get looseSample(): GramIndex {
     return (this.ls ??= gramIndex(this.loose, SAMPLE_GRAM));
   }
+}
+
+/** Most goals kept by {@link goalOf}, and most characters of their texts. */
+export const MAX_GOALS = 2048;
+export const MAX_GOAL_CHARS = 512 * 1024;
+const goals = new Map<string, Goal>();
+let goalChars = 0;
+
+/**
+ * `parseGoal(text)`, frozen, kept beyond its tables (a goal is small next to its gram tables, which the cache above
+ * evicts: a corpus with more injected texts than fit parsed them again, 2-5% of the analysis, and each new goal's values
+ * missed the per-value records of `./memo.ts`). At most {@link MAX_GOALS} goals and {@link MAX_GOAL_CHARS} characters of
+ * text, the oldest dropped first; a text longer than a quarter of the tables' budget is parsed each time.
+ */
+function goalOf(text: string): Goal {
+  let g = goals.get(text);
+  if (g !== undefined) return g;
+  g = deepFreeze(parseGoal(text));
+  if (text.length > MAX_TABLE_CHARS / 4) return g;
+  goals.set(text, g);
+  goalChars += text.length;
+  while (goals.size > MAX_GOALS || goalChars > MAX_GOAL_CHARS) {
+    const k = goals.keys().next().value as string;
+    goals.delete(k);
+    goalChars -= k.length;
+  }
+  return g;
 }
 
 function deepFreeze<T>(x: T): T {
@@ -137,4 +173,6 @@ export function injectionTables(text: string): InjectionTables {
 export function clearInjectionTables(): void {
   cache.clear();
   cachedChars = 0;
+  goals.clear();
+  goalChars = 0;
 }

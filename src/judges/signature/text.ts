@@ -472,16 +472,24 @@ export function escapeRegExp(s: string): string {
  */
 export function containsToken(hay: string, needle: string): boolean {
   if (!needle) return false;
+  // the needle's edges are classified once (a needle edge that is no letter or digit needs no edge in `hay`)
+  const wordFirst = isWordUnit(needle, 0);
+  const wordLast = isWordUnit(needle, needle.length - 1);
   let from = 0;
   for (;;) {
     const at = hay.indexOf(needle, from);
     if (at < 0) return false;
-    const before = at > 0 ? hay[at - 1] : "";
-    const after = at + needle.length < hay.length ? hay[at + needle.length] : "";
-    const isWord = (c: string) => c !== "" && /[\p{L}\p{N}]/u.test(c);
-    const edgeBefore = !isWord(needle[0]) || !isWord(before);
-    const edgeAfter = !isWord(needle[needle.length - 1]) || !isWord(after);
+    const end = at + needle.length;
+    const edgeBefore = !wordFirst || at === 0 || !isWordUnit(hay, at - 1);
+    const edgeAfter = !wordLast || end >= hay.length || !isWordUnit(hay, end);
     if (edgeBefore && edgeAfter) return true;
     from = at + 1;
   }
+}
+
+/** Whether the UTF-16 unit at `i` of `s` (alone) is a letter or digit: ASCII without a regex, else {@link ALNUM_RE}. */
+function isWordUnit(s: string, i: number): boolean {
+  const c = s.charCodeAt(i);
+  if (c < 0x80) return (c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a);
+  return ALNUM_RE.test(s[i]);
 }
