@@ -15,7 +15,7 @@ import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import type { ItemWarning } from "./warnings.js";
-import { resolvedPath } from "./resolved.js";
+import { lastSegments, resolvedPath } from "./resolved.js";
 import { isVigilRun, vigilFields } from "./vigil.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 
@@ -38,9 +38,9 @@ export interface AgentDojoLayout {
  * `injection_task_id ?? "none"`; a missing field is not checked). Returns undefined otherwise.
  */
 export function agentDojoLayout(file: string, run?: Record<string, unknown>): AgentDojoLayout | undefined {
-  const parts = resolvedPath(file).split(path.sep).filter((p) => p !== "");
-  if (parts.length < 5) return undefined;
-  const [modelDir, suite, userTask, attack, last] = parts.slice(-5);
+  const parts = lastSegments(resolvedPath(file), 5);
+  if (parts === undefined) return undefined;
+  const [modelDir, suite, userTask, attack, last] = parts;
   if (!last.endsWith(".json")) return undefined;
   const injectionTask = last.slice(0, -".json".length);
   if (injectionTask === "") return undefined;

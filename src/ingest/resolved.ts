@@ -19,3 +19,18 @@ function clean(p: string): boolean {
   if (p.includes("//") || p.includes("/./") || p.includes("/../")) return false;
   return !(p.endsWith("/") || p.endsWith("/.") || p.endsWith("/.."));
 }
+
+/**
+ * The last `n` non-empty segments of `p` split at `path.sep`, in order (as `p.split(path.sep).filter((s) => s !==
+ * "").slice(-n)`, without splitting the whole path); undefined when it has fewer than `n`.
+ */
+export function lastSegments(p: string, n: number): string[] | undefined {
+  const out: string[] = [];
+  let end = p.length;
+  while (out.length < n && end > 0) {
+    const i = p.lastIndexOf(path.sep, end - 1);
+    if (i + 1 < end) out.push(p.slice(i + 1, end));
+    end = i;
+  }
+  return out.length < n ? undefined : out.reverse();
+}
