@@ -15,6 +15,7 @@ import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import type { ItemWarning } from "./warnings.js";
+import { lastSegments, resolvedPath } from "./resolved.js";
 import { isVigilRun, vigilFields } from "./vigil.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 
@@ -37,9 +38,9 @@ export interface AgentDojoLayout {
  * `injection_task_id ?? "none"`; a missing field is not checked). Returns undefined otherwise.
  */
 export function agentDojoLayout(file: string, run?: Record<string, unknown>): AgentDojoLayout | undefined {
-  const parts = path.resolve(file).split(path.sep).filter((p) => p !== "");
-  if (parts.length < 5) return undefined;
-  const [modelDir, suite, userTask, attack, last] = parts.slice(-5);
+  const parts = lastSegments(resolvedPath(file), 5);
+  if (parts === undefined) return undefined;
+  const [modelDir, suite, userTask, attack, last] = parts;
   if (!last.endsWith(".json")) return undefined;
   const injectionTask = last.slice(0, -".json".length);
   if (injectionTask === "") return undefined;
@@ -331,7 +332,7 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   if (layout) metadata.model_dir = layout.modelDir;
   // the folder holding the model folder (VIGIL's runs_base vs debug_run): runs of one model and condition from two
   // such folders are pooled by every figure, and nothing else in the files may tell them apart (../run/pooled-folders.ts)
-  if (layout) metadata.run_folder = path.resolve(path.dirname(scope));
+  if (layout) metadata.run_folder = resolvedPath(path.dirname(scope));
   if (defense !== undefined) metadata.defense = defense;
   metadata.attribution = who.rule;
   for (const k of ["benchmark_version", "agentdojo_package_version", "evaluation_timestamp", "duration"]) {

@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { closeSync, fstatSync, openSync, readdirSync, readFileSync, readSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -32,6 +32,8 @@ import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
 import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem } from "./unchanged.js";
 export type { InputStamp, UnchangedFile, UnchangedHit, UnchangedItem } from "./unchanged.js";
+import { resolvedPath } from "./resolved.js";
+import { readJsonBytes } from "./read-file.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
@@ -138,60 +140,6 @@ function maxItemBytes(opts: ReadOptions): number {
 export type IngestItem = { kind: "trajectory"; trajectory: Trajectory; stamp?: InputStamp } | { kind: "error"; error: IngestError };
 
 
-/**
- * Read one JSON file whole: the bytes (size checked against `max` from the open file, so a file that grows between
- * the check and the read is still caught). The read is synchronous (these files are small and the page cache
- * serves them: no promise per file). A regular file is read into a buffer of the size its `fstat` gave (what
- * `readFileSync(fd)` does, without the second `fstat` it makes: issue 26); a file that says size 0 (a `/proc` file)
- * is read by `readFileSync` to its end.
- */
-function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp: InputStamp } | { error: IngestError } {
-  let bytes: Buffer;
-  let fd: number | undefined;
-  let stamp: InputStamp;
-  try {
-    fd = openSync(file, "r");
-    const st = fstatSync(fd);
-    const size = st.size;
-    stamp = { size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
-    if (size > max) return { error: tooLargeError(file, "file", size, max) };
-    bytes = st.isFile() && size > 0 ? readSized(fd, size) : readFileSync(fd);
-  } catch (e) {
-    return { error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
-  } finally {
-    if (fd !== undefined) {
-      try {
-        closeSync(fd);
-      } catch {
-        // the bytes are read; a failed close changes nothing for the caller
-      }
-    }
-  }
-  // grew between fstat and read
-  if (bytes.length > max) return { error: tooLargeError(file, "file", bytes.length, max) };
-  return { bytes, stamp };
-}
-
-/**
- * An open file read to its end, as `readFileSync(fd)` reads a regular file: the `size` bytes its `fstat` gave (fewer
- * when it ends before); a file that grew since is read on to its end (red team 17: reading only `size` bytes made a
- * growing file `invalid_json` instead of the whole file, or `too_large` by the check after the read).
- */
-function readSized(fd: number, size: number): Buffer {
-  const buf = Buffer.allocUnsafe(size);
-  let pos = 0;
-  let n: number;
-  do {
-    n = readSync(fd, buf, pos, size - pos, null);
-    pos += n;
-  } while (n !== 0 && pos < size);
-  if (pos < size) return buf.subarray(0, pos);
-  // one read past the end (0 bytes unless the file grew); readFileSync(fd) here would make the fstat saved above
-  const probe = Buffer.allocUnsafe(1);
-  if (readSync(fd, probe, 0, 1, null) === 0) return buf;
-  return Buffer.concat([buf, probe, readFileSync(fd)]); // grew: the rest, from the current position
-}
-
 /** A conversion result as read items, its warnings collected. */
 function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
   if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
@@ -267,11 +215,19 @@ interface ReadContext {
 
 function readContext(): ReadContext {
   const listings = new Map<string, readonly string[]>();
+  /** a file's folder as given -> the listing its files get (the same for every file named in that folder) */
+  const byFolder = new Map<string, readonly string[]>();
   return {
     warnings: new WarningCollector(),
     said: [],
     siblings(file: string) {
-      const parent = path.dirname(path.dirname(path.dirname(path.dirname(path.dirname(path.resolve(file))))));
+      // a file named `<folder>/<name>` resolves to resolve(<folder>)/<name>: the listing depends on its folder only
+      const cut = file.lastIndexOf(path.sep);
+      const base = file.slice(cut + 1);
+      const folder = cut > 0 && base !== "" && base !== "." && base !== ".." ? file.slice(0, cut) : undefined;
+      const known = folder === undefined ? undefined : byFolder.get(folder);
+      if (known !== undefined) return known;
+      const parent = path.dirname(path.dirname(path.dirname(path.dirname(path.dirname(resolvedPath(file))))));
       let names = listings.get(parent);
       if (names === undefined) {
         try {
@@ -281,6 +237,7 @@ function readContext(): ReadContext {
         }
         listings.set(parent, names);
       }
+      if (folder !== undefined) byFolder.set(folder, names);
       return names;
     },
   };
@@ -474,7 +431,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           normalizeAttack(t);
           // ... and of "no defense" (finding 6): "none", "None", "" ... are the condition no_defense in every format
           normalizeCondition(t);
-          const file = path.resolve(t.source.path);
+          const file = resolvedPath(t.source.path);
           const layoutRun = t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined;
           const first = layoutRun ? firstFile.get(t.id) : undefined;
           if (layoutRun && first === undefined) firstFile.set(t.id, file);

@@ -143,14 +143,21 @@ export function decideSurfaces(t: Trajectory, opts: SurfaceOptions = {}): Surfac
       if (f === undefined) partForms.set(p, (f = forms.get(p.text)));
       return f;
     };
+    // placeholders with the same text (AgentDojo: one attack text in every injection vector) are found in the same part
+    const foundByText = new Map<string, Part | undefined>();
     for (const [placeholder, text] of injections) {
-      const n = needles.get(text);
-      const raw = text.trim();
-      // The whole text first (verbatim, then its matching form); its long lines only when it is nowhere whole.
-      const whole = (p: Part) => p.text.includes(raw) || (n.form.length >= MIN_LINE_CHARS && formOf(p).includes(n.form));
-      const aLine = (p: Part) => n.lines.some((l) => formOf(p).includes(l));
-      let found = ordered.find(whole);
-      if (!found && n.lines.length > 0) found = ordered.find(aLine);
+      let found: Part | undefined;
+      if (foundByText.has(text)) found = foundByText.get(text);
+      else {
+        const n = needles.get(text);
+        const raw = text.trim();
+        // The whole text first (verbatim, then its matching form); its long lines only when it is nowhere whole.
+        const whole = (p: Part) => p.text.includes(raw) || (n.form.length >= MIN_LINE_CHARS && formOf(p).includes(n.form));
+        const aLine = (p: Part) => n.lines.some((l) => formOf(p).includes(l));
+        found = ordered.find(whole);
+        if (!found && n.lines.length > 0) found = ordered.find(aLine);
+        foundByText.set(text, found);
+      }
       if (!found) continue;
       let surface = KIND_SURFACE[found.kind]!;
       if (found.kind === "tool_result" && opts.toolOutputSurface) {

@@ -1,5 +1,5 @@
 /**
- * A run file that grows between the reader's `fstat` and its read (src/ingest/index.ts `readSized`, red team 17): it
+ * A run file that grows between the reader's `fstat` and its read (src/ingest/read-file.ts `readSized`, red team 17): it
  * is read to its end, as `readFileSync(fd)` did, so a valid longer file is its trajectory and one grown past the size
  * limit is `too_large`, never `invalid_json` from a read cut at the old size. `fs.fstatSync` is patched (and put
  * back) to rewrite the file right after the reader's `fstat`.
@@ -10,6 +10,7 @@ import path from "node:path";
 import { syncBuiltinESMExports } from "node:module";
 import { afterAll, describe, expect, it } from "vitest";
 import { readTrajectories, type IngestItem } from "../../src/ingest/index.js";
+import { REUSED_BYTES } from "../../src/ingest/read-file.js";
 import { CORPUS } from "../helpers/paths.js";
 
 const SRC = path.join(CORPUS, "runs/gpt-4o-2024-05-13/workspace/user_task_9/important_instructions/injection_task_1.json");
@@ -47,6 +48,15 @@ describe("a file that grows between fstat and read", () => {
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
     const items = await readGrowing(file, text.replace(/}\s*$/, `, "extra_note": "${"y".repeat(1000)}"}`), text.length + 5000);
+    expect(items.map((i) => i.kind)).toEqual(["trajectory"]);
+  });
+
+  it("a valid longer file over the reused buffer's size is read whole too", async () => {
+    const file = path.join(tmp, "c", "injection_task_1.json");
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    const big = text.replace(/}\s*$/, `, "pad": "${"p".repeat(REUSED_BYTES)}"}`);
+    fs.writeFileSync(file, big);
+    const items = await readGrowing(file, big.replace(/}\s*$/, `, "extra_note": "${"y".repeat(1000)}"}`), big.length + 5000);
     expect(items.map((i) => i.kind)).toEqual(["trajectory"]);
   });
 
