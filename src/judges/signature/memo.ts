@@ -13,8 +13,6 @@
  * than {@link MEMO_MIN_CHARS} (cheaper to normalize than to look up) or longer than an eighth of the character budget
  * is never cached.
  */
-import type { AttackerValue } from "./values.js";
-
 /** What the exposure scan found of one injected text in one tool result (`scanExposure`, `./exposure.ts`). */
 export interface InjectionInResult {
   /** The injected text (or a long chunk of it) is in the result (the exposure test). */
@@ -23,8 +21,11 @@ export interface InjectionInResult {
   masked: string;
   /** `exposureQuote(result, result norm, injection)`, once asked for (undefined: not computed yet). */
   quote?: string | null;
-  /** `valueIn(masked, v)` (`./values.ts`) by value of the injection's goal, once asked for (`analyze`'s standings). */
-  values?: Map<AttackerValue, boolean>;
+  /**
+   * `valueIn(masked, v)` (`./values.ts`) by value of the injection's goal, once asked for (`analyze`'s standings); keyed by
+   * the `AttackerValue` object itself (typed `object` here: `./values.ts` imports `./text.ts`, which imports this module).
+   */
+  values?: Map<object, boolean>;
 }
 
 /** One text's memo entry. */
