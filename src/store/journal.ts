@@ -15,7 +15,7 @@ export class StoreWriteError extends Error {
           : cause.code === "EROFS"
             ? "read-only file system"
             : cause.message;
-    super(`cannot write ${file}: ${why}. Everything stored before this point is kept; fix it and run the same command again to resume.`);
+    super(`cannot write ${file}: ${why}. Everything written before this point is kept (the records waiting to be written with it, at most the last moment's, are not: they are judged again); fix it and run the same command again to resume.`);
     this.name = "StoreWriteError";
   }
 }

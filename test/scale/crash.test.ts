@@ -237,7 +237,7 @@ describe("a store that cannot be written", () => {
       fs.truncateSync(filler, fs.statSync(filler).size - 48 * 1024);
       const r2 = await runCli(args());
       expect(r2.code).toBe(1);
-      expect(r2.stderr).toMatch(/cannot write .*(\.jsonl|store\.json): no space left on device\. Everything stored before this point is kept/);
+      expect(r2.stderr).toMatch(/cannot write .*(\.jsonl|store\.json): no space left on device\. Everything written before this point is kept/);
       expect(r2.stderr).not.toMatch(/\n\s+at /);
       expect(fs.existsSync(path.join(run, ".lock"))).toBe(false);
       // what was stored before is intact (the journal only grew, by whole lines and at most one cut last line)
