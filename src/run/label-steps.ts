@@ -4,6 +4,7 @@
  * stores trajectories and schedules their judging, and the summary at the end.
  */
 import { UsageError } from "../errors.js";
+import { removeQuietly } from "../io/remove-quietly.js";
 import fs from "node:fs";
 import path from "node:path";
 import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
@@ -471,14 +472,21 @@ for (const j of summary.judges) {
   return summary;
 }
 
-/** Write `summary.json` atomically; a failure is ignored (the file is a convenience, the journals hold the run). */
-export function writeSummaryFile(dir: string, value: unknown): void {
+/**
+ * Write `summary.json` atomically. A failure (disk full) does not stop the run (the file is a convenience, the
+ * journals hold the run) but is not silent either (red team 20): its temp file is removed and a warning returned.
+ * @returns null, or the warning to show.
+ */
+export function writeSummaryFile(dir: string, value: unknown): string | null {
+  const tmp = path.join(dir, `.summary.json.${process.pid}.tmp`);
   try {
-    const tmp = path.join(dir, `.summary.json.${process.pid}.tmp`);
     fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + "\n");
     fs.renameSync(tmp, path.join(dir, "summary.json"));
-  } catch {
-    /* the summary file is a convenience; the journals hold the run */
+    return null;
+  } catch (e) {
+    removeQuietly(tmp);
+    const why = (e as NodeJS.ErrnoException).code === "ENOSPC" ? "no space left on device" : (e as Error).message;
+    return `cannot write ${path.join(dir, "summary.json")}: ${why}; the run's journals hold every verdict (the summary above is complete): run the same command again, with space, to write the file`;
   }
 }
 

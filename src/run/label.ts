@@ -285,7 +285,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     inputWhere?.statement,
     interrupted && batchJudges === 0 ? { byJudge: runState.stoppedInFlight, judges: opts.judges.map((j) => j.id), leftByStoppedJudge: runState.leftByStoppedJudge } : undefined,
   );
-  writeSummaryFile(store.dir, { ...summary, this_run: thisRun, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) });
+  const unwritten = writeSummaryFile(store.dir, { ...summary, this_run: thisRun, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) });
+  if (unwritten) opts.onWarning?.(unwritten);
   return {
     summary,
     runDir: store.dir,

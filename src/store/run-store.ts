@@ -7,6 +7,7 @@ import type { IngestError, Verdict } from "../types.js";
 import { acquireRunLock } from "./lock.js";
 import { closeJournals, Journal, StoreWriteError, syncJournals } from "./journal.js";
 import { readJsonl } from "../io/jsonl.js";
+import { removeQuietly } from "../io/remove-quietly.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import {
@@ -557,6 +558,7 @@ export class RunStore {
     try {
       await this.db.write();
     } catch (e) {
+      removeQuietly(this.file(".store.json.tmp")); // the temp file lowdb's writer (steno) leaves behind
       throw new StoreWriteError(this.file("store.json"), e as NodeJS.ErrnoException);
     }
   }
@@ -575,13 +577,11 @@ export class RunStore {
     else this.db.data.label_state = this.before.label_state;
   }
 
-  /**
-   * Write the journals' pending lines and flush them to disk, write the snapshot, release the lock. Safe to call twice.
-   * @throws StoreWriteError when pending lines cannot be written (`label_state` failed; closed and unlocked all the same).
-   */
+  /** Write pending lines, fsync, write the snapshot, release the lock; safe twice. @throws StoreWriteError when pending lines or the snapshot cannot be written (closed and unlocked all the same; red team 20: never silent). */
   async close(): Promise<void> {
     const journals = [this.errors, this.verdicts, this.trajectories] as (Journal<unknown> | undefined)[];
     let lost: unknown = null;
+    let snapshot: unknown = null;
     try {
       lost = syncJournals(journals); // errors after the rows and verdicts (`load`)
       const st = this.db?.data?.label_state;
@@ -589,11 +589,12 @@ export class RunStore {
         if (st.state === "running" || lost) st.state = "failed";
         st.finished_at = new Date().toISOString();
       }
-      await this.writeSnapshot(false).catch(() => undefined);
+      if (this.db?.data) snapshot = await this.writeSnapshot(false).then(() => null, (e: unknown) => (e instanceof StoreWriteError ? e : null));
     } finally {
       closeJournals(journals);
       this.release();
     }
     if (lost) throw lost;
+    if (snapshot) throw snapshot;
   }
 }

@@ -181,6 +181,20 @@ describe("RunStore", () => {
     expect(() => j.flush()).toThrow(/cannot write \/dev\/full: no space left on device.*kept/);
     expect(() => j.close()).toThrow(StoreWriteError);
   });
+
+  it("a snapshot that cannot be written at close is an error naming store.json, not silence (red team 20)", async () => {
+    const s = await RunStore.open(dir, "c");
+    s.addVerdict(verdict("a"));
+    // lowdb writes `.store.json.tmp` then renames it: a folder of that name makes the write fail as a full disk would
+    fs.mkdirSync(path.join(dir, "c", ".store.json.tmp"));
+    const err = await s.close().then(() => null, (e: unknown) => e);
+    expect(err).toBeInstanceOf(StoreWriteError);
+    expect((err as Error).message).toMatch(/cannot write .*store\.json: .*Everything written before this point is kept/);
+    // the verdict is on disk, the lock released, the folder left as it was (not ours to clear)
+    expect((await readVerdicts(path.join(dir, "c"))).map((v) => v.trajectory_id)).toEqual(["a"]);
+    expect(fs.existsSync(path.join(dir, "c", ".lock"))).toBe(false);
+    expect(fs.statSync(path.join(dir, "c", ".store.json.tmp")).isDirectory()).toBe(true);
+  });
 });
 
 describe("RunStore on damaged files", () => {
