@@ -16,7 +16,7 @@ import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
 import { fullGc, heapGcTrigger, LABEL_BACKSTOP_RULE } from "../io/heap-gc.js";
-import { tuneCompilerForLabel, tuneHeapForLabel, tuneOptimizerForLlmLabel } from "./v8-tuning.js";
+import { tuneCompilerForLabel, tuneHeapForLabel } from "./v8-tuning.js";
 
 /** The longest `--signature-time-limit`, seconds (a day: past it the limit means nothing; red team 19 L1). */
 const MAX_SIGNATURE_TIME_LIMIT_S = 86_400;
@@ -343,8 +343,6 @@ export function registerLabel(program: Command): void {
       process.stderr.write(`ipi-judge: warning: --signature-time-limit has no effect here: the signature analysis runs on the main thread (${process.env.IPI_SIGNATURE_WORKERS === "0" ? "IPI_SIGNATURE_WORKERS=0" : "a single core"}), where it cannot be stopped\n`);
     // every judge (offline and LLM): before any hot code and before the signature workers start (./v8-tuning.ts)
     tuneCompilerForLabel();
-    // LLM judges only: the long once-per-request functions stay out of TurboFan (./v8-tuning.ts)
-    tuneOptimizerForLlmLabel(judges.map((j) => j.family));
     // V8 collects by itself at a set growing factor; a forced collection is only the backstop (./v8-tuning.ts)
     tuneHeapForLabel();
     checkPriced(judges, maxCostUsd);

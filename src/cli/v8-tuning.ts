@@ -73,36 +73,3 @@ export function tuneCompilerForLabel(env: NodeJS.ProcessEnv = process.env): bool
     return false;
   }
 }
-
-/**
- * The largest function (bytes of bytecode) TurboFan compiles in a `label` run whose judges are all LLM judges
- * (V8's `--max-optimized-bytecode-size`, default 61,440). Why (issue 26, CPU per request; README-bench.md "Session
- * 21"): an LLM `label` compiles ~780 functions with TurboFan in its first 3,000 requests and ~1,200 by 8,000, and the
- * long per-item functions (the read loop, the surface decision, the renderer's scaffold, the store's `addVerdict`,
- * the HTTP client's request builders) are the costliest compiles and are compiled again after every deoptimization
- * on a new object shape (503 recompiles, ~1.1 s of compiler time in 8,000 requests). Those functions run once per
- * request: their loops are in small helpers, which are still compiled. Not for the signature judge, whose worker's
- * analysis is long functions with hot loops.
- */
-export const LLM_LABEL_MAX_OPTIMIZED_BYTECODE = 1000;
-
-/**
- * Set {@link LLM_LABEL_MAX_OPTIMIZED_BYTECODE} for this process when no judge of the run is the offline signature
- * judge (family `rule`). `env.IPI_MAX_OPTIMIZED_BYTECODE` overrides: a whole number 1-61440, or `0` to keep V8's
- * default (to compare). Anything else is ignored (the default is set).
- * @param families the families of the run's judges.
- * @param env the environment to read (default `process.env`).
- * @returns the size set, or undefined when V8's default is kept (a signature judge, `0`, or the flag refused).
- */
-export function tuneOptimizerForLlmLabel(families: readonly string[], env: NodeJS.ProcessEnv = process.env): number | undefined {
-  if (families.length === 0 || families.includes("rule")) return undefined;
-  const given = env.IPI_MAX_OPTIMIZED_BYTECODE;
-  const asked = given !== undefined && /^\d{1,5}$/.test(given) && Number(given) <= 61440 ? Number(given) : LLM_LABEL_MAX_OPTIMIZED_BYTECODE;
-  if (asked === 0) return undefined;
-  try {
-    v8.setFlagsFromString(`--max-optimized-bytecode-size=${asked}`);
-    return asked;
-  } catch {
-    return undefined;
-  }
-}
