@@ -17,7 +17,7 @@ function randomText(rand: () => number, n: number): string {
 }
 
 describe("asciiAlnum", () => {
-  it("equals its regex definition on random ASCII texts, both cases, short and long (the shared buffer grown)", () => {
+  it("equals its regex definition on random ASCII texts, both cases, short and long", () => {
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     for (const n of [0, 1, 2, 3, 17, 100, 5000, 70_000]) {
@@ -40,7 +40,7 @@ describe("asciiAlnum", () => {
     expect(asciiAlnum("ABC", false)).toBe("ABC");
   });
 
-  it("handles a text longer than the shared buffer's cap", () => {
+  it("handles a text of over a million characters", () => {
     const text = "Ab-1 ".repeat(250_000); // 1,250,000 characters
     expect(asciiAlnum(text, true)).toBe("ab1".repeat(250_000));
   });
