@@ -93,7 +93,7 @@ export function indexRow(t: Trajectory, surfaces: Record<string, Surface> = deci
     reference: t.reference,
     run_error: t.run_error,
     n_messages: t.messages.length,
-    content_sha256: contentSha256(t, true),
+    content_sha256: contentSha256(t),
     metadata: t.metadata,
     // the folder holding the model folder, top-level for the summaries (../store/records.ts `run_folder`)
     ...(typeof t.metadata?.run_folder === "string" ? { run_folder: t.metadata.run_folder } : {}),

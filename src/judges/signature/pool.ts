@@ -5,8 +5,7 @@
  * `concurrency`).
  *
  * Behaviour:
- * - `run(t, ctx)` sends the trajectory (structured clone; its messages, injections and tools as the JSON text its
- *   content hash was computed over when `label` kept it, `./wire.ts`) to the least busy worker and resolves with its verdict;
+ * - `run(t, ctx)` sends the trajectory (structured clone) to the least busy worker and resolves with its verdict;
  *   results are handed back in submission order (a result that finishes early waits for the ones sent before it),
  *   so a run's verdicts are stored in the same order as with the judge on the main thread;
  * - trajectories travel in batches: one message carries up to {@link BATCH} of them (sent when that many wait, or
@@ -51,11 +50,11 @@ import { Worker } from "node:worker_threads";
 import { JudgeFatalError } from "../../errors.js";
 import type { Trajectory, Verdict } from "../../types.js";
 import type { JudgeContext } from "../judge.js";
-import { toWire, type WireTrajectory } from "./wire.js";
 
-/** What the pool sends a worker for one trajectory (`t` and `c`: `./wire.ts`, the trajectory as `fromWire` rebuilds it). */
-export interface PoolRequest extends WireTrajectory {
+/** What the pool sends a worker for one trajectory. */
+export interface PoolRequest {
   seq: number;
+  t: Trajectory;
   ctx: { repeat: number; minQuoteChars?: number };
 }
 
@@ -228,8 +227,7 @@ export class SignaturePool {
     if (this.broken) return Promise.reject(this.broken);
     return new Promise<Verdict>((resolve, reject) => {
       const seq = this.nextSeq++;
-      const w = toWire(t);
-      this.queue.push({ seq, req: { seq, t: w.t, c: w.c, ctx: { repeat: ctx.repeat, minQuoteChars: ctx.minQuoteChars } }, resolve, reject });
+      this.queue.push({ seq, req: { seq, t, ctx: { repeat: ctx.repeat, minQuoteChars: ctx.minQuoteChars } }, resolve, reject });
       if (this.queue.length >= this.batch) this.pump();
       else this.flushTimer ??= setImmediate(() => {
         this.flushTimer = undefined;

@@ -13,7 +13,6 @@ import { parentPort, workerData } from "node:worker_threads";
 import { heapGcTrigger, LABEL_BACKSTOP_RULE } from "../../io/heap-gc.js";
 import { createSignatureJudge } from "./index.js";
 import type { PoolBatch, PoolReplies, PoolReply } from "./pool.js";
-import { fromWire } from "./wire.js";
 
 if (!parentPort) throw new Error("the signature judge worker runs only as a worker thread (./pool.ts)");
 const port = parentPort;
@@ -57,7 +56,7 @@ const collect = (() => {
 async function reply(req: PoolBatch[number]): Promise<PoolReply> {
   let verdict;
   try {
-    verdict = await judge.judge(fromWire(req), { repeat: req.ctx.repeat, minQuoteChars: req.ctx.minQuoteChars });
+    verdict = await judge.judge(req.t, { repeat: req.ctx.repeat, minQuoteChars: req.ctx.minQuoteChars });
   } catch (e) {
     const err = e instanceof Error ? e : new Error(String(e));
     if (progress) Atomics.add(progress, 0, 1);
