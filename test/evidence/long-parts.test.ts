@@ -12,7 +12,7 @@ import type { Trajectory } from "../../src/types.js";
 import { HOSTILE_PIECES, Rand, randomText } from "../helpers/rand.js";
 
 describe("originalSpan", () => {
-  it("equals originalSlice over a full map, across 64 Ki blocks, for hostile texts", () => {
+  it("equals originalSlice over a full map, across its blocks (4 Ki units), for hostile texts", () => {
     const r = new Rand(5);
     for (let k = 0; k < 4; k++) {
       const pieces = k === 0 ? ["\u4e2d\u6587", " ", "\u0301", "\ufb01", "\u3000"] : [...HOSTILE_PIECES, "word ", "ab", "\n\n"];
