@@ -189,6 +189,8 @@ const userNormOf = (text: string): string => userNorms.get(text);
 function standings(goals: Goal[], userNorm: string, after: CallInfo[], scan: ExposureScan): Map<string, StandingValue> {
   const { masked, maskedMemo } = scan;
   const seen = new Map<string, StandingValue>();
+  // the masked results in the map's order, walked by index for each value (an iterator made objects per step)
+  const idxs = [...masked.keys()];
   for (const g of goals) {
     for (const v of g.values) {
       const key = `${v.kind}:${v.forms[0]}`;
@@ -196,8 +198,8 @@ function standings(goals: Goal[], userNorm: string, after: CallInfo[], scan: Exp
       const inUser = valueIn(userNorm, v);
       const firstUse = after.find((c) => usedIn(c, v))?.message_index ?? Infinity;
       let envKnown = false;
-      // by key, then the text (an entries iterator made an array per result)
-      for (const idx of masked.keys()) {
+      for (let k = 0; k < idxs.length; k++) {
+        const idx = idxs[k];
         if (idx < firstUse && valueInMasked(maskedMemo.get(idx), masked.get(idx)!, v)) {
           envKnown = true;
           break;
