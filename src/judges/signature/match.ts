@@ -124,7 +124,7 @@ const PAYLOAD_CHUNK = 20;
 const payloadIndexes = new StringMemo(
   (sc: string) => ({ sample: gramIndex(sc, SAMPLE_GRAM), chunk: gramIndex(sc, PAYLOAD_CHUNK) }),
   (v) => 16 * v.sample.a.length,
-  { maxEntries: 512, maxChars: 1024 * 1024, minChars: PAYLOAD_CHUNK },
+  { maxEntries: 256, maxChars: 256 * 1024, minChars: PAYLOAD_CHUNK },
 );
 
 const PAYLOAD_STOP = new Set(
