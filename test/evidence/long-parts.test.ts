@@ -32,6 +32,23 @@ describe("originalSpan", () => {
   });
 });
 
+describe("originalSpan around its block cuts", () => {
+  it("equals originalSlice over a full map for ranges that start, end or straddle near every 4 Ki cut", () => {
+    // a non-ASCII first character keeps it off the ASCII fast path; the words give cut points everywhere
+    const s = "\u00c9t\u00e9  " + Array.from({ length: 3000 }, (_, k) => (k % 7 === 0 ? "Caf\u00e9\u0301\t" : `Word${k}  `)).join("");
+    const nt = normalizeWithMap(s);
+    for (let cut = 4096; cut < nt.norm.length; cut += 4096) {
+      for (let a = cut - 40; a < cut + 40; a += 3) {
+        for (const len of [1, 2, 7, 50, 5000]) {
+          const b = Math.min(nt.norm.length, a + len);
+          const span = originalSpan(s, a, b)!;
+          expect(s.slice(span.start, span.end)).toBe(originalSlice(s, nt, a, b));
+        }
+      }
+    }
+  });
+});
+
 describe("originalSpan on ASCII text (the counter-only fast path)", () => {
   it("equals originalSlice over a full map for every range, with whitespace runs, leading/trailing space and a late non-ASCII character", () => {
     const r = new Rand(11);
