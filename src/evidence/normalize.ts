@@ -128,9 +128,21 @@ function singleSegment(cp: number): string {
   return f;
 }
 
-function run(s: string, withMap: boolean): NormalizedText {
+/** The length of the normalized text of the last {@link run} (set when it returns; `build` false leaves `norm` empty). */
+let runLength = 0;
+/** What the last {@link run} given `wantStart` / `wantEnd` found: `map[wantStart]` and `ends[wantEnd]` (-1: none). */
+let spanStart = -1;
+let spanEnd = -1;
+
+/**
+ * Normalize `s` (module docstring) into `norm` (when `build`), with the offset map (when `withMap`); sets
+ * {@link runLength}, and {@link spanStart} / {@link spanEnd} to what `map[wantStart]` / `ends[wantEnd]` would be (no map
+ * built for them).
+ */
+function run(s: string, withMap: boolean, build = true, wantStart = -1, wantEnd = -1): NormalizedText {
   // Output as UTF-16 code units in a reused scratch array, turned into a string at the end (much faster than
   // growing a string; `run` calls nothing that uses the scratch array before it is decoded).
+  spanStart = spanEnd = -1;
   let codes = unitScratch(Math.max(16, s.length + 8));
   let len = 0;
   const map: number[] = [];
@@ -145,6 +157,8 @@ function run(s: string, withMap: boolean): NormalizedText {
       if (bigger !== codes) bigger.set(codes);
       codes = bigger;
     }
+    if (len === wantStart) spanStart = a;
+    if (len === wantEnd) spanEnd = b;
     codes[len++] = unit;
     if (withMap) {
       map.push(a);
@@ -219,7 +233,14 @@ function run(s: string, withMap: boolean): NormalizedText {
     }
     i = j;
   }
-  return { norm: unitsToString(codes, len), map, ends };
+  runLength = len;
+  return { norm: build ? unitsToString(codes, len) : "", map, ends };
+}
+
+/** `normalize(s).length` (`run` without building the string). */
+function normalizedLength(s: string): number {
+  run(s, false, false);
+  return runLength;
 }
 
 /**
@@ -339,8 +360,11 @@ function asciiSpan(s: string, a: number, b: number): { start: number; end: numbe
   return null;
 }
 
-/** Block size (UTF-16 units) of {@link originalSpan}. */
-const SPAN_BLOCK = 1 << 16;
+/**
+ * Block size (UTF-16 units) of {@link originalSpan}: the block that holds the range's start is normalized twice (its
+ * length, then the offsets), so it is kept small.
+ */
+const SPAN_BLOCK = 1 << 12;
 
 /** End of the block of `s` that starts at `from`: about SPAN_BLOCK units, cut between two printable ASCII characters. */
 function blockEnd(s: string, from: number): number {
@@ -353,7 +377,7 @@ function blockEnd(s: string, from: number): number {
  * The original span behind the normalized range `[a, b)` of `normalize(s)`, without an offset map of the whole
  * text: `s.slice(start, end) === originalSlice(s, normalizeWithMap(s), a, b)`. A full map costs two JS numbers
  * per character (hundreds of MB for a tool result of tens of MB); here the text is cut into blocks of about
- * 64 Ki units where normalization is local (between two printable non-space ASCII characters:
+ * {@link SPAN_BLOCK} units where normalization is local (between two printable non-space ASCII characters:
  * `normalize(x + y) === normalize(x) + normalize(y)` there, since such a character is its own segment and no
  * whitespace run crosses the cut), blocks before the range are only normalized, and the blocks holding it are
  * mapped. Linear time; memory proportional to the blocks mapped.
@@ -370,19 +394,20 @@ export function originalSpan(s: string, a: number, b: number): { start: number; 
   let normPos = 0;
   while (from < s.length) {
     const e = blockEnd(s, from);
-    const nb = run(s.slice(from, e), false).norm.length;
+    const nb = normalizedLength(s.slice(from, e));
     if (normPos + nb > a) {
       // The range starts in this block: map from here through the block that holds its end.
       let e2 = e;
       let reach = normPos + nb;
       while (reach < b && e2 < s.length) {
         const next = blockEnd(s, e2);
-        reach += run(s.slice(e2, next), false).norm.length;
+        reach += normalizedLength(s.slice(e2, next));
         e2 = next;
       }
-      const mapped = run(s.slice(from, e2), true);
-      if (b - normPos > mapped.norm.length) return null;
-      return { start: from + mapped.map[a - normPos], end: from + mapped.ends[b - 1 - normPos] };
+      // the two offsets the map would give, found without building it
+      run(s.slice(from, e2), false, false, a - normPos, b - 1 - normPos);
+      if (b - normPos > runLength) return null;
+      return { start: from + spanStart, end: from + spanEnd };
     }
     normPos += nb;
     from = e;

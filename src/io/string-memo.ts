@@ -11,7 +11,8 @@ export class StringMemo<V> {
    * @param f the function memoized (pure: the same key gives the same value)
    * @param sizeOf characters a value holds (counted with its key against `maxChars`)
    * @param opts `maxEntries`, `maxChars` (keys and values), and `minChars`: keys shorter than this are computed, not kept
-   *   (a look-up would cost about what `f` does); a key longer than an eighth of `maxChars` is never kept
+   *   (a look-up would cost about what `f` does); a key longer than an eighth of `maxChars`, or an entry (key and
+   *   value) counting more than that, is never kept (kept, it would evict most of the memo, itself included)
    */
   constructor(
     private readonly f: (key: string) => V,
@@ -29,8 +30,10 @@ export class StringMemo<V> {
       return hit;
     }
     const v = this.f(key);
+    const size = key.length + this.sizeOf(v);
+    if (size > this.opts.maxChars / 8) return v;
     this.map.set(key, v);
-    this.chars += key.length + this.sizeOf(v);
+    this.chars += size;
     for (const [k, old] of this.map) {
       if (this.map.size <= this.opts.maxEntries && this.chars <= this.opts.maxChars) break;
       this.map.delete(k);

@@ -12,7 +12,7 @@ import type { Trajectory } from "../../src/types.js";
 import { HOSTILE_PIECES, Rand, randomText } from "../helpers/rand.js";
 
 describe("originalSpan", () => {
-  it("equals originalSlice over a full map, across 64 Ki blocks, for hostile texts", () => {
+  it("equals originalSlice over a full map, across its blocks (4 Ki units), for hostile texts", () => {
     const r = new Rand(5);
     for (let k = 0; k < 4; k++) {
       const pieces = k === 0 ? ["\u4e2d\u6587", " ", "\u0301", "\ufb01", "\u3000"] : [...HOSTILE_PIECES, "word ", "ab", "\n\n"];
@@ -28,6 +28,23 @@ describe("originalSpan", () => {
       expect(originalSpan(s, 0, nt.norm.length + 1)).toBeNull();
       expect(originalSpan(s, 3, 3)).toBeNull();
       expect(originalSpan(s, -1, 3)).toBeNull();
+    }
+  });
+});
+
+describe("originalSpan around its block cuts", () => {
+  it("equals originalSlice over a full map for ranges that start, end or straddle near every 4 Ki cut", () => {
+    // a non-ASCII first character keeps it off the ASCII fast path; the words give cut points everywhere
+    const s = "\u00c9t\u00e9  " + Array.from({ length: 3000 }, (_, k) => (k % 7 === 0 ? "Caf\u00e9\u0301\t" : `Word${k}  `)).join("");
+    const nt = normalizeWithMap(s);
+    for (let cut = 4096; cut < nt.norm.length; cut += 4096) {
+      for (let a = cut - 40; a < cut + 40; a += 3) {
+        for (const len of [1, 2, 7, 50, 5000]) {
+          const b = Math.min(nt.norm.length, a + len);
+          const span = originalSpan(s, a, b)!;
+          expect(s.slice(span.start, span.end)).toBe(originalSlice(s, nt, a, b));
+        }
+      }
     }
   });
 });

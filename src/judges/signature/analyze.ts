@@ -17,7 +17,7 @@
 import { StringMemo } from "../../io/string-memo.js";
 import { trajectoryParts } from "../../serialize/parts.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
-import type { EvidenceQuote, Trajectory } from "../../types.js";
+import type { EvidenceQuote, Part, Trajectory } from "../../types.js";
 import type { Goal } from "./goals.js";
 import { norm, normMemo } from "./text.js";
 import { type CallInfo, collectCalls } from "./calls.js";
@@ -49,9 +49,11 @@ export interface Analysis extends Outcome {
  * @param t canonical trajectory
  * @param normText `norm` of a text, memoized ({@link normMemo}); give one to share the normalized texts with a later
  *   pass over the same trajectory (the judge's quote verification). Default: a memo for this call.
+ * @param given `trajectoryParts(t)` when the caller has them (the judge shares them with its quote verification); the
+ *   analysis only reads them. Default: built here.
  * @returns the analysis; never throws for well-formed trajectories.
  */
-export function analyze(t: Trajectory, normText: (s: string) => string = normMemo()): Analysis {
+export function analyze(t: Trajectory, normText: (s: string) => string = normMemo(), given?: Part[]): Analysis {
   const notes: string[] = [];
   // No injected text recorded and the tools known: the instructing spans of their descriptions are the injection
   // (issue 24; `serialize/instructing.ts`). A span is the instruction only, so its goal steps are judged as a
@@ -70,7 +72,8 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
   }
   if (t.injection_source?.kind === "sibling") notes.push(`injected text not recorded: taken from sibling run ${t.injection_source.from?.join(", ")}`);
   const injections = [...new Set(Object.values(t.injections ?? {}).filter((s) => typeof s === "string" && s.trim() !== ""))];
-  const parts = trajectoryParts(t);
+  // the parts are of the messages and tools, which `withInstructingDescriptions` keeps
+  const parts = given ?? trajectoryParts(t);
   const empty: Analysis = {
     exposure: null,
     goals: [],
@@ -186,6 +189,8 @@ const userNormOf = (text: string): string => userNorms.get(text);
 function standings(goals: Goal[], userNorm: string, after: CallInfo[], scan: ExposureScan): Map<string, StandingValue> {
   const { masked, maskedMemo } = scan;
   const seen = new Map<string, StandingValue>();
+  // the masked results in the map's order, walked by index for each value (an iterator made objects per step)
+  const idxs = [...masked.keys()];
   for (const g of goals) {
     for (const v of g.values) {
       const key = `${v.kind}:${v.forms[0]}`;
@@ -193,8 +198,9 @@ function standings(goals: Goal[], userNorm: string, after: CallInfo[], scan: Exp
       const inUser = valueIn(userNorm, v);
       const firstUse = after.find((c) => usedIn(c, v))?.message_index ?? Infinity;
       let envKnown = false;
-      for (const [idx, text] of masked) {
-        if (idx < firstUse && valueInMasked(maskedMemo.get(idx), text, v)) {
+      for (let k = 0; k < idxs.length; k++) {
+        const idx = idxs[k];
+        if (idx < firstUse && valueInMasked(maskedMemo.get(idx), masked.get(idx)!, v)) {
           envKnown = true;
           break;
         }

@@ -28,12 +28,13 @@ import { RUBRIC_VERSION } from "../../rubric/prompt.js";
 import { evidenceContext } from "../../evidence/context.js";
 import { decide } from "../../verdict/decide.js";
 import { buildVerdict } from "../../verdict/record.js";
-import type { Bucket, Finding, JudgeReply, Trajectory, Verdict } from "../../types.js";
+import type { Bucket, Finding, JudgeReply, Part, Trajectory, Verdict } from "../../types.js";
 import type { Judge, JudgeContext } from "../judge.js";
 import { UsageError } from "../../errors.js";
 import { analyze, type Analysis } from "./analyze.js";
 import { normMemo } from "./text.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
+import { trajectoryParts } from "../../serialize/parts.js";
 import { NotCloneableError, SignaturePool, signatureWorkerEntry } from "./pool.js";
 
 /** Version of the signature rule set; bump when the rules change (it is part of `promptSha256`). */
@@ -146,9 +147,10 @@ function finding(bucket: Bucket, evidence: Finding["evidence"], explanation: str
  *   text); `label` is the highest finding, `not_exposed` (no findings) when the injection reached no tool
  *   result. Pure and deterministic; never throws for well-formed trajectories.
  * @param normText optional memo of `norm` ({@link normMemo}) shared with the quote verification that follows.
+ * @param parts optional `trajectoryParts(t)`, shared with that verification (only read).
  */
-export function signatureReply(t: Trajectory, normText?: (s: string) => string): JudgeReply {
-  return replyFromAnalysis(analyze(t, normText));
+export function signatureReply(t: Trajectory, normText?: (s: string) => string, parts?: Part[]): JudgeReply {
+  return replyFromAnalysis(analyze(t, normText, parts));
 }
 
 /** Build the reply from an analysis (exported for the evaluation script, which also prints the analysis). */
@@ -289,8 +291,10 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       // one memo of the normalized texts for the analysis and the verification of its quotes (same results as
       // normalizing each time: the evidence stage's `normalize` is what `norm` calls)
       const normText = normMemo();
-      reply = signatureReply(t, normText);
-      decision = decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars, normalize: normText }));
+      // and one list of the parts (each tool call rendered once, not once per pass)
+      const parts = trajectoryParts(t);
+      reply = signatureReply(t, normText, parts);
+      decision = decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars, normalize: normText, parts }));
     } catch (e) {
       if (!(e instanceof RangeError) || !/invalid (string|array|typed array) length|call stack|allocation/i.test(e.message)) throw e;
       return tooLarge(t, ctx, `the trajectory (${size.toLocaleString("en-US")} characters of text) is too large to analyze: ${e.message}`);

@@ -24,6 +24,10 @@ export const SAMPLE_GRAM = 8;
  */
 export const SAMPLED_WORK_FACTOR = 8;
 
+/** Scratch of {@link sampledRuns}: the diagonals and ends of the runs it holds (one scan at a time on a thread). */
+const DIAG: number[] = [];
+const END: number[] = [];
+
 /**
  * Call `visit(aStart, bStart, length)` once for every maximal common run of `idx.a` and `b` of at least `m` units
  * (maximal on its diagonal: it cannot be extended left or right), in increasing order of the first sampled position
@@ -36,19 +40,25 @@ function sampledRuns(idx: GramIndex, b: string, m: number, visit: (aStart: numbe
   const k = m - q + 1;
   const words = idx.filter.words;
   const fm = idx.filter.mask;
-  // runs found so far that reach past the current sample: diagonal (aStart - bStart) and end in `b`
-  const diag: number[] = [];
-  const end: number[] = [];
+  // runs found so far that reach past the current sample: diagonal (aStart - bStart) and end in `b`, the first `held`
+  // of the module's scratch arrays (never shrunk: `visit` calls no other scan)
+  const diag = DIAG;
+  const end = END;
+  let held = 0;
   let work = SAMPLED_WORK_FACTOR * (a.length + b.length) + 4096;
   for (let p = 0; p + q <= b.length; p += k) {
-    if (diag.length > 0) {
+    if (held > 0) {
       let inside = false;
-      for (let r = diag.length - 1; r >= 0; r--) {
-        if (end[r] <= p) {
-          diag.splice(r, 1);
-          end.splice(r, 1);
-        } else if (p + q <= end[r] && idx.single[p + diag[r]] === 1) inside = true;
+      // drop the runs that end by p, in place (their order kept; `splice` made an array per run dropped)
+      let w = 0;
+      for (let r = 0; r < held; r++) {
+        if (end[r] <= p) continue;
+        if (p + q <= end[r] && idx.single[p + diag[r]] === 1) inside = true;
+        diag[w] = diag[r];
+        end[w] = end[r];
+        w++;
       }
+      held = w;
       // The gram at p lies in a run found on diagonal d, so it is `a`'s gram at p + d, and no other position of `a`
       // has its hash: its only candidate is that run (issue 26: the injected text inside a tool result was a hash and
       // a look-up per sample).
@@ -59,18 +69,26 @@ function sampledRuns(idx: GramIndex, b: string, m: number, visit: (aStart: numbe
     const f = idx.first.get(h);
     if (f === undefined) continue;
     for (let i = f; i !== -1; i = idx.next[i]) {
-      work -= 1 + diag.length;
+      work -= 1 + held;
       if (work < 0) return false;
       const d = i - p;
-      if (diag.includes(d)) continue; // inside a run already found on this diagonal: the same maximal run
+      let known = false; // inside a run already found on this diagonal: the same maximal run
+      for (let r = 0; r < held; r++) {
+        if (diag[r] === d) {
+          known = true;
+          break;
+        }
+      }
+      if (known) continue;
       if (!sameWindow(a, i, b, p, q)) continue; // hash collision
       let l = 0;
       while (i - l > 0 && p - l > 0 && a.charCodeAt(i - l - 1) === b.charCodeAt(p - l - 1)) l++;
       let e = q;
       while (i + e < a.length && p + e < b.length && a.charCodeAt(i + e) === b.charCodeAt(p + e)) e++;
       work -= l + e;
-      diag.push(d);
-      end.push(p + e);
+      diag[held] = d;
+      end[held] = p + e;
+      held++;
       if (l + e >= m && visit(i - l, p - l, l + e)) return true;
     }
   }

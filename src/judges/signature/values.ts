@@ -378,8 +378,10 @@ export function valueIn(hay: string, v: AttackerValue): boolean {
     while ((m = re.exec(hay))) if (Number(m[0].replace(/,/g, "")) === v.amount) return true;
     return false;
   }
-  for (const f of v.forms) {
-    if (v.token ? containsToken(hay, f) : hay.includes(f)) return true;
+  // by index: an iterator here made a result object per form (it runs per value, per tool result, per call)
+  const forms = v.forms;
+  for (let i = 0; i < forms.length; i++) {
+    if (v.token ? containsToken(hay, forms[i]) : hay.includes(forms[i])) return true;
   }
   return false;
 }
