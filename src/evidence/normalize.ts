@@ -237,11 +237,6 @@ function run(s: string, withMap: boolean, build = true, wantStart = -1, wantEnd 
   return { norm: build ? unitsToString(codes, len) : "", map, ends };
 }
 
-/** `normalize(s).length` (`run` without building the string). */
-function normalizedLength(s: string): number {
-  run(s, false, false);
-  return runLength;
-}
 
 /**
  * Normalize a text for evidence matching (module docstring: fold, NFKC, drop zero-width, collapse whitespace,
@@ -360,10 +355,7 @@ function asciiSpan(s: string, a: number, b: number): { start: number; end: numbe
   return null;
 }
 
-/**
- * Block size (UTF-16 units) of {@link originalSpan}: the block that holds the range's start is normalized twice (its
- * length, then the offsets), so it is kept small.
- */
+/** Block size (UTF-16 units) of {@link originalSpan}: each block is sliced and normalized once. */
 const SPAN_BLOCK = 1 << 12;
 
 /** End of the block of `s` that starts at `from`: about SPAN_BLOCK units, cut between two printable ASCII characters. */
@@ -379,8 +371,9 @@ function blockEnd(s: string, from: number): number {
  * per character (hundreds of MB for a tool result of tens of MB); here the text is cut into blocks of about
  * {@link SPAN_BLOCK} units where normalization is local (between two printable non-space ASCII characters:
  * `normalize(x + y) === normalize(x) + normalize(y)` there, since such a character is its own segment and no
- * whitespace run crosses the cut), blocks before the range are only normalized, and the blocks holding it are
- * mapped. Linear time; memory proportional to the blocks mapped.
+ * whitespace run crosses the cut), each block normalized once, in order, without its string or map: `run` notes
+ * the original offsets of the two normalized positions wanted (relative to the block) as it passes them. Linear
+ * time (up to the block holding the range's end); memory of one block.
  * @param a normalized start offset, `0 <= a < b`.
  * @param b normalized end offset (exclusive), `b <= normalize(s).length`.
  * @returns original offsets `{start, end}` (UTF-16, end exclusive), or `null` when the range is empty or out of
@@ -391,26 +384,16 @@ export function originalSpan(s: string, a: number, b: number): { start: number; 
   const fast = asciiSpan(s, a, b);
   if (fast !== undefined) return fast;
   let from = 0;
-  let normPos = 0;
+  let normPos = 0; // normalized length of the blocks before `from`
+  let start = -1;
   while (from < s.length) {
     const e = blockEnd(s, from);
-    const nb = normalizedLength(s.slice(from, e));
-    if (normPos + nb > a) {
-      // The range starts in this block: map from here through the block that holds its end.
-      let e2 = e;
-      let reach = normPos + nb;
-      while (reach < b && e2 < s.length) {
-        const next = blockEnd(s, e2);
-        reach += normalizedLength(s.slice(e2, next));
-        e2 = next;
-      }
-      // the two offsets the map would give, found without building it
-      run(s.slice(from, e2), false, false, a - normPos, b - 1 - normPos);
-      if (b - normPos > runLength) return null;
-      return { start: from + spanStart, end: from + spanEnd };
-    }
-    normPos += nb;
+    // `map[a]` and `ends[b - 1]` of the whole text, when they fall in this block
+    run(s.slice(from, e), false, false, a - normPos, b - 1 - normPos);
+    if (spanStart >= 0) start = from + spanStart;
+    if (spanEnd >= 0) return { start, end: from + spanEnd };
+    normPos += runLength;
     from = e;
   }
-  return null;
+  return null; // b is past the end
 }
