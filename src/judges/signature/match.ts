@@ -90,7 +90,6 @@ export function maskInjectedArgs(c: CallInfo, injections: InjectionTables[], pro
     for (const tb of injections) {
       // Chunks found in `out` as it stands for this injected text; masked together in one pass.
       let mask: Uint8Array | undefined; // made when a first chunk is masked
-      let any = false;
       for (const ch of commonChunks(tb.norm, out, ARGS_GRAM, tb.argsIndex)) {
         const piece = out
           .slice(ch.bStart, ch.bStart + ch.length)
@@ -100,9 +99,9 @@ export function maskInjectedArgs(c: CallInfo, injections: InjectionTables[], pro
           .replace(/^www\./, "");
         if (protectedForms.some((f) => f.includes(piece) || (piece.includes(f) && piece.length <= f.length + 8))) continue;
         (mask ??= new Uint8Array(out.length)).fill(1, ch.bStart, ch.bStart + ch.length);
-        any = changed = true;
+        changed = true;
       }
-      if (any && mask) out = applyMask(out, mask);
+      if (mask) out = applyMask(out, mask);
     }
     return out;
   });
