@@ -11,19 +11,27 @@ import { DOS_ATTACK } from "../verdict/reference-goal.js";
 export { DOS_ATTACK };
 
 /**
- * The warning for an agreement with `security` over attacked trajectories of which some ran a denial-of-service
- * attack, or null when none did.
+ * The warning for figures over attacked trajectories of which some ran a denial-of-service attack, or null when none
+ * did: an agreement with `security` (`agree`), or rates read against a benchmark's checker (`compare`, the report).
  * @param attacks attacked trajectories per attack name (trajectories with no attack recorded are not counted)
- * @param attacked all attacked trajectories the agreement is over
+ * @param attacked all attacked trajectories the figures are over
+ * @param consequence what that does to the figures, given the number of attacks (default: the agreement's)
+ * @param withUnattacked the figures also read unattacked runs (utility without attack): the `--where` given keeps them
+ *   (`(none)`, quoted for the shell)
  */
-export function dosAttackWarning(attacks: ReadonlyMap<string, number>, attacked: number): string | null {
+export function dosAttackWarning(
+  attacks: ReadonlyMap<string, number>,
+  attacked: number,
+  consequence = (attacks: number) => `the agreement below pools the two measures over ${attacks} attacks`,
+  withUnattacked = false,
+): string | null {
   const dos = [...attacks].filter(([a]) => DOS_ATTACK.test(a)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   if (dos.length === 0) return null;
   const n = dos.reduce((s, [, k]) => s + k, 0);
   const others = [...attacks.keys()].filter((a) => !DOS_ATTACK.test(a)).sort();
   return (
     `${n} of the ${attacked} attacked trajectories ran a denial-of-service attack (${dos.map(([a, k]) => `${a} ${k}`).join(", ")}), where the benchmark's security means the user task was not completed, not an injected goal carried out: ` +
-    `the agreement below pools the two measures over ${attacks.size} attacks` +
-    (others.length ? `; --where attack=${others.join(",")} leaves them out` : "")
+    consequence(attacks.size) +
+    (others.length ? `; --where ${withUnattacked ? `'attack=${others.join(",")},(none)'` : `attack=${others.join(",")}`} leaves them out` : "")
   );
 }

@@ -27,6 +27,7 @@ import { blockedText, coverageText, rateFigureText } from "../format/rates-text.
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { runKind } from "../ingest/attacked.js";
+import { dosAttackWarning } from "../agree/dos-attacks.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
@@ -232,6 +233,15 @@ export function compareConditions(
       );
     }
   }
+  // AgentDojo's denial-of-service attacks: asr_goal is read against a benchmark's checker (the header says so), whose
+  // security on them means the user task was not completed (new user 22: captcha_dos read 11% beside security's 38%)
+  const byAttack = new Map<string, number>();
+  for (const x of obs) if (x.attack !== undefined) byAttack.set(x.attack, (byAttack.get(x.attack) ?? 0) + (x.weight ?? 1));
+  const dos = dosAttackWarning(byAttack, totalWeight(obs), (n) =>
+    `their asr_goal is the injected instruction carried out, which that checker does not count: their rows, and any pooling them (${n} attacks here), do not compare with it`,
+    true,
+  );
+  if (dos) warnings.push(dos);
   if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
   const cells = asrTable(obs, common.applied ? [] : unlabelled);

@@ -347,4 +347,21 @@ describe("compare header: what like for like left out is said beside the exclusi
       "20 labelled attacked trajectories compared, of 40 in the run; excluded: unattacked 10; labelled but left out to compare like for like: 10 in cells not every condition covers (like-for-like, below)",
     );
   });
+
+  it("AgentDojo's denial-of-service attacks among the compared runs are named: their asr_goal is not what the checker counts (new user 22)", () => {
+    const withAttack = (xs: Observation[], attack: string) => xs.map((o) => ({ ...o, attack, trajectory_id: `${o.trajectory_id}/${attack}` }));
+    const base = [...cell("a", "s", "A", 1, 4), ...cell("a", "s", "B", 2, 4)];
+    const obs = [...withAttack(base, "important_instructions"), ...withAttack(base, "captcha_dos"), ...withAttack(base.slice(0, 2), "dos")];
+    const r = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} }, { bootstrap: { B: 0, seed: 1 } });
+    const w = r.warnings.filter((x) => x.includes("denial-of-service"));
+    expect(w).toEqual([
+      "10 of the 18 attacked trajectories ran a denial-of-service attack (captcha_dos 8, dos 2), where the benchmark's security means the user task was not completed, not an injected goal carried out: " +
+        "their asr_goal is the injected instruction carried out, which that checker does not count: their rows, and any pooling them (3 attacks here), do not compare with it; --where 'attack=important_instructions,(none)' leaves them out",
+    ]);
+    expect(formatCompare(r)).toContain(`WARNING: ${w[0]}`);
+    // none among them: no such warning
+    const plain = withAttack(base, "important_instructions");
+    const q = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: plain, n_total: plain.length, excluded: {} }, { bootstrap: { B: 0, seed: 1 } });
+    expect(q.warnings.some((x) => x.includes("denial-of-service"))).toBe(false);
+  });
 });
