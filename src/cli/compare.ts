@@ -50,7 +50,7 @@ Examples:
   ipi-judge compare --run adscale --by attack
   ipi-judge compare --run vigil --by surface          # data surface (tool_output) vs schema surface (tool_description)
   ipi-judge compare --run defenses --by condition --baseline no_defense --committee --json
-  ipi-judge compare --run adscale --by condition --where attack=important_instructions,(none) --where model=gpt-4o-2024-05-13`,
+  ipi-judge compare --run adscale --by condition --where 'attack=important_instructions,(none)' --where model=gpt-4o-2024-05-13`,
     )
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
