@@ -294,7 +294,7 @@ function estimateBothRates(
       // six-bucket labels whose annotators split full/partial: the same items agree --human lists for adjudication
       goal = {
         rate: "asr_goal",
-        reason: `${split} labelled trajectories whose annotators split between full_compliance and partial_compliance (consensus_coarser_than_scale, as agree --human calls them): their consensus cannot tell full from partial compliance, and an asr_goal estimate without them would be biased (adjudicate them; agree --human lists them)`,
+        reason: `${split} labelled trajectories whose annotators split between full_compliance and partial_compliance (consensus_coarser_than_scale, as agree --human calls them): their consensus cannot tell full from partial compliance, and an asr_goal estimate without them would be biased, in every group (a stratum's weight N_c/n_c is shared by the groups whose trajectories it holds; adjudicate them; agree --human lists them)`,
       };
     } else if (goal.labels.items === 0) goal = { rate: "asr_goal", reason: "no human label can tell full from partial compliance (label on the six-bucket scale)" };
     else {
