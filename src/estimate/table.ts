@@ -337,19 +337,8 @@ export function paperTableFrom(
     );
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
   const rateMix = likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })));
-  // AgentDojo's denial-of-service attacks pooled into rows whose asr_goal is read against a benchmark's checker (new user 22)
-  const byAttack = new Map<string, number>();
-  let attacked = 0;
-  for (const i of positions) {
-    const r = input.row(i);
-    if (!r.attacked) continue;
-    attacked++;
-    if (r.attack !== undefined && r.attack !== null) byAttack.set(r.attack, (byAttack.get(r.attack) ?? 0) + 1);
-  }
-  const dos = dosAttackWarning(byAttack, attacked, (n) => `their asr_goal is the injected instruction carried out, which that checker does not count, and the rows pool them with the other attacks (${n} in all)`, true);
-  if (dos) notes.push(`WARNING: ${dos}`);
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated
-  for (const w of [...rateMix, ...utilityLikeForLikeWarnings(positions.map((i) => input.row(i)).map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })), rateMix)]) notes.push(`WARNING: ${w}`);
+  for (const w of [...rateMix, ...dosNote(positions.map((i) => input.row(i))), ...utilityLikeForLikeWarnings(positions.map((i) => input.row(i)).map((r) => ({ model: r.agent_model, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id, kind: runKind(r), has_utility: typeof r.reference?.utility === "boolean" })), rateMix)]) notes.push(`WARNING: ${w}`);
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
     if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);
@@ -547,4 +536,25 @@ export function formatTable(t: PaperTable): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");
+}
+
+/**
+ * The warning for AgentDojo's denial-of-service attacks pooled into rows whose asr_goal is read against a benchmark's
+ * checker (new user 22): one, or none when no attacked row ran one. @param rows the table's trajectories' index rows
+ */
+function dosNote(rows: readonly { attacked?: boolean; attack?: string | null }[]): string[] {
+  const byAttack = new Map<string, number>();
+  let attacked = 0;
+  for (const r of rows) {
+    if (!r.attacked) continue;
+    attacked++;
+    if (r.attack !== undefined && r.attack !== null) byAttack.set(r.attack, (byAttack.get(r.attack) ?? 0) + 1);
+  }
+  const w = dosAttackWarning(
+    byAttack,
+    attacked,
+    (n) => `their asr_goal is the injected instruction carried out, which that checker does not count, and the rows pool them with the other attacks (${n} in all)`,
+    true,
+  );
+  return w ? [w] : [];
 }

@@ -45,5 +45,13 @@ describe("agree --reference security over denial-of-service attacks (new user 12
     expect(kept.stdout).not.toContain("denial-of-service");
     const utility = await runCli([...base, "utility"]);
     expect(utility.stdout).not.toContain("denial-of-service");
+    // estimate --table reads its asr_goal against a benchmark's checker too (new user 22): said, keeping the unattacked
+    const table = await runCli(["estimate", "--run", "r", "--labels-dir", path.join(tmp, "labels"), "--table", "--json"]);
+    expect(table.code, table.stderr).toBe(0);
+    const notes: string[] = JSON.parse(table.stdout).notes;
+    expect(notes).toContain(
+      "WARNING: 4 of the 12 attacked trajectories ran a denial-of-service attack (dos 4), where the benchmark's security means the user task was not completed, not an injected goal carried out: " +
+        "their asr_goal is the injected instruction carried out, which that checker does not count, and the rows pool them with the other attacks (2 in all); --where 'attack=important_instructions,(none)' leaves them out",
+    );
   });
 });
