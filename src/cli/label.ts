@@ -48,7 +48,7 @@ function labelCommand(program: Command): Command {
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--format <format>", `input format: ${INPUT_FORMATS.join(" | ")} (default: detected per file)`)
     .option("--security-scorer <name>", "Inspect logs: the scorer whose value is the benchmark's own injection verdict (true/C/1 = the injected goal was achieved); NAME.key for a scorer with an object value")
-    .option("--concurrency <n>", "requests in flight per judge (overrides the config)")
+    .option("--concurrency <n>", "requests in flight per judge (overrides the config; the signature judge: trajectories in flight to its workers, default 128)")
     .option("--repeats <k>", "independent repeats per judge, for test-retest", "1")
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
     .option("--budget-chars <n>", "above this many characters, the middle of the longest parts is elided (the verdict says truncated)")

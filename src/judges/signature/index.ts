@@ -103,18 +103,39 @@ function envWorkers(): number | undefined {
   return n;
 }
 
+/**
+ * The signature judge's default `concurrency`: trajectories in flight to its workers (issue 26). The main thread
+ * reads, converts and stores while the worker analyzes; with 8 in flight (the default before) the worker's batch
+ * came back while the main thread was still reading the next one, and the main thread then sat idle waiting for it
+ * (10-28% of its time in a `--cpu-prof` of 20,000 AgentDojo runs; 1-5% at 128). Measured, 100,000 AgentDojo runs on
+ * the 2-core machine, `/usr/bin/time`, interleaved (README-bench.md "Session 23"): wall 52.8 / 45.7 s at 8 against
+ * 36.0 / 36.0 / 35.5 s at 128, user + sys 63-75 s against 61-63 s, peak RSS unchanged (254-260 MB; the items read
+ * ahead are `label`'s `maxPending`, twice this).
+ */
+export const SIGNATURE_CONCURRENCY = 128;
+
+/**
+ * Most worker threads the signature judge starts by default (`workers` unset): each is an isolate that compiles the
+ * judge's code again and keeps its own injected-text tables (~30 MB), and one reader on the main thread keeps at
+ * most a few busy. Before {@link SIGNATURE_CONCURRENCY} was raised, the default concurrency (8) was this cap.
+ */
+export const SIGNATURE_MAX_WORKERS = 8;
+
 /** Options of {@link createSignatureJudge}. */
 export interface SignatureJudgeOptions {
   /** Judge id (default `"signature"`). */
   id?: string;
   /** Largest trajectory analyzed, in UTF-16 units of text (default {@link SIGNATURE_MAX_CHARS}). */
   maxChars?: number;
-  /** How many trajectories at once (default 8): with workers, how many are in flight to them. */
+  /**
+   * How many trajectories at once (default {@link SIGNATURE_CONCURRENCY}): with workers, how many are in flight to them.
+   */
   concurrency?: number;
   /**
    * Worker threads that run the analysis (`./pool.ts`), so that it overlaps the reading of the next trajectories;
    * 0 analyzes on the calling thread. Default: one fewer than the machine's available parallelism (the calling thread
-   * reads, converts and stores: ~half of `label`'s CPU), capped by `concurrency`, when the machine has 2 cores or more,
+   * reads, converts and stores: ~half of `label`'s CPU), capped by `concurrency` and by {@link SIGNATURE_MAX_WORKERS},
+   * when the machine has 2 cores or more,
    * `concurrency` is 2 or more
    * and the compiled worker module is found (the built library and command line); running from the
    * TypeScript source (tsx, vitest) the default is 0, and a number given here runs the source worker with `tsx`.
@@ -258,7 +279,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       error: { kind: "too_large", message },
       now: opts.now?.(),
     }), { cost_usd: 0 });
-  const concurrency = opts.concurrency ?? 8;
+  const concurrency = opts.concurrency ?? SIGNATURE_CONCURRENCY;
   if (opts.workers !== undefined && !(Number.isInteger(opts.workers) && opts.workers >= 0)) throw new RangeError(`workers must be an integer >= 0, got ${opts.workers}`);
   if (opts.workers && opts.now) throw new RangeError("a signature judge with a `now` clock runs on the calling thread (workers: 0)");
   // undefined: not decided yet (the pool starts with the first trajectory); null: on this thread
@@ -269,7 +290,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
     // Each worker is an isolate that compiles the judge's code again (issue 26: V8's compiler threads were ~20% of a
     // signature label's CPU), and the calling thread has as much to do as one worker: one core is left to it.
     const cores = os.availableParallelism();
-    const size = asked ?? (opts.now || !found || found.source || cores < 2 || concurrency < 2 ? 0 : Math.min(cores - 1, concurrency));
+    const size = asked ?? (opts.now || !found || found.source || cores < 2 || concurrency < 2 ? 0 : Math.min(cores - 1, concurrency, SIGNATURE_MAX_WORKERS));
     if (size === 0) return null;
     if (!found) throw new Error("the signature judge's worker module (worker.js / signature-worker.js) is missing beside pool.js");
     return new SignaturePool({ size, entry: found.entry, execArgv: found.execArgv, judgeOptions: { id: identity.id, maxChars }, timeLimitMs: timeLimitS * 1000 });

@@ -114,7 +114,7 @@ export const WORKER_YOUNG_GENERATION_MB = 8;
  * one (or is descheduled) instead of sleeping until more arrives. With one trajectory per message it was 4 (measured,
  * issue 26; 11,384 AgentDojo runs, 1 worker, 2 cores, load 8.5-13, interleaved: user+sys 16.3-17.2 s with 2,
  * 15.2-15.8 s with 4, 15.3-15.6 s with 8). The queued trajectories are serialized copies of ones the runner already
- * holds (its `concurrency`, 8 by default for the signature judge, bounds them), each deserialized when the worker
+ * holds (its `concurrency`, 128 by default for the signature judge, bounds them), each deserialized when the worker
  * takes its batch.
  */
 export const PER_WORKER = 16;
@@ -122,7 +122,7 @@ export const PER_WORKER = 16;
 /**
  * Most trajectories in one message to a worker (and so in one message back). A batch is sent as soon as this many
  * wait, or at the next turn of the event loop with fewer; `label`'s reading loop turns it every 8 files
- * (`../../ingest/index.ts` `READ_TURN`), and the judge's concurrency (default 8) bounds what waits. Each message
+ * (`../../ingest/index.ts` `READ_TURN`), and the judge's concurrency (default 128) bounds what waits. Each message
  * wakes the other thread: measured (issue 26; a worker echoing trajectory-sized objects, idle host) 44-48 us of CPU
  * per trajectory over both threads one by one, 12-17 us in batches of 8; on the loaded 2-core host the difference in
  * `label`'s CPU was larger (README-bench.md).

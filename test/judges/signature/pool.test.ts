@@ -13,7 +13,7 @@ import { BATCH, MAX_BATCH_DEATHS_UNFOUND, NotCloneableError, PER_WORKER, Signatu
 import { JudgeFatalError } from "../../../src/errors.js";
 import type { Trajectory } from "../../../src/types.js";
 import { runCli } from "../../helpers/cli.js";
-import { createSignatureJudge } from "../../../src/judges/signature/index.js";
+import { createSignatureJudge, SIGNATURE_CONCURRENCY, SIGNATURE_MAX_WORKERS } from "../../../src/judges/signature/index.js";
 import type { Judge } from "../../../src/judges/judge.js";
 import { labelRun } from "../../../src/run/label.js";
 import { readErrors, readVerdicts } from "../../../src/store/records.js";
@@ -181,6 +181,15 @@ describe("SignaturePool", () => {
 
   it("refuses a size below 1", () => {
     expect(() => pool(0)).toThrow(RangeError);
+  });
+});
+
+describe("the signature judge's defaults (issue 26)", () => {
+  it("keeps many trajectories in flight (a few left the reading thread waiting for the worker) and few workers", () => {
+    expect(createSignatureJudge({ workers: 0 }).concurrency).toBe(SIGNATURE_CONCURRENCY);
+    expect(SIGNATURE_CONCURRENCY).toBeGreaterThanOrEqual(64);
+    expect(SIGNATURE_MAX_WORKERS).toBeLessThanOrEqual(8);
+    expect(createSignatureJudge({ workers: 0, concurrency: 4 }).concurrency).toBe(4);
   });
 });
 
