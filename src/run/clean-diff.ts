@@ -20,6 +20,7 @@
  * one more read of the inputs, and only when such a run exists (`run/siblings.ts`).
  */
 import type { Trajectory } from "../types.js";
+import { walkOrder } from "./walk-order.js";
 
 /** Least letters and digits a difference must have to be taken as an injected text. */
 export const MIN_DIFF_ALNUM = 40;
@@ -102,7 +103,7 @@ const alnum = (s: string) => s.replace(/[^\p{L}\p{N}]/gu, "").length;
 
 /** Clean runs' results by key and call, for the keys asked for. */
 export class CleanRunIndex {
-  /** key -> {id of the first clean run, call -> result (null: clean runs disagree)} */
+  /** key -> {least id of its clean runs (`walkOrder`), call -> result (null: clean runs disagree)} */
   private readonly byKey = new Map<string, { id: string; calls: Map<string, string | null> }>();
 
   /** @param wanted the clean keys some unrecovered attacked run needs (only those are kept). */
@@ -115,6 +116,7 @@ export class CleanRunIndex {
     if (key === undefined || !this.wanted.has(key)) return;
     let e = this.byKey.get(key);
     if (!e) this.byKey.set(key, (e = { id: t.id, calls: new Map() }));
+    else if (walkOrder(t.id, e.id) < 0) e.id = t.id; // the clean run named does not depend on the inputs' order
     for (const r of callResults(t)) {
       const had = e.calls.get(r.call);
       if (had === undefined) e.calls.set(r.call, r.text);

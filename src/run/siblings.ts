@@ -4,7 +4,7 @@
  * (AgentDojo-style attacks render the same text for the same model, whatever the defense).
  *
  * Memory: the index keeps, per sibling key, the distinct injection records seen (at most two: a second distinct one
- * already makes the key ambiguous) and the id of the first run that recorded each; never a whole trajectory. A
+ * already makes the key ambiguous) and the least id ({@link walkOrder}) of the runs that recorded each; never a whole trajectory. A
  * streaming `label` builds it in one extra read of its inputs, only when it meets a run that needs it
  * ({@link needsSibling}).
  *
@@ -12,13 +12,15 @@
  * different records are ambiguous and never guessed (`injection_unrecovered: ambiguous_sibling`); no sibling leaves
  * the run to the clean-run difference (`./clean-diff.ts`, when `buildSiblingIndex` attached one), else as it was with
  * `injection_unrecovered: no_sibling`. A recovered run gets `injection_source: {kind: "sibling", from: [sibling id]}`
- * (or `clean_run_diff`), which its verdicts carry.
+ * (or `clean_run_diff`), which its verdicts carry; the sibling named is the least id by {@link walkOrder}, whatever
+ * order the inputs were given in.
  */
 import type { Trajectory } from "../types.js";
 import { readTrajectories, type ReadOptions } from "../ingest/index.js";
 import { isAttacked } from "../verdict/exposure.js";
 import { recordsInjection, withInstructingDescriptions } from "../serialize/instructing.js";
 import { CleanRunIndex, cleanKey } from "./clean-diff.js";
+import { walkOrder } from "./walk-order.js";
 
 /** The fields that make two runs siblings, joined; undefined when one is missing (such a run has no sibling). */
 export function siblingKey(t: Pick<Trajectory, "suite" | "user_task_id" | "injection_task_id" | "attack" | "agent_model">): string | undefined {
@@ -34,7 +36,10 @@ export function needsSibling(t: Trajectory): boolean {
 }
 
 interface Entry {
-  /** Distinct injection records (canonical JSON) -> the first run id that recorded it; at most 2 kept. */
+  /**
+   * Distinct injection records (canonical JSON) -> the least run id ({@link walkOrder}) that recorded it; at most 2
+   * records kept (a second already makes the key ambiguous).
+   */
   records: Map<string, string>;
   /** How many sibling runs recorded one. */
   runs: number;
@@ -73,7 +78,8 @@ export class SiblingIndex {
     if (!e) this.byKey.set(key, (e = { records: new Map(), runs: 0 }));
     e.runs++;
     const c = canonical(t.injections);
-    if (!e.records.has(c) && e.records.size < 2) e.records.set(c, t.id);
+    const had = e.records.get(c);
+    if (had === undefined ? e.records.size < 2 : walkOrder(t.id, had) < 0) e.records.set(c, t.id);
   }
 
   /**

@@ -76,6 +76,13 @@ describe("CleanRunIndex", () => {
     shaky.add(clean);
     shaky.add(mk("clean2", "notes: 'meeting at 11'"));
     expect("reason" in shaky.recover(att)).toBe(true);
+    // the clean run named is the least id (the walk's order), whatever order the clean runs were read in (red team 22 L2)
+    for (const order of [["clean-b", "clean-a/x", "clean-a"], ["clean-a", "clean-b", "clean-a/x"]]) {
+      const some = new CleanRunIndex(new Set([cleanKey(att)!]));
+      for (const id of order) some.add(mk(id, "notes: 'meeting at 10'"));
+      const r = some.recover(att);
+      expect("trajectory" in r && r.trajectory.injection_source).toEqual({ kind: "clean_run_diff", from: ["clean-a"] });
+    }
     const unwanted = new CleanRunIndex(new Set());
     unwanted.add(clean);
     expect(unwanted.recover(att)).toEqual({ reason: expect.stringMatching(/no unattacked run/) });
