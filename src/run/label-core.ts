@@ -77,6 +77,11 @@ export interface LabelRunState {
   /** Online verdicts in flight (the reading loop waits when there are too many). */
   readonly pending: Set<Promise<void>>;
   /**
+   * Characters of text of the trajectories those verdicts judge (`trajectoryChars`, counted once per verdict in
+   * flight): the reading loop also waits when they pass `OnlinePath.maxPendingChars`.
+   */
+  pendingChars: number;
+  /**
    * Per judge: ids of the trajectories read whose online repeat for that judge the stop (the signal) left
    * un-judged and unstored: queued when it came, or cut short before any reply. Another judge may have stored its
    * verdict of the same trajectory. A rerun judges what is missing (`ThisRun.in_flight_when_stopped`, `_by_judge`).

@@ -204,6 +204,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     judgeCtx: { budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars, abortSignal: opts.abortSignal },
     signal: opts.signal,
     pending: new Set<Promise<void>>(),
+    pendingChars: 0,
     stoppedInFlight: new Map<string, Set<string>>(),
     leftByStoppedJudge: new Map<string, IdBits>(),
     wake: undefined,

@@ -5,6 +5,7 @@
  */
 import pLimit, { type LimitFunction } from "p-limit";
 import type { Judge } from "../judges/judge.js";
+import { trajectoryChars } from "../judges/signature/index.js";
 import { JudgeFatalError } from "../errors.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { contentSha256 } from "./resume.js";
@@ -19,6 +20,21 @@ function stoppedFor(run: LabelRunState, judgeId: string): Set<string> {
   return ids;
 }
 
+/**
+ * Fewest items in flight before {@link OnlinePath.maxPendingChars} holds the reading loop back (the signature judge's
+ * default before issue 26 raised it to 128: what a corpus of large trajectories keeps in flight).
+ */
+export const MIN_PENDING = 16;
+
+/**
+ * Characters of trajectory text read ahead of the judges past which the reading loop waits (with at least
+ * {@link MIN_PENDING} items in flight): 32 Mi UTF-16 units, 32-64 MB of strings. The signature judge keeps 128
+ * trajectories in flight (`SIGNATURE_CONCURRENCY`), 256 read ahead: ~2.5 M characters of AgentDojo runs, far below
+ * this, but 256 trajectories of 2 MB each would hold ~0.5-1 GB. Measured (600 AgentDojo runs with a 2 MB tool
+ * result each, 2-core machine): peak RSS 284 MB with 8 in flight, 347 MB with 128 and no bound by characters.
+ */
+export const MAX_PENDING_CHARS = 32 * 1024 * 1024;
+
 /** The online path of one run: `schedule` an item for a judge; the items in flight are `run.pending`. */
 export class OnlinePath {
   private readonly limits: Map<string, LimitFunction>;
@@ -27,6 +43,11 @@ export class OnlinePath {
    * in the old generation of the heap (memory and GC time grow with them).
    */
   readonly maxPending: number;
+  /**
+   * Characters of text read ahead of the judges past which the reading loop waits too (once {@link MIN_PENDING} items
+   * are in flight): {@link MAX_PENDING_CHARS}. Keeps a corpus of large trajectories from holding `maxPending` of them.
+   */
+  readonly maxPendingChars = MAX_PENDING_CHARS;
 
   /** @param concurrency overrides every judge's own `concurrency`. */
   constructor(
@@ -49,6 +70,7 @@ export class OnlinePath {
   schedule(t: Trajectory, judge: Judge, repeat: number, content?: string): void {
     const run = this.run;
     const limit = this.limits.get(judge.id)!;
+    const chars = trajectoryChars(t);
     const p: Promise<void> = limit(async () => {
       if (run.fatal) return;
       if (run.stopped[judge.id]) {
@@ -166,12 +188,14 @@ export class OnlinePath {
       run.track(v);
       run.report();
     }).finally(() => {
+      run.pendingChars -= chars;
       run.pending.delete(p);
       const w = run.wake;
       run.wake = undefined;
       w?.();
     });
     run.pending.add(p);
+    run.pendingChars += chars;
   }
 }
 
