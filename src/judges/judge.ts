@@ -31,6 +31,12 @@ export interface Judge {
   /** How many trajectories this judge may work on at once. */
   concurrency: number;
   /**
+   * True for a judge whose work runs on this machine (the signature judge): its `concurrency` is mostly a queue to
+   * its workers, so `label` bounds what it holds for it by characters too (`../run/online.ts` `MAX_PENDING_CHARS`);
+   * a remote judge (an LLM) always gets its `concurrency` in flight.
+   */
+  local?: boolean;
+  /**
    * Everything about this judge that can change its verdicts, as plain JSON (`./verdict-config.ts`): hashed into
    * the resume key (`judge_config_sha256`) with the run's settings. Undefined counts as `{}`.
    */

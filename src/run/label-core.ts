@@ -77,8 +77,8 @@ export interface LabelRunState {
   /** Online verdicts in flight (the reading loop waits when there are too many). */
   readonly pending: Set<Promise<void>>;
   /**
-   * Characters of text of the trajectories those verdicts judge (`trajectoryChars`, counted once per verdict in
-   * flight): the reading loop also waits when they pass `OnlinePath.maxPendingChars`.
+   * Characters of text of the trajectories those verdicts judge (`heldChars`, counted once per verdict in flight):
+   * the reading loop also waits when they pass `OnlinePath.maxPendingChars`.
    */
   pendingChars: number;
   /**

@@ -20,7 +20,7 @@ import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { TrajectoryPreparer } from "./prepare.js";
 import { markLeftByStop, type LabelRunState } from "./label-core.js";
-import { MIN_PENDING, type OnlinePath } from "./online.js";
+import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
@@ -267,7 +267,7 @@ export async function readAndSchedule(
     }
     scheduleRepeats(rs, opts, t, row.content_sha256, ctx);
     report();
-    while (rs.pending.size >= online.maxPending || (rs.pending.size >= MIN_PENDING && rs.pendingChars >= online.maxPendingChars)) await new Promise<void>((r) => (rs.wake = r));
+    while (rs.pending.size >= online.maxPending || (rs.pending.size >= online.minPendingForChars && rs.pendingChars >= online.maxPendingChars)) await new Promise<void>((r) => (rs.wake = r));
     if (opts.judges.every((j) => stopped[j.id])) break;
   }
   return out;

@@ -27,13 +27,34 @@ function stoppedFor(run: LabelRunState, judgeId: string): Set<string> {
 export const MIN_PENDING = 16;
 
 /**
- * Characters of trajectory text read ahead of the judges past which the reading loop waits (with at least
- * {@link MIN_PENDING} items in flight): 32 Mi UTF-16 units, 32-64 MB of strings. The signature judge keeps 128
+ * Characters of trajectory text ({@link heldChars}) held by the verdicts in flight past which the reading loop waits
+ * (with at least {@link OnlinePath.minPendingForChars} in flight; a trajectory counts once per judge and repeat):
+ * 32 Mi UTF-16 units, 32-64 MB of strings. The signature judge keeps 128
  * trajectories in flight (`SIGNATURE_CONCURRENCY`), 256 read ahead: ~2.5 M characters of AgentDojo runs, far below
  * this, but 256 trajectories of 2 MB each would hold ~0.5-1 GB. Measured (600 AgentDojo runs with a 2 MB tool
  * result each, 2-core machine): peak RSS 284 MB with 8 in flight, 347 MB with 128 and no bound by characters.
  */
 export const MAX_PENDING_CHARS = 32 * 1024 * 1024;
+
+/**
+ * The characters of text a trajectory holds, for the read-ahead bound: its messages, tool calls and injected texts
+ * (`trajectoryChars`), and the strings and keys of its `tools` and `metadata` (chat JSONL and Inspect inputs keep
+ * `metadata` whole: red team 23 M1, 1.8 M characters of it per trajectory went uncounted). Linear in the trajectory.
+ */
+export function heldChars(t: Trajectory): number {
+  return trajectoryChars(t) + jsonChars(t.tools, 0) + jsonChars(t.metadata, 0);
+}
+
+/** Characters of the strings and keys in a JSON-like value (numbers and the like count 8), to depth 64. */
+function jsonChars(v: unknown, depth: number): number {
+  if (typeof v === "string") return v.length;
+  if (v === null || typeof v !== "object") return v === undefined ? 0 : 8;
+  if (depth >= 64) return 0;
+  let n = 0;
+  if (Array.isArray(v)) for (const x of v) n += jsonChars(x, depth + 1);
+  else for (const k in v as Record<string, unknown>) n += k.length + jsonChars((v as Record<string, unknown>)[k], depth + 1);
+  return n;
+}
 
 /** The online path of one run: `schedule` an item for a judge; the items in flight are `run.pending`. */
 export class OnlinePath {
@@ -48,6 +69,12 @@ export class OnlinePath {
    * are in flight): {@link MAX_PENDING_CHARS}. Keeps a corpus of large trajectories from holding `maxPending` of them.
    */
   readonly maxPendingChars = MAX_PENDING_CHARS;
+  /**
+   * Fewest verdicts in flight before {@link maxPendingChars} holds the reading loop back: {@link MIN_PENDING}, or the
+   * concurrency of the run's remote judges (not `local`) together when larger, so an LLM judge always gets its
+   * `concurrency` in flight (red team 23 M2: 34 of 64 requests in flight on 1 M-character trajectories).
+   */
+  readonly minPendingForChars: number;
 
   /** @param concurrency overrides every judge's own `concurrency`. */
   constructor(
@@ -58,6 +85,8 @@ export class OnlinePath {
     this.limits = new Map(judges.map((j) => [j.id, pLimit(Math.max(1, concurrency ?? j.concurrency ?? 1))]));
     const totalConcurrency = [...this.limits.values()].reduce((a, l) => a + l.concurrency, 0);
     this.maxPending = Math.max(8, totalConcurrency * 2);
+    const remote = judges.filter((j) => !j.local).reduce((a, j) => a + this.limits.get(j.id)!.concurrency, 0);
+    this.minPendingForChars = Math.max(MIN_PENDING, remote);
   }
 
   /**
@@ -70,7 +99,7 @@ export class OnlinePath {
   schedule(t: Trajectory, judge: Judge, repeat: number, content?: string): void {
     const run = this.run;
     const limit = this.limits.get(judge.id)!;
-    const chars = trajectoryChars(t);
+    const chars = heldChars(t);
     const p: Promise<void> = limit(async () => {
       if (run.fatal) return;
       if (run.stopped[judge.id]) {

@@ -38,7 +38,7 @@ export function needsSibling(t: Trajectory): boolean {
 interface Entry {
   /**
    * Distinct injection records (canonical JSON) -> the least run id ({@link walkOrder}) that recorded it; at most 2
-   * records kept (a second already makes the key ambiguous).
+   * records kept (a second already makes the key ambiguous): those with the least ids.
    */
   records: Map<string, string>;
   /** How many sibling runs recorded one. */
@@ -79,7 +79,22 @@ export class SiblingIndex {
     e.runs++;
     const c = canonical(t.injections);
     const had = e.records.get(c);
-    if (had === undefined ? e.records.size < 2 : walkOrder(t.id, had) < 0) e.records.set(c, t.id);
+    if (had !== undefined) {
+      if (walkOrder(t.id, had) < 0) e.records.set(c, t.id);
+      return;
+    }
+    if (e.records.size < 2) {
+      e.records.set(c, t.id);
+      return;
+    }
+    // a third distinct record: the two kept are those with the least ids, so that the ambiguity names the same runs
+    // whatever the order of the inputs (red team 23 L1)
+    let worst: string | undefined;
+    for (const [k, id] of e.records) if (worst === undefined || walkOrder(id, e.records.get(worst)!) > 0) worst = k;
+    if (walkOrder(t.id, e.records.get(worst!)!) < 0) {
+      e.records.delete(worst!);
+      e.records.set(c, t.id);
+    }
   }
 
   /**
@@ -102,7 +117,7 @@ export class SiblingIndex {
       return { ...t, injection_unrecovered: { kind: "no_sibling", message: missing } };
     }
     if (e.records.size > 1) {
-      const ids = [...e.records.values()];
+      const ids = [...e.records.values()].sort(walkOrder);
       return {
         ...t,
         injection_unrecovered: {

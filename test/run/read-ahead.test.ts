@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { Judge } from "../../src/judges/judge.js";
 import { createSignatureJudge, trajectoryChars } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
-import { MAX_PENDING_CHARS, MIN_PENDING } from "../../src/run/online.js";
+import { heldChars, MAX_PENDING_CHARS, MIN_PENDING } from "../../src/run/online.js";
 import { readVerdicts } from "../../src/store/run-store.js";
 import type { Trajectory } from "../../src/types.js";
 import { SAMPLES } from "../helpers/paths.js";
@@ -41,7 +41,7 @@ function corpus(root: string, n: number, pad: number): string {
 }
 
 /** The signature judge (on this thread), holding every verdict until `release()`; `started` lists what it got. */
-function heldJudge() {
+function heldJudge(over: Partial<Judge> = {}) {
   const inline = createSignatureJudge({ workers: 0 });
   const started: Trajectory[] = [];
   let release!: () => void;
@@ -49,6 +49,7 @@ function heldJudge() {
   const judge: Judge = {
     ...inline,
     concurrency: 128,
+    ...over,
     judge: async (t, ctx) => {
       started.push(t);
       await gate;
@@ -90,6 +91,24 @@ describe("label's read-ahead (issue 26)", () => {
     const verdicts = await readVerdicts(path.join(dir, "labels", "r"));
     expect(verdicts.length).toBe(MIN_PENDING + 8);
     expect(new Set(verdicts.map((v) => v.trajectory_id)).size).toBe(MIN_PENDING + 8);
+  });
+
+  it("a remote judge (an LLM) always gets its concurrency in flight, however large the trajectories (red team 23 M2)", async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-ahead-"));
+    const inputs = corpus(dir, MIN_PENDING + 8, Math.ceil(MAX_PENDING_CHARS / MIN_PENDING) + 1024);
+    const { judge, started, release } = heldJudge({ local: false, concurrency: MIN_PENDING + 4 });
+    const run = labelRun({ inputs: [inputs], run: "r", labelsDir: path.join(dir, "labels"), judges: [judge] });
+    expect(await settled(started)).toBe(MIN_PENDING + 4);
+    release();
+    await run;
+    expect((await readVerdicts(path.join(dir, "labels", "r"))).length).toBe(MIN_PENDING + 8);
+  });
+
+  it("heldChars counts a trajectory's metadata and tools too (chat JSONL and Inspect keep metadata whole: red team 23 M1)", () => {
+    const t = { id: "x", source: { format: "chat", path: "x" }, injections: {}, messages: [{ index: 0, role: "user", text: "hi" }] } as Trajectory;
+    const big = "字".repeat(100_000);
+    expect(heldChars({ ...t, metadata: { note: big, nested: [{ k: big }] } })).toBe(heldChars(t) + 2 * big.length + "note".length + "nested".length + "k".length);
+    expect(heldChars({ ...t, tools: [{ name: "f", description: big }] } as Trajectory)).toBeGreaterThan(big.length);
   });
 
   it("small trajectories: the characters never bind; the run's concurrency bounds what is in flight", async () => {

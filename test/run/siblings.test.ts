@@ -66,6 +66,19 @@ describe("SiblingIndex", () => {
     }
   });
 
+  it("an ambiguity names the same two runs, in the same order, whatever order the runs are read in (red team 23 L1)", () => {
+    const runs = [run("m-c/a", { p1: "text three, long enough to matter" }), run("m-b/a", { p1: "text two, long enough to matter" }), run("m/a", { p1: "text one, long enough to matter" }), run("m-a/a", { p1: "text two, long enough to matter" })];
+    const messages = new Set<string>();
+    for (const order of [runs, [...runs].reverse(), [runs[1], runs[3], runs[0], runs[2]], [runs[0], runs[1], runs[3], runs[2]]]) {
+      const idx = new SiblingIndex();
+      for (const r of order) idx.add(r);
+      const got = idx.recover(run("m-drift/a", {}));
+      expect(got.injection_unrecovered?.kind).toBe("ambiguous_sibling");
+      messages.add(got.injection_unrecovered!.message);
+    }
+    expect([...messages]).toEqual([expect.stringMatching(/e\.g\. m\/a and m-a\/a\)/)]);
+  });
+
   it("walkOrder: segments in code-unit order, a segment that prefixes another first (the walk's order of folders)", () => {
     const ids = ["m-progent/a", "m/b", "m/a/x", "m/a", "M/z", "m/a-b", "é/a"];
     expect([...ids].sort(walkOrder)).toEqual(["M/z", "m/a", "m/a/x", "m/a-b", "m/b", "m-progent/a", "é/a"]);

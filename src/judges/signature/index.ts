@@ -108,9 +108,9 @@ function envWorkers(): number | undefined {
  * reads, converts and stores while the worker analyzes; with 8 in flight (the default before) the worker's batch
  * came back while the main thread was still reading the next one, and the main thread then sat idle waiting for it
  * (10-28% of its time in a `--cpu-prof` of 20,000 AgentDojo runs; 1-5% at 128). Measured, 100,000 AgentDojo runs on
- * the 2-core machine, `/usr/bin/time`, interleaved (README-bench.md "Session 23"): wall 52.8 / 45.7 s at 8 against
- * 36.0 / 36.0 / 35.5 s at 128, user + sys 63-75 s against 61-63 s, peak RSS unchanged (254-260 MB; the items read
- * ahead are `label`'s `maxPending`, twice this).
+ * the 2-core machine, `/usr/bin/time`, five runs of each interleaved (README-bench.md "Session 23"): wall 49.3 s mean
+ * at 8 against 38.4 s at 128 (-22%), user + sys 73.2 against 65.6 s, peak RSS 249-256 against 254-258 MB (the items
+ * read ahead are `label`'s `maxPending`, twice this, bounded by characters too: `../../run/online.ts`).
  */
 export const SIGNATURE_CONCURRENCY = 128;
 
@@ -338,6 +338,7 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
   return {
     ...identity,
     concurrency,
+    local: true,
     verdictConfig: { max_chars: maxChars },
     judge(input: Trajectory, ctx: JudgeContext): Promise<Verdict> {
       try {
