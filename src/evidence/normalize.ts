@@ -237,7 +237,6 @@ function run(s: string, withMap: boolean, build = true, wantStart = -1, wantEnd 
   return { norm: build ? unitsToString(codes, len) : "", map, ends };
 }
 
-
 /**
  * Normalize a text for evidence matching (module docstring: fold, NFKC, drop zero-width, collapse whitespace,
  * trim, case-fold). Idempotent: `normalize(normalize(s)) === normalize(s)`.
