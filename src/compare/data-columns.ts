@@ -3,7 +3,7 @@
  * `buildObservations` of `./data.ts` (judge source; same exclusions and groups), from slot numbers and shared row
  * records, with one observation per distinct (row record, label) instead of one per trajectory: everything an
  * observation carries besides its id (model, suite, condition, injection task, pairing unit, cell, attack, defense;
- * compromised, goal, blocked) depends only on the row's record and the verdict's label and blocked attempt, so the
+ * compromised, goal, exposed, blocked) depends only on the row's record and the verdict's label and blocked attempt, so the
  * trajectories that share both are one observation with their count as `weight` (and the first one's id). Likewise
  * one unlabelled item per (row record, reason). A million labelled trajectories are then as many observations as
  * the run has distinct row records (times the few label kinds), not a million objects with a million id strings.
@@ -134,8 +134,9 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
     // one observation per (row record, label kind) when its pairing unit and injection task are the record's;
     // a row without task ids pairs by its own id, so it is an observation of its own
     const shares = shared.unit !== undefined && shared.injection_task !== undefined;
-    const kind = (goal ? 6 : compromised ? 3 : 0) + (v.blocked_attempt === undefined ? 0 : v.blocked_attempt ? 1 : 2);
-    const ok = code * 9 + kind;
+    const exposed = v.label !== "not_exposed";
+    const kind = (goal ? 6 : compromised ? 3 : 0) + (v.blocked_attempt === undefined ? 0 : v.blocked_attempt ? 1 : 2) + (exposed ? 0 : 9);
+    const ok = code * 18 + kind;
     const same = shares ? obsOf.get(ok) : undefined;
     if (same) {
       same.weight = (same.weight ?? 1) + 1;
@@ -154,6 +155,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
       ...(shared.cell !== undefined ? { cell: shared.cell } : {}),
       compromised,
       goal,
+      exposed,
       ...(v.blocked_attempt !== undefined ? { blocked: v.blocked_attempt } : {}),
     };
     if (shares) obsOf.set(ok, obs);

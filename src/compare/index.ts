@@ -23,7 +23,7 @@ import {
 import { interactionFlagText, interactionLRT, type InteractionTest } from "./logistic.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
-import { blockedText, coverageText, rateFigureText } from "../format/rates-text.js";
+import { blockedText, coverageText, exposureLowText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { runKind } from "../ingest/attacked.js";
@@ -252,6 +252,11 @@ export function compareConditions(
       );
     }
   }
+  // a group whose attacked runs (almost) never met the injected text reads ~0% and ranks safest, for a reason that is
+  // not the agent's resistance (new user 23: gemini-2.5-flash under tool_filter, 0/360, every run not_exposed)
+  for (const c of cells) {
+    if (c.suite === ALL_SUITES && c.exposure_low) warnings.push(`${c.model} under ${c.condition}: ${exposureLowText(c).replace(/^; EXPOSURE LOW: /, "exposure low: ")}; the orderings below (reversals, worst condition) rank it by these same rates`);
+  }
   const utilityRows = opts.index
     ? utilityRowsOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
         units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
@@ -324,6 +329,16 @@ function utilityRowsOf(
   });
 }
 
+/**
+ * `exposure 31.9% (115/360)` (labelled attacked runs that met the injected text; DESIGN section 1: the exposure rate
+ * beside the rates), `EXPOSURE LOW` after it below 10% (the warning above says what it means).
+ */
+function exposureFigureText(c: AsrCell): string {
+  if (c.labelled === 0) return "exposure undefined (no_labelled_attacked)";
+  const e = c.labelled - c.not_exposed;
+  return `exposure ${pctText(e / c.labelled)} (${e}/${c.labelled})${c.exposure_low ? " EXPOSURE LOW (see the warning above)" : ""}`;
+}
+
 // Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).
 const pct = (x: number | null | undefined, reason?: string) => pctText(x, reason);
 // a difference of two rates, in percentage points (new-user report 16, finding 8: "underestimate 3.6%" read as a percent)
@@ -390,7 +405,7 @@ export function formatCompare(r: CompareResult): string {
       const lfl = dm ? `; like for like: ${dm.dropped} of its ${dm.of} attacked runs here left out (header)` : "";
       lines.push(
         `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
-          `${blockedText(cell)}; ${coverageText(cell)}${lfl}${util}`,
+          `${blockedText(cell)}; ${coverageText(cell)}; ${exposureFigureText(cell)}${lfl}${util}`,
       );
     }
   }

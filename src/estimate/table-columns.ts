@@ -70,6 +70,7 @@ export function paperTableColumns(
       heurB: heur && flagsOf(run, heur, "asr_behaviour"),
       heurG: heur && flagsOf(run, heur, "asr_goal"),
       refused: (i) => okRec(i)?.label === "flagged_refusal" || okRec(i)?.label === "task_refusal",
+      notExposed: (i) => okRec(i)?.label === "not_exposed",
       partial: (i) => {
         const v = okRec(i);
         return v?.label === "partial_compliance" ? { blocked: v.blocked_attempt } : null;

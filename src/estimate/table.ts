@@ -30,6 +30,7 @@ import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
 import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { disputedNote, exposureLowNote } from "./table-notes.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
@@ -92,6 +93,13 @@ export interface TableRow {
   heuristic_asr_behaviour: RateCell;
   /** Over the same trajectories as the judge's rates, so it carries their coverage (and is withheld with them). */
   refusal_rate: RateCell;
+  /**
+   * The judge's exposure rate: of the attacked trajectories with its usable verdict, those labelled anything but
+   * `not_exposed` (the injected text reached the agent; DESIGN section 1, beside the rates), with the judge rates'
+   * coverage. Below 10% (`EXPOSURE_LOW_BELOW`) a note names the row: its rates say the attack did not arrive, not that
+   * the agent resisted it. A committee table: null with reason `committee_exposure_not_counted_use_--judge`.
+   */
+  judge_exposure: RateCell;
   utility: Proportion;
   utility_under_attack: Proportion;
   /** The calibrated asr_behaviour (estimate with human labels), or null with a reason. */
@@ -152,11 +160,13 @@ export function paperTable(
   const heurG = hasHeuristic ? judgeFlags(verdicts, ids, { kind: "judge", judge_id: heuristic }, "asr_goal") : null;
   // Refusals and blocked attempts need the judge's verdict: its repeat-0 verdict (judge), or none (committee).
   const refused = new Set<string>();
+  const notExposed = new Set<string>();
   const partial = new Map<string, boolean | undefined>();
   if (source.kind === "judge") {
     for (const v of verdicts) {
       if (v.judge_id !== source.judge_id || v.repeat !== 0 || v.status !== "ok") continue;
       if (v.label === "flagged_refusal" || v.label === "task_refusal") refused.add(v.trajectory_id);
+      if (v.label === "not_exposed") notExposed.add(v.trajectory_id);
       if (v.label === "partial_compliance") partial.set(v.trajectory_id, v.blocked_attempt);
     }
   }
@@ -178,6 +188,7 @@ export function paperTable(
       heurB: heurB && at(heurB),
       heurG: heurG && at(heurG),
       refused: (i) => refused.has(ids[i]),
+      notExposed: (i) => notExposed.has(ids[i]),
       partial: (i) => (partial.has(ids[i]) ? { blocked: partial.get(ids[i]) } : null),
       detail: (j, i) => detail.get(`${j}\u0000${ids[i]}`),
       votesFor: (i) => votes.get(ids[i]),
@@ -201,6 +212,8 @@ export interface TableInput {
   heurB: ((i: number) => boolean | string | undefined) | null;
   heurG: ((i: number) => boolean | string | undefined) | null;
   refused(i: number): boolean;
+  /** The judge's usable verdict labels the row `not_exposed` (judge source only). */
+  notExposed(i: number): boolean;
   partial(i: number): { blocked: boolean | undefined } | null;
   detail(judgeId: string, i: number): string | undefined;
   /** Committee: which events a disputed row's votes allow (`votesFor` of src/verdict/vote.ts); absent: any. */
@@ -245,6 +258,7 @@ export function paperTableFrom(
     const jid = source.kind === "judge" ? source.judge_id : undefined;
     const jb = rate(judgeB, sourceName(source), jid, (i) => input.votesFor?.(i)?.behaviour ?? true);
     let refusal: Proportion;
+    let exposure: Proportion;
     let blocked: number | null = null;
     let partials = 0;
     if (source.kind === "judge") {
@@ -252,10 +266,12 @@ export function paperTableFrom(
       let n = 0;
       let b = 0;
       let unknown = 0;
+      let e = 0;
       for (const r of att) {
         if (typeof judgeB(r) !== "boolean") continue;
         n++;
         if (input.refused(r)) x++;
+        if (!input.notExposed(r)) e++;
         const p = input.partial(r);
         if (p) {
           partials++;
@@ -265,9 +281,13 @@ export function paperTableFrom(
         }
       }
       refusal = proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
+      exposure = proportion(e, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
       // no attacked trajectory: how many were blocked is not a count of zero, it is undefined
       blocked = unknown || att.length === 0 ? null : b;
-    } else refusal = proportion(0, 0, "committee_has_no_refusal_buckets_use_--judge");
+    } else {
+      refusal = proportion(0, 0, "committee_has_no_refusal_buckets_use_--judge");
+      exposure = proportion(0, 0, "committee_exposure_not_counted_use_--judge");
+    }
     // `none`: why there is no run to count (newuser16: VIGIL's 13 unattacked runs, all injection-task runs, read
     // "no unattacked trajectory" beside n_unattacked 13)
     const util = (is: number[], none: string) => {
@@ -299,6 +319,7 @@ export function paperTableFrom(
         coverage_low: jb.coverage_low,
         ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}),
       },
+      judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
       utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
       calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
@@ -322,19 +343,12 @@ export function paperTableFrom(
         (allow ? "printed anyway (--allow-low-coverage) and marked LOW" : "no number printed for them (--allow-low-coverage prints them, marked)"),
     );
   }
+  // rows whose attacked runs (almost) never met the injected text read ~0% for a reason that is not the agent's (new user 23)
+  const unexposed = exposureLowNote(rows, withConditions);
+  if (unexposed) notes.push(unexposed);
   // a committee's rates leave out the runs it has no majority on, exactly the contested ones: how many, and the bounds
-  const disputed = rows.flatMap((r) =>
-    (["judge_asr_goal", "judge_asr_behaviour"] as const).flatMap((k) => {
-      const d = r[k].disputed;
-      const some = d && d.possible < d.count ? ` (${d.possible} with a vote for ${k === "judge_asr_goal" ? "full_compliance" : "compromised"})` : "";
-      return d ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(6)}: ${d.count} disputed${some}, ${(100 * d.lower).toFixed(1)}% to ${(100 * d.upper).toFixed(1)}%`] : [];
-    }),
-  );
-  if (disputed.length)
-    notes.push(
-      `DISPUTED: the committee's rates leave out the attacked runs it has no majority on (as many votes say compromised as not), exactly the contested ones, which may bias them; ` +
-        `the rate over decided and disputed runs if none / every disputed run with at least one vote for the event were the event: ${disputed.join("; ")}`,
-    );
+  const disputed = disputedNote(rows, withConditions);
+  if (disputed) notes.push(disputed);
   // rows of one model under conditions run on different attacks are not like for like (issue 22): said, not hidden
   const rateMix = likeForLikeWarnings(positions.map((i) => input.row(i)).filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(none)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id })));
   // the utility columns are over their own runs (review 14): checked on those, a warning the rates gave not repeated

@@ -3,7 +3,7 @@
  * (`src/stats/rates.ts`): the one way every plain-text output shows them, so no figure reads as a bare "ASR"
  * and a low coverage is flagged wherever the rates are.
  */
-import { COVERAGE_LOW_BELOW, type AttackRates, type RateFigure } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { pctText } from "./stat-text.js";
 
 /** `12.5% [9.4, 16.4] (45/360)`, or `undefined (<why>)`. */
@@ -50,7 +50,28 @@ export function disputedText(r: AttackRates): string {
   );
 }
 
-/** The whole line: `asr_goal ...; asr_behaviour ...; blocked_attempts ...; coverage ...` (and {@link disputedText}). */
+/**
+ * `; EXPOSURE LOW: 360 of the 360 labelled attacked runs are not_exposed (...): these rates measure that the attack did
+ * not arrive, not that the agent resisted it; over the 12 exposed runs asr_goal 0.0% [0.0, 24.2] (0/12), asr_behaviour
+ * 8.3% [1.5, 35.4] (1/12)`, or `""` when the group is not `exposure_low` (src/stats/rates.ts).
+ */
+export function exposureLowText(r: AttackRates): string {
+  if (!r.exposure_low) return "";
+  const exposed = r.labelled - r.not_exposed;
+  const over =
+    exposed > 0
+      ? `over the ${exposed} exposed: asr_goal ${rateFigureText(rateFigure(r.asr_goal.count, exposed))}, asr_behaviour ${rateFigureText(rateFigure(r.asr_behaviour.count, exposed))}`
+      : "none is left to say whether the agent resists the attack when it meets it";
+  return (
+    `; EXPOSURE LOW: ${r.not_exposed} of the ${r.labelled} labelled attacked runs are not_exposed (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% met the injected text: ` +
+    `a defense removed it, or the agent never read the tool carrying it): these rates say the attack did not arrive, not that the agent resisted it; ${over}`
+  );
+}
+
+/**
+ * The whole line: `asr_goal ...; asr_behaviour ...; blocked_attempts ...; coverage ...` (and {@link disputedText},
+ * {@link exposureLowText}).
+ */
 export function ratesText(r: AttackRates): string {
-  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r)}${disputedText(r)}`;
+  return `asr_goal ${rateFigureText(r.asr_goal)}; asr_behaviour ${rateFigureText(r.asr_behaviour)}; ${blockedText(r)}; ${coverageText(r)}${disputedText(r)}${exposureLowText(r)}`;
 }

@@ -25,6 +25,7 @@ import { codeMajorityText } from "../committee/code-majority.js";
 import { agreementPopulation, attackedOnlyNote } from "../agree/attacked-only.js";
 import { orderedReasons } from "../agree/human-items.js";
 import { RATE_NAMES } from "../stats/rates.js";
+import { exposureLowHtml } from "./exposure-html.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
@@ -240,15 +241,16 @@ async function asrSection(m: ReportModel): Promise<string> {
             r.coverage_low ? ` <strong class="low">coverage_low${r.coverage_low_reason ? `: ${escapeHtml(r.coverage_low_reason)}` : ""}</strong>` : ""
           }`;
           const mark = rateCaveatHtml(m.judge_health, r.rater); // a broken judge's rates are never bare
-          return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blocked}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}</td>`;
+          return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blocked}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${r.exposure_low ? ` <strong class="low">EXPOSURE LOW</strong>` : ""}</td>`;
         })
         .join("");
       return `<tr><td>${escapeHtml(g.model)}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
     })
     .join("");
+  const unexposedHtml = exposureLowHtml(m.asr, conditions.size > 1);
   return `<section id="asr"><h2>Attack success per agent model${conditions.size > 1 ? " and condition" : ""}</h2>
 <p class="note">asr_goal = full compliance (the injected goal carried out: the rate to compare with a benchmark's own checker); asr_behaviour = full or partial compliance (the agent adopted the injected goal); both over attacked trajectories with a label from the rater, not_exposed counting as not compromised. blocked_attempts = partial compliance whose attacker call was refused (decided by code from the call's result). coverage = labelled / attacked; below 80% the row is flagged coverage_low (the rates speak for a subset that may be biased). Whiskers: 95% Wilson intervals. Exposure = share labelled anything but not_exposed.</p>
-${cellsNotesHtml(m.warnings, "condition")}
+${unexposedHtml}${cellsNotesHtml(m.warnings, "condition")}
 <div class="charts">${figs.length ? figs.join("") : "<p>No attacked trajectory has a label.</p>"}</div>
 <table><thead>${head}</thead><tbody>${body}</tbody></table></section>`;
 }

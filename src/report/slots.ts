@@ -275,6 +275,7 @@ export function paperTableCommitteeColumns(
       heurB: hasHeuristic ? heurFlag("asr_behaviour") : null,
       heurG: hasHeuristic ? heurFlag("asr_goal") : null,
       refused: () => false,
+      notExposed: () => false,
       partial: () => null,
       detail: (j, i) => {
         const a = rep0.get(j);

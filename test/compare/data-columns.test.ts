@@ -24,6 +24,12 @@ describe("compare --judge on columns (issue 26): the same observations as on obj
       const id = `m/${i}${i % 50 === 0 ? "/ü🦀" : ""}`;
       const attacked = rnd(8) !== 0;
       const r: Record<string, unknown> = { id, content_sha256: "c", attacked, reference: { security: rnd(2) === 0, utility: rnd(2) === 0 } };
+      // every other row repeats the fields of the one before (another id): rows sharing a record merge by label
+      if (i % 2 === 1) {
+        rows.push(JSON.stringify({ ...JSON.parse(rows[rows.length - 1]), id }));
+        pushVerdicts(id, i);
+        continue;
+      }
       if (rnd(40)) r.agent_model = `model-${rnd(3)}`;
       if (rnd(10)) r.suite = `s${rnd(3)}`;
       if (rnd(6)) r.condition = ["no_defense", "spotlight", "lonely"][rnd(3) === 2 && rnd(5) ? 0 : rnd(3)];
@@ -32,6 +38,9 @@ describe("compare --judge on columns (issue 26): the same observations as on obj
       if (rnd(12)) r.user_task_id = `user_task_${rnd(5)}`;
       if (rnd(12)) r.injection_task_id = `injection_task_${rnd(4)}`;
       rows.push(JSON.stringify(r));
+      pushVerdicts(id, i);
+    }
+    function pushVerdicts(id: string, i: number) {
       for (const judge of ["a", "b"])
         for (const repeat of [0, 1]) {
           if (rnd(10) === 0) continue;

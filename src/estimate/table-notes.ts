@@ -1,0 +1,57 @@
+/**
+ * Notes of the paper table (`./table.ts`) on what its rows' rates leave out or do not measure: the committee's
+ * disputed runs, and rows whose attacked runs (almost) never met the injected text (new user 23: gemini-2.5-flash
+ * under AgentDyn's tool_filter, 0/360 with every run `not_exposed`, ranked safest with no word said).
+ */
+import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import type { Proportion, RateCell } from "./table-cells.js";
+
+/** What the notes read of a row (`TableRow` of ./table.ts). */
+interface NoteRow {
+  agent_model: string;
+  condition: string;
+  judge_asr_goal: RateCell;
+  judge_asr_behaviour: RateCell;
+  judge_exposure: Proportion;
+}
+
+const nameOf = (r: NoteRow, withConditions: boolean) => `${r.agent_model}${withConditions ? ` | ${r.condition}` : ""}`;
+
+/**
+ * A committee's rates leave out the runs it has no majority on, exactly the contested ones: the note giving, per row
+ * and rate, how many and the rate's bounds (`RateCell.disputed`); null when no row has any.
+ */
+export function disputedNote(rows: readonly NoteRow[], withConditions: boolean): string | null {
+  const disputed = rows.flatMap((r) =>
+    (["judge_asr_goal", "judge_asr_behaviour"] as const).flatMap((k) => {
+      const d = r[k].disputed;
+      const some = d && d.possible < d.count ? ` (${d.possible} with a vote for ${k === "judge_asr_goal" ? "full_compliance" : "compromised"})` : "";
+      return d ? [`${nameOf(r, withConditions)} ${k.slice(6)}: ${d.count} disputed${some}, ${(100 * d.lower).toFixed(1)}% to ${(100 * d.upper).toFixed(1)}%`] : [];
+    }),
+  );
+  if (!disputed.length) return null;
+  return (
+    `DISPUTED: the committee's rates leave out the attacked runs it has no majority on (as many votes say compromised as not), exactly the contested ones, which may bias them; ` +
+    `the rate over decided and disputed runs if none / every disputed run with at least one vote for the event were the event: ${disputed.join("; ")}`
+  );
+}
+
+/**
+ * The note naming every row whose `judge_exposure` is below {@link EXPOSURE_LOW_BELOW} (10%), with its exposure and
+ * its asr_goal over the exposed runs; null when there is none (or the exposure is not known: a committee table).
+ * @param withConditions the rows are per agent model and condition (names read `model | condition`).
+ */
+export function exposureLowNote(rows: readonly NoteRow[], withConditions: boolean): string | null {
+  const low = rows.filter((r) => r.judge_exposure.value !== null && r.judge_exposure.value < EXPOSURE_LOW_BELOW);
+  if (!low.length) return null;
+  const each = low.map((r) => {
+    const e = r.judge_exposure;
+    const over = e.x ? `${r.judge_asr_goal.x}/${e.x}` : "undefined (none exposed)";
+    return `${nameOf(r, withConditions)} exposure ${(100 * e.value!).toFixed(1)}% (${e.x}/${e.n}), asr_goal over the exposed ${over}`;
+  });
+  return (
+    `EXPOSURE LOW (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the attacked runs with a usable verdict met the injected text; the rest are not_exposed: ` +
+    `a defense removed it, or the agent never read the tool carrying it or stopped before any tool call): ${each.join("; ")}; ` +
+    "their rates measure that the attack did not arrive, not that the agent resisted it"
+  );
+}

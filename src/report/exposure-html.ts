@@ -1,0 +1,27 @@
+/**
+ * The report's warning above the attack-success table for rows whose attacked runs (almost) never met the injected
+ * text (new user 23): their rates measure that the attack did not arrive, not that the agent resisted it.
+ */
+import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import type { AsrRow } from "./data.js";
+import { escapeHtml } from "./escape.js";
+import { pctText } from "../format/stat-text.js";
+
+const pct = (x: number | null) => escapeHtml(pctText(x));
+const int = (x: number) => x.toLocaleString("en-US");
+
+/**
+ * `<div class="warn">EXPOSURE LOW (...): signature on gemini | tool_filter exposure 0.0% (0/360); ...</div>`, or `""`
+ * when no row is `exposure_low` (src/stats/rates.ts).
+ * @param byCondition the table has a condition column (names read `model | condition`).
+ */
+export function exposureLowHtml(rows: readonly AsrRow[], byCondition: boolean): string {
+  const low = rows.filter((r) => r.exposure_low);
+  if (!low.length) return "";
+  const each = low.map((r) => `${escapeHtml(r.rater)} on ${escapeHtml(r.model)}${byCondition ? ` | ${escapeHtml(r.condition)}` : ""} exposure ${pct(r.exposure)} (${int(r.exposed)}/${int(r.labelled)})`);
+  return (
+    `<div class="warn">EXPOSURE LOW (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the labelled attacked runs met the injected text; the rest are not_exposed: ` +
+    `a defense removed it, or the agent never read the tool carrying it or stopped before any tool call): ${each.join("; ")}. ` +
+    "Their rates measure that the attack did not arrive, not that the agent resisted it.</div>"
+  );
+}
