@@ -4,7 +4,7 @@ import { cohenKappa } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
 import { oneCategory, type OneCategory } from "../stats/one-category.js";
-import { ciText, pctText, statText } from "../format/stat-text.js";
+import { ciText, pctText, reasonText, statText } from "../format/stat-text.js";
 import { COVERAGE_LOW_BELOW, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
 import { rateFigureText } from "../format/rates-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
@@ -117,8 +117,17 @@ export interface BinaryComparison {
   kappa_reason?: string;
   kappa_se: number | null;
   kappa_ci95: { lower: number; upper: number } | null;
-  /** Why `kappa_ci95` is null (`se_zero` when the Wald interval would collapse to a point). */
+  /**
+   * Why `kappa_ci95` is null (`se_zero` when the Wald interval would collapse to a point; `reference_one_category`
+   * when kappa is 0 by construction, {@link BinaryComparison.kappa_note}).
+   */
   kappa_ci95_reason?: string;
+  /**
+   * `reference_one_category`: the reference gave one category only while the judge used both, so kappa is 0 whatever
+   * the judge does (p_o = p_e): the 0 is kept (it is the statistic's value) and said to measure nothing here (new user
+   * 23: `agree --where condition=drift`, 354 of 360 agreeing, read kappa 0.000 bare).
+   */
+  kappa_note?: "reference_one_category";
   ac1_reason?: string;
   pabak_reason?: string;
   /** The Wald interval collapses to a point because the SE is 0 (perfect agreement or a constant rater). */
@@ -151,6 +160,8 @@ export interface ReferenceAgreement {
   kappa_se: number | null;
   kappa_ci95: { lower: number; upper: number } | null;
   kappa_ci95_reason?: string;
+  /** {@link BinaryComparison.kappa_note} of the top-level (asr_goal) comparison. */
+  kappa_note?: "reference_one_category";
   kappa_ci_degenerate?: boolean;
   ac1: number | null;
   ac1_reason?: string;
@@ -277,6 +288,7 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
   const ac1 = gwetAC1(table);
   const pb = pabak(table);
   const one = oneCategory(table, ["yes", "no"], "cols", { reference: `the benchmark's ${reference} verdict` });
+  const byConstruction = one?.raters === "reference" && k.value === 0;
   return {
     judge_side: side,
     rate: side === "full_compliance" ? "asr_goal" : "asr_behaviour",
@@ -286,7 +298,8 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
     ...(k.value === null ? { kappa_reason: k.reason ?? "undefined" } : {}),
     kappa_se: k.se ?? null,
     kappa_ci95: ci,
-    ...(ci === null ? { kappa_ci95_reason: k.ci_wald?.degenerate ? "se_zero" : (k.se_reason ?? k.reason ?? "undefined") } : {}),
+    ...(ci === null ? { kappa_ci95_reason: byConstruction ? "reference_one_category" : k.ci_wald?.degenerate ? "se_zero" : (k.se_reason ?? k.reason ?? "undefined") } : {}),
+    ...(byConstruction ? { kappa_note: "reference_one_category" as const } : {}),
     ...(k.ci_wald?.degenerate ? { kappa_ci_degenerate: true } : {}),
     ac1: ac1.value,
     ...(ac1.value === null ? { ac1_reason: ac1.reason ?? "undefined" } : {}),
@@ -421,9 +434,14 @@ export function formatReferenceTable(rows: readonly ReferenceAgreement[]): strin
     const rr = r.rates;
     const all = rr?.reference_all && rr.reference_all.n !== rr.reference.n ? `; benchmark over all ${rr.reference_all.n} attacked: ${pctText(rr.reference_all.rate, rr.reference_all.reason)}` : "";
     const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)} of ${coverageBase(r)}${all})` : all ? ` (${all.slice(2)})` : ""}` : "";
-    L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${statText(r.kappa, r.kappa_reason).padEnd(32)}  ${statText(r.binary.kappa, r.binary.kappa_reason).padEnd(32)}  ${vs}${rateCaveatMarker(r.rate_caveats ?? [])}`);
+    L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${tableKappa(r).padEnd(32)}  ${tableKappa(r.binary).padEnd(32)}  ${vs}${rateCaveatMarker(r.rate_caveats ?? [])}`);
   }
   return L.join("\n");
+}
+
+/** A kappa in the table: its figure, `0.000 (0 by construction: see below)` when {@link BinaryComparison.kappa_note} says so. */
+function tableKappa(c: Pick<BinaryComparison, "kappa" | "kappa_reason" | "kappa_note">): string {
+  return `${statText(c.kappa, c.kappa_reason)}${c.kappa_note ? " (0 by construction: see below)" : ""}`;
 }
 
 /** The attacked runs with a usable reference and no agent error: the denominator of agree's coverage. */
@@ -466,7 +484,7 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     return [
       title,
       `  Cohen's kappa ${statText(c.kappa, c.kappa_reason)}` +
-        (c.kappa === null ? "" : `, 95% Wald CI ${ciText(c.kappa_ci95, c.kappa_ci95_reason)}`) +
+        (c.kappa_note ? ` (0 by construction: ${reasonText(c.kappa_note)}; no interval)` : c.kappa === null ? "" : `, 95% Wald CI ${ciText(c.kappa_ci95, c.kappa_ci95_reason)}`) +
         `; percent agreement ${pctText(c.percent_agreement, "empty_input")} over ${c.n_used}` +
         `; AC1 ${statText(c.ac1, c.ac1_reason)}; PABAK ${statText(c.pabak, c.pabak_reason)}` +
         (c.one_category ? `\n  AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}` : ""),

@@ -226,7 +226,9 @@ export async function agreeReference(
     if (!committee && !cf) head.push(`(committee: ${committeeReason})`);
     const blocks = [...results, ...(committee ? [committee] : [])].map(formatReferenceAgreement);
     process.stdout.write([head.join("\n"), ...blocks].join("\n\n") + "\n");
-    process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id}: ${formatHealth(h)}`).join("") + "\n");
-    process.stdout.write(code_established.map((c) => `labels established by code: ${formatCodeEstablished(c)}\n`).join(""));
+    // two bases in one output, each named (new user 23: 414 attacked labels in the health line, 411 in the next)
+    const over = where ? "every verdict --where keeps" : "every verdict of the run";
+    process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id} (over ${over}, compared or not): ${formatHealth(h)}`).join("") + "\n");
+    process.stdout.write(code_established.map((c) => `labels established by code (of the attacked runs compared above): ${formatCodeEstablished(c)}\n`).join(""));
   }
 }

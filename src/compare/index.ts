@@ -427,7 +427,7 @@ export function formatCompare(r: CompareResult): string {
     if (overall.every((x) => x.pairs === 0)) lines.push("  no pair of conditions is observed for two models or more");
     for (const x of overall) {
       if (x.pairs === 0) continue;
-      lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} tied` : ""}${lowText(x.coverage_low)}`);
+      lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} of the ${x.pairs} tied (counted in the ${x.pairs}, never a reversal)` : ""}${lowText(x.coverage_low)}`);
       for (const s of r.reversals.filter((y) => y.rate === rate && y.suite !== ALL_SUITES && y.condition_a === x.condition_a && y.condition_b === x.condition_b)) {
         lines.push(`    ${s.suite}: ${s.reversals}/${s.pairs} (${pct(s.share)})${ci(s.ci95)}${lowText(s.coverage_low)}`);
       }

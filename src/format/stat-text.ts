@@ -16,6 +16,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   fewer_than_2_raters: "fewer than 2 raters",
   fewer_than_2_annotators: "fewer than 2 annotators",
   se_zero: "its standard error is 0: every item on the diagonal, or a rater who always gives the same rating",
+  reference_one_category: "the reference gave one category only, so kappa is 0 whatever the rater does: it measures nothing here",
   no_pairable_units: "no item rated by two raters",
   binary_table_only: "defined for two categories only",
   zero_total_weight: "the weights sum to 0",

@@ -334,7 +334,7 @@ ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))
   if (m.reference) {
     const heat: string[] = [];
     for (const r of m.reference) {
-      if (r.kappa !== null) {
+      if (r.kappa !== null && !r.kappa_note) {
         forest.push({ label: `${r.judge_id} vs benchmark`, group: "benchmark security", categories: 2, kappa: r.kappa, lower: r.kappa_ci95?.lower ?? null, upper: r.kappa_ci95?.upper ?? null, n: r.n_used });
       }
       if (r.n_used > 0) {

@@ -154,6 +154,7 @@ export function referenceGoalMessage(g: ReferenceGoal, th: { share: number; min:
 /** The health line's part (`formatHealth`): "" when there is nothing to say (no reference). */
 export function formatReferenceGoal(g: ReferenceGoal | undefined): string {
   if (!g) return "";
-  if (g.goal_achieved === 0) return `; benchmark goal achieved (security): none of its ${g.referenced} labels with a benchmark verdict`;
-  return `; benchmark goal achieved (security): ${g.denied} of ${g.goal_achieved} labelled below compliance (refusal, unaffected or not_exposed) (${pct(g.denied_share ?? g.denied / g.goal_achieved)})`;
+  if (g.goal_achieved === 0) return `; benchmark goal achieved (security): none of its ${g.referenced} labels with a benchmark verdict is on a run the benchmark marks goal-achieved`;
+  // "1 of 213 labelled below compliance" read as one label of 213 (new user 23): the 213 are the benchmark's runs
+  return `; benchmark goal achieved (security): of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved, ${g.denied} below compliance (refusal, unaffected or not_exposed) (${pct(g.denied_share ?? g.denied / g.goal_achieved)})`;
 }

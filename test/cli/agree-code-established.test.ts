@@ -28,7 +28,9 @@ describe("agree: the code-established count over the figures' items", () => {
     expect(j.excluded.run_error).toBeGreaterThan(0); // the sample holds attacked runs the figures leave out
     expect(j.code_established[0].attacked_labels).toBe(j.n_used);
     const t = await runCli(["agree", "--run", "s", ...L, "--reference", "security"]);
-    expect(t.stdout).toMatch(new RegExp(`labels established by code: judge signature: \\d+ of ${j.n_used} attacked labels`));
+    expect(t.stdout).toMatch(new RegExp(`labels established by code \\(of the attacked runs compared above\\): judge signature: \\d+ of ${j.n_used} attacked labels`));
+    // the health line beside it is over every verdict (its attacked labels include the agent errors): said (new user 23)
+    expect(t.stdout).toMatch(new RegExp(`health of judge signature \\(over every verdict of the run, compared or not\\): .*code-established [0-9.]+% of ${j.n_used + j.excluded.run_error} attacked labels`));
   }, 60_000);
 
   it("--human: over the compared trajectories, not the tied ones", async () => {

@@ -336,6 +336,15 @@ describe("reversals over too few model pairs (inputs13)", () => {
   });
 });
 
+describe("a tied pair counts in the reversal share's denominator, and the text says so (new user 23)", () => {
+  it("three models, one pair tied under A: 1 of the 3 tied, counted in the 3", () => {
+    const obs: Observation[] = [];
+    for (const [m, ka, kb] of [["a", 10, 4], ["b", 10, 8], ["c", 2, 12]] as const) obs.push(...cell(m, "s1", "A", ka, 20), ...cell(m, "s1", "B", kb, 20));
+    const text = formatCompare(compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {}, excluded_groups: [] }, { bootstrap: { B: 0, seed: 3 } }));
+    expect(text).toMatch(/A vs B: 2\/3 pairs reverse \(66\.7%\)[^\n]*, 1 of the 3 tied \(counted in the 3, never a reversal\)/);
+  });
+});
+
 describe("compare header: what like for like left out is said beside the exclusions (inputs13)", () => {
   it("labelled trajectories in cells some condition lacks are counted in the header, and the numbers add up", () => {
     // condition B lacks the cell of u5..u9: their A observations are dropped like for like

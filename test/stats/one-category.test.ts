@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { oneCategory } from "../../src/stats/one-category.js";
-import { formatReferenceAgreement, referenceFromPairs } from "../../src/agree/reference.js";
+import { formatReferenceAgreement, formatReferenceTable, referenceFromPairs } from "../../src/agree/reference.js";
 import { compareTwoRaters, formatTwoRater } from "../../src/agree/pairwise.js";
 
 describe("oneCategory", () => {
@@ -48,5 +48,39 @@ describe("two raters (agree --judges, a judge vs the human consensus)", () => {
     const c = compareTwoRaters(["no", "yes", "no"], ["no", "no", "no"], ["yes", "no"], { names: ["j", "human consensus"], reference: "cols" });
     expect(c.one_category?.raters).toBe("reference");
     expect(compareTwoRaters(["no", "yes", "no"], ["no", "no", "no"], ["yes", "no"]).one_category).toBeUndefined();
+  });
+});
+
+describe("agree --reference where the benchmark gave one category and the judge both (new user 23: DRIFT, 6 of 360 compromised)", () => {
+  const n = 360;
+  const judge = new Uint8Array(n);
+  for (let i = 0; i < 6; i++) judge[i] = 1;
+  const a = referenceFromPairs(
+    { judge_id: "j", n_total: n, excluded: {}, judge_full: new Uint8Array(n), judge_compromised: judge, reference: new Uint8Array(n), reference_all: { yes: 0, n } },
+    "security",
+    (i) => `t${i}`,
+    () => [],
+  );
+  it("kappa stays 0 (its value) with kappa_note and the interval's reason naming the cause, not 'every item on the diagonal'", () => {
+    expect(a.binary.kappa).toBe(0);
+    expect(a.binary.kappa_note).toBe("reference_one_category");
+    expect(a.binary.kappa_ci95).toBeNull();
+    expect(a.binary.kappa_ci95_reason).toBe("reference_one_category");
+    // both raters one category: kappa undefined, no note
+    expect(a.kappa).toBeNull();
+    expect(a.kappa_note).toBeUndefined();
+  });
+  it("the text says 0 by construction in the table and the block, never a bare 0.000", () => {
+    expect(formatReferenceTable([a])).toMatch(/\b0\.000 \(0 by construction: see below\)/);
+    const text = formatReferenceAgreement(a);
+    expect(text).toContain("Cohen's kappa 0.000 (0 by construction: the reference gave one category only, so kappa is 0 whatever the rater does: it measures nothing here; no interval); percent agreement 98.3% over 360");
+    expect(text).not.toContain("every item on the diagonal");
+  });
+  it("a reference with both categories: no note", () => {
+    const ref = new Uint8Array(n);
+    ref[0] = 1;
+    const b = referenceFromPairs({ judge_id: "j", n_total: n, excluded: {}, judge_full: judge, judge_compromised: judge, reference: ref, reference_all: { yes: 1, n } }, "security", (i) => `t${i}`, () => []);
+    expect(b.kappa).toBeGreaterThan(0);
+    expect(b.kappa_note).toBeUndefined();
   });
 });

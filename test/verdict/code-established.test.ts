@@ -119,7 +119,7 @@ describe("agreement between judges says when code made the labels (CLI)", () => 
     const ref = await runCli(["agree", "--run", "f", "--labels-dir", labels, "--reference", "security", "--bootstrap", "0"]);
     expect(ref.code, ref.stderr).toBe(0);
     expect(ref.stdout).toMatch(/WARNING: judge says_not_exposed: .*established by code.*reference/);
-    expect(ref.stdout).toMatch(/labels established by code: judge says_full: \d+ of \d+ attacked labels established by code \(100\.0%\)/);
+    expect(ref.stdout).toMatch(/labels established by code \(of the attacked runs compared above\): judge says_full: \d+ of \d+ attacked labels established by code \(100\.0%\)/);
 
     const ids = [...new Set(fs.readFileSync(path.join(labels, "f", "verdicts.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l).trajectory_id as string))];
     const human = path.join(tmp, "human.csv");
