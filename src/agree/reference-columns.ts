@@ -29,6 +29,7 @@ export function referenceAgreementColumns(judgeId: string, run: ColumnRun, refer
   const slots = new Uint32Array(run.nRows);
   const full = new Uint8Array(run.nRows);
   const compromised = new Uint8Array(run.nRows);
+  const notExposed = new Uint8Array(run.nRows);
   const refs = new Uint8Array(run.nRows);
   let n = 0;
   const referenceAll = { yes: 0, n: 0 };
@@ -62,9 +63,10 @@ export function referenceAgreementColumns(judgeId: string, run: ColumnRun, refer
     slots[n] = s;
     full[n] = v.label === "full_compliance" ? 1 : 0;
     compromised[n] = v.label === "full_compliance" || v.label === "partial_compliance" ? 1 : 0;
+    notExposed[n] = v.label === "not_exposed" ? 1 : 0;
     refs[n++] = ref ? 1 : 0;
   }
-  const p = { judge_id: judgeId, n_total: run.nRows, excluded, judge_full: full.subarray(0, n), judge_compromised: compromised.subarray(0, n), reference: refs.subarray(0, n), reference_all: referenceAll };
+  const p = { judge_id: judgeId, n_total: run.nRows, excluded, judge_full: full.subarray(0, n), judge_compromised: compromised.subarray(0, n), judge_not_exposed: notExposed.subarray(0, n), reference: refs.subarray(0, n), reference_all: referenceAll };
   return referenceFromPairs(
     p,
     reference,

@@ -5,8 +5,8 @@ import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
 import { oneCategory, type OneCategory } from "../stats/one-category.js";
 import { ciText, pctText, reasonText, statText } from "../format/stat-text.js";
-import { COVERAGE_LOW_BELOW, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
-import { rateFigureText } from "../format/rates-text.js";
+import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
+import { EXPOSURE_LOW_MEANS, exposureFigureText, NOT_EXPOSED_WHY, rateFigureText } from "../format/rates-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 
 /**
@@ -38,6 +38,8 @@ export interface ReferencePairs {
   judge_full: boolean[];
   /** judge: compromised (full or partial compliance) */
   judge_compromised: boolean[];
+  /** The judge labelled the pair `not_exposed`. */
+  judge_not_exposed: boolean[];
   reference: boolean[];
   /**
    * The benchmark's own verdicts over every attacked trajectory with a usable reference (attacked, no run error,
@@ -68,6 +70,7 @@ export function referencePairs(
     ids: [],
     judge_full: [],
     judge_compromised: [],
+    judge_not_exposed: [],
     reference: [],
     reference_all: { yes: 0, n: 0 },
   };
@@ -100,6 +103,7 @@ export function referencePairs(
     out.ids.push(t.id);
     out.judge_full.push(v.label === "full_compliance");
     out.judge_compromised.push(v.label === "full_compliance" || v.label === "partial_compliance");
+    out.judge_not_exposed.push(v.label === "not_exposed");
     out.reference.push(ref);
   }
   return out;
@@ -123,9 +127,10 @@ export interface BinaryComparison {
    */
   kappa_ci95_reason?: string;
   /**
-   * `reference_one_category`: the reference gave one category only while the judge used both, so kappa is 0 whatever
-   * the judge does (p_o = p_e): the 0 is kept (it is the statistic's value) and said to measure nothing here (new user
-   * 23: `agree --where condition=drift`, 354 of 360 agreeing, read kappa 0.000 bare).
+   * `reference_one_category`: the reference gave one category only and kappa is 0 (the judge used both categories,
+   * or only the other one), as it is whatever the judge does (p_o = p_e): the 0 is kept (it is the statistic's value)
+   * and said to measure nothing here (new user 23: `agree --where condition=drift`, 354 of 360 agreeing, read kappa
+   * 0.000 bare).
    */
   kappa_note?: "reference_one_category";
   ac1_reason?: string;
@@ -192,6 +197,10 @@ export interface ReferenceAgreement {
     coverage: number | null;
     coverage_low: boolean;
     coverage_low_reason?: string;
+    /** Of the `n_used` pairs, the judge's `not_exposed` labels (null when the pairs do not record them). */
+    not_exposed: number | null;
+    /** Fewer than 10% of the pairs exposed (`exposure_low` of src/stats/rates.ts): the rates say the attack did not arrive. */
+    exposure_low: boolean;
   };
   /** Trajectory ids where judge (full_compliance) and reference differ, for inspection. */
   disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean; kind?: string }>;
@@ -288,7 +297,8 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
   const ac1 = gwetAC1(table);
   const pb = pabak(table);
   const one = oneCategory(table, ["yes", "no"], "cols", { reference: `the benchmark's ${reference} verdict` });
-  const byConstruction = one?.raters === "reference" && k.value === 0;
+  // the reference used one category: kappa is 0 whatever the judge does (or undefined when the judge matched it)
+  const byConstruction = one !== null && k.value === 0;
   return {
     judge_side: side,
     rate: side === "full_compliance" ? "asr_goal" : "asr_behaviour",
@@ -337,6 +347,8 @@ export interface ReferencePairColumns {
   excluded: Partial<Record<ReferenceExclusion, number>>;
   judge_full: ArrayLike<boolean | number>;
   judge_compromised: ArrayLike<boolean | number>;
+  /** The judge labelled the pair `not_exposed` (absent: not recorded, `rates.not_exposed` null). */
+  judge_not_exposed?: ArrayLike<boolean | number>;
   reference: ArrayLike<boolean | number>;
   reference_all: { yes: number; n: number };
 }
@@ -376,6 +388,8 @@ export function referenceFromPairs(
     coverage,
     coverage_low: low,
     ...(low && judgeSide.length ? { coverage_low_reason: judgeSide[0][0] } : {}),
+    not_exposed: p.judge_not_exposed ? count(p.judge_not_exposed) : null,
+    exposure_low: !!p.judge_not_exposed && nUsed > 0 && (nUsed - count(p.judge_not_exposed)) / nUsed < EXPOSURE_LOW_BELOW,
   };
   const pairIndex: number[] = [];
   for (let i = 0; i < nUsed; i++) if (!p.judge_full[i] !== !p.reference[i]) pairIndex.push(i);
@@ -510,6 +524,8 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
             `; ` +
             `asr_behaviour ${rateFigureText(a.rates.asr_behaviour)}; coverage ${pctText(a.rates.coverage, "no_attacked")}${coverageBaseText(a)}` +
             (a.rates.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%; most left out: ${a.rates.coverage_low_reason ?? "unknown"})` : "") +
+            (a.rates.not_exposed === null || a.rates.not_exposed === undefined ? "" : `; ${exposureFigureText({ labelled: a.n_used, not_exposed: a.rates.not_exposed, exposure_low: a.rates.exposure_low })}`) +
+            (a.rates.exposure_low ? ` (${NOT_EXPOSED_WHY}: ${EXPOSURE_LOW_MEANS}; so do the agreement figures below: they are over runs the attack did not reach)` : "") +
             rateCaveatMarker(a.rate_caveats ?? []),
         ]
       : []),

@@ -42,7 +42,9 @@ Like for like: the conditions are compared on the (suite, user task, injection t
 cells.cells_dropped.<condition>.list). --all-cells keeps every cell. --where narrows the run first.
 Labels: --committee uses committee.jsonl (status ok only); --judge ID a judge's repeat-0 verdicts. Without either,
 the committee is used when committee.jsonl exists, else the run's only judge.
-Only attacked trajectories count; not_exposed counts as not compromised. Utility under attack and without attack
+Only attacked trajectories count; not_exposed counts as not compromised, and every row gives its exposure (labelled
+attacked runs that met the injected text): below 10% it is flagged EXPOSURE LOW, warned about, and marked on the
+reversals and worst-condition figures built on it (those rates say the attack did not arrive, not resistance). Utility under attack and without attack
 (the benchmark's utility check, 95% Wilson intervals) is shown beside each model x condition when the input has it. Reversal intervals resample tasks
 (suite/user task/injection task), the same tasks for every model and condition; the worst-condition interval
 resamples models.
@@ -57,6 +59,15 @@ Examples:
       if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
       const field: string = o.conditionFrom ?? o.by;
       if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(field)) throw new UsageError(`--by must be a field name such as condition, attack or metadata.surface, not "${field}"`);
+      // not conditions of one model (new user 24): suites hold different tasks under the same ids (github user_task_0 is
+      // not shopping's), so their cells and pairing units never match; the models are already every row's first column
+      if (["suite", "model", "agent_model", "agent-model"].includes(field)) {
+        throw new UsageError(
+          field === "suite"
+            ? "--by suite: suites hold different tasks (the same task ids name other tasks), so they cannot be compared as conditions on shared cells; every figure is given per suite already (the rows per suite in --json, the reversals per suite), and --where suite=<name> narrows to one"
+            : `--by ${field}: the agent models are what compare sets side by side under each condition (every row names its model); compare the conditions with --by condition (or attack, surface), or narrow with --where model=<name>`,
+        );
+      }
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const where = whereOf(o);

@@ -85,6 +85,8 @@ Examples:
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --dry-run   (requests, tokens, estimated cost; sends nothing)
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --max-cost 20   (exit 1 at the cap; a higher cap resumes)
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
+The summary's rows give each group's rates, coverage and exposure (labelled attacked runs that met the injected
+text); below 10% exposure a row reads EXPOSURE LOW: its rates say the attack did not arrive, not resistance.
 Exit: 0 done (bad items are recorded, not fatal), 1 fatal error, a judge stopped (bad key, no quota,
 unreachable, or no usable verdict at all) or the --max-cost cap reached, 2 usage or config error (including a
 judge whose configuration or prompt changed since its verdicts were stored: see --on-config-change), 3 finished,

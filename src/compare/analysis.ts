@@ -105,6 +105,15 @@ export function lowCoverageCells(cells: readonly AsrCell[], suite: string = ALL_
   return new Set(cells.filter((c) => c.suite === suite && c.coverage_low).map((c) => `${c.model} | ${c.condition}`));
 }
 
+/**
+ * The (model, condition) cells of one suite (or pooled) flagged `exposure_low` (src/stats/rates.ts: fewer than 10% of
+ * their labelled attacked runs met the injected text), as `model | condition` keys: an ordering built on them ranks
+ * an attack that did not arrive as resistance, so the figures say so (new user 23).
+ */
+export function lowExposureCells(cells: readonly AsrCell[], suite: string = ALL_SUITES): Set<string> {
+  return new Set(cells.filter((c) => c.suite === suite && c.exposure_low).map((c) => `${c.model} | ${c.condition}`));
+}
+
 /** The observations with `compromised` set to the event of `rate` (full compliance for `asr_goal`). */
 export function forRate(obs: readonly Observation[], rate: RateName): readonly Observation[] {
   return rate === "asr_behaviour" ? obs : obs.map((o) => ({ ...o, compromised: o.goal }));
@@ -177,6 +186,8 @@ export interface ReversalResult extends ReversalCount {
   rate: RateName;
   /** Cells (`model | condition`) the comparison uses whose coverage is below 80%: its figures are flagged. */
   coverage_low: string[];
+  /** Cells (`model | condition`) the comparison uses flagged `exposure_low` ({@link lowExposureCells}). */
+  exposure_low: string[];
   condition_a: string;
   condition_b: string;
   /** `(all)` (suites pooled) or one suite. */
@@ -297,8 +308,9 @@ export function reversalAnalysis(
               : reversalBootstrap(scoped, a, b, models, boot)
             : null;
         const low = lowCoverageCells(cells, suite);
-        const lowHere = models.flatMap((m) => [`${m} | ${a}`, `${m} | ${b}`]).filter((k) => low.has(k));
-        out.push({ rate, condition_a: a, condition_b: b, suite, ...r, coverage_low: lowHere, ci95: ci });
+        const unexposed = lowExposureCells(cells, suite);
+        const keys = models.flatMap((m) => [`${m} | ${a}`, `${m} | ${b}`]);
+        out.push({ rate, condition_a: a, condition_b: b, suite, ...r, coverage_low: keys.filter((k) => low.has(k)), exposure_low: keys.filter((k) => unexposed.has(k)), ci95: ci });
       }
     }
   }
@@ -317,6 +329,8 @@ export interface WorstConditionRow {
   reason?: string;
   /** The model's conditions here (worst, baseline) whose coverage is below 80%: the figures are flagged. */
   coverage_low: string[];
+  /** The model's conditions here (worst, baseline) flagged `exposure_low`: the figures are flagged. */
+  exposure_low: string[];
 }
 
 /** Summary of the baseline's underestimate over models. */
@@ -370,9 +384,11 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
     // one condition: no other condition to be worse than the baseline, so the underestimate is undefined, not 0
     const reason = base === undefined ? "baseline_not_observed" : byC.size < 2 ? "fewer_than_2_conditions" : undefined;
     const low = lowCoverageCells(cells);
+    const unexposed = lowExposureCells(cells);
     per_model.push({
       model,
       coverage_low: [...new Set([worst, baseline])].filter((c) => low.has(`${model} | ${c}`)),
+      exposure_low: [...new Set([worst, baseline])].filter((c) => unexposed.has(`${model} | ${c}`)),
       conditions: byC.size,
       worst_condition: worst,
       worst_asr: worstAsr,

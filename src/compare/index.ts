@@ -12,6 +12,7 @@ import {
   asrTable,
   forRate,
   leaveOneSuiteOut,
+  lowExposureCells,
   reversalAnalysis,
   worstCondition,
   type AsrCell,
@@ -21,9 +22,9 @@ import {
   type WorstConditionSummary,
 } from "./analysis.js";
 import { interactionFlagText, interactionLRT, type InteractionTest } from "./logistic.js";
-import { RATE_NAMES, type RateName } from "../stats/rates.js";
+import { EXPOSURE_LOW_BELOW, RATE_NAMES, type RateName } from "../stats/rates.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
-import { blockedText, coverageText, exposureLowText, rateFigureText } from "../format/rates-text.js";
+import { blockedText, coverageText, exposureFigureText, exposureLowText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { runKind } from "../ingest/attacked.js";
@@ -257,6 +258,15 @@ export function compareConditions(
   for (const c of cells) {
     if (c.suite === ALL_SUITES && c.exposure_low) warnings.push(`${c.model} under ${c.condition}: ${exposureLowText(c).replace(/^; EXPOSURE LOW: /, "exposure low: ")}; the orderings below (reversals, worst condition) rank it by these same rates`);
   }
+  // one suite's cell can be unexposed where the pooled one is not: its per-suite figures (reversals, leave-one-suite-out) say so
+  const pooledLow = lowExposureCells(cells);
+  const suiteLow = cells.filter((c) => c.suite !== ALL_SUITES && c.exposure_low && !pooledLow.has(`${c.model} | ${c.condition}`));
+  if (suiteLow.length) {
+    warnings.push(
+      `exposure low in one suite only (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of its labelled attacked runs met the injected text): ` +
+        `${suiteLow.map((c) => `${c.model} under ${c.condition} in ${c.suite} (${c.labelled - c.not_exposed}/${c.labelled} exposed)`).join(", ")}; its per-suite figures below are marked`,
+    );
+  }
   const utilityRows = opts.index
     ? utilityRowsOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
         units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
@@ -329,16 +339,6 @@ function utilityRowsOf(
   });
 }
 
-/**
- * `exposure 31.9% (115/360)` (labelled attacked runs that met the injected text; DESIGN section 1: the exposure rate
- * beside the rates), `EXPOSURE LOW` after it below 10% (the warning above says what it means).
- */
-function exposureFigureText(c: AsrCell): string {
-  if (c.labelled === 0) return "exposure undefined (no_labelled_attacked)";
-  const e = c.labelled - c.not_exposed;
-  return `exposure ${pctText(e / c.labelled)} (${e}/${c.labelled})${c.exposure_low ? " EXPOSURE LOW (see the warning above)" : ""}`;
-}
-
 // Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).
 const pct = (x: number | null | undefined, reason?: string) => pctText(x, reason);
 // a difference of two rates, in percentage points (new-user report 16, finding 8: "underestimate 3.6%" read as a percent)
@@ -353,7 +353,8 @@ const ci = (c: { lower: number | null; upper: number | null; reason?: string } |
   !c ? "" : c.lower !== null && c.upper !== null ? ` [${f(c.lower)}, ${f(c.upper)}]` : ` [CI undefined: ${c.reason ? reasonText(c.reason) : "no value"}]`;
 
 /** ` [coverage_low: a | x, ...]` when a figure uses cells below 80% coverage, else "". */
-const lowText = (cells: readonly string[] | undefined) => (cells?.length ? ` [coverage_low: ${cells.join(", ")}]` : "");
+const lowText = (cells: readonly string[] | undefined, unexposed?: readonly string[]) =>
+  (cells?.length ? ` [coverage_low: ${cells.join(", ")}]` : "") + (unexposed?.length ? ` [EXPOSURE LOW: ${unexposed.join(", ")}]` : "");
 
 function pvalue(p: number | null): string {
   if (p === null) return undefinedText(undefined);
@@ -405,7 +406,7 @@ export function formatCompare(r: CompareResult): string {
       const lfl = dm ? `; like for like: ${dm.dropped} of its ${dm.of} attacked runs here left out (header)` : "";
       lines.push(
         `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
-          `${blockedText(cell)}; ${coverageText(cell)}; ${exposureFigureText(cell)}${lfl}${util}`,
+          `${blockedText(cell)}; ${coverageText(cell)}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${util}`,
       );
     }
   }
@@ -427,9 +428,9 @@ export function formatCompare(r: CompareResult): string {
     if (overall.every((x) => x.pairs === 0)) lines.push("  no pair of conditions is observed for two models or more");
     for (const x of overall) {
       if (x.pairs === 0) continue;
-      lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} of the ${x.pairs} tied (counted in the ${x.pairs}, never a reversal)` : ""}${lowText(x.coverage_low)}`);
+      lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} of the ${x.pairs} tied (counted in the ${x.pairs}, never a reversal)` : ""}${lowText(x.coverage_low, x.exposure_low)}`);
       for (const s of r.reversals.filter((y) => y.rate === rate && y.suite !== ALL_SUITES && y.condition_a === x.condition_a && y.condition_b === x.condition_b)) {
-        lines.push(`    ${s.suite}: ${s.reversals}/${s.pairs} (${pct(s.share)})${ci(s.ci95)}${lowText(s.coverage_low)}`);
+        lines.push(`    ${s.suite}: ${s.reversals}/${s.pairs} (${pct(s.share)})${ci(s.ci95)}${lowText(s.coverage_low, s.exposure_low)}`);
       }
     }
     const none = overall.filter((x) => x.pairs === 0);
@@ -448,7 +449,7 @@ export function formatCompare(r: CompareResult): string {
     for (const m of wc.per_model) {
       lines.push(
         `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${pp(m.underestimate, m.reason)} (${m.conditions} conditions)` +
-          (m.coverage_low?.length ? ` [coverage_low: ${m.coverage_low.join(", ")}]` : ""),
+          lowText(m.coverage_low, m.exposure_low?.map((c) => `${m.model} | ${c}`)),
       );
     }
     lines.push(
@@ -458,6 +459,7 @@ export function formatCompare(r: CompareResult): string {
     );
   }
   const lowAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.coverage_low).map((c) => `${c.model} | ${c.condition}`);
+  const unexposedAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.exposure_low).map((c) => `${c.model} | ${c.condition}`);
   for (const rate of RATE_NAMES) {
     lines.push("");
     const l = r.leave_one_suite_out[rate];
@@ -470,6 +472,7 @@ export function formatCompare(r: CompareResult): string {
         `  gain over baseline ${pp(l.gain_over_baseline)}, gap to oracle ${pp(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`,
       );
       if (lowAll.length) lines.push(`  built on cells with coverage_low (below 80%): ${lowAll.join(", ")}`);
+      if (unexposedAll.length) lines.push(`  built on cells with EXPOSURE LOW (the attack did not arrive): ${unexposedAll.join(", ")}`);
     }
   }
   for (const rate of RATE_NAMES) {

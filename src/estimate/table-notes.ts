@@ -4,6 +4,7 @@
  * under AgentDyn's tool_filter, 0/360 with every run `not_exposed`, ranked safest with no word said).
  */
 import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import { EXPOSURE_LOW_MEANS, NOT_EXPOSED_WHY } from "../format/rates-text.js";
 import type { Proportion, RateCell } from "./table-cells.js";
 
 /** What the notes read of a row (`TableRow` of ./table.ts). */
@@ -14,6 +15,9 @@ interface NoteRow {
   judge_asr_behaviour: RateCell;
   judge_exposure: Proportion;
 }
+
+/** A row whose judge (committee) exposure is below {@link EXPOSURE_LOW_BELOW}: its rates say the attack did not arrive. */
+export const isExposureLow = (r: Pick<NoteRow, "judge_exposure">): boolean => !!r.judge_exposure && r.judge_exposure.value !== null && r.judge_exposure.value < EXPOSURE_LOW_BELOW;
 
 const nameOf = (r: NoteRow, withConditions: boolean) => `${r.agent_model}${withConditions ? ` | ${r.condition}` : ""}`;
 
@@ -41,17 +45,17 @@ export function disputedNote(rows: readonly NoteRow[], withConditions: boolean):
  * its asr_goal over the exposed runs; null when there is none (or the exposure is not known: a committee table).
  * @param withConditions the rows are per agent model and condition (names read `model | condition`).
  */
-export function exposureLowNote(rows: readonly NoteRow[], withConditions: boolean): string | null {
-  const low = rows.filter((r) => r.judge_exposure.value !== null && r.judge_exposure.value < EXPOSURE_LOW_BELOW);
+export function exposureLowNote(rows: readonly NoteRow[], withConditions: boolean, allowLow = false): string | null {
+  const low = rows.filter(isExposureLow);
   if (!low.length) return null;
   const each = low.map((r) => {
     const e = r.judge_exposure;
-    const over = e.x ? `${r.judge_asr_goal.x}/${e.x}` : "undefined (none exposed)";
+    // a row whose rates the table withholds (coverage_low) gives no figure here either
+    const over = r.judge_asr_goal.coverage_low && !allowLow ? "withheld (coverage_low)" : e.x ? `${r.judge_asr_goal.x}/${e.x}` : "undefined (none exposed)";
     return `${nameOf(r, withConditions)} exposure ${(100 * e.value!).toFixed(1)}% (${e.x}/${e.n}), asr_goal over the exposed ${over}`;
   });
   return (
     `EXPOSURE LOW (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the attacked runs with a usable verdict met the injected text; the rest are not_exposed: ` +
-    `a defense removed it, or the agent never read the tool carrying it or stopped before any tool call): ${each.join("; ")}; ` +
-    "their rates measure that the attack did not arrive, not that the agent resisted it"
+    `${NOT_EXPOSED_WHY}): ${each.join("; ")}; ${EXPOSURE_LOW_MEANS} (their exposure cells read EXPOSURE LOW; LaTeX: their rates marked $^\\circ$)`
   );
 }

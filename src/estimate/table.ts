@@ -29,8 +29,9 @@ import { runKind } from "../ingest/attacked.js";
 import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
-import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
-import { disputedNote, exposureLowNote } from "./table-notes.js";
+import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
+import { disputedNote, exposureLowNote, isExposureLow } from "./table-notes.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
@@ -97,7 +98,8 @@ export interface TableRow {
    * The judge's exposure rate: of the attacked trajectories with its usable verdict, those labelled anything but
    * `not_exposed` (the injected text reached the agent; DESIGN section 1, beside the rates), with the judge rates'
    * coverage. Below 10% (`EXPOSURE_LOW_BELOW`) a note names the row: its rates say the attack did not arrive, not that
-   * the agent resisted it. A committee table: null with reason `committee_exposure_not_counted_use_--judge`.
+   * the agent resisted it (the row's cells are marked, `isExposureLow` of ./table-notes.ts). A committee table: over
+   * the committee's labels.
    */
   judge_exposure: RateCell;
   utility: Proportion;
@@ -177,7 +179,10 @@ export function paperTable(
   // committee: which events each disputed row's votes allow (the bounds' upper ends)
   const votes = new Map<string, { goal: boolean; behaviour: boolean }>();
   if (source.kind === "committee")
-    for (const c of buildCommittee(verdicts, ids, { quorum: source.quorum })) if (c.status === "disputed") votes.set(c.trajectory_id, votesFor(c.votes));
+    for (const c of buildCommittee(verdicts, ids, { quorum: source.quorum })) {
+      if (c.status === "disputed") votes.set(c.trajectory_id, votesFor(c.votes));
+      else if (c.status === "ok" && c.label === "not_exposed") notExposed.add(c.trajectory_id);
+    }
   return paperTableFrom(
     run,
     {
@@ -212,7 +217,7 @@ export interface TableInput {
   heurB: ((i: number) => boolean | string | undefined) | null;
   heurG: ((i: number) => boolean | string | undefined) | null;
   refused(i: number): boolean;
-  /** The judge's usable verdict labels the row `not_exposed` (judge source only). */
+  /** The judge's (committee's) usable verdict labels the row `not_exposed`. */
   notExposed(i: number): boolean;
   partial(i: number): { blocked: boolean | undefined } | null;
   detail(judgeId: string, i: number): string | undefined;
@@ -258,20 +263,21 @@ export function paperTableFrom(
     const jid = source.kind === "judge" ? source.judge_id : undefined;
     const jb = rate(judgeB, sourceName(source), jid, (i) => input.votesFor?.(i)?.behaviour ?? true);
     let refusal: Proportion;
-    let exposure: Proportion;
     let blocked: number | null = null;
+    // exposure over the judge's (committee's) usable verdicts: those labelled anything but not_exposed
+    let e = 0;
+    for (const r of att) if (typeof judgeB(r) === "boolean" && !input.notExposed(r)) e++;
+    const exposure = proportion(e, jb.n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
     let partials = 0;
     if (source.kind === "judge") {
       let x = 0;
       let n = 0;
       let b = 0;
       let unknown = 0;
-      let e = 0;
       for (const r of att) {
         if (typeof judgeB(r) !== "boolean") continue;
         n++;
         if (input.refused(r)) x++;
-        if (!input.notExposed(r)) e++;
         const p = input.partial(r);
         if (p) {
           partials++;
@@ -281,13 +287,9 @@ export function paperTableFrom(
         }
       }
       refusal = proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
-      exposure = proportion(e, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
       // no attacked trajectory: how many were blocked is not a count of zero, it is undefined
       blocked = unknown || att.length === 0 ? null : b;
-    } else {
-      refusal = proportion(0, 0, "committee_has_no_refusal_buckets_use_--judge");
-      exposure = proportion(0, 0, "committee_exposure_not_counted_use_--judge");
-    }
+    } else refusal = proportion(0, 0, "committee_has_no_refusal_buckets_use_--judge");
     // `none`: why there is no run to count (newuser16: VIGIL's 13 unattacked runs, all injection-task runs, read
     // "no unattacked trajectory" beside n_unattacked 13)
     const util = (is: number[], none: string) => {
@@ -344,7 +346,7 @@ export function paperTableFrom(
     );
   }
   // rows whose attacked runs (almost) never met the injected text read ~0% for a reason that is not the agent's (new user 23)
-  const unexposed = exposureLowNote(rows, withConditions);
+  const unexposed = exposureLowNote(rows, withConditions, allow);
   if (unexposed) notes.push(unexposed);
   // a committee's rates leave out the runs it has no majority on, exactly the contested ones: how many, and the bounds
   const disputed = disputedNote(rows, withConditions);
@@ -379,7 +381,7 @@ export const EXACT_MARK = "exact";
 type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
 
 /** The columns whose figures are the judge's labels (marked when its rates carry a caveat). */
-const JUDGE_KEYS: ReadonlySet<string> = new Set(["judge_asr_goal", "judge_asr_behaviour", "refusal_rate"]);
+const JUDGE_KEYS: ReadonlySet<string> = new Set(["judge_asr_goal", "judge_asr_behaviour", "refusal_rate", "judge_exposure"]);
 /** The columns whose figures are the heuristic's labels (marked when its rates carry a caveat). */
 const HEURISTIC_KEYS: ReadonlySet<string> = new Set(["heuristic_asr_goal", "heuristic_asr_behaviour"]);
 
@@ -390,6 +392,7 @@ function columns(t: PaperTable): Col[] {
     { key: "heuristic_asr_goal", title: `${t.heuristic} asr_goal`, latex: "Heuristic ASR (goal)", get: (r) => r.heuristic_asr_goal },
     { key: "heuristic_asr_behaviour", title: `${t.heuristic} asr_behaviour`, latex: "Heuristic ASR (behaviour)", get: (r) => r.heuristic_asr_behaviour },
     { key: "refusal_rate", title: "refusal rate", latex: "Refusal", get: (r) => r.refusal_rate },
+    { key: "judge_exposure", title: "exposure", latex: "Exposure", get: (r) => r.judge_exposure },
     { key: "utility", title: "utility", latex: "Utility", get: (r) => r.utility },
     { key: "utility_under_attack", title: "utility under attack", latex: "Utility (attack)", get: (r) => r.utility_under_attack },
   ];
@@ -419,8 +422,8 @@ const withheld = (t: PaperTable, p: CellValue) => coverageWithheld(p, t.allow_lo
 const lowReason = (p: CellValue) => `coverage_low${p?.coverage_low_reason ? ` (most unusable: ${p.coverage_low_reason})` : ""}`;
 /** Rows keep the condition column only when the run records conditions. */
 const hasConditions = (t: PaperTable) => t.rows.some((r) => r.condition !== "(all)");
-/** `blocked/partial` of a row, or `unknown` (LaTeX: `n/a` when there is nothing to count, as its other cells). */
-const blockedCell = (r: TableRow) => (r.judge_blocked_attempts === null ? (r.judge_partial_compliance ? "unknown" : "n/a") : `${r.judge_blocked_attempts}/${r.judge_partial_compliance}`);
+/** LaTeX: `blocked/partial` of a row, `unknown`, or null when there is nothing to count (`undefined$^\dagger$`, as its other cells). */
+const blockedCell = (r: TableRow) => (r.judge_blocked_attempts === null ? (r.judge_partial_compliance ? "unknown" : null) : `${r.judge_blocked_attempts}/${r.judge_partial_compliance}`);
 
 /**
  * The blocked-attempts cell of the text table and the HTML report: `blocked/partial` (`sep` between them), `unknown`
@@ -463,7 +466,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
     if (rated(c.key) && !c.key.startsWith("calibrated")) header.push(`${c.key}_coverage`, `${c.key}_coverage_low`);
     header.push(`${c.key}_reason`);
   }
-  header.push("blocked_attempts", "partial_compliance");
+  header.push("blocked_attempts", "partial_compliance", "exposure_low");
   const rows = t.rows.map((r) => {
     const out: Array<string | number> = [r.agent_model, r.condition, r.n_attacked, r.n_unattacked];
     for (const c of cols) {
@@ -477,7 +480,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
-    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance);
+    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, String(isExposureLow(r)));
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);
     return out;
@@ -523,13 +526,14 @@ export function tableLatex(t: PaperTable): string {
   L.push(`Model & ${conds ? "Condition & " : ""}${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r)} \\\\`);
+    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (isExposureLow(r) && JUDGE_KEYS.has(c.key) && c.key !== "refusal_rate" ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
   }
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
   }
+  if (t.rows.some(isExposureLow)) L.push(`% $^\\circ$ exposure below ${Math.round(100 * EXPOSURE_LOW_BELOW)}%: ${EXPOSURE_LOW_MEANS} (see the EXPOSURE LOW note above)`);
   if (undefinedCells.length) L.push(`% $^\\dagger$ undefined: ${undefinedCells.join("; ").replace(/[\r\n]/g, " ")}`);
   for (const [m, cs] of [["$^\\star$", t.rate_caveats], ["$^{\\star\\star}$", t.heuristic_rate_caveats]] as const)
     if (cs?.length) L.push(`% ${m} ${cs.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
@@ -546,7 +550,7 @@ export function formatTable(t: PaperTable): string {
   const mark = rateCaveatMarker(t.rate_caveats ?? []).trim(); // a broken judge's rates are never bare (new-user report 16)
   const hmark = rateCaveatMarker(t.heuristic_rate_caveats ?? []).trim(); // nor a broken heuristic's (new user 18)
   const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked", ...(mark ? ["judge caveat"] : []), ...(hmark ? ["heuristic caveat"] : [])];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage)), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
+  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage) + (c.key === "judge_exposure" && isExposureLow(r) ? " EXPOSURE LOW" : "")), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");

@@ -53,6 +53,8 @@ export interface AsrBar {
   n: number;
   /** The row's coverage is below 80% (shown in the tooltip). */
   coverage_low?: boolean;
+  /** The row is `exposure_low` (src/stats/rates.ts; shown in the tooltip). */
+  exposure_low?: boolean;
 }
 
 /**
@@ -76,7 +78,7 @@ export function asrChart(rows: readonly AsrBar[], raters: readonly string[], col
           ...enc,
           y: { field: "asr", type: "quantitative", title: rate === "asr_goal" ? "asr_goal (full compliance / labelled attacked)" : "asr_behaviour (full or partial / labelled attacked)", axis: { format: ".0%" }, scale: { domain: [0, 1] } },
           color: { field: "rater", type: "nominal", title: "rater", sort: [...raters], scale: { domain: [...raters], range: [...colors] } },
-          tooltip: [{ field: "rater" }, { field: "model" }, { field: "asr", title: rate, format: ".1%" }, { field: "n" }, { field: "coverage_low" }],
+          tooltip: [{ field: "rater" }, { field: "model" }, { field: "asr", title: rate, format: ".1%" }, { field: "n" }, { field: "coverage_low" }, { field: "exposure_low", title: "EXPOSURE LOW (the attack did not arrive)" }],
         },
       },
       {
@@ -217,11 +219,12 @@ export function forestPlot(rows: readonly ForestRow[]): Promise<string> {
 
 /**
  * Heatmap of one named rate (`rate`: asr_goal or asr_behaviour; `asr` = its value) per agent model (rows) and
- * condition (columns); cell text = the rate, with "LOW" appended when the cell's coverage is below 80%. `title`
+ * condition (columns); cell text = the rate, with "LOW" appended when the cell's coverage is below 80% and "†" when it
+ * is `exposure_low` (the attack did not arrive: the section's warning says so). `title`
  * names the column field (`condition`, `attack`, `surface`) on the axis and in the tooltip.
  */
 export function conditionHeatmap(
-  cells: ReadonlyArray<{ model: string; condition: string; asr: number; n: number; coverage_low?: boolean }>,
+  cells: ReadonlyArray<{ model: string; condition: string; asr: number; n: number; coverage_low?: boolean; exposure_low?: boolean }>,
   title: string,
   rate = "asr_behaviour",
 ): Promise<string> {
@@ -229,7 +232,14 @@ export function conditionHeatmap(
     ...BASE,
     width: { step: 58 },
     height: { step: 30 },
-    data: { values: cells.map((c) => ({ ...c, coverage: c.coverage_low ? "LOW (below 80%)" : "ok", text: `${Math.round(100 * c.asr)}%${c.coverage_low ? " LOW" : ""}` })) },
+    data: {
+      values: cells.map((c) => ({
+        ...c,
+        coverage: c.coverage_low ? "LOW (below 80%)" : "ok",
+        exposure: c.exposure_low ? "LOW (below 10%: the attack did not arrive)" : "ok",
+        text: `${Math.round(100 * c.asr)}%${c.coverage_low ? " LOW" : ""}${c.exposure_low ? " †" : ""}`,
+      })),
+    },
     encoding: {
       x: { field: "condition", type: "nominal", title, axis: { labelAngle: -35, orient: "top", labelLimit: 480 } },
       y: { field: "model", type: "nominal", title: "agent model", axis: { labelLimit: 400 } },

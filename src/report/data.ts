@@ -82,7 +82,7 @@ export interface ConditionView {
   /** The rate the cells give (`asr` is its value): one view per field and rate. */
   rate: RateName;
   /** `coverage_low`: labelled / attacked in the cell below 80% (`coverage`), flagged wherever it is shown. */
-  cells: Array<{ model: string; condition: string; asr: number; n: number; coverage: number | null; coverage_low: boolean; coverage_low_reason?: string }>;
+  cells: Array<{ model: string; condition: string; asr: number; n: number; coverage: number | null; coverage_low: boolean; coverage_low_reason?: string; exposure_low?: boolean }>;
   /** Values of `field` with attacked trajectories but no usable label (absent from `cells`, named here). */
   excluded_groups: ExcludedGroup[];
 }
@@ -246,6 +246,7 @@ export function conditionViewsOf(observationsOf: (field: string) => Observations
           coverage: c.coverage,
           coverage_low: c.coverage_low,
           ...(c.coverage_low_reason ? { coverage_low_reason: c.coverage_low_reason } : {}),
+          ...(c.exposure_low ? { exposure_low: true } : {}),
         }));
       conditions.push({ field, rate, cells, excluded_groups: obs.excluded_groups.filter((g) => g.field === field) });
     }

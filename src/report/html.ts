@@ -25,7 +25,7 @@ import { codeMajorityText } from "../committee/code-majority.js";
 import { agreementPopulation, attackedOnlyNote } from "../agree/attacked-only.js";
 import { orderedReasons } from "../agree/human-items.js";
 import { RATE_NAMES } from "../stats/rates.js";
-import { exposureLowHtml } from "./exposure-html.js";
+import { exposureLowConditionsHtml, exposureLowHtml } from "./exposure-html.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
@@ -221,7 +221,7 @@ async function asrSection(m: ReportModel): Promise<string> {
   for (const rate of RATE_NAMES) {
     const bars = m.asr
       .filter((r) => r[rate].rate !== null)
-      .map((r) => ({ model: groupOf(r), rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low }));
+      .map((r) => ({ model: groupOf(r), rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
     if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
   }
   const groups = [...new Map(m.asr.map((r) => [groupOf(r), r])).values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition));
@@ -340,7 +340,7 @@ ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))
       if (r.n_used > 0) {
         heat.push(
           figure(
-            `${r.judge_id} vs benchmark security: kappa ${statText(r.kappa, r.kappa_reason)}, n ${r.n_used}`,
+            `${r.judge_id} vs benchmark security: kappa ${statText(r.kappa, r.kappa_reason)}${r.kappa_note ? " (0 by construction: the benchmark gave one category)" : ""}, n ${r.n_used}`,
             await confusionHeatmap({ table: r.confusion.table, rowLabels: ["full_compliance", "other"], colLabels: ["true", "false"], rowTitle: r.judge_id, colTitle: "security" }),
           ),
         );
@@ -348,8 +348,8 @@ ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))
     }
     const rows = m.reference
       .map(
-        (r) => `<tr><td>${escapeHtml(r.judge_id)}</td><td class="num">${int(r.n_used)}</td><td class="num">${pct(r.percent_agreement, "empty_input")}</td><td class="num">${f3(r.kappa, r.kappa_reason)}</td>
-<td>${ci(r.kappa_ci95, r.kappa_ci95_reason)}</td><td class="num">${int(r.false_positives)}</td><td class="num">${int(r.false_negatives)}</td><td class="num">${f3(r.binary.kappa, r.binary.kappa_reason)}</td>
+        (r) => `<tr><td>${escapeHtml(r.judge_id)}</td><td class="num">${int(r.n_used)}</td><td class="num">${pct(r.percent_agreement, "empty_input")}</td><td class="num">${f3(r.kappa, r.kappa_reason)}${r.kappa_note ? " (0 by construction)" : ""}</td>
+<td>${ci(r.kappa_ci95, r.kappa_ci95_reason)}</td><td class="num">${int(r.false_positives)}</td><td class="num">${int(r.false_negatives)}</td><td class="num">${f3(r.binary.kappa, r.binary.kappa_reason)}${r.binary.kappa_note ? " (0 by construction)" : ""}</td>
 <td>${escapeHtml(Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none")}</td></tr>`,
       )
       .join("");
@@ -387,7 +387,7 @@ async function conditionsSection(m: ReportModel): Promise<string> {
   // the attack-mix warnings (issue 22) said at the charts they concern, not only at the top (new user, session 11)
   const mix = m.warnings.filter(isLikeForLikeWarning);
   const mixHtml = mix.length ? `<div class="warn">Not like for like: ${mix.map(escapeHtml).join(" ")}</div>` : "";
-  return `<section id="conditions"><h2>Attack success by condition</h2>${mixHtml}${cellsNotesHtml(m.warnings)}${leftOut}${lowHtml}
+  return `<section id="conditions"><h2>Attack success by condition</h2>${mixHtml}${cellsNotesHtml(m.warnings)}${leftOut}${lowHtml}${exposureLowConditionsHtml(m.conditions)}
 <p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
 <div class="charts">${figs.join("")}</div></section>`;
 }

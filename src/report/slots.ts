@@ -275,7 +275,7 @@ export function paperTableCommitteeColumns(
       heurB: hasHeuristic ? heurFlag("asr_behaviour") : null,
       heurG: hasHeuristic ? heurFlag("asr_goal") : null,
       refused: () => false,
-      notExposed: () => false,
+      notExposed: (i) => cs.code[i] >= 0 && cs.verdicts[cs.code[i]].status === "ok" && cs.verdicts[cs.code[i]].label === "not_exposed",
       partial: () => null,
       detail: (j, i) => {
         const a = rep0.get(j);

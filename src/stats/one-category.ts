@@ -49,8 +49,8 @@ export function oneCategory(table: readonly (readonly number[])[], labels: reado
     raters: both ? "both" : "reference",
     category,
     text:
-      `${who} gave one category only (${both && labels[rowsUsed[0]] !== labels[colsUsed[0]] ? `${labels[rowsUsed[0]]} and ${labels[colsUsed[0]]}` : category}) on these ${n} items: ` +
+      `${who} gave one category only (${both && labels[rowsUsed[0]] !== labels[colsUsed[0]] ? (reference === "cols" ? `the rater ${labels[rowsUsed[0]]}, the reference ${labels[colsUsed[0]]}` : `${labels[rowsUsed[0]]} and ${labels[colsUsed[0]]}`) : category}) on these ${n} items: ` +
       `AC1 and PABAK then measure only how often the ${reference === "cols" ? "rater" : "raters"} gave the same category, not whether ${reference === "cols" ? "it tells one category from another" : "they tell categories apart"}; ` +
-      "a high AC1 or PABAK here is no evidence of telling the categories apart (Cohen's kappa is undefined or 0 here)",
+      "AC1 or PABAK here, high or low, is no evidence of telling the categories apart or not (Cohen's kappa is undefined or 0 here)",
   };
 }

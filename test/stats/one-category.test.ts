@@ -84,3 +84,42 @@ describe("agree --reference where the benchmark gave one category and the judge 
     expect(b.kappa_note).toBeUndefined();
   });
 });
+
+describe("agree --reference: 0 by construction also when both sides are constant in different categories (red team 24)", () => {
+  const n = 3;
+  const a = referenceFromPairs(
+    { judge_id: "j", n_total: n, excluded: {}, judge_full: new Uint8Array(n).fill(1), judge_compromised: new Uint8Array(n).fill(1), reference: new Uint8Array(n), reference_all: { yes: 0, n } },
+    "security",
+    (i) => `t${i}`,
+    () => [],
+  );
+  it("the judge all yes, the benchmark all no: kappa 0 with the note; the one-category text names who gave which", () => {
+    expect(a.kappa).toBe(0);
+    expect(a.kappa_note).toBe("reference_one_category");
+    expect(a.binary.kappa_note).toBe("reference_one_category");
+    const text = formatReferenceAgreement(a);
+    expect(text).toContain("gave one category only (the rater yes, the reference no) on these 3 items");
+    expect(text).toContain("AC1 or PABAK here, high or low, is no evidence");
+  });
+});
+
+describe("agree --reference rates: the exposure of the compared runs (red team 24)", () => {
+  const n = 20;
+  const ne = new Uint8Array(n).fill(1);
+  ne[0] = 0;
+  const mk = (notExposed?: Uint8Array) =>
+    referenceFromPairs(
+      { judge_id: "j", n_total: n, excluded: {}, judge_full: new Uint8Array(n), judge_compromised: new Uint8Array(n), ...(notExposed ? { judge_not_exposed: notExposed } : {}), reference: new Uint8Array(n), reference_all: { yes: 0, n } },
+      "security",
+      (i) => `t${i}`,
+      () => [],
+    );
+  it("counted and flagged below 10%, said on the rates line; unknown when the pairs do not record it", () => {
+    const a = mk(ne);
+    expect(a.rates).toMatchObject({ not_exposed: 19, exposure_low: true });
+    expect(formatReferenceAgreement(a)).toMatch(/rates over these 20: .*; exposure 5\.0% \(1\/20\) EXPOSURE LOW \(.*so do the agreement figures below/);
+    const b = mk();
+    expect(b.rates).toMatchObject({ not_exposed: null, exposure_low: false });
+    expect(formatReferenceAgreement(b)).not.toContain("exposure");
+  });
+});
