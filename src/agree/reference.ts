@@ -447,7 +447,7 @@ export function formatReferenceTable(rows: readonly ReferenceAgreement[]): strin
   for (const r of rows) {
     const rr = r.rates;
     const all = rr?.reference_all && rr.reference_all.n !== rr.reference.n ? `; benchmark over all ${rr.reference_all.n} attacked: ${pctText(rr.reference_all.rate, rr.reference_all.reason)}` : "";
-    const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)} of ${coverageBase(r)}${all})` : all ? ` (${all.slice(2)})` : ""}` : "";
+    const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)} of ${coverageBase(r)}${all})` : all ? ` (${all.slice(2)})` : ""}${rr.exposure_low ? ` EXPOSURE LOW (${r.n_used - (rr.not_exposed ?? 0)}/${r.n_used} exposed: see below)` : ""}` : "";
     L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${tableKappa(r).padEnd(32)}  ${tableKappa(r.binary).padEnd(32)}  ${vs}${rateCaveatMarker(r.rate_caveats ?? [])}`);
   }
   return L.join("\n");
@@ -525,7 +525,7 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
             `asr_behaviour ${rateFigureText(a.rates.asr_behaviour)}; coverage ${pctText(a.rates.coverage, "no_attacked")}${coverageBaseText(a)}` +
             (a.rates.coverage_low ? ` LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%; most left out: ${a.rates.coverage_low_reason ?? "unknown"})` : "") +
             (a.rates.not_exposed === null || a.rates.not_exposed === undefined ? "" : `; ${exposureFigureText({ labelled: a.n_used, not_exposed: a.rates.not_exposed, exposure_low: a.rates.exposure_low })}`) +
-            (a.rates.exposure_low ? ` (${NOT_EXPOSED_WHY}: ${EXPOSURE_LOW_MEANS}; so do the agreement figures below: they are over runs the attack did not reach)` : "") +
+            (a.rates.exposure_low ? ` (the injected text never reached the agent: ${NOT_EXPOSED_WHY}; ${EXPOSURE_LOW_MEANS}, and the agreement figures below are over runs the attack did not reach)` : "") +
             rateCaveatMarker(a.rate_caveats ?? []),
         ]
       : []),

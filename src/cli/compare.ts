@@ -61,11 +61,11 @@ Examples:
       if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(field)) throw new UsageError(`--by must be a field name such as condition, attack or metadata.surface, not "${field}"`);
       // not conditions of one model (new user 24): suites hold different tasks under the same ids (github user_task_0 is
       // not shopping's), so their cells and pairing units never match; the models are already every row's first column
-      if (["suite", "model", "agent_model", "agent-model"].includes(field)) {
+      if (["suite", "model", "agent_model", "agent_family"].includes(field)) {
         throw new UsageError(
           field === "suite"
             ? "--by suite: suites hold different tasks (the same task ids name other tasks), so they cannot be compared as conditions on shared cells; every figure is given per suite already (the rows per suite in --json, the reversals per suite), and --where suite=<name> narrows to one"
-            : `--by ${field}: the agent models are what compare sets side by side under each condition (every row names its model); compare the conditions with --by condition (or attack, surface), or narrow with --where model=<name>`,
+            : `--by ${field}: the agent models are what compare sets side by side under each condition (every row names its model), so no ${field === "agent_family" ? "family" : "model"} is observed under another's value; compare the conditions with --by condition (or attack, surface), or narrow with --where model=<name>`,
         );
       }
       const B = intOption(o.bootstrap, "--bootstrap", 0);

@@ -120,6 +120,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
           condition,
           ...(t.attack !== undefined ? { attack: t.attack } : {}),
           ...(shared.cell !== undefined ? { cell: shared.cell } : {}),
+          ...(shared.unit !== undefined ? { unit: shared.unit } : {}),
           reason: why,
           ...(vf ? { votes_for: vf } : {}),
         };

@@ -64,6 +64,12 @@ export interface UnlabelledItem {
   attack?: string;
   /** The like-for-like cell, as {@link Observation.cell}: unlabelled trajectories count in the cells compared. */
   cell?: string;
+  /**
+   * The pairing unit, as {@link Observation.unit} when the task ids are known (absent otherwise): with
+   * `--common-tasks` the unlabelled runs of the shared tasks still lower their cells' coverage (red team 24: a cell
+   * of 60 labelled among 360 attacked read coverage 100% (60/60) under --common-tasks).
+   */
+  unit?: string;
   /** Why: the verdict's error kind when it has one (e.g. `injection_text_unknown`), else the exclusion reason. */
   reason: string;
   /** How many such trajectories this item stands for (as {@link Observation.weight}; absent: 1). */
@@ -218,6 +224,7 @@ export function buildObservations(
         condition,
         ...(t.attack !== undefined ? { attack: t.attack } : {}),
         ...(uCell !== undefined ? { cell: uCell } : {}),
+        ...(t.user_task_id !== undefined && t.injection_task_id !== undefined ? { unit: `${suite}/${t.user_task_id}/${t.injection_task_id}` } : {}),
         reason: l?.detail ?? reason,
         ...(l?.votes_for ? { votes_for: l.votes_for } : {}),
       });

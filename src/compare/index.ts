@@ -245,7 +245,9 @@ export function compareConditions(
   if (dos) warnings.push(dos);
   if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
-  const cells = asrTable(obs, common.applied ? [] : unlabelled);
+  // --common-tasks: the unlabelled runs of the shared tasks stay (they lower their cells' coverage, as without it)
+  const commonUnits = common.applied ? new Set(obs.map((x) => x.unit)) : null;
+  const cells = asrTable(obs, commonUnits ? unlabelled.filter((u) => u.unit !== undefined && commonUnits.has(u.unit)) : unlabelled);
   for (const c of cells) {
     if (c.suite === ALL_SUITES && c.coverage_low) {
       warnings.push(
@@ -256,7 +258,7 @@ export function compareConditions(
   // a group whose attacked runs (almost) never met the injected text reads ~0% and ranks safest, for a reason that is
   // not the agent's resistance (new user 23: gemini-2.5-flash under tool_filter, 0/360, every run not_exposed)
   for (const c of cells) {
-    if (c.suite === ALL_SUITES && c.exposure_low) warnings.push(`${c.model} under ${c.condition}: ${exposureLowText(c).replace(/^; EXPOSURE LOW: /, "exposure low: ")}; the orderings below (reversals, worst condition) rank it by these same rates`);
+    if (c.suite === ALL_SUITES && c.exposure_low) warnings.push(`${c.model} under ${c.condition}: ${exposureLowText(c).replace(/^; EXPOSURE LOW: /, "exposure low: ")}; the orderings by these rates (reversals, worst condition, leave-one-suite-out) are marked where they are built on it`);
   }
   // one suite's cell can be unexposed where the pooled one is not: its per-suite figures (reversals, leave-one-suite-out) say so
   const pooledLow = lowExposureCells(cells);
@@ -264,7 +266,7 @@ export function compareConditions(
   if (suiteLow.length) {
     warnings.push(
       `exposure low in one suite only (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of its labelled attacked runs met the injected text): ` +
-        `${suiteLow.map((c) => `${c.model} under ${c.condition} in ${c.suite} (${c.labelled - c.not_exposed}/${c.labelled} exposed)`).join(", ")}; its per-suite figures below are marked`,
+        `${suiteLow.map((c) => `${c.model} under ${c.condition} in ${c.suite} (${c.labelled - c.not_exposed}/${c.labelled} exposed)`).join(", ")}; the per-suite figures built on them are marked`,
     );
   }
   const utilityRows = opts.index
@@ -455,11 +457,14 @@ export function formatCompare(r: CompareResult): string {
     lines.push(
       wc.mean === null
         ? `  underestimate ${pp(null, wc.reason)}`
-        : `  underestimate over ${wc.n_models} models (percentage points): mean ${pp(wc.mean)}${ci(wc.mean_ci95, pp)}${wc.mean_ci95 && wc.mean_ci95.lower === null ? "" : " (model cluster bootstrap)"}, median ${pp(wc.median)}, max ${pp(wc.max)} (${wc.max_model})`,
+        : `  underestimate over ${wc.n_models} models (percentage points): mean ${pp(wc.mean)}${ci(wc.mean_ci95, pp)}${wc.mean_ci95 && wc.mean_ci95.lower === null ? "" : " (model cluster bootstrap)"}, median ${pp(wc.median)}, max ${pp(wc.max)} (${wc.max_model})` +
+            lowText([], wc.per_model.flatMap((m) => (m.underestimate === null ? [] : (m.exposure_low ?? []).map((c) => `${m.model} | ${c}`)))),
     );
   }
   const lowAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.coverage_low).map((c) => `${c.model} | ${c.condition}`);
   const unexposedAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.exposure_low).map((c) => `${c.model} | ${c.condition}`);
+  // the folds select and evaluate on single suites: their unexposed cells too
+  const unexposedSuites = r.asr.filter((c) => c.suite !== ALL_SUITES && c.exposure_low && !unexposedAll.includes(`${c.model} | ${c.condition}`)).map((c) => `${c.model} | ${c.condition} in ${c.suite}`);
   for (const rate of RATE_NAMES) {
     lines.push("");
     const l = r.leave_one_suite_out[rate];
@@ -472,7 +477,7 @@ export function formatCompare(r: CompareResult): string {
         `  gain over baseline ${pp(l.gain_over_baseline)}, gap to oracle ${pp(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`,
       );
       if (lowAll.length) lines.push(`  built on cells with coverage_low (below 80%): ${lowAll.join(", ")}`);
-      if (unexposedAll.length) lines.push(`  built on cells with EXPOSURE LOW (the attack did not arrive): ${unexposedAll.join(", ")}`);
+      if (unexposedAll.length || unexposedSuites.length) lines.push(`  built on cells with EXPOSURE LOW (the attack did not arrive): ${[...unexposedAll, ...unexposedSuites].join(", ")}`);
     }
   }
   for (const rate of RATE_NAMES) {
@@ -485,7 +490,8 @@ export function formatCompare(r: CompareResult): string {
       it.statistic === null
         ? `  not testable (${it.reason})`
         : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.map(interactionFlagText).join(", ")}` : ""}` +
-            (lowAll.length ? `; built on cells with coverage_low: ${lowAll.join(", ")}` : ""),
+            (lowAll.length ? `; built on cells with coverage_low: ${lowAll.join(", ")}` : "") +
+            (unexposedAll.length ? `; built on cells with EXPOSURE LOW: ${unexposedAll.join(", ")}` : ""),
     );
   }
   lines.push("", intervalsLine(r.bootstrap));

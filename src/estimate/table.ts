@@ -102,6 +102,8 @@ export interface TableRow {
    * the committee's labels.
    */
   judge_exposure: RateCell;
+  /** `judge_exposure` below 10% (`isExposureLow` of ./table-notes.ts), as the CSV's `exposure_low`. */
+  judge_exposure_low: boolean;
   utility: Proportion;
   utility_under_attack: Proportion;
   /** The calibrated asr_behaviour (estimate with human labels), or null with a reason. */
@@ -131,6 +133,7 @@ export interface PaperTable {
 }
 
 export { proportion } from "./table-cells.js";
+export { isExposureLow } from "./table-notes.js";
 
 const sourceName = (s: EstimateSource) => (s.kind === "judge" ? s.judge_id : `committee (quorum ${s.quorum})`);
 
@@ -321,6 +324,7 @@ export function paperTableFrom(
         coverage_low: jb.coverage_low,
         ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}),
       },
+      judge_exposure_low: exposure.value !== null && exposure.value < EXPOSURE_LOW_BELOW,
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
       utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
@@ -526,7 +530,7 @@ export function tableLatex(t: PaperTable): string {
   L.push(`Model & ${conds ? "Condition & " : ""}${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (isExposureLow(r) && JUDGE_KEYS.has(c.key) && c.key !== "refusal_rate" ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
+    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (isExposureLow(r) && (c.key.endsWith("asr_goal") || c.key.endsWith("asr_behaviour") || c.key === "judge_exposure") ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
   }
   L.push("\\bottomrule");
   L.push("\\end{tabular}");

@@ -70,7 +70,7 @@ export function asrChart(rows: readonly AsrBar[], raters: readonly string[], col
     ...BASE,
     width: { step: 22 },
     height: 260,
-    data: { values: rows.map((r) => ({ ...r })) },
+    data: { values: rows.map((r) => ({ ...r, exposure: r.exposure_low ? "EXPOSURE LOW: the attack did not arrive (below 10% exposed)" : "ok" })) },
     layer: [
       {
         mark: { type: "bar" },
@@ -78,7 +78,7 @@ export function asrChart(rows: readonly AsrBar[], raters: readonly string[], col
           ...enc,
           y: { field: "asr", type: "quantitative", title: rate === "asr_goal" ? "asr_goal (full compliance / labelled attacked)" : "asr_behaviour (full or partial / labelled attacked)", axis: { format: ".0%" }, scale: { domain: [0, 1] } },
           color: { field: "rater", type: "nominal", title: "rater", sort: [...raters], scale: { domain: [...raters], range: [...colors] } },
-          tooltip: [{ field: "rater" }, { field: "model" }, { field: "asr", title: rate, format: ".1%" }, { field: "n" }, { field: "coverage_low" }, { field: "exposure_low", title: "EXPOSURE LOW (the attack did not arrive)" }],
+          tooltip: [{ field: "rater" }, { field: "model" }, { field: "asr", title: rate, format: ".1%" }, { field: "n" }, { field: "coverage_low" }, { field: "exposure", title: "exposure" }],
         },
       },
       {

@@ -27,7 +27,7 @@ describe("compare --by a field that is not a condition", () => {
     expect(r.stderr).toMatch(/--by suite: suites hold different tasks .*--where suite=<name>/);
   });
   it("model and agent_model: exit 2, said why", async () => {
-    for (const f of ["model", "agent_model"]) {
+    for (const f of ["model", "agent_model", "agent_family"]) {
       const r = await runCli(["compare", "--run", "u", "--labels-dir", labels, "--by", f, "--judge", "signature"]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(`--by ${f}: the agent models are what compare sets side by side`);

@@ -84,10 +84,10 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
     expect(t.stdout.split("\n").find((l) => l.includes("tool_filter"))).toContain("EXPOSURE LOW");
     expect(t.stdout).not.toContain("no_defense exposure");
     const j = JSON.parse((await runCli(["estimate", "--run", "u", "--labels-dir", labels, "--table", "--judge", "signature", "--json"])).stdout);
-    const rows = (j.rows ?? j.table.rows) as Array<{ condition: string; judge_exposure: { x: number; n: number } }>;
-    expect(rows.map((r) => [r.condition, r.judge_exposure.x, r.judge_exposure.n])).toEqual([
-      ["no_defense", 5, 5],
-      ["tool_filter", 0, 5],
+    const rows = (j.rows ?? j.table.rows) as Array<{ condition: string; judge_exposure: { x: number; n: number }; judge_exposure_low: boolean }>;
+    expect(rows.map((r) => [r.condition, r.judge_exposure.x, r.judge_exposure.n, r.judge_exposure_low])).toEqual([
+      ["no_defense", 5, 5, false],
+      ["tool_filter", 0, 5, true],
     ]);
   });
 
@@ -97,7 +97,9 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
     expect(r.code).toBe(0);
     const page = fs.readFileSync(out, "utf8");
     expect(page).toMatch(/<div class="warn">EXPOSURE LOW \(below 10% of the labelled attacked runs met the injected text[^<]*<bdi>signature<\/bdi> on <bdi>google_gemini-2\.5-flash<\/bdi> \| <bdi>tool_filter<\/bdi> exposure <bdi>0\.0%<\/bdi> \(0\/5\): these rates say the attack did not arrive/);
-    expect(page.match(/<strong class="low">EXPOSURE LOW<\/strong>/g)).toHaveLength(1);
+    // the attack-success table's exposure cell and the paper table's exposure cell
+    expect(page.match(/<strong class="low">EXPOSURE LOW<\/strong>/g)).toHaveLength(2);
+    expect(page).toContain("<th>refusal rate</th><th>exposure</th>");
     // the charts by condition: the cell marked, the section's warning names it
     expect(page).toMatch(/<div class="warn">EXPOSURE LOW \(cells marked † in the charts[^<]*<bdi>google_gemini-2\.5-flash<\/bdi> <bdi>condition<\/bdi>=<bdi>tool_filter<\/bdi>/);
   });

@@ -374,6 +374,23 @@ describe("EXPOSURE LOW on the orderings (new user 23 / red team 24): marked wher
   });
 });
 
+describe("--common-tasks keeps the unlabelled runs of the shared tasks (red team 24: coverage read 100% (60/60))", () => {
+  it("a cell's coverage is over its labelled and unlabelled runs on the common tasks, as without the option", () => {
+    const obs: Observation[] = [];
+    for (const m of ["a", "b"]) obs.push(...cell(m, "s1", "A", 2, 10), ...cell(m, "s1", "B", 3, 10));
+    // a under B: 10 more runs on the shared units without a label, and 5 on a unit no other model ran
+    const unlabelled = [
+      ...Array.from({ length: 10 }, (_, i) => ({ model: "a", suite: "s1", condition: "B", unit: `s1/u${i}`, reason: "judge_error" })),
+      ...Array.from({ length: 5 }, (_, i) => ({ model: "a", suite: "s1", condition: "B", unit: `s1/only-a-${i}`, reason: "judge_error" })),
+    ];
+    const o = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, unlabelled, n_total: 55, excluded: {}, excluded_groups: [] };
+    const cov = (r: ReturnType<typeof compareConditions>) => r.asr.find((c) => c.model === "a" && c.suite === ALL_SUITES && c.condition === "B")!;
+    expect(cov(compareConditions(o, { bootstrap: { B: 0, seed: 1 } }))).toMatchObject({ labelled: 10, attacked: 25, coverage_low: true });
+    const common = cov(compareConditions(o, { bootstrap: { B: 0, seed: 1 }, commonTasks: true }));
+    expect(common).toMatchObject({ labelled: 10, attacked: 20, coverage: 0.5, coverage_low: true });
+  });
+});
+
 describe("compare header: what like for like left out is said beside the exclusions (inputs13)", () => {
   it("labelled trajectories in cells some condition lacks are counted in the header, and the numbers add up", () => {
     // condition B lacks the cell of u5..u9: their A observations are dropped like for like

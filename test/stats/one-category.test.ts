@@ -117,7 +117,8 @@ describe("agree --reference rates: the exposure of the compared runs (red team 2
   it("counted and flagged below 10%, said on the rates line; unknown when the pairs do not record it", () => {
     const a = mk(ne);
     expect(a.rates).toMatchObject({ not_exposed: 19, exposure_low: true });
-    expect(formatReferenceAgreement(a)).toMatch(/rates over these 20: .*; exposure 5\.0% \(1\/20\) EXPOSURE LOW \(.*so do the agreement figures below/);
+    expect(formatReferenceAgreement(a)).toMatch(/rates over these 20: .*; exposure 5\.0% \(1\/20\) EXPOSURE LOW \(the injected text never reached the agent: .*the agreement figures below are over runs the attack did not reach\)/);
+    expect(formatReferenceTable([a])).toMatch(/0\.0% vs 0\.0% EXPOSURE LOW \(1\/20 exposed: see below\)/);
     const b = mk();
     expect(b.rates).toMatchObject({ not_exposed: null, exposure_low: false });
     expect(formatReferenceAgreement(b)).not.toContain("exposure");
