@@ -8,6 +8,7 @@
  * give the same output (test/agree/reference-columns.test.ts).
  */
 import { dosAttackWarning } from "../agree/dos-attacks.js";
+import { pooledExposureLowWarnings } from "../agree/exposure-groups.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
@@ -181,7 +182,8 @@ export async function agreeReference(
   );
   const at = o.reference === "security" ? src.attacks() : null;
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
-  const rest = [...(dos ? [dos] : []), ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
+  const unexposed = pooledExposureLowWarnings(src.usedRepeat0(o.reference), judges);
+  const rest = [...(dos ? [dos] : []), ...unexposed, ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
   // with --reference security this output is the check the flags advise: said so, not "check with" itself (nu19)
   const own = (t: string) => (o.reference === "security" ? inReferenceCheck(t) : t);

@@ -108,7 +108,11 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
     const a = await runCli(["agree", "--run", "u", "--labels-dir", labels, "--reference", "security", "--where", "condition=tool_filter"]);
     expect(a.code).toBe(0);
     expect(a.stdout).toMatch(/rates over these 5: .*; exposure 0\.0% \(0\/5\) EXPOSURE LOW \(/);
+    // pooled over both conditions: the unexposed group is named (quick check 24)
+    const p = await runCli(["agree", "--run", "u", "--labels-dir", labels, "--reference", "security"]);
+    expect(p.stdout).toContain("WARNING: judge signature: the figures pool 2 (agent model, condition) groups, 1 of them EXPOSURE LOW (fewer than 10% of the compared runs met the injected text): google_gemini-2.5-flash | tool_filter 0/5 exposed;");
     const b = await runCli(["agree", "--run", "u", "--labels-dir", labels, "--reference", "security", "--where", "condition=no_defense"]);
+    expect(b.stdout).not.toContain("groups, 1 of them EXPOSURE LOW");
     expect(b.stdout).toMatch(/rates over these 5: .*; exposure 100\.0% \(5\/5\)$/m);
   });
 });
