@@ -3,7 +3,7 @@
  * the injected text (EXPOSURE LOW, src/stats/rates.ts): the pooled exposure can read 21.8% while two of four models
  * were 0/360 and 12/360 exposed (quick check 24), so they are named per judge, never left to the pooled figure.
  */
-import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import { EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
 import type { Verdict } from "../types.js";
 
 /**
@@ -28,7 +28,7 @@ export function pooledExposureLowWarnings(used: Iterable<Verdict>, judges: reado
   for (const j of judges) {
     const m = by.get(j);
     if (!m || m.size < 2) continue; // one group: its own rates line says it
-    const low = [...m].filter(([, c]) => (c.n - c.notExposed) / c.n < EXPOSURE_LOW_BELOW).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const low = [...m].filter(([, c]) => isLowExposure(c.n - c.notExposed, c.n)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     if (!low.length) continue;
     out.push(
       `judge ${j}: the figures pool ${m.size} (agent model, condition) groups, ${low.length} of them EXPOSURE LOW (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the compared runs met the injected text): ` +

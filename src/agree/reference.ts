@@ -5,7 +5,7 @@ import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
 import { oneCategory, type OneCategory } from "../stats/one-category.js";
 import { ciText, pctText, reasonText, statText } from "../format/stat-text.js";
-import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW, isLowExposure, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, exposureFigureText, NOT_EXPOSED_WHY, rateFigureText } from "../format/rates-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 
@@ -380,6 +380,7 @@ export function referenceFromPairs(
     for (let i = 0; i < xs.length; i++) if (xs[i]) n++;
     return n;
   };
+  const notExposed = p.judge_not_exposed ? count(p.judge_not_exposed) : null;
   const rates = {
     asr_goal: rateFigure(count(p.judge_full), nUsed),
     asr_behaviour: rateFigure(count(p.judge_compromised), nUsed),
@@ -388,8 +389,8 @@ export function referenceFromPairs(
     coverage,
     coverage_low: low,
     ...(low && judgeSide.length ? { coverage_low_reason: judgeSide[0][0] } : {}),
-    not_exposed: p.judge_not_exposed ? count(p.judge_not_exposed) : null,
-    exposure_low: !!p.judge_not_exposed && nUsed > 0 && (nUsed - count(p.judge_not_exposed)) / nUsed < EXPOSURE_LOW_BELOW,
+    not_exposed: notExposed,
+    exposure_low: notExposed !== null && isLowExposure(nUsed - notExposed, nUsed),
   };
   const pairIndex: number[] = [];
   for (let i = 0; i < nUsed; i++) if (!p.judge_full[i] !== !p.reference[i]) pairIndex.push(i);

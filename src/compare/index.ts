@@ -258,7 +258,7 @@ export function compareConditions(
   // a group whose attacked runs (almost) never met the injected text reads ~0% and ranks safest, for a reason that is
   // not the agent's resistance (new user 23: gemini-2.5-flash under tool_filter, 0/360, every run not_exposed)
   for (const c of cells) {
-    if (c.suite === ALL_SUITES && c.exposure_low) warnings.push(`${c.model} under ${c.condition}: ${exposureLowText(c).replace(/^; EXPOSURE LOW: /, "exposure low: ")}; the orderings by these rates (reversals, worst condition, leave-one-suite-out) are marked where they are built on it`);
+    if (c.suite === ALL_SUITES && c.exposure_low) warnings.push(`${c.model} under ${c.condition}: ${exposureLowText(c, "exposure low: ")}; the orderings by these rates (reversals, worst condition, leave-one-suite-out) are marked where they are built on it`);
   }
   // one suite's cell can be unexposed where the pooled one is not: its per-suite figures (reversals, leave-one-suite-out) say so
   const pooledLow = lowExposureCells(cells);

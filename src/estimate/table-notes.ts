@@ -3,7 +3,7 @@
  * disputed runs, and rows whose attacked runs (almost) never met the injected text (new user 23: gemini-2.5-flash
  * under AgentDyn's tool_filter, 0/360 with every run `not_exposed`, ranked safest with no word said).
  */
-import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import { EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, NOT_EXPOSED_WHY } from "../format/rates-text.js";
 import type { Proportion, RateCell } from "./table-cells.js";
 
@@ -17,7 +17,7 @@ interface NoteRow {
 }
 
 /** A row whose judge (committee) exposure is below {@link EXPOSURE_LOW_BELOW}: its rates say the attack did not arrive. */
-export const isExposureLow = (r: Pick<NoteRow, "judge_exposure">): boolean => !!r.judge_exposure && r.judge_exposure.value !== null && r.judge_exposure.value < EXPOSURE_LOW_BELOW;
+export const isExposureLow = (r: Pick<NoteRow, "judge_exposure">): boolean => !!r.judge_exposure && isLowExposure(r.judge_exposure.x, r.judge_exposure.n);
 
 const nameOf = (r: NoteRow, withConditions: boolean) => `${r.agent_model}${withConditions ? ` | ${r.condition}` : ""}`;
 

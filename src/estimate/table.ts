@@ -29,7 +29,7 @@ import { runKind } from "../ingest/attacked.js";
 import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { judgeFlags } from "./run.js";
-import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
 import { disputedNote, exposureLowNote, isExposureLow } from "./table-notes.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
@@ -324,7 +324,7 @@ export function paperTableFrom(
         coverage_low: jb.coverage_low,
         ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}),
       },
-      judge_exposure_low: exposure.value !== null && exposure.value < EXPOSURE_LOW_BELOW,
+      judge_exposure_low: isLowExposure(exposure.x, exposure.n),
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
       utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),

@@ -50,11 +50,6 @@ export function disputedText(r: AttackRates): string {
   );
 }
 
-/**
- * `; EXPOSURE LOW: 360 of the 360 labelled attacked runs are not_exposed (...): these rates measure that the attack did
- * not arrive, not that the agent resisted it; over the 12 exposed runs asr_goal 0.0% [0.0, 24.2] (0/12), asr_behaviour
- * 8.3% [1.5, 35.4] (1/12)`, or `""` when the group is not `exposure_low` (src/stats/rates.ts).
- */
 /** Why an attacked run can be `not_exposed`: said the same way by every output that flags EXPOSURE LOW. */
 export const NOT_EXPOSED_WHY = "a defense removed it, or the agent never read the tool carrying it or stopped before any tool call";
 
@@ -72,7 +67,13 @@ export function exposureFigureText(r: Pick<AttackRates, "labelled" | "not_expose
   return `exposure ${pctText(e / r.labelled)} (${e}/${r.labelled})${r.exposure_low ? " EXPOSURE LOW" : ""}`;
 }
 
-export function exposureLowText(r: AttackRates): string {
+/**
+ * `; EXPOSURE LOW: 348 of 360 labelled attacked runs are not_exposed (...): these rates say the attack did not arrive,
+ * not that the agent resisted it; over the 12 exposed: asr_goal 0.0% [0.0, 24.2] (0/12), asr_behaviour 8.3% [1.5,
+ * 35.4] (1/12)`, or `""` when the group is not `exposure_low` (src/stats/rates.ts). `lead` opens it (a warning of its
+ * own: `exposure low: `).
+ */
+export function exposureLowText(r: AttackRates, lead = "; EXPOSURE LOW: "): string {
   if (!r.exposure_low) return "";
   const exposed = r.labelled - r.not_exposed;
   const over =
@@ -80,7 +81,7 @@ export function exposureLowText(r: AttackRates): string {
       ? `over the ${exposed} exposed: asr_goal ${rateFigureText(rateFigure(r.asr_goal.count, exposed))}, asr_behaviour ${rateFigureText(rateFigure(r.asr_behaviour.count, exposed))}`
       : "none is left to say whether the agent resists the attack when it meets it";
   return (
-    `; EXPOSURE LOW: ${r.not_exposed} of ${r.labelled} labelled attacked run${r.labelled === 1 ? " is" : "s are"} not_exposed (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% met the injected text: ` +
+    `${lead}${r.not_exposed} of ${r.labelled} labelled attacked run${r.labelled === 1 ? " is" : "s are"} not_exposed (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% met the injected text: ` +
     `${NOT_EXPOSED_WHY}): ${EXPOSURE_LOW_MEANS}; ${over}${r.disputed ? ` (the ${r.disputed.count} disputed run(s) left out of these counts)` : ""}`
   );
 }
