@@ -228,7 +228,8 @@ export interface DisagreementKind {
 
 /**
  * Group disagreements by kind: the direction (judge says the goal was achieved and the reference does not, or the
- * reverse) and the judge's own label, with counts by condition and suite.
+ * reverse) and the judge's own label, with counts by condition and suite (every value, most first; `(none)` for a
+ * run without the field).
  */
 export function disagreementKinds(
   disagreements: Array<{ trajectory_id: string; judge: boolean; reference: boolean }>,
@@ -256,13 +257,15 @@ export function groupDisagreements(
     if (!groups.has(k)) groups.set(k, []);
     groups.get(k)!.push(i);
   });
+  // every value, most first: the counts add up to the kind's (new user 24: the three largest of 48 added to 38, and
+  // the five left out were the defended conditions); a run without the field is `(none)`, never assumed no_defense
   const top = (is: number[], field: "condition" | "suite") => {
     const c = new Map<string, number>();
     for (const i of is) {
-      const v = about(i)[field] ?? (field === "condition" ? "no_defense" : "?");
+      const v = about(i)[field] ?? "(none)";
       c.set(v, (c.get(v) ?? 0) + 1);
     }
-    return [...c].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 3);
+    return [...c].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   };
   return [...groups]
     .map(([kind, is]) => ({

@@ -36,6 +36,21 @@ describe("agree --reference: disagreements grouped by kind", () => {
     expect(formatReferenceAgreement(a)).toMatch(/disagreements by kind:\n {6}2 {2}judge full_compliance, reference no {2}\(conditions: tool_filter 2; suites: github 1, shopping 1\)/);
   });
 
+  it("counts every condition and suite, so they add up to the kind; a run without a condition is (none), not no_defense (new user 24)", () => {
+    const conds = ["a1", "a2", "b1", "b2", "c1", "d1", "e1"];
+    const idx = new Map<string, TrajectoryIndexRow>(conds.map((id) => [id, row(id, false, `cond_${id[0]}`, `suite_${id[0]}`)]));
+    const nocond = { ...row("x1", false, "", "s"), condition: undefined } as unknown as TrajectoryIndexRow;
+    idx.set("x1", nocond);
+    const a = referenceAgreement("signature", [...idx.keys()].map((id) => verdict(id, "full_compliance")), idx);
+    const [k] = a.disagreement_kinds;
+    expect(k.count).toBe(8);
+    expect(k.by_condition.reduce((n, c) => n + c.count, 0)).toBe(8);
+    expect(k.by_suite.reduce((n, c) => n + c.count, 0)).toBe(8);
+    expect(k.by_condition).toContainEqual({ condition: "(none)", count: 1 });
+    expect(k.by_condition.map((c) => c.condition)).not.toContain("no_defense");
+    expect(formatReferenceAgreement(a)).toContain("(conditions: cond_a 2, cond_b 2, (none) 1, cond_c 1, cond_d 1, cond_e 1;");
+  });
+
   it("has no kinds when the judge and the reference agree everywhere", () => {
     const a = referenceAgreement("signature", [verdict("c", "full_compliance"), verdict("e", "unaffected")], index);
     expect(a.disagreement_kinds).toEqual([]);
