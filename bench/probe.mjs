@@ -4,30 +4,49 @@
  * `IPI_BENCH_PROBE`. `maxRssBytes` is `process.resourceUsage().maxRSS` (getrusage(2) ru_maxrss, kilobytes) x 1024,
  * the peak resident set size; `peak` holds the largest of each `process.memoryUsage()` field sampled every 250 ms;
  * `cpuMs` is `{user, system}`, the process's CPU time in milliseconds (`process.resourceUsage()`: getrusage(2)
- * ru_utime and ru_stime, all threads) at exit; `threadsMs` is `{main, other}`, the same CPU split between the main
- * thread and all other threads (V8's GC and compiler helpers, libuv's pool) from `/proc/self/task/<tid>/stat`
- * (utime + stime, clock ticks of 10 ms), or absent where /proc is not readable. Threads that ended before the exit
- * (a finished worker) are not in it, so `main + other` can be below `cpuMs`.
+ * ru_utime and ru_stime, all threads) at exit; `threadsMs` is `{main, other, busiestOther}`, the same CPU split
+ * between the main thread and all other threads (V8's GC and compiler helpers, libuv's pool, worker threads such as
+ * the signature judge's), and the CPU of the busiest other thread alone (in a signature `label`, its worker), from
+ * `/proc/self/task/<tid>/stat` (utime + stime, clock ticks of 10 ms), or absent where /proc is not readable. The
+ * threads are read every second and at exit: a thread that ended before the exit (a finished worker) counts with
+ * what it had used at the last reading (up to a second short).
  */
 import fs from "node:fs";
 
 const out = process.env.IPI_BENCH_PROBE;
-/** `{threadsMs: {main, other}}` from /proc/self/task (ms), or `{}` where it cannot be read. */
-function threadsMs() {
+/** CPU ms of each thread of this process seen so far (its last reading), by thread id. */
+const seen = new Map();
+/** Read every thread's CPU into `seen`; false where /proc cannot be read. */
+function readThreads() {
   try {
-    const ms = { main: 0, other: 0 };
     for (const tid of fs.readdirSync("/proc/self/task")) {
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      let stat;
+      try {
+        stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+      } catch {
+        continue; // ended between the listing and the read
+      }
       // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      const t = (Number(f[11]) + Number(f[12])) * 10;
-      if (tid === String(process.pid)) ms.main += t;
-      else ms.other += t;
+      seen.set(tid, (Number(f[11]) + Number(f[12])) * 10);
     }
-    return { threadsMs: ms };
+    return true;
   } catch {
-    return {};
+    return false;
   }
+}
+/** `{threadsMs: {main, other, busiestOther}}` from the readings (ms), or `{}` where /proc cannot be read. */
+function threadsMs() {
+  if (!readThreads()) return {};
+  const ms = { main: 0, other: 0, busiestOther: 0 };
+  for (const [tid, t] of seen) {
+    if (tid === String(process.pid)) ms.main += t;
+    else {
+      ms.other += t;
+      ms.busiestOther = Math.max(ms.busiestOther, t);
+    }
+  }
+  return { threadsMs: ms };
 }
 
 if (out) {
@@ -37,6 +56,7 @@ if (out) {
     for (const k of Object.keys(peak)) peak[k] = Math.max(peak[k], m[k]);
   };
   setInterval(sample, 250).unref();
+  setInterval(readThreads, 1000).unref();
   process.on("exit", () => {
     sample();
     const ru = process.resourceUsage();

@@ -91,7 +91,7 @@ interface Figures {
   /** CPU time of the measured process (user + system, ms), when measured. */
   cpuMs?: number;
   /** The same CPU split into the main thread and all others (ms, `bench/probe.mjs`), when measured. */
-  threadsMs?: { main: number; other: number };
+  threadsMs?: { main: number; other: number; busiestOther?: number };
 }
 
 function startServer(delayMs = 0): Promise<{ child: ChildProcess; port: number }> {
@@ -223,7 +223,7 @@ function programFigures([script, ...args]: string[], n: number, probe: string): 
 
 /** The main / other threads CPU split (ms) written by `bench/probe.mjs`, when it could read it. */
 function probeThreads(probe: string): { main: number; other: number } | undefined {
-  return (JSON.parse(fs.readFileSync(probe, "utf8")) as { threadsMs?: { main: number; other: number } }).threadsMs;
+  return (JSON.parse(fs.readFileSync(probe, "utf8")) as { threadsMs?: { main: number; other: number; busiestOther?: number } }).threadsMs;
 }
 
 /** User + system CPU milliseconds written by `bench/probe.mjs` at the process's exit. */

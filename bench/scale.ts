@@ -68,6 +68,7 @@ export async function scaleSection(runsDir: string, tmp: string, sizes: number[]
     if (lab.code !== 0 && !labOut) throw new Error(`label failed (exit ${lab.code}): ${lab.stderr.slice(-2000)}`);
     const verdicts = labOut?.this_run?.judged ?? null;
     console.log(`  label: ${lab.seconds.toFixed(1)} s, ${f1(readProbe(pl))} MB, ${verdicts} judged (exit ${lab.code}); load ${load()}`);
+    console.log(`  label CPU: ${cpuSplit(pl, lab.seconds)}`);
     const pr = path.join(tmp, `probe-resume-${n}.json`);
     const res = await runNode(CLI, args, pr);
     const resOut = parseJson(res.stdout);
@@ -98,6 +99,30 @@ export async function scaleSection(runsDir: string, tmp: string, sizes: number[]
     }
   }
   return pass;
+}
+
+/**
+ * The CPU a `label` used, from its probe (`bench/probe.mjs`): user + system seconds, how many cores that is over
+ * `wall` seconds, and the split between the main thread (reading, converting, hashing, storing), the busiest other
+ * thread (the signature judge's worker: the analysis) and the rest (V8's garbage-collection and compiler helper
+ * threads, libuv's pool). On the 2-core machine the wall time cannot fall below half the total: what one thread is
+ * relieved of runs on the other core (issue 26, session 25).
+ */
+function cpuSplit(probe: string, wall: number): string {
+  let p: { cpuMs?: { user: number; system: number }; threadsMs?: { main: number; other: number; busiestOther?: number } };
+  try {
+    p = JSON.parse(fs.readFileSync(probe, "utf8"));
+  } catch {
+    return "n/a (no probe)";
+  }
+  if (!p.cpuMs) return "n/a (no probe)";
+  const total = (p.cpuMs.user + p.cpuMs.system) / 1000;
+  const t = p.threadsMs;
+  const split =
+    t && t.busiestOther !== undefined
+      ? `; main thread ${(t.main / 1000).toFixed(1)} s, busiest other thread (the signature worker) ${(t.busiestOther / 1000).toFixed(1)} s, the other threads (V8's GC and compiler helpers, libuv) ${((t.other - t.busiestOther) / 1000).toFixed(1)} s`
+      : "";
+  return `${total.toFixed(1)} s user + system (${(total / wall).toFixed(2)} cores over the wall time)${split}`;
 }
 
 function parseJson(s: string): any {
