@@ -494,23 +494,38 @@ export function formatCompare(r: CompareResult): string {
             (unexposedAll.length ? `; built on cells with EXPOSURE LOW: ${unexposedAll.join(", ")}` : ""),
     );
   }
-  lines.push("", intervalsLine(r.bootstrap));
+  lines.push("", intervalsLine(r.bootstrap, r.reversals.some(endsAtPoint)));
   return lines.join("\n");
+}
+
+/** Whether a reversal share's bootstrap interval has a bound equal to the share itself (as printed: 0.1 percent). */
+export function endsAtPoint(x: Pick<ReversalResult, "share" | "ci95">): boolean {
+  const share = x.share;
+  if (share === null || x.ci95 === null) return false;
+  const at = (b: number | null) => b !== null && Math.abs(b - share) < 5e-4;
+  return at(x.ci95.lower) || at(x.ci95.upper);
 }
 
 /**
  * The footnote that names every interval of `compare`'s text once (issue 26, new-user report: the reversal
  * intervals of a pair of conditions said "paired bootstrap 95% CI" with no B, seed or resampled unit): the
- * bootstrap (B, seed, percentile), what each bootstrap resamples, and the Wilson intervals of the rates.
+ * bootstrap (B, seed, percentile), what each bootstrap resamples, and the Wilson intervals of the rates; with
+ * `atPoint`, why a reversal share's interval can end at the share itself.
  */
-function intervalsLine(boot: BootstrapSettings): string {
+export function intervalsLine(boot: BootstrapSettings, atPoint = false): string {
   const wilson = "the rates and utility carry 95% Wilson score intervals";
+  // new user 24b: `3/6 (50.0%) [0.0%, 50.0%]` read as a fault; a share over few pairs takes few values, so a
+  // percentile bound can fall on the point itself
+  const point = atPoint
+    ? "; a reversal share over few model pairs takes few values, so its percentile interval can end exactly at the share itself (e.g. 3/6 (50.0%) [0.0%, 50.0%]: at most 2.5% of the resamples gave more than 50.0%): not an error"
+    : "";
   return boot.B > 0
     ? bootstrapLine(
         boot,
         "the 95% CIs of the reversal shares resample the pairing units (a task, suite/user task/injection task, the same for every model and both conditions; " +
           "a trajectory where the run has no task ids), that of the mean underestimate resamples the models (cluster: each with all its trajectories); " +
-          wilson,
+          wilson +
+          point,
       )
     : bootstrapLine(boot, `the reversal shares and the mean underestimate have no interval; ${wilson}`);
 }
