@@ -455,6 +455,16 @@ export function cellText(p: CellValue, allowLow = false): string {
 }
 
 /**
+ * The exposure cell's text with the EXPOSURE LOW mark when `low`. A cell already marked `LOW` for its coverage
+ * (`--allow-low-coverage`) says which is which: `12.0 [3.1, 30.2] LOW coverage; EXPOSURE LOW` (red team 24b L4: the
+ * two read `LOW EXPOSURE LOW`).
+ */
+export function exposureMarked(text: string, low: boolean): string {
+  if (!low) return text;
+  return text.endsWith(" LOW") ? `${text} coverage; EXPOSURE LOW` : `${text} EXPOSURE LOW`;
+}
+
+/**
  * The table as CSV (RFC 4180, src/io/csv.ts `writeCsv`, rows ending with LF): one row per (model, condition); per
  * column the value, the CI bounds (as proportions in [0, 1]) and n, and for the judge's and heuristic's rates
  * `<col>_coverage` and `<col>_coverage_low`; empty cells for undefined or withheld (low-coverage) values, with the
@@ -554,7 +564,7 @@ export function formatTable(t: PaperTable): string {
   const mark = rateCaveatMarker(t.rate_caveats ?? []).trim(); // a broken judge's rates are never bare (new-user report 16)
   const hmark = rateCaveatMarker(t.heuristic_rate_caveats ?? []).trim(); // nor a broken heuristic's (new user 18)
   const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked", ...(mark ? ["judge caveat"] : []), ...(hmark ? ["heuristic caveat"] : [])];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage) + (c.key === "judge_exposure" && isExposureLow(r) ? " EXPOSURE LOW" : "")), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
+  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => exposureMarked(cellText(c.get(r), t.allow_low_coverage), c.key === "judge_exposure" && isExposureLow(r))), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");
