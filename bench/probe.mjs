@@ -8,13 +8,14 @@
  * between the main thread and all other threads (V8's GC and compiler helpers, libuv's pool, worker threads such as
  * the signature judge's), and the CPU of the busiest other thread alone (in a signature `label`, its worker), from
  * `/proc/self/task/<tid>/stat` (utime + stime, clock ticks of 10 ms), or absent where /proc is not readable. The
- * threads are read every second and at exit: a thread that ended before the exit (a finished worker) counts with
- * what it had used at the last reading (up to a second short).
+ * threads are read about every second (a timer on the main thread: later while it is busy) and at exit: a thread
+ * that ended before the exit (a finished worker) counts with what it had used at the last reading before it ended
+ * (short by what it used since).
  */
 import fs from "node:fs";
 
 const out = process.env.IPI_BENCH_PROBE;
-/** CPU ms of each thread of this process seen so far (its last reading), by thread id. */
+/** CPU ms of each thread of this process seen so far (its last reading), by thread id and start time. */
 const seen = new Map();
 /** Read every thread's CPU into `seen`; false where /proc cannot be read. */
 function readThreads() {
@@ -28,7 +29,8 @@ function readThreads() {
       }
       // fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      seen.set(tid, (Number(f[11]) + Number(f[12])) * 10);
+      // keyed by thread id and start time (field 22): a thread id the kernel gives again is another thread
+      seen.set(`${tid}@${f[19]}`, { tid, ms: (Number(f[11]) + Number(f[12])) * 10 });
     }
     return true;
   } catch {
@@ -39,7 +41,7 @@ function readThreads() {
 function threadsMs() {
   if (!readThreads()) return {};
   const ms = { main: 0, other: 0, busiestOther: 0 };
-  for (const [tid, t] of seen) {
+  for (const { tid, ms: t } of seen.values()) {
     if (tid === String(process.pid)) ms.main += t;
     else {
       ms.other += t;

@@ -104,7 +104,7 @@ export async function scaleSection(runsDir: string, tmp: string, sizes: number[]
 /**
  * The CPU a `label` used, from its probe (`bench/probe.mjs`): user + system seconds, how many cores that is over
  * `wall` seconds, and the split between the main thread (reading, converting, hashing, storing), the busiest other
- * thread (the signature judge's worker: the analysis) and the rest (V8's garbage-collection and compiler helper
+ * thread (on the 2-core machine the signature judge's one worker: the analysis; with more cores one of several) and the rest (V8's garbage-collection and compiler helper
  * threads, libuv's pool). On the 2-core machine the wall time cannot fall below half the total: what one thread is
  * relieved of runs on the other core (issue 26, session 25).
  */
@@ -120,7 +120,7 @@ function cpuSplit(probe: string, wall: number): string {
   const t = p.threadsMs;
   const split =
     t && t.busiestOther !== undefined
-      ? `; main thread ${(t.main / 1000).toFixed(1)} s, busiest other thread (the signature worker) ${(t.busiestOther / 1000).toFixed(1)} s, the other threads (V8's GC and compiler helpers, libuv) ${((t.other - t.busiestOther) / 1000).toFixed(1)} s`
+      ? `; main thread ${(t.main / 1000).toFixed(1)} s, busiest other thread (on 2 cores, the one signature worker) ${(t.busiestOther / 1000).toFixed(1)} s, the other threads (V8's GC and compiler helpers, libuv, any further workers) ${((t.other - t.busiestOther) / 1000).toFixed(1)} s`
       : "";
   return `${total.toFixed(1)} s user + system (${(total / wall).toFixed(2)} cores over the wall time)${split}`;
 }

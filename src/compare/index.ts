@@ -498,12 +498,17 @@ export function formatCompare(r: CompareResult): string {
   return lines.join("\n");
 }
 
-/** Whether a reversal share's bootstrap interval has a bound equal to the share itself (as printed: 0.1 percent). */
+/**
+ * Whether a reversal share's bootstrap interval prints a bound equal to the share itself (`pctText`, as the text
+ * prints both), away from the ends of the scale: a share of 0.0% whose interval starts at 0.0% (or 100.0% ending at
+ * 100.0%) is the scale's floor (ceiling), not the few values a share over few pairs takes.
+ */
 export function endsAtPoint(x: Pick<ReversalResult, "share" | "ci95">): boolean {
   const share = x.share;
-  if (share === null || x.ci95 === null) return false;
-  const at = (b: number | null) => b !== null && Math.abs(b - share) < 5e-4;
-  return at(x.ci95.lower) || at(x.ci95.upper);
+  if (share === null || x.ci95 === null || x.ci95.lower === null || x.ci95.upper === null) return false;
+  const printed = pctText(share);
+  const at = (b: number | null, end: number) => b !== null && pctText(b) === printed && pctText(end) !== printed;
+  return at(x.ci95.lower, 0) || at(x.ci95.upper, 1);
 }
 
 /**
@@ -517,7 +522,7 @@ export function intervalsLine(boot: BootstrapSettings, atPoint = false): string 
   // new user 24b: `3/6 (50.0%) [0.0%, 50.0%]` read as a fault; a share over few pairs takes few values, so a
   // percentile bound can fall on the point itself
   const point = atPoint
-    ? "; a reversal share over few model pairs takes few values, so its percentile interval can end exactly at the share itself (e.g. 3/6 (50.0%) [0.0%, 50.0%]: at most 2.5% of the resamples gave more than 50.0%): not an error"
+    ? "; a reversal share over few model pairs takes few values, so its percentile interval can end exactly at the share itself (e.g. 3/6 (50.0%) [0.0%, 50.0%]: at most 2.5% of the resamples where the share is defined gave more than 50.0%): not an error"
     : "";
   return boot.B > 0
     ? bootstrapLine(
