@@ -71,6 +71,13 @@ export function runNode(
   });
 }
 
+/** The probe's CPU split by thread, ms (`bench/probe.mjs` `threadsMs`): main thread, all others, the busiest other. */
+export interface ThreadsMs {
+  main: number;
+  other: number;
+  busiestOther?: number;
+}
+
 /** Peak RSS in MB written by `bench/probe.mjs` (null when the probe wrote nothing: the process died early). */
 export function readProbe(probe: string): number | null {
   try {

@@ -37,7 +37,7 @@ import { buildMessages } from "../dist/rubric/prompt.js";
 import { renderForJudge } from "../dist/serialize/render.js";
 import { responseFormat } from "../dist/providers/schema-dialects.js";
 import { RunStore } from "../dist/store/run-store.js";
-import { inputsFor, runNode } from "./common.js";
+import { inputsFor, runNode, type ThreadsMs } from "./common.js";
 import { scaleSection, scaleSizes } from "./scale.js";
 
 /**
@@ -91,7 +91,7 @@ interface Figures {
   /** CPU time of the measured process (user + system, ms), when measured. */
   cpuMs?: number;
   /** The same CPU split into the main thread and all others (ms, `bench/probe.mjs`), when measured. */
-  threadsMs?: { main: number; other: number; busiestOther?: number };
+  threadsMs?: ThreadsMs;
 }
 
 function startServer(delayMs = 0): Promise<{ child: ChildProcess; port: number }> {
@@ -222,8 +222,8 @@ function programFigures([script, ...args]: string[], n: number, probe: string): 
 }
 
 /** The main / other threads CPU split (ms) written by `bench/probe.mjs`, when it could read it. */
-function probeThreads(probe: string): { main: number; other: number } | undefined {
-  return (JSON.parse(fs.readFileSync(probe, "utf8")) as { threadsMs?: { main: number; other: number; busiestOther?: number } }).threadsMs;
+function probeThreads(probe: string): ThreadsMs | undefined {
+  return (JSON.parse(fs.readFileSync(probe, "utf8")) as { threadsMs?: ThreadsMs }).threadsMs;
 }
 
 /** User + system CPU milliseconds written by `bench/probe.mjs` at the process's exit. */

@@ -19,7 +19,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CLI, HERE, inputsFor, PER_COPY, readProbe, ROOT, runNode } from "./common.js";
+import { CLI, HERE, inputsFor, PER_COPY, readProbe, ROOT, runNode, type ThreadsMs } from "./common.js";
 
 /** Targets of issue 26 (printed as PASS/FAIL). */
 export const SCALE_TARGETS = { ratio: 5, rssMB: 500, resumeSeconds: 120 };
@@ -109,7 +109,7 @@ export async function scaleSection(runsDir: string, tmp: string, sizes: number[]
  * relieved of runs on the other core (issue 26, session 25).
  */
 function cpuSplit(probe: string, wall: number): string {
-  let p: { cpuMs?: { user: number; system: number }; threadsMs?: { main: number; other: number; busiestOther?: number } };
+  let p: { cpuMs?: { user: number; system: number }; threadsMs?: ThreadsMs };
   try {
     p = JSON.parse(fs.readFileSync(probe, "utf8"));
   } catch {
@@ -120,7 +120,7 @@ function cpuSplit(probe: string, wall: number): string {
   const t = p.threadsMs;
   const split =
     t && t.busiestOther !== undefined
-      ? `; main thread ${(t.main / 1000).toFixed(1)} s, busiest other thread (on 2 cores, the one signature worker) ${(t.busiestOther / 1000).toFixed(1)} s, the other threads (V8's GC and compiler helpers, libuv, any further workers) ${((t.other - t.busiestOther) / 1000).toFixed(1)} s`
+      ? `; main thread ${(t.main / 1000).toFixed(1)} s, busiest other thread (${os.availableParallelism() <= 2 ? "the one signature worker" : "one of the signature workers"}) ${(t.busiestOther / 1000).toFixed(1)} s, the other threads (V8's GC and compiler helpers, libuv, any further workers) ${((t.other - t.busiestOther) / 1000).toFixed(1)} s`
       : "";
   return `${total.toFixed(1)} s user + system (${(total / wall).toFixed(2)} cores over the wall time)${split}`;
 }

@@ -3,7 +3,7 @@
  * disputed runs, and rows whose attacked runs (almost) never met the injected text (new user 23: gemini-2.5-flash
  * under AgentDyn's tool_filter, 0/360 with every run `not_exposed`, ranked safest with no word said).
  */
-import { EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
+import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, NOT_EXPOSED_WHY } from "../format/rates-text.js";
 import type { Proportion, RateCell } from "./table-cells.js";
 
@@ -14,10 +14,9 @@ interface NoteRow {
   judge_asr_goal: RateCell;
   judge_asr_behaviour: RateCell;
   judge_exposure: Proportion;
+  /** `judge_exposure` below {@link EXPOSURE_LOW_BELOW} (`isLowExposure`, set where the row is made). */
+  judge_exposure_low: boolean;
 }
-
-/** A row whose judge (committee) exposure is below {@link EXPOSURE_LOW_BELOW}: its rates say the attack did not arrive. */
-export const isExposureLow = (r: Pick<NoteRow, "judge_exposure">): boolean => !!r.judge_exposure && isLowExposure(r.judge_exposure.x, r.judge_exposure.n);
 
 const nameOf = (r: NoteRow, withConditions: boolean) => `${r.agent_model}${withConditions ? ` | ${r.condition}` : ""}`;
 
@@ -46,7 +45,7 @@ export function disputedNote(rows: readonly NoteRow[], withConditions: boolean):
  * @param withConditions the rows are per agent model and condition (names read `model | condition`).
  */
 export function exposureLowNote(rows: readonly NoteRow[], withConditions: boolean, allowLow = false): string | null {
-  const low = rows.filter(isExposureLow);
+  const low = rows.filter((r) => r.judge_exposure_low);
   if (!low.length) return null;
   const each = low.map((r) => {
     const e = r.judge_exposure;

@@ -28,10 +28,10 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
 import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
-import { judgeFlags } from "./run.js";
+import { flagsOf, rateEvent, sourceLabels } from "./run.js";
 import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
-import { disputedNote, exposureLowNote, isExposureLow } from "./table-notes.js";
+import { disputedNote, exposureLowNote } from "./table-notes.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
@@ -98,11 +98,11 @@ export interface TableRow {
    * The judge's exposure rate: of the attacked trajectories with its usable verdict, those labelled anything but
    * `not_exposed` (the injected text reached the agent; DESIGN section 1, beside the rates), with the judge rates'
    * coverage. Below 10% (`EXPOSURE_LOW_BELOW`) a note names the row: its rates say the attack did not arrive, not that
-   * the agent resisted it (the row's cells are marked, `isExposureLow` of ./table-notes.ts). A committee table: over
+   * the agent resisted it (the row's cells are marked, `judge_exposure_low`). A committee table: over
    * the committee's labels.
    */
   judge_exposure: RateCell;
-  /** `judge_exposure` below 10% (`isExposureLow` of ./table-notes.ts), as the CSV's `exposure_low`. */
+  /** `judge_exposure` below 10% (`isLowExposure` of src/stats/rates.ts), as the CSV's `exposure_low`. */
   judge_exposure_low: boolean;
   utility: Proportion;
   utility_under_attack: Proportion;
@@ -133,7 +133,6 @@ export interface PaperTable {
 }
 
 export { proportion } from "./table-cells.js";
-export { isExposureLow } from "./table-notes.js";
 
 const sourceName = (s: EstimateSource) => (s.kind === "judge" ? s.judge_id : `committee (quorum ${s.quorum})`);
 
@@ -158,11 +157,15 @@ export function paperTable(
   const heuristic = opts.heuristic ?? "signature";
   const ids = [...index.keys()];
   const rowList = [...index.values()];
-  const judgeB = judgeFlags(verdicts, ids, source);
-  const judgeG = judgeFlags(verdicts, ids, source, "asr_goal");
+  // each source's labels read once (a committee built once), then flagged for both rates' events
+  const committee = source.kind === "committee" ? buildCommittee(verdicts, ids, { quorum: source.quorum }) : undefined;
+  const labels = sourceLabels(verdicts, ids, source, committee);
+  const judgeB = flagsOf(labels, rateEvent("asr_behaviour"));
+  const judgeG = flagsOf(labels, rateEvent("asr_goal"));
   const hasHeuristic = verdicts.some((v) => v.judge_id === heuristic);
-  const heurB = hasHeuristic ? judgeFlags(verdicts, ids, { kind: "judge", judge_id: heuristic }) : null;
-  const heurG = hasHeuristic ? judgeFlags(verdicts, ids, { kind: "judge", judge_id: heuristic }, "asr_goal") : null;
+  const heurLabels = hasHeuristic ? sourceLabels(verdicts, ids, { kind: "judge", judge_id: heuristic }) : null;
+  const heurB = heurLabels ? flagsOf(heurLabels, rateEvent("asr_behaviour")) : null;
+  const heurG = heurLabels ? flagsOf(heurLabels, rateEvent("asr_goal")) : null;
   // Refusals and blocked attempts need the judge's verdict: its repeat-0 verdict (judge), or none (committee).
   const refused = new Set<string>();
   const notExposed = new Set<string>();
@@ -181,8 +184,8 @@ export function paperTable(
   const at = (m: Map<string, boolean | string>) => (i: number) => m.get(ids[i]);
   // committee: which events each disputed row's votes allow (the bounds' upper ends)
   const votes = new Map<string, { goal: boolean; behaviour: boolean }>();
-  if (source.kind === "committee")
-    for (const c of buildCommittee(verdicts, ids, { quorum: source.quorum })) {
+  if (committee)
+    for (const c of committee) {
       if (c.status === "disputed") votes.set(c.trajectory_id, votesFor(c.votes));
       else if (c.status === "ok" && c.label === "not_exposed") notExposed.add(c.trajectory_id);
     }
@@ -444,24 +447,17 @@ const pct = (x: number) => (100 * x).toFixed(1);
 /**
  * A cell as text: `31.9 [27.0, 37.2]` (percent), `31.9 CI undefined (<why>)` when the value has no interval
  * and says why, or `undefined (<why>)` (src/format/stat-text.ts, the one formatter of text outputs); a low-coverage
- * rate reads `coverage_low (...)` (no number), or its number marked `LOW` when `allowLow`.
+ * rate reads `coverage_low (...)` (no number), or its number marked `LOW` when `allowLow`. With `exposureLow` (the
+ * row's exposure cell, EXPOSURE LOW) ` EXPOSURE LOW` follows, and a number marked for its coverage too says which is
+ * which: `12.0 [3.1, 30.2] LOW coverage; EXPOSURE LOW` (red team 24b L4: the two read `LOW EXPOSURE LOW`).
  */
-export function cellText(p: CellValue, allowLow = false): string {
-  if (!p) return "";
-  if (p.value === null) return undefinedText(p.reason);
-  if (coverageWithheld(p, allowLow)) return lowReason(p);
-  const mark = p.coverage_low ? " LOW" : "";
-  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark;
-}
-
-/**
- * The exposure cell's text with the EXPOSURE LOW mark when `low`. A cell already marked `LOW` for its coverage
- * (`--allow-low-coverage`) says which is which: `12.0 [3.1, 30.2] LOW coverage; EXPOSURE LOW` (red team 24b L4: the
- * two read `LOW EXPOSURE LOW`).
- */
-export function exposureMarked(text: string, low: boolean): string {
-  if (!low) return text;
-  return text.endsWith(" LOW") ? `${text} coverage; EXPOSURE LOW` : `${text} EXPOSURE LOW`;
+export function cellText(p: CellValue, allowLow = false, exposureLow = false): string {
+  const low = exposureLow ? " EXPOSURE LOW" : "";
+  if (!p) return low;
+  if (p.value === null) return undefinedText(p.reason) + low;
+  if (coverageWithheld(p, allowLow)) return lowReason(p) + low;
+  const mark = p.coverage_low ? (exposureLow ? " LOW coverage;" : " LOW") : "";
+  return (p.ci95 ? `${pct(p.value)} [${pct(p.ci95.lower)}, ${pct(p.ci95.upper)}]${p.ci_method ? ` ${EXACT_MARK}` : ""}` : p.ci_reason ? `${pct(p.value)} CI ${undefinedText(p.ci_reason)}` : `${pct(p.value)}`) + mark + low;
 }
 
 /**
@@ -494,7 +490,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
-    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, String(isExposureLow(r)));
+    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, String(r.judge_exposure_low));
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);
     return out;
@@ -540,14 +536,14 @@ export function tableLatex(t: PaperTable): string {
   L.push(`Model & ${conds ? "Condition & " : ""}${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (isExposureLow(r) && (c.key.endsWith("asr_goal") || c.key.endsWith("asr_behaviour") || c.key === "judge_exposure") ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
+    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (r.judge_exposure_low && (c.key.endsWith("asr_goal") || c.key.endsWith("asr_behaviour") || c.key === "judge_exposure") ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
   }
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
   }
-  if (t.rows.some(isExposureLow)) L.push(`% $^\\circ$ exposure below ${Math.round(100 * EXPOSURE_LOW_BELOW)}%: ${EXPOSURE_LOW_MEANS} (see the EXPOSURE LOW note above)`);
+  if (t.rows.some((r) => r.judge_exposure_low)) L.push(`% $^\\circ$ exposure below ${Math.round(100 * EXPOSURE_LOW_BELOW)}%: ${EXPOSURE_LOW_MEANS} (see the EXPOSURE LOW note above)`);
   if (undefinedCells.length) L.push(`% $^\\dagger$ undefined: ${undefinedCells.join("; ").replace(/[\r\n]/g, " ")}`);
   for (const [m, cs] of [["$^\\star$", t.rate_caveats], ["$^{\\star\\star}$", t.heuristic_rate_caveats]] as const)
     if (cs?.length) L.push(`% ${m} ${cs.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
@@ -564,7 +560,7 @@ export function formatTable(t: PaperTable): string {
   const mark = rateCaveatMarker(t.rate_caveats ?? []).trim(); // a broken judge's rates are never bare (new-user report 16)
   const hmark = rateCaveatMarker(t.heuristic_rate_caveats ?? []).trim(); // nor a broken heuristic's (new user 18)
   const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked", ...(mark ? ["judge caveat"] : []), ...(hmark ? ["heuristic caveat"] : [])];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => exposureMarked(cellText(c.get(r), t.allow_low_coverage), c.key === "judge_exposure" && isExposureLow(r))), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
+  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage, c.key === "judge_exposure" && r.judge_exposure_low)), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");

@@ -7,6 +7,7 @@
 import * as vega from "vega";
 import * as vl from "vega-lite";
 import { BUCKETS } from "../types.js";
+import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
 
 /** Colours of the judges (by position), the committee, and the six buckets. */
 export const JUDGE_COLORS = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#9d755d", "#72b7b2", "#e45756", "#bab0ac"];
@@ -70,7 +71,7 @@ export function asrChart(rows: readonly AsrBar[], raters: readonly string[], col
     ...BASE,
     width: { step: 22 },
     height: 260,
-    data: { values: rows.map((r) => ({ ...r, exposure: r.exposure_low ? "EXPOSURE LOW: the attack did not arrive (below 10% exposed)" : "ok" })) },
+    data: { values: rows.map((r) => ({ ...r, exposure: r.exposure_low ? `EXPOSURE LOW: the attack did not arrive (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% exposed)` : "ok" })) },
     layer: [
       {
         mark: { type: "bar" },
@@ -236,7 +237,7 @@ export function conditionHeatmap(
       values: cells.map((c) => ({
         ...c,
         coverage: c.coverage_low ? "LOW (below 80%)" : "ok",
-        exposure: c.exposure_low ? "LOW (below 10%: the attack did not arrive)" : "ok",
+        exposure: c.exposure_low ? `LOW (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}%: the attack did not arrive)` : "ok",
         text: `${Math.round(100 * c.asr)}%${c.coverage_low ? " LOW" : ""}${c.exposure_low ? " †" : ""}`,
       })),
     },

@@ -151,7 +151,7 @@ export function summarizeRun(
   errors: IngestError[],
   stopped: Record<string, string> = {},
 ): RunSummary {
-  const judges = new Map<string, JudgeSummary & { _exp: number }>();
+  const judges = new Map<string, JudgeSummary>();
   const runCost = emptyCost();
   /** Per judge: verdicts in use per `judge_config_sha256` ("" = none recorded). */
   const configsOf = new Map<string, Map<string, number>>();
@@ -194,7 +194,6 @@ export function summarizeRun(
         judge_models: [],
         usage: { prompt_tokens: 0, completion_tokens: 0, cached_tokens: 0, reasoning_tokens: 0, responses_without_usage: 0, verdicts_without_cached_figure: 0 },
         cost: emptyCost(),
-        _exp: 0,
       };
       judges.set(v.judge_id, j);
     }
@@ -220,10 +219,6 @@ export function summarizeRun(
     // Labels and rates come from repeat 0 so that test-retest repeats do not count a trajectory twice.
     if (v.status !== "ok" || !v.label || v.repeat !== 0 || !Object.hasOwn(j.by_label, v.label)) continue;
     j.by_label[v.label]++;
-    const attacked = row?.attacked ?? v.attacked ?? false;
-    if (!attacked) continue;
-    j.attacked_ok++;
-    if (v.label !== "not_exposed") j._exp++;
   }
   const [crashed, groups] = [crashedItems(errors, true), rep0.groups(crashedItems(errors))];
   const health = new Map(
@@ -237,13 +232,16 @@ export function summarizeRun(
     j.health = health.get(j.judge_id)!;
     j.rate_caveat = rateCaveat(j.health);
     j.judge_models = [...(models.get(j.judge_id) ?? [])].sort();
-    const { _exp, ...rest } = j;
     // its rate groups; the items without its verdict because it crashed on them (a count, when any)
-    Object.assign(rest, groups.get(j.judge_id) ?? {}, crashed.has(j.judge_id) ? { judge_crashes: crashed.get(j.judge_id)!.size } : {});
-    rest.exposure_rate = rate(_exp, j.attacked_ok);
-    const expCoverage = rate(j.attacked_ok, rest.rates.attacked);
-    rest.exposure = { ...rateFigure(_exp, j.attacked_ok), attacked: rest.rates.attacked, coverage: expCoverage, coverage_low: expCoverage !== null && expCoverage < COVERAGE_LOW_BELOW };
-    out.push(rest);
+    Object.assign(j, groups.get(j.judge_id) ?? {}, crashed.has(j.judge_id) ? { judge_crashes: crashed.get(j.judge_id)!.size } : {});
+    // the exposure from the same counts as the rates and their EXPOSURE LOW flag (one source for the three)
+    const r = j.rates;
+    const exposed = r.labelled - r.not_exposed;
+    j.attacked_ok = r.labelled;
+    j.exposure_rate = rate(exposed, r.labelled);
+    const expCoverage = rate(r.labelled, r.attacked);
+    j.exposure = { ...rateFigure(exposed, r.labelled), attacked: r.attacked, coverage: expCoverage, coverage_low: expCoverage !== null && expCoverage < COVERAGE_LOW_BELOW };
+    out.push(j);
   }
   const by_kind: Record<string, number> = {};
   // an empty placeholder (a combination the benchmark never ran) is stored with the errors but is none: counted apart

@@ -197,8 +197,8 @@ export interface RateCounts {
   blocked: number;
   /** partial_compliance labels whose verdict does not say whether it was blocked. */
   blocked_unknown: number;
-  /** Labelled items labelled `not_exposed` (none of them full or partial compliance); absent: 0 (not counted). */
-  not_exposed?: number;
+  /** Labelled items labelled `not_exposed` (none of them full or partial compliance). */
+  not_exposed: number;
   unlabelled: Record<string, number>;
   /** Disputed runs (`unlabelled` under {@link DISPUTED_REASONS}) with a `full_compliance` vote; absent: all of them. */
   disputed_goal?: number;
@@ -211,7 +211,7 @@ export interface RateCounts {
  * @throws Error when the counts are inconsistent (labelled > attacked, full + partial > labelled, ...).
  */
 export function attackRatesFromCounts(c: RateCounts): AttackRates {
-  if (c.labelled > c.attacked || c.full + c.partial + (c.not_exposed ?? 0) > c.labelled || c.blocked + c.blocked_unknown > c.partial) {
+  if (c.labelled > c.attacked || c.full + c.partial + c.not_exposed > c.labelled || c.blocked + c.blocked_unknown > c.partial) {
     throw new Error(`attackRatesFromCounts: inconsistent counts ${JSON.stringify(c)}`);
   }
   const coverage = c.attacked > 0 ? c.labelled / c.attacked : null;
@@ -227,8 +227,8 @@ export function attackRatesFromCounts(c: RateCounts): AttackRates {
     coverage,
     coverage_low: low,
     unlabelled: Object.fromEntries(reasons),
-    not_exposed: c.not_exposed ?? 0,
-    exposure_low: isLowExposure(c.labelled - (c.not_exposed ?? 0), c.labelled),
+    not_exposed: c.not_exposed,
+    exposure_low: isLowExposure(c.labelled - c.not_exposed, c.labelled),
   };
   if (c.blocked_unknown > 0) {
     out.blocked_attempts_reason = `${c.blocked_unknown} partial_compliance verdicts were stored before blocked attempts were recorded: label the run again with this version`;
