@@ -13,6 +13,7 @@
  * (short by what it used since).
  */
 import fs from "node:fs";
+import { isMainThread } from "node:worker_threads";
 
 const out = process.env.IPI_BENCH_PROBE;
 /** CPU ms of each thread of this process seen so far (its last reading), by thread id and start time. */
@@ -51,7 +52,8 @@ function threadsMs() {
   return { threadsMs: ms };
 }
 
-if (out) {
+// the main thread only: a worker started with the process's execArgv loads this too, and must not write the figures
+if (out && isMainThread) {
   const peak = { rss: 0, heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0 };
   const sample = () => {
     const m = process.memoryUsage();

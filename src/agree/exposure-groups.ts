@@ -16,7 +16,8 @@ export function pooledExposureLowWarnings(used: Iterable<Verdict>, judges: reado
   const by = new Map<string, Map<string, { n: number; notExposed: number }>>();
   for (const v of used) {
     if (v.status !== "ok" || !v.label) continue;
-    const g = `${v.agent_model ?? "(none)"} | ${v.condition ?? "(none)"}`;
+    // keyed apart (a name holding " | " must not merge two groups: red team 25); shown as `model | condition`
+    const g = `${v.agent_model ?? "(none)"}\u0000${v.condition ?? "(none)"}`;
     let m = by.get(v.judge_id);
     if (!m) by.set(v.judge_id, (m = new Map()));
     const c = m.get(g) ?? { n: 0, notExposed: 0 };
@@ -32,7 +33,7 @@ export function pooledExposureLowWarnings(used: Iterable<Verdict>, judges: reado
     if (!low.length) continue;
     out.push(
       `judge ${j}: the figures pool ${m.size} (agent model, condition) groups, ${low.length} of them EXPOSURE LOW (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the compared runs met the injected text): ` +
-        `${low.map(([g, c]) => `${g} ${c.n - c.notExposed}/${c.n} exposed`).join(", ")}; over those the agreement is over runs the attack did not reach: --where model=... --where condition=... for one group`,
+        `${low.map(([g, c]) => `${g.replace("\u0000", " | ")} ${c.n - c.notExposed}/${c.n} exposed`).join(", ")}; over those the agreement is over runs the attack did not reach: --where model=... --where condition=... for one group`,
     );
   }
   return out;

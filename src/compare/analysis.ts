@@ -98,20 +98,27 @@ export function asrTable(obs: readonly Observation[], unlabelled: readonly Unlab
 }
 
 /**
+ * The key of a (model, condition) cell in {@link lowCoverageCells} and {@link lowExposureCells}: the two names joined
+ * by U+0000, so a name holding ` | ` cannot stand for another cell (red team 25: model `a | b` under `c` and model
+ * `a` under `b | c` were one key); figures show the cell as `model | condition`.
+ */
+export const cellId = (model: string, condition: string): string => `${model}\u0000${condition}`;
+
+/**
  * The (model, condition) cells of one suite (or pooled) whose coverage is below 80% (`coverage_low`), as
- * `model | condition` keys: the figures built on them are flagged wherever they are shown.
+ * {@link cellId} keys: the figures built on them are flagged wherever they are shown.
  */
 export function lowCoverageCells(cells: readonly AsrCell[], suite: string = ALL_SUITES): Set<string> {
-  return new Set(cells.filter((c) => c.suite === suite && c.coverage_low).map((c) => `${c.model} | ${c.condition}`));
+  return new Set(cells.filter((c) => c.suite === suite && c.coverage_low).map((c) => cellId(c.model, c.condition)));
 }
 
 /**
  * The (model, condition) cells of one suite (or pooled) flagged `exposure_low` (src/stats/rates.ts: fewer than 10% of
- * their labelled attacked runs met the injected text), as `model | condition` keys: an ordering built on them ranks
+ * their labelled attacked runs met the injected text), as {@link cellId} keys: an ordering built on them ranks
  * an attack that did not arrive as resistance, so the figures say so (new user 23).
  */
 export function lowExposureCells(cells: readonly AsrCell[], suite: string = ALL_SUITES): Set<string> {
-  return new Set(cells.filter((c) => c.suite === suite && c.exposure_low).map((c) => `${c.model} | ${c.condition}`));
+  return new Set(cells.filter((c) => c.suite === suite && c.exposure_low).map((c) => cellId(c.model, c.condition)));
 }
 
 /** The observations with `compromised` set to the event of `rate` (full compliance for `asr_goal`). */
@@ -294,6 +301,9 @@ export function reversalAnalysis(
   for (const suite of suites) {
     const map = asrMap(cells, suite, rate);
     const scoped = suite === ALL_SUITES ? obs : obs.filter((o) => o.suite === suite);
+    // the suite's flagged cells, once for all its pairs of conditions
+    const low = lowCoverageCells(cells, suite);
+    const unexposed = lowExposureCells(cells, suite);
     for (let i = 0; i < conditions.length; i++) {
       for (let j = i + 1; j < conditions.length; j++) {
         const a = conditions[i];
@@ -307,10 +317,9 @@ export function reversalAnalysis(
               ? tooFewPairs(r.pairs, boot)
               : reversalBootstrap(scoped, a, b, models, boot)
             : null;
-        const low = lowCoverageCells(cells, suite);
-        const unexposed = lowExposureCells(cells, suite);
-        const keys = models.flatMap((m) => [`${m} | ${a}`, `${m} | ${b}`]);
-        out.push({ rate, condition_a: a, condition_b: b, suite, ...r, coverage_low: keys.filter((k) => low.has(k)), exposure_low: keys.filter((k) => unexposed.has(k)), ci95: ci });
+        const used = models.flatMap((m) => [[m, a], [m, b]] as const);
+        const named = (set: Set<string>) => used.filter(([m, c]) => set.has(cellId(m, c))).map(([m, c]) => `${m} | ${c}`);
+        out.push({ rate, condition_a: a, condition_b: b, suite, ...r, coverage_low: named(low), exposure_low: named(unexposed), ci95: ci });
       }
     }
   }
@@ -370,6 +379,8 @@ function median(xs: number[]): number {
 export function worstCondition(cells: readonly AsrCell[], baseline: string, boot: BootstrapSettings, rate: RateName = "asr_behaviour"): WorstConditionSummary {
   const map = asrMap(cells, ALL_SUITES, rate);
   const per_model: WorstConditionRow[] = [];
+  const low = lowCoverageCells(cells);
+  const unexposed = lowExposureCells(cells);
   for (const model of sorted(map.keys())) {
     const byC = map.get(model)!;
     let worst = "";
@@ -383,12 +394,10 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
     const base = byC.get(baseline);
     // one condition: no other condition to be worse than the baseline, so the underestimate is undefined, not 0
     const reason = base === undefined ? "baseline_not_observed" : byC.size < 2 ? "fewer_than_2_conditions" : undefined;
-    const low = lowCoverageCells(cells);
-    const unexposed = lowExposureCells(cells);
     per_model.push({
       model,
-      coverage_low: [...new Set([worst, baseline])].filter((c) => low.has(`${model} | ${c}`)),
-      exposure_low: [...new Set([worst, baseline])].filter((c) => unexposed.has(`${model} | ${c}`)),
+      coverage_low: [...new Set([worst, baseline])].filter((c) => low.has(cellId(model, c))),
+      exposure_low: [...new Set([worst, baseline])].filter((c) => unexposed.has(cellId(model, c))),
       conditions: byC.size,
       worst_condition: worst,
       worst_asr: worstAsr,

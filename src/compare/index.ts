@@ -13,6 +13,7 @@ import {
   forRate,
   leaveOneSuiteOut,
   lowExposureCells,
+  cellId,
   reversalAnalysis,
   worstCondition,
   type AsrCell,
@@ -262,7 +263,7 @@ export function compareConditions(
   }
   // one suite's cell can be unexposed where the pooled one is not: its per-suite figures (reversals, leave-one-suite-out) say so
   const pooledLow = lowExposureCells(cells);
-  const suiteLow = cells.filter((c) => c.suite !== ALL_SUITES && c.exposure_low && !pooledLow.has(`${c.model} | ${c.condition}`));
+  const suiteLow = cells.filter((c) => c.suite !== ALL_SUITES && c.exposure_low && !pooledLow.has(cellId(c.model, c.condition)));
   if (suiteLow.length) {
     warnings.push(
       `exposure low in one suite only (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of its labelled attacked runs met the injected text): ` +
@@ -462,9 +463,10 @@ export function formatCompare(r: CompareResult): string {
     );
   }
   const lowAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.coverage_low).map((c) => `${c.model} | ${c.condition}`);
+  const pooledUnexposed = lowExposureCells(r.asr);
   const unexposedAll = r.asr.filter((c) => c.suite === ALL_SUITES && c.exposure_low).map((c) => `${c.model} | ${c.condition}`);
   // the folds select and evaluate on single suites: their unexposed cells too
-  const unexposedSuites = r.asr.filter((c) => c.suite !== ALL_SUITES && c.exposure_low && !unexposedAll.includes(`${c.model} | ${c.condition}`)).map((c) => `${c.model} | ${c.condition} in ${c.suite}`);
+  const unexposedSuites = r.asr.filter((c) => c.suite !== ALL_SUITES && c.exposure_low && !pooledUnexposed.has(cellId(c.model, c.condition))).map((c) => `${c.model} | ${c.condition} in ${c.suite}`);
   for (const rate of RATE_NAMES) {
     lines.push("");
     const l = r.leave_one_suite_out[rate];
@@ -494,7 +496,7 @@ export function formatCompare(r: CompareResult): string {
             (unexposedAll.length ? `; built on cells with EXPOSURE LOW: ${unexposedAll.join(", ")}` : ""),
     );
   }
-  lines.push("", intervalsLine(r.bootstrap, r.reversals.some(endsAtPoint)));
+  lines.push("", intervalsLine(r.bootstrap, r.reversals.find(endsAtPoint)));
   return lines.join("\n");
 }
 
@@ -515,15 +517,21 @@ export function endsAtPoint(x: Pick<ReversalResult, "share" | "ci95">): boolean 
  * The footnote that names every interval of `compare`'s text once (issue 26, new-user report: the reversal
  * intervals of a pair of conditions said "paired bootstrap 95% CI" with no B, seed or resampled unit): the
  * bootstrap (B, seed, percentile), what each bootstrap resamples, and the Wilson intervals of the rates; with
- * `atPoint`, why a reversal share's interval can end at the share itself.
+ * `atPoint` (a printed reversal share whose interval ends at it, {@link endsAtPoint}), why that can be, on its figures.
  */
-export function intervalsLine(boot: BootstrapSettings, atPoint = false): string {
+export function intervalsLine(boot: BootstrapSettings, atPoint?: Pick<ReversalResult, "reversals" | "pairs" | "share" | "ci95">): string {
   const wilson = "the rates and utility carry 95% Wilson score intervals";
   // new user 24b: `3/6 (50.0%) [0.0%, 50.0%]` read as a fault; a share over few pairs takes few values, so a
-  // percentile bound can fall on the point itself
-  const point = atPoint
-    ? "; a reversal share over few model pairs takes few values, so its percentile interval can end exactly at the share itself (e.g. 3/6 (50.0%) [0.0%, 50.0%]: at most 2.5% of the resamples where the share is defined gave more than 50.0%): not an error"
-    : "";
+  // percentile bound can fall on the point itself. The example is one printed above, its end named.
+  let point = "";
+  if (atPoint && atPoint.share !== null && atPoint.ci95 && atPoint.ci95.lower !== null && atPoint.ci95.upper !== null) {
+    const s = pctText(atPoint.share);
+    const upper = pctText(atPoint.ci95.upper) === s && s !== pctText(1);
+    point =
+      `; a reversal share over few model pairs takes few values, so its percentile interval can end exactly at the share itself ` +
+      `(e.g. ${atPoint.reversals}/${atPoint.pairs} (${s}) [${pctText(atPoint.ci95.lower)}, ${pctText(atPoint.ci95.upper)}]: ` +
+      `at most 2.5% of the resamples gave ${upper ? "more" : "less"} than ${s}, counting those with a model pair observed under both conditions): not an error`;
+  }
   return boot.B > 0
     ? bootstrapLine(
         boot,

@@ -19,10 +19,13 @@ describe("compare's intervals footnote (new user 24b: an interval ending at its 
     expect(endsAtPoint({ share: null, ci95: ci(0, 0) })).toBe(false);
   });
 
-  it("says why only when such an interval is printed", () => {
+  it("says why only when such an interval is printed, on one of the printed figures, naming its end", () => {
     const boot = { B: 2000, seed: 1 };
-    expect(intervalsLine(boot, true)).toMatch(/; a reversal share over few model pairs takes few values, so its percentile interval can end exactly at the share itself \(e\.g\. 3\/6 \(50\.0%\) \[0\.0%, 50\.0%\]: at most 2\.5% of the resamples where the share is defined gave more than 50\.0%\): not an error$/);
+    expect(intervalsLine(boot, { reversals: 3, pairs: 6, share: 0.5, ci95: ci(0, 0.5) })).toMatch(
+      /; a reversal share over few model pairs takes few values, so its percentile interval can end exactly at the share itself \(e\.g\. 3\/6 \(50\.0%\) \[0\.0%, 50\.0%\]: at most 2\.5% of the resamples gave more than 50\.0%, counting those with a model pair observed under both conditions\): not an error$/,
+    );
+    expect(intervalsLine(boot, { reversals: 1, pairs: 10, share: 0.1, ci95: ci(0.1, 0.2) })).toContain("(e.g. 1/10 (10.0%) [10.0%, 20.0%]: at most 2.5% of the resamples gave less than 10.0%");
     expect(intervalsLine(boot)).not.toContain("can end exactly");
-    expect(intervalsLine({ B: 0, seed: 1 }, true)).not.toContain("can end exactly");
+    expect(intervalsLine({ B: 0, seed: 1 }, { reversals: 3, pairs: 6, share: 0.5, ci95: ci(0, 0.5) })).not.toContain("can end exactly");
   });
 });

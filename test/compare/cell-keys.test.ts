@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { cellId, lowExposureCells } from "../../src/compare/analysis.js";
+import { pooledExposureLowWarnings } from "../../src/agree/exposure-groups.js";
+import type { Verdict } from "../../src/types.js";
+
+describe("a name holding ' | ' does not merge two (model, condition) groups (red team 25)", () => {
+  it("compare: the flagged cells are keyed apart", () => {
+    const cells = [
+      { model: "a | b", condition: "c", suite: "(all)", exposure_low: true },
+      { model: "a", condition: "b | c", suite: "(all)", exposure_low: false },
+    ] as unknown as Parameters<typeof lowExposureCells>[0];
+    const low = lowExposureCells(cells);
+    expect(low.has(cellId("a | b", "c"))).toBe(true);
+    expect(low.has(cellId("a", "b | c"))).toBe(false);
+  });
+
+  it("agree: the unexposed group is named, not pooled with the exposed one", () => {
+    const v = (agent_model: string, condition: string, label: string, i: number) =>
+      ({ judge_id: "j", status: "ok", label, agent_model, condition, trajectory_id: `${agent_model}/${condition}/${i}` }) as unknown as Verdict;
+    const used = [
+      ...Array.from({ length: 20 }, (_, i) => v("a | b", "c", "not_exposed", i)),
+      ...Array.from({ length: 20 }, (_, i) => v("a", "b | c", "unaffected", i)),
+    ];
+    const w = pooledExposureLowWarnings(used, ["j"]);
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("pool 2 (agent model, condition) groups, 1 of them EXPOSURE LOW");
+    expect(w[0]).toContain("a | b | c 0/20 exposed");
+  });
+});
