@@ -35,3 +35,18 @@ export function dosAttackWarning(
     (others.length ? `; --where ${withUnattacked ? `'attack=${others.join(",")},(none)'` : `attack=${others.join(",")}`} leaves them out` : "")
   );
 }
+
+/**
+ * Attacked rows per attack name (`attack` unrecorded: counted in `attacked` only), for {@link dosAttackWarning}.
+ * @param rows index rows (any order).
+ */
+export function countAttacks(rows: Iterable<{ attacked?: boolean; attack?: string }>): { byAttack: Map<string, number>; attacked: number } {
+  const byAttack = new Map<string, number>();
+  let attacked = 0;
+  for (const r of rows) {
+    if (!r.attacked) continue;
+    attacked++;
+    if (typeof r.attack === "string" && r.attack !== "") byAttack.set(r.attack, (byAttack.get(r.attack) ?? 0) + 1);
+  }
+  return { byAttack, attacked };
+}

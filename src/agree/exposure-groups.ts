@@ -8,16 +8,23 @@ import type { Verdict } from "../types.js";
 
 /**
  * One warning per judge whose figures pool more than one (model, condition) group and some of them EXPOSURE LOW; `[]`
- * when none. Reads the verdict records' own `agent_model` and `condition` (stored on every verdict `label` writes).
+ * when none. Reads the verdict records' own `agent_model` and `condition` (stored on every verdict `label` writes),
+ * or, with `rowOf`, the trajectory's index row's (a compact read of the verdicts keeps neither: the report's).
  * @param used the repeat-0 verdicts the figures are over (`usedRepeat0` of ../cli/agree-reference.ts).
  * @param judges the judges compared, in output order.
+ * @param rowOf the index row of a verdict's trajectory, when the verdicts do not carry the two fields.
  */
-export function pooledExposureLowWarnings(used: Iterable<Verdict>, judges: readonly string[]): string[] {
+export function pooledExposureLowWarnings(
+  used: Iterable<Verdict>,
+  judges: readonly string[],
+  rowOf?: (v: Verdict) => { agent_model?: string; condition?: string } | undefined,
+): string[] {
   const by = new Map<string, Map<string, { n: number; notExposed: number }>>();
   for (const v of used) {
     if (v.status !== "ok" || !v.label) continue;
     // keyed apart (a name holding " | " must not merge two groups: red team 25); shown as `model | condition`
-    const g = `${v.agent_model ?? "(none)"}\u0000${v.condition ?? "(none)"}`;
+    const row = rowOf?.(v);
+    const g = `${row?.agent_model ?? v.agent_model ?? "(none)"}\u0000${row?.condition ?? v.condition ?? "(none)"}`;
     let m = by.get(v.judge_id);
     if (!m) by.set(v.judge_id, (m = new Map()));
     const c = m.get(g) ?? { n: 0, notExposed: 0 };

@@ -7,7 +7,7 @@
  * (`../committee/file-columns.ts`); with `--where`, from the compact objects of `readRunWhere` as before. Both
  * give the same output (test/agree/reference-columns.test.ts).
  */
-import { dosAttackWarning } from "../agree/dos-attacks.js";
+import { countAttacks, dosAttackWarning } from "../agree/dos-attacks.js";
 import { pooledExposureLowWarnings } from "../agree/exposure-groups.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
@@ -51,17 +51,6 @@ interface ReferenceSource {
   rows(): Iterable<{ attacked?: boolean; agent_model?: string; condition?: string; run_error?: unknown; reference?: unknown }>;
 }
 
-/** Count attacked rows per attack name (`attack` unrecorded: counted in `attacked` only). */
-function countAttacks(rows: Iterable<{ attacked?: boolean; attack?: string }>): { byAttack: Map<string, number>; attacked: number } {
-  const byAttack = new Map<string, number>();
-  let attacked = 0;
-  for (const r of rows) {
-    if (!r.attacked) continue;
-    attacked++;
-    if (typeof r.attack === "string" && r.attack !== "") byAttack.set(r.attack, (byAttack.get(r.attack) ?? 0) + 1);
-  }
-  return { byAttack, attacked };
-}
 
 /** What the output shows of a committee file. */
 interface CommitteeMeta {

@@ -25,6 +25,7 @@ import type { CodeMajority } from "../committee/code-majority.js";
 import { humanAgreement, readHumanLabels, type HumanAgreementReport, type HumanLabelFile } from "../agree/human.js";
 import { labelledIds } from "../agree/human-file.js";
 import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
+import { referenceCaveats } from "../agree/reference-caveats.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
 import { readRunState, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
@@ -117,6 +118,8 @@ export interface ReportModel {
   human: HumanAgreementReport | null;
   /** Each judge (and the committee) against the benchmark's `security` verdict; null when the corpus has none. */
   reference: ReferenceAgreement[] | null;
+  /** The caveats of those agreements, as `agree --reference security` gives them (DoS attacks, EXPOSURE LOW groups pooled, labels set by code). */
+  reference_warnings?: string[];
   conditions: ConditionView[];
   condition_source: string | null;
   /**
@@ -537,10 +540,14 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // Benchmark reference (AgentDojo security), when any attacked trajectory has one.
   const hasReference = [...index.values()].some((t) => t.attacked && !t.run_error && typeof t.reference?.security === "boolean");
   let reference: ReferenceAgreement[] | null = null;
+  const referenceWarnings: string[] = [];
   if (hasReference) {
     step("agreement with the benchmark's verdicts");
     reference = judgeIds.map((j) => referenceAgreement(j, verdicts, index));
     if (committeeVerdicts) reference.push(committeeReferenceAgreement(committeeVerdicts, index));
+    // the caveats `agree --reference security` gives beside these kappas, given here beside them too (new user 25)
+    const used = verdicts.filter((v) => v.repeat === 0 && benchmarkSecurity(index.get(v.trajectory_id)) !== undefined);
+    referenceWarnings.push(...referenceCaveats(used, index.values(), judgeIds, (v) => index.get(v.trajectory_id)));
   }
 
   // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.
@@ -585,6 +592,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
     labels: labelCounts,
     human,
     reference,
+    reference_warnings: referenceWarnings,
     conditions,
     condition_source: conditions.length ? condSource : null,
     paper_table,

@@ -21,6 +21,7 @@ import { readHumanLabels, humanAgreement, type HumanAgreementReport } from "../a
 import { labelledIds, type HumanLabelFile } from "../agree/human-file.js";
 import { COMMITTEE_RATER, type ReferenceAgreement } from "../agree/reference.js";
 import { referenceAgreementColumns, REFERENCE_ROW_FIELDS } from "../agree/reference-columns.js";
+import { referenceCaveats } from "../agree/reference-caveats.js";
 import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns, type CommitteeColumns } from "../committee/file-columns.js";
 import { committeeColumns, committeeReportColumns, COMMITTEE_ROW_FIELDS } from "../committee/report-columns.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
@@ -137,9 +138,17 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
     hasReference = !!t.attacked && !t.run_error && typeof t.reference?.security === "boolean";
   }
   let reference: ReferenceAgreement[] | null = null;
+  let referenceWarnings: string[] = [];
   if (hasReference) {
     step("agreement with the benchmark's verdicts");
     reference = judgeIds.map((j) => referenceAgreementColumns(j, colRun));
+    // the caveats `agree --reference security` gives beside these kappas (new user 25)
+    const slotRow = (i: number) => (colRun.vSlot[i] < colRun.nRows ? (colRun.rows[colRun.rowCode[colRun.vSlot[i]]] as TrajectoryIndexRow) : undefined);
+    const used = [...eachVerdictRecord(colRun, (i, v) => v.repeat === 0 && benchmarkSecurity(slotRow(i)) !== undefined)];
+    const rows = function* () {
+      for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]];
+    };
+    referenceWarnings = referenceCaveats(used, rows(), judgeIds);
     if (cs) reference.push(referenceAgreementColumns(COMMITTEE_RATER, fileSlots && cf ? committeeAsColumnRun(cf, colRun, COMMITTEE_RATER) : committeeAsColumnRun(asFileColumns(cs), colRun, COMMITTEE_RATER)));
   }
 
@@ -217,6 +226,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
     labels,
     human,
     reference,
+    reference_warnings: referenceWarnings,
     conditions,
     condition_source: conditions.length ? condSource : null,
     paper_table,

@@ -109,6 +109,13 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
     expect(page).toContain("<th>refusal rate</th><th>exposure</th>");
     // the charts by condition: the cell marked, the section's warning names it
     expect(page).toMatch(/<div class="warn">EXPOSURE LOW \(cells marked † in the charts[^<]*<bdi>google_gemini-2\.5-flash<\/bdi> <bdi>condition<\/bdi>=<bdi>tool_filter<\/bdi>/);
+    // the kappas against the benchmark carry agree's caveat, on both ways of building the page (new user 25)
+    const bench = page.slice(page.indexOf("<h3>Against the benchmark's own verdict</h3>"));
+    expect(bench).toMatch(/<div class="warn">(<bdi>)?judge signature: the figures pool 2 \(agent model, condition\) groups, 1 of them EXPOSURE LOW/);
+    const out2 = path.join(tmp, "u-where.html");
+    expect((await runCli(["report", "--run", "u", "--labels-dir", labels, "--out", out2, "--where", "attack=important_instructions,(none)"])).code).toBe(0);
+    const page2 = fs.readFileSync(out2, "utf8");
+    expect(page2.slice(page2.indexOf("<h3>Against the benchmark's own verdict</h3>"))).toMatch(/1 of them EXPOSURE LOW/);
   });
 
   it("agree --reference: the rates line of the unexposed runs says so", async () => {
