@@ -179,12 +179,7 @@ export const rateEvent = (rate: RateName) => (label: Bucket) => (rate === "asr_g
  * {@link judgeFlags}): read once, then flagged for each event (`flagsOf`) without building a committee again.
  * @param committee the committee of `verdicts` over `ids` when the caller built it already (a committee source).
  */
-export function sourceLabels(
-  verdicts: readonly Verdict[],
-  ids: readonly string[],
-  source: EstimateSource,
-  committee?: ReturnType<typeof buildCommittee>,
-): Map<string, { label: Bucket } | string> {
+export function sourceLabels(verdicts: readonly Verdict[], ids: readonly string[], source: EstimateSource, committee?: ReturnType<typeof buildCommittee>): Map<string, { label: Bucket } | string> {
   const out = new Map<string, { label: Bucket } | string>();
   if (source.kind === "judge") {
     const rep0 = new Map<string, Verdict>();

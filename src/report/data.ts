@@ -7,7 +7,7 @@
  * `src/estimate/` and `src/stats/`; the human-label file is read once.
  */
 import { cliWarnings } from "./cli-warnings.js";
-import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
+import { runInputsAndCosts, type RunCosts } from "./run-inputs.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { CommitteeVerdict, Trajectory, Verdict } from "../types.js";
@@ -118,7 +118,7 @@ export interface ReportModel {
   human: HumanAgreementReport | null;
   /** Each judge (and the committee) against the benchmark's `security` verdict; null when the corpus has none. */
   reference: ReferenceAgreement[] | null;
-  /** The caveats of those agreements, as `agree --reference security` gives them (DoS attacks, EXPOSURE LOW groups pooled, labels set by code). */
+  /** Their caveats as `agree --reference security` gives them (DoS and EXPOSURE LOW groups pooled, labels set by code). */
   reference_warnings?: string[];
   conditions: ConditionView[];
   condition_source: string | null;
@@ -147,10 +147,7 @@ export interface ReportModel {
    * cost), and the temperature and token parameter its requests actually used (recorded by `label` in
    * `store.json`; a reasoning model sends no temperature: null), with the adaptations learned from the server.
    */
-  costs: {
-    per_judge: Array<{ judge_id: string; cost: CostTotal; temperature_used?: number | null; token_param?: string; adapted?: string[] }>;
-    run: CostTotal;
-  };
+  costs: RunCosts;
 }
 
 /**
@@ -345,38 +342,6 @@ export async function loadTrajectories(items: ReportItem[], sourceRoot: string):
   }
 }
 
-/**
- * The run's inputs (from `store.json`; empty when it has none) and its cost, per judge with the request
- * parameters the judge settled on, and in total (`providers/cost.ts`: unknown costs marked, never 0).
- */
-export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "judge_id" | "cost_usd">>): { inputs: string[]; costs: ReportModel["costs"] } {
-  let inputs: string[] = [];
-  let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
-  try {
-    const snap = JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8"));
-    inputs = snap.inputs ?? [];
-    if (Array.isArray(snap.judges)) snapJudges = snap.judges;
-  } catch {
-    /* no snapshot: inputs unknown */
-  }
-  const runCost = emptyCost();
-  const judgeCost = new Map<string, CostTotal>();
-  for (const v of verdicts) {
-    let c = judgeCost.get(v.judge_id);
-    if (!c) judgeCost.set(v.judge_id, (c = emptyCost()));
-    addCost(c, v.cost_usd);
-    addCost(runCost, v.cost_usd);
-  }
-  const costs: ReportModel["costs"] = {
-    per_judge: [...judgeCost].map(([judge_id, cost]) => {
-      const p = snapJudges.find((j) => j?.id === judge_id)?.request_params;
-      return { judge_id, cost, ...(p ? { temperature_used: p.temperature ?? null, token_param: p.token_param, adapted: p.adapted ?? [] } : {}) };
-    }),
-    run: runCost,
-  };
-  return { inputs, costs };
-}
-
 /** Label counts per rater (each judge's repeat-0 ok verdicts, and the committee's ok labels when given). */
 function labelCountsOf(
   verdicts: readonly Verdict[],
@@ -540,14 +505,13 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // Benchmark reference (AgentDojo security), when any attacked trajectory has one.
   const hasReference = [...index.values()].some((t) => t.attacked && !t.run_error && typeof t.reference?.security === "boolean");
   let reference: ReferenceAgreement[] | null = null;
-  const referenceWarnings: string[] = [];
+  let referenceWarnings: string[] = [];
   if (hasReference) {
     step("agreement with the benchmark's verdicts");
     reference = judgeIds.map((j) => referenceAgreement(j, verdicts, index));
     if (committeeVerdicts) reference.push(committeeReferenceAgreement(committeeVerdicts, index));
-    // the caveats `agree --reference security` gives beside these kappas, given here beside them too (new user 25)
-    const used = verdicts.filter((v) => v.repeat === 0 && benchmarkSecurity(index.get(v.trajectory_id)) !== undefined);
-    referenceWarnings.push(...referenceCaveats(used, index.values(), judgeIds, (v) => index.get(v.trajectory_id)));
+    // the caveats `agree --reference security` gives beside these kappas (new user 25)
+    referenceWarnings = referenceCaveats(verdicts.filter((v) => v.repeat === 0 && benchmarkSecurity(index.get(v.trajectory_id)) !== undefined), index.values(), judgeIds, (v) => index.get(v.trajectory_id));
   }
 
   // ASR by condition value (defense), by attack and by surface, from the committee label or the first judge.

@@ -355,8 +355,7 @@ ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))
       .join("");
     parts.push(`<h3>Against the benchmark's own verdict</h3>
 <p class="note">label = full_compliance against AgentDojo's security verdict (true = the injected goal was achieved); unattacked runs and runs that ended in an error are excluded. Binary kappa: compromised (full or partial) against the same verdict.</p>
-${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}
-${(m.reference_warnings ?? []).map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("\n")}
+${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}${(m.reference_warnings ?? []).map((w) => `\n<div class="warn">${escapeHtml(w)}</div>`).join("")}
 <table><thead><tr><th>rater</th><th class="num">n</th><th class="num">agreement</th><th class="num">kappa</th><th>95% Wald CI</th><th class="num">false pos.</th><th class="num">false neg.</th><th class="num">binary kappa</th><th>excluded</th></tr></thead><tbody>${rows}</tbody></table>
 <div class="grid" id="heatmaps-reference">${heat.join("")}</div>`);
   }

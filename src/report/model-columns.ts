@@ -32,7 +32,8 @@ import { utilityTable } from "../compare/utility.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { fillListed } from "./fill-listed.js";
-import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, runInputsAndCosts, type ReportItem, type ReportModel, type ReportOptions } from "./data.js";
+import { benchmarkSecurity, COMMITTEE, conditionViewsOf, loadTrajectories, type ReportItem, type ReportModel, type ReportOptions } from "./data.js";
+import { runInputsAndCosts } from "./run-inputs.js";
 import {
   asrRowsColumns,
   committeeObservationRun,
@@ -86,26 +87,25 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const maxItems = o.maxItems ?? 200;
   const step = o.step ?? (() => {});
   const hi = humanInput(o.humanFile);
-  const cr0 = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress, onRow: hi.onRow });
-  const cf = await readCommitteeColumns(o.runDir, cr0);
+  const colRun = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress, onRow: hi.onRow });
+  const cf = await readCommitteeColumns(o.runDir, colRun);
   const runState = readRunState(o.runDir);
-  if (cf) step(`checking committee.jsonl against ${cr0.nVerdicts.toLocaleString("en-US")} verdicts`);
-  const cfCheck = cf ? checkCommitteeColumns(cf, cr0) : null;
-  const fileSlots = cf && cfCheck && cfCheck.stale.length === 0 ? slotsOfFile(cf, cr0) : null;
+  if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
+  const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
+  const fileSlots = cf && cfCheck && cfCheck.stale.length === 0 ? slotsOfFile(cf, colRun) : null;
   if (fileSlots === undefined) return null;
-  if (cr0.nVerdicts === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
+  if (colRun.nVerdicts === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
 
   // the table's source (as the object path resolves it); with human labels it has a calibrated estimate: objects
   let tableSource: EstimateSource | null = null;
   let paper_table_reason: string | undefined;
   try {
-    tableSource = resolveSource(cr0.verdicts, o.source ?? { kind: "judge" }, run);
+    tableSource = resolveSource(colRun.verdicts, o.source ?? { kind: "judge" }, run);
   } catch (e) {
     if (!(e instanceof EstimateError) || o.source) throw e;
     paper_table_reason = e.message;
   }
   if (o.humanFile && tableSource) return null;
-  const colRun: ColumnRun = cr0;
   const { inputs, costs } = runInputsAndCosts(o.runDir, eachVerdictRecord(colRun));
 
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
@@ -138,17 +138,9 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
     hasReference = !!t.attacked && !t.run_error && typeof t.reference?.security === "boolean";
   }
   let reference: ReferenceAgreement[] | null = null;
-  let referenceWarnings: string[] = [];
   if (hasReference) {
     step("agreement with the benchmark's verdicts");
     reference = judgeIds.map((j) => referenceAgreementColumns(j, colRun));
-    // the caveats `agree --reference security` gives beside these kappas (new user 25)
-    const slotRow = (i: number) => (colRun.vSlot[i] < colRun.nRows ? (colRun.rows[colRun.rowCode[colRun.vSlot[i]]] as TrajectoryIndexRow) : undefined);
-    const used = [...eachVerdictRecord(colRun, (i, v) => v.repeat === 0 && benchmarkSecurity(slotRow(i)) !== undefined)];
-    const rows = function* () {
-      for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]];
-    };
-    referenceWarnings = referenceCaveats(used, rows(), judgeIds);
     if (cs) reference.push(referenceAgreementColumns(COMMITTEE_RATER, fileSlots && cf ? committeeAsColumnRun(cf, colRun, COMMITTEE_RATER) : committeeAsColumnRun(asFileColumns(cs), colRun, COMMITTEE_RATER)));
   }
 
@@ -226,7 +218,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
     labels,
     human,
     reference,
-    reference_warnings: referenceWarnings,
+    reference_warnings: reference ? referenceWarningsColumns(colRun, judgeIds) : [],
     conditions,
     condition_source: conditions.length ? condSource : null,
     paper_table,
@@ -313,4 +305,14 @@ function humanVerdicts(run: ColumnRun, rows: ReadonlyArray<{ trajectory_id: stri
     out.push(v);
   }
   return out;
+}
+
+/** The caveats `agree --reference security` gives beside its kappas (`referenceCaveats`), over a column run (new user 25). */
+function referenceWarningsColumns(colRun: ColumnRun, judgeIds: readonly string[]): string[] {
+  const slotRow = (i: number) => (colRun.vSlot[i] < colRun.nRows ? (colRun.rows[colRun.rowCode[colRun.vSlot[i]]] as TrajectoryIndexRow) : undefined);
+  const used = [...eachVerdictRecord(colRun, (i, v) => v.repeat === 0 && benchmarkSecurity(slotRow(i)) !== undefined)];
+  const rows = function* () {
+    for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]];
+  };
+  return referenceCaveats(used, rows(), judgeIds);
 }

@@ -1,0 +1,46 @@
+/**
+ * The run's inputs and costs for the report (`./data.ts` and `./model-columns.ts` both read them this way).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
+import type { Verdict } from "../types.js";
+
+/** The report's money figures (`ReportModel.costs` of ./data.ts). */
+export interface RunCosts {
+  per_judge: Array<{ judge_id: string; cost: CostTotal; temperature_used?: number | null; token_param?: string; adapted?: string[] }>;
+  run: CostTotal;
+}
+
+/**
+ * The run's inputs (from `store.json`; empty when it has none) and its cost, per judge with the request
+ * parameters the judge settled on, and in total (`providers/cost.ts`: unknown costs marked, never 0).
+ */
+export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "judge_id" | "cost_usd">>): { inputs: string[]; costs: RunCosts } {
+  let inputs: string[] = [];
+  let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
+  try {
+    const snap = JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8"));
+    inputs = snap.inputs ?? [];
+    if (Array.isArray(snap.judges)) snapJudges = snap.judges;
+  } catch {
+    /* no snapshot: inputs unknown */
+  }
+  const runCost = emptyCost();
+  const judgeCost = new Map<string, CostTotal>();
+  for (const v of verdicts) {
+    let c = judgeCost.get(v.judge_id);
+    if (!c) judgeCost.set(v.judge_id, (c = emptyCost()));
+    addCost(c, v.cost_usd);
+    addCost(runCost, v.cost_usd);
+  }
+  const costs: RunCosts = {
+    per_judge: [...judgeCost].map(([judge_id, cost]) => {
+      const p = snapJudges.find((j) => j?.id === judge_id)?.request_params;
+      return { judge_id, cost, ...(p ? { temperature_used: p.temperature ?? null, token_param: p.token_param, adapted: p.adapted ?? [] } : {}) };
+    }),
+    run: runCost,
+  };
+  return { inputs, costs };
+}
+
