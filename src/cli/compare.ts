@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
@@ -28,7 +29,7 @@ export function registerCompare(program: Command): void {
     .option("--baseline <value>", "baseline condition (default: no_defense when present; with --by surface, tool_output when present; else the condition observed for the most models)")
     .option("--judge <id>", "labels of this judge")
     .option("--committee", "labels of the committee (committee.jsonl; the default when it exists)")
-    .option("--common-tasks", "only tasks (suite/user task/injection task) observed for every model, so models are compared on the same tasks")
+    .option("--common-tasks", "only tasks (suite/user task/injection task) every model ran (a run whose verdicts failed counts, and lowers its coverage), so models are compared on the same tasks")
     .option("--all-cells", "keep every (suite, user task, injection task, attack) cell, with a warning when the conditions cover different ones (default: the conditions are compared on the cells they all cover, and the dropped cells are named)")
     .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
@@ -94,7 +95,7 @@ Examples:
       if (state) result.warnings.unshift(state.replace(/^WARNING: /, ""));
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
-        for (const w of result.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+        for (const w of result.warnings) warnLine(w);
         printJson(result);
       }
       else process.stdout.write(formatCompare(result) + "\n");

@@ -33,6 +33,7 @@ import { dosAttackWarning } from "../agree/dos-attacks.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
+import { shownStrings } from "../format/shown.js";
 
 export * from "./data.js";
 export * from "./cells.js";
@@ -82,21 +83,31 @@ export interface CommonTasks {
 }
 
 /**
- * Keep only the observations whose pairing unit (suite/user task/injection task) was observed for every agent
- * model (under any condition), so that models are compared on the same tasks (AgentDojo runs of different
- * benchmark versions hold different task sets).
+ * Keep only the observations whose pairing unit (suite/user task/injection task) was run by every agent model
+ * (under any condition), so that models are compared on the same tasks (AgentDojo runs of different benchmark
+ * versions hold different task sets).
+ *
+ * A task counts as run by a model when the model has a trajectory on it, labelled or not: `unlabelled` (runs whose
+ * verdicts all failed, or that were never judged) count too (red team 25 M4: a task whose verdicts all failed for
+ * one model read as not run by it and was dropped for every model, unsaid; kept, its failed runs lower that model's
+ * coverage as they do without the option). Unlabelled items without a unit (task ids unknown) cannot be placed.
  * @param apply when false, nothing is dropped and only the counts are returned.
+ * @returns the observations kept, the counts, and `units`: the units every model ran (all units seen when not applied).
  */
-export function commonTaskFilter(obs: readonly Observation[], apply: boolean): { observations: Observation[]; common: CommonTasks } {
+export function commonTaskFilter(
+  obs: readonly Observation[],
+  apply: boolean,
+  unlabelled: readonly UnlabelledItem[] = [],
+): { observations: Observation[]; common: CommonTasks; units: Set<string> } {
   const byModel = new Map<string, Set<string>>();
-  for (const o of obs) {
-    if (!byModel.has(o.model)) byModel.set(o.model, new Set());
-    byModel.get(o.model)!.add(o.unit);
-  }
+  const add = (model: string, unit: string) => (byModel.get(model) ?? byModel.set(model, new Set()).get(model)!).add(unit);
+  for (const o of obs) add(o.model, o.unit);
+  for (const u of unlabelled) if (u.unit !== undefined) add(u.model, u.unit);
   const sets = [...byModel.values()];
   const common = new Set(sets.length ? [...sets[0]].filter((u) => sets.every((s) => s.has(u))) : []);
   const kept = apply ? obs.filter((o) => common.has(o.unit)) : [...obs];
   return {
+    units: common,
     observations: kept,
     common: {
       applied: apply,
@@ -205,11 +216,11 @@ export function compareConditions(
   const labelledKept = cellRes.observations.filter(isObs);
   // labelled ones the like-for-like cells left out: said in the header beside the exclusions (never unsaid)
   const likeDropped = totalWeight(o.observations) - totalWeight(labelledKept);
-  const { observations: obs, common } = commonTaskFilter(labelledKept, !!opts.commonTasks);
+  const { observations: obs, common, units: sharedUnits } = commonTaskFilter(labelledKept, !!opts.commonTasks, unlabelled);
   const warnings: string[] = [];
   // what each model ran (its labelled tasks before the like-for-like drop), then what is compared, when the drop
   // changed it (newuser16: "run on 477 tasks" of a model that ran 797, 320 of them dropped)
-  const ran = likeDropped > 0 ? commonTaskFilter(o.observations, false).common : common;
+  const ran = likeDropped > 0 ? commonTaskFilter(o.observations, false, o.unlabelled).common : common;
   const taskList = (c: CommonTasks) => Object.entries(c.units_per_model).map(([m, n]) => `${m} ${n}`).join(", ");
   const differs = (c: CommonTasks) => Object.values(c.units_per_model).some((n) => n !== c.common_units);
   if (!common.applied && (differs(common) || differs(ran))) {
@@ -244,10 +255,16 @@ export function compareConditions(
     true,
   );
   if (dos) warnings.push(dos);
-  if (obs.length === 0) throw new Error("no task is shared by every model: nothing to compare with --common-tasks");
+  if (obs.length === 0) {
+    throw new Error(
+      common.common_units === 0
+        ? "no task is shared by every model: nothing to compare with --common-tasks"
+        : `no labelled trajectory on the ${common.common_units} tasks every model ran: nothing to compare with --common-tasks`,
+    );
+  }
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
   // --common-tasks: the unlabelled runs of the shared tasks stay (they lower their cells' coverage, as without it)
-  const commonUnits = common.applied ? new Set(obs.map((x) => x.unit)) : null;
+  const commonUnits = common.applied ? sharedUnits : null;
   const cells = asrTable(obs, commonUnits ? unlabelled.filter((u) => u.unit !== undefined && commonUnits.has(u.unit)) : unlabelled);
   for (const c of cells) {
     if (c.suite === ALL_SUITES && c.coverage_low) {
@@ -272,7 +289,7 @@ export function compareConditions(
   }
   const utilityRows = opts.index
     ? utilityRowsOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
-        units: opts.commonTasks ? new Set(obs.map((x) => x.unit)) : null,
+        units: opts.commonTasks ? sharedUnits : null,
         cells: cellRes.cells.applied ? new Set(obs.map((x) => `${x.model}\u0000${x.cell!}`)) : null,
       })
     : null;
@@ -367,6 +384,7 @@ function pvalue(p: number | null): string {
 
 /** Plain-text rendering of a {@link CompareResult} (what `ipi-judge compare` prints without --json). */
 export function formatCompare(r: CompareResult): string {
+  r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const src = r.source.kind === "committee" ? "the committee label" : `judge ${r.source.judge_id}`;
   const ex = Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   // what the like-for-like comparison left out of the labelled ones, in the same sentence as the exclusions

@@ -391,6 +391,34 @@ describe("--common-tasks keeps the unlabelled runs of the shared tasks (red team
   });
 });
 
+describe("--common-tasks counts a task as run by a model whose verdicts on it all failed (red team 25 M4)", () => {
+  it("the task stays shared: the other model's runs on it are kept, the failed ones lower coverage", () => {
+    // a and b both ran s1/u0..u3 under A; a's verdicts on s1/u3 all failed (unlabelled)
+    const obs: Observation[] = [...cell("a", "s1", "A", 1, 3), ...cell("b", "s1", "A", 2, 4)];
+    const unlabelled = [{ model: "a", suite: "s1", condition: "A", unit: "s1/u3", reason: "judge_error" }];
+    const f = commonTaskFilter(obs, true, unlabelled);
+    expect(f.common).toEqual({ applied: true, units_per_model: { a: 4, b: 4 }, common_units: 4, dropped: 0 });
+    const o = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, unlabelled, n_total: 8, excluded: {}, excluded_groups: [] };
+    const r = compareConditions(o, { bootstrap: { B: 0, seed: 1 }, commonTasks: true });
+    const at = (m: string) => r.asr.find((c) => c.model === m && c.suite === ALL_SUITES && c.condition === "A")!;
+    expect(at("b")).toMatchObject({ labelled: 4, attacked: 4 });
+    expect(at("a")).toMatchObject({ labelled: 3, attacked: 4, coverage: 0.75 });
+    expect(r.common_tasks).toMatchObject({ common_units: 4, dropped: 0 });
+    // no warning that the models ran different task sets: they did not
+    expect(r.warnings.filter((w) => /different task sets/.test(w))).toEqual([]);
+  });
+
+  it("every verdict on the shared tasks failed: the error says so instead of 'no task is shared'", () => {
+    const obs: Observation[] = [...cell("a", "s1", "A", 1, 2), ...cell("b", "s2", "A", 1, 2)];
+    const unlabelled = [
+      { model: "a", suite: "s3", condition: "A", unit: "s3/u0", reason: "judge_error" },
+      { model: "b", suite: "s3", condition: "A", unit: "s3/u0", reason: "judge_error" },
+    ];
+    const o = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, unlabelled, n_total: 6, excluded: {}, excluded_groups: [] };
+    expect(() => compareConditions(o, { bootstrap: { B: 0, seed: 1 }, commonTasks: true })).toThrow(/no labelled trajectory on the 1 tasks every model ran/);
+  });
+});
+
 describe("compare header: what like for like left out is said beside the exclusions (inputs13)", () => {
   it("labelled trajectories in cells some condition lacks are counted in the header, and the numbers add up", () => {
     // condition B lacks the cell of u5..u9: their A observations are dropped like for like
