@@ -26,6 +26,7 @@ import { estimateText, undefinedText } from "../format/stat-text.js";
 import { HumanLabelsError, readHumanLabels, screenLabelRow, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
 import { checkLabelPairing } from "./label-pairing.js";
 import { AGREE_FRAME_WORDS, checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
+import { shownStrings } from "../format/shown.js";
 
 export { HumanLabelsError, readHumanLabels, type HumanLabelFile, type HumanLabelRead };
 
@@ -472,6 +473,7 @@ function domainShare(counted: readonly string[], all: readonly string[], stratum
 
 /** Plain-text rendering of a human-agreement report. */
 export function formatHumanAgreement(r: HumanAgreementReport): string {
+  r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const L: string[] = [];
   // in the order they are decided in
   const ex = (o: Record<string, number>) =>

@@ -37,6 +37,7 @@ import {
 } from "../stats/index.js";
 import { estimateText, NO_VARIATION, pctText, statText } from "../format/stat-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
+import { shownStrings } from "../format/shown.js";
 
 /** Bootstrap settings: `B` resamples (0 = no bootstrap) and the seed of pure-rand xoroshiro128+. */
 export interface BootstrapSettings {
@@ -468,6 +469,7 @@ export function labelledByBoth(
 
 /** Plain-text rendering of a {@link JudgeConcordance}. */
 export function formatJudgeConcordance(c: JudgeConcordance): string {
+  c = shownStrings(c); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const [a, b] = c.judges;
   const L = [`${a} vs ${b} on attacked trajectories (compromised = full or partial compliance), ${c.comparison.n_used} of ${c.n_attacked} labelled by both:`];
   L.push(...formatTwoRater(c.comparison, "  "));

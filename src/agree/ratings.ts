@@ -8,6 +8,7 @@ import { CsvError, parseCsvTable } from "../io/csv.js";
 import { describeLabelStudioJsonMin } from "../io/label-studio.js";
 import { ciText, estimateText } from "../format/stat-text.js";
 import { compareManyRaters, compareTwoRaters, f3, formatTwoRater, pct, type BootstrapSettings, type ManyRaterComparison, type TwoRaterComparison } from "./pairwise.js";
+import { shownStrings } from "../format/shown.js";
 
 /** A ratings table: items × raters, `null` = missing. Values are strings (numbers in JSON are written as strings). */
 export interface RatingsTable {
@@ -316,6 +317,7 @@ export function ratingsAgreement(
 
 /** Plain-text rendering of {@link ratingsAgreement}'s report. */
 export function formatRatingsAgreement(r: RatingsAgreement): string {
+  r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const L: string[] = [];
   L.push(`${r.file}: ${r.items} items, ${r.raters.length} raters (${r.raters.join(", ")}), categories (${r.categories_source}): ${r.categories.join(", ")}`);
   if (r.two_raters) {

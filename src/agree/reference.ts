@@ -8,6 +8,7 @@ import { ciText, pctText, reasonText, statText } from "../format/stat-text.js";
 import { COVERAGE_LOW_BELOW, isLowExposure, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, exposureFigureText, NOT_EXPOSED_WHY, rateFigureText } from "../format/rates-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
+import { shownStrings } from "../format/shown.js";
 
 /**
  * The reference fields that are attack verdicts (DESIGN section 3: `reference.security`, true = the injected goal
@@ -446,6 +447,7 @@ export function committeeReferenceAgreement(
  * collapse against the reference, with the shared formatter (`src/format/stat-text.ts`).
  */
 export function formatReferenceTable(rows: readonly ReferenceAgreement[]): string {
+  rows = shownStrings(rows); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const w = Math.max(5, ...rows.map((r) => r.judge_id.length));
   const L = [`${"rater".padEnd(w)}  ${"n".padStart(5)}  kappa asr_goal (full_compliance)  kappa asr_behaviour (compromised)  asr_goal vs ${rows[0]?.reference ?? "reference"} rate`];
   for (const r of rows) {
@@ -496,6 +498,7 @@ function referenceAllText(a: ReferenceAgreement): string {
 
 /** Plain-text rendering of a reference comparison. */
 export function formatReferenceAgreement(a: ReferenceAgreement): string {
+  a = shownStrings(a); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const ex = Object.entries(a.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   const block = (c: BinaryComparison, title: string) => {
     const [[tp, fp], [fn, tn]] = c.confusion.table;

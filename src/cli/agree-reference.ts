@@ -8,6 +8,7 @@
  * give the same output (test/agree/reference-columns.test.ts).
  */
 import { countAttacks, dosAttackWarning } from "../agree/dos-attacks.js";
+import { warnLine } from "./warn.js";
 import { pooledExposureLowWarnings } from "../agree/exposure-groups.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
@@ -26,6 +27,7 @@ import { inReferenceCheck } from "../verdict/reference-goal.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
 import { stepLine } from "./read-progress.js";
 import { poolingOf } from "../format/pooled-text.js";
+import { showControls } from "../format/shown.js";
 
 /** What the `--reference` path reads of a run, from columns or from objects. */
 interface ReferenceSource {
@@ -178,7 +180,7 @@ export async function agreeReference(
   const own = (t: string) => (o.reference === "security" ? inReferenceCheck(t) : t);
   const health = judgeHealth(src.all(), { rowOf: src.rowOf }).map((h) => ({ ...h, flags: h.flags.map((f) => ({ ...f, message: own(f.message) })) }));
   const judge_health = health.filter((h) => judges.includes(h.judge_id));
-  for (const w of healthWarnings(judge_health)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  for (const w of healthWarnings(judge_health)) warnLine(w);
   // a broken judge's rates are marked in its row (the committee's: its judges'), as every command marks them (new
   // user 18), and said once: on stdout as text, in warnings as JSON (stderr has said it above)
   const caveats = (ids: readonly string[]) => rateCaveats(health, ids).map((c) => ({ ...c, message: own(c.message) }));
@@ -193,7 +195,7 @@ export async function agreeReference(
   }
   const warnings = [...rate_caveats.map((c) => c.message), ...rest];
   if (o.json) {
-    for (const w of rest) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    for (const w of rest) warnLine(w);
     const extra = {
       committee,
       ...(committee ? {} : { committee_reason: committeeReason }),
@@ -211,15 +213,15 @@ export async function agreeReference(
   } else {
     const head: string[] = [];
     if (stateLine) head.push(stateLine);
-    for (const w of warnings) head.push(`WARNING: ${w}`);
+    for (const w of warnings) head.push(`WARNING: ${showControls(w)}`);
     head.push(pooling.text);
     head.push(formatReferenceTable(committee ? [...results, committee] : results));
-    if (!committee && !cf) head.push(`(committee: ${committeeReason})`);
+    if (!committee && !cf) head.push(`(committee: ${showControls(committeeReason ?? "")})`);
     const blocks = [...results, ...(committee ? [committee] : [])].map(formatReferenceAgreement);
     process.stdout.write([head.join("\n"), ...blocks].join("\n\n") + "\n");
     // two bases in one output, each named (new user 23: 414 attacked labels in the health line, 411 in the next)
     const over = where ? "every verdict --where keeps" : "every verdict of the run";
-    process.stdout.write(judge_health.map((h) => `\nhealth of judge ${h.judge_id} (over ${over}, compared or not): ${formatHealth(h)}`).join("") + "\n");
+    process.stdout.write(judge_health.map((h) => `\nhealth of judge ${showControls(h.judge_id)} (over ${over}, compared or not): ${formatHealth(h)}`).join("") + "\n");
     process.stdout.write(code_established.map((c) => `labels established by code (of the attacked runs compared above): ${formatCodeEstablished(c)}\n`).join(""));
   }
 }

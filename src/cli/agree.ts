@@ -1,4 +1,5 @@
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
+import { warnLine } from "./warn.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
 import type { Command } from "commander";
@@ -92,7 +93,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   const caveats = rateCaveats(judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), pair);
   if (caveats.length) c.rate_caveats = caveats;
   const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
-  for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  for (const w of warnings) warnLine(w);
   if (o.json) printJson({ ...c, ...(where ? { where } : {}), code_established, warnings });
   else process.stdout.write((where ? whereLine(where) + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
 }
@@ -139,7 +140,7 @@ async function agreeHuman(
   report.warnings.push(...codeWarnings);
   if (o.json) {
     if (runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
-    for (const w of codeWarnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    for (const w of codeWarnings) warnLine(w);
     printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });
   } else {
     process.stdout.write((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report) + "\n");

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import path from "node:path";
 import type { Command } from "commander";
@@ -75,7 +76,7 @@ report adds each judge's test-retest agreement.`,
       writing.done();
       // warnings go to stderr in both modes (the text report repeats them on stdout); --json: the journal lines skipped too
       if (o.json) report.warnings.push(...takeJournalWarnings());
-      for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      for (const w of report.warnings) warnLine(w);
       // the committee's rates and agreement are one figure over every model and defense of the run: said in one line
       const pooling = poolingOf(
         (function* () {

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
@@ -119,7 +120,7 @@ Examples:
       if (state) report.warnings.unshift(state.replace(/^WARNING: /, ""));
       if (o.json) {
         report.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
-        for (const w of report.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+        for (const w of report.warnings) warnLine(w);
         printJson(report);
       } else process.stdout.write(formatEstimate(report) + "\n");
     });
@@ -154,7 +155,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
       calibrated = estimateFromData(fullIndex, allVerdicts, humanLabels, { run: o.run as string, humanFile: o.human as string, source: req, by: tableBy, minSampled, where });
       // the judge's caveats are printTable's to say (once, with the table's own)
       const said = new Set((calibrated.rate_caveats ?? []).map((c) => c.message));
-      for (const w of calibrated.warnings) if (!said.has(w)) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      for (const w of calibrated.warnings) if (!said.has(w)) warnLine(w);
     }
   } catch (e) {
     if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
@@ -197,11 +198,11 @@ function printTable(runDir: string, o: Record<string, string | boolean | undefin
   if (caveats.heuristic.length) t.heuristic_rate_caveats = caveats.heuristic;
   for (const c of [...new Map([...caveats.judge, ...caveats.heuristic].map((c) => [c.message, c])).values()]) {
     t.notes.push(`WARNING: ${c.message}`);
-    process.stderr.write(`ipi-judge: warning: ${c.message}\n`);
+    warnLine(c.message);
   }
   for (const w of pooled) {
     t.notes.push(`WARNING: ${w}`);
-    process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    warnLine(w);
   }
   // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read)
   const state = runStateLine(readRunState(runDir));

@@ -1,4 +1,5 @@
 import { statText } from "../format/stat-text.js";
+import { warnLine } from "./warn.js";
 import path from "node:path";
 import type { Command } from "commander";
 import { importAnnotations } from "../sample/index.js";
@@ -45,7 +46,7 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
     .action(async (files: string[], o) => {
       const res = await importAnnotations({ files, manifest: o.manifest, out: o.out, annotator: o.annotator });
       const s = res.summary;
-      for (const w of res.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      for (const w of res.warnings) warnLine(w);
       if (o.json) {
         printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, ...s, ...(s.weighted_label_shares ? { weighted_label_shares_over: SHARES_OVER } : {}) });
         return;

@@ -1,4 +1,5 @@
 import { reasonsText } from "../run/rejudge.js";
+import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import os from "node:os";
@@ -11,7 +12,7 @@ import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
-import { showBidiControls } from "../format/bidi.js";
+import { showControls } from "../format/shown.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
 import { INPUT_FORMATS, NOTE_KINDS } from "../ingest/index.js";
@@ -291,7 +292,7 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   }
   // a judge that crashed on many of the items this invocation sent it (./label-crashes.ts): loud; on most, exit 3
   const crashes = judgeCrashWarnings(res.progress);
-  for (const w of crashes.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  for (const w of crashes.warnings) warnLine(w);
   if (crashes.broken.length && !process.exitCode) {
     process.stderr.write(`ipi-judge: finished, but judge(s) ${crashes.broken.join(", ")} crashed on most trajectories sent: exit code ${EXIT.brokenJudge}\n`);
     process.exitCode = EXIT.brokenJudge;
@@ -302,9 +303,9 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
 function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran: ReadonlySet<string>): void {
   // --json: the journal lines skipped join the summary's warnings (text mode: main says them at the end)
   if (o.json) res.summary.warnings.push(...takeJournalWarnings());
-  for (const w of res.summary.warnings) process.stderr.write(`ipi-judge: warning: ${showBidiControls(w)}\n`);
+  for (const w of res.summary.warnings) warnLine(w);
   // on stderr too, as every other command says it (the figures on stdout leave those trajectories out)
-  if (res.summary.inputs_removed) process.stderr.write(`ipi-judge: warning: ${showBidiControls(res.summary.inputs_removed.message)}\n`);
+  if (res.summary.inputs_removed) warnLine(res.summary.inputs_removed.message);
   // nothing read and nothing wrong with it: an empty folder or the wrong path, not a finished run
   if (res.thisRun.read === 0 && res.thisRun.errors === 0 && res.thisRun.empty_placeholders === 0 && !res.interrupted) {
     process.stderr.write(`ipi-judge: warning: no trajectory was found in ${paths.join(", ")}: nothing was labelled (check the path and --format)\n`);
@@ -397,12 +398,12 @@ export function registerLabel(program: Command): void {
       const res = await labelRun({
         ...shared,
         concurrency: o.concurrency === undefined ? undefined : intOption(o.concurrency, "--concurrency", 1),
-        onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
+        onWarning: (w) => warnLine(w),
         maxCostUsd,
         // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
         onIngestWarning: (w) => {
           // a corpus's sidecar files passed over (a manifest, README, licence), files reached twice through links: a note
-          if (o.json) process.stderr.write(NOTE_KINDS.has(w.kind) ? `note: ${showBidiControls(w.message)}\n` : `warning [${w.kind}]: ${showBidiControls(w.message)}\n`);
+          if (o.json) process.stderr.write(NOTE_KINDS.has(w.kind) ? `note: ${showControls(w.message)}\n` : `warning [${w.kind}]: ${showControls(w.message)}\n`);
         },
         signal: ac.signal,
         abortSignal: hard.signal,
@@ -421,7 +422,7 @@ export function registerLabel(program: Command): void {
                 batchStatus.set(b.key, b.status);
                 process.stderr.write(line + "\n");
               },
-              onWarning: (w) => process.stderr.write(`ipi-judge: warning: ${w}\n`),
+              onWarning: (w) => warnLine(w),
             }
           : undefined,
       });

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import fs from "node:fs";
+import { warnLine } from "./warn.js";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "../errors.js";
@@ -52,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     return failure(e);
   } finally {
     // the journal lines any reader skipped, one warning per file (house rule: bad input is named, never dropped silently)
-    for (const w of takeJournalWarnings()) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+    for (const w of takeJournalWarnings()) warnLine(w);
   }
 }
 

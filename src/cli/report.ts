@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { warnLine } from "./warn.js";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
@@ -99,8 +100,8 @@ Example:
       };
       if (m.run_state.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${m.run_state.message}\n`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
-      else if (m.run_state.status === "inputs_removed" && m.run_state.message) process.stderr.write(`ipi-judge: warning: ${m.run_state.message}\n`);
-      for (const w of healthWarnings(m.judge_health ?? [])) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      else if (m.run_state.status === "inputs_removed" && m.run_state.message) warnLine(m.run_state.message);
+      for (const w of healthWarnings(m.judge_health ?? [])) warnLine(w);
       if (!m.paper_table) process.stderr.write(`ipi-judge: warning: paper table left out: ${m.paper_table_reason}\n`);
       if (o.json) printJson(summary);
       else {

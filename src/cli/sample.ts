@@ -1,4 +1,5 @@
 import path from "node:path";
+import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import type { Command } from "commander";
 import { createSample, ExportExistsError, SampleError, SCALES, SPREADSHEET_CELL_LIMIT, type Scale } from "../sample/index.js";
@@ -97,7 +98,7 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       const d = res.design;
       for (const s of d.short) process.stderr.write(`note: ${s} (--allow-short)\n`);
       if (o.json) res.warnings.push(...takeJournalWarnings()); // the journal lines skipped (text mode: main says them)
-      for (const w of res.warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      for (const w of res.warnings) warnLine(w);
       if (res.long_tasks > 0) {
         process.stderr.write(
           `note: ${res.long_tasks} task(s) are longer than ${SPREADSHEET_CELL_LIMIT} characters, the cell limit of Excel and LibreOffice: label those in Label Studio or from tasks.jsonl, not by opening tasks.csv in a spreadsheet\n`,

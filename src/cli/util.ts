@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { warnLine } from "./warn.js";
 import path from "node:path";
 import { UsageError } from "../errors.js";
 import type { Command } from "commander";
@@ -71,7 +72,7 @@ export function whereOf(o: { where?: string[] | string }): WhereFilter | null {
 
 /** Print the `--where` warnings (values that matched nothing) on stderr. */
 export function warnWhere(warnings: readonly string[]): void {
-  for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+  for (const w of warnings) warnLine(w);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { warnLine } from "./warn.js";
 import fs from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
@@ -69,7 +70,7 @@ Example:
       }));
       process.stdout.write(`${server.url}\n`);
       if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run; browsers must reach it by one of this machine's addresses${["0.0.0.0", "::"].includes(o.host) ? " or its host name" : ""}, or by a name given with --allow-host\n`);
-      for (const w of warnings) process.stderr.write(`ipi-judge: warning: ${w}\n`);
+      for (const w of warnings) warnLine(w);
       process.stderr.write(`serving run ${o.run}${o.sample ? ` and sample ${o.sample}` : ""}; Ctrl-C to stop\n`);
       if (o.open !== false) openBrowser(server.url);
       await new Promise<void>((resolve) => {

@@ -30,6 +30,7 @@ import { rateCaveatMarker, rateCaveats } from "../verdict/rate-caveat.js";
 import { committeeBlocked } from "../verdict/blocked.js";
 import { CodeMajorityTally, codeMajorityText, codeMajorityWarning, type CodeMajority } from "./code-majority.js";
 import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "../agree/attacked-only.js";
+import { shownStrings } from "../format/shown.js";
 
 /** Per-judge figures (repeat 0 only): the run summary's figures plus error/refusal counts and the downgrade rate. */
 export interface CommitteeJudge extends JudgeSummary {
@@ -396,6 +397,7 @@ const PAIR_COUNTS = { used: "attacked trajectories both judges labelled", total:
 
 /** Plain-text rendering of a committee report for the terminal. */
 export function formatCommitteeReport(r: CommitteeReport): string {
+  r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const L: string[] = [];
   L.push(`committee of run ${r.run}: ${r.judges.length} judges (${r.judges.map((j) => `${j.id} [${j.family}]`).join(", ")}), quorum ${r.quorum}`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);

@@ -8,6 +8,7 @@ import { reasonText, undefinedText } from "../format/stat-text.js";
 import type { DesignAsr } from "./calibrated.js";
 import type { EstimateReport } from "./run.js";
 import { rateCaveatMarker } from "../verdict/rate-caveat.js";
+import { shownStrings } from "../format/shown.js";
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -22,6 +23,7 @@ function design(e: DesignAsr): string {
  * asr_goal report it carries (or why there is none), each under its rate's name.
  */
 export function formatEstimate(r: EstimateReport): string {
+  r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const main = formatOne(r);
   if (!r.asr_goal) return main;
   if (!("groups" in r.asr_goal)) return `${main}\n\nasr_goal (full compliance): ${undefinedText(r.asr_goal.reason)}`;

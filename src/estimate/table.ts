@@ -37,6 +37,7 @@ import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { dosAttackWarning } from "../agree/dos-attacks.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
+import { shownStrings } from "../format/shown.js";
 
 export type { Proportion, RateCell } from "./table-cells.js";
 
@@ -555,6 +556,7 @@ export function tableLatex(t: PaperTable): string {
 
 /** The table as aligned text for the terminal. */
 export function formatTable(t: PaperTable): string {
+  t = shownStrings(t); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const cols = columns(t);
   const conds = hasConditions(t);
   const mark = rateCaveatMarker(t.rate_caveats ?? []).trim(); // a broken judge's rates are never bare (new-user report 16)

@@ -4,6 +4,7 @@
  * agent model and all N conditions". A kappa or a rate over two models and three defenses is one number over all
  * of them, not a per-model figure; the line says so.
  */
+import { showControls } from "./shown.js";
 
 /** The agent models and conditions of a run's (attacked) trajectories, sorted, and the line that names them. */
 export interface Pooling {
@@ -45,5 +46,6 @@ export function poolingOf(
   const m = `${agent_models.length} agent model${agent_models.length === 1 ? "" : "s"} (${names(agent_models)})`;
   const c = conditions.length ? `${conditions.length} condition${conditions.length === 1 ? "" : "s"} (${names(conditions)})` : "no recorded condition";
   const split = agent_models.length > 1 || conditions.length > 1 ? `: one figure over all of them, not per model or condition${hint ? ` (${hint})` : ""}` : "";
-  return { agent_models, conditions, text: `${what} pool the ${n}${attackedOnly ? " attacked" : ""} trajectories${which ? ` (${which})` : ""} of ${m} and ${c}${split}` };
+  // the names come from the run files: one visible line (./shown.ts)
+  return { agent_models, conditions, text: showControls(`${what} pool the ${n}${attackedOnly ? " attacked" : ""} trajectories${which ? ` (${which})` : ""} of ${m} and ${c}${split}`) };
 }

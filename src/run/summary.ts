@@ -14,6 +14,7 @@ import { exposureLowText, rateFigureText, ratesText as ratesTextOf } from "../fo
 import { rateCaveat, rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { showBidiControls } from "../format/bidi.js";
 import { NO_DEFENSE } from "../ingest/attribution.js";
+import { shownStrings } from "../format/shown.js";
 
 /**
  * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
@@ -319,6 +320,7 @@ function cachedText(u: JudgeSummary["usage"]): string {
  *   says what was read and kept, beside the run's count that `s.where` holds (new user 18: "2 of 2" for 82 read).
  */
 export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): string {
+  s = shownStrings(s); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const lines: string[] = [];
   if (s.where && inputWhere) {
     const n = (x: number) => x.toLocaleString("en-US");

@@ -13,6 +13,7 @@
  */
 import type { Verdict } from "../types.js";
 import { pctText } from "../format/stat-text.js";
+import { shownStrings } from "../format/shown.js";
 
 /** Documented thresholds: warn when more than `share` of a judge's attacked labels are code-established, once it has `minLabels` of them. */
 export const CODE_ESTABLISHED_THRESHOLDS = { minLabels: 10, share: 0.5 } as const;
@@ -104,6 +105,7 @@ export function codeEstablishedWarnings(figs: readonly CodeEstablished[], what =
 
 /** One line of a judge's figures for text output. */
 export function formatCodeEstablished(c: CodeEstablished): string {
+  c = shownStrings(c); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const s = pctText(c.share, c.share_reason);
   return `judge ${c.judge_id}: ${c.code_established} of ${c.attacked_labels} attacked labels established by code (${s})${c.no_basis ? `; ${c.no_basis} labels record no label_basis` : ""}`;
 }

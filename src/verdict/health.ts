@@ -50,6 +50,7 @@
 import type { Verdict } from "../types.js";
 import { isCodeEstablished, onAttackedRun } from "./code-established.js";
 import { addReferenceGoal, formatReferenceGoal, referenceGoalMessage, referenceGoalOver, referenceGoalShare, type ReferenceGoal, type ReferenceRow } from "./reference-goal.js";
+import { shownStrings } from "../format/shown.js";
 
 /** The documented thresholds of the flags (module docstring). Shares are in [0,1]. */
 export const HEALTH_THRESHOLDS = {
@@ -342,6 +343,7 @@ export function healthWarnings(health: readonly JudgeHealth[]): string[] {
  * attacked label) is said in words ("no quotes to verify"), never as "undefined ... of 0".
  */
 export function formatHealth(h: JudgeHealth): string {
+  h = shownStrings(h); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const share = (x: number | null, of: number, what: string, none: string) => (x === null ? none : `${what} ${pct(x)} of ${of}`);
   const decided = h.usable + h.unverified;
   const unv = Object.entries(h.unverified_by_reason).map(([k, n]) => `${k} ${n}`).join(", ");
