@@ -16,6 +16,8 @@ interface NoteRow {
   judge_exposure: Proportion;
   /** `judge_exposure` below {@link EXPOSURE_LOW_BELOW} (`isLowExposure`, set where the row is made). */
   judge_exposure_low: boolean;
+  /** The heuristic's own exposure below it (`TableRow.heuristic_exposure_low`). */
+  heuristic_exposure_low?: boolean;
 }
 
 const nameOf = (r: NoteRow, withConditions: boolean) => `${r.agent_model}${withConditions ? ` | ${r.condition}` : ""}`;
@@ -56,5 +58,20 @@ export function exposureLowNote(rows: readonly NoteRow[], withConditions: boolea
   return (
     `EXPOSURE LOW (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the attacked runs with a usable verdict met the injected text; the rest are not_exposed: ` +
     `${NOT_EXPOSED_WHY}): ${each.join("; ")}; ${EXPOSURE_LOW_MEANS} (their exposure cells read EXPOSURE LOW; LaTeX: their rates marked $^\\circ$)`
+  );
+}
+
+/**
+ * The note naming every row whose heuristic's own exposure is below {@link EXPOSURE_LOW_BELOW} (its columns read
+ * `EXPOSURE LOW`; LaTeX `$^\circ$`): the heuristic's rates there are over runs the attack (almost) never reached, whatever
+ * the judge's exposure (red team 25 M3); null when there is none.
+ * @param heuristic the heuristic judge's id, as the columns name it.
+ */
+export function heuristicExposureLowNote(rows: readonly NoteRow[], withConditions: boolean, heuristic: string): string | null {
+  const low = rows.filter((r) => r.heuristic_exposure_low);
+  if (!low.length) return null;
+  return (
+    `EXPOSURE LOW (${heuristic}, the heuristic: below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the attacked runs it has a usable verdict on met the injected text, by its own labels): ` +
+    `${low.map((r) => nameOf(r, withConditions)).join("; ")}; its rates there read low for a reason that is not the agent's resistance (its columns read EXPOSURE LOW; LaTeX: $^\\circ$)`
   );
 }

@@ -31,7 +31,7 @@ import type { EstimateReport, EstimateSource } from "./run.js";
 import { flagsOf, rateEvent, sourceLabels } from "./run.js";
 import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
-import { disputedNote, exposureLowNote } from "./table-notes.js";
+import { disputedNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
@@ -105,6 +105,13 @@ export interface TableRow {
   judge_exposure: RateCell;
   /** `judge_exposure` below 10% (`isLowExposure` of src/stats/rates.ts), as the CSV's `exposure_low`. */
   judge_exposure_low: boolean;
+  /**
+   * The heuristic's own exposure (its usable verdicts on the row's attacked runs labelled anything but not_exposed)
+   * below 10%: its columns are marked by it, not by the judge's (red team 25 M3: under a committee whose exposure was
+   * undefined, a heuristic that found nearly every run not_exposed had its rates unmarked). False without a heuristic,
+   * when the heuristic is the judge, or when it has no usable verdict on the row. The CSV's `heuristic_exposure_low`.
+   */
+  heuristic_exposure_low: boolean;
   utility: Proportion;
   utility_under_attack: Proportion;
   /** The calibrated asr_behaviour (estimate with human labels), or null with a reason. */
@@ -170,6 +177,8 @@ export function paperTable(
   // Refusals and blocked attempts need the judge's verdict: its repeat-0 verdict (judge), or none (committee).
   const refused = new Set<string>();
   const notExposed = new Set<string>();
+  const heurNotExposed = new Set<string>();
+  if (hasHeuristic) for (const v of verdicts) if (v.judge_id === heuristic && v.repeat === 0 && v.status === "ok" && v.label === "not_exposed") heurNotExposed.add(v.trajectory_id);
   const partial = new Map<string, boolean | undefined>();
   if (source.kind === "judge") {
     for (const v of verdicts) {
@@ -201,6 +210,7 @@ export function paperTable(
       heurG: heurG && at(heurG),
       refused: (i) => refused.has(ids[i]),
       notExposed: (i) => notExposed.has(ids[i]),
+      heurNotExposed: (i) => heurNotExposed.has(ids[i]),
       partial: (i) => (partial.has(ids[i]) ? { blocked: partial.get(ids[i]) } : null),
       detail: (j, i) => detail.get(`${j}\u0000${ids[i]}`),
       votesFor: (i) => votes.get(ids[i]),
@@ -226,6 +236,8 @@ export interface TableInput {
   refused(i: number): boolean;
   /** The judge's (committee's) usable verdict labels the row `not_exposed`. */
   notExposed(i: number): boolean;
+  /** The heuristic's usable verdict labels the row `not_exposed` (absent: no heuristic). */
+  heurNotExposed?(i: number): boolean;
   partial(i: number): { blocked: boolean | undefined } | null;
   detail(judgeId: string, i: number): string | undefined;
   /** Committee: which events a disputed row's votes allow (`votesFor` of src/verdict/vote.ts); absent: any. */
@@ -275,6 +287,16 @@ export function paperTableFrom(
     let e = 0;
     for (const r of att) if (typeof judgeB(r) === "boolean" && !input.notExposed(r)) e++;
     const exposure = proportion(e, jb.n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
+    // the heuristic's own exposure, over its usable verdicts: its columns are marked by it (red team 25 M3)
+    let he = 0;
+    let hn = 0;
+    if (heurB && input.heurNotExposed && !sameRater) {
+      for (const r of att) {
+        if (typeof heurB(r) !== "boolean") continue;
+        hn++;
+        if (!input.heurNotExposed(r)) he++;
+      }
+    }
     let partials = 0;
     if (source.kind === "judge") {
       let x = 0;
@@ -329,6 +351,7 @@ export function paperTableFrom(
         ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}),
       },
       judge_exposure_low: isLowExposure(exposure.x, exposure.n),
+      heuristic_exposure_low: isLowExposure(he, hn),
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
       utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
@@ -356,6 +379,8 @@ export function paperTableFrom(
   // rows whose attacked runs (almost) never met the injected text read ~0% for a reason that is not the agent's (new user 23)
   const unexposed = exposureLowNote(rows, withConditions, allow);
   if (unexposed) notes.push(unexposed);
+  const heurUnexposed = heuristicExposureLowNote(rows, withConditions, heuristic);
+  if (heurUnexposed) notes.push(heurUnexposed);
   // a committee's rates leave out the runs it has no majority on, exactly the contested ones: how many, and the bounds
   const disputed = disputedNote(rows, withConditions);
   if (disputed) notes.push(disputed);
@@ -392,6 +417,15 @@ type Col = { key: string; title: string; latex: string; get: (r: TableRow) => Ce
 const JUDGE_KEYS: ReadonlySet<string> = new Set(["judge_asr_goal", "judge_asr_behaviour", "refusal_rate", "judge_exposure"]);
 /** The columns whose figures are the heuristic's labels (marked when its rates carry a caveat). */
 const HEURISTIC_KEYS: ReadonlySet<string> = new Set(["heuristic_asr_goal", "heuristic_asr_behaviour"]);
+
+/**
+ * A rate or exposure cell of an EXPOSURE LOW row (LaTeX `$^\circ$`): the heuristic's columns by the heuristic's own
+ * exposure, every other rate (the judge's, the calibrated) and the exposure by the judge's.
+ */
+function exposureMarked(r: TableRow, key: string): boolean {
+  if (HEURISTIC_KEYS.has(key)) return r.heuristic_exposure_low;
+  return r.judge_exposure_low && (key.endsWith("asr_goal") || key.endsWith("asr_behaviour") || key === "judge_exposure");
+}
 
 function columns(t: PaperTable): Col[] {
   const cols: Col[] = [
@@ -477,7 +511,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
     if (rated(c.key) && !c.key.startsWith("calibrated")) header.push(`${c.key}_coverage`, `${c.key}_coverage_low`);
     header.push(`${c.key}_reason`);
   }
-  header.push("blocked_attempts", "partial_compliance", "exposure_low");
+  // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
+  header.push("blocked_attempts", "partial_compliance", "exposure_low", ...(t.heuristic_is_judge ? [] : ["heuristic_exposure_low"]));
   const rows = t.rows.map((r) => {
     const out: Array<string | number> = [r.agent_model, r.condition, r.n_attacked, r.n_unattacked];
     for (const c of cols) {
@@ -491,7 +526,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
-    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, String(r.judge_exposure_low));
+    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, String(r.judge_exposure_low), ...(t.heuristic_is_judge ? [] : [String(r.heuristic_exposure_low)]));
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);
     return out;
@@ -537,14 +572,14 @@ export function tableLatex(t: PaperTable): string {
   L.push(`Model & ${conds ? "Condition & " : ""}${cols.map((c) => c.latex).join(" & ")} & Blocked \\\\`);
   L.push("\\midrule");
   for (const r of t.rows) {
-    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (r.judge_exposure_low && (c.key.endsWith("asr_goal") || c.key.endsWith("asr_behaviour") || c.key === "judge_exposure") ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
+    L.push(`${latexEscape(r.agent_model)} & ${conds ? `${latexEscape(r.condition)} & ` : ""}${cols.map((c) => cell(c.get(r), `${r.agent_model}${conds ? ` | ${r.condition}` : ""} ${c.latex}`) + (exposureMarked(r, c.key) ? "$^\\circ$" : "") + (t.rate_caveats?.length && JUDGE_KEYS.has(c.key) ? "$^\\star$" : "") + (t.heuristic_rate_caveats?.length && HEURISTIC_KEYS.has(c.key) ? "$^{\\star\\star}$" : "")).join(" & ")} & ${blockedCell(r) ?? (undefinedCells.push(`${r.agent_model}${conds ? ` | ${r.condition}` : ""} Blocked: ${reasonText(r.judge_blocked_attempts_reason ?? "no_attacked_trajectories")}`), "undefined$^\\dagger$")} \\\\`);
   }
   L.push("\\bottomrule");
   L.push("\\end{tabular}");
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.coverage_low))) {
     L.push(`% $^\\ddagger$ coverage below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rate is over a subset of the attacked runs that may be biased${t.allow_low_coverage ? "" : "; no number printed (--allow-low-coverage prints it)"}`);
   }
-  if (t.rows.some((r) => r.judge_exposure_low)) L.push(`% $^\\circ$ exposure below ${Math.round(100 * EXPOSURE_LOW_BELOW)}%: ${EXPOSURE_LOW_MEANS} (see the EXPOSURE LOW note above)`);
+  if (t.rows.some((r) => r.judge_exposure_low || r.heuristic_exposure_low)) L.push(`% $^\\circ$ exposure below ${Math.round(100 * EXPOSURE_LOW_BELOW)}%: ${EXPOSURE_LOW_MEANS} (see the EXPOSURE LOW note above)`);
   if (undefinedCells.length) L.push(`% $^\\dagger$ undefined: ${undefinedCells.join("; ").replace(/[\r\n]/g, " ")}`);
   for (const [m, cs] of [["$^\\star$", t.rate_caveats], ["$^{\\star\\star}$", t.heuristic_rate_caveats]] as const)
     if (cs?.length) L.push(`% ${m} ${cs.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
@@ -562,7 +597,7 @@ export function formatTable(t: PaperTable): string {
   const mark = rateCaveatMarker(t.rate_caveats ?? []).trim(); // a broken judge's rates are never bare (new-user report 16)
   const hmark = rateCaveatMarker(t.heuristic_rate_caveats ?? []).trim(); // nor a broken heuristic's (new user 18)
   const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked", ...(mark ? ["judge caveat"] : []), ...(hmark ? ["heuristic caveat"] : [])];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage, c.key === "judge_exposure" && r.judge_exposure_low)), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
+  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low))), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");

@@ -429,7 +429,9 @@ describe("paper table: the exposure column and EXPOSURE LOW (new user 23, red te
     expect(at(csv.find((r) => r[1] === "no_defense")!, "exposure_low")).toBe("false");
     const tex = tableLatex(t);
     const line = tex.split("\n").find((l) => l.startsWith("f & tool\\_filter"))!;
-    expect(line.match(/\$\^\\circ\$/g)).toHaveLength(5); // the judge's and the heuristic's asr_goal and asr_behaviour, exposure (not refusal, not utility)
+    // the judge's asr_goal and asr_behaviour and its exposure (not refusal, not utility); the heuristic's columns are
+    // marked by the heuristic's own exposure (red team 25 M3), and this run has no heuristic verdict
+    expect(line.match(/\$\^\\circ\$/g)).toHaveLength(3);
     expect(tex.split("\n").find((l) => l.startsWith("f & no\\_defense"))).not.toContain("circ");
     expect(tex).toContain("% $^\\circ$ exposure below 10%");
   });
@@ -437,6 +439,29 @@ describe("paper table: the exposure column and EXPOSURE LOW (new user 23, red te
     const c = paperTable("r", idx, vs, { kind: "committee", quorum: 2 });
     expect(c.rows.find((r) => r.condition === "tool_filter")!.judge_exposure).toMatchObject({ x: 1, n: 20 });
     expect(c.notes.some((n) => n.startsWith("EXPOSURE LOW"))).toBe(true);
+  });
+  it("the heuristic's columns are marked by its own exposure, also under a committee whose exposure is undefined (red team 25 M3)", () => {
+    // the committee's judges failed on every tool_filter run (no quorum: exposure undefined); the signature judge
+    // labels 19 of them not_exposed; on no_defense both judges agree and the signature judge finds every run exposed
+    const failed = vs.map((v) => (v.trajectory_id.startsWith("tool_filter/") ? { ...v, status: "judge_error" as const, label: null } : v));
+    const sig = rows.map((r) => verdict(r.id, "signature", r.condition === "tool_filter" && r.id !== "tool_filter/0" ? "not_exposed" : "unaffected"));
+    const c = paperTable("r", idx, [...failed, ...sig], { kind: "committee", quorum: 2 });
+    const ctf = c.rows.find((r) => r.condition === "tool_filter")!;
+    expect(ctf.judge_exposure.value).toBeNull();
+    expect(ctf.judge_exposure_low).toBe(false);
+    expect(ctf.heuristic_exposure_low).toBe(true);
+    expect(c.rows.find((r) => r.condition === "no_defense")!.heuristic_exposure_low).toBe(false);
+    expect(c.notes.find((n) => n.startsWith("EXPOSURE LOW (signature, the heuristic"))).toContain("f | tool_filter");
+    const line = formatTable(c).split("\n").find((l) => l.includes("tool_filter"))!;
+    expect(line.match(/EXPOSURE LOW/g)).toHaveLength(2); // the heuristic's asr_goal and asr_behaviour cells
+    const tex = tableLatex(c).split("\n").find((l) => l.startsWith("f & tool\\_filter"))!;
+    expect(tex.match(/\$\^\\circ\$/g)).toHaveLength(2);
+    const csv = parseCsv(tableCsv(c)).map((r) => r.fields);
+    expect(csv.find((r) => r[1] === "tool_filter")![csv[0].indexOf("heuristic_exposure_low")]).toBe("true");
+    // the heuristic as the judge: one set of columns, marked by the judge's exposure only
+    const same = paperTable("r", idx, sig, { kind: "judge", judge_id: "signature" });
+    expect(same.rows.every((r) => !r.heuristic_exposure_low)).toBe(true);
+    expect(same.rows.find((r) => r.condition === "tool_filter")!.judge_exposure_low).toBe(true);
   });
   it("a row withheld for low coverage gives no figure in the note either", () => {
     // tool_filter/0 (the exposed one) and 15..19 unusable: 14 usable of 20 (coverage 70%), none exposed
