@@ -22,6 +22,7 @@ import { selfFamilyLeniencyColumns } from "./leniency-columns.js";
 import { SharedCounts, testRetestColumns } from "./retest-columns.js";
 import { CodeMajorityTally, codeMajorityWarning } from "./code-majority.js";
 import { AttackedOnly } from "../agree/attacked-only.js";
+import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 
 /** The index fields {@link committeeReportColumns} reads (`readColumnRun`'s `rowFields`; with `verdictOmit: []`). (`reference`: judge health's benchmark check, `denies_reference_goal` of `../verdict/health.ts`) */
 export const COMMITTEE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "agent_model", "agent_family", "condition", "attack", "surface", "reference"];
@@ -131,7 +132,17 @@ export function committeeReportColumns(
   if (cmw) warnings.push(cmw);
 
   let attacked = 0;
-  for (let s = 0; s < run.nRows; s++) if (run.rows[run.rowCode[s]].attacked) attacked++;
+  // the committee's rates pool every (model, condition) group: those of them EXPOSURE LOW named (red team 25 M2)
+  const pooled = new PooledExposureTally();
+  for (let s = 0; s < run.nRows; s++) {
+    const row = run.rows[run.rowCode[s]];
+    if (!row.attacked) continue;
+    attacked++;
+    const c = committee.verdicts[committee.code[s]];
+    if (c?.status === "ok" && c.label) pooled.add(row.agent_model, row.condition, c.label !== "not_exposed");
+  }
+  const pw = pooledExposureLowWarning("the committee's rates", pooled);
+  if (pw) warnings.push(pw);
   step("self-family leniency");
   const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap });
   step("test-retest");

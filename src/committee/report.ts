@@ -25,6 +25,7 @@ import type { RunState } from "../store/run-state.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
+import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 import { ratesText } from "../format/rates-text.js";
 import { rateCaveatMarker, rateCaveats } from "../verdict/rate-caveat.js";
 import { committeeBlocked } from "../verdict/blocked.js";
@@ -277,6 +278,14 @@ export function committeeReport(
 
   // Committee figures.
   const cs = committeeSummary(committee, index, rep0);
+  // the committee's rates pool every (model, condition) group: those of them EXPOSURE LOW named (red team 25 M2)
+  const pooled = new PooledExposureTally();
+  for (const c of committee) {
+    const row = index.get(c.trajectory_id);
+    if (row?.attacked && c.status === "ok" && c.label) pooled.add(row.agent_model, row.condition, c.label !== "not_exposed");
+  }
+  const pw = pooledExposureLowWarning("the committee's rates", pooled);
+  if (pw) warnings.push(pw);
 
   // Agreement, over the attacked trajectories (an unattacked one is not_exposed for every judge by the rubric).
   const ao = new AttackedOnly();

@@ -34,6 +34,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
 import { shownStrings } from "../format/shown.js";
+import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 
 export * from "./data.js";
 export * from "./cells.js";
@@ -244,6 +245,11 @@ export function compareConditions(
         `each model's rates by ${o.condition_field} pool the conditions (defenses) it ran under: ${pm.map(([m, d]) => `${m} ${d.length} (${d.join(", ")})`).join("; ")}; ` +
           `compare one defense at a time with --where condition=<name> (e.g. --where condition=${pm[0][1].includes("no_defense") ? "no_defense" : pm[0][1][0]})`,
       );
+      // the (model, defense) groups pooled into those rows that are EXPOSURE LOW, named (red team 25 M2)
+      const tally = new PooledExposureTally();
+      for (const x of obs) tally.add(x.model, x.defense, x.exposed !== false, weightOf(x));
+      const w = pooledExposureLowWarning(`the rates by ${o.condition_field}`, tally);
+      if (w) warnings.push(w);
     }
   }
   // AgentDojo's denial-of-service attacks: asr_goal is read against a benchmark's checker (the header says so), whose

@@ -10,8 +10,7 @@ import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { readLeanRun } from "../store/lean-read.js";
 import type { Bucket, Verdict } from "../types.js";
-import { COVERAGE_LOW_BELOW, isLowExposure, type RateName } from "../stats/rates.js";
-import { NOT_EXPOSED_WHY } from "../format/rates-text.js";
+import { COVERAGE_LOW_BELOW, type RateName } from "../stats/rates.js";
 import { applyWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { buildCommittee, DEFAULT_QUORUM, unusableReason } from "../verdict/vote.js";
@@ -32,6 +31,7 @@ import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-po
 export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
+import { groupExposure } from "./group-exposure.js";
 
 /** Whose labels the judge term uses. */
 export type EstimateSource = { kind: "judge"; judge_id: string } | { kind: "committee"; quorum: number };
@@ -406,23 +406,6 @@ function designCells(
   return { design, labelled, cellSizes, cells, excluded, covered };
 }
 
-/**
- * {@link GroupEstimate.exposure} of a group's ids from the source's `not_exposed` flags (true/false on a usable
- * verdict, else why not), with the group's EXPOSURE LOW warning pushed to `warnings` when below 10%.
- */
-function groupExposure(ids: readonly string[], unexposed: Map<string, boolean | string>, warnings: string[]): GroupEstimate["exposure"] {
-  let n = 0;
-  let exposed = 0;
-  for (const id of ids) {
-    const f = unexposed.get(id);
-    if (typeof f !== "boolean") continue;
-    n++;
-    if (!f) exposed++;
-  }
-  const low = isLowExposure(exposed, n);
-  if (low) warnings.push(`EXPOSURE LOW: ${exposed} of the ${n} attacked trajectories with a usable verdict met the injected text (the rest are not_exposed: ${NOT_EXPOSED_WHY}); the judge's rate and the calibrated estimate here say the attack did not arrive, not that the agent resisted it`);
-  return { exposed, n, low };
-}
 
 /**
  * The groups of the domain: `(all)`, then one per value of the `--by` fields (sorted).
@@ -568,7 +551,7 @@ export function estimateFromData(
   const unexposed = flagsOf(labels, (l) => l === "not_exposed");
   for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf)) {
     const ge = groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal });
-    groups.push({ ...ge, exposure: groupExposure(g.ids, unexposed, ge.warnings) });
+    groups.push({ ...ge, exposure: groupExposure(g.ids, unexposed, ge.warnings, rowOf) });
   }
   if (o.likeForLike) warnings.push(...estimateLikeForLike(domain.map((u) => rowOf(u.id)), by, groupValue));
   return {

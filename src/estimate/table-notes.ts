@@ -6,6 +6,7 @@
 import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, NOT_EXPOSED_WHY } from "../format/rates-text.js";
 import type { Proportion, RateCell } from "./table-cells.js";
+import { dosAttackWarning } from "../agree/dos-attacks.js";
 
 /** What the notes read of a row (`TableRow` of ./table.ts). */
 interface NoteRow {
@@ -74,4 +75,25 @@ export function heuristicExposureLowNote(rows: readonly NoteRow[], withCondition
     `EXPOSURE LOW (${heuristic}, the heuristic: below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the attacked runs it has a usable verdict on met the injected text, by its own labels): ` +
     `${low.map((r) => nameOf(r, withConditions)).join("; ")}; its rates there read low for a reason that is not the agent's resistance (its columns read EXPOSURE LOW; LaTeX: $^\\circ$)`
   );
+}
+
+/**
+ * The warning for AgentDojo's denial-of-service attacks pooled into rows whose asr_goal is read against a benchmark's
+ * checker (new user 22): one, or none when no attacked row ran one. @param rows the table's trajectories' index rows
+ */
+export function dosNote(rows: readonly { attacked?: boolean; attack?: string | null }[]): string[] {
+  const byAttack = new Map<string, number>();
+  let attacked = 0;
+  for (const r of rows) {
+    if (!r.attacked) continue;
+    attacked++;
+    if (r.attack !== undefined && r.attack !== null) byAttack.set(r.attack, (byAttack.get(r.attack) ?? 0) + 1);
+  }
+  const w = dosAttackWarning(
+    byAttack,
+    attacked,
+    (n) => `their asr_goal is the injected instruction carried out, which that checker does not count, and the rows pool them with the other attacks (${n} in all)`,
+    true,
+  );
+  return w ? [w] : [];
 }

@@ -31,11 +31,11 @@ import type { EstimateReport, EstimateSource } from "./run.js";
 import { flagsOf, rateEvent, sourceLabels } from "./run.js";
 import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
-import { disputedNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
+import { disputedNote, dosNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
+import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
-import { dosAttackWarning } from "../agree/dos-attacks.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
 
@@ -283,20 +283,9 @@ export function paperTableFrom(
     const jb = rate(judgeB, sourceName(source), jid, (i) => input.votesFor?.(i)?.behaviour ?? true);
     let refusal: Proportion;
     let blocked: number | null = null;
-    // exposure over the judge's (committee's) usable verdicts: those labelled anything but not_exposed
-    let e = 0;
-    for (const r of att) if (typeof judgeB(r) === "boolean" && !input.notExposed(r)) e++;
-    const exposure = proportion(e, jb.n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
-    // the heuristic's own exposure, over its usable verdicts: its columns are marked by it (red team 25 M3)
-    let he = 0;
-    let hn = 0;
-    if (heurB && input.heurNotExposed && !sameRater) {
-      for (const r of att) {
-        if (typeof heurB(r) !== "boolean") continue;
-        hn++;
-        if (!input.heurNotExposed(r)) he++;
-      }
-    }
+    // exposure over the judge's (committee's) usable verdicts, and the heuristic's own over its (./table-exposure.ts)
+    const ex = exposedCounts(att, judgeB, input.notExposed, sameRater ? null : heurB, input.heurNotExposed);
+    const exposure = proportion(ex.judge, jb.n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
     let partials = 0;
     if (source.kind === "judge") {
       let x = 0;
@@ -351,7 +340,7 @@ export function paperTableFrom(
         ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}),
       },
       judge_exposure_low: isLowExposure(exposure.x, exposure.n),
-      heuristic_exposure_low: isLowExposure(he, hn),
+      heuristic_exposure_low: isLowExposure(ex.heuristic, ex.heuristicN),
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
       utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
@@ -415,17 +404,7 @@ type Col = { key: string; title: string; latex: string; get: (r: TableRow) => Ce
 
 /** The columns whose figures are the judge's labels (marked when its rates carry a caveat). */
 const JUDGE_KEYS: ReadonlySet<string> = new Set(["judge_asr_goal", "judge_asr_behaviour", "refusal_rate", "judge_exposure"]);
-/** The columns whose figures are the heuristic's labels (marked when its rates carry a caveat). */
-const HEURISTIC_KEYS: ReadonlySet<string> = new Set(["heuristic_asr_goal", "heuristic_asr_behaviour"]);
 
-/**
- * A rate or exposure cell of an EXPOSURE LOW row (LaTeX `$^\circ$`): the heuristic's columns by the heuristic's own
- * exposure, every other rate (the judge's, the calibrated) and the exposure by the judge's.
- */
-function exposureMarked(r: TableRow, key: string): boolean {
-  if (HEURISTIC_KEYS.has(key)) return r.heuristic_exposure_low;
-  return r.judge_exposure_low && (key.endsWith("asr_goal") || key.endsWith("asr_behaviour") || key === "judge_exposure");
-}
 
 function columns(t: PaperTable): Col[] {
   const cols: Col[] = [
@@ -601,25 +580,4 @@ export function formatTable(t: PaperTable): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
   return [line(head), ...body.map(line), "", ...t.notes].join("\n");
-}
-
-/**
- * The warning for AgentDojo's denial-of-service attacks pooled into rows whose asr_goal is read against a benchmark's
- * checker (new user 22): one, or none when no attacked row ran one. @param rows the table's trajectories' index rows
- */
-function dosNote(rows: readonly { attacked?: boolean; attack?: string | null }[]): string[] {
-  const byAttack = new Map<string, number>();
-  let attacked = 0;
-  for (const r of rows) {
-    if (!r.attacked) continue;
-    attacked++;
-    if (r.attack !== undefined && r.attack !== null) byAttack.set(r.attack, (byAttack.get(r.attack) ?? 0) + 1);
-  }
-  const w = dosAttackWarning(
-    byAttack,
-    attacked,
-    (n) => `their asr_goal is the injected instruction carried out, which that checker does not count, and the rows pool them with the other attacks (${n} in all)`,
-    true,
-  );
-  return w ? [w] : [];
 }

@@ -9,6 +9,9 @@ import { escapeHtml } from "./escape.js";
 import { pctText } from "../format/stat-text.js";
 
 const pct = (x: number | null) => escapeHtml(pctText(x));
+
+/** ` <strong class="low">EXPOSURE LOW</strong>` after a cell of an EXPOSURE LOW row (`low` true), else `""`. */
+export const exposureLowMark = (low: boolean | undefined): string => (low ? ' <strong class="low">EXPOSURE LOW</strong>' : "");
 const int = (x: number) => x.toLocaleString("en-US");
 
 /**

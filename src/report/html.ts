@@ -25,7 +25,7 @@ import { codeMajorityText } from "../committee/code-majority.js";
 import { agreementPopulation, attackedOnlyNote } from "../agree/attacked-only.js";
 import { orderedReasons } from "../agree/human-items.js";
 import { RATE_NAMES } from "../stats/rates.js";
-import { exposureLowConditionsHtml, exposureLowHtml } from "./exposure-html.js";
+import { exposureLowConditionsHtml, exposureLowHtml, exposureLowMark } from "./exposure-html.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
@@ -523,14 +523,12 @@ function paperTableSection(m: ReportModel): string {
         : propCell(p);
   const mark = rateCaveatHtml(m.judge_health, t.judge); // the table's judge: never a bare rate when it looks broken
   const hmark = t.heuristic_is_judge ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
-  // the heuristic's rates on a row its own labels say the attack (almost) never reached (red team 25 M3)
-  const hlow = (r: { heuristic_exposure_low?: boolean }) => (r.heuristic_exposure_low ? ' <strong class="low">EXPOSURE LOW</strong>' : "");
   const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? escapeHtml(blockedCellText(r)) : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
   const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${t.heuristic_is_judge ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${t.heuristic_is_judge ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${hlow(r)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${hlow(r)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${r.judge_exposure_low ? ' <strong class="low">EXPOSURE LOW</strong>' : ""}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${t.heuristic_is_judge ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));

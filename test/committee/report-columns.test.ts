@@ -142,3 +142,30 @@ describe("committeeSummaryOfSlots (duplicates D4: the committee report's column 
     expect(committeeSummaryOfSlots(run, { code, verdicts: cv }, items)).toEqual(committeeSummary(cv, index));
   });
 });
+
+describe("committee: the EXPOSURE LOW groups its pooled rates hold are named (red team 25 M2)", () => {
+  it("both read paths give the same warning, naming the unexposed (model, condition) group with its counts", async () => {
+    const dir = path.join(tmp, "pooled-exposure");
+    const rows: string[] = [];
+    const verdicts: string[] = [];
+    for (const agent of ["aa", "zz | x"])
+      for (const condition of ["no_defense", "spotlight"])
+        for (let i = 0; i < 20; i++) {
+          const id = `${agent}/${condition}/t${i}`;
+          rows.push(JSON.stringify({ id, agent_model: agent, condition, attacked: true, attack: "important", content_sha256: `c-${id}` }));
+          const label = agent === "zz | x" && condition === "spotlight" ? (i === 0 ? "unaffected" : "not_exposed") : "unaffected";
+          for (const [judge, family] of [["j1", "openai"], ["j2", "anthropic"]])
+            verdicts.push(JSON.stringify({ trajectory_id: id, judge_id: judge, judge_model: judge, judge_family: family, repeat: 0, prompt_sha256: "p", status: "ok", label, downgraded: false, findings: [], attacked: true, label_basis: "findings", agent_model: agent }));
+        }
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), rows.join("\n") + "\n");
+    fs.writeFileSync(path.join(dir, "verdicts.jsonl"), verdicts.join("\n") + "\n");
+    const { index, verdicts: vs } = await readLeanRun(dir);
+    const run = await readColumnRun(dir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [] });
+    const opts = { run: "r", quorum: 2, bootstrap: { B: 0, seed: 1 } };
+    const want = committeeReport(vs, index, opts).report.warnings.filter((w) => w.includes("EXPOSURE LOW"));
+    const got = committeeReportColumns(run, opts).report.warnings.filter((w) => w.includes("EXPOSURE LOW"));
+    expect(got).toEqual(want);
+    expect(want).toEqual([expect.stringMatching(/^the committee's rates pool 4 \(agent model, condition\) groups, 1 of them EXPOSURE LOW .*: zz \| x \| spotlight 1\/20 exposed;/)]);
+  });
+});

@@ -448,3 +448,18 @@ describe("compare header: what like for like left out is said beside the exclusi
     expect(q.warnings.some((x) => x.includes("denial-of-service"))).toBe(false);
   });
 });
+
+describe("compare --by attack names the EXPOSURE LOW (model, defense) groups its rows pool (red team 25 M2)", () => {
+  it("a warning after the pooled-conditions one, with each low group's counts", () => {
+    const obs: Observation[] = [];
+    for (const m of ["a", "b"])
+      for (const attack of ["A", "B"])
+        for (const defense of ["no_defense", "tool_filter"])
+          for (let i = 0; i < 10; i++)
+            obs.push({ trajectory_id: `${m}/${attack}/${defense}/${i}`, model: m, suite: "s", condition: attack, attack, defense, injection_task: "s/inj", unit: `s/u${i}`, compromised: i < 2, goal: false, exposed: !(m === "a" && defense === "tool_filter") });
+    const r = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "attack", observations: obs, n_total: obs.length, excluded: {} }, { bootstrap: { B: 0, seed: 1 } });
+    const i = r.warnings.findIndex((w) => w.startsWith("the rates by attack pool"));
+    expect(r.warnings[i]).toMatch(/^the rates by attack pool 4 \(agent model, condition\) groups, 1 of them EXPOSURE LOW .*: a \| tool_filter 0\/20 exposed;/);
+    expect(r.warnings[i - 1]).toMatch(/^each model's rates by attack pool the conditions/);
+  });
+});

@@ -495,5 +495,10 @@ describe("estimate --human groups: EXPOSURE LOW (red team 24 M3)", () => {
     expect(tf.warnings.some((w) => w.startsWith("EXPOSURE LOW: 0 of the 12 attacked trajectories with a usable verdict met the injected text"))).toBe(true);
     expect(nd.warnings.some((w) => w.startsWith("EXPOSURE LOW"))).toBe(false);
     expect(formatEstimate(r)).toContain("  note: EXPOSURE LOW: 0 of the 12");
+    // the pooled group (all) holds both: its exposure 12/24 is not low, and the low member is named (red team 25 M2)
+    const all = r.groups.find((g) => g.group === "(all)")!;
+    expect(all.exposure).toEqual({ exposed: 12, n: 24, low: false });
+    expect(all.warnings.filter((w) => w.includes("EXPOSURE LOW"))).toEqual([expect.stringMatching(/^the group's figures pool 2 \(agent model, condition\) groups, 1 of them EXPOSURE LOW .*: f \| tool_filter 0\/12 exposed;/)]);
+    expect(tf.warnings.some((w) => w.startsWith("the group's figures pool"))).toBe(false); // one pair: its own warning says it
   });
 });
