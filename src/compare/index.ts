@@ -517,7 +517,8 @@ export function formatCompare(r: CompareResult): string {
         ? `  not testable (${it.reason})`
         : `  G2 = ${num(it.statistic, 2)}, df = ${it.df}, p = ${pvalue(it.p_value)}  (n = ${it.n}, ${it.patterns} covariate patterns)${it.flags.length ? `; ${it.flags.map(interactionFlagText).join(", ")}` : ""}` +
             (lowAll.length ? `; built on cells with coverage_low: ${lowAll.join(", ")}` : "") +
-            (unexposedAll.length ? `; built on cells with EXPOSURE LOW: ${unexposedAll.join(", ")}` : ""),
+            // the regression is over every suite's cells: one suite's unexposed cell is in it too (red team 25 L7)
+            (unexposedAll.length || unexposedSuites.length ? `; built on cells with EXPOSURE LOW: ${[...unexposedAll, ...unexposedSuites].join(", ")}` : ""),
     );
   }
   lines.push("", intervalsLine(r.bootstrap, r.reversals.find(endsAtPoint)));

@@ -371,6 +371,10 @@ describe("EXPOSURE LOW on the orderings (new user 23 / red team 24): marked wher
     const two = [...obs, ...cell("a", "s2", "B", 2, 20), ...unexposed("b", "s2", "B", 20, 0), ...cell("c", "s2", "B", 3, 200)];
     const r = compareConditions({ ...o, observations: two, n_total: two.length }, { bootstrap: { B: 0, seed: 1 }, cells: "all" });
     expect(r.warnings.find((w) => w.startsWith("exposure low in one suite only"))).toMatch(/b under B in s2 \(0\/20 exposed\)/);
+    // the interaction test's regression is over every suite's cells: its lines name the suite-only cell (red team 25 L7)
+    const lines = formatCompare(r).split("\n").filter((l) => /^ +G2 = /.test(l));
+    expect(lines.length).toBe(2);
+    for (const l of lines) expect(l).toContain("b | B in s2");
   });
 });
 
