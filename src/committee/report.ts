@@ -278,14 +278,6 @@ export function committeeReport(
 
   // Committee figures.
   const cs = committeeSummary(committee, index, rep0);
-  // the committee's rates pool every (model, condition) group: those of them EXPOSURE LOW named (red team 25 M2)
-  const pooled = new PooledExposureTally();
-  for (const c of committee) {
-    const row = index.get(c.trajectory_id);
-    if (row?.attacked && c.status === "ok" && c.label) pooled.add(row.agent_model, row.condition, c.label !== "not_exposed");
-  }
-  const pw = pooledExposureLowWarning("the committee's rates", pooled);
-  if (pw) warnings.push(pw);
 
   // Agreement, over the attacked trajectories (an unattacked one is not_exposed for every judge by the rubric).
   const ao = new AttackedOnly();
@@ -335,6 +327,14 @@ export function committeeReport(
   const code_majority = codeMajorityOf(committee, rep0, index, judgeIds);
   const cmw = codeMajorityWarning(code_majority);
   if (cmw) warnings.push(cmw);
+  // after the code-majority warning, as on columns (./report-columns.ts); the committee's rates pool every (model, condition) group: those of them EXPOSURE LOW named (red team 25 M2)
+  const pooled = new PooledExposureTally();
+  for (const c of committee) {
+    const row = index.get(c.trajectory_id);
+    if (row?.attacked && c.status === "ok" && c.label) pooled.add(row.agent_model, row.condition, c.label !== "not_exposed");
+  }
+  const pw = pooledExposureLowWarning("the committee's rates", pooled);
+  if (pw) warnings.push(pw);
 
   const report: CommitteeReport = {
     run: opts.run,

@@ -119,6 +119,16 @@ export function commonTaskFilter(
   };
 }
 
+/**
+ * The (model, defense) groups pooled into rows by another field than the defense (`--by attack`, `--by surface`) that
+ * are EXPOSURE LOW, named in one warning (red team 25 M2), or null (`pooledExposureLowWarning` of src/stats).
+ */
+function pooledDefensesExposureLow(obs: readonly Observation[], field: string): string | null {
+  const tally = new PooledExposureTally();
+  for (const x of obs) tally.add(x.model, x.defense, x.exposed !== false, weightOf(x));
+  return pooledExposureLowWarning(`the rates by ${field}`, tally);
+}
+
 /** The whole cross-condition analysis. */
 export interface CompareResult {
   run?: string;
@@ -245,10 +255,7 @@ export function compareConditions(
         `each model's rates by ${o.condition_field} pool the conditions (defenses) it ran under: ${pm.map(([m, d]) => `${m} ${d.length} (${d.join(", ")})`).join("; ")}; ` +
           `compare one defense at a time with --where condition=<name> (e.g. --where condition=${pm[0][1].includes("no_defense") ? "no_defense" : pm[0][1][0]})`,
       );
-      // the (model, defense) groups pooled into those rows that are EXPOSURE LOW, named (red team 25 M2)
-      const tally = new PooledExposureTally();
-      for (const x of obs) tally.add(x.model, x.defense, x.exposed !== false, weightOf(x));
-      const w = pooledExposureLowWarning(`the rates by ${o.condition_field}`, tally);
+      const w = pooledDefensesExposureLow(obs, o.condition_field);
       if (w) warnings.push(w);
     }
   }
