@@ -36,10 +36,11 @@ export function exposedCounts(
 
 /**
  * A rate or exposure cell of an EXPOSURE LOW row (LaTeX `$^\\circ$`): the heuristic's columns by the heuristic's own
- * exposure, every other rate (the judge's, the calibrated) and the exposure by the judge's.
+ * exposure, every other rate (the judge's, the calibrated, the refusal rate) and the exposure by the judge's.
  * @param key the column's key (`judge_asr_goal`, `heuristic_asr_behaviour`, ...).
  */
 export function exposureMarked(r: { judge_exposure_low: boolean; heuristic_exposure_low: boolean }, key: string): boolean {
   if (HEURISTIC_KEYS.has(key)) return r.heuristic_exposure_low;
-  return r.judge_exposure_low && (key.endsWith("asr_goal") || key.endsWith("asr_behaviour") || key === "judge_exposure");
+  // the refusal rate is over the same runs: mostly not_exposed, it reads low for the same reason (new user 25)
+  return r.judge_exposure_low && (key.endsWith("asr_goal") || key.endsWith("asr_behaviour") || key === "judge_exposure" || key === "refusal_rate");
 }

@@ -3,7 +3,7 @@
  * disputed runs, and rows whose attacked runs (almost) never met the injected text (new user 23: gemini-2.5-flash
  * under AgentDyn's tool_filter, 0/360 with every run `not_exposed`, ranked safest with no word said).
  */
-import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, NOT_EXPOSED_WHY } from "../format/rates-text.js";
 import type { Proportion, RateCell } from "./table-cells.js";
 import { dosAttackWarning } from "../agree/dos-attacks.js";
@@ -96,4 +96,37 @@ export function dosNote(rows: readonly { attacked?: boolean; attack?: string | n
     true,
   );
   return w ? [w] : [];
+}
+
+/** What {@link coverageLowNote} reads of a row: its attacked count and the two raters' asr_behaviour cells. */
+interface CoverageRow {
+  agent_model: string;
+  condition: string;
+  n_attacked: number;
+  judge_asr_behaviour: RateCell;
+  heuristic_asr_behaviour: RateCell;
+}
+
+/**
+ * The note naming every row and rater whose coverage is below {@link COVERAGE_LOW_BELOW} (the rates withheld, or
+ * printed and marked LOW with `allow`), or, with `allow` and no such row, that `--allow-low-coverage` changed nothing
+ * (new user 25: the option said nothing when it had no effect); null otherwise.
+ * @param o `sameRater`: the heuristic is the judge (its columns once); `judge`/`heuristic`: their names.
+ */
+export function coverageLowNote(
+  rows: readonly CoverageRow[],
+  o: { sameRater: boolean; judge: string; heuristic: string; withConditions: boolean; allow: boolean },
+): string | null {
+  const low = rows.flatMap((r) =>
+    (o.sameRater ? (["judge_asr_behaviour"] as const) : (["judge_asr_behaviour", "heuristic_asr_behaviour"] as const))
+      .filter((k) => r[k].coverage_low && r.n_attacked > 0)
+      .map((k) => `${r.agent_model}${o.withConditions ? ` | ${r.condition}` : ""} ${k.startsWith("judge") ? o.judge : o.heuristic}: coverage ${(100 * (r[k].coverage ?? 0)).toFixed(1)}% (${r[k].n} of ${r.n_attacked} attacked have a usable verdict; most unusable: ${r[k].coverage_low_reason})`),
+  );
+  if (low.length) {
+    return (
+      `coverage_low (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates would speak for a subset that may be biased): ${low.join("; ")}; ` +
+      (o.allow ? "printed anyway (--allow-low-coverage) and marked LOW" : "no number printed for them (--allow-low-coverage prints them, marked)")
+    );
+  }
+  return o.allow ? `--allow-low-coverage: no row's coverage is below ${Math.round(100 * COVERAGE_LOW_BELOW)}%, so the table is the same without it` : null;
 }

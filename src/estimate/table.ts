@@ -31,7 +31,7 @@ import type { EstimateReport, EstimateSource } from "./run.js";
 import { flagsOf, rateEvent, sourceLabels } from "./run.js";
 import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
-import { disputedNote, dosNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
+import { coverageLowNote, disputedNote, dosNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
 import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
@@ -354,17 +354,8 @@ export function paperTableFrom(
       `blocked = partial compliance whose attacker call was refused; utility over unattacked runs of the user's own tasks (injection-task runs left out), utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals` +
       (withConditions ? "; one row per agent model and condition (defense)" : ""),
   ];
-  const low = rows.flatMap((r) =>
-    (sameRater ? (["judge_asr_behaviour"] as const) : (["judge_asr_behaviour", "heuristic_asr_behaviour"] as const))
-      .filter((k) => r[k].coverage_low && r.n_attacked > 0)
-      .map((k) => `${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.startsWith("judge") ? sourceName(source) : heuristic}: coverage ${(100 * (r[k].coverage ?? 0)).toFixed(1)}% (${r[k].n} of ${r.n_attacked} attacked have a usable verdict; most unusable: ${r[k].coverage_low_reason})`),
-  );
-  if (low.length) {
-    notes.push(
-      `coverage_low (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates would speak for a subset that may be biased): ${low.join("; ")}; ` +
-        (allow ? "printed anyway (--allow-low-coverage) and marked LOW" : "no number printed for them (--allow-low-coverage prints them, marked)"),
-    );
-  }
+  const coverage = coverageLowNote(rows, { sameRater, judge: sourceName(source), heuristic, withConditions, allow });
+  if (coverage) notes.push(coverage);
   // rows whose attacked runs (almost) never met the injected text read ~0% for a reason that is not the agent's (new user 23)
   const unexposed = exposureLowNote(rows, withConditions, allow);
   if (unexposed) notes.push(unexposed);

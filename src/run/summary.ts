@@ -395,7 +395,10 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
         // the difference the warning above names (suites, attacks, both or cells), never assumed (nu19)
         const kind = conditionMixKindOf(s.warnings, raw);
         const mixed = kind ? `; they ran ${kind}: not like for like, see above` : "";
-        const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
+        // the conditions pooled here that are EXPOSURE LOW, named on the pooled line (their own rows above say it too)
+        const lowConds = pm.conditions.length > 1 ? j.by_model_condition.filter((x) => x.agent_model === raw && x.exposure_low).map((x) => x.condition) : [];
+        const lowText = lowConds.length ? `; EXPOSURE LOW under ${lowConds.join(", ")}: the attack did not arrive there, see above` : "";
+        const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}${lowText}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
         lines.push(`    ${m.padEnd(w)}  ${ratesText(pm)}${pooled}`);
       }
     }

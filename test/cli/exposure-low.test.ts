@@ -54,6 +54,8 @@ describe("EXPOSURE LOW: a group whose attack never reached the agent (new user 2
     expect(tf).toContain("these rates say the attack did not arrive, not that the agent resisted it; none is left to say");
     expect(rows.find((l) => l.includes("google_gemini-2.5-flash | no_defense"))).not.toContain("EXPOSURE LOW");
     expect(rows.find((l) => l.includes("google_gemini-2.5-flash | no_defense"))).toMatch(/; exposure 100\.0% \(5\/5\)$/);
+    // the per-model line pools both conditions: it names the unexposed one (new user 25)
+    expect(rows.find((l) => l.includes("[pooled over 2 conditions"))).toContain("no_defense, tool_filter; EXPOSURE LOW under tool_filter: the attack did not arrive there, see above]");
     const j = await runCli(["label", RUNS, "--judge", "signature", "--run", "u", "--labels-dir", labels, "--json"]);
     const s = JSON.parse(j.stdout);
     const cells = s.summary?.judges?.[0]?.by_model_condition ?? s.judges?.[0]?.by_model_condition;

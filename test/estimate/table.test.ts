@@ -429,9 +429,9 @@ describe("paper table: the exposure column and EXPOSURE LOW (new user 23, red te
     expect(at(csv.find((r) => r[1] === "no_defense")!, "exposure_low")).toBe("false");
     const tex = tableLatex(t);
     const line = tex.split("\n").find((l) => l.startsWith("f & tool\\_filter"))!;
-    // the judge's asr_goal and asr_behaviour and its exposure (not refusal, not utility); the heuristic's columns are
-    // marked by the heuristic's own exposure (red team 25 M3), and this run has no heuristic verdict
-    expect(line.match(/\$\^\\circ\$/g)).toHaveLength(3);
+    // the judge's asr_goal, asr_behaviour, refusal rate (over the same runs) and its exposure (not utility); the
+    // heuristic's columns are marked by the heuristic's own exposure (red team 25 M3), and this run has no heuristic verdict
+    expect(line.match(/\$\^\\circ\$/g)).toHaveLength(4);
     expect(tex.split("\n").find((l) => l.startsWith("f & no\\_defense"))).not.toContain("circ");
     expect(tex).toContain("% $^\\circ$ exposure below 10%");
   });
@@ -462,6 +462,13 @@ describe("paper table: the exposure column and EXPOSURE LOW (new user 23, red te
     const same = paperTable("r", idx, sig, { kind: "judge", judge_id: "signature" });
     expect(same.rows.every((r) => !r.heuristic_exposure_low)).toBe(true);
     expect(same.rows.find((r) => r.condition === "tool_filter")!.judge_exposure_low).toBe(true);
+  });
+  it("--allow-low-coverage with no low row says it changed nothing (new user 25)", () => {
+    const sig = rows.map((r) => verdict(r.id, "signature", "unaffected"));
+    const a = paperTable("r", idx, [...vs, ...sig], { kind: "judge", judge_id: "gpt" }, { allowLowCoverage: true });
+    expect(a.notes.some((n) => n.startsWith("coverage_low"))).toBe(false);
+    expect(a.notes).toContain("--allow-low-coverage: no row's coverage is below 80%, so the table is the same without it");
+    expect(t.notes.some((n) => n.startsWith("--allow-low-coverage"))).toBe(false);
   });
   it("a row withheld for low coverage gives no figure in the note either", () => {
     // tool_filter/0 (the exposed one) and 15..19 unusable: 14 usable of 20 (coverage 70%), none exposed
