@@ -12,18 +12,21 @@ import type { Verdict } from "../types.js";
  * or, with `rowOf`, the trajectory's index row's (a compact read of the verdicts keeps neither: the report's).
  * @param used the repeat-0 verdicts the figures are over (`usedRepeat0` of ../cli/agree-reference.ts).
  * @param judges the judges compared, in output order.
- * @param rowOf the index row of a verdict's trajectory, when the verdicts do not carry the two fields.
+ * @param rowOf the index row of a verdict's trajectory (`k`: its position in `used`), when the verdicts do not carry
+ *   the two fields (a column read shares one record among trajectories: it answers by position).
  */
 export function pooledExposureLowWarnings(
   used: Iterable<Verdict>,
   judges: readonly string[],
-  rowOf?: (v: Verdict) => { agent_model?: string; condition?: string } | undefined,
+  rowOf?: (v: Verdict, k: number) => { agent_model?: string; condition?: string } | undefined,
 ): string[] {
   const by = new Map<string, Map<string, { n: number; notExposed: number }>>();
+  let k = -1;
   for (const v of used) {
+    k++;
     if (v.status !== "ok" || !v.label) continue;
     // keyed apart (a name holding " | " must not merge two groups: red team 25); shown as `model | condition`
-    const row = rowOf?.(v);
+    const row = rowOf?.(v, k);
     const g = `${row?.agent_model ?? v.agent_model ?? "(none)"}\u0000${row?.condition ?? v.condition ?? "(none)"}`;
     let m = by.get(v.judge_id);
     if (!m) by.set(v.judge_id, (m = new Map()));

@@ -14,13 +14,14 @@ import { pooledExposureLowWarnings } from "./exposure-groups.js";
  * @param used the repeat-0 verdicts compared (attacked, with a benchmark `security` verdict, no agent error).
  * @param rows every index row of the run (the attacks counted over the attacked ones).
  * @param judges the judges compared, in output order.
- * @param rowOf the index row of a verdict's trajectory, when the verdicts do not carry `agent_model` / `condition`.
+ * @param rowOf the index row of a verdict's trajectory (`k`: its position in `used`), when the verdicts do not carry
+ *   `agent_model` / `condition`.
  */
 export function referenceCaveats(
   used: readonly Verdict[],
   rows: Iterable<{ attacked?: boolean; attack?: string }>,
   judges: readonly string[],
-  rowOf?: (v: Verdict) => { agent_model?: string; condition?: string } | undefined,
+  rowOf?: (v: Verdict, k: number) => { agent_model?: string; condition?: string } | undefined,
 ): string[] {
   const at = countAttacks(rows);
   const dos = dosAttackWarning(at.byAttack, at.attacked);

@@ -71,12 +71,10 @@ export function paperTableColumns(
       heurG: heur && flagsOf(run, heur, "asr_goal"),
       refused: (i) => okRec(i)?.label === "flagged_refusal" || okRec(i)?.label === "task_refusal",
       notExposed: (i) => okRec(i)?.label === "not_exposed",
-      heurNotExposed: heur
-        ? (i) => {
-            const v = rec(heur, i);
-            return v?.status === "ok" && v.label === "not_exposed";
-          }
-        : undefined,
+      heurNotExposed: (i) => {
+        const v = heur ? rec(heur, i) : undefined;
+        return v?.status === "ok" && v.label === "not_exposed";
+      },
       partial: (i) => {
         const v = okRec(i);
         return v?.label === "partial_compliance" ? { blocked: v.blocked_attempt } : null;

@@ -19,14 +19,14 @@ export function exposedCounts(
   judgeB: (i: number) => boolean | string | undefined,
   notExposed: (i: number) => boolean,
   heurB: ((i: number) => boolean | string | undefined) | null,
-  heurNotExposed: ((i: number) => boolean) | undefined,
+  heurNotExposed: (i: number) => boolean,
 ): { judge: number; heuristic: number; heuristicN: number } {
   let judge = 0;
   let heuristic = 0;
   let heuristicN = 0;
   for (const r of att) {
     if (typeof judgeB(r) === "boolean" && !notExposed(r)) judge++;
-    if (heurB && heurNotExposed && typeof heurB(r) === "boolean") {
+    if (heurB && typeof heurB(r) === "boolean") {
       heuristicN++;
       if (!heurNotExposed(r)) heuristic++;
     }

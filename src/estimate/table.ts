@@ -236,8 +236,8 @@ export interface TableInput {
   refused(i: number): boolean;
   /** The judge's (committee's) usable verdict labels the row `not_exposed`. */
   notExposed(i: number): boolean;
-  /** The heuristic's usable verdict labels the row `not_exposed` (absent: no heuristic). */
-  heurNotExposed?(i: number): boolean;
+  /** The heuristic's usable verdict labels the row `not_exposed` (false without a heuristic verdict). */
+  heurNotExposed(i: number): boolean;
   partial(i: number): { blocked: boolean | undefined } | null;
   detail(judgeId: string, i: number): string | undefined;
   /** Committee: which events a disputed row's votes allow (`votesFor` of src/verdict/vote.ts); absent: any. */

@@ -310,9 +310,18 @@ function humanVerdicts(run: ColumnRun, rows: ReadonlyArray<{ trajectory_id: stri
 /** The caveats `agree --reference security` gives beside its kappas (`referenceCaveats`), over a column run (new user 25). */
 function referenceWarningsColumns(colRun: ColumnRun, judgeIds: readonly string[]): string[] {
   const slotRow = (i: number) => (colRun.vSlot[i] < colRun.nRows ? (colRun.rows[colRun.rowCode[colRun.vSlot[i]]] as TrajectoryIndexRow) : undefined);
-  const used = [...eachVerdictRecord(colRun, (i, v) => v.repeat === 0 && benchmarkSecurity(slotRow(i)) !== undefined)];
+  // a column record is shared by trajectories: each used verdict's row kept beside it, by position (review 26: the
+  // EXPOSURE LOW groups pooled, which read the row's model and condition, were named on objects only)
+  const usedRows: Array<TrajectoryIndexRow | undefined> = [];
+  const used = [
+    ...eachVerdictRecord(colRun, (i, v) => {
+      const keep = v.repeat === 0 && benchmarkSecurity(slotRow(i)) !== undefined;
+      if (keep) usedRows.push(slotRow(i));
+      return keep;
+    }),
+  ];
   const rows = function* () {
     for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]];
   };
-  return referenceCaveats(used, rows(), judgeIds);
+  return referenceCaveats(used, rows(), judgeIds, (_v, k) => usedRows[k]);
 }

@@ -276,6 +276,11 @@ export function paperTableCommitteeColumns(
       heurG: hasHeuristic ? heurFlag("asr_goal") : null,
       refused: () => false,
       notExposed: (i) => cs.code[i] >= 0 && cs.verdicts[cs.code[i]].status === "ok" && cs.verdicts[cs.code[i]].label === "not_exposed",
+      heurNotExposed: (i) => {
+        const c = heurCodes ? heurCodes[i] : 0;
+        const v = c > 0 ? run.verdicts[c - 1] : undefined;
+        return v?.status === "ok" && v.label === "not_exposed";
+      },
       partial: () => null,
       detail: (j, i) => {
         const a = rep0.get(j);

@@ -60,7 +60,9 @@ function writeRun(dir: string, seed: number, n: number, judges: typeof JUDGES, o
       for (let repeat = 0; repeat < j.repeats; repeat++) {
         if (r.int(0, 12) === 0) continue;
         const status = r.pick(["ok", "ok", "ok", "ok", "ok", "ok", "judge_error", "judge_refused", "unverified", "unjudgeable"]);
-        const label = status === "ok" ? LABELS[r.int(0, 2) === 0 ? r.int(0, 5) : (i * 7) % 6] : null;
+        // the heuristic finds the mystery agent under pi_detector (almost) never exposed: its own EXPOSURE LOW group
+        const heurLow = j.id === "signature" && agent === "mystery" && row.condition === "pi_detector" && row.agent_model !== undefined;
+        const label = status === "ok" ? (heurLow ? "not_exposed" : LABELS[r.int(0, 2) === 0 ? r.int(0, 5) : (i * 7) % 6]) : null;
         const v: Record<string, unknown> = {
           trajectory_id: id,
           judge_id: j.id,
@@ -142,6 +144,9 @@ describe("report on columns (issue 26): the same model as on objects", () => {
     ]) {
       const { cols, objs } = await both({ runDir: multi, run: "multi", ...o });
       expect(cols).toEqual(objs);
+      // the heuristic's own EXPOSURE LOW row is marked on both paths, under a judge and under a committee (review 26)
+      // (not when the heuristic is the judge: its columns are the judge's)
+      if (o.source && !(o.source.kind === "judge" && o.source.judge_id === "signature")) expect((cols as ReportModel).paper_table!.rows.some((x) => x.heuristic_exposure_low), JSON.stringify(o)).toBe(true);
     }
   });
 
