@@ -129,6 +129,17 @@ function pooledDefensesExposureLow(obs: readonly Observation[], field: string): 
   return pooledExposureLowWarning(`the rates by ${field}`, tally);
 }
 
+/**
+ * The (model, cell) pairs of every run compared, labelled or not (`model\u0000cell`), on the shared tasks when
+ * `units` is given: the utility columns are over the same cells (review 26: a cell whose verdicts all failed for one
+ * model left that model's utility run of it out).
+ */
+function comparedCells(xs: readonly (Observation | UnlabelledItem)[], units: ReadonlySet<string> | null): Set<string> {
+  const out = new Set<string>();
+  for (const x of xs) if (x.cell !== undefined && (!units || (x.unit !== undefined && units.has(x.unit)))) out.add(`${x.model}\u0000${x.cell}`);
+  return out;
+}
+
 /** The whole cross-condition analysis. */
 export interface CompareResult {
   run?: string;
@@ -303,7 +314,7 @@ export function compareConditions(
   const utilityRows = opts.index
     ? utilityRowsOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
         units: opts.commonTasks ? sharedUnits : null,
-        cells: cellRes.cells.applied ? new Set(obs.map((x) => `${x.model}\u0000${x.cell!}`)) : null,
+        cells: cellRes.cells.applied ? comparedCells(cellRes.observations, common.applied ? sharedUnits : null) : null,
       })
     : null;
   // the utility columns are over their own runs (review 14): the like-for-like check on those runs

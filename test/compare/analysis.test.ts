@@ -9,7 +9,8 @@ import {
   worstCondition,
 } from "../../src/compare/analysis.js";
 import { chooseBaseline, commonTaskFilter, compareConditions, formatCompare } from "../../src/compare/index.js";
-import type { Observation } from "../../src/compare/data.js";
+import type { Observation, UnlabelledItem } from "../../src/compare/data.js";
+import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
 /** n observations of one cell, k of them compromised, spread over units `${suite}/u${i}` (one per observation). */
 function cell(model: string, suite: string, condition: string, k: number, n: number, unitPrefix = ""): Observation[] {
@@ -465,5 +466,29 @@ describe("compare --by attack names the EXPOSURE LOW (model, defense) groups its
     const i = r.warnings.findIndex((w) => w.startsWith("the rates by attack pool"));
     expect(r.warnings[i]).toMatch(/^the rates by attack pool 4 \(agent model, condition\) groups, 1 of them EXPOSURE LOW .*: a \| tool_filter 0\/20 exposed;/);
     expect(r.warnings[i - 1]).toMatch(/^each model's rates by attack pool the conditions/);
+  });
+});
+
+describe("compare's utility columns keep a model's run whose verdicts all failed (review 26)", () => {
+  it("under --common-tasks and like for like, the utility n counts the unlabelled run's cell", async () => {
+    const { cellKey } = await import("../../src/compare/cells.js");
+    const rows: TrajectoryIndexRow[] = [];
+    const obs: Observation[] = [];
+    const unlabelled: UnlabelledItem[] = [];
+    for (const model of ["a", "b"])
+      for (let u = 0; u < 4; u++) {
+        const r = { id: `${model}/u${u}`, agent_model: model, suite: "s", condition: "A", attack: "atk", user_task_id: `user_task_${u}`, injection_task_id: "injection_task_0", attacked: true, reference: { utility: u % 2 === 0 }, content_sha256: "c" } as unknown as TrajectoryIndexRow;
+        rows.push(r);
+        const cell = cellKey(r, "condition")!;
+        const unit = `s/user_task_${u}/injection_task_0`;
+        if (model === "a" && u === 3) unlabelled.push({ model, suite: "s", condition: "A", attack: "atk", cell, unit, reason: "judge_error" });
+        else obs.push({ trajectory_id: r.id, model, suite: "s", condition: "A", attack: "atk", injection_task: "s/injection_task_0", unit, cell, compromised: false, goal: false, exposed: true });
+      }
+    const o = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, unlabelled, n_total: 8, excluded: {}, excluded_groups: [] };
+    for (const commonTasks of [false, true]) {
+      const r = compareConditions(o, { bootstrap: { B: 0, seed: 1 }, commonTasks, index: new Map(rows.map((x) => [x.id, x])) });
+      const ua = r.utility.find((c) => c.model === "a" && c.condition === "A")!;
+      expect(ua.under_attack.n, `commonTasks ${commonTasks}`).toBe(4);
+    }
   });
 });
