@@ -124,7 +124,7 @@ export async function agreeReference(
   const { src, cf, where } = await referenceSource(runDir, o);
   const runState = readRunState(runDir);
   const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
-  if (o.json && runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
+  if (o.json && runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
   let judges = src.judges;
   if (o.judge) {
     if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);

@@ -14,6 +14,7 @@ import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../agr
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
 import { whereLine } from "../store/where.js";
+import { showControls } from "../format/shown.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
@@ -139,7 +140,7 @@ async function agreeHuman(
   const codeWarnings = codeEstablishedWarnings(code_established, "agreement with the human labels");
   report.warnings.push(...codeWarnings);
   if (o.json) {
-    if (runState.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${runState.message}\n`);
+    if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
     for (const w of codeWarnings) warnLine(w);
     printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });
   } else {
@@ -147,7 +148,7 @@ async function agreeHuman(
     process.stdout.write(code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
     if (file.bad_rows.length) {
       process.stdout.write(`\nrows that could not be read (${file.bad_rows.length}):\n`);
-      for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`  line ${b.line}: ${b.message}\n`);
+      for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`  line ${b.line}: ${showControls(b.message)}\n`);
     }
   }
 }

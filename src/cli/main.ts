@@ -6,6 +6,7 @@ import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "../errors.js";
 import { RunLockedError } from "../store/lock.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
+import { showControls } from "../format/shown.js";
 
 /** The commands, in the order `--help` lists them: each loads its module on demand. */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -57,6 +58,15 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * An error's message for stderr: each of its lines with the control characters of names from the run files shown as
+ * markers (`showControls`: a carriage return or a bidi override in a listed condition must not rewrite the line;
+ * review 26). The message's own line feeds are kept (a few errors list one problem per line).
+ */
+function errorText(message: string): string {
+  return message.split("\n").map(showControls).join("\n");
+}
+
 /** The exit code of a command that threw, its message on stderr. */
 function failure(e: unknown): number {
   if (e instanceof CommanderError) {
@@ -64,14 +74,14 @@ function failure(e: unknown): number {
     return EXIT.usage;
   }
   if (e instanceof UsageError || ["ConfigError", "JudgesConfigError", "RunNameError", "JudgeConfigChangedError"].includes((e as Error)?.name)) {
-    process.stderr.write(`ipi-judge: ${(e as Error).message}\n`);
+    process.stderr.write(`ipi-judge: ${errorText((e as Error).message)}\n`);
     return EXIT.usage;
   }
   if (e instanceof RunLockedError) {
-    process.stderr.write(`ipi-judge: ${e.message}\n`);
+    process.stderr.write(`ipi-judge: ${errorText(e.message)}\n`);
     return EXIT.fatal;
   }
-  process.stderr.write(`ipi-judge: ${(e as Error)?.message ?? String(e)}\n`);
+  process.stderr.write(`ipi-judge: ${errorText((e as Error)?.message ?? String(e))}\n`);
   if (process.env.IPI_JUDGE_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);
   return EXIT.fatal;
 }

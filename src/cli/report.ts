@@ -98,11 +98,11 @@ Example:
         run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message },
         warnings: m.warnings,
       };
-      if (m.run_state.complete === false) process.stderr.write(`ipi-judge: warning: run incomplete: ${m.run_state.message}\n`);
+      if (m.run_state.complete === false) warnLine(`run incomplete: ${m.run_state.message}`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
       else if (m.run_state.status === "inputs_removed" && m.run_state.message) warnLine(m.run_state.message);
       for (const w of healthWarnings(m.judge_health ?? [])) warnLine(w);
-      if (!m.paper_table) process.stderr.write(`ipi-judge: warning: paper table left out: ${m.paper_table_reason}\n`);
+      if (!m.paper_table) warnLine(`paper table left out: ${m.paper_table_reason}`);
       if (o.json) printJson(summary);
       else {
         process.stdout.write(

@@ -7,6 +7,7 @@ import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, runDirOf, whereOf, withReadProgress } from "./util.js";
 import { whereLine } from "../store/where.js";
 import { stepLine } from "./read-progress.js";
+import { showControls, shownStrings } from "../format/shown.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
 export function registerSample(program: Command): void {
@@ -95,8 +96,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
         if (e instanceof SampleError || e instanceof ExportExistsError) throw new UsageError(e.message);
         throw e;
       }
-      const d = res.design;
-      for (const s of d.short) process.stderr.write(`note: ${s} (--allow-short)\n`);
+      let d = res.design;
+      for (const s of d.short) process.stderr.write(`note: ${showControls(s)} (--allow-short)\n`);
       if (o.json) res.warnings.push(...takeJournalWarnings()); // the journal lines skipped (text mode: main says them)
       for (const w of res.warnings) warnLine(w);
       if (res.long_tasks > 0) {
@@ -131,6 +132,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
         return;
       }
       const rel = path.relative(process.cwd(), res.outDir) || res.outDir;
+      // strata are named by values from the run files (model, condition): one visible line each (../format/shown.ts)
+      d = shownStrings(d);
       const lines = [
         ...(d.where ? [`${whereLine(d.where)}: the population sampled (recorded in design.json)`] : []),
         `sampled ${res.items.length} of ${d.population.N} trajectories of run ${o.run} (seed ${seed}, scale ${o.scale})`,

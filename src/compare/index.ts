@@ -33,7 +33,7 @@ import { dosAttackWarning } from "../agree/dos-attacks.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
-import { shownStrings } from "../format/shown.js";
+import { showControls, shownStrings } from "../format/shown.js";
 import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 
 export * from "./data.js";
@@ -61,7 +61,8 @@ export function chooseBaseline(obs: readonly Observation[], given?: string, fiel
   }
   if (conds.size === 0) throw new Error("no labelled attacked trajectory with a condition: nothing to compare");
   if (given !== undefined) {
-    if (!conds.has(given)) throw new Error(`baseline "${given}" is not an observed condition (conditions: ${[...conds.keys()].sort().join(", ")})`);
+    // the names one line each (a line feed in a condition must not start a line of the error: review 26)
+    if (!conds.has(given)) throw new Error(`baseline "${given}" is not an observed condition (conditions: ${[...conds.keys()].sort().map(showControls).join(", ")})`);
     return { baseline: given, chosen_by: "option" };
   }
   if (conds.has("no_defense")) return { baseline: "no_defense", chosen_by: "no_defense" };
@@ -93,7 +94,8 @@ export interface CommonTasks {
  * one model read as not run by it and was dropped for every model, unsaid; kept, its failed runs lower that model's
  * coverage as they do without the option). Unlabelled items without a unit (task ids unknown) cannot be placed.
  * @param apply when false, nothing is dropped and only the counts are returned.
- * @returns the observations kept, the counts, and `units`: the units every model ran (all units seen when not applied).
+ * @returns the observations kept, the counts, and `units`: the units every model ran (computed either way; the
+ *   filter uses it only when applied).
  */
 export function commonTaskFilter(
   obs: readonly Observation[],
@@ -240,7 +242,7 @@ export function compareConditions(
   const likeDropped = totalWeight(o.observations) - totalWeight(labelledKept);
   const { observations: obs, common, units: sharedUnits } = commonTaskFilter(labelledKept, !!opts.commonTasks, unlabelled);
   const warnings: string[] = [];
-  // what each model ran (its labelled tasks before the like-for-like drop), then what is compared, when the drop
+  // what each model ran (its tasks, labelled or not, before the like-for-like drop), then what is compared, when the drop
   // changed it (newuser16: "run on 477 tasks" of a model that ran 797, 320 of them dropped)
   const ran = likeDropped > 0 ? commonTaskFilter(o.observations, false, o.unlabelled).common : common;
   const taskList = (c: CommonTasks) => Object.entries(c.units_per_model).map(([m, n]) => `${m} ${n}`).join(", ");

@@ -32,6 +32,7 @@ export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 import { groupExposure } from "./group-exposure.js";
+import { showControls } from "../format/shown.js";
 
 /** Whose labels the judge term uses. */
 export type EstimateSource = { kind: "judge"; judge_id: string } | { kind: "committee"; quorum: number };
@@ -245,7 +246,7 @@ export function resolveSource(
     return { kind: "judge", judge_id: src.judge_id };
   }
   if (judges.length === 1) return { kind: "judge", judge_id: judges[0] };
-  throw new EstimateError(`run ${run} has ${judges.length} judges (${judges.join(", ") || "none"}): choose one with --judge ID, or --committee`);
+  throw new EstimateError(`run ${run} has ${judges.length} judges (${judges.map(showControls).join(", ") || "none"}): choose one with --judge ID, or --committee`);
 }
 
 /**

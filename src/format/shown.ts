@@ -29,8 +29,9 @@ function marker(c: string): string {
 
 /**
  * A copy of a result for a text formatter with every string in it, values and object keys alike, passed through
- * {@link showControls}, so no name can break or reorder a line of the text. Plain objects and arrays are copied;
- * anything else (numbers, booleans, null, class instances such as a `Map`) is kept as it is. The formatters print
+ * {@link showControls}, so no name can break or reorder a line of the text. Plain objects (null-prototype ones too)
+ * and arrays are copied; anything else (numbers, booleans, null, class instances such as a `Map`, whose keys and
+ * values are not shown this way) is kept as it is. The formatters print
  * names from anywhere in their results (rows, warnings built from names, keys of per-model records), so the whole
  * result is shown this way, not one field at a time. Results hold no line breaks of their own (warnings and notes
  * are one line each).
@@ -44,9 +45,12 @@ export function shownStrings<T>(value: T): T {
 function shown(v: unknown): unknown {
   if (typeof v === "string") return showControls(v);
   if (Array.isArray(v)) return v.map(shown);
-  if (v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype) {
+  // plain records, null-prototype ones too (records keyed by values from the run files are built that way)
+  const proto = v !== null && typeof v === "object" ? Object.getPrototypeOf(v) : undefined;
+  if (proto === Object.prototype || proto === null) {
     const out: Record<string, unknown> = {};
-    for (const k of Object.keys(v)) out[showControls(k)] = shown((v as Record<string, unknown>)[k]);
+    const rec = v as Record<string, unknown>;
+    for (const k of Object.keys(rec)) out[showControls(k)] = shown(rec[k]);
     return out;
   }
   return v;

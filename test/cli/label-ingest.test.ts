@@ -54,6 +54,12 @@ describe("label input options", () => {
     outs.push(await runCli(["compare", "--run", "nl", "--labels-dir", labels, "--all-cells"]));
     outs.push(await runCli(["estimate", "--run", "nl", "--labels-dir", labels, "--table"]));
     outs.push(await runCli(["committee", "--run", "nl", "--labels-dir", labels]));
+    outs.push(await runCli(["sample", "--run", "nl", "--labels-dir", labels, "--random", "4", "--strata", "agent_model,condition", "--seed", "1", "--allow-short", "--out", path.join(tmp, "nl-sample")]));
+    // an error listing the run's conditions (review 26): its lines too
+    const bad = await runCli(["compare", "--run", "nl", "--labels-dir", labels, "--all-cells", "--baseline", "nope"]);
+    expect(bad.code).not.toBe(0);
+    expect(bad.stderr.split("\n").filter((l) => /^\s*WARNING: forged/.test(l))).toEqual([]);
+    expect(bad.stderr).toContain("x⟨U+000A⟩WARNING: forged condition");
     for (const r of outs) {
       expect(r.code, r.stderr).toBe(0);
       for (const text of [r.stdout, r.stderr]) {

@@ -21,6 +21,8 @@ describe("showControls: one visible line (red team 25 L5)", () => {
     expect(s).toEqual({ "a⟨U+000A⟩b": ["x⟨U+000A⟩y", 3, null, true], nested: { c: "⟨U+202E⟩" }, m });
     expect(s.m).toBe(m);
     expect(v["a\nb"][0]).toBe("x\ny"); // the input is not changed
+    const bare = Object.assign(Object.create(null) as Record<string, string>, { "k\r": "v\u202e" });
+    expect(shownStrings({ bare })).toEqual({ bare: { "k⟨U+000D⟩": "v⟨U+202E⟩" } });
   });
 });
 
