@@ -3,7 +3,8 @@
  * the injected text (EXPOSURE LOW, src/stats/rates.ts): the pooled exposure can read 21.8% while two of four models
  * were 0/360 and 12/360 exposed (quick check 24), so they are named per judge, never left to the pooled figure.
  */
-import { EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/rates.js";
+import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import { PooledExposureTally } from "../stats/pooled-exposure.js";
 import type { Verdict } from "../types.js";
 
 /**
@@ -20,30 +21,26 @@ export function pooledExposureLowWarnings(
   judges: readonly string[],
   rowOf?: (v: Verdict, k: number) => { agent_model?: string; condition?: string } | undefined,
 ): string[] {
-  const by = new Map<string, Map<string, { n: number; notExposed: number }>>();
+  // one tally per judge (../stats/pooled-exposure.ts, the tally every pooled figure names its groups with)
+  const by = new Map<string, PooledExposureTally>();
   let k = -1;
   for (const v of used) {
     k++;
     if (v.status !== "ok" || !v.label) continue;
-    // keyed apart (a name holding " | " must not merge two groups: red team 25); shown as `model | condition`
     const row = rowOf?.(v, k);
-    const g = `${row?.agent_model ?? v.agent_model ?? "(none)"}\u0000${row?.condition ?? v.condition ?? "(none)"}`;
-    let m = by.get(v.judge_id);
-    if (!m) by.set(v.judge_id, (m = new Map()));
-    const c = m.get(g) ?? { n: 0, notExposed: 0 };
-    c.n++;
-    if (v.label === "not_exposed") c.notExposed++;
-    m.set(g, c);
+    let t = by.get(v.judge_id);
+    if (!t) by.set(v.judge_id, (t = new PooledExposureTally()));
+    t.add(row?.agent_model ?? v.agent_model, row?.condition ?? v.condition, v.label !== "not_exposed");
   }
   const out: string[] = [];
   for (const j of judges) {
-    const m = by.get(j);
-    if (!m || m.size < 2) continue; // one group: its own rates line says it
-    const low = [...m].filter(([, c]) => isLowExposure(c.n - c.notExposed, c.n)).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    const t = by.get(j);
+    if (!t || t.size < 2) continue; // one group: its own rates line says it
+    const low = t.low();
     if (!low.length) continue;
     out.push(
-      `judge ${j}: the figures pool ${m.size} (agent model, condition) groups, ${low.length} of them EXPOSURE LOW (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the compared runs met the injected text): ` +
-        `${low.map(([g, c]) => `${g.replace("\u0000", " | ")} ${c.n - c.notExposed}/${c.n} exposed`).join(", ")}; over those the agreement is over runs the attack did not reach: --where model=... --where condition=... for one group`,
+      `judge ${j}: the figures pool ${t.size} (agent model, condition) groups, ${low.length} of them EXPOSURE LOW (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the compared runs met the injected text): ` +
+        `${low.map((g) => `${g.model} | ${g.condition} ${g.exposed}/${g.n} exposed`).join(", ")}; over those the agreement is over runs the attack did not reach: --where model=... --where condition=... for one group`,
     );
   }
   return out;

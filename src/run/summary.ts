@@ -380,7 +380,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     if (perCondition) {
       lines.push(`  per agent model and condition (defense):`);
       lines.push(...notLike);
-      const names = j.by_model_condition.map((x) => `${showBidiControls(x.agent_model)} | ${showBidiControls(x.condition)}`);
+      const names = j.by_model_condition.map((x) => `${x.agent_model} | ${x.condition}`);
       const w = Math.max(...names.map((n) => n.length));
       j.by_model_condition.forEach((x, i) => lines.push(`    ${names[i].padEnd(w)}  ${ratesText(x)}`));
     }
@@ -389,14 +389,13 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
       lines.push(...(perCondition ? notLikeOf(true) : notLike));
       // one model and condition pooled over run folders (./pooled-folders.ts): said with the rows, not only on stderr
       lines.push(...s.warnings.filter((w) => w.includes(POOLED_FOLDERS_MARK)).map((w) => `    POOLED RUN FOLDERS: ${w}`));
-      const w = Math.max(...models.map(([m]) => showBidiControls(m).length));
-      for (const [raw, pm] of models) {
-        const m = showBidiControls(raw);
+      const w = Math.max(...models.map(([m]) => m.length));
+      for (const [m, pm] of models) {
         // the difference the warning above names (suites, attacks, both or cells), never assumed (nu19)
-        const kind = conditionMixKindOf(s.warnings, raw);
+        const kind = conditionMixKindOf(s.warnings, m);
         const mixed = kind ? `; they ran ${kind}: not like for like, see above` : "";
         // the conditions pooled here that are EXPOSURE LOW, named on the pooled line (their own rows above say it too)
-        const lowConds = pm.conditions.length > 1 ? j.by_model_condition.filter((x) => x.agent_model === raw && x.exposure_low).map((x) => x.condition) : [];
+        const lowConds = pm.conditions.length > 1 ? j.by_model_condition.filter((x) => x.agent_model === m && x.exposure_low).map((x) => x.condition) : [];
         const lowText = lowConds.length ? `; EXPOSURE LOW under ${lowConds.join(", ")}: the attack did not arrive there, see above` : "";
         const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}${lowText}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
         lines.push(`    ${m.padEnd(w)}  ${ratesText(pm)}${pooled}`);
@@ -440,6 +439,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   if (s.skipped) lines.push(s.skipped.message);
   // ids, models, conditions and attacks are the input's: a bidi control in them (U+202E) shows as its marker, never
   // reorders the terminal line (red team 2, finding 4; src/format/bidi.ts)
+  // the names are shown above (shownStrings); this pass covers the --where line, typed by the user
   return showBidiControls(lines.join("\n"));
 }
 
