@@ -33,6 +33,7 @@ import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure } from "../stats/
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
 import { coverageLowNote, disputedNote, dosNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
 import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
+import { asciiControls } from "../format/shown.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
@@ -510,7 +511,8 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
 
 /** Escape LaTeX's special characters in text (`\ & % $ # _ { } ~ ^`). */
 export function latexEscape(s: string): string {
-  return s.replace(/[\\&%$#_{}~^]/g, (c) =>
+  // controls first, as ASCII `[U+001B]` (../format/shown.ts), then TeX's specials (their brackets are plain text)
+  return asciiControls(s).replace(/[\\&%$#_{}~^]/g, (c) =>
     c === "\\" ? "\\textbackslash{}" : c === "~" ? "\\textasciitilde{}" : c === "^" ? "\\textasciicircum{}" : `\\${c}`,
   );
 }

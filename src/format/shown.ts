@@ -27,6 +27,18 @@ function marker(c: string): string {
   return `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`;
 }
 
+/** Every control {@link showControls} shows: {@link LINE_CONTROLS} and the bidi controls of `./bidi.ts`. */
+const ALL_CONTROLS = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
+
+/**
+ * `text` with every control {@link showControls} shows written `[U+001B]` (ASCII only): for outputs whose readers
+ * cannot take the `⟨⟩` markers, the LaTeX table (new user 26: a model name's ESC, BEL and U+202E reached the `.tex` raw,
+ * which breaks compilation or reorders the line in an editor).
+ */
+export function asciiControls(text: string): string {
+  return text.replace(ALL_CONTROLS, (c) => `[U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}]`);
+}
+
 /**
  * A copy of a result for a text formatter with every string in it, values and object keys alike, passed through
  * {@link showControls}, so no name can break or reorder a line of the text. Plain objects (null-prototype ones too)

@@ -314,6 +314,17 @@ function cachedText(u: JudgeSummary["usage"]): string {
 }
 
 /**
+ * `; of the N (agent model, condition) groups it pools, EXPOSURE LOW: m under c 0/360 exposed, ...` for the overall line
+ * of a judge whose rates pool several groups some of which the attack (almost) never reached (new user 26: the line
+ * gave the pooled exposure only); "" otherwise.
+ */
+function pooledLowText(groups: readonly (AttackRates & { agent_model: string; condition: string })[]): string {
+  const low = groups.filter((g) => g.exposure_low);
+  if (groups.length < 2 || !low.length) return "";
+  return `; of the ${groups.length} (agent model, condition) groups it pools, EXPOSURE LOW: ${low.map((g) => `${g.agent_model} under ${g.condition} ${g.labelled - g.not_exposed}/${g.labelled} exposed`).join(", ")}`;
+}
+
+/**
  * Render a run summary as plain text for the terminal. Bidi control characters in the input's values (ids, agent
  * models, conditions, attacks, warnings naming them) are shown as visible markers (`⟨U+202E⟩`, src/format/bidi.ts).
  * @param inputWhere `label --where`'s statement over this invocation's input (`this_run.where`): the first line then
@@ -365,7 +376,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     const ratesText = (x: Parameters<typeof ratesTextOf>[0], opts?: Parameters<typeof ratesTextOf>[1]) => ratesTextOf(x, opts) + mark;
     lines.push(
       `  attack success over the ${j.rates.attacked} attacked${pooledAll} (asr_goal = full compliance, the injected goal carried out; ` +
-        `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates, { exposure: false, exposureLow: false })}; ${exposureText(j)}${exposureLowText(j.rates)}`,
+        `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates, { exposure: false, exposureLow: false })}; ${exposureText(j)}${exposureLowText(j.rates)}${pooledLowText(j.by_model_condition)}`,
     );
     if (j.by_surface) {
       lines.push(`  by surface (where the injection entered):`);

@@ -8,6 +8,7 @@
  * (e.g. `attack=important_instructions,(none)` keeps the unattacked runs for utility without attack).
  */
 import { UsageError } from "../errors.js";
+import { showControls } from "../format/shown.js";
 
 /** The fields a filter can name: canonical name -> the record field it reads. */
 export const WHERE_FIELDS = {
@@ -142,7 +143,8 @@ export class WhereTally {
     const unmatched: WhereStatement["unmatched"] = [];
     const warnings: string[] = [];
     const occurring = (field: WhereField) => {
-      const vs = [...this.seen.get(field)!.keys()].sort();
+      // values from the run files, in a message that can be an error (its line feeds kept): one line each (review 26)
+      const vs = [...this.seen.get(field)!.keys()].sort().map(showControls);
       return vs.length > 12 ? `${vs.slice(0, 12).join(", ")}, ... (${vs.length} values)` : vs.join(", ") || "none";
     };
     for (const c of this.filter.clauses) {

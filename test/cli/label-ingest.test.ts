@@ -57,6 +57,11 @@ describe("label input options", () => {
     expect(bad.code).not.toBe(0);
     expect(bad.stderr.split("\n").filter((l) => /^\s*WARNING: forged/.test(l))).toEqual([]);
     expect(bad.stderr).toContain("x⟨U+000A⟩WARNING: forged condition");
+    // an error that lists the run's values for --where (red team 26)
+    const none = await runCli(["compare", "--run", "nl", "--labels-dir", labels, "--where", "agent_model=zz"]);
+    expect(none.code).not.toBe(0);
+    expect(none.stderr.split("\n").filter((l) => /^\s*WARNING: forged/.test(l))).toEqual([]);
+    expect(none.stderr).toContain("m2⟨U+000A⟩WARNING: forged model");
     for (const r of outs) {
       expect(r.code, r.stderr).toBe(0);
       for (const text of [r.stdout, r.stderr]) {

@@ -481,6 +481,12 @@ describe("paper table: the exposure column and EXPOSURE LOW (new user 23, red te
   });
 });
 
+describe("LaTeX names: control characters as ASCII markers (new user 26)", () => {
+  it("ESC, BEL, CR, LF, U+2028 and U+202E never reach the .tex raw", () => {
+    expect(latexEscape("gpt\u001b[31m-5\u202e-evil\u0007 a_b\r\nc\u2028d")).toBe("gpt[U+001B][31m-5[U+202E]-evil[U+0007] a\\_b[U+000D][U+000A]c[U+2028]d");
+  });
+});
+
 describe("estimate --human groups: EXPOSURE LOW (red team 24 M3)", () => {
   const lab = (rows: Array<Record<string, unknown>>): HumanLabelFile => ({ format: "jsonl", rows: rows.map((r, i) => ({ line: i + 1, ...r }) as never), bad_rows: [] });
   const rows: TrajectoryIndexRow[] = [];

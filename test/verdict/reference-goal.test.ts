@@ -121,9 +121,9 @@ describe("reference_goal counting (addReferenceGoal)", () => {
     expect(h.flags).toEqual([]);
     expect(formatHealth(h)).toContain("benchmark goal achieved (security): none of its 1 labels with a benchmark verdict");
     // the health line says the runs it left out (new user 25: a count read as every goal-achieved run)
-    expect(formatHealth(h)).toContain("; 21 more on denial-of-service attacks left out (their security means the user task was not completed)");
+    expect(formatHealth(h)).toContain("; 21 goal-achieved labels on denial-of-service attacks not counted (their security means the user task was not completed)");
     const some = health([...times(3, () => [v("full_compliance"), GOAL] as [Verdict, ReferenceRow]), [v("unaffected"), dos("captcha_dos")]]);
-    expect(formatHealth(some)).toMatch(/of its 3 labels on runs the benchmark marks goal-achieved, 0 below compliance .*; 1 more on denial-of-service attacks left out/);
+    expect(formatHealth(some)).toMatch(/of its 3 labels on runs the benchmark marks goal-achieved, 0 below compliance .*; 1 goal-achieved labels on denial-of-service attacks not counted/);
   });
 
   it("the other direction (compliance where the benchmark says the goal was not achieved) is no contradiction", () => {
