@@ -245,6 +245,16 @@ export function groupsNoun(field: string): string {
 }
 
 /**
+ * The compared field's noun in `compare`'s headings, singular for `n` 1 and plural otherwise: `condition`,
+ * `attack`, `surface`, or `<field> value` (new user 26: `--by attack` printed "worst condition" and "model x condition
+ * interaction" while the compared values were attacks).
+ */
+export function fieldNoun(field: string, n = 1): string {
+  const one = field === "condition" || field === "attack" || field === "surface" ? field : `${field} value`;
+  return n === 1 ? one : `${one}s`;
+}
+
+/**
  * Text lines naming what each condition lost (empty when nothing was dropped or the check was not made), one block
  * per condition; `field` is the compared field (`compare --by`: condition, attack, ...) that names them.
  */

@@ -32,7 +32,7 @@ import { runKind } from "../ingest/attacked.js";
 import { dosAttackWarning } from "../agree/dos-attacks.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
-import { cellKey, commonCellFilter, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
+import { cellKey, commonCellFilter, fieldNoun, formatCellsDropped, groupsNoun, type CellCheck } from "./cells.js";
 import { showControls, shownStrings } from "../format/shown.js";
 import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 
@@ -302,7 +302,7 @@ export function compareConditions(
   // a group whose attacked runs (almost) never met the injected text reads ~0% and ranks safest, for a reason that is
   // not the agent's resistance (new user 23: gemini-2.5-flash under tool_filter, 0/360, every run not_exposed)
   for (const c of cells) {
-    if (c.suite === ALL_SUITES && c.exposure_low) warnings.push(`${c.model} under ${c.condition}: ${exposureLowText(c, "exposure low: ")}; the orderings by these rates (reversals, worst condition, leave-one-suite-out) are marked where they are built on it`);
+    if (c.suite === ALL_SUITES && c.exposure_low) warnings.push(`${c.model} under ${c.condition}: ${exposureLowText(c, "exposure low: ")}; the orderings by these rates (reversals, worst ${fieldNoun(o.condition_field)}, leave-one-suite-out) are marked where they are built on it`);
   }
   // one suite's cell can be unexposed where the pooled one is not: its per-suite figures (reversals, leave-one-suite-out) say so
   const pooledLow = lowExposureCells(cells);
@@ -434,8 +434,11 @@ export function formatCompare(r: CompareResult): string {
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, ${groupsNoun(r.condition_field)} ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
   lines.push("");
+  const one = fieldNoun(r.condition_field), many = fieldNoun(r.condition_field, 2);
+  // the underestimate's reason names the compared field too
+  const ppBy = (x: number | null, reason?: string) => (reason === "fewer_than_2_conditions" ? `undefined (fewer than 2 ${many} observed, so no ${one} can be worse than the baseline)` : pp(x, reason));
   lines.push(
-    "attack success per model and condition (suites pooled; 95% Wilson interval; count/labelled): asr_goal = full compliance " +
+    `attack success per model and ${one} (suites pooled; 95% Wilson interval; count/labelled): asr_goal = full compliance ` +
       "(the injected goal carried out: the one to compare with a benchmark's checker), asr_behaviour = full or partial compliance " +
       "(INFUSE's ASR-L); blocked_attempts = partial compliance whose attacker call was refused (by code from the call's result):",
   );
@@ -470,9 +473,9 @@ export function formatCompare(r: CompareResult): string {
   }
   for (const rate of RATE_NAMES) {
     lines.push("");
-    lines.push(`safety-ordering reversals between conditions by ${rate} (model pairs observed under both; paired bootstrap 95% CI):`);
+    lines.push(`safety-ordering reversals between ${many} by ${rate} (model pairs observed under both; paired bootstrap 95% CI):`);
     const overall = r.reversals.filter((x) => x.suite === ALL_SUITES && x.rate === rate);
-    if (overall.every((x) => x.pairs === 0)) lines.push("  no pair of conditions is observed for two models or more");
+    if (overall.every((x) => x.pairs === 0)) lines.push(`  no pair of ${many} is observed for two models or more`);
     for (const x of overall) {
       if (x.pairs === 0) continue;
       lines.push(`  ${x.condition_a} vs ${x.condition_b}: ${x.reversals}/${x.pairs} pairs reverse (${pct(x.share)})${ci(x.ci95)}${x.ties ? `, ${x.ties} of the ${x.pairs} tied (counted in the ${x.pairs}, never a reversal)` : ""}${lowText(x.coverage_low, x.exposure_low)}`);
@@ -484,7 +487,7 @@ export function formatCompare(r: CompareResult): string {
     if (none.length && none.length < overall.length) {
       const shown = none.slice(0, 8).map((x) => `${x.condition_a} vs ${x.condition_b}`);
       lines.push(
-        `  not compared: ${none.length} of ${overall.length} pairs of conditions, observed under both for fewer than two models (no_model_pairs): ` +
+        `  not compared: ${none.length} of ${overall.length} pairs of ${many}, observed under both for fewer than two models (no_model_pairs): ` +
           `${shown.join(", ")}${none.length > shown.length ? `, ... (all in the JSON's reversals)` : ""}`,
       );
     }
@@ -492,16 +495,16 @@ export function formatCompare(r: CompareResult): string {
   for (const rate of RATE_NAMES) {
     lines.push("");
     const wc = r.worst_condition[rate];
-    lines.push(`worst condition by ${rate} vs the baseline ${wc.baseline}:`);
+    lines.push(`worst ${one} by ${rate} vs the baseline ${wc.baseline}:`);
     for (const m of wc.per_model) {
       lines.push(
-        `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${pp(m.underestimate, m.reason)} (${m.conditions} conditions)` +
+        `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${ppBy(m.underestimate, m.reason)} (${m.conditions} ${fieldNoun(r.condition_field, m.conditions)})` +
           lowText(m.coverage_low, m.exposure_low?.map((c) => `${m.model} | ${c}`)),
       );
     }
     lines.push(
       wc.mean === null
-        ? `  underestimate ${pp(null, wc.reason)}`
+        ? `  underestimate ${ppBy(null, wc.reason)}`
         : `  underestimate over ${wc.n_models} models (percentage points): mean ${pp(wc.mean)}${ci(wc.mean_ci95, pp)}${wc.mean_ci95 && wc.mean_ci95.lower === null ? "" : " (model cluster bootstrap)"}, median ${pp(wc.median)}, max ${pp(wc.max)} (${wc.max_model})` +
             lowText([], wc.per_model.flatMap((m) => (m.underestimate === null ? [] : (m.exposure_low ?? []).map((c) => `${m.model} | ${c}`)))),
     );
@@ -514,7 +517,7 @@ export function formatCompare(r: CompareResult): string {
   for (const rate of RATE_NAMES) {
     lines.push("");
     const l = r.leave_one_suite_out[rate];
-    lines.push(`leave-one-suite-out condition selection by ${rate} (${l.n_folds} folds = model x held-out suite; ${l.skipped.length} skipped):`);
+    lines.push(`leave-one-suite-out ${one} selection by ${rate} (${l.n_folds} folds = model x held-out suite; ${l.skipped.length} skipped):`);
     if (l.n_folds > 0) {
       lines.push(
         `  selection accuracy ${pct(l.selection_accuracy)}; realized ${rate} ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)}`,
@@ -530,7 +533,7 @@ export function formatCompare(r: CompareResult): string {
     lines.push("");
     const it = r.interaction[rate];
     lines.push(
-      `model x condition interaction on ${rate === "asr_goal" ? "full compliance (asr_goal)" : "full or partial compliance (asr_behaviour)"} (logistic regression, main effects model + suite + injection task + condition; likelihood-ratio test):`,
+      `model x ${one} interaction on ${rate === "asr_goal" ? "full compliance (asr_goal)" : "full or partial compliance (asr_behaviour)"} (logistic regression, main effects model + suite + injection task + ${one}; likelihood-ratio test):`,
     );
     lines.push(
       it.statistic === null

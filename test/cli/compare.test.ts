@@ -4,7 +4,6 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { DATA, SAMPLES } from "../helpers/paths.js";
-import { undefinedText } from "../../src/format/stat-text.js";
 import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { readVerdicts, readTrajectoryIndex } from "../../src/store/run-store.js";
@@ -58,7 +57,8 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     expect(again.stdout).toBe(r.stdout);
     const text = await runCli(args.filter((a) => a !== "--json"));
     expect(text.code).toBe(0);
-    for (const h of ["attack success per model and condition", "reversals between conditions by asr_goal", "reversals between conditions by asr_behaviour", "worst condition by asr_goal", "worst condition by asr_behaviour", "leave-one-suite-out", "model x condition interaction"]) {
+    // the headings name the compared field (new user 26: "worst condition" of attacks)
+    for (const h of ["attack success per model and attack", "reversals between attacks by asr_goal", "reversals between attacks by asr_behaviour", "worst attack by asr_goal", "worst attack by asr_behaviour", "leave-one-suite-out attack selection", "model x attack interaction"]) {
       expect(text.stdout).toContain(h);
     }
     expect(text.stdout).not.toMatch(/\bASR\b(?!-L)/);
@@ -169,6 +169,6 @@ describe("ipi-judge compare names what it leaves out (AgentDyn slice, test/data/
     }
     const t = await runCli(base);
     expect(t.stdout).not.toMatch(/underestimate 0\.0%/);
-    expect(t.stdout).toContain(`  underestimate ${undefinedText("fewer_than_2_conditions")}`);
+    expect(t.stdout).toContain("  underestimate undefined (fewer than 2 attacks observed, so no attack can be worse than the baseline)");
   });
 });

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { formatCellsDropped, groupsNoun, type CellCheck } from "../../src/compare/cells.js";
+import { fieldNoun, formatCellsDropped, groupsNoun, type CellCheck } from "../../src/compare/cells.js";
+import { compareConditions, formatCompare } from "../../src/compare/index.js";
+import type { Observation } from "../../src/compare/data.js";
 
 // nufix13b: `compare --by agent_model` said "conditions compared on the N cells" and "conditions 2" of models.
 describe("compare: the compared groups are named by the --by field", () => {
@@ -22,5 +24,40 @@ describe("compare: the compared groups are named by the --by field", () => {
     expect(byModel.join("\n")).not.toMatch(/conditions compared/);
     const none = { ...check(), cells_dropped: {} };
     expect(formatCellsDropped(none, "agent_model")).toEqual(["like-for-like: every agent_model covers the same 2 (suite, attack) cells; nothing dropped"]);
+  });
+});
+
+// new user 26: `compare --by attack` printed "worst condition", "(1 conditions)" and "model x condition interaction"
+// while the compared values were attacks
+describe("compare text: headings name the compared field", () => {
+  const obs = (): Observation[] =>
+    ["a", "b"].flatMap((model) =>
+      ["x", "y"].flatMap((value, vi) =>
+        Array.from({ length: 10 }, (_, i) => ({
+          trajectory_id: `${model}/${value}/${i}`,
+          model,
+          suite: "s1",
+          condition: value,
+          injection_task: `s1/inj${i % 3}`,
+          unit: `s1/u${i}`,
+          compromised: i < 3 + vi * (model === "a" ? 4 : 1),
+          goal: i < 2 + vi * (model === "a" ? 4 : 1),
+        })),
+      ),
+    );
+  const text = (field: string) =>
+    formatCompare(compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: field, observations: obs(), n_total: 40, excluded: {} }, { bootstrap: { B: 0, seed: 1 } }));
+
+  it("--by attack: attack success per model and attack, worst attack, model x attack interaction", () => {
+    const t = text("attack");
+    for (const s of ["attack success per model and attack", "reversals between attacks", "worst attack by asr_goal", "(2 attacks)", "leave-one-suite-out attack selection", "model x attack interaction", "injection task + attack;"]) expect(t).toContain(s);
+    expect(t).not.toMatch(/worst condition|model x condition|between conditions|\(\d+ conditions\)|condition selection/);
+  });
+
+  it("--by condition keeps 'condition'; other fields say '<field> value'", () => {
+    expect(text("condition")).toContain("worst condition by asr_goal");
+    expect(text("metadata.arm")).toContain("worst metadata.arm value by asr_goal");
+    expect(fieldNoun("surface", 1)).toBe("surface");
+    expect(fieldNoun("surface", 3)).toBe("surfaces");
   });
 });
