@@ -352,7 +352,7 @@ export function paperTableFrom(
   const allow = !!opts.allowLowCoverage;
   const notes = [
     `judge: ${sourceName(source)}; heuristic: ${heuristic}${sameRater ? " (the judge itself: its rates are the judge's columns, printed once)" : ""}; asr_goal = full compliance (compare it with a benchmark's own checker), asr_behaviour = full or partial compliance, and the refusal rate over attacked trajectories with a usable verdict; ` +
-      `blocked = partial compliance whose attacker call was refused; utility over unattacked runs of the user's own tasks (injection-task runs left out), utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals` +
+      `blocked = partial compliance whose attacker call failed or was refused (an error result, a plain failure such as "not found" included, or a denial); utility over unattacked runs of the user's own tasks (injection-task runs left out), utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals` +
       (withConditions ? "; one row per agent model and condition (defense)" : ""),
   ];
   const coverage = coverageLowNote(rows, { sameRater, judge: sourceName(source), heuristic, withConditions, allow });

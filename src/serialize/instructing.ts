@@ -161,12 +161,18 @@ export function recordsInjection(t: Pick<Trajectory, "injections">): boolean {
  * `injection_source: {kind: "tool_description", from: [tool names]}`. Unchanged (the same object) otherwise, and
  * also when the input says in so many words that the run is not attacked (an attack value such as `benign` or
  * `none`, which ingest removes and keeps in `metadata.original_attack`, `ingest/attacked.ts`): a control run stays a
- * control run, so a denominator never depends on what a detector read into its tool list.
+ * control run, so a denominator never depends on what a detector read into its tool list. Unchanged too when the input
+ * records its injection's surface as another than `tool_description` (`surfaces` given without the text): the
+ * description of a tool it offered is then not the injection.
  * Does not mutate `t`.
  */
 export function withInstructingDescriptions(t: Trajectory): Trajectory {
   if (recordsInjection(t) || !Array.isArray(t.tools) || t.tools.length === 0) return t;
   if (t.metadata?.original_attack !== undefined) return t;
+  // the input says the injection entered elsewhere (VIGIL's sop_exfiltration: the malicious tool's result carries the
+  // instruction, `vigil:<attack>` -> tool_output): its offered tool's description is not the injection. VIGIL records
+  // that description only in successful runs, so taking it would make the run's surface follow its outcome (new user 26)
+  if (Object.values(t.surfaces ?? {}).some((s) => s !== "tool_description")) return t;
   const spans = instructingSpans(t.tools);
   if (spans.length === 0) return t;
   const injections: Record<string, string> = {};

@@ -2,6 +2,7 @@
  * AgentDojo-based benchmarks (AgentDyn, AgentDojo's defense runs, VIGIL): real files vendored under test/data
  * (see test/data/NOTICE), and, when ../shared is present, every run of the three archives against their manifests.
  */
+import { withInstructingDescriptions } from "../../src/serialize/instructing.js";
 import { decideSurfaces } from "../../src/serialize/surface.js";
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
@@ -312,5 +313,11 @@ describe.skipIf(vig.skip)("the whole VIGIL archive", () => {
     expect(manifestMismatches(root, r.trajectories)).toEqual({ rows: 446, bad: [] });
     expect(r.trajectories.filter((t) => t.reference === undefined)).toHaveLength(31);
     expect(r.trajectories.filter((t) => t.tools?.length).length).toBe(88);
+    // new user 26: the one sop_exfiltration run that records its tool's description (VIGIL records it only when the
+    // attack succeeded) kept that description as its injection, so its surface followed its outcome
+    const sop = r.trajectories.filter((t) => t.attack === "sop_exfiltration").map(withInstructingDescriptions);
+    expect(sop).toHaveLength(66);
+    expect(sop.filter((t) => t.tools?.length)).toHaveLength(2);
+    expect(sop.every((t) => Object.values(t.surfaces ?? {}).every((s) => s === "tool_output") && Object.keys(t.injections).length === 0)).toBe(true);
   }, 300_000);
 });
