@@ -60,6 +60,9 @@ export interface AsrBar {
 
 /**
  * Grouped bars: one named rate (`rate`: asr_goal or asr_behaviour) per agent model (x) for each rater (judges, committee), with 95% interval whiskers.
+ * A bar whose row is `coverage_low` is drawn pale with "LOW" above it, an `exposure_low` one with "†" (as the
+ * heatmaps mark them), and a line over the chart says what the marks mean when any is drawn (new user 26: a VIGIL
+ * bar read a plain 100% over 87 of 433 runs, its LOW only in the tooltip).
  * @param raters rater names in legend order; `colors` their colours.
  */
 export function asrChart(rows: readonly AsrBar[], raters: readonly string[], colors: readonly string[], rate = "asr_behaviour"): Promise<string> {
@@ -67,11 +70,19 @@ export function asrChart(rows: readonly AsrBar[], raters: readonly string[], col
     x: { field: "model", type: "nominal", title: "agent model", axis: { labelAngle: -20, labelLimit: 360 } },
     xOffset: { field: "rater", sort: [...raters] },
   } as const;
+  const marks = (r: AsrBar) => [r.coverage_low ? "LOW" : "", r.exposure_low ? "†" : ""].filter(Boolean).join(" ");
+  const explained = [
+    rows.some((r) => r.coverage_low) ? "LOW (pale bar): coverage below 80%, the rate is over a subset that may be biased" : "",
+    rows.some((r) => r.exposure_low) ? `†: EXPOSURE LOW, below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the labelled attacked runs met the injected text` : "",
+  ].filter(Boolean);
   return renderVegaLite({
     ...BASE,
+    ...(explained.length ? { title: { text: explained, fontSize: 11, fontWeight: "normal", anchor: "start" } } : {}),
     width: { step: 22 },
     height: 260,
-    data: { values: rows.map((r) => ({ ...r, exposure: r.exposure_low ? `EXPOSURE LOW: the attack did not arrive (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% exposed)` : "ok" })) },
+    data: {
+      values: rows.map((r) => ({ ...r, mark: marks(r), exposure: r.exposure_low ? `EXPOSURE LOW: the attack did not arrive (below ${Math.round(100 * EXPOSURE_LOW_BELOW)}% exposed)` : "ok" })),
+    },
     layer: [
       {
         mark: { type: "bar" },
@@ -79,12 +90,18 @@ export function asrChart(rows: readonly AsrBar[], raters: readonly string[], col
           ...enc,
           y: { field: "asr", type: "quantitative", title: rate === "asr_goal" ? "asr_goal (full compliance / labelled attacked)" : "asr_behaviour (full or partial / labelled attacked)", axis: { format: ".0%" }, scale: { domain: [0, 1] } },
           color: { field: "rater", type: "nominal", title: "rater", sort: [...raters], scale: { domain: [...raters], range: [...colors] } },
+          opacity: { condition: { test: "datum.coverage_low", value: 0.35 }, value: 1 },
           tooltip: [{ field: "rater" }, { field: "model" }, { field: "asr", title: rate, format: ".1%" }, { field: "n" }, { field: "coverage_low" }, { field: "exposure", title: "exposure" }],
         },
       },
       {
         mark: { type: "rule", color: "#333" },
         encoding: { ...enc, y: { field: "lower", type: "quantitative" }, y2: { field: "upper" } },
+      },
+      {
+        transform: [{ filter: "datum.mark !== ''" }],
+        mark: { type: "text", dy: -6, fontSize: 9, fontWeight: "bold", color: "#b00020", angle: 0 },
+        encoding: { ...enc, y: { field: "upper", type: "quantitative" }, text: { field: "mark" } },
       },
     ],
   } as vl.TopLevelSpec);

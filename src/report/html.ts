@@ -270,7 +270,7 @@ async function labelsSection(m: ReportModel): Promise<string> {
     .map((l) => `<tr><td>${escapeHtml(l.rater)}</td>${BUCKETS.map((b) => `<td class="num">${int(l.counts[b] ?? 0)}</td>`).join("")}</tr>`)
     .join("")}</tbody></table>`;
   return `<section id="labels"><h2>Labels and cost</h2>
-<div class="charts">${dist ? figure("Label distribution per rater", dist, "chart-labels") : ""}${tok ? figure("Tokens per judge", tok, "chart-tokens") : `<p class="note">No tokens used (rule-based judges only).</p>`}</div>
+<div class="charts">${dist ? figure("Label distribution per rater, over its labelled verdicts only (unlabelled ones are not in it: see each rate's coverage)", dist, "chart-labels") : ""}${tok ? figure("Tokens per judge", tok, "chart-tokens") : `<p class="note">No tokens used (rule-based judges only).</p>`}</div>
 ${table}</section>`;
 }
 
