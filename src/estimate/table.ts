@@ -20,6 +20,7 @@
  *   left out; with none, the cell is null with a reason.
  * Intervals: Wilson score interval (Wilson 1927; Agresti & Coull 1998), as `src/stats/confusion.ts`.
  */
+import { SPLIT_GOAL_WARNING } from "./split-goal.js";
 import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } from "./goal-above-behaviour.js";
 import { reasonText, undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
@@ -372,6 +373,7 @@ export function paperTableFrom(
   if (opts.calibrated) {
     notes.push(`calibrated asr_goal and asr_behaviour: ${opts.calibrated.estimators.calibrated}`);
     if (!goalReport) notes.push(`calibrated asr_goal: ${goalReason}`);
+    else notes.push(...goalReport.warnings.filter((w) => w.startsWith(SPLIT_GOAL_WARNING)).map((w) => `calibrated ${w}`)); // the groups a full/partial split leaves undefined
     // an exact bound looks like any other interval unless it is marked (review): marked in every rendering, said here
     const exact = rows.flatMap((r) =>
       (["calibrated_asr_goal", "calibrated_asr_behaviour"] as const).flatMap((k) => (r[k]?.ci_method ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} ${k.slice(11)}: ${r[k]!.ci_method}`] : [])),
