@@ -6,7 +6,7 @@ import { etaSeconds, formatEta, formatRate, rateOf, startRate, stepRate, type Ra
  * A progress display for long runs on a terminal (stderr): done/total, rate, ETA, errors. On a non-terminal
  * (pipes, CI) it prints nothing, so `--json` output and logs stay clean. The rate (trajectories read per second;
  * a resume's files taken as unchanged unread do not count, as they cost nothing) and the ETA are smoothed over about
- * the last 30 s and shown as "--" for the first 5 s and 10 trajectories (`./eta.ts`).
+ * the last 30 s and shown as "--" for the first 2 s and 10 trajectories (`./eta.ts`).
  */
 export function progressReporter(enabled = process.stderr.isTTY === true): {
   update: (p: LabelProgress) => void;

@@ -22,8 +22,8 @@ describe("rateOf / etaSeconds", () => {
     expect(etaSeconds(5000, rateOf(s))).toBeCloseTo(50, 6);
   });
 
-  it("no rate (and no ETA) before 5 s and 10 items", () => {
-    const early = feed([[1000, 50], [2000, 100], [4900, 245]]).at(-1)!;
+  it("no rate (and no ETA) before 2 s and 10 items", () => {
+    const early = feed([[1000, 50], [1900, 95]]).at(-1)!;
     expect(rateOf(early)).toBeUndefined();
     expect(etaSeconds(100, rateOf(early))).toBeUndefined();
     const few = feed([[1000, 1], [5000, 5], [10_000, 9]]).at(-1)!;
