@@ -30,21 +30,36 @@ export const PART_PLACEHOLDERS: Record<string, string> = {
   input_file: "[file]",
 };
 
+/** Anthropic Messages content blocks that carry tool calls and results: not OpenAI chat parts (refused, never dropped). */
+const ANTHROPIC_TOOL_BLOCKS = new Set(["tool_use", "tool_result", "server_tool_use", "web_search_tool_result"]);
+
 /**
  * The text of an OpenAI `content`: a string verbatim; `null`/missing -> `""`; an array of parts -> the text of
  * each part joined with `\n`: `{type: "text"|"input_text"|"output_text", text}` gives `text`,
- * `{type: "refusal", refusal}` gives `refusal`, other parts a placeholder such as `[image]`, `[audio]`, `[file]`
- * ({@link PART_PLACEHOLDERS}), or `[<type>]`. A bare string in the array is taken as text.
+ * `{type: "refusal", refusal}` gives `refusal`, a part whose text is under `content` (AgentDyn's
+ * `{type: "text", content}`, a string or parts) gives that, other parts a placeholder such as `[image]`, `[audio]`,
+ * `[file]` ({@link PART_PLACEHOLDERS}), or `[<type>]`. A bare string in the array is taken as text.
+ * @param field the content's field for errors (`messages[3].content`); `index` its message's index.
+ * @throws ConvertError on an Anthropic tool block (`tool_use`, `tool_result`): its call or result (often the injected
+ *   text) would otherwise become a placeholder the judge reads as nothing (red team 26: attacked runs labelled
+ *   not_exposed, silently).
  */
-export function openAIText(content: unknown): string {
+export function openAIText(content: unknown, field = "content", index?: number): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   const out: string[] = [];
-  for (const p of content) {
+  for (const [j, p] of content.entries()) {
     if (typeof p === "string") out.push(p);
     else if (isObj(p)) {
       if (typeof p.text === "string") out.push(p.text);
       else if (typeof p.refusal === "string") out.push(p.refusal);
+      else if (typeof p.type === "string" && ANTHROPIC_TOOL_BLOCKS.has(p.type)) {
+        throw new ConvertError(
+          `${field}[${j}]`,
+          index,
+          `a ${p.type} block (Anthropic Messages format) is not an OpenAI chat part: chat-jsonl reads tool calls from an assistant message's tool_calls and results from role "tool" messages; convert the file to that shape (its calls and results would otherwise be lost)`,
+        );
+      } else if (typeof p.content === "string" || Array.isArray(p.content)) out.push(openAIText(p.content, `${field}[${j}].content`, index));
       else {
         const type = typeof p.type === "string" ? p.type : "part";
         out.push(ownValue(PART_PLACEHOLDERS, type) ?? `[${type}]`);
@@ -68,7 +83,7 @@ export function convertOpenAIMessages(messages: Json[]): Message[] {
   return messages.map((m, index): Message => atMessage(index, () => {
     const role = ownValue(ROLE_MAP, m.role);
     if (role === undefined) throw new ConvertError(`messages[${index}].role`, index, `unknown role ${JSON.stringify(String(m.role))}`);
-    let text = openAIText(m.content);
+    let text = openAIText(m.content, `messages[${index}].content`, index);
     if (text === "" && role === "assistant" && typeof m.refusal === "string") text = m.refusal;
     const msg: Message = { index, role, text };
     if (role === "assistant") {
