@@ -12,7 +12,15 @@
  */
 import type { HumanLabelFile } from "../agree/human-file.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
-import type { GroupEstimate } from "./run.js";
+
+/** What of a group (`GroupEstimate` of ./run.ts) the split check reads. */
+export interface SplitGroup {
+  group: string;
+  /** The value of each `--by` field (empty for `(all)`). */
+  fields: Record<string, string>;
+  /** The group's labelled items per stratum. */
+  n_by_stratum: ReadonlyArray<{ stratum: string; n_in_group: number }>;
+}
 
 /** How the asr_goal report's warning naming those groups starts (the paper table repeats it in its notes). */
 export const SPLIT_GOAL_WARNING = "asr_goal, annotators split between full and partial compliance: ";
@@ -28,7 +36,7 @@ export const SPLIT_GOAL_WARNING = "asr_goal, annotators split between full and p
 export function groupsBiasedBySplit(
   splitIds: readonly string[],
   file: HumanLabelFile,
-  groups: readonly Pick<GroupEstimate, "group" | "fields" | "n_by_stratum">[],
+  groups: readonly SplitGroup[],
   by: readonly string[],
   rowOf: (id: string) => TrajectoryIndexRow | undefined,
   value: (row: TrajectoryIndexRow, field: string) => string,
@@ -41,7 +49,7 @@ export function groupsBiasedBySplit(
     if (s === undefined) return new Set(groups.map((g) => g.group));
     strata.add(s);
   }
-  const inGroup = (g: Pick<GroupEstimate, "fields">, id: string) => {
+  const inGroup = (g: SplitGroup, id: string) => {
     const row = rowOf(id);
     // `(all)` (no field values) holds every trajectory of the run
     return row !== undefined && by.every((f) => g.fields[f] === undefined || value(row, f) === g.fields[f]);

@@ -37,14 +37,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Trajectory, Verdict } from "../types.js";
-import { contentSha256 } from "../io/hash.js";
 import type { RunStore } from "../store/run-store.js";
 import { readJsonl } from "../io/jsonl.js";
 import { verdictKey } from "../store/run-store.js";
-import type { Judge, JudgeContext } from "../judges/judge.js";
+import type { JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
-import type { LabelRunState } from "./label-core.js";
-import type { ConversationState, JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
+import type { JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
 import { compactStateLine, expandStateLine, type SystemTexts } from "./batch-state.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
 import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
@@ -52,7 +50,6 @@ import { lazyPromptSize } from "../providers/classify.js";
 import { BatchApi, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
 import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
 import { ChunkWriter, judgeTag, safeName, type KeyLine, type StateLine } from "./batch-chunk.js";
-import { isBatchJudge } from "./batch-judges.js";
 import { DigestSet } from "./batch-keys.js";
 
 /** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
@@ -75,6 +72,13 @@ export interface BatchEntry {
   created_at: string;
   /** What the result files held that was not one line per request (unknown or conflicting custom_ids, repeats). */
   result_warnings?: string[];
+  /**
+   * The judge's configuration hash and model when the chunk was written: its verdicts are stored with them, so a
+   * configuration changed before its results came back never passes them off as the new one's (red team 26: model-A
+   * results stored as model-B verdicts). Absent on entries written by older builds (the current ones are used).
+   */
+  config_sha256?: string;
+  judge_model?: string;
 }
 
 /** Progress of the batch path, reported on every poll and state change. */
@@ -104,6 +108,8 @@ export interface BatchSettings {
   onProgress?: (p: BatchProgress) => void;
   /** Called with what a result file held that was not one line per request (also kept on the entry in store.json). */
   onWarning?: (message: string) => void;
+  /** The judge's current configuration hash (`judge_config_sha256`), recorded on each chunk sent. */
+  configSha256?: string;
 }
 
 type ResultLine = BatchResultLine;
@@ -254,7 +260,15 @@ export class BatchJudgeRun {
     const now = new Date().toISOString();
     for (const s of this.sealed) {
       if (s.requests === 0) continue;
-      this.entries.push({ key: s.key, judge_id: this.judge.id, round: s.round, requests: s.requests, status: "pending", created_at: now });
+      this.entries.push({
+        key: s.key,
+        judge_id: this.judge.id,
+        round: s.round,
+        requests: s.requests,
+        status: "pending",
+        created_at: now,
+        ...(this.settings.configSha256 !== undefined ? { config_sha256: this.settings.configSha256, judge_model: this.judge.model } : {}),
+      });
     }
     this.sealed = [];
     extra?.(this.entries);
@@ -352,19 +366,41 @@ export class BatchJudgeRun {
       await readBatchResults(file, results, read);
     }
     const seen = new Set<string>();
+    // the configuration the chunk was sent with: its verdicts are that configuration's, whatever the judge's is now
+    const sha = e.config_sha256 ?? this.settings.configSha256;
+    if (e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256)
+      this.settings.onWarning?.(
+        `judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: sent with another configuration of the judge (model ${e.judge_model ?? "?"}, configuration ${e.config_sha256.slice(0, 12)}) ` +
+          `than the current one (model ${this.judge.model}, ${this.settings.configSha256.slice(0, 12)}): its verdicts are stored with the configuration they were made with; --on-config-change rejudge judges them again under the current one`,
+      );
     // the follow-up chunk of this entry has a fixed key, so processing again after a crash rewrites it whole
     this.current = new ChunkWriter(this.dir, `${e.key}-f`, e.round + 1);
+    let fatal: JudgeFatalError | undefined;
     for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
       const key = this.keyOf(line.conv);
-      if (this.store.has(key)) {
+      // stored already (a run stopped while storing this chunk): under the configuration it is stored with (red team 26:
+      // the key without it never matched, so a resume appended every stored verdict again)
+      if (this.store.has(verdictKey({ trajectory_id: line.conv.trajectory.id, judge_id: this.judge.id, repeat: line.conv.repeat, prompt_sha256: this.judge.promptSha256, judge_config_sha256: sha }))) {
         this.inFlight.delete(key);
         continue;
       }
       seen.add(line.custom_id);
       const conv = this.judge.resume(line.conv, expandStateLine(line, e.key, this.dir, this.systems, this.judge.id));
       const r = results.get(line.custom_id);
-      const next = this.interpret(conv, line, r, failure);
+      let next: ReturnType<BatchJudgeRun["interpret"]>;
+      try {
+        next = this.interpret(conv, line, r, failure);
+      } catch (err) {
+        // a fatal line (no quota, 401/403) stops the judge, after this chunk: its request goes to the follow-up
+        // chunk, sent by the next invocation once the account is fixed (red team 26: a resume read the same
+        // downloaded line again and stopped on it for ever); the other lines' results, paid for, are stored
+        if (!(err instanceof JudgeFatalError)) throw err;
+        fatal ??= err;
+        next = { kind: "request", request: this.judge.request(conv) };
+      }
       if (next.kind === "verdict") {
+        if (sha !== undefined) next.verdict.judge_config_sha256 = sha;
+        if (e.judge_model !== undefined) next.verdict.judge_model = e.judge_model;
         onVerdict(next.verdict, line.conv.trajectory, line.content_sha256);
         this.inFlight.delete(key);
       } else
@@ -390,6 +426,7 @@ export class BatchJudgeRun {
       e.status = "processed";
     });
     this.report(e, { total: e.requests, completed: e.requests });
+    if (fatal) throw fatal;
   }
 
   /**
@@ -544,57 +581,4 @@ export class BatchJudgeRun {
     const out = this.judge.step(conv, input);
     return out.done ? { kind: "verdict", verdict: out.verdict } : { kind: "request", request: out.request };
   }
-}
-
-/**
- * The batch path of a label run: one {@link BatchJudgeRun} per batch-capable LLM judge (`batchCapable(config)`;
- * other judges stay online), opened (the conversations of chunks sent by an earlier process are loaded, so they
- * are awaited, not paid twice).
- * @returns judge id -> its batch run; empty when `settings` is undefined (no `--batch`).
- */
-export async function openBatchPaths(
-  run: LabelRunState,
-  judges: readonly Judge[],
-  settings: Omit<BatchSettings, "signal"> | undefined,
-): Promise<Map<string, BatchJudgeRun>> {
-  const batchers = new Map<string, BatchJudgeRun>();
-  if (settings)
-    for (const j of judges) {
-      if (!isBatchJudge(j)) continue;
-      const b = new BatchJudgeRun(run.store, j, { ...settings, signal: run.signal });
-      await b.open();
-      batchers.set(j.id, b);
-    }
-  return batchers;
-}
-
-/**
- * Send, poll and store every batch judge's verdicts (after the online path is done), judge by judge; a
- * `JudgeFatalError` stops that judge and the next goes on. Stops early when the store failed, the run was
- * aborted or the judge was stopped.
- * @returns true when a batch run was stopped before all its verdicts were stored (the run is interrupted).
- * @throws what `BatchJudgeRun.finish` throws besides `JudgeFatalError` (a files/batches call that kept failing).
- */
-export async function finishBatchPaths(run: LabelRunState, batchers: Map<string, BatchJudgeRun>): Promise<boolean> {
-  let interrupted = false;
-  for (const [id, b] of batchers) {
-    if (run.fatal || run.signal?.aborted || run.stopped[id]) break;
-    let done = true;
-    try {
-      done = await b.finish((v, t, content) => {
-        v.judge_config_sha256 = run.configs.get(id)!.sha;
-        // the hash the state line kept (its index row's, of this same trajectory), or hashed now for older lines
-        v.content_sha256 = content ?? contentSha256(t);
-        run.store.addVerdict(v);
-        run.progress.judged++;
-        run.track(v);
-        run.report();
-      });
-    } catch (e) {
-      if (!(e instanceof JudgeFatalError)) throw e;
-      run.stopJudge(id, e.message);
-    }
-    if (!done) interrupted = true;
-  }
-  return interrupted;
 }

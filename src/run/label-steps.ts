@@ -13,7 +13,7 @@ import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
-import type { openBatchPaths } from "./batch.js";
+import type { openBatchPaths } from "./batch-paths.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, promptChanges } from "./config-change.js";
 import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";

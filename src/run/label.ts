@@ -11,7 +11,7 @@ import { RunStore } from "../store/run-store.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
 import type { IdBits } from "../store/id-bits.js";
 import type { RunSummary } from "./summary.js";
-import { openBatchPaths, finishBatchPaths } from "./batch.js";
+import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import type { CostCapState } from "./cost-cap.js";
 import { runJudgeConfig } from "./config-change.js";

@@ -1,0 +1,63 @@
+/**
+ * The batch path of a label run (`./batch.ts` does one judge's chunks): opening every batch judge's state at the
+ * start of a run and finishing them after the online path, storing their verdicts.
+ */
+import type { Judge } from "../judges/judge.js";
+import { JudgeFatalError } from "../errors.js";
+import { contentSha256 } from "../io/hash.js";
+import type { LabelRunState } from "./label-core.js";
+import { BatchJudgeRun, type BatchSettings } from "./batch.js";
+import { isBatchJudge } from "./batch-judges.js";
+
+/**
+ * The batch path of a label run: one {@link BatchJudgeRun} per batch-capable LLM judge (`batchCapable(config)`;
+ * other judges stay online), opened (the conversations of chunks sent by an earlier process are loaded, so they
+ * are awaited, not paid twice).
+ * @returns judge id -> its batch run; empty when `settings` is undefined (no `--batch`).
+ */
+export async function openBatchPaths(
+  run: LabelRunState,
+  judges: readonly Judge[],
+  settings: Omit<BatchSettings, "signal"> | undefined,
+): Promise<Map<string, BatchJudgeRun>> {
+  const batchers = new Map<string, BatchJudgeRun>();
+  if (settings)
+    for (const j of judges) {
+      if (!isBatchJudge(j)) continue;
+      const b = new BatchJudgeRun(run.store, j, { ...settings, signal: run.signal, configSha256: run.configs.get(j.id)?.sha });
+      await b.open();
+      batchers.set(j.id, b);
+    }
+  return batchers;
+}
+
+/**
+ * Send, poll and store every batch judge's verdicts (after the online path is done), judge by judge; a
+ * `JudgeFatalError` stops that judge and the next goes on. Stops early when the store failed, the run was
+ * aborted or the judge was stopped.
+ * @returns true when a batch run was stopped before all its verdicts were stored (the run is interrupted).
+ * @throws what `BatchJudgeRun.finish` throws besides `JudgeFatalError` (a files/batches call that kept failing).
+ */
+export async function finishBatchPaths(run: LabelRunState, batchers: Map<string, BatchJudgeRun>): Promise<boolean> {
+  let interrupted = false;
+  for (const [id, b] of batchers) {
+    if (run.fatal || run.signal?.aborted || run.stopped[id]) break;
+    let done = true;
+    try {
+      done = await b.finish((v, t, content) => {
+        v.judge_config_sha256 ??= run.configs.get(id)!.sha; // the chunk's own, when it recorded one
+        // the hash the state line kept (its index row's, of this same trajectory), or hashed now for older lines
+        v.content_sha256 = content ?? contentSha256(t);
+        run.store.addVerdict(v);
+        run.progress.judged++;
+        run.track(v);
+        run.report();
+      });
+    } catch (e) {
+      if (!(e instanceof JudgeFatalError)) throw e;
+      run.stopJudge(id, e.message);
+    }
+    if (!done) interrupted = true;
+  }
+  return interrupted;
+}

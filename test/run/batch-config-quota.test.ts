@@ -1,0 +1,102 @@
+/**
+ * Red team 26 on the Batch API path: (1) a chunk sent under one judge configuration and finished under another kept
+ * the new one's model and configuration hash on the old one's verdicts; (2) a chunk processed again after a stop
+ * while its verdicts were being stored appended every stored verdict again (the stored check left the configuration
+ * out of its key); (3) an `insufficient_quota` line in a batch's results stopped the judge on every resume (the
+ * downloaded line was read again), and the lines after it were not stored.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { benchReply } from "../../bench/server.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
+import { labelRun } from "../../src/run/label.js";
+import { completion } from "../helpers/fake-openai.js";
+import { jsonlLines, startFakeBatch, userMessageOf, type FakeBatchServer } from "../helpers/fake-batch.js";
+import { SAMPLES } from "../helpers/paths.js";
+
+let tmp: string;
+let fake: FakeBatchServer | undefined;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-batch-rt26-"));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+
+const N = 8;
+const judgeOf = (url: string, model: string) =>
+  createOpenAIJudge({ id: "gb", model, family: "openai", base_url: url, batch: true, max_tokens: 1000 }, { retries: 2, minQuoteChars: 12 });
+const verdictsOf = (run: string) => jsonlLines(path.join(tmp, run, "verdicts.jsonl"));
+const keysOf = (vs: Array<{ trajectory_id: string; repeat: number }>) => vs.map((v) => `${v.trajectory_id}#${v.repeat}`);
+
+describe("Batch API: configuration, re-processing, quota (red team 26)", () => {
+  it("a chunk sent as model-A and finished after the config became model-B keeps model-A and its configuration, said in a warning", async () => {
+    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userMessageOf(body))).body }));
+    const f = fake;
+    f.hold = true;
+    const ac = new AbortController();
+    f.fault = (method, p) => {
+      if (method === "POST" && p === "/batches") setImmediate(() => ac.abort());
+      return undefined;
+    };
+    const first = await labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N, signal: ac.signal, batch: { pollMs: 2 } });
+    expect(first.interrupted).toBe(true);
+    f.fault = undefined;
+    f.hold = false;
+    const warnings: string[] = [];
+    await labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N, onWarning: (w) => warnings.push(w), batch: { pollMs: 2, onWarning: (w) => warnings.push(w) } });
+    const vs = verdictsOf("cfg");
+    expect(vs).toHaveLength(N);
+    expect(new Set(vs.map((v) => v.judge_model))).toEqual(new Set(["model-A"]));
+    expect(new Set(f.answered.map((a) => a.body.model))).toEqual(new Set(["model-A"]));
+    const store = JSON.parse(fs.readFileSync(path.join(tmp, "cfg", "store.json"), "utf8"));
+    const sent = store.extra.batches[0];
+    expect(sent).toMatchObject({ judge_model: "model-A" });
+    expect(new Set(vs.map((v) => v.judge_config_sha256))).toEqual(new Set([sent.config_sha256]));
+    expect(warnings.join("\n")).toMatch(/sent with another configuration of the judge \(model model-A, .*\) than the current one \(model model-B/);
+  });
+
+  it("a chunk processed again (stopped while storing: still 'submitted' in store.json) stores no verdict twice", async () => {
+    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userMessageOf(body))).body }));
+    const f = fake;
+    await labelRun({ inputs: [SAMPLES], run: "again", labelsDir: tmp, judges: [judgeOf(f.url, "m")], limit: N, batch: { pollMs: 2 } });
+    expect(verdictsOf("again")).toHaveLength(N);
+    // as if the process died after storing the verdicts and before marking the chunk processed
+    const file = path.join(tmp, "again", "store.json");
+    const store = JSON.parse(fs.readFileSync(file, "utf8"));
+    for (const e of store.extra.batches) if (e.round === 0) e.status = "submitted";
+    store.extra.batches = store.extra.batches.filter((e: { round: number }) => e.round === 0);
+    fs.writeFileSync(file, JSON.stringify(store));
+    await labelRun({ inputs: [SAMPLES], run: "again", labelsDir: tmp, judges: [judgeOf(f.url, "m")], limit: N, batch: { pollMs: 2 } });
+    const vs = verdictsOf("again");
+    expect(keysOf(vs)).toHaveLength(new Set(keysOf(vs)).size);
+    expect(vs).toHaveLength(N);
+  });
+
+  it("an insufficient_quota line stops the judge, the other lines are stored, and once topped up the same command sends it again", async () => {
+    let quota = false;
+    let third = "";
+    fake = await startFakeBatch((body, id) => {
+      if (!third && id.endsWith("-2")) third = id;
+      if (id === third && !quota) return { status: 429, body: { error: { code: "insufficient_quota", type: "insufficient_quota", message: "You exceeded your current quota" } } };
+      return { status: 200, body: completion(benchReply(userMessageOf(body))).body };
+    });
+    const f = fake;
+    const stopped: string[] = [];
+    const run = () => labelRun({ inputs: [SAMPLES], run: "quota", labelsDir: tmp, judges: [judgeOf(f.url, "m")], limit: N, onJudgeStopped: (id) => stopped.push(id), batch: { pollMs: 2 } });
+    await run();
+    expect(stopped).toEqual(["gb"]);
+    expect(verdictsOf("quota").filter((v) => v.status === "ok")).toHaveLength(N - 1);
+    quota = true;
+    await run();
+    await run();
+    const vs = verdictsOf("quota");
+    expect(vs.filter((v) => v.status === "ok")).toHaveLength(N);
+    expect(keysOf(vs)).toHaveLength(new Set(keysOf(vs)).size);
+    expect(stopped).toEqual(["gb"]);
+  });
+});
