@@ -39,6 +39,8 @@ describe("response size limit (fetch.ts)", () => {
     expect(r.outcome).toEqual({ kind: "error", error: { kind: "response_too_large", message: "response larger than 16384 bytes" } });
     expect(r.requests).toBe(1);
     expect(r.raw).toEqual([]);
+    // generated and billed, its usage never read: a response without usage (cost unknown), never 0 tokens (red team 26)
+    expect(r.usage).toMatchObject({ prompt_tokens: 0, completion_tokens: 0, missing: 1 });
   });
 
   it("a large JSON completion is cut too", async () => {
@@ -168,6 +170,15 @@ describe("through createOpenAIJudge (the client's fetch is the limited one)", ()
     const j = judgeAt(fake.url, { transport: { maxResponseBytes: 50_000, sleep: async () => {} } });
     const v = await j.judge(await firstSample(), { repeat: 0 });
     expect(v).toMatchObject({ status: "judge_error", label: null, error: { kind: "response_too_large", message: "response larger than 50000 bytes" }, attempts: 1 });
+    // its cost is unknown, not $0 (red team 26): a response without usage
+    expect(v.usage).toMatchObject({ responses_without_usage: 1 });
+    await fake.close();
+    fake = await startFakeOpenAI([{ status: 200, headers: { "content-type": "text/html" }, rawBody: "<p>".repeat(300_000) }]);
+    const priced = createOpenAIJudge(
+      { id: "j", model: "fake-model", family: "openai", base_url: fake.url, api_key_env: "IPI_T_KEY", price: { input_per_mtok: 1, output_per_mtok: 10 } },
+      { retries: 2, minQuoteChars: 12, env: { IPI_T_KEY: KEY }, transport: { maxResponseBytes: 50_000, sleep: async () => {} } },
+    );
+    expect((await priced.judge(await firstSample(), { repeat: 0 })).cost_usd).toBeNull();
     expect(JSON.stringify(v).length).toBeLessThan(10_000);
   });
 
