@@ -59,7 +59,9 @@ function capFindings(findings: readonly VerifiedFinding[], scrub: (s: string) =>
   }
   let droppedQuotes = 0;
   const out = kept.map((f) => {
-    const ev = f.evidence.length > VERDICT_CAPS.quotesPerFinding ? f.evidence.slice(0, VERDICT_CAPS.quotesPerFinding) : f.evidence;
+    // verified quotes first (they carry the finding), each group in the judge's order (red team 26: a holding finding
+    // kept 20 unverified quotes and dropped the one that verified)
+    const ev = f.evidence.length > VERDICT_CAPS.quotesPerFinding ? [...f.evidence.filter((q) => q.verified), ...f.evidence.filter((q) => !q.verified)].slice(0, VERDICT_CAPS.quotesPerFinding) : f.evidence;
     droppedQuotes += f.evidence.length - ev.length;
     const g: VerifiedFinding = { ...f, evidence: ev.map((q) => capQuote(q, scrub)) };
     if (typeof f.explanation === "string") g.explanation = capText(scrub(f.explanation), VERDICT_CAPS.textChars);
