@@ -168,13 +168,30 @@ export class BatchApi {
     return this.call("poll the batch", () => this.client.batches.retrieve(batchId));
   }
 
-  /** Download a file of the Files API to disk (skipped when already there; written to `<to>.part`, then renamed). */
-  async download(fileId: string, to: string): Promise<void> {
-    if (fs.existsSync(to)) return;
-    const res = await this.call("download a result file", () => this.client.files.content(fileId));
+  /**
+   * Download a file of the Files API to disk (skipped when already there; written to `<to>.part`, then renamed).
+   * @returns true when the file is on disk; false when the provider no longer has it (HTTP 404).
+   * @throws as {@link call} for any other failure.
+   */
+  async download(fileId: string, to: string): Promise<boolean> {
+    if (fs.existsSync(to)) return true;
+    // a file the provider no longer has (HTTP 404: deleted, or past its retention) is said to the caller, not thrown:
+    // red team 26, one gone file stopped the whole label command on every resume
+    let gone = false;
+    const res = await this.call("download a result file", async () => {
+      try {
+        return await this.client.files.content(fileId);
+      } catch (e) {
+        if ((e as { status?: number }).status !== 404) throw e;
+        gone = true;
+        return undefined;
+      }
+    });
+    if (gone || !res) return false;
     const tmp = `${to}.part`;
     if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
     else fs.writeFileSync(tmp, await res.text());
     fs.renameSync(tmp, to);
+    return true;
   }
 }

@@ -362,7 +362,11 @@ export class BatchJudgeRun {
     ] as const) {
       if (!id) continue;
       const file = path.join(this.dir, `${e.key}.${kind}.jsonl`);
-      await this.api.download(id, file);
+      if (!(await this.api.download(id, file))) {
+        // its requests have no result: sent again in the next round (what the provider ran there is lost, and paid again)
+        this.settings.onWarning?.(`judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: its ${kind} file ${id} is gone (HTTP 404): its requests are sent again in the next round (paid again)`);
+        continue;
+      }
       await readBatchResults(file, results, read);
     }
     const seen = new Set<string>();

@@ -77,6 +77,25 @@ describe("Batch API: configuration, re-processing, quota (red team 26)", () => {
     expect(vs).toHaveLength(N);
   });
 
+  it("a result file the provider no longer has (HTTP 404) is warned about and its requests sent again, not a stop of the whole command", async () => {
+    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userMessageOf(body))).body }));
+    const f = fake;
+    let gone = 0;
+    f.fault = (method, p) => {
+      // the first output file's content is gone once
+      if (method === "GET" && /^\/files\/[^/]+\/content$/.test(p) && gone++ === 0) return { status: 404, body: { error: { message: "No such File object" } } };
+      return undefined;
+    };
+    const warnings: string[] = [];
+    const r = await labelRun({ inputs: [SAMPLES], run: "gone", labelsDir: tmp, judges: [judgeOf(f.url, "m")], limit: N, batch: { pollMs: 2, onWarning: (w) => warnings.push(w) } });
+    expect(r.interrupted).toBeFalsy();
+    expect(warnings.join("\n")).toMatch(/its output file \S+ is gone \(HTTP 404\): its requests are sent again in the next round/);
+    const vs = verdictsOf("gone");
+    expect(vs.filter((v) => v.status === "ok")).toHaveLength(N);
+    expect(keysOf(vs)).toHaveLength(new Set(keysOf(vs)).size);
+    expect(f.batches.length).toBeGreaterThanOrEqual(2);
+  });
+
   it("an insufficient_quota line stops the judge, the other lines are stored, and once topped up the same command sends it again", async () => {
     let quota = false;
     let third = "";
