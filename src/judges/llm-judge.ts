@@ -335,7 +335,9 @@ export class LlmJudge implements Judge {
       throw new JudgeFatalError(
         this.cfg.id,
         "empty_replies",
-        `judge "${this.cfg.id}": ${this.#emptyReplies} replies had neither content nor reasoning, none had content. Check the model ` +
+        `judge "${this.cfg.id}": ${this.#emptyReplies} replies had neither content nor reasoning, none had content` +
+          (outcome.error.message.includes("called a tool instead") ? ` (the last called a tool instead: ${outcome.error.message})` : "") +
+          `. Check the model ` +
           `and the server (a chat template that drops the answer, a reasoning parser, a model that does not load). Its remaining items stay un-judged; run again to resume.`,
       );
     if (outcome.kind === "error" && UNREACHABLE_KINDS.has(outcome.error.kind) && this.#contentReplies === 0 && ++this.#unreachable >= UNREACHABLE_STOP)

@@ -65,7 +65,7 @@ export type ReplyClass =
   /** A named error, no resend (the same would come back). */
   | { kind: "final"; errorKind: "reasoning_only" | "prompt_truncated"; message: string }
   /** Cut at the token limit or empty: one resend with a larger budget, then this error. */
-  | { kind: "cut"; errorKind: "truncated" | "empty_response"; finishReason: string | null };
+  | { kind: "cut"; errorKind: "truncated" | "empty_response"; finishReason: string | null; toolCalls?: string[] };
 
 /**
  * For a model whose tokenizer we do not know: tokens are at most this many characters each on the prompts we send
@@ -166,7 +166,12 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
         `the reply's content is empty and its text (${reasoning.length} characters) is in the message's reasoning field: ` +
         `the model answered in its reasoning; ${reasoning.slice(0, 200)}`,
     };
-  if (empty) return { kind: "cut", errorKind: length ? "truncated" : "empty_response", finishReason };
+  if (empty) {
+    // an answer put in a function call (a server template that forces tool calling): named, not "empty" (red team 26)
+    const calls = (c.message as { tool_calls?: unknown }).tool_calls;
+    const toolCalls = Array.isArray(calls) ? calls.map((x) => String((x as { function?: { name?: unknown } })?.function?.name ?? "?")) : [];
+    return { kind: "cut", errorKind: length ? "truncated" : "empty_response", finishReason, ...(toolCalls.length ? { toolCalls } : {}) };
+  }
   if (length) {
     if (ctx.isComplete?.(text!))
       return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: ['finish_reason "length" on a complete reply (it parses whole): taken as the reply'] };

@@ -520,7 +520,12 @@ async function onCompletion(
       }
       return cls.errorKind === "truncated"
         ? L.fail("truncated", `the reply was cut at the token limit (finish_reason "length", max_tokens ${res.maxTokens ?? "unset"})`)
-        : L.fail("empty_response", `the reply content was empty (finish_reason ${JSON.stringify(cls.finishReason)})`);
+        : L.fail(
+            "empty_response",
+            cls.toolCalls
+              ? `the reply content was empty and it called a tool instead (tool_calls: ${cls.toolCalls.slice(0, 3).join(", ")}): the verdict must be in the content; the judge offers no tools, so the server or its chat template forced a function call`
+              : `the reply content was empty (finish_reason ${JSON.stringify(cls.finishReason)})`,
+          );
     case "reply":
       res.outcome = {
         kind: "reply",

@@ -189,6 +189,13 @@ describe.each(Object.entries(VIA))("over %s", (_name, f) => {
         expect(fake!.requests[1].body.max_tokens).toBe(4096);
       });
     }
+    // red team 26: a reply whose answer is in tool_calls read "neither content nor reasoning"
+    it("a reply that called a tool instead of answering in content: empty_response that says so", async () => {
+      const call = { tool_calls: [{ id: "c1", type: "function", function: { name: "submit_verdict", arguments: '{"label":"unaffected"}' } }] };
+      const client = await setup([completion(null, { finish_reason: "tool_calls", message: call }), completion(null, { finish_reason: "tool_calls", message: call })]);
+      const r = await sendChat(client, REQ, fastCtx());
+      expect(r.outcome).toMatchObject({ kind: "error", error: { kind: "empty_response", message: expect.stringMatching(/^the reply content was empty and it called a tool instead \(tool_calls: submit_verdict\)/) } });
+    });
     it("usage is summed across the responses", async () => {
       const client = await setup([completion("", { finish_reason: "length", usage: { prompt_tokens: 10, completion_tokens: 512 } }), completion("{}", { usage: { prompt_tokens: 10, completion_tokens: 7 } })]);
       const r = await sendChat(client, REQ, fastCtx());
