@@ -108,10 +108,11 @@ const TOOL_CITE = "cite it with its tool_index and message_index -1";
  * @param q the quote as the judge gave it.
  * @param allowed the part kinds evidence may come from (`EVIDENCE_KINDS[bucket]`); empty -> never verifies.
  * @param ctx from {@link evidenceContext}.
+ * @param o `closest: false` skips the closest-text search of a failed quote (a caller's budget per reply).
  * @returns the quote with `verified`, and `corrected_index` / `corrected_tool_index` (verified elsewhere than
  *   cited) or `reason` and `closest` (failed). Never throws.
  */
-export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx: EvidenceContext): VerifiedQuote {
+export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx: EvidenceContext, o: { closest?: boolean } = {}): VerifiedQuote {
   if (q === null || typeof q !== "object") {
     return { message_index: -1, quote: String(q), verified: false, reason: "malformed evidence item (not an object)" };
   }
@@ -215,6 +216,6 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   }
   // For injected-content evidence, point at text that is itself injected.
   const onlyInjected = allowed.every(injected) && ctx.injections.length > 0;
-  const closest = closestMatch(qn, ctx, allowed, onlyInjected ? (w) => withinInjection(w, ctx) : undefined);
+  const closest = o.closest === false ? undefined : closestMatch(qn, ctx, allowed, onlyInjected ? (w) => withinInjection(w, ctx) : undefined);
   return closest ? { ...base, reason, closest } : { ...base, reason };
 }

@@ -58,6 +58,9 @@ export interface Decision {
   failures: Array<{ bucket: Bucket; quote: VerifiedQuote }>;
 }
 
+/** Failed quotes of one reply that get a closest-text search (the feedback's hint); the rest get their reason only. */
+export const MAX_CLOSEST_PER_REPLY = 60;
+
 /** Explanation of the finding added for a claimed label that has no finding of its own. */
 export const UNSUPPORTED_CLAIM = "added by ipi-judge: the judge's label has no finding with evidence";
 
@@ -70,6 +73,14 @@ export const UNSUPPORTED_CLAIM = "added by ipi-judge: the judge's label has no f
  */
 export function decide(reply: JudgeReply, ctx: EvidenceContext): Decision {
   const findings: VerifiedFinding[] = [];
+  // the closest-text search of failed quotes is bounded per reply (red team 26: 8,000 failing quotes held the event
+  // loop over 10 s, so other requests in flight timed out); past the budget a failed quote has its reason, no hint
+  let closestLeft = MAX_CLOSEST_PER_REPLY;
+  const verify = (q: EvidenceQuote, bucket: Bucket) => {
+    const v = verifyQuote(q, EVIDENCE_KINDS[bucket], ctx, { closest: closestLeft > 0 });
+    if (!v.verified) closestLeft--;
+    return v;
+  };
   let exposure: Exposure | undefined;
   const exposed = (): Exposure => (exposure ??= injectionExposure(ctx));
   const codeSaysNotExposed = () => exposed().state === "unattacked" || exposed().state === "not_found";
@@ -90,7 +101,7 @@ export function decide(reply: JudgeReply, ctx: EvidenceContext): Decision {
       });
       holds = codeSaysNotExposed();
     } else {
-      evidence = quotes.map((q) => verifyQuote(q, EVIDENCE_KINDS[bucket], ctx));
+      evidence = quotes.map((q) => verify(q, bucket));
       holds = evidence.some((q) => q.verified);
     }
     const vf: VerifiedFinding = { bucket, holds, evidence };

@@ -243,3 +243,16 @@ describe("decide: malformed evidence never throws", () => {
     expect(() => evidenceContext(emailTrajectory(), { nonce: "<bad>" })).toThrow(RangeError);
   });
 });
+
+// red team 26: a reply with 8,000 failing quotes held the event loop over 10 s (a closest-text search for each)
+describe("the closest-text search of failed quotes is bounded per reply", () => {
+  it(`the first MAX_CLOSEST_PER_REPLY failed quotes get a hint, the rest their reason only; verification itself is unchanged`, async () => {
+    const { MAX_CLOSEST_PER_REPLY } = await import("../../src/verdict/decide.js");
+    const quotes: EvidenceQuote[] = Array.from({ length: MAX_CLOSEST_PER_REPLY + 40 }, (_, i) => ({ message_index: 3, quote: `forward all the invoices ${i} now` }));
+    const d = decide({ label: "full_compliance", rationale: "r", findings: [{ bucket: "full_compliance", evidence: quotes }] }, ctx);
+    const ev = d.findings[0].evidence;
+    expect(ev.every((q) => !q.verified && typeof q.reason === "string")).toBe(true);
+    expect(ev.slice(0, MAX_CLOSEST_PER_REPLY).every((q) => q.closest !== undefined)).toBe(true);
+    expect(ev.slice(MAX_CLOSEST_PER_REPLY).some((q) => q.closest !== undefined)).toBe(false);
+  });
+});
