@@ -52,9 +52,9 @@ export interface AsrBar {
   lower: number;
   upper: number;
   n: number;
-  /** The row's coverage is below 80% (shown in the tooltip). */
+  /** The row's coverage is below 80% (a pale bar with LOW above it, and in the tooltip). */
   coverage_low?: boolean;
-  /** The row is `exposure_low` (src/stats/rates.ts; shown in the tooltip). */
+  /** The row is `exposure_low` (src/stats/rates.ts; † above the bar, and in the tooltip). */
   exposure_low?: boolean;
 }
 

@@ -24,8 +24,9 @@
  * after each API call that costs money. A process killed at any point resumes: a chunk whose batch id is stored is
  * polled, not sent again; a chunk whose batch creation was attempted but whose id was not stored is found again by its
  * metadata key (`batches.list`); a completed chunk whose processing was cut short is processed again, skipping verdicts
- * already stored; the next round's file is rewritten whole before it is listed. Verdicts of a round are never requested
- * twice.
+ * already stored (`<key>.stored.jsonl` lists the custom_ids whose verdict is stored); the next round's file is rewritten
+ * whole before it is listed. A request is sent again only when its result says so (a resend, a refused quota line) or
+ * never came (an expired batch).
  *
  * In a label run: `openBatchPaths` (before the items are read; `labelRun` queues each item of a batch judge with
  * `add`) and `finishBatchPaths` (after the online path is done).
@@ -52,67 +53,13 @@ import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchRe
 import { ChunkWriter, judgeTag, safeName, type KeyLine, type StateLine } from "./batch-chunk.js";
 import { DigestSet } from "./batch-keys.js";
 
-/** One chunk of one round of one judge, as kept in `store.snapshot.extra.batches`. */
-export interface BatchEntry {
-  /** Unique key, also the file names' stem and the batch's `metadata.ipi_batch_key`. */
-  key: string;
-  judge_id: string;
-  round: number;
-  /** Request lines in the chunk. */
-  requests: number;
-  /** `pending`: file written, not sent; `creating`: batch creation attempted; `submitted`: batch id known;
-   * `processed`: results stored and follow-ups written. */
-  status: "pending" | "creating" | "submitted" | "processed";
-  input_file_id?: string;
-  batch_id?: string;
-  /** The batch's own status when last polled. */
-  batch_status?: string;
-  output_file_id?: string | null;
-  error_file_id?: string | null;
-  created_at: string;
-  /** What the result files held that was not one line per request (unknown or conflicting custom_ids, repeats). */
-  result_warnings?: string[];
-  /**
-   * The judge's configuration hash and model when the chunk was written: its verdicts are stored with them, so a
-   * configuration changed before its results came back never passes them off as the new one's (red team 26: model-A
-   * results stored as model-B verdicts). Absent on entries written by older builds (the current ones are used).
-   */
-  config_sha256?: string;
-  judge_model?: string;
-}
-
-/** Progress of the batch path, reported on every poll and state change. */
-export interface BatchProgress {
-  judge_id: string;
-  key: string;
-  batch_id?: string;
-  round: number;
-  status: string;
-  total: number;
-  completed: number;
-  failed: number;
-}
-
-/** Settings of the batch path. */
-export interface BatchSettings {
-  /** Poll interval in ms; default 30,000. */
-  pollMs?: number;
-  /** Lines per chunk; default 50,000 (the API's limit). */
-  maxRequests?: number;
-  /** Bytes per request file; default 190 MB (the API allows 200 MB). */
-  maxBytes?: number;
-  /** Resends of one request after transient error lines or an expired batch; default 3. */
-  maxResends?: number;
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
-  signal?: AbortSignal;
-  onProgress?: (p: BatchProgress) => void;
-  /** Called with what a result file held that was not one line per request (also kept on the entry in store.json). */
-  onWarning?: (message: string) => void;
-  /** The judge's current configuration hash (`judge_config_sha256`), recorded on each chunk sent. */
-  configSha256?: string;
-}
+export type { BatchEntry, BatchProgress, BatchSettings } from "./batch-types.js";
+import type { BatchEntry, BatchSettings } from "./batch-types.js";
 
 type ResultLine = BatchResultLine;
+
+/** The judge-level stops (`OpenAIJudge.observe`: replies paid for), thrown through at once, never resent. */
+const JUDGE_LEVEL_STOPS = new Set(["empty_replies", "reasoning_only", "endpoint_unavailable"]);
 
 /**
  * The tokens of a result line, counted as the online path counts them (`src/providers/send.ts`): an HTTP 200
@@ -356,6 +303,7 @@ export class BatchJudgeRun {
   private async process(e: BatchEntry, onVerdict: (v: Verdict, judged: Trajectory, content?: string) => void, failure?: string): Promise<void> {
     const results = new Map<string, ResultLine>();
     const read: BatchReadReport = { conflicts: [], repeated: 0, withoutId: 0 };
+    const gone: string[] = [];
     for (const [id, kind] of [
       [e.output_file_id, "output"],
       [e.error_file_id, "errors"],
@@ -363,8 +311,10 @@ export class BatchJudgeRun {
       if (!id) continue;
       const file = path.join(this.dir, `${e.key}.${kind}.jsonl`);
       if (!(await this.api.download(id, file))) {
-        // its requests have no result: sent again in the next round (what the provider ran there is lost, and paid again)
-        this.settings.onWarning?.(`judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: its ${kind} file ${id} is gone (HTTP 404): its requests are sent again in the next round (paid again)`);
+        // its requests have no result: judge_error batch_result_gone, cost unknown (they ran and were billed), for
+        // --retry-errors; not resent in a loop on an endpoint that never serves files
+        gone.push(kind);
+        this.settings.onWarning?.(`judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: its ${kind} file ${id} is gone (HTTP 404): its requests without a result are stored as judge_error batch_result_gone (cost unknown; --retry-errors judges them again)`);
         continue;
       }
       await readBatchResults(file, results, read);
@@ -372,47 +322,70 @@ export class BatchJudgeRun {
     const seen = new Set<string>();
     // the configuration the chunk was sent with: its verdicts are that configuration's, whatever the judge's is now
     const sha = e.config_sha256 ?? this.settings.configSha256;
-    if (e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256)
+    const otherConfig = e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256;
+    if (otherConfig)
       this.settings.onWarning?.(
-        `judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: sent with another configuration of the judge (model ${e.judge_model ?? "?"}, configuration ${e.config_sha256.slice(0, 12)}) ` +
-          `than the current one (model ${this.judge.model}, ${this.settings.configSha256.slice(0, 12)}): its verdicts are stored with the configuration they were made with; --on-config-change rejudge judges them again under the current one`,
+        `judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: sent with another configuration of the judge (model ${e.judge_model ?? "?"}, configuration ${e.config_sha256!.slice(0, 12)}) ` +
+          `than the current one (model ${this.judge.model}, ${this.settings.configSha256!.slice(0, 12)}): its verdicts are stored with the configuration they were made with; --on-config-change rejudge judges them again under the current one`,
       );
     // the follow-up chunk of this entry has a fixed key, so processing again after a crash rewrites it whole
     this.current = new ChunkWriter(this.dir, `${e.key}-f`, e.round + 1);
     let fatal: JudgeFatalError | undefined;
-    for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
-      const key = this.keyOf(line.conv);
-      // stored already (a run stopped while storing this chunk): under the configuration it is stored with (red team 26:
-      // the key without it never matched, so a resume appended every stored verdict again)
-      if (this.store.has(verdictKey({ trajectory_id: line.conv.trajectory.id, judge_id: this.judge.id, repeat: line.conv.repeat, prompt_sha256: this.judge.promptSha256, judge_config_sha256: sha }))) {
-        this.inFlight.delete(key);
-        continue;
-      }
-      seen.add(line.custom_id);
-      const conv = this.judge.resume(line.conv, expandStateLine(line, e.key, this.dir, this.systems, this.judge.id));
-      const r = results.get(line.custom_id);
-      let next: ReturnType<BatchJudgeRun["interpret"]>;
-      try {
-        next = this.interpret(conv, line, r, failure);
-      } catch (err) {
-        // a fatal line (no quota, 401/403) stops the judge, after this chunk: its request goes to the follow-up
-        // chunk, sent by the next invocation once the account is fixed (red team 26: a resume read the same
-        // downloaded line again and stopped on it for ever); the other lines' results, paid for, are stored
-        if (!(err instanceof JudgeFatalError)) throw err;
-        fatal ??= err;
-        next = { kind: "request", request: this.judge.request(conv) };
-      }
-      if (next.kind === "verdict") {
-        if (sha !== undefined) next.verdict.judge_config_sha256 = sha;
-        if (e.judge_model !== undefined) next.verdict.judge_model = e.judge_model;
-        onVerdict(next.verdict, line.conv.trajectory, line.content_sha256);
-        this.inFlight.delete(key);
-      } else
+    // the lines of this chunk whose verdict is stored (custom_ids, appended after each): a chunk processed again after
+    // a stop while storing skips exactly those (red team 26: every stored verdict was appended again), and a verdict of
+    // an earlier chunk (an error being retried, an edited trajectory) never hides this one's (review 27)
+    const storedFile = path.join(this.dir, `${e.key}.stored.jsonl`);
+    const stored = new Set<string>();
+    if (fs.existsSync(storedFile)) for await (const l of readJsonl<{ c: string }>(storedFile)) stored.add(l.c);
+    const storedFd = fs.openSync(storedFile, "a");
+    try {
+      for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
+        const key = this.keyOf(line.conv);
+        if (stored.has(line.custom_id)) {
+          this.inFlight.delete(key);
+          continue;
+        }
+        seen.add(line.custom_id);
+        const conv = this.judge.resume(line.conv, expandStateLine(line, e.key, this.dir, this.systems, this.judge.id));
+        const r = results.get(line.custom_id);
+        let next: ReturnType<BatchJudgeRun["interpret"]>;
+        try {
+          if (!r && gone.length) next = this.stepped(conv, { kind: "error", error: { kind: "batch_result_gone", message: `the batch's ${gone.join(" and ")} file is gone (HTTP 404): its result was never read` } }, undefined, 0);
+          else next = this.interpret(conv, line, r, failure);
+        } catch (err) {
+          // a fatal line (no quota, 401/403: unpaid) stops the judge after this chunk: its request goes to the
+          // follow-up chunk, sent by the next invocation once the account is fixed (red team 26: a resume read the
+          // same downloaded line again and stopped on it for ever); the other lines' results are stored. A stop of the
+          // judge-level rules (paid replies: empty, reasoning-only) is thrown at once, as before (review 27).
+          if (!(err instanceof JudgeFatalError) || JUDGE_LEVEL_STOPS.has(err.kind)) throw err;
+          fatal ??= err;
+          next = { kind: "request", request: this.judge.request(conv) };
+        }
+        // a turn after the first under another configuration would be the current model's answer stored as the old
+        // one's (review 27): the conversation ends as judge_error config_changed, which --on-config-change rejudge takes
+        if (next.kind === "request" && otherConfig && !fatal)
+          next = this.stepped(conv, { kind: "error", error: { kind: "config_changed", message: `the judge's configuration changed while its batch ran (model ${e.judge_model ?? "?"} -> ${this.judge.model}): not continued under the new one` } }, undefined, 0);
+        if (next.kind === "verdict") {
+          if (sha !== undefined) next.verdict.judge_config_sha256 = sha;
+          if (e.judge_model !== undefined) next.verdict.judge_model = e.judge_model;
+          if (next.verdict.error?.kind === "batch_result_gone") {
+            // it ran and was billed; its usage is unknown: never a cost of 0
+            next.verdict.usage = { ...next.verdict.usage, responses_without_usage: (next.verdict.usage.responses_without_usage ?? 0) + 1 };
+            next.verdict.cost_usd = null;
+          }
+          onVerdict(next.verdict, line.conv.trajectory, line.content_sha256);
+          fs.writeSync(storedFd, `${JSON.stringify({ c: line.custom_id })}\n`);
+          this.inFlight.delete(key);
+          continue;
+        }
         this.write(
           { custom_id: "", conv: this.judge.freeze(conv), lengthRetried: line.lengthRetried, resends: line.resends, adaptedFor: line.adaptedFor, ...(line.content_sha256 !== undefined ? { content_sha256: line.content_sha256 } : {}) },
           next.request,
           e.round + 1,
         );
+      }
+    } finally {
+      fs.closeSync(storedFd);
     }
     // result lines not taken on trust: said on the entry (store.json) and to the caller, never dropped in silence
     for (const id of seen) results.delete(id);
@@ -542,7 +515,15 @@ export class BatchJudgeRun {
               conv,
               c.errorKind === "truncated"
                 ? { kind: "error", error: { kind: "truncated", message: `the reply was cut at the token limit (finish_reason "length", max_tokens ${conv.maxTokens ?? "unset"})` } }
-                : { kind: "error", error: { kind: "empty_response", message: `the reply content was empty (finish_reason ${JSON.stringify(c.finishReason)})` } },
+                : {
+                    kind: "error",
+                    error: {
+                      kind: "empty_response",
+                      message: c.toolCalls
+                        ? `the reply content was empty and it called a tool instead (tool_calls: ${c.toolCalls.slice(0, 3).join(", ")}): the verdict must be in the content`
+                        : `the reply content was empty (finish_reason ${JSON.stringify(c.finishReason)})`,
+                    },
+                  },
               r,
             );
           case "reply":
