@@ -181,6 +181,17 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
 }
 
 /**
+ * The `empty_response` message of a reply cut with no content (`cut` with errorKind `empty_response`), the same on the
+ * online and the Batch path: it names the tool calls a reply made instead of answering (red team 26), else the
+ * finish_reason.
+ */
+export function emptyReplyMessage(c: { finishReason: string | null; toolCalls?: string[] }): string {
+  return c.toolCalls
+    ? `the reply content was empty and it called a tool instead (tool_calls: ${c.toolCalls.slice(0, 3).join(", ")}): the verdict must be in the content; the judge offers no tools, so the server or its chat template forced a function call`
+    : `the reply content was empty (finish_reason ${JSON.stringify(c.finishReason)})`;
+}
+
+/**
  * Whether the server read less of the prompt than was sent. The reported prompt tokens (plus cached ones, where a
  * provider counts them apart) are compared with our own count when the model's tokenizer is known (`promptTokens`:
  * cut when under {@link PROMPT_TRUNCATION_RATIO} of it, for prompts of {@link PROMPT_TRUNCATION_MIN_TOKENS} or

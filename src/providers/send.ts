@@ -16,7 +16,7 @@
  */
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { classifyCompletion, lazyPromptSize } from "./classify.js";
+import { classifyCompletion, emptyReplyMessage, lazyPromptSize } from "./classify.js";
 import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
@@ -520,12 +520,7 @@ async function onCompletion(
       }
       return cls.errorKind === "truncated"
         ? L.fail("truncated", `the reply was cut at the token limit (finish_reason "length", max_tokens ${res.maxTokens ?? "unset"})`)
-        : L.fail(
-            "empty_response",
-            cls.toolCalls
-              ? `the reply content was empty and it called a tool instead (tool_calls: ${cls.toolCalls.slice(0, 3).join(", ")}): the verdict must be in the content; the judge offers no tools, so the server or its chat template forced a function call`
-              : `the reply content was empty (finish_reason ${JSON.stringify(cls.finishReason)})`,
-          );
+        : L.fail("empty_response", emptyReplyMessage(cls));
     case "reply":
       res.outcome = {
         kind: "reply",

@@ -47,7 +47,7 @@ import type { JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-ju
 import { compactStateLine, expandStateLine, type SystemTexts } from "./batch-state.js";
 import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
 import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
-import { lazyPromptSize } from "../providers/classify.js";
+import { emptyReplyMessage, lazyPromptSize } from "../providers/classify.js";
 import { BatchApi, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
 import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
 import { ChunkWriter, judgeTag, safeName, type KeyLine, type StateLine } from "./batch-chunk.js";
@@ -515,15 +515,7 @@ export class BatchJudgeRun {
               conv,
               c.errorKind === "truncated"
                 ? { kind: "error", error: { kind: "truncated", message: `the reply was cut at the token limit (finish_reason "length", max_tokens ${conv.maxTokens ?? "unset"})` } }
-                : {
-                    kind: "error",
-                    error: {
-                      kind: "empty_response",
-                      message: c.toolCalls
-                        ? `the reply content was empty and it called a tool instead (tool_calls: ${c.toolCalls.slice(0, 3).join(", ")}): the verdict must be in the content`
-                        : `the reply content was empty (finish_reason ${JSON.stringify(c.finishReason)})`,
-                    },
-                  },
+                : { kind: "error", error: { kind: "empty_response", message: emptyReplyMessage(c) } },
               r,
             );
           case "reply":
