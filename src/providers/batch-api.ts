@@ -177,17 +177,15 @@ export class BatchApi {
     if (fs.existsSync(to)) return true;
     // a file the provider no longer has (HTTP 404: deleted, or past its retention) is said to the caller, not thrown:
     // red team 26, one gone file stopped the whole label command on every resume
-    let gone = false;
     const res = await this.call("download a result file", async () => {
       try {
         return await this.client.files.content(fileId);
       } catch (e) {
         if ((e as { status?: number }).status !== 404) throw e;
-        gone = true;
         return undefined;
       }
     });
-    if (gone || !res) return false;
+    if (!res) return false;
     const tmp = `${to}.part`;
     if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
     else fs.writeFileSync(tmp, await res.text());

@@ -396,7 +396,7 @@ async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>,
     case "error":
       // a reply past the size limit was generated (and billed) but its usage was never read: cost unknown, never $0
       // (red team 26: a 30 MB reply counted $0 and let --max-cost under-count)
-      if (fault.kind === "response_too_large") addUsage(res.usage, { prompt_tokens: 0, completion_tokens: 0, missing: 1 });
+      if (fault.kind === "response_too_large") addUsage(res.usage, readUsage(undefined));
       return L.fail(fault.kind, fault.message);
     case "fatal":
       throw new JudgeFatalError(ctx.judgeId, fault.kind, L.clean(fault.message));

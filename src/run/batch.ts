@@ -58,8 +58,8 @@ import type { BatchEntry, BatchSettings } from "./batch-types.js";
 
 type ResultLine = BatchResultLine;
 
-/** The judge-level stops (`OpenAIJudge.observe`: replies paid for), thrown through at once, never resent. */
-const JUDGE_LEVEL_STOPS = new Set(["empty_replies", "reasoning_only", "endpoint_unavailable"]);
+/** What a result line means for its conversation (`BatchJudgeRun.interpret`). */
+type Interpreted = { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } | { kind: "fatal"; error: JudgeFatalError };
 
 /**
  * The tokens of a result line, counted as the online path counts them (`src/providers/send.ts`): an HTTP 200
@@ -348,17 +348,17 @@ export class BatchJudgeRun {
         seen.add(line.custom_id);
         const conv = this.judge.resume(line.conv, expandStateLine(line, e.key, this.dir, this.systems, this.judge.id));
         const r = results.get(line.custom_id);
-        let next: ReturnType<BatchJudgeRun["interpret"]>;
-        try {
-          if (!r && gone.length) next = this.stepped(conv, { kind: "error", error: { kind: "batch_result_gone", message: `the batch's ${gone.join(" and ")} file is gone (HTTP 404): its result was never read` } }, undefined, 0);
-          else next = this.interpret(conv, line, r, failure);
-        } catch (err) {
+        // a gone result file: judge_error batch_result_gone, its usage unknown (it ran and was billed: never a cost of 0)
+        let next =
+          !r && gone.length
+            ? this.stepped(conv, { kind: "error", error: { kind: "batch_result_gone", message: `the batch's ${gone.join(" and ")} file is gone (HTTP 404): its result was never read` } }, undefined, 0, readUsage(undefined))
+            : this.interpret(conv, line, r, failure);
+        if (next.kind === "fatal") {
           // a fatal line (no quota, 401/403: unpaid) stops the judge after this chunk: its request goes to the
           // follow-up chunk, sent by the next invocation once the account is fixed (red team 26: a resume read the
           // same downloaded line again and stopped on it for ever); the other lines' results are stored. A stop of the
-          // judge-level rules (paid replies: empty, reasoning-only) is thrown at once, as before (review 27).
-          if (!(err instanceof JudgeFatalError) || JUDGE_LEVEL_STOPS.has(err.kind)) throw err;
-          fatal ??= err;
+          // judge-level rules (paid replies: empty, reasoning-only) is thrown from `stepped` at once (review 27).
+          fatal ??= next.error;
           next = { kind: "request", request: this.judge.request(conv) };
         }
         // a turn after the first under another configuration would be the current model's answer stored as the old
@@ -368,11 +368,6 @@ export class BatchJudgeRun {
         if (next.kind === "verdict") {
           if (sha !== undefined) next.verdict.judge_config_sha256 = sha;
           if (e.judge_model !== undefined) next.verdict.judge_model = e.judge_model;
-          if (next.verdict.error?.kind === "batch_result_gone") {
-            // it ran and was billed; its usage is unknown: never a cost of 0
-            next.verdict.usage = { ...next.verdict.usage, responses_without_usage: (next.verdict.usage.responses_without_usage ?? 0) + 1 };
-            next.verdict.cost_usd = null;
-          }
           onVerdict(next.verdict, line.conv.trajectory, line.content_sha256);
           fs.writeSync(storedFd, `${JSON.stringify({ c: line.custom_id })}\n`);
           this.inFlight.delete(key);
@@ -410,14 +405,15 @@ export class BatchJudgeRun {
    * What one result line means for its conversation: a verdict, or the next request. The line is classified by the
    * provider layer's one classifier (`classifyBatchLine`: the status table and the reply classifier the online path
    * uses); this carries the outcome out in batch rounds (a resend goes into the next round's batch).
-   * @throws JudgeFatalError for the fatal kinds (401/403, no quota, no such model), as online.
+   * @returns a verdict, the next request, or `fatal` for the fatal kinds (401/403, no quota, no such model: unpaid),
+   *   which stop the judge as online. Throws what the judge-level rules throw (`observe`, through `stepped`).
    */
   private interpret(
     conv: JudgeConversation,
     line: StateLine,
     r: ResultLine | undefined,
     failure: string | undefined,
-  ): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } {
+  ): Interpreted {
     const resend = (why: string): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } => {
       line.resends = (line.resends ?? 0) + 1;
       // (the result line, if any, was already counted by `account`)
@@ -458,7 +454,7 @@ export class BatchJudgeRun {
         const msg = `HTTP ${r.status}: ${"message" in f ? f.message : ""}`;
         switch (f.action) {
           case "fatal":
-            throw new JudgeFatalError(this.judge.id, f.kind, redact(f.message, this.judge.secrets));
+            return { kind: "fatal", error: new JudgeFatalError(this.judge.id, f.kind, redact(f.message, this.judge.secrets)) };
           case "retry":
           case "connection":
           case "invalid_response":
@@ -491,11 +487,14 @@ export class BatchJudgeRun {
           case "transient":
             // credits or quota used up, said inside a 200 (code 402): fatal for the judge, as online
             if (c.fault.quota)
-              throw new JudgeFatalError(
-                this.judge.id,
-                "insufficient_quota",
-                redact(`judge "${this.judge.id}": the account has no credits or quota left (${c.fault.where}${c.fault.code !== undefined ? `, code ${c.fault.code}` : ""}): ${clipMessage(c.fault.message)}. Its remaining items stay un-judged: top up the account, then run the same command again to resume.`, this.judge.secrets),
-              );
+              return {
+                kind: "fatal",
+                error: new JudgeFatalError(
+                  this.judge.id,
+                  "insufficient_quota",
+                  redact(`judge "${this.judge.id}": the account has no credits or quota left (${c.fault.where}${c.fault.code !== undefined ? `, code ${c.fault.code}` : ""}): ${clipMessage(c.fault.message)}. Its remaining items stay un-judged: top up the account, then run the same command again to resume.`, this.judge.secrets),
+                ),
+              };
             // a provider failure inside the 200: transient, resent in the next round like a 5xx (never a label)
             return this.account(conv, r), resend(`provider error in an HTTP 200 (${c.fault.where}${c.fault.code !== undefined ? `, code ${c.fault.code}` : ""}): ${clipMessage(c.fault.message)}`);
           case "invalid":
@@ -544,12 +543,13 @@ export class BatchJudgeRun {
     outcome: StepInput["outcome"],
     r: ResultLine | undefined,
     requests = 1,
+    usage: Usage = lineUsage(r),
   ): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } {
     const c = r?.body?.choices?.[0]?.message;
     const input: StepInput = {
       outcome,
       requests,
-      usage: lineUsage(r),
+      usage,
       raw: outcome.kind === "reply" ? [outcome.content] : outcome.kind === "error" && outcome.output !== undefined ? [outcome.output] : c ? [JSON.stringify(c)] : [],
       maxTokens: conv.maxTokens,
     };
