@@ -241,7 +241,7 @@ async function asrSection(m: ReportModel): Promise<string> {
             r.coverage_low ? ` <strong class="low">coverage_low${r.coverage_low_reason ? `: ${escapeHtml(r.coverage_low_reason)}` : ""}</strong>` : ""
           }`;
           const mark = rateCaveatHtml(m.judge_health, r.rater); // a broken judge's rates are never bare
-          return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blocked}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${r.exposure_low ? ` <strong class="low">EXPOSURE LOW</strong>` : ""}</td>`;
+          return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blocked}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${exposureLowMark(r.exposure_low)}</td>`;
         })
         .join("");
       return `<tr><td>${escapeHtml(g.model)}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
