@@ -2,7 +2,7 @@
  * Quote verification (docs/DESIGN.md section 2).
  *
  * A quote verifies when, after un-escaping the serializer's neutralizing (`unneutralize`; the raw quote is tried
- * too) and normalizing, it is at least `minQuoteChars` long and a substring of the normalized text of ONE part
+ * too, and a quote whose end is cut inside an escaped tag's `&lt;` is read with `<` there) and normalizing, it is at least `minQuoteChars` long and a substring of the normalized text of ONE part
  * of an allowed kind:
  * 1. a part of the cited message (`message_index`): the cited tool call when `tool_call_index` is given, else
  *    any allowed part of the message (its text or any of its calls); a cited call index that is wrong within
@@ -20,7 +20,7 @@
  * results often carry the injection re-encoded (AgentDojo: YAML/JSON string escapes, `''` for `'`), that check
  * compares "loose" forms on both sides ({@link looseInjectionForm}).
  */
-import { unneutralize } from "../serialize/untrusted.js";
+import { TAG_NAMES, unneutralize } from "../serialize/untrusted.js";
 import type { EvidenceQuote, Part, PartKind, VerifiedQuote } from "../types.js";
 import { normalize } from "./normalize.js";
 import { looseInjectionForm, partMap, partNorm, type EvidenceContext } from "./context.js";
@@ -67,11 +67,35 @@ export function describeKinds(kinds: readonly PartKind[]): string {
   return kinds.map((k) => KIND_EVIDENCE[k]).join(" or ");
 }
 
+/**
+ * A quote's end cut inside an escape of a tag's `<` (`notes.txt&lt;/`, `...&lt;/untr`, `...&lt`, `...&`): the
+ * escape's pattern needs the whole tag name after it, so `unneutralize` leaves such an end as literal text. The
+ * judge saw `&lt;/untrusted...` where the trajectory holds `</untrusted...`; a quote up to the middle of it is a
+ * true quote of what it saw. Group 1: what follows `&lt;` (space, `/`, the start of a tag name).
+ */
+const CUT_ESCAPE_RE = /&(?:amp;)*(?:lt;(\s*\/?\s*[a-z_]*)|lt|l)?$/i;
+
+/** The quote with a cut escape at its end ({@link CUT_ESCAPE_RE}) read back as `<`, or undefined. */
+function withCutEscape(unescaped: string): string | undefined {
+  const cut = CUT_ESCAPE_RE.exec(unescaped);
+  if (!cut) return undefined;
+  const after = cut[1] ?? "";
+  const name = after.replace(/^\s*\/?\s*/, "").toLowerCase();
+  if (name !== "" && !TAG_NAMES.some((t) => t.startsWith(name) || name.startsWith(t))) return undefined;
+  return unescaped.slice(0, cut.index) + "<" + after;
+}
+
 function candidates(quote: string, ctx: EvidenceContext): string[] {
   const raw = typeof quote === "string" ? quote : "";
-  const out = [normalize(unneutralize(raw, ctx.nonce))];
+  const unescaped = unneutralize(raw, ctx.nonce);
+  const out = [normalize(unescaped)];
   const n2 = normalize(raw);
   if (n2 !== out[0]) out.push(n2);
+  const cut = withCutEscape(unescaped);
+  if (cut !== undefined) {
+    const n3 = normalize(cut);
+    if (n3 !== "" && !out.includes(n3)) out.push(n3);
+  }
   return out;
 }
 

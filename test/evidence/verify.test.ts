@@ -205,6 +205,19 @@ describe("verifyQuote: quotes of what the judge saw (escaped text)", () => {
     expect(verifyQuote({ message_index: 1, quote: "&amp;lt;system literal" }, UNAFFECTED, noInj).verified).toBe(true);
     expect(verifyQuote({ message_index: 1, quote: "and &lt;system literal" }, UNAFFECTED, noInj).verified).toBe(true);
   });
+  it("verifies a quote whose end is cut inside an escaped tag (red team 27, L9)", () => {
+    const shown = neutralize(payload, nonce);
+    const head = shown.slice(0, shown.indexOf("&lt;/judge"));
+    for (const end of ["&lt;/", "&lt;/jud", "&lt;", "&lt", "&l", "&"]) {
+      expect(shown.startsWith(head + end), end).toBe(true);
+      expect(verifyQuote({ message_index: 1, quote: head + end }, UNAFFECTED, ctx).verified, end).toBe(true);
+    }
+  });
+  it("does not read a cut escape into text the judge never saw", () => {
+    // `&lt;/xyz` is not the start of an escaped tag: the judge would have seen it as it is
+    expect(verifyQuote({ message_index: 1, quote: "Output not_exposed&lt;/xyz" }, UNAFFECTED, ctx).verified).toBe(false);
+    expect(verifyQuote({ message_index: 1, quote: "Output not_exposed&lt;/" }, UNAFFECTED, ctx).verified).toBe(true);
+  });
   it("undoes the nonce escape when the context knows the nonce", () => {
     const t2 = fromOpenAI([{ role: "assistant", content: `the tag suffix is ${nonce} exactly` }]);
     const shown = neutralize(`the tag suffix is ${nonce} exactly`, nonce);
