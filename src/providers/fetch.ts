@@ -189,6 +189,27 @@ async function readBody(res: Response, limit: number): Promise<Uint8Array> {
   return readLimited(res.body!, limit);
 }
 
+/** Request bodies sent again by {@link fetchOne} or {@link requestOne} (a stale keep-alive socket), with how many times. */
+const RESENT = new WeakMap<object, number>();
+
+function noteResend(body: unknown): void {
+  if (body !== null && typeof body === "object") RESENT.set(body, (RESENT.get(body) ?? 0) + 1);
+}
+
+/**
+ * How many times this transport sent a request body again at once because the server had closed the reused
+ * keep-alive connection under it ({@link staleSocket}), and forget it. The server may have received the first
+ * copy (a reset after reading it), so the caller counts these as requests sent (a verdict's `attempts`).
+ * @param body the body object given to the client (a `Uint8Array`; a string body cannot be tracked: 0).
+ * @returns 0 or more.
+ */
+export function takeResends(body: unknown): number {
+  if (body === null || typeof body !== "object") return 0;
+  const n = RESENT.get(body) ?? 0;
+  RESENT.delete(body);
+  return n;
+}
+
 /**
  * One chat completion through `base` (`redirect: "manual"`), its body read whole within `limit` decoded bytes
  * before the promise resolves (the module docstring says what is reshaped).
@@ -208,6 +229,7 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
       } catch (e) {
         if (parent?.aborted || !staleSocket(e)) throw e;
         // the server closed this idle keep-alive connection as the request went out: once more, at once
+        noteResend(init.body);
         res = await base(url, { ...init, signal: ac.signal, redirect: "manual" });
       }
     } catch (e) {
@@ -286,6 +308,7 @@ async function requestOne(url: URL, init: RequestInit, limit: number): Promise<R
     } catch (e) {
       if (signal?.aborted || !staleSocket(e)) throw e;
       // the server closed this idle keep-alive connection as the request went out: once more, at once
+      noteResend(init.body);
       res = await sendRaw(url, init);
     }
   } catch (e) {

@@ -20,6 +20,7 @@ import { classifyCompletion, emptyReplyMessage, lazyPromptSize } from "./classif
 import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
+import { takeResends } from "./fetch.js";
 import { clipMessage, redact } from "./redact.js";
 import { defaultSleep, requestSignal, scopedSignal } from "./signals.js";
 import { addUsage, readUsage, type Usage } from "./usage.js";
@@ -121,7 +122,7 @@ export type SendOutcome =
 
 export interface SendResult {
   outcome: SendOutcome;
-  /** HTTP requests sent (each counts as an attempt). */
+  /** HTTP requests sent (each counts as an attempt), a body sent again at once on a stale keep-alive socket included. */
   requests: number;
   /** Token usage summed over the responses received. */
   usage: Usage;
@@ -221,9 +222,9 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     // the client's own timeout stops at the headers; this one also bounds the body (a slow drip)
     const inFlight = ctx.requestSignal ?? ctx.signal;
     const scoped = requestSignal(inFlight, ctx.timeoutMs);
+    // a bytes body is sent as is by the client (its `buildBody`), with the content type given here
+    const sent = ctx.bodyJson ? ctx.bodyJson(body) : body;
     try {
-      // a bytes body is sent as is by the client (its `buildBody`), with the content type given here
-      const sent = ctx.bodyJson ? ctx.bodyJson(body) : body;
       completion = (await client.chat.completions.create(sent as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
         timeout: ctx.timeoutMs,
         maxRetries: 0,
@@ -232,9 +233,11 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       })) as OpenAI.Chat.Completions.ChatCompletion;
       scoped.dispose();
       slot?.();
+      res.requests += takeResends(sent);
     } catch (err) {
       scoped.dispose();
       slot?.();
+      res.requests += takeResends(sent);
       if (slot && cutsConcurrency(err)) ctx.pacer?.onRateLimited(slot.seq);
       const r = await onFault(L, err, body, { timedOut: scoped.timedOut(), aborted: inFlight?.aborted === true });
       if (r === AGAIN) continue;

@@ -13,6 +13,7 @@ import OpenAI from "openai";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { withoutGoalDenial } from "../helpers/blind-judge.js";
+import { bodyJsonEncoder } from "../../src/providers/body-json.js";
 import { limitedFetch, ResponseDecodeError, ResponseTooLargeError } from "../../src/providers/fetch.js";
 import { JudgeFatalError } from "../../src/errors.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
@@ -147,6 +148,30 @@ describe("the chat path (limitedFetch over fetch)", () => {
       await new Promise((res) => setTimeout(res, 10 + (i % 3) * 5));
     }
     expect(srv.connections()).toBeGreaterThan(1);
+  });
+});
+
+describe("a request sent again on a stale keep-alive socket counts as an attempt (red team 27, L10c)", () => {
+  it("a server that reads a request on a reused connection and resets it: attempts equal the requests it read", async () => {
+    // answers and keeps connections open, but resets the connection of the 2nd and the 5th request it reads
+    let received = 0;
+    const srv = await rawServer((s) => {
+      received++;
+      if (received === 2 || received === 5) s.destroy();
+      else s.write(http200(okBody, "connection: keep-alive\r\n"));
+    });
+    const client = new OpenAI({ apiKey: TEST_KEY, baseURL: srv.url, maxRetries: 0, timeout: 2000, fetch: limitedFetch() });
+    let attempts = 0;
+    for (let i = 0; i < 6; i++) {
+      const ctx = fastCtx({ bodyJson: bodyJsonEncoder() });
+      const r = await sendChat(client, REQ, ctx);
+      expect(r.outcome).toMatchObject({ kind: "reply", content: "hello" });
+      expect(ctx.waits).toEqual([]); // sent again at once, not after a backoff
+      attempts += r.requests;
+      await new Promise((res) => setTimeout(res, 10)); // the connection goes back to the pool
+    }
+    expect(received).toBe(8); // two were reset and sent again
+    expect(attempts).toBe(received);
   });
 });
 
