@@ -6,6 +6,7 @@
 import type { Judge } from "../judges/judge.js";
 import type { RunSnapshot, RunStore } from "../store/run-store.js";
 import type { VerdictLedger } from "../store/ledger.js";
+import type { BatchEntry } from "./batch-types.js";
 import { configDiff, judgeConfigSha256 } from "../store/config-key.js";
 
 /**
@@ -42,7 +43,11 @@ export function configChanges(
   for (const j of judges) {
     const cur = current.get(j.id)!;
     const other = store.storedConfigs(j.id, j.promptSha256).filter((c) => c.judge_config_sha256 !== cur.sha);
-    if (other.length === 0) continue;
+    const flying = inFlightUnderOtherConfig(batchEntries(store.snapshot.extra), j.id, cur.sha);
+    if (other.length === 0) {
+      if (flying.length > 0) out.push({ judge: j.id, message: `judge "${j.id}": ${inFlightText(flying)}` });
+      continue;
+    }
     const n = other.reduce((a, c) => a + c.verdicts, 0);
     const unknown = other.filter((c) => c.judge_config_sha256 === "").reduce((a, c) => a + c.verdicts, 0);
     const models = [...new Set(other.flatMap((c) => c.models))];
@@ -59,10 +64,38 @@ export function configChanges(
       judge: j.id,
       message:
         `judge "${j.id}": ${n} verdict(s) in this run were made with another configuration than the one given now` +
-        (parts.length ? ` (${parts.join("; ")})` : ""),
+        (parts.length ? ` (${parts.join("; ")})` : "") +
+        (flying.length > 0 ? `; ${inFlightText(flying)}` : ""),
     });
   }
   return out;
+}
+
+/**
+ * The Batch API chunks of a judge still in flight (sent, results not stored) that were sent under another
+ * configuration than `sha` (review 27, M3: the refusal read stored verdicts only, so a chunk sent as model A and
+ * finished after the configuration became model B was stored, with a warning, by a run that should have refused).
+ * Chunks written by builds that recorded no configuration are not counted (nothing to compare).
+ * @param batches the run's chunks ({@link batchEntries}); @param sha the judge's configuration hash now.
+ */
+export function inFlightUnderOtherConfig(batches: readonly BatchEntry[], judgeId: string, sha: string): BatchEntry[] {
+  return batches.filter((e) => e.judge_id === judgeId && e.status !== "processed" && e.config_sha256 !== undefined && e.config_sha256 !== sha);
+}
+
+/** The Batch API chunks a run's store.json keeps (`extra.batches`), or none. */
+export function batchEntries(extra: unknown): BatchEntry[] {
+  const b = (extra as { batches?: unknown } | null | undefined)?.batches;
+  return Array.isArray(b) ? (b as BatchEntry[]) : [];
+}
+
+/** What {@link inFlightUnderOtherConfig}'s chunks are, in words: requests, chunks, the models they were sent as. */
+export function inFlightText(flying: readonly BatchEntry[]): string {
+  const requests = flying.reduce((a, e) => a + e.requests, 0);
+  const models = [...new Set(flying.map((e) => e.judge_model ?? "?"))].map((m) => JSON.stringify(m)).join(", ");
+  return (
+    `${requests} request(s) in ${flying.length} Batch API chunk(s) still in flight were sent with another configuration than the one given ` +
+    `now (model ${models}); their results will be stored under the configuration they were sent with`
+  );
 }
 
 /** How to proceed after a configuration change (the end of {@link JudgeConfigChangedError}'s message). */

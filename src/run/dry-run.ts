@@ -32,7 +32,8 @@ import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
 import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
-import { promptChanges, runJudgeConfig } from "./config-change.js";
+import { batchEntries, inFlightText, inFlightUnderOtherConfig, promptChanges, runJudgeConfig } from "./config-change.js";
+import type { BatchEntry } from "./batch-types.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
 import type { LabelOptions } from "./label.js";
@@ -131,6 +132,15 @@ export interface DryRunResult {
   assumptions: string[];
 }
 
+/** The Batch API chunks in a run's store.json (none when it is absent or unreadable: the dry run reads, never fails on it). */
+function storedBatchEntries(runDir: string): BatchEntry[] {
+  try {
+    return batchEntries((JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8")) as { extra?: unknown }).extra);
+  } catch {
+    return [];
+  }
+}
+
 /**
  * What `label` would skip or judge again: the latest stored verdict per (trajectory, judge, repeat) and the content
  * hashes the index recorded (a {@link VerdictLedger}, as `RunStore` keeps one), and per judge and prompt hash how
@@ -211,7 +221,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   // label's configuration-change rule (issue 12.5): verdicts of a judge made under another configuration make
   // label refuse (default), judge every item again (rejudge) or keep them and judge what is missing (keep)
   const configChanges: DryRunConfigChange[] = [];
-  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens }, configChanges));
+  const batches = storedBatchEntries(path.join(opts.labelsDir, opts.run));
+  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens, batches }, configChanges));
   let read = 0;
   let inputErrors = 0;
   let placeholders = 0;
@@ -277,6 +288,7 @@ function judgeTally(
     ledger: VerdictLedger;
     onChange: DryRunConfigChange["on_config_change"];
     assumeOutputTokens: number | undefined;
+    batches: readonly BatchEntry[];
   },
   configChanges: DryRunConfigChange[],
 ): JudgeTally {
@@ -319,6 +331,15 @@ function judgeTally(
           : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes configurations)";
     configChanges.push({ judge: j.id, verdicts: other, on_config_change: onChange, message: `judge "${j.id}": ${other} verdict(s) in this run were made with another configuration than the one given now: ${what}` });
   }
+  // a Batch API chunk in flight under another configuration: label refuses that too (review 27, M3)
+  const flying = inFlightUnderOtherConfig(ctx.batches, j.id, configSha);
+  if (flying.length > 0)
+    configChanges.push({
+      judge: j.id,
+      verdicts: 0,
+      on_config_change: onChange,
+      message: `judge "${j.id}": ${inFlightText(flying)}${onChange === "refuse" ? ": label would REFUSE this run (exit 2) unless given --on-config-change rejudge or keep" : ""}`,
+    });
   for (const c of promptChanges(ctx.ledger, [j])) {
     const what =
       onChange === "refuse"

@@ -12,6 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
+import { JudgeConfigChangedError } from "../../src/run/config-change.js";
+import { dryRun } from "../../src/run/dry-run.js";
 import { completion } from "../helpers/fake-openai.js";
 import { jsonlLines, startFakeBatch, userMessageOf, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { SAMPLES } from "../helpers/paths.js";
@@ -48,7 +50,15 @@ describe("Batch API: configuration, re-processing, quota (red team 26)", () => {
     f.fault = undefined;
     f.hold = false;
     const warnings: string[] = [];
-    await labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N, onWarning: (w) => warnings.push(w), batch: { pollMs: 2, onWarning: (w) => warnings.push(w) } });
+    // the default refuses: the chunk in flight was sent under another configuration (review 27, M3); --dry-run says so
+    const dry = await dryRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N });
+    expect(dry.label_would_refuse).toBe(true);
+    expect(dry.config_changes.map((c) => c.message).join("\n")).toMatch(/still in flight .*model "model-A".*label would REFUSE/);
+    const refused = labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N, batch: { pollMs: 2 } });
+    await expect(refused).rejects.toThrow(JudgeConfigChangedError);
+    await expect(refused).rejects.toThrow(new RegExp(`${N} request\\(s\\) in 1 Batch API chunk\\(s\\) still in flight were sent with another configuration than the one given now \\(model "model-A"\\)`));
+    expect(f.answered).toHaveLength(0);
+    await labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N, onConfigChange: "keep", onWarning: (w) => warnings.push(w), batch: { pollMs: 2, onWarning: (w) => warnings.push(w) } });
     const vs = verdictsOf("cfg");
     expect(vs).toHaveLength(N);
     expect(new Set(vs.map((v) => v.judge_model))).toEqual(new Set(["model-A"]));
