@@ -237,14 +237,6 @@ export function commonCellFilter<T extends CellObservation>(
 }
 
 /**
- * What the compared groups are called in text: `conditions` when compared by the defense (`--by condition`), else
- * `<field> values` (`--by agent_model` compares models, not conditions).
- */
-export function groupsNoun(field: string): string {
-  return field === "condition" ? "conditions" : `${field} values`;
-}
-
-/**
  * The compared field's noun in `compare`'s headings, singular for `n` 1 and plural otherwise: `condition`,
  * `attack`, `surface`, or `<field> value` (new user 26: `--by attack` printed "worst condition" and "model x condition
  * interaction" while the compared values were attacks).
@@ -252,6 +244,11 @@ export function groupsNoun(field: string): string {
 export function fieldNoun(field: string, n = 1): string {
   const one = field === "condition" || field === "attack" || field === "surface" ? field : `${field} value`;
   return n === 1 ? one : `${one}s`;
+}
+
+/** What the compared groups are called in text: {@link fieldNoun} plural (`conditions`, `attacks`, `agent_model values`). */
+export function groupsNoun(field: string): string {
+  return fieldNoun(field, 2);
 }
 
 /**
