@@ -131,6 +131,13 @@ export function contentText(content: unknown): { text: string | null; thinking?:
   return { text: text.length ? text.join("") : null, ...(th.trim() !== "" ? { thinking: th } : {}) };
 }
 
+/** A body of server-sent events carrying chat completion chunks (`data: {"id":...,"object":"chat.completion.chunk"`). */
+const STREAMED_RE = /^\s*(?::[^\n]*\n\s*)*data:\s*[{[]/;
+
+/** What a streamed answer to a request that asked for none means, said in the `invalid_response` message. */
+export const STREAMED_NOTE =
+  "the server streamed its answer as server-sent events although the request did not ask for a stream (a proxy or server setting that forces streaming; the judge needs one JSON chat completion per request)";
+
 /**
  * Classify one chat completion body (what a 200 carried; a string when it was not JSON).
  * @param completion the parsed body.
@@ -143,10 +150,9 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
   const choice = completion !== null && typeof completion === "object" ? (completion as { choices?: unknown[] }).choices?.[0] : undefined;
   if (!choice || typeof choice !== "object" || !(choice as { message?: unknown }).message || typeof (choice as { message?: unknown }).message !== "object") {
     const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
-    return {
-      kind: "invalid",
-      message: `HTTP 200 but the body is not a chat completion (${typeof completion === "string" ? "not JSON" : "no choices[0].message"}): ${text.slice(0, 500)}`,
-    };
+    // red team 27 (L10b): a server that streams (server-sent events) though no stream was asked for
+    const why = typeof completion !== "string" ? "no choices[0].message" : STREAMED_RE.test(text) ? `not JSON: ${STREAMED_NOTE}` : "not JSON";
+    return { kind: "invalid", message: `HTTP 200 but the body is not a chat completion (${why}): ${text.slice(0, 500)}` };
   }
   const c = choice as { finish_reason?: unknown; message: { content?: unknown; refusal?: unknown } };
   const finishReason = typeof c.finish_reason === "string" ? c.finish_reason : null;

@@ -16,7 +16,7 @@
  */
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { classifyCompletion, emptyReplyMessage, lazyPromptSize } from "./classify.js";
+import { classifyCompletion, emptyReplyMessage, lazyPromptSize, STREAMED_NOTE } from "./classify.js";
 import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
@@ -361,7 +361,7 @@ async function invalidResponse(L: SendLoop, detail: string): Promise<Step> {
         L.clean(
           `${hostOf(base)} (base_url ${base}) does not answer like an OpenAI-compatible chat completions API: ${n} response(s) ` +
             `were not chat completions and judge "${ctx.judgeId}" never had a valid one; the last: ${detail}. Its remaining ` +
-            `items stay un-judged: fix base_url (it usually ends in /v1) and run again to resume.`,
+            `items stay un-judged: ${detail.includes(STREAMED_NOTE) ? "turn off the forced streaming" : "fix base_url (it usually ends in /v1)"} and run again to resume.`,
         ),
       );
     }

@@ -425,6 +425,18 @@ describe.each(Object.entries(VIA))("over %s", (_name, f) => {
       expect((err as JudgeFatalError).message).not.toContain(KEY);
       expect(fake!.requests).toHaveLength(3);
     });
+    it("a server that streams (server-sent events) though no stream was asked for: said as such, not 'fix base_url' (red team 27, L10b)", async () => {
+      const chunk = (content: string) => `data: ${JSON.stringify({ id: "s", object: "chat.completion.chunk", choices: [{ index: 0, delta: { content } }] })}\n\n`;
+      const sse = { status: 200, headers: { "content-type": "text/event-stream" }, rawBody: chunk("{\"findings\"") + chunk(": []}") + "data: [DONE]\n\n" };
+      const c = await setup([sse]);
+      const ctx = fastCtx({ health: { succeeded: false } });
+      const first = await sendChat(c, REQ, ctx);
+      expect(first.outcome).toMatchObject({ kind: "error", error: { kind: "invalid_response", message: expect.stringContaining("streamed its answer as server-sent events") } });
+      const err = (await sendChat(c, REQ, ctx).catch((e) => e)) as JudgeFatalError;
+      expect(err.kind).toBe("not_openai_compatible");
+      expect(err.message).toContain("turn off the forced streaming");
+      expect(err.message).not.toContain("fix base_url");
+    });
     it("after a valid completion, a 200 that is not one is an invalid_response, never a stop", async () => {
       const c = await setup([completion("hello"), html200]);
       const health = { succeeded: false };
