@@ -40,7 +40,7 @@ export function dosAttackWarning(
  * Attacked rows per attack name (`attack` unrecorded: counted in `attacked` only), for {@link dosAttackWarning}.
  * @param rows index rows (any order).
  */
-export function countAttacks(rows: Iterable<{ attacked?: boolean; attack?: string }>): { byAttack: Map<string, number>; attacked: number } {
+export function countAttacks(rows: Iterable<{ attacked?: boolean; attack?: string | null }>): { byAttack: Map<string, number>; attacked: number } {
   const byAttack = new Map<string, number>();
   let attacked = 0;
   for (const r of rows) {

@@ -6,7 +6,7 @@
 import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, NOT_EXPOSED_WHY } from "../format/rates-text.js";
 import type { Proportion, RateCell } from "./table-cells.js";
-import { dosAttackWarning } from "../agree/dos-attacks.js";
+import { countAttacks, dosAttackWarning } from "../agree/dos-attacks.js";
 
 /** What the notes read of a row (`TableRow` of ./table.ts). */
 interface NoteRow {
@@ -82,13 +82,7 @@ export function heuristicExposureLowNote(rows: readonly NoteRow[], withCondition
  * checker (new user 22): one, or none when no attacked row ran one. @param rows the table's trajectories' index rows
  */
 export function dosNote(rows: readonly { attacked?: boolean; attack?: string | null }[]): string[] {
-  const byAttack = new Map<string, number>();
-  let attacked = 0;
-  for (const r of rows) {
-    if (!r.attacked) continue;
-    attacked++;
-    if (r.attack !== undefined && r.attack !== null) byAttack.set(r.attack, (byAttack.get(r.attack) ?? 0) + 1);
-  }
+  const { byAttack, attacked } = countAttacks(rows);
   const w = dosAttackWarning(
     byAttack,
     attacked,
