@@ -3,8 +3,7 @@
  * the injected text (EXPOSURE LOW, src/stats/rates.ts): the pooled exposure can read 21.8% while two of four models
  * were 0/360 and 12/360 exposed (quick check 24), so they are named per judge, never left to the pooled figure.
  */
-import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
-import { PooledExposureTally } from "../stats/pooled-exposure.js";
+import { pooledExposureLowWarning, PooledExposureTally } from "../stats/pooled-exposure.js";
 import type { Verdict } from "../types.js";
 
 /**
@@ -35,13 +34,9 @@ export function pooledExposureLowWarnings(
   const out: string[] = [];
   for (const j of judges) {
     const t = by.get(j);
-    if (!t || t.size < 2) continue; // one group: its own rates line says it
-    const low = t.low();
-    if (!low.length) continue;
-    out.push(
-      `judge ${j}: the figures pool ${t.size} (agent model, condition) groups, ${low.length} of them EXPOSURE LOW (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of the compared runs met the injected text): ` +
-        `${low.map((g) => `${g.model} | ${g.condition} ${g.exposed}/${g.n} exposed`).join(", ")}; over those the agreement is over runs the attack did not reach: --where model=... --where condition=... for one group`,
-    );
+    // one group: its own rates line says it
+    const w = t && pooledExposureLowWarning(`judge ${j}: the figures`, t, { runs: "the compared runs", meaning: "over those the agreement is over runs the attack did not reach" });
+    if (w) out.push(w);
   }
   return out;
 }

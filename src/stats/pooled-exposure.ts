@@ -51,14 +51,22 @@ export class PooledExposureTally {
 /**
  * The warning naming the EXPOSURE LOW groups a pooled figure holds, or null when it pools one group or none is low.
  * @param what the figure, as the sentence's subject (e.g. "the committee's rates").
+ * @param words what the groups' runs are (default "their labelled attacked runs") and what the low groups mean for
+ *   the figure (default: for rates, the attack did not arrive).
  * @returns e.g. `the committee's rates pool 4 (agent model, condition) groups, 1 of them EXPOSURE LOW (...): m | tool_filter 0/360 exposed; ...`.
  */
-export function pooledExposureLowWarning(what: string, tally: PooledExposureTally): string | null {
+export function pooledExposureLowWarning(
+  what: string,
+  tally: PooledExposureTally,
+  words: { runs?: string; meaning?: string } = {},
+): string | null {
   if (tally.size < 2) return null; // one group: its own exposure is the figure's
   const low = tally.low();
   if (!low.length) return null;
+  const runs = words.runs ?? "their labelled attacked runs";
+  const meaning = words.meaning ?? "over those the rates say the attack did not arrive, not that the agent resisted it";
   return (
-    `${what} pool ${tally.size} (agent model, condition) groups, ${low.length} of them EXPOSURE LOW (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of their labelled attacked runs met the injected text): ` +
-    `${low.map((g) => `${g.model} | ${g.condition} ${g.exposed}/${g.n} exposed`).join(", ")}; over those the rates say the attack did not arrive, not that the agent resisted it: --where model=... --where condition=... for one group`
+    `${what} pool ${tally.size} (agent model, condition) groups, ${low.length} of them EXPOSURE LOW (fewer than ${Math.round(100 * EXPOSURE_LOW_BELOW)}% of ${runs} met the injected text): ` +
+    `${low.map((g) => `${g.model} | ${g.condition} ${g.exposed}/${g.n} exposed`).join(", ")}; ${meaning}: --where model=... --where condition=... for one group`
   );
 }
