@@ -18,6 +18,7 @@ import type OpenAI from "openai";
 import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import type { Part, Trajectory, Verdict } from "../types.js";
 import { usageCost } from "../providers/cost.js";
+import { CALLED_A_TOOL } from "../providers/classify.js";
 import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
 import { createChatSender, type ChatSender } from "../providers/sender.js";
 import { type Judge, type JudgeContext } from "./judge.js";
@@ -336,7 +337,7 @@ export class LlmJudge implements Judge {
         this.cfg.id,
         "empty_replies",
         `judge "${this.cfg.id}": ${this.#emptyReplies} replies had neither content nor reasoning, none had content` +
-          (outcome.error.message.includes("called a tool instead") ? ` (the last called a tool instead: ${outcome.error.message})` : "") +
+          (outcome.error.message.includes(CALLED_A_TOOL) ? ` (the last ${CALLED_A_TOOL}: ${outcome.error.message})` : "") +
           `. Check the model ` +
           `and the server (a chat template that drops the answer, a reasoning parser, a model that does not load). Its remaining items stay un-judged; run again to resume.`,
       );

@@ -186,6 +186,9 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
   return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: [] };
 }
 
+/** The words {@link emptyReplyMessage} uses for a reply that called a tool: how the judge's stop message finds one. */
+export const CALLED_A_TOOL = "called a tool instead";
+
 /**
  * The `empty_response` message of a reply cut with no content (`cut` with errorKind `empty_response`), the same on the
  * online and the Batch path: it names the tool calls a reply made instead of answering (red team 26), else the
@@ -193,7 +196,7 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
  */
 export function emptyReplyMessage(c: { finishReason: string | null; toolCalls?: string[] }): string {
   return c.toolCalls
-    ? `the reply content was empty and it called a tool instead (tool_calls: ${c.toolCalls.slice(0, 3).join(", ")}): the verdict must be in the content; the judge offers no tools, so the server or its chat template forced a function call`
+    ? `the reply content was empty and it ${CALLED_A_TOOL} (tool_calls: ${c.toolCalls.slice(0, 3).join(", ")}): the verdict must be in the content; the judge offers no tools, so the server or its chat template forced a function call`
     : `the reply content was empty (finish_reason ${JSON.stringify(c.finishReason)})`;
 }
 
