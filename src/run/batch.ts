@@ -131,6 +131,18 @@ export class BatchJudgeRun {
    * (written by a process killed before it listed them: never sent) are removed; their items are added again.
    */
   async open(): Promise<void> {
+    // a chunk written under another configuration of the judge and never sent (`pending`) is dropped: its items are
+    // added again under the current one (red team 28: `--on-config-change rejudge` uploaded model-A lines and stored
+    // them as the run's verdicts); a chunk sent, or whose sending began, is awaited and stored under its own
+    const stale = this.mine().filter((e) => e.status === "pending" && e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256);
+    if (stale.length > 0) {
+      for (const e of stale) this.entries.splice(this.entries.indexOf(e), 1);
+      const n = stale.reduce((a, e) => a + e.requests, 0);
+      this.settings.onWarning?.(
+        `judge "${this.judge.id}": ${n} request(s) in ${stale.length} Batch API chunk(s) written under another configuration (model ${[...new Set(stale.map((e) => JSON.stringify(e.judge_model ?? "?")))].join(", ")}) and never sent are dropped: their items are judged under the current one`,
+      );
+      await this.store.writeSnapshot();
+    }
     for (const e of this.mine()) {
       if (e.status === "processed") continue;
       const keys = path.join(this.dir, `${e.key}.keys.jsonl`);

@@ -93,8 +93,26 @@ export function inFlightText(flying: readonly BatchEntry[]): string {
   const requests = flying.reduce((a, e) => a + e.requests, 0);
   const models = [...new Set(flying.map((e) => e.judge_model ?? "?"))].map((m) => JSON.stringify(m)).join(", ");
   return (
-    `${requests} request(s) in ${flying.length} Batch API chunk(s) still in flight were sent with another configuration than the one given ` +
-    `now (model ${models}); their results will be stored under the configuration they were sent with`
+    `${requests} request(s) in ${flying.length} Batch API chunk(s) still in flight were written with another configuration than the one given ` +
+    `now (model ${models}); under keep or rejudge, those already sent are stored under the configuration they were sent with, those not sent are dropped and judged again`
+  );
+}
+
+/**
+ * The error for a `label` run without `--batch` while some of its judges have Batch API chunks in flight (red team
+ * 28, M2: judged online too, their items were paid twice, and the chunks' results, collected by a later `--batch`
+ * run, replaced the newer online verdicts), or undefined when none has.
+ * @param batches the run's chunks ({@link batchEntries}); @param judges the judges of this invocation.
+ */
+export function inFlightWithoutBatch(run: string, batches: readonly BatchEntry[], judges: readonly { id: string }[]): string | undefined {
+  const per = judges
+    .map((j) => ({ id: j.id, flying: batches.filter((e) => e.judge_id === j.id && e.status !== "processed") }))
+    .filter((x) => x.flying.length > 0);
+  if (per.length === 0) return undefined;
+  const what = per.map((x) => `judge "${x.id}": ${x.flying.reduce((a, e) => a + e.requests, 0)} request(s) in ${x.flying.length} chunk(s)`).join("; ");
+  return (
+    `run "${run}" has Batch API chunks of an earlier \`label --batch\` still in flight (${what}): run label with --batch to collect them ` +
+    `(judged online instead, those items would be paid twice); or label into another --run`
   );
 }
 

@@ -15,7 +15,7 @@ import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth
 import { summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch-paths.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
-import { configChanges, CONFIG_CHANGE_HELP, JudgeConfigChangedError, promptChanges } from "./config-change.js";
+import { batchEntries, configChanges, CONFIG_CHANGE_HELP, inFlightWithoutBatch, JudgeConfigChangedError, promptChanges } from "./config-change.js";
 import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { TrajectoryPreparer } from "./prepare.js";
@@ -73,6 +73,7 @@ export function healthWarnings(onWarning: LabelOptions["onWarning"]): (v: Verdic
  * latest configuration; the progress total (the limit, or a pre-count when progress is reported); the invocation's
  * record; an error for unreadable journal lines.
  * @throws JudgeConfigChangedError under `refuse` when a judge's configuration changed.
+ * @throws UsageError without `--batch` when a judge has Batch API chunks in flight.
  */
 export async function openInvocation(
   rs: LabelRunState,
@@ -88,6 +89,12 @@ export async function openInvocation(
     costCap.spent_usd = costCap.spent_before_usd = store.paidUsd;
     costCap.unknown_cost_before = store.unknownCostVerdicts;
     // a cap already spent is "reached" only when a request is held back: a run with nothing left stays complete
+  }
+  // chunks of an earlier --batch run still in flight are collected by --batch only (red team 28)
+  const flyingWithoutBatch = opts.batch ? undefined : inFlightWithoutBatch(opts.run, batchEntries(store.snapshot.extra), opts.judges);
+  if (flyingWithoutBatch) {
+    store.abandon();
+    throw new UsageError(flyingWithoutBatch);
   }
   // issue 12.5: a judge whose configuration changed since its verdicts were stored is never taken as the same
   // a changed judge prompt (rubric version or its text) is the same choice: judging again is paid again

@@ -13,6 +13,7 @@ import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { JudgeConfigChangedError } from "../../src/run/config-change.js";
+import { UsageError } from "../../src/errors.js";
 import { dryRun } from "../../src/run/dry-run.js";
 import { completion } from "../helpers/fake-openai.js";
 import { jsonlLines, startFakeBatch, userMessageOf, type FakeBatchServer } from "../helpers/fake-batch.js";
@@ -56,7 +57,7 @@ describe("Batch API: configuration, re-processing, quota (red team 26)", () => {
     expect(dry.config_changes.map((c) => c.message).join("\n")).toMatch(/still in flight .*model "model-A".*label would REFUSE/);
     const refused = labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N, batch: { pollMs: 2 } });
     await expect(refused).rejects.toThrow(JudgeConfigChangedError);
-    await expect(refused).rejects.toThrow(new RegExp(`${N} request\\(s\\) in 1 Batch API chunk\\(s\\) still in flight were sent with another configuration than the one given now \\(model "model-A"\\)`));
+    await expect(refused).rejects.toThrow(new RegExp(`${N} request\\(s\\) in 1 Batch API chunk\\(s\\) still in flight were written with another configuration than the one given now \\(model "model-A"\\)`));
     expect(f.answered).toHaveLength(0);
     await labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N, onConfigChange: "keep", onWarning: (w) => warnings.push(w), batch: { pollMs: 2, onWarning: (w) => warnings.push(w) } });
     const vs = verdictsOf("cfg");
@@ -68,6 +69,45 @@ describe("Batch API: configuration, re-processing, quota (red team 26)", () => {
     expect(sent).toMatchObject({ judge_model: "model-A" });
     expect(new Set(vs.map((v) => v.judge_config_sha256))).toEqual(new Set([sent.config_sha256]));
     expect(warnings.join("\n")).toMatch(/sent with another configuration of the judge \(model model-A, .*\) than the current one \(model model-B/);
+  });
+
+  it("a chunk written as model-A but never sent is dropped under --on-config-change rejudge: its items are judged as model-B (red team 28, M1)", async () => {
+    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userMessageOf(body))).body }));
+    const f = fake;
+    // every upload fails (a 400 is not retried): the chunk stays pending, never sent
+    f.fault = (method, p) => (method === "POST" && p === "/files" ? { status: 400, body: { error: { message: "upload refused", type: "invalid_request_error" } } } : undefined);
+    await labelRun({ inputs: [SAMPLES], run: "pend", labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N, batch: { pollMs: 2 } }).catch(() => undefined);
+    const before = JSON.parse(fs.readFileSync(path.join(tmp, "pend", "store.json"), "utf8")).extra.batches;
+    expect(before.map((e: { status: string; judge_model: string }) => [e.status, e.judge_model])).toEqual([["pending", "model-A"]]);
+    f.fault = undefined;
+    const warnings: string[] = [];
+    await labelRun({ inputs: [SAMPLES], run: "pend", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N, onConfigChange: "rejudge", onWarning: (w) => warnings.push(w), batch: { pollMs: 2, onWarning: (w) => warnings.push(w) } });
+    expect(new Set(f.answered.map((a) => a.body.model))).toEqual(new Set(["model-B"]));
+    expect(new Set(verdictsOf("pend").map((v) => v.judge_model))).toEqual(new Set(["model-B"]));
+    expect(verdictsOf("pend")).toHaveLength(N);
+    expect(warnings.join("\n")).toMatch(/written under another configuration \(model "model-A"\) and never sent are dropped/);
+  });
+
+  it("label without --batch while a chunk is in flight is refused: the items would be paid twice (red team 28, M2)", async () => {
+    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userMessageOf(body))).body }));
+    const f = fake;
+    f.hold = true;
+    const ac = new AbortController();
+    f.fault = (method, p) => {
+      if (method === "POST" && p === "/batches") setImmediate(() => ac.abort());
+      return undefined;
+    };
+    await labelRun({ inputs: [SAMPLES], run: "online", labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N, signal: ac.signal, batch: { pollMs: 2 } });
+    f.fault = undefined;
+    f.hold = false;
+    const online = labelRun({ inputs: [SAMPLES], run: "online", labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N });
+    await expect(online).rejects.toThrow(UsageError);
+    await expect(online).rejects.toThrow(/still in flight \(judge "gb": 8 request\(s\) in 1 chunk\(s\)\): run label with --batch to collect them/);
+    expect(f.answered).toHaveLength(0);
+    expect(fs.existsSync(path.join(tmp, "online", "verdicts.jsonl")) ? verdictsOf("online") : []).toHaveLength(0);
+    await labelRun({ inputs: [SAMPLES], run: "online", labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N, batch: { pollMs: 2 } });
+    expect(verdictsOf("online")).toHaveLength(N);
+    expect(f.answered).toHaveLength(N);
   });
 
   it("a chunk processed again (stopped while storing: still 'submitted' in store.json) stores no verdict twice", async () => {
