@@ -68,21 +68,29 @@ export function describeKinds(kinds: readonly PartKind[]): string {
 }
 
 /**
- * A quote's end cut inside an escape of a tag's `<` (`notes.txt&lt;/`, `...&lt;/untr`, `...&lt`, `...&`): the
- * escape's pattern needs the whole tag name after it, so `unneutralize` leaves such an end as literal text. The
- * judge saw `&lt;/untrusted...` where the trajectory holds `</untrusted...`; a quote up to the middle of it is a
- * true quote of what it saw. Group 1: what follows `&lt;` (space, `/`, the start of a tag name).
+ * A quote's end cut inside an escape the judge saw (`...notes.txt&lt;/`, `...&lt;/jud`, `...&lt`, `...&`, or inside
+ * `&amp;lt;sys` for a literal `&lt;system`): the escape's pattern needs the whole tag name after it, so
+ * `unneutralize` leaves such an end as it is. Each way the end can be the start of an escape the serializer writes
+ * (`&lt;` + `/`? + a tag name for `<`, one more `amp;` for text that already looked like one) is read back as the
+ * original text, completed with the tag name: the candidate then verifies only where the trajectory holds that
+ * tag-like text, which is where the judge saw the escape (red team 28: a cut `balance &` read as `balance <` matched
+ * a plain `<` the judge saw as it is).
  */
-const CUT_ESCAPE_RE = /&(?:amp;)*(?:lt;(\s*\/?\s*[a-z_]*)|lt|l)?$/i;
-
-/** The quote with a cut escape at its end ({@link CUT_ESCAPE_RE}) read back as `<`, or undefined. */
-function withCutEscape(unescaped: string): string | undefined {
-  const cut = CUT_ESCAPE_RE.exec(unescaped);
-  if (!cut) return undefined;
-  const after = cut[1] ?? "";
-  const name = after.replace(/^\s*\/?\s*/, "").toLowerCase();
-  if (name !== "" && !TAG_NAMES.some((t) => t.startsWith(name) || name.startsWith(t))) return undefined;
-  return unescaped.slice(0, cut.index) + "<" + after;
+function cutEscapeForms(unescaped: string): string[] {
+  const amp = unescaped.lastIndexOf("&");
+  if (amp < 0 || unescaped.length - amp > 40) return [];
+  const tail = unescaped.slice(amp).toLowerCase();
+  const head = unescaped.slice(0, amp);
+  const out: string[] = [];
+  const amps = (tail.match(/amp;/g) ?? []).length;
+  for (let k = 0; k <= amps + 1; k++)
+    for (const slash of ["", "/"])
+      for (const t of TAG_NAMES) {
+        const shown = `&${"amp;".repeat(k)}lt;${slash}${t}`;
+        if (tail.length >= shown.length || !shown.startsWith(tail)) continue;
+        out.push(head + (k === 0 ? "<" : `&${"amp;".repeat(k - 1)}lt;`) + slash + t);
+      }
+  return out;
 }
 
 function candidates(quote: string, ctx: EvidenceContext): string[] {
@@ -91,8 +99,7 @@ function candidates(quote: string, ctx: EvidenceContext): string[] {
   const out = [normalize(unescaped)];
   const n2 = normalize(raw);
   if (n2 !== out[0]) out.push(n2);
-  const cut = withCutEscape(unescaped);
-  if (cut !== undefined) {
+  for (const cut of cutEscapeForms(unescaped)) {
     const n3 = normalize(cut);
     if (n3 !== "" && !out.includes(n3)) out.push(n3);
   }

@@ -213,6 +213,16 @@ describe("verifyQuote: quotes of what the judge saw (escaped text)", () => {
       expect(verifyQuote({ message_index: 1, quote: head + end }, UNAFFECTED, ctx).verified, end).toBe(true);
     }
   });
+  it("verifies a quote cut inside the escape of text that already looked like one (red team 28, L1)", () => {
+    const noInj = evidenceContext({ ...t, injections: {} }, { nonce });
+    for (const q of ["and &amp;", "and &amp;lt;", "and &amp;lt;sys", "and &amp;l"]) expect(verifyQuote({ message_index: 1, quote: q }, UNAFFECTED, noInj).verified, q).toBe(true);
+  });
+  it("a cut end is never read as a '<' the judge saw as it is (red team 28, L2)", () => {
+    const t3 = fromOpenAI([{ role: "assistant", content: "the balance < 100 and a <b>bold</b> word" }]);
+    const c3 = evidenceContext(t3, { nonce });
+    for (const q of ["the balance &", "the balance &lt;", "the balance &lt", "and a &lt;"]) expect(verifyQuote({ message_index: 0, quote: q }, COMPLY, c3).verified, q).toBe(false);
+    expect(verifyQuote({ message_index: 0, quote: "the balance < 100" }, COMPLY, c3).verified).toBe(true);
+  });
   it("does not read a cut escape into text the judge never saw", () => {
     // `&lt;/xyz` is not the start of an escaped tag: the judge would have seen it as it is
     expect(verifyQuote({ message_index: 1, quote: "Output not_exposed&lt;/xyz" }, UNAFFECTED, ctx).verified).toBe(false);
