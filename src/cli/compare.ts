@@ -92,7 +92,7 @@ Examples:
       result.warnings.push(...runFolderWarnings(index.values()));
       // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read)
       const state = runStateLine(readRunState(runDir));
-      if (state) result.warnings.unshift(state.replace(/^WARNING: /, ""));
+      if (state) result.warnings.unshift(...state.split("\n").map((l) => l.replace(/^WARNING: /, "")));
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) warnLine(w);

@@ -117,7 +117,7 @@ Examples:
       }
       // a run whose labelling did not finish: its figures cover part of it (coverage counts only what was read)
       const state = runStateLine(readRunState(runDir));
-      if (state) report.warnings.unshift(state.replace(/^WARNING: /, ""));
+      if (state) report.warnings.unshift(...state.split("\n").map((l) => l.replace(/^WARNING: /, "")));
       if (o.json) {
         report.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of report.warnings) warnLine(w);
@@ -205,8 +205,7 @@ function printTable(runDir: string, o: Record<string, string | boolean | undefin
     warnLine(w);
   }
   // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read)
-  const state = runStateLine(readRunState(runDir));
-  if (state) {
+  for (const state of runStateLine(readRunState(runDir))?.split("\n") ?? []) {
     t.notes.push(state.startsWith("WARNING") ? state : `note: ${state.replace(/^note: /, "")}`);
     process.stderr.write(`ipi-judge: ${state.startsWith("WARNING") ? "warning: " + state.replace(/^WARNING: /, "") : state}\n`);
   }

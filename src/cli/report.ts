@@ -95,12 +95,13 @@ Example:
         ...(m.items_unattacked !== undefined ? { items_unattacked: m.items_unattacked } : {}),
         items_unavailable: m.items.filter((i) => !i.trajectory).length,
         judge_health: m.judge_health ?? [],
-        run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message },
+        run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message, mixed_configurations: m.run_state.mixed_configurations ?? [] },
         warnings: m.warnings,
       };
       if (m.run_state.complete === false) warnLine(`run incomplete: ${m.run_state.message}`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
       else if (m.run_state.status === "inputs_removed" && m.run_state.message) warnLine(m.run_state.message);
+      for (const w of m.run_state.mixed_configurations ?? []) warnLine(w);
       for (const w of healthWarnings(m.judge_health ?? [])) warnLine(w);
       if (!m.paper_table) warnLine(`paper table left out: ${m.paper_table_reason}`);
       if (o.json) printJson(summary);

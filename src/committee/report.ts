@@ -250,6 +250,8 @@ export function committeeReport(
   if (opts.runState?.complete === false && opts.runState.message) warnings.push(`run incomplete: ${opts.runState.message}`);
   // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
   else if (opts.runState?.status === "inputs_removed" && opts.runState.message) warnings.push(opts.runState.message);
+  // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
+  warnings.push(...(opts.runState?.mixed_configurations ?? []));
   for (const h of judge_health.filter((x) => !excluded.includes(x.judge_id)))
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);

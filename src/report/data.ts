@@ -488,6 +488,8 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   const warnings = (multi ? [...cr.warnings] : healthWarnings(cr.judge_health)).concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(runState.status === "inputs_removed" ? runState.message : `note: ${runState.message}`);
+  // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
+  warnings.push(...(runState.mixed_configurations ?? []));
   warnings.push(...restricted.warnings);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
   warnings.push(...likeForLikeWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));

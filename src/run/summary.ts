@@ -131,6 +131,8 @@ export interface RunSummary {
   stopped_judges: Record<string, string>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
+  /** The warnings (also in `warnings`) for judges whose verdicts in use were made by several models or configurations; absent when none. */
+  mixed_configurations?: string[];
   /** USD over every judge's verdicts; `incomplete` when any verdict's cost is unknown. */
   cost: CostTotal;
   /** Ingest warnings of the last invocation (a guessed model or defense, runs without a verdict, ...), when any. */
@@ -264,19 +266,21 @@ export function summarizeRun(
       if (t.run_error) attackedRunErrors++;
     }
   const warnings = healthWarnings([...health.values()]);
+  const mixed: string[] = [];
   for (const j of out)
     if (j.judge_models.length > 1)
-      warnings.push(`judge ${j.judge_id}: its verdicts name ${j.judge_models.length} models (${j.judge_models.join(", ")}): the run mixes configurations under one judge id`);
+      mixed.push(`judge ${j.judge_id}: its verdicts name ${j.judge_models.length} models (${j.judge_models.join(", ")}): the run mixes configurations under one judge id`);
   // verdicts in use made under different configurations of one judge (a --on-config-change rejudge stopped before
   // it finished, by the cost cap or Ctrl-C, or --on-config-change keep): its figures mix configurations
   for (const [id, shas] of configsOf) {
     if (shas.size < 2) continue;
     const parts = [...shas].sort((a, b) => b[1] - a[1]).map(([sha, n]) => `${n} under ${sha ? `configuration ${sha.slice(0, 12)}` : "no recorded configuration"}`);
-    warnings.push(
+    mixed.push(
       `judge ${id}: its verdicts in use were made under ${shas.size} different configurations (${parts.join(", ")}): its figures mix old- and new-configuration verdicts; ` +
         "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
     );
   }
+  warnings.push(...mixed);
   warnings.push(...indexLikeForLike(index));
   return {
     run,
@@ -287,6 +291,7 @@ export function summarizeRun(
     verdicts: count,
     judges: out.sort((a, b) => a.judge_id.localeCompare(b.judge_id)),
     errors: { total: errorTotal, by_kind },
+    ...(mixed.length > 0 ? { mixed_configurations: mixed } : {}),
     ...(placeholders.length > 0 ? { skipped: skippedPlaceholders(placeholders) } : {}),
     stopped_judges: stopped,
     warnings,

@@ -29,6 +29,12 @@ export interface RunState {
   message: string | null;
   label_state: LabelState | null;
   lock: LockHolder | null;
+  /**
+   * Judges whose verdicts in use were made by more than one model or configuration, as the last label run's summary
+   * (`summary.json` `mixed_configurations`) says, one warning each; empty when none (red team 28: agree, estimate and
+   * report printed such pooled figures under one model's name).
+   */
+  mixed_configurations: string[];
 }
 
 function readJson(file: string): Record<string, unknown> | null {
@@ -48,10 +54,18 @@ const RESUME = "run the same label command again to finish it (nothing stored is
  * @returns the state, never throws (an unreadable store gives `unknown`).
  */
 export function readRunState(runDir: string): RunState {
+  const st = lastLabelState(runDir);
+  const mixed = readJson(path.join(runDir, "summary.json"))?.mixed_configurations;
+  st.mixed_configurations = Array.isArray(mixed) ? mixed.filter((m): m is string => typeof m === "string") : [];
+  return st;
+}
+
+/** {@link readRunState} without `mixed_configurations` (set to none). */
+function lastLabelState(runDir: string): RunState {
   const lock = readRunLock(runDir);
   const store = readJson(path.join(runDir, "store.json"));
   const st = (store?.label_state ?? null) as LabelState | null;
-  const out = (status: RunState["status"], complete: boolean | null, message: string | null): RunState => ({ status, complete, message, label_state: st, lock });
+  const out = (status: RunState["status"], complete: boolean | null, message: string | null): RunState => ({ status, complete, message, label_state: st, lock, mixed_configurations: [] });
   if (lock?.unreadable)
     return out("running", false, `the run's lock file ${path.join(runDir, ".lock")} cannot be read as a lock (${lock.unreadable}): whether labelling is going on is unknown; delete it if no ipi-judge process uses this run`);
   const otherHost = lock && !lock.this_host;
@@ -104,8 +118,9 @@ export function inputsRemovedText(r: { count: number; examples: string[] }): str
 
 /** The line to print for a run state: `WARNING: ...` for a partial run, `note: ...` otherwise; null when complete. */
 export function runStateLine(s: RunState): string | null {
-  if (!s.message) return null;
-  return `${s.complete === false ? "WARNING: run incomplete: " : s.status === "inputs_removed" ? "WARNING: " : "note: "}${s.message}`;
+  const lines = s.message ? [`${s.complete === false ? "WARNING: run incomplete: " : s.status === "inputs_removed" ? "WARNING: " : "note: "}${s.message}`] : [];
+  for (const m of s.mixed_configurations ?? []) lines.push(`WARNING: ${m}`);
+  return lines.length ? lines.join("\n") : null;
 }
 
 /** The state of a run from its `label_state` (statuses and messages of {@link runState}); undefined for an unknown state. */

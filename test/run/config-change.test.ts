@@ -11,7 +11,7 @@ import type { JudgeConfig } from "../../src/config/judges.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { JudgeConfigChangedError, labelRun, type LabelOptions } from "../../src/run/label.js";
 import { readVerdicts } from "../../src/store/run-store.js";
-import { readRunState } from "../../src/store/run-state.js";
+import { readRunState, runStateLine } from "../../src/store/run-state.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
 import { runCli } from "../helpers/cli.js";
@@ -129,6 +129,18 @@ describe("issue 12.5: the resume key covers the judge's configuration", () => {
     const res = await run(judge({ model: "model-B" }), { onConfigChange: "keep", limit: 5 });
     expect(res.progress).toMatchObject({ judged: 2, skipped: 3 });
     expect(res.summary.warnings.join("\n")).toMatch(/judge j: its verdicts name 2 models \(model-A, model-B\)/);
+    // every later command says it too, from the run's state (red team 28: agree, estimate and report did not)
+    const state = readRunState(path.join(dir, "r"));
+    expect(state.mixed_configurations.join("\n")).toMatch(/judge j: its verdicts name 2 models \(model-A, model-B\).*\n.*judge j: its verdicts in use were made under 2 different configurations/);
+    expect(runStateLine(state)).toMatch(/^WARNING: judge j: its verdicts name 2 models/m);
+    for (const cmd of [["agree", "--reference", "security"], ["compare"], ["estimate", "--table"]]) {
+      const r = await runCli([...cmd, "--run", "r", "--labels-dir", dir]);
+      expect(r.stdout + r.stderr, cmd.join(" ")).toMatch(/its verdicts name 2 models \(model-A, model-B\)/);
+    }
+    const out = path.join(dir, "rep.html");
+    const rep = await runCli(["report", "--run", "r", "--labels-dir", dir, "--out", out]);
+    expect(rep.stderr).toMatch(/its verdicts name 2 models/);
+    expect(fs.readFileSync(out, "utf8")).toMatch(/its verdicts name 2 models/);
   });
 
   it("the CLI refuses a changed judge with exit 2 and the message; --on-config-change rejudge proceeds", async () => {
