@@ -166,6 +166,9 @@ function clip01(x: number): number {
   return Math.min(1, Math.max(0, x));
 }
 
+/** A standard error at or below this is 0: the variance of strata whose items are all equal, as floating point sums it. */
+const SE_ZERO = 1e-12;
+
 /**
  * Two-sided exact (Clopper-Pearson 1934) upper bound on a proportion when 0 of n were seen: 1 − (α/2)^{1/n}
  * (Clopper & Pearson 1934, Biometrika 26:404; the "rule of three" is its one-sided large-n form).
@@ -314,7 +317,8 @@ export function domainAsr(
       return;
     }
     e.df = df;
-    if (r.se > 0) {
+    // a variance of homogeneous strata sums to ~1e-18, not 0, in floating point (new user 28: a [6.5, 6.5] interval)
+    if (r.se > SE_ZERO) {
       e.ci95 = { lower: clip01(raw - q * r.se), upper: clip01(raw + q * r.se) };
       return;
     }
@@ -324,14 +328,19 @@ export function domainAsr(
     e.ci_method = `exact bound: 0 ${zero.what} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}); two-sided Clopper-Pearson upper bound ${pct(bound)} on their share, estimate ± ${zero.spread === 1 ? "" : `${zero.spread} × `}that bound`;
   };
   const h = hajek((it) => (it.human ? 1 : 0));
-  // every human label the same: the share of the other label is bounded (it moves the ASR by 1 per unit)
-  fill(out.human, h.mean, h.mean, h, { spread: 1, what: `trajectories labelled ${h.mean >= 0.5 ? "not compromised" : "compromised"} by the humans` });
+  // every human label the same (in the group, or within each stratum): the share of units labelled otherwise is
+  // bounded (it moves the ASR by 1 per unit)
+  const oneLabel = h.mean < SE_ZERO || h.mean > 1 - SE_ZERO;
+  fill(out.human, h.mean, h.mean, h, {
+    spread: 1,
+    what: oneLabel ? `trajectories labelled ${h.mean >= 0.5 ? "not compromised" : "compromised"} by the humans` : "trajectories whose human label differs from the others of their stratum",
+  });
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
   const ci = calibratedInterval(judgeTerm!, d.mean, d.se ?? 0, q);
   // every difference equal: 0 when judge and humans agree (a disagreement moves the estimate by at most 1), else a
   // constant ±1 (or a fraction for unusable verdicts) from which a unit may differ by up to 2
   const allAgree = Math.abs(d.mean) < 1e-12;
-  fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, { spread: allAgree ? 1 : 2, what: allAgree ? "human-judge disagreements" : "units whose human-minus-judge difference differs from the rest" });
+  fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, { spread: allAgree ? 1 : 2, what: allAgree ? "human-judge disagreements" : "units whose human-minus-judge difference differs from the rest of their stratum" });
   return out;
 }

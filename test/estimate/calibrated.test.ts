@@ -83,6 +83,27 @@ describe("domainAsr: a hand-worked example pins the arithmetic", () => {
   });
 });
 
+describe("domainAsr: strata each of one human label (new user 28: a zero-width [6.5, 6.5] interval)", () => {
+  // cell A: 10 units, 4 labelled, all human 0; cell D: 4 units, 2 labelled, both human 1: SE is 0 up to rounding
+  const domain: DomainUnit[] = [..."0123456789"].map((i) => ({ id: `a${i}`, judge: false })).concat([..."0123"].map((i) => ({ id: `d${i}`, judge: i === "0" || i === "2" })));
+  const labelled: LabelledItem[] = [
+    ...["a0", "a3", "a6", "a9"].map((id) => ({ id, cell: "A", human: false })),
+    ...["d0", "d2"].map((id) => ({ id, cell: "D", human: true })),
+  ];
+  const r = domainAsr(domain, labelled, new Map([["A", 10], ["D", 4]]), { minSampled: 2 });
+  it("the human estimate is 4/14 with an exact bound, not a point", () => {
+    expect(r.human.asr).toBeCloseTo(4 / 14, 12);
+    expect(r.human.se).toBeLessThan(1e-12);
+    expect(r.human.ci_method).toMatch(/differs from the others of their stratum.*Clopper-Pearson/);
+    expect(r.human.ci95!.upper - r.human.ci95!.lower).toBeGreaterThan(0.2);
+  });
+  it("the calibrated estimate likewise", () => {
+    expect(r.calibrated.se).toBeLessThan(1e-12);
+    expect(r.calibrated.ci_method).toMatch(/Clopper-Pearson/);
+    expect(r.calibrated.ci95!.upper).toBeGreaterThan(r.calibrated.ci95!.lower);
+  });
+});
+
 describe("domainAsr: undefined is null with a reason, never 0", () => {
   const domain: DomainUnit[] = [{ id: "x", judge: true }, { id: "y", judge: false }, { id: "z", judge: null }];
   it("too few labelled items", () => {
