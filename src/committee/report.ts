@@ -18,7 +18,7 @@ import {
 } from "../agree/pairwise.js";
 import { buildCommittee, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
-import { testRetest, type JudgeRetest } from "./retest.js";
+import { claimedLine, testRetest, type JudgeRetest } from "./retest.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import type { RunState } from "../store/run-state.js";
@@ -472,6 +472,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
       if (t.content_mismatch) L.push(`    left out: ${t.content_mismatch.items} trajector${t.content_mismatch.items === 1 ? "y" : "ies"} judged on different texts in different repeats (see the warning above)`);
       for (const p of t.pairs) {
         L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${f3(p.six.kappa.value, p.six.kappa.reason)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${f3(p.binary.kappa.value, p.binary.kappa.reason)}`);
+        if (p.claimed?.differ) L.push(`      ${claimedLine(p.claimed)}`);
       }
       const fs = t.across_six.fleiss;
       const fb = t.across_binary.fleiss;

@@ -9,7 +9,7 @@ import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
 import { ratingCounts, type Category } from "../stats/index.js";
 import { voteOf } from "../verdict/vote.js";
-import { contentMismatch, DETERMINISTIC_NOTE, type JudgeRetest, type RepeatPair } from "./retest.js";
+import { addClaimed, contentMismatch, DETERMINISTIC_NOTE, type ClaimedPairs, type JudgeRetest, type RepeatPair } from "./retest.js";
 
 /**
  * Rating-count rows shared by every item with the same ratings (`ratingCounts` of one item, cached by its
@@ -88,6 +88,7 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
     for (let r = 1; r < K; r++) {
       const six = new PairTally(BUCKETS);
       const two = new PairTally(BINARY);
+      const claimed: ClaimedPairs = { n: 0, differ: 0, differ_same_label: 0 };
       for (const s of slots) {
         if (mixed.size > 0 && differ(s, r)) {
           mismatch[String(r)] = (mismatch[String(r)] ?? 0) + 1;
@@ -97,12 +98,16 @@ export function testRetestColumns(run: ColumnRun, keep: (i: number, v: Verdict) 
         const b = lab(at(s, r));
         six.add(a, b);
         two.add(bin(a), bin(b));
+        const p0 = at(s, 0);
+        const pr = at(s, r);
+        if (p0 > 0 && pr > 0) addClaimed(claimed, rec(p0), rec(pr));
       }
       const names: [string, string] = ["repeat 0", `repeat ${r}`];
       pairs.push({
         repeat: r,
         six: compareTwoRatersTable(six.table, six, BUCKETS, { names, bootstrap: opts.bootstrap }),
         binary: compareTwoRatersTable(two.table, two, BINARY, { names, bootstrap: opts.bootstrap }),
+        claimed,
       });
     }
     const c6 = new SharedCounts(BUCKETS);

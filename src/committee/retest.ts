@@ -13,6 +13,42 @@ export interface RepeatPair {
   repeat: number;
   six: TwoRaterComparison;
   binary: TwoRaterComparison;
+  /**
+   * The judge's own claims (`label_claimed`, before the evidence checks) of the two repeats, over trajectories where
+   * both claimed a bucket: how many, how many differ, and how many of those ended with the same label (code's
+   * downgrades made them agree: new user 28, a judge whose claims differed on 11% of pairs read kappa 1.000).
+   */
+  claimed: ClaimedPairs;
+}
+
+/** See {@link RepeatPair.claimed}. */
+export interface ClaimedPairs {
+  n: number;
+  differ: number;
+  differ_same_label: number;
+}
+
+/**
+ * The line saying how the judge's own claims of two repeats differed, e.g. `the judge's claimed labels (before the
+ * evidence checks) differ on 78 of 701 trajectories; on 70 of them the evidence checks gave both repeats the same
+ * label: the agreement above is partly set by code, not by the judge`.
+ */
+export function claimedLine(c: ClaimedPairs): string {
+  return (
+    `the judge's claimed labels (before the evidence checks) differ on ${c.differ} of ${c.n} trajectories` +
+    (c.differ_same_label > 0 ? `; on ${c.differ_same_label} of them the evidence checks gave both repeats the same label: the agreement above is partly set by code, not by the judge` : "")
+  );
+}
+
+/** Count one trajectory's two repeats into {@link ClaimedPairs} (either verdict absent or without a claim: not counted). */
+export function addClaimed(c: ClaimedPairs, a: Verdict | undefined, b: Verdict | undefined): void {
+  const ca = a?.label_claimed;
+  const cb = b?.label_claimed;
+  if (!ca || !cb) return;
+  c.n++;
+  if (ca === cb) return;
+  c.differ++;
+  if (a!.label !== null && a!.label === b!.label) c.differ_same_label++;
 }
 
 /** A judge's test-retest figures. */
@@ -121,10 +157,13 @@ export function testRetest(verdicts: readonly Verdict[], trajectoryIds: readonly
       if (same.length < ids.length) mismatch[String(r)] = ids.length - same.length;
       const a = same.map((id) => lab(id, 0));
       const b = same.map((id) => lab(id, r));
+      const claimed: ClaimedPairs = { n: 0, differ: 0, differ_same_label: 0 };
+      for (const id of same) addClaimed(claimed, at(id, 0), at(id, r));
       pairs.push({
         repeat: r,
         six: compareTwoRaters(a, b, BUCKETS, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),
         binary: compareTwoRaters(a.map(bin), b.map(bin), BINARY, { names: ["repeat 0", `repeat ${r}`], bootstrap: opts.bootstrap }),
+        claimed,
       });
     }
     const grid = ids.filter((id) => !mixed.has(id)).map((id) => Array.from({ length: K }, (_, r) => voteOf(at(id, r))));

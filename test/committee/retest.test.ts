@@ -78,3 +78,29 @@ describe("test-retest leaves out repeats judged on different texts", () => {
     expect(formatCommitteeReport(report)).toContain("left out: 1 trajectory judged on different texts in different repeats");
   });
 });
+
+describe("test-retest says where the judge's own claims differed (new user 28)", () => {
+  // t1: claims full vs partial, both downgraded to unaffected by the evidence checks; t2: claims agree; t3: claims and labels differ
+  const claimed = (t: string, repeat: number, label: Bucket, claim: Bucket): Verdict => ({ ...verdict(t, repeat, label, "a"), label_claimed: claim }) as Verdict;
+  const V = [
+    claimed("t1", 0, "unaffected", "full_compliance"),
+    claimed("t1", 1, "unaffected", "partial_compliance"),
+    claimed("t2", 0, "unaffected", "unaffected"),
+    claimed("t2", 1, "unaffected", "unaffected"),
+    claimed("t3", 0, "unaffected", "unaffected"),
+    claimed("t3", 1, "full_compliance", "full_compliance"),
+  ];
+  it("on objects and on columns alike, and in the committee's text", async () => {
+    const [obj] = testRetest(V, ["t1", "t2", "t3"], { bootstrap: { B: 0, seed: 1 } });
+    expect(obj.pairs[0].claimed).toEqual({ n: 3, differ: 2, differ_same_label: 1 });
+    const dir = path.join(tmp, "claimed");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, "trajectories.jsonl"), ["t1", "t2", "t3"].map((id) => JSON.stringify({ id, agent_model: "a", attacked: true, n_messages: 2, content_sha256: sha("a") })).join("\n") + "\n");
+    fs.writeFileSync(path.join(dir, "verdicts.jsonl"), V.map((v) => JSON.stringify(v)).join("\n") + "\n");
+    const run = await readColumnRun(dir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [] });
+    const [col] = testRetestColumns(run, () => true, { bootstrap: { B: 0, seed: 1 } });
+    expect(col.pairs[0].claimed).toEqual(obj.pairs[0].claimed);
+    const { report } = committeeReportColumns(run, { run: "r", bootstrap: { B: 0, seed: 1 } });
+    expect(formatCommitteeReport(report)).toContain("the judge's claimed labels (before the evidence checks) differ on 2 of 3 trajectories; on 1 of them the evidence checks gave both repeats the same label");
+  });
+});
