@@ -183,7 +183,7 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
   // the same rule as label: a changed judge configuration without --on-config-change is refused (exit 2)
   if (r.label_would_refuse) {
     process.stderr.write(
-      `ipi-judge: label would refuse this run: ${r.config_changes.filter((c) => c.on_config_change === "refuse").map((c) => `${c.message.split(":")[0]} (${/another judge prompt/.test(c.message) ? "judge prompt" : "configuration"})`).join(", ")} changed since its verdicts were stored. ${CONFIG_CHANGE_HELP}\n`,
+      `ipi-judge: label would refuse this run: ${r.config_changes.filter((c) => c.on_config_change === "refuse").map((c) => `${c.message.split(":")[0]} (${/another judge prompt/.test(c.message) ? "judge prompt" : "configuration"})`).join(", ")} changed since its verdicts were stored or its batches were written. ${CONFIG_CHANGE_HELP}\n`,
     );
     process.exitCode = EXIT.usage;
   }
