@@ -309,7 +309,7 @@ export function paperTableFrom(
       refusal = proportion(x, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
       // no attacked trajectory: how many were blocked is not a count of zero, it is undefined
       blocked = unknown || att.length === 0 ? null : b;
-    } else refusal = proportion(0, 0, "committee_has_no_refusal_buckets_use_--judge");
+    } else refusal = proportion(0, 0, "committee_refusal_rate_not_counted");
     // `none`: why there is no run to count (newuser16: VIGIL's 13 unattacked runs, all injection-task runs, read
     // "no unattacked trajectory" beside n_unattacked 13)
     const util = (is: number[], none: string) => {
