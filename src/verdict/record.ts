@@ -204,7 +204,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (source) v.injection_source = source;
   if (label !== null && decision) {
     // from the whole decision (not the capped findings): the same answer whatever the caps dropped
-    const blocked = blockedAttempt(t, label, decision.findings);
+    const blocked = blockedAttempt(t, label, decision.findings, decision.basis);
     v.blocked_attempt = blocked !== null;
     if (blocked) v.blocked_call = blocked;
   }
