@@ -166,7 +166,16 @@ function clip01(x: number): number {
   return Math.min(1, Math.max(0, x));
 }
 
-/** A standard error at or below this is 0: the variance of strata whose items are all equal, as floating point sums it. */
+/** What differs, 0 seen, when the human-only estimate's SE is 0 (`domainAsr`): the other label, or one's stratum's. */
+function humanZeroWhat(mean: number): string {
+  if (mean < SE_ZERO || mean > 1 - SE_ZERO) return `trajectories labelled ${mean >= 0.5 ? "not compromised" : "compromised"} by the humans`;
+  return "trajectories whose human label differs from the others of their stratum";
+}
+
+/**
+ * A standard error at or below this is 0: the variance of strata whose items are all equal sums to ~1e-18 in floating
+ * point, not 0 (new user 28: a zero-width [6.5, 6.5] interval from 27 labelled items).
+ */
 const SE_ZERO = 1e-12;
 
 /**
@@ -317,7 +326,6 @@ export function domainAsr(
       return;
     }
     e.df = df;
-    // a variance of homogeneous strata sums to ~1e-18, not 0, in floating point (new user 28: a [6.5, 6.5] interval)
     if (r.se > SE_ZERO) {
       e.ci95 = { lower: clip01(raw - q * r.se), upper: clip01(raw + q * r.se) };
       return;
@@ -328,13 +336,8 @@ export function domainAsr(
     e.ci_method = `exact bound: 0 ${zero.what} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}); two-sided Clopper-Pearson upper bound ${pct(bound)} on their share, estimate ± ${zero.spread === 1 ? "" : `${zero.spread} × `}that bound`;
   };
   const h = hajek((it) => (it.human ? 1 : 0));
-  // every human label the same (in the group, or within each stratum): the share of units labelled otherwise is
-  // bounded (it moves the ASR by 1 per unit)
-  const oneLabel = h.mean < SE_ZERO || h.mean > 1 - SE_ZERO;
-  fill(out.human, h.mean, h.mean, h, {
-    spread: 1,
-    what: oneLabel ? `trajectories labelled ${h.mean >= 0.5 ? "not compromised" : "compromised"} by the humans` : "trajectories whose human label differs from the others of their stratum",
-  });
+  // one human label per stratum: the share of units labelled otherwise is bounded (1 per unit)
+  fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) });
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
   const ci = calibratedInterval(judgeTerm!, d.mean, d.se ?? 0, q);

@@ -116,9 +116,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const warnings = (multi ? [...cr.warnings] : healthWarnings(cr.judge_health)).concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
-  // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
-  warnings.push(...(runState.mixed_configurations ?? []));
-  warnings.push(...likeForLikeWarnings(attackedRecords(colRun)));
+  warnings.push(...(runState.mixed_configurations ?? []), ...likeForLikeWarnings(attackedRecords(colRun))); // mixed judge configurations (red team 28)
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   warnings.push(...runFolderWarnings({ *[Symbol.iterator]() { for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]]; } }));
   if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);

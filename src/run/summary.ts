@@ -142,6 +142,27 @@ export interface RunSummary {
 const rate = (num: number, den: number): number | null => (den > 0 ? num / den : null);
 
 /**
+ * The warnings for judges whose verdicts in use name several models, or were made under several configurations (a
+ * `--on-config-change rejudge` stopped before it finished, by the cost cap or Ctrl-C, or `--on-config-change keep`):
+ * their figures mix configurations. Kept apart in the summary (`mixed_configurations`) for every later command.
+ */
+function mixedConfigurations(judges: readonly JudgeSummary[], configsOf: ReadonlyMap<string, ReadonlyMap<string, number>>): string[] {
+  const mixed: string[] = [];
+  for (const j of judges)
+    if (j.judge_models.length > 1)
+      mixed.push(`judge ${j.judge_id}: its verdicts name ${j.judge_models.length} models (${j.judge_models.join(", ")}): the run mixes configurations under one judge id`);
+  for (const [id, shas] of configsOf) {
+    if (shas.size < 2) continue;
+    const parts = [...shas].sort((a, b) => b[1] - a[1]).map(([sha, n]) => `${n} under ${sha ? `configuration ${sha.slice(0, 12)}` : "no recorded configuration"}`);
+    mixed.push(
+      `judge ${id}: its verdicts in use were made under ${shas.size} different configurations (${parts.join(", ")}): its figures mix old- and new-configuration verdicts; ` +
+        "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
+    );
+  }
+  return mixed;
+}
+
+/**
  * Summarize a run from its stored records (pure). The verdicts are read once, in order, and folded (no verdict is
  * kept: a run store can hand them over one at a time, `RunStore.summaryVerdicts`).
  * @param verdicts the latest verdict per key (an array, or any iterable read once); @param index trajectory index
@@ -266,20 +287,7 @@ export function summarizeRun(
       if (t.run_error) attackedRunErrors++;
     }
   const warnings = healthWarnings([...health.values()]);
-  const mixed: string[] = [];
-  for (const j of out)
-    if (j.judge_models.length > 1)
-      mixed.push(`judge ${j.judge_id}: its verdicts name ${j.judge_models.length} models (${j.judge_models.join(", ")}): the run mixes configurations under one judge id`);
-  // verdicts in use made under different configurations of one judge (a --on-config-change rejudge stopped before
-  // it finished, by the cost cap or Ctrl-C, or --on-config-change keep): its figures mix configurations
-  for (const [id, shas] of configsOf) {
-    if (shas.size < 2) continue;
-    const parts = [...shas].sort((a, b) => b[1] - a[1]).map(([sha, n]) => `${n} under ${sha ? `configuration ${sha.slice(0, 12)}` : "no recorded configuration"}`);
-    mixed.push(
-      `judge ${id}: its verdicts in use were made under ${shas.size} different configurations (${parts.join(", ")}): its figures mix old- and new-configuration verdicts; ` +
-        "run label again with the current configuration (and --on-config-change rejudge) to finish judging every item under one configuration",
-    );
-  }
+  const mixed = mixedConfigurations(out, configsOf);
   warnings.push(...mixed);
   warnings.push(...indexLikeForLike(index));
   return {
