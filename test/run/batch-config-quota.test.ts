@@ -36,20 +36,26 @@ const judgeOf = (url: string, model: string) =>
 const verdictsOf = (run: string) => jsonlLines(path.join(tmp, run, "verdicts.jsonl"));
 const keysOf = (vs: Array<{ trajectory_id: string; repeat: number }>) => vs.map((v) => `${v.trajectory_id}#${v.repeat}`);
 
+/** A model-A batch of N requests sent in run `run` and left in flight (the run stopped once it was created); the server then answers. */
+async function leftInFlight(run: string) {
+  fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userMessageOf(body))).body }));
+  const f = fake;
+  f.hold = true;
+  const ac = new AbortController();
+  f.fault = (method, p) => {
+    if (method === "POST" && p === "/batches") setImmediate(() => ac.abort());
+    return undefined;
+  };
+  const first = await labelRun({ inputs: [SAMPLES], run, labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N, signal: ac.signal, batch: { pollMs: 2 } });
+  f.fault = undefined;
+  f.hold = false;
+  return { f, first };
+}
+
 describe("Batch API: configuration, re-processing, quota (red team 26)", () => {
   it("a chunk sent as model-A and finished after the config became model-B keeps model-A and its configuration, said in a warning", async () => {
-    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userMessageOf(body))).body }));
-    const f = fake;
-    f.hold = true;
-    const ac = new AbortController();
-    f.fault = (method, p) => {
-      if (method === "POST" && p === "/batches") setImmediate(() => ac.abort());
-      return undefined;
-    };
-    const first = await labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N, signal: ac.signal, batch: { pollMs: 2 } });
+    const { f, first } = await leftInFlight("cfg");
     expect(first.interrupted).toBe(true);
-    f.fault = undefined;
-    f.hold = false;
     const warnings: string[] = [];
     // the default refuses: the chunk in flight was sent under another configuration (review 27, M3); --dry-run says so
     const dry = await dryRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [judgeOf(f.url, "model-B")], limit: N });
@@ -89,17 +95,7 @@ describe("Batch API: configuration, re-processing, quota (red team 26)", () => {
   });
 
   it("label without --batch while a chunk is in flight is refused: the items would be paid twice (red team 28, M2)", async () => {
-    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userMessageOf(body))).body }));
-    const f = fake;
-    f.hold = true;
-    const ac = new AbortController();
-    f.fault = (method, p) => {
-      if (method === "POST" && p === "/batches") setImmediate(() => ac.abort());
-      return undefined;
-    };
-    await labelRun({ inputs: [SAMPLES], run: "online", labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N, signal: ac.signal, batch: { pollMs: 2 } });
-    f.fault = undefined;
-    f.hold = false;
+    const { f } = await leftInFlight("online");
     const online = labelRun({ inputs: [SAMPLES], run: "online", labelsDir: tmp, judges: [judgeOf(f.url, "model-A")], limit: N });
     await expect(online).rejects.toThrow(UsageError);
     await expect(online).rejects.toThrow(/still in flight \(judge "gb": 8 request\(s\) in 1 chunk\(s\)\): run label with --batch to collect them/);
