@@ -181,12 +181,13 @@ async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags
   else process.stdout.write(formatDryRun(r) + "\n");
   if (r.where) warnWhere(r.where.unmatched.map((u) => `--where ${u.field}=${u.value} matches none of the ${r.where!.of} trajectories read`));
   // the same rule as label: a changed judge configuration without --on-config-change is refused (exit 2)
-  if (r.label_would_refuse) {
+  if (r.batches_in_flight) process.stderr.write(`ipi-judge: label would refuse this run: ${r.batches_in_flight}\n`);
+  if (r.label_would_refuse && r.config_changes.some((c) => c.on_config_change === "refuse")) {
     process.stderr.write(
       `ipi-judge: label would refuse this run: ${r.config_changes.filter((c) => c.on_config_change === "refuse").map((c) => `${c.message.split(":")[0]} (${/another judge prompt/.test(c.message) ? "judge prompt" : "configuration"})`).join(", ")} changed since its verdicts were stored or its batches were written. ${CONFIG_CHANGE_HELP}\n`,
     );
-    process.exitCode = EXIT.usage;
   }
+  if (r.label_would_refuse) process.exitCode = EXIT.usage;
 }
 
 /** How many trajectories a resume counted as read without reading their file (README "resume"), said so a user sees the rule applied. */

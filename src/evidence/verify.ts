@@ -99,7 +99,9 @@ function candidates(quote: string, ctx: EvidenceContext): string[] {
   const out = [normalize(unescaped)];
   const n2 = normalize(raw);
   if (n2 !== out[0]) out.push(n2);
-  for (const cut of cutEscapeForms(unescaped)) {
+  // only for a quote long enough as given: the tag name a cut form adds is not the judge's text (review 28: "&" read
+  // as "<instruction", 12 characters, verified against the agent's "<instructions>")
+  if (out[0].length >= ctx.minQuoteChars) for (const cut of cutEscapeForms(unescaped)) {
     const n3 = normalize(cut);
     if (n3 !== "" && !out.includes(n3)) out.push(n3);
   }

@@ -163,9 +163,20 @@ export class BatchApi {
     });
   }
 
-  /** The batch as it is now (poll). */
-  async retrieve(batchId: string): Promise<OpenAI.Batches.Batch> {
-    return this.call("poll the batch", () => this.client.batches.retrieve(batchId));
+  /**
+   * The batch as it is now (poll), or undefined when the provider no longer has it (HTTP 404: purged, another
+   * account or base_url). Said to the caller, not thrown: review 28, such a batch failed every `label --batch`, and
+   * `label` without `--batch` refuses a run with batches in flight, so the run had no way out.
+   */
+  async retrieve(batchId: string): Promise<OpenAI.Batches.Batch | undefined> {
+    return this.call("poll the batch", async () => {
+      try {
+        return await this.client.batches.retrieve(batchId);
+      } catch (e) {
+        if ((e as { status?: number }).status !== 404) throw e;
+        return undefined;
+      }
+    });
   }
 
   /**

@@ -134,7 +134,15 @@ export class BatchJudgeRun {
     // a chunk written under another configuration of the judge and never sent (`pending`) is dropped: its items are
     // added again under the current one (red team 28: `--on-config-change rejudge` uploaded model-A lines and stored
     // them as the run's verdicts); a chunk sent, or whose sending began, is awaited and stored under its own
-    const stale = this.mine().filter((e) => e.status === "pending" && e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256);
+    const other = (e: BatchEntry) => e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256;
+    const stale = this.mine().filter((e) => e.status === "pending" && other(e));
+    // a creation attempted but never made (review 28: a 400 left it `creating`) is never sent either; one the provider
+    // has (found by its key) is awaited
+    for (const e of this.mine().filter((x) => x.status === "creating" && other(x))) {
+      const found = await this.api.findByKey(e.key, e.created_at);
+      if (found) Object.assign(e, { batch_id: found, status: "submitted" });
+      else stale.push(e);
+    }
     if (stale.length > 0) {
       for (const e of stale) this.entries.splice(this.entries.indexOf(e), 1);
       const n = stale.reduce((a, e) => a + e.requests, 0);
@@ -292,6 +300,14 @@ export class BatchJudgeRun {
       for (const e of open) {
         if (signal?.aborted) return false;
         const b = await this.api.retrieve(e.batch_id!);
+        if (!b) {
+          // the provider no longer has the batch: its requests are judge_error batch_result_gone at an unknown cost
+          this.settings.onWarning?.(`judge "${this.judge.id}", batch ${e.batch_id}: the provider no longer has it (HTTP 404 when polled): its requests are stored as judge_error batch_result_gone (cost unknown; --retry-errors judges them again)`);
+          e.output_file_id = e.error_file_id = null;
+          await this.process(e, onVerdict, undefined, true);
+          progressed = true;
+          continue;
+        }
         e.batch_status = b.status;
         this.report(e, b.request_counts ?? undefined);
         if (!TERMINAL_BATCH_STATUS.has(b.status)) continue;
@@ -312,10 +328,10 @@ export class BatchJudgeRun {
   }
 
   /** Store the verdicts of an ended chunk and write its follow-ups (module docstring, step 4). */
-  private async process(e: BatchEntry, onVerdict: (v: Verdict, judged: Trajectory, content?: string) => void, failure?: string): Promise<void> {
+  private async process(e: BatchEntry, onVerdict: (v: Verdict, judged: Trajectory, content?: string) => void, failure?: string, batchGone = false): Promise<void> {
     const results = new Map<string, ResultLine>();
     const read: BatchReadReport = { conflicts: [], repeated: 0, withoutId: 0 };
-    const gone: string[] = [];
+    const gone: string[] = batchGone ? ["batch"] : [];
     for (const [id, kind] of [
       [e.output_file_id, "output"],
       [e.error_file_id, "errors"],
@@ -363,7 +379,7 @@ export class BatchJudgeRun {
         // a gone result file: judge_error batch_result_gone, its usage unknown (it ran and was billed: never a cost of 0)
         let next =
           !r && gone.length
-            ? this.stepped(conv, { kind: "error", error: { kind: "batch_result_gone", message: `the batch's ${gone.join(" and ")} file is gone (HTTP 404): its result was never read` } }, undefined, 0, readUsage(undefined))
+            ? this.stepped(conv, { kind: "error", error: { kind: "batch_result_gone", message: batchGone ? "the batch is gone (HTTP 404 when polled): its result was never read" : `the batch's ${gone.join(" and ")} file is gone (HTTP 404): its result was never read` } }, undefined, 0, readUsage(undefined))
             : this.interpret(conv, line, r, failure);
         if (next.kind === "fatal") {
           // a fatal line (no quota, 401/403: unpaid) stops the judge after this chunk: its request goes to the

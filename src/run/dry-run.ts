@@ -32,7 +32,7 @@ import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
 import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
-import { batchEntries, inFlightText, inFlightUnderOtherConfig, promptChanges, runJudgeConfig } from "./config-change.js";
+import { batchEntries, inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptChanges, runJudgeConfig } from "./config-change.js";
 import type { BatchEntry } from "./batch-types.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
@@ -104,6 +104,8 @@ export interface DryRunResult {
   config_changes: DryRunConfigChange[];
   /** True when the real `label` with these options would refuse the run (exit 2): a change under `refuse`. */
   label_would_refuse: boolean;
+  /** Why label would refuse a run without `--batch`: Batch API chunks of it are in flight (absent otherwise). */
+  batches_in_flight?: string;
   /**
    * Trajectories read from the input (before `--where`; with `--limit`, up to where the limit stopped reading): the
    * `read` of `label`'s `this_run` (src/run/label.ts ThisRun).
@@ -222,6 +224,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   // label refuse (default), judge every item again (rejudge) or keep them and judge what is missing (keep)
   const configChanges: DryRunConfigChange[] = [];
   const batches = storedBatchEntries(path.join(opts.labelsDir, opts.run));
+  // label without --batch refuses a run whose batches are in flight (review 28: the dry run priced them instead)
+  const flyingWithoutBatch = opts.batch ? undefined : inFlightWithoutBatch(opts.run, batches, opts.judges);
   const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens, batches }, configChanges));
   let read = 0;
   let inputErrors = 0;
@@ -259,7 +263,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   return {
     run: opts.run,
     config_changes: configChanges,
-    label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse"),
+    label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse") || flyingWithoutBatch !== undefined,
+    ...(flyingWithoutBatch !== undefined ? { batches_in_flight: flyingWithoutBatch } : {}),
     read: whereTally ? whereTally.statement("trajectories read").statement.of : read,
     trajectories: read,
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),

@@ -447,6 +447,7 @@ const inputs = { ...parts, index: current0.index, verdicts: current0.verdicts, e
 let index: ReadonlyMap<string, TrajectoryIndexRow> = inputs.index;
 let verdicts: Iterable<Verdict> = inputs.verdicts;
 let runWhere: WhereStatement | undefined;
+let allVerdicts: Verdict[] | undefined;
 if (opts.where) {
   // the in-memory rows are slim (no suite, attack, ...): with a filter, the index is read back from the journal
   const full = await readTrajectoryIndex(store.dir, { keepRemoved: true }); // the removed are out of inputs.index already
@@ -454,7 +455,8 @@ if (opts.where) {
   const keep = new Set([...full.values()].filter((r) => tally.add(r)).map((r) => r.id));
   const kept = new Map([...inputs.index].filter(([id]) => keep.has(id)));
   index = kept;
-  verdicts = [...inputs.verdicts].filter((v) => kept.has(v.trajectory_id));
+  allVerdicts = [...inputs.verdicts];
+  verdicts = allVerdicts.filter((v) => kept.has(v.trajectory_id));
   runWhere = tally.statement(`trajectories of run ${opts.run}`).statement;
 }
 // an earlier invocation's error about a file this one passes over as a sidecar, or reads without error (fixed
@@ -470,6 +472,12 @@ const { current, superseded, readSince, rejudged, crashes } = splitSupersededErr
 const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
 if (superseded.length + readSince.length + rejudged.length + crashes.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged, crashes);
 if (runWhere) summary.where = runWhere;
+// what every later command warns about is the whole run's mix, not the --where subset's (review 28)
+if (allVerdicts) {
+  const whole = summarizeRun(opts.run, allVerdicts, inputs.index, [], {}).mixed_configurations;
+  if (whole) summary.mixed_configurations = whole;
+  else delete summary.mixed_configurations;
+}
 if (current0.statement) summary.inputs_removed = current0.statement;
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {

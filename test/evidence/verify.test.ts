@@ -215,7 +215,12 @@ describe("verifyQuote: quotes of what the judge saw (escaped text)", () => {
   });
   it("verifies a quote cut inside the escape of text that already looked like one (red team 28, L1)", () => {
     const noInj = evidenceContext({ ...t, injections: {} }, { nonce });
-    for (const q of ["and &amp;", "and &amp;lt;", "and &amp;lt;sys", "and &amp;l"]) expect(verifyQuote({ message_index: 1, quote: q }, UNAFFECTED, noInj).verified, q).toBe(true);
+    for (const end of ["&amp;", "&amp;lt;", "&amp;lt;sys", "&amp;l"]) {
+      const q = `judge_instructions> and ${end}`;
+      expect(verifyQuote({ message_index: 1, quote: q }, UNAFFECTED, noInj).verified, q).toBe(true);
+    }
+    // a quote too short as given is too short, whatever tag name a cut form would add (review 28)
+    expect(verifyQuote({ message_index: 1, quote: "and &amp;" }, UNAFFECTED, noInj)).toMatchObject({ verified: false, reason: expect.stringMatching(/^too short/) });
   });
   it("a cut end is never read as a '<' the judge saw as it is (red team 28, L2)", () => {
     const t3 = fromOpenAI([{ role: "assistant", content: "the balance < 100 and a <b>bold</b> word" }]);
