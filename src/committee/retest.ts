@@ -15,7 +15,7 @@ export interface RepeatPair {
   binary: TwoRaterComparison;
   /**
    * The judge's own claims (`label_claimed`, before the evidence checks) of the two repeats, over trajectories where
-   * both claimed a bucket: how many, how many differ, and how many of those ended with the same label (code's
+   * both are ok and claimed a bucket: how many, how many differ, and how many of those ended with the same label (code's
    * downgrades made them agree: new user 28, a judge whose claims differed on 11% of pairs read kappa 1.000).
    */
   claimed: ClaimedPairs;
@@ -40,11 +40,12 @@ export function claimedLine(c: ClaimedPairs): string {
   );
 }
 
-/** Count one trajectory's two repeats into {@link ClaimedPairs} (either verdict absent or without a claim: not counted). */
+/** Count one trajectory's two repeats into {@link ClaimedPairs} (either verdict absent, without a claim or not `ok`: not counted). */
 export function addClaimed(c: ClaimedPairs, a: Verdict | undefined, b: Verdict | undefined): void {
   const ca = a?.label_claimed;
   const cb = b?.label_claimed;
-  if (!ca || !cb) return;
+  // both repeats labelled, as the agreement beside it counts them (review 28: unverified repeats were counted in n)
+  if (!ca || !cb || a!.status !== "ok" || b!.status !== "ok") return;
   c.n++;
   if (ca === cb) return;
   c.differ++;

@@ -320,7 +320,7 @@ export function domainAsr(
   const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
   const fill = (e: DesignAsr, value: number, raw: number, r: { se: number | null; reason?: string }, zero: { spread: number; what: string }) => {
     e.asr = clip01(value);
-    e.se = r.se;
+    e.se = r.se !== null && r.se <= SE_ZERO ? 0 : r.se; // ~1e-17 of rounding is 0 (review 28)
     if (r.se === null) {
       e.ci_reason = r.reason;
       return;
