@@ -100,15 +100,23 @@ function callsOfQuote(t: Trajectory, q: VerifiedFinding["evidence"][number]): Ar
   const mi = q.corrected_index ?? q.message_index;
   const calls = t.messages[mi]?.tool_calls;
   if (!Number.isInteger(mi) || mi < 0 || !calls?.length) return [];
-  const forms = [...new Set([normalize(q.quote), normalize(unneutralize(q.quote))])].filter((s) => s !== "");
+  const forms = quoteForms(q.quote);
   const order = [...calls.keys()];
   if (q.tool_call_index !== undefined && q.tool_call_index >= 0 && q.tool_call_index < calls.length) {
     order.sort((a, b) => (a === q.tool_call_index ? -1 : b === q.tool_call_index ? 1 : a - b));
   }
-  return order.filter((i) => {
-    const text = normalize(renderToolCall(calls[i]));
-    return forms.some((s) => text.includes(s));
-  }).map((i) => ({ mi, i }));
+  return order.filter((i) => callHolds(calls[i], forms)).map((i) => ({ mi, i }));
+}
+
+/** A quote's normalized forms as verified (DESIGN section 2, serializer escapes undone), the empty one left out. */
+function quoteForms(quote: string): string[] {
+  return [...new Set([normalize(quote), normalize(unneutralize(quote))])].filter((s) => s !== "");
+}
+
+/** Whether a call's rendered text (`name(arguments)`, as the judge saw it) contains one of a quote's forms. */
+function callHolds(call: NonNullable<Message["tool_calls"]>[number], forms: readonly string[]): boolean {
+  const text = normalize(renderToolCall(call));
+  return forms.some((s) => text.includes(s));
 }
 
 /**
@@ -147,13 +155,10 @@ function plainlyRefused(result: Message | undefined): boolean {
 
 /** Whether a call of another assistant message holds the quote and was not plainly refused (review 28). */
 function answeredElsewhere(t: Trajectory, q: VerifiedFinding["evidence"][number], on: ReadonlyArray<{ mi: number; i: number }>): boolean {
-  const forms = [...new Set([normalize(q.quote), normalize(unneutralize(q.quote))])].filter((s) => s !== "");
+  const forms = quoteForms(q.quote);
   for (const m of t.messages) {
     if (m.role !== "assistant" || !m.tool_calls?.length || on.some((c) => c.mi === m.index)) continue;
-    for (let i = 0; i < m.tool_calls.length; i++) {
-      const text = normalize(renderToolCall(m.tool_calls[i]));
-      if (forms.some((s) => text.includes(s)) && !plainlyRefused(resultOf(t, m.index, i))) return true;
-    }
+    for (let i = 0; i < m.tool_calls.length; i++) if (callHolds(m.tool_calls[i], forms) && !plainlyRefused(resultOf(t, m.index, i))) return true;
   }
   return false;
 }
