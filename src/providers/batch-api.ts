@@ -46,6 +46,16 @@ const UPLOAD_TIMEOUT_MS = 3_600_000;
 /** The Batch API's endpoint for chat completions. */
 export const BATCH_URL = "/v1/chat/completions";
 
+/** The call's answer, or undefined when the provider answers HTTP 404 (the batch or file is gone); other failures thrown. */
+async function unlessGone<T>(call: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (e) {
+    if ((e as { status?: number }).status !== 404) throw e;
+    return undefined;
+  }
+}
+
 /** Batch statuses after which a batch does not change any more. */
 export const TERMINAL_BATCH_STATUS = new Set(["completed", "failed", "expired", "cancelled"]);
 
@@ -169,14 +179,7 @@ export class BatchApi {
    * `label` without `--batch` refuses a run with batches in flight, so the run had no way out.
    */
   async retrieve(batchId: string): Promise<OpenAI.Batches.Batch | undefined> {
-    return this.call("poll the batch", async () => {
-      try {
-        return await this.client.batches.retrieve(batchId);
-      } catch (e) {
-        if ((e as { status?: number }).status !== 404) throw e;
-        return undefined;
-      }
-    });
+    return this.call("poll the batch", () => unlessGone(() => this.client.batches.retrieve(batchId)));
   }
 
   /**
@@ -188,14 +191,7 @@ export class BatchApi {
     if (fs.existsSync(to)) return true;
     // a file the provider no longer has (HTTP 404: deleted, or past its retention) is said to the caller, not thrown:
     // red team 26, one gone file stopped the whole label command on every resume
-    const res = await this.call("download a result file", async () => {
-      try {
-        return await this.client.files.content(fileId);
-      } catch (e) {
-        if ((e as { status?: number }).status !== 404) throw e;
-        return undefined;
-      }
-    });
+    const res = await this.call("download a result file", () => unlessGone(() => this.client.files.content(fileId)));
     if (!res) return false;
     const tmp = `${to}.part`;
     if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
