@@ -121,6 +121,11 @@ export class BatchJudgeRun {
     this.api = new BatchApi(judge.client, { judgeId: judge.id, secrets: judge.secrets, sleep: this.sleep, signal: settings.signal });
   }
 
+  /** Whether a chunk was written under another configuration of the judge than the current one (both recorded). */
+  private underOtherConfig(e: BatchEntry): boolean {
+    return e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256;
+  }
+
   private mine(): BatchEntry[] {
     return this.entries.filter((e) => e.judge_id === this.judge.id);
   }
@@ -134,7 +139,7 @@ export class BatchJudgeRun {
     // a chunk written under another configuration of the judge and never sent (`pending`) is dropped: its items are
     // added again under the current one (red team 28: `--on-config-change rejudge` uploaded model-A lines and stored
     // them as the run's verdicts); a chunk sent, or whose sending began, is awaited and stored under its own
-    const other = (e: BatchEntry) => e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256;
+    const other = (e: BatchEntry) => this.underOtherConfig(e);
     const stale = this.mine().filter((e) => e.status === "pending" && other(e));
     // a creation attempted but never made (review 28: a 400 left it `creating`) is never sent either; one the provider
     // has (found by its key) is awaited
@@ -350,7 +355,7 @@ export class BatchJudgeRun {
     const seen = new Set<string>();
     // the configuration the chunk was sent with: its verdicts are that configuration's, whatever the judge's is now
     const sha = e.config_sha256 ?? this.settings.configSha256;
-    const otherConfig = e.config_sha256 !== undefined && this.settings.configSha256 !== undefined && e.config_sha256 !== this.settings.configSha256;
+    const otherConfig = this.underOtherConfig(e);
     if (otherConfig)
       this.settings.onWarning?.(
         `judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: sent with another configuration of the judge (model ${e.judge_model ?? "?"}, configuration ${e.config_sha256!.slice(0, 12)}) ` +
