@@ -194,8 +194,13 @@ export function compareConditions(
   // coverage, so it is kept or dropped with its cell (never left to count against cells that were dropped).
   const cellRes = commonCellFilter<Observation | UnlabelledItem>([...o.observations, ...(o.unlabelled ?? [])], o.condition_field, opts.cells ?? "common");
   const own = scopeOf(cellRes.observations, !!opts.commonTasks);
-  const same = cellRes.pooled.length === cellRes.observations.length && cellRes.pooled.every((x, i) => x === cellRes.observations[i]);
-  const pooled = same ? own : scopeOf(cellRes.pooled, !!opts.commonTasks);
+  // the two scopes hold the same items (both keep the input's order): then the pooled figures are the rows' own
+  const sameItems = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const sameCells = sameItems(cellRes.pooled, cellRes.observations);
+  const other = sameCells ? own : scopeOf(cellRes.pooled, !!opts.commonTasks);
+  // --common-tasks can make them the same again (a one-condition model's extra cells were tasks others did not run)
+  const same = sameCells || (sameItems(other.obs, own.obs) && sameItems(other.unlabelled, own.unlabelled));
+  const pooled = same ? own : other;
   const { obs, common } = own;
   // labelled ones the like-for-like cells left out: said in the header beside the exclusions (never unsaid)
   const likeDropped = totalWeight(o.observations) - totalWeight(own.labelled);
@@ -229,12 +234,12 @@ export function compareConditions(
   const byRate = <T>(f: (rate: RateName) => T) => Object.fromEntries(RATE_NAMES.map((r) => [r, f(r)])) as Record<RateName, T>;
   const perModel = conditionsPerModel(obs);
   const pCells = same ? cells : asrTable(pooled.obs, pooled.unlabelled);
-  const pDropped = totalWeight(o.observations) - totalWeight(pooled.labelled);
+  const pDropped = totalWeight(o.observations) - totalWeight(other.labelled);
   const pooledFigures: PooledFigures = {
     figures: [...POOLED_FIGURES],
     n_observations: totalWeight(pooled.obs),
     ...(pDropped > 0 ? { dropped_like_for_like: pDropped } : {}),
-    ...(pooled.common.applied ? { common_tasks_dropped: pooled.common.dropped } : {}),
+    ...(other.common.applied ? { common_tasks_dropped: other.common.dropped } : {}),
     same_as_per_model: same,
     single_condition_models: Object.entries(same ? perModel : conditionsPerModel(pooled.obs)).filter(([, c]) => c.length === 1).map(([m]) => m),
     ...(same ? {} : { asr: pCells }),
