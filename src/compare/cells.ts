@@ -177,9 +177,9 @@ export function mixWords(obs: readonly CellObservation[], conds: readonly string
 /**
  * The per-model scope: each model's cells common to its own conditions ({@link ModelCells}, `pooled` left 0 for the
  * caller), and whether an observation is in it. A model whose conditions share no cell is kept whole, with a warning.
- * @param fields the cell's fields, for the warning's words.
+ * @param fields the cell's fields, for the warning's words; `one` the compared field's noun (`condition`, `attack`, ...).
  */
-function ownCells<T extends CellObservation>(obs: readonly T[], fields: readonly string[]): { per_model: Record<string, ModelCells>; keep: (o: T) => boolean; warnings: string[] } {
+function ownCells<T extends CellObservation>(obs: readonly T[], fields: readonly string[], one: string): { per_model: Record<string, ModelCells>; keep: (o: T) => boolean; warnings: string[] } {
   const byModel = new Map<string, Map<string, Set<string>>>();
   for (const o of obs) {
     let m = byModel.get(o.model);
@@ -203,7 +203,7 @@ function ownCells<T extends CellObservation>(obs: readonly T[], fields: readonly
       const mine = obs.filter((o) => o.model === model);
       warnings.push(
         `agent model ${model}: ${per_model[model].reason}: nothing of it is like for like, so all its ${mine.reduce((s, o) => s + wt(o), 0)} attacked trajectories are kept ` +
-          `and its rates per condition (its worst condition, its leave-one-suite-out folds) mix ${mixWords(mine, conditions, fields)}; narrow them with --where`,
+          `and its rates per ${one} (its worst ${one}, its leave-one-suite-out folds) mix ${mixWords(mine, conditions, fields)}; narrow them with --where`,
       );
     }
   }
@@ -340,18 +340,22 @@ export function commonCellFilter<T extends CellObservation>(
       : [];
     return whole(warnings);
   }
-  const own = ownCells(obs, fields);
+  const one = fieldNoun(conditionField);
+  const own = ownCells(obs, fields, one);
   base.per_model = own.per_model;
   const mine = obs.filter(own.keep);
   if (conds.length > 1 && common.size === 0) {
     // Nothing is like for like across models: the pooled figures are over each model's own common cells, and said.
     base.reason = `the conditions share no (${fields.join(", ")}) cell (${conds.map((c) => `${c} ${cellsPer[c]}`).join(", ")})`;
     for (const pm of Object.values(base.per_model)) pm.pooled = pm.kept;
-    const one = Object.keys(base.per_model).length === 1; // its own warning would say the same
+    // one warning: the models whose own conditions share no cell either are named in it (their own ones would repeat it)
+    const whole = Object.entries(base.per_model).filter(([, pm]) => !pm.applied).map(([m]) => m);
+    const alsoOwn = whole.length
+      ? `; nor do the conditions of ${whole.length === Object.keys(base.per_model).length ? "any model" : whole.join(", ")}, so all ${whole.length === 1 ? "its" : "their"} trajectories are kept and ${whole.length === 1 ? "its" : "their"} own figures (rates per ${one}, worst ${one}, leave-one-suite-out) mix tasks too`
+      : "";
     const warnings = [
       `${base.reason}: nothing is like for like across them, so the figures that set models side by side (${POOLED_FIGURES.join(", ")}) are over each model's own cells and ` +
-        `the conditions' rates mix ${mixWords(obs, conds, fields)}; narrow them with --where to conditions run on the same cells`,
-      ...(one ? [] : own.warnings),
+        `the conditions' rates mix ${mixWords(obs, conds, fields)}${alsoOwn}; narrow them with --where to conditions run on the same cells`,
     ];
     return { observations: mine, pooled: mine, cells: base, warnings };
   }

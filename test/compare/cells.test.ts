@@ -122,6 +122,12 @@ describe("pooled figures when nothing, or one model, is like for like", () => {
     const r = compareConditions(input(obs), { bootstrap: { B: 0, seed: 1 } });
     expect(r.pooled_figures).toMatchObject({ same_as_per_model: true, n_observations: 4 });
     expect(formatCompare(r)).toContain("like-for-like, pooled: the conditions share no (suite, user_task_id, injection_task_id, attack) cell (A 3, B 1, C 1): the figures that set models side by side");
+    // a model whose own conditions share no cell either is named in that one warning (not in one more of its own)
+    const w = commonCellFilter([...obs, ...runs("v", "A", cs(7), [1]), ...runs("v", "B", cs(8), [0])], "condition", "common").warnings;
+    expect(w).toHaveLength(1);
+    expect(w[0]).toContain("; nor do the conditions of v, so all its trajectories are kept and its own figures (rates per condition, worst condition, leave-one-suite-out) mix tasks too; narrow them");
+    const byAttack = commonCellFilter(runs("v", "A", cs(7), [1]).concat(runs("v", "B", cs(8), [0])), "attack", "common").warnings;
+    expect(byAttack[0]).toContain("; nor do the conditions of any model, so all its trajectories are kept and its own figures (rates per attack, worst attack, leave-one-suite-out)");
   });
 
   it("a model whose own conditions share no cell is kept whole in its rows, said NOT LIKE FOR LIKE, and left out of the pooled figures", () => {
