@@ -30,7 +30,7 @@ export function registerCompare(program: Command): void {
     .option("--judge <id>", "labels of this judge")
     .option("--committee", "labels of the committee (committee.jsonl; the default when it exists)")
     .option("--common-tasks", "only tasks (suite/user task/injection task) every model ran (a run whose verdicts failed counts, and lowers its coverage), so models are compared on the same tasks")
-    .option("--all-cells", "keep every (suite, user task, injection task, attack) cell, with a warning when the conditions cover different ones (default: the conditions are compared on the cells they all cover, and the dropped cells are named)")
+    .option("--all-cells", "keep every (suite, user task, injection task, attack) cell, with a warning when the conditions cover different ones (default: each model on the cells common to its own conditions, the reversals and interaction test on the cells every condition covers; the dropped cells are named)")
     .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
     .option("--json", "print one JSON object")
@@ -38,9 +38,13 @@ export function registerCompare(program: Command): void {
     .addHelpText(
       "after",
       `
-Like for like: the conditions are compared on the (suite, user task, injection task, attack) cells they all cover
-(without the --by field); each condition's dropped cells are named (text: counts by attack and suite; --json:
-cells.cells_dropped.<condition>.list). --all-cells keeps every cell. --where narrows the run first.
+Like for like, on (suite, user task, injection task, attack) cells (without the --by field): each model's rates,
+utility, worst condition and leave-one-suite-out folds are over the cells common to its own conditions (a model
+under one condition keeps all its cells: it has no contrast); the reversals and the interaction test, which set
+models side by side, over the cells every condition covers, then per model those under each of its own conditions.
+What each lost is named (text: per model, then per condition with counts by attack and suite; --json:
+cells.per_model.<model>.dropped, cells.cells_dropped.<condition>.list, pooled_figures). --all-cells keeps every
+cell. --where narrows the run first.
 Labels: --committee uses committee.jsonl (status ok only); --judge ID a judge's repeat-0 verdicts. Without either,
 the committee is used when committee.jsonl exists, else the run's only judge.
 Only attacked trajectories count; not_exposed counts as not compromised, and every row gives its exposure (labelled

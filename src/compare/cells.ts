@@ -1,13 +1,17 @@
 /**
- * Like-for-like conditions (issue 22, item 3): `compare` ranks conditions on the (suite, user task, injection
- * task, attack) cells they all cover. Pooling a baseline run over 15 attacks against defenses run on one attack
- * answers another question than "what does the defense change"; so by default every condition is restricted to
- * the cells common to all conditions, and what each one lost is named (`cells_dropped`). `--all-cells` keeps
- * everything and says that the mixes differ.
+ * Like-for-like conditions (issue 22, item 3): `compare` compares conditions on the (suite, user task, injection
+ * task, attack) cells they cover alike. Pooling a baseline run over 15 attacks against defenses run on one attack
+ * answers another question than "what does the defense change"; so by default the cells some condition lacks are
+ * left out, and what each figure lost is named. `--all-cells` keeps everything and says that the mixes differ.
  *
- * Two steps: (1) the cells every condition covers (pooled over models); (2) per agent model, the cells of step 1
- * it covers under every one of its own conditions, so that a model's conditions (its worst-condition risk, its
- * reversals) are like for like too.
+ * Two scopes, each figure in one (session 29: a model seen under one condition lost cells to other models'
+ * conditions, although nothing of its own was contrasted):
+ * - per model (`per_model`): each model on the cells common to ITS OWN conditions (a model with one condition keeps
+ *   every cell: it has no contrast between conditions). A model's rates per condition, its worst condition and its
+ *   leave-one-suite-out folds are over them ({@link PER_MODEL_FIGURES}).
+ * - pooled (`common_cells`, `cells_dropped`): the figures that set models side by side ({@link POOLED_FIGURES}) are
+ *   over (1) the cells every condition covers (pooled over models), then (2) per model the cells of (1) it covers
+ *   under every one of its own conditions, so that they compare like with like across conditions and models alike.
  *
  * A cell leaves out the condition field itself (with `--by attack` the attack is what is compared, so a cell is
  * (suite, user task, injection task); with `--by surface` the attack too, as the attack sets the surface).
@@ -49,11 +53,11 @@ export function cellKey(
     .join("/");
 }
 
-/** What one condition lost to the common cells. */
+/** What one condition lost to the pooled figures' cells ({@link POOLED_FIGURES}; each model's own: {@link ModelCells}). */
 export interface CellsDropped {
   /** Cells of this condition that some other condition lacks (step 1). */
   cells: number;
-  /** Attacked trajectories of this condition (labelled or not) left out of every figure (both steps). */
+  /** Attacked trajectories of this condition (labelled or not) left out of the pooled figures (both steps). */
   trajectories: number;
   /** Those trajectories by attack and by suite. */
   by_attack: Record<string, number>;
@@ -66,28 +70,81 @@ export interface CellsDropped {
    */
   per_model: Record<string, { cells: number; trajectories: number; list: string[] }>;
   /**
-   * Per agent model whose rate under this condition the drop changes (both steps): `dropped` attacked trajectories
-   * (labelled or not) of its `of` under this condition; its rate is over the other `of - dropped`. Every model with
-   * a dropped trajectory is here (newuser16: 320 runs dropped were all one model's, and no output named it).
+   * Per agent model with a trajectory under this condition left out of the pooled figures (both steps): `dropped`
+   * attacked trajectories (labelled or not) of its `of` under this condition; the pooled figures count the other
+   * `of - dropped` (newuser16: 320 runs dropped were all one model's, and no output named it). The model's own figures
+   * keep what its own conditions share ({@link ModelCells}).
    */
   by_model: Record<string, { dropped: number; of: number }>;
 }
 
+/** The figures of `compare` over each model's own common cells ({@link ModelCells}; keys of its JSON result). */
+export const PER_MODEL_FIGURES = ["asr", "utility", "worst_condition", "leave_one_suite_out"] as const;
+/** The figures of `compare` that set models side by side, over the cells every condition covers (`common_cells`). */
+export const POOLED_FIGURES = ["reversals", "interaction"] as const;
+
+/** What one condition of a model lost to the cells common to the model's own conditions. */
+export interface ModelDropped {
+  /** Its cells under this condition that another of its conditions lacks. */
+  cells: number;
+  /** Its attacked trajectories (labelled or not) under this condition in them, of `of` it has under this condition. */
+  trajectories: number;
+  of: number;
+  /** Those cells, sorted (as `cell_fields` says). */
+  list: string[];
+}
+
+/** What one agent model's own figures ({@link PER_MODEL_FIGURES}) are over: the cells common to its own conditions. */
+export interface ModelCells {
+  /** Its conditions, sorted. */
+  conditions: string[];
+  /** False with one condition: nothing of its own is contrasted, so every cell of it is kept. */
+  contrast: boolean;
+  /** Its distinct cells per condition. */
+  cells_per_condition: Record<string, number>;
+  /** Cells it has under every one of its conditions (with one condition, all its cells). */
+  common_cells: number;
+  /**
+   * False when its conditions share no cell: nothing of it is like for like, so its trajectories are kept whole
+   * (`reason`, and a warning); true otherwise (with one condition too).
+   */
+  applied: boolean;
+  reason?: string;
+  /** Its attacked trajectories (labelled or not) in its own figures, of the `of` it has. */
+  kept: number;
+  of: number;
+  /** Per condition that lost trajectories to its common cells; `{}` when none. */
+  dropped: Record<string, ModelDropped>;
+  /** Its attacked trajectories (labelled or not) in the pooled figures ({@link POOLED_FIGURES}). */
+  pooled: number;
+}
+
 /** The result of {@link commonCellFilter}. */
 export interface CellCheck {
-  /** `common`: conditions compared on their common cells; `all` (`--all-cells`): nothing dropped. */
+  /** `common`: conditions compared on common cells; `all` (`--all-cells`): nothing dropped. */
   mode: "common" | "all";
-  /** False when the check could not be made (see `reason`) or with `--all-cells`. */
+  /**
+   * True when the pooled figures are over the cells every condition covers. False when the check could not be made
+   * (see `reason`), with `--all-cells`, or when the conditions share no cell (then the pooled figures are over each
+   * model's own cells, `per_model`, and `reason` says so).
+   */
   applied: boolean;
   reason?: string;
   /** What a cell is made of (`cellFields`). */
   cell_fields: string[];
-  /** Distinct cells per condition before filtering. */
+  /** Distinct cells per condition before filtering (pooled over models). */
   cells_per_condition: Record<string, number>;
-  /** Cells observed under every condition. */
+  /** Cells observed under every condition (pooled over models): those of the pooled figures. */
   common_cells: number;
-  /** Per condition that lost cells (absent when it lost none; `{}` when not applied). */
+  /** What each condition lost to the pooled figures (absent when it lost none; `{}` when not applied). */
   cells_dropped: Record<string, CellsDropped>;
+  /**
+   * What each model's own figures are over: the cells common to its own conditions, and what each of its conditions
+   * lost to them. `{}` when the check could not be made or with `--all-cells` (nothing is dropped).
+   */
+  per_model: Record<string, ModelCells>;
+  /** Which figures are over which cells: `per_model` (each model's own common cells) and `pooled` (`common_cells`). */
+  figures: { per_model: string[]; pooled: string[] };
   /** True when the conditions cover different cells (with `--all-cells`, or when not applied, the mixes differ). */
   mixes_differ: boolean;
 }
@@ -96,6 +153,7 @@ const count = (m: Record<string, number>, k: string, n: number) => {
   m[k] = (m[k] ?? 0) + n;
 };
 const wt = (o: CellObservation) => o.weight ?? 1;
+const intersect = (sets: readonly Set<string>[]) => new Set(sets.length ? [...sets[0]].filter((k) => sets.every((s) => s.has(k))) : []);
 
 /**
  * What the conditions' observations differ in, named for a warning (nu19: never "tasks and attacks" of conditions
@@ -117,46 +175,71 @@ export function mixWords(obs: readonly CellObservation[], conds: readonly string
 }
 
 /**
- * Restrict observations to the cells every condition covers (or, with `all`, keep everything and report the
- * difference).
- * @param obs observations with `cell` set by `buildObservations` (undefined: unknown cell); each counts `weight`
- *   trajectories (absent: 1).
- * @param conditionField the condition field (left out of the cell).
- * @param mode `common` (default of `compare`) or `all` (`--all-cells`).
- * @returns the kept observations, the check, and warnings for the reader.
- * When, in `common` mode, the conditions share no cell at all, every cell is kept (`applied: false` with the
- * reason) and a warning says that nothing is like for like.
+ * The per-model scope: each model's cells common to its own conditions ({@link ModelCells}, `pooled` left 0 for the
+ * caller), and whether an observation is in it. A model whose conditions share no cell is kept whole, with a warning.
+ * @param fields the cell's fields, for the warning's words; `one` the compared field's noun (`condition`, `attack`, ...).
  */
-export function commonCellFilter<T extends CellObservation>(
-  obs: readonly T[],
-  conditionField: string,
-  mode: "common" | "all",
-): { observations: T[]; cells: CellCheck; warnings: string[] } {
-  const fields = cellFields(conditionField);
-  const byCond = new Map<string, Set<string>>();
-  let unknown = 0;
+function ownCells<T extends CellObservation>(obs: readonly T[], fields: readonly string[], one: string): { per_model: Record<string, ModelCells>; keep: (o: T) => boolean; warnings: string[] } {
+  const byModel = new Map<string, Map<string, Set<string>>>();
   for (const o of obs) {
-    if (o.cell === undefined) {
-      unknown += wt(o);
+    let m = byModel.get(o.model);
+    if (!m) byModel.set(o.model, (m = new Map()));
+    if (!m.has(o.condition)) m.set(o.condition, new Set());
+    m.get(o.condition)!.add(o.cell!);
+  }
+  const common = new Map<string, Set<string> | null>(); // null: its conditions share no cell, kept whole
+  const per_model: Record<string, ModelCells> = {};
+  const warnings: string[] = [];
+  for (const model of [...byModel.keys()].sort()) {
+    const m = byModel.get(model)!;
+    const conditions = [...m.keys()].sort();
+    const shared = intersect(conditions.map((c) => m.get(c)!));
+    const cellsPer = Object.fromEntries(conditions.map((c) => [c, m.get(c)!.size]));
+    common.set(model, shared.size > 0 ? shared : null);
+    per_model[model] = { conditions, contrast: conditions.length > 1, cells_per_condition: cellsPer, common_cells: shared.size, applied: shared.size > 0, kept: 0, of: 0, dropped: {}, pooled: 0 };
+    if (shared.size === 0) {
+      const cs = conditions.map((c) => `${c} ${cellsPer[c]}`).join(", ");
+      per_model[model].reason = `its conditions share no (${fields.join(", ")}) cell (${cs})`;
+      const mine = obs.filter((o) => o.model === model);
+      warnings.push(
+        `agent model ${model}: ${per_model[model].reason}: nothing of it is like for like, so all its ${mine.reduce((s, o) => s + wt(o), 0)} attacked trajectories are kept ` +
+          `and its rates per ${one} (its worst ${one}, its leave-one-suite-out folds) mix ${mixWords(mine, conditions, fields)}; narrow them with --where`,
+      );
+    }
+  }
+  const keep = (o: T) => {
+    const s = common.get(o.model);
+    return s === null || s!.has(o.cell!);
+  };
+  for (const o of obs) {
+    const pm = per_model[o.model];
+    pm.of += wt(o);
+    if (keep(o)) {
+      pm.kept += wt(o);
       continue;
     }
-    if (!byCond.has(o.condition)) byCond.set(o.condition, new Set());
-    byCond.get(o.condition)!.add(o.cell);
+    const d = (pm.dropped[o.condition] ??= { cells: 0, trajectories: 0, of: 0, list: [] });
+    d.trajectories += wt(o);
   }
-  const conds = [...new Set(obs.map((o) => o.condition))].sort();
-  const cellsPer = Object.fromEntries(conds.map((c) => [c, byCond.get(c)?.size ?? 0]));
-  const base: CellCheck = { mode, applied: false, cell_fields: fields, cells_per_condition: cellsPer, common_cells: 0, cells_dropped: {}, mixes_differ: false };
-  if (unknown > 0) {
-    let total = 0;
-    for (const o of obs) total += wt(o);
-    base.reason = `${unknown} of ${total} attacked trajectories (labelled or not) have no user task or injection task id, so their cells are unknown`;
-    const warnings =
-      conds.length > 1 ? [`the conditions could not be checked for like-for-like cells (${base.reason}): their task and attack mixes may differ`] : [];
-    return { observations: [...obs], cells: base, warnings };
+  for (const o of obs) {
+    const d = per_model[o.model].dropped[o.condition];
+    if (d) d.of += wt(o);
   }
-  const sets = conds.map((c) => byCond.get(c)!);
-  const common = new Set(sets.length ? [...sets[0]].filter((k) => sets.every((s) => s.has(k))) : []);
-  base.common_cells = common.size;
+  for (const [model, pm] of Object.entries(per_model)) {
+    for (const [c, d] of Object.entries(pm.dropped)) {
+      d.list = [...byModel.get(model)!.get(c)!].filter((k) => !common.get(model)!.has(k)).sort();
+      d.cells = d.list.length;
+    }
+  }
+  return { per_model, keep, warnings };
+}
+
+/**
+ * The pooled scope: (1) the cells every condition covers, pooled over models; (2) per model, the cells of (1) it
+ * covers under every one of its conditions there. What each condition lost is named ({@link CellsDropped}).
+ */
+function pooledCells<T extends CellObservation>(obs: readonly T[], byCond: Map<string, Set<string>>, conds: readonly string[]): { common: Set<string>; dropped: Record<string, CellsDropped>; keep: (o: T) => boolean } {
+  const common = intersect(conds.map((c) => byCond.get(c)!));
   const dropped: Record<string, CellsDropped> = {};
   const newDropped = (): CellsDropped => ({ cells: 0, trajectories: 0, by_attack: {}, by_suite: {}, list: [], per_model: {}, by_model: {} });
   const dropOne = (d: CellsDropped, o: T) => {
@@ -173,7 +256,7 @@ export function commonCellFilter<T extends CellObservation>(
     d.list = [...byCond.get(c)!].filter((k) => !common.has(k)).sort();
     d.cells = d.list.length;
   }
-  // Step 2: per model, the common cells it covers under every one of its conditions.
+  // Step 2: per model, the common cells it covers under every one of its conditions (those with a common cell).
   const perModel = new Map<string, Map<string, Set<string>>>();
   for (const o of obs) {
     if (!common.has(o.cell!)) continue;
@@ -183,10 +266,7 @@ export function commonCellFilter<T extends CellObservation>(
     m.get(o.condition)!.add(o.cell!);
   }
   const modelCommon = new Map<string, Set<string>>();
-  for (const [model, m] of perModel) {
-    const ss = [...m.values()];
-    modelCommon.set(model, new Set([...ss[0]].filter((k) => ss.every((x) => x.has(k)))));
-  }
+  for (const [model, m] of perModel) modelCommon.set(model, intersect([...m.values()]));
   const keep = (o: T) => common.has(o.cell!) && modelCommon.get(o.model)!.has(o.cell!);
   for (const o of obs) {
     if (!common.has(o.cell!) || keep(o)) continue;
@@ -206,34 +286,84 @@ export function commonCellFilter<T extends CellObservation>(
       pm.cells = pm.list.length;
     }
   }
+  return { common, dropped, keep };
+}
+
+/**
+ * Restrict observations to like-for-like cells, in two scopes (see the file's comment): `observations`, each model on
+ * the cells common to its own conditions (the per-model figures); `pooled`, the cells every condition covers, then per
+ * model those it has under each of its own conditions (the figures that set models side by side). With `all`, both
+ * keep everything and the difference is reported.
+ * @param obs observations with `cell` set by `buildObservations` (undefined: unknown cell); each counts `weight`
+ *   trajectories (absent: 1).
+ * @param conditionField the condition field (left out of the cell).
+ * @param mode `common` (default of `compare`) or `all` (`--all-cells`).
+ * @returns the kept observations of each scope, the check, and warnings for the reader.
+ * When the conditions share no cell at all, the pooled figures are over each model's own cells (`applied: false`
+ * with the reason) and a warning says that nothing is like for like across models; a model whose own conditions
+ * share no cell is kept whole, with a warning.
+ */
+export function commonCellFilter<T extends CellObservation>(
+  obs: readonly T[],
+  conditionField: string,
+  mode: "common" | "all",
+): { observations: T[]; pooled: T[]; cells: CellCheck; warnings: string[] } {
+  const fields = cellFields(conditionField);
+  const byCond = new Map<string, Set<string>>();
+  let unknown = 0;
+  for (const o of obs) {
+    if (o.cell === undefined) {
+      unknown += wt(o);
+      continue;
+    }
+    if (!byCond.has(o.condition)) byCond.set(o.condition, new Set());
+    byCond.get(o.condition)!.add(o.cell);
+  }
+  const conds = [...new Set(obs.map((o) => o.condition))].sort();
+  const cellsPer = Object.fromEntries(conds.map((c) => [c, byCond.get(c)?.size ?? 0]));
+  const figures = { per_model: [...PER_MODEL_FIGURES], pooled: [...POOLED_FIGURES] };
+  const base: CellCheck = { mode, applied: false, cell_fields: fields, cells_per_condition: cellsPer, common_cells: 0, cells_dropped: {}, per_model: {}, figures, mixes_differ: false };
+  const whole = (warnings: string[]) => ({ observations: [...obs], pooled: [...obs], cells: base, warnings });
+  if (unknown > 0) {
+    base.reason = `${unknown} of ${obs.reduce((s, o) => s + wt(o), 0)} attacked trajectories (labelled or not) have no user task or injection task id, so their cells are unknown`;
+    return whole(conds.length > 1 ? [`the conditions could not be checked for like-for-like cells (${base.reason}): their task and attack mixes may differ`] : []);
+  }
+  const { common, dropped, keep: pooledKeep } = pooledCells(obs, byCond, conds);
+  base.common_cells = common.size;
   base.mixes_differ = Object.keys(dropped).length > 0;
   if (mode === "all") {
-    base.cells_dropped = {};
     const warnings = base.mixes_differ
       ? [
           `--all-cells: the conditions cover different (${fields.join(", ")}) cells (${conds.map((c) => `${c} ${cellsPer[c]}`).join(", ")}; ${common.size} common): ` +
             `their rates mix ${mixWords(obs, conds, fields)} and are not like for like (without --all-cells they are compared on the common cells)`,
         ]
       : [];
-    return { observations: [...obs], cells: base, warnings };
+    return whole(warnings);
+  }
+  const one = fieldNoun(conditionField);
+  const own = ownCells(obs, fields, one);
+  base.per_model = own.per_model;
+  const mine = obs.filter(own.keep);
+  if (conds.length > 1 && common.size === 0) {
+    // Nothing is like for like across models: the pooled figures are over each model's own common cells, and said.
+    base.reason = `the conditions share no (${fields.join(", ")}) cell (${conds.map((c) => `${c} ${cellsPer[c]}`).join(", ")})`;
+    for (const pm of Object.values(base.per_model)) pm.pooled = pm.kept;
+    // one warning: the models whose own conditions share no cell either are named in it (their own ones would repeat it)
+    const whole = Object.entries(base.per_model).filter(([, pm]) => !pm.applied).map(([m]) => m);
+    const alsoOwn = whole.length
+      ? `; nor do the conditions of ${whole.length === Object.keys(base.per_model).length ? "any model" : whole.join(", ")}, so all ${whole.length === 1 ? "its" : "their"} trajectories are kept and ${whole.length === 1 ? "its" : "their"} own figures (rates per ${one}, worst ${one}, leave-one-suite-out) mix tasks too`
+      : "";
+    const warnings = [
+      `${base.reason}: nothing is like for like across them, so the figures that set models side by side (${POOLED_FIGURES.join(", ")}) are over each model's own cells and ` +
+        `the conditions' rates mix ${mixWords(obs, conds, fields)}${alsoOwn}; narrow them with --where to conditions run on the same cells`,
+    ];
+    return { observations: mine, pooled: mine, cells: base, warnings };
   }
   base.applied = true;
   base.cells_dropped = dropped;
-  if (conds.length > 1 && common.size === 0) {
-    // Nothing is like for like: comparing on no cell is impossible, so every cell is kept and the reader is told.
-    base.applied = false;
-    base.cells_dropped = {};
-    base.reason = `the conditions share no (${fields.join(", ")}) cell (${conds.map((c) => `${c} ${cellsPer[c]}`).join(", ")})`;
-    return {
-      observations: [...obs],
-      cells: base,
-      warnings: [
-        `${base.reason}: nothing is like for like, so every cell is kept and the conditions' rates mix ${mixWords(obs, conds, fields)}; ` +
-          `narrow them with --where to conditions run on the same cells`,
-      ],
-    };
-  }
-  return { observations: obs.filter(keep), cells: base, warnings: [] };
+  const pooled = obs.filter(pooledKeep);
+  for (const o of pooled) base.per_model[o.model].pooled += wt(o);
+  return { observations: mine, pooled, cells: base, warnings: own.warnings };
 }
 
 /**
@@ -249,48 +379,4 @@ export function fieldNoun(field: string, n = 1): string {
 /** What the compared groups are called in text: {@link fieldNoun} plural (`conditions`, `attacks`, `agent_model values`). */
 export function groupsNoun(field: string): string {
   return fieldNoun(field, 2);
-}
-
-/**
- * Text lines naming what each condition lost (empty when nothing was dropped or the check was not made), one block
- * per condition; `field` is the compared field (`compare --by`: condition, attack, ...) that names them.
- */
-export function formatCellsDropped(c: CellCheck, field = "condition"): string[] {
-  const lines: string[] = [];
-  const top = (m: Record<string, number>) =>
-    Object.entries(m)
-      .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
-      .map(([k, v]) => `${k} ${v}`)
-      .join(", ");
-  if (c.mode === "all") return lines;
-  if (!c.applied) return lines;
-  const entries = Object.entries(c.cells_dropped);
-  if (entries.length === 0) {
-    lines.push(`like-for-like: every ${field} covers the same ${c.common_cells} (${c.cell_fields.join(", ")}) cells; nothing dropped`);
-    return lines;
-  }
-  lines.push(
-    `like-for-like: ${groupsNoun(field)} compared on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover (--all-cells keeps everything); dropped, per ${field}:`,
-  );
-  // one block per condition, each count naming what it belongs to: the by-attack/by-suite breakdown is the
-  // condition's, not the last model's listed before it (review, session 11)
-  for (const [cond, d] of entries) {
-    lines.push(`  ${field} ${cond}: ${d.trajectories} attacked trajectories dropped (labelled or not)`);
-    if (d.cells) lines.push(`    ${d.cells} cells of ${cond} that some other ${field} lacks`);
-    for (const [m, x] of Object.entries(d.per_model))
-      lines.push(`    agent model ${m}: ${x.trajectories} trajectories in ${x.cells} cells that ${m} lacks under another ${field} of its own`);
-    lines.push(`    the ${d.trajectories} dropped from ${cond}, by attack: ${top(d.by_attack)}; by suite: ${top(d.by_suite)}`);
-    // the models whose rates the drop changes, each with what it ran: a row's n is then read against it
-    const bm = Object.entries(d.by_model ?? {}).sort(([a, x], [b, y]) => y.dropped - x.dropped || a.localeCompare(b));
-    if (bm.length)
-      lines.push(
-        `    by agent model (its ${cond} rate below is over the rest): ${bm.map(([m, x]) => `${m} ${x.dropped} of its ${x.of} (rate over ${x.of - x.dropped})`).join(", ")}`,
-      );
-  }
-  const anyPerModel = entries.some(([, d]) => Object.keys(d.per_model).length > 0);
-  lines.push(
-    `  (in --json: the dropped cells in cells.cells_dropped.<${field}>.list, the counts per model in .by_model` +
-      (anyPerModel ? `, each model's own dropped cells in .per_model.<model>.list)` : `)`),
-  );
-  return lines;
 }

@@ -1,14 +1,15 @@
 /**
  * Which trajectories the report's rates are over, beside `compare`'s (review 17, item 2). The report's attack-success
  * rates (per agent model and condition, by condition, attack and surface, and the paper table) are over EVERY cell,
- * as `compare --all-cells` and `estimate --table`; `compare` by default compares the conditions on the (suite, user
- * task, injection task, attack) cells they all cover (`../compare/cells.ts`). Where that drops trajectories, the two
- * print different figures for the same model and condition (defenses corpus: Llama under repeat_user_prompt 85/797
- * here, 75/477 in compare). The note names each model and condition whose figures differ, with both counts, so a
- * reader comparing the two finds no unexplained number; it is one of the report's warnings, shown at the top and
- * at the rates it concerns ({@link cellsNotesHtml}).
+ * as `compare --all-cells` and `estimate --table`; `compare` by default gives each model's rates per condition over
+ * the (suite, user task, injection task, attack) cells common to that model's own conditions (`../compare/cells.ts`,
+ * `per_model`). Where that drops trajectories, the two print different figures for the same model and condition
+ * (scale and defense runs together: gpt-4o undefended over 15 attacks here, over the 629 cells its defenses ran in
+ * compare). The note names each model and condition whose figures differ, with both counts, so a reader comparing
+ * the two finds no unexplained number; it is one of the report's warnings, shown at the top and at the rates it
+ * concerns ({@link cellsNotesHtml}).
  */
-import { commonCellFilter, groupsNoun } from "../compare/cells.js";
+import { commonCellFilter, fieldNoun, groupsNoun } from "../compare/cells.js";
 import type { Observations } from "../compare/data.js";
 import { escapeHtml } from "./escape.js";
 
@@ -23,17 +24,17 @@ export const CELLS_NOTE_PREFIX = "Rates over every cell: ";
 export function cellsNote(obs: Observations): string | null {
   const field = obs.condition_field;
   const { cells } = commonCellFilter([...obs.observations, ...(obs.unlabelled ?? [])], field, "common");
-  if (!cells.applied) return null;
   const diffs: string[] = [];
-  for (const [cond, d] of Object.entries(cells.cells_dropped).sort(([a], [b]) => a.localeCompare(b)))
-    for (const [model, x] of Object.entries(d.by_model ?? {}).sort(([a], [b]) => a.localeCompare(b)))
-      if (x.dropped > 0) diffs.push(`${model} under ${field} ${cond}: ${x.of} attacked trajectories here, ${x.of - x.dropped} in compare (${x.dropped} in cells not every ${field} covers)`);
+  // compare's rows: each model on the cells common to its own conditions (what its `per_model` entry dropped)
+  for (const [model, pm] of Object.entries(cells.per_model).sort(([a], [b]) => a.localeCompare(b)))
+    for (const [cond, x] of Object.entries(pm.dropped).sort(([a], [b]) => a.localeCompare(b)))
+      if (x.trajectories > 0) diffs.push(`${model} under ${field} ${cond}: ${x.of} attacked trajectories here, ${x.of - x.trajectories} in compare (${x.trajectories} in cells another ${fieldNoun(field)} of the model lacks)`);
   if (!diffs.length) return null;
   const cond = field === "condition"; // the per-model table and the paper table are by condition (as estimate --table)
   const what = cond ? "attack success per agent model and condition, the charts by condition, the paper table's rates and utility under attack" : `the charts by ${field}`;
   return (
     `${CELLS_NOTE_PREFIX}this report's rates by ${field} (${what}) are over every attacked trajectory, as compare --by ${field} --all-cells${cond ? " and estimate --table print" : " prints"} them; ` +
-    `compare --by ${field} without --all-cells compares the ${groupsNoun(field)} on the ${cells.common_cells} (${cells.cell_fields.join(", ")}) cells they all cover, so its figures differ for ${diffs.join("; ")}`
+    `compare --by ${field} without --all-cells gives each model's rates over the (${cells.cell_fields.join(", ")}) cells common to its own ${groupsNoun(field)}, so its figures differ for ${diffs.join("; ")}`
   );
 }
 

@@ -292,17 +292,39 @@ describe("baseline choice and the whole analysis", () => {
     expect(formatCompare(r)).toContain("pairs reverse (100.0%) [CI undefined: undefined on every bootstrap resample]".replace("100.0%", `${(x.share! * 100).toFixed(1)}%`));
   });
 
-  it("the like-for-like drop: the task-set warning counts what each model ran, and the row it changed says so (newuser16)", () => {
-    // a runs A and B on u0..u3; b runs A only, on u0..u5: u4, u5 are cells B lacks, so b's A rate is over 4 of its 6
+  it("the like-for-like drop: a model under one condition keeps its cells in its row; the pooled figures' drop is named (newuser16, session 29)", () => {
+    // a runs A and B on u0..u3; b runs A only, on u0..u5: u4, u5 are cells B lacks. b contrasts nothing of its own, so
+    // its row keeps all 6; the pooled figures (reversals, interaction) are over the 4 cells every condition covers
     const withCell = (xs: Observation[]) => xs.map((o) => ({ ...o, cell: o.unit }));
     const obs = withCell([...cell("a", "s", "A", 2, 4), ...cell("a", "s", "B", 1, 4), ...cell("b", "s", "A", 3, 6)]);
     const r = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} }, { bootstrap: { B: 0, seed: 1 } });
     expect(r.cells.cells_dropped.A.by_model).toEqual({ b: { dropped: 2, of: 6 } });
-    expect(r.warnings[0]).toMatch(/different task sets \(a 4, b 6 tasks; 4 shared; compared, after the like-for-like drop, on a 4, b 4 tasks \(4 shared\)\)/);
+    expect(r.cells.per_model.b).toMatchObject({ contrast: false, kept: 6, of: 6, pooled: 4, dropped: {} });
+    expect(r.warnings[0]).toMatch(/different task sets \(a 4, b 6 tasks; 4 shared\)/);
+    expect(r.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES)!.asr_behaviour).toMatchObject({ count: 3, n: 6 });
+    expect(r.pooled_figures).toMatchObject({ n_observations: 12, dropped_like_for_like: 2, same_as_per_model: false, single_condition_models: ["b"] });
+    expect(r.pooled_figures.asr!.find((c) => c.model === "b" && c.suite === ALL_SUITES)!.asr_behaviour).toMatchObject({ count: 3, n: 4 });
     const text = formatCompare(r);
-    expect(text).toContain("by agent model (its A rate below is over the rest): b 2 of its 6 (rate over 4)");
-    expect(text).toMatch(/\n {2}b +A +asr_goal .*\(0\/4\).*; like for like: 2 of its 6 attacked runs here left out \(header\)/);
-    expect(text).not.toMatch(/\n {2}a +A .*like for like:/);
+    expect(text).toContain("  b: 1 condition (A): no contrast between conditions, so all its 6 attacked trajectories (6 cells) are kept");
+    expect(text).toContain("by agent model (left out of these figures only): b 2 of its 6 (these figures over 4)");
+    expect(text).toMatch(/\n {2}b +A +asr_goal .*\(0\/6\)/);
+    expect(text).not.toMatch(/like for like: \d+ of its/);
+    // the rates the reversals and the interaction test rest on, where they differ from the rows
+    expect(text).toMatch(/rest on these rates where they differ from the rows above[^\n]*\n {2}b +A +asr_goal 0\.0% [^\n]*\(0\/4\), asr_behaviour 75\.0% [^\n]*\(3\/4\)/);
+  });
+
+  it("the like-for-like drop: a model whose two conditions ran different cells loses them in its row, and the row says so (newuser16)", () => {
+    // a runs A on u0..u5 and B on u0..u3: its own common cells are u0..u3, so its A row is over 4 of its 6
+    const withCell = (xs: Observation[]) => xs.map((o) => ({ ...o, cell: o.unit }));
+    const obs = withCell([...cell("a", "s", "A", 2, 6), ...cell("a", "s", "B", 1, 4), ...cell("b", "s", "A", 3, 6), ...cell("b", "s", "B", 3, 6)]);
+    const r = compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} }, { bootstrap: { B: 0, seed: 1 } });
+    expect(r.cells.per_model.a.dropped).toEqual({ A: { cells: 2, trajectories: 2, of: 6, list: ["s/u4", "s/u5"] } });
+    expect(r.cells.per_model.b).toMatchObject({ kept: 12, of: 12, dropped: {} });
+    expect(r.dropped_like_for_like).toBe(2);
+    const text = formatCompare(r);
+    expect(text).toMatch(/\n {2}a +A +asr_goal .*\(0\/4\).*; like for like: 2 of its 6 attacked runs here left out \(header\)/);
+    expect(text).not.toMatch(/\n {2}a +B .*like for like:/);
+    expect(text).not.toMatch(/\n {2}b +A .*like for like:/);
   });
 
   it("--common-tasks keeps only the tasks every model was run on, and a warning says when the sets differ", () => {
@@ -432,7 +454,7 @@ describe("compare header: what like for like left out is said beside the exclusi
     expect(r.dropped_like_for_like).toBe(10);
     expect(r.n_observations).toBe(20);
     expect(formatCompare(r).split("\n")[0]).toContain(
-      "20 labelled attacked trajectories compared, of 40 in the run; excluded: unattacked 10; labelled but left out to compare like for like: 10 in cells not every condition covers (like-for-like, below)",
+      "20 labelled attacked trajectories compared, of 40 in the run; excluded: unattacked 10; labelled but left out to compare like for like: 10 in cells their model's own conditions do not all cover (like-for-like, below)",
     );
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { fieldNoun, formatCellsDropped, groupsNoun, type CellCheck } from "../../src/compare/cells.js";
+import { fieldNoun, groupsNoun, type CellCheck } from "../../src/compare/cells.js";
+import { formatCellsDropped } from "../../src/compare/cells-text.js";
 import { compareConditions, formatCompare } from "../../src/compare/index.js";
 import type { Observation } from "../../src/compare/data.js";
 
@@ -12,15 +13,17 @@ describe("compare: the compared groups are named by the --by field", () => {
     cells_per_condition: { m1: 3, m2: 2 },
     common_cells: 2,
     cells_dropped: { m1: { cells: 1, trajectories: 1, by_attack: { a: 1 }, by_suite: { s: 1 }, list: ["s/a"], per_model: {}, by_model: { x: { dropped: 1, of: 3 } } } },
+    per_model: {},
+    figures: { per_model: ["asr"], pooled: ["reversals"] },
     mixes_differ: true,
   });
 
   it("says conditions for --by condition and '<field> values' otherwise", () => {
     expect(groupsNoun("condition")).toBe("conditions");
     expect(groupsNoun("agent_model")).toBe("agent_model values");
-    expect(formatCellsDropped(check(), "condition")[0]).toMatch(/^like-for-like: conditions compared on the 2 \(suite, attack\) cells/);
+    expect(formatCellsDropped(check(), "condition")[0]).toMatch(/^like-for-like, pooled: .* compare the conditions on the 2 \(suite, attack\) cells/);
     const byModel = formatCellsDropped(check(), "agent_model");
-    expect(byModel[0]).toMatch(/^like-for-like: agent_model values compared on the 2 \(suite, attack\) cells they all cover/);
+    expect(byModel[0]).toMatch(/^like-for-like, pooled: .*model x agent_model value interaction test\) compare the agent_model values on the 2 \(suite, attack\) cells they all cover/);
     expect(byModel.join("\n")).not.toMatch(/conditions compared/);
     const none = { ...check(), cells_dropped: {} };
     expect(formatCellsDropped(none, "agent_model")).toEqual(["like-for-like: every agent_model covers the same 2 (suite, attack) cells; nothing dropped"]);

@@ -10,7 +10,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
 import { DATA } from "../helpers/paths.js";
-import { commonCellFilter, cellKey, formatCellsDropped, mixWords } from "../../src/compare/cells.js";
+import { commonCellFilter, cellKey, mixWords } from "../../src/compare/cells.js";
+import { formatCellsDropped } from "../../src/compare/cells-text.js";
 
 const SLICE = path.join(DATA, "like-for-like", "runs");
 
@@ -29,20 +30,27 @@ describe("commonCellFilter (pure)", () => {
     // newuser16: every model whose rate the drop changes is named, with what it ran under the condition
     expect(r.cells.cells_dropped.base.by_model).toEqual({ m: { dropped: 1, of: 3 }, n: { dropped: 1, of: 2 } });
     expect(r.cells.cells_dropped.def.by_model).toEqual({ m: { dropped: 1, of: 3 } });
-    expect(r.observations.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(["m/base/c1", "m/base/c2", "m/def/c1", "m/def/c2", "n/base/c1", "n/def/c1"]);
+    // both models ran both conditions, so each model's own common cells are those of the pooled figures here
+    const kept = ["m/base/c1", "m/base/c2", "m/def/c1", "m/def/c2", "n/base/c1", "n/def/c1"];
+    expect(r.observations.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(kept);
+    expect(r.pooled.map((x) => `${x.model}/${x.condition}/${x.cell}`).sort()).toEqual(kept);
+    expect(r.cells.per_model.m).toMatchObject({ conditions: ["base", "def"], contrast: true, common_cells: 2, applied: true, kept: 4, of: 6, pooled: 4 });
+    expect(r.cells.per_model.m.dropped).toEqual({ base: { cells: 1, trajectories: 1, of: 3, list: ["c3"] }, def: { cells: 1, trajectories: 1, of: 3, list: ["c4"] } });
+    expect(r.cells.per_model.n.dropped).toEqual({ base: { cells: 1, trajectories: 1, of: 2, list: ["c2"] } });
     // its own block per condition: each count names the condition or model it belongs to (review: the breakdown
     // read as the last model's)
     const text = formatCellsDropped(r.cells).join("\n");
+    expect(text).toContain("  m: 2 conditions (base, def), 2 cells common to them; dropped (labelled or not), in cells another condition of its own lacks: base 1 of its 3 attacked trajectories (1 cells), def 1 of its 3 attacked trajectories (1 cells); kept 4 of 6");
     expect(text).toContain(
       [
         "  condition base: 2 attacked trajectories dropped (labelled or not)",
         "    1 cells of base that some other condition lacks",
         "    agent model n: 1 trajectories in 1 cells that n lacks under another condition of its own",
         "    the 2 dropped from base, by attack: a 1, b 1; by suite: s 2",
-        "    by agent model (its base rate below is over the rest): m 1 of its 3 (rate over 2), n 1 of its 2 (rate over 1)",
+        "    by agent model (left out of these figures only): m 1 of its 3 (these figures over 2), n 1 of its 2 (these figures over 1)",
       ].join("\n"),
     );
-    expect(text).toContain("the counts per model in .by_model, each model's own dropped cells in .per_model.<model>.list)");
+    expect(text).toContain("the counts per model in .by_model, each model's own in .per_model.<model>.list)");
   });
   it("--all-cells keeps everything and warns that the mixes differ; conditions sharing no cell are kept whole, with a warning", () => {
     const obs = [o("m", "base", "c1"), o("m", "def", "c2")];
@@ -124,7 +132,11 @@ describe("compare on the real slice", () => {
       expect(cell.asr_behaviour.count, cond).toBe(k);
     }
     const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0"]);
-    expect(text.stdout).toMatch(/like-for-like: conditions compared on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
+    expect(text.stdout).toMatch(/like-for-like, pooled: the figures that set models side by side \(the safety-ordering reversals, the model x condition interaction test\) compare the conditions on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
+    // one model: its own common cells are the pooled figures' cells, and the text says the two scopes agree
+    expect(text.stdout).toContain("like-for-like, per agent model: its rates and utility per condition, its worst condition and its leave-one-suite-out folds are over the (suite, user_task_id, injection_task_id, attack) cells common to its own conditions");
+    expect(j.pooled_figures).toMatchObject({ same_as_per_model: true, single_condition_models: [], n_observations: j.n_observations });
+    expect(j.pooled_figures.asr).toBeUndefined();
     expect(text.stdout).toContain(
       "  condition no_defense: 2 attacked trajectories dropped (labelled or not)\n    2 cells of no_defense that some other condition lacks\n    the 2 dropped from no_defense, by attack: ignore_previous 1, tool_knowledge 1; by suite: slack 2\n",
     );

@@ -2,14 +2,14 @@ import { describe, expect, it } from "vitest";
 import { cellsNote, cellsNotesHtml, isCellsNote } from "../../src/report/cells-note.js";
 import type { Observations } from "../../src/compare/data.js";
 
-/** Observations of one field: `m` ran base on cells c1..c3 and def on c1, c2; `n` ran both on c1. */
+/** Observations of one field: `m` ran base on cells c1..c3 and def on c1, c2; `n` ran both on c1; `l` ran base only, on c9. */
 function obs(field: string): Observations {
   const o = (model: string, condition: string, cell: string) => ({ trajectory_id: `${model}/${condition}/${cell}`, model, condition, suite: "s", attack: "a", cell, compromised: false, full: false });
   return {
     source: { kind: "judge", judge_id: "j" },
     condition_field: field,
-    observations: [o("m", "base", "c1"), o("m", "base", "c2"), o("m", "base", "c3"), o("m", "def", "c1"), o("m", "def", "c2"), o("n", "base", "c1"), o("n", "def", "c1")],
-    n_total: 7,
+    observations: [o("m", "base", "c1"), o("m", "base", "c2"), o("m", "base", "c3"), o("m", "def", "c1"), o("m", "def", "c2"), o("n", "base", "c1"), o("n", "def", "c1"), o("l", "base", "c9")],
+    n_total: 8,
     excluded: {},
     excluded_groups: [],
   } as unknown as Observations;
@@ -20,13 +20,15 @@ describe("cellsNote: the report's rates are over every cell; where compare's def
     const w = cellsNote(obs("condition"))!;
     expect(isCellsNote(w)).toBe(true);
     expect(w).toContain("this report's rates by condition (attack success per agent model and condition, the charts by condition, the paper table's rates and utility under attack) are over every attacked trajectory");
-    expect(w).toContain("compares the conditions on the 2 (suite, user_task_id, injection_task_id, attack) cells they all cover, so its figures differ for m under condition base: 3 attacked trajectories here, 2 in compare (1 in cells not every condition covers)");
+    expect(w).toContain("gives each model's rates over the (suite, user_task_id, injection_task_id, attack) cells common to its own conditions, so its figures differ for m under condition base: 3 attacked trajectories here, 2 in compare (1 in cells another condition of the model lacks)");
     expect(w).not.toContain("n under");
+    // l ran one condition: compare's row keeps its cell c9, which def lacks (only compare's pooled figures leave it out)
+    expect(w).not.toContain("l under");
   });
-  it("another field names its charts only; no note when every condition covers the same cells", () => {
+  it("another field names its charts only; no note when compare's rows keep every cell (a model under one condition keeps its own)", () => {
     expect(cellsNote(obs("attack"))).toMatch(/rates by attack \(the charts by attack\) .* as compare --by attack --all-cells prints them/);
     const same = obs("condition");
-    same.observations = same.observations.filter((x) => x.cell === "c1");
+    same.observations = same.observations.filter((x) => x.cell === "c1" || x.model === "l");
     expect(cellsNote(same)).toBeNull();
   });
   it("each section shows its field's note, escaped", () => {

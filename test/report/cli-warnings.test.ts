@@ -59,12 +59,13 @@ describe("report says which trajectories its rates are over, and where compare's
     expect(note).toContain("are over every attacked trajectory, as compare --by condition --all-cells and estimate --table print them");
     const [nLike, nAll] = [attackedOf(like), attackedOf(all)];
     let named = 0;
-    for (const [cond, d] of Object.entries(like.cells.cells_dropped as Record<string, { by_model: Record<string, { dropped: number; of: number }> }>))
-      for (const [model, x] of Object.entries(d.by_model)) {
+    // compare's rows: each model on the cells common to its own conditions (cells.per_model, session 29)
+    for (const [model, pm] of Object.entries(like.cells.per_model as Record<string, { dropped: Record<string, { trajectories: number; of: number }> }>))
+      for (const [cond, x] of Object.entries(pm.dropped)) {
         // the note's two counts are those the two commands print
         expect(nAll.get(`${model}|${cond}`)).toBe(x.of);
-        expect(nLike.get(`${model}|${cond}`)).toBe(x.of - x.dropped);
-        expect(note).toContain(`${model} under condition ${cond}: ${x.of} attacked trajectories here, ${x.of - x.dropped} in compare (${x.dropped} in cells not every condition covers)`);
+        expect(nLike.get(`${model}|${cond}`)).toBe(x.of - x.trajectories);
+        expect(note).toContain(`${model} under condition ${cond}: ${x.of} attacked trajectories here, ${x.of - x.trajectories} in compare (${x.trajectories} in cells another condition of the model lacks)`);
         named++;
       }
     expect(named).toBe(3);

@@ -1,0 +1,98 @@
+/**
+ * The like-for-like block of `compare`'s text (./cells.ts): what each figure was trimmed to, per agent model (the
+ * cells common to its own conditions) and pooled (the cells every condition covers), each count naming what it
+ * belongs to.
+ */
+import { fieldNoun, groupsNoun, type CellCheck, type ModelCells } from "./cells.js";
+
+/** The per-model figures, in words (./cells.ts `PER_MODEL_FIGURES`). */
+const PER_MODEL_WORDS = "its rates and utility per {one}, its worst {one} and its leave-one-suite-out folds";
+/** The pooled figures, in words (./cells.ts `POOLED_FIGURES`). */
+const POOLED_WORDS = "the figures that set models side by side (the safety-ordering reversals, the model x {one} interaction test)";
+
+/** `POOLED_WORDS` for a compared field (`condition`, `attack`, ...). */
+export function pooledFiguresText(field: string): string {
+  return POOLED_WORDS.replace("{one}", fieldNoun(field));
+}
+
+const top = (m: Record<string, number>) =>
+  Object.entries(m)
+    .sort(([a, x], [b, y]) => y - x || a.localeCompare(b))
+    .map(([k, v]) => `${k} ${v}`)
+    .join(", ");
+
+/** One model's line of the per-model block. */
+function modelLine(model: string, pm: ModelCells, field: string): string {
+  const conds = `${pm.conditions.length} ${fieldNoun(field, pm.conditions.length)} (${pm.conditions.join(", ")})`;
+  if (!pm.contrast) return `  ${model}: ${conds}: no contrast between ${groupsNoun(field)}, so all its ${pm.of} attacked trajectories (${pm.common_cells} cells) are kept`;
+  if (!pm.applied) return `  ${model}: ${conds} share no cell: NOT LIKE FOR LIKE, all its ${pm.of} attacked trajectories kept (see the warning)`;
+  const d = Object.entries(pm.dropped);
+  const what = d.length
+    ? `dropped (labelled or not), in cells another ${fieldNoun(field)} of its own lacks: ${d.map(([c, x]) => `${c} ${x.trajectories} of its ${x.of} attacked trajectories (${x.cells} cells)`).join(", ")}; kept ${pm.kept} of ${pm.of}`
+    : `nothing dropped (${pm.kept} attacked trajectories)`;
+  return `  ${model}: ${conds}, ${pm.common_cells} cells common to them; ${what}`;
+}
+
+/** The pooled block: what each condition lost to the cells every condition covers (empty when not applied). */
+function pooledLines(c: CellCheck, field: string): string[] {
+  const lines: string[] = [];
+  const entries = Object.entries(c.cells_dropped);
+  if (!c.applied) {
+    if (c.reason && Object.keys(c.per_model).length)
+      lines.push(`like-for-like, pooled: ${c.reason}: ${pooledFiguresText(field)} are over each model's own cells above (see the warning)`);
+    return lines;
+  }
+  lines.push(
+    `like-for-like, pooled: ${pooledFiguresText(field)} compare the ${groupsNoun(field)} on the ${c.common_cells} (${c.cell_fields.join(", ")}) cells they all cover, ` +
+      `then per model those it has under each ${fieldNoun(field)} of its own (--all-cells keeps everything); dropped from them, per ${field}:`,
+  );
+  // one block per condition, each count naming what it belongs to: the by-attack/by-suite breakdown is the
+  // condition's, not the last model's listed before it (review, session 11)
+  for (const [cond, d] of entries) {
+    lines.push(`  ${field} ${cond}: ${d.trajectories} attacked trajectories dropped (labelled or not)`);
+    if (d.cells) lines.push(`    ${d.cells} cells of ${cond} that some other ${field} lacks`);
+    for (const [m, x] of Object.entries(d.per_model))
+      lines.push(`    agent model ${m}: ${x.trajectories} trajectories in ${x.cells} cells that ${m} lacks under another ${field} of its own`);
+    lines.push(`    the ${d.trajectories} dropped from ${cond}, by attack: ${top(d.by_attack)}; by suite: ${top(d.by_suite)}`);
+    // the models whose share of these figures the drop changes, each with what it ran (newuser16)
+    const bm = Object.entries(d.by_model ?? {}).sort(([a, x], [b, y]) => y.dropped - x.dropped || a.localeCompare(b));
+    if (bm.length)
+      lines.push(`    by agent model (left out of these figures only): ${bm.map(([m, x]) => `${m} ${x.dropped} of its ${x.of} (these figures over ${x.of - x.dropped})`).join(", ")}`);
+  }
+  return lines;
+}
+
+/**
+ * Text lines naming what each figure was trimmed to (empty when the check was not made or with `--all-cells`): per
+ * agent model, the cells common to its own conditions and what each of its conditions lost (a model with one
+ * condition keeps everything and has no contrast); pooled, what each condition lost to the cells every condition
+ * covers. One line when nothing was dropped anywhere. `field` is the compared field (`compare --by`).
+ */
+export function formatCellsDropped(c: CellCheck, field = "condition"): string[] {
+  if (c.mode === "all") return [];
+  const models = Object.entries(c.per_model ?? {});
+  if (!c.applied && models.length === 0) return [];
+  const single = models.filter(([, pm]) => !pm.contrast).map(([m]) => m);
+  const ownDropped = models.some(([, pm]) => Object.keys(pm.dropped).length > 0 || !pm.applied);
+  if (c.applied && Object.keys(c.cells_dropped).length === 0 && !ownDropped) {
+    return [
+      `like-for-like: every ${field} covers the same ${c.common_cells} (${c.cell_fields.join(", ")}) cells; nothing dropped` +
+        (single.length ? `; one ${field} only, so no contrast between ${groupsNoun(field)}: ${single.join(", ")}` : ""),
+    ];
+  }
+  const lines = models.length
+    ? [
+        `like-for-like, per agent model: ${PER_MODEL_WORDS.replace(/\{one\}/g, fieldNoun(field))} are over the (${c.cell_fields.join(", ")}) cells common to its own ${groupsNoun(field)} (--all-cells keeps everything):`,
+        ...models.map(([m, pm]) => modelLine(m, pm, field)),
+      ]
+    : [];
+  lines.push(...pooledLines(c, field));
+  const anyStep2 = Object.values(c.cells_dropped).some((d) => Object.keys(d.per_model).length > 0);
+  lines.push(
+    `  (in --json: each model's own cells in cells.per_model.<model>, its dropped ones in .dropped.<${field}>.list` +
+      (c.applied
+        ? `; the pooled figures' dropped cells in cells.cells_dropped.<${field}>.list, the counts per model in .by_model` + (anyStep2 ? `, each model's own in .per_model.<model>.list)` : `)`)
+        : `)`),
+  );
+  return lines;
+}

@@ -1,0 +1,85 @@
+/**
+ * The baseline condition of `compare` and the optional restriction to the tasks every agent model ran
+ * (`--common-tasks`).
+ */
+import { totalWeight, weightOf, type Observation, type UnlabelledItem } from "./data.js";
+import { showControls } from "../format/shown.js";
+
+/** How the baseline condition was chosen. */
+export type BaselineChoice = "option" | "no_defense" | "tool_output" | "most_models";
+
+/**
+ * The baseline condition: the given one; else `no_defense` when it is observed (AgentDojo defense runs);
+ * else, grouping by surface (`field` = `surface`), `tool_output` (the data surface) when it is observed;
+ * else the condition observed for the most models (ties: the most trajectories, then the first by name).
+ * @throws Error when a given baseline is not among the observed conditions, or there is no observation.
+ */
+export function chooseBaseline(obs: readonly Observation[], given?: string, field?: string): { baseline: string; chosen_by: BaselineChoice } {
+  const conds = new Map<string, { models: Set<string>; n: number }>();
+  for (const o of obs) {
+    let c = conds.get(o.condition);
+    if (!c) conds.set(o.condition, (c = { models: new Set(), n: 0 }));
+    c.models.add(o.model);
+    c.n += weightOf(o);
+  }
+  if (conds.size === 0) throw new Error("no labelled attacked trajectory with a condition: nothing to compare");
+  if (given !== undefined) {
+    // the names one line each (a line feed in a condition must not start a line of the error: review 26)
+    if (!conds.has(given)) throw new Error(`baseline "${given}" is not an observed condition (conditions: ${[...conds.keys()].sort().map(showControls).join(", ")})`);
+    return { baseline: given, chosen_by: "option" };
+  }
+  if (conds.has("no_defense")) return { baseline: "no_defense", chosen_by: "no_defense" };
+  if (field === "surface" && conds.has("tool_output")) return { baseline: "tool_output", chosen_by: "tool_output" };
+  const best = [...conds.entries()].sort(
+    ([a, x], [b, y]) => y.models.size - x.models.size || y.n - x.n || a.localeCompare(b),
+  )[0][0];
+  return { baseline: best, chosen_by: "most_models" };
+}
+
+/** What {@link commonTaskFilter} kept. */
+export interface CommonTasks {
+  applied: boolean;
+  /** Distinct pairing units (suite/user task/injection task) per model before filtering. */
+  units_per_model: Record<string, number>;
+  /** Units observed for every model. */
+  common_units: number;
+  /** Observations dropped because their unit is not shared by every model (0 when not applied). */
+  dropped: number;
+}
+
+/**
+ * Keep only the observations whose pairing unit (suite/user task/injection task) was run by every agent model
+ * (under any condition), so that models are compared on the same tasks (AgentDojo runs of different benchmark
+ * versions hold different task sets).
+ *
+ * A task counts as run by a model when the model has a trajectory on it, labelled or not: `unlabelled` (runs whose
+ * verdicts all failed, or that were never judged) count too (red team 25 M4: a task whose verdicts all failed for
+ * one model read as not run by it and was dropped for every model, unsaid; kept, its failed runs lower that model's
+ * coverage as they do without the option). Unlabelled items without a unit (task ids unknown) cannot be placed.
+ * @param apply when false, nothing is dropped and only the counts are returned.
+ * @returns the observations kept, the counts, and `units`: the units every model ran (computed either way; the
+ *   filter uses it only when applied).
+ */
+export function commonTaskFilter(
+  obs: readonly Observation[],
+  apply: boolean,
+  unlabelled: readonly UnlabelledItem[] = [],
+): { observations: Observation[]; common: CommonTasks; units: Set<string> } {
+  const byModel = new Map<string, Set<string>>();
+  const add = (model: string, unit: string) => (byModel.get(model) ?? byModel.set(model, new Set()).get(model)!).add(unit);
+  for (const o of obs) add(o.model, o.unit);
+  for (const u of unlabelled) if (u.unit !== undefined) add(u.model, u.unit);
+  const sets = [...byModel.values()];
+  const common = new Set(sets.length ? [...sets[0]].filter((u) => sets.every((s) => s.has(u))) : []);
+  const kept = apply ? obs.filter((o) => common.has(o.unit)) : [...obs];
+  return {
+    units: common,
+    observations: kept,
+    common: {
+      applied: apply,
+      units_per_model: Object.fromEntries([...byModel].sort(([a], [b]) => a.localeCompare(b)).map(([m, s]) => [m, s.size])),
+      common_units: common.size,
+      dropped: totalWeight(obs) - totalWeight(kept),
+    },
+  };
+}
