@@ -15,7 +15,7 @@ import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement,
 import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
 import { checkCommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
 import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns } from "../committee/file-columns.js";
-import { readRunState, runStateLine } from "../store/run-state.js";
+import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { eachVerdictRecord, readColumnRun } from "../store/columns.js";
 import { UsageError } from "../errors.js";
 import type { Verdict } from "../types.js";
@@ -122,9 +122,8 @@ export async function agreeReference(
   o: { reference: "security" | "utility"; judge?: string; json?: boolean; run: string; where?: string[] },
 ): Promise<void> {
   const { src, cf, where } = await referenceSource(runDir, o);
-  const runState = readRunState(runDir);
-  const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
-  if (o.json && runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
+  const runState0 = readRunState(runDir);
+  if (o.json && runState0.complete === false) warnLine(`run incomplete: ${runState0.message}`);
   let judges = src.judges;
   if (o.judge) {
     if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
@@ -133,7 +132,8 @@ export async function agreeReference(
   if (judges.length === 0) {
     // No verdict yet (e.g. every item was bad): say so, with the same shape and kappa null with a reason.
     const none = src.agreement("(none)", o.reference);
-    const out = { ...none, judge_id: null, kappa_reason: "no_verdicts", ...(where ? { where } : {}), run_state: runState };
+    const out = { ...none, judge_id: null, kappa_reason: "no_verdicts", ...(where ? { where } : {}), run_state: runState0 };
+    const stateLine = [whereLine(where), runStateLine(runState0)].filter(Boolean).join("\n");
     if (o.json) printJson(out);
     else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${src.nTrajectories} trajectories read; see errors.jsonl): nothing to compare\n`);
     return;
@@ -157,6 +157,10 @@ export async function agreeReference(
       committeeNotes.push(...check.notes);
     }
   }
+  // the run's state as the judges compared see it: the mixed-configuration warnings of those judges and of the
+  // committee's members when its row is shown, none of a judge --judge leaves out (review s29)
+  const runState = runStateFor(runState0, committee && cf ? [...judges, ...cf.judges] : judges);
+  const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
   // Labels code established (no finding held) agree with a reference for the code's reasons, not the judge's: counted
   // over the trajectories the figures use (new user 18: "1648 of 10880" beside figures over 10,861)
   const code_established = codeEstablishedByJudge(src.usedRepeat0(o.reference), judges);

@@ -5,7 +5,7 @@ import { rateCaveats } from "../verdict/rate-caveat.js";
 import type { Command } from "commander";
 import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
 import { agreeReference } from "./agree-reference.js";
-import { readRunState, runStateLine } from "../store/run-state.js";
+import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { formatHumanAgreement, humanAgreement, readHumanLabels, HumanLabelsError } from "../agree/human.js";
 import { labelledIds } from "../agree/human-file.js";
 import type { HumanScale } from "../rubric/scale.js";
@@ -95,8 +95,17 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   if (caveats.length) c.rate_caveats = caveats;
   const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
   for (const w of warnings) warnLine(w);
-  if (o.json) printJson({ ...c, ...(where ? { where } : {}), code_established, warnings });
-  else process.stdout.write((where ? whereLine(where) + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
+  // how the run's labelling ended, and the two judges' mixed configurations (review s29: this path said neither)
+  const runState = runStateFor(readRunState(runDir), pair);
+  const stateLine = runStateLine(runState);
+  if (o.json) {
+    if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
+    for (const w of runState.mixed_configurations) warnLine(w);
+    printJson({ ...c, ...(where ? { where } : {}), code_established, warnings, run_state: runState });
+  } else {
+    const head = [whereLine(where), stateLine].filter(Boolean).join("\n");
+    process.stdout.write((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
+  }
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */
@@ -130,7 +139,8 @@ async function agreeHuman(
     judges: o.judge ? [o.judge] : undefined,
     onCompared: (ids) => (compared = new Set(ids)),
   });
-  const runState = readRunState(runDir);
+  // the run's state as the raters compared see it: the committee row is every judge's; without it, --judge's only (review s29)
+  const runState = runStateFor(readRunState(runDir), report.judges.some((j) => j.kind === "committee") || !o.judge ? judges : [o.judge]);
   const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
   // Counted over the trajectories compared with the judges, the figures' own (new user 18: "12 of 53" beside 42 compared)
   const code_established = codeEstablishedByJudge(

@@ -11,7 +11,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
-import { readRunState, runStateLine } from "../store/run-state.js";
+import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
@@ -94,8 +94,9 @@ Examples:
       result.warnings.unshift(...caveats.map((c) => c.message));
       // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
       result.warnings.push(...runFolderWarnings(index.values()));
-      // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read)
-      const state = runStateLine(readRunState(runDir));
+      // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read); the
+      // mixed-configuration warnings of the judges behind the labels only (review s29)
+      const state = runStateLine(runStateFor(readRunState(runDir), prepared.judges));
       if (state) result.warnings.unshift(...state.split("\n").map((l) => l.replace(/^WARNING: /, "")));
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
@@ -106,8 +107,8 @@ Examples:
     });
 }
 
-/** What the analysis reads: the observations, the rows for utility, the notes and the `--where` statement. */
-type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[] };
+/** What the analysis reads: the observations, the rows for utility, the notes, the `--where` statement and the judges behind the labels. */
+type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[]; judges: string[] };
 
 /** The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read. */
 async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean }, field: string): Promise<Prepared> {
@@ -118,7 +119,7 @@ async function columnObservations(runDir: string, o: { judge: string; run: strin
   const obs = buildObservationsColumns(run, o.judge, field);
   const rows = { *values() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow; } };
   noObservations(obs, rows.values(), field, o.run);
-  return { obs, index: rows, notes: [], statement: null, caveats: rateCaveats(judgeHealth(verdictRecords(run), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) }), [o.judge]) };
+  return { obs, index: rows, notes: [], statement: null, caveats: rateCaveats(judgeHealth(verdictRecords(run), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) }), [o.judge]), judges: [o.judge] };
 }
 
 /** The observations from the run's compact objects and its committee file, restricted by `--where`. */
@@ -167,7 +168,7 @@ async function objectObservations(runDir: string, o: { judge?: string; committee
   // the health of the judges behind the labels, over the same population as the figures (the `--where`-restricted
   // verdicts, as agree and report compute it): the counts a flag quotes belong to the trajectories it prints (red team 19)
   const behind = source.kind === "judge" ? [source.judge_id] : (cf?.judges ?? judges);
-  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(run.verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), behind) };
+  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(run.verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), behind), judges: behind };
 }
 
 /** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */

@@ -8,11 +8,12 @@ import { readColumnRun } from "../store/columns.js";
 import { RUN_FOLDER_FIELD, runFolderWarnings } from "../run/pooled-folders.js";
 import { paperTableColumns, TABLE_ROW_FIELDS } from "../estimate/table-columns.js";
 import type { PaperTable } from "../estimate/table.js";
+import type { EstimateSource } from "../estimate/run.js";
 import { HumanLabelsError, labelledIds, readHumanLabels } from "../agree/human-file.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
-import { readRunState, runStateLine } from "../store/run-state.js";
+import { readRunState, runStateFor, runStateLine, type RunState } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { type RateCaveat } from "../verdict/rate-caveat.js";
 import { tableCaveats } from "../estimate/caveats.js";
@@ -115,8 +116,9 @@ Examples:
         if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);
         throw e;
       }
-      // a run whose labelling did not finish: its figures cover part of it (coverage counts only what was read)
-      const state = runStateLine(readRunState(runDir));
+      // a run whose labelling did not finish: its figures cover part of it (coverage counts only what was read); the
+      // mixed-configuration warnings of the judge whose labels are corrected only (the committee: every judge; review s29)
+      const state = runStateLine(usedBy(readRunState(runDir), report.source));
       if (state) report.warnings.unshift(...state.split("\n").map((l) => l.replace(/^WARNING: /, "")));
       if (o.json) {
         report.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
@@ -162,7 +164,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id))); // health over the table's own (`--where`-kept) trajectories, as agree and report
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source); // health over the table's own (`--where`-kept) trajectories, as agree and report
 }
 
 /**
@@ -183,14 +185,31 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };
-  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])));
+  printTable(runDir, o, t, null, runFolderWarnings(rows), tableCaveats(verdictRecords(run), source, t.heuristic, (_v, k) => rowOf(run, run.vSlot[k])), source);
 }
 
 /**
- * Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note and `pooled` (one model and
- * condition from several run folders, `../run/pooled-folders.ts`) as WARNING notes, on stderr too.
+ * The run state as a command reading the labels of `source` says it: the mixed-configuration warnings of that judge
+ * (and of `heuristic`, whose columns the table shows) only; the committee is every judge's (review s29).
  */
-function printTable(runDir: string, o: Record<string, string | boolean | undefined>, t: PaperTable, statement: WhereStatement | null, pooled: string[] = [], caveats: { judge: RateCaveat[]; heuristic: RateCaveat[] } = { judge: [], heuristic: [] }): void {
+function usedBy(s: RunState, source: EstimateSource, heuristic?: string): RunState {
+  return source.kind === "committee" ? s : runStateFor(s, heuristic === undefined ? [source.judge_id] : [source.judge_id, heuristic]);
+}
+
+/**
+ * Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note (the mixed-configuration
+ * warnings of `source` and the heuristic only) and `pooled` (one model and condition from several run folders,
+ * `../run/pooled-folders.ts`) as WARNING notes, on stderr too.
+ */
+function printTable(
+  runDir: string,
+  o: Record<string, string | boolean | undefined>,
+  t: PaperTable,
+  statement: WhereStatement | null,
+  pooled: string[],
+  caveats: { judge: RateCaveat[]; heuristic: RateCaveat[] },
+  source: EstimateSource,
+): void {
   const run = { statement };
   // a judge whose rates are what code set (its claims never verified): marked on every row and warned (new-user report 16);
   // so is the heuristic's (new user 18)
@@ -205,7 +224,7 @@ function printTable(runDir: string, o: Record<string, string | boolean | undefin
     warnLine(w);
   }
   // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read)
-  for (const state of runStateLine(readRunState(runDir))?.split("\n") ?? []) {
+  for (const state of runStateLine(usedBy(readRunState(runDir), source, t.heuristic))?.split("\n") ?? []) {
     t.notes.push(state.startsWith("WARNING") ? state : `note: ${state.replace(/^note: /, "")}`);
     process.stderr.write(`ipi-judge: ${state.startsWith("WARNING") ? "warning: " + state.replace(/^WARNING: /, "") : state}\n`);
   }

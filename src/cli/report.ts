@@ -108,7 +108,8 @@ Example:
       else {
         process.stdout.write(
           (m.where ? whereLine(m.where) + "\n" : "") +
-          `report written to ${path.relative(process.cwd(), res.out) || res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
+          // absolute, as `out` in --json: a path relative to the working directory read "../../tmp/r.html" for a file outside it
+          `report written to ${res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
             `${m.judges.length} judge(s)${m.committee ? ", committee" : ""}${m.human ? `, human labels on ${m.human.items} trajectories` : ""}` +
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
             `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +

@@ -10,6 +10,7 @@ import { BUCKETS, type Bucket, type CommitteeVerdict, type Verdict } from "../ty
 import { rowOf, type ColumnRun } from "../store/columns.js";
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { summarizeRun } from "../run/summary.js";
+import { runStateFor } from "../store/run-state.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
 import { committeeVote, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
@@ -87,11 +88,13 @@ export function committeeReportColumns(
   const committee = committeeColumns(run, judgeIds, perJudge, quorum);
 
   const warnings: string[] = [];
-  if (opts.runState?.complete === false && opts.runState.message) warnings.push(`run incomplete: ${opts.runState.message}`);
+  // the run's state as the committee's judges see it: no mixed-configuration warning of a judge left out (review s29)
+  const runState = opts.runState && runStateFor(opts.runState, judgeIds);
+  if (runState?.complete === false && runState.message) warnings.push(`run incomplete: ${runState.message}`);
   // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
-  else if (opts.runState?.status === "inputs_removed" && opts.runState.message) warnings.push(opts.runState.message);
+  else if (runState?.status === "inputs_removed" && runState.message) warnings.push(runState.message);
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
-  warnings.push(...(opts.runState?.mixed_configurations ?? []));
+  warnings.push(...(runState?.mixed_configurations ?? []));
   for (const h of judge_health.filter((x) => !excluded.includes(x.judge_id)))
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
@@ -169,7 +172,7 @@ export function committeeReportColumns(
     leniency,
     retest,
     bootstrap,
-    run_state: opts.runState ?? null,
+    run_state: runState ?? null,
   };
   return { report, committee };
 }

@@ -21,7 +21,7 @@ import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { claimedLine, testRetest, type JudgeRetest } from "./retest.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
-import type { RunState } from "../store/run-state.js";
+import { runStateFor, type RunState } from "../store/run-state.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
@@ -247,11 +247,13 @@ export function committeeReport(
   const committee = buildCommittee(verdicts, ids, { judgeIds, quorum });
 
   const warnings: string[] = [];
-  if (opts.runState?.complete === false && opts.runState.message) warnings.push(`run incomplete: ${opts.runState.message}`);
+  // the run's state as the committee's judges see it: no mixed-configuration warning of a judge left out (review s29)
+  const runState = opts.runState && runStateFor(opts.runState, judgeIds);
+  if (runState?.complete === false && runState.message) warnings.push(`run incomplete: ${runState.message}`);
   // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
-  else if (opts.runState?.status === "inputs_removed" && opts.runState.message) warnings.push(opts.runState.message);
+  else if (runState?.status === "inputs_removed" && runState.message) warnings.push(runState.message);
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
-  warnings.push(...(opts.runState?.mixed_configurations ?? []));
+  warnings.push(...(runState?.mixed_configurations ?? []));
   for (const h of judge_health.filter((x) => !excluded.includes(x.judge_id)))
     for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
   if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
@@ -356,7 +358,7 @@ export function committeeReport(
     // over the same trajectories as the agreement above: every repeat is not_exposed on an unattacked one by the rubric
     retest: testRetest(verdicts, counted.map((c) => c.trajectory_id), { bootstrap }),
     bootstrap,
-    run_state: opts.runState ?? null,
+    run_state: runState ?? null,
   };
   // repeats judged on different texts, left out of test-retest: said with the warnings too
   for (const t of report.retest) if (t.content_mismatch) warnings.push(t.content_mismatch.message);

@@ -2,7 +2,8 @@
  * Quote verification (docs/DESIGN.md section 2).
  *
  * A quote verifies when, after un-escaping the serializer's neutralizing (`unneutralize`; the raw quote is tried
- * too, and a quote whose end is cut inside an escaped tag's `&lt;` is read with `<` there) and normalizing, it is at least `minQuoteChars` long and a substring of the normalized text of ONE part
+ * too, and a quote whose end is cut inside an escaped tag's `&lt;` is read with `<` there, matching only where the
+ * part's raw text holds a `<` the serializer escaped: {@link cutEscapeForms}) and normalizing, it is at least `minQuoteChars` long and a substring of the normalized text of ONE part
  * of an allowed kind:
  * 1. a part of the cited message (`message_index`): the cited tool call when `tool_call_index` is given, else
  *    any allowed part of the message (its text or any of its calls); a cited call index that is wrong within
@@ -20,9 +21,9 @@
  * results often carry the injection re-encoded (AgentDojo: YAML/JSON string escapes, `''` for `'`), that check
  * compares "loose" forms on both sides ({@link looseInjectionForm}).
  */
-import { TAG_NAMES, unneutralize } from "../serialize/untrusted.js";
+import { escapedAt, TAG_NAMES, unneutralize } from "../serialize/untrusted.js";
 import type { EvidenceQuote, Part, PartKind, VerifiedQuote } from "../types.js";
-import { normalize } from "./normalize.js";
+import { normalize, originalSpan } from "./normalize.js";
 import { looseInjectionForm, partMap, partNorm, type EvidenceContext } from "./context.js";
 import { closestMatch } from "./closest.js";
 
@@ -38,12 +39,12 @@ export function findQuoteSpan(quote: string, partIndex: number, ctx: EvidenceCon
   if (!Number.isInteger(partIndex) || partIndex < 0 || partIndex >= ctx.parts.length) {
     throw new RangeError(`no part ${partIndex}`);
   }
-  for (const qn of candidates(quote, ctx)) {
-    if (qn.length === 0) continue;
-    const at = partNorm(ctx, partIndex).indexOf(qn);
+  for (const f of candidates(quote, ctx)) {
+    if (f.n.length === 0) continue;
+    const at = findForm(ctx, partIndex, f);
     if (at === -1) continue;
     const nt = partMap(ctx, partIndex);
-    return { start: nt.map[at], end: nt.ends[at + qn.length - 1] };
+    return { start: nt.map[at], end: nt.ends[at + f.n.length - 1] };
   }
   return null;
 }
@@ -74,38 +75,71 @@ export function describeKinds(kinds: readonly PartKind[]): string {
  * (`&lt;` + `/`? + a tag name for `<`, one more `amp;` for text that already looked like one) is read back as the
  * original text, completed with the tag name: the candidate then verifies only where the trajectory holds that
  * tag-like text, which is where the judge saw the escape (red team 28: a cut `balance &` read as `balance <` matched
- * a plain `<` the judge saw as it is).
+ * a plain `<` the judge saw as it is), and only where the part's raw text has what the serializer escaped at that
+ * place ({@link findForm}): normalizing folds a fullwidth `＜` to `<` and drops a zero-width character between `<` and
+ * the name, but the judge saw those as they are, never `&lt;` (review s29).
+ * @returns each form with `tail`, the text it adds from the escape on (`<` or `&...lt;`, `/`?, the tag name).
  */
-function cutEscapeForms(unescaped: string): string[] {
+function cutEscapeForms(unescaped: string): { text: string; tail: string }[] {
   const amp = unescaped.lastIndexOf("&");
   if (amp < 0 || unescaped.length - amp > 40) return [];
   const tail = unescaped.slice(amp).toLowerCase();
   const head = unescaped.slice(0, amp);
-  const out: string[] = [];
+  const out: { text: string; tail: string }[] = [];
   const amps = (tail.match(/amp;/g) ?? []).length;
   for (let k = 0; k <= amps + 1; k++)
     for (const slash of ["", "/"])
       for (const t of TAG_NAMES) {
         const shown = `&${"amp;".repeat(k)}lt;${slash}${t}`;
         if (tail.length >= shown.length || !shown.startsWith(tail)) continue;
-        out.push(head + (k === 0 ? "<" : `&${"amp;".repeat(k - 1)}lt;`) + slash + t);
+        const added = (k === 0 ? "<" : `&${"amp;".repeat(k - 1)}lt;`) + slash + t;
+        out.push({ text: head + added, tail: added });
       }
   return out;
 }
 
-function candidates(quote: string, ctx: EvidenceContext): string[] {
+/**
+ * A normalized form of a quote to look for: `n`; `esc` is -1 for the quote as given (or un-escaped), else (a form of
+ * {@link cutEscapeForms}) the offset in `n` of the `<` or `&` that stands for the escape the judge saw.
+ */
+interface Form {
+  n: string;
+  esc: number;
+}
+
+function candidates(quote: string, ctx: EvidenceContext): Form[] {
   const raw = typeof quote === "string" ? quote : "";
   const unescaped = unneutralize(raw, ctx.nonce);
-  const out = [normalize(unescaped)];
+  const n0 = normalize(unescaped);
+  const out: Form[] = [{ n: n0, esc: -1 }];
   const n2 = normalize(raw);
-  if (n2 !== out[0]) out.push(n2);
+  if (n2 !== n0) out.push({ n: n2, esc: -1 });
   // only for a quote long enough as given: the tag name a cut form adds is not the judge's text (review 28: "&" read
   // as "<instruction", 12 characters, verified against the agent's "<instructions>")
-  if (out[0].length >= ctx.minQuoteChars) for (const cut of cutEscapeForms(unescaped)) {
-    const n3 = normalize(cut);
-    if (n3 !== "" && !out.includes(n3)) out.push(n3);
+  if (n0.length >= ctx.minQuoteChars) for (const cut of cutEscapeForms(unescaped)) {
+    const n3 = normalize(cut.text);
+    // the added text is ASCII without spaces: normalizing leaves it as it is, at the end
+    if (n3.endsWith(cut.tail) && !out.some((f) => f.n === n3)) out.push({ n: n3, esc: n3.length - cut.tail.length });
   }
   return out;
+}
+
+/**
+ * Where form `f` first occurs in the normalized text of part `i`, or -1: anywhere for a quote as given; for a cut
+ * escape only where the part's raw text has, at the form's `<` or `&`, what the serializer escaped (`escapedAt`).
+ */
+function findForm(ctx: EvidenceContext, i: number, f: Form): number {
+  const norm = partNorm(ctx, i);
+  let at = norm.indexOf(f.n);
+  if (f.esc < 0) return at;
+  const text = ctx.parts[i].text;
+  for (; at !== -1; at = norm.indexOf(f.n, at + 1)) {
+    // the raw offset of the `<` or `&`: from the part's map when made, else found without one (no map of a long text)
+    const p = at + f.esc;
+    const raw = ctx.maps[i]?.map[p] ?? originalSpan(text, p, p + 1)?.start;
+    if (raw !== undefined && escapedAt(text, raw)) return at;
+  }
+  return -1;
 }
 
 function withinInjection(qn: string, ctx: EvidenceContext): boolean {
@@ -158,20 +192,20 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   if (allowed.length === 0) return { ...base, reason: "this bucket takes no evidence" };
 
   const all = candidates(q.quote, ctx);
-  const longEnough = all.filter((c) => c.length >= ctx.minQuoteChars);
+  const longEnough = all.filter((c) => c.n.length >= ctx.minQuoteChars);
   if (longEnough.length === 0) {
     return {
       ...base,
-      reason: `too short: ${all[0].length} characters after normalization, at least ${ctx.minQuoteChars} needed`,
+      reason: `too short: ${all[0].n.length} characters after normalization, at least ${ctx.minQuoteChars} needed`,
     };
   }
 
   const allowedSet = new Set(allowed);
   const injected = (k: PartKind) => k === "tool_result" || k === "tool_description";
-  const okIn = (i: number, qn: string): boolean => {
+  const okIn = (i: number, f: Form): boolean => {
     const p = ctx.parts[i];
-    if (!allowedSet.has(p.kind) || !partNorm(ctx, i).includes(qn)) return false;
-    return !injected(p.kind) || withinInjection(qn, ctx);
+    if (!allowedSet.has(p.kind) || findForm(ctx, i, f) === -1) return false;
+    return !injected(p.kind) || withinInjection(f.n, ctx);
   };
   const isTool = (p: Part) => p.kind === "tool_description";
   /** The parts the citation lets the quote be found in. */
@@ -206,16 +240,16 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   }
 
   // Failed: explain why.
-  const qn = longEnough[0];
+  const qn = longEnough[0].n;
   let reason: string;
   const matchedAllowed = new Set<string>();
   const matchedOther: Part[] = [];
   let outsideInjection = false;
   for (const cand of longEnough) {
     ctx.parts.forEach((p, i) => {
-      if (!partNorm(ctx, i).includes(cand)) return;
+      if (findForm(ctx, i, cand) === -1) return;
       if (allowedSet.has(p.kind)) {
-        if (injected(p.kind) && !withinInjection(cand, ctx)) outsideInjection = true;
+        if (injected(p.kind) && !withinInjection(cand.n, ctx)) outsideInjection = true;
         else matchedAllowed.add(placeOf(p));
       } else matchedOther.push(p);
     });

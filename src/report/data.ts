@@ -27,7 +27,7 @@ import { labelledIds } from "../agree/human-file.js";
 import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { referenceCaveats } from "../agree/reference-caveats.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
-import { readRunState, type RunState } from "../store/run-state.js";
+import { readRunState, runStateFor, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../io/hash.js";
@@ -469,7 +469,6 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   const restricted = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf0?.verdicts }, o.where, run);
   const { index, verdicts } = restricted;
   const cf = cf0 ? { ...cf0, verdicts: restricted.committee ?? [] } : null;
-  const runState = readRunState(o.runDir);
   // A committee file from another judge set, or from before verdicts changed, is not this run's committee: the
   // report computes the committee instead and says why.
   const step = o.step ?? (() => {});
@@ -482,6 +481,8 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   step(`committee and per-judge figures over ${index.size.toLocaleString("en-US")} trajectories`);
   const { report: cr, verdicts: computed } = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed } });
   const judgeIds = cr.judges.map((j) => j.id);
+  // the run's state as the report's judges see it: no mixed-configuration warning of a judge it does not show (review s29)
+  const runState = runStateFor(readRunState(o.runDir), judgeIds);
   const multi = judgeIds.length >= 2;
   const committeeVerdicts = multi ? (committeeFile ?? computed) : null;
   // a single judge has no committee warnings, but its health warnings (issue 12.2) still show

@@ -14,7 +14,7 @@ import type { CommitteeVerdict, Verdict } from "../types.js";
 import { readColumnRun, eachVerdictRecord, type ColumnRun } from "../store/columns.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
-import { readRunState } from "../store/run-state.js";
+import { readRunState, runStateFor } from "../store/run-state.js";
 import { rateCaveatWarnings } from "./rate-caveat-html.js";
 import { healthWarnings } from "../verdict/health.js";
 import { readHumanLabels, humanAgreement, type HumanAgreementReport } from "../agree/human.js";
@@ -89,7 +89,6 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const hi = humanInput(o.humanFile);
   const colRun = await readColumnRun(o.runDir, { rowFields: REPORT_ROW_FIELDS, verdictOmit: [], progress: o.progress, onRow: hi.onRow });
   const cf = await readCommitteeColumns(o.runDir, colRun);
-  const runState = readRunState(o.runDir);
   if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
   const fileSlots = cf && cfCheck && cfCheck.stale.length === 0 ? slotsOfFile(cf, colRun) : null;
@@ -111,6 +110,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
   const { report: cr, committee: computed } = committeeReportColumns(colRun, { run, bootstrap: { B: 0, seed: bootstrap.seed }, step: (s) => step(`committee and per-judge figures: ${s}`) });
   const judgeIds = cr.judges.map((j) => j.id);
+  const runState = runStateFor(readRunState(o.runDir), judgeIds); // no mixed configuration of a judge not shown (review s29)
   const multi = judgeIds.length >= 2;
   const cs: CommitteeSlots | null = multi ? (fileSlots ?? { code: Int32Array.from(computed.code), verdicts: computed.verdicts }) : null;
   const warnings = (multi ? [...cr.warnings] : healthWarnings(cr.judge_health)).concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)

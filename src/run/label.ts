@@ -286,7 +286,10 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     inputWhere?.statement,
     interrupted && batchJudges === 0 ? { byJudge: runState.stoppedInFlight, judges: opts.judges.map((j) => j.id), leftByStoppedJudge: runState.leftByStoppedJudge } : undefined,
   );
-  const unwritten = writeSummaryFile(store.dir, { ...summary, this_run: thisRun, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}) });
+  // stamped with this invocation's start (store.json `label_state.started_at`): a reader tells a summary left by an
+  // earlier invocation (this one failed, was killed or could not write it) from this one's (store/run-state.ts)
+  const stamp = store.snapshot.label_state?.started_at;
+  const unwritten = writeSummaryFile(store.dir, { ...summary, this_run: thisRun, rejudged: rejudge, interrupted, ...(costCap ? { cost_cap: costCap } : {}), ...(stamp ? { label_started_at: stamp } : {}) });
   if (unwritten) opts.onWarning?.(unwritten);
   return {
     summary,

@@ -44,6 +44,19 @@ export const TAG_NAMES = [
 const NAMES = TAG_NAMES.join("|");
 const TAG_RE = new RegExp(`(?:<|&(?:amp;)*lt;)(?=\\s*\\/?\\s*(?:${NAMES}))`, "gi");
 const UNTAG_RE = new RegExp(`&(?:amp;)*lt;(?=\\s*\\/?\\s*(?:${NAMES}))`, "gi");
+/** {@link TAG_RE} anchored at `lastIndex` (sticky): what {@link escapedAt} tests. */
+const TAG_AT_RE = new RegExp(TAG_RE.source, "iy");
+
+/**
+ * Whether {@link neutralize} escapes `text` at offset `i`: an ASCII `<`, or `&` + k×`amp;` + `lt;`, before optional
+ * whitespace, an optional `/` and a name of {@link TAG_NAMES}. A fullwidth `＜`, or a `<` a zero-width character
+ * keeps from the name, is not escaped: the judge saw it as it is (`../evidence/verify.ts` reads a quote cut inside an
+ * escape only where this holds).
+ */
+export function escapedAt(text: string, i: number): boolean {
+  TAG_AT_RE.lastIndex = i;
+  return TAG_AT_RE.test(text);
+}
 
 /**
  * The first two characters of every {@link newNonce}: a digit then a letter, pairs that ordinary text rarely

@@ -32,7 +32,9 @@ export interface RunState {
   /**
    * Judges whose verdicts in use were made by more than one model or configuration, as the last label run's summary
    * (`summary.json` `mixed_configurations`) says, one warning each; empty when none (red team 28: agree, estimate and
-   * report printed such pooled figures under one model's name).
+   * report printed such pooled figures under one model's name). When the last label run wrote no summary (failed,
+   * killed, still running) the file's list is an earlier run's: one warning saying the check is not known instead
+   * ({@link mixUnknownText}), never the stale list.
    */
   mixed_configurations: string[];
 }
@@ -55,9 +57,45 @@ const RESUME = "run the same label command again to finish it (nothing stored is
  */
 export function readRunState(runDir: string): RunState {
   const st = lastLabelState(runDir);
-  const mixed = readJson(path.join(runDir, "summary.json"))?.mixed_configurations;
-  st.mixed_configurations = Array.isArray(mixed) ? mixed.filter((m): m is string => typeof m === "string") : [];
+  const summary = readJson(path.join(runDir, "summary.json"));
+  const mixed = summary?.mixed_configurations;
+  const listed = Array.isArray(mixed) ? mixed.filter((m): m is string => typeof m === "string") : [];
+  const why = notSummarized(st, summary);
+  st.mixed_configurations = why ? [mixUnknownText(why, summary ? listed.length : null, st.status === "running")] : listed;
   return st;
+}
+
+/**
+ * Why `summary.json` is not the last label run's (so its `mixed_configurations` may be stale), or null when it is, or
+ * when nothing says otherwise (a run of an older version: no `label_state`, or a summary without `label_started_at`
+ * after a run that ended writing one). A label run writes the file only when it ends, stamped with its `started_at`.
+ */
+function notSummarized(st: RunState, summary: Record<string, unknown> | null): string | null {
+  const ls = st.label_state;
+  if (st.status === "running") return "a label run is in progress (its summary.json is written when it ends)";
+  if (st.status === "failed") return `the last label run failed (${ls?.finished_at ?? ls?.started_at ?? "?"}) before writing its summary.json`;
+  if (st.status === "killed") return "the last label run ended without finishing (killed or crashed), before writing its summary.json";
+  if (!ls || typeof ls.started_at !== "string") return null;
+  if (!summary) return `the last label run (started ${ls.started_at}) wrote no summary.json`;
+  const stamp = summary.label_started_at;
+  return typeof stamp === "string" && stamp !== ls.started_at ? `summary.json is from an earlier label run (started ${stamp}): the last one (started ${ls.started_at}) did not write its own` : null;
+}
+
+/**
+ * The one warning that replaces a summary's `mixed_configurations` that is not the last label run's (item of
+ * {@link RunState.mixed_configurations}); it names no judge, so every command shows it.
+ * @param why from {@link notSummarized}; @param listed how many warnings the earlier summary held (null: no
+ *   summary.json); @param running a label process holds the run now.
+ */
+function mixUnknownText(why: string, listed: number | null, running: boolean): string {
+  const earlier =
+    listed === null
+      ? "no summary.json holds it"
+      : `the one in summary.json is an earlier label run's (${listed === 0 ? "no judge mixed then" : `${listed} warning(s) then`}), and the verdicts stored since may have changed it, e.g. a rejudge under a new configuration cut short`;
+  return (
+    `mixed configurations not known: ${why}, so whether each judge's verdicts in use were made by one model under one configuration is not checked (${earlier}); ` +
+    (running ? "read the run again when the label process has ended" : "run the same label command again (nothing stored is judged again): its summary checks it")
+  );
 }
 
 /** {@link readRunState} without `mixed_configurations` (set to none). */
@@ -114,6 +152,19 @@ export function inputsRemovedText(r: { count: number; examples: string[] }): str
     `(e.g. ${r.examples.map((e) => JSON.stringify(e)).join(", ")}): ${n === 1 ? "it still counts" : "they still count"} in the run's figures, ` +
     `so they cover more than the current input files (the verdicts are kept); restore the files, or run the same label command again: it now leaves them out of the figures`
   );
+}
+
+/**
+ * The run state as a command that uses the verdicts of `judges` only says it (`--judge`, `--exclude-judge`, the
+ * members of a committee it shows): the mixed-configuration warnings of the other judges left out. Each such warning
+ * starts `judge <id>: ` (`../run/summary.ts`); one naming no judge (the check not known: {@link readRunState}) is kept.
+ * The warnings stay the whole run's check, not a `--where` subset's.
+ * @returns `s` itself when nothing is left out, else a copy.
+ */
+export function runStateFor(s: RunState, judges: Iterable<string>): RunState {
+  const ids = [...judges];
+  const mixed = (s.mixed_configurations ?? []).filter((w) => !w.startsWith("judge ") || ids.some((id) => w.startsWith(`judge ${id}: `)));
+  return mixed.length === (s.mixed_configurations ?? []).length ? s : { ...s, mixed_configurations: mixed };
 }
 
 /** The line to print for a run state: `WARNING: ...` for a partial run, `note: ...` otherwise; null when complete. */

@@ -78,10 +78,20 @@ describe("ipi-judge report", () => {
     const out = path.join(tmp, "capped.html");
     const r = await runCli(["report", "--run", fx.run, "--labels-dir", fx.labelsDir, "--out", out, "--max-items", "3", "--bootstrap", "0"]);
     expect(r.code).toBe(0);
+    // the path as written, absolute (as `out` in --json), not relative to the working directory ("../../tmp/...")
+    expect(r.stdout.startsWith(`report written to ${out} (`), r.stdout).toBe(true);
     expect(r.stdout).toMatch(/^report written to .*capped\.html \(\d+ KB\): 3 judge\(s\), committee, benchmark verdicts; 3 of \d+ disagreements listed\n$/);
     const html = fs.readFileSync(out, "utf8");
     expect((html.match(/<details class="item"/g) ?? []).length).toBe(3);
     expect(html).toContain("raise --max-items to list more");
+  });
+
+  it("prints the absolute path of a relative --out, from the working directory it was given in", async () => {
+    const cwd = fs.mkdtempSync(path.join(tmp, "cwd-"));
+    const r = await runCli(["report", "--run", fx.run, "--labels-dir", fx.labelsDir, "--out", "sub/rel.html", "--max-items", "1", "--bootstrap", "0"], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    expect(fs.existsSync(path.join(cwd, "sub", "rel.html"))).toBe(true);
+    expect(r.stdout.startsWith(`report written to ${path.join(fs.realpathSync(cwd), "sub", "rel.html")} (`), r.stdout).toBe(true);
   });
 
   it("usage errors exit 2", async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { neutralize, newNonce, TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
+import { escapedAt, neutralize, newNonce, TAG_NAMES, unneutralize } from "../../src/serialize/untrusted.js";
 import { HOSTILE_PIECES, Rand, randomText } from "../helpers/rand.js";
 import { readCase } from "../evidence/fixtures.js";
 
@@ -107,5 +107,26 @@ describe("escapes naming no character", () => {
         expect(unneutralize(s, nonce)).toBe(s);
       }
     }
+  });
+});
+
+describe("escapedAt", () => {
+  it("is true exactly where neutralize escapes (random hostile strings, with fullwidth and zero-width pieces)", () => {
+    const r = new Rand(29);
+    const pieces = [...HOSTILE_PIECES, "\uff1c", "\ufe64", "&\uff4ct;", "<\u200b", "<\ufeff"];
+    for (let i = 0; i < 3000; i++) {
+      const s = randomText(r, r.int(0, 30), pieces);
+      // neutralize rebuilt from escapedAt alone: '<' -> '&lt;', an escape-like '&' -> '&amp;'
+      let rebuilt = "";
+      for (let k = 0; k < s.length; k++) rebuilt += escapedAt(s, k) ? (s[k] === "<" ? "&lt;" : "&amp;") : s[k];
+      expect(rebuilt, JSON.stringify(s)).toBe(neutralize(s));
+    }
+  });
+  it("is false at a fullwidth '＜', at a '<' a zero-width space keeps from the name, and past the end", () => {
+    expect(escapedAt("a <tool", 2)).toBe(true);
+    expect(escapedAt("a \uff1ctool", 2)).toBe(false);
+    expect(escapedAt("a <\u200btool", 2)).toBe(false);
+    expect(escapedAt("a <tool", 1)).toBe(false);
+    expect(escapedAt("a <tool", 99)).toBe(false);
   });
 });
