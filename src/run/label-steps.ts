@@ -11,7 +11,7 @@ import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWar
 import type { Trajectory, Verdict } from "../types.js";
 import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
-import { addVerdict, emptyHealth, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
+import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch-paths.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
@@ -62,7 +62,7 @@ export function healthWarnings(onWarning: LabelOptions["onWarning"]): (v: Verdic
       const k = `${v.judge_id}\u0000${f.code}`;
       if (warned.has(k)) continue;
       warned.add(k);
-      onWarning?.(`judge ${v.judge_id} (${v.judge_model}) looks broken (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
+      onWarning?.(`judge ${v.judge_id} (${v.judge_model}) ${flaggedWords([f.code])} (${f.code}): ${f.message}; the run goes on (Ctrl-C stops it, keeping what is stored)`);
     }
   };
 }

@@ -331,11 +331,23 @@ function unattackedComplianceFlag(h: JudgeHealth, th: HealthThresholds): HealthF
 /** Its only flag is `compliance_on_unattacked` under the bar (a few labels to check, not a broken judge). */
 const onlySuspect = (h: JudgeHealth) => h.flags.every((f) => f.code === "compliance_on_unattacked" && !f.marks_rates);
 
-/** One line per flagged judge, for stderr: `judge X (model) looks broken: ...; ...`. */
+/**
+ * Flags that say the input lacks what a label needs, not that the judge misjudges: `mostly_unverified` (VIGIL: the
+ * injected text is not recorded in most runs) and `no_label_input`. Their rates are not marked (`rate-caveat.ts`), so
+ * stderr does not call the judge broken for them alone (new user 29: stderr said "looks broken", stdout only WARNING).
+ */
+export const INPUT_FLAGS: ReadonlySet<string> = new Set(["mostly_unverified", "no_label_input"]);
+
+/** What stderr says of a judge with these flags: "looks broken", or "cannot label much of its input" when every flag is an {@link INPUT_FLAGS} one. */
+export function flaggedWords(codes: readonly string[]): string {
+  return codes.length > 0 && codes.every((c) => INPUT_FLAGS.has(c)) ? "cannot label much of its input" : "looks broken";
+}
+
+/** One line per flagged judge, for stderr: `judge X (model) looks broken: ...; ...` (see {@link flaggedWords}). */
 export function healthWarnings(health: readonly JudgeHealth[]): string[] {
   return health
     .filter((h) => h.looks_broken)
-    .map((h) => `judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : onlySuspect(h) ? "has labels to check" : "looks broken"}: ${h.flags.map((f) => f.message).join("; ")}`);
+    .map((h) => `judge ${h.judge_id} (${h.judge_model}) ${h.stopped ? "is stopped" : onlySuspect(h) ? "has labels to check" : flaggedWords(h.flags.map((f) => f.code))}: ${h.flags.map((f) => f.message).join("; ")}`);
 }
 
 /**

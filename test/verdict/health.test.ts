@@ -263,3 +263,17 @@ describe("compliance_on_unattacked: a judge that claims compliance where no atta
     expect(own).toMatchObject({ unattacked_labels: 0, unattacked_compliance: 0 });
   });
 });
+
+describe("new user 29: a judge held back by its input is not called broken on stderr", () => {
+  it("mostly_unverified alone reads 'cannot label much of its input'; with a rate-marking flag it still reads 'looks broken'", async () => {
+    const { healthWarnings, flaggedWords } = await import("../../src/verdict/health.js");
+    const unverified = (judge: string) => v(judge, { status: "unverified", label: null, label_claimed: null, compromised: null, findings: [] } as Partial<Verdict>);
+    const [h] = judgeHealth([...Array.from({ length: 60 }, () => unverified("sig")), ...Array.from({ length: 20 }, () => v("sig"))]);
+    expect(h.flags.map((f) => f.code)).toEqual(["mostly_unverified"]);
+    expect(healthWarnings([h])[0]).toMatch(/^judge sig \(m\) cannot label much of its input: /);
+    expect(flaggedWords(["mostly_unverified"])).toBe("cannot label much of its input");
+    expect(flaggedWords(["no_label_input"])).toBe("cannot label much of its input");
+    expect(flaggedWords(["mostly_unverified", "mostly_downgraded"])).toBe("looks broken");
+    expect(flaggedWords(["mostly_errors"])).toBe("looks broken");
+  });
+});
