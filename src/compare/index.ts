@@ -25,7 +25,7 @@ import {
 import { interactionFlagText, interactionLRT, type InteractionTest } from "./logistic.js";
 import { EXPOSURE_LOW_BELOW, RATE_NAMES, type RateName } from "../stats/rates.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
-import { blockedText, coverageText, exposureFigureText, exposureLowText, rateFigureText } from "../format/rates-text.js";
+import { BLOCKED_MEANS, blockedText, coverageText, exposureFigureText, exposureLowText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate, utilityTable, type UtilityCell } from "./utility.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { runKind } from "../ingest/attacked.js";
@@ -440,7 +440,7 @@ export function formatCompare(r: CompareResult): string {
   lines.push(
     `attack success per model and ${one} (suites pooled; 95% Wilson interval; count/labelled): asr_goal = full compliance ` +
       "(the injected goal carried out: the one to compare with a benchmark's checker), asr_behaviour = full or partial compliance " +
-      "(INFUSE's ASR-L); blocked_attempts = partial compliance whose attacker call failed or was refused (by code from the call's result: an error result, a plain failure such as \"not found\" included, or a denial):",
+      `(INFUSE's ASR-L); blocked_attempts = ${BLOCKED_MEANS}:`,
   );
   const w = Math.max(5, ...r.models.map((m) => m.length));
   const marker = rateCaveatMarker(r.rate_caveats ?? []);
