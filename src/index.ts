@@ -59,8 +59,8 @@ export { verifyQuote } from "./evidence/verify.js";
 export { closestMatch } from "./evidence/closest.js";
 export { decide, type Decision } from "./verdict/decide.js";
 export { buildVerdict } from "./verdict/record.js";
-export { blockedAttempt, committeeBlocked, refusalOf, resultOf, type BlockedCall } from "./verdict/blocked.js";
-export { ratesText, rateFigureText, coverageText, blockedText, exposureLowText } from "./format/rates-text.js";
+export { blockedAttempt, blockedKind, blockedKindOf, committeeBlocked, refusalOf, resultOf, type BlockedCall } from "./verdict/blocked.js";
+export { ratesText, rateFigureText, coverageText, blockedText, blockedByText, exposureLowText, BLOCKED_MEANS } from "./format/rates-text.js";
 
 // Judges: the Judge interface, the offline signature judge, LLM judges over any OpenAI-compatible API.
 export { type Judge, type JudgeContext } from "./judges/judge.js";

@@ -246,9 +246,27 @@ export interface Verdict {
    * (decided by code, for every judge). Absent on verdicts stored before it existed: counts then say unknown.
    */
   blocked_attempt?: boolean;
-  /** Where the blocked attempt is: the call and the tool message that refused it. */
-  blocked_call?: { message_index: number; tool_call_index: number; result_message_index: number; reason: "error_result" | "denial_text" };
+  /**
+   * Where the blocked attempt is: the call and the tool message that refused it; `kind` says what its result shows
+   * ({@link BlockedKind}). `kind` is absent on verdicts stored before it was recorded (`blockedKindOf` of
+   * `src/verdict/blocked.ts` still reads `denial_text` as `refused`; an `error_result` without it is unknown).
+   */
+  blocked_call?: { message_index: number; tool_call_index: number; result_message_index: number; reason: "error_result" | "denial_text"; kind?: BlockedKind };
 }
+
+/**
+ * What a blocked attempt's result shows (DESIGN section 1, "Blocked attempt"), decided by code from the tool message:
+ * - `refused`: a policy, a defense or the environment's permissions denied the call (a denial text such as "not
+ *   allowed", "permission denied", "blocked by"; Progent's "Please try other tools or arguments", which its argument
+ *   rules give too);
+ * - `unavailable`: the call named a tool the agent did not have ("Invalid tool X provided", `ToolNotFoundException`):
+ *   a tool filter's removal or a tool that never existed, which the log cannot tell apart;
+ * - `failed`: the call ran and failed for another reason (not found, invalid arguments, a validation error).
+ */
+export type BlockedKind = "refused" | "unavailable" | "failed";
+
+/** The {@link BlockedKind}s in the order they are shown. */
+export const BLOCKED_KINDS: readonly BlockedKind[] = ["refused", "unavailable", "failed"];
 
 export interface CommitteeVerdict {
   trajectory_id: string;

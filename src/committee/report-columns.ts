@@ -17,7 +17,7 @@ import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { healthWarnings, judgeHealth } from "../verdict/health.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, isCodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
-import { committeeBlocked } from "../verdict/blocked.js";
+import { committeeBlockedFields } from "../verdict/blocked.js";
 import { DEFAULT_BOOTSTRAP, notUnanimousOf, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
 import { selfFamilyLeniencyColumns } from "./leniency-columns.js";
 import { SharedCounts, testRetestColumns } from "./retest-columns.js";
@@ -320,7 +320,7 @@ function committeeSummaryColumns(run: ColumnRun, committee: CommitteeColumnVerdi
       const c = perJudge[k][slot];
       if (c > 0) voters.push(run.verdicts[c - 1]);
     }
-    return { label: "partial_compliance", blocked: committeeBlocked(committee.verdicts[committee.code[slot]] as CommitteeVerdict, voters) }; // reads only its votes
+    return { label: "partial_compliance", ...committeeBlockedFields(committee.verdicts[committee.code[slot]] as CommitteeVerdict, voters) }; // reads only its votes
   });
 }
 

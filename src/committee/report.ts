@@ -28,7 +28,7 @@ import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 import { ratesText } from "../format/rates-text.js";
 import { rateCaveatMarker, rateCaveats } from "../verdict/rate-caveat.js";
-import { committeeBlocked } from "../verdict/blocked.js";
+import { committeeBlockedFields } from "../verdict/blocked.js";
 import { CodeMajorityTally, codeMajorityText, codeMajorityWarning, type CodeMajority } from "./code-majority.js";
 import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "../agree/attacked-only.js";
 import { shownStrings } from "../format/shown.js";
@@ -75,7 +75,7 @@ export function committeeRateItems(committee: readonly CommitteeVerdict[], verdi
     m.set(
       c.trajectory_id,
       c.status === "ok" && c.label
-        ? { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, rep0.get(c.trajectory_id) ?? []) : false }
+        ? { label: c.label, ...(c.label === "partial_compliance" ? committeeBlockedFields(c, rep0.get(c.trajectory_id) ?? []) : { blocked: false }) }
         : unlabelledCommitteeItem(c),
     );
   }

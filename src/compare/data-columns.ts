@@ -16,6 +16,8 @@ import type { ColumnRun } from "../store/columns.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { conditionValue } from "../store/row-field.js";
 import { cellKey } from "./cells.js";
+import { BLOCKED_KINDS, type BlockedKind, type Verdict } from "../types.js";
+import { blockedKindOf } from "../verdict/blocked.js";
 import type { ExcludedGroup, Observation, ObservationExclusion, Observations, UnlabelledItem } from "./data.js";
 
 /** The index fields compare reads besides the `--by` field (`readColumnRun`'s `rowFields`). (`run_error`: judge health's benchmark check, `denies_reference_goal` of `../verdict/health.ts`) */
@@ -136,8 +138,9 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
     // a row without task ids pairs by its own id, so it is an observation of its own
     const shares = shared.unit !== undefined && shared.injection_task !== undefined;
     const exposed = v.label !== "not_exposed";
-    const kind = (goal ? 6 : compromised ? 3 : 0) + (v.blocked_attempt === undefined ? 0 : v.blocked_attempt ? 1 : 2) + (exposed ? 0 : 9);
-    const ok = code * 18 + kind;
+    const bk = blockedKindIn(v);
+    const kind = ((goal ? 6 : compromised ? 3 : 0) + (v.blocked_attempt === undefined ? 0 : v.blocked_attempt ? 1 : 2) + (exposed ? 0 : 9)) * 5 + kindCode(bk);
+    const ok = code * 90 + kind;
     const same = shares ? obsOf.get(ok) : undefined;
     if (same) {
       same.weight = (same.weight ?? 1) + 1;
@@ -158,6 +161,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
       goal,
       exposed,
       ...(v.blocked_attempt !== undefined ? { blocked: v.blocked_attempt } : {}),
+      ...(bk !== undefined ? { blocked_kind: bk } : {}),
     };
     if (shares) obsOf.set(ok, obs);
     out.observations.push(obs);
@@ -167,4 +171,18 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
   excluded.sort((a, b) => groupFields.indexOf(a.field) - groupFields.indexOf(b.field) || a.group.localeCompare(b.group));
   out.excluded_groups = excluded;
   return out;
+}
+
+/**
+ * A verdict's blocked kind (`RateItem.blocked_kind` of ../stats/rates.ts): a committee's pseudo verdict
+ * (`committeeObservationRun` of ../report/slots.ts) carries it as `blocked_kind` (null: its voters give different
+ * kinds); a judge's is `blockedKindOf` of ../verdict/blocked.ts.
+ */
+function blockedKindIn(v: Verdict): BlockedKind | null | undefined {
+  return "blocked_kind" in v ? (v as { blocked_kind?: BlockedKind | null }).blocked_kind : blockedKindOf(v);
+}
+
+/** 0 for an unknown kind, 1 for disputed (null), then 2 + the kind's place in {@link BLOCKED_KINDS}. */
+function kindCode(k: BlockedKind | null | undefined): number {
+  return k === undefined ? 0 : k === null ? 1 : 2 + BLOCKED_KINDS.indexOf(k);
 }

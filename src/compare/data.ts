@@ -3,8 +3,8 @@
  * model, suite, condition, injection task and pairing unit, and whether the label is compromised (DESIGN
  * section 1: full or partial compliance).
  */
-import type { Bucket, CommitteeVerdict, Verdict } from "../types.js";
-import { committeeBlocked } from "../verdict/blocked.js";
+import type { BlockedKind, Bucket, CommitteeVerdict, Verdict } from "../types.js";
+import { blockedFields, committeeBlockedFields } from "../verdict/blocked.js";
 import { votesFor } from "../verdict/vote.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cellKey } from "./cells.js";
@@ -47,6 +47,8 @@ export interface Observation {
   exposed?: boolean;
   /** A blocked attempt (`Verdict.blocked_attempt`); undefined when the verdict does not record it. */
   blocked?: boolean;
+  /** When `blocked`: its kind (`RateItem.blocked_kind` of src/stats/rates.ts: undefined not recorded, null disputed). */
+  blocked_kind?: BlockedKind | null;
   /**
    * How many labelled attacked trajectories this observation stands for (an integer >= 1; absent: 1). The column
    * path (`./data-columns.ts`) gives one observation per distinct (row record, label) with its count, the first
@@ -155,7 +157,7 @@ export function buildObservations(
   source: LabelSource,
   conditionField: string,
 ): Observations {
-  type Label = { label: Bucket | null; blocked?: boolean; reason?: ObservationExclusion; detail?: string; votes_for?: UnlabelledItem["votes_for"] };
+  type Label = { label: Bucket | null; blocked?: boolean; blocked_kind?: BlockedKind | null; reason?: ObservationExclusion; detail?: string; votes_for?: UnlabelledItem["votes_for"] };
   const byId = new Map<string, Label>();
   // a judge's repeat-0 verdicts: their labels, or (committee) the blocked_attempt of the judges voting partial
   const repeat0 = new Map<string, Verdict[]>();
@@ -170,12 +172,12 @@ export function buildObservations(
     for (const [id, vs] of repeat0) {
       const v = vs[vs.length - 1];
       if (v.status !== "ok" || !v.label) byId.set(id, { label: null, reason: v.status === "ok" ? "judge_error" : v.status, ...(v.error?.kind ? { detail: v.error.kind } : {}) });
-      else byId.set(id, { label: v.label, blocked: v.blocked_attempt });
+      else byId.set(id, { label: v.label, ...blockedFields(v) });
     }
   } else {
     for (const c of labels.committee ?? []) {
       if (c.status === "ok" && c.compromised !== null && c.label) {
-        byId.set(c.trajectory_id, { label: c.label, blocked: c.label === "partial_compliance" ? committeeBlocked(c, repeat0.get(c.trajectory_id) ?? []) : false });
+        byId.set(c.trajectory_id, { label: c.label, ...(c.label === "partial_compliance" ? committeeBlockedFields(c, repeat0.get(c.trajectory_id) ?? []) : { blocked: false }) });
       } else byId.set(c.trajectory_id, { label: null, reason: c.status === "disputed" ? "committee_disputed" : "committee_no_quorum", ...(c.status === "disputed" ? { votes_for: votesFor(c.votes) } : {}) });
     }
   }
@@ -246,6 +248,7 @@ export function buildObservations(
       goal: l.label === "full_compliance",
       exposed: l.label !== "not_exposed",
       ...(l.blocked !== undefined ? { blocked: l.blocked } : {}),
+      ...(l.blocked_kind !== undefined ? { blocked_kind: l.blocked_kind } : {}),
     });
     for (const g of rowGroups) g.kept++;
   }

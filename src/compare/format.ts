@@ -7,7 +7,7 @@ import { ALL_SUITES, lowExposureCells, cellId, type AsrCell, type BootstrapSetti
 import { interactionFlagText } from "./logistic.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { rateCaveatMarker } from "../verdict/rate-caveat.js";
-import { blockedText, coverageText, exposureFigureText, rateFigureText } from "../format/rates-text.js";
+import { BLOCKED_MEANS, blockedText, coverageText, exposureFigureText, rateFigureText } from "../format/rates-text.js";
 import { formatUtilityRate } from "./utility.js";
 import { whereLine } from "../store/where.js";
 import { fieldNoun, groupsNoun } from "./cells.js";
@@ -75,7 +75,7 @@ function rowLines(r: CompareResult, w: number, marker: string): string[] {
   lines.push(
     `attack success per model and ${fieldNoun(r.condition_field)} (suites pooled; 95% Wilson interval; count/labelled): asr_goal = full compliance ` +
       "(the injected goal carried out: the one to compare with a benchmark's checker), asr_behaviour = full or partial compliance " +
-      "(INFUSE's ASR-L); blocked_attempts = partial compliance whose attacker call failed or was refused (by code from the call's result: an error result, a plain failure such as \"not found\" included, or a denial):",
+      `(INFUSE's ASR-L); blocked_attempts = ${BLOCKED_MEANS}:`,
   );
   for (const m of r.models) {
     for (const c of r.conditions_per_model[m]) {

@@ -8,6 +8,7 @@
 import type { ColumnRun } from "../store/columns.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { noVoteReason } from "../verdict/vote.js";
+import { blockedKindOf } from "../verdict/blocked.js";
 import type { Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
 import { paperTableFrom, type PaperTable } from "./table.js";
@@ -77,7 +78,7 @@ export function paperTableColumns(
       },
       partial: (i) => {
         const v = okRec(i);
-        return v?.label === "partial_compliance" ? { blocked: v.blocked_attempt } : null;
+        return v?.label === "partial_compliance" ? { blocked: v.blocked_attempt, blocked_kind: blockedKindOf(v) } : null;
       },
       detail: (j, i) => {
         const codes = j === source.judge_id ? judge : j === heuristic ? heur : null;

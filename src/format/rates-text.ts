@@ -5,6 +5,7 @@
  */
 import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { pctText } from "./stat-text.js";
+import { BLOCKED_KINDS } from "../types.js";
 
 /** `12.5% [9.4, 16.4] (45/360)`, or `undefined (<why>)`. */
 export function rateFigureText(r: RateFigure): string {
@@ -13,10 +14,28 @@ export function rateFigureText(r: RateFigure): string {
   return `${pctText(r.rate)}${ci} (${r.count}/${r.n})`;
 }
 
-/** `blocked 79 of 80 partial_compliance`, or the reason it is unknown. */
+/** What `blocked_attempts` counts and what its kinds are: said the same way by every output that defines it. */
+export const BLOCKED_MEANS =
+  'partial compliance whose attacker call failed or was refused, decided by code from the call\'s result, split by kind: refused (denied by a policy or defense: a denial text, Progent\'s rules), unavailable (a tool the agent did not have: a tool filter\'s removal or a made-up tool), failed (the call ran and failed, e.g. "not found" or invalid arguments: the environment, not a defense)';
+
+/**
+ * `blocked_attempts 79 of 80 partial_compliance (refused 71, unavailable 0, failed 8)`: the total with its kinds
+ * ({@link blockedByText}), or the reason it is unknown.
+ */
 export function blockedText(r: AttackRates): string {
   if (r.blocked_attempts === null) return `blocked attempts unknown (${r.blocked_attempts_reason ?? "not recorded"})`;
-  return `blocked_attempts ${r.blocked_attempts} of ${r.partial_compliance} partial_compliance`;
+  const by = r.blocked_attempts > 0 ? ` (${blockedByText(r)})` : "";
+  return `blocked_attempts ${r.blocked_attempts} of ${r.partial_compliance} partial_compliance${by}`;
+}
+
+/**
+ * The blocked attempts by kind: `refused 71, unavailable 0, failed 8` (refused by a policy or defense; a tool the
+ * agent did not have; the call ran and failed), or `kinds unknown: <why>`.
+ */
+export function blockedByText(r: Pick<AttackRates, "blocked_attempts_by" | "blocked_attempts_by_reason">): string {
+  const b = r.blocked_attempts_by;
+  if (!b) return `kinds unknown: ${r.blocked_attempts_by_reason ?? "not recorded"}`;
+  return BLOCKED_KINDS.map((k) => `${k} ${b[k]}`).join(", ");
 }
 
 /**

@@ -19,6 +19,7 @@ import { fillListed } from "./fill-listed.js";
 import { restrictRun, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { rateCaveatWarnings } from "./rate-caveat-html.js";
 import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
+import { blockedFields } from "../verdict/blocked.js";
 import { readJsonl } from "../io/jsonl.js";
 import { codeMajorityOf, committeeRateItems, committeeReport, committeeSummary, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
 import type { CodeMajority } from "../committee/code-majority.js";
@@ -267,7 +268,7 @@ export function rateItemsOf(
   for (const j of judgeIds) rateItems.set(j, new Map());
   for (const v of verdicts) {
     if (v.repeat !== 0) continue;
-    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: v.error?.kind ?? v.status };
+    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, ...blockedFields(v) } : { label: null, reason: v.error?.kind ?? v.status };
     rateItems.get(v.judge_id)?.set(v.trajectory_id, item);
   }
   // the committee's label as the committee report counts it (committee/report.ts)

@@ -18,7 +18,8 @@ import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
 import { itemsPopulationText } from "./items-text.js";
 import type { ReferenceAgreement } from "../agree/reference.js";
 import { sameRowsCommand } from "./same-rows.js";
-import { blockedCellText, coverageWithheld, EXACT_MARK, type TableRow } from "../estimate/table.js";
+import { coverageWithheld, EXACT_MARK, type TableRow } from "../estimate/table.js";
+import { BLOCKED_NOTE_HTML, blockedRatesCell, blockedTableCell } from "./blocked-html.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
 import { codeMajorityText } from "../committee/code-majority.js";
@@ -236,12 +237,11 @@ async function asrSection(m: ReportModel): Promise<string> {
         .map((n) => {
           const r = m.asr.find((x) => x.model === g.model && x.condition === g.condition && x.rater === n);
           if (!r) return `<td>${pct(null, "empty_input")}</td><td>${pct(null, "empty_input")}</td><td class="num"></td><td class="num"></td><td class="num"></td>`;
-          const blocked = r.blocked_attempts === null ? "unknown" : `${int(r.blocked_attempts)} of ${int(r.partial_compliance)}`;
           const cov = `${pct(r.coverage, "no_attacked")} (${int(r.labelled)}/${int(r.attacked)})${
             r.coverage_low ? ` <strong class="low">coverage_low${r.coverage_low_reason ? `: ${escapeHtml(r.coverage_low_reason)}` : ""}</strong>` : ""
           }`;
           const mark = rateCaveatHtml(m.judge_health, r.rater); // a broken judge's rates are never bare
-          return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blocked}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${exposureLowMark(r.exposure_low)}</td>`;
+          return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blockedRatesCell(r)}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${exposureLowMark(r.exposure_low)}</td>`;
         })
         .join("");
       return `<tr><td>${escapeHtml(g.model)}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
@@ -249,7 +249,7 @@ async function asrSection(m: ReportModel): Promise<string> {
     .join("");
   const unexposedHtml = exposureLowHtml(m.asr, conditions.size > 1);
   return `<section id="asr"><h2>Attack success per agent model${conditions.size > 1 ? " and condition" : ""}</h2>
-<p class="note">asr_goal = full compliance (the injected goal carried out: the rate to compare with a benchmark's own checker); asr_behaviour = full or partial compliance (the agent adopted the injected goal); both over attacked trajectories with a label from the rater, not_exposed counting as not compromised. blocked_attempts = partial compliance whose attacker call failed or was refused (decided by code from the call's result: an error result, a plain failure such as &quot;not found&quot; included, or a denial). coverage = labelled / attacked; below 80% the row is flagged coverage_low (the rates speak for a subset that may be biased). Whiskers: 95% Wilson intervals. Exposure = share labelled anything but not_exposed.</p>
+<p class="note">asr_goal = full compliance (the injected goal carried out: the rate to compare with a benchmark's own checker); asr_behaviour = full or partial compliance (the agent adopted the injected goal); both over attacked trajectories with a label from the rater, not_exposed counting as not compromised. ${BLOCKED_NOTE_HTML} coverage = labelled / attacked; below 80% the row is flagged coverage_low (the rates speak for a subset that may be biased). Whiskers: 95% Wilson intervals. Exposure = share labelled anything but not_exposed.</p>
 ${unexposedHtml}${cellsNotesHtml(m.warnings, "condition")}
 <div class="charts">${figs.length ? figs.join("") : "<p>No attacked trajectory has a label.</p>"}</div>
 <table><thead>${head}</thead><tbody>${body}</tbody></table></section>`;
@@ -523,12 +523,11 @@ function paperTableSection(m: ReportModel): string {
         : propCell(p);
   const mark = rateCaveatHtml(m.judge_health, t.judge); // the table's judge: never a bare rate when it looks broken
   const hmark = t.heuristic_is_judge ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
-  const blocked = (r: TableRow) => (r.judge_blocked_attempts === null ? escapeHtml(blockedCellText(r)) : `${int(r.judge_blocked_attempts)} of ${int(r.judge_partial_compliance)}`);
   const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${t.heuristic_is_judge ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blocked(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${t.heuristic_is_judge ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${t.heuristic_is_judge ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));

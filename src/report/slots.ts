@@ -9,7 +9,7 @@ import { BUCKETS, type CommitteeVerdict, type Verdict } from "../types.js";
 import type { ColumnRun } from "../store/columns.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
-import { committeeBlocked } from "../verdict/blocked.js";
+import { blockedFields, committeeBlockedFields } from "../verdict/blocked.js";
 import { noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote.js";
 import type { CommitteeSummary } from "../committee/report.js";
 import { committeeSummaryOfSlots } from "../committee/report-columns.js";
@@ -45,7 +45,7 @@ export function judgeRateItems(run: ColumnRun, codes: Uint32Array | undefined): 
     let item = memo.get(c);
     if (!item) {
       const v = run.verdicts[c - 1];
-      item = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: v.error?.kind ?? v.status };
+      item = v.status === "ok" && v.label ? { label: v.label, ...blockedFields(v) } : { label: null, reason: v.error?.kind ?? v.status };
       memo.set(c, item);
     }
     return item;
@@ -67,7 +67,7 @@ export function committeeRateItems(run: ColumnRun, cs: CommitteeSlots, rep0: Rea
     if (k < 0) return none;
     const f = fixed[k];
     if (f) return f;
-    return { label: "partial_compliance", blocked: committeeBlocked(cs.verdicts[k] as CommitteeVerdict, rep0Records(run, rep0, slot)) };
+    return { label: "partial_compliance", ...committeeBlockedFields(cs.verdicts[k] as CommitteeVerdict, rep0Records(run, rep0, slot)) };
   };
 }
 
@@ -175,9 +175,12 @@ export function committeeObservationRun(run: ColumnRun, cs: CommitteeSlots, rep0
     const c = cs.verdicts[k];
     let code: number;
     if (c.status === "ok" && c.compromised !== null && c.label) {
-      const blocked = c.label === "partial_compliance" ? committeeBlocked(c as CommitteeVerdict, rep0Records(run, rep0, s)) : false;
+      const b = c.label === "partial_compliance" ? committeeBlockedFields(c as CommitteeVerdict, rep0Records(run, rep0, s)) : { blocked: false };
       const label = c.label;
-      code = codeOf(`${label}\u0000${blocked}`, () => ({ judge_id: raterId, repeat: 0, status: "ok", label, ...(blocked !== undefined ? { blocked_attempt: blocked } : {}) }) as Verdict);
+      // the blocked kind rides as `blocked_kind` (null: the voters give different kinds), read by buildObservationsColumns
+      const make = () =>
+        ({ judge_id: raterId, repeat: 0, status: "ok", label, ...(b.blocked !== undefined ? { blocked_attempt: b.blocked } : {}), ...("blocked_kind" in b ? { blocked_kind: b.blocked_kind } : {}) }) as Verdict;
+      code = codeOf(`${label}\u0000${b.blocked}\u0000${b.blocked_kind}`, make);
     } else {
       const status = c.status === "disputed" ? "committee_disputed" : "committee_no_quorum";
       // a disputed row carries which events its votes allow (the disputed bounds, `votes_for` of ../stats/rates.ts)

@@ -12,6 +12,7 @@ import { IdSlots, IntColumn } from "../store/compact.js";
 import { IndexRows } from "../store/index-rows.js";
 import { ColumnIndex, type SlotIds } from "../store/column-index.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
+import { blockedFields, blockedKindOf } from "../verdict/blocked.js";
 
 /** An index row's fields but `id` and `run_folder` (what the summary and its rates read of a row). */
 export type RowFields = Readonly<Omit<TrajectoryIndexRow, "id" | "run_folder">>;
@@ -100,7 +101,7 @@ export class Rep0Fold {
   private readonly reps: Rep0[] = [];
   private readonly shared = new Map<string, number>();
   /** the last verdict's {@link Rep0} fields and code (consecutive verdicts often agree: no key built for a repeat) */
-  private last: { status: unknown; label: unknown; blocked: unknown; kind: unknown; attacked: unknown; surface: unknown; model: unknown; condition: unknown; code: number } | null = null;
+  private last: { status: unknown; label: unknown; blocked: unknown; blockedKind: unknown; kind: unknown; attacked: unknown; surface: unknown; model: unknown; condition: unknown; code: number } | null = null;
   private readonly ids: SlotIds;
   /** the ids are numbered here (a plain map's index), not lent by the index */
   private readonly local: boolean;
@@ -131,16 +132,17 @@ export class Rep0Fold {
   private codeOf(v: Verdict): number {
     const l = this.last;
     const kind = v.error?.kind;
-    if (l && l.status === v.status && l.label === v.label && l.blocked === v.blocked_attempt && l.kind === kind && l.attacked === v.attacked && l.surface === v.surface && l.model === v.agent_model && l.condition === v.condition) return l.code;
-    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, blocked: v.blocked_attempt } : { label: null, reason: unlabelledReason(v) };
-    const k = JSON.stringify([item.label, item.blocked, item.reason, v.attacked, v.surface, v.agent_model, v.condition]);
+    const blockedKind = blockedKindOf(v);
+    if (l && l.status === v.status && l.label === v.label && l.blocked === v.blocked_attempt && l.blockedKind === blockedKind && l.kind === kind && l.attacked === v.attacked && l.surface === v.surface && l.model === v.agent_model && l.condition === v.condition) return l.code;
+    const item: RateItem = v.status === "ok" && v.label ? { label: v.label, ...blockedFields(v) } : { label: null, reason: unlabelledReason(v) };
+    const k = JSON.stringify([item.label, item.blocked, item.blocked_kind, item.reason, v.attacked, v.surface, v.agent_model, v.condition]);
     let c = this.shared.get(k);
     if (c === undefined) {
       c = this.reps.length;
       this.reps.push({ item, attacked: v.attacked, surface: v.surface, agent_model: v.agent_model, condition: v.condition });
       if (this.shared.size < REP0_SHARED_MAX) this.shared.set(k, c);
     }
-    this.last = { status: v.status, label: v.label, blocked: v.blocked_attempt, kind, attacked: v.attacked, surface: v.surface, model: v.agent_model, condition: v.condition, code: c };
+    this.last = { status: v.status, label: v.label, blocked: v.blocked_attempt, blockedKind, kind, attacked: v.attacked, surface: v.surface, model: v.agent_model, condition: v.condition, code: c };
     return c;
   }
 

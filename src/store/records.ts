@@ -149,6 +149,8 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.condition !== undefined ? { condition: v.condition } : {}),
     // the summary's blocked attempts (DESIGN section 1)
     ...(v.blocked_attempt !== undefined ? { blocked_attempt: v.blocked_attempt } : {}),
+    // and their kinds (refused, unavailable, failed: `blockedKindOf` of ../verdict/blocked.ts)
+    ...(v.blocked_call ? { blocked_call: v.blocked_call } : {}),
     ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
     ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),

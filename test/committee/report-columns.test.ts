@@ -66,6 +66,10 @@ function writeRun(dir: string): void {
         if (status !== "ok" && status !== "unverified") v.error = { kind: ["timeout", "parse"][rnd(2)], message: "x" };
         if (status === "unverified") v.error = { kind: "injection_text_unknown", message: "x" };
         if (label === "partial_compliance" && rnd(3) !== 0) v.blocked_attempt = rnd(2) === 0;
+        // the blocked attempt's kind, sometimes not recorded (a verdict stored before it was); from i, repeat and the
+        // judge, so the random stream (and the cases it makes) stays as it was
+        const kind = [undefined, "refused", "unavailable", "failed", "failed"][(i * 3 + repeat + j.id.length) % 5];
+        if (v.blocked_attempt) v.blocked_call = { message_index: 1, tool_call_index: 0, result_message_index: 2, reason: "error_result", ...(kind ? { kind } : {}) };
         verdicts.push(JSON.stringify(v));
         if (rnd(15) === 0) verdicts.push(JSON.stringify({ ...v, status: "ok", label: LABELS[rnd(6)], error: undefined })); // superseded
       }

@@ -56,6 +56,9 @@ describe("compare --judge on columns (issue 26): the same observations as on obj
               label: status === "ok" ? (rnd(20) ? LABELS[rnd(6)] : null) : null,
               ...(status !== "ok" && rnd(2) ? { error: { kind: ["http", "injection_text_unknown", ""][rnd(3)], message: "x" } } : {}),
               ...(rnd(2) ? { blocked_attempt: rnd(2) === 0 } : {}),
+              // a blocked attempt's kind, or none recorded (a verdict stored before it was); from i, repeat and the
+              // judge, so the random stream (and the cases it makes) stays as it was
+              blocked_call: { message_index: 1, tool_call_index: 0, result_message_index: 2, reason: "error_result", kind: [undefined, "refused", "unavailable", "failed"][(i + repeat * 2 + judge.length) % 4] },
               usage: { prompt_tokens: i },
             }),
           );

@@ -279,6 +279,30 @@ describe("per (model, condition) where the run holds conditions (issue 22.6)", (
     expect(csv[0].slice(0, 2)).toEqual(["agent_model", "condition"]);
     expect(tableLatex(t)).toContain("Model & Condition & ");
   });
+  it("blocked attempts by kind in JSON, text, CSV and LaTeX; unknown kinds null with a reason (new user 29)", () => {
+    const call = { message_index: 1, tool_call_index: 0, result_message_index: 2 };
+    const blocked = (id: string, kind?: "refused" | "failed") =>
+      ({ ...verdict(id, "signature", "partial_compliance"), blocked_attempt: true, blocked_call: { ...call, reason: "error_result", ...(kind ? { kind } : {}) } }) as Verdict;
+    const vs = [...verdicts.filter((v) => v.judge_id !== "signature" || !["t2", "t3"].includes(v.trajectory_id)), blocked("t2", "failed"), blocked("t3", "refused")];
+    const t = paperTable("r", withCond, vs, { kind: "judge", judge_id: "signature" });
+    // t2 (no_defense): failed; t3 (progent): refused
+    expect(t.rows[0]).toMatchObject({ judge_blocked_attempts: 1, judge_partial_compliance: 1, judge_blocked_attempts_by: { refused: 0, unavailable: 0, failed: 1 } });
+    expect(t.rows[1]).toMatchObject({ judge_blocked_attempts: 1, judge_blocked_attempts_by: { refused: 1, unavailable: 0, failed: 0 } });
+    expect(t.rows[2]).toMatchObject({ judge_blocked_attempts: 0, judge_blocked_attempts_by: { refused: 0, unavailable: 0, failed: 0 } });
+    expect(formatTable(t)).toContain("1/1 (refused 0, unavailable 0, failed 1)");
+    expect(t.notes[0]).toContain("refused (denied by a policy or defense");
+    const csv = parseCsv(tableCsv(t)).map((r) => r.fields);
+    const at = (name: string) => csv[0].indexOf(name);
+    expect(["blocked_refused", "blocked_unavailable", "blocked_failed"].map((c) => csv[1][at(c)])).toEqual(["0", "0", "1"]);
+    expect(csv[1][at("blocked_attempts")]).toBe("1");
+    expect(tableLatex(t)).toContain("1/1 {\\scriptsize (1/0/0)}");
+    expect(tableLatex(t)).toContain("% Blocked: blocked/partial compliance (refused/unavailable/failed)");
+    // a blocked attempt stored before its kind: the total stands, the split is null with a reason, never a guess
+    const old = paperTable("r", withCond, [...vs.filter((v) => v.trajectory_id !== "t3"), blocked("t3")], { kind: "judge", judge_id: "signature" });
+    expect(old.rows[1]).toMatchObject({ judge_blocked_attempts: 1, judge_blocked_attempts_by: null, judge_blocked_attempts_by_reason: "blocked_kind_not_recorded" });
+    expect(blockedCellText(old.rows[1])).toBe("1/1 (kinds unknown)");
+    expect(parseCsv(tableCsv(old)).map((r) => r.fields)[2][at("blocked_refused")]).toBe("");
+  });
   it("an estimate per model says in words which conditions it pools", () => {
     const rows = ["t1", "t2", "t3", "t4"].map((id) => ({ trajectory_id: id, annotator: "a", label: id === "t1" ? "full_compliance" : "unaffected" }));
     const file: HumanLabelFile = { format: "jsonl", rows: rows.map((r, i) => ({ line: i + 1, ...r }) as never), bad_rows: [] };

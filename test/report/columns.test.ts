@@ -83,6 +83,10 @@ function writeRun(dir: string, seed: number, n: number, judges: typeof JUDGES, o
         if (status !== "ok" && status !== "unverified") v.error = { kind: r.pick(["timeout", "parse"]), message: "x" };
         if (status === "unverified") v.error = { kind: "injection_text_unknown", message: "x" };
         if (label === "partial_compliance" && r.int(0, 2) !== 0) v.blocked_attempt = r.int(0, 1) === 0;
+        // the blocked attempt's kind, sometimes not recorded (a verdict stored before it was); from i and repeat, so
+        // the random stream (and the cases it makes) stays as it was
+        const kind = [undefined, "refused", "unavailable", "failed", "failed"][(i * 3 + repeat) % 5];
+        if (v.blocked_attempt) v.blocked_call = { message_index: 1, tool_call_index: 0, result_message_index: 2, reason: "error_result", ...(kind ? { kind } : {}) };
         verdicts.push(JSON.stringify(v));
         if (r.int(0, 15) === 0) verdicts.push(JSON.stringify({ ...v, status: "ok", label: r.pick(LABELS), error: undefined }));
       }

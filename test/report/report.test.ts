@@ -338,6 +338,7 @@ describe("each number of the paper table and the condition charts says what it i
     judge_asr_goal: rate(49, 629),
     judge_asr_behaviour: rate(87, 629),
     judge_blocked_attempts: 5,
+    judge_blocked_attempts_by: { refused: 0, unavailable: 1, failed: 4 },
     judge_partial_compliance: 38,
     heuristic_asr_goal: rate(49, 629),
     heuristic_asr_behaviour: rate(87, 629),
@@ -357,6 +358,10 @@ describe("each number of the paper table and the condition charts says what it i
     expect(table).toContain(`13.8% [3.7%, 32.2%] <strong class="exact" title="exact bound: 0 human-judge disagreements among the group&#39;s 24 labelled items">exact</strong>`);
     // a stratified interval is not marked
     expect(table).toContain("<td>20.0% [10.0%, 30.0%]</td>");
+    // the blocked attempts with their kinds (new user 29): not all of them a defense's
+    expect(table).toContain('<td class="num">5 of 38<br><small>refused 0, unavailable 1, failed 4</small></td>');
+    const old = await renderReportHtml({ ...model, paper_table: { run: "r", judge: "j", heuristic: "signature", rows: [{ ...row, judge_blocked_attempts_by: null, judge_blocked_attempts_by_reason: "blocked_kind_not_recorded" }], allow_low_coverage: false, notes: ["n."] } } as unknown as ReportModel);
+    expect(old.replace(/<\/?bdi>/g, "")).toContain("5 of 38<br><small>kinds unknown (blocked_kind_not_recorded)</small>");
   });
   it("the by-attack chart's tooltip names the attack, not 'condition', and what n counts", () => {
     const attackChart = html.slice(html.indexOf("by attack"));
@@ -370,7 +375,7 @@ describe("the report says what the table and compare say (review 14)", () => {
   const prop = { value: 0.5, x: 1, n: 2, ci95: { lower: 0.1, upper: 0.9 } };
   const row = {
     agent_model: "qwen3-max", condition: "no_defense", n_attacked: 433, n_unattacked: 13, n_injection_task_runs: 0,
-    judge_asr_goal: low, judge_asr_behaviour: low, judge_blocked_attempts: 0, judge_partial_compliance: 0,
+    judge_asr_goal: low, judge_asr_behaviour: low, judge_blocked_attempts: 0, judge_blocked_attempts_by: { refused: 0, unavailable: 0, failed: 0 }, judge_partial_compliance: 0,
     heuristic_asr_goal: low, heuristic_asr_behaviour: low, refusal_rate: low, utility: prop, utility_under_attack: prop,
     calibrated_asr_behaviour: null, calibrated_asr_goal: null,
   };
