@@ -48,7 +48,8 @@
  *   So when the effective number of human-judge disagreements (p̂₁ + p̂₂)·n_eff (p̂₁, p̂₂ the Hájek domain means of
  *   max(d, 0) and max(−d, 0), n_eff the Kish size above), or of agreements, is below `smallCountBelow` (10), the
  *   interval is the union of the one above and the exact one: judge term + the MOVER difference (Zou & Donner 2008)
- *   of the Korn-Graubard Clopper-Pearson intervals of p₁ and p₂ (x = p̂·n_eff, non-integer). With 0 on both sides the
+ *   of the Korn-Graubard Clopper-Pearson intervals of p₁ and p₂ (x = p̂·n*, non-integer, n* = p̂(1−p̂)/V̂ with the
+ *   design variance, or the Kish size where that is undefined). With 0 on both sides the
  *   exact one is the zero-SE bound itself. The human-only estimate likewise, with the Clopper-Pearson interval of ŷ
  *   when few humans say compromised, or few say not. `ci_method` says so whenever the union widened the interval.
  *
@@ -58,7 +59,7 @@
  * domain's variance whatever its size (Särndal et al. 1992 §10.3: the domain variable is 0 on all its units).
  */
 import { studentTQuantile } from "../stats/distributions.js";
-import { clopperPearson, differenceInterval, needsSmallCountInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
+import { clopperPearson, differenceInterval, effectiveSize, needsSmallCountInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { stratifiedVariance } from "../stats/stratified.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 
@@ -403,7 +404,8 @@ export function domainAsr(
     fillInterval(e, value, raw, r, zero, exact, ctx);
   const h = hajek((it) => (it.human ? 1 : 0));
   // one human label per stratum: the share of units labelled otherwise is bounded (1 per unit)
-  const hExact = clopperPearson(h.mean * nEff, nEff, level);
+  const nH = effectiveSize(h.mean, h.se, nEff);
+  const hExact = clopperPearson(h.mean * nH, nH, level);
   fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) }, { x: h.mean * nEff, ...hExact, what: ["human labels compromised", "human labels not compromised"], how: "" });
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
@@ -412,9 +414,10 @@ export function domainAsr(
   // constant ±1 (or a fraction for unusable verdicts) from which a unit may differ by up to 2
   const allAgree = Math.abs(d.mean) < 1e-12;
   // the human-over-judge and judge-over-human parts of the differences, each a share with its exact interval
-  const p1 = hajek((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit))).mean;
-  const p2 = hajek((it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0))).mean;
-  const dExact = differenceInterval(p1, p2, nEff, level);
+  const s1 = hajek((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit)));
+  const s2 = hajek((it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0)));
+  const [p1, p2] = [s1.mean, s2.mean];
+  const dExact = differenceInterval(p1, p2, effectiveSize(p1, s1.se, nEff), level, effectiveSize(p2, s2.se, nEff));
   fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, { spread: allAgree ? 1 : 2, what: allAgree ? "human-judge disagreements" : "units whose human-minus-judge difference differs from the rest of their stratum" }, {
     x: (p1 + p2) * nEff,
     lower: judgeTerm! + dExact.lower,

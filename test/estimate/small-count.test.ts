@@ -32,7 +32,7 @@ function enumerate(n: number, p: number, smallCountBelow?: number): { coverage: 
 }
 
 describe("exact enumeration: a disagreement share of a few expected events", () => {
-  // before -> after (coverage): n 17 p 0.2: 0.871 -> 0.975; n 20 p 0.25: 0.895 -> 0.962; n 25 p 0.15: 0.899 -> 0.981;
+  // before -> after (coverage): n 17 p 0.2: 0.871 -> 0.975; n 20 p 0.25: 0.895 -> 0.983; n 25 p 0.15: 0.899 -> 0.981;
   // n 50 p 0.1: 0.879 -> 0.985; n 80 p 0.1: 0.900 -> 0.977
   it.each([
     [17, 0.2],
@@ -106,7 +106,7 @@ describe("seeded simulation with the real two-phase sampler: ~20 labelled items 
   };
   const R = 300;
   it(
-    "3-6% true disagreement: calibrated covers before (0.982) and after (1.000); the human-only interval under-covered (0.933) and now covers (0.982)",
+    "3-6% true disagreement: calibrated covers before (0.982) and after (1.000); the human-only interval under-covered (0.933) and now covers (0.969)",
     () => {
       const before = coverage(base, R, 20000, ["a", "b", "c"], 0);
       const after = coverage(base, R, 20000, ["a", "b", "c"]);
@@ -121,14 +121,14 @@ describe("seeded simulation with the real two-phase sampler: ~20 labelled items 
     120_000,
   );
   it(
-    "10-18% true disagreement (a judge that misses half): calibrated 0.938 before, 0.998 after",
+    "10-18% true disagreement (a judge that misses half): calibrated 0.938 before, 0.987 after",
     () => {
       const S = { ...base, sensitivity: 0.5, falsePositive: 0.05 };
       const before = coverage(S, R, 20000, ["a", "b", "c"], 0);
       const after = coverage(S, R, 20000, ["a", "b", "c"]);
       expect(before.cal).toBeLessThan(0.945);
       expect(after.cal).toBeGreaterThanOrEqual(0.95);
-      expect(after.calW).toBeLessThan(1.6 * before.calW); // wider (0.271 -> 0.396), not unbounded
+      expect(after.calW).toBeLessThan(1.6 * before.calW); // wider (0.271 -> 0.337), not unbounded
     },
     120_000,
   );
@@ -154,7 +154,7 @@ describe("seeded simulation: a large sample with many disagreements keeps its in
     strata: ["agent_model"],
   };
   it(
-    "mean calibrated width 0.101 -> 0.104, human unchanged, coverage within 92-98%",
+    "mean calibrated width 0.1006 -> 0.1009, human unchanged, coverage 0.945 both",
     () => {
       const before = coverage(S, 200, 5000, [undefined], 0);
       const after = coverage(S, 200, 5000, [undefined]);
@@ -170,7 +170,7 @@ describe("seeded simulation: a large sample with many disagreements keeps its in
 describe("0 -> 1 disagreement among 17 no longer narrows the interval (new user M)", () => {
   // 200 trajectories in one cell, the judge says compromised on 40 (20%); 17 labelled, 4 of them judge-compromised
   // and so labelled by the humans, plus k the judge missed. 0: 20.0% [0.5, 39.5]; 1: 25.9% [14.0, 37.8] before,
-  // [5.6, 48.7] after
+  // [5.6, 48.2] after
   const domain: DomainUnit[] = Array.from({ length: 200 }, (_, i) => ({ id: `t${i}`, judge: i < 40 }));
   const lab = (k: number): LabelledItem[] => Array.from({ length: 17 }, (_, i) => ({ id: `t${i < 4 ? i : 40 + i}`, cell: "c", human: i < 4 + k }));
   const sizes = new Map([["c", 200]]);
@@ -185,6 +185,6 @@ describe("0 -> 1 disagreement among 17 no longer narrows the interval (new user 
     const pct = (x: number) => Number((100 * x).toFixed(1));
     expect([zero.calibrated.ci95!.lower, zero.calibrated.ci95!.upper].map(pct)).toEqual([0.5, 39.5]);
     expect([before.lower, before.upper].map(pct)).toEqual([14.0, 37.8]);
-    expect([after.lower, after.upper].map(pct)).toEqual([5.6, 48.7]);
+    expect([after.lower, after.upper].map(pct)).toEqual([5.6, 48.2]);
   });
 });
