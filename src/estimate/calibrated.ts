@@ -265,7 +265,7 @@ function fillInterval(
   const was = `${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}`;
   e.ci95 = { lower: Math.min(e.ci95.lower, lo), upper: Math.max(e.ci95.upper, up) };
   const fewer = exact.x <= nEff - exact.x ? 0 : 1;
-  const small = `exact small-count interval: ${(fewer ? nEff - exact.x : exact.x).toFixed(1)} effective ${exact.what[fewer]} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}), fewer than ${below}; the interval is the union of the ${e.ci_method ? "bound" : "t interval"} [${was}] and the Korn-Graubard exact (Clopper-Pearson) interval [${pct(lo)}, ${pct(up)}]${exact.how}`;
+  const small = `exact small-count interval: ${(fewer ? nEff - exact.x : exact.x).toFixed(1)} effective ${exact.what[fewer]} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}), fewer than ${below}; the interval is the union of the ${e.ci_method ? "bound" : "t interval"} [${was}] and the Korn-Graubard exact interval (Clopper-Pearson with the design effective n) [${pct(lo)}, ${pct(up)}]${exact.how}`;
   e.ci_method = e.ci_method ? `${e.ci_method}; ${small}` : small;
 }
 
