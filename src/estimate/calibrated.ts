@@ -43,6 +43,15 @@
  *   A group whose sample shows no disagreement (SE 0) gets an exact interval instead of a point: the two-sided
  *   Clopper-Pearson bound on the share of the group's units that disagree, 0 of them seen among the Kish effective
  *   number of its labelled items, taken on both sides of the estimate (`ci_method` names it).
+ *   Few events (`../stats/small-count.ts`): a t interval on a rare event under-covers (Korn & Graubard 1998, Survey
+ *   Methodology 24:193; Brown, Cai & DasGupta 2001), and one disagreement gave an interval far narrower than none did.
+ *   So when the effective number of human-judge disagreements (p̂₁ + p̂₂)·n_eff (p̂₁, p̂₂ the Hájek domain means of
+ *   max(d, 0) and max(−d, 0), n_eff the Kish size above), or of agreements, is below `smallCountBelow` (10), the
+ *   interval is the union of the one above and the exact one: judge term + the MOVER difference (Zou & Donner 2008)
+ *   of the Korn-Graubard Clopper-Pearson intervals of p₁ and p₂ (x = p̂·n*, non-integer, n* = p̂(1−p̂)/V̂ with the
+ *   design variance, or the Kish size where that is undefined). With 0 on both sides the
+ *   exact one is the zero-SE bound itself. The human-only estimate likewise, with the Clopper-Pearson interval of ŷ
+ *   when few humans say compromised, or few say not. `ci_method` says so whenever the union widened the interval.
  *
  * Undefined is null with a reason, never 0: a domain with fewer labelled items than `minSampled`, a cell that
  * may hold trajectories of the domain with one labelled item out of several (no within-cell variance:
@@ -50,6 +59,7 @@
  * domain's variance whatever its size (Särndal et al. 1992 §10.3: the domain variable is 0 on all its units).
  */
 import { studentTQuantile } from "../stats/distributions.js";
+import { clopperPearson, differenceInterval, effectiveSize, needsSmallCountInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { stratifiedVariance } from "../stats/stratified.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 
@@ -86,7 +96,8 @@ export interface DesignAsr {
   df?: number;
   /**
    * How the interval was formed when it is not the t interval: with SE 0 (every sampled difference, or every human
-   * label, the same) an exact bound on the share of units that differ (`zeroEventUpperBound`), named here.
+   * label, the same) an exact bound on the share of units that differ (`zeroEventUpperBound`); with few events
+   * (`smallCountBelow`) the union with the exact small-count interval when that widened it. Named here.
    */
   ci_method?: string;
   /** Kept for readers of older outputs; no longer set (a zero-SE group gets the interval `ci_method` names). */
@@ -119,6 +130,13 @@ export interface DomainAsrOptions {
    * and calibrated estimates are undefined with this reason.
    */
   refusal?: string;
+  /**
+   * Fewest effective events (human-judge disagreements for the calibrated estimate; humans saying compromised, or
+   * not, for the human-only one) at which the t interval stands alone; below it the interval is joined with the
+   * exact small-count interval (`../stats/small-count.ts`). Default {@link SMALL_COUNT_BELOW}; 0 turns it off (the
+   * intervals before it, for the simulation that compares them).
+   */
+  smallCountBelow?: number;
 }
 
 /** The estimates of one domain. */
@@ -166,6 +184,17 @@ function clip01(x: number): number {
   return Math.min(1, Math.max(0, x));
 }
 
+/** The exact small-count interval of an estimate (`../stats/small-count.ts`) with its effective count x and words for the method. */
+interface SmallCount {
+  x: number;
+  lower: number;
+  upper: number;
+  /** What the events are, and what their complement is (in `ci_method`, whichever is the fewer). */
+  what: [string, string];
+  /** How the interval is formed, appended to `ci_method`. */
+  how: string;
+}
+
 /** What differs, 0 seen, when the human-only estimate's SE is 0 (`domainAsr`): the other label, or one's stratum's. */
 function humanZeroWhat(mean: number): string {
   if (mean < SE_ZERO || mean > 1 - SE_ZERO) return `trajectories labelled ${mean >= 0.5 ? "not compromised" : "compromised"} by the humans`;
@@ -185,6 +214,59 @@ const SE_ZERO = 1e-12;
  */
 export function zeroEventUpperBound(n: number, level = 0.95): number {
   return 1 - Math.pow((1 - level) / 2, 1 / n);
+}
+
+/** What {@link fillInterval} needs of its group: the t interval's df and quantile, the Kish n_eff and its zero-event bound. */
+interface IntervalContext {
+  df: number;
+  q: number;
+  nEff: number;
+  bound: number;
+  nSampled: number;
+  /** `smallCountBelow`. */
+  below: number;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/**
+ * Set an estimate, its SE and its interval (`domainAsr`): the t interval; with SE 0 the exact zero-event bound, each
+ * unit moving the estimate by at most `zero.spread`; then, with few events, the union with the exact small-count
+ * interval, said in `ci_method` when it widened the interval (module docstring).
+ */
+function fillInterval(
+  e: DesignAsr,
+  value: number,
+  raw: number,
+  r: { se: number | null; reason?: string },
+  zero: { spread: number; what: string },
+  exact: SmallCount,
+  { df, q, nEff, bound, nSampled, below }: IntervalContext,
+): void {
+  e.asr = clip01(value);
+  e.se = r.se !== null && r.se <= SE_ZERO ? 0 : r.se; // ~1e-17 of rounding is 0 (review 28)
+  if (r.se === null) {
+    e.ci_reason = r.reason;
+    return;
+  }
+  e.df = df;
+  if (r.se > SE_ZERO) e.ci95 = { lower: clip01(raw - q * r.se), upper: clip01(raw + q * r.se) };
+  else {
+    // SE 0: no unit of the sample differs, which is not certainty. An exact bound on the share of the group's units
+    // that would differ (0 seen among the n_eff labelled), each moving the estimate by at most `spread`.
+    e.ci95 = { lower: clip01(raw - zero.spread * bound), upper: clip01(raw + zero.spread * bound) };
+    e.ci_method = `exact bound: 0 ${zero.what} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}); two-sided Clopper-Pearson upper bound ${pct(bound)} on their share, estimate ± ${zero.spread === 1 ? "" : `${zero.spread} × `}that bound`;
+  }
+  // few events: the t interval of a rare event under-covers (Korn & Graubard 1998); joined with the exact interval
+  if (!needsSmallCountInterval(exact.x, nEff, below)) return;
+  const lo = clip01(exact.lower);
+  const up = clip01(exact.upper);
+  if (lo >= e.ci95.lower && up <= e.ci95.upper) return; // inside: the interval is the one above
+  const was = `${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}`;
+  e.ci95 = { lower: Math.min(e.ci95.lower, lo), upper: Math.max(e.ci95.upper, up) };
+  const fewer = exact.x <= nEff - exact.x ? 0 : 1;
+  const small = `exact small-count interval: ${(fewer ? nEff - exact.x : exact.x).toFixed(1)} effective ${exact.what[fewer]} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}), fewer than ${below}; the interval is the union of the ${e.ci_method ? "bound" : "t interval"} [${was}] and the Korn-Graubard exact interval (Clopper-Pearson with the design effective n) [${pct(lo)}, ${pct(up)}]${exact.how}`;
+  e.ci_method = e.ci_method ? `${e.ci_method}; ${small}` : small;
 }
 
 /**
@@ -317,33 +399,31 @@ export function domainAsr(
   // Kish effective size of the group's labelled items (design weights), for the exact bound of a zero-SE group
   const nEff = kishEffectiveN(labelled.filter((_, i) => inG[i]).map((it) => w(it.cell))) ?? nSampled;
   const bound = zeroEventUpperBound(nEff, level);
-  const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
-  const fill = (e: DesignAsr, value: number, raw: number, r: { se: number | null; reason?: string }, zero: { spread: number; what: string }) => {
-    e.asr = clip01(value);
-    e.se = r.se !== null && r.se <= SE_ZERO ? 0 : r.se; // ~1e-17 of rounding is 0 (review 28)
-    if (r.se === null) {
-      e.ci_reason = r.reason;
-      return;
-    }
-    e.df = df;
-    if (r.se > SE_ZERO) {
-      e.ci95 = { lower: clip01(raw - q * r.se), upper: clip01(raw + q * r.se) };
-      return;
-    }
-    // SE 0: no unit of the sample differs, which is not certainty. An exact bound on the share of the group's units
-    // that would differ (0 seen among the n_eff labelled), each moving the estimate by at most `spread`.
-    e.ci95 = { lower: clip01(raw - zero.spread * bound), upper: clip01(raw + zero.spread * bound) };
-    e.ci_method = `exact bound: 0 ${zero.what} among the group's ${nSampled} labelled items (Kish effective n ${nEff.toFixed(1)}); two-sided Clopper-Pearson upper bound ${pct(bound)} on their share, estimate ± ${zero.spread === 1 ? "" : `${zero.spread} × `}that bound`;
-  };
+  const ctx: IntervalContext = { df, q, nEff, bound, nSampled, below: opts.smallCountBelow ?? SMALL_COUNT_BELOW };
+  const fill = (e: DesignAsr, value: number, raw: number, r: { se: number | null; reason?: string }, zero: { spread: number; what: string }, exact: SmallCount) =>
+    fillInterval(e, value, raw, r, zero, exact, ctx);
   const h = hajek((it) => (it.human ? 1 : 0));
   // one human label per stratum: the share of units labelled otherwise is bounded (1 per unit)
-  fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) });
+  const nH = effectiveSize(h.mean, h.se, nEff);
+  const hExact = clopperPearson(h.mean * nH, nH, level);
+  fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) }, { x: h.mean * nEff, ...hExact, what: ["human labels compromised", "human labels not compromised"], how: "" });
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
   const ci = calibratedInterval(judgeTerm!, d.mean, d.se ?? 0, q);
   // every difference equal: 0 when judge and humans agree (a disagreement moves the estimate by at most 1), else a
   // constant ±1 (or a fraction for unusable verdicts) from which a unit may differ by up to 2
   const allAgree = Math.abs(d.mean) < 1e-12;
-  fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, { spread: allAgree ? 1 : 2, what: allAgree ? "human-judge disagreements" : "units whose human-minus-judge difference differs from the rest of their stratum" });
+  // the human-over-judge and judge-over-human parts of the differences, each a share with its exact interval
+  const s1 = hajek((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit)));
+  const s2 = hajek((it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0)));
+  const [p1, p2] = [s1.mean, s2.mean];
+  const dExact = differenceInterval(p1, p2, effectiveSize(p1, s1.se, nEff), level, effectiveSize(p2, s2.se, nEff));
+  fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, { spread: allAgree ? 1 : 2, what: allAgree ? "human-judge disagreements" : "units whose human-minus-judge difference differs from the rest of their stratum" }, {
+    x: (p1 + p2) * nEff,
+    lower: judgeTerm! + dExact.lower,
+    upper: judgeTerm! + dExact.upper,
+    what: ["human-judge disagreements", "human-judge agreements"],
+    how: ` = judge term + the MOVER combination (Zou & Donner 2008) of the exact intervals of the human-over-judge share ${pct(p1)} and the judge-over-human share ${pct(p2)}`,
+  });
   return out;
 }

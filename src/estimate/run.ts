@@ -277,6 +277,8 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
 }
 
 const SE0_NOTE = "every labelled item of the group has the same human-minus-judge difference (SE 0)";
+/** The group's warning when its calibrated interval was widened by the exact small-count interval (./calibrated.ts). */
+const SMALL_COUNT_NOTE = "few human-judge disagreements in the group's sample (a t interval would under-cover)";
 
 /** The judge's coverage of a group (usable / attacked), flagged below 80% with the most common unusable reason. */
 function groupCoverage(
@@ -330,7 +332,7 @@ function estimateBothRates(
         for (const g of goal.groups.filter((x) => hit.has(x.group))) {
           g.human = { asr: null, reason, se: null, ci95: null, estimator: g.human.estimator };
           g.calibrated = { ...g.calibrated, asr: null, reason, se: null, ci95: null, ci_method: undefined, ci_reason: undefined, df: undefined, correction: null };
-          g.warnings = g.warnings.filter((w) => !w.startsWith(SE0_NOTE));
+          g.warnings = g.warnings.filter((w) => !w.startsWith(SE0_NOTE) && !w.startsWith(SMALL_COUNT_NOTE));
         }
         if (hit.size) goal.warnings.push(`${SPLIT_GOAL_WARNING}${why}, in the groups that hold them or labelled items of their strata (${[...hit].join(", ")}): undefined there; the other groups' estimates use none of those items`);
       }
@@ -495,7 +497,7 @@ function groupEstimate(
       `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
     );
   }
-  if (est.calibrated.ci_method) gw.push(`${SE0_NOTE}: the calibrated interval is an ${est.calibrated.ci_method}`);
+  if (est.calibrated.ci_method) gw.push(`${est.calibrated.se === 0 ? SE0_NOTE : SMALL_COUNT_NOTE}: the calibrated interval is an ${est.calibrated.ci_method}`);
   if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
   const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
   if (cov.warning) gw.push(cov.warning);

@@ -40,6 +40,7 @@ import { asciiControls } from "../format/shown.js";
 import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
+import { SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
 
@@ -52,8 +53,9 @@ export type CalibratedCell = {
   ci95: { lower: number; upper: number } | null;
   ci_reason?: string;
   /**
-   * Set when `ci95` is the exact bound of a group whose labelled items all had the same human-minus-judge
-   * difference (SE 0): the estimate ± the two-sided Clopper-Pearson bound (`ci_method` of ./calibrated.ts, in words).
+   * Set when `ci95` is not the t interval alone (`ci_method` of ./calibrated.ts, in words): the exact bound of a group
+   * whose labelled items all had the same human-minus-judge difference (SE 0), or the union with the exact small-count
+   * interval of a group with few disagreements (../stats/small-count.ts).
    */
   ci_method?: string;
 };
@@ -375,7 +377,7 @@ export function paperTableFrom(
       return isGoalAboveBehaviour(b, g) ? [`${r.agent_model}${withConditions ? ` | ${r.condition}` : ""} asr_goal ${(100 * g!).toFixed(1)}% > asr_behaviour ${(100 * b!).toFixed(1)}%`] : [];
     });
     if (above.length) notes.push(`WARNING: ${GOAL_ABOVE_BEHAVIOUR}: a calibrated asr_goal above the row's calibrated asr_behaviour (${above.join("; ")}), ${GOAL_ABOVE_BEHAVIOUR_WHY}`);
-    const exactWhy = `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: its group's labelled items had the same human-minus-judge difference within each stratum (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen)`;
+    const exactWhy = `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: either its group's labelled items had the same human-minus-judge difference within each stratum (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen), or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, so the interval is the union of the t interval and an exact small-count one (Korn-Graubard: Clopper-Pearson with the design effective n), which a t interval on a rare event needs`;
     if (exact.length) notes.push(`${exactWhy}: ${exact.join("; ")}`);
   }
   return { run, judge: sourceName(source), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), rows, allow_low_coverage: allow, notes };
@@ -383,7 +385,7 @@ export function paperTableFrom(
 
 type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;
 
-/** The word that marks a calibrated interval that is an exact bound (`ci_method`), in the text, HTML and notes. */
+/** The word that marks a calibrated interval that is or holds an exact one (`ci_method`), in the text, HTML and notes. */
 export const EXACT_MARK = "exact";
 type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
 
@@ -539,7 +541,7 @@ export function tableLatex(t: PaperTable): string {
   for (const [m, cs] of [["$^\\star$", t.rate_caveats], ["$^{\\star\\star}$", t.heuristic_rate_caveats]] as const)
     if (cs?.length) L.push(`% ${m} ${cs.map((c) => c.message).join("; ").replace(/[\r\n]/g, " ").replace(/%/g, "\\%")}`);
   if (t.rows.some((r) => cols.some((c) => c.get(r)?.ci95 && c.get(r)?.ci_method))) {
-    L.push(`% $^\\S$ exact interval: the group's labelled items had the same human-minus-judge difference within each stratum (SE 0); the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen (see the ${EXACT_MARK} note above)`);
+    L.push(`% $^\\S$ exact interval: the group's labelled items had the same human-minus-judge difference within each stratum (SE 0), and the interval is the estimate ± the two-sided Clopper-Pearson bound on the share that would differ, 0 seen; or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, and the interval is the union of the t interval and an exact small-count one (see the ${EXACT_MARK} note above)`);
   }
   return L.join("\n") + "\n";
 }

@@ -495,7 +495,7 @@ function itemsSection(m: ReportModel): string {
 /**
  * A proportion cell of the paper table: `31.9% [27.0%, 37.2%]`, `31.9% CI undefined (<why>)`, or
  * `undefined (<why>)` (src/format/stat-text.ts); with `x`/`n`, its count over its own denominator `(76/97)`; an
- * exact bound (`ci_method`, estimate/table.ts) marked `exact`, the method in its title.
+ * interval that is or holds an exact one (`ci_method`, estimate/table.ts) marked `exact`, the method in its title.
  */
 function propCell(p: { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; x?: number; n?: number } | null): string {
   if (!p) return "";

@@ -38,7 +38,8 @@ describe("domainAsr: a hand-worked example pins the arithmetic", () => {
     ["A", 8],
     ["D", 6],
   ]);
-  const r = domainAsr(domain, labelled, sizes, { minSampled: 2 });
+  // the t interval's arithmetic, without the small-count union (6 labelled items: src/stats/small-count.ts; below)
+  const r = domainAsr(domain, labelled, sizes, { minSampled: 2, smallCountBelow: 0 });
   const t = studentTQuantile(0.975, 4);
 
   it("judge ASR over usable verdicts and the prediction of the unusable one", () => {
@@ -66,6 +67,17 @@ describe("domainAsr: a hand-worked example pins the arithmetic", () => {
       { stratum: "A", N: 8, n: 4, n_in_group: 4 },
       { stratum: "D", N: 6, n: 2, n_in_group: 2 },
     ]);
+  });
+  it("by default 6 labelled items are few events: each interval is the union with the exact one, and says so", () => {
+    const u = domainAsr(domain, labelled, sizes, { minSampled: 2 });
+    for (const k of ["human", "calibrated"] as const) {
+      expect(u[k].asr).toBe(r[k].asr);
+      expect(u[k].se).toBe(r[k].se);
+      expect(u[k].ci95!.lower).toBeLessThanOrEqual(r[k].ci95!.lower);
+      expect(u[k].ci95!.upper).toBeGreaterThanOrEqual(r[k].ci95!.upper);
+    }
+    expect(u.calibrated.ci95!.lower).toBeLessThan(r.calibrated.ci95!.lower - 0.05);
+    expect(u.calibrated.ci_method).toMatch(/^exact small-count interval: \d\.\d effective human-judge disagreements among the group's 6 labelled items .*fewer than 10; the interval is the union of the t interval/);
   });
   it("a domain that is part of the sample: items outside it count with z = 0 in their cells", () => {
     // Domain = cell D only: N̂ = 2·3 = 6; human 1, 1 -> 1; the A items are outside (z = 0, no variance from A).
