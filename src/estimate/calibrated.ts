@@ -225,6 +225,11 @@ interface IntervalContext {
   nSampled: number;
   /** `smallCountBelow`. */
   below: number;
+  /**
+   * Every trajectory of the group is labelled and every cell it falls in is a census (n_c = N_c): the estimate is the
+   * group's own mean, with no sampling error (red team 29: a 20-of-20 group read 30.0% [11.9, 54.3]).
+   */
+  census: boolean;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -241,7 +246,7 @@ function fillInterval(
   r: { se: number | null; reason?: string },
   zero: { spread: number; what: string },
   exact: SmallCount,
-  { df, q, nEff, bound, nSampled, below }: IntervalContext,
+  { df, q, nEff, bound, nSampled, below, census }: IntervalContext,
 ): void {
   e.asr = clip01(value);
   e.se = r.se !== null && r.se <= SE_ZERO ? 0 : r.se; // ~1e-17 of rounding is 0 (review 28)
@@ -250,6 +255,11 @@ function fillInterval(
     return;
   }
   e.df = df;
+  if (census && r.se <= SE_ZERO) {
+    e.ci95 = { lower: clip01(raw), upper: clip01(raw) };
+    e.ci_method = `census: all ${nSampled} trajectories of the group are labelled and every stratum they fall in was labelled whole, so the estimate has no sampling error (the interval is the point; the humans' own errors are not in it)`;
+    return;
+  }
   if (r.se > SE_ZERO) e.ci95 = { lower: clip01(raw - q * r.se), upper: clip01(raw + q * r.se) };
   else {
     // SE 0: no unit of the sample differs, which is not certainty. An exact bound on the share of the group's units
@@ -399,7 +409,8 @@ export function domainAsr(
   // Kish effective size of the group's labelled items (design weights), for the exact bound of a zero-SE group
   const nEff = kishEffectiveN(labelled.filter((_, i) => inG[i]).map((it) => w(it.cell))) ?? nSampled;
   const bound = zeroEventUpperBound(nEff, level);
-  const ctx: IntervalContext = { df, q, nEff, bound, nSampled, below: opts.smallCountBelow ?? SMALL_COUNT_BELOW };
+  const census = domain.length > 0 && nSampled === domain.length && n_by_stratum.every((r) => r.n === r.N);
+  const ctx: IntervalContext = { df, q, nEff, bound, nSampled, below: opts.smallCountBelow ?? SMALL_COUNT_BELOW, census };
   const fill = (e: DesignAsr, value: number, raw: number, r: { se: number | null; reason?: string }, zero: { spread: number; what: string }, exact: SmallCount) =>
     fillInterval(e, value, raw, r, zero, exact, ctx);
   const h = hajek((it) => (it.human ? 1 : 0));

@@ -188,3 +188,24 @@ describe("0 -> 1 disagreement among 17 no longer narrows the interval (new user 
     expect([after.lower, after.upper].map(pct)).toEqual([5.6, 48.2]);
   });
 });
+
+describe("red team 29: a census group (every trajectory labelled, every stratum whole) has no sampling error", () => {
+  it("20 of 20 labelled, 1 disagreement: human and calibrated 30.0% with the interval at the point", () => {
+    const labelled: LabelledItem[] = Array.from({ length: 20 }, (_, i) => ({ id: `i${i}`, cell: "c", human: i < 6 }));
+    const domain: DomainUnit[] = labelled.map((l, i) => ({ id: l.id, judge: i < 5 }));
+    const r = domainAsr(domain, labelled, new Map([["c", 20]]));
+    for (const e of [r.human, r.calibrated]) {
+      expect(e.asr).toBeCloseTo(0.3, 12);
+      expect(e.ci95).toEqual({ lower: e.asr, upper: e.asr });
+      expect(e.ci_method).toMatch(/^census: all 20 trajectories/);
+    }
+  });
+  it("not a census when the stratum holds unlabelled trajectories of other groups, or the group has unlabelled ones", () => {
+    const labelled: LabelledItem[] = Array.from({ length: 20 }, (_, i) => ({ id: `i${i}`, cell: "c", human: i < 6 }));
+    const domain: DomainUnit[] = labelled.map((l, i) => ({ id: l.id, judge: i < 5 }));
+    const wider = domainAsr(domain, labelled, new Map([["c", 40]]));
+    expect(wider.human.ci95!.upper - wider.human.ci95!.lower).toBeGreaterThan(0.1);
+    const partial = domainAsr([...domain, { id: "x", judge: false }], labelled, new Map([["c", 21]]));
+    expect(partial.human.ci_method ?? "").not.toMatch(/census/);
+  });
+});
