@@ -3,7 +3,7 @@ import { domainAsr, stratifiedVariance, type DomainUnit, type LabelledItem } fro
 import { studentTQuantile } from "../../src/stats/distributions.js";
 import { cellHoldsRows } from "../../src/estimate/run.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
-import { domainOf, simulate, type SimSettings } from "./simulate.js";
+import { domainOf, simulate, type SimSettings, THREE_MODELS } from "./simulate.js";
 
 describe("domainAsr: a hand-worked example pins the arithmetic", () => {
   // Population: 14 attacked trajectories in two design cells.
@@ -154,23 +154,7 @@ describe("seeded simulation with the real two-phase sampling code", () => {
   // 400 synthetic populations (N = 1000, three agent models with ASR 0.15 / 0.30 / 0.50, 10% unattacked), a judge
   // that misses 40% of compromises (3% false positives, 3% unusable verdicts), committee disagreement more likely
   // where the judge is wrong; sample: 100 drawn at random stratified by agent model + 50 from the disagreements.
-  const S: SimSettings = {
-    N: 1000,
-    models: [
-      { name: "a", asr: 0.15, share: 0.4 },
-      { name: "b", asr: 0.3, share: 0.35 },
-      { name: "c", asr: 0.5, share: 0.25 },
-    ],
-    unattacked: 0.1,
-    sensitivity: 0.6,
-    falsePositive: 0.03,
-    unusable: 0.03,
-    disagreeWrong: 0.6,
-    disagreeRight: 0.08,
-    n1: 100,
-    n2: 50,
-    strata: ["agent_model"],
-  };
+  const S: SimSettings = THREE_MODELS;
   const R = 400;
   it(
     "calibrated 95% CIs cover the true ASR 92-98% of the time, are narrower than human-only, and are unbiased",

@@ -72,3 +72,26 @@ export function domainOf(p: SimPopulation, model?: string): { domain: DomainUnit
   const d = p.units.filter((u) => u.attacked && (model === undefined || u.model === model));
   return { domain: d.map((u) => ({ id: u.id, judge: u.judge })), truth: d.filter((u) => u.truth).length / d.length };
 }
+
+/**
+ * The settings of the first seeded simulations (calibrated.test.ts, small-count.test.ts): N = 1000, three agent models
+ * with ASR 0.15 / 0.30 / 0.50, 10% unattacked; a judge that misses 40% of compromises (3% false positives, 3%
+ * unusable); 100 drawn at random stratified by agent model + 50 from the disagreements.
+ */
+export const THREE_MODELS: SimSettings = {
+  N: 1000,
+  models: [
+    { name: "a", asr: 0.15, share: 0.4 },
+    { name: "b", asr: 0.3, share: 0.35 },
+    { name: "c", asr: 0.5, share: 0.25 },
+  ],
+  unattacked: 0.1,
+  sensitivity: 0.6,
+  falsePositive: 0.03,
+  unusable: 0.03,
+  disagreeWrong: 0.6,
+  disagreeRight: 0.08,
+  n1: 100,
+  n2: 50,
+  strata: ["agent_model"],
+};

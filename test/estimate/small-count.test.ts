@@ -9,7 +9,7 @@ import { domainAsr, type DomainUnit, type LabelledItem } from "../../src/estimat
 import { cellHoldsRows } from "../../src/estimate/run.js";
 import { lnGamma } from "../../src/stats/distributions.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
-import { domainOf, simulate, type SimSettings } from "./simulate.js";
+import { domainOf, simulate, type SimSettings, THREE_MODELS } from "./simulate.js";
 
 const binom = (n: number, x: number, p: number) => Math.exp(lnGamma(n + 1) - lnGamma(x + 1) - lnGamma(n - x + 1) + x * Math.log(p) + (n - x) * Math.log1p(-p));
 
@@ -136,23 +136,7 @@ describe("seeded simulation with the real two-phase sampler: ~20 labelled items 
 
 describe("seeded simulation: a large sample with many disagreements keeps its interval (nearly)", () => {
   // the first simulation of ./calibrated.test.ts: 150 labelled of 1000, a judge that misses 40%
-  const S: SimSettings = {
-    N: 1000,
-    models: [
-      { name: "a", asr: 0.15, share: 0.4 },
-      { name: "b", asr: 0.3, share: 0.35 },
-      { name: "c", asr: 0.5, share: 0.25 },
-    ],
-    unattacked: 0.1,
-    sensitivity: 0.6,
-    falsePositive: 0.03,
-    unusable: 0.03,
-    disagreeWrong: 0.6,
-    disagreeRight: 0.08,
-    n1: 100,
-    n2: 50,
-    strata: ["agent_model"],
-  };
+  const S: SimSettings = THREE_MODELS;
   it(
     "mean calibrated width 0.1006 -> 0.1009, human unchanged, coverage 0.945 both",
     () => {
