@@ -6,7 +6,13 @@
 import { fieldNoun, groupsNoun, type CellCheck, type ModelCells } from "./cells.js";
 
 /** The per-model figures, in words (./cells.ts `PER_MODEL_FIGURES`). */
-const PER_MODEL_WORDS = "its rates and utility per {one}, its worst {one} and its leave-one-suite-out folds";
+const PER_MODEL_WORDS = "its attack-success rates and utility under attack per {one}, its worst {one} and its leave-one-suite-out folds";
+/**
+ * What of a model's own figures is NOT over its cells (./cells.ts `NOT_ON_CELLS_FIGURES`): red team 29, the header said
+ * "rates and utility" over its common cells beside a utility without attack over suites its attacked rows lacked.
+ */
+const NOT_ON_CELLS_WORDS =
+  "NOT its utility without attack nor its injection-task runs: an unattacked run has no injection task, so no cell; they are over all its unattacked runs under each {one}, whatever suites and user tasks (a warning names the suites when they differ from its attacked ones)";
 /** The pooled figures, in words (./cells.ts `POOLED_FIGURES`). */
 const POOLED_WORDS = "the figures that set models side by side (the safety-ordering reversals, the model x {one} interaction test)";
 
@@ -24,13 +30,20 @@ const top = (m: Record<string, number>) =>
 /** One model's line of the per-model block. */
 function modelLine(model: string, pm: ModelCells, field: string): string {
   const conds = `${pm.conditions.length} ${fieldNoun(field, pm.conditions.length)} (${pm.conditions.join(", ")})`;
-  if (!pm.contrast) return `  ${model}: ${conds}: no contrast between ${groupsNoun(field)}, so all its ${pm.of} attacked trajectories (${pm.common_cells} cells) are kept`;
-  if (!pm.applied) return `  ${model}: ${conds} share no cell: NOT LIKE FOR LIKE, all its ${pm.of} attacked trajectories kept (see the warning)`;
+  // --common-tasks cuts after this check: what its rows are over, said on its own line (red team 29)
+  const ct = pm.common_tasks;
+  const then = ct
+    ? ct.kept === pm.kept
+      ? `; --common-tasks kept all of them: its rows are over these`
+      : `; then --common-tasks kept ${ct.kept} of them (${ct.cells} cells), on the tasks every model ran: its rows are over those`
+    : "";
+  if (!pm.contrast) return `  ${model}: ${conds}: no contrast between ${groupsNoun(field)}, so all its ${pm.of} attacked trajectories (${pm.common_cells} cells) are kept${then}`;
+  if (!pm.applied) return `  ${model}: ${conds} share no cell: NOT LIKE FOR LIKE, all its ${pm.of} attacked trajectories kept (see the warning)${then}`;
   const d = Object.entries(pm.dropped);
   const what = d.length
     ? `dropped (labelled or not), in cells another ${fieldNoun(field)} of its own lacks: ${d.map(([c, x]) => `${c} ${x.trajectories} of its ${x.of} attacked trajectories (${x.cells} cells)`).join(", ")}; kept ${pm.kept} of ${pm.of}`
     : `nothing dropped (${pm.kept} attacked trajectories)`;
-  return `  ${model}: ${conds}, ${pm.common_cells} cells common to them; ${what}`;
+  return `  ${model}: ${conds}, ${pm.common_cells} cells common to them; ${what}${then}`;
 }
 
 /** The pooled block: what each condition lost to the cells every condition covers (empty when not applied). */
@@ -82,7 +95,7 @@ export function formatCellsDropped(c: CellCheck, field = "condition"): string[] 
   }
   const lines = models.length
     ? [
-        `like-for-like, per agent model: ${PER_MODEL_WORDS.replace(/\{one\}/g, fieldNoun(field))} are over the (${c.cell_fields.join(", ")}) cells common to its own ${groupsNoun(field)} (--all-cells keeps everything):`,
+        `like-for-like, per agent model: ${PER_MODEL_WORDS.replace(/\{one\}/g, fieldNoun(field))} are over the (${c.cell_fields.join(", ")}) cells common to its own ${groupsNoun(field)} (--all-cells keeps everything); ${NOT_ON_CELLS_WORDS.replace(/\{one\}/g, fieldNoun(field))}:`,
         ...models.map(([m, pm]) => modelLine(m, pm, field)),
       ]
     : [];

@@ -79,7 +79,13 @@ export interface CellsDropped {
 }
 
 /** The figures of `compare` over each model's own common cells ({@link ModelCells}; keys of its JSON result). */
-export const PER_MODEL_FIGURES = ["asr", "utility", "worst_condition", "leave_one_suite_out"] as const;
+export const PER_MODEL_FIGURES = ["asr", "utility.under_attack", "worst_condition", "leave_one_suite_out"] as const;
+/**
+ * The per-model figures NOT over its common cells: an unattacked run has no injection task, so no cell; they are over
+ * all its unattacked runs under each condition, whatever suites and user tasks (red team 29: utility without attack
+ * over banking and workspace beside attack-success rates over banking only; a warning names the suites).
+ */
+export const NOT_ON_CELLS_FIGURES = ["utility.without_attack", "utility.injection_task_runs"] as const;
 /** The figures of `compare` that set models side by side, over the cells every condition covers (`common_cells`). */
 export const POOLED_FIGURES = ["reversals", "interaction"] as const;
 
@@ -117,6 +123,11 @@ export interface ModelCells {
   dropped: Record<string, ModelDropped>;
   /** Its attacked trajectories (labelled or not) in the pooled figures ({@link POOLED_FIGURES}). */
   pooled: number;
+  /**
+   * With `--common-tasks` (set by `compare` after this check): what of `kept` is on the tasks every model ran, which
+   * its rows are over (red team 29: "all its 657 attacked trajectories are kept" above rows over 97). Absent without it.
+   */
+  common_tasks?: { kept: number; cells: number };
 }
 
 /** The result of {@link commonCellFilter}. */
@@ -144,7 +155,7 @@ export interface CellCheck {
    */
   per_model: Record<string, ModelCells>;
   /** Which figures are over which cells: `per_model` (each model's own common cells) and `pooled` (`common_cells`). */
-  figures: { per_model: string[]; pooled: string[] };
+  figures: { per_model: string[]; pooled: string[]; /** Per-model figures over all its unattacked runs, not its cells. */ not_on_cells?: string[] };
   /** True when the conditions cover different cells (with `--all-cells`, or when not applied, the mixes differ). */
   mixes_differ: boolean;
 }
@@ -321,7 +332,7 @@ export function commonCellFilter<T extends CellObservation>(
   }
   const conds = [...new Set(obs.map((o) => o.condition))].sort();
   const cellsPer = Object.fromEntries(conds.map((c) => [c, byCond.get(c)?.size ?? 0]));
-  const figures = { per_model: [...PER_MODEL_FIGURES], pooled: [...POOLED_FIGURES] };
+  const figures = { per_model: [...PER_MODEL_FIGURES], pooled: [...POOLED_FIGURES], not_on_cells: [...NOT_ON_CELLS_FIGURES] };
   const base: CellCheck = { mode, applied: false, cell_fields: fields, cells_per_condition: cellsPer, common_cells: 0, cells_dropped: {}, per_model: {}, figures, mixes_differ: false };
   const whole = (warnings: string[]) => ({ observations: [...obs], pooled: [...obs], cells: base, warnings });
   if (unknown > 0) {

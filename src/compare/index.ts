@@ -27,7 +27,7 @@ import { runKind } from "../ingest/attacked.js";
 import { dosAttackWarning } from "../agree/dos-attacks.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { WhereStatement } from "../store/where.js";
-import { cellKey, commonCellFilter, fieldNoun, POOLED_FIGURES } from "./cells.js";
+import { cellKey, commonCellFilter, fieldNoun, POOLED_FIGURES, type CellCheck } from "./cells.js";
 import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 import { chooseBaseline, commonTaskFilter, type CommonTasks } from "./tasks.js";
 import type { CompareResult, PooledFigures } from "./result.js";
@@ -202,6 +202,7 @@ export function compareConditions(
   const same = sameCells || (sameItems(other.obs, own.obs) && sameItems(other.unlabelled, own.unlabelled));
   const pooled = same ? own : other;
   const { obs, common } = own;
+  const cellCheck = common.applied ? withCommonTasks(cellRes.cells, own) : cellRes.cells;
   // labelled ones the like-for-like cells left out: said in the header beside the exclusions (never unsaid)
   const likeDropped = totalWeight(o.observations) - totalWeight(own.labelled);
   const { warnings, pooledConditions } = headWarnings(o, own, likeDropped, cellRes.warnings);
@@ -256,7 +257,7 @@ export function compareConditions(
     excluded_groups: o.excluded_groups ?? [],
     ...(likeDropped > 0 ? { dropped_like_for_like: likeDropped } : {}),
     ...(opts.where ? { where: opts.where } : {}),
-    cells: cellRes.cells,
+    cells: cellCheck,
     pooled_figures: pooledFigures,
     pooled_conditions: pooledConditions,
     common_tasks: common,
@@ -278,6 +279,29 @@ export function compareConditions(
     ),
     bootstrap: boot,
   };
+}
+
+/**
+ * The per-model cell check with what `--common-tasks` then kept of each model's cells (`ModelCells.common_tasks`): its
+ * rows are over those, so the header and --json say so (red team 29: "all its 657 attacked trajectories (657 cells)
+ * are kept" above rows over 97).
+ */
+function withCommonTasks(c: CellCheck, own: Scope): CellCheck {
+  if (Object.keys(c.per_model).length === 0) return c;
+  const tally = new Map<string, { kept: number; cells: Set<string> }>();
+  for (const x of [...own.obs, ...own.unlabelled]) {
+    let t = tally.get(x.model);
+    if (!t) tally.set(x.model, (t = { kept: 0, cells: new Set() }));
+    t.kept += x.weight ?? 1;
+    if (x.cell !== undefined) t.cells.add(x.cell);
+  }
+  const per_model = Object.fromEntries(
+    Object.entries(c.per_model).map(([m, pm]) => {
+      const t = tally.get(m);
+      return [m, { ...pm, common_tasks: { kept: t?.kept ?? 0, cells: t?.cells.size ?? 0 } }];
+    }),
+  );
+  return { ...c, per_model };
 }
 
 /**

@@ -41,7 +41,7 @@ describe("a model seen under one condition keeps all its cells (nothing of its o
     expect(r.observations).toHaveLength(14);
     expect(r.pooled.filter((x) => x.model === "l").map((x) => x.cell)).toEqual(["s/c1", "s/c2", "s/c3", "s/c4"]);
     expect(r.cells.cells_dropped.B).toMatchObject({ cells: 2, trajectories: 2, list: ["s/c5", "s/c6"], by_model: { l: { dropped: 2, of: 6 } } });
-    expect(r.cells.figures).toEqual({ per_model: ["asr", "utility", "worst_condition", "leave_one_suite_out"], pooled: ["reversals", "interaction"] });
+    expect(r.cells.figures).toEqual({ per_model: ["asr", "utility.under_attack", "worst_condition", "leave_one_suite_out"], pooled: ["reversals", "interaction"], not_on_cells: ["utility.without_attack", "utility.injection_task_runs"] });
     const text = formatCellsDropped(r.cells).join("\n");
     expect(text).toContain("  l: 1 condition (B): no contrast between conditions, so all its 6 attacked trajectories (6 cells) are kept");
     expect(text).toContain("  g: 2 conditions (A, B), 4 cells common to them; nothing dropped (8 attacked trajectories)");

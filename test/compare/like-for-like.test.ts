@@ -134,7 +134,7 @@ describe("compare on the real slice", () => {
     const text = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--bootstrap", "0"]);
     expect(text.stdout).toMatch(/like-for-like, pooled: the figures that set models side by side \(the safety-ordering reversals, the model x condition interaction test\) compare the conditions on the 2 \(suite, user_task_id, injection_task_id, attack\) cells they all cover/);
     // one model: its own common cells are the pooled figures' cells, and the text says the two scopes agree
-    expect(text.stdout).toContain("like-for-like, per agent model: its rates and utility per condition, its worst condition and its leave-one-suite-out folds are over the (suite, user_task_id, injection_task_id, attack) cells common to its own conditions");
+    expect(text.stdout).toContain("like-for-like, per agent model: its attack-success rates and utility under attack per condition, its worst condition and its leave-one-suite-out folds are over the (suite, user_task_id, injection_task_id, attack) cells common to its own conditions (--all-cells keeps everything); NOT its utility without attack nor its injection-task runs: an unattacked run has no injection task, so no cell; they are over all its unattacked runs under each condition");
     expect(j.pooled_figures).toMatchObject({ same_as_per_model: true, single_condition_models: [], n_observations: j.n_observations });
     expect(j.pooled_figures.asr).toBeUndefined();
     expect(text.stdout).toContain(
