@@ -205,6 +205,13 @@ function losoLines(r: CompareResult, rate: RateName): string[] {
     lines.push(`  gain over baseline ${pp(l.gain_over_baseline)}, gap to oracle ${pp(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`);
     if (low.length) lines.push(`  built on cells with coverage_low (below 80%): ${low.join(", ")}`);
     if (unexposed.length) lines.push(`  built on cells with EXPOSURE LOW (the attack did not arrive): ${unexposed.join(", ")}`);
+  } else {
+    // no fold: say why, never an empty block (red team 29)
+    const why = new Map<string, number>();
+    for (const s of l.skipped) why.set(s.reason, (why.get(s.reason) ?? 0) + 1);
+    lines.push(
+      `  not computed: no fold${why.size ? ` (skipped, by reason: ${[...why].map(([k, n]) => `${k} ${n}`).join(", ")})` : " (no model ran two suites)"}`,
+    );
   }
   return lines;
 }

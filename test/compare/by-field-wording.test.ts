@@ -57,6 +57,10 @@ describe("compare text: headings name the compared field", () => {
     expect(t).not.toMatch(/worst condition|model x condition|between conditions|\(\d+ conditions\)|condition selection/);
   });
 
+  it("one suite: leave-one-suite-out says why it has no fold, never an empty block (red team 29)", () => {
+    expect(text("condition")).toMatch(/leave-one-suite-out condition selection by asr_goal \(0 folds = model x held-out suite; 2 skipped\):\n {2}not computed: no fold \(skipped, by reason: no_training_suite 2\)/);
+  });
+
   it("--by condition keeps 'condition'; other fields say '<field> value'", () => {
     expect(text("condition")).toContain("worst condition by asr_goal");
     expect(text("metadata.arm")).toContain("worst metadata.arm value by asr_goal");
