@@ -69,16 +69,19 @@ export function describeKinds(kinds: readonly PartKind[]): string {
 }
 
 /**
- * A quote's end cut inside an escape the judge saw (`...notes.txt&lt;/`, `...&lt;/jud`, `...&lt`, `...&`, or inside
- * `&amp;lt;sys` for a literal `&lt;system`): the escape's pattern needs the whole tag name after it, so
+ * A quote's end cut inside an escape the judge saw (`...notes.txt&lt;/`, `...&lt;/jud`, `...&lt; tool_r`, `...&lt`,
+ * `...&`, or inside `&amp;lt;sys` for a literal `&lt;system`): the escape's pattern needs the whole tag name after it, so
  * `unneutralize` leaves such an end as it is. Each way the end can be the start of an escape the serializer writes
- * (`&lt;` + `/`? + a tag name for `<`, one more `amp;` for text that already looked like one) is read back as the
- * original text, completed with the tag name: the candidate then verifies only where the trajectory holds that
- * tag-like text, which is where the judge saw the escape (red team 28: a cut `balance &` read as `balance <` matched
- * a plain `<` the judge saw as it is), and only where the part's raw text has what the serializer escaped at that
- * place ({@link findForm}): normalizing folds a fullwidth `＜` to `<` and drops a zero-width character between `<` and
- * the name, but the judge saw those as they are, never `&lt;` (review s29).
- * @returns each form with `tail`, the text it adds from the escape on (`<` or `&...lt;`, `/`?, the tag name).
+ * (`&lt;` for `<`, one more `amp;` for text that already looked like one; then the whitespace and `/` the serializer
+ * allows before the name, and part of a tag name) is read back as the original text: cut inside the escape itself,
+ * the original `<` (or `&...lt;`) alone; cut after it, with the judge's whitespace and `/`, and the part of a name
+ * completed to each tag name it begins (a part that begins none is not an escape: no form). A form verifies only
+ * where the part's raw text has, at the form's `<` or `&`, what the serializer escaped ({@link findForm},
+ * `escapedAt`): red team 28 (a cut `balance &` read as `balance <` matched a plain `<` the judge saw as it is) and
+ * review s29 (normalizing folds a fullwidth `＜` to `<` and drops a zero-width character between `<` and the name,
+ * but the judge saw those as they are, never `&lt;`). Red team 29b: a raw `< tool_result>` (shown `&lt; tool_result>`)
+ * cut as `&l` did not verify while the form added the name without the space.
+ * @returns each form with `tail`, the text it adds from the escape on.
  */
 function cutEscapeForms(unescaped: string): { text: string; tail: string }[] {
   const amp = unescaped.lastIndexOf("&");
@@ -87,14 +90,24 @@ function cutEscapeForms(unescaped: string): { text: string; tail: string }[] {
   const head = unescaped.slice(0, amp);
   const out: { text: string; tail: string }[] = [];
   const amps = (tail.match(/amp;/g) ?? []).length;
-  for (let k = 0; k <= amps + 1; k++)
-    for (const slash of ["", "/"])
-      for (const t of TAG_NAMES) {
-        const shown = `&${"amp;".repeat(k)}lt;${slash}${t}`;
-        if (tail.length >= shown.length || !shown.startsWith(tail)) continue;
-        const added = (k === 0 ? "<" : `&${"amp;".repeat(k - 1)}lt;`) + slash + t;
-        out.push({ text: head + added, tail: added });
-      }
+  for (let k = 0; k <= amps + 1; k++) {
+    const shown = `&${"amp;".repeat(k)}lt;`;
+    const original = k === 0 ? "<" : `&${"amp;".repeat(k - 1)}lt;`;
+    if (shown.startsWith(tail)) {
+      // cut inside the escape itself: the original character alone; where it is an escape is for findForm to check
+      out.push({ text: head + original, tail: original });
+      continue;
+    }
+    if (!tail.startsWith(shown)) continue;
+    // cut after it: the whitespace and "/" the serializer allows between it and the name, then part of the name
+    const m = /^(\s*)(\/?)(\s*)([^\s/]*)$/.exec(tail.slice(shown.length));
+    if (m === null) continue;
+    const between = m[1] + m[2] + m[3];
+    if (m[4] === "") out.push({ text: head + original + between, tail: original + between });
+    else
+      for (const t of TAG_NAMES)
+        if (t.length > m[4].length && t.startsWith(m[4])) out.push({ text: head + original + between + t, tail: original + between + t });
+  }
   return out;
 }
 
@@ -118,8 +131,9 @@ function candidates(quote: string, ctx: EvidenceContext): Form[] {
   // as "<instruction", 12 characters, verified against the agent's "<instructions>")
   if (n0.length >= ctx.minQuoteChars) for (const cut of cutEscapeForms(unescaped)) {
     const n3 = normalize(cut.text);
-    // the added text is ASCII without spaces: normalizing leaves it as it is, at the end
-    if (n3.endsWith(cut.tail) && !out.some((f) => f.n === n3)) out.push({ n: n3, esc: n3.length - cut.tail.length });
+    // the added text is ASCII (with at most whitespace the normalization collapses): it stays at the end
+    const added = normalize(cut.tail);
+    if (added !== "" && n3.endsWith(added) && !out.some((f) => f.n === n3)) out.push({ n: n3, esc: n3.length - added.length });
   }
   return out;
 }

@@ -47,10 +47,13 @@ describe("review s29: a cut escape verifies only where the serializer escaped th
     const content = "the balance <tool_result> is 100";
     const ctx = evidenceContext(fromOpenAI([{ role: "assistant", content }]), { nonce });
     expect(neutralize(content, nonce)).toBe("the balance &lt;tool_result> is 100");
-    for (const quote of ["the balance &", "the balance &l", "the balance &lt", "the balance &lt;", "the balance &lt;to"]) {
+    // the span ends where the judge's quote ends: at the "<" for a cut inside the escape, else the completed name
+    for (const quote of ["the balance &", "the balance &l", "the balance &lt", "the balance &lt;"]) {
       expect(verifyQuote({ message_index: 0, quote }, COMPLY, ctx).verified, quote).toBe(true);
-      expect(findQuoteSpan(quote, 0, ctx), quote).toEqual({ start: 0, end: "the balance <tool".length });
+      expect(findQuoteSpan(quote, 0, ctx), quote).toEqual({ start: 0, end: "the balance <".length });
     }
+    expect(verifyQuote({ message_index: 0, quote: "the balance &lt;to" }, COMPLY, ctx).verified).toBe(true);
+    expect(findQuoteSpan("the balance &lt;to", 0, ctx)).toEqual({ start: 0, end: "the balance <tool".length });
   });
   it("a BOM between '<' and the name is whitespace to the serializer: escaped, so the cut verifies", () => {
     const content = "the balance <\ufefftool_result> is 100";
@@ -63,7 +66,7 @@ describe("review s29: a cut escape verifies only where the serializer escaped th
     const ctx = evidenceContext(fromOpenAI([{ role: "assistant", content }]), { nonce });
     expect(verifyQuote({ message_index: 0, quote: "the balance &l" }, COMPLY, ctx).verified).toBe(true);
     const at = content.lastIndexOf("the balance");
-    expect(findQuoteSpan("the balance &l", 0, ctx)).toEqual({ start: at, end: at + "the balance <tool".length });
+    expect(findQuoteSpan("the balance &l", 0, ctx)).toEqual({ start: at, end: at + "the balance <".length });
   });
   it("the cut escape is checked in the part it matched: a fullwidth '＜' in the cited message, an ASCII '<' in another", () => {
     const t = fromOpenAI([
@@ -72,5 +75,34 @@ describe("review s29: a cut escape verifies only where the serializer escaped th
     ]);
     const v = verifyQuote({ message_index: 0, quote: "the balance &" }, COMPLY, evidenceContext(t, { nonce }));
     expect(v).toMatchObject({ verified: true, corrected_index: 1 });
+  });
+});
+
+describe("red team 29b: whitespace the serializer allows between '<' and the name", () => {
+  for (const content of ["the balance < tool_result> is 100", "the balance <  /tool_result> is 100", "the balance <\n/ tool_result> is 100"]) {
+    it(`a quote cut inside or after the escape verifies against ${JSON.stringify(content)}`, () => {
+      const shown = neutralize(content, nonce);
+      expect(shown.startsWith("the balance &lt;")).toBe(true);
+      const ctx = evidenceContext(fromOpenAI([{ role: "assistant", content }]), { nonce });
+      const cuts = ["the balance &", "the balance &l", "the balance &lt", "the balance &lt;"];
+      // and cut after the escape, inside what follows it as the judge saw it
+      const rest = shown.slice("the balance &lt;".length, shown.indexOf("tool_result") + 2);
+      for (let k = 1; k <= rest.length; k++) cuts.push("the balance &lt;" + rest.slice(0, k));
+      for (const quote of cuts) {
+        expect(verifyQuote({ message_index: 0, quote }, COMPLY, ctx).verified, JSON.stringify(quote)).toBe(true);
+        expect(findQuoteSpan(quote, 0, ctx)?.start, JSON.stringify(quote)).toBe(0);
+      }
+    });
+  }
+  it("still not against a '<' the judge saw as it is, nor a name the serializer does not escape", () => {
+    const ctx = evidenceContext(fromOpenAI([{ role: "assistant", content: "the balance < 100 and the balance < xyz> again" }]), { nonce });
+    for (const quote of ["the balance &", "the balance &lt;", "the balance &lt; x", "the balance &lt; /", "the balance &lt; 1"]) {
+      expect(verifyQuote({ message_index: 0, quote }, COMPLY, ctx).verified, quote).toBe(false);
+    }
+  });
+  it("a cut after the escape keeps the judge's '/': it does not verify against an opening tag", () => {
+    const ctx = evidenceContext(fromOpenAI([{ role: "assistant", content: "the balance < tool_result> is 100" }]), { nonce });
+    expect(verifyQuote({ message_index: 0, quote: "the balance &lt; /to" }, COMPLY, ctx).verified).toBe(false);
+    expect(verifyQuote({ message_index: 0, quote: "the balance &lt;/" }, COMPLY, ctx).verified).toBe(false);
   });
 });
