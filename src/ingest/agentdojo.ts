@@ -6,6 +6,7 @@
  * `user_task_id`, `injection_task_id`, `attack_type`, `injections`, `messages`, `error`, `utility`, `security`, ...
  * (see `schemas/agentdojo.schema.json`).
  */
+import { encodingHint } from "./encoding-hint.js";
 import { coerceBooleans } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import path from "node:path";
@@ -380,9 +381,12 @@ function fallbackId(src: AgentDojoSource): string {
  */
 export function parseAgentDojoBytes(bytes: Uint8Array, src: AgentDojoSource): ConvertResult {
   const decoded = decodeUtf8Strict(bytes);
-  if (!decoded.ok) return { ok: false, error: decodeFailure(decoded, src.path) };
+  if (!decoded.ok) {
+    const e = decodeFailure(decoded, src.path);
+    return { ok: false, error: { ...e, message: e.message + encodingHint(bytes) } };
+  }
   const parsed = parseJson(decoded.text);
-  if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message) };
+  if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message + encodingHint(bytes)) };
   try {
     return convertAgentDojo(parsed.value, src);
   } catch (e) {

@@ -4,6 +4,7 @@
  * Line shape (see `schemas/chat-jsonl.schema.json`):
  * `{id, messages: [OpenAI chat message], metadata?, injections?, reference?, condition?, agent_model?, ...}`.
  */
+import { encodingHint } from "./encoding-hint.js";
 import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
@@ -456,10 +457,11 @@ export function parseChatLineBytes(bytes: Uint8Array, src: ChatLineSource, opts:
   const decoded = decodeUtf8Strict(bytes);
   if (!decoded.ok) {
     const where = (d: { offset: number }) => `invalid UTF-8 byte at byte ${d.offset} of the line`;
-    return { ok: false, error: decodeFailure(decoded, src.path, { line: src.line }, where) };
+    const e = decodeFailure(decoded, src.path, { line: src.line }, where);
+    return { ok: false, error: { ...e, message: e.message + encodingHint(bytes) } };
   }
   const parsed = parseJson(decoded.text);
-  if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message, { line: src.line }) };
+  if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message + encodingHint(bytes), { line: src.line }) };
   try {
     return convertChatLine(parsed.value, src, opts);
   } catch (e) {

@@ -2,6 +2,7 @@
  * Format detection: how one input file will be read (`agentdojo`, `chat-jsonl`, `inspect`, `shell`), from the
  * `--format` option, the file's extension and, for JSONL, its first lines.
  */
+import { encodingHint } from "./encoding-hint.js";
 import type { IngestError } from "../types.js";
 import { ingestError } from "./errors.js";
 import { isBlank, rawLines } from "./lines.js";
@@ -55,11 +56,13 @@ export async function plan(file: string, format: InputFormat | undefined, max: n
     };
   }
   let sampled = 0;
+  let first: Buffer | undefined;
   try {
     for await (const { bytes, tooLong } of rawLines(file, { maxLineBytes: max })) {
       if (tooLong === undefined && isBlank(bytes)) continue;
       sampled++;
       if (hasMessages(bytes, tooLong !== undefined)) return { as: "chat-jsonl" };
+      if (first === undefined) first = Buffer.from(bytes.subarray(0, 512));
       if (sampled >= DETECT_SAMPLE_LINES) break;
     }
   } catch (e) {
@@ -72,6 +75,6 @@ export async function plan(file: string, format: InputFormat | undefined, max: n
       : `none of its ${sampled < DETECT_SAMPLE_LINES ? "" : "first "}${sampled} non-blank lines has \`messages\``;
   return {
     as: "unknown",
-    why: `${which}: not a chat-jsonl trajectory file (e.g. a manifest); pass \`--format chat-jsonl\` to force it`,
+    why: `${which}: not a chat-jsonl trajectory file (e.g. a manifest); pass \`--format chat-jsonl\` to force it${first === undefined ? "" : encodingHint(first)}`,
   };
 }
