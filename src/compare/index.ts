@@ -21,6 +21,8 @@ import {
 import { interactionLRT } from "./logistic.js";
 import { EXPOSURE_LOW_BELOW, RATE_NAMES, type RateName } from "../stats/rates.js";
 import { coverageText, exposureLowText } from "../format/rates-text.js";
+import { baselineAbsentReason, unattackedOnlyModels, unattackedOnlyWarnings } from "./unattacked-only.js";
+import { showControls } from "../format/shown.js";
 import { utilityTable } from "./utility.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { runKind } from "../ingest/attacked.js";
@@ -213,7 +215,13 @@ export function compareConditions(
         : `no labelled trajectory on the ${common.common_units} tasks every model ran: nothing to compare with --common-tasks`,
     );
   }
+  if (opts.baseline !== undefined && opts.index && !obs.some((x) => x.condition === opts.baseline)) {
+    const why = baselineAbsentReason(opts.index.values(), o.condition_field, opts.baseline);
+    if (why) throw new Error(`baseline "${showControls(opts.baseline)}" is not a compared condition: ${why} (conditions compared: ${[...new Set(obs.map((x) => x.condition))].sort().map(showControls).join(", ")})`);
+  }
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
+  const unattackedOnly = opts.index ? unattackedOnlyModels(opts.index.values(), o.condition_field, new Set(obs.map((x) => x.model))) : [];
+  warnings.push(...unattackedOnlyWarnings(unattackedOnly));
   const cells = asrTable(obs, own.unlabelled);
   warnings.push(...rateWarnings(cells, o.condition_field));
   const ownApplied = Object.keys(cellRes.cells.per_model).length > 0;
@@ -268,6 +276,7 @@ export function compareConditions(
     conditions_per_model: perModel,
     asr: cells,
     utility: utilityRows ? utilityTable(utilityRows, o.condition_field) : [],
+    ...(unattackedOnly.length > 0 ? { models_unattacked_only: unattackedOnly } : {}),
     // the figures that set models side by side: over the cells every condition covers (pooled_figures)
     reversals: RATE_NAMES.flatMap((rate) => reversalAnalysis(pooled.obs, pCells, boot, rate)),
     worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate)),

@@ -1,6 +1,7 @@
 /**
  * The result of `compare` (`compareConditions` of ./index.ts), and what its pooled figures are over.
  */
+import type { UnattackedOnlyModel } from "./unattacked-only.js";
 import type { Observations } from "./data.js";
 import type { AsrCell, BootstrapSettings, LosoSummary, ReversalResult, WorstConditionSummary } from "./analysis.js";
 import type { InteractionTest } from "./logistic.js";
@@ -105,6 +106,8 @@ export interface CompareResult {
    * utility check; src/compare/utility.ts); `[]` when the input has no utility verdicts or no index was given.
    */
   utility: UtilityCell[];
+  /** Agent models the run holds with no attacked trajectory: not compared, their utility without attack said (`./unattacked-only.ts`). */
+  models_unattacked_only?: UnattackedOnlyModel[];
   /** Reversals of the ordering by each rate (each row names its `rate`), over `pooled_figures`. */
   reversals: ReversalResult[];
   /** The worst condition by each rate. */
