@@ -19,5 +19,9 @@ export default defineConfig({
     // expect.poll waits for a state (a browser page's text, a request at a loopback server); its default 1 s bound
     // raced chromium's rendering on a loaded machine
     expect: { poll: { timeout: 30_000 } },
+    // no progress lines unless a test asks (--progress, or its own IPI_JUDGE_PROGRESS): on a pipe they are on by
+    // default, the first after 10 s, which a small run passes on a loaded machine, and many tests assert what
+    // stderr holds
+    env: { IPI_JUDGE_PROGRESS: "off" },
   },
 });

@@ -26,6 +26,7 @@ import { formatHealth, healthWarnings, judgeHealth } from "../verdict/health.js"
 import { inReferenceCheck } from "../verdict/reference-goal.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
 import { stepLine } from "./read-progress.js";
+import { progressOf } from "./progress-mode.js";
 import { poolingOf } from "../format/pooled-text.js";
 import { showControls } from "../format/shown.js";
 
@@ -64,10 +65,10 @@ interface CommitteeMeta {
 /** The run as columns when nothing needs objects (no `--where`), else as `readRunWhere` reads it. */
 async function referenceSource(
   runDir: string,
-  o: { where?: string[]; run: string; json?: boolean },
+  o: { where?: string[]; run: string; json?: boolean; progress?: string; progressInterval?: string },
 ): Promise<{ src: ReferenceSource; cf: CommitteeMeta | null; where: WhereStatement | null }> {
   if (whereOf(o) === null) {
-    const { run, cc } = await withReadProgress(!o.json, async (progress) => {
+    const { run, cc } = await withReadProgress(progressOf(o), async (progress) => {
       const run = await readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress });
       return { run, cc: await readCommitteeColumns(runDir, run) };
     });
@@ -119,7 +120,7 @@ function* referenceRows<T extends { attacked?: boolean; run_error?: unknown; ref
 /** `ipi-judge agree --reference FIELD` (options checked by the caller). */
 export async function agreeReference(
   runDir: string,
-  o: { reference: "security" | "utility"; judge?: string; json?: boolean; run: string; where?: string[] },
+  o: { reference: "security" | "utility"; judge?: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string },
 ): Promise<void> {
   const { src, cf, where } = await referenceSource(runDir, o);
   const runState0 = readRunState(runDir);
@@ -138,7 +139,7 @@ export async function agreeReference(
     else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${src.nTrajectories} trajectories read; see errors.jsonl): nothing to compare\n`);
     return;
   }
-  const step = stepLine(`comparing ${judges.length} judge(s) with the reference over ${src.nTrajectories.toLocaleString("en-US")} trajectories`, !o.json && process.stderr.isTTY === true);
+  const step = stepLine(`comparing ${judges.length} judge(s) with the reference over ${src.nTrajectories.toLocaleString("en-US")} trajectories`, progressOf(o));
   const results = judges.map((j) => src.agreement(j, o.reference));
   step.done();
   // The committee beside the judges, when the run has a committee file that still describes it.

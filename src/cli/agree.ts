@@ -2,6 +2,7 @@ import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished 
 import { warnLine } from "./warn.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
+import { addProgressOptions } from "./progress-mode.js";
 import type { Command } from "commander";
 import { ATTACK_REFERENCE_FIELDS } from "../agree/reference.js";
 import { agreeReference } from "./agree-reference.js";
@@ -33,7 +34,7 @@ export function registerAgree(program: Command): void {
     .option("--seed <s>", "with --human: bootstrap seed", String(DEFAULT_BOOTSTRAP.seed))
     .option("--quorum <n>", "with --human: committee quorum", "2")
     .option("--json", "print one JSON object");
-  addWhereOption(cmd)
+  addProgressOptions(addWhereOption(cmd))
     .addHelpText(
       "after",
       `
@@ -77,7 +78,7 @@ design-weighted (Hajek) estimates beside them.`,
 }
 
 /** The `--judges A,B` path of `ipi-judge agree`: two judges' concordance on the binary collapse. */
-async function agreeJudges(runDir: string, o: { judges: string; bootstrap: string; seed: string; json?: boolean; run: string; where?: string[] }): Promise<void> {
+async function agreeJudges(runDir: string, o: { judges: string; bootstrap: string; seed: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string }): Promise<void> {
   const pair = o.judges.split(",").map((s) => s.trim()).filter(Boolean);
   if (pair.length !== 2 || pair[0] === pair[1]) throw new UsageError(`--judges takes two different judge ids, e.g. --judges gpt,signature (got "${o.judges}")`);
   const B = intOption(o.bootstrap, "--bootstrap", 0);
@@ -111,7 +112,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
 /** The `--human FILE` path of `ipi-judge agree`. */
 async function agreeHuman(
   runDir: string,
-  o: { human: string; scale?: string; bootstrap: string; seed: string; quorum: string; judge?: string; json?: boolean; run: string; where?: string[] },
+  o: { human: string; scale?: string; bootstrap: string; seed: string; quorum: string; judge?: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string },
 ): Promise<void> {
   if (o.scale !== undefined && !["six", "three", "binary"].includes(o.scale)) throw new UsageError(`--scale must be six, three or binary, not "${o.scale}"`);
   const B = intOption(o.bootstrap, "--bootstrap", 0);

@@ -9,6 +9,7 @@ import { DEFAULT_BOOTSTRAP, formatCommitteeReport } from "../committee/report.js
 import { COMMITTEE_ROW_FIELDS, committeeReportColumns } from "../committee/report-columns.js";
 import { writeCommitteeColumns } from "../committee/file.js";
 import { stepLine } from "./read-progress.js";
+import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { poolingOf } from "../format/pooled-text.js";
 import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { readRunState } from "../store/run-state.js";
@@ -17,7 +18,7 @@ import { intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 
 /** `ipi-judge committee`: committee verdicts, per-judge figures, agreement, leniency and test-retest of a run. */
 export function registerCommittee(program: Command): void {
-  program
+  const cmd = program
     .command("committee")
     .description("Combine a run's judges into committee verdicts (labels/<run>/committee.jsonl) and report their agreement, self-family leniency and test-retest.")
     .requiredOption("--run <name>", "the run to read (labels/<run>/)")
@@ -27,7 +28,8 @@ export function registerCommittee(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for CIs (0 = none)", String(DEFAULT_BOOTSTRAP.B))
     .option("--seed <s>", "bootstrap seed", String(DEFAULT_BOOTSTRAP.seed))
     .option("--exclude-judge <id>", "leave a judge out of the committee (repeatable), e.g. one flagged as looking broken", (v: string, acc: string[]) => [...acc, v], [] as string[])
-    .option("--json", "print one JSON object")
+    .option("--json", "print one JSON object");
+  addProgressOptions(cmd)
     .addHelpText(
       "after",
       `
@@ -45,8 +47,8 @@ report adds each judge's test-retest agreement.`,
       const B = intOption(o.bootstrap, "--bootstrap", 0);
       const seed = intOption(o.seed, "--seed", 0);
       const families = o.judges ? loadJudgesConfig(o.judges, { checkKeys: false }).families : {};
-      const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [], progress }));
-      const show = !o.json && process.stderr.isTTY === true;
+      const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [], progress }));
+      const show = progressOf(o);
       let built: ReturnType<typeof committeeReportColumns>;
       const what = `the committee of ${run.nRows.toLocaleString("en-US")} trajectories (${run.nVerdicts.toLocaleString("en-US")} verdicts; bootstrap ${B})`;
       let step = stepLine(what, show);

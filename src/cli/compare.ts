@@ -13,6 +13,7 @@ import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
+import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
@@ -34,7 +35,7 @@ export function registerCompare(program: Command): void {
     .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
     .option("--json", "print one JSON object")
-  addWhereOption(cmd)
+  addProgressOptions(addWhereOption(cmd))
     .addHelpText(
       "after",
       `
@@ -80,7 +81,7 @@ Examples:
       const prepared = o.judge && !where && !field.includes(".") ? await columnObservations(runDir, o, field) : await objectObservations(runDir, o, field, where);
       const { obs, index, notes, statement, caveats } = prepared;
       let result;
-      const step = stepLine(`comparing ${totalWeight(obs.observations).toLocaleString("en-US")} observations (bootstrap ${B})`, !o.json && process.stderr.isTTY === true);
+      const step = stepLine(`comparing ${totalWeight(obs.observations).toLocaleString("en-US")} observations (bootstrap ${B})`, progressOf(o));
       try {
         result = compareConditions(obs, { baseline: o.baseline, bootstrap: { B, seed }, run: o.run, commonTasks: !!o.commonTasks, index, cells: o.allCells ? "all" : "common", where: statement });
       } catch (e) {
@@ -111,9 +112,9 @@ Examples:
 type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[]; judges: string[] };
 
 /** The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read. */
-async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean }, field: string): Promise<Prepared> {
+async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean; progress?: string; progressInterval?: string }, field: string): Promise<Prepared> {
   const rowFields = COMPARE_ROW_FIELDS.includes(field) ? COMPARE_ROW_FIELDS : [...COMPARE_ROW_FIELDS, field];
-  const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields, progress }));
+  const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields, progress }));
   const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
   if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
   const obs = buildObservationsColumns(run, o.judge, field);
@@ -123,8 +124,8 @@ async function columnObservations(runDir: string, o: { judge: string; run: strin
 }
 
 /** The observations from the run's compact objects and its committee file, restricted by `--where`. */
-async function objectObservations(runDir: string, o: { judge?: string; committee?: boolean; run: string; json?: boolean }, field: string, where: ReturnType<typeof whereOf>): Promise<Prepared> {
-  const { verdicts: allVerdicts, index: fullIndex, cf } = await withReadProgress(!o.json, async (progress) => {
+async function objectObservations(runDir: string, o: { judge?: string; committee?: boolean; run: string; json?: boolean; progress?: string; progressInterval?: string }, field: string, where: ReturnType<typeof whereOf>): Promise<Prepared> {
+  const { verdicts: allVerdicts, index: fullIndex, cf } = await withReadProgress(progressOf(o), async (progress) => {
     const lean = await readLeanRun(runDir, { progress });
     return { ...lean, cf: await readCommitteeFile(runDir, { index: lean.index }) };
   });

@@ -15,6 +15,7 @@ import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateFor, runStateLine, type RunState } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
+import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { type RateCaveat } from "../verdict/rate-caveat.js";
 import { tableCaveats } from "../estimate/caveats.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
@@ -61,7 +62,7 @@ export function registerEstimate(program: Command): void {
     .option("--csv <file>", "with --table: write the table as CSV")
     .option("--latex <file>", "with --table: write the table as a LaTeX booktabs tabular")
     .option("--json", "print one JSON object");
-  addWhereOption(cmd)
+  addProgressOptions(addWhereOption(cmd))
     .addHelpText(
       "after",
       `
@@ -142,7 +143,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   }
   // the labelled trajectories' content hashes: each label is checked against the text the run has now
   const content = humanLabels ? labelledIds(humanLabels) : undefined;
-  const { index: fullIndex, verdicts: allVerdicts } = await withReadProgress(!o.json, (progress) => readLeanRun(runDir, { progress, content }));
+  const { index: fullIndex, verdicts: allVerdicts } = await withReadProgress(progressOf(o), (progress) => readLeanRun(runDir, { progress, content }));
   // --where: the table is over the kept trajectories; the calibrated estimate is their domain in the whole run's design
   const run = restrictRun({ index: fullIndex, verdicts: allVerdicts }, where, o.run as string);
   warnWhere(run.warnings);
@@ -172,7 +173,7 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
  * and the table built from them (`paperTableColumns`), the same table as {@link writeTable}'s object path.
  */
 async function writeTableColumns(runDir: string, o: Record<string, string | boolean | undefined>, req: { kind: "judge"; judge_id?: string }): Promise<void> {
-  const run = await withReadProgress(!o.json, (progress) => readColumnRun(runDir, { rowFields: [...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD], progress }));
+  const run = await withReadProgress(progressOf(o), (progress) => readColumnRun(runDir, { rowFields: [...TABLE_ROW_FIELDS, RUN_FOLDER_FIELD], progress }));
   let source;
   try {
     source = resolveSource(run.verdicts, req, o.run as string);
@@ -181,7 +182,7 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
     throw e;
   }
   if (source.kind !== "judge") throw new Error("a judge was asked for");
-  const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, !o.json && process.stderr.isTTY === true);
+  const step = stepLine(`building the table over ${run.nRows.toLocaleString("en-US")} trajectories`, progressOf(o));
   const t = paperTableColumns(o.run as string, run, source, { heuristic: o.heuristic as string, allowLowCoverage: !!o.allowLowCoverage });
   step.done();
   const rows = { *[Symbol.iterator]() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]]; } };

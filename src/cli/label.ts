@@ -10,6 +10,8 @@ import { formatSummary } from "../run/summary.js";
 import { overCap } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
+import { addProgressOptions, progressOf } from "./progress-mode.js";
+import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
 import { showControls } from "../format/shown.js";
@@ -75,8 +77,8 @@ function labelCommand(program: Command): Command {
       "chat JSONL: read input key KEY (top level or metadata) as our FIELD (agent_model, condition, attack, suite, user_task_id, injection_task_id, agent_family, run_error, security, utility); repeatable",
       (v: string, prev: string[] = []) => [...prev, v],
     )
-    .option("--json", "print the summary as one JSON object");
-  return addWhereOption(cmd).addHelpText(
+    .option("--json", "print the summary as one JSON object (stdout only: progress and warnings stay on stderr)");
+  return addProgressOptions(addWhereOption(cmd)).addHelpText(
       "after",
       `
 Examples:
@@ -85,6 +87,7 @@ Examples:
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --batch   (then the same command again to resume)
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --dry-run   (requests, tokens, estimated cost; sends nothing)
   ipi-judge label runs/ --judges prompts/judges.example.json --run committee --max-cost 20   (exit 1 at the cap; a higher cap resumes)
+  nohup ipi-judge label runs/ --judge signature --run big > summary.txt 2> progress.log &   (a progress line every 30 s in progress.log)
 Output: <labels-dir>/<run>/verdicts.jsonl (one verdict per line), errors.jsonl, trajectories.jsonl, store.json.
 The summary's rows give each group's rates, coverage and exposure (labelled attacked runs that met the injected
 text); below 10% exposure a row reads EXPOSURE LOW: its rates say the attack did not arrive, not resistance.
@@ -341,6 +344,8 @@ function printLabelResult(res: LabelResult, paths: string[], o: LabelFlags, ran:
 export function registerLabel(program: Command): void {
   labelCommand(program).action(async (paths: string[], o) => {
     const { fieldMap, overrides, maxCostUsd, signatureTimeLimitS } = checkLabelFlags(paths, o);
+    // --json does not change it: progress is on stderr only (./progress-mode.ts)
+    const progressSettings = progressOf(o);
     const { judges, common } = await resolveJudges({ judge: o.judge, judgesFile: o.judges, dryRun: !!o.dryRun, signatureTimeLimitS });
     // the limit stops a worker: on the main thread nothing can (red team 19 L3: accepted and silently without effect)
     if (signatureTimeLimitS !== undefined && (process.env.IPI_SIGNATURE_WORKERS === "0" || os.availableParallelism() < 2))
@@ -388,10 +393,10 @@ export function registerLabel(program: Command): void {
     };
     process.on("SIGINT", onSigint);
     process.on("SIGTERM", onSigint);
-    const progress = progressReporter(!o.json && process.stderr.isTTY === true);
+    const progress = progressReporter(progressSettings);
     const pollS = Number(o.batchPoll);
     if (!Number.isFinite(pollS) || pollS <= 0) throw new UsageError(`--batch-poll must be a number of seconds > 0, not "${o.batchPoll}"`);
-    const batchStatus = new Map<string, string>();
+    const batchLine = batchLineGate(progressSettings);
     const gcFn = fullGc();
     const gc = gcFn ? heapGcTrigger(gcFn, undefined, LABEL_BACKSTOP_RULE) : undefined;
     let reports = 0;
@@ -413,15 +418,13 @@ export function registerLabel(program: Command): void {
           progress.update(p);
           if (gc && ++reports % GC_CHECK_EVERY === 0) gc.check();
         },
-        onJudgeStopped: (id, msg) => process.stderr.write(`\njudge ${id} stopped: ${msg}\n`),
+        onJudgeStopped: (id, msg) => process.stderr.write(`${progressSettings.mode === "bar" ? "\n" : ""}judge ${id} stopped: ${msg}\n`),
         batch: o.batch
           ? {
               pollMs: pollS * 1000,
               onProgress: (b) => {
                 const line = `batch ${b.batch_id ?? "(not sent)"} of judge ${b.judge_id}, round ${b.round}: ${b.status} ${b.completed}/${b.total}${b.failed ? `, ${b.failed} failed` : ""}`;
-                if (batchStatus.get(b.key) === b.status && !process.stderr.isTTY) return;
-                batchStatus.set(b.key, b.status);
-                process.stderr.write(line + "\n");
+                if (batchLine(b.key, b.status)) process.stderr.write(line + "\n");
               },
               onWarning: (w) => warnLine(w),
             }

@@ -7,6 +7,7 @@ import { EXIT, UsageError } from "../errors.js";
 import { RunLockedError } from "../store/lock.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { showControls } from "../format/shown.js";
+import { markCommandStart } from "./progress-mode.js";
 
 /** The commands, in the order `--help` lists them: each loads its module on demand. */
 const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
@@ -27,6 +28,8 @@ const COMMANDS: Record<string, () => Promise<(program: Command) => void>> = {
  * @returns the process exit code (0 ok, 1 fatal, 2 usage/config).
  */
 export async function main(argv: string[]): Promise<number> {
+  // progress lines count the command's time from here (./progress-mode.ts)
+  markCommandStart();
   // Only the command being run is loaded (each pulls its own libraries); help and unknown commands load them all.
   const name = argv[0];
   const chosen = name !== undefined && Object.hasOwn(COMMANDS, name) ? [name] : Object.keys(COMMANDS);

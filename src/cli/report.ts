@@ -8,6 +8,7 @@ import { addJudgeChoiceOptions, judgeChoice } from "./estimate.js";
 import { whereLine } from "../store/where.js";
 import { addWhereOption, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { stepLine } from "./read-progress.js";
+import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { healthWarnings } from "../verdict/health.js";
 import { itemsPopulationText } from "../report/items-text.js";
@@ -27,7 +28,7 @@ export function registerReport(program: Command): void {
     .option("--seed <s>", "bootstrap seed", "12345")
     .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
     .option("--json", "print a JSON summary of what was written");
-  addWhereOption(cmd)
+  addProgressOptions(addWhereOption(cmd))
     .addHelpText(
       "after",
       `
@@ -49,7 +50,7 @@ Example:
       // loaded here, not at start-up: the chart libraries (vega) take ~0.3 s to load, which every other command
       // would pay
       const { writeReport } = await import("../report/index.js");
-      // the steps after the read, on the same status line (a terminal only, never with --json)
+      // the steps after the read, as --progress says (a status line on a terminal, lines in a log: ./read-progress.ts)
       let step = { done: () => {} };
       // between the steps, a full collection when the heap has grown enough (label's rule, as committee does): the
       // column read and each analysis step leave large arrays that V8 would otherwise let pile up
@@ -58,9 +59,9 @@ Example:
       const showStep = (what: string) => {
         gc?.check();
         step.done();
-        step = stepLine(what, !o.json && process.stderr.isTTY === true);
+        step = stepLine(what, progressOf(o));
       };
-      const res = await withReadProgress(!o.json, (progress) => writeReport({
+      const res = await withReadProgress(progressOf(o), (progress) => writeReport({
         source: o.judge || o.committee ? choice : undefined,
         runDir,
         run: o.run,

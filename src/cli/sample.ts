@@ -7,6 +7,7 @@ import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, runDirOf, whereOf, withReadProgress } from "./util.js";
 import { whereLine } from "../store/where.js";
 import { stepLine } from "./read-progress.js";
+import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { showControls, shownStrings } from "../format/shown.js";
 
 /** `ipi-judge sample`: draw a two-phase human annotation sample of a run and write its blinded export. */
@@ -28,7 +29,7 @@ export function registerSample(program: Command): void {
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--source-root <dir>", "folder that the run's relative trajectory paths are resolved from (default: the current directory, where label ran)")
     .option("--json", "print the summary as one JSON object");
-  addWhereOption(cmd)
+  addProgressOptions(addWhereOption(cmd))
     .addHelpText(
       "after",
       `
@@ -67,14 +68,14 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       const runDir = runDirOf(o.labelsDir, o.run);
       const strata = typeof o.strata === "string" ? o.strata.split(",") : [];
       let res;
-      // the steps after the read, on the same status line (a terminal only, never with --json)
+      // the steps after the read, as --progress says (a status line on a terminal, lines in a log: ./read-progress.ts)
       let step = { done: () => {} };
       const showStep = (what: string) => {
         step.done();
-        step = stepLine(what, !o.json && process.stderr.isTTY === true);
+        step = stepLine(what, progressOf(o));
       };
       try {
-        res = await withReadProgress(!o.json, (progress) => createSample({
+        res = await withReadProgress(progressOf(o), (progress) => createSample({
           runDir,
           run: o.run,
           random,

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { checkRunName, type TrajectoryIndexRow } from "../store/run-store.js";
 import { readLeanRun, type ReadProgress } from "../store/lean-read.js";
 import { readProgress } from "./read-progress.js";
+import { progressOf, type ProgressSettings } from "./progress-mode.js";
 import { parseWhere, restrictRun, WHERE_NONE, whereFieldsText, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { readCommitteeFile, type CommitteeFile } from "../committee/file.js";
 import type { Verdict } from "../types.js";
@@ -80,17 +81,17 @@ export function warnWhere(warnings: readonly string[]): void {
  * every command): the index rows kept, their verdicts, and the committee file with its verdicts of those rows.
  * The values that matched nothing are warned about on stderr. The run is read compactly (`readLeanRun` of
  * src/store/lean-read.ts: slim verdicts, index rows without `source` unless `source`, and without `content_sha256`
- * but for the ids in `content`), with read progress on a terminal unless `--json`. `fullIndex`: every row, before
+ * but for the ids in `content`), with read progress as the command's `--progress` says (`./progress-mode.ts`). `fullIndex`: every row, before
  * `--where` (what a human sample was drawn from).
  * @throws UsageError for a bad `--where` or one that keeps nothing.
  */
 export async function readRunWhere(
   runDir: string,
-  o: { where?: string[] | string; run?: string; json?: boolean },
+  o: { where?: string[] | string; run?: string; progress?: unknown; progressInterval?: unknown },
   opts: { source?: boolean; content?: ReadonlySet<string> } = {},
 ): Promise<{ verdicts: Verdict[]; index: Map<string, TrajectoryIndexRow>; fullIndex: Map<string, TrajectoryIndexRow>; cf: CommitteeFile | null; where: WhereStatement | null }> {
   const f = whereOf(o);
-  const { verdicts, index, cf } = await withReadProgress(!o.json, async (progress) => {
+  const { verdicts, index, cf } = await withReadProgress(progressOf(o), async (progress) => {
     const lean = await readLeanRun(runDir, { source: opts.source, content: opts.content, progress });
     return { ...lean, cf: await readCommitteeFile(runDir, { index: lean.index }) };
   });
@@ -100,11 +101,11 @@ export async function readRunWhere(
 }
 
 /**
- * Run `read` with a read progress line on stderr (`./read-progress.ts`) when `show` and stderr is a terminal;
- * the line is cleared when `read` ends, thrown or not.
+ * Run `read` with read progress on stderr (`./read-progress.ts`) as `settings` say (`progressOf` of the command's
+ * flags); a bar's line is cleared when `read` ends, thrown or not.
  */
-export async function withReadProgress<T>(show: boolean, read: (progress: ReadProgress | undefined) => Promise<T>): Promise<T> {
-  const p = readProgress(show && process.stderr.isTTY === true);
+export async function withReadProgress<T>(settings: ProgressSettings, read: (progress: ReadProgress | undefined) => Promise<T>): Promise<T> {
+  const p = readProgress(settings);
   try {
     return await read(p.progress);
   } finally {

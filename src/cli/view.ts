@@ -5,6 +5,7 @@ import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { intOption, runDirOf, withReadProgress } from "./util.js";
+import { addProgressOptions, progressOf } from "./progress-mode.js";
 
 /** Open a URL in the desktop's browser (best effort: nothing happens where there is none). */
 function openBrowser(url: string): void {
@@ -20,7 +21,7 @@ function openBrowser(url: string): void {
 
 /** `ipi-judge view`: a local browser workspace over a run and a sample. */
 export function registerView(program: Command): void {
-  program
+  const cmd = program
     .command("view")
     .description("Browse a run in the browser (every trajectory, filters, verified quotes in place, two judges or runs side by side) and label a sample (--sample): a local server on 127.0.0.1 with a random token.")
     .requiredOption("--run <name>", "the run to show (labels/<run>/)")
@@ -33,7 +34,8 @@ export function registerView(program: Command): void {
     .option("--host <addr>", "address to listen on; anything but the loopback exposes the run to the network", "127.0.0.1")
     .option("--allow-host <name...>", "more names the browser may use to reach the server (Host header), e.g. this machine's DNS name; with --host 0.0.0.0 the machine's addresses and host name are accepted already")
     .option("--source-root <dir>", "folder that relative trajectory paths of the run are resolved from (default: the current directory, where label ran)")
-    .option("--no-open", "do not open a browser")
+    .option("--no-open", "do not open a browser");
+  addProgressOptions(cmd)
     .addHelpText(
       "after",
       `
@@ -56,7 +58,7 @@ Example:
       const port = intOption(o.port, "--port", 0);
       if (port > 65535) throw new UsageError(`--port must be at most 65535, not ${port}`);
       const { openView } = await import("../view/index.js");
-      const { server, warnings } = await withReadProgress(true, (progress) => openView({
+      const { server, warnings } = await withReadProgress(progressOf(o), (progress) => openView({
         runDir,
         progress,
         otherDir,

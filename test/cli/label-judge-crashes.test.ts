@@ -12,7 +12,7 @@ import type { Judge } from "../../src/judges/judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { invocationText } from "../../src/cli/label.js";
 import { formatSummary } from "../../src/run/summary.js";
-import { progressDone } from "../../src/cli/progress.js";
+import { progressDone } from "../../src/cli/label-rate.js";
 import type { Verdict } from "../../src/types.js";
 import { buildVerdict } from "../../src/verdict/record.js";
 import { SAMPLES } from "../helpers/paths.js";

@@ -1,9 +1,9 @@
 /**
- * progressRate (src/cli/progress.ts): the bar's rate counts the trajectories read, not a resume's files taken as
+ * progressRate (src/cli/label-rate.ts): the bar's rate counts the trajectories read, not a resume's files taken as
  * unchanged unread (red team 9: 100,000 passed over in 3 s, then 1,000 at 5/s; the ETA said "1s" with 193 s left).
  */
 import { describe, expect, it } from "vitest";
-import { progressRate } from "../../src/cli/progress.js";
+import { progressRate } from "../../src/cli/label-rate.js";
 import type { LabelProgress } from "../../src/run/label-core.js";
 import type { RateState } from "../../src/cli/eta.js";
 

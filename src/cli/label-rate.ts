@@ -1,0 +1,27 @@
+import type { LabelProgress } from "../run/label.js";
+import { etaSeconds, rateOf, startRate, stepRate, type RateState } from "./eta.js";
+
+/**
+ * The bar's rate and ETA after one progress report: the rate counts the trajectories read (plus input errors),
+ * not a resume's files taken as unchanged unread, which pass at thousands a second and made the ETA of the rest far
+ * too short (red team 9: "1s" with 193 s left); the ETA is for every trajectory not yet done.
+ * @param state the smoothing state so far (undefined at the first report)
+ * @param nowMs a monotonic time in ms
+ * @returns the new state, the rate (trajectories/s) and the ETA (s), each undefined while unknown (`./eta.ts`)
+ */
+export function progressRate(state: RateState | undefined, p: LabelProgress, nowMs: number): { state: RateState; rate: number | undefined; eta: number | undefined } {
+  const done = progressDone(p);
+  const total = Math.max(p.total, done);
+  const worked = done - (p.unread ?? 0);
+  const next = state ? stepRate(state, nowMs, worked) : startRate(nowMs, worked);
+  const rate = rateOf(next);
+  return { state: next, rate, eta: etaSeconds(total - done, rate) };
+}
+
+/**
+ * The input items done: trajectories read, plus input errors and empty placeholders (input items that are no
+ * trajectory read). A judge's crash on an item is not one more: the item is in `read` (red team L3: counted twice).
+ */
+export function progressDone(p: LabelProgress): number {
+  return p.read + p.errors + (p.empty_placeholders ?? 0);
+}
