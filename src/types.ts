@@ -194,6 +194,17 @@ export interface Verdict {
   raw_replies: string[];
   created_at: string;
   /**
+   * The judge's first decided reply, before any feedback turn (new user 30, M2; `src/verdict/first-reply.ts`): the
+   * quotes checked (those of a `not_exposed` finding are not) and how many did not verify. Absent when no reply could
+   * be decided, and on verdicts stored before the field (then not known, never 0).
+   */
+  first_reply?: { quotes: number; quotes_failed: number };
+  /**
+   * Feedback turns the judge conversation sent (unparseable reply, invalid label, evidence that did not verify); 0
+   * for a verdict from the first reply (the signature judge: always 0). Absent on verdicts stored before the field.
+   */
+  feedback_turns?: number;
+  /**
    * Where the label came from (issue 12): `finding` (a verified finding of the judge), `refused_call` (a verified
    * `full_compliance` whose quotes are all on refused calls, stored as `partial_compliance`), or, when none held, what
    * code established about exposure: `exposure_found` (-> unaffected), `unattacked` / `injection_absent`

@@ -11,7 +11,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, type WhereStatement } from "../store/where.js";
 import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, withReadProgress } from "./util.js";
-import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
+import { readRunState, runStateFor, runStateLine, runStateWarnings } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { judgeHealth } from "../verdict/health.js";
@@ -98,7 +98,7 @@ Examples:
       // a run whose labelling did not finish: the rates cover part of it (coverage counts only what was read); the
       // mixed-configuration warnings of the judges behind the labels only (review s29)
       const state = runStateLine(runStateFor(readRunState(runDir), prepared.judges));
-      if (state) result.warnings.unshift(...state.split("\n").map((l) => l.replace(/^WARNING: /, "")));
+      result.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) warnLine(w);

@@ -13,7 +13,7 @@ import { HumanLabelsError, labelledIds, readHumanLabels } from "../agree/human-f
 import { UsageError } from "../errors.js";
 import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
-import { readRunState, runStateFor, runStateLine, type RunState } from "../store/run-state.js";
+import { readRunState, runStateFor, runStateLine, runStateWarnings, type RunState } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { type RateCaveat } from "../verdict/rate-caveat.js";
@@ -120,7 +120,7 @@ Examples:
       // a run whose labelling did not finish: its figures cover part of it (coverage counts only what was read); the
       // mixed-configuration warnings of the judge whose labels are corrected only (the committee: every judge; review s29)
       const state = runStateLine(usedBy(readRunState(runDir), report.source));
-      if (state) report.warnings.unshift(...state.split("\n").map((l) => l.replace(/^WARNING: /, "")));
+      report.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
       if (o.json) {
         report.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of report.warnings) warnLine(w);

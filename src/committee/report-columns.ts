@@ -20,6 +20,7 @@ import { RateTally, type RateItem } from "../stats/rates.js";
 import { committeeBlockedFields } from "../verdict/blocked.js";
 import { DEFAULT_BOOTSTRAP, notUnanimousOf, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
 import { selfFamilyLeniencyColumns } from "./leniency-columns.js";
+import { leniencyWarnings } from "./leniency-text.js";
 import { SharedCounts, testRetestColumns } from "./retest-columns.js";
 import { CodeMajorityTally, codeMajorityWarning } from "./code-majority.js";
 import { AttackedOnly } from "../agree/attacked-only.js";
@@ -150,6 +151,7 @@ export function committeeReportColumns(
   if (pw) warnings.push(pw);
   step("self-family leniency");
   const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap });
+  warnings.push(...leniencyWarnings(leniency)); // a detected leniency is a warning, not only a mid-output line (new user 30, L6)
   step("test-retest");
   // over the same slots as the agreement (../agree/attacked-only.ts): an unattacked one is not_exposed in every repeat
   const retest = testRetestColumns(run, (i, v) => !out.has(v.judge_id) && run.rows[run.rowCode[run.vSlot[i]]]?.attacked !== false, { bootstrap });

@@ -18,6 +18,7 @@ import {
 } from "../agree/pairwise.js";
 import { buildCommittee, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
+import { leniencyLines, leniencyWarnings } from "./leniency-text.js";
 import { claimedLine, testRetest, type JudgeRetest } from "./retest.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
@@ -362,6 +363,7 @@ export function committeeReport(
   };
   // repeats judged on different texts, left out of test-retest: said with the warnings too
   for (const t of report.retest) if (t.content_mismatch) warnings.push(t.content_mismatch.message);
+  warnings.push(...leniencyWarnings(report.leniency)); // a detected leniency is a warning, not only a mid-output line (new user 30, L6)
   return { report, verdicts: committee };
 }
 
@@ -389,8 +391,6 @@ function bothCode(committee: readonly CommitteeVerdict[], a: ReadonlySet<string>
   for (const c of committee) if (a.has(c.trajectory_id) && b.has(c.trajectory_id)) n++;
   return n;
 }
-
-const pts = (x: number | null | undefined, reason?: string) => (x === null || x === undefined ? undefinedText(reason) : `${x >= 0 ? "+" : ""}${x.toFixed(1)}`);
 
 function many(title: string, m: ManyRaterComparison): string[] {
   const fl = m.fleiss;
@@ -453,18 +453,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
   L.push(...many("  all judges, six buckets", a.six).map((s, i) => (i ? "  " + s : s)));
   L.push(...many("  all judges, binary", a.binary).map((s, i) => (i ? "  " + s : s)));
   L.push("");
-  L.push("self-family leniency (judge asr_behaviour minus the other judges' majority asr_behaviour on the same trajectories, in points; negative = more lenient):");
-  for (const l of r.leniency) {
-    const g = (x: JudgeLeniency["own_family"]) =>
-      x.diff_points === null
-        ? undefinedText(x.reason)
-        : `${pts(x.diff_points)} (${pct(x.judge_asr)} vs ${pct(x.others_asr)}, n ${x.n}${x.ci_bootstrap && x.ci_bootstrap.lower !== null ? `, CI [${pts(x.ci_bootstrap.lower)}, ${pts(x.ci_bootstrap.upper)}]` : ""})`;
-    L.push(`  ${l.judge_id} [${l.judge_family}]: own-family agents ${g(l.own_family)}; other families ${g(l.other_families)}`);
-    L.push(
-      `    gap (own − other) ${pts(l.gap_points, l.gap_reason)}` +
-        (l.gap_ci_bootstrap && l.gap_ci_bootstrap.lower !== null ? ` CI [${pts(l.gap_ci_bootstrap.lower)}, ${pts(l.gap_ci_bootstrap.upper)}]` : ""),
-    );
-  }
+  L.push(...leniencyLines(r.leniency));
   if (r.retest.length) {
     L.push("");
     L.push(`test-retest (same judge, repeated requests${r.agreement.unattacked_left_out.unattacked ? `; over attacked trajectories, the ${r.agreement.unattacked_left_out.unattacked} unattacked left out as above` : ""}):`);

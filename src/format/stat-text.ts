@@ -75,6 +75,9 @@ export const NO_VARIATION = "no_variation";
 const REASON_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
   [/^no_verdicts_of_(.+)$/s, (m) => `the run has no verdicts of judge ${m[1]}`],
   [/^no_([a-z]+)_trajectories$/, (m) => `no ${m[1]} trajectory`],
+  // the classic Fleiss' kappa has no SE of its own (../stats/fleiss.ts): the generalised one beside it has Gwet's (new
+  // user 30, L10: the code itself was printed)
+  [/^use_fleissKappaGeneralized_for_nonnull_se$/, () => "the classic formula gives none: see the generalised Fleiss' kappa's"],
 ];
 
 /**

@@ -18,7 +18,8 @@
  * decision's findings and rationale, the raw replies, attempts and usage; `--retry-errors` judges it again.
  * A prompt over the model's context (`context_length` before any reply) is elided further and sent again, at
  * most 3 times, then `unjudgeable` / `too_long`. `attempts` = requests sent for the verdict; `usage` sums all of
- * them; `raw_replies` keeps every reply.
+ * them; `raw_replies` keeps every reply; `feedback_turns` = the feedback turns sent and `first_reply` = the first
+ * decided reply's quotes checked and failed (`../verdict/first-reply.ts`: what the feedback turns fixed).
  *
  * Use: `begin(t, ctx)` -> `request(conv)` -> send it -> `step(conv, result)` -> `{done: false, request}` (send
  * that) or `{done: true, verdict}`. `freeze`/`resume` keep a conversation as plain JSON between Batch API rounds.
@@ -30,6 +31,7 @@ import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { buildVerdict, type JudgeIdentity } from "../verdict/record.js";
+import { quoteCheck } from "../verdict/first-reply.js";
 import type { JudgeContext } from "./judge.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
 import type { OutputMode } from "../config/judges.js";
@@ -68,6 +70,8 @@ export interface JudgeConversation {
   contextShrinks?: number;
   /** The last reply that could be decided. */
   last?: { decision: Decision; rationale: string };
+  /** The first reply that could be decided: its quotes checked and failed, before any feedback (`Verdict.first_reply`). */
+  firstReply?: { quotes: number; quotes_failed: number };
   /** What the provider's replies said that the verdict records (`Verdict.provider_notes`), each once. */
   notes?: string[];
   /** The nonce of the rendered trajectory (rendering again with it gives the same messages). */
@@ -229,6 +233,9 @@ export class JudgeConversations {
         rationale: extra.rationale,
         now: s.now?.(),
         nonce: conv.nonce,
+        // what the feedback turns fixed (new user 30, M2): the first decided reply's quotes and the turns sent
+        first_reply: conv.firstReply,
+        feedback_turns: conv.round,
       })),
     });
     /** Feedback turns are used up (or a later turn failed): the last decided reply stands, else an error. */
@@ -308,6 +315,7 @@ export class JudgeConversations {
 
     const decision = decide(parsed.reply, conv.evCtx);
     conv.last = { decision, rationale: parsed.reply.rationale };
+    conv.firstReply ??= quoteCheck(decision.findings);
     if (decision.needsRetry && round < s.retries) return again(out.content, feedbackMessage(decision, conv.nonce), out.reasoning);
     return verdict("ok", decision, { rationale: parsed.reply.rationale });
   }

@@ -13,6 +13,7 @@ import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js"
 import { renderTrajectory } from "./highlight.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
 import { rateCaveatHtml } from "./rate-caveat-html.js";
+import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
 import { cellsNotesHtml } from "./cells-note.js";
 import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
 import { itemsPopulationText } from "./items-text.js";
@@ -195,7 +196,7 @@ function overviewSection(m: ReportModel): string {
       const rate = (x: number) => pct(n > 0 ? x / n : null, "empty_input");
       return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(j.judge_id)}</td><td>${escapeHtml(j.judge_model)}</td><td>${escapeHtml(j.judge_family)}</td>
 <td class="num">${int(n)}</td><td class="num">${int(j.by_status.ok ?? 0)}</td><td class="num">${rate(j.errors)}</td><td class="num">${rate(j.refusals)}</td>
-<td class="num">${rate(j.unjudgeable)}</td><td class="num">${pct(j.downgrade_rate, j.downgrade_rate_reason)}</td><td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td></tr>`;
+<td class="num">${rate(j.unjudgeable)}</td><td class="num">${pct(j.downgrade_rate, j.downgrade_rate_reason)}</td>${firstReplyCell(m.judge_health, j.judge_id)}<td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td></tr>`;
     })
     .join("");
   const c = m.committee;
@@ -208,9 +209,9 @@ binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.f
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
   return `<section id="overview"><h2>Judges</h2>
 ${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
-<table><thead><tr><th>judge</th><th>model</th><th>family</th><th class="num">verdicts</th><th class="num">ok</th><th class="num">errors</th><th class="num">refusals</th><th class="num">unjudgeable</th><th class="num">downgraded (of ok)</th><th class="num">prompt tokens</th><th class="num">completion tokens</th></tr></thead><tbody>${rows}</tbody></table>
+<table><thead><tr><th>judge</th><th>model</th><th>family</th><th class="num">verdicts</th><th class="num">ok</th><th class="num">errors</th><th class="num">refusals</th><th class="num">unjudgeable</th><th class="num">downgraded (of ok)</th>${FIRST_REPLY_TH}<th class="num">prompt tokens</th><th class="num">completion tokens</th></tr></thead><tbody>${rows}</tbody></table>
 ${costSection(m)}
-<p class="note">Rates are over each judge's repeat-0 verdicts. A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify.</p>
+<p class="note">Rates are over each judge's repeat-0 verdicts. A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify; first replies with a failed quote (every repeat) count what the feedback turn fixed.</p>
 ${committee}</section>`;
 }
 

@@ -156,6 +156,9 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
     ...(v.relabel !== undefined ? { relabel: v.relabel } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
+    // the first reply's quote check and the feedback turns, for the health's first-reply figures (../verdict/first-reply.ts)
+    ...(v.first_reply ? { first_reply: { quotes: v.first_reply.quotes, quotes_failed: v.first_reply.quotes_failed } } : {}),
+    ...(v.feedback_turns !== undefined ? { feedback_turns: v.feedback_turns } : {}),
     // quote counts for the judge-health figures (`../verdict/health.ts`), without the quotes themselves
     findings: (v.findings ?? []).map((f) => ({
       bucket: f.bucket,

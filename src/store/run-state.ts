@@ -118,7 +118,8 @@ function lastLabelState(runDir: string): RunState {
     return out("running", false, `labelling is in progress (process ${lock.pid}, since ${lock.since ?? "?"}): these figures cover only the verdicts stored so far`);
   }
   if (st && typeof st.state === "string") {
-    const r = labelStateOf(st, out, runDir);
+    const counts = store?.counts as { trajectories?: unknown } | undefined;
+    const r = labelStateOf(st, out, runDir, typeof counts?.trajectories === "number" ? counts.trajectories : undefined);
     // removed input files recorded by an earlier complete read stand through a later partial one (red team 14)
     if (r && r.status !== "inputs_removed" && st.inputs_removed && st.inputs_removed.count > 0) {
       r.message = `${r.message ? `${r.message}; ` : ""}${removedStatement(runDir) ?? inputsRemovedText(st.inputs_removed)}`;
@@ -174,8 +175,21 @@ export function runStateLine(s: RunState): string | null {
   return lines.length ? lines.join("\n") : null;
 }
 
+/**
+ * {@link runStateLine}'s lines as entries of a report's `warnings` (which its text prints each as `WARNING: ...`): each
+ * line's own `WARNING: ` or `note: ` prefix taken off, so none reads `WARNING: note: ...` (new user 30, M4). [] for null.
+ */
+export function runStateWarnings(line: string | null): string[] {
+  return line ? line.split("\n").map((l) => l.replace(/^(WARNING|note): /, "")) : [];
+}
+
 /** The state of a run from its `label_state` (statuses and messages of {@link runState}); undefined for an unknown state. */
-function labelStateOf(st: LabelState, out: (status: RunState["status"], complete: boolean | null, message: string | null) => RunState, runDir: string): RunState | undefined {
+function labelStateOf(
+  st: LabelState,
+  out: (status: RunState["status"], complete: boolean | null, message: string | null) => RunState,
+  runDir: string,
+  trajectories?: number,
+): RunState | undefined {
   const when = st.finished_at ?? st.started_at;
   switch (st.state) {
     case "running":
@@ -198,9 +212,21 @@ function labelStateOf(st: LabelState, out: (status: RunState["status"], complete
       return out("failed", false, `the last label run failed (${when}): these figures cover only the verdicts stored before it stopped; fix the error it reported and ${RESUME}`);
     case "complete":
       if (st.inputs_removed && st.inputs_removed.count > 0) return out("inputs_removed", true, removedStatement(runDir) ?? inputsRemovedText(st.inputs_removed));
-      return st.limit !== undefined
-        ? out("limited", true, `the last label run was limited to the first ${st.limit} trajectories of its inputs (--limit): figures cover those only`)
-        : out("complete", true, null);
+      return st.limit !== undefined ? out("limited", true, limitedText(st.limit, trajectories)) : out("complete", true, null);
   }
   return undefined;
+}
+
+/**
+ * The note of a run whose last label pass had `--limit N` (new user 30, M4: "figures cover those only" was false after
+ * `label --limit 5` resumed into a run of 1,048 labelled trajectories). The figures cover every verdict the run has
+ * stored, whatever pass stored it; what the limit leaves out is the input trajectories past it that no pass reached.
+ * @param trajectories the run's trajectory count (`store.json` `counts`), when known.
+ */
+export function limitedText(limit: number, trajectories?: number): string {
+  const held = trajectories === undefined ? "" : ` (its ${trajectories.toLocaleString("en-US")} trajectories, from this and any earlier label run)`;
+  return (
+    `the last label run was limited to the first ${limit} trajectories of its inputs (--limit): these figures cover every verdict the run has stored${held}; ` +
+    "input trajectories past the limit that no label run reached are not in them (run label again without --limit to label the rest)"
+  );
 }

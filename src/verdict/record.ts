@@ -125,6 +125,10 @@ export interface BuildVerdictArgs {
   now?: Date;
   /** The nonce of the prompt the judge saw (recorded so the report undoes its escapes in quotes as the verifier did). */
   nonce?: string;
+  /** The first decided reply's quote check (`quoteCheck` of `./first-reply.ts`), when a reply was decided. */
+  first_reply?: { quotes: number; quotes_failed: number };
+  /** Feedback turns the conversation sent (recorded when given). */
+  feedback_turns?: number;
 }
 
 /**
@@ -147,6 +151,7 @@ export interface BuildVerdictArgs {
  * - `blocked_attempt` on every labelled verdict, `blocked_call` when true: `blockedAttempt` (`./blocked.ts`,
  *   DESIGN section 1), decided by code from the evidence's tool call and its result.
  * - `created_at` = ISO-8601 time (`Date.toISOString`).
+ * - `first_reply` and `feedback_turns` as given (`./first-reply.ts`: what the feedback turn fixed); absent when not given.
  * - Size: every text the judge controls is cut to {@link VERDICT_CAPS} (raw replies, rationale, explanations,
  *   error message, quotes), and findings and quotes beyond the caps are dropped with a note appended to the
  *   rationale; `label`, `downgraded` etc. come from the whole decision. So a verdict line is always bounded.
@@ -193,6 +198,8 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (decision) v.label_basis = decision.basis;
   if (label !== null && decision?.relabel) v.relabel = decision.relabel;
   if (args.nonce) v.nonce = args.nonce;
+  if (args.first_reply) v.first_reply = { quotes: args.first_reply.quotes, quotes_failed: args.first_reply.quotes_failed };
+  if (args.feedback_turns !== undefined) v.feedback_turns = args.feedback_turns;
   for (const k of ["agent_model", "agent_family", "suite", "attack", "condition"] as const) {
     const val = t[k];
     if (typeof val === "string" && val !== "") v[k] = val;

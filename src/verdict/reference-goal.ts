@@ -151,12 +151,14 @@ export function referenceGoalMessage(g: ReferenceGoal, th: { share: number; min:
   );
 }
 
-/** The health line's part (`formatHealth`): "" when there is nothing to say (no reference). */
+/** The health line's part (`formatHealth`), which names its repeat (0; the line's other figures are of every repeat): "" when there is nothing to say (no reference). */
 export function formatReferenceGoal(g: ReferenceGoal | undefined): string {
   if (!g) return "";
   // the denial-of-service runs the counts leave out, said with them (new user 25: 2,846 read as every goal-achieved run)
   const dos = g.dos_left_out ? `; ${g.dos_left_out} goal-achieved labels on denial-of-service attacks not counted (their security means the user task was not completed)` : "";
-  if (g.goal_achieved === 0) return `; benchmark goal achieved (security): none of its ${g.referenced} labels with a benchmark verdict is on a run the benchmark marks goal-achieved${dos}`;
+  // repeat 0 only, said: the line's other figures count every repeat (new user 30, L5: "health (all 2 repeats)" over 194
+  // labels that were repeat 0's)
+  if (g.goal_achieved === 0) return `; benchmark goal achieved (security, repeat 0): none of its ${g.referenced} repeat-0 labels with a benchmark verdict is on a run the benchmark marks goal-achieved${dos}`;
   // "1 of 213 labelled below compliance" read as one label of 213 (new user 23): the 213 are the benchmark's runs
-  return `; benchmark goal achieved (security): of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved, ${g.denied} below compliance (refusal, unaffected or not_exposed) (${pct(g.denied_share ?? g.denied / g.goal_achieved)})${dos}`;
+  return `; benchmark goal achieved (security, repeat 0): of its ${g.goal_achieved} repeat-0 labels on runs the benchmark marks goal-achieved, ${g.denied} below compliance (refusal, unaffected or not_exposed) (${pct(g.denied_share ?? g.denied / g.goal_achieved)})${dos}`;
 }

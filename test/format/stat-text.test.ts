@@ -19,6 +19,10 @@ describe("format", () => {
     expect(ciText({ lower: 0, upper: 0, lower_clipped: 0, upper_clipped: 0, degenerate: true })).toMatch(/^undefined \(its standard error is 0/);
     expect(ciText({ lower: null, upper: null, reason: "all_resamples_undefined" })).toBe("undefined (undefined on every bootstrap resample)");
     expect(estimateText({ value: null, reason: "empty_input", se: null })).toBe("undefined (no item to compare)");
+    // the classic Fleiss' kappa's SE reason reads as words, not its code (new user 30, L10)
+    expect(estimateText({ value: 0.847, se: null, se_reason: "use_fleissKappaGeneralized_for_nonnull_se" })).toBe(
+      "0.847 (SE undefined (the classic formula gives none: see the generalised Fleiss' kappa's))",
+    );
   });
   it("a constant rater: kappa 0 with SE 0 shows its interval as undefined, never [0.000, 0.000], in every text output", () => {
     // judge always "no", reference mixed: kappa = 0, SE = 0, the Wald interval collapses to a point

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { acquireRunLock } from "../../src/store/lock.js";
-import { readRunState, runStateLine } from "../../src/store/run-state.js";
+import { readRunState, runStateLine, runStateWarnings } from "../../src/store/run-state.js";
 
 let dir: string;
 beforeEach(() => {
@@ -80,5 +80,27 @@ describe("readRunState: mixed_configurations only from the last label run's own 
     expect(st.mixed_configurations).toEqual([expect.stringMatching(/summary\.json is from an earlier label run \(started 2026-01-01T00:00:00\.000Z\): the last one \(started 2026-01-02T03:04:05\.678Z\) did not write its own/)]);
     fs.rmSync(path.join(dir, "summary.json"));
     expect(readRunState(dir).mixed_configurations).toEqual([expect.stringMatching(/the last label run \(started 2026-01-02T03:04:05\.678Z\) wrote no summary\.json/)]);
+  });
+});
+
+describe("a last label pass with --limit (new user 30, M4)", () => {
+  it("says the figures cover every stored verdict, not the limited pass's trajectories only", () => {
+    fs.writeFileSync(
+      path.join(dir, "store.json"),
+      JSON.stringify({ inputs: [], judges: [], counts: { trajectories: 1048 }, stopped_judges: {}, extra: {}, created_at: STARTED, label_state: { ...ended("complete"), limit: 5 } }),
+    );
+    fs.writeFileSync(path.join(dir, "summary.json"), JSON.stringify({ label_started_at: STARTED }));
+    const s = readRunState(dir);
+    expect(s).toMatchObject({ status: "limited", complete: true });
+    expect(s.message).toBe(
+      "the last label run was limited to the first 5 trajectories of its inputs (--limit): these figures cover every verdict the run has stored (its 1,048 trajectories, from this and any earlier label run); input trajectories past the limit that no label run reached are not in them (run label again without --limit to label the rest)",
+    );
+    expect(s.message).not.toContain("cover those only");
+    // as a report's warnings (estimate --human, compare): one prefix, not "WARNING: note: ..."
+    const line = runStateLine(s);
+    expect(line).toMatch(/^note: the last label run was limited/);
+    expect(runStateWarnings(line)).toEqual([s.message]);
+    expect(runStateWarnings("WARNING: run incomplete: x\nWARNING: judge j: y")).toEqual(["run incomplete: x", "judge j: y"]);
+    expect(runStateWarnings(null)).toEqual([]);
   });
 });

@@ -153,9 +153,13 @@ describe("the CLI makes a broken judge loud", () => {
     expect(c.code, c.stderr).toBe(0);
     expect(c.stderr).toMatch(/judge broken .* looks broken.*--exclude-judge broken/);
     expect(JSON.parse(c.stdout).judge_health.map((h: { judge_id: string; flags: Array<{ code: string }> }) => [h.judge_id, h.flags.map((f) => f.code)])).toEqual([
-      ["broken", ["mostly_downgraded", "quotes_rarely_verify", "denies_reference_goal"]],
+      // its first replies cite quotes that are not there too (new user 30, M2): recorded at label time, flagged
+      ["broken", ["mostly_downgraded", "quotes_rarely_verify", "denies_reference_goal", "first_replies_fail"]],
       ["fine", ["denies_reference_goal"]],
     ]);
+    const fr = JSON.parse(c.stdout).judge_health[0].first_reply;
+    expect(fr).toMatchObject({ unknown: 0, with_failed_quote_share: 1 });
+    expect(fr.with_failed_quote).toBe(fr.with_evidence);
     const ex = await runCli(["committee", "--run", "h", "--labels-dir", labels, "--bootstrap", "0", "--quorum", "1", "--exclude-judge", "broken", "--json"]);
     expect(ex.code, ex.stderr).toBe(0);
     const rep = JSON.parse(ex.stdout);
@@ -185,7 +189,7 @@ describe("formatHealth: a share with nothing to count is said in words", () => {
     const [h] = judgeHealth([v("j", { status: "judge_error", label: null, error: { kind: "server_error", message: "" }, findings: [] })]);
     const text = formatHealth(h);
     expect(text).not.toContain("undefined");
-    expect(text).toContain("no quotes to verify; downgraded: nothing decided; code-established: no attacked labels; judge errors 1");
+    expect(text).toContain("no quotes to verify; first replies: not known (its 1 verdict(s) were labelled by an ipi-judge that did not record them); downgraded: nothing decided; code-established: no attacked labels; judge errors 1");
   });
 });
 

@@ -28,6 +28,7 @@ import { RUBRIC_VERSION } from "../../rubric/prompt.js";
 import { evidenceContext } from "../../evidence/context.js";
 import { decide } from "../../verdict/decide.js";
 import { buildVerdict } from "../../verdict/record.js";
+import { quoteCheck } from "../../verdict/first-reply.js";
 import type { Bucket, Finding, JudgeReply, Part, Trajectory, Verdict } from "../../types.js";
 import type { Judge, JudgeContext } from "../judge.js";
 import { UsageError } from "../../errors.js";
@@ -331,6 +332,9 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       raw_replies: [JSON.stringify(reply)],
       rationale: reply.rationale,
       now: opts.now?.(),
+      // one reply, no feedback turn: its quote check is the first reply's (../../verdict/first-reply.ts)
+      first_reply: quoteCheck(decision.findings),
+      feedback_turns: 0,
     });
     // offline: no request, no cost
     return Object.assign(v, { cost_usd: 0 });
