@@ -106,7 +106,8 @@ export function referenceRates(c: ReferenceCounts): ReferenceRates | string {
   if (c.all_n === 0) {
     return `no attacked run of the group carries a usable benchmark verdict (reference.security): ${c.no_reference} record none, ${c.run_error} ended in an agent error (where it means nothing)`;
   }
-  const labelled = rateFigure(c.labelled_yes, c.labelled_n);
+  // none labelled with a verdict: said so, not `no_labelled_attacked` (labelled runs without a verdict may exist)
+  const labelled = c.labelled_n > 0 ? rateFigure(c.labelled_yes, c.labelled_n) : { ...rateFigure(0, 0), reason: "no_labelled_with_verdict" };
   const all = rateFigure(c.all_yes, c.all_n);
   const undecided: SubsetUndecided | null = c.labelled_n === 0 ? "no_labelled_with_verdict" : rest === 0 ? "every_run_with_a_verdict_labelled" : null;
   const p0 = all.rate!;

@@ -54,7 +54,7 @@ describe("the benchmark's own verdict beside a group's rates (reference_security
     expect(every).toMatchObject({ subset_differs: null, subset_differs_reason: "every_run_with_a_verdict_labelled", labelled: { count: 2, n: 3 }, all: { count: 2, n: 3 } });
     // no labelled run carries one
     const none = tally(runs(2, "full_compliance", "no_reference"), runs(3, null, false)).reference_security!;
-    expect(none).toMatchObject({ subset_differs: null, subset_differs_reason: "no_labelled_with_verdict", labelled_without_verdict: 2, labelled: { n: 0, rate: null }, all: { count: 0, n: 3 } });
+    expect(none).toMatchObject({ subset_differs: null, subset_differs_reason: "no_labelled_with_verdict", labelled_without_verdict: 2, labelled: { n: 0, rate: null, reason: "no_labelled_with_verdict" }, all: { count: 0, n: 3 } });
     // no run of the group carries one: null with why
     const r = tally(runs(1, "full_compliance", "no_reference"), runs(2, null, "run_error"));
     expect(r.reference_security).toBeNull();
