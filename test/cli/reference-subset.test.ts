@@ -107,4 +107,17 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     expect(rates.reference).toMatchObject({ count: f.labelled[0], n: f.labelled[1] });
     expect(rates.reference_all).toMatchObject({ count: f.all[0], n: f.all[1] });
   });
+
+  it("report: the page says it under the attack-success heading for the LOW row, with the same counts", async () => {
+    const out = path.join(tmp, "r.html");
+    const r = await runCli(["report", "--run", "v", "--labels-dir", labels, "--out", out]);
+    expect(r.code).toBe(0);
+    const html = fs.readFileSync(out, "utf8");
+    const at = html.indexOf("coverage_low rows read by the benchmark");
+    expect(at).toBeGreaterThan(html.indexOf('<section id="asr">'));
+    // the page's text: tags (bdi isolation) dropped, entities read
+    const note = html.slice(at, html.indexOf("</div>", at)).replace(/<[^>]+>/g, "").replace(/&#39;/g, "'");
+    expect(note).toContain("signature on qwen3-max (coverage 40.0%, 4/10): by the benchmark");
+    expect(note).toContain("the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative");
+  });
 });
