@@ -120,4 +120,13 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     expect(note).toContain("signature on qwen3-max (coverage 40.0%, 4/10): by the benchmark");
     expect(note).toContain("the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative");
   });
+
+  it("committee: its label's rates and each judge's say it the same way (one judge, quorum 1: the committee is the judge)", async () => {
+    const r = await runCli(["committee", "--run", "v", "--labels-dir", labels, "--quorum", "1"]);
+    expect(r.code).toBe(0);
+    const said = "the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative";
+    const rows = r.stdout.split("\n");
+    expect(rows.find((l) => l.includes("committee label over the 10 attacked"))).toContain(said);
+    expect(rows.filter((l) => l.includes(said)).length).toBe(2);
+  });
 });
