@@ -129,4 +129,15 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     expect(rows.find((l) => l.includes("committee label over the 10 attacked"))).toContain(said);
     expect(rows.filter((l) => l.includes(said)).length).toBe(2);
   });
+
+  it("compare: a LOW cell's coverage says it as label does; --json carries it on the cell", async () => {
+    const r = await runCli(["compare", "--run", "v", "--labels-dir", labels]);
+    expect(r.code).toBe(0);
+    const cell = r.stdout.split("\n").find((l) => l.startsWith("  qwen3-max  no_defense"))!;
+    expect(cell).toContain("coverage 40.0% (4/10) LOW");
+    expect(cell).toContain("the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative");
+    const j = JSON.parse((await runCli(["compare", "--run", "v", "--labels-dir", labels, "--json"])).stdout);
+    const c = j.asr.find((x: { condition: string; suite: string }) => x.condition === "no_defense" && x.suite === "(all)");
+    expect(c.reference_security).toMatchObject({ labelled: { count: 4, n: 4 }, all: { count: 4, n: 8 }, attacked_without_verdict: { no_reference: 2 }, subset_differs: true });
+  });
 });
