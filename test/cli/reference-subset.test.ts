@@ -140,4 +140,16 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     const c = j.asr.find((x: { condition: string; suite: string }) => x.condition === "no_defense" && x.suite === "(all)");
     expect(c.reference_security).toMatchObject({ labelled: { count: 4, n: 4 }, all: { count: 4, n: 8 }, attacked_without_verdict: { no_reference: 2 }, subset_differs: true });
   });
+
+  it("estimate --table: the coverage_low note names it for the withheld row; --json carries it on the rate cells", async () => {
+    const r = await runCli(["estimate", "--run", "v", "--labels-dir", labels, "--table"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(
+      "qwen3-max | no_defense signature: coverage 40.0% (4 of 10 attacked have a usable verdict; most unusable: injection_text_unknown; by the benchmark's own security verdict (goal achieved), " +
+        "the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative",
+    );
+    const j = JSON.parse((await runCli(["estimate", "--run", "v", "--labels-dir", labels, "--table", "--json"])).stdout);
+    const row = j.rows[0];
+    expect(row.judge_asr_goal.reference_security).toMatchObject({ labelled: { count: 4, n: 4 }, all: { count: 4, n: 8 }, subset_differs: true });
+  });
 });
