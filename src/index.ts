@@ -61,6 +61,7 @@ export { decide, type Decision } from "./verdict/decide.js";
 export { buildVerdict } from "./verdict/record.js";
 export { blockedAttempt, blockedKind, blockedKindOf, committeeBlocked, refusalOf, resultOf, type BlockedCall } from "./verdict/blocked.js";
 export { ratesText, rateFigureText, coverageText, blockedText, blockedByText, exposureLowText, BLOCKED_MEANS } from "./format/rates-text.js";
+export { referenceSubsetText } from "./format/reference-text.js";
 
 // Judges: the Judge interface, the offline signature judge, LLM judges over any OpenAI-compatible API.
 export { type Judge, type JudgeContext } from "./judges/judge.js";

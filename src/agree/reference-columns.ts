@@ -7,6 +7,7 @@
 import type { ColumnRun } from "../store/columns.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { groupDisagreements, referenceFromPairs, type ReferenceAgreement, type ReferenceExclusion } from "./reference.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 
 /** The index fields {@link referenceAgreementColumns} reads (`readColumnRun`'s `rowFields`). */
 export const REFERENCE_ROW_FIELDS: readonly string[] = ["attacked", "run_error", "reference", "agent_model", "condition", "suite", "attack"];
@@ -39,13 +40,10 @@ export function referenceAgreementColumns(judgeId: string, run: ColumnRun, refer
       ex("unattacked");
       continue;
     }
-    if (t.run_error) {
-      ex("run_error");
-      continue;
-    }
-    const ref = t.reference?.[reference];
+    // the one rule of a usable benchmark verdict, the rates' too (../stats/reference-rates.ts)
+    const ref = referenceValueOf(t, reference);
     if (typeof ref !== "boolean") {
-      ex("no_reference");
+      ex(ref);
       continue;
     }
     referenceAll.n++;

@@ -9,6 +9,7 @@ import { COVERAGE_LOW_BELOW, isLowExposure, rateFigure, type RateFigure, type Ra
 import { EXPOSURE_LOW_MEANS, exposureFigureText, NOT_EXPOSED_WHY, rateFigureText } from "../format/rates-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 
 /**
  * The reference fields that are attack verdicts (DESIGN section 3: `reference.security`, true = the injected goal
@@ -81,13 +82,10 @@ export function referencePairs(
       ex("unattacked");
       continue;
     }
-    if (t.run_error) {
-      ex("run_error");
-      continue;
-    }
-    const ref = t.reference?.[reference];
+    // the one rule of a usable benchmark verdict, the rates' too (../stats/reference-rates.ts)
+    const ref = referenceValueOf(t, reference);
     if (typeof ref !== "boolean") {
-      ex("no_reference");
+      ex(ref);
       continue;
     }
     out.reference_all.n++;

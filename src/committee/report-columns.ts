@@ -17,6 +17,7 @@ import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { healthWarnings, judgeHealth } from "../verdict/health.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, isCodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 import { committeeBlockedFields } from "../verdict/blocked.js";
 import { DEFAULT_BOOTSTRAP, notUnanimousOf, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
 import { selfFamilyLeniencyColumns } from "./leniency-columns.js";
@@ -348,8 +349,9 @@ export function committeeSummaryOfSlots(
   };
   const t = new RateTally();
   for (let slot = 0; slot < run.nRows; slot++) {
-    const attacked = !!run.rows[run.rowCode[slot]].attacked;
-    if (attacked) t.add(item(slot));
+    const row = run.rows[run.rowCode[slot]];
+    const attacked = !!row.attacked;
+    if (attacked) t.add(item(slot), referenceValueOf(row)); // COMMITTEE_ROW_FIELDS reads reference and run_error
     const k = committee.code[slot];
     if (k < 0) continue;
     const c = committee.verdicts[k];

@@ -26,6 +26,10 @@ import { runStateFor, type RunState } from "../store/run-state.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
+
+/** What the committee's rates read of an index row: whether it is attacked, and its benchmark verdict. */
+export type CommitteeIndexRow = Pick<TrajectoryIndexRow, "reference" | "run_error"> & { attacked?: boolean };
 import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 import { ratesText } from "../format/rates-text.js";
 import { rateCaveatMarker, rateCaveats } from "../verdict/rate-caveat.js";
@@ -85,16 +89,18 @@ export function committeeRateItems(committee: readonly CommitteeVerdict[], verdi
 
 /**
  * The committee label's {@link AttackRates} over the attacked trajectories of `index` ({@link committeeRateItems};
- * an attacked trajectory without a committee verdict: `no_committee_verdict`).
+ * an attacked trajectory without a committee verdict: `no_committee_verdict`), with the benchmark's own verdict of
+ * the same runs (`reference_security`: the index rows must carry `reference` and `run_error` where the input has them).
  */
 export function committeeRates(
   committee: readonly CommitteeVerdict[],
   verdicts: readonly Verdict[],
-  index: ReadonlyMap<string, { attacked?: boolean }>,
+  index: ReadonlyMap<string, CommitteeIndexRow>,
 ): AttackRates {
   const items = committeeRateItems(committee, verdicts);
   const t = new RateTally();
-  for (const [id, row] of index) if (row.attacked) t.add(items.get(id) ?? { label: null, reason: "no_committee_verdict" });
+  // with each run's benchmark verdict, for `reference_security` beside a LOW coverage (../stats/reference-rates.ts)
+  for (const [id, row] of index) if (row.attacked) t.add(items.get(id) ?? { label: null, reason: "no_committee_verdict" }, referenceValueOf(row));
   return t.result();
 }
 
@@ -106,7 +112,7 @@ export function committeeRates(
  */
 export function committeeSummary(
   cv: readonly CommitteeVerdict[],
-  index: ReadonlyMap<string, { attacked?: boolean }>,
+  index: ReadonlyMap<string, CommitteeIndexRow>,
   verdicts: readonly Verdict[] = [],
 ): CommitteeSummary {
   const s: CommitteeSummary = {

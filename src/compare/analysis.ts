@@ -16,7 +16,8 @@
  *   (seeded pure-rand xoroshiro128plus), Efron & Tibshirani (1993) ch. 13.
  */
 import { bootstrapItems, type TableBootstrapResult } from "../stats/bootstrap.js";
-import { RateTally, type AttackRates, type RateName } from "../stats/rates.js";
+import { RateTally, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
+import type { ReferenceValue } from "../stats/reference-rates.js";
 import { weightOf, type Observation, type UnlabelledItem } from "./data.js";
 
 /** Suite name of figures pooled over all suites. */
@@ -80,16 +81,17 @@ const sorted = (xs: Iterable<string>) => [...new Set(xs)].sort();
 export function asrTable(obs: readonly Observation[], unlabelled: readonly UnlabelledItem[] = []): AsrCell[] {
   const tallies = new Map<string, { model: string; suite: string; condition: string; t: RateTally }>();
   // an observation of weight w is w trajectories: its item is added w times (the tallies are counts)
-  const add = (model: string, suite: string, condition: string, item: Parameters<RateTally["add"]>[0], times: number) => {
+  // with the run's benchmark verdict when the observation carries it (`reference_security` beside a LOW coverage)
+  const add = (model: string, suite: string, condition: string, item: RateItem, times: number, ref: ReferenceValue | undefined) => {
     for (const sc of [suite, ALL_SUITES]) {
       const kk = key(model, sc, condition);
       let c = tallies.get(kk);
       if (!c) tallies.set(kk, (c = { model, suite: sc, condition, t: new RateTally() }));
-      for (let i = 0; i < times; i++) c.t.add(item);
+      for (let i = 0; i < times; i++) c.t.add(item, ref);
     }
   };
-  for (const o of obs) add(o.model, o.suite, o.condition, { label: o.goal ? "full_compliance" : o.compromised ? "partial_compliance" : o.exposed === false ? "not_exposed" : "unaffected", blocked: o.blocked, ...(o.blocked_kind !== undefined ? { blocked_kind: o.blocked_kind } : {}) }, weightOf(o));
-  for (const u of unlabelled) add(u.model, u.suite, u.condition, { label: null, reason: u.reason, ...(u.votes_for ? { votes_for: u.votes_for } : {}) }, weightOf(u));
+  for (const o of obs) add(o.model, o.suite, o.condition, { label: o.goal ? "full_compliance" : o.compromised ? "partial_compliance" : o.exposed === false ? "not_exposed" : "unaffected", blocked: o.blocked, ...(o.blocked_kind !== undefined ? { blocked_kind: o.blocked_kind } : {}) }, weightOf(o), o.reference);
+  for (const u of unlabelled) add(u.model, u.suite, u.condition, { label: null, reason: u.reason, ...(u.votes_for ? { votes_for: u.votes_for } : {}) }, weightOf(u), u.reference);
   const cells = [...tallies.values()].map((c): AsrCell => ({ model: c.model, suite: c.suite, condition: c.condition, ...c.t.result() }));
   const suiteOrder = (s: string) => (s === ALL_SUITES ? "\uffff" : s);
   return cells.sort(

@@ -2,8 +2,8 @@
  * `compare --judge ID` on a run read as columns (`../store/columns.ts`): the {@link Observations} of
  * `buildObservations` of `./data.ts` (judge source; same exclusions and groups), from slot numbers and shared row
  * records, with one observation per distinct (row record, label) instead of one per trajectory: everything an
- * observation carries besides its id (model, suite, condition, injection task, pairing unit, cell, attack, defense;
- * compromised, goal, exposed, blocked) depends only on the row's record and the verdict's label and blocked attempt, so the
+ * observation carries besides its id (model, suite, condition, injection task, pairing unit, cell, attack, defense,
+ * the benchmark's verdict; compromised, goal, exposed, blocked) depends only on the row's record and the verdict's label and blocked attempt, so the
  * trajectories that share both are one observation with their count as `weight` (and the first one's id). Likewise
  * one unlabelled item per (row record, reason). A million labelled trajectories are then as many observations as
  * the run has distinct row records (times the few label kinds), not a million objects with a million id strings.
@@ -16,6 +16,7 @@ import type { ColumnRun } from "../store/columns.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { conditionValue } from "../store/row-field.js";
 import { cellKey } from "./cells.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 import { BLOCKED_KINDS, type BlockedKind, type Verdict } from "../types.js";
 import { blockedKindOf } from "../verdict/blocked.js";
 import type { ExcludedGroup, Observation, ObservationExclusion, Observations, UnlabelledItem } from "./data.js";
@@ -125,6 +126,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
           ...(shared.unit !== undefined ? { unit: shared.unit } : {}),
           reason: why,
           ...(vf ? { votes_for: vf } : {}),
+          reference: referenceValueOf(t), // the row record's: the same for every row the item stands for
         };
         unlabelledOf.set(uk, item);
         out.unlabelled!.push(item);
@@ -162,6 +164,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
       exposed,
       ...(v.blocked_attempt !== undefined ? { blocked: v.blocked_attempt } : {}),
       ...(bk !== undefined ? { blocked_kind: bk } : {}),
+      reference: referenceValueOf(t),
     };
     if (shares) obsOf.set(ok, obs);
     out.observations.push(obs);

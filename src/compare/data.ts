@@ -9,6 +9,7 @@ import { votesFor } from "../verdict/vote.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cellKey } from "./cells.js";
 import { conditionValue } from "../store/row-field.js";
+import { referenceValueOf, type ReferenceValue } from "../stats/reference-rates.js";
 
 /** One labelled attacked trajectory. */
 export interface Observation {
@@ -50,6 +51,11 @@ export interface Observation {
   /** When `blocked`: its kind (`RateItem.blocked_kind` of src/stats/rates.ts: undefined not recorded, null disputed). */
   blocked_kind?: BlockedKind | null;
   /**
+   * The run's own benchmark verdict (`referenceValueOf` of ../stats/reference-rates.ts), for the cells'
+   * `reference_security` beside a LOW coverage; undefined when the builder does not read it.
+   */
+  reference?: ReferenceValue;
+  /**
    * How many labelled attacked trajectories this observation stands for (an integer >= 1; absent: 1). The column
    * path (`./data-columns.ts`) gives one observation per distinct (row record, label) with its count, the first
    * trajectory's id as `trajectory_id`; every figure counts an observation `weight` times (`weightOf`).
@@ -76,6 +82,8 @@ export interface UnlabelledItem {
   reason: string;
   /** How many such trajectories this item stands for (as {@link Observation.weight}; absent: 1). */
   weight?: number;
+  /** The run's own benchmark verdict, as {@link Observation.reference}. */
+  reference?: ReferenceValue;
   /** A disputed committee run: which events its votes allow (`RateItem.votes_for` of src/stats/rates.ts). */
   votes_for?: { goal: boolean; behaviour: boolean };
 }
@@ -229,6 +237,7 @@ export function buildObservations(
         ...(t.user_task_id !== undefined && t.injection_task_id !== undefined ? { unit: `${suite}/${t.user_task_id}/${t.injection_task_id}` } : {}),
         reason: l?.detail ?? reason,
         ...(l?.votes_for ? { votes_for: l.votes_for } : {}),
+        reference: referenceValueOf(t),
       });
       continue;
     }
@@ -249,6 +258,7 @@ export function buildObservations(
       exposed: l.label !== "not_exposed",
       ...(l.blocked !== undefined ? { blocked: l.blocked } : {}),
       ...(l.blocked_kind !== undefined ? { blocked_kind: l.blocked_kind } : {}),
+      reference: referenceValueOf(t),
     });
     for (const g of rowGroups) g.kept++;
   }

@@ -4,6 +4,7 @@
  */
 import { wilsonInterval } from "../stats/confusion.js";
 import { COVERAGE_LOW_BELOW } from "../stats/rates.js";
+import { referenceRates, ReferenceTally, type ReferenceRates, type ReferenceValue } from "../stats/reference-rates.js";
 
 /** A proportion x/n with its Wilson interval; null with a reason when n = 0. */
 export interface Proportion {
@@ -31,6 +32,14 @@ export interface RateCell extends Proportion {
    * vote for asr_behaviour; a run whose votes are not known counts as possible).
    */
   disputed?: { count: number; possible: number; lower: number; upper: number };
+  /**
+   * The benchmark's own goal verdict over the rate's usable trajectories and over every attacked one of the row
+   * (`ReferenceRates` of src/stats/reference-rates.ts, "labelled" = with a usable verdict here), which the
+   * coverage_low note says; null with `reference_security_reason` when no attacked run of the row carries one; absent
+   * when the cell is not given the runs' verdicts.
+   */
+  reference_security?: ReferenceRates | null;
+  reference_security_reason?: string;
 }
 
 /** x/n with a Wilson interval, or null with `reason` when n = 0. */
@@ -52,6 +61,7 @@ export function heuristicIsJudgeCell(): RateCell {
  * One rate of a row: x/n over the attacked trajectories with a usable verdict (`flags`: true/false or why not),
  * with its coverage (flagged below 80%, with the most common unusable reason: the verdict's error kind when
  * `detail` has it for `judgeId`, else the flag's reason). No flags (the judge has no verdicts): null with reason.
+ * `referenceOf`: each trajectory's benchmark verdict (`referenceValueOf`), for `reference_security`.
  */
 export function rateCell(
   att: readonly number[],
@@ -60,14 +70,17 @@ export function rateCell(
   judgeId: string | undefined,
   detail: (judgeId: string, i: number) => string | undefined,
   possible: (i: number) => boolean = () => true,
+  referenceOf?: (i: number) => ReferenceValue,
 ): RateCell {
   if (!flags) return { ...proportion(0, 0, `no_verdicts_of_${name}`), n_unusable: att.length, coverage: att.length ? 0 : null, coverage_low: att.length > 0, ...(att.length ? { coverage_low_reason: `no_verdicts_of_${name}` } : {}) };
   let x = 0;
   let n = 0;
   const why: Record<string, number> = {};
   let dp = 0; // disputed runs with a vote for the event
+  const refs = referenceOf ? new ReferenceTally() : null;
   for (const r of att) {
     const f = flags(r);
+    refs?.add(referenceOf!(r), typeof f === "boolean");
     if (typeof f !== "boolean") {
       const k = (judgeId !== undefined ? detail(judgeId, r) : undefined) ?? (typeof f === "string" ? f : "no_verdict");
       why[k] = (why[k] ?? 0) + 1;
@@ -88,6 +101,12 @@ export function rateCell(
     coverage_low: low,
     ...(low && top ? { coverage_low_reason: top[0] } : {}),
     ...(d > 0 ? { disputed: { count: d, possible: dp, lower: x / (n + d), upper: (x + dp) / (n + d) } } : {}),
+    ...(refs ? referenceFields(refs) : {}),
   };
 }
 
+/** `reference_security` of a cell from its tally, or null with the reason. */
+function referenceFields(t: ReferenceTally): Pick<RateCell, "reference_security" | "reference_security_reason"> {
+  const r = referenceRates(t.counts());
+  return typeof r === "string" ? { reference_security: null, reference_security_reason: r } : { reference_security: r };
+}

@@ -7,6 +7,7 @@ import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, NOT_EXPOSED_WHY } from "../format/rates-text.js";
 import type { Proportion, RateCell } from "./table-cells.js";
 import { countAttacks, dosAttackWarning } from "../agree/dos-attacks.js";
+import { referenceSubsetText } from "../format/reference-text.js";
 
 /** What the notes read of a row (`TableRow` of ./table.ts). */
 interface NoteRow {
@@ -114,7 +115,8 @@ export function coverageLowNote(
   const low = rows.flatMap((r) =>
     (o.sameRater ? (["judge_asr_behaviour"] as const) : (["judge_asr_behaviour", "heuristic_asr_behaviour"] as const))
       .filter((k) => r[k].coverage_low && r.n_attacked > 0)
-      .map((k) => `${r.agent_model}${o.withConditions ? ` | ${r.condition}` : ""} ${k.startsWith("judge") ? o.judge : o.heuristic}: coverage ${(100 * (r[k].coverage ?? 0)).toFixed(1)}% (${r[k].n} of ${r.n_attacked} attacked have a usable verdict; most unusable: ${r[k].coverage_low_reason})`),
+      // with what the benchmark's own verdict says of the usable subset, where the runs carry it (new user 29)
+      .map((k) => `${r.agent_model}${o.withConditions ? ` | ${r.condition}` : ""} ${k.startsWith("judge") ? o.judge : o.heuristic}: coverage ${(100 * (r[k].coverage ?? 0)).toFixed(1)}% (${r[k].n} of ${r.n_attacked} attacked have a usable verdict; most unusable: ${r[k].coverage_low_reason}${referenceSubsetText({ coverage_low: true, labelled: r[k].n, reference_security: r[k].reference_security })})`),
   );
   if (low.length) {
     return (

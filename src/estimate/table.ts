@@ -43,6 +43,7 @@ import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { buildCommittee, votesFor } from "../verdict/vote.js";
 import { shownStrings } from "../format/shown.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 
 export type { Proportion, RateCell } from "./table-cells.js";
 
@@ -291,8 +292,9 @@ export function paperTableFrom(
   for (const { model, condition, rows: rs } of [...byRow.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {
     const att = rs.filter((i) => input.row(i).attacked);
     const un = rs.filter((i) => !input.row(i).attacked);
+    // with each run's benchmark verdict, which the coverage_low note reads beside a LOW coverage (new user 29)
     const rate = (flags: ((i: number) => boolean | string | undefined) | null, name: string, judgeId?: string, possible?: (i: number) => boolean) =>
-      rateCell(att, flags, name, judgeId, detail, possible);
+      rateCell(att, flags, name, judgeId, detail, possible, (i) => referenceValueOf(input.row(i)));
     const jid = source.kind === "judge" ? source.judge_id : undefined;
     const jb = rate(judgeB, sourceName(source), jid, (i) => input.votesFor?.(i)?.behaviour ?? true);
     let refusal: Proportion;

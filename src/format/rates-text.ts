@@ -3,16 +3,13 @@
  * (`src/stats/rates.ts`): the one way every plain-text output shows them, so no figure reads as a bare "ASR"
  * and a low coverage is flagged wherever the rates are.
  */
-import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
+import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, rateFigure, type AttackRates } from "../stats/rates.js";
 import { pctText } from "./stat-text.js";
+import { rateFigureText } from "./rate-figure-text.js";
+import { referenceSubsetText } from "./reference-text.js";
 import { BLOCKED_KINDS } from "../types.js";
 
-/** `12.5% [9.4, 16.4] (45/360)`, or `undefined (<why>)`. */
-export function rateFigureText(r: RateFigure): string {
-  if (r.rate === null) return pctText(null, r.reason);
-  const ci = r.ci95 ? ` [${(100 * r.ci95.lower).toFixed(1)}, ${(100 * r.ci95.upper).toFixed(1)}]` : "";
-  return `${pctText(r.rate)}${ci} (${r.count}/${r.n})`;
-}
+export { rateFigureText } from "./rate-figure-text.js";
 
 /** What `blocked_attempts` counts and what its kinds are: said the same way by every output that defines it. */
 export const BLOCKED_MEANS =
@@ -40,7 +37,8 @@ export function blockedByText(r: Pick<AttackRates, "blocked_attempts_by" | "bloc
 
 /**
  * `coverage 100.0% (360/360)`; below the threshold `coverage 20.1% (87/433) LOW: the rates are over a subset
- * (most unlabelled: injection_text_unknown 346)`.
+ * (most unlabelled: injection_text_unknown 346)`, and when the group's runs carry the benchmark's own verdict what
+ * it says of the labelled subset (`referenceSubsetText` of ./reference-text.ts).
  */
 export function coverageText(r: AttackRates): string {
   if (r.coverage === null) return "coverage undefined (no attacked trajectory)";
@@ -48,7 +46,7 @@ export function coverageText(r: AttackRates): string {
   if (!r.coverage_low) return base;
   const crash = r.coverage_low_reason === "judge_crash" ? " (the judge crashed on them: errors.jsonl kind judge_crash; the same command judges them again)" : "";
   const why = r.coverage_low_reason ? `; most unlabelled: ${r.coverage_low_reason} ${r.unlabelled[r.coverage_low_reason]}${crash}` : "";
-  return `${base} LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates speak for a subset that may be biased${why})`;
+  return `${base} LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates speak for a subset that may be biased${why}${referenceSubsetText(r)})`;
 }
 
 /**

@@ -36,6 +36,7 @@ import { buildObservations, type ExcludedGroup, type Observations } from "../com
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { RATE_NAMES, RateTally, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
 import { EstimateError, estimateFromData, resolveSource, type EstimateOptions, type EstimateReport, type EstimateSource } from "../estimate/run.js";
@@ -192,7 +193,8 @@ export interface ReportOptions {
  * The two named rates, blocked attempts, coverage and exposure per (rater, agent model, condition) over the
  * attacked trajectories of `index` (DESIGN section 1; `not_exposed` counts as not compromised). A trajectory
  * without a label from the rater counts against coverage under its reason. Trajectories without an agent model
- * are grouped under `(unknown)`, without a condition under `(none)`.
+ * are grouped under `(unknown)`, without a condition under `(none)`. Each row carries the benchmark's own verdict of
+ * its runs (`reference_security`, src/stats/reference-rates.ts), which the page says beside a LOW coverage.
  * @param items rater -> trajectory id -> its label (or why it has none) and blocked attempt; ids missing from a
  *   rater's map count as `no_verdict`.
  */
@@ -208,7 +210,7 @@ export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>
       let g = groups.get(k);
       if (!g) groups.set(k, (g = { model, condition, t: new RateTally(), exp: 0 }));
       const item = byId.get(t.id) ?? { label: null, reason: "no_verdict" };
-      g.t.add(item);
+      g.t.add(item, referenceValueOf(t)); // the benchmark's own verdict beside a LOW coverage (reference_security)
       if (item.label !== null && item.label !== "not_exposed") g.exp++;
     }
     for (const g of [...groups.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {

@@ -9,6 +9,7 @@ import { BUCKETS, type CommitteeVerdict, type Verdict } from "../types.js";
 import type { ColumnRun } from "../store/columns.js";
 import { isCompromised } from "../rubric/buckets.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 import { blockedFields, committeeBlockedFields } from "../verdict/blocked.js";
 import { noVoteReason, unlabelledCommitteeItem, votesFor } from "../verdict/vote.js";
 import type { CommitteeSummary } from "../committee/report.js";
@@ -85,7 +86,7 @@ export function asrRowsColumns(run: ColumnRun, raters: ReadonlyArray<{ rater: st
       let g = groups.get(k);
       if (!g) groups.set(k, (g = { model, condition, t: new RateTally(), exp: 0 }));
       const item = itemOf(s);
-      g.t.add(item);
+      g.t.add(item, referenceValueOf(t));
       if (item.label !== null && item.label !== "not_exposed") g.exp++;
     }
     for (const g of [...groups.values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition))) {

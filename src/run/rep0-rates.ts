@@ -12,6 +12,7 @@ import { IdSlots, IntColumn } from "../store/compact.js";
 import { IndexRows } from "../store/index-rows.js";
 import { ColumnIndex, type SlotIds } from "../store/column-index.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
+import { referenceValueOf } from "../stats/reference-rates.js";
 import { blockedFields, blockedKindOf } from "../verdict/blocked.js";
 
 /** An index row's fields but `id` and `run_folder` (what the summary and its rates read of a row). */
@@ -148,7 +149,8 @@ export class Rep0Fold {
 
   /**
    * Per judge, the rates of its repeat-0 verdicts over the attacked trajectories: overall, per surface, per agent
-   * model (naming the conditions pooled) and per (model, condition). A trajectory of the index without a verdict of
+   * model (naming the conditions pooled) and per (model, condition), each with the benchmark's own verdict of the
+   * same runs (`reference_security`, from the index rows). A trajectory of the index without a verdict of
    * the judge counts as unlabelled: `judge_crash` when `crashed` (judge -> trajectory ids of its current repeat-0
    * `judge_crash` errors) names it, else `no_verdict`. Trajectories are taken in the index's order, then those only
    * verdicts name in the order first folded.
@@ -179,22 +181,24 @@ export class Rep0Fold {
       if (!(row?.attacked ?? v?.attacked ?? false)) return;
       // no verdict because the judge crashed on it (a current judge_crash error): said so, not a bare `no_verdict`
       const item: RateItem = v ? v.item : { label: null, reason: crashed?.has(slot) ? "judge_crash" : "no_verdict" };
-      all.add(item);
+      // the benchmark's own verdict of the run, for `reference_security` (a trajectory without an index row: none known)
+      const ref = row ? referenceValueOf(row) : "no_reference";
+      all.add(item, ref);
       const surface = row?.surface ?? v?.surface;
       if (typeof surface === "string" && surface !== "") {
         if (!surf.has(surface)) surf.set(surface, new RateTally());
-        surf.get(surface)!.add(item);
+        surf.get(surface)!.add(item, ref);
       }
       const model = row?.agent_model ?? v?.agent_model ?? "(unknown)";
       const condition = row?.condition ?? v?.condition;
       let pm = models.get(model);
       if (!pm) models.set(model, (pm = { t: new RateTally(), conditions: new Set() }));
-      pm.t.add(item);
+      pm.t.add(item, ref);
       if (condition !== undefined) {
         pm.conditions.add(condition);
         const k = `${model}\u0000${condition}`;
         if (!mc.has(k)) mc.set(k, { model, condition, t: new RateTally() });
-        mc.get(k)!.t.add(item);
+        mc.get(k)!.t.add(item, ref);
       }
     };
     const repOf = (slot: number): Rep0 | undefined => {

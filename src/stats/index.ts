@@ -61,3 +61,4 @@ export * from "./multirater.js";
 export * from "./bootstrap.js";
 export * from "./weighted.js";
 export * from "./rates.js";
+export * from "./reference-rates.js";
