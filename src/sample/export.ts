@@ -30,6 +30,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { writeCsv } from "../io/csv.js";
+import { lettersAndDigits } from "../io/unicode-runs.js";
 import { renderForHuman } from "../serialize/render-human.js";
 import type { Message, ToolDefinition, Trajectory } from "../types.js";
 import { compareCodeUnits, seededRng, seededShuffle } from "./draw.js";
@@ -127,10 +128,7 @@ export const MIN_LOOSE_INJECTION_CHARS = 24;
  * every character that is not a letter or digit are dropped, the rest is lowercased.
  */
 export function looseForm(s: string): string {
-  return s
-    .replace(/\\[nrt]/g, " ")
-    .replace(/[^\p{L}\p{N}]+/gu, "")
-    .toLowerCase();
+  return lettersAndDigits(s.replace(/\\[nrt]/g, " ")).toLowerCase();
 }
 
 /**
