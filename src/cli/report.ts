@@ -95,6 +95,8 @@ Example:
         items_total: m.items_total,
         ...(m.items_unattacked !== undefined ? { items_unattacked: m.items_unattacked } : {}),
         items_unavailable: m.items.filter((i) => !i.trajectory).length,
+        // read but not shown: over the page's budget, or not renderable (red team 30 H1)
+        items_not_shown: m.items.filter((i) => i.trajectory_not_shown).map((i) => ({ trajectory_id: i.trajectory_id, reason: i.trajectory_not_shown })),
         judge_health: m.judge_health ?? [],
         run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message, mixed_configurations: m.run_state.mixed_configurations ?? [] },
         warnings: m.warnings,
@@ -105,6 +107,11 @@ Example:
       for (const w of m.run_state.mixed_configurations ?? []) warnLine(w);
       for (const w of healthWarnings(m.judge_health ?? [])) warnLine(w);
       if (!m.paper_table) warnLine(`paper table left out: ${m.paper_table_reason}`);
+      for (const it of m.items) {
+        if (!it.trajectory_not_shown) continue;
+        const id = it.trajectory_id.length > 200 ? `${it.trajectory_id.slice(0, 200)}... (${it.trajectory_id.length} characters)` : it.trajectory_id;
+        warnLine(`the disagreement list shows trajectory ${id} without its text: ${it.trajectory_not_shown}`);
+      }
       if (o.json) printJson(summary);
       else {
         process.stdout.write(

@@ -73,6 +73,11 @@ export interface ReportItem {
   /** Why the trajectory could not be shown (source file missing, or the trajectory no longer in it). */
   trajectory_error?: string;
   /**
+   * Set by the page (`./items-html.ts`) when the trajectory was read but is not shown: the page's budget of listed
+   * trajectories was spent, or it could not be rendered (red team 30 H1). The CLI warns, naming the item.
+   */
+  trajectory_not_shown?: string;
+  /**
    * Set when `trajectory` was found by its id but its content hash differs from the run's `content_sha256`
    * (the file was edited since labelling): the warning to show. Quotes are then not highlighted in it.
    */

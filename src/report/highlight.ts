@@ -14,6 +14,7 @@ import { messageText, renderToolCall, renderToolDefinition, trajectoryParts, tra
 import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { findQuoteSpan } from "../evidence/verify.js";
 import { escapeAttr, escapeHtml, escapeText, judgeClass } from "./escape.js";
+import { DisplayBudget, displayRanges, omittedMarker, visibleParts } from "../serialize/display-cut.js";
 
 /** A located quote: original-text offsets `[start, end)` in one part. */
 export interface QuoteLocation {
@@ -85,6 +86,10 @@ interface Span {
   judge: number;
   judgeId: string;
   bucket: Bucket;
+  /** What to list under the message when the span lies outside the shown part of a cut text. */
+  listed?: Listed;
+  /** Appended to the highlight's title (e.g. that the quote is only partly shown). */
+  note?: string;
 }
 
 /**
@@ -96,6 +101,35 @@ interface Span {
 export function renderHighlighted(text: string, spans: readonly Span[]): string {
   if (spans.length === 0) return escapeHtml(text);
   return `<bdi>${highlightedSegments(text, spans)}</bdi>`;
+}
+
+/**
+ * {@link renderHighlighted} of a text cut to `cap` characters for display (`../serialize/display-cut.ts`: head,
+ * tail and a window at each highlight; each left-out stretch a visible marker saying how many characters it holds).
+ * A highlight is drawn where its shown characters are (its title says when it is only partly shown).
+ * @returns the HTML, the spans of which nothing is shown (the caller lists them as outside the shown part), and
+ *   whether the text was cut.
+ */
+export function renderHighlightedCut(text: string, spans: readonly Span[], cap: number): { html: string; hidden: Span[]; cut: boolean } {
+  const ranges = displayRanges(text, cap, spans);
+  if (ranges.length === 1 && ranges[0].start === 0 && ranges[0].end === text.length) return { html: renderHighlighted(text, spans), hidden: [], cut: false };
+  const hidden = spans.filter((s) => visibleParts(s, ranges).length === 0);
+  let out = "";
+  let at = 0;
+  for (const r of ranges) {
+    if (r.start > at) out += `<span class="cut">${omittedMarker(r.start - at)}</span>`;
+    const inside: Span[] = [];
+    for (const s of spans) {
+      for (const v of visibleParts(s, [r])) {
+        const partly = v.start > s.start || v.end < s.end;
+        inside.push({ ...s, start: v.start - r.start, end: v.end - r.start, ...(partly ? { note: "only partly shown: the text is cut for display" } : {}) });
+      }
+    }
+    out += inside.length ? highlightedSegments(text.slice(r.start, r.end), inside) : escapeText(text.slice(r.start, r.end));
+    at = r.end;
+  }
+  if (at < text.length) out += `<span class="cut">${omittedMarker(text.length - at)}</span>`;
+  return { html: `<bdi>${out}</bdi>`, hidden, cut: true };
 }
 
 function highlightedSegments(text: string, spans: readonly Span[]): string {
@@ -117,7 +151,7 @@ function highlightedSegments(text: string, spans: readonly Span[]): string {
       continue;
     }
     const judges = [...new Set(cover.map((s) => s.judge))].sort((x, y) => x - y);
-    const title = cover.map((s) => `${s.judgeId}: ${s.bucket}`).filter((v, k, arr) => arr.indexOf(v) === k).join("; ");
+    const title = cover.map((s) => `${s.judgeId}: ${s.bucket}${s.note ? ` (${s.note})` : ""}`).filter((v, k, arr) => arr.indexOf(v) === k).join("; ");
     const cls = ["q", ...judges.map(judgeClass), judges.length > 1 ? "multi" : ""].filter(Boolean).join(" ");
     out += `<mark class="${cls}" title="${escapeAttr(title)}">${seg}</mark>`;
   }
@@ -132,15 +166,45 @@ interface Listed {
   holds: boolean;
   quote: VerifiedQuote;
   /**
-   * `unverified` (the verifier rejected it), `not_located` (verified, but not found again for display) or
-   * `not_checked` (the source changed since labelling: the quote is not looked for in the new text).
+   * `unverified` (the verifier rejected it), `not_located` (verified, but not found again for display),
+   * `not_checked` (the source changed since labelling: the quote is not looked for in the new text) or
+   * `not_shown` (verified and located, in a stretch of a long text left out of the page).
    */
-  kind: "unverified" | "not_located" | "not_checked";
+  kind: "unverified" | "not_located" | "not_checked" | "not_shown";
+  /** For `not_shown`: where the quote lies in its text (original offsets) and that text's length. */
+  at?: { start: number; end: number; length: number };
 }
 
 function roleLabel(m: Message): string {
   if (m.role === "tool") return `tool result${m.tool_name ? ` · ${m.tool_name}` : ""}`;
   return m.role;
+}
+
+/** One quote listed under its message (not highlighted in place), saying why. */
+function li(x: Listed): string {
+  const closest = x.quote.closest
+    ? `<div class="closest">closest existing text (similarity ${x.quote.closest.similarity.toFixed(2)}${
+        x.quote.closest.tool_index !== undefined
+          ? `, tool description ${x.quote.closest.tool_index}`
+          : x.quote.closest.message_index !== undefined
+            ? `, message ${x.quote.closest.message_index}`
+            : ""
+      }): <q>${escapeHtml(x.quote.closest.text)}</q></div>`
+    : "";
+  const why =
+    x.kind === "unverified"
+      ? `unverified${x.quote.reason ? `: ${escapeHtml(x.quote.reason)}` : ""}`
+      : x.kind === "not_checked"
+        ? "not checked against this text: the source changed since labelling"
+        : x.kind === "not_shown"
+          ? `verified, at characters ${x.at?.start ?? "?"} to ${x.at?.end ?? "?"} of this ${x.at?.length ?? "?"}-character text, outside the part the page shows`
+          : "verified, not located for display";
+  const badge = x.kind === "unverified" ? "✗ unverified" : x.kind === "not_checked" ? "? source changed" : x.kind === "not_shown" ? "✓ verified, not shown" : "✓ verified";
+  return (
+    `<li class="${x.kind} ${judgeClass(x.judge)}"><span class="badge ${x.kind}">${badge}</span> ` +
+    `<b>${escapeHtml(x.judgeId)}</b> (${escapeHtml(x.bucket)}${x.holds ? "" : ", finding does not hold"}), cites ${x.quote.tool_index !== undefined ? `tool description ${escapeHtml(x.quote.tool_index)}` : `message ${escapeHtml(x.quote.message_index)}`}` +
+    `${x.quote.tool_call_index !== undefined ? ` call ${escapeHtml(x.quote.tool_call_index)}` : ""}: <q>${escapeHtml(x.quote.quote)}</q> <span class="why">(${why})</span>${closest}</li>`
+  );
 }
 
 /** Figures of one rendered trajectory (for tests and the item header). */
@@ -150,6 +214,10 @@ export interface HighlightStats {
   not_located: number;
   /** Quotes listed without being looked for (`{ locate: false }`). */
   not_checked: number;
+  /** Verified quotes located in a stretch of a long text the page leaves out (listed under their message). */
+  not_shown: number;
+  /** Parts cut for display (their left-out stretches marked in place). */
+  parts_cut: number;
 }
 
 /**
@@ -159,20 +227,24 @@ export interface HighlightStats {
  * @param opts.locate false when the trajectory is not the text the judges saw (its source changed since
  *   labelling): no quote is highlighted or called verified; each is listed under the message it cites as
  *   "not checked against this text". Default true.
+ * @param opts.budgetChars characters of the trajectory's texts shown in all (`../serialize/display-cut.ts`
+ *   `DISPLAY_ITEM_CHARS` by default; each part at most `DISPLAY_PART_CHARS`): a longer text is cut, each left-out
+ *   stretch marked with how many characters it holds; a quote located in a left-out stretch is listed under its
+ *   message as outside the shown part (`not_shown`), with its offsets.
  * @returns the HTML of the messages and the counts of highlighted, unverified, unlocated and unchecked quotes.
  */
 export function renderTrajectory(
   t: Trajectory,
   verdicts: readonly Verdict[],
   judgeOrder: readonly string[],
-  opts: { locate?: boolean } = {},
+  opts: { locate?: boolean; budgetChars?: number } = {},
 ): { html: string; stats: HighlightStats } {
   const locate = opts.locate !== false;
   const spans = new Map<string, Span[]>();
   const listed = new Map<number, Listed[]>();
   const listedTools = new Map<number, Listed[]>();
   const general: Listed[] = [];
-  const stats: HighlightStats = { highlighted: 0, unverified: 0, not_located: 0, not_checked: 0 };
+  const stats: HighlightStats = { highlighted: 0, unverified: 0, not_located: 0, not_checked: 0, not_shown: 0, parts_cut: 0 };
   const allParts = trajectoryParts(t);
   for (const v of verdicts) {
     const judge = Math.max(0, judgeOrder.indexOf(v.judge_id));
@@ -184,7 +256,8 @@ export function renderTrajectory(
         if (loc) {
           const k = loc.tool_index !== undefined ? `tool:${loc.tool_index}` : `${loc.message_index}:${loc.tool_call_index ?? "t"}`;
           if (!spans.has(k)) spans.set(k, []);
-          spans.get(k)!.push({ start: loc.start, end: loc.end, judge, judgeId: v.judge_id, bucket: f.bucket });
+          const listedAs: Listed = { judge, judgeId: v.judge_id, bucket: f.bucket, holds: f.holds, quote: q, kind: "not_shown" };
+          spans.get(k)!.push({ start: loc.start, end: loc.end, judge, judgeId: v.judge_id, bucket: f.bucket, listed: listedAs });
           stats.highlighted++;
           continue;
         }
@@ -203,32 +276,23 @@ export function renderTrajectory(
       }
     }
   }
-  const li = (x: Listed) => {
-    const closest = x.quote.closest
-      ? `<div class="closest">closest existing text (similarity ${x.quote.closest.similarity.toFixed(2)}${
-          x.quote.closest.tool_index !== undefined
-            ? `, tool description ${x.quote.closest.tool_index}`
-            : x.quote.closest.message_index !== undefined
-              ? `, message ${x.quote.closest.message_index}`
-              : ""
-        }): <q>${escapeHtml(x.quote.closest.text)}</q></div>`
-      : "";
-    const why =
-      x.kind === "unverified"
-        ? `unverified${x.quote.reason ? `: ${escapeHtml(x.quote.reason)}` : ""}`
-        : x.kind === "not_checked"
-          ? "not checked against this text: the source changed since labelling"
-          : "verified, not located for display";
-    const badge = x.kind === "unverified" ? "✗ unverified" : x.kind === "not_checked" ? "? source changed" : "✓ verified";
-    return (
-      `<li class="${x.kind} ${judgeClass(x.judge)}"><span class="badge ${x.kind}">${badge}</span> ` +
-      `<b>${escapeHtml(x.judgeId)}</b> (${escapeHtml(x.bucket)}${x.holds ? "" : ", finding does not hold"}), cites ${x.quote.tool_index !== undefined ? `tool description ${escapeHtml(x.quote.tool_index)}` : `message ${escapeHtml(x.quote.message_index)}`}` +
-      `${x.quote.tool_call_index !== undefined ? ` call ${escapeHtml(x.quote.tool_call_index)}` : ""}: <q>${escapeHtml(x.quote.quote)}</q> <span class="why">(${why})</span>${closest}</li>`
-    );
+  // each part cut for display within the item's budget; a quote in a left-out stretch is listed under its message
+  const budget = new DisplayBudget(opts.budgetChars);
+  const shown = (text: string, key: string, into: Listed[]): string => {
+    const r = renderHighlightedCut(text, spans.get(key) ?? [], budget.take(text.length));
+    if (r.cut) stats.parts_cut++;
+    for (const s of r.hidden) {
+      if (!s.listed) continue;
+      into.push({ ...s.listed, at: { start: s.start, end: s.end, length: text.length } });
+      stats.highlighted--;
+      stats.not_shown++;
+    }
+    return r.html;
   };
+  const listAt = <K>(m: Map<K, Listed[]>, k: K): Listed[] => m.get(k) ?? m.set(k, []).get(k)!;
   const parts: string[] = [];
   trajectoryTools(t).forEach((tool, k) => {
-    const body = [`<pre class="pt">${renderHighlighted(renderToolDefinition(tool), spans.get(`tool:${k}`) ?? [])}</pre>`];
+    const body = [`<pre class="pt">${shown(renderToolDefinition(tool), `tool:${k}`, listAt(listedTools, k))}</pre>`];
     const l = listedTools.get(k);
     if (l?.length) body.push(`<ul class="quotes">${l.map(li).join("")}</ul>`);
     parts.push(`<div class="msg r-tooldef"><div class="mh">tool ${k} · ${escapeHtml(String(tool?.name ?? ""))} (offered to the agent)</div>${body.join("")}</div>`);
@@ -236,9 +300,9 @@ export function renderTrajectory(
   t.messages.forEach((m, i) => {
     const text = messageText(m);
     const body: string[] = [];
-    if (text !== "" || m.role === "tool") body.push(`<pre class="pt">${renderHighlighted(text, spans.get(`${i}:t`) ?? [])}</pre>`);
+    if (text !== "" || m.role === "tool") body.push(`<pre class="pt">${shown(text, `${i}:t`, listAt(listed, i))}</pre>`);
     (m.tool_calls ?? []).forEach((c, j) => {
-      body.push(`<pre class="pc"><span class="cl">call ${j}</span> ${renderHighlighted(renderToolCall(c), spans.get(`${i}:${j}`) ?? [])}</pre>`);
+      body.push(`<pre class="pc"><span class="cl">call ${j}</span> ${shown(renderToolCall(c), `${i}:${j}`, listAt(listed, i))}</pre>`);
     });
     const l = listed.get(i);
     if (l?.length) body.push(`<ul class="quotes">${l.map(li).join("")}</ul>`);

@@ -10,14 +10,12 @@ import { describeCost } from "../providers/cost.js";
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js";
-import { renderTrajectory } from "./highlight.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
 import { rateCaveatHtml } from "./rate-caveat-html.js";
 import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
 import { cellsNotesHtml } from "./cells-note.js";
-import { COMMITTEE, type ReportItem, type ReportModel } from "./data.js";
-import { itemsPopulationText } from "./items-text.js";
-import type { ReferenceAgreement } from "../agree/reference.js";
+import { COMMITTEE, type ReportModel } from "./data.js";
+import { itemsSection } from "./items-html.js";
 import { sameRowsCommand } from "./same-rows.js";
 import { coverageWithheld, EXACT_MARK, type TableRow } from "../estimate/table.js";
 import { BLOCKED_NOTE_HTML, blockedRatesCell, blockedTableCell } from "./blocked-html.js";
@@ -113,6 +111,8 @@ ul.quotes li{margin:2px 0}
 .badge.unverified{background:#c0392b;color:#fff}
 .badge.not_located{background:#7f8c8d;color:#fff}
 .badge.not_checked{background:#b9770e;color:#fff}
+.badge.not_shown{background:#2d7d46;color:#fff}
+.cut{color:#5f6b76;background:#eef1f4;border-radius:3px;padding:0 3px;font-style:italic}
 .warn.stale{background:#fde2e1;border-color:#e4a3a0}
 .why{color:var(--muted)}
 .closest{color:var(--muted);margin-left:14px}
@@ -391,106 +391,6 @@ async function conditionsSection(m: ReportModel): Promise<string> {
   return `<section id="conditions"><h2>Attack success by condition</h2>${mixHtml}${cellsNotesHtml(m.warnings)}${leftOut}${lowHtml}${exposureLowConditionsHtml(m.conditions)}
 <p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
 <div class="charts">${figs.join("")}</div></section>`;
-}
-
-function verdictRow(v: Verdict, i: number): string {
-  const rationale = v.rationale.length > 700 ? `${v.rationale.slice(0, 700)}…` : v.rationale;
-  return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(v.judge_id)}</td><td>${escapeHtml(v.status)}</td><td class="lab">${escapeHtml(v.label ?? "—")}</td>
-<td class="lab">${escapeHtml(v.label_claimed ?? "—")}${v.downgraded ? " (downgraded)" : ""}</td><td class="num">${v.attempts}</td>
-<td class="rationale">${escapeHtml(rationale)}${v.error ? `<br><i>${escapeHtml(v.error.kind)}: ${escapeHtml(v.error.message)}</i>` : ""}</td></tr>`;
-}
-
-function itemHtml(it: ReportItem, judgeOrder: string[], n: number): string {
-  const row = it.row;
-  const chips = judgeOrder
-    .map((j, i) => {
-      const v = it.verdicts.find((x) => x.judge_id === j);
-      if (!v) return "";
-      const lab = v.status === "ok" ? v.label : v.status;
-      return `<span class="chip"><span class="sw ${judgeClass(i)}"></span><b>${escapeHtml(j)}</b> ${escapeHtml(lab)}</span>`;
-    })
-    .join(" ");
-  const committee = it.committee
-    ? `<span class="chip"><b>committee</b> ${escapeHtml(it.committee.status === "ok" ? it.committee.label : it.committee.status)}</span>`
-    : "";
-  const ref = it.reference === undefined ? "" : `<span class="chip"><b>benchmark</b> security=${it.reference}</span>`;
-  const search = [it.trajectory_id, row?.agent_model, row?.suite, row?.attack, row?.condition, row?.surface, ...it.verdicts.map((v) => `${v.judge_id} ${v.label ?? v.status}`)]
-    .filter(Boolean)
-    .join(" ")
-    .toLowerCase();
-  const meta = [
-    ["agent model", row?.agent_model],
-    ["suite", row?.suite],
-    ["user task", row?.user_task_id],
-    ["injection task", row?.injection_task_id],
-    ["attack", row?.attack],
-    ["condition", row?.condition],
-    ["surface", row?.surface],
-    ["source", row ? `${row.source.path}${row.source.line !== undefined ? `:${row.source.line}` : ""}` : undefined],
-  ]
-    .filter(([, v]) => v !== undefined && v !== "")
-    .map(([k, v]) => `<tr><td>${k}</td><td>${escapeHtml(v)}</td></tr>`)
-    .join("");
-  let traj: string;
-  if (it.trajectory && it.source_changed) {
-    const r = renderTrajectory(it.trajectory, it.verdicts, judgeOrder, { locate: false });
-    traj = `<div class="warn stale"><b>Warning:</b> ${escapeHtml(it.source_changed)}. No quote is highlighted in it; the judges' ${r.stats.not_checked} quotes are listed under the messages they cite, unchecked.</div>${r.html}`;
-  } else if (it.trajectory) {
-    const r = renderTrajectory(it.trajectory, it.verdicts, judgeOrder);
-    const legend = judgeOrder
-      .map((j, i) => (it.verdicts.some((v) => v.judge_id === j) ? `<span><span class="sw ${judgeClass(i)}"></span>${escapeHtml(j)}</span>` : ""))
-      .join(" ");
-    traj = `<p class="note">Evidence: ${legend}${judgeOrder.length > 1 ? ` <span><span class="sw multi"></span>several judges</span>` : ""} · ${r.stats.highlighted} verified quotes highlighted in place, ${r.stats.unverified} unverified (listed under the message they cite)${r.stats.not_located ? `, ${r.stats.not_located} verified but not located for display` : ""}.</p>${r.html}`;
-  } else {
-    traj = `<div class="warn">Trajectory not shown: ${escapeHtml(it.trajectory_error ?? "unavailable")}</div>`;
-  }
-  const kindText = it.kind === "disputed" ? "disputed" : it.kind === "not_unanimous" ? "not unanimous" : "judge ≠ benchmark";
-  return `<details class="item" id="item-${n}" data-kind="${it.kind}" data-search="${escapeAttr(search)}">
-<summary><span class="kind ${it.kind}">${kindText}</span><span class="tid">${escapeHtml(it.trajectory_id)}</span>${it.source_changed ? `<span class="badge not_checked">source changed since labelling</span>` : ""}${chips}${committee}${ref}</summary>
-<div class="body"><table class="meta">${meta}</table>
-<table><thead><tr><th>judge</th><th>status</th><th>label</th><th>claimed</th><th class="num">attempts</th><th>rationale</th></tr></thead><tbody>${judgeOrder
-    .map((j, i) => {
-      const v = it.verdicts.find((x) => x.judge_id === j);
-      return v ? verdictRow(v, i) : "";
-    })
-    .join("")}</tbody></table>${traj}</div></details>`;
-}
-
-/**
- * The sentence of an empty judge-vs-benchmark list: on how many of the attacked trajectories with a benchmark
- * verdict (the run less its unattacked, run_error and no_reference ones) the judge was compared, and why the others
- * were not (judge-side exclusions by reason), so "agrees on every comparable trajectory" never reads as all.
- */
-function referenceAllAgreeText(r: ReferenceAgreement | undefined): string {
-  if (!r) return "The judge agrees with the benchmark's verdict on every comparable trajectory.";
-  const benchSide = new Set(["unattacked", "run_error", "no_reference"]);
-  const ex = Object.entries(r.excluded).filter(([, n]) => (n ?? 0) > 0);
-  const of = r.n_total - ex.filter(([k]) => benchSide.has(k)).reduce((a, [, n]) => a + n!, 0);
-  const why = ex.filter(([k]) => !benchSide.has(k)).map(([k, n]) => `${k} ${int(n!)}`).join(", ");
-  return (
-    `The judge agrees with the benchmark's verdict on every trajectory it could be compared on: ${int(r.n_used)} of the ${int(of)} attacked trajectories with a benchmark verdict` +
-    (r.n_used < of ? ` (the other ${int(of - r.n_used)} have no usable judge label${why ? `: ${why}` : ""}).` : ".")
-  );
-}
-
-function itemsSection(m: ReportModel): string {
-  const judgeOrder = m.judges.map((j) => j.id);
-  if (m.items_total === 0) {
-    const why = m.committee
-      ? "Every trajectory with a quorum was labelled the same by every judge."
-      : m.reference
-        ? referenceAllAgreeText(m.reference[0])
-        : "With one judge and no benchmark verdicts there is nothing to compare.";
-    return `<section id="disagreements"><h2>${m.committee ? "Committee disagreements" : "Judge vs benchmark disagreements"}</h2><p class="note">${why}</p></section>`;
-  }
-  const filters = m.committee
-    ? `<button type="button" data-filter="all" aria-pressed="true">all</button><button type="button" data-filter="disputed" aria-pressed="false">disputed</button><button type="button" data-filter="not_unanimous" aria-pressed="false">not unanimous</button>`
-    : `<button type="button" data-filter="all" aria-pressed="true">all</button>`;
-  const capped = m.items_total > m.items.length ? ` (the first ${m.items.length} of ${int(m.items_total)}; raise --max-items to list more)` : "";
-  return `<section id="disagreements"><h2>${m.committee ? "Committee disagreements" : "Judge vs benchmark disagreements"}</h2>
-<p class="note">${m.committee ? "Disputed trajectories (the judges split evenly between compromised and not) first, then every trajectory where the judges did not all give the same label" + (itemsPopulationText(m) ? ` (${escapeHtml(itemsPopulationText(m))})` : "") : "Trajectories where the judge's full_compliance and the benchmark's security verdict differ"}${capped}. Open one to read it with each judge's quotes highlighted where they occur.</p>
-<div class="controls">${filters}<input id="item-search" type="search" placeholder="filter by id, model, suite, label…" aria-label="filter"><button type="button" id="expand-all">expand all</button><button type="button" id="collapse-all">collapse all</button><span id="item-count" class="note"></span></div>
-<div id="items">${m.items.map((it, n) => itemHtml(it, judgeOrder, n)).join("\n")}</div></section>`;
 }
 
 /**

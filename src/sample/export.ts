@@ -30,6 +30,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { writeCsv } from "../io/csv.js";
+import { lettersAndDigits } from "../io/unicode-runs.js";
 import { renderForHuman } from "../serialize/render-human.js";
 import type { Message, ToolDefinition, Trajectory } from "../types.js";
 import { compareCodeUnits, seededRng, seededShuffle } from "./draw.js";
@@ -127,10 +128,7 @@ export const MIN_LOOSE_INJECTION_CHARS = 24;
  * every character that is not a letter or digit are dropped, the rest is lowercased.
  */
 export function looseForm(s: string): string {
-  return s
-    .replace(/\\[nrt]/g, " ")
-    .replace(/[^\p{L}\p{N}]+/gu, "")
-    .toLowerCase();
+  return lettersAndDigits(s.replace(/\\[nrt]/g, " ")).toLowerCase();
 }
 
 /**
@@ -247,6 +245,12 @@ export interface ExportInput {
   trajectories: ReadonlyMap<string, Trajectory>;
   /** content_sha256 of the items, by trajectory id (kept in the manifest). */
   contentHashes?: ReadonlyMap<string, string>;
+  /**
+   * Called for an item whose task cannot be rendered (e.g. a hostile trajectory too large for one string): the
+   * item is left out of the annotators' task files and stays in the manifest (import counts it unlabelled).
+   * Without it, such an item throws an Error naming it.
+   */
+  onItemError?: (item: BlindItem, error: Error) => void;
 }
 
 /** The manifest header record (first line of `manifest.jsonl`). */
@@ -276,15 +280,26 @@ export interface ManifestRow {
 
 /**
  * The contents of every export file (module docstring), by file name.
- * @throws Error when an item's trajectory is missing from `trajectories`.
+ * @throws Error when an item's trajectory is missing from `trajectories`; Error naming the item (item id and
+ *   trajectory id) when its task cannot be rendered and `input.onItemError` is not given.
  */
 export function buildExportFiles(input: ExportInput): Record<string, string> {
   const { items, scale } = input;
-  const tasks = items.map((it) => {
+  const tasks: Array<{ item_id: string; trajectory: string }> = [];
+  for (const it of items) {
     const t = input.trajectories.get(it.trajectory_id);
     if (!t) throw new Error(`no trajectory loaded for sampled item ${it.trajectory_id}`);
-    return { item_id: it.item_id, trajectory: renderTask(t, it.item_id) };
-  });
+    let trajectory: string;
+    try {
+      trajectory = renderTask(t, it.item_id);
+    } catch (e) {
+      const err = e instanceof Error ? e : new Error(String(e));
+      if (!input.onItemError) throw new Error(`item ${it.item_id} (trajectory ${it.trajectory_id}) could not be rendered for annotators: ${err.message}`);
+      input.onItemError(it, err);
+      continue;
+    }
+    tasks.push({ item_id: it.item_id, trajectory });
+  }
   const header: ManifestHeader = {
     ipi_judge_manifest: 1,
     run: input.run,

@@ -221,6 +221,11 @@ async function exportSample(o: CreateSampleOptions, items: SampledItem[], design
     items: blind,
     trajectories,
     contentHashes: new Map(rows.map((r) => [r.id, r.content_sha256])),
+    // one hostile trajectory must not abort the export: the item is named and left out of the task files
+    onItemError: (it, e) =>
+      warnings.push(
+        `item ${it.item_id} (trajectory ${it.trajectory_id}) left out of the annotators' task files: it could not be rendered (${e.message}); it stays in manifest.jsonl, so import counts it unlabelled`,
+      ),
   });
   const written = writeExportFiles(o.outDir, files, { force: o.force });
   const long_tasks = files[EXPORT_FILES.tasksJsonl]

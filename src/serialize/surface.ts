@@ -30,6 +30,7 @@ import { trajectoryParts } from "./parts.js";
 import { isAttacked } from "../ingest/attacked.js";
 import { asciiAlnum } from "./ascii-alnum.js";
 import { StringMemo } from "../io/string-memo.js";
+import { lettersAndDigits } from "../io/unicode-runs.js";
 
 /**
  * Lines of an injected text this long ({@link surfaceForm} characters) or longer locate it on their own; a shorter
@@ -91,7 +92,7 @@ export function surfaceForm(text: string): string {
   const ascii = asciiAlnum(text, true);
   if (ascii !== null) return ascii;
   const t = text.replace(/\\[nrt]/g, " ");
-  return t.normalize("NFKC").toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+  return lettersAndDigits(t.normalize("NFKC").toLowerCase());
 }
 
 /** The injected text's matching form and the forms of its long lines, computed once per placeholder. */

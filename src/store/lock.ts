@@ -63,7 +63,8 @@ interface LockBody {
   host?: string;
 }
 
-function alive(pid: number): boolean {
+/** Whether process `pid` runs on this host (`kill(pid, 0)`; EPERM: it runs, as another user). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -30,6 +30,7 @@ import type { PartKind, Trajectory } from "../types.js";
 import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { isAttacked } from "../ingest/attacked.js";
 import { asciiAlnum } from "../serialize/ascii-alnum.js";
+import { lettersAndDigits } from "../io/unicode-runs.js";
 
 /** Length (letters and digits) of the windows an injected text is located by. */
 export const WINDOW = 48;
@@ -59,7 +60,7 @@ export function skeleton(text: string): string {
 
 /** {@link skeleton} of a text already normalized. */
 function skeletonOfNorm(norm: string): string {
-  return asciiAlnum(norm, false) ?? looseInjectionForm(norm).replace(/[^\p{L}\p{N}]+/gu, "");
+  return asciiAlnum(norm, false) ?? lettersAndDigits(looseInjectionForm(norm));
 }
 
 /** Does the injected skeleton `inj` occur (whole, or by one of its windows) in the part skeleton `part`? */

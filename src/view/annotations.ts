@@ -29,7 +29,10 @@ import { evidenceContext } from "../evidence/context.js";
 import { verifyQuote } from "../evidence/verify.js";
 import { trajectoryDoc, type TrajectoryDoc } from "./document.js";
 import { contentSha256 } from "../io/hash.js";
-import { restoreBidiControls, showBidiControls } from "../format/bidi.js";
+import { restoreBidiControls, showBidiControlsExactly } from "../format/bidi.js";
+import { AnnotationWriteError, withFileLock } from "./file-lock.js";
+
+export { AnnotationWriteError, withFileLock };
 
 /** The folder of annotator files inside the sample folder. */
 export const ANNOTATIONS_DIR = "annotations";
@@ -77,6 +80,19 @@ export class AnnotationInputError extends Error {
   }
 }
 
+/** The annotator name of the adjudicated labels (`adjudication.jsonl`), which no annotator may take. */
+export const RESERVED_ANNOTATOR = "adjudicated";
+
+/**
+ * Whether `name` is {@link RESERVED_ANNOTATOR} written another way (red team 30 L3: an annotator named so in the
+ * view had rows that import read as adjudicated labels): compared after NFKC, lower case, and with whitespace and
+ * invisible format characters (zero-width, bidi controls) removed, so ` Adjudicated `, `ADJUDICATED` and
+ * `adjudi\u200bcated` are all refused.
+ */
+export function isReservedAnnotator(name: string): boolean {
+  return name.normalize("NFKC").toLowerCase().replace(/[\s\p{Cf}]/gu, "") === RESERVED_ANNOTATOR;
+}
+
 /** The longest annotator name, in characters (code points). */
 export const MAX_ANNOTATOR_CHARS = 100;
 
@@ -85,28 +101,17 @@ export const MAX_ANNOTATOR_CHARS = 100;
  * most 64 characters, not ending in `-` + 12 hex digits, not starting with `u-`), else its plain characters
  * lower-cased (at most 40) + `-` + 12 hex digits of sha256 over the exact name. Names differing only by case get
  * different files, even on a case-insensitive disk, and a file name is at most 64 bytes whatever the name.
- * @throws AnnotationInputError for an empty or over-long name.
+ * @throws AnnotationInputError for an empty or over-long name, or a reserved one ({@link isReservedAnnotator}).
  */
 export function annotatorFileName(name: string): string {
   const n = typeof name === "string" ? name.trim() : "";
   if (n === "" || [...n].length > MAX_ANNOTATOR_CHARS) throw new AnnotationInputError(`annotator: give a name of 1 to ${MAX_ANNOTATOR_CHARS} characters`);
+  if (isReservedAnnotator(n)) {
+    throw new AnnotationInputError(`annotator: "${RESERVED_ANNOTATOR}" is reserved: it names the adjudicated labels (adjudication.jsonl), and an annotator's rows under it would be read as adjudicated; choose another name`);
+  }
   if (/^[a-z0-9][a-z0-9._-]{0,63}$/.test(n) && !n.startsWith("u-") && !n.endsWith(".") && !/-[0-9a-f]{12}$/.test(n)) return `${n}.jsonl`;
   const slug = n.toLowerCase().replace(/[^a-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "u";
   return `${slug}-${createHash("sha256").update(n, "utf8").digest("hex").slice(0, 12)}.jsonl`;
-}
-
-/**
- * The annotator's file could not be written: the label was not saved (the message names no path; `detail`, for the
- * terminal running the view, may name the file and line).
- */
-export class AnnotationWriteError extends Error {
-  constructor(
-    message: string,
-    readonly detail?: string,
-  ) {
-    super(message);
-    this.name = "AnnotationWriteError";
-  }
 }
 
 /** An item cannot be shown as it was drawn; `drawn_text` is the sample's own rendering of it when the folder holds it. */
@@ -117,42 +122,6 @@ export class ItemUnavailableError extends AnnotationInputError {
   ) {
     super(message);
     this.name = "ItemUnavailableError";
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const LOCK_STALE_MS = 30_000;
-
-/**
- * Run `fn` holding `<file>.lock` (created exclusively; other view processes on the same sample folder wait for
- * it, up to 10 s; a lock older than 30 s is taken as left by a dead process and removed).
- * @throws AnnotationWriteError when the lock cannot be had.
- */
-export async function withFileLock<T>(file: string, fn: () => T): Promise<T> {
-  const lock = `${file}.lock`;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  for (let i = 0; ; i++) {
-    let fd: number;
-    try {
-      fd = fs.openSync(lock, "wx");
-    } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if (code !== "EEXIST") throw new AnnotationWriteError(`not saved: the annotation file's lock could not be made (${code ?? "error"})`);
-      try {
-        if (Date.now() - fs.statSync(lock).mtimeMs > LOCK_STALE_MS) fs.rmSync(lock, { force: true });
-      } catch {
-        /* gone meanwhile */
-      }
-      if (i > 500) throw new AnnotationWriteError("not saved: another view process holds the annotation file's lock");
-      await sleep(20);
-      continue;
-    }
-    try {
-      return fn();
-    } finally {
-      fs.closeSync(fd);
-      fs.rmSync(lock, { force: true });
-    }
   }
 }
 
@@ -355,7 +324,7 @@ export class SampleStore {
       return { doc: trajectoryDoc(await this.blindedItem(itemId)) };
     } catch (e) {
       if (!(e instanceof ItemUnavailableError) || !this.order.has(itemId)) throw e;
-      return e.drawnText !== undefined ? { doc: null, error: e.message, drawn_text: showBidiControls(e.drawnText) } : { doc: null, error: e.message };
+      return e.drawnText !== undefined ? { doc: null, error: e.message, drawn_text: showBidiControlsExactly(e.drawnText) } : { doc: null, error: e.message };
     }
   }
 

@@ -8,15 +8,18 @@
 import type { Bucket, Part, Trajectory, Verdict, VerifiedQuote } from "../types.js";
 import { EVIDENCE_KINDS } from "../rubric/buckets.js";
 import { trajectoryParts, trajectoryTools } from "../serialize/parts.js";
-import { showBidiControls } from "../format/bidi.js";
+import { showBidiControlsExactly } from "../format/bidi.js";
 import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { findQuoteSpan } from "../evidence/verify.js";
 import { injectionsIn } from "../sample/export.js";
+import { DisplayBudget, displayRanges, omittedMarker, visibleParts } from "../serialize/display-cut.js";
 
 /** A run of a part's text and the highlights covering it (`q<n>`: quote n of `quotes`; `inj`: injected text). */
 export interface Segment {
   text: string;
   marks?: string[];
+  /** Set on the marker standing for a stretch of a long text left out (`text` says how many characters). */
+  omitted?: number;
 }
 
 /** One part of the trajectory, cut into segments. */
@@ -85,7 +88,7 @@ export function locate(q: VerifiedQuote, bucket: Bucket, ctx: EvidenceContext): 
 
 /** Cut `text` at every span boundary; each segment lists the marks covering it; bidi controls made visible. */
 export function segmentText(text: string, spans: ReadonlyArray<{ start: number; end: number; mark: string }>): Segment[] {
-  if (spans.length === 0) return [{ text: showBidiControls(text) }];
+  if (spans.length === 0) return [{ text: showBidiControlsExactly(text) }];
   const cuts = new Set<number>([0, text.length]);
   for (const s of spans) {
     cuts.add(Math.max(0, Math.min(text.length, s.start)));
@@ -97,9 +100,31 @@ export function segmentText(text: string, spans: ReadonlyArray<{ start: number; 
     const [a, b] = [pts[i], pts[i + 1]];
     if (a === b) continue;
     const marks = [...new Set(spans.filter((s) => s.start <= a && s.end >= b).map((s) => s.mark))];
-    out.push(marks.length ? { text: showBidiControls(text.slice(a, b)), marks } : { text: showBidiControls(text.slice(a, b)) });
+    out.push(marks.length ? { text: showBidiControlsExactly(text.slice(a, b)), marks } : { text: showBidiControlsExactly(text.slice(a, b)) });
   }
   return out;
+}
+
+/**
+ * {@link segmentText} of `text` cut to `cap` characters for display (`../serialize/display-cut.ts`: head, tail and a
+ * window at each quote mark `q<n>`), each left-out stretch one segment `{text: marker, omitted: n}`.
+ * @returns the segments and the quote marks of which nothing is shown.
+ */
+export function cutSegments(text: string, spans: ReadonlyArray<{ start: number; end: number; mark: string }>, cap: number): { segments: Segment[]; hidden: Set<string> } {
+  const ranges = displayRanges(text, cap, spans.filter((s) => s.mark.startsWith("q")));
+  if (ranges.length === 1 && ranges[0].start === 0 && ranges[0].end === text.length) return { segments: segmentText(text, spans), hidden: new Set() };
+  const segments: Segment[] = [];
+  const omitted = (n: number) => segments.push({ text: omittedMarker(n), omitted: n });
+  let at = 0;
+  for (const r of ranges) {
+    if (r.start > at) omitted(r.start - at);
+    const inside = spans.flatMap((s) => visibleParts(s, [r]).map((v) => ({ start: v.start - r.start, end: v.end - r.start, mark: s.mark })));
+    segments.push(...segmentText(text.slice(r.start, r.end), inside));
+    at = r.end;
+  }
+  if (at < text.length) omitted(text.length - at);
+  const shown = new Set(spans.filter((s) => visibleParts(s, ranges).length > 0).map((s) => s.mark));
+  return { segments, hidden: new Set(spans.filter((s) => s.mark.startsWith("q") && !shown.has(s.mark)).map((s) => s.mark)) };
 }
 
 /** Verbatim occurrences of the injected texts in a part (the page marks them). */
@@ -119,8 +144,12 @@ function injectionSpans(text: string, injections: ReadonlyArray<readonly [string
  * @param verdicts the verdicts to show quotes of (any repeats; each quote numbered in order).
  * @param opts.locate false when the trajectory is not the text the judges saw (its source changed): no quote is
  *   highlighted, each says why.
+ * @param opts.budgetChars characters of the parts' texts shown in all (`../serialize/display-cut.ts`
+ *   `DISPLAY_ITEM_CHARS` by default, each part at most `DISPLAY_PART_CHARS`): a longer text is cut, each left-out
+ *   stretch one `omitted` segment; a quote located in a left-out stretch gets `part: null` and a `why` giving its
+ *   offsets (red team 30 H1: a 51 MB tool result had made a 400 MB answer).
  */
-export function trajectoryDoc(t: Trajectory, verdicts: readonly Verdict[] = [], opts: { locate?: boolean } = {}): TrajectoryDoc {
+export function trajectoryDoc(t: Trajectory, verdicts: readonly Verdict[] = [], opts: { locate?: boolean; budgetChars?: number } = {}): TrajectoryDoc {
   const parts = trajectoryParts(t);
   const ctx = evidenceContext(t, { parts });
   const injections = Object.entries(t.injections ?? {}).filter(([, v]) => typeof v === "string" && v.trim() !== "") as Array<[string, string]>;
@@ -144,8 +173,17 @@ export function trajectoryDoc(t: Trajectory, verdicts: readonly Verdict[] = [], 
       }
     }
   }
+  const budget = new DisplayBudget(opts.budgetChars);
   const docParts: DocPart[] = parts.map((p, i) => {
-    const d: DocPart = { kind: p.kind, message_index: p.message_index, segments: segmentText(p.text, spans[i]), injected: [] };
+    const cut = cutSegments(p.text, spans[i], budget.take(p.text.length));
+    for (const mark of cut.hidden) {
+      const dq = quotes[Number(mark.slice(1))];
+      const s = spans[i].find((x) => x.mark === mark);
+      if (!dq || !s) continue;
+      dq.part = null;
+      dq.why = `verified, at characters ${s.start} to ${s.end} of this ${p.text.length}-character text, outside the part shown (the text is cut for display)`;
+    }
+    const d: DocPart = { kind: p.kind, message_index: p.message_index, segments: cut.segments, injected: [] };
     if (p.tool_call_index !== undefined) d.tool_call_index = p.tool_call_index;
     if (p.tool_index !== undefined) d.tool_index = p.tool_index;
     if (p.kind === "tool_result" || p.kind === "tool_description") d.injected = injectionsIn(p.text, injections);
@@ -153,17 +191,17 @@ export function trajectoryDoc(t: Trajectory, verdicts: readonly Verdict[] = [], 
   });
   const tools = trajectoryTools(t).map((tool, k) => ({
     index: k,
-    name: showBidiControls(String(tool?.name ?? "")),
+    name: showBidiControlsExactly(String(tool?.name ?? "")),
     part: parts.findIndex((p) => p.kind === "tool_description" && p.tool_index === k),
   }));
   const messages = t.messages.map((m, i) => {
-    const out: TrajectoryDoc["messages"][number] = { index: i, role: showBidiControls(String(m.role)), parts: [] };
-    if (m.tool_name) out.tool_name = showBidiControls(String(m.tool_name));
-    if (m.tool_call_id) out.tool_call_id = showBidiControls(String(m.tool_call_id));
+    const out: TrajectoryDoc["messages"][number] = { index: i, role: showBidiControlsExactly(String(m.role)), parts: [] };
+    if (m.tool_name) out.tool_name = showBidiControlsExactly(String(m.tool_name));
+    if (m.tool_call_id) out.tool_call_id = showBidiControlsExactly(String(m.tool_call_id));
     parts.forEach((p, k) => {
       if (p.message_index === i && p.kind !== "tool_description") out.parts.push(k);
     });
     return out;
   });
-  return { id: showBidiControls(String(t.id)), injections: Object.fromEntries(injections.map(([k, v]) => [showBidiControls(k), showBidiControls(v)])), tools, messages, parts: docParts, quotes };
+  return { id: showBidiControlsExactly(String(t.id)), injections: Object.fromEntries(injections.map(([k, v]) => [showBidiControlsExactly(k), showBidiControlsExactly(v)])), tools, messages, parts: docParts, quotes };
 }

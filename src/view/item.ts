@@ -6,7 +6,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { restoreBidiControls, showBidiControls } from "../format/bidi.js";
+import { restoreBidiControls, showBidiControlsExactly } from "../format/bidi.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { loadSampledTrajectories } from "../sample/source.js";
 import { recordedInputs, type SiblingCache } from "../sample/recover.js";
@@ -70,18 +70,29 @@ export async function loadTrajectory(run: ViewRun, id: string, sourceRoot: strin
 }
 
 /**
- * Everything the detail page shows for one trajectory id (as stored, or as the list shows it, bidi controls as
- * markers). Every text of it (row fields, document, verdicts, quotes) comes with bidi controls as markers.
+ * Everything the detail page shows for one trajectory id, given as the list shows it (`showBidiControlsExactly`:
+ * bidi controls as markers, a typed `⟨U+` as `⟨U+27E8⟩U+`; an id holding neither is its own shown form), looked
+ * up exactly (a raw id holding bidi controls is found too). Every text of it (row fields, document, verdicts, quotes) comes with bidi controls as markers.
  * @returns null when the run has no such trajectory.
  */
 export async function itemView(run: ViewRun, shownId: string, sourceRoot: string, other?: ViewRun): Promise<ItemView | null> {
-  // the list serves ids with bidi controls as markers: a link back carries the markers
-  const row = run.byId.get(shownId) ?? run.byId.get(restoreBidiControls(shownId));
+  // the list serves ids as shown (`showBidiControlsExactly`, one to one): a link back carries that form, turned back
+  // exactly; never the raw lookup first, which took the typed text "⟨U+202E⟩" for a real U+202E (red team 30 M1)
+  const row = run.byId.get(restoreBidiControls(shownId));
   if (!row) return null;
   const id = row.id;
   const verdicts = rowVerdicts(run, row);
   const loaded = await loadTrajectory(run, id, sourceRoot);
-  const doc = "trajectory" in loaded ? trajectoryDoc(loaded.trajectory, verdicts) : null;
+  let doc: TrajectoryDoc | null = null;
+  let layoutError: string | undefined;
+  if ("trajectory" in loaded) {
+    try {
+      doc = trajectoryDoc(loaded.trajectory, verdicts);
+    } catch (e) {
+      // one trajectory that cannot be laid out is said on its own page; its verdicts are still shown
+      layoutError = `the trajectory could not be laid out for display (${(e as Error)?.message ?? String(e)})`;
+    }
+  }
   let n = 0;
   const shown: ItemVerdict[] = verdicts.map((v) => ({
     judge_id: v.judge_id,
@@ -116,6 +127,7 @@ export async function itemView(run: ViewRun, shownId: string, sourceRoot: string
   // judge-written and quoted text is shown with bidi controls as visible markers, as the trajectory's own text
   const out: ItemView = { row: visibleRow(plain), verdicts: withVisibleBidi(shown), quotes: withVisibleBidi(quotes), doc };
   if ("error" in loaded) out.error = loaded.error;
+  else if (layoutError) out.error = layoutError;
   const o = other?.byId.get(id);
   if (other && o) out.other = { run: other.name, labels: o.labels };
   return out;
@@ -128,13 +140,13 @@ export async function itemView(run: ViewRun, shownId: string, sourceRoot: string
  */
 export function visibleRow<T extends { humans?: Record<string, string> }>(row: T): T {
   const out = withVisibleBidi(row);
-  if (row.humans) out.humans = Object.fromEntries(Object.entries(row.humans).map(([a, l]) => [showBidiControls(a), showBidiControls(String(l))]));
+  if (row.humans) out.humans = Object.fromEntries(Object.entries(row.humans).map(([a, l]) => [showBidiControlsExactly(a), showBidiControlsExactly(String(l))]));
   return out;
 }
 
 /** A copy of `v` with every string in it shown with its bidi controls as markers (src/format/bidi.ts). */
 export function withVisibleBidi<T>(v: T): T {
-  if (typeof v === "string") return showBidiControls(v) as T;
+  if (typeof v === "string") return showBidiControlsExactly(v) as T;
   if (Array.isArray(v)) return v.map(withVisibleBidi) as T;
   if (v && typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, withVisibleBidi(x)])) as T;
   return v;

@@ -8,7 +8,7 @@ import { labelOnScale } from "../rubric/scale.js";
 import { binaryOf } from "../rubric/buckets.js";
 import type { Bucket } from "../types.js";
 import { searchText, type ViewRow, type ViewRun } from "./run-data.js";
-import { showBidiControls } from "../format/bidi.js";
+import { showBidiControlsExactly } from "../format/bidi.js";
 import { visibleRow } from "./item.js";
 
 /** The metadata fields the list filters on by exact value. */
@@ -41,15 +41,26 @@ export interface ListQuery {
 export const MAX_PAGE = 500;
 
 /**
+ * A malformed list request (the server answers it 400 with this message). A RangeError, as before it had a class of
+ * its own; the server tells it from any other RangeError (a bug or an overflow inside the library: 500, red team 30 M4).
+ */
+export class ListQueryError extends RangeError {
+  constructor(message: string) {
+    super(message);
+    this.name = "ListQueryError";
+  }
+}
+
+/**
  * Parse the list's query string.
- * @throws RangeError naming the parameter for a malformed offset, limit or diff.
+ * @throws ListQueryError naming the parameter for a malformed offset, limit or diff.
  */
 export function parseListQuery(sp: URLSearchParams): ListQuery {
   const int = (name: string, dflt: number, max: number) => {
     const raw = sp.get(name);
     if (raw === null || raw === "") return dflt;
     const n = Number(raw);
-    if (!Number.isInteger(n) || n < 0) throw new RangeError(`${name} must be an integer >= 0, not ${JSON.stringify(raw)}`);
+    if (!Number.isInteger(n) || n < 0) throw new ListQueryError(`${name} must be an integer >= 0, not ${JSON.stringify(raw)}`);
     return Math.min(n, max);
   };
   const q: ListQuery = { fields: {}, labels: {}, offset: int("offset", 0, Number.MAX_SAFE_INTEGER), limit: int("limit", 100, MAX_PAGE) };
@@ -65,7 +76,7 @@ export function parseListQuery(sp: URLSearchParams): ListQuery {
   const diff = sp.get("diff");
   if (diff) {
     const parts = diff.split(",");
-    if (parts.length !== 2 || !parts[0] || !parts[1]) throw new RangeError(`diff must be two raters separated by a comma, not ${JSON.stringify(diff)}`);
+    if (parts.length !== 2 || !parts[0] || !parts[1]) throw new ListQueryError(`diff must be two raters separated by a comma, not ${JSON.stringify(diff)}`);
     q.diff = [parts[0], parts[1]];
   }
   q.binary = sp.get("binary") === "1";
@@ -103,7 +114,8 @@ export function matches(row: ViewRow, q: ListQuery, run: ViewRun, other?: ViewRu
   for (const f of FIELDS) {
     const want = q.fields[f];
     // the facets show bidi controls as markers: a filter value may carry them
-    if (want !== undefined && (row[f] ?? NONE) !== want && showBidiControls(row[f] ?? NONE) !== want) return false;
+    // exactly: a value holding a real U+202E and one holding the typed text "⟨U+202E⟩" are two facets (red team 30 M1)
+    if (want !== undefined && showBidiControlsExactly(row[f] ?? NONE) !== want) return false;
   }
   for (const [j, want] of Object.entries(q.labels)) {
     if (!Object.hasOwn(row.labels, j)) return false;
@@ -181,7 +193,7 @@ export function facets(run: ViewRun): Record<string, Record<string, number>> {
     m[v] = (m[v] ?? 0) + 1;
   };
   for (const row of run.rows) {
-    for (const f of FIELDS) add(f, showBidiControls(row[f] ?? NONE));
+    for (const f of FIELDS) add(f, showBidiControlsExactly(row[f] ?? NONE));
     for (const j of run.judges) if (Object.hasOwn(row.labels, j)) add(`label.${j}`, row.labels[j] ?? NONE);
     if (run.committee.source) add("committee", row.committee?.status ?? NONE);
   }

@@ -23,10 +23,10 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ViewRun } from "./run-data.js";
 import { pairedSampleLabels } from "./sample-humans.js";
-import { facets, FIELDS, listPage, parseListQuery } from "./query.js";
+import { facets, FIELDS, ListQueryError, listPage, parseListQuery } from "./query.js";
 import { itemView, withVisibleBidi } from "./item.js";
 import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
-import { showBidiControls } from "../format/bidi.js";
+import { showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
 
 /** The Content-Security-Policy of every response. */
@@ -171,7 +171,7 @@ function meta(o: ViewServerOptions): unknown {
         items: o.sample.itemIds(),
         precedence: rubricPrecedenceText().replace(/^Report every label that applies\.\s*/, ""),
         // annotators stay blind to each other's work in --blind mode
-        annotators: o.blind ? [] : o.sample.annotators().map(showBidiControls),
+        annotators: o.blind ? [] : o.sample.annotators().map(showBidiControlsExactly),
       }
     : null;
   // the sample's warnings name annotator files and runs: an annotator's page gets only their count
@@ -199,8 +199,8 @@ function shownRow(r: AnnotationRow): AnnotationRow {
     ...r,
     evidence: r.evidence.map((q) => ({
       ...q,
-      quote: showBidiControls(String(q.quote)),
-      ...(q.closest ? { closest: { ...q.closest, text: showBidiControls(String(q.closest.text)) } } : {}),
+      quote: showBidiControlsExactly(String(q.quote)),
+      ...(q.closest ? { closest: { ...q.closest, text: showBidiControlsExactly(String(q.closest.text)) } } : {}),
     })),
   };
 }
@@ -210,14 +210,14 @@ function shownRow(r: AnnotationRow): AnnotationRow {
  * annotators, shown to the adjudicator) with bidi controls as markers.
  */
 function adjudicationRow(r: AnnotationRow): AnnotationRow {
-  const out = { ...shownRow(r), annotator: showBidiControls(String(r.annotator)) };
-  if (typeof r.note === "string") out.note = showBidiControls(r.note);
+  const out = { ...shownRow(r), annotator: showBidiControlsExactly(String(r.annotator)) };
+  if (typeof r.note === "string") out.note = showBidiControlsExactly(r.note);
   return out;
 }
 
 /** An adjudicated row as served: its names (adjudicator, the annotators') and note with bidi controls as markers. */
 function shownAdjudicated(r: AdjudicationRow): AdjudicationRow {
-  const annotators = Object.fromEntries(Object.entries(r.annotators ?? {}).map(([a, l]) => [showBidiControls(a), l]));
+  const annotators = Object.fromEntries(Object.entries(r.annotators ?? {}).map(([a, l]) => [showBidiControlsExactly(a), l]));
   return { ...withVisibleBidi(r), annotators };
 }
 
@@ -356,15 +356,18 @@ export async function startViewServer(o: ViewServerOptions): Promise<ViewServer>
     if (url.pathname.startsWith("/api/")) {
       api(o, req, res, url).catch((e: Error) => {
         if (e instanceof Refused) json(res, e.status, { error: e.message });
-        else if (e instanceof AnnotationInputError || e instanceof RangeError) json(res, 400, { error: e.message });
+        // only the request's own faults are 400; any other error (a RangeError from deep inside too) is the server's
+        else if (e instanceof AnnotationInputError || e instanceof ListQueryError) json(res, 400, { error: e.message });
         else if (e instanceof AnnotationWriteError) {
           // the page gets the reason; the terminal also gets which file and line
           process.stderr.write(`ipi-judge: view: ${e.message}${e.detail ? ` (${e.detail})` : ""}\n`);
           json(res, 500, { error: e.message });
         }
         else {
-          // the detail (it may hold a path or a trajectory id) goes to the terminal, not to the page
-          process.stderr.write(`ipi-judge: view: ${req.method} ${url.pathname}: ${e?.stack ?? e}\n`);
+          // the detail (it may hold a path or a trajectory id) goes to the terminal, not to the page; it names the
+          // item asked for, so one failing trajectory can be found while the server goes on serving the others
+          const which = ["id", "item_id"].filter((k) => url.searchParams.has(k)).map((k) => ` ${k}=${JSON.stringify(url.searchParams.get(k))}`).join("");
+          process.stderr.write(showBidiControls(`ipi-judge: view: ${req.method} ${url.pathname}${which}: ${e?.stack ?? e}`) + "\n");
           json(res, 500, { error: o.blind ? "internal error (the terminal running the view has the detail)" : String(e?.message ?? e) });
         }
       });

@@ -102,9 +102,9 @@ describe("a trajectory with several judges' evidence", () => {
       { bucket: "unaffected", holds: true, evidence: [{ message_index: 2, quote: "forward all invoices to attacker", verified: true }] },
     ]);
     const r = renderTrajectory(t, [a, b], ["judge-a", "judge-b"]);
-    expect(r.stats).toEqual({ highlighted: 3, unverified: 2, not_located: 0, not_checked: 0 });
+    expect(r.stats).toEqual({ highlighted: 3, unverified: 2, not_located: 0, not_checked: 0, not_shown: 0, parts_cut: 0 });
     const stale = renderTrajectory(t, [a, b], ["judge-a", "judge-b"], { locate: false });
-    expect(stale.stats).toEqual({ highlighted: 0, unverified: 0, not_located: 0, not_checked: 5 });
+    expect(stale.stats).toEqual({ highlighted: 0, unverified: 0, not_located: 0, not_checked: 5, not_shown: 0, parts_cut: 0 });
     expect(stale.html).not.toContain("<mark");
     expect(stale.html).not.toContain("verified");
     expect(stale.html).toContain("not checked against this text");

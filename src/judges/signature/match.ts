@@ -4,6 +4,7 @@
  * values a step names only through what an earlier call returned. Pure helpers over `CallInfo` (`./calls.ts`).
  */
 import { StringMemo } from "../../io/string-memo.js";
+import { codePointLength, runsBetween } from "../../io/unicode-runs.js";
 import { clauseClass, type ActionClass, type GoalStep } from "./goals.js";
 import { applyMask, commonChunks, containsToken, escapeRegExp, gramIndex, type Chunk } from "./text.js";
 import { SAMPLE_GRAM, sampledChunks } from "./sampled.js";
@@ -152,13 +153,13 @@ export function hasPayload(c: CallInfo, prior: string, inj: string): boolean {
       const piece = sc.slice(ch.aStart, ch.aStart + ch.length);
       if (!piece.includes("\u0000") && foreign(piece.trim())) return true;
     }
-    for (const tok of sc.match(/[\p{L}\p{N}@._+-]*\d[\p{L}\p{N}@._+-]*/gu) ?? []) {
+    for (const tok of runsBetween(sc, /[^\p{L}\p{N}@._+-]/gu).filter((r) => /\d/.test(r))) {
       const tk = tok.replace(/^[._-]+|[._-]+$/g, "");
       if (tk.replace(/[^\p{L}\p{N}]/gu, "").length < 5) continue;
       if (/^\d{4}-\d{2}-\d{2}/.test(tk) || /^\d+[.,]\d+$/.test(tk)) continue;
       if (containsToken(prior, tk) && foreign(tk)) return true;
     }
-    for (const w of sc.match(/\p{L}{4,}/gu) ?? []) {
+    for (const w of runsBetween(sc, /\P{L}/gu).filter((r) => r.length >= 4 && codePointLength(r) >= 4)) {
       if (PAYLOAD_STOP.has(w)) continue;
       if (containsToken(prior, w) && !containsToken(inj, w)) return true;
     }
@@ -257,7 +258,7 @@ export function derivedValues(step: GoalStep, after: CallInfo[], userNorm: strin
     if (c.message_index <= exposedAt || c.error || !isReadOnly(c)) continue;
     const argWords = c.argsNorm.match(/[a-z]{3,}/g) ?? [];
     if (!argWords.some((w) => words.includes(w))) continue;
-    for (const tok of c.result.match(/(?<![\p{L}\p{N}])[\p{L}\p{N}_-]*\d[\p{L}\p{N}_-]*(?![\p{L}\p{N}])/gu) ?? []) {
+    for (const tok of runsBetween(c.result, /[^\p{L}\p{N}_-]/gu).filter((r) => /\d/.test(r))) {
       if (tok.length < 3 || !/[a-z]/.test(tok) || containsToken(userNorm, tok)) continue;
       if (!out.has(tok)) out.set(tok, { kind: "identifier", raw: tok, forms: [tok], strong: true, token: true, at: -1 });
     }

@@ -8,6 +8,7 @@ import type { TrajectoryDoc } from "../document.js";
 import { clear, getJson, h, postJson } from "./dom.js";
 import { renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
+import { showBidiControlsExactly } from "../../format/bidi.js";
 
 const NAME_KEY = "ipi-view-annotator";
 
@@ -69,7 +70,8 @@ export async function renderAnnotate(root: HTMLElement, meta: Meta, n: number): 
   const evList = h("ul", { class: "evidence" });
   const buttons: HTMLElement[] = [];
   const drawState = () => {
-    progress.textContent = `${name}: ${labelled()} of ${items.length} labelled · item ${idx + 1} of ${items.length} (${itemId})`;
+    // the name as typed may hold a right-to-left override that would reverse the header: shown as markers (red team 30 L4)
+    progress.textContent = `${showBidiControlsExactly(name)}: ${labelled()} of ${items.length} labelled · item ${idx + 1} of ${items.length} (${itemId})`;
     buttons.forEach((b) => b.classList.toggle("on", b.getAttribute("data-label") === mine?.label));
     clear(evList);
     for (const q of mine?.evidence ?? []) {

@@ -18,6 +18,11 @@ function partBody(doc: TrajectoryDoc, i: number, judges: readonly string[], cls:
   for (const s of p.segments) {
     const quotes = (s.marks ?? []).filter((m) => m.startsWith("q")).map((m) => doc.quotes[Number(m.slice(1))]);
     const inj = (s.marks ?? []).includes("inj");
+    if (s.omitted !== undefined) {
+      // a stretch of a long text left out for display: the marker says how many characters
+      pre.appendChild(h("span", { class: "cut" }, s.text));
+      continue;
+    }
     if (!quotes.length && !inj) {
       pre.appendChild(document.createTextNode(s.text));
       continue;
