@@ -58,7 +58,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   consensus_tie: "annotators tied",
   not_in_run: "not in the run",
   missing_label: "no label",
-  duplicate_superseded: "superseded by the annotator's later label",
+  duplicate_repeated: "the same label repeated by its annotator (counted once)",
   bad_row: "unreadable row",
   fewer_than_2_clusters: "fewer than 2 models to resample: a cluster bootstrap over one model gives the same figure on every resample, which is no interval",
   fewer_than_2_conditions: "fewer than 2 conditions observed, so no condition can be worse than the baseline",
