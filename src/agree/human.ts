@@ -526,7 +526,9 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     if (j.design_weighted) {
       const d = j.design_weighted;
       const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
-      L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff ${f3(d.kish_n_eff)}`);
+      // the same labels weighted: a one-category side makes this kappa 0 too (weighted p_o = p_e)
+      const by = j.unweighted.kappa.note !== undefined && d.kappa.value !== null ? " (0 by construction, as above)" : "";
+      L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}${by}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff ${f3(d.kish_n_eff)}`);
     } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
       L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }
