@@ -38,7 +38,14 @@ export interface Message {
 export interface TrajectorySource {
   format: string;
   path: string;
+  /** The item's line in a file of one item per line (chat JSONL), 1-based. */
   line?: number;
+  /**
+   * The item's place in a file of several items that are not lines (Inspect: the `.eval` zip entry
+   * `samples/<id>_epoch_<n>.json`, or `samples[<i>]` in a `.json` log). With `path` (and `line`) it names the item
+   * within its file: two items of one file are never the same input (`../ingest/duplicates.ts`).
+   */
+  entry?: string;
 }
 
 /**

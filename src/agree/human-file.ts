@@ -12,6 +12,7 @@ import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import { labelOnScale, type HumanScale } from "../rubric/scale.js";
+import { canonicalSpelling } from "../rubric/buckets.js";
 
 /** A label file that cannot be used at all (unreadable, no header, wrong columns). */
 export class HumanLabelsError extends Error {
@@ -88,8 +89,8 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | strin
  * `.ndjson`), else from the first character (`{` = JSONL).
  * @param file path of the file.
  * @returns usable rows and bad rows (missing id/annotator, bad numbers, bad JSON) with their line numbers.
- * @throws HumanLabelsError when the file cannot be read, a CSV has no header or lacks a required column, or
- *   the file has no row at all.
+ * @throws HumanLabelsError when the file cannot be read, a CSV has no header or lacks a required column, the
+ *   file has no row at all, or an annotator gave one trajectory two different labels ({@link refuseConflicts}).
  */
 export function readHumanLabels(file: string): HumanLabelFile {
   let text: string;
@@ -159,7 +160,50 @@ export function readHumanLabels(file: string): HumanLabelFile {
     }
   }
   if (out.rows.length === 0 && out.bad_rows.length === 0) throw new HumanLabelsError(`${file}: no label rows`);
+  refuseConflicts(out, file);
   return out;
+}
+
+/** At most this many conflicts are listed in the refusal (the count says how many there are). */
+const LISTED_CONFLICTS = 50;
+
+/**
+ * The conflicting labels of a label file: an annotator who gave one trajectory two different labels (compared as
+ * `import-annotations` compares them: case, spaces and dashes normalized, `Full compliance` = `full_compliance`;
+ * a row without a label takes no part). Each names the trajectory, the annotator, both labels and both lines. A
+ * label repeated unchanged is no conflict (the readers count it once, `duplicate_repeated`).
+ */
+export function labelConflicts(file: Pick<HumanLabelFile, "rows">): string[] {
+  const first = new Map<string, { label: string; raw: string; line: number }>();
+  const out: string[] = [];
+  for (const r of file.rows) {
+    if (!r.label) continue;
+    const key = `${r.trajectory_id}\u0000${r.annotator}`;
+    const label = canonicalSpelling(r.label);
+    const prev = first.get(key);
+    if (prev === undefined) first.set(key, { label, raw: r.label, line: r.line });
+    else if (prev.label !== label) {
+      out.push(`line ${r.line}: annotator "${r.annotator}" labelled trajectory "${r.trajectory_id}" "${r.label}" here and "${prev.raw}" at line ${prev.line}`);
+    }
+  }
+  return out;
+}
+
+/**
+ * Refuse a label file in which an annotator gave one trajectory two different labels ({@link labelConflicts}), as
+ * `import-annotations` refuses such annotations: which of the two is the annotator's answer is not the readers' to
+ * pick (red team 30: the later row silently won in agree, estimate and report). The one check every `--human`
+ * reader makes (`readHumanLabels`, and `agree`'s and `estimate`'s grouping for files built in code).
+ * @throws HumanLabelsError listing the conflicts (the first {@link LISTED_CONFLICTS}), each with both lines.
+ */
+export function refuseConflicts(file: Pick<HumanLabelFile, "rows">, name = "the human labels"): void {
+  const c = labelConflicts(file);
+  if (c.length === 0) return;
+  const shown = c.slice(0, LISTED_CONFLICTS).map((p) => `  ${p}`);
+  if (c.length > LISTED_CONFLICTS) shown.push(`  ... and ${c.length - LISTED_CONFLICTS} more`);
+  throw new HumanLabelsError(
+    `${name}: ${c.length} conflicting label${c.length === 1 ? "" : "s"} (one annotator, one trajectory, two different labels); nothing is computed from this file (keep one label per annotator and trajectory, as import-annotations requires):\n${shown.join("\n")}`,
+  );
 }
 
 

@@ -23,7 +23,7 @@ import {
   type TwoRaterComparison,
 } from "./pairwise.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
-import { HumanLabelsError, readHumanLabels, screenLabelRow, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
+import { HumanLabelsError, readHumanLabels, refuseConflicts, screenLabelRow, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
 import { checkLabelPairing } from "./label-pairing.js";
 import { AGREE_FRAME_WORDS, checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
 import { shownStrings } from "../format/shown.js";
@@ -143,8 +143,8 @@ const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_label: 
  * Compare a run's judges and committee with human labels.
  *
  * Steps: (1) each row's label is mapped to the scale (`labelOnScale`); rows that do not map are excluded by
- * reason, and a second row of the same annotator for the same trajectory replaces the first
- * (`duplicate_superseded`). (2) Annotators' agreement over every labelled item: pairwise Cohen's kappa and,
+ * reason, and a second row of the same annotator for the same trajectory with the same label is counted once
+ * (`duplicate_repeated`); with another label the file is refused (`refuseConflicts`, as import-annotations does). (2) Annotators' agreement over every labelled item: pairwise Cohen's kappa and,
  * with two or more annotators, Fleiss' kappa (items rated by all), generalised Fleiss and Krippendorff's alpha
  * with missing ratings. (3) Consensus (`./consensus.ts` `consensusOf`, the one definition `estimate` uses too): the
  * annotators' binary majority, refined within it on each finer scale while one label leads, put on the scale
@@ -167,6 +167,7 @@ const NON_LABELS = { ...DEFAULT_NON_LABELS, no_verdict: "no_verdict", no_label: 
  * @param file the label file as read by {@link readHumanLabels}.
  * @param verdicts the run's verdicts (latest per key); @param index the run's trajectory index.
  * @returns the report; every coefficient is a number or null with a reason (never NaN).
+ * @throws HumanLabelsError when an annotator gave one trajectory two different labels (`refuseConflicts`).
  * Sources: statistics of `src/stats/` (Cohen 1960; FCE 1969; Gwet 2008; Byrt et al. 1993; Fleiss 1971;
  * Krippendorff 2011; test/data/vectors/NOTES.md §7 "Two-phase / stratified annotation sample" for the design-weighted
  * estimates).
@@ -177,6 +178,7 @@ export function humanAgreement(
   index: ReadonlyMap<string, TrajectoryIndexRow>,
   opts: HumanAgreementOptions,
 ): HumanAgreementReport {
+  refuseConflicts(file, opts.file);
   const scale = opts.scale ?? detectScale(file.rows.map((r) => r.label));
   const cats = SCALE_CATEGORIES[scale];
   // the consensus is formed on the annotators' own scale, then put on `scale` (./consensus.ts: one definition with estimate)
@@ -305,7 +307,7 @@ function designRefusal(file: HumanLabelFile, name: string, population: readonly 
 
 /** The label file's rows grouped by item ({@link groupRows}), with the design fields each item carries. */
 interface GroupedRows {
-  /** trajectory id -> annotator -> label on the consensus-forming scale (a later row of one annotator supersedes). */
+  /** trajectory id -> annotator -> label on the consensus-forming scale (one label per annotator: conflicts are refused). */
   items: Map<string, Map<string, string>>;
   /** Design weight per item (`weight`, or 1 / `inclusion_probability`; the first row's when rows disagree). */
   weightOf: Map<string, number>;
@@ -321,7 +323,8 @@ interface GroupedRows {
 /**
  * Step (1) of {@link humanAgreement}: the rows of the label file grouped by trajectory and annotator on
  * `formScale`; rows without a label or with a label off the scale are counted by reason in `rowEx`, as are the
- * file's bad rows (`bad_row`) and superseded duplicates (`duplicate_superseded`).
+ * file's bad rows (`bad_row`) and repeated rows (`duplicate_repeated`: the same label again; the file's conflicting
+ * labels were refused before).
  */
 function groupRows(file: HumanLabelFile, formScale: HumanScale): GroupedRows {
   const g: GroupedRows = { items: new Map(), weightOf: new Map(), stratumOf: new Map(), stratumSize: new Map(), used: 0, rowEx: {}, warnings: [] };
@@ -335,7 +338,7 @@ function groupRows(file: HumanLabelFile, formScale: HumanScale): GroupedRows {
     let it = g.items.get(r.trajectory_id);
     if (!it) g.items.set(r.trajectory_id, (it = new Map()));
     if (it.has(r.annotator)) {
-      exRow("duplicate_superseded");
+      exRow("duplicate_repeated");
       g.used--;
     }
     it.set(r.annotator, label);
@@ -523,7 +526,9 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     if (j.design_weighted) {
       const d = j.design_weighted;
       const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
-      L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff ${f3(d.kish_n_eff)}`);
+      // the same labels weighted: a one-category side makes this kappa 0 too (weighted p_o = p_e)
+      const by = j.unweighted.kappa.note !== undefined && d.kappa.value !== null ? " (0 by construction, as above)" : "";
+      L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}${by}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff ${f3(d.kish_n_eff)}`);
     } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
       L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }

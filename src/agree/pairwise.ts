@@ -4,7 +4,7 @@
  * here; this file only pairs labels, builds tables over a declared category set, calls the library and keeps
  * the JSON small (per-item arrays are dropped). Every value is a number or null with a reason, never NaN.
  */
-import { oneCategory, type OneCategory } from "../stats/one-category.js";
+import { kappaNote, oneCategory, type KappaNote, type OneCategory } from "../stats/one-category.js";
 import {
   bootstrapItems,
   bootstrapKappa,
@@ -35,7 +35,7 @@ import {
   type PercentAgreement,
   type WeightSpec,
 } from "../stats/index.js";
-import { estimateText, NO_VARIATION, pctText, statText } from "../format/stat-text.js";
+import { estimateText, NO_VARIATION, pctText, reasonText, statText } from "../format/stat-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
 
@@ -45,8 +45,12 @@ export interface BootstrapSettings {
   seed: number;
 }
 
-/** Cohen's kappa as reported here: the library result (SE, Wald CI, z) plus the percentile bootstrap CI. */
-export type KappaReport = CohenKappa & { ci_bootstrap?: BootstrapInterval };
+/**
+ * Cohen's kappa as reported here: the library result (SE, Wald CI, z) plus the percentile bootstrap CI, and `note`
+ * when a rater gave one category only, so that the kappa is 0 by construction (`../stats/one-category.ts`
+ * {@link KappaNote}: the 0 is kept, its intervals are no precision, and the text says so, never a bare 0.000).
+ */
+export type KappaReport = CohenKappa & { ci_bootstrap?: BootstrapInterval; note?: KappaNote };
 
 /** What two raters' comparison over a declared category set reports. */
 export interface TwoRaterComparison {
@@ -128,7 +132,9 @@ export function compareTwoRatersTable(
   const kappa: KappaReport = cohenKappa(cm.table);
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
   if (boot && cm.n > 0) kappa.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed });
-  if (one) markNoVariation(kappa);
+  const note = kappa.value !== null ? kappaNote(cm.table, opts.reference) : undefined;
+  flagByConstruction(kappa, note);
+  if (one || note) markNoVariation(kappa);
   const out: TwoRaterComparison = {
     categories: [...categories],
     n_total: paired.n_total,
@@ -145,7 +151,8 @@ export function compareTwoRatersTable(
     const wk: KappaReport = cohenKappa(cm.table, { weights: opts.weights });
     if (boot && cm.n > 0) wk.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed, weights: opts.weights });
     out.weighted_kappa = wk;
-    if (one) markNoVariation(wk);
+    if (wk.value !== null) flagByConstruction(wk, note);
+    if (one || note) markNoVariation(wk);
   }
   return out;
 }
@@ -321,9 +328,29 @@ export function pct(x: number | null | undefined, reason?: string | null): strin
   return pctText(x, reason);
 }
 
-/** One line for a kappa: value, SE, Wald CI and bootstrap CI, each undefined part said so (src/format/stat-text.ts). */
+/**
+ * One line for a kappa: value, SE, Wald CI and bootstrap CI, each undefined part said so (src/format/stat-text.ts);
+ * a kappa 0 by construction (`note`) as `0.000 (0 by construction: <why>; no interval)`, as agree --reference says it.
+ */
 export function kappaLine(k: KappaReport, name = "kappa"): string {
-  return `${name} ${estimateText(k)}`;
+  return `${name} ${kappaText(k)}`;
+}
+
+/** A kappa's figure with its intervals ({@link kappaLine} without the name); `note`: 0 by construction, said. */
+export function kappaText(k: KappaReport): string {
+  return k.note !== undefined ? `${statText(k.value, k.reason)} (0 by construction: ${reasonText(k.note)}; no interval)` : estimateText(k);
+}
+
+/** A kappa's figure alone (a table cell): `0.000 (0 by construction)` when `note` says so. */
+export function kappaCell(k: Pick<KappaReport, "value" | "reason" | "note">): string {
+  return `${statText(k.value, k.reason)}${k.note !== undefined ? " (0 by construction)" : ""}`;
+}
+
+/** Set `note` on a defined kappa a one-category rater makes 0 ({@link KappaNote}), its value exactly 0 (p_o = p_e). */
+function flagByConstruction(k: KappaReport, note: KappaNote | undefined): void {
+  if (note === undefined || k.value === null) return;
+  k.value = 0;
+  k.note = note;
 }
 
 /** Render a confusion matrix with row and column labels as aligned text lines. */

@@ -3,7 +3,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cohenKappa } from "../stats/cohen.js";
 import { gwetAC1 } from "../stats/gwet.js";
 import { pabak } from "../stats/pabak.js";
-import { oneCategory, type OneCategory } from "../stats/one-category.js";
+import { kappaNote, oneCategory, type KappaNote, type OneCategory } from "../stats/one-category.js";
 import { ciText, pctText, reasonText, statText } from "../format/stat-text.js";
 import { COVERAGE_LOW_BELOW, isLowExposure, rateFigure, type RateFigure, type RateName } from "../stats/rates.js";
 import { EXPOSURE_LOW_MEANS, exposureFigureText, NOT_EXPOSED_WHY, rateFigureText } from "../format/rates-text.js";
@@ -121,17 +121,19 @@ export interface BinaryComparison {
   kappa_se: number | null;
   kappa_ci95: { lower: number; upper: number } | null;
   /**
-   * Why `kappa_ci95` is null (`se_zero` when the Wald interval would collapse to a point; `reference_one_category`
-   * when kappa is 0 by construction, {@link BinaryComparison.kappa_note}).
+   * Why `kappa_ci95` is null (`se_zero` when the Wald interval would collapse to a point; the
+   * {@link BinaryComparison.kappa_note} when kappa is 0 by construction).
    */
   kappa_ci95_reason?: string;
   /**
-   * `reference_one_category`: the reference gave one category only and kappa is 0 (the judge used both categories,
-   * or only the other one), as it is whatever the judge does (p_o = p_e): the 0 is kept (it is the statistic's value)
-   * and said to measure nothing here (new user 23: `agree --where condition=drift`, 354 of 360 agreeing, read kappa
-   * 0.000 bare).
+   * A side gave one category only and kappa is 0 whatever the other does (p_o = p_e; `../stats/one-category.ts`
+   * {@link KappaNote}): `reference_one_category` (the benchmark's verdict; the judge used both categories, or only
+   * the other one) or `rater_one_category` (the judge; the benchmark used both). The 0 is kept (it is the statistic's
+   * value) and said to measure nothing here, the same for both sides, and left out of the report's forest plot (new
+   * user 23: `agree --where condition=drift`, 354 of 360 agreeing, read kappa 0.000 bare; red team 30: a judge that
+   * labelled everything full_compliance read a bare 0.000 too).
    */
-  kappa_note?: "reference_one_category";
+  kappa_note?: KappaNote;
   ac1_reason?: string;
   pabak_reason?: string;
   /** The Wald interval collapses to a point because the SE is 0 (perfect agreement or a constant rater). */
@@ -165,7 +167,7 @@ export interface ReferenceAgreement {
   kappa_ci95: { lower: number; upper: number } | null;
   kappa_ci95_reason?: string;
   /** {@link BinaryComparison.kappa_note} of the top-level (asr_goal) comparison. */
-  kappa_note?: "reference_one_category";
+  kappa_note?: KappaNote;
   kappa_ci_degenerate?: boolean;
   ac1: number | null;
   ac1_reason?: string;
@@ -299,8 +301,11 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
   const ac1 = gwetAC1(table);
   const pb = pabak(table);
   const one = oneCategory(table, ["yes", "no"], "cols", { reference: `the benchmark's ${reference} verdict` });
-  // the reference used one category: kappa is 0 whatever the judge does (or undefined when the judge matched it)
-  const byConstruction = one !== null && k.value === 0;
+  // a side that used one category (the benchmark's or the judge's, alike): kappa is 0 whatever the other does, or
+  // undefined when both gave the same one (../stats/one-category.ts kappaNote)
+  const note = k.value !== null ? kappaNote(table, "cols") : undefined;
+  const byConstruction = note !== undefined;
+  if (byConstruction) k.value = 0; // exactly (p_o = p_e), never a rounding -0.000
   return {
     judge_side: side,
     rate: side === "full_compliance" ? "asr_goal" : "asr_behaviour",
@@ -310,8 +315,8 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
     ...(k.value === null ? { kappa_reason: k.reason ?? "undefined" } : {}),
     kappa_se: k.se ?? null,
     kappa_ci95: ci,
-    ...(ci === null ? { kappa_ci95_reason: byConstruction ? "reference_one_category" : k.ci_wald?.degenerate ? "se_zero" : (k.se_reason ?? k.reason ?? "undefined") } : {}),
-    ...(byConstruction ? { kappa_note: "reference_one_category" as const } : {}),
+    ...(ci === null ? { kappa_ci95_reason: note !== undefined ? note : k.ci_wald?.degenerate ? "se_zero" : (k.se_reason ?? k.reason ?? "undefined") } : {}),
+    ...(note !== undefined ? { kappa_note: note } : {}),
     ...(k.ci_wald?.degenerate ? { kappa_ci_degenerate: true } : {}),
     ac1: ac1.value,
     ...(ac1.value === null ? { ac1_reason: ac1.reason ?? "undefined" } : {}),

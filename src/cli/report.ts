@@ -74,7 +74,8 @@ Example:
         progress,
         step: showStep,
       }).finally(() => step.done())).catch((e) => {
-        if (e instanceof EstimateError) throw new UsageError(e.message);
+        // an unusable label file (conflicting labels among them) is refused as agree and estimate refuse it
+        if (e instanceof EstimateError || (e as Error)?.name === "HumanLabelsError") throw new UsageError(e.message);
         throw e;
       });
       const m = res.model;

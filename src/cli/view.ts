@@ -69,6 +69,10 @@ Example:
         host: o.host,
         port,
         allowHosts: o.allowHost,
+      }).catch((e) => {
+        // an unusable label file (conflicting labels among them) is refused as agree, estimate and report refuse it
+        if ((e as Error)?.name === "HumanLabelsError") throw new UsageError((e as Error).message);
+        throw e;
       }));
       process.stdout.write(`${server.url}\n`);
       if (!["127.0.0.1", "localhost", "::1"].includes(o.host)) process.stderr.write(`ipi-judge: warning: listening on ${o.host}: anyone who can reach it and has the token can read the run; browsers must reach it by one of this machine's addresses${["0.0.0.0", "::"].includes(o.host) ? " or its host name" : ""}, or by a name given with --allow-host\n`);

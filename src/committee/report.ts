@@ -11,6 +11,7 @@ import {
   compareTwoRaters,
   f3,
   formatTwoRater,
+  kappaCell,
   pct,
   type BootstrapSettings,
   type ManyRaterComparison,
@@ -468,7 +469,7 @@ export function formatCommitteeReport(r: CommitteeReport): string {
       if (t.deterministic) L.push(`    note: ${t.deterministic}`);
       if (t.content_mismatch) L.push(`    left out: ${t.content_mismatch.items} trajector${t.content_mismatch.items === 1 ? "y" : "ies"} judged on different texts in different repeats (see the warning above)`);
       for (const p of t.pairs) {
-        L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${f3(p.six.kappa.value, p.six.kappa.reason)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${f3(p.binary.kappa.value, p.binary.kappa.reason)}`);
+        L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${kappaCell(p.six.kappa)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${kappaCell(p.binary.kappa)}`);
         if (p.claimed?.differ) L.push(`      ${claimedLine(p.claimed)}`);
       }
       const fs = t.across_six.fleiss;

@@ -83,7 +83,7 @@ export interface EstimateReport {
      * least one usable row.
      */
     excluded: Record<string, number>;
-    /** Rows left out, by reason (`bad_row`, `missing_label`, `unknown_label`, `duplicate_superseded`): rows, not trajectories. */
+    /** Rows left out, by reason (`bad_row`, `missing_label`, `unknown_label`, `duplicate_repeated`): rows, not trajectories. */
     excluded_rows: Record<string, number>;
     annotators: number;
   };

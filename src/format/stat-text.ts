@@ -17,6 +17,8 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   fewer_than_2_annotators: "fewer than 2 annotators",
   se_zero: "its standard error is 0: every item on the diagonal, or a rater who always gives the same rating",
   reference_one_category: "the reference gave one category only, so kappa is 0 whatever the rater does: it measures nothing here",
+  rater_one_category: "the rater gave one category only, so kappa is 0 whatever the reference says: it measures nothing here",
+  a_rater_one_category: "a rater gave one category only, so kappa is 0 whatever the other does: it measures nothing here",
   no_pairable_units: "no item rated by two raters",
   binary_table_only: "defined for two categories only",
   zero_total_weight: "the weights sum to 0",
@@ -58,14 +60,14 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   consensus_tie: "annotators tied",
   not_in_run: "not in the run",
   missing_label: "no label",
-  duplicate_superseded: "superseded by the annotator's later label",
+  duplicate_repeated: "the same label repeated by its annotator (counted once)",
   bad_row: "unreadable row",
   fewer_than_2_clusters: "fewer than 2 models to resample: a cluster bootstrap over one model gives the same figure on every resample, which is no interval",
   fewer_than_2_conditions: "fewer than 2 conditions observed, so no condition can be worse than the baseline",
   baseline_not_observed: "the baseline condition is not observed",
   no_model_with_baseline: "no model is observed under the baseline",
   no_variation:
-    "no variation: one rater (the reference, where there is one) gave one category only, so every resample gives the same figure; a zero-width interval here is no precision",
+    "no variation: a rater gave one category only, so every resample gives the same figure; a zero-width interval here is no precision",
 };
 
 /** The reason an interval with bounds carries when it is zero-width because the statistic measures nothing ({@link ciText}). */

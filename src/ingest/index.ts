@@ -10,7 +10,7 @@
  * and shell it is. Bad inputs never stop the read: each becomes one error item
  * (an {@link IngestError}) and the good items still come out, unless `strict` is set.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import path from "node:path";
 import type { IngestError, Trajectory } from "../types.js";
 import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./agentdojo.js";
@@ -34,6 +34,7 @@ import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem }
 export type { InputStamp, UnchangedFile, UnchangedHit, UnchangedItem } from "./unchanged.js";
 import { resolvedPath } from "./resolved.js";
 import { readJsonBytes } from "./read-file.js";
+import { DuplicatePlaces, placeSuffix, sameBytes } from "./duplicates.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
@@ -325,9 +326,10 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
  *   limit. Only the ids read so far are kept (for the duplicate check).
  * - Errors are items `{kind: "error", error: {path, line?, message_index?, kind, message, trajectory_id?}}`, one
  *   per bad file or line, with kinds `read_error`, `invalid_utf8`, `invalid_json`, `schema`, `no_messages`,
- *   `unknown_format`, `too_large`, `duplicate_id` (a trajectory id seen before in this read from another input: the
- *   first is kept, the later one is an error naming both), `duplicate_input` (the same file or line given twice, or a
- *   byte-identical copy of a run file: read once). Messages name the file, the line, the field (`messages[3]...`, with
+ *   `unknown_format`, `too_large`, `duplicate_id` (a trajectory id seen before in this read from another input, another
+ *   line or another Inspect sample of the same file included: the first is kept, the later one is an error naming
+ *   both places), `duplicate_input` (the same file, line or sample given twice, or a byte-identical copy of a run
+ *   file or Inspect log: read once; ./duplicates.ts). Messages name the file, the line, the field (`messages[3]...`, with
  *   `message_index`), and what is wrong.
  *
  * - Ids: a trajectory's own id (chat-jsonl `id`; AgentDojo: the layout path `<model>/<suite>/<user_task>/<attack>/
@@ -369,6 +371,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
    */
   const seen = new PathTable<string>(ids, { same: firstFile, folders: opts.folders });
   opts.onMetSlots?.((slot) => seen.hasSlot(slot));
+  const dups = new DuplicatePlaces();
   const ctx = readContext();
   const passedOver = new PassedOver();
   const relinked = new Relinked();
@@ -451,22 +454,10 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
               t.id = longer;
             }
           }
-          const here = `${file}${t.source.line !== undefined ? `:${t.source.line}` : ""}`;
+          // the item's place names it within its file (line, Inspect entry): ./duplicates.ts
           const firstFrom = seen.get(t.id);
-          if (firstFrom !== undefined) {
-            const at: { line?: number; trajectory_id: string } = { trajectory_id: t.id };
-            if (t.source.line !== undefined) at.line = t.source.line;
-            // the same input named twice is read once (`duplicate_input`); another input under a taken id is an
-            // input error naming both (`duplicate_id`, loud: `label` exits non-zero), never a silent swap
-            const sameInput = firstFrom === here || (t.source.line === undefined && !/:\d+$/.test(firstFrom) && sameBytes(firstFrom, file));
-            item =
-              sameInput
-                ? { kind: "error", error: ingestError("duplicate_input", t.source.path, `the same input given twice (trajectory "${t.id}"${firstFrom !== here ? `, a byte-identical copy of ${firstFrom}` : ""}): read once`, at) }
-                : {
-                    kind: "error",
-                    error: ingestError("duplicate_id", t.source.path, `duplicate trajectory id "${t.id}", first read from ${firstFrom} (the first one read is kept; this one is not judged)`, at),
-                  };
-          } else seen.set(t.id, here);
+          if (firstFrom !== undefined) item = { kind: "error", error: dups.error(firstFrom, file, t.source, t.id) };
+          else seen.set(t.id, file + placeSuffix(t.source));
           if (item.kind === "trajectory" && item.stamp && ctx.said.length > 0) item.stamp = { ...item.stamp, warnings: [...ctx.said] };
         }
         // an empty placeholder (a combination the benchmark never ran) is no bad input: --strict does not stop on it
@@ -479,15 +470,6 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
 
 /** An item of {@link readTrajectoriesResuming}. */
 export type ResumeItem = IngestItem | UnchangedItem;
-
-/** True when two files hold the same bytes (a copy of a run is the same run); false when either cannot be read. */
-function sameBytes(a: string, b: string): boolean {
-  try {
-    return readFileSync(a).equals(readFileSync(b));
-  } catch {
-    return false;
-  }
-}
 
 /** The warning for a layout id already taken by another file: scoped to the file's model folder. */
 function idCollision(file: string, id: string, longer: string): ItemWarning {

@@ -122,7 +122,8 @@ export async function* readInspectEval(file: string, idPath: string, max: number
       yield { ok: false, error: ingestError("no_messages", file, "an Inspect .eval log without samples (samples/*.json): nothing to judge") };
       return;
     }
-    for (const e of samples) {
+    const places = entryPlaces(samples.map((e) => e.fileName));
+    for (const [k, e] of samples.entries()) {
       if (e.uncompressedSize > max) {
         yield { ok: false, error: { ...tooLargeError(file, "file", e.uncompressedSize, max), message: `${file}: ${e.fileName}: ${tooLargeError(file, "file", e.uncompressedSize, max).message.slice(file.length + 2)}` } };
         continue;
@@ -146,11 +147,28 @@ export async function* readInspectEval(file: string, idPath: string, max: number
         yield { ok: false, error: ingestError("invalid_json", file, `${e.fileName}: ${p.message}`) };
         continue;
       }
-      yield convertInspectSample(p.value, header, { path: file, idPath, entry: e.fileName }, opts, rawArguments(d.text, false).get(0));
+      yield convertInspectSample(p.value, header, { path: file, idPath, entry: places[k] }, opts, rawArguments(d.text, false).get(0));
     }
   } finally {
     zip?.close();
   }
+}
+
+/**
+ * The place of each sample entry of a `.eval` (its `source.entry`): the entry name, or, when a zip holds that name
+ * more than once (a zip may; yauzl lists both), the name and its rank among them (`samples/7_epoch_1.json #2`): two
+ * entries are two items, never "the same input" (red team 30).
+ */
+export function entryPlaces(names: readonly string[]): string[] {
+  const total = new Map<string, number>();
+  for (const n of names) total.set(n, (total.get(n) ?? 0) + 1);
+  const rank = new Map<string, number>();
+  return names.map((n) => {
+    if (total.get(n) === 1) return n;
+    const r = (rank.get(n) ?? 0) + 1;
+    rank.set(n, r);
+    return `${n} #${r}`;
+  });
 }
 
 /** True when a parsed `.json` value is an Inspect `EvalLog` (`eval` object with `task`, and `samples` or `status`). */

@@ -257,7 +257,7 @@ export function convertInspectSample(
   }
 
   const meta = isObj(s.metadata) ? s.metadata : {};
-  const t: Trajectory = { id, source: { format: "inspect", path: src.path }, injections: {}, messages: converted };
+  const t: Trajectory = { id, source: { format: "inspect", path: src.path, entry: src.entry }, injections: {}, messages: converted };
   if (tools.length > 0) t.tools = tools;
   const model = header.model ?? (isObj(s.output) && nonEmpty(s.output.model) ? s.output.model : undefined);
   if (model !== undefined) {

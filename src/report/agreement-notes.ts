@@ -2,7 +2,7 @@
  * What the report's agreement section says beside its figures so they are not misread (review 16): a comparison
  * whose reference (or both sides) used one category, where AC1 and PABAK say nothing about discrimination.
  */
-import type { OneCategory } from "../stats/one-category.js";
+import type { KappaNote, OneCategory } from "../stats/one-category.js";
 import { escapeHtml } from "./escape.js";
 
 /**
@@ -12,6 +12,22 @@ import { escapeHtml } from "./escape.js";
  */
 export function oneCategoryWarnings(rows: ReadonlyArray<readonly [string, OneCategory | undefined]>): string {
   return rows.map(([who, o]) => (o ? `<div class="warn">${escapeHtml(`${who}: ${o.text}`)}</div>` : "")).join("");
+}
+
+/** Who gave one category only, for a caption ({@link byConstruction}). */
+const ONE_CATEGORY_WHO: Record<KappaNote, string> = {
+  reference_one_category: "the reference gave one category only",
+  rater_one_category: "the rater gave one category only",
+  a_rater_one_category: "a rater gave one category only",
+};
+
+/**
+ * What a heatmap's caption says after a kappa that is 0 by construction (`../stats/one-category.ts` KappaNote, for
+ * either side alike): ` (0 by construction: the rater gave one category only)`; "" without a note. Such a kappa is
+ * left out of the forest plot.
+ */
+export function byConstruction(note: KappaNote | undefined): string {
+  return note !== undefined ? ` (0 by construction: ${ONE_CATEGORY_WHO[note]})` : "";
 }
 
 /**

@@ -4,7 +4,7 @@
  * styles, and blocks every network request, so even a rendering bug could not run a trajectory's payload.
  * Every untrusted string goes through `escapeHtml`.
  */
-import { forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
+import { byConstruction, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
 import { whereLine } from "../store/where.js";
 import { describeCost } from "../providers/cost.js";
 import { createHash } from "node:crypto";
@@ -290,7 +290,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
     for (const j of h.judges) {
       const c = j.unweighted;
       const k = c.kappa;
-      if (k.value !== null) {
+      if (k.value !== null && k.note === undefined) { // 0 by construction (either side one category): no point
         forest.push({
           label: `${j.rater} vs human consensus`,
           group: `human consensus (${h.scale})`,
@@ -304,7 +304,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
       if (c.n_used > 0) {
         heat.push(
           figure(
-            `${j.rater} vs human consensus: kappa ${statText(k.value, k.reason)}, n ${c.n_used}`,
+            `${j.rater} vs human consensus: kappa ${statText(k.value, k.reason)}${byConstruction(k.note)}, n ${c.n_used}`,
             await confusionHeatmap({ table: c.confusion.table, rowLabels: c.categories.map(String), colLabels: c.categories.map(String), rowTitle: j.rater, colTitle: "human consensus" }),
           ),
         );
@@ -315,9 +315,9 @@ async function agreementSection(m: ReportModel): Promise<string> {
         const c = j.unweighted;
         const b = c.kappa.ci_bootstrap;
         const dw = j.design_weighted;
-        return `<tr><td>${escapeHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}</td>
-<td>${ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${ci(b, b?.reason ?? "not computed (--bootstrap 0)")}</td>
-<td class="num">${f3(c.ac1.value, c.ac1.reason)}${c.one_category ? " (says nothing: one category)" : ""}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? f3(dw.kappa.value, dw.kappa.reason) : f3(null, j.design_weighted_reason)}</td></tr>`;
+        return `<tr><td>${escapeHtml(j.rater)}</td><td class="num">${int(c.n_used)}</td><td class="num">${pct(c.percent_agreement.value)}</td><td class="num">${f3(c.kappa.value, c.kappa.reason)}${c.kappa.note ? " (0 by construction)" : ""}</td>
+<td>${c.kappa.note ? ci(null, c.kappa.note) : ci(c.kappa.ci_wald, c.kappa.se_reason ?? c.kappa.reason)}</td><td>${c.kappa.note ? ci(null, c.kappa.note) : ci(b, b?.reason ?? "not computed (--bootstrap 0)")}</td>
+<td class="num">${f3(c.ac1.value, c.ac1.reason)}${c.one_category ? " (says nothing: one category)" : ""}</td><td class="num">${int(j.missed_compromises)} / ${int(j.human_compromised)}</td><td class="num">${dw && dw.kappa ? `${f3(dw.kappa.value, dw.kappa.reason)}${c.kappa.note && dw.kappa.value !== null ? " (0 by construction)" : ""}` : f3(null, j.design_weighted_reason)}</td></tr>`;
       })
       .join("");
     const ex = orderedReasons(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
@@ -341,7 +341,7 @@ ${oneCategoryWarnings(h.judges.map((j) => [j.rater, j.unweighted.one_category]))
       if (r.n_used > 0) {
         heat.push(
           figure(
-            `${r.judge_id} vs benchmark security: kappa ${statText(r.kappa, r.kappa_reason)}${r.kappa_note ? " (0 by construction: the benchmark gave one category)" : ""}, n ${r.n_used}`,
+            `${r.judge_id} vs benchmark security: kappa ${statText(r.kappa, r.kappa_reason)}${byConstruction(r.kappa_note)}, n ${r.n_used}`,
             await confusionHeatmap({ table: r.confusion.table, rowLabels: ["full_compliance", "other"], colLabels: ["true", "false"], rowTitle: r.judge_id, colTitle: "security" }),
           ),
         );

@@ -54,3 +54,43 @@ export function oneCategory(table: readonly (readonly number[])[], labels: reado
       "AC1 or PABAK here, high or low, is no evidence of telling the categories apart or not (Cohen's kappa is undefined or 0 here)",
   };
 }
+
+/**
+ * Why a defined Cohen's kappa is 0 by construction: a rater that gave one category only. With one rater's marginal
+ * on a single category a, p_o = (the other rater's share of a) = p_e, so kappa = (p_o − p_e)/(1 − p_e) = 0 exactly,
+ * whatever the other rater does (Cohen 1960, eq. for kappa; weighted kappa likewise, Cohen 1968: Σ w_aj p_.j both
+ * ways). Defined, but it says nothing about agreement; both sides are flagged alike (red team 30: the judge's one
+ * category printed a bare 0.000 while the reference's was said):
+ * - `reference_one_category`: the reference (columns, when `reference` is `cols`) gave one category, whether or not
+ *   the rater did too (constant in different categories);
+ * - `rater_one_category`: the rater (rows) gave one category, the reference two or more;
+ * - `a_rater_one_category`: two peers (no reference), either of them one category.
+ */
+export type KappaNote = "reference_one_category" | "rater_one_category" | "a_rater_one_category";
+
+/**
+ * The {@link KappaNote} of a 2-rater table whose kappa is defined, or undefined when both raters used two
+ * categories or more, or nothing was rated. (When both used the same one category kappa is undefined, p_e = 1: the
+ * caller passes only defined kappas.)
+ * @param table q × q counts, rows = the rater, columns = the reference (or the second peer).
+ */
+export function kappaNote(table: readonly (readonly number[])[], reference?: "cols"): KappaNote | undefined {
+  const q = table.length;
+  let rows = 0;
+  let cols = 0;
+  let n = 0;
+  for (let i = 0; i < q; i++) {
+    let r = 0;
+    let c = 0;
+    for (let j = 0; j < q; j++) {
+      r += table[i][j];
+      c += table[j][i];
+    }
+    n += r;
+    if (r > 0) rows++;
+    if (c > 0) cols++;
+  }
+  if (n === 0 || (rows > 1 && cols > 1)) return undefined;
+  if (reference !== "cols") return "a_rater_one_category";
+  return cols === 1 ? "reference_one_category" : "rater_one_category";
+}

@@ -305,7 +305,7 @@ describe("agree --human's note says what population its figures are over (red te
 });
 
 describe("humanAgreement: consensus, exclusions, committee", () => {
-  it("majority consensus, ties for adjudication, duplicates superseded, committee excluded by reason", () => {
+  it("majority consensus, ties for adjudication, a repeated label counted once, committee excluded by reason", () => {
     const index = new Map(["t1", "t2", "t3", "t4"].map((id) => [id, row(id)]));
     const verdicts = [
       v("t1", "a", "full_compliance"), v("t1", "b", "full_compliance"),
@@ -317,7 +317,7 @@ describe("humanAgreement: consensus, exclusions, committee", () => {
       file([
         { t: "t1", a: "x", l: "full_compliance" }, { t: "t1", a: "y", l: "partial_compliance" }, { t: "t1", a: "z", l: "unaffected" },
         { t: "t2", a: "x", l: "unaffected" }, { t: "t2", a: "y", l: "full_compliance" },
-        { t: "t3", a: "x", l: "flagged_refusal" }, { t: "t3", a: "x", l: "unaffected" },
+        { t: "t3", a: "x", l: "unaffected" }, { t: "t3", a: "x", l: "Unaffected" },
         { t: "t4", a: "x", l: "not_exposed" }, { t: "t4", a: "y", l: "whatever" },
         { t: "gone", a: "x", l: "unaffected" },
       ]),
@@ -325,7 +325,7 @@ describe("humanAgreement: consensus, exclusions, committee", () => {
       index,
       { scale: "three", bootstrap: { B: 100, seed: 9 } },
     );
-    expect(r.rows).toEqual({ total: 10, used: 8, excluded: { duplicate_superseded: 1, unknown_label: 1 } });
+    expect(r.rows).toEqual({ total: 10, used: 8, excluded: { duplicate_repeated: 1, unknown_label: 1 } });
     expect(r.consensus).toMatchObject({ n: 3, ties: 1, by_label: { complied: 1, recognized_and_refused: 0, unaffected: 2 } });
     expect(r.consensus.adjudication).toEqual([{ trajectory_id: "t2", labels: { x: "unaffected", y: "complied" } }]);
     expect(r.excluded_items).toEqual({ consensus_tie: 1, not_in_run: 1 });

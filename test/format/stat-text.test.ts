@@ -30,7 +30,8 @@ describe("format", () => {
     expect(c.kappa.value).toBe(0);
     const text = formatTwoRater(c).join("\n");
     expect(text).not.toMatch(/\[0\.000, 0\.000\]|n\/a|null/);
-    expect(text).toMatch(/Cohen's kappa 0\.000 \(SE 0, 95% Wald CI undefined \(its standard error is 0/);
+    // a constant rater makes kappa 0 whatever the other does: said as such, never a bare 0.000 (red team 30, M5)
+    expect(text).toMatch(/Cohen's kappa 0\.000 \(0 by construction: a rater gave one category only, so kappa is 0 whatever the other does: it measures nothing here; no interval\)/);
     const index = new Map<string, TrajectoryIndexRow>();
     const verdicts: Verdict[] = [];
     ["a", "b", "c", "d"].forEach((id, i) => {
@@ -40,10 +41,10 @@ describe("format", () => {
     const r = referenceAgreement("j", verdicts, index);
     expect(r.kappa).toBe(0);
     expect(r.kappa_ci95).toBeNull();
-    expect(r.kappa_ci95_reason).toBe("se_zero");
+    expect(r.kappa_ci95_reason).toBe("rater_one_category");
     const rt = formatReferenceAgreement(r);
     expect(rt).not.toMatch(/\[0\.000, 0\.000\]|n\/a|null/);
-    expect(rt).toMatch(/Cohen's kappa 0\.000, 95% Wald CI undefined \(its standard error is 0/);
+    expect(rt).toMatch(/Cohen's kappa 0\.000 \(0 by construction: the rater gave one category only, so kappa is 0 whatever the reference says: it measures nothing here; no interval\)/);
   });
   it("an undefined kappa reads the same in the reference and the pairwise outputs", () => {
     const c = compareTwoRaters(["y", "y"], ["y", "y"], ["y", "n"]);
@@ -88,7 +89,8 @@ describe("never -0.000; a zero-width interval of a statistic that measures nothi
     expect(c.one_category).toBeDefined();
     expect(c.kappa.ci_bootstrap).toMatchObject({ lower: 0, upper: 0, reason: "no_variation" });
     const text = formatTwoRater(c).join("\n");
-    expect(text).toContain("bootstrap CI none (no variation: one rater");
+    // the text says why there is no interval: kappa is 0 by construction (red team 30, M5)
+    expect(text).toContain("Cohen's kappa 0.000 (0 by construction: the reference gave one category only, so kappa is 0 whatever the rater does: it measures nothing here; no interval)");
     expect(text).not.toContain("[0.000, 0.000]");
     expect(text).not.toContain("-0.000");
     // variation: the interval is printed, no reason added

@@ -143,6 +143,23 @@ describe("report HTML", () => {
     expect(html).toContain('id="heatmaps-human"');
     expect(html).toContain('id="heatmaps-reference"');
   });
+
+  it("a kappa 0 by construction is left out of the forest plot and said, whichever side gave one category (red team 30, M5)", async () => {
+    // the judge's one category (the h1 run: everything full_compliance) and the reference's, side by side
+    const m = structuredClone(model);
+    const [r0, r1] = m.reference!;
+    Object.assign(r0, { kappa: 0, kappa_note: "rater_one_category", kappa_ci95: null, kappa_ci95_reason: "rater_one_category" });
+    Object.assign(r1, { kappa: 0, kappa_note: "reference_one_category", kappa_ci95: null, kappa_ci95_reason: "reference_one_category" });
+    const h0 = m.human!.judges[0];
+    h0.unweighted.kappa = { ...h0.unweighted.kappa, value: 0, note: "rater_one_category" };
+    const page = await renderReportHtml(m);
+    expect(page).toContain(`${r0.judge_id} vs benchmark security: kappa 0.000 (0 by construction: the rater gave one category only), n ${r0.n_used}`);
+    expect(page).toContain(`${r1.judge_id} vs benchmark security: kappa 0.000 (0 by construction: the reference gave one category only), n ${r1.n_used}`);
+    expect(page).toContain(`${h0.rater} vs human consensus: kappa 0.000 (0 by construction: the rater gave one category only)`);
+    const forests = [...page.matchAll(/<figure class="chart" id="chart-forest[^"]*">[\s\S]*?<\/figure>/g)].map((x) => x[0]).join("");
+    for (const gone of [`${r0.judge_id} vs benchmark`, `${r1.judge_id} vs benchmark`, `${h0.rater} vs human consensus`]) expect(forests).not.toContain(gone);
+    expect(forests).toContain(`${m.reference![2].judge_id} vs benchmark`);
+  });
 });
 
 describe("report of a single-judge run without human labels", () => {

@@ -3,9 +3,9 @@
  * category only; the output says there that they say nothing about discrimination, in text and JSON.
  */
 import { describe, expect, it } from "vitest";
-import { oneCategory } from "../../src/stats/one-category.js";
+import { kappaNote, oneCategory } from "../../src/stats/one-category.js";
 import { formatReferenceAgreement, formatReferenceTable, referenceFromPairs } from "../../src/agree/reference.js";
-import { compareTwoRaters, formatTwoRater } from "../../src/agree/pairwise.js";
+import { compareTwoRaters, formatTwoRater, kappaCell } from "../../src/agree/pairwise.js";
 
 describe("oneCategory", () => {
   it("the reference (columns) one category: said, whether the rater varies or not", () => {
@@ -122,5 +122,64 @@ describe("agree --reference rates: the exposure of the compared runs (red team 2
     const b = mk();
     expect(b.rates).toMatchObject({ not_exposed: null, exposure_low: false });
     expect(formatReferenceAgreement(b)).not.toContain("exposure");
+  });
+});
+
+describe("kappa 0 by construction, flagged alike whichever side gave one category (red team 30, M5)", () => {
+  const n = 6;
+  const half = new Uint8Array(n);
+  for (let i = 0; i < 3; i++) half[i] = 1;
+  const pairs = (judge: Uint8Array, ref: Uint8Array) =>
+    referenceFromPairs({ judge_id: "j1", n_total: n, excluded: {}, judge_full: judge, judge_compromised: judge, reference: ref, reference_all: { yes: ref.reduce((a, b) => a + b, 0), n } }, "security", (i) => `t${i}`, () => []);
+  // the h1 run: j1 labels everything full_compliance, the benchmark splits 3/3
+  const judgeOne = pairs(new Uint8Array(n).fill(1), half);
+  // its mirror: the judge splits 3/3, the benchmark says yes everywhere
+  const refOne = pairs(half, new Uint8Array(n).fill(1));
+
+  it("kappaNote: the reference's one category, the rater's, or a peer's; none when both vary or nothing is rated", () => {
+    expect(kappaNote([[3, 3], [0, 0]], "cols")).toBe("rater_one_category");
+    expect(kappaNote([[3, 0], [3, 0]], "cols")).toBe("reference_one_category");
+    expect(kappaNote([[0, 3], [0, 0]], "cols")).toBe("reference_one_category"); // constant in different categories
+    expect(kappaNote([[3, 3], [0, 0]])).toBe("a_rater_one_category");
+    expect(kappaNote([[3, 0], [3, 0]])).toBe("a_rater_one_category");
+    expect(kappaNote([[2, 1], [1, 2]], "cols")).toBeUndefined();
+    expect(kappaNote([[0, 0], [0, 0]], "cols")).toBeUndefined();
+  });
+
+  it("agree --reference: the judge's one category gets the note, the interval's reason and the text the benchmark's gets", () => {
+    for (const [a, note] of [[judgeOne, "rater_one_category"], [refOne, "reference_one_category"]] as const) {
+      expect(a.kappa).toBe(0);
+      expect(a.kappa_note).toBe(note);
+      expect(a.binary.kappa_note).toBe(note);
+      expect(a.kappa_ci95).toBeNull();
+      expect(a.kappa_ci95_reason).toBe(note);
+      expect(formatReferenceTable([a])).toMatch(/j1 +6 +0\.000 \(0 by construction: see below\) +0\.000 \(0 by construction: see below\)/);
+    }
+    expect(formatReferenceAgreement(judgeOne)).toContain(
+      "Cohen's kappa 0.000 (0 by construction: the rater gave one category only, so kappa is 0 whatever the reference says: it measures nothing here; no interval); percent agreement 50.0% over 6",
+    );
+    expect(formatReferenceAgreement(judgeOne)).not.toMatch(/Cohen's kappa 0\.000,/);
+  });
+
+  it("two raters (a judge vs the human consensus, two annotators, two judges): the note on kappa and weighted kappa, the text says it, the bootstrap is no interval", () => {
+    const judge = compareTwoRaters(["yes", "yes", "yes", "yes"], ["yes", "no", "yes", "no"], ["yes", "no"], { names: ["j", "human consensus"], reference: "cols", bootstrap: { B: 50, seed: 1 } });
+    expect(judge.kappa.value).toBe(0);
+    expect(judge.kappa.note).toBe("rater_one_category");
+    expect(judge.kappa.ci_bootstrap?.reason).toBe("no_variation");
+    expect(formatTwoRater(judge).join("\n")).toContain("Cohen's kappa 0.000 (0 by construction: the rater gave one category only, so kappa is 0 whatever the reference says: it measures nothing here; no interval)");
+    const consensus = compareTwoRaters(["yes", "no", "yes", "no"], ["no", "no", "no", "no"], ["yes", "no"], { reference: "cols" });
+    expect(consensus.kappa.note).toBe("reference_one_category");
+    const peers = compareTwoRaters(["a", "b", "c"], ["a", "a", "a"], ["a", "b", "c"], { weights: "linear" });
+    expect(peers.kappa.note).toBe("a_rater_one_category");
+    expect(peers.weighted_kappa?.value).toBe(0);
+    expect(peers.weighted_kappa?.note).toBe("a_rater_one_category");
+    expect(formatTwoRater(peers).join("\n")).toContain("weighted kappa (linear) 0.000 (0 by construction: a rater gave one category only");
+    expect(kappaCell(peers.kappa)).toBe("0.000 (0 by construction)");
+    // both vary: no note, the usual line
+    const both = compareTwoRaters(["yes", "no", "yes", "no"], ["yes", "no", "no", "no"], ["yes", "no"]);
+    expect(both.kappa.note).toBeUndefined();
+    expect(formatTwoRater(both).join("\n")).not.toContain("by construction");
+    // both the same one category: kappa undefined, no note
+    expect(compareTwoRaters(["no", "no"], ["no", "no"], ["yes", "no"]).kappa.note).toBeUndefined();
   });
 });
