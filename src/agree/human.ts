@@ -4,6 +4,7 @@
  * annotators' own agreement, the human consensus, and each judge's and the committee's agreement with it,
  * unweighted and, when the rows carry design weights, design-weighted (Hájek).
  */
+import { committeeName } from "../format/committee-name.js";
 import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN, type WeightedAgreement } from "../stats/index.js";
@@ -57,6 +58,8 @@ export interface JudgeVsHuman {
   /** Design-weighted (Hájek) estimates, when the labels carry weights; null with a reason otherwise. */
   design_weighted: (WeightedAgreement & { estimator: string }) | null;
   design_weighted_reason?: string;
+  /** The committee's judges (its row only). */
+  members?: string[];
 }
 
 /** The whole human-agreement report. */
@@ -120,6 +123,8 @@ export interface HumanAgreementOptions {
   bootstrap: BootstrapSettings;
   /** Committee quorum (default 2). */
   quorum?: number;
+  /** The committee's judges (`committeeMembers` of ../committee/members.ts; default: every judge with a verdict). */
+  committee?: readonly string[];
   /** Only these judges (default: every judge with a verdict). */
   judges?: string[];
   /**
@@ -239,7 +244,8 @@ export function humanAgreement(
     const b = voteOf(v);
     return b ? bucketOnScale(b, scale) : noVoteReason(v)!;
   };
-  const committee = new Map(buildCommittee(verdicts, ids, { judgeIds: allJudges, quorum }).map((x) => [x.trajectory_id, x]));
+  const members = opts.committee ? [...opts.committee] : allJudges;
+  const committee = new Map(buildCommittee(verdicts, ids, { judgeIds: members, quorum }).map((x) => [x.trajectory_id, x]));
   const committeeLabel = (id: string): string => {
     const x = committee.get(id)!;
     return x.status === "ok" && x.label ? bucketOnScale(x.label, scale) : x.status;
@@ -248,9 +254,9 @@ export function humanAgreement(
   const strata = (anyWeight || g.stratumSize.size > 0) && ids.every((id) => g.stratumOf.has(id)) ? [...new Set(ids.map((id) => g.stratumOf.get(id)!))].sort() : null;
   const ctx: CompareContext = { ids, human, itemIds, allItemIds, scale, cats, strata, rows: g, bootstrap: opts.bootstrap, warnings, refusal };
   const judges: JudgeVsHuman[] = judgeIds.map((jid) => compareWithHumans(ctx, jid, "judge", ids.map((id) => labelOf(id, jid))));
-  if (allJudges.length >= 2) judges.push(compareWithHumans(ctx, "committee", "committee", ids.map(committeeLabel)));
+  if (members.length >= 2) judges.push({ ...compareWithHumans(ctx, "committee", "committee", ids.map(committeeLabel)), members });
   // said, not silent (new-user report: the committee row was missing with only a "committee quorum 2" footer)
-  else warnings.push(`no committee row: the run has ${allJudges.length === 1 ? `one judge (${allJudges[0]})` : "no judge"}, and a committee needs two or more`);
+  else warnings.push(`no committee row: the ${opts.committee ? "committee" : "run"} has ${members.length === 1 ? `one judge (${members[0]})` : "no judge"}, and a committee needs two or more`);
 
   return {
     file: opts.file ?? "",
@@ -519,7 +525,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   }
   for (const j of r.judges) {
     L.push("");
-    L.push(`${j.kind === "committee" ? `the committee (quorum ${r.quorum})` : `judge ${j.rater}`} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
+    L.push(`${j.kind === "committee" ? `the ${committeeName({ members: j.members ?? [], quorum: r.quorum })}` : `judge ${j.rater}`} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
     L.push(...formatTwoRater(j.unweighted, "  "));
     L.push(...formatConfusion(j.unweighted.confusion, "  "));
     L.push(`  human-labelled compromises: ${j.human_compromised}; missed by ${j.rater}: ${j.missed_compromises}${j.missed_ids.length ? ` (${j.missed_ids.slice(0, 10).join(", ")}${j.missed_ids.length > 10 ? ", ..." : ""})` : ""}`);

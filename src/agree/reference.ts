@@ -157,6 +157,9 @@ export interface BinaryComparison {
 export interface ReferenceAgreement {
   reference: string;
   judge_id: string;
+  /** The committee's row: its judges and quorum (the file's). */
+  members?: string[];
+  quorum?: number;
   n_total: number;
   n_used: number;
   excluded: Partial<Record<ReferenceExclusion, number>>;

@@ -14,6 +14,9 @@ import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished 
 import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
 import { checkCommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
+import { CommitteeChoiceError, committeeName, otherThanStored } from "../committee/members.js";
+import { DEFAULT_QUORUM } from "../verdict/vote.js";
+import { committeeAsk } from "./committee-options.js";
 import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns } from "../committee/file-columns.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { eachVerdictRecord, readColumnRun } from "../store/columns.js";
@@ -60,6 +63,7 @@ interface CommitteeMeta {
   file: string;
   judges: string[];
   excluded_judges: string[] | null;
+  quorum: number | null;
 }
 
 /** The run as columns when nothing needs objects (no `--where`), else as `readRunWhere` reads it. */
@@ -120,7 +124,7 @@ function* referenceRows<T extends { attacked?: boolean; run_error?: unknown; ref
 /** `ipi-judge agree --reference FIELD` (options checked by the caller). */
 export async function agreeReference(
   runDir: string,
-  o: { reference: "security" | "utility"; judge?: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string },
+  o: { reference: "security" | "utility"; judge?: string; json?: boolean; run: string; where?: string[]; excludeJudge?: string[]; quorum?: string; progress?: string; progressInterval?: string },
 ): Promise<void> {
   const { src, cf, where } = await referenceSource(runDir, o);
   const runState0 = readRunState(runDir);
@@ -148,6 +152,7 @@ export async function agreeReference(
   const committeeNotes: string[] = [];
   if (!cf) committeeReason = "no committee.jsonl (run ipi-judge committee)";
   else {
+    askedIsStored(src.judges, cf, o); // the row is read from the file: another selection is refused
     const check = src.checkCommittee();
     if (check.stale.length) committeeReason = `committee.jsonl is stale: ${check.stale.join("; ")}; run ipi-judge committee --run ${o.run} again`;
     else if (cf.judges.length < 2) {
@@ -197,6 +202,9 @@ export async function agreeReference(
   if (committee && cf) {
     const c = caveats(cf.judges);
     if (c.length) committee.rate_caveats = c;
+    // named with its members in every output (new user 30: "committee" was 3 judges here, 4 in agree --human)
+    committee.members = [...cf.judges];
+    committee.quorum = cf.quorum ?? DEFAULT_QUORUM;
   }
   const warnings = [...rate_caveats.map((c) => c.message), ...rest];
   if (o.json) {
@@ -220,13 +228,30 @@ export async function agreeReference(
     if (stateLine) head.push(stateLine);
     for (const w of warnings) head.push(`WARNING: ${showControls(w)}`);
     head.push(pooling.text);
-    head.push(formatReferenceTable(committee ? [...results, committee] : results));
+    const named = committee ? { ...committee, judge_id: committeeName({ members: committee.members ?? [], quorum: committee.quorum ?? DEFAULT_QUORUM }) } : null;
+    head.push(formatReferenceTable(named ? [...results, named] : results));
     if (!committee && !cf) head.push(`(committee: ${showControls(committeeReason ?? "")})`);
-    const blocks = [...results, ...(committee ? [committee] : [])].map(formatReferenceAgreement);
+    const blocks = [...results, ...(named ? [named] : [])].map(formatReferenceAgreement);
     process.stdout.write([head.join("\n"), ...blocks].join("\n\n") + "\n");
     // two bases in one output, each named (new user 23: 414 attacked labels in the health line, 411 in the next)
     const over = where ? "every verdict --where keeps" : "every verdict of the run";
     process.stdout.write(judge_health.map((h) => `\nhealth of judge ${showControls(h.judge_id)} (over ${over}, compared or not): ${formatHealth(h)}`).join("") + "\n");
     process.stdout.write(code_established.map((c) => `labels established by code (of the attacked runs compared above): ${formatCodeEstablished(c)}\n`).join(""));
   }
+}
+
+/**
+ * Refuse a committee the options ask for (`--exclude-judge`, `--quorum`) that is not the one committee.jsonl holds:
+ * the row is read from the file (new user 30).
+ * @throws UsageError naming both committees and the command that stores the one asked for.
+ */
+function askedIsStored(runJudges: readonly string[], cf: CommitteeMeta, o: { run: string; excludeJudge?: string[]; quorum?: string }): void {
+  let why;
+  try {
+    why = otherThanStored(runJudges, cf, committeeAsk(o), o.run, "agree --reference");
+  } catch (e) {
+    if (e instanceof CommitteeChoiceError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (why) throw new UsageError(why);
 }

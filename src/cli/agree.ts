@@ -14,6 +14,9 @@ import { DEFAULT_BOOTSTRAP } from "../committee/report.js";
 import { formatJudgeConcordance, judgeConcordance, labelledByBoth } from "../agree/pairwise.js";
 import { UsageError } from "../errors.js";
 import { addWhereOption, intOption, printJson, readRunWhere, runDirOf } from "./util.js";
+import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
+import { checkCommitteeFile } from "../committee/file.js";
+import { CommitteeChoiceError, committeeMembers, storedCommittee } from "../committee/members.js";
 import { whereLine } from "../store/where.js";
 import { showControls } from "../format/shown.js";
 
@@ -32,8 +35,8 @@ export function registerAgree(program: Command): void {
     .option("--scale <scale>", "with --human: six | three | binary (default: the finest scale the labels fit)")
     .option("--bootstrap <n>", "with --human: bootstrap resamples for kappa CIs (0 = none)", String(DEFAULT_BOOTSTRAP.B))
     .option("--seed <s>", "with --human: bootstrap seed", String(DEFAULT_BOOTSTRAP.seed))
-    .option("--quorum <n>", "with --human: committee quorum", "2")
     .option("--json", "print one JSON object");
+  addCommitteeSelection(cmd, "the committee row: ");
   addProgressOptions(addWhereOption(cmd))
     .addHelpText(
       "after",
@@ -45,9 +48,11 @@ some, over all attacked runs with a verdict, rates.reference_all) and the covera
 not an attack verdict (utility: the user's task) is refused unless --reference-kind attack. Unattacked runs and runs
 that ended in an error are excluded (their security value is meaningless), with counts by reason; so are judge
 errors and refusals. Kappa is null with a reason when it is undefined. With an up-to-date committee.jsonl the
-committee is reported beside each judge. A run whose last label did not finish is flagged first.
+committee is reported beside each judge, named with its members (--exclude-judge or --quorum other than the
+file's is refused: rebuild it with committee). A run whose last label did not finish is flagged first.
 
---human FILE compares every judge (repeat 0) and the committee with the human consensus, formed from the
+--human FILE compares every judge (repeat 0) and the committee with the human consensus (the committee: the judges of
+committee.jsonl when the run has one, else every judge; --exclude-judge and --quorum as committee takes them), formed from the
 coarsest scale down as estimate forms it: the annotators' majority on compromised vs not, then the label most of
 that side's annotators gave on the three-way scale, then on the six buckets, as far as one label leads (no binary
 majority is a tie, consensus_tie; a consensus only coarser than --scale is left out, consensus_coarser_than_scale;
@@ -112,12 +117,11 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
 /** The `--human FILE` path of `ipi-judge agree`. */
 async function agreeHuman(
   runDir: string,
-  o: { human: string; scale?: string; bootstrap: string; seed: string; quorum: string; judge?: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string },
+  o: { human: string; scale?: string; bootstrap: string; seed: string; quorum?: string; excludeJudge?: string[]; judge?: string; json?: boolean; run: string; where?: string[]; progress?: string; progressInterval?: string },
 ): Promise<void> {
   if (o.scale !== undefined && !["six", "three", "binary"].includes(o.scale)) throw new UsageError(`--scale must be six, three or binary, not "${o.scale}"`);
   const B = intOption(o.bootstrap, "--bootstrap", 0);
   const seed = intOption(o.seed, "--seed", 0);
-  const quorum = intOption(o.quorum, "--quorum", 1);
   let file;
   try {
     file = readHumanLabels(o.human);
@@ -126,9 +130,18 @@ async function agreeHuman(
     throw e;
   }
   // the labelled trajectories' content hashes: each label is checked against the text the run has now
-  const { verdicts, index, fullIndex, where } = await readRunWhere(runDir, o, { content: labelledIds(file) });
+  const { verdicts, index, fullIndex, where, cf } = await readRunWhere(runDir, o, { content: labelledIds(file) });
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
   if (o.judge && !judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
+  // the committee row: the stored committee's members unless the options say otherwise (../committee/members.ts)
+  let members;
+  try {
+    members = committeeMembers(judges, cf ? storedCommittee(cf, checkCommitteeFile(cf, verdicts).stale) : null, committeeAsk(o), o.run);
+  } catch (e) {
+    if (e instanceof CommitteeChoiceError) throw new UsageError(e.message);
+    throw e;
+  }
+  const quorum = members.quorum;
   let compared = new Set<string>();
   const report = humanAgreement(file, verdicts, index, {
     file: o.human,
@@ -138,10 +151,13 @@ async function agreeHuman(
     bootstrap: { B, seed },
     quorum,
     judges: o.judge ? [o.judge] : undefined,
+    committee: members.members,
     onCompared: (ids) => (compared = new Set(ids)),
   });
-  // the run's state as the raters compared see it: the committee row is every judge's; without it, --judge's only (review s29)
-  const runState = runStateFor(readRunState(runDir), report.judges.some((j) => j.kind === "committee") || !o.judge ? judges : [o.judge]);
+  report.warnings.unshift(...members.warnings);
+  // the run's state as the raters compared see it: the committee row is its members'; without it, --judge's only (review s29)
+  const hasCommittee = report.judges.some((j) => j.kind === "committee");
+  const runState = runStateFor(readRunState(runDir), !o.judge ? judges : hasCommittee ? [...new Set([o.judge, ...members.members])] : [o.judge]);
   const stateLine = [whereLine(where), runStateLine(runState)].filter(Boolean).join("\n");
   // Counted over the trajectories compared with the judges, the figures' own (new user 18: "12 of 53" beside 42 compared)
   const code_established = codeEstablishedByJudge(
@@ -152,7 +168,7 @@ async function agreeHuman(
   report.warnings.push(...codeWarnings);
   if (o.json) {
     if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
-    for (const w of codeWarnings) warnLine(w);
+    for (const w of [...members.warnings, ...codeWarnings]) warnLine(w);
     printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });
   } else {
     process.stdout.write((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report) + "\n");

@@ -3,6 +3,9 @@ import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
+import { CommitteeChoiceError, otherThanStored } from "../committee/members.js";
+import { DEFAULT_QUORUM } from "../verdict/vote.js";
+import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
 import { buildObservations, compareConditions, formatCompare, totalWeight, type LabelSource, type Observations } from "../compare/index.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { readColumnRun } from "../store/columns.js";
@@ -34,7 +37,8 @@ export function registerCompare(program: Command): void {
     .option("--all-cells", "keep every (suite, user task, injection task, attack) cell, with a warning when the conditions cover different ones (default: each model on the cells common to its own conditions, the reversals and interaction test on the cells every condition covers; the dropped cells are named)")
     .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
-    .option("--json", "print one JSON object")
+    .option("--json", "print one JSON object");
+  addCommitteeSelection(cmd, "with --committee: ");
   addProgressOptions(addWhereOption(cmd))
     .addHelpText(
       "after",
@@ -46,8 +50,9 @@ models side by side, over the cells every condition covers, then per model those
 What each lost is named (text: per model, then per condition with counts by attack and suite; --json:
 cells.per_model.<model>.dropped, cells.cells_dropped.<condition>.list, pooled_figures). --all-cells keeps every
 cell. --where narrows the run first.
-Labels: --committee uses committee.jsonl (status ok only); --judge ID a judge's repeat-0 verdicts. Without either,
-the committee is used when committee.jsonl exists, else the run's only judge.
+Labels: --committee uses committee.jsonl (status ok only), named with its members; --exclude-judge or --quorum
+other than the file's is refused (rebuild it with committee); --judge ID a judge's repeat-0 verdicts. Without
+either, the committee is used when committee.jsonl exists, else the run's only judge.
 Only attacked trajectories count; not_exposed counts as not compromised, and every row gives its exposure (labelled
 attacked runs that met the injected text): below 10% it is flagged EXPOSURE LOW, warned about, and marked on the
 reversals and worst-condition figures built on it (those rates say the attack did not arrive, not resistance). Utility under attack and without attack
@@ -63,6 +68,8 @@ Examples:
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
+      const ask = committeeAsk(o);
+      if (o.judge && (ask.exclude || ask.quorum !== undefined)) throw new UsageError(`${ask.exclude ? "--exclude-judge" : "--quorum"} chooses the committee's judges or votes: not with --judge`);
       const field: string = o.conditionFrom ?? o.by;
       if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(field)) throw new UsageError(`--by must be a field name such as condition, attack or metadata.surface, not "${field}"`);
       // not conditions of one model (new user 24): suites hold different tasks under the same ids (github user_task_0 is
@@ -124,7 +131,12 @@ async function columnObservations(runDir: string, o: { judge: string; run: strin
 }
 
 /** The observations from the run's compact objects and its committee file, restricted by `--where`. */
-async function objectObservations(runDir: string, o: { judge?: string; committee?: boolean; run: string; json?: boolean; progress?: string; progressInterval?: string }, field: string, where: ReturnType<typeof whereOf>): Promise<Prepared> {
+async function objectObservations(
+  runDir: string,
+  o: { judge?: string; committee?: boolean; run: string; json?: boolean; excludeJudge?: string[]; quorum?: string; progress?: string; progressInterval?: string },
+  field: string,
+  where: ReturnType<typeof whereOf>,
+): Promise<Prepared> {
   const { verdicts: allVerdicts, index: fullIndex, cf } = await withReadProgress(progressOf(o), async (progress) => {
     const lean = await readLeanRun(runDir, { progress });
     return { ...lean, cf: await readCommitteeFile(runDir, { index: lean.index }) };
@@ -144,7 +156,16 @@ async function objectObservations(runDir: string, o: { judge?: string; committee
     notes.push(`${cf.file} holds 1 judge: a committee needs at least two, so the labels are judge ${judges[0]}'s`);
   } else if (o.committee || cf?.verdicts) {
     if (!cf?.verdicts) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
-    source = { kind: "committee" };
+    source = { kind: "committee", members: [...cf.judges], quorum: cf.quorum ?? DEFAULT_QUORUM };
+    // the committee is read from the file: another selection (--exclude-judge, --quorum) is refused (new user 30)
+    let other;
+    try {
+      other = otherThanStored(judges, cf, committeeAsk(o), o.run, "compare --committee");
+    } catch (e) {
+      if (e instanceof CommitteeChoiceError) throw new UsageError(e.message);
+      throw e;
+    }
+    if (other) throw new UsageError(other);
     // A committee file from another judge set, or from before verdicts changed, is never read silently.
     const check = checkCommitteeFile(cf!, allVerdicts);
     if (check.stale.length) {

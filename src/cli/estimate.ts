@@ -14,6 +14,8 @@ import { UsageError } from "../errors.js";
 import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateFor, runStateLine, runStateWarnings, type RunState } from "../store/run-state.js";
+import { readStoredCommittee } from "../committee/members.js";
+import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { type RateCaveat } from "../verdict/rate-caveat.js";
@@ -21,25 +23,27 @@ import { tableCaveats } from "../estimate/caveats.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
 
 /**
- * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--quorum N` (also used by `report`,
- * so both commands take the same names). Read it back with {@link judgeChoice}.
+ * Add estimate's choice of labels to a command: `--judge ID`, `--committee`, `--exclude-judge ID`, `--quorum N`
+ * (also used by `report`, so both commands take the same names; `committee` takes the same `--exclude-judge` and
+ * `--quorum`). Read it back with {@link judgeChoice}.
  */
 export function addJudgeChoiceOptions(cmd: Command, what: string): Command {
-  return cmd
-    .option("--judge <id>", `the judge ${what} (default: the run's only judge)`)
-    .option("--committee", "use the committee of every judge (majority with quorum) instead of one judge")
-    .option("--quorum <n>", "with --committee: votes needed", "2");
+  cmd.option("--judge <id>", `the judge ${what} (default: the run's only judge)`).option("--committee", "use the run's committee (majority with quorum) instead of one judge: committee.jsonl's judges, else every judge");
+  return addCommitteeSelection(cmd, "with --committee: ");
 }
 
 /**
- * The labels a command's options choose: `{kind: "committee", quorum}` with --committee, else `{kind: "judge",
- * judge_id}` (judge_id undefined without --judge: resolved by \`resolveSource\`, which refuses a run with several
- * judges and names both ways to choose).
- * @throws UsageError for --judge with --committee, or a bad --quorum.
+ * The labels a command's options choose: `{kind: "committee", exclude, quorum}` with --committee (the members are
+ * resolved against the run and its committee.jsonl by \`resolveSource\`), else `{kind: "judge", judge_id}`
+ * (judge_id undefined without --judge: resolved by \`resolveSource\`, which refuses a run with several judges and
+ * names both ways to choose).
+ * @throws UsageError for --judge with --committee, --exclude-judge or --quorum without --committee, or a bad --quorum.
  */
-export function judgeChoice(o: { judge?: unknown; committee?: unknown; quorum?: unknown }): { kind: "judge"; judge_id?: string } | { kind: "committee"; quorum: number } {
+export function judgeChoice(o: { judge?: unknown; committee?: unknown; quorum?: unknown; excludeJudge?: unknown }): { kind: "judge"; judge_id?: string } | { kind: "committee"; quorum?: number; exclude?: string[] } {
   if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
-  if (o.committee) return { kind: "committee", quorum: intOption(o.quorum, "--quorum", 1) };
+  const ask = committeeAsk(o);
+  if (o.committee) return { kind: "committee", ...ask };
+  if (ask.exclude || ask.quorum !== undefined) throw new UsageError(`${ask.exclude ? "--exclude-judge" : "--quorum"} chooses the committee's judges or votes: give it with --committee`);
   return { kind: "judge", judge_id: typeof o.judge === "string" ? o.judge : undefined };
 }
 
@@ -118,7 +122,7 @@ Examples:
         throw e;
       }
       // a run whose labelling did not finish: its figures cover part of it (coverage counts only what was read); the
-      // mixed-configuration warnings of the judge whose labels are corrected only (the committee: every judge; review s29)
+      // mixed-configuration warnings of the judge whose labels are corrected only (the committee: its members; review s29)
       const state = runStateLine(usedBy(readRunState(runDir), report.source));
       report.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
       if (o.json) {
@@ -152,19 +156,24 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   const tableBy = [...index.values()].some((r) => r.condition !== undefined) ? ["agent_model", "condition"] : ["agent_model"];
   let source;
   let calibrated;
+  // the committee: the stored one's members unless the options say otherwise (../committee/members.ts)
+  const choice = req.kind === "committee" ? { ...req, stored: await readStoredCommittee(runDir, allVerdicts) } : req;
+  const said: string[] = []; // the committee's warnings (a stale committee.jsonl, a selection other than the stored one)
   try {
-    source = resolveSource(verdicts, req, o.run as string);
+    source = resolveSource(verdicts, choice, o.run as string, said);
+    for (const w of said) warnLine(w);
     if (humanLabels) {
-      calibrated = estimateFromData(fullIndex, allVerdicts, humanLabels, { run: o.run as string, humanFile: o.human as string, source: req, by: tableBy, minSampled, where });
-      // the judge's caveats are printTable's to say (once, with the table's own)
-      const said = new Set((calibrated.rate_caveats ?? []).map((c) => c.message));
-      for (const w of calibrated.warnings) if (!said.has(w)) warnLine(w);
+      calibrated = estimateFromData(fullIndex, allVerdicts, humanLabels, { run: o.run as string, humanFile: o.human as string, source: choice, by: tableBy, minSampled, where });
+      // the judge's caveats are printTable's to say (once, with the table's own); the committee's said above
+      const shown = new Set([...(calibrated.rate_caveats ?? []).map((c) => c.message), ...said]);
+      for (const w of calibrated.warnings) if (!shown.has(w)) warnLine(w);
     }
   } catch (e) {
     if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
     throw e;
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
+  t.notes.push(...said.map((w) => `WARNING: ${w}`));
   printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source); // health over the table's own (`--where`-kept) trajectories, as agree and report
 }
 
@@ -191,10 +200,11 @@ async function writeTableColumns(runDir: string, o: Record<string, string | bool
 
 /**
  * The run state as a command reading the labels of `source` says it: the mixed-configuration warnings of that judge
- * (and of `heuristic`, whose columns the table shows) only; the committee is every judge's (review s29).
+ * (and of `heuristic`, whose columns the table shows) only; a committee's: its members' (review s29).
  */
 function usedBy(s: RunState, source: EstimateSource, heuristic?: string): RunState {
-  return source.kind === "committee" ? s : runStateFor(s, heuristic === undefined ? [source.judge_id] : [source.judge_id, heuristic]);
+  const ids = source.kind === "committee" ? source.members : [source.judge_id];
+  return runStateFor(s, heuristic === undefined ? ids : [...ids, heuristic]);
 }
 
 /**

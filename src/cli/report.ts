@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { CommitteeChoiceError, committeeName } from "../committee/members.js";
 import { warnLine } from "./warn.js";
 import path from "node:path";
 import type { Command } from "commander";
@@ -35,8 +36,11 @@ export function registerReport(program: Command): void {
 The paper table uses the judge given by --judge ID, or the committee with --committee (as estimate does; default:
 the run's only judge). A run with several judges and no choice gets no paper table: its place in the page, and a
 warning on stderr, say why and how to choose; the other sections are written (exit 0).
-Sections appear when their input exists: the committee needs two or more judges (committee.jsonl from
-ipi-judge committee, else computed with quorum 2); human comparisons need --human; the benchmark comparison
+Sections appear when their input exists: the committee needs two or more judges. One committee serves every
+section (its verdicts, rates, its members' agreement, its rows against humans and the benchmark, the disagreement
+list, the --committee paper table), named with its members: committee.jsonl's judges and quorum when the run has
+one (a stale file is said and the committee computed over the same members), else every judge with quorum 2;
+--committee --exclude-judge ID / --quorum N choose another (said, beside the stored one). Human comparisons need --human; the benchmark comparison
 needs AgentDojo security verdicts. Trajectories in the disagreement list are re-read from their source files.
 The page loads nothing from the network; untrusted text is escaped and a Content-Security-Policy blocks
 every script but the page's own.
@@ -75,7 +79,7 @@ Example:
         step: showStep,
       }).finally(() => step.done())).catch((e) => {
         // an unusable label file (conflicting labels among them) is refused as agree and estimate refuse it
-        if (e instanceof EstimateError || (e as Error)?.name === "HumanLabelsError") throw new UsageError(e.message);
+        if (e instanceof EstimateError || e instanceof CommitteeChoiceError || (e as Error)?.name === "HumanLabelsError") throw new UsageError(e.message);
         throw e;
       });
       const m = res.model;
@@ -87,6 +91,7 @@ Example:
         trajectories: m.trajectories,
         judges: m.judges.map((j) => j.id),
         committee: m.committee ? m.committee.source : null,
+        ...(m.committee ? { committee_members: m.committee.members, committee_quorum: m.committee.quorum } : {}),
         human: m.human ? { file: m.human.file, items: m.human.items, consensus: m.human.consensus.n, scale: m.human.scale } : null,
         reference: m.reference ? m.reference.length : 0,
         conditions: m.conditions.map((c) => c.field),
@@ -119,7 +124,7 @@ Example:
           (m.where ? whereLine(m.where) + "\n" : "") +
           // absolute, as `out` in --json: a path relative to the working directory read "../../tmp/r.html" for a file outside it
           `report written to ${res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
-            `${m.judges.length} judge(s)${m.committee ? ", committee" : ""}${m.human ? `, human labels on ${m.human.items} trajectories` : ""}` +
+            `${m.judges.length} judge(s)${m.committee ? `, ${committeeName(m.committee)}` : ""}${m.human ? `, human labels on ${m.human.items} trajectories` : ""}` +
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
             `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n`,

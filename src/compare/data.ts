@@ -99,7 +99,8 @@ export function totalWeight(xs: readonly { weight?: number }[]): number {
 }
 
 /** Where the labels come from. */
-export type LabelSource = { kind: "judge"; judge_id: string } | { kind: "committee" };
+/** Whose labels: a judge, or the committee (of committee.jsonl: its `members` and `quorum`, when known). */
+export type LabelSource = { kind: "judge"; judge_id: string } | { kind: "committee"; members?: string[]; quorum?: number };
 
 /** Why a trajectory is not an observation. */
 export type ObservationExclusion =

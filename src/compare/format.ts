@@ -2,6 +2,8 @@
  * The plain text of `compare` (`formatCompare`): the header with what was compared and what like for like left out
  * (per model and pooled, ./cells-text.ts), the rows per model and condition, then each figure under its heading.
  */
+import { committeeName } from "../committee/members.js";
+import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import { bootstrapLine, pctText, ppText, reasonText, statText, undefinedText } from "../format/stat-text.js";
 import { ALL_SUITES, lowExposureCells, cellId, type AsrCell, type BootstrapSettings, type ReversalResult } from "./analysis.js";
 import { interactionFlagText } from "./logistic.js";
@@ -40,7 +42,7 @@ function pvalue(p: number | null): string {
 
 /** The header: what was compared, what was excluded and left out (per model and pooled), the warnings. */
 function headerLines(r: CompareResult): string[] {
-  const src = r.source.kind === "committee" ? "the committee label" : `judge ${r.source.judge_id}`;
+  const src = r.source.kind === "committee" ? (r.source.members ? `the ${committeeName({ members: r.source.members, quorum: r.source.quorum ?? DEFAULT_QUORUM })} (committee.jsonl)` : "the committee label") : `judge ${r.source.judge_id}`;
   const ex = Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
   const one = fieldNoun(r.condition_field), many = fieldNoun(r.condition_field, 2);
   // what the like-for-like comparison left out of the labelled ones, in the same sentence as the exclusions

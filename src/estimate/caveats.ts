@@ -11,7 +11,7 @@ import type { ReferenceRow } from "../verdict/reference-goal.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 
 /**
- * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of every judge that voted.
+ * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of its members (every judge of the run when `members` is not given).
  * @param verdicts the verdicts the figures are of (after any `--where`: the health every command shows is over the
  *   population of the figures it shows, so the counts a flag quotes belong to it).
  * @param rowOf the `k`-th verdict's trajectory's index row: its `attacked` for a verdict without one (`judgeHealth`'s
@@ -20,7 +20,7 @@ import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
  */
 export function sourceCaveats(
   verdicts: Iterable<Verdict>,
-  source: { kind: "judge"; judge_id: string } | { kind: "committee" },
+  source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] },
   rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
 ): RateCaveat[] {
   const all = asArray(verdicts);
@@ -35,7 +35,7 @@ export function sourceCaveats(
  */
 export function tableCaveats(
   verdicts: Iterable<Verdict>,
-  source: { kind: "judge"; judge_id: string } | { kind: "committee" },
+  source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] },
   heuristic: string,
   rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
 ): { judge: RateCaveat[]; heuristic: RateCaveat[] } {
@@ -47,10 +47,12 @@ export function tableCaveats(
 
 /**
  * The judges behind `source`'s figures, the one place that decides it for {@link sourceCaveats} and
- * {@link tableCaveats}: the judge itself, or for a committee every judge with a verdict in the run (sorted).
+ * {@link tableCaveats}: the judge itself, or for a committee its members (without them: every judge with a verdict
+ * in the run, sorted).
  */
-function sourceJudgeIds(all: readonly Verdict[], source: { kind: "judge"; judge_id: string } | { kind: "committee" }): string[] {
-  return source.kind === "judge" ? [source.judge_id] : [...new Set(all.map((v) => v.judge_id))].sort();
+function sourceJudgeIds(all: readonly Verdict[], source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] }): string[] {
+  if (source.kind === "judge") return [source.judge_id];
+  return source.members ? [...source.members] : [...new Set(all.map((v) => v.judge_id))].sort();
 }
 
 const asArray = (verdicts: Iterable<Verdict>): readonly Verdict[] => (Array.isArray(verdicts) ? (verdicts as readonly Verdict[]) : [...verdicts]);

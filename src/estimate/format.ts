@@ -3,6 +3,7 @@
  * the judge, human and calibrated estimates of asr_behaviour and of asr_goal, with their 95% intervals; undefined values show as `undefined (<why>)`,
  * through the one formatter of every text output (src/format/stat-text.ts).
  */
+import { sourceName } from "./source.js";
 import { whereLine } from "../store/where.js";
 import { reasonText, undefinedText } from "../format/stat-text.js";
 import type { DesignAsr } from "./calibrated.js";
@@ -62,7 +63,7 @@ function labelsLine(r: EstimateReport): string {
 
 function formatOne(r: EstimateReport): string {
   const L: string[] = [];
-  const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `committee (quorum ${r.source.quorum})`;
+  const src = r.source.kind === "judge" ? `judge ${r.source.judge_id}` : `${sourceName(r.source)}${r.source.left_out.length ? ` (left out: ${r.source.left_out.join(", ")})` : ""}`;
   if (r.where) L.push(`${whereLine(r.where, "trajectories")}: the groups below are domains of the attacked ones among them (design of ${r.sample_population ? "the sample's population, below" : "the whole run"})`);
   L.push(`run ${r.run}: ${r.population.N} trajectories (${r.population.attacked} attacked${r.population.duplicates_dropped ? `, ${r.population.duplicates_dropped} duplicates dropped` : ""}); labels of ${src}`);
   L.push(`${labelsLine(r)}; design ${r.design === "two_phase" ? `two-phase, ${r.cells.length} strata` : "ASSUMED simple random sample"}`);

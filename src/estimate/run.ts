@@ -14,7 +14,6 @@ import type { Bucket, Verdict } from "../types.js";
 import { COVERAGE_LOW_BELOW, type RateName } from "../stats/rates.js";
 import { applyWhere, type WhereFilter, type WhereStatement } from "../store/where.js";
 import { isCompromised } from "../rubric/buckets.js";
-import { buildCommittee, DEFAULT_QUORUM, unusableReason } from "../verdict/vote.js";
 import { buildPopulation, stratumKey } from "../sample/population.js";
 import { cellFields, uncoveredRows } from "./design-cells.js";
 import { labelledIds, readHumanLabels, type HumanLabelFile } from "../agree/human-file.js";
@@ -33,10 +32,11 @@ export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type DomainUnit, type LabelledItem } from "./calibrated.js";
 import { groupExposure } from "./group-exposure.js";
-import { showControls } from "../format/shown.js";
+import { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
+import { readStoredCommittee } from "../committee/members.js";
 
-/** Whose labels the judge term uses. */
-export type EstimateSource = { kind: "judge"; judge_id: string } | { kind: "committee"; quorum: number };
+export { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
+
 
 /** One group's row of the output. */
 export interface GroupEstimate extends DomainAsr {
@@ -117,7 +117,8 @@ export interface EstimateOptions {
   runDir: string;
   run: string;
   humanFile: string;
-  source?: { kind: "judge"; judge_id?: string } | { kind: "committee"; quorum?: number };
+  /** The judge, or the committee (with `stored`: the run's committee.jsonl; absent: `estimateRun` reads it). */
+  source?: SourceChoice;
   by?: string[];
   minSampled?: number;
   /**
@@ -131,13 +132,6 @@ export interface EstimateOptions {
   likeForLike?: boolean;
 }
 
-/** A request the run or the label file cannot answer (unknown judge, no design fields, ...). */
-export class EstimateError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "EstimateError";
-  }
-}
 
 /** `model` is an alias of `agent_model`. */
 const FIELD_ALIASES: Record<string, string> = { model: "agent_model" };
@@ -176,27 +170,6 @@ export function judgeFlags(
 /** The event of a rate: full compliance (`asr_goal`), full or partial compliance (`asr_behaviour`). */
 export const rateEvent = (rate: RateName) => (label: Bucket) => (rate === "asr_goal" ? label === "full_compliance" : isCompromised(label));
 
-/**
- * The judge's (committee's) usable label of every trajectory, `{ label }`, or the reason it has none (as
- * {@link judgeFlags}): read once, then flagged for each event (`flagsOf`) without building a committee again.
- * @param committee the committee of `verdicts` over `ids` when the caller built it already (a committee source).
- */
-export function sourceLabels(verdicts: readonly Verdict[], ids: readonly string[], source: EstimateSource, committee?: ReturnType<typeof buildCommittee>): Map<string, { label: Bucket } | string> {
-  const out = new Map<string, { label: Bucket } | string>();
-  if (source.kind === "judge") {
-    const rep0 = new Map<string, Verdict>();
-    for (const v of verdicts) if (v.judge_id === source.judge_id && v.repeat === 0) rep0.set(v.trajectory_id, v);
-    for (const id of ids) {
-      const v = rep0.get(id);
-      out.set(id, unusableReason(v) ?? { label: v!.label! });
-    }
-  } else {
-    for (const c of committee ?? buildCommittee(verdicts, ids, { quorum: source.quorum })) {
-      out.set(c.trajectory_id, c.status === "ok" && c.compromised !== null && c.label ? { label: c.label } : `committee_${c.status === "ok" ? "no_quorum" : c.status}`);
-    }
-  }
-  return out;
-}
 
 /** Each label of {@link sourceLabels} as whether it is the event; a reason stays the reason. */
 export function flagsOf(labels: ReadonlyMap<string, { label: Bucket } | string>, event: (label: Bucket) => boolean): Map<string, boolean | string> {
@@ -226,36 +199,13 @@ export function cellHoldsRows(rows: readonly TrajectoryIndexRow[]): (cell: strin
 
 const round = (x: number) => Math.round(x * 1e12) / 1e12;
 
-/**
- * The label source of an estimate: the committee (needs at least 2 judges), the named judge, or the run's only
- * judge.
- * @throws EstimateError for an unknown judge, a committee over fewer than 2 judges, or several judges and no
- *   choice.
- */
-export function resolveSource(
-  verdicts: readonly Verdict[],
-  src: NonNullable<EstimateOptions["source"]>,
-  run: string,
-): EstimateSource {
-  const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
-  if (src.kind === "committee") {
-    if (judges.length < 2) throw new EstimateError(`--committee needs verdicts of at least 2 judges; run ${run} has ${judges.length} (${judges.join(", ") || "none"})`);
-    return { kind: "committee", quorum: src.quorum ?? DEFAULT_QUORUM };
-  }
-  if (src.judge_id !== undefined) {
-    if (!judges.includes(src.judge_id)) throw new EstimateError(`judge "${src.judge_id}" has no verdicts in run ${run} (judges: ${judges.join(", ") || "none"})`);
-    return { kind: "judge", judge_id: src.judge_id };
-  }
-  if (judges.length === 1) return { kind: "judge", judge_id: judges[0] };
-  throw new EstimateError(`run ${run} has ${judges.length} judges (${judges.map(showControls).join(", ") || "none"}): choose one with --judge ID, or --committee`);
-}
 
 /**
  * Estimate the ASR of a run per group (module docstring; estimators in src/estimate/calibrated.ts).
  *
  * Steps: (1) the population is the run's trajectory index, deduplicated as `ipi-judge sample` does; groups are
  * over its attacked trajectories. (2) The judge term uses the judge's repeat-0 verdicts (or the committee of
- * every judge, `buildCommittee`); unusable verdicts are counted by reason and predicted as module
+ * its members, `buildCommittee`); unusable verdicts are counted by reason and predicted as module
  * calibrated.ts says. (3) Human labels: binary consensus per trajectory ({@link humanConsensus}); the design
  * cell is the row's `stratum` with N_c = `stratum_size`. A file without any design field is treated as a
  * simple random sample of the whole run, with a warning; rows whose trajectory is not in the population are
@@ -270,7 +220,9 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   const file = readHumanLabels(o.humanFile);
   // the labelled trajectories' content hashes: each label is checked against the text the run has now
   const { index, verdicts } = await readLeanRun(o.runDir, { content: labelledIds(file) });
-  const report = estimateFromData(index, verdicts, file, { ...o, likeForLike: o.likeForLike ?? true });
+  // the committee: the stored one's members unless the options say otherwise (../committee/members.ts)
+  const source = o.source?.kind === "committee" && o.source.stored === undefined ? { ...o.source, stored: await readStoredCommittee(o.runDir, verdicts) } : o.source;
+  const report = estimateFromData(index, verdicts, file, { ...o, source, likeForLike: o.likeForLike ?? true });
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   report.warnings.push(...runFolderWarnings(index.values()));
   return report;
@@ -532,7 +484,7 @@ export function estimateFromData(
   const domain = kept ? attacked.filter((u) => kept.has(u.id)) : attacked;
 
   // (2) the judge term
-  const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run);
+  const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run, warnings);
   // a broken judge's figure is never bare (new-user report 16); its health over the trajectories the figures are of
   // (the `--where`-kept ones, as every command: red team 19)
   const caveats = sourceCaveats(kept ? verdicts.filter((v) => kept.has(v.trajectory_id)) : verdicts, source, (v) => index.get(v.trajectory_id));

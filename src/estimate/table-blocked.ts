@@ -4,7 +4,9 @@
  * split by what the call's result shows (`BlockedKind` of src/types.ts: `refused` by a policy or defense,
  * `unavailable` a tool the agent did not have, `failed` the call ran and failed), so the column does not read as
  * "what the defense blocked" when it is the environment's own failures (new user 29). Unknown is null with a reason,
- * never 0: a verdict stored before the flag (or its kind), a committee table, a row without attacked trajectories.
+ * never 0: a verdict stored before the flag (or its kind), a row without attacked trajectories. A committee's partial
+ * compliance is a blocked attempt as `committee` counts it (`committeeBlockedFields` of src/verdict/blocked.ts: the
+ * partial-compliance voters' repeat-0 verdicts), so `estimate --table --committee` and `committee` agree (new user 30).
  */
 import { BLOCKED_KINDS, type BlockedKind } from "../types.js";
 import type { BlockedCounts } from "../stats/rates.js";
@@ -35,31 +37,28 @@ export interface RowBlocked {
 /**
  * The blocked-attempt figures of a row from its attacked positions.
  * @param att the row's attacked positions; @param usable whether a position has a usable verdict of the judge.
- * @param partial the judge's partial compliance at a position (null: another label or none).
- * @param judge false for a committee table (its blocked attempts are not counted: `committee_blocked_attempts_not_counted`).
+ * @param partial the judge's (committee's) partial compliance at a position (null: another label or none).
  */
-export function rowBlocked(att: readonly number[], usable: (i: number) => boolean, partial: (i: number) => PartialItem | null, judge: boolean): RowBlocked {
+export function rowBlocked(att: readonly number[], usable: (i: number) => boolean, partial: (i: number) => PartialItem | null): RowBlocked {
   let partials = 0;
   let blocked = 0;
   let unknown = 0;
   let kindUnknown = 0;
   const by: BlockedCounts = { refused: 0, unavailable: 0, failed: 0 };
-  if (judge) {
-    for (const r of att) {
-      if (!usable(r)) continue;
-      const p = partial(r);
-      if (!p) continue;
-      partials++;
-      if (p.blocked === undefined) unknown++;
-      else if (p.blocked) {
-        blocked++;
-        if (p.blocked_kind) by[p.blocked_kind]++;
-        else kindUnknown++;
-      }
+  for (const r of att) {
+    if (!usable(r)) continue;
+    const p = partial(r);
+    if (!p) continue;
+    partials++;
+    if (p.blocked === undefined) unknown++;
+    else if (p.blocked) {
+      blocked++;
+      if (p.blocked_kind) by[p.blocked_kind]++;
+      else kindUnknown++;
     }
   }
   // no attacked trajectory: how many were blocked is not a count of zero, it is undefined
-  const why = !judge ? "committee_blocked_attempts_not_counted" : att.length === 0 ? "no_attacked_trajectories" : unknown ? "blocked_attempt_not_recorded" : null;
+  const why = att.length === 0 ? "no_attacked_trajectories" : unknown ? "blocked_attempt_not_recorded" : null;
   if (why) return { judge_blocked_attempts: null, judge_blocked_attempts_reason: why, judge_blocked_attempts_by: null, judge_blocked_attempts_by_reason: why, judge_partial_compliance: partials };
   if (kindUnknown) return { judge_blocked_attempts: blocked, judge_blocked_attempts_by: null, judge_blocked_attempts_by_reason: "blocked_kind_not_recorded", judge_partial_compliance: partials };
   return { judge_blocked_attempts: blocked, judge_blocked_attempts_by: by, judge_partial_compliance: partials };

@@ -27,11 +27,12 @@ import { writeCsv } from "../io/csv.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
-import type { Verdict } from "../types.js";
+import type { CommitteeVerdict, Verdict } from "../types.js";
 import type { EstimateReport, EstimateSource } from "./run.js";
+import { sourceName } from "./source.js";
 import { flagsOf, rateEvent, sourceLabels } from "./run.js";
 import { COVERAGE_LOW_BELOW, EXPOSURE_LOW_BELOW, isLowExposure, type BlockedCounts } from "../stats/rates.js";
-import { blockedKindOf } from "../verdict/blocked.js";
+import { blockedKindOf, committeeBlockedFields } from "../verdict/blocked.js";
 import { BLOCKED_CSV_COLUMNS, BLOCKED_NOTE, blockedCellText, blockedCsvCells, blockedLatexCell, rowBlocked, type PartialItem } from "./table-blocked.js";
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
 import { coverageLowNote, disputedNote, dosNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
@@ -94,7 +95,7 @@ export interface TableRow {
   judge_blocked_attempts: number | null;
   /**
    * Why `judge_blocked_attempts` is null: `no_attacked_trajectories`, `blocked_attempt_not_recorded` (some partial
-   * compliance verdicts predate the flag) or `committee_blocked_attempts_not_counted` (a committee table).
+   * compliance verdicts predate the flag). A committee's: its partial compliance that `committee` counts as blocked.
    */
   judge_blocked_attempts_reason?: string;
   /**
@@ -137,7 +138,10 @@ export interface TableRow {
 /** The paper table. */
 export interface PaperTable {
   run: string;
+  /** The judge's id, or the committee's name (`committee (a, b, c; quorum 2)`). */
   judge: string;
+  /** A committee table: the committee's members, the run's judges left out, and its quorum. */
+  committee?: { members: string[]; left_out: string[]; quorum: number };
   heuristic: string;
   /**
    * The judge is the heuristic (`--heuristic` names the judge, e.g. the signature judge for both): the heuristic's
@@ -157,7 +161,6 @@ export interface PaperTable {
 export { proportion } from "./table-cells.js";
 export { blockedCellText } from "./table-blocked.js";
 
-const sourceName = (s: EstimateSource) => (s.kind === "judge" ? s.judge_id : `committee (quorum ${s.quorum})`);
 
 /**
  * Build the table: one row per (agent model, condition) when the run's trajectories record a condition, else
@@ -181,7 +184,7 @@ export function paperTable(
   const ids = [...index.keys()];
   const rowList = [...index.values()];
   // each source's labels read once (a committee built once), then flagged for both rates' events
-  const committee = source.kind === "committee" ? buildCommittee(verdicts, ids, { quorum: source.quorum }) : undefined;
+  const committee = source.kind === "committee" ? buildCommittee(verdicts, ids, { judgeIds: source.members, quorum: source.quorum }) : undefined;
   const labels = sourceLabels(verdicts, ids, source, committee);
   const judgeB = flagsOf(labels, rateEvent("asr_behaviour"));
   const judgeG = flagsOf(labels, rateEvent("asr_goal"));
@@ -189,7 +192,8 @@ export function paperTable(
   const heurLabels = hasHeuristic ? sourceLabels(verdicts, ids, { kind: "judge", judge_id: heuristic }) : null;
   const heurB = heurLabels ? flagsOf(heurLabels, rateEvent("asr_behaviour")) : null;
   const heurG = heurLabels ? flagsOf(heurLabels, rateEvent("asr_goal")) : null;
-  // Refusals and blocked attempts need the judge's verdict: its repeat-0 verdict (judge), or none (committee).
+  // Refusals need the judge's verdict: its repeat-0 verdict (judge), or none (committee). Blocked attempts: the judge's
+  // repeat-0 partial compliance, or the committee's as `committee` counts it (its partial-compliance voters' verdicts)
   const refused = new Set<string>();
   const notExposed = new Set<string>();
   const heurNotExposed = new Set<string>();
@@ -214,6 +218,7 @@ export function paperTable(
       if (c.status === "disputed") votes.set(c.trajectory_id, votesFor(c.votes));
       else if (c.status === "ok" && c.label === "not_exposed") notExposed.add(c.trajectory_id);
     }
+  if (committee) committeePartials(committee, verdicts, partial);
   return paperTableFrom(
     run,
     {
@@ -233,6 +238,23 @@ export function paperTable(
     source,
     opts,
   );
+}
+
+/**
+ * A committee's partial compliance per trajectory, each a blocked attempt or not as `committee` counts it
+ * (`committeeBlockedFields`: the repeat-0 verdicts of the judges voting partial_compliance; their kinds differing: kind unknown).
+ * @param out filled: trajectory id -> the item.
+ */
+function committeePartials(committee: readonly CommitteeVerdict[], verdicts: readonly Verdict[], out: Map<string, PartialItem>): void {
+  const rep0 = new Map<string, Verdict[]>();
+  for (const c of committee) if (c.status === "ok" && c.label === "partial_compliance") rep0.set(c.trajectory_id, []);
+  for (const v of verdicts) if (v.repeat === 0) rep0.get(v.trajectory_id)?.push(v);
+  for (const c of committee) {
+    const vs = rep0.get(c.trajectory_id);
+    if (!vs) continue;
+    const f = committeeBlockedFields(c, vs);
+    out.set(c.trajectory_id, { blocked: f.blocked, ...(f.blocked_kind ? { blocked_kind: f.blocked_kind } : {}) });
+  }
 }
 
 /**
@@ -302,7 +324,7 @@ export function paperTableFrom(
     const ex = exposedCounts(att, judgeB, input.notExposed, sameRater ? null : heurB, input.heurNotExposed);
     const exposure = proportion(ex.judge, jb.n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
     const usable = (r: number) => typeof judgeB(r) === "boolean";
-    const blocked = rowBlocked(att, usable, input.partial, source.kind === "judge");
+    const blocked = rowBlocked(att, usable, input.partial);
     if (source.kind === "judge") {
       const n = att.filter(usable).length;
       refusal = proportion(att.filter((r) => usable(r) && input.refused(r)).length, n, att.length ? "no_usable_verdict" : "no_attacked_trajectories");
@@ -382,7 +404,7 @@ export function paperTableFrom(
     const exactWhy = `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: either its group's labelled items had the same human-minus-judge difference within each stratum (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen), or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, so the interval is the union of the t interval and an exact small-count one (Korn-Graubard: Clopper-Pearson with the design effective n), which a t interval on a rare event needs`;
     if (exact.length) notes.push(`${exactWhy}: ${exact.join("; ")}`);
   }
-  return { run, judge: sourceName(source), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), rows, allow_low_coverage: allow, notes };
+  return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), rows, allow_low_coverage: allow, notes };
 }
 
 type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;

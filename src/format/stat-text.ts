@@ -38,7 +38,6 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   no_attacked_trajectories: "no attacked trajectory",
   only_injection_task_runs: "every unattacked run is an injection-task run (the benchmark's injection task as the user's task), not in utility",
   blocked_attempt_not_recorded: "some partial compliance verdicts do not record whether the attempt was blocked",
-  committee_blocked_attempts_not_counted: "not counted for a committee (use --judge)",
   // new user 28: the code said the committee had no refusal buckets, yet its votes hold refusals
   committee_refusal_rate_not_counted: "not counted for a committee (use --judge for one judge's refusal rate)",
   no_trajectories: "no trajectory",

@@ -28,6 +28,8 @@ import { labelledIds } from "../agree/human-file.js";
 import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { referenceCaveats } from "../agree/reference-caveats.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
+import { committeeFigures, reportCommittee } from "./committee-choice.js";
+import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import { readRunState, runStateFor, type RunState } from "../store/run-state.js";
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
@@ -111,7 +113,10 @@ export interface ReportModel {
     summary: CommitteeReport["committee"];
     agreement: CommitteeReport["agreement"];
     source: "committee.jsonl" | "computed";
-    quorum: number | null;
+    quorum: number;
+    /** Its judges (every figure of the section is theirs: `./committee-choice.ts`) and the run's judges left out. */
+    members: string[];
+    left_out: string[];
     verdicts: CommitteeVerdict[];
     /** Attacked labels of the committee shown resting on code-established votes (`../committee/code-majority.ts`). */
     code_majority?: CodeMajority;
@@ -482,19 +487,25 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   const step = o.step ?? (() => {});
   if (cf) step(`checking committee.jsonl against ${verdicts.length.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeFile(cf, verdicts) : null;
-  const committeeFile = cf && cfCheck && cfCheck.stale.length === 0 ? cf.verdicts : null;
+  // one committee for every section: the stored one's members, --exclude-judge's, or every judge (./committee-choice.ts)
+  const rc = reportCommittee([...new Set(verdicts.map((v) => v.judge_id))], cf, cfCheck?.stale ?? null, o.source, run, DEFAULT_QUORUM);
+  const committeeFile = cf && rc.m.matches_file ? cf.verdicts : null;
   if (verdicts.length === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
   const { inputs, costs } = runInputsAndCosts(o.runDir, verdicts);
   // Committee figures without bootstrap (the report shows the per-judge figures and the committee summary).
   step(`committee and per-judge figures over ${index.size.toLocaleString("en-US")} trajectories`);
-  const { report: cr, verdicts: computed } = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed } });
+  // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
+  const f = committeeFigures((excludeJudges, quorum) => {
+    const r = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed }, excludeJudges, quorum });
+    return { report: r.report, committee: r.verdicts };
+  }, rc);
+  const { cr, crc, computed, multi } = f;
   const judgeIds = cr.judges.map((j) => j.id);
   // the run's state as the report's judges see it: no mixed-configuration warning of a judge it does not show (review s29)
   const runState = runStateFor(readRunState(o.runDir), judgeIds);
-  const multi = judgeIds.length >= 2;
   const committeeVerdicts = multi ? (committeeFile ?? computed) : null;
-  // a single judge has no committee warnings, but its health warnings (issue 12.2) still show
-  const warnings = (multi ? [...cr.warnings] : healthWarnings(cr.judge_health)).concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
+  // a single judge has no committee warnings, but its health warnings (issue 12.2) still show; a judge left out: its own
+  const warnings = f.warnings.concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(runState.status === "inputs_removed" ? runState.message : `note: ${runState.message}`);
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
@@ -502,7 +513,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   warnings.push(...restricted.warnings);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
   warnings.push(...likeForLikeWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
-  if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
+  warnings.push(...rc.warnings);
   if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 
   step("rates and label counts");
@@ -511,7 +522,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
 
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
   // the sample was drawn from the whole run: its frame is checked against every row, not the --where subset
-  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, verdicts, index, { file: o.humanFile, bootstrap, population: [...fullIndex.values()] }) : null;
+  const human = o.humanFile && humanLabels ? humanAgreement(humanLabels, verdicts, index, { file: o.humanFile, bootstrap, population: [...fullIndex.values()], committee: rc.m.members, quorum: rc.m.quorum }) : null;
 
   // Benchmark reference (AgentDojo security), when any attacked trajectory has one.
   const hasReference = [...index.values()].some((t) => t.attacked && !t.run_error && typeof t.reference?.security === "boolean");
@@ -533,7 +544,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   warnings.push(...cli.warnings(warnings));
 
   step("the paper table");
-  const { paper_table, paper_table_reason } = paperTableSection(o, run, { fullIndex, allVerdicts, index, verdicts, humanLabels, warnings });
+  const { paper_table, paper_table_reason } = paperTableSection({ ...o, source: rc.source }, run, { fullIndex, allVerdicts, index, verdicts, humanLabels, warnings });
   const utility = utilityTable(index.values(), "condition");
 
   const candidates = disagreementItems(index, verdicts, judgeIds, committeeVerdicts, reference);
@@ -553,12 +564,14 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
     per_judge: cr.per_judge,
     committee: committeeVerdicts
       ? {
-          summary: committeeFile ? committeeSummary(committeeFile, index, verdicts) : cr.committee,
-          agreement: cr.agreement,
+          summary: committeeFile ? committeeSummary(committeeFile, index, verdicts) : crc.committee,
+          agreement: crc.agreement,
           source: committeeFile ? "committee.jsonl" : "computed",
-          quorum: committeeFile ? null : cr.quorum,
+          quorum: rc.m.quorum,
+          members: rc.m.members,
+          left_out: rc.m.left_out,
           verdicts: committeeVerdicts,
-          code_majority: committeeFile ? codeMajorityOf(committeeFile, verdicts.filter((v) => v.repeat === 0), index, judgeIds) : cr.code_majority,
+          code_majority: committeeFile ? codeMajorityOf(committeeFile, verdicts.filter((v) => v.repeat === 0), index, rc.m.members) : crc.code_majority,
         }
       : null,
     warnings,

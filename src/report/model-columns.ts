@@ -7,6 +7,8 @@
  * Not here (the caller takes the object path): `--where`, and the calibrated estimate (human labels with a paper
  * table), whose population is built from objects.
  */
+import { committeeFigures, reportCommittee } from "./committee-choice.js";
+import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import { cliWarnings } from "./cli-warnings.js";
 import type { Observations } from "../compare/data.js";
 import path from "node:path";
@@ -66,13 +68,13 @@ function humanInput(file: string | undefined): { labels: HumanLabelFile | null; 
 }
 
 /** The agreement with the human labels over a column run (`humanAgreement` with the run's rows and content hashes). */
-function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInput>, file: string, bootstrap: { B: number; seed: number }): HumanAgreementReport {
+function humanAgreementColumns(colRun: ColumnRun, hi: ReturnType<typeof humanInput>, file: string, bootstrap: { B: number; seed: number }, c: { members: string[]; quorum: number }): HumanAgreementReport {
   const labels = hi.labels!;
   const colIndex = new ColumnIndex(colRun);
   const contentOf = (id: string) => (colIndex.has(id) ? hi.content.get(id) : null);
   // the rows of a column run are shared projections without their id: the frame check needs it
   const population = [...colIndex.entries()].map(([id, r]) => ({ ...r, id }));
-  return humanAgreement(labels, humanVerdicts(colRun, labels.rows), colIndex, { file, bootstrap, contentOf, population });
+  return humanAgreement(labels, humanVerdicts(colRun, labels.rows), colIndex, { file, bootstrap, contentOf, population, committee: c.members, quorum: c.quorum });
 }
 
 /**
@@ -91,7 +93,9 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const cf = await readCommitteeColumns(o.runDir, colRun);
   if (cf) step(`checking committee.jsonl against ${colRun.nVerdicts.toLocaleString("en-US")} verdicts`);
   const cfCheck = cf ? checkCommitteeColumns(cf, colRun) : null;
-  const fileSlots = cf && cfCheck && cfCheck.stale.length === 0 ? slotsOfFile(cf, colRun) : null;
+  // one committee for every section: the stored one's members, --exclude-judge's, or every judge (./committee-choice.ts)
+  const rc = reportCommittee([...new Set(colRun.verdicts.map((v) => v.judge_id))], cf, cfCheck?.stale ?? null, o.source, run, DEFAULT_QUORUM);
+  const fileSlots = cf && rc.m.matches_file ? slotsOfFile(cf, colRun) : null;
   if (fileSlots === undefined) return null;
   if (colRun.nVerdicts === 0) throw new Error(`run ${run} has no verdicts (${path.join(o.runDir, "verdicts.jsonl")})`);
 
@@ -99,7 +103,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   let tableSource: EstimateSource | null = null;
   let paper_table_reason: string | undefined;
   try {
-    tableSource = resolveSource(colRun.verdicts, o.source ?? { kind: "judge" }, run);
+    tableSource = resolveSource(colRun.verdicts, rc.source ?? { kind: "judge" }, run);
   } catch (e) {
     if (!(e instanceof EstimateError) || o.source) throw e;
     paper_table_reason = e.message;
@@ -108,18 +112,19 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const { inputs, costs } = runInputsAndCosts(o.runDir, eachVerdictRecord(colRun));
 
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
-  const { report: cr, committee: computed } = committeeReportColumns(colRun, { run, bootstrap: { B: 0, seed: bootstrap.seed }, step: (s) => step(`committee and per-judge figures: ${s}`) });
+  // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
+  const f = committeeFigures((excludeJudges, quorum) => committeeReportColumns(colRun, { run, bootstrap: { B: 0, seed: bootstrap.seed }, excludeJudges, quorum, step: (s) => step(`committee and per-judge figures: ${s}`) }), rc);
+  const { cr, crc, computed, multi } = f;
   const judgeIds = cr.judges.map((j) => j.id);
   const runState = runStateFor(readRunState(o.runDir), judgeIds); // no mixed configuration of a judge not shown (review s29)
-  const multi = judgeIds.length >= 2;
   const cs: CommitteeSlots | null = multi ? (fileSlots ?? { code: Int32Array.from(computed.code), verdicts: computed.verdicts }) : null;
-  const warnings = (multi ? [...cr.warnings] : healthWarnings(cr.judge_health)).concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
+  const warnings = f.warnings.concat(rateCaveatWarnings(cr.judge_health, judgeIds)); // rates not the judging: said (new-user report 16)
   if (runState.complete === false && runState.message) warnings.unshift(`run incomplete: ${runState.message}`);
   else if (runState.message) warnings.push(`note: ${runState.message}`);
   warnings.push(...(runState.mixed_configurations ?? []), ...likeForLikeWarnings(attackedRecords(colRun))); // mixed judge configurations (red team 28)
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   warnings.push(...runFolderWarnings({ *[Symbol.iterator]() { for (let s = 0; s < colRun.nRows; s++) yield colRun.rows[colRun.rowCode[s]]; } }));
-  if (cfCheck?.stale.length) warnings.push(`committee.jsonl is not used: ${cfCheck.stale.join("; ")}; the committee below is computed from the current verdicts (run ipi-judge committee again to rebuild the file)`);
+  warnings.push(...rc.warnings);
   if (cfCheck?.notes.length && fileSlots) warnings.push(...cfCheck.notes);
 
   step("rates and label counts");
@@ -130,7 +135,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   const labels = labelCountsColumns(colRun, judgeIds, rep0, cs ? { name: COMMITTEE, cs } : null);
 
   if (o.humanFile) step(`agreement with the human labels (bootstrap ${bootstrap.B})`);
-  const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, hi, o.humanFile, bootstrap) : null;
+  const human = o.humanFile && hi.labels ? humanAgreementColumns(colRun, hi, o.humanFile, bootstrap, rc.m) : null;
 
   let hasReference = false;
   for (let s = 0; s < colRun.nRows && !hasReference; s++) {
@@ -157,14 +162,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   warnings.push(...cli.warnings(warnings));
 
   step("the paper table");
-  let paper_table: PaperTable | null = null;
-  if (tableSource?.kind === "judge") paper_table = paperTableColumns(run, colRun, tableSource);
-  else if (tableSource?.kind === "committee") {
-    const all = [...new Set(colRun.verdicts.map((v) => v.judge_id))].sort();
-    const none = new Uint32Array(colRun.ids.size);
-    const cc = committeeColumns(colRun, all, all.map((j) => rep0.get(j) ?? none), tableSource.quorum);
-    paper_table = paperTableCommitteeColumns(run, colRun, { code: Int32Array.from(cc.code), verdicts: cc.verdicts }, rep0, tableSource);
-  }
+  const paper_table: PaperTable | null = tableSource ? paperTableOf(run, colRun, tableSource, rep0) : null;
   const utility = utilityTable(rowRecords(colRun), "condition");
 
   let items: ReportItem[] = [];
@@ -193,11 +191,13 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
   for (let s = 0; s < colRun.nRows; s++) if (colRun.rows[colRun.rowCode[s]].attacked) attacked++;
   const committee: ReportModel["committee"] = cs
     ? ({
-        summary: fileSlots ? committeeSummarySlots(colRun, cs, rep0) : cr.committee,
-        code_majority: fileSlots ? codeMajoritySlots(colRun, cs, rep0, judgeIds) : cr.code_majority,
-        agreement: cr.agreement,
+        summary: fileSlots ? committeeSummarySlots(colRun, cs, rep0) : crc.committee,
+        code_majority: fileSlots ? codeMajoritySlots(colRun, cs, rep0, rc.m.members) : crc.code_majority,
+        agreement: crc.agreement,
         source: fileSlots ? "committee.jsonl" : "computed",
-        quorum: fileSlots ? null : cr.quorum,
+        quorum: rc.m.quorum,
+        members: rc.m.members,
+        left_out: rc.m.left_out,
       } as NonNullable<ReportModel["committee"]>)
     : null;
   // the committee verdicts as objects only when a library caller reads them (a million at 1M; the page never does)
@@ -244,6 +244,14 @@ function slotsOfFile(cf: CommitteeColumns, run: ColumnRun): CommitteeSlots | und
     code[s] = cf.code[i];
   }
   return { code, verdicts: cf.rows };
+}
+
+/** The paper table of a judge, or of the committee of the source's members with its quorum (computed per row slot). */
+function paperTableOf(run: string, colRun: ColumnRun, source: EstimateSource, rep0: ReadonlyMap<string, Uint32Array>): PaperTable {
+  if (source.kind === "judge") return paperTableColumns(run, colRun, source);
+  const none = new Uint32Array(colRun.ids.size);
+  const cc = committeeColumns(colRun, source.members, source.members.map((j) => rep0.get(j) ?? none), source.quorum);
+  return paperTableCommitteeColumns(run, colRun, { code: Int32Array.from(cc.code), verdicts: cc.verdicts }, rep0, source);
 }
 
 /** Committee slots as the committee-file columns `committeeAsColumnRun` reads (one line per row slot, in order). */

@@ -241,9 +241,10 @@ export function disagreementSlots(run: ColumnRun, cs: CommitteeSlots, max: numbe
 }
 
 /**
- * The paper table of the committee of every judge (`paperTable` of `../estimate/table.ts` with a committee source):
- * the committee verdict per row slot computed with the source's quorum (`cs`), no refusals or partial compliance
- * (a committee has no verdict of its own), the error kinds of each judge's repeat-0 verdicts.
+ * The paper table of the committee (`paperTable` of `../estimate/table.ts` with a committee source): the committee
+ * verdict per row slot computed over the source's members with its quorum (`cs`), no refusals (a committee has no
+ * verdict of its own), its partial compliance blocked or not as `committee` counts it, the error kinds of each
+ * judge's repeat-0 verdicts.
  */
 export function paperTableCommitteeColumns(
   runName: string,
@@ -285,7 +286,17 @@ export function paperTableCommitteeColumns(
         const v = c > 0 ? run.verdicts[c - 1] : undefined;
         return v?.status === "ok" && v.label === "not_exposed";
       },
-      partial: () => null,
+      // blocked attempts as `committee` counts them: its partial-compliance voters' repeat-0 verdicts (new user 30)
+      partial: (i) => {
+        const c = cs.code[i] >= 0 ? cs.verdicts[cs.code[i]] : undefined;
+        if (!c || c.status !== "ok" || c.label !== "partial_compliance") return null;
+        const voters = Object.keys(c.votes ?? {}).flatMap((j) => {
+          const a = rep0.get(j);
+          return a && a[i] > 0 ? [run.verdicts[a[i] - 1]] : [];
+        });
+        const f = committeeBlockedFields(c as CommitteeVerdict, voters);
+        return { blocked: f.blocked, ...(f.blocked_kind ? { blocked_kind: f.blocked_kind } : {}) };
+      },
       detail: (j, i) => {
         const a = rep0.get(j);
         const v = a && a[i] > 0 ? run.verdicts[a[i] - 1] : undefined;

@@ -39,7 +39,7 @@ describe("committee.jsonl records its judge set; compare checks it", () => {
     for (const l of lines) expect(l).toMatchObject({ committee_judges: ["lenient-a", "signature", "strict-b"], excluded_judges: [], quorum: 2 });
     const c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--json"]);
     expect(c.code).toBe(0);
-    expect(JSON.parse(c.stdout).source).toEqual({ kind: "committee" });
+    expect(JSON.parse(c.stdout).source).toEqual({ kind: "committee", members: ["lenient-a", "signature", "strict-b"], quorum: 2 });
   });
   it("a committee of another judge set is refused by name (older file without a record) or warned about (judges left out on purpose)", async () => {
     const [verdicts, index] = await Promise.all([readVerdicts(fx.runDir), readTrajectoryIndex(fx.runDir)]);
@@ -99,10 +99,12 @@ describe("agree --reference reports the committee beside each judge", () => {
     const t = await cli(["agree", "--run", fx.run, "--reference", "security"]);
     expect(t.code).toBe(0);
     expect(t.stdout).toMatch(/^rater\s+n\s+kappa asr_goal \(full_compliance\)\s+kappa asr_behaviour \(compromised\)/m);
-    for (const j of ["lenient-a", "signature", "strict-b", "committee"]) expect(t.stdout).toMatch(new RegExp(`^${j}\\s+\\d+\\s`, "m"));
-    expect(t.stdout).toContain("== judge committee vs the benchmark's security verdict ==");
+    // the committee row named with its members (new user 30)
+    for (const j of ["lenient-a", "signature", "strict-b", "committee \\(lenient-a, signature, strict-b; quorum 2\\)"]) expect(t.stdout).toMatch(new RegExp(`^${j}\\s+\\d+\\s`, "m"));
+    expect(t.stdout).toContain("== judge committee (lenient-a, signature, strict-b; quorum 2) vs the benchmark's security verdict ==");
     const j = JSON.parse((await cli(["agree", "--run", fx.run, "--reference", "security", "--json"])).stdout);
     expect(j.committee.judge_id).toBe("committee");
+    expect(j.committee.members).toEqual(["lenient-a", "signature", "strict-b"]);
     expect(j.committee.n_used).toBeGreaterThan(0);
     expect(j.per_judge).toHaveLength(3);
     expect(j.run_state.status).toBe("complete");

@@ -12,21 +12,20 @@ describe("a paper-table row's blocked attempts by kind (new user 29)", () => {
   ];
   const att = items.map((_, i) => i);
   it("counts the usable partial compliance, the blocked ones and their kinds", () => {
-    const r = rowBlocked(att, (i) => i !== 5, (i) => items[i], true);
+    const r = rowBlocked(att, (i) => i !== 5, (i) => items[i]);
     expect(r).toEqual({ judge_blocked_attempts: 3, judge_blocked_attempts_by: { refused: 1, unavailable: 0, failed: 2 }, judge_partial_compliance: 4 });
     expect(blockedCellText(r)).toBe("3/4 (refused 1, unavailable 0, failed 2)");
     expect(blockedLatexCell(r)).toBe("3/4 {\\scriptsize (1/0/2)}");
     expect(blockedCsvCells(r)).toEqual([1, 0, 2]);
   });
-  it("unknown is null with a reason: a kind not recorded, the flag not recorded, no attacked run, a committee", () => {
-    const noKind = rowBlocked([0], () => true, () => ({ blocked: true }), true);
+  it("unknown is null with a reason: a kind not recorded, the flag not recorded, no attacked run", () => {
+    const noKind = rowBlocked([0], () => true, () => ({ blocked: true }));
     expect(noKind).toEqual({ judge_blocked_attempts: 1, judge_blocked_attempts_by: null, judge_blocked_attempts_by_reason: "blocked_kind_not_recorded", judge_partial_compliance: 1 });
     expect(blockedCsvCells(noKind)).toEqual(["", "", ""]);
     expect(blockedLatexCell(noKind)).toBe("1/1 {\\scriptsize (kinds unknown)}");
-    expect(rowBlocked([0], () => true, () => ({ blocked: undefined }), true)).toMatchObject({ judge_blocked_attempts: null, judge_blocked_attempts_reason: "blocked_attempt_not_recorded", judge_blocked_attempts_by: null });
-    expect(rowBlocked([], () => true, () => null, true)).toMatchObject({ judge_blocked_attempts: null, judge_blocked_attempts_reason: "no_attacked_trajectories" });
-    const committee = rowBlocked(att, () => true, (i) => items[i], false);
-    expect(committee).toMatchObject({ judge_blocked_attempts: null, judge_blocked_attempts_reason: "committee_blocked_attempts_not_counted", judge_partial_compliance: 0 });
-    expect(blockedLatexCell(committee)).toBeNull();
+    expect(rowBlocked([0], () => true, () => ({ blocked: undefined }))).toMatchObject({ judge_blocked_attempts: null, judge_blocked_attempts_reason: "blocked_attempt_not_recorded", judge_blocked_attempts_by: null });
+    const none = rowBlocked([], () => true, () => null);
+    expect(none).toMatchObject({ judge_blocked_attempts: null, judge_blocked_attempts_reason: "no_attacked_trajectories" });
+    expect(blockedLatexCell(none)).toBeNull();
   });
 });

@@ -22,7 +22,7 @@ describe("the report's blocked-attempts cells give the kinds (new user 29)", () 
   it("a paper-table row, and the note that says what each kind is", () => {
     const row = { judge_blocked_attempts: 9, judge_blocked_attempts_by: { refused: 0, unavailable: 0, failed: 9 }, judge_partial_compliance: 21 };
     expect(plain(blockedTableCell(row))).toBe("9 of 21<br><small>refused 0, unavailable 0, failed 9</small>");
-    expect(plain(blockedTableCell({ judge_blocked_attempts: null, judge_blocked_attempts_reason: "committee_blocked_attempts_not_counted", judge_blocked_attempts_by: null, judge_partial_compliance: 0 }))).toMatch(/^undefined \(/);
+    expect(plain(blockedTableCell({ judge_blocked_attempts: null, judge_blocked_attempts_reason: "no_attacked_trajectories", judge_blocked_attempts_by: null, judge_partial_compliance: 0 }))).toMatch(/^undefined \(/);
     expect(BLOCKED_NOTE_HTML).toContain("failed (the call ran and failed, e.g. &quot;not found&quot;");
   });
 });
