@@ -58,6 +58,8 @@ export interface FormedConsensus {
   adjudication: Array<{ trajectory_id: string; labels: Record<string, string> }>;
   byLabel: Record<string, number>;
   itemEx: Record<string, number>;
+  /** Of the consensus items, those whose consensus is an adjudicated label (`adjudicated`). */
+  adjudicated: number;
 }
 
 /**
@@ -66,7 +68,8 @@ export interface FormedConsensus {
  * the sample (`changed`: `content_changed_since_sample`), items not in the run (`not_in_run`), unattacked ones
  * (`unattacked`: no agreement figure counts them), ones the run holds but `--where` drops (`outside_where`) and labels
  * off the scale are left out by reason (`itemEx`). Each labelled item is counted once, in that order
- * ({@link ITEM_REASON_ORDER}): consensus items + `itemEx` = the file's labelled items.
+ * ({@link ITEM_REASON_ORDER}): consensus items + `itemEx` = the file's labelled items. An item with an adjudicated label
+ * (`adjudicated`: trajectory id -> label, ./adjudicated.ts) takes it as its consensus, after the run-place reasons.
  */
 export function formConsensus(
   items: ReadonlyMap<string, ReadonlyMap<string, string>>,
@@ -75,7 +78,9 @@ export function formConsensus(
   scale: HumanScale,
   onScale: (l: string) => string,
   changed: ReadonlySet<string>,
+  adjudicated: ReadonlyMap<string, string> = new Map(),
 ): FormedConsensus {
+  let nAdjudicated = 0;
   const consensus = new Map<string, string>();
   const adjudication: FormedConsensus["adjudication"] = [];
   const byLabel: Record<string, number> = Object.fromEntries(SCALE_CATEGORIES[scale].map((c) => [c, 0]));
@@ -102,6 +107,18 @@ export function formConsensus(
       exItem(OUTSIDE_WHERE);
       continue;
     }
+    // an adjudicated label settles the item (./adjudicated.ts): the consensus, whatever the annotators gave
+    const settled = adjudicated.get(id);
+    if (settled !== undefined) {
+      const a = labelOnScale(settled, scale);
+      if ("reason" in a) exItem(a.reason);
+      else {
+        consensus.set(id, a.label);
+        byLabel[a.label]++;
+        nAdjudicated++;
+      }
+      continue;
+    }
     const top = consensusOf([...m.values()], formScale);
     // no lead on any scale, or only on a coarser scale than the one compared: settled by adjudication
     const coarse = top !== null && coarserScale(top.scale, scale);
@@ -118,5 +135,5 @@ export function formConsensus(
     consensus.set(id, c.label);
     byLabel[c.label]++;
   }
-  return { consensus, adjudication, byLabel, itemEx };
+  return { consensus, adjudication, byLabel, itemEx, adjudicated: nAdjudicated };
 }

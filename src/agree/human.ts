@@ -4,6 +4,7 @@
  * annotators' own agreement, the human consensus, and each judge's and the committee's agreement with it,
  * unweighted and, when the rows carry design weights, design-weighted (Hájek).
  */
+import { splitAdjudicated } from "./adjudicated.js";
 import { committeeName } from "../format/committee-name.js";
 import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -92,6 +93,8 @@ export interface HumanAgreementReport {
     /** Items of those compared (in the run, not unattacked) without a consensus: `adjudication.length`. */
     ties: number;
     adjudication: Adjudication[];
+    /** Of the `n` compared, those whose consensus is an adjudicated label (annotator `adjudicated`, ./adjudicated.ts). */
+    adjudicated: number;
   };
   /**
    * Labelled items left out before any judge is compared, each once, by the first reason that holds:
@@ -202,7 +205,10 @@ export function humanAgreement(
   const paired = checkLabelPairing(file, opts.file ?? "", contentOf, warnings, PAIRING_EFFECT);
   const refusal = designRefusal(file, opts.file ?? "", population, warnings);
   // (1) rows -> item -> annotator -> label
-  const g = groupRows(file, formScale);
+  const g0 = groupRows(file, formScale);
+  // adjudicated labels are each item's consensus, not one more annotator (./adjudicated.ts)
+  const adj = splitAdjudicated(g0.items);
+  const g: GroupedRows = { ...g0, items: adj.items };
   warnings.push(...g.warnings);
   const annotators = [...new Set([...g.items.values()].flatMap((m) => [...m.keys()]))].sort();
   // agreement over the attacked trajectories only (./attacked-only.ts): an unattacked one is not_exposed by the rubric
@@ -229,7 +235,7 @@ export function humanAgreement(
   }
   const all = annotators.length >= 2 ? compareManyRaters(grid, cats, { bootstrap: opts.bootstrap, raters: annotators.length }) : null;
   // (3) consensus
-  const c = formConsensus(g.items, place, formScale, scale, onScale, paired.refused_ids);
+  const c = formConsensus(g.items, place, formScale, scale, onScale, paired.refused_ids, adj.adjudicated);
   const ids = [...c.consensus.keys()].filter((id) => counted.has(id));
   const human = ids.map((id) => c.consensus.get(id)!);
   opts.onCompared?.(ids);
@@ -271,7 +277,7 @@ export function humanAgreement(
       all,
       ...(all ? {} : { all_reason: "fewer_than_2_annotators" }),
     },
-    consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication },
+    consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication, adjudicated: c.adjudicated },
     excluded_items: c.itemEx,
     ...(paired.refused_items ? { content_changed: [...paired.refused_ids].sort() } : {}),
     ...(refusal ? { design_refused: refusal } : {}),
@@ -518,6 +524,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
       `${r.consensus.n} compared with the judges below (in the run, not unattacked${r.excluded_items.outside_where ? ", kept by --where" : ""}, with a consensus on this scale: ${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}); ` +
       `${nLeft} left out${nLeft ? `, each by the first reason that holds: ${ex(r.excluded_items)}` : ""}`,
   );
+  if (r.consensus.adjudicated) L.push(`  of the ${r.consensus.n} compared, ${r.consensus.adjudicated} by an adjudicated label (annotator "adjudicated": the item's consensus, not a vote; not in the annotators' agreement above)`);
   if (r.consensus.adjudication.length) {
     const why = Object.entries(r.excluded_items).filter(([k]) => k === "consensus_tie" || k === "consensus_coarser_than_scale");
     L.push(`  for adjudication (${r.consensus.ties}: ${ex(Object.fromEntries(why))}):`);

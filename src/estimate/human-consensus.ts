@@ -2,6 +2,7 @@
  * The human consensus per trajectory that `estimate` uses (moved from ./run.ts, which re-exports it): one label per
  * trajectory from its annotators' rows, with the rows and trajectories left out counted apart.
  */
+import { isReservedAnnotator } from "../agree/adjudicated.js";
 import { consensusOf, consensusScale } from "../agree/consensus.js";
 import { refuseConflicts, screenLabelRow, type HumanLabelFile } from "../agree/human-file.js";
 import { labelOnScale } from "../rubric/scale.js";
@@ -15,7 +16,8 @@ import type { RateName } from "../stats/rates.js";
  * full or partial compliance, or `complied`); `asr_goal` reads full compliance, which only a consensus reached on the
  * six buckets says: a compromised-side consensus that stops at a coarser label (`complied`, `compromised`, or a tie
  * between full and partial) is left out: as `consensus_coarser_than_scale` when the annotators labelled on the six
- * buckets and split between full and partial (agree --human's name), else as `cannot_tell_full_from_partial`. Also the
+ * buckets and split between full and partial (agree --human's name), else as `cannot_tell_full_from_partial`. A row of
+ * the annotator `adjudicated` (../agree/adjudicated.ts) is the item's consensus, not a vote, as in agree. Also the
  * design fields of each trajectory (its `stratum`, the stratum's `stratum_size`, the recorded π).
  * @throws HumanLabelsError when an annotator gave one trajectory two different labels.
  */
@@ -44,15 +46,25 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
   const scale = consensusScale(file.rows.flatMap((r) => (r.label ? [r.label] : [])));
   const design = new Map<string, { stratum?: string; stratum_size?: number; pi?: number }>();
   const annotators = new Set<string>();
+  const adjudicated = new Map<string, string>();
   const conflicts: string[] = [];
   for (const r of file.rows) {
     const label = screenLabelRow(r, scale, exRow);
     if (label === null) continue;
-    annotators.add(r.annotator);
-    let v = votes.get(r.trajectory_id);
-    if (!v) votes.set(r.trajectory_id, (v = new Map()));
-    if (v.has(r.annotator)) exRow("duplicate_repeated");
-    v.set(r.annotator, label);
+    if (isReservedAnnotator(r.annotator)) {
+      // an adjudicated label: the item's consensus, not a vote (../agree/adjudicated.ts); its row's design fields, when
+      // it has them, as any row's
+      if (adjudicated.has(r.trajectory_id)) exRow("duplicate_repeated");
+      adjudicated.set(r.trajectory_id, label);
+      if (!votes.has(r.trajectory_id)) votes.set(r.trajectory_id, new Map());
+      if (r.stratum === undefined) continue;
+    } else {
+      annotators.add(r.annotator);
+      let v = votes.get(r.trajectory_id);
+      if (!v) votes.set(r.trajectory_id, (v = new Map()));
+      if (v.has(r.annotator)) exRow("duplicate_repeated");
+      v.set(r.annotator, label);
+    }
     const pi = r.inclusion_probability ?? (r.weight !== undefined ? 1 / r.weight : undefined);
     const prev = design.get(r.trajectory_id);
     if (!prev) design.set(r.trajectory_id, { stratum: r.stratum, stratum_size: r.stratum_size, pi });
@@ -60,7 +72,8 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
   }
   const items = new Map<string, { human: boolean; stratum?: string; stratum_size?: number; pi?: number }>();
   for (const [id, v] of votes) {
-    const top = consensusOf([...v.values()], scale);
+    const settled = adjudicated.get(id);
+    const top = settled !== undefined ? { label: settled } : consensusOf([...v.values()], scale);
     if (top === null) {
       ex("consensus_tie", id);
       continue;

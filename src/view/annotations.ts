@@ -80,18 +80,8 @@ export class AnnotationInputError extends Error {
   }
 }
 
-/** The annotator name of the adjudicated labels (`adjudication.jsonl`), which no annotator may take. */
-export const RESERVED_ANNOTATOR = "adjudicated";
-
-/**
- * Whether `name` is {@link RESERVED_ANNOTATOR} written another way (red team 30 L3: an annotator named so in the
- * view had rows that import read as adjudicated labels): compared after NFKC, lower case, and with whitespace and
- * invisible format characters (zero-width, bidi controls) removed, so ` Adjudicated `, `ADJUDICATED` and
- * `adjudi\u200bcated` are all refused.
- */
-export function isReservedAnnotator(name: string): boolean {
-  return name.normalize("NFKC").toLowerCase().replace(/[\s\p{Cf}]/gu, "") === RESERVED_ANNOTATOR;
-}
+export { RESERVED_ANNOTATOR, isReservedAnnotator } from "../agree/adjudicated.js";
+import { RESERVED_ANNOTATOR, isReservedAnnotator } from "../agree/adjudicated.js";
 
 /** The longest annotator name, in characters (code points). */
 export const MAX_ANNOTATOR_CHARS = 100;

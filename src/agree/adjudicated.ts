@@ -1,0 +1,41 @@
+/**
+ * Adjudicated labels in a human label file: rows whose annotator is the reserved name `adjudicated` (written by
+ * `view`'s adjudication page to `adjudication.jsonl`, imported beside the annotators' files). They are not one more
+ * annotator's vote: an adjudicated label is the item's consensus, and the annotators' own agreement is over the
+ * annotators only (new user 30, M3: imported with alice and bob, "adjudicated" was counted as a third annotator,
+ * `adjudicated vs bob: n 1 ... kappa 0.000`; imported alone, only the adjudicated items were labelled).
+ */
+
+/**
+ * Split the adjudicated labels off items' annotator -> label maps.
+ * @param items trajectory id -> annotator -> label (the label as the caller keeps it).
+ * @returns `items` without the adjudicated annotator (an item labelled only by adjudication keeps an empty map) and
+ *   `adjudicated`: trajectory id -> the adjudicated label. `items` is returned as is when no row is adjudicated.
+ */
+export function splitAdjudicated<L>(items: ReadonlyMap<string, ReadonlyMap<string, L>>): { items: Map<string, Map<string, L>>; adjudicated: Map<string, L> } {
+  const adjudicated = new Map<string, L>();
+  const out = new Map<string, Map<string, L>>();
+  for (const [id, m] of items) {
+    let kept: Map<string, L> | undefined;
+    for (const [a, l] of m) {
+      if (!isReservedAnnotator(a)) continue;
+      adjudicated.set(id, l);
+      kept ??= new Map([...m].filter(([x]) => !isReservedAnnotator(x)));
+    }
+    out.set(id, kept ?? new Map(m));
+  }
+  return { items: out, adjudicated };
+}
+
+/** The annotator name of the adjudicated labels (`adjudication.jsonl`), which no annotator may take. */
+export const RESERVED_ANNOTATOR = "adjudicated";
+
+/**
+ * Whether `name` is {@link RESERVED_ANNOTATOR} written another way (red team 30 L3: an annotator named so in the
+ * view had rows that import read as adjudicated labels): compared after NFKC, lower case, and with whitespace and
+ * invisible format characters (zero-width, bidi controls) removed, so ` Adjudicated `, `ADJUDICATED` and
+ * `adjudi\u200bcated` are all refused.
+ */
+export function isReservedAnnotator(name: string): boolean {
+  return name.normalize("NFKC").toLowerCase().replace(/[\s\p{Cf}]/gu, "") === RESERVED_ANNOTATOR;
+}
