@@ -131,7 +131,8 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     const r = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--bootstrap", "50", "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(out.source).toEqual({ kind: "committee" });
+    // the committee of committee.jsonl, named (new user 30: one committee per run)
+    expect(out.source).toEqual({ kind: "committee", members: ["lenient-a", "signature", "strict-b"], quorum: 2 });
     expect(out.excluded.committee_disputed).toBeGreaterThan(0);
     const j = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--judge", "strict-b", "--bootstrap", "0", "--json"]);
     expect(JSON.parse(j.stdout).source).toEqual({ kind: "judge", judge_id: "strict-b" });
