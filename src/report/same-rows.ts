@@ -9,14 +9,16 @@ const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace
 
 /**
  * The `estimate --table` command that writes the paper table's rows: every option that shaped them (the judge, or
- * the committee with its quorum; `--human` for the calibrated columns; each `--where` clause), so the command read
+ * the committee with its quorum and the judges it leaves out, from `paper_table.committee`, or, for a table of an
+ * older shape, its name `committee (... quorum N)`; `--human` for the calibrated columns; each `--where` clause), so the command read
  * off a report made with `--human` or `--where` gives the same rows.
  * @returns the command line (unescaped: the caller escapes it for HTML).
  */
 export function sameRowsCommand(m: Pick<ReportModel, "run" | "paper_table" | "human" | "where">): string {
   const t = m.paper_table!;
-  const quorum = /^committee \(quorum (\d+)\)$/.exec(t.judge);
-  const args = ["ipi-judge", "estimate", "--run", m.run, "--table", ...(quorum ? ["--committee", "--quorum", quorum[1]] : t.judge.startsWith("committee") ? ["--committee"] : ["--judge", t.judge])];
+  const quorum = t.committee ? String(t.committee.quorum) : /^committee \((?:[^;]*; )?quorum (\d+)\)$/.exec(t.judge)?.[1];
+  const out = (t.committee?.left_out ?? []).flatMap((j) => ["--exclude-judge", j]);
+  const args = ["ipi-judge", "estimate", "--run", m.run, "--table", ...(quorum ? ["--committee", ...out, "--quorum", quorum] : t.judge.startsWith("committee") ? ["--committee"] : ["--judge", t.judge])];
   if (m.human) args.push("--human", m.human.file);
   for (const [field, values] of Object.entries(m.where?.clauses ?? {})) args.push("--where", `${field}=${values.join(",")}`);
   if (t.allow_low_coverage) args.push("--allow-low-coverage");

@@ -62,7 +62,7 @@ describe("ipi-judge report", () => {
     // --committee: the committee with its quorum
     const r2 = await runCli([...base, "--out", path.join(tmp, "c.html"), "--committee", "--quorum", "2"]);
     expect(r2.code).toBe(0);
-    expect(JSON.parse(r2.stdout).paper_table).toEqual({ source: "committee (quorum 2)" });
+    expect(JSON.parse(r2.stdout).paper_table).toEqual({ source: "committee (lenient-a, signature, strict-b; quorum 2)" });
     // explicit choices that do not fit refuse as estimate refuses (exit 2)
     const [bad, both] = await Promise.all([
       runCli([...base, "--out", path.join(tmp, "bad.html"), "--judge", "nosuch"]),
@@ -80,7 +80,7 @@ describe("ipi-judge report", () => {
     expect(r.code).toBe(0);
     // the path as written, absolute (as `out` in --json), not relative to the working directory ("../../tmp/...")
     expect(r.stdout.startsWith(`report written to ${out} (`), r.stdout).toBe(true);
-    expect(r.stdout).toMatch(/^report written to .*capped\.html \(\d+ KB\): 3 judge\(s\), committee, benchmark verdicts; 3 of \d+ disagreements listed\n$/);
+    expect(r.stdout).toMatch(/^report written to .*capped\.html \(\d+ KB\): 3 judge\(s\), committee \(lenient-a, signature, strict-b; quorum 2\), benchmark verdicts; 3 of \d+ disagreements listed\n$/);
     const html = fs.readFileSync(out, "utf8");
     expect((html.match(/<details class="item"/g) ?? []).length).toBe(3);
     expect(html).toContain("raise --max-items to list more");

@@ -422,6 +422,9 @@ describe("the report says what the table and compare say (review 14)", () => {
     expect(sameRowsCommand({ run: "adef", paper_table: { ...t, judge: "committee (quorum 3)", allow_low_coverage: true }, human, where })).toBe(
       "ipi-judge estimate --run adef --table --committee --quorum 3 --human 'study 1/human.jsonl' --where attack=a,b --where model=m --allow-low-coverage --csv table.csv --latex table.tex",
     );
+    // a committee that leaves a judge out: the same committee asked for (new user 30)
+    const named = { ...t, judge: "committee (a, b; quorum 2)", committee: { members: ["a", "b"], left_out: ["signature"], quorum: 2 } };
+    expect(sameRowsCommand({ run: "adef", paper_table: named, human: null })).toBe("ipi-judge estimate --run adef --table --committee --exclude-judge signature --quorum 2 --csv table.csv --latex table.tex");
   });
   it("the page made with --human gives the command with --human", async () => {
     const t = { run: "adef", judge: "signature", heuristic: "signature", rows: [row], allow_low_coverage: false, notes: ["n."] };
