@@ -28,9 +28,6 @@ import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
-
-/** What the committee's rates read of an index row: whether it is attacked, and its benchmark verdict. */
-export type CommitteeIndexRow = Pick<TrajectoryIndexRow, "reference" | "run_error"> & { attacked?: boolean };
 import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 import { ratesText } from "../format/rates-text.js";
 import { rateCaveatMarker, rateCaveats } from "../verdict/rate-caveat.js";
@@ -38,6 +35,9 @@ import { committeeBlockedFields } from "../verdict/blocked.js";
 import { CodeMajorityTally, codeMajorityText, codeMajorityWarning, type CodeMajority } from "./code-majority.js";
 import { AttackedOnly, attackedOnlyNote, type UnattackedLeftOut } from "../agree/attacked-only.js";
 import { shownStrings } from "../format/shown.js";
+
+/** What the committee's rates read of an index row: whether it is attacked, and its benchmark verdict. */
+export type CommitteeIndexRow = Pick<TrajectoryIndexRow, "reference" | "run_error"> & { attacked?: boolean };
 
 /** Per-judge figures (repeat 0 only): the run summary's figures plus error/refusal counts and the downgrade rate. */
 export interface CommitteeJudge extends JudgeSummary {
