@@ -24,21 +24,7 @@ export interface OneCategory {
  * @returns null when both sides used two categories or more, or when nothing was rated.
  */
 export function oneCategory(table: readonly (readonly number[])[], labels: readonly string[], reference?: "cols", names: { reference?: string } = {}): OneCategory | null {
-  const q = table.length;
-  const rowsUsed: number[] = [];
-  const colsUsed: number[] = [];
-  let n = 0;
-  for (let i = 0; i < q; i++) {
-    let r = 0;
-    let c = 0;
-    for (let j = 0; j < q; j++) {
-      r += table[i][j];
-      c += table[j][i];
-    }
-    n += r;
-    if (r > 0) rowsUsed.push(i);
-    if (c > 0) colsUsed.push(i);
-  }
+  const { rowsUsed, colsUsed, n } = categoriesUsed(table);
   if (n === 0) return null;
   const both = rowsUsed.length === 1 && colsUsed.length === 1;
   if (!both && !(reference === "cols" && colsUsed.length === 1)) return null;
@@ -75,9 +61,22 @@ export type KappaNote = "reference_one_category" | "rater_one_category" | "a_rat
  * @param table q × q counts, rows = the rater, columns = the reference (or the second peer).
  */
 export function kappaNote(table: readonly (readonly number[])[], reference?: "cols"): KappaNote | undefined {
+  const u = categoriesUsed(table);
+  const rows = u.rowsUsed.length;
+  const cols = u.colsUsed.length;
+  if (u.n === 0 || (rows > 1 && cols > 1)) return undefined;
+  if (reference !== "cols") return "a_rater_one_category";
+  return cols === 1 ? "reference_one_category" : "rater_one_category";
+}
+
+/**
+ * The categories each rater of a q × q table used: the indices of the rows (first rater) and of the columns (second
+ * rater) with a count above 0, and the table's total.
+ */
+function categoriesUsed(table: readonly (readonly number[])[]): { rowsUsed: number[]; colsUsed: number[]; n: number } {
   const q = table.length;
-  let rows = 0;
-  let cols = 0;
+  const rowsUsed: number[] = [];
+  const colsUsed: number[] = [];
   let n = 0;
   for (let i = 0; i < q; i++) {
     let r = 0;
@@ -87,10 +86,8 @@ export function kappaNote(table: readonly (readonly number[])[], reference?: "co
       c += table[j][i];
     }
     n += r;
-    if (r > 0) rows++;
-    if (c > 0) cols++;
+    if (r > 0) rowsUsed.push(i);
+    if (c > 0) colsUsed.push(i);
   }
-  if (n === 0 || (rows > 1 && cols > 1)) return undefined;
-  if (reference !== "cols") return "a_rater_one_category";
-  return cols === 1 ? "reference_one_category" : "rater_one_category";
+  return { rowsUsed, colsUsed, n };
 }

@@ -1,16 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { RateTally, type RateItem } from "../../src/stats/rates.js";
-import type { ReferenceValue } from "../../src/stats/reference-rates.js";
+import { RateTally } from "../../src/stats/rates.js";
 import { coverageText, ratesText } from "../../src/format/rates-text.js";
 import { referenceSubsetText } from "../../src/format/reference-text.js";
-
-const runs = (n: number, label: RateItem["label"], ref: ReferenceValue): Array<[RateItem, ReferenceValue]> =>
-  Array.from({ length: n }, () => [label === null ? { label: null, reason: "injection_text_unknown" } : { label }, ref]);
-function tally(...groups: Array<Array<[RateItem, ReferenceValue]>>) {
-  const t = new RateTally();
-  for (const g of groups) for (const [item, ref] of g) t.add(item, ref);
-  return t.result();
-}
+import { runs, tally } from "../stats/reference-groups.js";
 
 describe("the benchmark's own verdict said beside a LOW coverage", () => {
   it("VIGIL-like: both figures with counts, the runs without a verdict, and that the subset is not representative", () => {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { attackRatesFromCounts, RateTally, type RateItem } from "../../src/stats/rates.js";
-import { referenceRates, ReferenceTally, referenceValueOf, type ReferenceValue } from "../../src/stats/reference-rates.js";
+import { attackRatesFromCounts, RateTally } from "../../src/stats/rates.js";
+import { referenceRates, ReferenceTally, referenceValueOf } from "../../src/stats/reference-rates.js";
 import { wilsonInterval } from "../../src/stats/confusion.js";
-
-/** A group of `n` attacked runs with the same label (null: unlabelled) and benchmark verdict. */
-const runs = (n: number, label: RateItem["label"], ref: ReferenceValue): Array<[RateItem, ReferenceValue]> =>
-  Array.from({ length: n }, () => [label === null ? { label: null, reason: "injection_text_unknown" } : { label }, ref]);
-
-function tally(...groups: Array<Array<[RateItem, ReferenceValue]>>) {
-  const t = new RateTally();
-  for (const g of groups) for (const [item, ref] of g) t.add(item, ref);
-  return t.result();
-}
+import { runs, tally } from "./reference-groups.js";
 
 describe("the benchmark's own verdict beside a group's rates (reference_security)", () => {
   it("one rule of a usable verdict, agree's: an agent error first, then a boolean, else none", () => {
