@@ -15,6 +15,13 @@
  * how many of those had at least one failed quote (the count and the share), the quotes and failed quotes of first
  * replies, and how many verdicts needed a feedback turn.
  *
+ * A judge with no reply to check says nothing of first replies (new-user pass: `first replies: 0 of 60 with evidence
+ * ...; 0 of 82 verdicts needed a feedback turn` on the offline signature judge was true but noise): the offline rule
+ * judge (family `rule`, the signature judge: one analysis, no model reply, never a feedback turn) is counted in
+ * `no_model_reply`, not in `known`; and when none of a judge's verdicts is of a model reply ({@link noFirstReply}:
+ * every verdict of the rule judge, or every one recorded with no decided reply and no feedback turn, such as judge
+ * errors before any reply), its figures are `null` with a reason, never zeros.
+ *
  * Flag `first_replies_fail` ({@link FIRST_REPLY_THRESHOLDS}): more than `failedShare` of the first replies with
  * evidence had a quote that failed, and at least `failedMin` of them. A warning, not a mark on the rates: the final
  * labels stand on verified quotes; it says the judge invents or garbles quotes often, so whatever it says without a
@@ -46,7 +53,14 @@ export interface FirstReplyHealth {
   quotes_failed: number;
   /** Known verdicts whose conversation sent at least one feedback turn (any kind). */
   needed_feedback: number;
+  /** Known verdicts with a decided first reply recorded (`first_reply` present). Absent in figures made before the field. */
+  with_reply?: number;
+  /** Verdicts of the offline rule judge (family `rule`): no model reply, so not counted above. Absent in figures made before the field. */
+  no_model_reply?: number;
 }
+
+/** The family of the offline rule judge (the signature judge): its verdicts carry no model reply. */
+export const NO_MODEL_REPLY_FAMILY = "rule";
 
 /** The quotes of a decided reply that were checked (a `not_exposed` finding's quotes are not), and how many failed. */
 export function quoteCheck(findings: readonly VerifiedFinding[]): { quotes: number; quotes_failed: number } {
@@ -63,13 +77,17 @@ export function quoteCheck(findings: readonly VerifiedFinding[]): { quotes: numb
 
 /** Zero figures. */
 export function emptyFirstReply(): FirstReplyHealth {
-  return { known: 0, unknown: 0, with_evidence: 0, with_failed_quote: 0, with_failed_quote_share: null, quotes: 0, quotes_failed: 0, needed_feedback: 0 };
+  return { known: 0, unknown: 0, with_evidence: 0, with_failed_quote: 0, with_failed_quote_share: null, quotes: 0, quotes_failed: 0, needed_feedback: 0, with_reply: 0, no_model_reply: 0 };
 }
 
 const count = (x: unknown): number | undefined => (typeof x === "number" && Number.isInteger(x) && x >= 0 ? x : undefined);
 
 /** Count one verdict into the figures (in place; the share is set by {@link firstReplyShare}). */
-export function addFirstReply(h: FirstReplyHealth, v: Pick<Verdict, "first_reply" | "feedback_turns">): void {
+export function addFirstReply(h: FirstReplyHealth, v: Pick<Verdict, "first_reply" | "feedback_turns"> & { judge_family?: string }): void {
+  if (v.judge_family === NO_MODEL_REPLY_FAMILY) {
+    h.no_model_reply = (h.no_model_reply ?? 0) + 1;
+    return;
+  }
   const turns = count(v.feedback_turns);
   if (turns === undefined) {
     h.unknown++;
@@ -77,6 +95,7 @@ export function addFirstReply(h: FirstReplyHealth, v: Pick<Verdict, "first_reply
   }
   h.known++;
   if (turns > 0) h.needed_feedback++;
+  if (v.first_reply) h.with_reply = (h.with_reply ?? 0) + 1;
   const q = count(v.first_reply?.quotes) ?? 0;
   const failed = Math.min(q, count(v.first_reply?.quotes_failed) ?? 0);
   h.quotes += q;
@@ -91,10 +110,24 @@ export function firstReplyShare(h: FirstReplyHealth | undefined): FirstReplyHeal
   return { ...h, with_failed_quote_share: h.with_evidence > 0 ? h.with_failed_quote / h.with_evidence : null };
 }
 
+/**
+ * Why a judge's figures say nothing (module docstring), or null when they say something: every verdict is the offline
+ * rule judge's, or every one is known with no decided reply and no feedback turn. Figures made before `with_reply`
+ * (a caller's own tally) are never said to have no reply.
+ */
+export function noFirstReply(h: FirstReplyHealth | undefined): string | null {
+  if (!h) return null;
+  const rule = h.no_model_reply ?? 0;
+  if (rule > 0 && h.known + h.unknown === 0) return `no model reply to check: an offline rule judge (its ${rule} verdict(s) come from one analysis, never a feedback turn)`;
+  if (h.with_reply === 0 && h.known > 0 && h.unknown === 0 && h.needed_feedback === 0 && rule === 0)
+    return `no model reply to check: none of its ${h.known} verdict(s) had a reply that could be decided, and none sent a feedback turn`;
+  return null;
+}
+
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** The `first_replies_fail` flag's message when the figures are over the bar (module docstring), else null. */
-export function firstReplyFlagMessage(h: FirstReplyHealth | undefined, th: { failedShare: number; failedMin: number } = FIRST_REPLY_THRESHOLDS): string | null {
+export function firstReplyFlagMessage(h: FirstReplyHealth | null | undefined, th: { failedShare: number; failedMin: number } = FIRST_REPLY_THRESHOLDS): string | null {
   const s = h?.with_failed_quote_share;
   if (!h || s === null || s === undefined || !(s > th.failedShare) || h.with_failed_quote < th.failedMin) return null;
   return (
@@ -108,9 +141,10 @@ export function firstReplyFlagMessage(h: FirstReplyHealth | undefined, th: { fai
  * The health line's part, after its quote figures and ending in `; `: `first replies: X of Y with evidence had a
  * quote that failed (Z%), A of B quotes failed before feedback; C of D verdicts needed a feedback turn; `, with
  * `; not known for E more verdict(s), ...` when some are unknown, or `first replies: not known (its E verdict(s) were
- * labelled by an ipi-judge that did not record them); ` when all are. "" for figures made without the field.
+ * labelled by an ipi-judge that did not record them); ` when all are. "" for figures made without the field, and for a
+ * judge with no model reply (`null` figures, {@link noFirstReply}): nothing to say.
  */
-export function formatFirstReply(h: FirstReplyHealth | undefined): string {
+export function formatFirstReply(h: FirstReplyHealth | null | undefined): string {
   if (!h || h.known + h.unknown === 0) return "";
   if (h.known === 0) return `first replies: not known (its ${h.unknown} verdict(s) were labelled by an ipi-judge that did not record them); `;
   const unknownText = `; not known for ${h.unknown} more verdict(s), labelled by an ipi-judge that did not record first replies`;

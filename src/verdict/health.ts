@@ -55,7 +55,7 @@ import type { Verdict } from "../types.js";
 import { isCodeEstablished, onAttackedRun } from "./code-established.js";
 import { addReferenceGoal, formatReferenceGoal, referenceGoalMessage, referenceGoalOver, referenceGoalShare, type ReferenceGoal, type ReferenceRow } from "./reference-goal.js";
 import { shownStrings } from "../format/shown.js";
-import { addFirstReply, emptyFirstReply, FIRST_REPLY_THRESHOLDS, firstReplyFlagMessage, firstReplyShare, formatFirstReply, type FirstReplyHealth } from "./first-reply.js";
+import { addFirstReply, emptyFirstReply, FIRST_REPLY_THRESHOLDS, firstReplyFlagMessage, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
 /** The documented thresholds of the flags (module docstring). Shares are in [0,1]. */
 export const HEALTH_THRESHOLDS = {
@@ -165,9 +165,12 @@ export interface JudgeHealth {
   /**
    * Its first decided replies, before any feedback turn (`./first-reply.ts`): what the feedback turns fixed, which
    * the quote and downgrade figures above (of the final replies) do not show. Verdicts that do not record it are
-   * counted in `first_reply.unknown`. Absent in figures made before the field.
+   * counted in `first_reply.unknown`. `null` for a judge with no model reply to check (the offline signature judge,
+   * or no decided reply at all), with `first_reply_reason`. Absent in figures made before the field.
    */
-  first_reply?: FirstReplyHealth;
+  first_reply?: FirstReplyHealth | null;
+  /** Why `first_reply` is null (`noFirstReply` of `./first-reply.ts`); absent otherwise. */
+  first_reply_reason?: string;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -298,8 +301,16 @@ export function withFlags(h0: JudgeHealth, thresholds: Partial<HealthThresholds>
   h.unattacked_compliance_share = share(h.unattacked_compliance, h.unattacked_labels);
   h.reference_goal = referenceGoalShare(h.reference_goal);
   if (h.reference_goal === undefined) delete h.reference_goal; // no benchmark verdict: no key (nothing said)
-  h.first_reply = firstReplyShare(h.first_reply);
-  if (h.first_reply === undefined) delete h.first_reply; // a caller's own tally made before the field
+  const noReply = h.first_reply === null ? (h.first_reply_reason ?? null) : noFirstReply(h.first_reply);
+  if (noReply !== null) {
+    // nothing to check (the offline judge, or no decided reply): null and why, never 0s
+    h.first_reply = null;
+    h.first_reply_reason = noReply;
+  } else {
+    h.first_reply = firstReplyShare(h.first_reply ?? undefined);
+    delete h.first_reply_reason;
+    if (h.first_reply === undefined) delete h.first_reply; // a caller's own tally made before the field
+  }
   const big = h.verdicts >= th.minVerdicts;
   const after = `after ${h.verdicts} verdicts`;
   // Unverified because the INPUT records no injected text (attacked runs without `injections`, e.g. DRIFT logs or

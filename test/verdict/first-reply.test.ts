@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { FIRST_REPLY_THRESHOLDS, formatFirstReply, quoteCheck } from "../../src/verdict/first-reply.js";
-import { formatHealth, healthWarnings, judgeHealth } from "../../src/verdict/health.js";
+import { formatHealth, healthWarnings, judgeHealth, withFlags } from "../../src/verdict/health.js";
 import { slimVerdict } from "../../src/store/records.js";
 import { firstReplyCell } from "../../src/report/first-reply-html.js";
 import type { Verdict } from "../../src/types.js";
@@ -35,7 +35,7 @@ describe("first-reply figures", () => {
   it("the final figures say 100% verified; the first-reply figures say what the feedback turn fixed", () => {
     const [h] = judgeHealth([rec(2, 1, 1), rec(1, 0, 0), rec(3, 3, 2), rec(0, 0, 0), v({ feedback_turns: 1 })]);
     expect(h.quotes_verified_share).toBe(1);
-    expect(h.first_reply).toEqual({ known: 5, unknown: 0, with_evidence: 3, with_failed_quote: 2, with_failed_quote_share: 2 / 3, quotes: 6, quotes_failed: 4, needed_feedback: 3 });
+    expect(h.first_reply).toEqual({ known: 5, unknown: 0, with_evidence: 3, with_failed_quote: 2, with_failed_quote_share: 2 / 3, quotes: 6, quotes_failed: 4, needed_feedback: 3, with_reply: 4, no_model_reply: 0 });
     const line = formatHealth(h);
     expect(line).toContain("quotes verified 100.0% of 5; first replies: 2 of 3 with evidence had a quote that failed (66.7%), 4 of 6 quotes failed before feedback; 3 of 5 verdicts needed a feedback turn; downgraded");
   });
@@ -78,5 +78,29 @@ describe("first-reply figures", () => {
     expect(cell).toContain("1 of 3 quotes failed before feedback; 1 of 2 verdicts needed a feedback turn; not known for 1 verdict(s)");
     expect(text(firstReplyCell(judgeHealth([v()]), "a"))).toBe("not known");
     expect(firstReplyCell([h], "other")).toBe(`<td class="num">-</td>`);
+  });
+
+  it("a judge with no model reply says nothing of first replies: null and why in JSON, no 0s (new-user pass)", () => {
+    // the offline signature judge records one analysis as its 'first reply' (0 failed, 0 feedback turns): true but noise
+    const sig = (over: Partial<Verdict> = {}) => v({ judge_id: "signature", judge_model: "signature-v1", judge_family: "rule", first_reply: { quotes: 1, quotes_failed: 0 }, feedback_turns: 0, ...over });
+    const [h] = judgeHealth([sig(), sig(), sig({ first_reply: undefined })]);
+    expect(h.first_reply).toBeNull();
+    expect(h.first_reply_reason).toBe("no model reply to check: an offline rule judge (its 3 verdict(s) come from one analysis, never a feedback turn)");
+    expect(formatHealth(h)).toMatch(/^quotes verified 100\.0% of 3; downgraded 0\.0% of 3 decided/);
+    expect(formatHealth(h)).not.toContain("first repl");
+    expect(firstReplyCell([h], "signature")).toBe(`<td class="num" title="${h.first_reply_reason}">no model reply</td>`);
+    // the signature judge's verdicts stored before the fields: the same (it never had a model reply), not "not known"
+    expect(judgeHealth([sig({ first_reply: undefined, feedback_turns: undefined })])[0].first_reply).toBeNull();
+    // an LLM judge whose every verdict had no decided reply and sent no feedback turn (errors before any reply)
+    const [err] = judgeHealth([v({ status: "judge_error", label: null, findings: [], feedback_turns: 0 }), v({ status: "judge_error", label: null, findings: [], feedback_turns: 0 })]);
+    expect(err.first_reply).toBeNull();
+    expect(err.first_reply_reason).toMatch(/none of its 2 verdict\(s\) had a reply that could be decided/);
+    expect(formatHealth(err)).not.toContain("first repl");
+    // ...but unparseable replies that needed feedback are figures (the feedback turns say something)
+    expect(judgeHealth([v({ status: "judge_error", label: null, findings: [], feedback_turns: 2 })])[0].first_reply).toMatchObject({ known: 1, needed_feedback: 1, with_reply: 0 });
+    // a model judge with replies keeps its figures, reason absent; flags from re-flagged figures keep the null
+    expect(judgeHealth([rec(1, 0, 0)])[0]).not.toHaveProperty("first_reply_reason");
+    expect(withFlags(h).first_reply).toBeNull();
+    expect(withFlags(h).first_reply_reason).toBe(h.first_reply_reason);
   });
 });
