@@ -117,6 +117,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
           phase2: d.phase2.n,
           ...(d.where ? { where: d.where } : {}),
           population: d.population.N,
+          // the committee whose disagreements are phase 2's pool (null: the run has no committee verdicts)
+          committee: d.committee ?? null,
           disagreement_pool: d.population.N_D,
           duplicates_dropped: d.population.duplicates_dropped.length,
           content_twins: d.population.content_twins,
@@ -141,7 +143,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
         `  phase 1 (random, proportional): ${d.phase1.n} over ${d.phase1.allocation.length} ${d.phase1.allocation.length === 1 ? "stratum" : "strata"}`,
         d.population.N_D === null
           ? "  phase 2 (disagreement): none (the run has no committee verdicts)"
-          : `  phase 2 (disagreement): ${d.phase2.n} of ${d.phase2.pool_after_phase1} left in the pool of ${d.population.N_D}`,
+          : `  phase 2 (disagreement): ${d.phase2.n} of ${d.phase2.pool_after_phase1} left in the pool of ${d.population.N_D}` +
+            ` (trajectories where the ${d.committee?.name ?? "committee"} was not unanimous)`,
       ];
       if (d.population.duplicates_dropped.length) lines.push(`  ${d.population.duplicates_dropped.length} repeated trajectory ids left out (listed in design.json)`);
       if (d.population.content_twins)

@@ -27,8 +27,9 @@ import {
   type ImportSummary,
 } from "./import.js";
 import { buildPopulation, parseStrataFields, STRATUM_FIELDS, type CommitteeRow, type StratumField } from "./population.js";
-import { drawSample, drawSampleColumns, SampleError, type SampledItem, type SampleDesign } from "./sample.js";
-import { readColumnPopulation } from "./population-columns.js";
+import { drawSample, drawSampleColumns, SampleError, type SampleCommittee, type SampledItem, type SampleDesign } from "./sample.js";
+import { readColumnPopulation, type StoredMembers } from "./population-columns.js";
+import { committeeName } from "../format/committee-name.js";
 import type { Scale } from "../rubric/scale.js";
 import { loadSampledTrajectories } from "./source.js";
 import { recordedInputs } from "./recover.js";
@@ -72,14 +73,14 @@ export async function readCommittee(
  * object and no map by id per judge, on a million trajectories. Of the file's lines, only those whose trajectory
  * `index` holds, in file order, as the population reads them (`trajectory_id`, the index row's id string;
  * `unanimous`; `status`).
- * @returns the rows and what the check found, or null when the file does not exist.
+ * @returns the rows, what the check found and the file's members and quorum, or null when the file does not exist.
  * @throws SampleError naming the lines that are not JSON.
  */
 export async function readCommitteeStrata(
   runDir: string,
   index: ReadonlyMap<string, TrajectoryIndexRow>,
   progress?: ReadProgress,
-): Promise<{ rows: CommitteeRow[]; stale: string[]; notes: string[] } | null> {
+): Promise<{ rows: CommitteeRow[]; stale: string[]; notes: string[]; committee: StoredMembers } | null> {
   if (!fs.existsSync(path.join(runDir, COMMITTEE_FILE))) return null;
   const run = await readColumnRun(runDir, { rowFields: [], progress });
   const cf = await readCommitteeColumns(runDir, run);
@@ -96,7 +97,17 @@ export async function readCommitteeStrata(
     const c = cf.rows[cf.code[i]];
     rows.push({ trajectory_id: row.id, unanimous: c.unanimous, status: c.status });
   }
-  return { rows, stale: check.stale, notes: check.notes };
+  return { rows, stale: check.stale, notes: check.notes, committee: { judges: cf.judges, excluded_judges: cf.excluded_judges, quorum: cf.quorum } };
+}
+
+/**
+ * The design's record of the committee a sample's strata and disagreement pool come from (`SampleDesign.committee`):
+ * new user: `sample --disagreement` did not say which committee disagreed, while every other command names it.
+ */
+export function sampleCommittee(c: StoredMembers): SampleCommittee {
+  const members = [...c.judges].sort();
+  const left_out = c.excluded_judges ? [...c.excluded_judges].sort() : null;
+  return { name: committeeName({ members, quorum: c.quorum }), members, left_out, quorum: c.quorum };
 }
 
 /** Options of {@link createSample}. */
@@ -171,6 +182,7 @@ export async function createSample(o: CreateSampleOptions): Promise<CreateSample
   const pop = buildPopulation(index.values(), committee, fields);
   const { items, design } = drawSample(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
   if (restricted.statement) design.where = restricted.statement;
+  if (cr) design.committee = sampleCommittee(cr.committee);
   warnings.push(...restricted.warnings, ...design.warnings);
   return exportSample(o, items, design, warnings, index);
 }
@@ -191,7 +203,7 @@ async function createSampleColumns(o: CreateSampleOptions): Promise<CreateSample
     }
     throw new SampleError((e as Error).message);
   }
-  const { pop, stale, notes } = await readColumnPopulation(o.runDir, fields, o.progress, o.step);
+  const { pop, stale, notes, committee } = await readColumnPopulation(o.runDir, fields, o.progress, o.step);
   // A stale committee file (another judge set, changed votes) would draw the disagreement pool from another
   // committee: said on stderr, naming what changed.
   const warnings = pop.committee_run
@@ -199,6 +211,7 @@ async function createSampleColumns(o: CreateSampleOptions): Promise<CreateSample
     : [];
   o.step?.(`drawing from ${pop.n.toLocaleString("en-US")} trajectories`);
   const { items, design } = drawSampleColumns(pop, { random: o.random, disagreement: o.disagreement, seed: o.seed, allowShort: o.allowShort });
+  if (committee) design.committee = sampleCommittee(committee);
   warnings.push(...design.warnings);
   return exportSample(o, items, design, warnings);
 }

@@ -81,7 +81,8 @@ export class HashColumn {
  * Read a run's population as columns (module docstring).
  * @param fields the `--strata` fields (checked: `parseStrataFields`).
  * @param step called with each step after the read (a status line).
- * @returns the population and what the committee check found (`stale`, `notes`: empty without a committee file).
+ * @returns the population, what the committee check found (`stale`, `notes`: empty without a committee file) and the
+ *   committee file's members, left-out judges and quorum (`committee`: null without one).
  * @throws SampleError for a run without trajectories or a committee file with lines that are not JSON; Error for
  *   a committee line without a boolean `unanimous` (as `buildPopulation`).
  */
@@ -90,7 +91,7 @@ export async function readColumnPopulation(
   fields: readonly StratumField[],
   progress?: ReadProgress,
   step?: (what: string) => void,
-): Promise<{ pop: ColumnPopulation; stale: string[]; notes: string[] }> {
+): Promise<{ pop: ColumnPopulation; stale: string[]; notes: string[]; committee: StoredMembers | null }> {
   const hashes = new HashColumn();
   const o: ColumnRunOptions = { rowFields: STRATUM_FIELDS, progress, onRow: (slot, row) => hashes.set(slot, row.content_sha256) };
   const withCommittee = fs.existsSync(path.join(runDir, COMMITTEE_FILE));
@@ -102,6 +103,7 @@ export async function readColumnPopulation(
   let committee: Uint8Array | null = null;
   let stale: string[] = [];
   let notes: string[] = [];
+  let members: StoredMembers | null = null;
   if (withCommittee && "vSlot" in run) {
     step?.(`checking ${COMMITTEE_FILE} against ${run.nVerdicts.toLocaleString("en-US")} verdicts`);
     const cf = await readCommitteeColumns(runDir, run);
@@ -112,6 +114,7 @@ export async function readColumnPopulation(
       const check = run.nVerdicts ? checkCommitteeColumns(cf, run) : { stale: [], notes: [] };
       stale = check.stale;
       notes = check.notes;
+      members = { judges: cf.judges, excluded_judges: cf.excluded_judges, quorum: cf.quorum };
       committee = new Uint8Array(N);
       let k = 0;
       for (let i = 0; i < cf.n; i++) {
@@ -173,5 +176,12 @@ export async function readColumnPopulation(
     committee_no_quorum: noQuorum,
     strata_fields: [...fields],
   };
-  return { pop, stale, notes };
+  return { pop, stale, notes, committee: members };
+}
+
+/** A committee file's members, left-out judges and quorum as read (`readCommitteeColumns`, `readCommitteeFile`). */
+export interface StoredMembers {
+  judges: readonly string[];
+  excluded_judges: readonly string[] | null;
+  quorum: number | null;
 }

@@ -41,6 +41,14 @@ export interface SampledItem {
   weight: number;
 }
 
+/** The committee of a sample's design ({@link SampleDesign.committee}). */
+export interface SampleCommittee {
+  name: string;
+  members: string[];
+  left_out: string[] | null;
+  quorum: number | null;
+}
+
 /** The record of a drawn sample's design (written to `design.json` and the manifest header). */
 export interface SampleDesign {
   seed: number;
@@ -56,6 +64,13 @@ export interface SampleDesign {
    */
   frame?: SampleFrame;
   request: { random: number; disagreement: number; allow_short: boolean; strata: string[] };
+  /**
+   * The committee whose verdicts made the strata A/D/U and the disagreement pool: committee.jsonl's members (sorted),
+   * the run's judges it left out (null: the file does not record them) and its quorum (null: not recorded), named as
+   * every command names a committee (`committee (a, b, c; quorum 2)`). Absent without committee verdicts, and from
+   * designs of earlier versions.
+   */
+  committee?: SampleCommittee;
   population: {
     N: number;
     /** Size of the disagreement pool D (null without committee verdicts). */

@@ -269,6 +269,34 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     expect(fs.readFileSync(human, "utf8")).toBe(before);
   }, 60_000);
 
+  it("names the committee whose disagreements phase 2 draws from, in text, JSON and design.json (new-user pass)", async () => {
+    const runDir = path.join(labels, "s");
+    const verdicts = jsonl(path.join(runDir, "verdicts.jsonl"));
+    const meta = { committee_judges: ["signature", "other"], excluded_judges: ["third"], quorum: 2 };
+    const rows = verdicts.map((v, i) => ({ ...committeeRow(v.trajectory_id, { signature: v.label, other: i % 4 === 0 ? "task_refusal" : v.label }), ...meta }));
+    fs.writeFileSync(path.join(runDir, "committee.jsonl"), rows.map((c) => JSON.stringify(c)).join("\n") + "\n");
+    const base = ["sample", "--run", "s", "--labels-dir", labels, "--random", "4", "--disagreement", "2", "--seed", "5"];
+    const want = { name: "committee (other, signature; quorum 2)", members: ["other", "signature"], left_out: ["third"], quorum: 2 };
+    const t = await cli([...base, "--out", path.join(tmp, "real", "named-text")]);
+    expect(t.code, t.stderr).toBe(0);
+    expect(t.stdout).toMatch(/^  phase 2 \(disagreement\): 2 of \d+ left in the pool of \d+ \(trajectories where the committee \(other, signature; quorum 2\) was not unanimous\)$/m);
+    const j = await cli([...base, "--out", path.join(tmp, "real", "named-json"), "--json"]);
+    expect(JSON.parse(j.stdout).committee).toEqual(want);
+    expect(JSON.parse(fs.readFileSync(path.join(tmp, "real", "named-json", "design.json"), "utf8")).committee).toEqual(want);
+    // the --where path (objects, not columns) names it the same way
+    const w = await cli([...base, "--disagreement", "1", "--where", "suite=banking,slack,travel,workspace", "--out", path.join(tmp, "real", "named-where"), "--json"]);
+    expect(w.code, w.stderr).toBe(0);
+    expect(JSON.parse(w.stdout).committee).toEqual(want);
+    // a committee file that does not record its quorum (an older version): said, not guessed
+    fs.writeFileSync(path.join(runDir, "committee.jsonl"), rows.map(({ quorum: _q, excluded_judges: _e, ...c }) => JSON.stringify(c)).join("\n") + "\n");
+    const old = await cli([...base, "--out", path.join(tmp, "real", "named-old"), "--json"]);
+    expect(JSON.parse(old.stdout).committee).toEqual({ name: "committee (other, signature; quorum not recorded)", members: ["other", "signature"], left_out: null, quorum: null });
+    // no committee file: null, and the text says phase 2 has none
+    fs.rmSync(path.join(runDir, "committee.jsonl"));
+    const none = await cli([...base.slice(0, -4), "--seed", "5", "--out", path.join(tmp, "real", "named-none"), "--json"]);
+    expect(JSON.parse(none.stdout).committee).toBeNull();
+  }, 60_000);
+
   it("usage errors exit 2; --help shows examples", async () => {
     const base = ["sample", "--run", "s", "--labels-dir", labels, "--out", path.join(tmp, "real", "u")];
     expect((await cli([...base, "--random", "5"])).code).toBe(2); // no --seed
