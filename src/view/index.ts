@@ -11,7 +11,7 @@ import { SampleStore } from "./annotations.js";
 import { startViewServer, type ViewServer } from "./server.js";
 
 export { loadViewRun, type ViewRun, type ViewRow } from "./run-data.js";
-export { listPage, parseListQuery, facets } from "./query.js";
+export { checkedListQuery, listPage, parseListQuery, facets } from "./query.js";
 export { trajectoryDoc, type TrajectoryDoc } from "./document.js";
 export { itemView } from "./item.js";
 export { SampleStore, annotatorFileName, ANNOTATIONS_DIR, ADJUDICATION_FILE } from "./annotations.js";

@@ -5,7 +5,7 @@
  * the facet counts the filter menus show.
  */
 import { labelOnScale } from "../rubric/scale.js";
-import { binaryOf } from "../rubric/buckets.js";
+import { binaryOf, BUCKETS } from "../rubric/buckets.js";
 import type { Bucket } from "../types.js";
 import { searchText, type ViewRow, type ViewRun } from "./run-data.js";
 import { showBidiControlsExactly } from "../format/bidi.js";
@@ -80,6 +80,65 @@ export function parseListQuery(sp: URLSearchParams): ListQuery {
     q.diff = [parts[0], parts[1]];
   }
   q.binary = sp.get("binary") === "1";
+  return q;
+}
+
+/** The values of the enumerated list parameters (what the page's menus offer). */
+export const LIST_VALUES = {
+  disagree: ["reference", "judges", "human"],
+  status: ["unverified", "errors", "downgraded", "unverified_quotes"],
+  committee: ["ok", "disputed", "no_quorum", NONE],
+  binary: ["1", "0"],
+} as const;
+
+/** Query parameters the list reads besides {@link FIELDS} and `label.<judge>` (`token`: the server's own). */
+const OTHER_PARAMS = ["committee", "disagree", "vs", "status", "q", "diff", "binary", "offset", "limit", "token"];
+
+/**
+ * Parse the list's query string and check it against the run (red team: `vs=claude`, without the `j:` the API
+ * expects, gave `total: 0`, a silent empty list). An unknown parameter, a rater (`vs`, each of `diff`) that is not
+ * `j:<judge>` of the run, `committee` (when the run has one) or `o:<judge>` of the other run, a `label.<judge>` of
+ * no judge or with a value that is not a bucket or `(none)`, and an enumerated value ({@link LIST_VALUES}) outside
+ * its list are errors naming the accepted forms. Metadata values (agent_model, ...) and `q` are free: no match is an
+ * answer there.
+ * @throws ListQueryError (the server's 400) as {@link parseListQuery}, and for the above.
+ */
+export function checkedListQuery(sp: URLSearchParams, run: ViewRun, other?: ViewRun): ListQuery {
+  const q = parseListQuery(sp);
+  const fields: readonly string[] = FIELDS;
+  for (const k of new Set(sp.keys()))
+    if (!fields.includes(k) && !OTHER_PARAMS.includes(k) && !k.startsWith("label."))
+      throw new ListQueryError(`unknown list parameter ${JSON.stringify(k)}: accepted ${[...FIELDS, "label.<judge>", ...OTHER_PARAMS.filter((p) => p !== "token")].join(", ")}`);
+  const judges = (js: readonly string[]) => js.map((j) => JSON.stringify(j)).join(", ") || "none";
+  for (const [j, want] of Object.entries(q.labels)) {
+    if (!run.judges.includes(j)) throw new ListQueryError(`label.${j}: no judge ${JSON.stringify(j)} in run ${run.name} (its judges: ${judges(run.judges)})`);
+    if (want !== NONE && !(BUCKETS as readonly string[]).includes(want)) throw new ListQueryError(`label.${j} must be a label (${BUCKETS.join(", ")}) or ${NONE}, not ${JSON.stringify(want)}`);
+  }
+  const raters = [
+    ...run.judges.map((j) => `j:${j}`),
+    ...(run.committee.source ? ["committee"] : []),
+    ...(other ? other.judges.map((j) => `o:${j}`) : []),
+  ];
+  const forms =
+    `j:<judge> (a judge of run ${run.name}: ${judges(run.judges)})` +
+    (run.committee.source ? ", committee" : ` (committee: not available, ${run.committee.reason})`) +
+    (other ? `, o:<judge> (a judge of run ${other.name}: ${judges(other.judges)})` : "");
+  const rater = (name: string, v: string) => {
+    if (!raters.includes(v)) throw new ListQueryError(`${name} must be ${forms}, not ${JSON.stringify(v)}`);
+  };
+  if (q.vs !== undefined) rater("vs", q.vs);
+  if (q.diff) q.diff.forEach((v, i) => rater(`diff (rater ${i + 1})`, v));
+  const oneOf = (name: keyof typeof LIST_VALUES, v: string | null | undefined) => {
+    const ok: readonly string[] = LIST_VALUES[name];
+    if (v && !ok.includes(v)) throw new ListQueryError(`${name} must be one of ${ok.join(", ")}, not ${JSON.stringify(v)}`);
+  };
+  oneOf("disagree", q.disagree);
+  oneOf("status", q.status);
+  oneOf("binary", sp.get("binary"));
+  if (q.committee !== undefined) {
+    if (!run.committee.source) throw new ListQueryError(`committee: run ${run.name} has no committee column (${run.committee.reason})`);
+    oneOf("committee", q.committee);
+  }
   return q;
 }
 

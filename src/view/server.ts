@@ -23,7 +23,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ViewRun } from "./run-data.js";
 import { pairedSampleLabels } from "./sample-humans.js";
-import { facets, FIELDS, ListQueryError, listPage, parseListQuery } from "./query.js";
+import { checkedListQuery, facets, FIELDS, ListQueryError, listPage } from "./query.js";
 import { itemView, withVisibleBidi } from "./item.js";
 import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
 import { showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
@@ -310,7 +310,7 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
     return json(res, 404, { error: "no such API" });
   }
   if (o.blind) return json(res, 403, { error: "this view is blind (--blind): only the annotation pages are served" });
-  if (req.method === "GET" && p === "/api/list") return json(res, 200, listPage(o.run, parseListQuery(sp), o.other));
+  if (req.method === "GET" && p === "/api/list") return json(res, 200, listPage(o.run, checkedListQuery(sp, o.run, o.other), o.other));
   if (req.method === "GET" && p === "/api/item") {
     const v = await itemView(o.run, sp.get("id") ?? "", o.sourceRoot, o.other);
     return v ? json(res, 200, v) : json(res, 404, { error: `no trajectory ${JSON.stringify(sp.get("id"))} in run ${o.run.name}` });

@@ -178,6 +178,11 @@ describe("the run", () => {
     expect(dis.total).toBe(expected);
     expect(expected).toBeGreaterThan(0);
     expect((await raw(auth("/api/list?limit=-1"))).status).toBe(400);
+    // a rater without its j: prefix was a silent total 0 (new-user pass): a 400 naming the accepted forms
+    const bare = await raw(auth("/api/list?disagree=reference&vs=lenient-a"));
+    expect(bare.status).toBe(400);
+    expect(JSON.parse(bare.body).error).toMatch(/^vs must be j:<judge> \(a judge of run .*"lenient-a", "signature", "strict-b"\), committee, not "lenient-a"$/);
+    expect((await raw(auth("/api/list?status=nonsense"))).status).toBe(400);
   });
 
   it("locates every verified quote of a trajectory in place, with the verifier's locator", async () => {
