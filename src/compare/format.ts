@@ -92,7 +92,8 @@ function rowLines(r: CompareResult, w: number, marker: string): string[] {
       const lfl = dm ? `; like for like: ${dm.trajectories} of its ${dm.of} attacked runs here left out (header)` : "";
       lines.push(
         `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
-          `${blockedText(cell)}; ${coverageText(cell)}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${util}`,
+          // a LOW coverage's clause is the warning's (compareConditions warns of every such row): said once, not twice
+          `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${util}`,
       );
     }
   }

@@ -39,11 +39,14 @@ export function blockedByText(r: Pick<AttackRates, "blocked_attempts_by" | "bloc
  * `coverage 100.0% (360/360)`; below the threshold `coverage 20.1% (87/433) LOW: the rates are over a subset
  * (most unlabelled: injection_text_unknown 346)`, and when the group's runs carry the benchmark's own verdict what
  * it says of the labelled subset (`referenceSubsetText` of ./reference-text.ts).
+ * @param saidAt where an output that already printed the LOW clause for this group said it (e.g. "see the warning
+ *   above"): then `coverage 20.1% (87/433) LOW (see the warning above)`, the clause once per group, not twice.
  */
-export function coverageText(r: AttackRates): string {
+export function coverageText(r: AttackRates, saidAt?: string): string {
   if (r.coverage === null) return "coverage undefined (no attacked trajectory)";
   const base = `coverage ${pctText(r.coverage)} (${r.labelled}/${r.attacked})`;
   if (!r.coverage_low) return base;
+  if (saidAt) return `${base} LOW (${saidAt})`;
   const crash = r.coverage_low_reason === "judge_crash" ? " (the judge crashed on them: errors.jsonl kind judge_crash; the same command judges them again)" : "";
   const why = r.coverage_low_reason ? `; most unlabelled: ${r.coverage_low_reason} ${r.unlabelled[r.coverage_low_reason]}${crash}` : "";
   return `${base} LOW (below ${Math.round(100 * COVERAGE_LOW_BELOW)}%: the rates speak for a subset that may be biased${why}${referenceSubsetText(r)})`;

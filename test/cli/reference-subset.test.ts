@@ -133,9 +133,14 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
   it("compare: a LOW cell's coverage says it as label does; --json carries it on the cell", async () => {
     const r = await runCli(["compare", "--run", "v", "--labels-dir", labels]);
     expect(r.code).toBe(0);
-    const cell = r.stdout.split("\n").find((l) => l.startsWith("  qwen3-max  no_defense"))!;
-    expect(cell).toContain("coverage 40.0% (4/10) LOW");
-    expect(cell).toContain("the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative");
+    const lines = r.stdout.split("\n");
+    const cell = lines.find((l) => l.startsWith("  qwen3-max  no_defense"))!;
+    const said = "the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative";
+    // the clause once per condition (new-user pass: it was printed twice, in the warning and again in the row)
+    expect(cell).toContain("coverage 40.0% (4/10) LOW (see the warning above); exposure");
+    expect(cell).not.toContain(said);
+    expect(lines.filter((l) => l.includes(said))).toEqual([expect.stringMatching(/^WARNING: qwen3-max under no_defense: coverage 40\.0% \(4\/10\) LOW \(below 80%: .*: its asr_goal and asr_behaviour are flagged coverage_low$/)]);
+    expect(r.stdout.split("LOW (below 80%").length - 1).toBe(1);
     const j = JSON.parse((await runCli(["compare", "--run", "v", "--labels-dir", labels, "--json"])).stdout);
     const c = j.asr.find((x: { condition: string; suite: string }) => x.condition === "no_defense" && x.suite === "(all)");
     expect(c.reference_security).toMatchObject({ labelled: { count: 4, n: 4 }, all: { count: 4, n: 8 }, attacked_without_verdict: { no_reference: 2 }, subset_differs: true });
