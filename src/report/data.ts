@@ -34,10 +34,12 @@ import { readRunState, runStateFor, type RunState } from "../store/run-state.js"
 import { wilsonInterval } from "../stats/confusion.js";
 import { readTrajectories } from "../ingest/index.js";
 import { contentSha256 } from "../io/hash.js";
-import { buildObservations, type ExcludedGroup, type Observations } from "../compare/data.js";
-import { ALL_SUITES, asrTable } from "../compare/analysis.js";
+import { buildObservations, type Observations } from "../compare/data.js";
+import { conditionViewsOf, type ConditionView } from "./condition-views.js";
+
+export { conditionViewsOf, type ConditionView } from "./condition-views.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
-import { RATE_NAMES, RateTally, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
+import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
@@ -84,17 +86,6 @@ export interface ReportItem {
    * (the file was edited since labelling): the warning to show. Quotes are then not highlighted in it.
    */
   source_changed?: string;
-}
-
-/** ASR per model and condition value, from {@link ReportModel.condition_source}. */
-export interface ConditionView {
-  field: string;
-  /** The rate the cells give (`asr` is its value): one view per field and rate. */
-  rate: RateName;
-  /** `coverage_low`: labelled / attacked in the cell below 80% (`coverage`), flagged wherever it is shown. */
-  cells: Array<{ model: string; condition: string; asr: number; n: number; coverage: number | null; coverage_low: boolean; coverage_low_reason?: string; exposure_low?: boolean }>;
-  /** Values of `field` with attacked trajectories but no usable label (absent from `cells`, named here). */
-  excluded_groups: ExcludedGroup[];
 }
 
 /** The report's data. */
@@ -238,33 +229,6 @@ export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>
 function conditionObservations(index: Map<string, TrajectoryIndexRow>, verdicts: Verdict[], committeeVerdicts: CommitteeVerdict[] | null | undefined, condSource: string): (field: string) => Observations {
   return (field) =>
     buildObservations(index, { verdicts, committee: committeeVerdicts ?? undefined }, committeeVerdicts ? { kind: "committee" } : { kind: "judge", judge_id: condSource }, field);
-}
-
-/** The two rates by condition, attack and surface (fields with two values or more), one view per field and rate, from the observations of each field (objects or columns). */
-export function conditionViewsOf(observationsOf: (field: string) => Observations): ConditionView[] {
-  const conditions: ConditionView[] = [];
-  for (const field of ["condition", "attack", "surface"]) {
-    const obs = observationsOf(field);
-    const values = new Set(obs.observations.map((x) => x.condition));
-    if (values.size < 2) continue;
-    const table = asrTable(obs.observations, obs.unlabelled).filter((c) => c.suite === ALL_SUITES);
-    for (const rate of RATE_NAMES) {
-      const cells = table
-        .filter((c) => c[rate].rate !== null)
-        .map((c) => ({
-          model: c.model,
-          condition: c.condition,
-          asr: c[rate].rate!,
-          n: c[rate].n,
-          coverage: c.coverage,
-          coverage_low: c.coverage_low,
-          ...(c.coverage_low_reason ? { coverage_low_reason: c.coverage_low_reason } : {}),
-          ...(c.exposure_low ? { exposure_low: true } : {}),
-        }));
-      conditions.push({ field, rate, cells, excluded_groups: obs.excluded_groups.filter((g) => g.field === field) });
-    }
-  }
-  return conditions;
 }
 
 /**

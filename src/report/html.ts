@@ -27,7 +27,7 @@ import { agreementPopulation, attackedOnlyNote } from "../agree/attacked-only.js
 import { orderedReasons } from "../agree/human-items.js";
 import { RATE_NAMES } from "../stats/rates.js";
 import { exposureLowConditionsHtml, exposureLowHtml, exposureLowMark } from "./exposure-html.js";
-import { referenceSubsetHtml } from "./reference-html.js";
+import { conditionReferenceText, referenceSubsetHtml } from "./reference-html.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
@@ -376,10 +376,12 @@ async function conditionsSection(m: ReportModel): Promise<string> {
   const low = m.conditions
     .filter((c) => c.rate === "asr_goal")
     .flatMap((c) => c.cells.filter((x) => x.coverage_low).map((x) => ({ field: c.field, ...x })));
+  // one item per LOW cell, with the benchmark's own verdict over its labelled runs against all where the runs carry
+  // one (or why not), as the overall and per-model rows say it
   const lowHtml = low.length
-    ? `<div class="warn">coverage_low (labelled / attacked below 80%: the rates speak for a subset that may be biased): ${low
-        .map((x) => `${escapeHtml(x.model)} ${escapeHtml(x.field)}=${escapeHtml(x.condition)} coverage ${pct(x.coverage)}${x.coverage_low_reason ? `, most unlabelled: ${escapeHtml(x.coverage_low_reason)}` : ""}`)
-        .join("; ")}. Cells marked LOW in the charts.</div>`
+    ? `<div class="warn">coverage_low (labelled / attacked below 80%: the rates speak for a subset that may be biased); cells marked LOW in the charts:<ul>${low
+        .map((x) => `<li>${escapeHtml(x.model)} ${escapeHtml(x.field)}=${escapeHtml(x.condition)} coverage ${pct(x.coverage)}${x.labelled !== undefined ? ` (${x.labelled}/${x.attacked})` : ""}${x.coverage_low_reason ? `, most unlabelled: ${escapeHtml(x.coverage_low_reason)}` : ""}${escapeHtml(conditionReferenceText(x))}</li>`)
+        .join("")}</ul></div>`
     : "";
   const leftOut = left.length
     ? `<div class="warn">Left out, no usable label: ${left

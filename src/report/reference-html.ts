@@ -5,6 +5,7 @@
  * a pale LOW bar's subset differs from its group, where the input can tell.
  */
 import type { AsrRow } from "./data.js";
+import type { ConditionView } from "./condition-views.js";
 import { referenceSubsetText } from "../format/reference-text.js";
 import { escapeHtml } from "./escape.js";
 import { pctText } from "../format/stat-text.js";
@@ -23,4 +24,17 @@ export function referenceSubsetHtml(rows: readonly AsrRow[], byCondition: boolea
     .map(({ r, text }) => `<li>${escapeHtml(r.rater)} on ${escapeHtml(r.model)}${byCondition ? ` | ${escapeHtml(r.condition)}` : ""} (coverage ${escapeHtml(pctText(r.coverage))}, ${int(r.labelled)}/${int(r.attacked)}): ${escapeHtml(text.replace(/^; /, ""))}</li>`);
   if (!said.length) return "";
   return `<div class="warn">coverage_low rows read by the benchmark's own verdict (how far the labelled runs differ from every attacked run with a verdict):<ul>${said.join("")}</ul></div>`;
+}
+
+/**
+ * What the by-condition, by-attack and by-surface coverage_low list says of one LOW cell by the benchmark's own verdict,
+ * in the words of the overall and per-model rows (`referenceSubsetText`), or why it cannot: `; the benchmark's own
+ * verdict cannot say how its labelled runs differ: no attacked run of the group carries ...` when none of the cell's
+ * attacked runs carries a usable one. Plain text (escape it). "" for a cell that is not LOW, and for one whose model
+ * does not carry the figures (made before them).
+ */
+export function conditionReferenceText(cell: ConditionView["cells"][number]): string {
+  if (!cell.coverage_low || cell.labelled === undefined) return "";
+  if (cell.reference_security === null) return `; the benchmark's own verdict cannot say how its labelled runs differ: ${cell.reference_security_reason ?? "none of its attacked runs carries one"}`;
+  return referenceSubsetText({ coverage_low: true, labelled: cell.labelled, reference_security: cell.reference_security });
 }

@@ -119,6 +119,14 @@ describe("LOW coverage: the benchmark's own goal rate over the labelled runs and
     const note = html.slice(at, html.indexOf("</div>", at)).replace(/<[^>]+>/g, "").replace(/&#39;/g, "'");
     expect(note).toContain("signature on qwen3-max (coverage 40.0%, 4/10): by the benchmark");
     expect(note).toContain("the labelled runs read 100.0% [51.0, 100.0] (4/4) against 50.0% [21.5, 78.5] (4/8) over all attacked runs with a verdict (2 attacked runs record none): the labelled subset is not representative");
+    // the by-attack coverage_low list says it too, per LOW cell (new-user pass: it named the cell and its coverage only)
+    const c0 = html.indexOf("coverage_low (labelled / attacked below 80%", html.indexOf('<section id="conditions">'));
+    expect(c0).toBeGreaterThan(0);
+    const list = html.slice(c0, html.indexOf("</div>", c0)).replace(/<li>/g, "\n").replace(/<[^>]+>/g, "").replace(/&#39;/g, "'");
+    expect(list.split("\n").slice(1)).toEqual([
+      "qwen3-max attack=tool_attack coverage 50.0% (3/6), most unlabelled: injection_text_unknown; by the benchmark's own security verdict (goal achieved), the labelled runs read 100.0% [43.9, 100.0] (3/3) " +
+        "against 60.0% [23.1, 88.2] (3/5) over all attacked runs with a verdict (1 attacked run records none): the rate over all lies inside the labelled runs' 95% interval, so this check shows no bias (it cannot show there is none)",
+    ]);
   });
 
   it("committee: its label's rates and each judge's say it the same way (one judge, quorum 1: the committee is the judge)", async () => {
