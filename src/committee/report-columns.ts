@@ -19,7 +19,7 @@ import { codeEstablishedByJudge, codeEstablishedWarnings, isCodeEstablished } fr
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 import { committeeBlockedFields } from "../verdict/blocked.js";
-import { DEFAULT_BOOTSTRAP, notUnanimousOf, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
+import { committeeJudge, DEFAULT_BOOTSTRAP, judgesOf, notUnanimousOf, type CommitteeAgreement, type CommitteeJudge, type CommitteeOptions, type CommitteeReport, type CommitteeSummary, type JudgePair } from "./report.js";
 import { selfFamilyLeniencyColumns } from "./leniency-columns.js";
 import { leniencyWarnings } from "./leniency-text.js";
 import { SharedCounts, testRetestColumns } from "./retest-columns.js";
@@ -70,9 +70,7 @@ export function committeeReportColumns(
     throw new RangeError(`no judge ${unknown.map((x) => JSON.stringify(x)).join(", ")} in run ${opts.run} (its judges: ${[...present].sort().join(", ") || "none"})`);
   const out = new Set(excluded);
   const kept = (v: Verdict) => !out.has(v.judge_id);
-  const judgeMap = new Map<string, { id: string; model: string; family: string }>();
-  for (const v of records(kept)) if (!judgeMap.has(v.judge_id)) judgeMap.set(v.judge_id, { id: v.judge_id, model: v.judge_model, family: v.judge_family });
-  const judges = [...judgeMap.values()].sort((a, b) => a.id.localeCompare(b.id));
+  const judges = judgesOf(records(kept));
   const judgeIds = judges.map((j) => j.id);
 
   // each committee judge's repeat-0 verdict per slot, as its record code + 1 (0: none)
@@ -109,20 +107,13 @@ export function committeeReportColumns(
 
   // Per judge, repeat 0 (the run summary's figures, over the rows through a map view of the columns).
   step("per-judge figures");
-  const isRep0 = (_i: number, v: Verdict) => v.repeat === 0 && !out.has(v.judge_id);
+  // a judge's figures are its own verdicts' (summarizeRun per judge): with everyJudge, those of every judge once, the
+  // members' among them (the HTML report's judge table beside its committee: one computation, not two)
+  const every = !!opts.everyJudge && excluded.length > 0;
+  const isRep0 = (_i: number, v: Verdict) => v.repeat === 0 && (every || !out.has(v.judge_id));
   const summary = summarizeRun(opts.run, columnVerdicts(run, isRep0), new ColumnIndex(run), []);
-  const per_judge: CommitteeJudge[] = summary.judges.map((j) => {
-    const ok = j.by_status.ok ?? 0;
-    return {
-      ...j,
-      errors: j.by_status.judge_error ?? 0,
-      refusals: j.by_status.judge_refused ?? 0,
-      unjudgeable: j.by_status.unjudgeable ?? 0,
-      unverified: j.by_status.unverified ?? 0,
-      downgrade_rate: ok > 0 ? j.downgrades / ok : null,
-      ...(ok > 0 ? {} : { downgrade_rate_reason: "no ok verdict" }),
-    };
-  });
+  const perAll = summary.judges.map(committeeJudge);
+  const per_judge: CommitteeJudge[] = every ? perAll.filter((j) => !out.has(j.judge_id)) : perAll;
 
   const cs = committeeSummaryColumns(run, committee, judgeIds, perJudge);
 
@@ -171,6 +162,7 @@ export function committeeReportColumns(
     committee: cs,
     code_majority,
     per_judge,
+    ...(opts.everyJudge ? { every_judge: { judges: every ? judgesOf(records()) : judges, per_judge: perAll } } : {}),
     agreement,
     leniency,
     retest,

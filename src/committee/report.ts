@@ -195,6 +195,8 @@ export interface CommitteeReport {
    */
   code_majority: CodeMajority;
   per_judge: CommitteeJudge[];
+  /** With `everyJudge` ({@link CommitteeOptions}): every judge of the run and its figures, the excluded ones too. */
+  every_judge?: EveryJudge;
   agreement: CommitteeAgreement;
   leniency: JudgeLeniency[];
   retest: JudgeRetest[];
@@ -215,6 +217,39 @@ export interface CommitteeOptions {
   excludeJudges?: readonly string[];
   /** How the run's labelling ended (`readRunState`): a partial run is flagged in the warnings. */
   runState?: RunState;
+  /**
+   * Also give the per-judge figures of every judge of the run, the excluded ones included (`every_judge`): the HTML
+   * report shows every judge's figures beside a committee of some of them, from one computation (new-user pass: it
+   * built the whole committee report twice, a real cost at 1M trajectories).
+   */
+  everyJudge?: boolean;
+}
+
+/** {@link CommitteeReport.every_judge}: every judge of the run and its figures, sorted by id. */
+export interface EveryJudge {
+  judges: Array<{ id: string; model: string; family: string }>;
+  per_judge: CommitteeJudge[];
+}
+
+/** A judge's run-summary figures as the committee report gives them (its statuses as counts, its downgrade rate). */
+export function committeeJudge(j: JudgeSummary): CommitteeJudge {
+  const ok = j.by_status.ok ?? 0;
+  return {
+    ...j,
+    errors: j.by_status.judge_error ?? 0,
+    refusals: j.by_status.judge_refused ?? 0,
+    unjudgeable: j.by_status.unjudgeable ?? 0,
+    unverified: j.by_status.unverified ?? 0,
+    downgrade_rate: ok > 0 ? j.downgrades / ok : null,
+    ...(ok > 0 ? {} : { downgrade_rate_reason: "no ok verdict" }),
+  };
+}
+
+/** The judges (id, model, family) of verdicts, sorted by id: the first verdict of each names it. */
+export function judgesOf(verdicts: Iterable<Pick<Verdict, "judge_id" | "judge_model" | "judge_family">>): Array<{ id: string; model: string; family: string }> {
+  const judgeMap = new Map<string, { id: string; model: string; family: string }>();
+  for (const v of verdicts) if (!judgeMap.has(v.judge_id)) judgeMap.set(v.judge_id, { id: v.judge_id, model: v.judge_model, family: v.judge_family });
+  return [...judgeMap.values()].sort((a, b) => a.id.localeCompare(b.id));
 }
 
 /** Default bootstrap settings of the committee and agreement reports. */
@@ -243,14 +278,13 @@ export function committeeReport(
   const unknown = excluded.filter((id) => !present.has(id));
   if (unknown.length)
     throw new RangeError(`no judge ${unknown.map((x) => JSON.stringify(x)).join(", ")} in run ${opts.run} (its judges: ${[...present].sort().join(", ") || "none"})`);
+  const allVerdicts = verdicts;
   if (excluded.length) {
     const out = new Set(excluded);
     verdicts = verdicts.filter((v) => !out.has(v.judge_id));
   }
   const ids = [...index.keys()];
-  const judgeMap = new Map<string, { id: string; model: string; family: string }>();
-  for (const v of verdicts) if (!judgeMap.has(v.judge_id)) judgeMap.set(v.judge_id, { id: v.judge_id, model: v.judge_model, family: v.judge_family });
-  const judges = [...judgeMap.values()].sort((a, b) => a.id.localeCompare(b.id));
+  const judges = judgesOf(verdicts);
   const judgeIds = judges.map((j) => j.id);
   const committee = buildCommittee(verdicts, ids, { judgeIds, quorum });
 
@@ -274,19 +308,11 @@ export function committeeReport(
 
   // Per judge, repeat 0.
   const rep0 = verdicts.filter((v) => v.repeat === 0);
-  const summary = summarizeRun(opts.run, rep0, index as Map<string, TrajectoryIndexRow>, []);
-  const per_judge: CommitteeJudge[] = summary.judges.map((j) => {
-    const ok = j.by_status.ok ?? 0;
-    return {
-      ...j,
-      errors: j.by_status.judge_error ?? 0,
-      refusals: j.by_status.judge_refused ?? 0,
-      unjudgeable: j.by_status.unjudgeable ?? 0,
-      unverified: j.by_status.unverified ?? 0,
-      downgrade_rate: ok > 0 ? j.downgrades / ok : null,
-      ...(ok > 0 ? {} : { downgrade_rate_reason: "no ok verdict" }),
-    };
-  });
+  // a judge's figures are its own verdicts' (summarizeRun per judge): those of every judge once, the members' among them
+  const every = opts.everyJudge && excluded.length > 0;
+  const summary = summarizeRun(opts.run, every ? allVerdicts.filter((v) => v.repeat === 0) : rep0, index as Map<string, TrajectoryIndexRow>, []);
+  const perAll = summary.judges.map(committeeJudge);
+  const per_judge: CommitteeJudge[] = every ? perAll.filter((j) => !excluded.includes(j.judge_id)) : perAll;
 
   // Committee figures.
   const cs = committeeSummary(committee, index, rep0);
@@ -361,6 +387,7 @@ export function committeeReport(
     committee: cs,
     code_majority,
     per_judge,
+    ...(opts.everyJudge ? { every_judge: { judges: every ? judgesOf(allVerdicts) : judges, per_judge: perAll } } : {}),
     agreement,
     leniency: selfFamilyLeniency(verdicts, index, judges, { families: opts.families, bootstrap }),
     // over the same trajectories as the agreement above: every repeat is not_exposed on an unattacked one by the rubric

@@ -7,7 +7,8 @@
 import path from "node:path";
 import { committeeMembers, committeeName, storedCommittee, type CommitteeMembers } from "../committee/members.js";
 import type { SourceChoice } from "../estimate/source.js";
-import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
+import { healthWarnings } from "../verdict/health.js";
+import type { CommitteeReport } from "../committee/report.js";
 
 /** What the report does with its committee. */
 export interface ReportCommittee {
@@ -57,17 +58,22 @@ export function committeeWarnings(warnings: readonly string[], m: CommitteeMembe
 
 /**
  * The committee reports the page needs: every judge's (`cr`: the per-judge figures, each judge's health) and the
- * committee's own (`crc`: its verdicts, its members' agreement; `cr` itself when the committee is every judge with
- * the default quorum), and the page's first warnings (the committee's, and the health of a judge left out of it;
- * one judge: its health only).
- * @param figs the committee report of the run leaving out `excludeJudges`, with `quorum` (`committeeReport` or `committeeReportColumns`).
+ * committee's own (`crc`: its verdicts, its members' agreement), and the page's first warnings (the committee's, and
+ * the health of a judge left out of it; one judge: its health only). Computed once (new-user pass: a committee other
+ * than every judge built the whole committee report twice, a real cost at 1M trajectories): the committee's report
+ * with `everyJudge`, whose `every_judge` gives `cr` its judges and per-judge figures (the health is every judge's in
+ * any committee report); `cr` is `crc` itself when the committee is every judge with the default quorum.
+ * @param figs the committee report of the run leaving out `excludeJudges`, with `quorum`, with every judge's figures
+ *   when `everyJudge` (`committeeReport` or `committeeReportColumns`).
  */
-export function committeeFigures<R extends { warnings: string[]; judge_health: JudgeHealth[] }, C>(
-  figs: (excludeJudges?: string[], quorum?: number) => { report: R; committee: C },
+export function committeeFigures<C>(
+  figs: (excludeJudges?: string[], quorum?: number, everyJudge?: boolean) => { report: CommitteeReport; committee: C },
   rc: ReportCommittee,
-): { cr: R; crc: R; computed: C; multi: boolean; warnings: string[] } {
-  const { report: cr, committee: all } = figs();
-  const { report: crc, committee: computed } = rc.apart ? figs(rc.m.left_out, rc.m.quorum) : { report: cr, committee: all };
+): { cr: CommitteeReport; crc: CommitteeReport; computed: C; multi: boolean; warnings: string[] } {
+  const { report: crc, committee: computed } = rc.apart ? figs(rc.m.left_out, rc.m.quorum, true) : figs();
+  const every = crc.every_judge;
+  if (rc.apart && !every) throw new Error("committeeFigures: the committee report gave no every_judge figures (everyJudge asked for)");
+  const cr: CommitteeReport = rc.apart && every ? { ...crc, judges: every.judges, per_judge: every.per_judge } : crc;
   const multi = rc.m.members.length >= 2;
   const outHealth = healthWarnings(cr.judge_health.filter((h) => rc.m.left_out.includes(h.judge_id)));
   return { cr, crc, computed, multi, warnings: multi ? [...committeeWarnings(crc.warnings, rc.m), ...outHealth] : healthWarnings(cr.judge_health) };

@@ -459,8 +459,8 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // Committee figures without bootstrap (the report shows the per-judge figures and the committee summary).
   step(`committee and per-judge figures over ${index.size.toLocaleString("en-US")} trajectories`);
   // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
-  const f = committeeFigures((excludeJudges, quorum) => {
-    const r = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed }, excludeJudges, quorum });
+  const f = committeeFigures((excludeJudges, quorum, everyJudge) => {
+    const r = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed }, excludeJudges, quorum, everyJudge });
     return { report: r.report, committee: r.verdicts };
   }, rc);
   const { cr, crc, computed, multi } = f;

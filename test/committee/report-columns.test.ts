@@ -115,6 +115,29 @@ describe("committee on columns (issue 26): the same report and committee file as
     }
   });
 
+  it("everyJudge: every judge's figures beside the committee's, from one report, on both paths (new-user pass: the HTML report built two)", async () => {
+    const dir = path.join(tmp, "run-every");
+    writeRun(dir);
+    const { index, verdicts } = await readLeanRun(dir);
+    const run = await readColumnRun(dir, { rowFields: COMMITTEE_ROW_FIELDS, verdictOmit: [] });
+    for (const excludeJudges of [["j1", "j3"], []]) {
+      const opts = { run: "r", quorum: 2, excludeJudges, bootstrap: { B: 0, seed: 7 } };
+      const all = committeeReport(verdicts, index, { ...opts, excludeJudges: [] }).report;
+      const plain = committeeReport(verdicts, index, opts).report;
+      const every = committeeReport(verdicts, index, { ...opts, everyJudge: true }).report;
+      // the committee's figures are the same; every_judge is what the all-judge report gives per judge
+      const { every_judge, ...rest } = every;
+      expect(JSON.stringify(rest), String(excludeJudges)).toBe(JSON.stringify(plain));
+      expect(every_judge!.judges).toEqual(all.judges);
+      expect(JSON.stringify(every_judge!.per_judge)).toBe(JSON.stringify(all.per_judge));
+      expect(every.per_judge.map((j) => j.judge_id).sort()).toEqual(all.judges.map((j) => j.id).filter((j) => !excludeJudges.includes(j)));
+      const cols = committeeReportColumns(run, { ...opts, everyJudge: true }).report;
+      expect(JSON.stringify(cols, null, 1)).toBe(JSON.stringify(every, null, 1));
+    }
+    // without the option: no every_judge (the committee command's JSON is unchanged)
+    expect(committeeReport(verdicts, index, { run: "r", excludeJudges: ["j4"], bootstrap: { B: 0, seed: 7 } }).report).not.toHaveProperty("every_judge");
+  });
+
   it("an unknown judge to exclude throws the same RangeError", async () => {
     const dir = path.join(tmp, "run2");
     writeRun(dir);
