@@ -2,12 +2,14 @@
  * The report's charts: Vega-Lite specifications compiled to Vega and rendered to SVG strings in Node (Vega's
  * headless `View` with `renderer: "none"` and `toSVG()`: no browser, no canvas, no network; data are inline
  * values). Vega's SVG renderer escapes every text it writes, so labels taken from the data (model names, judge
- * ids) are inert. Each SVG gets its element ids prefixed so that several SVGs in one page never collide.
+ * ids) are inert, and long ones are cut (`./chart-labels.ts`). Each SVG gets its element ids prefixed so that
+ * several SVGs in one page never collide.
  */
 import * as vega from "vega";
 import * as vl from "vega-lite";
 import { BUCKETS } from "../types.js";
 import { EXPOSURE_LOW_BELOW } from "../stats/rates.js";
+import { cutChartLabels } from "./chart-labels.js";
 
 /** Colours of the judges (by position), the committee, and the six buckets. */
 export const JUDGE_COLORS = ["#4c78a8", "#f58518", "#54a24b", "#b279a2", "#9d755d", "#72b7b2", "#e45756", "#bab0ac"];
@@ -30,7 +32,8 @@ let chartCounter = 0;
  * @throws Error when the spec does not compile or render.
  */
 export async function renderVegaLite(spec: vl.TopLevelSpec, idPrefix?: string): Promise<string> {
-  const vgSpec = vl.compile(spec).spec;
+  // labels from the run files (model names, judge ids, conditions) cut to a readable length, kept apart (./chart-labels.ts)
+  const vgSpec = vl.compile(cutChartLabels(spec)).spec;
   const view = new vega.View(vega.parse(vgSpec), { renderer: "none", logLevel: vega.Warn });
   try {
     const svg = await view.toSVG();

@@ -103,3 +103,18 @@ export class DisplayBudget {
     return cap;
   }
 }
+
+/**
+ * A short label (a chart's axis value, legend entry or tooltip; new-user pass: a 200,000-character model name made a
+ * 7 MB report, repeated in every chart's marks and aria-labels): `text` itself when it has at most `max` characters,
+ * else its head and tail around {@link omittedMarker} (`gpt-xxxx[... 199,900 characters not shown by ipi-judge
+ * ...]xxxx`), cut between code points. Two long texts that share their head and tail and length cut alike: a caller
+ * that must keep labels apart makes them distinct (`../report/chart-labels.ts`).
+ * @param max characters of the text kept (>= 2), the marker not counted.
+ */
+export function cutLabel(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = safe(text, Math.ceil((2 * max) / 3));
+  const tail = safe(text, text.length - (max - head));
+  return `${text.slice(0, head)}${omittedMarker(tail - head)}${text.slice(tail)}`;
+}

@@ -2,7 +2,7 @@
  * src/serialize/display-cut.ts: which stretches of a long text the report and the view show (red team 30 H1).
  */
 import { describe, expect, it } from "vitest";
-import { DISPLAY_MIN_PART_CHARS, DISPLAY_PART_CHARS, DisplayBudget, displayRanges, MAX_FOCUS, omittedMarker, visibleParts } from "../../src/serialize/display-cut.js";
+import { cutLabel, DISPLAY_MIN_PART_CHARS, DISPLAY_PART_CHARS, DisplayBudget, displayRanges, MAX_FOCUS, omittedMarker, visibleParts } from "../../src/serialize/display-cut.js";
 
 const total = (rs: Array<{ start: number; end: number }>) => rs.reduce((a, r) => a + r.end - r.start, 0);
 
@@ -61,5 +61,19 @@ describe("visibleParts, omittedMarker, DisplayBudget", () => {
     expect(b.take(10 ** 9)).toBe(DISPLAY_PART_CHARS);
     expect(b.take(10 ** 9)).toBe(DISPLAY_MIN_PART_CHARS);
     expect(b.take(5)).toBe(DISPLAY_MIN_PART_CHARS);
+  });
+});
+
+describe("cutLabel", () => {
+  it("a label up to max is itself; a longer one keeps its head and tail around the marker, never splitting a code point", () => {
+    expect(cutLabel("gpt-4o", 12)).toBe("gpt-4o");
+    expect(cutLabel("a".repeat(12), 12)).toBe("a".repeat(12));
+    const big = "gpt-" + "x".repeat(200_000) + "-end";
+    expect(cutLabel(big, 12)).toBe(`gpt-xxxx${omittedMarker(big.length - 12)}-end`);
+    // a crab (a surrogate pair) at the head's edge: kept whole or left out whole
+    const crab = "abcdefg\u{1F980}" + "y".repeat(50) + "tail";
+    const c = cutLabel(crab, 12);
+    expect(c).toBe(`abcdefg${omittedMarker(crab.length - 12)}ytail`);
+    expect(c).not.toMatch(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
   });
 });
