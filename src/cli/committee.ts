@@ -76,7 +76,8 @@ report adds each judge's test-retest agreement.`,
       const writing = stepLine(`writing ${path.basename(file)}`, show);
       writeCommitteeColumns(file, committee, (s) => run.ids.id(s), { judges: report.judges.map((j) => j.id), runJudges: [...runJudges], quorum });
       writing.done();
-      // warnings go to stderr in both modes (the text report repeats them on stdout); --json: the journal lines skipped too
+      // warnings go to stderr in both modes, once (the text report says how many, not each again); --json: the
+      // journal lines skipped too, and the report's `warnings`
       if (o.json) report.warnings.push(...takeJournalWarnings());
       for (const w of report.warnings) warnLine(w);
       // the committee's rates and agreement are one figure over every model and defense of the run: said in one line
@@ -89,7 +90,7 @@ report adds each judge's test-retest agreement.`,
       if (o.json) printJson({ ...report, pooling, committee_file: file });
       else {
         // after the report's first line ("committee of run R: ...")
-        const text = formatCommitteeReport(report);
+        const text = formatCommitteeReport(report, { warningsSaid: "on stderr (ipi-judge: warning: ...)" });
         const nl = text.indexOf("\n") < 0 ? text.length : text.indexOf("\n");
         process.stdout.write(`${text.slice(0, nl)}\n${pooling.text}${text.slice(nl)}\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);
       }

@@ -174,7 +174,8 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
   }
   const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
   t.notes.push(...said.map((w) => `WARNING: ${w}`));
-  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source); // health over the table's own (`--where`-kept) trajectories, as agree and report
+  // health over the table's own (`--where`-kept) trajectories, as agree and report; the committee's warnings said on stderr above
+  printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));
 }
 
 /**
@@ -210,7 +211,9 @@ function usedBy(s: RunState, source: EstimateSource, heuristic?: string): RunSta
 /**
  * Print (and write as CSV and LaTeX when asked) a paper table, with the run-state note (the mixed-configuration
  * warnings of `source` and the heuristic only) and `pooled` (one model and condition from several run folders,
- * `../run/pooled-folders.ts`) as WARNING notes, on stderr too.
+ * `../run/pooled-folders.ts`) as WARNING notes, said on stderr. The notes said on stderr (those and `saidNotes`,
+ * already said by the caller) are in the CSV, LaTeX and JSON, but not printed again on stdout in text mode: each
+ * warning once (one line says how many are on stderr).
  */
 function printTable(
   runDir: string,
@@ -220,23 +223,29 @@ function printTable(
   pooled: string[],
   caveats: { judge: RateCaveat[]; heuristic: RateCaveat[] },
   source: EstimateSource,
+  saidNotes: readonly string[] = [],
 ): void {
   const run = { statement };
+  const onStderr = new Set(saidNotes);
   // a judge whose rates are what code set (its claims never verified): marked on every row and warned (new-user report 16);
   // so is the heuristic's (new user 18)
   if (caveats.judge.length) t.rate_caveats = caveats.judge;
   if (caveats.heuristic.length) t.heuristic_rate_caveats = caveats.heuristic;
   for (const c of [...new Map([...caveats.judge, ...caveats.heuristic].map((c) => [c.message, c])).values()]) {
     t.notes.push(`WARNING: ${c.message}`);
+    onStderr.add(`WARNING: ${c.message}`);
     warnLine(c.message);
   }
   for (const w of pooled) {
     t.notes.push(`WARNING: ${w}`);
+    onStderr.add(`WARNING: ${w}`);
     warnLine(w);
   }
   // a run whose labelling did not finish: the table covers part of it (coverage counts only what was read)
   for (const state of runStateLine(usedBy(readRunState(runDir), source, t.heuristic))?.split("\n") ?? []) {
-    t.notes.push(state.startsWith("WARNING") ? state : `note: ${state.replace(/^note: /, "")}`);
+    const note = state.startsWith("WARNING") ? state : `note: ${state.replace(/^note: /, "")}`;
+    t.notes.push(note);
+    onStderr.add(note);
     process.stderr.write(`ipi-judge: ${state.startsWith("WARNING") ? "warning: " + state.replace(/^WARNING: /, "") : state}\n`);
   }
   if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, run.statement ? { where: run.statement.filter } : {}));
@@ -244,7 +253,10 @@ function printTable(
   if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));
   if (o.json) printJson(run.statement ? { ...t, where: run.statement } : t);
   else {
-    process.stdout.write((wl ? wl + "\n" : "") + formatTable(t) + "\n");
+    // each warning once: the notes said on stderr are not printed again (the files and --json keep every note)
+    const said = t.notes.filter((n) => onStderr.has(n)).length;
+    const shown = { ...t, notes: [...t.notes.filter((n) => !onStderr.has(n)), ...(said ? [`${said} warning(s) and note(s) said on stderr (ipi-judge: ...); --json, --csv and --latex keep them among the notes`] : [])] };
+    process.stdout.write((wl ? wl + "\n" : "") + formatTable(shown) + "\n");
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
 }

@@ -442,12 +442,17 @@ function many(title: string, m: ManyRaterComparison): string[] {
 /** What a judge pair's `n X of Y` counts in the committee report. */
 const PAIR_COUNTS = { used: "attacked trajectories both judges labelled", total: "compared" } as const;
 
-/** Plain-text rendering of a committee report for the terminal. */
-export function formatCommitteeReport(r: CommitteeReport): string {
+/**
+ * Plain-text rendering of a committee report for the terminal.
+ * @param opts.warningsSaid the warnings were said elsewhere (the CLI: on stderr, once): one line says how many and
+ *   where instead of a `WARNING: ...` line each.
+ */
+export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?: string } = {}): string {
   r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const L: string[] = [];
   L.push(`committee of run ${r.run}: ${r.judges.length} judges (${r.judges.map((j) => `${j.id} [${j.family}]`).join(", ")}), quorum ${r.quorum}`);
-  for (const w of r.warnings) L.push(`WARNING: ${w}`);
+  if (opts.warningsSaid === undefined) for (const w of r.warnings) L.push(`WARNING: ${w}`);
+  else if (r.warnings.length) L.push(`${r.warnings.length} warning(s) ${opts.warningsSaid}`);
   if (r.run_state?.message && r.run_state.complete !== false && r.run_state.status !== "inputs_removed") L.push(`note: ${r.run_state.message}`);
   const c = r.committee;
   L.push(

@@ -81,7 +81,11 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const body = t.stdout.split("\n").filter((l) => /^(claude|gemini|gpt|meta)/.test(l));
     expect(body.length).toBe(4);
     for (const l of body) expect(l).toContain(MARK);
-    expect(t.stdout).toMatch(/^WARNING: judge liar looks broken/m);
+    // the caveat once, on stderr (new-user pass: printed on both in text mode); the CSV and LaTeX keep it in their notes
+    expect(t.stderr).toMatch(/^ipi-judge: warning: judge liar looks broken/m);
+    expect(t.stdout).not.toMatch(/judge liar looks broken/);
+    expect(t.stdout).toMatch(/^\d+ warning\(s\) and note\(s\) said on stderr \(ipi-judge: \.\.\.\); --json, --csv and --latex keep them among the notes$/m);
+    expect(fs.readFileSync(tex, "utf8")).toContain("% WARNING: judge liar looks broken");
     const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
     expect(head.split(",").at(-1)).toBe("judge_caveat");
     for (const r of rows) expect(r).toContain("set by code");

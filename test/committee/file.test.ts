@@ -144,8 +144,11 @@ describe("a killed or partial run is flagged", () => {
       expect(readRunState(fx.runDir).status).toBe("killed");
       const a = await cli(["agree", "--run", fx.run, "--reference", "security"]);
       expect(a.stdout).toMatch(/^WARNING: run incomplete: the last label run \(started 2026-01-01T00:00:00.000Z, process \d+\) ended without finishing \(killed or crashed\)/);
+      // committee's text: the warning once, on stderr (its report says how many are there)
       const c = await cli(["committee", "--run", fx.run, "--bootstrap", "0"]);
-      expect(c.stdout).toMatch(/WARNING: run incomplete: the last label run/);
+      expect(c.stderr).toMatch(/^ipi-judge: warning: run incomplete: the last label run/m);
+      expect(c.stdout).not.toMatch(/run incomplete/);
+      expect(c.stdout).toMatch(/^\d+ warning\(s\) on stderr \(ipi-judge: warning: \.\.\.\)$/m);
       const cj = await cli(["committee", "--run", fx.run, "--bootstrap", "0", "--json"]);
       expect(cj.stderr).toMatch(/warning: run incomplete/);
       expect(JSON.parse(cj.stdout).run_state.status).toBe("killed");
