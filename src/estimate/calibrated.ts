@@ -59,7 +59,7 @@
  * domain's variance whatever its size (Särndal et al. 1992 §10.3: the domain variable is 0 on all its units).
  */
 import { studentTQuantile } from "../stats/distributions.js";
-import { clopperPearson, differenceInterval, effectiveSize, needsSmallCountInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
+import { differenceInterval, effectiveSize, needsSmallCountInterval, shareInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { stratifiedVariance } from "../stats/stratified.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 
@@ -416,7 +416,7 @@ export function domainAsr(
   const h = hajek((it) => (it.human ? 1 : 0));
   // one human label per stratum: the share of units labelled otherwise is bounded (1 per unit)
   const nH = effectiveSize(h.mean, h.se, nEff);
-  const hExact = clopperPearson(h.mean * nH, nH, level);
+  const hExact = shareInterval(h.mean, nH, bound, level);
   fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) }, { x: h.mean * nEff, ...hExact, what: ["human labels compromised", "human labels not compromised"], how: "" });
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
@@ -428,7 +428,7 @@ export function domainAsr(
   const s1 = hajek((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit)));
   const s2 = hajek((it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0)));
   const [p1, p2] = [s1.mean, s2.mean];
-  const dExact = differenceInterval(p1, p2, effectiveSize(p1, s1.se, nEff), level, effectiveSize(p2, s2.se, nEff));
+  const dExact = differenceInterval(p1, p2, effectiveSize(p1, s1.se, nEff), level, effectiveSize(p2, s2.se, nEff), bound);
   fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, { spread: allAgree ? 1 : 2, what: allAgree ? "human-judge disagreements" : "units whose human-minus-judge difference differs from the rest of their stratum" }, {
     x: (p1 + p2) * nEff,
     lower: judgeTerm! + dExact.lower,

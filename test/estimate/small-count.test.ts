@@ -193,3 +193,27 @@ describe("red team 29: a census group (every trajectory labelled, every stratum 
     expect(partial.human.ci_method ?? "").not.toMatch(/census/);
   });
 });
+
+describe("one disagreement in a census stratum no longer narrows the interval (new user 31)", () => {
+  // 108 attacked trajectories, the judge says compromised on 41: a random stratum R (99 of them, 8 labelled, no
+  // disagreement) and a stratum D labelled whole (9 of 9). k = 1: one of D is judge-over-human. Before: the design n*
+  // of the judge-over-human share was huge (D adds no variance) and the lower bound sat 3.4 points under the estimate.
+  // Two of R have no usable verdict (t97, t98: predicted at the judge's rate), so R's differences vary and the SE is
+  // not 0: the small-count path, as in the user's run.
+  const domain: DomainUnit[] = Array.from({ length: 108 }, (_, i) => ({ id: `t${i}`, judge: i === 97 || i === 98 ? null : i < 41 || (i >= 99 && i < 104) }));
+  const lab = (k: number): LabelledItem[] => [
+    ...[0, 1, 2, 50, 51, 52, 97, 98].map((i) => ({ id: `t${i}`, cell: "R", human: i < 41 || i === 98 })),
+    ...Array.from({ length: 9 }, (_, j) => ({ id: `t${99 + j}`, cell: "D", human: j < 5 - k })),
+  ];
+  const sizes = new Map([
+    ["R", 99],
+    ["D", 9],
+  ]);
+  it("the room below the estimate with one judge-over-human disagreement is at least that of none", () => {
+    const zero = domainAsr(domain, lab(0), sizes).calibrated;
+    const one = domainAsr(domain, lab(1), sizes).calibrated;
+    expect(one.asr!).toBeLessThan(zero.asr!);
+    expect(one.asr! - one.ci95!.lower).toBeGreaterThanOrEqual(zero.asr! - zero.ci95!.lower - 1e-9);
+    expect(one.ci_method).toMatch(/exact small-count interval/);
+  });
+});
