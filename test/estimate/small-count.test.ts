@@ -5,7 +5,7 @@
  * two-phase sampler (./simulate.ts, pure-rand); widths where events are many; the 0 -> 1 disagreement step (new user M).
  */
 import { describe, expect, it } from "vitest";
-import { domainAsr, type DomainUnit, type LabelledItem } from "../../src/estimate/calibrated.js";
+import { domainAsr, type DomainUnit, type LabelledItem, zeroEventUpperBound } from "../../src/estimate/calibrated.js";
 import { cellHoldsRows } from "../../src/estimate/run.js";
 import { lnGamma } from "../../src/stats/distributions.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -215,5 +215,32 @@ describe("one disagreement in a census stratum no longer narrows the interval (n
     expect(one.asr!).toBeLessThan(zero.asr!);
     expect(one.asr! - one.ci95!.lower).toBeGreaterThanOrEqual(zero.asr! - zero.ci95!.lower - 1e-9);
     expect(one.ci_method).toMatch(/exact small-count interval/);
+  });
+});
+
+describe("SE 0 with the disagreements all in a stratum labelled whole: each unseen unit moves the estimate by 1, not 2 (new user 31)", () => {
+  // R: 99 trajectories, 8 labelled, no disagreement; D: 9 of 9 labelled, two judge-over-human. The differences vary
+  // only between strata (SE 0), and only R has unseen units, whose difference from R's 0 is at most 1.
+  const domain: DomainUnit[] = Array.from({ length: 108 }, (_, i) => ({ id: `t${i}`, judge: i < 41 || (i >= 99 && i < 104) }));
+  const labelled: LabelledItem[] = [
+    ...[0, 1, 2, 50, 51, 52, 53, 54].map((i) => ({ id: `t${i}`, cell: "R", human: i < 41 })),
+    ...Array.from({ length: 9 }, (_, j) => ({ id: `t${99 + j}`, cell: "D", human: j < 3 })),
+  ];
+  const sizes = new Map([
+    ["R", 99],
+    ["D", 9],
+  ]);
+  it("estimate ± the zero-event bound, and the note says where the disagreements are", () => {
+    const c = domainAsr(domain, labelled, sizes).calibrated;
+    expect(c.se).toBe(0);
+    const half = (c.ci95!.upper - c.ci95!.lower) / 2;
+    expect(c.ci_method).toMatch(/^exact bound: 0 human-judge disagreements in the strata not labelled whole .*; two-sided Clopper-Pearson upper bound (\d+\.\d)% on their share, estimate ± that bound/);
+    const wR = 99 / 8;
+    const kish = (8 * wR + 9) ** 2 / (8 * wR * wR + 9);
+    const bound = zeroEventUpperBound(kish);
+    // ± the bound (then joined with the small-count interval, a little wider), no longer ± 2 × the bound
+    expect(half).toBeGreaterThanOrEqual(bound - 1e-12);
+    expect(half).toBeLessThan(1.1 * bound);
+    expect(c.ci95!.lower).toBeGreaterThan(0);
   });
 });
