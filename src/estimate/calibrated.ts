@@ -59,7 +59,7 @@
  * domain's variance whatever its size (Särndal et al. 1992 §10.3: the domain variable is 0 on all its units).
  */
 import { studentTQuantile } from "../stats/distributions.js";
-import { clopperPearson, differenceInterval, effectiveSize, needsSmallCountInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
+import { differenceInterval, effectiveSize, needsSmallCountInterval, shareInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { stratifiedVariance } from "../stats/stratified.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 
@@ -280,6 +280,33 @@ function fillInterval(
 }
 
 /**
+ * How far one unit may move the calibrated estimate when its SE is 0 (`fillInterval`'s `zero`): every labelled item of
+ * a stratum has the same difference d = human − prediction, so an unseen unit of a sampled stratum (not labelled
+ * whole: a census has no unseen unit) may differ from its stratum's d by up to 1 + |d| (d ∈ {−1, 0, 1}, or h − m for an
+ * unusable verdict predicted at m). 1 when the sampled strata show no disagreement, whatever the census strata hold
+ * (new user 31: two disagreements in a 9-of-9 stratum made it 2, and the group's interval [0.0, 100.0]); 2 when no
+ * labelled item of the group sits in a sampled stratum.
+ */
+function zeroSpread(
+  allAgree: boolean,
+  labelled: readonly LabelledItem[],
+  inG: readonly (DomainUnit | undefined)[],
+  isCensus: (it: LabelledItem) => boolean,
+  pred: (u: DomainUnit) => number,
+): { spread: number; what: string } {
+  let spread = 0;
+  labelled.forEach((it, i) => {
+    const unit = inG[i];
+    if (unit && !isCensus(it)) spread = Math.max(spread, 1 + Math.abs((it.human ? 1 : 0) - pred(unit)));
+  });
+  if (spread === 0) spread = 2;
+  spread = Number(spread.toFixed(6));
+  if (allAgree) return { spread, what: "human-judge disagreements" };
+  if (spread === 1) return { spread, what: "human-judge disagreements in the strata not labelled whole (the disagreements seen are all in strata labelled whole, which have no unseen unit)" };
+  return { spread, what: "units whose human-minus-judge difference differs from the rest of their stratum" };
+}
+
+/**
  * Human-only and calibrated ASR of one domain (module docstring for the estimators and their sources).
  *
  * @param domain every trajectory of the domain (attacked, in the group), with the judge's label or null.
@@ -416,7 +443,7 @@ export function domainAsr(
   const h = hajek((it) => (it.human ? 1 : 0));
   // one human label per stratum: the share of units labelled otherwise is bounded (1 per unit)
   const nH = effectiveSize(h.mean, h.se, nEff);
-  const hExact = clopperPearson(h.mean * nH, nH, level);
+  const hExact = shareInterval(h.mean, nH, bound, level);
   fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) }, { x: h.mean * nEff, ...hExact, what: ["human labels compromised", "human labels not compromised"], how: "" });
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
@@ -428,8 +455,8 @@ export function domainAsr(
   const s1 = hajek((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit)));
   const s2 = hajek((it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0)));
   const [p1, p2] = [s1.mean, s2.mean];
-  const dExact = differenceInterval(p1, p2, effectiveSize(p1, s1.se, nEff), level, effectiveSize(p2, s2.se, nEff));
-  fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, { spread: allAgree ? 1 : 2, what: allAgree ? "human-judge disagreements" : "units whose human-minus-judge difference differs from the rest of their stratum" }, {
+  const dExact = differenceInterval(p1, p2, effectiveSize(p1, s1.se, nEff), level, effectiveSize(p2, s2.se, nEff), bound);
+  fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, zeroSpread(allAgree, labelled, inG, (it) => nc.get(it.cell)! >= cellSizes.get(it.cell)!, pred), {
     x: (p1 + p2) * nEff,
     lower: judgeTerm! + dExact.lower,
     upper: judgeTerm! + dExact.upper,

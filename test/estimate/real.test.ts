@@ -67,7 +67,9 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
       wc += g.calibrated.ci95.upper - g.calibrated.ci95.lower;
       wh += g.human.ci95.upper - g.human.ci95.lower;
     }
-    expect(wc).toBeLessThan(0.7 * wh);
+    // 0.79 since the exact intervals keep the zero-event bound on their unseen side (new user 31: the disagreements
+    // sit in the near-census disagreement stratum, whose design variance is ~0); below 0.7 before
+    expect(wc).toBeLessThan(0.85 * wh);
     const text = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased"]);
     expect(text.stdout).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
   }, 120_000);

@@ -5,7 +5,7 @@
  * two-phase sampler (./simulate.ts, pure-rand); widths where events are many; the 0 -> 1 disagreement step (new user M).
  */
 import { describe, expect, it } from "vitest";
-import { domainAsr, type DomainUnit, type LabelledItem } from "../../src/estimate/calibrated.js";
+import { domainAsr, type DomainUnit, type LabelledItem, zeroEventUpperBound } from "../../src/estimate/calibrated.js";
 import { cellHoldsRows } from "../../src/estimate/run.js";
 import { lnGamma } from "../../src/stats/distributions.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -191,5 +191,56 @@ describe("red team 29: a census group (every trajectory labelled, every stratum 
     expect(wider.human.ci95!.upper - wider.human.ci95!.lower).toBeGreaterThan(0.1);
     const partial = domainAsr([...domain, { id: "x", judge: false }], labelled, new Map([["c", 21]]));
     expect(partial.human.ci_method ?? "").not.toMatch(/census/);
+  });
+});
+
+describe("one disagreement in a census stratum no longer narrows the interval (new user 31)", () => {
+  // 108 attacked trajectories, the judge says compromised on 41: a random stratum R (99 of them, 8 labelled, no
+  // disagreement) and a stratum D labelled whole (9 of 9). k = 1: one of D is judge-over-human. Before: the design n*
+  // of the judge-over-human share was huge (D adds no variance) and the lower bound sat 3.4 points under the estimate.
+  // Two of R have no usable verdict (t97, t98: predicted at the judge's rate), so R's differences vary and the SE is
+  // not 0: the small-count path, as in the user's run.
+  const domain: DomainUnit[] = Array.from({ length: 108 }, (_, i) => ({ id: `t${i}`, judge: i === 97 || i === 98 ? null : i < 41 || (i >= 99 && i < 104) }));
+  const lab = (k: number): LabelledItem[] => [
+    ...[0, 1, 2, 50, 51, 52, 97, 98].map((i) => ({ id: `t${i}`, cell: "R", human: i < 41 || i === 98 })),
+    ...Array.from({ length: 9 }, (_, j) => ({ id: `t${99 + j}`, cell: "D", human: j < 5 - k })),
+  ];
+  const sizes = new Map([
+    ["R", 99],
+    ["D", 9],
+  ]);
+  it("the room below the estimate with one judge-over-human disagreement is at least that of none", () => {
+    const zero = domainAsr(domain, lab(0), sizes).calibrated;
+    const one = domainAsr(domain, lab(1), sizes).calibrated;
+    expect(one.asr!).toBeLessThan(zero.asr!);
+    expect(one.asr! - one.ci95!.lower).toBeGreaterThanOrEqual(zero.asr! - zero.ci95!.lower - 1e-9);
+    expect(one.ci_method).toMatch(/exact small-count interval/);
+  });
+});
+
+describe("SE 0 with the disagreements all in a stratum labelled whole: each unseen unit moves the estimate by 1, not 2 (new user 31)", () => {
+  // R: 99 trajectories, 8 labelled, no disagreement; D: 9 of 9 labelled, two judge-over-human. The differences vary
+  // only between strata (SE 0), and only R has unseen units, whose difference from R's 0 is at most 1.
+  const domain: DomainUnit[] = Array.from({ length: 108 }, (_, i) => ({ id: `t${i}`, judge: i < 41 || (i >= 99 && i < 104) }));
+  const labelled: LabelledItem[] = [
+    ...[0, 1, 2, 50, 51, 52, 53, 54].map((i) => ({ id: `t${i}`, cell: "R", human: i < 41 })),
+    ...Array.from({ length: 9 }, (_, j) => ({ id: `t${99 + j}`, cell: "D", human: j < 3 })),
+  ];
+  const sizes = new Map([
+    ["R", 99],
+    ["D", 9],
+  ]);
+  it("estimate ± the zero-event bound, and the note says where the disagreements are", () => {
+    const c = domainAsr(domain, labelled, sizes).calibrated;
+    expect(c.se).toBe(0);
+    const half = (c.ci95!.upper - c.ci95!.lower) / 2;
+    expect(c.ci_method).toMatch(/^exact bound: 0 human-judge disagreements in the strata not labelled whole .*; two-sided Clopper-Pearson upper bound (\d+\.\d)% on their share, estimate ± that bound/);
+    const wR = 99 / 8;
+    const kish = (8 * wR + 9) ** 2 / (8 * wR * wR + 9);
+    const bound = zeroEventUpperBound(kish);
+    // ± the bound (then joined with the small-count interval, a little wider), no longer ± 2 × the bound
+    expect(half).toBeGreaterThanOrEqual(bound - 1e-12);
+    expect(half).toBeLessThan(1.1 * bound);
+    expect(c.ci95!.lower).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { betaQuantile, incompleteBeta } from "../../src/stats/distributions.js";
-import { clopperPearson, differenceInterval, needsSmallCountInterval, SMALL_COUNT_BELOW } from "../../src/stats/small-count.js";
+import { clopperPearson, differenceInterval, needsSmallCountInterval, shareInterval, SMALL_COUNT_BELOW } from "../../src/stats/small-count.js";
 import { zeroEventUpperBound } from "../../src/estimate/calibrated.js";
 
 describe("betaQuantile: R's qbeta / scipy.stats.beta.ppf (scipy 1.17.1)", () => {
@@ -76,5 +76,34 @@ describe("differenceInterval: MOVER of two exact intervals (Zou & Donner 2008)",
     expect(needsSmallCountInterval(10, 100)).toBe(false);
     expect(needsSmallCountInterval(95, 100)).toBe(true);
     expect(needsSmallCountInterval(3, 100, 0)).toBe(false);
+  });
+});
+
+describe("shareInterval: the exact interval never closer than the zero-event bound on the rarer side (new user 31)", () => {
+  it("floor 0 is the Clopper-Pearson interval", () => {
+    expect(shareInterval(0.1, 30, 0)).toEqual(clopperPearson(3, 30));
+    expect(shareInterval(0.9, 30, 0)).toEqual(clopperPearson(27, 30));
+  });
+  it("an event whose design n* is huge (a census stratum) still leaves the unseen side as wide as the zero case", () => {
+    const floor = zeroEventUpperBound(9);
+    const cp = clopperPearson(0.0123 * 1e6, 1e6);
+    const b = shareInterval(0.0123, 1e6, floor);
+    expect(cp.upper - 0.0123).toBeLessThan(0.001);
+    expect(b.upper).toBeCloseTo(0.0123 + floor, 12);
+    expect(b.lower).toBe(cp.lower); // the seen events are exact: the lower side keeps Clopper-Pearson
+  });
+  it("the mirror: few non-events widen the lower side; a wide Clopper-Pearson interval is kept as it is", () => {
+    const floor = zeroEventUpperBound(9);
+    const b = shareInterval(0.99, 1e6, floor);
+    expect(b.lower).toBeCloseTo(0.99 - floor, 12);
+    expect(b.upper).toBe(clopperPearson(0.99 * 1e6, 1e6).upper);
+    expect(shareInterval(1 / 9, 9, floor)).toEqual(clopperPearson(1, 9)); // 1 of 9: 0.111 + 0.336 < CP's 0.482
+  });
+  it("differenceInterval with the floor: one event no narrower than none", () => {
+    const floor = zeroEventUpperBound(9);
+    const none = differenceInterval(0, 0, 9, 0.95, 9, floor);
+    const one = differenceInterval(0, 0.0123, 9, 0.95, 1e6, floor);
+    expect(none.lower).toBeCloseTo(-floor, 12);
+    expect(-0.0123 - one.lower).toBeGreaterThanOrEqual(floor - 1e-12);
   });
 });
