@@ -17,7 +17,7 @@ import { cellsNotesHtml } from "./cells-note.js";
 import { COMMITTEE, type ReportModel } from "./data.js";
 import { itemsSection } from "./items-html.js";
 import { sameRowsCommand } from "./same-rows.js";
-import { coverageWithheld, EXACT_MARK, type TableRow } from "../estimate/table.js";
+import { coverageWithheld, EXACT_MARK, heuristicShown, type TableRow } from "../estimate/table.js";
 import { BLOCKED_NOTE_HTML, blockedRatesCell, blockedTableCell } from "./blocked-html.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
@@ -431,12 +431,12 @@ function paperTableSection(m: ReportModel): string {
         ? `${propCell(p)} <strong class="low">coverage_low</strong>`
         : propCell(p);
   const mark = rateCaveatHtml(m.judge_health, t.judge); // the table's judge: never a bare rate when it looks broken
-  const hmark = t.heuristic_is_judge ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
-  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${t.heuristic_is_judge ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
+  const hmark = !heuristicShown(t) ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
+  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${t.heuristic_is_judge ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));
