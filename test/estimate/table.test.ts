@@ -224,7 +224,7 @@ describe("estimateFromData", () => {
     const attackedOnly = estimateFromData(index, verdicts, labelled(5, ["t1", "t2", "t3", "t4", "q1"]), opts);
     const w = attackedOnly.warnings.join("\n");
     expect(w).toMatch(/label file h does not record the population its sample was drawn from .*its strata hold 5 trajectories, the run 7 \(as many as its attacked ones: a sample of attacked runs only/);
-    expect(w).not.toMatch(/are in strata with no labelled item/);
+    expect(w).not.toMatch(/are in cells with no labelled item/);
     expect(attackedOnly.groups[0].calibrated).toMatchObject({ asr: null, reason: expect.stringMatching(/^sample_frame_unknown \(the label file's strata hold 5 trajectories, the run 7/) });
     expect(attackedOnly.groups[0].human.asr).toBeNull();
     expect(attackedOnly.groups[0].judge.asr).not.toBeNull();
