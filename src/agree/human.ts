@@ -4,6 +4,7 @@
  * annotators' own agreement, the human consensus, and each judge's and the committee's agreement with it,
  * unweighted and, when the rows carry design weights, design-weighted (Hájek).
  */
+import { countText } from "../format/count-text.js";
 import { splitAdjudicated } from "./adjudicated.js";
 import { committeeName } from "../format/committee-name.js";
 import type { Verdict } from "../types.js";
@@ -495,7 +496,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
     orderedReasons(o)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ") || "none";
-  L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (rows left out: ${ex(r.rows.excluded)}); ${r.items} labelled trajectories, ${r.annotators.length} annotators; scale ${r.scale} (${r.categories.join(", ")})`);
+  L.push(`human labels ${r.file}: ${r.rows.total} rows, ${r.rows.used} used (rows left out: ${ex(r.rows.excluded)}); ${r.items} labelled trajectories, ${countText(r.annotators.length, "annotator")}; scale ${r.scale} (${r.categories.join(", ")})`);
   for (const w of r.warnings) L.push(`WARNING: ${w}`);
   const left = attackedOnlyHeading(r.unattacked_left_out, r.items);
   if (left) L.push(left);

@@ -136,8 +136,6 @@ export interface BinaryComparison {
   kappa_note?: KappaNote;
   ac1_reason?: string;
   pabak_reason?: string;
-  /** The Wald interval collapses to a point because the SE is 0 (perfect agreement or a constant rater). */
-  kappa_ci_degenerate?: boolean;
   /** Gwet's AC1 (Gwet 2008) and PABAK = 2·p_o − 1 (Byrt, Bishop & Carlin 1993), shown beside kappa for rare outcomes. */
   ac1: number | null;
   pabak: number | null;
@@ -171,7 +169,6 @@ export interface ReferenceAgreement {
   kappa_ci95_reason?: string;
   /** {@link BinaryComparison.kappa_note} of the top-level (asr_goal) comparison. */
   kappa_note?: KappaNote;
-  kappa_ci_degenerate?: boolean;
   ac1: number | null;
   ac1_reason?: string;
   pabak: number | null;
@@ -320,7 +317,6 @@ function compare(judge: ArrayLike<boolean | number>, ref: ArrayLike<boolean | nu
     kappa_ci95: ci,
     ...(ci === null ? { kappa_ci95_reason: note !== undefined ? note : k.ci_wald?.degenerate ? "se_zero" : (k.se_reason ?? k.reason ?? "undefined") } : {}),
     ...(note !== undefined ? { kappa_note: note } : {}),
-    ...(k.ci_wald?.degenerate ? { kappa_ci_degenerate: true } : {}),
     ac1: ac1.value,
     ...(ac1.value === null ? { ac1_reason: ac1.reason ?? "undefined" } : {}),
     pabak: pb.value,

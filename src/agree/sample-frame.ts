@@ -189,14 +189,33 @@ export function checkSampleFrame(
   return { known: sf ? "exact" : "filter", population, refusal: `population_changed_since_sample (${counts})` };
 }
 
+/** Up to three sampling-stratum names of `uncovered`, then how many, or "". */
+function strataNames(uncovered: UncoveredRows): string {
+  return uncovered.strata.length <= 3 ? uncovered.strata.join("; ") : `${uncovered.strata.slice(0, 3).join("; ")}; ... (${uncovered.strata.length} strata)`;
+}
+
 /**
  * The words for trajectories in strata with no labelled item when every one of them is unattacked (`uncovered`
  * explains all `missing` and none is attacked): they are in no ASR figure, so no estimate is affected. Else null.
  */
 function unattackedOnly(uncovered: UncoveredRows | null | undefined, missing: number, head: string): string | null {
   if (!uncovered || uncovered.n !== missing || uncovered.attacked > 0) return null;
-  const strata = uncovered.strata.length <= 3 ? uncovered.strata.join("; ") : `${uncovered.strata.slice(0, 3).join("; ")}; ... (${uncovered.strata.length} strata)`;
-  return `${head} (${strata}): all unattacked runs, which no ASR figure counts, so no estimate below is affected`;
+  return `${head} (${strataNames(uncovered)}): all unattacked runs, which no ASR figure counts, so no estimate below is affected`;
+}
+
+/**
+ * What the file's strata cover of the population and why not all (new-user report 31, item 7: "the strata of the
+ * label file hold 698 trajectories, the 702 trajectories of the run ..." read as a contradiction). A label row's
+ * stratum is a design cell (committee stratum A/D/U x sampling stratum) with its size; a cell with no labelled item
+ * is not in the file (phase 2 drew nothing from a small disagreement cell, or its items are unlabelled), so the
+ * file's cells add up to fewer trajectories than the population. Names the sampling strata with no cell at all.
+ */
+function coverHead(covered: number, of: string, missing: number, uncovered: UncoveredRows | null | undefined): string {
+  const whole = uncovered && uncovered.n > 0 ? ` (${uncovered.n === missing ? "all" : uncovered.n} in sampling strata with none: ${strataNames(uncovered)})` : "";
+  return (
+    `the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover ${covered} of ${of}: ` +
+    `the other ${missing} are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from, or none labelled)${whole}`
+  );
 }
 
 /**
@@ -223,10 +242,10 @@ export function checkStrataTotal(
   if (sp) {
     if (covered === sp.N_run) return undefined;
     const pop = `the ${sp.N_run} trajectories of the run the sample's --where ${sp.filter} keeps`;
+    const u = covered < sp.N_run ? uncovered?.() : null;
     warnings.push(
       covered < sp.N_run
-        ? unattackedOnly(uncovered?.(), sp.N_run - covered, `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item`) ??
-            `the strata of the label file hold ${covered} trajectories, ${pop}: ${sp.N_run - covered} of them are in strata with no labelled item, and ${words.unrepresented}`
+        ? unattackedOnly(u, sp.N_run - covered, coverHead(covered, pop, sp.N_run - covered, null)) ?? `${coverHead(covered, pop, sp.N_run - covered, u)}: ${words.unrepresented}`
         : `the strata of the label file hold ${covered} trajectories, more than ${pop}: the run changed since the sample was drawn (or the file is another run's)`,
     );
     return undefined;
@@ -237,10 +256,11 @@ export function checkStrataTotal(
     return undefined;
   }
   if (check.known === "exact") {
+    const u = covered < populationSize ? uncovered?.() : null;
+    const of = `the run's ${populationSize} trajectories`;
     warnings.push(
       covered < populationSize
-        ? unattackedOnly(uncovered?.(), populationSize - covered, `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item`) ??
-            `the strata of the label file hold ${covered} trajectories, the run ${populationSize}: ${populationSize - covered} trajectories are in strata with no labelled item, and ${words.unrepresented}`
+        ? unattackedOnly(u, populationSize - covered, coverHead(covered, of, populationSize - covered, null)) ?? `${coverHead(covered, of, populationSize - covered, u)}: ${words.unrepresented}`
         : `the strata of the label file hold ${covered} trajectories, more than the run's ${populationSize}: the label file's strata do not match its recorded frame`,
     );
     return undefined;

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
@@ -59,7 +60,7 @@ export function registerEstimate(program: Command): void {
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--human <file>", "human labels of the annotation sample, as ipi-judge import-annotations writes them (JSONL or CSV with stratum, stratum_size)")
     .option("--by <fields>", "group by these trajectory fields (comma-separated; crossed): agent_model, condition, suite, attack, surface, agent_family, metadata.<key>")
-    .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", "10")
+    .option("--min-sampled <n>", "fewest labelled trajectories a group needs for a human or calibrated estimate", String(DEFAULT_MIN_SAMPLED))
     .option("--table", "the paper table per agent model and condition: the judge's asr_goal and asr_behaviour with blocked attempts (refused, unavailable, failed), the heuristic's, refusal rate, utility, utility under attack (+ calibrated asr_goal and asr_behaviour with --human)")
     .option("--allow-low-coverage", "with --table: print the rates of rows whose coverage (labelled / attacked) is below 80%, marked LOW (by default no number is printed for them)")
     .option("--heuristic <id>", "with --table: the heuristic judge", "signature")

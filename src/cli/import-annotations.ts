@@ -1,3 +1,4 @@
+import { countText } from "../format/count-text.js";
 import { statText } from "../format/stat-text.js";
 import { warnLine } from "./warn.js";
 import path from "node:path";
@@ -11,7 +12,7 @@ import { printJson } from "./util.js";
  */
 export const SHARES_OVER =
   "a check of what was imported, not a rate to report: every sampled item (attacked or not), each annotator's label " +
-  "taking an equal part of the item's weight (a tie split); the human rate to report is estimate --human's (one " +
+  "taking an equal part of the item's weight (a tie split), an adjudicated item's weight going to its adjudicated label; the human rate to report is estimate --human's (one " +
   "consensus label per item, ties left out, over attacked trajectories, stratum weights N_h/n_h)";
 
 /** `ipi-judge import-annotations`: check human annotations against a sample's manifest and write the human-label file. */
@@ -52,7 +53,8 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
         return;
       }
       const lines = [
-        `imported ${s.labels} labels from ${Object.keys(s.annotators).length} annotator(s) on ${s.items_labelled} of ${s.items_in_manifest} items (scale ${s.scale})`,
+        // adjudicated is not an annotator (new-user report 31, L5): counted apart, as estimate and agree count them
+        `imported ${s.adjudicated_labels ? `${countText(s.labels, "label")}: ${countText(s.labels - s.adjudicated_labels, "label")} from ${countText(s.n_annotators, "annotator")} and ${countText(s.adjudicated_labels, "adjudicated label")},` : `${countText(s.labels, "label")} from ${countText(s.n_annotators, "annotator")}`} on ${s.items_labelled} of ${s.items_in_manifest} items (scale ${s.scale})`,
         `  phase 1: ${s.labelled_by_phase["1"]} items, phase 2: ${s.labelled_by_phase["2"]} items; Kish effective n ${statText(s.kish_n_eff, "empty_input", 1)}`,
       ];
       if (s.unlabelled) {

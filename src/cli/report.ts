@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { humanScope, humanScopeText } from "../report/human-scope.js";
 import { CommitteeChoiceError, committeeName } from "../committee/members.js";
 import { warnLine } from "./warn.js";
 import path from "node:path";
@@ -92,7 +93,7 @@ Example:
         judges: m.judges.map((j) => j.id),
         committee: m.committee ? m.committee.source : null,
         ...(m.committee ? { committee_members: m.committee.members, committee_quorum: m.committee.quorum } : {}),
-        human: m.human ? { file: m.human.file, items: m.human.items, consensus: m.human.consensus.n, scale: m.human.scale } : null,
+        human: m.human ? { file: m.human.file, items: m.human.items, ...(m.where ? { items_in_where: humanScope(m.human, true).in_where } : {}), consensus: m.human.consensus.n, scale: m.human.scale } : null,
         reference: m.reference ? m.reference.length : 0,
         conditions: m.conditions.map((c) => c.field),
         paper_table: m.paper_table ? { source: m.paper_table.judge } : null,
@@ -124,7 +125,7 @@ Example:
           (m.where ? whereLine(m.where) + "\n" : "") +
           // absolute, as `out` in --json: a path relative to the working directory read "../../tmp/r.html" for a file outside it
           `report written to ${res.out} (${(res.bytes / 1024).toFixed(0)} KB): ` +
-            `${m.judges.length} judge(s)${m.committee ? `, ${committeeName(m.committee)}` : ""}${m.human ? `, human labels on ${m.human.items} trajectories` : ""}` +
+            `${m.judges.length} judge(s)${m.committee ? `, ${committeeName(m.committee)}` : ""}${m.human ? `, human labels on ${humanScopeText(m.human, !!m.where, path.basename(m.human.file))}` : ""}` +
             `${m.reference ? ", benchmark verdicts" : ""}; ${m.items.length} of ${m.items_total} disagreements listed` +
             `${itemsPopulationText(m) ? ` (${itemsPopulationText(m)})` : ""}` +
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n`,

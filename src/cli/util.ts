@@ -11,6 +11,7 @@ import { parseWhere, restrictRun, WHERE_NONE, whereFieldsText, type WhereFilter,
 import { readCommitteeFile, type CommitteeFile } from "../committee/file.js";
 import type { Verdict } from "../types.js";
 import { writeJson } from "../io/json-stream.js";
+import { intervalsForJson } from "../format/interval-json.js";
 import { stdoutWriter } from "../io/stdout-sync.js";
 
 /** Parse an integer option, or throw a UsageError naming it. */
@@ -23,16 +24,22 @@ export function intOption(v: unknown, name: string, min = 0): number {
 /**
  * Print one JSON object on stdout (NaN never appears: it is mapped to null by the statistics beforehand): the text
  * of `JSON.stringify(obj, null, 2)` and a newline, written in ~1 MiB chunks (`writeJson`), never built whole (a
- * million-trajectory run's output is tens of MB).
+ * million-trajectory run's output is tens of MB). A statistics interval whose SE is 0 is written `null` with
+ * `<key>_reason: "se_zero"` (`../format/interval-json.ts`).
  */
 export function printJson(obj: unknown): void {
   let wrote = false;
   // synchronous: a pipe's reader slower than the serializer would otherwise get the whole text queued in memory
   const write = stdoutWriter();
-  writeJson(obj, (s) => {
-    wrote = true;
-    write(s);
-  });
+  // one form of an interval with SE 0 in every command's JSON: null + `_reason: "se_zero"` (../format/interval-json.ts)
+  writeJson(
+    obj,
+    (s) => {
+      wrote = true;
+      write(s);
+    },
+    { objects: intervalsForJson },
+  );
   write(wrote ? "\n" : "undefined\n"); // as `JSON.stringify(undefined) + "\n"` printed
 }
 

@@ -58,6 +58,7 @@
  * `stratum_n_lt_2`), or no labelled item at all. A cell that holds no trajectory of the domain adds 0 to the
  * domain's variance whatever its size (Särndal et al. 1992 §10.3: the domain variable is 0 on all its units).
  */
+import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { studentTQuantile } from "../stats/distributions.js";
 import { differenceInterval, effectiveSize, needsSmallCountInterval, shareInterval, SMALL_COUNT_BELOW } from "../stats/small-count.js";
 import { stratifiedVariance } from "../stats/stratified.js";
@@ -322,7 +323,7 @@ export function domainAsr(
   cellSizes: ReadonlyMap<string, number>,
   opts: DomainAsrOptions = {},
 ): DomainAsr {
-  const minSampled = opts.minSampled ?? 10;
+  const minSampled = opts.minSampled ?? DEFAULT_MIN_SAMPLED;
   const level = opts.level ?? 0.95;
   // Cells: sizes and labelled counts.
   const nc = new Map<string, number>();

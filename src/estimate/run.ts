@@ -6,6 +6,7 @@
  * Inputs: the run's trajectory index and verdicts, and a human-label file as `ipi-judge import-annotations`
  * writes it (rows `trajectory_id, annotator, label, stratum, stratum_size, inclusion_probability, weight, ...`).
  */
+import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { SPLIT_GOAL_WARNING, groupsBiasedBySplit } from "./split-goal.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -515,7 +516,7 @@ export function estimateFromData(
 
   // (4) groups
   const by = (o.by ?? []).map((f) => f.trim()).filter(Boolean);
-  const minSampled = o.minSampled ?? 10;
+  const minSampled = o.minSampled ?? DEFAULT_MIN_SAMPLED;
   const groups: GroupEstimate[] = [];
   const unexposed = flagsOf(labels, (l) => l === "not_exposed");
   for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf)) {

@@ -58,6 +58,22 @@ export function heuristicIsJudgeCell(): RateCell {
 }
 
 /**
+ * The heuristic's cell of a table whose run has no verdict of the heuristic judge (new-user report 31, L2): null
+ * with reason `no_verdicts_of_<id>` and no coverage flag (a judge never run has no coverage to be low).
+ */
+export function heuristicAbsentCell(heuristic: string): RateCell {
+  return { ...proportion(0, 0, `no_verdicts_of_${heuristic}`), n_unusable: 0, coverage: null, coverage_low: false };
+}
+
+/**
+ * Whether a table shows the heuristic's columns: not when the heuristic is the judge (its rates are the judge's
+ * columns) nor when the run has no verdict of it (`PaperTable.heuristic_absent`).
+ */
+export function heuristicShown(t: { heuristic_is_judge?: true; heuristic_absent?: true }): boolean {
+  return !t.heuristic_is_judge && !t.heuristic_absent;
+}
+
+/**
  * One rate of a row: x/n over the attacked trajectories with a usable verdict (`flags`: true/false or why not),
  * with its coverage (flagged below 80%, with the most common unusable reason: the verdict's error kind when
  * `detail` has it for `judgeId`, else the flag's reason). No flags (the judge has no verdicts): null with reason.

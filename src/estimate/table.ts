@@ -38,7 +38,7 @@ import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
 import { coverageLowNote, disputedNote, dosNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
 import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
 import { asciiControls } from "../format/shown.js";
-import { heuristicIsJudgeCell, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
+import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
 import { SMALL_COUNT_BELOW } from "../stats/small-count.js";
@@ -148,6 +148,8 @@ export interface PaperTable {
    * columns are left out of the text, CSV and LaTeX, and its cells in `rows` are null with reason `heuristic_is_the_judge`.
    */
   heuristic_is_judge?: true;
+  /** The run has no verdict of the heuristic: its columns are left out as above, cells null `no_verdicts_of_<id>`. */
+  heuristic_absent?: true;
   rows: TableRow[];
   /** Low-coverage rates print their numbers (flagged) instead of none (`--allow-low-coverage`). */
   allow_low_coverage: boolean;
@@ -158,7 +160,7 @@ export interface PaperTable {
   heuristic_rate_caveats?: RateCaveat[];
 }
 
-export { proportion } from "./table-cells.js";
+export { proportion, heuristicShown } from "./table-cells.js";
 export { blockedCellText } from "./table-blocked.js";
 
 
@@ -167,8 +169,8 @@ export { blockedCellText } from "./table-blocked.js";
  * one per agent model (condition `(all)`).
  * @param index the run's trajectory index; @param verdicts its verdicts.
  * @param source the judge (or committee) of the judge rates and refusal rate.
- * @param heuristic the heuristic judge's id (default `signature`); absent from the run -> its columns are null
- *   with reason `no_verdicts_of_<id>`.
+ * @param heuristic the heuristic judge's id (default `signature`); absent from the run -> its columns are left out
+ *   (`heuristic_absent`), its cells null with reason `no_verdicts_of_<id>` and no coverage flag, said once in the notes.
  * @param calibrated an estimate report grouped by `agent_model` (or `agent_model,condition` when the run records
  *   conditions) (optional): its calibrated estimate per row.
  * @param allowLowCoverage print the numbers of low-coverage rates (flagged) instead of none.
@@ -292,6 +294,7 @@ export function paperTableFrom(
   const { judgeB, judgeG, heurB, heurG, detail } = input;
   // the judge is the heuristic: its rates once, in the judge's columns (red team 17: two identical columns)
   const sameRater = source.kind === "judge" && source.judge_id === heuristic;
+  const absent = !sameRater && heurB === null; // never run: no columns, no coverage flags (new-user report 31, L2)
   const positions = Array.from({ length: input.n }, (_, i) => i);
   const withConditions = positions.some((i) => input.row(i).condition !== undefined);
   const byRow = new Map<string, { model: string; condition: string; rows: number[] }>();
@@ -348,8 +351,8 @@ export function paperTableFrom(
       judge_asr_goal: rate(judgeG, sourceName(source), jid, (i) => input.votesFor?.(i)?.goal ?? true),
       judge_asr_behaviour: jb,
       ...blocked,
-      heuristic_asr_goal: sameRater ? heuristicIsJudgeCell() : rate(heurG, heuristic, heuristic),
-      heuristic_asr_behaviour: sameRater ? heuristicIsJudgeCell() : rate(heurB, heuristic, heuristic),
+      heuristic_asr_goal: sameRater ? heuristicIsJudgeCell() : absent ? heuristicAbsentCell(heuristic) : rate(heurG, heuristic, heuristic),
+      heuristic_asr_behaviour: sameRater ? heuristicIsJudgeCell() : absent ? heuristicAbsentCell(heuristic) : rate(heurB, heuristic, heuristic),
       // the refusal rate is over the judge's usable verdicts: the judge rates' coverage is its coverage
       refusal_rate: {
         ...refusal,
@@ -369,11 +372,11 @@ export function paperTableFrom(
   }
   const allow = !!opts.allowLowCoverage;
   const notes = [
-    `judge: ${sourceName(source)}; heuristic: ${heuristic}${sameRater ? " (the judge itself: its rates are the judge's columns, printed once)" : ""}; asr_goal = full compliance (compare it with a benchmark's own checker), asr_behaviour = full or partial compliance, and the refusal rate over attacked trajectories with a usable verdict; ` +
+    `judge: ${sourceName(source)}; heuristic: ${heuristic}${sameRater ? " (the judge itself: its rates are the judge's columns, printed once)" : absent ? ` (the run has no ${heuristic} verdicts: its columns are left out; label --judge ${heuristic} adds them, or name another judge with --heuristic)` : ""}; asr_goal = full compliance (compare it with a benchmark's own checker), asr_behaviour = full or partial compliance, and the refusal rate over attacked trajectories with a usable verdict; ` +
       `${BLOCKED_NOTE}; utility over unattacked runs of the user's own tasks (injection-task runs left out), utility under attack over attacked trajectories (benchmark utility check); 95% Wilson intervals` +
       (withConditions ? "; one row per agent model and condition (defense)" : ""),
   ];
-  const coverage = coverageLowNote(rows, { sameRater, judge: sourceName(source), heuristic, withConditions, allow });
+  const coverage = coverageLowNote(rows, { sameRater: sameRater || absent, judge: sourceName(source), heuristic, withConditions, allow });
   if (coverage) notes.push(coverage);
   // rows whose attacked runs (almost) never met the injected text read ~0% for a reason that is not the agent's (new user 23)
   const unexposed = exposureLowNote(rows, withConditions, allow);
@@ -404,7 +407,7 @@ export function paperTableFrom(
     const exactWhy = `${EXACT_MARK}: a calibrated interval so marked is not a stratified 95% interval: either its group's labelled items had the same human-minus-judge difference within each stratum (SE 0), so the interval is the estimate ± an exact bound (two-sided Clopper-Pearson on the share that would differ, 0 seen), or they showed fewer than ${SMALL_COUNT_BELOW} effective disagreements, so the interval is the union of the t interval and an exact small-count one (Korn-Graubard: Clopper-Pearson with the design effective n), which a t interval on a rare event needs`;
     if (exact.length) notes.push(`${exactWhy}: ${exact.join("; ")}`);
   }
-  return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), rows, allow_low_coverage: allow, notes };
+  return { run, judge: sourceName(source), ...(source.kind === "committee" ? { committee: { members: source.members, left_out: source.left_out, quorum: source.quorum } } : {}), heuristic, ...(sameRater ? { heuristic_is_judge: true as const } : {}), ...(absent ? { heuristic_absent: true as const } : {}), rows, allow_low_coverage: allow, notes };
 }
 
 type CellValue = { value: number | null; reason?: string; ci95: { lower: number; upper: number } | null; ci_reason?: string; ci_method?: string; coverage_low?: boolean; coverage_low_reason?: string } | null;
@@ -428,7 +431,7 @@ function columns(t: PaperTable): Col[] {
     { key: "utility", title: "utility", latex: "Utility", get: (r) => r.utility },
     { key: "utility_under_attack", title: "utility under attack", latex: "Utility (attack)", get: (r) => r.utility_under_attack },
   ];
-  if (t.heuristic_is_judge) cols.splice(2, 2); // its rates are the judge's columns
+  if (!heuristicShown(t)) cols.splice(2, 2); // its rates are the judge's columns, or it has none
   if (t.rows.some((r) => r.calibrated_asr_behaviour)) {
     cols.splice(
       2,
@@ -491,7 +494,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
     header.push(`${c.key}_reason`);
   }
   // the heuristic's own exposure flag, beside its columns (none when the heuristic is the judge)
-  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(t.heuristic_is_judge ? [] : ["heuristic_exposure_low"]));
+  header.push("blocked_attempts", "partial_compliance", ...BLOCKED_CSV_COLUMNS, "exposure_low", ...(heuristicShown(t) ? ["heuristic_exposure_low"] : []));
   const rows = t.rows.map((r) => {
     const out: Array<string | number> = [r.agent_model, r.condition, r.n_attacked, r.n_unattacked];
     for (const c of cols) {
@@ -505,7 +508,7 @@ export function tableCsv(t: PaperTable, opts: { where?: string } = {}): string {
       }
       out.push(p?.value === null ? (p.reason ?? "") : hide ? lowReason(p) : (p?.ci_reason ?? ""));
     }
-    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(t.heuristic_is_judge ? [] : [String(r.heuristic_exposure_low)]));
+    out.push(r.judge_blocked_attempts ?? "", r.judge_partial_compliance, ...blockedCsvCells(r), String(r.judge_exposure_low), ...(heuristicShown(t) ? [String(r.heuristic_exposure_low)] : []));
     // `--where`: the filter the figures are over, as a last column on every row (absent without one)
     if (opts.where !== undefined) out.push(opts.where);
     return out;

@@ -4,6 +4,8 @@
  * styles, and blocks every network request, so even a rendering bug could not run a trajectory's payload.
  * Every untrusted string goes through `escapeHtml`.
  */
+import { countText } from "../format/count-text.js";
+import { humanScope } from "./human-scope.js";
 import { byConstruction, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
 import { whereLine } from "../store/where.js";
 import { describeCost } from "../providers/cost.js";
@@ -17,7 +19,7 @@ import { cellsNotesHtml } from "./cells-note.js";
 import { COMMITTEE, type ReportModel } from "./data.js";
 import { itemsSection } from "./items-html.js";
 import { sameRowsCommand } from "./same-rows.js";
-import { coverageWithheld, EXACT_MARK, type TableRow } from "../estimate/table.js";
+import { coverageWithheld, EXACT_MARK, heuristicShown, type TableRow } from "../estimate/table.js";
 import { BLOCKED_NOTE_HTML, blockedRatesCell, blockedTableCell } from "./blocked-html.js";
 import { ciText, pctText, statText, undefinedText, type IntervalLike } from "../format/stat-text.js";
 import { ratesText } from "../format/rates-text.js";
@@ -176,7 +178,11 @@ function figure(caption: string, svg: string, id?: string): string {
   return `<figure class="chart"${id ? ` id="${id}"` : ""}><figcaption>${escapeHtml(caption)}</figcaption>${svg}</figure>`;
 }
 
-/** Cost per judge and for the run, and the request settings each judge actually used (temperature, token parameter). */
+/**
+ * Cost and tokens per judge and for the run, over every verdict (all repeats: what was billed), and the request
+ * settings each judge actually used (temperature, token parameter). The judges table above is over repeat 0: its
+ * verdict count is not this one's when a judge repeated, so each table says what it covers (new-user report 31, L1).
+ */
 function costSection(m: ReportModel): string {
   const c = m.costs;
   if (!c || c.per_judge.length === 0) return "";
@@ -184,11 +190,12 @@ function costSection(m: ReportModel): string {
     .map((j) => {
       const temp = j.temperature_used === undefined ? "not recorded" : j.temperature_used === null ? "none sent (reasoning model)" : String(j.temperature_used);
       const adapted = j.adapted?.length ? ` (adapted: ${j.adapted.join("; ")})` : "";
-      return `<tr><td>${escapeHtml(j.judge_id)}</td><td class="num">${escapeHtml(describeCost(j.cost))}</td><td>${escapeHtml(temp + adapted)}</td><td>${escapeHtml(j.token_param ?? "not recorded")}</td></tr>`;
+      return `<tr><td>${escapeHtml(j.judge_id)}</td><td class="num">${int(j.verdicts)}${j.repeats > 1 ? ` (${int(j.repeats)} repeats)` : ""}</td><td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td><td class="num">${escapeHtml(describeCost(j.cost))}</td><td>${escapeHtml(temp + adapted)}</td><td>${escapeHtml(j.token_param ?? "not recorded")}</td></tr>`;
     })
     .join("");
-  return `<h3>Cost and request settings</h3><p class="note">Cost of the run: ${escapeHtml(describeCost(c.run))} (USD at each judge's configured price; a verdict without a known cost makes a total incomplete, never 0).</p>
-<table><thead><tr><th>judge</th><th class="num">cost</th><th>temperature used</th><th>token limit parameter</th></tr></thead><tbody>${rows}</tbody></table>`;
+  const repeated = c.per_judge.some((j) => j.repeats > 1);
+  return `<h3>Cost and request settings</h3><p class="note">Cost of the run: ${escapeHtml(describeCost(c.run))} (USD at each judge's configured price; a verdict without a known cost makes a total incomplete, never 0). Tokens and cost are over every verdict of each judge${repeated ? ", all repeats (what was billed; the judges table above counts repeat 0 only)" : ""}.</p>
+<table><thead><tr><th>judge</th><th class="num">verdicts (every repeat)</th><th class="num">prompt tokens</th><th class="num">completion tokens</th><th class="num">cost</th><th>temperature used</th><th>token limit parameter</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function overviewSection(m: ReportModel): string {
@@ -198,7 +205,7 @@ function overviewSection(m: ReportModel): string {
       const rate = (x: number) => pct(n > 0 ? x / n : null, "empty_input");
       return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(j.judge_id)}</td><td>${escapeHtml(j.judge_model)}</td><td>${escapeHtml(j.judge_family)}</td>
 <td class="num">${int(n)}</td><td class="num">${int(j.by_status.ok ?? 0)}</td><td class="num">${rate(j.errors)}</td><td class="num">${rate(j.refusals)}</td>
-<td class="num">${rate(j.unjudgeable)}</td><td class="num">${pct(j.downgrade_rate, j.downgrade_rate_reason)}</td>${firstReplyCell(m.judge_health, j.judge_id)}<td class="num">${int(j.usage.prompt_tokens)}</td><td class="num">${int(j.usage.completion_tokens)}</td></tr>`;
+<td class="num">${rate(j.unjudgeable)}</td><td class="num">${pct(j.downgrade_rate, j.downgrade_rate_reason)}</td>${firstReplyCell(m.judge_health, j.judge_id)}</tr>`;
     })
     .join("");
   const c = m.committee;
@@ -211,9 +218,9 @@ binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.f
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
   return `<section id="overview"><h2>Judges</h2>
 ${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
-<table><thead><tr><th>judge</th><th>model</th><th>family</th><th class="num">verdicts</th><th class="num">ok</th><th class="num">errors</th><th class="num">refusals</th><th class="num">unjudgeable</th><th class="num">downgraded (of ok)</th>${FIRST_REPLY_TH}<th class="num">prompt tokens</th><th class="num">completion tokens</th></tr></thead><tbody>${rows}</tbody></table>
+<table><thead><tr><th>judge</th><th>model</th><th>family</th><th class="num">verdicts</th><th class="num">ok</th><th class="num">errors</th><th class="num">refusals</th><th class="num">unjudgeable</th><th class="num">downgraded (of ok)</th>${FIRST_REPLY_TH}</tr></thead><tbody>${rows}</tbody></table>
+<p class="note">Verdicts and rates are over each judge's repeat-0 verdicts (tokens and cost, over every repeat, are in the next table). A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify; first replies with a failed quote (every repeat) count what the feedback turn fixed.</p>
 ${costSection(m)}
-<p class="note">Rates are over each judge's repeat-0 verdicts. A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify; first replies with a failed quote (every repeat) count what the feedback turn fixed.</p>
 ${committee}</section>`;
 }
 
@@ -261,8 +268,10 @@ async function labelsSection(m: ReportModel): Promise<string> {
   const { names } = raterColors(m);
   const rows = m.labels.flatMap((l) => Object.entries(l.counts).map(([label, count]) => ({ rater: l.rater, label, count })));
   const dist = rows.some((r) => r.count > 0) ? await labelDistributionChart(rows, names) : "";
-  const judges = m.per_judge.map((j) => j.judge_id);
-  const tokRows = m.per_judge.flatMap((j) => [
+  // the tokens billed (every repeat), as the cost table counts them
+  const spent = m.costs?.per_judge ?? [];
+  const judges = [...new Set([...m.per_judge.map((j) => j.judge_id), ...spent.map((j) => j.judge_id)])].filter((id) => spent.some((j) => j.judge_id === id));
+  const tokRows = spent.flatMap((j) => [
     { judge: j.judge_id, kind: "prompt", tokens: j.usage.prompt_tokens },
     { judge: j.judge_id, kind: "completion", tokens: j.usage.completion_tokens },
   ]);
@@ -272,7 +281,7 @@ async function labelsSection(m: ReportModel): Promise<string> {
     .map((l) => `<tr><td>${escapeHtml(l.rater)}</td>${BUCKETS.map((b) => `<td class="num">${int(l.counts[b] ?? 0)}</td>`).join("")}</tr>`)
     .join("")}</tbody></table>`;
   return `<section id="labels"><h2>Labels and cost</h2>
-<div class="charts">${dist ? figure("Label distribution per rater, over its labelled verdicts only (unlabelled ones are not in it: see each rate's coverage)", dist, "chart-labels") : ""}${tok ? figure("Tokens per judge", tok, "chart-tokens") : `<p class="note">No tokens used (rule-based judges only).</p>`}</div>
+<div class="charts">${dist ? figure("Label distribution per rater, over its labelled verdicts only (unlabelled ones are not in it: see each rate's coverage)", dist, "chart-labels") : ""}${tok ? figure(`Tokens per judge${spent.some((j) => j.repeats > 1) ? " (every repeat, as the cost)" : ""}`, tok, "chart-tokens") : `<p class="note">No tokens used (rule-based judges only).</p>`}</div>
 ${table}</section>`;
 }
 
@@ -323,7 +332,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
       .join("");
     const ex = orderedReasons(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
     parts.push(`<h3>Against the human consensus</h3>
-<p class="note">${int(h.rows.used)} labels from ${h.annotators.length} annotator(s) on ${int(h.items)} trajectories, scale ${escapeHtml(h.scale)}; of them, ${int(h.consensus.n)} with a consensus (unique most frequent label) compared with the judges, the others left out: ${ex} (for adjudication: ${int(h.consensus.ties)}).
+<p class="note">${int(h.rows.used)} labels from ${countText(h.annotators.length, "annotator")} on ${int(h.items)} trajectories${m.where ? ` (${int(humanScope(h, true).in_where)} of them inside --where)` : ""}, scale ${escapeHtml(h.scale)}; of them, ${int(h.consensus.n)} with a consensus (unique most frequent label) compared with the judges, the others left out: ${ex} (for adjudication: ${int(h.consensus.ties)}).
 ${escapeHtml(agreementPopulation(h.unattacked_left_out, h.items).replace(/^e/, "E").replace(/^n/, "N"))} (the forest plots too)${leftNote(h.unattacked_left_out)}.
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
@@ -426,12 +435,12 @@ function paperTableSection(m: ReportModel): string {
         ? `${propCell(p)} <strong class="low">coverage_low</strong>`
         : propCell(p);
   const mark = rateCaveatHtml(m.judge_health, t.judge); // the table's judge: never a bare rate when it looks broken
-  const hmark = t.heuristic_is_judge ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
-  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${t.heuristic_is_judge ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
+  const hmark = !heuristicShown(t) ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
+  const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
     .map(
       (r) =>
-        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${t.heuristic_is_judge ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
+        `<tr><td>${escapeHtml(r.agent_model)}</td>${byCondition ? `<td>${escapeHtml(r.condition)}</td>` : ""}<td>${rateCell(r.judge_asr_goal)}${mark}</td><td>${rateCell(r.judge_asr_behaviour)}${mark}</td><td class="num">${blockedTableCell(r)}</td>${cal ? `<td>${propCell(r.calibrated_asr_goal)}</td><td>${propCell(r.calibrated_asr_behaviour)}</td>` : ""}${!heuristicShown(t) ? "" : `<td>${rateCell(r.heuristic_asr_goal)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td><td>${rateCell(r.heuristic_asr_behaviour)}${hmark}${exposureLowMark(r.heuristic_exposure_low)}</td>`}<td>${rateCell(r.refusal_rate)}</td><td>${r.judge_exposure ? rateCell(r.judge_exposure) : ""}${exposureLowMark(r.judge_exposure_low)}</td><td>${propCell(r.utility)}</td><td>${propCell(r.utility_under_attack)}</td><td class="num">${int(r.n_attacked)}</td><td class="num">${int(r.n_unattacked)}${r.n_injection_task_runs ? ` (${int(r.n_injection_task_runs)} of them injection-task runs, not in utility)` : ""}</td></tr>`,
     )
     .join("");
   const conds = new Set(m.utility.map((u) => u.condition));

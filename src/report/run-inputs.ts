@@ -6,9 +6,23 @@ import path from "node:path";
 import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import type { Verdict } from "../types.js";
 
-/** The report's money figures (`ReportModel.costs` of ./data.ts). */
+/**
+ * The report's money figures (`ReportModel.costs` of ./data.ts), over every verdict of the run (all repeats): the
+ * cost and the tokens it was billed on count the same verdicts (`verdicts`, `repeats`), which the judges table's
+ * repeat-0 rates do not (new-user report 31, L1).
+ */
 export interface RunCosts {
-  per_judge: Array<{ judge_id: string; cost: CostTotal; temperature_used?: number | null; token_param?: string; adapted?: string[] }>;
+  per_judge: Array<{
+    judge_id: string;
+    cost: CostTotal;
+    /** Verdicts the cost and tokens are over (every repeat), and the repeats they span. */
+    verdicts: number;
+    repeats: number;
+    usage: { prompt_tokens: number; completion_tokens: number };
+    temperature_used?: number | null;
+    token_param?: string;
+    adapted?: string[];
+  }>;
   run: CostTotal;
 }
 
@@ -16,7 +30,7 @@ export interface RunCosts {
  * The run's inputs (from `store.json`; empty when it has none) and its cost, per judge with the request
  * parameters the judge settled on, and in total (`providers/cost.ts`: unknown costs marked, never 0).
  */
-export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "judge_id" | "cost_usd">>): { inputs: string[]; costs: RunCosts } {
+export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "judge_id" | "cost_usd" | "repeat"> & { usage?: Partial<Verdict["usage"]> }>): { inputs: string[]; costs: RunCosts } {
   let inputs: string[] = [];
   let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
   try {
@@ -27,17 +41,21 @@ export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdic
     /* no snapshot: inputs unknown */
   }
   const runCost = emptyCost();
-  const judgeCost = new Map<string, CostTotal>();
+  const judgeCost = new Map<string, { cost: CostTotal; verdicts: number; repeats: number; usage: { prompt_tokens: number; completion_tokens: number } }>();
   for (const v of verdicts) {
     let c = judgeCost.get(v.judge_id);
-    if (!c) judgeCost.set(v.judge_id, (c = emptyCost()));
-    addCost(c, v.cost_usd);
+    if (!c) judgeCost.set(v.judge_id, (c = { cost: emptyCost(), verdicts: 0, repeats: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } }));
+    addCost(c.cost, v.cost_usd);
     addCost(runCost, v.cost_usd);
+    c.verdicts++;
+    c.repeats = Math.max(c.repeats, (v.repeat ?? 0) + 1);
+    c.usage.prompt_tokens += v.usage?.prompt_tokens ?? 0;
+    c.usage.completion_tokens += v.usage?.completion_tokens ?? 0;
   }
   const costs: RunCosts = {
-    per_judge: [...judgeCost].map(([judge_id, cost]) => {
+    per_judge: [...judgeCost].map(([judge_id, c]) => {
       const p = snapJudges.find((j) => j?.id === judge_id)?.request_params;
-      return { judge_id, cost, ...(p ? { temperature_used: p.temperature ?? null, token_param: p.token_param, adapted: p.adapted ?? [] } : {}) };
+      return { judge_id, ...c, ...(p ? { temperature_used: p.temperature ?? null, token_param: p.token_param, adapted: p.adapted ?? [] } : {}) };
     }),
     run: runCost,
   };

@@ -90,7 +90,8 @@ export interface JudgeSummary {
    */
   usage: { prompt_tokens: number; completion_tokens: number; cached_tokens: number; reasoning_tokens: number; responses_without_usage: number; verdicts_without_cached_figure: number };
   /**
-   * USD over every verdict of the judge (all repeats) at its configured `price`: `usd` sums the known costs;
+   * USD over the summarized verdicts of the judge (`label`: every repeat; the committee's `per_judge`: repeat 0,
+   * the same verdicts as `usage` and `verdicts`) at its configured `price`: `usd` sums the known costs;
    * `incomplete` when some verdicts have none (no price, or a response without usage): the real figure is higher.
    */
   cost: CostTotal;

@@ -22,6 +22,7 @@
 import path from "node:path";
 import type { HumanLabel } from "../types.js";
 import { kishEffectiveN } from "../stats/weighted.js";
+import { isReservedAnnotator } from "../agree/adjudicated.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
@@ -382,12 +383,18 @@ export interface ImportSummary {
   items_labelled: number;
   items_unlabelled: number;
   labelled_by_phase: { "1": number; "2": number };
+  /** Labels per annotator name (the `adjudicated` rows under their reserved name, as the file holds them). */
   annotators: Record<string, number>;
+  /** Annotators, the adjudicated rows not counted (an adjudicated label is the item's consensus, not a vote). */
+  n_annotators: number;
+  /** Adjudicated labels imported (annotator `adjudicated`: `view`'s adjudication.jsonl). */
+  adjudicated_labels: number;
   /** Kish effective sample size (Σw)²/Σw² of the labelled items (src/stats/weighted.ts). */
   kish_n_eff: number | null;
   /**
    * Design-weighted (Hájek, w = 1/π) share of each label in the population: each labelled item counts with its
-   * weight, split evenly among its annotators' labels. Null when no item is labelled.
+   * weight, split evenly among its annotators' labels, or whole to its adjudicated label (its consensus, not one
+   * more vote). Null when no item is labelled.
    */
   weighted_label_shares: Record<string, number> | null;
 }
@@ -550,7 +557,10 @@ export function checkAnnotations(
     byPhase[String(rows[0].phase) as "1" | "2"]++;
     weights.push(w);
     sw += w;
-    for (const r of rows) shares[r.label] += w / rows.length;
+    // an adjudicated item: its adjudicated label is its consensus (not one more vote beside the annotators')
+    const adj = rows.filter((r) => isReservedAnnotator(r.annotator));
+    const votes = adj.length ? adj : rows;
+    for (const r of votes) shares[r.label] += w / votes.length;
   }
   const summary: ImportSummary = {
     scale,
@@ -565,6 +575,8 @@ export function checkAnnotations(
     items_unlabelled: manifest.rows.length - perItem.size,
     labelled_by_phase: byPhase,
     annotators,
+    n_annotators: Object.keys(annotators).filter((a) => !isReservedAnnotator(a)).length,
+    adjudicated_labels: out.filter((r) => isReservedAnnotator(r.annotator)).length,
     kish_n_eff: kishEffectiveN(weights),
     weighted_label_shares: sw > 0 ? Object.fromEntries(Object.entries(shares).map(([k, v]) => [k, v / sw])) : null,
   };

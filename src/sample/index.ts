@@ -7,6 +7,7 @@
  * import.ts (parsing and checks); the label scales are src/rubric/scale.ts; this file wires them to the run
  * store and the file system.
  */
+import { minLabelledWarnings } from "./min-labelled.js";
 import fs from "node:fs";
 import path from "node:path";
 import { restrictRun, type WhereFilter } from "../store/where.js";
@@ -240,6 +241,8 @@ async function exportSample(o: CreateSampleOptions, items: SampledItem[], design
         `item ${it.item_id} (trajectory ${it.trajectory_id}) left out of the annotators' task files: it could not be rendered (${e.message}); it stays in manifest.jsonl, so import counts it unlabelled`,
       ),
   });
+  // groups the allocation leaves under estimate's minimum, said now rather than after the annotation (new-user report 31, L6)
+  warnings.push(...minLabelledWarnings({ strata: design.request.strata, allocation: design.phase1.allocation, random: design.request.random, sampled: blind.map((b, i) => ({ sampling_stratum: b.sampling_stratum, attacked: rows[i].attacked })) }));
   const written = writeExportFiles(o.outDir, files, { force: o.force });
   const long_tasks = files[EXPORT_FILES.tasksJsonl]
     .split("\n")

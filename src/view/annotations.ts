@@ -31,6 +31,7 @@ import { trajectoryDoc, type TrajectoryDoc } from "./document.js";
 import { contentSha256 } from "../io/hash.js";
 import { restoreBidiControls, showBidiControlsExactly } from "../format/bidi.js";
 import { AnnotationWriteError, withFileLock } from "./file-lock.js";
+import { adjudicationNote, importedSampleLabels, type ImportedLabels } from "./imported-labels.js";
 
 export { AnnotationWriteError, withFileLock };
 
@@ -47,6 +48,8 @@ export interface AnnotationRow {
   evidence?: VerifiedQuote[];
   note?: string;
   labelled_at: string;
+  /** A label read from the `--human` file, not from an annotator file (`./imported-labels.ts`): its file name. */
+  imported_from?: string;
 }
 
 /** One adjudicated label, as stored. */
@@ -186,6 +189,7 @@ export class SampleStore {
   private order: Map<string, number>;
   private blinded = new Map<string, Trajectory>();
   private drawn: Map<string, string> | undefined;
+  private imported: ImportedLabels | undefined;
 
   /**
    * Open a sample folder: its `manifest.jsonl`; the annotation and adjudication files are read again at every
@@ -445,9 +449,36 @@ export class SampleStore {
     return at(ev.quote);
   }
 
+  /**
+   * Read the labels of a human-label file (`view --human FILE`: e.g. `import-annotations` of a filled tasks.csv)
+   * beside the annotator files, for disagreements and adjudication (`./imported-labels.ts`; new-user report 31, L4).
+   * @throws HumanLabelsError when the file cannot be read.
+   */
+  useImported(file: string): void {
+    this.imported = importedSampleLabels(file, this.manifest, this.scale);
+    this.warnings.push(...this.imported.warnings);
+  }
+
+  /** Why the disagreements list is empty when too few annotators' labels were found (`./imported-labels.ts`), else null. */
+  adjudicationNote(): string | null {
+    const by = this.labelsForAdjudication();
+    return adjudicationNote([...by.values()].filter((m) => [...m.values()].some((r) => r.label)).length, this.imported?.file);
+  }
+
+  /** The annotator files' rows, with the imported labels of (annotator, item) pairs no file labels (rows marked `imported_from`). */
+  private labelsForAdjudication(): Map<string, Map<string, AnnotationRow>> {
+    const by = this.readAnnotations();
+    for (const [a, items] of this.imported?.labels ?? []) {
+      let m = by.get(a);
+      if (!m) by.set(a, (m = new Map()));
+      for (const [id, label] of items) if (!m.get(id)?.label) m.set(id, { item_id: id, annotator: a, label, labelled_at: "", imported_from: path.basename(this.imported!.file) });
+    }
+    return by;
+  }
+
   /** Items at least two annotators labelled differently, with every annotator's row and the adjudication (files read now). */
   disagreements(): Array<{ item_id: string; rows: AnnotationRow[]; adjudicated?: AdjudicationRow }> {
-    const by = this.readAnnotations();
+    const by = this.labelsForAdjudication();
     const adjudicated = this.readAdjudication();
     const names = [...by.keys()].sort();
     const out: Array<{ item_id: string; rows: AnnotationRow[]; adjudicated?: AdjudicationRow }> = [];
@@ -477,7 +508,7 @@ export class SampleStore {
     const file = path.join(this.dir, ADJUDICATION_FILE);
     return withFileLock(file, () => {
       const annotators: Record<string, string> = {};
-      for (const [a, m] of [...this.readAnnotations()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+      for (const [a, m] of [...this.labelsForAdjudication()].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
         const r = m.get(c.item_id);
         if (r?.label) annotators[a] = r.label;
       }

@@ -49,6 +49,8 @@ export async function openView(o: OpenViewOptions): Promise<{ server: ViewServer
   const other = o.otherDir ? await loadViewRun(o.otherDir, { progress: o.progress }) : undefined;
   const sourceRoot = path.resolve(o.sourceRoot ?? process.cwd());
   const sample = o.sampleDir ? new SampleStore(o.sampleDir, (id) => loadTrajectory(run, id, sourceRoot)) : undefined;
+  // labels imported from a filled tasks.csv or Label Studio are in the --human file: adjudicated too (new-user report 31, L4)
+  if (sample && o.humanFile) sample.useImported(o.humanFile);
   if (sample && sample.manifest.header.run !== run.name) {
     sample.warnings.push(`the sample was drawn from run "${sample.manifest.header.run}", not "${run.name}": items are re-read through this run's index`);
   }

@@ -297,7 +297,8 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
     }
     if (req.method === "GET" && p === "/api/sample/disagreements") {
       const ds = s.disagreements().map((d) => ({ ...d, rows: d.rows.map(adjudicationRow), ...(d.adjudicated ? { adjudicated: shownAdjudicated(d.adjudicated) } : {}) }));
-      return json(res, 200, { items: ds });
+      const note = s.adjudicationNote(); // none to disagree: where the labels are read from (new-user report 31, L4)
+      return json(res, 200, { items: ds, ...(note ? { note } : {}) });
     }
     if (req.method === "POST" && p === "/api/sample/annotate") {
       const body = (await readBody(req)) as { annotator?: unknown };

@@ -30,6 +30,14 @@ const json = async (args: string[]) => {
   return JSON.parse(r.stdout);
 };
 
+describe("an interval with standard error 0 (new-user report 31, L3)", () => {
+  it("is null with reason se_zero in --json, as agree --reference writes kappa_ci95, never bounds [1, 1]", async () => {
+    const r = await json([write("diag.json", JSON.stringify({ ratings: [["a", "a"], ["b", "b"], ["a", "a"], ["b", "b"]] }))]);
+    expect(r.two_raters.kappa).toMatchObject({ value: 1, se: 0, ci_wald: null, ci_wald_reason: "se_zero" });
+    expect(JSON.stringify(r)).not.toMatch(/"degenerate"/);
+  });
+});
+
 describe("two raters: R irr anxiety (raters 2 and 3)", () => {
   let file: string;
   beforeAll(() => {

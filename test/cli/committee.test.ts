@@ -136,9 +136,10 @@ describe("ipi-judge committee", () => {
     const cg = a.pairwise[0];
     expect(cg.six.n_used).toBe(65);
     expect(cg.six.excluded).toEqual({ judge_error: 1 });
-    // claude vs gpt-a, binary: identical collapse on all 65 -> kappa 1, degenerate Wald CI.
+    // claude vs gpt-a, binary: identical collapse on all 65 -> kappa 1, Wald CI undefined: SE 0 (null + reason in JSON, new-user report 31 L3)
     expect(cg.binary.kappa.value).toBeCloseTo(1, 12);
-    expect(cg.binary.kappa.ci_wald.degenerate).toBe(true);
+    expect(cg.binary.kappa.ci_wald).toBeNull();
+    expect(cg.binary.kappa.ci_wald_reason).toBe("se_zero");
     // six buckets: they differ exactly on claude's 8 partials (gpt-a: full) -> 57/65 (73/81 with the 16 unattacked).
     expect(cg.six.percent_agreement.value).toBeCloseTo(57 / 65, 12);
     expect(cg.six.kappa.value).toBeLessThan(1);

@@ -183,7 +183,10 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
   it("N2 = 0 works without committee verdicts; phase 2 without them is a usage error", async () => {
     const out = path.join(tmp, "real", "nocommittee");
     const r = await cli(["sample", "--run", "s", "--labels-dir", labels, "--random", "12", "--strata", "agent_model", "--seed", "3", "--out", out]);
-    expect(r.stderr).toMatch(/^(note: .*\n)*$/); // at most notes (tasks too long for a spreadsheet cell)
+    // 12 over 4 models: each group under estimate's 10, said at sample time (new-user report 31, L6); else at most notes
+    const minWarn = /^ipi-judge: warning: by agent_model, \d+ of \d+ groups get fewer than 10 sampled attacked trajectories, the fewest estimate's default --min-sampled takes .*\n/m;
+    expect(r.stderr).toMatch(minWarn);
+    expect(r.stderr.replace(minWarn, "")).toMatch(/^(note: .*\n)*$/); // (tasks too long for a spreadsheet cell)
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/sampled 12 of 82 trajectories of run s \(seed 3, scale six\)/);
     expect(r.stdout).toMatch(/give annotators: tasks.jsonl, tasks.csv, label-studio.json, label-studio-config.xml, instructions.md/);
@@ -213,7 +216,9 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     const stale = r.stderr.split("\n").filter((l) => l.startsWith("ipi-judge: warning: committee.jsonl is stale"));
     expect(stale).toHaveLength(1);
     expect(stale[0]).toMatch(/judge\(s\) other, which have no verdicts/);
-    const rest = r.stderr.split("\n").filter((l) => l && !l.startsWith("ipi-judge: warning: committee.jsonl is stale")).join("\n");
+    // 24 over 4 suites: each under estimate's minimum, said (new-user report 31, L6)
+    expect(r.stderr).toMatch(/ipi-judge: warning: by suite, \d+ of 4 groups get fewer than 10 sampled attacked trajectories/);
+    const rest = r.stderr.split("\n").filter((l) => l && !l.startsWith("ipi-judge: warning: committee.jsonl is stale") && !l.startsWith("ipi-judge: warning: by suite, ")).join("\n");
     if (long > 0) expect(rest + "\n").toBe(`note: ${long} task(s) are longer than 32767 characters, the cell limit of Excel and LibreOffice: label those in Label Studio or from tasks.jsonl, not by opening tasks.csv in a spreadsheet\n`);
     else expect(rest).toBe("");
     expect(sum).toMatchObject({ items: 24, phase1: 16, phase2: 8, population: 82 });
@@ -243,8 +248,14 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     const imp = await cli(["import-annotations", filledFile, "--manifest", path.join(out, "manifest.jsonl"), "--out", human]);
     expect(imp.stderr).toBe("");
     expect(imp.code).toBe(0);
-    expect(imp.stdout).toMatch(/imported 23 labels from 1 annotator\(s\) on 23 of 24 items \(scale six\)/);
+    expect(imp.stdout).toMatch(/imported 23 labels from 1 annotator on 23 of 24 items \(scale six\)/);
     expect(imp.stdout).toMatch(/design-weighted label shares/);
+    // the adjudication file's rows are not one more annotator (new-user report 31, L5: "from 3 annotator(s)")
+    const adjFile = path.join(tmp, "real", "adjudication.jsonl");
+    fs.writeFileSync(adjFile, JSON.stringify({ item_id: tasks[0].item_id, annotator: "adjudicated", label: "unaffected", adjudicator: "lead" }) + "\n");
+    const impAdj = await cli(["import-annotations", filledFile, adjFile, "--manifest", path.join(out, "manifest.jsonl"), "--out", path.join(tmp, "real", "human-adj.jsonl")]);
+    expect(impAdj.code).toBe(0);
+    expect(impAdj.stdout).toMatch(/^imported 24 labels: 23 labels from 1 annotator and 1 adjudicated label, on 23 of 24 items \(scale six\)/);
     // what the shares are over, and that estimate --human's consensus figure is the one to report (new-user report 17)
     expect(imp.stdout).toMatch(/label shares \(w = 1\/pi\): a check of what was imported, not a rate to report: .* the human rate to report is estimate --human's/);
     expect(imp.stdout).not.toMatch(/population estimate/);

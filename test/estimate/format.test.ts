@@ -52,9 +52,9 @@ describe("estimate text output: undefined values in words, through src/format/st
     expect(text).toContain("left out: annotators tied 1");
   });
   it("trajectories and rows left out are counted apart: used + trajectories left out = labelled trajectories (red team 17)", () => {
-    expect(text).toContain("h.jsonl: 4 labelled trajectories, 1 annotators: 3 in the groups' population (attacked, with a consensus on compromised or not; each group's \"labelled\" counts its own); 1 left out: annotators tied 1; design");
+    expect(text).toContain("h.jsonl: 4 labelled trajectories, 1 annotator: 3 in the groups' population (attacked, with a consensus on compromised or not; each group's \"labelled\" counts its own); 1 left out: annotators tied 1; design");
     const rows = formatEstimate({ ...report, labels: { ...report.labels, items: 0, in_groups: 0, excluded: { consensus_tie: 1, not_in_run: 45 }, excluded_rows: { duplicate_repeated: 1 } } });
-    expect(rows).toContain(`46 labelled trajectories, 1 annotators: 0 in the groups' population (attacked, with a consensus on compromised or not; each group's "labelled" counts its own); 46 left out: annotators tied 1, ${reasonText("not_in_run")} 45; rows left out: ${reasonText("duplicate_repeated")} 1; design`);
+    expect(rows).toContain(`46 labelled trajectories, 1 annotator: 0 in the groups' population (attacked, with a consensus on compromised or not; each group's "labelled" counts its own); 46 left out: annotators tied 1, ${reasonText("not_in_run")} 45; rows left out: ${reasonText("duplicate_repeated")} 1; design`);
   });
   it("every reason code estimate emits has words of its own", () => {
     for (const code of ["stratum_n_lt_2", "too_few_labelled_items", "no_labelled_item_in_group", "empty_group", "no_usable_judge_verdict", "no_usable_verdict", "committee_disputed", "committee_no_quorum", "judge_error", "no_verdict"]) {

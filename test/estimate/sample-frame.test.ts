@@ -58,7 +58,7 @@ describe("estimate: the sample's frame must be the run's population now (frames1
       expect(g.calibrated.reason).toBe("population_changed_since_sample (N 40 when the sample was drawn, 60 now (20 more))");
       expect(g.judge.asr).not.toBeNull();
     }
-    expect(r.warnings.join("\n")).not.toMatch(/strata with no labelled item/);
+    expect(r.warnings.join("\n")).not.toMatch(/cells with no labelled item/);
     // as many trajectories, other ones: the digest tells
     const swapped = new Map(small);
     swapped.delete("t000");

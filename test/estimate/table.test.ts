@@ -112,6 +112,18 @@ describe("paper table", () => {
     const noHeur = paperTable("r", index, verdicts.filter((v) => v.judge_id === "gpt"), { kind: "judge", judge_id: "gpt" });
     expect(noHeur.rows[0].heuristic_asr_behaviour).toMatchObject({ value: null, reason: "no_verdicts_of_signature" });
   });
+  it("a run with no verdict of the heuristic: its columns left out, one note says so, no coverage_low for a judge never run (new-user report 31, L2)", () => {
+    const gpt = paperTable("r", index, verdicts.filter((v) => v.judge_id === "gpt"), { kind: "judge", judge_id: "gpt" });
+    expect(gpt.heuristic_absent).toBe(true);
+    expect(gpt.rows.every((r) => !r.heuristic_asr_behaviour.coverage_low && !r.heuristic_asr_goal.coverage_low)).toBe(true);
+    expect(gpt.notes[0]).toMatch(/^judge: gpt; heuristic: signature \(the run has no signature verdicts: its columns are left out;/);
+    const text = formatTable(gpt);
+    expect(text).not.toMatch(/signature asr_goal|signature: coverage/);
+    expect(text.match(/no signature verdicts/g)).toHaveLength(1);
+    expect(parseCsv(tableCsv(gpt))[0].fields.filter((h) => h.startsWith("heuristic"))).toEqual([]);
+    expect(tableLatex(gpt)).not.toContain("Heuristic ASR");
+    expect(t.heuristic_absent).toBeUndefined();
+  });
   it("the judge as its own heuristic (the signature judge for both): its rates printed once, said, in text, CSV, LaTeX and JSON (red team 17)", () => {
     const same = paperTable("r", index, verdicts, { kind: "judge", judge_id: "signature" });
     expect(same.heuristic_is_judge).toBe(true);
@@ -213,7 +225,7 @@ describe("estimateFromData", () => {
     const attackedOnly = estimateFromData(index, verdicts, labelled(5, ["t1", "t2", "t3", "t4", "q1"]), opts);
     const w = attackedOnly.warnings.join("\n");
     expect(w).toMatch(/label file h does not record the population its sample was drawn from .*its strata hold 5 trajectories, the run 7 \(as many as its attacked ones: a sample of attacked runs only/);
-    expect(w).not.toMatch(/are in strata with no labelled item/);
+    expect(w).not.toMatch(/are in cells with no labelled item/);
     expect(attackedOnly.groups[0].calibrated).toMatchObject({ asr: null, reason: expect.stringMatching(/^sample_frame_unknown \(the label file's strata hold 5 trajectories, the run 7/) });
     expect(attackedOnly.groups[0].human.asr).toBeNull();
     expect(attackedOnly.groups[0].judge.asr).not.toBeNull();

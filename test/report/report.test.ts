@@ -126,6 +126,19 @@ describe("report HTML", () => {
     expect(HOSTILE_MODEL).toContain("<img");
   });
 
+  it("gives tokens beside the cost, over the same verdicts (every repeat), and the judges table says it is repeat 0 (new-user report 31, L1)", () => {
+    const text = html.replace(/<script[\s\S]*?<\/script>/g, "").replace(/<[^>]+>/g, " ").replace(/\s+/g, " ");
+    const overview = html.slice(html.indexOf('<section id="overview"'), html.indexOf("<h3>Cost and request settings</h3>"));
+    expect(overview).not.toMatch(/prompt tokens/);
+    expect(text).toMatch(/Verdicts and rates are over each judge's repeat-0 verdicts/);
+    for (const j of model.costs.per_judge) {
+      const mine = fx.verdicts.filter((v) => v.judge_id === j.judge_id);
+      expect(j.verdicts).toBe(mine.length);
+      expect(j.usage.prompt_tokens).toBe(mine.reduce((s, v) => s + v.usage.prompt_tokens, 0));
+      expect(text).toContain(`${j.judge_id} ${j.verdicts.toLocaleString("en-US")}${j.repeats > 1 ? ` (${j.repeats} repeats)` : ""} ${j.usage.prompt_tokens.toLocaleString("en-US")}`);
+    }
+  });
+
   it("has the sections in order and the forest plot", () => {
     const order = ["overview", "asr", "labels", "agreement", "conditions", "disagreements"].map((id) => html.indexOf(`<section id="${id}"`));
     expect(order.every((x) => x > 0)).toBe(true);

@@ -68,6 +68,13 @@ describe("annotation files", () => {
     expect(summary.kish_n_eff).toBeCloseTo(2, 12);
     expect(summary.weighted_label_shares!.full_compliance).toBeCloseTo(0.5, 12);
   });
+  it("counts the adjudicated rows apart from the annotators; an adjudicated item's weight goes to its adjudicated label (new-user report 31, L5)", () => {
+    const jl = ['{"item_id":"abc123-001","annotator":"ann","label":"full_compliance"}', '{"item_id":"abc123-001","annotator":"bob","label":"unaffected"}', '{"item_id":"abc123-001","annotator":"adjudicated","label":"unaffected","adjudicator":"dana"}', '{"item_id":"abc123-003","annotator":"ann","label":"not_exposed"}'].join("\n");
+    const { summary } = checkAnnotations(parseAnnotationText(jl, "a.jsonl").records, manifest());
+    expect(summary).toMatchObject({ labels: 4, n_annotators: 2, adjudicated_labels: 1, annotators: { ann: 2, bob: 1, adjudicated: 1 } });
+    expect(summary.weighted_label_shares!.unaffected).toBeCloseTo(0.5, 12);
+    expect(summary.weighted_label_shares!.full_compliance).toBe(0);
+  });
   it("reads JSONL by trajectory_id, and JSON-MIN rows; --annotator fills a missing annotator", () => {
     const jl = parseAnnotationText('{"trajectory_id":"m/banking/u2/i1","label":"unaffected"}\n\n{"item_id":"abc123-001","label":"task_refusal","annotator":"bo"}\n', "x.jsonl");
     expect(jl.format).toBe("jsonl");

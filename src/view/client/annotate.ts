@@ -168,15 +168,16 @@ export async function renderAdjudicate(root: HTMLElement, meta: Meta): Promise<v
   detachKeys();
   clear(root);
   const s = meta.sample!;
-  const { items } = await getJson<{ items: Array<{ item_id: string; rows: AnnotationRow[]; adjudicated?: AdjudicationRow }> }>("/api/sample/disagreements");
+  const { items, note } = await getJson<{ items: Array<{ item_id: string; rows: AnnotationRow[]; adjudicated?: AdjudicationRow }>; note?: string }>("/api/sample/disagreements");
   root.appendChild(h("h2", {}, `Adjudication: ${items.length} item(s) where annotators disagree`));
+  if (note) root.appendChild(h("p", { class: "note" }, note));
   const who = localStorage.getItem(NAME_KEY) ?? "";
   for (const it of items) {
     const box = h("div", { class: "adj", "data-item": it.item_id }, h("h3", {}, it.item_id));
     const cols = h("div", { class: "cols" });
     for (const r of it.rows) {
       cols.appendChild(
-        h("div", { class: "col" }, h("b", {}, r.annotator), ": ", h("span", { class: `chip b-${r.label}` }, r.label), r.note ? h("p", {}, r.note) : null, h("ul", {}, ...(r.evidence ?? []).map((q) => h("li", {}, q.verified ? "✓ " : "✗ ", h("q", {}, q.quote))))),
+        h("div", { class: "col" }, h("b", {}, r.annotator), r.imported_from ? ` (from ${r.imported_from})` : "", ": ", h("span", { class: `chip b-${r.label}` }, r.label), r.note ? h("p", {}, r.note) : null, h("ul", {}, ...(r.evidence ?? []).map((q) => h("li", {}, q.verified ? "✓ " : "✗ ", h("q", {}, q.quote))))),
       );
     }
     box.appendChild(cols);
