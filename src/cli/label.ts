@@ -261,12 +261,17 @@ function costCapText(cap: NonNullable<LabelResult["costCap"]>): string {
   );
 }
 
-/** `label`'s exit code and its reason on stderr: duplicate ids, interrupted, the cost cap, stopped judges, broken or crashing judges. */
+/** `label`'s exit code and its reason on stderr: duplicate ids, files changed while read, interrupted, the cost cap, stopped judges, broken or crashing judges. */
 function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
   const cap = res.costCap;
   if (res.duplicateIds > 0) {
     // a duplicate id is an input error, never a silent swap (issue 23): said, and the exit is not 0
     process.stderr.write(`ipi-judge: input error: ${res.duplicateIds} trajectory id(s) given twice with different inputs; the later ones were not judged (errors.jsonl, kind duplicate_id)\n`);
+    process.exitCode = EXIT.fatal;
+  }
+  if (res.changedDuringRead > 0) {
+    // a file rewritten during the read is an input error (red team 31 F4: a mix of two versions was labelled, exit 0)
+    process.stderr.write(`ipi-judge: input error: ${res.changedDuringRead} input file(s) changed while they were read; nothing read after the change was taken (errors.jsonl, kind changed_during_read); run label again once they are no longer written\n`);
     process.exitCode = EXIT.fatal;
   }
   if (res.interrupted) process.exitCode = EXIT.interrupted;

@@ -16,6 +16,10 @@ import type { IngestError } from "../types.js";
  *   combination it never ran (VIGIL has 8,023); one kind, counted in the run summary.
  * - `unresolved_attachment`: an Inspect sample with an `attachment://` reference that its `attachments` do not
  *   hold: the text is unknown, so the sample is never judged (the message names the reference).
+ * - `changed_during_read`: the file changed (size, mtime, ctime, or another file at its path) while it was read, so the
+ *   read may mix two versions of it (./changed.ts): a `.json` file gives no trajectory; a `.jsonl` file stops at the
+ *   change, the lines read before it (all from one version) are kept and the message says how many; `label` exits
+ *   non-zero.
  */
 export type IngestErrorKind =
   | "read_error"
@@ -28,7 +32,8 @@ export type IngestErrorKind =
   | "unknown_format"
   | "too_large"
   | "empty_placeholder"
-  | "unresolved_attachment";
+  | "unresolved_attachment"
+  | "changed_during_read";
 
 /**
  * What went wrong in a conversion step, for an error message: a `RangeError` from the call stack is "nested too

@@ -34,6 +34,7 @@ import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem }
 export type { InputStamp, UnchangedFile, UnchangedHit, UnchangedItem } from "./unchanged.js";
 import { resolvedPath } from "./resolved.js";
 import { readJsonBytes } from "./read-file.js";
+import { ChangedDuringRead, changedDuringReadError } from "./changed.js";
 import { DuplicatePlaces, placeSuffix, sameBytes } from "./duplicates.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
@@ -287,7 +288,8 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
   let sawLine = false;
   let rows = 0;
   try {
-    for await (const { line, bytes, tooLong } of rawLines(f.file, { maxLineBytes: max })) {
+    // a file that changes while it is read stops at the change (red team 31 F4; ./changed.ts)
+    for await (const { line, bytes, tooLong } of rawLines(f.file, { maxLineBytes: max, guard: true })) {
       if (tooLong !== undefined) {
         sawLine = true;
         yield { kind: "error", error: tooLargeError(f.file, "line", tooLong, max, { line }) };
@@ -301,6 +303,14 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
       yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
     }
   } catch (e) {
+    if (e instanceof ChangedDuringRead) {
+      const kept =
+        rows === 0
+          ? "nothing of it is kept"
+          : `only its first ${e.linesBefore} line(s) (${rows} item(s)), all read before the change, are kept and labelled; nothing after them was read`;
+      yield { kind: "error", error: changedDuringReadError(f.file, e.changes, kept) };
+      return;
+    }
     yield { kind: "error", error: ingestError("read_error", f.file, `cannot read file: ${errText(e)}`) };
     return;
   }

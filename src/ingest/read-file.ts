@@ -4,13 +4,15 @@
  */
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import type { IngestError } from "../types.js";
+import { changedAtEnd, changedDuringReadError, stampOf } from "./changed.js";
 import { ingestError, tooLargeError } from "./errors.js";
 import type { InputStamp } from "./unchanged.js";
 import { errText } from "./walk.js";
 
 /**
  * Read one JSON file whole: the bytes (size checked against `max` from the open file, so a file that grows between
- * the check and the read is still caught). The read is synchronous (these files are small and the page cache
+ * the check and the read is still caught). A file whose stamp (size, mtime, ctime; the open file's, then the path's)
+ * differs after the read from before it is a `changed_during_read` error (./changed.ts), never a trajectory. The read is synchronous (these files are small and the page cache
  * serves them: no promise per file). A regular file is read into a buffer of the size its `fstat` gave (what
  * `readFileSync(fd)` does, without the second `fstat` it makes: issue 26); a file that says size 0 (a `/proc` file)
  * is read by `readFileSync` to its end.
@@ -30,6 +32,11 @@ export function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp
     stamp = { size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs };
     if (size > max) return { error: tooLargeError(file, "file", size, max) };
     bytes = st.isFile() && size > 0 ? readSized(fd, size) : readFileSync(fd);
+    // grew between fstat and read
+    if (bytes.length > max) return { error: tooLargeError(file, "file", bytes.length, max) };
+    // rewritten while read (red team 31 F4): the bytes may mix two versions, no trajectory is taken from them
+    const changes = changedAtEnd(stampOf(st), fd, file);
+    if (changes.length > 0) return { error: changedDuringReadError(file, changes, "nothing of it is kept") };
   } catch (e) {
     return { error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
   } finally {
@@ -41,8 +48,6 @@ export function readJsonBytes(file: string, max: number): { bytes: Buffer; stamp
       }
     }
   }
-  // grew between fstat and read
-  if (bytes.length > max) return { error: tooLargeError(file, "file", bytes.length, max) };
   return { bytes, stamp };
 }
 

@@ -168,6 +168,8 @@ export interface ReadOutcome {
   /** `--limit` stopped the reading (a trajectory past the limit was there): the run covers part of its inputs. */
   limitStopped: boolean;
   duplicateIds: number;
+  /** Input files that changed while they were read (input errors `changed_during_read`: red team 31 F4). */
+  changedDuringRead: number;
   referenceChanged: number;
   remapped: RemappedId[];
 }
@@ -208,7 +210,7 @@ export async function readAndSchedule(
   const { store, progress, stopped, costCap } = rs;
   const { readOpts, oldIds, preparer, whereTally, duplicateFrom, online } = ctx;
   const report = rs.report;
-  const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
+  const out: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, referenceChanged: 0, remapped: [] };
   const remapped = out.remapped;
   let beforeFirstSend = ctx.beforeFirstSend;
   let taken = 0;
@@ -229,6 +231,7 @@ export async function readAndSchedule(
     if (costCap?.reached) break;
     if (item.kind === "error") {
       if (item.error.kind === "duplicate_id") out.duplicateIds++;
+      if (item.error.kind === "changed_during_read") out.changedDuringRead++;
       // an empty placeholder (a combination the benchmark never ran) is stored but is no error of the input
       if (store.addError(item.error)) progress[item.error.kind === "empty_placeholder" ? "empty_placeholders" : "errors"]++;
       report();
@@ -559,8 +562,8 @@ export async function countRejudgingFirst(
  * Add to the run's summary what this invocation's input said: its ingest warnings, the trajectories whose benchmark
  * reference changed, and the duplicate ids (an input error, said loudly).
  */
-export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged">): void {
-  const { duplicateIds, referenceChanged } = read;
+export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[], read: Pick<ReadOutcome, "duplicateIds" | "referenceChanged" | "changedDuringRead">): void {
+  const { duplicateIds, referenceChanged, changedDuringRead } = read;
   if (warnings.length > 0) summary.ingest_warnings = warnings;
   if (referenceChanged > 0)
     summary.warnings.push(
@@ -569,5 +572,9 @@ export function addInputWarnings(summary: RunSummary, warnings: IngestWarning[],
   if (duplicateIds > 0)
     summary.warnings.push(
       `INPUT ERROR: ${duplicateIds} trajectory id(s) given twice with different inputs (errors.jsonl kind duplicate_id, naming both): the later one was not judged; give each trajectory its own id`,
+    );
+  if (changedDuringRead > 0)
+    summary.warnings.push(
+      `INPUT ERROR: ${changedDuringRead} input file(s) changed while they were read (errors.jsonl kind changed_during_read, naming each and what was kept of it): nothing read after the change was taken; run label again once the files are no longer written`,
     );
 }

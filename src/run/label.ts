@@ -139,6 +139,8 @@ export interface LabelResult {
   costCap?: CostCapState;
   /** Trajectory ids given twice with different inputs in this invocation (input errors `duplicate_id`; the later not judged). */
   duplicateIds: number;
+  /** Input files that changed while they were read in this invocation (input errors `changed_during_read`, red team 31 F4). */
+  changedDuringRead: number;
   /**
    * Trajectories whose benchmark reference (security/utility) changed in the input since they were stored, content
    * unchanged: their index rows were re-written (errors.jsonl kind `reference_changed`), nothing judged again.
@@ -176,7 +178,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, judge_crashes: 0, empty_placeholders: 0, in_flight: 0, changed: 0, unread: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
-  let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, referenceChanged: 0, remapped: [] };
+  let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, referenceChanged: 0, remapped: [] };
   const onChange = opts.onConfigChange ?? "refuse";
   const current = new Map(opts.judges.map((j) => [j.id, runJudgeConfig(j, opts)]));
   const costCap: CostCapState | undefined =
@@ -302,6 +304,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     ...(inputWhere ? { where: { input: inputWhere.statement, warnings: inputWhere.warnings } } : {}),
     thisRun,
     duplicateIds: read.duplicateIds,
+    changedDuringRead: read.changedDuringRead,
     referenceChanged: read.referenceChanged,
     rejudge,
   };

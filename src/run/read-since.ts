@@ -33,6 +33,7 @@ const INPUT_KINDS: ReadonlySet<string> = new Set([
   "too_large",
   "empty_placeholder",
   "unresolved_attachment",
+  "changed_during_read",
 ]);
 
 /** The key of an input: its resolved path, and its line when it is a JSON Lines row. */

@@ -1,7 +1,8 @@
 /**
  * A run file that grows between the reader's `fstat` and its read (src/ingest/read-file.ts `readSized`, red team 17): it
- * is read to its end, as `readFileSync(fd)` did, so a valid longer file is its trajectory and one grown past the size
- * limit is `too_large`, never `invalid_json` from a read cut at the old size. `fs.fstatSync` is patched (and put
+ * is read to its end, as `readFileSync(fd)` did, so one grown past the size limit is `too_large`, never `invalid_json`
+ * from a read cut at the old size; a valid longer file is `changed_during_read` (red team 31 F4: the file changed while
+ * it was read, no trajectory is taken from it; ./changed.test.ts). `fs.fstatSync` is patched (and put
  * back) to rewrite the file right after the reader's `fstat`.
  */
 import fs from "node:fs";
@@ -43,21 +44,21 @@ async function readGrowing(file: string, grown: string, maxItemBytes: number): P
 describe("a file that grows between fstat and read", () => {
   const text = fs.readFileSync(SRC, "utf8");
 
-  it("a valid longer file is read whole: its trajectory, not invalid_json", async () => {
+  it("a valid longer file is read whole, then changed_during_read (not invalid_json)", async () => {
     const file = path.join(tmp, "a", "injection_task_1.json");
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, text);
     const items = await readGrowing(file, text.replace(/}\s*$/, `, "extra_note": "${"y".repeat(1000)}"}`), text.length + 5000);
-    expect(items.map((i) => i.kind)).toEqual(["trajectory"]);
+    expect(items.map((i) => (i.kind === "error" ? i.error.kind : i.kind))).toEqual(["changed_during_read"]);
   });
 
-  it("a valid longer file over the reused buffer's size is read whole too", async () => {
+  it("a valid longer file over the reused buffer's size is read whole too, then changed_during_read", async () => {
     const file = path.join(tmp, "c", "injection_task_1.json");
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const big = text.replace(/}\s*$/, `, "pad": "${"p".repeat(REUSED_BYTES)}"}`);
     fs.writeFileSync(file, big);
     const items = await readGrowing(file, big.replace(/}\s*$/, `, "extra_note": "${"y".repeat(1000)}"}`), big.length + 5000);
-    expect(items.map((i) => i.kind)).toEqual(["trajectory"]);
+    expect(items.map((i) => (i.kind === "error" ? i.error.kind : i.kind))).toEqual(["changed_during_read"]);
   });
 
   it("one grown past the size limit is too_large", async () => {
