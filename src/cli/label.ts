@@ -14,6 +14,7 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { batchLineGate } from "./progress-lines.js";
 import { judgeCrashWarnings } from "./label-crashes.js";
 import { EXIT, UsageError } from "../errors.js";
+import { MAX_TIMER_MS } from "../config/judges.js";
 import { showControls } from "../format/shown.js";
 import { addWhereOption, intOption, printJson, warnWhere, whereOf } from "./util.js";
 import { parseFieldMap, type MappableField } from "../ingest/chat-jsonl.js";
@@ -400,7 +401,9 @@ export function registerLabel(program: Command): void {
     process.on("SIGTERM", onSigint);
     const progress = progressReporter(progressSettings);
     const pollS = Number(o.batchPoll);
-    if (!Number.isFinite(pollS) || pollS <= 0) throw new UsageError(`--batch-poll must be a number of seconds > 0, not "${o.batchPoll}"`);
+    // at most 2^31-1 ms: a longer Node.js timer fires after 1 ms, a poll loop without pause (red team 31 F5)
+    if (!Number.isFinite(pollS) || pollS <= 0 || pollS * 1000 > MAX_TIMER_MS)
+      throw new UsageError(`--batch-poll must be a number of seconds > 0 and at most ${MAX_TIMER_MS / 1000} (2^31-1 ms, ~24.8 days: the longest timer Node.js can set), not "${o.batchPoll}"`);
     const batchLine = batchLineGate(progressSettings);
     const gcFn = fullGc();
     const gc = gcFn ? heapGcTrigger(gcFn, undefined, LABEL_BACKSTOP_RULE) : undefined;

@@ -6,8 +6,8 @@ import ajvRuntimeModule_ucs2length from "ajv/dist/runtime/ucs2length.js";
 const ajvRuntime_ucs2length = ajvRuntimeModule_ucs2length.default ?? ajvRuntimeModule_ucs2length;
 
 export const judges = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/ipi-judge/ipi-judge/schemas/judges.schema.json","title":"ipi-judge judges configuration","description":"The LLM judges ipi-judge calls over an OpenAI-compatible chat completions API. API keys are never written here: each judge names the environment variable that holds its key.","type":"object","additionalProperties":false,"required":["judges"],"properties":{"$schema":{"type":"string"},"judges":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/judge"}},"retries":{"description":"Feedback turns allowed per verdict after an unparseable reply, an invalid label or unverified evidence. Transport retries (429, 5xx, timeouts) do not count against this.","type":"integer","minimum":0,"maximum":10,"default":2},"min_quote_chars":{"description":"Minimum normalized length of an evidence quote (DESIGN section 2).","type":"integer","minimum":1,"default":12},"families":{"description":"Model-name pattern -> model family (a case-insensitive regular expression or a plain substring), used to name the maker of an agent or judge model.","type":"object","additionalProperties":{"type":"string","minLength":1}}},"definitions":{"judge":{"type":"object","additionalProperties":false,"required":["id","model","family"],"properties":{"id":{"description":"Unique name of this judge in the run (stored on every verdict).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$","maxLength":128},"model":{"description":"Model name as the API expects it.","type":"string","minLength":1},"base_url":{"description":"Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:8000/v1. Default: the OpenAI API.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"Name of the environment variable holding the API key. Omit it for local servers that need no key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"family":{"description":"The model's maker (openai, anthropic, google, meta, qwen, mistral, deepseek, ...).","type":"string","minLength":1},"temperature":{"type":"number","minimum":0,"maximum":2,"default":0},"max_tokens":{"type":"integer","minimum":1},"output_mode":{"description":"json_schema: strict JSON Schema structured output; json_object: JSON mode; text: no response_format, the JSON is found in the text.","enum":["json_schema","json_object","text"],"default":"json_schema"},"concurrency":{"description":"Trajectories this judge works on at once.","type":"integer","minimum":1,"default":4},"timeout_s":{"description":"Per-request timeout in seconds.","type":"number","exclusiveMinimum":0,"default":120},"extra_body":{"description":"Extra fields merged into every request body (e.g. provider routing, reasoning effort).","type":"object"},"rpm":{"description":"Requests per minute this judge may send; requests start evenly spaced, 60000/rpm ms apart (providers also enforce per-minute limits over shorter windows). On HTTP 429 the requests in flight are halved and climb back (AIMD).","type":"number","exclusiveMinimum":0},"tpm":{"description":"Tokens per minute (estimated prompt + max completion, corrected by the reported usage) this judge may send; requests are spaced by tokens * 60000/tpm ms.","type":"number","exclusiveMinimum":0},"batch":{"description":"Under `ipi-judge label --batch`, send this judge's requests through the OpenAI Batch API (files + batches endpoints; half price, results within 24 h). Default: true for the OpenAI API itself (no base_url, or https://api.openai.com), false for other servers.","type":"boolean"},"headers_env":{"description":"Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g. {\"api-key\": \"AZURE_OPENAI_KEY\"}). Values are treated as secrets and never written anywhere.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"headers":{"description":"Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's HTTP-Referer, X-Title). Credential-looking names (Authorization, *key*, *token*) are refused: use headers_env.","type":"object","additionalProperties":{"type":"string"}},"query_env":{"description":"Query-string parameters sent on every request whose values come from environment variables: parameter -> variable name (e.g. {\"key\": \"GEMINI_API_KEY\"}). A credential written into base_url's query string is refused; non-secret parameters there (api-version) are sent.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"price":{"description":"Prices in USD per million tokens, for the cost per verdict, judge and run, label --dry-run's estimate and label --max-cost.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"USD per million prompt tokens not served from the provider's cache.","type":"number","minimum":0},"cached_input_per_mtok":{"description":"USD per million prompt tokens served from the provider's prompt cache (usage.prompt_tokens_details.cached_tokens). Default: input_per_mtok.","type":"number","minimum":0},"output_per_mtok":{"description":"USD per million completion tokens (reasoning tokens included, as providers bill them).","type":"number","minimum":0}}},"reasoning":{"description":"A reasoning model (OpenAI o-series, gpt-5 family): requests carry no temperature and use max_completion_tokens from the start. Unset: learned once per judge from the server's first 400 rejecting either parameter (recorded in the run).","type":"boolean"},"context_tokens":{"description":"The model's context window in tokens. The rendered trajectory is elided (explicit marker) to fit it with room for the reply; one that cannot fit is unjudgeable (too_long).","type":"integer","minimum":1024},"schema_dialect":{"description":"Structured-output schema dialect under output_mode json_schema: openai (strict: true), gemini (Gemini's OpenAI-compatible endpoint: OpenAPI subset, nullable instead of anyOf null, no additionalProperties), vllm or ollama (the schema as given, no strict). Default: gemini for generativelanguage.googleapis.com, ollama for port 11434, else openai. The reply is always checked locally.","enum":["openai","gemini","vllm","ollama"]}}}}};
-const schema12 = {"type":"object","additionalProperties":false,"required":["id","model","family"],"properties":{"id":{"description":"Unique name of this judge in the run (stored on every verdict).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$","maxLength":128},"model":{"description":"Model name as the API expects it.","type":"string","minLength":1},"base_url":{"description":"Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:8000/v1. Default: the OpenAI API.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"Name of the environment variable holding the API key. Omit it for local servers that need no key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"family":{"description":"The model's maker (openai, anthropic, google, meta, qwen, mistral, deepseek, ...).","type":"string","minLength":1},"temperature":{"type":"number","minimum":0,"maximum":2,"default":0},"max_tokens":{"type":"integer","minimum":1},"output_mode":{"description":"json_schema: strict JSON Schema structured output; json_object: JSON mode; text: no response_format, the JSON is found in the text.","enum":["json_schema","json_object","text"],"default":"json_schema"},"concurrency":{"description":"Trajectories this judge works on at once.","type":"integer","minimum":1,"default":4},"timeout_s":{"description":"Per-request timeout in seconds.","type":"number","exclusiveMinimum":0,"default":120},"extra_body":{"description":"Extra fields merged into every request body (e.g. provider routing, reasoning effort).","type":"object"},"rpm":{"description":"Requests per minute this judge may send; requests start evenly spaced, 60000/rpm ms apart (providers also enforce per-minute limits over shorter windows). On HTTP 429 the requests in flight are halved and climb back (AIMD).","type":"number","exclusiveMinimum":0},"tpm":{"description":"Tokens per minute (estimated prompt + max completion, corrected by the reported usage) this judge may send; requests are spaced by tokens * 60000/tpm ms.","type":"number","exclusiveMinimum":0},"batch":{"description":"Under `ipi-judge label --batch`, send this judge's requests through the OpenAI Batch API (files + batches endpoints; half price, results within 24 h). Default: true for the OpenAI API itself (no base_url, or https://api.openai.com), false for other servers.","type":"boolean"},"headers_env":{"description":"Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g. {\"api-key\": \"AZURE_OPENAI_KEY\"}). Values are treated as secrets and never written anywhere.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"headers":{"description":"Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's HTTP-Referer, X-Title). Credential-looking names (Authorization, *key*, *token*) are refused: use headers_env.","type":"object","additionalProperties":{"type":"string"}},"query_env":{"description":"Query-string parameters sent on every request whose values come from environment variables: parameter -> variable name (e.g. {\"key\": \"GEMINI_API_KEY\"}). A credential written into base_url's query string is refused; non-secret parameters there (api-version) are sent.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"price":{"description":"Prices in USD per million tokens, for the cost per verdict, judge and run, label --dry-run's estimate and label --max-cost.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"USD per million prompt tokens not served from the provider's cache.","type":"number","minimum":0},"cached_input_per_mtok":{"description":"USD per million prompt tokens served from the provider's prompt cache (usage.prompt_tokens_details.cached_tokens). Default: input_per_mtok.","type":"number","minimum":0},"output_per_mtok":{"description":"USD per million completion tokens (reasoning tokens included, as providers bill them).","type":"number","minimum":0}}},"reasoning":{"description":"A reasoning model (OpenAI o-series, gpt-5 family): requests carry no temperature and use max_completion_tokens from the start. Unset: learned once per judge from the server's first 400 rejecting either parameter (recorded in the run).","type":"boolean"},"context_tokens":{"description":"The model's context window in tokens. The rendered trajectory is elided (explicit marker) to fit it with room for the reply; one that cannot fit is unjudgeable (too_long).","type":"integer","minimum":1024},"schema_dialect":{"description":"Structured-output schema dialect under output_mode json_schema: openai (strict: true), gemini (Gemini's OpenAI-compatible endpoint: OpenAPI subset, nullable instead of anyOf null, no additionalProperties), vllm or ollama (the schema as given, no strict). Default: gemini for generativelanguage.googleapis.com, ollama for port 11434, else openai. The reply is always checked locally.","enum":["openai","gemini","vllm","ollama"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/ipi-judge/ipi-judge/schemas/judges.schema.json","title":"ipi-judge judges configuration","description":"The LLM judges ipi-judge calls over an OpenAI-compatible chat completions API. API keys are never written here: each judge names the environment variable that holds its key.","type":"object","additionalProperties":false,"required":["judges"],"properties":{"$schema":{"type":"string"},"judges":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/judge"}},"retries":{"description":"Feedback turns allowed per verdict after an unparseable reply, an invalid label or unverified evidence. Transport retries (429, 5xx, timeouts) do not count against this.","type":"integer","minimum":0,"maximum":10,"default":2},"min_quote_chars":{"description":"Minimum normalized length of an evidence quote (DESIGN section 2).","type":"integer","minimum":1,"default":12},"families":{"description":"Model-name pattern -> model family (a case-insensitive regular expression or a plain substring), used to name the maker of an agent or judge model.","type":"object","additionalProperties":{"type":"string","minLength":1}}},"definitions":{"judge":{"type":"object","additionalProperties":false,"required":["id","model","family"],"properties":{"id":{"description":"Unique name of this judge in the run (stored on every verdict).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$","maxLength":128},"model":{"description":"Model name as the API expects it.","type":"string","minLength":1},"base_url":{"description":"Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:8000/v1. Default: the OpenAI API.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"Name of the environment variable holding the API key. Omit it for local servers that need no key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"family":{"description":"The model's maker (openai, anthropic, google, meta, qwen, mistral, deepseek, ...).","type":"string","minLength":1},"temperature":{"type":"number","minimum":0,"maximum":2,"default":0},"max_tokens":{"type":"integer","minimum":1},"output_mode":{"description":"json_schema: strict JSON Schema structured output; json_object: JSON mode; text: no response_format, the JSON is found in the text.","enum":["json_schema","json_object","text"],"default":"json_schema"},"concurrency":{"description":"Trajectories this judge works on at once.","type":"integer","minimum":1,"default":4},"timeout_s":{"description":"Per-request timeout in seconds; at most 2147483.647 (2^31-1 ms, ~24.8 days: the longest timer Node.js sets; a longer one fires at once).","type":"number","exclusiveMinimum":0,"maximum":2147483.647,"default":120},"extra_body":{"description":"Extra fields merged into every request body (e.g. provider routing, reasoning effort).","type":"object"},"rpm":{"description":"Requests per minute this judge may send; requests start evenly spaced, 60000/rpm ms apart (providers also enforce per-minute limits over shorter windows). On HTTP 429 the requests in flight are halved and climb back (AIMD). At least 0.0000279397 (60000/rpm at most 2^31-1 ms, ~24.8 days: the longest timer Node.js sets).","type":"number","minimum":0.0000279397},"tpm":{"description":"Tokens per minute (estimated prompt + max completion, corrected by the reported usage) this judge may send; requests are spaced by tokens * 60000/tpm ms. At least 0.0000279397 (the spacing of one token at most 2^31-1 ms, ~24.8 days; longer spacings are waited in steps).","type":"number","minimum":0.0000279397},"batch":{"description":"Under `ipi-judge label --batch`, send this judge's requests through the OpenAI Batch API (files + batches endpoints; half price, results within 24 h). Default: true for the OpenAI API itself (no base_url, or https://api.openai.com), false for other servers.","type":"boolean"},"headers_env":{"description":"Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g. {\"api-key\": \"AZURE_OPENAI_KEY\"}). Values are treated as secrets and never written anywhere.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"headers":{"description":"Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's HTTP-Referer, X-Title). Credential-looking names (Authorization, *key*, *token*) are refused: use headers_env.","type":"object","additionalProperties":{"type":"string"}},"query_env":{"description":"Query-string parameters sent on every request whose values come from environment variables: parameter -> variable name (e.g. {\"key\": \"GEMINI_API_KEY\"}). A credential written into base_url's query string is refused; non-secret parameters there (api-version) are sent.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"price":{"description":"Prices in USD per million tokens, for the cost per verdict, judge and run, label --dry-run's estimate and label --max-cost.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"USD per million prompt tokens not served from the provider's cache.","type":"number","minimum":0},"cached_input_per_mtok":{"description":"USD per million prompt tokens served from the provider's prompt cache (usage.prompt_tokens_details.cached_tokens). Default: input_per_mtok.","type":"number","minimum":0},"output_per_mtok":{"description":"USD per million completion tokens (reasoning tokens included, as providers bill them).","type":"number","minimum":0}}},"reasoning":{"description":"A reasoning model (OpenAI o-series, gpt-5 family): requests carry no temperature and use max_completion_tokens from the start. Unset: learned once per judge from the server's first 400 rejecting either parameter (recorded in the run).","type":"boolean"},"context_tokens":{"description":"The model's context window in tokens. The rendered trajectory is elided (explicit marker) to fit it with room for the reply; one that cannot fit is unjudgeable (too_long).","type":"integer","minimum":1024},"schema_dialect":{"description":"Structured-output schema dialect under output_mode json_schema: openai (strict: true), gemini (Gemini's OpenAI-compatible endpoint: OpenAPI subset, nullable instead of anyOf null, no additionalProperties), vllm or ollama (the schema as given, no strict). Default: gemini for generativelanguage.googleapis.com, ollama for port 11434, else openai. The reply is always checked locally.","enum":["openai","gemini","vllm","ollama"]}}}}};
+const schema12 = {"type":"object","additionalProperties":false,"required":["id","model","family"],"properties":{"id":{"description":"Unique name of this judge in the run (stored on every verdict).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$","maxLength":128},"model":{"description":"Model name as the API expects it.","type":"string","minLength":1},"base_url":{"description":"Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:8000/v1. Default: the OpenAI API.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"Name of the environment variable holding the API key. Omit it for local servers that need no key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"family":{"description":"The model's maker (openai, anthropic, google, meta, qwen, mistral, deepseek, ...).","type":"string","minLength":1},"temperature":{"type":"number","minimum":0,"maximum":2,"default":0},"max_tokens":{"type":"integer","minimum":1},"output_mode":{"description":"json_schema: strict JSON Schema structured output; json_object: JSON mode; text: no response_format, the JSON is found in the text.","enum":["json_schema","json_object","text"],"default":"json_schema"},"concurrency":{"description":"Trajectories this judge works on at once.","type":"integer","minimum":1,"default":4},"timeout_s":{"description":"Per-request timeout in seconds; at most 2147483.647 (2^31-1 ms, ~24.8 days: the longest timer Node.js sets; a longer one fires at once).","type":"number","exclusiveMinimum":0,"maximum":2147483.647,"default":120},"extra_body":{"description":"Extra fields merged into every request body (e.g. provider routing, reasoning effort).","type":"object"},"rpm":{"description":"Requests per minute this judge may send; requests start evenly spaced, 60000/rpm ms apart (providers also enforce per-minute limits over shorter windows). On HTTP 429 the requests in flight are halved and climb back (AIMD). At least 0.0000279397 (60000/rpm at most 2^31-1 ms, ~24.8 days: the longest timer Node.js sets).","type":"number","minimum":0.0000279397},"tpm":{"description":"Tokens per minute (estimated prompt + max completion, corrected by the reported usage) this judge may send; requests are spaced by tokens * 60000/tpm ms. At least 0.0000279397 (the spacing of one token at most 2^31-1 ms, ~24.8 days; longer spacings are waited in steps).","type":"number","minimum":0.0000279397},"batch":{"description":"Under `ipi-judge label --batch`, send this judge's requests through the OpenAI Batch API (files + batches endpoints; half price, results within 24 h). Default: true for the OpenAI API itself (no base_url, or https://api.openai.com), false for other servers.","type":"boolean"},"headers_env":{"description":"Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g. {\"api-key\": \"AZURE_OPENAI_KEY\"}). Values are treated as secrets and never written anywhere.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"headers":{"description":"Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's HTTP-Referer, X-Title). Credential-looking names (Authorization, *key*, *token*) are refused: use headers_env.","type":"object","additionalProperties":{"type":"string"}},"query_env":{"description":"Query-string parameters sent on every request whose values come from environment variables: parameter -> variable name (e.g. {\"key\": \"GEMINI_API_KEY\"}). A credential written into base_url's query string is refused; non-secret parameters there (api-version) are sent.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"price":{"description":"Prices in USD per million tokens, for the cost per verdict, judge and run, label --dry-run's estimate and label --max-cost.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"USD per million prompt tokens not served from the provider's cache.","type":"number","minimum":0},"cached_input_per_mtok":{"description":"USD per million prompt tokens served from the provider's prompt cache (usage.prompt_tokens_details.cached_tokens). Default: input_per_mtok.","type":"number","minimum":0},"output_per_mtok":{"description":"USD per million completion tokens (reasoning tokens included, as providers bill them).","type":"number","minimum":0}}},"reasoning":{"description":"A reasoning model (OpenAI o-series, gpt-5 family): requests carry no temperature and use max_completion_tokens from the start. Unset: learned once per judge from the server's first 400 rejecting either parameter (recorded in the run).","type":"boolean"},"context_tokens":{"description":"The model's context window in tokens. The rendered trajectory is elided (explicit marker) to fit it with room for the reply; one that cannot fit is unjudgeable (too_long).","type":"integer","minimum":1024},"schema_dialect":{"description":"Structured-output schema dialect under output_mode json_schema: openai (strict: true), gemini (Gemini's OpenAI-compatible endpoint: OpenAPI subset, nullable instead of anyOf null, no additionalProperties), vllm or ollama (the schema as given, no strict). Default: gemini for generativelanguage.googleapis.com, ollama for port 11434, else openai. The reply is always checked locally.","enum":["openai","gemini","vllm","ollama"]}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = ajvRuntime_ucs2length;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:@/-]*$", "u");
@@ -348,8 +348,8 @@ errors++;
 if(data2.timeout_s !== undefined){
 let data12 = data2.timeout_s;
 if(typeof data12 == "number"){
-if(data12 <= 0 || isNaN(data12)){
-const err27 = {instancePath:instancePath+"/judges/" + i0+"/timeout_s",schemaPath:"#/definitions/judge/properties/timeout_s/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data12 > 2147483.647 || isNaN(data12)){
+const err27 = {instancePath:instancePath+"/judges/" + i0+"/timeout_s",schemaPath:"#/definitions/judge/properties/timeout_s/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2147483.647},message:"must be <= 2147483.647"};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -358,9 +358,8 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-else {
-const err28 = {instancePath:instancePath+"/judges/" + i0+"/timeout_s",schemaPath:"#/definitions/judge/properties/timeout_s/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data12 <= 0 || isNaN(data12)){
+const err28 = {instancePath:instancePath+"/judges/" + i0+"/timeout_s",schemaPath:"#/definitions/judge/properties/timeout_s/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -370,10 +369,8 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data2.extra_body !== undefined){
-let data13 = data2.extra_body;
-if(!(data13 && typeof data13 == "object" && !Array.isArray(data13))){
-const err29 = {instancePath:instancePath+"/judges/" + i0+"/extra_body",schemaPath:"#/definitions/judge/properties/extra_body/type",keyword:"type",params:{type: "object"},message:"must be object"};
+else {
+const err29 = {instancePath:instancePath+"/judges/" + i0+"/timeout_s",schemaPath:"#/definitions/judge/properties/timeout_s/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -383,11 +380,10 @@ vErrors.push(err29);
 errors++;
 }
 }
-if(data2.rpm !== undefined){
-let data14 = data2.rpm;
-if(typeof data14 == "number"){
-if(data14 <= 0 || isNaN(data14)){
-const err30 = {instancePath:instancePath+"/judges/" + i0+"/rpm",schemaPath:"#/definitions/judge/properties/rpm/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+if(data2.extra_body !== undefined){
+let data13 = data2.extra_body;
+if(!(data13 && typeof data13 == "object" && !Array.isArray(data13))){
+const err30 = {instancePath:instancePath+"/judges/" + i0+"/extra_body",schemaPath:"#/definitions/judge/properties/extra_body/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -397,8 +393,11 @@ vErrors.push(err30);
 errors++;
 }
 }
-else {
-const err31 = {instancePath:instancePath+"/judges/" + i0+"/rpm",schemaPath:"#/definitions/judge/properties/rpm/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data2.rpm !== undefined){
+let data14 = data2.rpm;
+if(typeof data14 == "number"){
+if(data14 < 0.0000279397 || isNaN(data14)){
+const err31 = {instancePath:instancePath+"/judges/" + i0+"/rpm",schemaPath:"#/definitions/judge/properties/rpm/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.0000279397},message:"must be >= 0.0000279397"};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -408,11 +407,8 @@ vErrors.push(err31);
 errors++;
 }
 }
-if(data2.tpm !== undefined){
-let data15 = data2.tpm;
-if(typeof data15 == "number"){
-if(data15 <= 0 || isNaN(data15)){
-const err32 = {instancePath:instancePath+"/judges/" + i0+"/tpm",schemaPath:"#/definitions/judge/properties/tpm/exclusiveMinimum",keyword:"exclusiveMinimum",params:{comparison: ">", limit: 0},message:"must be > 0"};
+else {
+const err32 = {instancePath:instancePath+"/judges/" + i0+"/rpm",schemaPath:"#/definitions/judge/properties/rpm/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -422,8 +418,11 @@ vErrors.push(err32);
 errors++;
 }
 }
-else {
-const err33 = {instancePath:instancePath+"/judges/" + i0+"/tpm",schemaPath:"#/definitions/judge/properties/tpm/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data2.tpm !== undefined){
+let data15 = data2.tpm;
+if(typeof data15 == "number"){
+if(data15 < 0.0000279397 || isNaN(data15)){
+const err33 = {instancePath:instancePath+"/judges/" + i0+"/tpm",schemaPath:"#/definitions/judge/properties/tpm/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0.0000279397},message:"must be >= 0.0000279397"};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -433,14 +432,25 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data2.batch !== undefined){
-if(typeof data2.batch !== "boolean"){
-const err34 = {instancePath:instancePath+"/judges/" + i0+"/batch",schemaPath:"#/definitions/judge/properties/batch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+else {
+const err34 = {instancePath:instancePath+"/judges/" + i0+"/tpm",schemaPath:"#/definitions/judge/properties/tpm/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err34];
 }
 else {
 vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data2.batch !== undefined){
+if(typeof data2.batch !== "boolean"){
+const err35 = {instancePath:instancePath+"/judges/" + i0+"/batch",schemaPath:"#/definitions/judge/properties/batch/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
 }
 errors++;
 }
@@ -452,18 +462,7 @@ for(const key2 in data17){
 let data18 = data17[key2];
 if(typeof data18 === "string"){
 if(!pattern2.test(data18)){
-const err35 = {instancePath:instancePath+"/judges/" + i0+"/headers_env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/headers_env/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err35];
-}
-else {
-vErrors.push(err35);
-}
-errors++;
-}
-}
-else {
-const err36 = {instancePath:instancePath+"/judges/" + i0+"/headers_env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/headers_env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err36 = {instancePath:instancePath+"/judges/" + i0+"/headers_env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/headers_env/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -473,9 +472,8 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
 else {
-const err37 = {instancePath:instancePath+"/judges/" + i0+"/headers_env",schemaPath:"#/definitions/judge/properties/headers_env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err37 = {instancePath:instancePath+"/judges/" + i0+"/headers_env/" + key2.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/headers_env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -485,12 +483,9 @@ vErrors.push(err37);
 errors++;
 }
 }
-if(data2.headers !== undefined){
-let data19 = data2.headers;
-if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
-for(const key3 in data19){
-if(typeof data19[key3] !== "string"){
-const err38 = {instancePath:instancePath+"/judges/" + i0+"/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+else {
+const err38 = {instancePath:instancePath+"/judges/" + i0+"/headers_env",schemaPath:"#/definitions/judge/properties/headers_env/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -500,14 +495,29 @@ vErrors.push(err38);
 errors++;
 }
 }
-}
-else {
-const err39 = {instancePath:instancePath+"/judges/" + i0+"/headers",schemaPath:"#/definitions/judge/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data2.headers !== undefined){
+let data19 = data2.headers;
+if(data19 && typeof data19 == "object" && !Array.isArray(data19)){
+for(const key3 in data19){
+if(typeof data19[key3] !== "string"){
+const err39 = {instancePath:instancePath+"/judges/" + i0+"/headers/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/headers/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err39];
 }
 else {
 vErrors.push(err39);
+}
+errors++;
+}
+}
+}
+else {
+const err40 = {instancePath:instancePath+"/judges/" + i0+"/headers",schemaPath:"#/definitions/judge/properties/headers/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
 }
 errors++;
 }
@@ -519,18 +529,7 @@ for(const key4 in data21){
 let data22 = data21[key4];
 if(typeof data22 === "string"){
 if(!pattern2.test(data22)){
-const err40 = {instancePath:instancePath+"/judges/" + i0+"/query_env/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/query_env/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
-if(vErrors === null){
-vErrors = [err40];
-}
-else {
-vErrors.push(err40);
-}
-errors++;
-}
-}
-else {
-const err41 = {instancePath:instancePath+"/judges/" + i0+"/query_env/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/query_env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err41 = {instancePath:instancePath+"/judges/" + i0+"/query_env/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/query_env/additionalProperties/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\""};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -540,9 +539,8 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
 else {
-const err42 = {instancePath:instancePath+"/judges/" + i0+"/query_env",schemaPath:"#/definitions/judge/properties/query_env/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err42 = {instancePath:instancePath+"/judges/" + i0+"/query_env/" + key4.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/definitions/judge/properties/query_env/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -552,11 +550,9 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data2.price !== undefined){
-let data23 = data2.price;
-if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
-if(data23.input_per_mtok === undefined){
-const err43 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/required",keyword:"required",params:{missingProperty: "input_per_mtok"},message:"must have required property '"+"input_per_mtok"+"'"};
+}
+else {
+const err43 = {instancePath:instancePath+"/judges/" + i0+"/query_env",schemaPath:"#/definitions/judge/properties/query_env/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -565,8 +561,12 @@ vErrors.push(err43);
 }
 errors++;
 }
-if(data23.output_per_mtok === undefined){
-const err44 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/required",keyword:"required",params:{missingProperty: "output_per_mtok"},message:"must have required property '"+"output_per_mtok"+"'"};
+}
+if(data2.price !== undefined){
+let data23 = data2.price;
+if(data23 && typeof data23 == "object" && !Array.isArray(data23)){
+if(data23.input_per_mtok === undefined){
+const err44 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/required",keyword:"required",params:{missingProperty: "input_per_mtok"},message:"must have required property '"+"input_per_mtok"+"'"};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -575,9 +575,8 @@ vErrors.push(err44);
 }
 errors++;
 }
-for(const key5 in data23){
-if(!(((key5 === "input_per_mtok") || (key5 === "cached_input_per_mtok")) || (key5 === "output_per_mtok"))){
-const err45 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
+if(data23.output_per_mtok === undefined){
+const err45 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/required",keyword:"required",params:{missingProperty: "output_per_mtok"},message:"must have required property '"+"output_per_mtok"+"'"};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -586,12 +585,9 @@ vErrors.push(err45);
 }
 errors++;
 }
-}
-if(data23.input_per_mtok !== undefined){
-let data24 = data23.input_per_mtok;
-if(typeof data24 == "number"){
-if(data24 < 0 || isNaN(data24)){
-const err46 = {instancePath:instancePath+"/judges/" + i0+"/price/input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+for(const key5 in data23){
+if(!(((key5 === "input_per_mtok") || (key5 === "cached_input_per_mtok")) || (key5 === "output_per_mtok"))){
+const err46 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -601,8 +597,11 @@ vErrors.push(err46);
 errors++;
 }
 }
-else {
-const err47 = {instancePath:instancePath+"/judges/" + i0+"/price/input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23.input_per_mtok !== undefined){
+let data24 = data23.input_per_mtok;
+if(typeof data24 == "number"){
+if(data24 < 0 || isNaN(data24)){
+const err47 = {instancePath:instancePath+"/judges/" + i0+"/price/input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -612,11 +611,8 @@ vErrors.push(err47);
 errors++;
 }
 }
-if(data23.cached_input_per_mtok !== undefined){
-let data25 = data23.cached_input_per_mtok;
-if(typeof data25 == "number"){
-if(data25 < 0 || isNaN(data25)){
-const err48 = {instancePath:instancePath+"/judges/" + i0+"/price/cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/cached_input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err48 = {instancePath:instancePath+"/judges/" + i0+"/price/input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -626,8 +622,11 @@ vErrors.push(err48);
 errors++;
 }
 }
-else {
-const err49 = {instancePath:instancePath+"/judges/" + i0+"/price/cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/cached_input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23.cached_input_per_mtok !== undefined){
+let data25 = data23.cached_input_per_mtok;
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)){
+const err49 = {instancePath:instancePath+"/judges/" + i0+"/price/cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/cached_input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -637,11 +636,8 @@ vErrors.push(err49);
 errors++;
 }
 }
-if(data23.output_per_mtok !== undefined){
-let data26 = data23.output_per_mtok;
-if(typeof data26 == "number"){
-if(data26 < 0 || isNaN(data26)){
-const err50 = {instancePath:instancePath+"/judges/" + i0+"/price/output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/output_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err50 = {instancePath:instancePath+"/judges/" + i0+"/price/cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/cached_input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -651,8 +647,11 @@ vErrors.push(err50);
 errors++;
 }
 }
-else {
-const err51 = {instancePath:instancePath+"/judges/" + i0+"/price/output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/output_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23.output_per_mtok !== undefined){
+let data26 = data23.output_per_mtok;
+if(typeof data26 == "number"){
+if(data26 < 0 || isNaN(data26)){
+const err51 = {instancePath:instancePath+"/judges/" + i0+"/price/output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/output_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -662,9 +661,8 @@ vErrors.push(err51);
 errors++;
 }
 }
-}
 else {
-const err52 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err52 = {instancePath:instancePath+"/judges/" + i0+"/price/output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/output_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -674,9 +672,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-if(data2.reasoning !== undefined){
-if(typeof data2.reasoning !== "boolean"){
-const err53 = {instancePath:instancePath+"/judges/" + i0+"/reasoning",schemaPath:"#/definitions/judge/properties/reasoning/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+}
+else {
+const err53 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -686,10 +684,9 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data2.context_tokens !== undefined){
-let data28 = data2.context_tokens;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err54 = {instancePath:instancePath+"/judges/" + i0+"/context_tokens",schemaPath:"#/definitions/judge/properties/context_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data2.reasoning !== undefined){
+if(typeof data2.reasoning !== "boolean"){
+const err54 = {instancePath:instancePath+"/judges/" + i0+"/reasoning",schemaPath:"#/definitions/judge/properties/reasoning/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -698,9 +695,11 @@ vErrors.push(err54);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 < 1024 || isNaN(data28)){
-const err55 = {instancePath:instancePath+"/judges/" + i0+"/context_tokens",schemaPath:"#/definitions/judge/properties/context_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
+}
+if(data2.context_tokens !== undefined){
+let data28 = data2.context_tokens;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err55 = {instancePath:instancePath+"/judges/" + i0+"/context_tokens",schemaPath:"#/definitions/judge/properties/context_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -709,12 +708,9 @@ vErrors.push(err55);
 }
 errors++;
 }
-}
-}
-if(data2.schema_dialect !== undefined){
-let data29 = data2.schema_dialect;
-if(!((((data29 === "openai") || (data29 === "gemini")) || (data29 === "vllm")) || (data29 === "ollama"))){
-const err56 = {instancePath:instancePath+"/judges/" + i0+"/schema_dialect",schemaPath:"#/definitions/judge/properties/schema_dialect/enum",keyword:"enum",params:{allowedValues: schema12.properties.schema_dialect.enum},message:"must be equal to one of the allowed values"};
+if(typeof data28 == "number"){
+if(data28 < 1024 || isNaN(data28)){
+const err56 = {instancePath:instancePath+"/judges/" + i0+"/context_tokens",schemaPath:"#/definitions/judge/properties/context_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -725,8 +721,10 @@ errors++;
 }
 }
 }
-else {
-const err57 = {instancePath:instancePath+"/judges/" + i0,schemaPath:"#/definitions/judge/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data2.schema_dialect !== undefined){
+let data29 = data2.schema_dialect;
+if(!((((data29 === "openai") || (data29 === "gemini")) || (data29 === "vllm")) || (data29 === "ollama"))){
+const err57 = {instancePath:instancePath+"/judges/" + i0+"/schema_dialect",schemaPath:"#/definitions/judge/properties/schema_dialect/enum",keyword:"enum",params:{allowedValues: schema12.properties.schema_dialect.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -738,7 +736,7 @@ errors++;
 }
 }
 else {
-const err58 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err58 = {instancePath:instancePath+"/judges/" + i0,schemaPath:"#/definitions/judge/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -748,10 +746,9 @@ vErrors.push(err58);
 errors++;
 }
 }
-if(data.retries !== undefined){
-let data30 = data.retries;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err59 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+}
+else {
+const err59 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -760,9 +757,11 @@ vErrors.push(err59);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 > 10 || isNaN(data30)){
-const err60 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+}
+if(data.retries !== undefined){
+let data30 = data.retries;
+if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
+const err60 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -771,8 +770,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(data30 < 0 || isNaN(data30)){
-const err61 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(typeof data30 == "number"){
+if(data30 > 10 || isNaN(data30)){
+const err61 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -781,12 +781,8 @@ vErrors.push(err61);
 }
 errors++;
 }
-}
-}
-if(data.min_quote_chars !== undefined){
-let data31 = data.min_quote_chars;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err62 = {instancePath:instancePath+"/min_quote_chars",schemaPath:"#/properties/min_quote_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data30 < 0 || isNaN(data30)){
+const err62 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -795,14 +791,28 @@ vErrors.push(err62);
 }
 errors++;
 }
-if(typeof data31 == "number"){
-if(data31 < 1 || isNaN(data31)){
-const err63 = {instancePath:instancePath+"/min_quote_chars",schemaPath:"#/properties/min_quote_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+}
+if(data.min_quote_chars !== undefined){
+let data31 = data.min_quote_chars;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
+const err63 = {instancePath:instancePath+"/min_quote_chars",schemaPath:"#/properties/min_quote_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
+}
+errors++;
+}
+if(typeof data31 == "number"){
+if(data31 < 1 || isNaN(data31)){
+const err64 = {instancePath:instancePath+"/min_quote_chars",schemaPath:"#/properties/min_quote_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
 }
 errors++;
 }
@@ -815,18 +825,7 @@ for(const key6 in data32){
 let data33 = data32[key6];
 if(typeof data33 === "string"){
 if(func3(data33) < 1){
-const err64 = {instancePath:instancePath+"/families/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/families/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
-if(vErrors === null){
-vErrors = [err64];
-}
-else {
-vErrors.push(err64);
-}
-errors++;
-}
-}
-else {
-const err65 = {instancePath:instancePath+"/families/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/families/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+const err65 = {instancePath:instancePath+"/families/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/families/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -836,9 +835,8 @@ vErrors.push(err65);
 errors++;
 }
 }
-}
 else {
-const err66 = {instancePath:instancePath+"/families",schemaPath:"#/properties/families/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err66 = {instancePath:instancePath+"/families/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/families/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -850,12 +848,24 @@ errors++;
 }
 }
 else {
-const err67 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err67 = {instancePath:instancePath+"/families",schemaPath:"#/properties/families/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err67];
 }
 else {
 vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
 }
 errors++;
 }

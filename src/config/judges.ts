@@ -224,8 +224,23 @@ function describe(e: ErrorObject, raw: unknown): string {
   if (e.keyword === "additionalProperties") return `${at}: unknown field "${String(p.additionalProperty)}"`;
   if (e.keyword === "required") return `${at}: missing required field "${String(p.missingProperty)}"`;
   if (e.keyword === "enum") return `${at} ${e.message}: ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
+  const timer = e.keyword === "maximum" || e.keyword === "minimum" ? TIMER_LIMITS[e.instancePath.split("/").pop() ?? ""] : undefined;
+  if (timer !== undefined) return `${at} ${e.message}: ${timer}`;
   return `${at} ${e.message ?? "is invalid"}`;
 }
+
+/** The longest delay a Node.js timer can wait: 2^31-1 ms (~24.8 days); a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Why the timing fields have their bounds in the schema (red team 31 F5: `timeout_s: 1e12` aborted every request after
+ * 1 ms, `rpm: 1e-5` spaced nothing): said with the schema's own message.
+ */
+const TIMER_LIMITS: Record<string, string> = {
+  timeout_s: "the timeout in ms must be at most 2^31-1 ms (2147483.647 s, ~24.8 days), the longest timer Node.js can set (a longer one fires after 1 ms); for no practical timeout give e.g. 86400",
+  rpm: "the spacing of requests, 60000/rpm ms, must be at most 2^31-1 ms (~24.8 days), the longest timer Node.js can set (a longer one fires at once)",
+  tpm: "the spacing of one token, 60000/tpm ms, must be at most 2^31-1 ms (~24.8 days), the longest timer Node.js can set",
+};
 
 /**
  * Validate a parsed configuration object against `schemas/judges.schema.json` and apply the file-level

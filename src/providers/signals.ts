@@ -1,7 +1,22 @@
 /**
  * Abort signals and waits of one request: a per-request signal bounded by a timeout, a child signal that does not
- * pile listeners on the run's signal, and a timer that an abort cancels.
+ * pile listeners on the run's signal, and a timer that an abort cancels. Every delay goes through {@link longTimer}: a
+ * Node.js timer longer than 2^31-1 ms fires after 1 ms (red team 31 F5), so a longer one is waited in steps.
  */
+import { MAX_TIMER_MS } from "../config/judges.js";
+
+/**
+ * `setTimeout(fn, ms)` for any delay: one over {@link MAX_TIMER_MS} (which Node.js would fire after 1 ms, with a
+ * TimeoutOverflowWarning) is waited in steps of at most that; `Infinity` never fires. `clear()` cancels it.
+ */
+export function longTimer(fn: () => void, ms: number): { clear: () => void } {
+  let t: ReturnType<typeof setTimeout> | undefined;
+  const arm = (left: number) => {
+    t = left > MAX_TIMER_MS ? setTimeout(() => arm(left - MAX_TIMER_MS), MAX_TIMER_MS) : setTimeout(fn, left);
+  };
+  arm(Number.isNaN(ms) ? 0 : Math.max(0, ms));
+  return { clear: () => clearTimeout(t) };
+}
 
 /**
  * The signal of one request: aborts when `parent` aborts (through the fan-out of {@link scopedSignal}, so no listener piles up
@@ -16,7 +31,7 @@ export function requestSignal(
   // one controller: the request's own, aborted by `parent` through its shared fan-out (no scoped controller between)
   const unlink = linkChild(parent, ac);
   let timedOut = false;
-  const timer = setTimeout(() => {
+  const timer = longTimer(() => {
     timedOut = true;
     ac.abort(new DOMException(`no complete answer within ${timeoutMs} ms`, "TimeoutError"));
   }, Math.max(1, timeoutMs));
@@ -24,22 +39,22 @@ export function requestSignal(
     signal: ac.signal,
     timedOut: () => timedOut && !parent?.aborted,
     dispose: () => {
-      clearTimeout(timer);
+      timer.clear();
       unlink();
     },
   };
 }
 
-/** A timer that rejects when the signal aborts. */
+/** A timer that rejects when the signal aborts; any delay ({@link longTimer}). */
 export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason ?? new Error("aborted"));
-    const t = setTimeout(() => {
+    const t = longTimer(() => {
       signal?.removeEventListener("abort", onAbort);
       resolve();
-    }, Math.max(0, ms));
+    }, ms);
     const onAbort = () => {
-      clearTimeout(t);
+      t.clear();
       reject(signal?.reason ?? new Error("aborted"));
     };
     signal?.addEventListener("abort", onAbort, { once: true });

@@ -92,6 +92,19 @@ describe("validation names the bad field", () => {
       expect(e.message).toContain(f);
     });
   }
+  it("durations and rates past the longest Node.js timer are refused, naming the field and the limit (red team 31 F5)", () => {
+    // timeout_s 1e12 aborted every request after 1 ms; rpm 1e-5 spaced nothing (the timer fired at once)
+    for (const [j, re] of [
+      [{ timeout_s: 1e12 }, /judges\[0\] \(id "a"\)\.timeout_s must be <= 2147483\.647: .*2\^31-1 ms .*~24\.8 days/],
+      [{ timeout_s: 2147483.648 }, /timeout_s must be <= 2147483\.647/],
+      [{ rpm: 1e-5 }, /judges\[0\] \(id "a"\)\.rpm must be >= 0\.0000279397: the spacing of requests, 60000\/rpm ms, must be at most 2\^31-1 ms \(~24\.8 days\)/],
+      [{ tpm: 1e-6 }, /tpm must be >= 0\.0000279397: .*~24\.8 days/],
+      [{ rpm: 0 }, /rpm must be >= /],
+    ] as const) expect(errorOf(() => parseJudgesConfig(one(j))).message).toMatch(re);
+    // the largest values the timers can wait are taken
+    expect(parseJudgesConfig(one({ timeout_s: 2147483.647, rpm: 0.0000279397, tpm: 0.0000279397 })).judges[0].timeout_s).toBe(2147483.647);
+    expect(60_000 / 0.0000279397).toBeLessThanOrEqual(2 ** 31 - 1);
+  });
   it("duplicate ids", () => {
     const e = errorOf(() => parseJudgesConfig({ judges: [{ id: "a", model: "m", family: "f" }, { id: "a", model: "n", family: "f" }] }));
     expect(e.message).toMatch(/judges\[1\]\.id: duplicate judge id "a"/);
