@@ -158,6 +158,12 @@ export interface VerifiedFinding {
   holds: boolean;
   evidence: VerifiedQuote[];
   explanation?: string;
+  /**
+   * Set (true) on a holding finding whose verified quote is all or part of the "closest existing text" an earlier
+   * feedback turn of the conversation offered for a quote that failed (red team 31 F2: a made-up quote, then the
+   * offered text pasted on the retry): the finding may rest on text the judge was handed, not text it found.
+   */
+  evidence_from_feedback?: true;
 }
 
 /**

@@ -30,6 +30,7 @@ import { DEFAULT_BUDGET_CHARS, renderForJudge } from "../serialize/render.js";
 import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
+import { markEvidenceFromFeedback, offeredTexts } from "../verdict/from-feedback.js";
 import { buildVerdict, type JudgeIdentity } from "../verdict/record.js";
 import { quoteCheck } from "../verdict/first-reply.js";
 import type { JudgeContext } from "./judge.js";
@@ -74,6 +75,11 @@ export interface JudgeConversation {
   firstReply?: { quotes: number; quotes_failed: number };
   /** What the provider's replies said that the verdict records (`Verdict.provider_notes`), each once. */
   notes?: string[];
+  /**
+   * The closest existing texts the feedback turns so far offered (normalized; `../verdict/from-feedback.ts`): a later
+   * reply's holding finding quoting one of them is marked `evidence_from_feedback`.
+   */
+  offered?: string[];
   /** The nonce of the rendered trajectory (rendering again with it gives the same messages). */
   readonly nonce: string;
   readonly budgetChars?: number;
@@ -314,9 +320,15 @@ export class JudgeConversations {
     }
 
     const decision = decide(parsed.reply, conv.evCtx);
+    // a finding resting on text an earlier feedback turn offered is marked (red team 31 F2)
+    if (conv.offered) markEvidenceFromFeedback(decision.findings, conv.offered, conv.nonce);
     conv.last = { decision, rationale: parsed.reply.rationale };
     conv.firstReply ??= quoteCheck(decision.findings);
-    if (decision.needsRetry && round < s.retries) return again(out.content, feedbackMessage(decision, conv.nonce), out.reasoning);
+    if (decision.needsRetry && round < s.retries) {
+      const offered = offeredTexts(decision);
+      if (offered.length > 0) (conv.offered ??= []).push(...offered);
+      return again(out.content, feedbackMessage(decision, conv.nonce), out.reasoning);
+    }
     return verdict("ok", decision, { rationale: parsed.reply.rationale });
   }
 }

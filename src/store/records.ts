@@ -164,6 +164,8 @@ export function slimVerdict(v: Verdict): Verdict {
       bucket: f.bucket,
       holds: f.holds,
       evidence: (f.evidence ?? []).map((q) => ({ verified: q.verified, reason: q.reason?.startsWith("not checked") ? q.reason : undefined })),
+      // counted by the health (red team 31 F2: a finding resting on text the feedback offered)
+      ...(f.evidence_from_feedback === true ? { evidence_from_feedback: true as const } : {}),
     })),
   } as Verdict;
 }

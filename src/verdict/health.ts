@@ -171,6 +171,12 @@ export interface JudgeHealth {
   first_reply?: FirstReplyHealth | null;
   /** Why `first_reply` is null (`noFirstReply` of `./first-reply.ts`); absent otherwise. */
   first_reply_reason?: string;
+  /**
+   * Its usable labels with a holding finding marked `evidence_from_feedback` (its verified quote is text a feedback
+   * turn offered as the closest existing text: `./from-feedback.ts`, red team 31 F2). Absent in figures made before
+   * the field.
+   */
+  evidence_from_feedback?: number;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -239,6 +245,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     unattacked_compliance: 0,
     unattacked_compliance_share: null,
     first_reply: emptyFirstReply(),
+    evidence_from_feedback: 0,
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -276,6 +283,8 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
     h.unattacked_labels = (h.unattacked_labels ?? 0) + 1;
     if (complied) h.unattacked_compliance = (h.unattacked_compliance ?? 0) + 1;
   } else if (v.status === "ok" && complied && isAttacked === undefined) h.attack_unknown_compliance = (h.attack_unknown_compliance ?? 0) + 1;
+  if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
+    h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
     for (const q of Array.isArray(f?.evidence) ? f.evidence : []) {
       if (!q || (typeof q.reason === "string" && q.reason.startsWith("not checked"))) continue;
@@ -422,6 +431,9 @@ export function formatHealth(h: JudgeHealth): string {
     `${share(h.code_established_share, h.attacked_labels, "code-established", "code-established: no attacked labels")}${h.code_established_share === null ? "" : " attacked labels"}; ` +
     `judge errors ${h.errors}, refusals ${h.refusals}, unjudgeable ${h.unjudgeable}, unverified ${h.unverified}${unv ? ` (${unv})` : ""}` +
     unknown +
+    (h.evidence_from_feedback
+      ? `; ${h.evidence_from_feedback} label(s) rest on text a feedback turn offered as the closest existing text (findings marked evidence_from_feedback: check them)`
+      : "") +
     formatReferenceGoal(h.reference_goal)
   );
 }

@@ -149,7 +149,7 @@ describe("feedback turns never carry untrusted text raw (B10 through the retry f
         failures: [
           {
             bucket: "full_compliance" as const,
-            quote: { message_index: 2, quote: q, verified: false, reason: "not found", closest: { text: cl, similarity: 0.5, message_index: 3 } },
+            quote: { message_index: 2, quote: q, verified: false, reason: "not found", closest: { text: cl, similarity: 0.9, message_index: 3 } },
           },
         ],
       };
