@@ -350,6 +350,41 @@ function checkCredentials(j: JudgeConfig, i: number, source: string): void {
       throw new JudgesConfigError(
         `${at}.headers["${name}"] looks like a credential; literal credentials are refused. Use headers_env: {"${name}": "<ENV_VAR holding it>"}.`,
       );
+  const secretKey = credentialKeyIn(j.extra_body);
+  if (secretKey !== undefined)
+    throw new JudgesConfigError(
+      `${at}.extra_body.${secretKey} looks like a credential; literal credentials are refused (extra_body is written in the run's store.json and sent as is). ` +
+        `Send it from the environment as a header (headers_env: {"<header>": "<ENV_VAR holding it>"}) or a query parameter (query_env).`,
+    );
+}
+
+/**
+ * Key names of a request body field that hold a credential (red team 31 L3d: `extra_body.api_key` was written into
+ * store.json): `api_key`, `key`, `token`, `access_token`, `secret`, `client_secret`, `password`, `authorization`,
+ * `auth`, `credentials`, `cookie`, `bearer`..., as a whole name or its last `_`/`-`/`.` separated words. Narrower
+ * than the header rule: body fields such as `max_tokens` or `prompt_cache_key` are no credentials.
+ */
+const CREDENTIAL_KEY = /(^|[_.-])(api[_-]?key|apikey|key|token|access[_-]?token|auth[_-]?token|refresh[_-]?token|id[_-]?token|bearer|secret|secret[_-]?key|private[_-]?key|client[_-]?secret|passw(or)?d|pwd|authorization|auth|credentials?|cookie|session[_-]?(id|token))$/i;
+/** Last words of such names that are a parameter, not a credential. */
+const NOT_CREDENTIAL_KEY = /(^|[_.-])(cache[_-]?key|idempotency[_-]?key|max[_-]?tokens?|tokens?[_-]?limit)$/i;
+
+/** The path (`a.b.api_key`) of the first credential-looking key ({@link CREDENTIAL_KEY}) in a JSON value, at any depth. */
+function credentialKeyIn(v: unknown, at = "", depth = 0): string | undefined {
+  if (depth > 32 || typeof v !== "object" || v === null) return undefined;
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const hit = credentialKeyIn(x, `${at}[${i}]`, depth + 1);
+      if (hit !== undefined) return hit;
+    }
+    return undefined;
+  }
+  for (const [k, x] of Object.entries(v)) {
+    const here = at === "" ? k : `${at}.${k}`;
+    if (CREDENTIAL_KEY.test(k) && !NOT_CREDENTIAL_KEY.test(k)) return here;
+    const hit = credentialKeyIn(x, here, depth + 1);
+    if (hit !== undefined) return hit;
+  }
+  return undefined;
 }
 
 /** How to build a judge's `openai` client, credentials resolved from the environment, and what to redact. */

@@ -105,6 +105,25 @@ describe("validation names the bad field", () => {
     expect(parseJudgesConfig(one({ timeout_s: 2147483.647, rpm: 0.0000279397, tpm: 0.0000279397 })).judges[0].timeout_s).toBe(2147483.647);
     expect(60_000 / 0.0000279397).toBeLessThanOrEqual(2 ** 31 - 1);
   });
+  it("extra_body keys that look like credentials are refused like headers, at any depth, never echoing the value (red team 31 L3d)", () => {
+    for (const [body, field] of [
+      [{ api_key: "sk-live-SECRET1" }, "extra_body.api_key"],
+      [{ token: "t0k3n-SECRET" }, "extra_body.token"],
+      [{ provider: { Authorization: "Bearer SECRET" } }, "extra_body.provider.Authorization"],
+      [{ client_secret: "SECRET" }, "extra_body.client_secret"],
+      [{ auth: { password: "SECRET" } }, "extra_body.auth"],
+      [{ list: [{ access_token: "SECRET" }] }, "extra_body.list[0].access_token"],
+      [{ "x-api-key": "SECRET" }, "extra_body.x-api-key"],
+    ] as const) {
+      const e = errorOf(() => parseJudgesConfig(one({ extra_body: body })));
+      expect(e.message).toContain(`judges[0] ("a").${field} looks like a credential`);
+      expect(e.message).toMatch(/headers_env/);
+      expect(e.message).not.toContain("SECRET");
+    }
+    // request parameters with such words in them are no credentials
+    const ok = { max_tokens: 5, max_completion_tokens: 9, prompt_cache_key: "run-1", reasoning: { effort: "low" }, provider: { order: ["a"] }, keywords: ["x"] };
+    expect(parseJudgesConfig(one({ extra_body: ok })).judges[0].extra_body).toEqual(ok);
+  });
   it("duplicate ids", () => {
     const e = errorOf(() => parseJudgesConfig({ judges: [{ id: "a", model: "m", family: "f" }, { id: "a", model: "n", family: "f" }] }));
     expect(e.message).toMatch(/judges\[1\]\.id: duplicate judge id "a"/);
