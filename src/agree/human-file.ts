@@ -32,6 +32,23 @@ export class HumanLabelsError extends Error {
  */
 export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number; content_sha256?: string } & FrameFields & { line: number };
 
+/**
+ * The warning naming a label file's rows that could not be read, each with what is wrong (red team 31 L4: a row with
+ * weight 0 was counted as "unreadable row" and nothing said why): `label file F: 2 row(s) not read: line 3: weight
+ * must be > 0, got 0 (...); line 5: missing annotator`, the first {@link BAD_ROWS_NAMED} named. Undefined when none.
+ */
+export function badRowsWarning(file: HumanLabelFile, name: string): string | undefined {
+  const bad = file.bad_rows;
+  if (bad.length === 0) return undefined;
+  const named = bad.slice(0, BAD_ROWS_NAMED).map((b) => `line ${b.line}: ${b.message}`).join("; ");
+  const more = bad.length > BAD_ROWS_NAMED ? `; and ${bad.length - BAD_ROWS_NAMED} more` : "";
+  const all = file.rows.length === 0 ? ` (every row of the file: no label is used)` : "";
+  return `label file ${name}: ${bad.length} row(s) not read${all}: ${named}${more}`;
+}
+
+/** How many unreadable rows {@link badRowsWarning} names. */
+export const BAD_ROWS_NAMED = 5;
+
 /** What {@link readHumanLabels} returns: the usable rows and the rows it could not read, by line. */
 export interface HumanLabelFile {
   format: "csv" | "jsonl";
@@ -58,7 +75,7 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | strin
   if (typeof w === "string") return w;
   if (typeof p === "string") return p;
   if (w !== undefined) {
-    if (!(w > 0)) return `weight must be > 0, got ${w}`;
+    if (!(w > 0)) return `weight must be > 0, got ${w} (a design weight is 1 / the row's inclusion probability; give the real one or leave the column empty)`;
     row.weight = w;
   }
   if (p !== undefined) {

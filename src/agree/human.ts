@@ -26,7 +26,7 @@ import {
   type TwoRaterComparison,
 } from "./pairwise.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
-import { HumanLabelsError, readHumanLabels, refuseConflicts, screenLabelRow, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
+import { badRowsWarning, HumanLabelsError, readHumanLabels, refuseConflicts, screenLabelRow, type HumanLabelFile, type HumanLabelRead } from "./human-file.js";
 import { checkLabelPairing } from "./label-pairing.js";
 import { AGREE_FRAME_WORDS, checkSampleFrame, checkStrataTotal } from "./sample-frame.js";
 import { shownStrings } from "../format/shown.js";
@@ -203,6 +203,8 @@ export function humanAgreement(
   // in the index compared, in the run outside --where, or not in the run (./human-items.ts)
   const place = runLookup(index, population, new Set(file.rows.map((r) => r.trajectory_id)));
   const contentOf = opts.contentOf ?? ((id: string) => place(id).row?.content_sha256 ?? null);
+  const badRows = badRowsWarning(file, opts.file ?? "");
+  if (badRows !== undefined) warnings.push(badRows);
   const paired = checkLabelPairing(file, opts.file ?? "", contentOf, warnings, PAIRING_EFFECT);
   const refusal = designRefusal(file, opts.file ?? "", population, warnings);
   // (1) rows -> item -> annotator -> label

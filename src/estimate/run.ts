@@ -17,7 +17,7 @@ import { applyWhere, type WhereFilter, type WhereStatement } from "../store/wher
 import { isCompromised } from "../rubric/buckets.js";
 import { buildPopulation, stratumKey } from "../sample/population.js";
 import { cellFields, uncoveredRows } from "./design-cells.js";
-import { labelledIds, readHumanLabels, type HumanLabelFile } from "../agree/human-file.js";
+import { badRowsWarning, labelledIds, readHumanLabels, type HumanLabelFile } from "../agree/human-file.js";
 import { conditionValue } from "../store/row-field.js";
 import { reasonText } from "../format/stat-text.js";
 import type { SamplePopulation } from "../agree/sample-population.js";
@@ -324,7 +324,10 @@ function designCells(
   const excluded = { ...cons.excluded };
   const withDesign = [...cons.items.values()].filter((it) => it.stratum !== undefined && it.stratum_size !== undefined).length;
   let design: EstimateReport["design"] = "two_phase";
-  if (withDesign === 0) {
+  if (withDesign === 0 && cons.items.size === 0) {
+    // no usable label (every row unreadable, e.g. weight 0: said by name above): no column is missing (red team 31 L4)
+    design = "assumed_srs";
+  } else if (withDesign === 0) {
     design = "assumed_srs";
     warnings.push(
       `label file ${o.humanFile} has no stratum / stratum_size columns: the labelled trajectories are treated as a simple random sample of the run's ${populationSize} trajectories; if they were drawn otherwise (e.g. enriched for disagreements) every estimate is biased: use the file ipi-judge import-annotations writes`,
@@ -500,6 +503,8 @@ export function estimateFromData(
 
   // (3) human labels given for the text the run has now (../agree/label-pairing.ts) and the design cells; the
   // population a `sample --where` drew from, when the file records it
+  const badRows = badRowsWarning(labelFile, o.humanFile);
+  if (badRows !== undefined && !warnings.includes(badRows)) warnings.push(badRows);
   const paired = checkLabelPairing(labelFile, o.humanFile, (id) => (index.has(id) ? index.get(id)!.content_sha256 : null), warnings, PAIRING_EFFECT);
   const file = paired.file;
   const cons = humanConsensus(file, rate);

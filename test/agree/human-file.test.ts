@@ -1,0 +1,54 @@
+/**
+ * Rows of a human-label file that cannot be read are named with what is wrong (red team 31 L4: a row with weight 0
+ * was only "unreadable row N"; with every row at weight 0, estimate said the file had "no stratum / stratum_size
+ * columns").
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { badRowsWarning, BAD_ROWS_NAMED, readHumanLabels } from "../../src/agree/human-file.js";
+import { estimateFromData, type EstimateReport } from "../../src/estimate/run.js";
+import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
+import type { Verdict } from "../../src/types.js";
+
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-human-file-"));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+const csv = (name: string, weights: string[]) => {
+  const f = path.join(tmp, name);
+  fs.writeFileSync(f, "trajectory_id,annotator,label,weight\n" + weights.map((w, i) => `t${i},ann,unaffected,${w}`).join("\n") + "\n");
+  return f;
+};
+
+describe("unreadable rows are named with what is wrong", () => {
+  it("weight 0 and negative weights: the row's line and the reason", async () => {
+    const f = csv("w.csv", ["0", "-2", "4", "4"]);
+    const file = await readHumanLabels(f);
+    expect(file.rows).toHaveLength(2);
+    expect(file.bad_rows.map((b) => b.line)).toEqual([2, 3]);
+    const w = badRowsWarning(file, f)!;
+    expect(w).toContain(`label file ${f}: 2 row(s) not read: line 2: weight must be > 0, got 0 (a design weight is 1 / the row's inclusion probability`);
+    expect(w).toContain("line 3: weight must be > 0, got -2");
+    expect(w).not.toContain("every row");
+  });
+
+  it("names the first few and counts the rest; none: no warning", async () => {
+    const f = csv("many.csv", Array.from({ length: BAD_ROWS_NAMED + 3 }, () => "0"));
+    const w = badRowsWarning(await readHumanLabels(f), f)!;
+    expect(w).toContain(`${BAD_ROWS_NAMED + 3} row(s) not read (every row of the file: no label is used)`);
+    expect(w).toContain("; and 3 more");
+    expect(badRowsWarning(await readHumanLabels(csv("ok.csv", ["2"])), "ok.csv")).toBeUndefined();
+  });
+
+  it("estimate with every row at weight 0: the rows are named, no claim of missing stratum columns", async () => {
+    const f = csv("zero.csv", ["0", "0", "0"]);
+    const index = new Map<string, TrajectoryIndexRow>(
+      ["t0", "t1", "t2", "t3"].map((id) => [id, { id, agent_model: "m", attacked: true, content_sha256: `h-${id}`, source: { format: "t", path: id }, n_messages: 2 } as TrajectoryIndexRow]),
+    );
+    const verdicts = [...index.keys()].map((id) => ({ trajectory_id: id, judge_id: "j", repeat: 0, status: "ok", label: "unaffected", compromised: false }) as Verdict);
+    const r = estimateFromData(index, verdicts, await readHumanLabels(f), { run: "r", humanFile: f, source: { kind: "judge", judge_id: "j" }, minSampled: 1 });
+    const all = [r, r.asr_goal as EstimateReport].flatMap((x) => x.warnings ?? []).join("\n");
+    expect(all).toContain(`label file ${f}: 3 row(s) not read (every row of the file: no label is used): line 2: weight must be > 0, got 0`);
+    expect(all).not.toMatch(/no stratum \/ stratum_size columns/);
+  });
+});
