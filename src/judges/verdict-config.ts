@@ -15,7 +15,8 @@ import { responseFormat } from "../providers/schema-dialects.js";
  * `family` (a label for leniency analysis), pacing and parallelism (`concurrency`, `rpm`, `tpm`), `timeout_s`
  * (a timeout gives an error, never another label), `batch` (the same request through the Batch API),
  * credentials and transport headers (`api_key_env`, `headers`, `header_env`, `headers_env`, `query_env`), and
- * `price`: the judge's own list ({@link CONFIG_NON_VERDICT_FIELDS}, `./config.ts`) plus the id and the labels.
+ * `price`: the judge's own list ({@link CONFIG_NON_VERDICT_FIELDS}, `./config.ts`) plus the id and the labels. What
+ * of the headers and query parameters can route a request enters the key as `transport` ({@link transportOf}).
  */
 export const NON_VERDICT_FIELDS: ReadonlySet<string> = new Set<string>(["id", "family", "header_env", ...CONFIG_NON_VERDICT_FIELDS]);
 
@@ -62,5 +63,37 @@ export function verdictConfig(
   // `schema_dialect`, both hashed above (kept so, so that stored runs keep their key)
   out.reply_format = responseFormat(full.output_mode as JudgeConfig["output_mode"] & string) ?? null;
   out.conversation_version = CONVERSATION_VERSION;
+  const transport = transportOf(cfg);
+  if (transport !== undefined) out.transport = transport;
   return out;
 }
+
+/**
+ * What of a judge's requests the fields left out of the key still route (red team 31 L4b: a changed `query_env` or
+ * `headers` resumed with no notice, though a header or query parameter can pick another deployment, provider or
+ * model version): the literal `headers` (names lowercased; credential-looking ones are refused by the config
+ * check), the header names and variable names of `headers_env`, the parameter names and variable names of
+ * `query_env`, and the query parameters of `base_url` (a credential-looking one, refused by the config check, by
+ * name only). Never a value read from the environment. Undefined when the judge has none: the key of a judge without
+ * them is what it was before this field.
+ */
+export function transportOf(cfg: JudgeConfig): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  const lower = (m: Record<string, string> | undefined) => Object.fromEntries(Object.entries(m ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
+  if (cfg.headers && Object.keys(cfg.headers).length) out.headers = lower(cfg.headers);
+  if (cfg.headers_env && Object.keys(cfg.headers_env).length) out.headers_env = lower(cfg.headers_env);
+  if (cfg.query_env && Object.keys(cfg.query_env).length) out.query_env = { ...cfg.query_env };
+  if (cfg.base_url !== undefined) {
+    try {
+      const q: Record<string, string> = {};
+      for (const [k, v] of new URL(cfg.base_url).searchParams) q[k] = SECRET_QUERY.test(k) ? "(credential)" : v;
+      if (Object.keys(q).length) out.base_url_query = q;
+    } catch {
+      // an unparseable base_url is in the key as such (endpointOf)
+    }
+  }
+  return Object.keys(out).length ? out : undefined;
+}
+
+/** Query parameter names whose values are credentials (as the config check reads them): kept by name only. */
+const SECRET_QUERY = /key|token|secret|passw|sig|auth|credential|session|cookie/i;

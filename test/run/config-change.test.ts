@@ -90,6 +90,32 @@ describe("issue 12.5: the resume key covers the judge's configuration", () => {
     expect(res.progress).toMatchObject({ judged: 0, skipped: 3 });
   });
 
+  it("headers, headers_env and query_env that can route a request are part of the key, never an environment value (red team 31 L4b)", async () => {
+    const env = { ROUTE_VAR: "secret-route-value", OTHER_VAR: "x" };
+    process.env.ROUTE_VAR = env.ROUTE_VAR;
+    process.env.OTHER_VAR = env.OTHER_VAR;
+    try {
+      await run(judge({ headers: { "X-Deployment": "gpt-a" }, query_env: { "api-version": "ROUTE_VAR" } }));
+      for (const [over, field] of [
+        [{ headers: { "X-Deployment": "gpt-b" }, query_env: { "api-version": "ROUTE_VAR" } }, 'transport: {"headers":{"x-deployment":"gpt-a"},"query_env":{"api-version":"ROUTE_VAR"}} -> {"headers":{"x-deployment":"gpt-b"}'],
+        [{ headers: { "X-Deployment": "gpt-a" }, query_env: { "api-version": "OTHER_VAR" } }, '"query_env":{"api-version":"OTHER_VAR"}'],
+        [{ headers: { "X-Deployment": "gpt-a" } }, "transport:"],
+      ] as const) {
+        const err = await run(judge(over as Partial<JudgeConfig>)).catch((e) => e);
+        expect(err, field).toBeInstanceOf(JudgeConfigChangedError);
+        expect(err.message).toContain(field);
+        expect(err.message).not.toContain("secret-route-value");
+      }
+      // unchanged: resumes; the stored config never holds an environment value
+      const res = await run(judge({ headers: { "x-deployment": "gpt-a" }, query_env: { "api-version": "ROUTE_VAR" } }));
+      expect(res.progress).toMatchObject({ judged: 0, skipped: 3 });
+      expect(fs.readFileSync(path.join(dir, "r", "store.json"), "utf8")).not.toContain("secret-route-value");
+    } finally {
+      delete process.env.ROUTE_VAR;
+      delete process.env.OTHER_VAR;
+    }
+  });
+
   it("retries and the minimum quote length are part of the key", async () => {
     await run(judge());
     const j2 = createOpenAIJudge({ id: "j", model: "model-A", family: "openai", base_url: fake.url }, { retries: 3, minQuoteChars: 12 });
