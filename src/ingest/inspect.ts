@@ -275,8 +275,18 @@ export function convertInspectSample(
   const scores = isObj(s.scores) ? s.scores : {};
   if (opts.securityScorer !== undefined) {
     const b = securityScore(scores, opts.securityScorer);
-    if (b !== undefined) t.reference = { security: b };
-    else {
+    if (typeof b === "boolean") t.reference = { security: b };
+    else if (b !== undefined) {
+      // a value is there but reads as no verdict ("P", 0.5, "yes"): named and counted per value (red team 31 L4c)
+      const shown = clipValue(b.unreadable);
+      warnings.push({
+        kind: "unreadable_security_score",
+        scope: src.path,
+        message: `${src.path}: the security scorer "${opts.securityScorer}" gives ${shown}, which does not read as a verdict (a boolean, C/I, 1/0, "true"/"false"): no reference.security for these samples (not guessed)`,
+        item: where,
+        variant: shown,
+      });
+    } else {
       warnings.push({
         kind: "no_security_score",
         scope: src.path,
@@ -390,14 +400,28 @@ function applyMetadataFields(
 
 /**
  * The security verdict of a sample's `scores` by the scorer `NAME` or `NAME.key` (a dotted name that is itself a
- * scorer is that scorer). @returns undefined when the scorer or a usable value ({@link scoreBoolean}) is missing.
+ * scorer is that scorer). @returns undefined when the scorer or its value is missing, `{unreadable: value}` when the
+ * value does not read as a verdict ({@link scoreBoolean}: `"P"`, `0.5`, `"yes"`).
  */
-function securityScore(scores: Json, scorer: string): boolean | undefined {
+function securityScore(scores: Json, scorer: string): boolean | { unreadable: unknown } | undefined {
   const [name, key] = scorer.includes(".") && !Object.hasOwn(scores, scorer)
     ? [scorer.slice(0, scorer.indexOf(".")), scorer.slice(scorer.indexOf(".") + 1)]
     : [scorer, undefined];
   const score = ownValue(scores as Record<string, unknown>, name);
   let value = isObj(score) ? score.value : undefined;
   if (key !== undefined) value = isObj(value) ? value[key] : undefined;
-  return scoreBoolean(value);
+  const b = scoreBoolean(value);
+  if (b !== undefined || value === undefined || value === null) return b;
+  return { unreadable: value };
+}
+
+/** A scorer value as a warning names it: compact JSON, cut to 60 characters. */
+function clipValue(v: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(v) ?? String(v);
+  } catch {
+    text = String(v);
+  }
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

@@ -72,6 +72,25 @@ describe("Inspect .eval logs", () => {
     expect(r.ws).toHaveLength(1);
     expect(r.ws[0].message).toMatch(/"nope".*injection_success, task_success/);
   });
+  it("scorer values that do not read as a verdict are named and counted per value, never guessed (red team 31 L4c)", async () => {
+    const log = JSON.parse(fs.readFileSync(LOG, "utf8"));
+    const base = log.samples[0];
+    log.samples = (["P", 0.5, "yes", "P", true] as unknown[]).map((value, i) => ({ ...base, id: `s${i}`, scores: { ...base.scores, injection_success: { value } } }));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-inspect-score-"));
+    try {
+      const f = path.join(dir, "scores.json");
+      fs.writeFileSync(f, JSON.stringify(log));
+      const r = await read([f], { securityScorer: "injection_success" });
+      expect(r.ts.map((t) => t.reference?.security)).toEqual([undefined, undefined, undefined, undefined, true]);
+      const ws = r.ws.filter((w) => w.kind === "unreadable_security_score").map((w) => w.message);
+      expect(ws).toHaveLength(3);
+      expect(ws[0]).toMatch(/security scorer "injection_success" gives "P", which does not read as a verdict .* \(2 /);
+      expect(ws.join("\n")).toContain("gives 0.5,");
+      expect(ws.join("\n")).toContain('gives "yes",');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it("counts samples from the zip's directory for progress", async () => {
     expect(await countInputs([EVAL])).toBe(2);
   });
