@@ -35,7 +35,7 @@ import {
   type PercentAgreement,
   type WeightSpec,
 } from "../stats/index.js";
-import { estimateText, NO_VARIATION, pctText, reasonText, statText } from "../format/stat-text.js";
+import { estimateText, NO_VARIATION, pctText, reasonText, statText, ZERO_WIDTH } from "../format/stat-text.js";
 import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
 
@@ -135,6 +135,7 @@ export function compareTwoRatersTable(
   const note = kappa.value !== null ? kappaNote(cm.table, opts.reference) : undefined;
   flagByConstruction(kappa, note);
   if (one || note) markNoVariation(kappa);
+  markZeroWidth(kappa.ci_bootstrap);
   const out: TwoRaterComparison = {
     categories: [...categories],
     n_total: paired.n_total,
@@ -153,6 +154,7 @@ export function compareTwoRatersTable(
     out.weighted_kappa = wk;
     if (wk.value !== null) flagByConstruction(wk, note);
     if (one || note) markNoVariation(wk);
+    markZeroWidth(wk.ci_bootstrap);
   }
   return out;
 }
@@ -276,9 +278,11 @@ export function compareManyRatersCounts(
     const pairable = counts.filter((row) => row.reduce((s, x) => s + x, 0) >= 2);
     if (pairable.length > 0 && alphaV.value !== null) {
       alpha.ci_bootstrap = bootstrapItems(pairable, (s) => krippendorffAlpha(s).value, { B: boot.B, seed: boot.seed });
+      markZeroWidth(alpha.ci_bootstrap);
     }
     if (complete.length > 0 && fl.value !== null) {
       fl.ci_bootstrap = bootstrapItems(complete, (s) => fleissKappa(s).value, { B: boot.B, seed: boot.seed });
+      markZeroWidth(fl.ci_bootstrap);
     }
   }
   return {
@@ -364,6 +368,20 @@ export function formatConfusion(c: TwoRaterComparison["confusion"], indent = "  
   const lines = [`${indent}rows: ${c.rows}; columns: ${c.cols}`, indent + "".padEnd(w) + labels.map((l) => short(l).padStart(cw)).join("")];
   c.table.forEach((row, i) => lines.push(indent + labels[i].padEnd(w) + row.map((x) => String(x).padStart(cw)).join("")));
   return lines;
+}
+
+/**
+ * A zero-width percentile bootstrap interval not marked otherwise ({@link markNoVariation}): every resample gave the
+ * same figure (a perfect table: kappa 1.000 on every resample), which is no precision. Its bounds become null with
+ * reason {@link ZERO_WIDTH}, as the Wald CI beside it is undefined with SE 0 (red team 31 L1: "bootstrap CI [1.000,
+ * 1.000]" was printed beside "Wald CI undefined").
+ */
+function markZeroWidth(b: BootstrapInterval | undefined): void {
+  if (b && b.lower !== null && b.lower === b.upper && b.reason === undefined) {
+    b.lower = null;
+    b.upper = null;
+    b.reason = ZERO_WIDTH;
+  }
 }
 
 /**

@@ -65,12 +65,16 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   fewer_than_2_conditions: "fewer than 2 conditions observed, so no condition can be worse than the baseline",
   baseline_not_observed: "the baseline condition is not observed",
   no_model_with_baseline: "no model is observed under the baseline",
+  zero_width_bootstrap: "its percentiles coincide, (nearly) every bootstrap resample gave the same figure: a zero-width interval is no precision, as the Wald CI with SE 0",
   no_variation:
     "no variation: a rater gave one category only, so every resample gives the same figure; a zero-width interval here is no precision",
 };
 
 /** The reason an interval with bounds carries when it is zero-width because the statistic measures nothing ({@link ciText}). */
 export const NO_VARIATION = "no_variation";
+
+/** The reason of a percentile bootstrap interval left undefined because it is zero-width (`../agree/pairwise.ts`). */
+export const ZERO_WIDTH = "zero_width_bootstrap";
 
 /** Reason codes with a variable part: `no_verdicts_of_<judge>`, `no_<kind>_trajectories`. */
 const REASON_PATTERNS: ReadonlyArray<readonly [RegExp, (m: RegExpExecArray) => string]> = [
