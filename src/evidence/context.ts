@@ -4,6 +4,7 @@
  * verification (`./verify.ts`), the closest-text search (`./closest.ts`) and injection exposure
  * (`../verdict/exposure.ts`); it lives here so that those modules import it without importing each other.
  */
+import { htmlDecoded } from "./html.js";
 import { trajectoryParts } from "../serialize/parts.js";
 import type { Part, Trajectory } from "../types.js";
 import { normalize, normalizeWithMap, type NormalizedText } from "./normalize.js";
@@ -153,12 +154,12 @@ const normalizedInjectionOf = injectedTextMemo(normalize);
 const looseInjectionOf = injectedTextMemo(looseInjectionForm);
 
 /**
- * A looser form of normalized text used only for the "within the injected content" check: string escapes
- * `\n`, `\r`, `\t` become spaces, other backslashes are removed, YAML's doubled `''` becomes `'`, whitespace
- * is collapsed again. Applied to both the quote and the injected text.
+ * A looser form of normalized text used only for the "within the injected content" check: HTML entities and
+ * formatting tags undone (./html.ts), string escapes `\n`, `\r`, `\t` become spaces, other backslashes are removed,
+ * YAML's doubled `''` becomes `'`, whitespace is collapsed again. Applied to both the quote and the injected text.
  */
 export function looseInjectionForm(norm: string): string {
-  return norm
+  return htmlDecoded(norm)
     .replace(/\\[nrt]/g, " ")
     .replace(/\\/g, "")
     .replace(/''/g, "'")

@@ -17,8 +17,8 @@
  *
  * Matching ("as evidence is verified", `../evidence/`): both sides are normalized (`normalize`: NFKC, case-fold,
  * quotes and dashes folded, whitespace collapsed), string escapes loosened (`looseInjectionForm`), then reduced
- * to their letters and digits (the "skeleton"), so re-encodings a tool result applies (YAML `''`, JSON escapes,
- * line wrapping) do not hide the text. An injected skeleton of at least {@link WINDOW} characters counts as found
+ * to their letters and digits (the "skeleton"), so re-encodings a tool result applies (YAML `''`, JSON escapes, HTML
+ * entities and formatting tags, line wrapping) do not hide the text. An injected skeleton of at least {@link WINDOW} characters counts as found
  * when one of its windows of {@link WINDOW} characters, taken every {@link STRIDE} characters (and the last one),
  * occurs inside one part's skeleton: so any shared run of `WINDOW + STRIDE` characters is found, and a shared run
  * under `WINDOW` characters never is (on the AgentDojo corpus, an attacker's IBAN that also sits in a benign
@@ -26,6 +26,7 @@
  */
 import { normalize } from "../evidence/normalize.js";
 import { looseInjectionForm, partNorm, type EvidenceContext } from "../evidence/context.js";
+import { htmlDecoded } from "../evidence/html.js";
 import type { PartKind, Trajectory } from "../types.js";
 import { withInstructingDescriptions } from "../serialize/instructing.js";
 import { isAttacked } from "../ingest/attacked.js";
@@ -60,7 +61,8 @@ export function skeleton(text: string): string {
 
 /** {@link skeleton} of a text already normalized. */
 function skeletonOfNorm(norm: string): string {
-  return asciiAlnum(norm, false) ?? lettersAndDigits(looseInjectionForm(norm));
+  // HTML escaping undone on both routes (looseInjectionForm does it first too): red team 31 L2
+  return asciiAlnum(htmlDecoded(norm), false) ?? lettersAndDigits(looseInjectionForm(norm));
 }
 
 /** Does the injected skeleton `inj` occur (whole, or by one of its windows) in the part skeleton `part`? */
