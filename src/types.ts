@@ -151,6 +151,11 @@ export interface VerifiedQuote extends EvidenceQuote {
   closest?: { text: string; similarity: number; message_index?: number; tool_call_index?: number; tool_index?: number };
   /** Why the quote failed (too short, wrong part kind, not found, ...). */
   reason?: string;
+  /**
+   * Set when the place the judge cited was corrected on a verified quote: e.g. a `tool_call_index` the message does not
+   * have, dropped or replaced by the call the quote is in (`../verdict/locator.ts`).
+   */
+  locator_note?: string;
 }
 
 export interface VerifiedFinding {

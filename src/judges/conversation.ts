@@ -319,6 +319,11 @@ export class JudgeConversations {
       return fallBack({ kind: parsed.kind === "invalid_label" ? "invalid_label" : "unparseable", message: parsed.message });
     }
 
+    // an index the reply gave that is no index (4.5, 1e308, -3) was read as none given: the verdict says so (red team 31 L3b)
+    for (const n of parsed.notes ?? []) {
+      const note = `judge reply: ${n}`;
+      if (/is not an index/.test(n) && !(conv.notes ??= []).includes(note)) conv.notes.push(note);
+    }
     const decision = decide(parsed.reply, conv.evCtx);
     // a finding resting on text an earlier feedback turn offered is marked (red team 31 F2)
     if (conv.offered) markEvidenceFromFeedback(decision.findings, conv.offered, conv.nonce);

@@ -285,10 +285,18 @@ function verdictIn(v: unknown): Record<string, unknown> | undefined {
   return undefined;
 }
 
+/**
+ * An index as the judge wrote it (a number, or digits in a string) when it is a usable one: a safe integer >= 0.
+ * Anything else (4.5, 1e308, -3, "two") is no index, one way for all (red team 31 L3b: 1e308 passed here and failed
+ * the schema, a judge_error after 3 attempts, while 4.5 was read as no index); the caller notes it.
+ */
 function asIndex(v: unknown): number | undefined {
   const n = typeof v === "string" && /^\s*\d+\s*$/.test(v) ? Number(v) : v;
-  return typeof n === "number" && Number.isInteger(n) && n >= 0 ? n : undefined;
+  return typeof n === "number" && Number.isSafeInteger(n) && n >= 0 ? n : undefined;
 }
+
+/** An index field given (not absent, not null) that {@link asIndex} cannot read; -1 for message_index is the tool-description convention. */
+const unreadable = (v: unknown, convention?: number): boolean => v !== undefined && v !== null && asIndex(v) === undefined && v !== convention;
 
 /** A label as the judge wrote it, canonicalized when it names a bucket, else left as written (the schema refuses it). */
 const canon = (raw: unknown): unknown => canonicalLabel(raw) ?? raw;
@@ -309,8 +317,14 @@ function readEvidence(raw: unknown, where: string, notes: string[]): EvidenceWir
     }
     const mi = asIndex(it.message_index);
     const tool = asIndex(it.tool_index);
+    const shown = (v: unknown) => JSON.stringify(v)?.slice(0, 40) ?? String(v);
     // A tool-description quote cites tool_index with message_index -1: that is no missing index.
-    if (mi === undefined && tool === undefined) notes.push(`${where}.evidence[${k}] has no valid message_index: searched across all allowed parts`);
+    if (mi === undefined && tool === undefined)
+      notes.push(
+        `${where}.evidence[${k}] has no valid message_index${unreadable(it.message_index, UNKNOWN_MESSAGE_INDEX) ? ` (${shown(it.message_index)} is not an index)` : ""}: searched across all allowed parts`,
+      );
+    if (unreadable(it.tool_call_index)) notes.push(`${where}.evidence[${k}].tool_call_index ${shown(it.tool_call_index)} is not an index: read as none given`);
+    if (unreadable(it.tool_index)) notes.push(`${where}.evidence[${k}].tool_index ${shown(it.tool_index)} is not an index: read as none given`);
     out.push({ message_index: mi ?? UNKNOWN_MESSAGE_INDEX, tool_call_index: asIndex(it.tool_call_index) ?? null, tool_index: tool ?? null, quote: it.quote });
   });
   return out;

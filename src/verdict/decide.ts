@@ -37,6 +37,7 @@ import { canonicalLabel, EVIDENCE_KINDS, highest, rank } from "../rubric/buckets
 import type { Bucket, EvidenceQuote, JudgeReply, VerifiedFinding, VerifiedQuote } from "../types.js";
 import type { EvidenceContext } from "../evidence/context.js";
 import { verifyQuote } from "../evidence/verify.js";
+import { fixToolCallLocator } from "./locator.js";
 import { injectionExposure, unattackedByCode, type Exposure } from "./exposure.js";
 import { unattackedOutcome, UNATTACKED_RELABEL } from "../rubric/unattacked.js";
 import { fullOnRefusedCalls } from "./blocked.js";
@@ -84,7 +85,8 @@ export function decide(reply: JudgeReply, ctx: EvidenceContext): Decision {
   const verify = (q: EvidenceQuote, bucket: Bucket) => {
     const v = verifyQuote(q, EVIDENCE_KINDS[bucket], ctx, { closest: closestLeft > 0 });
     if (!v.verified) closestLeft--;
-    return v;
+    // a cited tool call that does not exist is not stored as the quote's place (red team 31 L3a)
+    return fixToolCallLocator(v, ctx, EVIDENCE_KINDS[bucket]);
   };
   let exposure: Exposure | undefined;
   const exposed = (): Exposure => (exposure ??= injectionExposure(ctx));
