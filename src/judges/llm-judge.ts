@@ -19,6 +19,7 @@ import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.
 import type { Part, Trajectory, Verdict } from "../types.js";
 import { usageCost } from "../providers/cost.js";
 import { CALLED_A_TOOL } from "../providers/classify.js";
+import { SEVERAL_CHOICES } from "../providers/choice.js";
 import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
 import { createChatSender, type ChatSender } from "../providers/sender.js";
 import { type Judge, type JudgeContext } from "./judge.js";
@@ -106,6 +107,8 @@ export class LlmJudge implements Judge {
   readonly #adapt: RequestAdaptations = {};
   /** Replies cut at the token limit yet complete, taken as replies (`finish_reason "length"`). */
   #lengthComplete = 0;
+  /** Replies with several choices seen (said once). */
+  #severalChoices = 0;
   /** Verdicts whose prompt the server cut (`prompt_truncated`): flagged once with the fix. */
   #promptTruncated = 0;
 
@@ -328,6 +331,8 @@ export class LlmJudge implements Judge {
    * @throws JudgeFatalError kind `reasoning_only` / `empty_replies` / `endpoint_unavailable`.
    */
   observe(outcome: SendResult["outcome"]): void {
+    if (outcome.kind === "reply" && outcome.notes?.some((n) => n.startsWith(SEVERAL_CHOICES)) && this.#severalChoices++ === 0)
+      this.#adapted.push(`WARNING: the server answers with several choices per request (the request asks for one): the choice with index 0 is read (each verdict notes it)`);
     if (outcome.kind === "reply" && outcome.notes?.some((n) => n.startsWith('finish_reason "length"')) && this.#lengthComplete++ === 0)
       this.#adapted.push('the server says finish_reason "length" on complete replies: they are taken as replies (each verdict notes it)');
     if (outcome.kind === "error" && outcome.error.kind === "prompt_truncated" && this.#promptTruncated++ === 0)

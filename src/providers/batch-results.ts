@@ -5,6 +5,7 @@
  * files are not taken on trust: a `custom_id` twice with different content is a named conflict (never "the last
  * line wins"), and a `custom_id` no request of the chunk had is counted and said.
  */
+import { chosenChoice } from "./choice.js";
 import { readJsonl } from "../io/jsonl.js";
 import { batchLineError, classifyCompletion, type ReplyClass, type ReplyContext } from "./classify.js";
 import { classifyError, type Fault, type FaultState } from "./faults.js";
@@ -48,7 +49,8 @@ export async function readBatchResults(file: string, into: Map<string, BatchResu
     const slim: BatchResultLine = { status, error: l.error ?? null };
     if (body && typeof body === "object") {
       slim.body = {
-        ...(Array.isArray(body.choices) ? { choices: body.choices.slice(0, 1) } : {}),
+        // the choice read (index 0) and how many there were, for the note (./choice.ts): the others are not kept
+        ...(Array.isArray(body.choices) ? { choices: body.choices.length > 1 ? ([chosenChoice(body).choice, ...body.choices.slice(1).map(() => ({}))] as typeof body.choices) : body.choices.slice(0, 1) } : {}),
         ...(body.usage !== undefined ? { usage: body.usage } : {}),
         ...(body.error !== undefined ? { error: body.error } : {}),
         ...(body.object !== undefined ? { object: body.object } : {}),

@@ -131,6 +131,8 @@ export function contentText(content: unknown): { text: string | null; thinking?:
   return { text: text.length ? text.join("") : null, ...(th.trim() !== "" ? { thinking: th } : {}) };
 }
 
+import { chosenChoice } from "./choice.js";
+
 /** A body of server-sent events carrying chat completion chunks (`data: {"id":...,"object":"chat.completion.chunk"`). */
 const STREAMED_RE = /^\s*(?::[^\n]*\n\s*)*data:\s*[{[]/;
 
@@ -147,7 +149,9 @@ export const STREAMED_NOTE =
 export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}): ReplyClass {
   const inBand = providerFault(completion);
   if (inBand) return { kind: "transient", fault: inBand };
-  const choice = completion !== null && typeof completion === "object" ? (completion as { choices?: unknown[] }).choices?.[0] : undefined;
+  // several choices: the one with index 0 is read, and the reply notes it (red team 31 L3c)
+  const { choice, note: choiceNote } = chosenChoice(completion);
+  const withNote = (notes: string[]) => (choiceNote ? [...notes, choiceNote] : notes);
   if (!choice || typeof choice !== "object" || !(choice as { message?: unknown }).message || typeof (choice as { message?: unknown }).message !== "object") {
     const text = typeof completion === "string" ? completion : JSON.stringify(completion ?? null);
     // red team 27 (L10b): a server that streams (server-sent events) though no stream was asked for
@@ -180,10 +184,10 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
   }
   if (length) {
     if (ctx.isComplete?.(text!))
-      return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: ['finish_reason "length" on a complete reply (it parses whole): taken as the reply'] };
+      return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: withNote(['finish_reason "length" on a complete reply (it parses whole): taken as the reply']) };
     return { kind: "cut", errorKind: "truncated", finishReason };
   }
-  return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: [] };
+  return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: withNote([]) };
 }
 
 /** The words {@link emptyReplyMessage} uses for a reply that called a tool: how the judge's stop message finds one. */

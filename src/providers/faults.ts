@@ -50,6 +50,7 @@
  * on a 429, stopping a judge whose address cannot be reached, `insufficient_quota` as fatal, a cap on
  * `retry-after`, resends adapted to the server (temperature, token parameter, truncation), and every wait recorded.
  */
+import { chosenChoice } from "./choice.js";
 import OpenAI from "openai";
 import { ResponseCutError, ResponseDecodeError, ResponseTooLargeError } from "./fetch.js";
 import { clipMessage } from "./redact.js";
@@ -500,7 +501,7 @@ export function providerFault(completion: unknown): InBandFault | undefined {
     return { where, code, message, rateLimited: rateLimited && !quota, quota, raw: e ?? null };
   };
   if (c.error !== undefined && c.error !== null && c.error !== false) return read(c.error, "top-level error");
-  const choice = Array.isArray(c.choices) ? (c.choices[0] as { finish_reason?: unknown; error?: unknown } | undefined) : undefined;
+  const choice = chosenChoice(c).choice as { finish_reason?: unknown; error?: unknown } | undefined;
   if (choice && typeof choice === "object") {
     if (choice.error !== undefined && choice.error !== null) return read(choice.error, `choices[0].error, finish_reason ${JSON.stringify(choice.finish_reason ?? null)}`);
     if (choice.finish_reason === "error") return read(undefined, 'choices[0] finish_reason "error"');

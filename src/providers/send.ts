@@ -14,6 +14,7 @@
  * The helpers it was built from live beside it and are re-exported here: `./faults.ts` (classification),
  * `./redact.ts` (redaction, clipping), `./usage.ts` (token usage), `./signals.ts` (per-request signals, sleep).
  */
+import { chosenChoice } from "./choice.js";
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
 import { classifyCompletion, emptyReplyMessage, lazyPromptSize, STREAMED_NOTE } from "./classify.js";
@@ -476,7 +477,7 @@ async function onCompletion(
   }
   // What the reply is: the one classifier of the online and Batch paths (./classify.ts).
   const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, ...lazyPromptSize(body) });
-  const message = completion !== null && typeof completion === "object" ? completion.choices?.[0]?.message : undefined;
+  const message = (chosenChoice(completion).choice as { message?: OpenAI.Chat.Completions.ChatCompletionMessage } | undefined)?.message;
   switch (cls.kind) {
     case "transient": {
       // An HTTP 200 that carries a provider failure (OpenRouter and other routers): a transient fault of the
