@@ -23,6 +23,16 @@ export function stampOf(st: Pick<Stats, "size" | "mtimeMs" | "ctimeMs" | "dev" |
   return { size: st.size, mtime_ms: st.mtimeMs, ctime_ms: st.ctimeMs, dev: st.dev, ino: st.ino };
 }
 
+/** The stamp of the file at `file` (following links), or undefined when it cannot be stat'ed. Never throws. */
+export function pathStamp(file: string): ReadStamp | undefined {
+  try {
+    const st = statSync(file, { throwIfNoEntry: false });
+    return st === undefined ? undefined : stampOf(st);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The fields of `now` that differ from `before` (`size 100 -> 0`, `mtime`, `ctime`, `inode`), empty when none. */
 export function stampChanges(before: ReadStamp, now: ReadStamp): string[] {
   const out: string[] = [];

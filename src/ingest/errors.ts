@@ -18,7 +18,8 @@ import type { IngestError } from "../types.js";
  *   hold: the text is unknown, so the sample is never judged (the message names the reference).
  * - `changed_during_read`: the file changed (size, mtime, ctime, or another file at its path) while it was read, so the
  *   read may mix two versions of it (./changed.ts): a `.json` file gives no trajectory; a `.jsonl` file stops at the
- *   change, the lines read before it (all from one version) are kept and the message says how many; `label` exits
+ *   change, the lines read before it (all from one version) are kept and the message says how many; an Inspect `.eval`
+ *   zip is compared at its end (its samples read are kept, the message says they may mix two versions); `label` exits
  *   non-zero.
  */
 export type IngestErrorKind =

@@ -34,7 +34,7 @@ import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem }
 export type { InputStamp, UnchangedFile, UnchangedHit, UnchangedItem } from "./unchanged.js";
 import { resolvedPath } from "./resolved.js";
 import { readJsonBytes } from "./read-file.js";
-import { ChangedDuringRead, changedDuringReadError } from "./changed.js";
+import { ChangedDuringRead, changedDuringReadError, pathStamp, stampChanges } from "./changed.js";
 import { DuplicatePlaces, placeSuffix, sameBytes } from "./duplicates.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
@@ -277,7 +277,19 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
     return;
   }
   if (pl.as === "inspect" && EVAL_EXT.test(f.file)) {
-    for await (const r of readInspectEval(f.file, idPath(idRoot, f.file).replace(/\.eval$/i, ""), max, inspectOpts(opts))) yield itemOf(r, ctx);
+    // the zip is read by offsets from its directory: its stamp before and after (red team 31 F4, ./changed.ts)
+    const before = pathStamp(f.file);
+    let n = 0;
+    for await (const r of readInspectEval(f.file, idPath(idRoot, f.file).replace(/\.eval$/i, ""), max, inspectOpts(opts))) {
+      n++;
+      yield itemOf(r, ctx);
+    }
+    const after = pathStamp(f.file);
+    const changes = before === undefined ? [] : after === undefined ? ["the path is gone"] : stampChanges(before, after);
+    if (changes.length > 0) {
+      const kept = n === 0 ? "nothing of it is kept" : `the ${n} sample item(s) read before the end were kept and may mix two versions: check them`;
+      yield { kind: "error", error: changedDuringReadError(f.file, changes, kept) };
+    }
     return;
   }
   if (pl.as === "agentdojo" || pl.as === "inspect" || pl.as === "shell") {

@@ -12,6 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { readTrajectories, type IngestItem } from "../../src/ingest/index.js";
 import { stampChanges } from "../../src/ingest/changed.js";
 import { runCli } from "../helpers/cli.js";
+import { DATA } from "../helpers/paths.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-changed-"));
 afterAll(() => { if (!process.env.KEEP) fs.rmSync(tmp, { recursive: true, force: true }); });
@@ -117,6 +118,36 @@ describe("a .json run file rewritten while it is read", () => {
     const items = await readRewritten([file], file, JSON.stringify({ ...run, note: "x".repeat(50) }), 1);
     expect(ids(items)).toEqual([]);
     expect(errors(items).map((e) => e.kind)).toEqual(["changed_during_read"]);
+  });
+});
+
+describe("an Inspect .eval zip rewritten while it is read", () => {
+  it("its stamp before and after differ: changed_during_read after its samples, saying they may mix two versions", async () => {
+    const file = path.join(tmp, "log.eval");
+    fs.copyFileSync(path.join(DATA, "inspect", "tool-poisoning.eval"), file);
+    const orig = fs.statSync;
+    let done = false;
+    fs.statSync = function (this: unknown, ...a: Parameters<typeof fs.statSync>) {
+      const st = orig.apply(this, a as never);
+      // the reader's stamp before the read (the one call with throwIfNoEntry false on this path): touch the file after it
+      if (!done && a[0] === file && (a[1] as { throwIfNoEntry?: boolean } | undefined)?.throwIfNoEntry === false) {
+        done = true;
+        fs.appendFileSync(file, "\n");
+      }
+      return st;
+    } as typeof fs.statSync;
+    syncBuiltinESMExports();
+    const items: IngestItem[] = [];
+    try {
+      for await (const it of readTrajectories([file])) items.push(it);
+    } finally {
+      fs.statSync = orig;
+      syncBuiltinESMExports();
+    }
+    expect(done).toBe(true);
+    const last = items[items.length - 1];
+    expect(last.kind === "error" && last.error.kind).toBe("changed_during_read");
+    if (last.kind === "error") expect(last.error.message).toMatch(/size \d+ -> \d+ bytes.*sample item\(s\) read before the end were kept and may mix two versions/);
   });
 });
 
