@@ -30,6 +30,29 @@ export function runJudgeConfig(judge: Judge, opts: { budgetChars?: number; minQu
 }
 
 /**
+ * The key a judge keeps in a run whose verdicts were stored before its headers and query parameters entered the key
+ * (`transport`, `transportOf` of src/judges/verdict-config.ts): the key without them, when stored verdicts carry that
+ * one and none carry today's, with a warning that a change of them since cannot be told. Else `cur` as it is. Without
+ * this, every stored run of a judge with headers (OpenRouter's, an Azure `api-version`) would be refused once on
+ * resume as "changed" when nothing changed.
+ */
+export function legacyTransportKey(
+  store: Pick<RunStore, "storedConfigs">,
+  judge: Judge,
+  cur: { sha: string; config: Record<string, unknown> },
+): { key: { sha: string; config: Record<string, unknown> }; warning?: string } {
+  if (cur.config.transport === undefined) return { key: cur };
+  const { transport: _, ...config } = cur.config;
+  const legacy = { sha: judgeConfigSha256(config), config };
+  const stored = store.storedConfigs(judge.id, judge.promptSha256);
+  if (!stored.some((c) => c.judge_config_sha256 === legacy.sha) || stored.some((c) => c.judge_config_sha256 === cur.sha)) return { key: cur };
+  return {
+    key: legacy,
+    warning: `judge "${judge.id}": its verdicts in this run were stored before headers and query parameters entered the configuration key; they keep their key, and a change of headers, headers_env, query_env or the base_url query since then cannot be told (start a new run, or --on-config-change rejudge after a change, to have them checked)`,
+  };
+}
+
+/**
  * The judges whose stored verdicts were made under another configuration, with a message for each: what changed
  * (from `store.json`'s recorded configuration, else the models the verdicts name) and how to proceed.
  */

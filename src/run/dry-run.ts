@@ -32,7 +32,7 @@ import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
 import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
-import { batchEntries, inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptChanges, runJudgeConfig } from "./config-change.js";
+import { batchEntries, inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptChanges, legacyTransportKey, runJudgeConfig } from "./config-change.js";
 import type { BatchEntry } from "./batch-types.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
@@ -324,7 +324,9 @@ function judgeTally(
   const ob = observed.get(j.id);
   if (ob && ob.verdicts > 0)
     row.observed = { verdicts: ob.verdicts, requests_per_verdict: ob.requests / ob.verdicts, output_tokens_per_request: ob.completion_tokens / ob.requests };
-  const configSha = runJudgeConfig(j, opts).sha;
+  // a run stored before headers and query parameters entered the key keeps its key (legacyTransportKey)
+  const storedHere = [...(configs.get(`${j.id}\u0000${j.promptSha256}`) ?? [])].map(([sha, verdicts]) => ({ judge_config_sha256: sha, verdicts, models: [] }));
+  const configSha = legacyTransportKey({ storedConfigs: () => storedHere }, j, runJudgeConfig(j, opts)).key.sha;
   let other = 0;
   for (const [sha, n] of configs.get(`${j.id}\u0000${j.promptSha256}`) ?? []) if (sha !== configSha) other += n;
   if (other > 0) {

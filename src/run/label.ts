@@ -14,7 +14,7 @@ import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import type { CostCapState } from "./cost-cap.js";
-import { runJudgeConfig } from "./config-change.js";
+import { legacyTransportKey, runJudgeConfig } from "./config-change.js";
 import { contentSha256, storedChatFallbackIds } from "./resume.js";
 import { TrajectoryPreparer } from "./prepare.js";
 import type { RejudgeCount } from "./rejudge.js";
@@ -180,7 +180,13 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   let interrupted = false;
   let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, referenceChanged: 0, remapped: [] };
   const onChange = opts.onConfigChange ?? "refuse";
-  const current = new Map(opts.judges.map((j) => [j.id, runJudgeConfig(j, opts)]));
+  const current = new Map(
+    opts.judges.map((j) => {
+      const k = legacyTransportKey(store, j, runJudgeConfig(j, opts));
+      if (k.warning) opts.onWarning?.(k.warning);
+      return [j.id, k.key] as const;
+    }),
+  );
   const costCap: CostCapState | undefined =
     opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};

@@ -116,6 +116,17 @@ describe("issue 12.5: the resume key covers the judge's configuration", () => {
     }
   });
 
+  it("a run stored before headers entered the key resumes with a warning, not a refusal (its verdicts keep their key)", async () => {
+    await run(judge()); // stored as a build before transport was in the key stored a judge with headers
+    const warnings: string[] = [];
+    const res = await run(judge({ headers: { "HTTP-Referer": "https://example.org" } }), { onWarning: (w) => warnings.push(w) });
+    expect(res.progress).toMatchObject({ judged: 0, skipped: 3 });
+    expect(warnings.join("\n")).toMatch(/judge "j": its verdicts in this run were stored before headers and query parameters entered the configuration key/);
+    // a new run of the same judge gets today's key, and a later change of its headers is refused
+    await run(judge({ headers: { "HTTP-Referer": "https://example.org" } }), { run: "fresh" });
+    expect(await run(judge({ headers: { "HTTP-Referer": "https://other.org" } }), { run: "fresh" }).catch((e) => e)).toBeInstanceOf(JudgeConfigChangedError);
+  });
+
   it("retries and the minimum quote length are part of the key", async () => {
     await run(judge());
     const j2 = createOpenAIJudge({ id: "j", model: "model-A", family: "openai", base_url: fake.url }, { retries: 3, minQuoteChars: 12 });
