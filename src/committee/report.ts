@@ -460,7 +460,7 @@ export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?:
     `committee verdicts over the run's ${r.trajectories} trajectories (${r.attacked} attacked): ${c.by_status.ok} labelled, ${c.by_status.disputed} disputed (binary tie), ${c.by_status.no_quorum} without quorum`,
   );
   L.push(`  committee labels: ${BUCKETS.map((b) => `${b} ${c.by_label[b]}`).join(", ")}`);
-  L.push(`  committee label over the ${c.rates.attacked} attacked: ${ratesText(c.rates)}${codeMajorityText(r.code_majority)}`);
+  L.push(`  committee label over the ${c.rates.labelled} of ${c.rates.attacked} attacked with one: ${ratesText(c.rates)}${codeMajorityText(r.code_majority)}`);
   L.push("");
   L.push("per judge (repeat 0):");
   for (const j of r.per_judge) {

@@ -373,7 +373,8 @@ function median(xs: number[]): number {
  * the first condition by name) and how much the baseline condition underestimates it: worst − baseline, with
  * its mean, median and maximum over the models observed under the baseline, and a cluster bootstrap interval of
  * the mean that resamples models (the clusters) with replacement, keeping each model's figure whole; with fewer
- * than 2 such models the interval is undefined (`mean_ci95` bounds null, reason `fewer_than_2_clusters`).
+ * than 3 such models the interval is undefined (`mean_ci95` bounds null, reason `fewer_than_3_clusters`: two models
+ * resample to three means only).
  * A model observed under fewer than 2 conditions has no underestimate (null, `fewer_than_2_conditions`).
  * @returns mean/median/max null with reason `no_model_with_baseline` when no model has the baseline, or
  *   `fewer_than_2_conditions` when no model with the baseline was observed under another condition.
@@ -417,10 +418,11 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
   const mean = vals.reduce((s, x) => s + x, 0) / vals.length;
   const max = Math.max(...vals);
   // one model is one cluster: resampling it gives the same mean every time, an interval of zero width that
-  // measures nothing, so the interval is undefined (null with a reason), never [x, x]
+  // measures nothing; two give only three means (both of one, one of each: audit 31 M4, "[0.0 pp, 5.6 pp]" was those
+  // values), so the interval is undefined (null with a reason) below three, as the reversal share's is below three pairs
   const ci: BootCI | null =
-    boot.B > 0 && vals.length < 2
-      ? { lower: null, upper: null, reason: "fewer_than_2_clusters", level: 0.95, B: boot.B, defined: 0, seed: boot.seed, resampling: "models (cluster bootstrap)" }
+    boot.B > 0 && vals.length < 3
+      ? { lower: null, upper: null, reason: "fewer_than_3_clusters", level: 0.95, B: boot.B, defined: 0, seed: boot.seed, resampling: "models (cluster bootstrap)" }
       : boot.B > 0
       ? bootCI(
           bootstrapItems(vals, (s) => s.reduce((t, x) => t + x, 0) / s.length, { B: boot.B, seed: boot.seed }),
@@ -444,8 +446,15 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
 export interface LosoFold {
   model: string;
   held_out: string;
-  /** Condition with the highest ASR on the model's other suites (pooled). */
+  /** Condition with the highest ASR on the model's other suites (pooled); the first by name of `selected_tied`. */
   selected: string;
+  /**
+   * Every condition tied at that highest training ASR, when several are (compare M1, audit 31): the fold's figures are
+   * then the mean over them (the expected value of a tie broken at random), not the first by name's.
+   */
+  selected_tied?: string[];
+  /** Share of the selected (tied) conditions that are oracle conditions: 1 or 0 without a tie. */
+  correct_share: number;
   /** Conditions with the highest ASR on the held-out suite (several on ties). */
   oracle: string[];
   correct: boolean;
@@ -463,8 +472,10 @@ export interface LosoSummary {
   /** (model, suite) pairs skipped, with the reason. */
   skipped: Array<{ model: string; held_out: string; reason: string }>;
   n_folds: number;
-  /** Share of folds whose selected condition is an oracle condition of the held-out suite. */
+  /** Share of folds whose selected condition is an oracle condition of the held-out suite (a tied fold counts its `correct_share`). */
   selection_accuracy: number | null;
+  /** Folds whose training ASRs tied at the top: their figures are means over the tied conditions. */
+  folds_tied: number;
   mean_realized_asr: number | null;
   mean_baseline_asr: number | null;
   mean_oracle_asr: number | null;
@@ -480,7 +491,8 @@ export interface LosoSummary {
 /**
  * Leave-one-suite-out condition selection. For each model and each suite s it was observed on: the candidate
  * conditions are those observed for the model both on s and on its other suites; the selected condition is the
- * one with the highest pooled ASR on the other suites (ties: first by name); it is evaluated on s. A fold needs
+ * one with the highest pooled ASR on the other suites; it is evaluated on s. When several tie at the highest, the
+ * fold's realized ASR and correctness are the means over them (a tie broken at random), and `selected_tied` names them. A fold needs
  * at least one other suite (else it is skipped with `no_training_suite`), two candidate conditions or more
  * (`single_condition`: there is nothing to select) and the baseline among them (`baseline_not_observed`). Figures are means over folds (one fold = one model x held-out suite);
  * oracle = the highest ASR on s; the share of the oracle gain recovered is Σ(realized − baseline) /
@@ -525,29 +537,27 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, 
         skipped.push({ model, held_out: s, reason: candidates.length === 0 ? "no_common_condition" : "baseline_not_observed" });
         continue;
       }
-      let selected = candidates[0];
-      let best = -1;
-      for (const c of candidates) {
-        const t = train.get(c)!;
-        const r = t.k / t.n;
-        if (r > best + TIE) {
-          best = r;
-          selected = c;
-        }
-      }
+      const trainAsr = (c: string) => train.get(c)!.k / train.get(c)!.n;
+      const best = Math.max(...candidates.map(trainAsr));
+      // every condition tied at the best training ASR: a tie is not decided by name (audit 31 M1: alphabetical
+      // picks read as 0% selection accuracy where the other tied choices gave 50%)
+      const tied = candidates.filter((c) => trainAsr(c) >= best - TIE);
       const here = (c: string) => {
         const x = counts.get(key(model, s, c))!;
         return x.k / x.n;
       };
       const oracleAsr = Math.max(...candidates.map(here));
       const oracle = candidates.filter((c) => here(c) >= oracleAsr - TIE);
-      const realized = here(selected);
+      const realized = tied.reduce((a, c) => a + here(c), 0) / tied.length;
+      const correctShare = tied.filter((c) => oracle.includes(c)).length / tied.length;
       folds.push({
         model,
         held_out: s,
-        selected,
+        selected: tied[0],
+        ...(tied.length > 1 ? { selected_tied: tied } : {}),
+        correct_share: correctShare,
         oracle,
-        correct: oracle.includes(selected),
+        correct: correctShare === 1,
         realized_asr: realized,
         baseline_asr: here(baseline),
         oracle_asr: oracleAsr,
@@ -565,7 +575,8 @@ export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, 
     folds,
     skipped,
     n_folds: n,
-    selection_accuracy: mean((f) => (f.correct ? 1 : 0)),
+    selection_accuracy: mean((f) => f.correct_share),
+    folds_tied: folds.filter((f) => f.selected_tied).length,
     mean_realized_asr: mean((f) => f.realized_asr),
     mean_baseline_asr: mean((f) => f.baseline_asr),
     mean_oracle_asr: mean((f) => f.oracle_asr),

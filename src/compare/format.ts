@@ -206,6 +206,10 @@ function losoLines(r: CompareResult, rate: RateName): string[] {
   if (l.n_folds > 0) {
     lines.push(`  selection accuracy ${pct(l.selection_accuracy)}; realized ${rate} ${pct(l.mean_realized_asr)} vs baseline ${pct(l.mean_baseline_asr)} and oracle ${pct(l.mean_oracle_asr)}`);
     lines.push(`  gain over baseline ${pp(l.gain_over_baseline)}, gap to oracle ${pp(l.gap_to_oracle)}, oracle gain recovered ${pct(l.oracle_gain_recovered, l.reason)}`);
+    if (l.folds_tied > 0) {
+      const ex = l.folds.filter((f) => f.selected_tied).slice(0, 3).map((f) => `${f.model} without ${f.held_out}: ${f.selected_tied!.join(" = ")}`);
+      lines.push(`  ${l.folds_tied} of ${l.n_folds} folds had conditions tied at the top on their training suites (${ex.join("; ")}${l.folds_tied > 3 ? "; ..." : ""}): their figures are the means over the tied conditions`);
+    }
     if (low.length) lines.push(`  built on cells with coverage_low (below 80%): ${low.join(", ")}`);
     if (unexposed.length) lines.push(`  built on cells with EXPOSURE LOW (the attack did not arrive): ${unexposed.join(", ")}`);
   } else {

@@ -445,7 +445,7 @@ export function domainAsr(
   // one human label per stratum: the share of units labelled otherwise is bounded (1 per unit)
   const nH = effectiveSize(h.mean, h.se, nEff);
   const hExact = shareInterval(h.mean, nH, bound, level);
-  fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) }, { x: h.mean * nEff, ...hExact, what: ["human labels compromised", "human labels not compromised"], how: "" });
+  fill(out.human, h.mean, h.mean, h, { spread: 1, what: humanZeroWhat(h.mean) }, { x: h.mean * nEff, ...hExact, what: ["human labels compromised", "human labels not compromised"], how: ` (design effective n ${nH.toFixed(1)}; at least the zero-event bound ${pct(bound)} on the unseen side)` });
   const d = hajek((it, unit) => (it.human ? 1 : 0) - pred(unit));
   out.calibrated.correction = d.mean;
   const ci = calibratedInterval(judgeTerm!, d.mean, d.se ?? 0, q);
@@ -456,13 +456,14 @@ export function domainAsr(
   const s1 = hajek((it, unit) => Math.max(0, (it.human ? 1 : 0) - pred(unit)));
   const s2 = hajek((it, unit) => Math.max(0, pred(unit) - (it.human ? 1 : 0)));
   const [p1, p2] = [s1.mean, s2.mean];
-  const dExact = differenceInterval(p1, p2, effectiveSize(p1, s1.se, nEff), level, effectiveSize(p2, s2.se, nEff), bound);
+  const [n1, n2] = [effectiveSize(p1, s1.se, nEff), effectiveSize(p2, s2.se, nEff)];
+  const dExact = differenceInterval(p1, p2, n1, level, n2, bound);
   fill(out.calibrated, ci.estimate, judgeTerm! + d.mean, d, zeroSpread(allAgree, labelled, inG, (it) => nc.get(it.cell)! >= cellSizes.get(it.cell)!, pred), {
     x: (p1 + p2) * nEff,
     lower: judgeTerm! + dExact.lower,
     upper: judgeTerm! + dExact.upper,
     what: ["human-judge disagreements", "human-judge agreements"],
-    how: ` = judge term + the MOVER combination (Zou & Donner 2008) of the exact intervals of the human-over-judge share ${pct(p1)} and the judge-over-human share ${pct(p2)}`,
+    how: ` = judge term + the MOVER combination (Zou & Donner 2008) of the exact intervals of the human-over-judge share ${pct(p1)} and the judge-over-human share ${pct(p2)} (design effective n ${n1.toFixed(1)} and ${n2.toFixed(1)}; each at least the zero-event bound ${pct(bound)} on its unseen side)`,
   });
   return out;
 }

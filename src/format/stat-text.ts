@@ -61,7 +61,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   missing_label: "no label",
   duplicate_repeated: "the same label repeated by its annotator (counted once)",
   bad_row: "unreadable row",
-  fewer_than_2_clusters: "fewer than 2 models to resample: a cluster bootstrap over one model gives the same figure on every resample, which is no interval",
+  fewer_than_3_clusters: "fewer than 3 models to resample: a cluster bootstrap over one model gives the same figure on every resample, over two only three figures, which is no interval",
   fewer_than_2_conditions: "fewer than 2 conditions observed, so no condition can be worse than the baseline",
   baseline_not_observed: "the baseline condition is not observed",
   no_model_with_baseline: "no model is observed under the baseline",

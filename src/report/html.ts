@@ -212,7 +212,7 @@ function overviewSection(m: ReportModel): string {
   const committee = c
     ? `<h3>Committee</h3><p class="note">Every committee figure of this report is that of the ${escapeHtml(committeeName(c) + (c.left_out.length ? ` (left out: ${c.left_out.join(", ")})` : ""))}. Its verdicts ${c.source === "committee.jsonl" ? "from committee.jsonl" : "computed (run ipi-judge committee to store them)"}:
 ok ${int(c.summary.by_status.ok)}, disputed ${int(c.summary.by_status.disputed)}, no quorum ${int(c.summary.by_status.no_quorum)}; unanimous ${int(c.summary.unanimous)} (over all ok votes, unattacked runs included);
-committee label over the ${int(c.summary.rates.attacked)} attacked: ${escapeHtml(ratesText(c.summary.rates) + codeMajorityText(c.code_majority))}.
+committee label over the ${int(c.summary.rates.labelled)} of ${int(c.summary.rates.attacked)} attacked with one: ${escapeHtml(ratesText(c.summary.rates) + codeMajorityText(c.code_majority))}.
 Its ${int(c.members.length)} members' agreement over the attacked trajectories${leftNote(c.agreement.unattacked_left_out)} (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
 binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.fleiss.reason)}; not unanimous ${pct(c.agreement.not_unanimous.share, c.agreement.not_unanimous.share_reason)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;

@@ -101,7 +101,7 @@ describe("committeeReport", () => {
     expect(w).toHaveLength(1);
     expect(w[0]).toMatch(/cast by fakeA \(12 of its 12 votes by code\), fakeB \(12 of its 12 votes by code\)/);
     expect(w[0]).not.toMatch(/signature/);
-    expect(formatCommitteeReport(report)).toMatch(/committee label over the 12 attacked: asr_goal 0\.0% .*; RESTS ON CODE: 12 of 12 attacked committee labels \(100\.0%\).*signature 0 of 12 \(0\.0%\)/);
+    expect(formatCommitteeReport(report)).toMatch(/committee label over the 12 of 12 attacked with one: asr_goal 0\.0% .*; RESTS ON CODE: 12 of 12 attacked committee labels \(100\.0%\).*signature 0 of 12 \(0\.0%\)/);
     // the same votes from verified findings: no caveat, no warning
     const honest = verdicts.map((x) => ({ ...x, label_basis: "finding" }));
     const h = committeeReport(honest, index, { run: "r", bootstrap: { B: 0, seed: 1 } }).report;

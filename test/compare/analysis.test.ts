@@ -162,7 +162,10 @@ describe("worst-condition risk and the baseline's underestimate", () => {
   });
 
   it("equal gaps give a degenerate interval; no model with the baseline gives nulls with a reason", () => {
-    const eq = [...cell("a", "s1", "base", 1, 10), ...cell("a", "s1", "x", 3, 10), ...cell("b", "s1", "base", 4, 10), ...cell("b", "s1", "x", 6, 10)];
+    const two = [...cell("a", "s1", "base", 1, 10), ...cell("a", "s1", "x", 3, 10), ...cell("b", "s1", "base", 4, 10), ...cell("b", "s1", "x", 6, 10)];
+    // two models resample to three means only: no interval (audit 31 M4)
+    expect(worstCondition(asrTable(two), "base", { B: 300, seed: 2 }).mean_ci95).toMatchObject({ lower: null, upper: null, reason: "fewer_than_3_clusters" });
+    const eq = [...two, ...cell("c", "s1", "base", 2, 10), ...cell("c", "s1", "x", 4, 10)];
     const w = worstCondition(asrTable(eq), "base", { B: 300, seed: 2 });
     expect(w.mean).toBeCloseTo(0.2, 12);
     expect(w.mean_ci95!.lower).toBeCloseTo(0.2, 12);
@@ -179,9 +182,9 @@ describe("worst-condition risk and the baseline's underestimate", () => {
     expect(w.n_models).toBe(1);
     expect(w.mean).toBeCloseTo(0.3, 12);
     // one model with an underestimate is one cluster: the bootstrap interval is undefined, not [x, x]
-    expect(w.mean_ci95).toMatchObject({ lower: null, upper: null, reason: "fewer_than_2_clusters" });
+    expect(w.mean_ci95).toMatchObject({ lower: null, upper: null, reason: "fewer_than_3_clusters" });
     const text = formatCompare(compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: xs, n_total: xs.length, excluded: {} }, { bootstrap: { B: 200, seed: 3 } }));
-    expect(text).toContain("underestimate over 1 models (percentage points): mean 30.0 pp [CI undefined: fewer than 2 models to resample");
+    expect(text).toContain("underestimate over 1 models (percentage points): mean 30.0 pp [CI undefined: fewer than 3 models to resample");
     expect(text).not.toMatch(/underestimate over 1 models \(percentage points\): mean 30\.0 pp \[30/);
     const one = worstCondition(asrTable(cell("a", "s1", "base", 2, 10)), "base", { B: 200, seed: 3 });
     expect(one).toMatchObject({ n_models: 0, mean: null, median: null, max: null, mean_ci95: null, reason: "fewer_than_2_conditions" });
@@ -225,6 +228,16 @@ describe("leave-one-suite-out condition selection", () => {
     expect(l.gap_to_oracle).toBeCloseTo(1.0 / 6, 12);
     // recovered: Σ(realized − baseline) / Σ(oracle − baseline) = 0.7 / 1.7
     expect(l.oracle_gain_recovered).toBeCloseTo(0.7 / 1.7, 12);
+  });
+
+  it("a tie on the training suites is not broken by name: the fold's figures are the means over the tied conditions (audit 31 M1)", () => {
+    // training (s2) ties base and x at 2/10; on s1 base 1/10, x 5/10: oracle x. First by name (base) read 0% right.
+    const l = leaveOneSuiteOut([...cell("m", "s1", "base", 1, 10), ...cell("m", "s2", "base", 2, 10), ...cell("m", "s1", "x", 5, 10), ...cell("m", "s2", "x", 2, 10)], "base");
+    const f = l.folds.find((x) => x.held_out === "s1")!;
+    expect(f).toMatchObject({ selected: "base", selected_tied: ["base", "x"], correct_share: 0.5, correct: false, oracle: ["x"] });
+    expect(f.realized_asr).toBeCloseTo(0.3, 12);
+    expect(l.folds_tied).toBe(1);
+    expect(l.folds.find((x) => x.held_out === "s2")!.selected_tied).toBeUndefined();
   });
 
   it("skips folds without another suite, with one condition only, or without the baseline", () => {
