@@ -191,7 +191,8 @@ function scoreBoolean(v: unknown): boolean | undefined {
  * Convert one Inspect sample (its parsed value; `raw`: the raw text of its tool-call arguments, keyed
  * `messages/<i>/tool_calls/<j>/arguments`, from {@link rawArguments}).
  *
- * - `id`: `<log path>/<sample id>_epoch_<epoch>`; `suite` = the task, `user_task_id` = the sample id;
+ * - `id`: `<log path>/<sample id>_epoch_<epoch>`; `suite` and `user_task_id` from `sample.metadata` by the chat JSONL
+ *   spellings and `--field`, else the task and the sample id;
  *   `agent_model` = the log's model (e.g. `openai/gpt-4o`), `agent_family` from it.
  * - messages: `sample.messages`; tool calls `{id, function, arguments}` -> `{id, name, arguments}` where
  *   `arguments` is the raw JSON text from the file, compacted between tokens ({@link rawValues}: byte-faithful;
@@ -372,7 +373,9 @@ function applyMetadataFields(
   r: Resolver,
 ): { attackKey: string | undefined; emptyCondition: ReturnType<typeof explicitEmptyCondition> } {
   let attackKey: string | undefined;
-  for (const k of ["attack", "condition", "injection_task_id", "agent_family"] as const) {
+  // suite and user_task_id too: the sample's own ids win over the task name and the sample id set before (new user
+  // 32: every sample read suite "agentdojo", user task "1", and compare --common-tasks paired unrelated runs)
+  for (const k of ["attack", "condition", "injection_task_id", "agent_family", "suite", "user_task_id"] as const) {
     const v = fieldValue({}, meta, k, map);
     if (v !== undefined) (t as unknown as Record<string, unknown>)[k] = v.value;
     if (v !== undefined && k === "attack") attackKey = `metadata.${v.key}`;

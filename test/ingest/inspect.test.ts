@@ -28,6 +28,30 @@ async function read(paths: string[], opts: Parameters<typeof readTrajectories>[1
   return { ts, es, ws };
 }
 
+describe("Inspect samples name their own suite and user task (new user 32)", () => {
+  it("metadata suite / user_task_id (chat JSONL spellings, --field too) win over the task name and the sample id", async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-insp-ids-"));
+    try {
+      const log = JSON.parse(fs.readFileSync(LOG, "utf8"));
+      log.samples = [log.samples[0]];
+      log.samples[0].metadata = { ...log.samples[0].metadata, suite: "workspace", user_task_id: "user_task_7", scenario: "banking" };
+      const file = path.join(tmp, "log.json");
+      fs.writeFileSync(file, JSON.stringify(log));
+      const t = (await read([file])).ts[0];
+      expect(t).toMatchObject({ suite: "workspace", user_task_id: "user_task_7" });
+      const mapped = (await read([file], { fieldMap: { scenario: "suite" } })).ts[0];
+      expect(mapped.suite).toBe("banking");
+      // without them: the task name and the sample id, as before
+      delete log.samples[0].metadata.suite;
+      delete log.samples[0].metadata.user_task_id;
+      fs.writeFileSync(file, JSON.stringify(log));
+      expect((await read([file])).ts[0]).toMatchObject({ suite: "tool_poisoning_bench", user_task_id: "poisoned-1" });
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("Inspect .eval logs", () => {
   it("the poisoned description, held only in a condensed model event, is the tool's description; no attachment:// is left", async () => {
     const { ts, es } = await read([EVAL], { securityScorer: "injection_success" });
