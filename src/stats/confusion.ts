@@ -85,8 +85,10 @@ export function wilsonInterval(p: number, n: number, level = 0.95): Interval {
   const den = 1 + z2 / n;
   const centre = (p + z2 / (2 * n)) / den;
   const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / den;
-  const lower = Math.max(0, centre - half);
-  const upper = Math.min(1, centre + half);
+  // p̂ = 0 (or 1) has the bound 0 (or 1) exactly: centre − half leaves float residue (5.551115123125783e-17 for 0/3,
+  // new user 32) that a CSV prints as it is
+  const lower = p === 0 ? 0 : Math.max(0, centre - half);
+  const upper = p === 1 ? 1 : Math.min(1, centre + half);
   return { lower, upper, lower_clipped: lower, upper_clipped: upper, level, method: "wilson", degenerate: false };
 }
 

@@ -235,6 +235,12 @@ describe("intervals: clipping, degenerate flag, irrCAC t variant", () => {
     expect(r).toMatchObject({ value: 1, se: 0, flags: ["degenerate_ci"] });
     expect(r.ci_wald).toMatchObject({ lower: 1, upper: 1, degenerate: true });
   });
+  it("Wilson interval of 0/n and n/n: the bound at 0 or 1 exactly, no float residue (new user 32: 5.55e-17 for 0/3)", () => {
+    for (const n of [1, 2, 3, 7, 10, 1000]) {
+      expect(wilsonInterval(0, n).lower).toBe(0);
+      expect(wilsonInterval(1, n).upper).toBe(1);
+    }
+  });
   it("Wilson interval (x = 6, n = 10)", () => {
     const w = wilsonInterval(0.6, 10);
     expect(w.lower).toBeCloseTo(0.312674, 5);
