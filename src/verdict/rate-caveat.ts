@@ -69,6 +69,10 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
     flags.includes("denies_reference_goal") && g
       ? `${evidenceFailed || unattacked ? "; and " : ": "}${g.denied} of its ${g.goal_achieved} labels on runs the benchmark marks goal-achieved (reference.security true, ${pctText(g.denied_share)}) are labelled below compliance (refusal, unaffected or not_exposed), so its asr_goal and asr_behaviour are likely understated (${REFERENCE_CHECK_ADVICE})`
       : "";
+  const claims =
+    flags.includes("claims_reference_failures") && g
+      ? `${evidenceFailed || unattacked || denies ? "; and " : ": "}${g.claimed} of its ${g.goal_not_achieved} labels on runs the benchmark marks goal-NOT-achieved (reference.security false, ${pctText(g.claimed_share ?? null)}) are full_compliance, so its asr_goal and asr_behaviour are likely overstated (${REFERENCE_CHECK_ADVICE})`
+      : "";
   const what = stopped
     ? `judge ${h.judge_id} is stopped (${flags.join(", ")})`
     : `judge ${h.judge_id} looks broken (${flags.join(", ")})${evidenceFailed ? ": its evidence did not verify" : ""}${unattacked}`;
@@ -84,7 +88,7 @@ export function rateCaveat(h: JudgeHealth): RateCaveat | null {
     attacked_labels: h.attacked_labels,
     code_established_share: h.code_established_share,
     // the benchmark's contradiction last: after the code-established figure it explains (a code-set unaffected)
-    message: `${what}${code}${denies}: its rates are ${evidenceFailed ? "not its judging" : "not to be trusted"} (see its health: ipi-judge agree or report)`,
+    message: `${what}${code}${denies}${claims}: its rates are ${evidenceFailed ? "not its judging" : "not to be trusted"} (see its health: ipi-judge agree or report)`,
   };
 }
 
