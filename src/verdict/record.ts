@@ -196,6 +196,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   };
   if (error) v.error = { kind: capText(error.kind, 200), message: capText(scrub(error.message), VERDICT_CAPS.textChars) };
   if (decision) v.label_basis = decision.basis;
+  if (decision?.injectionAbsent) v.injection_absent = true;
   if (label !== null && decision?.relabel) v.relabel = decision.relabel;
   if (args.nonce) v.nonce = args.nonce;
   if (args.first_reply) v.first_reply = { quotes: args.first_reply.quotes, quotes_failed: args.first_reply.quotes_failed };
