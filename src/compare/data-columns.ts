@@ -98,7 +98,7 @@ export function buildObservationsColumns(run: ColumnRun, judgeId: string, condit
     for (const g of gs) g.items++;
     const condition = shared.condition;
     if (condition === undefined) {
-      ex("no_condition");
+      ex(conditionField === "surface" ? "no_surface" : "no_condition");
       continue;
     }
     if (!t.agent_model) {

@@ -106,6 +106,8 @@ export type LabelSource = { kind: "judge"; judge_id: string } | { kind: "committ
 export type ObservationExclusion =
   | "unattacked"
   | "no_condition"
+  /** `--by surface`: the run has no surface (its injected text found nowhere and none recorded: new user 32, F2). */
+  | "no_surface"
   | "no_agent_model"
   | "no_verdict"
   | "judge_error"
@@ -216,7 +218,7 @@ export function buildObservations(
     }
     const condition = conditionValue(t, conditionField);
     if (condition === undefined) {
-      ex("no_condition");
+      ex(conditionField === "surface" ? "no_surface" : "no_condition");
       continue;
     }
     if (!t.agent_model) {

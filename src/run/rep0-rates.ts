@@ -92,6 +92,11 @@ interface JudgeRep0 {
 export interface RateGroups {
   rates: AttackRates;
   by_surface?: Record<string, AttackRates>;
+  /**
+   * Attacked trajectories with no surface, left out of `by_surface` (the injected text found nowhere in what the agent
+   * received, and the input records none: new user 32, F2, 54 of 170 chat JSONL runs); absent when `by_surface` is.
+   */
+  no_surface?: number;
   by_agent_model: Record<string, AttackRates & { conditions: string[] }>;
   by_model_condition: Array<AttackRates & { agent_model: string; condition: string }>;
 }
@@ -175,6 +180,7 @@ export class Rep0Fold {
   private judgeGroups(j: JudgeRep0, crashed?: ReadonlySet<number>): RateGroups {
     const all = new RateTally();
     const surf = new Map<string, RateTally>();
+    let noSurface = 0;
     const models = new Map<string, { t: RateTally; conditions: Set<string> }>();
     const mc = new Map<string, { model: string; condition: string; t: RateTally }>();
     const one = (row: RowFields | undefined, v: Rep0 | undefined, slot: number): void => {
@@ -188,7 +194,7 @@ export class Rep0Fold {
       if (typeof surface === "string" && surface !== "") {
         if (!surf.has(surface)) surf.set(surface, new RateTally());
         surf.get(surface)!.add(item, ref);
-      }
+      } else noSurface++;
       const model = row?.agent_model ?? v?.agent_model ?? "(unknown)";
       const condition = row?.condition ?? v?.condition;
       let pm = models.get(model);
@@ -215,7 +221,7 @@ export class Rep0Fold {
     const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     return {
       rates: all.result(),
-      ...(surf.size ? { by_surface: Object.fromEntries(byName(surf).map(([k, t]) => [k, t.result()])) } : {}),
+      ...(surf.size ? { by_surface: Object.fromEntries(byName(surf).map(([k, t]) => [k, t.result()])), no_surface: noSurface } : {}),
       by_agent_model: Object.fromEntries(byName(models).map(([k, x]) => [k, { ...x.t.result(), conditions: [...x.conditions].sort() }])),
       by_model_condition: byName(mc).map(([, x]) => ({ agent_model: x.model, condition: x.condition, ...x.t.result() })),
     };

@@ -58,6 +58,8 @@ export interface JudgeSummary {
    * `+`) over the attacked trajectories that have one; absent when none has a surface.
    */
   by_surface?: Record<string, AttackRates>;
+  /** Attacked trajectories in no `by_surface` row (no surface known); absent when `by_surface` is. */
+  no_surface?: number;
   downgrades: number;
   /** Why verdicts are not labels: error kind -> count (judge errors, refusals, unjudgeable). */
   errors_by_kind: Record<string, number>;
@@ -395,6 +397,8 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     if (j.by_surface) {
       lines.push(`  by surface (where the injection entered):`);
       for (const [k, x] of Object.entries(j.by_surface)) lines.push(`    ${k}: ${ratesText(x)}`);
+      if (j.no_surface)
+        lines.push(`    (no surface): ${j.no_surface} attacked trajectories are in no row above: the injected text was found nowhere in what the agent received and the input records no surface (give "surfaces": {placeholder: surface} in the input)`);
     }
     const models = Object.entries(j.by_agent_model ?? {});
     const perCondition = models.some(([, pm]) => pm.conditions.length > 1);
