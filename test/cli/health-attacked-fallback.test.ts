@@ -36,7 +36,7 @@ describe("verdicts without `attacked`: health takes the index row's (red team F6
     for (const args of [["compare", "--by", "attack"], ["compare", "--by", "attack", "--where", "suite=banking"], ["estimate", "--table"]]) {
       const r = await runCli([...args, "--run", "s", "--labels-dir", labels, "--json"]);
       expect(r.code, r.stderr).toBe(0);
-      expect(JSON.parse(r.stdout).rate_caveats?.map((c: { flags: string[] }) => c.flags), args.join(" ")).toEqual([["compliance_on_unattacked"]]);
+      expect(JSON.parse(r.stdout).rate_caveats?.map((c: { flags: string[] }) => c.flags), args.join(" ")).toEqual([expect.arrayContaining(["compliance_on_unattacked"])]); // (claims_reference_failures too: every verdict is full_compliance)
     }
   }, 60_000);
 
