@@ -40,17 +40,26 @@ export function legacyTransportKey(
   store: Pick<RunStore, "storedConfigs">,
   judge: Judge,
   cur: { sha: string; config: Record<string, unknown> },
-): { key: { sha: string; config: Record<string, unknown> }; warning?: string } {
-  if (cur.config.transport === undefined) return { key: cur };
+  stored?: { config_key_version?: number },
+): { key: { sha: string; config: Record<string, unknown>; keyVersion: number }; warning?: string } {
+  // a run whose store.json says this judge's key already holds transport (written by this build, red team 32 A: a
+  // judge that had no headers then) gets no legacy reading: adding headers to it is a change
+  if (cur.config.transport === undefined || (stored?.config_key_version ?? 1) >= TRANSPORT_KEY_VERSION) return { key: { ...cur, keyVersion: TRANSPORT_KEY_VERSION } };
   const { transport: _, ...config } = cur.config;
   const legacy = { sha: judgeConfigSha256(config), config };
-  const stored = store.storedConfigs(judge.id, judge.promptSha256);
-  if (!stored.some((c) => c.judge_config_sha256 === legacy.sha) || stored.some((c) => c.judge_config_sha256 === cur.sha)) return { key: cur };
+  const storedKeys = store.storedConfigs(judge.id, judge.promptSha256);
+  if (!storedKeys.some((c) => c.judge_config_sha256 === legacy.sha) || storedKeys.some((c) => c.judge_config_sha256 === cur.sha)) return { key: { ...cur, keyVersion: TRANSPORT_KEY_VERSION } };
   return {
-    key: legacy,
-    warning: `judge "${judge.id}": its verdicts in this run were stored before headers and query parameters entered the configuration key; they keep their key, and a change of headers, headers_env, query_env or the base_url query since then cannot be told (start a new run, or --on-config-change rejudge after a change, to have them checked)`,
+    key: { ...legacy, keyVersion: 1 },
+    warning: `judge "${judge.id}": its verdicts in this run were stored before headers and query parameters entered the configuration key; the run keeps that key (new verdicts too), so a change of headers, headers_env, query_env or the base_url query cannot be told in this run: label into a new run (--run) to have them part of the key`,
   };
 }
+
+/**
+ * The version of the configuration key a run's judge entry in store.json records (`config_key_version`): 2 since
+ * headers and query parameters enter it (`transport`); absent or 1: an older key ({@link legacyTransportKey}).
+ */
+export const TRANSPORT_KEY_VERSION = 2;
 
 /**
  * The judges whose stored verdicts were made under another configuration, with a message for each: what changed

@@ -70,7 +70,7 @@ export interface LabelRunState {
   /** A store that cannot be written (the run stops and rethrows it at the end). */
   fatal: unknown;
   /** Per judge: the `judge_config_sha256` its verdicts get, and the configuration hashed (`runJudgeConfig`). */
-  readonly configs: Map<string, { sha: string; config: Record<string, unknown> }>;
+  readonly configs: Map<string, { sha: string; config: Record<string, unknown>; keyVersion?: number }>;
   /** The run's settings every judge gets per item. */
   readonly judgeCtx: { budgetChars?: number; minQuoteChars?: number; abortSignal?: AbortSignal };
   readonly signal: AbortSignal | undefined;

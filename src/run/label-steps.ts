@@ -15,7 +15,7 @@ import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, ty
 import { summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch-paths.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
-import { batchEntries, configChanges, CONFIG_CHANGE_HELP, inFlightWithoutBatch, JudgeConfigChangedError, promptChanges } from "./config-change.js";
+import { batchEntries, configChanges, CONFIG_CHANGE_HELP, inFlightWithoutBatch, JudgeConfigChangedError, promptChanges, TRANSPORT_KEY_VERSION } from "./config-change.js";
 import { contentSha256, keepStoredChatId, planRepeats, type StoredChatIds } from "./resume.js";
 import { countRejudging, formatRejudge, type RejudgeCount } from "./rejudge.js";
 import type { TrajectoryPreparer } from "./prepare.js";
@@ -120,6 +120,8 @@ export async function openInvocation(
       rubric_version: j.rubricVersion,
       judge_config_sha256: current.get(j.id)!.sha,
       config: current.get(j.id)!.config,
+      // the key's version (../run/config-change.ts legacyTransportKey): a run written now is read with transport in its key
+      config_key_version: current.get(j.id)!.keyVersion ?? TRANSPORT_KEY_VERSION,
     })),
   ];
   // The pre-count walks every input once more; with a limit, the limit is the total (a bar that ends early

@@ -182,7 +182,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const onChange = opts.onConfigChange ?? "refuse";
   const current = new Map(
     opts.judges.map((j) => {
-      const k = legacyTransportKey(store, j, runJudgeConfig(j, opts));
+      const k = legacyTransportKey(store, j, runJudgeConfig(j, opts), store.snapshot.judges.find((b) => b.id === j.id));
       if (k.warning) opts.onWarning?.(k.warning);
       return [j.id, k.key] as const;
     }),

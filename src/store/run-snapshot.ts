@@ -22,6 +22,8 @@ export interface RunSnapshot {
     rubric_version: string;
     judge_config_sha256?: string;
     config?: Record<string, unknown>;
+    /** The configuration key's version (`TRANSPORT_KEY_VERSION` of src/run/config-change.ts): absent before it. */
+    config_key_version?: number;
   }>;
   counts: { trajectories: number; verdicts: number; errors: number };
   /** Judges stopped by a fatal error (bad key, no quota), with the message. */

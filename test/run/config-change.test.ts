@@ -117,14 +117,27 @@ describe("issue 12.5: the resume key covers the judge's configuration", () => {
   });
 
   it("a run stored before headers entered the key resumes with a warning, not a refusal (its verdicts keep their key)", async () => {
-    await run(judge()); // stored as a build before transport was in the key stored a judge with headers
+    await run(judge()); // stored as a build before transport was in the key stored a judge with headers:
+    // store.json without config_key_version, as such a build wrote it
+    const storeFile = path.join(dir, "r", "store.json");
+    const snap = JSON.parse(fs.readFileSync(storeFile, "utf8"));
+    for (const j of snap.judges) delete j.config_key_version;
+    fs.writeFileSync(storeFile, JSON.stringify(snap));
     const warnings: string[] = [];
     const res = await run(judge({ headers: { "HTTP-Referer": "https://example.org" } }), { onWarning: (w) => warnings.push(w) });
     expect(res.progress).toMatchObject({ judged: 0, skipped: 3 });
     expect(warnings.join("\n")).toMatch(/judge "j": its verdicts in this run were stored before headers and query parameters entered the configuration key/);
+    // the legacy key stays with the run (written back as version 1): a second resume is the same
+    expect((await run(judge({ headers: { "HTTP-Referer": "https://example.org" } }))).progress).toMatchObject({ judged: 0, skipped: 3 });
     // a new run of the same judge gets today's key, and a later change of its headers is refused
     await run(judge({ headers: { "HTTP-Referer": "https://example.org" } }), { run: "fresh" });
     expect(await run(judge({ headers: { "HTTP-Referer": "https://other.org" } }), { run: "fresh" }).catch((e) => e)).toBeInstanceOf(JudgeConfigChangedError);
+  });
+
+  it("a run written by this build with no headers: adding headers or an api-version query is a change (red team 32 A)", async () => {
+    await run(judge());
+    expect(await run(judge({ headers: { "X-Deployment": "other-model" } })).catch((e) => e)).toBeInstanceOf(JudgeConfigChangedError);
+    expect(await run(judge({ base_url: `${fake.url}?api-version=2099-01-01` })).catch((e) => e)).toBeInstanceOf(JudgeConfigChangedError);
   });
 
   it("retries and the minimum quote length are part of the key", async () => {
