@@ -2,8 +2,8 @@
  * Whether an input file changed while it was read (red team 31 F4: a JSONL file rewritten in place during `label` was
  * read as a mix of two versions, or stopped at the transient end of a truncated file, and labelled, exit 0). A reader
  * takes the file's stamp (size, mtime, ctime, device and inode) from its open handle before reading, and compares it
- * with the handle's and the path's stamps as it goes and at the end: any difference is a `changed_during_read`
- * ingest error naming the file.
+ * with the handle's and the path's stamps as it goes and at the end: a different size, mtime, device or inode is a
+ * `changed_during_read` ingest error naming the file (a ctime that alone changed is metadata: a link, a chmod).
  */
 import { fstatSync, statSync, type Stats } from "node:fs";
 import type { IngestError } from "../types.js";
@@ -38,7 +38,9 @@ export function stampChanges(before: ReadStamp, now: ReadStamp): string[] {
   const out: string[] = [];
   if (now.size !== before.size) out.push(`size ${before.size} -> ${now.size} bytes`);
   if (now.mtime_ms !== before.mtime_ms) out.push("mtime");
-  if (now.ctime_ms !== before.ctime_ms) out.push("ctime");
+  // ctime alone (size and mtime as they were) is a change of the file's metadata, not of its content: a hard link made
+  // by a backup tool, a chmod, a touch with the same time (red team 32 G: each stopped the read of an unchanged file)
+  if (now.ctime_ms !== before.ctime_ms && out.length > 0) out.push("ctime");
   if (now.dev !== before.dev || now.ino !== before.ino) out.push("another file at the path");
   return out;
 }

@@ -16,7 +16,7 @@ import type { IngestError } from "../types.js";
  *   combination it never ran (VIGIL has 8,023); one kind, counted in the run summary.
  * - `unresolved_attachment`: an Inspect sample with an `attachment://` reference that its `attachments` do not
  *   hold: the text is unknown, so the sample is never judged (the message names the reference).
- * - `changed_during_read`: the file changed (size, mtime, ctime, or another file at its path) while it was read, so the
+ * - `changed_during_read`: the file changed (size, mtime, or another file at its path; a ctime alone is metadata) while it was read, so the
  *   read may mix two versions of it (./changed.ts): a `.json` file gives no trajectory; a `.jsonl` file stops at the
  *   change, the lines read before it (all from one version) are kept and the message says how many; an Inspect `.eval`
  *   zip is compared at its end (its samples read are kept, the message says they may mix two versions); `label` exits
