@@ -30,7 +30,7 @@ import { DEFAULT_BUDGET_CHARS, renderForJudge } from "../serialize/render.js";
 import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
-import { markEvidenceFromFeedback, offeredTexts } from "../verdict/from-feedback.js";
+import { markEvidenceFromFeedback, offeredTexts, verifiedQuotes } from "../verdict/from-feedback.js";
 import { buildVerdict, type JudgeIdentity } from "../verdict/record.js";
 import { quoteCheck } from "../verdict/first-reply.js";
 import type { JudgeContext } from "./judge.js";
@@ -80,6 +80,8 @@ export interface JudgeConversation {
    * reply's holding finding quoting one of them is marked `evidence_from_feedback`.
    */
   offered?: string[];
+  /** The quotes (normalized) earlier replies verified before a feedback turn: never marked as pasted from it. */
+  verifiedBefore?: Set<string>;
   /** The nonce of the rendered trajectory (rendering again with it gives the same messages). */
   readonly nonce: string;
   readonly budgetChars?: number;
@@ -326,12 +328,15 @@ export class JudgeConversations {
     }
     const decision = decide(parsed.reply, conv.evCtx);
     // a finding resting on text an earlier feedback turn offered is marked (red team 31 F2)
-    if (conv.offered) markEvidenceFromFeedback(decision.findings, conv.offered, conv.nonce);
+    if (conv.offered) markEvidenceFromFeedback(decision.findings, conv.offered, conv.nonce, conv.verifiedBefore);
     conv.last = { decision, rationale: parsed.reply.rationale };
     conv.firstReply ??= quoteCheck(decision.findings);
     if (decision.needsRetry && round < s.retries) {
       const offered = offeredTexts(decision);
       if (offered.length > 0) (conv.offered ??= []).push(...offered);
+      // the quotes this reply already verified, before any feedback offered them (red team 32 H: a quote verified under
+      // partial_compliance, then moved under full_compliance, read as pasted from the feedback)
+      for (const q of verifiedQuotes(decision.findings, conv.nonce)) (conv.verifiedBefore ??= new Set()).add(q);
       return again(out.content, feedbackMessage(decision, conv.nonce), out.reasoning);
     }
     return verdict("ok", decision, { rationale: parsed.reply.rationale });

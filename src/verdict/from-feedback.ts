@@ -26,10 +26,11 @@ export function offeredTexts(decision: Decision): string[] {
 
 /**
  * Mark, in place, the holding findings of `findings` whose verified quote (escapes of `nonce` undone, normalized) is
- * all or part of one of the `offered` texts ({@link offeredTexts} of earlier turns): `evidence_from_feedback: true`.
+ * all or part of one of the `offered` texts ({@link offeredTexts} of earlier turns): `evidence_from_feedback: true`;
+ * not a quote in `verifiedBefore` ({@link verifiedQuotes} of the earlier replies: the judge's own before any feedback).
  * @returns how many findings were marked.
  */
-export function markEvidenceFromFeedback(findings: VerifiedFinding[], offered: readonly string[], nonce: string): number {
+export function markEvidenceFromFeedback(findings: VerifiedFinding[], offered: readonly string[], nonce: string, verifiedBefore?: ReadonlySet<string>): number {
   if (offered.length === 0) return 0;
   let marked = 0;
   for (const f of findings) {
@@ -37,7 +38,8 @@ export function markEvidenceFromFeedback(findings: VerifiedFinding[], offered: r
     const pasted = f.evidence.some((q) => {
       if (!q.verified) return false;
       const n = normalize(unneutralize(String(q.quote), nonce));
-      return n !== "" && offered.some((o) => o.includes(n));
+      // a quote an earlier reply had verified itself, before the feedback, is the judge's own (red team 32 H)
+      return n !== "" && !verifiedBefore?.has(n) && offered.some((o) => o.includes(n));
     });
     if (pasted) {
       f.evidence_from_feedback = true;
@@ -45,4 +47,11 @@ export function markEvidenceFromFeedback(findings: VerifiedFinding[], offered: r
     }
   }
   return marked;
+}
+
+/** The verified quotes of `findings` (escapes of `nonce` undone, normalized), for `markEvidenceFromFeedback`'s `verifiedBefore`. */
+export function verifiedQuotes(findings: readonly VerifiedFinding[], nonce: string): string[] {
+  const out: string[] = [];
+  for (const f of findings) for (const q of f.evidence) if (q.verified) out.push(normalize(unneutralize(String(q.quote), nonce)));
+  return out.filter((n) => n !== "");
 }
