@@ -143,6 +143,18 @@ function storedBatchEntries(runDir: string): BatchEntry[] {
   }
 }
 
+/** Each judge's configuration key version in a run's store.json (`config_key_version`; none when unreadable), as label reads it. */
+function storedKeyVersions(runDir: string): Map<string, number | undefined> {
+  const out = new Map<string, number | undefined>();
+  try {
+    const judges = (JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8")) as { judges?: unknown }).judges;
+    if (Array.isArray(judges)) for (const j of judges) if (j && typeof j.id === "string") out.set(j.id, typeof j.config_key_version === "number" ? j.config_key_version : undefined);
+  } catch {
+    // no store.json: a new run
+  }
+  return out;
+}
+
 /**
  * What `label` would skip or judge again: the latest stored verdict per (trajectory, judge, repeat) and the content
  * hashes the index recorded (a {@link VerdictLedger}, as `RunStore` keeps one), and per judge and prompt hash how
@@ -226,7 +238,8 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   const batches = storedBatchEntries(path.join(opts.labelsDir, opts.run));
   // label without --batch refuses a run whose batches are in flight (review 28: the dry run priced them instead)
   const flyingWithoutBatch = opts.batch ? undefined : inFlightWithoutBatch(opts.run, batches, opts.judges);
-  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens, batches }, configChanges));
+  const keyVersions = storedKeyVersions(path.join(opts.labelsDir, opts.run));
+  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens, batches, keyVersions }, configChanges));
   let read = 0;
   let inputErrors = 0;
   let placeholders = 0;
@@ -294,6 +307,7 @@ function judgeTally(
     onChange: DryRunConfigChange["on_config_change"];
     assumeOutputTokens: number | undefined;
     batches: readonly BatchEntry[];
+    keyVersions: ReadonlyMap<string, number | undefined>;
   },
   configChanges: DryRunConfigChange[],
 ): JudgeTally {
@@ -326,7 +340,7 @@ function judgeTally(
     row.observed = { verdicts: ob.verdicts, requests_per_verdict: ob.requests / ob.verdicts, output_tokens_per_request: ob.completion_tokens / ob.requests };
   // a run stored before headers and query parameters entered the key keeps its key (legacyTransportKey)
   const storedHere = [...(configs.get(`${j.id}\u0000${j.promptSha256}`) ?? [])].map(([sha, verdicts]) => ({ judge_config_sha256: sha, verdicts, models: [] }));
-  const configSha = legacyTransportKey({ storedConfigs: () => storedHere }, j, runJudgeConfig(j, opts)).key.sha;
+  const configSha = legacyTransportKey({ storedConfigs: () => storedHere }, j, runJudgeConfig(j, opts), { config_key_version: ctx.keyVersions.get(j.id) }).key.sha;
   let other = 0;
   for (const [sha, n] of configs.get(`${j.id}\u0000${j.promptSha256}`) ?? []) if (sha !== configSha) other += n;
   if (other > 0) {

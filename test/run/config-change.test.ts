@@ -10,6 +10,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { JudgeConfig } from "../../src/config/judges.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { JudgeConfigChangedError, labelRun, type LabelOptions } from "../../src/run/label.js";
+import { dryRun } from "../../src/run/dry-run.js";
 import { readVerdicts } from "../../src/store/run-store.js";
 import { readRunState, runStateLine } from "../../src/store/run-state.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
@@ -136,6 +137,9 @@ describe("issue 12.5: the resume key covers the judge's configuration", () => {
 
   it("a run written by this build with no headers: adding headers or an api-version query is a change (red team 32 A)", async () => {
     await run(judge());
+    // the dry run says what label would do: refuse
+    const dry = await dryRun({ inputs: [SAMPLES], run: "r", labelsDir: dir, judges: [judge({ headers: { "X-Deployment": "other-model" } })], limit: 3 });
+    expect(JSON.stringify(dry)).toMatch(/label would REFUSE/);
     expect(await run(judge({ headers: { "X-Deployment": "other-model" } })).catch((e) => e)).toBeInstanceOf(JudgeConfigChangedError);
     expect(await run(judge({ base_url: `${fake.url}?api-version=2099-01-01` })).catch((e) => e)).toBeInstanceOf(JudgeConfigChangedError);
   });
