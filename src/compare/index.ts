@@ -221,7 +221,7 @@ export function compareConditions(
   }
   const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
   const unattackedOnly = opts.index ? unattackedOnlyModels(opts.index.values(), o.condition_field, new Set(obs.map((x) => x.model))) : [];
-  warnings.push(...unattackedOnlyWarnings(unattackedOnly));
+  warnings.push(...unattackedOnlyWarnings(unattackedOnly, o.condition_field));
   const cells = asrTable(obs, own.unlabelled);
   warnings.push(...rateWarnings(cells, o.condition_field));
   const ownApplied = Object.keys(cellRes.cells.per_model).length > 0;

@@ -45,8 +45,8 @@ export function unattackedOnlyModels(index: Iterable<TrajectoryIndexRow>, field:
   return [...per.values()].filter((e) => !e.attacked).map((e) => e.m).sort((a, b) => a.model.localeCompare(b.model));
 }
 
-/** The warning for {@link unattackedOnlyModels}' entries, one line per model. */
-export function unattackedOnlyWarnings(models: readonly UnattackedOnlyModel[]): string[] {
+/** The warning for {@link unattackedOnlyModels}' entries, one line per model, by `field` (the compared field, `compare --by`). */
+export function unattackedOnlyWarnings(models: readonly UnattackedOnlyModel[], field = "condition"): string[] {
   return models.map((m) => {
     const parts = Object.entries(m.by_condition)
       .sort(([a], [b]) => a.localeCompare(b))
@@ -54,7 +54,7 @@ export function unattackedOnlyWarnings(models: readonly UnattackedOnlyModel[]): 
         const inj = b.injection_task_runs > 0 ? ` (${b.injection_task_runs} injection-task runs left out)` : "";
         return `${showControls(c)} ${b.n > 0 ? `${((100 * b.passed) / b.n).toFixed(1)}% (${b.passed}/${b.n})` : `undefined (no utility verdict in its ${b.runs - b.injection_task_runs} unattacked runs)`}${inj}`;
       });
-    return `agent model ${showControls(m.model)}: ${m.runs} runs, none attacked: not compared (compare sets attack figures side by side); its utility without attack by condition: ${parts.join(", ")}`;
+    return `agent model ${showControls(m.model)}: ${m.runs} runs, none attacked: not compared (compare sets attack figures side by side); its utility without attack by ${field}: ${parts.join(", ")}`;
   });
 }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareConditions } from "../../src/compare/index.js";
 import type { Observation } from "../../src/compare/data.js";
-import { unattackedOnlyModels } from "../../src/compare/unattacked-only.js";
+import { unattackedOnlyModels, unattackedOnlyWarnings } from "../../src/compare/unattacked-only.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
 /** Model a: attacked runs under A and B; model c: only unattacked runs under A and "no_defense" (new user 30, L7). */
@@ -46,6 +46,8 @@ describe("compare: a model with no attacked trajectory is said, not dropped unsa
     expect(() => compareConditions(o, { bootstrap: { B: 0, seed: 1 }, index, baseline: "no_defense" })).toThrow(
       /^baseline "no_defense" is not a compared condition: the run holds 7 runs under it \(7 unattacked, 0 attacked\).*\(conditions compared: A, B\)$/,
     );
+    // the warning names the compared field (new user 32: "by condition" under --by surface)
+    expect(unattackedOnlyWarnings(r.models_unattacked_only!, "surface")[0]).toMatch(/its utility without attack by surface: /);
     // a condition the run does not hold at all: the error as before
     expect(() => compareConditions(o, { bootstrap: { B: 0, seed: 1 }, index, baseline: "Z" })).toThrow(/^baseline "Z" is not an observed condition/);
     // without the index (a library caller): nothing to say, nothing said
