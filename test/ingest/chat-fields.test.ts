@@ -65,7 +65,8 @@ describe("rows with a benchmark verdict that count as unattacked", () => {
     const lines: string[] = [];
     for (let i = 0; i < 10; i++) {
       const row: Record<string, unknown> = { id: `r${i}`, messages: msgs, metadata: { source: "b", attack_vector: "email", security: i % 2 === 0 } };
-      if (i < 3) row.attack = "important_instructions";
+      // `attack` read and null on the unattacked rows: no key to map (new user 32)
+      row.attack = i < 3 ? "important_instructions" : null;
       lines.push(JSON.stringify(row));
     }
     await writeFile(path.join(dir, "four-sources.jsonl"), lines.join("\n") + "\n");
@@ -83,7 +84,7 @@ describe("rows with a benchmark verdict that count as unattacked", () => {
     expect(ws).toHaveLength(1);
     expect(ws[0]).toMatchObject({ kind: "verdict_on_unattacked", count: 7 });
     expect(ws[0].message).toMatch(/7 of 10 items/);
-    expect(ws[0].message).toMatch(/attack_vector/);
+    expect(ws[0].message).toMatch(/other keys that may name the attack: attack_vector\. /);
     expect(ws[0].message).toMatch(/--field KEY=attack/);
   });
   it("mapping the key silences it: every row is attacked", async () => {
