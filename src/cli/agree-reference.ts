@@ -14,9 +14,9 @@ import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished 
 import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
 import { REFERENCE_ROW_FIELDS, referenceAgreementColumns } from "../agree/reference-columns.js";
 import { checkCommitteeFile, type CommitteeFileCheck } from "../committee/file.js";
-import { CommitteeChoiceError, committeeName, otherThanStored } from "../committee/members.js";
+import { committeeName } from "../committee/members.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
-import { committeeAsk } from "./committee-options.js";
+import { refuseOtherThanStored } from "./committee-options.js";
 import { checkCommitteeColumns, committeeAsColumnRun, readCommitteeColumns } from "../committee/file-columns.js";
 import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { eachVerdictRecord, readColumnRun } from "../store/columns.js";
@@ -152,7 +152,7 @@ export async function agreeReference(
   const committeeNotes: string[] = [];
   if (!cf) committeeReason = "no committee.jsonl (run ipi-judge committee)";
   else {
-    askedIsStored(src.judges, cf, o); // the row is read from the file: another selection is refused
+    refuseOtherThanStored(src.judges, cf, o, "agree --reference"); // the row is read from the file: another selection is refused
     const check = src.checkCommittee();
     if (check.stale.length) committeeReason = `committee.jsonl is stale: ${check.stale.join("; ")}; run ipi-judge committee --run ${o.run} again`;
     else if (cf.judges.length < 2) {
@@ -240,18 +240,3 @@ export async function agreeReference(
   }
 }
 
-/**
- * Refuse a committee the options ask for (`--exclude-judge`, `--quorum`) that is not the one committee.jsonl holds:
- * the row is read from the file (new user 30).
- * @throws UsageError naming both committees and the command that stores the one asked for.
- */
-function askedIsStored(runJudges: readonly string[], cf: CommitteeMeta, o: { run: string; excludeJudge?: string[]; quorum?: string }): void {
-  let why;
-  try {
-    why = otherThanStored(runJudges, cf, committeeAsk(o), o.run, "agree --reference");
-  } catch (e) {
-    if (e instanceof CommitteeChoiceError) throw new UsageError(e.message);
-    throw e;
-  }
-  if (why) throw new UsageError(why);
-}

@@ -5,6 +5,8 @@
  */
 import type { Command } from "commander";
 import { intOption } from "./util.js";
+import { UsageError } from "../errors.js";
+import { CommitteeChoiceError, otherThanStored, type StoredCommittee } from "../committee/members.js";
 
 /**
  * Add the committee's member selection, as `committee` takes it: `--exclude-judge ID` (repeatable) and `--quorum N`
@@ -27,4 +29,27 @@ export function committeeAsk(o: { excludeJudge?: unknown; quorum?: unknown }): {
     ...(Array.isArray(o.excludeJudge) && o.excludeJudge.length ? { exclude: o.excludeJudge as string[] } : {}),
     ...(o.quorum !== undefined ? { quorum: intOption(o.quorum, "--quorum", 1) } : {}),
   };
+}
+
+/**
+ * Refuse a committee selection (--exclude-judge, --quorum) other than the stored committee.jsonl's, for a command
+ * that reads the committee's rows from the file (`compare --committee`, `agree --reference`; new user 30).
+ * @param command the command named in the message, e.g. "compare --committee".
+ * @throws UsageError naming both committees and the `committee` command that stores the one asked for, or a bad
+ *   selection (`CommitteeChoiceError`).
+ */
+export function refuseOtherThanStored(
+  runJudges: readonly string[],
+  stored: Omit<StoredCommittee, "stale">,
+  o: { run: string; excludeJudge?: unknown; quorum?: unknown },
+  command: string,
+): void {
+  let why: string | null;
+  try {
+    why = otherThanStored(runJudges, stored, committeeAsk(o), o.run, command);
+  } catch (e) {
+    if (e instanceof CommitteeChoiceError) throw new UsageError(e.message);
+    throw e;
+  }
+  if (why) throw new UsageError(why);
 }

@@ -3,9 +3,8 @@ import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { readLeanRun } from "../store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../committee/file.js";
-import { CommitteeChoiceError, otherThanStored } from "../committee/members.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
-import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
+import { addCommitteeSelection, committeeAsk, refuseOtherThanStored } from "./committee-options.js";
 import { buildObservations, compareConditions, formatCompare, totalWeight, type LabelSource, type Observations } from "../compare/index.js";
 import { buildObservationsColumns, COMPARE_ROW_FIELDS } from "../compare/data-columns.js";
 import { readColumnRun } from "../store/columns.js";
@@ -158,14 +157,7 @@ async function objectObservations(
     if (!cf?.verdicts) throw new UsageError(`run ${o.run} has no committee.jsonl: run ipi-judge committee first, or give --judge (judges: ${judges.join(", ")})`);
     source = { kind: "committee", members: [...cf.judges], quorum: cf.quorum ?? DEFAULT_QUORUM };
     // the committee is read from the file: another selection (--exclude-judge, --quorum) is refused (new user 30)
-    let other;
-    try {
-      other = otherThanStored(judges, cf, committeeAsk(o), o.run, "compare --committee");
-    } catch (e) {
-      if (e instanceof CommitteeChoiceError) throw new UsageError(e.message);
-      throw e;
-    }
-    if (other) throw new UsageError(other);
+    refuseOtherThanStored(judges, cf, o, "compare --committee");
     // A committee file from another judge set, or from before verdicts changed, is never read silently.
     const check = checkCommitteeFile(cf!, allVerdicts);
     if (check.stale.length) {
