@@ -52,6 +52,7 @@ function labelCommand(program: Command): Command {
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--format <format>", `input format: ${INPUT_FORMATS.join(" | ")} (default: detected per file)`)
     .option("--security-scorer <name>", "Inspect logs: the scorer whose value is the benchmark's own injection verdict (true/C/1 = the injected goal was achieved); NAME.key for a scorer with an object value")
+    .option("--utility-scorer <name>", "Inspect logs: the scorer whose value is the user task's success (true/C/1 = the user's task was done), for utility figures; NAME.key as for --security-scorer")
     .option("--concurrency <n>", "requests in flight per judge (overrides the config; the signature judge: trajectories in flight to its workers, default 128)")
     .option("--repeats <k>", "independent repeats per judge, for test-retest", "1")
     .option("--limit <n>", "label at most this many trajectories: the first N in reading order (files sorted by path), not a random sample; use `sample` for a sample")
@@ -380,6 +381,7 @@ export function registerLabel(program: Command): void {
       overrides: Object.keys(overrides).length > 0 ? overrides : undefined,
       fieldMap,
       securityScorer: o.securityScorer,
+      utilityScorer: o.utilityScorer,
       where: whereOf(o),
     };
     if (o.dryRun) return printDryRun(shared, o);

@@ -100,6 +100,8 @@ export interface ReadOptions {
   fieldMap?: Readonly<Record<string, MappableField>>;
   /** Inspect logs: the scorer whose value is the benchmark's injection verdict (`--security-scorer NAME[.key]`). */
   securityScorer?: string;
+  /** Inspect logs: the scorer whose value is the user task's success (`--utility-scorer NAME[.key]`). */
+  utilityScorer?: string;
   /**
    * The exact id table (`IdSlots`) the read's duplicate checks number trajectory ids with: pass the run store's
    * (`RunStore.idSlots`) so that a label run holds each id once (issue 26). Default: a new one per read.
@@ -202,6 +204,7 @@ function agentDojoSource(file: string, idRoot: string, ctx?: ReadContext) {
 function inspectOpts(opts: ReadOptions): InspectOptions {
   const o: InspectOptions = {};
   if (opts.securityScorer !== undefined) o.securityScorer = opts.securityScorer;
+  if (opts.utilityScorer !== undefined) o.utilityScorer = opts.utilityScorer;
   if (opts.fieldMap !== undefined) o.fieldMap = opts.fieldMap;
   return o;
 }

@@ -89,6 +89,11 @@ export interface InspectOptions {
    * Inspect's `C`/`I` (CORRECT/INCORRECT), 1/0, `"true"`/`"false"`. Unset: no `reference.security`.
    */
   securityScorer?: string;
+  /**
+   * The scorer whose value is the user task's success (`reference.utility`: true = the user's task was done), as
+   * `NAME` or `NAME.key`, read as {@link securityScorer} is. Unset: no `reference.utility` (never guessed).
+   */
+  utilityScorer?: string;
   /** Input key -> canonical field, applied to the sample's `metadata` (`--field`). */
   fieldMap?: Readonly<Record<string, MappableField>>;
 }
@@ -204,7 +209,8 @@ function scoreBoolean(v: unknown): boolean | undefined {
  * - `attack`, `condition`, `injection_task_id`, ...: from `sample.metadata` by the chat JSONL spellings and
  *   `--field`; `injections` / `surfaces`: `metadata.injections` / `metadata.surfaces` when objects of strings (a
  *   `metadata.injections` that is not, e.g. a list, a string or `{"p": 123}`, is a `schema` error, as in chat JSONL).
- * - `reference.security`: from the scorer named by `opts.securityScorer`; `reference.utility` never guessed.
+ * - `reference.security` / `reference.utility`: from the scorers named by `opts.securityScorer` / `opts.utilityScorer`;
+ *   never guessed from a scorer's name.
  * - `metadata`: task, task_id, run_id, eval_id, log status, sample id, epoch, scores, the sample's metadata.
  * - `run_error`: the sample's `error.message`.
  *
@@ -274,27 +280,12 @@ export function convertInspectSample(
   const contradiction = attackContradiction(t, { scope: src.path, item: where, attackField: attackKey ?? "metadata.attack", injectionsField: "metadata.injections" });
   if (contradiction !== undefined) warnings.push(contradiction);
   const scores = isObj(s.scores) ? s.scores : {};
-  if (opts.securityScorer !== undefined) {
-    const b = securityScore(scores, opts.securityScorer);
-    if (typeof b === "boolean") t.reference = { security: b };
-    else if (b !== undefined) {
-      // a value is there but reads as no verdict ("P", 0.5, "yes"): named and counted per value (red team 31 L4c)
-      const shown = clipValue(b.unreadable);
-      warnings.push({
-        kind: "unreadable_security_score",
-        scope: src.path,
-        message: `${src.path}: the security scorer "${opts.securityScorer}" gives ${shown}, which does not read as a verdict (a boolean, C/I, 1/0, "true"/"false"): no reference.security for these samples (not guessed)`,
-        item: where,
-        variant: shown,
-      });
-    } else {
-      warnings.push({
-        kind: "no_security_score",
-        scope: src.path,
-        message: `${src.path}: samples without a usable value of the security scorer "${opts.securityScorer}" (scorers present: ${Object.keys(scores).join(", ") || "none"}): no reference.security for them`,
-        item: where,
-      });
-    }
+  for (const field of ["security", "utility"] as const) {
+    const scorer = field === "security" ? opts.securityScorer : opts.utilityScorer;
+    if (scorer === undefined) continue;
+    const b = scorerVerdict(scores, scorer);
+    if (typeof b === "boolean") t.reference = { ...t.reference, [field]: b };
+    else warnings.push(scorerWarning(field, scorer, b, scores, src.path, where));
   }
   if (isObj(s.error) && typeof s.error.message === "string") t.run_error = s.error.message;
   const metadata: Record<string, unknown> = { sample_id: s.id, epoch };
@@ -402,11 +393,34 @@ function applyMetadataFields(
 }
 
 /**
- * The security verdict of a sample's `scores` by the scorer `NAME` or `NAME.key` (a dotted name that is itself a
+ * The warning for a sample whose scorer (`--security-scorer` / `--utility-scorer`) gave no verdict: a value that does
+ * not read as one is named and counted per value (red team 31 L4c); a missing scorer names the scorers present.
+ */
+function scorerWarning(field: "security" | "utility", scorer: string, b: { unreadable: unknown } | undefined, scores: Json, file: string, item: string): ItemWarning {
+  if (b !== undefined) {
+    const shown = clipValue(b.unreadable);
+    return {
+      kind: `unreadable_${field}_score`,
+      scope: file,
+      message: `${file}: the ${field} scorer "${scorer}" gives ${shown}, which does not read as a verdict (a boolean, C/I, 1/0, "true"/"false"): no reference.${field} for these samples (not guessed)`,
+      item,
+      variant: shown,
+    };
+  }
+  return {
+    kind: `no_${field}_score`,
+    scope: file,
+    message: `${file}: samples without a usable value of the ${field} scorer "${scorer}" (scorers present: ${Object.keys(scores).join(", ") || "none"}): no reference.${field} for them`,
+    item,
+  };
+}
+
+/**
+ * The verdict (security or utility) of a sample's `scores` by the scorer `NAME` or `NAME.key` (a dotted name that is itself a
  * scorer is that scorer). @returns undefined when the scorer or its value is missing, `{unreadable: value}` when the
  * value does not read as a verdict ({@link scoreBoolean}: `"P"`, `0.5`, `"yes"`).
  */
-function securityScore(scores: Json, scorer: string): boolean | { unreadable: unknown } | undefined {
+function scorerVerdict(scores: Json, scorer: string): boolean | { unreadable: unknown } | undefined {
   const [name, key] = scorer.includes(".") && !Object.hasOwn(scores, scorer)
     ? [scorer.slice(0, scorer.indexOf(".")), scorer.slice(scorer.indexOf(".") + 1)]
     : [scorer, undefined];

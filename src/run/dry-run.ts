@@ -247,7 +247,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   // chat-JSONL lines stored under an older fallback-id rule keep their stored id, as in labelRun
   const oldIds = await storedChatFallbackIds(path.join(opts.labelsDir, opts.run));
-  const readOpts = { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes, overrides: opts.overrides, fieldMap: opts.fieldMap, securityScorer: opts.securityScorer };
+  const readOpts = { format: opts.format, strict: opts.strict, maxItemBytes: opts.maxItemBytes, overrides: opts.overrides, fieldMap: opts.fieldMap, securityScorer: opts.securityScorer, utilityScorer: opts.utilityScorer };
   // the trajectory label would judge (./prepare.ts: recovered injected text, decided surfaces): the same content hash
   const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
   for await (const item of readTrajectories(opts.inputs, readOpts)) {

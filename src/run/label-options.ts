@@ -17,6 +17,8 @@ export interface LabelOptions {
   format?: InputFormat;
   /** Inspect logs: the scorer whose value is the benchmark's injection verdict (`NAME` or `NAME.key`). */
   securityScorer?: string;
+  /** Inspect logs: the scorer whose value is the user task's success (`reference.utility`; `NAME` or `NAME.key`). */
+  utilityScorer?: string;
   /** Largest input item (AgentDojo file or JSONL line) read, in bytes; larger ones are `too_large` errors. */
   maxItemBytes?: number;
   /** Independent repeats per judge (test-retest); default 1. */

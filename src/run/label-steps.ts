@@ -145,6 +145,7 @@ export async function openInvocation(
       overrides: opts.overrides,
       field_map: opts.fieldMap,
       security_scorer: opts.securityScorer,
+      utility_scorer: opts.utilityScorer,
     },
   };
   if (store.resumed.bad_lines > 0) {

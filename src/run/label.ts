@@ -240,6 +240,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       overrides: opts.overrides,
       fieldMap: opts.fieldMap,
       securityScorer: opts.securityScorer,
+      utilityScorer: opts.utilityScorer,
       ids: store.idSlots, // the read's duplicate checks number ids in the store's table: each id held once
       folders: store.internedStrings, // ... and intern their folders in the store's strings: each folder held once
       onWarning: (w) => {

@@ -115,6 +115,32 @@ describe("Inspect .eval logs", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("--utility-scorer gives reference.utility beside the security verdict; a missing or unreadable one is named, never guessed (new user 32)", async () => {
+    expect((await read([EVAL], { securityScorer: "injection_success" })).ts[0].reference).toEqual({ security: true });
+    const both = await read([EVAL], { securityScorer: "injection_success", utilityScorer: "task_success" });
+    expect(both.ts[0].reference).toEqual({ security: true, utility: false });
+    expect(both.ws).toEqual([]);
+    const alone = await read([EVAL], { utilityScorer: "task_success" });
+    expect(alone.ts[0].reference).toEqual({ utility: false });
+    const missing = await read([EVAL], { utilityScorer: "nope" });
+    expect(missing.ts[0].reference).toBeUndefined();
+    expect(missing.ws.map((w) => w.kind)).toEqual(["no_utility_score"]);
+    expect(missing.ws[0].message).toMatch(/utility scorer "nope".*injection_success, task_success.*no reference\.utility/);
+    const log = JSON.parse(fs.readFileSync(LOG, "utf8"));
+    const base = log.samples[0];
+    log.samples = (["C", 0.5] as unknown[]).map((value, i) => ({ ...base, id: `u${i}`, scores: { ...base.scores, task_success: { value } } }));
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-inspect-utility-"));
+    try {
+      const f = path.join(dir, "scores.json");
+      fs.writeFileSync(f, JSON.stringify(log));
+      const r = await read([f], { securityScorer: "injection_success", utilityScorer: "task_success" });
+      expect(r.ts.map((t) => t.reference)).toEqual([{ security: true, utility: true }, { security: true }]);
+      expect(r.ws.map((w) => w.kind)).toEqual(["unreadable_utility_score"]);
+      expect(r.ws[0].message).toContain('utility scorer "task_success" gives 0.5,');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it("counts samples from the zip's directory for progress", async () => {
     expect(await countInputs([EVAL])).toBe(2);
   });
@@ -155,7 +181,7 @@ describe("label on an Inspect log, end to end through the real client", () => {
       const cfg = path.join(tmp, "j.json");
       fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "j", model: "m", family: "openai", base_url: fake.url }] }));
       const labels = path.join(tmp, "labels");
-      const r = await runCli(["label", EVAL, "--judges", cfg, "--run", "i", "--labels-dir", labels, "--security-scorer", "injection_success", "--json"], {
+      const r = await runCli(["label", EVAL, "--judges", cfg, "--run", "i", "--labels-dir", labels, "--security-scorer", "injection_success", "--utility-scorer", "task_success", "--json"], {
         env: { ...process.env, OPENAI_API_KEY: "test" },
       });
       expect(r.code).toBe(0);
@@ -165,6 +191,7 @@ describe("label on an Inspect log, end to end through the real client", () => {
       // --security-scorer reaches the reader: the scorer's value is the benchmark's reference
       const idx = fs.readFileSync(path.join(labels, "i", "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
       expect(typeof idx[0].reference?.security).toBe("boolean");
+      expect(idx[0].reference?.utility).toBe(false); // --utility-scorer too: task_success "I"
       expect(fake.requests.length).toBeGreaterThan(0);
       for (const q of fake.requests) expect(JSON.stringify(q.body)).not.toMatch(/attachment:\/\//);
       expect(fake.requests.every((q) => !JSON.stringify(q.body).includes("poisoned-2"))).toBe(true);
