@@ -5,6 +5,7 @@
  * reversals between conditions, worst-condition risk against a baseline, leave-one-suite-out condition
  * selection, and the logistic-regression test of the model x condition interaction.
  */
+import { utilityDrops, utilityDropWarning } from "./utility-drop.js";
 import { totalWeight, weightOf, type Observation, type Observations, type UnlabelledItem } from "./data.js";
 import {
   ALL_SUITES,
@@ -240,6 +241,10 @@ export function compareConditions(
       ),
     );
   }
+  const utility = utilityRows ? utilityTable(utilityRows, o.condition_field) : [];
+  const drops = utilityDrops(utility, baseline);
+  const dropWarning = utilityDropWarning(drops, fieldNoun(o.condition_field));
+  if (dropWarning) warnings.push(dropWarning);
   const byRate = <T>(f: (rate: RateName) => T) => Object.fromEntries(RATE_NAMES.map((r) => [r, f(r)])) as Record<RateName, T>;
   const perModel = conditionsPerModel(obs);
   const pCells = same ? cells : asrTable(pooled.obs, pooled.unlabelled);
@@ -275,7 +280,8 @@ export function compareConditions(
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),
     conditions_per_model: perModel,
     asr: cells,
-    utility: utilityRows ? utilityTable(utilityRows, o.condition_field) : [],
+    utility,
+    ...(drops.length > 0 ? { utility_drops: drops } : {}),
     ...(unattackedOnly.length > 0 ? { models_unattacked_only: unattackedOnly } : {}),
     // the figures that set models side by side: over the cells every condition covers (pooled_figures)
     reversals: RATE_NAMES.flatMap((rate) => reversalAnalysis(pooled.obs, pCells, boot, rate)),

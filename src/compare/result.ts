@@ -8,6 +8,7 @@ import type { InteractionTest } from "./logistic.js";
 import type { RateName } from "../stats/rates.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
 import type { UtilityCell } from "./utility.js";
+import type { UtilityDrop } from "./utility-drop.js";
 import type { WhereStatement } from "../store/where.js";
 import type { CellCheck } from "./cells.js";
 import type { BaselineChoice, CommonTasks } from "./tasks.js";
@@ -106,6 +107,8 @@ export interface CompareResult {
    * utility check; src/compare/utility.ts); `[]` when the input has no utility verdicts or no index was given.
    */
   utility: UtilityCell[];
+  /** The (model, condition)s whose utility fell to under half the baseline's (`./utility-drop.ts`); absent when none. */
+  utility_drops?: UtilityDrop[];
   /** Agent models the run holds with no attacked trajectory: not compared, their utility without attack said (`./unattacked-only.ts`). */
   models_unattacked_only?: UnattackedOnlyModel[];
   /** Reversals of the ordering by each rate (each row names its `rate`), over `pooled_figures`. */
