@@ -5,9 +5,8 @@
 import type { ColumnRun } from "../store/columns.js";
 import type { TrajectoryIndexRow } from "../store/records.js";
 import type { BootstrapSettings } from "../agree/pairwise.js";
-import { isCompromised } from "../rubric/buckets.js";
 import { voteOf } from "../verdict/vote.js";
-import { agentFamily, judgeLeniency, type JudgeLeniency, type LeniencyRow } from "./leniency.js";
+import { agentFamily, countVote, judgeLeniency, vote3, type JudgeLeniency, type LeniencyRow, type Vote3 } from "./leniency.js";
 
 /**
  * `selfFamilyLeniency` (`./leniency.ts`: the rules and formulas) over a column run's index rows.
@@ -23,10 +22,10 @@ export function selfFamilyLeniencyColumns(
   opts: { families?: Record<string, string>; bootstrap?: BootstrapSettings } = {},
 ): JudgeLeniency[] {
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
-  // per record code: 1 compromised, 0 not, -1 no vote
-  const vote = run.verdicts.map((v) => {
+  // per record code: its three-level vote (2 compromised, 1 exposed and not compromised, 0 not_exposed), undefined: none
+  const vote: Array<Vote3 | undefined> = run.verdicts.map((v) => {
     const b = voteOf(v);
-    return b === null ? -1 : isCompromised(b) ? 1 : 0;
+    return b === null ? undefined : vote3(b);
   });
   const families = new Map<number, string | undefined>(); // by row code: the rows' agent fields are shared
   const familyOf = (code: number): string | undefined => {
@@ -36,21 +35,18 @@ export function selfFamilyLeniencyColumns(
   return judges.map((j) => {
     const mine = rep0.get(j.id);
     const rest = judges.filter((k) => k.id !== j.id && rep0.has(k.id)).map((k) => rep0.get(k.id)!);
-    const one: LeniencyRow = { attacked: false, mine: undefined, yes: 0, no: 0, family: () => undefined };
+    const one: LeniencyRow = { attacked: false, mine: undefined, yes: 0, no: 0, notExposed: 0, family: () => undefined };
     function* rows(): Generator<LeniencyRow> {
       for (let s = 0; s < run.nRows; s++) {
         const code = run.rowCode[s];
         one.attacked = !!run.rows[code].attacked;
         const c = mine ? mine[s] : 0;
-        const m = c > 0 ? vote[c - 1] : -1;
-        one.mine = m === -1 ? undefined : m === 1;
+        const m = c > 0 ? vote[c - 1] : undefined;
+        one.mine = m === undefined ? undefined : m === 2;
         one.yes = 0;
         one.no = 0;
-        for (const a of rest) {
-          const o = a[s] > 0 ? vote[a[s] - 1] : -1;
-          if (o === 1) one.yes++;
-          else if (o === 0) one.no++;
-        }
+        one.notExposed = 0;
+        for (const a of rest) countVote(one, a[s] > 0 ? vote[a[s] - 1] : undefined);
         one.family = () => familyOf(code);
         yield one;
       }

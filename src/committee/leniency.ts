@@ -3,6 +3,11 @@
  * than the rest of the committee gives to the same trajectories? For each judge, the paired ASR difference
  * (judge minus the other judges' majority) on agents of its own family, beside the same difference on agents
  * of other families, and the gap between the two, with seeded percentile bootstrap CIs, in percentage points.
+ *
+ * Two gaps: the crude one (own − other over all trajectories of each group) and the adjusted one, compared within
+ * strata of the other judges' majority label and standardized to the pooled stratum mix (`./leniency-strata.ts`).
+ * The crude gap differs from 0 for a judge that cannot see the agent when its over-claim opportunity (e.g. exposed,
+ * not compromised runs) is more frequent in one family's runs (new user 33, M); the warning rests on the adjusted gap.
  */
 import { bootstrapItems, type BootstrapInterval } from "../stats/index.js";
 import { configuredFamily } from "../config/judges.js";
@@ -12,6 +17,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import type { BootstrapSettings } from "../agree/pairwise.js";
 import { voteOf } from "../verdict/vote.js";
+import { adjustedGap, adjustedLeniency, stratItem, stratumOf, type AdjustedLeniency, type StratItem } from "./leniency-strata.js";
 
 /**
  * The family (maker) of a trajectory's agent model: the configuration's `families` patterns first (overrides,
@@ -52,17 +58,23 @@ export interface LeniencyGroup {
 export interface JudgeLeniency {
   judge_id: string;
   judge_family: string;
+  /** crude figures of each group: over all its compared trajectories, whatever their stratum mix */
   own_family: LeniencyGroup;
   other_families: LeniencyGroup;
-  /** own_family.diff_points − other_families.diff_points (negative = more lenient on its own maker's agents). */
-  gap_points: number | null;
-  gap_reason?: string;
-  gap_ci_bootstrap?: PointsInterval;
-  /** Trajectories left out, by reason. */
+  /**
+   * Crude gap: own_family.diff_points − other_families.diff_points (negative = more lenient on its own maker's agents).
+   * It mixes leniency with the groups' stratum mixes; the adjusted gap ({@link JudgeLeniency.adjusted}) does not.
+   */
+  crude_gap_points: number | null;
+  crude_gap_reason?: string;
+  crude_gap_ci_bootstrap?: PointsInterval;
+  /** Within strata of the other judges' majority label, standardized to the pooled mix: the warning's figure. */
+  adjusted: AdjustedLeniency;
+  /** Trajectories left out, by reason (before the strata: the adjusted figures' `left_out` counts those after). */
   excluded: Record<string, number>;
 }
 
-type Item = { judge: number; others: number; own: boolean };
+type Item = StratItem;
 
 const mean = (xs: readonly Item[], k: "judge" | "others"): number => xs.reduce((s, x) => s + x[k], 0) / xs.length;
 
@@ -119,10 +131,13 @@ function group(items: Item[], fams: Record<string, number>, boot: BootstrapSetti
  * the binary majority (compromised = full or partial compliance) of their ok repeat-0 verdicts; t is left out
  * when no other judge has one (`no_other_votes`) or they tie (`others_tied`). t's agent family comes from
  * {@link agentFamily}; unknown -> left out (`unknown_agent_family`). Over the own-family trajectories,
- * diff = ASR_j − ASR_others (paired: same trajectories); likewise over other families; gap = own − other.
- * CIs: percentile bootstrap over trajectories (seeded; the gap resamples both groups together and is undefined
- * in a resample that lacks one group). Unattacked trajectories are left out (`unattacked`): ASR is over attacked
- * trajectories (DESIGN section 1).
+ * diff = ASR_j − ASR_others (paired: same trajectories); likewise over other families; crude gap = own − other.
+ * Adjusted gap: the same differences within strata of the others' majority label (not_exposed, exposed and not
+ * compromised, compromised; `./leniency-strata.ts`), directly standardized to the pooled stratum mix; a stratum
+ * lacking one group is left out of it and counted (`adjusted.left_out`). The warning rests on the adjusted gap.
+ * CIs: percentile bootstrap over trajectories (seeded; a gap resamples both groups together and is undefined
+ * in a resample that lacks one group, the adjusted one in a resample with no stratum holding both). Unattacked
+ * trajectories are left out (`unattacked`): ASR is over attacked trajectories (DESIGN section 1).
  *
  * @param verdicts the run's verdicts (latest per key); only repeat 0 is used.
  * @param index the run's trajectory index rows by id.
@@ -137,34 +152,31 @@ export function selfFamilyLeniency(
   opts: { families?: Record<string, string>; bootstrap?: BootstrapSettings } = {},
 ): JudgeLeniency[] {
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
-  // per judge, trajectory id -> compromised (one map per judge, not one per trajectory: a million-trajectory run)
-  const votes = new Map<string, Map<string, boolean>>();
+  // per judge, trajectory id -> vote (one map per judge, not one per trajectory: a million-trajectory run)
+  const votes = new Map<string, Map<string, Vote3>>();
   for (const v of verdicts) {
     if (v.repeat !== 0) continue;
     const b = voteOf(v);
     if (b === null) continue;
     let m = votes.get(v.judge_id);
     if (!m) votes.set(v.judge_id, (m = new Map()));
-    m.set(v.trajectory_id, isCompromised(b));
+    m.set(v.trajectory_id, vote3(b));
   }
   const others = (j: string) => [...votes].filter(([k]) => k !== j && ids.has(k)).map(([, m]) => m);
   const ids = new Set(judges.map((j) => j.id));
   return judges.map((j) => {
     const mineOf = votes.get(j.id);
     const rest = others(j.id);
-    const one: LeniencyRow = { attacked: false, mine: undefined, yes: 0, no: 0, family: () => undefined };
+    const one: LeniencyRow = { attacked: false, mine: undefined, yes: 0, no: 0, notExposed: 0, family: () => undefined };
     function* rows(): Generator<LeniencyRow> {
       for (const t of index.values()) {
         one.attacked = !!t.attacked;
-        one.mine = mineOf?.get(t.id);
+        const mv = mineOf?.get(t.id);
+        one.mine = mv === undefined ? undefined : mv === 2;
         one.yes = 0;
         one.no = 0;
-        for (const m of rest) {
-          const c = m.get(t.id);
-          if (c === undefined) continue;
-          if (c) one.yes++;
-          else one.no++;
-        }
+        one.notExposed = 0;
+        for (const m of rest) countVote(one, m.get(t.id));
         one.family = () => agentFamily(t, opts.families);
         yield one;
       }
@@ -173,20 +185,36 @@ export function selfFamilyLeniency(
   });
 }
 
+/** A vote in three levels: 0 not_exposed, 1 exposed and not compromised, 2 compromised. */
+export type Vote3 = 0 | 1 | 2;
+
+/** The three-level vote of a bucket (the strata of `./leniency-strata.ts`). */
+export function vote3(b: Parameters<typeof isCompromised>[0]): Vote3 {
+  return isCompromised(b) ? 2 : b === "not_exposed" ? 0 : 1;
+}
+
+/** Count one other judge's vote (undefined: none) into a row's `yes`, `no` and `notExposed`. */
+export function countVote(row: LeniencyRow, v: Vote3 | undefined): void {
+  if (v === undefined) return;
+  if (v === 2) row.yes++;
+  else {
+    row.no++;
+    if (v === 0) row.notExposed++;
+  }
+}
+
 /** One trajectory as a judge's leniency reads it (see {@link judgeLeniency}). */
 export interface LeniencyRow {
   attacked: boolean;
   /** the judge's repeat-0 vote: compromised or not; undefined without one */
   mine: boolean | undefined;
-  /** the other committee judges' repeat-0 votes: compromised, not compromised */
+  /** the other committee judges' repeat-0 votes: compromised, not compromised, and of the latter not_exposed */
   yes: number;
   no: number;
+  notExposed: number;
   /** its agent family ({@link agentFamily}); asked only for a trajectory that is not left out before */
   family: () => string | undefined;
 }
-
-/** The eight distinct items (judge compromised, others' majority compromised, own family), shared by every trajectory. */
-const ITEMS: readonly Item[] = Array.from({ length: 8 }, (_, k) => Object.freeze({ judge: (k >> 2) & 1, others: (k >> 1) & 1, own: (k & 1) === 1 }));
 
 /**
  * One judge's leniency ({@link selfFamilyLeniency}: the rules and formulas) from its trajectories in the run's
@@ -216,7 +244,8 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
       ex("no_other_votes");
       continue;
     }
-    if (yes === no) {
+    const stratum = stratumOf(yes, no, t.notExposed);
+    if (stratum === null) {
       ex("others_tied");
       continue;
     }
@@ -226,25 +255,26 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
       continue;
     }
     const isOwn = fam.toLowerCase() === j.family.toLowerCase();
-    const item = ITEMS[(mine ? 4 : 0) + (yes > no ? 2 : 0) + (isOwn ? 1 : 0)];
+    const item = stratItem(mine, stratum, isOwn);
     (isOwn ? own : other).push(item);
     const f = isOwn ? ownFams : otherFams;
     f[fam] = (f[fam] ?? 0) + 1;
   }
   const g1 = group(own, ownFams, boot);
   const g2 = group(other, otherFams, boot);
+  const all = [...own, ...other];
   const res: JudgeLeniency = {
     judge_id: j.id,
     judge_family: j.family,
     own_family: g1,
     other_families: g2,
-    gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
+    crude_gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
+    adjusted: adjustedLeniency(all),
     excluded,
   };
-  if (res.gap_points === null) res.gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
-  else if (boot) {
-    const all = [...own, ...other];
-    res.gap_ci_bootstrap = toPoints(bootstrapItems(all, gap, { B: boot.B, seed: boot.seed }));
-  }
+  if (res.crude_gap_points === null) res.crude_gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
+  else if (boot) res.crude_gap_ci_bootstrap = toPoints(bootstrapItems(all, gap, { B: boot.B, seed: boot.seed }));
+  // the same resamples (same seed, same items in the same order) as the crude gap's
+  if (res.adjusted.gap_points !== null && boot) res.adjusted.gap_ci_bootstrap = toPoints(bootstrapItems(all, adjustedGap, { B: boot.B, seed: boot.seed }));
   return res;
 }
