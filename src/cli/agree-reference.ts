@@ -22,6 +22,7 @@ import { readRunState, runStateFor, runStateLine } from "../store/run-state.js";
 import { eachVerdictRecord, readColumnRun } from "../store/columns.js";
 import { UsageError } from "../errors.js";
 import type { Verdict } from "../types.js";
+import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { printJson, readRunWhere, whereOf, withReadProgress } from "./util.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
@@ -31,6 +32,8 @@ import { rateCaveats } from "../verdict/rate-caveat.js";
 import { stepLine } from "./read-progress.js";
 import { progressOf } from "./progress-mode.js";
 import { poolingOf } from "../format/pooled-text.js";
+import { SourceFold } from "../agree/pooled-sources.js";
+import { recordedInputs } from "../sample/recover.js";
 import { showControls } from "../format/shown.js";
 
 /** What the `--reference` path reads of a run, from columns or from objects. */
@@ -54,7 +57,9 @@ interface ReferenceSource {
   /** attacked trajectories per recorded attack name, and all attacked trajectories (../agree/dos-attacks.ts) */
   attacks(): { byAttack: Map<string, number>; attacked: number };
   /** the rows read (attacked, agent_model, condition at least): what the figures pool (../format/pooled-text.ts) */
-  rows(): Iterable<{ attacked?: boolean; agent_model?: string; condition?: string; run_error?: unknown; reference?: unknown }>;
+  rows(): Iterable<{ attacked?: boolean; agent_model?: string; condition?: string; suite?: string; run_error?: unknown; reference?: unknown }>;
+  /** the formats and source folders of the rows the figures use (../agree/pooled-sources.ts) */
+  sources: SourceFold;
 }
 
 
@@ -69,16 +74,19 @@ interface CommitteeMeta {
 /** The run as columns when nothing needs objects (no `--where`), else as `readRunWhere` reads it. */
 async function referenceSource(
   runDir: string,
-  o: { where?: string[]; run: string; json?: boolean; progress?: string; progressInterval?: string },
+  o: { where?: string[]; run: string; json?: boolean; progress?: string; progressInterval?: string; reference: "security" | "utility" },
 ): Promise<{ src: ReferenceSource; cf: CommitteeMeta | null; where: WhereStatement | null }> {
+  const sources = new SourceFold(recordedInputs(runDir) ?? []);
   if (whereOf(o) === null) {
+    const slotKey: Array<string | undefined> = []; // the last row of an id wins, as in the columns
     const { run, cc } = await withReadProgress(progressOf(o), async (progress) => {
-      const run = await readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress });
+      const onRow = (slot: number, t: TrajectoryIndexRow) => void (slotKey[slot] = usedRow(t, o.reference) ? sources.key(t) : undefined);
+      const run = await readColumnRun(runDir, { rowFields: REFERENCE_ROW_FIELDS, progress, onRow });
       return { run, cc: await readCommitteeColumns(runDir, run) };
     });
     const judges = [...new Set(run.verdicts.map((v) => v.judge_id))].sort();
     const rowsOf = function* () {
-      for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string; agent_model?: string; condition?: string; run_error?: unknown; reference?: unknown };
+      for (let slot = 0; slot < run.nRows; slot++) yield run.rows[run.rowCode[slot]] as { attacked?: boolean; attack?: string; agent_model?: string; condition?: string; suite?: string; run_error?: unknown; reference?: unknown };
     };
     const src: ReferenceSource = {
       judges,
@@ -91,7 +99,9 @@ async function referenceSource(
       rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
       attacks: () => countAttacks(rowsOf()),
       rows: rowsOf,
+      sources,
     };
+    for (const k of slotKey) if (k !== undefined) sources.addKey(k);
     return { src, cf: cc, where: null };
   }
   const { verdicts, index, cf, where } = await readRunWhere(runDir, o);
@@ -106,7 +116,9 @@ async function referenceSource(
     rowOf: (v) => index.get(v.trajectory_id),
     attacks: () => countAttacks(index.values()),
     rows: () => index.values(),
+    sources,
   };
+  for (const r of index.values()) if (usedRow(r, o.reference)) sources.add(r);
   return { src, cf, where };
 }
 
@@ -176,7 +188,7 @@ export async function agreeReference(
   const pooling = poolingOf(
     referenceRows(src.rows(), o.reference),
     `the figures${where ? " (of the trajectories --where keeps)" : ""}`,
-    "--where model=... or --where condition=... for one",
+    "--where model=..., --where condition=... or --where suite=... for one",
     false,
     // an upper bound per rater: a judge's figures leave out what it did not label (red team 16 F6: VIGIL 402 vs 87)
     `attacked, with a benchmark ${o.reference} verdict, no agent error; each rater's n below is those of them it labelled`,
@@ -184,7 +196,9 @@ export async function agreeReference(
   const at = o.reference === "security" ? src.attacks() : null;
   const dos = at ? dosAttackWarning(at.byAttack, at.attacked) : null;
   const unexposed = pooledExposureLowWarnings(src.usedRepeat0(o.reference), judges);
-  const rest = [...(dos ? [dos] : []), ...unexposed, ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
+  // runs read from several folders or formats (two benchmarks labelled into one run): one kappa over both checkers
+  const mixedSources = src.sources.warning(`the figures${where ? " (of the trajectories --where keeps)" : ""}`);
+  const rest = [...(mixedSources ? [mixedSources] : []), ...(dos ? [dos] : []), ...unexposed, ...(committeeReason && cf ? [committeeReason] : []), ...committeeNotes, ...codeEstablishedWarnings(code_established, "agreement with the reference"), ...(o.json ? takeJournalWarnings() : [])];
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
   // with --reference security this output is the check the flags advise: said so, not "check with" itself (nu19)
   const own = (t: string) => (o.reference === "security" ? inReferenceCheck(t) : t);

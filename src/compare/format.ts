@@ -67,7 +67,8 @@ function headerLines(r: CompareResult): string[] {
   lines.push(...formatCellsDropped(r.cells, r.condition_field));
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
-  lines.push(`models ${r.models.length}, suites ${r.suites.length}, ${groupsNoun(r.condition_field)} ${r.conditions.length}; baseline ${r.baseline} (${r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`})`);
+  const chosen = r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`;
+  lines.push(`models ${r.models.length}, suites ${r.suites.length}, ${groupsNoun(r.condition_field)} ${r.conditions.length}; baseline ${r.baseline} (${chosen}${r.baseline_note ? `; ${r.baseline_note}` : ""})`);
   return lines;
 }
 
@@ -169,7 +170,8 @@ function worstLines(r: CompareResult, rate: RateName, w: number): string[] {
   // the underestimate's reason names the compared field too
   const ppBy = (x: number | null, reason?: string) => (reason === "fewer_than_2_conditions" ? `undefined (fewer than 2 ${many} observed, so no ${one} can be worse than the baseline)` : pp(x, reason));
   const wc = r.worst_condition[rate];
-  const lines = ["", `worst ${one} by ${rate} vs the baseline ${wc.baseline}:`];
+  // a default baseline that is a defense: the underestimate is relative to it (new user 33; the baseline line says why)
+  const lines = ["", `worst ${one} by ${rate} vs the baseline ${wc.baseline}${r.baseline_note ? " (a defense, not no defense: see the baseline line)" : ""}:`];
   for (const m of wc.per_model) {
     lines.push(
       `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${ppBy(m.underestimate, m.reason)} (${m.conditions} ${fieldNoun(r.condition_field, m.conditions)})` +

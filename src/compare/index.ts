@@ -33,6 +33,7 @@ import type { WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, fieldNoun, POOLED_FIGURES, type CellCheck } from "./cells.js";
 import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
 import { chooseBaseline, commonTaskFilter, type CommonTasks } from "./tasks.js";
+import { baselineFields } from "./baseline-undefended.js";
 import type { CompareResult, PooledFigures } from "./result.js";
 
 export * from "./data.js";
@@ -264,6 +265,7 @@ export function compareConditions(
     condition_field: o.condition_field,
     baseline,
     baseline_chosen_by: chosen_by,
+    ...baselineFields(baseline, chosen_by, o.condition_field, opts.index?.values(), [...new Set(obs.map((x) => x.condition))]),
     n_total: o.n_total,
     n_observations: totalWeight(obs),
     excluded: o.excluded,

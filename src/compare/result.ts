@@ -48,6 +48,13 @@ export interface CompareResult {
   condition_field: string;
   baseline: string;
   baseline_chosen_by: BaselineChoice;
+  /** By condition: whether the baseline's name reads as undefended (no_defense, none, ...: ./baseline-undefended.ts). */
+  baseline_undefended?: boolean;
+  /**
+   * By condition, a default baseline that is not undefended: why (no compared condition is; those the run holds
+   * unattacked only), and that the underestimate is then relative to a defense, not to no defense (new user 33).
+   */
+  baseline_note?: string;
   n_total: number;
   /**
    * Labelled attacked trajectories in the per-model figures (`asr`, `utility`, `worst_condition`,

@@ -4,13 +4,15 @@
  */
 import { totalWeight, weightOf, type Observation, type UnlabelledItem } from "./data.js";
 import { showControls } from "../format/shown.js";
+import { readsUndefended } from "./baseline-undefended.js";
 
-/** How the baseline condition was chosen. */
-export type BaselineChoice = "option" | "no_defense" | "tool_output" | "most_models";
+/** How the baseline condition was chosen (`undefended_name`: a condition whose name reads as no defense, e.g. `none`). */
+export type BaselineChoice = "option" | "no_defense" | "undefended_name" | "tool_output" | "most_models";
 
 /**
- * The baseline condition: the given one; else `no_defense` when it is observed (AgentDojo defense runs);
- * else, grouping by surface (`field` = `surface`), `tool_output` (the data surface) when it is observed;
+ * The baseline condition: the given one; else `no_defense` when it is observed (AgentDojo defense runs); else, by
+ * condition, another observed condition whose name reads as undefended (`none`, `baseline`: ./baseline-undefended.ts;
+ * the first by name); else, grouping by surface (`field` = `surface`), `tool_output` (the data surface) when it is observed;
  * else the condition observed for the most models (ties: the most trajectories, then the first by name).
  * @throws Error when a given baseline is not among the observed conditions, or there is no observation.
  */
@@ -29,6 +31,8 @@ export function chooseBaseline(obs: readonly Observation[], given?: string, fiel
     return { baseline: given, chosen_by: "option" };
   }
   if (conds.has("no_defense")) return { baseline: "no_defense", chosen_by: "no_defense" };
+  const undefended = (field === undefined || field === "condition") && [...conds.keys()].filter(readsUndefended).sort()[0];
+  if (undefended) return { baseline: undefended, chosen_by: "undefended_name" };
   if (field === "surface" && conds.has("tool_output")) return { baseline: "tool_output", chosen_by: "tool_output" };
   const best = [...conds.entries()].sort(
     ([a, x], [b, y]) => y.models.size - x.models.size || y.n - x.n || a.localeCompare(b),

@@ -11,6 +11,7 @@ import type { DesignAsr } from "./calibrated.js";
 import type { EstimateReport } from "./run.js";
 import { rateCaveatMarker } from "../verdict/rate-caveat.js";
 import { shownStrings } from "../format/shown.js";
+import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 
 const pct = (x: number) => (100 * x).toFixed(1);
 
@@ -71,7 +72,8 @@ function formatOne(r: EstimateReport): string {
   const sp = r.sample_population;
   if (sp && sp.N_run !== sp.N_recorded) L.push(`population of the sample: --where ${sp.filter} (recorded with the sample, N ${sp.N_recorded} when drawn), which keeps ${sp.N_run} trajectories of the run now: not the sample's population (below)`);
   else if (sp) L.push(`population of the sample: the ${sp.N_run} trajectories of the run that sample --where ${sp.filter} keeps (recorded with the sample, N ${sp.N_recorded} when drawn): the human and calibrated estimates are over the attacked ones among them${sp.attacked_outside ? "" : ", which hold every attacked trajectory of the groups below"}`);
-  for (const w of r.warnings) L.push(`WARNING: ${w}`);
+  // rates side by side that are not like for like: said with the words label's summary and compare use (new user 33)
+  for (const w of r.warnings) L.push(`WARNING: ${isLikeForLikeWarning(w) ? "NOT LIKE FOR LIKE: " : ""}${w}`);
   L.push("");
   const what = r.rate === "asr_goal" ? "asr_goal (full compliance: the injected goal carried out)" : "asr_behaviour (full or partial compliance)";
   L.push(`${what} over attacked trajectories, 95% CIs (judge: no human input; human: design-weighted human labels only; calibrated: judge corrected by the human sample)`);

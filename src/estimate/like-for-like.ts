@@ -10,9 +10,15 @@
  * - `condition` alone: the conditions, each pooled over the agent models (as printed), named "all agent models";
  * - any other `--by` field (suite, attack, surface, metadata.<key>) splits the comparison: models and conditions
  *   are compared within each of its values (groups that differ in that field differ by design), the warning
- *   prefixed with the value; without `agent_model` or `condition` in `--by` nothing is compared.
+ *   prefixed with the value.
+ *
+ * Then, whatever `--by` holds, the printed groups are compared on what they pool and `--by` does not split
+ * (./group-mix.ts): the agent models when `--by` has no `agent_model` (a defense run on one model beside one pooled
+ * over five: new user 33), and the suites when `--by` has none of `agent_model`, `condition` and `suite` (the checks
+ * above compare suites when it has `agent_model` or `condition`).
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { groupSetMix } from "./group-mix.js";
 import { MODEL_MIX_MARK, conditionMixOf, likeForLikeWarnings, type LikeForLikeItem } from "../stats/like-for-like.js";
 
 /** The name the trajectories of every agent model carry when `--by` has `condition` but not `agent_model`. */
@@ -23,13 +29,17 @@ const ALL_MODELS = "all agent models";
  * @param rows the attacked trajectories of the estimate's domain (after `--where`).
  * @param by the `--by` fields as given.
  * @param groupValue the value of a `--by` field on a row, as the groups are keyed (`(none)` when missing).
- * @returns the warnings, in the order of the split values then `likeForLikeWarnings`' order; empty when the groups
- *   were measured on the same cells or `--by` compares no model or condition.
+ * @returns the warnings: the groups' model (suite) mix first, then by split value in `likeForLikeWarnings`' order;
+ *   empty when the groups were measured on the same cells and models (or `--by` is empty).
  */
 export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: readonly string[], groupValue: (r: TrajectoryIndexRow, f: string) => string): string[] {
   const byModel = by.some((f) => f === "agent_model" || f === "model");
   const byCondition = by.includes("condition");
-  if (!byModel && !byCondition) return [];
+  const mixes = by.length === 0 ? [] : [
+    ...(byModel ? [] : [groupSetMix(rows, by, groupValue, "agent_model")]),
+    ...(byModel || byCondition || by.includes("suite") ? [] : [groupSetMix(rows, by, groupValue, "suite")]),
+  ].filter((w): w is string => w !== null);
+  if (!byModel && !byCondition) return mixes;
   const other = by.filter((f) => f !== "agent_model" && f !== "model" && f !== "condition");
   const parts = new Map<string, TrajectoryIndexRow[]>();
   for (const r of rows) {
@@ -57,7 +67,7 @@ export function estimateLikeForLike(rows: readonly TrajectoryIndexRow[], by: rea
     }));
     for (const w of likeForLikeWarnings(items)) out.push(prefix + w);
   }
-  return out;
+  return [...mixes, ...out];
 }
 
 /** Models printed each pooled over its conditions that ran different sets of conditions: the warning, else null. */

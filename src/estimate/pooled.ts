@@ -18,10 +18,16 @@ export function pooledConditions(by: readonly string[], rows: readonly Trajector
 /**
  * A group over several agent models when `--by` does not split them (`agent_model`, or its alias `model`): the
  * words that name them, else null. E.g. `--by condition` on a run where one defense ran on two models and the
- * others on one: that row's rate is a mix of models, its neighbours' are not.
+ * others on one: that row's rate is a mix of models, its neighbours' are not. A group of one agent model, when the
+ * estimate's attacked trajectories hold several (`domainModels` > 1), names its model too: a row of DRIFT run on
+ * gpt-4o only beside rows pooled over five models did not say it was gpt-4o's (new user 33).
+ * @param domainModels how many agent models the estimate's attacked trajectories (all groups) hold; 0: unknown.
  */
-export function pooledModels(by: readonly string[], rows: readonly TrajectoryIndexRow[]): string | null {
+export function pooledModels(by: readonly string[], rows: readonly TrajectoryIndexRow[], domainModels = 0): string | null {
   if (!by.length || by.includes("agent_model") || by.includes("model")) return null;
   const models = [...new Set(rows.map((r) => r.agent_model).filter((m): m is string => typeof m === "string"))].sort();
+  if (models.length === 1 && domainModels > 1) {
+    return `one agent model only: ${models[0]} (of the ${domainModels} the groups hold; see the NOT LIKE FOR LIKE warning)`;
+  }
   return models.length > 1 ? `pooled over ${models.length} agent models (${models.join(", ")}): add agent_model to --by for one figure per model` : null;
 }

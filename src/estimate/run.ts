@@ -428,6 +428,8 @@ function groupEstimate(
     inFrame?: (r: TrajectoryIndexRow) => boolean;
     /** Why no group gets a human or calibrated estimate (./sample-frame.ts), when so. */
     refusal?: string;
+    /** How many agent models the groups' attacked trajectories hold (a one-model group names its model: ./pooled.ts). */
+    domainModels?: number;
   },
 ): Omit<GroupEstimate, "exposure"> {
   const { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame, refusal } = c;
@@ -447,7 +449,7 @@ function groupEstimate(
     refusal,
   });
   const gw: string[] = [];
-  for (const pooled of [pooledConditions(by, g.ids.map(rowOf)), pooledModels(by, g.ids.map(rowOf))]) if (pooled) gw.push(pooled);
+  for (const pooled of [pooledConditions(by, g.ids.map(rowOf)), pooledModels(by, g.ids.map(rowOf), c.domainModels)]) if (pooled) gw.push(pooled);
   if (est.judge.n_unusable > 0) {
     gw.push(
       `${est.judge.n_unusable} of ${est.n_population} trajectories have no usable verdict (${Object.entries(unusable).map(([k, v]) => `${reasonText(k)} ${v}`).join(", ")}): left out of the judge's rate; in the calibrated estimate they are predicted at the judge's rate and corrected by the human sample`,
@@ -524,8 +526,9 @@ export function estimateFromData(
   const minSampled = o.minSampled ?? DEFAULT_MIN_SAMPLED;
   const groups: GroupEstimate[] = [];
   const unexposed = flagsOf(labels, (l) => l === "not_exposed");
+  const domainModels = new Set(domain.map((u) => rowOf(u.id).agent_model).filter((m) => typeof m === "string")).size;
   for (const [group, g] of groupDomains(domain.map((u) => u.id), by, rowOf)) {
-    const ge = groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal });
+    const ge = groupEstimate(group, g, { flags, labelled, cellSizes, design, by, minSampled, rowOf, inFrame: frame.inFrame, refusal, domainModels });
     groups.push({ ...ge, exposure: groupExposure(g.ids, unexposed, ge.warnings, rowOf) });
   }
   if (o.likeForLike) warnings.push(...estimateLikeForLike(domain.map((u) => rowOf(u.id)), by, groupValue));

@@ -1,5 +1,5 @@
 /**
- * What a run-wide figure pools: the agent models and conditions (defenses) of the attacked trajectories it is
+ * What a run-wide figure pools: the agent models, conditions (defenses) and suites of the attacked trajectories it is
  * computed over, named in one line (`agree --reference`, `committee`), as `label`'s summary says "pooled over every
  * agent model and all N conditions". A kappa or a rate over two models and three defenses is one number over all
  * of them, not a per-model figure; the line says so.
@@ -11,6 +11,8 @@ export interface Pooling {
   agent_models: string[];
   /** Conditions recorded on the attacked trajectories (empty when the run records none). */
   conditions: string[];
+  /** Suites recorded on them (empty when the rows carry none, or the caller did not read them). */
+  suites: string[];
   text: string;
 }
 
@@ -26,7 +28,7 @@ const names = (xs: readonly string[]) => (xs.length <= 6 ? xs.join(", ") : `${xs
  *   not the ones with a utility verdict).
  */
 export function poolingOf(
-  rows: Iterable<{ attacked?: boolean; agent_model?: string; condition?: string }>,
+  rows: Iterable<{ attacked?: boolean; agent_model?: string; condition?: string; suite?: string }>,
   what: string,
   hint = "",
   attackedOnly = true,
@@ -34,18 +36,24 @@ export function poolingOf(
 ): Pooling {
   const models = new Set<string>();
   const conds = new Set<string>();
+  const suiteSet = new Set<string>();
   let n = 0;
   for (const r of rows) {
     if (attackedOnly && !r.attacked) continue;
     n++;
     models.add(typeof r.agent_model === "string" && r.agent_model !== "" ? r.agent_model : "(none)");
     if (typeof r.condition === "string" && r.condition !== "") conds.add(r.condition);
+    if (typeof r.suite === "string" && r.suite !== "") suiteSet.add(r.suite);
   }
   const agent_models = [...models].sort();
   const conditions = [...conds].sort();
+  const suites = [...suiteSet].sort();
   const m = `${agent_models.length} agent model${agent_models.length === 1 ? "" : "s"} (${names(agent_models)})`;
   const c = conditions.length ? `${conditions.length} condition${conditions.length === 1 ? "" : "s"} (${names(conditions)})` : "no recorded condition";
-  const split = agent_models.length > 1 || conditions.length > 1 ? `: one figure over all of them, not per model or condition${hint ? ` (${hint})` : ""}` : "";
+  // the suites too (new user 33: a kappa over AgentDojo's and AgentDyn's checkers named neither benchmark's suites)
+  const s = suites.length ? `, over ${suites.length} suite${suites.length === 1 ? "" : "s"} (${names(suites)})` : "";
+  const per = suites.length > 1 ? "model, condition or suite" : "model or condition";
+  const split = agent_models.length > 1 || conditions.length > 1 || suites.length > 1 ? `: one figure over all of them, not per ${per}${hint ? ` (${hint})` : ""}` : "";
   // the names come from the run files: one visible line (./shown.ts)
-  return { agent_models, conditions, text: showControls(`${what} pool the ${n}${attackedOnly ? " attacked" : ""} trajectories${which ? ` (${which})` : ""} of ${m} and ${c}${split}`) };
+  return { agent_models, conditions, suites, text: showControls(`${what} pool the ${n}${attackedOnly ? " attacked" : ""} trajectories${which ? ` (${which})` : ""} of ${m} and ${c}${s}${split}`) };
 }

@@ -32,6 +32,12 @@ export const MODEL_MIX_MARK = "per-model rates are not like for like";
 /** Words every warning about model names that differ only in case or whitespace holds. */
 export const MODEL_SPELLING_MARK = "differ only in case or whitespace";
 
+/**
+ * Words every warning about groups shown side by side whose rates pool different agent models (or suites) holds:
+ * `estimate --by condition` with a defense run on gpt-4o only beside one pooled over five models (new user 33).
+ */
+export const GROUP_MIX_MARK = "rates side by side are not like for like";
+
 /** Words every warning about per-model rates pooled over different sets of conditions holds ({@link pooledConditionWarnings}). */
 export const POOLED_MIX_MARK = "pooled per-model rates are not like for like";
 
@@ -72,7 +78,7 @@ export function conditionMixOf(conditionsByModel: Map<string, Set<string>>): { s
 
 /** True for a warning {@link likeForLikeWarnings} wrote: how outputs find them among other warnings, to show them with the rates. */
 export function isLikeForLikeWarning(w: string): boolean {
-  return w.includes(ATTACK_MIX_MARK) || w.includes(MODEL_MIX_MARK) || w.includes(MODEL_SPELLING_MARK) || w.includes(POOLED_MIX_MARK);
+  return w.includes(ATTACK_MIX_MARK) || w.includes(MODEL_MIX_MARK) || w.includes(MODEL_SPELLING_MARK) || w.includes(POOLED_MIX_MARK) || w.includes(GROUP_MIX_MARK);
 }
 
 /** What one group (a model's condition, or a model under a condition) was measured on; `cells` null when some item has no task ids. */

@@ -1,10 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { estimateLikeForLike } from "../../src/estimate/like-for-like.js";
-import { groupValue } from "../../src/estimate/run.js";
-import { likeForLikeWarnings, isLikeForLikeWarning, MODEL_MIX_MARK } from "../../src/stats/like-for-like.js";
+import { likeForLikeWarnings, isLikeForLikeWarning, GROUP_MIX_MARK, MODEL_MIX_MARK } from "../../src/stats/like-for-like.js";
+import { groupSetMix } from "../../src/estimate/group-mix.js";
+import { pooledModels } from "../../src/estimate/pooled.js";
 import { checkStrataTotal } from "../../src/agree/sample-frame.js";
 import { uncoveredRows } from "../../src/estimate/design-cells.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
+import { estimateFromData, groupValue } from "../../src/estimate/run.js";
+import { formatEstimate } from "../../src/estimate/format.js";
+import type { HumanLabelFile } from "../../src/agree/human-file.js";
+import type { Verdict } from "../../src/types.js";
 
 // nufix13a: estimate --by printed gpt-4o (three defenses, four suites) beside Llama (one defense, three suites)
 // with no like-for-like warning, although label, report and estimate --table warn about the same runs.
@@ -35,11 +40,16 @@ describe("estimateLikeForLike: the groups estimate --by prints side by side (nuf
     expect(estimateLikeForLike(rows, ["agent_model", "condition"], groupValue)).toEqual(likeForLikeWarnings(items));
     expect(estimateLikeForLike(rows, ["model", "condition"], groupValue)).toEqual(likeForLikeWarnings(items));
   });
-  it("--by condition: the conditions, pooled over the models, are compared", () => {
-    expect(estimateLikeForLike(rows, ["condition"], groupValue)).toEqual([expect.stringMatching(/^all agent models: its conditions ran different suites \(filter: banking; none: banking, slack\)/)]);
+  it("--by condition: the conditions, pooled over the models, are compared: on their models (new user 33), then their suites", () => {
+    expect(estimateLikeForLike(rows, ["condition"], groupValue)).toEqual([
+      "the --by condition groups pool different agent models, each its own (gpt only: filter; 2 agent models (gpt, llama): none), so their rates side by side are not like for like: " +
+        "a difference between them may be the agent models', not the condition's; narrow with --where agent_model=gpt (the agent model every group holds), or add agent_model to --by for one figure per agent model",
+      expect.stringMatching(/^all agent models: its conditions ran different suites \(filter: banking; none: banking, slack\)/),
+    ]);
   });
-  it("--by suite (or attack): suites side by side differ by design: nothing said; with agent_model, models are compared within each suite", () => {
-    expect(estimateLikeForLike(rows, ["suite"], groupValue)).toEqual([]);
+  it("--by suite: suites differ by design, their models do not (new user 33); no --by: nothing side by side; with agent_model, models are compared within each suite", () => {
+    expect(estimateLikeForLike(rows, ["suite"], groupValue)).toEqual([expect.stringMatching(/^the --by suite groups pool different agent models, each its own \(gpt only: slack; 2 agent models \(gpt, llama\): banking\)/)]);
+    expect(estimateLikeForLike(rows.filter((r) => r.agent_model === "gpt"), ["suite"], groupValue)).toEqual([]);
     expect(estimateLikeForLike(rows, [], groupValue)).toEqual([]);
     const w = estimateLikeForLike(rows, ["agent_model", "suite"], groupValue);
     expect(w[0]).toMatch(/^within suite=banking: agent models ran different conditions/);
@@ -84,5 +94,64 @@ describe("strata with no labelled item that hold only unattacked runs (nufix13a)
     expect(w2).toEqual([
       "the label file's strata (design cells: committee stratum x sampling stratum, each with a labelled item) cover 10 of the run's 12 trajectories: the other 2 are in cells with no labelled item (none drawn there, e.g. a disagreement cell phase 2 drew nothing from, or none labelled) (all in sampling strata with none: agent_model=claude): the human and calibrated estimates do not represent them",
     ]);
+  });
+});
+
+// new user 33: `estimate --human --committee --by condition` on AgentDyn's defenses printed DRIFT (gpt-4o only)
+// beside no_defense (five models) with no warning: every condition ran the same cells, and with agent_model not in
+// --by the per-condition check saw one pooled "model". The rows read as DRIFT cutting ASR 9.0% -> 0.8%.
+describe("groups side by side that pool different agent models or suites (new user 33)", () => {
+  const models = ["gemini", "gpt-4o", "gpt-5-mini", "llama", "qwen"];
+  const dyn = [
+    ...models.flatMap((m) => [row(m, "no_defense", "shopping", "u1"), row(m, "no_defense", "github", "u2")]),
+    ...["gemini", "gpt-4o", "llama", "qwen"].flatMap((m) => [row(m, "tool_filter", "shopping", "u1"), row(m, "tool_filter", "github", "u2")]),
+    ...["drift", "progent"].flatMap((c) => [row("gpt-4o", c, "shopping", "u1"), row("gpt-4o", c, "github", "u2")]),
+  ];
+  it("--by condition: each group's models named, groups of one set together, the shared model to narrow to", () => {
+    const w = estimateLikeForLike(dyn, ["condition"], groupValue);
+    expect(w).toEqual([
+      "the --by condition groups pool different agent models, each its own (gpt-4o only: drift, progent; 4 agent models (gemini, gpt-4o, llama, qwen): tool_filter; " +
+        "5 agent models (gemini, gpt-4o, gpt-5-mini, llama, qwen): no_defense), so their rates side by side are not like for like: a difference between them may be the agent models', " +
+        "not the condition's; narrow with --where agent_model=gpt-4o (the agent model every group holds), or add agent_model to --by for one figure per agent model",
+    ]);
+    expect(w.every(isLikeForLikeWarning)).toBe(true);
+    // narrowed as advised: like for like, nothing said
+    expect(estimateLikeForLike(dyn.filter((r) => r.agent_model === "gpt-4o"), ["condition"], groupValue)).toEqual([]);
+    // split by model: nothing pooled, nothing said about the models' sets
+    expect(estimateLikeForLike(dyn, ["agent_model", "condition"], groupValue).some((x) => x.includes(GROUP_MIX_MARK))).toBe(false);
+  });
+  it("no model shared by every group: said; long lists cut", () => {
+    const w = groupSetMix([row("a", "c1", "s", "u1"), row("b", "c2", "s", "u1")], ["condition"], groupValue, "agent_model");
+    expect(w).toContain("(a only: c1; b only: c2)");
+    expect(w).toContain("no agent model is held by every group, or add agent_model to --by");
+    const many = Array.from({ length: 12 }, (_, i) => row(`m${String(i).padStart(2, "0")}`, "c1", "s", "u1"));
+    expect(groupSetMix([...many, row("m00", "c2", "s", "u1")], ["condition"], groupValue, "agent_model")).toContain("12 agent models (m00, m01, m02, m03, m04, m05, m06, m07, ... (4 more)): c1");
+  });
+  it("--by attack (no model, condition or suite in --by): the groups' suites compared too", () => {
+    const w = estimateLikeForLike([row("a", "c", "banking", "u1"), { ...row("a", "c", "github", "u1"), attack: "tk" }], ["attack"], groupValue);
+    expect(w).toEqual([expect.stringMatching(/^the --by attack groups pool different suites, each its own \(banking only: ii; github only: tk\).*no suite is held by every group, or add suite to --by/)]);
+  });
+  it("a one-model group names its model when the groups hold several; a pooled group lists its models", () => {
+    const one = dyn.filter((r) => r.condition === "drift");
+    expect(pooledModels(["condition"], one, 5)).toBe("one agent model only: gpt-4o (of the 5 the groups hold; see the NOT LIKE FOR LIKE warning)");
+    expect(pooledModels(["condition"], one, 1)).toBeNull();
+    expect(pooledModels(["agent_model", "condition"], one, 5)).toBeNull();
+    expect(pooledModels(["condition"], dyn.filter((r) => r.condition === "tool_filter"), 5)).toMatch(/^pooled over 4 agent models \(gemini, gpt-4o, llama, qwen\)/);
+  });
+});
+
+describe("estimate's text: the warning marked NOT LIKE FOR LIKE, the one-model rows named (new user 33)", () => {
+  const rs = [
+    ...["a", "b"].flatMap((m) => [row(m, "no_defense", "s", "u1"), row(m, "no_defense", "s", "u2")]),
+    row("a", "drift", "s", "u1"),
+    row("a", "drift", "s", "u2"),
+  ];
+  const index = new Map(rs.map((r) => [r.id, r]));
+  const verdicts = rs.map((r) => ({ trajectory_id: r.id, judge_id: "j", judge_model: "j", judge_family: "f", repeat: 0, status: "ok", label: "unaffected", findings: [] }) as unknown as Verdict);
+  const file = { format: "csv", bad_rows: [], rows: rs.slice(0, 2).flatMap((r, i) => ["x", "y"].map((a, k) => ({ trajectory_id: r.id, annotator: a, label: "unaffected", line: 2 + 2 * i + k }))) } as unknown as HumanLabelFile;
+  it("--by condition", () => {
+    const text = formatEstimate(estimateFromData(index, verdicts, file, { run: "r", humanFile: "h.jsonl", by: ["condition"], rate: "asr_behaviour", likeForLike: true }));
+    expect(text).toContain("WARNING: NOT LIKE FOR LIKE: the --by condition groups pool different agent models, each its own (a only: drift; 2 agent models (a, b): no_defense)");
+    expect(text).toMatch(/\ndrift: N 2, labelled 0\n(.*\n){3}  note: one agent model only: a \(of the 2 the groups hold; see the NOT LIKE FOR LIKE warning\)\n/);
   });
 });

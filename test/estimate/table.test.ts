@@ -340,11 +340,12 @@ describe("estimate says what a row pools and when its two calibrated rates are i
     bad_rows: [],
   });
   const src = { kind: "judge" as const, judge_id: "signature" };
-  it("--by condition: a row over several agent models names them; a one-model row says nothing", () => {
+  it("--by condition: a row over several agent models names them; a one-model row names its one (new user 33)", () => {
     const r = estimateFromData(withCond, verdicts, file({ t1: "full_compliance", t2: "unaffected", t3: "unaffected", t4: "unaffected" }), { run: "r", humanFile: "h", source: src, minSampled: 1, by: ["condition"] });
     const progent = r.groups.find((g) => g.group === "progent")!;
     expect(progent.warnings).toContain("pooled over 2 agent models (m_1&co, quiet): add agent_model to --by for one figure per model");
     expect(r.groups.find((g) => g.group === "no_defense")!.warnings.some((w) => w.startsWith("pooled over"))).toBe(false);
+    expect(r.groups.find((g) => g.group === "no_defense")!.warnings).toContain("one agent model only: m_1&co (of the 2 the groups hold; see the NOT LIKE FOR LIKE warning)");
     const split = estimateFromData(withCond, verdicts, file({ t1: "full_compliance" }), { run: "r", humanFile: "h", source: src, minSampled: 1, by: ["condition", "agent_model"] });
     expect(split.groups.every((g) => !g.warnings.some((w) => w.includes("agent models")))).toBe(true);
   });
