@@ -24,9 +24,11 @@
  * after each API call that costs money. A process killed at any point resumes: a chunk whose batch id is stored is
  * polled, not sent again; a chunk whose batch creation was attempted but whose id was not stored is found again by its
  * metadata key (`batches.list`); a completed chunk whose processing was cut short is processed again, skipping verdicts
- * already stored (`<key>.stored.jsonl` lists the custom_ids whose verdict is stored); the next round's file is rewritten
+ * already stored (`<key>.stored.jsonl` lists the custom_ids whose verdict is stored, each trusted only when its verdict is
+ * in the store: `./batch-marks.ts`); the next round's file is rewritten
  * whole before it is listed. A request is sent again only when its result says so (a resend, a refused quota line) or
- * never came (an expired batch).
+ * never came (an expired batch); a result the provider ran but that was not read (a gone or torn file, a completed
+ * batch short of its results: `./batch-download.ts`) is a judge_error of unknown cost, not sent again.
  *
  * In a label run: `openBatchPaths` (before the items are read; `labelRun` queues each item of a batch judge with
  * `add`) and `finishBatchPaths` (after the online path is done).
@@ -125,7 +127,7 @@ export class BatchJudgeRun {
    * chunk's keys file, or its state file for chunks written before keys files existed. Chunk files no entry lists
    * (written by a process killed before it listed them: never sent) are removed; their items are added again.
    */
-  async open(): Promise<void> {
+  async open(onVerdict?: (v: Verdict, judged: Trajectory, content?: string) => void): Promise<void> {
     // a chunk written under another configuration of the judge and never sent (`pending`) is dropped: its items are
     // added again under the current one (red team 28: `--on-config-change rejudge` uploaded model-A lines and stored
     // them as the run's verdicts); a chunk sent, or whose sending began, is awaited and stored under its own
@@ -139,10 +141,14 @@ export class BatchJudgeRun {
       else stale.push(e);
     }
     if (stale.length > 0) {
+      // the turns their conversations already had answered were paid: kept on a verdict (red team 33)
+      let kept = 0;
+      for (const e of stale) kept += await this.keepPaidTurns(e, onVerdict);
       for (const e of stale) this.entries.splice(this.entries.indexOf(e), 1);
       const n = stale.reduce((a, e) => a + e.requests, 0);
       this.settings.onWarning?.(
-        `judge "${this.judge.id}": ${n} request(s) in ${stale.length} Batch API chunk(s) written under another configuration (model ${[...new Set(stale.map((e) => JSON.stringify(e.judge_model ?? "?")))].join(", ")}) and never sent are dropped: their items are judged under the current one`,
+        `judge "${this.judge.id}": ${n} request(s) in ${stale.length} Batch API chunk(s) written under another configuration (model ${[...new Set(stale.map((e) => JSON.stringify(e.judge_model ?? "?")))].join(", ")}) and never sent are dropped: their items are judged under the current one` +
+          (kept ? ` (${kept} of those conversations had paid turns: stored as judge_error judge_stopped with them, so the cost figures count them)` : ""),
       );
       await this.store.writeSnapshot();
     }
@@ -153,6 +159,39 @@ export class BatchJudgeRun {
       else for await (const l of readJsonl<StateLine>(this.stateFile(e.key))) this.inFlight.add(this.keyOf(l.conv));
     }
     this.removeUnlisted();
+  }
+
+  /**
+   * A chunk dropped before it was sent (`open`): the turns its conversations had already answered (a feedback turn's
+   * chunk) were paid. Each such conversation is stored as judge_error `judge_stopped` with its attempts, usage, raw
+   * replies and cost under the configuration it was made with, as a fatal stop online keeps them (judged again: the
+   * store's `resumeStatus`). Lines already stored by a process stopped here are skipped (`./batch-marks.ts`).
+   * @returns the conversations stored.
+   */
+  private async keepPaidTurns(e: BatchEntry, onVerdict?: (v: Verdict, judged: Trajectory, content?: string) => void): Promise<number> {
+    if (!onVerdict || !fs.existsSync(this.stateFile(e.key))) return 0;
+    const message = `the judge's configuration changed (model ${e.judge_model ?? "?"} -> ${this.judge.model}) before this conversation's next turn was sent: its paid turns are kept here; judged again under the current configuration`;
+    const marks = await StoredMarks.open(path.join(this.dir, `${e.key}.stored.jsonl`), this.store.ledger, this.judge.id);
+    let n = 0;
+    try {
+      for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
+        if (!(line.conv.attempts > 0) || marks.stored(line.custom_id, line.conv.trajectory.id, line.conv.repeat)) continue;
+        const conv = this.judge.resume(line.conv, expandStateLine(line, e.key, this.dir, this.systems, this.judge.id));
+        const out = this.steps.stepped(conv, { kind: "error", error: { kind: "judge_stopped", message } }, undefined, 0);
+        if (out.kind !== "verdict") continue;
+        // never a label from a stopped conversation
+        Object.assign(out.verdict, { status: "judge_error", label: null, compromised: null, error: { kind: "judge_stopped", message } });
+        if (e.config_sha256 !== undefined) out.verdict.judge_config_sha256 = e.config_sha256;
+        if (e.judge_model !== undefined) out.verdict.judge_model = e.judge_model;
+        const seq = marks.nextSeq();
+        onVerdict(out.verdict, line.conv.trajectory, line.content_sha256);
+        marks.mark(line.custom_id, seq);
+        n++;
+      }
+    } finally {
+      marks.close();
+    }
+    return n;
   }
 
   /** Remove the files of chunks no entry of this run lists (module docstring of `open`). */

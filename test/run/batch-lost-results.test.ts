@@ -193,3 +193,40 @@ describe("label --batch: results lost or cut", () => {
     }
   });
 });
+
+describe("label --batch: a configuration change drops a chunk never sent", () => {
+  it("the paid turns of its conversations (a feedback chunk) are kept on a judge_error judge_stopped verdict: every cost figure counts them, the items are judged again", async () => {
+    // request 0's first reply quotes text that is nowhere in the run: a feedback turn goes into a follow-up chunk
+    fake = await startFakeBatch((body, id) =>
+      id.endsWith("-0") && body.messages.length === 2
+        ? { status: 200, body: completion(JSON.stringify({ findings: [{ bucket: "full_compliance", evidence: [{ message_index: 1, tool_call_index: null, quote: "this text is nowhere in the run at all" }], explanation: "x" }], label: "full_compliance", rationale: "r" })).body }
+        : good(body),
+    );
+    const f = fake;
+    let uploads = 0;
+    // the follow-up chunk's upload is refused (a 400 is not retried): it stays pending, never sent
+    f.fault = (m, p) => (m === "POST" && p === "/files" && ++uploads >= 2 ? { status: 400, body: { error: { message: "upload refused" } } } : undefined);
+    await run("cfg", f).catch(() => undefined);
+    const entries = JSON.parse(fs.readFileSync(path.join(tmp, "cfg", "store.json"), "utf8")).extra.batches;
+    expect(entries.map((e: { status: string; requests: number }) => [e.status, e.requests])).toEqual([["processed", N], ["pending", 1]]);
+    expect(f.answered).toHaveLength(N);
+    f.fault = undefined;
+    const warnings: string[] = [];
+    const changed = createOpenAIJudge({ id: "gb", model: "gpt-4o-mini", family: "openai", base_url: f.url, batch: true, max_tokens: 1200, price: PRICE }, { retries: 2, minQuoteChars: 12 });
+    const r = await labelRun({ inputs: [SAMPLES], run: "cfg", labelsDir: tmp, judges: [changed], limit: N, onConfigChange: "rejudge", batch: { pollMs: 2, onWarning: (w) => warnings.push(w) } });
+    expect(warnings.join("\n")).toMatch(/1 of those conversations had paid turns: stored as judge_error judge_stopped/);
+    const vs = lines(path.join(tmp, "cfg", "verdicts.jsonl"));
+    const stopped = vs.filter((v) => v.error?.kind === "judge_stopped");
+    expect(stopped).toHaveLength(1);
+    expect(stopped[0]).toMatchObject({ status: "judge_error", label: null, attempts: 1, usage: { prompt_tokens: 100, completion_tokens: 20 } });
+    expect(stopped[0].cost_usd).toBeCloseTo(billed(f) / f.answered.length, 12);
+    // every line the server answered is in some verdict: the verdicts' costs sum to what was billed
+    const sum = vs.reduce((a, v) => a + v.cost_usd, 0);
+    expect(sum).toBeCloseTo(billed(f), 12);
+    // run 2 judges all N again (a new configuration), item 0 with its feedback turn again
+    expect(f.answered).toHaveLength(2 * N + 1);
+    // the item is judged again under the current configuration: its latest verdict is the new one
+    expect(r.summary.verdicts).toBe(N);
+    expect(r.interrupted).toBe(false);
+  });
+});
