@@ -22,6 +22,8 @@ export interface BatchResultLine {
   error?: { code?: string; message?: string } | null;
   /** Lines with this `custom_id` that disagreed with this one (the result is ambiguous: no label from it). */
   conflicting?: number;
+  /** Set when those lines' usage differs from this one's (then which was billed is unknown). */
+  usageDiffers?: true;
 }
 
 /** What reading result files found besides the lines. */
@@ -37,9 +39,10 @@ export interface BatchReadReport {
 /**
  * Read a downloaded output or error file into `into`: `custom_id` -> the line's status, error and slim body.
  * @param report counts what is not a plain line (see {@link BatchReadReport}); pass the same object for both files.
+ * @param onBad called with each line that is not a JSON object (1-based line number, its text): never skipped in silence.
  */
-export async function readBatchResults(file: string, into: Map<string, BatchResultLine>, report?: BatchReadReport): Promise<void> {
-  for await (const l of readJsonl<{ custom_id?: string; response?: { status_code?: number; body?: BatchResultLine["body"] } | null; error?: BatchResultLine["error"] }>(file)) {
+export async function readBatchResults(file: string, into: Map<string, BatchResultLine>, report?: BatchReadReport, onBad?: (line: number, text: string) => void): Promise<void> {
+  for await (const l of readJsonl<{ custom_id?: string; response?: { status_code?: number; body?: BatchResultLine["body"] } | null; error?: BatchResultLine["error"] }>(file, onBad)) {
     if (typeof l.custom_id !== "string") {
       if (report) report.withoutId++;
       continue;
@@ -60,12 +63,13 @@ export async function readBatchResults(file: string, into: Map<string, BatchResu
     }
     const prior = into.get(l.custom_id);
     if (prior) {
-      const { conflicting: _c, ...p } = prior;
+      const { conflicting: _c, usageDiffers: _u, ...p } = prior;
       if (JSON.stringify(p) === JSON.stringify(slim)) {
         if (report) report.repeated++;
         continue;
       }
       prior.conflicting = (prior.conflicting ?? 0) + 1;
+      if (JSON.stringify(p.body?.usage) !== JSON.stringify(slim.body?.usage)) prior.usageDiffers = true;
       if (report && !report.conflicts.includes(l.custom_id)) report.conflicts.push(l.custom_id);
       continue;
     }

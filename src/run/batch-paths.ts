@@ -25,7 +25,12 @@ export async function openBatchPaths(
     for (const j of judges) {
       if (!isBatchJudge(j)) continue;
       const b = new BatchJudgeRun(run.store, j, { ...settings, signal: run.signal, configSha256: run.configs.get(j.id)?.sha });
-      await b.open();
+      // the paid turns of a chunk dropped under a changed configuration: stored as they are (not a judgment: no
+      // progress, no judge-health count)
+      await b.open((v, t, content) => {
+        v.content_sha256 = content ?? contentSha256(t);
+        run.store.addVerdict(v);
+      });
       batchers.set(j.id, b);
     }
   return batchers;

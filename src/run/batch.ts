@@ -24,9 +24,11 @@
  * after each API call that costs money. A process killed at any point resumes: a chunk whose batch id is stored is
  * polled, not sent again; a chunk whose batch creation was attempted but whose id was not stored is found again by its
  * metadata key (`batches.list`); a completed chunk whose processing was cut short is processed again, skipping verdicts
- * already stored (`<key>.stored.jsonl` lists the custom_ids whose verdict is stored); the next round's file is rewritten
+ * already stored (`<key>.stored.jsonl` lists the custom_ids whose verdict is stored, each trusted only when its verdict is
+ * in the store: `./batch-marks.ts`); the next round's file is rewritten
  * whole before it is listed. A request is sent again only when its result says so (a resend, a refused quota line) or
- * never came (an expired batch).
+ * never came (an expired batch); a result the provider ran but that was not read (a gone or torn file, a completed
+ * batch short of its results: `./batch-download.ts`) is a judge_error of unknown cost, not sent again.
  *
  * In a label run: `openBatchPaths` (before the items are read; `labelRun` queues each item of a batch judge with
  * `add`) and `finishBatchPaths` (after the online path is done).
@@ -43,37 +45,22 @@ import { readJsonl } from "../io/jsonl.js";
 import { verdictKey } from "../store/run-store.js";
 import type { JudgeContext } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
-import type { JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
+import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { compactStateLine, expandStateLine, type SystemTexts } from "./batch-state.js";
-import { addUsage, chatRequestBody, clipMessage, defaultSleep, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
-import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
-import { emptyReplyMessage, lazyPromptSize } from "../providers/classify.js";
+import { chatRequestBody, defaultSleep, readUsage, type ChatRequest } from "../providers/send.js";
 import { BatchApi, TERMINAL_BATCH_STATUS } from "../providers/batch-api.js";
-import { classifyBatchLine, readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
 import { ChunkWriter, judgeTag, safeName, type KeyLine, type StateLine } from "./batch-chunk.js";
 import { DigestSet } from "./batch-keys.js";
+import { BatchLineSteps } from "./batch-interpret.js";
+import { StoredMarks } from "./batch-marks.js";
+import { chunkResults, type RequestCounts } from "./batch-download.js";
 
 export type { BatchEntry, BatchProgress, BatchSettings } from "./batch-types.js";
+
+/** Polls again of an ended batch that reports completed requests but no output file, before they are taken as lost. */
+const OUTPUT_REPOLLS = 3;
 import type { BatchEntry, BatchSettings } from "./batch-types.js";
 
-type ResultLine = BatchResultLine;
-
-/** What a result line means for its conversation (`BatchJudgeRun.interpret`). */
-type Interpreted = { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } | { kind: "fatal"; error: JudgeFatalError };
-
-/**
- * The tokens of a result line, counted as the online path counts them (`src/providers/send.ts`): an HTTP 200
- * response carries usage, and so may an error whose request the model answered (`json_validate_failed`: paid; without
- * usage it is a response "without usage", which makes the verdict's cost unknown, never 0); any other error line
- * (4xx, 5xx, expired) was not paid and adds none.
- */
-function lineUsage(r: ResultLine | undefined): Usage {
-  if (r?.body && r.status === 200 && !r.error) return readUsage(r.body.usage);
-  const err = (r?.body?.error ?? undefined) as { code?: unknown; message?: unknown; usage?: unknown } | undefined;
-  if (r && isModelOutputRejected(r.status, typeof err?.code === "string" ? err.code : undefined, typeof err?.message === "string" ? err.message : ""))
-    return readUsage(err?.usage ?? r.body?.usage);
-  return { prompt_tokens: 0, completion_tokens: 0 };
-}
 
 /** The entries list in the store's snapshot (created when missing). */
 function entriesOf(store: RunStore): BatchEntry[] {
@@ -99,6 +86,10 @@ export class BatchJudgeRun {
   private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** The provider side: files and batches calls under their fault policy. */
   private readonly api: BatchApi;
+  /** Polls again of ended batches that report completed requests without an output file, by chunk key. */
+  private readonly repolls = new Map<string, number>();
+  /** What each result line means for its conversation (`./batch-interpret.ts`). */
+  private readonly steps: BatchLineSteps;
 
   /**
    * @param store the open run store (entries live in `store.snapshot.extra.batches`, files under
@@ -119,6 +110,7 @@ export class BatchJudgeRun {
     this.sleep = settings.sleep ?? defaultSleep;
     // the judge's own credentials, read from the environment it was made with (not process.env)
     this.api = new BatchApi(judge.client, { judgeId: judge.id, secrets: judge.secrets, sleep: this.sleep, signal: settings.signal });
+    this.steps = new BatchLineSteps(judge, this.maxResends);
   }
 
   /** Whether a chunk was written under another configuration of the judge than the current one (both recorded). */
@@ -135,7 +127,7 @@ export class BatchJudgeRun {
    * chunk's keys file, or its state file for chunks written before keys files existed. Chunk files no entry lists
    * (written by a process killed before it listed them: never sent) are removed; their items are added again.
    */
-  async open(): Promise<void> {
+  async open(onVerdict?: (v: Verdict, judged: Trajectory, content?: string) => void): Promise<void> {
     // a chunk written under another configuration of the judge and never sent (`pending`) is dropped: its items are
     // added again under the current one (red team 28: `--on-config-change rejudge` uploaded model-A lines and stored
     // them as the run's verdicts); a chunk sent, or whose sending began, is awaited and stored under its own
@@ -149,10 +141,14 @@ export class BatchJudgeRun {
       else stale.push(e);
     }
     if (stale.length > 0) {
+      // the turns their conversations already had answered were paid: kept on a verdict (red team 33)
+      let kept = 0;
+      for (const e of stale) kept += await this.keepPaidTurns(e, onVerdict);
       for (const e of stale) this.entries.splice(this.entries.indexOf(e), 1);
       const n = stale.reduce((a, e) => a + e.requests, 0);
       this.settings.onWarning?.(
-        `judge "${this.judge.id}": ${n} request(s) in ${stale.length} Batch API chunk(s) written under another configuration (model ${[...new Set(stale.map((e) => JSON.stringify(e.judge_model ?? "?")))].join(", ")}) and never sent are dropped: their items are judged under the current one`,
+        `judge "${this.judge.id}": ${n} request(s) in ${stale.length} Batch API chunk(s) written under another configuration (model ${[...new Set(stale.map((e) => JSON.stringify(e.judge_model ?? "?")))].join(", ")}) and never sent are dropped: their items are judged under the current one` +
+          (kept ? ` (${kept} of those conversations had paid turns: stored as judge_error judge_stopped with them, so the cost figures count them)` : ""),
       );
       await this.store.writeSnapshot();
     }
@@ -163,6 +159,39 @@ export class BatchJudgeRun {
       else for await (const l of readJsonl<StateLine>(this.stateFile(e.key))) this.inFlight.add(this.keyOf(l.conv));
     }
     this.removeUnlisted();
+  }
+
+  /**
+   * A chunk dropped before it was sent (`open`): the turns its conversations had already answered (a feedback turn's
+   * chunk) were paid. Each such conversation is stored as judge_error `judge_stopped` with its attempts, usage, raw
+   * replies and cost under the configuration it was made with, as a fatal stop online keeps them (judged again: the
+   * store's `resumeStatus`). Lines already stored by a process stopped here are skipped (`./batch-marks.ts`).
+   * @returns the conversations stored.
+   */
+  private async keepPaidTurns(e: BatchEntry, onVerdict?: (v: Verdict, judged: Trajectory, content?: string) => void): Promise<number> {
+    if (!onVerdict || !fs.existsSync(this.stateFile(e.key))) return 0;
+    const message = `the judge's configuration changed (model ${e.judge_model ?? "?"} -> ${this.judge.model}) before this conversation's next turn was sent: its paid turns are kept here; judged again under the current configuration`;
+    const marks = await StoredMarks.open(path.join(this.dir, `${e.key}.stored.jsonl`), this.store.ledger, this.judge.id);
+    let n = 0;
+    try {
+      for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
+        if (!(line.conv.attempts > 0) || marks.stored(line.custom_id, line.conv.trajectory.id, line.conv.repeat)) continue;
+        const conv = this.judge.resume(line.conv, expandStateLine(line, e.key, this.dir, this.systems, this.judge.id));
+        const out = this.steps.stepped(conv, { kind: "error", error: { kind: "judge_stopped", message } }, undefined, 0);
+        if (out.kind !== "verdict") continue;
+        // never a label from a stopped conversation
+        Object.assign(out.verdict, { status: "judge_error", label: null, compromised: null, error: { kind: "judge_stopped", message } });
+        if (e.config_sha256 !== undefined) out.verdict.judge_config_sha256 = e.config_sha256;
+        if (e.judge_model !== undefined) out.verdict.judge_model = e.judge_model;
+        const seq = marks.nextSeq();
+        onVerdict(out.verdict, line.conv.trajectory, line.content_sha256);
+        marks.mark(line.custom_id, seq);
+        n++;
+      }
+    } finally {
+      marks.close();
+    }
+    return n;
   }
 
   /** Remove the files of chunks no entry of this run lists (module docstring of `open`). */
@@ -316,10 +345,17 @@ export class BatchJudgeRun {
         e.batch_status = b.status;
         this.report(e, b.request_counts ?? undefined);
         if (!TERMINAL_BATCH_STATUS.has(b.status)) continue;
+        // results the provider reports completed but no output file named yet: polled again a few times (red team 33:
+        // a completed batch without its output_file_id had every request sent again, 4x paid)
+        const counts = b.request_counts ?? undefined;
+        if (!b.output_file_id && (counts?.completed ?? 0) > 0 && (this.repolls.get(e.key) ?? 0) < OUTPUT_REPOLLS) {
+          this.repolls.set(e.key, (this.repolls.get(e.key) ?? 0) + 1);
+          continue;
+        }
         e.output_file_id = b.output_file_id ?? null;
         e.error_file_id = b.error_file_id ?? null;
         const failure = b.status === "failed" ? (b.errors?.data ?? []).map((x) => x.message).join("; ") || "the batch failed" : undefined;
-        await this.process(e, onVerdict, failure);
+        await this.process(e, onVerdict, failure, false, counts);
         progressed = true;
       }
       if (!progressed) {
@@ -333,25 +369,9 @@ export class BatchJudgeRun {
   }
 
   /** Store the verdicts of an ended chunk and write its follow-ups (module docstring, step 4). */
-  private async process(e: BatchEntry, onVerdict: (v: Verdict, judged: Trajectory, content?: string) => void, failure?: string, batchGone = false): Promise<void> {
-    const results = new Map<string, ResultLine>();
-    const read: BatchReadReport = { conflicts: [], repeated: 0, withoutId: 0 };
-    const gone: string[] = batchGone ? ["batch"] : [];
-    for (const [id, kind] of [
-      [e.output_file_id, "output"],
-      [e.error_file_id, "errors"],
-    ] as const) {
-      if (!id) continue;
-      const file = path.join(this.dir, `${e.key}.${kind}.jsonl`);
-      if (!(await this.api.download(id, file))) {
-        // its requests have no result: judge_error batch_result_gone, cost unknown (they ran and were billed), for
-        // --retry-errors; not resent in a loop on an endpoint that never serves files
-        gone.push(kind);
-        this.settings.onWarning?.(`judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: its ${kind} file ${id} is gone (HTTP 404): its requests without a result are stored as judge_error batch_result_gone (cost unknown; --retry-errors judges them again)`);
-        continue;
-      }
-      await readBatchResults(file, results, read);
-    }
+  private async process(e: BatchEntry, onVerdict: (v: Verdict, judged: Trajectory, content?: string) => void, failure?: string, batchGone = false, counts?: RequestCounts): Promise<void> {
+    const { results, read, lost, warnings, missingWarning } = await chunkResults(this.api, this.dir, e, counts, batchGone);
+    for (const w of warnings) this.settings.onWarning?.(`judge "${this.judge.id}", batch ${e.batch_id ?? e.key}: ${w}`);
     const seen = new Set<string>();
     // the configuration the chunk was sent with: its verdicts are that configuration's, whatever the judge's is now
     const sha = e.config_sha256 ?? this.settings.configSha256;
@@ -366,26 +386,27 @@ export class BatchJudgeRun {
     let fatal: JudgeFatalError | undefined;
     // the lines of this chunk whose verdict is stored (custom_ids, appended after each): a chunk processed again after
     // a stop while storing skips exactly those (red team 26: every stored verdict was appended again), and a verdict of
-    // an earlier chunk (an error being retried, an edited trajectory) never hides this one's (review 27)
-    const storedFile = path.join(this.dir, `${e.key}.stored.jsonl`);
-    const stored = new Set<string>();
-    if (fs.existsSync(storedFile)) for await (const l of readJsonl<{ c: string }>(storedFile)) stored.add(l.c);
-    const storedFd = fs.openSync(storedFile, "a");
+    // an earlier chunk (an error being retried, an edited trajectory) never hides this one's (review 27); a mark whose
+    // verdict never reached the journal (a kill in between, red team 33) is not taken (`./batch-marks.ts`)
+    const marks = await StoredMarks.open(path.join(this.dir, `${e.key}.stored.jsonl`), this.store.ledger, this.judge.id);
     try {
       for await (const line of readJsonl<StateLine>(this.stateFile(e.key))) {
         const key = this.keyOf(line.conv);
-        if (stored.has(line.custom_id)) {
+        // its result line is this chunk's either way (never "a custom_id no request of this chunk had")
+        seen.add(line.custom_id);
+        if (marks.stored(line.custom_id, line.conv.trajectory.id, line.conv.repeat)) {
           this.inFlight.delete(key);
           continue;
         }
-        seen.add(line.custom_id);
         const conv = this.judge.resume(line.conv, expandStateLine(line, e.key, this.dir, this.systems, this.judge.id));
         const r = results.get(line.custom_id);
-        // a gone result file: judge_error batch_result_gone, its usage unknown (it ran and was billed: never a cost of 0)
+        // a result lost (a gone file or batch, an unreadable line, one the batch's counts say completed but no file
+        // holds): judge_error, its usage unknown (it ran and was billed, or may have: never a cost of 0, never resent)
+        const why = r ? undefined : lost(line.custom_id);
         let next =
-          !r && gone.length
-            ? this.stepped(conv, { kind: "error", error: { kind: "batch_result_gone", message: batchGone ? "the batch is gone (HTTP 404 when polled): its result was never read" : `the batch's ${gone.join(" and ")} file is gone (HTTP 404): its result was never read` } }, undefined, 0, readUsage(undefined))
-            : this.interpret(conv, line, r, failure);
+          why !== undefined
+            ? this.steps.stepped(conv, { kind: "error", error: why }, undefined, 1, readUsage(undefined))
+            : this.steps.interpret(conv, line, r, failure);
         if (next.kind === "fatal") {
           // a fatal line (no quota, 401/403: unpaid) stops the judge after this chunk: its request goes to the
           // follow-up chunk, sent by the next invocation once the account is fixed (red team 26: a resume read the
@@ -397,12 +418,13 @@ export class BatchJudgeRun {
         // a turn after the first under another configuration would be the current model's answer stored as the old
         // one's (review 27): the conversation ends as judge_error config_changed, which --on-config-change rejudge takes
         if (next.kind === "request" && otherConfig && !fatal)
-          next = this.stepped(conv, { kind: "error", error: { kind: "config_changed", message: `the judge's configuration changed while its batch ran (model ${e.judge_model ?? "?"} -> ${this.judge.model}): not continued under the new one` } }, undefined, 0);
+          next = this.steps.stepped(conv, { kind: "error", error: { kind: "config_changed", message: `the judge's configuration changed while its batch ran (model ${e.judge_model ?? "?"} -> ${this.judge.model}): not continued under the new one` } }, undefined, 0);
         if (next.kind === "verdict") {
           if (sha !== undefined) next.verdict.judge_config_sha256 = sha;
           if (e.judge_model !== undefined) next.verdict.judge_model = e.judge_model;
+          const seq = marks.nextSeq();
           onVerdict(next.verdict, line.conv.trajectory, line.content_sha256);
-          fs.writeSync(storedFd, `${JSON.stringify({ c: line.custom_id })}\n`);
+          marks.mark(line.custom_id, seq);
           this.inFlight.delete(key);
           continue;
         }
@@ -413,7 +435,7 @@ export class BatchJudgeRun {
         );
       }
     } finally {
-      fs.closeSync(storedFd);
+      marks.close();
     }
     // result lines not taken on trust: said on the entry (store.json) and to the caller, never dropped in silence
     for (const id of seen) results.delete(id);
@@ -421,6 +443,9 @@ export class BatchJudgeRun {
     if (results.size) said.push(`${results.size} result line(s) with a custom_id no request of this chunk had (ignored): ${[...results.keys()].slice(0, 5).join(", ")}`);
     if (read.conflicts.length) said.push(`${read.conflicts.length} request(s) with different result lines under one custom_id (error batch_duplicate_result, no label): ${read.conflicts.slice(0, 5).join(", ")}`);
     if (read.repeated) said.push(`${read.repeated} result line(s) repeated identically (read once)`);
+    const missing = missingWarning();
+    if (missing) said.push(missing);
+    if (marks.unbacked) said.push(`${marks.unbacked} result line(s) marked stored whose verdict is not in verdicts.jsonl (the process stopped before it was written): stored now from the downloaded result file`);
     if (read.withoutId) said.push(`${read.withoutId} result line(s) without a custom_id (ignored)`);
     if (said.length) {
       e.result_warnings = said;
@@ -434,161 +459,4 @@ export class BatchJudgeRun {
     if (fatal) throw fatal;
   }
 
-  /**
-   * What one result line means for its conversation: a verdict, or the next request. The line is classified by the
-   * provider layer's one classifier (`classifyBatchLine`: the status table and the reply classifier the online path
-   * uses); this carries the outcome out in batch rounds (a resend goes into the next round's batch).
-   * @returns a verdict, the next request, or `fatal` for the fatal kinds (401/403, no quota, no such model: unpaid),
-   *   which stop the judge as online. Throws what the judge-level rules throw (`observe`, through `stepped`).
-   */
-  private interpret(
-    conv: JudgeConversation,
-    line: StateLine,
-    r: ResultLine | undefined,
-    failure: string | undefined,
-  ): Interpreted {
-    const resend = (why: string): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } => {
-      line.resends = (line.resends ?? 0) + 1;
-      // (the result line, if any, was already counted by `account`)
-      if (line.resends > this.maxResends)
-        return this.stepped(conv, { kind: "error", error: { kind: "batch_error", message: `${why} (gave up after ${line.resends} batch rounds)` } }, undefined, 0);
-      return { kind: "request", request: this.judge.request(conv) };
-    };
-    if (!r) {
-      if (failure) return this.stepped(conv, { kind: "error", error: { kind: "batch_failed", message: failure } }, undefined, 0);
-      return resend("the batch ended without a result for this request (expired or cancelled)");
-    }
-    const req = this.judge.request(conv);
-    const body = chatRequestBody(req, req.max_tokens, this.judge.tokenParam());
-    const state: FaultState = {
-      judgeId: this.judge.id,
-      timeoutMs: 0,
-      timedOut: false,
-      aborted: false,
-      // what this line may have been sent with (it may predate what the judge learned since): each once per line
-      canDropTemperature: !line.adaptedFor?.includes("drop_temperature"),
-      canSwitchTokenParam: !line.adaptedFor?.includes("max_completion_tokens") && conv.maxTokens !== undefined,
-      neverAnswered: false,
-      maxRetryAfterMs: Number.POSITIVE_INFINITY,
-      random: () => 0.5,
-      sent: sentShape(body, req),
-    };
-    const cls = classifyBatchLine(r, state, { isComplete: (c) => this.judge.isComplete(c), ...lazyPromptSize(body) });
-    switch (cls.kind) {
-      case "not_run":
-        // not run before the batch expired or was cancelled: no attempt was made
-        return resend(cls.message);
-      case "conflict":
-        return this.stepped(conv, { kind: "error", error: { kind: "batch_duplicate_result", message: cls.message } }, undefined, 1);
-      case "line_error":
-        return this.stepped(conv, { kind: "error", error: { kind: cls.errorKind, message: cls.message } }, r);
-      case "fault": {
-        const f = cls.fault;
-        const msg = `HTTP ${r.status}: ${"message" in f ? f.message : ""}`;
-        switch (f.action) {
-          case "fatal":
-            return { kind: "fatal", error: new JudgeFatalError(this.judge.id, f.kind, redact(f.message, this.judge.secrets)) };
-          case "retry":
-          case "connection":
-          case "invalid_response":
-            return this.account(conv, r), resend(msg);
-          case "aborted":
-            return resend("aborted");
-          case "refused":
-            return this.stepped(conv, { kind: "refused", message: f.message }, r);
-          case "model_output":
-            return this.stepped(conv, { kind: "error", error: { kind: f.kind, message: f.message }, ...(f.output !== undefined ? { output: f.output } : {}) }, r);
-          case "error":
-            return this.stepped(conv, { kind: "error", error: { kind: f.kind, message: f.message } }, r);
-          case "resend": {
-            // a server rejecting a parameter (temperature, max_tokens, the system role, the schema, a budget): adapt
-            // the judge and resend in the next round, as the online path resends at once; once per line and kind (a
-            // line built before the judge learned is resent too); a server that still rejects gets its bad_request
-            if (!line.adaptedFor?.includes(f.adapt)) {
-              this.judge.adapt(f.adapt, f.value);
-              line.adaptedFor = [...(line.adaptedFor ?? []), f.adapt];
-              return this.account(conv, r), resend(`HTTP 400, adapted (${f.adapt})`);
-            }
-            return this.stepped(conv, { kind: "error", error: { kind: "bad_request", message: `HTTP ${r.status} (already adapted: ${f.adapt})` } }, r);
-          }
-        }
-        break;
-      }
-      case "completion": {
-        const c = cls.reply;
-        switch (c.kind) {
-          case "transient":
-            // credits or quota used up, said inside a 200 (code 402): fatal for the judge, as online
-            if (c.fault.quota)
-              return {
-                kind: "fatal",
-                error: new JudgeFatalError(
-                  this.judge.id,
-                  "insufficient_quota",
-                  redact(`judge "${this.judge.id}": the account has no credits or quota left (${c.fault.where}${c.fault.code !== undefined ? `, code ${c.fault.code}` : ""}): ${clipMessage(c.fault.message)}. Its remaining items stay un-judged: top up the account, then run the same command again to resume.`, this.judge.secrets),
-                ),
-              };
-            // a provider failure inside the 200: transient, resent in the next round like a 5xx (never a label)
-            return this.account(conv, r), resend(`provider error in an HTTP 200 (${c.fault.where}${c.fault.code !== undefined ? `, code ${c.fault.code}` : ""}): ${clipMessage(c.fault.message)}`);
-          case "invalid":
-            return this.account(conv, r), resend(clipMessage(c.message));
-          case "refused":
-            return this.stepped(conv, { kind: "refused", message: c.message }, r);
-          case "final":
-            return this.stepped(conv, { kind: "error", error: { kind: c.errorKind, message: c.message } }, r);
-          case "cut":
-            if (!line.lengthRetried) {
-              line.lengthRetried = true;
-              this.account(conv, r);
-              conv.maxTokens = conv.maxTokens !== undefined ? conv.maxTokens * 2 : TRUNCATION_RETRY_MAX_TOKENS;
-              return { kind: "request", request: this.judge.request(conv) };
-            }
-            return this.stepped(
-              conv,
-              c.errorKind === "truncated"
-                ? { kind: "error", error: { kind: "truncated", message: `the reply was cut at the token limit (finish_reason "length", max_tokens ${conv.maxTokens ?? "unset"})` } }
-                : { kind: "error", error: { kind: "empty_response", message: emptyReplyMessage(c) } },
-              r,
-            );
-          case "reply":
-            return this.stepped(
-              conv,
-              { kind: "reply", content: c.content, finishReason: c.finishReason, ...(c.reasoning !== undefined ? { reasoning: c.reasoning } : {}), ...(c.notes.length ? { notes: c.notes } : {}) },
-              r,
-            );
-        }
-      }
-    }
-    return this.stepped(conv, { kind: "error", error: { kind: "batch_error", message: "an unclassified result line" } }, r);
-  }
-
-  /** Count a result line that is not stepped (a resend): one request, its usage and reply. */
-  private account(conv: JudgeConversation, r: ResultLine): void {
-    conv.attempts += 1;
-    addUsage(conv.usage, lineUsage(r));
-    const c = r.body?.choices?.[0]?.message;
-    if (c) conv.raw.push(typeof c.content === "string" ? c.content : JSON.stringify(c));
-  }
-
-  /** Step the conversation with one outcome; a verdict, or the next request (a feedback turn). */
-  private stepped(
-    conv: JudgeConversation,
-    outcome: StepInput["outcome"],
-    r: ResultLine | undefined,
-    requests = 1,
-    usage: Usage = lineUsage(r),
-  ): { kind: "verdict"; verdict: Verdict } | { kind: "request"; request: ChatRequest } {
-    const c = r?.body?.choices?.[0]?.message;
-    const input: StepInput = {
-      outcome,
-      requests,
-      usage,
-      raw: outcome.kind === "reply" ? [outcome.content] : outcome.kind === "error" && outcome.output !== undefined ? [outcome.output] : c ? [JSON.stringify(c)] : [],
-      maxTokens: conv.maxTokens,
-    };
-    // the judge-level rules (the reasoning-only / empty stop, flags) count batch outcomes as online ones
-    this.judge.observe(outcome);
-    const out = this.judge.step(conv, input);
-    return out.done ? { kind: "verdict", verdict: out.verdict } : { kind: "request", request: out.request };
-  }
 }

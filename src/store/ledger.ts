@@ -184,6 +184,20 @@ export class VerdictLedger {
     return r !== -1 && this.seq.get(r) >= seq && this.strings.value(this.status.get(r)) !== "interrupted";
   }
 
+  /**
+   * The storage ordinal ({@link verdictsStored} when it was added) of the latest stored verdict of (trajectory, judge,
+   * repeat), or -1 when none is stored. The Batch API path checks its "stored" marks with it (`src/run/batch-marks.ts`):
+   * a mark names the ordinal its verdict was to get, so a verdict lost by a kill before it reached the journal is told
+   * from one stored, without a clock.
+   */
+  seqOf(trajectoryId: string, judgeId: string, repeat: number): number {
+    const slot = this.ids.find(trajectoryId);
+    const key = this.keyCodes.find(`${judgeId}\u0000${repeat}`);
+    if (slot === -1 || key === -1) return -1;
+    const r = this.latest.get(slot, key);
+    return r === -1 ? -1 : this.seq.get(r);
+  }
+
   private countPrompt(judgeId: string, prompt: string, rubric: string, d: number): void {
     let m = this.prompts.get(judgeId);
     if (!m) this.prompts.set(judgeId, (m = new Map()));

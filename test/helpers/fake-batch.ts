@@ -54,6 +54,11 @@ export interface FakeBatchServer {
   /** Lines added to every output file as they are (a stray or repeated result line, issue 23). */
   extraOutput?: string[];
   /**
+   * Polls of an ended batch that report its `output_file_id` as null (red team 33: a `completed` batch without its
+   * output file); `Infinity`: every poll. The batch's `request_counts` still say what completed.
+   */
+  nullOutputPolls?: number;
+  /**
    * Fault injection: called for every HTTP request before it is served; a returned response is sent instead.
    * `after: true` serves the request first (e.g. the batch is created) and then sends the fault instead of the
    * real answer (a creation whose answer is lost).
@@ -107,6 +112,7 @@ export async function startFakeBatch(
     state.files.set(id, { id, purpose, filename, content });
     return id;
   };
+  const nullPolls = new Map<string, number>();
   const view = (b: FakeBatchObject) => {
     const { polls: _p, ...rest } = b;
     return rest;
@@ -221,6 +227,10 @@ export async function startFakeBatch(
             if (b.status === "validating") b.status = "in_progress";
             else if (!state.hold && b.polls >= state.pollsToComplete) await complete(b);
             else b.request_counts.completed = Math.min(b.request_counts.total, b.request_counts.completed + 1);
+          }
+          if (b.output_file_id && state.nullOutputPolls && (nullPolls.get(b.id) ?? 0) < state.nullOutputPolls) {
+            nullPolls.set(b.id, (nullPolls.get(b.id) ?? 0) + 1);
+            return send(200, { ...view(b), output_file_id: null });
           }
           return send(200, view(b));
         }
