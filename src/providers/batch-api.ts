@@ -226,8 +226,14 @@ export class BatchApi {
    * `label` without `--batch` refuses a run with batches in flight, so the run had no way out.
    */
   async retrieve(batchId: string): Promise<OpenAI.Batches.Batch | undefined> {
-    return this.call("poll the batch", () => unlessGone(() => this.client.batches.retrieve(batchId)));
+    const b = await this.call("poll the batch", () => unlessGone(() => this.client.batches.retrieve(batchId)));
+    // which batch a result file is of, for a download's error message
+    for (const f of [b?.output_file_id, b?.error_file_id]) if (f) this.batchOfFile.set(f, batchId);
+    return b;
   }
+
+  /** Result file id -> the batch it is of (from the polls), named when its download fails. */
+  private readonly batchOfFile = new Map<string, string>();
 
   /**
    * Download a file of the Files API to disk (skipped when already there; written to `<to>.part`, then renamed).
@@ -246,7 +252,8 @@ export class BatchApi {
     try {
       // a file the provider no longer has (HTTP 404: deleted, or past its retention) is said to the caller, not thrown:
       // red team 26, one gone file stopped the whole label command on every resume
-      const got = await this.call(`download the result file ${fileId}`, async () => {
+      const of = this.batchOfFile.get(fileId);
+      const got = await this.call(`download the result file ${fileId}${of ? ` of batch ${of}` : ""}`, async () => {
         const res = await unlessGone(() => this.client.files.content(fileId, signal ? { signal } : undefined));
         if (!res) return false;
         await saveBody(res, tmp, idleMs, signal);

@@ -4,6 +4,7 @@
  * and says that a rerun resumes; a stop of the run (Ctrl-C) ends a stalled download at once. Real `openai` client,
  * loopback Batch API.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,6 +15,7 @@ import { labelRun } from "../../src/run/label.js";
 import { completion } from "../helpers/fake-openai.js";
 import { startFakeBatch, type FakeBatchServer } from "../helpers/fake-batch.js";
 import { SAMPLES } from "../helpers/paths.js";
+import { CLI, runCli } from "../helpers/cli.js";
 import { userMessageOf as userOf } from "../helpers/fake-batch.js";
 
 let tmp: string;
@@ -52,7 +54,7 @@ describe("Batch API result downloads cut or stalled midway", () => {
       () => undefined,
       (e: Error) => e,
     );
-    expect(err?.message).toMatch(/^judge "gpt-batch": could not download the result file file-\d+ \(Batch API\): the result file's body stalled: no bytes for 0.3 s \(timeout_s\)\. .*run the same command again to resume/);
+    expect(err?.message).toMatch(/^judge "gpt-batch": could not download the result file file-\d+ of batch batch_1 \(Batch API\): the result file's body stalled: no bytes for 0.3 s \(timeout_s\)\. .*run the same command again to resume/);
     // 6 attempts of 0.3 s each (the backoff sleeps are the test's), not the minutes of a stall
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect(outputDownloads(fake)).toBe(6);
@@ -79,6 +81,36 @@ describe("Batch API result downloads cut or stalled midway", () => {
     fake.partialDownload = undefined;
     const again = await labelRun({ inputs: [SAMPLES], run: "sigint", labelsDir: tmp, judges: [judgeOn(fake.url)], limit: 3, batch: { pollMs: 5 } });
     expect(again.summary.verdicts).toBe(3);
+    expect(fake.batches).toHaveLength(1);
+  });
+
+  it("the CLI: the first SIGINT during a stalled download stops label (exit 130, --json still printed); the rerun resumes", async () => {
+    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userOf(body))).body }));
+    const judges = path.join(tmp, "judges-cli.json");
+    fs.writeFileSync(judges, JSON.stringify({ judges: [{ id: "gpt-batch", model: "gpt-4o-mini", family: "openai", base_url: fake.url, batch: true, max_tokens: 1000, timeout_s: 600 }] }));
+    const args = [CLI, "label", SAMPLES, "--judges", judges, "--run", "cli", "--labels-dir", tmp, "--limit", "3", "--batch", "--batch-poll", "0.01", "--progress", "off", "--json"];
+    const child = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    const exited = new Promise<number | null>((r) => child.on("close", (code) => r(code)));
+    let t0 = 0;
+    fake.partialDownload = () => {
+      setTimeout(() => {
+        t0 = Date.now();
+        child.kill("SIGINT");
+      }, 200);
+      return "stall";
+    };
+    const code = await exited;
+    expect(Date.now() - t0).toBeLessThan(5_000);
+    expect(stderr).toMatch(/stopping: finishing the requests in flight and saving/);
+    expect(code).toBe(130);
+    expect(JSON.parse(stdout)).toMatchObject({ interrupted: true, verdicts: 0 });
+    fake.partialDownload = undefined;
+    const again = await runCli(args.slice(1));
+    expect(JSON.parse(again.stdout).verdicts).toBe(3);
     expect(fake.batches).toHaveLength(1);
   });
 });
