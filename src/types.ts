@@ -202,6 +202,13 @@ export interface Verdict {
   usage: { prompt_tokens: number; completion_tokens: number; cached_tokens?: number; reasoning_tokens?: number; responses_without_usage?: number };
   /** USD cost of the verdict's requests at the judge's `price`; null = unknown (no price, or missing usage). */
   cost_usd?: number | null;
+  /**
+   * How `cost_usd` was priced when not at the judge's online price (`CostBasis`, src/providers/cost.ts): `batch` (its
+   * Batch API price), `online_upper_bound` (sent through the Batch API, no batch price configured: the online price,
+   * about twice the bill), `implausible_usage` (no cost: the server reported more tokens than the requests could
+   * hold). Absent: the online price (and on verdicts stored before the field).
+   */
+  cost_basis?: "batch" | "online_upper_bound" | "implausible_usage";
   error?: { kind: string; message: string };
   /**
    * What the provider's replies said that is worth keeping beside the label (issue 23): `finish_reason "length"` on a

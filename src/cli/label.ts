@@ -179,7 +179,8 @@ function checkPriced(judges: readonly { id: string }[], maxCostUsd: number | und
 async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags): Promise<void> {
   const { dryRun, formatDryRun } = await import("../run/dry-run.js");
   const r = await dryRun(
-    shared,
+    // --batch: label would send batch judges' items through the Batch API and poll chunks in flight (red team 33 F8)
+    o.batch ? { ...shared, batch: {} } : shared,
     o.assumeOutputTokens === undefined ? undefined : intOption(o.assumeOutputTokens, "--assume-output-tokens", 1),
   );
   if (o.json) printJson(r);

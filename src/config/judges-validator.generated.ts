@@ -6,8 +6,8 @@ import ajvRuntimeModule_ucs2length from "ajv/dist/runtime/ucs2length.js";
 const ajvRuntime_ucs2length = ajvRuntimeModule_ucs2length.default ?? ajvRuntimeModule_ucs2length;
 
 export const judges = validate10;
-const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/ipi-judge/ipi-judge/schemas/judges.schema.json","title":"ipi-judge judges configuration","description":"The LLM judges ipi-judge calls over an OpenAI-compatible chat completions API. API keys are never written here: each judge names the environment variable that holds its key.","type":"object","additionalProperties":false,"required":["judges"],"properties":{"$schema":{"type":"string"},"judges":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/judge"}},"retries":{"description":"Feedback turns allowed per verdict after an unparseable reply, an invalid label or unverified evidence. Transport retries (429, 5xx, timeouts) do not count against this.","type":"integer","minimum":0,"maximum":10,"default":2},"min_quote_chars":{"description":"Minimum normalized length of an evidence quote (DESIGN section 2).","type":"integer","minimum":1,"default":12},"families":{"description":"Model-name pattern -> model family (a case-insensitive regular expression or a plain substring), used to name the maker of an agent or judge model.","type":"object","additionalProperties":{"type":"string","minLength":1}}},"definitions":{"judge":{"type":"object","additionalProperties":false,"required":["id","model","family"],"properties":{"id":{"description":"Unique name of this judge in the run (stored on every verdict).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$","maxLength":128},"model":{"description":"Model name as the API expects it.","type":"string","minLength":1},"base_url":{"description":"Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:8000/v1. Default: the OpenAI API.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"Name of the environment variable holding the API key. Omit it for local servers that need no key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"family":{"description":"The model's maker (openai, anthropic, google, meta, qwen, mistral, deepseek, ...).","type":"string","minLength":1},"temperature":{"type":"number","minimum":0,"maximum":2,"default":0},"max_tokens":{"type":"integer","minimum":1},"output_mode":{"description":"json_schema: strict JSON Schema structured output; json_object: JSON mode; text: no response_format, the JSON is found in the text.","enum":["json_schema","json_object","text"],"default":"json_schema"},"concurrency":{"description":"Trajectories this judge works on at once.","type":"integer","minimum":1,"default":4},"timeout_s":{"description":"Per-request timeout in seconds; at most 2147483.647 (2^31-1 ms, ~24.8 days: the longest timer Node.js sets; a longer one fires at once).","type":"number","exclusiveMinimum":0,"maximum":2147483.647,"default":120},"extra_body":{"description":"Extra fields merged into every request body (e.g. provider routing, reasoning effort).","type":"object"},"rpm":{"description":"Requests per minute this judge may send; requests start evenly spaced, 60000/rpm ms apart (providers also enforce per-minute limits over shorter windows). On HTTP 429 the requests in flight are halved and climb back (AIMD). At least 0.0000279397 (60000/rpm at most 2^31-1 ms, ~24.8 days: the longest timer Node.js sets).","type":"number","minimum":0.0000279397},"tpm":{"description":"Tokens per minute (estimated prompt + max completion, corrected by the reported usage) this judge may send; requests are spaced by tokens * 60000/tpm ms. At least 0.0000279397 (the spacing of one token at most 2^31-1 ms, ~24.8 days; longer spacings are waited in steps).","type":"number","minimum":0.0000279397},"batch":{"description":"Under `ipi-judge label --batch`, send this judge's requests through the OpenAI Batch API (files + batches endpoints; half price, results within 24 h). Default: true for the OpenAI API itself (no base_url, or https://api.openai.com), false for other servers.","type":"boolean"},"headers_env":{"description":"Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g. {\"api-key\": \"AZURE_OPENAI_KEY\"}). Values are treated as secrets and never written anywhere.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"headers":{"description":"Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's HTTP-Referer, X-Title). Credential-looking names (Authorization, *key*, *token*) are refused: use headers_env.","type":"object","additionalProperties":{"type":"string"}},"query_env":{"description":"Query-string parameters sent on every request whose values come from environment variables: parameter -> variable name (e.g. {\"key\": \"GEMINI_API_KEY\"}). A credential written into base_url's query string is refused; non-secret parameters there (api-version) are sent.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"price":{"description":"Prices in USD per million tokens, for the cost per verdict, judge and run, label --dry-run's estimate and label --max-cost.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"USD per million prompt tokens not served from the provider's cache.","type":"number","minimum":0},"cached_input_per_mtok":{"description":"USD per million prompt tokens served from the provider's prompt cache (usage.prompt_tokens_details.cached_tokens). Default: input_per_mtok.","type":"number","minimum":0},"output_per_mtok":{"description":"USD per million completion tokens (reasoning tokens included, as providers bill them).","type":"number","minimum":0}}},"reasoning":{"description":"A reasoning model (OpenAI o-series, gpt-5 family): requests carry no temperature and use max_completion_tokens from the start. Unset: learned once per judge from the server's first 400 rejecting either parameter (recorded in the run).","type":"boolean"},"context_tokens":{"description":"The model's context window in tokens. The rendered trajectory is elided (explicit marker) to fit it with room for the reply; one that cannot fit is unjudgeable (too_long).","type":"integer","minimum":1024},"schema_dialect":{"description":"Structured-output schema dialect under output_mode json_schema: openai (strict: true), gemini (Gemini's OpenAI-compatible endpoint: OpenAPI subset, nullable instead of anyOf null, no additionalProperties), vllm or ollama (the schema as given, no strict). Default: gemini for generativelanguage.googleapis.com, ollama for port 11434, else openai. The reply is always checked locally.","enum":["openai","gemini","vllm","ollama"]}}}}};
-const schema12 = {"type":"object","additionalProperties":false,"required":["id","model","family"],"properties":{"id":{"description":"Unique name of this judge in the run (stored on every verdict).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$","maxLength":128},"model":{"description":"Model name as the API expects it.","type":"string","minLength":1},"base_url":{"description":"Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:8000/v1. Default: the OpenAI API.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"Name of the environment variable holding the API key. Omit it for local servers that need no key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"family":{"description":"The model's maker (openai, anthropic, google, meta, qwen, mistral, deepseek, ...).","type":"string","minLength":1},"temperature":{"type":"number","minimum":0,"maximum":2,"default":0},"max_tokens":{"type":"integer","minimum":1},"output_mode":{"description":"json_schema: strict JSON Schema structured output; json_object: JSON mode; text: no response_format, the JSON is found in the text.","enum":["json_schema","json_object","text"],"default":"json_schema"},"concurrency":{"description":"Trajectories this judge works on at once.","type":"integer","minimum":1,"default":4},"timeout_s":{"description":"Per-request timeout in seconds; at most 2147483.647 (2^31-1 ms, ~24.8 days: the longest timer Node.js sets; a longer one fires at once).","type":"number","exclusiveMinimum":0,"maximum":2147483.647,"default":120},"extra_body":{"description":"Extra fields merged into every request body (e.g. provider routing, reasoning effort).","type":"object"},"rpm":{"description":"Requests per minute this judge may send; requests start evenly spaced, 60000/rpm ms apart (providers also enforce per-minute limits over shorter windows). On HTTP 429 the requests in flight are halved and climb back (AIMD). At least 0.0000279397 (60000/rpm at most 2^31-1 ms, ~24.8 days: the longest timer Node.js sets).","type":"number","minimum":0.0000279397},"tpm":{"description":"Tokens per minute (estimated prompt + max completion, corrected by the reported usage) this judge may send; requests are spaced by tokens * 60000/tpm ms. At least 0.0000279397 (the spacing of one token at most 2^31-1 ms, ~24.8 days; longer spacings are waited in steps).","type":"number","minimum":0.0000279397},"batch":{"description":"Under `ipi-judge label --batch`, send this judge's requests through the OpenAI Batch API (files + batches endpoints; half price, results within 24 h). Default: true for the OpenAI API itself (no base_url, or https://api.openai.com), false for other servers.","type":"boolean"},"headers_env":{"description":"Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g. {\"api-key\": \"AZURE_OPENAI_KEY\"}). Values are treated as secrets and never written anywhere.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"headers":{"description":"Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's HTTP-Referer, X-Title). Credential-looking names (Authorization, *key*, *token*) are refused: use headers_env.","type":"object","additionalProperties":{"type":"string"}},"query_env":{"description":"Query-string parameters sent on every request whose values come from environment variables: parameter -> variable name (e.g. {\"key\": \"GEMINI_API_KEY\"}). A credential written into base_url's query string is refused; non-secret parameters there (api-version) are sent.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"price":{"description":"Prices in USD per million tokens, for the cost per verdict, judge and run, label --dry-run's estimate and label --max-cost.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"USD per million prompt tokens not served from the provider's cache.","type":"number","minimum":0},"cached_input_per_mtok":{"description":"USD per million prompt tokens served from the provider's prompt cache (usage.prompt_tokens_details.cached_tokens). Default: input_per_mtok.","type":"number","minimum":0},"output_per_mtok":{"description":"USD per million completion tokens (reasoning tokens included, as providers bill them).","type":"number","minimum":0}}},"reasoning":{"description":"A reasoning model (OpenAI o-series, gpt-5 family): requests carry no temperature and use max_completion_tokens from the start. Unset: learned once per judge from the server's first 400 rejecting either parameter (recorded in the run).","type":"boolean"},"context_tokens":{"description":"The model's context window in tokens. The rendered trajectory is elided (explicit marker) to fit it with room for the reply; one that cannot fit is unjudgeable (too_long).","type":"integer","minimum":1024},"schema_dialect":{"description":"Structured-output schema dialect under output_mode json_schema: openai (strict: true), gemini (Gemini's OpenAI-compatible endpoint: OpenAPI subset, nullable instead of anyOf null, no additionalProperties), vllm or ollama (the schema as given, no strict). Default: gemini for generativelanguage.googleapis.com, ollama for port 11434, else openai. The reply is always checked locally.","enum":["openai","gemini","vllm","ollama"]}}};
+const schema11 = {"$schema":"http://json-schema.org/draft-07/schema#","$id":"https://github.com/ipi-judge/ipi-judge/schemas/judges.schema.json","title":"ipi-judge judges configuration","description":"The LLM judges ipi-judge calls over an OpenAI-compatible chat completions API. API keys are never written here: each judge names the environment variable that holds its key.","type":"object","additionalProperties":false,"required":["judges"],"properties":{"$schema":{"type":"string"},"judges":{"type":"array","minItems":1,"items":{"$ref":"#/definitions/judge"}},"retries":{"description":"Feedback turns allowed per verdict after an unparseable reply, an invalid label or unverified evidence. Transport retries (429, 5xx, timeouts) do not count against this.","type":"integer","minimum":0,"maximum":10,"default":2},"min_quote_chars":{"description":"Minimum normalized length of an evidence quote (DESIGN section 2).","type":"integer","minimum":1,"default":12},"families":{"description":"Model-name pattern -> model family (a case-insensitive regular expression or a plain substring), used to name the maker of an agent or judge model.","type":"object","additionalProperties":{"type":"string","minLength":1}}},"definitions":{"judge":{"type":"object","additionalProperties":false,"required":["id","model","family"],"properties":{"id":{"description":"Unique name of this judge in the run (stored on every verdict).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$","maxLength":128},"model":{"description":"Model name as the API expects it.","type":"string","minLength":1},"base_url":{"description":"Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:8000/v1. Default: the OpenAI API.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"Name of the environment variable holding the API key. Omit it for local servers that need no key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"family":{"description":"The model's maker (openai, anthropic, google, meta, qwen, mistral, deepseek, ...).","type":"string","minLength":1},"temperature":{"type":"number","minimum":0,"maximum":2,"default":0},"max_tokens":{"type":"integer","minimum":1},"output_mode":{"description":"json_schema: strict JSON Schema structured output; json_object: JSON mode; text: no response_format, the JSON is found in the text.","enum":["json_schema","json_object","text"],"default":"json_schema"},"concurrency":{"description":"Trajectories this judge works on at once.","type":"integer","minimum":1,"default":4},"timeout_s":{"description":"Per-request timeout in seconds; at most 2147483.647 (2^31-1 ms, ~24.8 days: the longest timer Node.js sets; a longer one fires at once).","type":"number","exclusiveMinimum":0,"maximum":2147483.647,"default":120},"extra_body":{"description":"Extra fields merged into every request body (e.g. provider routing, reasoning effort).","type":"object"},"rpm":{"description":"Requests per minute this judge may send; requests start evenly spaced, 60000/rpm ms apart (providers also enforce per-minute limits over shorter windows). On HTTP 429 the requests in flight are halved and climb back (AIMD). At least 0.0000279397 (60000/rpm at most 2^31-1 ms, ~24.8 days: the longest timer Node.js sets).","type":"number","minimum":0.0000279397},"tpm":{"description":"Tokens per minute (estimated prompt + max completion, corrected by the reported usage) this judge may send; requests are spaced by tokens * 60000/tpm ms. At least 0.0000279397 (the spacing of one token at most 2^31-1 ms, ~24.8 days; longer spacings are waited in steps).","type":"number","minimum":0.0000279397},"batch":{"description":"Under `ipi-judge label --batch`, send this judge's requests through the OpenAI Batch API (files + batches endpoints; half price, results within 24 h). Default: true for the OpenAI API itself (no base_url, or https://api.openai.com), false for other servers.","type":"boolean"},"headers_env":{"description":"Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g. {\"api-key\": \"AZURE_OPENAI_KEY\"}). Values are treated as secrets and never written anywhere.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"headers":{"description":"Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's HTTP-Referer, X-Title). Credential-looking names (Authorization, *key*, *token*) are refused: use headers_env.","type":"object","additionalProperties":{"type":"string"}},"query_env":{"description":"Query-string parameters sent on every request whose values come from environment variables: parameter -> variable name (e.g. {\"key\": \"GEMINI_API_KEY\"}). A credential written into base_url's query string is refused; non-secret parameters there (api-version) are sent.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"price":{"description":"Prices in USD per million tokens, for the cost per verdict, judge and run, label --dry-run's estimate and label --max-cost.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"USD per million prompt tokens not served from the provider's cache.","type":"number","minimum":0},"cached_input_per_mtok":{"description":"USD per million prompt tokens served from the provider's prompt cache (usage.prompt_tokens_details.cached_tokens). Default: input_per_mtok.","type":"number","minimum":0},"output_per_mtok":{"description":"USD per million completion tokens (reasoning tokens included, as providers bill them).","type":"number","minimum":0},"batch_input_per_mtok":{"description":"USD per million prompt tokens of requests sent through the Batch API (label --batch; OpenAI bills about half of input_per_mtok). Without the batch prices, the costs of Batch API verdicts are at the online prices: an upper bound, said as such.","type":"number","minimum":0},"batch_cached_input_per_mtok":{"description":"USD per million prompt tokens served from the prompt cache in a Batch API request. Default: batch_input_per_mtok.","type":"number","minimum":0},"batch_output_per_mtok":{"description":"USD per million completion tokens of requests sent through the Batch API (OpenAI bills about half of output_per_mtok).","type":"number","minimum":0}},"dependencies":{"batch_input_per_mtok":["batch_output_per_mtok"],"batch_output_per_mtok":["batch_input_per_mtok"],"batch_cached_input_per_mtok":["batch_input_per_mtok"]}},"reasoning":{"description":"A reasoning model (OpenAI o-series, gpt-5 family): requests carry no temperature and use max_completion_tokens from the start. Unset: learned once per judge from the server's first 400 rejecting either parameter (recorded in the run).","type":"boolean"},"context_tokens":{"description":"The model's context window in tokens. The rendered trajectory is elided (explicit marker) to fit it with room for the reply; one that cannot fit is unjudgeable (too_long).","type":"integer","minimum":1024},"schema_dialect":{"description":"Structured-output schema dialect under output_mode json_schema: openai (strict: true), gemini (Gemini's OpenAI-compatible endpoint: OpenAPI subset, nullable instead of anyOf null, no additionalProperties), vllm or ollama (the schema as given, no strict). Default: gemini for generativelanguage.googleapis.com, ollama for port 11434, else openai. The reply is always checked locally.","enum":["openai","gemini","vllm","ollama"]}}}}};
+const schema12 = {"type":"object","additionalProperties":false,"required":["id","model","family"],"properties":{"id":{"description":"Unique name of this judge in the run (stored on every verdict).","type":"string","pattern":"^[A-Za-z0-9][A-Za-z0-9._:@/-]*$","maxLength":128},"model":{"description":"Model name as the API expects it.","type":"string","minLength":1},"base_url":{"description":"Base URL of the OpenAI-compatible API, e.g. https://openrouter.ai/api/v1 or http://127.0.0.1:8000/v1. Default: the OpenAI API.","type":"string","pattern":"^https?://"},"api_key_env":{"description":"Name of the environment variable holding the API key. Omit it for local servers that need no key.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"family":{"description":"The model's maker (openai, anthropic, google, meta, qwen, mistral, deepseek, ...).","type":"string","minLength":1},"temperature":{"type":"number","minimum":0,"maximum":2,"default":0},"max_tokens":{"type":"integer","minimum":1},"output_mode":{"description":"json_schema: strict JSON Schema structured output; json_object: JSON mode; text: no response_format, the JSON is found in the text.","enum":["json_schema","json_object","text"],"default":"json_schema"},"concurrency":{"description":"Trajectories this judge works on at once.","type":"integer","minimum":1,"default":4},"timeout_s":{"description":"Per-request timeout in seconds; at most 2147483.647 (2^31-1 ms, ~24.8 days: the longest timer Node.js sets; a longer one fires at once).","type":"number","exclusiveMinimum":0,"maximum":2147483.647,"default":120},"extra_body":{"description":"Extra fields merged into every request body (e.g. provider routing, reasoning effort).","type":"object"},"rpm":{"description":"Requests per minute this judge may send; requests start evenly spaced, 60000/rpm ms apart (providers also enforce per-minute limits over shorter windows). On HTTP 429 the requests in flight are halved and climb back (AIMD). At least 0.0000279397 (60000/rpm at most 2^31-1 ms, ~24.8 days: the longest timer Node.js sets).","type":"number","minimum":0.0000279397},"tpm":{"description":"Tokens per minute (estimated prompt + max completion, corrected by the reported usage) this judge may send; requests are spaced by tokens * 60000/tpm ms. At least 0.0000279397 (the spacing of one token at most 2^31-1 ms, ~24.8 days; longer spacings are waited in steps).","type":"number","minimum":0.0000279397},"batch":{"description":"Under `ipi-judge label --batch`, send this judge's requests through the OpenAI Batch API (files + batches endpoints; half price, results within 24 h). Default: true for the OpenAI API itself (no base_url, or https://api.openai.com), false for other servers.","type":"boolean"},"headers_env":{"description":"Extra HTTP headers whose values come from environment variables: header name -> variable name (e.g. {\"api-key\": \"AZURE_OPENAI_KEY\"}). Values are treated as secrets and never written anywhere.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"headers":{"description":"Extra HTTP headers with literal, non-secret values (e.g. OpenRouter's HTTP-Referer, X-Title). Credential-looking names (Authorization, *key*, *token*) are refused: use headers_env.","type":"object","additionalProperties":{"type":"string"}},"query_env":{"description":"Query-string parameters sent on every request whose values come from environment variables: parameter -> variable name (e.g. {\"key\": \"GEMINI_API_KEY\"}). A credential written into base_url's query string is refused; non-secret parameters there (api-version) are sent.","type":"object","additionalProperties":{"type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"}},"price":{"description":"Prices in USD per million tokens, for the cost per verdict, judge and run, label --dry-run's estimate and label --max-cost.","type":"object","additionalProperties":false,"required":["input_per_mtok","output_per_mtok"],"properties":{"input_per_mtok":{"description":"USD per million prompt tokens not served from the provider's cache.","type":"number","minimum":0},"cached_input_per_mtok":{"description":"USD per million prompt tokens served from the provider's prompt cache (usage.prompt_tokens_details.cached_tokens). Default: input_per_mtok.","type":"number","minimum":0},"output_per_mtok":{"description":"USD per million completion tokens (reasoning tokens included, as providers bill them).","type":"number","minimum":0},"batch_input_per_mtok":{"description":"USD per million prompt tokens of requests sent through the Batch API (label --batch; OpenAI bills about half of input_per_mtok). Without the batch prices, the costs of Batch API verdicts are at the online prices: an upper bound, said as such.","type":"number","minimum":0},"batch_cached_input_per_mtok":{"description":"USD per million prompt tokens served from the prompt cache in a Batch API request. Default: batch_input_per_mtok.","type":"number","minimum":0},"batch_output_per_mtok":{"description":"USD per million completion tokens of requests sent through the Batch API (OpenAI bills about half of output_per_mtok).","type":"number","minimum":0}},"dependencies":{"batch_input_per_mtok":["batch_output_per_mtok"],"batch_output_per_mtok":["batch_input_per_mtok"],"batch_cached_input_per_mtok":["batch_input_per_mtok"]}},"reasoning":{"description":"A reasoning model (OpenAI o-series, gpt-5 family): requests carry no temperature and use max_completion_tokens from the start. Unset: learned once per judge from the server's first 400 rejecting either parameter (recorded in the run).","type":"boolean"},"context_tokens":{"description":"The model's context window in tokens. The rendered trajectory is elided (explicit marker) to fit it with room for the reply; one that cannot fit is unjudgeable (too_long).","type":"integer","minimum":1024},"schema_dialect":{"description":"Structured-output schema dialect under output_mode json_schema: openai (strict: true), gemini (Gemini's OpenAI-compatible endpoint: OpenAPI subset, nullable instead of anyOf null, no additionalProperties), vllm or ollama (the schema as given, no strict). Default: gemini for generativelanguage.googleapis.com, ollama for port 11434, else openai. The reply is always checked locally.","enum":["openai","gemini","vllm","ollama"]}}};
 const func2 = Object.prototype.hasOwnProperty;
 const func3 = ajvRuntime_ucs2length;
 const pattern0 = new RegExp("^[A-Za-z0-9][A-Za-z0-9._:@/-]*$", "u");
@@ -586,7 +586,7 @@ vErrors.push(err45);
 errors++;
 }
 for(const key5 in data23){
-if(!(((key5 === "input_per_mtok") || (key5 === "cached_input_per_mtok")) || (key5 === "output_per_mtok"))){
+if(!((((((key5 === "input_per_mtok") || (key5 === "cached_input_per_mtok")) || (key5 === "output_per_mtok")) || (key5 === "batch_input_per_mtok")) || (key5 === "batch_cached_input_per_mtok")) || (key5 === "batch_output_per_mtok"))){
 const err46 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties"};
 if(vErrors === null){
 vErrors = [err46];
@@ -597,11 +597,12 @@ vErrors.push(err46);
 errors++;
 }
 }
-if(data23.input_per_mtok !== undefined){
-let data24 = data23.input_per_mtok;
-if(typeof data24 == "number"){
-if(data24 < 0 || isNaN(data24)){
-const err47 = {instancePath:instancePath+"/judges/" + i0+"/price/input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data23.batch_input_per_mtok !== undefined){
+if(data23.batch_output_per_mtok === undefined){
+const err47 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/dependencies",keyword:"dependencies",params:{property: "batch_input_per_mtok",
+    missingProperty: "batch_output_per_mtok",
+    depsCount: 1,
+    deps: "batch_output_per_mtok"},message:"must have property batch_output_per_mtok when property batch_input_per_mtok is present"};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -611,8 +612,12 @@ vErrors.push(err47);
 errors++;
 }
 }
-else {
-const err48 = {instancePath:instancePath+"/judges/" + i0+"/price/input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23.batch_output_per_mtok !== undefined){
+if(data23.batch_input_per_mtok === undefined){
+const err48 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/dependencies",keyword:"dependencies",params:{property: "batch_output_per_mtok",
+    missingProperty: "batch_input_per_mtok",
+    depsCount: 1,
+    deps: "batch_input_per_mtok"},message:"must have property batch_input_per_mtok when property batch_output_per_mtok is present"};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -622,11 +627,12 @@ vErrors.push(err48);
 errors++;
 }
 }
-if(data23.cached_input_per_mtok !== undefined){
-let data25 = data23.cached_input_per_mtok;
-if(typeof data25 == "number"){
-if(data25 < 0 || isNaN(data25)){
-const err49 = {instancePath:instancePath+"/judges/" + i0+"/price/cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/cached_input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(data23.batch_cached_input_per_mtok !== undefined){
+if(data23.batch_input_per_mtok === undefined){
+const err49 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/dependencies",keyword:"dependencies",params:{property: "batch_cached_input_per_mtok",
+    missingProperty: "batch_input_per_mtok",
+    depsCount: 1,
+    deps: "batch_input_per_mtok"},message:"must have property batch_input_per_mtok when property batch_cached_input_per_mtok is present"};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -636,8 +642,11 @@ vErrors.push(err49);
 errors++;
 }
 }
-else {
-const err50 = {instancePath:instancePath+"/judges/" + i0+"/price/cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/cached_input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23.input_per_mtok !== undefined){
+let data24 = data23.input_per_mtok;
+if(typeof data24 == "number"){
+if(data24 < 0 || isNaN(data24)){
+const err50 = {instancePath:instancePath+"/judges/" + i0+"/price/input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -647,11 +656,8 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data23.output_per_mtok !== undefined){
-let data26 = data23.output_per_mtok;
-if(typeof data26 == "number"){
-if(data26 < 0 || isNaN(data26)){
-const err51 = {instancePath:instancePath+"/judges/" + i0+"/price/output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/output_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+else {
+const err51 = {instancePath:instancePath+"/judges/" + i0+"/price/input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -661,8 +667,11 @@ vErrors.push(err51);
 errors++;
 }
 }
-else {
-const err52 = {instancePath:instancePath+"/judges/" + i0+"/price/output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/output_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
+if(data23.cached_input_per_mtok !== undefined){
+let data25 = data23.cached_input_per_mtok;
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)){
+const err52 = {instancePath:instancePath+"/judges/" + i0+"/price/cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/cached_input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -672,9 +681,8 @@ vErrors.push(err52);
 errors++;
 }
 }
-}
 else {
-const err53 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err53 = {instancePath:instancePath+"/judges/" + i0+"/price/cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/cached_input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -684,9 +692,11 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data2.reasoning !== undefined){
-if(typeof data2.reasoning !== "boolean"){
-const err54 = {instancePath:instancePath+"/judges/" + i0+"/reasoning",schemaPath:"#/definitions/judge/properties/reasoning/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
+if(data23.output_per_mtok !== undefined){
+let data26 = data23.output_per_mtok;
+if(typeof data26 == "number"){
+if(data26 < 0 || isNaN(data26)){
+const err54 = {instancePath:instancePath+"/judges/" + i0+"/price/output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/output_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -696,10 +706,8 @@ vErrors.push(err54);
 errors++;
 }
 }
-if(data2.context_tokens !== undefined){
-let data28 = data2.context_tokens;
-if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
-const err55 = {instancePath:instancePath+"/judges/" + i0+"/context_tokens",schemaPath:"#/definitions/judge/properties/context_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+else {
+const err55 = {instancePath:instancePath+"/judges/" + i0+"/price/output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/output_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -708,9 +716,12 @@ vErrors.push(err55);
 }
 errors++;
 }
-if(typeof data28 == "number"){
-if(data28 < 1024 || isNaN(data28)){
-const err56 = {instancePath:instancePath+"/judges/" + i0+"/context_tokens",schemaPath:"#/definitions/judge/properties/context_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
+}
+if(data23.batch_input_per_mtok !== undefined){
+let data27 = data23.batch_input_per_mtok;
+if(typeof data27 == "number"){
+if(data27 < 0 || isNaN(data27)){
+const err56 = {instancePath:instancePath+"/judges/" + i0+"/price/batch_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/batch_input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -720,11 +731,8 @@ vErrors.push(err56);
 errors++;
 }
 }
-}
-if(data2.schema_dialect !== undefined){
-let data29 = data2.schema_dialect;
-if(!((((data29 === "openai") || (data29 === "gemini")) || (data29 === "vllm")) || (data29 === "ollama"))){
-const err57 = {instancePath:instancePath+"/judges/" + i0+"/schema_dialect",schemaPath:"#/definitions/judge/properties/schema_dialect/enum",keyword:"enum",params:{allowedValues: schema12.properties.schema_dialect.enum},message:"must be equal to one of the allowed values"};
+else {
+const err57 = {instancePath:instancePath+"/judges/" + i0+"/price/batch_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/batch_input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -734,9 +742,11 @@ vErrors.push(err57);
 errors++;
 }
 }
-}
-else {
-const err58 = {instancePath:instancePath+"/judges/" + i0,schemaPath:"#/definitions/judge/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(data23.batch_cached_input_per_mtok !== undefined){
+let data28 = data23.batch_cached_input_per_mtok;
+if(typeof data28 == "number"){
+if(data28 < 0 || isNaN(data28)){
+const err58 = {instancePath:instancePath+"/judges/" + i0+"/price/batch_cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/batch_cached_input_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -746,9 +756,8 @@ vErrors.push(err58);
 errors++;
 }
 }
-}
 else {
-const err59 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/type",keyword:"type",params:{type: "array"},message:"must be array"};
+const err59 = {instancePath:instancePath+"/judges/" + i0+"/price/batch_cached_input_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/batch_cached_input_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -758,10 +767,11 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data.retries !== undefined){
-let data30 = data.retries;
-if(!((typeof data30 == "number") && (!(data30 % 1) && !isNaN(data30)))){
-const err60 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data23.batch_output_per_mtok !== undefined){
+let data29 = data23.batch_output_per_mtok;
+if(typeof data29 == "number"){
+if(data29 < 0 || isNaN(data29)){
+const err60 = {instancePath:instancePath+"/judges/" + i0+"/price/batch_output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/batch_output_per_mtok/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -770,9 +780,9 @@ vErrors.push(err60);
 }
 errors++;
 }
-if(typeof data30 == "number"){
-if(data30 > 10 || isNaN(data30)){
-const err61 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+}
+else {
+const err61 = {instancePath:instancePath+"/judges/" + i0+"/price/batch_output_per_mtok",schemaPath:"#/definitions/judge/properties/price/properties/batch_output_per_mtok/type",keyword:"type",params:{type: "number"},message:"must be number"};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -781,8 +791,10 @@ vErrors.push(err61);
 }
 errors++;
 }
-if(data30 < 0 || isNaN(data30)){
-const err62 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+}
+}
+else {
+const err62 = {instancePath:instancePath+"/judges/" + i0+"/price",schemaPath:"#/definitions/judge/properties/price/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -792,11 +804,9 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
-if(data.min_quote_chars !== undefined){
-let data31 = data.min_quote_chars;
-if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
-const err63 = {instancePath:instancePath+"/min_quote_chars",schemaPath:"#/properties/min_quote_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(data2.reasoning !== undefined){
+if(typeof data2.reasoning !== "boolean"){
+const err63 = {instancePath:instancePath+"/judges/" + i0+"/reasoning",schemaPath:"#/definitions/judge/properties/reasoning/type",keyword:"type",params:{type: "boolean"},message:"must be boolean"};
 if(vErrors === null){
 vErrors = [err63];
 }
@@ -805,9 +815,11 @@ vErrors.push(err63);
 }
 errors++;
 }
-if(typeof data31 == "number"){
-if(data31 < 1 || isNaN(data31)){
-const err64 = {instancePath:instancePath+"/min_quote_chars",schemaPath:"#/properties/min_quote_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+}
+if(data2.context_tokens !== undefined){
+let data31 = data2.context_tokens;
+if(!((typeof data31 == "number") && (!(data31 % 1) && !isNaN(data31)))){
+const err64 = {instancePath:instancePath+"/judges/" + i0+"/context_tokens",schemaPath:"#/definitions/judge/properties/context_tokens/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
 if(vErrors === null){
 vErrors = [err64];
 }
@@ -816,16 +828,9 @@ vErrors.push(err64);
 }
 errors++;
 }
-}
-}
-if(data.families !== undefined){
-let data32 = data.families;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key6 in data32){
-let data33 = data32[key6];
-if(typeof data33 === "string"){
-if(func3(data33) < 1){
-const err65 = {instancePath:instancePath+"/families/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/families/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(typeof data31 == "number"){
+if(data31 < 1024 || isNaN(data31)){
+const err65 = {instancePath:instancePath+"/judges/" + i0+"/context_tokens",schemaPath:"#/definitions/judge/properties/context_tokens/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1024},message:"must be >= 1024"};
 if(vErrors === null){
 vErrors = [err65];
 }
@@ -835,8 +840,11 @@ vErrors.push(err65);
 errors++;
 }
 }
-else {
-const err66 = {instancePath:instancePath+"/families/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/families/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+}
+if(data2.schema_dialect !== undefined){
+let data32 = data2.schema_dialect;
+if(!((((data32 === "openai") || (data32 === "gemini")) || (data32 === "vllm")) || (data32 === "ollama"))){
+const err66 = {instancePath:instancePath+"/judges/" + i0+"/schema_dialect",schemaPath:"#/definitions/judge/properties/schema_dialect/enum",keyword:"enum",params:{allowedValues: schema12.properties.schema_dialect.enum},message:"must be equal to one of the allowed values"};
 if(vErrors === null){
 vErrors = [err66];
 }
@@ -848,7 +856,7 @@ errors++;
 }
 }
 else {
-const err67 = {instancePath:instancePath+"/families",schemaPath:"#/properties/families/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err67 = {instancePath:instancePath+"/judges/" + i0,schemaPath:"#/definitions/judge/type",keyword:"type",params:{type: "object"},message:"must be object"};
 if(vErrors === null){
 vErrors = [err67];
 }
@@ -860,12 +868,124 @@ errors++;
 }
 }
 else {
-const err68 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+const err68 = {instancePath:instancePath+"/judges",schemaPath:"#/properties/judges/type",keyword:"type",params:{type: "array"},message:"must be array"};
 if(vErrors === null){
 vErrors = [err68];
 }
 else {
 vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data.retries !== undefined){
+let data33 = data.retries;
+if(!((typeof data33 == "number") && (!(data33 % 1) && !isNaN(data33)))){
+const err69 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+if(typeof data33 == "number"){
+if(data33 > 10 || isNaN(data33)){
+const err70 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/maximum",keyword:"maximum",params:{comparison: "<=", limit: 10},message:"must be <= 10"};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+if(data33 < 0 || isNaN(data33)){
+const err71 = {instancePath:instancePath+"/retries",schemaPath:"#/properties/retries/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0"};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+}
+if(data.min_quote_chars !== undefined){
+let data34 = data.min_quote_chars;
+if(!((typeof data34 == "number") && (!(data34 % 1) && !isNaN(data34)))){
+const err72 = {instancePath:instancePath+"/min_quote_chars",schemaPath:"#/properties/min_quote_chars/type",keyword:"type",params:{type: "integer"},message:"must be integer"};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+if(typeof data34 == "number"){
+if(data34 < 1 || isNaN(data34)){
+const err73 = {instancePath:instancePath+"/min_quote_chars",schemaPath:"#/properties/min_quote_chars/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1"};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+if(data.families !== undefined){
+let data35 = data.families;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key6 in data35){
+let data36 = data35[key6];
+if(typeof data36 === "string"){
+if(func3(data36) < 1){
+const err74 = {instancePath:instancePath+"/families/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/families/additionalProperties/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters"};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+else {
+const err75 = {instancePath:instancePath+"/families/" + key6.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/properties/families/additionalProperties/type",keyword:"type",params:{type: "string"},message:"must be string"};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+}
+}
+else {
+const err76 = {instancePath:instancePath+"/families",schemaPath:"#/properties/families/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err76];
+}
+else {
+vErrors.push(err76);
+}
+errors++;
+}
+}
+}
+else {
+const err77 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object"};
+if(vErrors === null){
+vErrors = [err77];
+}
+else {
+vErrors.push(err77);
 }
 errors++;
 }

@@ -78,11 +78,19 @@ export interface JudgeConfig {
   context_tokens?: number;
 }
 
-/** A judge's prices, USD per million tokens. `cached_input_per_mtok` defaults to `input_per_mtok`. */
+/**
+ * A judge's prices, USD per million tokens. `cached_input_per_mtok` defaults to `input_per_mtok`. The `batch_*`
+ * prices (given together: the schema requires both of input and output) are those of requests sent through the
+ * Batch API (`label --batch`, `../providers/cost.ts` `batchPrice`); `batch_cached_input_per_mtok` defaults to
+ * `batch_input_per_mtok`.
+ */
 export interface JudgePrice {
   input_per_mtok: number;
   cached_input_per_mtok?: number;
   output_per_mtok: number;
+  batch_input_per_mtok?: number;
+  batch_cached_input_per_mtok?: number;
+  batch_output_per_mtok?: number;
 }
 
 /**

@@ -17,7 +17,8 @@
 import type OpenAI from "openai";
 import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import type { Part, Trajectory, Verdict } from "../types.js";
-import { usageCost } from "../providers/cost.js";
+import { batchPrice, usageCost } from "../providers/cost.js";
+import { implausibleUsage, type RequestsShape } from "../providers/plausible-usage.js";
 import { CALLED_A_TOOL } from "../providers/classify.js";
 import { SEVERAL_CHOICES } from "../providers/choice.js";
 import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
@@ -111,6 +112,10 @@ export class LlmJudge implements Judge {
   #severalChoices = 0;
   /** Verdicts whose prompt the server cut (`prompt_truncated`): flagged once with the fix. */
   #promptTruncated = 0;
+  /** Verdicts whose server reported implausible usage (their cost unknown): flagged once. */
+  #implausible = 0;
+  /** The conversations of the Batch API path (`resume`): priced at the batch price. */
+  readonly #viaBatch = new WeakSet<JudgeConversation>();
 
   constructor(
     private readonly cfg: JudgeConfig,
@@ -178,9 +183,15 @@ export class LlmJudge implements Judge {
     return this.conversations.begin(t, ctx);
   }
 
-  /** A conversation again from its saved state (`freeze`), e.g. after a restart. */
+  /**
+   * A conversation of the Batch API path again from its saved state (`freeze`), for its next result line: its
+   * verdict is priced at the judge's batch price (`price.batch_*`), or at the online price marked as an upper bound
+   * when the config gives none (`Verdict.cost_basis`). The online path (`judge`) never resumes a conversation.
+   */
   resume(state: ConversationState, parts?: Part[]): JudgeConversation {
-    return this.conversations.resume(state, parts);
+    const conv = this.conversations.resume(state, parts);
+    this.#viaBatch.add(conv);
+    return conv;
   }
 
   /** The conversation's state as plain JSON. */
@@ -369,6 +380,15 @@ export class LlmJudge implements Judge {
       );
   }
 
+  /**
+   * What a conversation's requests could hold, for `implausibleUsage`: its prompt now is its longest (a turn only adds
+   * messages; a prompt shrunk to the context window was longer before: doubled per shrink), its token limit now its largest.
+   */
+  private requestsShape(conv: JudgeConversation): RequestsShape {
+    const chars = conv.messages.reduce((a, m) => a + (typeof m.content === "string" ? m.content.length : JSON.stringify(m.content ?? "").length), 0);
+    return { requests: conv.attempts, promptChars: chars * 2 ** (conv.contextShrinks ?? 0), maxTokens: conv.maxTokens };
+  }
+
   /** The verdict with the usage details (cached, reasoning tokens, responses without usage) and its cost. */
   private withCost(conv: JudgeConversation, v: Verdict): Verdict {
     const u = conv.usage;
@@ -379,7 +399,19 @@ export class LlmJudge implements Judge {
       ...(u.reasoning_tokens !== undefined ? { reasoning_tokens: u.reasoning_tokens } : {}),
       ...(u.missing ? { responses_without_usage: u.missing } : {}),
     };
-    v.cost_usd = conv.attempts === 0 ? (this.cfg.price ? 0 : null) : usageCost(u, this.cfg.price);
+    // a Batch API verdict at the batch price; without one, at the online price, an upper bound said as such
+    const viaBatch = this.#viaBatch.has(conv);
+    const price = viaBatch ? (batchPrice(this.cfg.price) ?? this.cfg.price) : this.cfg.price;
+    v.cost_usd = conv.attempts === 0 ? (price ? 0 : null) : usageCost(u, price);
+    if (viaBatch && this.cfg.price && conv.attempts > 0) v.cost_basis = batchPrice(this.cfg.price) ? "batch" : "online_upper_bound";
+    // usage no request could have used (red team 33 F9): no cost, a note, the judge flagged once
+    const implausible = conv.attempts > 0 ? implausibleUsage(u, this.requestsShape(conv)) : undefined;
+    if (implausible) {
+      v.cost_usd = null;
+      v.cost_basis = "implausible_usage";
+      v.provider_notes = [...(v.provider_notes ?? []), `implausible usage: ${implausible}: the verdict's cost is unknown (cost_usd null), its tokens kept as reported`];
+      if (this.#implausible++ === 0) this.#adapted.push(`WARNING: implausible usage (first seen: ${implausible}): such verdicts have no cost (cost_basis implausible_usage); check the server`);
+    }
     if (u.inconsistent)
       v.provider_notes = [
         ...(v.provider_notes ?? []),

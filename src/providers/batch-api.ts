@@ -7,8 +7,6 @@
  */
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import { pipeline } from "node:stream/promises";
-import { Readable } from "node:stream";
 import type OpenAI from "openai";
 import { APIConnectionError } from "openai";
 import { JudgeFatalError } from "../errors.js";
@@ -38,6 +36,52 @@ function multipartUpload(file: string, name: string): { body: AsyncIterable<Uint
     yield tail;
   }
   return { body: body(), headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(head.length + size + tail.length) } };
+}
+
+/** A result file's body did not go on within the allowed time (a stalled download): retried as a timeout. */
+class BodyTimeoutError extends Error {
+  override name = "BodyTimeoutError";
+}
+
+/**
+ * Write a response's body to `file`, failing when no bytes come for `idleMs` ({@link BodyTimeoutError}) or when
+ * `signal` is aborted (the body is cancelled, the connection released).
+ */
+async function saveBody(res: Response, file: string, idleMs: number, signal: AbortSignal | undefined): Promise<void> {
+  if (!res.body) {
+    fs.writeFileSync(file, await res.text());
+    return;
+  }
+  const reader = res.body.getReader();
+  const out = fs.openSync(file, "w");
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    const stop = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal?.reason ?? Object.assign(new Error("the run was stopped"), { name: "AbortError" }));
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+    stop.catch(() => undefined);
+    for (;;) {
+      const idle = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new BodyTimeoutError(`the result file's body stalled: no bytes for ${idleMs / 1000} s (timeout_s)`)), idleMs);
+      });
+      const r = await Promise.race([reader.read(), idle, stop]);
+      clearTimeout(timer);
+      if (r.done) break;
+      fs.writeSync(out, r.value);
+    }
+  } catch (e) {
+    reader.cancel().catch(() => undefined);
+    // undici's bare "terminated": said in words (the cause kept, so the retry still takes it for a reset)
+    if (!(e instanceof BodyTimeoutError) && !signal?.aborted && isBodyReset(e)) throw new Error(`the connection was cut while the result file's body was read (${(e as Error).message})`, { cause: e });
+    throw e;
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal?.removeEventListener("abort", onAbort);
+    fs.closeSync(out);
+  }
 }
 
 /** Time allowed for one upload of a request file (up to 200 MB): 1 hour. */
@@ -75,7 +119,10 @@ export interface BatchApiOptions {
   /** Texts removed from every error message (the API key: `clientSettings(cfg).secrets`). */
   secrets: readonly string[];
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** The run's stop (Ctrl-C): ends a result download at once. */
   signal?: AbortSignal;
+  /** Longest wait for the next bytes of a result file's body, ms; default the client's timeout (the judge's `timeout_s`). */
+  bodyTimeoutMs?: number;
 }
 
 /** The files and batches calls of one judge's Batch API path, each under the fault policy of {@link call}. */
@@ -179,23 +226,45 @@ export class BatchApi {
    * `label` without `--batch` refuses a run with batches in flight, so the run had no way out.
    */
   async retrieve(batchId: string): Promise<OpenAI.Batches.Batch | undefined> {
-    return this.call("poll the batch", () => unlessGone(() => this.client.batches.retrieve(batchId)));
+    const b = await this.call("poll the batch", () => unlessGone(() => this.client.batches.retrieve(batchId)));
+    // which batch a result file is of, for a download's error message
+    for (const f of [b?.output_file_id, b?.error_file_id]) if (f) this.batchOfFile.set(f, batchId);
+    return b;
   }
+
+  /** Result file id -> the batch it is of (from the polls), named when its download fails. */
+  private readonly batchOfFile = new Map<string, string>();
 
   /**
    * Download a file of the Files API to disk (skipped when already there; written to `<to>.part`, then renamed).
+   * The whole download, its body included, is one attempt of {@link call}: a body cut or stalled midway is retried
+   * like a failed request (red team 33 F7: only the headers were, and a stalled body hung for minutes), each attempt
+   * writing the file again from its start. The body is read under the judge's timeout (`timeout_s`, the client's)
+   * between two reads (a stall, not a slow large file), and a stop of the run (`signal`: Ctrl-C) ends it at once.
    * @returns true when the file is on disk; false when the provider no longer has it (HTTP 404).
-   * @throws as {@link call} for any other failure.
+   * @throws as {@link call} for any other failure, naming the judge and the file, and that a rerun resumes.
    */
   async download(fileId: string, to: string): Promise<boolean> {
     if (fs.existsSync(to)) return true;
-    // a file the provider no longer has (HTTP 404: deleted, or past its retention) is said to the caller, not thrown:
-    // red team 26, one gone file stopped the whole label command on every resume
-    const res = await this.call("download a result file", () => unlessGone(() => this.client.files.content(fileId)));
-    if (!res) return false;
     const tmp = `${to}.part`;
-    if (res.body) await pipeline(Readable.fromWeb(res.body as import("node:stream/web").ReadableStream), fs.createWriteStream(tmp));
-    else fs.writeFileSync(tmp, await res.text());
+    const signal = this.o.signal;
+    const idleMs = this.o.bodyTimeoutMs ?? this.client.timeout;
+    try {
+      // a file the provider no longer has (HTTP 404: deleted, or past its retention) is said to the caller, not thrown:
+      // red team 26, one gone file stopped the whole label command on every resume
+      const of = this.batchOfFile.get(fileId);
+      const got = await this.call(`download the result file ${fileId}${of ? ` of batch ${of}` : ""}`, async () => {
+        const res = await unlessGone(() => this.client.files.content(fileId, signal ? { signal } : undefined));
+        if (!res) return false;
+        await saveBody(res, tmp, idleMs, signal);
+        return true;
+      });
+      if (!got) return false;
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      if (signal?.aborted) throw e;
+      throw new Error(`${(e as Error).message}. The batch's results stay with the provider: run the same command again to resume (it downloads them again)`, { cause: e });
+    }
     fs.renameSync(tmp, to);
     return true;
   }

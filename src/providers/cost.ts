@@ -39,16 +39,45 @@ export function tokensCost(prompt: number, cached: number, completion: number, p
   return ((prompt - c) * price.input_per_mtok + c * (price.cached_input_per_mtok ?? price.input_per_mtok) + completion * price.output_per_mtok) / 1e6;
 }
 
+/**
+ * How a verdict's `cost_usd` was priced, when not simply at the judge's online price (`Verdict.cost_basis`):
+ * `batch` at its Batch API price; `online_upper_bound` sent through the Batch API but priced at the online price
+ * (the config gives no batch price): an upper bound, the Batch API bills about half; `implausible_usage` no cost
+ * (null): the server reported more tokens than the requests could hold (`./plausible-usage.ts`).
+ */
+export type CostBasis = "batch" | "online_upper_bound" | "implausible_usage";
+
+/**
+ * The price of a judge's Batch API requests: its `batch_*` prices (`batch_cached_input_per_mtok` defaulting to
+ * `batch_input_per_mtok`); undefined when the config gives none (then a batch verdict is priced at the online price,
+ * an upper bound, and says so: `cost_basis: "online_upper_bound"`).
+ */
+export function batchPrice(price: JudgePrice | undefined): JudgePrice | undefined {
+  if (price?.batch_input_per_mtok === undefined || price.batch_output_per_mtok === undefined) return undefined;
+  return {
+    input_per_mtok: price.batch_input_per_mtok,
+    cached_input_per_mtok: price.batch_cached_input_per_mtok ?? price.batch_input_per_mtok,
+    output_per_mtok: price.batch_output_per_mtok,
+  };
+}
+
 /** A running sum of verdict costs that remembers what it could not count. */
 export interface CostTotal {
   /** Sum of the known costs (USD); `null` when no verdict had a known cost. */
   usd: number | null;
   /** Verdicts with a known cost. */
   counted: number;
-  /** Verdicts whose cost is unknown (no price, or a response without usage). */
+  /** Verdicts whose cost is unknown (no price, a response without usage, implausible usage). */
   unknown: number;
   /** True when `unknown > 0`: the real total is higher than `usd`. */
   incomplete: boolean;
+  /**
+   * Of `counted`, the verdicts sent through the Batch API whose cost is at the online price (no batch price in the
+   * judge's config): `usd` is then an upper bound. Absent when none.
+   */
+  upper_bound?: number;
+  /** Of `unknown`, the verdicts whose server reported implausible usage (`cost_basis: "implausible_usage"`). Absent when none. */
+  implausible?: number;
 }
 
 /** An empty {@link CostTotal}. */
@@ -56,14 +85,19 @@ export function emptyCost(): CostTotal {
   return { usd: null, counted: 0, unknown: 0, incomplete: false };
 }
 
-/** Add one verdict's `cost_usd` (a number, or null/undefined = unknown) to a total, in place. */
-export function addCost(t: CostTotal, cost: number | null | undefined): CostTotal {
+/**
+ * Add one verdict's `cost_usd` (a number, or null/undefined = unknown) to a total, in place.
+ * @param basis the verdict's `cost_basis` (counted in `upper_bound` / `implausible`).
+ */
+export function addCost(t: CostTotal, cost: number | null | undefined, basis?: CostBasis): CostTotal {
   if (typeof cost === "number" && Number.isFinite(cost)) {
     t.usd = (t.usd ?? 0) + cost;
     t.counted++;
+    if (basis === "online_upper_bound") t.upper_bound = (t.upper_bound ?? 0) + 1;
   } else {
     t.unknown++;
     t.incomplete = true;
+    if (basis === "implausible_usage") t.implausible = (t.implausible ?? 0) + 1;
   }
   return t;
 }
@@ -75,8 +109,33 @@ export function formatUsd(x: number | null): string {
   return x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`;
 }
 
-/** "$1.23" or "$1.23+ (incomplete: 4 verdicts without a known cost)" or "unknown (...)". */
+/** Why the Batch API verdicts' figure is an upper bound (the words of {@link describeCost} and the summary's warning). */
+export const BATCH_UPPER_BOUND =
+  "sent through the Batch API and priced at the online price: the config gives no batch price (price.batch_input_per_mtok / batch_output_per_mtok), and the Batch API bills about half";
+
+/**
+ * "$1.23" or "at least $1.23 (INCOMPLETE: 4 verdicts without a known cost)" or "unknown (...)"; a total over Batch
+ * API verdicts priced at the online price is "at most $1.23 (UPPER BOUND: ...)" (never printed as the bill).
+ */
 export function describeCost(t: CostTotal, why = "no price, or a response without usage"): string {
-  if (t.usd === null) return t.unknown ? `unknown (${t.unknown} verdict(s) without a known cost: ${why})` : "$0 (no verdicts)";
-  return t.incomplete ? `at least ${formatUsd(t.usd)} (INCOMPLETE: ${t.unknown} verdict(s) without a known cost: ${why})` : formatUsd(t.usd);
+  const reason = t.implausible ? `${why}${why.includes("implausible") ? "" : `; ${t.implausible} with implausible usage`}` : why;
+  if (t.usd === null) return t.unknown ? `unknown (${t.unknown} verdict(s) without a known cost: ${reason})` : "$0 (no verdicts)";
+  const bound = t.upper_bound ? `${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}` : "";
+  // some costs unknown and some an upper bound: the figure is neither a floor nor a ceiling
+  if (t.incomplete && bound) return `${formatUsd(t.usd)} counted, NOT the bill (INCOMPLETE: ${t.unknown} verdict(s) without a known cost: ${reason}; UPPER BOUND: ${bound})`;
+  if (t.incomplete) return `at least ${formatUsd(t.usd)} (INCOMPLETE: ${t.unknown} verdict(s) without a known cost: ${reason})`;
+  return bound ? `at most ${formatUsd(t.usd)} (UPPER BOUND: ${bound})` : formatUsd(t.usd);
+}
+
+/**
+ * The warnings of a judge's cost total that a reader must not miss: Batch API verdicts priced at the online price (the
+ * figure is an upper bound, not the bill) and verdicts without a cost because their usage was implausible.
+ */
+export function costWarnings(judgeId: string, t: CostTotal): string[] {
+  const out: string[] = [];
+  if (t.upper_bound)
+    out.push(`judge "${judgeId}": its cost is an UPPER BOUND, not the bill: ${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}: add them to its price in the judges config`);
+  if (t.implausible)
+    out.push(`judge "${judgeId}": ${t.implausible} verdict(s) have no cost: the server reported usage far beyond what their requests could hold (each verdict's provider_notes names the figures): check the server; the run's cost leaves them out`);
+  return out;
 }

@@ -38,7 +38,7 @@
  *   drives the same conversation with result lines instead of sends, classified by the same rules: a reply by
  *   `classifyCompletion` (`./classify.ts`), a failed line by the status table (`./batch-results.ts`).
  *
- * Money and token counting live here too: `./cost.ts` (price -> USD, totals that know what they could not count),
+ * Money and token counting live here too: `./cost.ts` (price -> USD, the batch price, totals that know what they could not count; `./plausible-usage.ts`: usage no request could hold),
  * `./tokens.ts` (real tokenizers for OpenAI models, labelled estimates otherwise).
  */
 export type { ChatSender, JudgeEndpoint, SendOptions } from "./sender.js";

@@ -59,6 +59,11 @@ export async function finishBatchPaths(run: LabelRunState, batchers: Map<string,
         run.report();
       });
     } catch (e) {
+      // a files/batches call ended by the run's stop (Ctrl-C during a result download): an interruption, state kept
+      if (run.signal?.aborted && !(e instanceof JudgeFatalError)) {
+        interrupted = true;
+        break;
+      }
       if (!(e instanceof JudgeFatalError)) throw e;
       run.stopJudge(id, e.message);
     }

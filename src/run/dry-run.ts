@@ -35,6 +35,7 @@ import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
 import { batchEntries, inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptChanges, legacyTransportKey, runJudgeConfig } from "./config-change.js";
 import type { BatchEntry } from "./batch-types.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
+import { awaitedKey, awaitedText, batchAwaited, dryRunPrice, type BatchAwaited } from "./dry-run-batch.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
 import type { LabelOptions } from "./label.js";
 import { TrajectoryPreparer } from "./prepare.js";
@@ -70,7 +71,18 @@ export interface DryRunJudge {
   /** USD at the judge's price; null without a price (`cost_reason`). */
   estimated_cost_usd: number | null;
   cost_reason?: string;
+  /** The price estimated at: under `--batch`, a batch judge's Batch API price (`priced_at`). */
   price?: JudgePrice;
+  /**
+   * Under `--batch`, for a judge that goes through the Batch API: `batch` (its `price.batch_*`), or
+   * `online_upper_bound` (its config gives no batch price: the figures are at the online price, about twice the bill).
+   */
+  priced_at?: "batch" | "online_upper_bound";
+  /**
+   * Under `--batch`: items of this judge in Batch API chunks of an earlier run still in flight, which label polls and
+   * does not send again (not in `requests`; `./dry-run-batch.ts`). Absent when none.
+   */
+  awaiting_batch?: number;
   /** Trajectories whose rendering was cut to the character budget (they are sent elided). */
   truncated: number;
   /** Tokens of the `response_format` schema per request (billed as prompt by OpenAI; included in every figure below). */
@@ -106,6 +118,8 @@ export interface DryRunResult {
   label_would_refuse: boolean;
   /** Why label would refuse a run without `--batch`: Batch API chunks of it are in flight (absent otherwise). */
   batches_in_flight?: string;
+  /** Under `--batch`: the chunks in flight label would poll instead of sending their items again (absent when none). */
+  batches_to_poll?: string;
   /**
    * Trajectories read from the input (before `--where`; with `--limit`, up to where the limit stopped reading): the
    * `read` of `label`'s `this_run` (src/run/label.ts ThisRun).
@@ -215,6 +229,8 @@ interface JudgeTally {
   count: ReturnType<typeof emptyRejudge>;
   /** Prompt tokens of the requests that judge stored verdicts again. */
   rejudgeTokens: number;
+  /** Under `--batch`: its items in chunks in flight (`awaitedKey`), which label awaits and does not send again. */
+  awaited?: ReadonlySet<string>;
 }
 
 /**
@@ -238,8 +254,10 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   const batches = storedBatchEntries(path.join(opts.labelsDir, opts.run));
   // label without --batch refuses a run whose batches are in flight (review 28: the dry run priced them instead)
   const flyingWithoutBatch = opts.batch ? undefined : inFlightWithoutBatch(opts.run, batches, opts.judges);
+  // with --batch, label polls them and sends nothing new for their items (red team 33 F8)
+  const awaited = opts.batch ? await batchAwaited(path.join(opts.labelsDir, opts.run), batches, opts.judges) : new Map<string, BatchAwaited>();
   const keyVersions = storedKeyVersions(path.join(opts.labelsDir, opts.run));
-  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens, batches, keyVersions }, configChanges));
+  const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens, batches, keyVersions, awaited }, configChanges));
   let read = 0;
   let inputErrors = 0;
   let placeholders = 0;
@@ -278,6 +296,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     config_changes: configChanges,
     label_would_refuse: configChanges.some((c) => c.on_config_change === "refuse") || flyingWithoutBatch !== undefined,
     ...(flyingWithoutBatch !== undefined ? { batches_in_flight: flyingWithoutBatch } : {}),
+    ...(awaitedText(awaited) !== undefined ? { batches_to_poll: awaitedText(awaited) } : {}),
     read: whereTally ? whereTally.statement("trajectories read").statement.of : read,
     trajectories: read,
     ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
@@ -308,6 +327,7 @@ function judgeTally(
     assumeOutputTokens: number | undefined;
     batches: readonly BatchEntry[];
     keyVersions: ReadonlyMap<string, number | undefined>;
+    awaited: ReadonlyMap<string, BatchAwaited>;
   },
   configChanges: DryRunConfigChange[],
 ): JudgeTally {
@@ -333,7 +353,8 @@ function judgeTally(
     retries: retriesOf(j),
     cost_range: { floor_usd: null, ceiling_usd: null, observed_usd: null },
     rejudge: { verdicts: 0, by_reason: {}, estimated_cost_usd: null },
-    ...(cfg?.price ? { price: cfg.price } : {}),
+    ...dryRunPrice(j, cfg?.price, opts.batch !== undefined),
+    ...(ctx.awaited.has(j.id) ? { awaiting_batch: 0 } : {}),
   };
   const ob = observed.get(j.id);
   if (ob && ob.verdicts > 0)
@@ -370,7 +391,7 @@ function judgeTally(
           : "--on-config-change keep: the stored verdicts are kept and only missing items are counted (the run then mixes prompts)";
     configChanges.push({ judge: j.id, verdicts: c.verdicts, on_config_change: onChange, message: `${c.message}: ${what}` });
   }
-  return { judge: j, oj, row, cache: new Map<string, number>(), configSha, count: emptyRejudge(), rejudgeTokens: 0 };
+  return { judge: j, oj, row, cache: new Map<string, number>(), configSha, count: emptyRejudge(), rejudgeTokens: 0, awaited: ctx.awaited.get(j.id)?.items };
 }
 
 /**
@@ -385,8 +406,11 @@ function tallyRequests(
   ctx: { repeats: number; ledger: VerdictLedger; planChange: "rejudge" | "keep"; opts: LabelOptions },
 ): void {
   const { repeats, ledger, planChange, opts } = ctx;
-  const todo = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
-  p.row.already_stored += repeats - todo.length;
+  const planned = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
+  p.row.already_stored += repeats - planned.length;
+  // in a Batch API chunk in flight: awaited by label --batch, not sent again (as label-steps' `inBatch`)
+  const todo = p.awaited ? planned.filter((x) => !p.awaited!.has(awaitedKey(t.id, x.repeat))) : planned;
+  if (p.row.awaiting_batch !== undefined) p.row.awaiting_batch += planned.length - todo.length;
   addRejudge(p.count, p.judge.id, todo);
   const again = todo.filter((x) => x.reason !== "new").length;
   p.row.rejudge.verdicts += again;
@@ -523,8 +547,9 @@ export function formatDryRun(r: DryRunResult): string {
       `note: ${r.reference_changed} trajectory(ies) carry another benchmark reference (security/utility) than the run stored: label would re-write their index rows (errors.jsonl kind reference_changed) so agree/compare read the current reference; nothing is judged again for it`,
     );
   for (const c of r.config_changes) lines.push(`${c.on_config_change === "refuse" ? "WARNING" : "note"}: ${c.message}`);
+  if (r.batches_to_poll) lines.push(`note: ${r.batches_to_poll}`);
   for (const j of r.judges) {
-    lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped)`);
+    lines.push("", `judge ${j.id} (${j.model}): ${j.requests} requests (${j.already_stored} verdicts already stored, skipped${j.awaiting_batch ? `; ${j.awaiting_batch} item(s) awaited from Batch API chunks in flight, not sent again` : ""})`);
     const builtIn = j.assumed_output_tokens_per_request === 0 && j.prompt_tokens === 0;
     if (j.rejudge.verdicts > 0)
       lines.push(
@@ -551,6 +576,7 @@ export function formatDryRun(r: DryRunResult): string {
       lines.push(
         `  observed in this run: ${j.observed.requests_per_verdict.toFixed(2)} requests per verdict, ${Math.round(j.observed.output_tokens_per_request)} output tokens per request (${j.observed.verdicts} verdicts)`,
       );
+    if (j.priced_at) lines.push(j.priced_at === "batch" ? "  priced at its Batch API price (price.batch_*)" : `  UPPER BOUND: priced at the online price: its config gives no batch price (price.batch_input_per_mtok / batch_output_per_mtok), and the Batch API bills about half`);
     if (j.cost_reason) lines.push(`  estimated cost: unknown (${j.cost_reason})`);
     else
       lines.push(

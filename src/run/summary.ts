@@ -4,7 +4,7 @@ import { pctText } from "../format/stat-text.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
-import { addCost, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
+import { addCost, costWarnings, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
 import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
@@ -235,8 +235,8 @@ export function summarizeRun(
     if ((v.usage?.prompt_tokens ?? 0) > 0 && v.usage?.cached_tokens === undefined) j.usage.verdicts_without_cached_figure++;
     j.usage.reasoning_tokens += v.usage?.reasoning_tokens ?? 0;
     j.usage.responses_without_usage += v.usage?.responses_without_usage ?? 0;
-    addCost(j.cost, v.cost_usd);
-    addCost(runCost, v.cost_usd);
+    addCost(j.cost, v.cost_usd, v.cost_basis);
+    addCost(runCost, v.cost_usd, v.cost_basis);
     if (v.downgraded) j.downgrades++;
     if (v.repeat + 1 > j.repeats) j.repeats = v.repeat + 1;
     if (v.status !== "ok") {
@@ -292,6 +292,8 @@ export function summarizeRun(
   const warnings = healthWarnings([...health.values()]);
   const mixed = mixedConfigurations(out, configsOf);
   warnings.push(...mixed);
+  // Batch API verdicts at the online price (an upper bound), costs dropped for implausible usage: loud, not a bill
+  for (const j of out) warnings.push(...costWarnings(j.judge_id, j.cost));
   warnings.push(...indexLikeForLike(index));
   return {
     run,
@@ -436,7 +438,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
         (u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : "") +
         (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : ""),
     );
-    const why = u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
+    const why = j.cost.implausible === j.cost.unknown ? "implausible usage reported by the server" : u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
     lines.push(`  cost: ${describeCost(j.cost, why)}`);
     lines.push(
       `  health${j.repeats > 1 ? ` (all ${j.repeats} repeats)` : ""}: ${formatHealth(j.health)}` +

@@ -142,6 +142,8 @@ export function slimVerdict(v: Verdict): Verdict {
     downgraded: v.downgraded,
     usage: v.usage,
     cost_usd: v.cost_usd,
+    // how the cost was priced (a Batch API upper bound, implausible usage): the summary's cost says it
+    ...(v.cost_basis !== undefined ? { cost_basis: v.cost_basis } : {}),
     attacked: v.attacked,
     ...(v.surface !== undefined ? { surface: v.surface } : {}),
     // the summary's fallback when a verdict's trajectory has no index row (a damaged trajectories.jsonl line)

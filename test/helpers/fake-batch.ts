@@ -64,6 +64,12 @@ export interface FakeBatchServer {
    * real answer (a creation whose answer is lost).
    */
   fault?: (method: string, path: string) => { status: number; body: unknown; after?: boolean; reset?: boolean } | undefined;
+  /**
+   * A result download whose body stops halfway (red team 33 F7): called with the file id and the count of its
+   * downloads so far (1 = the first); `cut` sends the headers and half the body, then destroys the connection;
+   * `stall` sends them and then nothing more (until the server closes).
+   */
+  partialDownload?: (fileId: string, n: number) => "cut" | "stall" | undefined;
   close(): Promise<void>;
 }
 
@@ -99,6 +105,7 @@ export async function startFakeBatch(
 ): Promise<FakeBatchServer> {
   let nFile = 0;
   let nBatch = 0;
+  const downloads = new Map<string, number>();
   const state: Omit<FakeBatchServer, "url" | "close"> = {
     files: new Map(),
     batches: [],
@@ -186,7 +193,17 @@ export async function startFakeBatch(
         let m = /^\/files\/([^/]+)\/content$/.exec(p);
         if (req.method === "GET" && m) {
           const f = state.files.get(m[1]);
-          return f ? send(200, f.content, "application/octet-stream") : send(404, { error: { message: "no such file" } });
+          if (!f) return send(404, { error: { message: "no such file" } });
+          downloads.set(f.id, (downloads.get(f.id) ?? 0) + 1);
+          const partial = state.partialDownload?.(f.id, downloads.get(f.id)!);
+          if (partial) {
+            const data = Buffer.from(f.content, "utf8");
+            res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(data.length) });
+            res.write(data.subarray(0, data.length >> 1));
+            if (partial === "cut") setTimeout(() => res.destroy(), 20);
+            return;
+          }
+          return send(200, f.content, "application/octet-stream");
         }
         if (req.method === "POST" && p === "/batches") {
           const body = JSON.parse(raw.toString("utf8"));

@@ -8,7 +8,7 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseJudgesConfig } from "../../src/config/judges.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
-import { addCost, emptyCost, tokensCost, usageCost } from "../../src/providers/cost.js";
+import { addCost, batchPrice, costWarnings, describeCost, emptyCost, tokensCost, usageCost } from "../../src/providers/cost.js";
 import { labelRun } from "../../src/run/label.js";
 import { formatSummary } from "../../src/run/summary.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
@@ -97,5 +97,27 @@ describe("cost through a run", () => {
     const res = await labelRun({ inputs: [chatFile(2)], run: "r", labelsDir: dir!, judges: [j] });
     expect(res.summary.cost.usd).toBeNull();
     expect(formatSummary(res.summary)).toMatch(/cost: unknown \(2 verdict\(s\) without a known cost: no price in the judge's config\)/);
+  });
+});
+
+describe("Batch API price and cost bases (red team 33 F6, F9)", () => {
+  it("batchPrice: the batch_* prices (cached defaulting to batch input), or none", () => {
+    expect(batchPrice(PRICE)).toBeUndefined();
+    expect(batchPrice(undefined)).toBeUndefined();
+    expect(batchPrice({ ...PRICE, batch_input_per_mtok: 1.25, batch_output_per_mtok: 5 })).toEqual({ input_per_mtok: 1.25, cached_input_per_mtok: 1.25, output_per_mtok: 5 });
+    expect(batchPrice({ ...PRICE, batch_input_per_mtok: 1.25, batch_cached_input_per_mtok: 0.6, batch_output_per_mtok: 5 })?.cached_input_per_mtok).toBe(0.6);
+  });
+  it("totals: an upper bound is 'at most', never the bill; mixed with unknown costs, neither floor nor ceiling", () => {
+    const t = emptyCost();
+    addCost(t, 0.5, "online_upper_bound");
+    addCost(t, 0.25, "batch");
+    expect(t).toMatchObject({ usd: 0.75, counted: 2, upper_bound: 1 });
+    expect(describeCost(t)).toMatch(/^at most \$0\.750 \(UPPER BOUND: 1 verdict\(s\) sent through the Batch API and priced at the online price/);
+    expect(costWarnings("j", t)).toEqual([expect.stringMatching(/^judge "j": its cost is an UPPER BOUND, not the bill: 1 verdict/)]);
+    addCost(t, null, "implausible_usage");
+    expect(t).toMatchObject({ unknown: 1, implausible: 1, incomplete: true });
+    expect(describeCost(t)).toMatch(/^\$0\.750 counted, NOT the bill \(INCOMPLETE: 1 verdict\(s\) without a known cost: .*1 with implausible usage; UPPER BOUND: 1 verdict/);
+    expect(costWarnings("j", t)[1]).toMatch(/^judge "j": 1 verdict\(s\) have no cost: the server reported usage far beyond/);
+    expect(describeCost(emptyCost())).toBe("$0 (no verdicts)");
   });
 });
