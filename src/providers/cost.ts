@@ -42,7 +42,7 @@ export function tokensCost(prompt: number, cached: number, completion: number, p
 /**
  * How a verdict's `cost_usd` was priced, when not simply at the judge's online price (`Verdict.cost_basis`):
  * `batch` at its Batch API price; `online_upper_bound` sent through the Batch API but priced at the online price
- * (the config gives no batch price): an upper bound, the Batch API bills about half; `implausible_usage` no cost
+ * (no batch price was configured when it was stored): an upper bound, the Batch API bills about half; `implausible_usage` no cost
  * (null): the server reported more tokens than the requests could hold (`./plausible-usage.ts`).
  */
 export type CostBasis = "batch" | "online_upper_bound" | "implausible_usage";
@@ -93,7 +93,8 @@ export function addCost(t: CostTotal, cost: number | null | undefined, basis?: C
   if (typeof cost === "number" && Number.isFinite(cost)) {
     t.usd = (t.usd ?? 0) + cost;
     t.counted++;
-    if (basis === "online_upper_bound") t.upper_bound = (t.upper_bound ?? 0) + 1;
+    // $0 (a line that failed unbilled) is exact at any price: not an upper bound (verify 33 L3)
+    if (basis === "online_upper_bound" && cost > 0) t.upper_bound = (t.upper_bound ?? 0) + 1;
   } else {
     t.unknown++;
     t.incomplete = true;
@@ -111,7 +112,7 @@ export function formatUsd(x: number | null): string {
 
 /** Why the Batch API verdicts' figure is an upper bound (the words of {@link describeCost} and the summary's warning). */
 export const BATCH_UPPER_BOUND =
-  "sent through the Batch API and priced at the online price: the config gives no batch price (price.batch_input_per_mtok / batch_output_per_mtok), and the Batch API bills about half";
+  "sent through the Batch API and priced at the online price: no batch price (price.batch_input_per_mtok / batch_output_per_mtok) was configured when they were stored, and the Batch API bills about half";
 
 /**
  * "$1.23" or "at least $1.23 (INCOMPLETE: 4 verdicts without a known cost)" or "unknown (...)"; a total over Batch
@@ -134,7 +135,7 @@ export function describeCost(t: CostTotal, why = "no price, or a response withou
 export function costWarnings(judgeId: string, t: CostTotal): string[] {
   const out: string[] = [];
   if (t.upper_bound)
-    out.push(`judge "${judgeId}": its cost is an UPPER BOUND, not the bill: ${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}: add them to its price in the judges config`);
+    out.push(`judge "${judgeId}": its cost is an UPPER BOUND, not the bill: ${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}: give the batch prices in the judges config for the verdicts stored next (verdicts already stored keep the price they were stored with)`);
   if (t.implausible)
     out.push(`judge "${judgeId}": ${t.implausible} verdict(s) have no cost: the server reported usage far beyond what their requests could hold (each verdict's provider_notes names the figures): check the server; the run's cost leaves them out`);
   return out;

@@ -120,4 +120,19 @@ describe("Batch API price and cost bases (red team 33 F6, F9)", () => {
     expect(costWarnings("j", t)[1]).toMatch(/^judge "j": 1 verdict\(s\) have no cost: the server reported usage far beyond/);
     expect(describeCost(emptyCost())).toBe("$0 (no verdicts)");
   });
+  it("a $0 verdict (a line that failed unbilled) is exact at any price, not an upper bound (verify 33 L3)", () => {
+    const t = emptyCost();
+    addCost(t, 0, "online_upper_bound");
+    expect(t.upper_bound).toBeUndefined();
+    expect(describeCost(t)).toBe("$0");
+    expect(costWarnings("j", t)).toEqual([]);
+  });
+  it("the upper-bound warning speaks of the verdicts as stored, not of today's config (verify 33 L2: a batch price added later)", () => {
+    const t = emptyCost();
+    addCost(t, 0.5, "online_upper_bound");
+    const w = costWarnings("j", t)[0];
+    expect(w).toContain("no batch price (price.batch_input_per_mtok / batch_output_per_mtok) was configured when they were stored");
+    expect(w).toContain("verdicts already stored keep the price they were stored with");
+    expect(w).not.toContain("the config gives no batch price");
+  });
 });

@@ -79,7 +79,7 @@ describe("Batch API prices (red team 33 F6)", () => {
     expect(out.cost.usd).toBeCloseTo((b.prompt * ONLINE.input_per_mtok + b.completion * ONLINE.output_per_mtok) / 1e6, 9);
     expect(out.cost.upper_bound).toBe(4);
     expect(out.judges[0].cost.upper_bound).toBe(4);
-    expect(out.warnings.join("\n")).toMatch(/judge "bj": its cost is an UPPER BOUND, not the bill: 4 verdict\(s\) sent through the Batch API and priced at the online price: the config gives no batch price \(price\.batch_input_per_mtok/);
+    expect(out.warnings.join("\n")).toMatch(/judge "bj": its cost is an UPPER BOUND, not the bill: 4 verdict\(s\) sent through the Batch API and priced at the online price: no batch price \(price\.batch_input_per_mtok/);
     expect(r.stderr).toMatch(/UPPER BOUND, not the bill/);
     expect(jsonlLines(path.join(tmp, "nobp", "verdicts.jsonl")).map((v) => v.cost_basis)).toEqual(Array(4).fill("online_upper_bound"));
     // text: the run's summary again (nothing left to do) says "at most"
