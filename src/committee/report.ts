@@ -450,7 +450,7 @@ const PAIR_COUNTS = { used: "attacked trajectories both judges labelled", total:
 export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?: string } = {}): string {
   r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const L: string[] = [];
-  L.push(`committee of run ${r.run}: ${r.judges.length} judges (${r.judges.map((j) => `${j.id} [${j.family}]`).join(", ")}), quorum ${r.quorum}`);
+  L.push(`committee of run ${r.run}: ${r.judges.length} judge${r.judges.length === 1 ? "" : "s"} (${r.judges.map((j) => `${j.id} [${j.family}]`).join(", ")}), quorum ${r.quorum}`);
   if (opts.warningsSaid === undefined) for (const w of r.warnings) L.push(`WARNING: ${w}`);
   else if (r.warnings.length) L.push(`${r.warnings.length} warning(s) ${opts.warningsSaid}`);
   if (r.run_state?.message && r.run_state.complete !== false && r.run_state.status !== "inputs_removed") L.push(`note: ${r.run_state.message}`);

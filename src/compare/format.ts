@@ -103,6 +103,9 @@ function rowLines(r: CompareResult, w: number, marker: string): string[] {
     const inj = u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
     lines.push(`  ${u.model.padEnd(w)}  ${"(no attack)".padEnd(28)} utility (user tasks) ${formatUtilityRate(u.without_attack)}${inj}`);
   }
+  if (r.utility_reason === "no_utility_in_input") {
+    lines.push("  (utility: none: no trajectory of the run records a utility verdict (reference.utility); for Inspect logs, label --utility-scorer names the scorer that holds it)");
+  }
   if (r.utility.length) {
     lines.push(
       "  (utility: the benchmark's utility check, 95% Wilson interval; without attack = unattacked runs of the user's own tasks; injection-task runs " +

@@ -283,6 +283,8 @@ export function compareConditions(
     conditions_per_model: perModel,
     asr: cells,
     utility,
+    // no utility verdict anywhere in the run: said, not left as an empty list (new user 34: an Inspect log read without --utility-scorer)
+    ...(opts.index && utility.length === 0 ? { utility_reason: "no_utility_in_input" as const } : {}),
     ...(drops.length > 0 ? { utility_drops: drops } : {}),
     ...(unattackedOnly.length > 0 ? { models_unattacked_only: unattackedOnly } : {}),
     // the figures that set models side by side: over the cells every condition covers (pooled_figures)

@@ -114,6 +114,8 @@ export interface CompareResult {
    * utility check; src/compare/utility.ts); `[]` when the input has no utility verdicts or no index was given.
    */
   utility: UtilityCell[];
+  /** Why `utility` is empty when the run's index was read: no trajectory records a utility verdict. */
+  utility_reason?: "no_utility_in_input";
   /** The (model, condition)s whose utility fell to under half the baseline's (`./utility-drop.ts`); absent when none. */
   utility_drops?: UtilityDrop[];
   /** Agent models the run holds with no attacked trajectory: not compared, their utility without attack said (`./unattacked-only.ts`). */

@@ -280,6 +280,16 @@ export function convertInspectSample(
   const contradiction = attackContradiction(t, { scope: src.path, item: where, attackField: attackKey ?? "metadata.attack", injectionsField: "metadata.injections" });
   if (contradiction !== undefined) warnings.push(contradiction);
   const scores = isObj(s.scores) ? s.scores : {};
+  // scores present but no scorer named: said once per file, never guessed from the scorers' names (new user 34: a log
+  // whose scorers were named "security" and "utility" read no verdict, and nothing said so until agree)
+  if (opts.securityScorer === undefined && opts.utilityScorer === undefined && Object.keys(scores).length > 0) {
+    warnings.push({
+      kind: "inspect_scores_not_read",
+      scope: src.path,
+      message: `${src.path}: samples with scores (${Object.keys(scores).join(", ")}) that are read as no benchmark verdict: name the scorer of the injection verdict with --security-scorer and that of the user task's success with --utility-scorer (never guessed from a name)`,
+      item: where,
+    });
+  }
   for (const field of ["security", "utility"] as const) {
     const scorer = field === "security" ? opts.securityScorer : opts.utilityScorer;
     if (scorer === undefined) continue;
@@ -375,8 +385,13 @@ function applyMetadataFields(
   // readTrajectories for every format)
   const emptyCondition = t.condition === undefined ? explicitEmptyCondition({}, meta, map) : undefined;
   if (emptyCondition !== undefined) t.condition = NO_DEFENSE;
+  // the model: a --field mapping, or the sample's own `agent_model` key (the harness's name for the agent: new user
+  // 34, `openai/gpt-4o-2024-05-13` from the log beside `gpt-4o-2024-05-13` from the same runs' AgentDojo files split
+  // one model in two); its other spellings (`model`, `agent`, ...) are not read here: in a sample's metadata they may
+  // name another model (a grader's)
   const mm = fieldValue({}, meta, "agent_model", map);
-  if (mm !== undefined && Object.keys(map).some((k) => map[k] === "agent_model")) {
+  const mapped = Object.keys(map).some((k) => map[k] === "agent_model");
+  if (mm !== undefined && (mapped || (mm.key === "agent_model" && nonEmpty(mm.value)))) {
     t.agent_model = mm.value as string;
     t.agent_family = familyOf(t.agent_model);
     if (t.agent_family === undefined) delete t.agent_family;

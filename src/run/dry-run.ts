@@ -65,8 +65,13 @@ export interface DryRunJudge {
   /** Prompt tokens of the cacheable prefix (the system message) over all requests, and its share of `prompt_tokens`. */
   cacheable_prefix_tokens: number;
   cacheable_share: number | null;
-  /** The output-token assumption of the estimate (per request). */
+  /** The output-token assumption of the ceiling (per request). */
   assumed_output_tokens_per_request: number;
+  /**
+   * Output tokens of the estimate `estimated_cost_usd` is priced at (the floor: one request per item at the observed
+   * output per request, else a short verdict's), so the two figures rest on one assumption (new user 34: this field
+   * read 600 per request beside a cost priced at 40).
+   */
   estimated_output_tokens: number;
   /** USD at the judge's price; null without a price (`cost_reason`). */
   estimated_cost_usd: number | null;
@@ -444,7 +449,7 @@ function costTotals(per: JudgeTally[]): DryRunResult["cost_range"] {
     r.rejudge.by_reason = p.count.judges[0]?.by_reason ?? {};
     if (!p.oj.begin) r.rejudge.estimated_cost_usd = 0;
     r.cacheable_share = r.prompt_tokens > 0 ? r.cacheable_prefix_tokens / r.prompt_tokens : null;
-    r.estimated_output_tokens = r.requests * r.assumed_output_tokens_per_request;
+    r.estimated_output_tokens = Math.round(r.requests * (r.observed ? r.observed.output_tokens_per_request : Math.min(r.assumed_output_tokens_per_request, FLOOR_OUTPUT_TOKENS)));
     if (!p.oj.begin) {
       r.estimated_cost_usd = 0;
       r.cost_range = { floor_usd: 0, ceiling_usd: 0, observed_usd: 0 };

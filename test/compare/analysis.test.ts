@@ -525,5 +525,24 @@ describe("compare's utility columns keep a model's run whose verdicts all failed
       const ua = r.utility.find((c) => c.model === "a" && c.condition === "A")!;
       expect(ua.under_attack.n, `commonTasks ${commonTasks}`).toBe(4);
     }
+  });  it("a run with no utility verdict says so (utility_reason), and one with any has none (new user 34)", async () => {
+    const { cellKey } = await import("../../src/compare/cells.js");
+    const mk = (withUtility: boolean) => {
+      const rows: TrajectoryIndexRow[] = [];
+      const obs: Observation[] = [];
+      for (let u = 0; u < 3; u++) {
+        const r = { id: `a/u${u}`, agent_model: "a", suite: "s", condition: "A", attack: "atk", user_task_id: `user_task_${u}`, injection_task_id: "injection_task_0", attacked: true, ...(withUtility ? { reference: { utility: true } } : {}), content_sha256: "c" } as unknown as TrajectoryIndexRow;
+        rows.push(r);
+        obs.push({ trajectory_id: r.id, model: "a", suite: "s", condition: "A", attack: "atk", injection_task: "s/injection_task_0", unit: `s/user_task_${u}/injection_task_0`, cell: cellKey(r, "condition")!, compromised: false, goal: false, exposed: true });
+      }
+      const o = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, n_total: 3, excluded: {}, excluded_groups: [] };
+      return compareConditions(o, { bootstrap: { B: 0, seed: 1 }, index: new Map(rows.map((x) => [x.id, x])) });
+    };
+    const none = mk(false);
+    expect(none.utility).toEqual([]);
+    expect(none.utility_reason).toBe("no_utility_in_input");
+    const some = mk(true);
+    expect(some.utility_reason).toBeUndefined();
+    expect(some.utility).toHaveLength(1);
   });
 });

@@ -141,6 +141,34 @@ describe("Inspect .eval logs", () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+  it("scores read with no scorer named are said once per file, never guessed from their names (new user 34)", async () => {
+    const r = await read([EVAL]);
+    expect(r.ts[0].reference).toBeUndefined();
+    const w = r.ws.filter((x) => x.kind === "inspect_scores_not_read");
+    expect(w).toHaveLength(1);
+    expect(w[0].message).toMatch(/scores \(injection_success, task_success\).*--security-scorer.*--utility-scorer/);
+    expect((await read([EVAL], { securityScorer: "injection_success" })).ws.filter((x) => x.kind === "inspect_scores_not_read")).toEqual([]);
+  });
+  it("the sample's own agent_model wins over the log's model; its other spellings do not (new user 34)", async () => {
+    const log = JSON.parse(fs.readFileSync(LOG, "utf8"));
+    const base = log.samples[0];
+    log.samples = [
+      { ...base, id: "a", metadata: { ...base.metadata, agent_model: "gpt-4o-2024-05-13" } },
+      { ...base, id: "b", metadata: { ...base.metadata, model: "grader-model" } },
+    ];
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-inspect-model-"));
+    try {
+      const f = path.join(dir, "m.json");
+      fs.writeFileSync(f, JSON.stringify(log));
+      const { ts } = await read([f]);
+      expect(ts.map((t) => t.agent_model)).toEqual(["gpt-4o-2024-05-13", "openai/gpt-4o-mini"]);
+      expect(ts[0].agent_family).toBe("openai");
+      const mapped = (await read([f], { fieldMap: { model: "agent_model" } })).ts;
+      expect(mapped[1].agent_model).toBe("grader-model");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
   it("counts samples from the zip's directory for progress", async () => {
     expect(await countInputs([EVAL])).toBe(2);
   });

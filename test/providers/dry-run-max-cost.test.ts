@@ -55,6 +55,10 @@ describe("label --dry-run", () => {
     expect(j.cacheable_share).toBeLessThan(1);
     expect(typeof j.estimated_cost_usd).toBe("number");
     expect(j.estimated_cost_usd).toBeGreaterThan(0);
+    // the output tokens are those the cost is priced at (the floor: a short verdict per request), not the ceiling's 600
+    // (new user 34: 180,000 beside a cost priced at 40 per reply)
+    expect(j.estimated_output_tokens).toBe(20 * 40);
+    expect(j.estimated_cost_usd).toBeCloseTo(j.cost_range.floor_usd, 12);
     expect(out.assumptions.join(" ")).toMatch(/output tokens/);
     expect(fake.requests).toHaveLength(0);
     expect(existsSync(path.join(dir, "labels"))).toBe(false);
