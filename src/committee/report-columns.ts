@@ -11,10 +11,11 @@ import { rowOf, type ColumnRun } from "../store/columns.js";
 import { ColumnIndex, columnVerdicts } from "../store/column-index.js";
 import { summarizeRun } from "../run/summary.js";
 import { runStateFor } from "../store/run-state.js";
+import { committeeHeadWarnings } from "./head-warnings.js";
 import { compareManyRatersCounts, compareTwoRatersTable, PairTally, type BootstrapSettings } from "../agree/pairwise.js";
 import { committeeVote, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
-import { healthWarnings, judgeHealth } from "../verdict/health.js";
+import { judgeHealth } from "../verdict/health.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, isCodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
@@ -87,23 +88,10 @@ export function committeeReportColumns(
   step("committee verdicts");
   const committee = committeeColumns(run, judgeIds, perJudge, quorum);
 
-  const warnings: string[] = [];
   // the run's state as the committee's judges see it: no mixed-configuration warning of a judge left out (review s29)
   const runState = opts.runState && runStateFor(opts.runState, judgeIds);
-  if (runState?.complete === false && runState.message) warnings.push(`run incomplete: ${runState.message}`);
-  // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
-  else if (runState?.status === "inputs_removed" && runState.message) warnings.push(runState.message);
-  // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
-  warnings.push(...(runState?.mixed_configurations ?? []));
-  for (const h of judge_health.filter((x) => !excluded.includes(x.judge_id)))
-    for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
-  if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
+  const warnings = committeeHeadWarnings({ runState, judgeHealth: judge_health, excluded, judges, quorum });
   const families = [...new Set(judges.map((j) => j.family))].sort();
-  if (judges.length < 2) warnings.push(`the committee has ${judges.length} judge(s): a committee needs at least two (label with --judges FILE listing several)`);
-  if (families.length < 2)
-    warnings.push(
-      `the committee spans ${families.length} judge family (${families.join(", ") || "none"}): a judge may favour agents of its own maker; add a judge of another family`,
-    );
 
   // Per judge, repeat 0 (the run summary's figures, over the rows through a map view of the columns).
   step("per-judge figures");

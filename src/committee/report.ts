@@ -22,8 +22,9 @@ import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { leniencyLines, leniencyWarnings } from "./leniency-text.js";
 import { claimedLine, testRetest, type JudgeRetest } from "./retest.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
-import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
+import { formatHealth, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { runStateFor, type RunState } from "../store/run-state.js";
+import { committeeHeadWarnings } from "./head-warnings.js";
 import { estimateText, undefinedText } from "../format/stat-text.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished, isCodeEstablished, type CodeEstablished } from "../verdict/code-established.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
@@ -288,23 +289,10 @@ export function committeeReport(
   const judgeIds = judges.map((j) => j.id);
   const committee = buildCommittee(verdicts, ids, { judgeIds, quorum });
 
-  const warnings: string[] = [];
   // the run's state as the committee's judges see it: no mixed-configuration warning of a judge left out (review s29)
   const runState = opts.runState && runStateFor(opts.runState, judgeIds);
-  if (runState?.complete === false && runState.message) warnings.push(`run incomplete: ${runState.message}`);
-  // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
-  else if (runState?.status === "inputs_removed" && runState.message) warnings.push(runState.message);
-  // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
-  warnings.push(...(runState?.mixed_configurations ?? []));
-  for (const h of judge_health.filter((x) => !excluded.includes(x.judge_id)))
-    for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
-  if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
+  const warnings = committeeHeadWarnings({ runState, judgeHealth: judge_health, excluded, judges, quorum });
   const families = [...new Set(judges.map((j) => j.family))].sort();
-  if (judges.length < 2) warnings.push(`the committee has ${judges.length} judge(s): a committee needs at least two (label with --judges FILE listing several)`);
-  if (families.length < 2)
-    warnings.push(
-      `the committee spans ${families.length} judge family (${families.join(", ") || "none"}): a judge may favour agents of its own maker; add a judge of another family`,
-    );
 
   // Per judge, repeat 0.
   const rep0 = verdicts.filter((v) => v.repeat === 0);

@@ -1,0 +1,43 @@
+/**
+ * The warnings at the head of a committee report: the run's state, each member's health, the judges left out and
+ * the committee's size and families. One function for the object path (`./report.ts`) and the column path
+ * (`./report-columns.ts`), which wrote them out twice, so both say the same words.
+ */
+import type { RunState } from "../store/run-state.js";
+import { healthWarnings, type JudgeHealth } from "../verdict/health.js";
+
+/**
+ * @param a.runState the run's state as the committee's judges see it (`runStateFor`), or undefined when unknown.
+ * @param a.judgeHealth every judge's health (those left out are skipped); @param a.excluded the judges left out.
+ * @param a.judges the committee's members with their families; @param a.quorum the fewest valid votes for a label.
+ * @returns the warnings, in the order the report prints them.
+ */
+export function committeeHeadWarnings(a: {
+  runState: RunState | undefined;
+  judgeHealth: readonly JudgeHealth[];
+  excluded: readonly string[];
+  judges: ReadonlyArray<{ id: string; family: string }>;
+  quorum: number;
+}): string[] {
+  const warnings: string[] = [];
+  const { runState, excluded, judges } = a;
+  if (runState?.complete === false && runState.message) warnings.push(`run incomplete: ${runState.message}`);
+  // trajectories whose input file is gone still count (../run/removed-inputs.ts): a warning, not a note
+  else if (runState?.status === "inputs_removed" && runState.message) warnings.push(runState.message);
+  // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
+  warnings.push(...(runState?.mixed_configurations ?? []));
+  for (const h of a.judgeHealth.filter((x) => !excluded.includes(x.judge_id)))
+    for (const w of healthWarnings([h])) warnings.push(`${w}; its votes count unless you leave it out (--exclude-judge ${h.judge_id})`);
+  if (excluded.length) warnings.push(`left out of the committee: ${excluded.join(", ")} (--exclude-judge)`);
+  const families = [...new Set(judges.map((j) => j.family))].sort();
+  if (judges.length < 2) {
+    // one judge under the default quorum labels nothing (new user 34: 82 "without quorum", exit 0, no way out said)
+    const quorum = a.quorum > judges.length ? `; with --quorum ${a.quorum} it labels nothing: --quorum 1 takes the one judge's labels as the committee's` : "";
+    warnings.push(`the committee has ${judges.length} judge(s): a committee needs at least two (label with --judges FILE listing several)${quorum}`);
+  }
+  if (families.length < 2)
+    warnings.push(
+      `the committee spans ${families.length} judge family (${families.join(", ") || "none"}): a judge may favour agents of its own maker; add a judge of another family`,
+    );
+  return warnings;
+}

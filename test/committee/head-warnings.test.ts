@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { committeeHeadWarnings } from "../../src/committee/head-warnings.js";
+
+describe("committee head warnings (one function for the object and column paths)", () => {
+  it("one judge under a quorum above it: says it labels nothing and how to take its labels (new user 34)", () => {
+    const w = committeeHeadWarnings({ runState: undefined, judgeHealth: [], excluded: [], judges: [{ id: "signature", family: "rule" }], quorum: 2 });
+    expect(w[0]).toBe(
+      "the committee has 1 judge(s): a committee needs at least two (label with --judges FILE listing several); with --quorum 2 it labels nothing: --quorum 1 takes the one judge's labels as the committee's",
+    );
+    expect(w[1]).toMatch(/^the committee spans 1 judge family \(rule\)/);
+    const q1 = committeeHeadWarnings({ runState: undefined, judgeHealth: [], excluded: [], judges: [{ id: "signature", family: "rule" }], quorum: 1 });
+    expect(q1[0]).not.toContain("--quorum");
+  });
+  it("two judges of two families and nothing else: no warning; judges left out are named", () => {
+    const judges = [
+      { id: "a", family: "openai" },
+      { id: "b", family: "anthropic" },
+    ];
+    expect(committeeHeadWarnings({ runState: undefined, judgeHealth: [], excluded: [], judges, quorum: 2 })).toEqual([]);
+    expect(committeeHeadWarnings({ runState: undefined, judgeHealth: [], excluded: ["c"], judges, quorum: 2 })).toEqual(["left out of the committee: c (--exclude-judge)"]);
+  });
+});
