@@ -240,6 +240,10 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
       `\n` +
       `stored in ${displayPath(res.runDir)}/\n` +
       (res.interrupted ? "INTERRUPTED: the run is not complete; the same command resumes it (nothing stored is judged again)\n" : "") +
+      // a batch already sent is not "in flight" here, but it runs on at the provider and is billed (new user 34, verify 33)
+      (res.interrupted && o.batch
+        ? "Batch API chunks already sent keep running at the provider and are billed when they run; the same command (with --batch) collects their results, never sends them again (`label --dry-run --batch` counts them)\n"
+        : "") +
       // the headline counts the trajectories the run has stored, not those read: say what the cap left out
       (!res.interrupted && res.costCap?.reached
         ? "COST CAP REACHED: the run is not complete (the figures above cover only what was judged before the cap); a higher --max-cost resumes it\n"

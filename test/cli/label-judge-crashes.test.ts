@@ -53,6 +53,16 @@ describe("label: judge crashes are not input errors (red team L3)", () => {
     expect(res.progress).toMatchObject({ errors: 0, judge_crashes: 0 });
     expect(invocationText(res, {})).toContain("2 verdicts stored, 0 already stored (skipped), 0 new input errors\n");
   });
+
+  it("an interrupted --batch run says its batches already sent run on and are billed (new user 34)", async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), "ipi-crash-text-"));
+    dirs.push(dir);
+    const res = await labelRun({ inputs: [SAMPLES], run: "s", labelsDir: dir, judges: [judgeWith(new Set())], limit: 1 });
+    const stopped = { ...res, interrupted: true };
+    expect(invocationText(stopped, { batch: true })).toMatch(/INTERRUPTED: .*\nBatch API chunks already sent keep running at the provider and are billed when they run; the same command \(with --batch\) collects/);
+    expect(invocationText(stopped, {})).not.toContain("Batch API chunks");
+    expect(invocationText(res, { batch: true })).not.toContain("Batch API chunks");
+  });
 });
 
 /** A judge that throws on the trajectories `throwOn` says (a judge_crash of that item); judge_error verdicts otherwise. */
