@@ -59,6 +59,7 @@ export * from "./fleiss.js";
 export * from "./krippendorff.js";
 export * from "./multirater.js";
 export * from "./bootstrap.js";
+export * from "./mover.js";
 export * from "./weighted.js";
 export * from "./rates.js";
 export * from "./reference-rates.js";
