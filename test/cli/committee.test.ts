@@ -226,7 +226,7 @@ describe("ipi-judge committee", () => {
     expect(r.stderr).toMatch(/^ipi-judge: warning: self-family leniency: judge gpt-b \[openai\][^\n]*\n$/);
     expect(r.stdout).not.toMatch(/WARNING|self-family leniency: judge gpt-b/);
     expect(r.stdout.split("\n")[2]).toBe("1 warning(s) on stderr (ipi-judge: warning: ...)");
-    expect(r.stdout).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\]: LENIENT to its own family's agents \(see the warning\)/);
+    expect(r.stdout).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\] \(MOVER-Wilson\): LENIENT to its own family's agents \(see the warning\)/);
     expect(r.stdout).toMatch(/crude gap \(own − other, mixes differ\) -50\.0 CI \[[^\]]+\]\n/);
     noNaN(r.stdout);
   });
