@@ -22,8 +22,17 @@
  * expectation, whatever each family's mix. A stratum with no own-family or no other-family trajectory cannot be
  * compared: it is left out of the weights and its trajectories are counted (`left_out`); with no stratum left the
  * adjusted figures are null with a reason.
+ *
+ * CI of the adjusted gap (`gap_ci`, method `mover_wilson`): within a stratum the others' majority is constant (1 in
+ * `compromised`, 0 elsewhere), so d_own,s − d_other,s = p_own,s − p_other,s, the difference of the judge's shares of
+ * compromised calls in two independent groups, and the gap is the linear combination Σ_s w_s (p_own,s − p_other,s)
+ * of independent binomial proportions. Its interval is the MOVER with a Wilson interval per proportion (Zou, Huang &
+ * Zhang 2009, Computational Statistics & Data Analysis 53:1080-1085; `../stats/mover.ts`), the weights w_s taken as
+ * fixed. It replaces an item-bootstrap percentile interval that under-covered when an own-family cell was sparse: with
+ * few or no own-family over-claims the resampled variance collapsed with the estimate (statistics audit 33, M1: 6-9%
+ * false "lenient" flags for an agent-blind judge against 2.5% nominal; a 0/132 cell gave a zero-width side).
  */
-import type { BootstrapInterval } from "../stats/index.js";
+import { moverWilson, type MoverInterval, type MoverTerm } from "../stats/index.js";
 
 /** The strata, in report order. */
 export const LENIENCY_STRATA = ["not_exposed", "exposed_not_compromised", "not_compromised_exposure_split", "compromised"] as const;
@@ -97,8 +106,12 @@ export interface AdjustedLeniency {
   /** own − other, standardized (negative = more lenient on its own maker's agents); what the warning rests on */
   gap_points: number | null;
   gap_reason?: string;
-  gap_ci_bootstrap?: BootstrapInterval;
+  /** CI of gap_points, in points: MOVER with Wilson limits per stratum proportion, weights fixed (module docstring) */
+  gap_ci?: GapInterval;
 }
+
+/** The adjusted gap's interval in points ({@link MoverInterval} without its estimate, which is `gap_points`). */
+export type GapInterval = Omit<MoverInterval, "estimate">;
 
 /** Per-stratum counts: n and Σ(judge − others), own at 2s+1, other at 2s. Reused between calls: do not keep. */
 const scratchN = new Float64Array(2 * K);
@@ -133,7 +146,7 @@ function standardized(): { own: number; other: number; n: number } | null {
   return { own, other, n };
 }
 
-/** The adjusted gap (fraction) of a set of items, or null when no stratum holds both groups (a bootstrap statistic). */
+/** The adjusted gap (fraction) of a set of items, or null when no stratum holds both groups. */
 export function adjustedGap(items: readonly StratItem[]): number | null {
   tally(items);
   const r = standardized();
@@ -141,12 +154,33 @@ export function adjustedGap(items: readonly StratItem[]): number | null {
 }
 
 /**
- * The adjusted figures of one judge's compared trajectories, without the CI (the caller bootstraps
- * {@link adjustedGap} over the same items). Null figures carry a reason: `no_own_family_trajectories`,
- * `no_other_family_trajectories`, or `no_stratum_with_both_families` (each group has trajectories, never in one stratum).
- * @param items own- and other-family items together.
+ * The MOVER-Wilson interval of the adjusted gap from the current tallies, in points, or null when no stratum is
+ * compared. Per compared stratum s: the judge's compromised calls x = Σ(judge − others) + n · others_s (others_s = 1
+ * in `compromised`, else 0) out of n, own with coefficient +w_s and other with −w_s.
  */
-export function adjustedLeniency(items: readonly StratItem[]): AdjustedLeniency {
+function gapInterval(n: number, level: number): GapInterval | null {
+  const terms: MoverTerm[] = [];
+  for (let s = 0; s < K; s++) {
+    const no = scratchN[2 * s + 1];
+    const nx = scratchN[2 * s];
+    if (no === 0 || nx === 0) continue;
+    const w = (no + nx) / n;
+    const others = LENIENCY_STRATA[s] === "compromised" ? 1 : 0;
+    terms.push({ c: w, x: Math.round(scratchD[2 * s + 1] + no * others), n: no }, { c: -w, x: Math.round(scratchD[2 * s] + nx * others), n: nx });
+  }
+  if (terms.length === 0) return null;
+  const m = moverWilson(terms, level);
+  return { lower: 100 * m.lower, upper: 100 * m.upper, level: m.level, method: m.method };
+}
+
+/**
+ * The adjusted figures of one judge's compared trajectories, with the gap's MOVER-Wilson CI (`gap_ci`) when asked.
+ * Null figures carry a reason: `no_own_family_trajectories`, `no_other_family_trajectories`, or
+ * `no_stratum_with_both_families` (each group has trajectories, never in one stratum); a null gap has no CI.
+ * @param items own- and other-family items together.
+ * @param ciLevel the CI's level (e.g. 0.95), or null for no CI (`--bootstrap 0`: no intervals at all).
+ */
+export function adjustedLeniency(items: readonly StratItem[], ciLevel: number | null = null): AdjustedLeniency {
   tally(items);
   const strata: LeniencyStratumRow[] = [];
   let leftOut = 0;
@@ -184,6 +218,10 @@ export function adjustedLeniency(items: readonly StratItem[]): AdjustedLeniency 
     other_diff_points: r ? 100 * r.other : null,
     gap_points: r ? 100 * (r.own - r.other) : null,
   };
+  if (r && ciLevel !== null) {
+    const ci = gapInterval(r.n, ciLevel);
+    if (ci) out.gap_ci = ci;
+  }
   if (!r) out.gap_reason = nOwn === 0 ? "no_own_family_trajectories" : nOther === 0 ? "no_other_family_trajectories" : "no_stratum_with_both_families";
   return out;
 }

@@ -3,9 +3,11 @@
  * judge whose leniency is detected (new user 30, L6: gpt's gap of -7.7 points, CI [-9.7, -5.8], was printed only in
  * the middle of the output, and a zero-width interval read `CI [+0.0, +0.0]` as if it were precise).
  *
- * Detected: the bootstrap CI of the ADJUSTED gap (own-family difference minus other-family difference, in points,
+ * Detected: the 95% CI of the ADJUSTED gap (own-family difference minus other-family difference, in points,
  * compared within strata of the other judges' majority label and standardized to the pooled stratum mix:
- * `./leniency-strata.ts`) excludes 0. Negative: the judge gives its own maker's agents a lower attack success rate than
+ * `./leniency-strata.ts`) excludes 0. That CI is the MOVER with Wilson limits per stratum proportion (Zou, Huang &
+ * Zhang 2009), not a bootstrap: an item-bootstrap interval under-covered with a sparse own-family cell and flagged an
+ * agent-blind judge 6-9% of the time (statistics audit 33, M1). Negative: the judge gives its own maker's agents a lower attack success rate than
  * it gives other agents, relative to the other judges' majority (lenient); positive: a higher one (harsh). Without a CI
  * (`--bootstrap 0`, a group empty, no stratum holding both) nothing is detected and nothing is said. The crude gap is
  * printed beside it, named crude, and never flags: an agent-blind judge whose over-claim opportunity differs by family
@@ -22,15 +24,15 @@ const pct = (x: number | null) => (x === null ? "undefined" : `${(100 * x).toFix
 export const ZERO_WIDTH_CI = "CI none (no variation: every bootstrap resample gave the same difference, so a zero-width interval here is no precision)";
 
 /** `CI [lo, hi]`, {@link ZERO_WIDTH_CI} when the bounds are equal, or "" when there is no interval. */
-export function pointsCiText(ci: PointsInterval | undefined): string {
+export function pointsCiText(ci: Pick<PointsInterval, "lower" | "upper"> | undefined): string {
   if (!ci || ci.lower === null || ci.upper === null || ci.lower === undefined || ci.upper === undefined) return "";
   if (pts(ci.lower) === pts(ci.upper) && ci.lower === ci.upper) return ZERO_WIDTH_CI;
   return `CI [${pts(ci.lower)}, ${pts(ci.upper)}]`;
 }
 
 /** The adjusted gap's CI excludes 0: -1 lenient to its own family, +1 harsh, 0 not detected (or no CI). */
-export function leniencyDirection(l: { adjusted: Pick<AdjustedLeniency, "gap_points" | "gap_ci_bootstrap"> }): -1 | 0 | 1 {
-  const { gap_points, gap_ci_bootstrap: ci } = l.adjusted;
+export function leniencyDirection(l: { adjusted: Pick<AdjustedLeniency, "gap_points" | "gap_ci"> }): -1 | 0 | 1 {
+  const { gap_points, gap_ci: ci } = l.adjusted;
   if (gap_points === null || !ci || ci.lower === null || ci.upper === null || ci.lower === undefined || ci.upper === undefined) return 0;
   if (ci.upper < 0) return -1;
   if (ci.lower > 0) return 1;
@@ -44,11 +46,11 @@ export function leniencyWarnings(leniency: readonly JudgeLeniency[]): string[] {
     const d = leniencyDirection(l);
     if (d === 0) continue;
     const a = l.adjusted;
-    const ci = a.gap_ci_bootstrap!;
+    const ci = a.gap_ci!;
     out.push(
       `self-family ${d < 0 ? "leniency" : "harshness"}: judge ${l.judge_id} [${l.judge_family}] gives agents of its own family an asr_behaviour ${Math.abs(a.gap_points!).toFixed(1)} points ${d < 0 ? "lower" : "higher"} ` +
         `than other families' agents, each against the other judges' majority and compared within the same majority label ` +
-        `(adjusted gap ${pts(a.gap_points)}, 95% bootstrap CI [${pts(ci.lower)}, ${pts(ci.upper)}], excluding 0; crude gap ${pts(l.crude_gap_points, l.crude_gap_reason)}): ` +
+        `(adjusted gap ${pts(a.gap_points)}, ${Math.round(100 * ci.level)}% CI [${pts(ci.lower)}, ${pts(ci.upper)}] (MOVER-Wilson), excluding 0; crude gap ${pts(l.crude_gap_points, l.crude_gap_reason)}): ` +
         `its votes on its own maker's agents are not neutral; check them with human labels, or leave it out (--exclude-judge ${l.judge_id})`,
     );
   }
@@ -90,7 +92,7 @@ export function leniencyLines(leniency: readonly JudgeLeniency[]): string[] {
     const a = l.adjusted;
     L.push(`  ${l.judge_id} [${l.judge_family}]: crude: own-family agents ${g(l.own_family)}; other families ${g(l.other_families)}`);
     L.push(`    within the others' majority label: ${strataText(a)}`);
-    const ci = pointsCiText(a.gap_ci_bootstrap);
+    const ci = a.gap_ci ? `${pointsCiText(a.gap_ci)} (MOVER-Wilson)` : "";
     const d = leniencyDirection(l);
     const adj = a.gap_points === null ? "" : ` (own ${pts(a.own_diff_points)}, other ${pts(a.other_diff_points)})`;
     L.push(

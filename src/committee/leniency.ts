@@ -17,7 +17,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import type { BootstrapSettings } from "../agree/pairwise.js";
 import { voteOf } from "../verdict/vote.js";
-import { adjustedGap, adjustedLeniency, stratItem, stratumOf, type AdjustedLeniency, type StratItem } from "./leniency-strata.js";
+import { adjustedLeniency, stratItem, stratumOf, type AdjustedLeniency, type StratItem } from "./leniency-strata.js";
 
 /**
  * The family (maker) of a trajectory's agent model: the configuration's `families` patterns first (overrides,
@@ -135,8 +135,9 @@ function group(items: Item[], fams: Record<string, number>, boot: BootstrapSetti
  * Adjusted gap: the same differences within strata of the others' majority label (not_exposed, exposed and not
  * compromised, compromised; `./leniency-strata.ts`), directly standardized to the pooled stratum mix; a stratum
  * lacking one group is left out of it and counted (`adjusted.left_out`). The warning rests on the adjusted gap.
- * CIs: percentile bootstrap over trajectories (seeded; a gap resamples both groups together and is undefined
- * in a resample that lacks one group, the adjusted one in a resample with no stratum holding both). Unattacked
+ * CIs: percentile bootstrap over trajectories for the groups and the crude gap (seeded; a gap resamples both groups
+ * together and is undefined in a resample that lacks one group); the adjusted gap's CI is the MOVER with Wilson
+ * limits per stratum proportion, weights fixed (`adjusted.gap_ci`, analytic: given whenever B > 0). Unattacked
  * trajectories are left out (`unattacked`): ASR is over attacked trajectories (DESIGN section 1).
  *
  * @param verdicts the run's verdicts (latest per key); only repeat 0 is used.
@@ -269,12 +270,10 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     own_family: g1,
     other_families: g2,
     crude_gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
-    adjusted: adjustedLeniency(all),
+    adjusted: adjustedLeniency(all, boot ? 0.95 : null),
     excluded,
   };
   if (res.crude_gap_points === null) res.crude_gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
   else if (boot) res.crude_gap_ci_bootstrap = toPoints(bootstrapItems(all, gap, { B: boot.B, seed: boot.seed }));
-  // the same resamples (same seed, same items in the same order) as the crude gap's
-  if (res.adjusted.gap_points !== null && boot) res.adjusted.gap_ci_bootstrap = toPoints(bootstrapItems(all, adjustedGap, { B: boot.B, seed: boot.seed }));
   return res;
 }

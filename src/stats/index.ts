@@ -45,6 +45,8 @@
  *   `brennanPredigerRaw`, `krippendorffAlphaGwet`, `congerKappa`; `bootstrapItems` for a bootstrap over units.
  * - two-phase design: `inclusionProbabilities`, `postStratifiedWeights`, `horvitzThompsonWeights`,
  *   `weightedConfusion`, `weightedAgreement`, `designAgreement` (stratified linearised SEs), `kishEffectiveN`.
+ * - a linear combination of independent binomial proportions (e.g. a standardized difference): `moverWilson`
+ *   (MOVER with Wilson limits per proportion, Zou, Huang & Zhang 2009).
  */
 export * from "./types.js";
 export * from "./distributions.js";
@@ -59,6 +61,7 @@ export * from "./fleiss.js";
 export * from "./krippendorff.js";
 export * from "./multirater.js";
 export * from "./bootstrap.js";
+export * from "./mover.js";
 export * from "./weighted.js";
 export * from "./rates.js";
 export * from "./reference-rates.js";

@@ -184,7 +184,8 @@ describe("ipi-judge committee", () => {
     expect(adj.strata.find((s: any) => s.stratum === "compromised")).toMatchObject({ n_own: 8, n_other: 25, own_diff_points: -100, other_diff_points: 0 });
     expect(adj).toMatchObject({ method: "direct_standardization_to_pooled_stratum_mix", n_compared: 65, left_out: 0 });
     expect(adj.gap_points).toBeCloseTo((-100 * 33) / 65, 9);
-    expect(adj.gap_ci_bootstrap.upper).toBeLessThan(0);
+    expect(adj.gap_ci).toMatchObject({ level: 0.95, method: "mover_wilson" });
+    expect(adj.gap_ci.upper).toBeLessThan(0);
     // The config's `families` map names llama agents as meta; claude's own family is the claude agents.
     expect(l.claude.own_family.agent_families).toEqual({ anthropic: 16 });
     expect(l.claude.other_families.agent_families).toMatchObject({ meta: expect.any(Number), google: expect.any(Number), openai: expect.any(Number) });
@@ -225,7 +226,7 @@ describe("ipi-judge committee", () => {
     expect(r.stderr).toMatch(/^ipi-judge: warning: self-family leniency: judge gpt-b \[openai\][^\n]*\n$/);
     expect(r.stdout).not.toMatch(/WARNING|self-family leniency: judge gpt-b/);
     expect(r.stdout.split("\n")[2]).toBe("1 warning(s) on stderr (ipi-judge: warning: ...)");
-    expect(r.stdout).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\]: LENIENT to its own family's agents \(see the warning\)/);
+    expect(r.stdout).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\] \(MOVER-Wilson\): LENIENT to its own family's agents \(see the warning\)/);
     expect(r.stdout).toMatch(/crude gap \(own − other, mixes differ\) -50\.0 CI \[[^\]]+\]\n/);
     noNaN(r.stdout);
   });

@@ -108,8 +108,8 @@ describe("simulation: an agent-blind judge with family-dependent opportunity vs 
     expect(b.crude_gap_points!).toBeLessThan(-2);
     expect(b.crude_gap_ci_bootstrap!.upper!).toBeLessThan(0);
     expect(Math.abs(b.adjusted.gap_points!)).toBeLessThan(1);
-    expect(b.adjusted.gap_ci_bootstrap!.lower!).toBeLessThan(0);
-    expect(b.adjusted.gap_ci_bootstrap!.upper!).toBeGreaterThan(0);
+    expect(b.adjusted.gap_ci!.lower).toBeLessThan(0);
+    expect(b.adjusted.gap_ci!.upper).toBeGreaterThan(0);
     expect(b.adjusted.left_out).toBe(0);
     expect(leniencyDirection(b)).toBe(0);
     expect(leniencyWarnings([b])).toEqual([]);
@@ -122,8 +122,8 @@ describe("simulation: an agent-blind judge with family-dependent opportunity vs 
     expect(w).toBeLessThan(0.18);
     expect(l.adjusted.gap_points!).toBeGreaterThan(w * -50 - 2);
     expect(l.adjusted.gap_points!).toBeLessThan(w * -50 + 2);
-    expect(l.adjusted.gap_ci_bootstrap!.upper!).toBeLessThan(0);
+    expect(l.adjusted.gap_ci!.upper).toBeLessThan(0);
     expect(leniencyDirection(l)).toBe(-1);
-    expect(leniencyWarnings([l])).toEqual([expect.stringMatching(/^self-family leniency: judge lenient \[qwen\] .*adjusted gap -\d+\.\d, 95% bootstrap CI/)]);
+    expect(leniencyWarnings([l])).toEqual([expect.stringMatching(/^self-family leniency: judge lenient \[qwen\] .*adjusted gap -\d+\.\d, 95% CI \[-\d+\.\d, -\d+\.\d\] \(MOVER-Wilson\)/)]);
   });
 });

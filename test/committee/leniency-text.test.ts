@@ -20,7 +20,7 @@ const adjusted = (gap: number | null, lo: number, hi: number, extra: Partial<Adj
     { stratum: "compromised", n_own: 35, n_other: 45, own_diff_points: -15.4, other_diff_points: 0, weight: 0.5 },
   ],
   n_compared: 170, left_out: 0, own_diff_points: gap === null ? null : gap, other_diff_points: gap === null ? null : 0, gap_points: gap,
-  ...(gap === null ? { gap_reason: "no_stratum_with_both_families" } : { gap_ci_bootstrap: { lower: lo, upper: hi } as AdjustedLeniency["gap_ci_bootstrap"] }),
+  ...(gap === null ? { gap_reason: "no_stratum_with_both_families" } : { gap_ci: { lower: lo, upper: hi, level: 0.95, method: "mover_wilson" as const } }),
   ...extra,
 });
 const len = (id: string, gap: number | null, lo: number, hi: number, crude: [number, number, number] = [-8.4, -10.4, -6.3], extra: Partial<AdjustedLeniency> = {}): JudgeLeniency => ({
@@ -38,7 +38,7 @@ describe("leniency text", () => {
     expect(lines).not.toContain("[+0.0, +0.0]");
     expect(lines).toContain("gpt [openai]: crude: own-family agents -8.4 (");
     expect(lines).toContain("within the others' majority label: not_exposed own +0.0 (n 50), other +0.0 (n 40); compromised own -15.4 (n 35), other +0.0 (n 45)");
-    expect(lines).toContain("adjusted gap (own − other, within strata) -7.7 (own -7.7, other +0.0) CI [-9.7, -5.8]: LENIENT to its own family's agents (see the warning)");
+    expect(lines).toContain("adjusted gap (own − other, within strata) -7.7 (own -7.7, other +0.0) CI [-9.7, -5.8] (MOVER-Wilson): LENIENT to its own family's agents (see the warning)");
     expect(lines.endsWith("crude gap (own − other, mixes differ) -8.4 CI [-10.4, -6.3]")).toBe(true);
   });
 
@@ -47,7 +47,7 @@ describe("leniency text", () => {
     expect(leniencyDirection(l)).toBe(0);
     expect(leniencyWarnings([l])).toEqual([]);
     const lines = leniencyLines([l]).join("\n");
-    expect(lines).toContain("adjusted gap (own − other, within strata) -0.3 (own -0.3, other +0.0) CI [-1.2, +0.7]\n");
+    expect(lines).toContain("adjusted gap (own − other, within strata) -0.3 (own -0.3, other +0.0) CI [-1.2, +0.7] (MOVER-Wilson)\n");
     expect(lines).not.toMatch(/LENIENT|HARSH/);
     const some = len("x", -2, -3, -1, undefined, {
       strata: [
@@ -72,7 +72,7 @@ describe("leniency text", () => {
     const w = leniencyWarnings([len("gpt", -7.7, -9.7, -5.8), len("llama", 3.5, -2.8, 10.1), len("sig", 4.4, 3.1, 5.8)]);
     expect(w).toHaveLength(2);
     expect(w[0]).toBe(
-      "self-family leniency: judge gpt [openai] gives agents of its own family an asr_behaviour 7.7 points lower than other families' agents, each against the other judges' majority and compared within the same majority label (adjusted gap -7.7, 95% bootstrap CI [-9.7, -5.8], excluding 0; crude gap -8.4): its votes on its own maker's agents are not neutral; check them with human labels, or leave it out (--exclude-judge gpt)",
+      "self-family leniency: judge gpt [openai] gives agents of its own family an asr_behaviour 7.7 points lower than other families' agents, each against the other judges' majority and compared within the same majority label (adjusted gap -7.7, 95% CI [-9.7, -5.8] (MOVER-Wilson), excluding 0; crude gap -8.4): its votes on its own maker's agents are not neutral; check them with human labels, or leave it out (--exclude-judge gpt)",
     );
     expect(w[1]).toMatch(/^self-family harshness: judge sig \[openai\] gives agents of its own family an asr_behaviour 4\.4 points higher/);
   });

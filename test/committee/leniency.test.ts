@@ -85,7 +85,7 @@ describe("selfFamilyLeniency", () => {
     expect(o.adjusted).toMatchObject({ n_compared: 10, left_out: 0, other_diff_points: 0 });
     expect(o.adjusted.own_diff_points).toBeCloseTo(-45, 9);
     expect(o.adjusted.gap_points).toBeCloseTo(-45, 9);
-    expect(o.adjusted.gap_ci_bootstrap).toBeUndefined();
+    expect(o.adjusted.gap_ci).toBeUndefined();
     expect(o.excluded).toEqual({ unattacked: 1, no_ok_verdict: 1, others_tied: 1, no_other_votes: 1, unknown_agent_family: 1 });
     expect(o.own_family.ci_bootstrap).toBeUndefined();
   });
@@ -102,9 +102,10 @@ describe("selfFamilyLeniency", () => {
     // a paired difference of shares: bounds are multiples of 100/6 points
     expect(Math.abs(ci.lower! * 6 / 100 - Math.round(ci.lower! * 6 / 100))).toBeLessThan(1e-9);
     expect(a.crude_gap_ci_bootstrap!.lower).not.toBeNull();
-    expect(a.adjusted.gap_ci_bootstrap).toMatchObject({ B: 2000, seed: 42 });
-    expect(a.adjusted.gap_ci_bootstrap!.lower!).toBeLessThanOrEqual(a.adjusted.gap_points!);
-    expect(a.adjusted.gap_ci_bootstrap!.upper!).toBeGreaterThanOrEqual(a.adjusted.gap_points!);
+    // the adjusted gap's CI is analytic (MOVER-Wilson, statistics audit 33 M1), not a bootstrap
+    expect(a.adjusted.gap_ci).toMatchObject({ level: 0.95, method: "mover_wilson" });
+    expect(a.adjusted.gap_ci!.lower).toBeLessThan(a.adjusted.gap_points!);
+    expect(a.adjusted.gap_ci!.upper).toBeGreaterThan(a.adjusted.gap_points!);
     expect(a.other_families.ci_bootstrap).toMatchObject({ lower: 0, upper: 0 });
   });
 
@@ -115,7 +116,7 @@ describe("selfFamilyLeniency", () => {
     expect(o.crude_gap_points).toBeNull();
     expect(o.crude_gap_reason).toBe("no_other_family_trajectories");
     expect(o.adjusted).toMatchObject({ gap_points: null, gap_reason: "no_other_family_trajectories", n_compared: 0, left_out: 10 });
-    expect(o.adjusted.gap_ci_bootstrap).toBeUndefined();
+    expect(o.adjusted.gap_ci).toBeUndefined();
     const [, a] = selfFamilyLeniency(verdicts, index, judges, { bootstrap: { B: 100, seed: 1 } });
     expect(a.own_family).toMatchObject({ n: 4 });
     expect(JSON.stringify(selfFamilyLeniency(verdicts, index, judges, { bootstrap: { B: 100, seed: 1 } }))).not.toMatch(/NaN|Infinity/);
