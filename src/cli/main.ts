@@ -54,7 +54,11 @@ export async function main(argv: string[]): Promise<number> {
     await program.parseAsync(argv, { from: "user" });
     return typeof process.exitCode === "number" ? process.exitCode : EXIT.ok;
   } catch (e) {
-    return failure(e);
+    const code = failure(e);
+    // --json promised JSON on stdout: a command that failed prints its error as JSON there too, so a script reading
+    // stdout gets a reason, not an empty string (verify 33 L1: a Batch download that failed after its retries)
+    if (code !== EXIT.ok && wantsJson(argv)) process.stdout.write(`${JSON.stringify(jsonError(e, code))}\n`);
+    return code;
   } finally {
     // the journal lines any reader skipped, one warning per file (house rule: bad input is named, never dropped silently)
     for (const w of takeJournalWarnings()) warnLine(w);
@@ -68,6 +72,21 @@ export async function main(argv: string[]): Promise<number> {
  */
 function errorText(message: string): string {
   return message.split("\n").map(showControls).join("\n");
+}
+
+/** Whether the command line asks for JSON output (`--json` before any `--`). */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf("--");
+  return (end === -1 ? argv : argv.slice(0, end)).includes("--json");
+}
+
+/**
+ * The JSON a failed `--json` command prints on stdout: `{"error": {"exit_code", "kind", "message"}}`, kind `usage`
+ * (exit 2: a bad option, config or run name) or `fatal` (exit 1); the message as on stderr, without the prefix.
+ */
+export function jsonError(e: unknown, code: number): { error: { exit_code: number; kind: "usage" | "fatal"; message: string } } {
+  const message = (e as Error)?.message ?? String(e);
+  return { error: { exit_code: code, kind: code === EXIT.usage ? "usage" : "fatal", message: message.replace(/^error: /, "") } };
 }
 
 /** The exit code of a command that threw, its message on stderr. */
