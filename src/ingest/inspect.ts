@@ -21,7 +21,7 @@ import { explicitEmptyCondition, fieldValue, type MappableField } from "./chat-j
 import { NO_DEFENSE } from "./attribution.js";
 import { attackContradiction } from "./attacked.js";
 import { rawValues } from "./raw-json.js";
-import { checkSchema, injectionsProblem, joinProblems } from "./schema.js";
+import { checkSchema, injectionsProblem, joinProblems, shortValue } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
 import type { ItemWarning } from "./warnings.js";
 import type { ConvertResult } from "./agentdojo.js";
@@ -413,7 +413,7 @@ function applyMetadataFields(
  */
 function scorerWarning(field: "security" | "utility", scorer: string, b: { unreadable: unknown } | undefined, scores: Json, file: string, item: string): ItemWarning {
   if (b !== undefined) {
-    const shown = clipValue(b.unreadable);
+    const shown = shortValue(b.unreadable);
     return {
       kind: `unreadable_${field}_score`,
       scope: file,
@@ -445,15 +445,4 @@ function scorerVerdict(scores: Json, scorer: string): boolean | { unreadable: un
   const b = scoreBoolean(value);
   if (b !== undefined || value === undefined || value === null) return b;
   return { unreadable: value };
-}
-
-/** A scorer value as a warning names it: compact JSON, cut to 60 characters. */
-function clipValue(v: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(v) ?? String(v);
-  } catch {
-    text = String(v);
-  }
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
 }

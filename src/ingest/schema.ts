@@ -46,7 +46,8 @@ function jsonType(v: unknown): string {
   return typeof v;
 }
 
-function shortValue(v: unknown): string {
+/** A value as a message names it: compact JSON (or its string form when it has none), cut to 60 characters. */
+export function shortValue(v: unknown): string {
   let s: string;
   try {
     s = JSON.stringify(v) ?? String(v);
