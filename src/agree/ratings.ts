@@ -77,7 +77,8 @@ const cell = (v: unknown): string | null => {
 
 /**
  * Read a ratings table.
- * - CSV (src/io/csv.ts): header row = rater names; one row per item; an empty cell = missing. An id column is
+ * - CSV (src/io/csv.ts): header row = rater names; one row per item; an empty cell = missing; a cell's surrounding
+ *   spaces are dropped (`"sabotage "` is `"sabotage"`). An id column is
  *   not a rater: the one named by `idColumn`, else a column whose name reads as an id (`id`, `item_id`,
  *   `trajectory_id`, ...; `idColumn: false` turns this off). A rater column whose values look like item ids
  *   (every value distinct and not a rating anywhere else; or the first column, distinct on every row, with more
@@ -225,6 +226,29 @@ export function categoriesOf(t: RatingsTable, declared?: string[]): string[] {
   return seen;
 }
 
+/**
+ * Refuses found categories that differ only in letter case (audit 35 M2: "Benign" and "benign" counted as two
+ * categories gave a kappa of neither policy the published vector names, 1.0 normalised or 0.0 raw). Whether they
+ * are one category or two is the user's to say: the message names them with their counts; declaring the categories
+ * (`--categories`, or `categories` in a JSON file) counts them as declared. Surrounding spaces of a cell are already
+ * dropped when it is read ({@link readRatings}).
+ * @throws RatingsError naming each group of case variants.
+ */
+function refuseCaseVariants(t: RatingsTable, categories: string[]): void {
+  const groups = new Map<string, string[]>();
+  for (const c of categories) {
+    const k = c.toLowerCase();
+    groups.set(k, [...(groups.get(k) ?? []), c]);
+  }
+  const clashes = [...groups.values()].filter((g) => g.length > 1);
+  if (!clashes.length) return;
+  const count = (c: string) => t.ratings.reduce((n, r) => n + r.filter((v) => v === c).length, 0);
+  const named = clashes.map((g) => g.map((c) => `"${c}" (${count(c)})`).join(" and ")).join("; ");
+  throw new RatingsError(
+    `ratings differ only in letter case: ${named}; one category or two? Write them the same in the file, or declare the categories (--categories) to count them apart`,
+  );
+}
+
 /** The report of `ipi-judge agreement`. */
 export interface RatingsAgreement {
   file: string;
@@ -261,6 +285,7 @@ export function ratingsAgreement(
   if (t.raters.length < 2) throw new RatingsError(`agreement needs at least two raters, found ${t.raters.length}`);
   const categories = categoriesOf(t, opts.categories);
   if (categories.length === 0) throw new RatingsError("no rating at all (every cell is empty)");
+  if (!opts.categories?.length && !t.categories?.length) refuseCaseVariants(t, categories);
   const known = new Set(categories);
   t.ratings.forEach((r, i) =>
     r.forEach((v, k) => {

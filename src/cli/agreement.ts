@@ -20,8 +20,9 @@ export function registerAgreement(program: Command): void {
     .addHelpText(
       "after",
       `
-CSV: the header row names the raters; an empty cell is a missing rating. A column named like an id (id,
-item_id, trajectory_id, ...) holds item ids, not ratings; an item on several rows is counted once (rows that
+CSV: the header row names the raters; an empty cell is a missing rating; spaces around a rating are dropped.
+Ratings found in the data that differ only in letter case ("Benign", "benign") are refused: declare the
+categories to count them apart. A column named like an id (id, item_id, trajectory_id, ...) holds item ids, not ratings; an item on several rows is counted once (rows that
 contradict each other leave it out) and listed. A column that looks like ids under another name is refused,
 named. A Label Studio JSON-MIN export is refused: it has one annotator per task. JSON: {"categories": [...],
 "raters": [...], "ratings": [[...], ...]} with null for missing. Two raters: Cohen's kappa with SE, Wald CI

@@ -99,3 +99,22 @@ describe("Label Studio JSON-MIN", () => {
     expect(() => readHumanLabels(write("min2.json", JSON.stringify(min)))).toThrow(/JSON-MIN export.*import-annotations/);
   });
 });
+
+describe("labels that differ only in letter case (audit 35 M2)", () => {
+  it("found categories that differ only in case are refused, named with their counts; the vector's pair reads neither 0.333 nor a guess", () => {
+    // the published vector label_normalisation: ["Benign", "sabotage "] against ["benign", "sabotage"]
+    const t = readRatings(write("case.json", JSON.stringify({ ratings: [["Benign", "benign"], ["sabotage ", "sabotage"]] })));
+    expect(() => ratingsAgreement(t, { bootstrap: B0 })).toThrow(RatingsError);
+    expect(() => ratingsAgreement(t, { bootstrap: B0 })).toThrow(/differ only in letter case: "Benign" \(1\) and "benign" \(1\); one category or two\?/);
+    // the surrounding space is dropped when read, so "sabotage " and "sabotage" are one rating, not a clash
+    expect(t.ratings[1]).toEqual(["sabotage", "sabotage"]);
+    const csv = readRatings(write("case.csv", "a,b\nYes,yes\nno,No\nyes,yes\nyes,yes\nno,no\n"));
+    expect(() => ratingsAgreement(csv, { bootstrap: B0 })).toThrow(/"Yes" \(1\) and "yes" \(5\); "no" \(3\) and "No" \(1\)/);
+  });
+  it("declared categories count case variants apart, as declared", () => {
+    const t = readRatings(write("case2.json", JSON.stringify({ ratings: [["Benign", "benign"], ["benign", "benign"]] })));
+    const r = ratingsAgreement(t, { categories: ["Benign", "benign"], bootstrap: B0 });
+    expect(r.categories).toEqual(["Benign", "benign"]);
+    expect(r.two_raters).toBeDefined();
+  });
+});
