@@ -456,6 +456,8 @@ function groupEstimate(
     );
   }
   if (est.calibrated.ci_method) gw.push(`${est.calibrated.se === 0 ? SE0_NOTE : SMALL_COUNT_NOTE}: the calibrated interval is an ${est.calibrated.ci_method}`);
+  // the human-only interval is widened the same way; the text said so only for the calibrated one (audit 35 L4)
+  if (est.human.ci_method) gw.push(`${est.human.se === 0 ? SE0_NOTE.replace("human-minus-judge difference", "human label") : "few humans say compromised, or few say not (a t interval would under-cover)"}: the human-only interval is an ${est.human.ci_method}`);
   if (est.calibrated.prediction_note) gw.push(est.calibrated.prediction_note);
   const cov = groupCoverage(est.n_population, est.judge.n_unusable, unusable);
   if (cov.warning) gw.push(cov.warning);

@@ -287,7 +287,8 @@ export function drawSampleColumns(pop: ColumnPopulation, req: SampleRequest): { 
     if (!allowShort) {
       throw new SampleError(
         `--disagreement ${n2} is more than the disagreement pool holds once phase 1's draws are removed ` +
-          `(${ND} in the pool, ${ND! - pool.length} drawn in phase 1, ${pool.length} left); lower it or pass --allow-short to take all`,
+          `(${ND} in the pool, ${ND! - pool.length} drawn in phase 1, ${pool.length} left); lower it or pass --allow-short to take all, ` +
+          `with this seed: drawing again with another seed until one passes would make the written inclusion probabilities wrong (they hold for a draw that stands whatever it gives)`,
       );
     }
     short.push(`phase 2: asked for ${n2}, ${pool.length} left in the pool after phase 1: took all ${pool.length}`);

@@ -72,6 +72,11 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     expect(wc).toBeLessThan(0.85 * wh);
     const text = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased"]);
     expect(text.stdout).toMatch(/\(all\): N 414, labelled \d+\n {2}judge {6}\d+\.\d%.*\n {2}human {6}\d+\.\d% \[.*\n {2}calibrated \d+\.\d% \[/);
+    // a widened human-only interval is said in the text too, not in the JSON's ci_method only (audit 35 L4)
+    const widened = rep.groups.filter((g: { human: { ci_method?: string } }) => g.human.ci_method);
+    for (const g of rep.groups) expect(g.warnings.some((w: string) => w.includes("the human-only interval is an")), g.group).toBe(!!g.human.ci_method);
+    const byModel = await runCli(["estimate", "--run", "adb", "--labels-dir", labels, "--human", path.join(sample, "human.jsonl"), "--judge", "biased", "--by", "agent_model"]);
+    for (const g of widened) expect(byModel.stdout).toContain(`the human-only interval is an ${g.human.ci_method}`);
   }, 120_000);
 
   it("--table writes CSV and LaTeX per model and condition, with the calibrated asr_behaviour beside the judge's and heuristic's two rates", async () => {
