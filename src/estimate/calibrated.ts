@@ -89,6 +89,12 @@ export interface Ci {
 /** A design-based estimate: null with a reason when undefined; CI null with a reason when the variance is. */
 export interface DesignAsr {
   asr: number | null;
+  /**
+   * The estimate before it was clipped to [0, 1], only when clipping moved it (audit 35 M1: at a 1% true ASR, 16% of
+   * samples print 0.0%, and the printed values average 11% above the truth where these average on it): the value
+   * to pool or average across groups.
+   */
+  asr_unclipped?: number;
   reason?: string;
   se: number | null;
   ci95: Ci | null;
@@ -250,6 +256,7 @@ function fillInterval(
   { df, q, nEff, bound, nSampled, below, census }: IntervalContext,
 ): void {
   e.asr = clip01(value);
+  if (e.asr !== raw) e.asr_unclipped = raw;
   e.se = r.se !== null && r.se <= SE_ZERO ? 0 : r.se; // ~1e-17 of rounding is 0 (review 28)
   if (r.se === null) {
     e.ci_reason = r.reason;

@@ -18,7 +18,9 @@ const pct = (x: number) => (100 * x).toFixed(1);
 function design(e: DesignAsr): string {
   if (e.asr === null) return undefinedText(e.reason);
   const ci = e.ci95 ? `[${pct(e.ci95.lower)}, ${pct(e.ci95.upper)}]` : `CI ${undefinedText(e.ci_reason)}`;
-  return `${pct(e.asr)}% ${ci}${e.degenerate ? " (zero width)" : ""}`;
+  // a clipped estimate names its unclipped value: the one to average or pool across groups (audit 35 M1)
+  const clipped = e.asr_unclipped === undefined ? "" : ` (clipped to ${pct(e.asr)}% from ${e.asr_unclipped < 0 ? "-" : ""}${pct(Math.abs(e.asr_unclipped))}%: pool or average the unclipped value, not this)`;
+  return `${pct(e.asr)}% ${ci}${e.degenerate ? " (zero width)" : ""}${clipped}`;
 }
 
 /**
