@@ -169,6 +169,11 @@ export interface VerifiedFinding {
    * offered text pasted on the retry): the finding may rest on text the judge was handed, not text it found.
    */
   evidence_from_feedback?: true;
+  /**
+   * Set on a finding an earlier reply of the conversation verified and the last reply left out without retracting it
+   * (`./verdict/carry.ts`, red team 35a F3): the 1-based position in `raw_replies` of the reply that verified it.
+   */
+  from_reply?: number;
 }
 
 /**

@@ -12,7 +12,9 @@
  *    neutralized inside nonce-tagged elements), at most `retries` times.
  *
  * When the feedback turns run out: a reply never parsed -> `judge_error` (label null); a parsed reply whose
- * findings do not verify keeps its decision (label = highest holding finding, `downgraded`, `label_claimed`).
+ * findings do not verify keeps its decision (label = highest holding finding, `downgraded`, `label_claimed`). A reply
+ * after a feedback turn keeps the previous reply's verified findings it does not retract (`../verdict/carry.ts`:
+ * ranked at or below its claimed label; marked `from_reply`), so a verified finding left out of a retry is not lost.
  * A feedback turn that could not run at all (a transport fault: 429s, 5xx, resets, timeouts, 4xx, a stopped
  * run) -> `judge_error` with that fault's error kind (label and compromised null), keeping the first
  * decision's findings and rationale, the raw replies, attempts and usage; `--retry-errors` judges it again.
@@ -27,10 +29,11 @@
 import { evidenceContext, type EvidenceContext } from "../evidence/context.js";
 import { buildMessages, SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import { DEFAULT_BUDGET_CHARS, renderForJudge } from "../serialize/render.js";
-import type { Part, Trajectory, Verdict, VerdictStatus } from "../types.js";
+import type { Part, Trajectory, Verdict, VerdictStatus, VerifiedFinding } from "../types.js";
 import { decide, type Decision } from "../verdict/decide.js";
 import { feedbackMessage, labelFeedback, parseFeedback } from "../verdict/feedback.js";
 import { markEvidenceFromFeedback, offeredTexts, verifiedQuotes } from "../verdict/from-feedback.js";
+import { heldFindings } from "../verdict/carry.js";
 import { buildVerdict, type JudgeIdentity } from "../verdict/record.js";
 import { quoteCheck } from "../verdict/first-reply.js";
 import type { JudgeContext } from "./judge.js";
@@ -80,8 +83,16 @@ export interface JudgeConversation {
    * reply's holding finding quoting one of them is marked `evidence_from_feedback`.
    */
   offered?: string[];
-  /** The quotes (normalized) earlier replies verified before a feedback turn: never marked as pasted from it. */
-  verifiedBefore?: Set<string>;
+  /**
+   * The holding findings of the last decided reply that got a feedback turn (`heldFindings`, `../verdict/carry.ts`): the
+   * next reply keeps those it does not retract.
+   */
+  held?: VerifiedFinding[];
+  /**
+   * The quotes (normalized) earlier replies verified before a feedback turn: never marked as pasted from it. An array,
+   * not a Set: `freeze` keeps the state as JSON for the Batch API rounds, where a Set was written as `{}`.
+   */
+  verifiedBefore?: string[];
   /** The nonce of the rendered trajectory (rendering again with it gives the same messages). */
   readonly nonce: string;
   readonly budgetChars?: number;
@@ -326,9 +337,11 @@ export class JudgeConversations {
       const note = `judge reply: ${n}`;
       if (/is not an index/.test(n) && !(conv.notes ??= []).includes(note)) conv.notes.push(note);
     }
-    const decision = decide(parsed.reply, conv.evCtx);
+    // the previous decided reply's holding findings this reply does not retract stay (red team 35a F3, ../verdict/carry.ts)
+    const decision = decide(parsed.reply, conv.evCtx, conv.held);
     // a finding resting on text an earlier feedback turn offered is marked (red team 31 F2)
-    if (conv.offered) markEvidenceFromFeedback(decision.findings, conv.offered, conv.nonce, conv.verifiedBefore);
+    // a state frozen by an earlier version holds `{}` there (a Set written as JSON): read as none
+    if (conv.offered) markEvidenceFromFeedback(decision.findings, conv.offered, conv.nonce, new Set(Array.isArray(conv.verifiedBefore) ? conv.verifiedBefore : []));
     conv.last = { decision, rationale: parsed.reply.rationale };
     conv.firstReply ??= quoteCheck(decision.findings);
     if (decision.needsRetry && round < s.retries) {
@@ -336,7 +349,10 @@ export class JudgeConversations {
       if (offered.length > 0) (conv.offered ??= []).push(...offered);
       // the quotes this reply already verified, before any feedback offered them (red team 32 H: a quote verified under
       // partial_compliance, then moved under full_compliance, read as pasted from the feedback)
-      for (const q of verifiedQuotes(decision.findings, conv.nonce)) (conv.verifiedBefore ??= new Set()).add(q);
+      const before = Array.isArray(conv.verifiedBefore) ? conv.verifiedBefore : [];
+      for (const q of verifiedQuotes(decision.findings, conv.nonce)) if (!before.includes(q)) before.push(q);
+      conv.verifiedBefore = before;
+      conv.held = heldFindings(decision.findings, conv.raw.length);
       return again(out.content, feedbackMessage(decision, conv.nonce), out.reasoning);
     }
     return verdict("ok", decision, { rationale: parsed.reply.rationale });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { evidenceContext, looseInjectionForm } from "../../src/evidence/context.js";
-import { findQuoteSpan, verifyQuote } from "../../src/evidence/verify.js";
+import { findQuoteSpan, MIN_QUOTE_TEXT, textChars, verifyQuote } from "../../src/evidence/verify.js";
 import { normalize } from "../../src/evidence/normalize.js";
 import { EVIDENCE_KINDS } from "../../src/rubric/buckets.js";
 import { neutralize } from "../../src/serialize/untrusted.js";
@@ -295,7 +295,8 @@ describe("verifyQuote on the real AgentDojo corpus", () => {
         for (let k = 0; k < 3; k++) {
           const a = r.int(0, p.text.length - 1);
           const quote = p.text.slice(a, a + r.int(15, 120));
-          if (normalize(quote).length < 12) continue;
+          // a random cut of punctuation and markup (`l":"random"})`) is too little text to be evidence (red team 35a F4)
+          if (normalize(quote).length < 12 || textChars(normalize(quote)) < MIN_QUOTE_TEXT) continue;
           // A cut inside a surrogate pair or before a combining mark changes the text itself: not a fair quote.
           if (/^[\p{M}\udc00-\udfff]|[\ud800-\udbff]$/u.test(quote) || /^\p{M}/u.test(p.text.slice(a + quote.length))) continue;
           const v = verifyQuote({ message_index: p.message_index, tool_call_index: p.tool_call_index, quote }, [p.kind], ctx);
