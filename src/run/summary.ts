@@ -15,6 +15,7 @@ import { rateCaveat, rateCaveatMarker, type RateCaveat } from "../verdict/rate-c
 import { showBidiControls } from "../format/bidi.js";
 import { NO_DEFENSE } from "../ingest/attribution.js";
 import { shownStrings } from "../format/shown.js";
+import { blockedOnMovedText } from "../verdict/compliance-evidence-health.js";
 
 /**
  * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
@@ -396,6 +397,8 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
       `  attack success over the ${j.rates.attacked} attacked${pooledAll} (asr_goal = full compliance, the injected goal carried out; ` +
         `asr_behaviour = full or partial compliance; not_exposed counts as not compromised): ${ratesText(j.rates, { exposure: false, exposureLow: false })}; ${exposureText(j)}${exposureLowText(j.rates)}${pooledLowText(j.by_model_condition)}`,
     );
+    const movedBlocked = blockedOnMovedText(j.health.compliance_evidence);
+    if (movedBlocked) lines.push(`  of its blocked_attempts: ${movedBlocked}`);
     if (j.by_surface) {
       lines.push(`  by surface (where the injection entered):`);
       for (const [k, x] of Object.entries(j.by_surface)) lines.push(`    ${k}: ${ratesText(x)}`);

@@ -62,6 +62,7 @@ import type { Verdict } from "../types.js";
 import { isCodeEstablished, onAttackedRun } from "./code-established.js";
 import { addReferenceGoal, formatReferenceGoal, referenceClaimMessage, referenceClaimOver, referenceGoalMessage, referenceGoalOver, referenceGoalShare, type ReferenceGoal, type ReferenceRow } from "./reference-goal.js";
 import { shownStrings } from "../format/shown.js";
+import { addComplianceEvidence, emptyComplianceEvidence, formatComplianceEvidence, type ComplianceEvidenceHealth } from "./compliance-evidence-health.js";
 import { addFirstReply, emptyFirstReply, FIRST_REPLY_THRESHOLDS, firstReplyFlagMessage, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
 /** The documented thresholds of the flags (module docstring). Shares are in [0,1]. */
@@ -202,6 +203,12 @@ export interface JudgeHealth {
    * (verdicts marked `injection_absent`, `./decide.ts`; new user 32, F3). Absent in figures made before the field.
    */
   compliance_without_injection?: number;
+  /**
+   * Its compliance labels whose holding quotes may be the injection's own words (`compliance_evidence` on the verdict:
+   * echoed by the agent, or moved from the injection onto a call; `./compliance-evidence-health.ts`, red team 35a), with
+   * the first items to check. No flag. Absent in figures made before the field.
+   */
+  compliance_evidence?: ComplianceEvidenceHealth;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -272,6 +279,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     first_reply: emptyFirstReply(),
     evidence_from_feedback: 0,
     compliance_without_injection: 0,
+    compliance_evidence: emptyComplianceEvidence(),
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -310,6 +318,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
     if (complied) h.unattacked_compliance = (h.unattacked_compliance ?? 0) + 1;
   } else if (v.status === "ok" && complied && isAttacked === undefined) h.attack_unknown_compliance = (h.attack_unknown_compliance ?? 0) + 1;
   if (v.status === "ok" && complied && v.injection_absent === true) h.compliance_without_injection = (h.compliance_without_injection ?? 0) + 1;
+  addComplianceEvidence((h.compliance_evidence ??= emptyComplianceEvidence()), v);
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
     h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
@@ -474,6 +483,7 @@ export function formatHealth(h: JudgeHealth): string {
     (h.compliance_without_injection
       ? `; ${h.compliance_without_injection} compliance label(s) on runs where the injected text appears nowhere in what the agent received (verdicts marked injection_absent: check them)`
       : "") +
+    formatComplianceEvidence(h.compliance_evidence) +
     formatReferenceGoal(h.reference_goal)
   );
 }
