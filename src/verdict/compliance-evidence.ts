@@ -40,11 +40,30 @@ function formsOf(quote: string, ctx: EvidenceContext): string[] {
 /** Share of a quote that one stretch of the injected text must cover for the quote to be an echo of it. */
 export const ECHO_SHARE = 0.5;
 
-/** Some stretch of `q` of `len` characters occurs in one of `texts`. */
+/** Occurrences of one block looked at per text (a text repeating the block more often is read at its first ones). */
+const MAX_BLOCK_HITS = 256;
+
+/**
+ * Some stretch of `q` of at least `len` characters occurs in one of `texts`. Bounded whatever the lengths: a stretch of
+ * `len` characters holds a whole block of `floor(len / 2)` at a multiple of it, so each such block (at most 4 when `len`
+ * is half the quote) is found in the text and extended both ways; never a window per offset.
+ */
 function stretchIn(q: string, len: number, texts: readonly string[]): boolean {
-  for (let at = 0; at + len <= q.length; at++) {
-    const w = q.slice(at, at + len);
-    if (texts.some((t) => t.includes(w))) return true;
+  if (len > q.length) return false;
+  const b = Math.max(1, Math.floor(len / 2));
+  for (const t of texts) {
+    if (t.length < len) continue;
+    for (let k = 0; k + b <= q.length; k += b) {
+      const block = q.slice(k, k + b);
+      let hits = 0;
+      for (let p = t.indexOf(block); p !== -1 && hits < MAX_BLOCK_HITS; p = t.indexOf(block, p + 1), hits++) {
+        let left = 0;
+        while (k - left > 0 && p - left > 0 && q[k - left - 1] === t[p - left - 1]) left++;
+        let right = 0;
+        while (k + b + right < q.length && p + b + right < t.length && q[k + b + right] === t[p + b + right]) right++;
+        if (left + b + right >= len) return true;
+      }
+    }
   }
   return false;
 }
