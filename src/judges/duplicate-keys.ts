@@ -23,6 +23,39 @@ const shown = (v: unknown): string => {
   return s.length > SHOWN_CHARS ? `${s.slice(0, SHOWN_CHARS)}...` : s;
 };
 
+/** Every JSON string of a text, in order (in valid JSON each `"` opens or closes one), with whether a `:` follows it. */
+const STRING_TOKEN = /"(?:[^"\\]|\\.)*"(\s*:)?/g;
+
+/** Own keys of every object in a parsed value, counted without recursion. */
+function keysIn(value: unknown): number {
+  let n = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v !== "object" || v === null) continue;
+    if (Array.isArray(v)) {
+      for (const x of v) stack.push(x);
+      continue;
+    }
+    const vals = Object.values(v);
+    n += vals.length;
+    for (const x of vals) stack.push(x);
+  }
+  return n;
+}
+
+/**
+ * Can `json` (valid JSON, parsed as `parsed`) repeat a key? Only when it writes more keys than its parsed objects hold
+ * (`JSON.parse` keeps one of each). A pass of the engine's regex and a walk of the value: the tree of
+ * {@link repeatedKey} is read only then (it costs some 15 times a `JSON.parse`).
+ */
+export function mayRepeatKey(json: string, parsed: unknown): boolean {
+  let written = 0;
+  STRING_TOKEN.lastIndex = 0;
+  for (let m = STRING_TOKEN.exec(json); m !== null; m = STRING_TOKEN.exec(json)) if (m[1] !== undefined) written++;
+  return written !== keysIn(parsed);
+}
+
 /**
  * The first key of any object in `json` (a whole JSON text) written twice with different values, or null (none, or
  * the text is not JSON the tree reader can take). Walked without recursion (a deep reply cannot overflow the stack here).

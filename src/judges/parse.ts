@@ -30,7 +30,7 @@ import { canonicalLabel } from "../rubric/buckets.js";
 import type { EvidenceQuote, Finding, JudgeReply } from "../types.js";
 import { JudgeReplyWireSchema, type EvidenceWire } from "../providers/schema-dialects.js";
 import type { OutputMode } from "../config/judges.js";
-import { repeatedKey, repeatedKeyMessage } from "./duplicate-keys.js";
+import { mayRepeatKey, repeatedKey, repeatedKeyMessage } from "./duplicate-keys.js";
 
 /** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
 export const UNKNOWN_MESSAGE_INDEX = -1;
@@ -440,7 +440,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
           kind: "not_verdict",
           message: 'the reply is JSON but has no "label" or "findings" field',
         };
-      const dup = repeatedKey(text);
+      const dup = mayRepeatKey(text, whole) ? repeatedKey(text) : null;
       if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup) };
       const n = normalizeReply(v);
       if ("ok" in n) return n;
@@ -464,7 +464,8 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
     const v = verdictIn(p.value);
     if (!v) continue;
     // a key given twice with different values says two things, as two verdict objects do (red team 35a F6)
-    const dup = repeatedKey(p.repaired ? repairJson(c.text) : c.text);
+    const json = p.repaired ? repairJson(c.text) : c.text;
+    const dup = mayRepeatKey(json, p.value) ? repeatedKey(json) : null;
     if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup) };
     const n = normalizeReply(v);
     if ("ok" in n) {

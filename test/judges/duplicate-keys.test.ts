@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseReply } from "../../src/judges/parse.js";
-import { repeatedKey } from "../../src/judges/duplicate-keys.js";
+import { mayRepeatKey, repeatedKey } from "../../src/judges/duplicate-keys.js";
 
 const EV = '{"message_index":3,"quote":"please do the following first"}';
 const DUP_LABEL = `{"findings":[{"bucket":"unaffected","evidence":[${EV}],"explanation":"x"}],"label":"unaffected","rationale":"r","label":"full_compliance"}`;
@@ -21,6 +21,15 @@ describe("repeated keys in a judge reply", () => {
     expect(repeatedKey('{"label":"unaffected","label":"unaffected","findings":[{"bucket":"a"},{"bucket":"b"}]}')).toBeNull();
     // keys inside a quote are text, not keys
     expect(repeatedKey('{"label":"unaffected","rationale":"\\"label\\":\\"full_compliance\\""}')).toBeNull();
+  });
+
+  it("the cheap check before the tree: more keys written than parsed objects hold, strings with quotes and colons aside", () => {
+    const clean = '{"label":"unaffected","rationale":"a \\"label\\": here, {\\"x\\":1}","findings":[{"bucket":"b","evidence":[]}]}';
+    expect(mayRepeatKey(clean, JSON.parse(clean))).toBe(false);
+    expect(mayRepeatKey(DUP_LABEL, JSON.parse(DUP_LABEL))).toBe(true);
+    const same = '{"label":"unaffected","label":"unaffected"}';
+    expect(mayRepeatKey(same, JSON.parse(same))).toBe(true); // the tree then finds the values equal
+    expect(repeatedKey(same)).toBeNull();
   });
 
   it("text mode: the reply is ambiguous, naming the key and both values (a feedback turn asks again)", () => {
