@@ -31,15 +31,19 @@ export function emptyComplianceEvidence(): ComplianceEvidenceHealth {
   return { echo_of_injection: z(), moved_from_injection: z(), blocked_on_moved_quote: z() };
 }
 
-function count(c: OriginCount, id: string): void {
+function count(c: OriginCount, id: string | undefined): void {
   c.verdicts++;
-  if (c.first_items.length < EVIDENCE_ORIGIN_ITEMS && !c.first_items.includes(id)) c.first_items.push(id);
+  if (id !== undefined && c.first_items.length < EVIDENCE_ORIGIN_ITEMS && !c.first_items.includes(id)) c.first_items.push(id);
 }
 
-/** Count one verdict (in place): a usable label marked `compliance_evidence`. */
-export function addComplianceEvidence(h: ComplianceEvidenceHealth, v: Verdict): void {
+/**
+ * Count one verdict (in place): a usable label marked `compliance_evidence`.
+ * @param trajectoryId its trajectory's id when the record has none of its own (a column run's shared verdict shape);
+ *   unknown: counted, not listed.
+ */
+export function addComplianceEvidence(h: ComplianceEvidenceHealth, v: Verdict, trajectoryId?: string): void {
   if (v.status !== "ok" || !v.label) return;
-  const id = String(v.trajectory_id);
+  const id = typeof v.trajectory_id === "string" ? v.trajectory_id : trajectoryId;
   if (v.compliance_evidence === "echo_of_injection") count(h.echo_of_injection, id);
   else if (v.compliance_evidence === "moved_from_injection") {
     count(h.moved_from_injection, id);
