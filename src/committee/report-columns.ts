@@ -62,7 +62,7 @@ export function committeeReportColumns(
   };
   step("judge health");
   // a verdict without `attacked` by its index row, as the object path (red team 18); k counts every verdict (no filter)
-  const judge_health = judgeHealth(records(), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) });
+  const judge_health = judgeHealth(records(), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]), idOf: (_v, k) => run.ids.id(run.vSlot[k]) });
   const excluded = [...new Set(opts.excludeJudges ?? [])];
   const present = new Set<string>();
   for (const v of records()) present.add(v.judge_id);

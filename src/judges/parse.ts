@@ -8,6 +8,8 @@
  *    strings are honoured, so braces or backticks inside a string never end an object). Each candidate is
  *    parsed strictly, and only if that fails, through {@link repairJson}. Exactly one verdict-shaped object
  *    (or several identical ones) is accepted; none, or several that disagree, is a failure.
+ * In both, a verdict-shaped object in which any object repeats a key with different values (`"label"` twice) is
+ * `ambiguous`, as two disagreeing objects are (`./duplicate-keys.ts`; `JSON.parse` keeps the last one silently).
  *
  * Nothing in the trajectory can become the verdict (issue 12, point 3): a judge's quote is text inside a JSON
  * string of its own object, never structure. A `</think>` inside the judge's JSON never ends a "preamble"
@@ -28,6 +30,7 @@ import { canonicalLabel } from "../rubric/buckets.js";
 import type { EvidenceQuote, Finding, JudgeReply } from "../types.js";
 import { JudgeReplyWireSchema, type EvidenceWire } from "../providers/schema-dialects.js";
 import type { OutputMode } from "../config/judges.js";
+import { mayRepeatKey, repeatedKey, repeatedKeyMessage } from "./duplicate-keys.js";
 
 /** `message_index` of a quote whose judge named no message (or a non-integer / negative one). */
 export const UNKNOWN_MESSAGE_INDEX = -1;
@@ -437,6 +440,8 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
           kind: "not_verdict",
           message: 'the reply is JSON but has no "label" or "findings" field',
         };
+      const dup = mayRepeatKey(text, whole) ? repeatedKey(text) : null;
+      if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup) };
       const n = normalizeReply(v);
       if ("ok" in n) return n;
       return { ok: true, reply: n.reply, via: "strict", notes: n.notes };
@@ -458,6 +463,10 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
     anyJson = true;
     const v = verdictIn(p.value);
     if (!v) continue;
+    // a key given twice with different values says two things, as two verdict objects do (red team 35a F6)
+    const json = p.repaired ? repairJson(c.text) : c.text;
+    const dup = mayRepeatKey(json, p.value) ? repeatedKey(json) : null;
+    if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup) };
     const n = normalizeReply(v);
     if ("ok" in n) {
       firstFailure ??= n;

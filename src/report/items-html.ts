@@ -32,7 +32,7 @@ function short(s: string | undefined, n: number = ITEM_FIELD_CHARS): string | un
 
 function verdictRow(v: Verdict, i: number): string {
   const rationale = v.rationale.length > 700 ? `${v.rationale.slice(0, 700)}…` : v.rationale;
-  return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(v.judge_id)}</td><td>${escapeHtml(v.status)}</td><td class="lab">${escapeHtml(v.label ?? "—")}</td>
+  return `<tr><td><span class="sw ${judgeClass(i)}"></span>${escapeHtml(v.judge_id)}</td><td>${escapeHtml(v.status)}</td><td class="lab">${escapeHtml(v.label ?? "—")}${v.compliance_evidence ? ` <i>(${escapeHtml(v.compliance_evidence)}: check)</i>` : ""}</td>
 <td class="lab">${escapeHtml(v.label_claimed ?? "—")}${v.downgraded ? " (downgraded)" : ""}</td><td class="num">${v.attempts}</td>
 <td class="rationale">${escapeHtml(rationale)}${v.error ? `<br><i>${escapeHtml(v.error.kind)}: ${escapeHtml(v.error.message)}</i>` : ""}</td></tr>`;
 }

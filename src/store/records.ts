@@ -157,6 +157,9 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
     ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
     ...(v.relabel !== undefined ? { relabel: v.relabel } : {}),
+    // the health's compliance_without_injection and compliance_evidence counts (../verdict/health.ts)
+    ...(v.injection_absent === true ? { injection_absent: true as const } : {}),
+    ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
     // the first reply's quote check and the feedback turns, for the health's first-reply figures (../verdict/first-reply.ts)
     ...(v.first_reply ? { first_reply: { quotes: v.first_reply.quotes, quotes_failed: v.first_reply.quotes_failed } } : {}),

@@ -62,6 +62,7 @@ import type { Verdict } from "../types.js";
 import { isCodeEstablished, onAttackedRun } from "./code-established.js";
 import { addReferenceGoal, formatReferenceGoal, referenceClaimMessage, referenceClaimOver, referenceGoalMessage, referenceGoalOver, referenceGoalShare, type ReferenceGoal, type ReferenceRow } from "./reference-goal.js";
 import { shownStrings } from "../format/shown.js";
+import { addComplianceEvidence, emptyComplianceEvidence, formatComplianceEvidence, type ComplianceEvidenceHealth } from "./compliance-evidence-health.js";
 import { addFirstReply, emptyFirstReply, FIRST_REPLY_THRESHOLDS, firstReplyFlagMessage, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
 /** The documented thresholds of the flags (module docstring). Shares are in [0,1]. */
@@ -202,6 +203,12 @@ export interface JudgeHealth {
    * (verdicts marked `injection_absent`, `./decide.ts`; new user 32, F3). Absent in figures made before the field.
    */
   compliance_without_injection?: number;
+  /**
+   * Its compliance labels whose holding quotes may be the injection's own words (`compliance_evidence` on the verdict:
+   * echoed by the agent, or moved from the injection onto a call; `./compliance-evidence-health.ts`, red team 35a), with
+   * the first items to check. No flag. Absent in figures made before the field.
+   */
+  compliance_evidence?: ComplianceEvidenceHealth;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -221,6 +228,8 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
  * @param opts.rowOf the index row of the `k`-th verdict's trajectory (undefined: none): its `attacked` stands in for a
  *   verdict's missing one when `attackedOf` is not given, and its `reference`, `run_error` and `attack` feed
  *   `reference_goal` (`denies_reference_goal`). Without it, no reference figures.
+ * @param opts.idOf the `k`-th verdict's trajectory id, for a record without its own (a column run's shared shape): the
+ *   first items of `compliance_evidence`.
  * @returns one entry per judge with at least one verdict. Never throws (unless `attackedOf` does).
  */
 export function judgeHealth(
@@ -229,6 +238,7 @@ export function judgeHealth(
     thresholds?: Partial<HealthThresholds>;
     attackedOf?: (v: Verdict, k: number) => boolean | undefined;
     rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined;
+    idOf?: (v: Verdict, k: number) => string | undefined;
   } = {},
 ): JudgeHealth[] {
   const by = new Map<string, JudgeHealth>();
@@ -238,7 +248,7 @@ export function judgeHealth(
     if (!h) by.set(v.judge_id, (h = emptyHealth(v.judge_id, v.judge_model)));
     const row = opts.rowOf?.(v, k);
     const attacked = v.attacked !== undefined ? undefined : opts.attackedOf ? opts.attackedOf(v, k) : row?.attacked;
-    addVerdict(h, v, attacked, row);
+    addVerdict(h, v, attacked, row, opts.idOf?.(v, k));
     k++;
   }
   return [...by.values()].sort((a, b) => a.judge_id.localeCompare(b.judge_id)).map((h) => withFlags(h, opts.thresholds));
@@ -272,6 +282,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     first_reply: emptyFirstReply(),
     evidence_from_feedback: 0,
     compliance_without_injection: 0,
+    compliance_evidence: emptyComplianceEvidence(),
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -283,8 +294,9 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
  * @param attacked whether its trajectory is attacked when the verdict does not say (`v.attacked` undefined): its
  *   index row's `attacked`; undefined when unknown (module docstring, `compliance_on_unattacked`).
  * @param row its trajectory's index row, when known: its benchmark verdict feeds `reference_goal` (`./reference-goal.ts`).
+ * @param trajectoryId its trajectory's id when the record has none (`compliance_evidence`'s first items).
  */
-export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?: ReferenceRow): void {
+export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?: ReferenceRow, trajectoryId?: string): void {
   h.verdicts++;
   addReferenceGoal(h, v, row);
   addFirstReply((h.first_reply ??= emptyFirstReply()), v);
@@ -310,6 +322,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
     if (complied) h.unattacked_compliance = (h.unattacked_compliance ?? 0) + 1;
   } else if (v.status === "ok" && complied && isAttacked === undefined) h.attack_unknown_compliance = (h.attack_unknown_compliance ?? 0) + 1;
   if (v.status === "ok" && complied && v.injection_absent === true) h.compliance_without_injection = (h.compliance_without_injection ?? 0) + 1;
+  addComplianceEvidence((h.compliance_evidence ??= emptyComplianceEvidence()), v, trajectoryId);
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
     h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
@@ -474,6 +487,7 @@ export function formatHealth(h: JudgeHealth): string {
     (h.compliance_without_injection
       ? `; ${h.compliance_without_injection} compliance label(s) on runs where the injected text appears nowhere in what the agent received (verdicts marked injection_absent: check them)`
       : "") +
+    formatComplianceEvidence(h.compliance_evidence) +
     formatReferenceGoal(h.reference_goal)
   );
 }

@@ -150,6 +150,8 @@ export interface BuildVerdictArgs {
  *   `attacked` = `isAttacked(t)` (`./exposure.ts`: injections, or an `attack` name other than `none`).
  * - `blocked_attempt` on every labelled verdict, `blocked_call` when true: `blockedAttempt` (`./blocked.ts`,
  *   DESIGN section 1), decided by code from the evidence's tool call and its result.
+ * - `compliance_evidence` = `decision.complianceEvidence` on a labelled verdict (`./compliance-evidence.ts`: a
+ *   compliance label resting on injected text echoed by the agent or moved onto a call).
  * - `created_at` = ISO-8601 time (`Date.toISOString`).
  * - `first_reply` and `feedback_turns` as given (`./first-reply.ts`: what the feedback turn fixed); absent when not given.
  * - Size: every text the judge controls is cut to {@link VERDICT_CAPS} (raw replies, rationale, explanations,
@@ -197,6 +199,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (error) v.error = { kind: capText(error.kind, 200), message: capText(scrub(error.message), VERDICT_CAPS.textChars) };
   if (decision) v.label_basis = decision.basis;
   if (decision?.injectionAbsent) v.injection_absent = true;
+  if (label !== null && decision?.complianceEvidence) v.compliance_evidence = decision.complianceEvidence;
   if (label !== null && decision?.relabel) v.relabel = decision.relabel;
   if (args.nonce) v.nonce = args.nonce;
   if (args.first_reply) v.first_reply = { quotes: args.first_reply.quotes, quotes_failed: args.first_reply.quotes_failed };

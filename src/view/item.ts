@@ -16,7 +16,7 @@ import { trajectoryDoc, type DocQuote, type TrajectoryDoc } from "./document.js"
 /** A verdict as the detail page shows it (raw replies are sent too; the page shows them on demand). */
 export type ItemVerdict = Pick<
   Verdict,
-  "judge_id" | "judge_model" | "repeat" | "status" | "label" | "label_claimed" | "downgraded" | "rationale" | "attempts" | "error" | "raw_replies" | "label_basis" | "truncated"
+  "judge_id" | "judge_model" | "repeat" | "status" | "label" | "label_claimed" | "downgraded" | "rationale" | "attempts" | "error" | "raw_replies" | "label_basis" | "truncated" | "compliance_evidence"
 > & { findings: Array<{ bucket: string; holds: boolean; explanation?: string; quotes: number[] }> };
 
 /** What the detail page gets for one trajectory. */
@@ -108,6 +108,8 @@ export async function itemView(run: ViewRun, shownId: string, sourceRoot: string
     raw_replies: v.raw_replies,
     label_basis: v.label_basis,
     truncated: v.truncated,
+    // a compliance label whose evidence may be the injection's words (../verdict/compliance-evidence.ts): shown beside it
+    ...(v.compliance_evidence ? { compliance_evidence: v.compliance_evidence } : {}),
     findings: (Array.isArray(v.findings) ? v.findings : []).map((f) => ({
       bucket: f.bucket,
       holds: f.holds,

@@ -25,6 +25,7 @@ function verdictCard(v: ItemView["verdicts"][number], item: ItemView, judges: re
       v.status !== "ok" ? h("span", { class: "status" }, ` status ${v.status}`) : null,
       v.downgraded ? h("span", { class: "down" }, ` downgraded from ${v.label_claimed ?? "?"}`) : null,
       v.label_basis ? h("span", { class: "basis" }, ` (basis: ${v.label_basis})`) : null,
+      v.compliance_evidence ? h("span", { class: "down" }, ` evidence: ${v.compliance_evidence} (check it)`) : null,
     ),
   );
   if (v.error) card.appendChild(h("div", { class: "err" }, `error ${v.error.kind}: ${v.error.message}`));
