@@ -7,7 +7,8 @@
 import { encodingHint } from "./encoding-hint.js";
 import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
-import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
+import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
+import { givenSurfaces } from "./given-surfaces.js";
 import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
@@ -420,14 +421,12 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     if (tools.length > 0) t.tools = tools;
   }
   // surfaces: the top-level `surfaces`, else `metadata.surfaces` (as Inspect)
-  const surfaceObj = isObj(r.surfaces) ? r.surfaces : isObj(meta.surfaces) ? meta.surfaces : undefined;
-  if (surfaceObj !== undefined) {
-    const surfaces: Record<string, Surface> = {};
-    for (const [k, v] of Object.entries(surfaceObj)) if (nonEmpty(v)) surfaces[k] = v;
-    if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
-  }
+  // (trimmed; a key naming no injection placeholder ignored, an unknown name said: ./given-surfaces.ts)
+  const surfaceField = isObj(r.surfaces) ? "surfaces" : isObj(meta.surfaces) ? "metadata.surfaces" : undefined;
+  const given = surfaceField ? givenSurfaces((surfaceField === "surfaces" ? r.surfaces : meta.surfaces) as Json, t.injections, surfaceField, src.path, `${src.path}:${src.line}`) : undefined;
+  if (given?.surfaces) t.surfaces = given.surfaces;
   if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
-  const warnings: ItemWarning[] = [...boolWarnings];
+  const warnings: ItemWarning[] = [...boolWarnings, ...(given?.warnings ?? [])];
   if (contradiction !== undefined) warnings.push(contradiction);
   if (!isAttacked(t) && ref.security !== undefined) {
     // an attack key that says "no attack" (attack_type: "benign") is read already: mapping it again would not help
