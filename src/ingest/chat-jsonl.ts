@@ -9,6 +9,7 @@ import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { givenSurfaces } from "./given-surfaces.js";
+import { unmatchedToolResultWarning } from "./tool-results.js";
 import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
@@ -427,6 +428,9 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
   if (given?.surfaces) t.surfaces = given.surfaces;
   if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
   const warnings: ItemWarning[] = [...boolWarnings, ...(given?.warnings ?? [])];
+  // a tool result whose tool_call_id answers no call: kept, said (./tool-results.ts)
+  const unmatched = unmatchedToolResultWarning(t.messages, src.path, `${src.path}:${src.line}`);
+  if (unmatched !== undefined) warnings.push(unmatched);
   if (contradiction !== undefined) warnings.push(contradiction);
   if (!isAttacked(t) && ref.security !== undefined) {
     // an attack key that says "no attack" (attack_type: "benign") is read already: mapping it again would not help

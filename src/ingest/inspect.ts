@@ -25,6 +25,7 @@ import { checkSchema, injectionsProblem, joinProblems, shortValue } from "./sche
 import { ownValue, ROLE_MAP } from "./text.js";
 import type { ItemWarning } from "./warnings.js";
 import { givenSurfaces } from "./given-surfaces.js";
+import { unmatchedToolResultWarning } from "./tool-results.js";
 import type { ConvertResult } from "./agentdojo.js";
 
 type Json = Record<string, unknown>;
@@ -277,6 +278,9 @@ export function convertInspectSample(
   if (sid !== undefined) t.user_task_id = sid;
   const { attackKey, emptyCondition } = applyMetadataFields(t, meta, opts.fieldMap ?? {}, r);
   const warnings: ItemWarning[] = [];
+  // a tool result whose tool_call_id answers no call: kept, said (./tool-results.ts)
+  const unmatched = unmatchedToolResultWarning(t.messages, src.path, `${src.path} ${where}`);
+  if (unmatched !== undefined) warnings.push(unmatched);
   // the sample's surfaces: trimmed, a key naming no injection placeholder ignored, an unknown name said (./given-surfaces.ts)
   if (isObj(meta.surfaces)) {
     const given = givenSurfaces(meta.surfaces, t.injections, "metadata.surfaces", src.path, where);
