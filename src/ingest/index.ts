@@ -17,6 +17,7 @@ import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./age
 import { convertInspectLog, countEvalSamples, isInspectLog, readInspectEval } from "./inspect-read.js";
 import type { InspectOptions } from "./inspect.js";
 import { convertShell, isShellTrajectory } from "./shell.js";
+import { withChatShapeHint } from "./chat-shape.js";
 import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
 import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
@@ -181,7 +182,7 @@ function convertJsonFile(file: string, bytes: Buffer, idRoot: string, ctx?: Read
         if (parsed.ok && isShellTrajectory(parsed.value)) {
           return [itemOf(convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?\.json$/i, "") }), ctx)];
         }
-        if (parsed.ok) return [itemOf(convertAgentDojo(parsed.value, agentDojoSource(file, idRoot, ctx)), ctx)];
+        if (parsed.ok) return [itemOf(withChatShapeHint(convertAgentDojo(parsed.value, agentDojoSource(file, idRoot, ctx)), parsed.value, decoded.text), ctx)];
       }
     }
     return [itemOf(parseAgentDojoBytes(read.bytes, agentDojoSource(file, idRoot, ctx)), ctx)];
