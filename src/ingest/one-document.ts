@@ -31,7 +31,7 @@ export function oneDocumentError(file: string, max: number): IngestError | undef
   return ingestError(
     "invalid_json",
     file,
-    `${file}: the file is one JSON document, ${what} written over ${lines} lines, not JSON Lines (one trajectory per line): ` +
+    `the file is one JSON document, ${what} written over ${lines} lines, not JSON Lines (one trajectory per line): ` +
       `nothing of it is read; write one trajectory per line (e.g. ${fix}) and label that`,
   );
 }

@@ -31,6 +31,7 @@ describe("a .jsonl file that is one JSON document", () => {
     const e = got[0].kind === "error" ? got[0].error : undefined;
     expect(e?.kind).toBe("invalid_json");
     expect(e?.line).toBeUndefined();
+    expect(e?.message).toMatch(new RegExp(`^${f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: the file is one JSON document`));
     expect(e?.message).toMatch(/the file is one JSON document, an array of 3 item\(s\) \(3 with messages: trajectories\) written over \d+ lines, not JSON Lines/);
     expect(e?.message).toContain(`jq -c '.[]' ${f} > out.jsonl`);
   });
