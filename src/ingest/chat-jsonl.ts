@@ -421,16 +421,9 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     const tools = chatTools(r.tools);
     if (tools.length > 0) t.tools = tools;
   }
-  // surfaces: the top-level `surfaces`, else `metadata.surfaces` (as Inspect)
-  // (trimmed; a key naming no injection placeholder ignored, an unknown name said: ./given-surfaces.ts)
-  const surfaceField = isObj(r.surfaces) ? "surfaces" : isObj(meta.surfaces) ? "metadata.surfaces" : undefined;
-  const given = surfaceField ? givenSurfaces((surfaceField === "surfaces" ? r.surfaces : meta.surfaces) as Json, t.injections, surfaceField, src.path, `${src.path}:${src.line}`) : undefined;
-  if (given?.surfaces) t.surfaces = given.surfaces;
+  const checked = surfacesAndResults(t, r, meta, src);
   if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
-  const warnings: ItemWarning[] = [...boolWarnings, ...(given?.warnings ?? [])];
-  // a tool result whose tool_call_id answers no call: kept, said (./tool-results.ts)
-  const unmatched = unmatchedToolResultWarning(t.messages, src.path, `${src.path}:${src.line}`);
-  if (unmatched !== undefined) warnings.push(unmatched);
+  const warnings: ItemWarning[] = [...boolWarnings, ...checked];
   if (contradiction !== undefined) warnings.push(contradiction);
   if (!isAttacked(t) && ref.security !== undefined) {
     // an attack key that says "no attack" (attack_type: "benign") is read already: mapping it again would not help
@@ -449,6 +442,25 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     });
   }
   return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
+}
+
+/**
+ * A line's given surfaces set on `t` (the top-level `surfaces`, else `metadata.surfaces`, as Inspect; trimmed, a key
+ * naming no injection placeholder ignored, an unknown name said: ./given-surfaces.ts), and the warnings of those and
+ * of its tool results that answer no call (./tool-results.ts).
+ */
+function surfacesAndResults(t: Trajectory, r: Json, meta: Json, src: ChatLineSource): ItemWarning[] {
+  const item = `${src.path}:${src.line}`;
+  const field = isObj(r.surfaces) ? "surfaces" : isObj(meta.surfaces) ? "metadata.surfaces" : undefined;
+  const out: ItemWarning[] = [];
+  if (field !== undefined) {
+    const given = givenSurfaces((field === "surfaces" ? r.surfaces : meta.surfaces) as Json, t.injections, field, src.path, item);
+    if (given.surfaces) t.surfaces = given.surfaces;
+    out.push(...given.warnings);
+  }
+  const unmatched = unmatchedToolResultWarning(t.messages, src.path, item);
+  if (unmatched !== undefined) out.push(unmatched);
+  return out;
 }
 
 /**
