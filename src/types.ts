@@ -65,6 +65,12 @@ export type Surface =
   | "code_comment"
   | (string & {});
 
+/**
+ * The surface names ipi-judge knows (the named members of {@link Surface}, README "surface"): a surface given by the
+ * input outside this list is kept but warned about (`webpage` beside `web_page` would be a surface row of its own).
+ */
+export const KNOWN_SURFACES: readonly string[] = ["tool_output", "tool_description", "system_prompt", "user_message", "file", "web_page", "terminal_output", "email", "code_comment"];
+
 /** One tool offered to the agent: what it saw in its tool list. A description is a part evidence can quote. */
 export interface ToolDefinition {
   name: string;

@@ -4,6 +4,13 @@
  * models or conditions while its neighbours do not never reads as like for like unsaid.
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
+import { NO_VALUE } from "../stats/no-value.js";
+
+/** The distinct values, sorted, with `(none)` for a missing one when some value is recorded; [] when none is. */
+function withNone(values: ReadonlyArray<string | undefined>): string[] {
+  const set = new Set(values.map((v) => (typeof v === "string" && v !== "" ? v : NO_VALUE)));
+  return [...set].some((v) => v !== NO_VALUE) ? [...set].sort() : [];
+}
 
 /**
  * A group over several conditions (defenses) when `--by` does not split them: the words that say so, else null
@@ -11,7 +18,8 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
  */
 export function pooledConditions(by: readonly string[], rows: readonly TrajectoryIndexRow[]): string | null {
   if (!by.length || by.includes("condition")) return null;
-  const conds = [...new Set(rows.map((r) => r.condition).filter((c): c is string => c !== undefined))].sort();
+  // runs without a condition are the condition (none) when another row records one (new user 35)
+  const conds = withNone(rows.map((r) => r.condition));
   return conds.length > 1 ? `pooled over ${conds.length} conditions (${conds.join(", ")}): add condition to --by for one figure per condition` : null;
 }
 
@@ -25,7 +33,7 @@ export function pooledConditions(by: readonly string[], rows: readonly Trajector
  */
 export function pooledModels(by: readonly string[], rows: readonly TrajectoryIndexRow[], domainModels = 0): string | null {
   if (!by.length || by.includes("agent_model") || by.includes("model")) return null;
-  const models = [...new Set(rows.map((r) => r.agent_model).filter((m): m is string => typeof m === "string"))].sort();
+  const models = withNone(rows.map((r) => r.agent_model));
   if (models.length === 1 && domainModels > 1) {
     return `one agent model only: ${models[0]} (of the ${domainModels} the groups hold; see the NOT LIKE FOR LIKE warning)`;
   }

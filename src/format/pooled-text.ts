@@ -5,13 +5,14 @@
  * of them, not a per-model figure; the line says so.
  */
 import { showControls } from "./shown.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** The agent models and conditions of a run's (attacked) trajectories, sorted, and the line that names them. */
 export interface Pooling {
   agent_models: string[];
-  /** Conditions recorded on the attacked trajectories (empty when the run records none). */
+  /** Conditions recorded on the attacked trajectories, `(none)` for those without one (empty when the run records none). */
   conditions: string[];
-  /** Suites recorded on them (empty when the rows carry none, or the caller did not read them). */
+  /** Suites recorded on them, `(none)` for those without one (empty when the rows carry none, or the caller did not read them). */
   suites: string[];
   text: string;
 }
@@ -41,13 +42,16 @@ export function poolingOf(
   for (const r of rows) {
     if (attackedOnly && !r.attacked) continue;
     n++;
-    models.add(typeof r.agent_model === "string" && r.agent_model !== "" ? r.agent_model : "(none)");
-    if (typeof r.condition === "string" && r.condition !== "") conds.add(r.condition);
-    if (typeof r.suite === "string" && r.suite !== "") suiteSet.add(r.suite);
+    models.add(typeof r.agent_model === "string" && r.agent_model !== "" ? r.agent_model : NO_VALUE);
+    conds.add(typeof r.condition === "string" && r.condition !== "" ? r.condition : NO_VALUE);
+    suiteSet.add(typeof r.suite === "string" && r.suite !== "" ? r.suite : NO_VALUE);
   }
   const agent_models = [...models].sort();
-  const conditions = [...conds].sort();
-  const suites = [...suiteSet].sort();
+  // runs without a condition (suite) are a group of their own, (none), named beside the others; when no run records
+  // one the list is empty ("no recorded condition"): new user 35, "1 condition (no_defense)" over 54 runs with none
+  const named = (s: Set<string>) => ([...s].some((x) => x !== NO_VALUE) ? [...s].sort() : []);
+  const conditions = named(conds);
+  const suites = named(suiteSet);
   const m = `${agent_models.length} agent model${agent_models.length === 1 ? "" : "s"} (${names(agent_models)})`;
   const c = conditions.length ? `${conditions.length} condition${conditions.length === 1 ? "" : "s"} (${names(conditions)})` : "no recorded condition";
   // the suites too (new user 33: a kappa over AgentDojo's and AgentDyn's checkers named neither benchmark's suites)

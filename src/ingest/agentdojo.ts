@@ -7,6 +7,7 @@
  * (see `schemas/agentdojo.schema.json`).
  */
 import { encodingHint } from "./encoding-hint.js";
+import { withChatShapeHint } from "./chat-shape.js";
 import { coerceBooleans } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
 import path from "node:path";
@@ -377,7 +378,8 @@ function fallbackId(src: AgentDojoSource): string {
  *
  * @returns a trajectory, or an error of kind `invalid_utf8` (byte offset and line), `too_large` (text too long
  *   for one string; the reader checks the file size against its limit before this), `invalid_json` (the
- *   parser's message with line and column), `schema` or `no_messages`. Never throws for bad data.
+ *   parser's message with line and column), `schema` (a file in chat JSONL's line shape says so:
+ *   `./chat-shape.ts`) or `no_messages`. Never throws for bad data.
  */
 export function parseAgentDojoBytes(bytes: Uint8Array, src: AgentDojoSource): ConvertResult {
   const decoded = decodeUtf8Strict(bytes);
@@ -388,7 +390,8 @@ export function parseAgentDojoBytes(bytes: Uint8Array, src: AgentDojoSource): Co
   const parsed = parseJson(decoded.text);
   if (!parsed.ok) return { ok: false, error: ingestError("invalid_json", src.path, parsed.message + encodingHint(bytes)) };
   try {
-    return convertAgentDojo(parsed.value, src);
+    // a chat trajectory saved as .json: said, with how to read it (./chat-shape.ts)
+    return withChatShapeHint(convertAgentDojo(parsed.value, src), parsed.value, decoded.text);
   } catch (e) {
     // A safety net: convertAgentDojo reports conversion failures itself.
     return { ok: false, error: conversionError(e, src.path) };

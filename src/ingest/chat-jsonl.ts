@@ -7,7 +7,9 @@
 import { encodingHint } from "./encoding-hint.js";
 import { coerceBooleans, readBool } from "./booleans.js";
 import type { ConvertResult } from "./warnings.js";
-import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
+import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
+import { givenSurfaces } from "./given-surfaces.js";
+import { unmatchedToolResultWarning } from "./tool-results.js";
 import type { ItemWarning } from "./warnings.js";
 import { conversionError, ConvertError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
@@ -419,15 +421,9 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     const tools = chatTools(r.tools);
     if (tools.length > 0) t.tools = tools;
   }
-  // surfaces: the top-level `surfaces`, else `metadata.surfaces` (as Inspect)
-  const surfaceObj = isObj(r.surfaces) ? r.surfaces : isObj(meta.surfaces) ? meta.surfaces : undefined;
-  if (surfaceObj !== undefined) {
-    const surfaces: Record<string, Surface> = {};
-    for (const [k, v] of Object.entries(surfaceObj)) if (nonEmpty(v)) surfaces[k] = v;
-    if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
-  }
+  const checked = surfacesAndResults(t, r, meta, src);
   if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
-  const warnings: ItemWarning[] = [...boolWarnings];
+  const warnings: ItemWarning[] = [...boolWarnings, ...checked];
   if (contradiction !== undefined) warnings.push(contradiction);
   if (!isAttacked(t) && ref.security !== undefined) {
     // an attack key that says "no attack" (attack_type: "benign") is read already: mapping it again would not help
@@ -446,6 +442,25 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     });
   }
   return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
+}
+
+/**
+ * A line's given surfaces set on `t` (the top-level `surfaces`, else `metadata.surfaces`, as Inspect; trimmed, a key
+ * naming no injection placeholder ignored, an unknown name said: ./given-surfaces.ts), and the warnings of those and
+ * of its tool results that answer no call (./tool-results.ts).
+ */
+function surfacesAndResults(t: Trajectory, r: Json, meta: Json, src: ChatLineSource): ItemWarning[] {
+  const item = `${src.path}:${src.line}`;
+  const field = isObj(r.surfaces) ? "surfaces" : isObj(meta.surfaces) ? "metadata.surfaces" : undefined;
+  const out: ItemWarning[] = [];
+  if (field !== undefined) {
+    const given = givenSurfaces((field === "surfaces" ? r.surfaces : meta.surfaces) as Json, t.injections, field, src.path, item);
+    if (given.surfaces) t.surfaces = given.surfaces;
+    out.push(...given.warnings);
+  }
+  const unmatched = unmatchedToolResultWarning(t.messages, src.path, item);
+  if (unmatched !== undefined) out.push(unmatched);
+  return out;
 }
 
 /**

@@ -17,6 +17,8 @@ import { convertAgentDojo, parseAgentDojoBytes, type ConvertResult } from "./age
 import { convertInspectLog, countEvalSamples, isInspectLog, readInspectEval } from "./inspect-read.js";
 import type { InspectOptions } from "./inspect.js";
 import { convertShell, isShellTrajectory } from "./shell.js";
+import { withChatShapeHint } from "./chat-shape.js";
+import { oneDocumentError } from "./one-document.js";
 import { parseChatLineBytes, type MappableField } from "./chat-jsonl.js";
 import { IngestFatalError, ingestError, tooLargeError } from "./errors.js";
 import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
@@ -181,7 +183,7 @@ function convertJsonFile(file: string, bytes: Buffer, idRoot: string, ctx?: Read
         if (parsed.ok && isShellTrajectory(parsed.value)) {
           return [itemOf(convertShell(parsed.value, { path: file, idPath: idPath(idRoot, file).replace(/(\.traj)?\.json$/i, "") }), ctx)];
         }
-        if (parsed.ok) return [itemOf(convertAgentDojo(parsed.value, agentDojoSource(file, idRoot, ctx)), ctx)];
+        if (parsed.ok) return [itemOf(withChatShapeHint(convertAgentDojo(parsed.value, agentDojoSource(file, idRoot, ctx)), parsed.value, decoded.text), ctx)];
       }
     }
     return [itemOf(parseAgentDojoBytes(read.bytes, agentDojoSource(file, idRoot, ctx)), ctx)];
@@ -314,6 +316,12 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
       sawLine = true;
       rows++;
       const r = parseChatLineBytes(bytes, { path: f.file, line, relPath }, { fieldMap: opts.fieldMap });
+      // a first line that is not JSON: the file may be one pretty-printed document, said once (./one-document.ts)
+      const whole = rows === 1 && !r.ok && r.error.kind === "invalid_json" ? oneDocumentError(f.file, max) : undefined;
+      if (whole !== undefined) {
+        yield { kind: "error", error: whole };
+        return;
+      }
       if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
       yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
     }

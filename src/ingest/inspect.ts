@@ -14,7 +14,7 @@
  * descriptions included) and in messages data URIs are replaced by `attachment://<hash>`, the text kept in the
  * sample's `attachments` (older logs: `tc://<hash>`).
  */
-import type { Message, Surface, ToolCall, ToolDefinition, Trajectory } from "../types.js";
+import type { Message, ToolCall, ToolDefinition, Trajectory } from "../types.js";
 import { conversionError, ingestError } from "./errors.js";
 import { familyOf } from "./family.js";
 import { explicitEmptyCondition, fieldValue, type MappableField } from "./chat-jsonl.js";
@@ -24,6 +24,8 @@ import { rawValues } from "./raw-json.js";
 import { checkSchema, injectionsProblem, joinProblems, shortValue } from "./schema.js";
 import { ownValue, ROLE_MAP } from "./text.js";
 import type { ItemWarning } from "./warnings.js";
+import { givenSurfaces } from "./given-surfaces.js";
+import { unmatchedToolResultWarning } from "./tool-results.js";
 import type { ConvertResult } from "./agentdojo.js";
 
 type Json = Record<string, unknown>;
@@ -276,6 +278,15 @@ export function convertInspectSample(
   if (sid !== undefined) t.user_task_id = sid;
   const { attackKey, emptyCondition } = applyMetadataFields(t, meta, opts.fieldMap ?? {}, r);
   const warnings: ItemWarning[] = [];
+  // a tool result whose tool_call_id answers no call: kept, said (./tool-results.ts)
+  const unmatched = unmatchedToolResultWarning(t.messages, src.path, `${src.path} ${where}`);
+  if (unmatched !== undefined) warnings.push(unmatched);
+  // the sample's surfaces: trimmed, a key naming no injection placeholder ignored, an unknown name said (./given-surfaces.ts)
+  if (isObj(meta.surfaces)) {
+    const given = givenSurfaces(meta.surfaces, t.injections, "metadata.surfaces", src.path, where);
+    if (given.surfaces) t.surfaces = given.surfaces;
+    warnings.push(...given.warnings);
+  }
   // "attack_type": "benign" beside recorded injected text: counted attacked, said by name, as in chat JSONL
   const contradiction = attackContradiction(t, { scope: src.path, item: where, attackField: attackKey ?? "metadata.attack", injectionsField: "metadata.injections" });
   if (contradiction !== undefined) warnings.push(contradiction);
@@ -362,7 +373,7 @@ function offeredTools(events: unknown, r: Resolver): ToolDefinition[] {
 
 /**
  * Set the fields a sample's `metadata` gives (`attack`, `condition`, `injection_task_id`, `agent_family`, an
- * `--field`-mapped `agent_model`, `injections`, `surfaces`) on `t`.
+ * `--field`-mapped `agent_model`, `injections`) on `t` (its `surfaces` are read after it).
  *
  * @returns the key the attack was read from (`metadata.<key>`) and the explicitly empty condition, if any
  *   (then `t.condition` is {@link NO_DEFENSE}).
@@ -398,11 +409,6 @@ function applyMetadataFields(
   }
   if (isObj(meta.injections)) {
     for (const [k, v] of Object.entries(meta.injections)) if (typeof v === "string") t.injections[k] = r.str(v);
-  }
-  if (isObj(meta.surfaces)) {
-    const surfaces: Record<string, Surface> = {};
-    for (const [k, v] of Object.entries(meta.surfaces)) if (nonEmpty(v)) surfaces[k] = v;
-    if (Object.keys(surfaces).length > 0) t.surfaces = surfaces;
   }
   return { attackKey, emptyCondition };
 }

@@ -44,6 +44,7 @@ import { referenceValueOf } from "../stats/reference-rates.js";
 import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
 import { EstimateError, estimateFromData, resolveSource, type EstimateOptions, type EstimateReport, type EstimateSource } from "../estimate/run.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** The committee's pseudo-rater name in tables and charts. */
 export const COMMITTEE = "committee";
@@ -194,7 +195,7 @@ export interface ReportOptions {
  * The two named rates, blocked attempts, coverage and exposure per (rater, agent model, condition) over the
  * attacked trajectories of `index` (DESIGN section 1; `not_exposed` counts as not compromised). A trajectory
  * without a label from the rater counts against coverage under its reason. Trajectories without an agent model
- * are grouped under `(unknown)`, without a condition under `(none)`. Each row carries the benchmark's own verdict of
+ * are grouped under `(none)`, without a condition under `(none)`. Each row carries the benchmark's own verdict of
  * its runs (`reference_security`, src/stats/reference-rates.ts), which the page says beside a LOW coverage.
  * @param items rater -> trajectory id -> its label (or why it has none) and blocked attempt; ids missing from a
  *   rater's map count as `no_verdict`.
@@ -205,8 +206,8 @@ export function asrRows(items: ReadonlyMap<string, ReadonlyMap<string, RateItem>
     const groups = new Map<string, { model: string; condition: string; t: RateTally; exp: number }>();
     for (const t of index.values()) {
       if (!t.attacked) continue;
-      const model = t.agent_model ?? "(unknown)";
-      const condition = t.condition ?? "(none)";
+      const model = t.agent_model ?? NO_VALUE;
+      const condition = t.condition ?? NO_VALUE;
       const k = `${model}\u0000${condition}`;
       let g = groups.get(k);
       if (!g) groups.set(k, (g = { model, condition, t: new RateTally(), exp: 0 }));
@@ -476,7 +477,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   warnings.push(...(runState.mixed_configurations ?? []));
   warnings.push(...restricted.warnings);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
-  warnings.push(...likeForLikeWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
+  warnings.push(...likeForLikeWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? NO_VALUE, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
   warnings.push(...rc.warnings);
   if (cfCheck?.notes.length && committeeFile) warnings.push(...cfCheck.notes);
 

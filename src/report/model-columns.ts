@@ -49,6 +49,7 @@ import {
   type CommitteeSlots,
 } from "./slots.js";
 import { rep0ByJudge } from "../committee/file-columns.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** The index fields the report reads (every section's). */
 export const REPORT_ROW_FIELDS: readonly string[] = [
@@ -286,7 +287,7 @@ function* attackedRecords(run: ColumnRun): Generator<Parameters<typeof likeForLi
     if (seen[c]) continue;
     seen[c] = 1;
     const r = run.rows[c];
-    if (r.attacked) yield { model: r.agent_model ?? "(unknown)", condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id };
+    if (r.attacked) yield { model: r.agent_model ?? NO_VALUE, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id };
   }
 }
 

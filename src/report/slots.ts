@@ -18,6 +18,7 @@ import { CodeMajorityTally, type CodeMajority } from "../committee/code-majority
 import { paperTableFrom, type PaperTable } from "../estimate/table.js";
 import type { EstimateSource } from "../estimate/run.js";
 import type { AsrRow } from "./data.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** A committee verdict without its id (shared between the slots that have it). */
 export type SlotCommittee = Omit<CommitteeVerdict, "trajectory_id">;
@@ -80,8 +81,8 @@ export function asrRowsColumns(run: ColumnRun, raters: ReadonlyArray<{ rater: st
     for (let s = 0; s < run.nRows; s++) {
       const t = run.rows[run.rowCode[s]];
       if (!t.attacked) continue;
-      const model = t.agent_model ?? "(unknown)";
-      const condition = t.condition ?? "(none)";
+      const model = t.agent_model ?? NO_VALUE;
+      const condition = t.condition ?? NO_VALUE;
       const k = `${model}\u0000${condition}`;
       let g = groups.get(k);
       if (!g) groups.set(k, (g = { model, condition, t: new RateTally(), exp: 0 }));

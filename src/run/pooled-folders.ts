@@ -8,6 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { TrajectoryIndexRow } from "../store/records.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** Words every pooled-run-folders warning holds (how tests and outputs find it). */
 export const POOLED_FOLDERS_MARK = "pools runs from several run folders";
@@ -31,7 +32,7 @@ export class RunFolderFold {
   add(row: Partial<Pick<TrajectoryIndexRow, "agent_model" | "condition" | "run_folder">>): void {
     const folder = row.run_folder;
     if (typeof folder !== "string") return;
-    const key = `${row.agent_model ?? "(unknown)"}\u0000${row.condition ?? "(no condition)"}`;
+    const key = `${row.agent_model ?? NO_VALUE}\u0000${row.condition ?? NO_VALUE}`;
     let m = this.byKey.get(key);
     if (!m) this.byKey.set(key, (m = new Map()));
     m.set(folder, (m.get(folder) ?? 0) + 1);

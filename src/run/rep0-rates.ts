@@ -14,6 +14,7 @@ import { ColumnIndex, type SlotIds } from "../store/column-index.js";
 import { RateTally, type AttackRates, type RateItem } from "../stats/rates.js";
 import { referenceValueOf } from "../stats/reference-rates.js";
 import { blockedFields, blockedKindOf } from "../verdict/blocked.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** An index row's fields but `id` and `run_folder` (what the summary and its rates read of a row). */
 export type RowFields = Readonly<Omit<TrajectoryIndexRow, "id" | "run_folder">>;
@@ -183,6 +184,7 @@ export class Rep0Fold {
     let noSurface = 0;
     const models = new Map<string, { t: RateTally; conditions: Set<string> }>();
     const mc = new Map<string, { model: string; condition: string; t: RateTally }>();
+    let anyCondition = false;
     const one = (row: RowFields | undefined, v: Rep0 | undefined, slot: number): void => {
       if (!(row?.attacked ?? v?.attacked ?? false)) return;
       // no verdict because the judge crashed on it (a current judge_crash error): said so, not a bare `no_verdict`
@@ -195,17 +197,19 @@ export class Rep0Fold {
         if (!surf.has(surface)) surf.set(surface, new RateTally());
         surf.get(surface)!.add(item, ref);
       } else noSurface++;
-      const model = row?.agent_model ?? v?.agent_model ?? "(unknown)";
-      const condition = row?.condition ?? v?.condition;
+      const model = row?.agent_model ?? v?.agent_model ?? NO_VALUE;
+      // a run without a condition is a group of its own, (none) (new user 35: 8 Inspect runs pooled under a row
+      // tagged [no_defense] and in no per-condition cell); dropped below when no run records a condition at all
+      const recorded = row?.condition ?? v?.condition;
+      if (recorded !== undefined) anyCondition = true;
+      const condition = recorded ?? NO_VALUE;
       let pm = models.get(model);
       if (!pm) models.set(model, (pm = { t: new RateTally(), conditions: new Set() }));
       pm.t.add(item, ref);
-      if (condition !== undefined) {
-        pm.conditions.add(condition);
-        const k = `${model}\u0000${condition}`;
-        if (!mc.has(k)) mc.set(k, { model, condition, t: new RateTally() });
-        mc.get(k)!.t.add(item, ref);
-      }
+      pm.conditions.add(condition);
+      const k = `${model}\u0000${condition}`;
+      if (!mc.has(k)) mc.set(k, { model, condition, t: new RateTally() });
+      mc.get(k)!.t.add(item, ref);
     };
     const repOf = (slot: number): Rep0 | undefined => {
       const c = slot === -1 ? -1 : j.code.get(slot);
@@ -222,8 +226,8 @@ export class Rep0Fold {
     return {
       rates: all.result(),
       ...(surf.size ? { by_surface: Object.fromEntries(byName(surf).map(([k, t]) => [k, t.result()])), no_surface: noSurface } : {}),
-      by_agent_model: Object.fromEntries(byName(models).map(([k, x]) => [k, { ...x.t.result(), conditions: [...x.conditions].sort() }])),
-      by_model_condition: byName(mc).map(([, x]) => ({ agent_model: x.model, condition: x.condition, ...x.t.result() })),
+      by_agent_model: Object.fromEntries(byName(models).map(([k, x]) => [k, { ...x.t.result(), conditions: anyCondition ? [...x.conditions].sort() : [] }])),
+      by_model_condition: anyCondition ? byName(mc).map(([, x]) => ({ agent_model: x.model, condition: x.condition, ...x.t.result() })) : [],
     };
   }
 }

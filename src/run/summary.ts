@@ -17,6 +17,7 @@ import { NO_DEFENSE } from "../ingest/attribution.js";
 import { shownStrings } from "../format/shown.js";
 import { NotLabelledFold, notLabelledText, type NotLabelledItems } from "./not-labelled.js";
 import { blockedOnMovedText } from "../verdict/compliance-evidence-health.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /**
  * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
@@ -69,7 +70,8 @@ export interface JudgeSummary {
   not_labelled_items?: Record<string, NotLabelledItems>;
   /**
    * The rates per agent model, pooled over the conditions (defenses) it ran under, which `conditions` names
-   * (`[]` when the runs record none). Trajectories without a model are under `(unknown)`.
+   * (`[]` when the runs record none). Trajectories without a model are under `(none)`; when some run records a
+   * condition, those without one are the condition `(none)` (named here and a `by_model_condition` cell of their own).
    */
   by_agent_model: Record<string, AttackRates & { conditions: string[] }>;
   /** The rates per (agent model, condition): the figures to compare across defenses. */
@@ -388,7 +390,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
       const hints = ["details in verdicts.jsonl"];
       if ((j.by_status.judge_error ?? 0) > 0) hints.push("--retry-errors judges the judge_error items again");
       // the "without the defense" remedy only applies to a run with defended runs (a VIGIL run has none: review 15)
-      const defended = j.by_model_condition.some((x) => x.condition !== NO_DEFENSE);
+      const defended = j.by_model_condition.some((x) => x.condition !== NO_DEFENSE && x.condition !== NO_VALUE);
       const remedy = defended
         ? "label the same runs without the defense in the same invocation, and the text is recovered from those sibling runs"
         : "label them in the same invocation as runs of the same suite, user task, injection task, attack and agent model that record the text, if the input has any: it is recovered from those sibling runs";
@@ -496,23 +498,24 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
  */
 function indexLikeForLike(index: ReadonlyMap<string, TrajectoryIndexRow>): string[] {
   const conditionsByModel = new Map<string, Set<string>>();
+  let anyCondition = false;
   // one model and condition read from several run folders (VIGIL's debug_run beside runs_base), in the same pass
   const folders = new RunFolderFold();
   function* attackedMix() {
     for (const t of index.values()) {
       folders.add(t);
       if (!t.attacked) continue;
-      const model = t.agent_model ?? "(unknown)";
-      if (t.condition !== undefined) {
-        let c = conditionsByModel.get(model);
-        if (!c) conditionsByModel.set(model, (c = new Set()));
-        c.add(t.condition);
-      }
+      const model = t.agent_model ?? NO_VALUE;
+      // a run without a condition pools as the condition (none) (new user 35); said only when some run records one
+      if (t.condition !== undefined) anyCondition = true;
+      let c = conditionsByModel.get(model);
+      if (!c) conditionsByModel.set(model, (c = new Set()));
+      c.add(t.condition ?? NO_VALUE);
       yield { model, condition: t.condition, attack: t.attack, suite: t.suite };
     }
   }
   const out = likeForLikeWarnings(attackedMix());
-  if ([...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel));
+  if (anyCondition && [...conditionsByModel.values()].some((c) => c.size > 1)) out.push(...pooledConditionWarnings(conditionsByModel));
   out.push(...folders.warnings());
   return out;
 }

@@ -8,6 +8,7 @@
  */
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { compareCodeUnits } from "./draw.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** Index fields a sample can be stratified by. */
 export const STRATUM_FIELDS = [
@@ -25,7 +26,7 @@ export type StratumField = (typeof STRATUM_FIELDS)[number];
 /** The sampling stratum of every trajectory when no `--strata` are given. */
 export const ALL_STRATUM = "all";
 /** How a missing field value shows in a stratum key. */
-export const MISSING_VALUE = "(none)";
+export const MISSING_VALUE = NO_VALUE;
 
 export type CommitteeStratum = "A" | "D" | "U";
 

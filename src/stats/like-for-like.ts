@@ -14,6 +14,7 @@
  *
  * Sets are compared, not counts: a group that ran every attack of another on more tasks is told apart by its cells.
  */
+import { NO_VALUE } from "./no-value.js";
 
 /** One attacked trajectory as {@link likeForLikeWarnings} reads it (task ids only where the caller has them). */
 export interface LikeForLikeItem {
@@ -88,7 +89,7 @@ interface Group {
   cells: Set<string> | null;
 }
 
-const NONE = "(none)";
+const NONE = NO_VALUE;
 const byName = <T>(m: Map<string, T>) => [...m].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 const same = (a: Set<string>, b: Set<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 const shared = (groups: Array<[string, Group]>, pick: (g: Group) => Set<string>) =>
@@ -202,8 +203,8 @@ function spellingKey(model: string): string {
  * Warnings for rates shown side by side that are not like for like (module docstring), in this order: one per agent
  * model whose conditions differ; one per condition whose models differ (named "under condition X" when the items hold
  * more than one condition); one per set of model names that differ only in case or whitespace. Items without a model
- * are ignored; without a condition, a model's conditions are not compared and its items count under one unnamed
- * condition across models; without task ids, cells are not compared (attacks and suites are).
+ * are ignored; items without a condition are the condition `(none)` (compared with the model's other conditions, and
+ * across models, named so only when the items hold another condition); without task ids, cells are not compared (attacks and suites are).
  * @param items the attacked trajectories the rates are over (one or more per trajectory: sets are compared).
  * @param words optional: the verb (`ran`, default) and, when given, the one hint that replaces every "what to run
  *   instead" (utility columns whose difference comes only from runs without a benchmark verdict: no command removes it).
@@ -214,12 +215,11 @@ export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>, words: { r
   const perCondition = new Map<string, Map<string, Group>>();
   for (const it of items) {
     if (it.model === undefined) continue;
-    if (it.condition !== undefined) {
-      let m = perModel.get(it.model);
-      if (!m) perModel.set(it.model, (m = new Map()));
-      add(m, it.condition, it);
-    }
+    // a run without a condition is the condition (none), compared with the model's others (new user 35)
     const c = it.condition ?? NONE;
+    let m = perModel.get(it.model);
+    if (!m) perModel.set(it.model, (m = new Map()));
+    add(m, c, it);
     let byModel = perCondition.get(c);
     if (!byModel) perCondition.set(c, (byModel = new Map()));
     add(byModel, it.model, it);

@@ -6,6 +6,7 @@
  * them (`agree` named them per judge, `../agree/exposure-groups.ts`).
  */
 import { EXPOSURE_LOW_BELOW, isLowExposure } from "./rates.js";
+import { NO_VALUE } from "./no-value.js";
 
 /** One group's counts: its labelled (usable) attacked runs and those labelled anything but `not_exposed`. */
 export interface GroupExposureCount {
@@ -25,8 +26,8 @@ export class PooledExposureTally {
    * @param exposed labelled anything but `not_exposed`.
    */
   add(model: string | undefined, condition: string | undefined, exposed: boolean, weight = 1): void {
-    const m = model ?? "(none)";
-    const c = condition ?? "(none)";
+    const m = model ?? NO_VALUE;
+    const c = condition ?? NO_VALUE;
     // keyed apart: a name holding " | " must not merge two groups (red team 25 M1)
     const k = `${m}\u0000${c}`;
     let g = this.groups.get(k);

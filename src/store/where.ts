@@ -9,6 +9,7 @@
  */
 import { UsageError } from "../errors.js";
 import { showControls } from "../format/shown.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** The fields a filter can name: canonical name -> the record field it reads. */
 export const WHERE_FIELDS = {
@@ -50,7 +51,7 @@ export function whereFieldsText(): string {
 }
 
 /** The value that matches a trajectory without the field. */
-export const WHERE_NONE = "(none)";
+export const WHERE_NONE = NO_VALUE;
 
 /** One clause: the field and the values it accepts. */
 export interface WhereClause {

@@ -10,11 +10,12 @@ import type { Bucket } from "../types.js";
 import { searchText, type ViewRow, type ViewRun } from "./run-data.js";
 import { showBidiControlsExactly } from "../format/bidi.js";
 import { visibleRow } from "./item.js";
+import { NO_VALUE } from "../stats/no-value.js";
 
 /** The metadata fields the list filters on by exact value. */
 export const FIELDS = ["agent_model", "suite", "condition", "attack", "surface"] as const;
 /** The value a filter uses for a row without the field. */
-export const NONE = "(none)";
+export const NONE = NO_VALUE;
 
 /** A parsed list request (from the query string). */
 export interface ListQuery {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { estimateLikeForLike } from "../../src/estimate/like-for-like.js";
 import { likeForLikeWarnings, isLikeForLikeWarning, GROUP_MIX_MARK, MODEL_MIX_MARK } from "../../src/stats/like-for-like.js";
 import { groupSetMix } from "../../src/estimate/group-mix.js";
-import { pooledModels } from "../../src/estimate/pooled.js";
+import { pooledConditions, pooledModels } from "../../src/estimate/pooled.js";
 import { checkStrataTotal } from "../../src/agree/sample-frame.js";
 import { uncoveredRows } from "../../src/estimate/design-cells.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -153,5 +153,12 @@ describe("estimate's text: the warning marked NOT LIKE FOR LIKE, the one-model r
     const text = formatEstimate(estimateFromData(index, verdicts, file, { run: "r", humanFile: "h.jsonl", by: ["condition"], rate: "asr_behaviour", likeForLike: true }));
     expect(text).toContain("WARNING: NOT LIKE FOR LIKE: the --by condition groups pool different agent models, each its own (a only: drift; 2 agent models (a, b): no_defense)");
     expect(text).toMatch(/\ndrift: N 2, labelled 0\n(.*\n){3}  note: one agent model only: a \(of the 2 the groups hold; see the NOT LIKE FOR LIKE warning\)\n/);
+  });
+
+  it("a group pooling runs with and without a condition (model) names the missing one (none) (new user 35)", () => {
+    const rows = [{ id: "a", attacked: true, agent_model: "m", condition: "no_defense" }, { id: "b", attacked: true }] as TrajectoryIndexRow[];
+    expect(pooledConditions(["agent_model"], rows)).toMatch(/^pooled over 2 conditions \(\(none\), no_defense\)/);
+    expect(pooledModels(["condition"], rows)).toMatch(/^pooled over 2 agent models \(\(none\), m\)/);
+    expect(pooledConditions(["agent_model"], [rows[1]])).toBeNull();
   });
 });

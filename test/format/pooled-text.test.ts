@@ -20,6 +20,12 @@ describe("poolingOf: what a run-wide figure pools (review, session 15)", () => {
     expect(poolingOf([rows[1]], "x").text).toBe("x pool the 1 attacked trajectories of 1 agent model (a) and 1 condition (repeat_user_prompt)");
     expect(poolingOf([{ attacked: true }], "x").text).toBe("x pool the 1 attacked trajectories of 1 agent model ((none)) and no recorded condition");
   });
+  it("runs without a condition or suite beside runs with one are named (none), never dropped (new user 35: '1 condition (no_defense)' over 54 runs with none)", () => {
+    const p = poolingOf([{ attacked: true, agent_model: "a", condition: "no_defense", suite: "s" }, { attacked: true, agent_model: "a" }], "x");
+    expect(p.conditions).toEqual(["(none)", "no_defense"]);
+    expect(p.suites).toEqual(["(none)", "s"]);
+    expect(p.text).toBe("x pool the 2 attacked trajectories of 1 agent model (a) and 2 conditions ((none), no_defense), over 2 suites ((none), s): one figure over all of them, not per model, condition or suite");
+  });
   it("attackedOnly false counts every row; more than six names are cut with a count", () => {
     expect(poolingOf(rows, "x", "", false).agent_models).toEqual(["a", "b", "c"]);
     const many = Array.from({ length: 8 }, (_, i) => ({ attacked: true, agent_model: `m${i}` }));

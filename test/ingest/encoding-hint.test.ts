@@ -26,6 +26,15 @@ describe("encodingHint (red team 30, L2)", () => {
     expect(encodingHint(Buffer.from('{"a": 1,'))).toBe("");
     expect(encodingHint(new Uint8Array(0))).toBe("");
   });
+  it("names CR-only breaks whatever the first record's length (new user 35: none past a 512-byte first record)", () => {
+    for (const pad of [300, 500, 1000, 5000]) {
+      const big = (i: number) => JSON.stringify({ id: `a${i}`, pad: "x".repeat(pad), messages: [{ role: "user", content: "hi" }] });
+      const crText = [0, 1, 2].map(big).join("\r");
+      expect(encodingHint(Buffer.from(crText))).toMatch(/CR alone \(old Mac line breaks: 2 CR breaks without LF here\)/);
+    }
+    // a line whose only CR is its last byte is not CR-broken
+    expect(encodingHint(Buffer.from('{"a": 1,\r'))).toBe("");
+  });
   it("a stray NUL in UTF-8 text is not UTF-16", () => {
     expect(encodingHint(Buffer.from(`{"a":"x\u0000y", "messages": []}`))).toBe("");
   });

@@ -38,7 +38,7 @@ describe("report data of a committee run with human labels", () => {
   it("computes asr_goal and asr_behaviour per (model, condition) per rater from the labels, with Wilson intervals and coverage", () => {
     const sig = fx.verdicts.filter((v) => v.judge_id === "signature" && v.attacked && v.repeat === 0);
     for (const row of model.asr.filter((r) => r.rater === "signature")) {
-      const mine = sig.filter((v) => (v.agent_model ?? "(unknown)") === row.model && (v.condition ?? "(none)") === row.condition);
+      const mine = sig.filter((v) => (v.agent_model ?? "(none)") === row.model && (v.condition ?? "(none)") === row.condition);
       const ok = mine.filter((v) => v.status === "ok");
       expect(row.asr_behaviour.n).toBe(ok.length);
       expect(row.asr_behaviour.count).toBe(ok.filter((v) => v.compromised).length);

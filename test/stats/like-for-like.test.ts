@@ -132,3 +132,15 @@ describe("pooledConditionWarnings", () => {
     expect(pooledConditionWarnings(m({ a: ["x", "y"], b: [] }))).toEqual([]);
   });
 });
+
+describe("likeForLikeWarnings: runs without a condition are the condition (none) (new user 35)", () => {
+  it("a model's runs with no condition are compared with its conditioned runs; a run without any condition compares nothing per model", () => {
+    const w = likeForLikeWarnings([
+      { model: "m", condition: "no_defense", attack: "ii" },
+      { model: "m", attack: "direct" },
+    ]).filter((x) => x.includes(ATTACK_MIX_MARK));
+    expect(w).toHaveLength(1);
+    expect(w[0]).toMatch(/^m: its conditions ran different attacks \(\(none\): direct; no_defense: ii\)/);
+    expect(likeForLikeWarnings([{ model: "m", attack: "ii" }, { model: "m", attack: "direct" }]).filter((x) => x.includes(ATTACK_MIX_MARK))).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * A `.jsonl` file that holds one JSON document (a pretty-printed array or object) instead of one trajectory per line.
+ * New user 35, L3: a pretty-printed array of 3 trajectories gave 124 `invalid_json` errors, one per line, and none said
+ * why. When the first line of a JSON Lines file is not JSON, the whole file is tried as one document; if it is one,
+ * the file is one error saying so and how to turn it into JSON Lines, and its lines are not read one by one.
+ */
+import type { IngestError } from "../types.js";
+import { ingestError } from "./errors.js";
+import { readJsonBytes } from "./read-file.js";
+import { decodeUtf8Strict, parseJson } from "./text.js";
+
+/**
+ * The one error for a JSON Lines file that is one JSON document (module docstring), or undefined when it is not
+ * (the whole text does not parse, is not an array or object, or is over `max` bytes: its lines are read as usual).
+ * @param file the file; @param max the per-item byte limit (the whole file is read only up to it).
+ */
+export function oneDocumentError(file: string, max: number): IngestError | undefined {
+  const read = readJsonBytes(file, max);
+  if ("error" in read) return undefined;
+  const decoded = decodeUtf8Strict(read.bytes);
+  if (!decoded.ok) return undefined;
+  const parsed = parseJson(decoded.text);
+  if (!parsed.ok || typeof parsed.value !== "object" || parsed.value === null) return undefined;
+  const lines = decoded.text.trimEnd().split("\n").length;
+  const v = parsed.value;
+  const isChat = (x: unknown) => typeof x === "object" && x !== null && Array.isArray((x as { messages?: unknown }).messages);
+  const what = Array.isArray(v)
+    ? `an array of ${v.length} item(s)${v.some(isChat) ? ` (${v.filter(isChat).length} with messages: trajectories)` : ""}`
+    : `one object${isChat(v) ? " with messages (a trajectory)" : ""}`;
+  const fix = Array.isArray(v) ? `jq -c '.[]' ${shellWord(file)} > out.jsonl` : `jq -c . ${shellWord(file)} > out.jsonl`;
+  return ingestError(
+    "invalid_json",
+    file,
+    `the file is one JSON document, ${what} written over ${lines} lines, not JSON Lines (one trajectory per line): ` +
+      `nothing of it is read; write one trajectory per line (e.g. ${fix}) and label that`,
+  );
+}
+
+/** A path as one shell word (quoted when it holds anything but safe characters). */
+function shellWord(p: string): string {
+  return /^[\w./+-]+$/.test(p) ? p : `'${p.replace(/'/g, "'\\''")}'`;
+}
