@@ -23,7 +23,7 @@ import { hostsFor } from "../../src/view/server.js";
 import { restoreBidiControls, showBidiControls } from "../../src/format/bidi.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
 import type { Trajectory } from "../../src/types.js";
-import { cookieOf, post, req } from "../helpers/view-http.js";
+import { post, req, secretOf } from "../helpers/view-http.js";
 
 let tmp: string;
 let fx: CommitteeFixture;
@@ -80,11 +80,12 @@ describe("a blind view answers only the annotator its browser claimed (finding 2
     // zed's browser claims zed and labels
     const first = await req(blind, "/api/sample/annotations?annotator=zed");
     expect(first.status).toBe(200);
-    const zed = cookieOf(first);
-    expect(zed).toMatch(/^ipi_view_annotator_[0-9a-f]{12}=/);
-    expect((await post(blind, "/api/sample/annotate", { annotator: "zed", item_id: b.item_id, label: "unaffected", note: "zed's note" }, { cookie: zed })).status).toBe(200);
-    // another browser (no cookie, or its own) asking for zed: refused, nothing of zed's in the answer
-    for (const headers of [{}, { cookie: cookieOf(await req(blind, "/api/sample/annotations?annotator=yan")) }]) {
+    const zed = secretOf(first);
+    expect(zed["x-ipi-annotator-secret"]).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(first.headers["set-cookie"]).toBeUndefined(); // no credential in a cookie (red team 35b F1)
+    expect((await post(blind, "/api/sample/annotate", { annotator: "zed", item_id: b.item_id, label: "unaffected", note: "zed's note" }, zed)).status).toBe(200);
+    // another browser (no secret, or its own) asking for zed: refused, nothing of zed's in the answer
+    for (const headers of [{}, secretOf(await req(blind, "/api/sample/annotations?annotator=yan"))]) {
       const other = await req(blind, "/api/sample/annotations?annotator=zed", { headers });
       expect(other.status).toBe(403);
       expect(other.body).not.toContain("zed's note");
@@ -93,7 +94,7 @@ describe("a blind view answers only the annotator its browser claimed (finding 2
     }
     // zed's browser, on a restarted blind view, gets zed's labels back
     const again = await open({ blind: true });
-    const back = await req(again, "/api/sample/annotations?annotator=zed", { headers: { cookie: zed } });
+    const back = await req(again, "/api/sample/annotations?annotator=zed", { headers: zed });
     expect(back.status).toBe(200);
     expect(JSON.parse(back.body).rows.map((r: { note: string }) => r.note)).toEqual(["zed's note"]);
   });
