@@ -32,6 +32,7 @@ import { checkedListQuery, facets, FIELDS, ListQueryError, listPage } from "./qu
 import { itemView, withVisibleBidi } from "./item.js";
 import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
 import { showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
+import { showInvisibleExactly } from "../format/invisible.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
 
 /** The Content-Security-Policy of every response. */
@@ -214,19 +215,20 @@ function shownRow(r: AnnotationRow): AnnotationRow {
 }
 
 /**
- * A row as the adjudication page gets it: as {@link shownRow}, and the annotator's name and note (typed by
- * annotators, shown to the adjudicator) with bidi controls as markers.
+ * A row as the adjudication page gets it: as {@link shownRow}, the annotator's name with every invisible character
+ * (bidi controls, zero-width characters) as a marker, and the note with bidi controls as markers.
  */
 function adjudicationRow(r: AnnotationRow): AnnotationRow {
-  const out = { ...shownRow(r), annotator: showBidiControlsExactly(String(r.annotator)) };
+  // zero-width characters too: `alice` and `ali\u200bce` must not look like one annotator (red team 35b F3)
+  const out = { ...shownRow(r), annotator: showInvisibleExactly(String(r.annotator)) };
   if (typeof r.note === "string") out.note = showBidiControlsExactly(r.note);
   return out;
 }
 
-/** An adjudicated row as served: its names (adjudicator, the annotators') and note with bidi controls as markers. */
+/** An adjudicated row as served: its note with bidi controls as markers, its names (adjudicator, the annotators') with every invisible character as one. */
 function shownAdjudicated(r: AdjudicationRow): AdjudicationRow {
-  const annotators = Object.fromEntries(Object.entries(r.annotators ?? {}).map(([a, l]) => [showBidiControlsExactly(a), l]));
-  return { ...withVisibleBidi(r), annotators };
+  const annotators = Object.fromEntries(Object.entries(r.annotators ?? {}).map(([a, l]) => [showInvisibleExactly(a), l]));
+  return { ...withVisibleBidi(r), adjudicator: showInvisibleExactly(String(r.adjudicator)), annotators };
 }
 
 /** The key the blind page keeps its annotator secret under in localStorage (per sample folder; per port, as localStorage is per origin). */

@@ -139,16 +139,18 @@ describe("two view processes on one sample folder (finding 3)", () => {
     expect(JSON.parse(adj.body).row.annotators).toMatchObject({ kim: "full_compliance", lou: "unaffected" });
   });
 
-  it("gives names that differ only by case their own file", async () => {
+  it("gives names that differ only by case their own file; a new name differing so from an existing one is refused (red team 35b F3)", async () => {
     const s = await open();
     const id = items()[3].item_id;
     expect((await post(s, "/api/sample/annotate", { annotator: "Alice", item_id: id, label: "unaffected" })).status).toBe(200);
-    expect((await post(s, "/api/sample/annotate", { annotator: "alice", item_id: id, label: "full_compliance" })).status).toBe(200);
+    const r = await post(s, "/api/sample/annotate", { annotator: "alice", item_id: id, label: "full_compliance" });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error).toMatch(/^annotator: "alice" looks like the annotator "Alice" \(they differ only in letter case\)/);
     const fA = annotatorFileName("Alice");
     const fa = annotatorFileName("alice");
     expect(fA.toLowerCase()).not.toBe(fa.toLowerCase());
     expect(JSON.parse((await req(s, "/api/sample/annotations?annotator=Alice")).body).rows[0].label).toBe("unaffected");
-    expect(JSON.parse((await req(s, "/api/sample/annotations?annotator=alice")).body).rows[0].label).toBe("full_compliance");
+    expect(JSON.parse((await req(s, "/api/sample/annotations?annotator=alice")).body).rows).toEqual([]);
   });
 });
 
