@@ -39,7 +39,8 @@ export function registerView(program: Command): void {
     .addHelpText(
       "after",
       `
-The first line of stdout is the URL, with its token; every request without it gets 403. The server reads the run
+The first line of stdout is the URL, with its token; every API request without it gets 403 (the page keeps it in
+sessionStorage and sends it as the header x-ipi-token; a script may give ?token=; no cookie is set). The server reads the run
 folder, the sample folder and the source files the run records, and writes only into the sample folder:
 annotations/<annotator>.jsonl (one file per annotator, read by import-annotations; a name that is not plain
 lower case gets a hashed file name), annotations/.claims.json (--blind: which browser uses which name) and
