@@ -7,7 +7,8 @@
  */
 
 /**
- * Split the adjudicated labels off items' annotator -> label maps.
+ * Split the adjudicated labels off items' annotator -> label maps: the annotator exactly {@link RESERVED_ANNOTATOR}
+ * (a look-alike is refused by import and not read by ./human-file.ts: red team 35b F2).
  * @param items trajectory id -> annotator -> label (the label as the caller keeps it).
  * @returns `items` without the adjudicated annotator (an item labelled only by adjudication keeps an empty map) and
  *   `adjudicated`: trajectory id -> the adjudicated label. `items` is returned as is when no row is adjudicated.
@@ -18,9 +19,9 @@ export function splitAdjudicated<L>(items: ReadonlyMap<string, ReadonlyMap<strin
   for (const [id, m] of items) {
     let kept: Map<string, L> | undefined;
     for (const [a, l] of m) {
-      if (!isReservedAnnotator(a)) continue;
+      if (a !== RESERVED_ANNOTATOR) continue;
       adjudicated.set(id, l);
-      kept ??= new Map([...m].filter(([x]) => !isReservedAnnotator(x)));
+      kept ??= new Map([...m].filter(([x]) => x !== RESERVED_ANNOTATOR));
     }
     out.set(id, kept ?? new Map(m));
   }

@@ -13,6 +13,8 @@ import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
 import { labelOnScale, type HumanScale } from "../rubric/scale.js";
 import { canonicalSpelling } from "../rubric/buckets.js";
+import { isReservedAnnotator, RESERVED_ANNOTATOR } from "./adjudicated.js";
+import { nfcName, shownName } from "./annotator-names.js";
 
 /** A label file that cannot be used at all (unreadable, no header, wrong columns). */
 export class HumanLabelsError extends Error {
@@ -30,7 +32,12 @@ export class HumanLabelsError extends Error {
  * (its exact frame, ../store/sample-frame.ts) and `content_sha256` (the content hash of the trajectory as it was
  * sampled, the text the label was given for); other columns are not read.
  */
-export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number; content_sha256?: string } & FrameFields & { line: number };
+export type HumanLabelRead = HumanLabel & { stratum?: string; stratum_size?: number; content_sha256?: string } & FrameFields & {
+  line: number;
+  /** An adjudicated row's adjudicator and the annotators' labels it settled (`import-annotations` writes both; ./adjudication-facts.ts). */
+  adjudicator?: string;
+  settled_labels?: Record<string, string>;
+};
 
 /**
  * The warning naming a label file's rows that could not be read, each with what is wrong (red team 31 L4: a row with
@@ -69,7 +76,18 @@ function toRow(o: Record<string, unknown>, line: number): HumanLabelRead | strin
   const annotator = str("annotator");
   if (!id) return "missing trajectory_id";
   if (!annotator) return "missing annotator";
-  const row: HumanLabelRead = { trajectory_id: id, annotator, label: str("label"), line };
+  // the adjudicated consensus is only the reserved name exactly (./adjudicated.ts); a look-alike is not read (red team 35b F2)
+  if (isReservedAnnotator(annotator) && annotator !== RESERVED_ANNOTATOR) {
+    return `annotator ${shownName(annotator)} looks like the reserved name "${RESERVED_ANNOTATOR}" (letter case, invisible characters or compatibility forms): not read as an adjudicated label nor as an annotator's; import the annotations again (import-annotations refuses such rows)`;
+  }
+  const row: HumanLabelRead = { trajectory_id: id, annotator: nfcName(annotator), label: str("label"), line };
+  if (annotator === RESERVED_ANNOTATOR) {
+    if (typeof o.adjudicator === "string" && o.adjudicator.trim()) row.adjudicator = nfcName(o.adjudicator);
+    const settled = o.settled_labels;
+    if (settled && typeof settled === "object" && !Array.isArray(settled)) {
+      row.settled_labels = Object.fromEntries(Object.entries(settled as Record<string, unknown>).filter(([, v]) => typeof v === "string")) as Record<string, string>;
+    }
+  }
   const w = numberField(o.weight, "weight");
   const p = numberField(o.inclusion_probability, "inclusion_probability");
   if (typeof w === "string") return w;

@@ -6,6 +6,8 @@
  */
 import { countText } from "../format/count-text.js";
 import { splitAdjudicated } from "./adjudicated.js";
+import { showInvisibleExactly } from "../format/invisible.js";
+import { adjudicationFacts, adjudicatorsText, labelFileRows, staleAdjudicationWarning } from "./adjudication-facts.js";
 import { committeeName } from "../format/committee-name.js";
 import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -96,6 +98,9 @@ export interface HumanAgreementReport {
     adjudication: Adjudication[];
     /** Of the `n` compared, those whose consensus is an adjudicated label (annotator `adjudicated`, ./adjudicated.ts). */
     adjudicated: number;
+    /** Adjudicator -> items their adjudicated label settled in the file; the items whose settled labels changed since (warned). */
+    adjudicated_by: Record<string, number>;
+    adjudications_changed_since: string[];
   };
   /**
    * Labelled items left out before any judge is compared, each once, by the first reason that holds:
@@ -211,6 +216,10 @@ export function humanAgreement(
   const g0 = groupRows(file, formScale);
   // adjudicated labels are each item's consensus, not one more annotator (./adjudicated.ts)
   const adj = splitAdjudicated(g0.items);
+  // who settled how many, and adjudications over labels that changed since (red team 35b F2, F4)
+  const adjFacts = adjudicationFacts(labelFileRows(file.rows));
+  const staleAdj = staleAdjudicationWarning(adjFacts, `label file ${opts.file ?? ""}`);
+  if (staleAdj) warnings.push(staleAdj);
   const g: GroupedRows = { ...g0, items: adj.items };
   warnings.push(...g.warnings);
   const annotators = [...new Set([...g.items.values()].flatMap((m) => [...m.keys()]))].sort();
@@ -280,7 +289,7 @@ export function humanAgreement(
       all,
       ...(all ? {} : { all_reason: "fewer_than_2_annotators" }),
     },
-    consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication, adjudicated: c.adjudicated },
+    consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication, adjudicated: c.adjudicated, adjudicated_by: adjFacts.by, adjudications_changed_since: adjFacts.stale.map((x) => x.id) },
     excluded_items: c.itemEx,
     ...(paired.refused_items ? { content_changed: [...paired.refused_ids].sort() } : {}),
     ...(refusal ? { design_refused: refusal } : {}),
@@ -508,7 +517,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   const nAnn = r.items - u.unattacked - outside; // its population, stated: the labelled trajectories not unattacked (and kept by --where)
   L.push(`annotators' agreement (over the ${nAnn} labelled trajectories not unattacked${outside ? " and kept by --where" : ""}${u.unknown ? `: ${nAnn - u.unknown} attacked, ${u.unknown} whose attacked flag is unknown` : ""}):`);
   for (const p of r.annotator_agreement.pairwise) {
-    L.push(`  ${p.annotators[0]} vs ${p.annotators[1]}:`);
+    L.push(`  ${showInvisibleExactly(p.annotators[0])} vs ${showInvisibleExactly(p.annotators[1])}:`);
     L.push(...formatTwoRater(p.comparison, "    "));
   }
   const a = r.annotator_agreement.all;
@@ -527,7 +536,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
       `${r.consensus.n} compared with the judges below (in the run, not unattacked${r.excluded_items.outside_where ? ", kept by --where" : ""}, with a consensus on this scale: ${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}); ` +
       `${nLeft} left out${nLeft ? `, each by the first reason that holds: ${ex(r.excluded_items)}` : ""}`,
   );
-  if (r.consensus.adjudicated) L.push(`  of the ${r.consensus.n} compared, ${r.consensus.adjudicated} by an adjudicated label (annotator "adjudicated": the item's consensus, not a vote; not in the annotators' agreement above)`);
+  if (r.consensus.adjudicated) L.push(`  of the ${r.consensus.n} compared, ${r.consensus.adjudicated} by an adjudicated label (${adjudicatorsText({ items: r.consensus.adjudicated, by: r.consensus.adjudicated_by, stale: [] })}; annotator "adjudicated": the item's consensus, not a vote; not in the annotators' agreement above)`);
   if (r.consensus.adjudication.length) {
     const why = Object.entries(r.excluded_items).filter(([k]) => k === "consensus_tie" || k === "consensus_coarser_than_scale");
     L.push(`  for adjudication (${r.consensus.ties}: ${ex(Object.fromEntries(why))}):`);

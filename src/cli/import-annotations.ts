@@ -1,6 +1,7 @@
 import { countText } from "../format/count-text.js";
 import { statText } from "../format/stat-text.js";
 import { warnLine } from "./warn.js";
+import { adjudicatorsText } from "../agree/adjudication-facts.js";
 import path from "node:path";
 import type { Command } from "commander";
 import { importAnnotations } from "../sample/index.js";
@@ -54,7 +55,7 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
       }
       const lines = [
         // adjudicated is not an annotator (new-user report 31, L5): counted apart, as estimate and agree count them
-        `imported ${s.adjudicated_labels ? `${countText(s.labels, "label")}: ${countText(s.labels - s.adjudicated_labels, "label")} from ${countText(s.n_annotators, "annotator")} and ${countText(s.adjudicated_labels, "adjudicated label")},` : `${countText(s.labels, "label")} from ${countText(s.n_annotators, "annotator")}`} on ${s.items_labelled} of ${s.items_in_manifest} items (scale ${s.scale})`,
+        `imported ${s.adjudicated_labels ? `${countText(s.labels, "label")}: ${countText(s.labels - s.adjudicated_labels, "label")} from ${countText(s.n_annotators, "annotator")} and ${countText(s.adjudicated_labels, "adjudicated label")} (${adjudicatorsText(s.adjudication)}),` : `${countText(s.labels, "label")} from ${countText(s.n_annotators, "annotator")}`} on ${s.items_labelled} of ${s.items_in_manifest} items (scale ${s.scale})`,
         `  phase 1: ${s.labelled_by_phase["1"]} items, phase 2: ${s.labelled_by_phase["2"]} items; Kish effective n ${statText(s.kish_n_eff, "empty_input", 1)}`,
       ];
       if (s.unlabelled) {

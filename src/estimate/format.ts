@@ -3,6 +3,7 @@
  * the judge, human and calibrated estimates of asr_behaviour and of asr_goal, with their 95% intervals; undefined values show as `undefined (<why>)`,
  * through the one formatter of every text output (src/format/stat-text.ts).
  */
+import { adjudicatedText } from "../agree/adjudication-facts.js";
 import { countText } from "../format/count-text.js";
 import { sourceName } from "./source.js";
 import { whereLine } from "../store/where.js";
@@ -62,7 +63,9 @@ function labelsLine(r: EstimateReport): string {
     ...(nOut ? [`${nOut} left out: ${list(l.excluded)}${leftAsAgree(l)}`] : []),
     ...(Object.keys(l.excluded_rows ?? {}).length ? [`rows left out: ${list(l.excluded_rows)}`] : []),
   ];
-  return `human labels ${r.human_file}: ${l.items + nOut} labelled trajectories, ${countText(l.annotators, "annotator")}: ${parts.join("; ")}`;
+  // adjudicated items are not one more annotator: said apart, with who settled them (red team 35b F2)
+  const adj = l.adjudicated?.items ? ` and ${adjudicatedText({ ...l.adjudicated, stale: [] })}` : "";
+  return `human labels ${r.human_file}: ${l.items + nOut} labelled trajectories, ${countText(l.annotators, "annotator")}${adj}: ${parts.join("; ")}`;
 }
 
 function formatOne(r: EstimateReport): string {

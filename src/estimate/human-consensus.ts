@@ -2,7 +2,7 @@
  * The human consensus per trajectory that `estimate` uses (moved from ./run.ts, which re-exports it): one label per
  * trajectory from its annotators' rows, with the rows and trajectories left out counted apart.
  */
-import { isReservedAnnotator } from "../agree/adjudicated.js";
+import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 import { consensusOf, consensusScale } from "../agree/consensus.js";
 import { refuseConflicts, screenLabelRow, type HumanLabelFile } from "../agree/human-file.js";
 import { labelOnScale } from "../rubric/scale.js";
@@ -51,7 +51,7 @@ export function humanConsensus(file: HumanLabelFile, rate: RateName = "asr_behav
   for (const r of file.rows) {
     const label = screenLabelRow(r, scale, exRow);
     if (label === null) continue;
-    if (isReservedAnnotator(r.annotator)) {
+    if (r.annotator === RESERVED_ANNOTATOR) {
       // an adjudicated label: the item's consensus, not a vote (../agree/adjudicated.ts); its row's design fields, when
       // it has them, as any row's
       if (adjudicated.has(r.trajectory_id)) exRow("duplicate_repeated");

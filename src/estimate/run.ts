@@ -28,6 +28,7 @@ import { pooledConditions, pooledModels } from "./pooled.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
 import { sourceCaveats } from "./caveats.js";
 import { humanConsensus } from "./human-consensus.js";
+import { adjudicationFacts, labelFileRows, staleAdjudicationWarning } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
@@ -87,6 +88,8 @@ export interface EstimateReport {
     /** Rows left out, by reason (`bad_row`, `missing_label`, `unknown_label`, `duplicate_repeated`): rows, not trajectories. */
     excluded_rows: Record<string, number>;
     annotators: number;
+    /** Trajectories the file's adjudicated labels settle (annotator `adjudicated`), by adjudicator. */
+    adjudicated?: { items: number; by: Record<string, number> };
   };
   /** Every cell of the design found in the label file: N_c, labelled n_c, recorded π and the realised n_c/N_c. */
   cells: Array<{ stratum: string; N: number; n: number; inclusion_probability: number | null; realised_fraction: number }>;
@@ -512,6 +515,9 @@ export function estimateFromData(
   const paired = checkLabelPairing(labelFile, o.humanFile, (id) => (index.has(id) ? index.get(id)!.content_sha256 : null), warnings, PAIRING_EFFECT);
   const file = paired.file;
   const cons = humanConsensus(file, rate);
+  const adjFacts = adjudicationFacts(labelFileRows(file.rows)); // who settled how many; changed since (red team 35b F2, F4)
+  const staleAdj = staleAdjudicationWarning(adjFacts, `label file ${o.humanFile}`);
+  if (staleAdj && !warnings.includes(staleAdj)) warnings.push(staleAdj);
   const inRun = new Set(pop.units.map((u) => u.id));
   notInRunFirst(cons.excluded, cons.excluded_ids, (id) => inRun.has(id)); // agree --human's order of reasons
   if (paired.refused_items) cons.excluded[CONTENT_CHANGED] = paired.refused_items;
@@ -540,7 +546,7 @@ export function estimateFromData(
     human_file: o.humanFile,
     by,
     population: { N: pop.units.length, attacked: attacked.length, duplicates_dropped: pop.dropped.length },
-    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, excluded_rows: cons.excluded_rows, annotators: cons.annotators, ...split },
+    labels: { rows: labelFile.rows.length + labelFile.bad_rows.length, bad_rows: labelFile.bad_rows.length, items: labelled.length, excluded, excluded_rows: cons.excluded_rows, annotators: cons.annotators, adjudicated: { items: adjFacts.items, by: adjFacts.by }, ...split },
     cells,
     design,
     estimators: {

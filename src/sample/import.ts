@@ -22,7 +22,11 @@
 import path from "node:path";
 import type { HumanLabel } from "../types.js";
 import { kishEffectiveN } from "../stats/weighted.js";
-import { isReservedAnnotator } from "../agree/adjudicated.js";
+import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
+import { annotatorIdentities } from "./annotator-identities.js";
+import { adjudicatedRecord, lookAlikeProblems, type AdjudicatedRecord } from "./import-adjudicated.js";
+import { adjudicationFacts, type AdjudicationFacts } from "../agree/adjudication-facts.js";
+import { nfcName } from "../agree/annotator-names.js";
 import { CsvError, parseCsv } from "../io/csv.js";
 import { jsonLines } from "../io/jsonl.js";
 import { describeLabelStudioJsonMin, jsonMinWarning } from "../io/label-studio.js";
@@ -56,6 +60,10 @@ export interface HumanLabelRow extends HumanLabel {
    * manifest records none (a manifest of an earlier version).
    */
   content_sha256?: string;
+  /** An adjudicated row's adjudicator (annotator `adjudicated`: view's adjudication.jsonl). */
+  adjudicator?: string;
+  /** An adjudicated row's snapshot of the annotators' labels it settled (adjudication.jsonl `annotators`), to tell when they changed. */
+  settled_labels?: Record<string, string>;
   /** The population `sample --where` drew from (design.json `where`); absent when the sample is of the whole run. */
   sample_where?: SampleWhere;
   /** The sample's exact frame (design.json `frame`, src/store/sample-frame.ts); absent for designs of earlier versions. */
@@ -71,6 +79,10 @@ export interface AnnotationRecord {
   /** Other names of the same person the file gives (a Label Studio user object's email, username). */
   annotator_aliases?: string[];
   label?: string;
+  /** An adjudicated row's adjudicator (`view`'s adjudication.jsonl; a CSV's `adjudicator` column). */
+  adjudicator?: string;
+  /** An adjudicated row's snapshot of the annotators' labels it settled (adjudication.jsonl `annotators`). */
+  settled_labels?: Record<string, string>;
 }
 
 /**
@@ -89,6 +101,8 @@ export interface ParsedAnnotations {
   /** What the user should know about the file (a Label Studio JSON-MIN export holds one annotation per task). */
   warnings?: string[];
 }
+
+export { annotatorIdentities } from "./annotator-identities.js";
 
 /** An annotation file or manifest that cannot be imported: `problems` lists every problem, each naming its row. */
 export class AnnotationImportError extends Error {
@@ -141,6 +155,8 @@ function rowRecord(o: Record<string, unknown>, where: string): AnnotationRecord 
     annotator: annotatorOf(lower.annotator ?? lower.completed_by),
     ...(annotatorAliases(lower.annotator ?? lower.completed_by) ? { annotator_aliases: annotatorAliases(lower.annotator ?? lower.completed_by) } : {}),
     label: labelOf(lower.label),
+    ...(typeof lower.adjudicator === "string" ? { adjudicator: lower.adjudicator } : {}),
+    ...(isObj(lower.annotators) ? { settled_labels: Object.fromEntries(Object.entries(lower.annotators).filter(([, v]) => typeof v === "string")) as Record<string, string> } : {}),
   };
 }
 
@@ -220,7 +236,7 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
     if (rows.length === 0) throw new AnnotationImportError(`${name}: empty CSV`, []);
     const header = rows[0].fields.map((h) => h.trim().toLowerCase());
     const col = (n: string) => header.indexOf(n);
-    const [ci, ct, ca, cl] = [col("item_id"), col("trajectory_id"), col("annotator"), col("label")];
+    const [ci, ct, ca, cl, cj] = [col("item_id"), col("trajectory_id"), col("annotator"), col("label"), col("adjudicator")];
     if ((ci < 0 && ct < 0) || cl < 0) {
       throw new AnnotationImportError(`${name}: cannot read the CSV`, [
         `${name} line ${rows[0].line}: the header needs item_id (or trajectory_id) and label columns; it has ${JSON.stringify(rows[0].fields)}`,
@@ -234,6 +250,7 @@ export function parseAnnotationText(text: string, file: string): ParsedAnnotatio
       }
       const get = (c: number) => (c >= 0 && c < r.fields.length ? r.fields[c] : undefined);
       const rec: AnnotationRecord = { where, item_id: get(ci), trajectory_id: get(ct), annotator: get(ca), label: get(cl) };
+      if (get(cj)) rec.adjudicator = get(cj);
       out.records.push(rec);
     });
     if (problems.length) throw new AnnotationImportError(`${name}: cannot read the CSV`, problems);
@@ -387,8 +404,10 @@ export interface ImportSummary {
   annotators: Record<string, number>;
   /** Annotators, the adjudicated rows not counted (an adjudicated label is the item's consensus, not a vote). */
   n_annotators: number;
-  /** Adjudicated labels imported (annotator `adjudicated`: `view`'s adjudication.jsonl). */
+  /** Adjudicated labels imported (annotator `adjudicated` with an adjudicator: `view`'s adjudication.jsonl). */
   adjudicated_labels: number;
+  /** The items adjudication settled, by adjudicator, and those whose settled labels changed since (../agree/adjudication-facts.ts). */
+  adjudication: AdjudicationFacts;
   /** Kish effective sample size (Σw)²/Σw² of the labelled items (src/stats/weighted.ts). */
   kish_n_eff: number | null;
   /**
@@ -397,45 +416,6 @@ export interface ImportSummary {
    * more vote). Null when no item is labelled.
    */
   weighted_label_shares: Record<string, number> | null;
-}
-
-/**
- * Who is who among the records' annotators: a Label Studio user object gives an id (the key) and an email or
- * username (aliases). An alias used as an annotator name elsewhere (an id-only export, a CSV column) is the same
- * person: mapped to the id. An alias given for two different ids, or an id given two different emails, is a name
- * collision: said, and not merged.
- * @returns `canonical`: alias -> id (only unambiguous ones); `notes`: what was merged and what collides.
- */
-export function annotatorIdentities(records: readonly AnnotationRecord[]): { canonical: Map<string, string>; notes: string[] } {
-  const idsOfAlias = new Map<string, Set<string>>();
-  const aliasesOfId = new Map<string, Set<string>>();
-  for (const r of records) {
-    const id = r.annotator?.trim();
-    if (!id || !r.annotator_aliases) continue;
-    for (const a of r.annotator_aliases) {
-      const al = a.trim();
-      if (al === "" || al === id) continue;
-      (idsOfAlias.get(al) ?? idsOfAlias.set(al, new Set()).get(al)!).add(id);
-      (aliasesOfId.get(id) ?? aliasesOfId.set(id, new Set()).get(id)!).add(al);
-    }
-  }
-  const canonical = new Map<string, string>();
-  const notes: string[] = [];
-  const names = new Set(records.map((r) => r.annotator?.trim()).filter((x): x is string => !!x));
-  for (const [al, ids] of idsOfAlias) {
-    if (ids.size > 1) {
-      notes.push(`name collision: "${al}" is given for annotator ids ${[...ids].map((x) => `"${x}"`).join(", ")}: kept apart`);
-      continue;
-    }
-    const id = [...ids][0];
-    canonical.set(al, id);
-    if (names.has(al)) notes.push(`annotator "${al}" is annotator id "${id}" (a Label Studio user object links them): counted as one person, "${id}"`);
-  }
-  for (const [id, als] of aliasesOfId) {
-    const emails = [...als].filter((a) => a.includes("@"));
-    if (emails.length > 1) notes.push(`name collision: annotator id "${id}" is given with ${emails.length} different emails (${emails.join(", ")}): exports of two Label Studio instances? kept as one id`);
-  }
-  return { canonical, notes };
 }
 
 /**
@@ -465,12 +445,15 @@ export function checkAnnotations(
   let unlabelled = opts.skipped ?? 0;
   let repeated = 0;
   const allowed = scaleValues(scale).join(", ");
-  const fallback = opts.annotator?.trim() || undefined;
+  const fallback = opts.annotator?.trim() ? nfcName(opts.annotator) : undefined;
+  const firstWhere = new Map<string, string>(); // annotator name -> first row using it (look-alike names)
+  const adjudication = new Map<HumanLabelRow, AdjudicatedRecord>();
   for (const rec of records) {
     const itemId = rec.item_id?.trim() || undefined;
     const trajId = rec.trajectory_id?.trim() || undefined;
     const rawLabel = rec.label?.trim() ?? "";
-    const given = rec.annotator?.trim() || fallback;
+    // a name is NFC where it enters: "Zoë" composed or not is one annotator (../agree/annotator-names.ts)
+    const given = rec.annotator?.trim() ? nfcName(rec.annotator) : fallback;
     // one person is one annotator: a name that a Label Studio user object links to an id is that id
     const annotator = given !== undefined ? (identity.canonical.get(given) ?? given) : undefined;
     if (rawLabel === "") {
@@ -478,6 +461,10 @@ export function checkAnnotations(
       byKind.blank++;
       continue;
     }
+    // an adjudicated row is exactly what view writes; a look-alike of the reserved name is refused (./import-adjudicated.ts)
+    const adj = adjudicatedRecord(rec, rec.annotator?.trim() ? rec.annotator : opts.annotator, problems);
+    if (adj === undefined) continue;
+    if (annotator !== undefined && !adj && !firstWhere.has(annotator)) firstWhere.set(annotator, rec.where);
     let m: ManifestRow | undefined;
     if (itemId !== undefined) {
       m = byItem.get(itemId);
@@ -517,7 +504,7 @@ export function checkAnnotations(
       continue;
     }
     taken.set(key, { label, where: rec.where });
-    out.push({
+    const row: HumanLabelRow = {
       trajectory_id: m.trajectory_id,
       annotator,
       label,
@@ -533,8 +520,12 @@ export function checkAnnotations(
       ...(m.content_sha256 ? { content_sha256: m.content_sha256 } : {}),
       ...(sampleWhere ? { sample_where: sampleWhere } : {}),
       ...(sampleFrame ? { sample_frame: sampleFrame } : {}),
-    });
+      ...(adj ? { adjudicator: adj.adjudicator, ...(adj.settled_labels ? { settled_labels: adj.settled_labels } : {}) } : {}),
+    };
+    if (adj) adjudication.set(row, adj);
+    out.push(row);
   }
+  problems.push(...lookAlikeProblems(firstWhere));
   if (problems.length) {
     throw new AnnotationImportError(`${problems.length} problem${problems.length === 1 ? "" : "s"} in the annotations; nothing was written`, problems);
   }
@@ -558,7 +549,7 @@ export function checkAnnotations(
     weights.push(w);
     sw += w;
     // an adjudicated item: its adjudicated label is its consensus (not one more vote beside the annotators')
-    const adj = rows.filter((r) => isReservedAnnotator(r.annotator));
+    const adj = rows.filter((r) => r.annotator === RESERVED_ANNOTATOR);
     const votes = adj.length ? adj : rows;
     for (const r of votes) shares[r.label] += w / votes.length;
   }
@@ -575,8 +566,9 @@ export function checkAnnotations(
     items_unlabelled: manifest.rows.length - perItem.size,
     labelled_by_phase: byPhase,
     annotators,
-    n_annotators: Object.keys(annotators).filter((a) => !isReservedAnnotator(a)).length,
-    adjudicated_labels: out.filter((r) => isReservedAnnotator(r.annotator)).length,
+    n_annotators: Object.keys(annotators).filter((a) => a !== RESERVED_ANNOTATOR).length,
+    adjudicated_labels: adjudication.size,
+    adjudication: adjudicationFacts(out.map((r) => ({ id: r.item_id, annotator: r.annotator, label: r.label, adjudicator: r.adjudicator, settled_labels: r.settled_labels, where: `item ${r.item_id}` }))),
     kish_n_eff: kishEffectiveN(weights),
     weighted_label_shares: sw > 0 ? Object.fromEntries(Object.entries(shares).map(([k, v]) => [k, v / sw])) : null,
   };

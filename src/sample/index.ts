@@ -9,6 +9,7 @@
  */
 import { minLabelledWarnings } from "./min-labelled.js";
 import fs from "node:fs";
+import { staleAdjudicationWarning } from "../agree/adjudication-facts.js";
 import path from "node:path";
 import { restrictRun, type WhereFilter } from "../store/where.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -289,6 +290,9 @@ export async function importAnnotations(
   }
   const { rows, summary } = checkAnnotations(records, manifest, { annotator: o.annotator, skipped, skippedByKind });
   warnings.push(...summary.annotator_notes);
+  // an adjudication over labels that changed since it was made (red team 35b F4)
+  const stale = staleAdjudicationWarning(summary.adjudication, "the adjudicated labels imported");
+  if (stale) warnings.push(stale);
   // some items with a content hash and some without: the ones without are named (red team 14)
   const partial = partialHashWarning(manifest, o.manifest);
   if (partial) warnings.push(partial);

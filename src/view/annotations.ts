@@ -16,7 +16,6 @@
  * - `adjudication.jsonl`: the adjudicated label of items the annotators disagree on, apart from theirs (same lock):
  *   `{item_id, annotator: "adjudicated", label, note?, adjudicator, annotators: {name: label}, adjudicated_at}`.
  */
-import { createHash, randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { Bucket, EvidenceQuote, PartKind, Trajectory, VerifiedQuote } from "../types.js";
@@ -30,8 +29,10 @@ import { verifyQuote } from "../evidence/verify.js";
 import { trajectoryDoc, type TrajectoryDoc } from "./document.js";
 import { contentSha256 } from "../io/hash.js";
 import { restoreBidiControls, showBidiControlsExactly } from "../format/bidi.js";
-import { AnnotationWriteError, withFileLock } from "./file-lock.js";
+import { AnnotationWriteError, withFileLock, writeAtomic } from "./file-lock.js";
 import { adjudicationNote, importedSampleLabels, type ImportedLabels } from "./imported-labels.js";
+import { howTheyDiffer, lookAlike, nfcName, shownName } from "../agree/annotator-names.js";
+import { showInvisibleExactly } from "../format/invisible.js";
 
 export { AnnotationWriteError, withFileLock };
 
@@ -75,37 +76,13 @@ export interface AnnotationChange {
   note?: string;
 }
 
-/** A request the sample cannot take (unknown item, bad label or name): the message says which field. */
-export class AnnotationInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "AnnotationInputError";
-  }
-}
+export { AnnotationInputError } from "./annotation-errors.js";
+import { AnnotationInputError } from "./annotation-errors.js";
 
 export { RESERVED_ANNOTATOR, isReservedAnnotator } from "../agree/adjudicated.js";
-import { RESERVED_ANNOTATOR, isReservedAnnotator } from "../agree/adjudicated.js";
 
-/** The longest annotator name, in characters (code points). */
-export const MAX_ANNOTATOR_CHARS = 100;
-
-/**
- * The annotator's file name (module docstring): the name itself when it is plain lower case (`a-z 0-9 . _ -`, at
- * most 64 characters, not ending in `-` + 12 hex digits, not starting with `u-`), else its plain characters
- * lower-cased (at most 40) + `-` + 12 hex digits of sha256 over the exact name. Names differing only by case get
- * different files, even on a case-insensitive disk, and a file name is at most 64 bytes whatever the name.
- * @throws AnnotationInputError for an empty or over-long name, or a reserved one ({@link isReservedAnnotator}).
- */
-export function annotatorFileName(name: string): string {
-  const n = typeof name === "string" ? name.trim() : "";
-  if (n === "" || [...n].length > MAX_ANNOTATOR_CHARS) throw new AnnotationInputError(`annotator: give a name of 1 to ${MAX_ANNOTATOR_CHARS} characters`);
-  if (isReservedAnnotator(n)) {
-    throw new AnnotationInputError(`annotator: "${RESERVED_ANNOTATOR}" is reserved: it names the adjudicated labels (adjudication.jsonl), and an annotator's rows under it would be read as adjudicated; choose another name`);
-  }
-  if (/^[a-z0-9][a-z0-9._-]{0,63}$/.test(n) && !n.startsWith("u-") && !n.endsWith(".") && !/-[0-9a-f]{12}$/.test(n)) return `${n}.jsonl`;
-  const slug = n.toLowerCase().replace(/[^a-z0-9._-]+/g, "_").replace(/^[._-]+/, "").slice(0, 40) || "u";
-  return `${slug}-${createHash("sha256").update(n, "utf8").digest("hex").slice(0, 12)}.jsonl`;
-}
+export { annotatorFileName, MAX_ANNOTATOR_CHARS } from "./annotator-file.js";
+import { annotatorFileName } from "./annotator-file.js";
 
 /** An item cannot be shown as it was drawn; `drawn_text` is the sample's own rendering of it when the folder holds it. */
 export class ItemUnavailableError extends AnnotationInputError {
@@ -122,19 +99,6 @@ export class ItemUnavailableError extends AnnotationInputError {
 export function evidenceKinds(label: string, scale: Scale): PartKind[] {
   const buckets: Bucket[] = scale === "six" ? [label as Bucket] : (scaleLabels(scale).find((l) => l.value === label)?.buckets ?? []);
   return [...new Set(buckets.flatMap((b) => EVIDENCE_KINDS[b] ?? []))];
-}
-
-/** Write a file atomically (temp file in the same folder + rename). */
-function writeAtomic(file: string, text: string): void {
-  const tmp = `${file}.tmp-${process.pid}`;
-  try {
-    fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(tmp, text, "utf8");
-    fs.renameSync(tmp, file);
-  } catch (e) {
-    fs.rmSync(tmp, { force: true });
-    throw new AnnotationWriteError(`not saved: the file could not be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).name})`);
-  }
 }
 
 /**
@@ -359,9 +323,25 @@ export class SampleStore {
     return [...this.readAnnotations().keys()].sort();
   }
 
+  /**
+   * Refuse a new annotator name that looks like an existing annotator's: equal after NFKC, case folding and removing
+   * invisible characters, different as typed (../agree/annotator-names.ts; red team 35b F3: two such names printed
+   * the same and every item they shared was a tie). A name with rows already is not new: no check.
+   * @param nameOther name the existing annotator in the message (not in a blind view: annotators do not see each other).
+   * @throws AnnotationInputError naming the names.
+   */
+  checkNewName(annotator: string, nameOther = true): void {
+    const names = [...this.readAnnotations().keys()];
+    if (names.includes(annotator)) return;
+    const other = names.find((a) => lookAlike(a, annotator));
+    if (other === undefined) return;
+    const them = nameOther ? `the annotator ${shownName(other)}` : "another annotator's name";
+    throw new AnnotationInputError(`annotator: ${shownName(annotator)} looks like ${them} (they differ only in ${howTheyDiffer(annotator, other)}): one person or two? Use the existing name exactly, or a name that differs visibly`);
+  }
+
   /** One annotator's rows in task order, read from the files now. */
   rowsOf(annotator: string): AnnotationRow[] {
-    const m = this.readAnnotations().get(typeof annotator === "string" ? annotator.trim() : "");
+    const m = this.readAnnotations().get(typeof annotator === "string" ? nfcName(annotator) : "");
     return m ? [...m.values()].sort((a, b) => this.order.get(a.item_id)! - this.order.get(b.item_id)!) : [];
   }
 
@@ -378,8 +358,10 @@ export class SampleStore {
    */
   async change(c: AnnotationChange): Promise<AnnotationRow> {
     if (!c || typeof c !== "object" || Array.isArray(c)) throw new AnnotationInputError("the request body must be a JSON object");
-    const annotator = typeof c.annotator === "string" ? c.annotator.trim() : "";
+    // a name is NFC where it enters: "Zoë" composed or not is one annotator (../agree/annotator-names.ts)
+    const annotator = typeof c.annotator === "string" ? nfcName(c.annotator) : "";
     annotatorFileName(annotator); // checks the name
+    this.checkNewName(annotator);
     if (typeof c.item_id !== "string" || !this.order.has(c.item_id)) throw new AnnotationInputError(`item_id: ${JSON.stringify(c.item_id)} is not in this sample`);
     let label: string | undefined;
     if (c.label !== undefined) {
@@ -495,7 +477,8 @@ export class SampleStore {
   /**
    * Record the adjudicated label of an item (written at once to `adjudication.jsonl`, apart from the annotators',
    * read again and rewritten under its lock).
-   * @throws AnnotationInputError for an unknown item, a label not on the scale, or an empty adjudicator name;
+   * @throws AnnotationInputError for an unknown item, an item the annotators do not disagree on, a label not on the
+   *   scale, or an empty adjudicator name;
    *   AnnotationWriteError when the file could not be written.
    */
   async adjudicate(c: { item_id: string; label: string; adjudicator: string; note?: string }): Promise<AdjudicationRow> {
@@ -503,7 +486,7 @@ export class SampleStore {
     if (typeof c.item_id !== "string" || !this.order.has(c.item_id)) throw new AnnotationInputError(`item_id: ${JSON.stringify(c.item_id)} is not in this sample`);
     const label = canonicalScaleLabel(c.label, this.scale);
     if (label === null) throw new AnnotationInputError(`label: ${JSON.stringify(c.label)} is not on the ${this.scale} scale`);
-    const who = typeof c.adjudicator === "string" ? c.adjudicator.trim() : "";
+    const who = typeof c.adjudicator === "string" ? nfcName(c.adjudicator) : "";
     if (!who || who.length > 100) throw new AnnotationInputError("adjudicator: give a name of 1 to 100 characters");
     const file = path.join(this.dir, ADJUDICATION_FILE);
     return withFileLock(file, () => {
@@ -512,9 +495,15 @@ export class SampleStore {
         const r = m.get(c.item_id);
         if (r?.label) annotators[a] = r.label;
       }
+      // the file is read first: a line the rewrite would drop refuses the write whatever the request
+      const adjudicated = new Map(readRows<AdjudicationRow>(file, [], true).map((r) => [r.item_id, r]));
+      // adjudication settles a disagreement: an item one annotator labelled, or all alike, has none (red team 35b F4)
+      if (new Set(Object.values(annotators)).size < 2) {
+        const had = Object.entries(annotators).map(([a, l]) => `${showInvisibleExactly(a)}=${l}`).join(", ");
+        throw new AnnotationInputError(`item_id: item ${c.item_id} has no disagreement to adjudicate (${had ? `its labels: ${had}` : "no annotator labelled it"}); adjudication settles items two or more annotators labelled differently`);
+      }
       const row: AdjudicationRow = { item_id: c.item_id, annotator: "adjudicated", label, adjudicator: who, annotators, adjudicated_at: new Date().toISOString() };
       if (typeof c.note === "string" && c.note !== "") row.note = c.note.slice(0, 10_000);
-      const adjudicated = new Map(readRows<AdjudicationRow>(file, [], true).map((r) => [r.item_id, r]));
       adjudicated.set(c.item_id, row);
       const rows = [...adjudicated.values()].filter((r) => this.order.has(r.item_id)).sort((a, b) => this.order.get(a.item_id)! - this.order.get(b.item_id)!);
       writeAtomic(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
@@ -538,41 +527,18 @@ export class SampleStore {
   }
 
   /**
-   * Blind mode: whether the browser holding `secret` may act as `annotator`. The first browser to use a name
-   * claims it (the sha256 of its secret is kept in `annotations/.claims.json`); another browser is refused. A
-   * name with labels on disk (in any file of `annotations/`, by the rows' `annotator` field) but no claim (written before claims were kept, or by the full view) is refused too:
-   * its labels would be shown to whoever typed it first.
+   * Blind mode: whether the browser holding `secret` may act as `annotator` (./claims.ts `claimName`).
    * @returns `{secret}` to keep in the browser (a new one when it had none), or `{refused}` with the reason.
    * @throws AnnotationInputError for a bad name; AnnotationWriteError when the claim cannot be written.
    */
   async claim(annotator: string, secret: string | undefined): Promise<{ secret: string } | { refused: string }> {
-    const name = typeof annotator === "string" ? annotator.trim() : "";
-    const fname = annotatorFileName(name);
-    const file = path.join(this.dir, ANNOTATIONS_DIR, CLAIMS_FILE);
-    const hash = (s: string) => createHash("sha256").update(s).digest("hex");
-    const mine = secret ?? randomBytes(24).toString("base64url");
-    return withFileLock(file, () => {
-      let claims: Record<string, string> = {};
-      try {
-        const v = JSON.parse(fs.readFileSync(file, "utf8"));
-        if (v && typeof v === "object" && !Array.isArray(v)) claims = v;
-      } catch {
-        /* none yet */
-      }
-      const held = claims[fname];
-      if (held !== undefined) return held === hash(mine) ? { secret: mine } : { refused: `annotator: the name ${JSON.stringify(name)} is in use from another browser; choose another name` };
-      if (this.filesOf(name).length > 0) {
-        return { refused: `annotator: the name ${JSON.stringify(name)} already has labels that no browser has claimed; choose another name, or ask whoever runs the view` };
-      }
-      claims[fname] = hash(mine);
-      writeAtomic(file, JSON.stringify(claims, null, 1) + "\n");
-      return { secret: mine };
-    });
+    // a blind view does not name another annotator
+    return claimName({ dir: this.dir, filesOf: (a) => this.filesOf(a), checkNewName: (a) => this.checkNewName(a, false) }, annotator, secret);
   }
 }
 
-/** The blind view's record of which browser uses which annotator name (sha256 of a browser secret per file name). */
-export const CLAIMS_FILE = ".claims.json";
+export { CLAIMS_FILE } from "./claims.js";
+import { claimName } from "./claims.js";
 
 function stripVerification(q: VerifiedQuote): EvidenceQuote {
   const out: EvidenceQuote = { message_index: q.message_index, quote: q.quote };

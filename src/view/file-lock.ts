@@ -80,3 +80,16 @@ export async function withFileLock<T>(file: string, fn: () => T): Promise<T> {
     }
   }
 }
+
+/** Write a file atomically (temp file in the same folder + rename). */
+export function writeAtomic(file: string, text: string): void {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(tmp, text, "utf8");
+    fs.renameSync(tmp, file);
+  } catch (e) {
+    fs.rmSync(tmp, { force: true });
+    throw new AnnotationWriteError(`not saved: the file could not be written (${(e as NodeJS.ErrnoException).code ?? (e as Error).name})`);
+  }
+}

@@ -9,7 +9,7 @@
  */
 import path from "node:path";
 import { readHumanLabels } from "../agree/human-file.js";
-import { isReservedAnnotator } from "../agree/adjudicated.js";
+import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 import { canonicalScaleLabel, type Scale } from "../rubric/scale.js";
 import type { Manifest } from "../sample/import.js";
 
@@ -32,7 +32,7 @@ export function importedSampleLabels(file: string, manifest: Manifest, scale: Sc
   let offScale = 0;
   for (const r of read.rows) {
     const item = itemOf.get(r.trajectory_id);
-    if (!item || isReservedAnnotator(r.annotator)) continue;
+    if (!item || r.annotator === RESERVED_ANNOTATOR) continue;
     if (r.content_sha256 && item.content_sha256 && r.content_sha256 !== item.content_sha256) {
       otherText++;
       continue;

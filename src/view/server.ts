@@ -3,11 +3,16 @@
  * API over the loaded run (src/view/run-data.ts, query.ts, item.ts) and sample (annotations.ts).
  *
  * Safety (trajectory text is attacker-written):
- * - binds 127.0.0.1 by default; every request needs the random token, as `?token=` or as the cookie the first
- *   tokened page load sets (HttpOnly, SameSite=Strict); without it: 403. A Host header other than the address
- *   it listens on is refused (403), so a web page cannot reach it through DNS rebinding ({@link hostsFor});
+ * - binds 127.0.0.1 by default; every API request needs the random token, as the header `x-ipi-token` (the page
+ *   keeps it in sessionStorage, per origin: scheme, host and port) or as `?token=` (a script); without it: 403. No
+ *   credential is ever put in a cookie: a browser sends the cookies of 127.0.0.1 to every server on 127.0.0.1,
+ *   whatever its port (red team 35b F1: another local server got the token and the annotator's secret and replayed
+ *   them); cookies a browser still holds from an earlier version are ignored. The static page, script and style
+ *   hold no data and are served without the token. A Host header other than the address it listens on is refused
+ *   (403), so a web page cannot reach it through DNS rebinding ({@link hostsFor});
  * - blind mode: an annotator's rows are answered and written only for the browser that claimed the name
- *   (SampleStore.claim), and errors carry no trajectory id, model or path;
+ *   (SampleStore.claim; the browser's secret travels in the header `x-ipi-annotator-secret`, kept in the page's
+ *   localStorage), and errors carry no trajectory id, model or path;
  * - POST requests also need the header `x-ipi-view: 1` and a JSON body (a cross-site form cannot send either);
  * - the page is static; data comes as JSON and the script puts it in the DOM as text only; every response has a
  *   Content-Security-Policy allowing only the server's own script, style and fetches (no inline script, no
@@ -27,14 +32,19 @@ import { checkedListQuery, facets, FIELDS, ListQueryError, listPage } from "./qu
 import { itemView, withVisibleBidi } from "./item.js";
 import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
 import { showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
+import { showInvisibleExactly } from "../format/invisible.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
 
 /** The Content-Security-Policy of every response. */
 export const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-/** The cookie's name carries the port: cookies are not kept apart by port, two servers must not share one. */
-const cookieName = (port: number) => `ipi_view_token_${port}`;
+/** The request header carrying the token (the page's own requests; a script may give `?token=` instead). */
+export const TOKEN_HEADER = "x-ipi-token";
+/** The request header carrying a blind browser's annotator secret, and the response header giving a new one. */
+export const SECRET_HEADER = "x-ipi-annotator-secret";
+/** Paths served without the token: the static page, its script and style (they hold no data). */
+const PUBLIC_PATHS = new Set(["/", "/assets/app.js", "/assets/app.css", "/favicon.ico"]);
 const MAX_BODY = 256 * 1024;
 
 /** What the server serves. */
@@ -111,12 +121,10 @@ function sameToken(given: string | null | undefined, token: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function cookieToken(req: http.IncomingMessage, port: number): string | undefined {
-  for (const c of (req.headers.cookie ?? "").split(";")) {
-    const [k, ...v] = c.trim().split("=");
-    if (k === cookieName(port)) return v.join("=");
-  }
-  return undefined;
+/** A request header's one value (a header given twice is no value). */
+function header(req: http.IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === "string" ? v : undefined;
 }
 
 function send(res: http.ServerResponse, status: number, body: string | Buffer, type: string, extra: Record<string, string> = {}): void {
@@ -172,6 +180,7 @@ function meta(o: ViewServerOptions): unknown {
         precedence: rubricPrecedenceText().replace(/^Report every label that applies\.\s*/, ""),
         // annotators stay blind to each other's work in --blind mode
         annotators: o.blind ? [] : o.sample.annotators().map(showBidiControlsExactly),
+        ...(o.blind ? { claim_key: claimKey(o.sample.dir) } : {}),
       }
     : null;
   // the sample's warnings name annotator files and runs: an annotator's page gets only their count
@@ -206,31 +215,24 @@ function shownRow(r: AnnotationRow): AnnotationRow {
 }
 
 /**
- * A row as the adjudication page gets it: as {@link shownRow}, and the annotator's name and note (typed by
- * annotators, shown to the adjudicator) with bidi controls as markers.
+ * A row as the adjudication page gets it: as {@link shownRow}, the annotator's name with every invisible character
+ * (bidi controls, zero-width characters) as a marker, and the note with bidi controls as markers.
  */
 function adjudicationRow(r: AnnotationRow): AnnotationRow {
-  const out = { ...shownRow(r), annotator: showBidiControlsExactly(String(r.annotator)) };
+  // zero-width characters too: `alice` and `ali\u200bce` must not look like one annotator (red team 35b F3)
+  const out = { ...shownRow(r), annotator: showInvisibleExactly(String(r.annotator)) };
   if (typeof r.note === "string") out.note = showBidiControlsExactly(r.note);
   return out;
 }
 
-/** An adjudicated row as served: its names (adjudicator, the annotators') and note with bidi controls as markers. */
+/** An adjudicated row as served: its note with bidi controls as markers, its names (adjudicator, the annotators') with every invisible character as one. */
 function shownAdjudicated(r: AdjudicationRow): AdjudicationRow {
-  const annotators = Object.fromEntries(Object.entries(r.annotators ?? {}).map(([a, l]) => [showBidiControlsExactly(a), l]));
-  return { ...withVisibleBidi(r), annotators };
+  const annotators = Object.fromEntries(Object.entries(r.annotators ?? {}).map(([a, l]) => [showInvisibleExactly(a), l]));
+  return { ...withVisibleBidi(r), adjudicator: showInvisibleExactly(String(r.adjudicator)), annotators };
 }
 
-/** The blind view's cookie holding the browser's annotator secret (per sample folder, kept a year). */
-const claimCookie = (dir: string) => `ipi_view_annotator_${createHash("sha256").update(path.resolve(dir)).digest("hex").slice(0, 12)}`;
-
-function readCookie(req: http.IncomingMessage, name: string): string | undefined {
-  for (const c of (req.headers.cookie ?? "").split(";")) {
-    const [k, ...v] = c.trim().split("=");
-    if (k === name) return v.join("=");
-  }
-  return undefined;
-}
+/** The key the blind page keeps its annotator secret under in localStorage (per sample folder; per port, as localStorage is per origin). */
+export const claimKey = (dir: string) => `ipi-view-annotator-secret-${createHash("sha256").update(path.resolve(dir)).digest("hex").slice(0, 12)}`;
 
 /** A request refused with a status and a message for the page. */
 class Refused extends Error {
@@ -243,15 +245,16 @@ class Refused extends Error {
 }
 
 /**
- * Blind mode: the annotator a request acts as must be the one this browser claimed (SampleStore.claim). Sets the
- * claim cookie on `res`; throws Refused (403) otherwise. Full mode: no check (the operator's own view).
+ * Blind mode: the annotator a request acts as must be the one this browser claimed (SampleStore.claim), by the
+ * secret in its `x-ipi-annotator-secret` header; a new secret is given back in the same response header (the page
+ * keeps it in localStorage); throws Refused (403) otherwise. Full mode: no check (the operator's own view).
  */
 async function checkAnnotator(o: ViewServerOptions, req: http.IncomingMessage, res: http.ServerResponse, annotator: unknown): Promise<void> {
   if (!o.blind || !o.sample) return;
-  const name = claimCookie(o.sample.dir);
-  const c = await o.sample.claim(typeof annotator === "string" ? annotator : "", readCookie(req, name));
+  const given = header(req, SECRET_HEADER);
+  const c = await o.sample.claim(typeof annotator === "string" ? annotator : "", given && /^[A-Za-z0-9_-]{16,128}$/.test(given) ? given : undefined);
   if ("refused" in c) throw new Refused(403, c.refused);
-  res.setHeader("set-cookie", `${name}=${c.secret}; HttpOnly; SameSite=Strict; Path=/; Max-Age=31536000`);
+  if (c.secret !== given) res.setHeader(SECRET_HEADER, c.secret);
 }
 
 /** The pairing warnings already written, per server (./sample-humans.ts). */
@@ -344,16 +347,20 @@ export async function startViewServer(o: ViewServerOptions): Promise<ViewServer>
     } catch {
       return send(res, 400, "bad request\n", "text/plain; charset=utf-8");
     }
-    const viaQuery = sameToken(url.searchParams.get("token"), token);
-    if (!viaQuery && !sameToken(cookieToken(req, port), token)) return send(res, 403, "forbidden: this server needs the token it printed when it started\n", "text/plain; charset=utf-8");
+    // the page, script and style hold no data: served without the token (the page reads ?token= and keeps it)
+    if (req.method === "GET" && PUBLIC_PATHS.has(url.pathname)) {
+      if (url.pathname === "/") return send(res, 200, PAGE, "text/html; charset=utf-8");
+      if (url.pathname === "/favicon.ico") return send(res, 204, "", "text/plain; charset=utf-8");
+      const asset = assets[url.pathname];
+      return send(res, 200, asset.body, asset.type);
+    }
+    // the token: the page's header, or ?token= (a script); a cookie is never read (module docstring)
+    if (!sameToken(header(req, TOKEN_HEADER), token) && !sameToken(url.searchParams.get("token"), token)) {
+      return send(res, 403, `forbidden: this server needs the token it printed when it started (header ${TOKEN_HEADER}, or ?token=)\n`, "text/plain; charset=utf-8");
+    }
     if (req.method === "POST" && (req.headers["x-ipi-view"] !== "1" || !String(req.headers["content-type"] ?? "").startsWith("application/json"))) {
       return send(res, 403, "forbidden: POST needs the x-ipi-view header and a JSON body\n", "text/plain; charset=utf-8");
     }
-    const cookie = viaQuery ? { "set-cookie": `${cookieName(port)}=${token}; HttpOnly; SameSite=Strict; Path=/` } : undefined;
-    if (req.method === "GET" && url.pathname === "/") return send(res, 200, PAGE, "text/html; charset=utf-8", cookie);
-    if (url.pathname === "/favicon.ico") return send(res, 204, "", "text/plain; charset=utf-8");
-    const asset = assets[url.pathname];
-    if (req.method === "GET" && asset) return send(res, 200, asset.body, asset.type, cookie);
     if (url.pathname.startsWith("/api/")) {
       api(o, req, res, url).catch((e: Error) => {
         if (e instanceof Refused) json(res, e.status, { error: e.message });

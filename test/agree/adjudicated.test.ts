@@ -15,10 +15,10 @@ const rows: Array<[string, string, string]> = [
   ["t1", "alice", "full_compliance"],
   ["t1", "bob", "unaffected"],
   ["t1", "adjudicated", "full_compliance"],
-  // t2: they agree, and the adjudicated label (written another way) overrules them
+  // t2: they agree, and the adjudicated label overrules them
   ["t2", "alice", "unaffected"],
   ["t2", "bob", "unaffected"],
-  ["t2", " Adjudicated", "partial_compliance"],
+  ["t2", "adjudicated", "partial_compliance"],
   // t3: a plain consensus; t4: only an adjudicated label
   ["t3", "alice", "task_refusal"],
   ["t3", "bob", "task_refusal"],
@@ -28,11 +28,12 @@ const file: HumanLabelFile = { format: "jsonl", rows: rows.map(([trajectory_id, 
 const index = new Map(["t1", "t2", "t3", "t4"].map((id) => [id, { id, attacked: true, content_sha256: "c" } as unknown as TrajectoryIndexRow]));
 
 describe("adjudicated labels settle the consensus", () => {
-  it("splitAdjudicated takes the reserved name in any spelling off the annotators", () => {
-    const items = new Map([["t", new Map([["alice", "x"], ["ADJUDICATED", "y"]])]]);
+  it("splitAdjudicated takes the reserved name, exactly, off the annotators (a look-alike is refused before: red team 35b F2)", () => {
+    const items = new Map([["t", new Map([["alice", "x"], ["adjudicated", "y"]])]]);
     const s = splitAdjudicated(items);
     expect([...s.adjudicated]).toEqual([["t", "y"]]);
     expect([...s.items.get("t")!.keys()]).toEqual(["alice"]);
+    expect([...splitAdjudicated(new Map([["t", new Map([["ADJUDICATED", "y"]])]])).adjudicated]).toEqual([]);
     expect(isReservedAnnotator("adjudi\u200bcated")).toBe(true);
     expect(isReservedAnnotator("adjudicator")).toBe(false);
   });
@@ -44,7 +45,7 @@ describe("adjudicated labels settle the consensus", () => {
     expect(r.consensus.adjudicated).toBe(3);
     expect(r.consensus.ties).toBe(0);
     expect(r.consensus.by_label).toMatchObject({ full_compliance: 1, partial_compliance: 1, task_refusal: 1, unaffected: 1 });
-    expect(formatHumanAgreement(r)).toContain('of the 4 compared, 3 by an adjudicated label (annotator "adjudicated"');
+    expect(formatHumanAgreement(r)).toContain('of the 4 compared, 3 by an adjudicated label (by (not recorded) 3; annotator "adjudicated"');
   });
   it("estimate: the same consensus, read on the binary scale", () => {
     const c = humanConsensus(file);

@@ -255,7 +255,7 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     fs.writeFileSync(adjFile, JSON.stringify({ item_id: tasks[0].item_id, annotator: "adjudicated", label: "unaffected", adjudicator: "lead" }) + "\n");
     const impAdj = await cli(["import-annotations", filledFile, adjFile, "--manifest", path.join(out, "manifest.jsonl"), "--out", path.join(tmp, "real", "human-adj.jsonl")]);
     expect(impAdj.code).toBe(0);
-    expect(impAdj.stdout).toMatch(/^imported 24 labels: 23 labels from 1 annotator and 1 adjudicated label, on 23 of 24 items \(scale six\)/);
+    expect(impAdj.stdout).toMatch(/^imported 24 labels: 23 labels from 1 annotator and 1 adjudicated label \(by "lead" 1\), on 23 of 24 items \(scale six\)/);
     // what the shares are over, and that estimate --human's consensus figure is the one to report (new-user report 17)
     expect(imp.stdout).toMatch(/label shares \(w = 1\/pi\): a check of what was imported, not a rate to report: .* the human rate to report is estimate --human's/);
     expect(imp.stdout).not.toMatch(/population estimate/);

@@ -27,5 +27,8 @@ export function req(s: ViewServer, p: string, o: { method?: string; headers?: Re
 /** POST `data` as JSON to `p` on server `s`. */
 export const post = (s: ViewServer, p: string, data: unknown, headers: Record<string, string> = {}) => req(s, p, { method: "POST", body: JSON.stringify(data), headers });
 
-/** The `name=value` of a response's first Set-Cookie. */
-export const cookieOf = (r: Res) => String(r.headers["set-cookie"]?.[0] ?? "").split(";")[0];
+/**
+ * The headers a blind browser sends after this response: the annotator secret the server gave back
+ * (`x-ipi-annotator-secret`; the page keeps it in localStorage), as a header to send.
+ */
+export const secretOf = (r: Res): Record<string, string> => ({ "x-ipi-annotator-secret": String(r.headers["x-ipi-annotator-secret"] ?? "") });

@@ -11,6 +11,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +22,7 @@ import { CLI, runCli } from "../helpers/cli.js";
 import { labelRun } from "../../src/run/label.js";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { openView, type ViewServer } from "../../src/view/index.js";
+import { blindPortOf } from "../../src/view/blind-port.js";
 
 const browser = resource(CHROMIUM, "Chromium (for the view's browser test)", "apt-get install chromium, or set IPI_CHROMIUM=<binary>, to run this");
 const dyn = sharedCorpus("agentdyn.tgz");
@@ -237,3 +239,77 @@ describeLoop("the whole loop on an AgentDyn suite (shared corpus) in Chromium", 
   return path.join(tmp, SLICE);
 }, 12);
 describeLoop("the whole loop on the vendored AgentDyn runs in Chromium", browser.skip, () => path.join(DATA, "agentdyn-view"), 6);
+
+/** Start `ipi-judge view ARGS` and resolve to its first stdout line (the URL) and the child. */
+function startView(args: string[]): Promise<{ url: string; child: ChildProcess; stderr: () => string }> {
+  const child = spawn(process.execPath, [CLI, "view", ...args, "--no-open"], { stdio: ["ignore", "pipe", "pipe"] });
+  let err = "";
+  child.stderr!.on("data", (d) => (err += d));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout!.on("data", (d) => {
+      out += d;
+      if (out.includes("\n")) resolve({ url: out.split("\n")[0], child, stderr: () => err });
+    });
+    child.on("exit", (code) => reject(new Error(`view exited ${code}: ${err}`)));
+  });
+}
+
+const stopView = (c: ChildProcess) => new Promise<void>((resolve) => (c.exitCode !== null ? resolve() : (c.once("exit", () => resolve()), c.kill("SIGTERM"))));
+
+describe.skipIf(browser.skip)("no credential in a cookie: another server on 127.0.0.1 gets nothing (red team 35b F1)", () => {
+  let tmp: string;
+  let opened: Awaited<ReturnType<typeof openPage>>;
+  const children: ChildProcess[] = [];
+  afterAll(async () => {
+    await opened?.context.close();
+    for (const c of children) await stopView(c);
+    if (opened) fs.rmSync(opened.profile, { recursive: true, force: true });
+    if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("keeps the token in sessionStorage and the claim in localStorage; a blind view restarted keeps its port and its claims", async () => {
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-cookie-"));
+    const labels = path.join(tmp, "labels");
+    const study = path.join(tmp, "study");
+    expect((await runCli(["label", path.join(DATA, "agentdyn-view"), "--run", "dyn", "--labels-dir", labels])).code).toBe(0);
+    expect((await runCli(["sample", "--run", "dyn", "--labels-dir", labels, "--random", "4", "--disagreement", "0", "--seed", "7", "--out", study])).code).toBe(0);
+    const args = ["--run", "dyn", "--labels-dir", labels, "--sample", study, "--blind"];
+    const first = await startView(args);
+    children.push(first.child);
+    const port = Number(new URL(first.url).port);
+    expect(port).toBe(blindPortOf(study)); // --blind without --port: the port derived from the sample folder
+    // another local app, on another port of the same host
+    const seen: string[] = [];
+    const other = http.createServer((q, r) => {
+      seen.push(q.headers.cookie ?? "");
+      r.end("another local app");
+    });
+    await new Promise<void>((r) => other.listen(0, "127.0.0.1", () => r()));
+    try {
+      opened = await openPage(`http://127.0.0.1:`); // this test visits two local origins on purpose
+      const { page } = opened;
+      await page.goto(first.url);
+      await page.fill("input[name=annotator]", "erin");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector(".labels button");
+      await page.keyboard.press("5");
+      await expect.poll(() => page.locator("#saved").textContent()).toMatch(/^saved /);
+      expect(new URL(page.url()).search).toBe(""); // the token left the address bar
+      expect(await page.evaluate(() => sessionStorage.getItem("ipi-view-token"))).toBe(new URL(first.url).searchParams.get("token"));
+      expect(await opened.context.cookies()).toEqual([]);
+      await page.goto(`http://127.0.0.1:${(other.address() as { port: number }).port}/anything`);
+      expect(seen).toEqual([""]);
+      // the view restarted (new token): same port, so the browser's claim on erin is found
+      await stopView(first.child);
+      const again = await startView(args);
+      children.push(again.child);
+      expect(Number(new URL(again.url).port)).toBe(port);
+      await page.goto(again.url);
+      await expect.poll(() => page.locator("#progress").textContent()).toMatch(/^erin: 1 of 4 labelled/);
+      expect(opened.errors).toEqual([]);
+    } finally {
+      other.close();
+    }
+  }, 300_000);
+});

@@ -23,7 +23,7 @@ import { hostsFor } from "../../src/view/server.js";
 import { restoreBidiControls, showBidiControls } from "../../src/format/bidi.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
 import type { Trajectory } from "../../src/types.js";
-import { cookieOf, post, req } from "../helpers/view-http.js";
+import { post, req, secretOf } from "../helpers/view-http.js";
 
 let tmp: string;
 let fx: CommitteeFixture;
@@ -80,11 +80,12 @@ describe("a blind view answers only the annotator its browser claimed (finding 2
     // zed's browser claims zed and labels
     const first = await req(blind, "/api/sample/annotations?annotator=zed");
     expect(first.status).toBe(200);
-    const zed = cookieOf(first);
-    expect(zed).toMatch(/^ipi_view_annotator_[0-9a-f]{12}=/);
-    expect((await post(blind, "/api/sample/annotate", { annotator: "zed", item_id: b.item_id, label: "unaffected", note: "zed's note" }, { cookie: zed })).status).toBe(200);
-    // another browser (no cookie, or its own) asking for zed: refused, nothing of zed's in the answer
-    for (const headers of [{}, { cookie: cookieOf(await req(blind, "/api/sample/annotations?annotator=yan")) }]) {
+    const zed = secretOf(first);
+    expect(zed["x-ipi-annotator-secret"]).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(first.headers["set-cookie"]).toBeUndefined(); // no credential in a cookie (red team 35b F1)
+    expect((await post(blind, "/api/sample/annotate", { annotator: "zed", item_id: b.item_id, label: "unaffected", note: "zed's note" }, zed)).status).toBe(200);
+    // another browser (no secret, or its own) asking for zed: refused, nothing of zed's in the answer
+    for (const headers of [{}, secretOf(await req(blind, "/api/sample/annotations?annotator=yan"))]) {
       const other = await req(blind, "/api/sample/annotations?annotator=zed", { headers });
       expect(other.status).toBe(403);
       expect(other.body).not.toContain("zed's note");
@@ -93,7 +94,7 @@ describe("a blind view answers only the annotator its browser claimed (finding 2
     }
     // zed's browser, on a restarted blind view, gets zed's labels back
     const again = await open({ blind: true });
-    const back = await req(again, "/api/sample/annotations?annotator=zed", { headers: { cookie: zed } });
+    const back = await req(again, "/api/sample/annotations?annotator=zed", { headers: zed });
     expect(back.status).toBe(200);
     expect(JSON.parse(back.body).rows.map((r: { note: string }) => r.note)).toEqual(["zed's note"]);
   });
@@ -138,16 +139,18 @@ describe("two view processes on one sample folder (finding 3)", () => {
     expect(JSON.parse(adj.body).row.annotators).toMatchObject({ kim: "full_compliance", lou: "unaffected" });
   });
 
-  it("gives names that differ only by case their own file", async () => {
+  it("gives names that differ only by case their own file; a new name differing so from an existing one is refused (red team 35b F3)", async () => {
     const s = await open();
     const id = items()[3].item_id;
     expect((await post(s, "/api/sample/annotate", { annotator: "Alice", item_id: id, label: "unaffected" })).status).toBe(200);
-    expect((await post(s, "/api/sample/annotate", { annotator: "alice", item_id: id, label: "full_compliance" })).status).toBe(200);
+    const r = await post(s, "/api/sample/annotate", { annotator: "alice", item_id: id, label: "full_compliance" });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error).toMatch(/^annotator: "alice" looks like the annotator "Alice" \(they differ only in letter case\)/);
     const fA = annotatorFileName("Alice");
     const fa = annotatorFileName("alice");
     expect(fA.toLowerCase()).not.toBe(fa.toLowerCase());
     expect(JSON.parse((await req(s, "/api/sample/annotations?annotator=Alice")).body).rows[0].label).toBe("unaffected");
-    expect(JSON.parse((await req(s, "/api/sample/annotations?annotator=alice")).body).rows[0].label).toBe("full_compliance");
+    expect(JSON.parse((await req(s, "/api/sample/annotations?annotator=alice")).body).rows).toEqual([]);
   });
 });
 

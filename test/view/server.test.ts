@@ -70,22 +70,30 @@ describe("access", () => {
     expect(base).toBe(`http://127.0.0.1:${server.port}/`);
   });
 
-  it("answers 403 to any request without the token, or with a wrong one", async () => {
-    for (const p of ["/", "/api/meta", "/api/list", "/assets/app.js", `/api/item?id=${encodeURIComponent(HOSTILE_ID)}`, "/?token=wrong"]) {
+  it("answers 403 to any API request without the token, or with a wrong one", async () => {
+    for (const p of ["/api/meta", "/api/list", `/api/item?id=${encodeURIComponent(HOSTILE_ID)}`, "/api/meta?token=wrong", "/nothing"]) {
       const r = await raw(p);
       expect(r.status, p).toBe(403);
       expect(r.body).not.toContain(PAYLOAD.slice(0, 20));
     }
-    expect((await raw("/api/meta", { headers: { cookie: `ipi_view_token_${server.port}=nope` } })).status).toBe(403);
+    expect((await raw("/api/meta", { headers: { "x-ipi-token": "nope" } })).status).toBe(403);
   });
 
-  it("takes the token as a query parameter or as the cookie the first page load sets", async () => {
-    const page = await raw(auth("/"));
-    expect(page.status).toBe(200);
-    const cookie = String(page.headers["set-cookie"]);
-    expect(cookie).toMatch(/HttpOnly/);
-    expect(cookie).toMatch(/SameSite=Strict/);
-    expect((await raw("/api/meta", { headers: { cookie: cookie.split(";")[0] } })).status).toBe(200);
+  it("takes the token as the x-ipi-token header or ?token=, never from a cookie, and sets none (red team 35b F1)", async () => {
+    expect((await raw("/api/meta", { headers: { "x-ipi-token": server.token } })).status).toBe(200);
+    expect((await raw(auth("/api/meta"))).status).toBe(200);
+    // a cookie an earlier version set is ignored: cookies of 127.0.0.1 reach every port, so no credential is in one
+    expect((await raw("/api/meta", { headers: { cookie: `ipi_view_token_${server.port}=${server.token}` } })).status).toBe(403);
+    for (const p of ["/", "/assets/app.js", "/api/meta"]) expect((await raw(auth(p))).headers["set-cookie"], p).toBeUndefined();
+  });
+
+  it("serves the page, its script and style without the token (they hold no data), with the CSP", async () => {
+    for (const p of ["/", "/assets/app.js", "/assets/app.css", "/?token=wrong"]) {
+      const r = await raw(p);
+      expect(r.status, p).toBe(200);
+      expect(r.headers["content-security-policy"], p).toBe(CSP);
+      expect(r.body).not.toContain(PAYLOAD.slice(0, 20));
+    }
   });
 
   it("refuses another Host (DNS rebinding) and a POST without its header or JSON body", async () => {

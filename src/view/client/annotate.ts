@@ -8,7 +8,7 @@ import type { TrajectoryDoc } from "../document.js";
 import { clear, getJson, h, postJson } from "./dom.js";
 import { renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
-import { showBidiControlsExactly } from "../../format/bidi.js";
+import { showInvisibleExactly } from "../../format/invisible.js";
 
 const NAME_KEY = "ipi-view-annotator";
 
@@ -41,7 +41,7 @@ function nameForm(root: HTMLElement, then: () => void): void {
   form.addEventListener("submit", (e) => {
     e.preventDefault();
     if (!input.value.trim()) return;
-    localStorage.setItem(NAME_KEY, input.value.trim());
+    localStorage.setItem(NAME_KEY, input.value.trim().normalize("NFC"));
     then();
   });
   root.appendChild(form);
@@ -71,7 +71,7 @@ export async function renderAnnotate(root: HTMLElement, meta: Meta, n: number): 
   const buttons: HTMLElement[] = [];
   const drawState = () => {
     // the name as typed may hold a right-to-left override that would reverse the header: shown as markers (red team 30 L4)
-    progress.textContent = `${showBidiControlsExactly(name)}: ${labelled()} of ${items.length} labelled · item ${idx + 1} of ${items.length} (${itemId})`;
+    progress.textContent = `${showInvisibleExactly(name)}: ${labelled()} of ${items.length} labelled · item ${idx + 1} of ${items.length} (${itemId})`;
     buttons.forEach((b) => b.classList.toggle("on", b.getAttribute("data-label") === mine?.label));
     clear(evList);
     for (const q of mine?.evidence ?? []) {

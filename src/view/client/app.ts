@@ -3,7 +3,7 @@
  * (`#/?filters`), one trajectory (`#/t/<id>`), annotation (`#/annotate/<n>`) and adjudication (`#/adjudicate`).
  * Data comes from the server's JSON API and goes into the DOM as text only (./dom.ts).
  */
-import { clear, getJson, h } from "./dom.js";
+import { clear, getJson, h, takeToken, useClaimKey } from "./dom.js";
 import { renderList } from "./list.js";
 import { renderItem } from "./item.js";
 import { detachKeys, renderAdjudicate, renderAnnotate } from "./annotate.js";
@@ -47,11 +47,16 @@ async function route(meta: Meta, main: HTMLElement): Promise<void> {
 
 async function start(): Promise<void> {
   const app = document.getElementById("app")!;
-  // the token is in the cookie now: take it out of the address bar (links stay shareable in this browser)
-  if (location.search.includes("token=")) history.replaceState(null, "", `/${location.hash}`);
+  // the token goes to sessionStorage and out of the address bar (links stay usable in this tab)
+  if (!takeToken()) {
+    clear(app);
+    app.appendChild(h("p", { class: "err" }, "this page needs the server's token: open the URL the view printed (http://…/?token=…) in this tab"));
+    return;
+  }
   let meta: Meta;
   try {
     meta = await getJson<Meta>("/api/meta");
+    useClaimKey(meta.sample?.claim_key ?? null);
   } catch (e) {
     clear(app);
     app.appendChild(h("p", { class: "err" }, `cannot reach the server: ${(e as Error).message}`));

@@ -39,23 +39,59 @@ export function clear(e: Node): void {
   while (e.firstChild) e.removeChild(e.firstChild);
 }
 
-/** A JSON GET of the page's own server (the token travels in the cookie the first page load set). */
-export async function getJson<T>(url: string): Promise<T> {
-  const r = await fetch(url, { credentials: "same-origin" });
+/** Where the page keeps the server's token: sessionStorage (per origin, so per port; this tab only). */
+const TOKEN_KEY = "ipi-view-token";
+/** The localStorage key of a blind view's annotator secret (GET /api/meta `sample.claim_key`), once known. */
+let claimKey: string | null = null;
+
+/**
+ * Take the token out of the address bar (`?token=`, the URL the server printed) into sessionStorage, and the address
+ * bar back to `/` + the hash. No credential goes into a cookie: a browser sends 127.0.0.1's cookies to every server
+ * on 127.0.0.1, whatever its port (red team 35b F1).
+ * @returns whether the page has a token.
+ */
+export function takeToken(): boolean {
+  const t = new URLSearchParams(location.search).get("token");
+  if (t) sessionStorage.setItem(TOKEN_KEY, t);
+  if (location.search.includes("token=")) history.replaceState(null, "", `/${location.hash}`);
+  return !!sessionStorage.getItem(TOKEN_KEY);
+}
+
+/** Send the blind view's annotator secret kept under `key` in localStorage with every request (null: none). */
+export function useClaimKey(key: string | null): void {
+  claimKey = key;
+}
+
+/** The headers of every request: the token, and a blind annotator's secret when the page holds one. */
+function authHeaders(): Record<string, string> {
+  const out: Record<string, string> = { "x-ipi-token": sessionStorage.getItem(TOKEN_KEY) ?? "" };
+  const secret = claimKey ? localStorage.getItem(claimKey) : null;
+  if (secret) out["x-ipi-annotator-secret"] = secret;
+  return out;
+}
+
+/** Keep the annotator secret a blind server gives back (response header), per origin in localStorage. */
+async function answer<T>(r: Response): Promise<T> {
+  const secret = r.headers.get("x-ipi-annotator-secret");
+  if (secret && claimKey) localStorage.setItem(claimKey, secret);
   const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
   if (!r.ok) throw new Error((body as { error?: string }).error ?? `HTTP ${r.status}`);
   return body as T;
 }
 
-/** A JSON POST to the page's own server (with the header the server requires of every POST). */
+/** A JSON GET of the page's own server (with the token header). */
+export async function getJson<T>(url: string): Promise<T> {
+  return answer<T>(await fetch(url, { credentials: "omit", headers: authHeaders() }));
+}
+
+/** A JSON POST to the page's own server (with the token and the header the server requires of every POST). */
 export async function postJson<T>(url: string, data: unknown): Promise<T> {
-  const r = await fetch(url, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json", "x-ipi-view": "1" },
-    body: JSON.stringify(data),
-  });
-  const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
-  if (!r.ok) throw new Error((body as { error?: string }).error ?? `HTTP ${r.status}`);
-  return body as T;
+  return answer<T>(
+    await fetch(url, {
+      method: "POST",
+      credentials: "omit",
+      headers: { ...authHeaders(), "content-type": "application/json", "x-ipi-view": "1" },
+      body: JSON.stringify(data),
+    }),
+  );
 }

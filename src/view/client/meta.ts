@@ -12,6 +12,6 @@ export interface Meta {
   facets?: Record<string, Record<string, number>>;
   humans?: boolean;
   other?: { run: string; judges: string[] } | null;
-  sample: { scale: string; labels: ScaleLabel[]; items: string[]; precedence: string; annotators: string[] } | null;
+  sample: { scale: string; labels: ScaleLabel[]; items: string[]; precedence: string; annotators: string[]; claim_key?: string } | null;
   warnings: string[];
 }

@@ -1,0 +1,59 @@
+/**
+ * Which imported rows are adjudicated labels, and which annotator names are refused (red team 35b F2, F3):
+ * - an adjudicated row is what `view` writes to adjudication.jsonl: the annotator exactly `adjudicated` and an
+ *   `adjudicator` name. A CSV an annotator filled with `ADJUDICATED`, `adjudicated\u200b` or a full-width form (any
+ *   look-alike of the reserved name: ../agree/adjudicated.ts `isReservedAnnotator`), or `adjudicated` without an
+ *   adjudicator, is refused naming its file and line: before, 3 such rows replaced the consensus of 3 items and
+ *   moved estimate's human asr_behaviour from 16.7% to 31.6% while the output still said "2 annotators";
+ * - two annotator names equal after NFKC, case folding and removing invisible characters but different as typed
+ *   (../agree/annotator-names.ts) are refused, naming both and where each is first used.
+ */
+import { isReservedAnnotator, RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
+import { howTheyDiffer, lookAlikePairs, nfcName, shownName } from "../agree/annotator-names.js";
+
+/** An adjudicated record's adjudicator and settled labels (names NFC). */
+export interface AdjudicatedRecord {
+  adjudicator: string;
+  settled_labels?: Record<string, string>;
+}
+
+/**
+ * Whether a record is an adjudicated label.
+ * @param annotator the record's annotator field as the file gives it (not trimmed), or the `--annotator` name.
+ * @param problems where a refusal goes (its message names `where`).
+ * @returns the adjudication; null for an annotator's row; undefined, with a problem, for a look-alike of the reserved
+ *   name or an adjudicated row without an adjudicator.
+ */
+export function adjudicatedRecord(
+  rec: { where: string; adjudicator?: string; settled_labels?: Record<string, string> },
+  annotator: string | undefined,
+  problems: string[],
+): AdjudicatedRecord | null | undefined {
+  if (annotator === undefined || !isReservedAnnotator(annotator)) return null;
+  if (annotator !== RESERVED_ANNOTATOR) {
+    problems.push(
+        `${rec.where}: annotator ${shownName(annotator)} looks like the reserved name "${RESERVED_ANNOTATOR}" (letter case, invisible characters or compatibility forms): refused. ` +
+        `Adjudicated labels come only from view's adjudication.jsonl (annotator exactly "${RESERVED_ANNOTATOR}" with an adjudicator); an annotator must use another name`,
+    );
+    return undefined;
+  }
+  const who = typeof rec.adjudicator === "string" ? nfcName(rec.adjudicator) : "";
+  if (!who) {
+    problems.push(`${rec.where}: annotator "${RESERVED_ANNOTATOR}" without an adjudicator: refused. Adjudicated labels are the rows of view's adjudication.jsonl, which name their adjudicator; an annotator must use another name`);
+    return undefined;
+  }
+  const settled = rec.settled_labels ? Object.fromEntries(Object.entries(rec.settled_labels).map(([a, l]) => [nfcName(a), l])) : undefined;
+  return settled ? { adjudicator: who, settled_labels: settled } : { adjudicator: who };
+}
+
+/**
+ * The problems of look-alike annotator names (module docstring).
+ * @param firstWhere annotator name (NFC) -> where it is first used, in the order met.
+ */
+export function lookAlikeProblems(firstWhere: ReadonlyMap<string, string>): string[] {
+  return lookAlikePairs(firstWhere.keys()).map(
+    ([a, b]) =>
+      `${firstWhere.get(b)}: annotator ${shownName(b)} and annotator ${shownName(a)} (${firstWhere.get(a)}) differ only in ${howTheyDiffer(a, b)}: ` +
+      `one person or two? refused; write the name the same way in every file (or give two people names that differ visibly)`,
+  );
+}
