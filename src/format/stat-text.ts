@@ -54,6 +54,7 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   injection_text_ambiguous: "injection_text_ambiguous: sibling runs record different injected texts",
   injection_text_too_short: "injection_text_too_short: the injected text is too short to find",
   injection_only_in_agent_text: "injection_only_in_agent_text: the injected text is only in the agent's own text",
+  surface_not_judged: "surface_not_judged: the injected text entered through a user or system message, which the signature judge does not judge",
   committee_no_quorum: "committee without quorum",
   committee_disputed: "committee split evenly",
   consensus_tie: "annotators tied",

@@ -116,7 +116,7 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
     // an injection the user or system message carries (surface user_message / system_prompt) is not read by this
     // judge: say so, so a label code establishes from exposure alone is not read as the judge's finding (new user 35
     // L5: "unaffected" on a run whose agent flagged a user-message injection, with a rationale saying "no tool result")
-    const carried = t.messages.filter((m) => (m.role === "user" || m.role === "system") && injections.some((x) => normText(m.text).includes(normText(x))));
+    const carried = messagesCarryingInjection(t, injections, normText);
     if (carried.length)
       notes.push(
         `it is in ${carried.map((m) => `${m.role} message ${m.index}`).join(", ")}, a surface the signature judge does not judge (it reads tool results and tool descriptions): what the agent did about it is not examined, and a label code gives from its exposure alone says nothing of the agent's behaviour`,
@@ -239,4 +239,16 @@ function dedupe(qs: EvidenceQuote[]): EvidenceQuote[] {
     seen.add(k);
     return true;
   });
+}
+
+/**
+ * The user and system messages that hold an injected text whole (normalized): a surface the signature judge does not
+ * judge (`user_message`, `system_prompt`; new user 35 L5, verifier 35 M2).
+ * @param injections the trajectory's injected texts; @param normText the analysis' normalization (memoized).
+ * @returns the messages, in order; [] when none.
+ */
+export function messagesCarryingInjection(t: Trajectory, injections: readonly string[], normText: (s: string) => string): Trajectory["messages"] {
+  const forms = injections.map(normText).filter((x) => x !== "");
+  if (!forms.length) return [];
+  return t.messages.filter((m) => (m.role === "user" || m.role === "system") && forms.some((x) => normText(m.text).includes(x)));
 }
