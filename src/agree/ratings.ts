@@ -2,6 +2,8 @@
  * Agreement of any ratings table (`ipi-judge agreement FILE`): items × raters, categories declared or found,
  * every coefficient that applies to the number of raters.
  */
+import { nameKey } from "./annotator-names.js";
+import { showInvisibleExactly } from "../format/invisible.js";
 import fs from "node:fs";
 import type { WeightSpec } from "../stats/index.js";
 import { CsvError, parseCsvTable } from "../io/csv.js";
@@ -237,15 +239,15 @@ export function categoriesOf(t: RatingsTable, declared?: string[]): string[] {
 function refuseCaseVariants(t: RatingsTable, categories: string[]): void {
   const groups = new Map<string, string[]>();
   for (const c of categories) {
-    const k = c.toLowerCase();
+    const k = nameKey(c); // NFKC, case-folded, without invisible characters or spaces (verifier 35 L3: a zero-width space)
     groups.set(k, [...(groups.get(k) ?? []), c]);
   }
   const clashes = [...groups.values()].filter((g) => g.length > 1);
   if (!clashes.length) return;
   const count = (c: string) => t.ratings.reduce((n, r) => n + r.filter((v) => v === c).length, 0);
-  const named = clashes.map((g) => g.map((c) => `"${c}" (${count(c)})`).join(" and ")).join("; ");
+  const named = clashes.map((g) => g.map((c) => `"${showInvisibleExactly(c)}" (${count(c)})`).join(" and ")).join("; ");
   throw new RatingsError(
-    `ratings differ only in letter case: ${named}; one category or two? Write them the same in the file, or declare the categories (--categories) to count them apart`,
+    `ratings differ only in letter case, invisible characters or spacing: ${named}; one category or two? Write them the same in the file, or declare the categories (--categories) to count them apart`,
   );
 }
 

@@ -43,7 +43,9 @@ function pvalue(p: number | null): string {
 /** The header: what was compared, what was excluded and left out (per model and pooled), the warnings. */
 function headerLines(r: CompareResult): string[] {
   const src = r.source.kind === "committee" ? (r.source.members ? `the ${committeeName({ members: r.source.members, quorum: r.source.quorum ?? DEFAULT_QUORUM })} (committee.jsonl)` : "the committee label") : `judge ${r.source.judge_id}`;
-  const ex = Object.entries(r.excluded).map(([k, v]) => `${k} ${v}`).join(", ") || "none";
+  // the runs with no value of the compared field, under its own name (verifier 35 L4: --by attack said "no_condition")
+  const exName = (k: string) => (k === "no_condition" && r.condition_field !== "condition" ? `no_${r.condition_field.replace(/[^A-Za-z0-9_]+/g, "_")} (no value of --by ${r.condition_field}: compare leaves them out)` : k === "no_condition" ? "no_condition (no condition recorded: compare leaves them out)" : k);
+  const ex = Object.entries(r.excluded).map(([k, v]) => `${exName(k)} ${v}`).join(", ") || "none";
   const one = fieldNoun(r.condition_field), many = fieldNoun(r.condition_field, 2);
   // what the like-for-like comparison left out of the labelled ones, in the same sentence as the exclusions
   const left = [

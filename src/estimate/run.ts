@@ -234,7 +234,7 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
 
 const SE0_NOTE = "within each stratum, the labelled items of the group have the same human-minus-judge difference (SE 0: a stratum labelled whole adds no sampling error)";
 /** The group's warning when its calibrated interval was widened by the exact small-count interval (./calibrated.ts). */
-const SMALL_COUNT_NOTE = "few human-judge disagreements in the group's sample (a t interval would under-cover)";
+const SMALL_COUNT_NOTE = "few human-judge disagreements, or few agreements, in the group's sample (a t interval would under-cover)";
 
 /** The judge's coverage of a group (usable / attacked), flagged below 80% with the most common unusable reason. */
 function groupCoverage(

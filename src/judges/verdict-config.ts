@@ -25,7 +25,7 @@ export const NON_VERDICT_FIELDS: ReadonlySet<string> = new Set<string>(["id", "f
  * raise it when a code change can change the verdict of the same reply. A run stored under another version is refused
  * on resume (`../run/config-change.ts`: "changed: conversation_version ...") until `--on-config-change` decides.
  * 3 (red team 35a): a finding an earlier reply verified is kept when the last reply leaves it out (`../verdict/carry.ts`),
- * and a quote needs 8 letters or digits (`../evidence/verify.ts` `MIN_QUOTE_TEXT`).
+ * and a quote needs 8 letters, marks or digits (`../evidence/verify.ts` `MIN_QUOTE_TEXT`).
  */
 export const CONVERSATION_VERSION = "3";
 

@@ -105,11 +105,14 @@ describe("labels that differ only in letter case (audit 35 M2)", () => {
     // the published vector label_normalisation: ["Benign", "sabotage "] against ["benign", "sabotage"]
     const t = readRatings(write("case.json", JSON.stringify({ ratings: [["Benign", "benign"], ["sabotage ", "sabotage"]] })));
     expect(() => ratingsAgreement(t, { bootstrap: B0 })).toThrow(RatingsError);
-    expect(() => ratingsAgreement(t, { bootstrap: B0 })).toThrow(/differ only in letter case: "Benign" \(1\) and "benign" \(1\); one category or two\?/);
+    expect(() => ratingsAgreement(t, { bootstrap: B0 })).toThrow(/differ only in letter case, invisible characters or spacing: "Benign" \(1\) and "benign" \(1\); one category or two\?/);
     // the surrounding space is dropped when read, so "sabotage " and "sabotage" are one rating, not a clash
     expect(t.ratings[1]).toEqual(["sabotage", "sabotage"]);
     const csv = readRatings(write("case.csv", "a,b\nYes,yes\nno,No\nyes,yes\nyes,yes\nno,no\n"));
     expect(() => ratingsAgreement(csv, { bootstrap: B0 })).toThrow(/"Yes" \(1\) and "yes" \(5\); "no" \(3\) and "No" \(1\)/);
+    // a zero-width space makes no new category either, and shows as a marker (verifier 35 L3)
+    const zw = readRatings(write("zw.json", JSON.stringify({ ratings: [["full_compliance", "full_compliance\u200b"], ["unaffected", "unaffected"]] })));
+    expect(() => ratingsAgreement(zw, { bootstrap: B0 })).toThrow(/"full_compliance" \(1\) and "full_compliance⟨U\+200B⟩" \(1\)/);
   });
   it("declared categories count case variants apart, as declared", () => {
     const t = readRatings(write("case2.json", JSON.stringify({ ratings: [["Benign", "benign"], ["benign", "benign"]] })));

@@ -46,7 +46,7 @@ describe("verifyQuote: too little text", () => {
       const v = verifyQuote({ message_index: q.startsWith("-") ? 6 : 4, quote: q }, full, ctx);
       expect(v.verified).toBe(false);
       expect(v.reason).toBe(
-        `too little text: ${letters} letters or digits after normalization, at least ${MIN_QUOTE_TEXT} needed (quote the words or values that show it, not only punctuation or markup)`,
+        `too little text: ${letters} letters, marks or digits after normalization, at least ${MIN_QUOTE_TEXT} needed (quote the words or values that show it, not only punctuation or markup)`,
       );
       expect(v.closest).toBeUndefined();
     }
@@ -57,6 +57,8 @@ describe("verifyQuote: too little text", () => {
   });
   it("counts Unicode letters and digits; a lower configured length lowers the need", () => {
     expect(textChars("-- ab 12 é 名 --")).toBe(6);
+    // Devanagari's vowel signs are marks: "I sent the money" is 13 letters and marks, not 6 (verifier 35 L2)
+    expect(textChars("मैंने पैसे भेजे")).toBe(13);
     expect(minQuoteText(12)).toBe(MIN_QUOTE_TEXT);
     expect(minQuoteText(5)).toBe(5);
   });
