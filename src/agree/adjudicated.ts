@@ -5,6 +5,7 @@
  * annotators only (new user 30, M3: imported with alice and bob, "adjudicated" was counted as a third annotator,
  * `adjudicated vs bob: n 1 ... kappa 0.000`; imported alone, only the adjudicated items were labelled).
  */
+import { canonicalSpelling } from "../rubric/buckets.js";
 
 /**
  * Split the adjudicated labels off items' annotator -> label maps: the annotator exactly {@link RESERVED_ANNOTATOR}
@@ -39,4 +40,16 @@ export const RESERVED_ANNOTATOR = "adjudicated";
  */
 export function isReservedAnnotator(name: string): boolean {
   return name.normalize("NFKC").toLowerCase().replace(/[\s\p{Cf}]/gu, "") === RESERVED_ANNOTATOR;
+}
+
+/**
+ * Whether an adjudicated row's snapshot of the annotators' labels (`view`'s adjudication.jsonl `annotators`, kept by
+ * `import-annotations` as `settled_labels`) shows a disagreement: at least two different labels (compared in
+ * {@link canonicalSpelling}). `view` adjudicates nothing else (red team 35b F4); a row without such a snapshot is not
+ * one `view` wrote (red team 35b, verifier M1: a filled CSV with an `adjudicator` column forged 3 adjudications).
+ */
+export function settlesDisagreement(settled: Readonly<Record<string, unknown>> | undefined): boolean {
+  if (!settled) return false;
+  const labels = Object.values(settled).filter((l): l is string => typeof l === "string" && l.trim() !== "");
+  return new Set(labels.map(canonicalSpelling)).size >= 2;
 }

@@ -3,9 +3,12 @@
  * by whom, and the adjudications whose snapshot of the annotators' labels (`view`'s adjudication.jsonl
  * `annotators`, carried by `import-annotations` as `settled_labels`) no longer matches the annotators' labels now:
  * the adjudication settled a disagreement that has changed since (an annotator changed their label, a new one
- * labelled the item). `import-annotations`, `agree --human` and `estimate` say both.
+ * labelled the item). `import-annotations`, `agree --human` and `estimate` say both. And the adjudicated rows a label
+ * file holds without what `view` writes (an adjudicator and a snapshot of a disagreement: ./adjudicated.ts
+ * `settlesDisagreement`): rows of an import before session 35, or forged (red team 35b verifier, M1); `agree` and
+ * `estimate` still read them as the consensus and warn once, naming the file and the count.
  */
-import { RESERVED_ANNOTATOR } from "./adjudicated.js";
+import { RESERVED_ANNOTATOR, settlesDisagreement } from "./adjudicated.js";
 import { nfcName, shownName } from "./annotator-names.js";
 import type { HumanLabelRead } from "./human-file.js";
 
@@ -33,6 +36,8 @@ export interface AdjudicationFacts {
   /** Adjudicator name -> items (`(not recorded)` for a row of a file written before adjudicators were kept). */
   by: Record<string, number>;
   stale: StaleAdjudication[];
+  /** The adjudicated rows without an adjudicator or without a snapshot of a disagreement (module docstring), by item and where. */
+  unattested: Array<{ id: string; where: string }>;
 }
 
 /** The name given to adjudicated rows that record no adjudicator (label files of earlier versions). */
@@ -51,9 +56,11 @@ export function adjudicationFacts(rows: readonly AdjudicationRowLike[]): Adjudic
   }
   const by: Record<string, number> = {};
   const stale: StaleAdjudication[] = [];
+  const unattested: AdjudicationFacts["unattested"] = [];
   for (const [id, r] of adjudicated) {
     const who = r.adjudicator?.trim() ? nfcName(r.adjudicator) : UNRECORDED_ADJUDICATOR;
     by[who] = (by[who] ?? 0) + 1;
+    if (who === UNRECORDED_ADJUDICATOR || !settlesDisagreement(r.settled_labels)) unattested.push({ id, where: r.where });
     if (!r.settled_labels) continue;
     const then = new Map(Object.entries(r.settled_labels).map(([a, l]) => [nfcName(a), String(l).trim()]));
     const cur = now.get(id) ?? new Map<string, string>();
@@ -63,16 +70,16 @@ export function adjudicationFacts(rows: readonly AdjudicationRowLike[]): Adjudic
     }
     if (changes.length) stale.push({ id, where: r.where, adjudicator: who, changes });
   }
-  return { items: adjudicated.size, by, stale };
+  return { items: adjudicated.size, by, stale, unattested };
 }
 
 /** `by "lead" 2, "kim" 1`: who adjudicated how many items. */
-export function adjudicatorsText(f: AdjudicationFacts): string {
+export function adjudicatorsText(f: Pick<AdjudicationFacts, "by">): string {
   return `by ${Object.entries(f.by).sort(([, x], [, y]) => y - x).map(([a, n]) => `${a === UNRECORDED_ADJUDICATOR ? a : shownName(a)} ${n}`).join(", ")}`;
 }
 
 /** `3 items settled by an adjudicated label (by "lead" 2, "kim" 1)`; empty when none. */
-export function adjudicatedText(f: AdjudicationFacts): string {
+export function adjudicatedText(f: Pick<AdjudicationFacts, "items" | "by">): string {
   if (f.items === 0) return "";
   return `${f.items} item${f.items === 1 ? "" : "s"} settled by an adjudicated label (${adjudicatorsText(f)})`;
 }
@@ -97,4 +104,26 @@ export function staleAdjudicationWarning(f: AdjudicationFacts, what: string): st
     `${f.stale.length > NAMED ? `; and ${f.stale.length - NAMED} more` : ""}. The adjudicated label is still each item's consensus: ` +
     `adjudicate them again in view (#/adjudicate) and import again, or remove their rows from adjudication.jsonl`
   );
+}
+
+/**
+ * The one warning of a label file's adjudicated rows without an adjudicator or a snapshot of a disagreement
+ * (module docstring), naming the file, the count and the first {@link NAMED}; undefined when none.
+ * @param what the file, for the message (`label file h.jsonl`).
+ */
+export function unattestedAdjudicationWarning(f: AdjudicationFacts, what: string): string | undefined {
+  const n = f.unattested.length;
+  if (n === 0) return undefined;
+  const named = f.unattested.slice(0, NAMED).map((u) => `${u.id} (${u.where})`).join(", ");
+  return (
+    `${what}: ${n} adjudicated row(s) (annotator "${RESERVED_ANNOTATOR}") record no adjudicator or no annotators' labels showing the disagreement they settled: ` +
+    `${named}${n > NAMED ? `, and ${n - NAMED} more` : ""}. Written by an import-annotations of an earlier version, or not by view's adjudication at all ` +
+    `(a forged row reads the same): each is still read as its item's consensus. Check them, or import the annotations again with view's adjudication.jsonl ` +
+    `(import-annotations now refuses such rows)`
+  );
+}
+
+/** The warnings of a label file's adjudicated rows: changed since ({@link staleAdjudicationWarning}), then unattested. */
+export function adjudicationWarnings(f: AdjudicationFacts, what: string): string[] {
+  return [staleAdjudicationWarning(f, what), unattestedAdjudicationWarning(f, what)].filter((w): w is string => w !== undefined);
 }

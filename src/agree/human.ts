@@ -7,7 +7,7 @@
 import { countText } from "../format/count-text.js";
 import { splitAdjudicated } from "./adjudicated.js";
 import { showInvisibleExactly } from "../format/invisible.js";
-import { adjudicationFacts, adjudicatorsText, labelFileRows, staleAdjudicationWarning } from "./adjudication-facts.js";
+import { adjudicationFacts, adjudicationWarnings, adjudicatorsText, labelFileRows } from "./adjudication-facts.js";
 import { committeeName } from "../format/committee-name.js";
 import type { Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -216,10 +216,9 @@ export function humanAgreement(
   const g0 = groupRows(file, formScale);
   // adjudicated labels are each item's consensus, not one more annotator (./adjudicated.ts)
   const adj = splitAdjudicated(g0.items);
-  // who settled how many, and adjudications over labels that changed since (red team 35b F2, F4)
+  // who settled how many, adjudications over labels that changed since, rows not as view writes them (red team 35b F2, F4, M1)
   const adjFacts = adjudicationFacts(labelFileRows(file.rows));
-  const staleAdj = staleAdjudicationWarning(adjFacts, `label file ${opts.file ?? ""}`);
-  if (staleAdj) warnings.push(staleAdj);
+  warnings.push(...adjudicationWarnings(adjFacts, `label file ${opts.file ?? ""}`));
   const g: GroupedRows = { ...g0, items: adj.items };
   warnings.push(...g.warnings);
   const annotators = [...new Set([...g.items.values()].flatMap((m) => [...m.keys()]))].sort();
@@ -536,7 +535,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
       `${r.consensus.n} compared with the judges below (in the run, not unattacked${r.excluded_items.outside_where ? ", kept by --where" : ""}, with a consensus on this scale: ${Object.entries(r.consensus.by_label).map(([k, v]) => `${k} ${v}`).join(", ")}); ` +
       `${nLeft} left out${nLeft ? `, each by the first reason that holds: ${ex(r.excluded_items)}` : ""}`,
   );
-  if (r.consensus.adjudicated) L.push(`  of the ${r.consensus.n} compared, ${r.consensus.adjudicated} by an adjudicated label (${adjudicatorsText({ items: r.consensus.adjudicated, by: r.consensus.adjudicated_by, stale: [] })}; annotator "adjudicated": the item's consensus, not a vote; not in the annotators' agreement above)`);
+  if (r.consensus.adjudicated) L.push(`  of the ${r.consensus.n} compared, ${r.consensus.adjudicated} by an adjudicated label (${adjudicatorsText({ by: r.consensus.adjudicated_by })}; annotator "adjudicated": the item's consensus, not a vote; not in the annotators' agreement above)`);
   if (r.consensus.adjudication.length) {
     const why = Object.entries(r.excluded_items).filter(([k]) => k === "consensus_tie" || k === "consensus_coarser_than_scale");
     L.push(`  for adjudication (${r.consensus.ties}: ${ex(Object.fromEntries(why))}):`);

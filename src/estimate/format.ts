@@ -64,7 +64,7 @@ function labelsLine(r: EstimateReport): string {
     ...(Object.keys(l.excluded_rows ?? {}).length ? [`rows left out: ${list(l.excluded_rows)}`] : []),
   ];
   // adjudicated items are not one more annotator: said apart, with who settled them (red team 35b F2)
-  const adj = l.adjudicated?.items ? ` and ${adjudicatedText({ ...l.adjudicated, stale: [] })}` : "";
+  const adj = l.adjudicated?.items ? ` and ${adjudicatedText(l.adjudicated)}` : "";
   return `human labels ${r.human_file}: ${l.items + nOut} labelled trajectories, ${countText(l.annotators, "annotator")}${adj}: ${parts.join("; ")}`;
 }
 

@@ -28,7 +28,7 @@ import { pooledConditions, pooledModels } from "./pooled.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
 import { sourceCaveats } from "./caveats.js";
 import { humanConsensus } from "./human-consensus.js";
-import { adjudicationFacts, labelFileRows, staleAdjudicationWarning } from "../agree/adjudication-facts.js";
+import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
 export { humanConsensus } from "./human-consensus.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
@@ -515,9 +515,8 @@ export function estimateFromData(
   const paired = checkLabelPairing(labelFile, o.humanFile, (id) => (index.has(id) ? index.get(id)!.content_sha256 : null), warnings, PAIRING_EFFECT);
   const file = paired.file;
   const cons = humanConsensus(file, rate);
-  const adjFacts = adjudicationFacts(labelFileRows(file.rows)); // who settled how many; changed since (red team 35b F2, F4)
-  const staleAdj = staleAdjudicationWarning(adjFacts, `label file ${o.humanFile}`);
-  if (staleAdj && !warnings.includes(staleAdj)) warnings.push(staleAdj);
+  const adjFacts = adjudicationFacts(labelFileRows(file.rows)); // who settled how many; changed since; not as view writes (red team 35b F2, F4, M1)
+  for (const w of adjudicationWarnings(adjFacts, `label file ${o.humanFile}`)) if (!warnings.includes(w)) warnings.push(w);
   const inRun = new Set(pop.units.map((u) => u.id));
   notInRunFirst(cons.excluded, cons.excluded_ids, (id) => inRun.has(id)); // agree --human's order of reasons
   if (paired.refused_items) cons.excluded[CONTENT_CHANGED] = paired.refused_items;

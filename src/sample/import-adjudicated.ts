@@ -1,20 +1,23 @@
 /**
  * Which imported rows are adjudicated labels, and which annotator names are refused (red team 35b F2, F3):
- * - an adjudicated row is what `view` writes to adjudication.jsonl: the annotator exactly `adjudicated` and an
- *   `adjudicator` name. A CSV an annotator filled with `ADJUDICATED`, `adjudicated\u200b` or a full-width form (any
- *   look-alike of the reserved name: ../agree/adjudicated.ts `isReservedAnnotator`), or `adjudicated` without an
- *   adjudicator, is refused naming its file and line: before, 3 such rows replaced the consensus of 3 items and
- *   moved estimate's human asr_behaviour from 16.7% to 31.6% while the output still said "2 annotators";
+ * - an adjudicated row is what `view` writes to adjudication.jsonl: the annotator exactly `adjudicated`, an
+ *   `adjudicator` name, and the snapshot of the annotators' labels it settled (`annotators`: {name: label}) holding
+ *   at least two different labels (a disagreement: ../agree/adjudicated.ts `settlesDisagreement`). A CSV an
+ *   annotator filled with `ADJUDICATED`, `adjudicated\u200b` or a full-width form (any look-alike of the reserved
+ *   name: `isReservedAnnotator`), `adjudicated` without an adjudicator, or `adjudicated` with an `adjudicator`
+ *   column (a CSV cannot carry the snapshot: verifier of red team 35b, M1), is refused naming its file and line:
+ *   before, 3 such rows replaced the consensus of 3 items (one of them an item both annotators had labelled alike)
+ *   and moved estimate's human asr_behaviour from 16.7% to 31.6% while the output still said "2 annotators";
  * - two annotator names equal after NFKC, case folding and removing invisible characters but different as typed
  *   (../agree/annotator-names.ts) are refused, naming both and where each is first used.
  */
-import { isReservedAnnotator, RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
+import { isReservedAnnotator, RESERVED_ANNOTATOR, settlesDisagreement } from "../agree/adjudicated.js";
 import { howTheyDiffer, lookAlikePairs, nfcName, shownName } from "../agree/annotator-names.js";
 
 /** An adjudicated record's adjudicator and settled labels (names NFC). */
 export interface AdjudicatedRecord {
   adjudicator: string;
-  settled_labels?: Record<string, string>;
+  settled_labels: Record<string, string>;
 }
 
 /**
@@ -22,7 +25,7 @@ export interface AdjudicatedRecord {
  * @param annotator the record's annotator field as the file gives it (not trimmed), or the `--annotator` name.
  * @param problems where a refusal goes (its message names `where`).
  * @returns the adjudication; null for an annotator's row; undefined, with a problem, for a look-alike of the reserved
- *   name or an adjudicated row without an adjudicator.
+ *   name, or an adjudicated row without an adjudicator or without a snapshot of a disagreement.
  */
 export function adjudicatedRecord(
   rec: { where: string; adjudicator?: string; settled_labels?: Record<string, string> },
@@ -42,8 +45,22 @@ export function adjudicatedRecord(
     problems.push(`${rec.where}: annotator "${RESERVED_ANNOTATOR}" without an adjudicator: refused. Adjudicated labels are the rows of view's adjudication.jsonl, which name their adjudicator; an annotator must use another name`);
     return undefined;
   }
-  const settled = rec.settled_labels ? Object.fromEntries(Object.entries(rec.settled_labels).map(([a, l]) => [nfcName(a), l])) : undefined;
-  return settled ? { adjudicator: who, settled_labels: settled } : { adjudicator: who };
+  if (!rec.settled_labels) {
+    problems.push(
+        `${rec.where}: annotator "${RESERVED_ANNOTATOR}" without the annotators' labels it settled (the "annotators" snapshot view writes): refused. ` +
+        `Adjudications come only from view's adjudication.jsonl (adjudicate in view, #/adjudicate, and import that file); a CSV cannot carry them, and an annotator must use another name`,
+    );
+    return undefined;
+  }
+  if (!settlesDisagreement(rec.settled_labels)) {
+    const had = Object.entries(rec.settled_labels).map(([a, l]) => `${shownName(a)}=${l}`).join(", ");
+    problems.push(
+        `${rec.where}: annotator "${RESERVED_ANNOTATOR}" settling no disagreement (the annotators' labels it records: ${had || "none"}): refused. ` +
+        `Adjudication settles items two or more annotators labelled differently; adjudications come only from view's adjudication.jsonl`,
+    );
+    return undefined;
+  }
+  return { adjudicator: who, settled_labels: Object.fromEntries(Object.entries(rec.settled_labels).map(([a, l]) => [nfcName(a), l])) };
 }
 
 /**

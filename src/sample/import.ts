@@ -79,7 +79,7 @@ export interface AnnotationRecord {
   /** Other names of the same person the file gives (a Label Studio user object's email, username). */
   annotator_aliases?: string[];
   label?: string;
-  /** An adjudicated row's adjudicator (`view`'s adjudication.jsonl; a CSV's `adjudicator` column). */
+  /** An adjudicated row's adjudicator (`view`'s adjudication.jsonl; a CSV's `adjudicator` column, read to be refused: ./import-adjudicated.ts). */
   adjudicator?: string;
   /** An adjudicated row's snapshot of the annotators' labels it settled (adjudication.jsonl `annotators`). */
   settled_labels?: Record<string, string>;
@@ -404,7 +404,7 @@ export interface ImportSummary {
   annotators: Record<string, number>;
   /** Annotators, the adjudicated rows not counted (an adjudicated label is the item's consensus, not a vote). */
   n_annotators: number;
-  /** Adjudicated labels imported (annotator `adjudicated` with an adjudicator: `view`'s adjudication.jsonl). */
+  /** Adjudicated labels imported (annotator `adjudicated` with an adjudicator and a snapshot of a disagreement: `view`'s adjudication.jsonl). */
   adjudicated_labels: number;
   /** The items adjudication settled, by adjudicator, and those whose settled labels changed since (../agree/adjudication-facts.ts). */
   adjudication: AdjudicationFacts;
@@ -520,7 +520,7 @@ export function checkAnnotations(
       ...(m.content_sha256 ? { content_sha256: m.content_sha256 } : {}),
       ...(sampleWhere ? { sample_where: sampleWhere } : {}),
       ...(sampleFrame ? { sample_frame: sampleFrame } : {}),
-      ...(adj ? { adjudicator: adj.adjudicator, ...(adj.settled_labels ? { settled_labels: adj.settled_labels } : {}) } : {}),
+      ...(adj ? { adjudicator: adj.adjudicator, settled_labels: adj.settled_labels } : {}),
     };
     if (adj) adjudication.set(row, adj);
     out.push(row);

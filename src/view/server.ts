@@ -41,6 +41,12 @@ export const CSP =
 
 /** The request header carrying the token (the page's own requests; a script may give `?token=` instead). */
 export const TOKEN_HEADER = "x-ipi-token";
+/**
+ * The response header of the 403 for a missing or wrong token, `token`: the page tells it from the other refusals and
+ * says the view was restarted (a new token) or its token changed (./client/dom.ts; red team 35b verifier, L8: an old
+ * tab said only "cannot reach the server: HTTP 403").
+ */
+export const REFUSED_HEADER = "x-ipi-refused";
 /** The request header carrying a blind browser's annotator secret, and the response header giving a new one. */
 export const SECRET_HEADER = "x-ipi-annotator-secret";
 /** Paths served without the token: the static page, its script and style (they hold no data). */
@@ -356,7 +362,7 @@ export async function startViewServer(o: ViewServerOptions): Promise<ViewServer>
     }
     // the token: the page's header, or ?token= (a script); a cookie is never read (module docstring)
     if (!sameToken(header(req, TOKEN_HEADER), token) && !sameToken(url.searchParams.get("token"), token)) {
-      return send(res, 403, `forbidden: this server needs the token it printed when it started (header ${TOKEN_HEADER}, or ?token=)\n`, "text/plain; charset=utf-8");
+      return send(res, 403, `forbidden: this server needs the token it printed when it started (header ${TOKEN_HEADER}, or ?token=)\n`, "text/plain; charset=utf-8", { [REFUSED_HEADER]: "token" });
     }
     if (req.method === "POST" && (req.headers["x-ipi-view"] !== "1" || !String(req.headers["content-type"] ?? "").startsWith("application/json"))) {
       return send(res, 403, "forbidden: POST needs the x-ipi-view header and a JSON body\n", "text/plain; charset=utf-8");

@@ -250,9 +250,10 @@ describe("sample and import-annotations on real AgentDojo runs", () => {
     expect(imp.code).toBe(0);
     expect(imp.stdout).toMatch(/imported 23 labels from 1 annotator on 23 of 24 items \(scale six\)/);
     expect(imp.stdout).toMatch(/design-weighted label shares/);
-    // the adjudication file's rows are not one more annotator (new-user report 31, L5: "from 3 annotator(s)")
+    // the adjudication file's rows are not one more annotator (new-user report 31, L5: "from 3 annotator(s)"); a row as
+    // view writes it: an adjudicator and the disagreement it settled (erin's label is not imported here: warned as changed since)
     const adjFile = path.join(tmp, "real", "adjudication.jsonl");
-    fs.writeFileSync(adjFile, JSON.stringify({ item_id: tasks[0].item_id, annotator: "adjudicated", label: "unaffected", adjudicator: "lead" }) + "\n");
+    fs.writeFileSync(adjFile, JSON.stringify({ item_id: tasks[0].item_id, annotator: "adjudicated", label: "unaffected", adjudicator: "lead", annotators: { dana: "unaffected", erin: "full_compliance" } }) + "\n");
     const impAdj = await cli(["import-annotations", filledFile, adjFile, "--manifest", path.join(out, "manifest.jsonl"), "--out", path.join(tmp, "real", "human-adj.jsonl")]);
     expect(impAdj.code).toBe(0);
     expect(impAdj.stdout).toMatch(/^imported 24 labels: 23 labels from 1 annotator and 1 adjudicated label \(by "lead" 1\), on 23 of 24 items \(scale six\)/);

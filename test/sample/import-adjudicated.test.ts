@@ -52,6 +52,42 @@ describe("adjudicated rows (F2)", () => {
   });
 });
 
+describe("an adjudicated row must carry the disagreement it settled (red team 35b verifier, M1)", () => {
+  const bobCarol = [
+    { item_id: "abc-001", annotator: "bob", label: "unaffected" },
+    { item_id: "abc-001", annotator: "carol", label: "unaffected" },
+  ].map((r) => JSON.stringify(r)).join("\n");
+
+  it("refuses a filled CSV's `adjudicated` rows with an adjudicator column, naming file and line and view's adjudication.jsonl", () => {
+    // the repro: 3 rows, one on an item bob and carol both labelled unaffected, imported as "3 adjudicated labels (by "lead" 3)"
+    const csv = ["item_id,annotator,label,adjudicator", "abc-001,adjudicated,full_compliance,lead", "abc-002,adjudicated,full_compliance,lead", "abc-003,adjudicated,full_compliance,lead"].join("\n");
+    let p: string[] = [];
+    try {
+      checkAnnotations([...parseAnnotationText(csv, "adj-col.csv").records, ...parseAnnotationText(bobCarol, "bc.jsonl").records], manifest);
+    } catch (e) {
+      if (!(e instanceof AnnotationImportError)) throw e;
+      p = e.problems;
+    }
+    expect(p).toHaveLength(3);
+    expect(p[0]).toBe(
+      'adj-col.csv row 1 (line 2): annotator "adjudicated" without the annotators\' labels it settled (the "annotators" snapshot view writes): refused. ' +
+        "Adjudications come only from view's adjudication.jsonl (adjudicate in view, #/adjudicate, and import that file); a CSV cannot carry them, and an annotator must use another name",
+    );
+    expect(p[2]).toMatch(/^adj-col\.csv row 3 \(line 4\): annotator "adjudicated" without the annotators' labels/);
+  });
+
+  it("refuses a JSONL row without the snapshot, or whose snapshot shows no disagreement (labels compared as spelled canonically)", () => {
+    const noSnap = { item_id: "abc-001", annotator: "adjudicated", label: "full_compliance", adjudicator: "lead" };
+    const alike = { item_id: "abc-002", annotator: "adjudicated", label: "full_compliance", adjudicator: "lead", annotators: { bob: "unaffected", carol: "Unaffected" } };
+    const one = { item_id: "abc-003", annotator: "adjudicated", label: "full_compliance", adjudicator: "lead", annotators: { bob: "unaffected" } };
+    const p = problems([noSnap, alike, one].map((r) => JSON.stringify(r)).join("\n"), "adjudication.jsonl");
+    expect(p).toHaveLength(3);
+    expect(p[0]).toMatch(/^adjudication\.jsonl line 1: annotator "adjudicated" without the annotators' labels it settled/);
+    expect(p[1]).toMatch(/^adjudication\.jsonl line 2: annotator "adjudicated" settling no disagreement \(the annotators' labels it records: "bob"=unaffected, "carol"=Unaffected\): refused\. Adjudication settles items two or more annotators labelled differently/);
+    expect(p[2]).toContain('line 3: annotator "adjudicated" settling no disagreement (the annotators\' labels it records: "bob"=unaffected)');
+  });
+});
+
 describe("annotator names (F3)", () => {
   it("one name in NFC and NFD is one annotator (two labels for one item then conflict, named)", () => {
     const csv = ["item_id,annotator,label", "abc-001,Zo\u00eb,unaffected", "abc-002,Zoe\u0308,unaffected"].join("\n");

@@ -69,7 +69,7 @@ describe("annotation files", () => {
     expect(summary.weighted_label_shares!.full_compliance).toBeCloseTo(0.5, 12);
   });
   it("counts the adjudicated rows apart from the annotators; an adjudicated item's weight goes to its adjudicated label (new-user report 31, L5)", () => {
-    const jl = ['{"item_id":"abc123-001","annotator":"ann","label":"full_compliance"}', '{"item_id":"abc123-001","annotator":"bob","label":"unaffected"}', '{"item_id":"abc123-001","annotator":"adjudicated","label":"unaffected","adjudicator":"dana"}', '{"item_id":"abc123-003","annotator":"ann","label":"not_exposed"}'].join("\n");
+    const jl = ['{"item_id":"abc123-001","annotator":"ann","label":"full_compliance"}', '{"item_id":"abc123-001","annotator":"bob","label":"unaffected"}', '{"item_id":"abc123-001","annotator":"adjudicated","label":"unaffected","adjudicator":"dana","annotators":{"ann":"full_compliance","bob":"unaffected"}}', '{"item_id":"abc123-003","annotator":"ann","label":"not_exposed"}'].join("\n");
     const { summary } = checkAnnotations(parseAnnotationText(jl, "a.jsonl").records, manifest());
     expect(summary).toMatchObject({ labels: 4, n_annotators: 2, adjudicated_labels: 1, annotators: { ann: 2, bob: 1, adjudicated: 1 } });
     expect(summary.weighted_label_shares!.unaffected).toBeCloseTo(0.5, 12);

@@ -268,7 +268,7 @@ describe.skipIf(browser.skip)("no credential in a cookie: another server on 127.
     if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("keeps the token in sessionStorage and the claim in localStorage; a blind view restarted keeps its port and its claims", async () => {
+  it("keeps the token in sessionStorage and the claim in localStorage; a blind view restarted keeps its port and its claims; an old tab says the view restarted", async () => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-cookie-"));
     const labels = path.join(tmp, "labels");
     const study = path.join(tmp, "study");
@@ -300,11 +300,25 @@ describe.skipIf(browser.skip)("no credential in a cookie: another server on 127.
       expect(await opened.context.cookies()).toEqual([]);
       await page.goto(`http://127.0.0.1:${(other.address() as { port: number }).port}/anything`);
       expect(seen).toEqual([""]);
+      // back on the view's page in this tab (the token is still in its sessionStorage)
+      await page.goto(`http://127.0.0.1:${port}/#/annotate`);
+      await page.waitForSelector(".labels button");
       // the view restarted (new token): same port, so the browser's claim on erin is found
       await stopView(first.child);
       const again = await startView(args);
       children.push(again.child);
       expect(Number(new URL(again.url).port)).toBe(port);
+      // the old tab holds the old token: a label is not saved, and a reload says why and what to open (verifier, L8:
+      // it said only "cannot reach the server: HTTP 403")
+      const before = opened.errors.length;
+      const restarted = /^the view no longer accepts this page's token: it was restarted \(each start prints a new token\) or its token changed\. Open the URL the terminal printed/;
+      await page.keyboard.press("4");
+      await expect.poll(() => page.locator("#saved").textContent()).toMatch(/^NOT saved: the view no longer accepts this page's token: it was restarted/);
+      await page.reload();
+      await expect.poll(() => page.locator("p.err").textContent()).toMatch(restarted);
+      expect(await page.locator("p.err").textContent()).not.toMatch(/cannot reach|HTTP 403/);
+      // (Chromium logs each refused request as a console error: those two, nothing else)
+      expect(opened.errors.splice(before).filter((e) => !/403/.test(e))).toEqual([]);
       await page.goto(again.url);
       await expect.poll(() => page.locator("#progress").textContent()).toMatch(/^erin: 1 of 4 labelled/);
       expect(opened.errors).toEqual([]);

@@ -76,7 +76,10 @@ describe("access", () => {
       expect(r.status, p).toBe(403);
       expect(r.body).not.toContain(PAYLOAD.slice(0, 20));
     }
-    expect((await raw("/api/meta", { headers: { "x-ipi-token": "nope" } })).status).toBe(403);
+    const wrong = await raw("/api/meta", { headers: { "x-ipi-token": "nope" } });
+    expect(wrong.status).toBe(403);
+    // the page tells a refused token from the other 403s, and says the view restarted (verifier of red team 35b, L8)
+    expect(wrong.headers["x-ipi-refused"]).toBe("token");
   });
 
   it("takes the token as the x-ipi-token header or ?token=, never from a cookie, and sets none (red team 35b F1)", async () => {
@@ -102,6 +105,7 @@ describe("access", () => {
     expect(noHeader.status).toBe(403);
     const form = await raw(auth("/api/sample/annotate"), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "x-ipi-view": "1" }, body: "a=1" });
     expect(form.status).toBe(403);
+    for (const r of [noHeader, form]) expect(r.headers["x-ipi-refused"]).toBeUndefined(); // not a token refused
   });
 
   it("sends a strict Content-Security-Policy, nosniff and no referrer on every answer", async () => {

@@ -3,7 +3,7 @@
  * (`#/?filters`), one trajectory (`#/t/<id>`), annotation (`#/annotate/<n>`) and adjudication (`#/adjudicate`).
  * Data comes from the server's JSON API and goes into the DOM as text only (./dom.ts).
  */
-import { clear, getJson, h, takeToken, useClaimKey } from "./dom.js";
+import { clear, getJson, h, takeToken, TokenRefused, useClaimKey } from "./dom.js";
 import { renderList } from "./list.js";
 import { renderItem } from "./item.js";
 import { detachKeys, renderAdjudicate, renderAnnotate } from "./annotate.js";
@@ -59,7 +59,8 @@ async function start(): Promise<void> {
     useClaimKey(meta.sample?.claim_key ?? null);
   } catch (e) {
     clear(app);
-    app.appendChild(h("p", { class: "err" }, `cannot reach the server: ${(e as Error).message}`));
+    // a token refused is no unreachable server: the message says the view restarted and which URL to open
+    app.appendChild(h("p", { class: "err" }, e instanceof TokenRefused ? e.message : `cannot reach the server: ${(e as Error).message}`));
     return;
   }
   clear(app);

@@ -70,8 +70,23 @@ function authHeaders(): Record<string, string> {
   return out;
 }
 
-/** Keep the annotator secret a blind server gives back (response header), per origin in localStorage. */
+/**
+ * The server refused the page's token (403 with `x-ipi-refused: token`, ../server.ts `REFUSED_HEADER`): the view was
+ * restarted, which prints a new token, or started with another token (`openView`'s `token`), while this tab keeps the old one.
+ */
+export class TokenRefused extends Error {
+  constructor() {
+    super(
+      "the view no longer accepts this page's token: it was restarted (each start prints a new token) or its token changed. " +
+        "Open the URL the terminal printed when the view started (http://…/?token=…) in this tab; labels already saved are kept",
+    );
+    this.name = "TokenRefused";
+  }
+}
+
+/** Keep the annotator secret a blind server gives back (response header), per origin in localStorage; a refused token is {@link TokenRefused}. */
 async function answer<T>(r: Response): Promise<T> {
+  if (r.status === 403 && r.headers.get("x-ipi-refused") === "token") throw new TokenRefused();
   const secret = r.headers.get("x-ipi-annotator-secret");
   if (secret && claimKey) localStorage.setItem(claimKey, secret);
   const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
