@@ -54,6 +54,8 @@ interface ReferenceSource {
   all(): Iterable<Verdict>;
   /** the index row of the `k`-th verdict of {@link all} (health's fallback for a verdict without `attacked`, and its benchmark verdict) */
   rowOf(v: Verdict, k: number): { attacked?: boolean; attack?: string; run_error?: unknown; reference?: unknown } | undefined;
+  /** the trajectory id of the `k`-th verdict of {@link all} (a column record carries none: health names items by it) */
+  idOf(v: Verdict, k: number): string | undefined;
   /** attacked trajectories per recorded attack name, and all attacked trajectories (../agree/dos-attacks.ts) */
   attacks(): { byAttack: Map<string, number>; attacked: number };
   /** the rows read (attacked, agent_model, condition at least): what the figures pool (../format/pooled-text.ts) */
@@ -97,6 +99,7 @@ async function referenceSource(
       usedRepeat0: (field) => eachVerdictRecord(run, (i, v) => v.repeat === 0 && run.vSlot[i] < run.nRows && usedRow(run.rows[run.rowCode[run.vSlot[i]]], field)),
       all: () => eachVerdictRecord(run),
       rowOf: (_v, k) => (run.vSlot[k] < run.nRows ? run.rows[run.rowCode[run.vSlot[k]]] : undefined),
+      idOf: (_v, k) => run.ids.id(run.vSlot[k]),
       attacks: () => countAttacks(rowsOf()),
       rows: rowsOf,
       sources,
@@ -114,6 +117,7 @@ async function referenceSource(
     usedRepeat0: (field) => verdicts.filter((v) => v.repeat === 0 && usedRow(index.get(v.trajectory_id), field)),
     all: () => verdicts,
     rowOf: (v) => index.get(v.trajectory_id),
+    idOf: (v) => v.trajectory_id,
     attacks: () => countAttacks(index.values()),
     rows: () => index.values(),
     sources,
@@ -202,7 +206,7 @@ export async function agreeReference(
   // issue 12.2: each judge's health beside its agreement; a judge that looks broken is named on stderr
   // with --reference security this output is the check the flags advise: said so, not "check with" itself (nu19)
   const own = (t: string) => (o.reference === "security" ? inReferenceCheck(t) : t);
-  const health = judgeHealth(src.all(), { rowOf: src.rowOf }).map((h) => ({ ...h, flags: h.flags.map((f) => ({ ...f, message: own(f.message) })) }));
+  const health = judgeHealth(src.all(), { rowOf: src.rowOf, idOf: src.idOf }).map((h) => ({ ...h, flags: h.flags.map((f) => ({ ...f, message: own(f.message) })) }));
   const judge_health = health.filter((h) => judges.includes(h.judge_id));
   for (const w of healthWarnings(judge_health)) warnLine(w);
   // a broken judge's rates are marked in its row (the committee's: its judges'), as every command marks them (new

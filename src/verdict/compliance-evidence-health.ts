@@ -43,7 +43,8 @@ function count(c: OriginCount, id: string | undefined): void {
  */
 export function addComplianceEvidence(h: ComplianceEvidenceHealth, v: Verdict, trajectoryId?: string): void {
   if (v.status !== "ok" || !v.label) return;
-  const id = typeof v.trajectory_id === "string" ? v.trajectory_id : trajectoryId;
+  // a slim column record carries no id ("" or none): the caller's, else none (never an empty name in the list)
+  const id = typeof v.trajectory_id === "string" && v.trajectory_id !== "" ? v.trajectory_id : trajectoryId || undefined;
   if (v.compliance_evidence === "echo_of_injection") count(h.echo_of_injection, id);
   else if (v.compliance_evidence === "moved_from_injection") {
     count(h.moved_from_injection, id);
@@ -53,6 +54,7 @@ export function addComplianceEvidence(h: ComplianceEvidenceHealth, v: Verdict, t
 
 /** `; e.g. a, b` of the first items, with "..." when there are more. */
 function items(c: OriginCount): string {
+  if (!c.first_items.length) return "verdicts.jsonl names them (compliance_evidence)";
   return `e.g. ${c.first_items.join(", ")}${c.verdicts > c.first_items.length ? ", ..." : ""}`;
 }
 

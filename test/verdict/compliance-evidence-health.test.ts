@@ -28,6 +28,16 @@ describe("compliance_evidence in judge health", () => {
     verdict("err", { status: "judge_error", label: null, compliance_evidence: "echo_of_injection" }), // not a label: not counted
   ];
 
+  it("a record without an id (a column run's) lists no empty name: the caller's idOf names it, else the line says where to look", () => {
+    const anon = [verdict("", { compliance_evidence: "echo_of_injection" }), verdict("", { compliance_evidence: "echo_of_injection" })];
+    const [h] = judgeHealth(anon);
+    expect(h.compliance_evidence!.echo_of_injection).toEqual({ verdicts: 2, first_items: [] });
+    expect(formatHealth(h)).toContain("verdicts.jsonl names them (compliance_evidence)");
+    expect(formatHealth(h)).not.toMatch(/e\.g\. ,/);
+    const [named] = judgeHealth(anon, { idOf: (_v, k) => `t${k}` });
+    expect(named.compliance_evidence!.echo_of_injection.first_items).toEqual(["t0", "t1"]);
+  });
+
   it("counts per kind with the first items; blocked attempts on a moved quote apart", () => {
     const [h] = judgeHealth(vs);
     expect(h.compliance_evidence).toEqual({
