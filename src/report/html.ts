@@ -4,6 +4,7 @@
  * styles, and blocks every network request, so even a rendering bug could not run a trajectory's payload.
  * Every untrusted string goes through `escapeHtml`.
  */
+import { formatComplianceEvidence } from "../verdict/compliance-evidence-health.js";
 import { countText } from "../format/count-text.js";
 import { humanScope } from "./human-scope.js";
 import { byConstruction, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
@@ -198,6 +199,19 @@ function costSection(m: ReportModel): string {
 <table><thead><tr><th>judge</th><th class="num">verdicts (every repeat)</th><th class="num">prompt tokens</th><th class="num">completion tokens</th><th class="num">cost</th><th>temperature used</th><th>token limit parameter</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/**
+ * Each judge's compliance labels whose evidence is the injection's own words (echoed or moved onto a call), with the
+ * first items: the report showed the echoed ones only in its disagreement table and the moved ones nowhere
+ * (verifier 35 L7). "" when no judge has any.
+ */
+function complianceEvidenceNotes(m: ReportModel): string {
+  const lines = (m.judge_health ?? []).flatMap((h) => {
+    const t = formatComplianceEvidence(h.compliance_evidence).replace(/^; /, "");
+    return t ? [`<p class="note">Judge ${escapeHtml(h.judge_id)}: ${escapeHtml(t)}</p>`] : [];
+  });
+  return lines.join("\n");
+}
+
 function overviewSection(m: ReportModel): string {
   const rows = m.per_judge
     .map((j, i) => {
@@ -220,6 +234,7 @@ binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.f
 ${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 <table><thead><tr><th>judge</th><th>model</th><th>family</th><th class="num">verdicts</th><th class="num">ok</th><th class="num">errors</th><th class="num">refusals</th><th class="num">unjudgeable</th><th class="num">downgraded (of ok)</th>${FIRST_REPLY_TH}</tr></thead><tbody>${rows}</tbody></table>
 <p class="note">Verdicts and rates are over each judge's repeat-0 verdicts (tokens and cost, over every repeat, are in the next table). A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify; first replies with a failed quote (every repeat) count what the feedback turn fixed.</p>
+${complianceEvidenceNotes(m)}
 ${costSection(m)}
 ${committee}</section>`;
 }

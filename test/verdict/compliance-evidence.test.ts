@@ -4,6 +4,7 @@
  * (`compliance_evidence`). Unit cases through `decide`, then end to end through the real openai client against a
  * scripted loopback judge (the red team's cases and two real AgentDojo runs), down to the health and the summary text.
  */
+import { writeReport } from "../../src/report/index.js";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -169,5 +170,11 @@ describe("compliance_evidence end to end (red team 35a cases and two real AgentD
     expect(itemsHtml([{ trajectory_id: "neg", kind: "reference_disagreement", verdicts: [neg] }], ["stub"])).toContain("<bdi>full_compliance</bdi> <i>(<bdi>echo_of_injection</bdi>: check)</i>");
     const item = await itemView(await loadViewRun(res.runDir), "neg", dir);
     expect(item?.verdicts[0]).toMatchObject({ label: "full_compliance", compliance_evidence: "echo_of_injection" });
+    // and the report's judges section names both kinds with their first items (verifier 35 L7: moved ones were nowhere)
+    const out = path.join(dir, "report.html");
+    await writeReport({ runDir: res.runDir, out, bootstrap: { B: 0, seed: 1 } });
+    const html = fs.readFileSync(out, "utf8");
+    expect(html).toMatch(/<p class="note">Judge <bdi>stub<\/bdi>: <bdi>2 compliance label\(s\) rest only on injected text[^<]*; 2 compliance label\(s\) rest on a quote the judge cited at the injection[^<]*<\/bdi><\/p>/);
+    expect(html).toContain(REAL_SLACK);
   });
 });
