@@ -2,6 +2,7 @@
  * Format detection: how one input file will be read (`agentdojo`, `chat-jsonl`, `inspect`, `shell`), from the
  * `--format` option, the file's extension and, for JSONL, its first lines.
  */
+import { oneDocumentError } from "./one-document.js";
 import { encodingHint } from "./encoding-hint.js";
 import type { IngestError } from "../types.js";
 import { ingestError } from "./errors.js";
@@ -57,18 +58,28 @@ export async function plan(file: string, format: InputFormat | undefined, max: n
   }
   let sampled = 0;
   let first: Buffer | undefined;
+  let firstParses = true;
   try {
     for await (const { bytes, tooLong } of rawLines(file, { maxLineBytes: max })) {
       if (tooLong === undefined && isBlank(bytes)) continue;
       sampled++;
       if (hasMessages(bytes, tooLong !== undefined)) return { as: "chat-jsonl" };
-      if (first === undefined) first = Buffer.from(bytes.subarray(0, 512));
+      if (first === undefined) {
+        first = Buffer.from(bytes.subarray(0, 512));
+        firstParses = tooLong === undefined && parseJson(Buffer.from(bytes).toString("utf8")).ok;
+      }
       if (sampled >= DETECT_SAMPLE_LINES) break;
     }
   } catch (e) {
     return { as: "error", error: ingestError("read_error", file, `cannot read file: ${errText(e)}`) };
   }
   if (sampled === 0) return { as: "error", error: ingestError("invalid_json", file, "empty file: no JSON lines") };
+  // a first line that is not JSON may be one pretty-printed document, or several one after another: said so, not
+  // "pass --format chat-jsonl", which then gave an error per line (verifier 35 L5)
+  if (first !== undefined && !firstParses) {
+    const whole = oneDocumentError(file, max);
+    if (whole) return { as: "error", error: whole };
+  }
   const which =
     sampled === 1
       ? "its only non-blank line has no `messages`"

@@ -14,6 +14,12 @@ async function items(p: string): Promise<IngestItem[]> {
   return out;
 }
 
+async function itemsAs(p: string): Promise<IngestItem[]> {
+  const out: IngestItem[] = [];
+  for await (const it of readTrajectories([p], { format: "chat-jsonl" }) as AsyncIterable<IngestItem>) out.push(it);
+  return out;
+}
+
 describe("a .jsonl file that is one JSON document", () => {
   let dir: string;
   beforeAll(() => {
@@ -21,6 +27,9 @@ describe("a .jsonl file that is one JSON document", () => {
     fs.writeFileSync(path.join(dir, "array.jsonl"), JSON.stringify([row("a"), row("b"), row("c")], null, 1) + "\n");
     fs.writeFileSync(path.join(dir, "object.jsonl"), JSON.stringify(row("a"), null, 2));
     fs.writeFileSync(path.join(dir, "broken.jsonl"), "{\n" + JSON.stringify(row("b")) + "\n");
+    // `jq .` of each object, one after another (verifier 35 L5), and a manifest of one object per line
+    fs.writeFileSync(path.join(dir, "several.jsonl"), [row("a"), row("b"), { note: "a { brace \" in a string" }].map((r) => JSON.stringify(r, null, 2)).join("\n") + "\n");
+    fs.writeFileSync(path.join(dir, "manifest.jsonl"), [{ id: 1, x: "{" }, { id: 2 }].map((r) => JSON.stringify(r)).join("\n") + "\n");
   });
   afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -40,6 +49,20 @@ describe("a .jsonl file that is one JSON document", () => {
     const got = await items(path.join(dir, "object.jsonl"));
     expect(got).toHaveLength(1);
     expect(got[0].kind === "error" && got[0].error.message).toMatch(/one object with messages \(a trajectory\).*jq -c \. /);
+  });
+
+  it("several pretty-printed documents one after another: one error, with or without --format chat-jsonl", async () => {
+    const f = path.join(dir, "several.jsonl");
+    for (const got of [await items(f), await itemsAs(f)]) {
+      expect(got).toHaveLength(1);
+      expect(got[0].kind === "error" && got[0].error.message).toMatch(/the file holds 3 JSON documents one after another \(2 with messages: trajectories\), written over \d+ lines, not JSON Lines.*jq -c \. /);
+    }
+  });
+
+  it("a JSON Lines manifest (one object per line, no messages) is not taken for documents one after another", async () => {
+    const got = await items(path.join(dir, "manifest.jsonl"));
+    expect(got).toHaveLength(1);
+    expect(got[0].kind === "error" && got[0].error.message).toMatch(/not a chat-jsonl trajectory file \(e\.g\. a manifest\)/);
   });
 
   it("a file whose first line is broken but is no one document: its lines are read as before", async () => {
