@@ -40,7 +40,7 @@ export function cellFields(conditionField: string): string[] {
 }
 
 /**
- * The cell key of a trajectory (`suite/user_task/injection_task/attack`, minus the condition field), or undefined
+ * The cell key of a trajectory (suite, user_task, injection_task, attack joined by NUL, minus the condition field), or undefined
  * when it has no user task or injection task id (its cell is unknown). A missing suite or attack reads `(none)`.
  */
 export function cellKey(
@@ -50,7 +50,7 @@ export function cellKey(
   if (r.user_task_id === undefined || r.injection_task_id === undefined) return undefined;
   return cellFields(conditionField)
     .map((f) => (r as Record<string, string | undefined>)[f] ?? "(none)")
-    .join("/");
+    .join("\u0000"); // never "/": suite "s/t" with task "u" was the cell of suite "s" with task "t/u" (red team 36 M2)
 }
 
 /** What one condition lost to the pooled figures' cells ({@link POOLED_FIGURES}; each model's own: {@link ModelCells}). */

@@ -140,15 +140,29 @@ export function parseCsvTable(text: string | Buffer, file = "CSV"): CsvTable {
   return { header, headerLine: head.line, rows };
 }
 
+/** A text that reads as a number (a spreadsheet cannot take it for a formula): `-1.5`, `+2`, `3e-4`. */
+const NUMBER_TEXT = /^[-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?%?$/i;
+
 /**
- * Write rows as CSV (RFC 4180): every field holding a comma, a double quote, CR or LF, or leading/trailing
+ * A text field a spreadsheet would run as a formula (it starts with `=`, `+`, `-`, `@`, a tab or CR: red team 36 M1,
+ * an agent model named `=cmd|' /C calc'!A0` was the first cell of `estimate --table --csv` rows) with a `'` before it,
+ * as OWASP's CSV-injection guidance says; a number written as text (`-1.5`) is left as it is.
+ */
+export function inertCell(f: string): string {
+  return /^[=+\-@\t\r]/.test(f) && !NUMBER_TEXT.test(f) ? `'${f}` : f;
+}
+
+/**
+ * Write rows as CSV (RFC 4180): a text field a spreadsheet would take for a formula gets a `'` before it
+ * ({@link inertCell}); every field holding a comma, a double quote, CR or LF, or leading/trailing
  * spaces is quoted with inner quotes doubled; rows end with CRLF (what spreadsheet apps expect), including the
  * last.
  * @param rows rows of fields (the first is usually the header); numbers are written as `String(n)`.
  * @param opts.rowEnd the row end: `"\r\n"` (default) or `"\n"` (the `estimate --table --csv` file).
  */
 export function writeCsv(rows: readonly (readonly (string | number)[])[], opts: { rowEnd?: "\r\n" | "\n" } = {}): string {
-  return stringify(rows as (string | number)[][], {
+  const safe = rows.map((r) => r.map((f) => (typeof f === "string" ? inertCell(f) : f)));
+  return stringify(safe as (string | number)[][], {
     record_delimiter: opts.rowEnd ?? "\r\n",
     quoted_match: [/[",\r\n]/, /^\s|\s$/],
   });

@@ -27,3 +27,12 @@ describe("a name holding ' | ' does not merge two (model, condition) groups (red
     expect(w[0]).toContain("a | b | c 0/20 exposed");
   });
 });
+
+describe("a '/' in a suite or task id does not make two tasks one like-for-like cell (red team 36 M2)", () => {
+  it("suite s/t with user task u and suite s with user task t/u are different cells", async () => {
+    const { cellKey } = await import("../../src/compare/cells.js");
+    const a = cellKey({ suite: "s/t", user_task_id: "u", injection_task_id: "i", attack: "x" }, "condition");
+    const b = cellKey({ suite: "s", user_task_id: "t/u", injection_task_id: "i", attack: "x" }, "condition");
+    expect(a).not.toBe(b);
+  });
+});

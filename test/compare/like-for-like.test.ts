@@ -72,8 +72,8 @@ describe("commonCellFilter (pure)", () => {
   });
   it("a cell leaves out the condition field (by attack, the attack is what is compared)", () => {
     const t = { suite: "s", user_task_id: "u", injection_task_id: "i", attack: "x" };
-    expect(cellKey(t, "condition")).toBe("s/u/i/x");
-    expect(cellKey(t, "attack")).toBe("s/u/i");
+    expect(cellKey(t, "condition")).toBe("s\u0000u\u0000i\u0000x");
+    expect(cellKey(t, "attack")).toBe("s\u0000u\u0000i");
     expect(cellKey({ suite: "s", user_task_id: "u" }, "condition")).toBeUndefined();
   });
 });

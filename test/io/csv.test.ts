@@ -108,3 +108,11 @@ describe("every command reads the same CSV the same way", () => {
     expect(() => readRatings(write("bad.csv", bad))).toThrow(/bad\.csv line 2: text after a closing quote/);
   });
 });
+
+describe("writeCsv: formula injection (red team 36 M1)", () => {
+  it("a text a spreadsheet would run as a formula gets a ' before it; numbers written as text do not", () => {
+    expect(writeCsv([["=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(A1)", "\tx", "-1.5", "+2", "3e-4", "-12.5%", 7, -3]], { rowEnd: "\n" })).toBe(
+      "'=cmd|' /C calc'!A0,'+1+1,'-2+3,'@SUM(A1),'\tx,-1.5,+2,3e-4,-12.5%,7,-3\n",
+    );
+  });
+});
