@@ -250,14 +250,17 @@ const TIMER_LIMITS: Record<string, string> = {
   tpm: "the spacing of one token, 60000/tpm ms, must be at most 2^31-1 ms (~24.8 days), the longest timer Node.js can set",
 };
 
+/** Judge ids an LLM judge may not take: the committee's rater name and the offline judge's id. */
+export const RESERVED_JUDGE_IDS: ReadonlySet<string> = new Set(["committee", "signature"]);
+
 /**
  * Validate a parsed configuration object against `schemas/judges.schema.json` and apply the file-level
  * defaults (`retries` 2, `min_quote_chars` 12, `families` {}). Per-judge defaults stay unset here and are
  * applied by the judge (see `JUDGE_DEFAULTS`).
  * @param raw the parsed JSON.
  * @param source a name for messages (the file path).
- * @throws JudgesConfigError listing every bad field (`judges[0] ("gpt").temperature must be <= 2`), or a
- *   duplicate judge id.
+ * @throws JudgesConfigError listing every bad field (`judges[0] ("gpt").temperature must be <= 2`), a
+ *   duplicate judge id, or a reserved one ({@link RESERVED_JUDGE_IDS}).
  */
 export function parseJudgesConfig(raw: unknown, source = "judges config"): JudgesConfig {
   const errors = validate(raw);
@@ -270,6 +273,10 @@ export function parseJudgesConfig(raw: unknown, source = "judges config"): Judge
   const seen = new Set<string>();
   for (const [i, j] of obj.judges.entries()) {
     if (seen.has(j.id)) throw new JudgesConfigError(`${source}: judges[${i}].id: duplicate judge id "${j.id}"`);
+    // names the tool gives raters of its own: an LLM judge under one showed its figures in the committee's report
+    // columns and the heuristic's table columns (red team 36 M3)
+    if (RESERVED_JUDGE_IDS.has(j.id.toLowerCase()))
+      throw new JudgesConfigError(`${source}: judges[${i}].id: "${j.id}" is a name ipi-judge keeps for its own raters (committee: the committee's label; signature: the offline judge); give this judge another id`);
     seen.add(j.id);
     checkCredentials(j, i, source);
     if (j.extra_body && "n" in j.extra_body && j.extra_body.n !== 1)

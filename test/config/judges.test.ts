@@ -128,6 +128,13 @@ describe("validation names the bad field", () => {
     const e = errorOf(() => parseJudgesConfig({ judges: [{ id: "a", model: "m", family: "f" }, { id: "a", model: "n", family: "f" }] }));
     expect(e.message).toMatch(/judges\[1\]\.id: duplicate judge id "a"/);
   });
+  it("ids the tool keeps for its own raters are refused (red team 36 M3)", () => {
+    for (const id of ["committee", "signature", "Committee"]) {
+      const e = errorOf(() => parseJudgesConfig({ judges: [{ id, model: "m", family: "f" }] }));
+      expect(e.message).toMatch(new RegExp(`judges\\[0\\]\\.id: "${id}" is a name ipi-judge keeps for its own raters`));
+    }
+    expect(parseJudgesConfig({ judges: [{ id: "committee-gpt", model: "m", family: "f" }] }).judges[0].id).toBe("committee-gpt");
+  });
   it("bad family regex", () => {
     expect(errorOf(() => parseJudgesConfig({ ...one(), families: { "gpt(": "openai" } })).message).toMatch(/not a valid regular expression/);
   });
