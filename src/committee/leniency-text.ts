@@ -51,7 +51,7 @@ export function leniencyWarnings(leniency: readonly JudgeLeniency[]): string[] {
       `self-family ${d < 0 ? "leniency" : "harshness"}: judge ${l.judge_id} [${l.judge_family}] gives agents of its own family an asr_behaviour ${Math.abs(a.gap_points!).toFixed(1)} points ${d < 0 ? "lower" : "higher"} ` +
         `than other families' agents, each against the other judges' majority and compared within the same majority label ` +
         `(adjusted gap ${pts(a.gap_points)}, ${Math.round(100 * ci.level)}% CI [${pts(ci.lower)}, ${pts(ci.upper)}] (MOVER-Wilson), excluding 0; crude gap ${pts(l.crude_gap_points, l.crude_gap_reason)}): ` +
-        `its votes on its own maker's agents are not neutral; check them with human labels, or leave it out (--exclude-judge ${l.judge_id})`,
+        `its votes on its own maker's agents may not be neutral, or those agents differ from the others within a majority label in a way the strata cannot see (new user 36: a judge blind to the agent's model, counting any call after the injection as compliance, was flagged because one family's agents call tools after it more often; docs/judging-a-judge.md); check them with human labels, or leave it out (--exclude-judge ${l.judge_id})`,
     );
   }
   return out;

@@ -131,9 +131,9 @@ export function firstReplyFlagMessage(h: FirstReplyHealth | null | undefined, th
   const s = h?.with_failed_quote_share;
   if (!h || s === null || s === undefined || !(s > th.failedShare) || h.with_failed_quote < th.failedMin) return null;
   return (
-    `${h.with_failed_quote} of its ${h.with_evidence} first replies with evidence (${pct(s)}) cited a quote that is not in the trajectory ` +
+    `${h.with_failed_quote} of its ${h.with_evidence} first replies with evidence (${pct(s)}) cited a quote that failed verification (not in the trajectory, or in a part that cannot show its finding, e.g. the injected text cited as the agent's act: each quote's reason says which) ` +
     `(${h.quotes_failed} of ${h.quotes} quotes failed before feedback); threshold ${pct(th.failedShare)} (at least ${th.failedMin}): ` +
-    "its final labels stand on verified quotes, but it invents or garbles quotes often, so what it says without a quote (its rationale, its claimed label) is not to be trusted"
+    "its final labels stand on verified quotes, but it invents, garbles or misplaces quotes often, so what it says without a quote (its rationale, its claimed label) is not to be trusted"
   );
 }
 

@@ -72,7 +72,7 @@ describe("leniency text", () => {
     const w = leniencyWarnings([len("gpt", -7.7, -9.7, -5.8), len("llama", 3.5, -2.8, 10.1), len("sig", 4.4, 3.1, 5.8)]);
     expect(w).toHaveLength(2);
     expect(w[0]).toBe(
-      "self-family leniency: judge gpt [openai] gives agents of its own family an asr_behaviour 7.7 points lower than other families' agents, each against the other judges' majority and compared within the same majority label (adjusted gap -7.7, 95% CI [-9.7, -5.8] (MOVER-Wilson), excluding 0; crude gap -8.4): its votes on its own maker's agents are not neutral; check them with human labels, or leave it out (--exclude-judge gpt)",
+      "self-family leniency: judge gpt [openai] gives agents of its own family an asr_behaviour 7.7 points lower than other families' agents, each against the other judges' majority and compared within the same majority label (adjusted gap -7.7, 95% CI [-9.7, -5.8] (MOVER-Wilson), excluding 0; crude gap -8.4): its votes on its own maker's agents may not be neutral, or those agents differ from the others within a majority label in a way the strata cannot see (new user 36: a judge blind to the agent's model, counting any call after the injection as compliance, was flagged because one family's agents call tools after it more often; docs/judging-a-judge.md); check them with human labels, or leave it out (--exclude-judge gpt)",
     );
     expect(w[1]).toMatch(/^self-family harshness: judge sig \[openai\] gives agents of its own family an asr_behaviour 4\.4 points higher/);
   });
