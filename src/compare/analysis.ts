@@ -15,6 +15,7 @@
  * - Bootstrap intervals are percentile intervals (type-1 quantiles) from `bootstrapItems` of src/stats
  *   (seeded pure-rand xoroshiro128plus), Efron & Tibshirani (1993) ch. 13.
  */
+import { ZERO_WIDTH } from "../format/stat-text.js";
 import { bootstrapItems, type TableBootstrapResult } from "../stats/bootstrap.js";
 import { RateTally, type AttackRates, type RateItem, type RateName } from "../stats/rates.js";
 import type { ReferenceValue } from "../stats/reference-rates.js";
@@ -48,11 +49,17 @@ export interface BootCI {
   resampling: string;
 }
 
+/**
+ * The interval of a bootstrap result; a zero-width one (every resample gave the same figure: all pairs tied, every
+ * model's underestimate 0) has no bounds and the reason `zero_width_bootstrap`, as the other commands print it
+ * (new user 36, red team 36: "0/6 pairs reverse (0.0%) [0.0%, 0.0%]" read as a precise zero).
+ */
 function bootCI(r: TableBootstrapResult, resampling: string): BootCI {
+  const zero = r.lower !== null && r.upper !== null && r.lower === r.upper;
   return {
-    lower: r.lower,
-    upper: r.upper,
-    ...(r.reason ? { reason: r.reason } : {}),
+    lower: zero ? null : r.lower,
+    upper: zero ? null : r.upper,
+    ...(zero ? { reason: ZERO_WIDTH } : r.reason ? { reason: r.reason } : {}),
     level: r.level,
     B: r.B,
     defined: r.defined,
