@@ -16,7 +16,8 @@ import { stdoutWriter } from "../io/stdout-sync.js";
 
 /** Parse an integer option, or throw a UsageError naming it. */
 export function intOption(v: unknown, name: string, min = 0): number {
-  const n = Number(v);
+  // decimal digits only: Number() also takes "1e1", "0x2", " 3 " and "" (red team 36: --quorum 0x2 was 2)
+  const n = typeof v === "number" ? v : /^[-+]?\d+$/.test(String(v)) ? Number(v) : NaN;
   if (!Number.isInteger(n) || n < min) throw new UsageError(`${name} must be an integer >= ${min}, not "${v}"`);
   return n;
 }
