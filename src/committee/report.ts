@@ -485,7 +485,9 @@ export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?:
     L.push("");
     L.push(`test-retest (same judge, repeated requests${r.agreement.unattacked_left_out.unattacked ? `; over attacked trajectories, the ${r.agreement.unattacked_left_out.unattacked} unattacked left out as above` : ""}):`);
     for (const t of r.retest) {
-      L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories`);
+      // how many of them every repeat labelled, up front: the figures below are over those (new user 36: "287" read as
+      // the base of figures over 53)
+      L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories, ${t.across_six.n_complete} of them labelled by every repeat`);
       if (t.deterministic) L.push(`    note: ${t.deterministic}`);
       if (t.content_mismatch) L.push(`    left out: ${t.content_mismatch.items} trajector${t.content_mismatch.items === 1 ? "y" : "ies"} judged on different texts in different repeats (see the warning above)`);
       for (const p of t.pairs) {
