@@ -294,7 +294,8 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts): a
   // row with a superseded verdict, and a row without an index line, is recomputed from its current lines after.
   const judges = new Set<string>();
-  const stale = new StaleVerdicts();
+  // the current verdicts made on other content, by trajectory, judge and repeat (a later verdict supersedes one)
+  const stale = new Map<string, { judge: string; id: string }>();
   const redo = new Set<number>();
   const vskip = journalSkips(vfile, NOT_VERDICT);
   const vlines = scanJsonlLines(
@@ -308,8 +309,11 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       const known = cols.ids.slotOf(v.trajectory_id);
       const c = contentCode(v.content_sha256);
       // made on another text than the row's now: left out, as every reader leaves it out (store/stale-verdicts.ts)
-      if (known !== -1 && known < nIndexed && c !== -1 && rowContent[known] !== -1 && rowContent[known] !== c) {
-        return stale.add(v.judge_id, v.trajectory_id);
+      const isStale = known !== -1 && known < nIndexed && c !== -1 && rowContent[known] !== -1 && rowContent[known] !== c;
+      if (isStale || stale.size) {
+        const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+        stale.delete(k);
+        if (isStale) return void stale.set(k, { judge: v.judge_id, id: v.trajectory_id });
       }
       const { slot: s, added } = cols.slot(v.trajectory_id);
       if (added) redo.add(s); // an orphan: verdicts but no index row
@@ -327,7 +331,9 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   );
   vskip.end(vlines);
   noteRemovedLeftOut(runDir, gone);
-  stale.note(runDir);
+  const said = new StaleVerdicts();
+  for (const x of stale.values()) said.add(x.judge, x.id);
+  said.note(runDir);
   // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
   warnings.push(...takeJournalWarnings());
   for (const s of redo) recompute(cols, s, refStore, vfile, s >= nIndexed);
