@@ -14,6 +14,7 @@ import { runCli } from "../helpers/cli.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { loadViewRun } from "../../src/view/run-data.js";
 import { clearJournalSkips } from "../../src/store/skipped-lines.js";
+import { fillListed, type ListedItem } from "../../src/report/fill-listed.js";
 
 const N = 8;
 const CHANGED = ["s-6", "s-7"];
@@ -111,6 +112,18 @@ describe("verdicts on a trajectory's older text", () => {
       expect(r.code, r.stderr).toBe(0);
       expect(count(r.stderr + r.stdout, WARN), args[0]).toBe(1);
     }
+  }, 60_000);
+
+  it("report leaves them out of its figures and its listed verdicts, and says so", async () => {
+    const out = path.join(tmp, "r.html");
+    const r = await runCli(["report", ...L(), "--committee", "--out", out, "--bootstrap", "0"]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(count(r.stderr + r.stdout, WARN)).toBe(1);
+    // a listed item shows no verdict of honest on its old text (fillListed reads the full records back by id)
+    const items: ListedItem[] = [{ trajectory_id: "s-6", row: { id: "s-6" } as ListedItem["row"], verdicts: [] }, { trajectory_id: "s-5", verdicts: [] }];
+    await fillListed(path.join(labels, "r"), items, ["honest", "signature"]);
+    expect(items[0].verdicts.map((v) => v.judge_id)).toEqual(["signature"]);
+    expect(items[1].verdicts.map((v) => v.judge_id)).toEqual(["honest", "signature"]);
   }, 60_000);
 
   it("view leaves them out of a trajectory's verdicts and says so", async () => {
