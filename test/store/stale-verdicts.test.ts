@@ -74,6 +74,9 @@ beforeAll(async () => {
   write(input, true);
   const r = await runCli(["label", input, ...L()]);
   expect(r.stderr).toMatch(/judge signature: 2 stored verdict\(s\) will be judged again/);
+  // label's own summary leaves them out too, and says so
+  expect(r.stdout).toMatch(/^judge honest \(m, openai\): 6 verdicts$/m);
+  expect(count(r.stderr, WARN)).toBe(1);
 }, 180_000);
 afterAll(async () => {
   await judge.close();
