@@ -15,7 +15,8 @@ export interface ListedItem {
 /**
  * Give the listed items their full stored records in place of the compact ones the figures were computed from:
  * the index row (with `source` and `content_sha256`) and the repeat-0 verdicts of each judge (rationale, quotes),
- * read back by id in one pass over each journal.
+ * read back by id in one pass over each journal; a verdict made on an older text than the row's now is left out, as
+ * the figures leave it out.
  * @param items the listed items (mutated: `row`, `verdicts`); @param judgeIds the judges, in the list's order
  * @param progress where the re-reads are (a progress display)
  */
@@ -24,7 +25,11 @@ export async function fillListed(runDir: string, items: ListedItem[], judgeIds: 
   const ids = new Set(items.map((it) => it.trajectory_id));
   const [rows, full] = await Promise.all([readIndexRows(runDir, ids, progress), readFullVerdicts(runDir, ids, progress)]);
   const rep0 = new Map<string, Verdict>();
-  for (const v of full) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  for (const v of full) {
+    // a verdict on an older text than the row's now is in no figure (../store/stale-verdicts.ts): not listed either
+    const now = rows.get(v.trajectory_id)?.content_sha256;
+    if (v.repeat === 0 && !(v.content_sha256 && now && v.content_sha256 !== now)) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
+  }
   for (const it of items) {
     if (it.row) it.row = rows.get(it.trajectory_id) ?? it.row;
     it.verdicts = judgeIds.map((j) => rep0.get(`${it.trajectory_id}\u0000${j}`)).filter((v): v is Verdict => !!v);

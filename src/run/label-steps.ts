@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
 import type { Trajectory, Verdict } from "../types.js";
+import { withoutStale } from "./stale-summary.js";
 import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
 import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
@@ -447,7 +448,8 @@ export async function summarizeLabelRun(
 const parts = store.summaryParts();
 // the run's trajectories whose input is gone are left out, said in the summary (./removed-record.ts)
 const current0 = withoutRemoved(store.dir, parts.index, parts.verdicts, { errors: parts.errors, inputs: opts.inputs });
-const inputs = { ...parts, index: current0.index, verdicts: current0.verdicts, errors: current0.errors };
+// ... and so are the verdicts made on an older text than the trajectory's now (./stale-summary.ts)
+const inputs = { ...parts, index: current0.index, verdicts: withoutStale(store, current0.verdicts), errors: current0.errors };
 // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
 // and says so
 let index: ReadonlyMap<string, TrajectoryIndexRow> = inputs.index;

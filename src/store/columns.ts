@@ -23,6 +23,8 @@ import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict
 import { noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
+import { StaleVerdicts } from "./stale-verdicts.js";
+import { contentCode } from "./content-code.js";
 
 /** A run as columns (module docstring). */
 export interface ColumnRun {
@@ -49,14 +51,7 @@ export interface ColumnRun {
   vContent?: Float64Array;
 }
 
-/**
- * A content hash as one number: its first 13 hex digits (52 bits, exact in a double; two different texts share a
- * code with probability 2^-52 per pair); -1 when the hash is absent or not hex.
- */
-export function contentCode(sha: unknown): number {
-  if (typeof sha !== "string" || !/^[0-9a-f]{13}/i.test(sha)) return -1;
-  return parseInt(sha.slice(0, 13), 16);
-}
+export { contentCode };
 
 /** A growable Float64Array. */
 class F64 {
@@ -69,6 +64,10 @@ class F64 {
       this.a = b;
     }
     this.a[this.n++] = x;
+  }
+  set(i: number, x: number): void {
+    while (i >= this.n) this.push(-1);
+    this.a[i] = x;
   }
 }
 
@@ -134,6 +133,7 @@ async function readRows(
   fields: readonly string[],
   progress?: ReadProgress,
   onRow?: ColumnRunOptions["onRow"],
+  content?: F64,
 ): Promise<{ rowCode: Uint32Array; rows: Array<Partial<TrajectoryIndexRow>> }> {
   const codes = new Codes<Partial<TrajectoryIndexRow>>();
   const rowCode = new U32();
@@ -150,6 +150,7 @@ async function readRows(
     for (const k in r) if (fields.includes(k)) p[k] = r[k];
     const slot = ids.add(t.id);
     rowCode.set(slot, codes.code(p as Partial<TrajectoryIndexRow>));
+    content?.set(slot, contentCode(t.content_sha256));
     onRow?.(slot, t);
   }
   noteRemovedLeftOut(runDir, gone);
@@ -161,7 +162,8 @@ async function readRows(
  * returns (the latest row per id; the last verdict per trajectory, judge and repeat, in storage order of the
  * last), lines that do not parse skipped and counted as there, the same note for verdicts without a row, and the
  * same unattacked rule (`applyUnattackedRule`: `attacked` from the verdict, else from its row; `attacked` is always read),
- * and without the trajectories whose input is gone (`./removed-ids.ts`: neither row nor verdict, said once).
+ * and without the trajectories whose input is gone (`./removed-ids.ts`: neither row nor verdict, said once), nor the
+ * verdicts made on another text than their row's now (`./stale-verdicts.ts`: left out as missing, said once).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promise<ColumnRun> {
@@ -169,7 +171,8 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   // `attacked` is always read: the unattacked rule needs it for verdicts that do not carry it (the object readers'
   // answer, whatever fields the command asked for)
   const rowFields = o.rowFields.includes("attacked") ? o.rowFields : [...o.rowFields, "attacked"];
-  const { rowCode, rows } = await readRows(runDir, ids, rowFields, o.progress, o.onRow);
+  const rowContent = new F64(); // per row slot: its content code (a verdict on other content is stale: ./stale-verdicts.ts)
+  const { rowCode, rows } = await readRows(runDir, ids, rowFields, o.progress, o.onRow, rowContent);
   const nRows = ids.size;
   const omit = o.verdictOmit ?? ["usage", "cost_usd"];
   const codes = new Codes<Verdict>();
@@ -209,9 +212,19 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
     vContent.push(contentCode(v.content_sha256));
   }
   bySlot.clear();
+  const stale = new StaleVerdicts();
+  for (let i = 0; i < vSlot.n; i++) {
+    const c = vContent.a[i];
+    const s = vSlot.a[i];
+    // two fixed-width codes compared; -1 (no hash recorded) cannot be told stale
+    if (c === -1 || vCode.a[i] === DEAD || s >= nRows || rowContent.a[s] === -1 || rowContent.a[s] === c) continue;
+    stale.add(codes.values[vCode.a[i]].judge_id, ids.id(s));
+    vCode.a[i] = DEAD;
+  }
+  stale.note(runDir);
   noteUnattackedRelabels(runDir, relabelled.filter((i) => vCode.a[i] !== DEAD).length);
   let n = vSlot.n;
-  if (superseded) {
+  if (superseded || stale.size) {
     let j = 0;
     for (let i = 0; i < vSlot.n; i++) {
       if (vCode.a[i] === DEAD) continue;

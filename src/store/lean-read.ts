@@ -19,6 +19,8 @@ import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
+import { contentCode } from "./content-code.js";
+import { StaleVerdicts } from "./stale-verdicts.js";
 
 /** Where a reader is: bytes of the file read so far and the file's size (for a progress display). */
 export type ReadProgress = (done: number, total: number, file: string) => void;
@@ -109,6 +111,11 @@ export interface LeanVerdictOptions {
   /** shared values (pass the index's to share model and condition strings too) */
   interner?: Interner;
   progress?: ReadProgress;
+  /**
+   * each row's content hash as `contentCode` (`readLeanIndex`'s `contentCodes`): a verdict made on other content is
+   * left out (`./stale-verdicts.ts`); default: the `content_sha256` of `index`'s rows, when kept
+   */
+  contentCodes?: ReadonlyMap<string, number>;
 }
 
 /**
@@ -117,7 +124,8 @@ export interface LeanVerdictOptions {
  * repeat, prompt and configuration), streamed, with repeated values shared. Lines that do not parse or are not
  * verdicts are skipped, as `readVerdicts` skips them. Each verdict is read through the unattacked rule as there
  * (`applyUnattackedRule`; `attacked` from the verdict, else from `index`), its count noted once; the trajectories
- * whose input is gone are left out (`./removed-ids.ts`, said once).
+ * whose input is gone are left out (`./removed-ids.ts`, said once), and so are the verdicts made on another text than
+ * their row's now (`./stale-verdicts.ts`, said once; with `index` or `contentCodes` only).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {}): Promise<Verdict[]> {
@@ -127,6 +135,9 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
   let superseded = 0;
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
   const gone = removedIds(runDir);
+  const stale = new StaleVerdicts();
+  const staleAt = new Set<number>(); // positions of verdicts made on other content than their row's now
+  const rowContent = (id: string): number => o.contentCodes?.get(id) ?? contentCode(o.index?.get(id)?.content_sha256);
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
     const v = parseLine<Verdict>(line.text, isVerdictRecord);
     if (!v) {
@@ -134,6 +145,9 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
       continue;
     }
     if (gone.has(v.trajectory_id)) continue;
+    const c = contentCode(v.content_sha256);
+    const now = c === -1 ? -1 : rowContent(v.trajectory_id);
+    if (now !== -1 && now !== c) staleAt.add(out.length);
     const id = o.index?.get(v.trajectory_id)?.id ?? it.s(v.trajectory_id);
     const slotKey = o.allPrompts ? `${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}\u0000${v.judge_config_sha256 ?? ""}` : `${v.judge_id}\u0000${v.repeat}`;
     let slot = slots.get(slotKey);
@@ -148,9 +162,16 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
     if (r.relabelled) relabelled.push(out.length);
     out.push(leanVerdict(r.verdict, id, it));
   }
+  for (const i of staleAt) {
+    const v = out[i];
+    if (v === null) continue; // superseded: not current anyway
+    stale.add(v.judge_id, v.trajectory_id);
+    out[i] = null;
+  }
+  stale.note(runDir);
   noteUnattackedRelabels(runDir, relabelled.filter((i) => out[i] !== null).length);
   noteRemovedLeftOut(runDir, gone);
-  const current = superseded ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
+  const current = superseded || stale.size ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
   const index = o.index;
   if (index) {
     noteVerdictsWithoutRow(runDir, current, (id) => index.has(id));
@@ -175,6 +196,8 @@ export interface LeanIndexOptions {
   only?: readonly string[];
   interner?: Interner;
   progress?: ReadProgress;
+  /** filled with each row's content hash as `contentCode` of `./columns.ts` (for `readLeanVerdicts`), kept or not */
+  contentCodes?: Map<string, number>;
 }
 
 /**
@@ -227,6 +250,7 @@ export async function readLeanIndex(runDir: string, o: LeanIndexOptions = {}): P
   for await (const line of lines(path.join(runDir, "trajectories.jsonl"), o.progress, NOT_INDEX_ROW)) {
     const t = parseLine<TrajectoryIndexRow>(line.text, isIndexRecord);
     if (t && gone.has(t.id)) continue;
+    if (t) o.contentCodes?.set(t.id, contentCode(t.content_sha256));
     if (t) m.set(t.id, leanRow(t, it, { source: o.source === true, content: o.content ?? false, only: o.only }));
     else if (line.text.trim()) line.skip();
   }
@@ -243,8 +267,9 @@ export async function readLeanRun(
   o: { source?: boolean; content?: LeanIndexOptions["content"]; allPrompts?: boolean; progress?: ReadProgress } = {},
 ): Promise<{ index: Map<string, TrajectoryIndexRow>; verdicts: Verdict[] }> {
   const interner = new Interner();
-  const index = await readLeanIndex(runDir, { source: o.source, content: o.content, interner, progress: o.progress });
-  const verdicts = await readLeanVerdicts(runDir, { index, interner, allPrompts: o.allPrompts, progress: o.progress });
+  const contentCodes = new Map<string, number>(); // a verdict on other content than its row's is left out
+  const index = await readLeanIndex(runDir, { source: o.source, content: o.content, interner, progress: o.progress, contentCodes });
+  const verdicts = await readLeanVerdicts(runDir, { index, interner, allPrompts: o.allPrompts, progress: o.progress, contentCodes });
   return { index, verdicts };
 }
 

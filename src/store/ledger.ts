@@ -113,6 +113,18 @@ export class VerdictLedger {
   }
 
   /** The latest stored verdict of a (trajectory, judge, repeat), or undefined. */
+  /**
+   * Whether the latest stored verdict of (trajectory, judge, repeat) records a content hash other than `sha` (made on
+   * an older text: ./stale-verdicts.ts); false without such a verdict, or for one that records none.
+   */
+  judgedOther(trajectoryId: string, judgeId: string, repeat: number, sha: string): boolean {
+    const slot = this.ids.find(trajectoryId);
+    const key = this.keyCodes.find(`${judgeId}\u0000${repeat}`);
+    if (slot === -1 || key === -1) return false;
+    const r = this.latest.get(slot, key);
+    return r !== -1 && this.content.has(r) && !this.content.equals(r, sha);
+  }
+
   latestOf(trajectoryId: string, judgeId: string, repeat: number): StoredVerdictInfo | undefined {
     const slot = this.ids.find(trajectoryId);
     const key = this.keyCodes.find(`${judgeId}\u0000${repeat}`);

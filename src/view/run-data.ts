@@ -10,6 +10,8 @@ import type { Verdict } from "../types.js";
 import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
 import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
 import { noteRemovedLeftOut, removedIds } from "../store/removed-ids.js";
+import { contentCode } from "../store/content-code.js";
+import { StaleVerdicts } from "../store/stale-verdicts.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
@@ -266,6 +268,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   const tskip = journalSkips(tfile, NOT_INDEX_ROW);
   // the trajectories whose input is gone are left out, as every reader of a run leaves them out (store/removed-ids.ts)
   const gone = removedIds(runDir);
+  const rowContent: number[] = []; // per slot: its row's content code (a verdict on other content is left out)
   const tlines = scanJsonlLines(tfile, (o, ref, line) => {
     if (!isIndexRecord(o)) return tskip.bad(line);
     const r = o as unknown as TrajectoryIndexRow;
@@ -282,6 +285,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     if (rf !== undefined) cols.reference[s] = rf ? 1 : 0;
     cols.lineStart[s] = ref.start;
     cols.lineLength[s] = ref.length;
+    rowContent[s] = contentCode(r.content_sha256);
   }, tskip.bad, opts.progress);
   tskip.end(tlines);
   const nIndexed = cols.size;
@@ -290,6 +294,8 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   // The current verdict per (trajectory, judge, repeat) is the last stored (store/run-store.ts readVerdicts): a
   // row with a superseded verdict, and a row without an index line, is recomputed from its current lines after.
   const judges = new Set<string>();
+  // the current verdicts made on other content, by trajectory, judge and repeat (a later verdict supersedes one)
+  const stale = new Map<string, { judge: string; id: string }>();
   const redo = new Set<number>();
   const vskip = journalSkips(vfile, NOT_VERDICT);
   const vlines = scanJsonlLines(
@@ -300,6 +306,15 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       const v = o as unknown as Verdict;
       if (gone.has(v.trajectory_id)) return;
       judges.add(v.judge_id);
+      const known = cols.ids.slotOf(v.trajectory_id);
+      const c = contentCode(v.content_sha256);
+      // made on another text than the row's now: left out, as every reader leaves it out (store/stale-verdicts.ts)
+      const isStale = known !== -1 && known < nIndexed && c !== -1 && rowContent[known] !== -1 && rowContent[known] !== c;
+      if (isStale || stale.size) {
+        const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
+        stale.delete(k);
+        if (isStale) return void stale.set(k, { judge: v.judge_id, id: v.trajectory_id });
+      }
       const { slot: s, added } = cols.slot(v.trajectory_id);
       if (added) redo.add(s); // an orphan: verdicts but no index row
       const jc = refStore.code(v.judge_id);
@@ -316,6 +331,9 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   );
   vskip.end(vlines);
   noteRemovedLeftOut(runDir, gone);
+  const said = new StaleVerdicts();
+  for (const x of stale.values()) said.add(x.judge, x.id);
+  said.note(runDir);
   // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
   warnings.push(...takeJournalWarnings());
   for (const s of redo) recompute(cols, s, refStore, vfile, s >= nIndexed);

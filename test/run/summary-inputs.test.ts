@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Judge } from "../../src/judges/judge.js";
+import type { Verdict } from "../../src/types.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun, type LabelOptions, type LabelResult } from "../../src/run/label.js";
 import { summarizeRun } from "../../src/run/summary.js";
@@ -83,7 +84,7 @@ function withPrompt(j: Judge, sha: string): Judge {
 }
 
 /** Run label, capture what it summarized, and check it against the disk. */
-async function runAndCompare(judges: Judge[], extra: Partial<LabelOptions> = {}): Promise<{ res: LabelResult; mem: SummaryInputs }> {
+async function runAndCompare(judges: Judge[], extra: Partial<LabelOptions> = {}): Promise<{ res: LabelResult; mem: SummaryInputs; stale: string[] }> {
   // label folds its summary from the store's parts (issue 26: verdicts rebuilt one at a time, nothing copied)
   const spy = vi.spyOn(RunStore.prototype, "summaryParts");
   const res = await labelRun({ inputs: [chat, SAMPLES], run: "r", labelsDir: path.join(dir, "labels"), judges, repeats: 2, ...extra });
@@ -95,13 +96,18 @@ async function runAndCompare(judges: Judge[], extra: Partial<LabelOptions> = {})
   expect(mem.verdicts).toStrictEqual(verdicts);
   expect([...mem.index.entries()]).toStrictEqual([...index.entries()]);
   expect(mem.errors).toStrictEqual(errors);
+  // the summary counts no verdict made on an older text than its row's now (a judge not run: src/run/stale-summary.ts)
+  const rows = await readTrajectoryIndex(res.runDir);
+  const key = (v: Verdict) => `${v.trajectory_id}/${v.judge_id}/${v.repeat}`;
+  const stale = (await readVerdicts(res.runDir)).filter((v) => v.content_sha256 && v.content_sha256 !== rows.get(v.trajectory_id)?.content_sha256).map(key);
+  const counted = verdicts.filter((v) => !stale.includes(key(v)));
   const { ingest_warnings: _w, ...summary } = res.summary;
-  expect(summary).toStrictEqual(summarizeRun("r", verdicts, index, errors, res.stoppedJudges));
+  expect(summary).toStrictEqual(summarizeRun("r", counted, index, errors, res.stoppedJudges));
   // summary.json holds the same figures
   const file = JSON.parse(fs.readFileSync(path.join(res.runDir, "summary.json"), "utf8"));
-  expect(file.verdicts).toBe(verdicts.length);
+  expect(file.verdicts).toBe(counted.length);
   expect(file.errors.total).toBe(errors.length);
-  return { res, mem };
+  return { res, mem, stale };
 }
 
 const statuses = (m: SummaryInputs, judge: string) => m.verdicts.filter((v) => v.judge_id === judge).map((v) => v.status);
@@ -143,5 +149,7 @@ describe("label's summary comes from the store's memory, equal to the journals o
     expect(r5.mem.index.get("r1")?.agent_model).toBe("gpt-4o");
     expect([...r5.mem.index.keys()].slice(0, 4)).toEqual(["r1", "r2", "r3", "r4"]); // the re-added row keeps its place
     expect(r5.mem.errors.map((e) => e.kind)).toContain("content_changed");
+    // judge `bad` did not run: its two repeats on the old text of r2 count in no figure of the summary
+    expect(r5.stale).toEqual(["r2/bad/0", "r2/bad/1"]);
   });
 });
