@@ -56,7 +56,7 @@ let labels: string;
 let input: string;
 let judges: string;
 const L = () => ["--run", "r", "--labels-dir", labels];
-const WARN = /verdicts\.jsonl: 2 verdicts were made on an older text of their trajectories \(the verdict's content_sha256 is not the index row's now\): left out of every figure, as not judged on the current content; judge "honest": 2 \("s-6", "s-7"\)\. To count them, label again with that judge \(--judges naming it\): they are judged again/;
+const WARN = /verdicts\.jsonl: 2 verdicts were made on an older text of their trajectories \(the verdict's content_sha256 is not the index row's now\): left out of every figure, as not judged on the current content; judge "honest": 2 \("s-[67]", "s-[67]"\)\. To count them, label again with that judge \(--judges naming it\): they are judged again/;
 const count = (s: string, re: RegExp) => s.split("\n").filter((l) => re.test(l)).length;
 
 beforeAll(async () => {
@@ -76,7 +76,7 @@ beforeAll(async () => {
   expect(r.stderr).toMatch(/judge signature: 2 stored verdict\(s\) will be judged again/);
   // label's own summary leaves them out too, and says so
   expect(r.stdout).toMatch(/^judge honest \(m, openai\): 6 verdicts$/m);
-  expect(count(r.stderr, WARN)).toBe(1);
+  expect(count(r.stderr, WARN), r.stderr).toBe(1);
 }, 180_000);
 afterAll(async () => {
   await judge.close();
