@@ -32,6 +32,7 @@ import { RATE_NAMES } from "../stats/rates.js";
 import { exposureLowConditionsHtml, exposureLowHtml, exposureLowMark } from "./exposure-html.js";
 import { conditionReferenceText, referenceSubsetHtml } from "./reference-html.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
+import { asrGroupKey, asrGroups } from "./asr-groups.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -242,15 +243,16 @@ ${committee}</section>`;
 async function asrSection(m: ReportModel): Promise<string> {
   const { names, colors } = raterColors(m);
   const conditions = new Set(m.asr.map((r) => r.condition));
-  const groupOf = (r: { model: string; condition: string }) => (conditions.size > 1 ? `${r.model} | ${r.condition}` : r.model);
+  // keyed by the (model, condition) tuple, never by the printed label (./asr-groups.ts)
+  const groups = asrGroups(m.asr, conditions.size > 1);
+  const labelOf = new Map(groups.map((g) => [asrGroupKey(g), g.label]));
   const figs: string[] = [];
   for (const rate of RATE_NAMES) {
     const bars = m.asr
       .filter((r) => r[rate].rate !== null)
-      .map((r) => ({ model: groupOf(r), rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
+      .map((r) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
     if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
   }
-  const groups = [...new Map(m.asr.map((r) => [groupOf(r), r])).values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition));
   const head = `<tr><th>agent model</th>${conditions.size > 1 ? "<th>condition</th>" : ""}${names
     .map((n) => `<th>${escapeHtml(n)}: asr_goal [95% CI]</th><th>asr_behaviour [95% CI]</th><th class="num">blocked_attempts</th><th class="num">coverage</th><th class="num">exposure</th>`)
     .join("")}</tr>`;
@@ -269,7 +271,9 @@ async function asrSection(m: ReportModel): Promise<string> {
           return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blockedRatesCell(r)}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${exposureLowMark(r.exposure_low)}</td>`;
         })
         .join("");
-      return `<tr><td>${escapeHtml(g.model)}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
+      // a group printing as another does is named in the table as its chart bars are
+      const chartName = g.suffix ? ` <span class="note">(in the charts: ${escapeHtml(g.label)})</span>` : "";
+      return `<tr><td>${escapeHtml(g.model)}${chartName}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
     })
     .join("");
   return `<section id="asr"><h2>Attack success per agent model${conditions.size > 1 ? " and condition" : ""}</h2>
