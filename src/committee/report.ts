@@ -448,7 +448,8 @@ export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?:
     `committee verdicts over the run's ${r.trajectories} trajectories (${r.attacked} attacked): ${c.by_status.ok} labelled, ${c.by_status.disputed} disputed (binary tie), ${c.by_status.no_quorum} without quorum`,
   );
   L.push(`  committee labels: ${BUCKETS.map((b) => `${b} ${c.by_label[b]}`).join(", ")}`);
-  L.push(`  committee label over the ${c.rates.labelled} of ${c.rates.attacked} attacked with one: ${ratesText(c.rates)}${codeMajorityText(r.code_majority)}`);
+  // the committee's rates carry its members' caveats, as estimate --table's committee rows do (new user 36 #1)
+  L.push(`  committee label over the ${c.rates.labelled} of ${c.rates.attacked} attacked with one: ${ratesText(c.rates)}${rateCaveatMarker(rateCaveats(r.judge_health, r.judges.map((j) => j.id)))}${codeMajorityText(r.code_majority)}`);
   L.push("");
   L.push("per judge (repeat 0):");
   for (const j of r.per_judge) {

@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
-import { rateCaveatHtml } from "./rate-caveat-html.js";
+import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
 import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
 import { cellsNotesHtml } from "./cells-note.js";
 import { COMMITTEE, type ReportModel } from "./data.js";
@@ -213,6 +213,13 @@ function complianceEvidenceNotes(m: ReportModel): string {
   return lines.join("\n");
 }
 
+/** The committee's rates with its members' caveats (new user 36 #1), then its code-majority caveat, as the committee command prints them. */
+function committeeRatesHtml(m: ReportModel, c: NonNullable<ReportModel["committee"]>): string {
+  const mark = committeeCaveatHtml(m.judge_health, c.members);
+  const code = codeMajorityText(c.code_majority);
+  return mark ? `${escapeHtml(ratesText(c.summary.rates))}${mark}${code ? escapeHtml(code) : ""}` : escapeHtml(ratesText(c.summary.rates) + code);
+}
+
 function overviewSection(m: ReportModel): string {
   const rows = m.per_judge
     .map((j, i) => {
@@ -227,7 +234,7 @@ function overviewSection(m: ReportModel): string {
   const committee = c
     ? `<h3>Committee</h3><p class="note">Every committee figure of this report is that of the ${escapeHtml(committeeName(c) + (c.left_out.length ? ` (left out: ${c.left_out.join(", ")})` : ""))}. Its verdicts ${c.source === "committee.jsonl" ? "from committee.jsonl" : "computed (run ipi-judge committee to store them)"}:
 ok ${int(c.summary.by_status.ok)}, disputed ${int(c.summary.by_status.disputed)}, no quorum ${int(c.summary.by_status.no_quorum)}; unanimous ${int(c.summary.unanimous)} (over all ok votes, unattacked runs included);
-committee label over the ${int(c.summary.rates.labelled)} of ${int(c.summary.rates.attacked)} attacked with one: ${escapeHtml(ratesText(c.summary.rates) + codeMajorityText(c.code_majority))}.
+committee label over the ${int(c.summary.rates.labelled)} of ${int(c.summary.rates.attacked)} attacked with one: ${committeeRatesHtml(m, c)}.
 Its ${int(c.members.length)} members' agreement over the attacked trajectories${leftNote(c.agreement.unattacked_left_out)} (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
 binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.fleiss.reason)}; not unanimous ${pct(c.agreement.not_unanimous.share, c.agreement.not_unanimous.share_reason)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
@@ -267,7 +274,8 @@ async function asrSection(m: ReportModel): Promise<string> {
           const cov = `${pct(r.coverage, "no_attacked")} (${int(r.labelled)}/${int(r.attacked)})${
             r.coverage_low ? ` <strong class="low">coverage_low${r.coverage_low_reason ? `: ${escapeHtml(r.coverage_low_reason)}` : ""}</strong>` : ""
           }`;
-          const mark = rateCaveatHtml(m.judge_health, r.rater); // a broken judge's rates are never bare
+          // a broken judge's rates are never bare, nor the committee's of broken members (new user 36 #1)
+          const mark = r.rater === COMMITTEE && m.committee ? committeeCaveatHtml(m.judge_health, m.committee.members) : rateCaveatHtml(m.judge_health, r.rater);
           return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blockedRatesCell(r)}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${exposureLowMark(r.exposure_low)}</td>`;
         })
         .join("");
@@ -453,7 +461,8 @@ function paperTableSection(m: ReportModel): string {
       : p.value !== null && p.coverage_low
         ? `${propCell(p)} <strong class="low">coverage_low</strong>`
         : propCell(p);
-  const mark = rateCaveatHtml(m.judge_health, t.judge); // the table's judge: never a bare rate when it looks broken
+  // the table's judge, or a committee's members: never a bare rate when one looks broken (new user 36 #1)
+  const mark = t.committee ? committeeCaveatHtml(m.judge_health, t.committee.members) : rateCaveatHtml(m.judge_health, t.judge);
   const hmark = !heuristicShown(t) ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
   const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows
