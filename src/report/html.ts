@@ -33,6 +33,7 @@ import { exposureLowConditionsHtml, exposureLowHtml, exposureLowMark } from "./e
 import { conditionReferenceText, referenceSubsetHtml } from "./reference-html.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { asrGroupKey, asrGroups } from "./asr-groups.js";
+import { leniencyRetestHtml } from "./leniency-retest-html.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -54,6 +55,7 @@ section{background:var(--card);border:1px solid var(--line);border-radius:8px;pa
 h2{font-size:18px;margin:2px 0 10px}
 h3{font-size:15px;margin:14px 0 6px}
 .note{color:var(--muted);font-size:13px;margin:4px 0 10px}
+pre.figures{font-size:12px;overflow-x:auto;background:#f6f8fa;border:1px solid var(--line);padding:8px 10px;border-radius:6px;white-space:pre}
 .warn{background:#fff6e0;border:1px solid #f0d48a;padding:6px 10px;border-radius:6px;margin:6px 0}
 table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
 th,td{border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:top}
@@ -244,7 +246,7 @@ ${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 <p class="note">Verdicts and rates are over each judge's repeat-0 verdicts (tokens and cost, over every repeat, are in the next table). A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify; first replies with a failed quote (every repeat) count what the feedback turn fixed.</p>
 ${complianceEvidenceNotes(m)}
 ${costSection(m)}
-${committee}</section>`;
+${committee}${c ? leniencyRetestHtml(m) : ""}</section>`;
 }
 
 async function asrSection(m: ReportModel): Promise<string> {
