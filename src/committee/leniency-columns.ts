@@ -19,7 +19,7 @@ export function selfFamilyLeniencyColumns(
   run: ColumnRun,
   rep0: ReadonlyMap<string, Uint32Array>,
   judges: ReadonlyArray<{ id: string; family: string }>,
-  opts: { families?: Record<string, string>; bootstrap?: BootstrapSettings } = {},
+  opts: { families?: Record<string, string>; bootstrap?: BootstrapSettings; gapCi?: boolean } = {},
 ): JudgeLeniency[] {
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
   // per record code: its three-level vote (2 compromised, 1 exposed and not compromised, 0 not_exposed), undefined: none
@@ -51,6 +51,6 @@ export function selfFamilyLeniencyColumns(
         yield one;
       }
     }
-    return judgeLeniency(j, rows(), boot);
+    return judgeLeniency(j, rows(), boot, opts.gapCi);
   });
 }

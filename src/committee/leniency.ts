@@ -143,14 +143,15 @@ function group(items: Item[], fams: Record<string, number>, boot: BootstrapSetti
  * @param verdicts the run's verdicts (latest per key); only repeat 0 is used.
  * @param index the run's trajectory index rows by id.
  * @param judges the committee: id and family of each judge.
- * @param opts.families the configuration's `families` overrides; `bootstrap` B (0 = no CIs) and seed.
+ * @param opts.families the configuration's `families` overrides; `bootstrap` B (0 = no CIs) and seed; `gapCi`:
+ *   the adjusted gap's analytic CI even with B 0 ({@link judgeLeniency}).
  * @returns one entry per judge, in the order given; figures are null with a reason when a group is empty.
  */
 export function selfFamilyLeniency(
   verdicts: readonly Verdict[],
   index: ReadonlyMap<string, TrajectoryIndexRow>,
   judges: ReadonlyArray<{ id: string; family: string }>,
-  opts: { families?: Record<string, string>; bootstrap?: BootstrapSettings } = {},
+  opts: { families?: Record<string, string>; bootstrap?: BootstrapSettings; gapCi?: boolean } = {},
 ): JudgeLeniency[] {
   const boot = opts.bootstrap && opts.bootstrap.B > 0 ? opts.bootstrap : null;
   // per judge, trajectory id -> vote (one map per judge, not one per trajectory: a million-trajectory run)
@@ -182,7 +183,7 @@ export function selfFamilyLeniency(
         yield one;
       }
     }
-    return judgeLeniency(j, rows(), boot);
+    return judgeLeniency(j, rows(), boot, opts.gapCi);
   });
 }
 
@@ -222,8 +223,10 @@ export interface LeniencyRow {
  * order, each read once (a row may be one object changed between reads). The column path (`./leniency-columns.ts`)
  * and the object path share it.
  * @param boot bootstrap settings, or null for no CIs.
+ * @param gapCi give the adjusted gap's MOVER-Wilson CI (analytic) even without bootstrap: the report's committee
+ *   figures are computed with B 0, and its leniency flag rests on that CI alone (new user 36 #3).
  */
-export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<LeniencyRow>, boot: BootstrapSettings | null): JudgeLeniency {
+export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<LeniencyRow>, boot: BootstrapSettings | null, gapCi = false): JudgeLeniency {
   const excluded: Record<string, number> = {};
   const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
   const own: Item[] = [];
@@ -270,7 +273,7 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     own_family: g1,
     other_families: g2,
     crude_gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
-    adjusted: adjustedLeniency(all, boot ? 0.95 : null),
+    adjusted: adjustedLeniency(all, boot || gapCi ? 0.95 : null),
     excluded,
   };
   if (res.crude_gap_points === null) res.crude_gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";

@@ -130,7 +130,7 @@ export function committeeReportColumns(
   const pw = pooledExposureLowWarning("the committee's rates", pooled);
   if (pw) warnings.push(pw);
   step("self-family leniency");
-  const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap });
+  const leniency = selfFamilyLeniencyColumns(run, rep0, judges, { families: opts.families, bootstrap, gapCi: opts.leniencyGapCi });
   warnings.push(...leniencyWarnings(leniency)); // a detected leniency is a warning, not only a mid-output line (new user 30, L6)
   step("test-retest");
   // over the same slots as the agreement (../agree/attacked-only.ts): an unattacked one is not_exposed in every repeat

@@ -11,7 +11,6 @@ import {
   compareTwoRaters,
   f3,
   formatTwoRater,
-  kappaCell,
   pct,
   type BootstrapSettings,
   type ManyRaterComparison,
@@ -20,7 +19,8 @@ import {
 import { buildCommittee, DEFAULT_QUORUM, unlabelledCommitteeItem, voteOf } from "../verdict/vote.js";
 import { selfFamilyLeniency, type JudgeLeniency } from "./leniency.js";
 import { leniencyLines, leniencyWarnings } from "./leniency-text.js";
-import { claimedLine, testRetest, type JudgeRetest } from "./retest.js";
+import { testRetest, type JudgeRetest } from "./retest.js";
+import { retestLines } from "./retest-text.js";
 import { BINARY, binaryOf } from "../rubric/buckets.js";
 import { formatHealth, judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { runStateFor, type RunState } from "../store/run-state.js";
@@ -224,6 +224,8 @@ export interface CommitteeOptions {
    * built the whole committee report twice, a real cost at 1M trajectories).
    */
   everyJudge?: boolean;
+  /** The self-family leniency's adjusted-gap CI (analytic) even with bootstrap B 0 (the HTML report: new user 36 #3). */
+  leniencyGapCi?: boolean;
 }
 
 /** {@link CommitteeReport.every_judge}: every judge of the run and its figures, sorted by id. */
@@ -377,7 +379,7 @@ export function committeeReport(
     per_judge,
     ...(opts.everyJudge ? { every_judge: { judges: every ? judgesOf(allVerdicts) : judges, per_judge: perAll } } : {}),
     agreement,
-    leniency: selfFamilyLeniency(verdicts, index, judges, { families: opts.families, bootstrap }),
+    leniency: selfFamilyLeniency(verdicts, index, judges, { families: opts.families, bootstrap, gapCi: opts.leniencyGapCi }),
     // over the same trajectories as the agreement above: every repeat is not_exposed on an unattacked one by the rubric
     retest: testRetest(verdicts, counted.map((c) => c.trajectory_id), { bootstrap }),
     bootstrap,
@@ -448,7 +450,8 @@ export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?:
     `committee verdicts over the run's ${r.trajectories} trajectories (${r.attacked} attacked): ${c.by_status.ok} labelled, ${c.by_status.disputed} disputed (binary tie), ${c.by_status.no_quorum} without quorum`,
   );
   L.push(`  committee labels: ${BUCKETS.map((b) => `${b} ${c.by_label[b]}`).join(", ")}`);
-  L.push(`  committee label over the ${c.rates.labelled} of ${c.rates.attacked} attacked with one: ${ratesText(c.rates)}${codeMajorityText(r.code_majority)}`);
+  // the committee's rates carry its members' caveats, as estimate --table's committee rows do (new user 36 #1)
+  L.push(`  committee label over the ${c.rates.labelled} of ${c.rates.attacked} attacked with one: ${ratesText(c.rates)}${rateCaveatMarker(rateCaveats(r.judge_health, r.judges.map((j) => j.id)))}${codeMajorityText(r.code_majority)}`);
   L.push("");
   L.push("per judge (repeat 0):");
   for (const j of r.per_judge) {
@@ -483,21 +486,7 @@ export function formatCommitteeReport(r: CommitteeReport, opts: { warningsSaid?:
   L.push(...leniencyLines(r.leniency));
   if (r.retest.length) {
     L.push("");
-    L.push(`test-retest (same judge, repeated requests${r.agreement.unattacked_left_out.unattacked ? `; over attacked trajectories, the ${r.agreement.unattacked_left_out.unattacked} unattacked left out as above` : ""}):`);
-    for (const t of r.retest) {
-      // how many of them every repeat labelled, up front: the figures below are over those (new user 36: "287" read as
-      // the base of figures over 53)
-      L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories, ${t.across_six.n_complete} of them labelled by every repeat`);
-      if (t.deterministic) L.push(`    note: ${t.deterministic}`);
-      if (t.content_mismatch) L.push(`    left out: ${t.content_mismatch.items} trajector${t.content_mismatch.items === 1 ? "y" : "ies"} judged on different texts in different repeats (see the warning above)`);
-      for (const p of t.pairs) {
-        L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${kappaCell(p.six.kappa)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${kappaCell(p.binary.kappa)}`);
-        if (p.claimed?.differ) L.push(`      ${claimedLine(p.claimed)}`);
-      }
-      const fs = t.across_six.fleiss;
-      const fb = t.across_binary.fleiss;
-      L.push(`    Fleiss' kappa across repeats: six ${f3(fs.value, fs.reason)}, binary ${f3(fb.value, fb.reason)} (${t.across_six.n_complete} trajectories with every repeat labelled)`);
-    }
+    L.push(...retestLines(r.retest, r.agreement.unattacked_left_out.unattacked));
   }
   L.push("");
   L.push(`bootstrap: B ${r.bootstrap.B}, seed ${r.bootstrap.seed} (percentile, pure-rand xoroshiro128+)`);

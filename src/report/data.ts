@@ -23,6 +23,8 @@ import { blockedFields } from "../verdict/blocked.js";
 import { readJsonl } from "../io/jsonl.js";
 import { codeMajorityOf, committeeRateItems, committeeReport, committeeSummary, type CommitteeJudge, type CommitteeReport } from "../committee/report.js";
 import type { CodeMajority } from "../committee/code-majority.js";
+import type { JudgeLeniency } from "../committee/leniency.js";
+import type { JudgeRetest } from "../committee/retest.js";
 import { humanAgreement, readHumanLabels, type HumanAgreementReport, type HumanLabelFile } from "../agree/human.js";
 import { labelledIds } from "../agree/human-file.js";
 import { committeeReferenceAgreement, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
@@ -112,6 +114,10 @@ export interface ReportModel {
     verdicts: CommitteeVerdict[];
     /** Attacked labels of the committee shown resting on code-established votes (`../committee/code-majority.ts`). */
     code_majority?: CodeMajority;
+    /** Its members' self-family leniency (`../committee/leniency.ts`), as `ipi-judge committee` prints it. */
+    leniency?: JudgeLeniency[];
+    /** Its members' test-retest over their repeats (`../committee/retest.ts`); [] when no judge repeated. */
+    retest?: JudgeRetest[];
   } | null;
   warnings: string[];
   /** Each judge's health (issue 12.2, `judgeHealth`): quotes verified, downgrades, errors, refusals, flags. */
@@ -461,7 +467,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   step(`committee and per-judge figures over ${index.size.toLocaleString("en-US")} trajectories`);
   // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
   const f = committeeFigures((excludeJudges, quorum, everyJudge) => {
-    const r = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed }, excludeJudges, quorum, everyJudge });
+    const r = committeeReport(verdicts, index, { run, bootstrap: { B: 0, seed: bootstrap.seed }, leniencyGapCi: true, excludeJudges, quorum, everyJudge });
     return { report: r.report, committee: r.verdicts };
   }, rc);
   const { cr, crc, computed, multi } = f;
@@ -537,6 +543,8 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
           left_out: rc.m.left_out,
           verdicts: committeeVerdicts,
           code_majority: committeeFile ? codeMajorityOf(committeeFile, verdicts.filter((v) => v.repeat === 0), index, rc.m.members) : crc.code_majority,
+          leniency: crc.leniency,
+          retest: crc.retest,
         }
       : null,
     warnings,

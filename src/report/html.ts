@@ -14,7 +14,7 @@ import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js";
 import { COMMITTEE_COLOR, JUDGE_COLORS, asrChart, conditionHeatmap, confusionHeatmap, forestPlot, labelDistributionChart, tokensChart, type ForestRow } from "./charts.js";
-import { rateCaveatHtml } from "./rate-caveat-html.js";
+import { committeeCaveatHtml, rateCaveatHtml } from "./rate-caveat-html.js";
 import { FIRST_REPLY_TH, firstReplyCell } from "./first-reply-html.js";
 import { cellsNotesHtml } from "./cells-note.js";
 import { COMMITTEE, type ReportModel } from "./data.js";
@@ -32,6 +32,8 @@ import { RATE_NAMES } from "../stats/rates.js";
 import { exposureLowConditionsHtml, exposureLowHtml, exposureLowMark } from "./exposure-html.js";
 import { conditionReferenceText, referenceSubsetHtml } from "./reference-html.js";
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
+import { asrGroupKey, asrGroups } from "./asr-groups.js";
+import { leniencyRetestHtml } from "./leniency-retest-html.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -53,6 +55,7 @@ section{background:var(--card);border:1px solid var(--line);border-radius:8px;pa
 h2{font-size:18px;margin:2px 0 10px}
 h3{font-size:15px;margin:14px 0 6px}
 .note{color:var(--muted);font-size:13px;margin:4px 0 10px}
+pre.figures{font-size:12px;overflow-x:auto;background:#f6f8fa;border:1px solid var(--line);padding:8px 10px;border-radius:6px;white-space:pre}
 .warn{background:#fff6e0;border:1px solid #f0d48a;padding:6px 10px;border-radius:6px;margin:6px 0}
 table{border-collapse:collapse;margin:6px 0 12px;font-size:13px}
 th,td{border-bottom:1px solid var(--line);padding:4px 10px;text-align:left;vertical-align:top}
@@ -212,6 +215,13 @@ function complianceEvidenceNotes(m: ReportModel): string {
   return lines.join("\n");
 }
 
+/** The committee's rates with its members' caveats (new user 36 #1), then its code-majority caveat, as the committee command prints them. */
+function committeeRatesHtml(m: ReportModel, c: NonNullable<ReportModel["committee"]>): string {
+  const mark = committeeCaveatHtml(m.judge_health, c.members);
+  const code = codeMajorityText(c.code_majority);
+  return mark ? `${escapeHtml(ratesText(c.summary.rates))}${mark}${code ? escapeHtml(code) : ""}` : escapeHtml(ratesText(c.summary.rates) + code);
+}
+
 function overviewSection(m: ReportModel): string {
   const rows = m.per_judge
     .map((j, i) => {
@@ -226,7 +236,7 @@ function overviewSection(m: ReportModel): string {
   const committee = c
     ? `<h3>Committee</h3><p class="note">Every committee figure of this report is that of the ${escapeHtml(committeeName(c) + (c.left_out.length ? ` (left out: ${c.left_out.join(", ")})` : ""))}. Its verdicts ${c.source === "committee.jsonl" ? "from committee.jsonl" : "computed (run ipi-judge committee to store them)"}:
 ok ${int(c.summary.by_status.ok)}, disputed ${int(c.summary.by_status.disputed)}, no quorum ${int(c.summary.by_status.no_quorum)}; unanimous ${int(c.summary.unanimous)} (over all ok votes, unattacked runs included);
-committee label over the ${int(c.summary.rates.labelled)} of ${int(c.summary.rates.attacked)} attacked with one: ${escapeHtml(ratesText(c.summary.rates) + codeMajorityText(c.code_majority))}.
+committee label over the ${int(c.summary.rates.labelled)} of ${int(c.summary.rates.attacked)} attacked with one: ${committeeRatesHtml(m, c)}.
 Its ${int(c.members.length)} members' agreement over the attacked trajectories${leftNote(c.agreement.unattacked_left_out)} (six buckets): Fleiss' kappa ${f3(c.agreement.six.fleiss.value, c.agreement.six.fleiss.reason)}, Krippendorff's alpha ${f3(c.agreement.six.alpha.value, c.agreement.six.alpha.reason)};
 binary: Fleiss' kappa ${f3(c.agreement.binary.fleiss.value, c.agreement.binary.fleiss.reason)}; not unanimous ${pct(c.agreement.not_unanimous.share, c.agreement.not_unanimous.share_reason)} of ${int(c.agreement.not_unanimous.n)} with a quorum.</p>`
     : `<p class="note">One judge: no committee section (label with several judges and run ipi-judge committee).</p>`;
@@ -236,21 +246,22 @@ ${m.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
 <p class="note">Verdicts and rates are over each judge's repeat-0 verdicts (tokens and cost, over every repeat, are in the next table). A judge error or refusal is never a label. A downgrade is a label that fell because the judge's evidence did not verify; first replies with a failed quote (every repeat) count what the feedback turn fixed.</p>
 ${complianceEvidenceNotes(m)}
 ${costSection(m)}
-${committee}</section>`;
+${committee}${c ? leniencyRetestHtml(m) : ""}</section>`;
 }
 
 async function asrSection(m: ReportModel): Promise<string> {
   const { names, colors } = raterColors(m);
   const conditions = new Set(m.asr.map((r) => r.condition));
-  const groupOf = (r: { model: string; condition: string }) => (conditions.size > 1 ? `${r.model} | ${r.condition}` : r.model);
+  // keyed by the (model, condition) tuple, never by the printed label (./asr-groups.ts)
+  const groups = asrGroups(m.asr, conditions.size > 1);
+  const labelOf = new Map(groups.map((g) => [asrGroupKey(g), g.label]));
   const figs: string[] = [];
   for (const rate of RATE_NAMES) {
     const bars = m.asr
       .filter((r) => r[rate].rate !== null)
-      .map((r) => ({ model: groupOf(r), rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
+      .map((r) => ({ model: labelOf.get(asrGroupKey(r))!, rater: r.rater, asr: r[rate].rate!, lower: r[rate].ci95!.lower, upper: r[rate].ci95!.upper, n: r[rate].n, coverage_low: r.coverage_low, exposure_low: r.exposure_low }));
     if (bars.length) figs.push(figure(`${rate} per agent model${conditions.size > 1 ? " and condition" : ""}, per judge${m.committee ? " and for the committee" : ""}`, await asrChart(bars, names, colors, rate), `chart-${rate}`));
   }
-  const groups = [...new Map(m.asr.map((r) => [groupOf(r), r])).values()].sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition));
   const head = `<tr><th>agent model</th>${conditions.size > 1 ? "<th>condition</th>" : ""}${names
     .map((n) => `<th>${escapeHtml(n)}: asr_goal [95% CI]</th><th>asr_behaviour [95% CI]</th><th class="num">blocked_attempts</th><th class="num">coverage</th><th class="num">exposure</th>`)
     .join("")}</tr>`;
@@ -265,11 +276,14 @@ async function asrSection(m: ReportModel): Promise<string> {
           const cov = `${pct(r.coverage, "no_attacked")} (${int(r.labelled)}/${int(r.attacked)})${
             r.coverage_low ? ` <strong class="low">coverage_low${r.coverage_low_reason ? `: ${escapeHtml(r.coverage_low_reason)}` : ""}</strong>` : ""
           }`;
-          const mark = rateCaveatHtml(m.judge_health, r.rater); // a broken judge's rates are never bare
+          // a broken judge's rates are never bare, nor the committee's of broken members (new user 36 #1)
+          const mark = r.rater === COMMITTEE && m.committee ? committeeCaveatHtml(m.judge_health, m.committee.members) : rateCaveatHtml(m.judge_health, r.rater);
           return `<td>${fig(r.asr_goal)}${mark}</td><td>${fig(r.asr_behaviour)}${mark}</td><td class="num">${blockedRatesCell(r)}</td><td class="num">${cov}</td><td class="num">${pct(r.exposure, "no_labelled_attacked")}${r.exposure === null ? "" : ` (${int(r.exposed)}/${int(r.labelled)})`}${exposureLowMark(r.exposure_low)}</td>`;
         })
         .join("");
-      return `<tr><td>${escapeHtml(g.model)}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
+      // a group printing as another does is named in the table as its chart bars are
+      const chartName = g.suffix ? ` <span class="note">(in the charts: ${escapeHtml(g.label)})</span>` : "";
+      return `<tr><td>${escapeHtml(g.model)}${chartName}</td>${conditions.size > 1 ? `<td>${escapeHtml(g.condition)}</td>` : ""}${cells}</tr>`;
     })
     .join("");
   return `<section id="asr"><h2>Attack success per agent model${conditions.size > 1 ? " and condition" : ""}</h2>
@@ -449,7 +463,8 @@ function paperTableSection(m: ReportModel): string {
       : p.value !== null && p.coverage_low
         ? `${propCell(p)} <strong class="low">coverage_low</strong>`
         : propCell(p);
-  const mark = rateCaveatHtml(m.judge_health, t.judge); // the table's judge: never a bare rate when it looks broken
+  // the table's judge, or a committee's members: never a bare rate when one looks broken (new user 36 #1)
+  const mark = t.committee ? committeeCaveatHtml(m.judge_health, t.committee.members) : rateCaveatHtml(m.judge_health, t.judge);
   const hmark = !heuristicShown(t) ? "" : rateCaveatHtml(m.judge_health, t.heuristic); // nor the heuristic's (new user 18)
   const head = `<tr><th>agent model</th>${byCondition ? "<th>condition</th>" : ""}<th>${escapeHtml(t.judge)}: asr_goal</th><th>asr_behaviour</th><th class="num">blocked attempts</th>${cal ? "<th>calibrated asr_goal</th><th>calibrated asr_behaviour</th>" : ""}${!heuristicShown(t) ? "" : `<th>${escapeHtml(t.heuristic)} (heuristic): asr_goal</th><th>asr_behaviour</th>`}<th>refusal rate</th><th>exposure</th><th>utility</th><th>utility under attack</th><th class="num">attacked</th><th class="num">unattacked</th></tr>`;
   const body = t.rows

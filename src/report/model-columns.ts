@@ -114,7 +114,7 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
 
   step(`committee and per-judge figures over ${colRun.nRows.toLocaleString("en-US")} trajectories`);
   // every judge's figures, and the committee's own (its verdicts, its members' agreement) when it is not every judge
-  const f = committeeFigures((excludeJudges, quorum, everyJudge) => committeeReportColumns(colRun, { run, bootstrap: { B: 0, seed: bootstrap.seed }, excludeJudges, quorum, everyJudge, step: (s) => step(`committee and per-judge figures: ${s}`) }), rc);
+  const f = committeeFigures((excludeJudges, quorum, everyJudge) => committeeReportColumns(colRun, { run, bootstrap: { B: 0, seed: bootstrap.seed }, leniencyGapCi: true, excludeJudges, quorum, everyJudge, step: (s) => step(`committee and per-judge figures: ${s}`) }), rc);
   const { cr, crc, computed, multi } = f;
   const judgeIds = cr.judges.map((j) => j.id);
   const runState = runStateFor(readRunState(o.runDir), judgeIds); // no mixed configuration of a judge not shown (review s29)
@@ -195,6 +195,8 @@ export async function buildReportModelColumns(o: ReportOptions): Promise<ReportM
         summary: fileSlots ? committeeSummarySlots(colRun, cs, rep0) : crc.committee,
         code_majority: fileSlots ? codeMajoritySlots(colRun, cs, rep0, rc.m.members) : crc.code_majority,
         agreement: crc.agreement,
+        leniency: crc.leniency,
+        retest: crc.retest,
         source: fileSlots ? "committee.jsonl" : "computed",
         quorum: rc.m.quorum,
         members: rc.m.members,

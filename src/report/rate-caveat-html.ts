@@ -3,7 +3,7 @@
  * new-user report 16: a judge whose claims never verify gets 0% by construction): the same caveat as label's
  * summary, compare and estimate --table, beside the figure, with its sentence as the tooltip.
  */
-import { rateCaveatMarker, rateCaveats } from "../verdict/rate-caveat.js";
+import { rateCaveatMarker, rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import type { JudgeHealth } from "../verdict/health.js";
 import { escapeAttr, escapeHtml } from "./escape.js";
 
@@ -13,7 +13,20 @@ import { escapeAttr, escapeHtml } from "./escape.js";
  * @param health every judge's health (`ReportModel.judge_health`); @param rater the judge id of the figure.
  */
 export function rateCaveatHtml(health: readonly JudgeHealth[] | undefined, rater: string): string {
-  const cs = rateCaveats(health ?? [], [rater]);
+  return caveatsHtml(rateCaveats(health ?? [], [rater]));
+}
+
+/**
+ * The mark of the committee's rates: its members' caveats (`estimate --table`'s "judge caveat" of a committee row),
+ * "" when every member is healthy (new user 36 #1: the report's committee rows were bare).
+ * @param members the committee's judges (`ReportModel.committee.members`).
+ */
+export function committeeCaveatHtml(health: readonly JudgeHealth[] | undefined, members: readonly string[]): string {
+  return caveatsHtml(rateCaveats(health ?? [], members));
+}
+
+/** The mark of a figure with these caveats (see {@link rateCaveatHtml}); "" when none. */
+export function caveatsHtml(cs: readonly RateCaveat[]): string {
   if (!cs.length) return "";
   return ` <strong class="low" title="${escapeAttr(cs.map((c) => c.message).join("; "))}">${escapeHtml(rateCaveatMarker(cs).trim())}</strong>`;
 }

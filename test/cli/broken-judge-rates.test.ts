@@ -178,4 +178,29 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(rj.rate_caveats.map((c: { judge_id: string }) => c.judge_id)).toEqual(["liar"]);
     expect(rj.warnings.filter((w: string) => w.includes("judge liar looks broken")).length).toBe(1);
   }, 120_000);
+
+  it("the committee's rates carry its broken member's caveat: committee's rate line, and report --committee's paper table, attack-success cells and committee paragraph (new user 36 #1)", async () => {
+    // the "mix" run above: signature and the liar
+    const c = await runCli(["committee", "--run", "mix", "--labels-dir", labels]);
+    expect(c.code, c.stderr).toBe(0);
+    const line = c.stdout.split("\n").find((l) => /^ {2}committee label over the \d+ of \d+ attacked with one: /.test(l))!;
+    expect(line).toContain(MARK);
+    const out = path.join(tmp, "mix.html");
+    const r = await runCli(["report", "--run", "mix", "--labels-dir", labels, "--committee", "--out", out]);
+    expect(r.code, r.stderr).toBe(0);
+    const html = fs.readFileSync(out, "utf8");
+    const section = (id: string) => html.slice(html.indexOf(`<section id="${id}"`), html.indexOf("</section>", html.indexOf(`<section id="${id}"`)));
+    const paper = section("paper-table");
+    expect(paper).toMatch(/<h2>The table of a paper — (<bdi>)?committee \(/);
+    const paperRows = (paper.slice(paper.indexOf("<tbody>"), paper.indexOf("</tbody>")).match(/<tr>.*?<\/tr>/gs) ?? []);
+    expect(paperRows.length).toBe(4);
+    for (const row of paperRows) expect(row.split("JUDGE liar LOOKS BROKEN").length - 1).toBe(2); // asr_goal and asr_behaviour
+    // the attack-success table: the committee's five cells are each row's last
+    const asr = section("asr");
+    const asrRows = asr.slice(asr.indexOf("<tbody>")).match(/<tr>.*?<\/tr>/gs)!;
+    expect(asrRows.length).toBe(4);
+    for (const row of asrRows) expect([...row.matchAll(/<td[^>]*>(.*?)<\/td>/gs)].slice(-5).map((m) => m[1]).join("")).toContain("JUDGE liar LOOKS BROKEN");
+    const overview = section("overview");
+    expect(overview.slice(overview.indexOf("<h3>Committee</h3>"))).toContain("JUDGE liar LOOKS BROKEN");
+  }, 120_000);
 });

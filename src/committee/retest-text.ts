@@ -1,0 +1,31 @@
+/**
+ * The test-retest lines of the committee report (one judge's repeated requests on the same trajectories): printed by
+ * `ipi-judge committee` and shown by the report's committee section (new user 36 #3: the report left them out).
+ */
+import { f3, kappaCell, pct } from "../agree/pairwise.js";
+import { claimedLine, type JudgeRetest } from "./retest.js";
+
+/**
+ * The test-retest block: a heading, then per repeated judge its repeats, pairwise agreement with repeat 0 and Fleiss'
+ * kappa across repeats; [] when no judge repeated.
+ * @param unattackedLeftOut the unattacked trajectories the committee's agreement leaves out (said in the heading).
+ */
+export function retestLines(retest: readonly JudgeRetest[], unattackedLeftOut: number): string[] {
+  if (!retest.length) return [];
+  const L = [`test-retest (same judge, repeated requests${unattackedLeftOut ? `; over attacked trajectories, the ${unattackedLeftOut} unattacked left out as above` : ""}):`];
+  for (const t of retest) {
+    // how many of them every repeat labelled, up front: the figures below are over those (new user 36: "287" read as
+    // the base of figures over 53)
+    L.push(`  ${t.judge_id}: ${t.repeats} repeats over ${t.n_items} trajectories, ${t.across_six.n_complete} of them labelled by every repeat`);
+    if (t.deterministic) L.push(`    note: ${t.deterministic}`);
+    if (t.content_mismatch) L.push(`    left out: ${t.content_mismatch.items} trajector${t.content_mismatch.items === 1 ? "y" : "ies"} judged on different texts in different repeats (see the warning above)`);
+    for (const p of t.pairs) {
+      L.push(`    repeat 0 vs ${p.repeat}: six buckets agreement ${pct(p.six.percent_agreement.value, p.six.percent_agreement.reason)}, kappa ${kappaCell(p.six.kappa)}; binary agreement ${pct(p.binary.percent_agreement.value, p.binary.percent_agreement.reason)}, kappa ${kappaCell(p.binary.kappa)}`);
+      if (p.claimed?.differ) L.push(`      ${claimedLine(p.claimed)}`);
+    }
+    const fs = t.across_six.fleiss;
+    const fb = t.across_binary.fleiss;
+    L.push(`    Fleiss' kappa across repeats: six ${f3(fs.value, fs.reason)}, binary ${f3(fb.value, fb.reason)} (${t.across_six.n_complete} trajectories with every repeat labelled)`);
+  }
+  return L;
+}
