@@ -56,7 +56,7 @@ import { decide } from "../dist/verdict/decide.js";
 import { quoteCheck } from "../dist/verdict/first-reply.js";
 import { buildVerdict } from "../dist/verdict/record.js";
 import { RunStore } from "../dist/store/run-store.js";
-import { benchReply } from "./server.js";
+import { benchReply, completionBody } from "./server.js";
 
 const [runsDir, nArg] = process.argv.slice(2);
 const N = Number(nArg ?? 1000);
@@ -216,14 +216,7 @@ for (let lo = 0; lo < files.length; lo += BATCH) {
   const replies: string[] = convs.map((c) => {
     const content = benchReply(c.messages[1].content);
     const promptTokens = Math.max(1, Math.ceil(c.messages.reduce((a: number, m: { content: string }) => a + String(m.content ?? "").length, 0) / 4));
-    return JSON.stringify({
-      id: "chatcmpl-bench",
-      object: "chat.completion",
-      created: 1700000000,
-      model: "bench-model",
-      choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content, refusal: null } }],
-      usage: { prompt_tokens: promptTokens, completion_tokens: 60, total_tokens: promptTokens + 60 },
-    });
+    return completionBody(content, promptTokens);
   });
   mark("(replies, untimed)");
 

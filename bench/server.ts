@@ -60,7 +60,7 @@ export function benchReply(user: string): string {
 }
 
 /** A chat completion body; `promptTokens`: what a tokenizer would count (characters / 4 of the messages). */
-function completionBody(content: string, promptTokens = 1000): string {
+export function completionBody(content: string, promptTokens = 1000): string {
   return JSON.stringify({
     id: "chatcmpl-bench",
     object: "chat.completion",
