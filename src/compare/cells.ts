@@ -53,6 +53,11 @@ export function cellKey(
     .join("\u0000"); // never "/": suite "s/t" with task "u" was the cell of suite "s" with task "t/u" (red team 36 M2)
 }
 
+/** A cell key as the outputs show it: its fields joined with `/` (the key itself joins them with NUL). */
+export function cellText(key: string): string {
+  return key.split("\u0000").join("/");
+}
+
 /** What one condition lost to the pooled figures' cells ({@link POOLED_FIGURES}; each model's own: {@link ModelCells}). */
 export interface CellsDropped {
   /** Cells of this condition that some other condition lacks (step 1). */
@@ -238,7 +243,7 @@ function ownCells<T extends CellObservation>(obs: readonly T[], fields: readonly
   }
   for (const [model, pm] of Object.entries(per_model)) {
     for (const [c, d] of Object.entries(pm.dropped)) {
-      d.list = [...byModel.get(model)!.get(c)!].filter((k) => !common.get(model)!.has(k)).sort();
+      d.list = [...byModel.get(model)!.get(c)!].filter((k) => !common.get(model)!.has(k)).map(cellText).sort();
       d.cells = d.list.length;
     }
   }
@@ -264,7 +269,7 @@ function pooledCells<T extends CellObservation>(obs: readonly T[], byCond: Map<s
     dropOne((dropped[o.condition] ??= newDropped()), o);
   }
   for (const [c, d] of Object.entries(dropped)) {
-    d.list = [...byCond.get(c)!].filter((k) => !common.has(k)).sort();
+    d.list = [...byCond.get(c)!].filter((k) => !common.has(k)).map(cellText).sort();
     d.cells = d.list.length;
   }
   // Step 2: per model, the common cells it covers under every one of its conditions (those with a common cell).
@@ -293,7 +298,7 @@ function pooledCells<T extends CellObservation>(obs: readonly T[], byCond: Map<s
   }
   for (const [c, d] of Object.entries(dropped)) {
     for (const [model, pm] of Object.entries(d.per_model)) {
-      pm.list = [...perModel.get(model)!.get(c)!].filter((k) => !modelCommon.get(model)!.has(k)).sort();
+      pm.list = [...perModel.get(model)!.get(c)!].filter((k) => !modelCommon.get(model)!.has(k)).map(cellText).sort();
       pm.cells = pm.list.length;
     }
   }
