@@ -27,6 +27,11 @@ describe("committeeMembers: one committee per run (new user 30)", () => {
   it("an unknown judge to leave out is refused", () => {
     expect(() => committeeMembers(RUN, null, { exclude: ["nobody"] }, "r")).toThrow(CommitteeChoiceError);
   });
+  it("a --quorum above the members is refused, naming them (red team 36: it labelled nothing, saying nothing)", () => {
+    expect(() => committeeMembers(RUN, null, { quorum: RUN.length + 1 }, "r")).toThrow(new RegExp(`--quorum ${RUN.length + 1} is more than the committee's ${RUN.length} member\\(s\\)`));
+    expect(() => committeeMembers(RUN, stored(), { exclude: ["llama"], quorum: RUN.length })).toThrow(CommitteeChoiceError);
+    expect(committeeMembers(RUN, null, { quorum: RUN.length }).quorum).toBe(RUN.length);
+  });
   it("otherThanStored: null for no selection or the stored one; else why, naming both", () => {
     expect(otherThanStored(RUN, stored(), {}, "r", "compare --committee")).toBeNull();
     expect(otherThanStored(RUN, stored(), { exclude: ["signature"] }, "r", "compare --committee")).toBeNull();
