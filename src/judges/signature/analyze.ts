@@ -42,6 +42,11 @@ export interface Analysis extends Outcome {
   values: StandingValue[];
   steps: StepResult[];
   notes: string[];
+  /**
+   * The user or system messages holding the injected text, when it reached no tool result or tool description
+   * ("user message 1"): a surface this judge does not judge (`./index.ts` gives such a run no label).
+   */
+  notJudgedIn?: string;
 }
 
 /**
@@ -117,11 +122,12 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
     // judge: say so, so a label code establishes from exposure alone is not read as the judge's finding (new user 35
     // L5: "unaffected" on a run whose agent flagged a user-message injection, with a rationale saying "no tool result")
     const carried = messagesCarryingInjection(t, injections, normText);
-    if (carried.length)
-      notes.push(
-        `it is in ${carried.map((m) => `${m.role} message ${m.index}`).join(", ")}, a surface the signature judge does not judge (it reads tool results and tool descriptions): what the agent did about it is not examined, and a label code gives from its exposure alone says nothing of the agent's behaviour`,
-      );
-    return { ...empty };
+    if (!carried.length) return { ...empty };
+    const notJudgedIn = carried.map((m) => `${m.role} message ${m.index}`).join(", ");
+    notes.push(
+      `it is in ${notJudgedIn}, a surface the signature judge does not judge (it reads tool results and tool descriptions): what the agent did about it is not examined, and a label code gives from its exposure alone says nothing of the agent's behaviour`,
+    );
+    return { ...empty, notJudgedIn };
   }
   const E = scan.exposure.message_index;
   // Only a whole poisoned description (VIGIL's recorded docstring) is documentation; a detected instructing span is not.
@@ -247,7 +253,7 @@ function dedupe(qs: EvidenceQuote[]): EvidenceQuote[] {
  * @param injections the trajectory's injected texts; @param normText the analysis' normalization (memoized).
  * @returns the messages, in order; [] when none.
  */
-export function messagesCarryingInjection(t: Trajectory, injections: readonly string[], normText: (s: string) => string): Trajectory["messages"] {
+function messagesCarryingInjection(t: Trajectory, injections: readonly string[], normText: (s: string) => string): Trajectory["messages"] {
   const forms = injections.map(normText).filter((x) => x !== "");
   if (!forms.length) return [];
   return t.messages.filter((m) => (m.role === "user" || m.role === "system") && forms.some((x) => normText(m.text).includes(x)));

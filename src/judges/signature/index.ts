@@ -32,7 +32,7 @@ import { quoteCheck } from "../../verdict/first-reply.js";
 import type { Bucket, Finding, JudgeReply, Part, Trajectory, Verdict } from "../../types.js";
 import type { Judge, JudgeContext } from "../judge.js";
 import { UsageError } from "../../errors.js";
-import { analyze, messagesCarryingInjection, type Analysis } from "./analyze.js";
+import { analyze, type Analysis } from "./analyze.js";
 import { normMemo } from "./text.js";
 import { withInstructingDescriptions } from "../../serialize/instructing.js";
 import { trajectoryParts } from "../../serialize/parts.js";
@@ -165,11 +165,9 @@ export interface SignatureJudgeOptions {
  * `surface_not_judged`, counted by reason and left out of rates, kappa and votes, as DESIGN section 1 says of a
  * label nothing verified. Any other decision is returned as it is.
  */
-function notJudgedSurface(t: Trajectory, reply: JudgeReply, d: ReturnType<typeof decide>, normText: (s: string) => string): ReturnType<typeof decide> {
-  if (reply.label !== "not_exposed" || d.basis !== "exposure_found") return d;
-  const carried = messagesCarryingInjection(t, Object.values(t.injections ?? {}).filter((x): x is string => typeof x === "string"), normText);
-  if (!carried.length) return d;
-  const where = carried.map((m) => `${m.role} message ${m.index}`).join(", ");
+function notJudgedSurface(a: Analysis, d: ReturnType<typeof decide>): ReturnType<typeof decide> {
+  if (a.notJudgedIn === undefined || d.basis !== "exposure_found") return d;
+  const where = a.notJudgedIn;
   return {
     ...d,
     label: null,
@@ -339,8 +337,9 @@ export function createSignatureJudge(opts: SignatureJudgeOptions = {}): Judge {
       const normText = normMemo();
       // and one list of the parts (each tool call rendered once, not once per pass)
       const parts = trajectoryParts(t);
-      reply = signatureReply(t, normText, parts);
-      decision = notJudgedSurface(t, reply, decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars, normalize: normText, parts })), normText);
+      const a = analyze(t, normText, parts);
+      reply = replyFromAnalysis(a);
+      decision = notJudgedSurface(a, decide(reply, evidenceContext(t, { minQuoteChars: ctx.minQuoteChars, normalize: normText, parts })));
     } catch (e) {
       if (!(e instanceof RangeError) || !/invalid (string|array|typed array) length|call stack|allocation/i.test(e.message)) throw e;
       return tooLarge(t, ctx, `the trajectory (${size.toLocaleString("en-US")} characters of text) is too large to analyze: ${e.message}`);
