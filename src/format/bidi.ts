@@ -16,7 +16,12 @@ export const BIDI_CONTROLS = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/g;
  * an untrusted text cannot reorder what follows it or hide what it says. Other characters are unchanged.
  */
 export function showBidiControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+  return text.replace(BIDI_CONTROLS, codePointMarker);
+}
+
+/** The visible marker of one code point: `⟨U+202E⟩` (at least four hex digits, upper case). */
+export function codePointMarker(c: string): string {
+  return `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`;
 }
 
 /** A bidi control, or a literal `⟨` that starts `⟨U+` (it would read as the start of a marker). */
@@ -29,7 +34,7 @@ const SHOWN_EXACTLY = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|⟨(?=U\+)
  * same and both links opened one of them). {@link restoreBidiControls} is its exact inverse.
  */
 export function showBidiControlsExactly(text: string): string {
-  return text.replace(SHOWN_EXACTLY, (c) => `⟨U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0")}⟩`);
+  return text.replace(SHOWN_EXACTLY, codePointMarker);
 }
 
 /**

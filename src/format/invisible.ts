@@ -5,6 +5,8 @@
  * `alice` and `ali\u200bce` printed the same and counted as two annotators).
  */
 
+import { codePointMarker } from "./bidi.js";
+
 /** A bidi control or default-ignorable code point, or a literal `⟨` that starts `⟨U+` (it would read as a marker). */
 const INVISIBLE = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|\p{Default_Ignorable_Code_Point}|⟨(?=U\+)/gu;
 
@@ -13,5 +15,5 @@ const INVISIBLE = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]|\p{Default_Ign
  * as `⟨U+27E8⟩U+`, as ./bidi.ts `showBidiControlsExactly` does), so two names that differ only by one show apart.
  */
 export function showInvisibleExactly(text: string): string {
-  return text.replace(INVISIBLE, (c) => `⟨U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}⟩`);
+  return text.replace(INVISIBLE, codePointMarker);
 }
