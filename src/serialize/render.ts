@@ -44,7 +44,7 @@
  * enough:
  * 1. the middle of the longest texts (parts, tool descriptions included, and injected texts) is elided, water-filling style (the longest is
  *    cut down to the next longest, and so on), keeping a head and a tail around
- *    `[... 12,345 characters elided by ipi-judge ...]` (count of original characters removed). A text keeps at
+ *    `[... 12,345 characters elided by ipi-judge, code N ...]` (count of original characters removed; N the nonce). A text keeps at
  *    least {@link MIN_KEEP_CHARS} characters, so with very many messages the tags and these minimums alone can
  *    stay above the budget; then
  * 2. whole messages in the middle are left out, behind one line between the kept messages:
@@ -86,9 +86,15 @@ export interface RenderedTrajectory {
   elidedMessages?: { from: number; to: number; count: number };
 }
 
-/** The elision marker for `n` removed characters, e.g. `[... 12,345 characters elided by ipi-judge ...]`. */
-export function elisionMarker(n: number): string {
-  return `[... ${thousands(n)} characters elided by ipi-judge ...]`;
+/**
+ * The elision marker for `n` removed characters, e.g. `[... 12,345 characters elided by ipi-judge ...]`; with
+ * `nonce` (the judge view always passes it) `[... 12,345 characters elided by ipi-judge, code N ...]`. The marker
+ * sits inside a text, where a tag would end the element (elements have no closing tag), so it carries the request's
+ * code as text: the content cannot hold the nonce (`neutralize` escapes it), so a marker an attacker wrote into a
+ * tool result lacks the code the user message names as the structure's, and reads as content.
+ */
+export function elisionMarker(n: number, nonce?: string): string {
+  return nonce === undefined ? `[... ${thousands(n)} characters elided by ipi-judge ...]` : `[... ${thousands(n)} characters elided by ipi-judge, code ${nonce} ...]`;
 }
 
 /** `n` with en-US thousands separators (`12345` -> `12,345`), as `toLocaleString("en-US")` for integers, faster. */
@@ -150,7 +156,7 @@ function safeCut(s: string, i: number): number {
 function elide(text: string, keep: number, nonce: string): string {
   const head = safeCut(text, Math.ceil(keep / 2));
   const tailStart = safeCut(text, text.length - Math.floor(keep / 2));
-  return `${neutralize(text.slice(0, head), nonce)}${elisionMarker(tailStart - head)}${neutralize(text.slice(tailStart), nonce)}`;
+  return `${neutralize(text.slice(0, head), nonce)}${elisionMarker(tailStart - head, nonce)}${neutralize(text.slice(tailStart), nonce)}`;
 }
 
 /**
@@ -329,7 +335,7 @@ function waterFill(units: ArrayLike<number>, available: number, full: string[], 
       let d = full[u];
       if (d.length > cap) {
         const text = texts[u];
-        const keep = Math.max(MIN_KEEP_CHARS, cap - elisionMarker(text.length).length);
+        const keep = Math.max(MIN_KEEP_CHARS, cap - elisionMarker(text.length, N).length);
         if (keep < text.length) d = elide(text, keep, N);
       }
       display[u] = d;
