@@ -27,7 +27,8 @@ const WORDS = { agent_model: ["agent models", "agent model"], suite: ["suites", 
  * @param by the `--by` fields (non-empty; `field` not among them, nor its alias).
  * @param groupValue the value of a field on a row as the groups are keyed (`(none)` when missing).
  * @param field what is compared: `agent_model` or `suite`.
- * @returns null with fewer than two groups or when every group holds the same set; else one warning holding
+ * @returns null with fewer than two groups or when every group holds the same set in shares less than
+ *   {@link SHARE_TVD_MAX} apart; else one warning holding
  *   {@link GROUP_MIX_MARK} that names each group's set ("gpt-4o only: drift, progent; 5 agent models (...): no_defense")
  *   and the `--where` that keeps what every group shares (or says none is shared), and `--by` to split them.
  */
@@ -37,26 +38,27 @@ export function groupSetMix(
   groupValue: (r: TrajectoryIndexRow, f: string) => string,
   field: "agent_model" | "suite",
 ): string | null {
-  const sets = new Map<string, Set<string>>();
+  const counts = new Map<string, Map<string, number>>();
   for (const r of rows) {
     const g = by.map((f) => groupValue(r, f)).join(" / ");
-    let s = sets.get(g);
-    if (!s) sets.set(g, (s = new Set()));
-    s.add(groupValue(r, field));
+    let s = counts.get(g);
+    if (!s) counts.set(g, (s = new Map()));
+    const v = groupValue(r, field);
+    s.set(v, (s.get(v) ?? 0) + 1);
   }
-  if (sets.size < 2) return null;
+  if (counts.size < 2) return null;
   const bySet = new Map<string, { values: string[]; groups: string[] }>();
-  for (const [g, s] of [...sets].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-    const values = [...s].sort();
+  for (const [g, s] of [...counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const values = [...s.keys()].sort();
     const k = values.join("\u0000");
     const e = bySet.get(k);
     if (e) e.groups.push(g);
     else bySet.set(k, { values, groups: [g] });
   }
-  if (bySet.size < 2) return null;
+  if (bySet.size < 2) return shareMix(counts, by, field);
   const [plural, singular] = WORDS[field];
-  const all = [...sets.values()];
-  const shared = [...all[0]].filter((v) => all.every((s) => s.has(v))).sort();
+  const all = [...counts.values()];
+  const shared = [...all[0].keys()].filter((v) => all.every((s) => s.has(v))).sort();
   const listed = [...bySet.values()]
     .sort((a, b) => a.values.length - b.values.length || (a.groups[0] < b.groups[0] ? -1 : 1))
     .map((e) => `${e.values.length === 1 ? `${e.values[0]} only` : `${e.values.length} ${plural} (${cut(e.values)})`}: ${cut(e.groups)}`);
@@ -68,5 +70,46 @@ export function groupSetMix(
       ? `narrow with --where ${field}=${shared.join(",")} (the ${shared.length === 1 ? `${singular} every group holds` : `${plural} every group holds`})`
       : `no ${singular} is held by every group`) +
     `, or add ${field} to --by for one figure per ${singular}`
+  );
+}
+
+/**
+ * Two groups whose pooled shares of `field` values differ by at least this total variation distance (half the sum of
+ * the absolute differences of the shares) are not like for like: a pooled rate is the share-weighted mean of the
+ * values' rates, so shares 10 points apart move it by up to 10% of the spread between the values' rates.
+ */
+export const SHARE_TVD_MAX = 0.1;
+
+/** A share as the warning writes it: `gpt-4o 80%`. */
+const pct = (v: string, n: number, of: number) => `${v} ${((100 * n) / of).toFixed(0)}%`;
+
+/**
+ * When every group pools the same set of values (`groupSetMix`'s first check passed), whether two of them pool them
+ * in shares at least {@link SHARE_TVD_MAX} apart (the audit: no_defense over five models 1,000 runs each beside a
+ * defense run 4,000 times on one of them and 250 on the others held the same set, and nothing was said). Names the
+ * pair furthest apart, with their shares; null when none is.
+ */
+function shareMix(counts: ReadonlyMap<string, ReadonlyMap<string, number>>, by: readonly string[], field: "agent_model" | "suite"): string | null {
+  const groups = [...counts.keys()].sort();
+  const totals = new Map(groups.map((g) => [g, [...counts.get(g)!.values()].reduce((a, b) => a + b, 0)]));
+  const values = [...counts.get(groups[0])!.keys()].sort();
+  if (values.length < 2) return null;
+  let worst: { a: string; b: string; tvd: number } | null = null;
+  for (let i = 0; i < groups.length; i++) {
+    for (let j = i + 1; j < groups.length; j++) {
+      const [a, b] = [groups[i], groups[j]];
+      let d = 0;
+      for (const v of values) d += Math.abs(counts.get(a)!.get(v)! / totals.get(a)! - counts.get(b)!.get(v)! / totals.get(b)!);
+      if (d / 2 >= SHARE_TVD_MAX && (!worst || d / 2 > worst.tvd)) worst = { a, b, tvd: d / 2 };
+    }
+  }
+  if (!worst) return null;
+  const [plural] = WORDS[field];
+  const shares = (g: string) => cut(values.map((v) => pct(v, counts.get(g)!.get(v)!, totals.get(g)!)));
+  const byText = by.join(",");
+  return (
+    `the --by ${byText} groups pool the same ${plural} in different shares (${worst.a}: ${shares(worst.a)}; ${worst.b}: ${shares(worst.b)}; ` +
+    `${(100 * worst.tvd).toFixed(0)} points of the mix differ), so their ${GROUP_MIX_MARK}: a difference between them may be the ${plural}' shares, not the ${byText}'s; ` +
+    `add ${field} to --by for one figure per ${WORDS[field][1]}`
   );
 }

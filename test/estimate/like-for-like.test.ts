@@ -127,6 +127,21 @@ describe("groups side by side that pool different agent models or suites (new us
     const many = Array.from({ length: 12 }, (_, i) => row(`m${String(i).padStart(2, "0")}`, "c1", "s", "u1"));
     expect(groupSetMix([...many, row("m00", "c2", "s", "u1")], ["condition"], groupValue, "agent_model")).toContain("12 agent models (m00, m01, m02, m03, m04, m05, m06, m07, ... (4 more)): c1");
   });
+  it("the same models in different shares: said with the two groups furthest apart (session 33's leftover: sets, not shares)", () => {
+    const rep = (m: string, c: string, n: number) => Array.from({ length: n }, (_, i) => row(m, c, "s", `u${i}`));
+    const even = [...rep("a", "none", 50), ...rep("b", "none", 50)];
+    const skew = [...rep("a", "def", 90), ...rep("b", "def", 10)];
+    const w = groupSetMix([...even, ...skew], ["condition"], groupValue, "agent_model");
+    expect(w).toBe(
+      "the --by condition groups pool the same agent models in different shares (def: a 90%, b 10%; none: a 50%, b 50%; 40 points of the mix differ), so their " +
+        "rates side by side are not like for like: a difference between them may be the agent models' shares, not the condition's; add agent_model to --by for one figure per agent model",
+    );
+    expect(isLikeForLikeWarning(w!)).toBe(true);
+    // shares 5 points apart: below the bar, nothing said
+    expect(groupSetMix([...even, ...rep("a", "def", 55), ...rep("b", "def", 45)], ["condition"], groupValue, "agent_model")).toBeNull();
+    // one model only: no shares to differ
+    expect(groupSetMix([...rep("a", "none", 5), ...rep("a", "def", 50)], ["condition"], groupValue, "agent_model")).toBeNull();
+  });
   it("--by attack (no model, condition or suite in --by): the groups' suites compared too", () => {
     const w = estimateLikeForLike([row("a", "c", "banking", "u1"), { ...row("a", "c", "github", "u1"), attack: "tk" }], ["attack"], groupValue);
     expect(w).toEqual([expect.stringMatching(/^the --by attack groups pool different suites, each its own \(banking only: ii; github only: tk\).*no suite is held by every group, or add suite to --by/)]);
