@@ -51,6 +51,6 @@ export function selfFamilyLeniencyColumns(
         yield one;
       }
     }
-    return judgeLeniency(j, rows(), boot, opts.gapCi);
+    return judgeLeniency(j, rows(), boot, opts.gapCi, judges.length);
   });
 }

@@ -108,6 +108,13 @@ export interface AdjustedLeniency {
   gap_reason?: string;
   /** CI of gap_points, in points: MOVER with Wilson limits per stratum proportion, weights fixed (module docstring) */
   gap_ci?: GapInterval;
+  /**
+   * The interval the flag rests on when several judges are tested at once: the same MOVER-Wilson interval at the
+   * Bonferroni level 1 − 0.05 / `tests` (Dunn 1961), so that the chance of flagging any of `tests` judges blind to
+   * the agent's family stays at most 5% (statistics audit 33: 2.4-3.5% per judge, so 7-10% for a committee of
+   * three). Absent with one judge tested (`gap_ci` is then the flag's) or no CI.
+   */
+  gap_ci_flag?: GapInterval & { adjustment: "bonferroni"; tests: number };
 }
 
 /** The adjusted gap's interval in points ({@link MoverInterval} without its estimate, which is `gap_points`). */
@@ -179,8 +186,10 @@ function gapInterval(n: number, level: number): GapInterval | null {
  * `no_stratum_with_both_families` (each group has trajectories, never in one stratum); a null gap has no CI.
  * @param items own- and other-family items together.
  * @param ciLevel the CI's level (e.g. 0.95), or null for no CI (`--bootstrap 0`: no intervals at all).
+ * @param tests how many judges are tested together (a committee's members): above 1, `gap_ci_flag` is the interval at
+ *   the Bonferroni level 1 − (1 − ciLevel) / tests, the one the flag rests on.
  */
-export function adjustedLeniency(items: readonly StratItem[], ciLevel: number | null = null): AdjustedLeniency {
+export function adjustedLeniency(items: readonly StratItem[], ciLevel: number | null = null, tests = 1): AdjustedLeniency {
   tally(items);
   const strata: LeniencyStratumRow[] = [];
   let leftOut = 0;
@@ -221,6 +230,8 @@ export function adjustedLeniency(items: readonly StratItem[], ciLevel: number | 
   if (r && ciLevel !== null) {
     const ci = gapInterval(r.n, ciLevel);
     if (ci) out.gap_ci = ci;
+    const flag = ci && tests > 1 ? gapInterval(r.n, 1 - (1 - ciLevel) / tests) : null;
+    if (flag) out.gap_ci_flag = { ...flag, adjustment: "bonferroni", tests };
   }
   if (!r) out.gap_reason = nOwn === 0 ? "no_own_family_trajectories" : nOther === 0 ? "no_other_family_trajectories" : "no_stratum_with_both_families";
   return out;

@@ -3,7 +3,9 @@
  * judge whose leniency is detected (new user 30, L6: gpt's gap of -7.7 points, CI [-9.7, -5.8], was printed only in
  * the middle of the output, and a zero-width interval read `CI [+0.0, +0.0]` as if it were precise).
  *
- * Detected: the 95% CI of the ADJUSTED gap (own-family difference minus other-family difference, in points,
+ * Detected: the 95% CI of the ADJUSTED gap, Bonferroni-adjusted over the judges tested together (`gap_ci_flag`: a
+ * committee of three is flagged at 98.3% each, so that a committee blind to the agents' families is flagged at most 5%
+ * of the time, not 7-10%), excludes 0 (own-family difference minus other-family difference, in points,
  * compared within strata of the other judges' majority label and standardized to the pooled stratum mix:
  * `./leniency-strata.ts`) excludes 0. That CI is the MOVER with Wilson limits per stratum proportion (Zou, Huang &
  * Zhang 2009), not a bootstrap: an item-bootstrap interval under-covered with a sparse own-family cell and flagged an
@@ -30,13 +32,23 @@ export function pointsCiText(ci: Pick<PointsInterval, "lower" | "upper"> | undef
   return `CI [${pts(ci.lower)}, ${pts(ci.upper)}]`;
 }
 
-/** The adjusted gap's CI excludes 0: -1 lenient to its own family, +1 harsh, 0 not detected (or no CI). */
-export function leniencyDirection(l: { adjusted: Pick<AdjustedLeniency, "gap_points" | "gap_ci"> }): -1 | 0 | 1 {
-  const { gap_points, gap_ci: ci } = l.adjusted;
+/**
+ * The adjusted gap's flag interval (`gap_ci_flag`, Bonferroni over the judges tested together, else `gap_ci`) excludes
+ * 0: -1 lenient to its own family, +1 harsh, 0 not detected (or no CI).
+ */
+export function leniencyDirection(l: { adjusted: Pick<AdjustedLeniency, "gap_points" | "gap_ci" | "gap_ci_flag"> }): -1 | 0 | 1 {
+  const { gap_points } = l.adjusted;
+  const ci = l.adjusted.gap_ci_flag ?? l.adjusted.gap_ci;
   if (gap_points === null || !ci || ci.lower === null || ci.upper === null || ci.lower === undefined || ci.upper === undefined) return 0;
   if (ci.upper < 0) return -1;
   if (ci.lower > 0) return 1;
   return 0;
+}
+
+/** A CI level as a percentage, one decimal when it is not whole (`95%`, `98.3%`). */
+function levelText(level: number): string {
+  const p = 100 * level;
+  return Math.abs(p - Math.round(p)) < 1e-9 ? `${Math.round(p)}%` : `${p.toFixed(1)}%`;
 }
 
 /** One warning per judge with a detected leniency (module docstring), naming the judge, the gap and its CI. */
@@ -47,10 +59,12 @@ export function leniencyWarnings(leniency: readonly JudgeLeniency[]): string[] {
     if (d === 0) continue;
     const a = l.adjusted;
     const ci = a.gap_ci!;
+    const f = a.gap_ci_flag;
+    const flagText = f ? `; its ${levelText(f.level)} CI [${pts(f.lower)}, ${pts(f.upper)}] (Bonferroni over the ${f.tests} judges tested) excludes 0 too` : ", excluding 0";
     out.push(
       `self-family ${d < 0 ? "leniency" : "harshness"}: judge ${l.judge_id} [${l.judge_family}] gives agents of its own family an asr_behaviour ${Math.abs(a.gap_points!).toFixed(1)} points ${d < 0 ? "lower" : "higher"} ` +
         `than other families' agents, each against the other judges' majority and compared within the same majority label ` +
-        `(adjusted gap ${pts(a.gap_points)}, ${Math.round(100 * ci.level)}% CI [${pts(ci.lower)}, ${pts(ci.upper)}] (MOVER-Wilson), excluding 0; crude gap ${pts(l.crude_gap_points, l.crude_gap_reason)}): ` +
+        `(adjusted gap ${pts(a.gap_points)}, ${levelText(ci.level)} CI [${pts(ci.lower)}, ${pts(ci.upper)}] (MOVER-Wilson)${flagText}; crude gap ${pts(l.crude_gap_points, l.crude_gap_reason)}): ` +
         `its votes on its own maker's agents may not be neutral, or those agents differ from the others within a majority label in a way the strata cannot see (new user 36: a judge blind to the agent's model, counting any call after the injection as compliance, was flagged because one family's agents call tools after it more often; docs/judging-a-judge.md); check them with human labels, or leave it out (--exclude-judge ${l.judge_id})`,
     );
   }
@@ -92,7 +106,8 @@ export function leniencyLines(leniency: readonly JudgeLeniency[]): string[] {
     const a = l.adjusted;
     L.push(`  ${l.judge_id} [${l.judge_family}]: crude: own-family agents ${g(l.own_family)}; other families ${g(l.other_families)}`);
     L.push(`    within the others' majority label: ${strataText(a)}`);
-    const ci = a.gap_ci ? `${pointsCiText(a.gap_ci)} (MOVER-Wilson)` : "";
+    const f = a.gap_ci_flag;
+    const ci = a.gap_ci ? `${pointsCiText(a.gap_ci)} (MOVER-Wilson)${f ? `, flagged on ${levelText(f.level)} ${pointsCiText(f)} (Bonferroni over ${f.tests} judges)` : ""}` : "";
     const d = leniencyDirection(l);
     const adj = a.gap_points === null ? "" : ` (own ${pts(a.own_diff_points)}, other ${pts(a.other_diff_points)})`;
     L.push(

@@ -183,7 +183,7 @@ export function selfFamilyLeniency(
         yield one;
       }
     }
-    return judgeLeniency(j, rows(), boot, opts.gapCi);
+    return judgeLeniency(j, rows(), boot, opts.gapCi, judges.length);
   });
 }
 
@@ -225,8 +225,9 @@ export interface LeniencyRow {
  * @param boot bootstrap settings, or null for no CIs.
  * @param gapCi give the adjusted gap's MOVER-Wilson CI (analytic) even without bootstrap: the report's committee
  *   figures are computed with B 0, and its leniency flag rests on that CI alone (new user 36 #3).
+ * @param tests the judges tested together (the committee's size): the flag's interval is Bonferroni-adjusted for them.
  */
-export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<LeniencyRow>, boot: BootstrapSettings | null, gapCi = false): JudgeLeniency {
+export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<LeniencyRow>, boot: BootstrapSettings | null, gapCi = false, tests = 1): JudgeLeniency {
   const excluded: Record<string, number> = {};
   const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
   const own: Item[] = [];
@@ -273,7 +274,7 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     own_family: g1,
     other_families: g2,
     crude_gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
-    adjusted: adjustedLeniency(all, boot || gapCi ? 0.95 : null),
+    adjusted: adjustedLeniency(all, boot || gapCi ? 0.95 : null, tests),
     excluded,
   };
   if (res.crude_gap_points === null) res.crude_gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";

@@ -72,7 +72,7 @@ describe("ipi-judge committee", () => {
     const r = await runCli(["committee", "--run", "c", "--labels-dir", labels, "--judges", sc.configFile, "--bootstrap", "1000", "--seed", "7", "--json"]);
     // the only warning: gpt-b's planted self-family leniency, named (new user 30, L6), by its adjusted gap -100·33/65
     // (new user 33, M: compared within the others' majority label; the crude gap -50.0 beside it)
-    expect(r.stderr).toMatch(/^ipi-judge: warning: self-family leniency: judge gpt-b \[openai\] gives agents of its own family an asr_behaviour 50\.8 points lower than other families' agents, .*adjusted gap -50\.8, .*crude gap -50\.0\): .*\(--exclude-judge gpt-b\)\n$/);
+    expect(r.stderr).toMatch(/^ipi-judge: warning: self-family leniency: judge gpt-b \[openai\] gives agents of its own family an asr_behaviour 50\.8 points lower than other families' agents, .*adjusted gap -50\.8, 95% CI \[[^\]]+\] \(MOVER-Wilson\); its 98\.3% CI \[[^\]]+\] \(Bonferroni over the 3 judges tested\) excludes 0 too; crude gap -50\.0\): .*\(--exclude-judge gpt-b\)\n$/);
     expect(r.code).toBe(0);
     noNaN(r.stdout);
     report = JSON.parse(r.stdout);
@@ -226,7 +226,7 @@ describe("ipi-judge committee", () => {
     expect(r.stderr).toMatch(/^ipi-judge: warning: self-family leniency: judge gpt-b \[openai\][^\n]*\n$/);
     expect(r.stdout).not.toMatch(/WARNING|self-family leniency: judge gpt-b/);
     expect(r.stdout.split("\n")[2]).toBe("1 warning(s) on stderr (ipi-judge: warning: ...)");
-    expect(r.stdout).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\] \(MOVER-Wilson\): LENIENT to its own family's agents \(see the warning\)/);
+    expect(r.stdout).toMatch(/adjusted gap \(own − other, within strata\) -50\.8 \(own -50\.8, other \+0\.0\) CI \[[^\]]+\] \(MOVER-Wilson\), flagged on 98\.3% CI \[[^\]]+\] \(Bonferroni over 3 judges\): LENIENT to its own family's agents \(see the warning\)/);
     expect(r.stdout).toMatch(/crude gap \(own − other, mixes differ\) -50\.0 CI \[[^\]]+\]\n/);
     noNaN(r.stdout);
   });

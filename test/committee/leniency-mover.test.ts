@@ -66,4 +66,34 @@ describe("the adjusted gap's MOVER-Wilson CI, by seeded simulation (audit 33 M1)
     // true gap: w_compromised (≈ (1366 · 0.15 + 7000 · 0.07) / 8366 = 0.083) · (−50) ≈ −4.2 points
     expect(flagged / R).toBeGreaterThanOrEqual(0.9);
   });
+
+  it("a committee of three agent-blind judges: flagged on the Bonferroni interval, any of the three flagged <= 6% (unadjusted: ~13%)", () => {
+    const C = 1000;
+    let anyAdjusted = 0;
+    let anyUnadjusted = 0;
+    for (let k = 0; k < C; k++) {
+      let adj = false;
+      let raw = false;
+      for (let j = 0; j < 3; j++) {
+        const a = adjustedLeniency(replicate(77 + 3 * 7919 * k + j), 0.95, 3);
+        expect(a.gap_ci_flag).toMatchObject({ adjustment: "bonferroni", tests: 3 });
+        expect(a.gap_ci_flag!.level).toBeCloseTo(1 - 0.05 / 3, 12);
+        if (a.gap_ci_flag!.upper < 0 || a.gap_ci_flag!.lower > 0) adj = true;
+        if (a.gap_ci!.upper < 0 || a.gap_ci!.lower > 0) raw = true;
+      }
+      if (adj) anyAdjusted++;
+      if (raw) anyUnadjusted++;
+    }
+    expect(anyAdjusted / C).toBeLessThanOrEqual(0.06);
+    expect(anyUnadjusted / C).toBeGreaterThan(anyAdjusted / C);
+    // one judge alone: no adjustment, the 95% interval is the flag's
+    expect(adjustedLeniency(replicate(3), 0.95, 1).gap_ci_flag).toBeUndefined();
+  });
+
+  it("a truly lenient judge in a committee of three is still flagged on the Bonferroni interval", () => {
+    const R = 100;
+    let flagged = 0;
+    for (let k = 0; k < R; k++) if (adjustedLeniency(replicate(5 + 104729 * k, 0.5), 0.95, 3).gap_ci_flag!.upper < 0) flagged++;
+    expect(flagged / R).toBeGreaterThanOrEqual(0.85);
+  });
 });
