@@ -453,6 +453,15 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
   let estimator = "hajek (given weights; point estimates, no SE: give stratum and stratum_size columns for linearised SEs)";
   if (strata) {
     const st = usedIdx.map((i) => stratumOf.get(ids[i])!);
+    // The consensus items this rater gave no label (a judge run on one suite, a committee without quorum): outside
+    // its domain, each still counted in its stratum's n_h with influence 0 (a domain estimate, `designAgreement`).
+    const used = new Set(usedIdx);
+    const outOfDomain: Record<string, number> = Object.create(null);
+    ids.forEach((id, i) => {
+      if (used.has(i)) return;
+      const x = stratumOf.get(id)!;
+      outOfDomain[x] = (outOfDomain[x] ?? 0) + 1;
+    });
     if (strata.every((x) => stratumSize.has(x))) {
       // The design's N_h (import-annotations writes stratum_size): post-stratified weights N_h / n_h
       // (test/data/vectors/NOTES.md §7.2 "Estimators").
@@ -460,7 +469,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
       // labelled share in the domain, so each item keeps its design weight N_h / n_h (a domain estimate).
       const share = domainShare(ctx.itemIds, ctx.allItemIds, stratumOf);
       const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)! * (share.get(x) ?? 1)]));
-      est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
+      est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats, { outOfDomain });
       estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";
     } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
       // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
@@ -470,7 +479,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
         const wt = weightOf.get(id);
         if (x !== undefined && wt !== undefined) N[x] = (N[x] ?? 0) + wt;
       }
-      est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats);
+      est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats, { outOfDomain });
       estimator = "post-stratified hajek with stratified linearised SEs (N_h = sum of the weights of the labelled items in h)";
     } else {
       ctx.warnings.push(`weights vary within a stratum and no stratum_size is given: ${rater}'s design-weighted estimates have no SE`);

@@ -82,6 +82,16 @@ export function postStratifiedWeights(strata: readonly string[], populationSizes
 }
 
 /**
+ * Post-stratified weights N_h/n_h of the items of a domain, n_h counting the stratum's sampled items outside it too
+ * (`outside`: one stratum name per such item). Each item keeps its design weight: Σ w estimates the domain's size.
+ * @throws Error as {@link postStratifiedWeights}.
+ */
+function domainWeights(strata: readonly string[], outside: readonly string[], populationSizes: Readonly<Record<string, number>>): number[] {
+  const all = postStratifiedWeights([...strata, ...outside], populationSizes);
+  return all.slice(0, strata.length);
+}
+
+/**
  * Kish effective sample size (Σw)²/Σw² (test/data/vectors/NOTES.md §7.2 "Estimators"). Null when there are no weights
  * or Σw² = 0.
  */
@@ -374,6 +384,12 @@ export interface DesignRecord {
  * @param populationSizes N_h for every stratum (phase 1 knows them).
  * @param categories declared category set.
  * @param opts.agreementWeights for a weighted κ (default unweighted).
+ * @param opts.outOfDomain per stratum, how many sampled items of the same design lie outside the rater's domain
+ *   (a judge that labelled only some trajectories, a committee without quorum on some): a domain estimate
+ *   (Särndal, Swensson & Wretman 1992 §10.3). The weights are N_h/n_h with n_h counting them, the estimates are
+ *   Hájek ratios over the domain (Σ w over its items = N̂_D), and the influence values are 0 outside it and divided
+ *   by N̂_D, not N. Without it the rater's items stood for their whole strata: a judge that labelled one suite of
+ *   eight read a design SE 8.5 times too small (new user 37: 0.0084 against 0.0714 recomputed).
  * @returns as {@link weightedAgreement} with SEs; SE null with `stratum_n_lt_2` when a sampled (not census) stratum
  *   has < 2 items (a census stratum adds no variance: the same rule as `estimate`, `./stratified.ts`).
  * @throws Error on unknown strata, n_h > N_h, or labels outside the declared set.
@@ -382,21 +398,32 @@ export function designAgreement(
   records: readonly DesignRecord[],
   populationSizes: Readonly<Record<string, number>>,
   categories: readonly Category[],
-  opts: { agreementWeights?: WeightSpec; level?: number } = {},
+  opts: { agreementWeights?: WeightSpec; level?: number; outOfDomain?: Readonly<Record<string, number>> } = {},
 ): WeightedAgreement {
   const strata = records.map((r) => r.stratum);
   const judge = records.map((r) => r.judge);
   const human = records.map((r) => r.human);
-  const w = postStratifiedWeights(strata, populationSizes);
+  const out = opts.outOfDomain ?? {};
+  const outside: string[] = [];
+  for (const h of Object.keys(out).sort()) for (let k = 0; k < out[h]; k++) outside.push(h);
+  const w = outside.length ? domainWeights(strata, outside, populationSizes) : postStratifiedWeights(strata, populationSizes);
   const res = weightedAgreement(judge, human, w, categories, opts);
   res.weights_used = "post_stratified";
   if (records.length === 0) return res;
   const z = influenceFromPlug(plugIn(judge, human, w, categories, opts.agreementWeights));
   const level = opts.level ?? 0.95;
+  // the domain's estimated size: Σ w over its items (= Σ N_h over its strata when nothing lies outside)
+  const ND = outside.length ? w.reduce((a, b) => a + b, 0) : null;
+  const allStrata = outside.length ? [...strata, ...outside] : strata;
+  const variance = (zi: number[], fpc: boolean): number | null => {
+    if (ND === null) return stratifiedLinearizedVariance(zi, strata, populationSizes, { fpc });
+    const v = stratifiedVariance([...zi.map((x) => x / ND), ...outside.map(() => 0)], allStrata, populationSizes, { fpc });
+    return typeof v === "number" ? v : null;
+  };
   const fill = (e: DesignEstimate, zi: number[] | null, clipLo: number): void => {
     if (e.value === null || zi === null) return;
-    const v = stratifiedLinearizedVariance(zi, strata, populationSizes, { fpc: true });
-    const v0 = stratifiedLinearizedVariance(zi, strata, populationSizes, { fpc: false });
+    const v = variance(zi, true);
+    const v0 = variance(zi, false);
     if (v === null) {
       e.se = null;
       e.se_no_fpc = null;

@@ -155,9 +155,10 @@ describe("humanAgreement: design weights", () => {
     expect(d.estimator).toMatch(/post-stratified/);
     expect(d.weights_used).toBe("post_stratified");
     expect(r.weights!.strata).toEqual(["A", "D"]);
-    // N_A = 4 (four labelled A items of weight 1), N_D = 6; used: A {i2,i4,i5} (w 4/3), D {i1,i3} (w 3)
-    // weighted table: i1 CC 3, i2 CN 4/3, i3 NN 3, i4 NC 4/3, i5 NN 4/3; total 10 -> p_o = (3 + 3 + 4/3)/10
-    expect(d.po.value).toBeCloseTo((3 + 3 + 4 / 3) / 10, 12);
+    // N_A = 4 (four labelled A items of weight 1), N_D = 6; used: A {i2,i4,i5}, D {i1,i3}. i6 (A) has no judge label:
+    // outside the judge's domain, still one of A's n_h = 4 (new user 37: a domain estimate), so w_A = 4/4, w_D = 3
+    // weighted table: i1 CC 3, i2 CN 1, i3 NN 3, i4 NC 1, i5 NN 1; total 9 (the domain's size) -> p_o = (3 + 3 + 1)/9
+    expect(d.po.value).toBeCloseTo((3 + 3 + 1) / 9, 12);
     expect(d.kappa.se).not.toBeNull();
     expect(JSON.stringify(r)).not.toMatch(/NaN|Infinity/);
   });
@@ -170,9 +171,10 @@ describe("humanAgreement: design weights", () => {
     const population = Array.from({ length: 52 }, (_, i) => row(i < 6 ? `i${i + 1}` : `o${i}`));
     const d = humanAgreement(f, verdicts, index, { scale: "binary", bootstrap: { B: 0, seed: 1 }, population }).judges[0].design_weighted!;
     expect(d.estimator).toMatch(/N_h = stratum_size/);
-    // used: A {i2, i4, i5} -> w = 40/3 each; D {i1, i3} -> w = 12/2 = 6.
-    // weighted: i1 CC 6, i2 CN 40/3, i3 NN 6, i4 NC 40/3, i5 NN 40/3; total 52
-    expect(d.po.value).toBeCloseTo((6 + 6 + 40 / 3) / 52, 12);
+    // used: A {i2, i4, i5} -> w = 40/4 each (i6, without a judge label, is outside the judge's domain but one of A's
+    // 4 sampled items); D {i1, i3} -> w = 12/2 = 6.
+    // weighted: i1 CC 6, i2 CN 10, i3 NN 6, i4 NC 10, i5 NN 10; total 42 (the judge's domain estimated: 30 of A's 40)
+    expect(d.po.value).toBeCloseTo((6 + 6 + 10) / 42, 12);
     expect(d.kappa.se).not.toBeNull();
     expect(d.po.se_no_fpc).toBeGreaterThan(d.po.se!);
   });
