@@ -206,6 +206,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     progress,
     stopped,
     costCap,
+    batchUnfinished: {},
     reserved: 0,
     fatal: null,
     configs: current,
@@ -286,6 +287,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     await store.close();
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
+  // a batch judge whose results could not be collected: what is missing and why, in --json and summary.json
+  if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)

@@ -1,3 +1,4 @@
+import type { BatchUnfinished } from "./batch-types.js";
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { pctText } from "../format/stat-text.js";
@@ -138,6 +139,12 @@ export interface RunSummary {
   inputs_removed?: { count: number; examples: string[]; files: string[]; message: string };
   errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number };
   stopped_judges: Record<string, string>;
+  /**
+   * Batch judges whose Batch API path stopped on a files/batches call that kept failing (a result download's 5xx, a
+   * cut body), by judge: the reason, the requests and batches not collected, the verdicts stored before (kept). The
+   * same command with `--batch` collects them. Absent when none (`label` only).
+   */
+  batch_unfinished?: Record<string, BatchUnfinished>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
   /** The warnings (also in `warnings`) for judges whose verdicts in use were made by several models or configurations; absent when none. */
@@ -465,6 +472,8 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
+  for (const [id, u] of Object.entries(s.batch_unfinished ?? {}))
+    lines.push(`BATCH RESULTS NOT COLLECTED (judge ${id}): ${u.requests} request(s) in ${u.batches.length} batch(es) (${u.batches.map((b) => `${b.batch_id ?? b.key} ${b.status}`).join(", ")}) have no stored verdict; the figures above leave them out; the same command with --batch downloads them`);
   // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) and files reached twice
   // through links (read once: ../ingest/walk.ts) are no warning: said apart (NOTE_KINDS)
   const passed = (s.ingest_warnings ?? []).filter((w) => NOTE_KINDS.has(w.kind));
