@@ -6,7 +6,7 @@ import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addVerdictUsage, leftOutWarning, type UsageTotals } from "./usage-totals.js";
-import { costWarnings, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
+import { costWarnings, describeCost, pricedAtText, emptyCost, type CostTotal } from "../providers/cost.js";
 import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
 import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
@@ -461,6 +461,8 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     );
     const why = j.cost.implausible === j.cost.unknown ? "implausible usage reported by the server" : u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
     lines.push(`  cost: ${describeCost(j.cost, why)}`);
+    const at = pricedAtText(j.cost);
+    if (at) lines.push(`  ${at}`);
     lines.push(
       `  health${j.repeats > 1 ? ` (all ${j.repeats} repeats)` : ""}: ${formatHealth(j.health)}` +
         // its crashes leave items without a verdict: not among its judge errors (those are verdicts), said here
@@ -470,6 +472,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     if (j.rate_caveat) lines.push(`  WARNING (rates): ${j.rate_caveat.message}`);
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
+  if (s.judges.length && pricedAtText(s.cost)) lines.push(`  ${pricedAtText(s.cost)}`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
   for (const [id, u] of Object.entries(s.batch_unfinished ?? {}))
     lines.push(`BATCH RESULTS NOT COLLECTED (judge ${id}): ${u.requests} request(s) in ${u.batches.length} batch(es) (${u.batches.map((b) => `${b.batch_id ?? b.key} ${b.status}`).join(", ")}) have no stored verdict; the figures above leave them out; the same command with --batch downloads them`);
