@@ -9,6 +9,7 @@ import { contentSha256 } from "../io/hash.js";
 import type { LabelRunState } from "./label-core.js";
 import { BatchJudgeRun, type BatchSettings } from "./batch.js";
 import { isBatchJudge } from "./batch-judges.js";
+import { settleBatchVerdict } from "./batch-cap.js";
 
 /**
  * The batch path of a label run: one {@link BatchJudgeRun} per batch-capable LLM judge (`batchCapable(config)`;
@@ -60,6 +61,7 @@ export async function finishBatchPaths(run: LabelRunState, batchers: Map<string,
         // the hash the state line kept (its index row's, of this same trajectory), or hashed now for older lines
         v.content_sha256 = content ?? contentSha256(t);
         run.store.addVerdict(v);
+        settleBatchVerdict(run, id, v); // the cost cap: its cost replaces its reservation (./batch-cap.ts)
         run.progress.judged++;
         run.track(v);
         run.report();

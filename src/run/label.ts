@@ -12,6 +12,7 @@ import { WhereTally, type WhereStatement } from "../store/where.js";
 import type { IdBits } from "../store/id-bits.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
+import { noteBatchInFlight } from "./batch-cap.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import type { CostCapState } from "./cost-cap.js";
 import { legacyTransportKey, runJudgeConfig } from "./config-change.js";
@@ -233,6 +234,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     // the others are judged one request at a time (./online.ts).
     const batchers = await openBatchPaths(runState, opts.judges, opts.batch);
     batchJudges = batchers.size;
+    noteBatchInFlight(runState, [...batchers.values()].reduce((a, b) => a + b.inFlightCount, 0));
     const online = new OnlinePath(runState, opts.judges, opts.concurrency);
     const readOpts: ReadOptions = {
       format: opts.format,
@@ -287,7 +289,6 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     await store.close();
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
-  // a batch judge whose results could not be collected: what is missing and why, in --json and summary.json
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
