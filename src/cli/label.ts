@@ -70,7 +70,7 @@ function labelCommand(program: Command): Command {
     .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
     .option("--dry-run", "render every request the run would send (same input, same resume) and print requests, prompt tokens and estimated cost per judge; sends nothing, stores nothing, needs no API key")
     .option("--assume-output-tokens <n>", "with --dry-run: output tokens per request for the cost estimate (default: the judge's max_tokens or 600, whichever is lower)")
-    .option("--max-cost <usd>", "stop sending when what the run has paid (every stored verdict, earlier invocations included) plus the worst case of each conversation in flight (feedback turns included) would pass this many USD (decimal); in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price")
+    .option("--max-cost <usd>", "stop sending when what the run has paid (every stored verdict, earlier invocations included) plus the worst case of each conversation in flight (feedback turns included) would pass this many USD (decimal); in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price; with --batch, a batch judge's conversations are reserved at its batch price")
     .option("--model <name>", "agent model of every trajectory read, replacing what folders or metadata say (the value read is kept in metadata.original_agent_model)")
     .option("--condition <name>", "condition (defense) of every trajectory read, replacing what folders or metadata say")
     .option("--attack <name>", "attack of every trajectory read, replacing what the input says")
@@ -147,7 +147,6 @@ function checkLabelFlags(
     if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0)
       throw new UsageError(`--max-cost must be a decimal number of USD > 0 (such as 5 or 2.50), not "${o.maxCost}"`);
     if (o.dryRun) throw new UsageError("--max-cost has no effect with --dry-run (nothing is sent); the dry run prints estimated_cost_usd");
-    if (o.batch) throw new UsageError("--max-cost does not apply to the Batch API (--batch): a batch's cost is committed when it is sent");
   }
   let signatureTimeLimitS: number | undefined;
   if (o.signatureTimeLimit !== undefined) {
@@ -251,11 +250,23 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
   );
 }
 
+/** A reservation's price in words (`CostCapState.priced_at`). */
+const RESERVED_AT: Record<string, string> = {
+  online: "the online price",
+  batch: "the batch price",
+  online_upper_bound: "the online price for Batch API requests (no batch price: an upper bound)",
+};
+
 /** The cost-cap line of `label`'s text output. */
 function costCapText(cap: NonNullable<LabelResult["costCap"]>): string {
   return (
     `cost cap: $${cap.spent_usd.toFixed(4)} of $${cap.cap_usd} spent by the run (everything it has paid: every stored verdict, superseded ones included)` +
     (cap.unknown_cost_verdicts ? ` (${cap.unknown_cost_verdicts} verdict(s) without usage counted at their estimate)` : "") +
+    // which price the reservations were made at: a Batch API judge's batch price, or its online price (an upper bound)
+    (cap.priced_at ? ` (reserved at ${Object.entries(cap.priced_at).map(([k, n]) => `${RESERVED_AT[k] ?? k} for ${n} conversation(s)`).join(", ")})` : "") +
+    (cap.batch_in_flight_uncounted
+      ? ` (${cap.batch_in_flight_uncounted} conversation(s) in Batch API chunks sent by an earlier invocation were committed and not reserved: their cost is added as their results are stored)`
+      : "") +
     (cap.unknown_cost_before
       ? ` (${cap.unknown_cost_before} verdict(s) of earlier invocations have an unknown cost, not in this total: the cap cannot bound them)`
       : "") +

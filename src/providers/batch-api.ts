@@ -38,6 +38,15 @@ function multipartUpload(file: string, name: string): { body: AsyncIterable<Uint
   return { body: body(), headers: { "content-type": `multipart/form-data; boundary=${boundary}`, "content-length": String(head.length + size + tail.length) } };
 }
 
+/**
+ * A files/batches API call that failed after its retries (5xx, a connection cut, a body cut or stalled, another
+ * refusal): not the judge's fault and not the run's end. The run keeps what it stored and the batch's state, and the
+ * same command resumes (`../run/batch-paths.ts` stops that judge and says what is not collected).
+ */
+export class BatchApiError extends Error {
+  override name = "BatchApiError";
+}
+
 /** A result file's body did not go on within the allowed time (a stalled download): retried as a timeout. */
 class BodyTimeoutError extends Error {
   override name = "BodyTimeoutError";
@@ -156,7 +165,7 @@ export class BatchApi {
         const st = err.status;
         // a redirect of a request that cannot be sent again (the upload): the same answer would come back
         const refused = redirectRefusal(e);
-        if (refused) throw new Error(`judge "${id}": could not ${what} (Batch API): ${redact(refused.message, this.o.secrets)}`);
+        if (refused) throw new BatchApiError(`judge "${id}": could not ${what} (Batch API): ${redact(refused.message, this.o.secrets)}`);
         if (st === 401 || st === 403)
           throw new JudgeFatalError(id, "auth", `judge "${id}": the API refused the credentials (HTTP ${st}) when trying to ${what}: ${msg}`);
         // no quota or credits left (429 insufficient_quota, 402 payment required, a 4xx saying so): as online
@@ -169,7 +178,7 @@ export class BatchApi {
             ? e instanceof APIConnectionError || /Connection|Timeout/i.test(err.name ?? "") || isBodyReset(e) || /^(ECONNRESET|EPIPE|ETIMEDOUT|ECONNREFUSED|EAI_AGAIN)$/.test(connectionCause(e).code ?? "")
             : isTransientStatus(st);
         if (!transient || k >= 5 || this.o.signal?.aborted)
-          throw new Error(`judge "${id}": could not ${what} (Batch API${st ? `, HTTP ${st}` : ""}): ${msg}`);
+          throw new BatchApiError(`judge "${id}": could not ${what} (Batch API${st ? `, HTTP ${st}` : ""}): ${msg}`);
         await this.sleep(Math.min(30_000, 1000 * 2 ** k), this.o.signal);
       }
     }
@@ -263,7 +272,7 @@ export class BatchApi {
     } catch (e) {
       fs.rmSync(tmp, { force: true });
       if (signal?.aborted) throw e;
-      throw new Error(`${(e as Error).message}. The batch's results stay with the provider: run the same command again to resume (it downloads them again)`, { cause: e });
+      throw new BatchApiError(`${(e as Error).message}. The batch's results stay with the provider: run the same command again to resume (it downloads them again)`, { cause: e });
     }
     fs.renameSync(tmp, to);
     return true;

@@ -78,6 +78,32 @@ export interface CostTotal {
   upper_bound?: number;
   /** Of `unknown`, the verdicts whose server reported implausible usage (`cost_basis: "implausible_usage"`). Absent when none. */
   implausible?: number;
+  /**
+   * Which price each of the `counted` verdicts was costed at, as the verdict records it (its `cost_basis`): `online`
+   * (no `cost_basis`: the judge's online price when it was stored; a verdict of a build older than `cost_basis` was
+   * priced there even when it went through the Batch API), `batch` (the batch price), `online_upper_bound` (the Batch
+   * API without a batch price). Absent when none was counted. {@link pricedAtText} says it in words.
+   */
+  priced_at?: Partial<Record<PricedAt, number>>;
+}
+
+/** The price a counted verdict's cost is at ({@link CostTotal.priced_at}). */
+export type PricedAt = "online" | "batch" | "online_upper_bound";
+
+const PRICED_AT_WORDS: Record<PricedAt, string> = {
+  online: "the online price",
+  batch: "the batch price",
+  online_upper_bound: "the online price for Batch API requests (no batch price: an upper bound)",
+};
+
+/**
+ * The price a cost total is at, in words: "priced at the online price (5 verdicts)", or each price with its count when
+ * the verdicts mix them; "" when no verdict was counted.
+ */
+export function pricedAtText(t: CostTotal): string {
+  const parts = (Object.keys(PRICED_AT_WORDS) as PricedAt[]).filter((k) => (t.priced_at?.[k] ?? 0) > 0).map((k) => `${PRICED_AT_WORDS[k]} (${t.priced_at![k]} verdict(s))`);
+  if (!parts.length) return "";
+  return `priced at ${parts.join(", ")}${parts.length > 1 ? ": a mix of prices" : ""}, as each verdict recorded it (cost_basis)`;
 }
 
 /** An empty {@link CostTotal}. */
@@ -93,6 +119,8 @@ export function addCost(t: CostTotal, cost: number | null | undefined, basis?: C
   if (typeof cost === "number" && Number.isFinite(cost)) {
     t.usd = (t.usd ?? 0) + cost;
     t.counted++;
+    const at: PricedAt = basis === "batch" || basis === "online_upper_bound" ? basis : "online";
+    (t.priced_at ??= {})[at] = (t.priced_at[at] ?? 0) + 1;
     // $0 (a line that failed unbilled) is exact at any price: not an upper bound (verify 33 L3)
     if (basis === "online_upper_bound" && cost > 0) t.upper_bound = (t.upper_bound ?? 0) + 1;
   } else {

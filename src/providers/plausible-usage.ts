@@ -47,3 +47,4 @@ export function implausibleUsage(usage: { prompt_tokens: number; completion_toke
   if (!said.length) return undefined;
   return `the server reported ${said.join(" and ")}, over ${IMPLAUSIBLE_USAGE_RATIO}x what the requests could hold`;
 }
+

@@ -9,7 +9,7 @@ import { countText } from "../format/count-text.js";
 import { humanScope } from "./human-scope.js";
 import { byConstruction, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
 import { whereLine } from "../store/where.js";
-import { describeCost } from "../providers/cost.js";
+import { describeCost, pricedAtText } from "../providers/cost.js";
 import { createHash } from "node:crypto";
 import { BUCKETS, type Verdict } from "../types.js";
 import { escapeAttr, escapeHtml, judgeClass, neutralizeBidi } from "./escape.js";
@@ -198,7 +198,7 @@ function costSection(m: ReportModel): string {
     })
     .join("");
   const repeated = c.per_judge.some((j) => j.repeats > 1);
-  return `<h3>Cost and request settings</h3><p class="note">Cost of the run: ${escapeHtml(describeCost(c.run))} (USD at each judge's configured price; a verdict without a known cost makes a total incomplete, never 0). Tokens and cost are over every verdict of each judge${repeated ? ", all repeats (what was billed; the judges table above counts repeat 0 only)" : ""}.</p>
+  return `<h3>Cost and request settings</h3><p class="note">Cost of the run: ${escapeHtml(describeCost(c.run))}${pricedAtText(c.run) ? `, ${escapeHtml(pricedAtText(c.run))}` : ""} (USD at each judge's configured price; a verdict without a known cost makes a total incomplete, never 0). Tokens and cost are over every verdict of each judge${repeated ? ", all repeats (what was billed; the judges table above counts repeat 0 only)" : ""}.</p>
 <table><thead><tr><th>judge</th><th class="num">verdicts (every repeat)</th><th class="num">prompt tokens</th><th class="num">completion tokens</th><th class="num">cost</th><th>temperature used</th><th>token limit parameter</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 

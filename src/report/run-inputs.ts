@@ -1,6 +1,7 @@
 /**
  * The run's inputs and costs for the report (`./data.ts` and `./model-columns.ts` both read them this way).
  */
+import { storedUsageImplausible } from "../store/stored-usage.js";
 import fs from "node:fs";
 import path from "node:path";
 import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
@@ -30,7 +31,7 @@ export interface RunCosts {
  * The run's inputs (from `store.json`; empty when it has none) and its cost, per judge with the request
  * parameters the judge settled on, and in total (`providers/cost.ts`: unknown costs marked, never 0).
  */
-export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "judge_id" | "cost_usd" | "cost_basis" | "repeat"> & { usage?: Partial<Verdict["usage"]> }>): { inputs: string[]; costs: RunCosts } {
+export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "judge_id" | "cost_usd" | "cost_basis" | "repeat" | "attempts"> & { usage?: Partial<Verdict["usage"]> }>): { inputs: string[]; costs: RunCosts } {
   let inputs: string[] = [];
   let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
   try {
@@ -45,10 +46,16 @@ export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdic
   for (const v of verdicts) {
     let c = judgeCost.get(v.judge_id);
     if (!c) judgeCost.set(v.judge_id, (c = { cost: emptyCost(), verdicts: 0, repeats: 0, usage: { prompt_tokens: 0, completion_tokens: 0 } }));
-    addCost(c.cost, v.cost_usd, v.cost_basis);
-    addCost(runCost, v.cost_usd, v.cost_basis);
     c.verdicts++;
     c.repeats = Math.max(c.repeats, (v.repeat ?? 0) + 1);
+    // usage no request could have used: in no token or cost total, as in label's summary (../run/usage-totals.ts)
+    if (storedUsageImplausible(v) !== undefined) {
+      addCost(c.cost, null, "implausible_usage");
+      addCost(runCost, null, "implausible_usage");
+      continue;
+    }
+    addCost(c.cost, v.cost_usd, v.cost_basis);
+    addCost(runCost, v.cost_usd, v.cost_basis);
     c.usage.prompt_tokens += v.usage?.prompt_tokens ?? 0;
     c.usage.completion_tokens += v.usage?.completion_tokens ?? 0;
   }

@@ -4,10 +4,12 @@
  */
 import type { Judge } from "../judges/judge.js";
 import { JudgeFatalError } from "../errors.js";
+import { BatchApiError } from "../providers/batch-api.js";
 import { contentSha256 } from "../io/hash.js";
 import type { LabelRunState } from "./label-core.js";
 import { BatchJudgeRun, type BatchSettings } from "./batch.js";
 import { isBatchJudge } from "./batch-judges.js";
+import { settleBatchVerdict } from "./batch-cap.js";
 
 /**
  * The batch path of a label run: one {@link BatchJudgeRun} per batch-capable LLM judge (`batchCapable(config)`;
@@ -38,22 +40,28 @@ export async function openBatchPaths(
 
 /**
  * Send, poll and store every batch judge's verdicts (after the online path is done), judge by judge; a
- * `JudgeFatalError` stops that judge and the next goes on. Stops early when the store failed, the run was
- * aborted or the judge was stopped.
+ * `JudgeFatalError` stops that judge and the next goes on. So does a files/batches call that kept failing
+ * (`BatchApiError`: a result download's 5xx or cut body after its retries): the judge is stopped with that reason, what
+ * it left uncollected is recorded in `run.batchUnfinished` (the summary's `batch_unfinished`), the verdicts stored
+ * before are kept, and the summary is still written; the same command resumes (the batch's state is on disk). Stops
+ * early when the store failed, the run was aborted or the judge was stopped.
  * @returns true when a batch run was stopped before all its verdicts were stored (the run is interrupted).
- * @throws what `BatchJudgeRun.finish` throws besides `JudgeFatalError` (a files/batches call that kept failing).
+ * @throws what `BatchJudgeRun.finish` throws besides `JudgeFatalError` and `BatchApiError` (a store that cannot be written).
  */
 export async function finishBatchPaths(run: LabelRunState, batchers: Map<string, BatchJudgeRun>): Promise<boolean> {
   let interrupted = false;
   for (const [id, b] of batchers) {
     if (run.fatal || run.signal?.aborted || run.stopped[id]) break;
     let done = true;
+    let stored = 0;
     try {
       done = await b.finish((v, t, content) => {
+        stored++;
         v.judge_config_sha256 ??= run.configs.get(id)!.sha; // the chunk's own, when it recorded one
         // the hash the state line kept (its index row's, of this same trajectory), or hashed now for older lines
         v.content_sha256 = content ?? contentSha256(t);
         run.store.addVerdict(v);
+        settleBatchVerdict(run, id, v); // the cost cap: its cost replaces its reservation (./batch-cap.ts)
         run.progress.judged++;
         run.track(v);
         run.report();
@@ -63,6 +71,16 @@ export async function finishBatchPaths(run: LabelRunState, batchers: Map<string,
       if (run.signal?.aborted && !(e instanceof JudgeFatalError)) {
         interrupted = true;
         break;
+      }
+      if (e instanceof BatchApiError) {
+        // red team: a result download that kept failing threw out of label, and no summary.json said what was missing
+        const left = b.unfinished();
+        run.batchUnfinished[id] = { reason: e.message, requests: left.requests, batches: left.batches, verdicts_stored: stored };
+        run.stopJudge(
+          id,
+          `${e.message} [${left.requests} request(s) in ${left.batches.length} batch(es) not collected (${left.batches.map((x) => x.batch_id ?? x.key).join(", ")}); the ${stored} verdict(s) stored before are kept]`,
+        );
+        continue;
       }
       if (!(e instanceof JudgeFatalError)) throw e;
       run.stopJudge(id, e.message);

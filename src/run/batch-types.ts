@@ -62,3 +62,19 @@ export interface BatchSettings {
   /** The judge's current configuration hash (`judge_config_sha256`), recorded on each chunk sent. */
   configSha256?: string;
 }
+
+/**
+ * A batch judge whose Batch API path stopped on a files/batches call that kept failing (a result download's 5xx, a
+ * cut body): what it left uncollected, in `summary.json` and `--json` (`batch_unfinished`). The verdicts stored
+ * before stay; the same command with `--batch` polls and downloads the rest.
+ */
+export interface BatchUnfinished {
+  /** The error, naming the judge, the call and the file or batch. */
+  reason: string;
+  /** Requests in this judge's chunks whose results are not stored. */
+  requests: number;
+  /** Those chunks: batch id (null when never sent), key, last status, requests. */
+  batches: { batch_id: string | null; key: string; status: string; requests: number }[];
+  /** Verdicts this judge's batch path stored in this invocation before it stopped (kept). */
+  verdicts_stored: number;
+}

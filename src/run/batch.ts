@@ -208,6 +208,23 @@ export class BatchJudgeRun {
     return verdictKey({ trajectory_id: c.trajectory.id, judge_id: this.judge.id, repeat: c.repeat, prompt_sha256: this.judge.promptSha256 });
   }
 
+  /**
+   * This judge's chunks whose results are not stored yet (any status but `processed`), as a summary says them when the
+   * batch path stopped before collecting them: each chunk's batch id (or key, when never sent), status and requests.
+   */
+  unfinished(): { requests: number; batches: { batch_id: string | null; key: string; status: string; requests: number }[] } {
+    const open = this.mine().filter((e) => e.status !== "processed");
+    return {
+      requests: open.reduce((a, e) => a + e.requests, 0),
+      batches: open.map((e) => ({ batch_id: e.batch_id ?? null, key: e.key, status: e.batch_status ?? e.status, requests: e.requests })),
+    };
+  }
+
+  /** Conversations in chunks sent earlier and not yet processed (after `open`). */
+  get inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
   /** True when this verdict key is in a chunk sent earlier and not yet processed (resume: wait for it). */
   inBatch(key: string): boolean {
     return this.inFlight.has(key);

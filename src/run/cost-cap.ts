@@ -12,7 +12,7 @@ import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import type { Trajectory } from "../types.js";
 import { SYSTEM_TEMPLATE } from "../rubric/prompt.js";
-import { tokensCost } from "../providers/cost.js";
+import { batchPrice, tokensCost, type PricedAt } from "../providers/cost.js";
 
 /** Where a run stopped at its cost cap (`LabelOptions.maxCostUsd`). */
 export interface CostCapState {
@@ -31,6 +31,24 @@ export interface CostCapState {
   reached: boolean;
   /** Verdicts of this invocation whose cost was unknown (counted at their estimate). */
   unknown_cost_verdicts: number;
+  /**
+   * The price each reservation of this invocation was made at, counted per conversation: `online` (a request sent
+   * online), `batch` (a Batch API judge's batch price), `online_upper_bound` (a Batch API judge without a batch price:
+   * its online price, above what the batch bills). Absent when nothing was reserved.
+   */
+  priced_at?: Partial<Record<PricedAt, number>>;
+  /**
+   * Conversations of Batch API chunks sent by an earlier invocation and still in flight when this one started: committed
+   * and not reserved (their trajectories are not read again), their cost added to `spent_usd` as their results are
+   * stored (`./batch-cap.ts`). Absent when none.
+   */
+  batch_in_flight_uncounted?: number;
+}
+
+/** The price a reservation of `judge` is at: `viaBatch`, its batch price, else (or without one) its online price. */
+export function reservationPricedAt(judge: Judge, viaBatch: boolean): PricedAt {
+  if (!viaBatch) return "online";
+  return batchPrice((judge as Partial<OpenAIJudge>).config?.price) ? "batch" : "online_upper_bound";
 }
 
 /**
@@ -52,9 +70,11 @@ export const RESERVE_FEEDBACK_CHARS = 1500;
  * tokens. P is the request the judge would send (`begin`/`request`: the rubric, the rendered trajectory and its
  * tool list, as `label --dry-run` renders it) in characters / 3, else the trajectory's texts, tool calls, tools and
  * injections in characters / 3; / 3 is above the ~4 characters per token of English text, so the estimate errs
- * high. No cache discount. Returns 0 for a judge without a price (a built-in judge).
+ * high. No cache discount. Returns 0 for a judge without a price (a built-in judge). `viaBatch`: the conversation goes
+ * through the Batch API, and is reserved at the judge's batch price when it has one (what the batch bills), else at
+ * its online price (an upper bound; {@link reservationPricedAt} says which).
  */
-export function reserveCostUsd(t: Trajectory, judge: Judge, ctx: { budgetChars?: number; minQuoteChars?: number } = {}): number {
+export function reserveCostUsd(t: Trajectory, judge: Judge, ctx: { budgetChars?: number; minQuoteChars?: number } = {}, viaBatch = false): number {
   const oj = judge as Partial<OpenAIJudge>;
   const cfg = oj.config;
   if (!cfg?.price) return 0;
@@ -79,5 +99,5 @@ export function reserveCostUsd(t: Trajectory, judge: Judge, ctx: { budgetChars?:
   const o = cfg.max_tokens ?? 600;
   const f = Math.ceil(RESERVE_FEEDBACK_CHARS / 3);
   const prompt = (retries + 1) * p + ((retries * (retries + 1)) / 2) * (o + f);
-  return tokensCost(prompt, 0, (retries + 1) * o, cfg.price);
+  return tokensCost(prompt, 0, (retries + 1) * o, (viaBatch ? batchPrice(cfg.price) : undefined) ?? cfg.price);
 }

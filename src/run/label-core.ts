@@ -4,6 +4,7 @@
  * cap, the configuration hash each verdict gets, progress reports and running judge health). `labelRun`
  * (`./label.ts`) builds it, reads and schedules the items, and ends the run.
  */
+import type { BatchUnfinished } from "./batch-types.js";
 import { IdBits } from "../store/id-bits.js";
 import type { RunStore } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
@@ -65,6 +66,8 @@ export interface LabelRunState {
   readonly stopped: Record<string, string>;
   /** Set when `maxCostUsd` was given: what the run has paid, and whether a request was held back. */
   readonly costCap: CostCapState | undefined;
+  /** Batch judges whose Batch API path stopped on a failing files/batches call, with what they left (`./batch-paths.ts`). */
+  readonly batchUnfinished: Record<string, BatchUnfinished>;
   /** USD reserved for verdicts in flight (cost cap). */
   reserved: number;
   /** A store that cannot be written (the run stops and rethrows it at the end). */

@@ -3,6 +3,7 @@
  * run store's set-up for an invocation (configuration changes, judges, invocation record), the reading loop that
  * stores trajectories and schedules their judging, and the summary at the end.
  */
+import { reserveForBatch } from "./batch-cap.js";
 import { UsageError } from "../errors.js";
 import { removeQuietly } from "../io/remove-quietly.js";
 import fs from "node:fs";
@@ -397,7 +398,9 @@ export function scheduleRepeats(
       if (batcher) {
         // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice
         // the Batch API's bookkeeping keys conversations without the configuration hash
-        if (!batcher.inBatch(verdictKey(k4(r))))
+        // already in a batch sent by an earlier (killed) process: its result is awaited, not paid twice; a new one is
+        // reserved by the cost cap at the price the batch bills (./batch-cap.ts)
+        if (!batcher.inBatch(verdictKey(k4(r))) && reserveForBatch(rs, t, judge))
           batcher.add(t, { repeat: r, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars }, content);
         continue;
       }

@@ -12,6 +12,7 @@ import { WhereTally, type WhereStatement } from "../store/where.js";
 import type { IdBits } from "../store/id-bits.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
+import { noteBatchInFlight } from "./batch-cap.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import type { CostCapState } from "./cost-cap.js";
 import { legacyTransportKey, runJudgeConfig } from "./config-change.js";
@@ -206,6 +207,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     progress,
     stopped,
     costCap,
+    batchUnfinished: {},
     reserved: 0,
     fatal: null,
     configs: current,
@@ -232,6 +234,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     // the others are judged one request at a time (./online.ts).
     const batchers = await openBatchPaths(runState, opts.judges, opts.batch);
     batchJudges = batchers.size;
+    noteBatchInFlight(runState, [...batchers.values()].reduce((a, b) => a + b.inFlightCount, 0));
     const online = new OnlinePath(runState, opts.judges, opts.concurrency);
     const readOpts: ReadOptions = {
       format: opts.format,
@@ -286,6 +289,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     await store.close();
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
+  if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)

@@ -120,6 +120,8 @@ export class OnlinePath {
           return;
         }
         run.reserved += reservation;
+        const at = (run.costCap.priced_at ??= {});
+        at.online = (at.online ?? 0) + 1;
       }
       let v: Verdict;
       const sent = (run.progress.sent_by_judge ??= {});

@@ -1,10 +1,12 @@
+import type { BatchUnfinished } from "./batch-types.js";
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { pctText } from "../format/stat-text.js";
 import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
-import { addCost, costWarnings, describeCost, emptyCost, type CostTotal } from "../providers/cost.js";
+import { addVerdictUsage, leftOutWarning, type UsageTotals } from "./usage-totals.js";
+import { costWarnings, describeCost, pricedAtText, emptyCost, type CostTotal } from "../providers/cost.js";
 import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
 import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
 import { POOLED_FOLDERS_MARK, RunFolderFold } from "./pooled-folders.js";
@@ -96,7 +98,7 @@ export interface JudgeSummary {
    * Tokens summed over the verdicts. `cached_tokens` sums the verdicts whose provider reported a cached figure;
    * `verdicts_without_cached_figure` counts the verdicts with tokens but no cached figure (not reported: unknown).
    */
-  usage: { prompt_tokens: number; completion_tokens: number; cached_tokens: number; reasoning_tokens: number; responses_without_usage: number; verdicts_without_cached_figure: number };
+  usage: UsageTotals;
   /**
    * USD over the summarized verdicts of the judge (`label`: every repeat; the committee's `per_judge`: repeat 0,
    * the same verdicts as `usage` and `verdicts`) at its configured `price`: `usd` sums the known costs;
@@ -138,6 +140,12 @@ export interface RunSummary {
   inputs_removed?: { count: number; examples: string[]; files: string[]; message: string };
   errors_superseded?: { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number };
   stopped_judges: Record<string, string>;
+  /**
+   * Batch judges whose Batch API path stopped on a files/batches call that kept failing (a result download's 5xx, a
+   * cut body), by judge: the reason, the requests and batches not collected, the verdicts stored before (kept). The
+   * same command with `--batch` collects them. Absent when none (`label` only).
+   */
+  batch_unfinished?: Record<string, BatchUnfinished>;
   /** Judges that look broken or mix models (`healthWarnings`), one sentence each; also printed on stderr. */
   warnings: string[];
   /** The warnings (also in `warnings`) for judges whose verdicts in use were made by several models or configurations; absent when none. */
@@ -236,14 +244,8 @@ export function summarizeRun(
     if (!shas) configsOf.set(v.judge_id, (shas = new Map()));
     shas.set(v.judge_config_sha256 ?? "", (shas.get(v.judge_config_sha256 ?? "") ?? 0) + 1);
     j.by_status[v.status] = (j.by_status[v.status] ?? 0) + 1;
-    j.usage.prompt_tokens += v.usage?.prompt_tokens ?? 0;
-    j.usage.completion_tokens += v.usage?.completion_tokens ?? 0;
-    j.usage.cached_tokens += v.usage?.cached_tokens ?? 0;
-    if ((v.usage?.prompt_tokens ?? 0) > 0 && v.usage?.cached_tokens === undefined) j.usage.verdicts_without_cached_figure++;
-    j.usage.reasoning_tokens += v.usage?.reasoning_tokens ?? 0;
-    j.usage.responses_without_usage += v.usage?.responses_without_usage ?? 0;
-    addCost(j.cost, v.cost_usd, v.cost_basis);
-    addCost(runCost, v.cost_usd, v.cost_basis);
+    // tokens and cost; implausible usage left out of both, counted in usage.left_out (./usage-totals.ts)
+    addVerdictUsage(j.usage, j.cost, runCost, v);
     if (v.downgraded) j.downgrades++;
     if (v.repeat + 1 > j.repeats) j.repeats = v.repeat + 1;
     if (v.status !== "ok") {
@@ -305,7 +307,10 @@ export function summarizeRun(
   const mixed = mixedConfigurations(out, configsOf);
   warnings.push(...mixed);
   // Batch API verdicts at the online price (an upper bound), costs dropped for implausible usage: loud, not a bill
-  for (const j of out) warnings.push(...costWarnings(j.judge_id, j.cost));
+  for (const j of out) {
+    const left = leftOutWarning(j.judge_id, j.usage);
+    warnings.push(...costWarnings(j.judge_id, j.cost), ...(left ? [left] : []));
+  }
   warnings.push(...indexLikeForLike(index));
   return {
     run,
@@ -451,10 +456,13 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     lines.push(
       `  downgrades: ${j.downgrades}; tokens: ${u.prompt_tokens} prompt (${cachedText(u)}), ${u.completion_tokens} completion` +
         (u.reasoning_tokens ? ` (${u.reasoning_tokens} reasoning)` : "") +
-        (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : ""),
+        (u.responses_without_usage ? `; ${u.responses_without_usage} response(s) reported no usage` : "") +
+        (u.left_out ? `; ${u.left_out.verdicts} verdict(s) with implausible token counts left out (${u.left_out.prompt_tokens} prompt, ${u.left_out.completion_tokens} completion as reported)` : ""),
     );
     const why = j.cost.implausible === j.cost.unknown ? "implausible usage reported by the server" : u.responses_without_usage ? "responses without usage" : j.cost.counted === 0 ? "no price in the judge's config" : "no price, or a response without usage";
     lines.push(`  cost: ${describeCost(j.cost, why)}`);
+    const at = pricedAtText(j.cost);
+    if (at) lines.push(`  ${at}`);
     lines.push(
       `  health${j.repeats > 1 ? ` (all ${j.repeats} repeats)` : ""}: ${formatHealth(j.health)}` +
         // its crashes leave items without a verdict: not among its judge errors (those are verdicts), said here
@@ -464,7 +472,10 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     if (j.rate_caveat) lines.push(`  WARNING (rates): ${j.rate_caveat.message}`);
   }
   if (s.judges.length) lines.push("", `cost of the run: ${describeCost(s.cost)} (the verdicts in use: the latest per item, judge and repeat; superseded verdicts, paid for too, are not counted)`);
+  if (s.judges.length && pricedAtText(s.cost)) lines.push(`  ${pricedAtText(s.cost)}`);
   for (const [id, msg] of Object.entries(s.stopped_judges)) lines.push(`\njudge ${id} was stopped: ${msg}`);
+  for (const [id, u] of Object.entries(s.batch_unfinished ?? {}))
+    lines.push(`BATCH RESULTS NOT COLLECTED (judge ${id}): ${u.requests} request(s) in ${u.batches.length} batch(es) (${u.batches.map((b) => `${b.batch_id ?? b.key} ${b.status}`).join(", ")}) have no stored verdict; the figures above leave them out; the same command with --batch downloads them`);
   // a corpus's sidecar files (manifest, README, licence, checksums: ../ingest/sidecars.ts) and files reached twice
   // through links (read once: ../ingest/walk.ts) are no warning: said apart (NOTE_KINDS)
   const passed = (s.ingest_warnings ?? []).filter((w) => NOTE_KINDS.has(w.kind));

@@ -11,21 +11,8 @@ import { removeQuietly } from "../io/remove-quietly.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import {
-  currentVerdictKey,
-  errorKey,
-  isErrorRecord,
-  isIndexRecord,
-  isObj,
-  isVerdictRecord,
-  jsonCopy,
-  NOT_ERROR,
-  NOT_INDEX_ROW,
-  NOT_VERDICT,
-  referenceKey,
-  slimIndexRow,
-  slimVerdict,
-  sourceKey,
-  type TrajectoryIndexRow,
+  currentVerdictKey, errorKey, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT,
+  referenceKey, slimIndexRow, slimVerdict, sourceKey, type TrajectoryIndexRow,
 } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
 import { HashColumn, HashPool, IdSlots, IntColumn, Interner } from "./compact.js";
@@ -35,6 +22,7 @@ import { CurrentVerdicts, deepFreeze } from "./current-verdicts.js";
 import { IndexRows } from "./index-rows.js";
 import { FileStamps, stampOf, type FileStamp, type StampWarning } from "./file-stamp.js";
 import { checkRunName, validSnapshot, type RunSnapshot } from "./run-snapshot.js";
+import { storedUsageImplausible } from "./stored-usage.js";
 export { checkRunName, RunNameError, type LabelState, type RunSnapshot } from "./run-snapshot.js";
 export type { StoredConfig } from "./resume-keys.js";
 
@@ -285,7 +273,7 @@ export class RunStore {
   }
 
   private remember(v: Verdict): void {
-    if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd)) this.paid += v.cost_usd;
+    if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd) && storedUsageImplausible(v) === undefined) this.paid += v.cost_usd;
     else if (v.attempts > 0) this.paidUnknown++;
     this.ledger.addVerdict(v);
     this.keys.add(v);

@@ -68,3 +68,23 @@ describe("chat-JSONL fallback ids on resume", () => {
     expect(w?.message).toContain('"data.jsonl:1"');
   });
 });
+
+describe("a chat-JSONL file appended to between two label runs (brief s37 item 5)", () => {
+  for (const ids of [false, true])
+    it(`${ids ? "lines with an id" : "lines without an id"}: only the appended lines are new work; the old ones are unchanged, not judged again`, async () => {
+      const f = path.join(dir, `append-${ids}.jsonl`);
+      const row = (k: number) => (ids ? JSON.stringify({ id: `t${k}`, ...JSON.parse(line(k)) }) : line(k));
+      fs.writeFileSync(f, [1, 2, 3, 4, 5, 6].map(row).join("\n") + "\n");
+      const first = await label(`app-${ids}`, [f]);
+      expect([first.progress.judged, first.progress.skipped]).toEqual([6, 0]);
+      const before = await readVerdicts(path.join(dir, "labels", `app-${ids}`));
+      fs.appendFileSync(f, [7, 8, 9].map(row).join("\n") + "\n");
+      const r = await label(`app-${ids}`, [f]);
+      expect([r.thisRun.read, r.progress.judged, r.progress.skipped, r.progress.changed]).toEqual([9, 3, 6, 0]);
+      const after = await readVerdicts(path.join(dir, "labels", `app-${ids}`));
+      expect(after).toHaveLength(9);
+      // the old lines' verdicts are the same records (same ids, same content hash), none superseded
+      for (const v of before) expect(after.find((a) => a.trajectory_id === v.trajectory_id)).toEqual(v);
+      expect(r.rejudge.verdicts).toBe(0);
+    });
+});

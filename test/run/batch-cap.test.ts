@@ -1,0 +1,105 @@
+/**
+ * The cost cap on the Batch API path (src/run/batch-cap.ts). Before: `label --max-cost` refused `--batch`, and a
+ * library caller's `labelRun({maxCostUsd, batch})` reserved nothing for batch judges, so every item was sent whatever
+ * the cap. Now each conversation queued for a batch reserves its worst case at the price the batch bills (the batch
+ * price; without one the online price, an upper bound), the cap holds back what would pass it, a chunk sent earlier
+ * is said on the cap and its cost counted as its results are stored, and the cap says which price it reserved at. Real `openai` client against a loopback Batch API
+ * (test/helpers/fake-batch.ts).
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { benchReply } from "../../bench/server.js";
+import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
+import { labelRun } from "../../src/run/label.js";
+import { reserveCostUsd } from "../../src/run/cost-cap.js";
+import { readTrajectories } from "../../src/ingest/index.js";
+import { completion } from "../helpers/fake-openai.js";
+import { jsonlLines, startFakeBatch, userMessageOf as userOf, type FakeBatchServer } from "../helpers/fake-batch.js";
+import { runCli } from "../helpers/cli.js";
+import { SAMPLES } from "../helpers/paths.js";
+
+const ONLINE = { input_per_mtok: 2, output_per_mtok: 8 };
+const BATCH = { batch_input_per_mtok: 1, batch_output_per_mtok: 4 };
+let tmp: string;
+let fake: FakeBatchServer | undefined;
+beforeAll(() => {
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-batch-cap-"));
+});
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+afterEach(async () => {
+  await fake?.close();
+  fake = undefined;
+});
+const judgeOf = (url: string, price: Record<string, number>) => createOpenAIJudge({ id: "bj", model: "gpt-4o-mini", family: "openai", base_url: url, batch: true, max_tokens: 1000, price }, { retries: 2, minQuoteChars: 12 });
+/** The first n trajectories of the samples, in the order label reads them. */
+async function firstTrajectories(n: number) {
+  const out = [];
+  for await (const it of readTrajectories([SAMPLES])) {
+    if (it.kind === "trajectory") out.push(it.trajectory);
+    if (out.length === n) break;
+  }
+  return out;
+}
+
+describe("--max-cost on the Batch API path", () => {
+  for (const withBatchPrice of [true, false])
+    it(`reserves at ${withBatchPrice ? "the batch price" : "the online price (no batch price: an upper bound)"} and holds back what would pass the cap`, async () => {
+      fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userOf(body))).body }));
+      const price = withBatchPrice ? { ...ONLINE, ...BATCH } : ONLINE;
+      const judge = judgeOf(fake.url, price);
+      const ts = await firstTrajectories(8);
+      const atBatch = ts.map((t) => reserveCostUsd(t, judge, {}, true));
+      const atOnline = ts.map((t) => reserveCostUsd(t, judge, {}, false));
+      if (withBatchPrice) expect(atBatch[0]).toBeCloseTo(atOnline[0] / 2, 12); // half price
+      else expect(atBatch).toEqual(atOnline);
+      // a cap that 4 reservations fit at the price the batch bills
+      const cap = atBatch.slice(0, 4).reduce((a, b) => a + b, 0) * 1.0001;
+      const name = `cap-${withBatchPrice}`;
+      const r = await labelRun({ inputs: [SAMPLES], run: name, labelsDir: tmp, judges: [judge], limit: 8, maxCostUsd: cap, batch: { pollMs: 2 } });
+      expect(fake.answered).toHaveLength(4); // before: 8 (no reservation on the batch path)
+      expect(r.costCap).toMatchObject({ reached: true, priced_at: withBatchPrice ? { batch: 4 } : { online_upper_bound: 4 } });
+      const vs = jsonlLines(path.join(tmp, name, "verdicts.jsonl"));
+      expect(vs).toHaveLength(4);
+      // spent = the stored verdicts' costs, by hand (100 prompt + 20 completion tokens a request at the price recorded)
+      const p = withBatchPrice ? { i: 1, o: 4 } : { i: 2, o: 8 };
+      const byHand = vs.reduce((a, v) => a + (v.attempts * (100 * p.i + 20 * p.o)) / 1e6, 0);
+      expect(r.costCap!.spent_usd).toBeCloseTo(byHand, 12);
+      expect(r.costCap!.spent_usd).toBeLessThanOrEqual(cap);
+      expect(JSON.parse(fs.readFileSync(path.join(tmp, name, "store.json"), "utf8")).label_state.state).toBe("cost_cap");
+      // a higher cap resumes the rest
+      const r2 = await labelRun({ inputs: [SAMPLES], run: name, labelsDir: tmp, judges: [judge], limit: 8, maxCostUsd: 1, batch: { pollMs: 2 } });
+      expect(r2.costCap?.reached).toBe(false);
+      expect(fake.answered).toHaveLength(8);
+    });
+
+  it("a chunk sent by an earlier invocation is committed: said on the cap, its cost counted as stored; the CLI takes --max-cost with --batch and says the price", async () => {
+    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userOf(body))).body }));
+    fake.hold = true;
+    const judge = judgeOf(fake.url, { ...ONLINE, ...BATCH });
+    const ac = new AbortController();
+    // the first invocation sends its batch and is stopped while the batch runs
+    const first = labelRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 3, signal: ac.signal, batch: { pollMs: 5 } });
+    for (let i = 0; i < 400 && fake.batches.length === 0; i++) await new Promise((res) => setTimeout(res, 10));
+    ac.abort();
+    expect((await first).interrupted).toBe(true);
+    fake.hold = false;
+    // a tiny cap: nothing new is sent, the batch in flight is collected and counted
+    const r = await labelRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 6, maxCostUsd: 0.000001, batch: { pollMs: 2 } });
+    expect(r.costCap).toMatchObject({ reached: true, batch_in_flight_uncounted: 3 });
+    expect(r.costCap!.priced_at).toBeUndefined(); // nothing new reserved: the first new conversation passed the cap
+    expect(fake.batches).toHaveLength(1);
+    expect(fake.answered).toHaveLength(3);
+    const vs = jsonlLines(path.join(tmp, "held", "verdicts.jsonl"));
+    expect(vs).toHaveLength(3);
+    expect(r.costCap!.spent_usd).toBeCloseTo(vs.reduce((a, v) => a + v.cost_usd, 0), 12);
+
+    // the CLI takes --max-cost with --batch (it refused it) and says the price it reserved at
+    const cfg = path.join(tmp, "cli.json");
+    fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "bj", model: "gpt-4o-mini", family: "openai", base_url: fake.url, batch: true, max_tokens: 1000, price: { ...ONLINE, ...BATCH } }] }));
+    const c = await runCli(["label", SAMPLES, "--judges", cfg, "--run", "cli", "--labels-dir", tmp, "--limit", "3", "--batch", "--batch-poll", "0.01", "--progress", "off", "--max-cost", "1"]);
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toMatch(/cost cap: \$0\.\d+ of \$1 spent by the run .*\(reserved at the batch price for 3 conversation\(s\)\)/);
+  });
+});
