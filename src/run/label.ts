@@ -9,6 +9,7 @@ import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
 import { RunStore } from "../store/run-store.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
+import { WhereWarnings } from "./where-warnings.js";
 import type { IdBits } from "../store/id-bits.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
@@ -172,6 +173,7 @@ export interface LabelResult {
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
+  const whereWarnings = opts.where ? new WhereWarnings() : undefined;
   requirePricesForCap(opts);
   refuseSharedBatchFolders(opts.judges, opts.batch);
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: opts.onHeapCheck });
@@ -250,6 +252,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       onPassedOver: (file) => passedOver.add(path.resolve(file)),
       onMetSlots: (met) => removed.metBy(met),
       heldFile: (file) => store.holdsFile(file), // a file linked under two input paths keeps the run's name for it
+      // --where: a trajectory's input warnings are said only when the filter keeps it (./where-warnings.ts)
+      ...(whereWarnings ? { holdItemWarnings: true } : {}),
     };
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
@@ -263,7 +267,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const countFirst = async () => {
       rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
     };
-    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged, since, removed, beforeFirstSend: countFirst });
+    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, whereWarnings, duplicateFrom, batchers, online, unchanged, since, removed, beforeFirstSend: countFirst });
+    for (const w of whereWarnings?.drain(opts.where!.text) ?? []) {
+      warnings.push(w);
+      opts.onIngestWarning?.(w);
+    }
     interrupted = read.interrupted;
     await Promise.all(runState.pending);
     if (await finishBatchPaths(runState, batchers)) interrupted = true;
