@@ -1,8 +1,8 @@
 /**
  * Which imported rows are adjudicated labels, and which annotator names are refused (red team 35b F2, F3):
  * - an adjudicated row is what `view` writes to adjudication.jsonl: the annotator exactly `adjudicated`, an
- *   `adjudicator` name, and the snapshot of the annotators' labels it settled (`annotators`: {name: label}) holding
- *   at least two different labels (a disagreement: ../agree/adjudicated.ts `settlesDisagreement`). A CSV an
+ *   `adjudicator` name, and the snapshot of the annotators' labels it settled (`annotators`: {name: label}; in an
+ *   import-annotations output imported again, its `settled_labels`) holding at least two different labels (a disagreement: ../agree/adjudicated.ts `settlesDisagreement`). A CSV an
  *   annotator filled with `ADJUDICATED`, `adjudicated\u200b` or a full-width form (any look-alike of the reserved
  *   name: `isReservedAnnotator`), `adjudicated` without an adjudicator, or `adjudicated` with an `adjudicator`
  *   column (a CSV cannot carry the snapshot: verifier of red team 35b, M1), is refused naming its file and line:

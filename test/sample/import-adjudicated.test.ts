@@ -123,3 +123,33 @@ describe("an adjudication over labels that changed since (F4)", () => {
     );
   });
 });
+
+describe("an import-annotations output imported again (fixM 4)", () => {
+  it("keeps its adjudications (settled_labels as the snapshot): the same rows, byte for byte", async () => {
+    const mf = path.join(tmp, "manifest-rt.jsonl");
+    fs.writeFileSync(mf, manifestText);
+    const src = path.join(tmp, "rt-src.jsonl");
+    fs.writeFileSync(
+      src,
+      [
+        { item_id: "abc-001", annotator: "ann", label: "unaffected" },
+        { item_id: "abc-001", annotator: "bob", label: "full_compliance" },
+        { item_id: "abc-001", annotator: "adjudicated", label: "full_compliance", adjudicator: "lead", annotators: { ann: "unaffected", bob: "full_compliance" } },
+        { item_id: "abc-002", annotator: "ann", label: "unaffected" },
+      ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+    );
+    const first = path.join(tmp, "rt-1.jsonl");
+    const second = path.join(tmp, "rt-2.jsonl");
+    const a = await importAnnotations({ files: [src], manifest: mf, out: first });
+    const b = await importAnnotations({ files: [first], manifest: mf, out: second });
+    expect(fs.readFileSync(second, "utf8")).toBe(fs.readFileSync(first, "utf8"));
+    expect(b.rows).toEqual(a.rows);
+    expect(b.summary).toMatchObject({ adjudicated_labels: 1, adjudication: { items: 1, by: { lead: 1 }, stale: [] } });
+    expect(b.rows.find((r) => r.annotator === "adjudicated")).toMatchObject({ adjudicator: "lead", settled_labels: { ann: "unaffected", bob: "full_compliance" } });
+  });
+
+  it("a plain CSV still cannot forge one: a settled_labels column is text, not a snapshot, and is refused", () => {
+    const csv = ["item_id,annotator,label,adjudicator,settled_labels", 'abc-001,adjudicated,full_compliance,lead,"{""ann"":""unaffected"",""bob"":""full_compliance""}"'].join("\n");
+    expect(problems(csv, "forged.csv")[0]).toMatch(/^forged\.csv row 1 \(line 2\): annotator "adjudicated" without the annotators' labels it settled/);
+  });
+});
