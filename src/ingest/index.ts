@@ -30,6 +30,7 @@ import { SameFiles } from "./same-files.js";
 import { IdSlots, type Interner } from "../store/compact.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
+import { normalizeGroupNames } from "./group-names.js";
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
 import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem } from "./unchanged.js";
@@ -486,6 +487,11 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
               warnOn(item, w, ctx);
               ctx.said.push(w);
             }
+          }
+          // one normalization of every group name (model, suite, condition, attack, tasks), said (./group-names.ts)
+          for (const w of normalizeGroupNames(t)) {
+            warnOn(item, w, ctx);
+            ctx.said.push(w);
           }
           // One definition of "attacked" for every format (./attacked.ts): an attack value meaning "no attack" goes.
           normalizeAttack(t);
