@@ -24,7 +24,7 @@ import type { HumanLabel } from "../types.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 import { annotatorIdentities } from "./annotator-identities.js";
-import { adjudicatedRecord, lookAlikeProblems, type AdjudicatedRecord } from "./import-adjudicated.js";
+import { adjudicatedRecord, lookAlikeProblems, mixedScriptNotes, type AdjudicatedRecord } from "./import-adjudicated.js";
 import { adjudicationFacts, type AdjudicationFacts } from "../agree/adjudication-facts.js";
 import { nfcName } from "../agree/annotator-names.js";
 import { CsvError, parseCsv } from "../io/csv.js";
@@ -570,7 +570,7 @@ export function checkAnnotations(
     repeated_identical: repeated,
     unlabelled,
     unlabelled_by_kind: byKind,
-    annotator_notes: identity.notes,
+    annotator_notes: [...identity.notes, ...mixedScriptNotes(firstWhere)],
     items_in_manifest: manifest.rows.length,
     items_labelled: perItem.size,
     items_unlabelled: manifest.rows.length - perItem.size,

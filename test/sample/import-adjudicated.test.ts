@@ -107,6 +107,22 @@ describe("annotator names (F3)", () => {
   });
 });
 
+describe("homoglyph annotator names at import (fixM 6)", () => {
+  it("a Cyrillic Zое beside a Latin Zoe is refused naming both, the letters and where", () => {
+    const csv = ["item_id,annotator,label", "abc-001,Zoe,unaffected", "abc-002,Z\u043e\u0435,unaffected"].join("\n");
+    expect(problems(csv, "h.csv")).toEqual([
+      'h.csv row 2 (line 3): annotator "Z\u043e\u0435" and annotator "Zoe" (h.csv row 1 (line 2)) differ only in letters of another script that look like Latin ones (Cyrillic "\u043e" U+043E, Cyrillic "\u0435" U+0435): one person or two? refused; write the name the same way in every file (or give two people names that differ visibly)',
+    ]);
+  });
+
+  it("a mixed-script name alone is imported with a note naming it", () => {
+    const csv = ["item_id,annotator,label", "abc-001,Z\u043e\u0435,unaffected", "abc-002,bob,unaffected"].join("\n");
+    const { summary } = checkAnnotations(parseAnnotationText(csv, "m.csv").records, manifest);
+    expect(summary.n_annotators).toBe(2);
+    expect(summary.annotator_notes).toContain('m.csv row 1 (line 2): annotator "Z\u043e\u0435" mixes scripts (Latin, Cyrillic): it may print like a name typed in one script; check that it is the name as the annotator writes it');
+  });
+});
+
 describe("an adjudication over labels that changed since (F4)", () => {
   it("is warned naming the item, the adjudicator and each change", async () => {
     const mf = path.join(tmp, "manifest.jsonl");
