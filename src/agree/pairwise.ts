@@ -152,8 +152,10 @@ export function compareTwoRatersTable(
     const wk: KappaReport = cohenKappa(cm.table, { weights: opts.weights });
     if (boot && cm.n > 0) wk.ci_bootstrap = bootstrapKappa(cm.table, { B: boot.B, seed: boot.seed, weights: opts.weights });
     out.weighted_kappa = wk;
-    if (wk.value !== null) flagByConstruction(wk, note);
-    if (one || note) markNoVariation(wk);
+    // no shared category makes the unweighted kappa 0, not a weighted one (partial credit off the diagonal)
+    const wNote = note === "no_shared_category" ? undefined : note;
+    if (wk.value !== null) flagByConstruction(wk, wNote);
+    if (one || wNote) markNoVariation(wk);
     markZeroWidth(wk.ci_bootstrap);
   }
   return out;
@@ -350,7 +352,7 @@ export function kappaCell(k: Pick<KappaReport, "value" | "reason" | "note">): st
   return `${statText(k.value, k.reason)}${k.note !== undefined ? " (0 by construction)" : ""}`;
 }
 
-/** Set `note` on a defined kappa a one-category rater makes 0 ({@link KappaNote}), its value exactly 0 (p_o = p_e). */
+/** Set `note` on a defined kappa a one-category rater (or no shared category) makes 0 ({@link KappaNote}), its value exactly 0 (p_o = p_e). */
 function flagByConstruction(k: KappaReport, note: KappaNote | undefined): void {
   if (note === undefined || k.value === null) return;
   k.value = 0;

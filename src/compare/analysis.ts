@@ -23,7 +23,8 @@ import { weightOf, type Observation, type UnlabelledItem } from "./data.js";
 
 /** Suite name of figures pooled over all suites. */
 export const ALL_SUITES = "(all)";
-const TIE = 1e-12;
+/** Two rates closer than this are tied. */
+export const TIE = 1e-12;
 
 /**
  * The rates of one (model, suite, condition) cell: `asr_goal`, `asr_behaviour` (each `{count, n, rate, ci95}`),
@@ -339,7 +340,15 @@ export function reversalAnalysis(
 export interface WorstConditionRow {
   model: string;
   conditions: number;
+  /** The worst condition; on a tie the first by name of `worst_tied` (the text names them all, never this one alone). */
   worst_condition: string;
+  /**
+   * Every condition tied at the worst rate, when two or more are (fixM 2: a tie of all conditions was named "worst" by
+   * one arbitrary condition). When it holds every condition of the model, `all_tied` is set.
+   */
+  worst_tied?: string[];
+  /** Every condition of the model (two or more) is tied at the same rate: none is worse than another. */
+  all_tied?: true;
   worst_asr: number;
   baseline_asr: number | null;
   /** worst_asr − baseline_asr (>= 0): how much measuring under the baseline alone underestimates the risk. */
@@ -362,8 +371,10 @@ export interface WorstConditionSummary {
   mean: number | null;
   median: number | null;
   max: number | null;
-  /** Model whose underestimate is the largest (first by name on ties). */
+  /** Model whose underestimate is the largest (first by name of `max_models` on ties). */
   max_model: string | null;
+  /** Every model tied at the largest underestimate, when two or more are (the text names them all). */
+  max_models?: string[];
   reason?: string;
   /** Model-level cluster bootstrap of the mean (models resampled with all their trajectories). */
   mean_ci95: BootCI | null;
@@ -376,8 +387,9 @@ function median(xs: number[]): number {
 }
 
 /**
- * Worst-condition risk per model by `rate` (default `asr_behaviour`): the highest pooled rate over the conditions it was observed under; ties go to
- * the first condition by name) and how much the baseline condition underestimates it: worst − baseline, with
+ * Worst-condition risk per model by `rate` (default `asr_behaviour`): the highest pooled rate over the conditions it was observed under (on a
+ * tie `worst_tied` names every tied condition and `all_tied` says when no condition is worse than another; `worst_condition` is
+ * then the first by name, for the JSON only) and how much the baseline condition underestimates it: worst − baseline, with
  * its mean, median and maximum over the models observed under the baseline, and a cluster bootstrap interval of
  * the mean that resamples models (the clusters) with replacement, keeping each model's figure whole; with fewer
  * than 3 such models the interval is undefined (`mean_ci95` bounds null, reason `fewer_than_3_clusters`: two models
@@ -401,6 +413,8 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
         worstAsr = byC.get(c)!;
       }
     }
+    // a tie at the top is said, never one condition picked by name (fixM 2)
+    const tied = sorted(byC.keys()).filter((c) => byC.get(c)! >= worstAsr - TIE);
     const base = byC.get(baseline);
     // one condition: no other condition to be worse than the baseline, so the underestimate is undefined, not 0
     const reason = base === undefined ? "baseline_not_observed" : byC.size < 2 ? "fewer_than_2_conditions" : undefined;
@@ -410,6 +424,8 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
       exposure_low: [...new Set([worst, baseline])].filter((c) => unexposed.has(cellId(model, c))),
       conditions: byC.size,
       worst_condition: worst,
+      ...(tied.length > 1 ? { worst_tied: tied } : {}),
+      ...(tied.length > 1 && tied.length === byC.size ? { all_tied: true as const } : {}),
       worst_asr: worstAsr,
       baseline_asr: base ?? null,
       underestimate: reason ? null : worstAsr - base!,
@@ -424,6 +440,7 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
   }
   const mean = vals.reduce((s, x) => s + x, 0) / vals.length;
   const max = Math.max(...vals);
+  const maxModels = gaps.filter((r) => r.underestimate! >= max - TIE).map((r) => r.model);
   // one model is one cluster: resampling it gives the same mean every time, an interval of zero width that
   // measures nothing; two give only three means (both of one, one of each: audit 31 M4, "[0.0 pp, 5.6 pp]" was those
   // values), so the interval is undefined (null with a reason) below three, as the reversal share's is below three pairs
@@ -444,152 +461,8 @@ export function worstCondition(cells: readonly AsrCell[], baseline: string, boot
     mean,
     median: median(vals),
     max,
-    max_model: gaps.find((r) => r.underestimate === max)!.model,
+    max_model: maxModels[0],
+    ...(maxModels.length > 1 ? { max_models: maxModels } : {}),
     mean_ci95: ci,
-  };
-}
-
-/** One leave-one-suite-out fold: a model and a held-out suite. */
-export interface LosoFold {
-  model: string;
-  held_out: string;
-  /** Condition with the highest ASR on the model's other suites (pooled); the first by name of `selected_tied`. */
-  selected: string;
-  /**
-   * Every condition tied at that highest training ASR, when several are (compare M1, audit 31): the fold's figures are
-   * then the mean over them (the expected value of a tie broken at random), not the first by name's.
-   */
-  selected_tied?: string[];
-  /** Share of the selected (tied) conditions that are oracle conditions: 1 or 0 without a tie. */
-  correct_share: number;
-  /** Conditions with the highest ASR on the held-out suite (several on ties). */
-  oracle: string[];
-  correct: boolean;
-  realized_asr: number;
-  baseline_asr: number;
-  oracle_asr: number;
-}
-
-/** Leave-one-suite-out condition selection. */
-export interface LosoSummary {
-  /** The rate conditions are selected and scored by. */
-  rate: RateName;
-  baseline: string;
-  folds: LosoFold[];
-  /** (model, suite) pairs skipped, with the reason. */
-  skipped: Array<{ model: string; held_out: string; reason: string }>;
-  n_folds: number;
-  /** Share of folds whose selected condition is an oracle condition of the held-out suite (a tied fold counts its `correct_share`). */
-  selection_accuracy: number | null;
-  /** Folds whose training ASRs tied at the top: their figures are means over the tied conditions. */
-  folds_tied: number;
-  mean_realized_asr: number | null;
-  mean_baseline_asr: number | null;
-  mean_oracle_asr: number | null;
-  /** mean(realized − baseline). */
-  gain_over_baseline: number | null;
-  /** mean(oracle − realized). */
-  gap_to_oracle: number | null;
-  /** Σ(realized − baseline) / Σ(oracle − baseline); null with a reason when the oracle gains nothing. */
-  oracle_gain_recovered: number | null;
-  reason?: string;
-}
-
-/**
- * Leave-one-suite-out condition selection. For each model and each suite s it was observed on: the candidate
- * conditions are those observed for the model both on s and on its other suites; the selected condition is the
- * one with the highest pooled ASR on the other suites; it is evaluated on s. When several tie at the highest, the
- * fold's realized ASR and correctness are the means over them (a tie broken at random), and `selected_tied` names them. A fold needs
- * at least one other suite (else it is skipped with `no_training_suite`), two candidate conditions or more
- * (`single_condition`: there is nothing to select) and the baseline among them (`baseline_not_observed`). Figures are means over folds (one fold = one model x held-out suite);
- * oracle = the highest ASR on s; the share of the oracle gain recovered is Σ(realized − baseline) /
- * Σ(oracle − baseline).
- */
-export function leaveOneSuiteOut(obs: readonly Observation[], baseline: string, rate: RateName = "asr_behaviour"): LosoSummary {
-  obs = forRate(obs, rate);
-  const counts = new Map<string, { k: number; n: number }>();
-  for (const o of obs) {
-    const kk = key(o.model, o.suite, o.condition);
-    let c = counts.get(kk);
-    if (!c) counts.set(kk, (c = { k: 0, n: 0 }));
-    c.n += weightOf(o);
-    if (o.compromised) c.k += weightOf(o);
-  }
-  const folds: LosoFold[] = [];
-  const skipped: LosoSummary["skipped"] = [];
-  for (const model of sorted(obs.map((o) => o.model))) {
-    const mine = obs.filter((o) => o.model === model);
-    const suites = sorted(mine.map((o) => o.suite));
-    for (const s of suites) {
-      const others = suites.filter((x) => x !== s);
-      if (others.length === 0) {
-        skipped.push({ model, held_out: s, reason: "no_training_suite" });
-        continue;
-      }
-      const condsHere = new Set(mine.filter((o) => o.suite === s).map((o) => o.condition));
-      const train = new Map<string, { k: number; n: number }>();
-      for (const o of mine) {
-        if (o.suite === s) continue;
-        let c = train.get(o.condition);
-        if (!c) train.set(o.condition, (c = { k: 0, n: 0 }));
-        c.n += weightOf(o);
-        if (o.compromised) c.k += weightOf(o);
-      }
-      const candidates = sorted([...condsHere].filter((c) => train.has(c)));
-      if (candidates.length === 1) {
-        skipped.push({ model, held_out: s, reason: "single_condition" });
-        continue;
-      }
-      if (!candidates.includes(baseline)) {
-        skipped.push({ model, held_out: s, reason: candidates.length === 0 ? "no_common_condition" : "baseline_not_observed" });
-        continue;
-      }
-      const trainAsr = (c: string) => train.get(c)!.k / train.get(c)!.n;
-      const best = Math.max(...candidates.map(trainAsr));
-      // every condition tied at the best training ASR: a tie is not decided by name (audit 31 M1: alphabetical
-      // picks read as 0% selection accuracy where the other tied choices gave 50%)
-      const tied = candidates.filter((c) => trainAsr(c) >= best - TIE);
-      const here = (c: string) => {
-        const x = counts.get(key(model, s, c))!;
-        return x.k / x.n;
-      };
-      const oracleAsr = Math.max(...candidates.map(here));
-      const oracle = candidates.filter((c) => here(c) >= oracleAsr - TIE);
-      const realized = tied.reduce((a, c) => a + here(c), 0) / tied.length;
-      const correctShare = tied.filter((c) => oracle.includes(c)).length / tied.length;
-      folds.push({
-        model,
-        held_out: s,
-        selected: tied[0],
-        ...(tied.length > 1 ? { selected_tied: tied } : {}),
-        correct_share: correctShare,
-        oracle,
-        correct: correctShare === 1,
-        realized_asr: realized,
-        baseline_asr: here(baseline),
-        oracle_asr: oracleAsr,
-      });
-    }
-  }
-  const n = folds.length;
-  const mean = (f: (x: LosoFold) => number) => (n === 0 ? null : folds.reduce((s, x) => s + f(x), 0) / n);
-  const num = folds.reduce((s, f) => s + (f.realized_asr - f.baseline_asr), 0);
-  const den = folds.reduce((s, f) => s + (f.oracle_asr - f.baseline_asr), 0);
-  const recovered = n === 0 || Math.abs(den) < TIE ? null : num / den;
-  return {
-    rate,
-    baseline,
-    folds,
-    skipped,
-    n_folds: n,
-    selection_accuracy: mean((f) => f.correct_share),
-    folds_tied: folds.filter((f) => f.selected_tied).length,
-    mean_realized_asr: mean((f) => f.realized_asr),
-    mean_baseline_asr: mean((f) => f.baseline_asr),
-    mean_oracle_asr: mean((f) => f.oracle_asr),
-    gain_over_baseline: mean((f) => f.realized_asr - f.baseline_asr),
-    gap_to_oracle: mean((f) => f.oracle_asr - f.realized_asr),
-    oracle_gain_recovered: recovered,
-    ...(n === 0 ? { reason: "no_folds" } : recovered === null ? { reason: "no_oracle_gain" } : {}),
   };
 }

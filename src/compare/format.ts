@@ -5,7 +5,7 @@
 import { committeeName } from "../committee/members.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import { bootstrapLine, pctText, ppText, reasonText, statText, undefinedText } from "../format/stat-text.js";
-import { ALL_SUITES, lowExposureCells, cellId, type AsrCell, type BootstrapSettings, type ReversalResult } from "./analysis.js";
+import { ALL_SUITES, lowExposureCells, cellId, type AsrCell, type BootstrapSettings, type ReversalResult, type WorstConditionRow } from "./analysis.js";
 import { interactionFlagText } from "./logistic.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import { rateCaveatMarker } from "../verdict/rate-caveat.js";
@@ -69,7 +69,8 @@ function headerLines(r: CompareResult): string[] {
   lines.push(...formatCellsDropped(r.cells, r.condition_field));
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
-  const chosen = r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}`;
+  const tie = r.baseline_tied ? `, tied with ${r.baseline_tied.slice(1).join(", ")} in models and trajectories: the first by name, choose one with --baseline` : "";
+  const chosen = r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}${tie}`;
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, ${groupsNoun(r.condition_field)} ${r.conditions.length}; baseline ${r.baseline} (${chosen}${r.baseline_note ? `; ${r.baseline_note}` : ""})`);
   return lines;
 }
@@ -169,6 +170,16 @@ function reversalLines(r: CompareResult, rate: RateName): string[] {
   return lines;
 }
 
+/**
+ * Which condition is worst, as the text says it: one name, or a tie named whole (`worst (tie) a = b`), or `all 3
+ * conditions tied` when none is worse than another (fixM 2: a tie was named by its first condition by name).
+ */
+function worstText(m: WorstConditionRow, many: string): string {
+  if (m.all_tied) return `no worst: all ${m.conditions} ${many} tied at`;
+  if (m.worst_tied) return `worst (tie) ${m.worst_tied.join(" = ")}`;
+  return `worst ${m.worst_condition}`;
+}
+
 /** The worst condition of one rate per model, and the mean underestimate over models. */
 function worstLines(r: CompareResult, rate: RateName, w: number): string[] {
   const one = fieldNoun(r.condition_field), many = fieldNoun(r.condition_field, 2);
@@ -179,14 +190,14 @@ function worstLines(r: CompareResult, rate: RateName, w: number): string[] {
   const lines = ["", `worst ${one} by ${rate} vs the baseline ${wc.baseline}${r.baseline_note ? " (a defense, not no defense: see the baseline line)" : ""}:`];
   for (const m of wc.per_model) {
     lines.push(
-      `  ${m.model.padEnd(w)}  worst ${m.worst_condition} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${ppBy(m.underestimate, m.reason)} (${m.conditions} ${fieldNoun(r.condition_field, m.conditions)})` +
+      `  ${m.model.padEnd(w)}  ${worstText(m, many)} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${ppBy(m.underestimate, m.reason)} (${m.conditions} ${fieldNoun(r.condition_field, m.conditions)})` +
         lowText(m.coverage_low, m.exposure_low?.map((c) => `${m.model} | ${c}`)),
     );
   }
   lines.push(
     wc.mean === null
       ? `  underestimate ${ppBy(null, wc.reason)}`
-      : `  underestimate over ${wc.n_models} models (percentage points): mean ${pp(wc.mean)}${ci(wc.mean_ci95, pp)}${wc.mean_ci95 && wc.mean_ci95.lower === null ? "" : " (model cluster bootstrap)"}, median ${pp(wc.median)}, max ${pp(wc.max)} (${wc.max_model})` +
+      : `  underestimate over ${wc.n_models} models (percentage points): mean ${pp(wc.mean)}${ci(wc.mean_ci95, pp)}${wc.mean_ci95 && wc.mean_ci95.lower === null ? "" : " (model cluster bootstrap)"}, median ${pp(wc.median)}, max ${pp(wc.max)} (${wc.max_models ? `tie: ${wc.max_models.join(", ")}` : wc.max_model})` +
           lowText([], wc.per_model.flatMap((m) => (m.underestimate === null ? [] : (m.exposure_low ?? []).map((c) => `${m.model} | ${c}`)))),
   );
   return lines;

@@ -11,7 +11,6 @@ import {
   ALL_SUITES,
   asrTable,
   forRate,
-  leaveOneSuiteOut,
   lowExposureCells,
   cellId,
   reversalAnalysis,
@@ -20,6 +19,7 @@ import {
   type BootstrapSettings,
 } from "./analysis.js";
 import { interactionLRT } from "./logistic.js";
+import { leaveOneSuiteOut } from "./loso.js";
 import { EXPOSURE_LOW_BELOW, RATE_NAMES, type RateName } from "../stats/rates.js";
 import { coverageText, exposureLowText } from "../format/rates-text.js";
 import { baselineAbsentReason, unattackedOnlyModels, unattackedOnlyWarnings } from "./unattacked-only.js";
@@ -221,7 +221,7 @@ export function compareConditions(
     const why = baselineAbsentReason(opts.index.values(), o.condition_field, opts.baseline);
     if (why) throw new Error(`baseline "${showControls(opts.baseline)}" is not a compared condition: ${why} (conditions compared: ${[...new Set(obs.map((x) => x.condition))].sort().map(showControls).join(", ")})`);
   }
-  const { baseline, chosen_by } = chooseBaseline(obs, opts.baseline, o.condition_field);
+  const { baseline, chosen_by, tied: baselineTied } = chooseBaseline(obs, opts.baseline, o.condition_field);
   const unattackedOnly = opts.index ? unattackedOnlyModels(opts.index.values(), o.condition_field, new Set(obs.map((x) => x.model))) : [];
   warnings.push(...unattackedOnlyWarnings(unattackedOnly, o.condition_field));
   const cells = asrTable(obs, own.unlabelled);
@@ -265,6 +265,7 @@ export function compareConditions(
     condition_field: o.condition_field,
     baseline,
     baseline_chosen_by: chosen_by,
+    ...(baselineTied ? { baseline_tied: baselineTied } : {}),
     ...baselineFields(baseline, chosen_by, o.condition_field, opts.index?.values(), [...new Set(obs.map((x) => x.condition))]),
     n_total: o.n_total,
     n_observations: totalWeight(obs),

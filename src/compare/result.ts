@@ -3,7 +3,8 @@
  */
 import type { UnattackedOnlyModel } from "./unattacked-only.js";
 import type { Observations } from "./data.js";
-import type { AsrCell, BootstrapSettings, LosoSummary, ReversalResult, WorstConditionSummary } from "./analysis.js";
+import type { AsrCell, BootstrapSettings, ReversalResult, WorstConditionSummary } from "./analysis.js";
+import type { LosoSummary } from "./loso.js";
 import type { InteractionTest } from "./logistic.js";
 import type { RateName } from "../stats/rates.js";
 import type { RateCaveat } from "../verdict/rate-caveat.js";
@@ -48,6 +49,8 @@ export interface CompareResult {
   condition_field: string;
   baseline: string;
   baseline_chosen_by: BaselineChoice;
+  /** `most_models` only: the conditions tied with the baseline in models and trajectories (the baseline first, chosen by name). */
+  baseline_tied?: string[];
   /** By condition: whether the baseline's name reads as undefended (no_defense, none, ...: ./baseline-undefended.ts). */
   baseline_undefended?: boolean;
   /**

@@ -13,10 +13,11 @@ export type BaselineChoice = "option" | "no_defense" | "undefended_name" | "tool
  * The baseline condition: the given one; else `no_defense` when it is observed (AgentDojo defense runs); else, by
  * condition, another observed condition whose name reads as undefended (`none`, `baseline`: ./baseline-undefended.ts;
  * the first by name); else, grouping by surface (`field` = `surface`), `tool_output` (the data surface) when it is observed;
- * else the condition observed for the most models (ties: the most trajectories, then the first by name).
+ * else the condition observed for the most models (ties: the most trajectories, then the first by name, and `tied`
+ * names every condition tied in both, the chosen one first).
  * @throws Error when a given baseline is not among the observed conditions, or there is no observation.
  */
-export function chooseBaseline(obs: readonly Observation[], given?: string, field?: string): { baseline: string; chosen_by: BaselineChoice } {
+export function chooseBaseline(obs: readonly Observation[], given?: string, field?: string): { baseline: string; chosen_by: BaselineChoice; tied?: string[] } {
   const conds = new Map<string, { models: Set<string>; n: number }>();
   for (const o of obs) {
     let c = conds.get(o.condition);
@@ -34,10 +35,11 @@ export function chooseBaseline(obs: readonly Observation[], given?: string, fiel
   const undefended = (field === undefined || field === "condition") && [...conds.keys()].filter(readsUndefended).sort()[0];
   if (undefended) return { baseline: undefended, chosen_by: "undefended_name" };
   if (field === "surface" && conds.has("tool_output")) return { baseline: "tool_output", chosen_by: "tool_output" };
-  const best = [...conds.entries()].sort(
-    ([a, x], [b, y]) => y.models.size - x.models.size || y.n - x.n || a.localeCompare(b),
-  )[0][0];
-  return { baseline: best, chosen_by: "most_models" };
+  const ranked = [...conds.entries()].sort(([a, x], [b, y]) => y.models.size - x.models.size || y.n - x.n || a.localeCompare(b));
+  const [best, top] = ranked[0];
+  // a tie in models and trajectories is decided by name only: said (`tied`), never passed off as a most-observed condition (fixM 2)
+  const tied = ranked.filter(([, c]) => c.models.size === top.models.size && c.n === top.n).map(([name]) => name);
+  return { baseline: best, chosen_by: "most_models", ...(tied.length > 1 ? { tied } : {}) };
 }
 
 /** What {@link commonTaskFilter} kept. */

@@ -15,10 +15,12 @@ export const REASON_TEXT: Readonly<Record<string, string>> = {
   fewer_than_2_declared_categories: "fewer than 2 categories",
   fewer_than_2_raters: "fewer than 2 raters",
   fewer_than_2_annotators: "fewer than 2 annotators",
-  se_zero: "its standard error is 0: every item on the diagonal, or a rater who always gives the same rating",
+  se_zero: "its standard error is 0: every item on the diagonal, a rater who always gives the same rating, or two raters with no category in common",
   reference_one_category: "the reference gave one category only, so kappa is 0 whatever the rater does: it measures nothing here",
   rater_one_category: "the rater gave one category only, so kappa is 0 whatever the reference says: it measures nothing here",
   a_rater_one_category: "a rater gave one category only, so kappa is 0 whatever the other does: it measures nothing here",
+  no_shared_category:
+    "the two raters never used a category in common (no item on the diagonal), so observed and chance agreement are both 0 and kappa is 0 with standard error 0: they never agree, which is not agreement at chance",
   no_pairable_units: "no item rated by two raters",
   binary_table_only: "defined for two categories only",
   zero_total_weight: "the weights sum to 0",

@@ -18,13 +18,17 @@ import { BIDI_CONTROLS } from "../format/bidi.js";
  */
 export const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff\u180e]/g;
 
+/** Other default-ignorable code points (soft hyphen, variation selectors, ...) and NUL: removed from names too. */
+const IGNORABLE_OR_NUL = /\p{Default_Ignorable_Code_Point}|\u0000/gu;
+
 /**
- * `value` without zero-width ({@link ZERO_WIDTH}) and bidi control characters (`BIDI_CONTROLS`,
- * src/format/bidi.ts). Applied to `attack` and `condition` values at ingest before the no-attack / no-defense
- * rules (red team 2, finding 4): `"none\u200b"` is `none`, not a second condition that prints like it.
+ * `value` without zero-width ({@link ZERO_WIDTH}), bidi control characters (`BIDI_CONTROLS`, src/format/bidi.ts),
+ * other default-ignorable code points and NUL. The one normalization of every group name at ingest
+ * (./group-names.ts: model, suite, condition, attack, tasks; fixM 5), before the no-attack / no-defense rules (red
+ * team 2, finding 4): `"none\u200b"` is `none`, not a second condition that prints like it.
  */
 export function stripInvisible(value: string): string {
-  return value.replace(ZERO_WIDTH, "").replace(BIDI_CONTROLS, "");
+  return value.replace(ZERO_WIDTH, "").replace(BIDI_CONTROLS, "").replace(IGNORABLE_OR_NUL, "");
 }
 
 /**
@@ -69,7 +73,8 @@ export function normalizeAttack(t: Trajectory): void {
     return;
   }
   if (!meansNoAttack(a)) return;
-  if (typeof a === "string" && a.trim() !== "") t.metadata = { ...(t.metadata ?? {}), original_attack: a };
+  // the value as read is kept: one stripped of invisible characters first (./group-names.ts) keeps its first spelling
+  if (typeof a === "string" && a.trim() !== "" && t.metadata?.original_attack === undefined) t.metadata = { ...(t.metadata ?? {}), original_attack: a };
   delete t.attack;
 }
 

@@ -16,6 +16,7 @@ import { familyOf } from "./family.js";
 import { checkSchema, injectionsProblem, joinProblems } from "./schema.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 import { attackContradiction, isAttacked, normalizeAttack, normalizeCondition } from "./attacked.js";
+import { normalizeGroupNames } from "./group-names.js";
 import { NO_DEFENSE } from "./attribution.js";
 
 type Json = Record<string, unknown>;
@@ -368,6 +369,8 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
   }
   // "attack_type": "benign" beside recorded injected text: counted attacked, said by name (./attacked.ts)
   const contradiction = attackContradiction(t, { scope: src.path, item: `${src.path}:${src.line}`, attackField: attackKey ?? "attack", injectionsField: injField });
+  // every group name without invisible or control characters, said (./group-names.ts; before the rules below)
+  const nameWarnings = normalizeGroupNames(t);
   // An attack field that says "no attack" in a common spelling (Python's str(None), "null", "N/A", "benign",
   // "no_attack", ...) is no attack: the one definition (./attacked.ts; readTrajectories applies it to every format).
   normalizeAttack(t);
@@ -385,7 +388,7 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     if (fam !== undefined) t.agent_family = fam;
   }
   const ref: { security?: boolean; utility?: boolean } = {};
-  const boolWarnings: ItemWarning[] = [...preWarnings];
+  const boolWarnings: ItemWarning[] = [...preWarnings, ...nameWarnings];
   if (isObj(r.reference)) {
     const c = coerceBooleans(r.reference, ["security", "utility"], src.path, `${src.path}:${src.line}`);
     boolWarnings.push(...c.warnings);

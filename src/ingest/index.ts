@@ -30,6 +30,7 @@ import { SameFiles } from "./same-files.js";
 import { IdSlots, type Interner } from "../store/compact.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
 import { WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
+import { normalizeGroupNames } from "./group-names.js";
 import { familyOf } from "./family.js";
 import { attackContradiction, normalizeAttack, normalizeCondition } from "./attacked.js";
 import { unchangedHit, type InputStamp, type UnchangedFile, type UnchangedItem } from "./unchanged.js";
@@ -46,7 +47,7 @@ export { DETECT_SAMPLE_LINES } from "./detect.js";
 export { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
 export { IngestFatalError, ingestError, type IngestErrorKind } from "./errors.js";
 export { convertAgentDojo, splitDefense, agentDojoLayout, KNOWN_DEFENSES, NO_DEFENSE, attributeRun } from "./agentdojo.js";
-export { NOTE_KINDS, WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
+export { NOTE_KINDS, WHERE_LEFT_OUT, WarningCollector, type IngestWarning, type ItemWarning } from "./warnings.js";
 export { convertChatLine, openAIText, parseFieldMap, FIELD_ALIASES, MAPPABLE_FIELDS, type MappableField } from "./chat-jsonl.js";
 
 /** The input formats. */
@@ -115,6 +116,12 @@ export interface ReadOptions {
    * (issue 26: ~200,000 folders at a million runs). Default: the read's own.
    */
   folders?: Interner;
+  /**
+   * Hold each trajectory's own warnings on its item (`IngestItem.warnings`) instead of aggregating them: the consumer
+   * aggregates those of the items it keeps (`label --where`: a folder the filter leaves out is not warned about,
+   * fixM 3). An item that turns out a duplicate (an error) has its warnings aggregated here as without the option.
+   */
+  holdItemWarnings?: boolean;
 }
 
 /**
@@ -143,14 +150,23 @@ function maxItemBytes(opts: ReadOptions): number {
  * the open file before it was read, and the warnings the file raised): what a resume compares to take the file as
  * unchanged unread ({@link readTrajectoriesResuming}).
  */
-export type IngestItem = { kind: "trajectory"; trajectory: Trajectory; stamp?: InputStamp } | { kind: "error"; error: IngestError };
+export type IngestItem =
+  | { kind: "trajectory"; trajectory: Trajectory; stamp?: InputStamp; /** its warnings, held (ReadOptions.holdItemWarnings) */ warnings?: ItemWarning[] }
+  | { kind: "error"; error: IngestError };
 
 
 /** A conversion result as read items, its warnings collected. */
 function itemOf(r: ConvertResult, ctx?: ReadContext): IngestItem {
-  if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
   if (r.ok && r.warnings && ctx) ctx.said.push(...r.warnings);
-  return r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+  const item: IngestItem = r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+  if (r.ok && r.warnings) for (const w of r.warnings) warnOn(item, w, ctx);
+  return item;
+}
+
+/** Aggregate an item's warning, or hold it on the item (ReadOptions.holdItemWarnings). */
+function warnOn(item: IngestItem, w: ItemWarning, ctx?: ReadContext): void {
+  if (ctx?.hold && item.kind === "trajectory") (item.warnings ??= []).push(w);
+  else ctx?.warnings.add(w);
 }
 
 /**
@@ -214,13 +230,15 @@ function inspectOpts(opts: ReadOptions): InspectOptions {
 /** What one read shares across files: the warning collector and a cache of model-folder listings. */
 interface ReadContext {
   warnings: WarningCollector;
+  /** items hold their own warnings (ReadOptions.holdItemWarnings) */
+  hold: boolean;
   /** the warnings raised by the current file's items, in order (a stamped file's, said again when a resume passes it over) */
   said: ItemWarning[];
   /** The folder names beside the model folder of an AgentDojo-layout file (`<model>/<suite>/<task>/<attack>/<file>`). */
   siblings(file: string): readonly string[];
 }
 
-function readContext(): ReadContext {
+function readContext(hold = false): ReadContext {
   const listings = new Map<string, readonly string[]>();
   // the last file's folder as given and the listing its files get (the same for every file of that folder, and a walk
   // reads a folder's files one after another): one entry, not a map (a map of every folder grew with the corpus,
@@ -229,6 +247,7 @@ function readContext(): ReadContext {
   let lastNames: readonly string[] = [];
   return {
     warnings: new WarningCollector(),
+    hold,
     said: [],
     siblings(file: string) {
       // a file named `<folder>/<name>` resolves to resolve(<folder>)/<name>: the listing depends on its folder only
@@ -322,8 +341,9 @@ async function* readOne(f: InputFile, format: InputFormat | undefined, max: numb
         yield { kind: "error", error: whole };
         return;
       }
-      if (r.ok && r.warnings) for (const w of r.warnings) ctx?.warnings.add(w);
-      yield r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+      const item: IngestItem = r.ok ? { kind: "trajectory", trajectory: r.trajectory } : { kind: "error", error: r.error };
+      if (r.ok && r.warnings) for (const w of r.warnings) warnOn(item, w, ctx);
+      yield item;
     }
   } catch (e) {
     if (e instanceof ChangedDuringRead) {
@@ -405,7 +425,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   const seen = new PathTable<string>(ids, { same: firstFile, folders: opts.folders });
   opts.onMetSlots?.((slot) => seen.hasSlot(slot));
   const dups = new DuplicatePlaces();
-  const ctx = readContext();
+  const ctx = readContext(opts.holdItemWarnings === true);
   const passedOver = new PassedOver();
   const relinked = new Relinked();
   const same = new SameFiles();
@@ -461,12 +481,17 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           // An attack field saying "no attack" beside recorded injected text is said by name in every format (the
           // chat JSONL and Inspect readers say it with the input's own field names; the others here)
           if (t.source.format !== "chat-jsonl" && t.source.format !== "inspect") {
-            const item = `${t.source.path}${t.source.line !== undefined ? `:${t.source.line}` : ""}`;
-            const w = attackContradiction(t, { scope: t.source.path, item, attackField: t.source.format === "agentdojo" ? "attack_type" : "attack", injectionsField: "injections" });
+            const place = `${t.source.path}${t.source.line !== undefined ? `:${t.source.line}` : ""}`;
+            const w = attackContradiction(t, { scope: t.source.path, item: place, attackField: t.source.format === "agentdojo" ? "attack_type" : "attack", injectionsField: "injections" });
             if (w !== undefined) {
-              ctx.warnings.add(w);
+              warnOn(item, w, ctx);
               ctx.said.push(w);
             }
+          }
+          // one normalization of every group name (model, suite, condition, attack, tasks), said (./group-names.ts)
+          for (const w of normalizeGroupNames(t)) {
+            warnOn(item, w, ctx);
+            ctx.said.push(w);
           }
           // One definition of "attacked" for every format (./attacked.ts): an attack value meaning "no attack" goes.
           normalizeAttack(t);
@@ -482,14 +507,17 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
             // The same file given twice, or a byte-identical copy, stays a duplicate.
             const longer = idPath(idRoot ?? path.dirname(file), t.source.path).replace(/\.json$/i, "");
             if (longer !== t.id && !seen.has(longer)) {
-              ctx.warnings.add(idCollision(t.source.path, t.id, longer));
+              warnOn(item, idCollision(t.source.path, t.id, longer), ctx);
               delete item.stamp; // a renamed id depends on the other files read: read again on every resume
               t.id = longer;
             }
           }
           // the item's place names it within its file (line, Inspect entry): ./duplicates.ts
           const firstFrom = seen.get(t.id);
-          if (firstFrom !== undefined) item = { kind: "error", error: dups.error(firstFrom, file, t.source, t.id) };
+          if (firstFrom !== undefined) {
+            for (const w of item.warnings ?? []) ctx.warnings.add(w); // a duplicate is an error: its held warnings are said here
+            item = { kind: "error", error: dups.error(firstFrom, file, t.source, t.id) };
+          }
           else seen.set(t.id, file + placeSuffix(t.source));
           if (item.kind === "trajectory" && item.stamp && ctx.said.length > 0) item.stamp = { ...item.stamp, warnings: [...ctx.said] };
         }

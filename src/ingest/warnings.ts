@@ -21,9 +21,13 @@ export interface IngestWarning {
 /**
  * Kinds of {@link IngestWarning} that are notes, not warnings: nothing read is lost or counted differently (a
  * corpus's sidecar files passed over, `./sidecars.ts`; files and folders reached twice through links and read once,
- * `./walk.ts`). `label` shows them apart from the input warnings.
+ * `./walk.ts`; `label --where`'s count of the warnings about trajectories it left out, `../run/where-warnings.ts`).
+ * `label` shows them apart from the input warnings.
  */
-export const NOTE_KINDS: ReadonlySet<string> = new Set(["passed_over", "linked_twice", "read_once"]);
+export const NOTE_KINDS: ReadonlySet<string> = new Set(["passed_over", "linked_twice", "read_once", "left_out_by_where"]);
+
+/** The note kind of `label --where`'s one line counting the warnings about trajectories it left out. */
+export const WHERE_LEFT_OUT = "left_out_by_where";
 
 /** A warning raised by one item's conversion, before aggregation. */
 export interface ItemWarning {

@@ -14,11 +14,12 @@ export function oneCategoryWarnings(rows: ReadonlyArray<readonly [string, OneCat
   return rows.map(([who, o]) => (o ? `<div class="warn">${escapeHtml(`${who}: ${o.text}`)}</div>` : "")).join("");
 }
 
-/** Who gave one category only, for a caption ({@link byConstruction}). */
+/** Who gave one category only (or what the raters never shared), for a caption ({@link byConstruction}). */
 const ONE_CATEGORY_WHO: Record<KappaNote, string> = {
   reference_one_category: "the reference gave one category only",
   rater_one_category: "the rater gave one category only",
   a_rater_one_category: "a rater gave one category only",
+  no_shared_category: "the two raters never used a category in common",
 };
 
 /**

@@ -13,6 +13,7 @@ import type { Trajectory, Verdict } from "../types.js";
 import { withoutStale } from "./stale-summary.js";
 import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
+import type { WhereWarnings } from "./where-warnings.js";
 import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch-paths.js";
@@ -193,6 +194,8 @@ interface ReadContext {
   since?: ReadSince;
   /** Watches the read for the ids it meets: the run's others whose file is gone are `input_removed` (`./removed-inputs.ts`). */
   removed?: RemovedInputs;
+  /** With `--where`: the trajectories' held input warnings, by whether the filter keeps them (`./where-warnings.ts`). */
+  whereWarnings?: WhereWarnings;
 }
 
 /**
@@ -266,7 +269,10 @@ export async function readAndSchedule(
       out.limitStopped = true;
       break;
     }
-    if (whereTally && !whereTally.add(row)) continue;
+    const kept = !whereTally || whereTally.add(row);
+    // the input warnings of a trajectory --where leaves out are not this run's: counted, not said (./where-warnings.ts)
+    ctx.whereWarnings?.item(item.warnings, kept);
+    if (!kept) continue;
     taken++;
     progress.read++;
     const admitted = admitTrajectory(rs, t, row, surfaceWarnings, duplicateFrom(t));

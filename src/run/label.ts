@@ -9,6 +9,7 @@ import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
 import { RunStore } from "../store/run-store.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
+import { WhereWarnings } from "./where-warnings.js";
 import type { IdBits } from "../store/id-bits.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
@@ -173,6 +174,7 @@ export interface LabelResult {
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   const repeats = Math.max(1, opts.repeats ?? 1);
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
+  const whereWarnings = opts.where ? new WhereWarnings() : undefined;
   requirePricesForCap(opts);
   refuseSharedBatchFolders(opts.judges, opts.batch);
   const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: opts.onHeapCheck });
@@ -192,6 +194,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
   const warnings: IngestWarning[] = [];
+  /** An input warning: kept for the summary, and said as it comes. */
+  const sayIngest = (w: IngestWarning): void => {
+    warnings.push(w);
+    opts.onIngestWarning?.(w);
+  };
   /** The sidecar files this invocation passed over (resolved): an earlier invocation's error about one is superseded. */
   const passedOver = new Set<string>();
   // the input errors stored before this read: those whose input it reads without error are superseded (./read-since.ts)
@@ -246,13 +253,11 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
       utilityScorer: opts.utilityScorer,
       ids: store.idSlots, // the read's duplicate checks number ids in the store's table: each id held once
       folders: store.internedStrings, // ... and intern their folders in the store's strings: each folder held once
-      onWarning: (w) => {
-        warnings.push(w);
-        opts.onIngestWarning?.(w);
-      },
+      onWarning: sayIngest,
       onPassedOver: (file) => passedOver.add(path.resolve(file)),
       onMetSlots: (met) => removed.metBy(met),
       heldFile: (file) => store.holdsFile(file), // a file linked under two input paths keeps the run's name for it
+      holdItemWarnings: whereWarnings !== undefined, // --where: said only for what the filter keeps (./where-warnings.ts)
     };
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
@@ -266,7 +271,8 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     const countFirst = async () => {
       rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
     };
-    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, duplicateFrom, batchers, online, unchanged, since, removed, beforeFirstSend: countFirst });
+    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, whereWarnings, duplicateFrom, batchers, online, unchanged, since, removed, beforeFirstSend: countFirst });
+    for (const w of whereWarnings?.drain(opts.where!.text) ?? []) sayIngest(w);
     interrupted = read.interrupted;
     await Promise.all(runState.pending);
     if (await finishBatchPaths(runState, batchers)) interrupted = true;
@@ -274,10 +280,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     // the request settings each judge actually used (temperature, token parameter, what it adapted to its server)
     recordRequestParams(store, opts.judges, adaptations);
     const w = idRuleWarning(read.remapped, store.dir);
-    if (w) {
-      warnings.push(w);
-      opts.onIngestWarning?.(w);
-    }
+    if (w) sayIngest(w);
     if (runState.fatal) throw runState.fatal;
     // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
     inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs);

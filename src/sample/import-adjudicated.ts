@@ -1,18 +1,20 @@
 /**
  * Which imported rows are adjudicated labels, and which annotator names are refused (red team 35b F2, F3):
  * - an adjudicated row is what `view` writes to adjudication.jsonl: the annotator exactly `adjudicated`, an
- *   `adjudicator` name, and the snapshot of the annotators' labels it settled (`annotators`: {name: label}) holding
- *   at least two different labels (a disagreement: ../agree/adjudicated.ts `settlesDisagreement`). A CSV an
+ *   `adjudicator` name, and the snapshot of the annotators' labels it settled (`annotators`: {name: label}; in an
+ *   import-annotations output imported again, its `settled_labels`) holding at least two different labels (a disagreement: ../agree/adjudicated.ts `settlesDisagreement`). A CSV an
  *   annotator filled with `ADJUDICATED`, `adjudicated\u200b` or a full-width form (any look-alike of the reserved
  *   name: `isReservedAnnotator`), `adjudicated` without an adjudicator, or `adjudicated` with an `adjudicator`
  *   column (a CSV cannot carry the snapshot: verifier of red team 35b, M1), is refused naming its file and line:
  *   before, 3 such rows replaced the consensus of 3 items (one of them an item both annotators had labelled alike)
  *   and moved estimate's human asr_behaviour from 16.7% to 31.6% while the output still said "2 annotators";
- * - two annotator names equal after NFKC, case folding and removing invisible characters but different as typed
- *   (../agree/annotator-names.ts) are refused, naming both and where each is first used.
+ * - two annotator names equal after NFKC, case folding and removing invisible characters, or once look-alike letters
+ *   of another script are read as Latin (`Zое`, Cyrillic о and е, and `Zoe`), but different as typed
+ *   (../agree/annotator-names.ts) are refused, naming both and where each is first used; a name mixing scripts is
+ *   said in the import's notes ({@link mixedScriptNotes}).
  */
 import { isReservedAnnotator, RESERVED_ANNOTATOR, settlesDisagreement } from "../agree/adjudicated.js";
-import { howTheyDiffer, lookAlikePairs, nfcName, shownName } from "../agree/annotator-names.js";
+import { howTheyDiffer, lookAlikePairs, mixedScriptNote, nfcName, shownName } from "../agree/annotator-names.js";
 
 /** An adjudicated record's adjudicator and settled labels (names NFC). */
 export interface AdjudicatedRecord {
@@ -73,4 +75,12 @@ export function lookAlikeProblems(firstWhere: ReadonlyMap<string, string>): stri
       `${firstWhere.get(b)}: annotator ${shownName(b)} and annotator ${shownName(a)} (${firstWhere.get(a)}) differ only in ${howTheyDiffer(a, b)}: ` +
       `one person or two? refused; write the name the same way in every file (or give two people names that differ visibly)`,
   );
+}
+
+/**
+ * A note per annotator name that mixes scripts (../agree/annotator-names.ts `mixedScriptNote`), in the order met.
+ * @param firstWhere annotator name (NFC) -> where it is first used.
+ */
+export function mixedScriptNotes(firstWhere: ReadonlyMap<string, string>): string[] {
+  return [...firstWhere].flatMap(([name, where]) => mixedScriptNote(name, where) ?? []);
 }

@@ -24,7 +24,7 @@ import type { HumanLabel } from "../types.js";
 import { kishEffectiveN } from "../stats/weighted.js";
 import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 import { annotatorIdentities } from "./annotator-identities.js";
-import { adjudicatedRecord, lookAlikeProblems, type AdjudicatedRecord } from "./import-adjudicated.js";
+import { adjudicatedRecord, lookAlikeProblems, mixedScriptNotes, type AdjudicatedRecord } from "./import-adjudicated.js";
 import { adjudicationFacts, type AdjudicationFacts } from "../agree/adjudication-facts.js";
 import { nfcName } from "../agree/annotator-names.js";
 import { CsvError, parseCsv } from "../io/csv.js";
@@ -148,6 +148,7 @@ function annotatorAliases(v: unknown): string[] | undefined {
 function rowRecord(o: Record<string, unknown>, where: string): AnnotationRecord {
   const lower: Record<string, unknown> = Object.create(null); // keys come from the file: no prototype
   for (const [k, v] of Object.entries(o)) lower[k.trim().toLowerCase()] = v;
+  const snapshot = snapshotOf(lower);
   return {
     where,
     item_id: str(lower.item_id),
@@ -156,8 +157,17 @@ function rowRecord(o: Record<string, unknown>, where: string): AnnotationRecord 
     ...(annotatorAliases(lower.annotator ?? lower.completed_by) ? { annotator_aliases: annotatorAliases(lower.annotator ?? lower.completed_by) } : {}),
     label: labelOf(lower.label),
     ...(typeof lower.adjudicator === "string" ? { adjudicator: lower.adjudicator } : {}),
-    ...(isObj(lower.annotators) ? { settled_labels: Object.fromEntries(Object.entries(lower.annotators).filter(([, v]) => typeof v === "string")) as Record<string, string> } : {}),
+    ...(snapshot ? { settled_labels: Object.fromEntries(Object.entries(snapshot).filter(([, v]) => typeof v === "string")) as Record<string, string> } : {}),
   };
+}
+
+/**
+ * An adjudicated row's snapshot of the labels it settled: view's adjudication.jsonl `annotators`, or the
+ * `settled_labels` import-annotations writes (its output imported again keeps its adjudications: fixM 4). Only an
+ * object: a CSV cell is a string, so a CSV still cannot carry one (./import-adjudicated.ts).
+ */
+function snapshotOf(lower: Record<string, unknown>): Record<string, unknown> | undefined {
+  return isObj(lower.annotators) ? lower.annotators : isObj(lower.settled_labels) ? lower.settled_labels : undefined;
 }
 
 function fromLabelStudio(tasks: unknown[], file: string, out: ParsedAnnotations, problems: string[]): void {
@@ -560,7 +570,7 @@ export function checkAnnotations(
     repeated_identical: repeated,
     unlabelled,
     unlabelled_by_kind: byKind,
-    annotator_notes: identity.notes,
+    annotator_notes: [...identity.notes, ...mixedScriptNotes(firstWhere)],
     items_in_manifest: manifest.rows.length,
     items_labelled: perItem.size,
     items_unlabelled: manifest.rows.length - perItem.size,

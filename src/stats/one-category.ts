@@ -50,21 +50,28 @@ export function oneCategory(table: readonly (readonly number[])[], labels: reado
  * - `reference_one_category`: the reference (columns, when `reference` is `cols`) gave one category, whether or not
  *   the rater did too (constant in different categories);
  * - `rater_one_category`: the rater (rows) gave one category, the reference two or more;
- * - `a_rater_one_category`: two peers (no reference), either of them one category.
+ * - `a_rater_one_category`: two peers (no reference), either of them one category;
+ * - `no_shared_category`: each rater used two categories or more, but no category was used by both (the two
+ *   raters' labels never overlap: every item off the diagonal). Then p_o = 0 and p_e = Σ p_i+ p_+i = 0 (no category
+ *   has both marginals above 0), so unweighted kappa = (0 − 0)/(1 − 0) = 0 exactly, its FCE standard errors are 0
+ *   too, and the Wald interval and z test are undefined: the 0 says the raters never agree, not that they agree
+ *   at chance. Unweighted kappa only: a weighted kappa gives partial credit off the diagonal (p_e > 0 in general).
  */
-export type KappaNote = "reference_one_category" | "rater_one_category" | "a_rater_one_category";
+export type KappaNote = "reference_one_category" | "rater_one_category" | "a_rater_one_category" | "no_shared_category";
 
 /**
  * The {@link KappaNote} of a 2-rater table whose kappa is defined, or undefined when both raters used two
- * categories or more, or nothing was rated. (When both used the same one category kappa is undefined, p_e = 1: the
- * caller passes only defined kappas.)
+ * categories or more with at least one in common, or nothing was rated. (When both used the same one category
+ * kappa is undefined, p_e = 1: the caller passes only defined kappas.) A one-category rater is said first; the
+ * `no_shared_category` note holds for the unweighted kappa only (the caller drops it for a weighted one).
  * @param table q × q counts, rows = the rater, columns = the reference (or the second peer).
  */
 export function kappaNote(table: readonly (readonly number[])[], reference?: "cols"): KappaNote | undefined {
   const u = categoriesUsed(table);
   const rows = u.rowsUsed.length;
   const cols = u.colsUsed.length;
-  if (u.n === 0 || (rows > 1 && cols > 1)) return undefined;
+  if (u.n === 0) return undefined;
+  if (rows > 1 && cols > 1) return u.rowsUsed.some((i) => u.colsUsed.includes(i)) ? undefined : "no_shared_category";
   if (reference !== "cols") return "a_rater_one_category";
   return cols === 1 ? "reference_one_category" : "rater_one_category";
 }

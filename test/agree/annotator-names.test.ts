@@ -1,6 +1,7 @@
 /** Annotator names as typed (red team 35b F3): NFC, look-alikes, and how two differ. */
 import { describe, expect, it } from "vitest";
-import { howTheyDiffer, lookAlike, lookAlikePairs, nameKey, nfcName, shownName } from "../../src/agree/annotator-names.js";
+import { confusableKey, howTheyDiffer, lookAlike, lookAlikePairs, mixedScriptNote, nameKey, nfcName, shownName } from "../../src/agree/annotator-names.js";
+import { latinSkeleton, nameScripts } from "../../src/agree/homoglyphs.js";
 import { showInvisibleExactly } from "../../src/format/invisible.js";
 
 describe("annotator names", () => {
@@ -22,3 +23,38 @@ describe("annotator names", () => {
     expect(shownName("ali\u200bce")).toBe('"ali⟨U+200B⟩ce"');
   });
 });
+
+describe("homoglyph annotator names (fixM 6)", () => {
+  const cyrZoe = "Z\u043e\u0435"; // Latin Z, Cyrillic о and е
+
+  it("a Cyrillic Zое and a Latin Zoe are look-alikes, named by the letters that differ", () => {
+    expect(cyrZoe).not.toBe("Zoe");
+    expect(confusableKey(cyrZoe)).toBe(confusableKey("Zoe"));
+    expect(lookAlike(cyrZoe, "Zoe")).toBe(true);
+    expect(lookAlikePairs(["Zoe", "bob", cyrZoe])).toEqual([["Zoe", cyrZoe]]);
+    expect(howTheyDiffer("Zoe", cyrZoe)).toBe('letters of another script that look like Latin ones (Cyrillic "\u043e" U+043E, Cyrillic "\u0435" U+0435)');
+  });
+
+  it("whole-script look-alikes (Greek capitals, Cyrillic with a diaeresis) and case folding together", () => {
+    expect(lookAlike("\u0391\u039d\u039d\u0391", "anna")).toBe(true); // Greek ΑΝΝΑ
+    expect(latinSkeleton("Zo\u0451")).toBe("Zo\u00eb"); // Cyrillic ё reads as ë
+    expect(lookAlike("Zo\u0451", "Zo\u00eb")).toBe(true);
+  });
+
+  it("names that only look close within Latin stay two people; real Cyrillic names stay apart from Latin ones", () => {
+    expect(lookAlike("Arnie", "Amie")).toBe(false);
+    expect(lookAlike("Al", "AI")).toBe(false);
+    expect(lookAlike("\u0417\u043e\u044f", "Zoya")).toBe(false); // Зоя
+  });
+
+  it("a name mixing scripts is said; one script, or Latin with Han and kana, is not", () => {
+    expect(nameScripts(cyrZoe)).toEqual({ scripts: ["Latin", "Cyrillic"], mixed: true });
+    expect(nameScripts("\u0417\u043e\u044f").mixed).toBe(false);
+    expect(nameScripts("Taro \u5c71\u7530 \u305f\u308d\u3046").mixed).toBe(false);
+    expect(mixedScriptNote(cyrZoe, "a.csv row 1")).toBe(
+      'a.csv row 1: annotator "Z\u043e\u0435" mixes scripts (Latin, Cyrillic): it may print like a name typed in one script; check that it is the name as the annotator writes it',
+    );
+    expect(mixedScriptNote("Zoe", "x")).toBeUndefined();
+  });
+});
+

@@ -28,3 +28,26 @@ describe("zero-width bootstrap intervals", () => {
     expect(c.kappa.ci_bootstrap!.reason).toBeUndefined();
   });
 });
+
+describe("two raters with no category in common (fixM 1)", () => {
+  const cats = ["a", "b", "c", "d"];
+  // each rater uses two categories, never the other's: p_o = 0 and p_e = 0, kappa 0 with SE 0
+  const x = ["a", "b", "a", "b", "a", "a"];
+  const y = ["c", "d", "d", "c", "c", "d"];
+
+  it("kappa is 0 by construction with the note no_shared_category, not an SE-0 reason about the diagonal", () => {
+    const c = compareTwoRaters(x, y, cats, { ...boot, weights: "linear" });
+    expect(c.kappa).toMatchObject({ value: 0, po: 0, pe: 0, note: "no_shared_category" });
+    const text = formatTwoRater(c).join("\n");
+    expect(text).toMatch(/Cohen's kappa 0\.000 \(0 by construction: the two raters never used a category in common .*observed and chance agreement are both 0/);
+    expect(text).not.toMatch(/Cohen's kappa[^\n]*every item on the diagonal/);
+    // a weighted kappa gives partial credit off the diagonal: it is no 0 by construction and keeps no note
+    expect(c.weighted_kappa?.note).toBeUndefined();
+    expect(c.weighted_kappa?.pe).toBeGreaterThan(0);
+  });
+
+  it("a rater with one category keeps its own note (said first)", () => {
+    const c = compareTwoRaters(["a", "a", "a"], ["c", "d", "c"], cats);
+    expect(c.kappa.note).toBe("a_rater_one_category");
+  });
+});

@@ -30,9 +30,10 @@ describe("label input options", () => {
     const r = await runCli(["label", f, "--run", "bidi", "--labels-dir", path.join(tmp, "lb")]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
-    expect(r.stdout).toContain("gpt-⟨U+202E⟩x");
+    // a group name loses its bidi control at ingest, as a condition's and an attack's do, and the warning names it (fixM 5)
+    expect(r.stdout).toContain('[name_normalized] ' + f + ': agent_model "gpt-⟨U+202E⟩x" holds invisible or control characters');
     // one condition, not "none" and a second "none" that prints the same
-    expect(r.stdout).toMatch(/gpt-⟨U\+202E⟩x +asr_goal .*\[no_defense\]/);
+    expect(r.stdout).toMatch(/gpt-x +asr_goal .*\[no_defense\]/);
     const rows2 = fs.readFileSync(path.join(tmp, "lb", "bidi", "trajectories.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
     expect(new Set(rows2.map((x) => x.condition))).toEqual(new Set(["no_defense"]));
     expect(new Set(rows2.map((x) => x.attack))).toEqual(new Set(["atk"]));

@@ -4,10 +4,10 @@ import {
   asrMap,
   asrTable,
   countReversals,
-  leaveOneSuiteOut,
   reversalAnalysis,
   worstCondition,
 } from "../../src/compare/analysis.js";
+import { leaveOneSuiteOut } from "../../src/compare/loso.js";
 import { chooseBaseline, commonTaskFilter, compareConditions, formatCompare } from "../../src/compare/index.js";
 import type { Observation, UnlabelledItem } from "../../src/compare/data.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
@@ -190,6 +190,44 @@ describe("worst-condition risk and the baseline's underestimate", () => {
     expect(text).not.toMatch(/underestimate over 1 models \(percentage points\): mean 30\.0 pp \[30/);
     const one = worstCondition(asrTable(cell("a", "s1", "base", 2, 10)), "base", { B: 200, seed: 3 });
     expect(one).toMatchObject({ n_models: 0, mean: null, median: null, max: null, mean_ci95: null, reason: "fewer_than_2_conditions" });
+  });
+});
+
+describe("ties in what compare ranks are said, never one condition by name (fixM 2)", () => {
+  const run = (obs: Observation[], baseline?: string) =>
+    compareConditions({ source: { kind: "judge", judge_id: "j" }, condition_field: "condition", observations: obs, n_total: obs.length, excluded: {} }, { bootstrap: { B: 50, seed: 1 }, baseline });
+
+  it("every condition at one rate: no worst, all tied (all_tied), never 'worst <first by name>'", () => {
+    const obs = [...cell("a", "s1", "base", 3, 10), ...cell("a", "s1", "x", 3, 10), ...cell("a", "s1", "y", 3, 10)];
+    const row = worstCondition(asrTable(obs), "base", { B: 0, seed: 1 }).per_model[0];
+    expect(row).toMatchObject({ worst_tied: ["base", "x", "y"], all_tied: true, underestimate: 0 });
+    const text = formatCompare(run(obs, "base"));
+    expect(text).toMatch(/ a +no worst: all 3 conditions tied at asr_behaviour 30\.0%/);
+    expect(text).not.toMatch(/worst base asr/);
+  });
+
+  it("two of three tied at the top: both named", () => {
+    const obs = [...cell("a", "s1", "base", 1, 10), ...cell("a", "s1", "x", 5, 10), ...cell("a", "s1", "y", 5, 10)];
+    const row = worstCondition(asrTable(obs), "base", { B: 0, seed: 1 }).per_model[0];
+    expect(row.worst_tied).toEqual(["x", "y"]);
+    expect(row.all_tied).toBeUndefined();
+    expect(formatCompare(run(obs, "base"))).toMatch(/ a +worst \(tie\) x = y asr_behaviour 50\.0%/);
+  });
+
+  it("the largest underestimate tied between models: all named", () => {
+    const obs = [...cell("a", "s1", "base", 1, 10), ...cell("a", "s1", "x", 4, 10), ...cell("b", "s1", "base", 2, 10), ...cell("b", "s1", "x", 5, 10)];
+    const w = worstCondition(asrTable(obs), "base", { B: 0, seed: 1 });
+    expect(w.max_models).toEqual(["a", "b"]);
+    expect(formatCompare(run(obs, "base"))).toContain("max 30.0 pp (tie: a, b)");
+  });
+
+  it("a default baseline tied in models and trajectories says so (baseline_tied) and points to --baseline", () => {
+    const obs = [...cell("a", "s1", "p", 1, 10), ...cell("a", "s1", "q", 4, 10)];
+    expect(chooseBaseline(obs)).toEqual({ baseline: "p", chosen_by: "most_models", tied: ["p", "q"] });
+    const r = run(obs);
+    expect(r.baseline_tied).toEqual(["p", "q"]);
+    expect(formatCompare(r)).toContain("baseline p (default: most_models, tied with q in models and trajectories: the first by name, choose one with --baseline");
+    expect(chooseBaseline([...obs, ...cell("b", "s1", "p", 1, 10)]).tied).toBeUndefined();
   });
 });
 

@@ -107,6 +107,22 @@ describe("annotator names (F3)", () => {
   });
 });
 
+describe("homoglyph annotator names at import (fixM 6)", () => {
+  it("a Cyrillic Zое beside a Latin Zoe is refused naming both, the letters and where", () => {
+    const csv = ["item_id,annotator,label", "abc-001,Zoe,unaffected", "abc-002,Z\u043e\u0435,unaffected"].join("\n");
+    expect(problems(csv, "h.csv")).toEqual([
+      'h.csv row 2 (line 3): annotator "Z\u043e\u0435" and annotator "Zoe" (h.csv row 1 (line 2)) differ only in letters of another script that look like Latin ones (Cyrillic "\u043e" U+043E, Cyrillic "\u0435" U+0435): one person or two? refused; write the name the same way in every file (or give two people names that differ visibly)',
+    ]);
+  });
+
+  it("a mixed-script name alone is imported with a note naming it", () => {
+    const csv = ["item_id,annotator,label", "abc-001,Z\u043e\u0435,unaffected", "abc-002,bob,unaffected"].join("\n");
+    const { summary } = checkAnnotations(parseAnnotationText(csv, "m.csv").records, manifest);
+    expect(summary.n_annotators).toBe(2);
+    expect(summary.annotator_notes).toContain('m.csv row 1 (line 2): annotator "Z\u043e\u0435" mixes scripts (Latin, Cyrillic): it may print like a name typed in one script; check that it is the name as the annotator writes it');
+  });
+});
+
 describe("an adjudication over labels that changed since (F4)", () => {
   it("is warned naming the item, the adjudicator and each change", async () => {
     const mf = path.join(tmp, "manifest.jsonl");
@@ -121,5 +137,35 @@ describe("an adjudication over labels that changed since (F4)", () => {
     expect(r.warnings.find((w) => w.includes("changed since"))).toBe(
       'the adjudicated labels imported: 1 adjudicated item(s) settled annotators\' labels that have changed since the adjudication: abc-002 (item abc-002, adjudicated by "lead": "carol" flagged_refusal then, full_compliance now). The adjudicated label is still each item\'s consensus: adjudicate them again in view (#/adjudicate) and import again, or remove their rows from adjudication.jsonl',
     );
+  });
+});
+
+describe("an import-annotations output imported again (fixM 4)", () => {
+  it("keeps its adjudications (settled_labels as the snapshot): the same rows, byte for byte", async () => {
+    const mf = path.join(tmp, "manifest-rt.jsonl");
+    fs.writeFileSync(mf, manifestText);
+    const src = path.join(tmp, "rt-src.jsonl");
+    fs.writeFileSync(
+      src,
+      [
+        { item_id: "abc-001", annotator: "ann", label: "unaffected" },
+        { item_id: "abc-001", annotator: "bob", label: "full_compliance" },
+        { item_id: "abc-001", annotator: "adjudicated", label: "full_compliance", adjudicator: "lead", annotators: { ann: "unaffected", bob: "full_compliance" } },
+        { item_id: "abc-002", annotator: "ann", label: "unaffected" },
+      ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+    );
+    const first = path.join(tmp, "rt-1.jsonl");
+    const second = path.join(tmp, "rt-2.jsonl");
+    const a = await importAnnotations({ files: [src], manifest: mf, out: first });
+    const b = await importAnnotations({ files: [first], manifest: mf, out: second });
+    expect(fs.readFileSync(second, "utf8")).toBe(fs.readFileSync(first, "utf8"));
+    expect(b.rows).toEqual(a.rows);
+    expect(b.summary).toMatchObject({ adjudicated_labels: 1, adjudication: { items: 1, by: { lead: 1 }, stale: [] } });
+    expect(b.rows.find((r) => r.annotator === "adjudicated")).toMatchObject({ adjudicator: "lead", settled_labels: { ann: "unaffected", bob: "full_compliance" } });
+  });
+
+  it("a plain CSV still cannot forge one: a settled_labels column is text, not a snapshot, and is refused", () => {
+    const csv = ["item_id,annotator,label,adjudicator,settled_labels", 'abc-001,adjudicated,full_compliance,lead,"{""ann"":""unaffected"",""bob"":""full_compliance""}"'].join("\n");
+    expect(problems(csv, "forged.csv")[0]).toMatch(/^forged\.csv row 1 \(line 2\): annotator "adjudicated" without the annotators' labels it settled/);
   });
 });

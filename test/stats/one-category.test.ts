@@ -146,6 +146,20 @@ describe("kappa 0 by construction, flagged alike whichever side gave one categor
     expect(kappaNote([[0, 0], [0, 0]], "cols")).toBeUndefined();
   });
 
+  it("kappaNote: two raters using two categories each, none in common: no_shared_category (p_o = p_e = 0)", () => {
+    // rows (first rater) use a, b; columns (second) use c, d: every item off the diagonal
+    const t = [
+      [0, 0, 2, 1],
+      [0, 0, 1, 3],
+      [0, 0, 0, 0],
+      [0, 0, 0, 0],
+    ];
+    expect(kappaNote(t)).toBe("no_shared_category");
+    expect(kappaNote(t, "cols")).toBe("no_shared_category");
+    // one category in common: no note
+    expect(kappaNote([[1, 0, 2], [0, 0, 1], [0, 0, 0]])).toBeUndefined();
+  });
+
   it("agree --reference: the judge's one category gets the note, the interval's reason and the text the benchmark's gets", () => {
     for (const [a, note] of [[judgeOne, "rater_one_category"], [refOne, "reference_one_category"]] as const) {
       expect(a.kappa).toBe(0);

@@ -62,6 +62,17 @@ describe("annotator names (F3)", () => {
     expect(fs.readdirSync(path.join(study, "annotations")).filter((f) => f.startsWith("ali"))).toEqual(["alice.jsonl"]);
   });
 
+  it("a new name that is an existing one with Cyrillic look-alike letters is refused, naming the letters (fixM 6)", async () => {
+    const s = await open();
+    const [a] = items();
+    expect((await post(s, "/api/sample/annotate", { annotator: "alice", item_id: a, label: "unaffected" })).status).toBe(200);
+    const r = await post(s, "/api/sample/annotate", { annotator: "\u0430lice", item_id: a, label: "full_compliance" });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error).toBe(
+      'annotator: "\u0430lice" looks like the annotator "alice" (they differ only in letters of another script that look like Latin ones (Cyrillic "\u0430" U+0430)): one person or two? Use the existing name exactly, or a name that differs visibly',
+    );
+  });
+
   it("a blind view refuses the look-alike name without naming the other annotator", async () => {
     const s = await open({ blind: true });
     const r = await req(s, "/api/sample/annotations?annotator=ALICE");
