@@ -161,6 +161,17 @@ export interface LabelResult {
   rejudge: RejudgeCount;
 }
 
+/** Each judge's configuration key as the run stores it (an older transport's key kept, with its warning). */
+function judgeConfigKeys(store: RunStore, opts: LabelOptions): LabelRunState["configs"] {
+  return new Map(
+    opts.judges.map((j) => {
+      const k = legacyTransportKey(store, j, runJudgeConfig(j, opts), store.snapshot.judges.find((b) => b.id === j.id));
+      if (k.warning) opts.onWarning?.(k.warning);
+      return [j.id, k.key] as const;
+    }),
+  );
+}
+
 /**
  * Label trajectories with judges into a run store (`<labelsDir>/<run>/`), resumably: every verdict whose
  * key (trajectory id, judge id, repeat, prompt hash) is already stored is skipped; each verdict is appended to
@@ -183,13 +194,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
   let interrupted = false;
   let read: ReadOutcome = { interrupted: false, limitStopped: false, duplicateIds: 0, changedDuringRead: 0, referenceChanged: 0, remapped: [] };
   const onChange = opts.onConfigChange ?? "refuse";
-  const current = new Map(
-    opts.judges.map((j) => {
-      const k = legacyTransportKey(store, j, runJudgeConfig(j, opts), store.snapshot.judges.find((b) => b.id === j.id));
-      if (k.warning) opts.onWarning?.(k.warning);
-      return [j.id, k.key] as const;
-    }),
-  );
+  const current = judgeConfigKeys(store, opts);
   const costCap: CostCapState | undefined =
     opts.maxCostUsd !== undefined ? { cap_usd: opts.maxCostUsd, spent_usd: 0, spent_before_usd: 0, unknown_cost_before: 0, reached: false, unknown_cost_verdicts: 0 } : undefined;
   const adaptations: Record<string, string[]> = {};
