@@ -134,6 +134,11 @@ export function noteRunLevel(key: string, text: string | undefined): void {
   notes.set(key, { text, said: notes.get(key)?.said });
 }
 
+/** The run-level note recorded under `key` (said or not), or undefined. */
+export function runLevelNote(key: string): string | undefined {
+  return notes.get(key)?.text;
+}
+
 /** Take the run-level note `text` under `key` as said (another statement of the command says the same). */
 export function markRunLevelSaid(key: string, text: string): void {
   notes.set(key, { text, said: text });
@@ -171,6 +176,14 @@ export function takeJournalWarnings(): string[] {
   }
   for (const n of notes.values()) if (n.said !== n.text) out.push((n.said = n.text));
   return out;
+}
+
+/**
+ * Every warning recorded so far (what {@link takeJournalWarnings} hands out, said already or not), without taking
+ * any: for an output that carries them besides stderr (the report's page and its `--json` summary).
+ */
+export function journalWarningsNow(): string[] {
+  return [...skippedLines().map(formatSkipped), ...[...notes.values()].map((n) => n.text)];
 }
 
 /** Forget everything recorded (tests; a long-lived library caller between runs). */
