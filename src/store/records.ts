@@ -11,6 +11,7 @@ import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import type { FileStamp } from "./file-stamp.js";
 import { StaleVerdicts } from "./stale-verdicts.js";
+import { errorKindOf } from "./repeated-key-kind.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow
@@ -196,7 +197,8 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.blocked_attempt !== undefined ? { blocked_attempt: v.blocked_attempt } : {}),
     // and their kinds (refused, unavailable, failed: `blockedKindOf` of ../verdict/blocked.ts)
     ...(v.blocked_call ? { blocked_call: v.blocked_call } : {}),
-    ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
+    // the kind only (a repeated-key reply stored as unparseable named as one: ../verdict/repeated-key-health.ts)
+    ...(v.error ? { error: { kind: errorKindOf(v.error) ?? v.error.kind, message: "" } } : {}),
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
     ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
     ...(v.relabel !== undefined ? { relabel: v.relabel } : {}),
