@@ -28,8 +28,9 @@ export * from "./charts.js";
 export async function writeReport(o: ReportOptions & { out: string }): Promise<{ model: ReportModel; out: string; bytes: number }> {
   const model = await buildReportModel(o);
   // the run's journal notes (lines skipped, verdicts left out as made on an older text: ../store/stale-verdicts.ts)
-  // on the page and in --json too; stderr says them at exit as every command does
-  for (const w of journalWarningsNow()) if (!model.warnings.includes(w)) model.warnings.push(w);
+  // on the page and in --json too (the trajectories whose input is gone: said by the run state already); stderr says
+  // them at exit as every command does
+  for (const w of journalWarningsNow(o.runDir, ["removed"])) if (!model.warnings.includes(w)) model.warnings.push(w);
   o.step?.("writing the page");
   const html = await renderReportHtml(model);
   const out = path.resolve(o.out);

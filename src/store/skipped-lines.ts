@@ -179,11 +179,16 @@ export function takeJournalWarnings(): string[] {
 }
 
 /**
- * Every warning recorded so far (what {@link takeJournalWarnings} hands out, said already or not), without taking
- * any: for an output that carries them besides stderr (the report's page and its `--json` summary).
+ * The warnings recorded so far about one run folder (its journals' skipped lines and its run-level notes, said
+ * already or not), without taking any: for an output that carries them besides stderr (the report's page and its
+ * `--json` summary). `except` leaves out the notes of these kinds (the key's part before the folder, e.g. `removed`:
+ * an output that says it its own way).
  */
-export function journalWarningsNow(): string[] {
-  return [...skippedLines().map(formatSkipped), ...[...notes.values()].map((n) => n.text)];
+export function journalWarningsNow(runDir: string, except: readonly string[] = []): string[] {
+  const dir = path.resolve(runDir);
+  const files = skippedLines().filter((s) => path.dirname(s.file) === dir).map(formatSkipped);
+  const own = [...notes].filter(([k]) => k.endsWith(`\u0000${dir}`) && !except.includes(k.slice(0, k.indexOf("\u0000"))));
+  return [...files, ...own.map(([, n]) => n.text)];
 }
 
 /** Forget everything recorded (tests; a long-lived library caller between runs). */
