@@ -95,6 +95,10 @@ export {
   type RunSnapshot,
   type SummaryInputs,
 } from "./store/run-store.js";
+export type { ReadVerdictsOptions } from "./store/records.js";
+// the warnings a reader of a run's journals recorded (skipped lines, verdicts left out as made on an older text...),
+// each handed out once: what the CLI prints on stderr and in `--json` warnings
+export { takeJournalWarnings } from "./store/skipped-lines.js";
 export { RunLockedError } from "./store/lock.js";
 export { StoreWriteError } from "./store/journal.js";
 export { labelRun, contentSha256, type LabelOptions, type LabelResult, type LabelProgress } from "./run/label.js";

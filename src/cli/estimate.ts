@@ -249,6 +249,13 @@ function printTable(
     onStderr.add(note);
     process.stderr.write(`ipi-judge: ${state.startsWith("WARNING") ? "warning: " + state.replace(/^WARNING: /, "") : state}\n`);
   }
+  // the run's journal notes (lines skipped, verdicts left out as made on an older text: ../store/stale-verdicts.ts),
+  // said on stderr here rather than at exit, so the CSV, LaTeX and JSON carry them among the notes too
+  for (const w of takeJournalWarnings()) {
+    t.notes.push(`WARNING: ${w}`);
+    onStderr.add(`WARNING: ${w}`);
+    warnLine(w);
+  }
   if (typeof o.csv === "string") fs.writeFileSync(o.csv, tableCsv(t, run.statement ? { where: run.statement.filter } : {}));
   const wl = whereLine(run.statement);
   if (typeof o.latex === "string") fs.writeFileSync(o.latex, (wl ? `% ${wl}\n` : "") + tableLatex(t));

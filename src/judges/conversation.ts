@@ -40,6 +40,7 @@ import type { JudgeContext } from "./judge.js";
 import { looksLikeRefusal, parseReply } from "./parse.js";
 import type { OutputMode } from "../config/judges.js";
 import { addUsage, clipMessage, type ChatMessage, type ChatRequest, type SendResult, type Usage } from "../providers/send.js";
+import { REPEATED_KEY } from "../store/repeated-key-kind.js";
 
 /**
  * Error kinds of a send that are the judge's own answer (a reply cut at the token limit, an empty reply),
@@ -329,7 +330,9 @@ export class JudgeConversations {
           parsed.kind === "invalid_label" ? labelFeedback(parsed.rawLabel ?? "", conv.nonce) : parseFeedback(parsed.message, conv.nonce),
           out.reasoning,
         );
-      return fallBack({ kind: parsed.kind === "invalid_label" ? "invalid_label" : "unparseable", message: parsed.message });
+      // a key given twice with different values is named apart: judge health counts it (../verdict/repeated-key-health.ts)
+      const kind = parsed.kind === "invalid_label" ? "invalid_label" : parsed.repeatedKey ? REPEATED_KEY : "unparseable";
+      return fallBack({ kind, message: parsed.message });
     }
 
     // an index the reply gave that is no index (4.5, 1e308, -3) was read as none given: the verdict says so (red team 31 L3b)

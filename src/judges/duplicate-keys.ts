@@ -6,6 +6,7 @@
  * not a regex.
  */
 import { getNodeValue, parseTree, type Node } from "jsonc-parser";
+import { REPEATED_KEY_MESSAGE } from "../store/repeated-key-kind.js";
 
 /** A repeated key: where (`findings[0].evidence[1]`, "" for the top level), its name, and its two values as JSON text. */
 export interface RepeatedKey {
@@ -92,5 +93,5 @@ export function repeatedKey(json: string): RepeatedKey | null {
 
 /** The feedback message of a repeated key: names it, where, and both values. */
 export function repeatedKeyMessage(r: RepeatedKey): string {
-  return `the reply's JSON gives the key "${r.key}"${r.path ? ` of ${r.path}` : ""} twice with different values (${r.first}, then ${r.second}); give each key once`;
+  return `${REPEATED_KEY_MESSAGE}"${r.key}"${r.path ? ` of ${r.path}` : ""} twice with different values (${r.first}, then ${r.second}); give each key once`;
 }

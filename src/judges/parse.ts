@@ -67,6 +67,8 @@ export interface ParseFailure {
   message: string;
   /** For `invalid_label`: the label text the judge wrote. */
   rawLabel?: string;
+  /** For `ambiguous`: a JSON key given twice with different values (`./duplicate-keys.ts`). */
+  repeatedKey?: true;
 }
 export type ParseResult = ParseOk | ParseFailure;
 
@@ -441,7 +443,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
           message: 'the reply is JSON but has no "label" or "findings" field',
         };
       const dup = mayRepeatKey(text, whole) ? repeatedKey(text) : null;
-      if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup) };
+      if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
       const n = normalizeReply(v);
       if ("ok" in n) return n;
       return { ok: true, reply: n.reply, via: "strict", notes: n.notes };
@@ -466,7 +468,7 @@ export function parseReply(content: string | null | undefined, mode: OutputMode)
     // a key given twice with different values says two things, as two verdict objects do (red team 35a F6)
     const json = p.repaired ? repairJson(c.text) : c.text;
     const dup = mayRepeatKey(json, p.value) ? repeatedKey(json) : null;
-    if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup) };
+    if (dup) return { ok: false, kind: "ambiguous", message: repeatedKeyMessage(dup), repeatedKey: true };
     const n = normalizeReply(v);
     if ("ok" in n) {
       firstFailure ??= n;

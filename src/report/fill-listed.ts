@@ -23,13 +23,12 @@ export interface ListedItem {
 export async function fillListed(runDir: string, items: ListedItem[], judgeIds: readonly string[], progress?: ReadProgress): Promise<void> {
   if (!items.length) return;
   const ids = new Set(items.map((it) => it.trajectory_id));
-  const [rows, full] = await Promise.all([readIndexRows(runDir, ids, progress), readFullVerdicts(runDir, ids, progress)]);
+  const rows = await readIndexRows(runDir, ids, progress);
+  // a verdict on an older text than the row's now is in no figure (../store/stale-verdicts.ts): not listed either,
+  // and it supersedes nothing (a text changed back lists the verdict the figures count)
+  const full = await readFullVerdicts(runDir, ids, progress, (id) => rows.get(id)?.content_sha256);
   const rep0 = new Map<string, Verdict>();
-  for (const v of full) {
-    // a verdict on an older text than the row's now is in no figure (../store/stale-verdicts.ts): not listed either
-    const now = rows.get(v.trajectory_id)?.content_sha256;
-    if (v.repeat === 0 && !(v.content_sha256 && now && v.content_sha256 !== now)) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
-  }
+  for (const v of full) if (v.repeat === 0) rep0.set(`${v.trajectory_id}\u0000${v.judge_id}`, v);
   for (const it of items) {
     if (it.row) it.row = rows.get(it.trajectory_id) ?? it.row;
     it.verdicts = judgeIds.map((j) => rep0.get(`${it.trajectory_id}\u0000${j}`)).filter((v): v is Verdict => !!v);

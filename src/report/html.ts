@@ -34,6 +34,7 @@ import { conditionReferenceText, referenceSubsetHtml } from "./reference-html.js
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { asrGroupKey, asrGroups } from "./asr-groups.js";
 import { leniencyRetestHtml } from "./leniency-retest-html.js";
+import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -205,11 +206,13 @@ function costSection(m: ReportModel): string {
 /**
  * Each judge's compliance labels whose evidence is the injection's own words (echoed or moved onto a call), with the
  * first items: the report showed the echoed ones only in its disagreement table and the moved ones nowhere
- * (verifier 35 L7). "" when no judge has any.
+ * (verifier 35 L7); and its replies that gave a JSON key twice with different values (`repeated_key`, with the
+ * first items). "" when no judge has any.
  */
 function complianceEvidenceNotes(m: ReportModel): string {
   const lines = (m.judge_health ?? []).flatMap((h) => {
-    const t = formatComplianceEvidence(h.compliance_evidence).replace(/^; /, "");
+    // and its replies that gave a JSON key twice (../verdict/repeated-key-health.ts), beside them as in the health line
+    const t = (formatComplianceEvidence(h.compliance_evidence) + formatRepeatedKey(h.repeated_key)).replace(/^; /, "");
     return t ? [`<p class="note">Judge ${escapeHtml(h.judge_id)}: ${escapeHtml(t)}</p>`] : [];
   });
   return lines.join("\n");

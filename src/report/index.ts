@@ -11,6 +11,7 @@ import path from "node:path";
 import type { ReportModel, ReportOptions } from "./data.js";
 import { buildReportModel } from "./build.js";
 import { renderReportHtml } from "./html.js";
+import { journalWarningsNow } from "../store/skipped-lines.js";
 
 export * from "./data.js";
 export { buildReportModel } from "./build.js";
@@ -26,6 +27,10 @@ export * from "./charts.js";
  */
 export async function writeReport(o: ReportOptions & { out: string }): Promise<{ model: ReportModel; out: string; bytes: number }> {
   const model = await buildReportModel(o);
+  // the run's journal notes (lines skipped, verdicts left out as made on an older text: ../store/stale-verdicts.ts)
+  // on the page and in --json too (the trajectories whose input is gone: said by the run state already); stderr says
+  // them at exit as every command does
+  for (const w of journalWarningsNow(o.runDir, ["removed"])) if (!model.warnings.includes(w)) model.warnings.push(w);
   o.step?.("writing the page");
   const html = await renderReportHtml(model);
   const out = path.resolve(o.out);

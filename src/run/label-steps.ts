@@ -10,7 +10,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
 import type { Trajectory, Verdict } from "../types.js";
-import { withoutStale } from "./stale-summary.js";
+import { changedBackWarning, withoutStale } from "./stale-summary.js";
+import { takeStaleNote } from "../store/stale-verdicts.js";
 import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
 import type { WhereWarnings } from "./where-warnings.js";
@@ -458,7 +459,8 @@ const parts = store.summaryParts();
 // the run's trajectories whose input is gone are left out, said in the summary (./removed-record.ts)
 const current0 = withoutRemoved(store.dir, parts.index, parts.verdicts, { errors: parts.errors, inputs: opts.inputs });
 // ... and so are the verdicts made on an older text than the trajectory's now (./stale-summary.ts)
-const inputs = { ...parts, index: current0.index, verdicts: withoutStale(store, current0.verdicts), errors: current0.errors };
+const stale = withoutStale(store, current0.verdicts);
+const inputs = { ...parts, index: current0.index, verdicts: stale, errors: current0.errors };
 // --where: the summary is over the run's trajectories the filter keeps (stored by this or an earlier invocation),
 // and says so
 let index: ReadonlyMap<string, TrajectoryIndexRow> = inputs.index;
@@ -496,6 +498,11 @@ if (allVerdicts) {
   else delete summary.mixed_configurations;
 }
 if (current0.statement) summary.inputs_removed = current0.statement;
+// the verdicts left out as made on an older text: among the summary's warnings (stderr, --json, summary.json), once
+const staleNote = takeStaleNote(store.dir);
+if (staleNote) summary.warnings.push(staleNote);
+const back = changedBackWarning(stale.changedBack); // a text changed back: what this summary cannot count (./stale-summary.ts)
+if (back) summary.warnings.push(back);
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {
   if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;

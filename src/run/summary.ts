@@ -20,6 +20,7 @@ import { shownStrings } from "../format/shown.js";
 import { NotLabelledFold, notLabelledText, type NotLabelledItems } from "./not-labelled.js";
 import { blockedOnMovedText } from "../verdict/compliance-evidence-health.js";
 import { NO_VALUE } from "../stats/no-value.js";
+import { errorKindOf } from "../store/repeated-key-kind.js";
 
 /**
  * `exposure rate 100.0% [95.8, 100.0] (87/87) (of the labelled attacked runs, ...); coverage 20.1% (87/433) LOW ...`:
@@ -249,7 +250,7 @@ export function summarizeRun(
     if (v.downgraded) j.downgrades++;
     if (v.repeat + 1 > j.repeats) j.repeats = v.repeat + 1;
     if (v.status !== "ok") {
-      const kind = v.error?.kind ?? v.status;
+      const kind = errorKindOf(v.error) ?? v.status; // a repeated-key reply stored as unparseable is named as one
       j.errors_by_kind[kind] = (j.errors_by_kind[kind] ?? 0) + 1;
       let nl = notLabelled.get(v.judge_id);
       if (!nl) notLabelled.set(v.judge_id, (nl = new NotLabelledFold()));

@@ -125,6 +125,8 @@ class U32 {
 }
 
 const DEAD = 0xffffffff;
+/** A (judge, repeat, trajectory) whose verdicts were all made on another text than the row's now (none current). */
+const STALE_ONLY = -1;
 
 /** Read the index rows into `ids` and row codes (the latest row of each id, in order of first appearance). */
 async function readRows(
@@ -163,7 +165,10 @@ async function readRows(
  * last), lines that do not parse skipped and counted as there, the same note for verdicts without a row, and the
  * same unattacked rule (`applyUnattackedRule`: `attacked` from the verdict, else from its row; `attacked` is always read),
  * and without the trajectories whose input is gone (`./removed-ids.ts`: neither row nor verdict, said once), nor the
- * verdicts made on another text than their row's now (`./stale-verdicts.ts`: left out as missing, said once).
+ * verdicts made on another text than their row's now (`./stale-verdicts.ts`): the current verdict per trajectory,
+ * judge and repeat is the last one made on the row's text now (or recording no hash); when there is none, none (left
+ * out as missing, said once), and a newer one on another text supersedes nothing (a text changed A -> B -> A keeps
+ * the verdict made on A).
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promise<ColumnRun> {
@@ -198,6 +203,14 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
       if (at) grown.set(at);
       bySlot.set(key, (at = grown));
     }
+    const c = contentCode(v.content_sha256);
+    // made on another text than the row's now (two fixed-width codes compared; -1, no hash recorded, cannot be told
+    // stale): not current, and it supersedes nothing; the key is marked stale only while no verdict on the text now
+    // is seen (A -> B -> A: the older verdict on A stays current, ./stale-verdicts.ts)
+    if (c !== -1 && slot < nRows && rowContent.a[slot] !== -1 && rowContent.a[slot] !== c) {
+      if (at[slot] === 0) at[slot] = STALE_ONLY;
+      continue;
+    }
     if (at[slot] > 0) {
       vCode.a[at[slot] - 1] = DEAD; // keep file order = storage order of the last
       superseded++;
@@ -209,22 +222,18 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
     for (const k of omit) delete rest[k];
     vSlot.push(slot);
     vCode.push(codes.code(rest as unknown as Verdict));
-    vContent.push(contentCode(v.content_sha256));
+    vContent.push(c);
+  }
+  const stale = new StaleVerdicts();
+  for (const [key, at] of bySlot) {
+    const judge = key.slice(0, key.indexOf("\u0000"));
+    for (let s = 0; s < at.length; s++) if (at[s] === STALE_ONLY) stale.add(judge, ids.id(s));
   }
   bySlot.clear();
-  const stale = new StaleVerdicts();
-  for (let i = 0; i < vSlot.n; i++) {
-    const c = vContent.a[i];
-    const s = vSlot.a[i];
-    // two fixed-width codes compared; -1 (no hash recorded) cannot be told stale
-    if (c === -1 || vCode.a[i] === DEAD || s >= nRows || rowContent.a[s] === -1 || rowContent.a[s] === c) continue;
-    stale.add(codes.values[vCode.a[i]].judge_id, ids.id(s));
-    vCode.a[i] = DEAD;
-  }
   stale.note(runDir);
   noteUnattackedRelabels(runDir, relabelled.filter((i) => vCode.a[i] !== DEAD).length);
   let n = vSlot.n;
-  if (superseded || stale.size) {
+  if (superseded) {
     let j = 0;
     for (let i = 0; i < vSlot.n; i++) {
       if (vCode.a[i] === DEAD) continue;

@@ -102,6 +102,9 @@ function leanVerdict(v: Verdict, id: string, it: Interner): Verdict {
   return out;
 }
 
+/** In a (judge, repeat) slot map: the trajectory's verdicts were all made on another text than its row's now. */
+const STALE_ONLY = -1;
+
 /** Options of {@link readLeanVerdicts}. */
 export interface LeanVerdictOptions {
   /** every prompt's and configuration's verdicts (as `readVerdicts(dir, { allPrompts: true })`) */
@@ -125,7 +128,8 @@ export interface LeanVerdictOptions {
  * verdicts are skipped, as `readVerdicts` skips them. Each verdict is read through the unattacked rule as there
  * (`applyUnattackedRule`; `attacked` from the verdict, else from `index`), its count noted once; the trajectories
  * whose input is gone are left out (`./removed-ids.ts`, said once), and so are the verdicts made on another text than
- * their row's now (`./stale-verdicts.ts`, said once; with `index` or `contentCodes` only).
+ * their row's now (`./stale-verdicts.ts`; with `index` or `contentCodes` only): the current verdict per key is the
+ * last made on the text now (or recording no hash); when there is none, none, said once.
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
 export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {}): Promise<Verdict[]> {
@@ -136,7 +140,6 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
   const gone = removedIds(runDir);
   const stale = new StaleVerdicts();
-  const staleAt = new Set<number>(); // positions of verdicts made on other content than their row's now
   const rowContent = (id: string): number => o.contentCodes?.get(id) ?? contentCode(o.index?.get(id)?.content_sha256);
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
     const v = parseLine<Verdict>(line.text, isVerdictRecord);
@@ -147,13 +150,18 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
     if (gone.has(v.trajectory_id)) continue;
     const c = contentCode(v.content_sha256);
     const now = c === -1 ? -1 : rowContent(v.trajectory_id);
-    if (now !== -1 && now !== c) staleAt.add(out.length);
     const id = o.index?.get(v.trajectory_id)?.id ?? it.s(v.trajectory_id);
     const slotKey = o.allPrompts ? `${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}\u0000${v.judge_config_sha256 ?? ""}` : `${v.judge_id}\u0000${v.repeat}`;
     let slot = slots.get(slotKey);
     if (!slot) slots.set(slotKey, (slot = new Map()));
     const prev = slot.get(id);
-    if (prev !== undefined) {
+    // made on another text than the row's now: not current, and it supersedes nothing; the key is marked stale only
+    // while no verdict on the text now is seen (A -> B -> A: the older verdict on A stays current, ./stale-verdicts.ts)
+    if (now !== -1 && now !== c) {
+      if (prev === undefined) slot.set(id, STALE_ONLY);
+      continue;
+    }
+    if (prev !== undefined && prev !== STALE_ONLY) {
       out[prev] = null; // keep file order = storage order of the last
       superseded++;
     }
@@ -162,16 +170,14 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
     if (r.relabelled) relabelled.push(out.length);
     out.push(leanVerdict(r.verdict, id, it));
   }
-  for (const i of staleAt) {
-    const v = out[i];
-    if (v === null) continue; // superseded: not current anyway
-    stale.add(v.judge_id, v.trajectory_id);
-    out[i] = null;
+  for (const [key, slot] of slots) {
+    const judge = key.slice(0, key.indexOf("\u0000"));
+    for (const [id, at] of slot) if (at === STALE_ONLY) stale.add(judge, id);
   }
   stale.note(runDir);
   noteUnattackedRelabels(runDir, relabelled.filter((i) => out[i] !== null).length);
   noteRemovedLeftOut(runDir, gone);
-  const current = superseded || stale.size ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
+  const current = superseded ? (out.filter((v) => v !== null) as Verdict[]) : (out as Verdict[]);
   const index = o.index;
   if (index) {
     noteVerdictsWithoutRow(runDir, current, (id) => index.has(id));
@@ -278,14 +284,23 @@ export async function readLeanRun(
  * (last per judge and repeat, as `readVerdicts`, through the same unattacked rule), in storage order. One pass over
  * `verdicts.jsonl`; only the wanted records are kept.
  * @param ids the trajectories whose verdicts are wanted (a few hundred: what a report lists).
+ * @param contentNow each trajectory's `content_sha256` now (its index row's): when given, a verdict made on another
+ *   text is not current and supersedes nothing, as the figures read it (`./stale-verdicts.ts`; no note here).
  */
-export async function readFullVerdicts(runDir: string, ids: ReadonlySet<string>, progress?: ReadProgress): Promise<Verdict[]> {
+export async function readFullVerdicts(
+  runDir: string,
+  ids: ReadonlySet<string>,
+  progress?: ReadProgress,
+  contentNow?: (id: string) => string | undefined,
+): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
   const gone = removedIds(runDir);
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), progress, NOT_VERDICT)) {
     const v = parseLine<Verdict>(line.text, isVerdictRecord);
     if (!v && line.text.trim()) line.skip();
     if (!v || !ids.has(v.trajectory_id) || gone.has(v.trajectory_id)) continue;
+    const now = contentNow?.(v.trajectory_id);
+    if (now && typeof v.content_sha256 === "string" && v.content_sha256 && v.content_sha256 !== now) continue;
     const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
     byKey.delete(k);
     byKey.set(k, applyUnattackedRule(v, v.attacked).verdict);

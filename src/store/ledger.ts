@@ -112,6 +112,12 @@ export class VerdictLedger {
     else if (!this.recorded.equals(slot, contentSha256)) this.several.set(slot, 1);
   }
 
+  /** Whether the run's index rows recorded more than one content hash for the trajectory when the run was opened. */
+  recordedSeveral(trajectoryId: string): boolean {
+    const slot = this.ids.find(trajectoryId);
+    return slot !== -1 && this.several.get(slot) === 1;
+  }
+
   /** The latest stored verdict of a (trajectory, judge, repeat), or undefined. */
   /**
    * Whether the latest stored verdict of (trajectory, judge, repeat) records a content hash other than `sha` (made on

@@ -10,6 +10,8 @@ import { journalSkips, noteUnattackedRelabels } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import type { FileStamp } from "./file-stamp.js";
+import { StaleVerdicts } from "./stale-verdicts.js";
+import { errorKindOf } from "./repeated-key-kind.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow
@@ -84,24 +86,52 @@ export function looseVerdictKey(v: Pick<Verdict, "trajectory_id" | "judge_id" | 
   return `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}\u0000${v.prompt_sha256}`;
 }
 
+/** Options of {@link readVerdicts}. */
+export interface ReadVerdictsOptions {
+  /** every prompt's and configuration's verdicts (the last per trajectory, judge, repeat, prompt and configuration) */
+  allPrompts?: boolean;
+  /** the fields a run summary needs only (`slimVerdict`) */
+  slim?: boolean;
+  /**
+   * Opt-in: keep the verdicts made on another text than their trajectory's index row's now (`./stale-verdicts.ts`):
+   * the last stored per key whatever text it judged, as before that rule, and no note. Default false: left out.
+   */
+  includeStale?: boolean;
+}
+
 /**
  * Read a run's current verdicts: the last one stored per (trajectory, judge, repeat), each as the unattacked rule
  * reads it (`applyUnattackedRule` of `../rubric/unattacked.ts`, by the verdict's own `attacked`; a count of labels it
  * changed is noted once, `noteUnattackedRelabels`), without the trajectories whose input is gone (`./removed-ids.ts`,
- * said once). A re-judged error
- * supersedes the error, and a verdict made with a newer prompt supersedes one made with an older prompt (both
- * stay in `verdicts.jsonl` for audit; `{ allPrompts: true }` returns every prompt's verdicts).
+ * said once). A re-judged error supersedes the error, and a verdict made with a newer prompt supersedes one made with
+ * an older prompt (both stay in `verdicts.jsonl` for audit; `{ allPrompts: true }` returns every prompt's verdicts).
+ *
+ * Safe by default, as every command reads a run: a verdict made on another text than its trajectory's index row's
+ * now (its `content_sha256` differs from the row's: the trajectory changed and that judge did not label it again) is
+ * not current and supersedes nothing: the current verdict per key is the last made on the text now (or recording no
+ * hash: older versions); when there is none the key has no verdict, and the run's note names each judge, its count
+ * and first items (`./stale-verdicts.ts`), handed out with the other journal warnings by `takeJournalWarnings`
+ * (`./skipped-lines.ts`; the CLI prints them on stderr and in `--json` warnings). `{ includeStale: true }` returns
+ * the last stored per key whatever text it judged, with no note.
  * @param runDir the run folder (`<labelsDir>/<run>`).
  */
-export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean; slim?: boolean } = {}): Promise<Verdict[]> {
+export async function readVerdicts(runDir: string, opts: ReadVerdictsOptions = {}): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
   const file = path.join(runDir, "verdicts.jsonl");
   const skip = journalSkips(file, NOT_VERDICT);
   const relabelled = new Set<Verdict>();
   const gone = removedIds(runDir);
+  const now = opts.includeStale ? undefined : await contentNow(runDir);
+  const staleOnly = new Map<string, { judge: string; id: string }>(); // keys with no verdict on the text now
   for await (const stored of readJsonl<Verdict>(file, skip.bad, isVerdictRecord, skip.end)) {
     if (gone.has(stored.trajectory_id)) continue;
     const k = opts.allPrompts ? verdictKey(stored) : currentVerdictKey(stored);
+    const row = now?.get(stored.trajectory_id);
+    if (row && typeof stored.content_sha256 === "string" && stored.content_sha256 && stored.content_sha256 !== row) {
+      if (!byKey.has(k)) staleOnly.set(k, { judge: stored.judge_id, id: stored.trajectory_id });
+      continue;
+    }
+    staleOnly.delete(k);
     const r = applyUnattackedRule(stored, stored.attacked);
     const v = opts.slim ? slimVerdict(r.verdict) : r.verdict;
     if (r.relabelled) relabelled.add(v);
@@ -109,9 +139,23 @@ export async function readVerdicts(runDir: string, opts: { allPrompts?: boolean;
     byKey.set(k, v);
   }
   const out = [...byKey.values()];
+  if (now) {
+    const stale = new StaleVerdicts();
+    for (const x of staleOnly.values()) stale.add(x.judge, x.id);
+    stale.note(runDir);
+  }
   noteUnattackedRelabels(runDir, relabelled.size ? out.filter((v) => relabelled.has(v)).length : 0);
   noteRemovedLeftOut(runDir, gone);
   return out;
+}
+
+/** Each trajectory's `content_sha256` now (its latest index row's), by id: what a verdict must have judged to count. */
+async function contentNow(runDir: string): Promise<Map<string, string>> {
+  const m = new Map<string, string>();
+  const file = path.join(runDir, "trajectories.jsonl");
+  const skip = journalSkips(file, NOT_INDEX_ROW);
+  for await (const t of readJsonl<TrajectoryIndexRow>(file, skip.bad, isIndexRecord, skip.end)) m.set(t.id, t.content_sha256);
+  return m;
 }
 
 /**
@@ -153,7 +197,8 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.blocked_attempt !== undefined ? { blocked_attempt: v.blocked_attempt } : {}),
     // and their kinds (refused, unavailable, failed: `blockedKindOf` of ../verdict/blocked.ts)
     ...(v.blocked_call ? { blocked_call: v.blocked_call } : {}),
-    ...(v.error ? { error: { kind: v.error.kind, message: "" } } : {}),
+    // the kind only (a repeated-key reply stored as unparseable named as one: ../verdict/repeated-key-health.ts)
+    ...(v.error ? { error: { kind: errorKindOf(v.error) ?? v.error.kind, message: "" } } : {}),
     ...(v.label_claimed !== undefined ? { label_claimed: v.label_claimed } : {}),
     ...(v.label_basis !== undefined ? { label_basis: v.label_basis } : {}),
     ...(v.relabel !== undefined ? { relabel: v.relabel } : {}),

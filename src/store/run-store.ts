@@ -499,7 +499,7 @@ export class RunStore {
   /**
    * What the run's summary (`summarizeRun`) is built from, held in memory since the store was opened, so the end
    * of a label run needs no re-read of its journals. Equal (deep, strict) to what
-   * `readVerdicts(dir, { slim: true })`, `readTrajectoryIndex(dir, { slim: true })` and `readErrors(dir)` return
+   * `readVerdicts(dir, { slim: true, includeStale: true })`, `readTrajectoryIndex(dir, { slim: true })` and `readErrors(dir)` return
    * from disk after {@link close}: the current verdict per (trajectory, judge, repeat) in storage order, slim; the
    * latest index row per trajectory id (in first-stored order), slim; every stored error in order. Callable after
    * `close`. The containers are the caller's; the records are the store's, read-only (the findings and errors

@@ -134,6 +134,11 @@ export function noteRunLevel(key: string, text: string | undefined): void {
   notes.set(key, { text, said: notes.get(key)?.said });
 }
 
+/** The run-level note recorded under `key` (said or not), or undefined. */
+export function runLevelNote(key: string): string | undefined {
+  return notes.get(key)?.text;
+}
+
 /** Take the run-level note `text` under `key` as said (another statement of the command says the same). */
 export function markRunLevelSaid(key: string, text: string): void {
   notes.set(key, { text, said: text });
@@ -171,6 +176,19 @@ export function takeJournalWarnings(): string[] {
   }
   for (const n of notes.values()) if (n.said !== n.text) out.push((n.said = n.text));
   return out;
+}
+
+/**
+ * The warnings recorded so far about one run folder (its journals' skipped lines and its run-level notes, said
+ * already or not), without taking any: for an output that carries them besides stderr (the report's page and its
+ * `--json` summary). `except` leaves out the notes of these kinds (the key's part before the folder, e.g. `removed`:
+ * an output that says it its own way).
+ */
+export function journalWarningsNow(runDir: string, except: readonly string[] = []): string[] {
+  const dir = path.resolve(runDir);
+  const files = skippedLines().filter((s) => path.dirname(s.file) === dir).map(formatSkipped);
+  const own = [...notes].filter(([k]) => k.endsWith(`\u0000${dir}`) && !except.includes(k.slice(0, k.indexOf("\u0000"))));
+  return [...files, ...own.map(([, n]) => n.text)];
 }
 
 /** Forget everything recorded (tests; a long-lived library caller between runs). */

@@ -8,7 +8,7 @@
  * (older versions) cannot be told stale and is kept.
  */
 import path from "node:path";
-import { noteRunLevel } from "./skipped-lines.js";
+import { markRunLevelSaid, noteRunLevel, runLevelNote } from "./skipped-lines.js";
 
 /** How many trajectory ids the note names per judge. */
 const SHOWN = 3;
@@ -34,8 +34,20 @@ export class StaleVerdicts {
 
   /** Record (or, with none counted, drop) the run's note: the one warning of the command (module docstring). */
   note(runDir: string): void {
-    noteRunLevel(`stale-content\u0000${path.resolve(runDir)}`, this.size ? staleText(runDir, this.byJudge) : undefined);
+    noteRunLevel(staleKey(runDir), this.size ? staleText(runDir, this.byJudge) : undefined);
   }
+}
+
+const staleKey = (runDir: string) => `stale-content\u0000${path.resolve(runDir)}`;
+
+/**
+ * The run's note as recorded by the last read (undefined when none), taken as said: for an output that carries it
+ * among its own warnings (label's summary and `summary.json`), so the command does not say it twice at exit.
+ */
+export function takeStaleNote(runDir: string): string | undefined {
+  const text = runLevelNote(staleKey(runDir));
+  if (text !== undefined) markRunLevelSaid(staleKey(runDir), text);
+  return text;
 }
 
 /** The warning: each judge with its count and first items, and the fix (label again with that judge). */

@@ -63,6 +63,7 @@ import { isCodeEstablished, onAttackedRun } from "./code-established.js";
 import { addReferenceGoal, formatReferenceGoal, referenceClaimMessage, referenceClaimOver, referenceGoalMessage, referenceGoalOver, referenceGoalShare, type ReferenceGoal, type ReferenceRow } from "./reference-goal.js";
 import { shownStrings } from "../format/shown.js";
 import { addComplianceEvidence, emptyComplianceEvidence, formatComplianceEvidence, type ComplianceEvidenceHealth } from "./compliance-evidence-health.js";
+import { addRepeatedKey, emptyRepeatedKey, errorKindOf, formatRepeatedKey, type RepeatedKeyHealth } from "./repeated-key-health.js";
 import { addFirstReply, emptyFirstReply, FIRST_REPLY_THRESHOLDS, firstReplyFlagMessage, firstReplyShare, formatFirstReply, noFirstReply, type FirstReplyHealth } from "./first-reply.js";
 
 /** The documented thresholds of the flags (module docstring). Shares are in [0,1]. */
@@ -209,6 +210,12 @@ export interface JudgeHealth {
    * the first items to check. No flag. Absent in figures made before the field.
    */
   compliance_evidence?: ComplianceEvidenceHealth;
+  /**
+   * Its verdicts whose last reply gave a JSON key twice with different values (an ambiguous reply: error kind
+   * `repeated_key`, also in `errors_by_kind`), with the first items (`./repeated-key-health.ts`). No flag. Absent in
+   * figures made before the field.
+   */
+  repeated_key?: RepeatedKeyHealth;
   flags: HealthFlag[];
   /** At least one flag. */
   looks_broken: boolean;
@@ -283,6 +290,7 @@ export function emptyHealth(judgeId: string, judgeModel: string): JudgeHealth {
     evidence_from_feedback: 0,
     compliance_without_injection: 0,
     compliance_evidence: emptyComplianceEvidence(),
+    repeated_key: emptyRepeatedKey(),
     flags: [],
     looks_broken: false,
     stopped: false,
@@ -300,7 +308,8 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   h.verdicts++;
   addReferenceGoal(h, v, row);
   addFirstReply((h.first_reply ??= emptyFirstReply()), v);
-  const kind = v.error?.kind ?? v.status;
+  // a repeated-key reply stored before its kind existed is named as one (./repeated-key-health.ts)
+  const kind = errorKindOf(v.error) ?? v.status;
   if (v.status === "ok" && v.label) h.usable++;
   else if (v.status === "judge_error") h.errors++;
   else if (v.status === "judge_refused") h.refusals++;
@@ -323,6 +332,7 @@ export function addVerdict(h: JudgeHealth, v: Verdict, attacked?: boolean, row?:
   } else if (v.status === "ok" && complied && isAttacked === undefined) h.attack_unknown_compliance = (h.attack_unknown_compliance ?? 0) + 1;
   if (v.status === "ok" && complied && v.injection_absent === true) h.compliance_without_injection = (h.compliance_without_injection ?? 0) + 1;
   addComplianceEvidence((h.compliance_evidence ??= emptyComplianceEvidence()), v, trajectoryId);
+  addRepeatedKey((h.repeated_key ??= emptyRepeatedKey()), v, trajectoryId);
   if (v.status === "ok" && v.label && Array.isArray(v.findings) && v.findings.some((f) => f?.holds && f.evidence_from_feedback === true))
     h.evidence_from_feedback = (h.evidence_from_feedback ?? 0) + 1;
   for (const f of Array.isArray(v.findings) ? v.findings : [])
@@ -488,6 +498,7 @@ export function formatHealth(h: JudgeHealth): string {
       ? `; ${h.compliance_without_injection} compliance label(s) on runs where the injected text appears nowhere in what the agent received (verdicts marked injection_absent: check them)`
       : "") +
     formatComplianceEvidence(h.compliance_evidence) +
+    formatRepeatedKey(h.repeated_key) +
     formatReferenceGoal(h.reference_goal)
   );
 }

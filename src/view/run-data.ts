@@ -313,7 +313,12 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
       if (isStale || stale.size) {
         const k = `${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`;
         stale.delete(k);
-        if (isStale) return void stale.set(k, { judge: v.judge_id, id: v.trajectory_id });
+        // it supersedes nothing: a verdict on the text now stays current (A -> B -> A), and nothing is said of it
+        if (isStale) {
+          const jc = refStore.find(cols.refs[known], refStore.code(v.judge_id), v.repeat);
+          if (jc === -1) stale.set(k, { judge: v.judge_id, id: v.trajectory_id });
+          return;
+        }
       }
       const { slot: s, added } = cols.slot(v.trajectory_id);
       if (added) redo.add(s); // an orphan: verdicts but no index row

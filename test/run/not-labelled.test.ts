@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
 import { formatSummary } from "../../src/run/summary.js";
+import { writeReport } from "../../src/report/index.js";
 import { readVerdicts } from "../../src/store/run-store.js";
 import { NOT_LABELLED_IDS, NotLabelledFold, notLabelledText } from "../../src/run/not-labelled.js";
 import type { Verdict } from "../../src/types.js";
@@ -65,17 +66,32 @@ describe("not labelled, by reason: the items", () => {
     const j = res.summary.judges[0];
     const items = j.not_labelled_items!;
     expect(Object.keys(items).sort()).toEqual(Object.keys(j.errors_by_kind).sort());
-    // a repeated key and a reply without JSON are both unparseable (the judge's reply could not be read)
-    expect(items.unparseable.ids.slice().sort()).toEqual(["dup1", "dup2", "prose1", "prose2", "prose3", "prose4", "prose5"]);
+    // a repeated key is counted apart from the replies without JSON (an ambiguous reply, not an unreadable one)
+    expect(dup.error?.kind).toBe("repeated_key");
+    expect(items.unparseable.ids.slice().sort()).toEqual(["prose1", "prose2", "prose3", "prose4", "prose5"]);
     expect(items.unparseable.more).toBe(0);
+    expect(items.repeated_key.ids.slice().sort()).toEqual(["dup1", "dup2"]);
+    expect(j.errors_by_kind).toMatchObject({ repeated_key: 2, unparseable: 5 });
+    // judge health counts them under their own name with the first items, and its line says so
+    expect(j.health.errors_by_kind).toMatchObject({ repeated_key: 2, unparseable: 5 });
+    expect(j.health.repeated_key).toMatchObject({ judge_errors: 2, fell_back: 0 });
+    expect(j.health.repeated_key!.first_items.slice().sort()).toEqual(["dup1", "dup2"]);
     expect(items).toMatchObject({ invalid_label: { ids: ["badlabel1"], more: 0 }, refused: { ids: ["refuse1"], more: 0 } });
     expect(Object.values(items).some((r) => r.ids.includes("fine1"))).toBe(false);
     const text = formatSummary(res.summary);
     const line = text.split("\n").find((l) => l.startsWith("    items: "))!;
-    expect(line).toMatch(/unparseable: \S+, \S+, \S+ and 4 more/); // 7 ids: 3 named
+    expect(line).toMatch(/unparseable: \S+, \S+, \S+ and 2 more/); // 5 ids: 3 named
+    expect(line).toMatch(/repeated_key: dup[12], dup[12]/);
+    expect(text).toMatch(/health: .*; 2 last replies gave a JSON key twice with different values \(repeated_key: 2 judge error\(s\); e\.g\. dup[12], dup[12]\)/);
     expect(line).toContain("invalid_label: badlabel1");
     expect(line).toContain("refused: refuse1");
     expect(line).toContain("(every id in --json, not_labelled_items)");
+    // the report shows them where it shows the other reply faults of a judge's health, and its --json health has them
+    const out = path.join(dir, "r.html");
+    const r = await writeReport({ runDir: res.runDir, out, bootstrap: { B: 0, seed: 1 } });
+    expect(r.model.judge_health?.[0].repeated_key).toMatchObject({ judge_errors: 2 });
+    const html = fs.readFileSync(out, "utf8");
+    expect(html).toMatch(/Judge <bdi>stub<\/bdi>: <bdi>2 last replies gave a JSON key twice with different values \(repeated_key: 2 judge error\(s\); e\.g\. dup[12], dup[12]\)<\/bdi>/);
   });
 
   it("bounded: ids each once, at most NOT_LABELLED_IDS per reason, the rest counted", () => {

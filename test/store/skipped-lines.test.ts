@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readErrors, readTrajectoryIndex, readVerdicts } from "../../src/store/records.js";
 import { readFullVerdicts, readIndexRows, readLeanRun } from "../../src/store/lean-read.js";
 import { RunStore } from "../../src/store/run-store.js";
-import { clearJournalSkips, formatSkipped, skippedLines, takeJournalWarnings } from "../../src/store/skipped-lines.js";
+import { clearJournalSkips, formatSkipped, journalWarningsNow, noteRunLevel, skippedLines, takeJournalWarnings } from "../../src/store/skipped-lines.js";
 
 const verdict = (id: string, extra: Record<string, unknown> = {}) =>
   JSON.stringify({ trajectory_id: id, judge_id: "j", repeat: 0, prompt_sha256: "p", status: "ok", label: "benign", attacked: true, ...extra });
@@ -107,5 +107,17 @@ describe("verdicts without an index row", () => {
     expect(w).toEqual([
       `${path.join(dir, "verdicts.jsonl")}: 2 verdicts for a trajectory not in trajectories.jsonl ("ghost"); counted, with the verdict's own attacked/model/condition standing in for the missing row`,
     ]);
+  });
+
+  it("journalWarningsNow: one run folder's warnings, said or not, without taking them; other runs' and excepted kinds left out", () => {
+    clearJournalSkips();
+    const other = path.join(dir, "..", "other-run");
+    noteRunLevel(`stale-content\u0000${path.resolve(dir)}`, "mine");
+    noteRunLevel(`removed\u0000${path.resolve(dir)}`, "mine, removed");
+    noteRunLevel(`stale-content\u0000${path.resolve(other)}`, "theirs");
+    expect(journalWarningsNow(dir, ["removed"])).toEqual(["mine"]);
+    expect(journalWarningsNow(dir).sort()).toEqual(["mine", "mine, removed"]);
+    expect(takeJournalWarnings().sort()).toEqual(["mine", "mine, removed", "theirs"]); // nothing was taken before
+    expect(journalWarningsNow(dir, ["removed"])).toEqual(["mine"]); // said already: still this run's
   });
 });

@@ -15,6 +15,10 @@ import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-op
 import { loadViewRun } from "../../src/view/run-data.js";
 import { clearJournalSkips } from "../../src/store/skipped-lines.js";
 import { fillListed, type ListedItem } from "../../src/report/fill-listed.js";
+import { readVerdicts } from "../../src/store/records.js";
+import { readColumnRun } from "../../src/store/columns.js";
+import { readLeanRun } from "../../src/store/lean-read.js";
+import { takeJournalWarnings } from "../../src/store/skipped-lines.js";
 
 const N = 8;
 const CHANGED = ["s-6", "s-7"];
@@ -136,11 +140,90 @@ describe("verdicts on a trajectory's older text", () => {
     expect(run.judges).toContain("honest");
   });
 
+  it("every --json output carries the note stderr shows (agree, committee, compare, estimate, report, sample)", async () => {
+    const note = /2 verdicts were made on an older text of their trajectories .*judge "honest": 2 /;
+    // estimate --table keeps its warnings among its notes ("WARNING: ...")
+    const inJson = (out: string) => ((o) => o.warnings ?? o.notes ?? [])(JSON.parse(out)).filter((w: string) => note.test(w)).length;
+    const runs: string[][] = [
+      ["agree", ...L(), "--reference", "security", "--json"],
+      ["agree", ...L(), "--reference", "security", "--where", "agent_model=P", "--json"],
+      ["committee", ...L(), "--json"],
+      ["compare", ...L(), "--judge", "honest", "--by", "condition", "--bootstrap", "0", "--json"],
+      ["estimate", ...L(), "--judge", "honest", "--table", "--json"],
+      ["estimate", ...L(), "--judge", "honest", "--table", "--where", "agent_model=P", "--json"],
+      ["report", ...L(), "--committee", "--out", path.join(tmp, "j.html"), "--bootstrap", "0", "--json"],
+      ["sample", ...L(), "--random", "4", "--disagreement", "1", "--seed", "1", "--out", path.join(tmp, "sample"), "--force", "--json"],
+    ];
+    for (const args of runs) {
+      const r = await runCli(args);
+      expect(r.code, `${args.join(" ")}\n${r.stderr}`).toBe(0);
+      expect(inJson(r.stdout), `${args.join(" ")}: ${r.stdout.slice(0, 2000)}`).toBe(1);
+    }
+  }, 240_000);
+
+  it("label --json and summary.json carry it in their warnings", async () => {
+    const r = await runCli(["label", input, ...L(), "--json"]);
+    expect([0, 3], r.stderr).toContain(r.code);
+    const file = JSON.parse(fs.readFileSync(path.join(labels, "r", "summary.json"), "utf8"));
+    for (const w of [JSON.parse(r.stdout).warnings, file.warnings]) expect((w ?? []).filter((x: string) => WARN.test(x)), JSON.stringify(w)).toHaveLength(1);
+  }, 60_000);
+
+  it("the library's readVerdicts leaves them out by default with the same note; includeStale returns them all", async () => {
+    const dir = path.join(labels, "r");
+    clearJournalSkips();
+    const safe = await readVerdicts(dir, { slim: true });
+    expect(safe.filter((v) => v.judge_id === "honest").map((v) => v.trajectory_id).sort()).toEqual(["s-0", "s-1", "s-2", "s-3", "s-4", "s-5"]);
+    expect(takeJournalWarnings().filter((w) => WARN.test(w))).toHaveLength(1);
+    const all = await readVerdicts(dir, { includeStale: true });
+    expect(all.filter((v) => v.judge_id === "honest")).toHaveLength(8);
+    expect(takeJournalWarnings().filter((w) => /older text/.test(w))).toEqual([]);
+  });
+
   it("label again with that judge judges them again, and the warning goes", async () => {
     const l = await runCli(["label", input, ...L(), "--judges", judges]);
     expect([0, 3], l.stderr).toContain(l.code);
     const r = await runCli(["agree", ...L(), "--reference", "security"]);
     expect(r.stdout.split("\n").find((x) => x.startsWith("honest"))).toMatch(/^honest\s+8\s+1\.000/);
     expect(r.stderr).not.toMatch(/older text/);
+  }, 120_000);
+
+  it("a text changed back (A -> B -> A): the older verdict on A is current again in every reader, and nothing is stale", async () => {
+    write(input, false); // s-6 and s-7 back to the text honest judged first
+    const l = await runCli(["label", input, ...L()]); // the default judge only: honest's latest verdicts (on B) are stale now
+    expect([0, 3], l.stderr).toContain(l.code);
+    // label's summary holds only the latest verdict per key: it cannot count the older one, and says so
+    expect(l.stderr, l.stderr).toMatch(/label.s summary: 2 of the verdicts left out as made on an older text are on trajectories whose text changed more than once/);
+    const dir = path.join(labels, "r");
+    const rows = new Map(fs.readFileSync(path.join(dir, "trajectories.jsonl"), "utf8").trim().split("\n").map((x) => JSON.parse(x)).map((r) => [r.id, r.content_sha256]));
+    const lines = fs.readFileSync(path.join(dir, "verdicts.jsonl"), "utf8").trim().split("\n").map((x) => JSON.parse(x));
+    const honest6 = lines.filter((v) => v.judge_id === "honest" && v.trajectory_id === "s-6");
+    // the premise: honest judged s-6 on A (unaffected), then on B (full_compliance); the row is A again
+    expect(honest6.map((v) => [v.content_sha256 === rows.get("s-6"), v.label])).toEqual([[true, "unaffected"], [false, "full_compliance"]]);
+    // agree --reference: 8 compared (not 6), all agreeing, and no stale note
+    for (const extra of [[], ["--where", "agent_model=P"]]) {
+      const r = await runCli(["agree", ...L(), "--reference", "security", ...extra]);
+      expect(r.stdout.split("\n").find((x) => x.startsWith("honest")), r.stdout).toMatch(/^honest\s+8\s+1\.000/);
+      expect(r.stderr).not.toMatch(/older text/);
+    }
+    // the readers, one by one
+    clearJournalSkips();
+    const byLib = (await readVerdicts(dir)).filter((v) => v.judge_id === "honest" && CHANGED.includes(v.trajectory_id));
+    expect(byLib.map((v) => v.label)).toEqual(["unaffected", "unaffected"]);
+    const all = (await readVerdicts(dir, { includeStale: true })).filter((v) => v.judge_id === "honest" && CHANGED.includes(v.trajectory_id));
+    expect(all.map((v) => v.label)).toEqual(["full_compliance", "full_compliance"]);
+    const lean = (await readLeanRun(dir)).verdicts.filter((v) => v.judge_id === "honest" && CHANGED.includes(v.trajectory_id));
+    expect(lean.map((v) => v.label)).toEqual(["unaffected", "unaffected"]);
+    const cols = await readColumnRun(dir, { rowFields: [] });
+    const colLabels = [...Array(cols.nVerdicts).keys()]
+      .filter((i) => cols.verdicts[cols.vCode[i]].judge_id === "honest" && CHANGED.includes(cols.ids.id(cols.vSlot[i])))
+      .map((i) => cols.verdicts[cols.vCode[i]].label);
+    expect(colLabels).toEqual(["unaffected", "unaffected"]);
+    expect(takeJournalWarnings().filter((w) => /older text/.test(w))).toEqual([]);
+    const items: ListedItem[] = [{ trajectory_id: "s-6", verdicts: [] }];
+    await fillListed(dir, items, ["honest"]);
+    expect(items[0].verdicts.map((v) => [v.judge_id, v.label])).toEqual([["honest", "unaffected"]]);
+    clearJournalSkips();
+    const view = await loadViewRun(dir);
+    expect(view.warnings.filter((w) => /older text/.test(w))).toEqual([]);
   }, 120_000);
 });
