@@ -406,6 +406,19 @@ ${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}${(m
   return `<section id="agreement"><h2>Agreement with humans and with the benchmark</h2>${forestSvg ? `<div class="charts">${forestSvg}</div>` : ""}${parts.join("")}</section>`;
 }
 
+/**
+ * The compare command that reads the section's labels: `--committee` or `--judge ID` always (compare refuses a run
+ * with several judges and no choice: new user 37); a committee computed here, not stored, needs committee.jsonl first.
+ */
+export function compareHint(m: Pick<ReportModel, "run" | "conditions" | "committee" | "condition_source">): string {
+  const cmd = `ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}`;
+  if (m.committee && m.condition_source === "committee") {
+    const members = m.committee.left_out.length ? m.committee.left_out.map((j) => ` --exclude-judge ${escapeHtml(j)}`).join("") : "";
+    return m.committee.source === "committee.jsonl" ? `${cmd} --committee` : `ipi-judge committee --run ${escapeHtml(m.run)}${members}, then ${cmd} --committee`;
+  }
+  return m.condition_source ? `${cmd} --judge ${escapeHtml(m.condition_source)}` : cmd;
+}
+
 async function conditionsSection(m: ReportModel): Promise<string> {
   if (m.conditions.length === 0) return "";
   const figs: string[] = [];
@@ -430,7 +443,7 @@ async function conditionsSection(m: ReportModel): Promise<string> {
   const mix = m.warnings.filter(isLikeForLikeWarning);
   const mixHtml = mix.length ? `<div class="warn">Not like for like: ${mix.map(escapeHtml).join(" ")}</div>` : "";
   return `<section id="conditions"><h2>Attack success by condition</h2>${mixHtml}${cellsNotesHtml(m.warnings)}${leftOut}${lowHtml}${exposureLowConditionsHtml(m.conditions)}
-<p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
+<p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ${compareHint(m)}.</p>
 <div class="charts">${figs.join("")}</div></section>`;
 }
 
