@@ -35,7 +35,7 @@ export function labelChoices(
   index: Map<string, TrajectoryIndexRow>,
   verdicts: readonly Verdict[],
   judges: readonly string[],
-  committee: { members: string[]; quorum: number; verdicts: readonly CommitteeVerdict[]; stale?: string } | null,
+  committee: { members: string[]; quorum: number; verdicts: readonly CommitteeVerdict[]; stale?: string; from?: string } | null,
   field: string,
 ): LabelChoice[] {
   const cover = (source: LabelSource, labels: Parameters<typeof buildObservations>[1]) => {
@@ -47,7 +47,7 @@ export function labelChoices(
   if (committee) {
     out.push({
       option: "--committee",
-      name: `${committeeName({ members: committee.members, quorum: committee.quorum })} (committee.jsonl)`,
+      name: `${committeeName({ members: committee.members, quorum: committee.quorum })} (${committee.from ?? "committee.jsonl"})`,
       ...cover({ kind: "committee", members: committee.members, quorum: committee.quorum }, { verdicts, committee: committee.verdicts }),
       ...(committee.stale ? { note: committee.stale } : {}),
     });
@@ -63,12 +63,18 @@ const share = (c: LabelChoice) => `usable labels on ${c.labelled} of ${c.attacke
  * @param committeeNote said in place of a `--committee` line when the run has no usable committee.jsonl.
  */
 export function chooseLabelsMessage(run: string, choices: readonly LabelChoice[], committeeNote?: string): string {
-  const w = Math.max(...choices.map((c) => c.option.length));
-  const lines = choices.map((c) => `  ${showControls(c.option).padEnd(w)}  ${c.name}: ${share(c)}${c.note ? `; ${c.note}` : ""}`);
-  if (committeeNote) lines.push(`  (--committee: ${committeeNote})`);
+  const lines = choiceLines(choices, committeeNote);
   const judges = choices.filter((c) => c.option.startsWith("--judge ")).length;
   return (
     `run ${run} has ${judges} judges: choose whose labels compare reads (the rows, the models and suites compared, the default baseline and every figure built on them depend on it; compare does not choose for you, as estimate does not):\n` +
     lines.join("\n")
   );
+}
+
+/** One line per choice, its option padded, then what it is and its coverage (`committeeNote`: a last line in place of `--committee`). */
+export function choiceLines(choices: readonly LabelChoice[], committeeNote?: string): string[] {
+  const w = Math.max(...choices.map((c) => c.option.length));
+  const lines = choices.map((c) => `  ${showControls(c.option).padEnd(w)}  ${c.name}: ${share(c)}${c.note ? `; ${c.note}` : ""}`);
+  if (committeeNote) lines.push(`  (--committee: ${committeeNote})`);
+  return lines;
 }
