@@ -406,6 +406,13 @@ ${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}${(m
   return `<section id="agreement"><h2>Agreement with humans and with the benchmark</h2>${forestSvg ? `<div class="charts">${forestSvg}</div>` : ""}${parts.join("")}</section>`;
 }
 
+/** `: usable labels on L of A attacked (x%)`, LOW below 80%; "" for a model made before the field. */
+function coverageWords(c: { labelled: number; attacked: number } | undefined): string {
+  if (!c || c.attacked === 0) return "";
+  const share = c.labelled / c.attacked;
+  return `: usable labels on ${c.labelled} of ${c.attacked} attacked, ${(100 * share).toFixed(1)}%${share < 0.8 ? " LOW" : ""}`;
+}
+
 /**
  * The compare command that reads the section's labels: `--committee` or `--judge ID` always (compare refuses a run
  * with several judges and no choice: new user 37); a committee computed here, not stored, needs committee.jsonl first.
@@ -422,7 +429,7 @@ export function compareHint(m: Pick<ReportModel, "run" | "conditions" | "committ
 async function conditionsSection(m: ReportModel): Promise<string> {
   if (m.conditions.length === 0) return "";
   const figs: string[] = [];
-  for (const c of m.conditions) figs.push(figure(`${c.rate} by ${c.field} (labels of ${m.condition_source})`, await conditionHeatmap(c.cells, c.field, c.rate)));
+  for (const c of m.conditions) figs.push(figure(`${c.rate} by ${c.field} (labels of ${m.condition_source}${coverageWords(c.label_coverage)})`, await conditionHeatmap(c.cells, c.field, c.rate)));
   const left = m.conditions.filter((c) => c.rate === "asr_goal").flatMap((c) => c.excluded_groups ?? []);
   const low = m.conditions
     .filter((c) => c.rate === "asr_goal")
