@@ -354,7 +354,10 @@ describe("baseline choice and the whole analysis", () => {
     expect(all.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.labelled).toBe(6);
     const common = compareConditions(base, { bootstrap: { B: 0, seed: 1 }, commonTasks: true });
     // hand-made observations carry no like-for-like cell: the one warning left says so (src/compare/cells.ts)
-    expect(common.warnings.filter((w) => !/like-for-like/.test(w))).toEqual([]);
+    // (and A and B are each run by both models: the default baseline's tie is said, broken by name: new user 37)
+    expect(common.warnings.filter((w) => !/like-for-like/.test(w))).toEqual([
+      "the default baseline rule (the condition observed for the most models) is tied: 2 conditions observed for 2 models each; broken by name (equal labelled attacked trajectories too) (A 8, B 8), so A is an arbitrary baseline: every underestimate below is relative to it; --baseline chooses one",
+    ]);
     // b on u0..u3 under A: k = 3 of the first 4 (cell marks the first k compromised)
     expect(common.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.asr_behaviour).toMatchObject({ n: 4, count: 3 });
     expect(() => compareConditions({ ...base, observations: [...cell("a", "s", "A", 1, 2), ...cell("b", "t", "A", 1, 2)] }, { commonTasks: true })).toThrow(/no task is shared/);
