@@ -19,6 +19,8 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
+import { chooseLabelsMessage, labelChoices } from "../compare/label-choices.js";
+import type { CommitteeVerdict, Verdict } from "../types.js";
 
 /** `ipi-judge compare`: attack success across conditions (surface, attack, defense). */
 export function registerCompare(program: Command): void {
@@ -29,9 +31,9 @@ export function registerCompare(program: Command): void {
     .option("--labels-dir <dir>", "where runs are stored", "labels")
     .option("--by <field>", "the trajectory field that is the condition: condition (defense; chat-jsonl condition), attack, surface (where the injection entered: tool_output, tool_description, ...), or metadata.<key>", "condition")
     .option("--condition-from <field>", "same as --by (takes precedence)")
-    .option("--baseline <value>", "baseline condition (default: no_defense when present; with --by surface, tool_output when present; else the condition observed for the most models)")
+    .option("--baseline <value>", "baseline condition (default: no_defense when present; with --by surface, tool_output when present; else the condition observed for the most models, a tie said with how it was broken)")
     .option("--judge <id>", "labels of this judge")
-    .option("--committee", "labels of the committee (committee.jsonl; the default when it exists)")
+    .option("--committee", "labels of the committee (committee.jsonl)")
     .option("--common-tasks", "only tasks (suite/user task/injection task) every model ran (a run whose verdicts failed counts, and lowers its coverage), so models are compared on the same tasks")
     .option("--all-cells", "keep every (suite, user task, injection task, attack) cell, with a warning when the conditions cover different ones (default: each model on the cells common to its own conditions, the reversals and interaction test on the cells every condition covers; the dropped cells are named)")
     .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
@@ -51,7 +53,10 @@ cells.per_model.<model>.dropped, cells.cells_dropped.<condition>.list, pooled_fi
 cell. --where narrows the run first.
 Labels: --committee uses committee.jsonl (status ok only), named with its members; --exclude-judge or --quorum
 other than the file's is refused (rebuild it with committee); --judge ID a judge's repeat-0 verdicts. Without
-either, the committee is used when committee.jsonl exists, else the run's only judge.
+either: the run's only judge; a run with several judges is refused, naming each choice with its coverage (usable
+labels among the attacked trajectories), as estimate refuses. The first line names the labels and their coverage.
+A default baseline tied on its rule (as many models under several conditions) is said, with how the tie was broken.
+A compared model with runs but none attacked under a condition has no row there: a warning names it.
 Only attacked trajectories count; not_exposed counts as not compromised, and every row gives its exposure (labelled
 attacked runs that met the injected text): below 10% it is flagged EXPOSURE LOW, warned about, and marked on the
 reversals and worst-condition figures built on it (those rates say the attack did not arrive, not resistance). Utility under attack and without attack
@@ -143,6 +148,11 @@ async function objectObservations(
   const verdicts = allVerdicts;
   const notes: string[] = [];
   const judges = [...new Set(verdicts.map((v) => v.judge_id))].sort();
+  // --where: the one restriction every command applies (src/store/where.ts), before any figure.
+  const run = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf?.verdicts }, where, o.run);
+  warnWhere(run.warnings);
+  // several judges and no choice: refused with every choice and its coverage, never a silent default (new user 37)
+  if (!o.judge && !o.committee && judges.length >= 2) throw new UsageError(chooseLabels(o.run, run, judges, cf, allVerdicts, field));
   let source: LabelSource;
   if (o.judge) {
     if (!judges.includes(o.judge)) throw new UsageError(`judge "${o.judge}" has no verdicts in run ${o.run} (judges: ${judges.join(", ")})`);
@@ -172,9 +182,6 @@ async function objectObservations(
   } else {
     throw new UsageError(`run ${o.run} has ${judges.length} judges and no committee.jsonl: give --judge ID (judges: ${judges.join(", ")})`);
   }
-  // --where: the one restriction every command applies (src/store/where.ts), before any figure.
-  const run = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf?.verdicts }, where, o.run);
-  warnWhere(run.warnings);
   const index = run.index;
   const committee = run.committee;
   const obs = buildObservations(index, { verdicts: run.verdicts, committee }, source, field);
@@ -183,6 +190,25 @@ async function objectObservations(
   // verdicts, as agree and report compute it): the counts a flag quotes belong to the trajectories it prints (red team 19)
   const behind = source.kind === "judge" ? [source.judge_id] : (cf?.judges ?? judges);
   return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(run.verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), behind), judges: behind };
+}
+
+/**
+ * The refusal of a run with several judges and no `--judge`/`--committee`: each judge and the stored committee with
+ * their usable labels among the (`--where`-kept) attacked trajectories (`labelChoices`, ../compare/label-choices.ts).
+ */
+function chooseLabels(
+  runName: string,
+  run: { index: Map<string, TrajectoryIndexRow>; verdicts: Verdict[]; committee: CommitteeVerdict[] | undefined },
+  judges: string[],
+  cf: Awaited<ReturnType<typeof readCommitteeFile>>,
+  allVerdicts: Verdict[],
+  field: string,
+): string {
+  const usable = cf?.verdicts && cf.judges.length >= 2 && run.committee;
+  const stale = usable ? checkCommitteeFile(cf!, allVerdicts).stale : [];
+  const committee = usable ? { members: [...cf!.judges], quorum: cf!.quorum ?? DEFAULT_QUORUM, verdicts: run.committee!, ...(stale.length ? { stale: `committee.jsonl is stale (${stale.join("; ")}): run ipi-judge committee --run ${runName} again first` } : {}) } : null;
+  const none = usable ? undefined : cf?.verdicts ? `${cf.file} holds ${cf.judges.length} judge: a committee needs at least two` : `no committee.jsonl: run ipi-judge committee --run ${runName} first`;
+  return chooseLabelsMessage(runName, labelChoices(run.index, run.verdicts, judges, committee, field), none);
 }
 
 /** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */

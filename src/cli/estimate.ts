@@ -17,6 +17,7 @@ import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, wit
 import { readRunState, runStateFor, runStateLine, runStateWarnings, type RunState } from "../store/run-state.js";
 import { readStoredCommittee } from "../committee/members.js";
 import { addCommitteeSelection, committeeAsk } from "./committee-options.js";
+import { withChoiceCoverage } from "./choice-coverage.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { type RateCaveat } from "../verdict/rate-caveat.js";
@@ -106,10 +107,11 @@ Examples:
       for (const f of by) {
         if (!/^[A-Za-z0-9_]+(\.[A-Za-z0-9_-]+)*$/.test(f)) throw new UsageError(`--by: "${f}" is not a field name (agent_model, condition, suite, attack, surface, metadata.<key>)`);
       }
-      if (table) return writeTable(runDir, o, by, minSampled, choice);
+      // several judges and no choice: refused with each choice's coverage (new user 37)
+      if (table) return withChoiceCoverage(runDir, whereOf(o), () => writeTable(runDir, o, by, minSampled, choice));
       let report;
       try {
-        report = await estimateRun({
+        report = await withChoiceCoverage(runDir, whereOf(o), () => estimateRunOrUsage({
           runDir,
           run: o.run,
           humanFile: o.human,
@@ -117,7 +119,7 @@ Examples:
           by,
           minSampled,
           where: whereOf(o),
-        });
+        }));
       } catch (e) {
         if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);
         throw e;
@@ -132,6 +134,16 @@ Examples:
         printJson(report);
       } else process.stdout.write(formatEstimate(report) + "\n");
     });
+}
+
+/** `estimateRun` with its refusals (EstimateError, HumanLabelsError) as UsageError, so {@link withChoiceCoverage} reads them. */
+async function estimateRunOrUsage(opts: Parameters<typeof estimateRun>[0]): Promise<Awaited<ReturnType<typeof estimateRun>>> {
+  try {
+    return await estimateRun(opts);
+  } catch (e) {
+    if (e instanceof EstimateError || e instanceof HumanLabelsError) throw new UsageError(e.message);
+    throw e;
+  }
 }
 
 /** `estimate --table`: the per-model paper table, printed and optionally written as CSV and LaTeX. */

@@ -40,6 +40,16 @@ function pvalue(p: number | null): string {
   return p.toFixed(4);
 }
 
+/**
+ * The labels' coverage on the first line (new user 37: a committee with usable labels on 10.6% of the attacked runs
+ * was read as the study's labels; its share was nowhere on the line that names it).
+ */
+function labelCoverageText(c: CompareResult["label_coverage"] | undefined): string {
+  if (!c) return "coverage not recorded";
+  const share = c.attacked > 0 ? `${((100 * c.labelled) / c.attacked).toFixed(1)}%` : "undefined";
+  return `usable labels on ${c.labelled} of the ${c.attacked} attacked trajectories: coverage ${share}${c.attacked > 0 && c.labelled / c.attacked < 0.8 ? " LOW" : ""}`;
+}
+
 /** The header: what was compared, what was excluded and left out (per model and pooled), the warnings. */
 function headerLines(r: CompareResult): string[] {
   const src = r.source.kind === "committee" ? (r.source.members ? `the ${committeeName({ members: r.source.members, quorum: r.source.quorum ?? DEFAULT_QUORUM })} (committee.jsonl)` : "the committee label") : `judge ${r.source.judge_id}`;
@@ -57,7 +67,7 @@ function headerLines(r: CompareResult): string[] {
   const lines: string[] = [];
   if (r.where) lines.push(whereLine(r.where, `trajectories of the run: every figure below is over them`));
   lines.push(
-    `cross-condition analysis${r.run ? ` of run ${r.run}` : ""} by ${r.condition_field}, labels from ${src}: ` +
+    `cross-condition analysis${r.run ? ` of run ${r.run}` : ""} by ${r.condition_field}, labels from ${src} (${labelCoverageText(r.label_coverage)}): ` +
       `${r.n_observations} labelled attacked trajectories compared, of ${r.n_total} in the run; excluded: ${ex}` +
       (left.length > 0 ? `; labelled but left out to compare like for like: ${left.join(", ")}` : "") +
       pooled,
@@ -69,7 +79,7 @@ function headerLines(r: CompareResult): string[] {
   lines.push(...formatCellsDropped(r.cells, r.condition_field));
   if (r.common_tasks.applied) lines.push(`--common-tasks: ${r.common_tasks.common_units} tasks shared by every model; ${r.common_tasks.dropped} trajectories on other tasks left out`);
   for (const w of r.warnings) lines.push(`WARNING: ${w}`);
-  const tie = r.baseline_tied ? `, tied with ${r.baseline_tied.slice(1).join(", ")} in models and trajectories: the first by name, choose one with --baseline` : "";
+  const tie = r.baseline_tie ? `, tied with ${r.baseline_tie.conditions.slice(1).join(", ")}: see the warning, choose one with --baseline` : "";
   const chosen = r.baseline_chosen_by === "option" ? "--baseline" : `default: ${r.baseline_chosen_by}${tie}`;
   lines.push(`models ${r.models.length}, suites ${r.suites.length}, ${groupsNoun(r.condition_field)} ${r.conditions.length}; baseline ${r.baseline} (${chosen}${r.baseline_note ? `; ${r.baseline_note}` : ""})`);
   return lines;

@@ -22,7 +22,7 @@ import { interactionLRT } from "./logistic.js";
 import { leaveOneSuiteOut } from "./loso.js";
 import { EXPOSURE_LOW_BELOW, RATE_NAMES, type RateName } from "../stats/rates.js";
 import { coverageText, exposureLowText } from "../format/rates-text.js";
-import { baselineAbsentReason, unattackedOnlyModels, unattackedOnlyWarnings } from "./unattacked-only.js";
+import { baselineAbsentReason, unattackedOnlyModels, unattackedOnlyPairs, unattackedOnlyPairWarnings, unattackedOnlyWarnings } from "./unattacked-only.js";
 import { showControls } from "../format/shown.js";
 import { utilityTable } from "./utility.js";
 import { utilityLikeForLikeWarnings } from "../stats/utility-like-for-like.js";
@@ -32,7 +32,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { WhereStatement } from "../store/where.js";
 import { cellKey, commonCellFilter, fieldNoun, POOLED_FIGURES, type CellCheck } from "./cells.js";
 import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-exposure.js";
-import { chooseBaseline, commonTaskFilter, type CommonTasks } from "./tasks.js";
+import { baselineTieText, chooseBaseline, commonTaskFilter, type CommonTasks } from "./tasks.js";
 import { baselineFields } from "./baseline-undefended.js";
 import type { CompareResult, PooledFigures } from "./result.js";
 
@@ -221,9 +221,12 @@ export function compareConditions(
     const why = baselineAbsentReason(opts.index.values(), o.condition_field, opts.baseline);
     if (why) throw new Error(`baseline "${showControls(opts.baseline)}" is not a compared condition: ${why} (conditions compared: ${[...new Set(obs.map((x) => x.condition))].sort().map(showControls).join(", ")})`);
   }
-  const { baseline, chosen_by, tied: baselineTied } = chooseBaseline(obs, opts.baseline, o.condition_field);
+  const { baseline, chosen_by, tie } = chooseBaseline(obs, opts.baseline, o.condition_field);
+  if (tie) warnings.push(baselineTieText(tie, fieldNoun(o.condition_field)));
   const unattackedOnly = opts.index ? unattackedOnlyModels(opts.index.values(), o.condition_field, new Set(obs.map((x) => x.model))) : [];
   warnings.push(...unattackedOnlyWarnings(unattackedOnly, o.condition_field));
+  const pairsUnattacked = opts.index ? unattackedOnlyPairs(opts.index.values(), o.condition_field, new Set(obs.map((x) => x.model))) : [];
+  warnings.push(...unattackedOnlyPairWarnings(pairsUnattacked, o.condition_field));
   const cells = asrTable(obs, own.unlabelled);
   warnings.push(...rateWarnings(cells, o.condition_field));
   const ownApplied = Object.keys(cellRes.cells.per_model).length > 0;
@@ -265,8 +268,9 @@ export function compareConditions(
     condition_field: o.condition_field,
     baseline,
     baseline_chosen_by: chosen_by,
-    ...(baselineTied ? { baseline_tied: baselineTied } : {}),
     ...baselineFields(baseline, chosen_by, o.condition_field, opts.index?.values(), [...new Set(obs.map((x) => x.condition))]),
+    ...(tie ? { baseline_tie: tie } : {}),
+    label_coverage: { labelled: totalWeight(o.observations), attacked: totalWeight(o.observations) + totalWeight(o.unlabelled ?? []) },
     n_total: o.n_total,
     n_observations: totalWeight(obs),
     excluded: o.excluded,
@@ -288,6 +292,7 @@ export function compareConditions(
     ...(opts.index && utility.length === 0 ? { utility_reason: "no_utility_in_input" as const } : {}),
     ...(drops.length > 0 ? { utility_drops: drops } : {}),
     ...(unattackedOnly.length > 0 ? { models_unattacked_only: unattackedOnly } : {}),
+    ...(pairsUnattacked.length > 0 ? { pairs_unattacked_only: pairsUnattacked } : {}),
     // the figures that set models side by side: over the cells every condition covers (pooled_figures)
     reversals: RATE_NAMES.flatMap((rate) => reversalAnalysis(pooled.obs, pCells, boot, rate)),
     worst_condition: byRate((rate) => worstCondition(cells, baseline, boot, rate)),

@@ -1,7 +1,7 @@
 /**
  * The result of `compare` (`compareConditions` of ./index.ts), and what its pooled figures are over.
  */
-import type { UnattackedOnlyModel } from "./unattacked-only.js";
+import type { UnattackedOnlyModel, UnattackedOnlyPair } from "./unattacked-only.js";
 import type { Observations } from "./data.js";
 import type { AsrCell, BootstrapSettings, ReversalResult, WorstConditionSummary } from "./analysis.js";
 import type { LosoSummary } from "./loso.js";
@@ -12,7 +12,7 @@ import type { UtilityCell } from "./utility.js";
 import type { UtilityDrop } from "./utility-drop.js";
 import type { WhereStatement } from "../store/where.js";
 import type { CellCheck } from "./cells.js";
-import type { BaselineChoice, CommonTasks } from "./tasks.js";
+import type { BaselineChoice, BaselineTie, CommonTasks } from "./tasks.js";
 
 /**
  * What the figures that set models side by side (the reversals and the interaction test: `cells.figures.pooled`) are
@@ -49,8 +49,6 @@ export interface CompareResult {
   condition_field: string;
   baseline: string;
   baseline_chosen_by: BaselineChoice;
-  /** `most_models` only: the conditions tied with the baseline in models and trajectories (the baseline first, chosen by name). */
-  baseline_tied?: string[];
   /** By condition: whether the baseline's name reads as undefended (no_defense, none, ...: ./baseline-undefended.ts). */
   baseline_undefended?: boolean;
   /**
@@ -58,6 +56,13 @@ export interface CompareResult {
    * unattacked only), and that the underestimate is then relative to a defense, not to no defense (new user 33).
    */
   baseline_note?: string;
+  /** A default baseline tied with other conditions on the number of models: the tie and how it was broken (also a warning; new user 37). */
+  baseline_tie?: BaselineTie;
+  /**
+   * The labels' coverage: attacked trajectories with a model and a value of the compared field (`attacked`), and
+   * those with a usable label (`labelled`), before any like-for-like restriction; said on the first line (new user 37).
+   */
+  label_coverage: { labelled: number; attacked: number };
   n_total: number;
   /**
    * Labelled attacked trajectories in the per-model figures (`asr`, `utility`, `worst_condition`,
@@ -123,6 +128,8 @@ export interface CompareResult {
   utility_drops?: UtilityDrop[];
   /** Agent models the run holds with no attacked trajectory: not compared, their utility without attack said (`./unattacked-only.ts`). */
   models_unattacked_only?: UnattackedOnlyModel[];
+  /** Compared models with a condition under which they have runs but none attacked: no row there, said (`./unattacked-only.ts`; new user 37). */
+  pairs_unattacked_only?: UnattackedOnlyPair[];
   /** Reversals of the ordering by each rate (each row names its `rate`), over `pooled_figures`. */
   reversals: ReversalResult[];
   /** The worst condition by each rate. */

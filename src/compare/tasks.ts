@@ -13,11 +13,10 @@ export type BaselineChoice = "option" | "no_defense" | "undefended_name" | "tool
  * The baseline condition: the given one; else `no_defense` when it is observed (AgentDojo defense runs); else, by
  * condition, another observed condition whose name reads as undefended (`none`, `baseline`: ./baseline-undefended.ts;
  * the first by name); else, grouping by surface (`field` = `surface`), `tool_output` (the data surface) when it is observed;
- * else the condition observed for the most models (ties: the most trajectories, then the first by name, and `tied`
- * names every condition tied in both, the chosen one first).
+ * else the condition observed for the most models (ties: the most trajectories, then the first by name; said in `tie`).
  * @throws Error when a given baseline is not among the observed conditions, or there is no observation.
  */
-export function chooseBaseline(obs: readonly Observation[], given?: string, field?: string): { baseline: string; chosen_by: BaselineChoice; tied?: string[] } {
+export function chooseBaseline(obs: readonly Observation[], given?: string, field?: string): { baseline: string; chosen_by: BaselineChoice; tie?: BaselineTie } {
   const conds = new Map<string, { models: Set<string>; n: number }>();
   for (const o of obs) {
     let c = conds.get(o.condition);
@@ -36,10 +35,34 @@ export function chooseBaseline(obs: readonly Observation[], given?: string, fiel
   if (undefended) return { baseline: undefended, chosen_by: "undefended_name" };
   if (field === "surface" && conds.has("tool_output")) return { baseline: "tool_output", chosen_by: "tool_output" };
   const ranked = [...conds.entries()].sort(([a, x], [b, y]) => y.models.size - x.models.size || y.n - x.n || a.localeCompare(b));
-  const [best, top] = ranked[0];
-  // a tie in models and trajectories is decided by name only: said (`tied`), never passed off as a most-observed condition (fixM 2)
-  const tied = ranked.filter(([, c]) => c.models.size === top.models.size && c.n === top.n).map(([name]) => name);
-  return { baseline: best, chosen_by: "most_models", ...(tied.length > 1 ? { tied } : {}) };
+  const best = ranked[0][0];
+  // a tie on the rule (new user 37: three defenses each run by one model) is said with how it was broken, never unsaid
+  const tied = ranked.filter(([, c]) => c.models.size === ranked[0][1].models.size);
+  if (tied.length < 2) return { baseline: best, chosen_by: "most_models" };
+  const byName = tied.filter(([, c]) => c.n === ranked[0][1].n).length > 1;
+  const tie: BaselineTie = { conditions: tied.map(([c]) => c), models: ranked[0][1].models.size, trajectories: Object.fromEntries(tied.map(([c, x]) => [c, x.n])), broken_by: byName ? "name" : "trajectories" };
+  return { baseline: best, chosen_by: "most_models", tie };
+}
+
+/**
+ * A default baseline (`most_models`) tied with other conditions on the number of models: the tied conditions (the
+ * chosen one first), that number, each one's labelled attacked trajectories, and what broke the tie (`trajectories`:
+ * the most of them; `name`: equal there too, the first by name).
+ */
+export interface BaselineTie {
+  conditions: string[];
+  models: number;
+  trajectories: Record<string, number>;
+  broken_by: "trajectories" | "name";
+}
+
+/** The words for a {@link BaselineTie}: the tie, how it was broken, and that `--baseline` chooses (`one`: "condition", "attack", ...). */
+export function baselineTieText(t: BaselineTie, one = "condition"): string {
+  const list = t.conditions.map((c) => `${showControls(c)} ${t.trajectories[c]}`).join(", ");
+  return (
+    `the default baseline rule (the ${one} observed for the most models) is tied: ${t.conditions.length} ${one}s observed for ${t.models} model${t.models === 1 ? "" : "s"} each; ` +
+    `broken by ${t.broken_by === "name" ? "name (equal labelled attacked trajectories too)" : "the most labelled attacked trajectories"} (${list}), so ${showControls(t.conditions[0])} is an arbitrary baseline: every underestimate below is relative to it; --baseline chooses one`
+  );
 }
 
 /** What {@link commonTaskFilter} kept. */

@@ -7,6 +7,7 @@ import { runKind } from "../ingest/attacked.js";
 import { showControls } from "../format/shown.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { conditionValue } from "../store/row-field.js";
+import { fieldNoun } from "./cells.js";
 
 /** One model with runs and no attacked trajectory: its runs and utility without attack per condition. */
 export interface UnattackedOnlyModel {
@@ -55,6 +56,56 @@ export function unattackedOnlyWarnings(models: readonly UnattackedOnlyModel[], f
         return `${showControls(c)} ${b.n > 0 ? `${((100 * b.passed) / b.n).toFixed(1)}% (${b.passed}/${b.n})` : `undefined (no utility verdict in its ${b.runs - b.injection_task_runs} unattacked runs)`}${inj}`;
       });
     return `agent model ${showControls(m.model)}: ${m.runs} runs, none attacked: not compared (compare sets attack figures side by side); its utility without attack by ${field}: ${parts.join(", ")}`;
+  });
+}
+
+/** A compared model with runs under a condition but no attacked one there: its runs and utility without attack. */
+export interface UnattackedOnlyPair {
+  model: string;
+  condition: string;
+  runs: number;
+  /** As {@link UnattackedOnlyModel.by_condition}'s entries: unattacked runs with a utility verdict, passed, injection-task runs. */
+  passed: number;
+  n: number;
+  injection_task_runs: number;
+}
+
+/**
+ * The (model, condition) pairs of the compared models (`compared`) with runs and no attacked trajectory (labelled or
+ * not): the model has attack rows under its other conditions, none under these, so its lines count fewer conditions
+ * and the reversals fewer model pairs (new user 37: gpt-5-mini under tool_filter, 4 unattacked runs, vanished).
+ * @returns sorted by model then condition; `[]` when none.
+ */
+export function unattackedOnlyPairs(index: Iterable<TrajectoryIndexRow>, field: string, compared: ReadonlySet<string>): UnattackedOnlyPair[] {
+  const per = new Map<string, { attacked: boolean; p: UnattackedOnlyPair }>();
+  for (const r of index) {
+    if (!r.agent_model || !compared.has(r.agent_model)) continue;
+    const c = conditionValue(r, field);
+    if (c === undefined) continue; // no value of the field: counted apart (no_condition)
+    const k = `${r.agent_model}\u0000${c}`;
+    let e = per.get(k);
+    if (!e) per.set(k, (e = { attacked: false, p: { model: r.agent_model, condition: c, runs: 0, passed: 0, n: 0, injection_task_runs: 0 } }));
+    const kind = runKind(r);
+    e.p.runs++;
+    if (kind === "attacked") e.attacked = true;
+    else if (kind === "injection_task") e.p.injection_task_runs++;
+    else if (typeof r.reference?.utility === "boolean") {
+      e.p.n++;
+      if (r.reference.utility) e.p.passed++;
+    }
+  }
+  return [...per.values()].filter((e) => !e.attacked).map((e) => e.p).sort((a, b) => a.model.localeCompare(b.model) || a.condition.localeCompare(b.condition));
+}
+
+/** The warning for {@link unattackedOnlyPairs}' entries, one line per pair (`field`: the compared field). */
+export function unattackedOnlyPairWarnings(pairs: readonly UnattackedOnlyPair[], field = "condition"): string[] {
+  return pairs.map((p) => {
+    const u = p.n > 0 ? `${((100 * p.passed) / p.n).toFixed(1)}% (${p.passed}/${p.n})` : `undefined (no utility verdict in its ${p.runs - p.injection_task_runs} unattacked runs)`;
+    const inj = p.injection_task_runs > 0 ? ` (${p.injection_task_runs} injection-task runs left out)` : "";
+    return (
+      `${showControls(p.model)} under ${fieldNoun(field)} ${showControls(p.condition)}: ${p.runs} runs, none attacked: no row there (compare sets attack figures side by side), ` +
+      `so its lines count its other ${fieldNoun(field, 2)} only and the reversals leave it out of every pair with ${showControls(p.condition)}; its utility without attack there: ${u}${inj}`
+    );
   });
 }
 

@@ -4,7 +4,7 @@
  * what a LOW coverage's list says of them (counts, the benchmark's own verdict over the labelled runs and over all).
  */
 import { ALL_SUITES, asrTable } from "../compare/analysis.js";
-import type { ExcludedGroup, Observations } from "../compare/data.js";
+import { totalWeight, type ExcludedGroup, type Observations } from "../compare/data.js";
 import { RATE_NAMES, type RateName } from "../stats/rates.js";
 import type { ReferenceRates } from "../stats/reference-rates.js";
 
@@ -35,6 +35,11 @@ export interface ConditionView {
   }>;
   /** Values of `field` with attacked trajectories but no usable label (absent from `cells`, named here). */
   excluded_groups: ExcludedGroup[];
+  /**
+   * The labels' coverage over the view: attacked trajectories with a model and a value of `field`, and those with a
+   * usable label; named in the charts' titles beside whose labels (new user 37: a committee labelling 10.6%).
+   */
+  label_coverage?: { labelled: number; attacked: number };
 }
 
 /** The two rates by condition, attack and surface (fields with two values or more), one view per field and rate, from the observations of each field (objects or columns). */
@@ -45,6 +50,8 @@ export function conditionViewsOf(observationsOf: (field: string) => Observations
     const values = new Set(obs.observations.map((x) => x.condition));
     if (values.size < 2) continue;
     const table = asrTable(obs.observations, obs.unlabelled).filter((c) => c.suite === ALL_SUITES);
+    const labelled = totalWeight(obs.observations);
+    const label_coverage = { labelled, attacked: labelled + totalWeight(obs.unlabelled ?? []) };
     for (const rate of RATE_NAMES) {
       const cells = table
         .filter((c) => c[rate].rate !== null)
@@ -63,7 +70,7 @@ export function conditionViewsOf(observationsOf: (field: string) => Observations
           ...(c.reference_security !== undefined ? { reference_security: c.reference_security } : {}),
           ...(c.reference_security_reason ? { reference_security_reason: c.reference_security_reason } : {}),
         }));
-      conditions.push({ field, rate, cells, excluded_groups: obs.excluded_groups.filter((g) => g.field === field) });
+      conditions.push({ field, rate, cells, excluded_groups: obs.excluded_groups.filter((g) => g.field === field), label_coverage });
     }
   }
   return conditions;

@@ -409,10 +409,30 @@ ${oneCategoryWarnings(m.reference.map((r) => [r.judge_id, r.one_category]))}${(m
   return `<section id="agreement"><h2>Agreement with humans and with the benchmark</h2>${forestSvg ? `<div class="charts">${forestSvg}</div>` : ""}${parts.join("")}</section>`;
 }
 
+/** `: usable labels on L of A attacked (x%)`, LOW below 80%; "" for a model made before the field. */
+function coverageWords(c: { labelled: number; attacked: number } | undefined): string {
+  if (!c || c.attacked === 0) return "";
+  const share = c.labelled / c.attacked;
+  return `: usable labels on ${c.labelled} of ${c.attacked} attacked, ${(100 * share).toFixed(1)}%${share < 0.8 ? " LOW" : ""}`;
+}
+
+/**
+ * The compare command that reads the section's labels: `--committee` or `--judge ID` always (compare refuses a run
+ * with several judges and no choice: new user 37); a committee computed here, not stored, needs committee.jsonl first.
+ */
+export function compareHint(m: Pick<ReportModel, "run" | "conditions" | "committee" | "condition_source">): string {
+  const cmd = `ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}`;
+  if (m.committee && m.condition_source === "committee") {
+    const members = m.committee.left_out.length ? m.committee.left_out.map((j) => ` --exclude-judge ${escapeHtml(j)}`).join("") : "";
+    return m.committee.source === "committee.jsonl" ? `${cmd} --committee` : `ipi-judge committee --run ${escapeHtml(m.run)}${members}, then ${cmd} --committee`;
+  }
+  return m.condition_source ? `${cmd} --judge ${escapeHtml(m.condition_source)}` : cmd;
+}
+
 async function conditionsSection(m: ReportModel): Promise<string> {
   if (m.conditions.length === 0) return "";
   const figs: string[] = [];
-  for (const c of m.conditions) figs.push(figure(`${c.rate} by ${c.field} (labels of ${m.condition_source})`, await conditionHeatmap(c.cells, c.field, c.rate)));
+  for (const c of m.conditions) figs.push(figure(`${c.rate} by ${c.field} (labels of ${m.condition_source}${coverageWords(c.label_coverage)})`, await conditionHeatmap(c.cells, c.field, c.rate)));
   const left = m.conditions.filter((c) => c.rate === "asr_goal").flatMap((c) => c.excluded_groups ?? []);
   const low = m.conditions
     .filter((c) => c.rate === "asr_goal")
@@ -433,7 +453,7 @@ async function conditionsSection(m: ReportModel): Promise<string> {
   const mix = m.warnings.filter(isLikeForLikeWarning);
   const mixHtml = mix.length ? `<div class="warn">Not like for like: ${mix.map(escapeHtml).join(" ")}</div>` : "";
   return `<section id="conditions"><h2>Attack success by condition</h2>${mixHtml}${cellsNotesHtml(m.warnings)}${leftOut}${lowHtml}${exposureLowConditionsHtml(m.conditions)}
-<p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ipi-judge compare --run ${escapeHtml(m.run)} --by ${escapeHtml(m.conditions[0].field)}.</p>
+<p class="note">Suites pooled. asr_goal = full compliance (the injected goal carried out; compare it with a benchmark's checker); asr_behaviour = full or partial compliance. For ordering reversals, worst-condition risk and the interaction test: ${compareHint(m)}.</p>
 <div class="charts">${figs.join("")}</div></section>`;
 }
 

@@ -162,11 +162,7 @@ export async function openInvocation(
 }
 
 /** A chat-JSONL line given the id this run stored for it under the older fallback-id rule. */
-export interface RemappedId {
-  from: string;
-  to: string;
-  path: string;
-}
+export type RemappedId = { from: string; to: string; path: string };
 
 /** What the reading loop did ({@link readAndSchedule}). */
 export interface ReadOutcome {

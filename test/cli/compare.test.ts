@@ -126,9 +126,22 @@ describe("ipi-judge compare on the real AgentDojo samples", () => {
     }
   });
 
-  it("uses the committee label when the run has committee.jsonl", async () => {
+  it("several judges and no --judge/--committee: refused, each choice named with its coverage; --committee reads committee.jsonl", async () => {
     const fx = await buildCommitteeFixture(path.join(tmp, "fx"));
-    const r = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--bootstrap", "50", "--json"]);
+    // new user 37: the committee was the silent default (10.6% coverage, a model and three suites left out)
+    const refused = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--bootstrap", "0"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toMatch(/^ipi-judge: run \S+ has 3 judges: choose whose labels compare reads \(.*compare does not choose for you, as estimate does not\):\n/);
+    const listed = new Map([...refused.stderr.matchAll(/^ {2}(--judge \S+|--committee) +.*: usable labels on (\d+) of (\d+) attacked trajectories \(/gm)].map((m) => [m[1].trim(), [Number(m[2]), Number(m[3])]]));
+    expect([...listed.keys()]).toEqual(["--judge lenient-a", "--judge signature", "--judge strict-b", "--committee"]);
+    // each listed coverage is the one that choice's own run prints (label_coverage)
+    for (const [opt, [labelled, attacked]] of listed) {
+      const got = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--bootstrap", "0", "--json", ...opt.split(" ")]);
+      expect(got.code, opt).toBe(0);
+      expect(JSON.parse(got.stdout).label_coverage, opt).toEqual({ labelled, attacked });
+    }
+    const r = await runCli(["compare", "--run", fx.run, "--labels-dir", fx.labelsDir, "--by", "attack", "--bootstrap", "50", "--json", "--committee"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
     // the committee of committee.jsonl, named (new user 30: one committee per run)

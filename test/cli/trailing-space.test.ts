@@ -34,7 +34,7 @@ describe("no printed line ends in a space", () => {
     ["agree --judges", () => ["agree", ...run(), "--judges", "signature,lenient-a"]],
     ["agree --human", () => ["agree", ...run(), "--human", fx.humanFile]],
     ["committee", () => ["committee", ...run()]],
-    ["compare --by attack", () => ["compare", ...run(), "--by", "attack", "--bootstrap", "50", "--seed", "1"]],
+    ["compare --by attack", () => ["compare", ...run(), "--by", "attack", "--committee", "--bootstrap", "50", "--seed", "1"]],
     ["report", () => ["report", ...run(), "--human", fx.humanFile, "--committee", "--out", path.join(tmp, "r.html")]],
   ];
   for (const [what, args] of cases)

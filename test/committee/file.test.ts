@@ -37,7 +37,7 @@ describe("committee.jsonl records its judge set; compare checks it", () => {
     expect(r.code).toBe(0);
     const lines = fs.readFileSync(cfPath(), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
     for (const l of lines) expect(l).toMatchObject({ committee_judges: ["lenient-a", "signature", "strict-b"], excluded_judges: [], quorum: 2 });
-    const c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--json"]);
+    const c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--committee", "--json"]);
     expect(c.code).toBe(0);
     expect(JSON.parse(c.stdout).source).toEqual({ kind: "committee", members: ["lenient-a", "signature", "strict-b"], quorum: 2 });
   });
@@ -47,13 +47,13 @@ describe("committee.jsonl records its judge set; compare checks it", () => {
     const { verdicts: cv } = committeeReport(two, index, { run: fx.run, bootstrap: { B: 0, seed: 1 } });
     // an older file: no record of the judge set, and a judge of the run missing from its votes
     fs.writeFileSync(cfPath(), cv.map((c) => JSON.stringify(c)).join("\n") + "\n");
-    let c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0"]);
+    let c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--committee"]);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/strict-b that committee\.jsonl \(the committee of lenient-a, signature\) does not include/);
     expect(c.stderr).toMatch(/run ipi-judge committee --run committee again/);
     // the same committee written with the judge left out on record: read, with a warning naming it
     writeCommitteeFile(cfPath(), cv, { judges: ["lenient-a", "signature"], runJudges: ["lenient-a", "signature", "strict-b"], quorum: 2 });
-    c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--json"]);
+    c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--committee", "--json"]);
     expect(c.code).toBe(0);
     expect(c.stderr).toMatch(/judge\(s\) strict-b of the run were left out when it was built/);
     // --judge never reads the committee file
@@ -67,7 +67,7 @@ describe("committee.jsonl records its judge set; compare checks it", () => {
     writeCommitteeFile(cfPath(), flipped as typeof cv, { judges: ["lenient-a", "signature", "strict-b"], runJudges: ["lenient-a", "signature", "strict-b"], quorum: 2 });
     const cf = (await readCommitteeFile(fx.runDir))!;
     expect(checkCommitteeFile(cf, verdicts).stale).toEqual(["judge signature's votes changed on 3 trajectories since committee.jsonl was written (relabelled or resumed)"]);
-    const c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0"]);
+    const c = await cli(["compare", "--run", fx.run, "--by", "attack", "--bootstrap", "0", "--committee"]);
     expect(c.code).toBe(2);
     expect(c.stderr).toMatch(/votes changed on 3 trajectories/);
     // sample draws its disagreement pool from committee.jsonl: a stale file is said so

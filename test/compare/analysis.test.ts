@@ -221,13 +221,13 @@ describe("ties in what compare ranks are said, never one condition by name (fixM
     expect(formatCompare(run(obs, "base"))).toContain("max 30.0 pp (tie: a, b)");
   });
 
-  it("a default baseline tied in models and trajectories says so (baseline_tied) and points to --baseline", () => {
+  it("a default baseline tied in models and trajectories says so (baseline_tie) and points to --baseline", () => {
     const obs = [...cell("a", "s1", "p", 1, 10), ...cell("a", "s1", "q", 4, 10)];
-    expect(chooseBaseline(obs)).toEqual({ baseline: "p", chosen_by: "most_models", tied: ["p", "q"] });
+    expect(chooseBaseline(obs)).toEqual({ baseline: "p", chosen_by: "most_models", tie: { conditions: ["p", "q"], models: 1, trajectories: { p: 10, q: 10 }, broken_by: "name" } });
     const r = run(obs);
-    expect(r.baseline_tied).toEqual(["p", "q"]);
-    expect(formatCompare(r)).toContain("baseline p (default: most_models, tied with q in models and trajectories: the first by name, choose one with --baseline");
-    expect(chooseBaseline([...obs, ...cell("b", "s1", "p", 1, 10)]).tied).toBeUndefined();
+    expect(r.baseline_tie?.conditions).toEqual(["p", "q"]);
+    expect(formatCompare(r)).toContain("baseline p (default: most_models, tied with q: see the warning, choose one with --baseline");
+    expect(chooseBaseline([...obs, ...cell("b", "s1", "p", 1, 10)]).tie).toBeUndefined();
   });
 });
 
@@ -392,7 +392,10 @@ describe("baseline choice and the whole analysis", () => {
     expect(all.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.labelled).toBe(6);
     const common = compareConditions(base, { bootstrap: { B: 0, seed: 1 }, commonTasks: true });
     // hand-made observations carry no like-for-like cell: the one warning left says so (src/compare/cells.ts)
-    expect(common.warnings.filter((w) => !/like-for-like/.test(w))).toEqual([]);
+    // (and A and B are each run by both models: the default baseline's tie is said, broken by name: new user 37)
+    expect(common.warnings.filter((w) => !/like-for-like/.test(w))).toEqual([
+      "the default baseline rule (the condition observed for the most models) is tied: 2 conditions observed for 2 models each; broken by name (equal labelled attacked trajectories too) (A 8, B 8), so A is an arbitrary baseline: every underestimate below is relative to it; --baseline chooses one",
+    ]);
     // b on u0..u3 under A: k = 3 of the first 4 (cell marks the first k compromised)
     expect(common.asr.find((c) => c.model === "b" && c.suite === ALL_SUITES && c.condition === "A")!.asr_behaviour).toMatchObject({ n: 4, count: 3 });
     expect(() => compareConditions({ ...base, observations: [...cell("a", "s", "A", 1, 2), ...cell("b", "t", "A", 1, 2)] }, { commonTasks: true })).toThrow(/no task is shared/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compareConditions } from "../../src/compare/index.js";
 import type { Observation } from "../../src/compare/data.js";
-import { unattackedOnlyModels, unattackedOnlyWarnings } from "../../src/compare/unattacked-only.js";
+import { unattackedOnlyModels, unattackedOnlyPairs, unattackedOnlyPairWarnings, unattackedOnlyWarnings } from "../../src/compare/unattacked-only.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 
 /** Model a: attacked runs under A and B; model c: only unattacked runs under A and "no_defense" (new user 30, L7). */
@@ -52,5 +52,39 @@ describe("compare: a model with no attacked trajectory is said, not dropped unsa
     expect(() => compareConditions(o, { bootstrap: { B: 0, seed: 1 }, index, baseline: "Z" })).toThrow(/^baseline "Z" is not an observed condition/);
     // without the index (a library caller): nothing to say, nothing said
     expect(compareConditions(o, { bootstrap: { B: 0, seed: 1 } }).models_unattacked_only).toBeUndefined();
+  });
+});
+
+describe("compare: a compared model's condition with only unattacked runs is said, not dropped unsaid (new user 37, L)", () => {
+  /** Model a of the fixture, plus 3 unattacked runs under C (2 with a utility verdict, 1 passed) and an injection-task run there. */
+  function withC() {
+    const { rows, obs } = fixture();
+    const row = (id: string, user: string, utility: boolean | undefined) =>
+      ({ id, agent_model: "a", suite: "s", condition: "C", user_task_id: user, attacked: false, reference: utility === undefined ? {} : { utility }, content_sha256: "c" }) as unknown as TrajectoryIndexRow;
+    rows.push(row("a/C/0", "user_task_0", true), row("a/C/1", "user_task_1", false), row("a/C/2", "user_task_2", undefined), row("a/C/inj", "injection_task_0", true));
+    return { rows, obs };
+  }
+  it("names the pair with its runs and utility without attack; a model's attacked condition and an unattacked-only model are not pairs", () => {
+    const { rows } = withC();
+    // by hand: a under C has 4 runs, none attacked; of the 3 user-task runs 2 carry utility (1 passed); 1 injection-task run
+    expect(unattackedOnlyPairs(rows, "condition", new Set(["a"]))).toEqual([{ model: "a", condition: "C", runs: 4, passed: 1, n: 2, injection_task_runs: 1 }]);
+    // model c (not compared) is the whole-model warning's, not a pair
+    expect(unattackedOnlyPairs(rows, "condition", new Set(["a", "x"]))).toHaveLength(1);
+    expect(unattackedOnlyPairWarnings(unattackedOnlyPairs(rows, "condition", new Set(["a"])))).toEqual([
+      "a under condition C: 4 runs, none attacked: no row there (compare sets attack figures side by side), so its lines count its other conditions only and the reversals leave it out of every pair with C; its utility without attack there: 50.0% (1/2) (1 injection-task runs left out)",
+    ]);
+  });
+  it("compareConditions warns and lists it in --json (pairs_unattacked_only); the model keeps its two attacked conditions", () => {
+    const { rows, obs } = withC();
+    const o = { source: { kind: "judge" as const, judge_id: "j" }, condition_field: "condition", observations: obs, n_total: rows.length, excluded: {}, excluded_groups: [] };
+    const r = compareConditions(o, { bootstrap: { B: 0, seed: 1 }, index: new Map(rows.map((x) => [x.id, x])) });
+    expect(r.conditions_per_model.a).toEqual(["A", "B"]);
+    expect(r.pairs_unattacked_only).toEqual([{ model: "a", condition: "C", runs: 4, passed: 1, n: 2, injection_task_runs: 1 }]);
+    expect(r.warnings.filter((w) => w.startsWith("a under condition C: 4 runs, none attacked"))).toHaveLength(1);
+    // without such a pair: no key, no warning
+    const plain = fixture();
+    const r0 = compareConditions({ ...o, observations: plain.obs }, { bootstrap: { B: 0, seed: 1 }, index: new Map(plain.rows.map((x) => [x.id, x])) });
+    expect(r0.pairs_unattacked_only).toBeUndefined();
+    expect(r0.warnings.some((w) => w.includes("none attacked: no row there"))).toBe(false);
   });
 });

@@ -129,6 +129,14 @@ describe("estimate on real AgentDojo runs with a biased judge and a truth-annota
     const several = await runCli([...base, "--human", path.join(sample, "human.jsonl")]);
     expect(several.code).toBe(2);
     expect(several.stderr).toMatch(/has 2 judges \(biased, signature\): choose one with --judge ID, or --committee/);
+    // new user 37: each choice with its coverage (as compare names them), the same in --table; one denominator for all
+    for (const out of [several.stderr, (await runCli([...base, "--table"])).stderr]) {
+      const lines = [...out.matchAll(/^ {2}(--judge \S+|--committee) +(.*): usable labels on (\d+) of (\d+) attacked trajectories \([\d.]+%\)$/gm)];
+      expect(lines.map((m) => m[1].trim())).toEqual(["--judge biased", "--judge signature", "--committee"]);
+      expect(new Set(lines.map((m) => m[4])).size).toBe(1);
+      for (const m of lines) expect(Number(m[3])).toBeLessThanOrEqual(Number(m[4]));
+      expect(lines[2][2]).toMatch(/^committee \(biased, signature; quorum 2\) \((committee\.jsonl|every judge: no current committee\.jsonl)\)$/);
+    }
     const missing = await runCli([...base, "--human", path.join(tmp, "nope.jsonl"), "--judge", "biased"]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/nope\.jsonl: cannot read human labels/);
