@@ -526,20 +526,32 @@ export function isBodyReset(err: unknown): boolean {
 
 /**
  * The wait a 429 asks for, in ms: `retry-after-ms` (milliseconds) wins, else `retry-after` as seconds
- * (fractions allowed) or as an HTTP date (RFC 9110 section 10.2.3).
- * @returns ms >= 0, or `undefined` when neither header is present or readable.
+ * (fractions allowed) or as an HTTP date (RFC 9110 section 10.2.3). A value that is not one of these (negative,
+ * NaN, empty, text) is ignored, so the normal backoff applies (red team 37b F4: `retry-after: -5` was read as 0 and
+ * switched the backoff off: 7 requests in 1.7 s); a date in the past is a wait of 0, as the RFC reads it.
+ * @returns ms >= 0, or `undefined` when neither header is present and valid.
  */
 export function retryAfterMs(headers: Headers | Record<string, string> | undefined, now = Date.now()): number | undefined {
   if (!headers) return undefined;
   const get = (k: string): string | null | undefined =>
     headers instanceof Headers ? headers.get(k) : (headers as Record<string, string>)[k];
-  const ms = get("retry-after-ms");
-  if (ms != null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ms = nonNegative(get("retry-after-ms"));
+  if (ms !== undefined) return ms;
   const ra = get("retry-after");
   if (ra == null || ra.trim() === "") return undefined;
-  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
+  const s = nonNegative(ra);
+  if (s !== undefined) return s * 1000;
+  // a number that is not a valid delay (negative, Infinity) is not a date either
+  if (/^\s*[-+]?[\d.]/.test(ra)) return undefined;
   const d = Date.parse(ra);
   return Number.isNaN(d) ? undefined : Math.max(0, d - now);
+}
+
+/** A header value read as a non-negative finite number (a delay), else undefined (absent, empty, negative, NaN, text). */
+function nonNegative(v: string | null | undefined): number | undefined {
+  if (v == null || v.trim() === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
 /**
