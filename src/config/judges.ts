@@ -322,6 +322,27 @@ function matrixParams(pathname: string): Array<[string, string]> {
 }
 
 /**
+ * What is wrong with a `base_url` that the URL parser takes but repairs or reads otherwise (red team 37b F5:
+ * `http://127.0.0.1:/v1`, an empty port, was taken and sent to port 80), or undefined: white space anywhere (cut or
+ * percent-encoded by the parser), no host (`http:///v1` reads `v1` as the host), a `:` with no port after it, port 0.
+ */
+export function baseUrlProblem(raw: string): string | undefined {
+  if (/\s/.test(raw)) return "holds white space (a space, tab or line break): remove it";
+  const m = /^[a-z][a-z0-9+.-]*:\/\/([^/?#]*)/i.exec(raw);
+  if (!m) return undefined;
+  const authority = m[1].slice(m[1].lastIndexOf("@") + 1);
+  const host = authority.startsWith("[") ? authority.slice(0, authority.indexOf("]") + 1) : authority.split(":")[0];
+  if (host === "" || host === "[]") return "has no host (it should read like http://127.0.0.1:8000/v1)";
+  const rest = authority.slice(host.length);
+  if (rest === "") return undefined;
+  if (rest === ":") return "has a ':' with no port after it (the request would go to the scheme's default port): write the port, or drop the ':'";
+  const port = /^:(\d+)$/.exec(rest);
+  if (!port) return "has a host or port that is not valid";
+  if (Number(port[1]) < 1 || Number(port[1]) > 65535) return `has port ${port[1]}: a port is 1 to 65535`;
+  return undefined;
+}
+
+/**
  * Credentials a judge's configuration must not hold in plain text, checked when the config is read: userinfo in
  * `base_url` (`https://user:pass@host`), a secret-looking query parameter in `base_url` (`?key=...`) or matrix
  * parameter (`/v1;key=...`), any fragment (`#...`: never sent to the server, so it can only be a mistake or a
@@ -335,8 +356,12 @@ function checkCredentials(j: JudgeConfig, i: number, source: string): void {
     try {
       u = new URL(j.base_url);
     } catch {
-      throw new JudgesConfigError(`${at}.base_url is not a valid URL`);
+      const port = /:\/\/[^/?#]*:(\d+)(?:[/?#]|$)/.exec(j.base_url)?.[1];
+      throw new JudgesConfigError(`${at}.base_url is not a valid URL${port !== undefined && Number(port) > 65535 ? ` (port ${port}: a port is 1 to 65535)` : ""}`);
     }
+    const malformed = baseUrlProblem(j.base_url);
+    // the value is not repeated: it may hold a credential the checks below refuse
+    if (malformed) throw new JudgesConfigError(`${at}.base_url ${malformed}`);
     if (u.username || u.password)
       throw new JudgesConfigError(
         `${at}.base_url holds credentials (user:password@host); they are refused so they never reach a verdict, error or log. ` +

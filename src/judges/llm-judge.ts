@@ -19,6 +19,7 @@ import { promptSha256, RUBRIC_VERSION, SYSTEM_TEMPLATE } from "../rubric/prompt.
 import type { Part, Trajectory, Verdict } from "../types.js";
 import { batchPrice, usageCost } from "../providers/cost.js";
 import { implausibleUsage, type RequestsShape } from "../providers/plausible-usage.js";
+import { usageNotes } from "../providers/usage.js";
 import { CALLED_A_TOOL } from "../providers/classify.js";
 import { SEVERAL_CHOICES } from "../providers/choice.js";
 import { clientSettings, judgeSettings, type JudgeConfig } from "../config/judges.js";
@@ -248,8 +249,9 @@ export class LlmJudge implements Judge {
       try {
         res = await this.#sender.send(req, { signal: ctx.signal, requestSignal: ctx.abortSignal, tokenParam: this.#tokenParam, isComplete: this.#isComplete });
       } catch (e) {
-        // a fatal stop in the middle of a conversation (quota, revoked key): the turns already answered were paid
-        throw this.withPaid(e, conv, undefined);
+        // a fatal stop in the middle of a conversation (quota, revoked key): the turns already answered were paid, and
+        // so were this send's own answered requests (`sentBefore`: a streamed reply, a body lost after a 200)
+        throw this.withPaid(e, conv, (e as { sentBefore?: SendResult }).sentBefore);
       }
       try {
         this.learn(res);
@@ -412,11 +414,8 @@ export class LlmJudge implements Judge {
       v.provider_notes = [...(v.provider_notes ?? []), `implausible usage: ${implausible}: the verdict's cost is unknown (cost_usd null), its tokens kept as reported`];
       if (this.#implausible++ === 0) this.#adapted.push(`WARNING: implausible usage (first seen: ${implausible}): such verdicts have no cost (cost_basis implausible_usage); check the server`);
     }
-    if (u.inconsistent)
-      v.provider_notes = [
-        ...(v.provider_notes ?? []),
-        `usage of ${u.inconsistent} response(s) did not add up (reasoning or total tokens over the reported parts, cache hits + misses over prompt tokens): counted on the largest consistent reading`,
-      ];
+    const notes = usageNotes(u);
+    if (notes.length) v.provider_notes = [...(v.provider_notes ?? []), ...notes];
     return v;
   }
 }

@@ -136,6 +136,11 @@ import { chosenChoice } from "./choice.js";
 /** A body of server-sent events carrying chat completion chunks (`data: {"id":...,"object":"chat.completion.chunk"`). */
 const STREAMED_RE = /^\s*(?::[^\n]*\n\s*)*data:\s*[{[]/;
 
+/** Whether a 200's body (as the client hands on a body that is not JSON: a string) is server-sent events of chunks. */
+export function isStreamedBody(completion: unknown): completion is string {
+  return typeof completion === "string" && STREAMED_RE.test(completion);
+}
+
 /** What a streamed answer to a request that asked for none means, said in the `invalid_response` message. */
 export const STREAMED_NOTE =
   "the server streamed its answer as server-sent events although the request did not ask for a stream (a proxy or server setting that forces streaming; the judge needs one JSON chat completion per request)";
@@ -188,6 +193,22 @@ export function classifyCompletion(completion: unknown, ctx: ReplyContext = {}):
     return { kind: "cut", errorKind: "truncated", finishReason };
   }
   return { kind: "reply", content: text!, finishReason, ...(reasoning ? { reasoning } : {}), notes: withNote([]) };
+}
+
+/**
+ * Characters of text a chat completion's chosen choice holds (content, reasoning, refusal, tool call arguments;
+ * whitespace at the ends not counted): a reply with any is at least one completion token (`readUsage`'s `replyChars`).
+ */
+export function replyChars(completion: unknown): number {
+  const m = (chosenChoice(completion).choice as { message?: unknown } | undefined)?.message as
+    | { content?: unknown; refusal?: unknown; tool_calls?: unknown }
+    | undefined;
+  if (!m || typeof m !== "object") return 0;
+  const { text, thinking } = contentText(m.content);
+  let n = (text ?? "").trim().length + (thinking ?? "").trim().length + (reasoningText(m)?.trim().length ?? 0);
+  if (typeof m.refusal === "string") n += m.refusal.trim().length;
+  if (Array.isArray(m.tool_calls)) for (const c of m.tool_calls) n += String((c as { function?: { arguments?: unknown } })?.function?.arguments ?? "").trim().length;
+  return n;
 }
 
 /** The words {@link emptyReplyMessage} uses for a reply that called a tool: how the judge's stop message finds one. */

@@ -15,8 +15,8 @@
  * | 501 (and 404 / 405, as above): a server that is not an OpenAI-compatible API (e.g. `python -m http.server`) | no retry: error `http_<status>` |
  * | connection refused, unknown host (`ENOTFOUND`, `EAI_AGAIN`), unreachable network, certificate error, a port fetch blocks — on a judge that has never had a successful response | `unreachableTries` requests (default 2, a short wait between), then `JudgeFatalError` kind `unreachable` naming the base URL's host and the system error |
  * | 408, 409, 5xx, timeout, connection reset (and every connection fault once the judge has had a success) | exponential backoff with jitter, retry; then error `server_error` / `http_<status>` / `timeout` / `connection` |
- * | no complete response within `timeoutMs` (headers and body: a slow-drip body counts) | a `timeout`, as above |
- * | the connection reset while the body is read (undici "terminated") | a connection reset, as above |
+ * | no complete response within `timeoutMs` (headers and body: a slow-drip body counts) | a `timeout`, as above; a 2xx's body: a response without usage |
+ * | the connection reset while the body is read (undici "terminated") | a connection reset, as above; after a 2xx, a response without usage (cost unknown) |
  * | a body decoded from its `content-encoding` whose JSON stops mid-way: the gzip / br / deflate stream ended early (`./fetch.ts`, {@link ResponseCutError}) | retried like a reset, then error `decode_error` ("could not be decompressed whole ... a proxy or the provider cut it"); never `invalid_response` |
  * | a chat completion body larger than `maxResponseBytes` (decoded; `./fetch.ts`) | no retry: error `response_too_large` |
  * | a 200 whose body is not a chat completion (not JSON, e.g. an HTML page, whatever its content type; a body that does not follow its content-encoding; a reply that is not valid HTTP; or JSON without `choices[0].message`) | one retry, then error `invalid_response`; it is not a successful answer (see `health`). A judge that never had a valid completion stops at its `notCompatibleTries`-th such response (default 3): `JudgeFatalError` kind `not_openai_compatible` naming the base URL's host |
@@ -59,7 +59,15 @@ import type { AdaptKind } from "./request-body.js";
 /** What the send loop does about one fault (messages unredacted: the loop redacts every message it keeps). */
 export type Fault =
   /** Wait and send again (at most `maxTransportRetries` per call), then error `kind`; `waitMs` when the server asked for a wait, else backoff. */
-  | { action: "retry"; kind: string; message: string; waitMs?: number; retryAfterMs?: number }
+  | {
+      action: "retry";
+      kind: string;
+      message: string;
+      waitMs?: number;
+      retryAfterMs?: number;
+      /** The server had answered 2xx and the body was lost while read (generated, probably billed; usage unread). */
+      answered?: boolean;
+    }
   /** No retry: error `kind`. */
   | { action: "error"; kind: string; message: string }
   /** Stop the judge: `JudgeFatalError` of `kind`. */
@@ -339,7 +347,7 @@ export const ERROR_FAULTS: readonly ErrorFaultRow[] = [
     // a compressed body whose stream ended early (its JSON stops mid-way): cut on the way, not the server's answer
     what: "a compressed body cut short",
     test: (e) => e instanceof ResponseCutError,
-    fault: (e) => ({ action: "retry", kind: "decode_error", message: (e as Error).message }),
+    fault: (e) => ({ action: "retry", kind: "decode_error", message: (e as Error).message, answered: true }),
   },
   {
     what: "no complete answer in time",
@@ -351,7 +359,8 @@ export const ERROR_FAULTS: readonly ErrorFaultRow[] = [
     // the connection dropped while the body was read: a reset like any other (never "unreachable": it answered)
     what: "a reset while the body was read",
     test: (e) => !(e instanceof OpenAI.APIError) && isBodyReset(e),
-    fault: (e) => ({ action: "retry", kind: "connection", message: `connection reset while reading the response: ${clipMessage(connectionCause(e).message, 300)}` }),
+    // (thrown by the client's own read of a 2xx body: it reads an error status's body without throwing)
+    fault: (e) => ({ action: "retry", kind: "connection", message: `connection reset while reading the response: ${clipMessage(connectionCause(e).message, 300)}`, answered: true }),
   },
   {
     what: "a connection failure",
@@ -526,20 +535,32 @@ export function isBodyReset(err: unknown): boolean {
 
 /**
  * The wait a 429 asks for, in ms: `retry-after-ms` (milliseconds) wins, else `retry-after` as seconds
- * (fractions allowed) or as an HTTP date (RFC 9110 section 10.2.3).
- * @returns ms >= 0, or `undefined` when neither header is present or readable.
+ * (fractions allowed) or as an HTTP date (RFC 9110 section 10.2.3). A value that is not one of these (negative,
+ * NaN, empty, text) is ignored, so the normal backoff applies (red team 37b F4: `retry-after: -5` was read as 0 and
+ * switched the backoff off: 7 requests in 1.7 s); a date in the past is a wait of 0, as the RFC reads it.
+ * @returns ms >= 0, or `undefined` when neither header is present and valid.
  */
 export function retryAfterMs(headers: Headers | Record<string, string> | undefined, now = Date.now()): number | undefined {
   if (!headers) return undefined;
   const get = (k: string): string | null | undefined =>
     headers instanceof Headers ? headers.get(k) : (headers as Record<string, string>)[k];
-  const ms = get("retry-after-ms");
-  if (ms != null && ms.trim() !== "" && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const ms = nonNegative(get("retry-after-ms"));
+  if (ms !== undefined) return ms;
   const ra = get("retry-after");
   if (ra == null || ra.trim() === "") return undefined;
-  if (Number.isFinite(Number(ra))) return Math.max(0, Number(ra) * 1000);
+  const s = nonNegative(ra);
+  if (s !== undefined) return s * 1000;
+  // a number that is not a valid delay (negative, Infinity) is not a date either
+  if (/^\s*[-+]?[\d.]/.test(ra)) return undefined;
   const d = Date.parse(ra);
   return Number.isNaN(d) ? undefined : Math.max(0, d - now);
+}
+
+/** A header value read as a non-negative finite number (a delay), else undefined (absent, empty, negative, NaN, text). */
+function nonNegative(v: string | null | undefined): number | undefined {
+  if (v == null || v.trim() === "") return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) && n >= 0 ? n : undefined;
 }
 
 /**

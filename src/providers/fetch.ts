@@ -43,6 +43,10 @@
  * - a request whose reused keep-alive connection the server had closed is sent again once, at once
  *   ({@link staleSocket}): `fetch` rejects it ("other side closed") and the fault policy would back off a second.
  *
+ * A 2xx whose body is then lost (the connection reset, or the request timed out or was stopped while the body was read)
+ * rejects as the fault it is, and is recorded against the request's body object ({@link takeLostAnswers}): the model
+ * ran, so `sendChat` counts a response without usage (cost unknown, never $0).
+ *
  * One decoding differs from the former hand-written client, on purpose: a `content-encoding` that lists a coding
  * undici does not know (`identity` included, which RFC 9110 section 8.4.1 reserves for `Accept-Encoding`) is passed
  * on undecoded as a whole, so `gzip, identity` reaches the client as gzip bytes: not JSON, an `invalid_response`.
@@ -210,6 +214,29 @@ export function takeResends(body: unknown): number {
   return n;
 }
 
+/** Request bodies whose 2xx answer was lost while its body was read, with how many times ({@link takeLostAnswers}). */
+const LOST = new WeakMap<object, number>();
+
+/** Record that the answer (status `status`) to the request with body `body` was lost while its body was read. */
+function noteLost(body: unknown, status: number): void {
+  if (status >= 200 && status < 300 && body !== null && typeof body === "object") LOST.set(body, (LOST.get(body) ?? 0) + 1);
+}
+
+/**
+ * How many times the server answered a request with this body with HTTP 2xx whose body then never arrived whole (the
+ * connection reset or the request timed out or was stopped while the body was read; the fetch rejected), and forget
+ * it. Such an answer was generated and is probably billed, its usage unread: the caller (`sendChat`, `./send.ts`)
+ * counts it as a response without usage (cost unknown, never $0; red team 37b F1). The rejection itself is the
+ * connection fault or timeout it was (retried as one).
+ * @param body the body object given to the client (a `Uint8Array`; a string body cannot be tracked: 0).
+ */
+export function takeLostAnswers(body: unknown): number {
+  if (body === null || typeof body !== "object") return 0;
+  const n = LOST.get(body) ?? 0;
+  LOST.delete(body);
+  return n;
+}
+
 /**
  * One chat completion through `base` (`redirect: "manual"`), its body read whole within `limit` decoded bytes
  * before the promise resolves (the module docstring says what is reshaped).
@@ -253,7 +280,10 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
         ac.abort();
         return failingBody(e, res.status, res.headers);
       }
-      if (parent?.aborted) throw abortError(parent);
+      if (parent?.aborted) {
+        noteLost(init.body, res.status); // answered, its body stopped by a timeout or the run's stop
+        throw abortError(parent);
+      }
       const code = causeCode(e);
       if (/^Z_|BROTLI|ZLIB/.test(code)) {
         const enc = res.headers.get("content-encoding") ?? "";
@@ -263,6 +293,7 @@ async function fetchOne(base: typeof fetch, url: URL, init: RequestInit, limit: 
         ac.abort();
         return failingBody(new ResponseDecodeError(`the response body is not valid HTTP: ${code}`), res.status, res.headers);
       }
+      noteLost(init.body, res.status); // answered, its body cut
       throw e;
     }
     // the common case (a plain 2xx body) keeps the received headers: `new Response` copies them once
@@ -338,7 +369,10 @@ async function requestOne(url: URL, init: RequestInit, limit: number): Promise<R
     bytes = await readWhole(res.body, decoders, limit, () => new ResponseTooLargeError(limit));
   } catch (e) {
     if (e instanceof ResponseTooLargeError) return failingBody(e, status, headers);
-    if (signal?.aborted) throw abortError(signal);
+    if (signal?.aborted) {
+      noteLost(init.body, status); // answered, its body stopped by a timeout or the run's stop
+      throw abortError(signal);
+    }
     const code = causeCode(e);
     if (/^Z_|BROTLI|ZLIB/.test(code)) {
       const enc = encoding ?? "";
@@ -348,6 +382,7 @@ async function requestOne(url: URL, init: RequestInit, limit: number): Promise<R
       dropBody(res.body);
       return failingBody(new ResponseDecodeError(`the response body is not valid HTTP: ${code}`), status, headers);
     }
+    noteLost(init.body, status); // answered, its body cut
     throw fetchShaped("terminated", e);
   }
   // the common case (a plain 2xx body)

@@ -17,14 +17,14 @@
 import { chosenChoice } from "./choice.js";
 import OpenAI from "openai";
 import { JudgeFatalError } from "../errors.js";
-import { classifyCompletion, emptyReplyMessage, lazyPromptSize, STREAMED_NOTE } from "./classify.js";
+import { classifyCompletion, emptyReplyMessage, isStreamedBody, lazyPromptSize, replyChars, STREAMED_NOTE } from "./classify.js";
 import { classifyError, cutsConcurrency, safeBase } from "./faults.js";
 import type { Pacer, RequestGate, Slot } from "./pacing.js";
 import { applyAdaptation, chatRequestBody, estimateTokens, type AdaptKind, type ChatRequest, type RequestAdaptations } from "./request-body.js";
-import { takeResends } from "./fetch.js";
+import { takeLostAnswers, takeResends } from "./fetch.js";
 import { clipMessage, redact } from "./redact.js";
 import { defaultSleep, requestSignal, scopedSignal } from "./signals.js";
-import { addUsage, readUsage, type Usage } from "./usage.js";
+import { addUsage, readUsage, streamedUsage, type Usage } from "./usage.js";
 export { applyAdaptation, chatRequestBody, estimateTokens, nextResponseFormat, type AdaptKind, type ChatMessage, type ChatRequest, type RequestAdaptations } from "./request-body.js";
 export {
   connectionCause,
@@ -195,7 +195,20 @@ const JSON_CONTENT_TYPE = { "content-type": "application/json" };
  */
 export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContext): Promise<SendResult> {
   const L = sendLoop(req, ctx);
-  const { res } = L;
+  try {
+    return await runLoop(client, L);
+  } catch (e) {
+    // a stop after responses of this call were answered (a streamed reply with usage, a body lost after a 200): what
+    // they cost rides on the error (`sentBefore`) for the judge's record of what was paid
+    if (e instanceof JudgeFatalError && (L.res.usage.prompt_tokens > 0 || (L.res.usage.missing ?? 0) > 0))
+      (e as JudgeFatalError & { sentBefore?: SendResult }).sentBefore = L.res;
+    throw e;
+  }
+}
+
+/** The requests of one {@link sendChat} call, sent until an outcome (or a `JudgeFatalError`). */
+async function runLoop(client: OpenAI, L: SendLoop): Promise<SendResult> {
+  const { res, req, ctx } = L;
   for (;;) {
     if (ctx.signal?.aborted) return L.fail("aborted", "the run was stopped");
     const body = chatRequestBody(req, res.maxTokens, res.tokenParam, L.adapt);
@@ -223,14 +236,15 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
     // the client's own timeout stops at the headers; this one also bounds the body (a slow drip)
     const inFlight = ctx.requestSignal ?? ctx.signal;
     const scoped = requestSignal(inFlight, ctx.timeoutMs);
-    // a bytes body is sent as is by the client (its `buildBody`), with the content type given here
-    const sent = ctx.bodyJson ? ctx.bodyJson(body) : body;
+    // a bytes body is sent as is by the client (its `buildBody`), with the content type given here; always bytes: the
+    // transport tells by this object whether a 2xx answer to it was lost (`takeLostAnswers`)
+    const sent = ctx.bodyJson ? ctx.bodyJson(body) : Buffer.from(JSON.stringify(body), "utf8");
     try {
       completion = (await client.chat.completions.create(sent as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, {
         timeout: ctx.timeoutMs,
         maxRetries: 0,
         signal: scoped.signal,
-        ...(ctx.bodyJson ? { headers: JSON_CONTENT_TYPE } : {}),
+        headers: JSON_CONTENT_TYPE,
       })) as OpenAI.Chat.Completions.ChatCompletion;
       scoped.dispose();
       slot?.();
@@ -240,7 +254,7 @@ export async function sendChat(client: OpenAI, req: ChatRequest, ctx: SendContex
       slot?.();
       res.requests += takeResends(sent);
       if (slot && cutsConcurrency(err)) ctx.pacer?.onRateLimited(slot.seq);
-      const r = await onFault(L, err, body, { timedOut: scoped.timedOut(), aborted: inFlight?.aborted === true });
+      const r = await onFault(L, err, body, { timedOut: scoped.timedOut(), aborted: inFlight?.aborted === true, lost: takeLostAnswers(sent) });
       if (r === AGAIN) continue;
       return r;
     }
@@ -378,7 +392,7 @@ async function invalidResponse(L: SendLoop, detail: string): Promise<Step> {
 }
 
 /** A request that threw (HTTP error status or transport fault): what `./faults.ts` says to do, done. */
-async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>, how: { timedOut: boolean; aborted: boolean }): Promise<Step> {
+async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>, how: { timedOut: boolean; aborted: boolean; lost: number }): Promise<Step> {
   const { ctx, o, res, req } = L;
   // what the fault is and what to do: the tables of ./faults.ts
   const fault = classifyError(err, {
@@ -394,6 +408,11 @@ async function onFault(L: SendLoop, err: unknown, body: Record<string, unknown>,
     maxRetryAfterMs: o.maxRetryAfterMs,
     random: L.random,
   });
+  // the server answered 2xx and the body never arrived whole (cut, timed out, stopped while read): generated and
+  // probably billed, its usage unread: a response without usage (cost unknown, never $0; red team 37b F1). The fault
+  // itself is what it was (a reset or a timeout, retried).
+  const lost = how.lost || (fault.action === "retry" && fault.answered ? 1 : 0);
+  if (lost) addUsage(res.usage, { prompt_tokens: 0, completion_tokens: 0, missing: lost, lost });
   switch (fault.action) {
     case "aborted":
       return L.fail("aborted", "the run was stopped");
@@ -471,9 +490,12 @@ async function onCompletion(
   const { ctx, res } = L;
   ctx.pacer?.onSuccess();
   if (typeof completion === "object" && completion !== null) {
-    const u = readUsage(completion.usage);
+    const u = readUsage(completion.usage, { replyChars: replyChars(completion) });
     addUsage(res.usage, u);
     if (!u.missing) ctx.gate?.settle?.(estimated, u.prompt_tokens + u.completion_tokens);
+  } else if (isStreamedBody(completion)) {
+    // streamed though no stream was asked for: the model ran; its usage is in the chunks, or unknown (never $0)
+    addUsage(res.usage, streamedUsage(completion));
   }
   // What the reply is: the one classifier of the online and Batch paths (./classify.ts).
   const cls = classifyCompletion(completion, { isComplete: ctx.isComplete, ...lazyPromptSize(body) });

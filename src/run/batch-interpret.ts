@@ -7,7 +7,7 @@ import { JudgeFatalError } from "../errors.js";
 import type { JudgeConversation, OpenAIJudge, StepInput } from "../judges/llm-judge.js";
 import { addUsage, chatRequestBody, clipMessage, readUsage, redact, sentShape, TRUNCATION_RETRY_MAX_TOKENS, type ChatRequest, type Usage } from "../providers/send.js";
 import { isModelOutputRejected, type FaultState } from "../providers/faults.js";
-import { emptyReplyMessage, lazyPromptSize } from "../providers/classify.js";
+import { emptyReplyMessage, lazyPromptSize, replyChars } from "../providers/classify.js";
 import { classifyBatchLine, type BatchResultLine } from "../providers/batch-results.js";
 import type { StateLine } from "./batch-chunk.js";
 
@@ -23,7 +23,7 @@ export type Interpreted = { kind: "verdict"; verdict: Verdict } | { kind: "reque
  * (4xx, 5xx, expired) was not paid and adds none.
  */
 export function lineUsage(r: ResultLine | undefined): Usage {
-  if (r?.body && r.status === 200 && !r.error) return readUsage(r.body.usage);
+  if (r?.body && r.status === 200 && !r.error) return readUsage(r.body.usage, { replyChars: replyChars(r.body) });
   const err = (r?.body?.error ?? undefined) as { code?: unknown; message?: unknown; usage?: unknown } | undefined;
   if (r && isModelOutputRejected(r.status, typeof err?.code === "string" ? err.code : undefined, typeof err?.message === "string" ? err.message : ""))
     return readUsage(err?.usage ?? r.body?.usage);
