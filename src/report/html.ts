@@ -34,6 +34,7 @@ import { conditionReferenceText, referenceSubsetHtml } from "./reference-html.js
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { asrGroupKey, asrGroups } from "./asr-groups.js";
 import { leniencyRetestHtml } from "./leniency-retest-html.js";
+import { humanCountsText } from "./human-counts.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
@@ -361,7 +362,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
       .join("");
     const ex = orderedReasons(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
     parts.push(`<h3>Against the human consensus</h3>
-<p class="note">${int(h.rows.used)} labels from ${countText(h.annotators.length, "annotator")} on ${int(h.items)} trajectories${m.where ? ` (${int(humanScope(h, true).in_where)} of them inside --where)` : ""}, scale ${escapeHtml(h.scale)}; of them, ${int(h.consensus.n)} with a consensus (unique most frequent label) compared with the judges, the others left out: ${ex} (for adjudication: ${int(h.consensus.ties)}).
+<p class="note">${humanCountsText(h, m.where ? int(humanScope(h, true).in_where) : undefined)}, the others left out: ${ex}.
 ${escapeHtml(agreementPopulation(h.unattacked_left_out, h.items).replace(/^e/, "E").replace(/^n/, "N"))} (the forest plots too)${leftNote(h.unattacked_left_out)}.
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}
