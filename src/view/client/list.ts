@@ -6,6 +6,7 @@
 import { clear, getJson, h } from "./dom.js";
 import type { ListItem } from "../query.js";
 import type { Meta } from "./meta.js";
+import { humansText } from "./humans-text.js";
 
 const ROW_H = 30;
 const PAGE = 200;
@@ -62,7 +63,7 @@ function rowEl(r: ListItem, meta: Meta, top: number, diff: boolean): HTMLElement
     if (meta.committee?.source) cells.push(chip(r.committee?.label, `committee (${r.committee?.status ?? "none"})`));
   }
   cells.push(h("span", { class: "ref", title: "benchmark's security verdict" }, r.reference === undefined ? "" : r.reference ? "bench: goal met" : "bench: not met"));
-  if (r.humans) cells.push(h("span", { class: "hum", title: "human labels" }, Object.entries(r.humans).map(([a, l]) => `${a}: ${l}`).join(", ")));
+  if (r.humans) cells.push(h("span", { class: "hum", title: "human labels" }, humansText(r.humans) ?? ""));
   const row = h("div", { class: "row", "data-id": r.id }, ...cells);
   row.style.top = `${top}px`; // CSSOM, which the CSP allows (a style attribute it would refuse)
   return row;
