@@ -47,7 +47,6 @@ import { utilityTable, type UtilityCell } from "../compare/utility.js";
 import { paperTable, type PaperTable } from "../estimate/table.js";
 import { EstimateError, estimateFromData, resolveSource, type EstimateOptions, type EstimateReport, type EstimateSource } from "../estimate/run.js";
 import { NO_VALUE } from "../stats/no-value.js";
-import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 
 /** The committee's pseudo-rater name in tables and charts. */
 export const COMMITTEE = "committee";
@@ -483,9 +482,6 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
   // a judge's verdicts made by several models or configurations: its figures are not one model's (red team 28)
   warnings.push(...(runState.mixed_configurations ?? []));
   warnings.push(...restricted.warnings);
-  // the sample folder's adjudications the label file lacks (new-user report 38 F1)
-  const missingAdj = o.humanFile ? missingAdjudicationsWarning(o.humanFile) : undefined;
-  if (missingAdj) warnings.push(missingAdj);
   // per (model, condition) rows of conditions run on different attacks are not like for like (issue 22)
   warnings.push(...likeForLikeWarnings([...index.values()].filter((r) => r.attacked).map((r) => ({ model: r.agent_model ?? NO_VALUE, condition: r.condition, attack: r.attack, suite: r.suite, user_task_id: r.user_task_id, injection_task_id: r.injection_task_id }))));
   warnings.push(...rc.warnings);
