@@ -82,7 +82,9 @@ export function renderList(root: HTMLElement, meta: Meta): void {
   // unset, the server compares the committee, else the first judge (query.ts defaultRater): said so, not "any",
   // which read as the union over the judges (new-user report 38 F3: 16 rows, the committee's, where 28 were expected)
   const byDefault = meta.committee?.source ? "the committee (default)" : meta.judges?.[0] !== undefined ? `judge ${meta.judges[0]} (default)` : "none";
-  bar.appendChild(select("vs", "rater compared", raters(meta).filter(([v]) => !v.startsWith("o:")), sp.get("vs") ?? "", byDefault));
+  const vsOptions = raters(meta).filter(([v]) => !v.startsWith("o:"));
+  if ((meta.judges ?? []).length > 1) vsOptions.push(["any", "any judge (union over the judges)"]);
+  bar.appendChild(select("vs", "rater compared", vsOptions, sp.get("vs") ?? "", byDefault));
   bar.appendChild(
     select("status", "status", [["unverified", "unverified verdict"], ["errors", "judge errors, refusals"], ["downgraded", "downgraded"], ["unverified_quotes", "unverified quotes"]], sp.get("status") ?? ""),
   );
