@@ -5,6 +5,7 @@
  * Every untrusted string goes through `escapeHtml`.
  */
 import { formatComplianceEvidence } from "../verdict/compliance-evidence-health.js";
+import { humanCountsText } from "./human-counts.js";
 import { countText } from "../format/count-text.js";
 import { humanScope } from "./human-scope.js";
 import { byConstruction, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
@@ -34,7 +35,6 @@ import { conditionReferenceText, referenceSubsetHtml } from "./reference-html.js
 import { isLikeForLikeWarning } from "../stats/like-for-like.js";
 import { asrGroupKey, asrGroups } from "./asr-groups.js";
 import { leniencyRetestHtml } from "./leniency-retest-html.js";
-import { humanCountsText } from "./human-counts.js";
 
 // One rendering of undefined or degenerate figures for every output (src/format/stat-text.ts): `undefined (<why>)`.
 const pct = (x: number | null | undefined, reason?: string) => escapeHtml(pctText(x, reason));
