@@ -60,6 +60,8 @@ export interface FormedConsensus {
   itemEx: Record<string, number>;
   /** Of the consensus items, those whose consensus is an adjudicated label (`adjudicated`). */
   adjudicated: number;
+  /** Each item left out, by its reason (the per-item view of `itemEx`: ./design-nonresponse.ts counts them by stratum). */
+  reasonOf: Map<string, string>;
 }
 
 /**
@@ -85,8 +87,14 @@ export function formConsensus(
   const adjudication: FormedConsensus["adjudication"] = [];
   const byLabel: Record<string, number> = Object.fromEntries(SCALE_CATEGORIES[scale].map((c) => [c, 0]));
   const itemEx: Record<string, number> = {};
-  const exItem = (r: string) => (itemEx[r] = (itemEx[r] ?? 0) + 1);
+  const reasonOf = new Map<string, string>();
+  let current = "";
+  const exItem = (r: string) => {
+    reasonOf.set(current, r);
+    itemEx[r] = (itemEx[r] ?? 0) + 1;
+  };
   for (const [id, m] of items) {
+    current = id;
     // labels given for another text than the run's now (./label-pairing.ts): nothing to adjudicate or compare
     if (changed.has(id)) {
       exItem(CONTENT_CHANGED);
@@ -135,5 +143,5 @@ export function formConsensus(
     consensus.set(id, c.label);
     byLabel[c.label]++;
   }
-  return { consensus, adjudication, byLabel, itemEx, adjudicated: nAdjudicated };
+  return { consensus, adjudication, byLabel, itemEx, adjudicated: nAdjudicated, reasonOf };
 }

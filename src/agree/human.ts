@@ -15,6 +15,7 @@ import { DEFAULT_NON_LABELS, designAgreement, weightedAgreement, kishEffectiveN,
 import { buildCommittee, DEFAULT_QUORUM, noVoteReason, voteOf } from "../verdict/vote.js";
 import { consensusScale } from "./consensus.js";
 import { formConsensus, orderedReasons, runLookup } from "./human-items.js";
+import { nonresponseByStratum, nonresponseText, NONRESPONSE_RULE, type StratumNonresponse } from "./design-nonresponse.js";
 import { AttackedOnly, attackedOnlyHeading, type UnattackedLeftOut } from "./attacked-only.js";
 import { bucketOnScale, detectScale, labelOnScale, SCALE_CATEGORIES, type HumanScale } from "../rubric/scale.js";
 import {
@@ -87,14 +88,13 @@ export interface HumanAgreementReport {
     all_reason?: string;
   };
   consensus: {
-    /**
-     * Items with a consensus label (the unique most frequent label among the item's annotators) that are compared with
-     * the judges: in the run and not unattacked. `n` + the sum of `excluded_items` = `items`.
-     */
+    /** Items with a consensus on the scale (./consensus.ts) compared with the judges; `n` + Σ `excluded_items` = `items`. */
     n: number;
     by_label: Record<string, number>;
-    /** Items of those compared (in the run, not unattacked) without a consensus: `adjudication.length`. */
+    /** Items in the run, attacked, with no consensus (`consensus_tie`); with `coarser_than_scale`, `adjudication.length`. */
     ties: number;
+    /** Items whose annotators agree only on a coarser scale (full vs partial compliance: `consensus_coarser_than_scale`). */
+    coarser_than_scale: number;
     adjudication: Adjudication[];
     /** Of the `n` compared, those whose consensus is an adjudicated label (annotator `adjudicated`, ./adjudicated.ts). */
     adjudicated: number;
@@ -118,7 +118,9 @@ export interface HumanAgreementReport {
   content_changed?: string[];
   judges: JudgeVsHuman[];
   /** The design weights found: how many items carry one, Kish n_eff; null when no row has a weight. */
-  weights: { items_with_weight: number; kish_n_eff: number | null; source: string; strata: string[] | null } | null;
+  // kish_n_eff_design_weights: of the compared items' 1/pi weights (a figure's own, of N_h/n_h, is its kish_n_eff);
+  // nonresponse_by_stratum: per stratum, the attacked items, n_h compared, those without a consensus (./design-nonresponse.ts)
+  weights: { items_with_weight: number; kish_n_eff_design_weights: number | null; source: string; strata: string[] | null; nonresponse_by_stratum: Record<string, StratumNonresponse> | null; nonresponse_rule: string } | null;
   warnings: string[];
   bootstrap: BootstrapSettings;
   quorum: number;
@@ -288,7 +290,8 @@ export function humanAgreement(
       all,
       ...(all ? {} : { all_reason: "fewer_than_2_annotators" }),
     },
-    consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.adjudication.length, adjudication: c.adjudication, adjudicated: c.adjudicated, adjudicated_by: adjFacts.by, adjudications_changed_since: adjFacts.stale.map((x) => x.id) },
+    // ties and items split only finer than the scale counted apart (new-user report 38 F5), both listed for adjudication
+    consensus: { n: c.consensus.size, by_label: c.byLabel, ties: c.itemEx.consensus_tie ?? 0, coarser_than_scale: c.itemEx.consensus_coarser_than_scale ?? 0, adjudication: c.adjudication, adjudicated: c.adjudicated, adjudicated_by: adjFacts.by, adjudications_changed_since: adjFacts.stale.map((x) => x.id) },
     excluded_items: c.itemEx,
     ...(paired.refused_items ? { content_changed: [...paired.refused_ids].sort() } : {}),
     ...(refusal ? { design_refused: refusal } : {}),
@@ -296,9 +299,11 @@ export function humanAgreement(
     weights: anyWeight
       ? {
           items_with_weight: ids.filter((id) => g.weightOf.has(id)).length,
-          kish_n_eff: kishEffectiveN(ids.filter((id) => g.weightOf.has(id)).map((id) => g.weightOf.get(id)!)),
+          kish_n_eff_design_weights: kishEffectiveN(ids.filter((id) => g.weightOf.has(id)).map((id) => g.weightOf.get(id)!)),
           source: "weight, or 1 / inclusion_probability",
           strata,
+          nonresponse_by_stratum: strata ? nonresponseByStratum(itemIds, new Set(ids), (id) => c.reasonOf.get(id) ?? "no_consensus", g.stratumOf) : null,
+          nonresponse_rule: NONRESPONSE_RULE,
         }
       : null,
     warnings,
@@ -470,7 +475,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
       const share = domainShare(ctx.itemIds, ctx.allItemIds, stratumOf);
       const N = Object.fromEntries(strata.map((x) => [x, stratumSize.get(x)! * (share.get(x) ?? 1)]));
       est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats, { outOfDomain });
-      estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size) with stratified linearised SEs";
+      estimator = "post-stratified hajek (w = N_h/n_h, N_h = stratum_size, n_h = the stratum's items with a consensus on the scale) with stratified linearised SEs";
     } else if (strata.every((x) => new Set(usedIdx.filter((_, k) => st[k] === x).map((i) => weightOf.get(ids[i]))).size <= 1)) {
       // N_h estimated from every labelled item of the stratum (Σ w = N_h when w = N_h / n_h).
       const N: Record<string, number> = Object.create(null);
@@ -480,7 +485,7 @@ function compareWithHumans(ctx: CompareContext, rater: string, kind: "judge" | "
         if (x !== undefined && wt !== undefined) N[x] = (N[x] ?? 0) + wt;
       }
       est = designAgreement(j.map((x, k) => ({ judge: x, human: h[k], stratum: st[k] })), N, cats, { outOfDomain });
-      estimator = "post-stratified hajek with stratified linearised SEs (N_h = sum of the weights of the labelled items in h)";
+      estimator = "post-stratified hajek with stratified linearised SEs (N_h = sum of the weights of the labelled items in h, n_h = those with a consensus on the scale)";
     } else {
       ctx.warnings.push(`weights vary within a stratum and no stratum_size is given: ${rater}'s design-weighted estimates have no SE`);
     }
@@ -547,9 +552,11 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
   if (r.consensus.adjudicated) L.push(`  of the ${r.consensus.n} compared, ${r.consensus.adjudicated} by an adjudicated label (${adjudicatorsText({ by: r.consensus.adjudicated_by })}; annotator "adjudicated": the item's consensus, not a vote; not in the annotators' agreement above)`);
   if (r.consensus.adjudication.length) {
     const why = Object.entries(r.excluded_items).filter(([k]) => k === "consensus_tie" || k === "consensus_coarser_than_scale");
-    L.push(`  for adjudication (${r.consensus.ties}: ${ex(Object.fromEntries(why))}):`);
+    L.push(`  for adjudication (${r.consensus.adjudication.length}: ${ex(Object.fromEntries(why))}):`);
     for (const t of r.consensus.adjudication) L.push(`    ${t.trajectory_id}: ${Object.entries(t.labels).map(([k, v]) => `${k}=${v}`).join(", ")}`);
   }
+  const nr = r.weights && r.judges.some((j) => j.design_weighted?.weights_used === "post_stratified") ? nonresponseText(r.weights.nonresponse_by_stratum) : undefined;
+  if (nr) L.push(`  ${nr}`);
   for (const j of r.judges) {
     L.push("");
     L.push(`${j.kind === "committee" ? `the ${committeeName({ members: j.members ?? [], quorum: r.quorum })}` : `judge ${j.rater}`} vs the human consensus (unweighted, over the labelled sample${r.design_refused ? ": these trajectories only, not the run" : ""}):`);
@@ -561,7 +568,7 @@ export function formatHumanAgreement(r: HumanAgreementReport): string {
       const e = (x: { value: number | null; reason?: string; se?: number | null; se_reason?: string }) => estimateText({ value: x.value, reason: x.reason, se: x.se, se_reason: x.se_reason });
       // the same labels weighted: a one-category side makes this kappa 0 too (weighted p_o = p_e)
       const by = j.unweighted.kappa.note !== undefined && d.kappa.value !== null ? " (0 by construction, as above)" : "";
-      L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}${by}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff ${f3(d.kish_n_eff)}`);
+      L.push(`  design-weighted (${d.estimator}): kappa ${e(d.kappa)}${by}, AC1 ${e(d.ac1)}, PABAK ${e(d.pabak)}, agreement ${e(d.po)}; Kish n_eff of these weights ${f3(d.kish_n_eff)}`);
     } else if (j.design_weighted_reason && j.design_weighted_reason !== "no_weights_in_label_file") {
       L.push(`  design-weighted: ${undefinedText(j.design_weighted_reason)}`);
     }

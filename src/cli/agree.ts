@@ -19,6 +19,7 @@ import { checkCommitteeFile } from "../committee/file.js";
 import { CommitteeChoiceError, committeeMembers, storedCommittee } from "../committee/members.js";
 import { whereLine } from "../store/where.js";
 import { showControls } from "../format/shown.js";
+import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
@@ -166,7 +167,11 @@ async function agreeHuman(
   );
   const codeWarnings = codeEstablishedWarnings(code_established, "agreement with the human labels");
   report.warnings.push(...codeWarnings);
+  // the sample folder's adjudications the label file lacks (new-user report 38 F1)
+  const missingAdj = missingAdjudicationsWarning(o.human);
+  if (missingAdj) report.warnings.unshift(missingAdj);
   if (o.json) {
+    if (missingAdj) warnLine(missingAdj);
     if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
     for (const w of [...members.warnings, ...codeWarnings]) warnLine(w);
     printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });

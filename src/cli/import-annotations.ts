@@ -27,6 +27,7 @@ export function registerImportAnnotations(program: Command): void {
     .requiredOption("--manifest <file>", "the sample's private manifest (DIR/manifest.jsonl of ipi-judge sample --out DIR)")
     .requiredOption("--out <file>", "human-label JSONL to write")
     .option("--annotator <name>", "annotator for rows without one (a one-person file)")
+    .option("--no-sample-adjudication", "do not read the sample folder's adjudication.jsonl when it is not among the files (read by default, and said)")
     .option("--json", "print the summary as one JSON object")
     .addHelpText(
       "after",
@@ -35,6 +36,10 @@ Examples:
   ipi-judge import-annotations project-3-export.json --manifest study1/manifest.jsonl --out study1/human.jsonl
   ipi-judge import-annotations alice.csv bob.csv --manifest study1/manifest.jsonl --out study1/human.jsonl
   ipi-judge import-annotations filled-tasks.csv --annotator alice --manifest study1/manifest.jsonl --out human.jsonl
+
+The adjudications view saves to the sample folder (DIR/adjudication.jsonl, beside DIR/annotations/) are read
+too when the files or the manifest are in that folder and it is not given ("read N adjudications from ...");
+--no-sample-adjudication leaves them out, with a warning.
 
 Checks every row: unknown item or trajectory ids, labels outside the study's scale (case, spaces and dashes are
 normalized, nothing else), missing annotators, and an annotator labelling an item twice with different labels.
@@ -46,14 +51,16 @@ trajectory the run now holds with other content (content_changed_since_sample).
 Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
     )
     .action(async (files: string[], o) => {
-      const res = await importAnnotations({ files, manifest: o.manifest, out: o.out, annotator: o.annotator });
+      const res = await importAnnotations({ files, manifest: o.manifest, out: o.out, annotator: o.annotator, sampleAdjudication: o.sampleAdjudication !== false });
       const s = res.summary;
       for (const w of res.warnings) warnLine(w);
       if (o.json) {
-        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, ...s, ...(s.weighted_label_shares ? { weighted_label_shares_over: SHARES_OVER } : {}) });
+        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, sample_adjudications: res.sample_adjudications, ...s, ...(s.weighted_label_shares ? { weighted_label_shares_over: SHARES_OVER } : {}) });
         return;
       }
       const lines = [
+        // the sample folder's adjudication file, read without being named (new-user report 38 F1): said first
+        ...res.sample_adjudications.filter((a) => a.read).map((a) => `read ${countText(a.adjudications, "adjudication")} from ${path.relative(process.cwd(), a.file) || a.file} (the sample folder's adjudication file; --no-sample-adjudication leaves it out)`),
         // adjudicated is not an annotator (new-user report 31, L5): counted apart, as estimate and agree count them
         `imported ${s.adjudicated_labels ? `${countText(s.labels, "label")}: ${countText(s.labels - s.adjudicated_labels, "label")} from ${countText(s.n_annotators, "annotator")} and ${countText(s.adjudicated_labels, "adjudicated label")} (${adjudicatorsText(s.adjudication)}),` : `${countText(s.labels, "label")} from ${countText(s.n_annotators, "annotator")}`} on ${s.items_labelled} of ${s.items_in_manifest} items (scale ${s.scale})`,
         `  phase 1: ${s.labelled_by_phase["1"]} items, phase 2: ${s.labelled_by_phase["2"]} items; Kish effective n ${statText(s.kish_n_eff, "empty_input", 1)}`,

@@ -36,6 +36,7 @@ import { CALIBRATED_ESTIMATOR, HUMAN_ESTIMATOR, domainAsr, type DomainAsr, type 
 import { groupExposure } from "./group-exposure.js";
 import { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
 import { readStoredCommittee } from "../committee/members.js";
+import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 
 export { EstimateError, resolveSource, sourceLabels, type EstimateSource, type SourceChoice } from "./source.js";
 
@@ -229,6 +230,9 @@ export async function estimateRun(o: EstimateOptions): Promise<EstimateReport> {
   const report = estimateFromData(index, verdicts, file, { ...o, source, likeForLike: o.likeForLike ?? true });
   // one model and condition from several run folders (VIGIL's debug_run beside runs_base): every figure pools them
   report.warnings.push(...runFolderWarnings(index.values()));
+  // the sample folder's adjudications the label file lacks (new-user report 38 F1)
+  const missingAdj = missingAdjudicationsWarning(o.humanFile);
+  if (missingAdj) report.warnings.push(missingAdj);
   return report;
 }
 

@@ -4,6 +4,7 @@
  */
 import { buildReportModelObjects, type ReportModel, type ReportOptions } from "./data.js";
 import { buildReportModelColumns } from "./model-columns.js";
+import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 
 /**
  * Gather the report's data from a run folder.
@@ -12,10 +13,13 @@ import { buildReportModelColumns } from "./model-columns.js";
  *   a paper-table choice that does not fit the run.
  */
 export async function buildReportModel(o: ReportOptions): Promise<ReportModel> {
-  if (!o.where) {
-    const m = await buildReportModelColumns(o);
-    if (m) return m;
-    o.step?.("reading the run again as objects (the calibrated estimate, or a committee file not one line per trajectory)");
+  let m = o.where ? null : await buildReportModelColumns(o);
+  if (!m) {
+    if (!o.where) o.step?.("reading the run again as objects (the calibrated estimate, or a committee file not one line per trajectory)");
+    m = await buildReportModelObjects(o);
   }
-  return buildReportModelObjects(o);
+  // the sample folder's adjudications the label file lacks, in the human section (new-user report 38 F1)
+  const missingAdj = o.humanFile ? missingAdjudicationsWarning(o.humanFile) : undefined;
+  if (missingAdj) (m.human?.warnings ?? m.warnings).unshift(missingAdj);
+  return m;
 }

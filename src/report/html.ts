@@ -5,6 +5,7 @@
  * Every untrusted string goes through `escapeHtml`.
  */
 import { formatComplianceEvidence } from "../verdict/compliance-evidence-health.js";
+import { humanCountsText } from "./human-counts.js";
 import { countText } from "../format/count-text.js";
 import { humanScope } from "./human-scope.js";
 import { byConstruction, forestCaption, forestGroups, oneCategoryWarnings } from "./agreement-notes.js";
@@ -364,7 +365,7 @@ async function agreementSection(m: ReportModel): Promise<string> {
       .join("");
     const ex = orderedReasons(h.excluded_items).map(([k, v]) => `${escapeHtml(k)} ${v}`).join(", ") || "none";
     parts.push(`<h3>Against the human consensus</h3>
-<p class="note">${int(h.rows.used)} labels from ${countText(h.annotators.length, "annotator")} on ${int(h.items)} trajectories${m.where ? ` (${int(humanScope(h, true).in_where)} of them inside --where)` : ""}, scale ${escapeHtml(h.scale)}; of them, ${int(h.consensus.n)} with a consensus (unique most frequent label) compared with the judges, the others left out: ${ex} (for adjudication: ${int(h.consensus.ties)}).
+<p class="note">${humanCountsText(h, m.where ? int(humanScope(h, true).in_where) : undefined)}, the others left out: ${ex}.
 ${escapeHtml(agreementPopulation(h.unattacked_left_out, h.items).replace(/^e/, "E").replace(/^n/, "N"))} (the forest plots too)${leftNote(h.unattacked_left_out)}.
 Rows of each matrix: the rater; columns: the human consensus; colour: share of the row.</p>
 ${h.warnings.map((w) => `<div class="warn">${escapeHtml(w)}</div>`).join("")}

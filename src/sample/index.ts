@@ -10,6 +10,7 @@
 import { minLabelledWarnings } from "./min-labelled.js";
 import fs from "node:fs";
 import { staleAdjudicationWarning } from "../agree/adjudication-facts.js";
+import { sampleAdjudicationFiles } from "../agree/sample-adjudications.js";
 import path from "node:path";
 import { restrictRun, type WhereFilter } from "../store/where.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
@@ -259,6 +260,19 @@ export interface ImportAnnotationsOptions {
   out: string;
   /** Annotator name for rows without one. */
   annotator?: string;
+  /**
+   * Read the adjudication file (`adjudication.jsonl`) of the sample folders the files and manifest name when it was
+   * not given (../agree/sample-adjudications.ts; default true). False: leave it out (the result says so).
+   */
+  sampleAdjudication?: boolean;
+}
+
+/** A sample folder's adjudication file an import found beside its files: read, or left out by the caller's choice. */
+export interface SampleAdjudicationRead {
+  file: string;
+  /** Rows in it (each an adjudicated label). */
+  adjudications: number;
+  read: boolean;
 }
 
 /**
@@ -269,19 +283,30 @@ export interface ImportAnnotationsOptions {
  */
 export async function importAnnotations(
   o: ImportAnnotationsOptions,
-): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string>; warnings: string[] }> {
+): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string>; warnings: string[]; sample_adjudications: SampleAdjudicationRead[] }> {
   if (!fs.existsSync(o.manifest)) {
     throw new AnnotationImportError(`manifest ${o.manifest} not found (it is DIR/${EXPORT_FILES.manifest} of ipi-judge sample --out DIR)`, []);
   }
+  // view writes adjudications to <sample>/adjudication.jsonl, beside annotations/: read it too (new-user report 38 F1)
+  const found = sampleAdjudicationFiles(o.files, o.manifest);
+  const sampleAdjudications: SampleAdjudicationRead[] = found.map((file) => ({ file, adjudications: 0, read: o.sampleAdjudication !== false }));
   const manifest = parseManifest(fs.readFileSync(o.manifest, "utf8"), o.manifest);
   const records: AnnotationRecord[] = [];
   const formats: Record<string, string> = {};
   let skipped = 0;
   const skippedByKind: Partial<Record<"skipped" | "empty" | "pending" | "blank", number>> = {};
   const warnings: string[] = [];
-  for (const f of o.files) {
+  for (const f of [...o.files, ...found]) {
     if (!fs.existsSync(f)) throw new AnnotationImportError(`annotation file ${f} not found`, []);
     const parsed = parseAnnotationText(fs.readFileSync(f, "utf8"), f);
+    const extra = sampleAdjudications.find((x) => x.file === f);
+    if (extra) {
+      extra.adjudications = parsed.records.length;
+      if (!extra.read) {
+        warnings.push(`${f}: ${extra.adjudications} adjudication(s) of this sample left out (--no-sample-adjudication): those items' consensus is taken from the annotators' labels`);
+        continue;
+      }
+    }
     formats[f] = parsed.format;
     records.push(...parsed.records);
     skipped += parsed.skipped.length;
@@ -296,11 +321,13 @@ export async function importAnnotations(
   // some items with a content hash and some without: the ones without are named (red team 14)
   const partial = partialHashWarning(manifest, o.manifest);
   if (partial) warnings.push(partial);
-  const text = rows.map((r) => JSON.stringify(r)).join("\n") + (rows.length ? "\n" : "");
   const dir = path.dirname(path.resolve(o.out));
+  // the manifest each row came from, relative to the output: agree/estimate/report find the sample's adjudications by it
+  const sampleManifest = path.relative(dir, path.resolve(o.manifest)) || path.basename(o.manifest);
+  const text = rows.map((r) => JSON.stringify({ ...r, sample_manifest: sampleManifest })).join("\n") + (rows.length ? "\n" : "");
   fs.mkdirSync(dir, { recursive: true });
   const tmp = `${o.out}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, text, "utf8");
   fs.renameSync(tmp, o.out);
-  return { rows, summary, formats, warnings };
+  return { rows, summary, formats, warnings, sample_adjudications: sampleAdjudications };
 }

@@ -523,6 +523,13 @@ export class SampleStore {
         out.set(tid, o);
       }
     }
+    // the sample's adjudications (adjudication.jsonl), under their reserved name: a page started with a label file
+    // from before the adjudication still shows it (new-user report 38 F7); the page marks it as the consensus
+    for (const r of this.readAdjudication().values()) {
+      const tid = this.trajectoryIdOf(r.item_id);
+      if (!tid || !r.label) continue;
+      out.set(tid, { ...(out.get(tid) ?? {}), [r.annotator]: r.label });
+    }
     return out;
   }
 

@@ -25,7 +25,10 @@ export interface ListQuery {
   committee?: string;
   /** `reference` | `human`: the rater `vs` disagrees with the benchmark's verdict / a human label. */
   disagree?: string;
-  /** The rater compared in `disagree` (`j:<judge>` or `committee`); default: the committee, else the first judge. */
+  /**
+   * The rater compared in `disagree` (`j:<judge>`, `committee`, or `any`: a row where any of the run's judges
+   * disagrees, the union over them); default: the committee, else the first judge.
+   */
   vs?: string;
   /** `unverified` (a verdict with status unverified), `errors` (any status but ok/unverified), `downgraded`. */
   status?: string;
@@ -127,7 +130,7 @@ export function checkedListQuery(sp: URLSearchParams, run: ViewRun, other?: View
   const rater = (name: string, v: string) => {
     if (!raters.includes(v)) throw new ListQueryError(`${name} must be ${forms}, not ${JSON.stringify(v)}`);
   };
-  if (q.vs !== undefined) rater("vs", q.vs);
+  if (q.vs !== undefined && q.vs !== ANY_JUDGE) rater("vs", q.vs);
   if (q.diff) q.diff.forEach((v, i) => rater(`diff (rater ${i + 1})`, v));
   const oneOf = (name: keyof typeof LIST_VALUES, v: string | null | undefined) => {
     const ok: readonly string[] = LIST_VALUES[name];
@@ -141,6 +144,23 @@ export function checkedListQuery(sp: URLSearchParams, run: ViewRun, other?: View
     oneOf("committee", q.committee);
   }
   return q;
+}
+
+/** The `vs` value for the union over the run's judges. */
+export const ANY_JUDGE = "any";
+
+/** Whether a rater's label of a row disagrees as `disagree` asks (`reference`, `human`, `judges`); no label: no. */
+function disagrees(row: ViewRow, disagree: string, label: string | null | undefined): boolean {
+  if (!label) return false;
+  // DESIGN section 3: the benchmark's security verdict corresponds to full_compliance (the goal ASR).
+  if (disagree === "reference") return row.reference !== undefined && (label === "full_compliance") !== row.reference;
+  if (disagree === "human") {
+    const mine = binaryOf(label as Bucket);
+    const theirs = Object.values(row.humans ?? {}).map(humanBinary).filter((x): x is string => x !== null);
+    return theirs.length > 0 && theirs.some((h) => h !== mine);
+  }
+  if (disagree === "judges") return new Set(Object.values(row.labels).filter((l): l is string => !!l)).size >= 2;
+  return true;
 }
 
 /** A rater's label of a row: `j:<judge>`, `committee`, `o:<judge>` (the other run, looked up by id). */
@@ -190,20 +210,9 @@ export function matches(row: ViewRow, q: ListQuery, run: ViewRun, other?: ViewRu
     if (q.status === "unverified_quotes" && row.unverified_quotes === 0) return false;
   }
   if (q.disagree) {
-    const rater = q.vs ?? defaultRater(run);
-    const label = rater ? raterLabel(row, rater, other) : undefined;
-    if (!label) return false;
-    if (q.disagree === "reference") {
-      // DESIGN section 3: the benchmark's security verdict corresponds to full_compliance (the goal ASR).
-      if (row.reference === undefined || (label === "full_compliance") === row.reference) return false;
-    } else if (q.disagree === "human") {
-      const mine = binaryOf(label as Bucket);
-      const theirs = Object.values(row.humans ?? {}).map(humanBinary).filter((x): x is string => x !== null);
-      if (theirs.length === 0 || theirs.every((h) => h === mine)) return false;
-    } else if (q.disagree === "judges") {
-      const ls = Object.values(row.labels).filter((l): l is string => !!l);
-      if (new Set(ls).size < 2) return false;
-    }
+    // any: the union over the run's judges (new-user report 38 F3: unset reads as "any" but is the committee)
+    const raters = q.vs === ANY_JUDGE ? run.judges.map((j) => `j:${j}`) : [q.vs ?? defaultRater(run)];
+    if (!raters.some((r) => r !== undefined && disagrees(row, q.disagree!, raterLabel(row, r, other)))) return false;
   }
   if (q.diff) {
     const a = raterLabel(row, q.diff[0], other);

@@ -316,7 +316,11 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
       refreshHumans(o);
       return json(res, 200, { row: shownRow(row) });
     }
-    if (req.method === "POST" && p === "/api/sample/adjudicate") return json(res, 200, { row: shownAdjudicated(await s.adjudicate((await readBody(req)) as never)) });
+    if (req.method === "POST" && p === "/api/sample/adjudicate") {
+      const row = shownAdjudicated(await s.adjudicate((await readBody(req)) as never));
+      refreshHumans(o); // the run's pages show the adjudicated consensus at once (new-user report 38 F7)
+      return json(res, 200, { row });
+    }
     return json(res, 404, { error: "no such API" });
   }
   if (o.blind) return json(res, 403, { error: "this view is blind (--blind): only the annotation pages are served" });

@@ -9,6 +9,17 @@ import { clear, getJson, h, postJson } from "./dom.js";
 import { renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
 import { showInvisibleExactly } from "../../format/invisible.js";
+import { inlineSpans, parseMiniMarkdown, type Span } from "./mini-markdown.js";
+
+/** Spans as nodes: `code` in <code>, the rest as text (never markup). */
+function spans(list: Span[]): Array<HTMLElement | string> {
+  return list.map((x) => (x.code ? h("code", {}, x.text) : x.text));
+}
+
+/** The rubric's Markdown subset (./mini-markdown.ts) as <p> and <ul> elements built from text nodes. */
+function markdownNodes(text: string): HTMLElement[] {
+  return parseMiniMarkdown(text).map((b) => (b.kind === "p" ? h("p", {}, ...spans(b.spans)) : h("ul", {}, ...b.items.map((i) => h("li", {}, ...spans(i))))));
+}
 
 const NAME_KEY = "ipi-view-annotator";
 
@@ -143,7 +154,8 @@ export async function renderAnnotate(root: HTMLElement, meta: Meta, n: number): 
     ),
     evList,
     note,
-    h("details", { class: "defs" }, h("summary", {}, "label definitions"), h("ol", {}, ...s.labels.map((l) => h("li", {}, h("b", {}, l.value), `: ${l.definition}`))), h("p", {}, s.precedence)),
+    // the rubric's Markdown as DOM nodes with text only (./mini-markdown.ts): backticks as code, "- " as bullets
+    h("details", { class: "defs" }, h("summary", {}, "label definitions"), h("ol", {}, ...s.labels.map((l) => h("li", {}, h("b", {}, l.value), ": ", ...spans(inlineSpans(l.definition))))), ...markdownNodes(s.precedence)),
   );
   root.append(panel, itemBody(item));
   drawState();

@@ -6,6 +6,7 @@ import type { ItemView } from "../item.js";
 import { clear, getJson, h } from "./dom.js";
 import { judgeClass, quoteLine, renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
+import { humansText } from "./humans-text.js";
 
 function field(k: string, v: string | undefined): HTMLElement | null {
   return v === undefined || v === "" ? null : h("tr", {}, h("th", {}, k), h("td", {}, v));
@@ -71,7 +72,7 @@ export async function renderItem(root: HTMLElement, meta: Meta, id: string): Pro
     ["injection task", r.injection_task_id],
     ["benchmark", r.reference === undefined ? (r.attacked ? "no usable security verdict" : "unattacked") : r.reference ? "security true: the injected goal was achieved" : "security false: goal not achieved"],
     ["committee", r.committee ? `${r.committee.label ?? "no label"} (${r.committee.status})` : undefined],
-    ["humans", r.humans ? Object.entries(r.humans).map(([a, l]) => `${a}: ${l}`).join(", ") : undefined],
+    ["humans", humansText(r.humans)], // the adjudicated label marked as the consensus, not a fifth annotator
     ["other run", item.other ? `${item.other.run}: ${Object.entries(item.other.labels).map(([j, l]) => `${j} ${l ?? "no label"}`).join(", ")}` : undefined],
   ] as Array<[string, string | undefined]>) {
     const tr = field(k, v);

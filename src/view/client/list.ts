@@ -6,6 +6,7 @@
 import { clear, getJson, h } from "./dom.js";
 import type { ListItem } from "../query.js";
 import type { Meta } from "./meta.js";
+import { humansText } from "./humans-text.js";
 
 const ROW_H = 30;
 const PAGE = 200;
@@ -23,9 +24,9 @@ function setParam(k: string, v: string): void {
   location.hash = `#/?${sp.toString()}`;
 }
 
-function select(name: string, label: string, options: Array<[string, string]>, current: string): HTMLElement {
+function select(name: string, label: string, options: Array<[string, string]>, current: string, unset = "any"): HTMLElement {
   const s = h("select", { name, "aria-label": label, onchange: (e: Event) => setParam(name, (e.target as HTMLSelectElement).value) }) as HTMLSelectElement;
-  s.appendChild(h("option", { value: "" }, `${label}: any`));
+  s.appendChild(h("option", { value: "" }, `${label}: ${unset}`));
   for (const [v, text] of options) s.appendChild(h("option", { value: v, selected: v === current }, text));
   return h("label", { class: "f" }, s);
 }
@@ -62,7 +63,7 @@ function rowEl(r: ListItem, meta: Meta, top: number, diff: boolean): HTMLElement
     if (meta.committee?.source) cells.push(chip(r.committee?.label, `committee (${r.committee?.status ?? "none"})`));
   }
   cells.push(h("span", { class: "ref", title: "benchmark's security verdict" }, r.reference === undefined ? "" : r.reference ? "bench: goal met" : "bench: not met"));
-  if (r.humans) cells.push(h("span", { class: "hum", title: "human labels" }, Object.entries(r.humans).map(([a, l]) => `${a}: ${l}`).join(", ")));
+  if (r.humans) cells.push(h("span", { class: "hum", title: "human labels" }, humansText(r.humans) ?? ""));
   const row = h("div", { class: "row", "data-id": r.id }, ...cells);
   row.style.top = `${top}px`; // CSSOM, which the CSP allows (a style attribute it would refuse)
   return row;
@@ -78,7 +79,12 @@ export function renderList(root: HTMLElement, meta: Meta): void {
   const dis: Array<[string, string]> = [["reference", "with the benchmark"], ["judges", "among judges"]];
   if (meta.humans) dis.push(["human", "with the humans"]);
   bar.appendChild(select("disagree", "disagreement", dis, sp.get("disagree") ?? ""));
-  bar.appendChild(select("vs", "rater compared", raters(meta).filter(([v]) => !v.startsWith("o:")), sp.get("vs") ?? ""));
+  // unset, the server compares the committee, else the first judge (query.ts defaultRater): said so, not "any",
+  // which read as the union over the judges (new-user report 38 F3: 16 rows, the committee's, where 28 were expected)
+  const byDefault = meta.committee?.source ? "the committee (default)" : meta.judges?.[0] !== undefined ? `judge ${meta.judges[0]} (default)` : "none";
+  const vsOptions = raters(meta).filter(([v]) => !v.startsWith("o:"));
+  if ((meta.judges ?? []).length > 1) vsOptions.push(["any", "any judge (union over the judges)"]);
+  bar.appendChild(select("vs", "rater compared", vsOptions, sp.get("vs") ?? "", byDefault));
   bar.appendChild(
     select("status", "status", [["unverified", "unverified verdict"], ["errors", "judge errors, refusals"], ["downgraded", "downgraded"], ["unverified_quotes", "unverified quotes"]], sp.get("status") ?? ""),
   );

@@ -1,0 +1,132 @@
+/**
+ * A sample folder's adjudications, found beside the files that name it (new-user report 38 F1: `view` saves
+ * adjudications to `<sample>/adjudication.jsonl`, not under `<sample>/annotations/`, and the documented
+ * `import-annotations study1/annotations/*.jsonl ...` never read them: 10 adjudications lost, and nothing said so
+ * by import, agree or estimate).
+ *
+ * - {@link sampleAdjudicationFiles}: the adjudication files of the sample folders an import names (the manifest's
+ *   folder, and the folder above an `annotations/` folder holding an annotation file) that the import was not given.
+ * - {@link missingAdjudicationsWarning}: for `agree`/`estimate`/`report --human FILE`, the adjudications the label
+ *   file's sample folder holds that the label file lacks, by count (the folder: the label file's own, and the one
+ *   of the manifest recorded in its rows' `sample_manifest`).
+ */
+import fs from "node:fs";
+import path from "node:path";
+import { jsonLines } from "../io/jsonl.js";
+import { RESERVED_ANNOTATOR } from "./adjudicated.js";
+
+/** The file name `view` writes a sample's adjudications to (src/view/annotations.ts `ADJUDICATION_FILE`). */
+export const SAMPLE_ADJUDICATION_FILE = "adjudication.jsonl";
+
+/** The folder under a sample folder where `view` writes each annotator's file (src/view/annotations.ts). */
+const ANNOTATIONS_DIR = "annotations";
+
+function realOrResolved(f: string): string {
+  try {
+    return fs.realpathSync(f);
+  } catch {
+    return path.resolve(f);
+  }
+}
+
+/**
+ * The sample folders an import names: the manifest's folder, and the parent of every `annotations/` folder that
+ * holds one of the files (view's layout: `<sample>/annotations/<annotator>.jsonl`).
+ */
+function sampleDirs(files: readonly string[], manifest: string): string[] {
+  const dirs = new Set<string>([path.dirname(realOrResolved(manifest))]);
+  for (const f of files) {
+    const d = path.dirname(realOrResolved(f));
+    if (path.basename(d) === ANNOTATIONS_DIR) dirs.add(path.dirname(d));
+  }
+  return [...dirs];
+}
+
+/**
+ * The adjudication files (`<sample>/adjudication.jsonl`) of the sample folders an import names that are not among
+ * the files given: `import-annotations` reads them too, and says so.
+ * @param files the annotation files given.
+ * @param manifest the sample's manifest.
+ * @returns paths (as found), in folder order; empty when every such file was given or none exists.
+ */
+export function sampleAdjudicationFiles(files: readonly string[], manifest: string): string[] {
+  const given = new Set(files.map(realOrResolved));
+  const out: string[] = [];
+  for (const d of sampleDirs(files, manifest)) {
+    const f = path.join(d, SAMPLE_ADJUDICATION_FILE);
+    if (fs.existsSync(f) && fs.statSync(f).isFile() && !given.has(realOrResolved(f))) out.push(f);
+  }
+  return out;
+}
+
+/** The adjudicated item ids of an adjudication file (rows of annotator `adjudicated` with an item id and a label). */
+function adjudicatedItems(file: string): Set<string> {
+  const out = new Set<string>();
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return out;
+  }
+  for (const l of jsonLines(text)) {
+    if (l.error !== undefined) continue;
+    const o = l.value as Record<string, unknown> | null;
+    if (!o || typeof o !== "object") continue;
+    if (o.annotator === RESERVED_ANNOTATOR && typeof o.item_id === "string" && typeof o.label === "string" && o.label.trim()) out.add(o.item_id.trim());
+  }
+  return out;
+}
+
+/** What a label file says of its sample: its items, its adjudicated items, the manifests its rows name. */
+function labelFileItems(file: string): { items: Set<string>; adjudicated: Set<string>; manifests: Set<string> } | null {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+  if (!text.replace(/^\ufeff/, "").trimStart().startsWith("{")) return null; // a CSV label file carries no item ids to compare
+  const items = new Set<string>();
+  const adjudicated = new Set<string>();
+  const manifests = new Set<string>();
+  for (const l of jsonLines(text)) {
+    if (l.error !== undefined) continue;
+    const o = l.value as Record<string, unknown> | null;
+    if (!o || typeof o !== "object") continue;
+    if (typeof o.item_id !== "string") continue;
+    items.add(o.item_id.trim());
+    if (o.annotator === RESERVED_ANNOTATOR) adjudicated.add(o.item_id.trim());
+    if (typeof o.sample_manifest === "string" && o.sample_manifest) manifests.add(o.sample_manifest);
+  }
+  return { items, adjudicated, manifests };
+}
+
+/**
+ * The warning for a label file whose sample folder holds adjudications the file lacks: `label file F lacks N of the
+ * M adjudications in DIR/adjudication.jsonl (items ...): those items' consensus is the annotators' labels, not the
+ * adjudicated one; import again with that file`. The folders looked in: the label file's own and the folder of each
+ * manifest its rows record (`sample_manifest`, relative to the label file). Only items the label file labels count
+ * (an adjudication file of another sample shares none). Undefined when nothing is missing or the file is not an
+ * import's JSONL output (no item ids).
+ */
+export function missingAdjudicationsWarning(labelFile: string): string | undefined {
+  const lf = labelFileItems(labelFile);
+  if (!lf || lf.items.size === 0) return undefined;
+  const base = path.dirname(path.resolve(labelFile));
+  const dirs = new Set<string>([base, ...[...lf.manifests].map((m) => path.dirname(path.resolve(base, m)))]);
+  const said: string[] = [];
+  for (const d of dirs) {
+    const f = path.join(d, SAMPLE_ADJUDICATION_FILE);
+    if (!fs.existsSync(f)) continue;
+    const adj = adjudicatedItems(f);
+    const missing = [...adj].filter((id) => lf.items.has(id) && !lf.adjudicated.has(id)).sort();
+    if (missing.length === 0) continue;
+    const shown = missing.slice(0, 5).join(", ") + (missing.length > 5 ? `, and ${missing.length - 5} more` : "");
+    said.push(
+      `label file ${labelFile} lacks ${missing.length} of the ${adj.size} adjudication${adj.size === 1 ? "" : "s"} in ${f} (item${missing.length === 1 ? "" : "s"} ${shown}): ` +
+        `${missing.length === 1 ? "that item's" : "those items'"} consensus is taken from the annotators' labels, not the adjudicated label; ` +
+        `import the annotations again with that file (import-annotations reads a sample folder's ${SAMPLE_ADJUDICATION_FILE} itself)`,
+    );
+  }
+  return said.length ? said.join("; ") : undefined;
+}
