@@ -75,9 +75,17 @@ export const RESERVE_FEEDBACK_CHARS = 1500;
  * its online price (an upper bound; {@link reservationPricedAt} says which).
  */
 export function reserveCostUsd(t: Trajectory, judge: Judge, ctx: { budgetChars?: number; minQuoteChars?: number } = {}, viaBatch = false): number {
+  return reservationOf(t, judge, ctx, viaBatch).usd;
+}
+
+/**
+ * {@link reserveCostUsd} (`usd`) and the dearest single request of that conversation (`turn_usd`: its last feedback
+ * turn, P + R·(O+F) prompt tokens and O output tokens), for {@link unknownCostCharge}. Both 0 without a price.
+ */
+export function reservationOf(t: Trajectory, judge: Judge, ctx: { budgetChars?: number; minQuoteChars?: number } = {}, viaBatch = false): { usd: number; turn_usd: number } {
   const oj = judge as Partial<OpenAIJudge>;
   const cfg = oj.config;
-  if (!cfg?.price) return 0;
+  if (!cfg?.price) return { usd: 0, turn_usd: 0 };
   let chars = 0;
   try {
     if (oj.begin && oj.request) chars = JSON.stringify(oj.request(oj.begin(t, { repeat: 0, budgetChars: ctx.budgetChars, minQuoteChars: ctx.minQuoteChars })).messages).length;
@@ -99,5 +107,16 @@ export function reserveCostUsd(t: Trajectory, judge: Judge, ctx: { budgetChars?:
   const o = cfg.max_tokens ?? 600;
   const f = Math.ceil(RESERVE_FEEDBACK_CHARS / 3);
   const prompt = (retries + 1) * p + ((retries * (retries + 1)) / 2) * (o + f);
-  return tokensCost(prompt, 0, (retries + 1) * o, (viaBatch ? batchPrice(cfg.price) : undefined) ?? cfg.price);
+  const price = (viaBatch ? batchPrice(cfg.price) : undefined) ?? cfg.price;
+  return { usd: tokensCost(prompt, 0, (retries + 1) * o, price), turn_usd: tokensCost(p + retries * (o + f), 0, o, price) };
+}
+
+/**
+ * What the cost cap counts for a verdict whose cost is unknown (responses answered without usage, or lost after a
+ * 200): its reservation, or, when more responses went unpriced than the reservation's turns (a body lost on each of
+ * several transport retries: prov37), that many times the dearest single request, so the cap stays an upper bound.
+ * @param reservation the verdict's {@link reservationOf}; @param unpriced its `usage.responses_without_usage`.
+ */
+export function unknownCostCharge(reservation: { usd: number; turn_usd: number }, unpriced: number | undefined): number {
+  return Math.max(reservation.usd, (unpriced ?? 0) * reservation.turn_usd);
 }

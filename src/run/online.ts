@@ -10,7 +10,7 @@ import { JudgeFatalError } from "../errors.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { contentSha256 } from "./resume.js";
 import { StoreWriteError } from "../store/journal.js";
-import { overCap, reserveCostUsd } from "./cost-cap.js";
+import { overCap, reservationOf, unknownCostCharge } from "./cost-cap.js";
 import { markLeftByStop, type LabelRunState } from "./label-core.js";
 
 /** The ids a judge's stopped repeats left un-judged (`LabelRunState.stoppedInFlight`), made when first needed. */
@@ -112,9 +112,11 @@ export class OnlinePath {
       }
       // cost cap: reserve this verdict's estimate, or hold it back (un-judged: a run with a higher cap resumes it)
       let reservation = 0;
+      let reserved = { usd: 0, turn_usd: 0 };
       if (run.costCap) {
         if (run.costCap.reached) return;
-        reservation = reserveCostUsd(t, judge, { budgetChars: run.judgeCtx.budgetChars, minQuoteChars: run.judgeCtx.minQuoteChars });
+        reserved = reservationOf(t, judge, { budgetChars: run.judgeCtx.budgetChars, minQuoteChars: run.judgeCtx.minQuoteChars });
+        reservation = reserved.usd;
         if (overCap(run.costCap.spent_usd + run.reserved + reservation, run.costCap)) {
           run.costCap.reached = true;
           return;
@@ -145,7 +147,7 @@ export class OnlinePath {
         if (run.costCap && !run.signal?.aborted) {
           if (paid && typeof paid.cost_usd === "number") run.costCap.spent_usd += paid.cost_usd;
           else if (paid || !(e instanceof JudgeFatalError) || e.kind === "reasoning_only" || e.kind === "empty_replies") {
-            run.costCap.spent_usd += reservation;
+            run.costCap.spent_usd += unknownCostCharge(reserved, paid?.usage?.responses_without_usage);
             run.costCap.unknown_cost_verdicts++;
           }
         }
@@ -178,7 +180,7 @@ export class OnlinePath {
         // a verdict whose cost is unknown (a response without usage) counts its estimate: the cap errs early
         if (typeof v.cost_usd === "number") run.costCap.spent_usd += v.cost_usd;
         else {
-          run.costCap.spent_usd += reservation;
+          run.costCap.spent_usd += unknownCostCharge(reserved, v.usage?.responses_without_usage);
           run.costCap.unknown_cost_verdicts++;
         }
       }

@@ -10,7 +10,7 @@ import { completion, startFakeOpenAI, type FakeOpenAI, type FakeScript } from ".
 import { runCli } from "../helpers/cli.js";
 import { readRunState, runStateLine } from "../../src/store/run-state.js";
 import { formatSummary, summarizeRun } from "../../src/run/summary.js";
-import { reserveCostUsd } from "../../src/run/cost-cap.js";
+import { reservationOf, reserveCostUsd, unknownCostCharge } from "../../src/run/cost-cap.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import type { TrajectoryIndexRow } from "../../src/store/run-store.js";
 import type { Trajectory, Verdict } from "../../src/types.js";
@@ -110,6 +110,24 @@ describe("label --max-cost", () => {
       { retries: 0, minQuoteChars: 12 },
     );
     expect(without).toBeGreaterThan(3 * reserveCostUsd(t, noRetries));
+  });
+
+  it("a verdict with more unpriced responses than its reservation's turns is counted at that many of its dearest request (prov37: a body lost on each transport retry)", () => {
+    const judge = createOpenAIJudge(
+      { id: "j", model: "gpt-4o-mini", family: "openai", base_url: "http://127.0.0.1:9/v1", price: { input_per_mtok: 1, output_per_mtok: 4 } } as never,
+      { retries: 2, minQuoteChars: 12 },
+    );
+    const t: Trajectory = { id: "a", source: { path: "x" }, messages: [{ role: "user", text: "hello there ".repeat(200) }, { role: "assistant", text: "hi" }] } as unknown as Trajectory;
+    const r = reservationOf(t, judge);
+    expect(r.usd).toBe(reserveCostUsd(t, judge));
+    // three turns: the last is the dearest, and below the whole
+    expect(r.turn_usd).toBeGreaterThan(r.usd / 3);
+    expect(r.turn_usd).toBeLessThan(r.usd);
+    expect(unknownCostCharge(r, undefined)).toBe(r.usd);
+    expect(unknownCostCharge(r, 1)).toBe(r.usd);
+    expect(unknownCostCharge(r, 3)).toBe(Math.max(r.usd, 3 * r.turn_usd));
+    expect(unknownCostCharge(r, 7)).toBeCloseTo(7 * r.turn_usd, 12);
+    expect(unknownCostCharge(r, 7)).toBeGreaterThan(r.usd);
   });
 
   it("a server reporting 0 prompt tokens is a response without usage: cost unknown, the cap counts its estimate", async () => {
