@@ -142,9 +142,11 @@ describe("an adjudication over labels that changed since (F4)", () => {
 
 describe("an import-annotations output imported again (fixM 4)", () => {
   it("keeps its adjudications (settled_labels as the snapshot): the same rows, byte for byte", async () => {
-    const mf = path.join(tmp, "manifest-rt.jsonl");
+    // a folder of its own: import-annotations reads the sample folder's adjudication.jsonl (ann37), which another test writes in tmp
+    const own = fs.mkdtempSync(path.join(tmp, "rt-"));
+    const mf = path.join(own, "manifest-rt.jsonl");
     fs.writeFileSync(mf, manifestText);
-    const src = path.join(tmp, "rt-src.jsonl");
+    const src = path.join(own, "rt-src.jsonl");
     fs.writeFileSync(
       src,
       [
@@ -154,8 +156,8 @@ describe("an import-annotations output imported again (fixM 4)", () => {
         { item_id: "abc-002", annotator: "ann", label: "unaffected" },
       ].map((r) => JSON.stringify(r)).join("\n") + "\n",
     );
-    const first = path.join(tmp, "rt-1.jsonl");
-    const second = path.join(tmp, "rt-2.jsonl");
+    const first = path.join(own, "rt-1.jsonl");
+    const second = path.join(own, "rt-2.jsonl");
     const a = await importAnnotations({ files: [src], manifest: mf, out: first });
     const b = await importAnnotations({ files: [first], manifest: mf, out: second });
     expect(fs.readFileSync(second, "utf8")).toBe(fs.readFileSync(first, "utf8"));
