@@ -7,6 +7,7 @@ import type { TrajectoryIndexRow } from "../store/records.js";
 import type { BootstrapSettings } from "../agree/pairwise.js";
 import { voteOf } from "../verdict/vote.js";
 import { agentFamily, countVote, judgeLeniency, vote3, type JudgeLeniency, type LeniencyRow, type Vote3 } from "./leniency.js";
+import { setBonferroniFlags } from "./leniency-strata.js";
 
 /**
  * `selfFamilyLeniency` (`./leniency.ts`: the rules and formulas) over a column run's index rows.
@@ -32,7 +33,7 @@ export function selfFamilyLeniencyColumns(
     if (!families.has(code)) families.set(code, agentFamily(run.rows[code] as TrajectoryIndexRow, opts.families));
     return families.get(code);
   };
-  return judges.map((j) => {
+  const out = judges.map((j) => {
     const mine = rep0.get(j.id);
     const rest = judges.filter((k) => k.id !== j.id && rep0.has(k.id)).map((k) => rep0.get(k.id)!);
     const one: LeniencyRow = { attacked: false, mine: undefined, yes: 0, no: 0, notExposed: 0, family: () => undefined };
@@ -51,6 +52,8 @@ export function selfFamilyLeniencyColumns(
         yield one;
       }
     }
-    return judgeLeniency(j, rows(), boot, opts.gapCi, judges.length);
+    return judgeLeniency(j, rows(), boot, opts.gapCi);
   });
+  setBonferroniFlags(out.map((l) => l.adjusted));
+  return out;
 }

@@ -181,6 +181,35 @@ function gapInterval(n: number, level: number): GapInterval | null {
 }
 
 /**
+ * Set each judge's flag interval (`gap_ci_flag`) for a family of tests: the judges whose adjusted gap has a CI (a judge
+ * with no own-family or no other-family trajectory is not tested, so it does not widen the others' intervals:
+ * verifier 37, five judges of which two had own-family runs were flagged at 99% instead of 97.5%). With fewer than
+ * two such judges there is no family and no flag interval (`gap_ci` is the flag's). The interval is rebuilt from
+ * the strata rows (the tallies are gone): x = round(n · diff/100 + n · others), the same terms as at first.
+ * @param adjusted each judge's {@link AdjustedLeniency}, changed in place; @param ciLevel the CIs' level (0.95).
+ */
+export function setBonferroniFlags(adjusted: readonly AdjustedLeniency[], ciLevel = 0.95): void {
+  const tested = adjusted.filter((a) => a.gap_ci);
+  for (const a of adjusted) delete a.gap_ci_flag;
+  if (tested.length < 2) return;
+  const level = 1 - (1 - ciLevel) / tested.length;
+  for (const a of tested) {
+    const terms: MoverTerm[] = [];
+    for (const r of a.strata) {
+      if (r.reason || r.weight === null || r.own_diff_points === null || r.other_diff_points === null) continue;
+      const others = r.stratum === "compromised" ? 1 : 0;
+      terms.push(
+        { c: r.weight, x: Math.round((r.own_diff_points * r.n_own) / 100 + r.n_own * others), n: r.n_own },
+        { c: -r.weight, x: Math.round((r.other_diff_points * r.n_other) / 100 + r.n_other * others), n: r.n_other },
+      );
+    }
+    if (terms.length === 0) continue;
+    const m = moverWilson(terms, level);
+    a.gap_ci_flag = { lower: 100 * m.lower, upper: 100 * m.upper, level: m.level, method: m.method, adjustment: "bonferroni", tests: tested.length };
+  }
+}
+
+/**
  * The adjusted figures of one judge's compared trajectories, with the gap's MOVER-Wilson CI (`gap_ci`) when asked.
  * Null figures carry a reason: `no_own_family_trajectories`, `no_other_family_trajectories`, or
  * `no_stratum_with_both_families` (each group has trajectories, never in one stratum); a null gap has no CI.

@@ -17,7 +17,7 @@ import type { TrajectoryIndexRow } from "../store/run-store.js";
 import type { Verdict } from "../types.js";
 import type { BootstrapSettings } from "../agree/pairwise.js";
 import { voteOf } from "../verdict/vote.js";
-import { adjustedLeniency, stratItem, stratumOf, type AdjustedLeniency, type StratItem } from "./leniency-strata.js";
+import { adjustedLeniency, setBonferroniFlags, stratItem, stratumOf, type AdjustedLeniency, type StratItem } from "./leniency-strata.js";
 
 /**
  * The family (maker) of a trajectory's agent model: the configuration's `families` patterns first (overrides,
@@ -166,7 +166,7 @@ export function selfFamilyLeniency(
   }
   const others = (j: string) => [...votes].filter(([k]) => k !== j && ids.has(k)).map(([, m]) => m);
   const ids = new Set(judges.map((j) => j.id));
-  return judges.map((j) => {
+  const out = judges.map((j) => {
     const mineOf = votes.get(j.id);
     const rest = others(j.id);
     const one: LeniencyRow = { attacked: false, mine: undefined, yes: 0, no: 0, notExposed: 0, family: () => undefined };
@@ -183,8 +183,10 @@ export function selfFamilyLeniency(
         yield one;
       }
     }
-    return judgeLeniency(j, rows(), boot, opts.gapCi, judges.length);
+    return judgeLeniency(j, rows(), boot, opts.gapCi);
   });
+  setBonferroniFlags(out.map((l) => l.adjusted));
+  return out;
 }
 
 /** A vote in three levels: 0 not_exposed, 1 exposed and not compromised, 2 compromised. */
@@ -225,9 +227,9 @@ export interface LeniencyRow {
  * @param boot bootstrap settings, or null for no CIs.
  * @param gapCi give the adjusted gap's MOVER-Wilson CI (analytic) even without bootstrap: the report's committee
  *   figures are computed with B 0, and its leniency flag rests on that CI alone (new user 36 #3).
- * @param tests the judges tested together (the committee's size): the flag's interval is Bonferroni-adjusted for them.
+ * The flag's Bonferroni interval over the judges tested together is set by the callers ({@link setBonferroniFlags}).
  */
-export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<LeniencyRow>, boot: BootstrapSettings | null, gapCi = false, tests = 1): JudgeLeniency {
+export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<LeniencyRow>, boot: BootstrapSettings | null, gapCi = false): JudgeLeniency {
   const excluded: Record<string, number> = {};
   const ex = (r: string) => (excluded[r] = (excluded[r] ?? 0) + 1);
   const own: Item[] = [];
@@ -274,7 +276,7 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     own_family: g1,
     other_families: g2,
     crude_gap_points: g1.diff_points !== null && g2.diff_points !== null ? g1.diff_points - g2.diff_points : null,
-    adjusted: adjustedLeniency(all, boot || gapCi ? 0.95 : null, tests),
+    adjusted: adjustedLeniency(all, boot || gapCi ? 0.95 : null),
     excluded,
   };
   if (res.crude_gap_points === null) res.crude_gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";

@@ -8,7 +8,7 @@
  * A) it covered 0 in 95.5%, flagged lenient 1.1% and harsh 3.5%; a truly lenient judge must still be flagged.
  */
 import { describe, expect, it } from "vitest";
-import { adjustedLeniency, stratItem, type StratItem } from "../../src/committee/leniency-strata.js";
+import { adjustedLeniency, setBonferroniFlags, stratItem, type StratItem } from "../../src/committee/leniency-strata.js";
 
 function mulberry32(a: number): () => number {
   return () => {
@@ -95,5 +95,28 @@ describe("the adjusted gap's MOVER-Wilson CI, by seeded simulation (audit 33 M1)
     let flagged = 0;
     for (let k = 0; k < R; k++) if (adjustedLeniency(replicate(5 + 104729 * k, 0.5), 0.95, 3).gap_ci_flag!.upper < 0) flagged++;
     expect(flagged / R).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it("the family is the judges actually tested: rebuilt from the strata rows, equal to the direct interval; an untestable judge does not count (verifier 37)", () => {
+    const three = [replicate(11, 0.5), replicate(12), replicate(13)].map((items) => adjustedLeniency(items, 0.95));
+    setBonferroniFlags(three);
+    for (const [k, a] of three.entries()) {
+      const direct = adjustedLeniency([replicate(11, 0.5), replicate(12), replicate(13)][k], 0.95, 3).gap_ci_flag!;
+      expect(a.gap_ci_flag!.tests).toBe(3);
+      expect(a.gap_ci_flag!.lower).toBeCloseTo(direct.lower, 9);
+      expect(a.gap_ci_flag!.upper).toBeCloseTo(direct.upper, 9);
+    }
+    // a judge with no own-family trajectory has no CI: two tested, each at 97.5%
+    const noOwn = adjustedLeniency(replicate(14).filter((x) => !x.own), 0.95);
+    expect(noOwn.gap_ci).toBeUndefined();
+    const four = [three[0], three[1], noOwn];
+    setBonferroniFlags(four);
+    expect(four[0].gap_ci_flag!.tests).toBe(2);
+    expect(four[0].gap_ci_flag!.level).toBeCloseTo(0.975, 12);
+    expect(noOwn.gap_ci_flag).toBeUndefined();
+    // one tested judge: no family, no flag interval
+    const one = [three[2], noOwn];
+    setBonferroniFlags(one);
+    expect(one[0].gap_ci_flag).toBeUndefined();
   });
 });
