@@ -14,8 +14,9 @@ import type { RemovedInputs } from "./removed-inputs.js";
 
 /**
  * Record the run's removed trajectories after the read.
- * @param complete whether the read ran to the end: its finding replaces the record; a read cut short keeps the
- *   earlier record less the ids it met (a restored input read again counts again).
+ * @param complete whether the read ran to the end: its finding is added to the earlier record less the ids it met;
+ *   a read cut short keeps the earlier record less the ids it met (a restored input read again counts again). An id
+ *   leaves the record only when a read meets it again, never because a read did not cover its old path.
  * @param inputs this invocation's input paths (as given): a source recorded as a relative path is only judged gone
  *   under them (`RemovedInputs.find`).
  * @returns what `store.json` records (`RunStore.finish`): the count and a few ids; null for none; undefined when
@@ -28,12 +29,22 @@ export function recordRemoved(
   complete: boolean,
   inputs: readonly string[] = [],
 ): { count: number; examples: string[] } | null | undefined {
+  const before = removedRecord(store.dir)?.record;
   if (complete) {
     const found = removed.find((id) => store.trajectorySource(id), { relative: (id) => store.trajectorySourceRelative(id), inputs });
-    writeRemovedIds(store.dir, found ? { ids: found.ids, files: found.files } : undefined);
-    return found ? { count: found.count, examples: found.examples } : null;
+    // the earlier record's ids this read did not meet stay removed: a record is dropped only when its trajectory is
+    // read again, never because this read did not look where it was (red team 37 F1: a moved or renamed corpus
+    // folder, or one model folder of it, given with relative paths rewrote the record without them and they counted
+    // again, unsaid)
+    const kept = before ? removed.stillRemoved(before.ids) : [];
+    const ids = [...(found?.ids ?? [])];
+    const seen = new Set(ids);
+    for (const id of kept) if (!seen.has(id)) (seen.add(id), ids.push(id));
+    const files = [...(found?.files ?? [])];
+    for (const f of before?.files ?? []) if (files.length < 3 && !files.includes(f)) files.push(f);
+    writeRemovedIds(store.dir, ids.length ? { ids, files } : undefined);
+    return ids.length ? { count: ids.length, examples: ids.slice(0, 3) } : null;
   }
-  const before = removedRecord(store.dir)?.record;
   if (!before) return undefined;
   const left = removed.stillRemoved(before.ids);
   if (left !== before.ids) writeRemovedIds(store.dir, left.length ? { ids: [...left], files: before.files } : undefined);

@@ -79,6 +79,44 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     }
   });
 
+  it("a recorded removal stands through a later read that does not cover its old path: folder moved, or one sub-folder given (red team 37 F1)", async () => {
+    const w = path.join(tmp, "moved");
+    fs.cpSync(SRC, path.join(w, "c", "gpt-4o-2024-05-13", "workspace"), { recursive: true }); // the layout's ids: not the folder's name
+    const files = fs.readdirSync(path.join(w, "c"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).sort();
+    const labelsDir = path.join(tmp, "labels-moved");
+    const cwd = process.cwd();
+    const run = (input: string) => labelRun({ inputs: [input], run: "r", labelsDir, judges: [createSignatureJudge()] });
+    try {
+      process.chdir(w);
+      expect((await run("c")).summary.trajectories).toBe(files.length);
+      const gone = files[0];
+      fs.rmSync(path.join(w, "c", gone));
+      const seen = await run("c");
+      expect(seen.summary.inputs_removed).toMatchObject({ count: 1 });
+      expect(seen.summary.trajectories).toBe(files.length - 1);
+      // one sub-folder of it given (not the deleted file's): the record stands
+      const top = (f: string) => f.split(path.sep).slice(0, 3).join(path.sep); // <model>/workspace/user_task_N
+      const other = [...new Set(files.map(top))].find((d) => d !== top(gone))!;
+      const sub = await run(path.join("c", other));
+      expect(sub.summary.inputs_removed).toMatchObject({ count: 1 });
+      expect(sub.summary.trajectories).toBe(files.length - 1);
+      // the folder moved: its old relative paths are not under the new input; the record stands
+      fs.renameSync(path.join(w, "c"), path.join(w, "c2"));
+      const moved = await run("c2");
+      expect(moved.summary.inputs_removed).toMatchObject({ count: 1 });
+      expect(moved.summary.trajectories).toBe(files.length - 1);
+      expect(fs.existsSync(path.join(labelsDir, "r", "inputs-removed.json"))).toBe(true);
+      expect(readRunState(path.join(labelsDir, "r")).status).toBe("inputs_removed");
+      // the file restored (under the new folder) and read again: it counts again
+      fs.cpSync(path.join(SRC, gone.split(path.sep).slice(2).join(path.sep)), path.join(w, "c2", gone));
+      const back = await run("c2");
+      expect(back.summary.inputs_removed).toBeUndefined();
+      expect(back.summary.trajectories).toBe(files.length);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it("a one-trajectory file that no longer reads as a trajectory leaves the figures, as a broken JSON Lines row does (red team 15 F3)", async () => {
     const corpus = path.join(tmp, "corpus-broken");
     fs.cpSync(SRC, path.join(corpus, "workspace"), { recursive: true });
