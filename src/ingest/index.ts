@@ -39,6 +39,7 @@ import { resolvedPath } from "./resolved.js";
 import { readJsonBytes } from "./read-file.js";
 import { ChangedDuringRead, changedDuringReadError, pathStamp, stampChanges } from "./changed.js";
 import { DuplicatePlaces, placeSuffix, sameBytes } from "./duplicates.js";
+import { RetryCopies } from "./retry-copies.js";
 import { jsonSidecarKept, PassedOver, sidecarPlan } from "./sidecars.js";
 
 export { familyOf, FAMILY_PATTERNS } from "./family.js";
@@ -425,6 +426,7 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
   const seen = new PathTable<string>(ids, { same: firstFile, folders: opts.folders });
   opts.onMetSlots?.((slot) => seen.hasSlot(slot));
   const dups = new DuplicatePlaces();
+  const retries = new RetryCopies();
   const ctx = readContext(opts.holdItemWarnings === true);
   const passedOver = new PassedOver();
   const relinked = new Relinked();
@@ -514,9 +516,10 @@ async function* readItems(paths: string[], opts: ReadOptions = {}, unchanged?: U
           }
           // the item's place names it within its file (line, Inspect entry): ./duplicates.ts
           const firstFrom = seen.get(t.id);
-          if (firstFrom !== undefined) {
+          const retry = retries.error(t, file, firstFrom === undefined); // Inspect eval-retry copies: read once
+          if (firstFrom !== undefined || retry) {
             for (const w of item.warnings ?? []) ctx.warnings.add(w); // a duplicate is an error: its held warnings are said here
-            item = { kind: "error", error: dups.error(firstFrom, file, t.source, t.id) };
+            item = { kind: "error", error: retry ?? dups.error(firstFrom!, file, t.source, t.id) };
           }
           else seen.set(t.id, file + placeSuffix(t.source));
           if (item.kind === "trajectory" && item.stamp && ctx.said.length > 0) item.stamp = { ...item.stamp, warnings: [...ctx.said] };
