@@ -21,6 +21,11 @@ export { contentSha256 };
 export interface StoredChatIds {
   byLine: Map<string, string>;
   ids: Set<string>;
+  /**
+   * by line number: the fallback ids stored from a relative path (normalized, `/`-separated, leading `./` and `../`
+   * taken off) with their content hash: the same line read from another directory (red team 37 F2)
+   */
+  relative?: Map<number, Array<{ tail: string; id: string; sha: string }>>;
 }
 
 /**
@@ -37,8 +42,15 @@ export async function storedChatFallbackIds(runDir: string): Promise<StoredChatI
   for (const r of (await readTrajectoryIndex(runDir, { keepRemoved: true })).values()) {
     out.ids.add(r.id);
     const src = r.source as { format?: string; path?: unknown; line?: unknown } | undefined;
-    if (src?.format === "chat-jsonl" && typeof src.path === "string" && typeof src.line === "number" && r.id.endsWith(`:${src.line}`))
+    if (src?.format === "chat-jsonl" && typeof src.path === "string" && typeof src.line === "number" && r.id.endsWith(`:${src.line}`)) {
       out.byLine.set(`${path.resolve(src.path)}\0${src.line}`, r.id);
+      if (!path.isAbsolute(src.path) && typeof r.content_sha256 === "string") {
+        const tail = path.normalize(src.path).split(path.sep).filter((p, i, a) => p !== "." && !(p === ".." && a.slice(0, i).every((q) => q === ".."))).join("/");
+        const at = (out.relative ??= new Map()).get(src.line);
+        if (at) at.push({ tail, id: r.id, sha: r.content_sha256 });
+        else out.relative.set(src.line, [{ tail, id: r.id, sha: r.content_sha256 }]);
+      }
+    }
   }
   return out;
 }
@@ -58,7 +70,8 @@ async function fileHas(file: string, needle: string): Promise<boolean> {
 /**
  * The id a run already stored for a chat-JSONL line without an id of its own, when it differs from the id the
  * current rule gives (`chatFallbackIdPath`: relative to the current directory; the older rule made it relative to
- * the folder common to all inputs, so `data.jsonl:1` became `x/data.jsonl:1` when another input was added). Using
+ * the folder common to all inputs, so `data.jsonl:1` became `x/data.jsonl:1` when another input was added; and a
+ * run labelled from another directory stored it relative to that one: {@link fromOtherDirectory}). Using
  * the stored id keeps a resumed run from judging, paying for and counting the same line twice.
  * @returns the stored id, or undefined (the line has its own id, is stored under the current id, or is new).
  */
@@ -67,7 +80,26 @@ export function keepStoredChatId(t: Trajectory, stored: StoredChatIds): string |
   if (t.id !== `${chatFallbackIdPath(t.source.path)}:${t.source.line}`) return undefined;
   if (stored.ids.has(t.id)) return undefined;
   const prev = stored.byLine.get(`${path.resolve(t.source.path)}\0${t.source.line}`);
-  return prev !== undefined && prev !== t.id ? prev : undefined;
+  if (prev !== undefined) return prev !== t.id ? prev : undefined;
+  return fromOtherDirectory(t, stored);
+}
+
+/**
+ * The id a run stored for this line when it was labelled from another directory (red team 37 F2: the same 20 lines
+ * resumed from the parent directory were judged and counted again, 10/20 -> 20/40): a fallback id stored from a
+ * relative path that is a tail of this file's path now, at the same line, with the same content hash.
+ */
+function fromOtherDirectory(t: Trajectory, stored: StoredChatIds): string | undefined {
+  const cands = stored.relative?.get(t.source.line!);
+  if (!cands) return undefined;
+  const abs = path.resolve(t.source.path).split(path.sep).join("/");
+  let sha: string | undefined;
+  for (const c of cands) {
+    if (c.id === t.id || !(abs === c.tail || abs.endsWith(`/${c.tail}`))) continue;
+    sha ??= contentSha256(t);
+    if (c.sha === sha) return c.id;
+  }
+  return undefined;
 }
 
 /**

@@ -88,3 +88,30 @@ describe("a chat-JSONL file appended to between two label runs (brief s37 item 5
       expect(r.rejudge.verdicts).toBe(0);
     });
 });
+
+describe("a chat-JSONL file without ids resumed from another directory (red team 37 F2)", () => {
+  it("keeps the ids stored from the first directory: not judged or counted twice; another file with the same tail is not taken for it", async () => {
+    const cwd = process.cwd();
+    const labelsDir = path.join(dir, "labels");
+    try {
+      process.chdir(dir);
+      const first = await labelRun({ inputs: [path.join("x", "data.jsonl")], run: "cwd", labelsDir, judges: [createSignatureJudge()] });
+      expect(first.summary.trajectories).toBe(3);
+      process.chdir(path.dirname(dir));
+      const again = await labelRun({ inputs: [path.join(path.basename(dir), "x", "data.jsonl")], run: "cwd", labelsDir, judges: [createSignatureJudge()] });
+      expect(again.summary.trajectories).toBe(3);
+      expect(again.progress.judged).toBe(0);
+      expect([...(await readTrajectoryIndex(path.join(labelsDir, "cwd"))).keys()].sort()).toEqual(["x/data.jsonl:1", "x/data.jsonl:2", "x/data.jsonl:3"]);
+      expect((again.summary.ingest_warnings ?? []).find((w) => w.kind === "id_rule_changed")?.message).toContain("relative to the directory it was labelled from");
+      // another real file whose path ends the same way (…/o/x/data.jsonl), other content: its own ids, judged
+      const other = path.join(dir, "o", "x");
+      fs.mkdirSync(other, { recursive: true });
+      fs.writeFileSync(path.join(other, "data.jsonl"), [7, 8, 9].map(line).join("\n") + "\n");
+      const o = await labelRun({ inputs: [path.join(path.basename(dir), "o", "x", "data.jsonl")], run: "cwd", labelsDir, judges: [createSignatureJudge()] });
+      expect(o.progress.judged).toBe(3);
+      expect(o.summary.trajectories).toBe(6);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
