@@ -415,8 +415,15 @@ export function registerLabel(program: Command): void {
       process.stderr.write("\nstopping: finishing the requests in flight and saving (Ctrl-C again to quit at once)\n");
       ac.abort();
     };
+    // a closed terminal (an ssh session dropped) is a stop too, not a kill -9 (red team 37: exit 129, the .lock left,
+    // no summary): as SIGTERM; what it writes may go nowhere, and a write error then must not end the process
+    const onSighup = () => {
+      for (const s of [process.stdout, process.stderr]) s.on("error", () => {});
+      onSigint();
+    };
     process.on("SIGINT", onSigint);
     process.on("SIGTERM", onSigint);
+    process.on("SIGHUP", onSighup);
     const progress = progressReporter(progressSettings);
     const pollS = Number(o.batchPoll);
     // at most 2^31-1 ms: a longer Node.js timer fires after 1 ms, a poll loop without pause (red team 31 F5)
@@ -462,6 +469,7 @@ export function registerLabel(program: Command): void {
       progress.stop();
       process.off("SIGINT", onSigint);
       process.off("SIGTERM", onSigint);
+      process.off("SIGHUP", onSighup);
     }
   });
 }
