@@ -183,6 +183,15 @@ describe("convertChatLine", () => {
     expect(b.ok && b.trajectory.id).toBe("17");
   });
 
+  it('an empty id ("") -> <file>:<line>, said as an empty_id warning (red team 37 F5: silent)', () => {
+    const r = convertChatLine({ id: "", messages: [{ role: "user", content: "x" }] }, src);
+    expect(r.ok && r.trajectory.id).toBe("t.jsonl:4");
+    expect(r.ok && r.warnings?.map((w) => [w.kind, w.item])).toEqual([["empty_id", "line 4"]]);
+    expect(r.ok && r.warnings?.[0].message).toContain('lines with an empty "id" ("") get the id <file>:<line> (e.g. "t.jsonl:4")');
+    const none = convertChatLine({ messages: [{ role: "user", content: "x" }] }, src);
+    expect(none.ok && none.warnings).toBeFalsy();
+  });
+
   it("numeric ids beyond 2^53 - 1 are refused (JSON.parse rounds them), not turned into a false duplicate", async () => {
     const file = path.join(dir, "big-ids.jsonl");
     const msg = '"messages":[{"role":"user","content":"x"}]';
