@@ -18,6 +18,7 @@ import { familyOf } from "./family.js";
 import { checkSchema, joinProblems } from "./schema.js";
 import type { ItemWarning } from "./warnings.js";
 import { lastSegments, resolvedPath } from "./resolved.js";
+import { layoutMismatch } from "./layout-mismatch.js";
 import { isVigilRun, vigilFields } from "./vigil.js";
 import { argumentsAt, atMessage, decodeFailure, decodeUtf8Strict, ownValue, parseJson, ROLE_MAP } from "./text.js";
 
@@ -268,6 +269,9 @@ export function convertAgentDojo(data: unknown, src: AgentDojoSource): ConvertRe
   // the model folder: four levels above the file (<model>/<suite>/<user_task>/<attack>/<file>.json)
   const scope = layout ? path.dirname(path.dirname(path.dirname(path.dirname(src.path)))) : src.path;
 
+  // a file in a layout folder whose fields say another suite or task: said, naming it (./layout-mismatch.ts)
+  const mismatch = layout ? undefined : layoutMismatch(src.path, r);
+  if (mismatch) warnings.push(mismatch);
   const pipeline = str("pipeline_name");
   const who = attributeRun(layout?.modelDir, pipeline, src.siblings ?? []);
   if (who.warning !== undefined) warnings.push({ kind: "attribution", scope, message: who.warning, item: src.path });
