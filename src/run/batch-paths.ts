@@ -60,6 +60,9 @@ export async function finishBatchPaths(run: LabelRunState, batchers: Map<string,
         v.judge_config_sha256 ??= run.configs.get(id)!.sha; // the chunk's own, when it recorded one
         // the hash the state line kept (its index row's, of this same trajectory), or hashed now for older lines
         v.content_sha256 = content ?? contentSha256(t);
+        // a result of a batch sent before its trajectory was edited: stored (paid), judged again (`labelRun`)
+        const now = run.store.storedContent(v.trajectory_id);
+        if (now !== undefined && now !== v.content_sha256) (run.batchStale ??= new Set()).add(v.trajectory_id);
         run.store.addVerdict(v);
         settleBatchVerdict(run, id, v); // the cost cap: its cost replaces its reservation (./batch-cap.ts)
         run.progress.judged++;

@@ -68,6 +68,11 @@ export interface LabelRunState {
   readonly costCap: CostCapState | undefined;
   /** Batch judges whose Batch API path stopped on a failing files/batches call, with what they left (`./batch-paths.ts`). */
   readonly batchUnfinished: Record<string, BatchUnfinished>;
+  /**
+   * Trajectories whose batch verdict, stored by this invocation, was made on another text than the trajectory's now
+   * (edited after an earlier process sent the batch: red team 37 F4); `labelRun` judges them again in a second pass.
+   */
+  batchStale?: Set<string>;
   /** USD reserved for verdicts in flight (cost cap). */
   reserved: number;
   /** A store that cannot be written (the run stops and rethrows it at the end). */

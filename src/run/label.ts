@@ -183,6 +183,23 @@ function judgeConfigKeys(store: RunStore, opts: LabelOptions): LabelRunState["co
  *   (what was stored stays); IngestFatalError in strict mode.
  */
 export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
+  const first = await labelOnce(opts);
+  const stale = first.batchStale ?? 0;
+  if (stale === 0 || first.interrupted || Object.keys(first.stoppedJudges).length > 0 || first.costCap?.reached) return first;
+  // red team 37 F4: a --batch resume stored the results of a batch sent before 30 inputs were edited, on their old
+  // text, and ended as finished with those 30 left out as stale: they are judged again now, in a new batch
+  opts.onWarning?.(
+    `${stale} trajector${stale === 1 ? "y" : "ies"} changed after the batch holding ${stale === 1 ? "it" : "them"} was sent by an earlier label process: ` +
+      `its results (on the older text) are stored as paid, and ${stale === 1 ? "it is" : "they are"} judged again on the text now: a second pass over the inputs`,
+  );
+  const again = await labelOnce(opts);
+  if ((again.batchStale ?? 0) > 0)
+    opts.onWarning?.(`${again.batchStale} trajectories changed again while judged: their verdicts are on an older text and left out of the figures; run the same label command again`);
+  return again;
+}
+
+/** One pass of {@link labelRun}: read, judge, store, summarize. */
+async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale?: number }> {
   const repeats = Math.max(1, opts.repeats ?? 1);
   const whereTally = opts.where ? new WhereTally(opts.where) : null;
   const whereWarnings = opts.where ? new WhereWarnings() : undefined;
@@ -322,6 +339,7 @@ export async function labelRun(opts: LabelOptions): Promise<LabelResult> {
     adaptations,
     ...(inputWhere ? { where: { input: inputWhere.statement, warnings: inputWhere.warnings } } : {}),
     thisRun,
+    ...(runState.batchStale?.size ? { batchStale: runState.batchStale.size } : {}),
     duplicateIds: read.duplicateIds,
     changedDuringRead: read.changedDuringRead,
     referenceChanged: read.referenceChanged,
