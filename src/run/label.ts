@@ -24,7 +24,7 @@ import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 import { ReadSince } from "./read-since.js";
 import { RemovedInputs } from "./removed-inputs.js";
-import { recordRemoved } from "./removed-record.js";
+import { recordRemoved, uncheckedText } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
 import type { LabelOptions } from "./label-options.js";
 import {
@@ -306,6 +306,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     if (runState.fatal) throw runState.fatal;
     // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
     inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs);
+    if (removed.unchecked.count > 0) opts.onWarning?.(uncheckedText(removed.unchecked.count, removed.unchecked.example!));
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs
     // held fewer trajectories than the limit: new-user review)

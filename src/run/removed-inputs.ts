@@ -123,6 +123,7 @@ export class RemovedInputs {
       if (there === undefined) exists.set(file, (there = fs.existsSync(file) || (file !== src && fs.existsSync(src))));
       if (there) inExisting.push({ id, file });
       else if (!o.relative?.(id) || underInputs(file)) add(id, file);
+      else if (this.unchecked.count++ === 0) this.unchecked.example = id;
     }
     if (inExisting.length) {
       const metFiles = this.metFiles(sourceOf, new Set(inExisting.map((x) => x.file)));
@@ -130,6 +131,13 @@ export class RemovedInputs {
     }
     return out.count > 0 ? out : undefined;
   }
+
+  /**
+   * After {@link find}: the run's trajectories this read did not meet whose source, recorded as a relative path, is
+   * not there from this directory nor under this invocation's inputs: they cannot be told gone (labelled from another
+   * directory, or their folder moved or renamed) and still count (red team 37 F1, variant B: said, not silent).
+   */
+  readonly unchecked: { count: number; example?: string } = { count: 0 };
 
   /** Which of `wanted` (files) this read met: the recorded files of the ids it met, among `wanted`. */
   private metFiles(sourceOf: (id: string) => string | undefined, wanted: ReadonlySet<string>): Set<string> {

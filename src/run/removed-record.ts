@@ -52,6 +52,18 @@ export function recordRemoved(
 }
 
 /**
+ * The note for the run's trajectories a complete read did not meet whose relative source path cannot be checked from
+ * here (`RemovedInputs.unchecked`): they still count.
+ */
+export function uncheckedText(n: number, example: string): string {
+  return (
+    `${n} trajector${n === 1 ? "y" : "ies"} of this run (e.g. ${JSON.stringify(example)}) ${n === 1 ? "was" : "were"} not read by this invocation and recorded ` +
+    `from a relative path that is neither under its inputs nor there from this directory (labelled from another directory, or the folder moved or renamed): ` +
+    `whether their input still exists cannot be told, and they still count in the figures; label with the folder's path as first given, from the directory first used, to have deleted ones left out`
+  );
+}
+
+/**
  * The label summary's inputs without the run's removed trajectories, and the statement to put in the summary (the
  * one place label says it: the readers' note is not made here).
  * @param o.errors the run's stored errors: returned without the `empty_placeholder` records that are no placeholder

@@ -117,6 +117,27 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     }
   });
 
+  it("a file deleted and its folder moved before any resume saw it: it cannot be told gone, and that is said (red team 37 F1 variant B)", async () => {
+    const w = path.join(tmp, "movedB");
+    fs.cpSync(SRC, path.join(w, "c", "gpt-4o-2024-05-13", "workspace"), { recursive: true });
+    const files = fs.readdirSync(path.join(w, "c"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).sort();
+    const labelsDir = path.join(tmp, "labels-movedB");
+    const cwd = process.cwd();
+    const warnings: string[] = [];
+    const run = (input: string) => labelRun({ inputs: [input], run: "r", labelsDir, judges: [createSignatureJudge()], onWarning: (x) => warnings.push(x) });
+    try {
+      process.chdir(w);
+      await run("c");
+      fs.rmSync(path.join(w, "c", files[0]));
+      fs.renameSync(path.join(w, "c"), path.join(w, "c2"));
+      const moved = await run("c2");
+      expect(moved.summary.trajectories).toBe(files.length); // not told gone ...
+      expect(warnings.find((x) => x.startsWith("1 trajectory of this run"))).toContain("cannot be told, and they still count"); // ... and said
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
   it("a one-trajectory file that no longer reads as a trajectory leaves the figures, as a broken JSON Lines row does (red team 15 F3)", async () => {
     const corpus = path.join(tmp, "corpus-broken");
     fs.cpSync(SRC, path.join(corpus, "workspace"), { recursive: true });
