@@ -87,13 +87,17 @@ export class RemovedInputs {
    * longer exists, or it exists and this read met it (it read another trajectory recorded from that file) but not this
    * id (a row deleted from a JSON Lines or multi-record file, or no longer read as this trajectory).
    * @param o `relative`: whether an id's stored source path was relative, and `inputs`: this invocation's input paths;
-   *   such a source, resolved from this directory, is judged gone only under those inputs (red team 15).
+   *   such a source, resolved from this directory, is judged gone only under those inputs (red team 15); `recorded`:
+   *   the ids an earlier read recorded as removed (not counted in {@link unchecked}: they stay left out).
    * @param sourceOf where the run's stored row of an id was read from (`RunStore.trajectorySource`: absolute path,
    *   `:line` for a JSON Lines row), undefined when the run holds no row of it.
    * @returns the statement (every id, a few files), or undefined when the read did not run to the end (it cannot
    *   tell) or none is removed.
    */
-  find(sourceOf: (id: string) => string | undefined, o: { relative?: (id: string) => boolean; inputs?: readonly string[] } = {}): InputsRemoved | undefined {
+  find(
+    sourceOf: (id: string) => string | undefined,
+    o: { relative?: (id: string) => boolean; inputs?: readonly string[]; recorded?: ReadonlySet<string> } = {},
+  ): InputsRemoved | undefined {
     if (!this.complete) return undefined;
     // a source recorded as a relative path resolves against this directory, maybe not the one it was read from: it
     // is judged gone only under this invocation's input paths, which this read covered (red team 15: label c from one
@@ -123,7 +127,7 @@ export class RemovedInputs {
       if (there === undefined) exists.set(file, (there = fs.existsSync(file) || (file !== src && fs.existsSync(src))));
       if (there) inExisting.push({ id, file });
       else if (!o.relative?.(id) || underInputs(file)) add(id, file);
-      else if (this.unchecked.count++ === 0) this.unchecked.example = id;
+      else if (!o.recorded?.has(id) && this.unchecked.count++ === 0) this.unchecked.example = id;
     }
     if (inExisting.length) {
       const metFiles = this.metFiles(sourceOf, new Set(inExisting.map((x) => x.file)));

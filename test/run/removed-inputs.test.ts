@@ -85,7 +85,8 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     const files = fs.readdirSync(path.join(w, "c"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).sort();
     const labelsDir = path.join(tmp, "labels-moved");
     const cwd = process.cwd();
-    const run = (input: string) => labelRun({ inputs: [input], run: "r", labelsDir, judges: [createSignatureJudge()] });
+    const warnings: string[] = [];
+    const run = (input: string) => labelRun({ inputs: [input], run: "r", labelsDir, judges: [createSignatureJudge()], onWarning: (x) => warnings.push(x) });
     try {
       process.chdir(w);
       expect((await run("c")).summary.trajectories).toBe(files.length);
@@ -107,6 +108,7 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
       expect(moved.summary.trajectories).toBe(files.length - 1);
       expect(fs.existsSync(path.join(labelsDir, "r", "inputs-removed.json"))).toBe(true);
       expect(readRunState(path.join(labelsDir, "r")).status).toBe("inputs_removed");
+      expect(warnings.filter((x) => x.includes("cannot be told"))).toEqual([]); // recorded: left out, not "still count"
       // the file restored (under the new folder) and read again: it counts again
       fs.cpSync(path.join(SRC, gone.split(path.sep).slice(2).join(path.sep)), path.join(w, "c2", gone));
       const back = await run("c2");
