@@ -227,6 +227,7 @@ export async function readAndSchedule(
       const to = keepStoredChatId(item.trajectory, oldIds);
       if (to !== undefined) {
         remapped.push({ from: item.trajectory.id, to, path: item.trajectory.source.path });
+        ctx.removed?.meet(to);
         item.trajectory.id = to;
       }
     }

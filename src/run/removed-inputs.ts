@@ -77,6 +77,15 @@ export class RemovedInputs {
   }
   private given = false;
 
+  /**
+   * An id the read met under another name: a chat-JSONL line that keeps the id the run stored for it
+   * (`keepStoredChatId`, `../run/resume.ts`); the read's own table holds the name it read, not this one.
+   */
+  meet(id: string): void {
+    this.keptIds.add(id);
+  }
+  private readonly keptIds = new Set<string>();
+
   /** The read's items ran out: it ran to the end. */
   done(): void {
     this.complete = true;
@@ -117,6 +126,7 @@ export class RemovedInputs {
     for (let s = 0; s < this.slots.size; s++) {
       if (this.metSlot(s)) continue;
       const id = this.slots.id(s);
+      if (this.keptIds.has(id)) continue;
       const src = sourceOf(id);
       if (src === undefined || src === "") continue;
       const file = src.replace(/:\d+$/, "");
@@ -162,6 +172,7 @@ export class RemovedInputs {
    */
   stillRemoved(ids: readonly string[]): readonly string[] {
     const left = ids.filter((id) => {
+      if (this.keptIds.has(id)) return false;
       const s = this.slots.find(id);
       return s === -1 || !this.metSlot(s);
     });

@@ -98,7 +98,9 @@ describe("a chat-JSONL file without ids resumed from another directory (red team
       const first = await labelRun({ inputs: [path.join("x", "data.jsonl")], run: "cwd", labelsDir, judges: [createSignatureJudge()] });
       expect(first.summary.trajectories).toBe(3);
       process.chdir(path.dirname(dir));
-      const again = await labelRun({ inputs: [path.join(path.basename(dir), "x", "data.jsonl")], run: "cwd", labelsDir, judges: [createSignatureJudge()] });
+      const warned: string[] = [];
+      const again = await labelRun({ inputs: [path.join(path.basename(dir), "x", "data.jsonl")], run: "cwd", labelsDir, judges: [createSignatureJudge()], onWarning: (w) => warned.push(w) });
+      expect(warned.filter((w) => w.includes("cannot be told"))).toEqual([]); // the lines kept their ids: met, not unchecked
       expect(again.summary.trajectories).toBe(3);
       expect(again.progress.judged).toBe(0);
       expect([...(await readTrajectoryIndex(path.join(labelsDir, "cwd"))).keys()].sort()).toEqual(["x/data.jsonl:1", "x/data.jsonl:2", "x/data.jsonl:3"]);
