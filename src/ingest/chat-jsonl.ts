@@ -428,14 +428,7 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
   if (isObj(r.metadata)) t.metadata = { ...r.metadata, ...(t.metadata ?? {}) };
   const warnings: ItemWarning[] = [...boolWarnings, ...checked];
   if (contradiction !== undefined) warnings.push(contradiction);
-  // an empty id is no id: the line gets the fallback id `<file>:<line>`, said (red team 37 F5: it was silent)
-  if (rawId === "")
-    warnings.push({
-      kind: "empty_id",
-      scope: src.path,
-      message: `${src.path}: lines with an empty "id" ("") get the id <file>:<line> (e.g. "${id}"), which depends on the path the file is read under: give them an id`,
-      item: `line ${src.line}`,
-    });
+  if (rawId === "") warnings.push(emptyIdWarning(src, id));
   if (!isAttacked(t) && ref.security !== undefined) {
     // an attack key that says "no attack" (attack_type: "benign") is read already: mapping it again would not help
     const said = typeof t.metadata?.original_attack === "string" ? t.metadata.original_attack : undefined;
@@ -453,6 +446,16 @@ export function convertChatLine(data: unknown, src: ChatLineSource, opts: ChatLi
     });
   }
   return warnings.length > 0 ? { ok: true, trajectory: t, warnings } : { ok: true, trajectory: t };
+}
+
+/** An empty id is no id: the line gets the fallback id `<file>:<line>`, said (red team 37 F5: it was silent). */
+function emptyIdWarning(src: ChatLineSource, id: string): ItemWarning {
+  return {
+    kind: "empty_id",
+    scope: src.path,
+    message: `${src.path}: lines with an empty "id" ("") get the id <file>:<line> (e.g. "${id}"), which depends on the path the file is read under: give them an id`,
+    item: `line ${src.line}`,
+  };
 }
 
 /**

@@ -24,7 +24,7 @@ import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 import { ReadSince } from "./read-since.js";
 import { RemovedInputs } from "./removed-inputs.js";
-import { recordRemoved, uncheckedText } from "./removed-record.js";
+import { recordRemoved } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
 import type { LabelOptions } from "./label-options.js";
 import {
@@ -227,7 +227,6 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const since = new ReadSince(store.storedErrors);
   // the run's trajectories whose input file is gone, found after a read that ran to the end (./removed-inputs.ts)
   const removed = new RemovedInputs(store.idSlots);
-  let inputsRemoved: { count: number; examples: string[] } | null | undefined;
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -305,8 +304,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     if (w) sayIngest(w);
     if (runState.fatal) throw runState.fatal;
     // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
-    inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs);
-    if (removed.unchecked.count > 0) opts.onWarning?.(uncheckedText(removed.unchecked.count, removed.unchecked.example!));
+    const inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
     // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs
     // held fewer trajectories than the limit: new-user review)

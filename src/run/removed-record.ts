@@ -18,7 +18,7 @@ import type { RemovedInputs } from "./removed-inputs.js";
  *   a read cut short keeps the earlier record less the ids it met (a restored input read again counts again). An id
  *   leaves the record only when a read meets it again, never because a read did not cover its old path.
  * @param inputs this invocation's input paths (as given): a source recorded as a relative path is only judged gone
- *   under them (`RemovedInputs.find`).
+ *   under them (`RemovedInputs.find`); `onWarning` is told of the ones that cannot be checked ({@link uncheckedText}).
  * @returns what `store.json` records (`RunStore.finish`): the count and a few ids; null for none; undefined when
  *   nothing was recorded before and the read cannot tell.
  * @throws the file system's error when `inputs-removed.json` cannot be written.
@@ -28,6 +28,7 @@ export function recordRemoved(
   removed: RemovedInputs,
   complete: boolean,
   inputs: readonly string[] = [],
+  onWarning?: (message: string) => void,
 ): { count: number; examples: string[] } | null | undefined {
   const before = removedRecord(store.dir)?.record;
   if (complete) {
@@ -43,6 +44,7 @@ export function recordRemoved(
     const files = [...(found?.files ?? [])];
     for (const f of before?.files ?? []) if (files.length < 3 && !files.includes(f)) files.push(f);
     writeRemovedIds(store.dir, ids.length ? { ids, files } : undefined);
+    if (removed.unchecked.count > 0) onWarning?.(uncheckedText(removed.unchecked.count, removed.unchecked.example!));
     return ids.length ? { count: ids.length, examples: ids.slice(0, 3) } : null;
   }
   if (!before) return undefined;
