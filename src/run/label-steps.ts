@@ -502,7 +502,7 @@ if (staleNote) summary.warnings.push(staleNote);
 const back = changedBackWarning(stale.changedBack); // a text changed back: what this summary cannot count (./stale-summary.ts)
 if (back) summary.warnings.push(back);
 // one trajectory under two ids counts twice: said, naming them (./same-content.ts, red team 37 F2/F3)
-const same = sameContentWarning(index.keys(), store);
+const same = await sameContentWarning(index.keys(), store, () => readTrajectoryIndex(store.dir, { keepRemoved: true }));
 if (same) summary.warnings.push(same);
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {

@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
 import { sameContentWarning } from "../../src/run/same-content.js";
+import type { TrajectoryIndexRow } from "../../src/store/records.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "same-content-"));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -40,10 +41,14 @@ describe("same content under two ids", () => {
     expect(w).toContain("keep one");
   });
 
-  it("distinct contents: nothing said", () => {
+  it("distinct contents, or equal content in two cells (another condition, another injection task): nothing said", async () => {
     const store = { storedContent: (id: string) => `h-${id}`, trajectorySource: () => undefined, trajectorySourceRelative: () => false };
-    expect(sameContentWarning(["a", "b", "c"], store)).toBeUndefined();
+    const rows = (cells: Record<string, Partial<TrajectoryIndexRow>>) => async () => new Map(Object.entries(cells).map(([id, r]) => [id, { id, ...r } as TrajectoryIndexRow]));
+    const none = rows({});
+    expect(await sameContentWarning(["a", "b", "c"], store, none)).toBeUndefined();
     const same = { ...store, storedContent: (id: string) => (id === "c" ? "h-a" : `h-${id}`) };
-    expect(sameContentWarning(["a", "b", "c"], same)).toContain('"a" = "c"');
+    expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { agent_model: "m", condition: "x" }, c: { agent_model: "m", condition: "x" } }))).toContain('"a" = "c"');
+    expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { agent_model: "m", condition: "x" }, c: { agent_model: "m", condition: "y" } }))).toBeUndefined();
+    expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { injection_task_id: "i0" }, c: { injection_task_id: "i1" } }))).toBeUndefined();
   });
 });
