@@ -435,8 +435,7 @@ export function idRuleWarning(remapped: readonly RemappedId[], dir: string): Ing
     count: remapped.length,
     message:
       `${remapped.length} chat-JSONL line(s) without an id keep the id this run stored for them (under the older id rule, or relative to the directory it was labelled from) ` +
-      `(e.g. ${remapped[0].path} line ${remapped[0].from.slice(remapped[0].from.lastIndexOf(":") + 1)}: "${remapped[0].to}", now "${remapped[0].from}" for a new run): ` +
-      `not judged or counted twice`,
+      `(e.g. ${remapped[0].path} line ${remapped[0].from.slice(remapped[0].from.lastIndexOf(":") + 1)}: "${remapped[0].to}", now "${remapped[0].from}" for a new run): not judged or counted twice`,
   };
 }
 
@@ -502,8 +501,7 @@ if (staleNote) summary.warnings.push(staleNote);
 const back = changedBackWarning(stale.changedBack); // a text changed back: what this summary cannot count (./stale-summary.ts)
 if (back) summary.warnings.push(back);
 // one trajectory under two ids counts twice: said, naming them (./same-content.ts, red team 37 F2/F3)
-const same = await sameContentWarning(index.keys(), store, () => readTrajectoryIndex(store.dir, { keepRemoved: true }));
-if (same) summary.warnings.push(same);
+summary.warnings.push(...[await sameContentWarning(index.keys(), store, () => readTrajectoryIndex(store.dir, { keepRemoved: true }))].filter((w) => w !== undefined));
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {
   if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;
