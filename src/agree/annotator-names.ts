@@ -43,13 +43,20 @@ export function shownName(name: string): string {
   return JSON.stringify(showInvisibleExactly(name));
 }
 
-/** How two look-alike names differ: letter case, invisible characters, compatibility forms (NFKC), or look-alike letters of another script. */
+/**
+ * How two look-alike names differ: invisible characters, Unicode composition (NFC vs NFD: names not NFC-normalized
+ * where they enter, e.g. rating categories), letter case, compatibility forms (NFKC), or look-alike letters of another script.
+ */
 export function howTheyDiffer(a: string, b: string): string {
   const bare = (s: string) => s.replace(/[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "");
+  const [A, B] = [bare(a), bare(b)];
+  const [cA, cB] = [A.normalize("NFC"), B.normalize("NFC")];
   const why: string[] = [];
-  if (bare(a) !== a || bare(b) !== b) why.push("invisible characters or spaces");
-  if (bare(a).toLowerCase() === bare(b).toLowerCase() && bare(a) !== bare(b)) why.push("letter case");
-  else if (bare(a).normalize("NFKC").toLowerCase() !== bare(a).toLowerCase() || bare(b).normalize("NFKC").toLowerCase() !== bare(b).toLowerCase()) why.push("compatibility forms (NFKC: full-width letters, ligatures, ...)");
+  if (A !== a || B !== b) why.push("invisible characters or spaces");
+  // one holds a composed character where the other holds a letter and a combining mark (they print alike)
+  if ((A !== cA && B !== B.normalize("NFD")) || (B !== cB && A !== A.normalize("NFD"))) why.push("Unicode composition (NFC vs NFD: an accent as one code point or as a letter and a combining mark)");
+  if (cA.toLowerCase() === cB.toLowerCase() && cA !== cB) why.push("letter case");
+  else if (cA.normalize("NFKC").toLowerCase() !== cA.toLowerCase() || cB.normalize("NFKC").toLowerCase() !== cB.toLowerCase()) why.push("compatibility forms (NFKC: full-width letters, ligatures, ...)");
   const letters = [...new Set([...lookAlikeLetters(a), ...lookAlikeLetters(b)])];
   if (letters.length) why.push(`letters of another script that look like Latin ones (${letters.map((c) => `${scriptOf(c)} "${c}" U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(", ")})`);
   if (why.length === 0) why.push("case folding");

@@ -2,7 +2,7 @@
  * Agreement of any ratings table (`ipi-judge agreement FILE`): items × raters, categories declared or found,
  * every coefficient that applies to the number of raters.
  */
-import { nameKey } from "./annotator-names.js";
+import { howTheyDiffer, nameKey } from "./annotator-names.js";
 import { showInvisibleExactly } from "../format/invisible.js";
 import fs from "node:fs";
 import type { WeightSpec } from "../stats/index.js";
@@ -245,9 +245,18 @@ function refuseCaseVariants(t: RatingsTable, categories: string[]): void {
   const clashes = [...groups.values()].filter((g) => g.length > 1);
   if (!clashes.length) return;
   const count = (c: string) => t.ratings.reduce((n, r) => n + r.filter((v) => v === c).length, 0);
-  const named = clashes.map((g) => g.map((c) => `"${showInvisibleExactly(c)}" (${count(c)})`).join(" and ")).join("; ");
+  // what differs, said as it is (verifier 37 V2.5: NFC and NFD spellings are not "letter case"); names that print
+  // alike are shown with their code points too
+  const what = [...new Set(clashes.flatMap((g) => g.slice(1).flatMap((c) => howTheyDiffer(g[0], c).split(" and "))))];
+  const shown = (c: string) => {
+    const s = `"${showInvisibleExactly(c)}"`;
+    const esc = [...c].map((x) => (/[\x20-\x7e]/.test(x) ? x : `\\u${x.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`)).join("");
+    // invisible characters already show as markers: escapes only for visible characters beyond ASCII
+    return /[^\x20-\x7e\s\p{Cf}\p{Default_Ignorable_Code_Point}]/u.test(c) ? `${s} (written "${esc}")` : s;
+  };
+  const named = clashes.map((g) => g.map((c) => `${shown(c)} (${count(c)})`).join(" and ")).join("; ");
   throw new RatingsError(
-    `ratings differ only in letter case, invisible characters or spacing: ${named}; one category or two? Write them the same in the file, or declare the categories (--categories) to count them apart`,
+    `ratings differ only in ${what.join(", ")}: ${named}; one category or two? Write them the same in the file, or declare the categories (--categories) to count them apart`,
   );
 }
 

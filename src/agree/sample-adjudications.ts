@@ -102,19 +102,38 @@ function labelFileItems(file: string): { items: Set<string>; adjudicated: Set<st
 }
 
 /**
+ * The note for a label file whose recorded sample manifest is not where the record says (the file was moved or
+ * copied away from its sample folder): the adjudication check of that folder was skipped.
+ */
+function lostManifestNote(labelFile: string, recorded: string, tried: string): string {
+  return (
+    `label file ${labelFile} names the sample manifest ${recorded} (sample_manifest, relative to the label file), not found at ${tried}: ` +
+    `the check for adjudications the label file lacks was skipped for that sample folder (if the file was moved, ` +
+    `run import-annotations again with the sample folder's ${SAMPLE_ADJUDICATION_FILE}, or keep the label file where it was written)`
+  );
+}
+
+/**
  * The warning for a label file whose sample folder holds adjudications the file lacks: `label file F lacks N of the
  * M adjudications in DIR/adjudication.jsonl (items ...): those items' consensus is the annotators' labels, not the
  * adjudicated one; import again with that file`. The folders looked in: the label file's own and the folder of each
  * manifest its rows record (`sample_manifest`, relative to the label file). Only items the label file labels count
- * (an adjudication file of another sample shares none). Undefined when nothing is missing or the file is not an
- * import's JSONL output (no item ids).
+ * (an adjudication file of another sample shares none). A recorded manifest that is not found (the label file was
+ * moved) is said too, with the path tried: its folder's adjudications could not be checked. Undefined when nothing
+ * is missing or the file is not an import's JSONL output (no item ids).
  */
 export function missingAdjudicationsWarning(labelFile: string): string | undefined {
   const lf = labelFileItems(labelFile);
   if (!lf || lf.items.size === 0) return undefined;
   const base = path.dirname(path.resolve(labelFile));
-  const dirs = new Set<string>([base, ...[...lf.manifests].map((m) => path.dirname(path.resolve(base, m)))]);
   const said: string[] = [];
+  const found: string[] = [];
+  for (const m of [...lf.manifests].sort()) {
+    const tried = path.resolve(base, m);
+    if (fs.existsSync(tried)) found.push(path.dirname(tried));
+    else said.push(lostManifestNote(labelFile, m, tried));
+  }
+  const dirs = new Set<string>([base, ...found]);
   for (const d of dirs) {
     const f = path.join(d, SAMPLE_ADJUDICATION_FILE);
     if (!fs.existsSync(f)) continue;

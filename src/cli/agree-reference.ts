@@ -155,8 +155,12 @@ export async function agreeReference(
     const none = src.agreement("(none)", o.reference);
     const out = { ...none, judge_id: null, kappa_reason: "no_verdicts", ...(where ? { where } : {}), run_state: runState0 };
     const stateLine = [whereLine(where), runStateLine(runState0)].filter(Boolean).join("\n");
-    if (o.json) printJson(out);
-    else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${src.nTrajectories} trajectories read; see errors.jsonl): nothing to compare\n`);
+    if (o.json) {
+      // the run's journal notes (lines skipped, stale verdicts), as the other outputs carry them (verifier 37 V2.2)
+      const warnings = takeJournalWarnings();
+      for (const w of warnings) warnLine(w);
+      printJson({ ...out, warnings });
+    } else process.stdout.write(`${stateLine ? stateLine + "\n" : ""}run ${o.run} has no verdicts yet (${src.nTrajectories} trajectories read; see errors.jsonl): nothing to compare\n`);
     return;
   }
   const step = stepLine(`comparing ${judges.length} judge(s) with the reference over ${src.nTrajectories.toLocaleString("en-US")} trajectories`, progressOf(o));

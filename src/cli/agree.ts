@@ -20,6 +20,7 @@ import { CommitteeChoiceError, committeeMembers, storedCommittee } from "../comm
 import { whereLine } from "../store/where.js";
 import { showControls } from "../format/shown.js";
 import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
+import { takeJournalWarnings } from "../store/skipped-lines.js";
 
 /** `ipi-judge agree`: how well a run's labels agree with the benchmark's reference verdicts. */
 export function registerAgree(program: Command): void {
@@ -101,6 +102,9 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   const caveats = rateCaveats(judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), pair);
   if (caveats.length) c.rate_caveats = caveats;
   const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
+  // --json: the run's journal notes (lines skipped, verdicts left out as made on an older text) join `warnings`,
+  // said on stderr here and not again at exit (text mode: main says them at the end; verifier 37 V2.2)
+  if (o.json) warnings.push(...takeJournalWarnings());
   for (const w of warnings) warnLine(w);
   // how the run's labelling ended, and the two judges' mixed configurations (review s29: this path said neither)
   const runState = runStateFor(readRunState(runDir), pair);
@@ -171,9 +175,12 @@ async function agreeHuman(
   const missingAdj = missingAdjudicationsWarning(o.human);
   if (missingAdj) report.warnings.unshift(missingAdj);
   if (o.json) {
+    // the run's journal notes (stale verdicts, skipped lines) join `warnings`, said on stderr here, not at exit
+    const journal = takeJournalWarnings();
+    report.warnings.push(...journal);
     if (missingAdj) warnLine(missingAdj);
     if (runState.complete === false) warnLine(`run incomplete: ${runState.message}`);
-    for (const w of [...members.warnings, ...codeWarnings]) warnLine(w);
+    for (const w of [...members.warnings, ...codeWarnings, ...journal]) warnLine(w);
     printJson({ ...report, bad_rows: file.bad_rows, ...(where ? { where } : {}), run_state: runState, code_established });
   } else {
     process.stdout.write((stateLine ? stateLine + "\n" : "") + formatHumanAgreement(report) + "\n");

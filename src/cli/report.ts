@@ -14,6 +14,7 @@ import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { fullGc, heapGcTrigger } from "../io/heap-gc.js";
 import { healthWarnings } from "../verdict/health.js";
 import { itemsPopulationText } from "../report/items-text.js";
+import { missingAdjudicationsWarning } from "../agree/sample-adjudications.js";
 
 /** `ipi-judge report`: one self-contained HTML report of a run. */
 export function registerReport(program: Command): void {
@@ -84,6 +85,9 @@ Example:
         throw e;
       });
       const m = res.model;
+      // the label file's own notes (adjudications its sample folder holds that it lacks; a recorded sample manifest not
+      // found, the file having moved): on the page, and here on stderr and in --json too, as agree and estimate say them
+      const labelFileNote = o.human ? missingAdjudicationsWarning(o.human) : undefined;
       const summary = {
         out: res.out,
         bytes: res.bytes,
@@ -106,8 +110,9 @@ Example:
         items_not_shown: m.items.filter((i) => i.trajectory_not_shown).map((i) => ({ trajectory_id: i.trajectory_id, reason: i.trajectory_not_shown })),
         judge_health: m.judge_health ?? [],
         run_state: { status: m.run_state.status, complete: m.run_state.complete, message: m.run_state.message, mixed_configurations: m.run_state.mixed_configurations ?? [] },
-        warnings: m.warnings,
+        warnings: labelFileNote && !m.warnings.includes(labelFileNote) ? [labelFileNote, ...m.warnings] : m.warnings,
       };
+      if (labelFileNote) warnLine(labelFileNote);
       if (m.run_state.complete === false) warnLine(`run incomplete: ${m.run_state.message}`);
       // trajectories whose input is gone, left out of the report's figures (store/removed-ids.ts): said here too, not only in the HTML
       else if (m.run_state.status === "inputs_removed" && m.run_state.message) warnLine(m.run_state.message);

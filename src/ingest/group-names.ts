@@ -11,6 +11,7 @@ import path from "node:path";
 import type { Trajectory } from "../types.js";
 import { stripInvisible } from "./attacked.js";
 import { familyOf } from "./family.js";
+import { agentDojoLayout } from "./agentdojo.js";
 import type { ItemWarning } from "./warnings.js";
 import { showInvisibleExactly } from "../format/invisible.js";
 
@@ -23,6 +24,25 @@ export const NAME_NORMALIZED = "name_normalized";
 /** A name for a message: invisible characters as markers, in quotes (NUL as `\u0000`). */
 function shown(v: string): string {
   return JSON.stringify(showInvisibleExactly(v));
+}
+
+/**
+ * Where a changed name's warning is aggregated: the model folder of a run in AgentDojo's layout, else its file. A run
+ * whose fields name its folders but for the characters stripped here (`suite_name: "bank\u2060ing"` under
+ * `banking/`) is not in the layout for ingest (`agentDojoLayout` compares the fields as written), yet is one of its
+ * model folder's runs: its warning joins that folder's, one per field and spelling with a count of files, not one
+ * per file (verifier 37 V2.4: 53 lines for the 53 files of one folder).
+ */
+function warningScope(t: Trajectory): string {
+  const file = t.source.path;
+  if (t.source.format !== "agentdojo") return file;
+  const modelFolder = path.dirname(path.dirname(path.dirname(path.dirname(file))));
+  if (t.metadata?.model_dir !== undefined) return modelFolder;
+  const l = agentDojoLayout(file);
+  if (!l) return file;
+  const same = (folder: string, v: unknown) => v === undefined || (typeof v === "string" && stripInvisible(folder) === stripInvisible(v));
+  const fits = same(l.suite, t.suite) && same(l.userTask, t.user_task_id) && same(l.attack, t.attack) && same(l.injectionTask, t.injection_task_id);
+  return fits ? modelFolder : file;
 }
 
 /**
@@ -47,7 +67,7 @@ export function normalizeGroupNames(t: Trajectory): ItemWarning[] {
     }
     t[f] = clean;
     const file = t.source.path;
-    const scope = t.source.format === "agentdojo" && t.metadata?.model_dir !== undefined ? path.dirname(path.dirname(path.dirname(path.dirname(file)))) : file;
+    const scope = warningScope(t);
     out.push({
       kind: NAME_NORMALIZED,
       scope,

@@ -9,7 +9,10 @@ import { WarningCollector, WHERE_LEFT_OUT, type IngestWarning, type ItemWarning 
 /** The held warnings of one `label --where` read, by whether the filter kept their trajectory. */
 export class WhereWarnings {
   private readonly kept = new WarningCollector();
-  /** trajectories left out that raised a warning, and the distinct (kind, folder or file) they raised */
+  /**
+   * trajectories left out that raised a warning, and the distinct warnings they raised, keyed as the reader's
+   * collector keys them (kind, folder or file, variant: each field and spelling of `name_normalized` is its own)
+   */
   private items = 0;
   private readonly scopes = new Set<string>();
 
@@ -19,7 +22,7 @@ export class WhereWarnings {
     if (kept) for (const w of warnings) this.kept.add(w);
     else {
       this.items++;
-      for (const w of warnings) this.scopes.add(`${w.kind}\u0000${w.scope}`);
+      for (const w of warnings) this.scopes.add(`${w.kind}\u0000${w.scope}\u0000${w.variant ?? ""}`);
     }
   }
 
@@ -36,7 +39,7 @@ export class WhereWarnings {
         kind: WHERE_LEFT_OUT,
         path: "",
         message:
-          `--where ${where} left out ${this.items} trajector${this.items === 1 ? "y" : "ies"} whose input raised ${n} warning${n === 1 ? "" : "s"} (by kind and folder or file): ` +
+          `--where ${where} left out ${this.items} trajector${this.items === 1 ? "y" : "ies"} whose input raised ${n} warning${n === 1 ? "" : "s"} (counted as the input warnings list them): ` +
           "not shown, as they concern nothing this run stores or judges",
         count: this.items,
       });

@@ -8,7 +8,7 @@
  * - different models under one condition run on different attacks, suites or cells (like13): gpt-4o's rate over 15
  *   attacks beside Claude's over 1, or a model measured on workspace and slack beside one measured on banking only
  *   (the suite also tells benchmarks apart: AgentDojo's and AgentDyn's suites have different names);
- * - model names that differ only in case or whitespace (`meta-llama_Llama-3.3-70B-Instruct` in AgentDojo,
+ * - model names that differ only in case, whitespace or Unicode form (`meta-llama_Llama-3.3-70B-Instruct` in AgentDojo,
  *   `meta-llama_llama-3.3-70b-instruct` in AgentDyn): kept apart, never pooled silently (they can be one model run
  *   on two benchmarks, whose pooled rate would mix them), and said, naming every spelling.
  *
@@ -30,8 +30,11 @@ export interface LikeForLikeItem {
 export const ATTACK_MIX_MARK = "per-condition rates are not like for like";
 /** Words every warning about different models under one condition holds. */
 export const MODEL_MIX_MARK = "per-model rates are not like for like";
-/** Words every warning about model names that differ only in case or whitespace holds. */
-export const MODEL_SPELLING_MARK = "differ only in case or whitespace";
+/**
+ * Words every warning about model names that are one name once spelled alike holds (what differs is named before it:
+ * case, whitespace, Unicode composition, full-width or other compatibility forms; {@link spellingDifferences}).
+ */
+export const MODEL_SPELLING_MARK = "they are kept apart, one rate each";
 
 /**
  * Words every warning about groups shown side by side whose rates pool different agent models (or suites) holds:
@@ -194,15 +197,53 @@ function mixKindOf(rest: string): string | null {
   return found.length ? found.reduce((a, b) => (b[1] < a[1] ? b : a))[0] : null;
 }
 
+const COMPOSITION = "Unicode composition (NFC vs NFD: an accent as one code point or as a letter and a combining mark)";
+const COMPATIBILITY = "compatibility forms (full-width letters and the like: NFKC)";
+const ws = (s: string) => s.replace(/\s+/g, " ").trim();
+
 /** `NFKC`, whitespace runs as one space, trimmed, lower case: two names equal so read as one model. */
 function spellingKey(model: string): string {
-  return model.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+  return ws(model.normalize("NFKC")).toLowerCase();
+}
+
+/**
+ * What the names of one spelling set (one {@link spellingKey}) differ in, in this order: case, whitespace, Unicode
+ * composition (one name holds a composed character, another a letter and a combining mark), compatibility forms
+ * (NFC, case and whitespace alike do not make them one: full-width letters). Case and whitespace: each is named when
+ * the other folds alone do not make the names one (`["case", "whitespace"]` for `"Ab"` and `" ab "`).
+ */
+export function spellingDifferences(names: Iterable<string>): string[] {
+  const all = [...new Set(names)];
+  const distinct = (f: (s: string) => string) => new Set(all.map(f)).size > 1;
+  const out: string[] = [];
+  if (distinct((s) => ws(s.normalize("NFKC")))) out.push("case");
+  if (distinct((s) => s.normalize("NFKC").toLowerCase())) out.push("whitespace");
+  const composed = all.filter((s) => s !== s.normalize("NFD"));
+  const decomposed = all.filter((s) => s !== s.normalize("NFC"));
+  if (composed.some((a) => decomposed.some((b) => a !== b))) out.push(COMPOSITION);
+  if (distinct((s) => ws(s.normalize("NFC")).toLowerCase())) out.push(COMPATIBILITY);
+  return out;
+}
+
+/** A name in a message: quoted, and, when it holds other than printable ASCII, its escapes too (NFC and NFD print alike). */
+function shownSpelling(name: string): string {
+  const q = JSON.stringify(name);
+  if (!/[^\x20-\x7e]/.test(name)) return q;
+  const hex = (n: number) => n.toString(16).toUpperCase().padStart(4, "0");
+  const esc = [...name].map((c) => (/[\x20-\x7e]/.test(c) ? c.replace(/["\\]/g, "\\$&") : c.codePointAt(0)! > 0xffff ? `\\u{${hex(c.codePointAt(0)!)}}` : `\\u${hex(c.codePointAt(0)!)}`)).join("");
+  return `${q} (written "${esc}")`;
+}
+
+/** `a, b or c`. */
+function orList(xs: readonly string[]): string {
+  return xs.length < 2 ? xs.join("") : `${xs.slice(0, -1).join(", ")} or ${xs[xs.length - 1]}`;
 }
 
 /**
  * Warnings for rates shown side by side that are not like for like (module docstring), in this order: one per agent
  * model whose conditions differ; one per condition whose models differ (named "under condition X" when the items hold
- * more than one condition); one per set of model names that differ only in case or whitespace. Items without a model
+ * more than one condition); one per set of model names that differ only in case, whitespace or Unicode form (what
+ * differs is named). Items without a model
  * are ignored; items without a condition are the condition `(none)` (compared with the model's other conditions, and
  * across models, named so only when the items hold another condition); without task ids, cells are not compared (attacks and suites are).
  * @param items the attacked trajectories the rates are over (one or more per trajectory: sets are compared).
@@ -257,9 +298,9 @@ export function likeForLikeWarnings(items: Iterable<LikeForLikeItem>, words: { r
   }
   for (const [, s] of byName(spellings)) {
     if (s.size < 2) continue;
-    const names = [...s].sort().map((x) => JSON.stringify(x));
+    const names = [...s].sort().map(shownSpelling);
     out.push(
-      `agent model names ${names.join(" and ")} ${MODEL_SPELLING_MARK}: they are kept apart, one rate each (they may be one model run on different benchmarks or settings, whose pooled rate would mix them); ` +
+      `agent model names ${names.join(" and ")} differ only in ${orList(spellingDifferences(s))}: ${MODEL_SPELLING_MARK} (they may be one model run on different benchmarks or settings, whose pooled rate would mix them); ` +
         `if they are one model, give its runs one spelling to pool them`,
     );
   }

@@ -16,6 +16,9 @@ describe("annotator names", () => {
     expect(howTheyDiffer("alice", "ali\u200bce")).toBe("invisible characters or spaces");
     expect(howTheyDiffer("bob", "Bob")).toBe("letter case");
     expect(howTheyDiffer("alice", "\uff41lice")).toMatch(/^compatibility forms/);
+    // names not NFC'd where they enter (rating categories): composition, not compatibility forms (verifier 37 V2.5)
+    expect(howTheyDiffer("Zo\u00eb", "Zoe\u0308")).toMatch(/^Unicode composition \(NFC vs NFD/);
+    expect(howTheyDiffer("Zo\u00eb", "zoe\u0308")).toMatch(/^Unicode composition .* and letter case$/);
   });
   it("shows invisible characters as markers, one to one", () => {
     expect(showInvisibleExactly("a\u200bb\u202ec\ufeffd")).toBe("a⟨U+200B⟩b⟨U+202E⟩c⟨U+FEFF⟩d");

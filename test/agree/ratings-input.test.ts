@@ -101,11 +101,26 @@ describe("Label Studio JSON-MIN", () => {
 });
 
 describe("labels that differ only in letter case (audit 35 M2)", () => {
+  it("categories that differ in Unicode form are refused with words that say so, and escapes (verifier 37 V2.5)", () => {
+    const t = readRatings(write("nfd.json", JSON.stringify({ ratings: [["caf\u00e9", "cafe\u0301"], ["\uff42enign", "benign"]] })));
+    let msg = "";
+    try {
+      ratingsAgreement(t, { bootstrap: B0 });
+    } catch (e) {
+      msg = (e as Error).message;
+    }
+    expect(msg).toMatch(/^ratings differ only in Unicode composition \(NFC vs NFD[^)]*\), compatibility forms \(NFKC[^)]*\): /);
+    expect(msg).not.toMatch(/letter case|spacing/);
+    expect(msg).toContain('(written "caf\\u00E9")');
+    expect(msg).toContain('(written "cafe\\u0301")');
+    expect(msg).toContain('(written "\\uFF42enign")');
+  });
+
   it("found categories that differ only in case are refused, named with their counts; the vector's pair reads neither 0.333 nor a guess", () => {
     // the published vector label_normalisation: ["Benign", "sabotage "] against ["benign", "sabotage"]
     const t = readRatings(write("case.json", JSON.stringify({ ratings: [["Benign", "benign"], ["sabotage ", "sabotage"]] })));
     expect(() => ratingsAgreement(t, { bootstrap: B0 })).toThrow(RatingsError);
-    expect(() => ratingsAgreement(t, { bootstrap: B0 })).toThrow(/differ only in letter case, invisible characters or spacing: "Benign" \(1\) and "benign" \(1\); one category or two\?/);
+    expect(() => ratingsAgreement(t, { bootstrap: B0 })).toThrow(/differ only in letter case: "Benign" \(1\) and "benign" \(1\); one category or two\?/);
     // the surrounding space is dropped when read, so "sabotage " and "sabotage" are one rating, not a clash
     expect(t.ratings[1]).toEqual(["sabotage", "sabotage"]);
     const csv = readRatings(write("case.csv", "a,b\nYes,yes\nno,No\nyes,yes\nyes,yes\nno,no\n"));

@@ -68,4 +68,21 @@ describe("import-annotations reads the sample folder's adjudication file (F1)", 
     fs.writeFileSync(other, jsonl([{ trajectory_id: "x", item_id: "zzz-001", annotator: "ann", label: "unaffected" }]));
     expect(missingAdjudicationsWarning(other)).toBeUndefined();
   });
+
+  it("says once, with the path tried, that a moved label file's recorded manifest is not found and the check was skipped", async () => {
+    const d = sampleFolder("moved");
+    const files = ["ann", "bob"].map((a) => path.join(d, "annotations", `${a}.jsonl`));
+    const out = path.join(tmp, "out-moved", "noadj.jsonl");
+    await importAnnotations({ files, manifest: path.join(d, "manifest.jsonl"), out, sampleAdjudication: false });
+    expect(missingAdjudicationsWarning(out)).toMatch(/lacks 1 of the 1 adjudication/);
+    // verifier's repro: cp out/noadj.jsonl ./moved-noadj.jsonl: the relative record now leads nowhere
+    const moved = path.join(tmp, "moved-noadj.jsonl");
+    fs.copyFileSync(out, moved);
+    const w = missingAdjudicationsWarning(moved) ?? "";
+    const tried = path.resolve(tmp, path.join("..", "moved", "manifest.jsonl"));
+    expect(w).toContain(`label file ${moved} names the sample manifest ${path.join("..", "moved", "manifest.jsonl")}`);
+    expect(w).toContain(`not found at ${tried}`);
+    expect(w).toMatch(/check for adjudications the label file lacks was skipped/);
+    expect(w.split("not found at").length - 1).toBe(1); // once, though every row records it
+  });
 });

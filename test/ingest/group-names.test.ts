@@ -64,4 +64,29 @@ describe("group names without invisible characters or NUL", () => {
     expect(t).toMatchObject({ agent_model: "gpt-4o", agent_family: "openai" });
     expect(normalizeGroupNames(t)).toEqual([]); // twice changes nothing more
   });
+
+  it("an AgentDojo folder whose files write a suite with an invisible character: one warning per folder, field and spelling, counting the files (verifier 37 V2.4)", async () => {
+    const src = JSON.parse(fs.readFileSync(path.resolve("test/data/agentdojo/runs/gpt-4o-2024-05-13/workspace/user_task_5/tool_knowledge/injection_task_0.json"), "utf8")) as Record<string, unknown>;
+    const root = path.join(tmp, "adj");
+    const model = path.join(root, "Z");
+    // 4 runs under banking/ whose suite_name is "bank\u2060ing" (the layout check compares fields as written), and one
+    // whose attack folder disagrees with its attack_type beyond invisible characters (not in the layout: its file)
+    const runs: Array<[string, string, string]> = [["user_task_0", "important_instructions", "injection_task_0"], ["user_task_0", "important_instructions", "injection_task_1"], ["user_task_1", "important_instructions", "injection_task_0"], ["user_task_1", "tool_knowledge", "injection_task_2"], ["user_task_2", "none", "none"]];
+    for (const [ut, atk, inj] of runs) {
+      const dir = path.join(model, "banking", ut, atk);
+      fs.mkdirSync(dir, { recursive: true });
+      const attack_type = atk === "none" ? "x\u200d" : atk;
+      fs.writeFileSync(path.join(dir, `${inj}.json`), JSON.stringify({ ...src, suite_name: "bank\u2060ing", user_task_id: ut, injection_task_id: inj === "none" ? null : inj, attack_type, pipeline_name: "Z" }));
+    }
+    const warnings: IngestWarning[] = [];
+    for await (const it of readTrajectories([root], { onWarning: (w) => warnings.push(w) })) void it;
+    const nn = warnings.filter((w) => w.kind === "name_normalized");
+    const none = path.join(model, "banking", "user_task_2", "none", "none.json");
+    expect(nn.map((w) => [w.path, w.message.match(/: (\w+) "/)![1], w.count])).toEqual([
+      [model, "suite", 4],
+      [none, "suite", 1],
+      [none, "attack", 1],
+    ]);
+    expect(nn[0].message).toMatch(/^.*\/Z: suite "bank⟨U\+2060⟩ing" holds .* \(4 items, e\.g\. /);
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ATTACK_MIX_MARK, conditionMixKindOf, isLikeForLikeWarning, likeForLikeWarnings, MODEL_MIX_MARK, POOLED_MIX_MARK, pooledConditionWarnings } from "../../src/stats/like-for-like.js";
+import { ATTACK_MIX_MARK, conditionMixKindOf, isLikeForLikeWarning, likeForLikeWarnings, MODEL_MIX_MARK, MODEL_SPELLING_MARK, POOLED_MIX_MARK, pooledConditionWarnings, spellingDifferences } from "../../src/stats/like-for-like.js";
 
 describe("likeForLikeWarnings: per-(model, condition) rows over different attacks are said", () => {
   it("warns per model whose conditions ran different attack sets, naming them and the shared attacks", () => {
@@ -108,6 +108,20 @@ describe("likeForLikeWarnings: different models side by side (like13)", () => {
       'agent model names " meta-llama_llama-3.3-70b-instruct " and "meta-llama_Llama-3.3-70B-Instruct" and "meta-llama_llama-3.3-70b-instruct" differ only in case or whitespace: ' +
         "they are kept apart, one rate each (they may be one model run on different benchmarks or settings, whose pooled rate would mix them); if they are one model, give its runs one spelling to pool them",
     ]);
+  });
+  it("names what differs: Unicode composition (NFC vs NFD) and full-width forms are not 'case or whitespace' (verifier 37 V2.5)", () => {
+    const it1 = (model: string) => ({ model, condition: "c", attack: "a", suite: "s" });
+    const [w] = likeForLikeWarnings(["M\u00e9", "Me\u0301", "\uff2d\u00e9"].map(it1));
+    expect(w).toContain(MODEL_SPELLING_MARK);
+    expect(w).not.toMatch(/case|whitespace/);
+    expect(w).toMatch(/differ only in Unicode composition \(NFC vs NFD[^)]*\) or compatibility forms \(full-width letters/);
+    // the two that print alike are told apart by their escapes
+    expect(w).toContain('"Me\u0301" (written "Me\\u0301")');
+    expect(w).toContain('(written "M\\u00E9")');
+    expect(w).toContain('(written "\\uFF2D\\u00E9")');
+    expect(spellingDifferences(["Me\u0301", "M\u00e9"])).toEqual([expect.stringMatching(/^Unicode composition/)]);
+    expect(spellingDifferences(["Ab", " ab "])).toEqual(["case", "whitespace"]);
+    expect(isLikeForLikeWarning(w)).toBe(true);
   });
   it("nothing to say: one model, or models over the same attacks and suites", () => {
     expect(likeForLikeWarnings([{ model: "m", condition: "c", attack: "a" }])).toEqual([]);

@@ -141,12 +141,19 @@ describe("verdicts on a trajectory's older text", () => {
   });
 
   it("every --json output carries the note stderr shows (agree, committee, compare, estimate, report, sample)", async () => {
+    // human labels for agree --human (two annotators, a few trajectories, the changed ones among them)
+    const human = path.join(tmp, "human.csv");
+    const hl = (id: string, lab: string) => ["a", "b"].map((a) => `${id},${a},${lab}`).join("\n");
+    fs.writeFileSync(human, ["trajectory_id,annotator,label", hl("s-0", "full_compliance"), hl("s-4", "unaffected"), hl("s-6", "full_compliance"), hl("s-7", "full_compliance")].join("\n") + "\n");
     const note = /2 verdicts were made on an older text of their trajectories .*judge "honest": 2 /;
     // estimate --table keeps its warnings among its notes ("WARNING: ...")
     const inJson = (out: string) => ((o) => o.warnings ?? o.notes ?? [])(JSON.parse(out)).filter((w: string) => note.test(w)).length;
     const runs: string[][] = [
       ["agree", ...L(), "--reference", "security", "--json"],
       ["agree", ...L(), "--reference", "security", "--where", "agent_model=P", "--json"],
+      // verifier 37 V2.2: --judges and --human said it on stderr only
+      ["agree", ...L(), "--judges", "honest,signature", "--json"],
+      ["agree", ...L(), "--human", human, "--bootstrap", "0", "--json"],
       ["committee", ...L(), "--json"],
       ["compare", ...L(), "--judge", "honest", "--by", "condition", "--bootstrap", "0", "--json"],
       ["estimate", ...L(), "--judge", "honest", "--table", "--json"],
@@ -158,6 +165,7 @@ describe("verdicts on a trajectory's older text", () => {
       const r = await runCli(args);
       expect(r.code, `${args.join(" ")}\n${r.stderr}`).toBe(0);
       expect(inJson(r.stdout), `${args.join(" ")}: ${r.stdout.slice(0, 2000)}`).toBe(1);
+      expect(count(r.stderr, WARN), `${args.join(" ")}: ${r.stderr}`).toBe(1); // and said once on stderr
     }
   }, 240_000);
 
