@@ -7,7 +7,7 @@ import path from "node:path";
 import type { Command, OptionValues } from "commander";
 import { CONFIG_CHANGE_HELP, labelRun, type LabelResult } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
-import { overCap } from "../run/cost-cap.js";
+import { overCap, sameCapResumes } from "../run/cost-cap.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
@@ -245,7 +245,9 @@ export function invocationText(res: LabelResult, o: LabelFlags): string {
         : "") +
       // the headline counts the trajectories the run has stored, not those read: say what the cap left out
       (!res.interrupted && res.costCap?.reached
-        ? "COST CAP REACHED: the run is not complete (the figures above cover only what was judged before the cap); a higher --max-cost resumes it\n"
+        ? sameCapResumes(res.costCap)
+          ? "COST CAP HELD ITEMS BACK: the run is not complete (the figures above cover only what was judged); the worst-case estimates reserved for the conversations in flight filled the cap, not what they cost: the same command judges more, a higher --max-cost more at once\n"
+          : "COST CAP REACHED: the run is not complete (the figures above cover only what was judged before the cap); a higher --max-cost resumes it\n"
         : "")
   );
 }
@@ -293,7 +295,18 @@ function setLabelExitCode(res: LabelResult, ran: ReadonlySet<string>): void {
     process.exitCode = EXIT.fatal;
   }
   if (res.interrupted) process.exitCode = EXIT.interrupted;
-  else if (cap?.reached) {
+  else if (cap?.reached && sameCapResumes(cap)) {
+    // verifier 37: the batch path's worst-case reservations held items back with $0.0041 of $0.05 spent, and the message
+    // said to raise the cap while the same cap judged more on each rerun
+    const held = cap.held!;
+    process.stderr.write(
+      `ipi-judge: the cost cap held items back, not reached: the run has spent $${cap.spent_usd.toFixed(4)} of --max-cost $${cap.cap_usd}, but the worst-case estimates reserved ` +
+        `for the conversations in flight ($${held.reserved_usd.toFixed(4)}; a conversation queued for a Batch API chunk stays reserved until its batch comes back) left no room for the next ` +
+        `($${held.next_usd.toFixed(4)}); what was in flight is stored, the remaining items are un-judged; the same command with the same --max-cost judges more of them ` +
+        `(it reserves from what was actually spent), a higher --max-cost more in one invocation\n`,
+    );
+    process.exitCode = EXIT.fatal;
+  } else if (cap?.reached) {
     process.stderr.write(
       `ipi-judge: the cost cap was reached: the run has spent $${cap.spent_usd.toFixed(4)} of --max-cost $${cap.cap_usd}` +
         (overCap(cap.spent_before_usd, cap) ? ` (already before this invocation: nothing was sent); ` : ` and the next request would pass it; `) +

@@ -324,7 +324,10 @@ function matrixParams(pathname: string): Array<[string, string]> {
 /**
  * What is wrong with a `base_url` that the URL parser takes but repairs or reads otherwise (red team 37b F5:
  * `http://127.0.0.1:/v1`, an empty port, was taken and sent to port 80), or undefined: white space anywhere (cut or
- * percent-encoded by the parser), no host (`http:///v1` reads `v1` as the host), a `:` with no port after it, port 0.
+ * percent-encoded by the parser), no host (`http:///v1` reads `v1` as the host), a `:` with no port after it, port 0,
+ * a port with a leading zero (`:080` was sent to port 80), a query the client would rewrite: a parameter with no
+ * `=` or a `/` in its name (`http://127.0.0.1:8000?x/v1`, the path after the query, went to
+ * `/chat/completions?x%2Fv1=`; verifier 37). `?api-version=2024-10-21` after the path passes.
  */
 export function baseUrlProblem(raw: string): string | undefined {
   if (/\s/.test(raw)) return "holds white space (a space, tab or line break): remove it";
@@ -334,11 +337,28 @@ export function baseUrlProblem(raw: string): string | undefined {
   const host = authority.startsWith("[") ? authority.slice(0, authority.indexOf("]") + 1) : authority.split(":")[0];
   if (host === "" || host === "[]") return "has no host (it should read like http://127.0.0.1:8000/v1)";
   const rest = authority.slice(host.length);
-  if (rest === "") return undefined;
   if (rest === ":") return "has a ':' with no port after it (the request would go to the scheme's default port): write the port, or drop the ':'";
   const port = /^:(\d+)$/.exec(rest);
-  if (!port) return "has a host or port that is not valid";
-  if (Number(port[1]) < 1 || Number(port[1]) > 65535) return `has port ${port[1]}: a port is 1 to 65535`;
+  if (rest !== "" && !port) return "has a host or port that is not valid";
+  if (port && (Number(port[1]) < 1 || Number(port[1]) > 65535)) return `has port ${port[1]}: a port is 1 to 65535`;
+  if (port && port[1].startsWith("0")) return `has port ${port[1]} written with a leading zero (it would be read as port ${Number(port[1])}): write the port without it`;
+  return queryProblem(raw.slice(m[0].length));
+}
+
+/** What is wrong with the query of a base_url's path-and-query `rest` that the client would rewrite, or undefined. */
+function queryProblem(rest: string): string | undefined {
+  const q = rest.indexOf("?");
+  if (q < 0) return undefined;
+  for (const pair of rest.slice(q + 1).split("#")[0].split("&")) {
+    if (pair === "") continue;
+    const name = pair.split("=")[0];
+    if (name.includes("/") || !pair.includes("="))
+      return (
+        `has a query the client would rewrite (a parameter ${name.includes("/") ? "with a '/' in its name: a path written after the '?'" : "with no '='"}; ` +
+        `the client sends it as an empty query parameter after /chat/completions): put the path before the query (http://HOST:PORT/v1?api-version=...), ` +
+        `or send the parameters with query_env`
+      );
+  }
   return undefined;
 }
 

@@ -6,7 +6,7 @@
  * | fault | action |
  * |---|---|
  * | 429 with `retry-after-ms` / `retry-after` (seconds or HTTP date) | wait at least that long plus jitter, retry; cut the AIMD limit |
- * | 429 without a header | exponential backoff with jitter, retry; cut the AIMD limit |
+ * | 429 without a header, or one asking for no wait (0, a date in the past) | exponential backoff with jitter, retry; cut the AIMD limit |
  * | 429 `insufficient_quota` | `JudgeFatalError` kind `insufficient_quota` |
  * | 402 (payment required: OpenRouter "Insufficient credits", DeepSeek "Insufficient Balance"), or any status whose body says the credits / balance / quota are used up ({@link QUOTA_TEXT}) | `JudgeFatalError` kind `insufficient_quota`: items stay un-judged, a plain resume judges them |
  * | 429 with a `retry-after` over `maxRetryAfterMs` (default 300 s) | `JudgeFatalError` kind `rate_limited` ("the provider asks to wait N s; ... run again later to resume") |
@@ -180,11 +180,11 @@ export const HTTP_FAULTS: readonly HttpFaultRow[] = [
     }),
   },
   {
-    // at least the asked wait, plus up to 25% (and 50-250 ms) of jitter; backoff without a header
+    // the asked wait + up to 25% (and 50-250 ms) jitter; the backoff without one or for no wait (0, a past date)
     statuses: is(429),
     fault: (e, msg, s) => {
       const ra = retryAfterMs(e.headers);
-      const waitMs = ra !== undefined ? ra + ra * 0.25 * s.random() + 50 + 200 * s.random() : undefined;
+      const waitMs = ra !== undefined && ra > 0 ? ra + ra * 0.25 * s.random() + 50 + 200 * s.random() : undefined;
       return { action: "retry", kind: "rate_limited", message: `rate limited: ${msg}`, waitMs };
     },
   },
@@ -537,7 +537,7 @@ export function isBodyReset(err: unknown): boolean {
  * The wait a 429 asks for, in ms: `retry-after-ms` (milliseconds) wins, else `retry-after` as seconds
  * (fractions allowed) or as an HTTP date (RFC 9110 section 10.2.3). A value that is not one of these (negative,
  * NaN, empty, text) is ignored, so the normal backoff applies (red team 37b F4: `retry-after: -5` was read as 0 and
- * switched the backoff off: 7 requests in 1.7 s); a date in the past is a wait of 0, as the RFC reads it.
+ * switched the backoff off: 7 requests in 1.7 s); a date in the past is 0, which the 429 rule backs off from too.
  * @returns ms >= 0, or `undefined` when neither header is present and valid.
  */
 export function retryAfterMs(headers: Headers | Record<string, string> | undefined, now = Date.now()): number | undefined {

@@ -5,6 +5,11 @@
  * (un-judged: a higher cap resumes it). When the batch path stores a verdict, its reservation gives way to its cost
  * (or stays counted when the cost is unknown), as online.
  *
+ * Every conversation queued stays reserved at its worst case until its batch comes back (nothing is settled while the
+ * invocation queues), so the cap can hold items back with far less spent than the cap: the cap says so
+ * (`held`, `sameCapResumes`), and the same command with the same cap judges more (verifier 37: 2 conversations per
+ * invocation at --max-cost 0.05, $0.0041 spent, told to raise the cap).
+ *
  * Known limit: the conversations of chunks an earlier invocation sent are committed, but their trajectories are not
  * read again (the resume passes them over), so they reserve nothing: their count is said on the cap
  * (`batch_in_flight_uncounted`) and their cost is added to `spent_usd` as their results are stored.
@@ -12,7 +17,7 @@
 import type { Judge } from "../judges/judge.js";
 import type { Trajectory, Verdict } from "../types.js";
 import type { LabelRunState } from "./label-core.js";
-import { overCap, reservationPricedAt, reserveCostUsd } from "./cost-cap.js";
+import { holdBack, overCap, reservationPricedAt, reserveCostUsd } from "./cost-cap.js";
 import { storedUsageImplausible } from "../store/stored-usage.js";
 
 /** Per run, per batch judge: the USD reserved for its conversations and how many. */
@@ -28,7 +33,7 @@ export function reserveForBatch(rs: LabelRunState, t: Trajectory, judge: Judge):
   if (cap.reached) return false;
   const r = reserveCostUsd(t, judge, { budgetChars: rs.judgeCtx.budgetChars, minQuoteChars: rs.judgeCtx.minQuoteChars }, true);
   if (overCap(cap.spent_usd + rs.reserved + r, cap)) {
-    cap.reached = true;
+    holdBack(cap, r, rs.reserved);
     return false;
   }
   rs.reserved += r;

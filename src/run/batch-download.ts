@@ -4,16 +4,18 @@
  * may have: a `judge_error` of unknown cost, never resent without `--retry-errors`) or it never ran (expired,
  * cancelled: resent in the next round).
  *
- * Lost (red team 33): a result file gone (HTTP 404) or a batch gone; a line that is not JSON (a cut download's torn
- * last line is downloaded again first, at most {@link DOWNLOAD_TRIES} times; what stays unreadable is named by file
- * and line, its request by the custom_id the torn text still shows); and results the batch's `request_counts` say
- * completed but that no file holds (a `completed` batch without an `output_file_id`, an output file short of lines):
+ * A cut download (a torn last line) is downloaded again, at most {@link DOWNLOAD_TRIES} times; one still cut then is a
+ * failed download (`BatchApiError`: the judge stops, `batch_unfinished` says what is not collected, the file is not
+ * kept and the rerun downloads it again; verifier 37: its lines were stored as judge_error, which only a paid
+ * `--retry-errors` undid). Lost (red team 33): a result file gone (HTTP 404) or a batch gone; a line that is not JSON
+ * inside a file that arrived whole (named by file and line, its request by the custom_id its text still shows);
+ * results the batch's `request_counts` say completed but that no file holds (a `completed` batch without an `output_file_id`, an output file short of lines):
  * a request with no line then is taken as one of them (which ones cannot be told, and a request the provider ran is
  * billed: sending it again would pay twice), never as expired.
  */
 import fs from "node:fs";
 import path from "node:path";
-import type { BatchApi } from "../providers/batch-api.js";
+import { BatchApiError, type BatchApi } from "../providers/batch-api.js";
 import { readBatchResults, type BatchReadReport, type BatchResultLine } from "../providers/batch-results.js";
 import type { BatchEntry } from "./batch-types.js";
 
@@ -100,8 +102,13 @@ export async function chunkResults(api: BatchApi, dir: string, e: BatchEntry, co
     for (; tries < DOWNLOAD_TRIES; tries++) {
       onDisk = await api.download(id, file);
       if (!onDisk || !tornTail(file)) break;
-      if (tries + 1 < DOWNLOAD_TRIES) fs.rmSync(file, { force: true }); // a cut download: fetched again
+      fs.rmSync(file, { force: true }); // a cut download: fetched again (and not kept for the rerun when still cut)
     }
+    if (onDisk && tries >= DOWNLOAD_TRIES)
+      throw new BatchApiError(
+        `judge "${e.judge_id}": could not download the ${kind === "output" ? "result" : "error"} file ${id} of batch ${e.batch_id ?? e.key} whole: its last line was cut on each of ` +
+          `${DOWNLOAD_TRIES} downloads (the body ended early: a proxy or the provider cut it). The batch's results stay with the provider: run the same command again to resume (it downloads them again)`,
+      );
     if (!onDisk) {
       // its requests have no result: judge_error batch_result_gone, cost unknown (they ran and were billed), for
       // --retry-errors; not resent in a loop on an endpoint that never serves files
@@ -119,7 +126,7 @@ export async function chunkResults(api: BatchApi, dir: string, e: BatchEntry, co
     });
     if (bad.length)
       warnings.push(
-        `its ${kind} file ${id} holds ${bad.length} line(s) that are not JSON (${bad.slice(0, 5).join(", ")}${tries >= DOWNLOAD_TRIES ? `; its last line still torn after ${DOWNLOAD_TRIES} downloads` : ""}): their requests are stored as judge_error batch_result_unreadable (cost unknown; --retry-errors judges them again)`,
+        `its ${kind} file ${id} holds ${bad.length} line(s) that are not JSON (${bad.slice(0, 5).join(", ")}): their requests are stored as judge_error batch_result_unreadable (cost unknown; --retry-errors judges them again)`,
       );
   }
   // results the provider reports completed that no file holds (a completed batch without its output file, a short

@@ -26,7 +26,12 @@ export async function openBatchPaths(
   if (settings)
     for (const j of judges) {
       if (!isBatchJudge(j)) continue;
-      const b = new BatchJudgeRun(run.store, j, { ...settings, signal: run.signal, configSha256: run.configs.get(j.id)?.sha });
+      // its warnings go to the summary's `warnings` (summary.json, --json) too, not only to stderr (verifier 37)
+      const onWarning = (w: string): void => {
+        run.batchWarnings.push(w);
+        settings.onWarning?.(w);
+      };
+      const b = new BatchJudgeRun(run.store, j, { ...settings, onWarning, signal: run.signal, configSha256: run.configs.get(j.id)?.sha });
       // the paid turns of a chunk dropped under a changed configuration: stored as they are (not a judgment: no
       // progress, no judge-health count)
       await b.open((v, t, content) => {

@@ -43,6 +43,28 @@ export interface CostCapState {
    * stored (`./batch-cap.ts`). Absent when none.
    */
   batch_in_flight_uncounted?: number;
+  /**
+   * What held the first conversation back: its reservation (`next_usd`) and the reservations of the conversations in
+   * flight then (`reserved_usd`). Reservations are worst cases, released as verdicts are stored; on the Batch API path
+   * every conversation queued stays reserved until its batch comes back, so the cap can hold items back while
+   * `spent_usd` is far below it, and the same cap then judges more on a rerun ({@link sameCapResumes}; verifier 37).
+   * Absent when nothing was held back.
+   */
+  held?: { next_usd: number; reserved_usd: number };
+}
+
+/** Hold a conversation back under the cap: `reached`, and the first time, what held it ({@link CostCapState.held}). */
+export function holdBack(cap: CostCapState, nextUsd: number, reservedUsd: number): void {
+  if (!cap.reached) cap.held = { next_usd: nextUsd, reserved_usd: reservedUsd };
+  cap.reached = true;
+}
+
+/**
+ * Whether the same `--max-cost` judges more on a rerun: the conversation held back fits beside what the run has
+ * actually spent (the worst-case reservations that held it back were settled at their real cost since).
+ */
+export function sameCapResumes(cap: CostCapState): boolean {
+  return cap.reached && cap.held !== undefined && !overCap(cap.spent_usd + cap.held.next_usd, cap);
 }
 
 /** The price a reservation of `judge` is at: `viaBatch`, its batch price, else (or without one) its online price. */

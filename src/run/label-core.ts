@@ -73,6 +73,8 @@ export interface LabelRunState {
    * (edited after an earlier process sent the batch: red team 37 F4); `labelRun` judges them again in a second pass.
    */
   batchStale?: Set<string>;
+  /** What the batch path warned of (said on stderr as it came), for the summary's `warnings` (`./batch-paths.ts`). */
+  readonly batchWarnings: string[];
   /** USD reserved for verdicts in flight (cost cap). */
   reserved: number;
   /** A store that cannot be written (the run stops and rethrows it at the end). */

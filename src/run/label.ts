@@ -236,6 +236,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     stopped,
     costCap,
     batchUnfinished: {},
+    batchWarnings: [],
     reserved: 0,
     fatal: null,
     configs: current,
@@ -314,6 +315,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   }
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
+  for (const w of runState.batchWarnings) if (!summary.warnings.includes(w)) summary.warnings.push(w);
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)

@@ -10,7 +10,7 @@ import { JudgeFatalError } from "../errors.js";
 import type { Trajectory, Verdict } from "../types.js";
 import { contentSha256 } from "./resume.js";
 import { StoreWriteError } from "../store/journal.js";
-import { overCap, reservationOf, unknownCostCharge } from "./cost-cap.js";
+import { holdBack, overCap, reservationOf, unknownCostCharge } from "./cost-cap.js";
 import { markLeftByStop, type LabelRunState } from "./label-core.js";
 
 /** The ids a judge's stopped repeats left un-judged (`LabelRunState.stoppedInFlight`), made when first needed. */
@@ -118,7 +118,7 @@ export class OnlinePath {
         reserved = reservationOf(t, judge, { budgetChars: run.judgeCtx.budgetChars, minQuoteChars: run.judgeCtx.minQuoteChars });
         reservation = reserved.usd;
         if (overCap(run.costCap.spent_usd + run.reserved + reservation, run.costCap)) {
-          run.costCap.reached = true;
+          holdBack(run.costCap, reservation, run.reserved);
           return;
         }
         run.reserved += reservation;

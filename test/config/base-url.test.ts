@@ -30,6 +30,13 @@ describe("malformed base_url refused when the config is read", () => {
     [" http://127.0.0.1:8000/v1", /must match pattern "\^https\?:\/\/"/], // the schema refuses it first
     ["http://127.0.0.1:8000/v1\n", /white space/],
     ["http://a b/v1", /not a valid URL/],
+    // verifier 37: sent to port 80, and to /chat/completions?x%2Fv1=
+    ["http://127.0.0.1:080/v1", /has port 080 written with a leading zero \(it would be read as port 80\)/],
+    ["http://127.0.0.1:08000/v1", /leading zero/],
+    ["http://127.0.0.1:8000?x/v1", /a query the client would rewrite \(a parameter with a '\/' in its name: a path written after the '\?'/],
+    ["http://127.0.0.1:8000/v1?x/v1", /a '\/' in its name/],
+    ["http://127.0.0.1:8000/v1?api-version", /query the client would rewrite \(a parameter with no '='/],
+    ["http://127.0.0.1:8000/v1?api-version=1&beta", /with no '='/],
   ];
   for (const [url, re] of bad)
     it(JSON.stringify(url), () => {
@@ -39,7 +46,8 @@ describe("malformed base_url refused when the config is read", () => {
     });
 
   it("valid forms pass", () => {
-    for (const url of ["http://127.0.0.1:8000/v1", "https://openrouter.ai/api/v1", "http://[::1]:11434/v1", "http://localhost/v1", "https://api.example.com:65535/v1?api-version=1"]) {
+    for (const url of ["http://127.0.0.1:8000/v1", "https://openrouter.ai/api/v1", "http://[::1]:11434/v1", "http://localhost/v1", "https://api.example.com:65535/v1?api-version=1",
+      "https://x.openai.azure.com/openai/deployments/d?api-version=2024-10-21", "http://127.0.0.1:8000?api-version=1&a=b/c", "http://127.0.0.1:10/v1"]) {
       expect(baseUrlProblem(url)).toBeUndefined();
       expect(parseJudgesConfig(cfg(url)).judges[0].base_url).toBe(url);
     }

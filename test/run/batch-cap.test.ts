@@ -103,3 +103,36 @@ describe("--max-cost on the Batch API path", () => {
     expect(c.stdout).toMatch(/cost cap: \$0\.\d+ of \$1 spent by the run .*\(reserved at the batch price for 3 conversation\(s\)\)/);
   });
 });
+
+// verifier 37: at --max-cost 0.05 each --batch invocation judged 2 conversations, spent $0.0041 and said "COST CAP
+// REACHED ... run again with a higher --max-cost", while the same cap judged 2 more on each rerun: every conversation
+// queued for a batch stays reserved at its worst case until the batch comes back. The words now say what held them.
+describe("--max-cost with --batch: held back by worst-case reservations, not by what was spent", () => {
+  it("says the cap held items back and that the same command judges more; the rerun with the same cap does", async () => {
+    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userOf(body))).body }));
+    const price = { ...ONLINE, ...BATCH };
+    const atBatch = (await firstTrajectories(8)).map((t) => reserveCostUsd(t, judgeOf(fake!.url, price), {}, true));
+    // room for 2 reservations and half of a third; each conversation costs a small part of its reservation
+    const cap = Number((atBatch[0] + atBatch[1] + atBatch[2] / 2).toFixed(6));
+    const cfg = path.join(tmp, "held-cli.json");
+    fs.writeFileSync(cfg, JSON.stringify({ judges: [{ id: "bj", model: "gpt-4o-mini", family: "openai", base_url: fake.url, batch: true, max_tokens: 1000, price }] }));
+    const args = ["label", SAMPLES, "--judges", cfg, "--run", "heldcli", "--labels-dir", tmp, "--limit", "8", "--batch", "--batch-poll", "0.01", "--progress", "off", "--max-cost", String(cap)];
+    const a = await runCli(args);
+    expect(a.code, a.stderr).toBe(1);
+    expect(fake.answered).toHaveLength(2);
+    expect(a.stderr).toMatch(/the cost cap held items back, not reached: the run has spent \$0\.\d+ of --max-cost .*worst-case estimates reserved for the conversations in flight \(\$0\.\d+; .*the same command with the same --max-cost judges more of them/);
+    expect(a.stderr).not.toMatch(/run again with a higher --max-cost to resume/);
+    expect(a.stdout).toMatch(/COST CAP HELD ITEMS BACK: .*the same command judges more/);
+    expect(a.stdout).not.toMatch(/COST CAP REACHED/);
+    const s1 = JSON.parse(fs.readFileSync(path.join(tmp, "heldcli", "summary.json"), "utf8"));
+    expect(s1.cost_cap).toMatchObject({ reached: true });
+    expect(s1.cost_cap.spent_usd).toBeLessThan(cap / 10);
+    expect(s1.cost_cap.held.next_usd).toBeCloseTo(atBatch[2], 6);
+    // what the words say: the same cap judges more
+    const b = await runCli(args);
+    expect(fake.answered.length).toBeGreaterThan(2);
+    expect(jsonlLines(path.join(tmp, "heldcli", "verdicts.jsonl")).length).toBe(fake.answered.length);
+    expect(b.code === 0 || /held items back|cost cap was reached/.test(b.stderr)).toBe(true);
+  });
+});
+

@@ -94,24 +94,37 @@ describe("label --batch: results lost or cut", () => {
     expect(r.summary.cost.usd).toBeCloseTo(billed(f), 12);
   });
 
-  it("a last line torn on every download is named; its request is a judge_error of unknown cost, never resent", async () => {
+  // verifier 37: its lines were stored as judge_error batch_result_unreadable / batch_result_missing (exit 0), which a
+  // later run never downloaded again: only a paid --retry-errors undid it
+  it("a last line torn on every download is a failed download: the judge stops, nothing is stored from it, the rerun downloads it again", async () => {
     fake = await startFakeBatch(good);
     const f = fake;
+    let cutting = true;
     f.fault = (m, p) => {
       const out = f.batches[0]?.output_file_id;
-      return m === "GET" && out && p === `/files/${out}/content` ? { status: 200, body: f.files.get(out)!.content.slice(0, -40) } : undefined;
+      return cutting && m === "GET" && out && p === `/files/${out}/content` ? { status: 200, body: f.files.get(out)!.content.slice(0, -40) } : undefined;
     };
-    const warnings: string[] = [];
-    const r = await run("torn", f, warnings);
-    expect(downloads(f, f.batches[0].output_file_id)).toBe(3);
-    expect(warnings.join("\n")).toMatch(new RegExp(`output file ${f.batches[0].output_file_id} holds 1 line\\(s\\) that are not JSON \\(line ${N}; its last line still torn after 3 downloads\\)`));
+    const r = await run("torn", f);
+    const out = f.batches[0].output_file_id;
+    expect(downloads(f, out)).toBe(3);
+    expect(r.stoppedJudges.gb).toMatch(new RegExp(`could not download the result file ${out} of batch ${f.batches[0].id} whole: its last line was cut on each of 3 downloads.*run the same command again to resume`));
+    expect(r.summary.batch_unfinished?.gb).toMatchObject({ requests: N, verdicts_stored: 0 });
+    const summary = JSON.parse(fs.readFileSync(path.join(tmp, "torn", "summary.json"), "utf8"));
+    expect(summary.batch_unfinished.gb.reason).toMatch(/cut on each of 3 downloads/);
+    expect(fs.existsSync(path.join(tmp, "torn", "verdicts.jsonl")) ? lines(path.join(tmp, "torn", "verdicts.jsonl")) : []).toHaveLength(0);
+    expect(fs.readdirSync(path.join(tmp, "torn", "batches", "gb")).filter((x) => x.endsWith(".output.jsonl"))).toEqual([]); // the cut file is not kept
+    // the file comes whole: the rerun downloads it, stores every verdict, sends nothing again
+    cutting = false;
+    const r2 = await run("torn", f);
+    expect(downloads(f, out)).toBe(4);
+    expect(r2.stoppedJudges).toEqual({});
+    expect(r2.summary.batch_unfinished).toBeUndefined();
+    const vs = lines(path.join(tmp, "torn", "verdicts.jsonl"));
+    expect(vs).toHaveLength(N);
+    expect(vs.every((v) => v.status === "ok")).toBe(true);
     expect(f.answered).toHaveLength(N);
     expect(f.batches).toHaveLength(1);
-    const vs = lines(path.join(tmp, "torn", "verdicts.jsonl"));
-    const bad = vs.filter((v) => v.status === "judge_error");
-    expect(bad).toHaveLength(1);
-    expect(bad[0]).toMatchObject({ error: { kind: "batch_result_unreadable" }, cost_usd: null, attempts: 1 });
-    expect(r.summary.cost).toMatchObject({ incomplete: true, unknown: 1, counted: N - 1 });
+    expect(r2.summary.cost.usd).toBeCloseTo(billed(f), 12);
   });
 
   it("a completed batch without its output_file_id is polled again; then its results are missing (cost unknown), never resent", async () => {
@@ -124,6 +137,10 @@ describe("label --batch: results lost or cut", () => {
     // the poll that saw it end without its output file, then 3 more
     expect(fake.log.filter((x) => x.path === `/batches/${fake!.batches[0].id}`).length).toBe(2 + 3);
     expect(warnings.join("\n")).toMatch(new RegExp(`batch ${fake.batches[0].id}: the provider reports ${N} completed request\\(s\\) but gives no output file .*${N} request\\(s\\) without a result are stored as judge_error batch_result_missing`));
+    // said on stderr, and in summary.json's and --json's warnings (verifier 37: they were on stderr only)
+    const said = warnings.find((w) => /batch_result_missing/.test(w))!;
+    expect(r.summary.warnings).toContain(said);
+    expect(JSON.parse(fs.readFileSync(path.join(tmp, "noout", "summary.json"), "utf8")).warnings).toContain(said);
     const vs = lines(path.join(tmp, "noout", "verdicts.jsonl"));
     expect(vs.every((v) => v.error?.kind === "batch_result_missing" && v.cost_usd === null && v.attempts === 1)).toBe(true);
     expect(r.summary.cost).toMatchObject({ usd: null, incomplete: true, unknown: N });
