@@ -33,6 +33,8 @@ import { AnnotationWriteError, withFileLock, writeAtomic } from "./file-lock.js"
 import { adjudicationNote, importedSampleLabels, type ImportedLabels } from "./imported-labels.js";
 import { howTheyDiffer, lookAlike, nfcName, shownName } from "../agree/annotator-names.js";
 import { showInvisibleExactly } from "../format/invisible.js";
+import { checkedAdjudications, rewrittenAdjudications, type AdjudicationRow } from "./adjudication-file.js";
+import { isReservedAnnotator, RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 
 export { AnnotationWriteError, withFileLock };
 
@@ -53,16 +55,7 @@ export interface AnnotationRow {
   imported_from?: string;
 }
 
-/** One adjudicated label, as stored. */
-export interface AdjudicationRow {
-  item_id: string;
-  annotator: "adjudicated";
-  label: string;
-  note?: string;
-  adjudicator: string;
-  annotators: Record<string, string>;
-  adjudicated_at: string;
-}
+export type { AdjudicationRow } from "./adjudication-file.js";
 
 /** A request to record or change an annotator's label, evidence or note. */
 export interface AnnotationChange {
@@ -79,7 +72,7 @@ export interface AnnotationChange {
 export { AnnotationInputError } from "./annotation-errors.js";
 import { AnnotationInputError } from "./annotation-errors.js";
 
-export { RESERVED_ANNOTATOR, isReservedAnnotator } from "../agree/adjudicated.js";
+export { RESERVED_ANNOTATOR, isReservedAnnotator };
 
 export { annotatorFileName, MAX_ANNOTATOR_CHARS } from "./annotator-file.js";
 import { annotatorFileName } from "./annotator-file.js";
@@ -175,7 +168,6 @@ export class SampleStore {
     this.labels = scaleLabels(this.scale);
     this.order = new Map(this.manifest.rows.map((r, i) => [r.item_id, i]));
     this.readAnnotations(this.warnings);
-    readRows<AdjudicationRow>(path.join(dir, ADJUDICATION_FILE), this.warnings);
   }
 
   /** Every annotator's rows, read from the files now (a file's later row of an item wins). */
@@ -189,6 +181,11 @@ export class SampleStore {
           warnings.push(`${f}: item ${r.item_id} is not in this sample's manifest, ignored`);
           continue;
         }
+        // the adjudicated consensus is read from adjudication.jsonl only, checked (./adjudication-file.ts)
+        if (isReservedAnnotator(r.annotator)) {
+          warnings.push(`${f}: annotator ${shownName(r.annotator)} is the reserved name of adjudicated labels: its rows here are not read (adjudications are in ${ADJUDICATION_FILE})`);
+          continue;
+        }
         const m = by.get(r.annotator) ?? new Map<string, AnnotationRow>();
         m.set(r.item_id, r);
         by.set(r.annotator, m);
@@ -197,8 +194,14 @@ export class SampleStore {
     return by;
   }
 
+  /** The adjudications shown as consensus: the rows of adjudication.jsonl that pass import's checks (./adjudication-file.ts), read now. */
   private readAdjudication(): Map<string, AdjudicationRow> {
-    return new Map(readRows<AdjudicationRow>(path.join(this.dir, ADJUDICATION_FILE), []).map((r) => [r.item_id, r]));
+    return checkedAdjudications(path.join(this.dir, ADJUDICATION_FILE), this.order, this.scale).rows;
+  }
+
+  /** A warning per row of adjudication.jsonl not shown as consensus, naming its line and why (read now). */
+  adjudicationWarnings(): string[] {
+    return checkedAdjudications(path.join(this.dir, ADJUDICATION_FILE), this.order, this.scale).warnings;
   }
 
   /** Item ids in task order. */
@@ -496,7 +499,7 @@ export class SampleStore {
         if (r?.label) annotators[a] = r.label;
       }
       // the file is read first: a line the rewrite would drop refuses the write whatever the request
-      const adjudicated = new Map(readRows<AdjudicationRow>(file, [], true).map((r) => [r.item_id, r]));
+      const onDisk = readRows<AdjudicationRow>(file, [], true);
       // adjudication settles a disagreement: an item one annotator labelled, or all alike, has none (red team 35b F4)
       if (new Set(Object.values(annotators)).size < 2) {
         const had = Object.entries(annotators).map(([a, l]) => `${showInvisibleExactly(a)}=${l}`).join(", ");
@@ -504,9 +507,8 @@ export class SampleStore {
       }
       const row: AdjudicationRow = { item_id: c.item_id, annotator: "adjudicated", label, adjudicator: who, annotators, adjudicated_at: new Date().toISOString() };
       if (typeof c.note === "string" && c.note !== "") row.note = c.note.slice(0, 10_000);
-      adjudicated.set(c.item_id, row);
-      const rows = [...adjudicated.values()].filter((r) => this.order.has(r.item_id)).sort((a, b) => this.order.get(a.item_id)! - this.order.get(b.item_id)!);
-      writeAtomic(file, rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
+      // every other row is kept as it is, rows of items outside the sample too (./adjudication-file.ts)
+      writeAtomic(file, rewrittenAdjudications(onDisk, row, this.order));
       return row;
     });
   }
@@ -525,10 +527,11 @@ export class SampleStore {
     }
     // the sample's adjudications (adjudication.jsonl), under their reserved name: a page started with a label file
     // from before the adjudication still shows it (new-user report 38 F7); the page marks it as the consensus
+    // only the rows that pass import's checks, and under the reserved name whatever a row's annotator field says (red team 37c F1)
     for (const r of this.readAdjudication().values()) {
       const tid = this.trajectoryIdOf(r.item_id);
       if (!tid || !r.label) continue;
-      out.set(tid, { ...(out.get(tid) ?? {}), [r.annotator]: r.label });
+      out.set(tid, { ...(out.get(tid) ?? {}), [RESERVED_ANNOTATOR]: r.label });
     }
     return out;
   }

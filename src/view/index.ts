@@ -55,5 +55,5 @@ export async function openView(o: OpenViewOptions): Promise<{ server: ViewServer
     sample.warnings.push(`the sample was drawn from run "${sample.manifest.header.run}", not "${run.name}": items are re-read through this run's index`);
   }
   const server = await startViewServer({ run, other, sample, blind: o.blind, sourceRoot, host: o.host, port: o.port, token: o.token, allowHosts: o.allowHosts });
-  return { server, run, warnings: [...run.warnings, ...(other?.warnings ?? []), ...(sample?.warnings ?? [])] };
+  return { server, run, warnings: [...run.warnings, ...(other?.warnings ?? []), ...(sample?.warnings ?? []), ...(sample?.adjudicationWarnings() ?? [])] };
 }

@@ -16,6 +16,8 @@ import type { ReadProgress } from "../store/lean-read.js";
 import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
 import { readHumanLabels } from "../agree/human-file.js";
+import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
+import { humanFileAdjudicationProblem } from "./adjudication-file.js";
 import { checkLabelPairing } from "../agree/label-pairing.js";
 
 /** Where one stored verdict's JSON line is in `verdicts.jsonl`: byte offset and length. */
@@ -436,6 +438,12 @@ function addHumanFile(file: string, cols: RowColumns, index: IndexByOffset, warn
   const h = checkLabelPairing(readHumanLabels(file), path.basename(file), contentOf, warnings, "their labels are not shown").file;
   let unknown = 0;
   for (const r of h.rows) {
+    // an adjudicated row is shown as the consensus only when import would take it (./adjudication-file.ts; red team 37c F1)
+    const refused = r.annotator === RESERVED_ANNOTATOR ? humanFileAdjudicationProblem(r, path.basename(file)) : null;
+    if (refused) {
+      warnings.push(refused);
+      continue;
+    }
     const s = cols.ids.slotOf(r.trajectory_id);
     if (s === -1) {
       unknown++;

@@ -190,7 +190,9 @@ function meta(o: ViewServerOptions): unknown {
       }
     : null;
   // the sample's warnings name annotator files and runs: an annotator's page gets only their count
-  const n = o.sample?.warnings.length ?? 0;
+  // the adjudication file's rows not shown as consensus are read now: the file changes while the view runs (./adjudication-file.ts)
+  const sampleWarnings = o.sample ? [...o.sample.warnings, ...o.sample.adjudicationWarnings()] : [];
+  const n = sampleWarnings.length;
   if (o.blind) return { mode: "blind", sample, warnings: n ? [`${n} warning(s) about the sample folder: the terminal running the view lists them`] : [] };
   return {
     mode: "full",
@@ -203,7 +205,7 @@ function meta(o: ViewServerOptions): unknown {
     humans: hasHumans(o.run),
     other: o.other ? { run: o.other.name, judges: o.other.judges } : null,
     sample,
-    warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...(o.sample?.warnings ?? [])],
+    warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...sampleWarnings],
   };
 }
 
