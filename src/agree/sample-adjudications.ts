@@ -7,13 +7,16 @@
  * - {@link sampleAdjudicationFiles}: the adjudication files of the sample folders an import names (the manifest's
  *   folder, and the folder above an `annotations/` folder holding an annotation file) that the import was not given.
  * - {@link missingAdjudicationsWarning}: for `agree`/`estimate`/`report --human FILE`, the adjudications the label
- *   file's sample folder holds that the label file lacks, by count (the folder: the label file's own, and the one
- *   of the manifest recorded in its rows' `sample_manifest`).
+ *   file's sample folder holds that the label file lacks, by count, and those it holds with another label or
+ *   adjudicator (adjudicated again in view since the import: red team 37c F2), each named with both labels (the
+ *   folder: the label file's own, and the one of the manifest recorded in its rows' `sample_manifest`).
  */
 import fs from "node:fs";
 import path from "node:path";
 import { jsonLines } from "../io/jsonl.js";
 import { RESERVED_ANNOTATOR } from "./adjudicated.js";
+import { nfcName } from "./annotator-names.js";
+import { canonicalSpelling } from "../rubric/buckets.js";
 
 /** The file name `view` writes a sample's adjudications to (src/view/annotations.ts `ADJUDICATION_FILE`). */
 export const SAMPLE_ADJUDICATION_FILE = "adjudication.jsonl";
@@ -59,9 +62,17 @@ export function sampleAdjudicationFiles(files: readonly string[], manifest: stri
   return out;
 }
 
-/** The adjudicated item ids of an adjudication file (rows of annotator `adjudicated` with an item id and a label). */
-function adjudicatedItems(file: string): Set<string> {
-  const out = new Set<string>();
+/** An adjudication as a file holds it: its label and adjudicator (as given). */
+interface Adjudged {
+  label: string;
+  adjudicator?: string;
+}
+
+const adjudged = (o: Record<string, unknown>): Adjudged => ({ label: String(o.label), ...(typeof o.adjudicator === "string" ? { adjudicator: o.adjudicator } : {}) });
+
+/** The adjudications of an adjudication file by item id (rows of annotator `adjudicated` with an item id and a label; a later row of an item wins). */
+function adjudicatedItems(file: string): Map<string, Adjudged> {
+  const out = new Map<string, Adjudged>();
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -72,13 +83,13 @@ function adjudicatedItems(file: string): Set<string> {
     if (l.error !== undefined) continue;
     const o = l.value as Record<string, unknown> | null;
     if (!o || typeof o !== "object") continue;
-    if (o.annotator === RESERVED_ANNOTATOR && typeof o.item_id === "string" && typeof o.label === "string" && o.label.trim()) out.add(o.item_id.trim());
+    if (o.annotator === RESERVED_ANNOTATOR && typeof o.item_id === "string" && typeof o.label === "string" && o.label.trim()) out.set(o.item_id.trim(), adjudged(o));
   }
   return out;
 }
 
 /** What a label file says of its sample: its items, its adjudicated items, the manifests its rows name. */
-function labelFileItems(file: string): { items: Set<string>; adjudicated: Set<string>; manifests: Set<string> } | null {
+function labelFileItems(file: string): { items: Set<string>; adjudicated: Map<string, Adjudged>; manifests: Set<string> } | null {
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
@@ -87,7 +98,7 @@ function labelFileItems(file: string): { items: Set<string>; adjudicated: Set<st
   }
   if (!text.replace(/^\ufeff/, "").trimStart().startsWith("{")) return null; // a CSV label file carries no item ids to compare
   const items = new Set<string>();
-  const adjudicated = new Set<string>();
+  const adjudicated = new Map<string, Adjudged>();
   const manifests = new Set<string>();
   for (const l of jsonLines(text)) {
     if (l.error !== undefined) continue;
@@ -95,7 +106,7 @@ function labelFileItems(file: string): { items: Set<string>; adjudicated: Set<st
     if (!o || typeof o !== "object") continue;
     if (typeof o.item_id !== "string") continue;
     items.add(o.item_id.trim());
-    if (o.annotator === RESERVED_ANNOTATOR) adjudicated.add(o.item_id.trim());
+    if (o.annotator === RESERVED_ANNOTATOR) adjudicated.set(o.item_id.trim(), adjudged(o));
     if (typeof o.sample_manifest === "string" && o.sample_manifest) manifests.add(o.sample_manifest);
   }
   return { items, adjudicated, manifests };
@@ -119,8 +130,9 @@ function lostManifestNote(labelFile: string, recorded: string, tried: string): s
  * adjudicated one; import again with that file`. The folders looked in: the label file's own and the folder of each
  * manifest its rows record (`sample_manifest`, relative to the label file). Only items the label file labels count
  * (an adjudication file of another sample shares none). A recorded manifest that is not found (the label file was
- * moved) is said too, with the path tried: its folder's adjudications could not be checked. Undefined when nothing
- * is missing or the file is not an import's JSONL output (no item ids).
+ * moved) is said too, with the path tried: its folder's adjudications could not be checked. An adjudication the label
+ * file holds with another label or adjudicator than the folder's file now is said too, naming the item and both
+ * labels. Undefined when nothing is missing or changed, or the file is not an import's JSONL output (no item ids).
  */
 export function missingAdjudicationsWarning(labelFile: string): string | undefined {
   const lf = labelFileItems(labelFile);
@@ -138,7 +150,9 @@ export function missingAdjudicationsWarning(labelFile: string): string | undefin
     const f = path.join(d, SAMPLE_ADJUDICATION_FILE);
     if (!fs.existsSync(f)) continue;
     const adj = adjudicatedItems(f);
-    const missing = [...adj].filter((id) => lf.items.has(id) && !lf.adjudicated.has(id)).sort();
+    const changed = changedAdjudications(labelFile, f, lf.adjudicated, adj);
+    if (changed) said.push(changed);
+    const missing = [...adj.keys()].filter((id) => lf.items.has(id) && !lf.adjudicated.has(id)).sort();
     if (missing.length === 0) continue;
     const shown = missing.slice(0, 5).join(", ") + (missing.length > 5 ? `, and ${missing.length - 5} more` : "");
     said.push(
@@ -148,4 +162,30 @@ export function missingAdjudicationsWarning(labelFile: string): string | undefin
     );
   }
   return said.length ? said.join("; ") : undefined;
+}
+
+/** Labels compared as import compares them (case, spaces and dashes), names as import takes them (NFC, trimmed). */
+const sameLabel = (a: string, b: string) => canonicalSpelling(a) === canonicalSpelling(b);
+const sameName = (a: string | undefined, b: string | undefined) => (a === undefined ? "" : nfcName(a)) === (b === undefined ? "" : nfcName(b));
+
+/**
+ * The warning for the adjudications of `adjFile` that the label file holds with another label or adjudicator (red
+ * team 37c F2: item0 imported as partial_compliance, then adjudicated again in view as task_refusal; agree and
+ * estimate used partial_compliance and said nothing): each item named with both labels. Undefined when none differs.
+ */
+function changedAdjudications(labelFile: string, adjFile: string, inLabelFile: ReadonlyMap<string, Adjudged>, inAdjFile: ReadonlyMap<string, Adjudged>): string | undefined {
+  const changed: string[] = [];
+  for (const [id, now] of [...inAdjFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const had = inLabelFile.get(id);
+    if (!had || (sameLabel(had.label, now.label) && sameName(had.adjudicator, now.adjudicator))) continue;
+    const by = (a: Adjudged) => (a.adjudicator !== undefined ? ` by ${JSON.stringify(a.adjudicator)}` : "");
+    changed.push(`item ${id}: ${JSON.stringify(had.label)}${by(had)} in the label file, ${JSON.stringify(now.label)}${by(now)} in ${SAMPLE_ADJUDICATION_FILE}`);
+  }
+  if (changed.length === 0) return undefined;
+  const shown = changed.slice(0, 5).join("; ") + (changed.length > 5 ? `; and ${changed.length - 5} more` : "");
+  return (
+    `label file ${labelFile} holds ${changed.length} adjudication${changed.length === 1 ? "" : "s"} that ${adjFile} now records differently (${shown}): ` +
+    `the label file's (older) adjudicated label is used as ${changed.length === 1 ? "that item's" : "those items'"} consensus; ` +
+    `import the annotations again with that file (import-annotations reads a sample folder's ${SAMPLE_ADJUDICATION_FILE} itself)`
+  );
 }

@@ -86,3 +86,26 @@ describe("import-annotations reads the sample folder's adjudication file (F1)", 
     expect(w.split("not found at").length - 1).toBe(1); // once, though every row records it
   });
 });
+
+describe("an adjudication changed since the import (red team 37c F2)", () => {
+  it("names the item and both labels, and says to import again; nothing when label and adjudicator are unchanged", async () => {
+    const d = sampleFolder("changed");
+    const files = ["ann", "bob"].map((a) => path.join(d, "annotations", `${a}.jsonl`));
+    const out = path.join(d, "human.jsonl");
+    await importAnnotations({ files, manifest: path.join(d, "manifest.jsonl"), out });
+    expect(missingAdjudicationsWarning(out)).toBeUndefined();
+    const adj = path.join(d, "adjudication.jsonl");
+    const row = { item_id: "abc-001", annotator: "adjudicated", label: "task_refusal", adjudicator: "lead", annotators: { ann: "unaffected", bob: "full_compliance" } };
+    fs.writeFileSync(adj, jsonl([row]));
+    expect(missingAdjudicationsWarning(out)).toBe(
+      `label file ${out} holds 1 adjudication that ${adj} now records differently (item abc-001: "full_compliance" by "lead" in the label file, "task_refusal" by "lead" in adjudication.jsonl): ` +
+        `the label file's (older) adjudicated label is used as that item's consensus; import the annotations again with that file (import-annotations reads a sample folder's adjudication.jsonl itself)`,
+    );
+    // another adjudicator, same label: said too
+    fs.writeFileSync(adj, jsonl([{ ...row, label: "Full compliance", adjudicator: "kim" }]));
+    expect(missingAdjudicationsWarning(out)).toMatch(/item abc-001: "full_compliance" by "lead" in the label file, "Full compliance" by "kim" in adjudication\.jsonl/);
+    // the same label in another spelling, the same adjudicator: nothing
+    fs.writeFileSync(adj, jsonl([{ ...row, label: "Full compliance" }]));
+    expect(missingAdjudicationsWarning(out)).toBeUndefined();
+  });
+});
