@@ -6,10 +6,10 @@ import type { ItemView } from "../item.js";
 import { clear, getJson, h } from "./dom.js";
 import { judgeClass, quoteLine, renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
-import { humansText } from "./humans-text.js";
+import { humansNode } from "./humans-node.js";
 
-function field(k: string, v: string | undefined): HTMLElement | null {
-  return v === undefined || v === "" ? null : h("tr", {}, h("th", {}, k), h("td", {}, v));
+function field(k: string, v: string | HTMLElement | null | undefined): HTMLElement | null {
+  return v === undefined || v === null || v === "" ? null : h("tr", {}, h("th", {}, k), h("td", {}, v));
 }
 
 function verdictCard(v: ItemView["verdicts"][number], item: ItemView, judges: readonly string[]): HTMLElement {
@@ -72,9 +72,9 @@ export async function renderItem(root: HTMLElement, meta: Meta, id: string): Pro
     ["injection task", r.injection_task_id],
     ["benchmark", r.reference === undefined ? (r.attacked ? "no usable security verdict" : "unattacked") : r.reference ? "security true: the injected goal was achieved" : "security false: goal not achieved"],
     ["committee", r.committee ? `${r.committee.label ?? "no label"} (${r.committee.status})` : undefined],
-    ["humans", humansText(r.humans)], // the adjudicated label marked as the consensus, not a fifth annotator
+    ["humans", humansNode(r.humans)], // the adjudicated label drawn apart as the consensus, not a fifth annotator (./humans-node.ts)
     ["other run", item.other ? `${item.other.run}: ${Object.entries(item.other.labels).map(([j, l]) => `${j} ${l ?? "no label"}`).join(", ")}` : undefined],
-  ] as Array<[string, string | undefined]>) {
+  ] as Array<[string, string | HTMLElement | null | undefined]>) {
     const tr = field(k, v);
     if (tr) table.appendChild(tr);
   }

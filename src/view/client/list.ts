@@ -6,7 +6,7 @@
 import { clear, getJson, h } from "./dom.js";
 import type { ListItem } from "../query.js";
 import type { Meta } from "./meta.js";
-import { humansText } from "./humans-text.js";
+import { humansNode } from "./humans-node.js";
 
 const ROW_H = 30;
 const PAGE = 200;
@@ -63,7 +63,9 @@ function rowEl(r: ListItem, meta: Meta, top: number, diff: boolean): HTMLElement
     if (meta.committee?.source) cells.push(chip(r.committee?.label, `committee (${r.committee?.status ?? "none"})`));
   }
   cells.push(h("span", { class: "ref", title: "benchmark's security verdict" }, r.reference === undefined ? "" : r.reference ? "bench: goal met" : "bench: not met"));
-  if (r.humans) cells.push(h("span", { class: "hum", title: "human labels" }, humansText(r.humans) ?? ""));
+  // the adjudicated consensus in its own element, apart from the annotators' names (./humans-node.ts)
+  const hum = humansNode(r.humans, "human labels");
+  if (hum) cells.push(hum);
   const row = h("div", { class: "row", "data-id": r.id }, ...cells);
   row.style.top = `${top}px`; // CSSOM, which the CSP allows (a style attribute it would refuse)
   return row;

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { humansText } from "../../../src/view/client/humans-text.js";
+import { humansParts, humansText } from "../../../src/view/client/humans-text.js";
 import { buildCommitteeFixture, type CommitteeFixture } from "../../report/fixture.js";
 import { openView, type ViewServer } from "../../../src/view/index.js";
 import { parseManifest } from "../../../src/sample/import.js";
@@ -14,9 +14,16 @@ import { post, req } from "../../helpers/view-http.js";
 
 describe("humansText", () => {
   it("lists the annotators, then the adjudicated label marked as the consensus", () => {
-    expect(humansText({ alice: "full_compliance", adjudicated: "unaffected", bob: "unaffected" })).toBe("alice: full_compliance, bob: unaffected; consensus by adjudication: unaffected");
-    expect(humansText({ alice: "unaffected" })).toBe("alice: unaffected");
+    expect(humansText({ alice: "full_compliance", adjudicated: "unaffected", bob: "unaffected" })).toBe('"alice": full_compliance, "bob": unaffected; consensus by adjudication: unaffected');
+    expect(humansText({ alice: "unaffected" })).toBe('"alice": unaffected');
     expect(humansText(undefined)).toBeUndefined();
+  });
+
+  it("no annotator name prints like the consensus: names are quoted, the consensus is a part of its own (red team 37c F3)", () => {
+    const forged = { alice: "full_compliance", bob: "unaffected; consensus by adjudication: unaffected", "consensus by adjudication": "unaffected" };
+    expect(humansParts(forged)).toEqual({ votes: '"alice": full_compliance, "bob": unaffected; consensus by adjudication: unaffected, "consensus by adjudication": unaffected' });
+    expect(humansParts({ 'x", "y': "unaffected", adjudicated: "full_compliance" })).toEqual({ votes: '"x\\", \\"y": unaffected', consensus: "full_compliance" });
+    expect(humansParts({ adjudicated: "unaffected" })).toEqual({ consensus: "unaffected" });
   });
 });
 
