@@ -103,7 +103,8 @@ const OTHER_PARAMS = ["committee", "disagree", "vs", "status", "q", "diff", "bin
  * expects, gave `total: 0`, a silent empty list). An unknown parameter, a rater (`vs`, each of `diff`) that is not
  * `j:<judge>` of the run, `committee` (when the run has one) or `o:<judge>` of the other run, a `label.<judge>` of
  * no judge or with a value that is not a bucket or `(none)`, and an enumerated value ({@link LIST_VALUES}) outside
- * its list are errors naming the accepted forms. Metadata values (agent_model, ...) and `q` are free: no match is an
+ * its list are errors naming the accepted forms (`vs` also accepts {@link ANY_JUDGE}); a parameter given twice is an
+ * error (only one value would be checked and used). Metadata values (agent_model, ...) and `q` are free: no match is an
  * answer there.
  * @throws ListQueryError (the server's 400) as {@link parseListQuery}, and for the above.
  */
@@ -113,6 +114,11 @@ export function checkedListQuery(sp: URLSearchParams, run: ViewRun, other?: View
   for (const k of new Set(sp.keys()))
     if (!fields.includes(k) && !OTHER_PARAMS.includes(k) && !k.startsWith("label."))
       throw new ListQueryError(`unknown list parameter ${JSON.stringify(k)}: accepted ${[...FIELDS, "label.<judge>", ...OTHER_PARAMS.filter((p) => p !== "token")].join(", ")}`);
+  // a parameter given twice was checked and used only once (red team 37c F7: vs=any&vs=j:nope passed): refused
+  for (const k of new Set(sp.keys())) {
+    const n = sp.getAll(k).length;
+    if (n > 1) throw new ListQueryError(`${k} is given ${n} times (${sp.getAll(k).map((v) => JSON.stringify(v)).join(", ")}): give each list parameter once`);
+  }
   const judges = (js: readonly string[]) => js.map((j) => JSON.stringify(j)).join(", ") || "none";
   for (const [j, want] of Object.entries(q.labels)) {
     if (!run.judges.includes(j)) throw new ListQueryError(`label.${j}: no judge ${JSON.stringify(j)} in run ${run.name} (its judges: ${judges(run.judges)})`);
@@ -127,10 +133,10 @@ export function checkedListQuery(sp: URLSearchParams, run: ViewRun, other?: View
     `j:<judge> (a judge of run ${run.name}: ${judges(run.judges)})` +
     (run.committee.source ? ", committee" : ` (committee: not available, ${run.committee.reason})`) +
     (other ? `, o:<judge> (a judge of run ${other.name}: ${judges(other.judges)})` : "");
-  const rater = (name: string, v: string) => {
-    if (!raters.includes(v)) throw new ListQueryError(`${name} must be ${forms}, not ${JSON.stringify(v)}`);
+  const rater = (name: string, v: string, more = "") => {
+    if (!raters.includes(v)) throw new ListQueryError(`${name} must be ${forms}${more}, not ${JSON.stringify(v)}`);
   };
-  if (q.vs !== undefined && q.vs !== ANY_JUDGE) rater("vs", q.vs);
+  if (q.vs !== undefined && q.vs !== ANY_JUDGE) rater("vs", q.vs, `, or ${ANY_JUDGE} (any judge of run ${run.name})`);
   if (q.diff) q.diff.forEach((v, i) => rater(`diff (rater ${i + 1})`, v));
   const oneOf = (name: keyof typeof LIST_VALUES, v: string | null | undefined) => {
     const ok: readonly string[] = LIST_VALUES[name];

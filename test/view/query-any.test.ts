@@ -34,3 +34,22 @@ describe("disagreement with the humans: which rater", () => {
     expect(ids("disagree=human&vs=any")).toEqual(["t1", "t2", "t3"]);
   });
 });
+
+describe("vs: the error names any; a repeated vs is refused (red team 37c F7)", () => {
+  const err = (qs: string) => {
+    try {
+      checkedListQuery(new URLSearchParams(qs), run);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    return undefined;
+  };
+  it("says any is accepted", () => {
+    expect(err("disagree=human&vs=ANY")).toBe(`vs must be j:<judge> (a judge of run r: "a", "b"), committee, or any (any judge of run r), not "ANY"`);
+  });
+  it("refuses vs given twice, whatever the first value", () => {
+    expect(err("disagree=human&vs=any&vs=j:nope")).toBe(`vs is given 2 times ("any", "j:nope"): give each list parameter once`);
+    expect(err("disagree=human&disagree=judges")).toMatch(/^disagree is given 2 times/);
+    expect(err("disagree=human&vs=any")).toBeUndefined();
+  });
+});

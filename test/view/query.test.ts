@@ -21,9 +21,9 @@ const err = (qs: string, r = run(true), o?: ViewRun) => {
 
 describe("checkedListQuery", () => {
   it("a rater without its prefix, or of no judge, is an error naming the accepted forms", () => {
-    expect(err("disagree=reference&vs=claude")).toBe(`vs must be j:<judge> (a judge of run r: "claude", "gpt"), committee, not "claude"`);
+    expect(err("disagree=reference&vs=claude")).toBe(`vs must be j:<judge> (a judge of run r: "claude", "gpt"), committee, or any (any judge of run r), not "claude"`);
     expect(err("vs=j:nobody")).toMatch(/^vs must be j:<judge> .*, not "j:nobody"$/);
-    expect(err("vs=committee", run(false))).toBe(`vs must be j:<judge> (a judge of run r: "claude", "gpt") (committee: not available, no committee.jsonl), not "committee"`);
+    expect(err("vs=committee", run(false))).toBe(`vs must be j:<judge> (a judge of run r: "claude", "gpt") (committee: not available, no committee.jsonl), or any (any judge of run r), not "committee"`);
     expect(err("diff=j:claude,o:llama", run(true), other)).toBeNull();
     expect(err("diff=j:claude,o:llama")).toMatch(/^diff \(rater 2\) must be j:<judge> .*, not "o:llama"$/);
     expect(err("diff=j:claude,gpt", run(true), other)).toMatch(/^diff \(rater 2\) must be .*, o:<judge> \(a judge of run o: "llama"\), not "gpt"$/);

@@ -193,7 +193,7 @@ describe("the run", () => {
     // a rater without its j: prefix was a silent total 0 (new-user pass): a 400 naming the accepted forms
     const bare = await raw(auth("/api/list?disagree=reference&vs=lenient-a"));
     expect(bare.status).toBe(400);
-    expect(JSON.parse(bare.body).error).toMatch(/^vs must be j:<judge> \(a judge of run .*"lenient-a", "signature", "strict-b"\), committee, not "lenient-a"$/);
+    expect(JSON.parse(bare.body).error).toMatch(/^vs must be j:<judge> \(a judge of run .*"lenient-a", "signature", "strict-b"\), committee, or any \(any judge of run .*\), not "lenient-a"$/);
     expect((await raw(auth("/api/list?status=nonsense"))).status).toBe(400);
   });
 
