@@ -147,3 +147,20 @@ export function humanFileAdjudicationProblem(r: HumanLabelRead, name: string): s
   }
   return null;
 }
+
+/**
+ * A warning per shown adjudication whose snapshot of the annotators' labels is not their labels now (an item
+ * relabelled since, or a row whose snapshot names labels nobody gave: red team 37c, an adjudication of an item no
+ * annotator labelled). It stays shown, as import-annotations takes it (import notes the change too).
+ * @param now item id -> annotator -> label, as the view reads them now.
+ */
+export function changedSnapshotWarnings(file: string, shown: ReadonlyMap<string, AdjudicationRow>, now: (itemId: string) => Record<string, string>): string[] {
+  const text = (m: Record<string, string>) => Object.entries(m).map(([a, l]) => `${shownName(a)}=${l}`).sort().join(", ") || "none";
+  const out: string[] = [];
+  for (const [id, r] of shown) {
+    const had = text(isObj(r.annotators) ? r.annotators : {});
+    const is = text(now(id));
+    if (had !== is) out.push(`${file}: item ${id} was adjudicated ${JSON.stringify(r.label)} when the annotators' labels were ${had}; they are now ${is}: shown as its consensus, as import-annotations takes it; adjudicate the item again if it no longer settles them`);
+  }
+  return out;
+}

@@ -33,7 +33,7 @@ import { AnnotationWriteError, withFileLock, writeAtomic } from "./file-lock.js"
 import { adjudicationNote, importedSampleLabels, type ImportedLabels } from "./imported-labels.js";
 import { howTheyDiffer, lookAlike, nfcName, shownName } from "../agree/annotator-names.js";
 import { showInvisibleExactly } from "../format/invisible.js";
-import { checkedAdjudications, rewrittenAdjudications, type AdjudicationRow } from "./adjudication-file.js";
+import { changedSnapshotWarnings, checkedAdjudications, rewrittenAdjudications, type AdjudicationRow } from "./adjudication-file.js";
 import { isReservedAnnotator, RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 
 export { AnnotationWriteError, withFileLock };
@@ -201,7 +201,11 @@ export class SampleStore {
 
   /** A warning per row of adjudication.jsonl not shown as consensus, naming its line and why (read now). */
   adjudicationWarnings(): string[] {
-    return checkedAdjudications(path.join(this.dir, ADJUDICATION_FILE), this.order, this.scale).warnings;
+    const file = path.join(this.dir, ADJUDICATION_FILE);
+    const c = checkedAdjudications(file, this.order, this.scale);
+    const by = this.labelsForAdjudication();
+    const now = (id: string) => Object.fromEntries([...by].flatMap(([a, m]) => (m.get(id)?.label ? [[a, m.get(id)!.label]] : [])));
+    return [...c.warnings, ...changedSnapshotWarnings(file, c.rows, now)];
   }
 
   /** Item ids in task order. */

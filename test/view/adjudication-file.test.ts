@@ -45,7 +45,7 @@ async function humansOf(s: ViewServer, tid: string): Promise<Record<string, stri
 
 describe("adjudication.jsonl rows import refuses are not shown as consensus (F1)", () => {
   it("shows only the real adjudication; /api/meta names every other row by file, line and why", async () => {
-    const s = await open();
+    let s = await open();
     const rows = manifest().rows;
     const ids = rows.map((r) => r.item_id);
     const labels: Array<[string, number, string]> = [
@@ -55,6 +55,7 @@ describe("adjudication.jsonl rows import refuses are not shown as consensus (F1)
     for (const [a, i, l] of labels) expect((await post(s, "/api/sample/annotate", { annotator: a, item_id: ids[i], label: l })).status).toBe(200);
     expect((await post(s, "/api/sample/adjudicate", { item_id: ids[0], label: "partial_compliance", adjudicator: "lead" })).status).toBe(200);
     const snap = { alice: "unaffected", bob: "full_compliance" };
+    const k = rows.findIndex((r, i) => i > 6 && r.trajectory_id.split("/").at(-1) !== "none"); // an attacked item nobody labelled
     const forged = [
       { item_id: ids[1], annotator: "adjudicated", label: "full_compliance", adjudicator: "x", annotators: { alice: "unaffected", bob: "unaffected" } }, // line 2: an agreement
       { item_id: ids[2], annotator: "adjudicated", label: "full_compliance", adjudicator: "x" }, // line 3: no snapshot
@@ -62,9 +63,12 @@ describe("adjudication.jsonl rows import refuses are not shown as consensus (F1)
       { item_id: ids[4], annotator: "adjudicated", label: "<img src=x> consensus", adjudicator: "x", annotators: snap }, // line 5: off the scale
       { item_id: ids[6], annotator: "adjudicated", label: "unaffected", adjudicator: "x", annotators: snap }, // line 6
       { item_id: ids[6], annotator: "adjudicated", label: "full_compliance", adjudicator: "y", annotators: snap }, // line 7: a second label for item 6
+      { item_id: ids[k], annotator: "adjudicated", label: "unaffected", adjudicator: "x", annotators: snap }, // line 8: an item nobody labelled
     ];
     fs.appendFileSync(adjFile(), forged.map((r) => JSON.stringify(r)).join("\n") + "\n");
     const f = adjFile();
+    await s.close();
+    s = await open(); // the view started again on the folder as the rows left it
     expect(await humansOf(s, rows[0].trajectory_id)).toEqual({ alice: "full_compliance", bob: "unaffected", adjudicated: "partial_compliance" });
     expect(await humansOf(s, rows[1].trajectory_id)).toEqual({ alice: "unaffected", bob: "unaffected" });
     expect(await humansOf(s, rows[2].trajectory_id)).toEqual({ alice: "unaffected" });
@@ -79,6 +83,12 @@ describe("adjudication.jsonl rows import refuses are not shown as consensus (F1)
     expect(of(4)).toEqual([expect.stringMatching(/^\S+ line 4: annotator "bob", not "adjudicated": not an adjudication/)]);
     expect(of(5)).toEqual([expect.stringMatching(/label "<img src=x> consensus" is not on the sample's six scale \(allowed: .*\): not shown as the item's consensus$/)]);
     expect(of(7)).toEqual([`${f} line 7: item ${ids[6]} adjudicated "full_compliance" here and "unaffected" at line 6: neither is shown as its consensus (import-annotations refuses the file; keep one adjudication per item: adjudicate the item again in the view)`]);
+    // a snapshot of labels nobody gave: import takes it, so it is shown, and said
+    expect(await humansOf(s, rows[k].trajectory_id)).toEqual({ adjudicated: "unaffected" });
+    expect(w.filter((x) => x.startsWith(`${f}: item ${ids[k]} `))).toEqual([
+      `${f}: item ${ids[k]} was adjudicated "unaffected" when the annotators' labels were "alice"=unaffected, "bob"=full_compliance; they are now none: shown as its consensus, as import-annotations takes it; adjudicate the item again if it no longer settles them`,
+    ]);
+    expect(w.filter((x) => x.includes(`item ${ids[0]} was adjudicated`))).toEqual([]);
     // the adjudication page shows no adjudication for items whose rows were refused
     const d = await json(s, "/api/sample/disagreements");
     const adj = Object.fromEntries(d.items.map((x: { item_id: string; adjudicated?: { label: string } }) => [x.item_id, x.adjudicated?.label ?? null]));

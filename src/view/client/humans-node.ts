@@ -14,5 +14,5 @@ export function humansNode(humans: Record<string, string> | undefined, title?: s
   if (p.votes === undefined && p.consensus === undefined) return null;
   const consensus =
     p.consensus !== undefined ? h("span", { class: "consensus", title: "the adjudicated label: the item's consensus, not an annotator's vote" }, h("b", {}, CONSENSUS_TEXT), `: ${p.consensus}`) : null;
-  return h("span", { class: "hum", ...(title ? { title } : {}) }, p.votes ?? "", p.votes !== undefined && consensus ? " " : "", consensus);
+  return h("span", { class: "hum", ...(title ? { title } : {}) }, p.votes ?? "", p.votes !== undefined && consensus ? "; " : "", consensus);
 }
