@@ -32,6 +32,7 @@ import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
 import { withoutRemoved } from "./removed-record.js";
 import { sameContentWarning } from "./same-content.js";
+import { forEachIndexRow } from "../store/records.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -501,7 +502,7 @@ if (staleNote) summary.warnings.push(staleNote);
 const back = changedBackWarning(stale.changedBack); // a text changed back: what this summary cannot count (./stale-summary.ts)
 if (back) summary.warnings.push(back);
 // one trajectory under two ids counts twice: said, naming them (./same-content.ts, red team 37 F2/F3)
-summary.warnings.push(...[await sameContentWarning(index.keys(), store, () => readTrajectoryIndex(store.dir, { keepRemoved: true }))].filter((w) => w !== undefined));
+summary.warnings.push(...[await sameContentWarning(index.keys(), store, (wanted, each) => forEachIndexRow(store.dir, wanted, each))].filter((w) => w !== undefined));
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {
   if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;

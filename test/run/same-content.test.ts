@@ -43,12 +43,32 @@ describe("same content under two ids", () => {
 
   it("distinct contents, or equal content in two cells (another condition, another injection task): nothing said", async () => {
     const store = { storedContent: (id: string) => `h-${id}`, trajectorySource: () => undefined, trajectorySourceRelative: () => false };
-    const rows = (cells: Record<string, Partial<TrajectoryIndexRow>>) => async () => new Map(Object.entries(cells).map(([id, r]) => [id, { id, ...r } as TrajectoryIndexRow]));
+    const rows = (cells: Record<string, Partial<TrajectoryIndexRow>>) => async (wanted: ReadonlySet<string>, each: (r: TrajectoryIndexRow) => void) => {
+      for (const [id, r] of Object.entries(cells)) if (wanted.has(id)) each({ id, ...r } as TrajectoryIndexRow);
+    };
     const none = rows({});
     expect(await sameContentWarning(["a", "b", "c"], store, none)).toBeUndefined();
     const same = { ...store, storedContent: (id: string) => (id === "c" ? "h-a" : `h-${id}`) };
     expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { agent_model: "m", condition: "x" }, c: { agent_model: "m", condition: "x" } }))).toContain('"a" = "c"');
     expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { agent_model: "m", condition: "x" }, c: { agent_model: "m", condition: "y" } }))).toBeUndefined();
     expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { injection_task_id: "i0" }, c: { injection_task_id: "i1" } }))).toBeUndefined();
+  });
+
+  it("a run of copies: groups found through the fixed-width keys, and only the grouped ids' rows are asked for", async () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => `t${i}`);
+    // 900 distinct real-looking hashes; t900..t999 repeat t0..t99's
+    const sha = (id: string) => {
+      const k = Number(id.slice(1)) % 900;
+      return k.toString(16).padStart(64, "0");
+    };
+    const store = { storedContent: sha, trajectorySource: () => undefined, trajectorySourceRelative: () => false };
+    let asked: string[] = [];
+    const w = await sameContentWarning(ids, store, async (wanted, each) => {
+      asked = [...wanted];
+      for (const id of wanted) each({ id, agent_model: "m", condition: "x" } as TrajectoryIndexRow);
+    });
+    expect(asked.length).toBe(200);
+    expect(w).toContain("same_content: 200 trajectories of this run hold the content");
+    expect(w).toContain("(100 groups; 100 more than once counted)");
   });
 });
