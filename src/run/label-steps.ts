@@ -12,7 +12,7 @@ import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWar
 import type { Trajectory, Verdict } from "../types.js";
 import { changedBackWarning, withoutStale } from "./stale-summary.js";
 import { takeStaleNote } from "../store/stale-verdicts.js";
-import { readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
+import { forEachIndexRow, readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
 import type { WhereWarnings } from "./where-warnings.js";
 import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
@@ -32,7 +32,6 @@ import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
 import { withoutRemoved } from "./removed-record.js";
 import { sameContentWarning } from "./same-content.js";
-import { forEachIndexRow } from "../store/records.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,

@@ -48,6 +48,7 @@ export { isJudged, resumeStatus } from "./ledger.js";
 // the journal records moved to ./records.ts; re-exported here, where some 60 importers take them from
 export {
   errorKey,
+  forEachIndexRow,
   looseVerdictKey,
   readErrors,
   readTrajectoryIndex,
