@@ -8,6 +8,7 @@ import type { Command, OptionValues } from "commander";
 import { CONFIG_CHANGE_HELP, labelRun, type LabelResult } from "../run/label.js";
 import { formatSummary } from "../run/summary.js";
 import { overCap, sameCapResumes } from "../run/cost-cap.js";
+import { inFlightReservedText } from "../run/batch-worst-case.js";
 import { resolveJudges } from "../judges/index.js";
 import { progressReporter } from "./progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
@@ -266,9 +267,7 @@ function costCapText(cap: NonNullable<LabelResult["costCap"]>): string {
     (cap.unknown_cost_verdicts ? ` (${cap.unknown_cost_verdicts} verdict(s) without usage counted at their estimate)` : "") +
     // which price the reservations were made at: a Batch API judge's batch price, or its online price (an upper bound)
     (cap.priced_at ? ` (reserved at ${Object.entries(cap.priced_at).map(([k, n]) => `${RESERVED_AT[k] ?? k} for ${n} conversation(s)`).join(", ")})` : "") +
-    (cap.batch_in_flight_uncounted
-      ? ` (${cap.batch_in_flight_uncounted} conversation(s) in Batch API chunks sent by an earlier invocation were committed and not reserved: their cost is added as their results are stored)`
-      : "") +
+    (cap.batch_in_flight ? ` (${inFlightReservedText(cap.batch_in_flight)})` : "") +
     (cap.unknown_cost_before
       ? ` (${cap.unknown_cost_before} verdict(s) of earlier invocations have an unknown cost, not in this total: the cap cannot bound them)`
       : "") +

@@ -10,15 +10,19 @@
  * (`held`, `sameCapResumes`), and the same command with the same cap judges more (verifier 37: 2 conversations per
  * invocation at --max-cost 0.05, $0.0041 spent, told to raise the cap).
  *
- * Known limit: the conversations of chunks an earlier invocation sent are committed, but their trajectories are not
- * read again (the resume passes them over), so they reserve nothing: their count is said on the cap
- * (`batch_in_flight_uncounted`) and their cost is added to `spent_usd` as their results are stored.
+ * The conversations of chunks an earlier invocation left unprocessed (sent, or written and not sent) are committed:
+ * before anything new is queued or sent, they reserve their worst case at the price the batch bills
+ * (`./batch-worst-case.ts`, read from their state files), said on the cap (`batch_in_flight`), and their reservation
+ * gives way to their cost as their results are stored, as a new conversation's does. Before, they reserved nothing
+ * and a resume could queue the whole cap beside them.
  */
 import type { Judge } from "../judges/judge.js";
 import type { Trajectory, Verdict } from "../types.js";
 import type { LabelRunState } from "./label-core.js";
 import { holdBack, overCap, reservationPricedAt, reserveCostUsd } from "./cost-cap.js";
 import { storedUsageImplausible } from "../store/stored-usage.js";
+import { batchEntries } from "./config-change.js";
+import { inFlightWorstCase, sumInFlight, type InFlightWorstCase } from "./batch-worst-case.js";
 
 /** Per run, per batch judge: the USD reserved for its conversations and how many. */
 const reserved = new WeakMap<LabelRunState, Map<string, { usd: number; n: number }>>();
@@ -36,14 +40,19 @@ export function reserveForBatch(rs: LabelRunState, t: Trajectory, judge: Judge):
     holdBack(cap, r, rs.reserved);
     return false;
   }
-  rs.reserved += r;
   const at = reservationPricedAt(judge, true);
   (cap.priced_at ??= {})[at] = (cap.priced_at[at] ?? 0) + 1;
+  addReserved(rs, judge.id, r, 1);
+  return true;
+}
+
+/** Add `usd` reserved for `n` conversations of batch judge `judgeId` (released one by one by {@link settleBatchVerdict}). */
+function addReserved(rs: LabelRunState, judgeId: string, usd: number, n: number): void {
+  rs.reserved += usd;
   let m = reserved.get(rs);
   if (!m) reserved.set(rs, (m = new Map()));
-  const e = m.get(judge.id) ?? { usd: 0, n: 0 };
-  m.set(judge.id, { usd: e.usd + r, n: e.n + 1 });
-  return true;
+  const e = m.get(judgeId) ?? { usd: 0, n: 0 };
+  m.set(judgeId, { usd: e.usd + usd, n: e.n + n });
 }
 
 /**
@@ -53,7 +62,8 @@ export function reserveForBatch(rs: LabelRunState, t: Trajectory, judge: Judge):
 export function settleBatchVerdict(rs: LabelRunState, judgeId: string, v: Verdict): void {
   const cap = rs.costCap;
   if (!cap) return;
-  // a verdict of a chunk sent earlier had no reservation here: its cost is added as it is, unknown counted
+  // a verdict of a chunk sent earlier gives way to a reservation too (`reserveBatchInFlight`); one of a chunk whose
+  // state file could not be read had none: its cost is added as it is, an unknown one counted
   const e = reserved.get(rs)?.get(judgeId);
   const r = e && e.n > 0 ? e.usd / e.n : 0;
   if (e && e.n > 0) {
@@ -69,9 +79,22 @@ export function settleBatchVerdict(rs: LabelRunState, judgeId: string, v: Verdic
 }
 
 /**
- * Say on the cap how many conversations of chunks sent by earlier invocations are in flight (module docstring, known
- * limit). @param inFlight per batch judge, its conversations in chunks not yet processed.
+ * Reserve, under the run's cost cap, the worst case of every batch judge's conversations in chunks an earlier
+ * invocation left unprocessed (module docstring), before the items are read; said on the cap (`batch_in_flight`).
+ * Nothing without a cap. @param judges the judges going through the Batch API in this invocation.
  */
-export function noteBatchInFlight(rs: LabelRunState, inFlight: number): void {
-  if (rs.costCap && inFlight > 0) rs.costCap.batch_in_flight_uncounted = inFlight;
+export async function reserveBatchInFlight(rs: LabelRunState, judges: readonly Judge[]): Promise<void> {
+  const cap = rs.costCap;
+  if (!cap) return;
+  const entries = batchEntries(rs.store.snapshot.extra);
+  const per: InFlightWorstCase[] = [];
+  for (const j of judges) {
+    const w = await inFlightWorstCase(rs.store.dir, entries, j, rs.judgeCtx);
+    if (!w) continue;
+    per.push(w);
+    // the conversations of an unreadable chunk reserve nothing: their verdicts add their cost as they come
+    addReserved(rs, j.id, w.usd, w.conversations - w.not_reserved);
+  }
+  const s = sumInFlight(per);
+  if (s) cap.batch_in_flight = s;
 }

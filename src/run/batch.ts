@@ -220,11 +220,6 @@ export class BatchJudgeRun {
     };
   }
 
-  /** Conversations in chunks sent earlier and not yet processed (after `open`). */
-  get inFlightCount(): number {
-    return this.inFlight.size;
-  }
-
   /** True when this verdict key is in a chunk sent earlier and not yet processed (resume: wait for it). */
   inBatch(key: string): boolean {
     return this.inFlight.has(key);

@@ -14,6 +14,18 @@ import type { Trajectory } from "../types.js";
 import { SYSTEM_TEMPLATE } from "../rubric/prompt.js";
 import { batchPrice, tokensCost, type PricedAt } from "../providers/cost.js";
 
+/** The cap's statement of what it reserved for chunks in flight, summed over the batch judges (`CostCapState.batch_in_flight`). */
+export interface BatchInFlightReserved {
+  /** Conversations in chunks an earlier invocation left unprocessed (sent, or written and not sent). */
+  conversations: number;
+  /** What is reserved for them (USD): their worst case, part of the reservations the cap counts until their results are stored. */
+  reserved_usd: number;
+  /** Conversations per price they are reserved at (`batch`, `online_upper_bound`). */
+  priced_at: Partial<Record<PricedAt, number>>;
+  /** Conversations in chunks whose state file could not be read: not reserved (the cap cannot bound them). Absent when none. */
+  not_reserved?: number;
+}
+
 /** Where a run stopped at its cost cap (`LabelOptions.maxCostUsd`). */
 export interface CostCapState {
   cap_usd: number;
@@ -38,11 +50,11 @@ export interface CostCapState {
    */
   priced_at?: Partial<Record<PricedAt, number>>;
   /**
-   * Conversations of Batch API chunks sent by an earlier invocation and still in flight when this one started: committed
-   * and not reserved (their trajectories are not read again), their cost added to `spent_usd` as their results are
-   * stored (`./batch-cap.ts`). Absent when none.
+   * What is reserved for the conversations of Batch API chunks an earlier invocation left unprocessed: their worst
+   * case at the price the batch bills, reserved before anything new was queued and given way to their cost as their
+   * results are stored (`./batch-cap.ts`, `./batch-worst-case.ts`). Absent when none.
    */
-  batch_in_flight_uncounted?: number;
+  batch_in_flight?: BatchInFlightReserved;
   /**
    * What held the first conversation back: its reservation (`next_usd`) and the reservations of the conversations in
    * flight then (`reserved_usd`). Reservations are worst cases, released as verdicts are stored; on the Batch API path

@@ -13,7 +13,7 @@ import { WhereWarnings } from "./where-warnings.js";
 import type { IdBits } from "../store/id-bits.js";
 import type { RunSummary } from "./summary.js";
 import { openBatchPaths, finishBatchPaths } from "./batch-paths.js";
-import { noteBatchInFlight } from "./batch-cap.js";
+import { reserveBatchInFlight } from "./batch-cap.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import type { CostCapState } from "./cost-cap.js";
 import { legacyTransportKey, runJudgeConfig } from "./config-change.js";
@@ -263,7 +263,8 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     // the others are judged one request at a time (./online.ts).
     const batchers = await openBatchPaths(runState, opts.judges, opts.batch);
     batchJudges = batchers.size;
-    noteBatchInFlight(runState, [...batchers.values()].reduce((a, b) => a + b.inFlightCount, 0));
+    // the cap reserves the worst case of the chunks an earlier invocation left in flight before anything new
+    await reserveBatchInFlight(runState, opts.judges.filter((j) => batchers.has(j.id)));
     const online = new OnlinePath(runState, opts.judges, opts.concurrency);
     const readOpts: ReadOptions = {
       format: opts.format,

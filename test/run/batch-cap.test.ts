@@ -2,8 +2,9 @@
  * The cost cap on the Batch API path (src/run/batch-cap.ts). Before: `label --max-cost` refused `--batch`, and a
  * library caller's `labelRun({maxCostUsd, batch})` reserved nothing for batch judges, so every item was sent whatever
  * the cap. Now each conversation queued for a batch reserves its worst case at the price the batch bills (the batch
- * price; without one the online price, an upper bound), the cap holds back what would pass it, a chunk sent earlier
- * is said on the cap and its cost counted as its results are stored, and the cap says which price it reserved at. Real `openai` client against a loopback Batch API
+ * price; without one the online price, an upper bound), the cap holds back what would pass it, a chunk sent by an
+ * earlier invocation reserves its worst case before anything new (before: nothing, and a resume sent the whole cap
+ * beside it), and the cap says which price it reserved at. Real `openai` client against a loopback Batch API
  * (test/helpers/fake-batch.ts).
  */
 import fs from "node:fs";
@@ -74,26 +75,33 @@ describe("--max-cost on the Batch API path", () => {
       expect(fake.answered).toHaveLength(8);
     });
 
-  it("a chunk sent by an earlier invocation is committed: said on the cap, its cost counted as stored; the CLI takes --max-cost with --batch and says the price", async () => {
+  it("a chunk sent by an earlier invocation reserves its worst case at the batch price before anything new: the resume cannot send more than the cap allows; the CLI takes --max-cost with --batch and says the price", async () => {
     fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userOf(body))).body }));
     fake.hold = true;
     const judge = judgeOf(fake.url, { ...ONLINE, ...BATCH });
     const ac = new AbortController();
-    // the first invocation sends its batch and is stopped while the batch runs
+    // the first invocation sends its batch (3 conversations) and is stopped while the batch runs
     const first = labelRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 3, signal: ac.signal, batch: { pollMs: 5 } });
     for (let i = 0; i < 400 && fake.batches.length === 0; i++) await new Promise((res) => setTimeout(res, 10));
     ac.abort();
     expect((await first).interrupted).toBe(true);
     fake.hold = false;
-    // a tiny cap: nothing new is sent, the batch in flight is collected and counted
-    const r = await labelRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 6, maxCostUsd: 0.000001, batch: { pollMs: 2 } });
-    expect(r.costCap).toMatchObject({ reached: true, batch_in_flight_uncounted: 3 });
-    expect(r.costCap!.priced_at).toBeUndefined(); // nothing new reserved: the first new conversation passed the cap
-    expect(fake.batches).toHaveLength(1);
-    expect(fake.answered).toHaveLength(3);
+    const atBatch = (await firstTrajectories(6)).map((t) => reserveCostUsd(t, judge, {}, true));
+    const inFlight = atBatch[0] + atBatch[1] + atBatch[2];
+    // room for the 3 in flight and one new conversation: before, the 3 reserved nothing and 3 new ones were sent
+    const cap = (inFlight + atBatch[3]) * 1.0001;
+    const r = await labelRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 6, maxCostUsd: cap, batch: { pollMs: 2 } });
+    expect(r.costCap).toMatchObject({ reached: true, priced_at: { batch: 1 }, batch_in_flight: { conversations: 3, priced_at: { batch: 3 } } });
+    expect(r.costCap!.batch_in_flight!.reserved_usd).toBeCloseTo(inFlight, 12);
+    expect(r.costCap!.batch_in_flight!.not_reserved).toBeUndefined();
+    expect(r.costCap!.held!.reserved_usd).toBeCloseTo(inFlight + atBatch[3], 12); // the in-flight worst case held item 5 back
+    expect(fake.batches).toHaveLength(2);
+    expect(fake.answered).toHaveLength(4);
     const vs = jsonlLines(path.join(tmp, "held", "verdicts.jsonl"));
-    expect(vs).toHaveLength(3);
+    expect(vs).toHaveLength(4);
     expect(r.costCap!.spent_usd).toBeCloseTo(vs.reduce((a, v) => a + v.cost_usd, 0), 12);
+    const summary = JSON.parse(fs.readFileSync(path.join(tmp, "held", "summary.json"), "utf8"));
+    expect(summary.cost_cap.batch_in_flight).toMatchObject({ conversations: 3, priced_at: { batch: 3 } });
 
     // the CLI takes --max-cost with --batch (it refused it) and says the price it reserved at
     const cfg = path.join(tmp, "cli.json");
