@@ -71,7 +71,7 @@ function labelCommand(program: Command): Command {
     .option("--batch-poll <seconds>", "with --batch: seconds between polls of a batch's status", "30")
     .option("--dry-run", "render every request the run would send (same input, same resume) and print requests, prompt tokens and estimated cost per judge; sends nothing, stores nothing, needs no API key")
     .option("--assume-output-tokens <n>", "with --dry-run: output tokens per request for the cost estimate (default: the judge's max_tokens or 600, whichever is lower)")
-    .option("--max-cost <usd>", "stop sending when what the run has paid (every stored verdict, earlier invocations included) plus the worst case of each conversation in flight (feedback turns included) would pass this many USD (decimal); in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price; with --batch, a batch judge's conversations are reserved at its batch price")
+    .option("--max-cost <usd>", "stop sending when what the run has paid (every stored verdict, earlier invocations included) plus the worst case of each conversation in flight (feedback turns included) would pass this many USD (decimal); in-flight requests finish and are stored; exit 1; a rerun with a higher cap resumes. Every judge needs a price; with --batch, a batch judge's conversations are reserved at its batch price, and those of chunks an earlier invocation left in flight are reserved first; with --dry-run, says how many conversations the cap would let through at their worst case")
     .option("--model <name>", "agent model of every trajectory read, replacing what folders or metadata say (the value read is kept in metadata.original_agent_model)")
     .option("--condition <name>", "condition (defense) of every trajectory read, replacing what folders or metadata say")
     .option("--attack <name>", "attack of every trajectory read, replacing what the input says")
@@ -147,7 +147,6 @@ function checkLabelFlags(
     maxCostUsd = /^(\d+(\.\d*)?|\.\d+)$/.test(text) ? Number(text) : NaN;
     if (!Number.isFinite(maxCostUsd) || maxCostUsd <= 0)
       throw new UsageError(`--max-cost must be a decimal number of USD > 0 (such as 5 or 2.50), not "${o.maxCost}"`);
-    if (o.dryRun) throw new UsageError("--max-cost has no effect with --dry-run (nothing is sent); the dry run prints estimated_cost_usd");
   }
   let signatureTimeLimitS: number | undefined;
   if (o.signatureTimeLimit !== undefined) {
@@ -176,11 +175,12 @@ function checkPriced(judges: readonly { id: string }[], maxCostUsd: number | und
 }
 
 /** `label --dry-run`: print what the run would send; exit 2 when `label` would refuse the run. */
-async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags): Promise<void> {
+async function printDryRun(shared: Parameters<typeof labelRun>[0], o: LabelFlags, maxCostUsd: number | undefined): Promise<void> {
   const { dryRun, formatDryRun } = await import("../run/dry-run.js");
   const r = await dryRun(
     // --batch: label would send batch judges' items through the Batch API and poll chunks in flight (red team 33 F8)
-    o.batch ? { ...shared, batch: {} } : shared,
+    // --max-cost: what the cap would let through at the worst case, and what it reserves for batches in flight
+    { ...shared, ...(o.batch ? { batch: {} } : {}), maxCostUsd },
     o.assumeOutputTokens === undefined ? undefined : intOption(o.assumeOutputTokens, "--assume-output-tokens", 1),
   );
   if (o.json) printJson(r);
@@ -412,7 +412,7 @@ export function registerLabel(program: Command): void {
       utilityScorer: o.utilityScorer,
       where: whereOf(o),
     };
-    if (o.dryRun) return printDryRun(shared, o);
+    if (o.dryRun) return printDryRun(shared, o, maxCostUsd);
     // First Ctrl-C: nothing new starts, the requests in flight finish (they are paid for) and their verdicts are
     // stored. Second: quit at once (what was in flight is judged again on resume).
     const ac = new AbortController();

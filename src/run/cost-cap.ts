@@ -89,7 +89,7 @@ export function reservationPricedAt(judge: Judge, viaBatch: boolean): PricedAt {
  * Whether `usd` passes the cap, with a tolerance of a millionth of a cent: sums of prices are binary fractions
  * (0.1 + 0.2 > 0.3), and a run exactly at its cap is not over it.
  */
-export function overCap(usd: number, cap: CostCapState): boolean {
+export function overCap(usd: number, cap: Pick<CostCapState, "cap_usd">): boolean {
   return usd > cap.cap_usd + 1e-8;
 }
 

@@ -15,25 +15,23 @@
  * ceiling with every feedback turn spent, and the estimate from the judge's observed turns per verdict where the run
  * already holds its verdicts (`costRange`).
  */
-import fs from "node:fs";
 import path from "node:path";
 import type { JudgePrice } from "../config/judges.js";
 import type { Judge } from "../judges/judge.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
-import { readJsonl } from "../io/jsonl.js";
-import { journalSkips } from "../store/skipped-lines.js";
-import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT } from "../store/records.js";
-import { referenceKey, type TrajectoryIndexRow } from "../store/run-store.js";
-import { VerdictLedger } from "../store/ledger.js";
-import type { Trajectory, Verdict } from "../types.js";
+import { referenceKey } from "../store/run-store.js";
+import type { VerdictLedger } from "../store/ledger.js";
+import type { Trajectory } from "../types.js";
 import { tokensCost } from "../providers/cost.js";
 import { RESERVE_FEEDBACK_CHARS } from "./cost-cap.js";
 import { countPromptTokens, tokenizerFor, type TokenizerName } from "../providers/tokens.js";
 import { keepStoredChatId, planRepeats, storedChatFallbackIds, type RejudgeReason } from "./resume.js";
 import { addRejudge, emptyRejudge, reasonsText } from "./rejudge.js";
-import { batchEntries, inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptChanges, legacyTransportKey, runJudgeConfig } from "./config-change.js";
+import { inFlightText, inFlightUnderOtherConfig, inFlightWithoutBatch, promptChanges, legacyTransportKey, runJudgeConfig } from "./config-change.js";
 import type { BatchEntry } from "./batch-types.js";
+import { readDone, storedBatchEntries, storedKeyVersions, type ObservedTurns } from "./dry-run-stored.js";
+import { DryRunCap, dryRunCapText, type DryRunCostCap } from "./dry-run-cap.js";
 import { refuseSharedBatchFolders } from "./batch-judges.js";
 import { awaitedKey, awaitedText, batchAwaited, dryRunPrice, type BatchAwaited } from "./dry-run-batch.js";
 import { WhereTally, whereLine, type WhereStatement } from "../store/where.js";
@@ -151,76 +149,8 @@ export interface DryRunResult {
   /** Sums of the judges' ranges (see `DryRunJudge.cost_range`); null when any judge has no price. */
   cost_range: { floor_usd: number | null; ceiling_usd: number | null; observed_usd: number | null; observed_note?: string };
   assumptions: string[];
-}
-
-/** The Batch API chunks in a run's store.json (none when it is absent or unreadable: the dry run reads, never fails on it). */
-function storedBatchEntries(runDir: string): BatchEntry[] {
-  try {
-    return batchEntries((JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8")) as { extra?: unknown }).extra);
-  } catch {
-    return [];
-  }
-}
-
-/** Each judge's configuration key version in a run's store.json (`config_key_version`; none when unreadable), as label reads it. */
-function storedKeyVersions(runDir: string): Map<string, number | undefined> {
-  const out = new Map<string, number | undefined>();
-  try {
-    const judges = (JSON.parse(fs.readFileSync(path.join(runDir, "store.json"), "utf8")) as { judges?: unknown }).judges;
-    if (Array.isArray(judges)) for (const j of judges) if (j && typeof j.id === "string") out.set(j.id, typeof j.config_key_version === "number" ? j.config_key_version : undefined);
-  } catch {
-    // no store.json: a new run
-  }
-  return out;
-}
-
-/**
- * What `label` would skip or judge again: the latest stored verdict per (trajectory, judge, repeat) and the content
- * hashes the index recorded (a {@link VerdictLedger}, as `RunStore` keeps one), and per judge and prompt hash how
- * many of the current verdicts each configuration hash made (`RunStore.storedConfigs`).
- */
-async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; configs: Map<string, Map<string, number>>; observed: Map<string, ObservedTurns>; rows: Map<string, { sha: string; ref: string }> }> {
-  const ledger = new VerdictLedger();
-  const rows = new Map<string, { sha: string; ref: string }>();
-  const observed = new Map<string, ObservedTurns>();
-  const latest = new Map<string, { judge: string; prompt: string; sha: string }>();
-  const configs = new Map<string, Map<string, number>>();
-  if (!fs.existsSync(runDir)) return { ledger, configs, observed, rows };
-  // the lines label's store would skip, skipped and named here too (./skipped-lines.ts: one warning per file)
-  const vs = journalSkips(path.join(runDir, "verdicts.jsonl"), NOT_VERDICT);
-  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
-    ledger.addVerdict(v);
-    latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, { judge: v.judge_id, prompt: v.prompt_sha256, sha: v.judge_config_sha256 ?? "" });
-    // the judge's observed turns and output per request (verdicts with requests and a full usage record)
-    if (typeof v.attempts === "number" && v.attempts > 0 && v.usage && !v.usage.responses_without_usage && typeof v.usage.completion_tokens === "number") {
-      let o = observed.get(v.judge_id);
-      if (!o) observed.set(v.judge_id, (o = { verdicts: 0, requests: 0, completion_tokens: 0 }));
-      o.verdicts++;
-      o.requests += v.attempts;
-      o.completion_tokens += v.usage.completion_tokens;
-    }
-  }
-  for (const e of latest.values()) {
-    const k = `${e.judge}\u0000${e.prompt}`;
-    let m = configs.get(k);
-    if (!m) configs.set(k, (m = new Map()));
-    m.set(e.sha, (m.get(e.sha) ?? 0) + 1);
-  }
-  const ts = journalSkips(path.join(runDir, "trajectories.jsonl"), NOT_INDEX_ROW);
-  for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), ts.bad, isIndexRecord, ts.end)) {
-    ledger.addRecordedContent(t.id, t.content_sha256);
-    // the latest row per id, as label's store and readTrajectoryIndex read it
-    rows.set(t.id, { sha: t.content_sha256, ref: referenceKey(t.reference) });
-  }
-  return { ledger, configs, observed, rows };
-}
-
-/** A judge's stored verdicts as the dry run's observed estimate reads them. */
-interface ObservedTurns {
-  verdicts: number;
-  /** Requests over those verdicts (`attempts`). */
-  requests: number;
-  completion_tokens: number;
+  /** With `maxCostUsd`: what the cap would let through at the worst case, and what it reserves for batches in flight. */
+  cost_cap?: DryRunCostCap;
 }
 
 /** One judge's tally while the dry run reads: its result row and what the count needs beside it. */
@@ -249,7 +179,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   // what label would refuse as a usage error, the dry run refuses alike (judges sharing a batch folder)
   refuseSharedBatchFolders(opts.judges, opts.batch);
   const repeats = Math.max(1, opts.repeats ?? 1);
-  const { ledger, configs, observed, rows: storedRows } = await readDone(path.join(opts.labelsDir, opts.run));
+  const { ledger, configs, observed, rows: storedRows, paid } = await readDone(path.join(opts.labelsDir, opts.run));
   const onChange = opts.onConfigChange ?? "refuse";
   // refuse is counted as rejudge would send (what the result says beside label_would_refuse)
   const planChange = onChange === "refuse" ? "rejudge" : onChange;
@@ -262,6 +192,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
   // with --batch, label polls them and sends nothing new for their items (red team 33 F8)
   const awaited = opts.batch ? await batchAwaited(path.join(opts.labelsDir, opts.run), batches, opts.judges) : new Map<string, BatchAwaited>();
   const keyVersions = storedKeyVersions(path.join(opts.labelsDir, opts.run));
+  const cap = await DryRunCap.open(opts, path.join(opts.labelsDir, opts.run), batches, paid);
   const per = opts.judges.map((j) => judgeTally(j, opts, { observed, configs, ledger, onChange, assumeOutputTokens, batches, keyVersions, awaited }, configChanges));
   let read = 0;
   let inputErrors = 0;
@@ -293,7 +224,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     // finding 5: same content, another benchmark reference: label would re-write the index row (not re-judge)
     const stored = storedRows.get(indexRowNow.id);
     if (stored !== undefined && stored.sha === sha && stored.ref !== referenceKey(indexRowNow.reference)) referenceChanged++;
-    for (const p of per) tallyRequests(p, t, sha, { repeats, ledger, planChange, opts });
+    for (const p of per) tallyRequests(p, t, sha, { repeats, ledger, planChange, opts, cap });
   }
   const totals = costTotals(per);
   return {
@@ -313,6 +244,7 @@ export async function dryRun(opts: LabelOptions, assumeOutputTokens?: number): P
     estimated_cost_usd: totals.floor_usd,
     cost_range: totals,
     assumptions: dryRunAssumptions(),
+    ...(cap ? { cost_cap: cap.result() } : {}),
   };
 }
 
@@ -408,7 +340,7 @@ function tallyRequests(
   p: JudgeTally,
   t: Trajectory,
   sha: string,
-  ctx: { repeats: number; ledger: VerdictLedger; planChange: "rejudge" | "keep"; opts: LabelOptions },
+  ctx: { repeats: number; ledger: VerdictLedger; planChange: "rejudge" | "keep"; opts: LabelOptions; cap?: DryRunCap },
 ): void {
   const { repeats, ledger, planChange, opts } = ctx;
   const planned = planRepeats(t, sha, p.judge, repeats, ledger, { configSha: p.configSha, onConfigChange: planChange, retryErrors: opts.retryErrors });
@@ -420,6 +352,7 @@ function tallyRequests(
   const again = todo.filter((x) => x.reason !== "new").length;
   p.row.rejudge.verdicts += again;
   if (!p.oj.begin || !p.oj.request || todo.length === 0) return;
+  ctx.cap?.add(t, p.judge, todo.length); // --max-cost: reserved in label's order (./dry-run-cap.ts)
   // every repeat sends the same first request (a fresh nonce, the same length): render and count once
   const conv = p.oj.begin(t, { repeat: todo[0].repeat, budgetChars: opts.budgetChars, minQuoteChars: opts.minQuoteChars });
   const req = p.oj.request(conv);
@@ -594,6 +527,7 @@ export function formatDryRun(r: DryRunResult): string {
       ? "estimated cost of the run: unknown (a judge has no price)"
       : `estimated cost of the run: floor ${usd(r.cost_range.floor_usd)}, ceiling ${usd(r.cost_range.ceiling_usd)}${r.cost_range.observed_usd !== null ? `, observed ${usd(r.cost_range.observed_usd)}${r.cost_range.observed_note ? ` (${r.cost_range.observed_note})` : ""}` : ""}; budget on the ceiling`,
   );
+  if (r.cost_cap) lines.push(...dryRunCapText(r.cost_cap));
   lines.push("assumptions:", ...r.assumptions.map((a) => `  - ${a}`));
   return lines.join("\n");
 }

@@ -80,6 +80,39 @@ describe("label --dry-run", () => {
   });
 });
 
+// the CLI refused --max-cost with --dry-run ("no effect with --dry-run"): a user could not learn what a cap would let
+// through before paying; the dry run now reserves in label's order and says it, sending nothing
+describe("label --dry-run --max-cost", () => {
+  it("says how many conversations the cap lets through at their worst case beside what the run paid; sends nothing; label then judges at least that many", async () => {
+    const input = chatInput(12);
+    const cfg = config();
+    const env = { IPI_DRY_KEY: "sk-dry-test-key-123456" };
+    const args = ["label", input, "--judges", cfg, "--run", "dc", "--labels-dir", path.join(dir, "labels")];
+    expect((await runCli([...args, "--limit", "5"], { env })).code).toBe(0); // 5 x $0.01 paid
+    const sent = fake.requests.length;
+    const all = JSON.parse((await runCli([...args, "--dry-run", "--json", "--max-cost", "100"])).stdout);
+    expect(all.cost_cap).toMatchObject({ cap_usd: 100, conversations: 7, let_through: 7, held_back: 0, trajectories: 7, trajectories_let_through: 7 });
+    expect(all.cost_cap.spent_usd).toBeCloseTo(0.05, 8);
+    const mean = all.cost_cap.reserved_usd / 7;
+    // room for three and a half worst cases beside what was paid: three let through
+    const cap = (0.05 + 3.5 * mean).toFixed(6);
+    const r = await runCli([...args, "--dry-run", "--max-cost", cap]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`cost cap \\(--max-cost \\$${cap.replace(".", "\\.")}\\): the run has paid \\$0\\.0500`));
+    expect(r.stdout).toMatch(/the cap lets through 3 of the 7 conversation\(s\) label would start .*3 of 7 trajectories whole\); 4 would be held back/);
+    expect(fake.requests.length).toBe(sent); // nothing sent
+    // label with that cap judges at least the dry run's floor (reservations are released for the real cost)
+    await runCli([...args, "--max-cost", cap], { env });
+    expect(verdictLines("dc").length - 5).toBeGreaterThanOrEqual(3);
+    // a judge without a price is refused as label refuses it
+    const f = path.join(dir, "unpriced.json");
+    writeFileSync(f, JSON.stringify({ judges: [{ id: "j", model: "m", family: "openai", base_url: fake.url }] }));
+    const u = await runCli(["label", input, "--judges", f, "--run", "dc", "--labels-dir", path.join(dir, "labels"), "--dry-run", "--max-cost", "1"]);
+    expect(u.code).toBe(2);
+    expect(u.stderr).toMatch(/needs a price for every judge/);
+  });
+});
+
 describe("label --max-cost", () => {
   it("stops near the cap (in-flight finished and stored), exits 1 naming the cap; a higher cap resumes; no item twice", async () => {
     const input = chatInput(30);

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
+import { dryRun } from "../../src/run/dry-run.js";
 import { reserveCostUsd } from "../../src/run/cost-cap.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import { completion } from "../helpers/fake-openai.js";
@@ -90,6 +91,12 @@ describe("--max-cost on the Batch API path", () => {
     const inFlight = atBatch[0] + atBatch[1] + atBatch[2];
     // room for the 3 in flight and one new conversation: before, the 3 reserved nothing and 3 new ones were sent
     const cap = (inFlight + atBatch[3]) * 1.0001;
+    // the dry run says the same before anything is sent: the in-flight reservation, one new conversation let through
+    const dry = await dryRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 6, maxCostUsd: cap, batch: {} });
+    expect(dry.cost_cap).toMatchObject({ conversations: 3, let_through: 1, held_back: 2, batch_in_flight: { conversations: 3, priced_at: { batch: 3 } } });
+    expect(dry.cost_cap!.batch_in_flight!.reserved_usd).toBeCloseTo(inFlight, 12);
+    expect(dry.cost_cap!.reserved_usd).toBeCloseTo(atBatch[3], 12);
+    expect(fake.batches).toHaveLength(1);
     const r = await labelRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 6, maxCostUsd: cap, batch: { pollMs: 2 } });
     expect(r.costCap).toMatchObject({ reached: true, priced_at: { batch: 1 }, batch_in_flight: { conversations: 3, priced_at: { batch: 3 } } });
     expect(r.costCap!.batch_in_flight!.reserved_usd).toBeCloseTo(inFlight, 12);
