@@ -48,6 +48,15 @@ export function tokensCost(prompt: number, cached: number, completion: number, p
 export type CostBasis = "batch" | "online_upper_bound" | "implausible_usage";
 
 /**
+ * The basis a stored verdict's cost is read at: its own {@link CostBasis}, or for a verdict without one (stored by a
+ * build older than `cost_basis`, which priced Batch API verdicts at the online price) what the run's Batch API chunk
+ * files tell of it (`../run/batch-basis.ts`): `old_batch` (it went through a Batch API chunk: priced at the online
+ * price, an upper bound), `unknown_basis` (its judge sent Batch API chunks whose files are gone: the online price may
+ * be the bill or about twice it).
+ */
+export type StoredBasis = CostBasis | "old_batch" | "unknown_basis";
+
+/**
  * The price of a judge's Batch API requests: its `batch_*` prices (`batch_cached_input_per_mtok` defaulting to
  * `batch_input_per_mtok`); undefined when the config gives none (then a batch verdict is priced at the online price,
  * an upper bound, and says so: `cost_basis: "online_upper_bound"`).
@@ -84,16 +93,31 @@ export interface CostTotal {
    * priced there even when it went through the Batch API), `batch` (the batch price), `online_upper_bound` (the Batch
    * API without a batch price). Absent when none was counted. {@link pricedAtText} says it in words.
    */
-  priced_at?: Partial<Record<PricedAt, number>>;
+  priced_at?: Partial<Record<CountedAt, number>>;
+  /**
+   * Of `upper_bound`, the verdicts stored without `cost_basis` by an older build that the run's Batch API chunk files
+   * show went through a batch: that build priced them at the online price (`StoredBasis` `old_batch`). Absent when none.
+   */
+  old_batch?: number;
+  /**
+   * Of `counted`, the verdicts stored without `cost_basis` whose judge sent Batch API chunks whose files cannot be read
+   * (`StoredBasis` `unknown_basis`): priced at the online price, which is their bill if they were sent online and about
+   * twice it if they went through a batch; it cannot be told (priced_at `unknown`). Absent when none.
+   */
+  basis_unknown?: number;
 }
 
 /** The price a counted verdict's cost is at ({@link CostTotal.priced_at}). */
 export type PricedAt = "online" | "batch" | "online_upper_bound";
 
-const PRICED_AT_WORDS: Record<PricedAt, string> = {
+/** {@link PricedAt}, or `unknown`: the online price of a verdict that may have gone through the Batch API ({@link CostTotal.basis_unknown}). */
+export type CountedAt = PricedAt | "unknown";
+
+const PRICED_AT_WORDS: Record<CountedAt, string> = {
   online: "the online price",
   batch: "the batch price",
   online_upper_bound: "the online price for Batch API requests (no batch price: an upper bound)",
+  unknown: "the online price, sent online or through the Batch API: cannot be told (an older build's verdict, its judge's Batch API chunk files gone)",
 };
 
 /**
@@ -101,7 +125,7 @@ const PRICED_AT_WORDS: Record<PricedAt, string> = {
  * the verdicts mix them; "" when no verdict was counted.
  */
 export function pricedAtText(t: CostTotal): string {
-  const parts = (Object.keys(PRICED_AT_WORDS) as PricedAt[]).filter((k) => (t.priced_at?.[k] ?? 0) > 0).map((k) => `${PRICED_AT_WORDS[k]} (${t.priced_at![k]} verdict(s))`);
+  const parts = (Object.keys(PRICED_AT_WORDS) as CountedAt[]).filter((k) => (t.priced_at?.[k] ?? 0) > 0).map((k) => `${PRICED_AT_WORDS[k]} (${t.priced_at![k]} verdict(s))`);
   if (!parts.length) return "";
   return `priced at ${parts.join(", ")}${parts.length > 1 ? ": a mix of prices" : ""}, as each verdict recorded it (cost_basis)`;
 }
@@ -113,16 +137,21 @@ export function emptyCost(): CostTotal {
 
 /**
  * Add one verdict's `cost_usd` (a number, or null/undefined = unknown) to a total, in place.
- * @param basis the verdict's `cost_basis` (counted in `upper_bound` / `implausible`).
+ * @param basis the verdict's `cost_basis`, or what its run's Batch API chunks tell of one without it ({@link StoredBasis}:
+ *   counted in `upper_bound`, `old_batch`, `basis_unknown` / `implausible`).
  */
-export function addCost(t: CostTotal, cost: number | null | undefined, basis?: CostBasis): CostTotal {
+export function addCost(t: CostTotal, cost: number | null | undefined, basis?: StoredBasis): CostTotal {
   if (typeof cost === "number" && Number.isFinite(cost)) {
     t.usd = (t.usd ?? 0) + cost;
     t.counted++;
-    const at: PricedAt = basis === "batch" || basis === "online_upper_bound" ? basis : "online";
+    // an older build's Batch API verdict was priced at the online price: an upper bound, as one without a batch price
+    const b = basis === "old_batch" ? "online_upper_bound" : basis;
+    // $0 (a line that failed unbilled) is exact at any price: not an upper bound, nor of unknown basis (verify 33 L3)
+    const at: CountedAt = b === "batch" || b === "online_upper_bound" ? b : b === "unknown_basis" && cost > 0 ? "unknown" : "online";
     (t.priced_at ??= {})[at] = (t.priced_at[at] ?? 0) + 1;
-    // $0 (a line that failed unbilled) is exact at any price: not an upper bound (verify 33 L3)
-    if (basis === "online_upper_bound" && cost > 0) t.upper_bound = (t.upper_bound ?? 0) + 1;
+    if (b === "online_upper_bound" && cost > 0) t.upper_bound = (t.upper_bound ?? 0) + 1;
+    if (basis === "old_batch" && cost > 0) t.old_batch = (t.old_batch ?? 0) + 1;
+    if (at === "unknown") t.basis_unknown = (t.basis_unknown ?? 0) + 1;
   } else {
     t.unknown++;
     t.incomplete = true;
@@ -138,6 +167,10 @@ export function formatUsd(x: number | null): string {
   return x < 1 ? `$${x.toPrecision(3)}` : `$${x.toFixed(2)}`;
 }
 
+/** Why a verdict without `cost_basis` has an unknown basis (the words of {@link describeCost} and {@link costWarnings}). */
+export const BASIS_UNKNOWN =
+  "stored without cost_basis by an older build for a judge whose Batch API chunk files are gone: priced at the online price, their bill if sent online, about twice it if sent through the Batch API (it cannot be told)";
+
 /** Why the Batch API verdicts' figure is an upper bound (the words of {@link describeCost} and the summary's warning). */
 export const BATCH_UPPER_BOUND =
   "sent through the Batch API and priced at the online price: no batch price (price.batch_input_per_mtok / batch_output_per_mtok) was configured when they were stored, and the Batch API bills about half";
@@ -149,7 +182,14 @@ export const BATCH_UPPER_BOUND =
 export function describeCost(t: CostTotal, why = "no price, or a response without usage"): string {
   const reason = t.implausible ? `${why}${why.includes("implausible") ? "" : `; ${t.implausible} with implausible usage`}` : why;
   if (t.usd === null) return t.unknown ? `unknown (${t.unknown} verdict(s) without a known cost: ${reason})` : "$0 (no verdicts)";
-  const bound = t.upper_bound ? `${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}` : "";
+  const bound = t.upper_bound ? `${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}${t.old_batch ? ` (${t.old_batch} of them stored by an older build, without cost_basis: found in the run's Batch API chunks)` : ""}` : "";
+  const basis = t.basis_unknown ? ` (BASIS UNKNOWN: ${t.basis_unknown} verdict(s) ${BASIS_UNKNOWN})` : "";
+  return describeCounted(t, reason, bound) + basis;
+}
+
+/** {@link describeCost} without the unknown-basis note. */
+function describeCounted(t: CostTotal, reason: string, bound: string): string {
+  if (t.usd === null) return "";
   // some costs unknown and some an upper bound: the figure is neither a floor nor a ceiling
   if (t.incomplete && bound) return `${formatUsd(t.usd)} counted, NOT the bill (INCOMPLETE: ${t.unknown} verdict(s) without a known cost: ${reason}; UPPER BOUND: ${bound})`;
   if (t.incomplete) return `at least ${formatUsd(t.usd)} (INCOMPLETE: ${t.unknown} verdict(s) without a known cost: ${reason})`;
@@ -158,12 +198,18 @@ export function describeCost(t: CostTotal, why = "no price, or a response withou
 
 /**
  * The warnings of a judge's cost total that a reader must not miss: Batch API verdicts priced at the online price (the
- * figure is an upper bound, not the bill) and verdicts without a cost because their usage was implausible.
+ * figure is an upper bound, not the bill), verdicts whose basis cannot be told (an older build's, its Batch API chunk
+ * files gone) and verdicts without a cost because their usage was implausible.
  */
 export function costWarnings(judgeId: string, t: CostTotal): string[] {
   const out: string[] = [];
   if (t.upper_bound)
-    out.push(`judge "${judgeId}": its cost is an UPPER BOUND, not the bill: ${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}: give the batch prices in the judges config for the verdicts stored next (verdicts already stored keep the price they were stored with)`);
+    out.push(
+      `judge "${judgeId}": its cost is an UPPER BOUND, not the bill: ${t.upper_bound} verdict(s) ${BATCH_UPPER_BOUND}` +
+        (t.old_batch ? ` (${t.old_batch} of them stored by an older build without cost_basis, found in the run's Batch API chunks)` : "") +
+        `: give the batch prices in the judges config for the verdicts stored next (verdicts already stored keep the price they were stored with)`,
+    );
+  if (t.basis_unknown) out.push(`judge "${judgeId}": the basis of its cost is UNKNOWN for ${t.basis_unknown} verdict(s) ${BASIS_UNKNOWN}`);
   if (t.implausible)
     out.push(`judge "${judgeId}": ${t.implausible} verdict(s) have no cost: the server reported usage far beyond what their requests could hold (each verdict's provider_notes names the figures): check the server; the run's cost leaves them out`);
   return out;

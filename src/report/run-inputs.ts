@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { addCost, emptyCost, type CostTotal } from "../providers/cost.js";
 import type { Verdict } from "../types.js";
+import { storedBasisOf } from "../run/batch-basis.js";
 
 /**
  * The report's money figures (`ReportModel.costs` of ./data.ts), over every verdict of the run (all repeats): the
@@ -31,7 +32,7 @@ export interface RunCosts {
  * The run's inputs (from `store.json`; empty when it has none) and its cost, per judge with the request
  * parameters the judge settled on, and in total (`providers/cost.ts`: unknown costs marked, never 0).
  */
-export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "judge_id" | "cost_usd" | "cost_basis" | "repeat" | "attempts"> & { usage?: Partial<Verdict["usage"]> }>): { inputs: string[]; costs: RunCosts } {
+export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdict, "trajectory_id" | "judge_id" | "cost_usd" | "cost_basis" | "repeat" | "attempts"> & { usage?: Partial<Verdict["usage"]> }>): { inputs: string[]; costs: RunCosts } {
   let inputs: string[] = [];
   let snapJudges: Array<{ id?: string; request_params?: { temperature?: number | null; token_param?: string; adapted?: string[] } }> = [];
   try {
@@ -42,6 +43,8 @@ export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdic
     /* no snapshot: inputs unknown */
   }
   const runCost = emptyCost();
+  // a verdict an older build stored without cost_basis: at the basis the run's Batch API chunks tell (../run/batch-basis.ts)
+  const basisOf = storedBasisOf(runDir);
   const judgeCost = new Map<string, { cost: CostTotal; verdicts: number; repeats: number; usage: { prompt_tokens: number; completion_tokens: number } }>();
   for (const v of verdicts) {
     let c = judgeCost.get(v.judge_id);
@@ -54,8 +57,9 @@ export function runInputsAndCosts(runDir: string, verdicts: Iterable<Pick<Verdic
       addCost(runCost, null, "implausible_usage");
       continue;
     }
-    addCost(c.cost, v.cost_usd, v.cost_basis);
-    addCost(runCost, v.cost_usd, v.cost_basis);
+    const basis = basisOf ? basisOf(v) : v.cost_basis;
+    addCost(c.cost, v.cost_usd, basis);
+    addCost(runCost, v.cost_usd, basis);
     c.usage.prompt_tokens += v.usage?.prompt_tokens ?? 0;
     c.usage.completion_tokens += v.usage?.completion_tokens ?? 0;
   }

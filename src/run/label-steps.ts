@@ -16,7 +16,7 @@ import { forEachIndexRow, readTrajectoryIndex, referenceKey, sourceKey, verdictK
 import { WhereTally, matchesWhere, type WhereStatement } from "../store/where.js";
 import type { WhereWarnings } from "./where-warnings.js";
 import { addVerdict, emptyHealth, flaggedWords, HEALTH_THRESHOLDS, withFlags, type JudgeHealth } from "../verdict/health.js";
-import { summarizeRun, type RunSummary } from "./summary.js";
+import { storedBasisOf, summarizeRun, type RunSummary } from "./summary.js";
 import type { openBatchPaths } from "./batch-paths.js";
 import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { batchEntries, configChanges, CONFIG_CHANGE_HELP, inFlightWithoutBatch, JudgeConfigChangedError, promptChanges, TRANSPORT_KEY_VERSION } from "./config-change.js";
@@ -485,7 +485,7 @@ const judgedNow = (id: string): boolean => {
 // ... and so is a judge_crash whose judge stored a verdict of the item since (the ledger's storage order)
 const crashJudged = (id: string, judge: string, repeat: number, seq: number) => store.ledger.judgedSince(id, judge, repeat, seq);
 const { current, superseded, readSince, rejudged, crashes } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow, crashJudged);
-const summary = summarizeRun(opts.run, verdicts, index, current, stopped);
+const summary = summarizeRun(opts.run, verdicts, index, current, stopped, storedBasisOf(store.dir)); // an older build's batch verdicts: ./batch-basis.ts
 if (superseded.length + readSince.length + rejudged.length + crashes.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged, crashes);
 if (runWhere) summary.where = runWhere;
 // what every later command warns about is the whole run's mix, not the --where subset's (review 28)

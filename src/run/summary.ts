@@ -6,6 +6,9 @@ import { isCompromised } from "../rubric/buckets.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { addVerdict, emptyHealth, formatHealth, healthWarnings, withFlags, type JudgeHealth } from "../verdict/health.js";
 import { addVerdictUsage, leftOutWarning, type UsageTotals } from "./usage-totals.js";
+import type { BasisOf } from "./batch-basis.js";
+// re-exported for label-steps.ts (at the house limit of 600 lines: no import line to spare)
+export { storedBasisOf } from "./batch-basis.js";
 import { costWarnings, describeCost, pricedAtText, emptyCost, type CostTotal } from "../providers/cost.js";
 import { NOTE_KINDS, type IngestWarning } from "../ingest/warnings.js";
 import { COVERAGE_LOW_BELOW, RateTally, rateFigure, type AttackRates, type RateFigure } from "../stats/rates.js";
@@ -184,7 +187,8 @@ function mixedConfigurations(judges: readonly JudgeSummary[], configsOf: Readonl
  * Summarize a run from its stored records (pure). The verdicts are read once, in order, and folded (no verdict is
  * kept: a run store can hand them over one at a time, `RunStore.summaryVerdicts`).
  * @param verdicts the latest verdict per key (an array, or any iterable read once); @param index trajectory index
- *   rows by id; @param errors stored errors.
+ *   rows by id; @param errors stored errors; @param basisOf the basis each verdict's cost is at, for verdicts an older
+ *   build stored without `cost_basis` (`storedBasisOf` of the run folder, `./batch-basis.ts`); default their own.
  */
 export function summarizeRun(
   run: string,
@@ -192,6 +196,7 @@ export function summarizeRun(
   index: ReadonlyMap<string, TrajectoryIndexRow>,
   errors: IngestError[],
   stopped: Record<string, string> = {},
+  basisOf?: BasisOf,
 ): RunSummary {
   const judges = new Map<string, JudgeSummary>();
   const runCost = emptyCost();
@@ -246,7 +251,7 @@ export function summarizeRun(
     shas.set(v.judge_config_sha256 ?? "", (shas.get(v.judge_config_sha256 ?? "") ?? 0) + 1);
     j.by_status[v.status] = (j.by_status[v.status] ?? 0) + 1;
     // tokens and cost; implausible usage left out of both, counted in usage.left_out (./usage-totals.ts)
-    addVerdictUsage(j.usage, j.cost, runCost, v);
+    addVerdictUsage(j.usage, j.cost, runCost, v, basisOf ? basisOf(v) : v.cost_basis);
     if (v.downgraded) j.downgrades++;
     if (v.repeat + 1 > j.repeats) j.repeats = v.repeat + 1;
     if (v.status !== "ok") {

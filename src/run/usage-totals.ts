@@ -4,7 +4,7 @@
  * total and its cost is unknown (`cost.implausible`), counted in `usage.left_out` so the summary warns naming the judge
  * and the count. The verdict itself keeps its raw usage.
  */
-import { addCost, type CostTotal } from "../providers/cost.js";
+import { addCost, type CostTotal, type StoredBasis } from "../providers/cost.js";
 import { storedUsageImplausible } from "../store/stored-usage.js";
 import type { Verdict } from "../types.js";
 
@@ -34,8 +34,16 @@ const num = (x: unknown): number => (typeof x === "number" && Number.isFinite(x)
 
 /**
  * Add one verdict's usage to `usage` and its cost to `judgeCost` and `runCost`, in place (module docstring).
+ * @param basis the basis its cost is at (`./batch-basis.ts`: one without `cost_basis` found in a Batch API chunk);
+ *   default its `cost_basis`.
  */
-export function addVerdictUsage(usage: UsageTotals, judgeCost: CostTotal, runCost: CostTotal, v: Pick<Verdict, "trajectory_id" | "usage" | "cost_usd" | "cost_basis" | "attempts">): void {
+export function addVerdictUsage(
+  usage: UsageTotals,
+  judgeCost: CostTotal,
+  runCost: CostTotal,
+  v: Pick<Verdict, "trajectory_id" | "usage" | "cost_usd" | "cost_basis" | "attempts">,
+  basis: StoredBasis | undefined = v.cost_basis,
+): void {
   const why = storedUsageImplausible(v);
   if (why !== undefined) {
     const l = (usage.left_out ??= { verdicts: 0, prompt_tokens: 0, completion_tokens: 0, example: { trajectory_id: v.trajectory_id, why } });
@@ -52,8 +60,8 @@ export function addVerdictUsage(usage: UsageTotals, judgeCost: CostTotal, runCos
   if ((v.usage?.prompt_tokens ?? 0) > 0 && v.usage?.cached_tokens === undefined) usage.verdicts_without_cached_figure++;
   usage.reasoning_tokens += v.usage?.reasoning_tokens ?? 0;
   usage.responses_without_usage += v.usage?.responses_without_usage ?? 0;
-  addCost(judgeCost, v.cost_usd, v.cost_basis);
-  addCost(runCost, v.cost_usd, v.cost_basis);
+  addCost(judgeCost, v.cost_usd, basis);
+  addCost(runCost, v.cost_usd, basis);
 }
 
 /** The summary's warning for a judge whose verdicts' usage was left out of its totals, or undefined when none. */
