@@ -6,56 +6,29 @@
  * concurrency 2: `OnlinePath.maxPending` = max(8, 2 x 2)), so at the stop exactly 20 trajectories are read, 12
  * stored, 2 at the server (they finish and are stored) and 6 queued (not judged).
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, runCli } from "../helpers/cli.js";
-import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
-import { ROOT, SAMPLES } from "../helpers/paths.js";
+import { runCli } from "../helpers/cli.js";
+import { sleep, startHeldServer, type HeldServer } from "../helpers/held-label.js";
 
-const REPLY = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing reached the agent" });
-let tmp: string;
-let fake: FakeOpenAI;
-let release!: () => void;
-const held = new Promise<void>((ok) => (release = ok));
-
+let h: HeldServer;
 beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-label-int-"));
-  fake = await startFakeOpenAI(async (_req, n) => {
-    if (n >= 12) await held;
-    return completion(REPLY);
-  });
+  h = await startHeldServer(12, "ipi-label-int-");
 });
-afterAll(async () => {
-  release();
-  await fake.close();
-  fs.rmSync(tmp, { recursive: true, force: true });
-});
+afterAll(() => h.close());
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const lineCount = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").length - 1 : 0);
 
 describe("label: Ctrl-C with trajectories read but not judged", () => {
   it("the line 'this invocation' and this_run name the trajectories in flight when stopped; the same command judges them", async () => {
-    const judges = path.join(tmp, "judges.json");
-    fs.writeFileSync(judges, JSON.stringify({ judges: [{ id: "fake", model: "fake-model", family: "openai", base_url: fake.url, concurrency: 2 }] }));
-    const labels = path.join(tmp, "labels");
-    const run = path.join(labels, "i");
-    const args = ["label", SAMPLES, "--judges", judges, "--run", "i", "--labels-dir", labels];
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const done = new Promise<number | null>((ok) => child.on("close", (code) => ok(code)));
+    const run = path.join(h.labels, "i");
+    const args = h.args("i");
+    const label = h.start(args);
     // 12 answered + 8 in flight = 20 index rows; requests 13 and 14 at the server (held): the reading loop waits
-    while ((lineCount(path.join(run, "trajectories.jsonl")) < 20 || fake.requests.length < 14) && child.exitCode === null) await sleep(5);
-    child.kill("SIGINT");
-    while (!/stopping/.test(stderr) && child.exitCode === null) await sleep(5);
-    release();
-    expect(await done).toBe(130);
+    while ((lineCount(path.join(run, "trajectories.jsonl")) < 20 || h.fake.requests.length < 14) && label.child.exitCode === null) await sleep(5);
+    expect(await label.stop("SIGINT")).toBe(130);
+    const stdout = label.stdout();
     expect(stdout).toContain(
       "this invocation: 20 trajectories read, 14 verdicts stored, 0 already stored (skipped), 0 new input errors, 6 trajectories in flight when stopped (read, not stored: a rerun judges them)\n",
     );
@@ -64,7 +37,7 @@ describe("label: Ctrl-C with trajectories read but not judged", () => {
     expect(stdout).toMatch(/^INTERRUPTED: the figures below are partial: they cover only the run's \d+ trajectories so far/);
     const first = JSON.parse(fs.readFileSync(path.join(run, "summary.json"), "utf8")).this_run;
     expect(first).toMatchObject({ read: 20, kept: 20, judged: 14, skipped: 0, errors: 0, in_flight_when_stopped: 6 });
-    expect(fake.requests).toHaveLength(14); // the 6 were never sent
+    expect(h.fake.requests).toHaveLength(14); // the 6 were never sent
 
     // the same command: the 6 (and the rest) are judged, the 14 skipped; a complete run has no such field
     const again = await runCli([...args, "--json"]);
@@ -76,6 +49,6 @@ describe("label: Ctrl-C with trajectories read but not judged", () => {
     expect(s.skipped).toBe(14);
     expect(s.judged).toBe(82 - 14);
     expect(s).not.toHaveProperty("in_flight_when_stopped");
-    expect(fake.requests).toHaveLength(82);
+    expect(h.fake.requests).toHaveLength(82);
   }, 120_000);
 });

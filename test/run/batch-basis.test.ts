@@ -9,7 +9,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
@@ -21,16 +21,21 @@ import { SAMPLES } from "../helpers/paths.js";
 
 const ONLINE = { input_per_mtok: 2, output_per_mtok: 8 };
 const BATCH = { batch_input_per_mtok: 1, batch_output_per_mtok: 4 };
+/** The run folder's parent and the loopback Batch API of the test, made and removed by {@link withBatchServer}. */
 let tmp: string;
-let fake: FakeBatchServer | undefined;
-beforeAll(() => {
+let fake: FakeBatchServer;
+
+/** Run `body` with a loopback Batch API answering each request with the bench's reply, in a fresh folder. */
+async function withBatchServer(body: () => Promise<void>): Promise<void> {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-batch-basis-"));
-});
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+  fake = await startFakeBatch((req) => ({ status: 200, body: completion(benchReply(userOf(req))).body }));
+  try {
+    await body();
+  } finally {
+    await fake.close();
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
 
 /** Rewrite the run's stored verdicts as a build older than cost_basis wrote them: at the online price, no basis. */
 function asOlderBuild(run: string): number {
@@ -45,9 +50,9 @@ function asOlderBuild(run: string): number {
 }
 
 describe("verdicts of an older build without cost_basis", () => {
-  it("those in a Batch API chunk are an upper bound (said); with the chunk files gone, their basis is counted unknown; online verdicts stay the bill", async () => {
-    fake = await startFakeBatch((body) => ({ status: 200, body: completion(benchReply(userOf(body))).body }));
-    const judge = (batch: boolean) => createOpenAIJudge({ id: batch ? "bj" : "oj", model: "gpt-4o-mini", family: "openai", base_url: fake!.url, batch, max_tokens: 1000, price: { ...ONLINE, ...BATCH } }, { retries: 2, minQuoteChars: 12 });
+  it("those in a Batch API chunk are an upper bound (said); with the chunk files gone, their basis is counted unknown; online verdicts stay the bill", () =>
+    withBatchServer(async () => {
+    const judge = (batch: boolean) => createOpenAIJudge({ id: batch ? "bj" : "oj", model: "gpt-4o-mini", family: "openai", base_url: fake.url, batch, max_tokens: 1000, price: { ...ONLINE, ...BATCH } }, { retries: 2, minQuoteChars: 12 });
     const opts = { inputs: [SAMPLES], run: "old", labelsDir: tmp, judges: [judge(true), judge(false)], limit: 3, batch: { pollMs: 2 } };
     await labelRun(opts);
     const stored = jsonlLines(path.join(tmp, "old", "verdicts.jsonl"));
@@ -80,5 +85,5 @@ describe("verdicts of an older build without cost_basis", () => {
     expect(describeCost(gone.summary.cost)).toMatch(/BASIS UNKNOWN: 3 verdict\(s\) stored without cost_basis by an older build/);
     expect(gone.summary.warnings.join("\n")).toMatch(/judge "bj": the basis of its cost is UNKNOWN for 3 verdict\(s\)/);
     expect(fake.answered).toHaveLength(3); // nothing judged again
-  });
+    }));
 });
