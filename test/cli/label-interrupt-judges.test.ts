@@ -4,14 +4,13 @@
  * is of the trajectories not stored by every judge, with each judge's own count, and the text says so. The figures
  * are checked against the stored verdicts, whatever the timing of the stop.
  */
-import { spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "../helpers/cli.js";
+import { sleep, startLabel } from "../helpers/held-label.js";
 import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
-import { ROOT, SAMPLES } from "../helpers/paths.js";
+import { SAMPLES } from "../helpers/paths.js";
 
 const REPLY = JSON.stringify({ findings: [], label: "not_exposed", rationale: "nothing reached the agent" });
 let tmp: string;
@@ -35,7 +34,6 @@ afterAll(async () => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const jsonl = (f: string) => (fs.existsSync(f) ? fs.readFileSync(f, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l)) : []);
 
 describe("label: Ctrl-C with one judge answering and one hanging", () => {
@@ -52,18 +50,11 @@ describe("label: Ctrl-C with one judge answering and one hanging", () => {
     );
     const labels = path.join(tmp, "labels");
     const run = path.join(labels, "i");
-    const child = spawn(process.execPath, [CLI, "label", SAMPLES, "--judges", judges, "--run", "i", "--labels-dir", labels], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    const done = new Promise<number | null>((ok) => child.on("close", (code) => ok(code)));
+    const label = startLabel(["label", SAMPLES, "--judges", judges, "--run", "i", "--labels-dir", labels], release);
     // the quick judge has answered some, the stuck one holds its two requests at the server
-    while ((answers.requests.length < 4 || hangs.requests.length < 2) && child.exitCode === null) await sleep(5);
-    child.kill("SIGINT");
-    while (!/stopping/.test(stderr) && child.exitCode === null) await sleep(5);
-    release();
-    expect(await done).toBe(130);
+    while ((answers.requests.length < 4 || hangs.requests.length < 2) && label.child.exitCode === null) await sleep(5);
+    expect(await label.stop("SIGINT")).toBe(130);
+    const stdout = label.stdout();
 
     const read = jsonl(path.join(run, "trajectories.jsonl")).map((r) => r.id as string);
     const verdicts = jsonl(path.join(run, "verdicts.jsonl"));

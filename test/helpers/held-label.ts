@@ -1,6 +1,7 @@
 /**
  * A `label` of the built CLI stopped by a signal while the loopback server holds its replies: the set-up the Ctrl-C
- * (SIGINT) and SIGHUP tests share (test/cli/label-interrupt.test.ts, label-sighup.test.ts). The server answers
+ * (SIGINT) and SIGHUP tests share (test/cli/label-interrupt.test.ts, label-sighup.test.ts; `startLabel` also the
+ * Ctrl-C tests with servers of their own). The server answers
  * `not_exposed` at once to the first `answerFirst` requests and holds every later reply until `release()` (called
  * after the CLI says it is stopping, so no clock decides what was in flight).
  */
@@ -69,7 +70,11 @@ export async function startHeldServer(answerFirst: number, prefix: string): Prom
   };
 }
 
-function startLabel(args: string[], release: () => void): HeldLabel {
+/**
+ * Start `label` with `args` in the built CLI's own process; `release` lets the held replies go once it says it is
+ * stopping (`stop`). Also for tests that hold replies on servers of their own (label-interrupt-judges.test.ts).
+ */
+export function startLabel(args: string[], release: () => void): HeldLabel {
   const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
