@@ -86,10 +86,11 @@ export function sumInFlight(per: Iterable<InFlightWorstCase>): BatchInFlightRese
 
 /** The words of {@link BatchInFlightReserved} (the label summary's cap line and the dry run's). */
 export function inFlightReservedText(s: BatchInFlightReserved): string {
+  const at = Object.entries(s.priced_at)
+    .map(([k, n]) => `${k === "batch" ? "the batch price" : "the online price, no batch price: an upper bound"} for ${n}`)
+    .join(", ");
   return (
-    `$${s.reserved_usd.toFixed(4)} reserved (worst case, at ${Object.entries(s.priced_at)
-      .map(([k, n]) => `${k === "batch" ? "the batch price" : "the online price, no batch price: an upper bound"} for ${n}`)
-      .join(", ")}) for ${s.conversations} conversation(s) in Batch API chunks an earlier invocation left in flight, until their results are stored` +
+    `$${s.reserved_usd.toFixed(4)} reserved (worst case${at ? `, at ${at}` : ""}) for ${s.conversations} conversation(s) in Batch API chunks an earlier invocation left in flight, until their results are stored` +
     (s.not_reserved ? `; ${s.not_reserved} of them in chunks whose state file cannot be read are NOT reserved: the cap cannot bound them` : "")
   );
 }

@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { benchReply } from "../../bench/server.js";
 import { createOpenAIJudge } from "../../src/judges/llm-judge.js";
 import { labelRun } from "../../src/run/label.js";
-import { dryRun } from "../../src/run/dry-run.js";
+import { dryRun, formatDryRun } from "../../src/run/dry-run.js";
 import { reserveCostUsd } from "../../src/run/cost-cap.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import { completion } from "../helpers/fake-openai.js";
@@ -96,7 +96,18 @@ describe("--max-cost on the Batch API path", () => {
     expect(dry.cost_cap).toMatchObject({ conversations: 3, let_through: 1, held_back: 2, batch_in_flight: { conversations: 3, priced_at: { batch: 3 } } });
     expect(dry.cost_cap!.batch_in_flight!.reserved_usd).toBeCloseTo(inFlight, 12);
     expect(dry.cost_cap!.reserved_usd).toBeCloseTo(atBatch[3], 12);
+    expect(formatDryRun(dry)).toMatch(
+      /reserved \(worst case, at the batch price for 3\) for 3 conversation\(s\) in Batch API chunks an earlier invocation left in flight.*\n.*the cap lets through 1 of the 3 conversation\(s\) label would start/,
+    );
     expect(fake.batches).toHaveLength(1);
+    // a chunk whose state file cannot be read reserves nothing: said as not reserved, never as $0 reserved in silence
+    const dir = path.join(tmp, "held", "batches", "bj");
+    const state = fs.readdirSync(dir).find((f) => f.endsWith(".state.jsonl"))!;
+    fs.renameSync(path.join(dir, state), path.join(dir, `${state}.away`));
+    const blind = await dryRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 6, maxCostUsd: cap, batch: {} });
+    fs.renameSync(path.join(dir, `${state}.away`), path.join(dir, state));
+    expect(blind.cost_cap!.batch_in_flight).toMatchObject({ conversations: 3, reserved_usd: 0, not_reserved: 3, priced_at: {} });
+    expect(formatDryRun(blind)).toMatch(/3 of them in chunks whose state file cannot be read are NOT reserved: the cap cannot bound them/);
     const r = await labelRun({ inputs: [SAMPLES], run: "held", labelsDir: tmp, judges: [judge], limit: 6, maxCostUsd: cap, batch: { pollMs: 2 } });
     expect(r.costCap).toMatchObject({ reached: true, priced_at: { batch: 1 }, batch_in_flight: { conversations: 3, priced_at: { batch: 3 } } });
     expect(r.costCap!.batch_in_flight!.reserved_usd).toBeCloseTo(inFlight, 12);
