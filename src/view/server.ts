@@ -30,7 +30,8 @@ import type { ViewRun } from "./run-data.js";
 import { pairedSampleLabels } from "./sample-humans.js";
 import { checkedListQuery, facets, FIELDS, ListQueryError, listPage } from "./query.js";
 import { itemView, withVisibleBidi } from "./item.js";
-import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
+import { ADJUDICATION_FILE, ANNOTATIONS_DIR, AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
+import { FileChange, fileStamp, folderStamp } from "./file-change.js";
 import { showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
 import { showInvisibleExactly } from "../format/invisible.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
@@ -267,20 +268,30 @@ async function checkAnnotator(o: ViewServerOptions, req: http.IncomingMessage, r
 
 /** The pairing warnings already written, per server (./sample-humans.ts). */
 const pairingSaid = new WeakMap<ViewServerOptions, Set<string>>();
+/** Per server: the stamps of the sample's label files (annotations/*.jsonl, adjudication.jsonl: ./file-change.ts). */
+const sampleFiles = new WeakMap<ViewServerOptions, FileChange>();
 
 /**
- * Copy the sample's annotator labels into the run's rows (the list's human column and filter); a label of a
- * trajectory the run now holds with other content than the sample drew is not copied (./sample-humans.ts).
+ * Copy the sample's annotator labels into the run's rows (the list's human column and filter), and read the
+ * `--human` file again, each when its files changed since (fix 39: rows appended by hand, or by another view process,
+ * while the view runs are shown at the next request, not after a restart); `force` after a write of this server's own.
+ * A label of a trajectory the run now holds with other content than the sample drew is not copied (./sample-humans.ts).
  */
-function refreshHumans(o: ViewServerOptions): void {
+function refreshHumans(o: ViewServerOptions, force = false): void {
+  o.run.refreshHumanFile?.();
   if (!o.sample) return;
+  const dir = o.sample.dir;
+  const watch = sampleFiles.get(o) ?? sampleFiles.set(o, new FileChange(() => `${folderStamp(path.join(dir, ANNOTATIONS_DIR), ".jsonl")}\n${fileStamp(path.join(dir, ADJUDICATION_FILE))}`)).get(o)!;
+  if (!watch.changed() && !force) return;
   const said = pairingSaid.get(o) ?? pairingSaid.set(o, new Set()).get(o)!;
-  for (const [tid, labels] of pairedSampleLabels(o.sample, o.run, said)) {
-    if (o.run.addHumans) o.run.addHumans(tid, labels);
+  const labels = pairedSampleLabels(o.sample, o.run, said);
+  if (o.run.setSampleHumans) return o.run.setSampleHumans(labels); // the layer replaced: a row removed by hand goes too
+  for (const [tid, labels1] of labels) {
+    if (o.run.addHumans) o.run.addHumans(tid, labels1);
     else {
       // a run given as plain row objects (tests)
       const row = o.run.byId.get(tid);
-      if (row) row.humans = { ...(row.humans ?? {}), ...labels };
+      if (row) row.humans = { ...(row.humans ?? {}), ...labels1 };
     }
   }
 }
@@ -294,6 +305,8 @@ function hasHumans(run: ViewRun): boolean {
 async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
   const p = url.pathname;
   const sp = url.searchParams;
+  // the label files may have changed since the last request (written by hand or by another process): read again
+  if (!o.blind && req.method === "GET" && (p === "/api/meta" || p === "/api/list" || p === "/api/item")) refreshHumans(o);
   if (req.method === "GET" && p === "/api/meta") return json(res, 200, meta(o));
   if (p.startsWith("/api/sample")) {
     const s = o.sample;
@@ -315,12 +328,12 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
       const body = (await readBody(req)) as { annotator?: unknown };
       await checkAnnotator(o, req, res, body.annotator);
       const row = await s.change(body as never);
-      refreshHumans(o);
+      refreshHumans(o, true);
       return json(res, 200, { row: shownRow(row) });
     }
     if (req.method === "POST" && p === "/api/sample/adjudicate") {
       const row = shownAdjudicated(await s.adjudicate((await readBody(req)) as never));
-      refreshHumans(o); // the run's pages show the adjudicated consensus at once (new-user report 38 F7)
+      refreshHumans(o, true); // the run's pages show the adjudicated consensus at once (new-user report 38 F7)
       return json(res, 200, { row });
     }
     return json(res, 404, { error: "no such API" });
