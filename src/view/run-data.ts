@@ -47,6 +47,8 @@ export interface ViewRun {
    * run reads each back from disk by offset (not held in memory).
    */
   index: Pick<ReadonlyMap<string, TrajectoryIndexRow>, "get" | "has">;
+  /** Per judge, its verdicts left out as made on an older text of their trajectory (../store/stale-verdicts.ts). */
+  stale?: Record<string, number>;
   /** Whether the committee column comes from a current `committee.jsonl`; why not otherwise. */
   committee: { source: "file"; judges: string[] } | { source: null; reason: string };
   warnings: string[];
@@ -340,7 +342,11 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   vskip.end(vlines);
   noteRemovedLeftOut(runDir, gone);
   const said = new StaleVerdicts();
-  for (const x of stale.values()) said.add(x.judge, x.id);
+  const staleByJudge: Record<string, number> = {};
+  for (const x of stale.values()) {
+    said.add(x.judge, x.id);
+    staleByJudge[x.judge] = (staleByJudge[x.judge] ?? 0) + 1;
+  }
   said.note(runDir);
   // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
   warnings.push(...takeJournalWarnings());
@@ -375,6 +381,7 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
     refreshHumanFile: () => humans.refreshFile(),
     judges: [...judges].sort(),
     index,
+    stale: staleByJudge,
     committee,
     warnings,
   };

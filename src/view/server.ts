@@ -32,7 +32,8 @@ import { checkedListQuery, facets, FIELDS, ListQueryError, listPage } from "./qu
 import { itemView, withVisibleBidi } from "./item.js";
 import { ADJUDICATION_FILE, ANNOTATIONS_DIR, AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
 import { FileChange, fileStamp, folderStamp } from "./file-change.js";
-import { showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
+import { itemJudgeNotes, viewJudgeHealth, type ViewJudgeHealth } from "./judge-health.js";
+import { restoreBidiControls, showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
 import { showInvisibleExactly } from "../format/invisible.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
 
@@ -177,8 +178,21 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
+/** Per server: the judges' health of its run, computed at the first request that needs it (./judge-health.ts). */
+const healthOf = new WeakMap<ViewServerOptions, Promise<ViewJudgeHealth>>();
+
+/** The judges' health of the server's run (none for a run given as plain row objects, in tests). */
+function judgeHealthOf(o: ViewServerOptions): Promise<ViewJudgeHealth> {
+  let h = healthOf.get(o);
+  if (!h) {
+    h = o.run.refStore ? viewJudgeHealth(o.run) : Promise.resolve({ banners: [], crashes: new Map() });
+    healthOf.set(o, h);
+  }
+  return h;
+}
+
 /** The API's answer to GET /api/meta: what the page needs to draw its menus. */
-function meta(o: ViewServerOptions): unknown {
+function meta(o: ViewServerOptions, health?: ViewJudgeHealth): unknown {
   const sample = o.sample
     ? {
         scale: o.sample.scale,
@@ -200,6 +214,8 @@ function meta(o: ViewServerOptions): unknown {
     run: o.run.name,
     trajectories: o.run.rows.length,
     judges: o.run.judges,
+    // what label's summary and report say of each judge, shown where its labels are (./judge-health.ts)
+    judge_health: (health?.banners ?? []).map(withVisibleBidi),
     committee: o.run.committee,
     fields: FIELDS,
     facets: facets(o.run),
@@ -307,7 +323,7 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
   const sp = url.searchParams;
   // the label files may have changed since the last request (written by hand or by another process): read again
   if (!o.blind && req.method === "GET" && (p === "/api/meta" || p === "/api/list" || p === "/api/item")) refreshHumans(o);
-  if (req.method === "GET" && p === "/api/meta") return json(res, 200, meta(o));
+  if (req.method === "GET" && p === "/api/meta") return json(res, 200, meta(o, o.blind ? undefined : await judgeHealthOf(o)));
   if (p.startsWith("/api/sample")) {
     const s = o.sample;
     if (!s) return json(res, 404, { error: "no sample: start the view with --sample DIR" });
@@ -342,7 +358,13 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
   if (req.method === "GET" && p === "/api/list") return json(res, 200, listPage(o.run, checkedListQuery(sp, o.run, o.other), o.other));
   if (req.method === "GET" && p === "/api/item") {
     const v = await itemView(o.run, sp.get("id") ?? "", o.sourceRoot, o.other);
-    return v ? json(res, 200, v) : json(res, 404, { error: `no trajectory ${JSON.stringify(sp.get("id"))} in run ${o.run.name}` });
+    if (!v) return json(res, 404, { error: `no trajectory ${JSON.stringify(sp.get("id"))} in run ${o.run.name}` });
+    // its verdicts that are errors and the judges that crashed on it, each with its judge's banner (./judge-health.ts)
+    const health = await judgeHealthOf(o);
+    const id = o.run.byId.get(restoreBidiControls(sp.get("id") ?? ""))?.id ?? "";
+    // (the verdicts' texts are shown already: only the crashes' raw messages get their markers here)
+    const notes = itemJudgeNotes(v.verdicts, health.crashes, id).map((n) => (n.kind === "crash" ? withVisibleBidi(n) : n));
+    return json(res, 200, { ...v, judge_notes: notes, judge_health: health.banners.filter((b) => b.lines.length).map(withVisibleBidi) });
   }
   return json(res, 404, { error: "no such API" });
 }
