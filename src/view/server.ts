@@ -178,21 +178,21 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
-/** Per server: the judges' health of its run, computed at the first request that needs it (./judge-health.ts). */
-const healthOf = new WeakMap<ViewServerOptions, Promise<ViewJudgeHealth>>();
+/** Per run: its judges' health, computed at the first request that needs it (./judge-health.ts). */
+const healthOf = new WeakMap<ViewRun, Promise<ViewJudgeHealth>>();
 
-/** The judges' health of the server's run (none for a run given as plain row objects, in tests). */
-function judgeHealthOf(o: ViewServerOptions): Promise<ViewJudgeHealth> {
-  let h = healthOf.get(o);
+/** The judges' health of a run (the server's or the other one; none for a run given as plain row objects, in tests). */
+function judgeHealthOf(run: ViewRun): Promise<ViewJudgeHealth> {
+  let h = healthOf.get(run);
   if (!h) {
-    h = o.run.refStore ? viewJudgeHealth(o.run) : Promise.resolve({ banners: [], crashes: new Map() });
-    healthOf.set(o, h);
+    h = run.refStore ? viewJudgeHealth(run) : Promise.resolve({ banners: [], crashes: new Map() });
+    healthOf.set(run, h);
   }
   return h;
 }
 
 /** The API's answer to GET /api/meta: what the page needs to draw its menus. */
-function meta(o: ViewServerOptions, health?: ViewJudgeHealth): unknown {
+function meta(o: ViewServerOptions, health?: ViewJudgeHealth, otherHealth?: ViewJudgeHealth): unknown {
   const sample = o.sample
     ? {
         scale: o.sample.scale,
@@ -220,7 +220,7 @@ function meta(o: ViewServerOptions, health?: ViewJudgeHealth): unknown {
     fields: FIELDS,
     facets: facets(o.run),
     humans: hasHumans(o.run),
-    other: o.other ? { run: o.other.name, judges: o.other.judges } : null,
+    other: o.other ? { run: o.other.name, judges: o.other.judges, judge_health: (otherHealth?.banners ?? []).map(withVisibleBidi) } : null,
     sample,
     warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...sampleWarnings],
   };
@@ -323,7 +323,10 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
   const sp = url.searchParams;
   // the label files may have changed since the last request (written by hand or by another process): read again
   if (!o.blind && req.method === "GET" && (p === "/api/meta" || p === "/api/list" || p === "/api/item")) refreshHumans(o);
-  if (req.method === "GET" && p === "/api/meta") return json(res, 200, meta(o, o.blind ? undefined : await judgeHealthOf(o)));
+  if (req.method === "GET" && p === "/api/meta") {
+    if (o.blind) return json(res, 200, meta(o)); // an annotator's page shows no judge
+    return json(res, 200, meta(o, await judgeHealthOf(o.run), o.other ? await judgeHealthOf(o.other) : undefined));
+  }
   if (p.startsWith("/api/sample")) {
     const s = o.sample;
     if (!s) return json(res, 404, { error: "no sample: start the view with --sample DIR" });
@@ -360,7 +363,7 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
     const v = await itemView(o.run, sp.get("id") ?? "", o.sourceRoot, o.other);
     if (!v) return json(res, 404, { error: `no trajectory ${JSON.stringify(sp.get("id"))} in run ${o.run.name}` });
     // its verdicts that are errors and the judges that crashed on it, each with its judge's banner (./judge-health.ts)
-    const health = await judgeHealthOf(o);
+    const health = await judgeHealthOf(o.run);
     const id = o.run.byId.get(restoreBidiControls(sp.get("id") ?? ""))?.id ?? "";
     // (the verdicts' texts are shown already: only the crashes' raw messages get their markers here)
     const notes = itemJudgeNotes(v.verdicts, health.crashes, id).map((n) => (n.kind === "crash" ? withVisibleBidi(n) : n));

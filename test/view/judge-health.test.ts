@@ -105,6 +105,16 @@ describe("judge health in the view (fix 39)", () => {
     expect((await json("/api/item?id=t3")).judge_notes).toEqual([]);
   });
 
+  it("the other run's judges (side by side) have their banners too", async () => {
+    const s = (await openView({ runDir, otherDir: runDir, sourceRoot: tmp })).server;
+    try {
+      const meta = JSON.parse((await req(s, "/api/meta")).body);
+      expect((meta.other.judge_health as Banner[]).find((b) => b.judge_id === "liar")?.marker).toBe("[JUDGE liar LOOKS BROKEN: see the warning]");
+    } finally {
+      await s.close();
+    }
+  });
+
   it("the page's script draws the banners and the notes", () => {
     const js = fs.readFileSync(path.resolve(__dirname, "../../dist/view/assets/app.js"), "utf8");
     expect(js).toContain("judge-banners");

@@ -120,6 +120,9 @@ export function renderList(root: HTMLElement, meta: Meta): void {
   // a judge whose labels are in the list with something said of it (a broken judge, crashes, ...): said above them
   const banners = judgeBanners(meta.judge_health);
   if (banners) root.append(banners);
+  // the other run's judges, whose labels the side-by-side choice shows
+  const others = judgeBanners(meta.other?.judge_health);
+  if (others) root.append(h("p", { class: "count" }, `run ${meta.other!.run}:`), others);
   root.append(bar, side, count, viewport);
   const diff = !!(a && b);
   const query = new URLSearchParams(sp);

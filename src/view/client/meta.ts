@@ -14,7 +14,7 @@ export interface Meta {
   fields?: string[];
   facets?: Record<string, Record<string, number>>;
   humans?: boolean;
-  other?: { run: string; judges: string[] } | null;
+  other?: { run: string; judges: string[]; judge_health?: JudgeBanner[] } | null;
   sample: { scale: string; labels: ScaleLabel[]; items: string[]; precedence: string; annotators: string[]; claim_key?: string } | null;
   warnings: string[];
 }
