@@ -28,11 +28,12 @@ export function nameKey(name: string): string {
 
 /**
  * What two annotator names that would be read as one person share, case folded first: the TR39 skeleton
- * (./homoglyphs.ts) of the name's {@link nameKey} (small capitals read as their letter), folded again (`Bob`, `bob`;
+ * (./homoglyphs.ts) of the name's {@link nameKey}, folded again (small capitals read as their letter, before and after: TR39
+ * gives some letters a small capital as prototype, Cherokee `ᏼ` is `ʙ`) (`Bob`, `bob`;
  * `ΑΝΝΑ` in Greek capitals and `anna`; `еѵе` in Cyrillic and `eve`).
  */
 export function confusableKey(name: string): string {
-  return nameKey(skeleton(nameKey(foldSmallCapitals(name.normalize("NFKC")))));
+  return nameKey(foldSmallCapitals(skeleton(nameKey(foldSmallCapitals(name.normalize("NFKC"))))));
 }
 
 /**
@@ -41,7 +42,7 @@ export function confusableKey(name: string): string {
  * first would have made `i`.
  */
 export function caseSkeletonKey(name: string): string {
-  return nameKey(skeleton(foldSmallCapitals(name.normalize("NFKC"))));
+  return nameKey(foldSmallCapitals(skeleton(foldSmallCapitals(name.normalize("NFKC")))));
 }
 
 /** Both keys of a name: two names sharing either would be read as one ({@link confusableKey}, {@link caseSkeletonKey}). */

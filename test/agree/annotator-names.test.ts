@@ -64,6 +64,7 @@ describe("homoglyph annotator names (fixM 6)", () => {
     ["\u0435\u0475\u0435", "eve", /Cyrillic "\u0435" U\+0435, Cyrillic "\u0475" U\+0475/], // all Cyrillic еѵе
     ["\u13f4\u13eb\u13f4", "B\u019fB", /Cherokee "\u13f4" U\+13F4, Cherokee "\u13eb" U\+13EB/], // all Cherokee ᏴᏫᏴ: Ꮻ is a barred O (Ɵ)
     ["\u13a0\u13a1\u13a2", "DRT", /Cherokee "\u13a0" U\+13A0/], // all Cherokee ᎠᎡᎢ
+    ["\u13fc\u13fb", "bg", /Cherokee "\u13fc" U\+13FC/], // Cherokee small letters whose prototypes are small capitals ʙ ɢ
     ["\u1d0bim", "kim", /small capitals \(Latin "\u1d0b" U\+1D0B\)/], // ᴋim
     ["\u1d0bim", "Kim", /small capitals/],
     ["Ian", "lan", /Latin "I" U\+0049 reads as "l"/],
