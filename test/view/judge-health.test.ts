@@ -15,6 +15,11 @@ import { judgeHealth, healthWarnings } from "../../src/verdict/health.js";
 import { rateCaveat, rateCaveatMarker } from "../../src/verdict/rate-caveat.js";
 import type { Verdict } from "../../src/types.js";
 import { req } from "../helpers/view-http.js";
+import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS } from "../report/chromium.js";
+import { resource } from "../helpers/paths.js";
+
+const browser = resource(CHROMIUM, "Chromium (for the view's browser test)", "apt-get install chromium, or set IPI_CHROMIUM=<binary>, to run this");
 
 let tmp: string;
 let runDir: string;
@@ -120,4 +125,34 @@ describe("judge health in the view (fix 39)", () => {
     expect(js).toContain("judge-banners");
     expect(js).toContain("judge-note");
   });
+});
+
+describe.skipIf(browser.skip)("judge health on the page, in a browser (fix 39)", () => {
+  it("the list shows the banners above the judges' labels; a trajectory's page the error note and the crash", async () => {
+    const profile = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-health-chromium-"));
+    const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      const errors: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(m.text());
+      });
+      await page.goto(server.url);
+      await page.waitForSelector(".row");
+      const liar = page.locator('.judge-banners .judge-health.broken[data-judge="liar"]');
+      expect(await liar.locator(".mark").textContent()).toBe(" [JUDGE liar LOOKS BROKEN: see the warning]");
+      expect(await page.locator('.judge-banners .judge-health[data-judge="good"]').textContent()).toContain("crashed on 1 trajectory(ies)");
+      expect(await page.locator(".row .chip[title*=\"LOOKS BROKEN\"]").count()).toBeGreaterThan(0);
+      await page.goto(server.url.replace(/\?token=.*/, "#/t/t0"));
+      await page.waitForSelector(".verdict");
+      expect(await page.locator('.verdict .judge-note.error[data-judge="liar"]').textContent()).toContain("judge_error (unparseable): no JSON object in the reply");
+      await page.goto(server.url.replace(/\?token=.*/, "#/t/t1"));
+      await page.waitForSelector('.judge-note.crash[data-judge="good"]');
+      expect(await page.locator('.judge-note.crash[data-judge="good"]').textContent()).toContain("crashed on this trajectory, no verdict");
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+      fs.rmSync(profile, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
