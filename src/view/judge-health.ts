@@ -52,6 +52,8 @@ export interface ViewJudgeHealth {
   banners: JudgeBanner[];
   /** The current `judge_crash` errors by trajectory id: judge, repeat, message. */
   crashes: Map<string, Array<{ judge_id: string; repeat: number; message: string }>>;
+  /** Why no banner is shown: the health could not be computed (the server's fallback). */
+  error?: string;
 }
 
 const ERROR_STATUSES = new Set(["judge_error", "judge_refused", "unjudgeable"]);

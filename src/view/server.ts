@@ -185,7 +185,11 @@ const healthOf = new WeakMap<ViewRun, Promise<ViewJudgeHealth>>();
 function judgeHealthOf(run: ViewRun): Promise<ViewJudgeHealth> {
   let h = healthOf.get(run);
   if (!h) {
-    h = run.refStore ? viewJudgeHealth(run) : Promise.resolve({ banners: [], crashes: new Map() });
+    h = (run.refStore ? viewJudgeHealth(run) : Promise.resolve({ banners: [], crashes: new Map() })).catch((e: Error) => {
+      // the pages still load, and say that the judges' health is not shown (never a silent absence)
+      process.stderr.write(`ipi-judge: view: the judges' health of run ${run.name} could not be computed: ${e?.stack ?? e}\n`);
+      return { banners: [], crashes: new Map(), error: `the judges' health of run ${run.name} could not be computed (${e?.message ?? e}): no judge's warnings are shown` };
+    });
     healthOf.set(run, h);
   }
   return h;
@@ -222,7 +226,7 @@ function meta(o: ViewServerOptions, health?: ViewJudgeHealth, otherHealth?: View
     humans: hasHumans(o.run),
     other: o.other ? { run: o.other.name, judges: o.other.judges, judge_health: (otherHealth?.banners ?? []).map(withVisibleBidi) } : null,
     sample,
-    warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...sampleWarnings],
+    warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...sampleWarnings, ...[health?.error, otherHealth?.error].filter((w): w is string => !!w)],
   };
 }
 
