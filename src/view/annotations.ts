@@ -35,6 +35,7 @@ import { howTheyDiffer, lookAlike, nfcName, shownName } from "../agree/annotator
 import { showInvisibleExactly } from "../format/invisible.js";
 import { changedSnapshotWarnings, checkedAdjudications, rewrittenAdjudications, type AdjudicationRow } from "./adjudication-file.js";
 import { isReservedAnnotator, RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
+import { FileChange, fileStamp } from "./file-change.js";
 
 export { AnnotationWriteError, withFileLock };
 
@@ -147,6 +148,8 @@ export class SampleStore {
   private blinded = new Map<string, Trajectory>();
   private drawn: Map<string, string> | undefined;
   private imported: ImportedLabels | undefined;
+  private importedFile: string | undefined;
+  private importedWatch: FileChange | undefined;
 
   /**
    * Open a sample folder: its `manifest.jsonl`; the annotation and adjudication files are read again at every
@@ -444,8 +447,32 @@ export class SampleStore {
    * @throws HumanLabelsError when the file cannot be read.
    */
   useImported(file: string): void {
-    this.imported = importedSampleLabels(file, this.manifest, this.scale);
-    this.warnings.push(...this.imported.warnings);
+    this.importedWatch = new FileChange(() => fileStamp(file));
+    this.importedFile = file;
+    this.readImported();
+  }
+
+  /**
+   * Read the `--human` file again when it changed since its last read (fix 39: rows appended while the view runs are
+   * adjudicated without a restart); its warnings replace those of its last read. A file that cannot be read now keeps
+   * the labels of its last read, with a warning. @throws HumanLabelsError on the first read only.
+   */
+  private readImported(): void {
+    if (!this.importedFile || !this.importedWatch?.changed()) return;
+    const before = this.imported;
+    let next: ImportedLabels;
+    try {
+      next = importedSampleLabels(this.importedFile, this.manifest, this.scale);
+    } catch (e) {
+      if (!before) throw e;
+      next = { ...before, warnings: [`${path.basename(this.importedFile)} could not be read again (${(e as Error).message}): the labels of its last read are used`] };
+    }
+    for (const w of before?.warnings ?? []) {
+      const i = this.warnings.indexOf(w);
+      if (i !== -1) this.warnings.splice(i, 1);
+    }
+    this.imported = next;
+    this.warnings.push(...next.warnings);
   }
 
   /** Why the disagreements list is empty when too few annotators' labels were found (`./imported-labels.ts`), else null. */
@@ -456,6 +483,7 @@ export class SampleStore {
 
   /** The annotator files' rows, with the imported labels of (annotator, item) pairs no file labels (rows marked `imported_from`). */
   private labelsForAdjudication(): Map<string, Map<string, AnnotationRow>> {
+    this.readImported();
     const by = this.readAnnotations();
     for (const [a, items] of this.imported?.labels ?? []) {
       let m = by.get(a);

@@ -15,10 +15,7 @@ import { StaleVerdicts } from "../store/stale-verdicts.js";
 import type { ReadProgress } from "../store/lean-read.js";
 import { ColumnRows, ROW_FIELDS, RowColumns, type RowList, type ViewRow } from "./row-columns.js";
 import { checkCommitteeSlots, readCommitteeColumns } from "../committee/file-columns.js";
-import { readHumanLabels } from "../agree/human-file.js";
-import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
-import { humanFileAdjudicationProblem } from "./adjudication-file.js";
-import { checkLabelPairing } from "../agree/label-pairing.js";
+import { HumanLayers } from "./human-layers.js";
 
 /** Where one stored verdict's JSON line is in `verdicts.jsonl`: byte offset and length. */
 export interface LineRef {
@@ -38,6 +35,10 @@ export interface ViewRun {
   byId: Pick<ReadonlyMap<string, ViewRow>, "get" | "has">;
   /** Merge annotator labels into a row's human labels (unknown ids are ignored). */
   addHumans?: (id: string, labels: Record<string, string>) => void;
+  /** Replace the sample's annotator labels of every row (by trajectory id): the annotator files read again. */
+  setSampleHumans?: (byTrajectory: ReadonlyMap<string, Record<string, string>>) => void;
+  /** Read the `--human` file again if it changed since its last read (./human-layers.ts); true when it was. */
+  refreshHumanFile?: () => boolean;
   /** The verdict lines of every row (see {@link ViewRow.refs}). */
   refStore: RefStore;
   judges: string[];
@@ -46,6 +47,8 @@ export interface ViewRun {
    * run reads each back from disk by offset (not held in memory).
    */
   index: Pick<ReadonlyMap<string, TrajectoryIndexRow>, "get" | "has">;
+  /** Per judge, its verdicts left out as made on an older text of their trajectory (../store/stale-verdicts.ts). */
+  stale?: Record<string, number>;
   /** Whether the committee column comes from a current `committee.jsonl`; why not otherwise. */
   committee: { source: "file"; judges: string[] } | { source: null; reason: string };
   warnings: string[];
@@ -339,7 +342,11 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   vskip.end(vlines);
   noteRemovedLeftOut(runDir, gone);
   const said = new StaleVerdicts();
-  for (const x of stale.values()) said.add(x.judge, x.id);
+  const staleByJudge: Record<string, number> = {};
+  for (const x of stale.values()) {
+    said.add(x.judge, x.id);
+    staleByJudge[x.judge] = (staleByJudge[x.judge] ?? 0) + 1;
+  }
   said.note(runDir);
   // the page and the command's start-up lines show them (taken here, so the command does not repeat them at exit)
   warnings.push(...takeJournalWarnings());
@@ -361,12 +368,23 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   };
   const committee = await loadCommittee(runDir, cols, warnings);
   const index = new IndexByOffset(tfile, cols);
-  if (opts.humanFile) addHumanFile(opts.humanFile, cols, index, warnings);
-  const addHumans = (id: string, labels: Record<string, string>) => {
-    const s = slotOf(id);
-    if (s !== -1) cols.humans.set(s, { ...(cols.humans.get(s) ?? {}), ...labels });
+  // the --human file's labels and the sample's, each read again when its file changes (./human-layers.ts)
+  const humans = new HumanLayers(cols, index, warnings, opts.humanFile);
+  return {
+    name: opts.name ?? path.basename(runDir),
+    dir: runDir,
+    rows,
+    byId,
+    refStore,
+    addHumans: (id, labels) => humans.addSample(id, labels),
+    setSampleHumans: (by) => humans.setSample(by),
+    refreshHumanFile: () => humans.refreshFile(),
+    judges: [...judges].sort(),
+    index,
+    stale: staleByJudge,
+    committee,
+    warnings,
   };
-  return { name: opts.name ?? path.basename(runDir), dir: runDir, rows, byId, refStore, addHumans, judges: [...judges].sort(), index, committee, warnings };
 }
 
 /**
@@ -427,32 +445,4 @@ async function loadCommittee(runDir: string, cols: RowColumns, warnings: string[
     if (s !== -1) cols.committee[s] = cols.objects.code({ label: c.label ?? null, status: c.status });
   }
   return { source: "file", judges: cf.judges };
-}
-
-/**
- * Show a human-label file's labels beside their trajectories; a label given for another text than the run's now
- * (../agree/label-pairing.ts, the check every consumer makes) is not shown, and said once.
- */
-function addHumanFile(file: string, cols: RowColumns, index: IndexByOffset, warnings: string[]): void {
-  const contentOf = (id: string) => (index.has(id) ? index.get(id)?.content_sha256 : null);
-  const h = checkLabelPairing(readHumanLabels(file), path.basename(file), contentOf, warnings, "their labels are not shown").file;
-  let unknown = 0;
-  for (const r of h.rows) {
-    // an adjudicated row is shown as the consensus only when import would take it (./adjudication-file.ts; red team 37c F1)
-    const refused = r.annotator === RESERVED_ANNOTATOR ? humanFileAdjudicationProblem(r, path.basename(file)) : null;
-    if (refused) {
-      warnings.push(refused);
-      continue;
-    }
-    const s = cols.ids.slotOf(r.trajectory_id);
-    if (s === -1) {
-      unknown++;
-      continue;
-    }
-    let m = cols.humans.get(s);
-    if (!m) cols.humans.set(s, (m = {}));
-    m[r.annotator] = r.label;
-  }
-  if (h.bad_rows.length) warnings.push(`${path.basename(file)}: ${h.bad_rows.length} row(s) could not be read (first: line ${h.bad_rows[0].line}: ${h.bad_rows[0].message})`);
-  if (unknown) warnings.push(`${path.basename(file)}: ${unknown} human label(s) name trajectories that are not in this run`);
 }

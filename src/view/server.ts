@@ -30,8 +30,10 @@ import type { ViewRun } from "./run-data.js";
 import { pairedSampleLabels } from "./sample-humans.js";
 import { checkedListQuery, facets, FIELDS, ListQueryError, listPage } from "./query.js";
 import { itemView, withVisibleBidi } from "./item.js";
-import { AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
-import { showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
+import { ADJUDICATION_FILE, ANNOTATIONS_DIR, AnnotationInputError, AnnotationWriteError, type AdjudicationRow, type AnnotationRow, type SampleStore } from "./annotations.js";
+import { FileChange, fileStamp, folderStamp } from "./file-change.js";
+import { itemJudgeNotes, viewJudgeHealth, type ViewJudgeHealth } from "./judge-health.js";
+import { restoreBidiControls, showBidiControls, showBidiControlsExactly } from "../format/bidi.js";
 import { showInvisibleExactly } from "../format/invisible.js";
 import { rubricPrecedenceText } from "../rubric/scale.js";
 
@@ -176,8 +178,25 @@ function readBody(req: http.IncomingMessage): Promise<unknown> {
   });
 }
 
+/** Per run: its judges' health, computed at the first request that needs it (./judge-health.ts). */
+const healthOf = new WeakMap<ViewRun, Promise<ViewJudgeHealth>>();
+
+/** The judges' health of a run (the server's or the other one; none for a run given as plain row objects, in tests). */
+function judgeHealthOf(run: ViewRun): Promise<ViewJudgeHealth> {
+  let h = healthOf.get(run);
+  if (!h) {
+    h = (run.refStore ? viewJudgeHealth(run) : Promise.resolve({ banners: [], crashes: new Map() })).catch((e: Error) => {
+      // the pages still load, and say that the judges' health is not shown (never a silent absence)
+      process.stderr.write(`ipi-judge: view: the judges' health of run ${run.name} could not be computed: ${e?.stack ?? e}\n`);
+      return { banners: [], crashes: new Map(), error: `the judges' health of run ${run.name} could not be computed (${e?.message ?? e}): no judge's warnings are shown` };
+    });
+    healthOf.set(run, h);
+  }
+  return h;
+}
+
 /** The API's answer to GET /api/meta: what the page needs to draw its menus. */
-function meta(o: ViewServerOptions): unknown {
+function meta(o: ViewServerOptions, health?: ViewJudgeHealth, otherHealth?: ViewJudgeHealth): unknown {
   const sample = o.sample
     ? {
         scale: o.sample.scale,
@@ -199,13 +218,15 @@ function meta(o: ViewServerOptions): unknown {
     run: o.run.name,
     trajectories: o.run.rows.length,
     judges: o.run.judges,
+    // what label's summary and report say of each judge, shown where its labels are (./judge-health.ts)
+    judge_health: (health?.banners ?? []).map(withVisibleBidi),
     committee: o.run.committee,
     fields: FIELDS,
     facets: facets(o.run),
     humans: hasHumans(o.run),
-    other: o.other ? { run: o.other.name, judges: o.other.judges } : null,
+    other: o.other ? { run: o.other.name, judges: o.other.judges, judge_health: (otherHealth?.banners ?? []).map(withVisibleBidi) } : null,
     sample,
-    warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...sampleWarnings],
+    warnings: [...o.run.warnings, ...(o.other?.warnings ?? []), ...sampleWarnings, ...[health?.error, otherHealth?.error].filter((w): w is string => !!w)],
   };
 }
 
@@ -267,20 +288,30 @@ async function checkAnnotator(o: ViewServerOptions, req: http.IncomingMessage, r
 
 /** The pairing warnings already written, per server (./sample-humans.ts). */
 const pairingSaid = new WeakMap<ViewServerOptions, Set<string>>();
+/** Per server: the stamps of the sample's label files (annotations/*.jsonl, adjudication.jsonl: ./file-change.ts). */
+const sampleFiles = new WeakMap<ViewServerOptions, FileChange>();
 
 /**
- * Copy the sample's annotator labels into the run's rows (the list's human column and filter); a label of a
- * trajectory the run now holds with other content than the sample drew is not copied (./sample-humans.ts).
+ * Copy the sample's annotator labels into the run's rows (the list's human column and filter), and read the
+ * `--human` file again, each when its files changed since (fix 39: rows appended by hand, or by another view process,
+ * while the view runs are shown at the next request, not after a restart); `force` after a write of this server's own.
+ * A label of a trajectory the run now holds with other content than the sample drew is not copied (./sample-humans.ts).
  */
-function refreshHumans(o: ViewServerOptions): void {
+function refreshHumans(o: ViewServerOptions, force = false): void {
+  o.run.refreshHumanFile?.();
   if (!o.sample) return;
+  const dir = o.sample.dir;
+  const watch = sampleFiles.get(o) ?? sampleFiles.set(o, new FileChange(() => `${folderStamp(path.join(dir, ANNOTATIONS_DIR), ".jsonl")}\n${fileStamp(path.join(dir, ADJUDICATION_FILE))}`)).get(o)!;
+  if (!watch.changed() && !force) return;
   const said = pairingSaid.get(o) ?? pairingSaid.set(o, new Set()).get(o)!;
-  for (const [tid, labels] of pairedSampleLabels(o.sample, o.run, said)) {
-    if (o.run.addHumans) o.run.addHumans(tid, labels);
+  const labels = pairedSampleLabels(o.sample, o.run, said);
+  if (o.run.setSampleHumans) return o.run.setSampleHumans(labels); // the layer replaced: a row removed by hand goes too
+  for (const [tid, labels1] of labels) {
+    if (o.run.addHumans) o.run.addHumans(tid, labels1);
     else {
       // a run given as plain row objects (tests)
       const row = o.run.byId.get(tid);
-      if (row) row.humans = { ...(row.humans ?? {}), ...labels };
+      if (row) row.humans = { ...(row.humans ?? {}), ...labels1 };
     }
   }
 }
@@ -294,7 +325,12 @@ function hasHumans(run: ViewRun): boolean {
 async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.ServerResponse, url: URL): Promise<void> {
   const p = url.pathname;
   const sp = url.searchParams;
-  if (req.method === "GET" && p === "/api/meta") return json(res, 200, meta(o));
+  // the label files may have changed since the last request (written by hand or by another process): read again
+  if (!o.blind && req.method === "GET" && (p === "/api/meta" || p === "/api/list" || p === "/api/item")) refreshHumans(o);
+  if (req.method === "GET" && p === "/api/meta") {
+    if (o.blind) return json(res, 200, meta(o)); // an annotator's page shows no judge
+    return json(res, 200, meta(o, await judgeHealthOf(o.run), o.other ? await judgeHealthOf(o.other) : undefined));
+  }
   if (p.startsWith("/api/sample")) {
     const s = o.sample;
     if (!s) return json(res, 404, { error: "no sample: start the view with --sample DIR" });
@@ -315,12 +351,12 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
       const body = (await readBody(req)) as { annotator?: unknown };
       await checkAnnotator(o, req, res, body.annotator);
       const row = await s.change(body as never);
-      refreshHumans(o);
+      refreshHumans(o, true);
       return json(res, 200, { row: shownRow(row) });
     }
     if (req.method === "POST" && p === "/api/sample/adjudicate") {
       const row = shownAdjudicated(await s.adjudicate((await readBody(req)) as never));
-      refreshHumans(o); // the run's pages show the adjudicated consensus at once (new-user report 38 F7)
+      refreshHumans(o, true); // the run's pages show the adjudicated consensus at once (new-user report 38 F7)
       return json(res, 200, { row });
     }
     return json(res, 404, { error: "no such API" });
@@ -329,7 +365,13 @@ async function api(o: ViewServerOptions, req: http.IncomingMessage, res: http.Se
   if (req.method === "GET" && p === "/api/list") return json(res, 200, listPage(o.run, checkedListQuery(sp, o.run, o.other), o.other));
   if (req.method === "GET" && p === "/api/item") {
     const v = await itemView(o.run, sp.get("id") ?? "", o.sourceRoot, o.other);
-    return v ? json(res, 200, v) : json(res, 404, { error: `no trajectory ${JSON.stringify(sp.get("id"))} in run ${o.run.name}` });
+    if (!v) return json(res, 404, { error: `no trajectory ${JSON.stringify(sp.get("id"))} in run ${o.run.name}` });
+    // its verdicts that are errors and the judges that crashed on it, each with its judge's banner (./judge-health.ts)
+    const health = await judgeHealthOf(o.run);
+    const id = o.run.byId.get(restoreBidiControls(sp.get("id") ?? ""))?.id ?? "";
+    // (the verdicts' texts are shown already: only the crashes' raw messages get their markers here)
+    const notes = itemJudgeNotes(v.verdicts, health.crashes, id).map((n) => (n.kind === "crash" ? withVisibleBidi(n) : n));
+    return json(res, 200, { ...v, judge_notes: notes, judge_health: health.banners.filter((b) => b.lines.length).map(withVisibleBidi) });
   }
   return json(res, 404, { error: "no such API" });
 }

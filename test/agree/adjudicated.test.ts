@@ -36,6 +36,10 @@ describe("adjudicated labels settle the consensus", () => {
     expect([...splitAdjudicated(new Map([["t", new Map([["ADJUDICATED", "y"]])]])).adjudicated]).toEqual([]);
     expect(isReservedAnnotator("adjudi\u200bcated")).toBe(true);
     expect(isReservedAnnotator("adjudicator")).toBe(false);
+    // its TR39 look-alikes too (fix 39): a Cyrillic а, a small capital D
+    expect(isReservedAnnotator("\u0430djudicated")).toBe(true);
+    expect(isReservedAnnotator("a\u1d05judicated")).toBe(true);
+    expect(isReservedAnnotator("adjudicated2")).toBe(false);
   });
   it("agree --human: the annotators are alice and bob; the adjudicated items' consensus is their adjudicated label", () => {
     const r = humanAgreement(file, [], index, { bootstrap: { B: 0, seed: 1 } });

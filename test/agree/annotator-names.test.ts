@@ -1,7 +1,8 @@
 /** Annotator names as typed (red team 35b F3): NFC, look-alikes, and how two differ. */
 import { describe, expect, it } from "vitest";
 import { confusableKey, howTheyDiffer, lookAlike, lookAlikePairs, mixedScriptNote, nameKey, nfcName, shownName } from "../../src/agree/annotator-names.js";
-import { latinSkeleton, nameScripts } from "../../src/agree/homoglyphs.js";
+import { nameScripts, skeleton } from "../../src/agree/homoglyphs.js";
+import { CONFUSABLES_HEX } from "../../src/agree/confusables.generated.js";
 import { showInvisibleExactly } from "../../src/format/invisible.js";
 
 describe("annotator names", () => {
@@ -40,14 +41,40 @@ describe("homoglyph annotator names (fixM 6)", () => {
 
   it("whole-script look-alikes (Greek capitals, Cyrillic with a diaeresis) and case folding together", () => {
     expect(lookAlike("\u0391\u039d\u039d\u0391", "anna")).toBe(true); // Greek ΑΝΝΑ
-    expect(latinSkeleton("Zo\u0451")).toBe("Zo\u00eb"); // Cyrillic ё reads as ë
+    expect(skeleton("Zo\u0451")).toBe(skeleton("Zo\u00eb")); // Cyrillic ё reads as ë
     expect(lookAlike("Zo\u0451", "Zo\u00eb")).toBe(true);
   });
 
-  it("names that only look close within Latin stay two people; real Cyrillic names stay apart from Latin ones", () => {
-    expect(lookAlike("Arnie", "Amie")).toBe(false);
-    expect(lookAlike("Al", "AI")).toBe(false);
+  it("real Cyrillic names stay apart from Latin ones; names unlike as TR39 reads them stay two people", () => {
     expect(lookAlike("\u0417\u043e\u044f", "Zoya")).toBe(false); // Зоя
+    expect(lookAlike("alice", "alicia")).toBe(false);
+    expect(lookAlike("Ian", "Ivan")).toBe(false);
+    expect(lookAlike("Zo\u00eb", "Zoe")).toBe(false); // a diaeresis is no look-alike letter
+  });
+
+  // fix 39: Unicode TR39's confusable skeleton, the whole table (every script, Latin look-alikes within Latin)
+  it("the table is TR39's: thousands of entries, I and 1 read as l, m as rn", () => {
+    expect(CONFUSABLES_HEX.join(",").split(",").length).toBeGreaterThan(6000);
+    expect(skeleton("I1l")).toBe("lll");
+    expect(skeleton("m")).toBe("rn");
+  });
+
+  it.each([
+    ["a\u01c0ice", "alice", /Latin "\u01c0" U\+01C0 reads as "l"/], // LATIN LETTER DENTAL CLICK
+    ["\u0435\u0475\u0435", "eve", /Cyrillic "\u0435" U\+0435, Cyrillic "\u0475" U\+0475/], // all Cyrillic еѵе
+    ["\u13f4\u13eb\u13f4", "B\u019fB", /Cherokee "\u13f4" U\+13F4, Cherokee "\u13eb" U\+13EB/], // all Cherokee ᏴᏫᏴ: Ꮻ is a barred O (Ɵ)
+    ["\u13a0\u13a1\u13a2", "DRT", /Cherokee "\u13a0" U\+13A0/], // all Cherokee ᎠᎡᎢ
+    ["\u13fc\u13fb", "bg", /Cherokee "\u13fc" U\+13FC/], // Cherokee small letters whose prototypes are small capitals ʙ ɢ
+    ["\u1d0bim", "kim", /small capitals \(Latin "\u1d0b" U\+1D0B\)/], // ᴋim
+    ["\u1d0bim", "Kim", /small capitals/],
+    ["Ian", "lan", /Latin "I" U\+0049 reads as "l"/],
+    ["AI", "Al", /Latin "I" U\+0049 reads as "l"/],
+    ["Amie", "Arnie", /Latin "m" U\+006D reads as "rn"/],
+  ])("%s and %s are look-alikes, said with the code points of what differs", (a, b, how) => {
+    expect(lookAlike(a, b)).toBe(true);
+    expect(lookAlike(b, a)).toBe(true);
+    expect(lookAlikePairs([b, "carol", a])).toEqual([[b, a]]);
+    expect(howTheyDiffer(a, b)).toMatch(how);
   });
 
   it("a name mixing scripts is said; one script, or Latin with Han and kana, is not", () => {

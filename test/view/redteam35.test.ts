@@ -73,6 +73,22 @@ describe("annotator names (F3)", () => {
     );
   });
 
+  it.each([
+    ["a\u01c0ice", "alice", 'characters that look like others (Unicode TR39 confusables: Latin "\u01c0" U+01C0 reads as "l")'],
+    ["\u0435\u0475\u0435", "eve", 'letters of another script that look like Latin ones (Cyrillic "\u0435" U+0435, Cyrillic "\u0475" U+0475)'],
+    ["\u1d0bim", "kim", 'small capitals (Latin "\u1d0b" U+1D0B)'],
+    ["Ian", "lan", 'characters that look like others (Unicode TR39 confusables: Latin "I" U+0049 reads as "l")'],
+  ])("a new name %s beside %s (TR39 skeleton, fix 39) is refused, naming both and the code points", async (name, existing, how) => {
+    const s = await open();
+    const [a] = items();
+    expect((await post(s, "/api/sample/annotate", { annotator: existing, item_id: a, label: "unaffected" })).status).toBe(200);
+    const r = await post(s, "/api/sample/annotate", { annotator: name, item_id: a, label: "full_compliance" });
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error).toBe(
+      `annotator: ${JSON.stringify(name)} looks like the annotator ${JSON.stringify(existing)} (they differ only in ${how}): one person or two? Use the existing name exactly, or a name that differs visibly`,
+    );
+  });
+
   it("a blind view refuses the look-alike name without naming the other annotator", async () => {
     const s = await open({ blind: true });
     const r = await req(s, "/api/sample/annotations?annotator=ALICE");

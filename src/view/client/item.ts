@@ -7,12 +7,17 @@ import { clear, getJson, h } from "./dom.js";
 import { judgeClass, quoteLine, renderDoc } from "./doc.js";
 import type { Meta } from "./meta.js";
 import { humansNode } from "./humans-node.js";
+import { judgeBanners, judgeNote } from "./judge-health.js";
+import type { ItemJudgeNote, JudgeBanner } from "../judge-health.js";
+
+/** GET /api/item: the trajectory, and what is said of its judges (../judge-health.ts). */
+type ItemPage = ItemView & { judge_notes?: ItemJudgeNote[]; judge_health?: JudgeBanner[] };
 
 function field(k: string, v: string | HTMLElement | null | undefined): HTMLElement | null {
   return v === undefined || v === null || v === "" ? null : h("tr", {}, h("th", {}, k), h("td", {}, v));
 }
 
-function verdictCard(v: ItemView["verdicts"][number], item: ItemView, judges: readonly string[]): HTMLElement {
+function verdictCard(v: ItemView["verdicts"][number], item: ItemPage, judges: readonly string[]): HTMLElement {
   const quotes = item.quotes;
   const card = h("div", { class: `verdict ${judgeClass(judges, v.judge_id)}` });
   const label = v.label ?? "no label";
@@ -30,6 +35,9 @@ function verdictCard(v: ItemView["verdicts"][number], item: ItemView, judges: re
     ),
   );
   if (v.error) card.appendChild(h("div", { class: "err" }, `error ${v.error.kind}: ${v.error.message}`));
+  // an error verdict carries what is said of its judge (a broken or crashing judge: ../judge-health.ts)
+  const note = item.judge_notes?.find((n) => n.kind === "error" && n.judge_id === v.judge_id && n.repeat === v.repeat);
+  if (note) card.appendChild(judgeNote(note, item.judge_health?.find((b) => b.judge_id === v.judge_id)));
   if (v.rationale) card.appendChild(h("p", { class: "rationale" }, v.rationale));
   for (const f of v.findings) {
     const ul = h("ul", { class: "quotes" });
@@ -48,9 +56,9 @@ function verdictCard(v: ItemView["verdicts"][number], item: ItemView, judges: re
 export async function renderItem(root: HTMLElement, meta: Meta, id: string): Promise<void> {
   clear(root);
   root.appendChild(h("p", {}, "Loading…"));
-  let item: ItemView;
+  let item: ItemPage;
   try {
-    item = await getJson<ItemView>(`/api/item?id=${encodeURIComponent(id)}`);
+    item = await getJson<ItemPage>(`/api/item?id=${encodeURIComponent(id)}`);
   } catch (e) {
     clear(root);
     root.appendChild(h("p", { class: "err" }, (e as Error).message));
@@ -80,7 +88,11 @@ export async function renderItem(root: HTMLElement, meta: Meta, id: string): Pro
   }
   root.appendChild(table);
   const verdicts = h("section", { class: "verdicts" }, h("h3", {}, "Verdicts"));
+  const banners = judgeBanners(item.judge_health);
+  if (banners) verdicts.appendChild(banners);
   for (const v of item.verdicts) verdicts.appendChild(verdictCard(v, item, judges));
+  // a judge that crashed on this trajectory has no verdict here: said where its verdict would be
+  for (const n of item.judge_notes ?? []) if (n.kind === "crash") verdicts.appendChild(judgeNote(n, item.judge_health?.find((b) => b.judge_id === n.judge_id)));
   root.appendChild(verdicts);
   if (item.error) root.appendChild(h("p", { class: "err" }, `The trajectory cannot be shown: ${item.error}`));
   if (item.doc) root.appendChild(renderDoc(item.doc, judges));

@@ -7,6 +7,7 @@ import { clear, getJson, h } from "./dom.js";
 import type { ListItem } from "../query.js";
 import type { Meta } from "./meta.js";
 import { humansNode } from "./humans-node.js";
+import { judgeBanners } from "./judge-health.js";
 
 const ROW_H = 30;
 const PAGE = 200;
@@ -59,7 +60,9 @@ function rowEl(r: ListItem, meta: Meta, top: number, diff: boolean): HTMLElement
   if (diff && r.diff) {
     cells.push(chip(r.diff[0], "A"), h("span", { class: "vs" }, "≠"), chip(r.diff[1], "B"));
   } else {
-    for (const j of meta.judges ?? []) cells.push(chip(r.labels[j], `judge ${j}${r.status[j] && r.status[j] !== "ok" ? ` (${r.status[j]})` : ""}`));
+    // the judge's mark (LOOKS BROKEN, STOPPED) in the chip's title, as beside its rates
+    const mark = (j: string) => meta.judge_health?.find((b) => b.judge_id === j)?.marker;
+    for (const j of meta.judges ?? []) cells.push(chip(r.labels[j], `judge ${j}${r.status[j] && r.status[j] !== "ok" ? ` (${r.status[j]})` : ""}${mark(j) ? ` ${mark(j)}` : ""}`));
     if (meta.committee?.source) cells.push(chip(r.committee?.label, `committee (${r.committee?.status ?? "none"})`));
   }
   cells.push(h("span", { class: "ref", title: "benchmark's security verdict" }, r.reference === undefined ? "" : r.reference ? "bench: goal met" : "bench: not met"));
@@ -114,6 +117,12 @@ export function renderList(root: HTMLElement, meta: Meta): void {
   const spacer = h("div", { class: "spacer" });
   viewport.appendChild(spacer);
   clear(root);
+  // a judge whose labels are in the list with something said of it (a broken judge, crashes, ...): said above them
+  const banners = judgeBanners(meta.judge_health);
+  if (banners) root.append(banners);
+  // the other run's judges, whose labels the side-by-side choice shows
+  const others = judgeBanners(meta.other?.judge_health);
+  if (others) root.append(h("p", { class: "count" }, `run ${meta.other!.run}:`), others);
   root.append(bar, side, count, viewport);
   const diff = !!(a && b);
   const query = new URLSearchParams(sp);

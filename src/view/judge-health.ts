@@ -1,0 +1,147 @@
+/**
+ * What `label`'s summary and `report` say about each judge, shown where the view shows its labels (fix 39: the view
+ * showed a broken judge's labels with no word of it): a banner per judge above the list and on a trajectory's page,
+ * and, on a trajectory one of whose verdicts is an error or on which a judge crashed, the note on that verdict.
+ *
+ * Nothing is computed a second way: the health is `judgeHealth` over the run's current verdicts (those the view
+ * shows: the latest per key, none made on an older text), with each verdict's index row (`rowOf`, as `report` and
+ * `committee` pass it); its words are those of `rateCaveat`/`rateCaveatMarker` (the LOOKS BROKEN / STOPPED mark on a
+ * judge's rates), `healthWarnings` (stderr's line), `formatHealth` (the summary's health line),
+ * `formatRepeatedKey` and `formatComplianceEvidence` (the report's notes); the crashes are errors.jsonl's
+ * `judge_crash` records attributed by `crashedItems` (label's summary), a crash counting while the judge has no
+ * current verdict of that trajectory and repeat (label's own rule orders them by `verdict_seq`, which the view does
+ * not keep: a crash on a retried item that kept its old verdict is not counted here); the stale verdicts are those
+ * the load left out (../store/stale-verdicts.ts), counted per judge.
+ */
+import fs from "node:fs";
+import path from "node:path";
+import type { IngestError, Verdict } from "../types.js";
+import { formatHealth, healthWarnings, judgeHealth, type JudgeHealth } from "../verdict/health.js";
+import { rateCaveat, rateCaveatMarker } from "../verdict/rate-caveat.js";
+import { formatRepeatedKey } from "../verdict/repeated-key-health.js";
+import { formatComplianceEvidence } from "../verdict/compliance-evidence-health.js";
+import { crashedItems } from "../run/summary.js";
+import { readErrors } from "../store/records.js";
+import { refsOf, type ViewRow, type ViewRun } from "./run-data.js";
+
+/** One judge's banner: what the commands say of it (empty `lines` for a judge with nothing to say). */
+export interface JudgeBanner {
+  judge_id: string;
+  judge_model: string;
+  /** `stopped`, `broken` (its rates carry a caveat), `warning` (other flags or notes), or `ok`. */
+  level: "stopped" | "broken" | "warning" | "ok";
+  /** The mark its rates carry everywhere (`[JUDGE x LOOKS BROKEN: see the warning]`), "" when none. */
+  marker: string;
+  /** The sentences, most severe first: the rate caveat, the health warning, crashes, stale verdicts, notes. */
+  lines: string[];
+  /** The summary's health line (`formatHealth`). */
+  health: string;
+}
+
+/** A judge's note on one trajectory: its verdict there is an error, or it crashed on it (no verdict). */
+export interface ItemJudgeNote {
+  judge_id: string;
+  repeat: number;
+  kind: "error" | "crash";
+  /** What happened on this trajectory (the error's kind and message, or the crash's message). */
+  text: string;
+}
+
+/** The judge health of a loaded run, for the view's pages ({@link viewJudgeHealth}). */
+export interface ViewJudgeHealth {
+  banners: JudgeBanner[];
+  /** The current `judge_crash` errors by trajectory id: judge, repeat, message. */
+  crashes: Map<string, Array<{ judge_id: string; repeat: number; message: string }>>;
+  /** Why no banner is shown: the health could not be computed (the server's fallback). */
+  error?: string;
+}
+
+const ERROR_STATUSES = new Set(["judge_error", "judge_refused", "unjudgeable"]);
+
+/** The current verdicts of a run, row by row, read back by their line offsets through one open file. */
+function* currentVerdicts(run: ViewRun): Generator<Verdict> {
+  const file = path.join(run.dir, "verdicts.jsonl");
+  if (!fs.existsSync(file)) return;
+  const fd = fs.openSync(file, "r");
+  try {
+    for (const row of run.rows)
+      for (const refs of Object.values(refsOf(run, row)))
+        for (const ref of refs) {
+          const buf = Buffer.alloc(ref.length);
+          fs.readSync(fd, buf, 0, ref.length, ref.start);
+          yield JSON.parse(buf.toString("utf8")) as Verdict;
+        }
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/** Whether `row` holds a current verdict of `judge` at `repeat`. */
+function hasVerdict(run: ViewRun, row: ViewRow | undefined, judge: string, repeat: number): boolean {
+  if (!row) return false;
+  const st = run.refStore;
+  for (let i = row.refs; i !== -1; i = st.next[i]) if (st.judges[st.judge[i]] === judge && st.repeat[i] === repeat) return true;
+  return false;
+}
+
+/**
+ * The judges' health over a loaded run's current verdicts and its errors.jsonl (module docstring).
+ * @param run a run loaded by `loadViewRun` (its verdict lines and index rows are read back from its folder).
+ */
+export async function viewJudgeHealth(run: ViewRun): Promise<ViewJudgeHealth> {
+  // the index row of each verdict's trajectory (rows come one after another: the last one is kept)
+  let lastId: string | undefined;
+  let lastRow: ReturnType<ViewRun["index"]["get"]>;
+  const rowOf = (v: Verdict) => {
+    if (v.trajectory_id !== lastId) [lastId, lastRow] = [v.trajectory_id, run.index.get(v.trajectory_id)];
+    return lastRow;
+  };
+  const health = judgeHealth(currentVerdicts(run), { rowOf });
+  const crashes = new Map<string, Array<{ judge_id: string; repeat: number; message: string }>>();
+  const crashCount = new Map<string, number>();
+  const errors: IngestError[] = fs.existsSync(path.join(run.dir, "errors.jsonl")) ? await readErrors(run.dir) : [];
+  for (const e of errors) {
+    if (e.kind !== "judge_crash" || typeof e.trajectory_id !== "string") continue;
+    const repeat = typeof e.repeat === "number" ? e.repeat : 0;
+    for (const judge of crashedItems([e], true).keys()) {
+      if (hasVerdict(run, run.byId.get(e.trajectory_id), judge, repeat)) continue; // judged since: no longer a crash
+      const list = crashes.get(e.trajectory_id) ?? [];
+      if (list.some((c) => c.judge_id === judge && c.repeat === repeat)) continue;
+      list.push({ judge_id: judge, repeat, message: e.message });
+      crashes.set(e.trajectory_id, list);
+      crashCount.set(judge, (crashCount.get(judge) ?? 0) + 1);
+    }
+  }
+  const judges = new Set([...health.map((h) => h.judge_id), ...crashCount.keys()]);
+  const banners = [...judges].sort().map((j) => banner(j, health.find((h) => h.judge_id === j), crashCount.get(j) ?? 0, run.stale?.[j] ?? 0));
+  return { banners, crashes };
+}
+
+/** One judge's banner from its health, its current crashes and its verdicts left out as stale. */
+function banner(judgeId: string, h: JudgeHealth | undefined, crashed: number, stale: number): JudgeBanner {
+  const lines: string[] = [];
+  const caveat = h ? rateCaveat(h) : null;
+  if (caveat) lines.push(`${rateCaveatMarker([caveat]).trim()} ${caveat.message}`);
+  if (h) lines.push(...healthWarnings([h]));
+  if (crashed)
+    lines.push(`judge ${judgeId} crashed on ${crashed} trajectory(ies): no verdict of it there (errors.jsonl kind judge_crash; the same label command judges them again), so its rates are over the others`);
+  if (stale)
+    lines.push(`${stale} verdict(s) of judge ${judgeId} were made on an older text of their trajectory and are left out, as every command leaves them out (label again with this judge)`);
+  const notes = h ? (formatComplianceEvidence(h.compliance_evidence) + formatRepeatedKey(h.repeated_key)).replace(/^; /, "") : "";
+  if (notes) lines.push(`judge ${judgeId}: ${notes}`);
+  const level = h?.stopped ? "stopped" : caveat ? "broken" : lines.length ? "warning" : "ok";
+  return { judge_id: judgeId, judge_model: h?.judge_model ?? "", level, marker: caveat ? rateCaveatMarker([caveat]).trim() : "", lines, health: h ? formatHealth(h) : "no verdict" };
+}
+
+/**
+ * The notes of one trajectory's page: each verdict that is an error (judge error, refusal, unjudgeable), and each
+ * judge that crashed on it (errors.jsonl), with what happened.
+ */
+export function itemJudgeNotes(verdicts: ReadonlyArray<Pick<Verdict, "judge_id" | "repeat" | "status" | "error">>, crashes: ViewJudgeHealth["crashes"], id: string): ItemJudgeNote[] {
+  const out: ItemJudgeNote[] = [];
+  for (const v of verdicts)
+    if (ERROR_STATUSES.has(v.status))
+      out.push({ judge_id: v.judge_id, repeat: v.repeat, kind: "error", text: `${v.status}${v.error?.kind ? ` (${v.error.kind})` : ""}${v.error?.message ? `: ${v.error.message}` : ""}` });
+  for (const c of crashes.get(id) ?? []) out.push({ judge_id: c.judge_id, repeat: c.repeat, kind: "crash", text: `crashed on this trajectory, no verdict: ${c.message}` });
+  return out;
+}
