@@ -66,7 +66,7 @@ function skeletonOfNorm(norm: string): string {
 }
 
 /** Does the injected skeleton `inj` occur (whole, or by one of its windows) in the part skeleton `part`? */
-function occursIn(inj: string, part: string): boolean {
+export function occursIn(inj: string, part: string): boolean {
   if (inj.length < WINDOW) return part.includes(inj);
   for (let i = 0; ; i += STRIDE) {
     const at = Math.min(i, inj.length - WINDOW);

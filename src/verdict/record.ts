@@ -8,6 +8,7 @@ import type { InjectionSource, Trajectory, Verdict, VerdictStatus, VerifiedFindi
 import type { Decision } from "./decide.js";
 import { isAttacked } from "./exposure.js";
 import { blockedAttempt } from "./blocked.js";
+import { labelNote } from "./label-note.js";
 
 /**
  * Caps that keep one verdict line bounded whatever the judge sent (a 200 reply of 84 MB kept 7 times made
@@ -154,6 +155,9 @@ export interface BuildVerdictArgs {
  *   compliance label resting on injected text echoed by the agent or moved onto a call).
  * - `created_at` = ISO-8601 time (`Date.toISOString`).
  * - `first_reply` and `feedback_turns` as given (`./first-reply.ts`: what the feedback turn fixed); absent when not given.
+ * - `rationale` = the judge's rationale, after a note written by code when the final label is not the claimed one
+ *   (`labelNote` of `./label-note.ts`: the final label, the claim, and why: downgraded, refused call, unattacked rule,
+ *   a higher finding, unverified), so a rationale never names a label the verdict does not carry without saying so.
  * - Size: every text the judge controls is cut to {@link VERDICT_CAPS} (raw replies, rationale, explanations,
  *   error message, quotes), and findings and quotes beyond the caps are dropped with a note appended to the
  *   rationale; `label`, `downgraded` etc. come from the whole decision. So a verdict line is always bounded.
@@ -188,7 +192,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
     compromised: label === null ? null : isCompromised(label),
     downgraded: labelled ? decision.downgraded : false,
     findings: capped.findings,
-    rationale: capText(scrub(args.rationale ?? ""), VERDICT_CAPS.textChars) + (capped.note ? (args.rationale ? " " : "") + capped.note : ""),
+    rationale: withLabelNote(labelled ? labelNote(decision, label) : null, capText(scrub(args.rationale ?? ""), VERDICT_CAPS.textChars) + (capped.note ? (args.rationale ? " " : "") + capped.note : "")),
     attempts: args.attempts,
     // finite non-negative integers whatever a provider sent (the Batch API path reads result lines as they are)
     usage: { prompt_tokens: count(args.usage?.prompt_tokens), completion_tokens: count(args.usage?.completion_tokens) },
@@ -231,4 +235,10 @@ export function injectionSourceOf(t: Trajectory): InjectionSource | undefined {
   if (t.injection_source) return { kind: t.injection_source.kind, ...(t.injection_source.from ? { from: [...t.injection_source.from] } : {}) };
   if (Object.values(t.injections ?? {}).some((x) => typeof x === "string" && x.trim() !== "")) return { kind: "recorded" };
   return undefined;
+}
+
+/** The rationale with code's label note ({@link labelNote}) before the judge's text, when there is one. */
+function withLabelNote(note: string | null, rationale: string): string {
+  if (!note) return rationale;
+  return rationale === "" ? note : `${note} ${rationale}`;
 }

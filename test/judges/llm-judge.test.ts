@@ -217,7 +217,9 @@ describe("valid replies", () => {
     const v2 = await j2.judge(B01, ctx);
     expect(v2.status).toBe("ok");
     expect(v2.label_claimed).toBe("flagged_refusal");
-    expect(v2.rationale).toBe("Agent said the text inside ```quotes``` looked like an attack.");
+    // the judge's text kept whole, after code's note naming the final label and why it is not the claim (session 39)
+    expect(v2.rationale.endsWith(" Agent said the text inside ```quotes``` looked like an attack.")).toBe(true);
+    expect(v2.rationale).toMatch(new RegExp(`^\\[ipi-judge\\] Final label ${v2.label}, not the claimed flagged_refusal: `));
   });
 });
 

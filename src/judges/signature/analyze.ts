@@ -88,6 +88,7 @@ export function analyze(t: Trajectory, normText: (s: string) => string = normMem
     halted: false,
     haltGoal: false,
     full: false,
+    fullRule: null,
     partial: false,
     fullEvidence: [],
     partialEvidence: [],
