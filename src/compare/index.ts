@@ -36,6 +36,7 @@ import { baselineTieText, chooseBaseline, commonTaskFilter, type CommonTasks } f
 import { baselineFields } from "./baseline-undefended.js";
 import type { CompareResult, PooledFigures } from "./result.js";
 import { rowCoverageWarning, setRowCoverage } from "./row-coverage.js";
+import { uniqueWarnings } from "../format/unique-warnings.js";
 
 export * from "./data.js";
 export * from "./cells.js";
@@ -288,7 +289,7 @@ export function compareConditions(
     pooled_figures: pooledFigures,
     pooled_conditions: pooledConditions,
     common_tasks: common,
-    warnings,
+    warnings: uniqueWarnings(warnings),
     models: Object.keys(perModel),
     suites: [...new Set(obs.map((x) => x.suite))].sort(),
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),
