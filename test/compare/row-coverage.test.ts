@@ -86,5 +86,20 @@ describe("compare's rows carry their share of the model's runs (real slice)", ()
     // the slice's no_defense row is over 2 of its 4 attacked runs: half, so not LOW, and no warning
     expect(text.stdout).toContain("runs used 2 of 4 (50.0%) (like for like; the cells left out: header)");
     expect(text.stdout).not.toContain("rest on fewer than 50%");
+    // --csv: the same rows, each with its runs used of available (parsed back, compared with --json)
+    const csv = path.join(dir, "rows.csv");
+    const c = await runCli(["compare", "--run", "lfl", "--labels-dir", labels(), "--by", "condition", "--baseline", "no_defense", "--bootstrap", "0", "--csv", csv]);
+    expect(c.code, c.stderr).toBe(0);
+    const [head, ...lines] = fs.readFileSync(csv, "utf8").trim().split("\n").map((l) => l.split(","));
+    expect(head.slice(0, 3)).toEqual(["agent_model", "condition", "asr_goal"]);
+    expect(head.slice(-4)).toEqual(["runs_used", "runs_available", "runs_used_share", "runs_used_low"]);
+    const at = (l: string[], k: string) => l[head.indexOf(k)];
+    const pooled = j.asr.filter((x: AsrCell) => x.suite === "(all)");
+    expect(lines.length).toBe(pooled.length);
+    for (const l of lines) {
+      const row = pooled.find((x: AsrCell) => x.model === at(l, "agent_model") && x.condition === at(l, "condition"));
+      expect([Number(at(l, "runs_used")), Number(at(l, "runs_available")), at(l, "runs_used_low")]).toEqual([row.like_for_like.used, row.like_for_like.available, String(row.like_for_like.low)]);
+      expect(Number(at(l, "asr_goal_count"))).toBe(row.asr_goal.count);
+    }
   }, 120_000);
 });
