@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import fs from "node:fs";
-import { repeatedWarningsNote, warnLine } from "./warn.js";
+import { repeatedWarningsNote, resetWarnings, warnLine } from "./warn.js";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "../errors.js";
@@ -48,6 +48,7 @@ export async function main(argv: string[]): Promise<number> {
     .version("0.1.0")
     .exitOverride()
     .showHelpAfterError("(run with --help for usage)");
+  resetWarnings(); // each text once per command: a caller running several commands in one process starts each anew
   for (const register of registers) register(program);
   for (const c of program.commands) c.exitOverride();
   try {

@@ -20,12 +20,18 @@ export function warnLine(w: string, every = false): void {
   process.stderr.write(`ipi-judge: warning: ${showControls(w)}\n`);
 }
 
+/** Start a command with no warning said (`main` runs one command per call; tests call it several times in one process). */
+export function resetWarnings(): void {
+  said.clear();
+}
+
 /**
  * The note on the warnings this command gave more than once and wrote once (`null` when none): how many, and the
- * start of each with its count.
+ * start of each with its count. Ends the command's count ({@link resetWarnings}).
  */
 export function repeatedWarningsNote(): string | null {
   const rep = [...said].filter(([, n]) => n > 1);
+  said.clear();
   if (rep.length === 0) return null;
   const head = (w: string) => (w.length > 60 ? `${w.slice(0, 60)}...` : w);
   return `${rep.length} warning${rep.length === 1 ? " was" : "s were"} given more than once and written once above: ${rep.map(([w, n]) => `"${showControls(head(w))}" ${n} times`).join("; ")}`;

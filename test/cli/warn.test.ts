@@ -1,6 +1,6 @@
 /** warnLine: each warning text once per command, repeats counted and said in one note at the end (session 39). */
 import { describe, expect, it, vi } from "vitest";
-import { repeatedWarningsNote, warnLine } from "../../src/cli/warn.js";
+import { repeatedWarningsNote, resetWarnings, warnLine } from "../../src/cli/warn.js";
 
 describe("warnLine", () => {
   it("writes a text once, counts its repeats; `every` writes each time (a long run's warnings as they happen)", () => {
@@ -24,5 +24,8 @@ describe("warnLine", () => {
       "ipi-judge: warning: retrying\n",
     ]);
     expect(repeatedWarningsNote()).toBe('1 warning was given more than once and written once above: "agent models ran different attacks (a: x; b: y)" 3 times');
+    // the note ends the command's count: the next command (main called again in one process) writes the text again
+    expect(repeatedWarningsNote()).toBeNull();
+    resetWarnings();
   });
 });
