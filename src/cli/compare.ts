@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import type { Command } from "commander";
+import { compareRowsCsv } from "../compare/rows-csv.js";
 import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { readLeanRun } from "../store/lean-read.js";
@@ -38,7 +40,8 @@ export function registerCompare(program: Command): void {
     .option("--all-cells", "keep every (suite, user task, injection task, attack) cell, with a warning when the conditions cover different ones (default: each model on the cells common to its own conditions, the reversals and interaction test on the cells every condition covers; the dropped cells are named)")
     .option("--bootstrap <n>", "bootstrap resamples for the percentile 95% intervals of the reversal shares and the mean underestimate (0: none); the text output's last line names every interval", "2000")
     .option("--seed <s>", "bootstrap seed", "1")
-    .option("--json", "print one JSON object");
+    .option("--json", "print one JSON object")
+    .option("--csv <file>", "also write the rows (per agent model and condition, suites pooled) as CSV, each with the runs it is over (runs_used of runs_available)");
   addCommitteeSelection(cmd, "with --committee: ");
   addProgressOptions(addWhereOption(cmd))
     .addHelpText(
@@ -110,6 +113,7 @@ Examples:
       // mixed-configuration warnings of the judges behind the labels only (review s29)
       const state = runStateLine(runStateFor(readRunState(runDir), prepared.judges));
       result.warnings.unshift(...runStateWarnings(state)); // no "WARNING: note: ..." (new user 30, M4)
+      if (typeof o.csv === "string") fs.writeFileSync(o.csv, compareRowsCsv(result));
       if (o.json) {
         result.warnings.push(...takeJournalWarnings()); // the journal lines skipped (also on stderr in text mode, from main)
         for (const w of result.warnings) warnLine(w);

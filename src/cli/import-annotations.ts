@@ -45,7 +45,9 @@ Checks every row: unknown item or trajectory ids, labels outside the study's sca
 normalized, nothing else), missing annotators, and an annotator labelling an item twice with different labels.
 Problems are listed with their file and row, and nothing is written. Rows without a label are counted, not
 imported. Output rows: {trajectory_id, annotator, label, item_id, stratum, phase, inclusion_probability, weight,
-sampling_stratum, committee_stratum, stratum_size, scale, content_sha256, sample_frame}: content_sha256 is the
+sampling_stratum, committee_stratum, stratum_size, scale, content_sha256, sample_frame}: weight is 1/inclusion_probability
+as sampled (a design weight: over the labelled items it sums to N only for a phase-1 sample with every item labelled;
+otherwise a warning gives the sums, and --json design_weights), estimate --human weights by stratum_size instead; content_sha256 is the
 trajectory's content hash when it was sampled, and estimate, agree --human, report and view refuse a label whose
 trajectory the run now holds with other content (content_changed_since_sample).
 Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
@@ -55,7 +57,7 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
       const s = res.summary;
       for (const w of res.warnings) warnLine(w);
       if (o.json) {
-        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, sample_adjudications: res.sample_adjudications, ...s, ...(s.weighted_label_shares ? { weighted_label_shares_over: SHARES_OVER } : {}) });
+        printJson({ out: path.resolve(o.out), formats: res.formats, warnings: res.warnings, sample_adjudications: res.sample_adjudications, ...s, ...(s.weighted_label_shares ? { weighted_label_shares_over: SHARES_OVER } : {}), design_weights: res.design_weights });
         return;
       }
       const lines = [

@@ -449,7 +449,7 @@ export function registerLabel(program: Command): void {
       const res = await labelRun({
         ...shared,
         concurrency: o.concurrency === undefined ? undefined : intOption(o.concurrency, "--concurrency", 1),
-        onWarning: (w) => warnLine(w),
+        onWarning: (w) => warnLine(w, true),
         maxCostUsd,
         // text mode lists them in the summary (stdout); with --json they are in the JSON and also on stderr
         onIngestWarning: (w) => {
@@ -471,7 +471,7 @@ export function registerLabel(program: Command): void {
                 const line = `batch ${b.batch_id ?? "(not sent)"} of judge ${b.judge_id}, round ${b.round}: ${b.status} ${b.completed}/${b.total}${b.failed ? `, ${b.failed} failed` : ""}`;
                 if (batchLine(b.key, b.status)) process.stderr.write(line + "\n");
               },
-              onWarning: (w) => warnLine(w),
+              onWarning: (w) => warnLine(w, true),
             }
           : undefined,
       });

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import fs from "node:fs";
-import { warnLine } from "./warn.js";
+import { repeatedWarningsNote, resetWarnings, warnLine } from "./warn.js";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { EXIT, UsageError } from "../errors.js";
@@ -48,6 +48,7 @@ export async function main(argv: string[]): Promise<number> {
     .version("0.1.0")
     .exitOverride()
     .showHelpAfterError("(run with --help for usage)");
+  resetWarnings(); // each text once per command: a caller running several commands in one process starts each anew
   for (const register of registers) register(program);
   for (const c of program.commands) c.exitOverride();
   try {
@@ -62,6 +63,8 @@ export async function main(argv: string[]): Promise<number> {
   } finally {
     // the journal lines any reader skipped, one warning per file (house rule: bad input is named, never dropped silently)
     for (const w of takeJournalWarnings()) warnLine(w);
+    const repeated = repeatedWarningsNote(); // one warning per distinct fact, with its count (session 39)
+    if (repeated) process.stderr.write(`ipi-judge: note: ${repeated}\n`);
   }
 }
 

@@ -9,7 +9,7 @@
  * The crude gap differs from 0 for a judge that cannot see the agent when its over-claim opportunity (e.g. exposed,
  * not compromised runs) is more frequent in one family's runs (new user 33, M); the warning rests on the adjusted gap.
  */
-import { bootstrapItems, type BootstrapInterval } from "../stats/index.js";
+import { bootstrapCounts, type BootstrapInterval } from "../stats/index.js";
 import { configuredFamily } from "../config/judges.js";
 import { familyOf } from "../ingest/family.js";
 import { isCompromised } from "../rubric/buckets.js";
@@ -78,7 +78,7 @@ type Item = StratItem;
 
 const mean = (xs: readonly Item[], k: "judge" | "others"): number => xs.reduce((s, x) => s + x[k], 0) / xs.length;
 
-/** Mean paired difference judge − others (one pass, no allocation: it runs B times in the bootstrap). */
+/** Mean paired difference judge − others over the items (the point figure; the bootstrap reads {@link itemKinds}). */
 function diff(items: readonly Item[]): number | null {
   if (items.length === 0) return null;
   let d = 0;
@@ -86,23 +86,29 @@ function diff(items: readonly Item[]): number | null {
   return d / items.length;
 }
 
-/** Own-family mean difference minus other-family mean difference, or null when a group is empty. */
-function gap(items: readonly Item[]): number | null {
-  let dOwn = 0;
-  let nOwn = 0;
-  let dOther = 0;
-  let nOther = 0;
-  for (let i = 0; i < items.length; i++) {
-    const x = items[i];
-    if (x.own) {
-      dOwn += x.judge - x.others;
-      nOwn++;
-    } else {
-      dOther += x.judge - x.others;
-      nOther++;
-    }
-  }
-  return nOwn === 0 || nOther === 0 ? null : dOwn / nOwn - dOther / nOther;
+/**
+ * The bootstrap's view of the items: a statistic of the crude figures depends on a resample only through its counts
+ * of six kinds, own family or not × judge − others (−1, 0, 1), so resampling counts (Multinomial, `bootstrapCounts`)
+ * has the distribution of resampling the items, in O(B·6) instead of O(B·n) (session 39: at 1M trajectories the two
+ * item bootstraps took 440 s per judge).
+ */
+export function itemKinds(items: readonly Item[]): Float64Array {
+  const c = new Float64Array(6);
+  for (let i = 0; i < items.length; i++) c[(items[i].own ? 3 : 0) + items[i].judge - items[i].others + 1]++;
+  return c;
+}
+
+/** Mean paired difference judge − others over the counts of {@link itemKinds}, or null when there is none. */
+export function diffOfKinds(c: ArrayLike<number>): number | null {
+  const n = c[0] + c[1] + c[2] + c[3] + c[4] + c[5];
+  return n === 0 ? null : (c[2] - c[0] + c[5] - c[3]) / n;
+}
+
+/** Own-family mean difference minus other-family mean difference over the counts of {@link itemKinds}, or null when a group is empty. */
+export function gapOfKinds(c: ArrayLike<number>): number | null {
+  const nOther = c[0] + c[1] + c[2];
+  const nOwn = c[3] + c[4] + c[5];
+  return nOwn === 0 || nOther === 0 ? null : (c[5] - c[3]) / nOwn - (c[2] - c[0]) / nOther;
 }
 
 function toPoints(ci: BootstrapInterval): PointsInterval {
@@ -120,7 +126,7 @@ function group(items: Item[], fams: Record<string, number>, boot: BootstrapSetti
     others_asr: mean(items, "others"),
     diff_points: 100 * (diff(items) as number),
   };
-  if (boot) g.ci_bootstrap = toPoints(bootstrapItems(items, diff, { B: boot.B, seed: boot.seed }));
+  if (boot) g.ci_bootstrap = toPoints(bootstrapCounts(itemKinds(items), diffOfKinds, { B: boot.B, seed: boot.seed }));
   return g;
 }
 
@@ -136,7 +142,7 @@ function group(items: Item[], fams: Record<string, number>, boot: BootstrapSetti
  * compromised, compromised; `./leniency-strata.ts`), directly standardized to the pooled stratum mix; a stratum
  * lacking one group is left out of it and counted (`adjusted.left_out`). The warning rests on the adjusted gap.
  * CIs: percentile bootstrap over trajectories for the groups and the crude gap (seeded; a gap resamples both groups
- * together and is undefined in a resample that lacks one group); the adjusted gap's CI is the MOVER with Wilson
+ * together and is undefined in a resample that lacks one group; drawn as counts of the items' kinds, {@link itemKinds}); the adjusted gap's CI is the MOVER with Wilson
  * limits per stratum proportion, weights fixed (`adjusted.gap_ci`, analytic: given whenever B > 0). Unattacked
  * trajectories are left out (`unattacked`): ASR is over attacked trajectories (DESIGN section 1).
  *
@@ -280,6 +286,6 @@ export function judgeLeniency(j: { id: string; family: string }, rows: Iterable<
     excluded,
   };
   if (res.crude_gap_points === null) res.crude_gap_reason = own.length === 0 ? "no_own_family_trajectories" : "no_other_family_trajectories";
-  else if (boot) res.crude_gap_ci_bootstrap = toPoints(bootstrapItems(all, gap, { B: boot.B, seed: boot.seed }));
+  else if (boot) res.crude_gap_ci_bootstrap = toPoints(bootstrapCounts(itemKinds(all), gapOfKinds, { B: boot.B, seed: boot.seed }));
   return res;
 }

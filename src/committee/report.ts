@@ -3,6 +3,7 @@
  * between the judges, self-family leniency and test-retest. Pure over the stored records; the CLI reads the
  * run and writes `committee.jsonl`.
  */
+import { uniqueWarnings } from "../format/unique-warnings.js";
 import { BUCKETS, type Bucket, type CommitteeVerdict, type Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { summarizeRun, type JudgeSummary } from "../run/summary.js";
@@ -373,7 +374,7 @@ export function committeeReport(
     excluded_judges: excluded,
     judge_health,
     judge_families: families,
-    warnings,
+    warnings: uniqueWarnings(warnings),
     committee: cs,
     code_majority,
     per_judge,

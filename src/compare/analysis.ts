@@ -35,6 +35,23 @@ export interface AsrCell extends AttackRates {
   /** A suite, or `(all)` for the pooled figure. */
   suite: string;
   condition: string;
+  /** What of the model's attacked runs under the condition the row is over (./row-coverage.ts; set by `compareConditions`). */
+  like_for_like?: RowCoverage;
+}
+
+/** A row resting on fewer than this share of its model's attacked runs under its condition is flagged (./row-coverage.ts). */
+export const ROW_COVERAGE_LOW_BELOW = 0.5;
+
+/** What a row of `compare` is over, of what its model ran under its condition (in that suite, or all suites). */
+export interface RowCoverage {
+  /** Attacked runs (labelled or not) of the model under the condition that the row's figures are over. */
+  used: number;
+  /** Attacked runs (labelled or not) of the model under the condition in the run (after --where). */
+  available: number;
+  /** used / available (null when none is available). */
+  share: number | null;
+  /** share below {@link ROW_COVERAGE_LOW_BELOW}. */
+  low: boolean;
 }
 
 /** A compact percentile bootstrap interval. */

@@ -190,6 +190,34 @@ export function mixWords(obs: readonly CellObservation[], conds: readonly string
   return suites && attacks ? "different suites and attacks" : suites ? "different suites" : attacks ? "different attacks" : "different tasks";
 }
 
+/** A model whose own conditions share no cell: its conditions' cell counts, its attacked trajectories, their mix. */
+interface WholeModel {
+  model: string;
+  cs: string;
+  n: number;
+  mix: string;
+}
+
+/**
+ * The one warning naming every model whose own conditions share no cell (session 39: one warning per model, the same
+ * text but the name, repeated), or null when none.
+ */
+function wholeModelsWarning(whole: readonly WholeModel[], fields: readonly string[], one: string): string | null {
+  if (whole.length === 0) return null;
+  if (whole.length === 1) {
+    const [m] = whole;
+    return (
+      `agent model ${m.model}: its conditions share no (${fields.join(", ")}) cell (${m.cs}): nothing of it is like for like, so all its ${m.n} attacked trajectories are kept ` +
+      `and its rates per ${one} (its worst ${one}, its leave-one-suite-out folds) mix ${m.mix}; narrow them with --where`
+    );
+  }
+  return (
+    `${whole.length} agent models: their own conditions share no (${fields.join(", ")}) cell (${whole.map((m) => `${m.model}: ${m.cs}`).join("; ")}): nothing of them is like for like, ` +
+    `so all their attacked trajectories are kept (${whole.map((m) => `${m.model} ${m.n}`).join(", ")}) and their rates per ${one} (their worst ${one}, their leave-one-suite-out folds) ` +
+    `mix ${whole.map((m) => `${m.mix} (${m.model})`).join(", ")}; narrow them with --where`
+  );
+}
+
 /**
  * The per-model scope: each model's cells common to its own conditions ({@link ModelCells}, `pooled` left 0 for the
  * caller), and whether an observation is in it. A model whose conditions share no cell is kept whole, with a warning.
@@ -206,6 +234,7 @@ function ownCells<T extends CellObservation>(obs: readonly T[], fields: readonly
   const common = new Map<string, Set<string> | null>(); // null: its conditions share no cell, kept whole
   const per_model: Record<string, ModelCells> = {};
   const warnings: string[] = [];
+  const whole: WholeModel[] = [];
   for (const model of [...byModel.keys()].sort()) {
     const m = byModel.get(model)!;
     const conditions = [...m.keys()].sort();
@@ -217,12 +246,11 @@ function ownCells<T extends CellObservation>(obs: readonly T[], fields: readonly
       const cs = conditions.map((c) => `${c} ${cellsPer[c]}`).join(", ");
       per_model[model].reason = `its conditions share no (${fields.join(", ")}) cell (${cs})`;
       const mine = obs.filter((o) => o.model === model);
-      warnings.push(
-        `agent model ${model}: ${per_model[model].reason}: nothing of it is like for like, so all its ${mine.reduce((s, o) => s + wt(o), 0)} attacked trajectories are kept ` +
-          `and its rates per ${one} (its worst ${one}, its leave-one-suite-out folds) mix ${mixWords(mine, conditions, fields)}; narrow them with --where`,
-      );
+      whole.push({ model, cs, n: mine.reduce((s, o) => s + wt(o), 0), mix: mixWords(mine, conditions, fields) });
     }
   }
+  const w = wholeModelsWarning(whole, fields, one);
+  if (w) warnings.push(w);
   const keep = (o: T) => {
     const s = common.get(o.model);
     return s === null || s!.has(o.cell!);

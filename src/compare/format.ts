@@ -16,6 +16,7 @@ import { fieldNoun, groupsNoun } from "./cells.js";
 import { formatCellsDropped, pooledFiguresText } from "./cells-text.js";
 import { shownStrings } from "../format/shown.js";
 import type { CompareResult } from "./result.js";
+import { rowCoverageCounts } from "./row-coverage.js";
 
 // Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).
 const pct = (x: number | null | undefined, reason?: string) => pctText(x, reason);
@@ -85,6 +86,19 @@ function headerLines(r: CompareResult): string[] {
   return lines;
 }
 
+/**
+ * `; runs used 3 of 30 (10.0%) LOW (...)`: the row's share of its model's attacked runs under its condition
+ * (`like_for_like`, ./row-coverage.ts), "" when not computed. `kind`: a row of the per-model rows that lost cells
+ * (named in the header), another per-model row, or a rate of the pooled figures (over the cells every condition
+ * covers, said in the header: no warning of its own).
+ */
+function runsUsedText(c: AsrCell, kind: "dropped" | "row" | "pooled"): string {
+  const l = c.like_for_like;
+  if (!l) return "";
+  const why = kind === "pooled" ? "like for like, pooled: header" : kind === "dropped" ? `like for like${l.low ? ": see the warning above" : ""}; the cells left out: header` : "like for like: see the warning above";
+  return `; runs used ${rowCoverageCounts(l)}${l.low ? ` LOW (${why})` : kind === "dropped" ? ` (${why})` : ""}`;
+}
+
 /** The rows per model and condition (rates, utility), then the unattacked models' utility and its note. */
 function rowLines(r: CompareResult, w: number, marker: string): string[] {
   const lines: string[] = [];
@@ -102,8 +116,8 @@ function rowLines(r: CompareResult, w: number, marker: string): string[] {
       const util = u ? `; utility under attack ${formatUtilityRate(u.under_attack)}${without}${inj}` : "";
       // the row's n is after the like-for-like drop (the cells common to the model's own conditions): said on the row
       // whose rate it changed (newuser16)
-      const dm = r.cells.per_model[m]?.dropped[c];
-      const lfl = dm ? `; like for like: ${dm.trajectories} of its ${dm.of} attacked runs here left out (header)` : "";
+      // and every row says its share of the model's runs there, LOW below half (session 39: 3 of 67 beside 69 of 69)
+      const lfl = runsUsedText(cell, r.cells.per_model[m]?.dropped[c] ? "dropped" : "row");
       lines.push(
         `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
           // a LOW coverage's clause is the warning's (compareConditions warns of every such row): said once, not twice
@@ -139,7 +153,7 @@ function pooledRateLines(r: CompareResult, w: number, marker: string): string[] 
   const mine = new Map(r.asr.filter((c) => c.suite === ALL_SUITES).map((c) => [key(c), c]));
   const theirs = new Map(pa.filter((c) => c.suite === ALL_SUITES).map((c) => [key(c), c]));
   const row = (c: AsrCell) =>
-    `  ${c.model.padEnd(w)}  ${c.condition.padEnd(28)} asr_goal ${rateFigureText(c.asr_goal)}, asr_behaviour ${rateFigureText(c.asr_behaviour)}${marker}; ${coverageText(c)}; ${exposureFigureText(c)}`;
+    `  ${c.model.padEnd(w)}  ${c.condition.padEnd(28)} asr_goal ${rateFigureText(c.asr_goal)}, asr_behaviour ${rateFigureText(c.asr_behaviour)}${marker}; ${coverageText(c)}; ${exposureFigureText(c)}${runsUsedText(c, "pooled")}`;
   const out: string[] = [];
   for (const [k, a] of mine) {
     const b = theirs.get(k);

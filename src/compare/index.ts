@@ -35,6 +35,8 @@ import { PooledExposureTally, pooledExposureLowWarning } from "../stats/pooled-e
 import { baselineTieText, chooseBaseline, commonTaskFilter, type CommonTasks } from "./tasks.js";
 import { baselineFields } from "./baseline-undefended.js";
 import type { CompareResult, PooledFigures } from "./result.js";
+import { rowCoverageWarning, setRowCoverage } from "./row-coverage.js";
+import { uniqueWarnings } from "../format/unique-warnings.js";
 
 export * from "./data.js";
 export * from "./cells.js";
@@ -228,7 +230,12 @@ export function compareConditions(
   const pairsUnattacked = opts.index ? unattackedOnlyPairs(opts.index.values(), o.condition_field, new Set(obs.map((x) => x.model))) : [];
   warnings.push(...unattackedOnlyPairWarnings(pairsUnattacked, o.condition_field));
   const cells = asrTable(obs, own.unlabelled);
+  // each row's share of what its model ran under its condition (session 39: rows over 3 of 67 runs beside rows over all)
+  const everyRun = [...o.observations, ...(o.unlabelled ?? [])];
+  setRowCoverage(cells, everyRun, [...obs, ...own.unlabelled]);
   warnings.push(...rateWarnings(cells, o.condition_field));
+  const rowLow = rowCoverageWarning(cells, o.condition_field, common.applied);
+  if (rowLow) warnings.push(rowLow);
   const ownApplied = Object.keys(cellRes.cells.per_model).length > 0;
   const utilityRows = opts.index
     ? utilityRowsOf(opts.index, o.condition_field, new Set(obs.map((x) => x.model)), {
@@ -252,6 +259,7 @@ export function compareConditions(
   const byRate = <T>(f: (rate: RateName) => T) => Object.fromEntries(RATE_NAMES.map((r) => [r, f(r)])) as Record<RateName, T>;
   const perModel = conditionsPerModel(obs);
   const pCells = same ? cells : asrTable(pooled.obs, pooled.unlabelled);
+  if (!same) setRowCoverage(pCells, everyRun, [...pooled.obs, ...pooled.unlabelled]);
   const pDropped = totalWeight(o.observations) - totalWeight(other.labelled);
   const pooledFigures: PooledFigures = {
     figures: [...POOLED_FIGURES],
@@ -281,7 +289,7 @@ export function compareConditions(
     pooled_figures: pooledFigures,
     pooled_conditions: pooledConditions,
     common_tasks: common,
-    warnings,
+    warnings: uniqueWarnings(warnings),
     models: Object.keys(perModel),
     suites: [...new Set(obs.map((x) => x.suite))].sort(),
     conditions: [...new Set(obs.map((x) => x.condition))].sort(),

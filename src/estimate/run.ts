@@ -6,6 +6,7 @@
  * Inputs: the run's trajectory index and verdicts, and a human-label file as `ipi-judge import-annotations`
  * writes it (rows `trajectory_id, annotator, label, stratum, stratum_size, inclusion_probability, weight, ...`).
  */
+import { uniqueWarnings } from "../format/unique-warnings.js";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { SPLIT_GOAL_WARNING, groupsBiasedBySplit } from "./split-goal.js";
 import { runFolderWarnings } from "../run/pooled-folders.js";
@@ -564,7 +565,7 @@ export function estimateFromData(
     groups,
     ...(filtered?.statement ? { where: filtered.statement } : {}),
     ...(sampled ? { sample_population: sampled } : {}),
-    warnings,
+    warnings: uniqueWarnings(warnings),
     rate,
     ...(caveats.length ? { rate_caveats: caveats } : {}),
   };

@@ -24,7 +24,7 @@ import { SPLIT_GOAL_WARNING } from "./split-goal.js";
 import { GOAL_ABOVE_BEHAVIOUR, GOAL_ABOVE_BEHAVIOUR_WHY, isGoalAboveBehaviour } from "./goal-above-behaviour.js";
 import { reasonText, undefinedText } from "../format/stat-text.js";
 import { writeCsv } from "../io/csv.js";
-import { rateCaveatMarker, type RateCaveat } from "../verdict/rate-caveat.js";
+import type { RateCaveat } from "../verdict/rate-caveat.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { runKind } from "../ingest/attacked.js";
 import type { CommitteeVerdict, Verdict } from "../types.js";
@@ -37,6 +37,7 @@ import { BLOCKED_CSV_COLUMNS, BLOCKED_NOTE, blockedCellText, blockedCsvCells, bl
 import { EXPOSURE_LOW_MEANS } from "../format/rates-text.js";
 import { coverageLowNote, disputedNote, dosNote, exposureLowNote, heuristicExposureLowNote } from "./table-notes.js";
 import { exposedCounts, exposureMarked, HEURISTIC_KEYS } from "./table-exposure.js";
+import { caveatMarks, JUDGE_KEYS } from "./table-caveat-text.js";
 import { asciiControls } from "../format/shown.js";
 import { heuristicAbsentCell, heuristicIsJudgeCell, heuristicShown, proportion, rateCell, type Proportion, type RateCell } from "./table-cells.js";
 import { likeForLikeWarnings } from "../stats/like-for-like.js";
@@ -416,8 +417,6 @@ type CellValue = { value: number | null; reason?: string; ci95: { lower: number;
 export const EXACT_MARK = "exact";
 type Col = { key: string; title: string; latex: string; get: (r: TableRow) => CellValue };
 
-/** The columns whose figures are the judge's labels (marked when its rates carry a caveat). */
-const JUDGE_KEYS: ReadonlySet<string> = new Set(["judge_asr_goal", "judge_asr_behaviour", "refusal_rate", "judge_exposure"]);
 
 
 function columns(t: PaperTable): Col[] {
@@ -578,11 +577,12 @@ export function formatTable(t: PaperTable): string {
   t = shownStrings(t); // names from the run files cannot break or reorder a line (../format/shown.ts)
   const cols = columns(t);
   const conds = hasConditions(t);
-  const mark = rateCaveatMarker(t.rate_caveats ?? []).trim(); // a broken judge's rates are never bare (new-user report 16)
-  const hmark = rateCaveatMarker(t.heuristic_rate_caveats ?? []).trim(); // nor a broken heuristic's (new user 18)
-  const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked", ...(mark ? ["judge caveat"] : []), ...(hmark ? ["heuristic caveat"] : [])];
-  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low))), blockedCellText(r), ...(mark ? [mark] : []), ...(hmark ? [hmark] : [])]);
+  // a broken judge's rates are never bare (new-user report 16), nor a broken heuristic's (new user 18): each figure
+  // marked, the legend right under the table (./table-caveat-text.ts; a column at the row's far end before)
+  const caveats = caveatMarks(t);
+  const head = ["model", ...(conds ? ["condition"] : []), ...cols.map((c) => `${c.title} %`), "blocked"];
+  const body = t.rows.map((r) => [r.agent_model, ...(conds ? [r.condition] : []), ...cols.map((c) => caveats.cell(c.key, cellText(c.get(r), t.allow_low_coverage, (c.key === "judge_exposure" && r.judge_exposure_low) || (HEURISTIC_KEYS.has(c.key) && r.heuristic_exposure_low)))), blockedCellText(r)]);
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (xs: string[]) => xs.map((x, i) => x.padEnd(widths[i])).join("  ").trimEnd();
-  return [line(head), ...body.map(line), "", ...t.notes].join("\n");
+  return [line(head), ...body.map(line), ...caveats.legend(cols), "", ...t.notes].join("\n");
 }

@@ -6,6 +6,7 @@
  * committee report), `src/committee/` (the report, its summary and rate items), `src/agree/`, `src/compare/`,
  * `src/estimate/` and `src/stats/`; the human-label file is read once.
  */
+import { uniqueWarnings } from "../format/unique-warnings.js";
 import { cliWarnings } from "./cli-warnings.js";
 import { runInputsAndCosts, type RunCosts } from "./run-inputs.js";
 import fs from "node:fs";
@@ -547,7 +548,7 @@ export async function buildReportModelObjects(o: ReportOptions): Promise<ReportM
           retest: crc.retest,
         }
       : null,
-    warnings,
+    warnings: uniqueWarnings(warnings),
     judge_health: cr.judge_health,
     asr: asrRows(rateItems, index),
     labels: labelCounts,

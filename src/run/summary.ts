@@ -389,6 +389,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     lines.push(
       `  ${s.attacked_run_errors} of the ${s.attacked} attacked runs ended in an agent error: the rates below count them (the judge labels what the trajectory shows); agree --reference leaves them out, so its n is smaller by as many`,
     );
+  const saidUnder = new Map<string, string>(); // a NOT LIKE FOR LIKE warning -> the judge under whose rows it was said
   for (const j of s.judges) {
     lines.push("");
     lines.push(`judge ${j.judge_id} (${j.judge_model}, ${j.judge_family}): ${j.verdicts} verdicts`);
@@ -432,18 +433,19 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
     const perCondition = models.some(([, pm]) => pm.conditions.length > 1);
     // rates side by side over different attacks or suites: said with the rows they concern (the first block of
     // per-model rows), on stdout as in --json (not only on stderr)
-    const notLikeOf = (pooled: boolean) => s.warnings.filter((w) => isLikeForLikeWarning(w) && w.includes(POOLED_MIX_MARK) === pooled).map((w) => `    NOT LIKE FOR LIKE: ${w}`);
-    const notLike = notLikeOf(false);
+    // in full under the first judge's rows, pointed to under the others' (session 39: the same text once per judge)
+    const notLikeOf = (pooled: boolean) =>
+      s.warnings.filter((w) => isLikeForLikeWarning(w) && w.includes(POOLED_MIX_MARK) === pooled).map((w) => (saidUnder.has(w) ? `    NOT LIKE FOR LIKE: as under judge ${saidUnder.get(w)} above` : (saidUnder.set(w, j.judge_id), `    NOT LIKE FOR LIKE: ${w}`)));
     if (perCondition) {
       lines.push(`  per agent model and condition (defense):`);
-      lines.push(...notLike);
+      lines.push(...notLikeOf(false));
       const names = j.by_model_condition.map((x) => `${x.agent_model} | ${x.condition}`);
       const w = Math.max(...names.map((n) => n.length));
       j.by_model_condition.forEach((x, i) => lines.push(`    ${names[i].padEnd(w)}  ${ratesText(x)}`));
     }
     if (models.length > 0) {
       lines.push(`  per agent model${perCondition ? " (pooled over the conditions named)" : ""}:`);
-      lines.push(...(perCondition ? notLikeOf(true) : notLike));
+      lines.push(...notLikeOf(perCondition));
       // one model and condition pooled over run folders (./pooled-folders.ts): said with the rows, not only on stderr
       lines.push(...s.warnings.filter((w) => w.includes(POOLED_FOLDERS_MARK)).map((w) => `    POOLED RUN FOLDERS: ${w}`));
       const w = Math.max(...models.map(([m]) => m.length));

@@ -7,6 +7,7 @@
  * import.ts (parsing and checks); the label scales are src/rubric/scale.ts; this file wires them to the run
  * store and the file system.
  */
+import { weightSums, weightSumWarning, type DesignWeightSums } from "./weight-sums.js";
 import { minLabelledWarnings } from "./min-labelled.js";
 import fs from "node:fs";
 import { staleAdjudicationWarning } from "../agree/adjudication-facts.js";
@@ -283,7 +284,7 @@ export interface SampleAdjudicationRead {
  */
 export async function importAnnotations(
   o: ImportAnnotationsOptions,
-): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string>; warnings: string[]; sample_adjudications: SampleAdjudicationRead[] }> {
+): Promise<{ rows: HumanLabelRow[]; summary: ImportSummary; formats: Record<string, string>; warnings: string[]; sample_adjudications: SampleAdjudicationRead[]; design_weights: DesignWeightSums }> {
   if (!fs.existsSync(o.manifest)) {
     throw new AnnotationImportError(`manifest ${o.manifest} not found (it is DIR/${EXPORT_FILES.manifest} of ipi-judge sample --out DIR)`, []);
   }
@@ -321,6 +322,10 @@ export async function importAnnotations(
   // some items with a content hash and some without: the ones without are named (red team 14)
   const partial = partialHashWarning(manifest, o.manifest);
   if (partial) warnings.push(partial);
+  // the rows' weight is 1/pi as sampled: over the labelled items it is N only in phase 1 without nonresponse (session 39)
+  const designWeights = weightSums(manifest, new Set(rows.map((r) => r.item_id)));
+  const sums = weightSumWarning(designWeights);
+  if (sums) warnings.push(sums);
   const dir = path.dirname(path.resolve(o.out));
   // the manifest each row came from, relative to the output: agree/estimate/report find the sample's adjudications by it
   const sampleManifest = path.relative(dir, path.resolve(o.manifest)) || path.basename(o.manifest);
@@ -329,5 +334,5 @@ export async function importAnnotations(
   const tmp = `${o.out}.tmp-${process.pid}`;
   fs.writeFileSync(tmp, text, "utf8");
   fs.renameSync(tmp, o.out);
-  return { rows, summary, formats, warnings, sample_adjudications: sampleAdjudications };
+  return { rows, summary, formats, warnings, sample_adjudications: sampleAdjudications, design_weights: designWeights };
 }

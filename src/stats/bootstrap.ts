@@ -384,6 +384,47 @@ export function bootstrapItems<T>(
 }
 
 /**
+ * Percentile bootstrap of a statistic that depends on a resample of n items only through its counts over k
+ * categories (the items' kinds): the counts of n items drawn with replacement are Multinomial(n, counts/n), drawn
+ * directly by conditional binomials ({@link multinomialFromCounts}). O(B·k) after the counts, independent of n; the
+ * same distribution of replicates as {@link bootstrapItems} over the n items (not the same stream for a seed).
+ * @param counts the items' count per category (non-negative integers), n = their sum.
+ * @param stat statistic of a resample's counts (a reused array: do not keep it); null = undefined.
+ * @returns as {@link bootstrapItems}, with `resampling: "multinomial"`; `empty_input` when n = 0.
+ * @throws Error when B < 1, the seed is not an integer, or a count is not a non-negative integer.
+ */
+export function bootstrapCounts(
+  counts: ArrayLike<number>,
+  stat: (counts: Float64Array) => number | null,
+  opts: Omit<BootstrapOptions, "resampling"> & { keepReplicates?: boolean },
+): TableBootstrapResult {
+  const B = opts.B;
+  if (!Number.isInteger(B) || B < 1) throw new Error(`bootstrap: B must be a positive integer, got ${B}`);
+  if (!Number.isInteger(opts.seed)) throw new Error(`bootstrap: seed must be an integer, got ${opts.seed}`);
+  let n = 0;
+  for (let k = 0; k < counts.length; k++) {
+    if (!Number.isInteger(counts[k]) || counts[k] < 0) throw new Error(`bootstrap: count ${k} = ${counts[k]} is not a non-negative integer`);
+    n += counts[k];
+  }
+  const level = opts.level ?? 0.95;
+  const out = emptyBootstrap(level, B, opts.seed, "multinomial");
+  if (n === 0) {
+    out.reason = "empty_input";
+    return out;
+  }
+  const rng = prand.xoroshiro128plus(opts.seed);
+  const cells = new Float64Array(counts.length);
+  const values = new Float64Array(B);
+  let defined = 0;
+  for (let b = 0; b < B; b++) {
+    multinomialFromCounts(rng, counts, cells, n);
+    const v = stat(cells);
+    if (v !== null) values[defined++] = v;
+  }
+  return percentileInterval(out, values, defined, B, level, opts.keepReplicates);
+}
+
+/**
  * Fill a bootstrap result from its replicates: counts of defined and undefined resamples, and the percentile
  * interval [q_{(1−level)/2}, q_{(1+level)/2}] (type 1 quantiles) over the defined ones (test/data/vectors/NOTES.md
  * §1.4 "Percentile bootstrap CI"), or `reason: "all_resamples_undefined"` when none is defined.

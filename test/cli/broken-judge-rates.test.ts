@@ -80,7 +80,10 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(t.code, t.stderr).toBe(0);
     const body = t.stdout.split("\n").filter((l) => /^(claude|gemini|gpt|meta)/.test(l));
     expect(body.length).toBe(4);
-    for (const l of body) expect(l).toContain(MARK);
+    // each of the judge's four figures marked beside it, the mark said right under the table (session 39: a column at
+    // the far right of a row wider than a terminal before)
+    for (const l of body) expect(l.match(/\] \*(?!\*)/g)?.length ?? 0, l).toBe(4);
+    expect(t.stdout.split("\n")[5]).toBe(`* judge caveat ${MARK}: on the judge's figures (asr_goal, asr_behaviour, refusal rate, exposure)`);
     // the caveat once, on stderr (new-user pass: printed on both in text mode); the CSV and LaTeX keep it in their notes
     expect(t.stderr).toMatch(/^ipi-judge: warning: judge liar looks broken/m);
     expect(t.stdout).not.toMatch(/judge liar looks broken/);
@@ -141,8 +144,9 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(t.code, t.stderr).toBe(0);
     const body = t.stdout.split("\n").filter((l) => /^(claude|gemini|gpt|meta)/.test(l));
     expect(body.length).toBe(4);
-    for (const l of body) expect(l).toContain(MARK);
-    expect(t.stdout.split("\n")[0]).toContain("heuristic caveat");
+    for (const l of body) expect(l.match(/\] \*\*/g)?.length ?? 0, l).toBe(2); // the heuristic's asr_goal and asr_behaviour
+    expect(t.stdout.split("\n")[0]).not.toContain("caveat");
+    expect(t.stdout).toContain(`\n** heuristic caveat ${MARK}: on the heuristic's figures (`);
     expect(t.stderr.split("judge liar looks broken").length - 1).toBe(1);
     const [head, ...rows] = fs.readFileSync(csv, "utf8").trim().split("\n");
     expect(head.split(",").at(-1)).toBe("heuristic_caveat");

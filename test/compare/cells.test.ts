@@ -87,7 +87,7 @@ describe("a model whose two conditions ran different cells, beside models that r
     // the worst condition is per model: x's A 50% against its baseline B 25%
     expect(r.worst_condition.asr_behaviour.per_model.find((m) => m.model === "x")).toMatchObject({ worst_condition: "A", underestimate: 0.25 });
     expect(r.dropped_like_for_like).toBe(2);
-    expect(formatCompare(r)).toMatch(/\n {2}x +A +asr_goal .*; like for like: 2 of its 6 attacked runs here left out \(header\)/);
+    expect(formatCompare(r)).toMatch(/\n {2}x +A +asr_goal .*; runs used 4 of 6 \(66\.7%\) \(like for like; the cells left out: header\)/);
   });
 
   it("the reversals set x beside y on the cells every condition covers (c1, c2), not on their different own cells", () => {
@@ -130,6 +130,16 @@ describe("pooled figures when nothing, or one model, is like for like", () => {
     expect(byAttack[0]).toContain("; nor do the conditions of any model, so all its trajectories are kept and its own figures (rates per attack, worst attack, leave-one-suite-out)");
   });
 
+  it("two models whose own conditions share no cell: one warning naming both, with each one's counts (session 39: one per model, the same text)", () => {
+    const o = (model: string, condition: string, cell: string, attack = "a") => ({ model, condition, suite: "s", attack, cell });
+    // a common cell c0 across conditions (pooled, through z), but x's and y's own conditions share none
+    const obs = [o("x", "A", "c1"), o("x", "B", "c2", "b"), o("y", "A", "c3"), o("y", "B", "c4"), o("z", "A", "c0"), o("z", "B", "c0")];
+    const f = commonCellFilter(obs, "condition", "common");
+    const own = f.warnings.filter((w) => /share no/.test(w));
+    expect(own).toEqual([
+      "2 agent models: their own conditions share no (suite, user_task_id, injection_task_id, attack) cell (x: A 1, B 1; y: A 1, B 1): nothing of them is like for like, so all their attacked trajectories are kept (x 2, y 2) and their rates per condition (their worst condition, their leave-one-suite-out folds) mix different attacks (x), different tasks (y); narrow them with --where",
+    ]);
+  });
   it("a model whose own conditions share no cell is kept whole in its rows, said NOT LIKE FOR LIKE, and left out of the pooled figures", () => {
     const obs = [...runs("x", "A", cs(1), [1]), ...runs("x", "B", cs(2), [0]), ...runs("y", "A", cs(1, 2), [0, 1]), ...runs("y", "B", cs(1, 2), [0, 0])];
     const f = commonCellFilter(obs, "condition", "common");

@@ -136,6 +136,18 @@ describe("label summary: the two named rates per agent model (and condition)", (
     expect(text).toContain(`  per agent model:\n    NOT LIKE FOR LIKE: ${s.warnings[0]}\n    gpt-4o  asr_goal 50.0%`);
   });
 
+  it("two judges: the NOT LIKE FOR LIKE warning in full under the first judge's rows, pointed to under the second's (session 39)", () => {
+    const row = (id: string, agent_model: string, suite: string) => [id, slimIndexRow({ id, attacked: true, agent_model, condition: "no_defense", attack: "ii", suite, n_messages: 1, content_sha256: "h" } as TrajectoryIndexRow)] as const;
+    const index = new Map<string, TrajectoryIndexRow>([row("a", "gpt-4o", "workspace"), row("b", "gpt-4o", "slack"), row("c", "llama", "banking")]);
+    const two = (id: string, label: Bucket) => [verdict(id, label), { ...verdict(id, label), judge_id: "k" } as Verdict];
+    const s = summarizeRun("r", [...two("a", "full_compliance"), ...two("b", "unaffected"), ...two("c", "unaffected")], index, []);
+    expect(s.judges.map((j) => j.judge_id)).toEqual(["j", "k"]);
+    const text = formatSummary(s);
+    expect(text.split(s.warnings[0]).length - 1).toBe(1);
+    expect(text).toContain(`  per agent model:\n    NOT LIKE FOR LIKE: ${s.warnings[0]}\n    gpt-4o  asr_goal 50.0%`);
+    expect(text).toContain("  per agent model:\n    NOT LIKE FOR LIKE: as under judge j above\n    gpt-4o  asr_goal 50.0%");
+  });
+
   it("cached tokens no provider reported are unknown, not '0 cached' (review)", () => {
     const index = new Map<string, TrajectoryIndexRow>([["a1", { id: "a1", attacked: true, agent_model: "m" } as TrajectoryIndexRow]]);
     const withUsage = (u: Verdict["usage"]) => ({ ...verdict("a1", "unaffected"), usage: u }) as Verdict;
