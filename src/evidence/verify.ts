@@ -82,21 +82,22 @@ export function describeKinds(kinds: readonly PartKind[]): string {
  * review s29 (normalizing folds a fullwidth `＜` to `<` and drops a zero-width character between `<` and the name,
  * but the judge saw those as they are, never `&lt;`). Red team 29b: a raw `< tool_result>` (shown `&lt; tool_result>`)
  * cut as `&l` did not verify while the form added the name without the space.
- * @returns each form with `tail`, the text it adds from the escape on.
+ * @returns each form with `tail`, the text it adds from the escape on, and `typed`, the part of the tag name the judge
+ *   itself wrote (the rest of `tail`'s name is completed here).
  */
-function cutEscapeForms(unescaped: string): { text: string; tail: string }[] {
+function cutEscapeForms(unescaped: string): { text: string; tail: string; typed: string }[] {
   const amp = unescaped.lastIndexOf("&");
   if (amp < 0 || unescaped.length - amp > 40) return [];
   const tail = unescaped.slice(amp).toLowerCase();
   const head = unescaped.slice(0, amp);
-  const out: { text: string; tail: string }[] = [];
+  const out: { text: string; tail: string; typed: string }[] = [];
   const amps = (tail.match(/amp;/g) ?? []).length;
   for (let k = 0; k <= amps + 1; k++) {
     const shown = `&${"amp;".repeat(k)}lt;`;
     const original = k === 0 ? "<" : `&${"amp;".repeat(k - 1)}lt;`;
     if (shown.startsWith(tail)) {
       // cut inside the escape itself: the original character alone; where it is an escape is for findForm to check
-      out.push({ text: head + original, tail: original });
+      out.push({ text: head + original, tail: original, typed: "" });
       continue;
     }
     if (!tail.startsWith(shown)) continue;
@@ -104,10 +105,10 @@ function cutEscapeForms(unescaped: string): { text: string; tail: string }[] {
     const m = /^(\s*)(\/?)(\s*)([^\s/]*)$/.exec(tail.slice(shown.length));
     if (m === null) continue;
     const between = m[1] + m[2] + m[3];
-    if (m[4] === "") out.push({ text: head + original + between, tail: original + between });
+    if (m[4] === "") out.push({ text: head + original + between, tail: original + between, typed: "" });
     else
       for (const t of TAG_NAMES)
-        if (t.length > m[4].length && t.startsWith(m[4])) out.push({ text: head + original + between + t, tail: original + between + t });
+        if (t.length > m[4].length && t.startsWith(m[4])) out.push({ text: head + original + between + t, tail: original + between + t, typed: m[4] });
   }
   return out;
 }
@@ -119,6 +120,12 @@ function cutEscapeForms(unescaped: string): { text: string; tail: string }[] {
 interface Form {
   n: string;
   esc: number;
+  /**
+   * Letters, marks and digits the judge itself wrote, for a cut-escape form (`esc` >= 0): those before the escape and of
+   * the part of the tag name it typed, not those of the name completed here (red team 39 B: "--------------------&lt;i"
+   * passed the {@link MIN_QUOTE_TEXT} rule on the 11 letters of "instruction"). Absent: `textChars(n)`.
+   */
+  typedText?: number;
 }
 
 function candidates(quote: string, ctx: EvidenceContext): Form[] {
@@ -134,7 +141,10 @@ function candidates(quote: string, ctx: EvidenceContext): Form[] {
     const n3 = normalize(cut.text);
     // the added text is ASCII (with at most whitespace the normalization collapses): it stays at the end
     const added = normalize(cut.tail);
-    if (added !== "" && n3.endsWith(added) && !out.some((f) => f.n === n3)) out.push({ n: n3, esc: n3.length - added.length });
+    if (added !== "" && n3.endsWith(added) && !out.some((f) => f.n === n3)) {
+      const esc = n3.length - added.length;
+      out.push({ n: n3, esc, typedText: textChars(n3.slice(0, esc)) + textChars(cut.typed) });
+    }
   }
   return out;
 }
@@ -250,11 +260,11 @@ export function verifyQuote(q: EvidenceQuote, allowed: readonly PartKind[], ctx:
   }
   // red team 35a F4: a markdown rule ("------------") or JSON punctuation ('", "amount": ') is 12 characters of any text
   const needText = minQuoteText(ctx.minQuoteChars);
-  const withText = longEnough.filter((c) => textChars(c.n) >= needText);
+  const withText = longEnough.filter((c) => (c.typedText ?? textChars(c.n)) >= needText);
   if (withText.length === 0) {
     return {
       ...base,
-      reason: `too little text: ${textChars(longEnough[0].n)} letters, marks or digits after normalization, at least ${needText} needed (quote the words or values that show it, not only punctuation or markup)`,
+      reason: `too little text: ${longEnough[0].typedText ?? textChars(longEnough[0].n)} letters, marks or digits after normalization, at least ${needText} needed (quote the words or values that show it, not only punctuation or markup)`,
     };
   }
 
