@@ -248,9 +248,10 @@ export interface Verdict {
    */
   label_basis?: "finding" | "refused_call" | "exposure_found" | "unattacked" | "injection_absent" | "undecided";
   /**
-   * Set (true) on a compliance label whose findings held on an attacked run where code finds the injected text nowhere
-   * in what the agent received (new user 32): the label stands (code's search can miss an encoding), judge health
-   * counts it (`compliance_without_injection`). Absent otherwise.
+   * Set (true) on a compliance label, or an `unaffected` label a finding gave (red team 39 A), whose findings held on an
+   * attacked run where code finds the injected text nowhere in what the agent received (new user 32): the label stands
+   * (code's search can miss an encoding), judge health counts it (`compliance_without_injection`,
+   * `unaffected_without_injection`). Absent otherwise.
    */
   injection_absent?: true;
   /**
