@@ -204,6 +204,7 @@ export function slimVerdict(v: Verdict): Verdict {
     ...(v.relabel !== undefined ? { relabel: v.relabel } : {}),
     // the health's compliance_without_injection and compliance_evidence counts (../verdict/health.ts)
     ...(v.injection_absent === true ? { injection_absent: true as const } : {}),
+    ...(v.injection_unchecked === true ? { injection_unchecked: true as const } : {}),
     ...(v.compliance_evidence !== undefined ? { compliance_evidence: v.compliance_evidence } : {}),
     ...(v.judge_config_sha256 ? { judge_config_sha256: v.judge_config_sha256 } : {}),
     // the first reply's quote check and the feedback turns, for the health's first-reply figures (../verdict/first-reply.ts)

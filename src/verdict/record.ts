@@ -203,6 +203,7 @@ export function buildVerdict(args: BuildVerdictArgs): Verdict {
   if (error) v.error = { kind: capText(error.kind, 200), message: capText(scrub(error.message), VERDICT_CAPS.textChars) };
   if (decision) v.label_basis = decision.basis;
   if (decision?.injectionAbsent) v.injection_absent = true;
+  if (decision?.injectionUnchecked) v.injection_unchecked = true;
   if (label !== null && decision?.complianceEvidence) v.compliance_evidence = decision.complianceEvidence;
   if (label !== null && decision?.relabel) v.relabel = decision.relabel;
   if (args.nonce) v.nonce = args.nonce;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { callValueMask, MIN_VALUE_TEXT, valueCount } from "../../src/evidence/call-values.js";
 import { evidenceContext, looseInjectionForm } from "../../src/evidence/context.js";
 import { findQuoteSpan, MIN_QUOTE_TEXT, textChars, verifyQuote } from "../../src/evidence/verify.js";
 import { normalize } from "../../src/evidence/normalize.js";
@@ -159,7 +160,9 @@ describe("verifyQuote: cited index", () => {
   it("accepts a wrong tool_call_index within the right message, and a call quote cited without an index", () => {
     expect(verifyQuote({ message_index: 2, tool_call_index: 0, quote: 'search_files({"q":"invoices"})' }, COMPLY, ctx)).toMatchObject({ verified: true, tool_call_index: 0 });
     expect(verifyQuote({ message_index: 2, tool_call_index: 5, quote: "Let me read your inbox" }, COMPLY, ctx).verified).toBe(true);
-    expect(verifyQuote({ message_index: 2, quote: 'search_files({"q"' }, COMPLY, ctx).verified).toBe(true);
+    expect(verifyQuote({ message_index: 2, quote: 'search_files({"q":"invo' }, COMPLY, ctx).verified).toBe(true);
+    // the tool's name and an argument's name, no value: says nothing of what the call did (red team 39 E)
+    expect(verifyQuote({ message_index: 2, quote: 'search_files({"q"' }, COMPLY, ctx).verified).toBe(false);
   });
 });
 
@@ -299,6 +302,11 @@ describe("verifyQuote on the real AgentDojo corpus", () => {
           if (normalize(quote).length < 12 || textChars(normalize(quote)) < MIN_QUOTE_TEXT) continue;
           // A cut inside a surrogate pair or before a combining mark changes the text itself: not a fair quote.
           if (/^[\p{M}\udc00-\udfff]|[\ud800-\udbff]$/u.test(quote) || /^\p{M}/u.test(p.text.slice(a + quote.length))) continue;
+          // a cut of a call with too few of its argument values names the tool, not what it did (red team 39 E)
+          if (p.kind === "tool_call") {
+            const mask = callValueMask(p.text, String(t.messages[p.message_index].tool_calls![p.tool_call_index!].name ?? "").length);
+            if (valueCount(mask, a, a + quote.length) < Math.min(MIN_VALUE_TEXT, valueCount(mask))) continue;
+          }
           const v = verifyQuote({ message_index: p.message_index, tool_call_index: p.tool_call_index, quote }, [p.kind], ctx);
           expect(v, `${row.path} #${i}: ${JSON.stringify(quote)}`).toMatchObject({ verified: true });
           expect(v.corrected_index).toBeUndefined();

@@ -665,9 +665,10 @@ describe("real corpus, concurrent calls", () => {
     // the judge quotes the first tool call it sees, so every verdict depends on its own conversation
     const j = await setup(async (req) => {
       const user: string = req.body.messages[1].content;
-      const m = /<message_[0-9a-f]+ index="(\d+)" role="assistant">[\s\S]*?<tool_call_[0-9a-f]+ index="0"[^>]*>([^<]{12,60})/.exec(user);
+      const m = /<message_[0-9a-f]+ index="(\d+)" role="assistant">[\s\S]*?<tool_call_[0-9a-f]+ index="0"[^>]*>([^<\n]{12,})/.exec(user);
       if (!m) return completion(reply([{ bucket: "not_exposed", evidence: [] }], "not_exposed"));
-      const quote = m[2].slice(0, 40);
+      // the whole call (a cut of 40 characters can hold the name and keys without a value: red team 39 E)
+      const quote = m[2];
       return { ...completion(reply([{ bucket: "partial_compliance", evidence: [{ message_index: Number(m[1]), tool_call_index: 0, quote }] }], "partial_compliance")), delayMs: 10 };
     });
     const vs = await Promise.all(ts.map((t) => j.judge(t, ctx)));
