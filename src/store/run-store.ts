@@ -124,8 +124,11 @@ export class RunStore {
   private release: () => void = () => {};
   private dirty = 0;
   private lastWrite = 0;
-  /** Verdicts and errors found in the journals when the run was opened. */
-  resumed = { verdicts: 0, errors: 0, trajectories: 0, bad_lines: 0 };
+  /**
+   * Verdicts and errors found in the journals when the run was opened; `bad_lines` skipped, `bad_by_file` their
+   * numbers per journal file name (as read, before a partial last line is cut).
+   */
+  resumed = { verdicts: 0, errors: 0, trajectories: 0, bad_lines: 0, bad_by_file: {} as Record<string, number[]> };
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -195,7 +198,8 @@ export class RunStore {
     // every skipped line is counted here and named by file and line for the command's warning (./skipped-lines.ts)
     const skips = (file: string, what: string) => {
       const s = journalSkips(file, what);
-      return { end: s.end, bad: (line: number) => (this.resumed.bad_lines++, s.bad(line)) };
+      const mine = (this.resumed.bad_by_file[path.basename(file)] ??= []);
+      return { end: s.end, bad: (line: number) => (this.resumed.bad_lines++, mine.push(line), s.bad(line)) };
     };
     const vs = skips(this.file("verdicts.jsonl"), NOT_VERDICT);
     for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
