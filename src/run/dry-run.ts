@@ -23,7 +23,7 @@ import type { OpenAIJudge } from "../judges/llm-judge.js";
 import { readTrajectories } from "../ingest/index.js";
 import { readJsonl } from "../io/jsonl.js";
 import { journalSkips } from "../store/skipped-lines.js";
-import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT } from "../store/records.js";
+import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT } from "../store/records.js";
 import { referenceKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { VerdictLedger } from "../store/ledger.js";
 import type { Trajectory, Verdict } from "../types.js";
@@ -188,7 +188,7 @@ async function readDone(runDir: string): Promise<{ ledger: VerdictLedger; config
   if (!fs.existsSync(runDir)) return { ledger, configs, observed, rows };
   // the lines label's store would skip, skipped and named here too (./skipped-lines.ts: one warning per file)
   const vs = journalSkips(path.join(runDir, "verdicts.jsonl"), NOT_VERDICT);
-  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
+  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), vs.bad, verdictRecordCheck(path.join(runDir, "verdicts.jsonl")), vs.end)) {
     ledger.addVerdict(v);
     latest.set(`${v.trajectory_id}\u0000${v.judge_id}\u0000${v.repeat}`, { judge: v.judge_id, prompt: v.prompt_sha256, sha: v.judge_config_sha256 ?? "" });
     // the judge's observed turns and output per request (verdicts with requests and a full usage record)

@@ -11,7 +11,7 @@ import { removeQuietly } from "../io/remove-quietly.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import {
-  currentVerdictKey, errorKey, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT,
+  currentVerdictKey, errorKey, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, verdictRecordCheck, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT,
   referenceKey, slimIndexRow, slimVerdict, sourceKey, type TrajectoryIndexRow,
 } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
@@ -202,7 +202,7 @@ export class RunStore {
       return { end: s.end, bad: (line: number) => (this.resumed.bad_lines++, mine.push(line), s.bad(line)) };
     };
     const vs = skips(this.file("verdicts.jsonl"), NOT_VERDICT);
-    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
+    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), vs.bad, verdictRecordCheck(this.file("verdicts.jsonl")), vs.end)) {
       this.remember(v);
       // the figures of a resumed run read stored verdicts as every reader does (`applyUnattackedRule`), and say so
       const ruled = applyUnattackedRule(v, v.attacked);
