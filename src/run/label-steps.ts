@@ -8,7 +8,7 @@ import { UsageError } from "../errors.js";
 import { removeQuietly } from "../io/remove-quietly.js";
 import fs from "node:fs";
 import path from "node:path";
-import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
+import { readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
 import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { changedBackWarning, withoutStale } from "./stale-summary.js";
 import { takeStaleNote } from "../store/stale-verdicts.js";
@@ -29,6 +29,7 @@ import type { LabelOptions } from "./label-options.js";
 import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
 import { corruptLinesError, corruptLinesRepaired } from "./corrupt-lines.js";
+import { preCount } from "./before-reading.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
 import { withoutRemoved } from "./removed-record.js";
@@ -130,10 +131,9 @@ export async function openInvocation(
       config_key_version: current.get(j.id)!.keyVersion ?? TRANSPORT_KEY_VERSION,
     })),
   ];
-  // The pre-count walks every input once more; with a limit, the limit is the total (a bar that ends early
-  // when the input is smaller than the limit is corrected by the reporter: total >= read).
-  if (opts.limit !== undefined) progress.total = opts.limit;
-  else if (opts.onProgress) progress.total = await countInputs(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes }).catch(() => 0);
+  // The pre-count walks every input once more (it stops at a Ctrl-C: ./before-reading.ts); with a limit, the limit is
+  // the total (a bar that ends early when the input is smaller than the limit is corrected by the reporter: total >= read).
+  await preCount(opts, progress);
   store.snapshot.last_invocation = {
     at: new Date().toISOString(),
     inputs: opts.inputs,

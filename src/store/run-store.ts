@@ -120,7 +120,7 @@ export class RunStore {
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
-  private before?: { inputs: RunSnapshot["inputs"]; stopped_judges: RunSnapshot["stopped_judges"]; label_state: RunSnapshot["label_state"] };
+  private before?: Pick<RunSnapshot, "inputs" | "stopped_judges" | "label_state" | "judges" | "last_invocation">;
   private release: () => void = () => {};
   private dirty = 0;
   private lastWrite = 0;
@@ -230,7 +230,8 @@ export class RunStore {
     this.trajectories = Journal.open(this.file("trajectories.jsonl"));
     this.verdicts = Journal.open(this.file("verdicts.jsonl"), { after: [this.trajectories as Journal<unknown>] });
     this.errors = Journal.open(this.file("errors.jsonl"), { after: [this.verdicts as Journal<unknown>], writeThrough: true });
-    this.before = { inputs: this.db.data.inputs, stopped_judges: this.db.data.stopped_judges, label_state: this.db.data.label_state };
+    const d = this.db.data;
+    this.before = { inputs: d.inputs, stopped_judges: d.stopped_judges, label_state: d.label_state, judges: d.judges, last_invocation: d.last_invocation };
     if (inputs.length) this.db.data.inputs = [...new Set([...this.db.data.inputs, ...inputs])];
     this.db.data.counts = {
       trajectories: this.trajectoryCount,
@@ -557,13 +558,16 @@ export class RunStore {
   }
 
   /**
-   * This invocation was refused before it judged or stored anything (e.g. a changed judge configuration under
-   * `--on-config-change refuse`): put back the snapshot's inputs, stopped judges and `label_state` as they were
-   * when the store was opened, so a complete run stays complete instead of reading as `failed`. Call before
-   * {@link close}.
+   * This invocation was refused or stopped before it judged or stored anything (e.g. a changed judge configuration
+   * under `--on-config-change refuse`, a Ctrl-C while the inputs were counted): put back the snapshot's inputs,
+   * stopped judges, `label_state`, judges and last invocation as they were when the store was opened, so a complete
+   * run stays complete instead of reading as `failed`. Call before {@link close}.
    */
   abandon(): void {
     if (!this.db?.data || !this.before) return;
+    this.db.data.judges = this.before.judges;
+    if (this.before.last_invocation === undefined) delete this.db.data.last_invocation;
+    else this.db.data.last_invocation = this.before.last_invocation;
     this.db.data.inputs = this.before.inputs;
     this.db.data.stopped_judges = this.before.stopped_judges;
     if (this.before.label_state === undefined) delete this.db.data.label_state;
