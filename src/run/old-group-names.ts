@@ -44,6 +44,6 @@ export function oldGroupNamesWarning(rows: Iterable<TrajectoryIndexRow>, run: st
 /** Say {@link oldGroupNamesWarning} of a resumed run's stored rows through `opts.onWarning` (nothing for a new run). */
 export function warnOldGroupNames(store: RunStore, opts: LabelOptions): void {
   if (store.resumed.trajectories === 0) return;
-  const w = oldGroupNamesWarning(store.summaryParts().index.values(), opts.run);
+  const w = oldGroupNamesWarning(store.heldRows(), opts.run);
   if (w) opts.onWarning?.(w);
 }

@@ -530,6 +530,8 @@ export class RunStore {
   summaryParts(): { verdicts: Iterable<Verdict>; index: ReadonlyMap<string, TrajectoryIndexRow>; errors: readonly IngestError[] } {
     return { verdicts: this.current, index: this.indexRows, errors: this.errorList };
   }
+  /** The run's index rows as held (slim rows, rebuilt one at a time), without the summary's other parts. */
+  heldRows(): Iterable<TrajectoryIndexRow> { return this.indexRows.values(); }
 
   private touch(): void {
     this.dirty++;
