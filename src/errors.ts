@@ -10,6 +10,17 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * `label` stopped (Ctrl-C, SIGTERM) before it read any input (while it read the run back or counted the inputs):
+ * nothing was judged and the run is as the last invocation left it. The CLI prints it and exits 130.
+ */
+export class StoppedBeforeWorkError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "StoppedBeforeWorkError";
+  }
+}
+
 /** Exit codes: 0 success (including runs where some items failed and were recorded), 1 fatal, 2 usage/config, 3 `label` finished but a judge it ran looks broken (its rates carry a caveat, or it crashed on most items sent it), 130 interrupted. */
 export const EXIT = { ok: 0, fatal: 1, usage: 2, brokenJudge: 3, interrupted: 130 } as const;
 

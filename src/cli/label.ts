@@ -418,13 +418,20 @@ export function registerLabel(program: Command): void {
     const ac = new AbortController();
     const hard = new AbortController();
     let interrupts = 0;
+    // whether the reading loop may have begun (a progress report with a total or a trajectory read): before it, a stop
+    // leaves the run as it was (../run/before-reading.ts)
+    let reading = false;
     const onSigint = () => {
       interrupts++;
       if (interrupts > 1) {
         hard.abort();
         process.exit(EXIT.interrupted);
       }
-      process.stderr.write("\nstopping: finishing the requests in flight and saving (Ctrl-C again to quit at once)\n");
+      process.stderr.write(
+        reading
+          ? "\nstopping: finishing the requests in flight and saving (Ctrl-C again to quit at once)\n"
+          : "\nstopping: nothing has been read or judged yet; the run is left as it was (Ctrl-C again to quit at once)\n",
+      );
       ac.abort();
     };
     // a closed terminal (an ssh session dropped) is a stop too, not a kill -9 (red team 37: exit 129, the .lock left,
@@ -460,6 +467,7 @@ export function registerLabel(program: Command): void {
         abortSignal: hard.signal,
         onHeapCheck: gc ? () => gc.check() : undefined,
         onProgress: (p) => {
+          reading ||= p.total > 0 || p.read > 0;
           progress.update(p);
           if (gc && ++reports % GC_CHECK_EVERY === 0) gc.check();
         },

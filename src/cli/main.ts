@@ -3,7 +3,7 @@ import fs from "node:fs";
 import { repeatedWarningsNote, resetWarnings, warnLine } from "./warn.js";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
-import { EXIT, UsageError } from "../errors.js";
+import { EXIT, StoppedBeforeWorkError, UsageError } from "../errors.js";
 import { RunLockedError } from "../store/lock.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import { showControls } from "../format/shown.js";
@@ -85,11 +85,13 @@ function wantsJson(argv: readonly string[]): boolean {
 
 /**
  * The JSON a failed `--json` command prints on stdout: `{"error": {"exit_code", "kind", "message"}}`, kind `usage`
- * (exit 2: a bad option, config or run name) or `fatal` (exit 1); the message as on stderr, without the prefix.
+ * (exit 2: a bad option, config or run name), `interrupted` (exit 130: `label` stopped before it read any input) or
+ * `fatal` (exit 1); the message as on stderr, without the prefix.
  */
-export function jsonError(e: unknown, code: number): { error: { exit_code: number; kind: "usage" | "fatal"; message: string } } {
+export function jsonError(e: unknown, code: number): { error: { exit_code: number; kind: "usage" | "fatal" | "interrupted"; message: string } } {
   const message = (e as Error)?.message ?? String(e);
-  return { error: { exit_code: code, kind: code === EXIT.usage ? "usage" : "fatal", message: message.replace(/^error: /, "") } };
+  const kind = code === EXIT.usage ? "usage" : code === EXIT.interrupted ? "interrupted" : "fatal";
+  return { error: { exit_code: code, kind, message: message.replace(/^error: /, "") } };
 }
 
 /** The exit code of a command that threw, its message on stderr. */
@@ -105,6 +107,11 @@ function failure(e: unknown): number {
   if (e instanceof RunLockedError) {
     process.stderr.write(`ipi-judge: ${errorText(e.message)}\n`);
     return EXIT.fatal;
+  }
+  // a Ctrl-C before label read any input: not a failure, an interruption that left the run as it was
+  if (e instanceof StoppedBeforeWorkError) {
+    process.stderr.write(`ipi-judge: ${errorText(e.message)}\n`);
+    return EXIT.interrupted;
   }
   process.stderr.write(`ipi-judge: ${errorText((e as Error)?.message ?? String(e))}\n`);
   if (process.env.IPI_JUDGE_DEBUG) process.stderr.write(`${(e as Error)?.stack}\n`);

@@ -9,27 +9,11 @@
 import type { Trajectory } from "../types.js";
 import { NO_DEFENSE } from "./attribution.js";
 import type { ItemWarning } from "./warnings.js";
-import { BIDI_CONTROLS } from "../format/bidi.js";
 
-/**
- * Zero-width characters (U+200B-200D zero-width space / non-joiner / joiner, U+2060 word joiner, U+FEFF zero-width
- * no-break space / BOM, U+180E Mongolian vowel separator): invisible in every output, so two values differing
- * only by them print identical.
- */
-export const ZERO_WIDTH = /[\u200b-\u200d\u2060\ufeff\u180e]/g;
-
-/** Other default-ignorable code points (soft hyphen, variation selectors, ...) and NUL: removed from names too. */
-const IGNORABLE_OR_NUL = /\p{Default_Ignorable_Code_Point}|\u0000/gu;
-
-/**
- * `value` without zero-width ({@link ZERO_WIDTH}), bidi control characters (`BIDI_CONTROLS`, src/format/bidi.ts),
- * other default-ignorable code points and NUL. The one normalization of every group name at ingest
- * (./group-names.ts: model, suite, condition, attack, tasks; fixM 5), before the no-attack / no-defense rules (red
- * team 2, finding 4): `"none\u200b"` is `none`, not a second condition that prints like it.
- */
-export function stripInvisible(value: string): string {
-  return value.replace(ZERO_WIDTH, "").replace(BIDI_CONTROLS, "").replace(IGNORABLE_OR_NUL, "");
-}
+// the one normalization of names (zero-width, bidi controls, other default-ignorable code points, NUL), kept in
+// ../format/invisible.ts so the store's readers apply it too (a `--by metadata.<key>` value: ../store/row-field.ts)
+export { stripInvisible, ZERO_WIDTH } from "../format/invisible.js";
+import { stripInvisible } from "../format/invisible.js";
 
 /**
  * Attack-field values that mean "not attacked", matched on the trimmed value, case-insensitively: the empty

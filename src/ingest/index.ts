@@ -25,7 +25,7 @@ import { countNonBlankLines, isBlank, rawLines } from "./lines.js";
 import { plan, type InputFormat } from "./detect.js";
 export { INPUT_FORMATS, type InputFormat } from "./detect.js";
 import { chatFallbackIdPath, fallbackIdRoot, idPath } from "./ids.js";
-import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, Relinked, type InputFile } from "./walk.js";
+import { errText, EVAL_EXT, inputFiles, JSON_EXT, PathTable, Relinked, signalTurn, type InputFile } from "./walk.js";
 import { SameFiles } from "./same-files.js";
 import { IdSlots, type Interner } from "../store/compact.js";
 import { parseJson, decodeUtf8Strict, decodeFailure } from "./text.js";
@@ -552,13 +552,16 @@ function idCollision(file: string, id: string, longer: string): ItemWarning {
  * parsed), 1 per file or path that will be an error (unknown format, empty, unreadable). Duplicate ids do not
  * change the count (they turn an item into an error item).
  *
+ * `opts.signal` stops it within a few files (`signalTurn`: a Ctrl-C then stops `label` before it reads), returning the count so far.
  * @returns the expected item count (non-negative integer). Never throws for unreadable paths.
  * @throws RangeError when `opts.maxItemBytes` is not a positive number
  */
-export async function countInputs(paths: string[], opts: ReadOptions = {}): Promise<number> {
+export async function countInputs(paths: string[], opts: ReadOptions & { signal?: AbortSignal } = {}): Promise<number> {
   const max = maxItemBytes(opts);
   let n = 0;
+  let files = 0;
   for await (const f of inputFiles(paths, { sidecars: true })) {
+    if (await signalTurn(opts.signal, ++files)) return n;
     if ("error" in f) {
       n++;
       continue;

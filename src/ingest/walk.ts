@@ -414,3 +414,14 @@ export class PathTable<K extends string = string> {
     return f === SAME ? this.same!.at(slot) : this.folders.value(f) + this.rest.get(slot, this.idOf);
   }
 }
+
+/**
+ * For a pass over the input files that a signal may stop (`countInputs`): every 64th file, a turn of the event loop
+ * (the files are read without one, so a Ctrl-C's handler would not run before the pass ends), then whether `signal`
+ * was aborted. @param files the files passed so far (1-based). @returns true when the pass should stop.
+ */
+export async function signalTurn(signal: AbortSignal | undefined, files: number): Promise<boolean> {
+  if (!signal) return false;
+  if (files % 64 === 0) await new Promise<void>((ok) => setImmediate(ok));
+  return signal.aborted;
+}

@@ -71,13 +71,14 @@ export async function* readLines(file: string, chunkBytes = READ_CHUNK_BYTES): A
 
 /**
  * Stream the records of a JSON Lines file. Lines that are not JSON, or not records of the expected shape
- * (`isRecord`; default: a JSON object), are reported to `onBad` and skipped. A missing file yields nothing.
+ * (`isRecord`, given the record and its 1-based line; default: a JSON object), are reported to `onBad` and skipped.
+ * A missing file yields nothing.
  * `onEnd` gets the number of lines read (blank ones included) when the file is read to the end.
  */
 export async function* readJsonl<T>(
   file: string,
   onBad?: (line: number, text: string) => void,
-  isRecord: (v: unknown) => boolean = (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+  isRecord: (v: unknown, line: number) => boolean = (v) => typeof v === "object" && v !== null && !Array.isArray(v),
   onEnd?: (lines: number) => void,
 ): AsyncGenerator<T> {
   if (!fs.existsSync(file)) return;
@@ -92,7 +93,7 @@ export async function* readJsonl<T>(
       onBad?.(n, line);
       continue;
     }
-    if (isRecord(v)) yield v as T;
+    if (isRecord(v, n)) yield v as T;
     else onBad?.(n, line);
   }
   onEnd?.(n);

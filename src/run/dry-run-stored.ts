@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { readJsonl } from "../io/jsonl.js";
 import { journalSkips } from "../store/skipped-lines.js";
-import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT } from "../store/records.js";
+import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT } from "../store/records.js";
 import { referenceKey, type TrajectoryIndexRow } from "../store/run-store.js";
 import { VerdictLedger } from "../store/ledger.js";
 import { storedUsageImplausible } from "../store/stored-usage.js";
@@ -63,7 +63,7 @@ export async function readDone(runDir: string): Promise<StoredDone> {
   if (!fs.existsSync(runDir)) return { ledger, configs, observed, rows, paid };
   // the lines label's store would skip, skipped and named here too (./skipped-lines.ts: one warning per file)
   const vs = journalSkips(path.join(runDir, "verdicts.jsonl"), NOT_VERDICT);
-  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
+  for await (const v of readJsonl<Verdict>(path.join(runDir, "verdicts.jsonl"), vs.bad, verdictRecordCheck(path.join(runDir, "verdicts.jsonl")), vs.end)) {
     ledger.addVerdict(v);
     // what the run has paid, as label's store sums it for --max-cost (`RunStore.paidUsd`)
     if (typeof v.cost_usd === "number" && Number.isFinite(v.cost_usd) && storedUsageImplausible(v) === undefined) paid.usd += v.cost_usd;

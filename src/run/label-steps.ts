@@ -8,8 +8,8 @@ import { UsageError } from "../errors.js";
 import { removeQuietly } from "../io/remove-quietly.js";
 import fs from "node:fs";
 import path from "node:path";
-import { countInputs, readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
-import type { Trajectory, Verdict } from "../types.js";
+import { readTrajectories, readTrajectoriesResuming, type IngestWarning, type ReadOptions, type UnchangedFile, type UnchangedItem } from "../ingest/index.js";
+import type { IngestError, Trajectory, Verdict } from "../types.js";
 import { changedBackWarning, withoutStale } from "./stale-summary.js";
 import { takeStaleNote } from "../store/stale-verdicts.js";
 import { forEachIndexRow, readTrajectoryIndex, referenceKey, sourceKey, verdictKey, type RunStore, type TrajectoryIndexRow } from "../store/run-store.js";
@@ -28,6 +28,8 @@ import type { OnlinePath } from "./online.js";
 import type { LabelOptions } from "./label-options.js";
 import { activeJudges, repeatsLeft, repeatsOpen, stampRow, type InBatch } from "./fast-resume.js";
 import { splitSupersededErrors, supersededStatement } from "./superseded-errors.js";
+import { corruptLinesError, corruptLinesRepaired } from "./corrupt-lines.js";
+import { preCount } from "./before-reading.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
 import { withoutRemoved } from "./removed-record.js";
@@ -129,10 +131,9 @@ export async function openInvocation(
       config_key_version: current.get(j.id)!.keyVersion ?? TRANSPORT_KEY_VERSION,
     })),
   ];
-  // The pre-count walks every input once more; with a limit, the limit is the total (a bar that ends early
-  // when the input is smaller than the limit is corrected by the reporter: total >= read).
-  if (opts.limit !== undefined) progress.total = opts.limit;
-  else if (opts.onProgress) progress.total = await countInputs(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes }).catch(() => 0);
+  // The pre-count walks every input once more (it stops at a Ctrl-C: ./before-reading.ts); with a limit, the limit is
+  // the total (a bar that ends early when the input is smaller than the limit is corrected by the reporter: total >= read).
+  await preCount(opts, progress);
   store.snapshot.last_invocation = {
     at: new Date().toISOString(),
     inputs: opts.inputs,
@@ -153,13 +154,9 @@ export async function openInvocation(
       utility_scorer: opts.utilityScorer,
     },
   };
-  if (store.resumed.bad_lines > 0) {
-    store.addError({
-      path: store.dir,
-      kind: "store_corrupt_lines",
-      message: `${store.resumed.bad_lines} unreadable line(s) in the run's journals were skipped; what they held is judged again if missing`,
-    });
-  }
+  // the unreadable lines this open skipped, by file and line (a record of other lines is superseded: ./corrupt-lines.ts)
+  const corrupt = corruptLinesError(store);
+  if (corrupt) store.addError(corrupt);
 }
 
 /** A chat-JSONL line given the id this run stored for it under the older fallback-id rule. */
@@ -484,9 +481,11 @@ const judgedNow = (id: string): boolean => {
 };
 // ... and so is a judge_crash whose judge stored a verdict of the item since (the ledger's storage order)
 const crashJudged = (id: string, judge: string, repeat: number, seq: number) => store.ledger.judgedSince(id, judge, repeat, seq);
-const { current, superseded, readSince, rejudged, crashes } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow, crashJudged);
+// ... and so is a store_corrupt_lines record of lines this open did not find again (cut or repaired: ./corrupt-lines.ts)
+const repairedNow = (e: IngestError) => corruptLinesRepaired(e, store);
+const { current, superseded, readSince, rejudged, crashes, repaired } = splitSupersededErrors(inputs.errors, passedOver, since, judgedNow, crashJudged, repairedNow);
 const summary = summarizeRun(opts.run, verdicts, index, current, stopped, storedBasisOf(store.dir)); // an older build's batch verdicts: ./batch-basis.ts
-if (superseded.length + readSince.length + rejudged.length + crashes.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged, crashes);
+if (superseded.length + readSince.length + rejudged.length + crashes.length + repaired.length > 0) summary.errors_superseded = supersededStatement(superseded, readSince, rejudged, crashes, repaired);
 if (runWhere) summary.where = runWhere;
 // what every later command warns about is the whole run's mix, not the --where subset's (review 28)
 if (allVerdicts) {

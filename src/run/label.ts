@@ -26,6 +26,8 @@ import { ReadSince } from "./read-since.js";
 import { RemovedInputs } from "./removed-inputs.js";
 import { recordRemoved } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
+import { loadCheck, stopIfNothingRead } from "./before-reading.js";
+import { warnOldGroupNames } from "./old-group-names.js";
 import type { LabelOptions } from "./label-options.js";
 import {
   addInputWarnings,
@@ -205,7 +207,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const whereWarnings = opts.where ? new WhereWarnings() : undefined;
   requirePricesForCap(opts);
   refuseSharedBatchFolders(opts.judges, opts.batch);
-  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: opts.onHeapCheck });
+  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: loadCheck(opts) });
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, judge_crashes: 0, empty_placeholders: 0, in_flight: 0, changed: 0, unread: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;
@@ -259,6 +261,8 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   };
   try {
     await openInvocation(runState, opts, { repeats, onChange });
+    stopIfNothingRead(store, opts, "counting the inputs"); // a stop so far leaves the run as it was (./before-reading.ts, and loadCheck)
+    warnOldGroupNames(store, opts); // rows stored before group names were normalized keep them: said once
     // Batch API judges (--batch): their items go into request files instead of being sent one by one (./batch.ts);
     // the others are judged one request at a time (./online.ts).
     const batchers = await openBatchPaths(runState, opts.judges, opts.batch);

@@ -123,6 +123,8 @@ export class RemovedInputs {
     };
     /** unmet ids whose file is still there: removed when this read met that file (found once they are all known) */
     const inExisting: Array<{ id: string; file: string }> = [];
+    /** unmet ids recorded from a relative path not there from here nor under the inputs: a moved folder? ({@link moved}) */
+    const elsewhere: Array<{ id: string; file: string }> = [];
     for (let s = 0; s < this.slots.size; s++) {
       if (this.metSlot(s)) continue;
       const id = this.slots.id(s);
@@ -137,7 +139,11 @@ export class RemovedInputs {
       if (there === undefined) exists.set(file, (there = fs.existsSync(file) || (file !== src && fs.existsSync(src))));
       if (there) inExisting.push({ id, file });
       else if (!o.relative?.(id) || underInputs(file)) add(id, file);
-      else if (!o.recorded?.has(id) && this.unchecked.count++ === 0) this.unchecked.example = id;
+      else if (!o.recorded?.has(id)) elsewhere.push({ id, file });
+    }
+    for (const x of this.moved(sourceOf, elsewhere, roots, o.relative)) {
+      if (x.gone) add(x.id, x.file);
+      else if (this.unchecked.count++ === 0) Object.assign(this.unchecked, { example: x.id, folder: path.relative(process.cwd(), path.dirname(x.file)) });
     }
     if (inExisting.length) {
       const metFiles = this.metFiles(sourceOf, new Set(inExisting.map((x) => x.file)));
@@ -148,10 +154,60 @@ export class RemovedInputs {
 
   /**
    * After {@link find}: the run's trajectories this read did not meet whose source, recorded as a relative path, is
-   * not there from this directory nor under this invocation's inputs: they cannot be told gone (labelled from another
-   * directory, or their folder moved or renamed) and still count (red team 37 F1, variant B: said, not silent).
+   * not there from this directory nor under this invocation's inputs, and whose folder's new place this read does not
+   * show ({@link moved}): they cannot be told gone (labelled from another directory, or their folder moved or renamed)
+   * and still count (red team 37 F1, variant B: said, not silent). `folder`: the first one's recorded folder.
    */
-  readonly unchecked: { count: number; example?: string } = { count: 0 };
+  readonly unchecked: { count: number; example?: string; folder?: string } = { count: 0 };
+
+  /**
+   * The unmet trajectories recorded from a relative path that is neither there from here nor under the inputs (their
+   * folder moved or renamed, or labelled from another directory), told apart where the read shows where the folder
+   * went: a trajectory it met, recorded from the same old folder `P` (a path prefix of both records), whose recorded
+   * path less `P` is a file under an input `R` now, maps `P` to `R` (the read covered `R`); an unmet one under `P` whose
+   * file is not at its mapped place is `gone` (deleted before or after the move: red team 37 F1 variant B, it still
+   * counted, with a warning). Without such a mapping (no trajectory of that folder read now), or with its file there,
+   * it cannot be told. Runs only when there are such trajectories: a stat per met trajectory's folder and depth.
+   */
+  private moved(
+    sourceOf: (id: string) => string | undefined,
+    elsewhere: { id: string; file: string }[],
+    roots: readonly string[],
+    relative: ((id: string) => boolean) | undefined,
+  ): Array<{ id: string; file: string; gone: boolean }> {
+    if (elsewhere.length === 0) return [];
+    const partsOf = (file: string) => path.relative(process.cwd(), file).split(path.sep);
+    const firsts = new Set(elsewhere.map((x) => partsOf(x.file)[0]));
+    const map = new Map<string, string>(); // old folder prefix (recorded, relative) -> the input it is under now
+    const tried = new Set<string>();
+    for (let s = 0; s < this.slots.size; s++) {
+      if (!this.metSlot(s)) continue;
+      const id = this.slots.id(s);
+      const src = sourceOf(id)?.replace(/:\d+$/, "");
+      if (!src || !relative?.(id)) continue;
+      const parts = partsOf(src);
+      const dir = parts.slice(0, -1).join(path.sep);
+      if (!firsts.has(parts[0]) || tried.has(dir)) continue;
+      tried.add(dir);
+      for (let k = 1; k < parts.length; k++) {
+        const r = roots.find((root) => fs.existsSync(path.join(root, ...parts.slice(k))));
+        if (r !== undefined) {
+          map.set(parts.slice(0, k).join(path.sep), r);
+          break;
+        }
+      }
+    }
+    return elsewhere.map((x) => {
+      const parts = partsOf(x.file);
+      for (let k = parts.length - 1; k > 0; k--) {
+        const r = map.get(parts.slice(0, k).join(path.sep));
+        if (r === undefined) continue;
+        const now = path.join(r, ...parts.slice(k));
+        return { ...x, gone: !fs.existsSync(now) || this.errorFiles.has(path.resolve(now)) };
+      }
+      return { ...x, gone: false };
+    });
+  }
 
   /** Which of `wanted` (files) this read met: the recorded files of the ids it met, among `wanted`. */
   private metFiles(sourceOf: (id: string) => string | undefined, wanted: ReadonlySet<string>): Set<string> {

@@ -44,7 +44,7 @@ export function recordRemoved(
     const files = [...(found?.files ?? [])];
     for (const f of before?.files ?? []) if (files.length < 3 && !files.includes(f)) files.push(f);
     writeRemovedIds(store.dir, ids.length ? { ids, files } : undefined);
-    if (removed.unchecked.count > 0) onWarning?.(uncheckedText(removed.unchecked.count, removed.unchecked.example!));
+    if (removed.unchecked.count > 0) onWarning?.(uncheckedText(removed.unchecked.count, removed.unchecked.example!, removed.unchecked.folder));
     return ids.length ? { count: ids.length, examples: ids.slice(0, 3) } : null;
   }
   if (!before) return undefined;
@@ -55,13 +55,15 @@ export function recordRemoved(
 
 /**
  * The note for the run's trajectories a complete read did not meet whose relative source path cannot be checked from
- * here (`RemovedInputs.unchecked`): they still count.
+ * here nor mapped to a moved folder (`RemovedInputs.unchecked`): they still count; `folder` names the first one's.
  */
-export function uncheckedText(n: number, example: string): string {
+export function uncheckedText(n: number, example: string, folder?: string): string {
   return (
-    `${n} trajector${n === 1 ? "y" : "ies"} of this run (e.g. ${JSON.stringify(example)}) ${n === 1 ? "was" : "were"} not read by this invocation and recorded ` +
-    `from a relative path that is neither under its inputs nor there from this directory (labelled from another directory, or the folder moved or renamed): ` +
-    `whether their input still exists cannot be told, and they still count in the figures; label with the folder's path as first given, from the directory first used, to have deleted ones left out`
+    `${n} trajector${n === 1 ? "y" : "ies"} of this run (e.g. ${JSON.stringify(example)}${folder ? `, recorded under ${JSON.stringify(folder)}` : ""}) ${n === 1 ? "was" : "were"} not read by this invocation and recorded ` +
+    `from a relative path that is neither under its inputs nor there from this directory (labelled from another directory, or the folder moved or renamed), ` +
+    `and this invocation read no other trajectory recorded from ${n === 1 ? "its" : "their"} folder, so it cannot tell where that folder is now: ` +
+    `whether their input still exists cannot be told, and they still count in the figures; label with the folder's path as first given, from the directory first used, ` +
+    `or with the folder's new path (its other trajectories read show where it went), to have deleted ones left out`
   );
 }
 

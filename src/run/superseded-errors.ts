@@ -12,6 +12,8 @@
  *   then), so "since" needs no clock; or one recorded again later for the same judge, trajectory and repeat (the
  *   later line stands for it: an item that crashed twice is counted once). A `judge_crash` recorded before these
  *   fields existed (the judge only in its message) is never superseded: it is not known whether a verdict came after.
+ * - a `store_corrupt_lines` record that no longer describes the run's journals (`repaired`, `./corrupt-lines.ts`):
+ *   the partial last line it counted was cut off since, or the line repaired; one still in the file stands.
  * `errors.jsonl` is append-only, so the old line stays; the summary counts it apart as superseded, saying why, so
  * the error is neither counted as live nor hidden.
  */
@@ -31,6 +33,8 @@ export interface SupersededErrors {
   rejudged: IngestError[];
   /** `judge_crash` errors whose judge stored a verdict of the item since, or crashed on it again later: not counted. */
   crashes: IngestError[];
+  /** `store_corrupt_lines` records of journal lines no longer in the files (cut or repaired since): not counted. */
+  repaired: IngestError[];
 }
 
 /** A `judge_crash` error's judge, repeat and `verdict_seq` when it records them (written since they exist), else undefined. */
@@ -46,8 +50,9 @@ export function crashOf(e: IngestError): { judge_id: string; repeat: number; ver
  * stands. Paths are compared resolved from the current directory (an error recorded from another directory, under
  * another relative path, stands: shown as before). An error `since` says was answered by a good read of its input
  * since goes to `readSince`; a `content_changed` note whose trajectory `judgedNow` says was judged again on its
- * content now (e.g. `VerdictLedger.allOnContent` with the stored row's hash) goes to `rejudged`.
- * @returns the four lists, in the stored order. Never throws.
+ * content now (e.g. `VerdictLedger.allOnContent` with the stored row's hash) goes to `rejudged`; a run-level error
+ * `repaired` says no longer describes the run's journals (`./corrupt-lines.ts`) goes to `repaired`.
+ * @returns the lists, in the stored order. Never throws.
  */
 export function splitSupersededErrors(
   errors: readonly IngestError[],
@@ -55,12 +60,14 @@ export function splitSupersededErrors(
   since?: ReadSince,
   judgedNow?: (trajectoryId: string) => boolean,
   crashJudged?: (trajectoryId: string, judgeId: string, repeat: number, verdictSeq: number) => boolean,
+  repairedNow?: (e: IngestError) => boolean,
 ): SupersededErrors {
   const current: IngestError[] = [];
   const superseded: IngestError[] = [];
   const readSince: IngestError[] = [];
   const rejudged: IngestError[] = [];
   const crashes: IngestError[] = [];
+  const repaired: IngestError[] = [];
   // per (trajectory, judge, repeat) crashed: the latest verdict_seq recorded (only the crash errors: bounded by them)
   const lastCrash = new Map<string, number>();
   const crashKey = (c: NonNullable<ReturnType<typeof crashOf>>) => `${c.trajectory_id}\u0000${c.judge_id}\u0000${c.repeat}`;
@@ -72,7 +79,8 @@ export function splitSupersededErrors(
   for (const e of errors) {
     const fileLevel = e.trajectory_id === undefined && e.line === undefined;
     const c = crashOf(e);
-    if (fileLevel && passedOver.size > 0 && passedOver.has(path.resolve(e.path))) superseded.push(e);
+    if (repairedNow?.(e)) repaired.push(e);
+    else if (fileLevel && passedOver.size > 0 && passedOver.has(path.resolve(e.path))) superseded.push(e);
     else if (since?.answered(e)) readSince.push(e);
     else if (e.kind === "content_changed" && e.trajectory_id !== undefined && judgedNow?.(e.trajectory_id)) rejudged.push(e);
     else if (c && (crashJudged?.(c.trajectory_id, c.judge_id, c.repeat, c.verdict_seq) || c.verdict_seq < lastCrash.get(crashKey(c))! || seen.has(crashKey(c)))) crashes.push(e);
@@ -81,7 +89,7 @@ export function splitSupersededErrors(
       current.push(e);
     }
   }
-  return { current, superseded, readSince, rejudged, crashes };
+  return { current, superseded, readSince, rejudged, crashes, repaired };
 }
 
 /** Files shown in the superseded note before "and N more". */
@@ -98,8 +106,9 @@ export function supersededStatement(
   readSince: readonly IngestError[] = [],
   rejudged: readonly IngestError[] = [],
   crashes: readonly IngestError[] = [],
-): { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number } {
-  const all = [...superseded, ...readSince, ...rejudged, ...crashes];
+  repaired: readonly IngestError[] = [],
+): { total: number; by_kind: Record<string, number>; files: string[]; message: string; read_since?: number; rejudged?: number; judge_crashes?: number; repaired?: number } {
+  const all = [...superseded, ...readSince, ...rejudged, ...crashes, ...repaired];
   const by_kind: Record<string, number> = {};
   for (const e of all) by_kind[e.kind] = (by_kind[e.kind] ?? 0) + 1;
   const files = [...new Set(all.map((e) => e.path))];
@@ -121,13 +130,21 @@ export function supersededStatement(
     why.push(`${n} trajector${n === 1 ? "y" : "ies"} that changed since labelled ${n === 1 ? "was" : "were"} judged again on ${n === 1 ? "its" : "their"} content now`);
   }
   if (crashes.length > 0) why.push(crashWhy(crashes));
+  if (repaired.length > 0) {
+    const r = repaired.length;
+    why.push(
+      `${r} record${r === 1 ? "" : "s"} of unreadable journal lines no longer describe${r === 1 ? "s" : ""} the run's journals: this invocation's open ` +
+        `did not find ${r === 1 ? "its" : "their"} lines again (a partial last line cut off, or the file repaired since; lines still unreadable are in the ` +
+        `current store_corrupt_lines record); a verdict such a line held is judged again when missing, or counted as not yet judged`,
+    );
+  }
   const inputs = superseded.length + readSince.length;
   return {
     total: n,
     by_kind,
     files,
     message:
-      (inputs === 0 && crashes.length === 0
+      (inputs === 0 && crashes.length === 0 && repaired.length === 0
         ? `${n} content_changed note${n === 1 ? "" : "s"} ${n === 1 ? "is" : "are"} superseded, not counted above `
         : inputs === n
           ? `${n} input error${n === 1 ? "" : "s"} recorded by an earlier invocation ${n === 1 ? "is" : "are"} superseded, not counted above `
@@ -137,6 +154,7 @@ export function supersededStatement(
     ...(readSince.length > 0 ? { read_since: readSince.length } : {}),
     ...(rejudged.length > 0 ? { rejudged: rejudged.length } : {}),
     ...(crashes.length > 0 ? { judge_crashes: crashes.length } : {}),
+    ...(repaired.length > 0 ? { repaired: repaired.length } : {}),
   };
 }
 

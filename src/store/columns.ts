@@ -19,7 +19,7 @@ import path from "node:path";
 import type { Verdict } from "../types.js";
 import { IdTable } from "./id-table.js";
 import { lines, parseLine, type ReadProgress } from "./lean-read.js";
-import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
+import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 import { noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
@@ -188,8 +188,9 @@ export async function readColumnRun(runDir: string, o: ColumnRunOptions): Promis
   let superseded = 0;
   const relabelled: number[] = []; // positions of verdicts the unattacked rule relabelled
   const gone = removedIds(runDir);
+  const check = verdictRecordCheck(path.join(runDir, "verdicts.jsonl"));
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
-    const v = parseLine<Verdict>(line.text, isVerdictRecord);
+    const v = parseLine<Verdict>(line.text, (x) => check(x, line.at));
     if (!v) {
       if (line.text.trim()) line.skip();
       continue;

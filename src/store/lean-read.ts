@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import type { Verdict } from "../types.js";
-import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
+import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, slimVerdict, type TrajectoryIndexRow } from "./records.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
@@ -57,7 +57,7 @@ export class Interner {
  * Lines of a file, with the bytes read so far; nothing when the file does not exist. A line that is not blank and
  * that the caller cannot use is `skip(line)`ped: counted by line number for the command's warning (`./skipped-lines.ts`).
  */
-export async function* lines(file: string, progress: ReadProgress | undefined, what: string): AsyncGenerator<{ text: string; skip: () => void }> {
+export async function* lines(file: string, progress: ReadProgress | undefined, what: string): AsyncGenerator<{ text: string; skip: () => void; at: number }> {
   if (!fs.existsSync(file)) return;
   const skips = journalSkips(file, what);
   let at = 0;
@@ -69,7 +69,7 @@ export async function* lines(file: string, progress: ReadProgress | undefined, w
   for await (const line of rl) {
     if (progress && ++n % 4096 === 0) progress(input.bytesRead, total, file);
     at++;
-    yield { text: line, skip };
+    yield { text: line, skip, at };
   }
   skips.end(at);
   progress?.(total, total, file);
@@ -141,8 +141,9 @@ export async function readLeanVerdicts(runDir: string, o: LeanVerdictOptions = {
   const gone = removedIds(runDir);
   const stale = new StaleVerdicts();
   const rowContent = (id: string): number => o.contentCodes?.get(id) ?? contentCode(o.index?.get(id)?.content_sha256);
+  const check = verdictRecordCheck(path.join(runDir, "verdicts.jsonl"));
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), o.progress, NOT_VERDICT)) {
-    const v = parseLine<Verdict>(line.text, isVerdictRecord);
+    const v = parseLine<Verdict>(line.text, (x) => check(x, line.at));
     if (!v) {
       if (line.text.trim()) line.skip();
       continue;
@@ -295,8 +296,9 @@ export async function readFullVerdicts(
 ): Promise<Verdict[]> {
   const byKey = new Map<string, Verdict>();
   const gone = removedIds(runDir);
+  const check = verdictRecordCheck(path.join(runDir, "verdicts.jsonl"));
   for await (const line of lines(path.join(runDir, "verdicts.jsonl"), progress, NOT_VERDICT)) {
-    const v = parseLine<Verdict>(line.text, isVerdictRecord);
+    const v = parseLine<Verdict>(line.text, (x) => check(x, line.at));
     if (!v && line.text.trim()) line.skip();
     if (!v || !ids.has(v.trajectory_id) || gone.has(v.trajectory_id)) continue;
     const now = contentNow?.(v.trajectory_id);

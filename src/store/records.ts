@@ -12,6 +12,7 @@ import { noteRemovedLeftOut, removedIds } from "./removed-ids.js";
 import type { FileStamp } from "./file-stamp.js";
 import { StaleVerdicts } from "./stale-verdicts.js";
 import { errorKindOf } from "./repeated-key-kind.js";
+import { verdictLines } from "./verdict-check.js";
 
 /** What the run keeps about each trajectory (one line in `trajectories.jsonl`), so later stages need no re-ingest. */
 export interface TrajectoryIndexRow
@@ -65,6 +66,11 @@ export const isVerdictRecord = (v: unknown) =>
   Number.isInteger(v.repeat) &&
   typeof v.prompt_sha256 === "string" &&
   typeof v.status === "string";
+/**
+ * The record test of one read of `file` (a run's `verdicts.jsonl`): {@link isVerdictRecord}, and not a line its own
+ * fields contradict beyond counting (`./verdict-check.ts`: refused, or read as written and said by line).
+ */
+export const verdictRecordCheck = (file: string) => verdictLines(file, isVerdictRecord);
 /** A journal line that can be an ingest error. */
 export const isErrorRecord = (v: unknown) => isObj(v) && typeof v.path === "string" && typeof v.kind === "string" && typeof v.message === "string";
 /** A journal line that can be a trajectory index row. */
@@ -123,7 +129,7 @@ export async function readVerdicts(runDir: string, opts: ReadVerdictsOptions = {
   const gone = removedIds(runDir);
   const now = opts.includeStale ? undefined : await contentNow(runDir);
   const staleOnly = new Map<string, { judge: string; id: string }>(); // keys with no verdict on the text now
-  for await (const stored of readJsonl<Verdict>(file, skip.bad, isVerdictRecord, skip.end)) {
+  for await (const stored of readJsonl<Verdict>(file, skip.bad, verdictRecordCheck(file), skip.end)) {
     if (gone.has(stored.trajectory_id)) continue;
     const k = opts.allPrompts ? verdictKey(stored) : currentVerdictKey(stored);
     const row = now?.get(stored.trajectory_id);

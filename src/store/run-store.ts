@@ -11,7 +11,7 @@ import { removeQuietly } from "../io/remove-quietly.js";
 import { journalSkips, noteUnattackedRelabels, noteVerdictsWithoutRow } from "./skipped-lines.js";
 import { applyUnattackedRule } from "../rubric/unattacked.js";
 import {
-  currentVerdictKey, errorKey, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT,
+  currentVerdictKey, errorKey, isErrorRecord, isIndexRecord, isObj, isVerdictRecord, verdictRecordCheck, jsonCopy, NOT_ERROR, NOT_INDEX_ROW, NOT_VERDICT,
   referenceKey, slimIndexRow, slimVerdict, sourceKey, type TrajectoryIndexRow,
 } from "./records.js";
 import { VerdictLedger } from "./ledger.js";
@@ -120,12 +120,15 @@ export class RunStore {
   private snapshotError: unknown = null;
   private db!: Low<RunSnapshot>;
   /** The snapshot fields this invocation changes at open, as they were before it ({@link abandon}). */
-  private before?: { inputs: RunSnapshot["inputs"]; stopped_judges: RunSnapshot["stopped_judges"]; label_state: RunSnapshot["label_state"] };
+  private before?: Pick<RunSnapshot, "inputs" | "stopped_judges" | "label_state" | "judges" | "last_invocation">;
   private release: () => void = () => {};
   private dirty = 0;
   private lastWrite = 0;
-  /** Verdicts and errors found in the journals when the run was opened. */
-  resumed = { verdicts: 0, errors: 0, trajectories: 0, bad_lines: 0 };
+  /**
+   * Verdicts and errors found in the journals when the run was opened; `bad_lines` skipped, `bad_by_file` their
+   * numbers per journal file name (as read, before a partial last line is cut).
+   */
+  resumed = { verdicts: 0, errors: 0, trajectories: 0, bad_lines: 0, bad_by_file: {} as Record<string, number[]> };
 
   private constructor(dir: string) {
     this.dir = dir;
@@ -195,10 +198,11 @@ export class RunStore {
     // every skipped line is counted here and named by file and line for the command's warning (./skipped-lines.ts)
     const skips = (file: string, what: string) => {
       const s = journalSkips(file, what);
-      return { end: s.end, bad: (line: number) => (this.resumed.bad_lines++, s.bad(line)) };
+      const mine = (this.resumed.bad_by_file[path.basename(file)] ??= []);
+      return { end: s.end, bad: (line: number) => (this.resumed.bad_lines++, mine.push(line), s.bad(line)) };
     };
     const vs = skips(this.file("verdicts.jsonl"), NOT_VERDICT);
-    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), vs.bad, isVerdictRecord, vs.end)) {
+    for await (const v of readJsonl<Verdict>(this.file("verdicts.jsonl"), vs.bad, verdictRecordCheck(this.file("verdicts.jsonl")), vs.end)) {
       this.remember(v);
       // the figures of a resumed run read stored verdicts as every reader does (`applyUnattackedRule`), and say so
       const ruled = applyUnattackedRule(v, v.attacked);
@@ -226,7 +230,8 @@ export class RunStore {
     this.trajectories = Journal.open(this.file("trajectories.jsonl"));
     this.verdicts = Journal.open(this.file("verdicts.jsonl"), { after: [this.trajectories as Journal<unknown>] });
     this.errors = Journal.open(this.file("errors.jsonl"), { after: [this.verdicts as Journal<unknown>], writeThrough: true });
-    this.before = { inputs: this.db.data.inputs, stopped_judges: this.db.data.stopped_judges, label_state: this.db.data.label_state };
+    const d = this.db.data;
+    this.before = { inputs: d.inputs, stopped_judges: d.stopped_judges, label_state: d.label_state, judges: d.judges, last_invocation: d.last_invocation };
     if (inputs.length) this.db.data.inputs = [...new Set([...this.db.data.inputs, ...inputs])];
     this.db.data.counts = {
       trajectories: this.trajectoryCount,
@@ -525,6 +530,8 @@ export class RunStore {
   summaryParts(): { verdicts: Iterable<Verdict>; index: ReadonlyMap<string, TrajectoryIndexRow>; errors: readonly IngestError[] } {
     return { verdicts: this.current, index: this.indexRows, errors: this.errorList };
   }
+  /** The run's index rows as held (slim rows, rebuilt one at a time), without the summary's other parts. */
+  heldRows(): Iterable<TrajectoryIndexRow> { return this.indexRows.values(); }
 
   private touch(): void {
     this.dirty++;
@@ -553,13 +560,16 @@ export class RunStore {
   }
 
   /**
-   * This invocation was refused before it judged or stored anything (e.g. a changed judge configuration under
-   * `--on-config-change refuse`): put back the snapshot's inputs, stopped judges and `label_state` as they were
-   * when the store was opened, so a complete run stays complete instead of reading as `failed`. Call before
-   * {@link close}.
+   * This invocation was refused or stopped before it judged or stored anything (e.g. a changed judge configuration
+   * under `--on-config-change refuse`, a Ctrl-C while the inputs were counted): put back the snapshot's inputs,
+   * stopped judges, `label_state`, judges and last invocation as they were when the store was opened, so a complete
+   * run stays complete instead of reading as `failed`. Call before {@link close}.
    */
   abandon(): void {
     if (!this.db?.data || !this.before) return;
+    this.db.data.judges = this.before.judges;
+    if (this.before.last_invocation === undefined) delete this.db.data.last_invocation;
+    else this.db.data.last_invocation = this.before.last_invocation;
     this.db.data.inputs = this.before.inputs;
     this.db.data.stopped_judges = this.before.stopped_judges;
     if (this.before.label_state === undefined) delete this.db.data.label_state;

@@ -21,12 +21,18 @@ export interface SkippedLines {
   lines: number[];
   /** the partial last line (no final newline: a killed writer), when one was seen; its number when known */
   torn?: { line?: number; cut: boolean };
+  /**
+   * Lines whose own fields contradict them (`./verdict-check.ts`), by line (ascending): `refused` ones are among
+   * `lines` (skipped), the others were read as written.
+   */
+  questioned?: { line: number; why: string; refused: boolean }[];
 }
 
 interface Entry {
   what: string;
   lines: Set<number>;
   torn?: { line?: number; cut: boolean };
+  questioned?: Map<number, { why: string; refused: boolean }>;
   /** the warning text last handed out (an unchanged entry is not said twice) */
   said?: string;
 }
@@ -80,6 +86,15 @@ export function journalSkips(file: string, what: string): { bad: (line: number) 
       if (last === lines && endsTorn(file)) e.torn = { line: last, cut: e.torn?.cut ?? false };
     },
   };
+}
+
+/**
+ * Record a line whose own fields contradict it (`./verdict-check.ts`): `refused` when the reader skips it (report
+ * it with the reader's `bad` too), else read as written. Said with the file's other skipped lines, once.
+ */
+export function noteQuestionedLine(file: string, line: number, why: string, refused: boolean): void {
+  const e = entry(file, "not a verdict record");
+  (e.questioned ??= new Map()).set(line, { why, refused });
 }
 
 /** Record that `Journal.open` cut a partial last line of `file` (a killed writer) before appending. */
@@ -146,7 +161,13 @@ export function markRunLevelSaid(key: string, text: string): void {
 
 /** What was skipped so far in this process, one entry per file. */
 export function skippedLines(): SkippedLines[] {
-  return [...registry].map(([file, e]) => ({ file, what: e.what, lines: [...e.lines].sort((a, b) => a - b), ...(e.torn ? { torn: { ...e.torn } } : {}) }));
+  return [...registry].map(([file, e]) => ({
+    file,
+    what: e.what,
+    lines: [...e.lines].sort((a, b) => a - b),
+    ...(e.torn ? { torn: { ...e.torn } } : {}),
+    ...(e.questioned?.size ? { questioned: [...e.questioned].map(([line, q]) => ({ line, ...q })).sort((a, b) => a.line - b.line) } : {}),
+  }));
 }
 
 /** The warning for one file: `<file>: 3 lines skipped (not a verdict record): lines 12, 17, 20[, ... (N in all)]`. */
@@ -159,8 +180,22 @@ export function formatSkipped(s: SkippedLines): string {
     const which = s.torn.line !== undefined ? `line ${s.torn.line} is` : "its last line was";
     parts.push(`${which} a partial last line (a killed writer)${s.torn.cut ? ", cut off before appending" : "; label cuts it when it resumes"}`);
   }
+  const refused = (s.questioned ?? []).filter((q) => q.refused);
+  if (refused.length) parts.push(`refused: ${whyShown(refused)}`);
   if (n && s.what.includes("verdict")) parts.push("label judges again what a skipped verdict held");
+  const read = (s.questioned ?? []).filter((q) => !q.refused);
+  if (read.length)
+    parts.push(
+      `${read.length} verdict line${read.length === 1 ? "" : "s"} contradicted by ${read.length === 1 ? "its" : "their"} own fields (edited by hand?), read and counted as written: ${whyShown(read)}; ` +
+        `delete ${read.length === 1 ? "it" : "them"} and run label again to have ${read.length === 1 ? "it" : "them"} judged again`,
+    );
   return `${s.file}: ${parts.join("; ")}`;
+}
+
+/** The first questioned lines with their reasons: `line 7: label "x" ...; line 9: ...[; ... (N in all)]`. */
+function whyShown(q: { line: number; why: string }[]): string {
+  const shown = q.slice(0, 3).map((x) => `line ${x.line}: ${x.why}`);
+  return shown.join("; ") + (q.length > 3 ? `; ... (${q.length} in all)` : "");
 }
 
 /**

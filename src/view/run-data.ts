@@ -7,7 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Verdict } from "../types.js";
-import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
+import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../store/records.js";
 import { journalSkips, takeJournalWarnings } from "../store/skipped-lines.js";
 import { noteRemovedLeftOut, removedIds } from "../store/removed-ids.js";
 import { contentCode } from "../store/content-code.js";
@@ -303,11 +303,12 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   const stale = new Map<string, { judge: string; id: string }>();
   const redo = new Set<number>();
   const vskip = journalSkips(vfile, NOT_VERDICT);
+  const vcheck = verdictRecordCheck(vfile);
   const vlines = scanJsonlLines(
     vfile,
     (o, ref, line) => {
       // the store's own record check (a line every other command skips is not shown here either)
-      if (!isVerdictRecord(o)) return vskip.bad(line);
+      if (!vcheck(o, line)) return vskip.bad(line);
       const v = o as unknown as Verdict;
       if (gone.has(v.trajectory_id)) return;
       judges.add(v.judge_id);

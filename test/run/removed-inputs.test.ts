@@ -119,7 +119,7 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
     }
   });
 
-  it("a file deleted and its folder moved before any resume saw it: it cannot be told gone, and that is said (red team 37 F1 variant B)", async () => {
+  it("a file deleted and its folder moved before any resume saw it: the folder's other trajectories read now show where it went, so the deleted one is counted gone (red team 37 F1 variant B)", async () => {
     const w = path.join(tmp, "movedB");
     fs.cpSync(SRC, path.join(w, "c", "gpt-4o-2024-05-13", "workspace"), { recursive: true });
     const files = fs.readdirSync(path.join(w, "c"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).sort();
@@ -133,8 +133,40 @@ describe("input_removed: a run's trajectories whose input file is gone", () => {
       fs.rmSync(path.join(w, "c", files[0]));
       fs.renameSync(path.join(w, "c"), path.join(w, "c2"));
       const moved = await run("c2");
-      expect(moved.summary.trajectories).toBe(files.length); // not told gone ...
-      expect(warnings.find((x) => x.startsWith("1 trajectory of this run"))).toContain("cannot be told, and they still count"); // ... and said
+      // it used to count, with a warning that it could not be told: c/... maps to c2/... by the trajectories read
+      expect(moved.summary.inputs_removed).toMatchObject({ count: 1, examples: [files[0].replace(/\.json$/, "").split(path.sep).join("/")] });
+      expect(moved.summary.trajectories).toBe(files.length - 1);
+      expect(warnings.filter((x) => x.includes("cannot be told"))).toEqual([]);
+      // restored under the new folder: read, counted again
+      fs.cpSync(path.join(SRC, files[0].split(path.sep).slice(2).join(path.sep)), path.join(w, "c2", files[0]));
+      expect((await run("c2")).summary.trajectories).toBe(files.length);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+
+  it("moved, and the resume given a sub-folder that does not hold the deleted file: what cannot be told is said, naming the folder", async () => {
+    const w = path.join(tmp, "movedC");
+    fs.cpSync(SRC, path.join(w, "c", "gpt-4o-2024-05-13", "workspace"), { recursive: true });
+    const files = fs.readdirSync(path.join(w, "c"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".json")).sort();
+    const labelsDir = path.join(tmp, "labels-movedC");
+    const cwd = process.cwd();
+    const warnings: string[] = [];
+    const run = (input: string) => labelRun({ inputs: [input], run: "r", labelsDir, judges: [createSignatureJudge()], onWarning: (x) => warnings.push(x) });
+    try {
+      process.chdir(w);
+      await run("c");
+      const top = (f: string) => f.split(path.sep).slice(0, 3).join(path.sep); // <model>/workspace/user_task_N
+      const other = [...new Set(files.map(top))].find((d) => d !== top(files[0]))!;
+      fs.rmSync(path.join(w, "c", files[0]));
+      fs.renameSync(path.join(w, "c"), path.join(w, "c2"));
+      const sub = await run(path.join("c2", other));
+      const outside = files.filter((f) => top(f) !== other).length; // the deleted one among them
+      expect(sub.summary.inputs_removed).toBeUndefined();
+      expect(sub.summary.trajectories).toBe(files.length);
+      const said = warnings.find((x) => x.startsWith(`${outside} trajectories of this run`))!;
+      expect(said).toMatch(/recorded under "c\/gpt-4o-2024-05-13\/workspace\/[^"]+"\) were not read by this invocation/);
+      expect(said).toContain("read no other trajectory recorded from their folder, so it cannot tell where that folder is now");
     } finally {
       process.chdir(cwd);
     }

@@ -14,7 +14,7 @@ import { RunStore } from "../../src/store/run-store.js";
 import { clearJournalSkips, formatSkipped, journalWarningsNow, noteRunLevel, skippedLines, takeJournalWarnings } from "../../src/store/skipped-lines.js";
 
 const verdict = (id: string, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ trajectory_id: id, judge_id: "j", repeat: 0, prompt_sha256: "p", status: "ok", label: "benign", attacked: true, ...extra });
+  JSON.stringify({ trajectory_id: id, judge_id: "j", repeat: 0, prompt_sha256: "p", status: "ok", label: "unaffected", attacked: true, ...extra });
 const row = (id: string) => JSON.stringify({ id, content_sha256: `sha-${id}`, attacked: true, agent_model: "m", n_messages: 2 });
 
 let dir: string;

@@ -224,9 +224,11 @@ describe("RunStore.summaryInputs equals the slim readers on disk", () => {
     s.addVerdict(verdict("a", { findings: f(true) as Verdict["findings"] }));
     s.addVerdict(verdict("b", { findings: f(false) as Verdict["findings"] }));
     s.addVerdict(verdict("c", { findings: f(true, "not checked: no injected text") as Verdict["findings"] }));
-    s.addVerdict(verdict("d", { findings: f(true) as Verdict["findings"], status: "judge_error", error: { kind: "timeout", message: "m1" } }));
-    s.addVerdict(verdict("e", { findings: [], status: "judge_error", error: { kind: "bad_json", message: "m2" } }));
-    s.addVerdict(verdict("f", { findings: [], status: "judge_error", error: { kind: "timeout", message: "m3" } }));
+    // a judge error has no label (DESIGN section 3; a line with one is refused: ../../src/store/verdict-check.ts)
+    const failed = { status: "judge_error", label: null, label_claimed: null, compromised: null } as const;
+    s.addVerdict(verdict("d", { findings: f(true) as Verdict["findings"], ...failed, error: { kind: "timeout", message: "m1" } }));
+    s.addVerdict(verdict("e", { findings: [], ...failed, error: { kind: "bad_json", message: "m2" } }));
+    s.addVerdict(verdict("f", { findings: [], ...failed, error: { kind: "timeout", message: "m3" } }));
     await s.close();
     const s2 = await RunStore.open(dir, "r"); // loaded ones share with new ones
     s2.addVerdict(verdict("g", { findings: f(false) as Verdict["findings"] }));

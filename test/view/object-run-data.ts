@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Verdict } from "../../src/types.js";
-import { isIndexRecord, isVerdictRecord, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../../src/store/records.js";
+import { isIndexRecord, verdictRecordCheck, NOT_INDEX_ROW, NOT_VERDICT, type TrajectoryIndexRow } from "../../src/store/records.js";
 import { journalSkips, takeJournalWarnings } from "../../src/store/skipped-lines.js";
 import { Interner, type ReadProgress } from "../../src/store/lean-read.js";
 import { checkCommitteeFile, readCommitteeFile } from "../../src/committee/file.js";
@@ -252,11 +252,12 @@ export async function loadViewRun(runDir: string, opts: { name?: string; humanFi
   const redo = new Set<ViewRow>();
   const orphans: ViewRow[] = [];
   const vskip = journalSkips(vfile, NOT_VERDICT);
+  const vcheck = verdictRecordCheck(vfile);
   const vlines = scanJsonlLines(
     vfile,
     (o, ref, line) => {
       // the store's own record check (a line every other command skips is not shown here either)
-      if (!isVerdictRecord(o)) return vskip.bad(line);
+      if (!vcheck(o, line)) return vskip.bad(line);
       const v = o as unknown as Verdict;
       const j = it.s(v.judge_id);
       judges.add(j);

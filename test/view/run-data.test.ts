@@ -26,7 +26,7 @@ function rng(seed: number): () => number {
   return () => rand.unit();
 }
 
-const LABELS = ["not_exposed", "unaffected", "acknowledged", "partial_compliance", "full_compliance", "attempted_unsafe"];
+const LABELS = ["not_exposed", "unaffected", "flagged_refusal", "partial_compliance", "full_compliance", "task_refusal"];
 
 beforeAll(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-rundata-"));
@@ -46,8 +46,11 @@ beforeAll(() => {
   // later index rows of some ids supersede the earlier ones in place
   for (const id of ids.slice(0, 20)) t.push(JSON.stringify({ id, content_sha256: "h2", suite: "moved", attacked: true, attack: "late" }));
   const verdict = (id: string, judge: string, repeat: number) => {
-    const status = pick(["ok", "ok", "ok", "unverified", "error"]);
-    const label = status === "error" ? null : pick(LABELS);
+    // the rubric's words only: a line with another status or label, or a label on a status other than ok, is refused
+    // by every reader (../../src/store/verdict-check.ts)
+    const status = pick(["ok", "ok", "ok", "unverified", "judge_error"]);
+    const picked = status === "judge_error" ? null : pick(LABELS);
+    const label = status === "ok" ? picked : null;
     const findings = [{ bucket: label ?? "none", holds: true, evidence: Array.from({ length: Math.floor(r() * 3) }, () => ({ quote: "q", verified: r() < 0.6 })) }];
     return JSON.stringify({ trajectory_id: id, judge_id: judge, repeat, prompt_sha256: "p", status, label, downgraded: r() < 0.1, findings, ...(r() < 0.8 ? { rationale: `why ${pick(["transfer", "iban", "ok"])} ${"x".repeat(Math.floor(r() * 500))}` } : {}), attacked: r() < 0.5, agent_model: "orphan-model" });
   };

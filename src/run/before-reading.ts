@@ -1,0 +1,59 @@
+/**
+ * What `label` does before it reads an input: the pre-count (every input walked once for the progress total), and
+ * the stop that comes then. A resume's first seconds are the run's journals read back (`RunStore.open`) and the
+ * pre-count; a Ctrl-C in them used to wait for both to end, then marked the run `interrupted` (a complete run
+ * included) and printed a summary of figures called partial, though nothing had been read or judged. Now the pre-count
+ * stops at the signal, and a stop before the reading loop leaves the run as the last invocation left it
+ * (`RunStore.abandon`) and throws {@link StoppedBeforeWorkError}: the CLI says so and exits 130.
+ */
+import { countInputs } from "../ingest/index.js";
+import { StoppedBeforeWorkError } from "../errors.js";
+import type { RunStore } from "../store/run-store.js";
+import type { LabelProgress } from "./label-core.js";
+import type { LabelOptions } from "./label-options.js";
+
+/**
+ * Set `progress.total`: `opts.limit` when given, else (with a progress callback) the inputs counted; a progress
+ * report with no total goes out first, so a reporter shows the wait. The count stops at `opts.signal` (the total is
+ * then what was counted: {@link stopIfNothingRead} follows).
+ */
+export async function preCount(opts: LabelOptions, progress: LabelProgress): Promise<void> {
+  if (opts.limit !== undefined) {
+    progress.total = opts.limit;
+    return;
+  }
+  if (!opts.onProgress) return;
+  opts.onProgress({ ...progress });
+  progress.total = await countInputs(opts.inputs, { format: opts.format, maxItemBytes: opts.maxItemBytes, signal: opts.signal }).catch(() => 0);
+}
+
+/**
+ * A stop (`opts.signal`) that came before the reading loop began: the run's snapshot goes back to what the last
+ * invocation left (`RunStore.abandon`) and the stop is thrown, saying so. Nothing is done when there was no stop.
+ * @param during what was under way, for the message: e.g. `counting the inputs`.
+ * @throws StoppedBeforeWorkError when the signal is aborted.
+ */
+export function stopIfNothingRead(store: RunStore, opts: LabelOptions, during: string): void {
+  if (!opts.signal?.aborted) return;
+  store.abandon();
+  const st = store.snapshot.label_state;
+  throw new StoppedBeforeWorkError(
+    `stopped while ${during}, before any input was read: nothing was judged or stored by this invocation, and run "${opts.run}" is as ` +
+      (st ? `the last label invocation left it (${st.state})` : "it was (nothing labelled yet)") +
+      "; the same command starts again from there",
+  );
+}
+
+/**
+ * The run store's load check (`RunStore.open`'s `onLoadCheck`, called every few thousand journal lines): the heap
+ * check, then a stop that came while the run's journals were read back is thrown (nothing opened for writing yet).
+ * @throws StoppedBeforeWorkError when the signal is aborted.
+ */
+export function loadCheck(opts: LabelOptions): (() => void) | undefined {
+  if (!opts.signal && !opts.onHeapCheck) return undefined;
+  return () => {
+    opts.onHeapCheck?.();
+    if (opts.signal?.aborted)
+      throw new StoppedBeforeWorkError(`stopped while reading back run "${opts.run}"'s journals, before any input was read: nothing was judged or stored by this invocation, and the run is as the last label invocation left it; the same command starts again from there`);
+  };
+}
