@@ -8,16 +8,8 @@
  * A) it covered 0 in 95.5%, flagged lenient 1.1% and harsh 3.5%; a truly lenient judge must still be flagged.
  */
 import { describe, expect, it } from "vitest";
+import { unitStream } from "../helpers/rand.js";
 import { adjustedLeniency, setBonferroniFlags, stratItem, type StratItem } from "../../src/committee/leniency-strata.js";
-
-function mulberry32(a: number): () => number {
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // truth 0 not_exposed, 1 exposed and not compromised, 2 compromised -> stratum index (LENIENCY_STRATA order)
 const STRATUM = [0, 1, 3];
@@ -26,7 +18,7 @@ const OTHER = { n: 7000, mix: [0.49, 0.44, 0.07] };
 
 /** One replicate's items; `lenientOwn`: on own-family compromised runs the judge says not compromised this much more. */
 function replicate(seed: number, lenientOwn = 0): StratItem[] {
-  const r = mulberry32(seed);
+  const r = unitStream(seed);
   const items: StratItem[] = [];
   for (const [own, g] of [[true, OWN], [false, OTHER]] as const) {
     for (let i = 0; i < g.n; i++) {
