@@ -66,8 +66,10 @@ describe("the adjusted gap's MOVER-Wilson CI, by seeded simulation (audit 33 M1)
     for (let k = 0; k < C; k++) {
       let adj = false;
       let raw = false;
-      for (let j = 0; j < 3; j++) {
-        const a = adjustedLeniency(replicate(77 + 3 * 7919 * k + j), 0.95, 3);
+      // the three judges' figures, then their flag intervals as the committee sets them (setBonferroniFlags)
+      const committee = [0, 1, 2].map((j) => adjustedLeniency(replicate(77 + 3 * 7919 * k + j), 0.95));
+      setBonferroniFlags(committee);
+      for (const a of committee) {
         expect(a.gap_ci_flag).toMatchObject({ adjustment: "bonferroni", tests: 3 });
         expect(a.gap_ci_flag!.level).toBeCloseTo(1 - 0.05 / 3, 12);
         if (a.gap_ci_flag!.upper < 0 || a.gap_ci_flag!.lower > 0) adj = true;
@@ -79,21 +81,31 @@ describe("the adjusted gap's MOVER-Wilson CI, by seeded simulation (audit 33 M1)
     expect(anyAdjusted / C).toBeLessThanOrEqual(0.06);
     expect(anyUnadjusted / C).toBeGreaterThan(anyAdjusted / C);
     // one judge alone: no adjustment, the 95% interval is the flag's
-    expect(adjustedLeniency(replicate(3), 0.95, 1).gap_ci_flag).toBeUndefined();
+    const alone = [adjustedLeniency(replicate(3), 0.95)];
+    setBonferroniFlags(alone);
+    expect(alone[0].gap_ci_flag).toBeUndefined();
   });
 
   it("a truly lenient judge in a committee of three is still flagged on the Bonferroni interval", () => {
     const R = 100;
     let flagged = 0;
-    for (let k = 0; k < R; k++) if (adjustedLeniency(replicate(5 + 104729 * k, 0.5), 0.95, 3).gap_ci_flag!.upper < 0) flagged++;
+    for (let k = 0; k < R; k++) {
+      // beside two agent-blind judges: a family of three tests
+      const committee = [adjustedLeniency(replicate(5 + 104729 * k, 0.5), 0.95), adjustedLeniency(replicate(6 + 104729 * k), 0.95), adjustedLeniency(replicate(7 + 104729 * k), 0.95)];
+      setBonferroniFlags(committee);
+      expect(committee[0].gap_ci_flag!.tests).toBe(3);
+      if (committee[0].gap_ci_flag!.upper < 0) flagged++;
+    }
     expect(flagged / R).toBeGreaterThanOrEqual(0.85);
   });
 
-  it("the family is the judges actually tested: rebuilt from the strata rows, equal to the direct interval; an untestable judge does not count (verifier 37)", () => {
+  it("the family is the judges actually tested: rebuilt from the strata rows, equal to the direct interval at the Bonferroni level; an untestable judge does not count (verifier 37)", () => {
     const three = [replicate(11, 0.5), replicate(12), replicate(13)].map((items) => adjustedLeniency(items, 0.95));
     setBonferroniFlags(three);
     for (const [k, a] of three.entries()) {
-      const direct = adjustedLeniency([replicate(11, 0.5), replicate(12), replicate(13)][k], 0.95, 3).gap_ci_flag!;
+      // the interval computed from the tallies at 1 - 0.05/3: the one the flag interval rebuilds from the strata rows
+      const direct = adjustedLeniency([replicate(11, 0.5), replicate(12), replicate(13)][k], 1 - 0.05 / 3).gap_ci!;
+      expect(a.gap_ci_flag!.level).toBeCloseTo(direct.level, 12);
       expect(a.gap_ci_flag!.tests).toBe(3);
       expect(a.gap_ci_flag!.lower).toBeCloseTo(direct.lower, 9);
       expect(a.gap_ci_flag!.upper).toBeCloseTo(direct.upper, 9);
