@@ -121,7 +121,7 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
     process.stdout.write((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
   }
   // one of the two judges looks broken: exit 3, as label (./broken-exit.ts)
-  exitOnBrokenJudges("agree", health, pair);
+  exitOnBrokenJudges("agree", health, pair, runDir);
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */
@@ -198,5 +198,5 @@ async function agreeHuman(
   // a judge of the raters compared (the committee row: its members) that looks broken: exit 3, as label; its health
   // over the verdicts compared (after --where), as every command computes it
   const used = [...(o.judge ? [o.judge] : judges), ...(hasCommittee ? members.members : [])];
-  exitOnBrokenJudges("agree", judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), used);
+  exitOnBrokenJudges("agree", judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), used, runDir);
 }

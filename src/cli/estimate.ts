@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { warnLine } from "./warn.js";
-import { sayBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { sayBrokenJudgesOf, brokenExitHelp } from "./broken-exit.js";
 import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
@@ -137,7 +137,7 @@ Examples:
         printJson(report);
       } else process.stdout.write(formatEstimate(report) + "\n");
       // a judge behind the figures (a committee: its members) that looks broken: exit 3, as label (./broken-exit.ts)
-      sayBrokenJudges("estimate", report.broken_judges ?? { used: [], other: [] });
+      sayBrokenJudgesOf("estimate", report.broken_judges ?? { used: [], other: [] }, report.source.kind === "committee" ? report.source.members : [report.source.judge_id], runDir);
     });
 }
 
@@ -285,5 +285,5 @@ function printTable(
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
   // the table's judge (a committee: its members) or its heuristic looks broken: exit 3, as label (./broken-exit.ts)
-  sayBrokenJudges("estimate", caveats.broken);
+  sayBrokenJudgesOf("estimate", caveats.broken, [...(source.kind === "committee" ? source.members : [source.judge_id]), t.heuristic], runDir);
 }

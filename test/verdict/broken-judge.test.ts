@@ -51,3 +51,21 @@ describe("brokenJudges", () => {
     expect(brokenJudges(health, ["ok"]).other.map((b) => b.judge_id)).toEqual(["errs", "liar"]);
   });
 });
+
+describe("a judge's stored crashes", () => {
+  it("more than half of its crashes and verdicts together are crashes: broken, by its crashes; half or fewer: not", async () => {
+    const { crashBroken, withCrashBroken, CRASH_BROKEN_SHARE } = await import("../../src/verdict/broken-judge.js");
+    expect(CRASH_BROKEN_SHARE).toBe(0.5);
+    expect(crashBroken("c", { crashed: 61, verdicts: 21 })).toEqual({ judge_id: "c", why: "it crashed on 61 trajectories against 21 verdicts (74.4%: errors.jsonl kind judge_crash)" });
+    expect(crashBroken("c", { crashed: 5, verdicts: 5 })).toBeNull();
+    expect(crashBroken("c", undefined)).toBeNull();
+    // a judge broken by its health keeps that reason; one with crashes only (no verdict, so no health) is named by them
+    const health = judgeHealth([...many(N, liar), ...many(N, () => v("ok"))]);
+    const crashes = new Map([["liar", { crashed: 100, verdicts: N }], ["gone", { crashed: 7, verdicts: 0 }], ["ok", { crashed: 1, verdicts: N }]]);
+    const b = brokenJudges(health, ["liar", "gone"], crashes);
+    expect(b.used.map((x) => [x.judge_id, x.why.split(" (")[0]])).toEqual([["liar", "its rates are marked LOOKS BROKEN"], ["gone", "it crashed on 7 trajectories against 0 verdicts"]]);
+    expect(b.other).toEqual([]);
+    // added to a split made without crashes (estimate's), on the side of `used` each falls
+    expect(withCrashBroken(brokenJudges(health, ["ok"]), ["ok"], crashes).other.map((x) => x.judge_id)).toEqual(["gone", "liar"]);
+  });
+});
