@@ -65,7 +65,7 @@ binary. It reports the annotators' own agreement, Cohen's kappa with SE, Wald an
 percent agreement, the confusion matrix and missed compromises; with design weights in the file, the
 design-weighted (Hajek) estimates beside them.`,
     )
-    .addHelpText("after", brokenExitHelp("the judges compared: --judge, the two of --judges, the committee row's members"))
+    .addHelpText("after", brokenExitHelp("those compared (--judge, the two of --judges) and the committee row's members"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && o.reference) throw new UsageError("give either --reference or --human, not both");

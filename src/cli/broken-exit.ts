@@ -47,7 +47,9 @@ function sayBrokenJudges(command: string, b: { used: readonly BrokenJudge[]; oth
 export function brokenExitHelp(behind: string): string {
   return `
 Exit codes: 0 done; 1 fatal error; 2 usage or configuration error; 3 done, with the whole output (--json too),
-but a judge behind its figures (${behind}) looks broken, as label exits 3: its rates carry a caveat ([JUDGE X
-LOOKS BROKEN], or STOPPED: no usable verdict), most of its verdicts are judge errors or refusals, or it crashed on
-most trajectories (errors.jsonl judge_crash, as the run's summary.json counts them); stderr names it and why. A broken judge of the run that these figures do not use is a warning, not exit 3.`;
+but a judge behind its figures looks broken, as label exits 3: its rates carry a caveat ([JUDGE X LOOKS BROKEN],
+or STOPPED: no usable verdict), most of its verdicts are judge errors or refusals, or it crashed on most
+trajectories (errors.jsonl judge_crash, as the run's summary.json counts them); stderr names it and why.
+The judges behind its figures: ${behind}.
+A broken judge of the run that these figures do not use is a warning, not exit 3.`;
 }

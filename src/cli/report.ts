@@ -50,7 +50,7 @@ every script but the page's own.
 Example:
   ipi-judge report --run committee --human study1/human.jsonl --out report.html`,
     )
-    .addHelpText("after", brokenExitHelp("every judge: the page shows each one's figures"))
+    .addHelpText("after", brokenExitHelp("every judge (the page shows each one's figures)"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
