@@ -21,7 +21,7 @@ export class StoppedBeforeWorkError extends Error {
   }
 }
 
-/** Exit codes: 0 success (including runs where some items failed and were recorded), 1 fatal, 2 usage/config, 3 `label` finished but a judge it ran looks broken (its rates carry a caveat, or it crashed on most items sent it), 130 interrupted. */
+/** Exit codes: 0 success (including runs where some items failed and were recorded), 1 fatal, 2 usage/config, 3 finished but a judge looks broken: for `label` one it ran (its rates carry a caveat, or it crashed on most items sent it), for `agree`, `committee`, `report`, `estimate` and `compare` one behind their figures (../verdict/broken-judge.ts), 130 interrupted. */
 export const EXIT = { ok: 0, fatal: 1, usage: 2, brokenJudge: 3, interrupted: 130 } as const;
 
 /**

@@ -4,6 +4,7 @@
  * here; this file only pairs labels, builds tables over a declared category set, calls the library and keeps
  * the JSON small (per-item arrays are dropped). Every value is a number or null with a reason, never NaN.
  */
+import { textTable, type ColumnAlign } from "../format/text-table.js";
 import { kappaNote, oneCategory, type KappaNote, type OneCategory } from "../stats/one-category.js";
 import {
   bootstrapItems,
@@ -362,14 +363,13 @@ function flagByConstruction(k: KappaReport, note: KappaNote | undefined): void {
 /** Render a confusion matrix with row and column labels as aligned text lines. */
 export function formatConfusion(c: TwoRaterComparison["confusion"], indent = "  "): string[] {
   const labels = c.categories.map(String);
-  const w = Math.max(8, ...labels.map((l) => l.length)) + 1;
-  // Column headers are cut to 12 characters when there are more than three categories (six buckets fit 80 columns).
+  // Column headers are cut to 12 characters when there are more than three categories (six buckets fit 80 columns);
+  // each column as wide as its widest cell, a count in the millions included (../format/text-table.ts)
   const cut = labels.length > 3 ? 12 : Infinity;
-  const cw = Math.max(6, ...labels.map((l) => Math.min(l.length, cut))) + 1;
   const short = (l: string) => (l.length > cut ? l.slice(0, cut) : l);
-  const lines = [`${indent}rows: ${c.rows}; columns: ${c.cols}`, indent + "".padEnd(w) + labels.map((l) => short(l).padStart(cw)).join("")];
-  c.table.forEach((row, i) => lines.push(indent + labels[i].padEnd(w) + row.map((x) => String(x).padStart(cw)).join("")));
-  return lines;
+  const rows = [["", ...labels.map(short)], ...c.table.map((row, i) => [labels[i], ...row.map((x) => String(x))])];
+  const align: ColumnAlign[] = ["left", ...labels.map((): ColumnAlign => "right")];
+  return [`${indent}rows: ${c.rows}; columns: ${c.cols}`, ...textTable(rows, { align, gap: " ", indent, minWidths: [8, ...labels.map(() => 6)] })];
 }
 
 /**

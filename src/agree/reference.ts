@@ -1,3 +1,4 @@
+import { textTable } from "../format/text-table.js";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { cohenKappa } from "../stats/cohen.js";
@@ -450,15 +451,15 @@ export function committeeReferenceAgreement(
  */
 export function formatReferenceTable(rows: readonly ReferenceAgreement[]): string {
   rows = shownStrings(rows); // names from the run files cannot break or reorder a line (../format/shown.ts)
-  const w = Math.max(5, ...rows.map((r) => r.judge_id.length));
-  const L = [`${"rater".padEnd(w)}  ${"n".padStart(5)}  kappa asr_goal (full_compliance)  kappa asr_behaviour (compromised)  asr_goal vs ${rows[0]?.reference ?? "reference"} rate`];
+  // columns as wide as their widest cell (../format/text-table.ts): a kappa with its reason is longer than the header
+  const L = [["rater", "n", "kappa asr_goal (full_compliance)", "kappa asr_behaviour (compromised)", `asr_goal vs ${rows[0]?.reference ?? "reference"} rate`]];
   for (const r of rows) {
     const rr = r.rates;
     const all = rr?.reference_all && rr.reference_all.n !== rr.reference.n ? `; benchmark over all ${rr.reference_all.n} attacked: ${pctText(rr.reference_all.rate, rr.reference_all.reason)}` : "";
     const vs = rr ? `${pctText(rr.asr_goal.rate, rr.asr_goal.reason)} vs ${pctText(rr.reference.rate, rr.reference.reason)}${rr.coverage_low ? ` (coverage_low ${pctText(rr.coverage)} of ${coverageBase(r)}${all})` : all ? ` (${all.slice(2)})` : ""}${rr.exposure_low ? ` EXPOSURE LOW (${r.n_used - (rr.not_exposed ?? 0)}/${r.n_used} exposed: see below)` : ""}` : "";
-    L.push(`${r.judge_id.padEnd(w)}  ${String(r.n_used).padStart(5)}  ${tableKappa(r).padEnd(32)}  ${tableKappa(r.binary).padEnd(32)}  ${vs}${rateCaveatMarker(r.rate_caveats ?? [])}`);
+    L.push([r.judge_id, String(r.n_used), tableKappa(r), tableKappa(r.binary), `${vs}${rateCaveatMarker(r.rate_caveats ?? [])}`]);
   }
-  return L.join("\n");
+  return textTable(L, { align: ["left", "right"], minWidths: [5, 5] }).join("\n");
 }
 
 /** A kappa in the table: its figure, `0.000 (0 by construction: see below)` when {@link BinaryComparison.kappa_note} says so. */
@@ -511,9 +512,15 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
         `; percent agreement ${pctText(c.percent_agreement, "empty_input")} over ${c.n_used}` +
         `; AC1 ${statText(c.ac1, c.ac1_reason)}; PABAK ${statText(c.pabak, c.pabak_reason)}` +
         (c.one_category ? `\n  AC1 and PABAK SAY NOTHING HERE: ${c.one_category.text}` : ""),
-      `                        ${a.reference}=true  ${a.reference}=false`,
-      `  judge ${c.judge_side === "full_compliance" ? "full_compliance" : "compromised    "}   ${String(tp).padStart(8)}  ${String(fp).padStart(10)}`,
-      `  judge other             ${String(fn).padStart(8)}  ${String(tn).padStart(10)}`,
+      // the counts under their headers, whatever the field's name and the counts' size (../format/text-table.ts)
+      ...textTable(
+        [
+          ["", `${a.reference}=true`, `${a.reference}=false`],
+          [`judge ${c.judge_side === "full_compliance" ? "full_compliance" : "compromised"}`, String(tp), String(fp)],
+          ["judge other", String(fn), String(tn)],
+        ],
+        { align: ["left", "right", "right"], indent: "  ", minWidths: [22] },
+      ),
     ].join("\n");
   };
   const meaning =
@@ -544,9 +551,9 @@ export function formatReferenceAgreement(a: ReferenceAgreement): string {
     ...(a.disagreement_kinds?.length
       ? [
           "disagreements by kind:",
-          ...a.disagreement_kinds.map(
-            (k) =>
-              `  ${String(k.count).padStart(5)}  ${k.kind}  (conditions: ${k.by_condition.map((c) => `${c.condition} ${c.count}`).join(", ")}; suites: ${k.by_suite.map((c) => `${c.suite} ${c.count}`).join(", ")})`,
+          ...textTable(
+            a.disagreement_kinds.map((k) => [String(k.count), `${k.kind}  (conditions: ${k.by_condition.map((c) => `${c.condition} ${c.count}`).join(", ")}; suites: ${k.by_suite.map((c) => `${c.suite} ${c.count}`).join(", ")})`]),
+            { align: ["right"], indent: "  ", minWidths: [5] },
           ),
         ]
       : []),

@@ -9,6 +9,7 @@
  */
 import { countAttacks, dosAttackWarning } from "../agree/dos-attacks.js";
 import { warnLine } from "./warn.js";
+import { exitOnBrokenJudges } from "./broken-exit.js";
 import { pooledExposureLowWarnings } from "../agree/exposure-groups.js";
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { COMMITTEE_RATER, committeeReferenceAgreement, formatReferenceAgreement, formatReferenceTable, referenceAgreement, type ReferenceAgreement } from "../agree/reference.js";
@@ -260,5 +261,7 @@ export async function agreeReference(
     process.stdout.write(judge_health.map((h) => `\nhealth of judge ${showControls(h.judge_id)} (over ${over}, compared or not): ${formatHealth(h)}`).join("") + "\n");
     process.stdout.write(code_established.map((c) => `labels established by code (of the attacked runs compared above): ${formatCodeEstablished(c)}\n`).join(""));
   }
+  // a judge of these figures that looks broken: exit 3, as label (the committee row's members too, when it is shown)
+  exitOnBrokenJudges("agree", health, committee && cf ? [...judges, ...cf.judges] : judges, runDir);
 }
 

@@ -1,5 +1,6 @@
 import { codeEstablishedByJudge, codeEstablishedWarnings, formatCodeEstablished } from "../verdict/code-established.js";
 import { warnLine } from "./warn.js";
+import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
 import { judgeHealth } from "../verdict/health.js";
 import { rateCaveats } from "../verdict/rate-caveat.js";
 import { addProgressOptions } from "./progress-mode.js";
@@ -64,6 +65,7 @@ binary. It reports the annotators' own agreement, Cohen's kappa with SE, Wald an
 percent agreement, the confusion matrix and missed compromises; with design weights in the file, the
 design-weighted (Hajek) estimates beside them.`,
     )
+    .addHelpText("after", brokenExitHelp("those compared (--judge, the two of --judges) and the committee row's members"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && o.reference) throw new UsageError("give either --reference or --human, not both");
@@ -99,7 +101,8 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
   const both = labelledByBoth(verdicts, attacked, pair as [string, string]);
   const code_established = codeEstablishedByJudge(verdicts.filter((v) => v.repeat === 0 && both.has(v.trajectory_id)), pair);
   // a broken judge's rates are marked and said once, as every command says them (new user 18: --judges never did)
-  const caveats = rateCaveats(judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), pair);
+  const health = judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) });
+  const caveats = rateCaveats(health, pair);
   if (caveats.length) c.rate_caveats = caveats;
   const warnings = [...caveats.map((x) => x.message), ...codeEstablishedWarnings(code_established, "the judges' concordance")];
   // --json: the run's journal notes (lines skipped, verdicts left out as made on an older text) join `warnings`,
@@ -117,6 +120,8 @@ async function agreeJudges(runDir: string, o: { judges: string; bootstrap: strin
     const head = [whereLine(where), stateLine].filter(Boolean).join("\n");
     process.stdout.write((head ? head + "\n" : "") + formatJudgeConcordance(c) + "\n" + code_established.map((x) => `labels established by code: ${formatCodeEstablished(x)}\n`).join(""));
   }
+  // one of the two judges looks broken: exit 3, as label (./broken-exit.ts)
+  exitOnBrokenJudges("agree", health, pair, runDir);
 }
 
 /** The `--human FILE` path of `ipi-judge agree`. */
@@ -190,4 +195,8 @@ async function agreeHuman(
       for (const b of file.bad_rows.slice(0, 20)) process.stdout.write(`  line ${b.line}: ${showControls(b.message)}\n`);
     }
   }
+  // a judge of the raters compared (the committee row: its members) that looks broken: exit 3, as label; its health
+  // over the verdicts compared (after --where), as every command computes it
+  const used = [...(o.judge ? [o.judge] : judges), ...(hasCommittee ? members.members : [])];
+  exitOnBrokenJudges("agree", judgeHealth(verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), used, runDir);
 }

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import { warnLine } from "./warn.js";
+import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import path from "node:path";
 import type { Command } from "commander";
@@ -41,6 +42,7 @@ verdicts downgraded, errors or unverified after 50 verdicts, quotes that rarely 
 named in the warnings; --exclude-judge ID leaves it out. Votes use repeat 0; with label --repeats K the
 report adds each judge's test-retest agreement.`,
     )
+    .addHelpText("after", brokenExitHelp("the committee's members; one left out with --exclude-judge is not"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       const quorum = intOption(o.quorum, "--quorum", 1);
@@ -94,5 +96,7 @@ report adds each judge's test-retest agreement.`,
         const nl = text.indexOf("\n") < 0 ? text.length : text.indexOf("\n");
         process.stdout.write(`${text.slice(0, nl)}\n${pooling.text}${text.slice(nl)}\n\ncommittee verdicts written to ${path.relative(process.cwd(), file) || file}\n`);
       }
+      // a member that looks broken: exit 3, as label (a judge left out with --exclude-judge: warned, not a failure)
+      exitOnBrokenJudges("committee", report.judge_health, report.judges.map((j) => j.id), runDir);
     });
 }

@@ -18,7 +18,8 @@ import { addWhereOption, intOption, printJson, runDirOf, warnWhere, whereOf, wit
 import { readRunState, runStateFor, runStateLine, runStateWarnings } from "../store/run-state.js";
 import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
-import { judgeHealth } from "../verdict/health.js";
+import { judgeHealth, type JudgeHealth } from "../verdict/health.js";
+import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
 import { chooseLabelsMessage, labelChoices } from "../compare/label-choices.js";
@@ -72,6 +73,7 @@ Examples:
   ipi-judge compare --run defenses --by condition --baseline no_defense --committee --json
   ipi-judge compare --run adscale --by condition --where 'attack=important_instructions,(none)' --where model=gpt-4o-2024-05-13`,
     )
+    .addHelpText("after", brokenExitHelp("the judge, or the committee's members"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.judge && o.committee) throw new UsageError("give either --judge or --committee, not both");
@@ -120,11 +122,13 @@ Examples:
         printJson(result);
       }
       else process.stdout.write(formatCompare(result) + "\n");
+      // a judge behind the labels that looks broken: exit 3, as label (./broken-exit.ts)
+      exitOnBrokenJudges("compare", prepared.health, prepared.judges, runDir);
     });
 }
 
 /** What the analysis reads: the observations, the rows for utility, the notes, the `--where` statement and the judges behind the labels. */
-type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[]; judges: string[] };
+type Prepared = { obs: Observations; index: { values(): Iterable<TrajectoryIndexRow> }; notes: string[]; statement: WhereStatement | null; caveats: RateCaveat[]; judges: string[]; health: JudgeHealth[] };
 
 /** The observations of one judge from the run read as columns (`buildObservationsColumns`): no committee file is read. */
 async function columnObservations(runDir: string, o: { judge: string; run: string; json?: boolean; progress?: string; progressInterval?: string }, field: string): Promise<Prepared> {
@@ -135,7 +139,8 @@ async function columnObservations(runDir: string, o: { judge: string; run: strin
   const obs = buildObservationsColumns(run, o.judge, field);
   const rows = { *values() { for (let s = 0; s < run.nRows; s++) yield run.rows[run.rowCode[s]] as TrajectoryIndexRow; } };
   noObservations(obs, rows.values(), field, o.run);
-  return { obs, index: rows, notes: [], statement: null, caveats: rateCaveats(judgeHealth(verdictRecords(run), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) }), [o.judge]), judges: [o.judge] };
+  const health = judgeHealth(verdictRecords(run), { rowOf: (_v, k) => rowOf(run, run.vSlot[k]) });
+  return { obs, index: rows, notes: [], statement: null, caveats: rateCaveats(health, [o.judge]), judges: [o.judge], health };
 }
 
 /** The observations from the run's compact objects and its committee file, restricted by `--where`. */
@@ -193,7 +198,8 @@ async function objectObservations(
   // the health of the judges behind the labels, over the same population as the figures (the `--where`-restricted
   // verdicts, as agree and report compute it): the counts a flag quotes belong to the trajectories it prints (red team 19)
   const behind = source.kind === "judge" ? [source.judge_id] : (cf?.judges ?? judges);
-  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(judgeHealth(run.verdicts, { rowOf: (v) => index.get(v.trajectory_id) }), behind), judges: behind };
+  const health = judgeHealth(run.verdicts, { rowOf: (v) => index.get(v.trajectory_id) });
+  return { obs, index, notes, statement: run.statement, caveats: rateCaveats(health, behind), judges: behind, health };
 }
 
 /**

@@ -1,6 +1,8 @@
 import type { Command } from "commander";
 import { DEFAULT_MIN_SAMPLED } from "../stats/min-sampled.js";
 import { warnLine } from "./warn.js";
+import { sayBrokenJudgesOf, brokenExitHelp } from "./broken-exit.js";
+import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
 import fs from "node:fs";
 import { estimateFromData, estimateRun, EstimateError, formatEstimate, formatTable, paperTable, resolveSource, tableCsv, tableLatex } from "../estimate/index.js";
@@ -97,6 +99,7 @@ Examples:
   ipi-judge estimate --run study --human human.jsonl --judge gpt --by agent_model
   ipi-judge estimate --run study --human human.jsonl --committee --by agent_model,condition --json`,
     )
+    .addHelpText("after", brokenExitHelp("the judge, or the committee's members, and --table's heuristic"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       const choice = judgeChoice(o);
@@ -133,6 +136,8 @@ Examples:
         for (const w of report.warnings) warnLine(w);
         printJson(report);
       } else process.stdout.write(formatEstimate(report) + "\n");
+      // a judge behind the figures (a committee: its members) that looks broken: exit 3, as label (./broken-exit.ts)
+      sayBrokenJudgesOf("estimate", report.broken_judges ?? { used: [], other: [] }, report.source.kind === "committee" ? report.source.members : [report.source.judge_id], runDir);
     });
 }
 
@@ -234,7 +239,7 @@ function printTable(
   t: PaperTable,
   statement: WhereStatement | null,
   pooled: string[],
-  caveats: { judge: RateCaveat[]; heuristic: RateCaveat[] },
+  caveats: { judge: RateCaveat[]; heuristic: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } },
   source: EstimateSource,
   saidNotes: readonly string[] = [],
 ): void {
@@ -279,4 +284,6 @@ function printTable(
     process.stdout.write((wl ? wl + "\n" : "") + formatTable(shown) + "\n");
     for (const [f, what] of [[o.csv, "CSV"], [o.latex, "LaTeX"]] as const) if (typeof f === "string") process.stdout.write(`${what} written to ${f}\n`);
   }
+  // the table's judge (a committee: its members) or its heuristic looks broken: exit 3, as label (./broken-exit.ts)
+  sayBrokenJudgesOf("estimate", caveats.broken, [...(source.kind === "committee" ? source.members : [source.judge_id]), t.heuristic], runDir);
 }

@@ -1,3 +1,4 @@
+import { textTable } from "../format/text-table.js";
 import { countText } from "../format/count-text.js";
 import { statText } from "../format/stat-text.js";
 import { warnLine } from "./warn.js";
@@ -81,7 +82,7 @@ Exit: 0 written, 1 problems in the files (nothing written), 2 usage error.`,
       if (s.items_unlabelled) lines.push(`  ${s.items_unlabelled} items have no label yet`);
       if (s.weighted_label_shares) {
         lines.push(`  design-weighted label shares (w = 1/pi): ${SHARES_OVER}:`);
-        for (const [k, v] of Object.entries(s.weighted_label_shares)) lines.push(`    ${k.padEnd(24)}${(100 * v).toFixed(1)}%`);
+        lines.push(...textTable(Object.entries(s.weighted_label_shares).map(([k, v]) => [k, `${(100 * v).toFixed(1)}%`]), { indent: "    ", minWidths: [22] }));
       }
       lines.push(`written to ${path.relative(process.cwd(), path.resolve(o.out)) || o.out}`);
       process.stdout.write(lines.join("\n") + "\n");

@@ -10,11 +10,15 @@
  *   crashed: the judge mostly did not judge, whatever its few verdicts say.
  */
 import type { LabelProgress } from "../run/label-core.js";
+import { CRASH_BROKEN_SHARE as BROKEN_CRASH_SHARE } from "../verdict/broken-judge.js";
 
 /** A judge's crashes are warned about above this share of the items this invocation sent it. */
 export const CRASH_WARN_SHARE = 0.1;
-/** A judge whose crashes are above this share of the items this invocation sent it makes `label` exit 3. */
-export const CRASH_BROKEN_SHARE = 0.5;
+/**
+ * A judge whose crashes are above this share of the items this invocation sent it makes `label` exit 3: the share the
+ * commands reading the run weigh its stored crashes by (../verdict/broken-judge.ts, the one constant).
+ */
+export const CRASH_BROKEN_SHARE = BROKEN_CRASH_SHARE;
 
 /** What to do about crashes of a kind. */
 const ADVICE: Record<string, string> = {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { humanScope, humanScopeText } from "../report/human-scope.js";
 import { CommitteeChoiceError, committeeName } from "../committee/members.js";
 import { warnLine } from "./warn.js";
+import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
 import path from "node:path";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
@@ -37,7 +38,7 @@ export function registerReport(program: Command): void {
       `
 The paper table uses the judge given by --judge ID, or the committee with --committee (as estimate does; default:
 the run's only judge). A run with several judges and no choice gets no paper table: its place in the page, and a
-warning on stderr, say why and how to choose; the other sections are written (exit 0).
+warning on stderr, say why and how to choose; the other sections are written (exit 0, or 3 as below).
 Sections appear when their input exists: the committee needs two or more judges. One committee serves every
 section (its verdicts, rates, its members' agreement, its rows against humans and the benchmark, the disagreement
 list, the --committee paper table), named with its members: committee.jsonl's judges and quorum when the run has
@@ -49,6 +50,7 @@ every script but the page's own.
 Example:
   ipi-judge report --run committee --human study1/human.jsonl --out report.html`,
     )
+    .addHelpText("after", brokenExitHelp("every judge (the page shows each one's figures)"))
     .action(async (o) => {
       const runDir = runDirOf(o.labelsDir, o.run);
       if (o.human && !fs.existsSync(o.human)) throw new UsageError(`human label file ${o.human} not found`);
@@ -136,5 +138,7 @@ Example:
             `${summary.items_unavailable ? ` (${summary.items_unavailable} without their trajectory: source not found)` : ""}\n`,
         );
       }
+      // the page shows every judge's figures: one that looks broken makes exit 3, as label (the page is written whole)
+      exitOnBrokenJudges("report", m.judge_health ?? [], m.judges.map((j) => j.id), runDir);
     });
 }

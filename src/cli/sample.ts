@@ -1,3 +1,4 @@
+import { textTable } from "../format/text-table.js";
 import path from "node:path";
 import { warnLine } from "./warn.js";
 import { takeJournalWarnings } from "../store/skipped-lines.js";
@@ -152,9 +153,8 @@ Exit: 0 written, 1 fatal error, 2 usage error (including a request the run canno
       if (d.population.committee_missing) lines.push(`  ${d.population.committee_missing} trajectories have no committee verdict (stratum U, never in phase 2)`);
       if (d.population.committee_no_quorum)
         lines.push(`  ${d.population.committee_no_quorum} trajectories have a committee verdict without quorum (too few valid votes is not a disagreement: stratum U, never in phase 2)`);
-      const w = Math.max(7, ...d.cells.map((c) => c.stratum.length));
-      lines.push("", `  ${"stratum".padEnd(w)}      N      n  inclusion probability`);
-      for (const c of d.cells) lines.push(`  ${c.stratum.padEnd(w)} ${String(c.N).padStart(6)} ${String(c.n).padStart(6)}  ${c.inclusion_probability.toFixed(6)}`);
+      const cellRows = [["stratum", "N", "n", " inclusion probability"], ...d.cells.map((c) => [c.stratum, String(c.N), String(c.n), ` ${c.inclusion_probability.toFixed(6)}`])];
+      lines.push("", ...textTable(cellRows, { align: ["left", "right", "right", "left"], gap: " ", indent: "  ", minWidths: [7, 6, 6] }));
       lines.push("", `written to ${rel}/`, `  give annotators: ${res.shared_files.join(", ")}`, `  keep private:    ${res.private_files.join(", ")}`);
       process.stdout.write(lines.join("\n") + "\n");
     });

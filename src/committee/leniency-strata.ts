@@ -215,10 +215,10 @@ export function setBonferroniFlags(adjusted: readonly AdjustedLeniency[], ciLeve
  * `no_stratum_with_both_families` (each group has trajectories, never in one stratum); a null gap has no CI.
  * @param items own- and other-family items together.
  * @param ciLevel the CI's level (e.g. 0.95), or null for no CI (`--bootstrap 0`: no intervals at all).
- * @param tests how many judges are tested together (a committee's members): above 1, `gap_ci_flag` is the interval at
- *   the Bonferroni level 1 − (1 − ciLevel) / tests, the one the flag rests on.
+ * The flag's interval over the judges tested together (`gap_ci_flag`) is {@link setBonferroniFlags}' to set, once
+ * every judge's figures are known.
  */
-export function adjustedLeniency(items: readonly StratItem[], ciLevel: number | null = null, tests = 1): AdjustedLeniency {
+export function adjustedLeniency(items: readonly StratItem[], ciLevel: number | null = null): AdjustedLeniency {
   tally(items);
   const strata: LeniencyStratumRow[] = [];
   let leftOut = 0;
@@ -259,8 +259,6 @@ export function adjustedLeniency(items: readonly StratItem[], ciLevel: number | 
   if (r && ciLevel !== null) {
     const ci = gapInterval(r.n, ciLevel);
     if (ci) out.gap_ci = ci;
-    const flag = ci && tests > 1 ? gapInterval(r.n, 1 - (1 - ciLevel) / tests) : null;
-    if (flag) out.gap_ci_flag = { ...flag, adjustment: "bonferroni", tests };
   }
   if (!r) out.gap_reason = nOwn === 0 ? "no_own_family_trajectories" : nOther === 0 ? "no_other_family_trajectories" : "no_stratum_with_both_families";
   return out;

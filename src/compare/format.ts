@@ -2,6 +2,7 @@
  * The plain text of `compare` (`formatCompare`): the header with what was compared and what like for like left out
  * (per model and pooled, ./cells-text.ts), the rows per model and condition, then each figure under its heading.
  */
+import { cellWidth, padCell } from "../format/text-table.js";
 import { committeeName } from "../committee/members.js";
 import { DEFAULT_QUORUM } from "../verdict/vote.js";
 import { bootstrapLine, pctText, ppText, reasonText, statText, undefinedText } from "../format/stat-text.js";
@@ -17,6 +18,10 @@ import { formatCellsDropped, pooledFiguresText } from "./cells-text.js";
 import { shownStrings } from "../format/shown.js";
 import type { CompareResult } from "./result.js";
 import { rowCoverageCounts } from "./row-coverage.js";
+
+/** The condition column's fewest characters (wider when a condition's name is), and the unattacked rows' condition cell. */
+const CONDITION_WIDTH = 28;
+const NO_ATTACK = "(no attack)";
 
 // Undefined figures read `undefined (<why>)` as in every other output (src/format/stat-text.ts).
 const pct = (x: number | null | undefined, reason?: string) => pctText(x, reason);
@@ -100,7 +105,7 @@ function runsUsedText(c: AsrCell, kind: "dropped" | "row" | "pooled"): string {
 }
 
 /** The rows per model and condition (rates, utility), then the unattacked models' utility and its note. */
-function rowLines(r: CompareResult, w: number, marker: string): string[] {
+function rowLines(r: CompareResult, w: number, cw: number, marker: string): string[] {
   const lines: string[] = [];
   lines.push(
     `attack success per model and ${fieldNoun(r.condition_field)} (suites pooled; 95% Wilson interval; count/labelled): asr_goal = full compliance ` +
@@ -119,7 +124,7 @@ function rowLines(r: CompareResult, w: number, marker: string): string[] {
       // and every row says its share of the model's runs there, LOW below half (session 39: 3 of 67 beside 69 of 69)
       const lfl = runsUsedText(cell, r.cells.per_model[m]?.dropped[c] ? "dropped" : "row");
       lines.push(
-        `  ${m.padEnd(w)}  ${c.padEnd(28)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
+        `  ${padCell(m, w)}  ${padCell(c, cw)} asr_goal ${rateFigureText(cell.asr_goal)}, asr_behaviour ${rateFigureText(cell.asr_behaviour)}${marker}; ` +
           // a LOW coverage's clause is the warning's (compareConditions warns of every such row): said once, not twice
           `${blockedText(cell)}; ${coverageText(cell, "see the warning above")}; ${exposureFigureText(cell)}${cell.exposure_low ? " (see the warning above)" : ""}${lfl}${util}`,
       );
@@ -128,7 +133,7 @@ function rowLines(r: CompareResult, w: number, marker: string): string[] {
   const noAttack = r.utility.filter((u) => u.condition === "(none)" && u.under_attack.n === 0 && (u.without_attack.rate !== null || u.injection_task_runs.rate !== null));
   for (const u of noAttack) {
     const inj = u.excluded.injection_task_runs > 0 ? `; injection-task runs apart ${formatUtilityRate(u.injection_task_runs)}` : "";
-    lines.push(`  ${u.model.padEnd(w)}  ${"(no attack)".padEnd(28)} utility (user tasks) ${formatUtilityRate(u.without_attack)}${inj}`);
+    lines.push(`  ${padCell(u.model, w)}  ${padCell(NO_ATTACK, cw)} utility (user tasks) ${formatUtilityRate(u.without_attack)}${inj}`);
   }
   if (r.utility_reason === "no_utility_in_input") {
     lines.push("  (utility: none: no trajectory of the run records a utility verdict (reference.utility); for Inspect logs, label --utility-scorer names the scorer that holds it)");
@@ -146,18 +151,18 @@ function rowLines(r: CompareResult, w: number, marker: string): string[] {
  * The rates the pooled figures rest on where they differ from the rows (`pooled_figures.asr`, suites pooled): a
  * (model, condition) with other trajectories there, or none; empty when they are the rows' own.
  */
-function pooledRateLines(r: CompareResult, w: number, marker: string): string[] {
+function pooledRateLines(r: CompareResult, w: number, cw: number, marker: string): string[] {
   const pa = r.pooled_figures.asr;
   if (!pa) return [];
   const key = (c: AsrCell) => `${c.model}\u0000${c.condition}`;
   const mine = new Map(r.asr.filter((c) => c.suite === ALL_SUITES).map((c) => [key(c), c]));
   const theirs = new Map(pa.filter((c) => c.suite === ALL_SUITES).map((c) => [key(c), c]));
   const row = (c: AsrCell) =>
-    `  ${c.model.padEnd(w)}  ${c.condition.padEnd(28)} asr_goal ${rateFigureText(c.asr_goal)}, asr_behaviour ${rateFigureText(c.asr_behaviour)}${marker}; ${coverageText(c)}; ${exposureFigureText(c)}${runsUsedText(c, "pooled")}`;
+    `  ${padCell(c.model, w)}  ${padCell(c.condition, cw)} asr_goal ${rateFigureText(c.asr_goal)}, asr_behaviour ${rateFigureText(c.asr_behaviour)}${marker}; ${coverageText(c)}; ${exposureFigureText(c)}${runsUsedText(c, "pooled")}`;
   const out: string[] = [];
   for (const [k, a] of mine) {
     const b = theirs.get(k);
-    if (!b) out.push(`  ${a.model.padEnd(w)}  ${a.condition.padEnd(28)} none of its ${a.attacked} attacked runs here (none in a cell every ${fieldNoun(r.condition_field)} covers that its other ${groupsNoun(r.condition_field)} cover too)`);
+    if (!b) out.push(`  ${padCell(a.model, w)}  ${padCell(a.condition, cw)} none of its ${a.attacked} attacked runs here (none in a cell every ${fieldNoun(r.condition_field)} covers that its other ${groupsNoun(r.condition_field)} cover too)`);
     else if (b.attacked !== a.attacked || b.labelled !== a.labelled || b.asr_goal.count !== a.asr_goal.count || b.asr_behaviour.count !== a.asr_behaviour.count) out.push(row(b));
   }
   for (const [k, b] of theirs) if (!mine.has(k)) out.push(row(b));
@@ -214,7 +219,7 @@ function worstLines(r: CompareResult, rate: RateName, w: number): string[] {
   const lines = ["", `worst ${one} by ${rate} vs the baseline ${wc.baseline}${r.baseline_note ? " (a defense, not no defense: see the baseline line)" : ""}:`];
   for (const m of wc.per_model) {
     lines.push(
-      `  ${m.model.padEnd(w)}  ${worstText(m, many)} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${ppBy(m.underestimate, m.reason)} (${m.conditions} ${fieldNoun(r.condition_field, m.conditions)})` +
+      `  ${padCell(m.model, w)}  ${worstText(m, many)} ${rate} ${pct(m.worst_asr)}, baseline ${pct(m.baseline_asr)}, underestimate ${ppBy(m.underestimate, m.reason)} (${m.conditions} ${fieldNoun(r.condition_field, m.conditions)})` +
         lowText(m.coverage_low, m.exposure_low?.map((c) => `${m.model} | ${c}`)),
     );
   }
@@ -290,9 +295,12 @@ function interactionLines(r: CompareResult, rate: RateName): string[] {
 /** Plain-text rendering of a {@link CompareResult} (what `ipi-judge compare` prints without --json). */
 export function formatCompare(r: CompareResult): string {
   r = shownStrings(r); // names from the run files cannot break or reorder a line (../format/shown.ts)
-  const w = Math.max(5, ...r.models.map((m) => m.length));
+  // the model and condition columns as wide as their widest name (../format/text-table.ts): a long condition name
+  // would otherwise push its row's figures out of line
+  const w = Math.max(5, ...r.models.map(cellWidth));
+  const cw = Math.max(CONDITION_WIDTH, cellWidth(NO_ATTACK), ...r.asr.map((c) => cellWidth(c.condition)), ...(r.pooled_figures.asr ?? []).map((c) => cellWidth(c.condition)));
   const marker = rateCaveatMarker(r.rate_caveats ?? []);
-  const lines = [...headerLines(r), "", ...rowLines(r, w, marker), ...pooledRateLines(r, w, marker)];
+  const lines = [...headerLines(r), "", ...rowLines(r, w, cw, marker), ...pooledRateLines(r, w, cw, marker)];
   for (const rate of RATE_NAMES) lines.push(...reversalLines(r, rate));
   for (const rate of RATE_NAMES) lines.push(...worstLines(r, rate, w));
   for (const rate of RATE_NAMES) lines.push(...losoLines(r, rate));

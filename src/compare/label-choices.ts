@@ -5,6 +5,7 @@
  * judge labelling every run read 0.0 pp). As `estimate` does, compare refuses and names the choices, each with its
  * coverage of the attacked trajectories compared (those with a model and a value of the compared field).
  */
+import { textTable } from "../format/text-table.js";
 import type { CommitteeVerdict, Verdict } from "../types.js";
 import type { TrajectoryIndexRow } from "../store/run-store.js";
 import { committeeName } from "../committee/members.js";
@@ -73,8 +74,8 @@ export function chooseLabelsMessage(run: string, choices: readonly LabelChoice[]
 
 /** One line per choice, its option padded, then what it is and its coverage (`committeeNote`: a last line in place of `--committee`). */
 export function choiceLines(choices: readonly LabelChoice[], committeeNote?: string): string[] {
-  const w = Math.max(...choices.map((c) => c.option.length));
-  const lines = choices.map((c) => `  ${showControls(c.option).padEnd(w)}  ${c.name}: ${share(c)}${c.note ? `; ${c.note}` : ""}`);
+  // the option as shown (its controls made visible: longer than the option) sets the column's width (../format/text-table.ts)
+  const lines = textTable(choices.map((c) => [showControls(c.option), `${c.name}: ${share(c)}${c.note ? `; ${c.note}` : ""}`]), { indent: "  " });
   if (committeeNote) lines.push(`  (--committee: ${committeeNote})`);
   return lines;
 }

@@ -9,6 +9,7 @@ import type { Verdict } from "../types.js";
 import { judgeHealth } from "../verdict/health.js";
 import type { ReferenceRow } from "../verdict/reference-goal.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
+import { brokenJudges, type BrokenJudge } from "../verdict/broken-judge.js";
 
 /**
  * The caveats of the figures of `source` (an `EstimateSource` of ./run.ts, which imports this file): the judge's own, or, for a committee, those of its members (every judge of the run when `members` is not given).
@@ -23,26 +24,43 @@ export function sourceCaveats(
   source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] },
   rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
 ): RateCaveat[] {
+  return sourceHealth(verdicts, source, rowOf).caveats;
+}
+
+/**
+ * {@link sourceCaveats} and, from the same health computation, the broken judges (`../verdict/broken-judge.ts`: what
+ * makes the command exit 3): `used` those behind the figures, `other` the run's other broken judges.
+ */
+export function sourceHealth(
+  verdicts: Iterable<Verdict>,
+  source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] },
+  rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
+): { caveats: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } } {
   const all = asArray(verdicts);
-  return rateCaveats(judgeHealth(all, { rowOf }), sourceJudgeIds(all, source));
+  const health = judgeHealth(all, { rowOf });
+  const ids = sourceJudgeIds(all, source);
+  return { caveats: rateCaveats(health, ids), broken: brokenJudges(health, ids) };
 }
 
 /**
  * The caveats of a paper table's two raters from one health computation: the judge's (or committee's) as
  * {@link sourceCaveats}, and the heuristic's (new user 18: a broken judge given as `--heuristic` was printed bare).
  * @param heuristic the `--heuristic` judge id; its caveats are empty when it is the judge itself (its columns are not printed).
- * @returns `{judge, heuristic}`: each the caveats of judges that look broken or stopped (empty when healthy).
+ * @returns `{judge, heuristic}`: each the caveats of judges that look broken or stopped (empty when healthy); `broken`:
+ *   the broken judges (`../verdict/broken-judge.ts`) behind the table (the heuristic's too) and the run's others.
  */
 export function tableCaveats(
   verdicts: Iterable<Verdict>,
   source: { kind: "judge"; judge_id: string } | { kind: "committee"; members?: readonly string[] },
   heuristic: string,
   rowOf?: (v: Verdict, k: number) => ReferenceRow | undefined,
-): { judge: RateCaveat[]; heuristic: RateCaveat[] } {
+): { judge: RateCaveat[]; heuristic: RateCaveat[]; broken: { used: BrokenJudge[]; other: BrokenJudge[] } } {
   const all = asArray(verdicts);
   const health = judgeHealth(all, { rowOf });
   const same = source.kind === "judge" && source.judge_id === heuristic;
-  return { judge: rateCaveats(health, sourceJudgeIds(all, source)), heuristic: same ? [] : rateCaveats(health, [heuristic]) };
+  const ids = sourceJudgeIds(all, source);
+  // the heuristic's columns are figures of the table too: a broken heuristic makes exit 3 as the judge does
+  return { judge: rateCaveats(health, ids), heuristic: same ? [] : rateCaveats(health, [heuristic]), broken: brokenJudges(health, same ? ids : [...ids, heuristic]) };
 }
 
 /**

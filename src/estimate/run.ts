@@ -27,7 +27,8 @@ import { CONTENT_CHANGED, checkLabelPairing } from "../agree/label-pairing.js";
 import { estimateLikeForLike } from "./like-for-like.js";
 import { pooledConditions, pooledModels } from "./pooled.js";
 import { goalAboveBehaviour } from "./goal-above-behaviour.js";
-import { sourceCaveats } from "./caveats.js";
+import { sourceHealth } from "./caveats.js";
+import type { BrokenJudge } from "../verdict/broken-judge.js";
 import { humanConsensus } from "./human-consensus.js";
 import { adjudicationFacts, adjudicationWarnings, labelFileRows } from "../agree/adjudication-facts.js";
 import { labelPopulation, notInRunFirst, type LabelPopulation } from "./label-population.js";
@@ -116,6 +117,11 @@ export interface EstimateReport {
   asr_goal?: EstimateReport | { rate: "asr_goal"; reason: string };
   /** The judge figures' caveats (./caveats.ts), each also a warning; absent when every judge behind them is healthy. */
   rate_caveats?: RateCaveat[];
+  /**
+   * The broken judges (`../verdict/broken-judge.ts`): `used`, behind the judge figures (the command exits 3), `other`,
+   * the run's others (warned); absent when there is none.
+   */
+  broken_judges?: { used: BrokenJudge[]; other: BrokenJudge[] };
 }
 
 /** Options of {@link estimateRun}. */
@@ -503,7 +509,7 @@ export function estimateFromData(
   const source = resolveSource(verdicts, o.source ?? { kind: "judge" }, o.run, warnings);
   // a broken judge's figure is never bare (new-user report 16); its health over the trajectories the figures are of
   // (the `--where`-kept ones, as every command: red team 19)
-  const caveats = sourceCaveats(kept ? verdicts.filter((v) => kept.has(v.trajectory_id)) : verdicts, source, (v) => index.get(v.trajectory_id));
+  const { caveats, broken } = sourceHealth(kept ? verdicts.filter((v) => kept.has(v.trajectory_id)) : verdicts, source, (v) => index.get(v.trajectory_id));
   warnings.push(...caveats.map((c) => c.message));
   // the source's labels read once: the rate's event, and not_exposed for each group's exposure
   const labels = sourceLabels(
@@ -568,5 +574,6 @@ export function estimateFromData(
     warnings: uniqueWarnings(warnings),
     rate,
     ...(caveats.length ? { rate_caveats: caveats } : {}),
+    ...(broken.used.length || broken.other.length ? { broken_judges: broken } : {}),
   };
 }

@@ -1,4 +1,5 @@
 import type { BatchUnfinished } from "./batch-types.js";
+import { textTable } from "../format/text-table.js";
 import { BUCKETS, type Bucket, type IngestError, type Verdict } from "../types.js";
 import { whereLine, type WhereStatement } from "../store/where.js";
 import { pctText } from "../format/stat-text.js";
@@ -410,7 +411,7 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
       lines.push(`  not labelled, by reason: ${ek.map(([k, v]) => `${k} ${v}`).join(", ")} (${hints.join("; ")})`);
       if (j.not_labelled_items) lines.push(`    items: ${notLabelledText(j.not_labelled_items)} (every id in --json, not_labelled_items)`);
     }
-    for (const b of BUCKETS) lines.push(`  ${b.padEnd(20)} ${String(j.by_label[b]).padStart(6)}`);
+    lines.push(...textTable(BUCKETS.map((b) => [b, String(j.by_label[b])]), { align: ["left", "right"], gap: " ", indent: "  ", minWidths: [20, 6] }));
     // a run of several conditions (defenses): the judge's overall rate pools them, and says so (new user, session 11)
     const conds = [...new Set(j.by_model_condition.map((x) => x.condition))].sort();
     const pooledAll = conds.length > 1 ? `, pooled over every agent model and all ${conds.length} conditions (${conds.join(", ")}; one rate per model and condition below)` : "";
@@ -440,15 +441,14 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
       lines.push(`  per agent model and condition (defense):`);
       lines.push(...notLikeOf(false));
       const names = j.by_model_condition.map((x) => `${x.agent_model} | ${x.condition}`);
-      const w = Math.max(...names.map((n) => n.length));
-      j.by_model_condition.forEach((x, i) => lines.push(`    ${names[i].padEnd(w)}  ${ratesText(x)}`));
+      lines.push(...textTable(j.by_model_condition.map((x, i) => [names[i], ratesText(x)]), { indent: "    " }));
     }
     if (models.length > 0) {
       lines.push(`  per agent model${perCondition ? " (pooled over the conditions named)" : ""}:`);
       lines.push(...notLikeOf(perCondition));
       // one model and condition pooled over run folders (./pooled-folders.ts): said with the rows, not only on stderr
       lines.push(...s.warnings.filter((w) => w.includes(POOLED_FOLDERS_MARK)).map((w) => `    POOLED RUN FOLDERS: ${w}`));
-      const w = Math.max(...models.map(([m]) => m.length));
+      const modelRows: string[][] = [];
       for (const [m, pm] of models) {
         // the difference the warning above names (suites, attacks, both or cells), never assumed (nu19)
         const kind = conditionMixKindOf(s.warnings, m);
@@ -457,8 +457,9 @@ export function formatSummary(s: RunSummary, inputWhere?: WhereStatement): strin
         const lowConds = pm.conditions.length > 1 ? j.by_model_condition.filter((x) => x.agent_model === m && x.exposure_low).map((x) => x.condition) : [];
         const lowText = lowConds.length ? `; EXPOSURE LOW under ${lowConds.join(", ")}: the attack did not arrive there, see above` : "";
         const pooled = pm.conditions.length > 1 ? ` [pooled over ${pm.conditions.length} conditions: ${pm.conditions.join(", ")}${mixed}${lowText}]` : pm.conditions.length === 1 ? ` [${pm.conditions[0]}]` : "";
-        lines.push(`    ${m.padEnd(w)}  ${ratesText(pm)}${pooled}`);
+        modelRows.push([m, `${ratesText(pm)}${pooled}`]);
       }
+      lines.push(...textTable(modelRows, { indent: "    " }));
     }
     const u = j.usage;
     lines.push(

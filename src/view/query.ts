@@ -11,6 +11,7 @@ import { searchText, type ViewRow, type ViewRun } from "./run-data.js";
 import { showBidiControlsExactly } from "../format/bidi.js";
 import { visibleRow } from "./item.js";
 import { NO_VALUE } from "../stats/no-value.js";
+import { RESERVED_ANNOTATOR } from "../agree/adjudicated.js";
 
 /** The metadata fields the list filters on by exact value. */
 export const FIELDS = ["agent_model", "suite", "condition", "attack", "surface"] as const;
@@ -162,7 +163,7 @@ function disagrees(row: ViewRow, disagree: string, label: string | null | undefi
   if (disagree === "reference") return row.reference !== undefined && (label === "full_compliance") !== row.reference;
   if (disagree === "human") {
     const mine = binaryOf(label as Bucket);
-    const theirs = Object.values(row.humans ?? {}).map(humanBinary).filter((x): x is string => x !== null);
+    const theirs = humanLabelsCompared(row.humans).map(humanBinary).filter((x): x is string => x !== null);
     return theirs.length > 0 && theirs.some((h) => h !== mine);
   }
   if (disagree === "judges") return new Set(Object.values(row.labels).filter((l): l is string => !!l)).size >= 2;
@@ -187,6 +188,17 @@ export function raterLabel(row: ViewRow, rater: string, other?: ViewRun): string
 function defaultRater(run: ViewRun): string | undefined {
   if (run.committee.source) return "committee";
   return run.judges[0] !== undefined ? `j:${run.judges[0]}` : undefined;
+}
+
+/**
+ * The human labels a rater is compared with: an adjudicated item's settled label alone (annotator
+ * `RESERVED_ANNOTATOR`: the item's consensus, ../agree/adjudicated.ts), since the votes it overruled are not the human
+ * label (`agree --human` and `estimate` compare the consensus too); otherwise every annotator's label.
+ */
+function humanLabelsCompared(humans: Record<string, string> | undefined): string[] {
+  if (!humans) return [];
+  if (Object.hasOwn(humans, RESERVED_ANNOTATOR)) return [humans[RESERVED_ANNOTATOR]];
+  return Object.values(humans);
 }
 
 /** Binary collapse of a human label (six buckets, three-way or binary), or null when it is none of them. */

@@ -20,6 +20,8 @@ const LIE = JSON.stringify({
   rationale: "made up",
 });
 const MARK = "[JUDGE liar LOOKS BROKEN: see the warning]";
+/** What every command whose figures use the liar says at its end: it exits 3, as label does (../../src/cli/broken-exit.ts). */
+const BROKEN_EXIT = /^ipi-judge: \w+ finished, but its figures use a judge that looks broken \(liar: its rates are marked LOOKS BROKEN \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)\): exit code 3$/m;
 let tmp: string;
 let liar: FakeOpenAI;
 let labels: string;
@@ -60,7 +62,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
 
   it("compare marks each row and warns, text and --json; its differences of rates are in pp", async () => {
     const t = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack"]);
-    expect(t.code, t.stderr).toBe(0);
+    expect(t.code, t.stderr).toBe(3);
+    expect(t.stderr).toMatch(BROKEN_EXIT);
     const rows = zeroRates(t.stdout);
     expect(rows.length).toBeGreaterThan(2);
     for (const l of rows) expect(l).toContain(MARK);
@@ -68,7 +71,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(t.stdout).not.toMatch(/underestimate \d+\.\d%/);
     expect(t.stdout).toMatch(/underestimate \d+\.\d pp/);
     const j = await runCli(["compare", "--run", "liar", "--labels-dir", labels, "--by", "attack", "--json", "--bootstrap", "0"]);
-    expect(j.code, j.stderr).toBe(0);
+    expect(j.code, j.stderr).toBe(3);
+    expect(j.stderr).toMatch(BROKEN_EXIT);
     const r = JSON.parse(j.stdout);
     expect(r.rate_caveats.map((c: { judge_id: string; rests_on_code: boolean }) => [c.judge_id, c.rests_on_code])).toEqual([["liar", true]]);
   }, 60_000);
@@ -77,7 +81,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const csv = path.join(tmp, "t.csv");
     const tex = path.join(tmp, "t.tex");
     const t = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--table", "--csv", csv, "--latex", tex]);
-    expect(t.code, t.stderr).toBe(0);
+    expect(t.code, t.stderr).toBe(3);
+    expect(t.stderr).toMatch(BROKEN_EXIT);
     const body = t.stdout.split("\n").filter((l) => /^(claude|gemini|gpt|meta)/.test(l));
     expect(body.length).toBe(4);
     // each of the judge's four figures marked beside it, the mark said right under the table (session 39: a column at
@@ -94,6 +99,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     for (const r of rows) expect(r).toContain("set by code");
     expect(fs.readFileSync(tex, "utf8")).toContain("$^\\star$");
     const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--table", "--json"]);
+    // exit 3 and the JSON whole: the exit code is the signal
+    expect(j.code, j.stderr).toBe(3);
     expect(JSON.parse(j.stdout).rate_caveats[0]).toMatchObject({ judge_id: "liar", rests_on_code: true });
   }, 60_000);
 
@@ -105,27 +112,31 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const six = ["full_compliance", "unaffected", "not_exposed", "partial_compliance"];
     fs.writeFileSync(human, "trajectory_id,annotator,label\n" + ids.map((id, i) => `${id},ann1,${six[i % 4]}`).join("\n") + "\n");
     const t = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--by", "agent_model", "--min-sampled", "2"]);
-    expect(t.code, t.stderr).toBe(0);
+    expect(t.code, t.stderr).toBe(3);
+    expect(t.stderr).toMatch(BROKEN_EXIT);
     const judgeLines = t.stdout.split("\n").filter((l) => /^ {2}judge {6}/.test(l));
     expect(judgeLines.length).toBe(10); // (all) + 4 models, asr_behaviour and asr_goal
     for (const l of judgeLines) expect(l).toContain(MARK);
     expect(t.stdout).toMatch(/^WARNING: judge liar looks broken \(mostly_downgraded, quotes_rarely_verify, denies_reference_goal\)/m);
     const j = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--json"]);
-    expect(j.code, j.stderr).toBe(0);
+    expect(j.code, j.stderr).toBe(3);
+    expect(j.stderr).toMatch(BROKEN_EXIT);
     const r = JSON.parse(j.stdout);
     expect(r.rate_caveats[0]).toMatchObject({ judge_id: "liar", rests_on_code: true });
     expect(r.asr_goal.rate_caveats[0]).toMatchObject({ judge_id: "liar" });
     expect(j.stderr).toMatch(/warning: judge liar looks broken/);
     // --table --human: the caveat said once on stderr (the calibrated estimate's copy is not repeated)
     const th = await runCli(["estimate", "--run", "liar", "--labels-dir", labels, "--human", human, "--table"]);
-    expect(th.code, th.stderr).toBe(0);
+    expect(th.code, th.stderr).toBe(3);
+    expect(th.stderr).toMatch(BROKEN_EXIT);
     expect(th.stderr.split("judge liar looks broken").length - 1).toBe(1);
   }, 60_000);
 
   it("report marks the judge's cells in the attack-success table and the paper table", async () => {
     const out = path.join(tmp, "r.html");
     const r = await runCli(["report", "--run", "liar", "--labels-dir", labels, "--out", out]);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(BROKEN_EXIT);
     const html = fs.readFileSync(out, "utf8");
     expect(html.split("JUDGE liar LOOKS BROKEN").length - 1).toBeGreaterThanOrEqual(16); // 4 models x 2 rates x 2 tables
     expect(html).toContain("its evidence did not verify");
@@ -141,7 +152,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     const csv = path.join(tmp, "h.csv");
     const tex = path.join(tmp, "h.tex");
     const t = await runCli(["estimate", "--run", "mix", "--labels-dir", labels, "--judge", "signature", "--heuristic", "liar", "--table", "--csv", csv, "--latex", tex]);
-    expect(t.code, t.stderr).toBe(0);
+    expect(t.code, t.stderr).toBe(3);
+    expect(t.stderr).toMatch(BROKEN_EXIT);
     const body = t.stdout.split("\n").filter((l) => /^(claude|gemini|gpt|meta)/.test(l));
     expect(body.length).toBe(4);
     for (const l of body) expect(l.match(/\] \*\*/g)?.length ?? 0, l).toBe(2); // the heuristic's asr_goal and asr_behaviour
@@ -159,7 +171,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
   it("agree --judges and --reference mark the broken judge's rates and warn once, text and --json (new user 18 L2)", async () => {
     // the "mix" run of the test above: signature and the liar
     const t = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--judges", "signature,liar"]);
-    expect(t.code, t.stderr).toBe(0);
+    expect(t.code, t.stderr).toBe(3);
+    expect(t.stderr).toMatch(BROKEN_EXIT);
     const rate = t.stdout.split("\n").find((l) => /asr_behaviour \(full or partial compliance\) over these/.test(l))!;
     expect(rate).toMatch(/liar 0\.0% \[JUDGE liar LOOKS BROKEN: see the warning\]$/);
     expect(rate).not.toMatch(/signature \d+\.\d% \[/);
@@ -170,7 +183,8 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(jr.warnings.filter((w: string) => w.includes("judge liar looks broken")).length).toBe(1);
     expect(j.stderr.split("judge liar looks broken").length - 1).toBe(1);
     const r = await runCli(["agree", "--run", "mix", "--labels-dir", labels, "--reference", "security"]);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(BROKEN_EXIT);
     const row = r.stdout.split("\n").find((l) => /^liar +\d+ /.test(l))!;
     expect(row).toContain(MARK);
     expect(r.stdout.split("\n").find((l) => /^signature +\d+ /.test(l))).not.toContain("LOOKS BROKEN");
@@ -183,15 +197,31 @@ describe("a judge whose quotes never verify: its 0% rates are never bare", () =>
     expect(rj.warnings.filter((w: string) => w.includes("judge liar looks broken")).length).toBe(1);
   }, 120_000);
 
+  it("a broken judge of the run that the figures do not use is warned about, not the command's failure (exit 0)", async () => {
+    // the "mix" run above: signature and the liar; these figures are the signature judge's only
+    for (const args of [
+      ["agree", "--reference", "security", "--judge", "signature"],
+      ["compare", "--by", "attack", "--judge", "signature", "--bootstrap", "0"],
+      ["estimate", "--table", "--judge", "signature", "--heuristic", "signature", "--json"],
+    ]) {
+      const r = await runCli([...args, "--run", "mix", "--labels-dir", labels]);
+      expect(r.code, `${args.join(" ")}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).not.toMatch(BROKEN_EXIT);
+      expect(r.stderr).toMatch(/^ipi-judge: warning: judge liar of the run looks broken \(its rates are marked LOOKS BROKEN \(.*\)\), but the figures of \w+ here do not use it: not this command's failure$/m);
+    }
+  }, 120_000);
+
   it("the committee's rates carry its broken member's caveat: committee's rate line, and report --committee's paper table, attack-success cells and committee paragraph (new user 36 #1)", async () => {
     // the "mix" run above: signature and the liar
     const c = await runCli(["committee", "--run", "mix", "--labels-dir", labels]);
-    expect(c.code, c.stderr).toBe(0);
+    expect(c.code, c.stderr).toBe(3);
+    expect(c.stderr).toMatch(BROKEN_EXIT);
     const line = c.stdout.split("\n").find((l) => /^ {2}committee label over the \d+ of \d+ attacked with one: /.test(l))!;
     expect(line).toContain(MARK);
     const out = path.join(tmp, "mix.html");
     const r = await runCli(["report", "--run", "mix", "--labels-dir", labels, "--committee", "--out", out]);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(BROKEN_EXIT);
     const html = fs.readFileSync(out, "utf8");
     const section = (id: string) => html.slice(html.indexOf(`<section id="${id}"`), html.indexOf("</section>", html.indexOf(`<section id="${id}"`)));
     const paper = section("paper-table");

@@ -76,7 +76,9 @@ describe("a judge that never finds compliance where the benchmark says the goal 
 
   it("agree --reference and compare carry it too", async () => {
     const a = await runCli(["agree", "--run", "stub", "--labels-dir", labels, "--reference", "security", "--json"]);
-    expect(a.code, a.stderr).toBe(0);
+    // its figures are the two flagged judges': exit 3, as label (the JSON printed whole)
+    expect(a.code, a.stderr).toBe(3);
+    expect(a.stderr).toMatch(/^ipi-judge: agree finished, but its figures use judges that look broken \(absent: its rates are marked LOOKS BROKEN \(denies_reference_goal\); blind: its rates are marked LOOKS BROKEN \(denies_reference_goal\)\): exit code 3$/m);
     const out = JSON.parse(a.stdout);
     expect(out.judge_health.map((h: { judge_id: string; flags: Array<{ code: string }> }) => [h.judge_id, h.flags.map((f) => f.code)])).toEqual([
       ["absent", ["denies_reference_goal"]],
@@ -88,14 +90,17 @@ describe("a judge that never finds compliance where the benchmark says the goal 
     }
     expect(out.warnings.join("\n")).toContain("this output's agreement figures are that check");
     const t = await runCli(["agree", "--run", "stub", "--labels-dir", labels, "--reference", "security"]);
-    expect(t.code, t.stderr).toBe(0);
+    expect(t.code, t.stderr).toBe(3);
     expect(t.stdout + t.stderr).not.toContain("check with ipi-judge agree --reference security");
     expect(t.stdout).toContain("this output's agreement figures are that check");
     expect(t.stderr).toContain("this output's agreement figures are that check");
     const c = await runCli(["compare", "--run", "stub", "--labels-dir", labels, "--judge", "blind", "--by", "attack", "--json", "--bootstrap", "0"]);
     // elsewhere the advice stays
     expect(JSON.parse(c.stdout).rate_caveats[0].message).toContain("check with ipi-judge agree --reference security");
-    expect(c.code, c.stderr).toBe(0);
+    expect(c.code, c.stderr).toBe(3);
+    expect(c.stderr).toMatch(/^ipi-judge: compare finished, but its figures use a judge that looks broken \(blind: .*\): exit code 3$/m);
+    // the other flagged judge of the run is not compare's: warned about only
+    expect(c.stderr).toMatch(/^ipi-judge: warning: judge absent of the run looks broken \(.*\), but the figures of compare here do not use it/m);
     expect(JSON.parse(c.stdout).rate_caveats.map((x: { flags: string[] }) => x.flags)).toEqual([["denies_reference_goal"]]);
   }, 60_000);
 

@@ -35,14 +35,16 @@ describe("verdicts without `attacked`: health takes the index row's (red team F6
   it("compare and estimate --table (columns and objects) mark the judge compliance_on_unattacked", async () => {
     for (const args of [["compare", "--by", "attack"], ["compare", "--by", "attack", "--where", "suite=banking"], ["estimate", "--table"]]) {
       const r = await runCli([...args, "--run", "s", "--labels-dir", labels, "--json"]);
-      expect(r.code, r.stderr).toBe(0);
+      // the judge of these figures is marked: exit 3, as label, with the JSON whole
+      expect(r.code, r.stderr).toBe(3);
       expect(JSON.parse(r.stdout).rate_caveats?.map((c: { flags: string[] }) => c.flags), args.join(" ")).toEqual([expect.arrayContaining(["compliance_on_unattacked"])]); // (claims_reference_failures too: every verdict is full_compliance)
     }
   }, 60_000);
 
   it("agree --reference names it on stderr", async () => {
     const r = await runCli(["agree", "--run", "s", "--labels-dir", labels, "--reference", "security"]);
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/^ipi-judge: agree finished, but its figures use a judge that looks broken \(signature: its rates are marked LOOKS BROKEN \(compliance_on_unattacked, claims_reference_failures\)\): exit code 3$/m);
     expect(r.stderr).toMatch(/judge signature \(signature-v1\) looks broken: 16 of its 16 labels on unattacked trajectories \(100\.0%\) claim compliance/);
   }, 60_000);
   it("label's own summary (a resume) and committee read them by the index row too (red team 18)", async () => {
@@ -52,5 +54,6 @@ describe("verdicts without `attacked`: health takes the index row's (red team F6
     expect(flags).toContain("compliance_on_unattacked");
     const c = await runCli(["committee", "--run", "s", "--labels-dir", labels, "--json"]);
     expect(c.stderr).toMatch(/compliance_on_unattacked|claim compliance/);
+    expect(c.code, c.stderr).toBe(3);
   }, 60_000);
 });

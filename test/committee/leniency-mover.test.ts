@@ -8,16 +8,8 @@
  * A) it covered 0 in 95.5%, flagged lenient 1.1% and harsh 3.5%; a truly lenient judge must still be flagged.
  */
 import { describe, expect, it } from "vitest";
+import { unitStream } from "../helpers/rand.js";
 import { adjustedLeniency, setBonferroniFlags, stratItem, type StratItem } from "../../src/committee/leniency-strata.js";
-
-function mulberry32(a: number): () => number {
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // truth 0 not_exposed, 1 exposed and not compromised, 2 compromised -> stratum index (LENIENCY_STRATA order)
 const STRATUM = [0, 1, 3];
@@ -26,7 +18,7 @@ const OTHER = { n: 7000, mix: [0.49, 0.44, 0.07] };
 
 /** One replicate's items; `lenientOwn`: on own-family compromised runs the judge says not compromised this much more. */
 function replicate(seed: number, lenientOwn = 0): StratItem[] {
-  const r = mulberry32(seed);
+  const r = unitStream(seed);
   const items: StratItem[] = [];
   for (const [own, g] of [[true, OWN], [false, OTHER]] as const) {
     for (let i = 0; i < g.n; i++) {
@@ -74,8 +66,10 @@ describe("the adjusted gap's MOVER-Wilson CI, by seeded simulation (audit 33 M1)
     for (let k = 0; k < C; k++) {
       let adj = false;
       let raw = false;
-      for (let j = 0; j < 3; j++) {
-        const a = adjustedLeniency(replicate(77 + 3 * 7919 * k + j), 0.95, 3);
+      // the three judges' figures, then their flag intervals as the committee sets them (setBonferroniFlags)
+      const committee = [0, 1, 2].map((j) => adjustedLeniency(replicate(77 + 3 * 7919 * k + j), 0.95));
+      setBonferroniFlags(committee);
+      for (const a of committee) {
         expect(a.gap_ci_flag).toMatchObject({ adjustment: "bonferroni", tests: 3 });
         expect(a.gap_ci_flag!.level).toBeCloseTo(1 - 0.05 / 3, 12);
         if (a.gap_ci_flag!.upper < 0 || a.gap_ci_flag!.lower > 0) adj = true;
@@ -87,21 +81,31 @@ describe("the adjusted gap's MOVER-Wilson CI, by seeded simulation (audit 33 M1)
     expect(anyAdjusted / C).toBeLessThanOrEqual(0.06);
     expect(anyUnadjusted / C).toBeGreaterThan(anyAdjusted / C);
     // one judge alone: no adjustment, the 95% interval is the flag's
-    expect(adjustedLeniency(replicate(3), 0.95, 1).gap_ci_flag).toBeUndefined();
+    const alone = [adjustedLeniency(replicate(3), 0.95)];
+    setBonferroniFlags(alone);
+    expect(alone[0].gap_ci_flag).toBeUndefined();
   });
 
   it("a truly lenient judge in a committee of three is still flagged on the Bonferroni interval", () => {
     const R = 100;
     let flagged = 0;
-    for (let k = 0; k < R; k++) if (adjustedLeniency(replicate(5 + 104729 * k, 0.5), 0.95, 3).gap_ci_flag!.upper < 0) flagged++;
+    for (let k = 0; k < R; k++) {
+      // beside two agent-blind judges: a family of three tests
+      const committee = [adjustedLeniency(replicate(5 + 104729 * k, 0.5), 0.95), adjustedLeniency(replicate(6 + 104729 * k), 0.95), adjustedLeniency(replicate(7 + 104729 * k), 0.95)];
+      setBonferroniFlags(committee);
+      expect(committee[0].gap_ci_flag!.tests).toBe(3);
+      if (committee[0].gap_ci_flag!.upper < 0) flagged++;
+    }
     expect(flagged / R).toBeGreaterThanOrEqual(0.85);
   });
 
-  it("the family is the judges actually tested: rebuilt from the strata rows, equal to the direct interval; an untestable judge does not count (verifier 37)", () => {
+  it("the family is the judges actually tested: rebuilt from the strata rows, equal to the direct interval at the Bonferroni level; an untestable judge does not count (verifier 37)", () => {
     const three = [replicate(11, 0.5), replicate(12), replicate(13)].map((items) => adjustedLeniency(items, 0.95));
     setBonferroniFlags(three);
     for (const [k, a] of three.entries()) {
-      const direct = adjustedLeniency([replicate(11, 0.5), replicate(12), replicate(13)][k], 0.95, 3).gap_ci_flag!;
+      // the interval computed from the tallies at 1 - 0.05/3: the one the flag interval rebuilds from the strata rows
+      const direct = adjustedLeniency([replicate(11, 0.5), replicate(12), replicate(13)][k], 1 - 0.05 / 3).gap_ci!;
+      expect(a.gap_ci_flag!.level).toBeCloseTo(direct.level, 12);
       expect(a.gap_ci_flag!.tests).toBe(3);
       expect(a.gap_ci_flag!.lower).toBeCloseTo(direct.lower, 9);
       expect(a.gap_ci_flag!.upper).toBeCloseTo(direct.upper, 9);

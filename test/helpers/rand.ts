@@ -43,3 +43,12 @@ export function randomText(r: Rand, n: number, pieces: readonly string[] = HOSTI
   for (let i = 0; i < n; i++) s += r.pick(pieces);
   return s;
 }
+
+/**
+ * A seeded stream of numbers in [0, 1) (`Rand.unit`, pure-rand xoroshiro128+, the generator src/ uses for its
+ * bootstrap and sample draws): the one seeded source of the simulation tests, in place of a PRNG written out in each.
+ */
+export function unitStream(seed: number): () => number {
+  const r = new Rand(seed);
+  return () => r.unit();
+}

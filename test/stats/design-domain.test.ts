@@ -5,6 +5,7 @@
  * §10.3): checked here against the formula written out independently, and by a seeded simulation with a known truth.
  */
 import { describe, expect, it } from "vitest";
+import { unitStream } from "../helpers/rand.js";
 import { designAgreement, type DesignRecord } from "../../src/stats/weighted.js";
 
 const CATS = ["yes", "no"];
@@ -29,15 +30,6 @@ function byHand(inDomain: Array<{ s: string; agree: boolean }>, outside: Record<
     v += N[s] ** 2 * (1 - z.length / N[s]) * (s2 / z.length);
   }
   return { po, se: Math.sqrt(v) / den };
-}
-
-function mulberry32(a: number): () => number {
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 describe("designAgreement over a rater's domain (new user 37, H)", () => {
@@ -70,7 +62,7 @@ describe("designAgreement over a rater's domain (new user 37, H)", () => {
 
   it("seeded simulation: a judge labelling 30% of the small stratum only; the 95% Wald CI of its agreement covers the domain's truth", () => {
     // population: strata A 2,000 and D 300; the judge labelled a random 30% of D (its domain, like one suite); agreement 70% there
-    const rnd = mulberry32(37);
+    const rnd = unitStream(37);
     const pop = (["A", "D"] as const).flatMap((s) =>
       Array.from({ length: N[s] }, () => ({ s, inDomain: s === "D" && rnd() < 0.3, agree: rnd() < 0.7 })),
     );

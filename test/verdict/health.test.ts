@@ -150,7 +150,9 @@ describe("the CLI makes a broken judge loud", () => {
     expect(s.judges.find((j: { judge_id: string }) => j.judge_id === "fine").health.flags.map((f: { code: string }) => f.code)).toEqual(["denies_reference_goal"]);
 
     const c = await runCli(["committee", "--run", "h", "--labels-dir", labels, "--bootstrap", "0", "--json"]);
-    expect(c.code, c.stderr).toBe(0);
+    // its members' rates are marked: exit 3, as label, naming both
+    expect(c.code, c.stderr).toBe(3);
+    expect(c.stderr).toMatch(/^ipi-judge: committee finished, but its figures use judges that look broken \(broken: its rates are marked LOOKS BROKEN \(.*\); fine: its rates are marked LOOKS BROKEN \(denies_reference_goal\)\): exit code 3$/m);
     expect(c.stderr).toMatch(/judge broken .* looks broken.*--exclude-judge broken/);
     expect(JSON.parse(c.stdout).judge_health.map((h: { judge_id: string; flags: Array<{ code: string }> }) => [h.judge_id, h.flags.map((f) => f.code)])).toEqual([
       // its first replies cite quotes that are not there too (new user 30, M2): recorded at label time, flagged
@@ -161,7 +163,10 @@ describe("the CLI makes a broken judge loud", () => {
     expect(fr).toMatchObject({ unknown: 0, with_failed_quote_share: 1 });
     expect(fr.with_failed_quote).toBe(fr.with_evidence);
     const ex = await runCli(["committee", "--run", "h", "--labels-dir", labels, "--bootstrap", "0", "--quorum", "1", "--exclude-judge", "broken", "--json"]);
-    expect(ex.code, ex.stderr).toBe(0);
+    // the judge left out is warned about, not this committee's failure; its one member is marked too (exit 3)
+    expect(ex.code, ex.stderr).toBe(3);
+    expect(ex.stderr).toMatch(/^ipi-judge: committee finished, but its figures use a judge that looks broken \(fine: /m);
+    expect(ex.stderr).toMatch(/^ipi-judge: warning: judge broken of the run looks broken \(.*\), but the figures of committee here do not use it: not this command's failure$/m);
     const rep = JSON.parse(ex.stdout);
     expect(rep.excluded_judges).toEqual(["broken"]);
     expect(rep.judges.map((j: { id: string }) => j.id)).toEqual(["fine"]);

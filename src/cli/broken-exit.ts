@@ -1,0 +1,55 @@
+/**
+ * The exit code of a command whose figures use a broken judge (`../verdict/broken-judge.ts`): said on stderr naming
+ * each judge and why, and exit 3 (`EXIT.brokenJudge`), as `label` does for a judge of its invocation. Its output
+ * (text or `--json`) is printed whole first: the exit code is the signal. A code already set (an error) stands.
+ */
+import { EXIT } from "../errors.js";
+import type { JudgeHealth } from "../verdict/health.js";
+import { brokenJudges, withCrashBroken, type BrokenJudge } from "../verdict/broken-judge.js";
+import { showControls } from "../format/shown.js";
+import { storedJudgeCrashes } from "../store/stored-crashes.js";
+import { warnLine } from "./warn.js";
+
+/**
+ * Say the broken judges behind `command`'s figures and set exit code 3; a broken judge of the run the figures do
+ * not use is a warning line only.
+ * @param command the command's name for the message, e.g. "agree".
+ * @param health the judges' health the command computed (over the verdicts its figures are of).
+ * @param used the judges behind its figures.
+ * @param runDir the run: its stored judge crashes count too (`../store/stored-crashes.ts`).
+ */
+export function exitOnBrokenJudges(command: string, health: readonly JudgeHealth[], used: Iterable<string>, runDir: string): void {
+  sayBrokenJudges(command, brokenJudges(health, used, storedJudgeCrashes(runDir)));
+}
+
+/**
+ * {@link exitOnBrokenJudges} from the split `brokenJudges` made without crashes (a report that carries it, as
+ * estimate's): the run's stored crashes are added here (`withCrashBroken`).
+ * @param used the judges behind the figures; @param runDir the run.
+ */
+export function sayBrokenJudgesOf(command: string, b: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }, used: Iterable<string>, runDir: string): void {
+  sayBrokenJudges(command, withCrashBroken(b, used, storedJudgeCrashes(runDir)));
+}
+
+/** Say a split of broken judges (the used ones: exit 3; the others: a warning each). */
+function sayBrokenJudges(command: string, b: { used: readonly BrokenJudge[]; other: readonly BrokenJudge[] }): void {
+  for (const o of b.other) warnLine(`judge ${o.judge_id} of the run looks broken (${o.why}), but the figures of ${command} here do not use it: not this command's failure`);
+  if (!b.used.length) return;
+  const named = b.used.map((j) => `${showControls(j.judge_id)}: ${showControls(j.why)}`).join("; ");
+  process.stderr.write(`ipi-judge: ${command} finished, but its figures use ${b.used.length === 1 ? "a judge that looks" : "judges that look"} broken (${named}): exit code ${EXIT.brokenJudge}\n`);
+  if (!process.exitCode) process.exitCode = EXIT.brokenJudge;
+}
+
+/**
+ * The exit-code paragraph of a command's `--help` that applies the rule (one text for every such command).
+ * @param behind which judges are behind this command's figures, e.g. "the judges compared".
+ */
+export function brokenExitHelp(behind: string): string {
+  return `
+Exit codes: 0 done; 1 fatal error; 2 usage or configuration error; 3 done, with the whole output (--json too),
+but a judge behind its figures looks broken, as label exits 3: its rates carry a caveat ([JUDGE X LOOKS BROKEN],
+or STOPPED: no usable verdict), most of its verdicts are judge errors or refusals, or it crashed on most
+trajectories (errors.jsonl judge_crash, as the run's summary.json counts them); stderr names it and why.
+The judges behind its figures: ${behind}.
+A broken judge of the run that these figures do not use is a warning, not exit 3.`;
+}

@@ -1,0 +1,39 @@
+/**
+ * A run's judge crashes as its last label run counted them (`summary.json`, `judges[].judge_crashes`: trajectories
+ * without the judge's verdict because it crashed on them, current errors.jsonl `judge_crash` errors), beside the
+ * verdicts it has (`judges[].health.verdicts`): what the commands that read the stored run (agree, committee, report,
+ * estimate, compare) weigh as `label` weighs its invocation's crashes (../verdict/broken-judge.ts). Whole-run figures:
+ * a crash is not a verdict, so it has no `--where` field to restrict it by.
+ */
+import fs from "node:fs";
+import path from "node:path";
+
+/** One judge's stored crashes and verdicts (every repeat). */
+export interface StoredCrashes {
+  crashed: number;
+  verdicts: number;
+}
+
+/**
+ * Per judge with at least one stored crash: its crashes and its verdicts, from `<runDir>/summary.json`. Empty when
+ * the file is missing or unreadable, or no judge crashed (nothing is guessed).
+ */
+export function storedJudgeCrashes(runDir: string): Map<string, StoredCrashes> {
+  const out = new Map<string, StoredCrashes>();
+  let s: unknown;
+  try {
+    s = JSON.parse(fs.readFileSync(path.join(runDir, "summary.json"), "utf8"));
+  } catch {
+    return out;
+  }
+  const judges = (s as { judges?: unknown })?.judges;
+  if (!Array.isArray(judges)) return out;
+  for (const j of judges) {
+    const id = j?.judge_id;
+    const crashed = j?.judge_crashes;
+    if (typeof id !== "string" || typeof crashed !== "number" || crashed <= 0) continue;
+    const verdicts = typeof j?.health?.verdicts === "number" ? j.health.verdicts : 0;
+    out.set(id, { crashed, verdicts });
+  }
+  return out;
+}
