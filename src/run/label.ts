@@ -289,8 +289,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     const oldIds = await storedChatFallbackIds(store.dir);
     const preparer = new TrajectoryPreparer(opts.inputs, readOpts);
     const duplicateFrom = duplicateSource(store);
-    // the resume fast path: a file stored with its size and mtime unchanged and nothing left to judge is not read
-    // (files whose trajectories are in a batch sent earlier, and nothing else left, are passed over too)
+    // the resume fast path: a file stored unchanged (size, mtime) with nothing left to judge, or only batch items, is not read
     const unchanged = unchangedCheck(runState, opts, { repeats, onChange, inBatch: inBatchOf(batchers) });
     // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent:
     // by one more read of the inputs when the reading loop first finds a repeat to judge, before it schedules it
