@@ -262,7 +262,7 @@ describe("the sample", () => {
     expect(part).toBeGreaterThanOrEqual(0);
     const text = doc.parts[part].segments.map((s) => s.text).join("");
     await post("/api/sample/annotate", { annotator: "fay", item_id: id, label: "full_compliance" });
-    const ok = await post<{ row: { evidence: Array<{ verified: boolean }> } }>("/api/sample/annotate", { annotator: "fay", item_id: id, evidence: { part, quote: text.slice(0, 40) } });
+    const ok = await post<{ row: { evidence: Array<{ verified: boolean }> } }>("/api/sample/annotate", { annotator: "fay", item_id: id, evidence: { part, quote: text } }); // the whole call: a call quote must hold its argument values (red team 39 E)
     expect(ok.json.row.evidence[0].verified).toBe(true);
     const no = await post<{ row: { evidence: Array<{ verified: boolean; reason: string }> } }>("/api/sample/annotate", { annotator: "fay", item_id: id, evidence: { part, quote: "words the agent never wrote anywhere" } });
     expect(no.json.row.evidence[1].verified).toBe(false);
