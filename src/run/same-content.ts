@@ -7,8 +7,8 @@
  * deterministic agent run twice), and which one to keep is the user's choice. (Inspect's `eval-retry` copies, the
  * same sample and epoch with the same content in two logs, are read once by the reader: `../ingest/retry-copies.ts`.)
  *
- * Cost: fixed-width per trajectory (a number and a position, sorted) at the end of label; the index rows of the ids
- * that share a content hash, and only those, are read back.
+ * Cost: fixed-width per trajectory (slots, content codes and positions in typed arrays) at the end of label; the
+ * index rows of the ids that share a content hash, and only those, are kept from the read-back.
  */
 
 import path from "node:path";
@@ -17,10 +17,12 @@ import type { TrajectoryIndexRow } from "../store/records.js";
 /** How many pairs the warning names. */
 const SHOWN = 3;
 
-/** What the warning reads of the run's store (`RunStore`). */
+/** What the warning reads of the run's store (`RunStore`): slots and content codes, no string per trajectory. */
 export interface ContentSource {
-  /** the stored content hash of an id */
-  storedContent(id: string): string | undefined;
+  /** the exact id table: an id's slot (-1 when none) and a slot's id (a new string each call) */
+  readonly idSlots: { find(id: string): number; id(slot: number): string; readonly size: number };
+  /** the content hash by slot, as a code: equal hashes, equal codes (-1: none); `pool.find("")` the empty hash's */
+  readonly hashes: { code(slot: number): number; readonly pool: { find(sha: string): number } };
   /** where an id was read from (path, `:line` for a JSON Lines row); a relative one resolved from this directory */
   trajectorySource(id: string): string | undefined;
   /** whether an id's source was recorded as a relative path */
@@ -32,48 +34,61 @@ export interface ContentSource {
  * condition, attack, suite, user task, injection task), or undefined when none. Equal content in two cells is two
  * runs (an unattacked run a defense left unchanged, a DRIFT run that never met its injection: 13 and 89 such pairs
  * in the AgentDojo defenses and AgentDyn corpora), not said.
- * @param store the run's store: content hashes and sources (a relative source is shown as recorded, relative to the
- *   directory it was labelled from, not resolved from this one).
- * @param rows streams the run's index rows of the `wanted` ids to `each` (called only when some ids share a content hash).
+ *
+ * Memory (issue 26): fixed-width per trajectory, ~17 bytes (typed arrays by position and by slot), whatever the
+ * number grouped; no string per trajectory is kept (the ids are read one at a time and dropped; the rows' cells are
+ * interned, one string per distinct cell). Held as a Set of ids and a Map of cells, a run of 300,000 copies grew
+ * the heap by ~150 MB at the end of label (1,000,000: a 807 MB peak against the 500 MB target).
+ * @param ids the trajectories the summary counts (consumed once).
+ * @param store the run's store: slots, content codes and sources (a relative source is shown as recorded, relative to
+ *   the directory it was labelled from, not resolved from this one).
+ * @param rows streams the run's index rows whose id `wanted.has` to `each` (called only when some ids share a content
+ *   hash); a later row of an id replaces an earlier one.
  */
 export async function sameContentWarning(
   ids: Iterable<string>,
   store: ContentSource,
-  rows: (wanted: ReadonlySet<string>, each: (row: TrajectoryIndexRow) => void) => Promise<void>,
+  rows: (wanted: { has(id: string): boolean }, each: (row: TrajectoryIndexRow) => void) => Promise<void>,
 ): Promise<string | undefined> {
-  const shared = sharedContentGroups([...ids], store);
-  if (shared.length === 0) return undefined;
-  // per id of a group its cell, one interned string per cell: a run of copies shares most hashes (the full rows were
-  // ~1.5 KB each: 150 MB more at 100,000 copies)
-  const cells = new Map<string, string>();
-  const interned = new Map<string, string>();
-  await rows(new Set(shared.flat()), (r) => {
+  const g = sharedContentGroups(ids, store);
+  if (g.groups === 0) return undefined;
+  const { slots, order, starts } = g;
+  // position (in `slots`) of each grouped slot, -1 for the others; the cell of each position, as an interned code
+  const posOf = new Int32Array(store.idSlots.size).fill(-1);
+  for (let k = 0; k < order.length; k++) posOf[slots[order[k]]] = order[k];
+  const cellOf = new Int32Array(slots.length).fill(-1);
+  const cellCodes = new Map<string, number>();
+  const grouped = (id: string) => {
+    const s = store.idSlots.find(id);
+    return s >= 0 && s < posOf.length && posOf[s] !== -1;
+  };
+  await rows({ has: grouped }, (r) => {
     const k = JSON.stringify([r.agent_model, r.condition, r.attack, r.suite, r.user_task_id, r.injection_task_id]);
-    let c = interned.get(k);
-    if (c === undefined) interned.set(k, (c = k));
-    cells.set(r.id, c);
+    let c = cellCodes.get(k);
+    if (c === undefined) cellCodes.set(k, (c = cellCodes.size));
+    cellOf[posOf[store.idSlots.find(r.id)]] = c;
   });
-  const cell = (id: string) => cells.get(id) ?? "";
-  const pairs: Array<[string, string]> = [];
+  const pairs: Array<[number, number]> = [];
   let extra = 0;
   let groups = 0;
-  for (const g of shared) {
-    const first = new Map<string, string>();
-    const grouped = new Set<string>();
-    for (const id of g) {
-      const k = cell(id);
-      const had = first.get(k);
+  for (let gi = 0; gi + 1 < starts.length; gi++) {
+    const first = new Map<number, number>();
+    const counted = new Set<number>();
+    for (let k = starts[gi]; k < starts[gi + 1]; k++) {
+      const pos = order[k];
+      const had = first.get(cellOf[pos]);
       if (had === undefined) {
-        first.set(k, id);
+        first.set(cellOf[pos], pos);
         continue;
       }
       extra++;
-      if (!grouped.has(k)) (grouped.add(k), groups++);
-      if (pairs.length < SHOWN) pairs.push([had, id]);
+      if (!counted.has(cellOf[pos])) (counted.add(cellOf[pos]), groups++);
+      if (pairs.length < SHOWN) pairs.push([had, pos]);
     }
   }
   if (extra === 0) return undefined;
-  const named = (id: string) => {
+  const named = (pos: number) => {
+    const id = store.idSlots.id(slots[pos]);
     const src = store.trajectorySource(id);
     const shown = src !== undefined && store.trajectorySourceRelative(id) ? path.relative(process.cwd(), src) : src;
     return `${JSON.stringify(id)}${shown ? ` (${shown})` : ""}`;
@@ -91,49 +106,50 @@ export async function sameContentWarning(
 }
 
 /**
- * The ids grouped by equal stored content hash, groups of two or more only. Fixed-width per id: a 52-bit number from
- * the hash string ({@link hashNumber}) in a Float64Array, sorted through a Uint32Array of positions (a Map keyed by the hash
- * strings held ~150 bytes per trajectory at the end of label: 150 MB at a million); equal numbers are then checked on
- * the full hash.
+ * The ids grouped by equal stored content hash, groups of two or more only, without a string per id: each id's slot
+ * and its hash's code in the store's pool (equal hashes, equal codes: the pool holds a value once), positions sorted
+ * by code. `slots[pos]` is the slot of the pos-th id; `order[starts[g]] .. order[starts[g + 1] - 1]` are the positions
+ * of group g, in the order the ids came (stable sort); `groups` how many.
  */
-function sharedContentGroups(ids: readonly string[], store: ContentSource): string[][] {
-  const n = ids.length;
-  const key = new Float64Array(n);
-  const order = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const sha = store.storedContent(ids[i]);
-    key[i] = sha === undefined || sha === "" ? NaN : hashNumber(sha);
-    order[i] = i;
+function sharedContentGroups(ids: Iterable<string>, store: ContentSource): { slots: Int32Array; order: Uint32Array; starts: number[]; groups: number } {
+  let slots: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  let codes: Int32Array<ArrayBuffer> = new Int32Array(1024);
+  let n = 0;
+  const empty = store.hashes.pool.find("");
+  for (const id of ids) {
+    const s = store.idSlots.find(id);
+    const c = s === -1 ? -1 : store.hashes.code(s);
+    if (c === -1 || c === empty) continue;
+    if (n === slots.length) {
+      slots = grow(slots);
+      codes = grow(codes);
+    }
+    slots[n] = s;
+    codes[n++] = c;
   }
-  order.sort((a, b) => (Number.isNaN(key[a]) ? 1 : Number.isNaN(key[b]) ? -1 : key[a] - key[b]));
-  const groups: string[][] = [];
+  slots = slots.subarray(0, n);
+  const all = new Uint32Array(n);
+  for (let i = 0; i < n; i++) all[i] = i;
+  all.sort((a, b) => codes[a] - codes[b] || a - b);
+  // keep the runs of equal codes of two or more, in sorted order
+  const order = new Uint32Array(n);
+  const starts: number[] = [0];
+  let m = 0;
   for (let i = 0; i < n; ) {
     let j = i + 1;
-    while (j < n && key[order[j]] === key[order[i]]) j++;
-    if (j - i > 1 && !Number.isNaN(key[order[i]])) {
-      const byHash = new Map<string, string[]>();
-      for (let k = i; k < j; k++) {
-        const id = ids[order[k]];
-        const sha = store.storedContent(id)!;
-        const g = byHash.get(sha);
-        if (g) g.push(id);
-        else byHash.set(sha, [id]);
-      }
-      for (const g of byHash.values()) if (g.length > 1) groups.push(g);
+    while (j < n && codes[all[j]] === codes[all[i]]) j++;
+    if (j - i > 1) {
+      for (let k = i; k < j; k++) order[m++] = all[k];
+      starts.push(m);
     }
     i = j;
   }
-  return groups;
+  return { slots, order: order.subarray(0, m), starts, groups: starts.length - 1 };
 }
 
-/** A 52-bit number of a string (two FNV-1a 32-bit hashes, one of them cut to 20 bits): equal strings, equal numbers. */
-function hashNumber(s: string): number {
-  let a = 0x811c9dc5;
-  let b = 0x01000193;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x01000193) ^ (b >>> 13);
-  }
-  return (a >>> 0) * 0x100000 + ((b >>> 0) & 0xfffff);
+/** A typed array twice as long, with the same first elements. */
+function grow(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
 }

@@ -94,6 +94,11 @@ export class HashColumn {
     this.codes.set(i, this.pool.code(sha));
   }
 
+  /** The pool code of slot `i`'s hash (-1 when none): equal hashes, equal codes (the pool holds a value once). */
+  code(i: number): number {
+    return this.codes.get(i);
+  }
+
   /** Whether slot `i` holds a hash. */
   has(i: number): boolean {
     return this.codes.get(i) !== -1;

@@ -257,7 +257,7 @@ export async function readTrajectoryIndex(runDir: string, opts: { slim?: boolean
  * Stream a run's trajectory index rows of the ids in `wanted` to `each`, in file order (an id's later row after its
  * earlier one: the last call is the current row), nothing kept: removed inputs included (label's own bookkeeping).
  */
-export async function forEachIndexRow(runDir: string, wanted: ReadonlySet<string>, each: (row: TrajectoryIndexRow) => void): Promise<void> {
+export async function forEachIndexRow(runDir: string, wanted: { has(id: string): boolean }, each: (row: TrajectoryIndexRow) => void): Promise<void> {
   const file = path.join(runDir, "trajectories.jsonl");
   const skip = journalSkips(file, NOT_INDEX_ROW);
   for await (const t of readJsonl<TrajectoryIndexRow>(file, skip.bad, isIndexRecord, skip.end)) if (wanted.has(t.id)) each(t);

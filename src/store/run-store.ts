@@ -83,7 +83,7 @@ export class RunStore {
   private errorKeys = new Set<string>();
   /** content hashes, held once for the store and its {@link ledger} */
   private readonly hashPool = new HashPool();
-  private readonly hashes = new HashColumn(this.hashPool);
+  readonly hashes = new HashColumn(this.hashPool); // content hashes by id slot (read-only outside: ../run/same-content.ts)
   private trajectoryCount = 0;
   private readonly sourceDir = new IntColumn();
   /** per slot: the rest of the source after its interned folder (`sourceDir`); a one-byte mark for a source `<root>/<id>.json` (`./file-names.ts`) */

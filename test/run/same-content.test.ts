@@ -9,6 +9,16 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createSignatureJudge } from "../../src/judges/signature/index.js";
 import { labelRun } from "../../src/run/label.js";
 import { sameContentWarning } from "../../src/run/same-content.js";
+import { IdSlots } from "../../src/store/id-slots.js";
+import { HashColumn } from "../../src/store/compact.js";
+
+/** A store of these ids with these content hashes (the real slot table and hash column RunStore uses). */
+function storeOf(ids: string[], sha: (id: string) => string) {
+  const idSlots = new IdSlots();
+  const hashes = new HashColumn();
+  for (const id of ids) hashes.set(idSlots.slot(id), sha(id));
+  return { idSlots, hashes, trajectorySource: () => undefined, trajectorySourceRelative: () => false };
+}
 import type { TrajectoryIndexRow } from "../../src/store/records.js";
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), "same-content-"));
@@ -42,13 +52,13 @@ describe("same content under two ids", () => {
   });
 
   it("distinct contents, or equal content in two cells (another condition, another injection task): nothing said", async () => {
-    const store = { storedContent: (id: string) => `h-${id}`, trajectorySource: () => undefined, trajectorySourceRelative: () => false };
-    const rows = (cells: Record<string, Partial<TrajectoryIndexRow>>) => async (wanted: ReadonlySet<string>, each: (r: TrajectoryIndexRow) => void) => {
+    const store = storeOf(["a", "b", "c"], (id) => `h-${id}`);
+    const rows = (cells: Record<string, Partial<TrajectoryIndexRow>>) => async (wanted: { has(id: string): boolean }, each: (r: TrajectoryIndexRow) => void) => {
       for (const [id, r] of Object.entries(cells)) if (wanted.has(id)) each({ id, ...r } as TrajectoryIndexRow);
     };
     const none = rows({});
     expect(await sameContentWarning(["a", "b", "c"], store, none)).toBeUndefined();
-    const same = { ...store, storedContent: (id: string) => (id === "c" ? "h-a" : `h-${id}`) };
+    const same = storeOf(["a", "b", "c"], (id) => (id === "c" ? "h-a" : `h-${id}`));
     expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { agent_model: "m", condition: "x" }, c: { agent_model: "m", condition: "x" } }))).toContain('"a" = "c"');
     expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { agent_model: "m", condition: "x" }, c: { agent_model: "m", condition: "y" } }))).toBeUndefined();
     expect(await sameContentWarning(["a", "b", "c"], same, rows({ a: { injection_task_id: "i0" }, c: { injection_task_id: "i1" } }))).toBeUndefined();
@@ -61,11 +71,11 @@ describe("same content under two ids", () => {
       const k = Number(id.slice(1)) % 900;
       return k.toString(16).padStart(64, "0");
     };
-    const store = { storedContent: sha, trajectorySource: () => undefined, trajectorySourceRelative: () => false };
+    const store = storeOf(ids, sha);
     let asked: string[] = [];
     const w = await sameContentWarning(ids, store, async (wanted, each) => {
-      asked = [...wanted];
-      for (const id of wanted) each({ id, agent_model: "m", condition: "x" } as TrajectoryIndexRow);
+      asked = ids.filter((id) => wanted.has(id));
+      for (const id of asked) each({ id, agent_model: "m", condition: "x" } as TrajectoryIndexRow);
     });
     expect(asked.length).toBe(200);
     expect(w).toContain("same_content: 200 trajectories of this run hold the content");
