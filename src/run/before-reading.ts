@@ -8,7 +8,7 @@
  */
 import { countInputs } from "../ingest/index.js";
 import { StoppedBeforeWorkError } from "../errors.js";
-import type { RunStore } from "../store/run-store.js";
+import { RunStore } from "../store/run-store.js";
 import type { LabelProgress } from "./label-core.js";
 import type { LabelOptions } from "./label-options.js";
 
@@ -47,13 +47,29 @@ export function stopIfNothingRead(store: RunStore, opts: LabelOptions, during: s
 /**
  * The run store's load check (`RunStore.open`'s `onLoadCheck`, called every few thousand journal lines): the heap
  * check, then a stop that came while the run's journals were read back is thrown (nothing opened for writing yet).
- * @throws StoppedBeforeWorkError when the signal is aborted.
+ * The store keeps the check for the summary's reads of its held verdicts and rows (`RunStore.load`), which come after
+ * the work: once `opening.done` is set (the open returned) it is the heap check alone (verifier 39: a Ctrl-C while
+ * judging a run of more than 1,024 verdicts threw this stop from the summary, "nothing was judged or stored by this
+ * invocation" after thousands were stored, and the partial summary was never printed).
+ * @param opening set `done` once `RunStore.open` has returned.
+ * @throws StoppedBeforeWorkError when the signal is aborted while the journals are read back.
  */
-export function loadCheck(opts: LabelOptions): (() => void) | undefined {
+export function loadCheck(opts: LabelOptions, opening: { done: boolean }): (() => void) | undefined {
   if (!opts.signal && !opts.onHeapCheck) return undefined;
   return () => {
     opts.onHeapCheck?.();
-    if (opts.signal?.aborted)
+    if (!opening.done && opts.signal?.aborted)
       throw new StoppedBeforeWorkError(`stopped while reading back run "${opts.run}"'s journals, before any input was read: nothing was judged or stored by this invocation, and the run is as the last label invocation left it; the same command starts again from there`);
   };
+}
+
+/**
+ * `RunStore.open` for `label`: the run's journals read back with {@link loadCheck} (a stop while they are read is
+ * thrown), which is the heap check alone once the open has returned.
+ */
+export async function openForLabel(opts: LabelOptions): Promise<RunStore> {
+  const opening = { done: false };
+  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: loadCheck(opts, opening) });
+  opening.done = true;
+  return store;
 }

@@ -7,7 +7,7 @@
 import path from "node:path";
 import type { IngestWarning, ReadOptions } from "../ingest/index.js";
 import type { Trajectory } from "../types.js";
-import { RunStore } from "../store/run-store.js";
+import type { RunStore } from "../store/run-store.js";
 import { WhereTally, type WhereStatement } from "../store/where.js";
 import { WhereWarnings } from "./where-warnings.js";
 import type { IdBits } from "../store/id-bits.js";
@@ -26,7 +26,7 @@ import { ReadSince } from "./read-since.js";
 import { RemovedInputs } from "./removed-inputs.js";
 import { recordRemoved } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
-import { loadCheck, stopIfNothingRead } from "./before-reading.js";
+import { openForLabel, stopIfNothingRead } from "./before-reading.js";
 import { warnOldGroupNames } from "./old-group-names.js";
 import type { LabelOptions } from "./label-options.js";
 import {
@@ -207,7 +207,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const whereWarnings = opts.where ? new WhereWarnings() : undefined;
   requirePricesForCap(opts);
   refuseSharedBatchFolders(opts.judges, opts.batch);
-  const store = await RunStore.open(opts.labelsDir, opts.run, { inputs: opts.inputs, onLoadCheck: loadCheck(opts) });
+  const store = await openForLabel(opts);
   const progress: LabelProgress = { read: 0, total: 0, judged: 0, skipped: 0, errors: 0, judge_crashes: 0, empty_placeholders: 0, in_flight: 0, changed: 0, unread: 0 };
   const stopped: Record<string, string> = {};
   let interrupted = false;

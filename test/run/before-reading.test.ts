@@ -12,6 +12,8 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, runCli } from "../helpers/cli.js";
 import { ROOT, SAMPLES } from "../helpers/paths.js";
+import { loadCheck } from "../../src/run/before-reading.js";
+import type { LabelOptions } from "../../src/run/label-options.js";
 
 let tmp: string;
 let big: string;
@@ -95,4 +97,60 @@ describe("Ctrl-C before label reads any input", () => {
     expect(snapshot(path.join(labels, "n")).label_state).toBeUndefined();
     expect(fs.readFileSync(path.join(labels, "n", "verdicts.jsonl"), "utf8")).toBe("");
   });
+});
+
+// verifier 39: the store keeps the load check for the summary's reads of its held verdicts (every 1,024), so a Ctrl-C
+// while judging a run of more than 1,024 verdicts threw "nothing was judged or stored by this invocation" from the
+// summary, after thousands were stored, and printed no summary
+describe("Ctrl-C after label has read and judged", () => {
+  it("the load check throws the stop only while the journals are read back, not once the open returned", () => {
+    const ac = new AbortController();
+    ac.abort();
+    const opening = { done: false };
+    const check = loadCheck({ signal: ac.signal, run: "r" } as unknown as LabelOptions, opening)!;
+    expect(() => check()).toThrow(/stopped while reading back run "r"'s journals/);
+    opening.done = true;
+    expect(() => check()).not.toThrow();
+  });
+
+  it("a stop with more than 1,024 verdicts stored prints the partial summary, not the stop before any input", async () => {
+    // the samples copied into 30 folders as f<i>.json (ids from the path, so each copy is its own trajectory): 2,460
+    // trajectories; the signal goes once 1,100 verdicts are stored
+    const many = path.join(tmp, "many");
+    const files = (fs.readdirSync(SAMPLES, { recursive: true }) as string[]).filter((f) => f.endsWith(".json"));
+    for (let k = 0; k < 30; k++) {
+      fs.mkdirSync(path.join(many, `c${k}`), { recursive: true });
+      files.forEach((f, i) => fs.copyFileSync(path.join(SAMPLES, f), path.join(many, `c${k}`, `f${i}.json`)));
+    }
+    const labels = path.join(tmp, "labels-many");
+    const r = await new Promise<{ code: number | null; stderr: string; stdout: string; signalled: boolean }>((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, "label", many, "--run", "m", "--labels-dir", labels, "--progress", "lines", "--progress-interval", "0.05"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+      let stdout = "";
+      let stderr = "";
+      let signalled = false;
+      child.stdout.on("data", (d) => (stdout += d));
+      child.stderr.on("data", (d) => {
+        stderr += d;
+        const stored = [...stderr.matchAll(/verdicts stored ([\d,]+)/g)].map((m) => Number(m[1].replace(/,/g, "")));
+        if (!signalled && stored.some((n) => n >= 1100)) {
+          signalled = true;
+          child.kill("SIGINT");
+        }
+      });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+      child.on("error", reject);
+      child.on("close", (code) => {
+        clearTimeout(timer);
+        resolve({ code, stderr, stdout, signalled });
+      });
+    });
+    const stored = fs.readFileSync(path.join(labels, "m", "verdicts.jsonl"), "utf8").split("\n").filter(Boolean).length;
+    // the run may end before the signal on a fast machine: then there is nothing to check
+    if (!r.signalled || stored >= 30 * files.length) return;
+    expect(stored).toBeGreaterThan(1024);
+    expect(r.stderr).not.toMatch(/before any input was read/);
+    expect(r.code, r.stderr).toBe(130);
+    expect(r.stdout).toMatch(/INTERRUPTED: the figures below are partial/);
+    expect(r.stdout).toMatch(/verdicts stored/);
+  }, 130_000);
 });
