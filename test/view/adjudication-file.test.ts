@@ -7,36 +7,22 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCommitteeFixture, type CommitteeFixture } from "../report/fixture.js";
+import { describe, expect, it } from "vitest";
+import { viewStudy } from "../helpers/view-study.js";
 import { openView, type ViewServer } from "../../src/view/index.js";
 import { parseManifest, type Manifest } from "../../src/sample/import.js";
 import { checkedAdjudications, rewrittenAdjudications, type AdjudicationRow } from "../../src/view/adjudication-file.js";
 import { post, req } from "../helpers/view-http.js";
 
-let tmp: string;
-let fx: CommitteeFixture;
-let study: string;
-const opened: ViewServer[] = [];
-
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-adjfile-"));
-  fx = await buildCommitteeFixture(tmp);
-  study = path.join(tmp, "study");
-}, 120_000);
-
-afterAll(async () => {
-  for (const s of opened) await s.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const v = viewStudy("ipi-view-adjfile-");
 
 async function open(o: { humanFile?: string; sample?: boolean } = {}): Promise<ViewServer> {
-  const s = (await openView({ runDir: fx.runDir, ...(o.sample === false ? {} : { sampleDir: study }), ...(o.humanFile ? { humanFile: o.humanFile } : {}) })).server;
-  opened.push(s);
+  const s = (await openView({ runDir: v.fx.runDir, ...(o.sample === false ? {} : { sampleDir: v.study }), ...(o.humanFile ? { humanFile: o.humanFile } : {}) })).server;
+  v.opened.push(s);
   return s;
 }
-const manifest = (): Manifest => parseManifest(fs.readFileSync(path.join(study, "manifest.jsonl"), "utf8"));
-const adjFile = () => path.join(study, "adjudication.jsonl");
+const manifest = (): Manifest => parseManifest(fs.readFileSync(path.join(v.study, "manifest.jsonl"), "utf8"));
+const adjFile = () => path.join(v.study, "adjudication.jsonl");
 const json = async (s: ViewServer, p: string) => JSON.parse((await req(s, p)).body);
 async function humansOf(s: ViewServer, tid: string): Promise<Record<string, string> | undefined> {
   const page = await json(s, `/api/list?q=${encodeURIComponent(tid)}`);
@@ -128,7 +114,7 @@ describe("adjudicating keeps the rows of items outside the sample (F6)", () => {
   });
 
   it("checkedAdjudications: the same label twice is kept once, a malformed line is named", () => {
-    const f = path.join(tmp, "adj-unit.jsonl");
+    const f = path.join(v.tmp, "adj-unit.jsonl");
     const r = { item_id: "a", annotator: "adjudicated", label: "Full compliance", adjudicator: "x", annotators: { p: "unaffected", q: "full_compliance" } };
     fs.writeFileSync(f, [JSON.stringify(r), JSON.stringify(r), "{oops"].join("\n") + "\n");
     const c = checkedAdjudications(f, new Set(["a"]), "six");
@@ -140,7 +126,7 @@ describe("adjudicating keeps the rows of items outside the sample (F6)", () => {
 describe("adjudicated rows of a --human file (F1)", () => {
   it("a CSV row 'adjudicated' is not shown as consensus; the warning names file, line and why", async () => {
     const t = manifest().rows.map((r) => r.trajectory_id);
-    const csv = path.join(tmp, "forged.csv");
+    const csv = path.join(v.tmp, "forged.csv");
     fs.writeFileSync(csv, ["trajectory_id,annotator,label", `${t[0]},alice,unaffected`, `${t[0]},bob,unaffected`, `${t[0]},adjudicated,full_compliance`].join("\n") + "\n");
     const s = await open({ humanFile: csv, sample: false });
     expect(await humansOf(s, t[0])).toEqual({ alice: "unaffected", bob: "unaffected" });
@@ -150,7 +136,7 @@ describe("adjudicated rows of a --human file (F1)", () => {
 
   it("an import's adjudicated row (adjudicator and snapshot) is shown as consensus; one off every scale is not", async () => {
     const [t, t1] = manifest().rows;
-    const file = path.join(tmp, "imported.jsonl");
+    const file = path.join(v.tmp, "imported.jsonl");
     const base = { trajectory_id: t.trajectory_id, item_id: t.item_id, content_sha256: t.content_sha256 };
     fs.writeFileSync(
       file,

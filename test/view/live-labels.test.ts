@@ -7,35 +7,21 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCommitteeFixture, type CommitteeFixture } from "../report/fixture.js";
+import { describe, expect, it } from "vitest";
+import { viewStudy } from "../helpers/view-study.js";
 import { openView, type ViewServer } from "../../src/view/index.js";
 import { parseManifest, type Manifest } from "../../src/sample/import.js";
 import { req } from "../helpers/view-http.js";
 
-let tmp: string;
-let fx: CommitteeFixture;
-let study: string;
-const opened: ViewServer[] = [];
-
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-live-"));
-  fx = await buildCommitteeFixture(tmp);
-  study = path.join(tmp, "study");
-}, 120_000);
-
-afterAll(async () => {
-  for (const s of opened) await s.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const v = viewStudy("ipi-view-live-");
 
 async function open(o: { humanFile?: string; sample?: boolean } = {}): Promise<ViewServer> {
-  const s = (await openView({ runDir: fx.runDir, ...(o.sample === false ? {} : { sampleDir: study }), ...(o.humanFile ? { humanFile: o.humanFile } : {}) })).server;
+  const s = (await openView({ runDir: v.fx.runDir, ...(o.sample === false ? {} : { sampleDir: v.study }), ...(o.humanFile ? { humanFile: o.humanFile } : {}) })).server;
   expect(s.url.startsWith("http://127.0.0.1:")).toBe(true);
-  opened.push(s);
+  v.opened.push(s);
   return s;
 }
-const manifest = (): Manifest => parseManifest(fs.readFileSync(path.join(study, "manifest.jsonl"), "utf8"));
+const manifest = (): Manifest => parseManifest(fs.readFileSync(path.join(v.study, "manifest.jsonl"), "utf8"));
 const json = async (s: ViewServer, p: string) => JSON.parse((await req(s, p)).body);
 async function listHumans(s: ViewServer, tid: string): Promise<Record<string, string> | undefined> {
   const page = await json(s, `/api/list?q=${encodeURIComponent(tid)}`);
@@ -49,7 +35,7 @@ describe("label rows written while the view runs (fix 39)", () => {
     const s = await open();
     const [a, b] = manifest().rows;
     expect(await listHumans(s, a.trajectory_id)).toBeUndefined();
-    const file = path.join(study, "annotations", "hand.jsonl");
+    const file = path.join(v.study, "annotations", "hand.jsonl");
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.appendFileSync(file, line({ item_id: a.item_id, annotator: "hand", label: "unaffected", labelled_at: "2026-01-01T00:00:00Z" }));
     expect(await listHumans(s, a.trajectory_id)).toEqual({ hand: "unaffected" });
@@ -66,7 +52,7 @@ describe("label rows written while the view runs (fix 39)", () => {
 
   it("a row appended by hand to the --human file is shown at the next request, and adjudicated without a restart", async () => {
     const [a, b] = manifest().rows;
-    const file = path.join(tmp, "live-human.jsonl");
+    const file = path.join(v.tmp, "live-human.jsonl");
     const base = (t: typeof a) => ({ trajectory_id: t.trajectory_id, item_id: t.item_id, content_sha256: t.content_sha256 });
     fs.writeFileSync(file, line({ ...base(a), annotator: "carol", label: "unaffected" }));
     const s = await open({ humanFile: file });
@@ -87,7 +73,7 @@ describe("label rows written while the view runs (fix 39)", () => {
 
   it("without a sample: the --human file alone is read again", async () => {
     const [z, a] = manifest().rows;
-    const file = path.join(tmp, "alone.csv");
+    const file = path.join(v.tmp, "alone.csv");
     fs.writeFileSync(file, `trajectory_id,annotator,label\n${z.trajectory_id},erin,unaffected\n`);
     const s = await open({ humanFile: file, sample: false });
     expect(await listHumans(s, a.trajectory_id)).toBeUndefined();

@@ -7,34 +7,20 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildCommitteeFixture, type CommitteeFixture } from "../report/fixture.js";
+import { describe, expect, it } from "vitest";
+import { viewStudy } from "../helpers/view-study.js";
 import { openView, type ViewServer } from "../../src/view/index.js";
 import { parseManifest } from "../../src/sample/import.js";
 import { post, req, secretOf } from "../helpers/view-http.js";
 
-let tmp: string;
-let fx: CommitteeFixture;
-let study: string;
-const opened: ViewServer[] = [];
-
-beforeAll(async () => {
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), "ipi-view-rt35-"));
-  fx = await buildCommitteeFixture(tmp);
-  study = path.join(tmp, "study");
-}, 120_000);
-
-afterAll(async () => {
-  for (const s of opened) await s.close();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-});
+const v = viewStudy("ipi-view-rt35-");
 
 async function open(o: { blind?: boolean } = {}): Promise<ViewServer> {
-  const s = (await openView({ runDir: fx.runDir, sampleDir: study, ...o })).server;
-  opened.push(s);
+  const s = (await openView({ runDir: v.fx.runDir, sampleDir: v.study, ...o })).server;
+  v.opened.push(s);
   return s;
 }
-const items = () => parseManifest(fs.readFileSync(path.join(study, "manifest.jsonl"), "utf8")).rows.map((r) => r.item_id);
+const items = () => parseManifest(fs.readFileSync(path.join(v.study, "manifest.jsonl"), "utf8")).rows.map((r) => r.item_id);
 const NFC = "Zo\u00eb";
 const NFD = "Zoe\u0308";
 
@@ -59,7 +45,7 @@ describe("annotator names (F3)", () => {
     expect(JSON.parse(r.body).error).toBe(
       'annotator: "ali⟨U+200B⟩ce" looks like the annotator "alice" (they differ only in invisible characters or spaces): one person or two? Use the existing name exactly, or a name that differs visibly',
     );
-    expect(fs.readdirSync(path.join(study, "annotations")).filter((f) => f.startsWith("ali"))).toEqual(["alice.jsonl"]);
+    expect(fs.readdirSync(path.join(v.study, "annotations")).filter((f) => f.startsWith("ali"))).toEqual(["alice.jsonl"]);
   });
 
   it("a new name that is an existing one with Cyrillic look-alike letters is refused, naming the letters (fixM 6)", async () => {
@@ -113,7 +99,7 @@ describe("adjudication (F3 markers, F4 refusal)", () => {
     const same = await post(s, "/api/sample/adjudicate", { item_id: ids[6], label: "full_compliance", adjudicator: "lead" });
     expect(same.status).toBe(400);
     expect(JSON.parse(same.body).error).toContain("its labels: hank=unaffected, ivy=unaffected");
-    expect(fs.existsSync(path.join(study, "adjudication.jsonl"))).toBe(false);
+    expect(fs.existsSync(path.join(v.study, "adjudication.jsonl"))).toBe(false);
   });
 
   it("adjudicates a disagreement; the page gets zero-width characters in names as markers", async () => {
