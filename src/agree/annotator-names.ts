@@ -16,13 +16,13 @@ export function nfcName(name: string): string {
   return name.trim().normalize("NFC");
 }
 
-/** What two names that would be read as one person share: NFKC, case-folded, without invisible characters or spaces. */
+/** What two names that would be read as one person share: NFKC, case-folded, without control or invisible characters or spaces (NUL included: red team 39b). */
 export function nameKey(name: string): string {
   return name
     .normalize("NFKC")
     .toUpperCase()
     .toLowerCase()
-    .replace(/[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "")
+    .replace(/[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "")
     .normalize("NFC");
 }
 
@@ -72,7 +72,7 @@ export function shownName(name: string): string {
  * where they enter, e.g. rating categories), letter case, compatibility forms (NFKC), or look-alike letters of another script.
  */
 export function howTheyDiffer(a: string, b: string): string {
-  const bare = (s: string) => s.replace(/[\s\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "");
+  const bare = (s: string) => s.replace(/[\s\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, "");
   const [A, B] = [bare(a), bare(b)];
   const [cA, cB] = [A.normalize("NFC"), B.normalize("NFC")];
   const why: string[] = [];

@@ -64,6 +64,7 @@ export const isVerdictRecord = (v: unknown) =>
   typeof v.trajectory_id === "string" &&
   typeof v.judge_id === "string" &&
   Number.isInteger(v.repeat) &&
+  (v.repeat as number) >= 0 &&
   typeof v.prompt_sha256 === "string" &&
   typeof v.status === "string";
 /**

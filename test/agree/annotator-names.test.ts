@@ -15,6 +15,9 @@ describe("annotator names", () => {
     expect(nameKey("\uff41lice")).toBe("alice");
     expect(lookAlikePairs(["alice", "bob", "ali\u200bce", "Bob", "carol"])).toEqual([["alice", "ali\u200bce"], ["bob", "Bob"]]);
     expect(howTheyDiffer("alice", "ali\u200bce")).toBe("invisible characters or spaces");
+    // a control character (NUL, C0/C1) is invisible too: ali<NUL>ce is alice (red team 39b: accepted as a second person)
+    expect(lookAlikePairs(["alice", "ali\u0000ce", "al\u0085ice"])).toEqual([["alice", "ali\u0000ce"], ["alice", "al\u0085ice"]]);
+    expect(howTheyDiffer("alice", "ali\u0000ce")).toBe("invisible characters or spaces");
     expect(howTheyDiffer("bob", "Bob")).toBe("letter case");
     expect(howTheyDiffer("alice", "\uff41lice")).toMatch(/^compatibility forms/);
     // names not NFC'd where they enter (rating categories): composition, not compatibility forms (verifier 37 V2.5)
