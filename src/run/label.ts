@@ -300,7 +300,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, whereWarnings, duplicateFrom, batchers, online, unchanged, since, removed, beforeFirstSend: countFirst });
     for (const w of whereWarnings?.drain(opts.where!.text) ?? []) sayIngest(w);
     interrupted = read.interrupted;
-    await Promise.all(runState.pending);
+    await Promise.all(runState.pending).then(() => Promise.all(opts.judges.map((j) => j.release?.()))); // then the judges free their workers' heaps
     if (await finishBatchPaths(runState, batchers)) interrupted = true;
     if (opts.signal?.aborted) interrupted = true;
     // the request settings each judge actually used (temperature, token parameter, what it adapted to its server)

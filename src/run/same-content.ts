@@ -35,10 +35,12 @@ export interface ContentSource {
  * runs (an unattacked run a defense left unchanged, a DRIFT run that never met its injection: 13 and 89 such pairs
  * in the AgentDojo defenses and AgentDyn corpora), not said.
  *
- * Memory (issue 26): fixed-width per trajectory, ~17 bytes (typed arrays by position and by slot), whatever the
- * number grouped; no string per trajectory is kept (the ids are read one at a time and dropped; the rows' cells are
- * interned, one string per distinct cell). Held as a Set of ids and a Map of cells, a run of 300,000 copies grew
- * the heap by ~150 MB at the end of label (1,000,000: a 807 MB peak against the 500 MB target).
+ * Memory (issue 26): fixed-width per trajectory, ~21 bytes (typed arrays by position and by slot), whatever the
+ * number grouped; no string per trajectory is kept (the ids are read one at a time and dropped; a row's cell is two
+ * interned codes, one string per distinct (agent model, condition, attack, suite) and per distinct (user task,
+ * injection task)). Held as a Set of ids and a Map of cells, a run of 300,000 copies grew the heap by ~150 MB at the
+ * end of label (1,000,000: a 807 MB peak against the 500 MB target); one interned key per distinct whole cell, where
+ * each copy's agent model is its folder's, by ~100 MB at 1,000,000 (a resume's end: 367 -> 440 MiB RSS).
  * @param ids the trajectories the summary counts (consumed once).
  * @param store the run's store: slots, content codes and sources (a relative source is shown as recorded, relative to
  *   the directory it was labelled from, not resolved from this one).
@@ -56,33 +58,43 @@ export async function sameContentWarning(
   // position (in `slots`) of each grouped slot, -1 for the others; the cell of each position, as an interned code
   const posOf = new Int32Array(store.idSlots.size).fill(-1);
   for (let k = 0; k < order.length; k++) posOf[slots[order[k]]] = order[k];
-  const cellOf = new Int32Array(slots.length).fill(-1);
-  const cellCodes = new Map<string, number>();
+  // the cell of each position as two interned codes, (agent model, condition, attack, suite) and (user task,
+  // injection task): each distinct pair held once as a string, not one key per trajectory (at 1,000,000 copies
+  // whose agent model is their folder's, one key per trajectory grew the heap by ~100 MB at the end of label)
+  const runOf = new Int32Array(slots.length).fill(-1);
+  const taskOf = new Int32Array(slots.length).fill(-1);
+  const runCodes = new Map<string, number>();
+  const taskCodes = new Map<string, number>();
+  const codeIn = (m: Map<string, number>, k: string): number => {
+    let c = m.get(k);
+    if (c === undefined) m.set(k, (c = m.size));
+    return c;
+  };
   const grouped = (id: string) => {
     const s = store.idSlots.find(id);
     return s >= 0 && s < posOf.length && posOf[s] !== -1;
   };
   await rows({ has: grouped }, (r) => {
-    const k = JSON.stringify([r.agent_model, r.condition, r.attack, r.suite, r.user_task_id, r.injection_task_id]);
-    let c = cellCodes.get(k);
-    if (c === undefined) cellCodes.set(k, (c = cellCodes.size));
-    cellOf[posOf[store.idSlots.find(r.id)]] = c;
+    const pos = posOf[store.idSlots.find(r.id)];
+    runOf[pos] = codeIn(runCodes, JSON.stringify([r.agent_model, r.condition, r.attack, r.suite]));
+    taskOf[pos] = codeIn(taskCodes, JSON.stringify([r.user_task_id, r.injection_task_id]));
   });
   const pairs: Array<[number, number]> = [];
   let extra = 0;
   let groups = 0;
   for (let gi = 0; gi + 1 < starts.length; gi++) {
-    const first = new Map<number, number>();
-    const counted = new Set<number>();
+    const first = new Map<string, number>();
+    const counted = new Set<string>();
     for (let k = starts[gi]; k < starts[gi + 1]; k++) {
       const pos = order[k];
-      const had = first.get(cellOf[pos]);
+      const cell = `${runOf[pos]} ${taskOf[pos]}`; // one cell, one pair of codes (a position no row named: -1 -1)
+      const had = first.get(cell);
       if (had === undefined) {
-        first.set(cellOf[pos], pos);
+        first.set(cell, pos);
         continue;
       }
       extra++;
-      if (!counted.has(cellOf[pos])) (counted.add(cellOf[pos]), groups++);
+      if (!counted.has(cell)) (counted.add(cell), groups++);
       if (pairs.length < SHOWN) pairs.push([had, pos]);
     }
   }
