@@ -23,6 +23,8 @@ import type { RejudgeCount } from "./rejudge.js";
 import type { LabelProgress, LabelRunState } from "./label-core.js";
 import { OnlinePath } from "./online.js";
 import { ReadSince } from "./read-since.js";
+import { duplicateSource } from "./duplicate-source.js";
+import { MovedContent } from "./moved-content.js";
 import { RemovedInputs } from "./removed-inputs.js";
 import { recordRemoved } from "./removed-record.js";
 import { unchangedCheck } from "./fast-resume.js";
@@ -33,7 +35,6 @@ import {
   addInputWarnings,
   inBatchOf,
   countRejudgingFirst,
-  duplicateSource,
   healthWarnings,
   idRuleWarning,
   openInvocation,
@@ -229,6 +230,8 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const since = new ReadSince(store.storedErrors);
   // the run's trajectories whose input file is gone, found after a read that ran to the end (./removed-inputs.ts)
   const removed = new RemovedInputs(store.idSlots);
+  // ... and those moved or renamed: their verdicts carried over to the new id, nothing judged again (./moved-content.ts)
+  const moved = new MovedContent(store);
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -297,7 +300,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     const countFirst = async () => {
       rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
     };
-    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, whereWarnings, duplicateFrom, batchers, online, unchanged, since, removed, beforeFirstSend: countFirst });
+    read = await readAndSchedule(runState, opts, { repeats, onChange, readOpts, oldIds, preparer, whereTally, whereWarnings, duplicateFrom, batchers, online, unchanged, since, removed, moved, beforeFirstSend: countFirst });
     for (const w of whereWarnings?.drain(opts.where!.text) ?? []) sayIngest(w);
     interrupted = read.interrupted;
     await Promise.all(runState.pending);
@@ -320,6 +323,8 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
   for (const w of runState.batchWarnings) if (!summary.warnings.includes(w)) summary.warnings.push(w);
+  const movedNote = moved.statement();
+  if (movedNote) summary.warnings.unshift(movedNote);
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
