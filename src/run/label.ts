@@ -230,8 +230,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const since = new ReadSince(store.storedErrors);
   // the run's trajectories whose input file is gone, found after a read that ran to the end (./removed-inputs.ts)
   const removed = new RemovedInputs(store.idSlots);
-  // ... and those moved or renamed: their verdicts carried over to the new id, nothing judged again (./moved-content.ts)
-  const moved = new MovedContent(store);
+  const moved = new MovedContent(store); // a moved input: its verdicts carried over, not judged again (./moved-content.ts)
   let rejudge: RejudgeCount = { verdicts: 0, by_reason: {}, judges: [] };
   let batchJudges = 0;
   // the state the reading loop, the online path and the batch path share (./label-core.ts)
@@ -294,9 +293,8 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     const duplicateFrom = duplicateSource(store);
     // the resume fast path: a file stored unchanged (size, mtime) with nothing left to judge, or only batch items, is not read
     const unchanged = unchangedCheck(runState, opts, { repeats, onChange, inBatch: inBatchOf(batchers) });
-    // issue 22 item 8: the stored verdicts this invocation will judge again, counted and said before any is sent:
-    // by one more read of the inputs when the reading loop first finds a repeat to judge, before it schedules it
-    // (a resume with nothing to judge reads its inputs once: nothing is judged again then, the count is empty)
+    // issue 22 item 8: the verdicts to judge again, counted and said before any is sent, by one more read of the inputs
+    // when the reading loop first finds a repeat to judge (a resume with nothing to judge reads its inputs once)
     const countFirst = async () => {
       rejudge = await countRejudgingFirst(opts, { repeats, onChange, readOpts, oldIds, preparer, duplicateFrom, store, configs: current, unchanged });
     };
@@ -314,8 +312,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
     // ... recorded for every reader to leave out (./removed-record.ts); a read cut short keeps what it did not meet
     const inputsRemoved = recordRemoved(store, removed, !interrupted && !read.limitStopped, opts.inputs, opts.onWarning);
     // a cap that held back a request left items un-judged: the run is not complete (agree/committee/report warn)
-    // --limit marks the run as covering part of its inputs only when it stopped the reading (not when the inputs
-    // held fewer trajectories than the limit: new-user review)
+    // --limit marks the run partial only when it stopped the reading (not for fewer trajectories: new-user review)
     store.finish({ interrupted, stoppedJudges: Object.keys(stopped), limit: read.limitStopped ? opts.limit : undefined, ...(costCap?.reached ? { costCap } : {}), ...(inputsRemoved !== undefined ? { inputsRemoved } : {}) });
   } finally {
     await store.close();
@@ -323,8 +320,7 @@ async function labelOnce(opts: LabelOptions): Promise<LabelResult & { batchStale
   const summary = await summarizeLabelRun(store, opts, stopped, passedOver, since);
   if (Object.keys(runState.batchUnfinished).length) summary.batch_unfinished = runState.batchUnfinished;
   for (const w of runState.batchWarnings) if (!summary.warnings.includes(w)) summary.warnings.push(w);
-  const movedNote = moved.statement();
-  if (movedNote) summary.warnings.unshift(movedNote);
+  summary.warnings.unshift(...[moved.statement()].filter((w) => w !== undefined));
   addInputWarnings(summary, warnings, read);
   const inputWhere = whereTally ? whereTally.statement("trajectories read") : undefined;
   // one meaning of read / kept in text, --json and summary.json (red team 2, finding 6)
