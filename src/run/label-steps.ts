@@ -34,7 +34,7 @@ import { preCount } from "./before-reading.js";
 import type { ReadSince } from "./read-since.js";
 import type { RemovedInputs } from "./removed-inputs.js";
 import { withoutRemoved } from "./removed-record.js";
-import { sameContentWarning } from "./same-content.js";
+import { recordSameContent, sameContentFinding } from "./same-content.js";
 
 /**
  * Refuse a cost cap with an unpriced LLM judge: it would reserve $0 per item and the cap never fire (checked here,
@@ -505,7 +505,11 @@ if (staleNote) summary.warnings.push(staleNote);
 const back = changedBackWarning(stale.changedBack); // a text changed back: what this summary cannot count (./stale-summary.ts)
 if (back) summary.warnings.push(back);
 // one trajectory under two ids counts twice: said, naming them (./same-content.ts, red team 37 F2/F3)
-summary.warnings.push(...[await sameContentWarning(index.keys(), store, (wanted, each) => forEachIndexRow(store.dir, wanted, each))].filter((w) => w !== undefined));
+const rowsOf = (wanted: { has(id: string): boolean }, each: (row: TrajectoryIndexRow) => void) => forEachIndexRow(store.dir, wanted, each);
+const same = await sameContentFinding(index.keys(), store, rowsOf);
+if (same?.text) summary.warnings.push(same.text);
+// ... and recorded (over the whole run, not a --where subset) for every figure command to say (../store/same-content-record.ts)
+recordSameContent(store.dir, opts.where ? await sameContentFinding(inputs.index.keys(), store, rowsOf) : same, summary.warnings);
 // A judge of this invocation with verdicts but not one usable label is a stopped judge (issue 12.2): not a success.
 for (const j of summary.judges) {
   if (!j.health.stopped || stopped[j.judge_id] || !opts.judges.some((x) => x.id === j.judge_id)) continue;

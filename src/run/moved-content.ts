@@ -11,8 +11,8 @@
  * (`carried_from` names the old id; `cost_usd` 0 and no tokens: no request was made, the old verdict's cost is in the
  * run's paid total once) and nothing is sent. The old id is then left out of every figure as an `input_removed`
  * trajectory (`./removed-inputs.ts` takes an unmet id whose file is gone and whose content this read met under another
- * id as moved, even where it cannot tell where its folder went). A real copy (the old file still there) is judged and
- * counted as before, and said (`same_content`, `../store/same-content-record.ts`).
+ * id as moved, even where it cannot tell where its folder went). A real copy (a stored id of that content whose file
+ * is still there: the old file, or an earlier move's new one) is judged and counted as before, and said (`same_content`, `../store/same-content-record.ts`).
  *
  * Cost: nothing on a run whose new trajectories match no stored content; an index of the run's content codes (8 bytes
  * per stored trajectory) built at the first trajectory with work left; one read of `verdicts.jsonl` at the first
@@ -62,6 +62,12 @@ export class MovedContent {
     const code = this.store.hashes.pool.find(content);
     if (code === -1 || code === this.store.hashes.pool.find("") || !hasWork()) return undefined;
     const self = this.store.idSlots.find(t.id);
+    // the content still held under an id whose file is there: `t` is a copy of it, not a move (judged, and said)
+    const sourceOf = (slot: number) => this.store.trajectorySource(this.store.idSlots.id(slot))?.replace(/:\d+$/, "");
+    for (const slot of this.candidates(code)) {
+      const file = slot === self ? undefined : sourceOf(slot);
+      if (file && this.there(file)) return undefined;
+    }
     for (const slot of this.candidates(code)) {
       if (slot === self || this.used.has(slot)) continue;
       const oldId = this.store.idSlots.id(slot);
