@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../helpers/cli.js";
+import { completion, startFakeOpenAI, type FakeOpenAI } from "../helpers/fake-openai.js";
 import { SAMPLES } from "../helpers/paths.js";
 import { sameContentWarning } from "../../src/run/same-content.js";
 import { loadViewRun } from "../../src/view/run-data.js";
@@ -115,6 +116,31 @@ describe("a renamed model folder", () => {
     expect(fs.existsSync(path.join(w, "L", "r", "same-content.json"))).toBe(false);
     expect((await cli(["compare"])).stderr).not.toContain("same_content");
   });
+});
+
+describe("a renamed model folder with an LLM judge (a loopback server on 127.0.0.1)", () => {
+  let fake: FakeOpenAI | undefined;
+  afterAll(async () => fake?.close());
+
+  it("sends no request on the resume, and the dry run counts none", async () => {
+    fake = await startFakeOpenAI(() => completion(JSON.stringify({ findings: [], label: "unaffected", rationale: "nothing done" })));
+    const { w, n } = work("llm");
+    const judges = path.join(w, "judges.json");
+    fs.writeFileSync(judges, JSON.stringify({ judges: [{ id: "llm", model: "m", family: "openai", base_url: fake.url, concurrency: 4, output_mode: "json_object" }] }));
+    const label = (input: string, more: string[] = []) => runCli(["label", input, "--judges", judges, "--run", "r", "--labels-dir", "L", "--json", ...more], { cwd: w });
+    await label(path.join("runs", MODEL));
+    const sent = fake.requests.length;
+    expect(sent).toBeGreaterThanOrEqual(n);
+    fs.renameSync(path.join(w, "runs", MODEL), path.join(w, "runs", "renamed"));
+    const dry = JSON.parse((await label(path.join("runs", "renamed"), ["--dry-run"])).stdout);
+    expect(dry.moved).toBe(n);
+    expect(dry.judges[0]).toMatchObject({ requests: 0, already_stored: n });
+    const again = JSON.parse((await label(path.join("runs", "renamed"))).stdout);
+    expect(fake.requests.length).toBe(sent);
+    expect(again.this_run.judged).toBe(0);
+    expect(again.trajectories).toBe(n);
+    expect(again.warnings.find((x: string) => x.startsWith("moved "))).toContain(`moved ${n} trajectories: verdicts carried over`);
+  }, 60_000);
 });
 
 describe("same_content names a recorded file that is no longer there as such", () => {
