@@ -91,21 +91,19 @@ export async function readDone(runDir: string): Promise<StoredDone> {
     m.set(e.sha, (m.get(e.sha) ?? 0) + 1);
   }
   const ts = journalSkips(path.join(runDir, "trajectories.jsonl"), NOT_INDEX_ROW);
-  const sources = new Map<string, string>();
+  const gone = new Map<string, string>();
   for await (const t of readJsonl<TrajectoryIndexRow>(path.join(runDir, "trajectories.jsonl"), ts.bad, isIndexRecord, ts.end)) {
     ledger.addRecordedContent(t.id, t.content_sha256);
     // the latest row per id, as label's store and readTrajectoryIndex read it
     rows.set(t.id, { sha: t.content_sha256, ref: referenceKey(t.reference) });
-    sources.set(t.id, sourceKey(t.source).replace(/:\d+$/, ""));
+    // the ids whose (latest) recorded file is gone: few, kept; nothing kept per id whose file is there
+    const file = sourceKey(t.source).replace(/:\d+$/, "");
+    if (file !== "" && !fs.existsSync(file)) gone.set(t.id, t.content_sha256);
+    else gone.delete(t.id);
   }
   // a moved input (./moved-content.ts): the content of a stored id whose file is gone, held by no id whose file is there
-  const held = new Set<string>();
-  for (const [id, r] of rows) {
-    const file = sources.get(id) ?? "";
-    if (file !== "" && fs.existsSync(file)) held.add(r.sha);
-    else if (file !== "") goneBySha.set(r.sha, [...(goneBySha.get(r.sha) ?? []), id]);
-  }
-  for (const sha of held) goneBySha.delete(sha);
+  for (const [id, sha] of gone) goneBySha.set(sha, [...(goneBySha.get(sha) ?? []), id]);
+  if (goneBySha.size > 0) for (const [id, r] of rows) if (goneBySha.has(r.sha) && !gone.has(id)) goneBySha.delete(r.sha);
   return { ledger, configs, observed, rows, paid, goneBySha };
 }
 
