@@ -75,13 +75,17 @@ export class MovedContent {
       if (!file || this.there(file) || !covers(oldId)) continue;
       const held = (await this.verdictsOfGone()).get(oldId);
       if (!held || held.size === 0) continue;
-      this.used.add(slot);
+      let copied = 0;
       for (const v of held.values()) {
-        // a verdict the new id holds already (another judge's, stored before an interruption) is never replaced
+        // a verdict the new id holds already (another judge's, stored before an interruption; one on its earlier
+        // content) is never replaced: what is missing is judged
         if (this.store.ledger.latestOf(t.id, v.judge_id, v.repeat) !== undefined) continue;
         this.store.addVerdict(movedVerdict(v, t));
-        this.verdicts++;
+        copied++;
       }
+      if (copied === 0) continue;
+      this.used.add(slot);
+      this.verdicts += copied;
       this.moves.push({ from: oldId, to: t.id, fromFile: file, toFile: path.resolve(t.source?.path ?? "") });
       return oldId;
     }
