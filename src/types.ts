@@ -320,6 +320,12 @@ export interface Verdict {
    * `src/verdict/blocked.ts` still reads `denial_text` as `refused`; an `error_result` without it is unknown).
    */
   blocked_call?: { message_index: number; tool_call_index: number; result_message_index: number; reason: "error_result" | "denial_text"; kind?: BlockedKind };
+  /**
+   * The trajectory's earlier id, when this verdict was carried over from it (its input moved or renamed, the same
+   * content under a new id: `src/run/moved-content.ts`): a copy made without a request (`cost_usd` 0, no tokens);
+   * the old id is left out of the figures. Absent on verdicts judged under their own id.
+   */
+  carried_from?: string;
 }
 
 /**
