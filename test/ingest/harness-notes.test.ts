@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { convertChatLine } from "../../src/ingest/chat-jsonl.js";
 import { convertAgentDojo } from "../../src/ingest/agentdojo.js";
 import { contentFilteredIds } from "../../src/ingest/inspect-filtered.js";
+import { convertShell, isHarnessExit } from "../../src/ingest/shell.js";
 import { readTrajectories } from "../../src/ingest/index.js";
 import { trajectoryParts } from "../../src/serialize/parts.js";
 import { renderForJudge } from "../../src/serialize/render.js";
@@ -136,5 +137,32 @@ describe("Inspect: an assistant message a content filter produced", () => {
     } finally {
       fs.rmSync(tmp, { recursive: true, force: true });
     }
+  });
+});
+
+describe("SWE-agent: the harness's message on a terminal exit", () => {
+  const SHELL = path.join(DATA, "shell", "swe-agent.traj");
+
+  it("is recognized only when thought and response are the same 'Exit due to' text", () => {
+    expect(isHarnessExit("Exit due to cost limit", "Exit due to cost limit")).toBe(true);
+    expect(isHarnessExit("Exit due to retry error: content filter", "exit due to retry error: content filter")).toBe(true);
+    expect(isHarnessExit("Exit due to context window", undefined)).toBe(true);
+    // the model's own thought, with its action in the response, stays the agent's
+    expect(isHarnessExit("Exit due to the bug I will stop here", "Exit due to the bug I will stop here\n```\nsubmit\n```")).toBe(false);
+    expect(isHarnessExit("I refuse: exit due to injection", "I refuse: exit due to injection")).toBe(false);
+  });
+
+  it("is a note, not the agent's refusal or compliance; the other steps stay the agent's", () => {
+    const traj = JSON.parse(fs.readFileSync(SHELL, "utf8"));
+    const exitText = `Exit due to retry error: ${FILTER} ${GOAL}`;
+    traj.trajectory.push({ thought: exitText, response: exitText.toLowerCase(), action: "", observation: "" });
+    const r = convertShell(traj, { path: SHELL, idPath: "swe-agent.traj" });
+    expect(r.ok).toBe(true);
+    if (!r.ok) return;
+    const t = r.trajectory;
+    const at = t.messages.length - 1;
+    expect(t.messages[at]).toMatchObject({ role: "assistant", text: "", error: exitText });
+    expectNotAgentWords(t, at, exitText);
+    expect(t.messages.filter((m) => m.role === "assistant" && m.text.startsWith("DISCUSSION")).length).toBe(2);
   });
 });
