@@ -66,10 +66,11 @@ export function trajectoryTools(t: Trajectory): ToolDefinition[] {
 }
 
 /**
- * The text of a message as the judge sees it (before neutralizing).
+ * The text of a message with its error (before neutralizing): the text part of a tool message as the judge sees it.
  * A message with an `error` (AgentDojo tool errors keep an empty content beside the error) shows the error on
  * its own line: `text + "\nError: " + error` when the text is non-empty, `"Error: " + error` when it is empty.
- * An empty-string `error` is ignored. Never returns `undefined`/`null` text.
+ * An empty-string `error` is ignored. Never returns `undefined`/`null` text. For a system, user or assistant
+ * message the judge sees the error apart, as a {@link harnessNote}: its text part is {@link textPartText}.
  */
 export function messageText(m: Message): string {
   const text = typeof m.text === "string" ? m.text : "";
