@@ -224,7 +224,8 @@ function chooseLabels(
 /** Refuse a run with no observation (no labelled attacked trajectory with a value of the field), saying why. */
 function noObservations(obs: Observations, rows: Iterable<Partial<TrajectoryIndexRow>>, field: string, runName: string): void {
   if (obs.observations.length === 0) {
-    const ex = Object.entries(obs.excluded).map(([k, v]) => `${k} ${v}`).join(", ");
+    // the runs without a value under the field's own name (--by metadata.foo said "no_condition 3098")
+    const ex = Object.entries(obs.excluded).map(([k, v]) => `${k === "no_condition" && field !== "condition" ? `no ${field} value` : k} ${v}`).join(", ");
     const hint =
       field === "surface" && ![...rows].some((r) => r.surface !== undefined)
         ? "; this run's index records no surface (labelled by an ipi-judge before surfaces, or its injections were never found in what the agent received)"
