@@ -20,6 +20,7 @@ import { stepLine } from "./read-progress.js";
 import { addProgressOptions, progressOf } from "./progress-mode.js";
 import { judgeHealth, type JudgeHealth } from "../verdict/health.js";
 import { exitOnBrokenJudges, brokenExitHelp } from "./broken-exit.js";
+import { unattackedLeftOut, unattackedLeftOutNote } from "../agree/where-unattacked.js";
 import { rateCaveats, type RateCaveat } from "../verdict/rate-caveat.js";
 import { rowOf, verdictRecords } from "../store/columns.js";
 import { chooseLabelsMessage, labelChoices } from "../compare/label-choices.js";
@@ -160,6 +161,9 @@ async function objectObservations(
   // --where: the one restriction every command applies (src/store/where.ts), before any figure.
   const run = restrictRun({ index: fullIndex, verdicts: allVerdicts, committee: cf?.verdicts }, where, o.run);
   warnWhere(run.warnings);
+  // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack is not shown
+  const leftOut = where ? unattackedLeftOut(fullIndex.values(), where) : null;
+  if (leftOut && where) notes.push(unattackedLeftOutNote(leftOut, where, "utility without attack is not shown"));
   // several judges and no choice: refused with every choice and its coverage, never a silent default (new user 37)
   if (!o.judge && !o.committee && judges.length >= 2) throw new UsageError(chooseLabels(o.run, run, judges, cf, allVerdicts, field));
   let source: LabelSource;

@@ -15,6 +15,7 @@ import type { EstimateSource } from "../estimate/run.js";
 import { HumanLabelsError, labelledIds, readHumanLabels } from "../agree/human-file.js";
 import { UsageError } from "../errors.js";
 import { restrictRun, whereLine, type WhereStatement } from "../store/where.js";
+import { tableUnattackedNote, unattackedLeftOut, unattackedOutsideRow } from "../agree/where-unattacked.js";
 import { addWhereOption, warnWhere, whereOf, intOption, printJson, runDirOf, withReadProgress } from "./util.js";
 import { readRunState, runStateFor, runStateLine, runStateWarnings, type RunState } from "../store/run-state.js";
 import { readStoredCommittee } from "../committee/members.js";
@@ -190,7 +191,11 @@ async function writeTable(runDir: string, o: Record<string, string | boolean | u
     if (e instanceof EstimateError || (e as Error).name === "HumanLabelsError") throw new UsageError((e as Error).message);
     throw e;
   }
-  const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage });
+  // --where attack=X leaves out the unattacked runs (they record no attack): utility without attack marked, and noted
+  const leftOut = unattackedLeftOut(fullIndex.values(), where);
+  const t = paperTable(o.run as string, index, verdicts, source, { heuristic: o.heuristic as string, calibrated, allowLowCoverage: !!o.allowLowCoverage, unattackedOutside: unattackedOutsideRow(leftOut) });
+  const leftOutNote = tableUnattackedNote(leftOut, where, t.rows);
+  if (leftOutNote) t.notes.push(leftOutNote);
   t.notes.push(...said.map((w) => `WARNING: ${w}`));
   // health over the table's own (`--where`-kept) trajectories, as agree and report; the committee's warnings said on stderr above
   printTable(runDir, o, t, run.statement, runFolderWarnings(index.values()), tableCaveats(verdicts, source, t.heuristic, (v) => index.get(v.trajectory_id)), source, said.map((w) => `WARNING: ${w}`));

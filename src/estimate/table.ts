@@ -182,7 +182,7 @@ export function paperTable(
   index: ReadonlyMap<string, TrajectoryIndexRow>,
   verdicts: readonly Verdict[],
   source: EstimateSource,
-  opts: { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean } = {},
+  opts: TableOptions = {},
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const ids = [...index.keys()];
@@ -285,12 +285,18 @@ export interface TableInput {
   votesFor?(i: number): { goal: boolean; behaviour: boolean } | undefined;
 }
 
+/**
+ * Options of {@link paperTable}; `unattackedOutside(model, condition)`: the row's unattacked runs are all left out by
+ * `--where attack=...` (`../agree/where-unattacked.ts`): its utility reads `unattacked_outside_where`, not "none".
+ */
+export type TableOptions = { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean; unattackedOutside?: (model: string, condition: string) => boolean };
+
 /** {@link paperTable} from its input by row position (same rows, figures and notes). */
 export function paperTableFrom(
   run: string,
   input: TableInput,
   source: EstimateSource,
-  opts: { heuristic?: string; calibrated?: EstimateReport; allowLowCoverage?: boolean } = {},
+  opts: TableOptions = {},
 ): PaperTable {
   const heuristic = opts.heuristic ?? "signature";
   const { judgeB, judgeG, heurB, heurG, detail } = input;
@@ -366,7 +372,7 @@ export function paperTableFrom(
       judge_exposure_low: isLowExposure(exposure.x, exposure.n),
       heuristic_exposure_low: isLowExposure(ex.heuristic, ex.heuristicN),
       judge_exposure: { ...exposure, n_unusable: jb.n_unusable, coverage: jb.coverage, coverage_low: jb.coverage_low, ...(jb.coverage_low_reason ? { coverage_low_reason: jb.coverage_low_reason } : {}) },
-      utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : "no_unattacked_trajectories"),
+      utility: util(userTaskRuns, un.length ? "only_injection_task_runs" : opts.unattackedOutside?.(model, condition) ? "unattacked_outside_where" : "no_unattacked_trajectories"),
       utility_under_attack: util(att, "no_attacked_trajectories"),
       calibrated_asr_behaviour: opts.calibrated ? calibratedCell(c) : null,
       calibrated_asr_goal: opts.calibrated ? (goalReport ? calibratedCell(goalCal.get(key)) : { value: null, reason: goalReason, ci95: null }) : null,
